@@ -1,0 +1,55 @@
+# irrepro: `make book` builds the executed book, `make test` runs the tests.
+# Both create the pinned environment in .venv first if it is missing or out of date.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.irrepro-installed
+BUILD  := _build
+
+# Paths given relative to the repository must stay valid inside notebooks (run from notebooks/).
+ifdef IRREPRO_MIRROR
+export IRREPRO_MIRROR := $(abspath $(IRREPRO_MIRROR))
+endif
+ifdef IRREPRO_CACHE
+export IRREPRO_CACHE := $(abspath $(IRREPRO_CACHE))
+endif
+export IRREPRO_RESULTS := $(abspath $(BUILD))/results
+
+.PHONY: book test venv lock clean data-status bench
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[book,test]"
+	@touch $(STAMP)
+
+# The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped
+# whenever the package, the pins, the scale or the data status change.
+book: $(STAMP)
+	@fp=$$( { cat $$(find irrepro -name '*.py' -o -name '*.tsv' | sort) requirements.lock; \
+	          echo "$${IRREPRO_SCALE:-paper}"; $(BIN)/irrepro data status --brief; } | sha256sum | cut -c1-16 ); \
+	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
+	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees; fi; \
+	 mkdir -p $(BUILD) && echo "$$fp" > $(BUILD)/.inputs.new
+	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
+	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs
+	@echo "book: $(BUILD)/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2
+
+data-status: $(STAMP)
+	$(BIN)/irrepro data status
+
+bench: $(STAMP)
+	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# Refresh the pins from what is installed in .venv (run after changing dependencies).
+lock: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^irrepro' > requirements.lock
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,227 @@
+"""The named collections of the book and the files each needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._fetch import registry
+
+
+def _r(a: int, b: int, skip: tuple[int, ...] = ()) -> tuple[str, ...]:
+    return tuple(str(t) for t in range(a, b + 1) if t not in skip)
+
+
+#: ir_datasets ids and the registry files (relative paths) each needs in IR_DATASETS_HOME.
+IR_DATASETS_FILES: dict[str, tuple[str, ...]] = {
+    "cord19/trec-covid/round1": (
+        "ir_datasets/cord19/trec-covid/round1/qrels",
+        "ir_datasets/cord19/trec-covid/round1/queries.xml",
+    ),
+    "cord19/trec-covid/round5": (
+        "ir_datasets/cord19/trec-covid/round5/qrels",
+        "ir_datasets/cord19/trec-covid/queries.xml",
+    ),
+    "cord19/trec-covid": (
+        "ir_datasets/cord19/trec-covid/qrels",
+        "ir_datasets/cord19/trec-covid/queries.xml",
+    ),
+    "disks45/nocr/trec-robust-2004": ("ir_datasets/disks45/qrels.robust2004.txt",),
+}
+
+_U = "score-matrices/urbano/"
+_STAT = _U + "sigir2019-statistical/data/"
+_SIM = _U + "sigir2018-simulation/data/"
+_STD = _U + "sigir2019-standardization/data/"
+_REL = _U + "irj2015-reliability/data/"
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A named data set of the book.
+
+    ``kind`` is ``"runs"`` (ranked lists + qrels through ir_datasets) or ``"matrices"`` (per-topic
+    score matrices, one file per measure). ``shape`` is (systems, topics) as published, used by the
+    simulated stand-in so that it has the real collection's size and topic ids.
+    """
+
+    name: str
+    title: str
+    kind: str
+    shape: tuple[int, int]
+    topics: tuple[str, ...] | None = None  # topic ids of matrix rows (None: the file has them)
+    topic_ids_known: bool = True
+    matrices: dict[str, str] = field(default_factory=dict)  # measure -> registry path
+    run_dir: str | None = None  # registry folder of the run files
+    ir_datasets_id: str | None = None  # qrels (and topics) through ir_datasets
+    extra_files: tuple[str, ...] = ()  # e.g. NIST's leaderboard
+    citation: str = ""
+    notes: str = ""
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        return tuple(self.matrices)
+
+    def files(self) -> list[str]:
+        """Every registry path this collection needs."""
+        out = list(self.matrices.values())
+        if self.run_dir:
+            out += sorted(p for p in registry() if p.startswith(self.run_dir + "/"))
+        if self.ir_datasets_id:
+            out += list(IR_DATASETS_FILES[self.ir_datasets_id])
+        out += list(self.extra_files)
+        return out
+
+
+def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
+    return Collection(
+        name=f"trec{year}",
+        title=f"TREC-{year} ad hoc",
+        kind="matrices",
+        shape=(n_runs, 50),
+        topics=_r(first_topic, first_topic + 49),
+        matrices={m: f"{_STAT}adhoc{year}_{f}.csv" for m, f in [("AP", "ap"), ("P@10", "p10"), ("RR", "rr")]},
+        citation="urbano2019statistical",
+        notes=stands,
+    )
+
+
+def _web(year: int, n_runs: int, topics: tuple[str, ...]) -> Collection:
+    ms = [("AP", "ap"), ("P@10", "p10"), ("P@20", "p20"), ("RR", "rr"), ("nDCG@20", "ndcg20"), ("ERR@20", "err20")]
+    return Collection(
+        name=f"web{year}",
+        title=f"TREC {year} Web track",
+        kind="matrices",
+        shape=(n_runs, len(topics)),
+        topics=topics,
+        matrices={m: f"{_SIM}web{year}_{f}.csv" for m, f in ms},
+        citation="urbano2018simulation",
+    )
+
+
+COLLECTIONS: dict[str, Collection] = {
+    c.name: c
+    for c in [
+        Collection(
+            name="trec-covid-round5",
+            title="TREC-COVID round 5",
+            kind="runs",
+            shape=(126, 50),
+            topics=_r(1, 50),
+            run_dir="trec-covid/round5/runs",
+            ir_datasets_id="cord19/trec-covid/round5",
+            extra_files=("trec-covid/round5/leaderboard.csv",),
+            citation="voorhees2020treccovid",
+            notes="All 126 round-5 runs; judged with the round-5 qrels (judgments made in round 5).",
+        ),
+        Collection(
+            name="trec-covid-round1",
+            title="TREC-COVID round 1",
+            kind="runs",
+            shape=(143, 30),
+            topics=_r(1, 30),
+            run_dir="trec-covid/round1/runs",
+            ir_datasets_id="cord19/trec-covid/round1",
+            extra_files=("trec-covid/round1/leaderboard.csv",),
+            citation="voorhees2020treccovid",
+            notes="All 143 round-1 runs.",
+        ),
+        Collection(
+            name="trec3",
+            title="TREC-3 ad hoc",
+            kind="matrices",
+            shape=(40, 50),
+            topics=_r(151, 200),
+            matrices={"AP": _U + "gt4ireval/data/adhoc3.rda"},
+            citation="urbano2013gt4ireval",
+        ),
+        _adhoc(5, 61, 251, ""),
+        _adhoc(6, 74, 301, "The 74 runs Cormack & Lynam used."),
+        _adhoc(7, 103, 351, ""),
+        _adhoc(8, 129, 401, ""),
+        Collection(
+            name="robust2003",
+            title="TREC 2003 Robust",
+            kind="matrices",
+            shape=(78, 100),
+            topics=tuple(f"old{i}" for i in range(1, 51)) + _r(601, 650),
+            matrices={"AP": _REL + "robust2003.csv"},
+            citation="urbano2015reliability",
+            notes="Rows 1-50 are 50 older topics reused from TREC 6-8 (ids not published with the "
+            "matrix, labelled old1..old50); rows 51-100 are topics 601-650.",
+        ),
+        Collection(
+            name="robust2004",
+            title="TREC 2004 Robust (249 topics)",
+            kind="matrices",
+            shape=(110, 249),
+            topics=_r(301, 450) + _r(601, 700, skip=(672,)),
+            matrices={"AP": _SIM + "robust2004_ap.csv", "P@10": _SIM + "robust2004_p10.csv"},
+            ir_datasets_id="disks45/nocr/trec-robust-2004",
+            citation="urbano2018simulation",
+            notes="Topic ids come from the file's topic column; R and judged counts from the "
+            "Robust 2004 qrels through ir_datasets.",
+        ),
+        Collection(
+            name="robust2004-601-700",
+            title="TREC 2004 Robust, topics 601-700",
+            kind="matrices",
+            shape=(110, 99),
+            topics=_r(601, 700, skip=(672,)),
+            matrices={"AP": _STD + "robust2004_ap.csv", "nDCG": _STD + "robust2004_ndcg.csv"},
+            citation="urbano2019standardization",
+        ),
+        Collection(
+            name="terabyte2006",
+            title="TREC 2006 Terabyte",
+            kind="matrices",
+            shape=(61, 149),
+            topics=tuple(f"row{i}" for i in range(1, 150)),
+            topic_ids_known=False,
+            matrices={"AP": _STD + "terabyte2006_ap.csv", "nDCG": _STD + "terabyte2006_ndcg.csv"},
+            citation="urbano2019standardization",
+            notes="Topic ids are not published with the matrix (rows labelled row1..row149).",
+        ),
+        _web(2010, 88, _r(51, 100, skip=(95, 100))),
+        _web(2011, 62, _r(101, 150)),
+        _web(2012, 48, _r(151, 200)),
+        _web(2013, 34, _r(201, 250)),
+        _web(2014, 30, _r(251, 300)),
+        Collection(
+            name="web2004",
+            title="TREC 2004 Web track",
+            kind="matrices",
+            shape=(73, 150),
+            topics=tuple(f"row{i}" for i in range(1, 151)),
+            topic_ids_known=False,
+            matrices={"AP": _REL + "web2004.csv"},
+            citation="urbano2015reliability",
+        ),
+        Collection(
+            name="genomics2004",
+            title="TREC 2004 Genomics track",
+            kind="matrices",
+            shape=(47, 50),
+            topics=tuple(f"row{i}" for i in range(1, 51)),
+            topic_ids_known=False,
+            matrices={"AP": _REL + "genomics2004.csv"},
+            citation="urbano2015reliability",
+        ),
+        Collection(
+            name="enterprise2006",
+            title="TREC 2006 Enterprise track",
+            kind="matrices",
+            shape=(91, 49),
+            topics=tuple(f"row{i}" for i in range(1, 50)),
+            topic_ids_known=False,
+            matrices={"AP": _REL + "enterprise2006.csv"},
+            citation="urbano2015reliability",
+        ),
+    ]
+}
+
+
+def get_collection(name: str) -> Collection:
+    try:
+        return COLLECTIONS[name]
+    except KeyError:
+        raise KeyError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}") from None

@@ -1,0 +1,235 @@
+"""Locating, verifying and downloading the book's data files.
+
+Every real file the book reads is listed in ``irrepro/registry.tsv`` with its public URL and sha256
+(the same bytes as the offline mirror's ``MANIFEST.tsv``). A file is resolved in this order:
+
+1. the user's cache (``IRREPRO_CACHE``, default: the platform cache dir, e.g. ``~/.cache/irrepro``);
+2. an offline mirror directory (``IRREPRO_MIRROR``, laid out like the registry paths), copied into
+   the cache after its checksum is verified (nothing is ever written into the mirror);
+3. the network (unless ``IRREPRO_OFFLINE=1``), through :func:`pooch.retrieve`, which downloads to a
+   temporary file and moves it into place only when the sha256 matches.
+
+A cached file whose checksum does not match (corrupt, truncated, edited) is reported and replaced;
+it is never used.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import platformdirs
+
+__all__ = [
+    "DataUnavailable",
+    "RegistryEntry",
+    "cache_dir",
+    "mirror_dir",
+    "is_offline",
+    "registry",
+    "locate",
+    "where",
+    "sha256_file",
+]
+
+#: Seconds to wait for a server to answer before giving up on the network.
+NETWORK_TIMEOUT = 10
+
+
+class DataUnavailable(RuntimeError):
+    """A data file could be found neither in the cache, nor in the mirror, nor on the network."""
+
+
+@dataclass(frozen=True)
+class RegistryEntry:
+    """One file of the registry: its path (relative to the cache / mirror root), checksum, size,
+    public source URL and licence."""
+
+    path: str
+    sha256: str
+    bytes: int
+    url: str
+    license: str
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, RegistryEntry]:
+    """All files the book may read, keyed by their relative path."""
+    text = resources.files("irrepro").joinpath("registry.tsv").read_text(encoding="utf-8")
+    rows = csv.DictReader(text.splitlines(), delimiter="\t")
+    return {
+        r["path"]: RegistryEntry(r["path"], r["sha256"], int(r["bytes"]), r["url"], r["license"])
+        for r in rows
+    }
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def cache_dir() -> Path:
+    """The user's data cache (``IRREPRO_CACHE`` or the platform cache directory)."""
+    env = os.environ.get("IRREPRO_CACHE")
+    return Path(env).expanduser().resolve() if env else Path(platformdirs.user_cache_dir("irrepro"))
+
+
+def mirror_dir() -> Path | None:
+    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set."""
+    env = os.environ.get("IRREPRO_MIRROR")
+    return Path(env).expanduser().resolve() if env else None
+
+
+def is_offline() -> bool:
+    """True when ``IRREPRO_OFFLINE`` forbids any network access."""
+    return _env_flag("IRREPRO_OFFLINE")
+
+
+_VERIFIED: dict[tuple[str, int, int], str] = {}
+_NETWORK_DOWN: list[str] = []  # the first network failure of this process, if any
+
+
+def sha256_file(path: Path) -> str:
+    """The sha256 of a file, memoised on (path, size, mtime) for this process."""
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _VERIFIED:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        _VERIFIED[key] = h.hexdigest()
+    return _VERIFIED[key]
+
+
+def _matches(path: Path, entry: RegistryEntry) -> bool:
+    return path.stat().st_size == entry.bytes and sha256_file(path) == entry.sha256
+
+
+def _copy_atomic(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dst)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _how_to_supply(entry: RegistryEntry, target: Path) -> str:
+    return (
+        f"To supply it: point IRREPRO_MIRROR at a directory holding '{entry.path}' "
+        f"(laid out like the book's data mirror), or download {entry.url} yourself and save it as "
+        f"{target} (sha256 {entry.sha256})."
+    )
+
+
+def where(relpath: str) -> str:
+    """Where a registry file would be taken from now, without fetching it: ``"cache"``,
+    ``"mirror"``, ``"corrupt-cache"`` (cached but failing its checksum), ``"corrupt-mirror"`` or
+    ``"missing"``."""
+    entry = registry()[relpath]
+    target = cache_dir() / relpath
+    if target.exists():
+        if _matches(target, entry):
+            return "cache"
+        state = "corrupt-cache"
+    else:
+        state = "missing"
+    mirror = mirror_dir()
+    if mirror is not None and (mirror / relpath).is_file():
+        return "mirror" if _matches(mirror / relpath, entry) else "corrupt-mirror"
+    return state
+
+
+def locate(relpath: str, *, progress: bool = False) -> Path:
+    """Return a verified local copy of the registry file ``relpath`` (see the module docstring for
+    the resolution order). Raises :class:`DataUnavailable` with a message naming the file, where it
+    was looked for and how to supply it."""
+    try:
+        entry = registry()[relpath]
+    except KeyError:
+        raise KeyError(f"'{relpath}' is not a file of the irrepro data registry") from None
+    target = cache_dir() / relpath
+    if target.exists():
+        if _matches(target, entry):
+            return target
+        warnings.warn(
+            f"cached file {target} does not match its sha256 (corrupt or truncated); replacing it",
+            stacklevel=2,
+        )
+        target.unlink()
+
+    looked = [f"cache {target}"]
+    mirror = mirror_dir()
+    if mirror is not None:
+        src = mirror / relpath
+        looked.append(f"mirror {src}")
+        if src.is_file():
+            if _matches(src, entry):
+                _copy_atomic(src, target)
+                return target
+            warnings.warn(f"mirror file {src} does not match its sha256; not using it", stacklevel=2)
+
+    if is_offline():
+        raise DataUnavailable(
+            f"{entry.path}: not found (looked in {', '.join(looked)}) and IRREPRO_OFFLINE is set, "
+            f"so {entry.url} was not downloaded. {_how_to_supply(entry, target)}"
+        )
+    if _NETWORK_DOWN:
+        raise DataUnavailable(
+            f"{entry.path}: not found (looked in {', '.join(looked)}), and the network failed "
+            f"earlier in this session ({_NETWORK_DOWN[0]}), so {entry.url} was not tried. "
+            f"{_how_to_supply(entry, target)}"
+        )
+    return _download(entry, target, looked, progress)
+
+
+def _download(entry: RegistryEntry, target: Path, looked: list[str], progress: bool) -> Path:
+    import pooch  # imported lazily: only the network path needs it
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    downloader = pooch.HTTPDownloader(progressbar=progress, timeout=NETWORK_TIMEOUT)
+    try:
+        path = pooch.retrieve(
+            entry.url,
+            known_hash=f"sha256:{entry.sha256}",
+            fname=target.name,
+            path=target.parent,
+            downloader=downloader,
+            progressbar=progress,
+        )
+    except ValueError as exc:  # pooch: checksum mismatch (the partial file is removed)
+        raise DataUnavailable(
+            f"{entry.path}: downloaded from {entry.url} but its sha256 does not match the registry "
+            f"({exc}). {_how_to_supply(entry, target)}"
+        ) from exc
+    except Exception as exc:  # connection refused, DNS failure, timeout, HTTP error
+        reason = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if not _is_http_error(exc):
+            _NETWORK_DOWN.append(reason)
+        raise DataUnavailable(
+            f"{entry.path}: not found (looked in {', '.join(looked)}) and the download from "
+            f"{entry.url} failed ({reason}). {_how_to_supply(entry, target)}"
+        ) from exc
+    return Path(path)
+
+
+def _is_http_error(exc: Exception) -> bool:
+    """An HTTP status error means the network works; any other failure means it does not."""
+    return type(exc).__name__ == "HTTPError"
+
+
+def reset_network_state() -> None:
+    """Forget an earlier network failure (tests, or a user who has reconnected)."""
+    _NETWORK_DOWN.clear()

@@ -1,0 +1,166 @@
+"""The simulated stand-in: runs, qrels and score matrices drawn from a documented generative model.
+
+The book uses it only when a collection's real files cannot be had (a fresh offline machine with
+no mirror); every page that shows simulated numbers says so in a warning box. The model is meant
+to *look like* TREC data (skewed per-topic AP with a wide spread across topics, a few strong and
+many middling systems), not to reproduce any paper's numbers.
+
+Runs model (per topic ``t`` and system ``s``)
+---------------------------------------------
+- Topic difficulty ``d_t ~ N(0, 0.6^2)``; system quality ``q_s ~ N(0, 0.35^2)``; a system-topic
+  interaction ``e_st ~ N(0, 0.45^2)``.
+- ``R_t`` relevant documents: ``round(LogNormal(log(r_median), 0.8))`` clipped to
+  ``[1, 2 * list_length]``; each has grade 1 or, with probability 1/2, grade 2 (``max_grade=2``).
+- A candidate pool of ``R_t + 3 * list_length`` documents with ids ``sim{t}-{i:05d}``, shared by all
+  systems. System ``s`` scores each document independently (binormal model): non-relevant
+  ``N(0, 1)``, relevant of grade ``g`` ``N(delta_st * (0.6 + 0.4 g), 1)`` with separation
+  ``delta_st = 1.1 + q_s - d_t + e_st``, and retrieves its ``list_length`` best.
+- Judgments: every relevant document (graded), plus the non-relevant documents in the union of
+  the top ``pool_depth`` of all systems (judged 0); the rest are unjudged.
+
+Score-matrix model
+------------------
+A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (same normals as above, sd 0.35 / 0.9 / 0.55) gives
+``AP = expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``,
+``RR = expit(eta + 1.2)`` and anything else ``expit(eta)``; the same seed gives the same latent
+qualities for every measure, so measures of one simulated collection are correlated as real ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from ._readers import Qrels, Run, RunSet, ScoreMatrix, build_runset
+
+__all__ = ["runs", "score_matrix", "write_trec"]
+
+
+def _topics(topics: int | Sequence[str]) -> tuple[str, ...]:
+    if isinstance(topics, (int, np.integer)):
+        return tuple(str(i) for i in range(1, int(topics) + 1))
+    return tuple(str(t) for t in topics)
+
+
+def runs(
+    n_runs: int = 126,
+    topics: int | Sequence[str] = 50,
+    *,
+    list_length: int = 1000,
+    r_median: float = 60.0,
+    max_grade: int = 2,
+    pool_depth: int = 20,
+    seed: int | np.random.Generator = 0,
+    name: str = "simulated",
+) -> RunSet:
+    """Draw a :class:`~irrepro.data.RunSet` (runs with doc ids, and its qrels) from the runs model
+    of this module's docstring. Deterministic for a given ``seed``."""
+    rng = np.random.default_rng(seed)
+    topic_ids = _topics(topics)
+    T = len(topic_ids)
+    d = rng.normal(0, 0.6, T)
+    q = rng.normal(0, 0.35, n_runs)
+    e = rng.normal(0, 0.45, (n_runs, T))
+    run_tables: list[list[pd.DataFrame]] = [[] for _ in range(n_runs)]
+    qrel_rows = []
+    for t, topic in enumerate(topic_ids):
+        R = int(np.clip(round(rng.lognormal(np.log(r_median), 0.8)), 1, 2 * list_length))
+        n_docs = R + 3 * list_length
+        grade = np.zeros(n_docs, dtype=np.int64)
+        grade[:R] = 1 + (rng.random(R) < 0.5) * (max_grade - 1) if max_grade > 1 else 1
+        perm = rng.permutation(n_docs)  # relevant documents get random ids
+        doc_ids = np.array([f"sim{topic}-{i:05d}" for i in range(n_docs)], dtype=object)[perm]
+        delta = 1.1 + q - d[t] + e[:, t]  # (S,)
+        mean = np.where(grade > 0, 0.6 + 0.4 * grade, 0.0)[None, :] * delta[:, None]
+        scores = mean + rng.standard_normal((n_runs, n_docs))
+        k = min(list_length, n_docs)
+        top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+        pooled = set()
+        for s in range(n_runs):
+            idx = top[s][np.argsort(-scores[s, top[s]], kind="stable")]
+            run_tables[s].append(
+                pd.DataFrame({"topic": topic, "doc": doc_ids[idx], "score": np.round(scores[s, idx], 6)})
+            )
+            pooled.update(idx[:pool_depth].tolist())
+        judged = np.zeros(n_docs, dtype=bool)
+        judged[:R] = True
+        judged[list(pooled)] = True
+        for i in np.flatnonzero(judged):
+            qrel_rows.append((topic, doc_ids[i], int(grade[i])))
+    runs_ = [
+        Run(f"simrun{s + 1:03d}", pd.concat(tabs, ignore_index=True), "<simulated>")
+        for s, tabs in enumerate(run_tables)
+    ]
+    qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels")
+    return build_runset(runs_, qrels, name=name, source="simulated")
+
+
+def score_matrix(
+    n_systems: int,
+    topics: int | Sequence[str],
+    measure: str = "AP",
+    *,
+    seed: int | np.random.Generator = 0,
+    collection: str = "simulated",
+) -> ScoreMatrix:
+    """Draw a systems x topics :class:`~irrepro.data.ScoreMatrix` of ``measure`` from the
+    score-matrix model of this module's docstring. Deterministic for a given ``seed``."""
+    rng = np.random.default_rng(seed)
+    topic_ids = _topics(topics)
+    T = len(topic_ids)
+    q = rng.normal(0, 0.35, n_systems)
+    d = rng.normal(0, 0.9, T)
+    e = rng.normal(0, 0.55, (n_systems, T))
+    eta = -1.1 + q[:, None] - d[None, :] + e
+    m = measure.lower()
+    noise = np.random.default_rng(rng.integers(2**63))  # measure-specific draws after the latent ones
+    if m.startswith("p@") or m.startswith("p_"):
+        k = int(re.split(r"[@_]", measure)[1])
+        scores = noise.binomial(k, expit(eta + 0.7)) / k
+    elif m.startswith("ndcg") or m.startswith("dcg"):
+        scores = expit(eta + 0.6)
+    elif m in {"rr", "mrr"} or m.startswith("err"):
+        scores = expit(eta + 1.2)
+    else:
+        scores = expit(eta)
+    return ScoreMatrix(
+        np.round(scores, 4),
+        tuple(f"sys{i + 1}" for i in range(n_systems)),
+        topic_ids,
+        measure,
+        collection=collection,
+        source="simulated",
+    )
+
+
+def write_trec(runset: RunSet, directory, *, gzip: bool = False) -> list:
+    """Write each run of ``runset`` as a TREC run file (and ``qrels.txt``) into ``directory``;
+    returns the run paths. Useful to try the command-line tools on simulated data."""
+    from pathlib import Path
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for s, name in enumerate(runset.runs):
+        lines = []
+        for t, topic in enumerate(runset.topics):
+            for r, doc in enumerate(runset.doc_ids(s, t)):
+                lines.append(f"{topic} Q0 {doc} {r + 1} {runset.lengths[s, t] - r} {name}\n")
+        p = out / (f"{name}.gz" if gzip else name)
+        if gzip:
+            import gzip as gz
+
+            with gz.open(p, "wt") as f:
+                f.writelines(lines)
+        else:
+            p.write_text("".join(lines))
+        paths.append(p)
+    qt = runset.qrels.table
+    (out / "qrels.txt").write_text(
+        "".join(f"{t} 0 {d} {g}\n" for t, d, g in qt[["topic", "doc", "grade"]].itertuples(index=False))
+    )
+    return paths

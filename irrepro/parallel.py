@@ -1,0 +1,96 @@
+"""Seeds, workers and scale: the conventions every random procedure of irrepro follows.
+
+- **Seeds** (scikit-learn's convention): every random function takes ``seed``, an int, a
+  :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`.
+- **Workers**: work is cut into a fixed number of *tasks* (independent of the number of workers)
+  and task ``i`` draws from the ``i``-th child of the seed's :class:`~numpy.random.SeedSequence`,
+  so results are identical with 1 or many workers. ``n_jobs=None`` reads ``IRREPRO_JOBS``
+  (default 1); ``-1`` means all cores.
+- **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
+  (small, for tests), from ``IRREPRO_SCALE``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+__all__ = ["scale", "n_jobs", "as_seed_sequence", "spawn", "parallel_map"]
+
+SeedLike = int | np.random.SeedSequence | np.random.Generator | None
+
+
+def scale(default: str = "paper") -> str:
+    """``"paper"`` or ``"quick"``, from ``IRREPRO_SCALE``."""
+    value = os.environ.get("IRREPRO_SCALE", default).strip().lower()
+    if value not in {"paper", "quick"}:
+        raise ValueError(f"IRREPRO_SCALE must be 'paper' or 'quick', not {value!r}")
+    return value
+
+
+def n_jobs(n: int | None = None) -> int:
+    """Resolve a worker count: None -> ``IRREPRO_JOBS`` (default 1), -1 -> all cores."""
+    if n is None:
+        n = int(os.environ.get("IRREPRO_JOBS", "1"))
+    if n < 0:
+        n = os.cpu_count() or 1
+    return max(1, n)
+
+
+def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    """A SeedSequence from an int, a SeedSequence or a Generator (whose state it advances)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    if seed is None:
+        raise ValueError("pass a seed (int or numpy Generator): irrepro's results are reproducible")
+    return np.random.SeedSequence(int(seed))
+
+
+def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
+    """``n`` independent generators, child ``i`` of the seed's SeedSequence for task ``i``."""
+    return [np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(n)]
+
+
+def parallel_map(
+    fn: Callable[..., Any],
+    items: Sequence[Any] | Iterable[Any],
+    *,
+    n_jobs: int | None = None,
+    processes: bool = False,
+    progress: bool | str = False,
+    total: int | None = None,
+) -> list[Any]:
+    """``[fn(x) for x in items]`` on ``n_jobs`` workers (threads, or processes when the work holds
+    the GIL), in order, with an optional tqdm progress bar (``progress`` may be its label)."""
+    from tqdm.auto import tqdm
+
+    items = list(items)
+    workers = globals()["n_jobs"](n_jobs)
+    bar = tqdm(
+        total=total or len(items),
+        desc=progress if isinstance(progress, str) else None,
+        disable=not progress,
+    )
+    try:
+        if workers == 1 or len(items) <= 1:
+            out = []
+            for x in items:
+                out.append(fn(x))
+                bar.update()
+            return out
+        pool_cls = ProcessPoolExecutor if processes else ThreadPoolExecutor
+        with pool_cls(max_workers=workers) as pool:
+            futures = [pool.submit(fn, x) for x in items]
+            out = []
+            for f in futures:
+                out.append(f.result())
+                bar.update()
+            return out
+    finally:
+        bar.close()
