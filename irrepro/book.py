@@ -11,16 +11,15 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
 
-__all__ = ["data_banner", "compare", "Comparison", "collections_table"]
+__all__ = ["data_banner", "compare", "Comparison", "collections_table", "scorecard", "PAPERS"]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -142,3 +141,43 @@ def collections_table() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+#: The book's chapters, in reading order: (citation key, title).
+PAPERS = (
+    ("cormack2006statistical", "Cormack & Lynam 2006"),
+    ("sanderson2005information", "Sanderson & Zobel 2005"),
+    ("sakai2006evaluating", "Sakai 2006"),
+    ("webber2008score", "Webber, Moffat & Zobel 2008"),
+)
+
+
+def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
+    """The replication scorecard: per paper, every recorded quantity with the paper's value, ours,
+    the data used and a status. Verdict tables (item ``"Verdict"``) carry the status in ``ours``
+    (holds / partly / does not); other rows keep an explicit ``status`` if the chapter gave one."""
+    d = Path(directory or os.environ.get("IRREPRO_RESULTS", ""))
+    out: dict[str, pd.DataFrame] = {}
+    records = [json.loads(f.read_text()) for f in sorted(d.glob("*.json"))] if d.is_dir() else []
+    for key, title in PAPERS:
+        rows = []
+        for rec in records:
+            if rec["paper"] != key:
+                continue
+            verdict = rec["item"].lower().startswith("verdict")
+            for r in rec["rows"]:
+                rows.append(
+                    {
+                        "table / figure / claim": rec["item"],
+                        "quantity": r.get("quantity"),
+                        "paper": r.get("paper"),
+                        "ours": r.get("ours"),
+                        "status": r.get("status") or (r.get("ours") if verdict else "compared"),
+                        "note": r.get("note", ""),
+                        "data": rec.get("data", ""),
+                    }
+                )
+        out[title] = pd.DataFrame(
+            rows, columns=["table / figure / claim", "quantity", "paper", "ours", "status", "note", "data"]
+        )
+    return out

@@ -68,7 +68,7 @@ def parallel_map(
 ) -> list[Any]:
     """``[fn(x) for x in items]`` on ``n_jobs`` workers (threads, or processes when the work holds
     the GIL), in order, with an optional tqdm progress bar (``progress`` may be its label)."""
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     items = list(items)
     workers = globals()["n_jobs"](n_jobs)

@@ -1,5 +1,7 @@
 """Local Sphinx extension of the book.
 
+- The scorecard page (``book/scorecard``) gathers the numbers the chapters record while they
+  execute, so it is read last, and read again whenever any other page is.
 - Jupyter Book 1.x initialises the HTML builder twice, so extensions that add inline scripts on
   ``builder-inited`` / ``env-before-read-docs`` (sphinx-thebe, sphinx-togglebutton) put them in every
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
@@ -7,6 +9,17 @@
 """
 
 from __future__ import annotations
+
+SCORECARD = "book/scorecard"
+
+
+def _read_scorecard_last(app, env, docnames):
+    if SCORECARD not in env.found_docs:
+        return
+    if any(d != SCORECARD for d in docnames):
+        if SCORECARD in docnames:
+            docnames.remove(SCORECARD)
+        docnames.append(SCORECARD)
 
 
 def _key(asset) -> tuple:
@@ -31,6 +44,8 @@ def _dedupe_assets(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    # after the other env-before-read-docs handlers, so that nothing reorders it again
+    app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)
     app.connect("html-page-context", _dedupe_assets, priority=100)

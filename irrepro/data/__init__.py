@@ -249,7 +249,7 @@ def load_runs(
         q = qrels
     if not isinstance(q, Qrels):
         q = load_qrels(q)
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     parsed = [read_run(f) for f in tqdm(files, desc=f"reading {name}", disable=not progress, unit="run")]
     if runs is not None:
@@ -376,7 +376,7 @@ def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
 
 def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
     """Put every file of the named collections (or ``"all"``) into the cache, verified."""
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     if isinstance(names, str):
         names = list(COLLECTIONS) if names == "all" else [names]
