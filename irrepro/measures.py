@@ -26,8 +26,9 @@ Measure names (ir_measures' where it has one, the project's otherwise; ``k`` a p
 ``nCG@k``           cumulative gain at k / ideal cumulative gain at k (Sakai 2006, Sec. 2.1)
 ``Q``               Q-measure with beta = 1 over the whole list (Sakai 2006, Sec. 2.1)
 ``RBP(p=x)``        rank-biased precision, persistence x (Moffat & Zobel 2008), graded: the gain
-                    of a document is its gain / the largest gain (NTCIREVAL's and rbp_eval's
-                    graded RBP; NIST's TREC-COVID ``rbp_p5`` is ``RBP(p=0.5)``)
+                    of a document is its gain / the largest gain of the qrels' grades
+                    (NTCIREVAL's and rbp_eval's graded RBP; NIST's TREC-COVID ``rbp_p5`` is
+                    ``RBP(p=0.5)``)
 ``RBP(p=x,rel=r)``  binary RBP: relevant = grade >= r (ir_measures' naming); the same as
                     ``RBP(p=x)`` on binary judgments
 ==================  ==========================================================================
@@ -244,6 +245,10 @@ def score_grades(
         raise ValueError(f"grade_counts must be (topics={T}, grades), got {grade_counts.shape}")
     if rel < 1:
         raise ValueError(f"rel must be >= 1 (a relevance level), got {rel}")
+    if grades.size and int(grades.min()) < PAD:
+        raise ValueError(f"grades below {PAD} (PAD): {int(grades.min())}; use UNJUDGED = -1 / PAD = -2")
+    if (grade_counts < 0).any():
+        raise ValueError("grade_counts must be >= 0")
     specs = [parse_measure(m) for m in measures]
     G = grade_counts.shape[1] - 1
     max_grade = max(G, int(grades.max(initial=0)))

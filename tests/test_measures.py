@@ -324,6 +324,12 @@ def test_measure_names():
         score_grades(g[0], np.array([[1, 1]]), ["AP"])
     with pytest.raises(ValueError, match="rel"):
         score_grades(g, np.array([[1, 1]]), ["AP"], rel=0)
+    with pytest.raises(ValueError, match="PAD"):
+        score_grades(g - 3, np.array([[1, 1]]), ["AP"])
+    with pytest.raises(ValueError, match="grade_counts"):
+        score_grades(g, np.array([[1, -1]]), ["AP"])
+    with pytest.raises(ValueError, match="topics"):
+        score_grades(g, np.array([[1, 1], [1, 1]]), ["AP"])
 
 
 def test_aggregates_against_scipy():
