@@ -461,7 +461,8 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     * ``"G"`` - Sakai's (2006, Sec. 2.1, after Voorhees' Robust track) geometric mean with an
       offset: ``exp(mean(log(x + eps)))``, eps = 0.00001 (G_AveP, G_Q-measure, GMAP).
       (Interpretation: the extracted paper text loses the formula; we do not subtract eps again
-      afterwards, which would move every value by exactly 1e-5.)
+      afterwards, which would move every value by exactly 1e-5. Sakai also takes each x_i "down
+      to four significant figures" first; round the scores yourself if you want that too.)
     * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's AG_ forms, the quantity his
       paired bootstrap test compares; ``exp`` of it is ``"G"``).
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
