@@ -356,12 +356,18 @@ def _descending_score_key(s_arr, t_arr, score, n_topics) -> np.ndarray:
     """One uint64 sort key per row: (run, topic) ascending, then score descending as trec_eval
     sees it (C ``float``, so scores equal in single precision tie). Sorting one key is several
     times faster than a lexsort over run, topic and score."""
-    f = score.astype(np.float32) + np.float32(0.0)  # single precision; -0.0 becomes +0.0
-    bits = f.view(np.uint32).astype(np.uint64)
-    neg = (bits >> np.uint64(31)).astype(bool)
-    ascending = np.where(neg, ~bits & np.uint64(0xFFFFFFFF), bits | np.uint64(0x80000000))
-    group = s_arr.astype(np.uint64) * np.uint64(n_topics) + t_arr.astype(np.uint64)
-    return (group << np.uint64(32)) | (np.uint64(0xFFFFFFFF) - ascending)
+    f = score.astype(np.float32)
+    f += np.float32(0.0)  # -0.0 becomes +0.0: they tie
+    bits = f.view(np.uint32)
+    # order-preserving map of float bits to unsigned ints: flip all bits of negatives, the sign
+    # bit of the others; then complement for descending order
+    desc = ~(bits ^ np.where(bits >> np.uint32(31), np.uint32(0xFFFFFFFF), np.uint32(0x80000000)))
+    key = s_arr.astype(np.uint64)
+    key *= np.uint64(n_topics)
+    key += t_arr.astype(np.uint64)
+    key <<= np.uint64(32)
+    key |= desc
+    return key
 
 
 def build_runset(
@@ -390,7 +396,7 @@ def build_runset(
         parts["t"].append(tab["topic"].map(tindex).to_numpy(dtype=np.int32))
         parts["doc"].append(tab["doc"].to_numpy(dtype=object))
         parts["score"].append(tab["score"].to_numpy(dtype=np.float64))
-    s_all, t_all, score_all = (np.concatenate(parts[c]) for c in ("s", "t", "score"))
+    s_all, t_all, score_all = (np.concatenate(parts.pop(c)) for c in ("s", "t", "score"))
     n_rows = len(s_all)
 
     # one vocabulary for runs and qrels, sorted so that code order == byte order of doc ids
@@ -408,27 +414,40 @@ def build_runset(
     order = np.argsort(qkey)
     qkey_sorted = qkey[order]
     qgrade_sorted = qrels.table["grade"].to_numpy(dtype=np.int64)[order]
-    rkey = t_all.astype(np.int64) * len(vocab) + run_codes
-    pos = np.searchsorted(qkey_sorted, rkey)
-    pos_c = np.minimum(pos, len(qkey_sorted) - 1)
-    found = (pos < len(qkey_sorted)) & (qkey_sorted[pos_c] == rkey)
-    grade = np.where(found, np.clip(qgrade_sorted[pos_c], 0, 127), UNJUDGED).astype(np.int8)
+    rkey = t_all.astype(np.int64)
+    rkey *= len(vocab)
+    rkey += run_codes
+    grade = np.full(n_rows, UNJUDGED, dtype=np.int8)
+    if len(qkey_sorted):
+        pos = np.searchsorted(qkey_sorted, rkey)
+        np.minimum(pos, len(qkey_sorted) - 1, out=pos)
+        found = qkey_sorted[pos] == rkey
+        grade[found] = np.clip(qgrade_sorted[pos[found]], 0, 127)
+        del pos, found
+    del rkey
 
     # trec_eval order: run, topic, score descending, doc id descending
-    del rkey, pos, pos_c, found
     order = np.lexsort((-run_codes, _descending_score_key(s_all, t_all, score_all, len(topics))))
+    del score_all  # (temporaries are dropped as soon as possible: 6M+ rows)
     s_arr, t_arr = s_all[order], t_all[order]
+    del s_all, t_all
+    ranked_codes = run_codes[order].astype(np.int32)
+    ranked_grade = grade[order]
+    del run_codes, grade, order
     group = s_arr.astype(np.int64) * len(topics) + t_arr
     starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
     counts = np.diff(np.r_[starts, len(group)])
-    rank = np.arange(len(group)) - np.repeat(starts, counts)
+    rank = np.arange(len(group), dtype=np.int64)
+    rank -= np.repeat(starts, counts)
 
     S, T = len(runs), len(topics)
     K = int(rank.max()) + 1 if len(rank) else 1
     grades = np.full((S, T, K), PAD, dtype=np.int8)
     doc_codes = np.full((S, T, K), -1, dtype=np.int32)
-    grades[s_arr, t_arr, rank] = grade[order]
-    doc_codes[s_arr, t_arr, rank] = run_codes[order]
+    flat = (group * K + rank) if len(group) else np.zeros(0, dtype=np.int64)
+    del rank
+    grades.reshape(-1)[flat] = ranked_grade
+    doc_codes.reshape(-1)[flat] = ranked_codes
     lengths = np.bincount(group, minlength=S * T).reshape(S, T).astype(np.int32)
     return RunSet(
         runs=tuple(names),
