@@ -29,7 +29,7 @@ def plain_reference(files, qrels: dict[str, dict[str, int]]):
         for topic, docs in run.items():
             if topic not in qrels:
                 continue
-            order = sorted(docs, key=lambda d: (docs[d], d), reverse=True)
+            order = sorted(docs, key=lambda d: (np.float32(docs[d]), d), reverse=True)  # C float, as trec_eval
             ranked[topic] = [qrels[topic].get(d, -1) for d in order]
         out[f.name] = ranked
     return out
