@@ -253,7 +253,21 @@ class PairwiseTest:
     n_topics: int = 0
     B: int = 0
     effect_size: np.ndarray | None = field(default=None, repr=False)
-    ci: np.ndarray | None = field(default=None, repr=False)
+    _ci_summaries: tuple | None = field(default=None, repr=False)
+
+    def confidence_interval(self, confidence: float = 0.95) -> np.ndarray:
+        """``(P, 2)`` percentile bootstrap interval of each difference (beyond the paper).
+
+        Paired: mean(z) + the quantiles of mean(w*b) (mean(z) + mean(w*b) is the mean of z over
+        Q*b). Unpaired: quantiles of M(x*b) - M(y*b) with x and y resampled separately.
+        """
+        if not 0 < confidence < 1:
+            raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+        q = [(1 - confidence) / 2, (1 + confidence) / 2]
+        if self.test == "paired":
+            return self.observed[:, None] + np.quantile(self.replicates, q, axis=1).T
+        mx, my = self._ci_summaries
+        return np.quantile(mx[self.pairs[:, 0]] - my[self.pairs[:, 1]], q, axis=1).T
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
         """Share of pairs with ASL < alpha (Sakai 2006, section 3.3, Table 2 column 2)."""
@@ -303,15 +317,17 @@ def _round_sig(x: float, digits: int) -> float:
 
 def _studentised(s1: np.ndarray, s2: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1).
-    0/0 (a constant zero sample) gives t = 0; c/0 gives +-inf."""
+    A constant sample (sd 0 up to rounding) gives t = 0 when its mean is 0, else +-inf."""
     mean = s1 / n
-    var = np.maximum((s2 - s1 * mean) / (n - 1), 0.0)
-    # A sample whose values are all equal has var 0 up to rounding: treat tiny var as 0.
-    scale = np.maximum(s2 / n, np.finfo(float).tiny)
-    var = np.where(var <= 1e-13 * scale, 0.0, var)
-    se = np.sqrt(var / n)
+    var = s2 - s1 * mean
+    var *= 1.0 / (n * (n - 1))  # var / n
+    degenerate = var <= 1e-13 * np.abs(s2) / (n * n)
+    np.maximum(var, 0.0, out=var)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+        t = mean / np.sqrt(var, out=var)
+    if degenerate.any():
+        md = mean[degenerate]
+        t[degenerate] = np.where(md == 0, 0.0, np.copysign(np.inf, md))
     return mean, t
 
 
@@ -328,7 +344,6 @@ def paired_test(
     seed=None,
     samples=None,
     log: bool = False,
-    confidence: float = 0.95,
     n_jobs: int | None = None,
 ) -> PairwiseTest:
     """Paired bootstrap test with the studentised statistic for every pair of systems
@@ -341,9 +356,8 @@ def paired_test(
     ``scores``: ScoreMatrix or (S, T) array. ``pairs``: (P, 2) system indices (default: all
     pairs i < j). ``samples``: a ``(B, T)`` matrix from :func:`bootstrap_samples`, shared by all
     pairs (drawn from ``seed`` when omitted). ``log=True`` tests the AG_ form (mean of
-    log(x + 0.00001), section 3.1). ``effect_size`` is mean(z)/sd(z) (Cohen's d_z) and ``ci`` the
-    percentile bootstrap interval of mean(z) (mean(z) + mean(w*b) is the mean of z over Q*b) -
-    these two are beyond the paper.
+    log(x + 0.00001), section 3.1). ``effect_size`` is mean(z)/sd(z) (Cohen's d_z); with
+    :meth:`PairwiseTest.confidence_interval` it is beyond the paper.
     """
     x, systems, measure = _as_matrix(scores)
     if log:
@@ -361,17 +375,15 @@ def paired_test(
         zbar, tz = _studentised(z.sum(1), (z * z).sum(1), n)
         w = z - zbar[:, None]
         wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n)  # (P, B)
-        asl = np.mean(np.abs(tw) >= np.abs(tz)[:, None], axis=1)
+        asl = np.count_nonzero(np.abs(tw) >= np.abs(tz)[:, None], axis=1) / B
         return zbar, tz, asl, wbar, tw, z.std(axis=1, ddof=1)
 
     parts = _map_chunks(run, len(pairs), n_jobs)
     zbar, tz, asl, wbar, tw, sd = (np.concatenate(a) for a in zip(*parts))
     with np.errstate(divide="ignore", invalid="ignore"):
         es = np.where(sd > 0, zbar / np.where(sd > 0, sd, 1.0), 0.0)
-    q = (1 - confidence) / 2
-    ci = zbar[:, None] + np.quantile(wbar, [q, 1 - q], axis=1).T
     return PairwiseTest(
-        "paired", measure, "mean", systems, pairs, zbar, tz, asl, wbar, tw, n, B, es, ci
+        "paired", measure, "mean", systems, pairs, zbar, tz, asl, wbar, tw, n, B, es
     )
 
 
@@ -383,7 +395,6 @@ def unpaired_test(
     B: int = 1000,
     seed=None,
     samples=None,
-    confidence: float = 0.95,
     n_jobs: int | None = None,
 ) -> PairwiseTest:
     """Unpaired bootstrap test for every pair of systems with any summary statistic
@@ -397,9 +408,9 @@ def unpaired_test(
     directly) or a function reducing the last axis of an array (e.g. ``np.median`` via
     ``lambda a: np.median(a, axis=-1)``). The arithmetic and geometric means run as one matrix
     product over all pairs; a function is applied to ``pairs x B x 2n`` arrays in chunks.
-    ``effect_size`` is d over the pooled per-topic sd, ``ci`` a percentile interval of d from
-    resampling x and y separately (beyond the paper; x*b from the first half of row b of
-    ``samples`` and y*b from the second, both taken modulo n).
+    ``effect_size`` is d over the pooled per-topic sd and :meth:`PairwiseTest.confidence_interval`
+    a percentile interval of d from resampling x and y separately (beyond the paper; x*b from the
+    first half of row b of ``samples`` and y*b from the second, both taken modulo n).
     """
     x, systems, measure = _as_matrix(scores)
     s = _summary(summary)
@@ -428,7 +439,7 @@ def unpaired_test(
         else:  # gmean: exp of the mean of logs
             obs = s.back(v[:, :n].mean(1)) - s.back(v[:, n:].mean(1))
             d = np.exp(v @ cx.T) - np.exp(v @ cy.T)
-        asl = np.mean(np.abs(d) >= np.abs(obs)[:, None], axis=1)
+        asl = np.count_nonzero(np.abs(d) >= np.abs(obs)[:, None], axis=1) / B
         pooled = np.concatenate([x[p[:, 0]], x[p[:, 1]]], axis=1).std(axis=1, ddof=1)
         return obs, asl, d, pooled
 
@@ -438,16 +449,13 @@ def unpaired_test(
     obs, asl, d, pooled = (np.concatenate(a) for a in zip(*parts))
     with np.errstate(divide="ignore", invalid="ignore"):
         es = np.where(pooled > 0, obs / np.where(pooled > 0, pooled, 1.0), 0.0)
-    # Confidence interval of d (not under H0): x and y resampled separately. The pooled samples
-    # taken modulo n are uniform over the n topics, and their two halves are independent.
+    # For the confidence interval of d (not under H0): x and y resampled separately. The pooled
+    # samples taken modulo n are uniform over the n topics, and their two halves are independent.
     kind = s.fn if s.kind == "callable" else s.kind
     mx = bootstrap_summaries(x, samples[:, :n] % n, summary=kind)
     my = bootstrap_summaries(x, samples[:, n:] % n, summary=kind)
-    q = (1 - confidence) / 2
-    dstar = mx[pairs[:, 0]] - my[pairs[:, 1]]
-    ci = np.quantile(dstar, [q, 1 - q], axis=1).T
     return PairwiseTest(
-        "unpaired", measure, s.name, systems, pairs, obs, obs, asl, d, d, n, B, es, ci
+        "unpaired", measure, s.name, systems, pairs, obs, obs, asl, d, d, n, B, es, (mx, my)
     )
 
 
@@ -716,7 +724,9 @@ class BootstrapComparison:
         return self.asl_adjusted < alpha
 
 
-def comparisons(result: PairwiseTest, *, method: str | None = "holm") -> list[BootstrapComparison]:
+def comparisons(
+    result: PairwiseTest, *, method: str | None = "holm", confidence: float = 0.95
+) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of ``result``, with the ASLs adjusted for
     multiple comparisons by ``method`` (any method of
     ``statsmodels.stats.multitest.multipletests``: ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg),
@@ -728,6 +738,7 @@ def comparisons(result: PairwiseTest, *, method: str | None = "holm") -> list[Bo
         adj = result.asl
     else:
         adj = multipletests(result.asl, method=method)[1]
+    ci = result.confidence_interval(confidence)
     out = []
     for k, (i, j) in enumerate(result.pairs):
         out.append(
@@ -741,8 +752,8 @@ def comparisons(result: PairwiseTest, *, method: str | None = "holm") -> list[Bo
                 float(adj[k]),
                 method or "none",
                 float(result.effect_size[k]),
-                float(result.ci[k, 0]),
-                float(result.ci[k, 1]),
+                float(ci[k, 0]),
+                float(ci[k, 1]),
             )
         )
     return out

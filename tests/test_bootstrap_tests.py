@@ -179,7 +179,7 @@ def test_identical_with_one_and_several_workers(monkeypatch):
         b = fn(x, B=300, seed=19, n_jobs=3, **kw)
         np.testing.assert_array_equal(a.asl, b.asl)
         np.testing.assert_array_equal(a.replicates, b.replicates)
-        np.testing.assert_array_equal(a.ci, b.ci)
+        np.testing.assert_array_equal(a.confidence_interval(), b.confidence_interval())
 
 
 def test_seeds_reproducible():
@@ -266,12 +266,12 @@ def test_comparisons_ci_coverage_and_adjustment():
     rng = np.random.default_rng(29)
     x, pairs = _independent_pairs(rng, 400, 40, delta=0.3, sd=1.0)
     r = bt.paired_test(x, pairs, B=500, seed=30)
-    cover = np.mean((r.ci[:, 0] <= 0.3) & (0.3 <= r.ci[:, 1]))
+    cover = np.mean((r.confidence_interval()[:, 0] <= 0.3) & (0.3 <= r.confidence_interval()[:, 1]))
     assert 0.90 <= cover <= 0.985, cover  # percentile interval of a mean: close to 95%
     # the unpaired interval resamples x and y independently: check it on independent samples
     y, _ = _independent_pairs(rng, 400, 40, delta=0.3, sd=1.0, topic_sd=0.0)
     u = bt.unpaired_test(y, pairs, B=500, seed=31)
-    cover_u = np.mean((u.ci[:, 0] <= 0.3) & (0.3 <= u.ci[:, 1]))
+    cover_u = np.mean((u.confidence_interval()[:, 0] <= 0.3) & (0.3 <= u.confidence_interval()[:, 1]))
     assert 0.90 <= cover_u <= 0.985, cover_u
     holm = bt.comparisons(r, method="holm")
     bh = bt.comparisons(r, method="fdr_bh")
