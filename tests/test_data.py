@@ -340,3 +340,21 @@ def test_cli_data_status_and_fetch(mirror, tmp_path, monkeypatch, capsys):
     assert main(["data", "status"]) == 0
     out = capsys.readouterr().out
     assert "trec7" in out and "cache: 3" in out and "missing" not in out
+
+
+def test_runset_cache_round_trips_and_a_corrupt_one_is_rebuilt(mirror, tmp_path, monkeypatch):
+    monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "c"))
+    first = data.load_runs("trec-covid-round1")
+    cached = data._runset_cache_path(data.get_collection("trec-covid-round1"))
+    assert cached.is_file()
+    second = data.load_runs("trec-covid-round1")
+    for field in ("grades", "lengths", "doc_codes", "vocab"):
+        np.testing.assert_array_equal(getattr(first, field), getattr(second, field))
+    assert first.runs == second.runs and first.topics == second.topics
+    pd.testing.assert_frame_equal(first.qrels.table, second.qrels.table)
+    cached.write_bytes(cached.read_bytes()[:1000])  # truncate it
+    with pytest.warns(UserWarning, match="unreadable"):
+        third = data.load_runs("trec-covid-round1")
+    np.testing.assert_array_equal(first.grades, third.grades)
+    sub = data.load_runs("trec-covid-round1", runs=first.runs[:3])
+    assert sub.runs == first.runs[:3]

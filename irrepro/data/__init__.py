@@ -218,11 +218,17 @@ def load_runs(
             raise ValueError(f"{source!r} holds score matrices, not runs: use load_matrix")
         try:
             files = [locate(p, progress=progress) for p in coll.files() if p.startswith(coll.run_dir)]
+            if qrels is None:
+                for rel in IR_DATASETS_FILES[coll.ir_datasets_id]:
+                    locate(rel, progress=progress)
+                cached = _cached_runset(coll)
+                if cached is not None:
+                    return cached.subset(runs=runs) if runs is not None else cached
             q = load_qrels(coll.ir_datasets_id, name=coll.ir_datasets_id) if qrels is None else qrels
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
             rs = simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name)
-            return rs.subset(runs=[r for r in rs.runs if runs is None or r in runs]) if runs else rs
+            return rs.subset(runs=runs) if runs is not None else rs
         name, src = coll.name, "real"
     else:
         if qrels is None:
@@ -252,7 +258,45 @@ def load_runs(
         if missing:
             raise KeyError(f"runs not found in {name}: {sorted(missing)}")
         parsed = [r for r in parsed if r.name in wanted]
-    return build_runset(parsed, q, name=name, source=src)
+    rs = build_runset(parsed, q, name=name, source=src)
+    if src == "real" and qrels is None and runs is None:
+        _store_runset(rs, get_collection(name))
+    return rs
+
+
+# A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every
+# input file and the layout version, so that later loads take a fraction of a second. A corrupt
+# or unreadable one is reported, deleted and rebuilt.
+_RUNSET_LAYOUT = "runset-v1"
+
+
+def _runset_cache_path(coll: Collection) -> Path:
+    import hashlib
+
+    reg = registry()
+    h = hashlib.sha256(_RUNSET_LAYOUT.encode())
+    for rel in sorted(coll.files()):
+        h.update(reg[rel].sha256.encode())
+    return cache_dir() / "runsets" / f"{coll.name}-{h.hexdigest()[:16]}.npz"
+
+
+def _cached_runset(coll: Collection) -> RunSet | None:
+    path = _runset_cache_path(coll)
+    if not path.exists():
+        return None
+    try:
+        return RunSet.load(path, name=coll.name, source="real")
+    except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
+        warnings.warn(f"cached run set {path} is unreadable ({exc}); rebuilding it", stacklevel=3)
+        path.unlink(missing_ok=True)
+        return None
+
+
+def _store_runset(rs: RunSet, coll: Collection) -> None:
+    try:
+        rs.save(_runset_cache_path(coll))
+    except OSError as exc:  # a read-only cache only costs speed
+        warnings.warn(f"could not cache the run set of {coll.name}: {exc}", stacklevel=3)
 
 
 def load_matrix(

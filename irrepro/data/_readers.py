@@ -333,6 +333,65 @@ class RunSet:
     def nbytes(self) -> int:
         return self.grades.nbytes + self.lengths.nbytes + self.doc_codes.nbytes
 
+    def save(self, path: str | Path) -> None:
+        """Write the arrays and qrels to an ``.npz`` file, atomically."""
+        import os
+        import tempfile
+
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        q = self.qrels.table
+        ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez(
+                    f,
+                    runs=np.array(self.runs, dtype=str),
+                    topics=np.array(self.topics, dtype=str),
+                    grades=self.grades,
+                    lengths=self.lengths,
+                    doc_codes=self.doc_codes,
+                    vocab=self.vocab.astype(str),
+                    q_topic=q["topic"].to_numpy(dtype=str),
+                    q_doc=q["doc"].to_numpy(dtype=str),
+                    q_grade=q["grade"].to_numpy(dtype=np.int64),
+                    q_name=np.array(self.qrels.name),
+                    ignored=np.array(ignored, dtype=str).reshape(-1, 2),
+                )
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+    @classmethod
+    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
+        """Read a RunSet written by :meth:`save` (raises on a damaged file)."""
+        with np.load(path, allow_pickle=False) as z:
+            ignored: dict = {}
+            for r, t in z["ignored"]:
+                ignored.setdefault(str(r), []).append(str(t))
+            table = pd.DataFrame(
+                {"topic": z["q_topic"].astype(object), "doc": z["q_doc"].astype(object), "grade": z["q_grade"]}
+            )
+            rs = cls(
+                runs=tuple(str(r) for r in z["runs"]),
+                topics=tuple(str(t) for t in z["topics"]),
+                grades=z["grades"],
+                lengths=z["lengths"],
+                doc_codes=z["doc_codes"],
+                vocab=z["vocab"].astype(object),
+                qrels=Qrels(table, str(z["q_name"])),
+                name=name,
+                source=source,
+                ignored_topics={k: tuple(v) for k, v in ignored.items()},
+            )
+        S, T, K = rs.grades.shape
+        if rs.doc_codes.shape != (S, T, K) or rs.lengths.shape != (S, T) or len(rs.runs) != S:
+            raise ValueError("inconsistent array shapes")
+        return rs
+
 
 def _indices(names: Sequence[str], sel) -> list[int]:
     if sel is None:
