@@ -63,7 +63,7 @@ def numpy_unpaired(x, y, samples, M):
 
 
 def gmean(a, axis=None):
-    return np.exp(np.mean(np.log(a + 1e-5), axis=axis)) - 1e-5
+    return np.exp(np.mean(np.log(a + 1e-5), axis=axis))
 
 
 def main():

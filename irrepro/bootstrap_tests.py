@@ -48,7 +48,6 @@ __all__ = [
     "GM_EPSILON",
     "bootstrap_samples",
     "all_pairs",
-    "geometric_mean",
     "log_scores",
     "PairwiseTest",
     "paired_test",
@@ -169,15 +168,6 @@ def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
     return np.log(x + eps)
 
 
-def geometric_mean(scores, axis: int = -1, eps: float = GM_EPSILON) -> np.ndarray:
-    """Sakai's (2006, eq. 7) geometric mean ``exp(mean(log(x + eps)))`` (G_AveP, G_Q).
-
-    Interpretations: the extracted equation is lost; like ``measures.aggregate(.., "G")`` we do
-    not subtract eps afterwards (differences between two geometric means, which the tests use,
-    are the same either way), and we do not truncate x to four significant figures."""
-    return np.exp(np.mean(log_scores(scores, eps), axis=axis))
-
-
 @dataclass(frozen=True)
 class _Summary:
     name: str
@@ -188,6 +178,8 @@ class _Summary:
         return log_scores(v) if self.kind == "gmean" else v
 
     def back(self, m: np.ndarray) -> np.ndarray:
+        """From the mean of transformed values to the summary (exp of the mean of logs is
+        ``measures.aggregate(x, "G")``: no eps subtracted, x not truncated to 4 figures)."""
         return np.exp(m) if self.kind == "gmean" else m
 
     def apply(self, v: np.ndarray) -> np.ndarray:
