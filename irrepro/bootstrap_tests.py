@@ -354,6 +354,8 @@ def _studentised(s1: np.ndarray, s2: np.ndarray, n: int) -> tuple[np.ndarray, np
 
 def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int = _CHUNK) -> list:
     chunks = [slice(a, min(a + chunk, n_pairs)) for a in range(0, n_pairs, chunk)]
+    if len(chunks) == 1 or parallel.n_jobs(n_jobs) == 1:
+        return [fn(c) for c in chunks]
     return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)
 
 
