@@ -807,8 +807,16 @@ class MeasureStudy:
     def table2(self, test: str = "paired", alpha: float = 0.05) -> pd.DataFrame:
         """Discriminative power and estimated required difference (Table 2), most sensitive
         first; ``test="unpaired"`` gives the table the paper describes but omits."""
-        tests = self.paired if test == "paired" else self.unpaired
-        return sensitivity({t.measure if test == "paired" else k: t for k, t in tests.items()}, alpha)
+        if test == "unpaired":
+            return sensitivity(self.unpaired, alpha)
+        if test != "paired":
+            raise ValueError(f"test must be 'paired' or 'unpaired', not {test!r}")
+        # the paired test of a geometric mean G_X is the test of its AG_ form
+        names = {
+            k: ("AG_" + k.removeprefix("G_")) if t.measure.startswith("AG") else k
+            for k, t in self.paired.items()
+        }
+        return sensitivity({names[k]: t for k, t in self.paired.items()}, alpha)
 
     def table3(self) -> pd.DataFrame:
         """Swap-method differences and sensitivity (Table 3), most sensitive first."""

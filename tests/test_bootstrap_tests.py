@@ -318,3 +318,24 @@ def test_degenerate_pairs():
     r = bt.paired_test(x, B=100, seed=2)
     assert r.asl[0] == 1.0  # pair (0, 1)
     assert r.asl[1] == 0.0  # pair (0, 2)
+
+
+def test_measure_study_equals_individual_calls(small):
+    from irrepro import parallel
+
+    other = small ** 2
+    st = bt.measure_study({"A": small, "G_A": (small, "gmean"), "B": other}, B=100, seed=40)
+    g_p, g_u, g_2 = parallel.spawn(40, 3)
+    sp = bt.bootstrap_samples(small.shape[1], 100, seed=g_p)
+    su = bt.bootstrap_samples(2 * small.shape[1], 100, seed=g_u)
+    s2 = bt.bootstrap_samples(small.shape[1], 100, seed=g_2)
+    np.testing.assert_array_equal(st.paired["G_A"].asl, bt.paired_test(small, samples=sp, log=True).asl)
+    np.testing.assert_array_equal(st.unpaired["G_A"].asl, bt.unpaired_test(small, samples=su, summary="gmean").asl)
+    assert st.swap["B"].abs_diff == bt.swap_rates(other, sp, s2).abs_diff
+    assert st.rank_correlations[("A", "B")].tau == bt.rank_correlation(small, other, sp).tau
+    t2 = st.table2()
+    assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
+    assert t2["sensitivity %"].is_monotonic_decreasing
+    assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].asl < 0.05).sum())
+    assert np.isnan(st.tau_matrix().loc["A", "B"]) and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
+    assert st.table3()["sensitivity %"].is_monotonic_decreasing
