@@ -16,7 +16,7 @@ export IRREPRO_CACHE := $(abspath $(IRREPRO_CACHE))
 endif
 export IRREPRO_RESULTS := $(abspath $(BUILD))/results
 
-.PHONY: book test venv lock clean data-status bench
+.PHONY: book test e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml requirements.lock
 # The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped
 # whenever the package, the pins, the scale or the data status change.
 book: $(STAMP)
-	@fp=$$( { cat $$(find irrepro -name '*.py' -o -name '*.tsv' | sort) requirements.lock; \
+	@fp=$$( { cat $$(find irrepro book/_ext -name '*.py' -o -name '*.tsv' | sort) requirements.lock; \
 	          echo "$${IRREPRO_SCALE:-paper}"; $(BIN)/irrepro data status --brief; } | sha256sum | cut -c1-16 ); \
 	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
 	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees; fi; \
@@ -40,6 +40,10 @@ book: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
+
+# The built site in headless Chromium (Debian's chromium + chromium-driver; no browser download).
+e2e: $(STAMP)
+	$(BIN)/python -m pytest -m e2e tests/e2e -p no:xdist
 
 data-status: $(STAMP)
 	$(BIN)/irrepro data status

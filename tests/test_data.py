@@ -359,3 +359,12 @@ def test_runset_cache_round_trips_and_a_corrupt_one_is_rebuilt(mirror, tmp_path,
     np.testing.assert_array_equal(first.grades, third.grades)
     sub = data.load_runs("trec-covid-round1", runs=first.runs[:3])
     assert sub.runs == first.runs[:3]
+
+
+def test_negative_qrels_values_count_as_unjudged_like_trec_eval(tmp_path):
+    (tmp_path / "r").write_text("1 Q0 a 1 3 x\n1 Q0 b 2 2 x\n1 Q0 c 3 1 x\n")
+    (tmp_path / "q").write_text("1 0 a -1\n1 0 b 0\n1 0 c 2\n")
+    rs = data.load_runs(tmp_path / "r", qrels=tmp_path / "q")
+    assert rs.grades[0, 0].tolist() == [data.UNJUDGED, 0, 2]
+    assert rs.grade_counts().tolist() == [[1, 0, 1]]
+    assert rs.qrels.n_judged().tolist() == [2]

@@ -267,7 +267,7 @@ def load_runs(
 # A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every
 # input file and the layout version, so that later loads take a fraction of a second. A corrupt
 # or unreadable one is reported, deleted and rebuilt.
-_RUNSET_LAYOUT = "runset-v1"
+_RUNSET_LAYOUT = "runset-v2"
 
 
 def _runset_cache_path(coll: Collection) -> Path:

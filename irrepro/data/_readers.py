@@ -126,8 +126,9 @@ def _read_columns(path: Path, ncols: int, what: str) -> pd.DataFrame:
 class Qrels:
     """Graded relevance judgments.
 
-    ``table`` has one row per judged (topic, doc) with integer ``grade``; negative grades (some
-    TREC qrels use -1/-2 for spam or unjudgeable documents) are kept as judged non-relevant.
+    ``table`` has one row per (topic, doc) line of the qrels with its integer ``grade``. As in
+    trec_eval, a negative grade (TREC-COVID has two -1 lines; other tracks use -1/-2 for spam or
+    unjudgeable documents) is neither relevant nor judged non-relevant: it counts as unjudged.
     """
 
     table: pd.DataFrame  # columns: topic (str), doc (str), grade (int)
@@ -148,11 +149,11 @@ class Qrels:
         return counts.reindex(list(topics), fill_value=0).to_numpy(dtype=np.int64)
 
     def grade_counts(self, topics: Sequence[str] | None = None) -> np.ndarray:
-        """``(topics, max_grade + 1)`` counts of judged documents per grade (negative grades count
-        as grade 0)."""
+        """``(topics, max_grade + 1)`` counts of judged documents per grade (negative grades are
+        not judgments and are not counted)."""
         topics = self.topics if topics is None else topics
-        g = self.table["grade"].clip(lower=0)
-        tab = pd.crosstab(self.table["topic"], g)
+        judged = self.table[self.table["grade"] >= 0]
+        tab = pd.crosstab(judged["topic"], judged["grade"])
         tab = tab.reindex(index=list(topics), columns=range(self.max_grade + 1), fill_value=0)
         return tab.to_numpy(dtype=np.int64)
 
@@ -256,7 +257,8 @@ class RunSet:
         empty list there.
     grades : int8 array (S, T, K)
         Grade of the document at each rank (0-based), ``UNJUDGED`` (-1) for a retrieved document
-        without a judgment, ``PAD`` (-2) beyond the end of the list. K is the longest list.
+        without a judgment (or with a negative qrels value), ``PAD`` (-2) beyond the end of the
+        list. K is the longest list.
     lengths : int32 array (S, T)
         Number of documents retrieved.
     doc_codes : int32 array (S, T, K)
@@ -463,7 +465,9 @@ def build_runset(
     pos = np.searchsorted(qkey_sorted, rkey)
     pos_c = np.minimum(pos, len(qkey_sorted) - 1)
     found = (pos < len(qkey_sorted)) & (qkey_sorted[pos_c] == rkey)
-    grade = np.where(found, np.clip(qgrade_sorted[pos_c], 0, 127), UNJUDGED).astype(np.int8)
+    qg = qgrade_sorted[pos_c]
+    # trec_eval: a negative qrels value is not a judgment (-1 == its "not in pool" code)
+    grade = np.where(found & (qg >= 0), np.minimum(qg, 127), UNJUDGED).astype(np.int8)
 
     # trec_eval order: run, topic, score descending, doc id descending
     s_arr = all_runs["s"].to_numpy()

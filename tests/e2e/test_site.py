@@ -1,0 +1,182 @@
+"""The built book, tested as a reader would: served on localhost and driven by headless Chromium.
+
+Run after ``make book`` with ``make e2e`` (``.ci/run`` does). Needs Debian's ``chromium`` and
+``chromium-driver`` packages (no browser download). Under CI a missing browser or site fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+SITE = Path(__file__).resolve().parents[2] / "_build" / "html"
+CHROMIUM = Path(os.environ.get("IRREPRO_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("IRREPRO_CHROMEDRIVER", "/usr/bin/chromedriver"))
+# Sphinx's own pages that are not part of the book's content
+SKIP_PAGES = {"genindex.html", "search.html"}
+
+
+def _unavailable(why: str):
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (SITE / "index.html").is_file():
+        _unavailable(f"no built site at {SITE}: run `make book` first")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
+    handler.log_message = lambda *a, **k: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        _unavailable("Chromium / ChromeDriver not installed (apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,2000",
+    ):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def _pages() -> list[str]:
+    return sorted(
+        str(p.relative_to(SITE))
+        for p in SITE.rglob("*.html")
+        if p.name not in SKIP_PAGES and "_static" not in p.parts and "_sources" not in p.parts
+    )
+
+
+def _load(browser, url: str):
+    browser.get(url)
+    for _ in range(100):  # wait for the page's scripts (MathJax, theme) to settle
+        if browser.execute_script("return document.readyState") == "complete":
+            break
+        time.sleep(0.1)
+    time.sleep(0.3)
+
+
+def _severe_console_messages(browser) -> list[str]:
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_every_page_renders_without_errors(server, browser):
+    pages = _pages()
+    assert "book/intro.html" in pages and "book/data.html" in pages
+    problems = []
+    for page in pages:
+        _load(browser, f"{server}/{page}")
+        title = browser.title
+        if not title or "404" in title:
+            problems.append(f"{page}: bad title {title!r}")
+        broken = browser.execute_script(
+            "return Array.from(document.images)"
+            ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))"
+        )
+        if broken:
+            problems.append(f"{page}: broken images {broken}")
+        errors = _severe_console_messages(browser)
+        if errors:
+            problems.append(f"{page}: console errors {errors}")
+        if os.environ.get("IRREPRO_REQUIRE_REAL") == "1":
+            if browser.execute_script("return document.querySelectorAll('.simulated-data').length"):
+                problems.append(f"{page}: shows the simulated-data warning although real data was required")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_figure_is_rendered(server, browser):
+    """Figures of executed notebooks are inline images; each must have decoded to real pixels."""
+    count = 0
+    for page in _pages():
+        _load(browser, f"{server}/{page}")
+        sizes = browser.execute_script(
+            "return Array.from(document.querySelectorAll('.cell_output img, figure img'))"
+            ".map(i => [i.getAttribute('src').slice(0, 60), i.naturalWidth, i.naturalHeight])"
+        )
+        for src, w, h in sizes:
+            count += 1
+            assert w > 50 and h > 50, f"{page}: figure {src} is {w}x{h}"
+    chapters = [p for p in _pages() if p.startswith("notebooks/")]
+    if chapters:
+        assert count > 0, "the replication chapters show no figure"
+
+
+def test_internal_links_resolve(server, browser):
+    """Every internal link points at an existing page and, when it has one, an existing anchor."""
+    missing = []
+    ids_cache: dict[str, set[str]] = {}
+
+    def ids_of(page: str) -> set[str]:
+        if page not in ids_cache:
+            import re
+
+            text = (SITE / page).read_text(encoding="utf-8", errors="replace")
+            ids_cache[page] = set(re.findall(r'\bid="([^"]+)"', text))
+        return ids_cache[page]
+
+    for page in _pages():
+        _load(browser, f"{server}/{page}")
+        hrefs = browser.execute_script(
+            "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
+        )
+        for href in hrefs:
+            if not href.startswith(server):
+                continue
+            parsed = urllib.parse.urlparse(href)
+            target = urllib.parse.unquote(parsed.path.lstrip("/")) or "index.html"
+            if target.endswith("/"):
+                target += "index.html"
+            if not (SITE / target).is_file():
+                missing.append(f"{page} -> {target}")
+                continue
+            if parsed.fragment and target.endswith(".html") and parsed.fragment not in ids_of(target):
+                missing.append(f"{page} -> {target}#{parsed.fragment}")
+    assert not missing, "broken internal links:\n" + "\n".join(sorted(set(missing)))
+
+
+def test_search_finds_a_known_word(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _load(browser, f"{server}/search.html?q=bootstrap")
+    WebDriverWait(browser, 30).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "#search-results ul.search li"))
+    )
+    hits = browser.find_elements(By.CSS_SELECTOR, "#search-results ul.search li a")
+    assert hits, "searching 'bootstrap' found nothing"
+    assert any("intro" in h.get_attribute("href") or "notebooks" in h.get_attribute("href") for h in hits)
