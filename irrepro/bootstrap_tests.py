@@ -530,6 +530,8 @@ def stability(
     Buckley and Voorhees' method (our reading of Figure 9, whose formula the text does not show).
     """
     m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
+    if m.min() < 0:
+        raise ValueError("the stability method's fuzziness is relative: it needs summaries >= 0")
     pairs = _check_pairs(pairs, m.shape[0])
     f = np.round(np.arange(1, 21) * 0.01, 2) if fuzziness is None else np.asarray(fuzziness, float)
     a, b = m[pairs[:, 0]], m[pairs[:, 1]]  # (P, B)
@@ -847,6 +849,7 @@ def measure_study(
     seed,
     fuzziness: Sequence[float] | None = None,
     n_jobs: int | None = None,
+    progress: bool = False,
 ) -> MeasureStudy:
     """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
 
@@ -868,8 +871,10 @@ def measure_study(
     sp = bootstrap_samples(n, B, seed=g_p)
     su = bootstrap_samples(2 * n, B, seed=g_u)
     s2 = bootstrap_samples(n, B, seed=g_2)
+    from tqdm.auto import tqdm
+
     paired, unpaired, stab, swap = {}, {}, {}, {}
-    for name, (m, how) in items.items():
+    for name, (m, how) in tqdm(items.items(), desc="measures", disable=not progress):
         if how == "callable":
             raise ValueError("measure_study takes 'mean' or 'gmean' summaries")
         paired[name] = paired_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)

@@ -309,6 +309,10 @@ def test_bad_input():
         bt.paired_test(x, [[1, 1]], seed=1)
     with pytest.raises(ValueError, match="reduce"):
         bt.unpaired_test(x, seed=1, summary=lambda a: a)
+    with pytest.raises(ValueError, match=">= 0"):
+        bt.stability(np.log(x + 1e-5), seed=1)
+    with pytest.raises(ValueError, match="differ in shape"):
+        bt.measure_study({"a": x, "b": x[:, :5]}, seed=1)
 
 
 def test_degenerate_pairs():
