@@ -138,7 +138,8 @@ def test_type_one_error_simulated_null():
     # unpaired null (F = G): both systems draw from one distribution without a shared topic effect
     y = rng.gamma(2.0, 0.1, size=(2000, 30))
     unpaired = bt.unpaired_test(y, pairs, B=500, seed=11)
-    for r in (paired, unpaired):
+    unpaired_g = bt.unpaired_test(y, pairs, B=500, seed=11, summary="gmean")
+    for r in (paired, unpaired, unpaired_g):
         rate = np.mean(r.asl < 0.05)
         # binomial 99.9% band around 0.05 for 1000 pairs is about [0.029, 0.075]
         assert 0.029 <= rate <= 0.075, (r.test, rate)
