@@ -5,7 +5,16 @@ Modules, by method family:
 - :mod:`irrepro.data` - collections, verified downloads, TREC readers, the simulated stand-in;
 - :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity, Sakai's
   Q-measure / nDCG / nCG, RBP) and their aggregates;
-- :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch.
+- :mod:`irrepro.corpus_bootstrap` - corpus-bootstrap intervals for AP and MAP, split-corpus
+  validation, differences and meta-analysis (Cormack & Lynam 2006);
+- :mod:`irrepro.topic_split` - topic-split swap experiments with paired significance tests, and
+  assessor effort (Sanderson & Zobel 2005);
+- :mod:`irrepro.bootstrap_tests` - paired and unpaired bootstrap tests of all pairs of systems,
+  discriminative power, stability, swap rates and rank correlations (Sakai 2006);
+- :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
+  collections (Webber, Moffat & Zobel 2008);
+- :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
+- :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard.
 """
 
 __version__ = "0.1.0"
