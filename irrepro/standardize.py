@@ -60,7 +60,21 @@ __all__ = [
     "SampledStandardizers",
     "sampled_standardizers",
     "default_partitions",
+    "SUBCOLLECTIONS",
+    "topic_range",
 ]
+
+#: The Robust 2004 sub-collections of the paper (section 3.1): name -> (first topic, last topic).
+#: TREC 6 (301-350) is excluded as in the paper; TREC 2004 has 49 topics (672 has no relevant).
+SUBCOLLECTIONS = {"TREC 7": (351, 400), "TREC 8": (401, 450), "TREC 2003": (601, 650), "TREC 2004": (651, 700)}
+
+
+def topic_range(matrix, first: int, last: int):
+    """The ScoreMatrix ``matrix`` restricted to numeric topic ids in [first, last]."""
+    keep = [t for t in matrix.topics if str(t).isdigit() and first <= int(t) <= last]
+    if not keep:
+        raise ValueError(f"no topics between {first} and {last} in {matrix.collection}")
+    return matrix.subset(topics=keep)
 
 
 def _matrix(scores, name: str = "scores") -> np.ndarray:
