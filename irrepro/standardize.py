@@ -284,13 +284,17 @@ def kendall_tau(x, y) -> np.ndarray:
     if x.shape[-1] != y.shape[-1] or y.ndim != 1:
         raise ValueError(f"x (..., S) and y (S,) needed, got {x.shape} and {y.shape}")
     i, j = np.triu_indices(y.shape[0], 1)
-    dy = np.sign(y[i] - y[j])
-    dx = np.sign(x[..., i] - x[..., j])
-    n0 = len(i)
-    num = (dx * dy).sum(axis=-1)
-    tx = (dx == 0).sum(axis=-1)
-    ty = np.sum(dy == 0)
-    return num / np.sqrt((n0 - tx) * (n0 - ty))
+    dy = np.sign(y[i] - y[j]).astype(np.int8)
+    n0, ty = len(i), int(np.sum(dy == 0))
+    flat = x.reshape(-1, x.shape[-1])
+    out = np.empty(flat.shape[0])
+    for s in range(0, flat.shape[0], 128):  # blocks of rows keep the pair arrays small
+        xi, xj = flat[s : s + 128, i], flat[s : s + 128, j]
+        dx = (xi > xj).view(np.int8) - (xi < xj).view(np.int8)
+        num = (dx * dy).sum(axis=-1, dtype=np.int64)
+        tx = (dx == 0).sum(axis=-1)
+        out[s : s + 128] = num / np.sqrt((n0 - tx) * (n0 - ty))
+    return out.reshape(x.shape[:-1])
 
 
 def rank_agreement(a, b) -> tuple[float, float]:
