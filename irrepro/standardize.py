@@ -145,11 +145,12 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
 
 def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
     zero = sd <= 0
-    if np.any(zero):
-        if zero_sd == "raise":
-            raise ValueError(f"{int(np.sum(zero))} topics have zero sd over the standardizing systems")
-        if zero_sd != "average":
-            raise ValueError("zero_sd must be 'average' or 'raise'")
+    if zero_sd not in ("average", "raise"):
+        raise ValueError("zero_sd must be 'average' or 'raise'")
+    if not np.any(zero):
+        return (x - mean) / sd
+    if zero_sd == "raise":
+        raise ValueError(f"{int(np.sum(zero))} topics have zero sd over the standardizing systems")
     safe = np.where(zero, 1.0, sd)
     return np.where(zero, 0.0, (x - mean) / safe)
 
@@ -463,11 +464,13 @@ def sampled_standardizers(
     def task(k):
         n, rng = int(sizes[k]), rngs[k]
         idx = np.argsort(rng.random((n_samples, std.shape[0])), axis=1)[:, :n]
-        sample = std[idx]  # (B, n, T)
-        mu = sample.mean(axis=1)[:, None, :]
-        sd = sample.std(axis=1, ddof=1)[:, None, :]
-        z = _z(ev[None], mu, sd, "average")
-        return kendall_tau(special.ndtr(z).mean(axis=2), full)
+        means = np.empty((n_samples, ev.shape[0]))
+        for s in range(0, n_samples, 50):  # blocks of samples keep (b, S, T) arrays in cache
+            sample = std[idx[s : s + 50]]  # (b, n, T)
+            mu = sample.mean(axis=1)[:, None, :]
+            sd = sample.std(axis=1, ddof=1)[:, None, :]
+            means[s : s + 50] = special.ndtr(_z(ev[None], mu, sd, "average")).mean(axis=2)
+        return kendall_tau(means, full)
 
     taus = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
     return SampledStandardizers(sizes, np.stack(taus))
