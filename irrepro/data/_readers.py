@@ -3,7 +3,10 @@ shares: :class:`Qrels`, :class:`RunSet` (systems x topics x ranks grades) and :c
 (systems x topics scores of one measure).
 
 Ranking follows trec_eval: within a topic, documents are ordered by score descending and ties are
-broken by document id descending (byte order); the rank column of the run file is ignored.
+broken by document id descending (byte order); the rank column of the run file is ignored. Like
+trec_eval, which stores scores as C ``float``, the order uses the scores rounded to single
+precision: two scores that differ only beyond float32's ~7 significant digits tie, and the tie
+goes to the document id (this reproduces NIST's official TREC-COVID scores exactly).
 """
 
 from __future__ import annotations
@@ -406,7 +409,8 @@ def build_runset(
     # trec_eval order: run, topic, score descending, doc id descending
     s_arr = all_runs["s"].to_numpy()
     t_arr = all_runs["t"].to_numpy()
-    order = np.lexsort((-run_codes, -all_runs["score"].to_numpy(), t_arr, s_arr))
+    score32 = all_runs["score"].to_numpy().astype(np.float32)  # trec_eval's `float sim`
+    order = np.lexsort((-run_codes, -score32, t_arr, s_arr))
     s_arr, t_arr = s_arr[order], t_arr[order]
     group = s_arr.astype(np.int64) * len(topics) + t_arr
     starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
