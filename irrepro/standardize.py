@@ -61,6 +61,9 @@ __all__ = [
     "sampled_standardizers",
     "default_partitions",
     "SUBCOLLECTIONS",
+    "ideal_rbp",
+    "CollectionPair",
+    "compare_collections",
     "topic_range",
 ]
 
@@ -181,6 +184,25 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
     return np.minimum(r, k) / k
 
 
+def ideal_rbp(grade_counts, p: float) -> np.ndarray:
+    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition: a
+    document's gain is its grade / the largest grade), for R-normalizing RBP.
+
+    ``grade_counts`` is ``(T, G+1)``: documents judged at grade 0..G per topic (``Qrels.grade_counts``).
+    The ideal list holds the highest grades first: RBP = (1-p) * sum_i gain_i p^(i-1)."""
+    gc = np.asarray(grade_counts, dtype=np.int64)
+    if gc.ndim != 2 or not 0 < p < 1:
+        raise ValueError("grade_counts must be (topics, grades) and p in (0, 1)")
+    top = gc.shape[1] - 1
+    out = np.zeros(gc.shape[0])
+    start = np.zeros(gc.shape[0])  # documents placed so far
+    for g in range(top, 0, -1):  # few grades: a loop over grades, vectorised over topics
+        n = gc[:, g]
+        out += (g / top) * p**start * (1 - p**n)
+        start += n
+    return out
+
+
 def r_normalize(scores, ideal) -> np.ndarray:
     """R-normalization (section 2): each topic's scores divided by the score of an ideal ranking
     ``ideal`` (shape ``(T,)``; e.g. R for SP, giving AP). Topics with ideal 0 score 0."""
@@ -247,6 +269,36 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
         raise ValueError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
     rmse = np.sqrt(np.mean((a - b) ** 2, axis=-1))
     return 2 * rmse / (a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
+
+
+@dataclass(frozen=True)
+class CollectionPair:
+    """Two collections C and D compared on the same systems (Tables 3-5): the observed dRMSE, the
+    number of systems significantly different from themselves (with its exact binomial interval),
+    and the random-halves distribution over the pooled topics of C and D."""
+
+    drmse: float
+    n_significant: int
+    n_systems: int
+    interval: tuple[float, float]
+    random: PartitionResult
+
+    @property
+    def percentile(self) -> float:
+        """Percentile of the observed dRMSE among the random halves' dRMSE."""
+        return self.random.percentile_of(self.drmse)
+
+
+def compare_collections(scores_c, scores_d, n_partitions: int | None = None, *, seed: SeedLike,
+                        alpha: float = 0.05, n_jobs: int | None = None) -> CollectionPair:
+    """Section 5.2: compare the same systems on collections C and D (systems x topics each), and
+    set the observed values against random halves of the pooled topics (same seed rules as
+    :func:`partition_experiment`)."""
+    c, d = _matrix(scores_c), _matrix(scores_d)
+    sig = self_significance(c, d, alpha=alpha)
+    rand = partition_experiment(np.hstack([c, d]), n_partitions, seed=seed, alpha=alpha, n_jobs=n_jobs)
+    return CollectionPair(float(drmse(c.mean(axis=1), d.mean(axis=1))), int(sig.sum()), len(sig),
+                          binomial_interval(sig.sum(), len(sig)), rand)
 
 
 def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
