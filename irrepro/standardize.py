@@ -409,13 +409,19 @@ def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.nd
     # x: systems x topics; masks: (b, T) first-half indicators. Sums of squares are taken about
     # each system's overall mean (exact, and better conditioned for large-valued measures).
     a = masks.astype(np.float64)
-    b = 1.0 - a
-    na, nb = a.sum(axis=1, keepdims=True), b.sum(axis=1, keepdims=True)
+    n_s, n_t = x.shape
+    na = a.sum(axis=1, keepdims=True)
+    nb = n_t - na
     centre = x.mean(axis=1)
     xc = x - centre[:, None]
-    ca, cb = (a @ xc.T) / na, (b @ xc.T) / nb  # centred half means, (b, S)
-    ssa = a @ (xc**2).T - na * ca**2
-    ssb = b @ (xc**2).T - nb * cb**2
+    y = np.vstack([xc, xc**2])  # one product gives first-half sums and sums of squares
+    part = a @ y.T  # (b, 2S)
+    tot = y.sum(axis=1)
+    sa, qa = part[:, :n_s], part[:, n_s:]
+    sb, qb = tot[:n_s] - sa, tot[n_s:] - qa
+    ca, cb = sa / na, sb / nb  # centred half means, (b, S)
+    ssa = qa - na * ca**2
+    ssb = qb - nb * cb**2
     ma, mb = ca + centre, cb + centre
     d = drmse(ma, mb)
     df = na + nb - 2
