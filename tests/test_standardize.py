@@ -210,3 +210,23 @@ def test_sampled_standardizers_percentiles_frame():
     assert isinstance(p, pd.DataFrame) and list(p.columns) == ["q50", "q5", "q1"]
     assert (p["q1"] <= p["q50"]).all()
     assert res.taus[-1].min() == 1.0
+
+
+def test_ideal_rbp_against_explicit_sum():
+    counts = np.array([[5, 3, 2], [0, 0, 4], [7, 0, 0]])  # grades 0, 1, 2 per topic
+    p = 0.8
+    expect = []
+    for c in counts:
+        gains = [1.0] * c[2] + [0.5] * c[1]
+        expect.append((1 - p) * sum(g * p**i for i, g in enumerate(gains)))
+    np.testing.assert_allclose(sz.ideal_rbp(counts, p), expect)
+
+
+def test_compare_collections_fields():
+    rng = np.random.default_rng(21)
+    c, d = rng.random((20, 15)), rng.random((20, 15)) + 0.5
+    res = sz.compare_collections(c, d, 40, seed=6)
+    assert res.drmse == pytest.approx(_drmse_loop(c.mean(1), d.mean(1)))
+    assert res.n_significant == sz.self_significance(c, d).sum() == 20
+    assert res.interval == sz.binomial_interval(20, 20)
+    assert res.percentile == 100.0 and len(res.random.drmse) == 40
