@@ -44,8 +44,9 @@ Conventions (trec_eval's, which NIST's official scores use):
   Q, ... are all 0/0 there), and still count in the mean, as in trec_eval.
 * **Relevance** is ``grade >= rel`` (``rel=1`` by default: trec_eval's ``-l``). Graded measures
   use a gain per grade: by default the grade itself for positive grades (trec_eval's gains, and
-  TREC-COVID's 0/1/2), settable with ``gains``. The nDCG family ignores ``rel`` (as trec_eval's
-  ``ndcg`` does); Q-measure uses ``rel`` for isrel(r) and R, and the gains for cg(r).
+  TREC-COVID's 0/1/2), settable with ``gains``. The (n)DCG / nCG family and graded RBP ignore
+  ``rel`` (as trec_eval's ``ndcg`` does); Q-measure uses ``rel`` for isrel(r) and R, and the
+  gains for cg(r) and the ideal cg_I(r).
 * **Negative judgments** (a qrels grade < 0) mean "in the pool but not judged" to trec_eval: such
   a document counts neither as relevant nor as judged non-relevant (it matters only for bpref and
   the RBP residual); :func:`evaluate` does the same.

@@ -252,7 +252,8 @@ def test_readers_agree_with_pytrec_eval_parsing_on_all_round5_runs(real_runs, mi
             s = rs.runs.index(fh.readline().split()[5])  # runs are named by their tag
         for t, topic in enumerate(rs.topics):
             docs = parsed.get(topic, {})
-            expected = sorted(docs, key=lambda d: (docs[d], d), reverse=True)
+            # trec_eval's order: scores as C float (single precision), ties by doc id descending
+            expected = sorted(docs, key=lambda d: (np.float32(docs[d]), d), reverse=True)
             assert list(rs.doc_ids(s, t)) == expected, (f.name, topic)
     qrels_file = data.locate("ir_datasets/cord19/trec-covid/round5/qrels")
     with open(qrels_file) as fh:

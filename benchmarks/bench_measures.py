@@ -1,0 +1,106 @@
+"""Benchmark of the measure engine on all 126 TREC-COVID round-5 runs (50 topics x 1000 ranks).
+
+Prints, in one run:
+* the time to load the 126 runs with ``data.load_runs`` (read, rank, lay out as one block);
+* irrepro vs pytrec_eval on AP, nDCG@1000 and P@10, both starting from the parsed runs and qrels
+  (irrepro: ``build_runset`` + ``evaluate``; pytrec_eval: ``RelevanceEvaluator`` + ``evaluate``
+  of every run's dict), and irrepro's ``evaluate`` alone on the ready block; the ratios;
+* the peak memory (tracemalloc) of building the block and of evaluating it, and the block's size.
+
+Usage: ``IRREPRO_MIRROR=/path/to/mirror python benchmarks/bench_measures.py [--repeat 3]``.
+Timings are wall-clock, best of ``--repeat``; they are noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+
+import numpy as np
+
+from irrepro import data, measures
+
+MEASURES = ["AP", "nDCG@1000", "P@10"]
+TREC = {"AP": "map", "nDCG@1000": "ndcg_cut_1000", "P@10": "P_10"}
+
+
+def best(fn, repeat):
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    import pytrec_eval
+
+    name = "trec-covid-round5"
+    t0 = time.perf_counter()
+    rs = data.load_runs(name, allow_simulated=False)
+    t_load = time.perf_counter() - t0
+    print(f"data.load_runs({name!r}): {len(rs.runs)} runs x {len(rs.topics)} topics x "
+          f"{rs.shape[2]} ranks in {t_load:.2f} s (read + rank + lay out)")  # fmt: skip
+
+    # the parsed inputs both start from
+    coll = data.get_collection(name)
+    files = [data.locate(p) for p in coll.files() if p.startswith(coll.run_dir)]
+    runs = [data.read_run(f) for f in files]
+    qrels = rs.qrels
+    run_dicts = []
+    for r in runs:
+        d: dict[str, dict[str, float]] = {}
+        for t, doc, score in r.table[["topic", "doc", "score"]].itertuples(index=False):
+            d.setdefault(t, {})[doc] = float(score)
+        run_dicts.append(d)
+    qrels_dict = qrels.to_dict()
+
+    def ours_from_parsed():
+        block = data.build_runset(runs, qrels, name=name)
+        return block, measures.evaluate(block, MEASURES)
+
+    def ours_eval_only():
+        return measures.evaluate(rs, MEASURES)
+
+    def trec():
+        ev = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
+        return [ev.evaluate(d) for d in run_dicts]
+
+    t_ours, (block, sc) = best(ours_from_parsed, args.repeat)
+    t_eval, _ = best(ours_eval_only, args.repeat)
+    t_trec, res = best(trec, args.repeat)
+
+    # same numbers? (per topic, trec_eval -c: a missing topic scores 0)
+    worst = 0.0
+    for i, r in enumerate(runs):
+        s = block.runs.index(r.name)
+        for m, tm in TREC.items():
+            ref = np.array([res[i][t][tm] if t in res[i] else 0.0 for t in block.topics])
+            worst = max(worst, float(np.abs(ref - sc[m].scores[s]).max()))
+
+    tracemalloc.start()
+    b2 = data.build_runset(runs, qrels, name=name)
+    _, peak_build = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    base, _ = tracemalloc.get_traced_memory()
+    measures.evaluate(b2, MEASURES)
+    _, peak_eval = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    print(f"measures {MEASURES} on {len(runs)} runs (best of {args.repeat}):")
+    print(f"  pytrec_eval (evaluator + evaluate, from dicts)  {t_trec:8.3f} s")
+    print(f"  irrepro (build_runset + evaluate, from parsed)  {t_ours:8.3f} s   ratio {t_trec / t_ours:6.1f}x")
+    print(f"  irrepro evaluate on the ready block             {t_eval:8.3f} s   ratio {t_trec / t_eval:6.1f}x")
+    print(f"  largest |irrepro - pytrec_eval| per topic: {worst:.2e}")
+    print(f"memory: block arrays {b2.nbytes() / 1e6:.1f} MB; tracemalloc peak building it "
+          f"{peak_build / 1e6:.1f} MB; peak while evaluating it {(peak_eval - base) / 1e6:.1f} MB "
+          f"above the block")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
