@@ -1,0 +1,232 @@
+"""Tests of irrepro.standardize: the paper's published figures from the real matrices, the
+properties of standardization, and every vectorised routine against a plain scipy loop."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from irrepro import standardize as sz
+
+
+# ------------------------------------------------------------------ published figures (real data)
+
+
+@pytest.fixture(scope="module")
+def robust(real_matrix):
+    r = real_matrix("robust2004", "AP")
+    return {name: sz.topic_range(r, *rng) for name, rng in sz.SUBCOLLECTIONS.items()}
+
+
+def test_tau_and_pearson_2003_vs_2004_topics(robust):
+    tau, r = sz.rank_agreement(robust["TREC 2003"].mean(), robust["TREC 2004"].mean())
+    assert round(tau, 3) == 0.742
+    assert round(r, 3) == 0.943
+    assert tau == pytest.approx(stats.kendalltau(robust["TREC 2003"].mean(), robust["TREC 2004"].mean())[0])
+
+
+def test_drmse_published(robust):
+    d78 = sz.drmse(robust["TREC 7"].mean(), robust["TREC 8"].mean())
+    d73 = sz.drmse(robust["TREC 7"].mean(), robust["TREC 2003"].mean())
+    assert round(float(d78), 2) == 0.63  # the paper prints two decimals here
+    assert round(float(d73), 3) == 1.857
+    # population sd would not give the paper's number: the sd normalisation matters
+    assert round(float(sz.drmse(robust["TREC 7"].mean(), robust["TREC 2003"].mean(), ddof=0)), 3) != 1.857
+
+
+def test_trec8_thirteenth_run_interval(real_matrix):
+    t8 = real_matrix("trec8", "AP")
+    m, lo, hi = sz.mean_intervals(t8)
+    k = np.argsort(-m)[12]
+    assert (round(m[k], 3), round(lo[k], 3), round(hi[k], 3)) == (0.324, 0.262, 0.386)
+
+
+def test_sampled_standardizers_full_size_is_exact(real_matrix, robust):
+    std = sz.topic_range(real_matrix("robust2003", "AP"), 601, 650)
+    res = sz.sampled_standardizers(std, robust["TREC 2003"], [2, 78], 5, seed=0)
+    assert np.all(res.taus[1] == 1.0)
+    assert np.all(res.taus[0] < 1.0)
+
+
+# ------------------------------------------------------------------ standardization properties
+
+
+def _toy(seed=0, s=30, t=12):
+    rng = np.random.default_rng(seed)
+    return rng.beta(2, 5, size=(s, t))
+
+
+def test_zscores_mean0_sd1_over_standardizing_systems():
+    x = _toy()
+    z = sz.zscores(x)
+    np.testing.assert_allclose(z.mean(axis=0), 0, atol=1e-12)
+    np.testing.assert_allclose(z.std(axis=0, ddof=1), 1, atol=1e-12)
+    s = sz.standardize(x)
+    np.testing.assert_allclose(s, stats.norm.cdf(z))
+    assert s.min() > 0 and s.max() < 1
+
+
+def test_standardized_sp_equals_standardized_ap():
+    ap = _toy(1)
+    r = np.random.default_rng(2).integers(1, 400, ap.shape[1]).astype(float)
+    sp = ap * r
+    new_ap = _toy(3, s=7)
+    np.testing.assert_allclose(sz.standardize(sp), sz.standardize(ap), atol=1e-12)
+    np.testing.assert_allclose(sz.standardize(new_ap * r, sz.factors(sp)),
+                               sz.standardize(new_ap, sz.factors(ap)), atol=1e-12)
+    np.testing.assert_allclose(sz.r_normalize(sp, r), ap, atol=1e-12)
+
+
+def test_published_factors_applied_by_topic_id():
+    from irrepro.data import ScoreMatrix
+
+    x = _toy(4)
+    topics = tuple(str(100 + i) for i in range(x.shape[1]))
+    fac = sz.factors(ScoreMatrix(x, tuple(f"s{i}" for i in range(30)), topics, "AP", "toy"))
+    back = sz.Factors.from_frame(fac.to_frame())
+    new = ScoreMatrix(x[:5, ::-1][:, :6], tuple("abcde"), topics[::-1][:6], "AP", "toy")
+    expect = stats.norm.cdf((x[:5, ::-1][:, :6] - x.mean(0)[::-1][:6]) / x.std(0, ddof=1)[::-1][:6])
+    np.testing.assert_allclose(sz.standardize(new, back), expect)
+    with pytest.raises(ValueError):
+        back.select(["999"])
+
+
+def test_zero_sd_topic():
+    x = _toy(5)
+    x[:, 3] = 0.0
+    s = sz.standardize(x)
+    assert np.all(s[:, 3] == 0.5)
+    with pytest.raises(ValueError):
+        sz.standardize(x, zero_sd="raise")
+
+
+def test_bad_input():
+    with pytest.raises(ValueError):
+        sz.factors(np.ones(5))
+    with pytest.raises(ValueError):
+        sz.factors(np.array([[np.nan, 1.0], [1.0, 2.0]]))
+    with pytest.raises(ValueError):
+        sz.drmse(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError):
+        sz.r_normalize(_toy(), np.ones(3))
+    with pytest.raises(ValueError):
+        sz.sampled_standardizers(_toy(), _toy(1, s=5), [1], 3, seed=0)
+
+
+# ------------------------------------------------------------------ against plain scipy loops
+
+
+def _drmse_loop(a, b):
+    rmse = np.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)) / len(a))
+    return rmse / ((np.std(a, ddof=1) + np.std(b, ddof=1)) / 2)
+
+
+def test_drmse_against_loop():
+    a, b = _toy(6)[:, 0], _toy(7)[:, 0]
+    assert sz.drmse(a, b) == pytest.approx(_drmse_loop(a, b))
+
+
+def test_partition_experiment_against_scipy_loop():
+    x = _toy(8, s=15, t=20) * np.random.default_rng(9).integers(1, 300, 20)  # SP-like scale
+    res = sz.partition_experiment(x, 37, seed=11, block=10)
+    rngs = __import__("irrepro.parallel", fromlist=["spawn"]).spawn(11, 4)
+    masks = np.vstack([sz.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
+    d, fp = [], []
+    for m in masks:
+        a, b = x[:, m], x[:, ~m]
+        d.append(_drmse_loop(a.mean(1), b.mean(1)))
+        fp.append(np.mean([stats.ttest_ind(a[s], b[s]).pvalue < 0.05 for s in range(x.shape[0])]))
+    np.testing.assert_allclose(res.drmse, d, rtol=1e-10)
+    np.testing.assert_array_equal(res.false_positive, fp)
+    assert masks.sum(1).tolist() == [10] * 37
+
+
+def test_results_identical_with_one_and_two_workers():
+    x = _toy(10, s=20, t=30)
+    r1 = sz.partition_experiment(x, 60, seed=3, n_jobs=1, block=7)
+    r2 = sz.partition_experiment(x, 60, seed=3, n_jobs=2, block=7)
+    np.testing.assert_array_equal(r1.drmse, r2.drmse)
+    np.testing.assert_array_equal(r1.false_positive, r2.false_positive)
+    s1 = sz.sampled_standardizers(x, _toy(11, s=9, t=30), [2, 5, 10], 20, seed=4, n_jobs=1)
+    s2 = sz.sampled_standardizers(x, _toy(11, s=9, t=30), [2, 5, 10], 20, seed=4, n_jobs=2)
+    np.testing.assert_array_equal(s1.taus, s2.taus)
+    r3 = sz.partition_experiment(x, 60, seed=4, n_jobs=1, block=7)
+    assert not np.array_equal(r1.drmse, r3.drmse)
+
+
+def test_false_positive_rate_is_alpha_for_iid_topics():
+    # Truth known: independent systems, i.i.d. topic scores -> each self-test is a true null.
+    x = np.random.default_rng(12).normal(size=(200, 40))
+    res = sz.partition_experiment(x, 200, seed=13)
+    assert abs(res.false_positive.mean() - 0.05) < 0.01
+
+
+def test_self_significance_and_binomial_interval():
+    rng = np.random.default_rng(14)
+    c, d = rng.normal(size=(25, 30)), rng.normal(0.3, 1, size=(25, 20))
+    sig = sz.self_significance(c, d)
+    np.testing.assert_array_equal(sig, [stats.ttest_ind(c[s], d[s]).pvalue < 0.05 for s in range(25)])
+    lo, hi = sz.binomial_interval(7, 25)
+    assert lo == pytest.approx(stats.beta.ppf(0.025, 7, 19))
+    assert hi == pytest.approx(stats.beta.ppf(0.975, 8, 18))
+
+
+def test_discriminative_power_against_loop():
+    x = _toy(15, s=12, t=25)
+    loop = np.mean([stats.ttest_rel(x[i], x[j]).pvalue < 0.05 for i in range(12) for j in range(i + 1, 12)])
+    assert sz.discriminative_power(x) == pytest.approx(loop)
+
+
+def test_kendall_tau_against_scipy_with_ties():
+    rng = np.random.default_rng(16)
+    x = rng.integers(0, 6, size=(8, 30)).astype(float)
+    y = rng.integers(0, 8, size=30).astype(float)
+    np.testing.assert_allclose(sz.kendall_tau(x, y), [stats.kendalltau(r, y)[0] for r in x])
+
+
+def test_item_total_correlation_against_loop():
+    x = _toy(17)
+    for corrected in (True, False):
+        expect = [np.corrcoef(x[:, t], x.sum(1) - (x[:, t] if corrected else 0))[0, 1] for t in range(x.shape[1])]
+        np.testing.assert_allclose(sz.item_total_correlation(x, corrected=corrected), expect)
+
+
+def test_mean_intervals_against_scipy():
+    x = _toy(18)
+    m, lo, hi = sz.mean_intervals(x)
+    for s in range(x.shape[0]):
+        ci = stats.t.interval(0.95, x.shape[1] - 1, loc=x[s].mean(), scale=stats.sem(x[s]))
+        assert (lo[s], hi[s]) == pytest.approx(ci)
+
+
+def test_percentile_items():
+    v = np.arange(100.0)
+    assert sz.percentile_items(v, (1, 10, 40, 75)).tolist() == [99, 90, 60, 25]
+
+
+def test_sampled_standardizers_percentiles_frame():
+    res = sz.sampled_standardizers(_toy(19), _toy(20, s=10), [2, 10, 30], 30, seed=5)
+    p = res.percentiles()
+    assert isinstance(p, pd.DataFrame) and list(p.columns) == ["q50", "q5", "q1"]
+    assert (p["q1"] <= p["q50"]).all()
+    assert res.taus[-1].min() == 1.0
+
+
+def test_ideal_rbp_against_explicit_sum():
+    counts = np.array([[5, 3, 2], [0, 0, 4], [7, 0, 0]])  # grades 0, 1, 2 per topic
+    p = 0.8
+    expect = []
+    for c in counts:
+        gains = [1.0] * c[2] + [0.5] * c[1]
+        expect.append((1 - p) * sum(g * p**i for i, g in enumerate(gains)))
+    np.testing.assert_allclose(sz.ideal_rbp(counts, p), expect)
+
+
+def test_compare_collections_fields():
+    rng = np.random.default_rng(21)
+    c, d = rng.random((20, 15)), rng.random((20, 15)) + 0.5
+    res = sz.compare_collections(c, d, 40, seed=6)
+    assert res.drmse == pytest.approx(_drmse_loop(c.mean(1), d.mean(1)))
+    assert res.n_significant == sz.self_significance(c, d).sum() == 20
+    assert res.interval == sz.binomial_interval(20, 20)
+    assert res.percentile == 100.0 and len(res.random.drmse) == 40
