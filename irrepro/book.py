@@ -19,7 +19,7 @@ import pandas as pd
 
 from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
 
-__all__ = ["data_banner", "compare", "Comparison", "collections_table", "scorecard", "PAPERS"]
+__all__ = ["data_banner", "compare", "Comparison", "collections_table", "scorecard", "verdict", "PAPERS"]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -152,6 +152,28 @@ PAPERS = (
 )
 
 
+_VERDICTS = {"holds": "replicated", "partly": "partly", "does not": "not replicated"}
+
+
+def verdict(holds: bool, partly: bool = False) -> str:
+    """The verdict on a paper's claim: ``"holds"``, ``"partly"`` or ``"does not"``. Chapters put it
+    in the ``status`` of their Verdict rows (see :func:`compare`)."""
+    return "holds" if holds else ("partly" if partly else "does not")
+
+
+def _status(row: Mapping, is_verdict: bool) -> str:
+    """A row's status for the scorecard: its ``status``, else (in a Verdict table) the verdict
+    word found in ``ours`` or ``note``, else ``"compared"``."""
+    import re
+
+    texts = [row.get("status"), row.get("ours"), row.get("note")] if is_verdict else [row.get("status")]
+    for text in texts:
+        m = re.search(r"\b(holds|partly|does not)\b", str(text or "").lower())
+        if m:
+            return _VERDICTS[m.group(1)]
+    return str(row["status"]) if row.get("status") else "compared"
+
+
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: per paper, every recorded quantity with the paper's value, ours,
     the data used and a status. Verdict tables (item ``"Verdict"``) carry the status in ``ours``
@@ -172,7 +194,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
                         "quantity": r.get("quantity"),
                         "paper": r.get("paper"),
                         "ours": r.get("ours"),
-                        "status": r.get("status") or (r.get("ours") if verdict else "compared"),
+                        "status": _status(r, verdict),
                         "note": r.get("note", ""),
                         "data": rec.get("data", ""),
                     }
