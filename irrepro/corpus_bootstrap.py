@@ -222,12 +222,17 @@ class _PoissonTables:
         off = self.offset[lam][:, None]
         k = self.guide[off + (u * self.size[lam][:, None]).astype(np.int64)]
         idx = off + k
-        act = np.nonzero(u >= self.cdf[idx])
-        while act[0].size:
-            k[act] += 1
-            idx[act] += 1
-            sub = u[act] >= self.cdf[idx[act]]
-            act = tuple(a[sub] for a in act)
+        act = np.flatnonzero(u.ravel() >= self.cdf[idx.ravel()])
+        if act.size:  # one step up resolves most; the rest (deep tails) by a search in their table
+            kf, uf, idxf = k.ravel(), u.ravel(), idx.ravel()
+            kf[act] += 1
+            act = act[uf[act] >= self.cdf[idxf[act] + 1]]
+            if act.size:
+                lam_act = np.broadcast_to(lam[:, None], u.shape).ravel()[act]
+                for lv in np.unique(lam_act):
+                    sel = act[lam_act == lv]
+                    o, n_ = self.offset[lv], self.size[lv]
+                    kf[sel] = np.searchsorted(self.cdf[o : o + n_], uf[sel], side="right")
         return k
 
 
@@ -268,12 +273,11 @@ def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.
     sum (``N_j = p - h``, the non-relevant documents above them). AP = sum / R*; NaN where R* = 0.
     """
     k = np.asarray(k)
-    n_above = np.cumsum(nonrel, axis=0, dtype=np.int64)
-    p = np.cumsum(k, axis=0, dtype=np.int64)
+    n_above = np.cumsum(nonrel, axis=0)
+    p = np.cumsum(k, axis=0)
     p -= k
     p += n_above
-    p = p.astype(np.float64)
-    p += 1.0  # rank of the first copy
+    p = p + 1.0  # rank of the first copy (float64)
     harm = (k >= 1) / p  # sum_{c=1..k} 1/(p0 + c), p = p0 + 1
     for c in (1.0, 2.0, 3.0):  # k >= 2, 3, 4: full passes are cheaper than indexing
         harm += (k > c) / (p + c)
