@@ -281,13 +281,10 @@ def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.
     harm = (k >= 1) / p  # sum_{c=1..k} 1/(p0 + c), p = p0 + 1
     for c in (1.0, 2.0, 3.0):  # k >= 2, 3, 4: full passes are cheaper than indexing
         harm += (k > c) / (p + c)
-    big = np.flatnonzero(k.ravel() > 4)  # rare (0.4% of Poisson(1) draws)
+    big = np.flatnonzero(k.ravel() > 4)  # sum_{c=4..k-1} 1/(p + c) = psi(p + k) - psi(p + 4)
     if big.size:
         kb, pb = k.ravel()[big], p.ravel()[big]
-        extra = np.zeros(big.size)
-        for c in range(4, int(kb.max())):
-            extra += (kb > c) / (pb + c)
-        harm.ravel()[big] += extra
+        harm.ravel()[big] += special.digamma(pb + kb) - special.digamma(pb + 4.0)
     psum = k.sum(axis=0) - np.einsum("i...,i...->...", n_above, harm)
     r_star = np.asarray(r_star, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -298,16 +295,26 @@ _BLOCK = 65_536  # cells (relevant doc x sample) per block: keeps the arrays in 
 
 
 def _boot_list(gaps: np.ndarray, n_rel: int, n_boot: int, rng: np.random.Generator, tables) -> np.ndarray:
+    """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
+    form a block whose copies are consecutive hits wherever they come from, so a block of r
+    documents needs only its total multiplicity, Poisson(r)."""
     m = len(gaps)
     out = np.empty(n_boot)
-    nz = np.flatnonzero(gaps)
-    step = max(1, _BLOCK // max(m, 1))
+    if m == 0:
+        r_not = rng.poisson(float(n_rel), size=n_boot)
+        return np.where(r_not > 0, 0.0, np.nan)
+    first = np.flatnonzero(np.r_[True, gaps[1:] > 0])  # block starts
+    size = np.diff(np.r_[first, m])
+    bgap = gaps[first]
+    nz = np.flatnonzero(bgap)
+    nb = len(first)
+    step = max(1, _BLOCK // nb)
     for b0 in range(0, n_boot, step):
         bb = min(step, n_boot - b0)
-        k = _poisson_ones(rng, (m, bb))
-        g = np.zeros((m, bb), dtype=np.int32)
+        k = tables.draw(rng, size, bb)
+        g = np.zeros((nb, bb), dtype=np.int64)
         if nz.size:
-            g[nz] = tables.draw(rng, gaps[nz], bb)
+            g[nz] = tables.draw(rng, bgap[nz], bb)
         r_not = rng.poisson(float(n_rel - m), size=bb)
         out[b0 : b0 + bb] = ap_from_counts(k, g, k.sum(axis=0) + r_not)
     return out
@@ -335,7 +342,7 @@ def bootstrap_ap(
         raise ValueError(f"n_boot must be at least 2, got {n_boot}")
     lists = _lists_of(runs, rel)
     seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
-    tables = _PoissonTables(int(lists.gaps.max(initial=1)))
+    tables = _PoissonTables(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
     out = np.full((len(lists), n_boot), np.nan)
     todo = np.flatnonzero(lists.usable)
     # tasks: fixed groups of lists (independent of n_jobs); each list has its own generator
