@@ -18,11 +18,14 @@ One-line use::
 **How it is computed (our own derivation, same distribution as the paper's model).** AP depends on
 the non-relevant documents only through how many of them precede each relevant one. The sum of
 ``g`` independent Poisson(1) multiplicities is Poisson(g), so a bootstrap sample of a list is
-drawn exactly by one Poisson(1) multiplicity per retrieved relevant document, one Poisson(g_j)
-count per gap of ``g_j`` non-relevant documents before the ``j``-th relevant one, and
-``R_not* ~ Poisson(R_not)``. The cost per list scales with its number of retrieved relevant
-documents, not its length. :func:`bootstrap_ap_reference` is the literal expand-the-list
-implementation the tests and the benchmark compare against.
+drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant documents above the
+``j``-th block of consecutive relevant documents, one Poisson(r_j) count of copies for a block of
+``r_j`` relevant documents (their copies are consecutive hits however they are shared out), and
+``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks
+(:func:`ap_from_counts`). The cost per list scales with its number of retrieved relevant
+documents, not its length, and all B samples of a list are one set of array operations.
+:func:`bootstrap_ap_reference` is the literal expand-the-list implementation the tests and the
+benchmark compare against.
 
 **Conventions we chose (the paper does not state them).**
 
@@ -554,7 +557,8 @@ def intervals_from_replicates(
     """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
 
     linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
-    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps; bca:
+    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (and a limit at or
+    beyond eps / 1 - eps read back as 0 / 1, so that AP = 0 with sd 0 gives [0, eps]); bca:
     :func:`bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
     Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1.
     """
@@ -569,7 +573,11 @@ def intervals_from_replicates(
         elif meth == "logit":
             sd = _nansd(logit(reps, eps))
             c = logit(est, eps)
-            out[meth] = Intervals(meth, est, expit(c - z * sd), expit(c + z * sd), sd)
+            # eps stands for 0 (1 - eps for 1): a limit at or beyond it is 0 (1)
+            edge = float(logit(eps, eps)) + 1e-9
+            lo = np.where(c - z * sd <= edge, 0.0, expit(c - z * sd))
+            hi = np.where(c + z * sd >= -edge, 1.0, expit(c + z * sd))
+            out[meth] = Intervals(meth, est, lo, hi, sd)
         elif meth == "bca":
             lo, hi = bca_interval(est, reps, accel=accel, level=level)
             out[meth] = Intervals(meth, est, lo, hi, np.full(est.shape, np.nan))
@@ -598,7 +606,8 @@ def ap_intervals(
     n_jobs: int | None = None,
 ) -> dict[str, Intervals]:
     """Corpus-bootstrap 95% intervals of every list's AP, one :class:`Intervals` per method.
-    ``small_r=True`` applies the section-7 correction (:func:`small_r_correct`) to linear/logit."""
+    ``small_r=True`` applies the section-7 correction (:func:`small_r_correct`) to linear and logit
+    (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
     lists = _lists_of(runs, rel)
     reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs)
     ap = lists.ap.reshape(lists.shape)
@@ -607,7 +616,8 @@ def ap_intervals(
     if small_r:
         R = lists.n_rel.reshape(lists.shape)
         n = lists.length.reshape(lists.shape)
-        out = {m: (small_r_correct(iv, R, n) if m != "bca" else iv) for m, iv in out.items()}
+        out = {(m + "+smallR" if m != "bca" else m): (small_r_correct(iv, R, n) if m != "bca" else iv)
+               for m, iv in out.items()}
     return out
 
 

@@ -343,3 +343,21 @@ def test_difference_intervals_on_a_real_pair(round5):
     assert np.nanmin(same.sd_separate["AP"]) > 0
     fe = cb.meta_analysis(d.d["logit AP"], d.sd_paired["logit AP"])
     assert fe.lower < fe.effect < fe.upper and fe.k > 0
+
+
+def test_ap_intervals_one_call():
+    rng = np.random.default_rng(SEED)
+    rel = np.zeros((2, 3, 40), bool)
+    rel[0, :, :6] = rng.random((3, 6)) < 0.7
+    rel[1, 0, 5] = True  # a list with small AP
+    R = np.array([[8, 9, 10]])
+    L = cb.compact_lists(rel, R)
+    ivs = cb.ap_intervals(L, 300, seed=4)
+    assert set(ivs) == set(cb.METHODS)
+    ap = L.ap.reshape(2, 3)
+    for iv in ivs.values():
+        ok = np.isfinite(iv.lower)
+        assert np.all(iv.lower[ok] <= ap[ok] + 1e-12) and np.all(ap[ok] <= iv.upper[ok] + 1e-12)
+    cor = cb.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
+    assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
+    np.testing.assert_array_equal(cb.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
