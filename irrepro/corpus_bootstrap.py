@@ -214,6 +214,9 @@ class _PoissonTables:
         self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
         self.cdf = np.concatenate(cdfs)
         self.guide = np.concatenate(guides)
+        # per slot: the search start and the CDF there, so that most draws need one gather each
+        self.guide_cdf = self.cdf[np.repeat(self.offset, self.size) + self.guide]
+        self.scale = self.size * (1 - 2.0**-52)
         self.lam_max = lam_max
 
     def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
@@ -223,13 +226,15 @@ class _PoissonTables:
             raise ValueError(f"Poisson means must lie in 0..{self.lam_max}")
         u = rng.random((len(lam), n))
         off = self.offset[lam][:, None]
-        k = self.guide[off + (u * self.size[lam][:, None]).astype(np.int64)]
-        idx = off + k
-        act = np.flatnonzero(u.ravel() >= self.cdf[idx.ravel()])
+        slot = (u * self.scale[lam][:, None]).astype(np.int64)  # < size even for u = 1 - 2**-53
+        slot += off
+        k = self.guide[slot]
+        act = np.flatnonzero(u.ravel() >= self.guide_cdf[slot.ravel()])
         if act.size:  # one step up resolves most; the rest (deep tails) by a search in their table
-            kf, uf, idxf = k.ravel(), u.ravel(), idx.ravel()
+            kf, uf = k.ravel(), u.ravel()
             kf[act] += 1
-            act = act[uf[act] >= self.cdf[idxf[act] + 1]]
+            rows = act // n
+            act = act[uf[act] >= self.cdf[self.offset[lam[rows]] + kf[act]]]
             if act.size:
                 lam_act = np.broadcast_to(lam[:, None], u.shape).ravel()[act]
                 for lv in np.unique(lam_act):
