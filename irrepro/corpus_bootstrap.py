@@ -37,6 +37,11 @@ benchmark compare against.
 - A list is *usable* when it retrieved at least one document and its topic has R > 0; the
   paper's "non-empty lists". Unusable lists get NaN everywhere.
 - logit intervals replace AP = 0 and 1 by ``eps`` and ``1 - eps`` (``EPS = 1e-3``).
+- The split (section 6): a document is in half A when the lowest bit of the MD5 digest of its
+  UTF-8 id is 0; "R > 5" (Table 1) is R of the half the interval is computed from.
+- Small-R limits (section 7): silver bullets and lead balloons land at uniformly random ranks of a
+  list of ``max(length, R)`` ranks (see :func:`small_r_limits` for our reading of the lead
+  balloons); MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
 - BCa's acceleration is the jackknife over *documents* (leave one document of the corpus out),
   in the infinite-corpus limit the Poisson bootstrap itself assumes: see :func:`ap_acceleration`.
 """
@@ -80,6 +85,7 @@ __all__ = [
     "position",
     "SplitValidation",
     "split_validation",
+    "run_means",
     "FullCorpus",
     "full_corpus",
     "jackknife_acceleration",
@@ -856,7 +862,7 @@ class SplitValidation:
         rows = []
         for meas in ("MAP", "L-MAP"):
             iv = self.maps[(src, kind, meas)]
-            val = _run_means(self.ap[o], self.usable, meas)
+            val = run_means(self.ap[o], self.usable, meas)
             pos = position(val, iv.lower, iv.upper)
             rows.append({"measure": meas, "n": len(pos), "below": 100 * np.mean(pos < 0),
                          "in": 100 * np.mean(pos == 0), "above": 100 * np.mean(pos > 0)})
@@ -875,7 +881,8 @@ class SplitValidation:
         return out[self.usable]
 
 
-def _run_means(ap: np.ndarray, usable: np.ndarray, measure: str, eps: float = EPS) -> np.ndarray:
+def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS) -> np.ndarray:
+    """Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics."""
     x = ap if measure == "MAP" else logit(ap, eps)
     return np.where(usable, x, 0.0).sum(axis=1) / usable.sum(axis=1)
 
