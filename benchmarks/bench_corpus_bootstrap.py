@@ -55,7 +55,8 @@ def main():
     sd_ref = np.array([np.nanstd(r, ddof=1) for r in ref])
     sd_ours = np.nanstd(ours, axis=1, ddof=1)
     print(f"  same law: median |sd_ours / sd_ref - 1| = {np.median(np.abs(sd_ours / sd_ref - 1)):.3f} "
-          f"(Monte-Carlo error of an sd at B={B}: about {1 / np.sqrt(2 * B):.3f})")
+          f"(Monte-Carlo sd of the ratio of two independent sds at B={B}: about {1 / np.sqrt(B):.3f} "
+          f"for normal data, so a median |ratio - 1| near {0.674 / np.sqrt(B):.3f} or a bit more)")
 
     if args.full:
         cells = 0
