@@ -48,6 +48,7 @@ benchmark compare against.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -208,18 +209,21 @@ class _PoissonTables:
 
     def __init__(self, lam_max: int):
         lam_max = max(int(lam_max), 1)
-        cdfs, guides, sizes = [], [], []
-        for lam in range(lam_max + 1):
-            n = int(lam + 12 * np.sqrt(lam) + 30)
-            f = stats.poisson.cdf(np.arange(n), lam) if lam > 0 else np.ones(n)
-            f[-1] = 1.0  # every uniform (< 1) stops here
-            cdfs.append(f)
-            guides.append(np.searchsorted(f, np.arange(n) / n, side="right").astype(np.int64))
-            sizes.append(n)
-        self.size = np.array(sizes, dtype=np.int64)
+        lams = np.arange(lam_max + 1)
+        self.size = (lams + 12 * np.sqrt(lams) + 30).astype(np.int64)
         self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
-        self.cdf = np.concatenate(cdfs)
-        self.guide = np.concatenate(guides)
+        owner = np.repeat(lams, self.size)
+        pos = np.arange(owner.size) - self.offset[owner]  # k within its table
+        cdf = stats.poisson.cdf(pos, np.maximum(owner, 1e-300))
+        cdf[owner == 0] = 1.0
+        cdf[self.offset + self.size - 1] = 1.0  # every uniform (< 1) stops at the last entry
+        self.cdf = cdf
+        # guide[i] = #{k : F(k) <= i / size} within each table: a search start never past the draw
+        frac = pos / self.size[owner]
+        self.guide = np.empty(owner.size, dtype=np.int64)
+        for lam in range(lam_max + 1):  # one searchsorted per table (fast); values are exact
+            o, n = self.offset[lam], self.size[lam]
+            self.guide[o : o + n] = np.searchsorted(cdf[o : o + n], frac[o : o + n], side="right")
         # per slot: the search start and the CDF there, so that most draws need one gather each
         self.guide_cdf = self.cdf[np.repeat(self.offset, self.size) + self.guide]
         self.scale = self.size * (1 - 2.0**-52)
@@ -248,6 +252,13 @@ class _PoissonTables:
                     o, n_ = self.offset[lv], self.size[lv]
                     kf[sel] = np.searchsorted(self.cdf[o : o + n_], uf[sel], side="right")
         return k
+
+
+@functools.lru_cache(maxsize=4)
+def _tables_for(lam_max: int) -> _PoissonTables:
+    """Cached tables covering 0..lam_max, built for the next power of two (a table for lam does
+    not depend on lam_max, so draws are the same whichever cached set serves them)."""
+    return _PoissonTables(1 << max(6, int(lam_max - 1).bit_length()))
 
 
 _ONES = None
@@ -356,7 +367,7 @@ def bootstrap_ap(
         raise ValueError(f"n_boot must be at least 2, got {n_boot}")
     lists = _lists_of(runs, rel)
     seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
-    tables = _PoissonTables(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
+    tables = _tables_for(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
     out = np.full((len(lists), n_boot), np.nan)
     todo = np.flatnonzero(lists.usable)
     # tasks: fixed groups of lists (independent of n_jobs); each list has its own generator
