@@ -1,0 +1,363 @@
+"""Tests of irrepro.corpus_bootstrap (Cormack & Lynam 2006), each against an independent
+reference: the literal expand-the-list bootstrap, scipy (Poisson law, BCa), brute-force
+leave-one-document-out jackknife, Monte-Carlo placement of silver bullets, statsmodels'
+meta-analysis, and a simulation where the truth is known."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from irrepro import corpus_bootstrap as cb
+from irrepro.measures import average_precision
+
+SEED = 20060806
+
+
+def _random_list(rng, n=60, p=0.25, extra=3):
+    rel = rng.random(n) < p
+    return rel, int(rel.sum() + rng.integers(0, extra + 1))
+
+
+def _counts_of(rel, kd):
+    """Relevant multiplicities and non-relevant gap counts of a doc-level resample."""
+    pos = np.flatnonzero(rel)
+    c = np.r_[0, np.cumsum(np.where(rel, 0, kd))]
+    prev = np.r_[0, pos[:-1] + 1]
+    return kd[pos], c[pos] - c[prev]
+
+
+# ---------------------------------------------------------------- the kernel is exact
+
+
+def test_ap_from_counts_equals_ap_of_expanded_list():
+    rng = np.random.default_rng(SEED)
+    for _ in range(300):
+        rel, R = _random_list(rng, n=int(rng.integers(1, 50)), p=rng.uniform(0.05, 0.9))
+        kd = rng.poisson(1.0, size=len(rel))
+        kd[rng.random(len(rel)) < 0.05] = rng.integers(5, 12)  # exercise the k > 4 path
+        r_not = int(rng.integers(0, 3))
+        expanded = np.repeat(rel, kd)
+        r_star = int(expanded.sum()) + r_not
+        k, g = _counts_of(rel, kd)
+        got = cb.ap_from_counts(k[:, None], g[:, None], np.array([r_star]))[0]
+        if r_star == 0:
+            assert np.isnan(got)
+        else:
+            assert got == pytest.approx(average_precision(expanded, r_star), abs=1e-12)
+
+
+def test_compact_lists_reproduce_ap_and_gaps():
+    rng = np.random.default_rng(SEED)
+    rel = rng.random((4, 5, 30)) < 0.3
+    R = rel.sum(-1) + 2
+    L = cb.compact_lists(rel, R)
+    np.testing.assert_allclose(L.ap.reshape(4, 5), average_precision(rel, R))
+    i = 7
+    ranks = np.flatnonzero(rel.reshape(20, 30)[i])
+    g = L.gaps[L.start[i] : L.start[i + 1]]
+    np.testing.assert_array_equal(np.cumsum(g + 1) - 1, ranks)
+    with pytest.raises(ValueError, match="relevant documents but R"):
+        cb.compact_lists(rel, 0)
+
+
+@pytest.mark.parametrize("lam", [1, 2, 7, 40, 300])
+def test_poisson_tables_follow_the_poisson_law(lam):
+    tables = cb._PoissonTables(400)
+    x = tables.draw(np.random.default_rng(lam), np.full(40, lam), 2500).ravel()
+    vals, cnt = np.unique(x, return_counts=True)
+    lo, hi = stats.poisson.ppf([0.001, 0.999], lam)
+    edges = np.arange(lo, hi + 2)
+    obs = np.histogram(x, bins=np.r_[-np.inf, edges[1:-1], np.inf])[0]
+    cdf = stats.poisson.cdf(edges[:-1], lam)
+    exp = np.diff(np.r_[0, cdf[:-1], 1.0]) * len(x)
+    keep = exp > 5
+    chi = ((obs[keep] - exp[keep]) ** 2 / exp[keep]).sum()
+    assert stats.chi2.sf(chi, keep.sum() - 1) > 1e-4
+    ones = cb._poisson_ones(np.random.default_rng(1), (100, 1000)).ravel()
+    assert abs(ones.mean() - 1) < 4 * np.sqrt(1 / ones.size) and abs(ones.var() - 1) < 0.02
+
+
+# ---------------------------------------------------------------- same law as the literal bootstrap
+
+
+@pytest.mark.parametrize("case", ["typical", "small_R", "perfect"])
+def test_fast_bootstrap_has_the_distribution_of_the_literal_one(case):
+    rng = np.random.default_rng(SEED)
+    if case == "typical":
+        rel, R = _random_list(rng, n=80, p=0.3, extra=10)
+    elif case == "small_R":  # R* = 0 happens: the NaN share must agree too
+        rel, R = np.zeros(40, bool), 2
+        rel[[3, 17]] = True
+    else:
+        rel, R = np.r_[np.ones(3, bool), np.zeros(20, bool)], 3
+    B = 4000
+    L = cb.compact_lists(rel[None], [R])
+    fast = cb.bootstrap_ap(L, B, seed=1)[0]
+    ref = cb.bootstrap_ap_reference(rel, R, B, seed=2)
+    nan_f, nan_r = np.isnan(fast).mean(), np.isnan(ref).mean()
+    assert abs(nan_f - nan_r) < 4 * np.sqrt(max(nan_r, 1e-3) / B) + 1e-9
+    f, r = fast[~np.isnan(fast)], ref[~np.isnan(ref)]
+    assert stats.ks_2samp(f, r).pvalue > 1e-3
+    se = np.sqrt(r.var() / len(r) + f.var() / len(f))
+    assert abs(f.mean() - r.mean()) <= 4 * se + 1e-12
+    assert f.std() == pytest.approx(r.std(), rel=0.08, abs=1e-9)
+
+
+def test_results_identical_with_one_and_several_workers_and_per_list():
+    rng = np.random.default_rng(SEED)
+    rel = rng.random((3, 8, 50)) < 0.2
+    R = rel.sum(-1).max(0) + 4
+    one = cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=7, n_jobs=1)
+    two = cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=7, n_jobs=2)
+    np.testing.assert_array_equal(one, two)
+    again = cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=7, n_jobs=2)
+    np.testing.assert_array_equal(one, again)
+    assert not np.array_equal(one, cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=8))
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="n_boot"):
+        cb.bootstrap_ap(cb.compact_lists(np.ones((1, 3), bool), [3]), 1, seed=1)
+    with pytest.raises(ValueError, match="seed"):
+        cb.bootstrap_ap(cb.compact_lists(np.ones((1, 3), bool), [3]), 10, seed=None)
+    with pytest.raises(ValueError, match="unknown interval method"):
+        cb.intervals_from_replicates(np.zeros(2), np.zeros((2, 5)), ["probit"])
+    with pytest.raises(ValueError, match="model"):
+        cb.meta_analysis([1.0], [1.0], model="bayes")
+
+
+# ---------------------------------------------------------------- BCa against scipy
+
+
+@pytest.mark.parametrize("dist", ["normal", "skewed"])
+def test_bca_interval_equals_scipy_on_the_same_replicates(dist):
+    rng = np.random.default_rng(SEED)
+    x = rng.normal(size=25) if dist == "normal" else rng.exponential(size=25) ** 2
+    res = stats.bootstrap((x,), np.mean, n_resamples=3000, method="BCa", random_state=np.random.default_rng(3))
+    jack = np.array([np.delete(x, i).mean() for i in range(len(x))])
+    lo, hi = cb.bca_interval(x.mean(), res.bootstrap_distribution, jackknife=jack)
+    assert lo == pytest.approx(res.confidence_interval.low, rel=1e-12, abs=1e-12)
+    assert hi == pytest.approx(res.confidence_interval.high, rel=1e-12, abs=1e-12)
+
+
+def test_bca_is_vectorised_and_handles_nan_replicates():
+    rng = np.random.default_rng(SEED)
+    xs = rng.exponential(size=(4, 20))
+    reps = np.stack([rng.choice(x, (500, 20)).mean(-1) for x in xs])
+    jack = np.stack([[np.delete(x, i).mean() for i in range(20)] for x in xs])
+    lo, hi = cb.bca_interval(xs.mean(-1), reps, jackknife=jack)
+    for i in range(4):
+        l1, h1 = cb.bca_interval(xs[i].mean(), reps[i], jackknife=jack[i])
+        assert (lo[i], hi[i]) == (l1, h1)
+    with_nan = np.concatenate([reps[0], [np.nan] * 30])
+    assert cb.bca_interval(xs[0].mean(), with_nan, jackknife=jack[0]) == pytest.approx((lo[0], hi[0]))
+
+
+def test_ap_acceleration_equals_brute_force_document_jackknife():
+    rng = np.random.default_rng(SEED)
+    rels, Rs = [], []
+    for _ in range(12):
+        rel, R = _random_list(rng, n=30, p=rng.uniform(0.1, 0.6), extra=4)
+        if rel.sum() == 0:
+            rel[3] = True
+            R = max(R, 1)
+        rels.append(rel)
+        Rs.append(max(R, 2))
+    got = cb.ap_acceleration(cb.compact_lists(np.array(rels), np.array(Rs)))
+    for rel, R, a in zip(rels, Rs, got):
+        theta = average_precision(rel, R)
+        vals = [average_precision(np.delete(rel, i), R - int(rel[i])) for i in range(len(rel))]
+        vals += [average_precision(rel, R - 1)] * (R - int(rel.sum()))
+        u = theta - np.array(vals)
+        want = (u**3).sum() / (6 * ((u**2).sum()) ** 1.5)
+        assert a == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+# ---------------------------------------------------------------- intervals, small R, prediction
+
+
+def test_prediction_is_the_papers_83_5_percent():
+    below, inside, above = cb.predicted_in_interval()
+    assert round(100 * inside, 1) == 83.4 or round(100 * inside, 1) == 83.5
+    assert below == pytest.approx(above) and below + inside + above == pytest.approx(1)
+
+
+def test_linear_and_logit_intervals():
+    rng = np.random.default_rng(SEED)
+    reps = rng.beta(5, 15, size=(3, 4000))
+    est = np.array([0.25, 0.25, 0.0])
+    ivs = cb.intervals_from_replicates(est, reps, ["linear", "logit"])
+    sd = reps.std(axis=1, ddof=1)
+    np.testing.assert_allclose(ivs["linear"].lower, est - cb.Z95 * sd)
+    lsd = np.log(reps / (1 - reps)).std(axis=1, ddof=1)
+    np.testing.assert_allclose(ivs["logit"].upper[:2], 1 / (1 + np.exp(-(np.log(1 / 3) + cb.Z95 * lsd[:2]))))
+    assert ivs["logit"].lower[2] < cb.EPS < ivs["logit"].upper[2]
+
+
+def test_silver_bullet_limit_matches_paper_and_monte_carlo():
+    assert cb.silver_bullet_fraction(4) == pytest.approx(0.53, abs=0.005)  # the paper's example
+    rng = np.random.default_rng(SEED)
+    R, n = 4, 50
+    u0, l1 = cb.small_r_limits(R, n)
+    u = cb.silver_bullet_fraction(R)
+    sims_0, sims_1 = [], []
+    for _ in range(20000):
+        x = rng.binomial(R, u)
+        pos = np.sort(rng.choice(n, x, replace=False))
+        rel = np.zeros(n, bool)
+        rel[pos] = True
+        sims_0.append(average_precision(rel, R))
+        rel = np.zeros(n, bool)
+        rel[: R - x] = True
+        rel[R - x + rng.choice(n - (R - x), x, replace=False)] = True
+        sims_1.append(average_precision(rel, R))
+    for sims, v in ((sims_0, u0), (sims_1, l1)):
+        assert v == pytest.approx(np.mean(sims), abs=4 * np.std(sims) / np.sqrt(len(sims)))
+    assert 0 < u0 < 0.53 and 0.47 < l1 < 1
+
+
+def test_small_r_correction_widens_only_near_0_and_1():
+    est = np.array([0.0, 1.0, 0.4, 0.001])
+    iv = cb.Intervals("logit", est, est.copy(), est.copy(), np.zeros(4))
+    out = cb.small_r_correct(iv, np.array([4, 4, 4, 4]), 1000)
+    u0, l1 = cb.small_r_limits(4, 1000)
+    assert (out.lower[0], out.upper[0]) == (0.0, pytest.approx(u0))
+    assert (out.lower[1], out.upper[1]) == (pytest.approx(l1), 1.0)
+    assert (out.lower[2], out.upper[2]) == (0.4, 0.4)
+    assert out.upper[3] == pytest.approx(u0)
+
+
+# ---------------------------------------------------------------- a population where the truth is known
+
+
+def _corpora(rng, n_corpora, lam_rel=40, lam_non=3000, depth=100, shift=1.5):
+    """Corpora drawn i.i.d. from a known population (relevant scores N(shift, 1), non-relevant
+    N(0, 1), Poisson numbers of each); the system returns the top ``depth``."""
+    rel_out, R = np.zeros((n_corpora, depth), bool), np.zeros(n_corpora, int)
+    for c in range(n_corpora):
+        nr, nn = rng.poisson(lam_rel), rng.poisson(lam_non)
+        s = np.r_[rng.normal(shift, 1, nr), rng.normal(0, 1, nn)]
+        top = np.argsort(-s)[:depth]
+        rel_out[c] = top < nr
+        R[c] = nr
+    return rel_out, R
+
+
+def test_bootstrap_sd_matches_sd_across_corpora_and_split_prediction_holds():
+    rng = np.random.default_rng(SEED)
+    rel, R = _corpora(rng, 1500)
+    true_sd = average_precision(rel, R).std(ddof=1)
+    # bootstrap each of 60 corpora: the average bootstrap sd estimates the true sd
+    L = cb.compact_lists(rel[:60], R[:60])
+    reps = cb.bootstrap_ap(L, 400, seed=1)
+    boot_sd = np.nanstd(reps, axis=1, ddof=1)
+    se = boot_sd.std(ddof=1) / np.sqrt(len(boot_sd))
+    assert abs(boot_sd.mean() - true_sd) < 4 * se + 0.05 * true_sd
+    # two independent corpora A, B: B's AP falls in A's interval about 83.5% of the time
+    relb, Rb = _corpora(rng, 600)
+    La = cb.compact_lists(rel[:600], R[:600])
+    ivs = cb.intervals_from_replicates(La.ap, cb.bootstrap_ap(La, 300, seed=2), ["linear", "logit"])
+    ap_b = average_precision(relb, Rb)
+    pred = cb.predicted_in_interval()[1]
+    for iv in ivs.values():
+        inside = np.mean(cb.position(ap_b, iv.lower, iv.upper) == 0)
+        assert abs(inside - pred) < 4 * np.sqrt(pred * (1 - pred) / 600) + 0.02, iv.method
+
+
+# ---------------------------------------------------------------- meta-analysis against statsmodels
+
+
+def test_meta_analysis_matches_statsmodels():
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    rng = np.random.default_rng(SEED)
+    d = rng.normal(0.3, 0.4, 30)
+    s = rng.uniform(0.1, 0.5, 30)
+    res = combine_effects(d, s**2, method_re="dl")
+    fe, re = cb.meta_analysis(d, s, "fixed"), cb.meta_analysis(d, s, "dl")
+    assert fe.effect == pytest.approx(res.mean_effect_fe) and fe.se == pytest.approx(res.sd_eff_w_fe)
+    assert re.effect == pytest.approx(res.mean_effect_re) and re.se == pytest.approx(res.sd_eff_w_re)
+    assert re.tau2 == pytest.approx(res.tau2) and fe.q == pytest.approx(res.q)
+    assert fe.p_one_sided == pytest.approx(stats.norm.sf((d / s).sum() / np.sqrt(30)))
+    # zero-sd topics are left out
+    assert cb.meta_analysis(np.r_[d, 5.0], np.r_[s, 0.0]).k == 30
+
+
+# ---------------------------------------------------------------- the real data, at quick scale
+
+
+@pytest.fixture(scope="module")
+def round5(real_runs):
+    rs = real_runs("trec-covid-round5")
+    return rs.subset(runs=list(range(0, 126, 9)))  # 14 runs x 50 topics
+
+
+def test_split_corpus_partitions_lists_and_qrels(round5):
+    a, b = cb.split_corpus(round5)
+    np.testing.assert_array_equal(a.lengths + b.lengths, round5.lengths)
+    np.testing.assert_array_equal(a.n_relevant() + b.n_relevant(), round5.n_relevant())
+    assert len(a.qrels.table) + len(b.qrels.table) == len(round5.qrels.table)
+    s, t = 3, 11
+    full = list(round5.doc_ids(s, t))
+    ha, hb = list(a.doc_ids(s, t)), list(b.doc_ids(s, t))
+    assert ha == [d for d in full if d in set(ha)] and set(ha).isdisjoint(hb)
+    assert set(cb.doc_half(ha)) == {0} and set(cb.doc_half(hb)) == {1}
+    import hashlib
+
+    assert cb.doc_half([full[0]])[0] == hashlib.md5(full[0].encode()).digest()[-1] % 2
+
+
+def test_chapter_statistics_at_quick_scale(round5):
+    v = cb.split_validation(round5, 60, seed=2006, n_jobs=2)
+    w = cb.split_validation(round5, 60, seed=2006, n_jobs=1)
+    for key in v.intervals:
+        np.testing.assert_array_equal(v.intervals[key].lower, w.intervals[key].lower)
+    assert v.usable.sum() == np.sum((v.length["A"] > 0) & (v.length["B"] > 0))  # every topic has R > 0
+    for src in "AB":
+        tab = v.table(src, ["linear", "logit", "bca", "linear+smallR", "logit+smallR"])
+        np.testing.assert_allclose(tab[["below", "in", "above"]].sum(axis=1), 100)
+        assert (tab["in"] > 60).all() and (tab["in"] < 95).all()
+        r5 = v.table(src, ["linear"], min_rel=5)
+        assert r5["n"].iloc[0] <= tab["n"].iloc[0]
+        for kind in ("bootstrap", "parametric"):
+            mt = v.map_table(src, kind)
+            assert (mt["n"] == 14).all() and np.allclose(mt[["below", "in", "above"]].sum(axis=1), 100)
+        x = v.normalized_difference(src, "bca")
+        assert len(x) == v.usable.sum()
+        # small-R correction only widens
+        for m in ("linear", "logit"):
+            base, cor = v.intervals[(src, m)], v.intervals[(src, m + "+smallR")]
+            assert np.all(cor.width[v.usable] >= base.width[v.usable] - 1e-15)
+    f = cb.full_corpus(round5, 60, seed=2006)
+    assert np.all(f.maps[("parametric", "MAP")].width > 0)
+    assert np.nanmedian(f.maps[("parametric", "MAP")].width) < np.nanmedian(v.maps[("A", "parametric", "MAP")].width)
+
+
+def test_difference_intervals_on_a_real_pair(round5):
+    x, y = round5.runs[0], round5.runs[1]
+    d = cb.difference_intervals(round5, x, y, 200, seed=9)
+    assert d.usable.all()
+    assert np.all(d.sd_paired["AP"][d.usable] >= 0)
+    same = cb.difference_intervals(round5, x, x, 50, seed=9)
+    assert np.nanmax(np.abs(same.d["AP"])) == 0 and np.nanmax(same.sd_paired["AP"]) == 0
+    assert np.nanmin(same.sd_separate["AP"]) > 0
+    fe = cb.meta_analysis(d.d["logit AP"], d.sd_paired["logit AP"])
+    assert fe.lower < fe.effect < fe.upper and fe.k > 0
+
+
+def test_ap_intervals_one_call():
+    rng = np.random.default_rng(SEED)
+    rel = np.zeros((2, 3, 40), bool)
+    rel[0, :, :6] = rng.random((3, 6)) < 0.7
+    rel[1, 0, 5] = True  # a list with small AP
+    R = np.array([[8, 9, 10]])
+    L = cb.compact_lists(rel, R)
+    ivs = cb.ap_intervals(L, 300, seed=4)
+    assert set(ivs) == set(cb.METHODS)
+    ap = L.ap.reshape(2, 3)
+    for iv in ivs.values():
+        ok = np.isfinite(iv.lower)
+        assert np.all(iv.lower[ok] <= ap[ok] + 1e-12) and np.all(ap[ok] <= iv.upper[ok] + 1e-12)
+    cor = cb.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
+    assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
+    np.testing.assert_array_equal(cb.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
