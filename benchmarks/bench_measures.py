@@ -1,7 +1,8 @@
 """Benchmark of the measure engine on all 126 TREC-COVID round-5 runs (50 topics x 1000 ranks).
 
 Prints, in one run:
-* the time to load the 126 runs with ``data.load_runs`` (read, rank, lay out as one block);
+* the time to load the 126 runs with ``data.load_runs`` (from irrepro's cache if it holds the
+  block, else read, rank and lay out), and the time to read the run files alone;
 * irrepro vs pytrec_eval on AP, nDCG@1000 and P@10, both starting from the parsed runs and qrels
   (irrepro: ``build_runset`` + ``evaluate``; pytrec_eval: ``RelevanceEvaluator`` + ``evaluate``
   of every run's dict), and irrepro's ``evaluate`` alone on the ready block; the ratios;
@@ -41,16 +42,20 @@ def main() -> None:
     import pytrec_eval
 
     name = "trec-covid-round5"
+    coll = data.get_collection(name)
+    cached = data._runset_cache_path(coll).exists()
     t0 = time.perf_counter()
     rs = data.load_runs(name, allow_simulated=False)
     t_load = time.perf_counter() - t0
+    how = "from irrepro's .npz cache" if cached else "from the run files: read + rank + lay out"
     print(f"data.load_runs({name!r}): {len(rs.runs)} runs x {len(rs.topics)} topics x "
-          f"{rs.shape[2]} ranks in {t_load:.2f} s (read + rank + lay out)")  # fmt: skip
+          f"{rs.shape[2]} ranks in {t_load:.2f} s ({how})")  # fmt: skip
 
     # the parsed inputs both start from
-    coll = data.get_collection(name)
     files = [data.locate(p) for p in coll.files() if p.startswith(coll.run_dir)]
+    t0 = time.perf_counter()
     runs = [data.read_run(f) for f in files]
+    print(f"reading the {len(files)} run files (data.read_run): {time.perf_counter() - t0:.2f} s")
     qrels = rs.qrels
     run_dicts = []
     for r in runs:

@@ -50,7 +50,8 @@ Conventions (trec_eval's, which NIST's official scores use):
   gains for cg(r) and the ideal cg_I(r).
 * **Negative judgments** (a qrels grade < 0) mean "in the pool but not judged" to trec_eval: such
   a document counts neither as relevant nor as judged non-relevant (it matters only for bpref and
-  the RBP residual); :func:`evaluate` does the same.
+  the RBP residual); the data layer reads them so (``UNJUDGED`` in ``RunSet.grades``, not counted
+  in ``grade_counts``).
 * **Ranking** is trec_eval's (score descending, ties by document id descending), done by the
   data layer; lists are used in full (no cut at 1000 unless the run file is).
 
@@ -178,7 +179,7 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     ``(...)`` (``(S, T)`` for a RunSet). RBP + residual is the upper bound of the RBP interval.
     """
     if isinstance(grades, RunSet):
-        grades = _trec_grades(grades)
+        grades = grades.grades
     g = np.asarray(grades)
     if not 0.0 < p < 1.0:
         raise ValueError("RBP's persistence p must be in (0, 1)")
@@ -388,36 +389,6 @@ def _bpref(g, relb, rel, n_rel, n_nonrel):
     return _safe_div((relb * term).sum(axis=-1), n_rel)
 
 
-def _trec_grades(runset: RunSet) -> np.ndarray:
-    """The run set's grades with trec_eval's reading of negative qrels grades ("in the pool,
-    unjudged"): those documents become ``UNJUDGED`` (the data layer keeps them as grade 0)."""
-    tab = runset.qrels.table
-    neg = tab[tab["grade"] < 0]
-    if neg.empty:
-        return runset.grades
-    grades = runset.grades.copy()
-    tindex = {t: i for i, t in enumerate(runset.topics)}
-    codes = np.searchsorted(runset.vocab, neg["doc"].to_numpy(dtype=object))
-    for t, c in zip(neg["topic"].map(tindex), codes):
-        if t == t and c < len(runset.vocab):  # topic kept and doc in the vocabulary
-            hit = runset.doc_codes[:, int(t), :] == c
-            grades[:, int(t), :][hit] = UNJUDGED
-    return grades
-
-
-def _trec_grade_counts(runset: RunSet) -> np.ndarray:
-    """``(T, G + 1)`` judged documents per grade, negative grades not counted (trec_eval)."""
-    tab = runset.qrels.table
-    tab = tab[tab["grade"] >= 0]
-    G = int(max(tab["grade"].max() if len(tab) else 0, 0))
-    counts = np.zeros((len(runset.topics), G + 1), dtype=np.int64)
-    tindex = {t: i for i, t in enumerate(runset.topics)}
-    ti = tab["topic"].map(tindex)
-    keep = ti.notna().to_numpy()
-    np.add.at(counts, (ti[keep].to_numpy(dtype=np.intp), tab["grade"].to_numpy()[keep]), 1)
-    return counts
-
-
 def evaluate(
     runset: RunSet,
     measures: Sequence[str],
@@ -435,9 +406,7 @@ def evaluate(
     if isinstance(measures, str):
         measures = [measures]
     names = list(dict.fromkeys(measures))
-    scores = score_grades(
-        _trec_grades(runset), _trec_grade_counts(runset), names, rel=rel, gains=gains
-    )
+    scores = score_grades(runset.grades, runset.grade_counts(), names, rel=rel, gains=gains)
     return {
         m: ScoreMatrix(scores[m], runset.runs, runset.topics, m, runset.name, runset.source)
         for m in names

@@ -227,8 +227,8 @@ def test_engine_equals_pyntcireval_on_real_round5_lists(real_runs):
     pytest.importorskip("pyNTCIREVAL")
     rs = real_runs("trec-covid-round5")
     sel = list(range(0, len(rs.runs), 25))
-    g = measures._trec_grades(rs)[sel][:, :, :150]
-    counts = measures._trec_grade_counts(rs)
+    g = rs.grades[sel][:, :, :150]
+    counts = rs.grade_counts()
     names = ["Q", "AP", "nDCG_sakai@1000", "nCG@1000", "PDoc@1000", "RBP(p=0.8)"]
     ours = score_grades(g, counts, names)
     worst = dict.fromkeys(names, 0.0)
