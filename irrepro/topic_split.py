@@ -141,24 +141,28 @@ def wilcoxon_pvalues(d) -> np.ndarray:
     d = _as_diffs(d)
     shape, n = d.shape[:-1], d.shape[-1]
     D = d.reshape(-1, n)
-    zero = D == 0
-    key_abs = np.where(zero, np.inf, np.abs(D))  # zeros sort last and are masked out
-    order = np.argsort(key_abs, axis=1, kind="stable")
-    s = np.take_along_axis(key_abs, order, axis=1)
-    pos = np.take_along_axis(D > 0, order, axis=1)
-    m = n - zero.sum(axis=1)
-    idx = np.arange(n)
-    valid = idx[None, :] < m[:, None]
-    new = np.ones_like(valid)
-    new[:, 1:] = s[:, 1:] != s[:, :-1]
-    is_end = np.ones_like(valid)
-    is_end[:, :-1] = new[:, 1:]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-    end = np.minimum.accumulate(np.where(is_end, idx, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    rank2 = start + end + 2  # doubled average rank, 1-based
-    w2 = np.where(valid & pos, rank2, 0).sum(axis=1)  # 2 * W+
-    tsize = end - start + 1
-    ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=1)  # sum over groups of t^3 - t
+    key_abs = np.abs(D)
+    key_abs[D == 0] = np.inf  # zeros sort last and are masked out
+    order = np.argsort(key_abs, axis=1)
+    Ds = np.take_along_axis(D, order, axis=1).T.copy()  # (n, N): loops below run over n only
+    s = np.abs(Ds)
+    m = (Ds != 0).sum(axis=0)
+    # tie groups of the sorted non-zero |d|: start and end position of each element's group
+    new = np.ones_like(Ds, dtype=bool)
+    new[1:] = s[1:] != s[:-1]
+    start = np.empty(Ds.shape, dtype=np.int16)
+    end = np.empty(Ds.shape, dtype=np.int16)
+    start[0] = 0
+    for i in range(1, n):
+        start[i] = np.where(new[i], i, start[i - 1])
+    end[n - 1] = n - 1
+    for i in range(n - 2, -1, -1):
+        end[i] = np.where(new[i + 1], i, end[i + 1])
+    valid = np.arange(n)[:, None] < m[None, :]
+    rank2 = start.astype(np.int32) + end + 2  # doubled average rank, 1-based
+    w2 = np.where(valid & (Ds > 0), rank2, 0).sum(axis=0)  # 2 * W+
+    tsize = (end - start + 1).astype(np.int32)
+    ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=0)  # sum over groups of t^3 - t
     has_ties = ties > 0
     p = np.full(D.shape[0], np.nan)
 
@@ -172,7 +176,7 @@ def wilcoxon_pvalues(d) -> np.ndarray:
 
     perm = ~exact & (n <= 13)
     if perm.any():
-        bits = np.where(new & valid, 1 << idx, 0).sum(axis=1)
+        bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
         keys = (m.astype(np.int64) << 16) | bits
         width = n * (n + 1) + 1
         uk, inv = np.unique(keys[perm], return_inverse=True)
@@ -330,7 +334,7 @@ def _swap_task(args) -> tuple:
         ]
         pv = {}
         if need:
-            D = X[pa][:, i1] - X[pb][:, i1]  # (P, R, n)
+            D = (X[pa] - X[pb])[:, i1]  # (P, R, n)
             for t in need:
                 pv[t] = _TESTS[t](D)
         for f, (test, plo, phi) in enumerate(filters):
