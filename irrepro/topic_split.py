@@ -659,3 +659,44 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, n_samples: int = 10, se
         sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
         out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
     return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------
+# figures
+# --------------------------------------------------------------------------------------------
+
+
+def plot_error_rates(
+    result: SwapResult,
+    *,
+    filter: str = "none",
+    kind: str = "relative",
+    bins: Sequence[int] | None = None,
+    fit: GrowthFit | None = None,
+    at: int = 50,
+    ax=None,
+):
+    """The paper's Figures 1-6 and 9-12: error rate against topic-set size, one line per bin
+    (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5% line."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    rates = result.error_rates(filter, kind)
+    fit = growth_fit(result, filter=filter, kind=kind, at=at) if fit is None else fit
+    bins = range(len(rates)) if bins is None else bins
+    grid = np.linspace(result.sizes[0], at, 60)
+    for b in bins:
+        row = rates.iloc[b]
+        if row.notna().sum() == 0:
+            continue
+        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
+        if np.isfinite(fit.projected[b]):
+            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
+    ax.axhline(0.05, color="k", lw=0.8, ls=":")
+    ax.set_xlabel("topic-set size")
+    ax.set_ylabel("error rate")
+    ax.set_xlim(0, at + 1)
+    ax.set_ylim(0, None)
+    ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
+    return ax
