@@ -397,7 +397,7 @@ def swap_experiment(
         raise ValueError(f"all matrices must hold the same measure, got {sorted(measures)}")
     quick = parallel.scale() == "quick"
     if sizes is None:
-        sizes = (5, 10, 15) if quick else tuple(range(5, 26))
+        sizes = (5, 15, 25) if quick else tuple(range(5, 26))
     if repetitions is None:
         repetitions = 10 if quick else 50
     sizes = np.asarray(sorted(set(int(s) for s in sizes)))
