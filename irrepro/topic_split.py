@@ -674,16 +674,18 @@ def plot_error_rates(
     bins: Sequence[int] | None = None,
     fit: GrowthFit | None = None,
     at: int = 50,
+    min_trials: int = 20,
     ax=None,
 ):
     """The paper's Figures 1-6 and 9-12: error rate against topic-set size, one line per bin
-    (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5% line."""
+    (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5% line. Points
+    with fewer than ``min_trials`` trials are not drawn (nor used by the default fit)."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.2))
-    rates = result.error_rates(filter, kind)
-    fit = growth_fit(result, filter=filter, kind=kind, at=at) if fit is None else fit
+    rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
+    fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
     bins = range(len(rates)) if bins is None else bins
     grid = np.linspace(result.sizes[0], at, 60)
     for b in bins:
