@@ -197,7 +197,7 @@ def test_error_rates_fall_with_set_size_when_differences_are_real():
 
 def test_growth_fit_recovers_exponential_and_handles_zeros():
     sizes = np.arange(5, 26)
-    true = 0.4 * np.exp(-0.05 * sizes)
+    true = 0.9 * np.exp(-0.02 * sizes)
     trials = np.full((1, 2, len(sizes), 3), 10_000)
     errors = np.zeros_like(trials)
     errors[0, 1, :, 0] = np.round(true * 10_000)
@@ -206,7 +206,7 @@ def test_growth_fit_recovers_exponential_and_handles_zeros():
     res = ts.SwapResult("AP", "disjoint", sizes, 50, ("none",), ("absolute", "relative"), 0.01, 0.05,
                         trials, errors, np.zeros((21, 50)), np.ones((21, 50)), 1, ("x",))
     fit = ts.growth_fit(res)
-    assert fit.projected[0] == pytest.approx(0.4 * np.exp(-2.5), rel=1e-3)
+    assert fit.projected[0] == pytest.approx(0.9 * np.exp(-1.0), rel=1e-3)
     assert fit.n_points[1] == 11 and fit.projected[1] == pytest.approx(0.01)
     assert np.isnan(fit.projected[2])
     assert fit.first_reliable() == "5-10%"
