@@ -1,0 +1,704 @@
+"""Topic-split reliability of effectiveness differences and significance tests
+(Sanderson & Zobel 2005, after Voorhees & Buckley 2002).
+
+One-line use::
+
+    from irrepro import data, topic_split as ts
+    years = [data.load_matrix(c, "AP") for c in ("trec3", "trec5", "trec6", "trec7", "trec8")]
+    res = ts.swap_experiment([ts.drop_bottom(m) for m in years], seed=2005)
+    res.error_rates(kind="relative", filter="t 0.01<p<=0.05")      # bins x sizes
+    fit = ts.growth_fit(res, kind="relative")                       # projection to 50 topics
+
+What is here:
+
+- vectorised paired tests whose p-values equal scipy's case by case: :func:`paired_t_pvalues`
+  (``scipy.stats.ttest_rel``), :func:`sign_test_pvalues` (``scipy.stats.binomtest``, two-sided, on the
+  non-zero differences) and :func:`wilcoxon_pvalues` (``scipy.stats.wilcoxon`` with its defaults:
+  ``zero_method="wilcox"``, ``correction=False``, ``method="auto"``);
+- the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapResult`;
+- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit`;
+- significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
+  :func:`significant_share`;
+- pool depth and assessor effort (section 4): :func:`pool_sizes`;
+- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from . import parallel
+from .data import RunSet, ScoreMatrix
+
+__all__ = [
+    "FILTERS",
+    "GrowthFit",
+    "SwapResult",
+    "drop_bottom",
+    "full_set_tests",
+    "growth_fit",
+    "map_sd",
+    "paired_t_pvalues",
+    "pool_sizes",
+    "sign_test_pvalues",
+    "significant_share",
+    "swap_experiment",
+    "wilcoxon_pvalues",
+]
+
+# --------------------------------------------------------------------------------------------
+# vectorised paired tests (rows = cases, last axis = topics)
+# --------------------------------------------------------------------------------------------
+
+
+def _as_diffs(d) -> np.ndarray:
+    d = np.asarray(d, dtype=np.float64)
+    if d.ndim == 0:
+        raise ValueError("differences need a last axis of topics")
+    if d.shape[-1] < 2:
+        raise ValueError(f"need at least 2 paired values per case, got {d.shape[-1]}")
+    if np.isnan(d).any():
+        raise ValueError("differences contain NaN")
+    return d
+
+
+def paired_t_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
+    ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
+
+    Zero policy (scipy's): all-zero differences give NaN (0/0); identical non-zero differences give
+    t = +-inf and p = 0."""
+    d = _as_diffs(d)
+    n = d.shape[-1]
+    mean = d.mean(axis=-1)
+    var = d.var(axis=-1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(var / n)
+    return 2.0 * special.stdtr(n - 1, -np.abs(t))
+
+
+def sign_test_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
+    number of non-zero differences and k the number of positive ones.
+
+    Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
+    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN."""
+    d = _as_diffs(d)
+    k = (d > 0).sum(axis=-1)
+    m = k + (d < 0).sum(axis=-1)
+    lo = np.minimum(k, m - k)
+    # scipy's two-sided rule for p = 0.5 sums both tails: cdf(lo) + sf(m - lo - 1), capped at 1
+    with np.errstate(invalid="ignore"):
+        p = stats.binom.cdf(lo, m, 0.5) + stats.binom.sf(m - lo - 1, m, 0.5)
+    p = np.where(2 * k == m, 1.0, np.minimum(p, 1.0))
+    return np.where(m == 0, np.nan, p)
+
+
+@lru_cache(maxsize=None)
+def _signed_rank_counts(n: int) -> np.ndarray:
+    """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
+    c = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
+    c[0] = 1
+    for r in range(1, n + 1):
+        c[r:] = c[r:] + c[:-r].copy()
+    return c
+
+
+@lru_cache(maxsize=None)
+def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(2W+ <= s) and P(2W+ >= s) under random signs for the doubled tied ranks coded by ``key``
+    (m << 16 | mask of group starts); exact integer counts / 2^m."""
+    m, mask = key >> 16, key & 0xFFFF
+    starts = [i for i in range(m) if mask >> i & 1] + [m]
+    ranks2 = []
+    for a, b in zip(starts[:-1], starts[1:]):
+        ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
+    c = np.zeros(width, dtype=np.int64)
+    c[0] = 1
+    for r in ranks2:
+        c[r:] = c[r:] + c[:-r].copy()
+    total = float(2**m)
+    return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
+
+
+def wilcoxon_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
+    ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
+
+    Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied
+    absolute differences get average ranks. The null distribution is then chosen as scipy does:
+    exact (no ties and no zeros, n <= 50); exact over all 2^n sign flips (the permutation test
+    scipy runs when there are ties or zeros and n <= 13; n counts the zeros); otherwise the normal
+    approximation with the tie correction, without continuity correction. All-zero differences:
+    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy.
+    """
+    d = _as_diffs(d)
+    shape, n = d.shape[:-1], d.shape[-1]
+    D = d.reshape(-1, n)
+    key_abs = np.abs(D)
+    key_abs[D == 0] = np.inf  # zeros sort last and are masked out
+    order = np.argsort(key_abs, axis=1)
+    Ds = np.take_along_axis(D, order, axis=1).T.copy()  # (n, N): loops below run over n only
+    s = np.abs(Ds)
+    m = (Ds != 0).sum(axis=0)
+    # tie groups of the sorted non-zero |d|: start and end position of each element's group
+    new = np.ones_like(Ds, dtype=bool)
+    new[1:] = s[1:] != s[:-1]
+    start = np.empty(Ds.shape, dtype=np.int16)
+    end = np.empty(Ds.shape, dtype=np.int16)
+    start[0] = 0
+    for i in range(1, n):
+        start[i] = np.where(new[i], i, start[i - 1])
+    end[n - 1] = n - 1
+    for i in range(n - 2, -1, -1):
+        end[i] = np.where(new[i + 1], i, end[i + 1])
+    valid = np.arange(n)[:, None] < m[None, :]
+    rank2 = start.astype(np.int32) + end + 2  # doubled average rank, 1-based
+    w2 = np.where(valid & (Ds > 0), rank2, 0).sum(axis=0)  # 2 * W+
+    tsize = (end - start + 1).astype(np.int32)
+    ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=0)  # sum over groups of t^3 - t
+    has_ties = ties > 0
+    p = np.full(D.shape[0], np.nan)
+
+    exact = ~has_ties & (m == n) & (n <= 50)
+    if exact.any():
+        c = _signed_rank_counts(n)
+        cdf = np.cumsum(c) / float(2**n)
+        sf = np.cumsum(c[::-1])[::-1] / float(2**n)
+        w = w2[exact] // 2
+        p[exact] = np.clip(2 * np.minimum(cdf[w], sf[w]), 0, 1)
+
+    perm = ~exact & (n <= 13)
+    if perm.any():
+        bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
+        keys = (m.astype(np.int64) << 16) | bits
+        width = n * (n + 1) + 1
+        uk, inv = np.unique(keys[perm], return_inverse=True)
+        lo_t = np.empty((len(uk), width))
+        hi_t = np.empty((len(uk), width))
+        for i, k in enumerate(uk):
+            lo_t[i], hi_t[i] = _tied_tail_table(int(k), width)
+        obs = w2[perm]
+        p[perm] = np.clip(2 * np.minimum(lo_t[inv, obs], hi_t[inv, obs]), 0, 1)
+
+    asym = ~exact & ~perm
+    if asym.any():
+        mm = m[asym].astype(np.float64)
+        mn = mm * (mm + 1.0) * 0.25
+        se = np.sqrt((mm * (mm + 1.0) * (2.0 * mm + 1.0) - ties[asym] / 2) / 24)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (w2[asym] / 2.0 - mn) / se
+        p[asym] = np.clip(2 * special.ndtr(-np.abs(z)), 0, 1)
+    return p.reshape(shape)
+
+
+_TESTS = {"t": paired_t_pvalues, "sign": sign_test_pvalues, "wilcoxon": wilcoxon_pvalues}
+
+#: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper).
+FILTERS: dict[str, tuple[str | None, float, float]] = {
+    "none": (None, -1.0, 2.0),
+    "t 0.01<p<=0.05": ("t", 0.01, 0.05),
+    "t 0.04<p<=0.05": ("t", 0.04, 0.05),
+    "t p<=0.05": ("t", -1.0, 0.05),
+    "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
+    "sign p<=0.05": ("sign", -1.0, 0.05),
+    "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
+    "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
+}
+
+# --------------------------------------------------------------------------------------------
+# the swap experiment
+# --------------------------------------------------------------------------------------------
+
+
+def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
+    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by`` (default the
+    matrix itself; pass the AP matrix to drop by MAP as the paper does for P@10 too).
+    ``floor(fraction * S)`` runs are dropped (section 3: "the bottom 25% of runs ... by MAP")."""
+    if not 0 <= fraction < 1:
+        raise ValueError(f"fraction must be in [0, 1), got {fraction}")
+    ref = matrix if by is None else by
+    if ref.systems != matrix.systems:
+        raise ValueError("`by` must hold the same systems, in the same order, as `matrix`")
+    k = int(np.floor(fraction * len(ref.systems)))
+    keep = np.sort(np.argsort(-ref.mean(), kind="stable")[: len(ref.systems) - k])
+    return matrix.subset(systems=[matrix.systems[i] for i in keep])
+
+
+@dataclass(frozen=True)
+class SwapResult:
+    """Counts of the swap experiment.
+
+    ``trials[f, k, s, b]`` / ``errors[f, k, s, b]``: trials and order swaps for filter ``filters[f]``,
+    bin kind ``kinds[k]`` ("absolute" or "relative"), topic-set size ``sizes[s]`` and bin ``b``
+    (absolute: ``[b, b+1)`` x ``abs_width``; relative: ``[b, b+1)`` x ``rel_width`` of the smaller
+    set-1 score). ``dep_errors[s, r]`` / ``dep_trials[s, r]``: errors and trials at position ``r``
+    when each pair's repetitions are sorted by absolute set-1 difference (Figure 8)."""
+
+    measure: str
+    design: str
+    sizes: np.ndarray
+    repetitions: int
+    filters: tuple[str, ...]
+    kinds: tuple[str, ...]
+    abs_width: float
+    rel_width: float
+    trials: np.ndarray
+    errors: np.ndarray
+    dep_errors: np.ndarray
+    dep_trials: np.ndarray
+    n_pairs: int
+    collections: tuple[str, ...]
+    seed: object = None
+
+    def _fk(self, filter: str, kind: str) -> tuple[int, int]:
+        if filter not in self.filters:
+            raise KeyError(f"unknown filter {filter!r}; known: {list(self.filters)}")
+        if kind not in self.kinds:
+            raise KeyError(f"kind must be one of {self.kinds}")
+        return self.filters.index(filter), self.kinds.index(kind)
+
+    def bin_labels(self, kind: str = "relative") -> list[str]:
+        w = self.abs_width if kind == "absolute" else self.rel_width
+        nb = self.trials.shape[-1]
+        return [f"{100 * b * w:g}-{100 * (b + 1) * w:g}%" for b in range(nb)]
+
+    def error_rates(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
+        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial)."""
+        f, k = self._fk(filter, kind)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = self.errors[f, k] / self.trials[f, k]
+        return pd.DataFrame(rate.T, index=self.bin_labels(kind), columns=self.sizes)
+
+    def counts(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
+        f, k = self._fk(filter, kind)
+        return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
+
+    def pooled_error(self, filter: str, kind: str, bins: slice, size: int) -> float:
+        """Error rate pooled over a range of bins at one topic-set size."""
+        f, k = self._fk(filter, kind)
+        s = list(self.sizes).index(size)
+        t = self.trials[f, k, s, bins].sum()
+        return float(self.errors[f, k, s, bins].sum() / t) if t else float("nan")
+
+    def dependence(self) -> pd.DataFrame:
+        """Mean error by position of the pair's trials sorted by set-1 difference (sizes x positions)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = self.dep_errors / self.dep_trials
+        return pd.DataFrame(rate, index=self.sizes, columns=np.arange(1, self.repetitions + 1))
+
+
+def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(S, k=1)
+
+
+def _swap_task(args) -> tuple:
+    X, n, reps, design, rng, abs_w, rel_w, n_bins, filters, chunk = args
+    S, T = X.shape
+    if design == "disjoint":
+        if 2 * n > T:
+            raise ValueError(f"two disjoint sets of {n} topics need {2 * n} topics; have {T}")
+        perm = rng.permuted(np.tile(np.arange(T), (reps, 1)), axis=1)
+        i1, i2 = perm[:, :n], perm[:, n : 2 * n]
+    else:
+        i1 = rng.permuted(np.tile(np.arange(T), (reps, 1)), axis=1)[:, :n]
+        i2 = rng.permuted(np.tile(np.arange(T), (reps, 1)), axis=1)[:, :n]
+    M1 = X[:, i1].mean(axis=-1)  # (S, R)
+    M2 = X[:, i2].mean(axis=-1)
+    a, b = _pairs(S)
+    F = len(filters)
+    trials = np.zeros((F, 2, n_bins), dtype=np.int64)
+    errors = np.zeros_like(trials)
+    dep_e = np.zeros(reps, dtype=np.int64)
+    dep_t = np.zeros(reps, dtype=np.int64)
+    need = sorted({filters[f][0] for f in range(F)} - {None})
+    for lo in range(0, len(a), chunk):
+        pa, pb = a[lo : lo + chunk], b[lo : lo + chunk]
+        d1 = M1[pa] - M1[pb]  # (P, R)
+        d2 = M2[pa] - M2[pb]
+        valid = d1 != 0
+        err = valid & (d1 * d2 < 0)
+        absd = np.abs(d1)
+        smaller = np.minimum(M1[pa], M1[pb])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.where(smaller > 0, absd / smaller, np.inf)
+        bins = [
+            np.floor(absd / abs_w + 1e-9),
+            np.where(np.isfinite(rel), np.floor(rel / rel_w + 1e-9), n_bins),
+        ]
+        pv = {}
+        if need:
+            D = (X[pa] - X[pb])[:, i1]  # (P, R, n)
+            for t in need:
+                pv[t] = _TESTS[t](D)
+        for f, (test, plo, phi) in enumerate(filters):
+            keep = valid if test is None else valid & (pv[test] > plo) & (pv[test] <= phi)
+            for k in range(2):
+                bk = bins[k]
+                sel = keep & (bk < n_bins)
+                idx = bk[sel].astype(np.int64)
+                trials[f, k] += np.bincount(idx, minlength=n_bins)
+                errors[f, k] += np.bincount(idx, weights=err[sel], minlength=n_bins).astype(np.int64)
+        order = np.argsort(absd, axis=1, kind="stable")
+        dep_e += np.take_along_axis(err, order, axis=1).sum(axis=0)
+        dep_t += np.take_along_axis(valid, order, axis=1).sum(axis=0)
+    return trials, errors, dep_e, dep_t, len(a)
+
+
+def swap_experiment(
+    matrices: Sequence[ScoreMatrix],
+    *,
+    sizes: Sequence[int] | None = None,
+    repetitions: int | None = None,
+    design: str = "disjoint",
+    filters: Sequence[str] | None = None,
+    abs_width: float = 0.01,
+    rel_width: float = 0.05,
+    n_bins: int = 20,
+    seed=None,
+    n_jobs: int | None = None,
+    progress: bool | str = False,
+    chunk: int = 2000,
+) -> SwapResult:
+    """The swap experiment of Voorhees & Buckley (2002) as extended by Sanderson & Zobel (2005,
+    sections 3, 4 and 7), over one score matrix per TREC year (pairs only within a year).
+
+    For each year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``repetitions``
+    (paper: 50) draws, two sets of n topics are drawn: ``design="disjoint"`` (the paper's "without
+    replacement": set 2 from the topics not in set 1) or ``"independent"`` (section 7's "with
+    replacement": each set an independent sample of n distinct topics from all topics). Every pair
+    of runs of the year is compared on the same two sets (Voorhees & Buckley's design: one split
+    per repetition serves all pairs; this is our reading). A trial is an *error* when the order of
+    the two runs' mean scores on set 2 is strictly reversed from set 1; a trial whose set-1 means
+    tie has no order to predict and is dropped, and a set-2 tie is not a reversal. Trials are
+    binned by the set-1 difference: absolute (bins of ``abs_width``) and relative to the smaller
+    set-1 mean (bins of ``rel_width``; a zero smaller mean has infinite relative difference and
+    falls outside every bin); bins are ``[lo, hi)`` (a relative error of 1e-9 is allowed at the
+    edges, so exact fractions such as 0.25 fall in the upper bin). Trials beyond the last bin are
+    not counted. ``filters`` (names of :data:`FILTERS`) keep only trials whose set-1 paired test
+    lands in a p-value band.
+
+    Work is cut into one task per (matrix, size); task i draws from child i of ``seed``
+    (:func:`irrepro.parallel.spawn`), so results do not depend on ``n_jobs``; with the same seed
+    and the same years, the AP and P@10 experiments draw the same topic sets.
+    """
+    if design not in {"disjoint", "independent"}:
+        raise ValueError(f"design must be 'disjoint' or 'independent', not {design!r}")
+    if not matrices:
+        raise ValueError("give at least one score matrix")
+    measures = {m.measure for m in matrices}
+    if len(measures) != 1:
+        raise ValueError(f"all matrices must hold the same measure, got {sorted(measures)}")
+    quick = parallel.scale() == "quick"
+    if sizes is None:
+        sizes = (5, 15, 25) if quick else tuple(range(5, 26))
+    if repetitions is None:
+        repetitions = 10 if quick else 50
+    sizes = np.asarray(sorted(set(int(s) for s in sizes)))
+    if sizes[0] < 2:
+        raise ValueError("topic-set sizes must be at least 2")
+    if repetitions < 1:
+        raise ValueError("repetitions must be positive")
+    filters = tuple(FILTERS) if filters is None else tuple(filters)
+    for f in filters:
+        if f not in FILTERS:
+            raise KeyError(f"unknown filter {f!r}; known: {list(FILTERS)}")
+    fdefs = [FILTERS[f] for f in filters]
+    tasks = [(k, s) for k in range(len(matrices)) for s in range(len(sizes))]
+    rngs = parallel.spawn(seed, len(tasks))
+    items = [
+        (
+            np.ascontiguousarray(matrices[k].scores, dtype=np.float64),
+            int(sizes[s]),
+            repetitions,
+            design,
+            rngs[i],
+            abs_width,
+            rel_width,
+            n_bins,
+            fdefs,
+            chunk,
+        )
+        for i, (k, s) in enumerate(tasks)
+    ]
+    label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
+    out = parallel.parallel_map(_swap_task, items, n_jobs=n_jobs, progress=label)
+    F = len(filters)
+    trials = np.zeros((F, 2, len(sizes), n_bins), dtype=np.int64)
+    errors = np.zeros_like(trials)
+    dep_e = np.zeros((len(sizes), repetitions), dtype=np.int64)
+    dep_t = np.zeros_like(dep_e)
+    n_pairs = 0
+    for (k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
+        trials[:, :, s] += tr
+        errors[:, :, s] += er
+        dep_e[s] += de
+        dep_t[s] += dt
+        if s == 0:
+            n_pairs += npairs
+    return SwapResult(
+        measure=matrices[0].measure,
+        design=design,
+        sizes=sizes,
+        repetitions=repetitions,
+        filters=filters,
+        kinds=("absolute", "relative"),
+        abs_width=abs_width,
+        rel_width=rel_width,
+        trials=trials,
+        errors=errors,
+        dep_errors=dep_e,
+        dep_trials=dep_t,
+        n_pairs=n_pairs,
+        collections=tuple(m.collection for m in matrices),
+        seed=seed if isinstance(seed, (int, np.integer)) else None,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# GROWTH-style exponential fit
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GrowthFit:
+    """error(n) = exp(log_a + b n) per bin, fitted by least squares on log(error) (Excel's GROWTH).
+
+    ``projected[b]`` is the fitted error at ``at`` topics (NaN when the bin has fewer than
+    ``min_points`` usable sizes); ``n_points[b]`` the number of sizes used."""
+
+    labels: tuple[str, ...]
+    log_a: np.ndarray
+    b: np.ndarray
+    projected: np.ndarray
+    n_points: np.ndarray
+    at: int
+    threshold: float = 0.05
+
+    def predict(self, n) -> np.ndarray:
+        """Fitted error at sizes ``n``: (bins, len(n))."""
+        n = np.atleast_1d(np.asarray(n, dtype=float))
+        return np.exp(self.log_a[:, None] + self.b[:, None] * n[None, :])
+
+    def first_reliable(self) -> str | None:
+        """Label of the smallest bin whose projected error is below ``threshold`` (None if none)."""
+        ok = np.flatnonzero(self.projected < self.threshold)
+        return self.labels[ok[0]] if len(ok) else None
+
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {"bin": self.labels, "a": np.exp(self.log_a), "b": self.b,
+             f"error at {self.at}": self.projected, "sizes used": self.n_points}
+        )
+
+
+def growth_fit(
+    result: SwapResult,
+    *,
+    filter: str = "none",
+    kind: str = "relative",
+    at: int = 50,
+    min_trials: int = 20,
+    min_points: int = 3,
+    threshold: float = 0.05,
+) -> GrowthFit:
+    """Fit error = a exp(b n) per bin to the swap experiment's error rates and project to ``at``
+    topics (paper, section 3: trends "projected" with MS Excel's GROWTH, i.e. least squares on
+    log(error) against n). Our policy for points Excel cannot take: sizes with fewer than
+    ``min_trials`` trials or with zero error (log 0) are left out of the fit of that bin; a bin
+    with fewer than ``min_points`` sizes left is not fitted (NaN), as the paper left out bins with
+    "insufficient data"."""
+    f, k = result._fk(filter, kind)
+    tr = result.trials[f, k].T.astype(float)  # (bins, sizes)
+    er = result.errors[f, k].T.astype(float)
+    n = result.sizes.astype(float)
+    use = (tr >= min_trials) & (er > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(er / tr)
+    w = use.astype(float)
+    cnt = w.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nbar = (w * n).sum(1) / cnt
+        ybar = np.where(use, y, 0).sum(1) / cnt
+        sxx = (w * (n - nbar[:, None]) ** 2).sum(1)
+        sxy = np.where(use, (n - nbar[:, None]) * (y - ybar[:, None]), 0).sum(1)
+        b = sxy / sxx
+    ok = cnt >= min_points
+    b = np.where(ok, b, np.nan)
+    log_a = np.where(ok, ybar - b * nbar, np.nan)
+    return GrowthFit(
+        labels=tuple(result.bin_labels(kind)),
+        log_a=log_a,
+        b=b,
+        projected=np.exp(log_a + b * at),
+        n_points=cnt.astype(int),
+        at=at,
+        threshold=threshold,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# significance on the full topic set
+# --------------------------------------------------------------------------------------------
+
+
+def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t", "sign", "wilcoxon")) -> pd.DataFrame:
+    """Every pair of runs within each matrix compared on all its topics (section 3, "consideration
+    of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
+    relative difference (relative to the smaller mean) and the p-value of each test."""
+    rows = []
+    for m in matrices:
+        a, b = _pairs(m.shape[0])
+        X = m.scores
+        mean = X.mean(axis=1)
+        hi = np.maximum(mean[a], mean[b])
+        lo = np.minimum(mean[a], mean[b])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.where(lo > 0, (hi - lo) / lo, np.inf)
+        frame = pd.DataFrame(
+            {
+                "collection": m.collection,
+                "run_a": np.asarray(m.systems)[a],
+                "run_b": np.asarray(m.systems)[b],
+                "score_a": mean[a],
+                "score_b": mean[b],
+                "abs_diff": hi - lo,
+                "rel_diff": rel,
+            }
+        )
+        D = X[a] - X[b]
+        for t in tests:
+            if t not in _TESTS:
+                raise KeyError(f"unknown test {t!r}; known: {list(_TESTS)}")
+            frame[f"p_{t}"] = _TESTS[t](D)
+        rows.append(frame)
+    return pd.concat(rows, ignore_index=True)
+
+
+def significant_share(
+    pairs: pd.DataFrame,
+    bands: Sequence[tuple[float, float]],
+    *,
+    alpha: float = 0.05,
+    min_score: float | None = None,
+    tests: Sequence[str] = ("t", "sign", "wilcoxon"),
+) -> pd.DataFrame:
+    """Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
+    ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
+    check: "when runs with a low MAP score are discarded")."""
+    p = pairs
+    if min_score is not None:
+        p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
+    out = []
+    for lo, hi in bands:
+        sel = p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
+        row = {"band": f"{100 * lo:g}-{100 * hi:g}%", "pairs": len(sel)}
+        for t in tests:
+            row[t] = float((sel[f"p_{t}"] <= alpha).mean()) if len(sel) else float("nan")
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------
+# pool depth and assessor effort
+# --------------------------------------------------------------------------------------------
+
+
+def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 1) -> pd.DataFrame:
+    """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
+
+    Returns one row per (topic, depth): the pool size and the number of judged-relevant
+    (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
+    (so deep pools of a collection judged shallowly are undercounted)."""
+    depths = sorted(set(int(d) for d in depths))
+    if depths[0] < 1:
+        raise ValueError("pool depths must be >= 1")
+    codes = runset.doc_codes
+    S, T, K = codes.shape
+    V = np.int64(max(len(runset.vocab), 1))
+    rows = []
+    for d in depths:
+        c = codes[:, :, : min(d, K)].astype(np.int64)
+        g = runset.grades[:, :, : min(d, K)]
+        tix = np.broadcast_to(np.arange(T)[None, :, None], c.shape)
+        ok = c >= 0
+        keys = np.unique(tix[ok] * V + c[ok])
+        size = np.bincount(keys // V, minlength=T)
+        rk = np.unique(tix[ok & (g >= rel)] * V + c[ok & (g >= rel)])
+        nrel = np.bincount(rk // V, minlength=T)
+        rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------------------------
+# standard deviation of MAP against the topic sample size
+# --------------------------------------------------------------------------------------------
+
+
+def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, n_samples: int = 10, seed=None) -> pd.DataFrame:
+    """Average over runs of the standard deviation of the mean score over ``n_samples`` random
+    samples of n topics (section 5; each sample drawn without replacement, samples independent;
+    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
+    if n_samples < 2:
+        raise ValueError("n_samples must be at least 2")
+    X = matrix.scores
+    S, T = X.shape
+    sizes = [int(s) for s in sizes]
+    if min(sizes) < 1 or max(sizes) > T:
+        raise ValueError(f"sizes must be in 1..{T}")
+    rngs = parallel.spawn(seed, len(sizes))
+    out = []
+    for n, rng in zip(sizes, rngs):
+        idx = rng.permuted(np.tile(np.arange(T), (n_samples, 1)), axis=1)[:, :n]
+        sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
+        out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
+    return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------
+# figures
+# --------------------------------------------------------------------------------------------
+
+
+def plot_error_rates(
+    result: SwapResult,
+    *,
+    filter: str = "none",
+    kind: str = "relative",
+    bins: Sequence[int] | None = None,
+    fit: GrowthFit | None = None,
+    at: int = 50,
+    min_trials: int = 20,
+    ax=None,
+):
+    """The paper's Figures 1-6 and 9-12: error rate against topic-set size, one line per bin
+    (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5% line. Points
+    with fewer than ``min_trials`` trials are not drawn (nor used by the default fit)."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
+    fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
+    bins = range(len(rates)) if bins is None else bins
+    grid = np.linspace(result.sizes[0], at, 60)
+    for b in bins:
+        row = rates.iloc[b]
+        if row.notna().sum() == 0:
+            continue
+        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
+        if np.isfinite(fit.projected[b]):
+            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
+    ax.axhline(0.05, color="k", lw=0.8, ls=":")
+    ax.set_xlabel("topic-set size")
+    ax.set_ylabel("error rate")
+    ax.set_xlim(0, at + 1)
+    ax.set_ylim(0, None)
+    ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
+    return ax
