@@ -81,7 +81,7 @@ class Comparison:
     def _repr_html_(self) -> str:
         caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
         styler = self.frame.style.set_caption(html.escape(caption)).format(
-            precision=3, na_rep="-"
+            precision=3, na_rep="-", escape="html"
         )
         return styler.hide(axis="index").to_html()
 
