@@ -368,3 +368,14 @@ def test_negative_qrels_values_count_as_unjudged_like_trec_eval(tmp_path):
     assert rs.grades[0, 0].tolist() == [data.UNJUDGED, 0, 2]
     assert rs.grade_counts().tolist() == [[1, 0, 1]]
     assert rs.qrels.n_judged().tolist() == [2]
+
+
+def test_qrels_of_a_collection_fall_back_to_the_stand_in(isolated_data):
+    with pytest.warns(data.SimulatedDataWarning):
+        q = data.load_qrels("robust2004")
+    coll = data.get_collection("robust2004")
+    assert q.topics == tuple(data.topic_order(coll.topics))
+    assert (q.n_relevant(1) > 0).all() and (q.n_judged() > q.n_relevant(1)).all()
+    with pytest.warns(data.SimulatedDataWarning):
+        q2 = data.load_qrels("robust2004")
+    pd.testing.assert_frame_equal(q.table, q2.table)

@@ -155,14 +155,24 @@ def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
             _copy_atomic(src, dst)
 
 
-def load_qrels(source: str | Path, name: str | None = None) -> Qrels:
+def load_qrels(
+    source: str | Path, name: str | None = None, *, allow_simulated: bool | None = None
+) -> Qrels:
     """Qrels from a file path, an ir_datasets id (e.g. ``"cord19/trec-covid/round5"``) or a
-    collection name of the book (``"trec-covid-round5"``)."""
+    collection name of the book (``"trec-covid-round5"``; when its files cannot be had, the
+    simulated stand-in's qrels, with a :class:`SimulatedDataWarning`)."""
     source = str(source)
     if source in COLLECTIONS:
         coll = COLLECTIONS[source]
         if not coll.ir_datasets_id:
             raise ValueError(f"collection {source!r} has no qrels")
+        try:
+            _prepare_ir_datasets(coll.ir_datasets_id)
+        except DataUnavailable as exc:
+            _fallback(coll, exc, allow_simulated)
+            if coll.kind == "runs":
+                return simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name).qrels
+            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)")
         source = coll.ir_datasets_id
     if Path(source).exists():
         return read_qrels(source, name)

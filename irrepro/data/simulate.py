@@ -37,7 +37,7 @@ from scipy.special import expit
 
 from ._readers import Qrels, Run, RunSet, ScoreMatrix, build_runset
 
-__all__ = ["runs", "score_matrix", "write_trec"]
+__all__ = ["runs", "qrels", "score_matrix", "write_trec"]
 
 
 def _topics(topics: int | Sequence[str]) -> tuple[str, ...]:
@@ -97,6 +97,29 @@ def runs(
     ]
     qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels")
     return build_runset(runs_, qrels, name=name, source="simulated")
+
+
+def qrels(
+    topics: int | Sequence[str],
+    *,
+    r_median: float = 60.0,
+    judged_median: float = 1200.0,
+    max_grade: int = 2,
+    seed: int | np.random.Generator = 0,
+    name: str = "simulated qrels",
+) -> Qrels:
+    """Judgments alone (no runs), for collections whose qrels serve only to count relevant and
+    judged documents: per topic ``R ~ round(LogNormal(log(r_median), 0.8))`` relevant documents
+    (grade 1 or, with probability 1/2, 2) and ``round(LogNormal(log(judged_median), 0.4))``
+    judged non-relevant ones. Deterministic for a given ``seed``."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for topic in _topics(topics):
+        R = max(1, int(round(rng.lognormal(np.log(r_median), 0.8))))
+        N = max(1, int(round(rng.lognormal(np.log(judged_median), 0.4))))
+        grades = np.r_[1 + (rng.random(R) < 0.5) * (max_grade - 1), np.zeros(N, dtype=int)]
+        rows += [(topic, f"sim{topic}-{i:05d}", int(g)) for i, g in enumerate(grades)]
+    return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name)
 
 
 def score_matrix(
