@@ -16,7 +16,7 @@ export IRREPRO_CACHE := $(abspath $(IRREPRO_CACHE))
 endif
 export IRREPRO_RESULTS := $(abspath $(BUILD))/results
 
-.PHONY: book test e2e venv lock clean data-status bench
+.PHONY: book student test e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -37,6 +37,18 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs
 	@echo "book: $(BUILD)/html/index.html"
+
+# The same book without the exercises' solutions (sphinx-exercise's hide_solutions), for students:
+# _build/student/_build/html. It reuses the main build's execution cache, so run `make book` first.
+student: book
+	$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
+	  c['sphinx']['config']['hide_solutions'] = True; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
+	  c['bibtex_bibfiles'] = ['$(abspath book/references.bib)']; c['html']['favicon'] = '$(abspath book/_static/favicon.png)'; \
+	  c['sphinx']['local_extensions'] = {'irrepro_sphinx': '$(abspath book/_ext)'}; \
+	  c['title'] += ' (student edition)'; yaml.safe_dump(c, open('$(BUILD)/_config.student.yml', 'w'))"
+	$(BIN)/jupyter-book build . --config $(BUILD)/_config.student.yml --path-output $(BUILD)/student \
+	  --builder html -W -n --keep-going
+	@echo "student book: $(BUILD)/student/_build/html/index.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
