@@ -871,7 +871,7 @@ def measure_study(
     sp = bootstrap_samples(n, B, seed=g_p)
     su = bootstrap_samples(2 * n, B, seed=g_u)
     s2 = bootstrap_samples(n, B, seed=g_2)
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     paired, unpaired, stab, swap = {}, {}, {}, {}
     for name, (m, how) in tqdm(items.items(), desc="measures", disable=not progress):

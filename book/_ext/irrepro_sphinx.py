@@ -2,6 +2,9 @@
 
 - The scorecard page (``book/scorecard``) gathers the numbers the chapters record while they
   execute, so it is read last, and read again whenever any other page is.
+- Math is rendered by a local copy of MathJax (2.7, shipped by the ``jupyter-server-mathjax``
+  package) copied into ``_static/mathjax``, so that equations render offline and the site loads
+  nothing from a CDN.
 - Jupyter Book 1.x initialises the HTML builder twice, so extensions that add inline scripts on
   ``builder-inited`` / ``env-before-read-docs`` (sphinx-thebe, sphinx-togglebutton) put them in every
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
@@ -9,6 +12,9 @@
 """
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 SCORECARD = "book/scorecard"
 
@@ -40,10 +46,51 @@ def _dedupe_assets(app, pagename, templatename, context, doctree):
             if k not in seen:
                 seen.add(k)
                 unique.append(asset)
-        context[name] = unique
+        # in place: the context's list is the builder's, and handlers that run later (MathJax on
+        # pages with equations) append to it
+        assets[:] = unique
+
+
+def _mathjax_dir() -> Path | None:
+    try:
+        import jupyter_server_mathjax
+    except ImportError:
+        return None
+    static = Path(jupyter_server_mathjax.__file__).parent / "static"
+    return static if (static / "MathJax.js").is_file() else None
+
+
+def _use_local_mathjax(app, config):
+    if _mathjax_dir() is None:
+        return  # keep Sphinx's default (MathJax 3 from its CDN)
+    config.mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+    # myst-nb marks notebook sections tex2jax_ignore and math spans with class "math"
+    config.mathjax2_config = {
+        "tex2jax": {
+            "inlineMath": [["\\(", "\\)"]],
+            "displayMath": [["\\[", "\\]"]],
+            "processRefs": False,
+            "processEnvironments": False,
+            "processClass": "tex2jax_process|mathjax_process|math|output_area",
+            "ignoreClass": "tex2jax_ignore|mathjax_ignore|document",
+        },
+        "messageStyle": "none",
+        # the packaged MathJax carries the STIX-Web fonts only
+        "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
+        "SVG": {"font": "STIX-Web"},
+    }
+    config.mathjax3_config = None
+
+
+def _copy_mathjax(app, exception):
+    src = _mathjax_dir()
+    if exception is None and src is not None and app.builder.format == "html":
+        shutil.copytree(src, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
 
 
 def setup(app):
+    app.connect("config-inited", _use_local_mathjax, priority=900)
+    app.connect("build-finished", _copy_mathjax)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
