@@ -100,12 +100,6 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
     return arr, systems, measure
 
 
-def _as_generator(seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(parallel.as_seed_sequence(seed))
-
-
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed) -> np.ndarray:
     """``(B, n_topics)`` topic indices drawn uniformly with replacement: the bootstrap topic
     samples ``Q*b`` of Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``.
@@ -114,7 +108,7 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed) -> np.ndarray:
     """
     if int(n_topics) < 1 or int(B) < 1:
         raise ValueError(f"n_topics and B must be positive, got {n_topics} and {B}")
-    return _as_generator(seed).integers(0, int(n_topics), size=(int(B), int(n_topics)))
+    return parallel.as_generator(seed).integers(0, int(n_topics), size=(int(B), int(n_topics)))
 
 
 def _counts(samples: np.ndarray, n: int) -> np.ndarray:
@@ -650,16 +644,30 @@ def swap_rates(
 # --------------------------------------------------------------------------------------------
 
 
-def _kendall_tau_b(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Kendall's tau-b between the last axes of ``a`` and ``b`` (any leading dims), as
-    scipy.stats.kendalltau computes it, by comparing all pairs of systems."""
-    i, j = np.triu_indices(a.shape[-1], k=1)
-    sa = np.sign(a[..., i] - a[..., j])
-    sb = np.sign(b[..., i] - b[..., j])
-    num = np.sum(sa * sb, axis=-1)
-    den = np.sqrt(np.sum(sa != 0, axis=-1) * np.sum(sb != 0, axis=-1).astype(float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+def kendall_tau(x, y) -> np.ndarray:
+    """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast), as
+    ``scipy.stats.kendalltau`` computes it (NaN when a ranking is constant), by comparing all pairs
+    of systems in blocks of rows so that the pair arrays stay small."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"x and y rank different numbers of systems: {x.shape} and {y.shape}")
+    n_sys = x.shape[-1]
+    lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    i, j = np.triu_indices(n_sys, k=1)
+    fixed_y = y.ndim == 1  # one reference ranking: its pair signs are computed once
+    dy_fixed = np.sign(y[i] - y[j]) if fixed_y else None
+    xf = np.broadcast_to(x, lead + (n_sys,)).reshape(-1, n_sys)
+    yf = None if fixed_y else np.broadcast_to(y, lead + (n_sys,)).reshape(-1, n_sys)
+    out = np.empty(xf.shape[0])
+    for s in range(0, xf.shape[0], 128):
+        dx = np.sign(xf[s : s + 128, i] - xf[s : s + 128, j])
+        dy = dy_fixed if fixed_y else np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
+        num = (dx * dy).sum(axis=-1)
+        den = np.sqrt((dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[s : s + 128] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out.reshape(lead)
 
 
 @dataclass(frozen=True)
@@ -711,10 +719,10 @@ def rank_correlation(
         raise ValueError("the two score matrices list different systems (or in another order)")
     samples = _check_samples(samples, xa.shape[1], B, seed)
     sa, sb = _summary(summary_a), _summary(summary_b)
-    tau = float(_kendall_tau_b(sa.apply(xa), sb.apply(xb)))
+    tau = float(kendall_tau(sa.apply(xa), sb.apply(xb)))
     ma = bootstrap_summaries(xa, samples, summary=summary_a)
     mb = bootstrap_summaries(xb, samples, summary=summary_b)
-    reps = _kendall_tau_b(ma.T, mb.T)  # (B,)
+    reps = kendall_tau(ma.T, mb.T)  # (B,)
     se = float(np.std(reps, ddof=1))
     z0 = float(_z0(abs(tau), xa.shape[0]))
     name_a = ("G_" if sa.kind == "gmean" else "") + meas_a

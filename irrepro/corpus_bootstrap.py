@@ -400,7 +400,7 @@ def bootstrap_ap_reference(
     k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
     values, and recomputes AP with :func:`irrepro.measures.average_precision`.
     """
-    rng = np.random.default_rng(parallel.as_seed_sequence(seed))
+    rng = parallel.as_generator(seed)
     relevant = np.asarray(relevant, dtype=bool)
     r_not = int(n_rel) - int(relevant.sum())
     out = np.empty(n_boot)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["scale", "n_jobs", "as_seed_sequence", "spawn", "parallel_map"]
+__all__ = ["scale", "n_jobs", "as_seed_sequence", "as_generator", "spawn", "parallel_map"]
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
@@ -50,6 +50,14 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if seed is None:
         raise ValueError("pass a seed (int or numpy Generator): irrepro's results are reproducible")
     return np.random.SeedSequence(int(seed))
+
+
+def as_generator(seed: SeedLike) -> np.random.Generator:
+    """A Generator from a seed: a Generator is used as it is (its state advances), anything else
+    goes through :func:`as_seed_sequence` (so ``None`` is refused)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(as_seed_sequence(seed))
 
 
 def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:

@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .parallel import SeedLike, parallel_map, scale, spawn
+from .bootstrap_tests import kendall_tau  # one tau-b for the book (re-exported here)
+from .parallel import SeedLike, as_generator, parallel_map, scale, spawn
 
 __all__ = [
     "Factors",
@@ -329,27 +330,6 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     return float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
 
 
-def kendall_tau(x, y) -> np.ndarray:
-    """Kendall's tau-b between each row of ``x`` (shape ``(..., S)``) and ``y`` (``(S,)``),
-    vectorised over the leading axes (equals ``scipy.stats.kendalltau`` row by row)."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.shape[-1] != y.shape[-1] or y.ndim != 1:
-        raise ValueError(f"x (..., S) and y (S,) needed, got {x.shape} and {y.shape}")
-    i, j = np.triu_indices(y.shape[0], 1)
-    dy = np.sign(y[i] - y[j]).astype(np.int8)
-    n0, ty = len(i), int(np.sum(dy == 0))
-    flat = x.reshape(-1, x.shape[-1])
-    out = np.empty(flat.shape[0])
-    for s in range(0, flat.shape[0], 128):  # blocks of rows keep the pair arrays small
-        xi, xj = flat[s : s + 128, i], flat[s : s + 128, j]
-        dx = (xi > xj).view(np.int8) - (xi < xj).view(np.int8)
-        num = (dx * dy).sum(axis=-1, dtype=np.int64)
-        tx = (dx == 0).sum(axis=-1)
-        out[s : s + 128] = num / np.sqrt((n0 - tx) * (n0 - ty))
-    return out.reshape(x.shape[:-1])
-
-
 def rank_agreement(a, b) -> tuple[float, float]:
     """(Kendall's tau, Pearson's r) between two vectors of system scores (Table 2)."""
     a = np.asarray(a, dtype=np.float64)
@@ -373,7 +353,7 @@ def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
     True for the first half (floor(T/2) topics)."""
     if n_topics < 4:
         raise ValueError("need at least 4 topics to split into halves")
-    rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
+    rng = as_generator(seed)
     ranks = np.argsort(rng.random((n, n_topics)), axis=1).argsort(axis=1)
     return ranks < n_topics // 2
 

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from ..parallel import as_generator
 from ._readers import Qrels, Run, RunSet, ScoreMatrix, build_runset
 
 __all__ = ["runs", "qrels", "score_matrix", "write_trec"]
@@ -44,6 +45,11 @@ def _topics(topics: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(topics, (int, np.integer)):
         return tuple(str(i) for i in range(1, int(topics) + 1))
     return tuple(str(t) for t in topics)
+
+
+def _relevant_grades(rng: np.random.Generator, n: int, max_grade: int) -> np.ndarray:
+    """Grades of ``n`` relevant documents: 1, or with probability 1/2 ``max_grade``."""
+    return 1 + (rng.random(n) < 0.5) * (max_grade - 1) if max_grade > 1 else np.ones(n, dtype=np.int64)
 
 
 def runs(
@@ -59,7 +65,7 @@ def runs(
 ) -> RunSet:
     """Draw a :class:`~irrepro.data.RunSet` (runs with doc ids, and its qrels) from the runs model
     of this module's docstring. Deterministic for a given ``seed``."""
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     topic_ids = _topics(topics)
     T = len(topic_ids)
     d = rng.normal(0, 0.6, T)
@@ -71,7 +77,7 @@ def runs(
         R = int(np.clip(round(rng.lognormal(np.log(r_median), 0.8)), 1, 2 * list_length))
         n_docs = R + 3 * list_length
         grade = np.zeros(n_docs, dtype=np.int64)
-        grade[:R] = 1 + (rng.random(R) < 0.5) * (max_grade - 1) if max_grade > 1 else 1
+        grade[:R] = _relevant_grades(rng, R, max_grade)
         perm = rng.permutation(n_docs)  # relevant documents get random ids
         doc_ids = np.array([f"sim{topic}-{i:05d}" for i in range(n_docs)], dtype=object)[perm]
         delta = 1.1 + q - d[t] + e[:, t]  # (S,)
@@ -112,12 +118,12 @@ def qrels(
     judged documents: per topic ``R ~ round(LogNormal(log(r_median), 0.8))`` relevant documents
     (grade 1 or, with probability 1/2, 2) and ``round(LogNormal(log(judged_median), 0.4))``
     judged non-relevant ones. Deterministic for a given ``seed``."""
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     rows = []
     for topic in _topics(topics):
         R = max(1, int(round(rng.lognormal(np.log(r_median), 0.8))))
         N = max(1, int(round(rng.lognormal(np.log(judged_median), 0.4))))
-        grades = np.r_[1 + (rng.random(R) < 0.5) * (max_grade - 1), np.zeros(N, dtype=int)]
+        grades = np.r_[_relevant_grades(rng, R, max_grade), np.zeros(N, dtype=int)]
         rows += [(topic, f"sim{topic}-{i:05d}", int(g)) for i, g in enumerate(grades)]
     return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name)
 
@@ -132,7 +138,7 @@ def score_matrix(
 ) -> ScoreMatrix:
     """Draw a systems x topics :class:`~irrepro.data.ScoreMatrix` of ``measure`` from the
     score-matrix model of this module's docstring. Deterministic for a given ``seed``."""
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     topic_ids = _topics(topics)
     T = len(topic_ids)
     q = rng.normal(0, 0.35, n_systems)
