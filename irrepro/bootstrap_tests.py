@@ -45,6 +45,7 @@ import pandas as pd
 
 from . import parallel
 from .data import ScoreMatrix
+from .measures import GM_EPSILON
 
 __all__ = [
     "GM_EPSILON",
@@ -68,9 +69,6 @@ __all__ = [
     "measure_study",
     "tau_threshold",
 ]
-
-#: The constant Sakai (2006, eq. 7) adds before taking logs (after Voorhees's GMAP).
-GM_EPSILON = 1e-5
 
 #: Pairs handled per task (fixed, so the split does not depend on the number of workers).
 _CHUNK = 512

@@ -69,6 +69,9 @@ import numpy as np
 
 from .data import PAD, UNJUDGED, RunSet, ScoreMatrix
 
+#: The offset of the geometric-mean forms (Sakai 2006: log(x + 0.00001)).
+GM_EPSILON = 1e-5
+
 __all__ = [
     "MEASURE_FAMILIES",
     "Measure",
@@ -420,7 +423,7 @@ def evaluate(
 _AGGREGATES = ("mean", "G", "AG", "L", "G_trec")
 
 
-def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float = 1e-5,
+def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float = GM_EPSILON,
               axis: int = -1) -> np.ndarray:  # fmt: skip
     """Aggregate per-topic scores over topics (``axis``; the topics of a ScoreMatrix).
 
