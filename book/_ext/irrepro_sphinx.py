@@ -9,14 +9,25 @@
   ``builder-inited`` / ``env-before-read-docs`` (sphinx-thebe, sphinx-togglebutton) put them in every
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
   Identical script and style entries are dropped here, keeping the first.
+- Publishing (see the README's *Publishing*): the repository URL of ``_config.yml`` is replaced by
+  ``IRREPRO_REPOSITORY_URL`` when set (the GitHub workflow sets it to the repository it runs in);
+  every chapter ``notebooks/*.md`` gets a paired ``notebooks/*.ipynb`` (no outputs, a first set-up
+  cell that installs irrepro where it is missing), which the theme's Binder and Colab buttons open
+  from the launch branch the workflow publishes; the ``.ipynb`` download (the executed notebook,
+  with outputs) gets the same set-up cell.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from pathlib import Path
 
 SCORECARD = "book/scorecard"
+REPOSITORY_ENV = "IRREPRO_REPOSITORY_URL"
+PAIRED = "notebooks/*.md"  # the chapters: jupytext MyST notebooks, each paired with an .ipynb
+SETUP_CELL_ID = "irrepro-setup"
 
 
 def _read_scorecard_last(app, env, docnames):
@@ -88,7 +99,79 @@ def _copy_mathjax(app, exception):
         shutil.copytree(src, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
 
 
+def _repository(app, config):
+    url = os.environ.get(REPOSITORY_ENV, "").strip().rstrip("/")
+    if url:
+        config.html_theme_options["repository_url"] = url
+
+
+def _setup_cell(config):
+    """The first cell of a published notebook: install what a bare Jupyter (Colab) lacks."""
+    import myst_nb
+    import nbformat
+
+    opts = config.html_theme_options
+    url, ref = opts["repository_url"], opts.get("repository_branch") or "main"
+    source = (
+        "# Set-up for Colab or any Jupyter without irrepro: install it from the book's repository,\n"
+        "# from the launch branch that also holds this notebook. Binder and a local checkout\n"
+        "# (`make venv`) have it already, and then nothing is installed. myst-nb provides `glue`\n"
+        "# only (it needs IPython alone, hence --no-deps).\n"
+        "import importlib.util\n"
+        "\n"
+        'if importlib.util.find_spec("irrepro") is None:\n'
+        f'    %pip install --quiet "irrepro @ git+{url}@{ref}"\n'
+        'if importlib.util.find_spec("myst_nb") is None:\n'
+        f'    %pip install --quiet --no-deps "myst-nb=={myst_nb.__version__}"'
+    )
+    cell = nbformat.v4.new_code_cell(source)
+    cell.id = SETUP_CELL_ID
+    return cell
+
+
+def _pair_notebooks(app, config):
+    """Write ``notebooks/<chapter>.ipynb`` beside each chapter, kept out of Sphinx's sources.
+
+    The theme's launch buttons open ``<page>.ipynb`` when that file exists beside the page's
+    source, else the ``.md``, which Colab cannot open. Rewritten only when its text changes.
+    """
+    import jupytext
+    import nbformat
+
+    config.exclude_patterns.append(PAIRED[: -len(".md")] + ".ipynb")
+    setup = _setup_cell(config)
+    for md in sorted(Path(app.srcdir).glob(PAIRED)):
+        nb = jupytext.read(md)
+        for i, cell in enumerate(nb.cells):  # stable ids: the file changes only with its source
+            cell.id = f"c{i:03d}-" + hashlib.sha1(cell.source.encode()).hexdigest()[:8]
+        nb.cells.insert(0, setup)
+        nb.metadata["jupytext"] = {"formats": "ipynb,md:myst"}
+        nbformat.validate(nb)
+        text = jupytext.writes(nb, "ipynb")
+        ipynb = md.with_suffix(".ipynb")
+        if not ipynb.is_file() or ipynb.read_text(encoding="utf-8") != text:
+            ipynb.write_text(text, encoding="utf-8")
+
+
+def _setup_cell_in_download(app, pagename, templatename, context, doctree):
+    """Give the ``.ipynb`` download (the executed notebook the theme copies) the set-up cell."""
+    if not context.get("ipynb_source"):
+        return
+    import nbformat
+
+    path = Path(app.outdir) / "_sources" / context["ipynb_source"]
+    nb = nbformat.read(path, as_version=4)
+    if nb.cells and nb.cells[0].get("id") == SETUP_CELL_ID:
+        return
+    nb.cells.insert(0, _setup_cell(app.config))
+    nbformat.write(nb, path)
+
+
 def setup(app):
+    app.connect("config-inited", _repository, priority=400)
+    app.connect("config-inited", _pair_notebooks, priority=450)
+    # after the theme's header buttons (501), which copy the executed notebook to _sources
+    app.connect("html-page-context", _setup_cell_in_download, priority=502)
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
