@@ -11,10 +11,10 @@
   Identical script and style entries are dropped here, keeping the first.
 - Publishing (see the README's *Publishing*): the repository URL of ``_config.yml`` is replaced by
   ``IRREPRO_REPOSITORY_URL`` when set (the GitHub workflow sets it to the repository it runs in);
-  every chapter ``notebooks/*.md`` gets a paired ``notebooks/*.ipynb`` (no outputs, a first set-up
-  cell that installs irrepro where it is missing), which the theme's Binder and Colab buttons open
-  from the launch branch the workflow publishes; the ``.ipynb`` download (the executed notebook,
-  with outputs) gets the same set-up cell.
+  every notebook page (the chapters, ``book/data``, ...) gets a paired ``.ipynb`` beside its ``.md``
+  (no outputs, a first set-up cell that installs irrepro where it is missing), which the theme's
+  Binder and Colab buttons open from the launch branch the workflow publishes; the ``.ipynb``
+  download (the executed notebook, with outputs) gets the same set-up cell.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from pathlib import Path
 
 SCORECARD = "book/scorecard"
 REPOSITORY_ENV = "IRREPRO_REPOSITORY_URL"
-PAIRED = "notebooks/*.md"  # the chapters: jupytext MyST notebooks, each paired with an .ipynb
 SETUP_CELL_ID = "irrepro-setup"
 
 
@@ -130,18 +129,25 @@ def _setup_cell(config):
 
 
 def _pair_notebooks(app, config):
-    """Write ``notebooks/<chapter>.ipynb`` beside each chapter, kept out of Sphinx's sources.
+    """Write ``<page>.ipynb`` beside the ``.md`` of every notebook page of the toc.
 
     The theme's launch buttons open ``<page>.ipynb`` when that file exists beside the page's
-    source, else the ``.md``, which Colab cannot open. Rewritten only when its text changes.
+    source, else the ``.md``, which Colab cannot open. The ``.ipynb`` are kept out of Sphinx's
+    sources (one document, one source) and rewritten only when their text changes.
     """
     import jupytext
     import nbformat
 
-    config.exclude_patterns.append(PAIRED[: -len(".md")] + ".ipynb")
+    site_map = getattr(config, "external_site_map", None)  # sphinx-external-toc, priority 900
     setup = _setup_cell(config)
-    for md in sorted(Path(app.srcdir).glob(PAIRED)):
+    for docname in sorted(site_map or ()):
+        md = Path(app.srcdir) / f"{docname}.md"
+        if not md.is_file():
+            continue
         nb = jupytext.read(md)
+        if "kernelspec" not in nb.metadata:
+            continue  # a text page, not a notebook: the theme gives it no launch buttons
+        config.exclude_patterns.append(f"{docname}.ipynb")
         for i, cell in enumerate(nb.cells):  # stable ids: the file changes only with its source
             cell.id = f"c{i:03d}-" + hashlib.sha1(cell.source.encode()).hexdigest()[:8]
         nb.cells.insert(0, setup)
@@ -169,7 +175,7 @@ def _setup_cell_in_download(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("config-inited", _repository, priority=400)
-    app.connect("config-inited", _pair_notebooks, priority=450)
+    app.connect("config-inited", _pair_notebooks, priority=950)  # after the toc is parsed
     # after the theme's header buttons (501), which copy the executed notebook to _sources
     app.connect("html-page-context", _setup_cell_in_download, priority=502)
     app.connect("config-inited", _use_local_mathjax, priority=900)
