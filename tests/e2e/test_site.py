@@ -189,3 +189,116 @@ def test_search_finds_a_known_word(server, browser):
     hits = browser.find_elements(By.CSS_SELECTOR, "#search-results ul.search li a")
     assert hits, "searching 'bootstrap' found nothing"
     assert any("intro" in h.get_attribute("href") or "notebooks" in h.get_attribute("href") for h in hits)
+
+
+# --- Publishing: repository link, launch buttons (Binder, Colab) and downloads -------------------
+
+ROOT = SITE.parents[1]
+
+
+def _publishing() -> tuple[str, str, dict]:
+    """Where the build points the buttons: ``_config.yml``, or ``IRREPRO_REPOSITORY_URL`` (the
+    GitHub workflow sets it), as ``book/_ext/irrepro_sphinx.py`` reads them."""
+    import yaml
+
+    cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = os.environ.get("IRREPRO_REPOSITORY_URL", "").strip().rstrip("/") or cfg["repository"]["url"]
+    return url, cfg["repository"]["branch"], cfg["launch_buttons"]
+
+
+def _notebook_pages() -> list[str]:
+    """Pages built from a notebook (a jupytext header with a kernelspec): chapters, data, ..."""
+    import jupytext
+
+    pages = []
+    for page in _pages():
+        md = ROOT / page.replace(".html", ".md")
+        if md.is_file() and "kernelspec" in jupytext.read(md).metadata:
+            pages.append(page[: -len(".html")])
+    return pages
+
+
+def _fetch(url: str) -> bytes:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=30) as response:
+        assert response.status == 200, f"{url}: HTTP {response.status}"
+        return response.read()
+
+
+def test_repository_link_and_launch_buttons(server, browser):
+    """Every notebook page links the repository and opens its own paired .ipynb, on the launch
+    branch, in Binder (JupyterLab) and Colab; the .ipynb the URLs name is the one the build
+    generated beside the .md (the workflow pushes exactly these files to that branch)."""
+    import jupytext
+    import nbformat
+    from selenium.webdriver.common.by import By
+
+    url, branch, launch = _publishing()
+    owner_repo = url.split("github.com/", 1)[1]
+    pages = _notebook_pages()
+    assert sum(p.startswith("notebooks/") for p in pages) >= 4, pages
+    for doc in pages:
+        _load(browser, f"{server}/{doc}.html")
+        repo = browser.find_element(By.CSS_SELECTOR, "a.btn-source-repository-button")
+        assert repo.get_attribute("href").rstrip("/") == url
+        binder = f"{launch['binderhub_url']}/v2/gh/{owner_repo}/{branch}?urlpath=lab/tree/{doc}.ipynb"
+        colab = f"{launch['colab_url']}/github/{owner_repo}/blob/{branch}/{doc}.ipynb"
+        # the launch menu opens on a click and shows both
+        browser.find_element(By.CSS_SELECTOR, ".dropdown-launch-buttons button").click()
+        shown = {
+            a.text.strip(): a.get_attribute("href")
+            for a in browser.find_elements(By.CSS_SELECTOR, ".dropdown-launch-buttons a")
+            if a.is_displayed()
+        }
+        assert shown == {"Binder": binder, "Colab": colab}, f"{doc}: {shown}"
+
+        paired = ROOT / f"{doc}.ipynb"
+        assert paired.is_file(), f"{doc}: the build did not generate {paired}"
+        nb = nbformat.read(paired, as_version=4)
+        nbformat.validate(nb)
+        setup, *cells = nb.cells
+        assert f'"irrepro @ git+{url}@{branch}"' in setup.source
+        assert "find_spec" in setup.source  # installs only where irrepro is missing
+        source = jupytext.read(ROOT / f"{doc}.md")
+        assert [(c.cell_type, c.source) for c in cells] == [
+            (c.cell_type, c.source) for c in source.cells
+        ], f"{paired} is not the notebook of {doc}.md"
+        assert not any(c.get("outputs") for c in cells if c.cell_type == "code")
+
+
+def test_download_buttons(server, browser):
+    """Every page offers its source (.md, byte for byte); notebook pages also the executed .ipynb:
+    a valid notebook with the page's cells and their outputs, after the same set-up cell."""
+    import jupytext
+    import nbformat
+    from selenium.webdriver.common.by import By
+
+    url, branch, _ = _publishing()
+    notebooks = set(_notebook_pages())
+    for page in _pages():
+        md = ROOT / page.replace(".html", ".md")
+        if not md.is_file():
+            continue  # genindex, search
+        doc = page[: -len(".html")]
+        _load(browser, f"{server}/{page}")
+        links = {
+            a.get_attribute("class"): a.get_attribute("href")
+            for a in browser.find_elements(By.CSS_SELECTOR, ".dropdown-download-buttons a")
+        }
+        source = next(h for c, h in links.items() if "btn-download-source-button" in c)
+        assert source == f"{server}/_sources/{doc}.md"
+        assert _fetch(source) == md.read_bytes()
+        ipynb = [h for c, h in links.items() if "btn-download-notebook-button" in c]
+        if doc not in notebooks:
+            assert not ipynb, f"{page}: a text page offers a notebook"
+            continue
+        assert ipynb == [f"{server}/_sources/{doc}.ipynb"], f"{page}: {ipynb}"
+        nb = nbformat.reads(_fetch(ipynb[0]).decode("utf-8"), as_version=4)
+        nbformat.validate(nb)
+        setup, *cells = nb.cells
+        assert f'"irrepro @ git+{url}@{branch}"' in setup.source
+        code = [c for c in cells if c.cell_type == "code"]
+        expected = [c.source for c in jupytext.read(md).cells if c.cell_type == "code"]
+        assert [c.source for c in code] == expected, f"{page}: the download is not this page's notebook"
+        assert any(c.outputs for c in code), f"{page}: the downloaded notebook has no outputs"
