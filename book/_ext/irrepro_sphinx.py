@@ -139,8 +139,10 @@ def _pair_notebooks(app, config):
     import nbformat
 
     site_map = getattr(config, "external_site_map", None)  # sphinx-external-toc, priority 900
+    if not site_map or not config.html_theme_options.get("repository_url"):
+        return  # no toc, or no repository to launch from
     setup = _setup_cell(config)
-    for docname in sorted(site_map or ()):
+    for docname in sorted(site_map):
         md = Path(app.srcdir) / f"{docname}.md"
         if not md.is_file():
             continue
