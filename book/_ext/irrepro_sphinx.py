@@ -113,15 +113,14 @@ def _setup_cell(config):
     url, ref = opts["repository_url"], opts.get("repository_branch") or "main"
     source = (
         "# Set-up for Colab or any Jupyter without irrepro: install it from the book's repository,\n"
-        "# from the launch branch that also holds this notebook. Binder and a local checkout\n"
-        "# (`make venv`) have it already, and then nothing is installed. myst-nb provides `glue`\n"
-        "# only (it needs IPython alone, hence --no-deps).\n"
+        "# from the launch branch that also holds this notebook, and myst-nb (the book's `glue`).\n"
+        "# Binder and a local checkout (`make venv`) have both, and then nothing is installed.\n"
         "import importlib.util\n"
         "\n"
         'if importlib.util.find_spec("irrepro") is None:\n'
         f'    %pip install --quiet "irrepro @ git+{url}@{ref}"\n'
         'if importlib.util.find_spec("myst_nb") is None:\n'
-        f'    %pip install --quiet --no-deps "myst-nb=={myst_nb.__version__}"'
+        f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"'
     )
     cell = nbformat.v4.new_code_cell(source)
     cell.id = SETUP_CELL_ID
