@@ -152,7 +152,9 @@ def _pair_notebooks(app, config):
         for i, cell in enumerate(nb.cells):  # stable ids: the file changes only with its source
             cell.id = f"c{i:03d}-" + hashlib.sha1(cell.source.encode()).hexdigest()[:8]
         nb.cells.insert(0, setup)
-        nb.metadata["jupytext"] = {"formats": "ipynb,md:myst"}
+        # a plain notebook: no jupytext pairing metadata, which would make jupytext (in Binder)
+        # re-read the cells from the .md, dropping the set-up cell
+        nb.metadata.pop("jupytext", None)
         nbformat.validate(nb)
         text = jupytext.writes(nb, "ipynb")
         ipynb = md.with_suffix(".ipynb")
