@@ -960,14 +960,16 @@ def full_corpus(
     eps: float = EPS,
     keep_replicates: bool = False,
     n_jobs: int | None = None,
+    progress: bool | str = False,
 ) -> FullCorpus:
     """Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
-    MAP parametric / L-MAP bootstrap (and the other two) per run."""
+    MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
+    the lists (or its label)."""
     lists = _lists_of(rs, rel)
     shape = lists.shape
     ap = lists.ap.reshape(shape)
     usable = lists.usable.reshape(shape)
-    reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs)
+    reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs, progress=progress)
     ivs = intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps)
     R = lists.n_rel.reshape(shape)
     n = lists.length.reshape(shape)

@@ -270,7 +270,8 @@ def analyse(
         test, pairs = step("bootstrap tests", tests)
         corpus = step(
             "corpus bootstrap",
-            lambda: cb.full_corpus(runs, n_boot=st.n_boot, seed=rng_corpus, rel=rel, n_jobs=n_jobs),
+            lambda: cb.full_corpus(runs, n_boot=st.n_boot, seed=rng_corpus, rel=rel, n_jobs=n_jobs,
+                                   progress="corpus bootstrap" if progress else False),
         )
 
         def split():
@@ -284,6 +285,7 @@ def analyse(
             res = ts.swap_experiment(
                 [scores], sizes=sizes, repetitions=st.repetitions, design="disjoint",
                 filters=["none", "t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
+                progress="swap experiment" if progress else False,
             )  # fmt: skip
             fit = ts.growth_fit(res, kind="relative", at=T)
             return res, fit, ""
