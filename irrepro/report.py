@@ -466,16 +466,9 @@ def _fig_corpus(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, key, title, tf in (
-        (axes[0], ("parametric", "MAP"), "MAP, parametric", lambda v: v),
-        (axes[1], ("bootstrap", "L-MAP"), "L-MAP, bootstrap", cb.expit),
-    ):
-        iv = rep.corpus.maps[key]
-        order = np.argsort(iv.estimate, kind="stable")
-        xs = np.arange(len(order))
-        ax.vlines(xs, tf(iv.lower[order]), tf(iv.upper[order]), color="0.6", lw=1.5)
-        ax.scatter(xs, tf(iv.estimate[order]), marker="x", s=12, color="k", zorder=3)
-        ax.set(title=title, xlabel="runs (sorted)")
+    cb.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
+    cb.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
+                          transform=cb.expit)
     axes[0].set_ylabel("MAP")
     axes[1].set_ylabel("expit(L-MAP)")
     fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.n_boot})")
