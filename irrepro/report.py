@@ -345,6 +345,8 @@ def run(
     its ``index.html``. What ``irrepro report`` does."""
     from . import data
 
+    parse_measure(measure)  # bad arguments fail before the runs are read
+    settings(scale)
     rs = data.load_runs(runs_dir, qrels=qrels, progress=progress)
     rep = analyse(rs, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
                   qrels_label=str(qrels))
