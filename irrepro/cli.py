@@ -4,6 +4,8 @@
     irrepro data fetch [NAME|all]     put collections into the cache (mirror or download), verified
     irrepro eval --qrels Q RUN... -m AP -m nDCG@10 [--per-topic]
                                       score runs like trec_eval -c: run<TAB>measure<TAB>value
+    irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N]
+                                      the four papers' analyses of your runs as one HTML report
 """
 
 from __future__ import annotations
@@ -79,6 +81,25 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import data, report
+
+    try:
+        if not Path(args.runs_dir).is_dir():
+            raise FileNotFoundError(f"not a directory of run files: {args.runs_dir}")
+        path = report.run(
+            args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
+            scale=args.scale, n_jobs=args.jobs, progress=not args.quiet,
+        )  # fmt: skip
+    except (ValueError, KeyError, FileNotFoundError, data.DataUnavailable) as exc:
+        print(f"irrepro report: {exc}", file=sys.stderr)
+        return 2
+    print(f"report: {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="irrepro", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -110,6 +131,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rel", type=int, default=1, help="lowest relevant grade (default 1)")
     p.add_argument("--digits", type=int, default=4, help="decimals printed (default 4)")
     p.set_defaults(func=_eval)
+
+    p = sub.add_parser(
+        "report",
+        help="the four papers' analyses of your runs, as one HTML report",
+        description="Apply the four papers' analyses to a directory of TREC runs: paired bootstrap "
+        "tests of every pair with intervals and Holm / Benjamini-Hochberg adjusted ASLs (Sakai 2006), "
+        "corpus-bootstrap intervals of every run's MAP (Cormack & Lynam 2006), topic-split error rates "
+        "(Sanderson & Zobel 2005) and standardized scores (Webber, Moffat & Zobel 2008). Writes "
+        "OUT/index.html (self-contained) and the tables as CSV.",
+    )
+    p.add_argument("runs_dir", metavar="RUNS_DIR", help="directory of TREC run files (plain or .gz)")
+    p.add_argument("--qrels", required=True, help="qrels file or ir_datasets id")
+    p.add_argument("--out", default="irrepro-report", help="output directory (default irrepro-report)")
+    p.add_argument("-m", "--measure", default="AP", help="measure of the tests, topic split and "
+                   "standardization (default AP; the corpus bootstrap is always on AP)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every random step (default 0)")
+    p.add_argument("--rel", type=int, default=1, help="lowest relevant grade (default 1)")
+    p.add_argument("--scale", choices=["paper", "quick"], default=None,
+                   help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="workers (default IRREPRO_JOBS or 1; "
+                   "the numbers do not depend on it)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_report)
     return parser
 
 

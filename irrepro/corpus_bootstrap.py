@@ -89,6 +89,7 @@ __all__ = [
     "run_means",
     "FullCorpus",
     "full_corpus",
+    "plot_run_intervals",
     "jackknife_acceleration",
     "METHODS",
     "map_bootstrap_intervals",
@@ -960,14 +961,16 @@ def full_corpus(
     eps: float = EPS,
     keep_replicates: bool = False,
     n_jobs: int | None = None,
+    progress: bool | str = False,
 ) -> FullCorpus:
     """Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
-    MAP parametric / L-MAP bootstrap (and the other two) per run."""
+    MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
+    the lists (or its label)."""
     lists = _lists_of(rs, rel)
     shape = lists.shape
     ap = lists.ap.reshape(shape)
     usable = lists.usable.reshape(shape)
-    reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs)
+    reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs, progress=progress)
     ivs = intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps)
     R = lists.n_rel.reshape(shape)
     n = lists.length.reshape(shape)
@@ -976,6 +979,23 @@ def full_corpus(
     maps = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, reps, usable, eps=eps).items()}
     maps.update({("parametric", k): v for k, v in map_parametric_intervals(ivs["logit+smallR"], usable, eps=eps).items()})
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
+
+
+def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None):
+    """The paper's Figures 3 and 4: every run's estimate (x) with its interval, runs sorted by
+    the estimate; ``other`` (e.g. the other half's value, o) drawn over it when given.
+    ``transform`` maps the values before drawing (``expit`` for L-MAP)."""
+    tf = transform or (lambda v: v)
+    order = np.argsort(iv.estimate, kind="stable")
+    xs = np.arange(len(order))
+    ax.vlines(xs, tf(iv.lower[order]), tf(iv.upper[order]), color="0.6", lw=1.5)
+    ax.scatter(xs, tf(iv.estimate[order]), marker="x", s=12, color="k", label="estimate (x)", zorder=3)
+    if other is not None:
+        ax.scatter(xs, tf(np.asarray(other)[order]), marker="o", s=10, facecolors="none", edgecolors="C3",
+                   label="other half (o)", zorder=3)
+    ax.set_title(title)
+    ax.set_xlabel("runs (sorted)")
+    return ax
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,6 +5,9 @@
 - Math is rendered by a local copy of MathJax (2.7, shipped by the ``jupyter-server-mathjax``
   package) copied into ``_static/mathjax``, so that equations render offline and the site loads
   nothing from a CDN.
+- The example report of ``book/report`` (``irrepro report`` on twenty TREC-COVID runs, written
+  into ``$IRREPRO_RESULTS/example-report`` when that page executes) is copied to
+  ``example-report/`` of the site.
 - Jupyter Book 1.x initialises the HTML builder twice, so extensions that add inline scripts on
   ``builder-inited`` / ``env-before-read-docs`` (sphinx-thebe, sphinx-togglebutton) put them in every
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
@@ -176,6 +179,20 @@ def _setup_cell_in_download(app, pagename, templatename, context, doctree):
     nbformat.write(nb, path)
 
 
+def _results_dir(app) -> Path:
+    """Where the executed pages leave their results (the Makefile's IRREPRO_RESULTS)."""
+    import os
+
+    return Path(os.environ.get("IRREPRO_RESULTS") or Path(app.srcdir) / "_build" / "results")
+
+
+def _copy_example_report(app, exception):
+    """The example report of ``book/report`` (written while that page executes) into the site."""
+    src = _results_dir(app) / "example-report"
+    if exception is None and app.builder.format == "html" and (src / "index.html").is_file():
+        shutil.copytree(src, Path(app.outdir) / "example-report", dirs_exist_ok=True)
+
+
 def setup(app):
     app.connect("config-inited", _repository, priority=400)
     app.connect("config-inited", _pair_notebooks, priority=950)  # after the toc is parsed
@@ -183,6 +200,7 @@ def setup(app):
     app.connect("html-page-context", _setup_cell_in_download, priority=502)
     app.connect("config-inited", _use_local_mathjax, priority=900)
     app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _copy_example_report)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a

@@ -166,9 +166,11 @@ def score_matrix(
     )
 
 
-def write_trec(runset: RunSet, directory, *, gzip: bool = False) -> list:
-    """Write each run of ``runset`` as a TREC run file (and ``qrels.txt``) into ``directory``;
-    returns the run paths. Useful to try the command-line tools on simulated data."""
+def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> list:
+    """Write each run of ``runset`` as a TREC run file into ``directory`` and its qrels to
+    ``qrels`` (default ``directory/qrels.txt``; give a path outside to keep a directory of runs
+    only, as ``irrepro report`` wants); returns the run paths. Scores are the reversed ranks, so
+    the files rank exactly as the RunSet. Useful to try the command-line tools."""
     from pathlib import Path
 
     out = Path(directory)
@@ -189,7 +191,7 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False) -> list:
             p.write_text("".join(lines))
         paths.append(p)
     qt = runset.qrels.table
-    (out / "qrels.txt").write_text(
+    Path(qrels or out / "qrels.txt").write_text(
         "".join(f"{t} 0 {d} {g}\n" for t, d, g in qt[["topic", "doc", "grade"]].itertuples(index=False))
     )
     return paths

@@ -302,3 +302,34 @@ def test_download_buttons(server, browser):
         expected = [c.source for c in jupytext.read(md).cells if c.cell_type == "code"]
         assert [c.source for c in code] == expected, f"{page}: the download is not this page's notebook"
         assert any(c.outputs for c in code), f"{page}: the downloaded notebook has no outputs"
+
+
+def test_scorecard_and_report_pages_load(server, browser):
+    """The generated scorecard lists claims with statuses; the example report (``irrepro report``
+    on twenty TREC-COVID runs) loads on its own and inside the book's report page."""
+    from selenium.webdriver.common.by import By
+
+    _load(browser, f"{server}/book/scorecard.html")
+    rows = browser.find_elements(By.CSS_SELECTOR, "table tbody tr")
+    assert len(rows) > 20, f"the scorecard lists only {len(rows)} rows"
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert "replicated" in text
+
+    _load(browser, f"{server}/example-report/index.html")
+    assert browser.title.startswith("irrepro report")
+    heads = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+    for word in ("Sakai", "Cormack", "Sanderson", "Webber"):
+        assert any(word in h for h in heads), (word, heads)
+    sizes = browser.execute_script(
+        "return Array.from(document.images).map(i => [i.naturalWidth, i.naturalHeight])"
+    )
+    assert len(sizes) == 5 and all(w > 200 and h > 100 for w, h in sizes), sizes
+    assert not _severe_console_messages(browser)
+
+    _load(browser, f"{server}/book/report.html")
+    frame = browser.find_element(By.CSS_SELECTOR, "iframe[src$='example-report/index.html']")
+    browser.switch_to.frame(frame)
+    try:
+        assert browser.find_element(By.TAG_NAME, "h1").text.startswith("irrepro report")
+    finally:
+        browser.switch_to.default_content()
