@@ -88,6 +88,9 @@ def _use_local_mathjax(app, config):
             "ignoreClass": "tex2jax_ignore|mathjax_ignore|document",
         },
         "messageStyle": "none",
+        # the hidden MathML for screen readers (AssistiveMML) would otherwise ask for MathJax's TeX
+        # web fonts for variants such as \\mathbb, which the package does not carry (a 404)
+        "styles": {".MJX_Assistive_MathML [mathvariant]": {"font-family": "inherit"}},
         # the packaged MathJax carries the STIX-Web fonts only
         "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
         "SVG": {"font": "STIX-Web"},

@@ -83,11 +83,19 @@ def _pages() -> list[str]:
 
 def _load(browser, url: str):
     browser.get(url)
-    for _ in range(100):  # wait for the page's scripts (MathJax, theme) to settle
-        if browser.execute_script("return document.readyState") == "complete":
+    # wait for the page's scripts (theme, MathJax's typesetting) and the fonts they ask for to
+    # settle, so that a late failure (a missing web font) is reported for this page
+    settled = (
+        "return document.readyState == 'complete' && document.fonts.status == 'loaded'"
+        " && !(window.MathJax && MathJax.Hub && MathJax.Hub.queue"
+        "      && (MathJax.Hub.queue.pending || MathJax.Hub.queue.running))"
+    )
+    for _ in range(150):
+        if browser.execute_script(settled):
             break
         time.sleep(0.1)
     time.sleep(0.3)
+    browser.execute_script("return document.fonts.ready")
 
 
 # MathJax 2 probes whether a web font is usable by loading it from about:blank; Chromium logs the
