@@ -207,7 +207,7 @@ _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
 _PART = re.compile(
     r"^(?:(?:about|around|approximately|typically|almost|nearly|roughly|well|slightly|just)\s+)*"
     rf"(?P<cmp>>=|<=|≥|≤|>|<|under|below|less than|over|above|more than)?\s*"
-    rf"(?P<a>{_NUM})\s*(?P<pa>%)?\s*(?:[-–]\s*(?P<b>{_NUM})\s*(?P<pb>%)?)?\s*(?:x|of\s+\d+)?$"
+    rf"(?P<a>{_NUM})\s*(?P<pa>%)?\s*(?:[-–]\s*(?P<b>{_NUM})\s*(?P<pb>%)?)?\s*(?P<x>x|of\s+\d+)?$"
 )
 _FRACTION = re.compile(r"^(?:(?:about|around|almost|nearly|roughly)\s+)*(?P<a>\d+)/(?P<b>[1-9]\d*)$")
 _SPLIT = re.compile(r"\s+/\s+|\s+vs\.?\s+|\s*->\s*")
@@ -263,12 +263,12 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
             if lo > hi:
                 raise ValueError(f"{x!r}: a range must run from low to high (write 'a -> b' for two values)")
             out.append(_Value(lo, hi, max(_half_unit(a), _half_unit(b)), pct))
-        elif cmp in {">", ">=", "≥", "over", "above", "more than"}:
-            out.append(_Value(float(a), math.inf, _half_unit(a), pct))
+        elif cmp in {">", ">=", "≥", "over", "above", "more than"}:  # a bound is a threshold, not rounded
+            out.append(_Value(float(a), math.inf, 0.0, pct))
         elif cmp in {"<", "<=", "≤", "under", "below", "less than"}:
-            out.append(_Value(-math.inf, float(a), _half_unit(a), pct))
-        else:
-            out.append(_Value(float(a), float(a), _half_unit(a), pct))
+            out.append(_Value(-math.inf, float(a), 0.0, pct))
+        else:  # a count "k of n" is exact
+            out.append(_Value(float(a), float(a), 0.0 if (m["x"] or "").startswith("of") else _half_unit(a), pct))
     return out
 
 
@@ -367,7 +367,10 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
         bases.append(basis or "the chapter's tolerance")
     why = " or ".join(bases) or "the printed precision"
     t_txt = "±" + "/".join(dict.fromkeys(_fmt(t) for t in tols))
-    if k == m:
+    if k == m and max(offs) == 0 and any(a.lo != a.hi for a in p):
+        st = REPLICATED
+        txt = "inside the paper's " + ("bound" if all(math.isinf(a.lo) or math.isinf(a.hi) for a in p) else "range")
+    elif k == m:
         st = REPLICATED
         txt = f"within {t_txt} ({why})" if m == 1 else f"all {m} within {t_txt} ({why})"
     else:

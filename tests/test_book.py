@@ -184,3 +184,10 @@ def test_no_row_of_the_chapters_is_left_without_a_status(tmp_path, monkeypatch):
     assert all(r["reason"] for r in rows)
     cards = book.scorecard(files[0].parent)
     assert not pd.concat(cards.values())["status"].eq("compared").any()
+
+
+def test_counts_and_bounds_are_exact():
+    assert judge("6 of 6", "5 of 6")[0] == NOT_REPLICATED  # a count is not rounded
+    assert judge("> 1", 0.8)[0] == NOT_REPLICATED  # nor is a threshold
+    assert judge("> 1", 1.2) == (REPLICATED, "inside the paper's bound")
+    assert judge("11%-14%", "12.5%") == (REPLICATED, "inside the paper's range")
