@@ -401,12 +401,15 @@ def _missing_rule(v) -> bool:
 
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: per paper, every row of every :func:`compare` table recorded in
-    ``directory`` (default ``$IRREPRO_RESULTS``) with the paper's value, ours, the status and its
+    ``directory`` (default ``$IRREPRO_RESULTS``), in the order the chapter recorded them, with the
+    paper's value, ours, the status and its
     reason (as :func:`compare` computed them; a row recorded without one is judged again by the same
     rule), the note and the data used."""
     d = Path(directory or os.environ.get("IRREPRO_RESULTS", ""))
     out: dict[str, pd.DataFrame] = {}
-    records = [json.loads(f.read_text()) for f in sorted(d.glob("*.json"))] if d.is_dir() else []
+    # in the order the chapters wrote them (each chapter runs top to bottom)
+    files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
+    records = [json.loads(f.read_text()) for f in files]
     cols = ["table / figure / claim", "quantity", "paper", "ours", "status", "reason", "note", "data"]
     for key, title in PAPERS:
         rows = []
