@@ -3,7 +3,11 @@
 Every chapter shows where its data came from with :func:`data_banner` (a warning box carrying the
 CSS class ``simulated-data`` when any of it is the simulated stand-in, a plain note otherwise) and
 prints each of the paper's numbers beside ours with :func:`compare`, so that the chapters and any
-page that gathers their numbers cannot disagree.
+page that gathers their numbers cannot disagree. Every compared row gets a status - replicated,
+partly, not replicated or not comparable - and a reason from one rule, :func:`judge`: our number
+against the paper's within the paper's printed precision plus, where the chapter knows it, 1.96
+standard errors of the difference; claims in words carry the chapter's computed :func:`verdict`.
+:func:`scorecard` gathers the rows of all chapters and :func:`summary` counts the statuses.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .corpus_bootstrap import Z95  # tolerances built from a standard error are Z95 x se
 from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
 
 __all__ = [
@@ -178,9 +183,6 @@ PAPERS = (
 #: replicated, or not comparable (the paper gives no number, or our data cannot speak to it).
 STATUSES = ("replicated", "partly", "not replicated", "not comparable")
 REPLICATED, PARTLY, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
-
-#: z of the two-sided 95% normal interval: tolerances built from a standard error are z x se.
-Z95 = 1.959963984540054
 
 _VERDICTS = {"holds": REPLICATED, "partly": PARTLY, "does not": NOT_REPLICATED, "not testable": NOT_COMPARABLE}
 _WORDS = {s: s for s in STATUSES} | _VERDICTS
