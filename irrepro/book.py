@@ -368,18 +368,22 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     if tol:
         bases.append(basis or "the chapter's tolerance")
     why = " or ".join(bases) or "the printed precision"
-    t_txt = "±" + "/".join(dict.fromkeys(_fmt(t) for t in tols))
+    within = ("±" + "/".join(dict.fromkeys(_fmt(t) for t in tols)) + f" ({why})") if max(tols) > 0 else "exactly"
+    where = "bound" if all(math.isinf(a.lo) or math.isinf(a.hi) for a in p) else "range"
     if k == m and max(offs) == 0 and any(a.lo != a.hi for a in p):
-        st = REPLICATED
-        txt = "inside the paper's " + ("bound" if all(math.isinf(a.lo) or math.isinf(a.hi) for a in p) else "range")
+        st, txt = REPLICATED, f"inside the paper's {where}"
     elif k == m:
         st = REPLICATED
-        txt = f"within {t_txt} ({why})" if m == 1 else f"all {m} within {t_txt} ({why})"
+        txt = ("equal" if within == "exactly" else f"within {within}") if m == 1 else f"all {m} within {within}"
     else:
-        worst = max(o_ - t for o_, t in zip(offs, tols))
         st = PARTLY if k else NOT_REPLICATED
-        txt = (f"{k} of {m} within {t_txt} ({why})" if m > 1 else f"outside {t_txt} ({why})") + \
-              f"; beyond it by up to {_fmt(worst)}"
+        worst = max(o_ - t for o_, t in zip(offs, tols))
+        if within == "exactly":
+            txt = (f"{k} of {m} agree; " if m > 1 else "") + (
+                f"outside the paper's {where} by up to {_fmt(worst)}" if any(a.lo != a.hi for a in p)
+                else f"differs by up to {_fmt(worst)}")
+        else:
+            txt = (f"{k} of {m} within {within}" if m > 1 else f"outside {within}") + f"; beyond it by up to {_fmt(worst)}"
     return st, txt + extra
 
 

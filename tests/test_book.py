@@ -191,3 +191,13 @@ def test_counts_and_bounds_are_exact():
     assert judge("> 1", 0.8)[0] == NOT_REPLICATED  # nor is a threshold
     assert judge("> 1", 1.2) == (REPLICATED, "inside the paper's bound")
     assert judge("11%-14%", "12.5%") == (REPLICATED, "inside the paper's range")
+
+
+def test_reasons_name_the_tolerance_or_the_bound():
+    assert judge("> 0.6", 0.43) == (NOT_REPLICATED, "outside the paper's bound by up to 0.17")
+    assert judge("6 of 6", "6 of 6") == (REPLICATED, "equal")
+    assert judge("6 of 6", "4 of 6") == (NOT_REPLICATED, "differs by up to 2")
+    st, reason = judge(0.05, 0.028)
+    assert reason == "outside ±0.005 (the printed precision); beyond it by up to 0.017"
+    st, reason = judge("3.7 / 77.8", "3.7 / 80.1", n=(3652, 6292))
+    assert st == PARTLY and reason.startswith("1 of 2 within ±") and "n = 3652 (paper) / 6292 (ours)" in reason
