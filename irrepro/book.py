@@ -292,12 +292,16 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
        ``t = rounding + max(tol, z * se)``,
 
        where *rounding* is half a unit of the last printed digit of each side (so 0.324 against
-       0.32397 agrees, 0.05 against 0.028 does not), ``tol`` an absolute margin the chapter states
-       and justifies in ``basis``, and ``se`` the standard error of the difference (z = 1.96);
-       ``n`` gives it for shares: ``n=(n_paper, n_ours)`` (or ``n_ours`` alone) is the binomial se
-       of the difference of two independent shares. A range (``"11%-14%"``) or bound (``"> 0.6"``)
-       agrees when ours lies in it, widened by ``t``. **replicated** when every value agrees,
-       **partly** when some do, **not replicated** when none does.
+       0.32397 agrees, 0.05 against 0.028 does not; the paper's ``15`` is 15 +- 0.5, its ``"2/3"``
+       2/3 +- 1/6; numbers we pass as numbers, counts ``"k of n"`` and bounds are exact; write the
+       paper's value as text, ``"0.60"``, to keep a trailing zero), ``tol`` an absolute margin the
+       chapter states and justifies in ``basis``, and ``se`` the standard error of the difference
+       (z = 1.96); ``n`` gives it for shares: ``n=(n_paper, n_ours)`` (or ``n_ours`` alone; either
+       may list one count per value) is the binomial se of the difference of two independent
+       shares, read as percentages when printed with % or when a value of the row exceeds 1. A
+       range (``"11%-14%"``) or bound (``"> 0.6"``, ``"under 10%"``) agrees when ours lies in it,
+       widened by ``t``. **replicated** when every value agrees, **partly** when some do, **not
+       replicated** when none does.
     4. Words on both sides: **replicated** when they are the same (``"yes"``/``"yes"``), **not
        replicated** when both are yes/no and differ; other words need a ``status``
        (:class:`ValueError` otherwise, so no row escapes the rule). A number in the paper against
