@@ -26,13 +26,14 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[book,test]"
 	@touch $(STAMP)
 
-# The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped
-# whenever the package, the pins, the scale or the data status change.
+# The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped, with
+# the results the pages recorded (_build/results), whenever the package, the pins, the scale or the
+# data status change.
 book: $(STAMP)
 	@fp=$$( { cat $$(find irrepro book/_ext -name '*.py' -o -name '*.tsv' | sort) requirements.lock; \
 	          echo "$${IRREPRO_SCALE:-paper}"; $(BIN)/irrepro data status --brief; } | sha256sum | cut -c1-16 ); \
 	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
-	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees; fi; \
+	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees $(BUILD)/results; fi; \
 	 mkdir -p $(BUILD) && echo "$$fp" > $(BUILD)/.inputs.new
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs

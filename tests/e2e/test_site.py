@@ -318,10 +318,20 @@ def test_scorecard_and_report_pages_load(server, browser):
     from selenium.webdriver.common.by import By
 
     _load(browser, f"{server}/book/scorecard.html")
-    rows = browser.find_elements(By.CSS_SELECTOR, "table tbody tr")
-    assert len(rows) > 20, f"the scorecard lists only {len(rows)} rows"
-    text = browser.find_element(By.TAG_NAME, "body").text
-    assert "replicated" in text
+    from irrepro.book import STATUSES
+
+    # every row of the four papers' tables (those with a "status" column) has one of the statuses
+    statuses = browser.execute_script(
+        "const out = [];"
+        "for (const t of document.querySelectorAll('table')) {"
+        "  const heads = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());"
+        "  const k = heads.indexOf('status'); if (k < 0 || !heads.includes('quantity')) continue;"
+        "  for (const tr of t.querySelectorAll('tbody tr')) out.push(tr.children[k].textContent.trim());"
+        "} return out;"
+    )
+    assert len(statuses) > 100, f"the scorecard lists only {len(statuses)} rows"
+    assert set(statuses) <= set(STATUSES), set(statuses) - set(STATUSES)
+    assert "replicated" in statuses
 
     _load(browser, f"{server}/example-report/index.html")
     assert browser.title.startswith("irrepro report")
