@@ -89,7 +89,7 @@ def _use_local_mathjax(app, config):
         },
         "messageStyle": "none",
         # the hidden MathML for screen readers (AssistiveMML) would otherwise ask for MathJax's TeX
-        # web fonts for variants such as \\mathbb, which the package does not carry (a 404)
+        # web fonts for variants such as \mathbb, which the package does not carry (a 404)
         "styles": {".MJX_Assistive_MathML [mathvariant]": {"font-family": "inherit"}},
         # the packaged MathJax carries the STIX-Web fonts only
         "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
