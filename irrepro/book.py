@@ -133,7 +133,7 @@ def compare(
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS and k != "status"}
         out_rows.append({**{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
                          "status": status, "reason": reason, **shown})
-    frame = pd.DataFrame(out_rows)
+    frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
     comp = Comparison(paper, item, frame, data)
     out = os.environ.get("IRREPRO_RESULTS")
     if out:
@@ -433,7 +433,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
                 rows.append({"table / figure / claim": rec["item"], "quantity": r.get("quantity"),
                              "paper": r.get("paper"), "ours": r.get("ours"), "status": status,
                              "reason": reason, "note": r.get("note") or "", "data": rec.get("data", "")})
-        out[title] = pd.DataFrame(rows, columns=cols)
+        out[title] = pd.DataFrame(rows, columns=cols, dtype=object)
     return out
 
 

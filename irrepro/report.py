@@ -576,7 +576,10 @@ def _render(rep: Report) -> str:
         note = (f"<p class='note'>{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the "
                 "ranking are listed; <a href='pairs.csv'>pairs.csv</a> has all.</p>")
     add(note)
-    add(_table(shown.sort_values("ASL", kind="stable"), scroll=len(shown) > 30))
+    shown = shown.sort_values("ASL", kind="stable").copy()
+    for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
+        shown[col] = [f"< {1 / t.B:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+    add(_table(shown, scroll=len(shown) > 30))
 
     # --- corpus bootstrap
     par = rep.corpus.maps[("parametric", "MAP")]
