@@ -636,11 +636,9 @@ def ap_intervals(
     ap = lists.ap.reshape(lists.shape)
     accel = ap_acceleration(lists).reshape(lists.shape) if "bca" in methods else None
     out = intervals_from_replicates(ap, reps, methods, accel=accel, eps=eps)
-    if small_r:
-        R = lists.n_rel.reshape(lists.shape)
-        n = lists.length.reshape(lists.shape)
-        out = {(m + "+smallR" if m != "bca" else m): (small_r_correct(iv, R, n) if m != "bca" else iv)
-               for m, iv in out.items()}
+    if small_r:  # the corrected linear and logit intervals replace the plain ones
+        out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
+        out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
     return out
 
 
@@ -720,6 +718,20 @@ def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Interva
             if a <= est[idx] <= b and (b - a) > (hi[idx] - lo[idx]):
                 lo[idx], hi[idx] = a, b
     return replace(iv, lower=lo, upper=hi, method=iv.method + "+smallR")
+
+
+def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:
+    """``ivs`` plus the section-7 corrections of its linear and logit intervals
+    (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
+    return {**ivs, **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs}}
+
+
+def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float) -> dict:
+    """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
+    (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
+    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, eps=eps).items()}
+    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, eps=eps).items()})
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -925,16 +937,10 @@ def split_validation(
     for h, ss in zip("AB", seeds):
         reps = bootstrap_ap(lists[h], n_boot, ss, n_jobs=n_jobs, progress=progress and f"bootstrap half {h}")
         acc = ap_acceleration(lists[h]).reshape(shape)
-        ivs = intervals_from_replicates(ap[h], reps, METHODS, accel=acc, eps=eps)
-        for meth, iv in ivs.items():
-            intervals[(h, meth)] = iv
-        R = np.broadcast_to(n_rel[h][None, :], shape)
-        for meth in ("linear", "logit"):
-            intervals[(h, meth + "+smallR")] = small_r_correct(ivs[meth], R, length[h])
-        for meas, iv in map_bootstrap_intervals(ap[h], reps, usable, eps=eps).items():
-            maps[(h, "bootstrap", meas)] = iv
-        for meas, iv in map_parametric_intervals(intervals[(h, "logit+smallR")], usable, eps=eps).items():
-            maps[(h, "parametric", meas)] = iv
+        ivs = _with_small_r(intervals_from_replicates(ap[h], reps, METHODS, accel=acc, eps=eps),
+                            n_rel[h][None, :], length[h])
+        intervals.update({(h, meth): iv for meth, iv in ivs.items()})
+        maps.update({(h, *k): iv for k, iv in _run_intervals(ap[h], reps, usable, ivs["logit+smallR"], eps).items()})
         del reps
     return SplitValidation(rs.runs, rs.topics, ap, n_rel, length, usable, intervals, maps, n_boot, seed)
 
@@ -971,13 +977,9 @@ def full_corpus(
     ap = lists.ap.reshape(shape)
     usable = lists.usable.reshape(shape)
     reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs, progress=progress)
-    ivs = intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps)
-    R = lists.n_rel.reshape(shape)
-    n = lists.length.reshape(shape)
-    for meth in ("linear", "logit"):
-        ivs[meth + "+smallR"] = small_r_correct(ivs[meth], R, n)
-    maps = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, reps, usable, eps=eps).items()}
-    maps.update({("parametric", k): v for k, v in map_parametric_intervals(ivs["logit+smallR"], usable, eps=eps).items()})
+    ivs = _with_small_r(intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
+                        lists.n_rel.reshape(shape), lists.length.reshape(shape))
+    maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps)
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
