@@ -55,7 +55,7 @@ def _eval(args: argparse.Namespace) -> int:
         for src in args.runs:
             p = Path(src)
             if p.is_dir():
-                files += sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+                files += data.run_files(p)
             elif p.is_file():
                 files.append(p)
             else:

@@ -79,6 +79,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "read_score_matrix",
+    "run_files",
     "registry",
     "simulate",
     "status",
@@ -201,7 +202,9 @@ def load_topics(source: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-def _run_files(directory: Path) -> list[Path]:
+def run_files(directory: str | Path) -> list[Path]:
+    """The run files of a directory: every visible file, sorted by name (an error if none)."""
+    directory = Path(directory)
     files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
         raise DataError(directory, None, "no run files in this directory")
@@ -244,7 +247,7 @@ def load_runs(
         if qrels is None:
             raise ValueError("give the qrels (file, ir_datasets id or Qrels) for your own runs")
         if isinstance(source, (str, Path)) and Path(source).is_dir():
-            files = _run_files(Path(source))
+            files = run_files(source)
             name = Path(source).name
         elif isinstance(source, (str, Path)):
             if not Path(source).exists():
@@ -395,8 +398,3 @@ def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[
     for rel in tqdm(files, desc="fetching", unit="file", disable=not progress):
         out.append(locate(rel))
     return out
-
-
-def describe(obj) -> str:
-    """One line on where a RunSet or ScoreMatrix came from (for the book's data banners)."""
-    return f"{obj.collection if isinstance(obj, ScoreMatrix) else obj.name}: {obj.source}"

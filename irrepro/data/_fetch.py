@@ -113,17 +113,24 @@ def _matches(path: Path, entry: RegistryEntry) -> bool:
     return path.stat().st_size == entry.bytes and sha256_file(path) == entry.sha256
 
 
-def _copy_atomic(src: Path, dst: Path) -> None:
+def atomic_write(dst: str | Path, write) -> None:
+    """Create ``dst`` whole or not at all: ``write(tmp_path)`` fills a temporary file beside it,
+    which is then renamed over ``dst`` (and removed if anything fails)."""
+    dst = Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
     os.close(fd)
     try:
-        shutil.copyfile(src, tmp)
+        write(Path(tmp))
         os.chmod(tmp, 0o644)
         os.replace(tmp, dst)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _copy_atomic(src: Path, dst: Path) -> None:
+    atomic_write(dst, lambda tmp: shutil.copyfile(src, tmp))
 
 
 def _how_to_supply(entry: RegistryEntry, target: Path) -> str:

@@ -340,16 +340,13 @@ class RunSet:
 
     def save(self, path: str | Path) -> None:
         """Write the arrays and qrels to an ``.npz`` file, atomically."""
-        import os
-        import tempfile
+        from ._fetch import atomic_write
 
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         q = self.qrels.table
         ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as f:
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
                 np.savez(
                     f,
                     runs=np.array(self.runs, dtype=str),
@@ -364,11 +361,8 @@ class RunSet:
                     q_name=np.array(self.qrels.name),
                     ignored=np.array(ignored, dtype=str).reshape(-1, 2),
                 )
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+
+        atomic_write(path, write)
 
     @classmethod
     def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
