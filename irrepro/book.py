@@ -100,6 +100,11 @@ class Comparison:
         return json.loads(self.frame.to_json(orient="records"))
 
 
+def slug(text: str) -> str:
+    """A file-name form of ``text``: letters and digits kept, everything else "-", lower case."""
+    return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower()
+
+
 def compare(
     paper: str,
     item: str,
@@ -139,8 +144,7 @@ def compare(
     if out:
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
-        slug = "".join(c if c.isalnum() else "-" for c in f"{paper}-{item}").strip("-").lower()
-        (d / f"{slug}.json").write_text(
+        (d / f"{slug(f'{paper}-{item}')}.json").write_text(
             json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records()}, indent=1)
         )
     return comp

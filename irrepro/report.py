@@ -52,6 +52,7 @@ from . import corpus_bootstrap as cb
 from . import parallel
 from . import standardize as sz
 from . import topic_split as ts
+from .book import slug
 from .data import RunSet, ScoreMatrix
 from .measures import evaluate, parse_measure
 
@@ -168,37 +169,32 @@ class Report:
 
     def to_html(self) -> str:
         """The report as one HTML document: figures embedded as PNG data, no external resource."""
-        return _render(self)
+        return _render(self, self.summary(), self.runs_table())
 
     def write(self, out: str | Path) -> Path:
         """Write ``index.html`` and the tables as CSV (summary, runs, pairs, per-topic scores, error
         rates) into ``out``; returns the path of ``index.html``. Each file is written whole
         (temporary name, then rename)."""
+        from .data._fetch import atomic_write
+
         d = Path(out)
-        d.mkdir(parents=True, exist_ok=True)
-        summ = self.summary()
+        summ, runs = self.summary(), self.runs_table()
         files = {
             "summary.csv": pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}).to_csv(index=False),
-            "runs.csv": self.runs_table().to_csv(index=False),
+            "runs.csv": runs.to_csv(index=False),
             "pairs.csv": self.pairs.to_csv(index=False),
-            f"{_slug(self.measure)}-per-topic.csv": self.scores.to_frame().to_csv(),
+            f"{slug(self.measure) or 'scores'}-per-topic.csv": self.scores.to_frame().to_csv(),
         }
         if self.swap is not None:
             files["error-rates.csv"] = _error_table(self).to_csv()
-        files["index.html"] = self.to_html()
+        files["index.html"] = _render(self, summ, runs)
         for fname, text in files.items():
-            tmp = d / f".{fname}.tmp"
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(d / fname)
+            atomic_write(d / fname, lambda tmp, text=text: tmp.write_text(text, encoding="utf-8"))
         return d / "index.html"
 
 
 def _formatted(values: dict) -> list[str]:
     return [f"{v:,}" if isinstance(v, (int, np.integer)) else f"{v:.3f}" for v in values.values()]
-
-
-def _slug(s: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in s).strip("-").lower() or "scores"
 
 
 def analyse(
@@ -251,7 +247,7 @@ def analyse(
         def tests():
             res = bt.paired_test(scores, B=st.B, seed=rng_tests, n_jobs=n_jobs)
             holm = pd.DataFrame(bt.comparisons(res, method="holm"))
-            bh = bt.comparisons(res, method="fdr_bh")
+            from statsmodels.stats.multitest import multipletests  # as comparisons() adjusts
             frame = pd.DataFrame(
                 {
                     "run x": holm["system_x"],
@@ -262,7 +258,7 @@ def analyse(
                     "effect size d_z": holm["effect_size"],
                     "ASL": holm["asl"],
                     "ASL (Holm)": holm["asl_adjusted"],
-                    "ASL (BH)": [c.asl_adjusted for c in bh],
+                    "ASL (BH)": multipletests(res.asl, method="fdr_bh")[1],
                 }
             )
             return res, frame
@@ -294,13 +290,10 @@ def analyse(
 
         def standardization():
             std = sz.standardize(scores)
-            # both forms on the same random halves (a fresh copy of the same seed sequence each)
-            def halves_seed():
-                return np.random.SeedSequence(rng_halves.entropy, spawn_key=rng_halves.spawn_key)
-
+            seed_halves = int(rng_halves.generate_state(1)[0])  # an int: both forms on the same halves
             halves = {
-                "raw": sz.partition_experiment(scores.scores, st.partitions, seed=halves_seed(), n_jobs=n_jobs),
-                "standardized": sz.partition_experiment(std, st.partitions, seed=halves_seed(), n_jobs=n_jobs),
+                "raw": sz.partition_experiment(scores.scores, st.partitions, seed=seed_halves, n_jobs=n_jobs),
+                "standardized": sz.partition_experiment(std, st.partitions, seed=seed_halves, n_jobs=n_jobs),
             }
             return std, halves
 
@@ -484,7 +477,7 @@ def _fig_split(rep: Report):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
-        fit = ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
+        fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
         ts.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
         ax.set_title(title)
     fig.suptitle(f"Swap experiment: {rep.swap.repetitions} repetitions per size, disjoint topic sets")
@@ -516,16 +509,14 @@ def _fig_std(rep: Report):
     return fig
 
 
-def _render(rep: Report) -> str:
+def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     S, T = rep.scores.shape
     st = rep.settings
     m = rep.measure
-    summ = rep.summary()
     esc = html.escape
-    runs = rep.runs_table()
     parts: list[str] = []
     add = parts.append
     # an empty inline icon: the page asks nothing of any server, not even /favicon.ico
@@ -555,14 +546,14 @@ def _render(rep: Report) -> str:
 
     # --- bootstrap tests
     t = rep.tests
-    n_holm = int((rep.pairs["ASL (Holm)"] < 0.05).sum())
+    n_holm = summ["significant pairs, Holm"]
     add("<h2>2. Paired bootstrap tests (Sakai 2006)</h2>")
     add(
         f"<p>Every pair of runs is tested with the studentised paired bootstrap test on the {T} topics "
         f"(B = {t.B}, one set of bootstrap topic samples for all pairs). {100 * t.discriminative_power():.1f}% "
         f"of the {len(rep.pairs)} pairs have ASL &lt; 0.05 (the discriminative power of {esc(m)} on these "
         f"runs); after Holm's adjustment for {len(rep.pairs)} comparisons {n_holm} pairs remain "
-        f"significant, after Benjamini-Hochberg {int((rep.pairs['ASL (BH)'] < 0.05).sum())}. Intervals are "
+        f"significant, after Benjamini-Hochberg {summ['significant pairs, Benjamini-Hochberg']}. Intervals are "
         "percentile bootstrap intervals of the difference in mean.</p>"
     )
     add(_figure(_fig_asl(rep), "Left: the ASL curve (Sakai's Figure 7), raw and adjusted. Right: which pairs differ.",
