@@ -752,6 +752,8 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     half = doc_half(rs.vocab)
     codes = rs.doc_codes
     out = []
+    qt = rs.qrels.table
+    qhalf = doc_half(qt["doc"].to_numpy())
     for h in (0, 1):
         keep = (codes >= 0) & (half[np.maximum(codes, 0)] == h)
         order = np.argsort(~keep, axis=-1, kind="stable")
@@ -761,8 +763,6 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
         valid = np.arange(k) < lengths[..., None]
         grades = np.where(valid, np.take_along_axis(rs.grades, order, -1), PAD).astype(np.int8)
         dc = np.where(valid, np.take_along_axis(codes, order, -1), -1).astype(np.int32)
-        qt = rs.qrels.table
-        qhalf = doc_half(qt["doc"].to_numpy())
         q = Qrels(qt[qhalf == h].reset_index(drop=True), f"{rs.qrels.name} half {'AB'[h]}")
         out.append(
             replace(rs, grades=grades, lengths=lengths, doc_codes=dc, qrels=q, name=f"{rs.name} half {'AB'[h]}")
@@ -927,11 +927,11 @@ def split_validation(
     L-MAP intervals (bootstrap and parametric) of every run, both directions."""
     halves = dict(zip("AB", split_corpus(rs)))
     seeds = parallel.as_seed_sequence(seed).spawn(2)
-    lists = {h: compact_lists(r.relevant(rel), r.n_relevant(rel)[None, :], r.lengths) for h, r in halves.items()}
+    lists = {h: _lists_of(r, rel) for h, r in halves.items()}
     shape = lists["A"].shape
     ap = {h: L.ap.reshape(shape) for h, L in lists.items()}
-    n_rel = {h: r.n_relevant(rel) for h, r in halves.items()}
-    length = {h: r.lengths.astype(np.int64) for h, r in halves.items()}
+    n_rel = {h: L.n_rel.reshape(shape)[0] for h, L in lists.items()}  # R per topic
+    length = {h: L.length.reshape(shape).astype(np.int64) for h, L in lists.items()}
     usable = lists["A"].usable.reshape(shape) & lists["B"].usable.reshape(shape)
     intervals, maps = {}, {}
     for h, ss in zip("AB", seeds):
