@@ -178,8 +178,26 @@ def _setup_cell_in_download(app, pagename, templatename, context, doctree):
     nb = nbformat.read(path, as_version=4)
     if nb.cells and nb.cells[0].get("id") == SETUP_CELL_ID:
         return
+    nb = _with_cached_outputs(app, nb)
     nb.cells.insert(0, _setup_cell(app.config))
     nbformat.write(nb, path)
+
+
+def _with_cached_outputs(app, nb):
+    """myst-nb (1.4) writes a page whose outputs came from the execution cache to
+    ``jupyter_execute`` *without* them (it merges them into a copy): take them from the cache."""
+    if any(c.get("outputs") for c in nb.cells if c.get("cell_type") == "code"):
+        return nb
+    cache_path = getattr(app.env, "mystnb_config", None)
+    cache_path = getattr(cache_path, "execution_cache_path", "") or ""
+    if not cache_path or not Path(cache_path).is_dir():
+        return nb
+    from jupyter_cache import get_cache
+
+    try:
+        return get_cache(cache_path).merge_match_into_notebook(nb)[1]
+    except KeyError:  # not in the cache (a page that did not execute)
+        return nb
 
 
 def _results_dir(app) -> Path:
