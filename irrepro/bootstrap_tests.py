@@ -68,6 +68,7 @@ __all__ = [
     "MeasureStudy",
     "measure_study",
     "tau_threshold",
+    "kendall_tau",
 ]
 
 #: Pairs handled per task (fixed, so the split does not depend on the number of workers).
@@ -346,9 +347,7 @@ def _studentised(s1: np.ndarray, s2: np.ndarray, n: int) -> tuple[np.ndarray, np
 
 def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int = _CHUNK) -> list:
     chunks = [slice(a, min(a + chunk, n_pairs)) for a in range(0, n_pairs, chunk)]
-    if len(chunks) == 1 or parallel.n_jobs(n_jobs) == 1:
-        return [fn(c) for c in chunks]
-    return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)
+    return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)  # serial for one worker or one chunk
 
 
 def paired_test(

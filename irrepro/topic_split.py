@@ -45,6 +45,7 @@ __all__ = [
     "growth_fit",
     "map_sd",
     "paired_t_pvalues",
+    "plot_error_rates",
     "pool_sizes",
     "sign_test_pvalues",
     "significant_share",
