@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .corpus_bootstrap import Z95  # tolerances built from a standard error are Z95 x se
 from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
+from .stats import Z95  # tolerances built from a standard error are Z95 x se
 
 __all__ = [
     "data_banner", "compare", "Comparison", "collections_table", "scorecard", "summary", "verdict", "judge",
