@@ -6,15 +6,26 @@ Modules, by method family:
 - :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity, Sakai's
   Q-measure / nDCG / nCG, RBP) and their aggregates;
 - :mod:`irrepro.corpus_bootstrap` - corpus-bootstrap intervals for AP and MAP, split-corpus
-  validation, differences and meta-analysis (Cormack & Lynam 2006);
+  validation and differences of two systems (Cormack & Lynam 2006; a subpackage by family);
 - :mod:`irrepro.topic_split` - topic-split swap experiments with paired significance tests, and
   assessor effort (Sanderson & Zobel 2005);
 - :mod:`irrepro.bootstrap_tests` - paired and unpaired bootstrap tests of all pairs of systems,
-  discriminative power, stability, swap rates and rank correlations (Sakai 2006);
+  discriminative power, stability, swap rates and rank correlations (Sakai 2006; a subpackage);
 - :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
   collections (Webber, Moffat & Zobel 2008);
+- :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,
+  bootstrap standard errors, meta-analysis, multiple-testing adjustment;
+- :mod:`irrepro.plots` - every figure (the method modules draw nothing);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
-- :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard.
+- :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``);
+- :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard (no method
+  module imports it).
+
+Conventions across the API: ``B`` is the number of resamples (bootstrap samples, random topic
+sets or partitions), ``level`` a confidence level, ``seed`` an int, a
+:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`
+(:data:`irrepro.parallel.SeedLike`), and arrays are ``(systems, topics[, B])``. Renamed and moved
+names are listed in CHANGELOG.md.
 """
 
 __version__ = "0.1.0"

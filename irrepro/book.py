@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from .stats import Z95  # tolerances built from a standard error are Z95 x se
 
@@ -98,11 +99,6 @@ class Comparison:
 
     def to_records(self) -> list[dict]:
         return json.loads(self.frame.to_json(orient="records"))
-
-
-def slug(text: str) -> str:
-    """A file-name form of ``text``: letters and digits kept, everything else "-", lower case."""
-    return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower()
 
 
 def compare(
