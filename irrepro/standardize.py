@@ -186,8 +186,9 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
 
 
 def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition: a
-    document's gain is its grade / the largest grade), for R-normalizing RBP.
+    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition, trec_eval's:
+    a document's gain is its grade / its topic's largest grade when that exceeds 1), for
+    R-normalizing RBP.
 
     ``grade_counts`` is ``(T, G+1)``: documents judged at grade 0..G per topic (``Qrels.grade_counts``).
     The ideal list holds the highest grades first: RBP = (1-p) * sum_i gain_i p^(i-1)."""
@@ -195,11 +196,13 @@ def ideal_rbp(grade_counts, p: float) -> np.ndarray:
     if gc.ndim != 2 or not 0 < p < 1:
         raise ValueError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
+    judged = gc > 0
+    scale = np.maximum(np.where(judged.any(axis=1), top - np.argmax(judged[:, ::-1], axis=1), 0), 1)
     out = np.zeros(gc.shape[0])
     start = np.zeros(gc.shape[0])  # documents placed so far
     for g in range(top, 0, -1):  # few grades: a loop over grades, vectorised over topics
         n = gc[:, g]
-        out += (g / top) * p**start * (1 - p**n)
+        out += (g / scale) * p**start * (1 - p**n)
         start += n
     return out
 

@@ -185,3 +185,20 @@ def test_err_refuses_grades_beyond_gdeval(collection, tmp_path):
     with pytest.raises(ValueError, match=r"gdeval.*topic '1' has grade 5"):
         measures.evaluate(rs, ["ERR@20"])
     assert measures.evaluate(rs, ["nDCG@20"])["nDCG@20"].scores[0, 0] == 1.0
+
+
+def test_standardize_ideal_rbp_is_rbp_of_the_ideal_ranking():
+    """standardize.ideal_rbp (R-normalised RBP) uses graded RBP's per-topic gains: it equals our
+    RBP of a perfect ranking, on a topic whose largest grade is below the qrels' largest too."""
+    from irrepro import standardize
+
+    counts = np.array([[2, 1, 3], [4, 2, 0], [3, 0, 0], [0, 0, 1]])  # topic 1: grades 0-1 only
+    lists = [[2, 2, 2, 1, 0, 0], [1, 1, 0, 0, 0, 0], [0, 0, 0], [2]]
+    K = max(map(len, lists))
+    g = np.full((1, len(lists), K), data.PAD, dtype=np.int8)
+    for t, lst in enumerate(lists):
+        g[0, t, : len(lst)] = lst
+    for p in (0.5, 0.95):
+        ours = measures.score_grades(g, counts, [f"RBP(p={p})"])[f"RBP(p={p})"][0]
+        np.testing.assert_allclose(standardize.ideal_rbp(counts, p), ours, rtol=1e-12, atol=1e-15)
+    assert ours[1] == pytest.approx(1 - 0.95**2)  # grade 1 is that topic's largest: gain 1
