@@ -128,6 +128,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -869,7 +870,9 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
         c = np.floor(level * ctx.n_rel(r)[t] + 0.9)
         ok = (c <= h.count) & (h.count > 0)
         nth = np.where(ok, np.maximum(c, 1), 1).astype(np.int64)
-        col = h.cols[np.minimum(h.first + nth - 1, max(len(h.cols) - 1, 0))] if len(h.cols) else np.zeros(n, np.int64)
+        if not len(h.cols):
+            return np.zeros(n)
+        col = h.cols[np.minimum(h.first + nth - 1, len(h.cols) - 1)]
         return np.where(ok, curve[np.arange(n), col], 0.0)
 
     for s in ctx.specs:
@@ -889,7 +892,8 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             res = _safe_div(np.bincount(h.rows, weights=h.cols < R[h.rows], minlength=n), R)
         elif fam == "RR":
             h = rel_at(r)
-            first = np.where(h.count > 0, h.cols[np.minimum(h.first, max(len(h.cols) - 1, 0))] if len(h.cols) else 0, k)
+            first = h.cols[np.minimum(h.first, len(h.cols) - 1)] if len(h.cols) else np.zeros(n, np.int64)
+            first = np.where(h.count > 0, first, k)
             res = np.where(first < (k if c is None else c), 1.0 / (first + 1.0), 0.0)
         elif fam == "Bpref":
             # m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N),
@@ -1100,7 +1104,8 @@ def evaluate(
     (default: the grade itself, for any integer grade); ``depth`` keeps only the top ``depth``
     documents of each list (trec_eval's ``-M``).
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
+    integer = isinstance(depth, (int, np.integer)) and not isinstance(depth, bool)
+    if depth is not None and (not integer or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
     pairs, specs = _specs(measures, rel)
     topics = list(runset.topics)
@@ -1165,6 +1170,13 @@ def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarra
     return retrieved
 
 
+def _mean(x: np.ndarray) -> np.ndarray:
+    """Mean over the topics that are not NaN; NaN for a run with none."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (an all-NaN row: "mean of empty slice")
+        return np.nanmean(x, axis=1) if x.shape[1] else np.full(len(x), np.nan)
+
+
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """One row per run, one column per measure: trec_eval's summary ("all") line.
 
@@ -1185,9 +1197,9 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
             if spec.agg == "sum":
                 v = np.where(mask.any(axis=1), np.nansum(x, axis=1), np.nan)
             elif spec.agg == "gm":
-                v = np.exp(np.nanmean(np.log(np.maximum(x, GM_EPSILON)), axis=1)) if x.shape[1] else np.full(len(x), np.nan)
+                v = np.exp(_mean(np.log(np.maximum(x, GM_EPSILON))))
             else:
-                v = np.nanmean(x, axis=1) if x.shape[1] else np.full(len(x), np.nan)
+                v = _mean(x)
         cols[sm.measure] = v
         index = list(sm.systems)
     return pd.DataFrame(cols, index=pd.Index(index or [], name="run"))
