@@ -2,15 +2,17 @@
 
 One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
 
-    from irrepro import data, report
-    rep = report.analyse(data.load_runs("my-runs/", qrels="qrels.txt"), seed=1)
+    from irrepro import report
+    inp = report.load("my-runs/", "qrels.txt")     # real qrels or an error; coverage checked
+    rep = report.analyse(inp.runset, seed=1)
     rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
 
 What it computes, each with the package function the book's chapter uses, at the papers' scale
 (``IRREPRO_SCALE=quick`` for a fast look):
 
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
-   semantics; default ``AP``) and its mean over the qrels' topics.
+   semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
+   them (:func:`coverage`).
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
@@ -19,7 +21,7 @@ What it computes, each with the package function the book's chapter uses, at the
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
    interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
-   relevance ``grade >= rel``, as the paper defines it.
+   relevance ``grade >= rel``, as the paper defines it; run by blocks of runs (memory).
 4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on the runs' own topics
    (:func:`irrepro.topic_split.swap_experiment`, disjoint topic sets of 5 .. min(25, T/2) topics,
    50 repetitions): how often a difference of a given relative size on one topic set reverses on
@@ -29,6 +31,10 @@ What it computes, each with the package function the book's chapter uses, at the
    run, the ranking beside the raw one (Kendall's tau), and random topic halves
    (:func:`irrepro.standardize.partition_experiment`): dRMSE of run means between halves and the
    share of runs a t-test finds different from themselves, raw vs standardized.
+
+**One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
+run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
+without a usable list adds a fixed AP of 0, where the paper averages over usable lists only).
 
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
@@ -72,7 +78,7 @@ MARKER = ".irrepro-report"
 _PAIR_BLOCK = 512
 #: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
 #: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
-_CORPUS_LISTS = 400
+_CORPUS_LISTS = 800
 _CORPUS_CELLS = 1 << 22
 #: What a mean is, everywhere in the report.
 AVERAGING = (

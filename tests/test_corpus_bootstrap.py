@@ -400,3 +400,27 @@ def test_run_means_over_all_topics_are_trec_eval_c():
     assert usual.maps[("parametric", "MAP")].estimate[0] > mean_ap[0]  # the paper's mean differs
     with pytest.raises(ValueError, match="average must be one of"):
         cb.full_corpus(rs, n_boot=10, seed=1, average="qrels")
+
+
+def test_deep_gaps_do_not_build_huge_tables():
+    """A 100,000-line list with a relevant document at its end (a gap of ~100,000 non-relevant
+    documents) asked the Poisson tables for every mean up to 131,072: 67 GiB. Means above the
+    tables' range are drawn by numpy's sampler; the bootstrap agrees with the literal one."""
+    import tracemalloc
+
+    tables = cb._PoissonTables(64)
+    x = tables.draw(np.random.default_rng(1), np.array([3, 5000, 20, 80000]), 4000)
+    for row, lam in zip(x, (3, 5000, 20, 80000)):
+        assert abs(row.mean() - lam) < 5 * np.sqrt(lam / 4000) and row.var() == pytest.approx(lam, rel=0.1)
+    rel = np.zeros(100_000, dtype=bool)
+    rel[[0, 5, 40, 99_999]] = True
+    lists = cb.compact_lists(rel[None, :], 10)
+    tracemalloc.start()
+    reps = cb.bootstrap_ap(lists, n_boot=2000, seed=3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 * 2**20
+    ref = cb.bootstrap_ap_reference(rel, 10, 400, seed=4)
+    se = np.nanstd(ref) / np.sqrt(400)
+    assert abs(np.nanmean(reps) - np.nanmean(ref)) < 5 * se
+    assert np.nanstd(reps) == pytest.approx(np.nanstd(ref), rel=0.2)
