@@ -941,7 +941,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
         "coverage_table": _table(cov_table, scroll=len(cov_table) > 30) if len(cov_table) else "",
         "n_coverage": len(cov_table),
-        "runs_table": _table(runs, scroll=len(runs) > 30),
+        "runs_table": _table(runs, scroll=True),  # wide: scrolls sideways on narrow screens
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
         "fig_corpus": _png(_fig_corpus(rep)),

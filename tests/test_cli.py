@@ -289,10 +289,11 @@ def cached_stand_in(monkeypatch):
     monkeypatch.setattr(data.simulate, "runs", functools.lru_cache(maxsize=None)(data.simulate.runs))
 
 
-def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand_in, tiny, capsys, recwarn):
+def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand_in, tiny, capsys):
     """Issue 12 #1: offline, no mirror, empty cache: `--qrels trec-covid-round5` scored every run
     0.0000 against the simulated stand-in, with exit 0."""
-    q = data.load_qrels("trec-covid-round5", allow_simulated=True)  # the stand-in, to build a run from
+    with pytest.warns(data.SimulatedDataWarning):  # the stand-in, to build runs from
+        q = data.load_qrels("trec-covid-round5", allow_simulated=True)
     t = q.table[q.table["topic"] == "1"].head(30)
     (tiny / "sim.txt").write_text("".join(f"1 Q0 {d} {i + 1} {30 - i} sim\n" for i, d in enumerate(t["doc"])))
     args = ["eval", "--qrels", "trec-covid-round5", tiny / "sim.txt", "-m", "AP"]

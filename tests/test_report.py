@@ -374,7 +374,8 @@ def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir,
     import functools
 
     monkeypatch.setattr(data.simulate, "runs", functools.lru_cache(maxsize=None)(data.simulate.runs))
-    q = data.load_qrels("trec-covid-round5", allow_simulated=True)  # the stand-in, to build runs from
+    with pytest.warns(data.SimulatedDataWarning):  # the stand-in, to build runs from
+        q = data.load_qrels("trec-covid-round5", allow_simulated=True)
     rng = np.random.default_rng(0)
     runs = sim_dir / "cov-runs"
     runs.mkdir()
