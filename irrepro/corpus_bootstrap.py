@@ -231,10 +231,17 @@ class _PoissonTables:
         self.lam_max = lam_max
 
     def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
-        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i])."""
+        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i]); means above the tables'
+        ``lam_max`` (deep gaps of very long lists) by numpy's sampler, after the others."""
         lam = np.asarray(lam, dtype=np.int64)
-        if lam.size and (lam.min() < 0 or lam.max() > self.lam_max):
-            raise ValueError(f"Poisson means must lie in 0..{self.lam_max}")
+        if lam.size and lam.min() < 0:
+            raise ValueError("Poisson means must be >= 0")
+        big = lam > self.lam_max
+        if big.any():
+            out = np.empty((len(lam), n), dtype=np.int64)
+            out[~big] = self.draw(rng, lam[~big], n)
+            out[big] = rng.poisson(lam[big, None], size=(int(big.sum()), n))
+            return out
         u = rng.random((len(lam), n))
         off = self.offset[lam][:, None]
         slot = (u * self.scale[lam][:, None]).astype(np.int64)  # < size even for u = 1 - 2**-53
@@ -255,11 +262,17 @@ class _PoissonTables:
         return k
 
 
+#: The largest Poisson mean drawn from tables (their memory grows with its square: ~40 MB here);
+#: lists up to ~1000 deep never need more, a 100,000-line list's gaps go to numpy's sampler.
+_TABLE_MAX = 1024
+
+
 @functools.lru_cache(maxsize=4)
 def _tables_for(lam_max: int) -> _PoissonTables:
-    """Cached tables covering 0..lam_max, built for the next power of two (a table for lam does
-    not depend on lam_max, so draws are the same whichever cached set serves them)."""
-    return _PoissonTables(1 << max(6, int(lam_max - 1).bit_length()))
+    """Cached tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two
+    (a table for lam does not depend on lam_max, so draws are the same whichever cached set serves
+    them)."""
+    return _PoissonTables(min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length())))
 
 
 _ONES = None
@@ -364,8 +377,7 @@ def bootstrap_ap(
     so its values do not depend on the other lists or on ``n_jobs``. Unusable lists (empty or
     R = 0) are NaN, and so are samples with R* = 0.
     """
-    if n_boot < 2:
-        raise ValueError(f"n_boot must be at least 2, got {n_boot}")
+    n_boot = parallel.check_int(n_boot, "n_boot", minimum=2)
     lists = _lists_of(runs, rel)
     seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
     tables = _tables_for(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
@@ -401,6 +413,7 @@ def bootstrap_ap_reference(
     k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
     values, and recomputes AP with :func:`irrepro.measures.average_precision`.
     """
+    n_boot = parallel.check_int(n_boot, "n_boot", minimum=1)
     rng = parallel.as_generator(seed)
     relevant = np.asarray(relevant, dtype=bool)
     r_not = int(n_rel) - int(relevant.sum())
@@ -726,11 +739,12 @@ def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Interval
     return {**ivs, **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs}}
 
 
-def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float) -> dict:
+def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable") -> dict:
     """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
     (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
-    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, eps=eps).items()}
-    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, eps=eps).items()})
+    kw = {"eps": eps, "average": average}
+    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, **kw).items()}
+    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, **kw).items()})
     return out
 
 
@@ -781,40 +795,68 @@ def position(value, lower, upper) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+_AVERAGES = ("usable", "all")
+
+
+def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per run, (weight of the mean over usable lists, weight of the fixed AP = 0 of the others)
+    in the run mean: (1, 0) for ``average="usable"`` (the paper's non-empty lists); the shares of
+    usable and unusable topics for ``"all"`` (trec_eval -c: a topic without a usable list - nothing
+    retrieved, or R = 0 - counts as AP 0, a constant, in a mean over all T topics)."""
+    if average not in _AVERAGES:
+        raise ValueError(f"average must be one of {_AVERAGES}, not {average!r}")
+    n_u = usable.sum(axis=1)
+    if average == "usable":
+        return np.ones(len(n_u)), np.zeros(len(n_u))
+    return n_u / usable.shape[1], 1.0 - n_u / usable.shape[1]
+
+
 def map_bootstrap_intervals(
-    ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95
+    ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    average: str = "usable",
 ) -> dict[str, Intervals]:
     """Table 3: per run, MAP (L-MAP: mean logit AP) of each bootstrap sample over its usable
-    topics, and ``estimate +/- z sd``. ``ap`` (S, T), ``replicates`` (S, T, B)."""
+    topics, and ``estimate +/- z sd``. ``ap`` (S, T), ``replicates`` (S, T, B). ``average="all"``
+    takes the mean over all T topics instead, an unusable list contributing a fixed AP of 0
+    (logit(eps) to L-MAP): trec_eval -c's MAP and its interval."""
     z = stats.norm.ppf(0.5 + level / 2)
+    share, fixed = _fixed_share(usable, average)
     w = np.where(usable, 1.0, np.nan)
     out = {}
     for name, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
-        est = np.nanmean(f(ap) * w, axis=1)
         with np.errstate(invalid="ignore"):
+            est = np.nanmean(f(ap) * w, axis=1)
             reps = np.nanmean(f(replicates) * w[..., None], axis=1)  # (S, B)
+        if average == "all":  # no usable list: the run's mean is the constant
+            f0 = float(f(0.0))
+            est = np.where(share > 0, share * est, 0.0) + fixed * f0
+            reps = np.where(share[:, None] > 0, share[:, None] * reps, 0.0) + fixed[:, None] * f0
         sd = _nansd(reps)
         out[name] = Intervals(name + " bootstrap", est, est - z * sd, est + z * sd, sd)
     return out
 
 
 def map_parametric_intervals(
-    logit_iv: Intervals, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95
+    logit_iv: Intervals, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    average: str = "usable",
 ) -> dict[str, Intervals]:
     """Table 4: MAP and L-MAP intervals combined from the per-topic logit intervals.
 
     Per topic, ``sigma_t = (logit(upper) - logit(lower)) / (2 z)`` (the logit sd; for
     small-R-corrected intervals, the sd they imply). L-MAP: ``var = sum sigma_t^2 / T^2``. MAP (our
     reading of the paper's weight AP - AP^2, the derivative of AP w.r.t. logit AP): the delta
-    method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``."""
+    method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``. T counts
+    the usable topics, or all topics with ``average="all"`` (an unusable one adding a fixed AP of
+    0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP)."""
     z = stats.norm.ppf(0.5 + level / 2)
+    _, fixed = _fixed_share(usable, average)
     ap = logit_iv.estimate
     sig = (logit(logit_iv.upper, eps) - logit(logit_iv.lower, eps)) / (2 * z)
-    T = usable.sum(axis=1)
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
     sig = np.where(usable, sig, 0.0)
     apu = np.where(usable, ap, 0.0)
     map_ = apu.sum(axis=1) / T
-    lmap = np.where(usable, logit(ap, eps), 0.0).sum(axis=1) / T
+    lmap = np.where(usable, logit(ap, eps), 0.0).sum(axis=1) / T + fixed * float(logit(0.0, eps))
     sd_map = np.sqrt((((apu - apu**2) * sig) ** 2).sum(axis=1)) / T
     sd_lmap = np.sqrt((sig**2).sum(axis=1)) / T
     return {
@@ -905,10 +947,14 @@ class SplitValidation:
         return out[self.usable]
 
 
-def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS) -> np.ndarray:
-    """Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics."""
-    x = ap if measure == "MAP" else logit(ap, eps)
-    return np.where(usable, x, 0.0).sum(axis=1) / usable.sum(axis=1)
+def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS,
+              average: str = "usable") -> np.ndarray:
+    """Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,
+    or over all topics with ``average="all"`` (an unusable list counting as AP 0: trec_eval -c)."""
+    _, fixed = _fixed_share(usable, average)
+    f = (lambda v: v) if measure == "MAP" else (lambda v: logit(v, eps))
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
+    return np.where(usable, f(ap), 0.0).sum(axis=1) / T + fixed * float(f(0.0))
 
 
 def split_validation(
@@ -968,10 +1014,14 @@ def full_corpus(
     keep_replicates: bool = False,
     n_jobs: int | None = None,
     progress: bool | str = False,
+    average: str = "usable",
 ) -> FullCorpus:
     """Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
     MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
-    the lists (or its label)."""
+    the lists (or its label). ``average``: the run means over the usable lists (the paper) or
+    over ``"all"`` topics, an unusable list counting as AP 0 (trec_eval -c, as ``irrepro
+    report`` and ``measures.evaluate(...).mean()``)."""
+    _fixed_share(np.zeros((0, 0), dtype=bool), average)  # a bad ``average`` fails before the work
     lists = _lists_of(rs, rel)
     shape = lists.shape
     ap = lists.ap.reshape(shape)
@@ -979,7 +1029,7 @@ def full_corpus(
     reps = bootstrap_ap(lists, n_boot, seed, n_jobs=n_jobs, progress=progress)
     ivs = _with_small_r(intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
                         lists.n_rel.reshape(shape), lists.length.reshape(shape))
-    maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps)
+    maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps, average)
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
@@ -1071,6 +1121,7 @@ def difference_intervals(
     the paired bootstrap of d (the paper's "more powerful estimate"), and the paired bootstrap of
     the MAP and L-MAP differences over the topics where both lists are usable. Topic ``t`` draws
     from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate)."""
+    n_boot = parallel.check_int(n_boot, "n_boot", minimum=2)
     sub = rs.subset(runs=[run_x, run_y])
     lists = compact_lists(sub.relevant(rel), sub.n_relevant(rel)[None, :], sub.lengths)
     T = len(sub.topics)

@@ -37,7 +37,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .bootstrap_tests import kendall_tau  # one tau-b for the book (re-exported here)
-from .parallel import SeedLike, as_generator, parallel_map, scale, spawn
+from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
 
 __all__ = [
     "Factors",
@@ -354,6 +354,7 @@ def default_partitions() -> int:
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
     """``n`` random partitions of ``n_topics`` topics into two halves: bool ``(n, n_topics)``,
     True for the first half (floor(T/2) topics)."""
+    n = check_int(n, "n", minimum=1)
     if n_topics < 4:
         raise ValueError("need at least 4 topics to split into halves")
     rng = as_generator(seed)
@@ -435,6 +436,7 @@ def partition_experiment(
     x = _matrix(scores)
     if n_partitions is None:
         n_partitions = default_partitions()
+    n_partitions = check_int(n_partitions, "n_partitions", minimum=1)
     sizes = [min(block, n_partitions - s) for s in range(0, n_partitions, block)]
     rngs = spawn(seed, len(sizes))
 
@@ -499,6 +501,7 @@ def sampled_standardizers(
         raise ValueError(f"sizes must lie in [2, {std.shape[0]}]")
     if n_samples is None:
         n_samples = 1000 if scale() == "paper" else 50
+    n_samples = check_int(n_samples, "n_samples", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
     rngs = spawn(seed, len(sizes))
 

@@ -404,8 +404,7 @@ def swap_experiment(
     sizes = np.asarray(sorted(set(int(s) for s in sizes)))
     if sizes[0] < 2:
         raise ValueError("topic-set sizes must be at least 2")
-    if repetitions < 1:
-        raise ValueError("repetitions must be positive")
+    repetitions = parallel.check_int(repetitions, "repetitions", minimum=1)
     filters = tuple(FILTERS) if filters is None else tuple(filters)
     for f in filters:
         if f not in FILTERS:
@@ -646,8 +645,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, n_samples: int = 10, se
     """Average over runs of the standard deviation of the mean score over ``n_samples`` random
     samples of n topics (section 5; each sample drawn without replacement, samples independent;
     sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
-    if n_samples < 2:
-        raise ValueError("n_samples must be at least 2")
+    n_samples = parallel.check_int(n_samples, "n_samples", minimum=2)
     X = matrix.scores
     S, T = X.shape
     sizes = [int(s) for s in sizes]
