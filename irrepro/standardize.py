@@ -37,7 +37,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._deprecation import moved_names, renamed_arguments
-from .parallel import SeedLike, as_generator, parallel_map, scale, spawn
+from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
 
 __all__ = [
@@ -186,8 +186,9 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
 
 
 def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition: a
-    document's gain is its grade / the largest grade), for R-normalizing RBP.
+    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition, trec_eval's:
+    a document's gain is its grade / its topic's largest grade when that exceeds 1), for
+    R-normalizing RBP.
 
     ``grade_counts`` is ``(T, G+1)``: documents judged at grade 0..G per topic (``Qrels.grade_counts``).
     The ideal list holds the highest grades first: RBP = (1-p) * sum_i gain_i p^(i-1)."""
@@ -195,11 +196,13 @@ def ideal_rbp(grade_counts, p: float) -> np.ndarray:
     if gc.ndim != 2 or not 0 < p < 1:
         raise ValueError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
+    judged = gc > 0
+    scale = np.maximum(np.where(judged.any(axis=1), top - np.argmax(judged[:, ::-1], axis=1), 0), 1)
     out = np.zeros(gc.shape[0])
     start = np.zeros(gc.shape[0])  # documents placed so far
     for g in range(top, 0, -1):  # few grades: a loop over grades, vectorised over topics
         n = gc[:, g]
-        out += (g / top) * p**start * (1 - p**n)
+        out += (g / scale) * p**start * (1 - p**n)
         start += n
     return out
 
@@ -352,6 +355,7 @@ def default_partitions() -> int:
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
     """``n`` random partitions of ``n_topics`` topics into two halves: bool ``(n, n_topics)``,
     True for the first half (floor(T/2) topics)."""
+    n = check_int(n, "n", minimum=1)
     if n_topics < 4:
         raise ValueError("need at least 4 topics to split into halves")
     rng = as_generator(seed)
@@ -434,6 +438,7 @@ def partition_experiment(
     x = _matrix(scores)
     if B is None:
         B = default_partitions()
+    B = check_int(B, "B", minimum=1)
     sizes = [min(block, B - s) for s in range(0, B, block)]
     rngs = spawn(seed, len(sizes))
 
@@ -499,6 +504,7 @@ def sampled_standardizers(
         raise ValueError(f"sizes must lie in [2, {std.shape[0]}]")
     if B is None:
         B = 1000 if scale() == "paper" else 50
+    B = check_int(B, "B", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
     rngs = spawn(seed, len(sizes))
 

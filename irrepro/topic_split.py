@@ -413,8 +413,7 @@ def swap_experiment(
     sizes = np.asarray(sorted(set(int(s) for s in sizes)))
     if sizes[0] < 2:
         raise ValueError("topic-set sizes must be at least 2")
-    if B < 1:
-        raise ValueError(f"B (repetitions per size) must be positive, got {B}")
+    B = parallel.check_int(B, "B", minimum=1)
     filters = tuple(FILTERS) if filters is None else tuple(filters)
     for f in filters:
         if f not in FILTERS:
@@ -656,8 +655,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     """Average over runs of the standard deviation of the mean score over ``B`` random
     samples of n topics (section 5; each sample drawn without replacement, samples independent;
     sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
-    if B < 2:
-        raise ValueError(f"B (samples per size) must be at least 2, got {B}")
+    B = parallel.check_int(B, "B", minimum=2)
     X = matrix.scores
     S, T = X.shape
     sizes = [int(s) for s in sizes]

@@ -3,11 +3,14 @@ reference: the literal expand-the-list bootstrap, scipy (Poisson law), brute-for
 leave-one-document-out jackknife, Monte-Carlo placement of silver bullets, and a simulation where
 the truth is known. BCa and the meta-analysis are tested in test_stats.py."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from irrepro import corpus_bootstrap as cb
+from irrepro import data
 from irrepro import stats as st
 from irrepro.corpus_bootstrap.sampler import _poisson_ones, _PoissonTables
 from irrepro.measures import average_precision
@@ -318,3 +321,63 @@ def test_ap_intervals_one_call():
     cor = cb.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
     assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
     np.testing.assert_array_equal(cb.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
+
+
+def test_run_means_over_all_topics_are_trec_eval_c():
+    """average="all" (what irrepro report uses): MAP over all T topics, a topic without a usable
+    list (nothing retrieved, or R = 0) counting as a fixed AP 0 - the same mean as
+    measures.evaluate(...).mean() (trec_eval -c); its bootstrap replicates, written out here per
+    run, and its parametric sd scale by the share of usable topics."""
+    from irrepro import measures
+
+    rs = data.simulate.runs(4, 10, list_length=40, seed=3)
+    lengths = rs.lengths.copy()
+    lengths[0, :3] = 0  # run 0 misses three topics, run 1 one
+    lengths[1, 7] = 0
+    grades = np.where(np.arange(rs.shape[2]) < lengths[..., None], rs.grades, data.PAD).astype(rs.grades.dtype)
+    rs = replace(rs, grades=grades, lengths=lengths)
+    T = len(rs.topics)
+    usual = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True)
+    allt = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True, average="all")
+    mean_ap = measures.evaluate(rs, "AP")["AP"].mean()
+    for kind in ("bootstrap", "parametric"):
+        np.testing.assert_allclose(allt.maps[(kind, "MAP")].estimate, mean_ap, atol=1e-12)
+    # the literal per-replicate mean over all topics (NaN replicates of a usable list: R* = 0,
+    # averaged over the others as the paper's mean does)
+    reps = allt.replicates
+    for s in range(4):
+        u = allt.usable[s]
+        per_b = np.array([np.nanmean(reps[s, u, b]) * u.sum() / T for b in range(200)])
+        assert allt.maps[("bootstrap", "MAP")].sd[s] == pytest.approx(np.nanstd(per_b, ddof=1), rel=1e-9)
+        share = u.sum() / T
+        assert allt.maps[("parametric", "MAP")].sd[s] == pytest.approx(usual.maps[("parametric", "MAP")].sd[s] * share)
+        lmap = (st.logit(allt.ap[s, u]).sum() + (T - u.sum()) * st.logit(0.0)) / T
+        assert allt.maps[("parametric", "L-MAP")].estimate[s] == pytest.approx(lmap)
+    np.testing.assert_allclose(cb.run_means(allt.ap, allt.usable, average="all"), mean_ap, atol=1e-12)
+    assert usual.maps[("parametric", "MAP")].estimate[0] > mean_ap[0]  # the paper's mean differs
+    with pytest.raises(ValueError, match="average must be one of"):
+        cb.full_corpus(rs, B=10, seed=1, average="qrels")
+
+
+def test_deep_gaps_do_not_build_huge_tables():
+    """A 100,000-line list with a relevant document at its end (a gap of ~100,000 non-relevant
+    documents) asked the Poisson tables for every mean up to 131,072: 67 GiB. Means above the
+    tables' range are drawn by numpy's sampler; the bootstrap agrees with the literal one."""
+    import tracemalloc
+
+    tables = _PoissonTables(64)
+    x = tables.draw(np.random.default_rng(1), np.array([3, 5000, 20, 80000]), 4000)
+    for row, lam in zip(x, (3, 5000, 20, 80000)):
+        assert abs(row.mean() - lam) < 5 * np.sqrt(lam / 4000) and row.var() == pytest.approx(lam, rel=0.1)
+    rel = np.zeros(100_000, dtype=bool)
+    rel[[0, 5, 40, 99_999]] = True
+    lists = cb.compact_lists(rel[None, :], 10)
+    tracemalloc.start()
+    reps = cb.bootstrap_ap(lists, B=2000, seed=3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 * 2**20
+    ref = cb.bootstrap_ap_reference(rel, 10, 400, seed=4)
+    se = np.nanstd(ref) / np.sqrt(400)
+    assert abs(np.nanmean(reps) - np.nanmean(ref)) < 5 * se
+    assert np.nanstd(reps) == pytest.approx(np.nanstd(ref), rel=0.2)

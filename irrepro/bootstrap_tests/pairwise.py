@@ -18,6 +18,9 @@ __all__ = ["PairwiseTest", "paired_test", "unpaired_test", "sensitivity"]
 
 #: Pairs handled per task (fixed, so the split does not depend on the number of workers).
 _CHUNK = 512
+#: Differences at most this share of the scores' scale are rounding noise (float64 resolves
+#: ~1e-16; sums over thousands of ranks or topics keep ~1e-13): see :func:`_studentised`.
+_NOISE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -127,19 +130,25 @@ def sensitivity(tests: dict[str, PairwiseTest] | Sequence[PairwiseTest], alpha: 
     return frame.sort_values("sensitivity %", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def _studentised(s1: np.ndarray, s2: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarray, np.ndarray]:
     """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1).
-    A constant sample (sd 0 up to rounding) gives t = 0 when its mean is 0, else +-inf."""
+
+    ``tol`` (broadcastable to the result) is the size of rounding noise *on the scale of the
+    scores* (``_NOISE`` times the larger absolute score of the pair), not of the difference: a
+    sample whose sd is within ``tol`` (or zero up to the rounding of the sums) is constant, and a
+    constant sample gives t = 0 when its mean is within ``tol`` too (no difference at all, e.g.
+    1e-12 on every topic), else +-inf (a real difference on which every topic agrees)."""
     mean = s1 / n
     var = s2 - s1 * mean
     var *= 1.0 / (n * (n - 1))  # var / n
-    degenerate = var <= 1e-13 * np.abs(s2) / (n * n)
+    degenerate = (var <= 1e-13 * np.abs(s2) / (n * n)) | (var * n <= np.square(tol))
     np.maximum(var, 0.0, out=var)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / np.sqrt(var, out=var)
     if degenerate.any():
         md = mean[degenerate]
-        t[degenerate] = np.where(md == 0, 0.0, np.copysign(np.inf, md))
+        td = np.broadcast_to(tol, mean.shape)[degenerate]
+        t[degenerate] = np.where(np.abs(md) <= td, 0.0, np.copysign(np.inf, md))
     return mean, t
 
 
@@ -185,11 +194,13 @@ def paired_test(
     def run(sl: slice):
         p = pairs[sl]
         z = x[p[:, 0]] - x[p[:, 1]]  # (P, n)
-        zbar, tz = _studentised(z.sum(1), (z * z).sum(1), n)
+        tol = _NOISE * np.maximum(np.abs(x[p[:, 0]]).max(1), np.abs(x[p[:, 1]]).max(1))  # (P,)
+        zbar, tz = _studentised(z.sum(1), (z * z).sum(1), n, tol)
         w = z - zbar[:, None]
-        wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n)  # (P, B)
+        wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n, tol[:, None])  # (P, B)
         asl = np.count_nonzero(np.abs(tw) >= np.abs(tz)[:, None], axis=1) / B
-        return zbar, tz, asl, wbar, tw, z.std(axis=1, ddof=1)
+        sd = z.std(axis=1, ddof=1)
+        return zbar, tz, asl, wbar, tw, np.where(sd > tol, sd, 0.0)  # noise-level sd: none
 
     parts = _map_chunks(run, len(pairs), n_jobs)
     zbar, tz, asl, wbar, tw, sd = (np.concatenate(a) for a in zip(*parts))

@@ -42,9 +42,9 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
 
     For the unpaired test pass ``n_topics = n + m`` (Figure 3 resamples the pooled vector).
     """
-    if int(n_topics) < 1 or int(B) < 1:
-        raise ValueError(f"n_topics and B must be positive, got {n_topics} and {B}")
-    return parallel.as_generator(seed).integers(0, int(n_topics), size=(int(B), int(n_topics)))
+    n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
+    B = parallel.check_int(B, "B", minimum=1)
+    return parallel.as_generator(seed).integers(0, n_topics, size=(B, n_topics))
 
 
 def _counts(samples: np.ndarray, n: int) -> np.ndarray:

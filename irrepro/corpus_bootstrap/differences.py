@@ -86,6 +86,7 @@ def difference_intervals(
     the paired bootstrap of d (the paper's "more powerful estimate"), and the paired bootstrap of
     the MAP and L-MAP differences over the topics where both lists are usable. Topic ``t`` draws
     from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate)."""
+    B = parallel.check_int(B, "B", minimum=2)
     sub = rs.subset(runs=[run_x, run_y])
     lists = compact_lists(sub.relevant(rel), sub.n_relevant(rel)[None, :], sub.lengths)
     T = len(sub.topics)

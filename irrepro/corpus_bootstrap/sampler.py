@@ -59,10 +59,17 @@ class _PoissonTables:
         self.lam_max = lam_max
 
     def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
-        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i])."""
+        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i]); means above the tables'
+        ``lam_max`` (deep gaps of very long lists) by numpy's sampler, after the others."""
         lam = np.asarray(lam, dtype=np.int64)
-        if lam.size and (lam.min() < 0 or lam.max() > self.lam_max):
-            raise ValueError(f"Poisson means must lie in 0..{self.lam_max}")
+        if lam.size and lam.min() < 0:
+            raise ValueError("Poisson means must be >= 0")
+        big = lam > self.lam_max
+        if big.any():
+            out = np.empty((len(lam), n), dtype=np.int64)
+            out[~big] = self.draw(rng, lam[~big], n)
+            out[big] = rng.poisson(lam[big, None], size=(int(big.sum()), n))
+            return out
         u = rng.random((len(lam), n))
         off = self.offset[lam][:, None]
         slot = (u * self.scale[lam][:, None]).astype(np.int64)  # < size even for u = 1 - 2**-53
@@ -83,11 +90,17 @@ class _PoissonTables:
         return k
 
 
+#: The largest Poisson mean drawn from tables (their memory grows with its square: ~40 MB here);
+#: lists up to ~1000 deep never need more, a 100,000-line list's gaps go to numpy's sampler.
+_TABLE_MAX = 1024
+
+
 @functools.lru_cache(maxsize=4)
 def _tables_for(lam_max: int) -> _PoissonTables:
-    """Cached tables covering 0..lam_max, built for the next power of two (a table for lam does
-    not depend on lam_max, so draws are the same whichever cached set serves them)."""
-    return _PoissonTables(1 << max(6, int(lam_max - 1).bit_length()))
+    """Cached tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two
+    (a table for lam does not depend on lam_max, so draws are the same whichever cached set serves
+    them)."""
+    return _PoissonTables(min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length())))
 
 
 _ONES = None
@@ -193,8 +206,7 @@ def bootstrap_ap(
     so its values do not depend on the other lists or on ``n_jobs``. Unusable lists (empty or
     R = 0) are NaN, and so are samples with R* = 0.
     """
-    if B < 2:
-        raise ValueError(f"B (the number of bootstrap samples) must be at least 2, got {B}")
+    B = parallel.check_int(B, "B", minimum=2)
     lists = _lists_of(runs, rel)
     seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
     tables = _tables_for(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
@@ -231,6 +243,7 @@ def bootstrap_ap_reference(
     k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
     values, and recomputes AP with :func:`irrepro.measures.average_precision`.
     """
+    B = parallel.check_int(B, "B", minimum=1)
     rng = parallel.as_generator(seed)
     relevant = np.asarray(relevant, dtype=bool)
     r_not = int(n_rel) - int(relevant.sum())

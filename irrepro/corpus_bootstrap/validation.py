@@ -17,7 +17,7 @@ from ..data import PAD, Qrels, RunSet
 from ..stats import EPS
 from .intervals import METHODS, ap_acceleration, intervals_from_replicates
 from .lists import _lists_of
-from .maps import _run_intervals, run_means
+from .maps import _fixed_share, _run_intervals, run_means
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
 
@@ -231,10 +231,14 @@ def full_corpus(
     keep_replicates: bool = False,
     n_jobs: int | None = None,
     progress: bool | str = False,
+    average: str = "usable",
 ) -> FullCorpus:
     """Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
     MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
-    the lists (or its label)."""
+    the lists (or its label). ``average``: the run means over the usable lists (the paper) or
+    over ``"all"`` topics, an unusable list counting as AP 0 (trec_eval -c, as ``irrepro
+    report`` and ``measures.evaluate(...).mean()``)."""
+    _fixed_share(np.zeros((0, 0), dtype=bool), average)  # a bad ``average`` fails before the work
     lists = _lists_of(rs, rel)
     shape = lists.shape
     ap = lists.ap.reshape(shape)
@@ -242,7 +246,7 @@ def full_corpus(
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs, progress=progress)
     ivs = _with_small_r(intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
                         lists.n_rel.reshape(shape), lists.length.reshape(shape))
-    maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps)
+    maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps, average)
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
