@@ -60,12 +60,14 @@ import pandas as pd
 
 from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
-from . import parallel
+from . import parallel, plots
 from . import standardize as sz
 from . import topic_split as ts
-from .book import slug
+from ._deprecation import renamed_arguments, renamed_attribute
+from ._text import slug
 from .data import DataError, Qrels, RunSet, ScoreMatrix
 from .measures import evaluate, parse_measure
+from .stats import adjust_pvalues, expit, kendall_tau
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "coverage", "check_out", "MARKER"]
 
@@ -91,23 +93,34 @@ AVERAGING = (
 
 @dataclass(frozen=True)
 class Settings:
-    """The sizes of the report's computations (the papers' values at ``scale="paper"``)."""
+    """The sizes of the report's computations (the papers' values at ``scale="paper"``): the
+    number of resamples ``B`` of each analysis (issue 14's one vocabulary)."""
 
-    B: int  # bootstrap samples of the paired tests (Sakai: 1000)
-    n_boot: int  # corpus-bootstrap samples (Cormack & Lynam: 2000)
-    repetitions: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
+    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
+    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
+    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
     max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
-    partitions: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
+    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
     scale: str
+
+    # the names before 0.2 (deprecated; CHANGELOG.md)
+    B = renamed_attribute("B", "B_tests")
+    n_boot = renamed_attribute("n_boot", "B_corpus")
+    repetitions = renamed_attribute("repetitions", "B_swap")
+    partitions = renamed_attribute("partitions", "B_halves")
+
+
+Settings.__init__ = renamed_arguments(B="B_tests", n_boot="B_corpus", repetitions="B_swap",
+                                      partitions="B_halves")(Settings.__init__)
 
 
 def settings(scale: str | None = None) -> Settings:
     """The papers' sizes (``"paper"``, default from ``IRREPRO_SCALE``) or small ones (``"quick"``)."""
     scale = parallel.scale() if scale is None else scale
     if scale == "paper":
-        return Settings(B=1000, n_boot=2000, repetitions=50, max_size=25, partitions=1000, scale=scale)
+        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
     if scale == "quick":
-        return Settings(B=200, n_boot=200, repetitions=10, max_size=25, partitions=50, scale=scale)
+        return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
     raise ValueError(f"scale must be 'paper' or 'quick', not {scale!r}")
 
 
@@ -271,7 +284,7 @@ class Report:
     n_relevant: np.ndarray  # (T,)
     pairs: pd.DataFrame  # one row per pair (comparisons, Holm and BH)
     corpus: cb.FullCorpus
-    swap: ts.SwapResult | None
+    swap: ts.SwapExperiment | None
     growth: ts.GrowthFit | None
     swap_note: str
     standardized: np.ndarray  # (S, T) Phi(z)
@@ -335,7 +348,7 @@ class Report:
     def summary(self) -> dict:
         """The headline numbers of the report (first, when the qrels are simulated, a warning)."""
         S, T = self.scores.shape
-        tau = float(bt.kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
+        tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
         out: dict = {}
         if self.simulated:
             out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
@@ -528,8 +541,6 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataF
     pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
     the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
     ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory."""
-    from statsmodels.stats.multitest import multipletests
-
     samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
     pairs = bt.all_pairs(scores.shape[0])
     blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
@@ -550,8 +561,8 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataF
             "95% CI high": ci[:, 1],
             "effect size d_z": es,
             "ASL": asl,
-            "ASL (Holm)": multipletests(asl, method="holm")[1],
-            "ASL (BH)": multipletests(asl, method="fdr_bh")[1],
+            "ASL (Holm)": adjust_pvalues(asl, "holm"),
+            "ASL (BH)": adjust_pvalues(asl, "fdr_bh"),
         }
     )
 
@@ -573,7 +584,7 @@ def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
     return blocks
 
 
-def _corpus(runs: RunSet, n_boot: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
+def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
     """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
     run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
     the dense lists of one block at a time are in memory."""
@@ -584,7 +595,7 @@ def _corpus(runs: RunSet, n_boot: int, seed, rel: int, n_jobs, progress) -> cb.F
     parts = []
     with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
         for idx, ss in zip(blocks, seeds):
-            parts.append(cb.full_corpus(runs.subset(runs=idx), n_boot=n_boot, seed=ss, rel=rel,
+            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,
                                         n_jobs=n_jobs, average="all"))  # fmt: skip
             bar.update(len(idx))
     if len(parts) == 1:
@@ -654,8 +665,8 @@ def analyse(
 
     try:
         scores = step("scores", lambda: evaluate(runs, [measure], rel=rel)[measure])
-        corpus = step("corpus bootstrap", lambda: _corpus(runs, st.n_boot, rng_corpus, rel, n_jobs, progress))
-        pairs = step("bootstrap tests", lambda: _pair_table(scores, st.B, rng_tests, n_jobs, progress))
+        corpus = step("corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress))
+        pairs = step("bootstrap tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress))
 
         def split():
             top = min(st.max_size, T // 2)
@@ -666,7 +677,7 @@ def analyse(
                 )
             sizes = list(range(5, top + 1)) if st.scale == "paper" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(
-                [scores], sizes=sizes, repetitions=st.repetitions, design="disjoint",
+                [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
                 progress="swap experiment" if progress else False,
             )  # fmt: skip
@@ -679,8 +690,8 @@ def analyse(
             std = sz.standardize(scores)
             seed_halves = int(rng_halves.generate_state(1)[0])  # an int: both forms on the same halves
             halves = {
-                "raw": sz.partition_experiment(scores.scores, st.partitions, seed=seed_halves, n_jobs=n_jobs),
-                "standardized": sz.partition_experiment(std, st.partitions, seed=seed_halves, n_jobs=n_jobs),
+                "raw": sz.partition_experiment(scores.scores, st.B_halves, seed=seed_halves, n_jobs=n_jobs),
+                "standardized": sz.partition_experiment(std, st.B_halves, seed=seed_halves, n_jobs=n_jobs),
             }
             return std, halves
 
@@ -791,13 +802,9 @@ def _fig_scores(rep: Report):
     import matplotlib.pyplot as plt
 
     x = rep.scores.scores
-    order_s = np.argsort(-x.mean(axis=1), kind="stable")
-    order_t = np.argsort(-x.mean(axis=0), kind="stable")
-    fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * len(order_s) + 1.5))))
-    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=max(1e-9, float(np.nanmax(x))))
-    ax.set(xlabel="topic (easiest first)", ylabel=f"run (best mean {rep.measure} first)",
-           title=f"{rep.measure} per run and topic")
-    fig.colorbar(im, ax=ax, label=rep.measure)
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
+    plots.plot_score_matrix(x, rep.measure, ax=ax)
+    ax.set(ylabel=f"run (best mean {rep.measure} first)", title=f"{rep.measure} per run and topic")
     return fig
 
 
@@ -805,37 +812,18 @@ def _fig_asl(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    asl = rep.pairs["ASL"].to_numpy()
-    ax = axes[0]
-    xs = np.arange(1, len(asl) + 1)
-    ax.plot(xs, np.sort(asl), color="C0", label="ASL")
-    ax.plot(xs, np.sort(rep.pairs["ASL (Holm)"].to_numpy()), color="C3", label="Holm-adjusted")
-    ax.plot(xs, np.sort(rep.pairs["ASL (BH)"].to_numpy()), color="C2", label="BH-adjusted")
-    ax.axhline(0.05, ls="--", color="grey", lw=1)
-    ax.set(xlabel="run pairs sorted by ASL", ylabel="achieved significance level",
-           title=f"ASL curve, paired bootstrap test (B = {rep.settings.B})")
-    ax.legend(fontsize=8)
+    curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
+    plots.plot_asl_curves(curves, colors={"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}, ax=axes[0])
+    axes[0].set(xlabel="run pairs sorted by ASL",
+                title=f"ASL curve, paired bootstrap test (B = {rep.settings.B_tests})")
+    axes[0].legend(fontsize=8)
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
-    S = len(rep.runs)
     order = np.argsort(-rep.scores.mean(), kind="stable")
-    pos = np.empty(S, dtype=int)
-    pos[order] = np.arange(S)
-    mat = np.full((S, S), np.nan)
-    d = rep.pairs["difference"].to_numpy()
-    sig = rep.pairs["ASL (Holm)"].to_numpy() < 0.05
-    val = np.where(sig, np.sign(d), 0.0)
-    ij = rep.pair_index()
-    i, j = ij[:, 0], ij[:, 1]
-    mat[pos[i], pos[j]] = val
-    mat[pos[j], pos[i]] = -val
-    ax = axes[1]
-    ax.imshow(mat, cmap="coolwarm_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
-    ax.set(xlabel="run (rank)", ylabel="run (rank)",
-           title="Holm-significant differences\n(blue: row better, red: row worse, grey: not significant)")
-    if S <= 30:
-        labels = [rep.runs[k] for k in order]
-        ax.set_xticks(range(S), labels, rotation=90, fontsize=6)
-        ax.set_yticks(range(S), labels, fontsize=6)
+    plots.plot_significance_matrix(rep.pair_index(), rep.pairs["difference"].to_numpy(),
+                                   rep.pairs["ASL (Holm)"].to_numpy() < 0.05, order,
+                                   labels=rep.runs if len(rep.runs) <= 30 else None, ax=axes[1])
+    axes[1].set(xlabel="run (rank)", ylabel="run (rank)",
+                title="Holm-significant differences\n(blue: row better, red: row worse, grey: not significant)")
     fig.tight_layout()
     return fig
 
@@ -844,12 +832,12 @@ def _fig_corpus(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    cb.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
-    cb.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
-                          transform=cb.expit)
+    plots.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
+    plots.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
+                             transform=expit)
     axes[0].set_ylabel("MAP")
     axes[1].set_ylabel("expit(L-MAP)")
-    fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.n_boot})")
+    fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.B_corpus})")
     fig.tight_layout()
     return fig
 
@@ -861,9 +849,9 @@ def _fig_split(rep: Report):
     panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
         fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
-        ts.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
+        plots.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
         ax.set_title(title)
-    fig.suptitle(f"Swap experiment: {rep.swap.repetitions} repetitions per size, disjoint topic sets")
+    fig.suptitle(f"Swap experiment: {rep.swap.B} repetitions per size, disjoint topic sets")
     fig.tight_layout()
     return fig
 
@@ -872,22 +860,12 @@ def _fig_std(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    raw, std = rep.scores.mean(), rep.standardized.mean(axis=1)
-    ax = axes[0]
-    ax.scatter(raw, std, s=14, color="C0")
-    ax.set(xlabel=f"mean {rep.measure}", ylabel=f"mean standardized {rep.measure}",
-           title="Raw vs standardized means")
-    ax = axes[1]
-    forms = list(rep.halves)
-    summ = [rep.halves[f].summary() for f in forms]
-    xs = np.arange(len(forms))
-    ax.bar(xs - 0.2, [s["FP mean"] for s in summ], width=0.4, color="C0", label="mean over partitions")
-    ax.bar(xs + 0.2, [s["FP high"] for s in summ], width=0.4, color="C1", label="upper end of 95% range")
-    ax.set_xticks(xs, forms)
-    ax.axhline(0.05, color="k", lw=0.8, ls="--")
-    ax.set(ylabel="share of runs significantly\ndifferent from themselves",
-           title=f"Random topic halves ({rep.settings.partitions} partitions)")
-    ax.legend(fontsize=8)
+    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {rep.measure}",
+                       ylabel=f"mean standardized {rep.measure}", ax=axes[0])
+    axes[0].set_title("Raw vs standardized means")
+    plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
+    axes[1].set(ylabel="share of runs significantly\ndifferent from themselves",
+                title=f"Random topic halves ({rep.settings.B_halves} partitions)")
     fig.tight_layout()
     return fig
 
@@ -921,7 +899,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         pairs_note = f"{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the ranking are listed;"
     shown = shown.sort_values("ASL", kind="stable").copy()
     for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
-        shown[col] = [f"< {1 / rep.settings.B:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+        shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
     cov = rep.coverage[(rep.coverage["missing"] > 0) | (rep.coverage["ignored"] > 0)]
     cov_table = cov.rename(columns={
         "retrieved": f"topics retrieved (of {T})", "missing": "qrels topics missing (scored 0)",

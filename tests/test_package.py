@@ -58,7 +58,6 @@ def test_only_plots_report_and_book_mention_matplotlib():
     assert set(users) <= {"plots.py", "report.py", "book.py"}, users
 
 
-@pytest.mark.xfail(strict=True, reason="report.py still imports irrepro.book.slug: irrepro._text.slug at merge")
 def test_report_takes_nothing_from_the_book():
     tree = ast.parse((PACKAGE / "report.py").read_text())
     from_book = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module in ("book", "irrepro.book")]
@@ -225,3 +224,15 @@ def test_renamed_attributes_warn():
     res = ts.swap_experiment([m], sizes=[5], B=3, seed=2)
     with pytest.warns(DeprecationWarning, match="SwapExperiment.repetitions"):
         assert res.repetitions == res.B == 3
+
+
+def test_report_settings_old_names_warn():
+    from irrepro import report
+
+    st = report.settings("quick")
+    for old, new in (("B", "B_tests"), ("n_boot", "B_corpus"), ("repetitions", "B_swap"), ("partitions", "B_halves")):
+        with pytest.warns(DeprecationWarning, match=rf"Settings\.{old} is deprecated.*Settings\.{new}"):
+            assert getattr(st, old) == getattr(st, new)
+    with pytest.warns(DeprecationWarning, match="'n_boot' of Settings"):
+        old = report.Settings(B=200, n_boot=200, repetitions=10, max_size=25, partitions=50, scale="quick")
+    assert old == st

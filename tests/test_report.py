@@ -132,7 +132,7 @@ def test_report_is_reproducible_and_independent_of_workers(run_dir):
     assert not np.array_equal(a.pairs["95% CI low"], c.pairs["95% CI low"])  # the seed matters
     assert not np.array_equal(a.corpus.maps[("bootstrap", "MAP")].sd, c.corpus.maps[("bootstrap", "MAP")].sd)
     # raw and standardized forms are compared on the same random halves
-    assert a.halves["raw"].drmse.shape == (report.settings("quick").partitions,)
+    assert a.halves["raw"].drmse.shape == (report.settings("quick").B_halves,)
     assert a.summary()["pairs"] == len(rs.runs) * (len(rs.runs) - 1) // 2
 
 
@@ -240,7 +240,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
-    res = bt.paired_test(rep.scores, B=rep.settings.B, seed=seed_tests)
+    res = bt.paired_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
     ref = pd.DataFrame(bt.comparisons(res, method="holm"))
     # (the blocks' matrix products may round differently in the last bit)
     for ours, theirs in (("difference", "difference"), ("95% CI low", "ci_low"), ("95% CI high", "ci_high"),
