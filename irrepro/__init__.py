@@ -17,7 +17,8 @@ Modules, by method family:
   bootstrap standard errors, meta-analysis, multiple-testing adjustment;
 - :mod:`irrepro.plots` - every figure (the method modules draw nothing);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
-- :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``);
+- :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``;
+  its page from a jinja2 template, its figures from :mod:`irrepro.plots`);
 - :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard (no method
   module imports it).
 
