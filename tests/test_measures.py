@@ -297,8 +297,12 @@ def test_chunking_does_not_change_results(monkeypatch):
     counts = rng.integers(1, 40, size=(6, 3))
     names = ["AP", "Q", "nDCG@20", "bpref", "Rprec", "RBP(p=0.95)", "nDCG_sakai@1000"]
     whole = score_grades(g, counts, names)
-    monkeypatch.setattr(measures, "_CHUNK_CELLS", 300)  # one run at a time
+    monkeypatch.setattr(measures.kernel, "_CHUNK_CELLS", 300)  # one run at a time
+    blocks = []
+    score_block = measures.kernel._score_block
+    monkeypatch.setattr(measures.kernel, "_score_block", lambda g, *a: blocks.append(g.shape) or score_block(g, *a))
     chunked = score_grades(g, counts, names)
+    assert blocks == [(6, 50)] * 40  # 40 runs x 6 topics, one run per block
     for m in names:
         np.testing.assert_array_equal(whole[m], chunked[m])
 
