@@ -3,8 +3,9 @@
 Modules, by method family:
 
 - :mod:`irrepro.data` - collections, verified downloads, TREC readers, the simulated stand-in;
-- :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity, Sakai's
-  Q-measure / nDCG / nCG, RBP) and their aggregates;
+- :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity,
+  ir_measures' names, Sakai's Q-measure / nDCG / nCG, RBP) and their aggregates (a subpackage:
+  names, kernel, outputs);
 - :mod:`irrepro.corpus_bootstrap` - corpus-bootstrap intervals for AP and MAP, split-corpus
   validation and differences of two systems (Cormack & Lynam 2006; a subpackage by family);
 - :mod:`irrepro.topic_split` - topic-split swap experiments with paired significance tests, and

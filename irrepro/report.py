@@ -66,9 +66,11 @@ from . import standardize as sz
 from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
 # the user's runs (loading, coverage) and the page (figures, tables, HTML) live in two modules of
-# their own; Inputs, load, coverage, MAX_PAIRS_SHOWN and _template are served from here as before
+# their own; Inputs, load, coverage, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._report_inputs import Inputs, _check_matches, _precision_kwargs, coverage, load
-from ._report_page import MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template  # noqa: F401
+from ._report_page import (  # noqa: F401
+    AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
+)
 from ._text import slug
 from .data import DataError, RunSet, ScoreMatrix
 from .measures import evaluate, parse_measure
