@@ -311,7 +311,7 @@ def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str],
             pa.py_buffer(data),
             read_options=pcsv.ReadOptions(
                 column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
-                block_size=1 << 26,
+                block_size=1 << 24,
             ),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -1092,11 +1092,10 @@ def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
 
 @dataclass
 class _Ranked:
-    t: np.ndarray  # int32 topic index of each ranked entry (ascending)
-    docs: np.ndarray  # int32 vocabulary code of each ranked entry
+    t: np.ndarray | None  # int32 topic index of each ranked entry (ascending)
+    docs: np.ndarray | None  # int32 vocabulary code of each ranked entry
     counts: np.ndarray  # int64 (T,)
     ignored: tuple
-    grades: np.ndarray | None = None  # int32 grade of each ranked entry
 
 
 def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, precision: str) -> _Ranked:
@@ -1199,11 +1198,17 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     starts = np.cumsum([0] + [len(c.doc_dict) for c in cols])
 
     grade_of = _GradeIndex(q_t, remap[starts[-1] + q_didx], q_g, T, V)
+    # every run writes its ranked lists straight into the flat arrays, at its rows' place
+    row_start = np.cumsum([0] + [len(c) for c in cols])
+    flat_docs = np.empty(row_start[-1], dtype=np.int32)
+    flat_grades = np.empty(row_start[-1], dtype=np.int32)
 
     def rank(i: int) -> _Ranked:
         r = _rank_run(cols[i], remap[starts[i] : starts[i + 1]], V, tindex, T, precision)
-        r.grades = grade_of(r.t, r.docs)
-        r.t = None  # the offsets keep the topics
+        a, n = row_start[i], len(r.docs)
+        flat_docs[a : a + n] = r.docs
+        flat_grades[a : a + n] = grade_of(r.t, r.docs)
+        r.t = r.docs = None  # the offsets keep the topics
         cols[i] = None  # this run's columns are no longer needed (the caller hands them over)
         return r
 
@@ -1214,8 +1219,12 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
             ranked = list(ex.map(rank, range(len(cols))))
     else:
         ranked = [rank(0)]
-    flat_docs = np.concatenate([r.docs for r in ranked])
-    flat_grades = np.concatenate([r.grades for r in ranked])
+    kept = np.array([int(r.counts.sum()) for r in ranked])
+    if (kept != np.diff(row_start)).any():  # rows of ignored topics: close the gaps
+        keep = np.zeros(row_start[-1], dtype=bool)
+        for a, n in zip(row_start[:-1], kept):
+            keep[a : a + n] = True
+        flat_docs, flat_grades = flat_docs[keep], flat_grades[keep]
     counts = np.stack([r.counts for r in ranked])
     return RunSet(
         runs=tuple(names),
