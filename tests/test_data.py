@@ -118,53 +118,38 @@ GOOD_RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n"
 
 
 @pytest.mark.parametrize(
-    "text, line, problem",
+    "kind, text, line, problem",
     [
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 tag\n", 2, "expected at least 6 fields, found 5"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 high tag\n", 2, "score 'high' is not a finite number"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 nan tag\n", 2, "score 'nan' is not a finite number"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 inf tag\n", 2, "score 'inf' is not a finite number"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1e400 tag\n", 2, "score '1e400' is not a finite number"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1.5abc tag\n", 2, "score '1.5abc' is not a finite number"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n1 Q0 d1 3 1.0 tag\n", 3, "duplicate document 'd1' in topic '1' (first at line 1)"),
-        ("1 Q0 d1 1 3.0 tagA\n1 Q0 d2 2 2.0 tagB\n", 2, "run tag changes from 'tagA' (line 1) to 'tagB'"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 tag\n", 2, "expected at least 6 fields, found 5"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 high tag\n", 2, "score 'high' is not a finite number"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 nan tag\n", 2, "score 'nan' is not a finite number"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 inf tag\n", 2, "score 'inf' is not a finite number"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1e400 tag\n", 2, "score '1e400' is not a finite number"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1.5abc tag\n", 2, "score '1.5abc' is not a finite number"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n1 Q0 d1 3 1.0 tag\n", 3, "duplicate document 'd1' in topic '1' (first at line 1)"),
+        ("run", "1 Q0 d1 1 3.0 tagA\n1 Q0 d2 2 2.0 tagB\n", 2, "run tag changes from 'tagA' (line 1) to 'tagB'"),
         # every line with a 7th field: the error is still the score of line 3, not a shifted column
-        ("1 Q0 d1 1 3.0 t x\n1 Q0 d2 2 2.0 t x\n1 Q0 d3 3 oops t x\n", 3, "score 'oops' is not a finite number"),
-        ("1\tQ0\td1\t1\t3.0\tt\n# a comment\n\n1\tQ0\td2\t2\t2.0\n", 4, "expected at least 6 fields, found 5"),
-        ("1 Q0 d1 1 3.0 tag\n1 Q0 d\xe9 2 2.0 tag\n", 2, "document id"),
-    ],
-)
-def test_malformed_run_lines_are_reported_with_file_and_line(tmp_path, text, line, problem):
-    p = tmp_path / "myrun.txt"
-    p.write_bytes(text.encode("latin-1"))
-    with pytest.raises(DataError) as err:
-        data.read_run(p)
-    assert err.value.line == line, str(err.value)
-    assert str(p) in str(err.value) and f"line {line}:" in str(err.value)
-    assert problem in str(err.value)
-
-
-@pytest.mark.parametrize(
-    "text, line, problem",
-    [
-        ("1 0 d1 1\n1 0 d2 x\n", 2, "relevance grade 'x' is not an integer"),
-        ("1 0 d1 1\n1 0 d2 1.5\n", 2, "relevance grade '1.5' is not an integer"),
-        ("1 0 d1 1\n1 0 d2 1e20\n", 2, "relevance grade '1e20' is not an integer"),
-        ("1 0 d1 1\n1 0 d2 3000000000\n", 2, "relevance grade '3000000000' does not fit 32 bits"),
-        ("1 0 d1 1\n1 0 d2 99999999999999999999\n", 2, "does not fit 32 bits"),
-        ("1 0 d1 1\n1 0 d1 0\n", 2, "duplicate judgment for document 'd1' in topic '1' (first at line 1)"),
-        ("1 0 d1 1\n1 0 d2\n", 2, "malformed qrels line: expected 4 fields, found 3"),
+        ("run", "1 Q0 d1 1 3.0 t x\n1 Q0 d2 2 2.0 t x\n1 Q0 d3 3 oops t x\n", 3, "score 'oops' is not a finite number"),
+        ("run", "1\tQ0\td1\t1\t3.0\tt\n# a comment\n\n1\tQ0\td2\t2\t2.0\n", 4, "expected at least 6 fields, found 5"),
+        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d\xe9 2 2.0 tag\n", 2, "document id"),
+        ("qrels", "1 0 d1 1\n1 0 d2 x\n", 2, "relevance grade 'x' is not an integer"),
+        ("qrels", "1 0 d1 1\n1 0 d2 1.5\n", 2, "relevance grade '1.5' is not an integer"),
+        ("qrels", "1 0 d1 1\n1 0 d2 1e20\n", 2, "relevance grade '1e20' is not an integer"),
+        ("qrels", "1 0 d1 1\n1 0 d2 3000000000\n", 2, "relevance grade '3000000000' does not fit 32 bits"),
+        ("qrels", "1 0 d1 1\n1 0 d2 99999999999999999999\n", 2, "does not fit 32 bits"),
+        ("qrels", "1 0 d1 1\n1 0 d1 0\n", 2, "duplicate judgment for document 'd1' in topic '1' (first at line 1)"),
+        ("qrels", "1 0 d1 1\n1 0 d2\n", 2, "malformed qrels line: expected 4 fields, found 3"),
         # a 5-column qrels is refused at its first line as such (trec_eval refuses it too), not
         # blamed on the grade or shifted into a wrong topic
-        ("1 0 d1 1 x\n1 0 d2 0 x\n", 1, "malformed qrels line: expected 4 fields, found 5"),
-        ("1 0 d1 1\n1 0 d2 0\n1 0 d3 2 extra\n", 3, "expected 4 fields, found 5"),
+        ("qrels", "1 0 d1 1 x\n1 0 d2 0 x\n", 1, "malformed qrels line: expected 4 fields, found 5"),
+        ("qrels", "1 0 d1 1\n1 0 d2 0\n1 0 d3 2 extra\n", 3, "expected 4 fields, found 5"),
     ],
 )
-def test_malformed_qrels_lines_are_reported_with_file_and_line(tmp_path, text, line, problem):
-    p = tmp_path / "qrels.txt"
-    p.write_text(text)
+def test_malformed_lines_are_reported_with_file_line_and_problem(tmp_path, kind, text, line, problem):
+    p = tmp_path / f"my{kind}.txt"
+    p.write_bytes(text.encode("latin-1"))
     with pytest.raises(DataError) as err:
-        data.read_qrels(p)
+        data.read_run(p) if kind == "run" else data.read_qrels(p)
     assert err.value.line == line, str(err.value)
     assert str(p) in str(err.value) and f"line {line}:" in str(err.value)
     assert problem in str(err.value)

@@ -594,18 +594,25 @@ def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") 
     return _checked_qrels(table, name or "qrels", "record")
 
 
-def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
-    """Qrels from a (topic, doc, grade) frame of any origin, with every row checked: the message
-    names the ``unit`` (``record``, ``row``, ``entry``) by its 1-based position, and its ids."""
-    pd = _pd()
-
-    def where(i: int) -> str:
-        return f"{unit} {i + 1} (topic {table['topic'].iat[i]!r}, document {table['doc'].iat[i]!r})"
-
+def _rows_named(table, name: str, unit: str):
+    """Refuse a table with a missing topic or doc id; return ``where(i)``, naming its row ``i``
+    (1-based, with its ids) in messages."""
     for col in ("topic", "doc"):
         bad = table[col].isna().to_numpy()
         if bad.any():
             raise DataError(name, None, f"{unit} {int(np.flatnonzero(bad)[0]) + 1}: missing {col}")
+
+    def where(i: int) -> str:
+        return f"{unit} {i + 1} (topic {table['topic'].iat[i]!r}, document {table['doc'].iat[i]!r})"
+
+    return where
+
+
+def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
+    """Qrels from a (topic, doc, grade) frame of any origin, with every row checked: the message
+    names the ``unit`` (``record``, ``row``, ``entry``) by its 1-based position, and its ids."""
+    pd = _pd()
+    where = _rows_named(table, name, unit)
     raw = table["grade"].to_numpy()
     g = pd.to_numeric(table["grade"], errors="coerce").to_numpy(dtype=np.float64)
     if raw.dtype == object:  # e.g. strings: only integer literals, as in a qrels file
@@ -756,13 +763,7 @@ def _run_cols_of(run: Run) -> _RunCols:
     missing = [c for c in ("topic", "doc", "score") if c not in tab.columns]
     if missing:
         raise DataError(where, None, f"run table lacks column(s) {missing}; it has {list(tab.columns)}")
-    def at(i: int) -> str:
-        return f"row {i + 1} (topic {tab['topic'].iat[i]!r}, document {tab['doc'].iat[i]!r})"
-
-    for col in ("topic", "doc"):
-        bad = tab[col].isna().to_numpy()
-        if bad.any():
-            raise DataError(where, None, f"row {int(np.flatnonzero(bad)[0]) + 1}: missing {col}")
+    at = _rows_named(tab, where, "row")
     score = _pd().to_numeric(tab["score"], errors="coerce").to_numpy(dtype=np.float64)
     bad = ~np.isfinite(score)
     if bad.any():
