@@ -295,7 +295,7 @@ def load_runs(
 
     * a collection name of the book (``"trec-covid-round5"``; its qrels come with it);
     * a directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-      concurrently, with the conventions of :mod:`irrepro.data._readers`);
+      concurrently, with trec_eval's conventions: see :func:`read_run`);
     * a pandas DataFrame with ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's
       (``qid, docno, score``); a ``name`` column splits it into several runs;
     * a pytrec_eval-style dict ``{qid: {docno: score}}``, or a ranx ``Run``;

@@ -2,31 +2,7 @@
 shares: :class:`Qrels`, :class:`RunSet` (ranked lists of grades, stored ragged) and
 :class:`ScoreMatrix` (systems x topics scores of one measure).
 
-How files are read (trec_eval 10's conventions, checked against its ``get_trec_results.c`` and
-``get_qrels.c``):
-
-* Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a line
-  ends at ``\\n`` (so Windows ``\\r\\n`` line ends are fine).
-* Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included. (trec_eval
-  skips them in runs and refuses them in qrels; a blank line carries no data, so irrepro skips
-  them in both.)
-* A line whose first non-blank character is ``#`` is a comment and is skipped, in runs and qrels
-  (trec_eval 10 skips such lines in runs, and in qrels when ``#`` is the line's first character).
-* Run lines are ``topic Q0 doc rank score tag``: at least 6 fields; fields after the 6th are
-  ignored, as are the second (``Q0``) and the fourth (rank) field: trec_eval ranks by score.
-  The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``); trec_eval's ``atof``
-  would read ``high`` or ``1.5abc`` silently as 0 or 1.5, irrepro refuses them.
-* A run file holds one run, named by its tag; a file whose tag changes is refused (trec_eval
-  names the run by the last line's tag without checking), naming the line where it changes.
-* Qrels lines are ``topic iteration doc grade``: exactly 4 fields (trec_eval refuses more); the
-  iteration is ignored. The grade must be an integer (``2``, ``-1``, ``2.0``) that fits 32 bits
-  (-2147483648..2147483647); ``1e20`` or ``x`` is refused. A negative grade means "not judged".
-* A document twice in one topic (of a run, or of the qrels) is refused, as trec_eval does.
-* Files may be gzip-compressed (detected by content, not by name).
-
-Every refusal raises :class:`DataError` naming the file, the line and the problem. Files are read
-by a fast columnar reader (pyarrow's CSV reader); when it meets anything unusual, a slower
-line-by-line pass of the same conventions reads the file instead, and names the offending line.
+Files are read with trec_eval's conventions, listed in :func:`read_run` and :func:`read_qrels`.
 
 Ranking follows trec_eval: within a topic, documents are ordered by score descending and ties are
 broken by document id descending (byte order); the rank column is ignored. By default
@@ -546,8 +522,18 @@ def _qrels_from_columns(topic, doc, grade, name: str) -> Qrels:
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
-    """Read a TREC qrels file (``topic iteration doc grade``, plain or gzip; conventions in the
-    module docstring)."""
+    """Read a TREC qrels file (``topic iteration doc grade``), the way trec_eval 10 reads it
+    (``get_qrels.c``), with :func:`read_run`'s rules for whitespace, gzip, blank lines (trec_eval
+    refuses them in qrels; they carry no data, so irrepro skips them) and ``#`` comment lines
+    (trec_eval skips them when ``#`` is a line's first character), and:
+
+    * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
+    * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
+      2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
+    * a document judged twice for one topic is refused.
+
+    Every refusal raises :class:`DataError` naming the file, the line and the problem.
+    """
     import pyarrow as pa
 
     path = Path(path)
@@ -748,8 +734,26 @@ def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
 
 
 def read_run(path: str | Path) -> Run:
-    """Read a TREC run file (``topic Q0 doc rank score tag``, plain or gzip; conventions in the
-    module docstring). The run is named by its tag."""
+    """Read a TREC run file (``topic Q0 doc rank score tag``), the way trec_eval 10 reads it
+    (checked against its ``get_trec_results.c``):
+
+    * Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a
+      line ends at ``\\n`` (Windows ``\\r\\n`` line ends are fine). Files may be gzip-compressed
+      (detected by content, not by name).
+    * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
+    * A line whose first non-blank character is ``#`` is a comment and is skipped.
+    * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
+      and the fourth (the rank): trec_eval ranks by score (:func:`build_runset`).
+    * The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``): trec_eval's
+      ``atof`` would read ``high`` or ``1.5abc`` silently as 0 or 1.5; irrepro refuses them.
+    * A file holds one run, named by its tag: a file whose tag changes is refused at the line
+      where it changes (trec_eval names the run by the last line's tag without checking).
+    * A document twice in one topic is refused, as trec_eval refuses it.
+
+    Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
+    columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a
+    line-by-line pass of the same conventions reads it instead, and names the offending line.
+    """
     cols = _parse_run(path)
     return Run(cols.name, cols.frame(), cols.path, cols)
 
@@ -1259,11 +1263,13 @@ def _read_runs(paths: Sequence[Path], progress: bool = False, desc: str = "readi
     """Parse run files concurrently (one thread per core; the result does not depend on it)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tqdm import tqdm
-
     with ThreadPoolExecutor(_n_threads(len(paths))) as ex:
         it = ex.map(_parse_run, paths)
-        return list(tqdm(it, total=len(paths), desc=desc, disable=not progress, unit="run"))
+        if not progress:
+            return list(it)
+        from tqdm import tqdm
+
+        return list(tqdm(it, total=len(paths), desc=desc, unit="run"))
 
 
 # --------------------------------------------------------------------------------------------
