@@ -733,6 +733,7 @@ def test_runs_and_qrels_from_frames_dicts_and_ranx(tmp_path):
     assert one.runs == ("run",) and list(one.doc_ids(0, 1)) == list(rs.doc_ids(0, 1))
     listed = data.load_runs([dicts["first"], dicts["second"]], qrels=tmp_path / "qrels")
     assert listed.runs == ("run1", "run2")
+    _same(data.load_runs([tmp_path / "first", frame[frame["name"] == "second"]], qrels=qdict), rs)
     ranx = pytest.importorskip("ranx")
     runs = [ranx.Run(dicts[n], name=n) for n in ("first", "second")]
     _same(data.load_runs(runs, qrels=ranx.Qrels(qdict)), rs)

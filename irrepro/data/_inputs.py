@@ -8,7 +8,7 @@
   trec_eval);
 * pytrec_eval-style dicts: ``{qid: {docno: score}}`` (a run), ``{qid: {docno: grade}}`` (qrels);
 * ranx ``Run`` and ``Qrels`` objects (recognised without importing ranx);
-* several runs: a list of such objects, or a dict ``{run name: object}``.
+* several runs: a list of such objects (run files too), or a dict ``{run name: object}``.
 
 Every value is checked: a missing column, a missing id, a score that is not a finite number or a
 grade that is not an integer raises :class:`~irrepro.data.DataError` naming the row (and its topic
@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from numbers import Number
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._readers import DataError, Qrels, Run, _checked_qrels
+from ._readers import DataError, Qrels, Run, _checked_qrels, read_run
 
 #: Column names of runs and qrels frames: (topic, document, value) per convention.
 RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}
@@ -88,6 +89,8 @@ def _is_run_dict(obj) -> bool:
 def _one_run(obj, name: str) -> list[Run]:
     if isinstance(obj, Run):
         return [obj]
+    if isinstance(obj, (str, Path)):  # a run file among other objects
+        return [read_run(obj)]
     if isinstance(obj, pd.DataFrame):
         return _frame_runs(obj, name)
     if _is_ranx(obj, "Run"):

@@ -233,7 +233,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
             return None
     table = table.select(keep)
     if const is not None:  # every line read by pyarrow ends with the same last field?
-        n = data.count(delim + const + b"\n") + data.count(delim + const + b"\r\n")
+        n = data.count(delim + const + b"\n") + (data.count(delim + const + b"\r\n") if b"\r" in data else 0)
         n += data.endswith(delim + const) or data.endswith(delim + const + b"\r")
         if n - ending[0] != table.num_rows:
             return None
@@ -442,8 +442,8 @@ class Qrels:
             return per_topic
         pos = {t: i for i, t in enumerate(self.topics)}
         idx = np.array([pos.get(str(t), -1) for t in topics], dtype=np.int64)
-        out = per_topic[np.maximum(idx, 0)] if len(idx) else per_topic[:0]
-        out[idx < 0] = 0
+        out = np.zeros((len(idx),) + per_topic.shape[1:], dtype=per_topic.dtype)
+        out[idx >= 0] = per_topic[idx[idx >= 0]]
         return out
 
     def n_relevant(self, rel: int = 1, topics: Sequence[str] | None = None) -> np.ndarray:
