@@ -132,6 +132,8 @@ GOOD_RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n"
         ("run", "1 Q0 d1 1 3.0 t x\n1 Q0 d2 2 2.0 t x\n1 Q0 d3 3 oops t x\n", 3, "score 'oops' is not a finite number"),
         ("run", "1\tQ0\td1\t1\t3.0\tt\n# a comment\n\n1\tQ0\td2\t2\t2.0\n", 4, "expected at least 6 fields, found 5"),
         ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d\xe9 2 2.0 tag\n", 2, "document id"),
+        ("run", "\x00\x01garbage\xff\n", 1, "expected at least 6 fields, found 1"),
+        ("run", "1 Q0 d1 1 3.0\n", 1, "expected at least 6 fields, found 5"),
         ("qrels", "1 0 d1 1\n1 0 d2 x\n", 2, "relevance grade 'x' is not an integer"),
         ("qrels", "1 0 d1 1\n1 0 d2 1.5\n", 2, "relevance grade '1.5' is not an integer"),
         ("qrels", "1 0 d1 1\n1 0 d2 1e20\n", 2, "relevance grade '1e20' is not an integer"),
@@ -466,6 +468,7 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
         "blank and comment lines": "# my run\n\n" + "".join(" ".join(r) + "\n" + ("\n   \n# c\n" if i % 7 == 0 else "")
                                                            for i, r in enumerate(runs)) + "\n\n",
         "no final newline": "".join(" ".join(r) + "\n" for r in runs).rstrip("\n"),
+        "byte order mark": "\ufeff" + "".join("\t".join(r) + "\n" for r in runs),
         "rank column ignored": "".join(" ".join(r[:3] + ["999", r[4], r[5]]) + "\n" for r in shuffled),
         "one odd line among tabs": "".join(("\t\t".join(r) if i == 3 else "\t".join(r)) + "\n" for i, r in enumerate(runs)),
     }

@@ -111,6 +111,7 @@ def _read_bytes(path: Path, what: str) -> bytes:
             raw = _gunzip(raw)
         except Exception as exc:  # noqa: BLE001 - EOFError, BadGzipFile, zlib / isal errors
             raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
+    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark is not data
     if not raw or raw.isspace():
         raise DataError(path, None, f"empty {what} file")
     return raw
@@ -180,6 +181,11 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if not data.isascii():  # invalid UTF-8: the slow pass names the line
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     # delimiter: that of the first data line
     sample = b""
     for line in data[: 1 << 16].split(b"\n"):
@@ -202,7 +208,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
         delim = b" "
     first = sample.rstrip(b"\r").split(delim)
     width = max(ncols, len(first))
-    regular = bool(lean) and width == ncols and b"#" not in data and not _has_pair(data, delim[0])
+    regular = bool(lean) and len(first) == ncols and b"#" not in data and not _has_pair(data, delim[0])
     skip, last = lean if regular else ((), None)
     const = first[last] if last is not None else None
     rows: list[bytes] = []
@@ -739,7 +745,8 @@ def read_run(path: str | Path) -> Run:
 
     * Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a
       line ends at ``\\n`` (Windows ``\\r\\n`` line ends are fine). Files may be gzip-compressed
-      (detected by content, not by name).
+      (detected by content, not by name); text is UTF-8, and a byte order mark at the start is
+      dropped (trec_eval would make it part of the first topic id).
     * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
     * A line whose first non-blank character is ``#`` is a comment and is skipped.
     * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
