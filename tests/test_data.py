@@ -887,3 +887,20 @@ def test_coverage_per_run_and_a_run_that_matches_no_topic(tmp_path):
     msg = str(err.value)
     assert str(tmp_path / "t") in msg and "matches no topic of the qrels" in msg
     assert "'T1', 'T2'" in msg and "'1', '2', '3'" in msg
+
+
+def test_reading_does_not_depend_on_the_thread_count_and_caches_nothing(tmp_path, monkeypatch):
+    from irrepro.data import _readers
+
+    monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
+    rs = data.simulate.runs(9, 6, list_length=50, seed=8)
+    paths = data.simulate.write_trec(rs, tmp_path / "runs", gzip=True, qrels=tmp_path / "qrels")
+    results = []
+    for n in (1, 2, 5):
+        monkeypatch.setattr(_readers, "_n_threads", lambda k, n=n: n)
+        results.append(data.load_runs(tmp_path / "runs", qrels=tmp_path / "qrels"))
+    for other in results[1:]:
+        _same(results[0], other)
+    order = [results[0].runs.index(r) for r in rs.runs]
+    _same(results[0].subset(runs=order), rs)
+    assert len(paths) == 9 and not (tmp_path / "cache").exists()  # nothing cached for the user's files
