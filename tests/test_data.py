@@ -904,3 +904,12 @@ def test_reading_does_not_depend_on_the_thread_count_and_caches_nothing(tmp_path
     order = [results[0].runs.index(r) for r in rs.runs]
     _same(results[0].subset(runs=order), rs)
     assert len(paths) == 9 and not (tmp_path / "cache").exists()  # nothing cached for the user's files
+
+
+def test_gzip_files_of_several_members_are_read_whole(tmp_path):
+    # `cat a.gz b.gz` is a valid gzip file (two members): both halves are read
+    first, second = GOOD_RUN.splitlines(keepends=True)[:2], GOOD_RUN.splitlines(keepends=True)[2:]
+    p = tmp_path / "two.gz"
+    p.write_bytes(gzip.compress("".join(first).encode()) + gzip.compress("".join(second).encode()))
+    run = data.read_run(p)
+    assert sorted(run.table["doc"]) == ["d1", "d2", "d3"] and run.name == "tag"

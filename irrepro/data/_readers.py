@@ -92,9 +92,16 @@ def _gunzip(raw: bytes) -> bytes:
     """Decompress gzip data (every member, CRC checked): with ISA-L (python-isal), about twice
     as fast as zlib, when it is installed; else with the standard library."""
     try:
-        from isal import igzip
+        from isal import igzip, isal_zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
         return gzip.decompress(raw)
+    if len(raw) > 18 and raw.find(b"\x1f\x8b\x08", 10) < 0:
+        # one member (a second one would start with those bytes): decompress it in one piece
+        # into a buffer of the size its trailer states (growing one costs a copy and fresh pages)
+        size = int.from_bytes(raw[-4:], "little")
+        out = isal_zlib.decompress(raw, 31, size + 1)
+        if len(out) % (1 << 32) == size:
+            return out
     return igzip.decompress(raw)
 
 
