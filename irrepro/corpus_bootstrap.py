@@ -58,7 +58,7 @@ import pandas as pd
 from scipy import special, stats
 
 from . import parallel
-from .data import PAD, Qrels, RunSet
+from .data import RunSet
 from .measures import average_precision
 
 __all__ = [
@@ -190,8 +190,18 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
 def _lists_of(obj, rel: int) -> Lists:
     if isinstance(obj, Lists):
         return obj
-    if isinstance(obj, RunSet):
-        return compact_lists(obj.relevant(rel), obj.n_relevant(rel)[None, :], obj.lengths)
+    if isinstance(obj, RunSet):  # from the ragged arrays: memory follows the number of lines
+        S, T = obj.lengths.shape
+        li, rank = obj.relevant_positions(rel)
+        m = np.bincount(li, minlength=S * T)
+        n_rel = np.broadcast_to(obj.n_relevant(rel)[None, :], (S, T)).reshape(-1).astype(np.int64)
+        start = np.r_[0, np.cumsum(m)].astype(np.int64)
+        j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
+        gaps = rank - j
+        gaps = np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+        prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
+        ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
+        return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
     raise TypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
 
 
@@ -764,23 +774,19 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     half in their original order, and the qrels keep the judgments of that half (so R_A, R_B come
     from the qrels)."""
     half = doc_half(rs.vocab)
-    codes = rs.doc_codes
+    keep_half = half[rs.flat_docs]  # the half of every retrieved document
+    lists = np.repeat(np.arange(len(rs.offsets) - 1), np.diff(rs.offsets))
     out = []
     qt = rs.qrels.table
     qhalf = doc_half(qt["doc"].to_numpy())
     for h in (0, 1):
-        keep = (codes >= 0) & (half[np.maximum(codes, 0)] == h)
-        order = np.argsort(~keep, axis=-1, kind="stable")
-        lengths = keep.sum(axis=-1).astype(np.int32)
-        k = max(int(lengths.max(initial=0)), 1)
-        order = order[..., :k]
-        valid = np.arange(k) < lengths[..., None]
-        grades = np.where(valid, np.take_along_axis(rs.grades, order, -1), PAD).astype(np.int8)
-        dc = np.where(valid, np.take_along_axis(codes, order, -1), -1).astype(np.int32)
-        q = Qrels(qt[qhalf == h].reset_index(drop=True), f"{rs.qrels.name} half {'AB'[h]}")
+        keep = keep_half == h
+        lens = np.bincount(lists[keep], minlength=len(rs.offsets) - 1)
+        q = rs.qrels.select(qhalf == h, name=f"{rs.qrels.name} half {'AB'[h]}")
         out.append(
-            replace(rs, grades=grades, lengths=lengths, doc_codes=dc, qrels=q, name=f"{rs.name} half {'AB'[h]}")
-        )
+            replace(rs, offsets=np.r_[0, np.cumsum(lens)].astype(np.int64), flat_grades=rs.flat_grades[keep],
+                    flat_docs=rs.flat_docs[keep], qrels=q, name=f"{rs.name} half {'AB'[h]}")
+        )  # fmt: skip
     return out[0], out[1]
 
 

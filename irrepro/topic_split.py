@@ -619,18 +619,16 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
         raise ValueError("pool depths must be >= 1")
-    codes = runset.doc_codes
-    S, T, K = codes.shape
+    T = len(runset.topics)
     V = np.int64(max(len(runset.vocab), 1))
     rows = []
     for d in depths:
-        c = codes[:, :, : min(d, K)].astype(np.int64)
-        g = runset.grades[:, :, : min(d, K)]
-        tix = np.broadcast_to(np.arange(T)[None, :, None], c.shape)
-        ok = c >= 0
-        keys = np.unique(tix[ok] * V + c[ok])
+        top = runset.truncate(d)  # ragged: memory follows the number of retrieved documents
+        tix = np.repeat(np.arange(len(top.offsets) - 1) % T, np.diff(top.offsets))
+        keys = np.unique(tix * V + top.flat_docs)
         size = np.bincount(keys // V, minlength=T)
-        rk = np.unique(tix[ok & (g >= rel)] * V + c[ok & (g >= rel)])
+        good = top.flat_grades >= rel
+        rk = np.unique(tix[good] * V + top.flat_docs[good])
         nrel = np.bincount(rk // V, minlength=T)
         rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
     return pd.concat(rows, ignore_index=True)
