@@ -675,36 +675,20 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
 
 
 def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
-    """``(index, block)`` pairs covering every list of ``runset`` once: ``index`` the flat list
-    indices s * T + t, ``block`` (n, k) grades with PAD / UNJUDGED codes."""
+    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``):
+    ``index`` the flat list indices s * T + t, ``block`` (n, k) grades with PAD / UNJUDGED codes."""
     max_cells = _CHUNK_CELLS if max_cells is None else max_cells
-    if hasattr(runset, "iter_blocks"):
-        yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
-        return
-    # Fallback for the dense (S, T, K) RunSet, until the ragged one replaces it.
-    S, T, K = runset.grades.shape
-    k = K if depth is None else max(1, min(K, depth))
-    flat = runset.grades.reshape(S * T, K)
-    step = max(1, max_cells // k)
-    for i0 in range(0, S * T, step):
-        i1 = min(S * T, i0 + step)
-        yield np.arange(i0, i1, dtype=np.int64), flat[i0:i1, :k]
+    yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
 
 
-def _true_grades(runset, index: np.ndarray, block: np.ndarray, topics: set, pooled: set,
-                 qrels: dict) -> np.ndarray:  # fmt: skip
-    """Re-read from the qrels the grades of lists whose topic needs it: grades the dense store
-    clipped (above 127) and, for infAP, pooled-but-unjudged documents (``_POOLED``)."""
+def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qrels: dict) -> np.ndarray:
+    """For infAP: mark the pooled-but-unjudged documents (a negative qrels grade; ``_POOLED``) of
+    lists whose topic has any, which the run set stores as UNJUDGED like any unjudged document."""
     T = len(runset.topics)
     t_of = index % T
-    rows = np.flatnonzero(np.isin(t_of, list(topics | pooled)))
+    rows = np.flatnonzero(np.isin(t_of, list(pooled)))
     if not len(rows):
         return block
-    if not hasattr(runset, "doc_ids"):
-        raise ValueError(
-            "this run set gives no document ids (RunSet.doc_ids), which irrepro needs here to "
-            "re-read grades from the qrels"
-        )
     block = block.astype(np.int64)
     for i in rows.tolist():
         s, t = divmod(int(index[i]), T)
@@ -712,14 +696,9 @@ def _true_grades(runset, index: np.ndarray, block: np.ndarray, topics: set, pool
         if not len(docs):
             continue
         judged = qrels[t]
-        vals = np.array([judged.get(d, UNJUDGED) for d in docs], dtype=np.int64)
-        if t in pooled:
-            vals[vals < 0] = np.where(
-                np.array([d in judged for d in docs], dtype=bool)[vals < 0], _POOLED, UNJUDGED
-            )
-        else:
-            vals[vals < 0] = UNJUDGED
-        block[i, : len(vals)] = vals
+        vals = block[i, : len(docs)]
+        in_pool = np.array([judged.get(d, 0) < 0 for d in docs], dtype=bool)
+        vals[in_pool & (vals == UNJUDGED)] = _POOLED
     return block
 
 
@@ -1114,7 +1093,7 @@ def evaluate(
     judg = _Judgments.from_qrels(table, topics)
     if any(s.family == "ERR" for s in specs):
         _check_err(judg, topics)
-    fix = _fallback_fix(runset, judg, table, topics, any(s.family == "infAP" for s in specs))
+    fix = _pooled_fix(runset, judg, table, topics, any(s.family == "infAP" for s in specs))
     out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
     mats = {
         s.name: ScoreMatrix(out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name,
@@ -1124,23 +1103,18 @@ def evaluate(
     return Evaluation({key: mats[s.name] for key, s in pairs}, retrieved.reshape(S, T), rel)
 
 
-def _fallback_fix(runset, judg: _Judgments, table: pd.DataFrame, topics, infap: bool):
-    """A block fix-up, or None: true grades for topics the dense store clipped (grades above
-    127), and pooled-but-unjudged marks for infAP on topics with negative qrels grades."""
-    clipped = set()
-    if not hasattr(runset, "iter_blocks") and runset.grades.dtype == np.int8:
-        clipped = set(np.unique(judg.topic[judg.grade > np.iinfo(np.int8).max]).tolist())
+def _pooled_fix(runset, judg: _Judgments, table: pd.DataFrame, topics, infap: bool):
+    """A block fix-up for infAP on topics with negative qrels grades (pooled, not judged), or None."""
     pooled = set(judg.pooled_topics.tolist()) if infap else set()
-    if not clipped and not pooled:
+    if not pooled:
         return None
-    need = clipped | pooled
     tindex = {x: i for i, x in enumerate(topics)}
-    qrels: dict = {t: {} for t in need}
+    qrels: dict = {t: {} for t in pooled}
     for tp, d, gr in table[["topic", "doc", "grade"]].itertuples(index=False):
         i = tindex.get(tp)
         if i in qrels:
             qrels[i][d] = int(gr)
-    return lambda index, block: _true_grades(runset, index, block, clipped, pooled, qrels)
+    return lambda index, block: _pooled_grades(runset, index, block, pooled, qrels)
 
 
 def _score_matrices(scores) -> list[ScoreMatrix]:
