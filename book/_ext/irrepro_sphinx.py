@@ -117,16 +117,29 @@ def _setup_cell(config):
 
     opts = config.html_theme_options
     url, ref = opts["repository_url"], opts.get("repository_branch") or "main"
+    # the papers' numbers and references the chapters read (irrepro.book.book_dir finds a book/
+    # in the working directory): fetched from the same branch where the notebook runs alone
+    book = Path(__file__).resolve().parents[1]
+    files = ["references.bib"] + [f"papers/{p.name}" for p in sorted((book / "papers").glob("*.yml"))]
+    raw = url.replace("https://github.com/", "https://raw.githubusercontent.com/")
     source = (
         "# Set-up for Colab or any Jupyter without irrepro: install it from the book's repository,\n"
-        "# from the launch branch that also holds this notebook, and myst-nb (the book's `glue`).\n"
-        "# Binder and a local checkout (`make venv`) have both, and then nothing is installed.\n"
+        "# from the launch branch that also holds this notebook, and myst-nb (the book's `glue`);\n"
+        "# fetch the book's files the chapters read (the papers' numbers, the references).\n"
+        "# Binder and a local checkout (`make venv`) have all of it, and then nothing is installed.\n"
         "import importlib.util\n"
+        "import pathlib\n"
+        "import urllib.request\n"
         "\n"
         'if importlib.util.find_spec("irrepro") is None:\n'
         f'    %pip install --quiet "irrepro @ git+{url}@{ref}"\n'
         'if importlib.util.find_spec("myst_nb") is None:\n'
-        f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"'
+        f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"\n'
+        'here = pathlib.Path.cwd()\n'
+        'if not any((d / "book" / "papers").is_dir() for d in (here, *here.parents)):\n'
+        f"    for name in {files!r}:\n"
+        '        (here / "book" / name).parent.mkdir(parents=True, exist_ok=True)\n'
+        f'        urllib.request.urlretrieve(f"{raw}/{ref}/book/{{name}}", here / "book" / name)'
     )
     cell = nbformat.v4.new_code_cell(source)
     cell.id = SETUP_CELL_ID
