@@ -530,3 +530,31 @@ def test_no_paper_number_is_typed_in_a_code_cell():
         code = "\n".join(c.source for c in _code_cells(path))
         typed = sorted(printed & set(_NUM.findall(code)))
         assert not typed, f"{path.name} types numbers of {key}: {typed}"
+
+
+def _loader_keys(tree, names) -> list[re.Pattern]:
+    """The keys the code reads from the loader: ``P["a.b"]`` as itself, ``P[f"a.{x}"]`` as a pattern."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names:
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                out.append(re.compile(re.escape(key.value)))
+            elif isinstance(key, ast.JoinedStr):
+                out.append(re.compile("".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+"
+                                              for v in key.values)))
+            elif isinstance(key, ast.Name):   # P[name] with name bound to strings elsewhere: any key
+                out.append(re.compile(".+"))
+    return out
+
+
+def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
+    for path, (key, _) in zip(sorted(CHAPTERS, key=lambda p: p.stem), sorted(book.PAPERS)):
+        tree = ast.parse("\n".join(c.source for c in _code_cells(path)))
+        names = {n for n in _loader_names(tree)
+                 if any(isinstance(a, ast.Assign) and any(getattr(t, "id", None) == n for t in a.targets)
+                        and isinstance(a.value, ast.Call) and getattr(a.value.func, "attr", "") == "paper_numbers"
+                        for a in ast.walk(tree))}
+        patterns = [p for p in _loader_keys(tree, names) if p.pattern != ".+"]
+        unread = [k for k in book.paper_numbers(key) if not any(p.fullmatch(k) for p in patterns)]
+        assert not unread, f"{path.name} never reads {unread} of book/papers/{key}.yml"
