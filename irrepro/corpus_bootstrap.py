@@ -1202,3 +1202,20 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
         se = float(ws.sum() ** -0.5)
         return MetaAnalysis("DerSimonian-Laird", eff, se, eff - z * se, eff + z * se, k, float(stats.norm.sf(eff / se)), q, tau2)
     raise ValueError(f"model must be 'fixed' or 'dl', not {model!r}")
+
+
+# --- summaries of a split validation that the book's chapter reports (moved out of its cells) -----
+
+def miss_ratio(normalized) -> float:
+    """Above / below ratio of an interval's misses (section 7: the fraction above "roughly six times
+    larger" than below for the linear interval): the share of normalized differences
+    (:meth:`SplitValidation.normalized_difference`) above 1 over the share below -1 (an empty lower
+    tail counts as 1e-12)."""
+    x = np.asarray(normalized, dtype=float)
+    return float(np.mean(x > 1) / max(np.mean(x < -1), 1e-12))
+
+
+def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
+    """The in-interval share (%) of the runs' ``measure`` ("MAP" or "L-MAP") intervals of ``kind``
+    ("bootstrap": Table 3, "parametric": Table 4), averaged over both directions (A to B, B to A)."""
+    return float(np.mean([val.map_table(s, kind).set_index("measure").loc[measure, "in"] for s in "AB"]))

@@ -699,3 +699,21 @@ def plot_error_rates(
     ax.set_ylim(0, None)
     ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
     return ax
+
+
+# --------------------------------------------------------------------------------------------
+# summaries of growth fits that the book's chapter reports (moved out of its cells)
+# --------------------------------------------------------------------------------------------
+
+
+def bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (as :meth:`GrowthFit.first_reliable`
+    returns it); NaN for ``None`` (no bin qualifies)."""
+    return float(label.split("-")[0]) if label else float("nan")
+
+
+def largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (Figures 10 and 12:
+    "well below 0.05"); NaN when no bin could be fitted."""
+    p = fit.projected
+    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
