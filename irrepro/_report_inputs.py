@@ -75,36 +75,17 @@ def _load_qrels(source, allow_simulated: bool) -> tuple[Qrels, bool]:
     from . import data
 
     if isinstance(source, Qrels):
-        return source, bool(getattr(source, "simulated", False))
+        return source, source.source == "simulated"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         q = data.load_qrels(source, allow_simulated=allow_simulated)
-    simulated = bool(getattr(q, "simulated", False))
+    simulated = q.source == "simulated"
     for w in caught:
         if issubclass(w.category, data.SimulatedDataWarning):
             simulated = True
         else:  # pass every other warning on
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return q, simulated
-
-
-def _precision_kwargs(precision: str | None) -> dict:
-    """``precision=`` for ``data.load_runs``: scores ranked as float32 (trec_eval <= 9.0.8,
-    pytrec_eval, NIST) or float64 (trec_eval 10)."""
-    import inspect
-
-    from . import data
-
-    if precision is None:
-        return {}
-    if precision not in ("float32", "float64"):
-        raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
-    if "precision" in inspect.signature(data.load_runs).parameters:
-        return {"precision": precision}
-    if precision == "float32":  # what this data layer always does
-        return {}
-    raise ValueError("ranking by float64 scores needs irrepro.data.load_runs(..., precision=); "
-                     "this version ranks by float32 only")
 
 
 def load(
@@ -127,7 +108,7 @@ def load(
     """
     from . import data
 
-    kwargs = _precision_kwargs(precision)
+    kwargs = {} if precision is None else {"precision": precision}
     sources = [runs] if isinstance(runs, (str, Path)) else list(runs)
     files: list[Path] = []
     for src in sources:

@@ -173,19 +173,6 @@ def write_scores(frame, fmt: str, digits: int, out, *, banner: str = "", meta: d
         out.write(f"{m:<22}\t{q}\t{v}\n")
 
 
-def _truncate(rs, depth: int):
-    """trec_eval's -M: only the first ``depth`` documents of every ranked list."""
-    if hasattr(rs, "truncate"):
-        return rs.truncate(depth)
-    from dataclasses import replace
-
-    import numpy as np
-
-    k = max(1, min(depth, rs.grades.shape[2]))
-    return replace(rs, grades=rs.grades[:, :, :k], doc_codes=rs.doc_codes[:, :, :k],
-                   lengths=np.minimum(rs.lengths, depth).astype(rs.lengths.dtype))  # fmt: skip
-
-
 def _eval(args: argparse.Namespace) -> int:
     from . import measures, report
 
@@ -201,7 +188,7 @@ def _eval(args: argparse.Namespace) -> int:
     for line in _coverage_lines(report.coverage(rs), args.average):
         _err("eval", line)
     if args.depth is not None:
-        rs = _truncate(rs, args.depth)
+        rs = rs.truncate(args.depth)
     scores = measures.evaluate(rs, args.measures, rel=args.rel)
     frame = score_frame(rs, scores, per_topic=args.per_topic, average=args.average,
                         aggregates=args.aggregates or ["mean"])  # fmt: skip

@@ -67,7 +67,7 @@ from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
 # the user's runs (loading, coverage) and the page (figures, tables, HTML) live in two modules of
 # their own; Inputs, load, coverage, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
-from ._report_inputs import Inputs, _check_matches, _precision_kwargs, coverage, load
+from ._report_inputs import Inputs, _check_matches, coverage, load
 from ._report_page import (  # noqa: F401
     AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
 )
@@ -592,7 +592,8 @@ def run(
     settings(scale)
     parallel.check_int(seed, "seed", minimum=0)
     n_jobs = parallel.n_jobs(n_jobs)
-    _precision_kwargs(precision)
+    if precision not in (None, "float32", "float64"):
+        raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if not Path(runs_dir).is_dir():
         raise DataError(runs_dir, None, "not a directory of run files")
     inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)

@@ -45,6 +45,8 @@ from .parallel import SeedLike
 __all__ = [
     "FILTERS",
     "GrowthFit",
+    "bin_lower_edge",
+    "largest_projected_error",
     "SwapExperiment",
     "drop_bottom",
     "full_set_tests",
@@ -628,18 +630,16 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
         raise ValueError("pool depths must be >= 1")
-    codes = runset.doc_codes
-    S, T, K = codes.shape
+    T = len(runset.topics)
     V = np.int64(max(len(runset.vocab), 1))
     rows = []
     for d in depths:
-        c = codes[:, :, : min(d, K)].astype(np.int64)
-        g = runset.grades[:, :, : min(d, K)]
-        tix = np.broadcast_to(np.arange(T)[None, :, None], c.shape)
-        ok = c >= 0
-        keys = np.unique(tix[ok] * V + c[ok])
+        top = runset.truncate(d)  # ragged: memory follows the number of retrieved documents
+        tix = np.repeat(np.arange(len(top.offsets) - 1) % T, np.diff(top.offsets))
+        keys = np.unique(tix * V + top.flat_docs)
         size = np.bincount(keys // V, minlength=T)
-        rk = np.unique(tix[ok & (g >= rel)] * V + c[ok & (g >= rel)])
+        good = top.flat_grades >= rel
+        rk = np.unique(tix[good] * V + top.flat_docs[good])
         nrel = np.bincount(rk // V, minlength=T)
         rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
     return pd.concat(rows, ignore_index=True)
@@ -668,6 +668,24 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
         sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
         out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
     return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------
+# summaries of growth fits that the book's chapter reports (moved out of its cells)
+# --------------------------------------------------------------------------------------------
+
+
+def bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (as :meth:`GrowthFit.first_reliable`
+    returns it); NaN for ``None`` (no bin qualifies)."""
+    return float(label.split("-")[0]) if label else float("nan")
+
+
+def largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (Figures 10 and 12:
+    "well below 0.05"); NaN when no bin could be fitted."""
+    p = fit.projected
+    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
 
 
 #: Names that moved or were renamed (deprecated; see CHANGELOG.md).

@@ -330,12 +330,13 @@ def test_run_means_over_all_topics_are_trec_eval_c():
     run, and its parametric sd scale by the share of usable topics."""
     from irrepro import measures
 
-    rs = data.simulate.runs(4, 10, list_length=40, seed=3)
-    lengths = rs.lengths.copy()
-    lengths[0, :3] = 0  # run 0 misses three topics, run 1 one
-    lengths[1, 7] = 0
-    grades = np.where(np.arange(rs.shape[2]) < lengths[..., None], rs.grades, data.PAD).astype(rs.grades.dtype)
-    rs = replace(rs, grades=grades, lengths=lengths)
+    full = data.simulate.runs(4, 10, list_length=40, seed=3)
+    runs = {r: full.run_dict(s) for s, r in enumerate(full.runs)}
+    for t in full.topics[:3]:  # run 0 misses three topics, run 1 one
+        del runs[full.runs[0]][t]
+    del runs[full.runs[1]][full.topics[7]]
+    rs = data.load_runs(runs, qrels=full.qrels)
+    assert (rs.lengths == 0).sum() == 4 and rs.topics == full.topics
     T = len(rs.topics)
     usual = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True)
     allt = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True, average="all")

@@ -52,8 +52,8 @@ from .per_comparison import BootstrapComparison, comparisons
 from .pairwise import PairwiseTest, paired_test, sensitivity, unpaired_test
 from .rank import RankCorrelation, rank_correlation, tau_threshold
 from .samples import all_pairs, bootstrap_samples, bootstrap_summaries, log_scores
-from .stability_swap import Stability, SwapRates, stability, swap_rates
-from .study import MeasureStudy, measure_study
+from .stability_swap import Stability, SwapRates, minority_rate_at, stability, swap_rates
+from .study import MeasureStudy, geometric_consistent, measure_study, swaps_below_required
 
 __all__ = [
     "GM_EPSILON",
@@ -67,6 +67,7 @@ __all__ = [
     "sensitivity",
     "Stability",
     "stability",
+    "minority_rate_at",
     "SwapRates",
     "swap_rates",
     "RankCorrelation",
@@ -75,6 +76,8 @@ __all__ = [
     "comparisons",
     "MeasureStudy",
     "measure_study",
+    "geometric_consistent",
+    "swaps_below_required",
     "tau_threshold",
 ]
 

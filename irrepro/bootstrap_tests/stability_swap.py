@@ -13,7 +13,7 @@ from .. import parallel
 from ..parallel import SeedLike
 from .samples import _as_matrix, _check_pairs, _check_samples, _summary, bootstrap_samples, bootstrap_summaries
 
-__all__ = ["Stability", "stability", "SwapRates", "swap_rates"]
+__all__ = ["Stability", "stability", "minority_rate_at", "SwapRates", "swap_rates"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,12 @@ class Stability:
         return pd.DataFrame(
             {"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties}
         )
+
+
+def minority_rate_at(st: Stability, prop_ties: float) -> float:
+    """The minority rate of a stability curve (Figure 10) where its proportion of ties is
+    ``prop_ties``, interpolated linearly (both grow with the fuzziness)."""
+    return float(np.interp(prop_ties, st.prop_ties, st.minority_rate))
 
 
 def _pair_summaries(scores, samples, summary, B, seed):

@@ -17,7 +17,7 @@ from .rank import rank_correlation
 from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
 
-__all__ = ["MeasureStudy", "measure_study"]
+__all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
 
 
 @dataclass(frozen=True)
@@ -119,3 +119,25 @@ def measure_study(
                 items[a][0], items[b][0], sp, summary_a=items[a][1], summary_b=items[b][1]
             )
     return MeasureStudy(names, paired, unpaired, stab, swap, rc, seed, B)
+
+
+# --- summaries of a measure study that the book's chapter reports (moved out of its cells) -------
+
+
+def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
+    """Do the paired test of ``AG_<measure>`` and the unpaired test of ``G_<measure>`` put the
+    geometric mean on the same side of ``measure`` (the arithmetic mean) by discriminative power?
+    (Sakai 2006, section 3.4: the indirect and the direct test of a geometric mean should agree.)"""
+    dp = {test: np.sign(getattr(study, test)[f"G_{measure}"].discriminative_power()
+                        - getattr(study, test)[measure].discriminative_power()) for test in ("paired", "unpaired")}
+    return bool(dp["paired"] == dp["unpaired"])
+
+
+def swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
+    """For how many of the arithmetic-mean measures the swap method's difference (Table 3, "abs")
+    is smaller than the paired test's estimated required difference (Table 2): ``(k, n)``.
+    Geometric means are left out (their paired test works on the log scale)."""
+    req = study.table2("paired").set_index("measure")["required difference"]
+    sw = study.table3().set_index("measure")["abs"]
+    arith = [m for m in study.names if not m.startswith("G_")]
+    return int(sum(sw[m] < req[m] for m in arith)), len(arith)

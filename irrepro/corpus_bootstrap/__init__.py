@@ -76,6 +76,8 @@ from .validation import (
     SplitValidation,
     doc_half,
     full_corpus,
+    mean_in_interval,
+    miss_ratio,
     position,
     predicted_in_interval,
     split_corpus,
@@ -109,6 +111,8 @@ __all__ = [
     "split_validation",
     "FullCorpus",
     "full_corpus",
+    "miss_ratio",
+    "mean_in_interval",
     "DifferenceIntervals",
     "difference_intervals",
 ]

@@ -73,7 +73,17 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
 def _lists_of(obj, rel: int) -> Lists:
     if isinstance(obj, Lists):
         return obj
-    if isinstance(obj, RunSet):
-        return compact_lists(obj.relevant(rel), obj.n_relevant(rel)[None, :], obj.lengths)
+    if isinstance(obj, RunSet):  # from the ragged arrays: memory follows the number of lines
+        S, T = obj.lengths.shape
+        li, rank = obj.relevant_positions(rel)
+        m = np.bincount(li, minlength=S * T)
+        n_rel = np.broadcast_to(obj.n_relevant(rel)[None, :], (S, T)).reshape(-1).astype(np.int64)
+        start = np.r_[0, np.cumsum(m)].astype(np.int64)
+        j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
+        gaps = rank - j
+        gaps = np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+        prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
+        ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
+        return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
     raise TypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
 

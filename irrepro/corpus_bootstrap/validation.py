@@ -13,7 +13,7 @@ from scipy import stats
 
 from .. import parallel
 from .._deprecation import renamed_arguments, renamed_attribute
-from ..data import PAD, Qrels, RunSet
+from ..data import RunSet
 from ..stats import EPS
 from .intervals import METHODS, ap_acceleration, intervals_from_replicates
 from .lists import _lists_of
@@ -30,6 +30,8 @@ __all__ = [
     "split_validation",
     "FullCorpus",
     "full_corpus",
+    "miss_ratio",
+    "mean_in_interval",
 ]
 
 
@@ -59,23 +61,19 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     half in their original order, and the qrels keep the judgments of that half (so R_A, R_B come
     from the qrels)."""
     half = doc_half(rs.vocab)
-    codes = rs.doc_codes
+    keep_half = half[rs.flat_docs]  # the half of every retrieved document
+    lists = np.repeat(np.arange(len(rs.offsets) - 1), np.diff(rs.offsets))
     out = []
     qt = rs.qrels.table
     qhalf = doc_half(qt["doc"].to_numpy())
     for h in (0, 1):
-        keep = (codes >= 0) & (half[np.maximum(codes, 0)] == h)
-        order = np.argsort(~keep, axis=-1, kind="stable")
-        lengths = keep.sum(axis=-1).astype(np.int32)
-        k = max(int(lengths.max(initial=0)), 1)
-        order = order[..., :k]
-        valid = np.arange(k) < lengths[..., None]
-        grades = np.where(valid, np.take_along_axis(rs.grades, order, -1), PAD).astype(np.int8)
-        dc = np.where(valid, np.take_along_axis(codes, order, -1), -1).astype(np.int32)
-        q = Qrels(qt[qhalf == h].reset_index(drop=True), f"{rs.qrels.name} half {'AB'[h]}")
+        keep = keep_half == h
+        lens = np.bincount(lists[keep], minlength=len(rs.offsets) - 1)
+        q = rs.qrels.select(qhalf == h, name=f"{rs.qrels.name} half {'AB'[h]}")
         out.append(
-            replace(rs, grades=grades, lengths=lengths, doc_codes=dc, qrels=q, name=f"{rs.name} half {'AB'[h]}")
-        )
+            replace(rs, offsets=np.r_[0, np.cumsum(lens)].astype(np.int64), flat_grades=rs.flat_grades[keep],
+                    flat_docs=rs.flat_docs[keep], qrels=q, name=f"{rs.name} half {'AB'[h]}")
+        )  # fmt: skip
     return out[0], out[1]
 
 
@@ -250,3 +248,21 @@ def full_corpus(
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
+
+
+# --- summaries of a split validation that the book's chapter reports (moved out of its cells) -----
+
+
+def miss_ratio(normalized) -> float:
+    """Above / below ratio of an interval's misses (section 7: the fraction above "roughly six times
+    larger" than below for the linear interval): the share of normalized differences
+    (:meth:`SplitValidation.normalized_difference`) above 1 over the share below -1 (an empty lower
+    tail counts as 1e-12)."""
+    x = np.asarray(normalized, dtype=float)
+    return float(np.mean(x > 1) / max(np.mean(x < -1), 1e-12))
+
+
+def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
+    """The in-interval share (%) of the runs' ``measure`` ("MAP" or "L-MAP") intervals of ``kind``
+    ("bootstrap": Table 3, "parametric": Table 4), averaged over both directions (A to B, B to A)."""
+    return float(np.mean([val.map_table(s, kind).set_index("measure").loc[measure, "in"] for s in "AB"]))

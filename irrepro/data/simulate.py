@@ -101,7 +101,7 @@ def runs(
         Run(f"simrun{s + 1:03d}", pd.concat(tabs, ignore_index=True), "<simulated>")
         for s, tabs in enumerate(run_tables)
     ]
-    qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels")
+    qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels", "simulated")
     return build_runset(runs_, qrels, name=name, source="simulated")
 
 
@@ -125,7 +125,7 @@ def qrels(
         N = max(1, int(round(rng.lognormal(np.log(judged_median), 0.4))))
         grades = np.r_[_relevant_grades(rng, R, max_grade), np.zeros(N, dtype=int)]
         rows += [(topic, f"sim{topic}-{i:05d}", int(g)) for i, g in enumerate(grades)]
-    return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name)
+    return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name, "simulated")
 
 
 def score_matrix(

@@ -77,36 +77,20 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
 
 
 def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
-    """``(index, block)`` pairs covering every list of ``runset`` once: ``index`` the flat list
-    indices s * T + t, ``block`` (n, k) grades with PAD / UNJUDGED codes."""
+    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``):
+    ``index`` the flat list indices s * T + t, ``block`` (n, k) grades with PAD / UNJUDGED codes."""
     max_cells = _CHUNK_CELLS if max_cells is None else max_cells
-    if hasattr(runset, "iter_blocks"):
-        yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
-        return
-    # Fallback for the dense (S, T, K) RunSet, until the ragged one replaces it.
-    S, T, K = runset.grades.shape
-    k = K if depth is None else max(1, min(K, depth))
-    flat = runset.grades.reshape(S * T, K)
-    step = max(1, max_cells // k)
-    for i0 in range(0, S * T, step):
-        i1 = min(S * T, i0 + step)
-        yield np.arange(i0, i1, dtype=np.int64), flat[i0:i1, :k]
+    yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
 
 
-def _true_grades(runset, index: np.ndarray, block: np.ndarray, topics: set, pooled: set,
-                 qrels: dict) -> np.ndarray:  # fmt: skip
-    """Re-read from the qrels the grades of lists whose topic needs it: grades the dense store
-    clipped (above 127) and, for infAP, pooled-but-unjudged documents (``_POOLED``)."""
+def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qrels: dict) -> np.ndarray:
+    """For infAP: mark the pooled-but-unjudged documents (a negative qrels grade; ``_POOLED``) of
+    lists whose topic has any, which the run set stores as UNJUDGED like any unjudged document."""
     T = len(runset.topics)
     t_of = index % T
-    rows = np.flatnonzero(np.isin(t_of, list(topics | pooled)))
+    rows = np.flatnonzero(np.isin(t_of, list(pooled)))
     if not len(rows):
         return block
-    if not hasattr(runset, "doc_ids"):
-        raise ValueError(
-            "this run set gives no document ids (RunSet.doc_ids), which irrepro needs here to "
-            "re-read grades from the qrels"
-        )
     block = block.astype(np.int64)
     for i in rows.tolist():
         s, t = divmod(int(index[i]), T)
@@ -114,14 +98,9 @@ def _true_grades(runset, index: np.ndarray, block: np.ndarray, topics: set, pool
         if not len(docs):
             continue
         judged = qrels[t]
-        vals = np.array([judged.get(d, UNJUDGED) for d in docs], dtype=np.int64)
-        if t in pooled:
-            vals[vals < 0] = np.where(
-                np.array([d in judged for d in docs], dtype=bool)[vals < 0], _POOLED, UNJUDGED
-            )
-        else:
-            vals[vals < 0] = UNJUDGED
-        block[i, : len(vals)] = vals
+        vals = block[i, : len(docs)]
+        in_pool = np.array([judged.get(d, 0) < 0 for d in docs], dtype=bool)
+        vals[in_pool & (vals == UNJUDGED)] = _POOLED
     return block
 
 

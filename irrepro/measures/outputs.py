@@ -13,7 +13,7 @@ import pandas as pd
 from ..data import RunSet, ScoreMatrix
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _blocks, _check_err, _run_kernel, _specs, _true_grades
+from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
 from .names import parse_measure
 
 __all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict"]
@@ -71,7 +71,7 @@ def evaluate(
     judg = _Judgments.from_qrels(table, topics)
     if any(s.family == "ERR" for s in specs):
         _check_err(judg, topics)
-    fix = _fallback_fix(runset, judg, table, topics, any(s.family == "infAP" for s in specs))
+    fix = _pooled_fix(runset, judg, table, topics, any(s.family == "infAP" for s in specs))
     out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
     mats = {
         s.name: ScoreMatrix(out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name,
@@ -81,23 +81,18 @@ def evaluate(
     return Evaluation({key: mats[s.name] for key, s in pairs}, retrieved.reshape(S, T), rel)
 
 
-def _fallback_fix(runset, judg: _Judgments, table: pd.DataFrame, topics, infap: bool):
-    """A block fix-up, or None: true grades for topics the dense store clipped (grades above
-    127), and pooled-but-unjudged marks for infAP on topics with negative qrels grades."""
-    clipped = set()
-    if not hasattr(runset, "iter_blocks") and runset.grades.dtype == np.int8:
-        clipped = set(np.unique(judg.topic[judg.grade > np.iinfo(np.int8).max]).tolist())
+def _pooled_fix(runset, judg: _Judgments, table: pd.DataFrame, topics, infap: bool):
+    """A block fix-up for infAP on topics with negative qrels grades (pooled, not judged), or None."""
     pooled = set(judg.pooled_topics.tolist()) if infap else set()
-    if not clipped and not pooled:
+    if not pooled:
         return None
-    need = clipped | pooled
     tindex = {x: i for i, x in enumerate(topics)}
-    qrels: dict = {t: {} for t in need}
+    qrels: dict = {t: {} for t in pooled}
     for tp, d, gr in table[["topic", "doc", "grade"]].itertuples(index=False):
         i = tindex.get(tp)
         if i in qrels:
             qrels[i][d] = int(gr)
-    return lambda index, block: _true_grades(runset, index, block, clipped, pooled, qrels)
+    return lambda index, block: _pooled_grades(runset, index, block, pooled, qrels)
 
 
 def _score_matrices(scores) -> list[ScoreMatrix]:
