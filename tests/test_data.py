@@ -493,7 +493,7 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
 def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
     """Random layouts (whitespace, blank and comment lines, extra fields, CRLF): the fast
     columnar pass and the line-by-line pass give the same run, equal to a literal split."""
-    from irrepro.data import _readers
+    from irrepro.data import _runs
 
     rng = np.random.default_rng(5)
     ws = [" ", "\t", "  ", " \t", "\t\t", "\x0b", "\x0c"]
@@ -516,8 +516,8 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
         raw = (end.join(lines) + (end if trial % 2 else "")).encode()
         p = tmp_path / f"r{trial}"
         p.write_bytes(raw)
-        fast = _readers._parse_run(p)
-        slow = _readers._parse_run_slow(raw, p)
+        fast = _runs._parse_run(p)
+        slow = _runs._parse_run_slow(raw, p)
         for cols in (fast, slow):
             got = dict(zip(cols.frame()[["topic", "doc"]].itertuples(index=False, name=None), cols.score))
             assert got == expect and cols.name == "tag", (trial, raw[:200])
@@ -525,17 +525,17 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
 
 def test_float_syntax_of_the_two_passes_is_the_same():
     """Scores the fast pass (pyarrow) accepts are the ones the line pass accepts, same values."""
-    from irrepro.data import _readers
+    from irrepro.data import _runs
 
     good = ["1", "-1", "+1.5", ".5", "5.", "1e5", "1E+05", "-2.5e-3", "00012", "0", "-0"]
     bad = ["nan", "NaN", "inf", "-inf", "Infinity", "1e400", "0x10", "1_0", "1.5f", "e5", ".", "+", "--1", "1,5"]
     for s in good + bad:
         text = f"1 Q0 a 1 {s} t\n".encode()
         try:
-            slow = _readers._parse_run_slow(text, "x").score[0]
+            slow = _runs._parse_run_slow(text, "x").score[0]
         except DataError:
             slow = None
-        fast = _readers._parse_run_fast(text, Path("x"))
+        fast = _runs._parse_run_fast(text, Path("x"))
         fast = fast.score[0] if fast is not None else None
         assert (slow is None) == (s in bad) and fast == slow, s
 
@@ -891,14 +891,14 @@ def test_coverage_per_run_and_a_run_that_matches_no_topic(tmp_path):
 
 
 def test_reading_does_not_depend_on_the_thread_count_and_caches_nothing(tmp_path, monkeypatch):
-    from irrepro.data import _readers
+    from irrepro.data import _runs
 
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
     rs = data.simulate.runs(9, 6, list_length=50, seed=8)
     paths = data.simulate.write_trec(rs, tmp_path / "runs", gzip=True, qrels=tmp_path / "qrels")
     results = []
     for n in (1, 2, 5):
-        monkeypatch.setattr(_readers, "_n_threads", lambda k, n=n: n)
+        monkeypatch.setattr(_runs, "_n_threads", lambda k, n=n: n)
         results.append(data.load_runs(tmp_path / "runs", qrels=tmp_path / "qrels"))
     for other in results[1:]:
         _same(results[0], other)

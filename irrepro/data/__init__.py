@@ -50,25 +50,11 @@ from ._fetch import (
     sha256_file,
     where,
 )
-from ._readers import (
-    MAX_DENSE_GRADE,
-    PAD,
-    UNJUDGED,
-    DataError,
-    Qrels,
-    Run,
-    RunSet,
-    ScoreMatrix,
-    _assemble,
-    _read_runs,
-    _run_cols_of,
-    build_runset,
-    qrels_from_records,
-    read_qrels,
-    read_run,
-    read_score_matrix,
-    topic_order,
-)
+from ._common import MAX_DENSE_GRADE, PAD, UNJUDGED, DataError, topic_order
+from ._matrices import ScoreMatrix, read_score_matrix
+from ._qrels import Qrels, qrels_from_records, read_qrels
+from ._runs import Run, _assemble, _read_runs, _run_cols_of, build_runset, read_run
+from ._runset import RunSet
 
 __all__ = [
     "COLLECTIONS",

@@ -24,7 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._readers import DataError, Qrels, Run, _checked_qrels, read_run
+from ._common import DataError
+from ._qrels import Qrels, _checked_qrels
+from ._runs import Run, read_run
 
 #: Column names of runs and qrels frames: (topic, document, value) per convention.
 RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}

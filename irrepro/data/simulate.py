@@ -36,7 +36,10 @@ import pandas as pd
 from scipy.special import expit
 
 from ..parallel import as_generator
-from ._readers import Qrels, Run, RunSet, ScoreMatrix, build_runset
+from ._matrices import ScoreMatrix
+from ._qrels import Qrels
+from ._runs import Run, build_runset
+from ._runset import RunSet
 
 __all__ = ["runs", "qrels", "score_matrix", "write_trec"]
 
