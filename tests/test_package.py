@@ -55,7 +55,8 @@ def test_method_modules_import_no_matplotlib_and_no_book(module):
 
 def test_only_plots_report_and_book_mention_matplotlib():
     users = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "matplotlib" in p.read_text())
-    assert set(users) <= {"plots.py", "report.py", "_report_page.py", "book.py"}, users
+    users = [u for u in users if not u.startswith("book/")]  # the book's machinery may draw
+    assert set(users) <= {"plots.py", "report.py", "_report_page.py"}, users
 
 
 def test_report_takes_nothing_from_the_book():
