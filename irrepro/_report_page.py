@@ -14,6 +14,7 @@ import pandas as pd
 
 from . import plots
 from . import topic_split as ts
+from ._text import few
 from .stats import expit
 
 if TYPE_CHECKING:
@@ -184,11 +185,14 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
     shown = shown.sort_values("ASL", kind="stable").copy()
     for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
         shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
-    cov = rep.coverage[(rep.coverage["missing"] > 0) | (rep.coverage["ignored"] > 0)]
-    cov_table = cov.rename(columns={
-        "retrieved": f"topics retrieved (of {T})", "missing": "qrels topics missing (scored 0)",
-        "missing ids": "missing, ids", "ignored": "run topics not in the qrels (ignored)", "ignored ids": "ignored, ids",
-    }).drop(columns="topics").reset_index()  # fmt: skip
+    cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
+    cov_table = pd.DataFrame({
+        "run": cov.index, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
+        "qrels topics missing (scored 0)": cov["missing"].map(len).to_numpy(),
+        "missing, ids": cov["missing"].map(few).to_numpy(),
+        "run topics not in the qrels (ignored)": cov["ignored"].map(len).to_numpy(),
+        "ignored, ids": cov["ignored"].map(few).to_numpy(),
+    })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
     context = {
         "rep": rep,

@@ -23,8 +23,9 @@ import sys
 #: The averages of ``irrepro eval`` (``--average``): over all the qrels' topics (trec_eval -c)
 #: or over the topics the run retrieved for (trec_eval without -c).
 AVERAGES = ("all-topics", "run-topics")
-#: ``--aggregate``: the name given to its rows, and :func:`irrepro.measures.aggregate`'s name.
-AGGREGATES = {"mean": ("{m}", "mean"), "gm": ("gm_{m}", "G_trec"), "G": ("G_{m}", "G")}
+#: ``--aggregate``: the prefix that makes a measure's geometric mean (trec_eval's ``gm_``,
+#: Sakai's ``G_``; :func:`irrepro.measures.parse_measure` knows both); ``mean`` is the measure.
+AGGREGATES = {"mean": "", "gm": "gm_", "G": "G_"}
 FORMATS = ("tsv", "trec_eval", "csv", "json")
 
 
@@ -89,112 +90,98 @@ def _data_fetch(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _coverage_lines(cov, average: str) -> list[str]:
-    """One line per run whose topics differ from the qrels' topics (counts and a few ids)."""
+def _coverage_lines(rs, average: str) -> list[str]:
+    """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`."""
+    from ._text import few
+
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
-    for run, r in cov.iterrows():
-        if not r["missing"] and not r["ignored"]:
+    for r in rs.coverage().itertuples(index=False):
+        if not r.missing and not r.ignored:
             continue
-        parts = [f"run {run}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]
-        if r["missing"]:
-            parts.append(f"{r['missing']} missing, {fate}: {r['missing ids']}")
-        if r["ignored"]:
-            parts.append(f"{r['ignored']} run topics not in the qrels, ignored: {r['ignored ids']}")
+        parts = [f"run {r.run}: {r.retrieved} of the {r.topics} qrels topics retrieved"]
+        if r.missing:
+            parts.append(f"{len(r.missing)} missing, {fate}: {few(r.missing)}")
+        if r.ignored:
+            parts.append(f"{len(r.ignored)} run topics not in the qrels, ignored: {few(r.ignored)}")
         lines.append("; ".join(parts))
     return lines
 
 
-def score_frame(rs, scores: dict, *, per_topic: bool, average: str, aggregates=("mean",)):
-    """The long table ``irrepro eval`` prints: one row per run, query_id (a topic, or ``"all"``
-    for an aggregate over topics), measure and value, in trec_eval's order (per-topic rows of a
-    run first, then its ``all`` rows). ``average="all-topics"`` aggregates over every qrels topic,
-    a missing one scoring 0 (trec_eval -c), and lists all of them per topic; ``"run-topics"`` over,
-    and lists, only the topics the run retrieved for (trec_eval without -c)."""
-    import numpy as np
-    import pandas as pd
+def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
+    """The measures to evaluate: each of ``names`` as it is (aggregate ``mean``) and as its
+    geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
+    :func:`irrepro.measures.parse_measure` (unknown names and a geometric mean of a count are
+    refused there)."""
+    from .measures import parse_measure
 
-    from . import measures
-
-    if average not in AVERAGES:
-        raise ValueError(f"average must be one of {AVERAGES}, not {average!r}")
-    names = list(scores)
-    present = np.asarray(rs.lengths) > 0 if average == "run-topics" else np.ones(np.shape(rs.lengths), bool)
-    frames = []
-    for s, run in enumerate(rs.runs):
-        keep = np.flatnonzero(present[s])
-        topics = [rs.topics[t] for t in keep]
-        if per_topic:
-            vals = np.stack([scores[m].scores[s, keep] for m in names], axis=1)  # (topics, measures)
-            frames.append(pd.DataFrame({
-                "run": run, "query_id": np.repeat(topics, len(names)),
-                "measure": np.tile(names, len(topics)), "value": vals.ravel(),
-            }))  # fmt: skip
-        rows = []
-        for m in names:
-            for agg in aggregates:
-                label, how = AGGREGATES[agg]
-                value = measures.aggregate(scores[m].scores[s, keep], how) if len(keep) else np.nan
-                rows.append((run, "all", label.format(m=m), float(value)))
-        frames.append(pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"]))
-    return pd.concat(frames, ignore_index=True)
+    out = []
+    for m in names:
+        parse_measure(m, rel=rel)
+        for agg in aggregates:
+            out.append(m if agg == "mean" else parse_measure(AGGREGATES[agg] + m, rel=rel).name)
+    return list(dict.fromkeys(out))
 
 
-def write_scores(frame, fmt: str, digits: int, out, *, banner: str = "", meta: dict | None = None) -> None:
-    """Print the long table of :func:`score_frame` as ``fmt``: ``tsv`` (run<TAB>measure<TAB>value,
-    or run<TAB>measure<TAB>query_id<TAB>value when it holds per-topic rows), ``trec_eval`` (its three
-    columns, measure<TAB>query_id<TAB>value, each run's block opened by trec_eval's ``runid`` line),
-    ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as ``scores``).
-    ``banner`` (e.g. the simulated-data warning) is the first line of the text formats, after "#",
-    and the JSON's first key ``warning``. ``digits`` applies to tsv and trec_eval; csv and json
-    carry every digit."""
+def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: dict | None = None) -> None:
+    """Print the rows of :func:`irrepro.measures.outputs._rows` as ``fmt``: ``tsv``
+    (run<TAB>measure<TAB>value, or run<TAB>measure<TAB>query_id<TAB>value when it holds per-topic
+    rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
+    ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
+    formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
+    are printed as integers); csv and json carry every digit."""
     if fmt == "json":
         doc = ({"warning": banner} if banner else {}) | (meta or {})
-        doc["scores"] = frame.to_dict(orient="records")
+        doc["scores"] = [{"run": r, "query_id": q, "measure": m, "value": v} for r, q, m, v, _ in rows]
         json.dump(doc, out, indent=1, allow_nan=True)
         out.write("\n")
         return
     if banner:
         out.write(f"# {banner}\n")
     if fmt == "csv":
-        frame.to_csv(out, index=False)
+        import csv
+
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["run", "query_id", "measure", "value"])
+        w.writerows((r, q, m, repr(v)) for r, q, m, v, _ in rows)
         return
-    val = [f"{v:.{digits}f}" for v in frame["value"]]
-    per_topic = bool((frame["query_id"] != "all").any())
-    if fmt == "tsv":
-        for (run, q, m), v in zip(frame[["run", "query_id", "measure"]].itertuples(index=False), val):
-            out.write(f"{run}\t{m}\t{q}\t{v}\n" if per_topic else f"{run}\t{m}\t{v}\n")
-        return
-    last = None
-    for (run, q, m), v in zip(frame[["run", "query_id", "measure"]].itertuples(index=False), val):
-        if run != last:
-            out.write(f"{'runid':<22}\tall\t{run}\n")
-            last = run
-        out.write(f"{m:<22}\t{q}\t{v}\n")
+    per_topic = any(q != "all" for _, q, _, _, _ in rows)
+    for run, q, m, v, count in rows:
+        value = str(int(v)) if count and v == v else f"{v:.{digits}f}"
+        out.write(f"{run}\t{m}\t{q}\t{value}\n" if per_topic else f"{run}\t{m}\t{value}\n")
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from . import measures, report
+    import warnings
 
-    for m in args.measures:
-        measures.parse_measure(m)
-    inp = report.load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision)
-    rs = inp.runset
+    from . import data, measures
+    from .measures.outputs import _rows
+
+    names = _measure_list(args.measures, args.aggregates or ["mean"], args.rel)
+    with warnings.catch_warnings():  # the stand-in is announced below, in the output's first line
+        warnings.simplefilter("ignore", data.SimulatedDataWarning)
+        rs = data.load_runs(args.runs, qrels=args.qrels, allow_simulated=args.allow_simulated,
+                            precision=args.precision or "float32")  # fmt: skip
     banner = ""
-    if inp.simulated:
+    if rs.simulated:
         banner = (f"SIMULATED DATA: the qrels {args.qrels!r} are irrepro's simulated stand-in, not real "
                   "judgments; these scores describe no real system")
         _err("eval", banner)
-    for line in _coverage_lines(report.coverage(rs), args.average):
+    for line in _coverage_lines(rs, args.average):
         _err("eval", line)
-    if args.depth is not None:
-        rs = rs.truncate(args.depth)
-    scores = measures.evaluate(rs, args.measures, rel=args.rel)
-    frame = score_frame(rs, scores, per_topic=args.per_topic, average=args.average,
-                        aggregates=args.aggregates or ["mean"])  # fmt: skip
-    meta = {"qrels": str(args.qrels), "simulated": inp.simulated, "average": args.average,
+    scores = measures.evaluate(rs, names, rel=args.rel, depth=args.depth)
+    complete = args.average == "all-topics"
+    if args.format == "trec_eval":
+        if banner:
+            sys.stdout.write(f"# {banner}\n")
+        sys.stdout.write(measures.to_trec_eval(scores, per_topic=args.per_topic, complete=complete,
+                                               digits=args.digits))  # fmt: skip
+        return 0
+    rows = _rows(scores, per_topic=args.per_topic, complete=complete)
+    meta = {"qrels": str(args.qrels), "simulated": rs.simulated, "average": args.average,
             "relevance_level": args.rel, "depth": args.depth}  # fmt: skip
-    write_scores(frame, args.format, args.digits, sys.stdout, banner=banner, meta=meta)
+    write_scores(rows, args.format, args.digits, sys.stdout, banner=banner, meta=meta)
     return 0
 
 
@@ -254,9 +241,10 @@ topics it retrieved, which qrels topics it misses, which of its topics the qrels
 never evaluated). A run none of whose topics is in the qrels is an error.
 
 Output (--format): tsv (default) prints run<TAB>measure<TAB>value, with -q
-run<TAB>measure<TAB>topic<TAB>value and an 'all' row per run and measure; trec_eval prints its
-three columns (measure<TAB>topic-or-all<TAB>value), each run opened by a 'runid' line; csv and json
-give the long table run, query_id, measure, value.""",
+run<TAB>measure<TAB>topic<TAB>value and an 'all' row per run and measure; trec_eval prints, run
+after run, exactly what `trec_eval -m runid -m ...` prints for the same job (its measure names,
+order and number format; a measure trec_eval lacks keeps irrepro's name); csv and json give the
+long table run, query_id, measure, value.""",
     )
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
@@ -279,8 +267,9 @@ give the long table run, query_id, measure, value.""",
                    help="lowest relevant grade (trec_eval -l; default 1)")
     p.add_argument("-a", "--aggregate", dest="aggregates", action="append", choices=list(AGGREGATES),
                    help="repeatable: mean (default); gm, trec_eval's geometric mean "
-                   "exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE; G, Sakai's "
-                   "exp(mean(log(x + 1e-5))), rows named G_MEASURE")
+                   "exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, as "
+                   "trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
+                   "named G_MEASURE")
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument("--digits", type=_int_at_least(0), default=4,
                    help="decimals printed by tsv and trec_eval (default 4)")

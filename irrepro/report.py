@@ -12,7 +12,7 @@ What it computes, each with the package function the book's chapter uses, at the
 
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
-   them (:func:`coverage`).
+   them (:meth:`irrepro.data.RunSet.coverage`).
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
@@ -39,8 +39,8 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
 
-The runs are read by ``irrepro._report_inputs`` (:func:`load`, :func:`coverage`, served from
-here) and the page is drawn by ``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML
+The runs are read by ``irrepro._report_inputs`` (:func:`load`, served from here, through
+:func:`irrepro.data.load_runs`) and the page is drawn by ``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML
 from the jinja2 template ``irrepro/templates/report.html.j2``).
 """
 
@@ -65,9 +65,9 @@ from . import parallel
 from . import standardize as sz
 from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
-# the user's runs (loading, coverage) and the page (figures, tables, HTML) live in two modules of
-# their own; Inputs, load, coverage, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
-from ._report_inputs import Inputs, _check_matches, coverage, load
+# the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
+# Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
+from ._report_inputs import Inputs, load
 from ._report_page import (  # noqa: F401
     AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
 )
@@ -76,7 +76,7 @@ from .data import DataError, RunSet, ScoreMatrix
 from .measures import evaluate, parse_measure
 from .stats import adjust_pvalues, kendall_tau
 
-__all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "coverage", "check_out", "MARKER"]
+__all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
 #: The file that marks a directory as an irrepro report (only such a directory is overwritten).
 MARKER = ".irrepro-report"
@@ -132,7 +132,8 @@ class Report:
 
     ``pairs`` has one row per pair of runs (difference, its 95% percentile interval, d_z, ASL,
     Holm- and BH-adjusted ASL); the bootstrap replicates themselves are not kept (7,875 pairs x
-    B = 1000 would be 126 MB). ``coverage`` is :func:`coverage` of the runs.
+    B = 1000 would be 126 MB). ``coverage`` is the runs' :meth:`RunSet.coverage
+    <irrepro.data.RunSet.coverage>`, indexed by run (the ``missing`` and ``ignored`` topic ids).
     """
 
     name: str
@@ -191,7 +192,7 @@ class Report:
                 "run": self.runs,
                 f"mean {m}": mean,
                 f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
-                "topics ignored (not in qrels)": cov["ignored"].to_numpy(),
+                "topics ignored (not in qrels)": cov["ignored"].map(len).to_numpy(),
                 "MAP": par.estimate,
                 "MAP low (parametric)": par.lower,
                 "MAP high (parametric)": par.upper,
@@ -217,8 +218,8 @@ class Report:
             "runs": S,
             "topics": T,
             "mean": "over all qrels topics, a missing topic = 0 (trec_eval -c)",
-            "runs missing qrels topics": int((self.coverage["missing"] > 0).sum()),
-            "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"] > 0).sum()),
+            "runs missing qrels topics": int((self.coverage["missing"].map(len) > 0).sum()),
+            "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
             "pairs": len(self.pairs),
             "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
             "significant pairs, Holm": int((self.pairs["ASL (Holm)"] < 0.05).sum()),
@@ -493,7 +494,7 @@ def analyse(
         raise ValueError(f"the report compares runs: need at least 3 runs, got {S}")
     if T < 4:
         raise ValueError(f"need at least 4 topics with judgments, got {T}")
-    cov = _check_matches(runs, None, qrels_label)
+    cov = runs.coverage().set_index("run")
     st = settings(scale)
     n_jobs = parallel.n_jobs(n_jobs)
     rng_tests, rng_corpus, rng_swap, rng_halves = parallel.as_seed_sequence(seed).spawn(4)

@@ -512,5 +512,5 @@ def test_cli_eval_with_an_ir_datasets_id_reproduces_nist(mirror, capsys):
     lb = data.leaderboard("trec-covid-round1").set_index("run")
     tag = rows[0][0]
     for _, m, v in rows:
-        col = {"nDCG@10": "ndcg@10", "P@5": "p@5", "bpref": "bpref"}[m]
+        col = {"nDCG@10": "ndcg@10", "P@5": "p@5", "Bpref": "bpref"}[m]  # (canonical names)
         assert float(v) == pytest.approx(lb.loc[tag, col], abs=1e-12)

@@ -352,9 +352,10 @@ def _run_paths(source) -> tuple[list[Path], str]:
         if p.is_dir():
             return run_files(p), p.name
         if not p.exists():
-            raise FileNotFoundError(
-                f"{str(source)!r} is not a collection name ({', '.join(COLLECTIONS)}), a directory or a file"
-            )
+            what = "run file or directory not found"
+            if isinstance(source, str) and "/" not in source and "." not in source:
+                what += f" (nor a collection name: {', '.join(COLLECTIONS)})"
+            raise DataError(p, None, what)
         return [p], p.name
     files: list[Path] = []
     for x in source:
@@ -364,7 +365,7 @@ def _run_paths(source) -> tuple[list[Path], str]:
         elif p.exists():
             files.append(p)
         else:
-            raise FileNotFoundError(f"run file or directory not found: {x}")
+            raise DataError(p, None, "run file or directory not found")
     return files, "runs"
 
 

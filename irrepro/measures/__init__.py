@@ -8,6 +8,7 @@ One call scores many runs on many measures::
     sc["AP"].mean()                        # MAP per run, as trec_eval -c reports it
     measures.summarize(sc)                 # runs x measures, each with trec_eval's average
     measures.to_frame(sc)                  # long form: run, query_id, measure, value
+    print(measures.to_trec_eval(sc))       # trec_eval's own output of the same job
     measures.aggregate(sc["AP"], "G")      # Sakai's / Voorhees' geometric mean (G_AveP)
 
 Measures are named as ir_measures names them - as strings (``"nDCG@10"``, ``"AP(rel=2)"``,
@@ -81,6 +82,9 @@ irrepro / ir_measures  trec_eval                 definition and convention
                                                  geometric mean exp(mean(log(max(x, 0.00001))));
                                                  likewise ``gm_bpref`` and ``gm_`` before any
                                                  measure
+``G_AP``               (irrepro)                 per topic AP; summarised by Sakai's (2006)
+                                                 geometric mean exp(mean(log(x + 0.00001)))
+                                                 (G_AveP); ``G_`` before any measure
 ``SP``                 (irrepro)                 AP x R: the sum of the precisions at the
                                                  relevant ranks
 ``PDoc@k``             (irrepro)                 ``P@k`` under Sakai's (2006) name
@@ -125,19 +129,19 @@ largest grade.
 **Modules** (everything public is re-exported here, so ``measures.evaluate`` is the call):
 
 - :mod:`~irrepro.measures.names` - measure names and their parameters (:func:`parse_measure`,
-  :class:`Measure`, ``MEASURE_FAMILIES``);
+  :class:`Measure`, ``MEASURE_FAMILIES``, :func:`trec_eval_name`);
 - :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
 - :mod:`~irrepro.measures.kernel` - the block kernel, :func:`score_grades`,
   :func:`average_precision` and :func:`rbp_residual`;
 - :mod:`~irrepro.measures.outputs` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
-  :func:`to_frame`, :func:`to_dict`;
+  :func:`to_frame`, :func:`to_dict`, :func:`to_trec_eval`;
 - :mod:`~irrepro.measures.aggregates` - :func:`aggregate` and ``GM_EPSILON``.
 """
 
 from .aggregates import GM_EPSILON, aggregate
 from .kernel import average_precision, rbp_residual, score_grades
-from .names import MEASURE_FAMILIES, Measure, parse_measure
-from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame
+from .names import MEASURE_FAMILIES, Measure, parse_measure, trec_eval_name
+from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
 
 __all__ = [
     "MEASURE_FAMILIES",
@@ -152,4 +156,6 @@ __all__ = [
     "summarize",
     "to_dict",
     "to_frame",
+    "to_trec_eval",
+    "trec_eval_name",
 ]

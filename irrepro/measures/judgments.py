@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 
 def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
@@ -124,9 +123,12 @@ class _Judgments:
         self._ideal: dict = {}
 
     @classmethod
-    def from_qrels(cls, table: pd.DataFrame, topics: Sequence[str]) -> "_Judgments":
-        t = pd.Index(list(topics)).get_indexer(table["topic"])
-        g = table["grade"].to_numpy(dtype=np.int64)
+    def from_qrels(cls, qrels, topics: Sequence[str]) -> "_Judgments":
+        """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
+        pos = {t: i for i, t in enumerate(topics)}
+        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int64)
+        t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int64)
+        g = np.asarray(qrels._columns[2], dtype=np.int64)
         ok = t >= 0
         t, g = t[ok], g[ok]
         judged = g >= 0

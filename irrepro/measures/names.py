@@ -12,7 +12,7 @@ import numpy as np
 
 from .judgments import _gain_pairs
 
-__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure"]
+__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure", "trec_eval_name"]
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class Measure:
     ``cutoff`` k, RBP's ``p``, the relevance level ``rel`` (None: graded, or every document for
     ``NumRet``), IPrec's ``recall``, SetF's ``beta``, SetP's ``relative``, ``gains`` as sorted
     (grade, gain) pairs, and ``agg``: how :func:`summarize` combines topics (``"mean"``,
-    ``"sum"`` or ``"gm"``, trec_eval's geometric mean)."""
+    ``"sum"``, ``"gm"``, trec_eval's geometric mean, or ``"G"``, Sakai's)."""
 
     name: str
     family: str
@@ -151,6 +151,8 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     agg = "mean"
     if s.startswith("gm_"):
         agg, s = "gm", s[3:]
+    elif s.startswith("G_"):
+        agg, s = "G", s[2:]
     if s in _TREC_EXACT:
         fam, params = _TREC_EXACT[s]
         return fam, dict(params), agg
@@ -230,7 +232,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         raise ValueError(
             f"measure {text!r}: only dcg='log2' (trec_eval's discount, gain = grade) is supported"
         )
-    kw: dict = {"agg": "gm" if agg == "gm" else spec.agg}
+    kw: dict = {"agg": agg if agg in ("gm", "G") else spec.agg}
     if spec.at_required and params.get(spec.at) is None:
         what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
         raise ValueError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
@@ -268,7 +270,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
             if r < 1:
                 raise ValueError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
             kw["rel"] = int(r)
-    if agg == "gm" and spec.agg != "mean":
+    if agg in ("gm", "G") and spec.agg != "mean":
         raise ValueError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
     m = Measure("", fam, **kw)
     return replace(m, name=_canonical(m))
@@ -296,6 +298,8 @@ def _canonical(m: Measure) -> str:
         name += f"@{at}"
     if m.agg == "gm":
         name = {"AP": "gm_map", "Bpref": "gm_bpref"}.get(name, "gm_" + name)
+    elif m.agg == "G":
+        name = "G_" + name
     return name
 
 
@@ -314,3 +318,80 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
         params = {k: v for k, v in name.params.items()}
         return _build(str(name), name.NAME, params, "mean", rel)
     raise ValueError(f"a measure must be a name or an ir_measures measure, got {name!r}")
+
+
+# trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
+# 9.0.8 lacks rbp): a measure's lines come out in this order whatever the order of the -m options
+_TREC_ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
+    "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut",
+    "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+    "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+)  # fmt: skip
+#: trec_eval's measures whose values are counts, printed as integers (``%ld``)
+TREC_EVAL_COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret"})
+
+
+def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
+    """(trec_eval's measure, its parameter or None) of ``m`` under ``trec_eval -l rel``, or None."""
+    if m.rel is not None and m.rel != rel:
+        return None  # a relevance level of its own: not what trec_eval -l rel computes
+    f, k = m.family, m.cutoff
+    if m.agg == "gm":
+        return {"AP": ("gm_map", None), "Bpref": ("gm_bpref", None)}.get(f) if k is None else None
+    if f == "NumRet":
+        return ("num_ret", None) if m.rel is None else ("num_rel_ret", None)
+    simple = {"NumRel": "num_rel", "NumQ": "num_q", "Rprec": "Rprec", "Bpref": "bpref",
+              "infAP": "infAP", "11pt_avg": "11pt_avg", "SetR": "set_recall", "SetAP": "set_map"}  # fmt: skip
+    if f in simple:
+        return simple[f], None
+    if f in ("AP", "RR", "nDCG"):
+        if f == "nDCG" and m.gains is not None:
+            return None
+        if k is None:
+            return {"AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}[f], None
+        return ({"AP": "map_cut", "nDCG": "ndcg_cut"}[f], k) if f != "RR" else None
+    if f in ("P", "R", "Success"):
+        return {"P": "P", "R": "recall", "Success": "success"}[f], k
+    if f == "IPrec":
+        return "iprec_at_recall", m.recall
+    if f == "SetP":
+        return ("set_relative_P" if m.relative else "set_P"), None
+    if f == "SetF":
+        return "set_F", (None if m.beta == 1.0 else m.beta)
+    if f == "RBP" and m.rel is None and k is None:  # trec_eval's rbp: graded, p = 0.9 unless given
+        return "rbp", (None if m.p == 0.9 else m.p)
+    return None
+
+
+def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
+    """The name trec_eval prints for ``measure`` when run with ``-l rel`` (1 when None): ``map``,
+    ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``, ``iprec_at_recall_0.50``,
+    ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ... - or None when trec_eval has no
+    such measure (``RR@10``, ``ERR@20``, ``Q``, a measure with a relevance level of its own, ...).
+
+    trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec`` does."""
+    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
+    if parts is None:
+        return None
+    name, param = parts
+    if param is None:
+        return name
+    if name == "iprec_at_recall":
+        return f"{name}_{param:3.2f}"
+    if name == "rbp":
+        return f"rbp_p={param!r}"
+    if name == "set_F":
+        return f"set_F_{param:g}"
+    return f"{name}_{param}"
+
+
+def _trec_eval_key(measure, rel: int | None = None) -> tuple:
+    """Sort key putting measures in the order trec_eval prints them (cutoffs ascending within a
+    measure); measures trec_eval lacks come after, in their given order (a stable sort)."""
+    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
+    if parts is None:
+        return (len(_TREC_ORDER), 0.0)
+    name, param = parts
+    return (_TREC_ORDER.index(name), 0.0 if param is None else float(param))

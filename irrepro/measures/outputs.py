@@ -7,16 +7,20 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from ..data import RunSet, ScoreMatrix
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
-from .names import parse_measure
+from .names import TREC_EVAL_COUNTS, _trec_eval_key, parse_measure, trec_eval_name
 
-__all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict"]
+if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
+    import pandas as pd
+
+__all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict", "to_trec_eval"]
 
 
 class Evaluation(dict):
@@ -67,11 +71,10 @@ def evaluate(
     pairs, specs = _specs(measures, rel)
     topics = list(runset.topics)
     S, T = len(runset.runs), len(topics)
-    table = runset.qrels.table
-    judg = _Judgments.from_qrels(table, topics)
+    judg = _Judgments.from_qrels(runset.qrels, topics)
     if any(s.family == "ERR" for s in specs):
         _check_err(judg, topics)
-    fix = _pooled_fix(runset, judg, table, topics, any(s.family == "infAP" for s in specs))
+    fix = _pooled_fix(runset, judg, topics, any(s.family == "infAP" for s in specs))
     out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
     mats = {
         s.name: ScoreMatrix(out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name,
@@ -81,14 +84,14 @@ def evaluate(
     return Evaluation({key: mats[s.name] for key, s in pairs}, retrieved.reshape(S, T), rel)
 
 
-def _pooled_fix(runset, judg: _Judgments, table: pd.DataFrame, topics, infap: bool):
+def _pooled_fix(runset, judg: _Judgments, topics, infap: bool):
     """A block fix-up for infAP on topics with negative qrels grades (pooled, not judged), or None."""
     pooled = set(judg.pooled_topics.tolist()) if infap else set()
     if not pooled:
         return None
     tindex = {x: i for i, x in enumerate(topics)}
     qrels: dict = {t: {} for t in pooled}
-    for tp, d, gr in table[["topic", "doc", "grade"]].itertuples(index=False):
+    for tp, d, gr in zip(*runset.qrels._columns):
         i = tindex.get(tp)
         if i in qrels:
             qrels[i][d] = int(gr)
@@ -122,11 +125,45 @@ def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarra
     return retrieved
 
 
-def _mean(x: np.ndarray) -> np.ndarray:
-    """Mean over the topics that are not NaN; NaN for a run with none."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # (an all-NaN row: "mean of empty slice")
-        return np.nanmean(x, axis=1) if x.shape[1] else np.full(len(x), np.nan)
+def _trec_eval_order(topics) -> np.ndarray:
+    """Indices of ``topics`` in trec_eval's order: by the bytes of the ids (C's strcmp)."""
+    return np.array(sorted(range(len(topics)), key=lambda i: str(topics[i]).encode()), dtype=np.int64)
+
+
+def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np.ndarray:
+    """Per run, the topics of ``mask`` combined as trec_eval combines them: ``"mean"`` (the sum
+    over topics / their number), ``"sum"`` (counts), ``"gm"`` (trec_eval's geometric mean,
+    exp(mean(log(max(x, 0.00001))))) or ``"G"`` (Sakai's, exp(mean(log(x + 0.00001)))).
+
+    The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does, so that
+    equal per-topic values give trec_eval's summary to the last bit. NaN for a run without
+    topics (a sum: NaN too); a NaN score leaves its topic out."""
+    x, mask = x[:, order], mask[:, order] & ~np.isnan(x[:, order])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if agg == "gm":
+            x = np.log(np.maximum(x, GM_EPSILON))
+        elif agg == "G":
+            x = np.log(x + GM_EPSILON)
+        elif agg not in ("mean", "sum"):
+            raise ValueError(f"unknown aggregate {agg!r}")
+        n = mask.sum(axis=1)
+        total = np.cumsum(np.where(mask, x, 0.0), axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
+        if agg == "sum":
+            return np.where(n > 0, total, np.nan)
+        v = np.where(n > 0, total / np.maximum(n, 1), np.nan)
+        return np.exp(v) if agg in ("gm", "G") else v
+
+
+def _summary(scores, complete: bool, retrieved, agg: str | None = None) -> tuple[tuple, dict[str, np.ndarray]]:
+    """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
+    its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
+    cols, runs = {}, ()
+    for sm in _score_matrices(scores):
+        mask = _topic_mask(scores, sm, complete, retrieved)
+        how = parse_measure(sm.measure).agg if agg is None else agg
+        cols[sm.measure] = _combine(sm.scores, mask, how, _trec_eval_order(sm.topics))
+        runs = tuple(sm.systems)
+    return runs, cols
 
 
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
@@ -134,33 +171,25 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
     Each measure is combined its own way: the mean over topics, the sum for the counts (NumRet,
     NumRel, NumQ), trec_eval's geometric mean for ``gm_`` measures (exp of the mean of
-    log(max(x, 0.00001))). ``complete=True`` takes every qrels topic (a topic the run missed
-    scores 0: ``trec_eval -c``); ``complete=False`` only the topics the run retrieved something
-    for (plain trec_eval, pytrec_eval, ir_measures; a run that retrieved for no topic gets NaN).
-    ``scores`` is what :func:`evaluate` returned (or one ScoreMatrix with ``retrieved``).
+    log(max(x, 0.00001))); topic by topic in trec_eval's order, so that the values are
+    trec_eval's to the last bit. ``complete=True`` takes every qrels topic (a topic the run
+    missed scores 0: ``trec_eval -c``); ``complete=False`` only the topics the run retrieved
+    something for (plain trec_eval, pytrec_eval, ir_measures; a run that retrieved for no topic
+    gets NaN). ``scores`` is what :func:`evaluate` returned (or one ScoreMatrix with
+    ``retrieved``).
     """
-    cols = {}
-    index = None
-    for sm in _score_matrices(scores):
-        mask = _topic_mask(scores, sm, complete, retrieved)
-        spec = parse_measure(sm.measure)
-        x = np.where(mask, sm.scores, np.nan)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            if spec.agg == "sum":
-                v = np.where(mask.any(axis=1), np.nansum(x, axis=1), np.nan)
-            elif spec.agg == "gm":
-                v = np.exp(_mean(np.log(np.maximum(x, GM_EPSILON))))
-            else:
-                v = _mean(x)
-        cols[sm.measure] = v
-        index = list(sm.systems)
-    return pd.DataFrame(cols, index=pd.Index(index or [], name="run"))
+    import pandas as pd
+
+    runs, cols = _summary(scores, complete, retrieved)
+    return pd.DataFrame(cols, index=pd.Index(list(runs), name="run"))
 
 
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """Long form of per-topic scores: columns ``run``, ``query_id``, ``measure`` (the canonical
     name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
     each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report)."""
+    import pandas as pd
+
     parts = []
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)
@@ -208,3 +237,72 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
                 else:
                     d.setdefault(sm.measure, {})[topic] = v
     return out
+
+
+def _rows(scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None,
+          trec_eval: bool = False) -> list[tuple[str, str, str, float, bool]]:
+    """The long table of per-topic and summary values, pandas-free: ``(run, query_id, measure,
+    value, is_count)``, for each run its per-topic rows (``per_topic``) and then its summary rows
+    (query_id ``"all"``, :func:`summarize`'s values); per-topic rows leave out ``NumQ`` and the
+    geometric means (``gm_``, ``G_``), as trec_eval does.
+
+    ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
+    ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names (under
+    ``-l rel``) and order, topics by the bytes of their ids, and each summary opened by the
+    ``runid`` row (value: the run's name; is_count None)."""
+    if rel is None:
+        rel = getattr(scores, "rel", 1)
+    mats = _score_matrices(scores)
+    if trec_eval:
+        mats = sorted(mats, key=lambda sm: _trec_eval_key(sm.measure, rel))
+    if not mats:
+        return []
+    specs = [parse_measure(sm.measure) for sm in mats]
+    names = [(trec_eval_name(sp, rel=rel) or sm.measure) if trec_eval else sm.measure for sm, sp in zip(mats, specs)]
+    counts = [sp.agg == "sum" for sp in specs]
+    per_line = [not (sp.family == "NumQ" or sp.agg in ("gm", "G")) for sp in specs]
+    runs, summary = _summary(scores, complete, retrieved)
+    topics = mats[0].topics
+    order = _trec_eval_order(topics).tolist() if trec_eval else range(len(topics))
+    masks = [_topic_mask(scores, sm, complete, retrieved) for sm in mats]
+    rows: list = []
+    for s, run in enumerate(runs):
+        if per_topic:
+            for t in order:
+                for sm, name, count, shown, mask in zip(mats, names, counts, per_line, masks):
+                    if shown and mask[s, t]:
+                        rows.append((run, topics[t], name, float(sm.scores[s, t]), count))
+        if trec_eval:
+            rows.append((run, "all", "runid", run, None))
+        for sm, name, count in zip(mats, names, counts):
+            rows.append((run, "all", name, float(summary[sm.measure][s]), count))
+    return rows
+
+
+def to_trec_eval(
+    scores,
+    *,
+    per_topic: bool = False,
+    complete: bool = True,
+    retrieved=None,
+    rel: int | None = None,
+    digits: int = 4,
+) -> str:
+    """The scores as trec_eval prints them: for each run, what ``trec_eval -m runid -m ...``
+    prints (with ``-q`` when ``per_topic``, ``-c`` when ``complete``), one run after the other.
+
+    Lines are ``name<TAB>topic<TAB>value``, the name padded to 22 characters, values with
+    ``digits`` decimals (trec_eval: 4) and counts as integers. Measures are named as trec_eval
+    names them (``map``, ``P_10``, ``ndcg_cut_10``, ...: :func:`~irrepro.measures.trec_eval_name`
+    under ``-l rel``, ``rel`` defaulting to the Evaluation's) and come in trec_eval's order;
+    per-topic lines (topics in trec_eval's order, by the bytes of their ids) precede the run's
+    summary, which starts with the ``runid`` line; there is no per-topic line of ``num_q`` and the
+    geometric means. A measure trec_eval lacks keeps irrepro's name and comes last. The output of
+    the same job by trec_eval (9.0.8; trec_eval 10 with ``precision="float64"``) is the same text,
+    byte for byte (tested)."""
+    lines = []
+    for _, topic, name, v, count in _rows(scores, per_topic=per_topic, complete=complete,
+                                          retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
+        value = v if count is None else str(int(v)) if count and np.isfinite(v) else f"{v:6.{digits}f}"
+        lines.append(f"{name:<22}\t{topic}\t{value}")
+    return "".join(line + "\n" for line in lines)
