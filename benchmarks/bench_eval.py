@@ -5,15 +5,17 @@ AP + nDCG@10 + P@10), beside pytrec_eval and trec_eval, in the same run; and the
 Every tool runs cold in its own process, reading included (the gzipped run files as NIST
 publishes them), and prints the mean over all the qrels' topics (trec_eval ``-c``):
 
-* irrepro: ``irrepro eval --qrels Q RUNS_DIR -m AP -m nDCG@10 -m P@10`` (a subprocess);
+* irrepro: ``irrepro eval --qrels Q RUNS_DIR -m AP -m nDCG@10 -m P@10 --format trec_eval`` (a
+  subprocess);
 * pytrec_eval: a Python script that reads every run with ``pytrec_eval.parse_run`` and evaluates
   it with ``RelevanceEvaluator`` (``map``, ``ndcg_cut.10``, ``P.10``);
 * trec_eval (with ``--trec-eval PATH``, repeatable): a shell loop that decompresses each run to a
-  temporary file and runs ``trec_eval -c -m map -m ndcg_cut.10 -m P.10`` on it.
+  temporary file and runs ``trec_eval -c -m runid -m map -m ndcg_cut.10 -m P.10`` on it.
 
-The numbers of every tool are compared, printed to 4 decimals as trec_eval prints them: irrepro
-ranks by 32-bit scores by default, like pytrec_eval and trec_eval <= 9.0.8; trec_eval 10 ranks by
-double and may differ on runs with scores equal in single precision (listed, not hidden).
+The outputs are compared: irrepro's ``--format trec_eval`` text must equal trec_eval's, byte for
+byte (irrepro ranks by 32-bit scores by default, like pytrec_eval and trec_eval <= 9.0.8; for
+trec_eval 10, which ranks by double, irrepro is run once more, untimed, with ``--precision
+float64``), and pytrec_eval's means, printed to 4 decimals, must equal irrepro's.
 
 Memory (``--memory``, default on): peak RSS of a fresh process doing ``data.load_runs`` +
 ``measures.evaluate`` on (a) the 126 runs and (b) 5 runs where one run has a 100,000-line topic
@@ -68,7 +70,7 @@ set -e
 te="$1"; q="$2"; tmp="$3"; shift 3
 for f in "$@"; do
   case "$f" in *.gz) gzip -dc "$f" > "$tmp" ;; *) cp "$f" "$tmp" ;; esac
-  "$te" -c -m map -m ndcg_cut.10 -m P.10 "$q" "$tmp" | sed "s/^/$(basename "$f")\t/"
+  "$te" -c -m runid -m map -m ndcg_cut.10 -m P.10 "$q" "$tmp"
 done
 """
 
@@ -116,18 +118,29 @@ def run_timed(cmd, env=None, repeat=1, label=None, **kw):
     return best, out
 
 
-def irrepro_numbers(text: str) -> dict:
-    out = {}
+def trec_eval_means(text: str) -> dict:
+    """{(run, measure): value} of the summary lines of trec_eval's output (``-m runid`` first)."""
+    out, run = {}, None
     for line in text.splitlines():
-        run, m, v = line.split("\t")
-        out[(run, MEASURES[m])] = v
+        m, q, v = (x.strip() for x in line.split("\t"))
+        if m == "runid":
+            run = v
+        elif q == "all" and m != "num_q":
+            out[(run, m)] = v
     return out
 
 
-def tag_of(path: Path) -> str:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt") as f:
-        return f.readline().split()[5]
+def same_text(name: str, ours: str, theirs: str) -> bool:
+    """Whether two trec_eval outputs are the same text; the first differing lines if not."""
+    if ours == theirs:
+        print(f"  output: irrepro --format trec_eval == {name}, byte for byte ({len(ours.splitlines())} lines)")
+        return True
+    a, b = ours.splitlines(), theirs.splitlines()
+    bad = [i for i in range(max(len(a), len(b))) if i >= len(a) or i >= len(b) or a[i] != b[i]]
+    print(f"  output: {len(bad)} of {len(b)} lines differ from {name}")
+    for i in bad[:10]:
+        print(f"    line {i + 1}: irrepro {a[i] if i < len(a) else None!r}  {name} {b[i] if i < len(b) else None!r}")
+    return False
 
 
 def compare(name: str, ours: dict, theirs: dict) -> bool:
@@ -219,9 +232,10 @@ def main() -> None:
             memory_part(files, qrels, Path(tmp), args.compare_with)
         return
     irrepro = str(Path(sys.executable).with_name("irrepro"))
-    cmd = [irrepro, "eval", "--qrels", qrels, str(run_dir), "-m", "AP", "-m", "nDCG@10", "-m", "P@10"]
+    cmd = [irrepro, "eval", "--qrels", qrels, str(run_dir), "-m", "AP", "-m", "nDCG@10", "-m", "P@10",
+           "--format", "trec_eval"]  # fmt: skip
     t_ours, out = run_timed(cmd, repeat=args.repeat, label="irrepro")
-    ours = irrepro_numbers(out)
+    ours = trec_eval_means(out)
     print(f"irrepro eval        {t_ours:7.2f} s wall, {CPU['irrepro']:6.2f} s CPU")
 
     ok = True
@@ -239,27 +253,25 @@ def main() -> None:
             theirs[(run, m)] = v
         ok &= compare("pytrec_eval", ours, theirs)
 
-        tags = {f.name: tag_of(f) for f in files}
         loop = tmp / "loop.sh"
         loop.write_text(TREC_LOOP)
+        out64 = None
         for te in args.trec_eval:
-            t_te, out = run_timed(["bash", str(loop), te, qrels, str(tmp / "run.txt"), *map(str, files)],
-                                  repeat=args.repeat, label=te)  # fmt: skip
+            t_te, text = run_timed(["bash", str(loop), te, qrels, str(tmp / "run.txt"), *map(str, files)],
+                                   repeat=args.repeat, label=te)  # fmt: skip
             version = subprocess.run([te, "-v"], capture_output=True, text=True)
             version = (version.stdout + version.stderr).strip()
             version = version.splitlines()[0].replace(" version", "") if version else "trec_eval"
             print(f"{version:19s} {t_te:7.2f} s wall, {CPU[te]:6.2f} s CPU   irrepro is {t_te / t_ours:4.1f}x "
                   f"faster (wall), {CPU[te] / CPU['irrepro']:4.1f}x (CPU)   [{te}]")
-            theirs = {}
-            for line in out.splitlines():
-                fname, m, _, v = line.split("\t")
-                theirs[(tags[fname], m.strip())] = v.strip()
-            same = compare(version, ours, theirs)
-            if not same and "10." in version:
-                print("    (trec_eval 10 ranks by double, irrepro by default by float as trec_eval 9 and "
-                      "NIST do: precision='float64' reproduces trec_eval 10)")  # fmt: skip
+            if "10." in version:  # trec_eval 10 ranks by double: irrepro --precision float64 (untimed)
+                if out64 is None:
+                    out64 = subprocess.run([*cmd, "--precision", "float64"], capture_output=True, text=True,
+                                           check=True).stdout  # fmt: skip
+                ok &= same_text(f"{version} (irrepro --precision float64)", out64, text)
+                compare(f"{version} (irrepro by float32)", ours, trec_eval_means(text))
             else:
-                ok &= same
+                ok &= same_text(version, out, text)
 
         if args.memory:
             memory_part(files, qrels, tmp, args.compare_with)

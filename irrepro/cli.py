@@ -97,14 +97,14 @@ def _coverage_lines(rs, average: str) -> list[str]:
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
-    for r in rs.coverage().itertuples(index=False):
-        if not r.missing and not r.ignored:
+    for r in rs._coverage():  # (coverage()'s rows, without pandas)
+        if not r["missing"] and not r["ignored"]:
             continue
-        parts = [f"run {r.run}: {r.retrieved} of the {r.topics} qrels topics retrieved"]
-        if r.missing:
-            parts.append(f"{len(r.missing)} missing, {fate}: {few(r.missing)}")
-        if r.ignored:
-            parts.append(f"{len(r.ignored)} run topics not in the qrels, ignored: {few(r.ignored)}")
+        parts = [f"run {r['run']}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]
+        if r["missing"]:
+            parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
+        if r["ignored"]:
+            parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
         lines.append("; ".join(parts))
     return lines
 

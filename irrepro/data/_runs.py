@@ -355,6 +355,7 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
             keep[a : a + n] = True
         flat_docs, flat_grades = flat_docs[keep], flat_grades[keep]
     counts = np.stack([r.counts for r in ranked])
+    pa.default_memory_pool().release_unused()  # the readers' buffers: back to the system, not kept
     return RunSet(
         runs=tuple(names),
         topics=tuple(topics),

@@ -193,6 +193,10 @@ class RunSet:
         """One row per run: ``topics`` (of the qrels), ``retrieved`` (qrels topics with at least
         one document; the others score 0 under trec_eval -c), ``missing`` (those topic ids) and
         ``ignored`` (the run's topics absent from the qrels, not evaluated)."""
+        return _pd().DataFrame(self._coverage(), columns=["run", "topics", "retrieved", "missing", "ignored"])
+
+    def _coverage(self) -> list[dict]:
+        """The rows of :meth:`coverage` as dicts (no pandas: ``irrepro eval`` prints them)."""
         L = self.lengths
         rows = []
         for s, run in enumerate(self.runs):
@@ -202,7 +206,7 @@ class RunSet:
                 "missing": tuple(t for t, g in zip(self.topics, got) if not g),
                 "ignored": tuple(self.ignored_topics.get(run, ())),
             })  # fmt: skip
-        return _pd().DataFrame(rows, columns=["run", "topics", "retrieved", "missing", "ignored"])
+        return rows
 
     # -- selection and export ---------------------------------------------------------------
 
