@@ -144,7 +144,7 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
 
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["run", "query_id", "measure", "value"])
-        w.writerows((r, q, m, repr(v)) for r, q, m, v, _ in rows)
+        w.writerows((r, q, m, int(v) if count and v == v else repr(v)) for r, q, m, v, count in rows)
         return
     per_topic = any(q != "all" for _, q, _, _, _ in rows)
     for run, q, m, v, count in rows:
@@ -158,7 +158,7 @@ def _eval(args: argparse.Namespace) -> int:
     from . import data, measures
     from .measures.outputs import _rows
 
-    names = _measure_list(args.measures, args.aggregates or ["mean"], args.rel)
+    names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     with warnings.catch_warnings():  # the stand-in is announced below, in the output's first line
         warnings.simplefilter("ignore", data.SimulatedDataWarning)
         rs = data.load_runs(args.runs, qrels=args.qrels, allow_simulated=args.allow_simulated,
@@ -266,10 +266,10 @@ long table run, query_id, measure, value.""",
     p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
                    help="lowest relevant grade (trec_eval -l; default 1)")
     p.add_argument("-a", "--aggregate", dest="aggregates", action="append", choices=list(AGGREGATES),
-                   help="repeatable: mean (default); gm, trec_eval's geometric mean "
-                   "exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, as "
-                   "trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
-                   "named G_MEASURE")
+                   help="repeatable: a geometric mean to print beside every measure's mean: gm, "
+                   "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
+                   "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
+                   "named G_MEASURE (the mean is always printed; -a mean says so)")
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument("--digits", type=_int_at_least(0), default=4,
                    help="decimals printed by tsv and trec_eval (default 4)")
@@ -317,7 +317,8 @@ def _explain(exc: BaseException, args: argparse.Namespace) -> str:
         text = exc.strerror or str(exc)
         return f"{name}: {text}" if name else text
     msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    if isinstance(exc, data.DataUnavailable) and str(getattr(args, "qrels", "")) in data.COLLECTIONS:
+    if (isinstance(exc, data.DataUnavailable) and not isinstance(exc, data.CacheError)
+            and str(getattr(args, "qrels", "")) in data.COLLECTIONS):  # fmt: skip
         msg += (" (irrepro answers a request for real data with real data only; --allow-simulated "
                 "uses the book's simulated stand-in, labelled as such)")
     return msg

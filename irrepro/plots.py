@@ -83,10 +83,12 @@ def plot_error_rates(
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
     bins = range(len(rates)) if bins is None else bins
     grid = np.linspace(result.sizes[0], at, 60)
+    drawn = 0
     for b in bins:
         row = rates.iloc[b]
         if row.notna().sum() == 0:
             continue
+        drawn += 1
         (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
         if np.isfinite(fit.projected[b]):
             ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
@@ -95,7 +97,11 @@ def plot_error_rates(
     ax.set_ylabel("error rate")
     ax.set_xlim(0, at + 1)
     ax.set_ylim(0, None)
-    ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
+    if drawn:
+        ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
+    else:  # (small run sets: no bin reaches min_trials at any size)
+        ax.text(0.5, 0.5, f"no difference bin has {min_trials} trials at any size", transform=ax.transAxes,
+                ha="center", va="center", fontsize=8)
     return ax
 
 

@@ -344,3 +344,26 @@ def test_help_names_both_averages(capsys):
     assert "trec_eval -c" in text and "--average run-topics" in text and "WITHOUT -c" in text
     for flag in ("-q", "-M DEPTH", "-l LEVEL", "--format", "--precision", "--allow-simulated"):
         assert flag in text
+
+
+def test_eval_geometric_means(tiny, capsys):
+    """-a gm adds trec_eval's gm_ (gm_map for AP, named so), -a G Sakai's G_; beside the mean,
+    each checked against a literal formula over the qrels' topics (a missing topic is 0)."""
+    import math
+
+    rc, out, _ = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", "-m", "P@1",
+                          "-q", "-a", "gm", "-a", "G", "--format", "csv"], capsys)  # fmt: skip
+    assert rc == 0
+    rows = pd.read_csv(io.StringIO(out), dtype={"query_id": str})
+    per = rows[rows.query_id != "all"].set_index(["query_id", "measure"])["value"]
+    assert set(per.index.get_level_values(1)) == {"AP", "P@1"}  # no per-topic line of a geometric mean
+    summ = rows[rows.query_id == "all"].set_index("measure")["value"]
+    assert list(summ.index) == ["AP", "gm_map", "G_AP", "P@1", "gm_P@1", "G_P@1"]
+    for m in ("AP", "P@1"):
+        x = [per[t, m] for t in ("1", "2")]
+        assert summ[m] == pytest.approx(sum(x) / 2, abs=1e-15)
+        assert summ[f"gm_{'map' if m == 'AP' else m}"] == pytest.approx(
+            math.exp(sum(math.log(max(v, 1e-5)) for v in x) / 2), abs=1e-15)
+        assert summ[f"G_{m}"] == pytest.approx(math.exp(sum(math.log(v + 1e-5) for v in x) / 2), abs=1e-15)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"], capsys)
+    assert rc == 2 and "a geometric mean of a count (NumRet) is not offered" in err

@@ -361,3 +361,23 @@ def test_trec_eval_test_files_iprec_with_trec_eval_9(tmp_path):
     ref = trec_eval(TREC_EVAL_9, TREC_TEST / "qrels.test", TREC_TEST / "results.test",
                     ["iprec_at_recall", "11pt_avg"])  # fmt: skip
     assert _compare(ev, rs, ref, names) == 3 * len(names)
+
+
+def test_trec_eval_names_are_the_names_trec_eval_prints():
+    """measures.trec_eval_name gives, for every all_trec measure we compute, the name trec_eval 10
+    prints in its own expected outputs (and with -l 2 too); the name parses back to the measure."""
+    if not TREC_TEST.is_dir():
+        pytest.skip(f"no trec_eval test files at {TREC_TEST}")
+    printed = {name for name, _ in _read_expected(TREC_TEST / "out.test.aq")}
+    printed |= {name for name, _ in _read_expected(TREC_TEST / "out.test.meas_params")}
+    for ours, theirs in ALL_TREC.items():
+        assert theirs in printed
+        assert measures.trec_eval_name(ours) == theirs, ours
+        assert measures.trec_eval_name(ours, rel=2) == theirs, ours  # under trec_eval -l 2
+        assert measures.parse_measure(theirs).name == measures.parse_measure(ours).name
+    # what trec_eval has no name for: irrepro's own, and a relevance level other than -l's
+    for m in ("RR@10", "ERR@20", "Judged@10", "Q", "nDCG_sakai@10", "RBP(rel=1,p=0.5)", "G_AP", "gm_nDCG@10"):
+        assert measures.trec_eval_name(m) is None, m
+    assert measures.trec_eval_name("AP(rel=2)") is None and measures.trec_eval_name("AP(rel=2)", rel=2) == "map"
+    assert measures.trec_eval_name("IPrec@0.5") == "iprec_at_recall_0.50"
+    assert measures.trec_eval_name("RBP(p=0.5)") == "rbp_p=0.5"  # as -m rbp.p=0.5 prints it

@@ -125,6 +125,8 @@ def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | No
     """Raise ``exc`` (saying how to get the data) unless the simulated stand-in is allowed; then
     warn that it is used."""
     if not _simulated_allowed(allow_simulated):
+        if isinstance(exc, CacheError):  # an unusable cache: its own message says what to do
+            raise exc
         how = (
             f"{coll.title} ({coll.name}) is not available. Get it with `irrepro data fetch {coll.name}` "
             "(network), or point IRREPRO_MIRROR at a copy of the book's data mirror; "

@@ -103,6 +103,7 @@ _TREC_EXACT = {
 _TREC_CUT = re.compile(r"^(map_cut|P|recall|ndcg_cut|success)_(\d+)$")
 _TREC_CUT_FAMILY = {"map_cut": "AP", "P": "P", "recall": "R", "ndcg_cut": "nDCG", "success": "Success"}
 _TREC_IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
+_TREC_PARAM = re.compile(r"^(?:(rbp)(?:_p=(\d*\.?\d+))?|(set_F)(?:_(\d*\.?\d+))?)$")
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,13 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     m = _TREC_IPREC.match(s)
     if m:
         return "IPrec", {"recall": float(m.group(1))}, agg
+    m = _TREC_PARAM.match(s)
+    if m:  # trec_eval's rbp (p = 0.9 unless given: not ir_measures' RBP, 0.8) and set_F
+        x = m.group(2) or m.group(4)
+        x = None if x is None else float(x)
+        if m.group(1) == "rbp":
+            return "RBP", {"p": 0.9 if x is None else x}, agg
+        return "SetF", ({} if x is None else {"beta": x}), agg
     if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
         s = "_11pt_avg" + s[len("11pt_avg") :]
     try:
@@ -338,6 +346,8 @@ def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
     if m.rel is not None and m.rel != rel:
         return None  # a relevance level of its own: not what trec_eval -l rel computes
     f, k = m.family, m.cutoff
+    if m.agg == "G":  # Sakai's geometric mean: not a trec_eval measure
+        return None
     if m.agg == "gm":
         return {"AP": ("gm_map", None), "Bpref": ("gm_bpref", None)}.get(f) if k is None else None
     if f == "NumRet":
