@@ -26,6 +26,8 @@ import pytest
 from irrepro import data, report
 from irrepro.cli import main as cli_main
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 TREC_EVAL_9 = Path("/work/tools/trec_eval-9.0.8/trec_eval")
 TREC_EVAL_10 = Path("/work/tools/trec_eval/trec_eval")
 QRELS = Path("ir_datasets/cord19/trec-covid/round5/qrels")  # inside the mirror

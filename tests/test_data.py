@@ -16,6 +16,8 @@ import pytest
 from irrepro import data
 from irrepro.data import DataError, DataUnavailable, _fetch
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 # ------------------------------------------------------------------------------------------
 # registry, mirror and cache
 # ------------------------------------------------------------------------------------------

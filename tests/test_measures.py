@@ -27,6 +27,8 @@ from irrepro import data, measures
 from irrepro.cli import main as cli_main
 from irrepro.measures import score_grades
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 # --------------------------------------------------------------------------------------------
 # a slow, per-list implementation of the definitions (Sakai 2006, Sec. 2.1; trec_eval's docs)
 # --------------------------------------------------------------------------------------------

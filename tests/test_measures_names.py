@@ -12,6 +12,8 @@ import pytest
 from irrepro import data, measures
 from irrepro.measures import parse_measure
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 ir_measures = pytest.importorskip("ir_measures")
 
 # spellings ir_measures parses too

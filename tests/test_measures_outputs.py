@@ -13,6 +13,9 @@ import pytest
 
 from irrepro import data, measures
 
+# any warning is an error here (ranx's numba kernels warn about their own casts)
+pytestmark = pytest.mark.filterwarnings("error", "ignore:unsafe cast from uint64 to int64")
+
 
 @pytest.fixture(scope="module")
 def collection(tmp_path_factory):

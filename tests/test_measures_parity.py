@@ -23,6 +23,8 @@ import pytest
 
 from irrepro import data, measures
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 TREC_EVAL = Path(os.environ.get("TREC_EVAL", "/work/tools/trec_eval/trec_eval"))
 TREC_EVAL_9 = Path(os.environ.get("TREC_EVAL_9", "/work/tools/trec_eval-9.0.8/trec_eval"))
 TREC_TEST = Path(os.environ.get("TREC_EVAL_TEST", "/work/tools/trec_eval/test"))

@@ -18,6 +18,8 @@ import pytest
 
 from irrepro.cli import main as cli_main
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 TREC_EVAL_9 = Path("/work/tools/trec_eval-9.0.8/trec_eval")
 

@@ -20,6 +20,8 @@ from scipy import stats
 from irrepro import data, report
 from irrepro.cli import main as cli_main
 
+pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
+
 RUNS = 8  # runs copied from the mirror (28 pairs)
 
 

@@ -276,7 +276,7 @@ class RunSet:
     @classmethod
     def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
         """Read a RunSet written by :meth:`save` (raises on a damaged file)."""
-        with np.load(path, allow_pickle=False) as z:
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:  # (closed also when damaged)
             ignored: dict = {}
             for r, t in z["ignored"]:
                 ignored.setdefault(str(r), []).append(str(t))
