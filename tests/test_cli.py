@@ -369,3 +369,30 @@ def test_eval_geometric_means(tiny, capsys):
         assert summ[f"G_{m}"] == pytest.approx(math.exp(sum(math.log(v + 1e-5) for v in x) / 2), abs=1e-15)
     rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"], capsys)
     assert rc == 2 and "a geometric mean of a count (NumRet) is not offered" in err
+
+
+def test_an_unusable_cache_is_named_not_blamed_on_missing_data(isolated_data, tiny, capsys, monkeypatch):
+    """IRREPRO_CACHE naming a file: the message says so (exit 2), and offers no simulated
+    stand-in; a qrels file needs no cache at all."""
+    (tiny / "afile").write_text("x")
+    monkeypatch.setenv("IRREPRO_CACHE", str(tiny / "afile"))
+    rc, out, err = run_cli(["eval", "--qrels", "trec-covid-round5", tiny / "run.txt", "-m", "AP"], capsys)
+    assert rc == 2 and out == ""
+    assert err == f"irrepro eval: IRREPRO_CACHE={tiny / 'afile'} is a file, not a directory\n"
+    rc, out, _ = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    assert rc == 0 and out.startswith("r\tAP\t")
+
+
+def test_eval_imports_only_what_it_needs(tiny):
+    """The eval path (its time is mostly imports on small jobs) loads neither pandas nor the
+    report's libraries: a fresh process, its modules listed after a run."""
+    code = ("import sys; from irrepro.cli import main; "
+            f"rc = main(['eval', '--qrels', {str(tiny / 'qrels.txt')!r}, {str(tiny / 'run.txt')!r}, '-m', 'AP', "
+            "'-m', 'nDCG@10', '-q', '--format', 'trec_eval']); "
+            "print(rc, sorted({m.split('.')[0] for m in sys.modules} | {m for m in sys.modules if m.startswith('irrepro')}))")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    rc, mods = out.splitlines()[-1].split(" ", 1)
+    assert rc == "0"
+    for heavy in ("pandas", "scipy", "matplotlib", "statsmodels", "jinja2", "tqdm", "ir_datasets",
+                  "irrepro.report", "irrepro.stats", "irrepro.bootstrap_tests"):
+        assert f"'{heavy}'" not in mods, heavy
