@@ -421,3 +421,89 @@ def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert run.returncode == 0, run.stdout[-2000:]
     assert (tmp_path / "table.pdf").stat().st_size > 0
+
+
+# ---------------------------------------------------------------- irrepro compare and the report
+
+
+@pytest.fixture(scope="module")
+def sim_runs(tmp_path_factory):
+    from irrepro import data
+
+    d = tmp_path_factory.mktemp("sim")
+    rs = data.simulate.runs(5, 20, list_length=40, seed=3)
+    data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
+    return d
+
+
+def _cli(args, capsys):
+    from irrepro.cli import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    from irrepro import measures, report
+
+    inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
+    ap = measures.evaluate(inp.runset, ["AP"])["AP"]
+    base = inp.runset.runs[2]
+    rc, out, err = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP", "-m", "P@10",
+                         "--baseline", base, "--format", "csv"], capsys)  # fmt: skip
+    assert rc == 0, err
+    got = pd.read_csv(pd.io.common.StringIO(out), index_col="run")
+    others = [r for r in inp.runset.runs if r != base]
+    x = ap.scores
+    p = np.array([stats.ttest_rel(x[inp.runset.runs.index(r)], x[2]).pvalue for r in others])
+    np.testing.assert_allclose(got.loc[others, "AP p"], p, rtol=1e-10)
+    np.testing.assert_allclose(got.loc[others, "AP p adjusted"], multipletests(p, method="holm")[1], rtol=1e-10)
+    np.testing.assert_allclose(got["AP mean"], ap.mean())
+    rc, text, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                        "--baseline", sim_runs / "runs" / base, "--test", "sign"], capsys)  # by its file  # fmt: skip
+    assert rc == 0 and "sign test" in text and f"baseline {base}" in text
+    rc, md, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                      "--format", "markdown", "--test", "tukey", "-B", "500"], capsys)  # fmt: skip
+    assert rc == 0 and md.startswith("| #") and "randomised Tukey HSD, B = 500" in md
+    rc, tex, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                       "--format", "latex", "--intervals"], capsys)  # fmt: skip
+    assert rc == 0 and "\\begin{tabular}" in tex and "\\toprule" in tex and "BCa" in tex
+
+
+def test_cli_compare_errors(sim_runs, capsys):
+    base = ["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP"]
+    rc, _, err = _cli(base + ["--baseline", "nobody"], capsys)
+    assert rc == 2 and "--baseline 'nobody' is neither the name nor the file of a run" in err
+    rc, _, err = _cli(base + ["--test", "tukey", "--correction", "holm"], capsys)
+    assert rc == 2 and "family-wise already" in err
+    rc, _, err = _cli(base + ["--test", "student"], capsys)
+    assert rc == 2 and "invalid choice" in err
+
+
+def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
+    from statsmodels.stats.multitest import multipletests
+
+    from irrepro import report
+
+    inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
+    base = inp.runset.runs[0]
+    rep = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="paired-t", baseline=base)
+    x = rep.scores.scores
+    assert (rep.pairs["run y"] == base).all() and len(rep.pairs) == 4
+    ref = [stats.ttest_rel(x[rep.runs.index(r)], x[0]).pvalue for r in rep.pairs["run x"]]
+    np.testing.assert_allclose(rep.pairs["ASL"], ref, rtol=1e-10)
+    np.testing.assert_allclose(rep.pairs["ASL (Holm)"], multipletests(ref, method="holm")[1], rtol=1e-10)
+    assert rep.summary()["test of the pairs"] == f"paired t-test, against the baseline {base}"
+    files = rep.files()
+    assert "<caption>Pairs of runs, paired t-test against the baseline" in files["index.html"]
+    assert "<h2>2. Pairwise tests: paired t-test</h2>" in files["index.html"]
+    assert set(pd.read_csv(pd.io.common.StringIO(files["pairs.csv"]))["test"]) == {"paired t-test"}
+    hsd = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="tukey")
+    assert "ASL (Holm)" not in hsd.pairs and len(hsd.pairs) == 10
+    assert "significant pairs, family-wise (randomised Tukey HSD)" in hsd.summary()
+    assert "randomised Tukey HSD" in hsd.to_html()
+    with pytest.raises(ValueError, match="baseline 'x' is not one of the runs"):
+        report.analyse(inp.runset, "AP", scale="quick", progress=False, baseline="x")
