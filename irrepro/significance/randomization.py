@@ -85,6 +85,8 @@ def permutation_test(
     min(1, 2 min(less, greater)), with a = 0 for the exact test and a = 1 for a Monte Carlo one
     (the observed arrangement counted among the permutations, so no p-value is 0). A permuted
     mean within rounding noise of the observed one counts as equal to it (see ``_tolerance``).
+    The Monte Carlo standard error of a two-sided p is sqrt(p (2 - p) / B) (one tail, doubled;
+    counting both tails at once, as ranx does, would give sqrt(p (1 - p) / B)).
 
     Because mean(s z) = (x s - y s) / n, the permuted means of every system are computed once,
     ``(systems, B)``, and a pair's null distribution is the difference of two rows: the cost per

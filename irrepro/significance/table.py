@@ -350,7 +350,8 @@ def compare(
     ss_test = ss_ci = None
     if needs_seed:
         if seed is None:
-            raise ValueError(f"pass seed: the {test} test or the intervals resample")
+            what = "the intervals resample" if test not in ("bootstrap", "permutation", "tukey") else f"the {test} test resamples"
+            raise ValueError(f"pass seed: {what}")
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
     tests, wtl, lows, highs = {}, {}, {}, {}
     for m, x in arrays.items():
