@@ -12,6 +12,10 @@ Modules, by method family:
   assessor effort (Sanderson & Zobel 2005);
 - :mod:`irrepro.bootstrap_tests` - paired and unpaired bootstrap tests of all pairs of systems,
   discriminative power, stability, swap rates and rank correlations (Sakai 2006; a subpackage);
+- :mod:`irrepro.significance` - significance tests of pairs of runs beyond Sakai's: any of six
+  tests with a baseline and a multiple-comparison correction, the randomization (permutation)
+  test, randomised Tukey HSD, effect sizes with intervals, win / tie / loss, and the results table
+  of a paper (``irrepro compare``; a subpackage);
 - :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
   collections (Webber, Moffat & Zobel 2008);
 - :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,

@@ -54,11 +54,15 @@ def _png(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False) -> str:
-    from markupsafe import Markup
+def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False,
+           caption: str = "") -> str:
+    from markupsafe import Markup, escape
 
     out = frame.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-",
                         border=0, escape=True)
+    if caption:  # pandas' to_html has no caption: put one after the opening tag
+        head, rest = out.split(">", 1)
+        out = f"{head}>\n  <caption>{escape(caption)}</caption>{rest}"
     return Markup(f'<div class="scroll">{out}</div>' if scroll else out)
 
 
@@ -97,18 +101,23 @@ def _fig_asl(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
-    plots.plot_asl_curves(curves, colors={"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}, ax=axes[0])
-    axes[0].set(xlabel="run pairs sorted by ASL",
-                title=f"ASL curve, paired bootstrap test (B = {rep.settings.B_tests})")
+    if rep.test == "tukey":
+        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"]}, {"ASL (family-wise)": "C3"}
+    else:
+        curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
+        colors = {"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}
+    plots.plot_asl_curves(curves, colors=colors, ax=axes[0])
+    B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
+    axes[0].set(xlabel="run pairs sorted by ASL", title=f"ASL curve, {rep.test_label}{B}")
     axes[0].legend(fontsize=8)
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
     plots.plot_significance_matrix(rep.pair_index(), rep.pairs["difference"].to_numpy(),
-                                   rep.pairs["ASL (Holm)"].to_numpy() < 0.05, order,
+                                   rep.pairs[rep.family_wise].to_numpy() < 0.05, order,
                                    labels=rep.runs if len(rep.runs) <= 30 else None, ax=axes[1])
+    which = "Family-wise" if rep.test == "tukey" else "Holm-"
     axes[1].set(xlabel="run (rank)", ylabel="run (rank)",
-                title="Holm-significant differences\n(blue: row better, red: row worse, grey: not significant)")
+                title=f"{which}significant differences\n(blue: row better, red: row worse, grey: not significant)")
     fig.tight_layout()
     return fig
 
@@ -183,8 +192,11 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         shown = shown[adj]
         pairs_note = f"{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the ranking are listed;"
     shown = shown.sort_values("ASL", kind="stable").copy()
-    for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
-        shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+    for col in [c for c in ("ASL", "ASL (Holm)", "ASL (BH)") if c in shown]:
+        if rep.test == "bootstrap":  # no replicate as extreme: below 1/B, not 0
+            shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+        else:
+            shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
         "run": cov.index, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
@@ -207,7 +219,8 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
         "coverage_table": _table(cov_table, scroll=len(cov_table) > 30) if len(cov_table) else "",
         "n_coverage": len(cov_table),
-        "runs_table": _table(runs, scroll=True),  # wide: scrolls sideways on narrow screens
+        "runs_table": _table(runs, scroll=True, caption=f"Runs; significance by the {rep.test_label}"
+                             + (f" against the baseline {rep.baseline}" if rep.baseline else "")),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
         "fig_corpus": _png(_fig_corpus(rep)),
@@ -215,10 +228,13 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "fig_std": _png(_fig_std(rep)),
         "power": 100 * rep.discriminative_power(),
         "n_pairs": len(rep.pairs),
-        "n_holm": summ["significant pairs, Holm"],
-        "n_bh": summ["significant pairs, Benjamini-Hochberg"],
+        "n_holm": summ.get("significant pairs, Holm", 0),
+        "n_bh": summ.get("significant pairs, Benjamini-Hochberg", 0),
+        "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
+        "test_label": rep.test_label,
         "pairs_note": pairs_note,
-        "pairs_table": _table(shown, scroll=len(shown) > 30),
+        "pairs_table": _table(shown, scroll=len(shown) > 30, caption=f"Pairs of runs, {rep.test_label}"
+                              + (f" against the baseline {rep.baseline}" if rep.baseline else "")),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": (_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
                         if rep.swap is not None else ""),

@@ -5,7 +5,10 @@
     irrepro eval --qrels Q RUN... -m AP -m nDCG@10 [-q] [-c | --average run-topics] [-M N] [-l N]
                                       score runs like trec_eval: run<TAB>measure<TAB>value, or
                                       --format trec_eval|csv|json
-    irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N]
+    irrepro compare --qrels Q RUN... -m AP -m nDCG@10 [--baseline RUN] [--test T] [--format F]
+                                      the results table of a paper: means, significance marks,
+                                      adjusted p-values, intervals (text, markdown, latex, csv)
+    irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
                                       the four papers' analyses of your runs as one HTML report
 
 Every problem with the input (a malformed file, a missing one, a bad option) is one line on stderr
@@ -185,6 +188,55 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------------------------
+# irrepro compare
+# --------------------------------------------------------------------------------------------
+
+
+def _baseline_run(baseline: str | None, inp) -> str | None:
+    """The run ``--baseline`` names: a run's name, or the path of one of the run files given."""
+    from pathlib import Path
+
+    if baseline is None or baseline in inp.runset.runs:
+        return baseline
+    target = Path(baseline).expanduser().resolve()
+    for f, run in zip(inp.files, inp.runset.runs):
+        if Path(f).resolve() == target:
+            return run
+    names = ", ".join(inp.runset.runs[:8]) + (", ..." if len(inp.runset.runs) > 8 else "")
+    raise ValueError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from . import measures, report, significance
+
+    for m in args.measures:
+        measures.parse_measure(m)
+    inp = report.load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision)
+    rs = inp.runset
+    if len(rs.runs) < 2:
+        raise ValueError(f"compare needs at least 2 runs, got {len(rs.runs)}")
+    baseline = _baseline_run(args.baseline, inp)
+    banner = ""
+    if inp.simulated:
+        banner = (f"SIMULATED DATA: the qrels {args.qrels!r} are irrepro's simulated stand-in, not real "
+                  "judgments; these results describe no real system")
+        _err("compare", banner)
+    for line in _coverage_lines(rs, "all-topics"):
+        _err("compare", line)
+    scores = measures.evaluate(rs, args.measures, rel=args.rel)
+    table = significance.compare(
+        scores, baseline=baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,
+        digits=args.digits,
+    )  # fmt: skip
+    out = table.render(args.format)
+    if banner:
+        out = ("% " if args.format == "latex" else "# ") + banner + "\n" + out
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     from . import report
 
@@ -192,6 +244,7 @@ def _report(args: argparse.Namespace) -> int:
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
         scale=args.scale, n_jobs=args.jobs, progress=not args.quiet,
         allow_simulated=args.allow_simulated, precision=args.precision,
+        test=args.test, baseline=args.baseline,
     )  # fmt: skip
     print(f"report: {path}")
     return 0
@@ -277,6 +330,56 @@ long table run, query_id, measure, value.""",
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_eval, average="all-topics")
 
+    from .significance import CORRECTIONS, TESTS
+    from .significance import FORMATS as TABLE_FORMATS
+
+    p = sub.add_parser(
+        "compare",
+        help="the results table of a paper: runs x measures with significance tests",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Compare runs under one or more measures, as a table for a paper.
+
+Rows are runs, columns measures; a cell is the run's mean over all the qrels' topics (a topic a
+run misses scores 0, trec_eval -c). With --baseline every other run is tested against the
+baseline run, the p-values are adjusted over those comparisons (per measure), and a mean
+significantly higher / lower than the baseline's is marked with an arrow, its adjusted p-value
+beside it. Without --baseline all pairs are tested and each mean carries the letters of the runs
+it is significantly better than (ranx's convention). --intervals adds a BCa bootstrap interval of
+the difference from the baseline (or, without one, of the mean).
+
+Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
+binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
+randomization test, exact for up to log2(B) topics, B = 10,000) and tukey (randomised Tukey HSD,
+B = 10,000: family-wise by itself, no --correction). Formats: text, markdown, latex (a table
+float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
+    )
+    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
+    p.add_argument(
+        "-m", "--measure", dest="measures", action="append", required=True,
+        help="measure name, repeatable: AP, P@10, nDCG@10, ...",
+    )  # fmt: skip
+    p.add_argument("--baseline", default=None, metavar="RUN",
+                   help="the run every other run is compared with (its name or its file)")
+    p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
+    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
+                   help="adjustment over the comparisons of a measure: holm (default), bh "
+                   "(Benjamini-Hochberg) or none; tukey takes none")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the marks (default 0.05)")
+    p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
+    p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    p.add_argument("-B", dest="B", type=_int_at_least(1), default=None,
+                   help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (the numbers do not depend on it)")
+    p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
+    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_compare)
+
     p = sub.add_parser(
         "report",
         help="the four papers' analyses of your runs, as one HTML report",
@@ -300,6 +403,10 @@ long table run, query_id, measure, value.""",
                    help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (default IRREPRO_JOBS or 1; "
                    "the numbers do not depend on it)")
+    p.add_argument("--test", choices=list(TESTS), default="bootstrap",
+                   help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
+    p.add_argument("--baseline", default=None, metavar="RUN",
+                   help="test only the baseline run against every other (its name), adjusting over those pairs")
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")

@@ -62,6 +62,7 @@ import pandas as pd
 from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
 from . import parallel
+from . import significance
 from . import standardize as sz
 from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
@@ -154,10 +155,23 @@ class Report:
     coverage: pd.DataFrame
     simulated: bool = False
     timings: dict[str, float] = field(default_factory=dict)
+    test: str = "bootstrap"  # the test of the pairs (irrepro.significance.TESTS)
+    baseline: str | None = None  # with a baseline, only it against every other run
 
     @property
     def runs(self) -> tuple[str, ...]:
         return self.scores.systems
+
+    @property
+    def test_label(self) -> str:
+        """The name of the pairs' test, as every table of the report prints it."""
+        return significance.TESTS[self.test]
+
+    @property
+    def family_wise(self) -> str:
+        """The column of :attr:`pairs` the significance counts use: the Holm-adjusted ASL, or
+        randomised Tukey HSD's own (family-wise) ASL."""
+        return "ASL" if self.test == "tukey" else "ASL (Holm)"
 
     def pair_index(self) -> np.ndarray:
         """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`."""
@@ -170,12 +184,13 @@ class Report:
 
     def runs_table(self) -> pd.DataFrame:
         """One row per run, best mean first: mean score, coverage, MAP intervals, standardized mean,
-        ranks, and how many runs it beats / loses to significantly (Holm-adjusted ASL < 0.05)."""
+        ranks, and how many runs it beats / loses to significantly (Holm-adjusted ASL < 0.05;
+        randomised Tukey HSD: its family-wise ASL < 0.05)."""
         mean = self.scores.mean()
         par = self.corpus.maps[("parametric", "MAP")]
         boot = self.corpus.maps[("bootstrap", "MAP")]
         std = self.standardized.mean(axis=1)
-        sig = self.pairs["ASL (Holm)"].to_numpy() < 0.05
+        sig = self.pairs[self.family_wise].to_numpy() < 0.05
         wins = np.zeros(len(mean), dtype=int)
         losses = np.zeros(len(mean), dtype=int)
         d = self.pairs["difference"].to_numpy()
@@ -220,10 +235,16 @@ class Report:
             "mean": "over all qrels topics, a missing topic = 0 (trec_eval -c)",
             "runs missing qrels topics": int((self.coverage["missing"].map(len) > 0).sum()),
             "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
+            "test of the pairs": self.test_label + (f", against the baseline {self.baseline}" if self.baseline else ""),
             "pairs": len(self.pairs),
             "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
-            "significant pairs, Holm": int((self.pairs["ASL (Holm)"] < 0.05).sum()),
-            "significant pairs, Benjamini-Hochberg": int((self.pairs["ASL (BH)"] < 0.05).sum()),
+        })  # fmt: skip
+        if self.test == "tukey":
+            out["significant pairs, family-wise (randomised Tukey HSD)"] = int((self.pairs["ASL"] < 0.05).sum())
+        else:
+            out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
+            out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
+        out.update({
             "median width of the MAP interval (parametric)": float(
                 np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
             ),
@@ -246,7 +267,7 @@ class Report:
         files = {
             "summary.csv": pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}).to_csv(index=False),
             "runs.csv": runs.to_csv(index=False),
-            "pairs.csv": self.pairs.to_csv(index=False),
+            "pairs.csv": self.pairs.assign(test=self.test_label).to_csv(index=False),
             f"{slug(self.measure) or 'scores'}-per-topic.csv": self.scores.to_frame().to_csv(),
         }
         if self.swap is not None:
@@ -383,13 +404,27 @@ def _write_dir(d: Path, files: dict[str, str]) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataFrame:
+def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap",
+                baseline: str | None = None) -> pd.DataFrame:
     """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
     pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
     the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
-    ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory."""
+    ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory.
+
+    With ``baseline`` only the pairs (run, baseline) are tested and adjusted (that family). With
+    another ``test`` (:data:`irrepro.significance.TESTS`) its p-values (B resamples, from a child
+    of ``seed``) take the ASL's place; the interval and d_z stay the paired bootstrap's. Randomised
+    Tukey HSD's ASLs are family-wise already: no Holm / BH columns then."""
+    if test not in significance.TESTS:
+        raise ValueError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
+    seed_test = None
+    if test != "bootstrap":
+        seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
     samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
-    pairs = bt.all_pairs(scores.shape[0])
+    if baseline is None:
+        pairs = bt.all_pairs(scores.shape[0])
+    else:
+        pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
     blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
 
     def block(p):
@@ -398,8 +433,11 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataF
 
     parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
     obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
+    if test != "bootstrap":
+        asl = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test,
+                                         n_jobs=n_jobs).p  # fmt: skip
     runs = scores.systems
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "run x": [runs[i] for i in pairs[:, 0]],
             "run y": [runs[j] for j in pairs[:, 1]],
@@ -408,10 +446,13 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataF
             "95% CI high": ci[:, 1],
             "effect size d_z": es,
             "ASL": asl,
-            "ASL (Holm)": adjust_pvalues(asl, "holm"),
-            "ASL (BH)": adjust_pvalues(asl, "fdr_bh"),
         }
     )
+    if test != "tukey":
+        ok = ~np.isnan(asl)  # no answer (a t-test of identical runs): p = 1 in the family
+        frame["ASL (Holm)"] = np.where(ok, adjust_pvalues(np.where(ok, asl, 1.0), "holm"), np.nan)
+        frame["ASL (BH)"] = np.where(ok, adjust_pvalues(np.where(ok, asl, 1.0), "fdr_bh"), np.nan)
+    return frame
 
 
 def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
@@ -473,6 +514,8 @@ def analyse(
     progress: bool = True,
     qrels_label: str = "",
     simulated: bool | None = None,
+    test: str = "bootstrap",
+    baseline: str | None = None,
 ) -> Report:
     """Apply the four papers' analyses to ``runs`` (module docstring) and return a :class:`Report`.
 
@@ -481,7 +524,10 @@ def analyse(
     least 3 runs and 4 topics; the topic-split analysis needs 10 topics (two disjoint sets of 5)
     and is left out, with the reason in the report, below that. Every mean is over all the qrels'
     topics, a topic a run lacks scoring 0 (trec_eval -c). ``simulated`` (default: the run set's
-    own flag) marks the report as computed on simulated data, in its header.
+    own flag) marks the report as computed on simulated data, in its header. ``test`` is the test
+    of the pairs of runs (:data:`irrepro.significance.TESTS`; default Sakai's paired bootstrap
+    test) and ``baseline`` a run's name: then only it is compared with every other run, and the
+    ASLs are adjusted over those comparisons.
     """
     from tqdm import tqdm
 
@@ -495,11 +541,12 @@ def analyse(
     if T < 4:
         raise ValueError(f"need at least 4 topics with judgments, got {T}")
     cov = runs.coverage().set_index("run")
+    _check_test(test, baseline, runs.runs)
     st = settings(scale)
     n_jobs = parallel.n_jobs(n_jobs)
     rng_tests, rng_corpus, rng_swap, rng_halves = parallel.as_seed_sequence(seed).spawn(4)
     timings: dict[str, float] = {}
-    steps = ["scores", "corpus bootstrap", "bootstrap tests", "topic split", "standardization"]
+    steps = ["scores", "corpus bootstrap", "pairwise tests", "topic split", "standardization"]
     bar = tqdm(total=len(steps), desc="report", unit="analysis", disable=not progress)
 
     def step(name: str, fn: Callable):
@@ -513,7 +560,8 @@ def analyse(
     try:
         scores = step("scores", lambda: evaluate(runs, [measure], rel=rel)[measure])
         corpus = step("corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress))
-        pairs = step("bootstrap tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress))
+        pairs = step("pairwise tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress,
+                                                           test, baseline))  # fmt: skip
 
         def split():
             top = min(st.max_size, T // 2)
@@ -564,7 +612,17 @@ def analyse(
         coverage=cov,
         simulated=runs.simulated if simulated is None else bool(simulated),
         timings=timings,
+        test=test,
+        baseline=baseline,
     )
+
+
+def _check_test(test: str, baseline: str | None, runs) -> None:
+    if test not in significance.TESTS:
+        raise ValueError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
+    if baseline is not None and baseline not in runs:
+        names = ", ".join(list(runs)[:8]) + (", ..." if len(runs) > 8 else "")
+        raise ValueError(f"baseline {baseline!r} is not one of the runs ({names})")
 
 
 def run(
@@ -580,6 +638,8 @@ def run(
     progress: bool = True,
     allow_simulated: bool = False,
     precision: str | None = None,
+    test: str = "bootstrap",
+    baseline: str | None = None,
 ) -> Path:
     """Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
     ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
@@ -587,8 +647,10 @@ def run(
 
     Everything that can be checked without the data is checked first (``out``, the measure, the
     scale, the seed, ``IRREPRO_JOBS``). Real qrels or an error: the simulated stand-in of a book
-    collection only with ``allow_simulated=True``, and the report then says so in its header."""
+    collection only with ``allow_simulated=True``, and the report then says so in its header.
+    ``test`` and ``baseline`` as in :func:`analyse`."""
     out = check_out(out)
+    _check_test(test, None, ())
     parse_measure(measure)
     settings(scale)
     parallel.check_int(seed, "seed", minimum=0)
@@ -599,5 +661,5 @@ def run(
         raise DataError(runs_dir, None, "not a directory of run files")
     inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)
     rep = analyse(inp.runset, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
-                  qrels_label=inp.qrels_label, simulated=inp.simulated)  # fmt: skip
+                  qrels_label=inp.qrels_label, simulated=inp.simulated, test=test, baseline=baseline)  # fmt: skip
     return rep.write(out)

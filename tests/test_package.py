@@ -30,6 +30,7 @@ METHOD_MODULES = [
     "irrepro.parallel",
     "irrepro.corpus_bootstrap",
     "irrepro.bootstrap_tests",
+    "irrepro.significance",
     "irrepro.topic_split",
     "irrepro.standardize",
 ]

@@ -51,7 +51,7 @@ from ..measures import GM_EPSILON
 from .per_comparison import BootstrapComparison, comparisons
 from .pairwise import PairwiseTest, paired_test, sensitivity, unpaired_test
 from .rank import RankCorrelation, rank_correlation, tau_threshold
-from .samples import all_pairs, bootstrap_samples, bootstrap_summaries, log_scores
+from .samples import all_pairs, baseline_pairs, bootstrap_samples, bootstrap_summaries, log_scores
 from .stability_swap import Stability, SwapRates, minority_rate_at, stability, swap_rates
 from .study import MeasureStudy, geometric_consistent, measure_study, swaps_below_required
 
@@ -59,6 +59,7 @@ __all__ = [
     "GM_EPSILON",
     "bootstrap_samples",
     "all_pairs",
+    "baseline_pairs",
     "log_scores",
     "PairwiseTest",
     "paired_test",

@@ -12,7 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..parallel import SeedLike
 from .._deprecation import renamed_arguments
-from .samples import _as_matrix, _check_pairs, _check_samples, _counts, _summary, bootstrap_summaries, log_scores
+from .samples import _as_matrix, _check_samples, _counts, _resolve_pairs, _summary, bootstrap_summaries, log_scores
 
 __all__ = ["PairwiseTest", "paired_test", "unpaired_test", "sensitivity"]
 
@@ -162,6 +162,7 @@ def paired_test(
     scores,
     pairs=None,
     *,
+    baseline: str | int | None = None,
     B: int = 1000,
     seed: SeedLike = None,
     samples=None,
@@ -176,7 +177,9 @@ def paired_test(
     ASL = #{ |t(w*b)| >= |t(z)| } / B.
 
     ``scores``: ScoreMatrix or (S, T) array. ``pairs``: (P, 2) system indices (default: all
-    pairs i < j). ``samples``: a ``(B, T)`` matrix from :func:`bootstrap_samples`, shared by all
+    pairs i < j); or ``baseline`` (a system's name or index): every other system against it, pairs
+    ``(s, baseline)`` (:func:`baseline_pairs`), so that :func:`comparisons` adjusts over that
+    family only. ``samples``: a ``(B, T)`` matrix from :func:`bootstrap_samples`, shared by all
     pairs (drawn from ``seed`` when omitted). ``log=True`` tests the AG_ form (mean of
     log(x + 0.00001), section 3.1). ``effect_size`` is mean(z)/sd(z) (Cohen's d_z); with
     :meth:`PairwiseTest.confidence_interval` it is beyond the paper.
@@ -185,7 +188,7 @@ def paired_test(
     if log:
         x = log_scores(x)
         measure = f"AG_{measure}" if measure else "AG"
-    pairs = _check_pairs(pairs, x.shape[0])
+    pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
     samples = _check_samples(samples, n, B, seed)
     c = _counts(samples, n)  # (B, n)
@@ -215,6 +218,7 @@ def unpaired_test(
     scores,
     pairs=None,
     *,
+    baseline: str | int | None = None,
     summary="mean",
     B: int = 1000,
     seed: SeedLike = None,
@@ -226,7 +230,7 @@ def unpaired_test(
 
     d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
     ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)
-    and ASL = #{ |d*b| >= |d| } / B.
+    and ASL = #{ |d*b| >= |d| } / B. ``pairs`` or ``baseline`` as in :func:`paired_test`.
 
     ``summary``: ``"mean"``, ``"gmean"`` (Sakai's eq. 7 geometric mean, so G_AveP is tested
     directly) or a function reducing the last axis of an array (e.g. ``np.median`` via
@@ -238,7 +242,7 @@ def unpaired_test(
     """
     x, systems, measure = _as_matrix(scores)
     s = _summary(summary)
-    pairs = _check_pairs(pairs, x.shape[0])
+    pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
     samples = _check_samples(samples, 2 * n, B, seed)
     B = samples.shape[0]

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numbers
+
 import numpy as np
 
 from .. import parallel
@@ -14,7 +16,7 @@ from ..parallel import SeedLike
 from ..data import ScoreMatrix
 from ..measures import GM_EPSILON
 
-__all__ = ["bootstrap_samples", "all_pairs", "log_scores", "bootstrap_summaries"]
+__all__ = ["bootstrap_samples", "all_pairs", "baseline_pairs", "log_scores", "bootstrap_summaries"]
 
 
 def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
@@ -74,6 +76,42 @@ def all_pairs(n_systems: int) -> np.ndarray:
     """``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``, in row-major order (the set C)."""
     i, j = np.triu_indices(int(n_systems), k=1)
     return np.stack([i, j], axis=1)
+
+
+def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
+    """``(n - 1, 2)`` index pairs ``(s, baseline)`` for every other system ``s``, in index order:
+    each system against the baseline, so that a pair's difference is the system's score minus the
+    baseline's (positive: better than the baseline)."""
+    n_systems = parallel.check_int(n_systems, "n_systems", minimum=2)
+    baseline = parallel.check_int(baseline, "baseline", minimum=0)
+    if baseline >= n_systems:
+        raise ValueError(f"baseline must index systems 0..{n_systems - 1}, got {baseline}")
+    others = np.delete(np.arange(n_systems), baseline)
+    return np.stack([others, np.full(len(others), baseline)], axis=1)
+
+
+def _baseline_index(baseline, systems: tuple) -> int:
+    """The index of ``baseline`` among ``systems``: a name (str) or an index (int)."""
+    if isinstance(baseline, str):
+        if baseline not in systems:
+            names = ", ".join(map(repr, systems[:8])) + (", ..." if len(systems) > 8 else "")
+            raise KeyError(f"baseline {baseline!r} is not one of the {len(systems)} systems ({names})")
+        return systems.index(baseline)
+    if isinstance(baseline, bool) or not isinstance(baseline, numbers.Integral):
+        raise ValueError(f"baseline must be a system's name (str) or index (int), got {baseline!r}")
+    if not 0 <= baseline < len(systems):
+        raise ValueError(f"baseline index must be in 0..{len(systems) - 1}, got {baseline}")
+    return int(baseline)
+
+
+def _resolve_pairs(pairs, baseline, systems: tuple) -> np.ndarray:
+    """The pairs a test compares: ``pairs`` as given (default all pairs), or with ``baseline`` (a
+    name or an index) every other system against it (:func:`baseline_pairs`); not both."""
+    if baseline is None:
+        return _check_pairs(pairs, len(systems))
+    if pairs is not None:
+        raise ValueError("pass pairs or baseline, not both")
+    return baseline_pairs(len(systems), _baseline_index(baseline, systems))
 
 
 def _check_pairs(pairs, n_systems: int) -> np.ndarray:

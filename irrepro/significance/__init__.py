@@ -1,0 +1,56 @@
+"""Significance tests of pairs of runs beyond Sakai's bootstrap tests, and the results table of a
+paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16).
+
+- :func:`pairwise_test` - any of six paired tests of many pairs at once (:data:`TESTS`: the paired
+  t-test, Wilcoxon's signed-rank test and the sign test, equal to scipy's; Sakai's paired bootstrap
+  test; the randomization test; randomised Tukey HSD), with ``baseline=`` (a run against every
+  other, the family being those S - 1 pairs) and the p-values adjusted over the family (Holm,
+  Benjamini-Hochberg, none), as a :class:`PairwiseResult`;
+- :func:`permutation_test` - Fisher's paired randomization test (Smucker, Allan & Carterette 2007):
+  exact for small topic sets, else one set of random sign flips (:func:`sign_flips`) for every
+  pair, p-values equal to ``scipy.stats.permutation_test`` on the same permutations;
+- :func:`tukey_hsd` - randomised Tukey HSD (Carterette 2012; Sakai 2018): family-wise p-values
+  from the max statistic over all the pairs tested, per permutation of the scores within topics;
+- :func:`effect_sizes` - the difference, Cohen's d_z or Sakai's ES_E (residual variance of the
+  two-way design, :func:`residual_variance`) of every pair, with BCa bootstrap intervals
+  (:class:`EffectSizes`); :func:`win_tie_loss` - topics won, tied and lost per pair;
+- :func:`compare` - runs as rows, measures as columns, the means marked by significance against
+  a baseline or by the runs they beat, adjusted p-values and intervals
+  (:class:`ComparisonTable`: ``to_frame``, ``to_string``, ``to_markdown``, ``to_latex``,
+  ``to_csv``); ``irrepro compare`` on the command line.
+
+Every function takes a ``(systems, topics)`` score matrix (a :class:`~irrepro.data.ScoreMatrix`
+or an array), ``pairs`` ``(P, 2)`` or ``baseline``, and for the resampling tests ``B`` and
+``seed``; the draws are made before the work is split, so the results are identical for any
+``n_jobs``.
+
+**Modules** (everything is re-exported here): :mod:`~irrepro.significance.result` (the result,
+the tests' and corrections' names), :mod:`~irrepro.significance.randomization` (permutation test,
+Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
+:mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss) and
+:mod:`~irrepro.significance.table` (the table).
+"""
+
+from .effects import EFFECTS, EffectSizes, effect_sizes, residual_variance, win_tie_loss
+from .pairwise import pairwise_test
+from .randomization import permutation_test, sign_flips, tukey_hsd
+from .result import CORRECTIONS, TESTS, PairwiseResult
+from .table import FORMATS, ComparisonTable, compare
+
+__all__ = [
+    "TESTS",
+    "CORRECTIONS",
+    "PairwiseResult",
+    "pairwise_test",
+    "sign_flips",
+    "permutation_test",
+    "tukey_hsd",
+    "EFFECTS",
+    "EffectSizes",
+    "effect_sizes",
+    "residual_variance",
+    "win_tie_loss",
+    "FORMATS",
+    "ComparisonTable",
+    "compare",
+]

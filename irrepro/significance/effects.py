@@ -1,0 +1,200 @@
+"""How large a difference between two systems is, beside whether it is significant: standardised
+mean differences with bootstrap intervals, and per-topic wins, ties and losses.
+
+- ``"difference"``: the mean over topics of x - y (the raw effect);
+- ``"d_z"``: the paired standardised mean difference, mean(z) / sd(z) with z = x - y (Cohen's
+  d_z; sd with n - 1);
+- ``"ES_E"``: Sakai's effect size for a pair within a set of systems, (mean(x) - mean(y)) /
+  sqrt(V_E), with V_E the residual variance of the two-way (system x topic) analysis of variance
+  without replication (Sakai 2014, "Statistical reform in information retrieval?", SIGIR Forum
+  48(1); Sakai 2018, ch. 4-5): the noise left after the systems' and the topics' effects, pooled
+  over all the systems compared (:func:`residual_variance`).
+
+Intervals are BCa bootstrap intervals over topics (:func:`irrepro.stats.bca_interval`; equal to
+``scipy.stats.bootstrap(..., method="BCa")`` on the same topic samples): a bootstrap sample
+draws n topics with replacement and recomputes the effect on them (for ES_E, V_E too, from all
+systems on the sampled topics). One ``(B, n)`` matrix of topic samples
+(:func:`irrepro.bootstrap_tests.bootstrap_samples`) serves every pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
+from ..bootstrap_tests.samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from ..parallel import SeedLike
+from ..stats import bca_interval
+
+__all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
+
+#: The effect sizes of :func:`effect_sizes`.
+EFFECTS = ("difference", "d_z", "ES_E")
+
+
+def residual_variance(scores) -> float:
+    """V_E, the residual mean square of the two-way analysis of variance without replication of a
+    ``(systems, topics)`` score matrix (system and topic as factors, no interaction):
+    sum_{s,t} (x_st - mean_s - mean_t + mean)^2 / ((S - 1)(n - 1)), statsmodels'
+    ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq``."""
+    x, _, _ = _as_matrix(scores)
+    S, n = x.shape
+    r = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    return float(np.sum(r * r) / ((S - 1) * (n - 1)))
+
+
+def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """System means ``(S, K)`` and V_E ``(K,)`` of the K topic multisets whose multiplicities are
+    the rows of ``w`` ``(K, n)`` (each row sums to the multiset's size m, the same for all rows):
+    the two-way decomposition SS_E = SS_total - SS_systems - SS_topics on weighted sums."""
+    S = x.shape[0]
+    m = w[0].sum()
+    col = x.sum(axis=0)  # (n,) topic totals
+    means = x @ w.T / m  # (S, K)
+    grand = col @ w.T / (S * m)  # (K,)
+    ss_total = (x * x).sum(axis=0) @ w.T - S * m * grand**2
+    ss_sys = m * ((means - grand) ** 2).sum(axis=0)
+    ss_topic = (col * col / S) @ w.T - S * m * grand**2
+    ss_e = np.maximum(ss_total - ss_sys - ss_topic, 0.0)
+    return means, ss_e / ((S - 1) * (m - 1))
+
+
+@dataclass(frozen=True)
+class EffectSizes:
+    """An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
+    ``high`` ``(P,)`` (NaN where the effect is undefined: d_z of a pair whose differences are all
+    equal, ES_E of systems without residual variance), at confidence ``level`` from ``B``
+    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E."""
+
+    kind: str
+    measure: str
+    systems: tuple
+    pairs: np.ndarray
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    level: float
+    B: int
+    residual_sd: float | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair: systems, the effect size and its interval."""
+        pct = f"{100 * self.level:g}%"
+        return pd.DataFrame(
+            {
+                "system_x": [self.systems[i] for i in self.pairs[:, 0]],
+                "system_y": [self.systems[j] for j in self.pairs[:, 1]],
+                self.kind: self.estimate,
+                f"{pct} low": self.low,
+                f"{pct} high": self.high,
+            }
+        )
+
+
+def _ratio(num: np.ndarray, den: np.ndarray, floor) -> np.ndarray:
+    """num / den, NaN where den is at most ``floor`` (rounding noise: the effect is undefined)."""
+    ok = den > floor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ok, num / np.where(ok, den, 1.0), np.nan)
+
+
+def effect_sizes(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    kind: str = "d_z",
+    B: int = 1000,
+    seed: SeedLike = None,
+    samples=None,
+    level: float = 0.95,
+    n_jobs: int | None = None,
+) -> EffectSizes:
+    """``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
+    systems, with a BCa bootstrap interval at ``level``.
+
+    ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
+    other system against it, differences system minus baseline). The bootstrap draws B topic
+    samples from ``seed`` (or takes ``samples`` ``(B, topics)``) shared by all pairs; the
+    acceleration of the BCa interval is the jackknife's over topics. For ES_E, V_E is computed
+    from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
+    """
+    if kind not in EFFECTS:
+        raise ValueError(f"kind must be one of {EFFECTS}, not {kind!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    x, systems, measure = _as_matrix(scores)
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    S, n = x.shape
+    if n < 3:
+        raise ValueError(f"effect sizes with intervals need at least 3 topics (the jackknife), got {n}")
+    samples = _check_samples(samples, n, B, seed)
+    c = _counts(samples, n)  # (B, n)
+    floor = _NOISE * np.abs(x).max()
+    residual_sd = None
+    if kind == "ES_E":
+        jk = 1.0 - np.eye(n)  # row t: every topic but t
+        means_b, ve_b = _ve_weighted(x, c)
+        means_j, ve_j = _ve_weighted(x, jk)
+        sd_b, sd_j = np.sqrt(ve_b), np.sqrt(ve_j)
+        ve = residual_variance(x)
+        residual_sd = float(np.sqrt(ve))
+
+    def run(sl: slice):
+        p = pairs[sl]
+        z = x[p[:, 0]] - x[p[:, 1]]  # (P, n)
+        if kind == "ES_E":
+            est = _ratio(z.mean(axis=1), np.full(len(p), residual_sd), floor)
+            reps = _ratio(means_b[p[:, 0]] - means_b[p[:, 1]], sd_b[None, :], floor)
+            jack = _ratio(means_j[p[:, 0]] - means_j[p[:, 1]], sd_j[None, :], floor)
+            return est, *bca_interval(est, reps, jackknife=jack, level=level)
+        s1, s2 = z.sum(axis=1), (z * z).sum(axis=1)
+        r1, r2 = z @ c.T, (z * z) @ c.T  # (P, B) sums over each sample
+        j1, j2 = s1[:, None] - z, s2[:, None] - z * z  # (P, n) sums without topic t
+        if kind == "difference":
+            est, reps, jack = s1 / n, r1 / n, j1 / (n - 1)
+        else:
+            est = _ratio(s1 / n, _sd(s1, s2, n), floor)
+            reps = _ratio(r1 / n, _sd(r1, r2, n), floor)
+            jack = _ratio(j1 / (n - 1), _sd(j1, j2, n - 1), floor)
+        if np.isnan(jack).any():  # a jackknife subset without an effect: no acceleration
+            lo, hi = np.full(len(p), np.nan), np.full(len(p), np.nan)
+            ok = ~np.isnan(jack).any(axis=1) & ~np.isnan(est)
+            if ok.any():
+                lo[ok], hi[ok] = bca_interval(est[ok], reps[ok], jackknife=jack[ok], level=level)
+            return est, lo, hi
+        return est, *bca_interval(est, reps, jackknife=jack, level=level)
+
+    parts = _map_chunks(run, len(pairs), n_jobs)
+    est, lo, hi = (np.concatenate(a) for a in zip(*parts))
+    nan = np.isnan(est)
+    lo, hi = np.where(nan, np.nan, lo), np.where(nan, np.nan, hi)
+    return EffectSizes(kind, measure, systems, pairs, est, lo, hi, level, samples.shape[0], residual_sd)
+
+
+def _sd(s1: np.ndarray, s2: np.ndarray, n: int) -> np.ndarray:
+    """Standard deviation (n - 1 in the denominator) from the sum and the sum of squares."""
+    return np.sqrt(np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1))
+
+
+def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
+    """Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
+    lower (losses). Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
+    ``pairs`` / ``baseline`` as in :func:`effect_sizes`; with a baseline, wins are the system's
+    over the baseline."""
+    x, systems, _ = _as_matrix(scores)
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    tol = _NOISE * np.abs(x).max()
+    d = x[pairs[:, 0]] - x[pairs[:, 1]]
+    return pd.DataFrame(
+        {
+            "system_x": [systems[i] for i in pairs[:, 0]],
+            "system_y": [systems[j] for j in pairs[:, 1]],
+            "wins": (d > tol).sum(axis=1),
+            "ties": (np.abs(d) <= tol).sum(axis=1),
+            "losses": (d < -tol).sum(axis=1),
+        }
+    )

@@ -1,0 +1,220 @@
+"""Randomization tests of pairs of systems: the paired permutation (sign-flip) test of Fisher, as
+Smucker, Allan & Carterette (2007) compare it with the t, Wilcoxon, sign and bootstrap tests, and
+randomised Tukey HSD (Carterette 2012; Sakai 2018, *Laboratory Experiments in Information
+Retrieval*, ch. 4), which controls the family-wise error over all the pairs it tests by the
+largest difference of each permutation.
+
+Both work on a ``(systems, topics)`` score matrix, for all the pairs at once: the random
+permutations are drawn once, before any work is split among workers, and shared by every pair,
+so the results are the same with any number of workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import parallel
+from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
+from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
+from ..parallel import SeedLike
+from .result import FAMILY_WISE, PairwiseResult, _baseline_name
+
+__all__ = ["sign_flips", "permutation_test", "tukey_hsd"]
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+#: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
+#: fixed, so that the draws do not depend on the number of workers.
+_PERM_BLOCK = 256
+
+
+def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
+    """``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
+    the Monte Carlo sample of the paired permutation test (row b swaps the two systems' scores on
+    the topics where it is -1). One such matrix serves every pair of systems."""
+    n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
+    B = parallel.check_int(B, "B", minimum=1)
+    bits = parallel.as_generator(seed).integers(0, 2, size=(B, n_topics), dtype=np.int8)
+    return 1.0 - 2.0 * bits
+
+
+def _all_sign_flips(n: int) -> np.ndarray:
+    """``(2**n, n)``: every sign pattern once (the exact test's permutations)."""
+    bits = (np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n)) & 1
+    return 1.0 - 2.0 * bits
+
+
+def _check_signs(signs, n: int) -> np.ndarray:
+    signs = np.asarray(signs, dtype=np.float64)
+    if signs.ndim != 2 or signs.shape[1] != n or signs.shape[0] < 1:
+        raise ValueError(f"signs must have shape (B, {n}), got {signs.shape}")
+    if not np.all(np.abs(signs) == 1):
+        raise ValueError("signs must be +1 or -1")
+    return signs
+
+
+def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
+    """A replicate this close to the observed value counts as equal to it: scipy's relative
+    tolerance (100 machine epsilons of the observed value) or, at least, rounding noise on the
+    scale of the pair's scores (:data:`~irrepro.bootstrap_tests.pairwise._NOISE` times the larger
+    absolute score), so that a difference that is zero up to rounding is a tie too."""
+    scale = np.maximum(np.abs(x[p[:, 0]]).max(1), np.abs(x[p[:, 1]]).max(1))
+    return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _NOISE * scale)
+
+
+def permutation_test(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    B: int = 10_000,
+    seed: SeedLike = None,
+    signs=None,
+    alternative: str = "two-sided",
+    n_jobs: int | None = None,
+) -> PairwiseResult:
+    """Paired randomization (permutation) test of every pair of systems, on the difference of
+    their mean scores (Fisher's randomization test as Smucker, Allan & Carterette 2007 use it).
+
+    Under H0 the two systems' scores of a topic are exchangeable: swapping them flips the sign of
+    the topic's difference z_t = x_t - y_t. The null distribution is the mean of z under sign flips
+    s: mean(s * z). With n topics and ``2**n <= B`` all ``2**n`` flips are enumerated (the exact
+    test, ``exact=True``); otherwise B random flips (:func:`sign_flips`, from ``seed``) are drawn
+    once and shared by all pairs, or pass them as ``signs`` ``(B, n)``. p-values follow
+    ``scipy.stats.permutation_test(..., permutation_type="samples")`` and equal it on the same
+    permutations: greater = (#{mean(s z) >= mean(z)} + a) / (B + a), less likewise, two-sided =
+    min(1, 2 min(less, greater)), with a = 0 for the exact test and a = 1 for a Monte Carlo one
+    (the observed arrangement counted among the permutations, so no p-value is 0). A permuted
+    mean within rounding noise of the observed one counts as equal to it (see ``_tolerance``).
+    The Monte Carlo standard error of a two-sided p is sqrt(p (2 - p) / B) (one tail, doubled;
+    counting both tails at once, as ranx does, would give sqrt(p (1 - p) / B)).
+
+    Because mean(s z) = (x s - y s) / n, the permuted means of every system are computed once,
+    ``(systems, B)``, and a pair's null distribution is the difference of two rows: the cost per
+    pair is O(B), not O(B n).
+
+    ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
+    other system against it). ``alternative``: ``"two-sided"``, ``"greater"`` (the first system
+    of a pair better) or ``"less"``. Returns a :class:`PairwiseResult` with unadjusted p-values
+    (``.adjust("holm")`` adjusts them over the pairs).
+    """
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, not {alternative!r}")
+    x, systems, measure = _as_matrix(scores)
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    n = x.shape[1]
+    if signs is not None:
+        signs, exact = _check_signs(signs, n), False
+    else:
+        B = parallel.check_int(B, "B", minimum=1)
+        exact = n < 63 and 2**n <= B
+        if exact:
+            signs = _all_sign_flips(n)
+        else:
+            if seed is None:
+                raise ValueError("pass seed (int or numpy Generator) or the sign flips as signs")
+            signs = sign_flips(n, B, seed=seed)
+    B = signs.shape[0]
+    adj = 0 if exact else 1
+    means = x @ signs.T / n  # (S, B): each system's mean under every flip
+
+    def run(sl: slice):
+        p = pairs[sl]
+        obs = (x[p[:, 0]] - x[p[:, 1]]).mean(axis=1)
+        null = means[p[:, 0]] - means[p[:, 1]]  # (P, B)
+        tol = _tolerance(x, p, obs)[:, None]
+        out = []
+        if alternative in ("two-sided", "greater"):
+            out.append((np.count_nonzero(null >= obs[:, None] - tol, axis=1) + adj) / (B + adj))
+        if alternative in ("two-sided", "less"):
+            out.append((np.count_nonzero(null <= obs[:, None] + tol, axis=1) + adj) / (B + adj))
+        pv = np.minimum(2 * np.minimum(out[0], out[1]), 1.0) if alternative == "two-sided" else out[0]
+        return obs, pv
+
+    parts = _map_chunks(run, len(pairs), n_jobs)
+    obs, pv = (np.concatenate(a) for a in zip(*parts))
+    return PairwiseResult(
+        "permutation", measure, systems, pairs, obs, pv, pv.copy(), "none", n, B, exact, alternative,
+        _baseline_name(systems, pairs, baseline),
+    )
+
+
+def _check_permutations(perms, n: int, S: int) -> np.ndarray:
+    perms = np.asarray(perms)
+    if perms.ndim != 3 or perms.shape[1:] != (n, S) or perms.shape[0] < 1:
+        raise ValueError(f"permutations must have shape (B, {n}, {S}), got {perms.shape}")
+    if not np.issubdtype(perms.dtype, np.integer) or not np.array_equal(
+        np.sort(perms, axis=-1), np.broadcast_to(np.arange(S), perms.shape)
+    ):
+        raise ValueError(f"permutations[b, t] must be a permutation of the system indices 0..{S - 1}")
+    return perms
+
+
+def tukey_hsd(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    B: int = 10_000,
+    seed: SeedLike = None,
+    permutations=None,
+    n_jobs: int | None = None,
+) -> PairwiseResult:
+    """Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
+    2012; Sakai 2018, ch. 4), by the max statistic over the family of pairs tested.
+
+    Under the complete null hypothesis every system's score of a topic is exchangeable with every
+    other system's: a permutation shuffles the ``S`` scores of each topic among the systems
+    (independently per topic) and the statistic is the largest absolute difference of the
+    permuted systems' means over the pairs tested (all pairs: the largest mean minus the smallest;
+    with ``baseline``: the largest distance of a system's mean from the baseline's, the
+    many-to-one family). A pair's p-value is the share of permutations whose statistic reaches the
+    pair's observed |difference|, (#{max* >= |d|} + 1) / (B + 1) (the observed arrangement counted
+    among the permutations, as :func:`permutation_test` does), so every pair is judged against
+    one null distribution and the family-wise error is at most alpha.
+
+    B permutations are drawn from ``seed`` in blocks of 256, block k from child k of the seed
+    (independent of the number of workers), or passed as ``permutations`` ``(B, topics,
+    systems)``: ``permutations[b, t]`` lists, for each system position, the system whose score
+    of topic t it receives (``scipy.stats.permutation_test(..., permutation_type="samples")``
+    with the systems as samples draws the same kind). ``pairs`` / ``baseline`` as in
+    :func:`permutation_test`; the p-values are adjusted over that family already
+    (``correction="tukey"``).
+    """
+    x, systems, measure = _as_matrix(scores)
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    S, n = x.shape
+    xt = np.ascontiguousarray(x.T)  # (n, S)
+    i, j = pairs[:, 0], pairs[:, 1]
+
+    def family_max(perm: np.ndarray) -> np.ndarray:
+        m = np.take_along_axis(xt[None], perm, axis=2).mean(axis=1)  # (b, S) permuted means
+        return np.abs(m[:, i] - m[:, j]).max(axis=1)
+
+    if permutations is not None:
+        perms = _check_permutations(permutations, n, S)
+        blocks = [perms[a : a + _PERM_BLOCK] for a in range(0, len(perms), _PERM_BLOCK)]
+        stat = np.concatenate(parallel.parallel_map(family_max, blocks, n_jobs=n_jobs))
+    else:
+        B = parallel.check_int(B, "B", minimum=1)
+        if seed is None:
+            raise ValueError("pass seed (int or numpy Generator) or the permutations")
+        sizes = [min(_PERM_BLOCK, B - a) for a in range(0, B, _PERM_BLOCK)]
+        seeds = parallel.as_seed_sequence(seed).spawn(len(sizes))
+        ident = np.arange(S)
+
+        def block(k: int) -> np.ndarray:
+            rng = np.random.default_rng(seeds[k])
+            perm = rng.permuted(np.broadcast_to(ident, (sizes[k], n, S)), axis=-1)
+            return family_max(perm)
+
+        stat = np.concatenate(parallel.parallel_map(block, range(len(sizes)), n_jobs=n_jobs))
+    B = len(stat)
+    obs = x[i].mean(axis=1) - x[j].mean(axis=1)
+    tol = _NOISE * np.abs(x).max()
+    stat = np.sort(stat)
+    reached = B - np.searchsorted(stat, np.abs(obs) - tol, side="left")  # #{max* >= |d| - tol}
+    pv = (reached + 1) / (B + 1)
+    return PairwiseResult(
+        "tukey", measure, systems, pairs, obs, pv, pv.copy(), FAMILY_WISE, n, B, False, "two-sided",
+        _baseline_name(systems, pairs, baseline),
+    )

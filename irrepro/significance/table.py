@@ -1,0 +1,373 @@
+"""The table of a paper's results: runs as rows, measures as columns, each mean marked by the
+outcome of a significance test - against a baseline, or (as ranx's report does) by the runs it
+beats - with adjusted p-values and, on request, bootstrap intervals (``irrepro compare``).
+
+The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's ``pipe`` and
+``simple`` formats) and ``Styler.to_latex`` (booktabs rules); this module only writes the cells.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import parallel
+from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
+from ..data import ScoreMatrix
+from ..parallel import SeedLike
+from ..stats import bca_interval
+from .effects import EffectSizes, effect_sizes, win_tie_loss
+from .pairwise import pairwise_test
+from .result import FAMILY_WISE, PairwiseResult
+
+__all__ = ["ComparisonTable", "compare", "FORMATS"]
+
+#: The output formats of :meth:`ComparisonTable.render` (``irrepro compare --format``).
+FORMATS = ("text", "markdown", "latex", "csv")
+#: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
+#: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).
+_SUPER = dict(zip(string.ascii_lowercase, "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ"))
+_UP, _DOWN = "↑", "↓"
+
+
+def _letters(k: int) -> list[str]:
+    """a, b, ..., z, aa, ab, ...: the labels of k runs."""
+    out = []
+    for i in range(k):
+        s, i = "", i + 1
+        while i:
+            i, r = divmod(i - 1, 26)
+            s = string.ascii_lowercase[r] + s
+        out.append(s)
+    return out
+
+
+def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """BCa bootstrap interval over topics of every system's mean (the jackknife's acceleration)."""
+    n = x.shape[1]
+    reps = x @ _counts(samples, n).T / n
+    jack = (x.sum(axis=1, keepdims=True) - x) / (n - 1)
+    return bca_interval(x.mean(axis=1), reps, jackknife=jack, level=level)
+
+
+def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
+    if isinstance(scores, dict):
+        if not scores:
+            raise ValueError("no measures to compare")
+        return dict(scores)
+    if isinstance(scores, ScoreMatrix):
+        return {scores.measure or "score": scores}
+    return {"score": scores}
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonTable:
+    """The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
+    measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
+    BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
+    or of the run's mean without a baseline). :meth:`to_frame` has every number;
+    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it."""
+
+    runs: tuple
+    means: pd.DataFrame
+    tests: dict[str, PairwiseResult]
+    wtl: dict[str, pd.DataFrame]
+    baseline: str | None
+    alpha: float
+    level: float
+    low: pd.DataFrame | None = None
+    high: pd.DataFrame | None = None
+    digits: int = 4
+
+    @property
+    def measures(self) -> tuple:
+        return tuple(self.means.columns)
+
+    @property
+    def test(self) -> PairwiseResult:
+        """The first measure's test (they all share the test and the correction)."""
+        return next(iter(self.tests.values()))
+
+    def _significance(self, m: str) -> tuple[np.ndarray, np.ndarray]:
+        """(sign of the difference where significant, else 0) per pair, and the pairs."""
+        r = self.tests[m]
+        return np.where(r.significant(self.alpha), np.sign(r.difference), 0.0), r.pairs
+
+    def beats(self, measure: str) -> list[list[str]]:
+        """For each run, the runs it is significantly better than under ``measure``."""
+        sig, pairs = self._significance(measure)
+        out: list[list[str]] = [[] for _ in self.runs]
+        for (i, j), s in zip(pairs, sig):
+            if s > 0:
+                out[i].append(self.runs[j])
+            elif s < 0:
+                out[j].append(self.runs[i])
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """Runs as rows, ``(measure, quantity)`` columns with every number at full precision: the
+        mean; against a baseline the difference, p, adjusted p, significant (+1 better, -1 worse,
+        0 not), wins / ties / losses and, with intervals, the interval's ends; without a baseline
+        the runs each run significantly beats (names, ``;``-separated) and the interval of its
+        mean."""
+        cols = {}
+        for m in self.measures:
+            cols[(m, "mean")] = self.means[m].to_numpy()
+            if self.baseline is not None:
+                r = self.tests[m]
+                idx = r.pairs[:, 0]
+                sig, _ = self._significance(m)
+                w = self.wtl[m]
+                for name, v in (("difference", r.difference), ("p", r.p), ("p adjusted", r.p_adjusted)):
+                    col = np.full(len(self.runs), np.nan)
+                    col[idx] = v
+                    cols[(m, name)] = col
+                for name, v in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]), ("losses", w["losses"])):
+                    col = pd.array([pd.NA] * len(self.runs), dtype="Int64")
+                    col[idx] = np.asarray(v, dtype=np.int64)
+                    cols[(m, name)] = col
+            else:
+                cols[(m, "beats")] = [";".join(b) for b in self.beats(m)]
+            if self.low is not None:
+                cols[(m, "low")] = self.low[m].to_numpy()
+                cols[(m, "high")] = self.high[m].to_numpy()
+        frame = pd.DataFrame(cols, index=pd.Index(self.runs, name="run"))
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["measure", "quantity"])
+        return frame
+
+    def to_csv(self, path=None) -> str | None:
+        """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...)."""
+        frame = self.to_frame()
+        frame.columns = [f"{m} {q}" for m, q in frame.columns]
+        return frame.to_csv(path)
+
+    # ---- the display table ----------------------------------------------------------------
+
+    def note(self, fmt: str = "text") -> str:
+        """What the marks mean: the test, the correction, alpha, the family."""
+        r = self.test
+        n_pairs = len(r.pairs)
+        if r.correction == FAMILY_WISE:
+            how = f"family-wise p < {self.alpha:g} over the {n_pairs} pairs"
+        elif r.correction == "none":
+            how = f"unadjusted p < {self.alpha:g}"
+        else:
+            how = f"p < {self.alpha:g} after {_label(r.correction)}'s adjustment over {n_pairs} pairs"
+        test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
+        up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
+        if self.baseline is not None:
+            text = (f"{up} / {down}: significantly higher / lower than the baseline {self.baseline} "
+                    f"({test}; {how} per measure); p: the adjusted p-value")  # fmt: skip
+        else:
+            text = (f"Superscripts: the runs (by letter) a run is significantly better than ({test}; "
+                    f"{how} per measure)")  # fmt: skip
+        if self.low is not None:
+            what = "the difference from the baseline" if self.baseline is not None else "the mean"
+            text += f"; {100 * self.level:g}% BCa bootstrap interval of {what}"
+        best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
+        return text + (f"; {best}." if best else ".")
+
+    def _cells(self, fmt: str, digits: int) -> pd.DataFrame:
+        """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
+        f = f"{{:.{digits}f}}".format
+        S = len(self.runs)
+        letters = _letters(S) if self.baseline is None else None
+        cols: dict = {}
+        if letters is not None:
+            cols[("", "#")] = letters
+        cols[("", "run")] = [str(r) for r in self.runs]
+        for m in self.measures:
+            mean = self.means[m].to_numpy()
+            best = np.flatnonzero(mean == mean.max())
+            cells = []
+            for s in range(S):
+                txt = f(mean[s])
+                if s in best and fmt == "markdown":
+                    txt = f"**{txt}**"
+                elif s in best and fmt == "latex":
+                    txt = f"\\textbf{{{txt}}}"
+                cells.append(txt)
+            sig, pairs = self._significance(m)
+            if self.baseline is not None:
+                p = np.full(S, "", dtype=object)
+                for (i, _), s, pa in zip(pairs, sig, self.tests[m].p_adjusted):
+                    if s:
+                        mark = (_UP if s > 0 else _DOWN) if fmt != "latex" else (
+                            "$^{\\uparrow}$" if s > 0 else "$^{\\downarrow}$")
+                        cells[i] += mark
+                    p[i] = "-" if np.isnan(pa) else _p(pa, digits)
+                cols[(m, "mean")] = cells
+                cols[(m, "p")] = list(p)
+            else:
+                for s, beaten in enumerate(self.beats(m)):
+                    if beaten:
+                        labs = [letters[self.runs.index(b)] for b in beaten]
+                        sep = "," if any(len(lab) > 1 for lab in labs) else ""
+                        sup = sep.join(labs)
+                        if fmt == "latex":
+                            cells[s] += f"$^{{{sup}}}$"
+                        elif fmt == "markdown":
+                            cells[s] += f"<sup>{sup}</sup>"
+                        else:
+                            cells[s] += "".join(_SUPER.get(ch, ch) for ch in sup)
+                cols[(m, "mean")] = cells
+            if self.low is not None:
+                lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
+                ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
+                cols[(m, f"{100 * self.level:g}% CI")] = ci
+        frame = pd.DataFrame(cols)
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+        return frame
+
+    def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
+        """The display table with one header row: ``AP``, ``AP p``, ``AP 95% CI``."""
+        frame = self._cells(fmt, digits)
+        frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]
+        return frame
+
+    def to_string(self, digits: int | None = None) -> str:
+        """The table as plain text (tabulate's ``simple`` format), the note below it."""
+        digits = self.digits if digits is None else digits
+        table = self._flat("text", digits).to_markdown(index=False, tablefmt="simple", disable_numparse=True)
+        return f"{table}\n\n{self.note('text')}"
+
+    def to_markdown(self, digits: int | None = None) -> str:
+        """The table as Markdown (tabulate's ``pipe`` format, best means in bold, superscripts as
+        ``<sup>``), the note below it."""
+        digits = self.digits if digits is None else digits
+        table = self._flat("markdown", digits).to_markdown(index=False, disable_numparse=True)
+        return f"{table}\n\n{self.note('markdown')}"
+
+    def to_latex(self, digits: int | None = None, *, caption: str | None = None, label: str | None = None) -> str:
+        """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
+        (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
+        defaults to :meth:`note`."""
+        digits = self.digits if digits is None else digits
+        frame = self._cells("latex", digits)
+        labels = [c for c in frame.columns if c[0] == ""]  # run (and #): escaped here
+        styler = frame.style.hide(axis="index").format(escape="latex", subset=labels)
+        styler = styler.format_index(escape="latex", axis=1)
+        ncol = frame.shape[1]
+        return styler.to_latex(
+            hrules=True,
+            column_format="l" * len(labels) + "r" * (ncol - len(labels)),
+            multicol_align="c",
+            caption=caption if caption is not None else _latex_text(self.note("latex")),
+            label=label,
+            position_float="centering",
+        )
+
+    def render(self, fmt: str = "text", digits: int | None = None) -> str:
+        """The table in one of :data:`FORMATS`."""
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
+        if fmt == "csv":
+            return self.to_csv()
+        return {"text": self.to_string, "markdown": self.to_markdown, "latex": self.to_latex}[fmt](digits)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+
+def _p(p: float, digits: int) -> str:
+    """A p-value with ``digits`` decimals, or ``< 0.0001`` below what they show."""
+    floor = 10.0**-digits
+    return f"< {floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
+def _label(method: str) -> str:
+    for short, (name, lab) in {"holm": ("holm", "Holm"), "bh": ("fdr_bh", "Benjamini-Hochberg")}.items():
+        if method in (short, name):
+            return lab
+    return method
+
+
+_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{",
+                   "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "<": "$<$", ">": "$>$"}
+
+
+def _latex_text(text: str) -> str:
+    """Escape LaTeX's specials in prose, outside the ``$...$`` math it carries."""
+    import re
+
+    pattern = re.compile("|".join(re.escape(k) for k in _LATEX_SPECIALS))
+    parts = text.split("$")
+    for k in range(0, len(parts), 2):
+        parts[k] = pattern.sub(lambda mo: _LATEX_SPECIALS[mo.group(0)], parts[k])
+    return "$".join(parts)
+
+
+def compare(
+    scores,
+    *,
+    baseline: str | int | None = None,
+    test: str = "paired-t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    intervals: bool = False,
+    level: float = 0.95,
+    B: int | None = None,
+    B_intervals: int = 1000,
+    seed: SeedLike = None,
+    n_jobs: int | None = None,
+    digits: int = 4,
+) -> ComparisonTable:
+    """The results table of several runs under several measures, with significance tests.
+
+    ``scores``: ``{measure: ScoreMatrix}`` (what :func:`irrepro.measures.evaluate` returns), one
+    ScoreMatrix, or a ``(runs, topics)`` array; every measure must hold the same runs. With
+    ``baseline`` (a run's name or index) every other run is tested against it and the p-values are
+    adjusted over those S - 1 pairs, per measure; without, all pairs are tested (ranx's report)
+    and each mean is marked by the runs it significantly beats. ``test`` is any of
+    :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
+    (default), ``"bh"``, ``"none"`` (randomised Tukey HSD: family-wise by itself), ``alpha`` the
+    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (B_intervals
+    topic samples) of each run's difference from the baseline, or of its mean without one.
+
+    The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
+    samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
+    ``n_jobs``.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    digits = parallel.check_int(digits, "digits", minimum=0)
+    mats = _as_measures(scores)
+    first = None
+    arrays = {}
+    for m, sm in mats.items():
+        x, systems, _ = _as_matrix(sm)
+        if first is None:
+            first = systems
+        elif systems != first:
+            raise ValueError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
+        arrays[m] = x
+    runs = first
+    base = None if baseline is None else runs[_baseline_index(baseline, runs)]
+    needs_seed = test in ("bootstrap", "permutation", "tukey") or intervals
+    ss_test = ss_ci = None
+    if needs_seed:
+        if seed is None:
+            what = "the intervals resample" if test not in ("bootstrap", "permutation", "tukey") else f"the {test} test resamples"
+            raise ValueError(f"pass seed: {what}")
+        ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
+    tests, wtl, lows, highs = {}, {}, {}, {}
+    for m, x in arrays.items():
+        sm = mats[m] if isinstance(mats[m], ScoreMatrix) else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
+        tests[m] = pairwise_test(sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs)
+        wtl[m] = win_tie_loss(sm, baseline=base)
+        if intervals:
+            samples = _check_samples(None, x.shape[1], B_intervals, ss_ci)
+            if base is not None:
+                es: EffectSizes = effect_sizes(sm, baseline=base, kind="difference", samples=samples,
+                                               level=level, n_jobs=n_jobs)  # fmt: skip
+                lo, hi = np.full(len(runs), np.nan), np.full(len(runs), np.nan)
+                lo[es.pairs[:, 0]], hi[es.pairs[:, 0]] = es.low, es.high
+            else:
+                lo, hi = _mean_intervals(x, samples, level)
+            lows[m], highs[m] = lo, hi
+    means = pd.DataFrame({m: x.mean(axis=1) for m, x in arrays.items()}, index=pd.Index(runs, name="run"))
+    frame = (lambda d: pd.DataFrame(d, index=means.index)) if intervals else (lambda d: None)
+    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits)

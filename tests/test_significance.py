@@ -1,0 +1,509 @@
+"""Tests of irrepro.significance (issue 16) against independent references: scipy's
+permutation_test, ttest_rel, wilcoxon, binomtest and bootstrap (on the same permutations and
+topic samples), statsmodels' anova_lm and multipletests, and literal per-pair / per-permutation
+loops; results identical for 1 and 2 workers; the LaTeX table compiled by pdflatex."""
+
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from irrepro import bootstrap_tests as bt
+from irrepro import significance as sg
+from irrepro.bootstrap_tests import pairwise as bt_pairwise
+from irrepro.data import ScoreMatrix
+
+
+def _mean_diff(a, b, axis):
+    return np.mean(a - b, axis=axis)
+
+
+@pytest.fixture
+def x():
+    rng = np.random.default_rng(16)
+    return rng.beta(2, 5, size=(6, 25)) + np.linspace(0, 0.12, 6)[:, None]
+
+
+def _scipy_signs(seed: int, B: int, n: int) -> np.ndarray:
+    """The sign flips scipy.stats.permutation_test(permutation_type="samples") draws for two paired
+    samples from ``np.random.default_rng(seed)``: one permutation of the pair (x_t, y_t) per topic."""
+    perm = np.random.default_rng(seed).permuted(np.tile(np.arange(2), (B, n, 1)), axis=-1)
+    return np.where(perm[:, :, 0] == 0, 1.0, -1.0)
+
+
+# ---------------------------------------------------------------- the permutation test
+
+
+def test_permutation_test_exact_equals_scipy():
+    x = np.random.default_rng(5).beta(2, 5, size=(5, 11))
+    x[1, :3] = x[0, :3]  # zero differences: flips that change nothing
+    r = sg.permutation_test(x, B=5000)
+    assert r.exact and r.B == 2**11
+    for k, (i, j) in enumerate(r.pairs):
+        ref = stats.permutation_test((x[i], x[j]), _mean_diff, permutation_type="samples",
+                                     n_resamples=5000, vectorized=True)  # fmt: skip
+        assert r.p[k] == ref.pvalue
+        assert r.difference[k] == pytest.approx(ref.statistic, abs=1e-15)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_permutation_test_monte_carlo_equals_scipy_on_the_same_permutations(x, alternative):
+    B, n = 999, x.shape[1]
+    r = sg.permutation_test(x, signs=_scipy_signs(7, B, n), alternative=alternative)
+    assert not r.exact and r.B == B and r.alternative == alternative
+    for k, (i, j) in enumerate(r.pairs):
+        ref = stats.permutation_test((x[i], x[j]), _mean_diff, permutation_type="samples", n_resamples=B,
+                                     vectorized=True, alternative=alternative, rng=np.random.default_rng(7))
+        assert r.p[k] == ref.pvalue
+
+
+def test_permutation_test_ties_on_a_grid_equal_scipy():
+    """Scores on a grid of 1/8: many flips give exactly the observed mean (the tolerance's case)."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 9, size=(4, 20)) / 8
+    B = 500
+    r = sg.permutation_test(x, signs=_scipy_signs(11, B, 20))
+    for k, (i, j) in enumerate(r.pairs):
+        ref = stats.permutation_test((x[i], x[j]), _mean_diff, permutation_type="samples", n_resamples=B,
+                                     vectorized=True, rng=np.random.default_rng(11))
+        assert r.p[k] == ref.pvalue
+
+
+def test_permutation_test_draws_one_set_of_flips_for_all_pairs(x):
+    r = sg.permutation_test(x, B=400, seed=3)
+    signs = sg.sign_flips(x.shape[1], 400, seed=3)
+    np.testing.assert_array_equal(sg.permutation_test(x, signs=signs).p, r.p)
+    sub = sg.permutation_test(x, [[4, 1], [2, 0]], signs=signs)  # any subset: the same flips
+    k = [np.flatnonzero((r.pairs == p).all(1))[0] for p in ([1, 4], [0, 2])]
+    np.testing.assert_array_equal(sub.p, r.p[k])  # a swapped pair: the two-sided p is symmetric
+    assert set(np.unique(signs)) == {-1.0, 1.0}
+
+
+# ---------------------------------------------------------------- randomised Tukey HSD
+
+
+def _tukey_loop(x, perms, pairs):
+    """Randomised Tukey HSD written out: permutation by permutation, pair by pair."""
+    S, n = x.shape
+    maxes = []
+    for perm in perms:
+        xs = np.empty_like(x)
+        for t in range(n):
+            for s in range(S):
+                xs[s, t] = x[perm[t, s], t]
+        m = xs.mean(axis=1)
+        maxes.append(max(abs(m[i] - m[j]) for i, j in pairs))
+    out = []
+    for i, j in pairs:
+        d = abs(x[i].mean() - x[j].mean())
+        out.append((sum(v >= d - 1e-12 for v in maxes) + 1) / (len(perms) + 1))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("baseline", [None, 2])
+def test_tukey_hsd_equals_a_literal_loop(x, baseline):
+    B, (S, n) = 300, x.shape
+    perms = np.random.default_rng(4).permuted(np.tile(np.arange(S), (B, n, 1)), axis=-1)
+    r = sg.tukey_hsd(x, baseline=baseline, permutations=perms)
+    assert r.correction == "tukey" and r.B == B
+    np.testing.assert_array_equal(r.p, _tukey_loop(x, perms, r.pairs))
+    np.testing.assert_array_equal(r.p_adjusted, r.p)
+    if baseline is not None:
+        assert (r.pairs[:, 1] == 2).all() and r.baseline == "2"
+
+
+def test_tukey_hsd_largest_pair_equals_scipy_range_test(x):
+    """The pair with the largest difference: its p-value is the permutation test of the range of
+    the means, which scipy computes with the systems as paired samples on the same permutations."""
+    B, (S, n) = 400, x.shape
+    perms = np.random.default_rng(9).permuted(np.tile(np.arange(S), (B, n, 1)), axis=-1)
+    r = sg.tukey_hsd(x, permutations=perms)
+
+    def spread(*samples, axis):
+        m = np.stack([s.mean(axis=axis) for s in samples])
+        return m.max(axis=0) - m.min(axis=0)
+
+    ref = stats.permutation_test(tuple(x), spread, permutation_type="samples", n_resamples=B, vectorized=True,
+                                 alternative="greater", rng=np.random.default_rng(9))
+    k = np.argmax(np.abs(r.difference))
+    assert r.p[k] == ref.pvalue
+    assert (r.p >= r.p[k]).all()
+
+
+def test_tukey_hsd_is_more_conservative_than_the_unadjusted_permutation_test(x):
+    perm = sg.permutation_test(x, B=2000, seed=1)
+    hsd = sg.tukey_hsd(x, B=2000, seed=1)
+    assert (hsd.p >= perm.p - 3 * np.sqrt(0.25 / 2000)).all()
+    assert np.mean(hsd.p) > np.mean(perm.p)
+
+
+# ---------------------------------------------------------------- classical tests, baseline, correction
+
+
+def test_pairwise_test_classical_equal_scipy(x):
+    x = x.copy()
+    x[3, :4] = x[1, :4]  # zero differences (sign test drops them, Wilcoxon's "wilcox" too)
+    refs = {
+        "paired-t": lambda a, b: stats.ttest_rel(a, b).pvalue,
+        "wilcoxon": lambda a, b: stats.wilcoxon(a - b).pvalue,
+        "sign": lambda a, b: stats.binomtest(int((a > b).sum()), int((a != b).sum())).pvalue,
+    }
+    for test, ref in refs.items():
+        r = sg.pairwise_test(x, test, correction="none")
+        assert r.test == test and r.B == 0
+        np.testing.assert_allclose(r.p, [ref(x[i], x[j]) for i, j in r.pairs], rtol=1e-10)
+
+
+def test_bootstrap_through_pairwise_test_is_sakais_paired_test(x):
+    r = sg.pairwise_test(x, "bootstrap", B=300, seed=2, correction="none")
+    ref = bt.paired_test(x, B=300, seed=2)
+    np.testing.assert_array_equal(r.p, ref.asl)
+    np.testing.assert_array_equal(r.difference, ref.observed)
+
+
+@pytest.mark.parametrize("test", list(sg.TESTS))
+def test_baseline_family_is_the_baseline_pairs_corrected_over_them(x, test):
+    from statsmodels.stats.multitest import multipletests
+
+    names = [f"run{i}" for i in range(6)]
+    sm = ScoreMatrix(x, tuple(names), tuple(map(str, range(x.shape[1]))), "AP")
+    r = sg.pairwise_test(sm, test, baseline="run3", B=200, seed=5)
+    assert r.pairs.tolist() == [[0, 3], [1, 3], [2, 3], [4, 3], [5, 3]] and r.baseline == "run3"
+    np.testing.assert_allclose(r.difference, x[[0, 1, 2, 4, 5]].mean(1) - x[3].mean())
+    same = sg.pairwise_test(sm, test, baseline=3, B=200, seed=5)  # by index
+    np.testing.assert_array_equal(same.p_adjusted, r.p_adjusted)
+    if test != "tukey":
+        np.testing.assert_allclose(r.p_adjusted, multipletests(r.p, method="holm")[1])
+        bh = sg.pairwise_test(sm, test, baseline="run3", correction="bh", B=200, seed=5)
+        np.testing.assert_allclose(bh.p_adjusted, multipletests(r.p, method="fdr_bh")[1])
+
+
+def test_baseline_on_sakais_tests(x):
+    s = bt.bootstrap_samples(x.shape[1], 200, seed=1)
+    r = bt.paired_test(x, baseline=1, samples=s)
+    ref = bt.paired_test(x, bt.baseline_pairs(6, 1), samples=s)
+    np.testing.assert_array_equal(r.asl, ref.asl)
+    assert r.pairs.tolist() == [[0, 1], [2, 1], [3, 1], [4, 1], [5, 1]]
+    u = bt.unpaired_test(x, baseline=1, B=100, seed=2)
+    assert len(u.pairs) == 5
+    holm = bt.comparisons(r, method="holm")  # the family is the 5 baseline pairs
+    from statsmodels.stats.multitest import multipletests
+
+    np.testing.assert_allclose([c.asl_adjusted for c in holm], multipletests(r.asl, method="holm")[1])
+
+
+def test_bad_baselines_and_corrections(x):
+    with pytest.raises(ValueError, match="pairs or baseline"):
+        bt.paired_test(x, [[0, 1]], baseline=0, B=10, seed=1)
+    with pytest.raises(KeyError, match="not one of the 6 systems"):
+        sg.pairwise_test(x, baseline="nope")
+    with pytest.raises(ValueError, match="0..5"):
+        sg.permutation_test(x, baseline=6, seed=1)
+    with pytest.raises(ValueError, match="name .* or index"):
+        sg.pairwise_test(x, baseline=1.0)
+    with pytest.raises(ValueError, match="family-wise already"):
+        sg.pairwise_test(x, "tukey", correction="holm", seed=1)
+    with pytest.raises(ValueError, match="correction must be"):
+        sg.pairwise_test(x, correction="sidak-ish")
+    with pytest.raises(ValueError, match="test must be"):
+        sg.pairwise_test(x, "student")
+
+
+def test_identical_systems_have_no_t_test_and_count_as_p_1_in_the_family(x):
+    x = x.copy()
+    x[1] = x[0]
+    r = sg.pairwise_test(x, "paired-t")
+    k = np.flatnonzero((r.pairs == [0, 1]).all(1))[0]
+    assert np.isnan(r.p[k]) and np.isnan(r.p_adjusted[k]) and not r.significant()[k]
+    from statsmodels.stats.multitest import multipletests
+
+    ok = ~np.isnan(r.p)
+    full = multipletests(np.where(ok, r.p, 1.0), method="holm")[1]
+    np.testing.assert_allclose(r.p_adjusted[ok], full[ok])
+
+
+# ---------------------------------------------------------------- workers
+
+
+@pytest.mark.parametrize("test", list(sg.TESTS))
+def test_results_do_not_depend_on_the_number_of_workers(x, test, monkeypatch):
+    monkeypatch.setattr(bt_pairwise, "_CHUNK", 4)  # several chunks of pairs
+    one = sg.pairwise_test(x, test, B=300, seed=8, n_jobs=1)
+    two = sg.pairwise_test(x, test, B=300, seed=8, n_jobs=2)
+    np.testing.assert_array_equal(one.p, two.p)
+    np.testing.assert_array_equal(one.p_adjusted, two.p_adjusted)
+    e1 = sg.effect_sizes(x, kind="ES_E", B=200, seed=3, n_jobs=1)
+    e2 = sg.effect_sizes(x, kind="ES_E", B=200, seed=3, n_jobs=2)
+    np.testing.assert_array_equal(e1.low, e2.low)
+    t1 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=300, seed=1, n_jobs=1)
+    t2 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=300, seed=1, n_jobs=2)
+    pd.testing.assert_frame_equal(t1.to_frame(), t2.to_frame())
+
+
+# ---------------------------------------------------------------- effect sizes
+
+
+def test_residual_variance_is_statsmodels_anova_residual_mean_square():
+    import statsmodels.formula.api as smf
+    from statsmodels.stats.anova import anova_lm
+
+    rng = np.random.default_rng(2)
+    x = rng.beta(2, 4, size=(5, 8)) + np.linspace(0, 0.2, 5)[:, None]
+    long = pd.DataFrame({"score": x.ravel(), "system": np.repeat(np.arange(5), 8), "topic": np.tile(np.arange(8), 5)})
+    table = anova_lm(smf.ols("score ~ C(system) + C(topic)", data=long).fit())
+    assert sg.residual_variance(x) == pytest.approx(table.loc["Residual", "mean_sq"], rel=1e-12)
+
+
+def _dz(z, axis=-1):
+    return np.mean(z, axis=axis) / np.std(z, axis=axis, ddof=1)
+
+
+@pytest.mark.parametrize("kind", ["difference", "d_z"])
+def test_paired_effect_size_intervals_equal_scipy_bootstrap(x, kind):
+    B = 500
+    r = sg.effect_sizes(x, kind=kind, B=B, seed=4)  # the topic samples scipy draws from the same seed
+    stat = (lambda z, axis=-1: np.mean(z, axis=axis)) if kind == "difference" else _dz
+    for k, (i, j) in enumerate(r.pairs):
+        z = x[i] - x[j]
+        ref = stats.bootstrap((z,), stat, n_resamples=B, method="BCa", rng=np.random.default_rng(4))
+        assert r.estimate[k] == pytest.approx(stat(z), rel=1e-12)
+        assert (r.low[k], r.high[k]) == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high),
+                                                      rel=1e-9, abs=1e-12)
+
+
+def test_es_e_interval_equals_scipy_bootstrap_of_the_whole_matrix(x):
+    """ES_E of a pair re-estimates V_E from all systems on each bootstrap sample of topics: scipy's
+    paired bootstrap of the S systems' score vectors with the same statistic, on the same samples."""
+    B = 400
+    r = sg.effect_sizes(x, kind="ES_E", B=B, seed=6)
+    assert r.residual_sd == pytest.approx(np.sqrt(sg.residual_variance(x)))
+
+    def es_e(i, j):
+        def stat(*rows, axis=-1):
+            m = np.stack(rows)  # (S, ..., n)
+            r_ = (m - m.mean(axis=-1, keepdims=True) - m.mean(axis=0, keepdims=True)
+                  + m.mean(axis=(0, -1), keepdims=True))  # fmt: skip
+            S, n = m.shape[0], m.shape[-1]
+            ve = (r_**2).sum(axis=(0, -1)) / ((S - 1) * (n - 1))
+            return (m[i].mean(axis=-1) - m[j].mean(axis=-1)) / np.sqrt(ve)
+
+        return stat
+
+    for k in (0, 7, 14):
+        i, j = r.pairs[k]
+        stat = es_e(i, j)
+        ref = stats.bootstrap(tuple(x), stat, paired=True, vectorized=True, n_resamples=B, method="BCa",
+                              rng=np.random.default_rng(6))
+        assert r.estimate[k] == pytest.approx(stat(*x), rel=1e-12)
+        assert (r.low[k], r.high[k]) == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high),
+                                                      rel=1e-9)
+
+
+def test_effect_sizes_undefined_where_the_differences_do_not_vary(x):
+    x = x.copy()
+    x[1] = x[0] + 0.1  # every topic the same difference: d_z is undefined
+    r = sg.effect_sizes(x, [[1, 0], [2, 0]], kind="d_z", B=100, seed=1)
+    assert np.isnan(r.estimate[0]) and np.isnan(r.low[0]) and np.isfinite(r.estimate[1])
+    with pytest.raises(ValueError, match="kind must be"):
+        sg.effect_sizes(x, kind="cohen", seed=1)
+
+
+def test_win_tie_loss_counts_like_a_loop(x):
+    x = x.copy()
+    x[2, :5] = x[0, :5]
+    w = sg.win_tie_loss(x, baseline=0)
+    for row in w.itertuples():
+        a, b = x[int(row.system_x)], x[int(row.system_y)]
+        assert (row.wins, row.ties, row.losses) == ((a > b).sum(), (a == b).sum(), (a < b).sum())
+    assert w.loc[w.system_x == "2", "ties"].item() == 5
+
+
+# ---------------------------------------------------------------- the table
+
+
+@pytest.fixture
+def matrices(x):
+    names = ("bm25", "dense_1", "rm3", "splade", "t5&co", "50%")  # LaTeX specials in run names
+    topics = tuple(map(str, range(x.shape[1])))
+    return {"AP": ScoreMatrix(x, names, topics, "AP"), "nDCG@10": ScoreMatrix(np.sqrt(x), names, topics, "nDCG@10")}
+
+
+def test_compare_marks_follow_the_test(matrices):
+    tab = sg.compare(matrices, baseline="bm25", test="permutation", B=2000, seed=1, alpha=0.05)
+    frame = tab.to_frame()
+    for m, sm in matrices.items():
+        ref = sg.pairwise_test(sm, "permutation", baseline="bm25", B=2000, seed=tab_seed_child(1))
+        np.testing.assert_array_equal(frame.loc[list(sm.systems[1:]), (m, "p adjusted")], ref.p_adjusted)
+        sig = frame[(m, "significant")].dropna().to_numpy()
+        np.testing.assert_array_equal(sig, np.where(ref.p_adjusted < 0.05, np.sign(ref.difference), 0))
+        np.testing.assert_allclose(frame[(m, "mean")], sm.mean())
+    text = tab.to_string()
+    assert "randomization (permutation) test, B = 2,000" in text and "Holm" in text
+
+
+def tab_seed_child(seed):
+    """compare draws its tests from the first child of the seed (the intervals from the second)."""
+    from irrepro import parallel
+
+    return parallel.as_seed_sequence(seed).spawn(2)[0]
+
+
+def test_compare_without_baseline_names_the_runs_each_beats(matrices):
+    tab = sg.compare(matrices, test="paired-t", correction="none", alpha=0.05)
+    r = tab.tests["AP"]
+    x = matrices["AP"].scores
+    for s, beaten in enumerate(tab.beats("AP")):
+        ref = [matrices["AP"].systems[j] for j in range(6)
+               if j != s and stats.ttest_rel(x[s], x[j]).pvalue < 0.05 and x[s].mean() > x[j].mean()]  # fmt: skip
+        assert sorted(beaten) == sorted(ref)
+    assert r.correction == "none"
+    md = tab.to_markdown()
+    assert "<sup>" in md and "**" in md and "| #" in md
+
+
+def test_compare_intervals(matrices):
+    tab = sg.compare(matrices, baseline=0, intervals=True, B_intervals=300, seed=2)
+    es = sg.effect_sizes(matrices["AP"], baseline=0, kind="difference", B=300, seed=tab_seed_intervals(2))
+    np.testing.assert_array_equal(tab.low["AP"].to_numpy()[1:], es.low)
+    assert np.isnan(tab.low["AP"].iloc[0])
+    assert "95% CI" in tab.to_string() and "BCa" in tab.to_string()
+    free = sg.compare(matrices, intervals=True, B_intervals=300, seed=2)  # no baseline: of the mean
+    lo, hi = free.low["AP"].to_numpy(), free.high["AP"].to_numpy()
+    assert (lo < matrices["AP"].mean()).all() and (matrices["AP"].mean() < hi).all()
+
+
+def tab_seed_intervals(seed):
+    from irrepro import parallel
+
+    return parallel.as_seed_sequence(seed).spawn(2)[1]
+
+
+def test_compare_csv_has_every_number(matrices, tmp_path):
+    tab = sg.compare(matrices, baseline="bm25")
+    back = pd.read_csv(pd.io.common.StringIO(tab.to_csv()), index_col="run")
+    assert back.loc["rm3", "AP p adjusted"] == pytest.approx(tab.tests["AP"].p_adjusted[1])
+    assert back.loc["rm3", "AP wins"] + back.loc["rm3", "AP ties"] + back.loc["rm3", "AP losses"] == 25
+    assert np.isnan(back.loc["bm25", "AP p"])
+
+
+def test_compare_refuses_measures_of_different_runs(matrices):
+    other = matrices["AP"].subset(systems=["bm25", "rm3"])
+    with pytest.raises(ValueError, match="same runs"):
+        sg.compare({"AP": matrices["AP"], "x": other})
+    with pytest.raises(ValueError, match="pass seed"):
+        sg.compare(matrices, test="permutation")
+
+
+def _pdflatex():
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail("pdflatex needed under CI (.ci/run installs texlive-latex-recommended)")
+        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended)")
+    return exe
+
+
+@pytest.mark.parametrize("baseline", [None, "bm25"])
+def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
+    exe = _pdflatex()
+    tab = sg.compare(matrices, baseline=baseline, test="tukey", intervals=True, B=500, B_intervals=200, seed=1)
+    latex = tab.to_latex(label="tab:runs")
+    assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
+    assert "t5\\&co" in latex and "50\\%" in latex and "dense\\_1" in latex
+    doc = tmp_path / "table.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + latex
+                   + "\n\\end{document}\n")  # fmt: skip
+    run = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert (tmp_path / "table.pdf").stat().st_size > 0
+
+
+# ---------------------------------------------------------------- irrepro compare and the report
+
+
+@pytest.fixture(scope="module")
+def sim_runs(tmp_path_factory):
+    from irrepro import data
+
+    d = tmp_path_factory.mktemp("sim")
+    rs = data.simulate.runs(5, 20, list_length=40, seed=3)
+    data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
+    return d
+
+
+def _cli(args, capsys):
+    from irrepro.cli import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    from irrepro import measures, report
+
+    inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
+    ap = measures.evaluate(inp.runset, ["AP"])["AP"]
+    base = inp.runset.runs[2]
+    rc, out, err = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP", "-m", "P@10",
+                         "--baseline", base, "--format", "csv"], capsys)  # fmt: skip
+    assert rc == 0, err
+    got = pd.read_csv(pd.io.common.StringIO(out), index_col="run")
+    others = [r for r in inp.runset.runs if r != base]
+    x = ap.scores
+    p = np.array([stats.ttest_rel(x[inp.runset.runs.index(r)], x[2]).pvalue for r in others])
+    np.testing.assert_allclose(got.loc[others, "AP p"], p, rtol=1e-10)
+    np.testing.assert_allclose(got.loc[others, "AP p adjusted"], multipletests(p, method="holm")[1], rtol=1e-10)
+    np.testing.assert_allclose(got["AP mean"], ap.mean())
+    rc, text, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                        "--baseline", sim_runs / "runs" / base, "--test", "sign"], capsys)  # by its file  # fmt: skip
+    assert rc == 0 and "sign test" in text and f"baseline {base}" in text
+    rc, md, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                      "--format", "markdown", "--test", "tukey", "-B", "500"], capsys)  # fmt: skip
+    assert rc == 0 and md.startswith("| #") and "randomised Tukey HSD, B = 500" in md
+    rc, tex, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                       "--format", "latex", "--intervals"], capsys)  # fmt: skip
+    assert rc == 0 and "\\begin{tabular}" in tex and "\\toprule" in tex and "BCa" in tex
+
+
+def test_cli_compare_errors(sim_runs, capsys):
+    base = ["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP"]
+    rc, _, err = _cli(base + ["--baseline", "nobody"], capsys)
+    assert rc == 2 and "--baseline 'nobody' is neither the name nor the file of a run" in err
+    rc, _, err = _cli(base + ["--test", "tukey", "--correction", "holm"], capsys)
+    assert rc == 2 and "family-wise already" in err
+    rc, _, err = _cli(base + ["--test", "student"], capsys)
+    assert rc == 2 and "invalid choice" in err
+
+
+def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
+    from statsmodels.stats.multitest import multipletests
+
+    from irrepro import report
+
+    inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
+    base = inp.runset.runs[0]
+    rep = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="paired-t", baseline=base)
+    x = rep.scores.scores
+    assert (rep.pairs["run y"] == base).all() and len(rep.pairs) == 4
+    ref = [stats.ttest_rel(x[rep.runs.index(r)], x[0]).pvalue for r in rep.pairs["run x"]]
+    np.testing.assert_allclose(rep.pairs["ASL"], ref, rtol=1e-10)
+    np.testing.assert_allclose(rep.pairs["ASL (Holm)"], multipletests(ref, method="holm")[1], rtol=1e-10)
+    assert rep.summary()["test of the pairs"] == f"paired t-test, against the baseline {base}"
+    files = rep.files()
+    assert "<caption>Pairs of runs, paired t-test against the baseline" in files["index.html"]
+    assert "<h2>2. Pairwise tests: paired t-test</h2>" in files["index.html"]
+    assert set(pd.read_csv(pd.io.common.StringIO(files["pairs.csv"]))["test"]) == {"paired t-test"}
+    hsd = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="tukey")
+    assert "ASL (Holm)" not in hsd.pairs and len(hsd.pairs) == 10
+    assert "significant pairs, family-wise (randomised Tukey HSD)" in hsd.summary()
+    assert "randomised Tukey HSD" in hsd.to_html()
+    with pytest.raises(ValueError, match="baseline 'x' is not one of the runs"):
+        report.analyse(inp.runset, "AP", scale="quick", progress=False, baseline="x")
