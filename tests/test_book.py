@@ -601,3 +601,16 @@ def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, mo
     with pytest.raises(ValueError, match="give both"):
         book.compare("cormack2006statistical", "Table 1 under Y", [{"quantity": "a", "paper": 1, "ours": 1}],
                      emulates=t1)
+
+
+def test_spread_notes_give_the_range_and_the_statuses_over_runs():
+    P = book.paper_numbers("cormack2006statistical")
+    runs = [[{"quantity": "t", "paper": P["table1.all.linear"], "ours": ours, "n": (3652, 6000)},
+             {"quantity": "w", "paper": "Q, AP", "ours": "AP, nCG", "status": st}]
+            for ours, st in (("3.7 / 77.8 / 11.1", "holds"), ("8.0 / 70.0 / 22.0", "partly"), ("3.9 / 77.0 / 11.0", "holds"))]
+    assert book.judge_row(runs[0][0]) == book.judge("3.7 / 77.8 / 11.1", "3.7 / 77.8 / 11.1", n=(3652, 6000))
+    notes = book.spread_notes(runs, "seeds 1-3")
+    assert notes[0] == "seeds 1-3: 3.7-8 / 70-77.8 / 11-22 (2 replicated, 1 not replicated)"
+    assert notes[1] == "seeds 1-3: AP, nCG (2 replicated, 1 partly)"
+    with pytest.raises(ValueError):
+        book.spread_notes([runs[0], runs[1][:1]])

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._papers import BOOK_ENV, PAPERS, PaperNumbers, PaperValue, book_dir, paper_numbers
-from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, verdict
+from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, judge_row, spread_notes, verdict
 from ._scorecard import (
     LABELS,
     MOVES,
@@ -57,5 +57,5 @@ __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
     "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS", "conditions", "emulated",
-    "emulation_summary", "MOVES",
+    "emulation_summary", "MOVES", "judge_row", "spread_notes",
 ]
