@@ -2,7 +2,9 @@
 
 Modules, by method family:
 
-- :mod:`irrepro.data` - collections, verified downloads, TREC readers, the simulated stand-in;
+- :mod:`irrepro.data` - collections, verified downloads, TREC readers, the simulated stand-in,
+  and the papers' conditions emulated on public data (thinned qrels, shallow pools:
+  :mod:`irrepro.data.emulate`);
 - :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity,
   ir_measures' names, Sakai's Q-measure / nDCG / nCG, RBP) and their aggregates (a subpackage:
   names, kernel, outputs);

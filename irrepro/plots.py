@@ -14,7 +14,9 @@ composes figures from them:
 - :func:`plot_score_matrix` - a (systems, topics) score matrix as a heat map, both sorted by mean;
 - :func:`plot_scatter` - one score per system against another (e.g. raw vs standardized means);
 - :func:`plot_false_positives` - the share of systems found different from themselves over random
-  topic halves (Webber, Moffat & Zobel's section 5).
+  topic halves (Webber, Moffat & Zobel's section 5);
+- :func:`plot_relevant_per_topic` - the numbers of relevant documents per topic of several
+  collections (or of emulated qrels, :mod:`irrepro.data.emulate`), each ranked.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = [
     "plot_score_matrix",
     "plot_scatter",
     "plot_false_positives",
+    "plot_relevant_per_topic",
 ]
 
 
@@ -182,4 +185,30 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
     ax.legend(fontsize=8)
+    return ax
+
+
+#: The markers of :func:`plot_relevant_per_topic`, in the order of its series.
+_R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
+
+
+def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, ax=None):
+    """R per topic of several collections in one figure: each series (label -> R of every topic)
+    sorted ascending and drawn against its topics' rank as a share of its topics (so that sets of
+    30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's small-R line
+    (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
+    legend."""
+    ax = _axes(ax, (7, 3.6))
+    for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
+        r = np.sort(np.asarray(r, dtype=float))
+        x = 100 * (np.arange(len(r)) + 0.5) / len(r)
+        lab = f"{name} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
+                                                     if threshold is not None else ")")
+        ax.plot(x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full")
+    if threshold is not None:
+        ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
+    ax.set_yscale("log")
+    ax.set_xlabel("topics ranked by R (% of the topics)")
+    ax.set_ylabel("relevant documents (R)")
+    ax.legend(fontsize=7)
     return ax

@@ -39,7 +39,7 @@ from scipy import special, stats
 
 from . import parallel
 from ._deprecation import moved_names, renamed_arguments, renamed_attribute
-from .data import RunSet, ScoreMatrix
+from .data import RunSet, ScoreMatrix, pool_documents
 from .parallel import SeedLike
 
 __all__ = [
@@ -626,21 +626,17 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 
     Returns one row per (topic, depth): the pool size and the number of judged-relevant
     (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
-    (so deep pools of a collection judged shallowly are undercounted)."""
+    (so deep pools of a collection judged shallowly are undercounted). The pool is
+    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives)."""
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
         raise ValueError("pool depths must be >= 1")
     T = len(runset.topics)
-    V = np.int64(max(len(runset.vocab), 1))
     rows = []
     for d in depths:
-        top = runset.truncate(d)  # ragged: memory follows the number of retrieved documents
-        tix = np.repeat(np.arange(len(top.offsets) - 1) % T, np.diff(top.offsets))
-        keys = np.unique(tix * V + top.flat_docs)
-        size = np.bincount(keys // V, minlength=T)
-        good = top.flat_grades >= rel
-        rk = np.unique(tix[good] * V + top.flat_docs[good])
-        nrel = np.bincount(rk // V, minlength=T)
+        topic, _, grade = pool_documents(runset, d)
+        size = np.bincount(topic, minlength=T)
+        nrel = np.bincount(topic[grade >= rel], minlength=T)
         rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
     return pd.concat(rows, ignore_index=True)
 

@@ -558,3 +558,59 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
         patterns = [p for p in _loader_keys(tree, names) if p.pattern != ".+"]
         unread = [k for k in book.paper_numbers(key) if not any(p.fullmatch(k) for p in patterns)]
         assert not unread, f"{path.name} never reads {unread} of book/papers/{key}.yml"
+
+
+def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    t1 = book.compare("cormack2006statistical", "Table 1", [
+        {"quantity": "a", "paper": "3.7 / 77.8", "ours": "7.7 / 80.1", "n": (3652, 6292)},   # not replicated
+        {"quantity": "b", "paper": 0.05, "ours": 0.028},                                        # not replicated
+        {"quantity": "c", "paper": 5, "ours": 0, "status": "not comparable", "reason": "other data"},
+        {"quantity": "d", "paper": 0.5, "ours": 0.5},                                           # replicated
+    ])
+    book.compare("cormack2006statistical", "Verdict", [
+        {"quantity": "restated", "paper": "claimed", "same_as": t1.row("a")}])
+    em = book.compare("cormack2006statistical", "Table 1 under X", [
+        {"quantity": "a", "paper": "3.7 / 77.8", "ours": "3.8 / 80.1", "n": (3652, 6292)},   # partly
+        {"quantity": "c", "paper": 5, "ours": 5},                                               # now comparable
+        {"quantity": "d", "paper": 0.5, "ours": 0.7},                                           # away
+    ], emulates=t1, condition="X")
+    assert list(em.frame["as is"]) == [NOT_REPLICATED, NOT_COMPARABLE, REPLICATED]
+    assert list(em.frame["ours, as is"]) == ["7.7 / 80.1", 0, 0.5]
+    html = em._repr_html_()
+    assert html.count('class="irrepro-status"') == 6 and "as is reason" not in html
+    rec = json.loads((tmp_path / "cormack2006statistical-table-1-under-x.json").read_text())
+    assert rec["condition"] == "X" and rec["rows"][0]["emulates"] == "Table 1: a"
+    cards = book.scorecard(tmp_path)
+    card = cards["Cormack & Lynam 2006"]
+    assert book.conditions(card) == ["X"]
+    # the data as they are: a, b, c, d (the restating and the rerun rows are not counted)
+    assert book.summary(cards).loc["Cormack & Lynam 2006"].tolist() == [1, 0, 2, 1, 4]
+    # under X: a partly, b as it was, c replicated, d not replicated
+    assert book.summary(cards, "X").loc["Cormack & Lynam 2006"].tolist() == [1, 1, 2, 0, 4]
+    moves = book.emulated(card, "X")
+    assert list(moves["quantity"]) == ["a", "c", "d"]
+    assert list(moves["move"]) == ["toward the paper", "now comparable", "away from the paper"]
+    s = book.emulation_summary(cards).set_index(["paper", "condition"]).loc[("Cormack & Lynam 2006", "X")]
+    assert (s["rows rerun"], s["toward the paper"], s["away from the paper"], s["now comparable"]) == (3, 1, 1, 1)
+    assert s["label as is"] == book.label(book.summary(cards).loc["Cormack & Lynam 2006"])
+    assert "Under X (3 rows rerun)" in book.header("cormack2006statistical").text
+    with pytest.raises(ValueError, match="reruns one row"):
+        book.compare("cormack2006statistical", "Table 1 under Y", [{"quantity": "zz", "paper": 1, "ours": 1}],
+                     emulates=t1, condition="Y")
+    with pytest.raises(ValueError, match="give both"):
+        book.compare("cormack2006statistical", "Table 1 under Y", [{"quantity": "a", "paper": 1, "ours": 1}],
+                     emulates=t1)
+
+
+def test_spread_notes_give_the_range_and_the_statuses_over_runs():
+    P = book.paper_numbers("cormack2006statistical")
+    runs = [[{"quantity": "t", "paper": P["table1.all.linear"], "ours": ours, "n": (3652, 6000)},
+             {"quantity": "w", "paper": "Q, AP", "ours": "AP, nCG", "status": st}]
+            for ours, st in (("3.7 / 77.8 / 11.1", "holds"), ("8.0 / 70.0 / 22.0", "partly"), ("3.9 / 77.0 / 11.0", "holds"))]
+    assert book.judge_row(runs[0][0]) == book.judge("3.7 / 77.8 / 11.1", "3.7 / 77.8 / 11.1", n=(3652, 6000))
+    notes = book.spread_notes(runs, "seeds 1-3")
+    assert notes[0] == "seeds 1-3: 3.7-8 / 70-77.8 / 11-22 (2 replicated, 1 not replicated)"
+    assert notes[1] == "seeds 1-3: AP, nCG (2 replicated, 1 partly)"
+    with pytest.raises(ValueError):
+        book.spread_notes([runs[0], runs[1][:1]])

@@ -102,3 +102,16 @@ def test_scatter_and_false_positive_bars():
     heights = [p.get_height() for p in ax.patches]
     assert heights == [0.1, 0.05, 0.3, 0.1]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["raw", "standardized"]
+
+
+def test_relevant_per_topic_draws_each_series_sorted_against_its_rank_share():
+    r = {"a": [9, 3, 5, 200], "b": [1, 40]}
+    ax = plots.plot_relevant_per_topic(r)
+    lines = ax.get_lines()
+    np.testing.assert_allclose(lines[0].get_ydata(), [3, 5, 9, 200])
+    np.testing.assert_allclose(lines[0].get_xdata(), [12.5, 37.5, 62.5, 87.5])
+    np.testing.assert_allclose(lines[1].get_ydata(), [1, 40])
+    np.testing.assert_allclose(lines[1].get_xdata(), [25, 75])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["a (median 7, 2 <= 5)", "b (median 20.5, 1 <= 5)"]
+    assert ax.get_yscale() == "log" and lines[2].get_ydata()[0] == 5

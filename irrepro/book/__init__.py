@@ -14,6 +14,9 @@ its status and is counted once. Tables show the status as a badge (:func:`status
 reason on hover and as a footnote. :func:`scorecard` gathers the rows of all chapters,
 :func:`summary` counts the statuses, :func:`label` turns the counts into ReScience C's verdict
 label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label.
+Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
+condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
+:func:`emulated` and :func:`emulation_summary`.
 
 The package's book machinery, by family: :mod:`~irrepro.book._rule` (the statuses and
 :func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
@@ -25,8 +28,19 @@ from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._papers import BOOK_ENV, PAPERS, PaperNumbers, PaperValue, book_dir, paper_numbers
-from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, verdict
-from ._scorecard import LABELS, header, label, scorecard, session_card, summary
+from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, judge_row, spread_notes, verdict
+from ._scorecard import (
+    LABELS,
+    MOVES,
+    conditions,
+    emulated,
+    emulation_summary,
+    header,
+    label,
+    scorecard,
+    session_card,
+    summary,
+)
 from ._tables import (
     Comparison,
     RowRef,
@@ -42,5 +56,6 @@ from ._tables import (
 __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
-    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS",
+    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS", "conditions", "emulated",
+    "emulation_summary", "MOVES", "judge_row", "spread_notes",
 ]

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..stats import Z95  # tolerances built from a standard error are Z95 x se
 
-__all__ = ["STATUSES", "REPLICATED", "PARTLY", "NOT_REPLICATED", "NOT_COMPARABLE", "verdict", "judge"]
+__all__ = ["STATUSES", "REPLICATED", "PARTLY", "NOT_REPLICATED", "NOT_COMPARABLE", "verdict", "judge", "judge_row",
+           "spread_notes"]
 
 #: replicated, or not comparable (the paper gives no number, or our data cannot speak to it).
 STATUSES = ("replicated", "partly", "not replicated", "not comparable")
@@ -240,3 +241,45 @@ def _judge_row(row: Mapping, is_verdict: bool = False) -> tuple[str, str]:
 
 def _missing_rule(v) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def judge_row(row: Mapping) -> tuple[str, str]:
+    """The status and reason :func:`compare` gives a row (a mapping with ``paper``, ``ours`` and
+    the rule's optional keys), without recording it: :func:`judge` with the paper's value read
+    from a :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`)."""
+    from ._papers import PaperValue
+
+    r = dict(row)
+    if isinstance(r.get("paper"), PaperValue):
+        r["paper"] = r["paper"].value
+    return _judge_row(r)
+
+
+def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> list[str]:
+    """For comparison rows computed several times (e.g. once per seed of an emulation, each run
+    a list of the same rows), one note per row: the range of each of its numbers over the runs
+    (``"74.0-76.3"``, part by part of ``"a / b / c"``; words: their distinct values) and how many
+    runs give each status under the scorecard's rule (:func:`judge_row`), prefixed by ``label``
+    (``"seeds 1-5"``). A row needing a ``status`` keeps the one each run gives it."""
+    runs = [list(r) for r in rows_by_run]
+    if not runs or any(len(r) != len(runs[0]) for r in runs):
+        raise ValueError("spread_notes takes one list of the same rows per run")
+    out = []
+    for i in range(len(runs[0])):
+        rows = [r[i] for r in runs]
+        vals = [_parse(r.get("ours"), exact=True) for r in rows]
+        if all(v is not None for v in vals) and len({len(v) for v in vals}) == 1:
+            parts = []
+            for k in range(len(vals[0])):
+                lo, hi = min(v[k].lo for v in vals), max(v[k].hi for v in vals)
+                parts.append(_fmt(lo) if lo == hi else f"{_fmt(lo)}-{_fmt(hi)}")
+            shown = " / ".join(parts)
+        else:
+            shown = "; ".join(dict.fromkeys(str(r.get("ours")) for r in rows))
+        counts: dict[str, int] = {}
+        for r in rows:
+            st = judge_row(r)[0]
+            counts[st] = counts.get(st, 0) + 1
+        statuses = ", ".join(f"{n} {st}" for st, n in sorted(counts.items(), key=lambda x: STATUSES.index(x[0])))
+        out.append(f"{label + ': ' if label else ''}{shown} ({statuses})")
+    return out

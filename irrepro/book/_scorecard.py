@@ -1,6 +1,8 @@
 """The scorecard: every compared row of every chapter (:func:`scorecard`), the counts per status
 (:func:`summary`), ReScience C's verdict label (:func:`label`) and the chapter's opening box with
-the paper's reference (:func:`header`)."""
+the paper's reference (:func:`header`); for rows rerun under the papers' own conditions emulated
+on our data, their status both ways (:func:`conditions`, :func:`emulated`,
+:func:`emulation_summary`)."""
 
 from __future__ import annotations
 
@@ -13,13 +15,14 @@ from pathlib import Path
 import pandas as pd
 
 from ._papers import PAPERS, book_dir
-from ._rule import NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
+from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
 from ._tables import _SESSION, _HTML
 
-__all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header"]
+__all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header", "conditions", "emulated",
+           "emulation_summary", "MOVES"]
 
 _CARD_COLUMNS = ["table / figure / claim", "quantity", "paper", "ours", "status", "reason", "note", "data",
-                 "paper_ref", "same_as"]
+                 "paper_ref", "same_as", "condition", "emulates"]
 
 
 def _card(records: Sequence[Mapping]) -> pd.DataFrame:
@@ -33,7 +36,8 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
             rows.append({"table / figure / claim": rec["item"], "quantity": r.get("quantity"),
                          "paper": r.get("paper"), "ours": r.get("ours"), "status": status,
                          "reason": reason, "note": r.get("note") or "", "data": rec.get("data", ""),
-                         "paper_ref": r.get("paper_ref") or "", "same_as": r.get("same_as") or ""})
+                         "paper_ref": r.get("paper_ref") or "", "same_as": r.get("same_as") or "",
+                         "condition": rec.get("condition") or "", "emulates": r.get("emulates") or ""})
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
 
 
@@ -42,7 +46,9 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     ``directory`` (default ``$IRREPRO_RESULTS``), in the order the chapter recorded them, with the
     paper's value, ours, the status and its reason (as :func:`compare` computed them; a row recorded
     without one is judged again by the same rule), the note, the data used, the key of the paper's
-    value in ``book/papers/<paper>.yml`` (``paper_ref``) and the row it restates (``same_as``)."""
+    value in ``book/papers/<paper>.yml`` (``paper_ref``), the row it restates (``same_as``) and, for
+    a row rerun under emulated conditions, those conditions (``condition``) and the row it reruns
+    (``emulates``, as ``"item: quantity"``)."""
     d = Path(directory or os.environ.get("IRREPRO_RESULTS", ""))
     # in the order the chapters wrote them (each chapter runs top to bottom)
     files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
@@ -50,12 +56,70 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     return {title: _card([rec for rec in records if rec["paper"] == key]) for key, title in PAPERS}
 
 
-def summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def _as_is(card: pd.DataFrame) -> pd.DataFrame:
+    """The rows counted on the data as they are: neither restating (``same_as``) nor rerun under
+    emulated conditions (``emulates``)."""
+    keep = pd.Series(True, index=card.index)
+    for col in ("same_as", "emulates"):
+        if col in card:
+            keep &= card[col].fillna("") == ""
+    return card.loc[keep]
+
+
+def conditions(card: pd.DataFrame) -> list[str]:
+    """The emulated conditions under which rows of a paper's scorecard were rerun, in order."""
+    if "condition" not in card:
+        return []
+    return list(dict.fromkeys(c for c in card["condition"].fillna("") if c))
+
+
+#: How a row's status moves from the data as they are to the emulated conditions (:func:`emulated`).
+MOVES = ("toward the paper", "unchanged", "away from the paper", "now comparable", "no longer comparable")
+_RANK = {REPLICATED: 2, PARTLY: 1, NOT_REPLICATED: 0}
+
+
+def _move(before: str, after: str) -> str:
+    if before == NOT_COMPARABLE or after == NOT_COMPARABLE:
+        return {(True, True): "unchanged", (True, False): "now comparable"}.get(
+            (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable")
+    d = _RANK[after] - _RANK[before]
+    return "toward the paper" if d > 0 else ("away from the paper" if d < 0 else "unchanged")
+
+
+def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
+    """The rows of a paper's scorecard that ``condition`` reruns: per counted row of the data as
+    they are (in its order), its value and status, the rerun's value, status and reason, and how
+    the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated)."""
+    base = _as_is(card)
+    runs = card[card["condition"].fillna("") == condition] if "condition" in card else card.iloc[:0]
+    by_ref = {ref: r for ref, (_, r) in zip(runs["emulates"], runs.iterrows())}
+    rows = []
+    for _, r in base.iterrows():
+        e = by_ref.get(f"{r['table / figure / claim']}: {r['quantity']}")
+        if e is None:
+            continue
+        rows.append({"table / figure / claim": r["table / figure / claim"], "quantity": r["quantity"],
+                     "paper": r["paper"], "ours, as is": r["ours"], "as is": r["status"], "ours": e["ours"],
+                     "status": e["status"], "reason": e["reason"], "move": _move(r["status"], e["status"])})
+    return pd.DataFrame(rows, columns=["table / figure / claim", "quantity", "paper", "ours, as is", "as is", "ours",
+                                       "status", "reason", "move"], dtype=object)
+
+
+def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
     """Per paper, how many rows of :func:`scorecard` have each status (columns :data:`STATUSES`
-    and ``total``). A row that restates another (``same_as``) is not counted again."""
+    and ``total``). A row that restates another (``same_as``) is not counted again, nor is a row
+    rerun under emulated conditions (``emulates``). With ``condition``, every counted row that
+    ``condition`` reruns counts with the rerun's status instead (the same rows, counted the other
+    way); a paper without such rows keeps its counts."""
     def counted(card: pd.DataFrame) -> pd.Series:
-        keep = card["same_as"].fillna("") == "" if "same_as" in card else pd.Series(True, index=card.index)
-        return card.loc[keep, "status"]
+        st = _as_is(card)["status"].copy()
+        if condition:
+            em = emulated(card, condition)
+            new = dict(zip(zip(em["table / figure / claim"], em["quantity"]), em["status"]))
+            base = _as_is(card)
+            st = pd.Series([new.get((t, q), x) for t, q, x in
+                            zip(base["table / figure / claim"], base["quantity"], base["status"])], index=base.index)
+        return st
 
     counts = pd.DataFrame(
         [counted(card).value_counts().reindex(STATUSES, fill_value=0).rename(title) for title, card in cards.items()],
@@ -63,6 +127,23 @@ def summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     ).fillna(0).astype(int)
     counts["total"] = counts.sum(axis=1)
     return counts
+
+
+def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per paper and emulated condition: the counts of :func:`summary` under that
+    condition, its :func:`label` and the label of the data as they are, how many counted rows the
+    condition reruns, and how their statuses moved (:data:`MOVES`)."""
+    rows = []
+    for title, card in cards.items():
+        before = summary({title: card}).iloc[0]
+        for cond in conditions(card):
+            after = summary({title: card}, cond).iloc[0]
+            moves = emulated(card, cond)["move"].value_counts()
+            rows.append({"paper": title, "condition": cond, **{s: int(after[s]) for s in STATUSES},
+                         "total": int(after["total"]), "label": label(after), "label as is": label(before),
+                         "rows rerun": int(moves.sum()), **{m: int(moves.get(m, 0)) for m in MOVES}})
+    return pd.DataFrame(rows, columns=["paper", "condition", *STATUSES, "total", "label", "label as is", "rows rerun",
+                                       *MOVES])
 
 
 #: ReScience C's labels of a replication, from :func:`label`.
@@ -86,7 +167,7 @@ def label(counts: Mapping[str, int]) -> str:
 def session_card(paper: str) -> pd.DataFrame:
     """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's)."""
     comps = _SESSION.get(paper, {}).values()
-    return _card([{"item": c.item, "data": c.data, "rows": c.to_records()} for c in comps])
+    return _card([{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps])
 
 
 def _reference_html(paper: str) -> str:
@@ -110,9 +191,19 @@ def header(paper: str, counts: Mapping[str, int] | None = None) -> "_HTML":
     """The opening box of a chapter: the replicated paper's full reference with its DOI and the
     verdict label (:func:`label`) with the counts it rests on. ``counts`` defaults to the
     :func:`summary` of the comparisons this session made for ``paper`` - the chapter's, which are
-    the scorecard's rows for it."""
+    the scorecard's rows for it - and then the label under each emulated condition of the
+    chapter follows (the same rows, each rerun row with its rerun's status)."""
+    others = ""
     if counts is None:
-        counts = summary({paper: session_card(paper)}).iloc[0]
+        card = session_card(paper)
+        counts = summary({paper: card}).iloc[0]
+        for cond in conditions(card):
+            c = summary({paper: card}, cond).iloc[0]
+            lab_c = label(c)
+            others += (f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
+                       + (f'<span class="irrepro-label" data-label="{lab_c}" style="font-weight:bold">'
+                          f"{html.escape(lab_c)}</span> {LABELS[lab_c]}" if lab_c else "no comparable result")
+                       + " (" + ", ".join(f"{int(c[s])} {s}" for s in STATUSES) + ").</p>")
     lab = label(counts)
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     verdict_html = (f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
@@ -121,5 +212,5 @@ def header(paper: str, counts: Mapping[str, int] | None = None) -> "_HTML":
         f'<div class="admonition note irrepro-header" data-paper="{paper}">'
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-        f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p></div>"
+        f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p>{others}</div>"
     )

@@ -105,7 +105,9 @@ class Comparison:
 
     ``frame`` has the columns quantity, paper, ours, status, reason and the chapter's notes;
     ``meta`` holds per row where the paper prints its value (``where``, ``paper_ref``: the key of
-    ``book/papers/<paper>.yml``) and the row it restates (``same_as``)."""
+    ``book/papers/<paper>.yml``), the row it restates (``same_as``) and the row it reruns under
+    emulated conditions (``emulates``). ``condition`` names those conditions (``""``: the data as
+    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``)."""
 
     paper: str
     item: str
@@ -113,18 +115,21 @@ class Comparison:
     data: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
     meta: tuple[dict, ...] = field(default_factory=tuple)
+    condition: str = ""
 
     def _repr_html_(self) -> str:
         caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
         titles = {"paper": [m.get("where", "") for m in self.meta]} if self.meta else {}
-        return status_table(self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}")).text
+        badges = [c for c in ("as is",) if c in self.frame.columns]
+        return status_table(self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}"),
+                            badges=badges).text
 
     def to_records(self) -> list[dict]:
-        """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref`` and
-        ``same_as`` where a row has them."""
+        """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref``,
+        ``same_as`` and ``emulates`` where a row has them."""
         records = json.loads(self.frame.to_json(orient="records"))
         for rec, meta in zip(records, self.meta or [{}] * len(records)):
-            rec.update({k: meta[k] for k in ("paper_ref", "same_as") if meta.get(k)})
+            rec.update({k: meta[k] for k in ("paper_ref", "same_as", "emulates") if meta.get(k)})
         return records
 
     def row(self, quantity: str) -> RowRef:
@@ -162,6 +167,8 @@ def compare(
     rows: Sequence[Mapping] | pd.DataFrame,
     *,
     data: str = "",
+    emulates: Comparison | None = None,
+    condition: str = "",
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
 
@@ -178,7 +185,23 @@ def compare(
     (:func:`verdict`). When the environment variable ``IRREPRO_RESULTS`` names a directory (the
     Makefile sets it to ``_build/results``), the table is also written there as JSON, which
     :func:`scorecard` gathers: the chapter's table and the scorecard show the same status.
+
+    **Emulated conditions.** ``emulates`` (an earlier comparison, on the data as they are) and
+    ``condition`` (what was emulated, e.g. ``"TREC-6's R"``) mark a table that reruns rows of
+    ``emulates`` under the paper's own conditions emulated on our data (thinned qrels, a shallow
+    pool: :mod:`irrepro.data.emulate`). Every row must have the quantity of a row of ``emulates``;
+    it is judged by the same rule, shows that row's value and status beside its own (columns
+    ``ours, as is`` and ``as is``), and is not counted as a row of its own: the scorecard counts
+    the data as they are, and again with each rerun row's status in place of the row it reruns
+    (:func:`summary` with ``condition``).
     """
+    if (emulates is None) != (not condition):
+        raise ValueError(f"{item}: give both emulates= (the comparison on the data as they are) and condition=")
+    as_is = {}
+    if emulates is not None:
+        if emulates.paper != paper or emulates.condition:
+            raise ValueError(f"{item}: emulates= takes a comparison of {paper} on the data as they are")
+        as_is = {q: i for i, q in enumerate(emulates.frame["quantity"])}
     records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
     records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
     missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
@@ -194,6 +217,15 @@ def compare(
                 raise ValueError(f"{item}, row {r.get('quantity')!r}: a number of {pv.paper}, not {paper}")
             r["paper"], meta["paper_ref"], meta["where"] = pv.value, pv.key, pv.where
         same = r.pop("same_as", None)
+        if emulates is not None:
+            if same is not None or r.get("quantity") not in as_is:
+                raise ValueError(f"{item}, row {r.get('quantity')!r}: a row under {condition!r} reruns one row of "
+                                 f"{emulates.item!r} (quantities: {list(as_is)}) and restates nothing")
+            old = emulates.frame.iloc[as_is[r["quantity"]]]
+            meta["emulates"] = f"{emulates.item}: {r['quantity']}"
+            r.setdefault("ours, as is", old["ours"])
+            r.setdefault("as is", old["status"])
+            r.setdefault("as is reason", old["reason"])
         try:
             if same is not None:
                 refs = [same] if isinstance(same, RowRef) else list(same)
@@ -214,14 +246,15 @@ def compare(
                          "status": status, "reason": reason, **shown})
         metas.append(meta)
     frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
-    comp = Comparison(paper, item, frame, data, meta=tuple(metas))
+    comp = Comparison(paper, item, frame, data, meta=tuple(metas), condition=condition)
     _SESSION.setdefault(paper, {})[item] = comp
     out = os.environ.get("IRREPRO_RESULTS")
     if out:
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(f'{paper}-{item}')}.json").write_text(
-            json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records()}, indent=1)
+            json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records(),
+                        **({"condition": condition} if condition else {})}, indent=1)
         )
     return comp
 
@@ -295,12 +328,14 @@ def _cell(x) -> str:
 
 
 def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = ()) -> "_HTML":
+                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> "_HTML":
     """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
     footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
-    gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns."""
+    gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
+    ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
+    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty."""
     titles = titles or {}
-    cols = [c for c in frame.columns if c not in ("reason", *hide)]
+    cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}
     body = []
     for i, (_, r) in enumerate(frame.iterrows()):
@@ -310,6 +345,10 @@ def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str,
                 reason = "" if _missing(r.get("reason")) else str(r["reason"])
                 n = notes.setdefault(reason, len(notes) + 1) if reason else None
                 cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
+            elif c in badges:
+                tip = r.get(f"{c} reason")
+                cells.append(f"<td>{_cell(None)}</td>" if _missing(r[c]) else
+                             f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>')
             else:
                 t = titles.get(c, [])
                 tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""

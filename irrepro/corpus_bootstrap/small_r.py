@@ -3,6 +3,7 @@ lead balloons."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -76,16 +77,19 @@ def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Interva
     u = silver_bullet_fraction(np.maximum(R, 1), alpha)
     # U0 <= E[#silver] / R = u and L1 >= 1 - u: only these lists can be corrected
     cand = ok & ((est <= u) | (est >= 1 - u))
-    cache: dict[tuple[int, int], tuple[float, float]] = {}
     for idx in zip(*np.nonzero(cand)):
-        key = (int(R[idx]), int(n[idx]))
-        if key not in cache:
-            cache[key] = small_r_limits(*key, alpha=alpha)
-        u0, l1 = cache[key]
+        u0, l1 = _limits(int(R[idx]), int(n[idx]), float(alpha))
         for a, b in ((0.0, u0), (l1, 1.0)):
             if a <= est[idx] <= b and (b - a) > (hi[idx] - lo[idx]):
                 lo[idx], hi[idx] = a, b
     return replace(iv, lower=lo, upper=hi, method=iv.method + "+smallR")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _limits(n_rel: int, depth: int, alpha: float) -> tuple[float, float]:
+    """:func:`small_r_limits`, remembered: the same (R, depth) recurs across lists, methods,
+    halves and run sets (the values are the same as computed afresh)."""
+    return small_r_limits(n_rel, depth, alpha=alpha)
 
 
 def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:

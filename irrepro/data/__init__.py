@@ -6,6 +6,11 @@ One-line use::
     rs = data.load_runs("trec-covid-round5")      # RunSet: 126 runs x 50 topics x 1000 ranks
     ap = data.load_matrix("trec8", "AP")          # ScoreMatrix: 129 systems x 50 topics
     mine = data.load_runs("path/to/runs/", qrels="path/to/qrels.txt")   # your own runs
+    rs6 = rs.with_qrels(data.thin_qrels(rs.qrels, data.trec6_relevant(), seed=1))  # TREC-6's R
+
+The papers' conditions emulated on public data - TREC-6's numbers of relevant documents
+(:func:`thin_qrels`, :func:`trec6_relevant`) and shallow pools (:func:`pool_qrels`) - are in
+:mod:`irrepro.data.emulate`.
 
 Runs and qrels may also come from the tools you already use (see :func:`load_runs` and
 :func:`load_qrels`): pandas DataFrames with ir_measures' columns (``query_id, doc_id, score`` /
@@ -55,6 +60,7 @@ from ._matrices import ScoreMatrix, read_score_matrix
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runs import Run, _assemble, _read_runs, _run_cols_of, build_runset, read_run
 from ._runset import RunSet
+from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
 
 __all__ = [
     "COLLECTIONS",
@@ -70,6 +76,7 @@ __all__ = [
     "RunSet",
     "ScoreMatrix",
     "SimulatedDataWarning",
+    "TREC6_TOPICS",
     "build_runset",
     "cache_dir",
     "fetch",
@@ -81,6 +88,8 @@ __all__ = [
     "load_topics",
     "locate",
     "mirror_dir",
+    "pool_documents",
+    "pool_qrels",
     "qrels_from_records",
     "read_qrels",
     "read_run",
@@ -89,7 +98,9 @@ __all__ = [
     "registry",
     "simulate",
     "status",
+    "thin_qrels",
     "topic_order",
+    "trec6_relevant",
 ]
 
 

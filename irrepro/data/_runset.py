@@ -165,6 +165,31 @@ class RunSet:
             flat_docs=self.flat_docs[keep],
         )
 
+    def with_qrels(self, qrels: Qrels) -> "RunSet":
+        """The same ranked lists judged by other qrels of the same topics (e.g. the thinned or
+        pooled qrels of :mod:`irrepro.data.emulate`): every retrieved document's grade is looked
+        up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
+        retrieved counts in R only. The qrels must have exactly the run set's topics (a
+        ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
+        from ._runs import _GradeIndex
+
+        if set(qrels.topics) != set(self.topics):
+            extra, lack = sorted(set(qrels.topics) - set(self.topics)), sorted(set(self.topics) - set(qrels.topics))
+            raise ValueError(
+                f"qrels {qrels.name!r} do not have the run set's topics: "
+                + "; ".join(x for x in (f"topics not in the run set {extra[:5]}" if extra else "",
+                                        f"run set topics they lack {lack[:5]}" if lack else "") if x)
+            )
+        T, V = len(self.topics), len(self.vocab)
+        tpos = {t: i for i, t in enumerate(self.topics)}
+        q_t, q_d, q_g = qrels._columns
+        qt = np.fromiter((tpos[str(t)] for t in q_t), dtype=np.int64, count=len(q_t))
+        qd = _pd().Index(np.asarray(self.vocab, dtype=object)).get_indexer(q_d).astype(np.int64)
+        known = qd >= 0  # a judged document outside the vocabulary was retrieved by no run
+        grade_of = _GradeIndex(qt[known], qd[known], q_g[known], T, max(V, 1))
+        tix = np.repeat(np.arange(len(self.offsets) - 1) % T, np.diff(self.offsets))
+        return replace(self, flat_grades=grade_of(tix, self.flat_docs).astype(np.int32), qrels=qrels)
+
     def n_relevant(self, rel: int = 1) -> np.ndarray:
         """R per topic: judged documents with grade >= ``rel`` (retrieved or not)."""
         return self.qrels.n_relevant(rel, self.topics)
