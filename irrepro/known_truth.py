@@ -30,7 +30,9 @@ What is here, and which paper each part tests:
 p at alpha); a resampling test when its ASL < alpha (Sakai 2006), which with B resamples keeps
 its type I error at or below alpha. One-tailed tests take H1: E[e] > E[b] (Urbano et al.'s
 direction); for the closed-form tests the one-tailed p is p/2 on the side of the observed
-statistic and 1 - p/2 on the other (exact for their symmetric null distributions).
+statistic and 1 - p/2 on the other: exact below 1/2 for their symmetric null distributions (the
+only side where a test at alpha < 1/2 rejects); above 1/2 the discrete tests' exact value is a
+little larger (the probability of the observed statistic counts on both sides).
 
 **Seeds and workers.** Every experiment is cut into a fixed number of tasks; task ``i`` draws
 from child ``i`` of the seed's SeedSequence (:func:`irrepro.parallel.spawn`), so results do not
@@ -106,7 +108,8 @@ def mc_error(rate: float, n: int) -> float:
 
 
 def _one_sided(p2: np.ndarray, direction: np.ndarray) -> np.ndarray:
-    """One-tailed p (H1: positive) from a two-sided p of a symmetric null distribution."""
+    """One-tailed p (H1: positive) from a two-sided p of a symmetric null distribution (exact below
+    1/2; see the module notes)."""
     p2 = np.where(np.isnan(p2), 1.0, p2)
     return np.where(direction > 0, p2 / 2, 1 - p2 / 2)
 
@@ -398,7 +401,7 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
         picks.append((int(c), rng.choice(sizes[c], size=m, replace=False)))
     tasks = [range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)]
     seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
-    controls = pv.FitControlsVinecop(family_set=pv.parametric, selection_criterion="aic", parametric_method="itau")
+    controls = pv.FitControlsVinecop(family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau")
     i, j = np.triu_indices(m, 1)
 
     def run(k):

@@ -171,6 +171,11 @@ def _truncnorm_cdf(x, mu, sd):
     a, b, z = -mu / sd, (1 - mu) / sd, (np.asarray(x) - mu) / sd
     upper = mu < 0.5
     lm = _log_mass(a, b, upper)
+    with np.errstate(divide="ignore"):  # log(0) at the end points: F = 0 there
+        return _truncnorm_tail(a, z, lm, upper)
+
+
+def _truncnorm_tail(a, z, lm, upper):
     if upper:  # (sf(a) - sf(z)) / (sf(a) - sf(b))
         la = special.log_ndtr(-a)
         num = la + np.log1p(-np.exp(np.minimum(special.log_ndtr(-z) - la, 0.0)))
@@ -306,7 +311,7 @@ def fit_copula(x, y, *, seed, method: str = "itau"):
     on pseudo-observations with ties broken at random (seeded)."""
     pv = _pyvinecopulib()
     u = pseudo_obs(np.column_stack([x, y]), seed)
-    controls = pv.FitControlsBicop(family_set=pv.parametric, selection_criterion="aic",
+    controls = pv.FitControlsBicop(family_set=pv.families.parametric, selection_criterion="aic",
                                    parametric_method=method)
     return pv.Bicop.from_data(u, controls=controls)
 
