@@ -180,6 +180,7 @@ PAPERS = (
     ("sanderson2005information", "Sanderson & Zobel 2005"),
     ("sakai2006evaluating", "Sakai 2006"),
     ("webber2008score", "Webber, Moffat & Zobel 2008"),
+    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
 )
 
 

@@ -201,7 +201,7 @@ def _fit_truncnorm(x: np.ndarray, xc: np.ndarray) -> Margin:
         return f, np.array([g_mu, g_ls])
 
     sd0 = max(x.std(ddof=1), 1e-2)
-    res = optimize.minimize(nll, [x.mean(), np.log(sd0)], jac=True, method="L-BFGS-B",
+    res = optimize.minimize(nll, [x.mean(), np.log(sd0)], jac=True, method="TNC",
                             bounds=[(-3.0, 4.0), (np.log(1e-2), np.log(20.0))])
     mu, sd = res.x[0], np.exp(res.x[1])
     f = _truncnorm_cdf(_GRID, mu, sd)
@@ -210,9 +210,21 @@ def _fit_truncnorm(x: np.ndarray, xc: np.ndarray) -> Margin:
 
 
 def _fit_beta(xc: np.ndarray) -> Margin:
-    a, b, _, _ = stats.beta.fit(xc, floc=0, fscale=1)
-    ll = stats.beta.logpdf(xc, a, b).sum()
-    return Margin("beta", False, _GRID, stats.beta.cdf(_GRID, a, b), _aic(ll, 2), 2)
+    n = len(xc)
+    s1, s2 = np.log(xc).sum(), np.log1p(-xc).sum()
+
+    def nll(p):  # in (log a, log b), with the analytic gradient
+        a, b = np.exp(p)
+        f = -((a - 1) * s1 + (b - 1) * s2 - n * special.betaln(a, b))
+        dab = special.digamma(a + b)
+        return f, -np.array([a * (s1 - n * (special.digamma(a) - dab)), b * (s2 - n * (special.digamma(b) - dab))])
+
+    m, v = xc.mean(), max(xc.var(), 1e-6)  # start from the method of moments
+    c = max(m * (1 - m) / v - 1, 0.05)
+    res = optimize.minimize(nll, np.log([m * c, (1 - m) * c]), jac=True, method="TNC",
+                            bounds=[(np.log(1e-3), np.log(1e4))] * 2)
+    a, b = np.exp(res.x)
+    return Margin("beta", False, _GRID, stats.beta.cdf(_GRID, a, b), _aic(-res.fun, 2), 2)
 
 
 def _fit_kde(x: np.ndarray, xc: np.ndarray) -> Margin:
@@ -227,16 +239,27 @@ def _fit_kde(x: np.ndarray, xc: np.ndarray) -> Margin:
 
 
 def _fit_betabinom(counts: np.ndarray, m: int, support: np.ndarray) -> Margin:
-    def nll(p):
-        return -stats.betabinom.logpmf(counts, m, np.exp(p[0]), np.exp(p[1])).sum()
+    k = np.arange(m + 1)
+    c = np.bincount(counts, minlength=m + 1).astype(np.float64)
+    log_choose = special.gammaln(m + 1) - special.gammaln(k + 1) - special.gammaln(m - k + 1)
+
+    def logpmf(a, b):
+        return log_choose + special.betaln(k + a, m - k + b) - special.betaln(a, b)
+
+    def nll(p):  # in (log a, log b), with the analytic gradient
+        a, b = np.exp(p)
+        n, dab, dm = c.sum(), special.digamma(a + b), special.digamma(m + a + b)
+        ga = np.sum(c * special.digamma(k + a)) - n * (dm + special.digamma(a) - dab)
+        gb = np.sum(c * special.digamma(m - k + b)) - n * (dm + special.digamma(b) - dab)
+        return -np.sum(c * logpmf(a, b)), -np.array([a * ga, b * gb])
 
     mean = np.clip(counts.mean() / m, 0.02, 0.98)
-    res = optimize.minimize(nll, [np.log(mean * 2), np.log((1 - mean) * 2)], method="Nelder-Mead",
-                            options={"xatol": 1e-8, "fatol": 1e-10, "maxiter": 4000})
+    res = optimize.minimize(nll, [np.log(mean * 2), np.log((1 - mean) * 2)], jac=True, method="TNC",
+                            bounds=[(np.log(1e-3), np.log(1e4))] * 2)
     a, b = np.exp(res.x)
-    cdf = stats.betabinom.cdf(np.arange(m + 1), m, a, b)
+    cdf = np.cumsum(np.exp(logpmf(a, b)))
     cdf[-1] = 1.0
-    return Margin("betabinom", True, support, cdf, _aic(-res.fun, 2), 2)
+    return Margin("betabinom", True, support, np.minimum(cdf, 1.0), _aic(-res.fun, 2), 2)
 
 
 def _fit_kde_discrete(counts: np.ndarray, m: int, support: np.ndarray, mult: float) -> Margin:
