@@ -13,6 +13,11 @@ Modules, by method family:
   discriminative power, stability, swap rates and rank correlations (Sakai 2006);
 - :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
   collections (Webber, Moffat & Zobel 2008);
+- :mod:`irrepro.simulation` - simulated scores with a known truth: margins and copulas fitted to
+  real score matrices (Urbano & Nagler 2018; Urbano, Lima & Hanjalic 2019);
+- :mod:`irrepro.known_truth` - the four papers' methods against a known truth: type I error and
+  power of the paired tests, family-wise error, interval coverage, self-significance under the null
+  (figures in :mod:`irrepro.known_truth_plots`);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
 - :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard.
 """

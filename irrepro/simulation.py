@@ -42,6 +42,7 @@ What is here:
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 
@@ -94,7 +95,7 @@ class Margin:
     aic: float = np.nan
     n_params: float = np.nan
 
-    @property
+    @functools.cached_property
     def mean(self) -> float:
         """The expected score: sum of x p(x) (discrete) or the integral of 1 - F (continuous)."""
         if self.discrete:
@@ -400,8 +401,9 @@ class CollectionModel:
     _copulas: dict = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    @property
+    @functools.cached_property
     def means(self) -> np.ndarray:
+        """Every kept system's expected score (the margins' means)."""
         return np.array([m.mean for m in self.margins])
 
     def copula(self, i: int, j: int):
