@@ -5,6 +5,7 @@ permutation test and Tukey HSD against literal loops, and invariance to the numb
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -171,3 +172,27 @@ def test_corpus_coverage_runs_on_a_known_population(real_runs):
     np.testing.assert_array_equal(a.truth["bca"], b.truth["bca"])
     assert np.allclose(t[["below", "coverage", "above"]].sum(axis=1), 1.0)
     assert (a.n_rel <= np.maximum(r6, 0).max()).all()
+
+
+def test_figures_draw_from_the_results(models):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from irrepro import known_truth_plots as ktp
+
+    res = kt.rejection_experiment(models, 20, trials=60, n_pairs=6, B=40, seed=26)
+    frame = res.frame(alphas=[0.01, 0.05], tails=[2])
+    theirs = frame.rename(columns={"rate": "value"})
+    axes = ktp.plot_rates_by_alpha(frame, theirs)
+    assert len(axes[0].lines) >= len(kt.TESTS)
+    alt = pd.concat([kt.rejection_experiment(models, 20, delta=d, trials=60, n_pairs=6, B=40, seed=27).frame(
+        alphas=[0.05], tails=[2]) for d in (0.02, 0.06)])
+    ax = ktp.plot_power_by_delta(alt, alt.rename(columns={"rate": "value"}))
+    assert ax.get_ylim() == (0, 1)
+    ktp.plot_margin(models[0], 0, delta=0.05)
+    t = pd.DataFrame({"coverage": [0.9, 0.95], "se": [0.01, 0.01], "other corpus inside": [0.8, 0.83]},
+                     index=["linear", "logit"])
+    ktp.plot_coverage({"a": t}, proxy=0.835)
+    plt.close("all")
