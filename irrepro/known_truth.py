@@ -372,10 +372,24 @@ class FamilyResult:
     def fwer(self, alpha: float = 0.05) -> pd.Series:
         """Family-wise error: any pair rejected, by unadjusted t-tests, Bonferroni / Holm (both
         reject some pair exactly when min p <= alpha / k) and randomised Tukey HSD."""
+        return pd.Series({k: v.mean() for k, v in self._rejections(alpha).items()})
+
+    def _rejections(self, alpha: float) -> dict:
         k = self.m * (self.m - 1) // 2
-        return pd.Series({"t, unadjusted": np.mean(self.min_p <= alpha),
-                          "t, Bonferroni / Holm": np.mean(self.min_p <= alpha / k),
-                          "randomised Tukey HSD": np.mean(self.hsd_asl < alpha)})
+        return {"t, unadjusted": self.min_p <= alpha, "t, Bonferroni / Holm": self.min_p <= alpha / k,
+                "randomised Tukey HSD": self.hsd_asl < alpha}
+
+    def se(self, alpha: float = 0.05) -> pd.Series:
+        """Monte Carlo standard error of each family-wise error, clustered by simulated family
+        (the trials of a family share its vine copula and margin)."""
+        _, inv = np.unique(self.family, return_inverse=True)
+        k = inv.max() + 1
+        n_c = np.bincount(inv, minlength=k)
+        out = {}
+        for name, r in self._rejections(alpha).items():
+            r_c = np.bincount(inv, weights=r.astype(float), minlength=k)
+            out[name] = float(np.sqrt(np.sum((r_c - r.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(r))
+        return pd.Series(out)
 
 
 def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | None = None,
