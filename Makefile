@@ -15,6 +15,9 @@ ifdef IRREPRO_CACHE
 export IRREPRO_CACHE := $(abspath $(IRREPRO_CACHE))
 endif
 export IRREPRO_RESULTS := $(abspath $(BUILD))/results
+# The book's pages show the labelled simulated stand-in of a collection that cannot be had
+# (IRREPRO_REQUIRE_REAL=1 forbids it); outside the book, the loaders give real data or an error.
+book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 
 .PHONY: book student test e2e venv lock clean data-status bench
 
@@ -27,10 +30,10 @@ $(STAMP): pyproject.toml requirements.lock
 	@touch $(STAMP)
 
 # The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped, with
-# the results the pages recorded (_build/results), whenever the package, the pins, the scale or the
-# data status change.
+# the results the pages recorded (_build/results), whenever the package, the papers' numbers
+# (book/papers/*.yml), the pins, the scale or the data status change.
 book: $(STAMP)
-	@fp=$$( { cat $$(find irrepro book/_ext -name '*.py' -o -name '*.tsv' | sort) requirements.lock; \
+	@fp=$$( { cat $$(find irrepro book/_ext book/papers -name '*.py' -o -name '*.tsv' -o -name '*.yml' | sort) requirements.lock; \
 	          echo "$${IRREPRO_SCALE:-paper}"; $(BIN)/irrepro data status --brief; } | sha256sum | cut -c1-16 ); \
 	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
 	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees $(BUILD)/results; fi; \

@@ -24,10 +24,10 @@ def loop_partitions(x, masks, alpha=0.05):
     return np.array(d), np.array(fp)
 
 
-def loop_sampled(std, ev, n, reps, rng):
+def loop_sampled(std, ev, n, B, rng):
     full = special.ndtr((ev - std.mean(0)) / std.std(0, ddof=1)).mean(1)
     taus = []
-    for _ in range(reps):
+    for _ in range(B):
         s = std[rng.choice(std.shape[0], n, replace=False)]
         taus.append(stats.kendalltau(special.ndtr((ev - s.mean(0)) / s.std(0, ddof=1)).mean(1), full)[0])
     return np.array(taus)
@@ -55,14 +55,14 @@ def main():
 
     std = sz.topic_range(data.load_matrix("robust2003", "AP"), 601, 650).scores
     ev = sz.topic_range(r, 601, 650).scores
-    reps = 1000 if parallel.scale() == "paper" else 100
+    B = 1000 if parallel.scale() == "paper" else 100
     t0 = time.perf_counter()
-    sz.sampled_standardizers(std, ev, [5], reps, seed=2, n_jobs=jobs)
+    sz.sampled_standardizers(std, ev, [5], B, seed=2, n_jobs=jobs)
     t_vec = time.perf_counter() - t0
     t0 = time.perf_counter()
-    loop_sampled(std, ev, 5, reps, np.random.default_rng(2))
+    loop_sampled(std, ev, 5, B, np.random.default_rng(2))
     t_loop = time.perf_counter() - t0
-    print(f"sampled standardizers, {reps} samples of 5 of {std.shape[0]} systems, {ev.shape[0]} evaluated")
+    print(f"sampled standardizers, {B} samples of 5 of {std.shape[0]} systems, {ev.shape[0]} evaluated")
     print(f"  vectorised {t_vec:8.3f} s   loop (scipy kendalltau per sample) {t_loop:8.3f} s   "
           f"ratio {t_loop / t_vec:6.1f}x")
     print(f"(machine shared with other jobs; cpu count {os.cpu_count()})")

@@ -55,15 +55,15 @@ def main():
     ap.add_argument("--per-cell", type=int, default=3, help="plain-loop trials timed per measure x design x size")
     args = ap.parse_args()
     mats = load()
-    sizes, reps = list(range(5, 26)), 50
+    sizes, B = list(range(5, 26)), 50
 
     t0 = time.perf_counter()
     total_trials = 0
     for measure, ms in mats.items():
         for design in ("disjoint", "independent"):
             t = time.perf_counter()
-            res = ts.swap_experiment(ms, sizes=sizes, repetitions=reps, design=design, seed=1)
-            total_trials += res.n_pairs * len(sizes) * reps
+            res = ts.swap_experiment(ms, sizes=sizes, B=B, design=design, seed=1)
+            total_trials += res.n_pairs * len(sizes) * B
             print(f"  ours {measure:5s} {design:11s} {time.perf_counter() - t:7.1f} s  ({res.n_pairs} pairs)", flush=True)
     ours = time.perf_counter() - t0
 
@@ -88,8 +88,8 @@ def main():
                     dw += plain_trial(X, a, b, i1, i2)[0]
                     dt += time.perf_counter() - t
                     timed += 1
-                est += dt / args.per_cell * sum(n_pairs) * reps
-                est_w += dw / args.per_cell * sum(n_pairs) * reps
+                est += dt / args.per_cell * sum(n_pairs) * B
+                est_w += dw / args.per_cell * sum(n_pairs) * B
     print(f"trials at paper scale: {total_trials:,} (x 3 tests)")
     print(f"ours (vectorised, all of them):        {ours:10.1f} s")
     print(f"plain loop calling scipy (estimated):  {est:10.1f} s  (from {timed} timed trials, "

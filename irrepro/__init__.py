@@ -3,23 +3,36 @@
 Modules, by method family:
 
 - :mod:`irrepro.data` - collections, verified downloads, TREC readers, the simulated stand-in;
-- :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity, Sakai's
-  Q-measure / nDCG / nCG, RBP) and their aggregates;
+- :mod:`irrepro.measures` - evaluation measures over whole run sets (trec_eval parity,
+  ir_measures' names, Sakai's Q-measure / nDCG / nCG, RBP) and their aggregates (a subpackage:
+  names, kernel, outputs);
 - :mod:`irrepro.corpus_bootstrap` - corpus-bootstrap intervals for AP and MAP, split-corpus
-  validation, differences and meta-analysis (Cormack & Lynam 2006);
+  validation and differences of two systems (Cormack & Lynam 2006; a subpackage by family);
 - :mod:`irrepro.topic_split` - topic-split swap experiments with paired significance tests, and
   assessor effort (Sanderson & Zobel 2005);
 - :mod:`irrepro.bootstrap_tests` - paired and unpaired bootstrap tests of all pairs of systems,
-  discriminative power, stability, swap rates and rank correlations (Sakai 2006);
+  discriminative power, stability, swap rates and rank correlations (Sakai 2006; a subpackage);
 - :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
   collections (Webber, Moffat & Zobel 2008);
+- :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,
+  bootstrap standard errors, meta-analysis, multiple-testing adjustment;
+- :mod:`irrepro.plots` - every figure (the method modules draw nothing);
 - :mod:`irrepro.simulation` - simulated scores with a known truth: margins and copulas fitted to
   real score matrices (Urbano & Nagler 2018; Urbano, Lima & Hanjalic 2019);
 - :mod:`irrepro.known_truth` - the four papers' methods against a known truth: type I error and
   power of the paired tests, family-wise error, interval coverage, self-significance under the null
-  (figures in :mod:`irrepro.known_truth_plots`);
+  (its figures in :mod:`irrepro.plots`);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
-- :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard.
+- :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``;
+  its page from a jinja2 template, its figures from :mod:`irrepro.plots`);
+- :mod:`irrepro.book` - the book's data banners, paper-vs-ours tables and scorecard (no method
+  module imports it).
+
+Conventions across the API: ``B`` is the number of resamples (bootstrap samples, random topic
+sets or partitions), ``level`` a confidence level, ``seed`` an int, a
+:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`
+(:data:`irrepro.parallel.SeedLike`), and arrays are ``(systems, topics[, B])``. Renamed and moved
+names are listed in CHANGELOG.md.
 """
 
 __version__ = "0.1.0"

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, ProcessPoolExecutor
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["scale", "n_jobs", "as_seed_sequence", "as_generator", "spawn", "parallel_map"]
+__all__ = ["scale", "n_jobs", "check_int", "as_seed_sequence", "as_generator", "spawn", "parallel_map"]
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
@@ -32,24 +33,44 @@ def scale(default: str = "paper") -> str:
     return value
 
 
+def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
+    """``value`` as an int, or a ValueError naming ``name``: the one check of every count (``B``:
+    resamples, repetitions, partitions) and seed of irrepro. A float, even a whole one
+    (``B=1.5``, ``seed=1.7``, ``B=1e3``), a bool or a string is refused rather than truncated;
+    numpy integers are ints."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
 def n_jobs(n: int | None = None) -> int:
     """Resolve a worker count: None -> ``IRREPRO_JOBS`` (default 1), -1 -> all cores."""
     if n is None:
-        n = int(os.environ.get("IRREPRO_JOBS", "1"))
+        raw = os.environ.get("IRREPRO_JOBS", "1").strip() or "1"
+        try:
+            n = int(raw)
+        except ValueError:
+            raise ValueError(
+                f"IRREPRO_JOBS must be an integer (workers; -1 for all cores), not {raw!r}"
+            ) from None
+    n = check_int(n, "n_jobs")
     if n < 0:
         n = os.cpu_count() or 1
     return max(1, n)
 
 
 def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    """A SeedSequence from an int, a SeedSequence or a Generator (whose state it advances)."""
+    """A SeedSequence from an int >= 0, a SeedSequence or a Generator (whose state it advances)."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
         return np.random.SeedSequence(int(seed.integers(2**63)))
     if seed is None:
         raise ValueError("pass a seed (int or numpy Generator): irrepro's results are reproducible")
-    return np.random.SeedSequence(int(seed))
+    return np.random.SeedSequence(check_int(seed, "seed", minimum=0))
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
@@ -93,12 +114,17 @@ def parallel_map(
                 bar.update()
             return out
         pool_cls = ProcessPoolExecutor if processes else ThreadPoolExecutor
-        with pool_cls(max_workers=workers) as pool:
+        pool = pool_cls(max_workers=workers)
+        try:
             futures = [pool.submit(fn, x) for x in items]
             out = []
             for f in futures:
                 out.append(f.result())
                 bar.update()
-            return out
+        except BaseException:  # an error or Ctrl-C: tasks not yet started never start
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return out
     finally:
         bar.close()

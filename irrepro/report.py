@@ -2,15 +2,17 @@
 
 One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
 
-    from irrepro import data, report
-    rep = report.analyse(data.load_runs("my-runs/", qrels="qrels.txt"), seed=1)
+    from irrepro import report
+    inp = report.load("my-runs/", "qrels.txt")     # real qrels or an error; coverage checked
+    rep = report.analyse(inp.runset, seed=1)
     rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
 
 What it computes, each with the package function the book's chapter uses, at the papers' scale
 (``IRREPRO_SCALE=quick`` for a fast look):
 
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
-   semantics; default ``AP``) and its mean over the qrels' topics.
+   semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
+   them (:func:`coverage`).
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
@@ -19,7 +21,7 @@ What it computes, each with the package function the book's chapter uses, at the
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
    interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
-   relevance ``grade >= rel``, as the paper defines it.
+   relevance ``grade >= rel``, as the paper defines it; run by blocks of runs (memory).
 4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on the runs' own topics
    (:func:`irrepro.topic_split.swap_experiment`, disjoint topic sets of 5 .. min(25, T/2) topics,
    50 repetitions): how often a difference of a given relative size on one topic set reverses on
@@ -30,18 +32,28 @@ What it computes, each with the package function the book's chapter uses, at the
    (:func:`irrepro.standardize.partition_experiment`): dRMSE of run means between halves and the
    share of runs a t-test finds different from themselves, raw vs standardized.
 
+**One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
+run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
+without a usable list adds a fixed AP of 0, where the paper averages over usable lists only).
+
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
+
+The runs are read by ``irrepro._report_inputs`` (:func:`load`, :func:`coverage`, served from
+here) and the page is drawn by ``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML
+from the jinja2 template ``irrepro/templates/report.html.j2``).
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
+import ctypes
+import errno
+import os
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -52,41 +64,76 @@ from . import corpus_bootstrap as cb
 from . import parallel
 from . import standardize as sz
 from . import topic_split as ts
-from .book import slug
-from .data import RunSet, ScoreMatrix
+from ._deprecation import renamed_arguments, renamed_attribute
+# the user's runs (loading, coverage) and the page (figures, tables, HTML) live in two modules of
+# their own; Inputs, load, coverage, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
+from ._report_inputs import Inputs, _check_matches, coverage, load
+from ._report_page import (  # noqa: F401
+    AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
+)
+from ._text import slug
+from .data import DataError, RunSet, ScoreMatrix
 from .measures import evaluate, parse_measure
+from .stats import adjust_pvalues, kendall_tau
 
-__all__ = ["Report", "Settings", "settings", "analyse", "run"]
+__all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "coverage", "check_out", "MARKER"]
 
-#: Above this many pairs the HTML lists only the pairs adjacent in the ranking (all are in the CSV).
-MAX_PAIRS_SHOWN = 1000
-
+#: The file that marks a directory as an irrepro report (only such a directory is overwritten).
+MARKER = ".irrepro-report"
+#: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
+#: the report's columns at once, so memory does not grow with the number of pairs.
+_PAIR_BLOCK = 512
+#: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
+#: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
+_CORPUS_LISTS = 800
+_CORPUS_CELLS = 1 << 22
 
 @dataclass(frozen=True)
 class Settings:
-    """The sizes of the report's computations (the papers' values at ``scale="paper"``)."""
+    """The sizes of the report's computations (the papers' values at ``scale="paper"``): the
+    number of resamples ``B`` of each analysis (issue 14's one vocabulary)."""
 
-    B: int  # bootstrap samples of the paired tests (Sakai: 1000)
-    n_boot: int  # corpus-bootstrap samples (Cormack & Lynam: 2000)
-    repetitions: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
+    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
+    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
+    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
     max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
-    partitions: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
+    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
     scale: str
+
+    # the names before 0.2 (deprecated; CHANGELOG.md)
+    B = renamed_attribute("B", "B_tests")
+    n_boot = renamed_attribute("n_boot", "B_corpus")
+    repetitions = renamed_attribute("repetitions", "B_swap")
+    partitions = renamed_attribute("partitions", "B_halves")
+
+
+Settings.__init__ = renamed_arguments(B="B_tests", n_boot="B_corpus", repetitions="B_swap",
+                                      partitions="B_halves")(Settings.__init__)
 
 
 def settings(scale: str | None = None) -> Settings:
     """The papers' sizes (``"paper"``, default from ``IRREPRO_SCALE``) or small ones (``"quick"``)."""
     scale = parallel.scale() if scale is None else scale
     if scale == "paper":
-        return Settings(B=1000, n_boot=2000, repetitions=50, max_size=25, partitions=1000, scale=scale)
+        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
     if scale == "quick":
-        return Settings(B=200, n_boot=200, repetitions=10, max_size=25, partitions=50, scale=scale)
+        return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
     raise ValueError(f"scale must be 'paper' or 'quick', not {scale!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
 class Report:
-    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`."""
+    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`.
+
+    ``pairs`` has one row per pair of runs (difference, its 95% percentile interval, d_z, ASL,
+    Holm- and BH-adjusted ASL); the bootstrap replicates themselves are not kept (7,875 pairs x
+    B = 1000 would be 126 MB). ``coverage`` is :func:`coverage` of the runs.
+    """
 
     name: str
     qrels: str
@@ -96,23 +143,33 @@ class Report:
     settings: Settings
     scores: ScoreMatrix
     n_relevant: np.ndarray  # (T,)
-    tests: bt.PairwiseTest
     pairs: pd.DataFrame  # one row per pair (comparisons, Holm and BH)
     corpus: cb.FullCorpus
-    swap: ts.SwapResult | None
+    swap: ts.SwapExperiment | None
     growth: ts.GrowthFit | None
     swap_note: str
     standardized: np.ndarray  # (S, T) Phi(z)
     halves: dict[str, sz.PartitionResult]
+    coverage: pd.DataFrame
+    simulated: bool = False
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def runs(self) -> tuple[str, ...]:
         return self.scores.systems
 
+    def pair_index(self) -> np.ndarray:
+        """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`."""
+        pos = {r: k for k, r in enumerate(self.runs)}
+        return np.stack([self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1)
+
+    def discriminative_power(self, alpha: float = 0.05) -> float:
+        """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3)."""
+        return float(np.mean(self.pairs["ASL"].to_numpy() < alpha))
+
     def runs_table(self) -> pd.DataFrame:
-        """One row per run, best mean first: mean score, MAP intervals, standardized mean, ranks,
-        and how many runs it beats / loses to significantly (Holm-adjusted ASL < 0.05)."""
+        """One row per run, best mean first: mean score, coverage, MAP intervals, standardized mean,
+        ranks, and how many runs it beats / loses to significantly (Holm-adjusted ASL < 0.05)."""
         mean = self.scores.mean()
         par = self.corpus.maps[("parametric", "MAP")]
         boot = self.corpus.maps[("bootstrap", "MAP")]
@@ -121,16 +178,20 @@ class Report:
         wins = np.zeros(len(mean), dtype=int)
         losses = np.zeros(len(mean), dtype=int)
         d = self.pairs["difference"].to_numpy()
-        i, j = self.tests.pairs[:, 0], self.tests.pairs[:, 1]
+        ij = self.pair_index()
+        i, j = ij[:, 0], ij[:, 1]
         np.add.at(wins, i[sig & (d > 0)], 1)
         np.add.at(wins, j[sig & (d < 0)], 1)
         np.add.at(losses, i[sig & (d < 0)], 1)
         np.add.at(losses, j[sig & (d > 0)], 1)
-        m = self.measure
+        m, T = self.measure, len(self.scores.topics)
+        cov = self.coverage.loc[list(self.runs)]
         frame = pd.DataFrame(
             {
                 "run": self.runs,
                 f"mean {m}": mean,
+                f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
+                "topics ignored (not in qrels)": cov["ignored"].to_numpy(),
                 "MAP": par.estimate,
                 "MAP low (parametric)": par.lower,
                 "MAP high (parametric)": par.upper,
@@ -146,21 +207,27 @@ class Report:
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
-        """The headline numbers of the report."""
+        """The headline numbers of the report (first, when the qrels are simulated, a warning)."""
         S, T = self.scores.shape
-        tau = float(bt.kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
-        out = {
+        tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
+        out: dict = {}
+        if self.simulated:
+            out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
+        out.update({
             "runs": S,
             "topics": T,
+            "mean": "over all qrels topics, a missing topic = 0 (trec_eval -c)",
+            "runs missing qrels topics": int((self.coverage["missing"] > 0).sum()),
+            "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"] > 0).sum()),
             "pairs": len(self.pairs),
-            "discriminative power (ASL < 0.05)": self.tests.discriminative_power(0.05),
+            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
             "significant pairs, Holm": int((self.pairs["ASL (Holm)"] < 0.05).sum()),
             "significant pairs, Benjamini-Hochberg": int((self.pairs["ASL (BH)"] < 0.05).sum()),
             "median width of the MAP interval (parametric)": float(
                 np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
             ),
             "Kendall tau, raw vs standardized ranking": tau,
-        }
+        })  # fmt: skip
         for form, res in self.halves.items():
             s = res.summary()
             out[f"dRMSE between random halves, {form}"] = s["dRMSE mean"]
@@ -171,13 +238,9 @@ class Report:
         """The report as one HTML document: figures embedded as PNG data, no external resource."""
         return _render(self, self.summary(), self.runs_table())
 
-    def write(self, out: str | Path) -> Path:
-        """Write ``index.html`` and the tables as CSV (summary, runs, pairs, per-topic scores, error
-        rates) into ``out``; returns the path of ``index.html``. Each file is written whole
-        (temporary name, then rename)."""
-        from .data._fetch import atomic_write
-
-        d = Path(out)
+    def files(self) -> dict[str, str]:
+        """The report's files by name: ``index.html`` and the tables as CSV (summary, runs, pairs,
+        per-topic scores, error rates)."""
         summ, runs = self.summary(), self.runs_table()
         files = {
             "summary.csv": pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}).to_csv(index=False),
@@ -188,13 +251,214 @@ class Report:
         if self.swap is not None:
             files["error-rates.csv"] = _error_table(self).to_csv()
         files["index.html"] = _render(self, summ, runs)
-        for fname, text in files.items():
-            atomic_write(d / fname, lambda tmp, text=text: tmp.write_text(text, encoding="utf-8"))
+        return files
+
+    def write(self, out: str | Path) -> Path:
+        """Write the report's :meth:`files` into the directory ``out``; returns the path of its
+        ``index.html``.
+
+        The files are written into a temporary sibling directory which then takes ``out``'s place
+        in one step: a write that fails part-way leaves an earlier report in ``out`` as it was, and
+        no file of an earlier report survives beside the new ones. ``out`` must be new, empty, or
+        an earlier irrepro report (it holds the marker file ``.irrepro-report``); anything else is
+        refused (:func:`check_out`)."""
+        d = check_out(out)
+        _write_dir(d, self.files())
         return d / "index.html"
 
 
-def _formatted(values: dict) -> list[str]:
-    return [f"{v:,}" if isinstance(v, (int, np.integer)) else f"{v:.3f}" for v in values.values()]
+# --------------------------------------------------------------------------------------------
+# the output directory
+# --------------------------------------------------------------------------------------------
+
+
+def _is_report(d: Path) -> bool:
+    """``d`` holds an irrepro report: the marker file, or (reports written before the marker) an
+    ``index.html`` titled "irrepro report"."""
+    if (d / MARKER).is_file():
+        return True
+    index = d / "index.html"
+    try:
+        return index.is_file() and "<title>irrepro report" in index.read_text(errors="replace")[:4000]
+    except OSError:
+        return False
+
+
+def check_out(out: str | Path) -> Path:
+    """Check, before any work, that a report can be written to ``out``; returns it (absolute).
+
+    Refused (ValueError naming the path and the problem): ``out`` is a file; ``out`` is a
+    directory that holds files but no irrepro report (an earlier report is replaced, nothing
+    else); ``out`` cannot be created or replaced there (no write permission on its parent, or a
+    parent that is a file)."""
+    d = Path(out).expanduser().absolute()
+    if d.exists() and not d.is_dir():
+        raise ValueError(f"{d}: --out names a file, not a directory for the report")
+    if d.is_dir() and any(d.iterdir()) and not _is_report(d):
+        raise ValueError(
+            f"{d}: not an irrepro report (no {MARKER} file) and not empty; refusing to overwrite "
+            "it: give a new or empty directory as --out"
+        )
+    base = d.parent
+    while not base.exists():
+        base = base.parent
+    if not base.is_dir():
+        raise ValueError(f"{d}: cannot create the report there, {base} is a file")
+    try:  # the one reliable test of writability: make (and remove) a sibling directory
+        probe = tempfile.mkdtemp(dir=base, prefix=".irrepro-probe-")
+        os.rmdir(probe)
+    except OSError as exc:
+        raise ValueError(f"{d}: cannot write the report there ({base}: {exc.strerror})") from None
+    return d
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not
+    available (other systems, old kernels, some file systems)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD, RENAME_EXCHANGE = -100, 2
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _write_dir(d: Path, files: dict[str, str]) -> None:
+    """Write ``files`` into a temporary sibling of ``d``, then put it in ``d``'s place: a rename
+    onto a new or empty ``d``, an atomic exchange with an earlier report (Linux), or elsewhere two
+    renames with the earlier report put back if the second fails."""
+    d.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".tmp"))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        (tmp / MARKER).write_text(
+            f"irrepro report, written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+            "irrepro report --out replaces this directory as a whole.\n",
+            encoding="utf-8",
+        )
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
+        try:
+            os.rename(tmp, d)  # d absent or empty: one step
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+        if _exchange(tmp, d):  # tmp now holds the earlier report
+            shutil.rmtree(tmp, ignore_errors=True)
+            return
+        old = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".old"))
+        try:
+            os.rename(d, old / "report")
+        except BaseException:
+            os.rmdir(old)
+            raise
+        try:
+            os.rename(tmp, d)
+        except BaseException:
+            try:
+                os.rename(old / "report", d)
+            except OSError as exc:  # keep it where it is, and say where
+                raise OSError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", str(d)) from exc
+            os.rmdir(old)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------------------------
+# the analyses
+# --------------------------------------------------------------------------------------------
+
+
+def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress) -> pd.DataFrame:
+    """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
+    pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
+    the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
+    ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory."""
+    samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
+    pairs = bt.all_pairs(scores.shape[0])
+    blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
+
+    def block(p):
+        res = bt.paired_test(scores, p, samples=samples, n_jobs=1)
+        return res.observed, res.confidence_interval(0.95), res.effect_size, res.asl
+
+    parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
+    obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
+    runs = scores.systems
+    return pd.DataFrame(
+        {
+            "run x": [runs[i] for i in pairs[:, 0]],
+            "run y": [runs[j] for j in pairs[:, 1]],
+            "difference": obs,
+            "95% CI low": ci[:, 0],
+            "95% CI high": ci[:, 1],
+            "effect size d_z": es,
+            "ASL": asl,
+            "ASL (Holm)": adjust_pvalues(asl, "holm"),
+            "ASL (BH)": adjust_pvalues(asl, "fdr_bh"),
+        }
+    )
+
+
+def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
+    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` dense
+    cells (at least one run each): a rule of the data alone, not of the number of workers."""
+    S, T = lengths.shape
+    longest = lengths.max(axis=1, initial=0)
+    blocks, start, k = [], 0, 1
+    for s in range(S):
+        k_new = max(k, int(longest[s]), 1)
+        n = s - start + 1
+        if n > 1 and (n * T > _CORPUS_LISTS or n * T * k_new > _CORPUS_CELLS):
+            blocks.append(np.arange(start, s))
+            start, k_new = s, max(int(longest[s]), 1)
+        k = k_new
+    blocks.append(np.arange(start, S))
+    return blocks
+
+
+def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
+    """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
+    run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
+    the dense lists of one block at a time are in memory."""
+    from tqdm import tqdm
+
+    blocks = _run_blocks(np.asarray(runs.lengths))
+    seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
+    parts = []
+    with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
+        for idx, ss in zip(blocks, seeds):
+            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,
+                                        n_jobs=n_jobs, average="all"))  # fmt: skip
+            bar.update(len(idx))
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(ivs):
+        return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])
+                                  for f in fields(ivs[0]) if f.name != "method"})  # fmt: skip
+
+    first = parts[0]
+    return cb.FullCorpus(
+        runs.runs, runs.topics,
+        np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
+        {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
+        {k: cat([p.maps[k] for p in parts]) for k in first.maps},
+        None,
+    )  # fmt: skip
 
 
 def analyse(
@@ -207,30 +471,34 @@ def analyse(
     n_jobs: int | None = None,
     progress: bool = True,
     qrels_label: str = "",
+    simulated: bool | None = None,
 ) -> Report:
     """Apply the four papers' analyses to ``runs`` (module docstring) and return a :class:`Report`.
 
     ``measure`` is any measure of :mod:`irrepro.measures` (the corpus bootstrap is on AP whatever
     it is); ``rel`` the lowest relevant grade; ``seed`` an int (shown in the report). Needs at
     least 3 runs and 4 topics; the topic-split analysis needs 10 topics (two disjoint sets of 5)
-    and is left out, with the reason in the report, below that.
+    and is left out, with the reason in the report, below that. Every mean is over all the qrels'
+    topics, a topic a run lacks scoring 0 (trec_eval -c). ``simulated`` (default: the run set's
+    own flag) marks the report as computed on simulated data, in its header.
     """
     from tqdm import tqdm
 
     if not isinstance(runs, RunSet):
         raise TypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(runs).__name__}")
     parse_measure(measure)
+    seed = parallel.check_int(seed, "seed", minimum=0)
     S, T = len(runs.runs), len(runs.topics)
     if S < 3:
         raise ValueError(f"the report compares runs: need at least 3 runs, got {S}")
     if T < 4:
         raise ValueError(f"need at least 4 topics with judgments, got {T}")
-    if not isinstance(seed, (int, np.integer)):
-        raise TypeError("seed must be an int (it is printed in the report)")
+    cov = _check_matches(runs, None, qrels_label)
     st = settings(scale)
-    rng_tests, rng_corpus, rng_swap, rng_halves = parallel.as_seed_sequence(int(seed)).spawn(4)
+    n_jobs = parallel.n_jobs(n_jobs)
+    rng_tests, rng_corpus, rng_swap, rng_halves = parallel.as_seed_sequence(seed).spawn(4)
     timings: dict[str, float] = {}
-    steps = ["scores", "bootstrap tests", "corpus bootstrap", "topic split", "standardization"]
+    steps = ["scores", "corpus bootstrap", "bootstrap tests", "topic split", "standardization"]
     bar = tqdm(total=len(steps), desc="report", unit="analysis", disable=not progress)
 
     def step(name: str, fn: Callable):
@@ -243,32 +511,8 @@ def analyse(
 
     try:
         scores = step("scores", lambda: evaluate(runs, [measure], rel=rel)[measure])
-
-        def tests():
-            res = bt.paired_test(scores, B=st.B, seed=rng_tests, n_jobs=n_jobs)
-            holm = pd.DataFrame(bt.comparisons(res, method="holm"))
-            from statsmodels.stats.multitest import multipletests  # as comparisons() adjusts
-            frame = pd.DataFrame(
-                {
-                    "run x": holm["system_x"],
-                    "run y": holm["system_y"],
-                    "difference": holm["difference"],
-                    "95% CI low": holm["ci_low"],
-                    "95% CI high": holm["ci_high"],
-                    "effect size d_z": holm["effect_size"],
-                    "ASL": holm["asl"],
-                    "ASL (Holm)": holm["asl_adjusted"],
-                    "ASL (BH)": multipletests(res.asl, method="fdr_bh")[1],
-                }
-            )
-            return res, frame
-
-        test, pairs = step("bootstrap tests", tests)
-        corpus = step(
-            "corpus bootstrap",
-            lambda: cb.full_corpus(runs, n_boot=st.n_boot, seed=rng_corpus, rel=rel, n_jobs=n_jobs,
-                                   progress="corpus bootstrap" if progress else False),
-        )
+        corpus = step("corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress))
+        pairs = step("bootstrap tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress))
 
         def split():
             top = min(st.max_size, T // 2)
@@ -279,7 +523,7 @@ def analyse(
                 )
             sizes = list(range(5, top + 1)) if st.scale == "paper" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(
-                [scores], sizes=sizes, repetitions=st.repetitions, design="disjoint",
+                [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
                 progress="swap experiment" if progress else False,
             )  # fmt: skip
@@ -292,8 +536,8 @@ def analyse(
             std = sz.standardize(scores)
             seed_halves = int(rng_halves.generate_state(1)[0])  # an int: both forms on the same halves
             halves = {
-                "raw": sz.partition_experiment(scores.scores, st.partitions, seed=seed_halves, n_jobs=n_jobs),
-                "standardized": sz.partition_experiment(std, st.partitions, seed=seed_halves, n_jobs=n_jobs),
+                "raw": sz.partition_experiment(scores.scores, st.B_halves, seed=seed_halves, n_jobs=n_jobs),
+                "standardized": sz.partition_experiment(std, st.B_halves, seed=seed_halves, n_jobs=n_jobs),
             }
             return std, halves
 
@@ -304,12 +548,11 @@ def analyse(
         name=runs.name,
         qrels=qrels_label or getattr(runs.qrels, "name", "") or "",
         measure=measure,
-        seed=int(seed),
+        seed=seed,
         rel=rel,
         settings=st,
         scores=scores,
         n_relevant=runs.n_relevant(rel),
-        tests=test,
         pairs=pairs,
         corpus=corpus,
         swap=swap,
@@ -317,6 +560,8 @@ def analyse(
         swap_note=swap_note,
         standardized=std,
         halves=halves,
+        coverage=cov,
+        simulated=runs.simulated if simulated is None else bool(simulated),
         timings=timings,
     )
 
@@ -332,302 +577,26 @@ def run(
     scale: str | None = None,
     n_jobs: int | None = None,
     progress: bool = True,
+    allow_simulated: bool = False,
+    precision: str | None = None,
 ) -> Path:
-    """Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file or an
-    ir_datasets id), :func:`analyse` them and write the report into ``out``; returns the path of
-    its ``index.html``. What ``irrepro report`` does."""
-    from . import data
+    """Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
+    ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
+    returns the path of its ``index.html``. What ``irrepro report`` does.
 
-    parse_measure(measure)  # bad arguments fail before the runs are read
+    Everything that can be checked without the data is checked first (``out``, the measure, the
+    scale, the seed, ``IRREPRO_JOBS``). Real qrels or an error: the simulated stand-in of a book
+    collection only with ``allow_simulated=True``, and the report then says so in its header."""
+    out = check_out(out)
+    parse_measure(measure)
     settings(scale)
-    rs = data.load_runs(runs_dir, qrels=qrels, progress=progress)
-    rep = analyse(rs, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
-                  qrels_label=str(qrels))
+    parallel.check_int(seed, "seed", minimum=0)
+    n_jobs = parallel.n_jobs(n_jobs)
+    if precision not in (None, "float32", "float64"):
+        raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
+    if not Path(runs_dir).is_dir():
+        raise DataError(runs_dir, None, "not a directory of run files")
+    inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)
+    rep = analyse(inp.runset, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
+                  qrels_label=inp.qrels_label, simulated=inp.simulated)  # fmt: skip
     return rep.write(out)
-
-
-# --------------------------------------------------------------------------------------------
-# rendering
-# --------------------------------------------------------------------------------------------
-
-_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; max-width: 1100px;
-       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7em; margin-bottom: .2em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; font-size: .85em; margin: .8em 0; }
-th, td { border: 1px solid #ddd; padding: .25em .5em; text-align: right; }
-th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
-.scroll { max-height: 32em; overflow: auto; border: 1px solid #eee; }
-figure { margin: 1em 0; } figcaption { font-size: .9em; color: #555; }
-img { max-width: 100%; height: auto; }
-.meta { color: #555; font-size: .9em; } .note { background: #f7f7fb; padding: .6em 1em; border-left: 3px solid #88a; }
-code { background: #f4f4f4; padding: 0 .2em; }
-"""
-
-
-def _png(fig) -> str:
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _figure(fig, caption: str, alt: str) -> str:
-    return (f'<figure><img src="{_png(fig)}" alt="{html.escape(alt)}">'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
-
-
-def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False) -> str:
-    out = frame.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-",
-                        border=0, escape=True)
-    return f'<div class="scroll">{out}</div>' if scroll else out
-
-
-def _pct(x: float) -> str:
-    return "-" if not np.isfinite(x) else f"{100 * x:.1f}%"
-
-
-def _error_table(rep: Report) -> pd.DataFrame:
-    """Error rate by relative-difference bin at the largest topic-set size, and projected to all
-    topics, with and without a significant t-test (p <= 0.05) on set 1."""
-    res, size = rep.swap, int(rep.swap.sizes[-1])
-    cols = {}
-    for f, lab in (("none", "all trials"), ("t p<=0.05", "t-test p<=0.05")):
-        rates = res.error_rates(f, "relative")[size]
-        cnt = res.counts(f, "relative")[size]
-        cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
-        cols[f"trials at {size} topics, {lab}"] = cnt
-    fit = rep.growth
-    cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(fit.projected, index=fit.labels)
-    frame = pd.DataFrame(cols)
-    keep = frame[[c for c in frame.columns if c.startswith("trials")]].sum(axis=1) > 0
-    return frame[keep]
-
-
-def _fig_scores(rep: Report):
-    import matplotlib.pyplot as plt
-
-    x = rep.scores.scores
-    order_s = np.argsort(-x.mean(axis=1), kind="stable")
-    order_t = np.argsort(-x.mean(axis=0), kind="stable")
-    fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * len(order_s) + 1.5))))
-    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=max(1e-9, float(np.nanmax(x))))
-    ax.set(xlabel="topic (easiest first)", ylabel=f"run (best mean {rep.measure} first)",
-           title=f"{rep.measure} per run and topic")
-    fig.colorbar(im, ax=ax, label=rep.measure)
-    return fig
-
-
-def _fig_asl(rep: Report):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    t = rep.tests
-    ax = axes[0]
-    ax.plot(np.arange(1, len(t.asl) + 1), t.asl_curve(), color="C0", label="ASL")
-    ax.plot(np.arange(1, len(t.asl) + 1), np.sort(rep.pairs["ASL (Holm)"].to_numpy()), color="C3", label="Holm-adjusted")
-    ax.plot(np.arange(1, len(t.asl) + 1), np.sort(rep.pairs["ASL (BH)"].to_numpy()), color="C2", label="BH-adjusted")
-    ax.axhline(0.05, ls="--", color="grey", lw=1)
-    ax.set(xlabel="run pairs sorted by ASL", ylabel="achieved significance level",
-           title=f"ASL curve, paired bootstrap test (B = {t.B})")
-    ax.legend(fontsize=8)
-    # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
-    S = len(rep.runs)
-    order = np.argsort(-rep.scores.mean(), kind="stable")
-    pos = np.empty(S, dtype=int)
-    pos[order] = np.arange(S)
-    mat = np.full((S, S), np.nan)
-    d = rep.pairs["difference"].to_numpy()
-    sig = rep.pairs["ASL (Holm)"].to_numpy() < 0.05
-    val = np.where(sig, np.sign(d), 0.0)
-    i, j = t.pairs[:, 0], t.pairs[:, 1]
-    mat[pos[i], pos[j]] = val
-    mat[pos[j], pos[i]] = -val
-    ax = axes[1]
-    ax.imshow(mat, cmap="coolwarm_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
-    ax.set(xlabel="run (rank)", ylabel="run (rank)",
-           title="Holm-significant differences\n(blue: row better, red: row worse, grey: not significant)")
-    if S <= 30:
-        labels = [rep.runs[k] for k in order]
-        ax.set_xticks(range(S), labels, rotation=90, fontsize=6)
-        ax.set_yticks(range(S), labels, fontsize=6)
-    fig.tight_layout()
-    return fig
-
-
-def _fig_corpus(rep: Report):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    cb.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
-    cb.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
-                          transform=cb.expit)
-    axes[0].set_ylabel("MAP")
-    axes[1].set_ylabel("expit(L-MAP)")
-    fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.n_boot})")
-    fig.tight_layout()
-    return fig
-
-
-def _fig_split(rep: Report):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
-    for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
-        fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
-        ts.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
-        ax.set_title(title)
-    fig.suptitle(f"Swap experiment: {rep.swap.repetitions} repetitions per size, disjoint topic sets")
-    fig.tight_layout()
-    return fig
-
-
-def _fig_std(rep: Report):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    raw, std = rep.scores.mean(), rep.standardized.mean(axis=1)
-    ax = axes[0]
-    ax.scatter(raw, std, s=14, color="C0")
-    ax.set(xlabel=f"mean {rep.measure}", ylabel=f"mean standardized {rep.measure}",
-           title="Raw vs standardized means")
-    ax = axes[1]
-    forms = list(rep.halves)
-    summ = [rep.halves[f].summary() for f in forms]
-    xs = np.arange(len(forms))
-    ax.bar(xs - 0.2, [s["FP mean"] for s in summ], width=0.4, color="C0", label="mean over partitions")
-    ax.bar(xs + 0.2, [s["FP high"] for s in summ], width=0.4, color="C1", label="upper end of 95% range")
-    ax.set_xticks(xs, forms)
-    ax.axhline(0.05, color="k", lw=0.8, ls="--")
-    ax.set(ylabel="share of runs significantly\ndifferent from themselves",
-           title=f"Random topic halves ({rep.settings.partitions} partitions)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    S, T = rep.scores.shape
-    st = rep.settings
-    m = rep.measure
-    esc = html.escape
-    parts: list[str] = []
-    add = parts.append
-    # an empty inline icon: the page asks nothing of any server, not even /favicon.ico
-    add("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><link rel='icon' href='data:,'>")
-    add(f"<title>irrepro report: {esc(rep.name)}</title><style>{_CSS}</style></head><body>")
-    add(f"<h1>irrepro report: {esc(rep.name)}</h1>")
-    add(
-        f"<p class='meta'>{S} runs x {T} topics; qrels <code>{esc(rep.qrels)}</code>; relevant: grade &ge; "
-        f"{rep.rel}; measure <b>{esc(m)}</b>; seed {rep.seed}; scale {esc(st.scale)} (paired-test B = {st.B}, "
-        f"corpus bootstrap B = {st.n_boot}, swap repetitions = {st.repetitions}, random halves = "
-        f"{st.partitions}). Written by irrepro on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</p>"
-    )
-    add("<h2>Summary</h2>")
-    add(_table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})))
-    lowR = int(np.sum(rep.n_relevant < 1))
-    if lowR:
-        add(f"<p class='note'>{lowR} topic(s) have no relevant document at grade &ge; {rep.rel}; they count "
-            f"as 0 in every mean (trec_eval -c) and carry no information.</p>")
-
-    add("<h2>1. Scores</h2>")
-    add(_figure(_fig_scores(rep), f"{m} of every run on every topic, runs and topics sorted by mean.",
-                f"heat map of {m} per run and topic"))
-    add(f"<h3>Runs</h3><p>Best mean {esc(m)} first. MAP intervals are the corpus bootstrap's (section 3); "
-        "&lsquo;significantly better/worse than&rsquo; counts Holm-adjusted paired bootstrap tests at 0.05 "
-        "(section 2).</p>")
-    add(_table(runs, scroll=len(runs) > 30))
-
-    # --- bootstrap tests
-    t = rep.tests
-    n_holm = summ["significant pairs, Holm"]
-    add("<h2>2. Paired bootstrap tests (Sakai 2006)</h2>")
-    add(
-        f"<p>Every pair of runs is tested with the studentised paired bootstrap test on the {T} topics "
-        f"(B = {t.B}, one set of bootstrap topic samples for all pairs). {100 * t.discriminative_power():.1f}% "
-        f"of the {len(rep.pairs)} pairs have ASL &lt; 0.05 (the discriminative power of {esc(m)} on these "
-        f"runs); after Holm's adjustment for {len(rep.pairs)} comparisons {n_holm} pairs remain "
-        f"significant, after Benjamini-Hochberg {summ['significant pairs, Benjamini-Hochberg']}. Intervals are "
-        "percentile bootstrap intervals of the difference in mean.</p>"
-    )
-    add(_figure(_fig_asl(rep), "Left: the ASL curve (Sakai's Figure 7), raw and adjusted. Right: which pairs differ.",
-                "ASL curve and significance matrix"))
-    shown = rep.pairs
-    note = ""
-    if len(shown) > MAX_PAIRS_SHOWN:
-        rank = {r: k for k, r in enumerate(runs["run"])}
-        adj = (shown["run x"].map(rank) - shown["run y"].map(rank)).abs() == 1
-        shown = shown[adj]
-        note = (f"<p class='note'>{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the "
-                "ranking are listed; <a href='pairs.csv'>pairs.csv</a> has all.</p>")
-    add(note)
-    shown = shown.sort_values("ASL", kind="stable").copy()
-    for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
-        shown[col] = [f"< {1 / t.B:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
-    add(_table(shown, scroll=len(shown) > 30))
-
-    # --- corpus bootstrap
-    par = rep.corpus.maps[("parametric", "MAP")]
-    add("<h2>3. Corpus-bootstrap intervals (Cormack &amp; Lynam 2006)</h2>")
-    add(
-        f"<p>How much would each run's MAP change on another, materially similar corpus? Every document is "
-        f"replicated Poisson(1) times, B = {st.n_boot} times per ranked list; the interval of MAP combines "
-        f"the per-topic logit intervals (parametric, with the small-R correction) and the L-MAP interval is "
-        f"the bootstrap's. Median width of the MAP interval: {np.nanmedian(par.width):.3f}. Binary relevance "
-        f"(grade &ge; {rep.rel}) and AP, whatever the report's measure, as in the paper.</p>"
-    )
-    add(_figure(_fig_corpus(rep), "Each run's MAP (x) with its 95% interval, runs sorted by MAP.",
-                "corpus bootstrap intervals of MAP per run"))
-
-    # --- topic split
-    add("<h2>4. Topic-split error rates (Sanderson &amp; Zobel 2005)</h2>")
-    if rep.swap is None:
-        add(f"<p class='note'>{esc(rep.swap_note)}</p>")
-    else:
-        sw = rep.swap
-        add(
-            f"<p>The topics are split {sw.repetitions} times into two disjoint sets of n = {sw.sizes[0]} .. "
-            f"{sw.sizes[-1]} topics; for every pair of runs, a trial is an error when the order of their mean "
-            f"{esc(m)} on set 2 reverses the order on set 1. Trials are binned by the relative difference on "
-            f"set 1. Dashed lines: the exponential (GROWTH) fit projected to all {T} topics. Right: only the "
-            "trials whose paired t-test on set 1 gave p &le; 0.05.</p>"
-        )
-        add(_figure(_fig_split(rep), "Error rate against topic-set size per relative-difference bin; dotted line: 5%.",
-                    "swap experiment error rates"))
-        first = rep.growth.first_reliable()
-        add(f"<p>Smallest relative-difference bin whose projected error at {T} topics is below 5%: "
-            f"<b>{esc(first) if first else 'none'}</b>.</p>")
-        add(_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3))
-
-    # --- standardization
-    tau = summ["Kendall tau, raw vs standardized ranking"]
-    hr, hs = rep.halves["raw"].summary(), rep.halves["standardized"].summary()
-    add("<h2>5. Standardized scores (Webber, Moffat &amp; Zobel 2008)</h2>")
-    add(
-        f"<p>Each topic's scores are standardized by the mean and sd of these runs on it, z = (x - &mu;)/&sigma;, "
-        f"and mapped through the normal CDF. Kendall's tau between the rankings by raw and standardized mean: "
-        f"{tau:.3f}. Over {st.partitions} random halves of the topics, the dRMSE of run means between the "
-        f"halves, normalized by the spread of the run means (lower: the halves agree better), is "
-        f"{hr['dRMSE mean']:.3f} raw and {hs['dRMSE mean']:.3f} standardized, and on average {_pct(hr['FP mean'])} (raw) vs "
-        f"{_pct(hs['FP mean'])} (standardized) of the runs are found significantly different from themselves "
-        f"by a two-sample t-test (upper end of the 95% range: {_pct(hr['FP high'])} vs {_pct(hs['FP high'])}; "
-        "nominal 5%).</p>"
-    )
-    add(_figure(_fig_std(rep), "Left: raw against standardized means. Right: false positives over random halves.",
-                "standardized scores"))
-
-    tm = ", ".join(f"{k} {v:.1f} s" for k, v in rep.timings.items())
-    add(f"<h2>Reproducing this report</h2><p class='meta'>Computed in: {esc(tm)}. "
-        f"<code>irrepro report RUNS_DIR --qrels {esc(rep.qrels)} -m {esc(m)} --seed {rep.seed}</code> "
-        f"(IRREPRO_SCALE={esc(st.scale)}) gives the same numbers. Tables as CSV: <a href='runs.csv'>runs.csv</a>, "
-        "<a href='pairs.csv'>pairs.csv</a>"
-        + (", <a href='error-rates.csv'>error-rates.csv</a>" if rep.swap is not None else "")
-        + ".</p>")
-    add("</body></html>")
-    return "\n".join(parts)

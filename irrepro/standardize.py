@@ -36,8 +36,9 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .bootstrap_tests import kendall_tau  # one tau-b for the book (re-exported here)
-from .parallel import SeedLike, as_generator, parallel_map, scale, spawn
+from ._deprecation import moved_names, renamed_arguments
+from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
+from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
 
 __all__ = [
     "Factors",
@@ -53,7 +54,6 @@ __all__ = [
     "self_significance",
     "binomial_interval",
     "discriminative_power",
-    "kendall_tau",
     "rank_agreement",
     "random_halves",
     "PartitionResult",
@@ -186,8 +186,9 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
 
 
 def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition: a
-    document's gain is its grade / the largest grade), for R-normalizing RBP.
+    """Score of an ideal ranking under graded RBP(p) (``irrepro.measures``' definition, trec_eval's:
+    a document's gain is its grade / its topic's largest grade when that exceeds 1), for
+    R-normalizing RBP.
 
     ``grade_counts`` is ``(T, G+1)``: documents judged at grade 0..G per topic (``Qrels.grade_counts``).
     The ideal list holds the highest grades first: RBP = (1-p) * sum_i gain_i p^(i-1)."""
@@ -195,11 +196,13 @@ def ideal_rbp(grade_counts, p: float) -> np.ndarray:
     if gc.ndim != 2 or not 0 < p < 1:
         raise ValueError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
+    judged = gc > 0
+    scale = np.maximum(np.where(judged.any(axis=1), top - np.argmax(judged[:, ::-1], axis=1), 0), 1)
     out = np.zeros(gc.shape[0])
     start = np.zeros(gc.shape[0])  # documents placed so far
     for g in range(top, 0, -1):  # few grades: a loop over grades, vectorised over topics
         n = gc[:, g]
-        out += (g / top) * p**start * (1 - p**n)
+        out += (g / scale) * p**start * (1 - p**n)
         start += n
     return out
 
@@ -290,14 +293,15 @@ class CollectionPair:
         return self.random.percentile_of(self.drmse)
 
 
-def compare_collections(scores_c, scores_d, n_partitions: int | None = None, *, seed: SeedLike,
+@renamed_arguments(n_partitions="B")
+def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedLike,
                         alpha: float = 0.05, n_jobs: int | None = None) -> CollectionPair:
     """Section 5.2: compare the same systems on collections C and D (systems x topics each), and
-    set the observed values against random halves of the pooled topics (same seed rules as
+    set the observed values against ``B`` random halves of the pooled topics (same seed rules as
     :func:`partition_experiment`)."""
     c, d = _matrix(scores_c), _matrix(scores_d)
     sig = self_significance(c, d, alpha=alpha)
-    rand = partition_experiment(np.hstack([c, d]), n_partitions, seed=seed, alpha=alpha, n_jobs=n_jobs)
+    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs)
     return CollectionPair(float(drmse(c.mean(axis=1), d.mean(axis=1))), int(sig.sum()), len(sig),
                           binomial_interval(sig.sum(), len(sig)), rand)
 
@@ -334,7 +338,7 @@ def rank_agreement(a, b) -> tuple[float, float]:
     """(Kendall's tau, Pearson's r) between two vectors of system scores (Table 2)."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    return float(kendall_tau(a, b)), float(stats.pearsonr(a, b)[0])
+    return float(_kendall_tau(a, b)), float(stats.pearsonr(a, b)[0])
 
 
 # --------------------------------------------------------------------------------------------
@@ -351,6 +355,7 @@ def default_partitions() -> int:
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
     """``n`` random partitions of ``n_topics`` topics into two halves: bool ``(n, n_topics)``,
     True for the first half (floor(T/2) topics)."""
+    n = check_int(n, "n", minimum=1)
     if n_topics < 4:
         raise ValueError("need at least 4 topics to split into halves")
     rng = as_generator(seed)
@@ -414,9 +419,10 @@ def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.nd
     return d, fp
 
 
+@renamed_arguments(n_partitions="B")
 def partition_experiment(
     scores,
-    n_partitions: int | None = None,
+    B: int | None = None,
     *,
     seed: SeedLike,
     alpha: float = 0.05,
@@ -425,14 +431,15 @@ def partition_experiment(
     progress: bool | str = False,
 ) -> PartitionResult:
     """Random topic halves (section 5): split the topics of ``scores`` (systems x topics, already
-    in the form to compare: raw, R-normalized or standardized) into two halves ``n_partitions``
-    times; per split, the dRMSE of system means and the share of systems a two-sample t-test finds
+    in the form to compare: raw, R-normalized or standardized) into two halves ``B`` times
+    (default :func:`default_partitions`); per split, the dRMSE of system means and the share of systems a two-sample t-test finds
     significantly different from themselves. Vectorised over blocks of ``block`` partitions (one
     task per block, each with its own child seed, so results do not depend on ``n_jobs``)."""
     x = _matrix(scores)
-    if n_partitions is None:
-        n_partitions = default_partitions()
-    sizes = [min(block, n_partitions - s) for s in range(0, n_partitions, block)]
+    if B is None:
+        B = default_partitions()
+    B = check_int(B, "B", minimum=1)
+    sizes = [min(block, B - s) for s in range(0, B, block)]
     rngs = spawn(seed, len(sizes))
 
     def task(i):
@@ -451,7 +458,7 @@ def partition_experiment(
 @dataclass(frozen=True)
 class SampledStandardizers:
     """Kendall's tau between the ranking from factors of ``sizes[k]`` sampled standardizing
-    systems and the ranking from all of them: ``taus`` is ``(len(sizes), n_samples)``."""
+    systems and the ranking from all of them: ``taus`` is ``(len(sizes), B)``."""
 
     sizes: np.ndarray
     taus: np.ndarray
@@ -473,17 +480,18 @@ class SampledStandardizers:
         return None
 
 
+@renamed_arguments(n_samples="B")
 def sampled_standardizers(
     standardizing,
     evaluated,
     sizes: Sequence[int],
-    n_samples: int | None = None,
+    B: int | None = None,
     *,
     seed: SeedLike,
     n_jobs: int | None = None,
     progress: bool | str = False,
 ) -> SampledStandardizers:
-    """Section 4 / Figure 4: for each size n, draw ``n_samples`` sets of n standardizing systems
+    """Section 4 / Figure 4: for each size n, draw ``B`` sets of n standardizing systems
     (without replacement), standardize the evaluated systems with their factors, and compute
     Kendall's tau between the resulting ranking (mean standardized score) and the ranking from
     the factors of all standardizing systems. One task per size, each with its own child seed."""
@@ -494,21 +502,26 @@ def sampled_standardizers(
     sizes = np.asarray(sizes, dtype=int)
     if sizes.min() < 2 or sizes.max() > std.shape[0]:
         raise ValueError(f"sizes must lie in [2, {std.shape[0]}]")
-    if n_samples is None:
-        n_samples = 1000 if scale() == "paper" else 50
+    if B is None:
+        B = 1000 if scale() == "paper" else 50
+    B = check_int(B, "B", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
     rngs = spawn(seed, len(sizes))
 
     def task(k):
         n, rng = int(sizes[k]), rngs[k]
-        idx = np.argsort(rng.random((n_samples, std.shape[0])), axis=1)[:, :n]
-        means = np.empty((n_samples, ev.shape[0]))
-        for s in range(0, n_samples, 50):  # blocks of samples keep (b, S, T) arrays in cache
+        idx = np.argsort(rng.random((B, std.shape[0])), axis=1)[:, :n]
+        means = np.empty((B, ev.shape[0]))
+        for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
             sample = std[idx[s : s + 50]]  # (b, n, T)
             mu = sample.mean(axis=1)[:, None, :]
             sd = sample.std(axis=1, ddof=1)[:, None, :]
             means[s : s + 50] = special.ndtr(_z(ev[None], mu, sd, "average")).mean(axis=2)
-        return kendall_tau(means, full)
+        return _kendall_tau(means, full)
 
     taus = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
     return SampledStandardizers(sizes, np.stack(taus))
+
+
+#: Names that moved (deprecated; see CHANGELOG.md).
+__getattr__ = moved_names(__name__, {"kendall_tau": "irrepro.stats:kendall_tau"})

@@ -15,18 +15,22 @@ What is here:
   (``scipy.stats.ttest_rel``), :func:`sign_test_pvalues` (``scipy.stats.binomtest``, two-sided, on the
   non-zero differences) and :func:`wilcoxon_pvalues` (``scipy.stats.wilcoxon`` with its defaults:
   ``zero_method="wilcox"``, ``correction=False``, ``method="auto"``);
-- the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapResult`;
+- the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
 - the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit`;
 - significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
 - the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`.
+
+Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
+paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
+topic-set size) are drawn by :func:`irrepro.plots.plot_error_rates`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -34,18 +38,21 @@ import pandas as pd
 from scipy import special, stats
 
 from . import parallel
+from ._deprecation import moved_names, renamed_arguments, renamed_attribute
 from .data import RunSet, ScoreMatrix
+from .parallel import SeedLike
 
 __all__ = [
     "FILTERS",
     "GrowthFit",
-    "SwapResult",
+    "bin_lower_edge",
+    "largest_projected_error",
+    "SwapExperiment",
     "drop_bottom",
     "full_set_tests",
     "growth_fit",
     "map_sd",
     "paired_t_pvalues",
-    "plot_error_rates",
     "pool_sizes",
     "sign_test_pvalues",
     "significant_share",
@@ -233,19 +240,20 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
 
 
 @dataclass(frozen=True)
-class SwapResult:
-    """Counts of the swap experiment.
+class SwapExperiment:
+    """Counts of the swap experiment (:func:`swap_experiment`), ``B`` random pairs of topic sets
+    per size.
 
     ``trials[f, k, s, b]`` / ``errors[f, k, s, b]``: trials and order swaps for filter ``filters[f]``,
     bin kind ``kinds[k]`` ("absolute" or "relative"), topic-set size ``sizes[s]`` and bin ``b``
     (absolute: ``[b, b+1)`` x ``abs_width``; relative: ``[b, b+1)`` x ``rel_width`` of the smaller
     set-1 score). ``dep_errors[s, r]`` / ``dep_trials[s, r]``: errors and trials at position ``r``
-    when each pair's repetitions are sorted by absolute set-1 difference (Figure 8)."""
+    when each pair's B repetitions are sorted by absolute set-1 difference (Figure 8)."""
 
     measure: str
     design: str
     sizes: np.ndarray
-    repetitions: int
+    B: int
     filters: tuple[str, ...]
     kinds: tuple[str, ...]
     abs_width: float
@@ -257,6 +265,8 @@ class SwapResult:
     n_pairs: int
     collections: tuple[str, ...]
     seed: object = None
+
+    repetitions = renamed_attribute("repetitions", "B")
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
         if filter not in self.filters:
@@ -292,7 +302,7 @@ class SwapResult:
         """Mean error by position of the pair's trials sorted by set-1 difference (sizes x positions)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = self.dep_errors / self.dep_trials
-        return pd.DataFrame(rate, index=self.sizes, columns=np.arange(1, self.repetitions + 1))
+        return pd.DataFrame(rate, index=self.sizes, columns=np.arange(1, self.B + 1))
 
 
 def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
@@ -352,26 +362,27 @@ def _swap_task(args) -> tuple:
     return trials, errors, dep_e, dep_t, len(a)
 
 
+@renamed_arguments(repetitions="B")
 def swap_experiment(
     matrices: Sequence[ScoreMatrix],
     *,
     sizes: Sequence[int] | None = None,
-    repetitions: int | None = None,
+    B: int | None = None,
     design: str = "disjoint",
     filters: Sequence[str] | None = None,
     abs_width: float = 0.01,
     rel_width: float = 0.05,
     n_bins: int = 20,
-    seed=None,
+    seed: SeedLike = None,
     n_jobs: int | None = None,
     progress: bool | str = False,
     chunk: int = 2000,
-) -> SwapResult:
+) -> SwapExperiment:
     """The swap experiment of Voorhees & Buckley (2002) as extended by Sanderson & Zobel (2005,
     sections 3, 4 and 7), over one score matrix per TREC year (pairs only within a year).
 
-    For each year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``repetitions``
-    (paper: 50) draws, two sets of n topics are drawn: ``design="disjoint"`` (the paper's "without
+    For each year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``B`` repetitions
+    (paper: 50), two sets of n topics are drawn: ``design="disjoint"`` (the paper's "without
     replacement": set 2 from the topics not in set 1) or ``"independent"`` (section 7's "with
     replacement": each set an independent sample of n distinct topics from all topics). Every pair
     of runs of the year is compared on the same two sets (Voorhees & Buckley's design: one split
@@ -399,13 +410,12 @@ def swap_experiment(
     quick = parallel.scale() == "quick"
     if sizes is None:
         sizes = (5, 15, 25) if quick else tuple(range(5, 26))
-    if repetitions is None:
-        repetitions = 10 if quick else 50
+    if B is None:
+        B = 10 if quick else 50
     sizes = np.asarray(sorted(set(int(s) for s in sizes)))
     if sizes[0] < 2:
         raise ValueError("topic-set sizes must be at least 2")
-    if repetitions < 1:
-        raise ValueError("repetitions must be positive")
+    B = parallel.check_int(B, "B", minimum=1)
     filters = tuple(FILTERS) if filters is None else tuple(filters)
     for f in filters:
         if f not in FILTERS:
@@ -417,7 +427,7 @@ def swap_experiment(
         (
             np.ascontiguousarray(matrices[k].scores, dtype=np.float64),
             int(sizes[s]),
-            repetitions,
+            B,
             design,
             rngs[i],
             abs_width,
@@ -433,7 +443,7 @@ def swap_experiment(
     F = len(filters)
     trials = np.zeros((F, 2, len(sizes), n_bins), dtype=np.int64)
     errors = np.zeros_like(trials)
-    dep_e = np.zeros((len(sizes), repetitions), dtype=np.int64)
+    dep_e = np.zeros((len(sizes), B), dtype=np.int64)
     dep_t = np.zeros_like(dep_e)
     n_pairs = 0
     for (k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
@@ -443,11 +453,11 @@ def swap_experiment(
         dep_t[s] += dt
         if s == 0:
             n_pairs += npairs
-    return SwapResult(
+    return SwapExperiment(
         measure=matrices[0].measure,
         design=design,
         sizes=sizes,
-        repetitions=repetitions,
+        B=B,
         filters=filters,
         kinds=("absolute", "relative"),
         abs_width=abs_width,
@@ -500,7 +510,7 @@ class GrowthFit:
 
 
 def growth_fit(
-    result: SwapResult,
+    result: SwapExperiment,
     *,
     filter: str = "none",
     kind: str = "relative",
@@ -620,18 +630,16 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
         raise ValueError("pool depths must be >= 1")
-    codes = runset.doc_codes
-    S, T, K = codes.shape
+    T = len(runset.topics)
     V = np.int64(max(len(runset.vocab), 1))
     rows = []
     for d in depths:
-        c = codes[:, :, : min(d, K)].astype(np.int64)
-        g = runset.grades[:, :, : min(d, K)]
-        tix = np.broadcast_to(np.arange(T)[None, :, None], c.shape)
-        ok = c >= 0
-        keys = np.unique(tix[ok] * V + c[ok])
+        top = runset.truncate(d)  # ragged: memory follows the number of retrieved documents
+        tix = np.repeat(np.arange(len(top.offsets) - 1) % T, np.diff(top.offsets))
+        keys = np.unique(tix * V + top.flat_docs)
         size = np.bincount(keys // V, minlength=T)
-        rk = np.unique(tix[ok & (g >= rel)] * V + c[ok & (g >= rel)])
+        good = top.flat_grades >= rel
+        rk = np.unique(tix[good] * V + top.flat_docs[good])
         nrel = np.bincount(rk // V, minlength=T)
         rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
     return pd.concat(rows, ignore_index=True)
@@ -642,12 +650,12 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 # --------------------------------------------------------------------------------------------
 
 
-def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, n_samples: int = 10, seed=None) -> pd.DataFrame:
-    """Average over runs of the standard deviation of the mean score over ``n_samples`` random
+@renamed_arguments(n_samples="B")
+def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
+    """Average over runs of the standard deviation of the mean score over ``B`` random
     samples of n topics (section 5; each sample drawn without replacement, samples independent;
     sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
-    if n_samples < 2:
-        raise ValueError("n_samples must be at least 2")
+    B = parallel.check_int(B, "B", minimum=2)
     X = matrix.scores
     S, T = X.shape
     sizes = [int(s) for s in sizes]
@@ -656,50 +664,32 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, n_samples: int = 10, se
     rngs = parallel.spawn(seed, len(sizes))
     out = []
     for n, rng in zip(sizes, rngs):
-        idx = rng.permuted(np.tile(np.arange(T), (n_samples, 1)), axis=1)[:, :n]
+        idx = rng.permuted(np.tile(np.arange(T), (B, 1)), axis=1)[:, :n]
         sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
         out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
     return pd.DataFrame(out)
 
 
 # --------------------------------------------------------------------------------------------
-# figures
+# summaries of growth fits that the book's chapter reports (moved out of its cells)
 # --------------------------------------------------------------------------------------------
 
 
-def plot_error_rates(
-    result: SwapResult,
-    *,
-    filter: str = "none",
-    kind: str = "relative",
-    bins: Sequence[int] | None = None,
-    fit: GrowthFit | None = None,
-    at: int = 50,
-    min_trials: int = 20,
-    ax=None,
-):
-    """The paper's Figures 1-6 and 9-12: error rate against topic-set size, one line per bin
-    (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5% line. Points
-    with fewer than ``min_trials`` trials are not drawn (nor used by the default fit)."""
-    import matplotlib.pyplot as plt
+def bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (as :meth:`GrowthFit.first_reliable`
+    returns it); NaN for ``None`` (no bin qualifies)."""
+    return float(label.split("-")[0]) if label else float("nan")
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.2))
-    rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
-    fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
-    bins = range(len(rates)) if bins is None else bins
-    grid = np.linspace(result.sizes[0], at, 60)
-    for b in bins:
-        row = rates.iloc[b]
-        if row.notna().sum() == 0:
-            continue
-        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
-        if np.isfinite(fit.projected[b]):
-            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
-    ax.axhline(0.05, color="k", lw=0.8, ls=":")
-    ax.set_xlabel("topic-set size")
-    ax.set_ylabel("error rate")
-    ax.set_xlim(0, at + 1)
-    ax.set_ylim(0, None)
-    ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
-    return ax
+
+def largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (Figures 10 and 12:
+    "well below 0.05"); NaN when no bin could be fitted."""
+    p = fit.projected
+    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
+
+
+#: Names that moved or were renamed (deprecated; see CHANGELOG.md).
+__getattr__ = moved_names(__name__, {
+    "SwapResult": "irrepro.topic_split:SwapExperiment",
+    "plot_error_rates": "irrepro.plots:plot_error_rates",
+})

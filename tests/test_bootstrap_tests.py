@@ -183,7 +183,7 @@ def test_power_rises_with_effect_size():
 def test_identical_with_one_and_several_workers(monkeypatch):
     rng = np.random.default_rng(18)
     x = rng.beta(2, 5, size=(20, 25))
-    monkeypatch.setattr(bt, "_CHUNK", 17)  # 190 pairs -> 12 tasks
+    monkeypatch.setattr(bt.pairwise, "_CHUNK", 17)  # 190 pairs -> 12 tasks
     for fn, kw in [(bt.paired_test, {}), (bt.unpaired_test, {}), (bt.unpaired_test, {"summary": "gmean"})]:
         a = fn(x, B=300, seed=19, n_jobs=1, **kw)
         b = fn(x, B=300, seed=19, n_jobs=3, **kw)
@@ -344,3 +344,26 @@ def test_measure_study_equals_individual_calls(small):
     assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].asl < 0.05).sum())
     assert np.isnan(st.tau_matrix().loc["A", "B"]) and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
+
+
+def test_rounding_noise_is_no_difference():
+    """Issue 12 #8: a difference of 1e-12 on every topic (two tools' rounding of the same scores)
+    got ASL 0 because zero variance was judged against the size of the difference. Noise on the
+    scale of the scores is no difference at all: ASL 1, t = 0, effect size 0."""
+    rng = np.random.default_rng(5)
+    x = rng.beta(2, 5, size=(1, 50))
+    noisy = [x + 1e-12, x * (1 + 1e-13), x + 1e-12 * rng.standard_normal(x.shape)]
+    for y in noisy:
+        r = bt.paired_test(np.vstack([x, y]), B=500, seed=1)
+        assert r.asl[0] == 1.0 and r.statistic[0] == 0.0 and r.effect_size[0] == 0.0
+    # the same noise beside real scores leaves the real differences as the literal test has them
+    real = np.vstack([x, x + rng.normal(0, 0.05, x.shape), x + 0.02])
+    samples = bt.bootstrap_samples(50, 500, seed=2)
+    r = bt.paired_test(np.vstack([real, real[0] + 1e-12]), samples=samples)
+    for k, (i, j) in enumerate(r.pairs):
+        if {i, j} == {0, 3}:
+            assert r.asl[k] == 1.0
+            continue
+        a, b = (np.vstack([real, real[0]])[[i, j]])
+        assert r.asl[k] == ref_paired(a, b, samples)[0]
+    assert r.asl[1] == 0.0  # pair (0, 2): a constant real shift stays significant

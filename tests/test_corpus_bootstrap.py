@@ -1,13 +1,18 @@
 """Tests of irrepro.corpus_bootstrap (Cormack & Lynam 2006), each against an independent
-reference: the literal expand-the-list bootstrap, scipy (Poisson law, BCa), brute-force
-leave-one-document-out jackknife, Monte-Carlo placement of silver bullets, statsmodels'
-meta-analysis, and a simulation where the truth is known."""
+reference: the literal expand-the-list bootstrap, scipy (Poisson law), brute-force
+leave-one-document-out jackknife, Monte-Carlo placement of silver bullets, and a simulation where
+the truth is known. BCa and the meta-analysis are tested in test_stats.py."""
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from scipy import stats
 
 from irrepro import corpus_bootstrap as cb
+from irrepro import data
+from irrepro import stats as st
+from irrepro.corpus_bootstrap.sampler import _poisson_ones, _PoissonTables
 from irrepro.measures import average_precision
 
 SEED = 20060806
@@ -62,7 +67,7 @@ def test_compact_lists_reproduce_ap_and_gaps():
 
 @pytest.mark.parametrize("lam", [1, 2, 7, 40, 300])
 def test_poisson_tables_follow_the_poisson_law(lam):
-    tables = cb._PoissonTables(400)
+    tables = _PoissonTables(400)
     x = tables.draw(np.random.default_rng(lam), np.full(40, lam), 2500).ravel()
     vals, cnt = np.unique(x, return_counts=True)
     lo, hi = stats.poisson.ppf([0.001, 0.999], lam)
@@ -73,7 +78,7 @@ def test_poisson_tables_follow_the_poisson_law(lam):
     keep = exp > 5
     chi = ((obs[keep] - exp[keep]) ** 2 / exp[keep]).sum()
     assert stats.chi2.sf(chi, keep.sum() - 1) > 1e-4
-    ones = cb._poisson_ones(np.random.default_rng(1), (100, 1000)).ravel()
+    ones = _poisson_ones(np.random.default_rng(1), (100, 1000)).ravel()
     assert abs(ones.mean() - 1) < 4 * np.sqrt(1 / ones.size) and abs(ones.var() - 1) < 0.02
 
 
@@ -116,41 +121,15 @@ def test_results_identical_with_one_and_several_workers_and_per_list():
 
 
 def test_bad_input_is_refused():
-    with pytest.raises(ValueError, match="n_boot"):
+    with pytest.raises(ValueError, match="B "):
         cb.bootstrap_ap(cb.compact_lists(np.ones((1, 3), bool), [3]), 1, seed=1)
     with pytest.raises(ValueError, match="seed"):
         cb.bootstrap_ap(cb.compact_lists(np.ones((1, 3), bool), [3]), 10, seed=None)
     with pytest.raises(ValueError, match="unknown interval method"):
         cb.intervals_from_replicates(np.zeros(2), np.zeros((2, 5)), ["probit"])
-    with pytest.raises(ValueError, match="model"):
-        cb.meta_analysis([1.0], [1.0], model="bayes")
 
 
-# ---------------------------------------------------------------- BCa against scipy
-
-
-@pytest.mark.parametrize("dist", ["normal", "skewed"])
-def test_bca_interval_equals_scipy_on_the_same_replicates(dist):
-    rng = np.random.default_rng(SEED)
-    x = rng.normal(size=25) if dist == "normal" else rng.exponential(size=25) ** 2
-    res = stats.bootstrap((x,), np.mean, n_resamples=3000, method="BCa", random_state=np.random.default_rng(3))
-    jack = np.array([np.delete(x, i).mean() for i in range(len(x))])
-    lo, hi = cb.bca_interval(x.mean(), res.bootstrap_distribution, jackknife=jack)
-    assert lo == pytest.approx(res.confidence_interval.low, rel=1e-12, abs=1e-12)
-    assert hi == pytest.approx(res.confidence_interval.high, rel=1e-12, abs=1e-12)
-
-
-def test_bca_is_vectorised_and_handles_nan_replicates():
-    rng = np.random.default_rng(SEED)
-    xs = rng.exponential(size=(4, 20))
-    reps = np.stack([rng.choice(x, (500, 20)).mean(-1) for x in xs])
-    jack = np.stack([[np.delete(x, i).mean() for i in range(20)] for x in xs])
-    lo, hi = cb.bca_interval(xs.mean(-1), reps, jackknife=jack)
-    for i in range(4):
-        l1, h1 = cb.bca_interval(xs[i].mean(), reps[i], jackknife=jack[i])
-        assert (lo[i], hi[i]) == (l1, h1)
-    with_nan = np.concatenate([reps[0], [np.nan] * 30])
-    assert cb.bca_interval(xs[0].mean(), with_nan, jackknife=jack[0]) == pytest.approx((lo[0], hi[0]))
+# ---------------------------------------------------------------- the document jackknife of AP
 
 
 def test_ap_acceleration_equals_brute_force_document_jackknife():
@@ -188,9 +167,9 @@ def test_linear_and_logit_intervals():
     est = np.array([0.25, 0.25, 0.0])
     ivs = cb.intervals_from_replicates(est, reps, ["linear", "logit"])
     sd = reps.std(axis=1, ddof=1)
-    np.testing.assert_allclose(ivs["linear"].lower, est - cb.Z95 * sd)
+    np.testing.assert_allclose(ivs["linear"].lower, est - st.Z95 * sd)
     lsd = np.log(reps / (1 - reps)).std(axis=1, ddof=1)
-    np.testing.assert_allclose(ivs["logit"].upper[:2], 1 / (1 + np.exp(-(np.log(1 / 3) + cb.Z95 * lsd[:2]))))
+    np.testing.assert_allclose(ivs["logit"].upper[:2], 1 / (1 + np.exp(-(np.log(1 / 3) + st.Z95 * lsd[:2]))))
     assert ivs["logit"].lower[2] < cb.EPS < ivs["logit"].upper[2]
 
 
@@ -264,25 +243,6 @@ def test_bootstrap_sd_matches_sd_across_corpora_and_split_prediction_holds():
         assert abs(inside - pred) < 4 * np.sqrt(pred * (1 - pred) / 600) + 0.02, iv.method
 
 
-# ---------------------------------------------------------------- meta-analysis against statsmodels
-
-
-def test_meta_analysis_matches_statsmodels():
-    from statsmodels.stats.meta_analysis import combine_effects
-
-    rng = np.random.default_rng(SEED)
-    d = rng.normal(0.3, 0.4, 30)
-    s = rng.uniform(0.1, 0.5, 30)
-    res = combine_effects(d, s**2, method_re="dl")
-    fe, re = cb.meta_analysis(d, s, "fixed"), cb.meta_analysis(d, s, "dl")
-    assert fe.effect == pytest.approx(res.mean_effect_fe) and fe.se == pytest.approx(res.sd_eff_w_fe)
-    assert re.effect == pytest.approx(res.mean_effect_re) and re.se == pytest.approx(res.sd_eff_w_re)
-    assert re.tau2 == pytest.approx(res.tau2) and fe.q == pytest.approx(res.q)
-    assert fe.p_one_sided == pytest.approx(stats.norm.sf((d / s).sum() / np.sqrt(30)))
-    # zero-sd topics are left out
-    assert cb.meta_analysis(np.r_[d, 5.0], np.r_[s, 0.0]).k == 30
-
-
 # ---------------------------------------------------------------- the real data, at quick scale
 
 
@@ -341,7 +301,7 @@ def test_difference_intervals_on_a_real_pair(round5):
     same = cb.difference_intervals(round5, x, x, 50, seed=9)
     assert np.nanmax(np.abs(same.d["AP"])) == 0 and np.nanmax(same.sd_paired["AP"]) == 0
     assert np.nanmin(same.sd_separate["AP"]) > 0
-    fe = cb.meta_analysis(d.d["logit AP"], d.sd_paired["logit AP"])
+    fe = st.meta_analysis(d.d["logit AP"], d.sd_paired["logit AP"])
     assert fe.lower < fe.effect < fe.upper and fe.k > 0
 
 
@@ -361,3 +321,64 @@ def test_ap_intervals_one_call():
     cor = cb.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
     assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
     np.testing.assert_array_equal(cb.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
+
+
+def test_run_means_over_all_topics_are_trec_eval_c():
+    """average="all" (what irrepro report uses): MAP over all T topics, a topic without a usable
+    list (nothing retrieved, or R = 0) counting as a fixed AP 0 - the same mean as
+    measures.evaluate(...).mean() (trec_eval -c); its bootstrap replicates, written out here per
+    run, and its parametric sd scale by the share of usable topics."""
+    from irrepro import measures
+
+    full = data.simulate.runs(4, 10, list_length=40, seed=3)
+    runs = {r: full.run_dict(s) for s, r in enumerate(full.runs)}
+    for t in full.topics[:3]:  # run 0 misses three topics, run 1 one
+        del runs[full.runs[0]][t]
+    del runs[full.runs[1]][full.topics[7]]
+    rs = data.load_runs(runs, qrels=full.qrels)
+    assert (rs.lengths == 0).sum() == 4 and rs.topics == full.topics
+    T = len(rs.topics)
+    usual = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True)
+    allt = cb.full_corpus(rs, B=200, seed=4, keep_replicates=True, average="all")
+    mean_ap = measures.evaluate(rs, "AP")["AP"].mean()
+    for kind in ("bootstrap", "parametric"):
+        np.testing.assert_allclose(allt.maps[(kind, "MAP")].estimate, mean_ap, atol=1e-12)
+    # the literal per-replicate mean over all topics (NaN replicates of a usable list: R* = 0,
+    # averaged over the others as the paper's mean does)
+    reps = allt.replicates
+    for s in range(4):
+        u = allt.usable[s]
+        per_b = np.array([np.nanmean(reps[s, u, b]) * u.sum() / T for b in range(200)])
+        assert allt.maps[("bootstrap", "MAP")].sd[s] == pytest.approx(np.nanstd(per_b, ddof=1), rel=1e-9)
+        share = u.sum() / T
+        assert allt.maps[("parametric", "MAP")].sd[s] == pytest.approx(usual.maps[("parametric", "MAP")].sd[s] * share)
+        lmap = (st.logit(allt.ap[s, u]).sum() + (T - u.sum()) * st.logit(0.0)) / T
+        assert allt.maps[("parametric", "L-MAP")].estimate[s] == pytest.approx(lmap)
+    np.testing.assert_allclose(cb.run_means(allt.ap, allt.usable, average="all"), mean_ap, atol=1e-12)
+    assert usual.maps[("parametric", "MAP")].estimate[0] > mean_ap[0]  # the paper's mean differs
+    with pytest.raises(ValueError, match="average must be one of"):
+        cb.full_corpus(rs, B=10, seed=1, average="qrels")
+
+
+def test_deep_gaps_do_not_build_huge_tables():
+    """A 100,000-line list with a relevant document at its end (a gap of ~100,000 non-relevant
+    documents) asked the Poisson tables for every mean up to 131,072: 67 GiB. Means above the
+    tables' range are drawn by numpy's sampler; the bootstrap agrees with the literal one."""
+    import tracemalloc
+
+    tables = _PoissonTables(64)
+    x = tables.draw(np.random.default_rng(1), np.array([3, 5000, 20, 80000]), 4000)
+    for row, lam in zip(x, (3, 5000, 20, 80000)):
+        assert abs(row.mean() - lam) < 5 * np.sqrt(lam / 4000) and row.var() == pytest.approx(lam, rel=0.1)
+    rel = np.zeros(100_000, dtype=bool)
+    rel[[0, 5, 40, 99_999]] = True
+    lists = cb.compact_lists(rel[None, :], 10)
+    tracemalloc.start()
+    reps = cb.bootstrap_ap(lists, B=2000, seed=3)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 * 2**20
+    ref = cb.bootstrap_ap_reference(rel, 10, 400, seed=4)
+    se = np.nanstd(ref) / np.sqrt(400)
+    assert abs(np.nanmean(reps) - np.nanmean(ref)) < 5 * se
+    assert np.nanstd(reps) == pytest.approx(np.nanstd(ref), rel=0.2)

@@ -198,6 +198,10 @@ def _ntcir(grades, counts, k):
 
     lst = [(i, None if g < 0 else int(g)) for i, g in enumerate(grades)]
     xrel, levels, has_rel = list(counts), [1, 2], sum(counts[1:]) > 0
+    # graded RBP: NTCIREVAL divides by the largest level declared; declare the topic's own levels
+    # (trec_eval's rbp divides by the topic's largest grade: a topic never depends on another)
+    top = max([g for g in range(len(counts)) if counts[g] > 0] + [1])
+    rbp = RBP(list(counts[: top + 1]), list(range(1, top + 1)), 0.8).compute(lst)
     return {
         "Q": QMeasure(xrel, levels, 1.0).compute(lst) if has_rel else 0.0,
         "AP": AP(xrel, levels).compute(lst) if has_rel else 0.0,
@@ -205,7 +209,7 @@ def _ntcir(grades, counts, k):
         # nCG is nDCG without discount: a log base above every rank never discounts
         f"nCG@{k}": nDCG(xrel, levels, k + 2, k).compute(lst) if has_rel else 0.0,
         f"PDoc@{k}": Precision(k).compute(lst),
-        "RBP(p=0.8)": RBP(xrel, levels, 0.8).compute(lst),
+        "RBP(p=0.8)": rbp,
     }
 
 
@@ -293,8 +297,12 @@ def test_chunking_does_not_change_results(monkeypatch):
     counts = rng.integers(1, 40, size=(6, 3))
     names = ["AP", "Q", "nDCG@20", "bpref", "Rprec", "RBP(p=0.95)", "nDCG_sakai@1000"]
     whole = score_grades(g, counts, names)
-    monkeypatch.setattr(measures, "_CHUNK_CELLS", 300)  # one run at a time
+    monkeypatch.setattr(measures.kernel, "_CHUNK_CELLS", 300)  # one run at a time
+    blocks = []
+    score_block = measures.kernel._score_block
+    monkeypatch.setattr(measures.kernel, "_score_block", lambda g, *a: blocks.append(g.shape) or score_block(g, *a))
     chunked = score_grades(g, counts, names)
+    assert blocks == [(6, 50)] * 40  # 40 runs x 6 topics, one run per block
     for m in names:
         np.testing.assert_array_equal(whole[m], chunked[m])
 
@@ -314,7 +322,8 @@ def test_measure_names():
     assert measures.parse_measure("RBP(p=0.5,rel=2)").rel == 2
     assert measures.parse_measure("nDCG_sakai@1000").cutoff == 1000
     assert measures.parse_measure("nDCG").cutoff is None
-    for bad in ["MAP", "P", "AP@10", "P@0", "RBP(p=1.5)", "RBP", "nDCG@x", "Q@10", ""]:
+    assert measures.parse_measure("MAP").name == "AP" and measures.parse_measure("RBP").p == 0.8
+    for bad in ["MAPX", "P", "AP@x", "P@0", "RBP(p=1.5)", "nDCG@x", "Q@10", ""]:
         with pytest.raises(ValueError):
             measures.parse_measure(bad)
     g = np.zeros((1, 1, 3), dtype=np.int8)
@@ -357,6 +366,12 @@ TREC_NAMES = {
     "P@1000": "P_1000", "R@100": "recall_100", "R@1000": "recall_1000", "Rprec": "Rprec",
     "RR": "recip_rank", "bpref": "bpref", "nDCG@10": "ndcg_cut_10", "nDCG@20": "ndcg_cut_20",
     "nDCG@1000": "ndcg_cut_1000", "nDCG": "ndcg",
+    # added with issue 13
+    "AP@10": "map_cut_10", "AP@100": "map_cut_100", "Success@1": "success_1",
+    "Success@10": "success_10", "infAP": "infAP", "NumRet": "num_ret", "NumRelRet": "num_rel_ret",
+    "NumRel": "num_rel", "NumQ": "num_q", "SetP": "set_P", "SetRelP": "set_relative_P",
+    "SetR": "set_recall", "SetF": "set_F", "SetAP": "set_map", "IPrec@0.0": "iprec_at_recall_0.00",
+    "IPrec@0.3": "iprec_at_recall_0.30", "IPrec@0.7": "iprec_at_recall_0.70", "11pt_avg": "11pt_avg",
 }  # fmt: skip
 
 
@@ -378,8 +393,11 @@ def test_equal_to_pytrec_eval_on_every_run(real_runs, mirror, name):
             s = rs.runs.index(fh.readline().split()[5])
         seen.add(s)
         res = ev.evaluate(run)
+        R = rs.qrels.n_relevant(1, rs.topics)
         for m, tm in TREC_NAMES.items():
-            ref = np.array([res[t][tm] if t in res else 0.0 for t in rs.topics])  # trec_eval -c
+            # trec_eval -c: a missing topic is scored on the empty list
+            empty = {"NumRel": R, "NumQ": np.ones(len(R))}.get(m, np.zeros(len(R)))
+            ref = np.array([res[t][tm] if t in res else empty[i] for i, t in enumerate(rs.topics)])
             worst[m] = max(worst[m], float(np.abs(ref - ours[m].scores[s]).max()))
         ap = np.array([res[t]["map"] if t in res else 0.0 for t in rs.topics])
         num_rel = np.array([res[t]["num_rel"] for t in rs.topics if t in res])
@@ -478,7 +496,7 @@ def test_cli_eval_matches_pytrec_eval(tiny, capsys):
 
 def test_cli_eval_errors(tiny, capsys):
     qrels, runs = tiny
-    assert cli_main(["eval", "--qrels", str(qrels), str(runs), "-m", "MAP"]) == 2
+    assert cli_main(["eval", "--qrels", str(qrels), str(runs), "-m", "MAPX"]) == 2
     assert "unknown measure" in capsys.readouterr().err
     assert cli_main(["eval", "--qrels", str(qrels), str(runs / "nope.txt"), "-m", "AP"]) == 2
     assert "not found" in capsys.readouterr().err

@@ -129,9 +129,10 @@ def test_report_is_reproducible_and_independent_of_workers(run_dir):
     pd.testing.assert_frame_equal(a.runs_table(), b.runs_table())
     np.testing.assert_array_equal(a.swap.errors, b.swap.errors)
     np.testing.assert_array_equal(a.halves["raw"].false_positive, b.halves["raw"].false_positive)
-    assert not np.array_equal(a.tests.replicates, c.tests.replicates)  # the seed matters
+    assert not np.array_equal(a.pairs["95% CI low"], c.pairs["95% CI low"])  # the seed matters
+    assert not np.array_equal(a.corpus.maps[("bootstrap", "MAP")].sd, c.corpus.maps[("bootstrap", "MAP")].sd)
     # raw and standardized forms are compared on the same random halves
-    assert a.halves["raw"].drmse.shape == (report.settings("quick").partitions,)
+    assert a.halves["raw"].drmse.shape == (report.settings("quick").B_halves,)
     assert a.summary()["pairs"] == len(rs.runs) * (len(rs.runs) - 1) // 2
 
 
@@ -160,3 +161,292 @@ def test_report_errors_are_clear(tmp_path, capsys):
         report.analyse(data.simulate.runs(3, 8, list_length=20, seed=1), "NOPE@x", progress=False)
     with pytest.raises(ValueError, match="scale"):
         report.settings("huge")
+
+
+# ---- issue 12: one mean, coverage, blocks, the output directory, simulated data ---------------
+
+TREC_EVAL_9 = "/work/tools/trec_eval-9.0.8/trec_eval"  # ranks by float32, as irrepro by default
+
+
+@pytest.fixture(scope="module")
+def gappy_dir(tmp_path_factory):
+    """Four real round-5 runs and a fifth derived from the first that lacks topics 3, 7 and 12
+    and retrieves for a topic (999) the qrels lack."""
+    import gzip
+
+    from irrepro.data import mirror_dir
+
+    m = mirror_dir()
+    if m is None or not m.is_dir():
+        from conftest import _need_real
+
+        _need_real(RuntimeError("IRREPRO_MIRROR is not set to a directory"))
+    src = m / "trec-covid" / "round5" / "runs"
+    d = tmp_path_factory.mktemp("gappy-runs")
+    for name in ("BRPHJ_BM25", "CSIROmedFR", "uogTrDPH_QE_RF", "r5.fusion1"):
+        shutil.copy(src / f"{name}.gz", d / f"{name}.gz")
+    with gzip.open(src / "BRPHJ_BM25.gz", "rt") as f:
+        lines = [ln.replace("BRPHJ_BM25", "gappy") for ln in f if ln.split()[0] not in ("3", "7", "12")]
+    lines += [f"999 Q0 extra{i} {i + 1} {9 - i} gappy\n" for i in range(5)]
+    (d / "gappy.txt").write_text("".join(lines))
+    return d, m / "ir_datasets" / "cord19" / "trec-covid" / "round5" / "qrels"
+
+
+@pytest.mark.realdata
+def test_one_mean_across_the_report_is_trec_eval_c(gappy_dir, tmp_path, capsys):
+    """Issue 12 #2: 'mean AP' was over all qrels topics but 'MAP' and its intervals over the
+    topics the run retrieved (0.1964 vs 0.3928 on one row). Now both are trec_eval -c's MAP."""
+    import gzip
+    import subprocess
+
+    d, qrels = gappy_dir
+    out = tmp_path / "rep"
+    assert cli_main(["report", str(d), "--qrels", str(qrels), "--out", str(out), "--scale", "quick", "-q"]) == 0
+    runs = pd.read_csv(out / "runs.csv").set_index("run")
+    for f in sorted(d.iterdir()):
+        plain = tmp_path / f.name.removesuffix(".gz")
+        if f.suffix == ".gz":
+            with gzip.open(f, "rt") as g:
+                plain.write_text(g.read())
+        else:
+            plain = f
+        te = subprocess.run([TREC_EVAL_9, "-c", "-m", "map", str(qrels), str(plain)], capture_output=True,
+                            text=True, check=True).stdout.split()  # fmt: skip
+        run = plain.read_text().split("\n", 1)[0].split()[5]
+        assert runs.at[run, "mean AP"] == pytest.approx(float(te[2]), abs=5e-5)
+    np.testing.assert_allclose(runs["MAP"], runs["mean AP"], atol=1e-12)  # one mean
+    assert (runs["MAP low (parametric)"] <= runs["MAP"]).all() and (runs["MAP"] <= runs["MAP high (parametric)"]).all()
+    assert (runs["MAP low (bootstrap)"] <= runs["MAP"]).all() and (runs["MAP"] <= runs["MAP high (bootstrap)"]).all()
+    # coverage: the gappy run retrieved 47 of 50 topics and had one the qrels lack
+    assert runs.at["gappy", "topics retrieved (of 50)"] == 47 and runs.at["gappy", "topics ignored (not in qrels)"] == 1
+    assert (runs.drop("gappy")["topics retrieved (of 50)"] == 50).all()
+    html = (out / "index.html").read_text()
+    assert "Every mean on this page is over all 50 topics of the qrels" in html and "trec_eval -c" in html
+    assert "<td>gappy</td>" in html and "3, 7, 12" in html and "999" in html  # the coverage table
+    summ = pd.read_csv(out / "summary.csv", index_col=0)["value"]
+    assert summ["runs missing qrels topics"] == "1" and summ["mean"].startswith("over all qrels topics")
+
+
+@pytest.mark.realdata
+def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
+    """The report tests pairs in blocks and keeps no replicates; its table must equal the plain
+    one-call test (bootstrap_tests.paired_test + comparisons), Holm and BH by statsmodels."""
+    from statsmodels.stats.multitest import multipletests
+
+    from irrepro import bootstrap_tests as bt
+    from irrepro import parallel
+
+    monkeypatch.setattr(report, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
+    rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
+    rep = report.analyse(rs, seed=3, scale="quick", progress=False)
+    seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
+    res = bt.paired_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
+    ref = pd.DataFrame(bt.comparisons(res, method="holm"))
+    # (the blocks' matrix products may round differently in the last bit)
+    for ours, theirs in (("difference", "difference"), ("95% CI low", "ci_low"), ("95% CI high", "ci_high"),
+                         ("effect size d_z", "effect_size")):
+        np.testing.assert_allclose(rep.pairs[ours], ref[theirs], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(rep.pairs["ASL"], ref["asl"])
+    np.testing.assert_array_equal(rep.pairs["ASL (Holm)"], ref["asl_adjusted"])
+    np.testing.assert_array_equal(rep.pairs["ASL (BH)"], multipletests(res.asl, method="fdr_bh")[1])
+
+
+def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
+    """Blocks of runs for the corpus bootstrap: the same intervals with 1 or 2 workers, and the
+    blocks' MAP estimates are the runs' trec_eval -c MAP."""
+    monkeypatch.setattr(report, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
+    rs = data.simulate.runs(5, 8, list_length=30, seed=2)
+    blocks = report._run_blocks(rs.lengths)
+    assert [list(b) for b in blocks] == [[0, 1], [2, 3], [4]]
+    a = report._corpus(rs, 50, 9, 1, 1, False)
+    b = report._corpus(rs, 50, 9, 1, 2, False)
+    for k in a.maps:
+        np.testing.assert_array_equal(a.maps[k].lower, b.maps[k].lower)
+    from irrepro.measures import evaluate
+
+    np.testing.assert_allclose(a.maps[("parametric", "MAP")].estimate, evaluate(rs, "AP")["AP"].mean(), atol=1e-12)
+    assert a.intervals["logit"].lower.shape == (5, 8)
+
+
+def test_a_run_matching_no_qrels_topic_is_refused(tmp_path, capsys):
+    """Issue 12 #2/#5: such a run had MAP NaN and was 'significantly worse than 3 runs'."""
+    rs = data.simulate.runs(4, 8, list_length=20, seed=1)
+    files = data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    bad = sorted((tmp_path / "runs").iterdir())[-1]
+    bad.write_text("".join("T" + ln for ln in bad.read_text().splitlines(keepends=True)))
+    rc = cli_main(["report", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels.txt"),
+                   "--out", str(tmp_path / "out"), "-q"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 2 and f"irrepro report: {bad}: run " in err
+    assert "matches no topic of the qrels: its topics are 'T1', 'T2', 'T3', 'T4', 'T5', ...;" in err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(data.DataError, match="matches no topic of the qrels"):
+        data.load_runs(tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    del files
+
+
+@pytest.fixture
+def sim_dir(tmp_path):
+    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
+    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    return tmp_path
+
+
+def _report(sim_dir, out, *extra):
+    return cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out),
+                     "--scale", "quick", "-q", *extra])  # fmt: skip
+
+
+def _snapshot(d):
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def test_report_replaces_an_earlier_report_whole(sim_dir):
+    """Issue 12 #4: stale files of an earlier report (another measure's per-topic CSV,
+    error-rates.csv) stayed beside the new ones."""
+    out = sim_dir / "out"
+    assert _report(sim_dir, out, "-m", "P@10") == 0
+    assert (out / "p-10-per-topic.csv").exists() and (out / report.MARKER).is_file()
+    (out / "notes-of-mine.txt").write_text("inside the report directory: replaced with it")
+    assert _report(sim_dir, out) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [report.MARKER, "ap-per-topic.csv", "error-rates.csv", "index.html", "pairs.csv", "runs.csv", "summary.csv"])
+    assert not [p for p in sim_dir.iterdir() if p.name.startswith(".")]  # no temporary left behind
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~_umask())  # not mkdtemp's 0700
+
+
+def _umask():
+    import os
+
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+def test_a_failed_write_leaves_the_earlier_report_intact(sim_dir, monkeypatch):
+    out = sim_dir / "out"
+    assert _report(sim_dir, out) == 0
+    before = _snapshot(out)
+    from pathlib import Path
+
+    real_write = Path.write_text
+    calls = []
+
+    def failing(self, *a, **k):
+        calls.append(self.name)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device", str(self))
+        return real_write(self, *a, **k)
+
+    monkeypatch.setattr(Path, "write_text", failing)
+    assert _report(sim_dir, out, "--seed", "5") == 2
+    monkeypatch.undo()
+    assert _snapshot(out) == before and len(calls) == 3
+    assert not [p for p in sim_dir.iterdir() if p.name.startswith(".")]
+
+
+def test_out_problems_are_found_before_any_analysis(sim_dir, monkeypatch, capsys):
+    """Issue 12 #7: --out unwritable or naming a file failed only after all analyses ran."""
+    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
+    (sim_dir / "a-file").write_text("x")
+    mine = sim_dir / "my-thesis"
+    mine.mkdir()
+    (mine / "chapter1.tex").write_text("precious")
+    cases = {
+        sim_dir / "a-file": "--out names a file, not a directory",
+        sim_dir / "a-file" / "sub": "cannot create the report there",
+        mine: "not an irrepro report (no .irrepro-report file) and not empty; refusing to overwrite it",
+        "/proc/irrepro-report": "cannot write the report there",
+    }
+    for out, message in cases.items():
+        assert _report(sim_dir, out) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"irrepro report: {out}") and message in err, err
+    assert (mine / "chapter1.tex").read_text() == "precious"
+    # an empty directory, and a report written before the marker existed, are fine
+    legacy = sim_dir / "legacy"
+    legacy.mkdir()
+    (legacy / "index.html").write_text("<!DOCTYPE html><html><head><title>irrepro report: x</title>")
+    assert report.check_out(legacy) == legacy and report.check_out(sim_dir / "empty") == sim_dir / "empty"
+
+
+def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir, monkeypatch, capsys):
+    """Issue 12 #1: the HTML never said 'simulated'."""
+    import functools
+
+    monkeypatch.setattr(data.simulate, "runs", functools.lru_cache(maxsize=None)(data.simulate.runs))
+    with pytest.warns(data.SimulatedDataWarning):  # the stand-in, to build runs from
+        q = data.load_qrels("trec-covid-round5", allow_simulated=True)
+    rng = np.random.default_rng(0)
+    runs = sim_dir / "cov-runs"
+    runs.mkdir()
+    for r in range(3):
+        with open(runs / f"r{r}.txt", "w") as f:
+            for topic in [str(t) for t in range(1, 11)]:
+                docs = q.table.loc[q.table["topic"] == topic, "doc"].to_numpy()[:40]
+                for i, doc in enumerate(rng.permutation(docs)):
+                    f.write(f"{topic} Q0 {doc} {i + 1} {40 - i} r{r}\n")
+    args = ["report", str(runs), "--qrels", "trec-covid-round5", "--out", str(sim_dir / "o"), "--scale", "quick", "-q"]
+    assert cli_main(args) == 2
+    err = capsys.readouterr().err
+    assert "trec-covid/round5/qrels: not found" in err and "--allow-simulated" in err
+    assert not (sim_dir / "o").exists()
+    assert cli_main([*args, "--allow-simulated"]) == 0
+    html = (sim_dir / "o" / "index.html").read_text()
+    head = html[: html.index("<h2>")]
+    assert "<title>irrepro report (SIMULATED DATA)" in head and "SIMULATED DATA. This report is computed on SIMULATED data" in head
+    summ = pd.read_csv(sim_dir / "o" / "summary.csv")
+    assert summ.iloc[0]["quantity"] == "WARNING" and "SIMULATED" in summ.iloc[0]["value"]
+    assert "--allow-simulated" in html[html.index("Reproducing"):]
+
+
+def test_real_data_report_has_no_simulated_label(sim_dir):
+    assert _report(sim_dir, sim_dir / "o") == 0
+    html = (sim_dir / "o" / "index.html").read_text()
+    assert "SIMULATED" not in html and "WARNING" not in (sim_dir / "o" / "summary.csv").read_text()
+
+
+def test_template_is_package_data():
+    """A non-editable install (pip install git+..., Binder) must ship the report's template."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    import irrepro
+
+    root = Path(irrepro.__file__).parent
+    globs = tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["irrepro"]
+    template = root / "templates" / "report.html.j2"
+    assert template.is_file()
+    assert any(fnmatch.fnmatch("templates/report.html.j2", g) for g in globs)
+    assert report._template().name == "report.html.j2"
+
+
+def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
+    """Where renameat2's exchange is missing: two renames, the earlier report put back when the
+    second fails."""
+    import os
+
+    monkeypatch.setattr(report, "_exchange", lambda a, b: False)
+    out = tmp_path / "out"
+    report._write_dir(out, {"index.html": "old", "stale.csv": "x"})
+    report._write_dir(out, {"index.html": "new"})
+    assert sorted(p.name for p in out.iterdir()) == [report.MARKER, "index.html"]
+    assert (out / "index.html").read_text() == "new"
+    real_rename = os.rename
+
+    calls = []
+
+    def rename(a, b):  # the first move onto out fails as it must (not empty); the second breaks
+        if str(b) == str(out) and str(a).endswith(".tmp"):
+            calls.append(a)
+            if len(calls) == 2:
+                raise OSError(5, "Input/output error", str(b))
+        return real_rename(a, b)
+
+    monkeypatch.setattr(os, "rename", rename)
+    with pytest.raises(OSError, match="Input/output error"):
+        report._write_dir(out, {"index.html": "newer"})
+    monkeypatch.undo()
+    assert len(calls) == 2 and (out / "index.html").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

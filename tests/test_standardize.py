@@ -177,13 +177,6 @@ def test_discriminative_power_against_loop():
     assert sz.discriminative_power(x) == pytest.approx(loop)
 
 
-def test_kendall_tau_against_scipy_with_ties():
-    rng = np.random.default_rng(16)
-    x = rng.integers(0, 6, size=(8, 30)).astype(float)
-    y = rng.integers(0, 8, size=30).astype(float)
-    np.testing.assert_allclose(sz.kendall_tau(x, y), [stats.kendalltau(r, y)[0] for r in x])
-
-
 def test_item_total_correlation_against_loop():
     x = _toy(17)
     for corrected in (True, False):

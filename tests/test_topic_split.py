@@ -138,7 +138,7 @@ def test_swap_counts_equal_plain_loop(design):
     X = np.clip(rng.beta(2, 5, size=(6, 30)) + rng.normal(0, 0.05, size=(6, 1)), 0, 1)
     X[:, :3] = np.round(X[:, :3], 1)  # some ties
     m = _matrix(X)
-    res = ts.swap_experiment([m], sizes=[5, 12], repetitions=4, design=design, seed=5)
+    res = ts.swap_experiment([m], sizes=[5, 12], B=4, design=design, seed=5)
     # redraw the same topic sets: task i uses child i of the seed
     rngs = parallel.spawn(5, 2)
     for s, n in enumerate([5, 12]):
@@ -157,7 +157,7 @@ def test_swap_counts_equal_plain_loop(design):
 def test_same_result_with_one_and_two_workers():
     rng = np.random.default_rng(2)
     mats = [_matrix(rng.beta(2, 5, size=(8, 50)), name=f"y{i}") for i in range(2)]
-    kw = dict(sizes=[5, 10, 25], repetitions=6, seed=123)
+    kw = dict(sizes=[5, 10, 25], B=6, seed=123)
     a = ts.swap_experiment(mats, n_jobs=1, **kw)
     b = ts.swap_experiment(mats, n_jobs=2, **kw)
     np.testing.assert_array_equal(a.trials, b.trials)
@@ -190,7 +190,7 @@ def test_error_rates_fall_with_set_size_when_differences_are_real():
     S, T = 12, 50
     true = np.linspace(0.2, 0.4, S)[:, None]
     X = np.clip(true + rng.normal(0, 0.15, size=(1, T)) + rng.normal(0, 0.12, size=(S, T)), 0, 1)
-    res = ts.swap_experiment([_matrix(X)], sizes=[5, 10, 15, 20, 25], repetitions=30, seed=9)
+    res = ts.swap_experiment([_matrix(X)], sizes=[5, 10, 15, 20, 25], B=30, seed=9)
     overall = res.errors[0, 0].sum(axis=1) / res.trials[0, 0].sum(axis=1)
     assert np.all(np.diff(overall) < 0), overall
 
@@ -203,8 +203,8 @@ def test_growth_fit_recovers_exponential_and_handles_zeros():
     errors[0, 1, :, 0] = np.round(true * 10_000)
     errors[0, 1, ::2, 1] = 100  # zero-error sizes are skipped
     errors[0, 1, :2, 2] = 50  # only two usable sizes -> not fitted
-    res = ts.SwapResult("AP", "disjoint", sizes, 50, ("none",), ("absolute", "relative"), 0.01, 0.05,
-                        trials, errors, np.zeros((21, 50)), np.ones((21, 50)), 1, ("x",))
+    res = ts.SwapExperiment("AP", "disjoint", sizes, 50, ("none",), ("absolute", "relative"), 0.01, 0.05,
+                            trials, errors, np.zeros((21, 50)), np.ones((21, 50)), 1, ("x",))
     fit = ts.growth_fit(res)
     assert fit.projected[0] == pytest.approx(0.9 * np.exp(-1.0), rel=1e-3)
     assert fit.n_points[1] == 11 and fit.projected[1] == pytest.approx(0.01)
@@ -264,8 +264,8 @@ def test_map_sd_matches_theory_and_is_seeded():
     rng = np.random.default_rng(0)
     X = rng.beta(2, 5, size=(5, 249))
     m = _matrix(X)
-    a = ts.map_sd(m, [5, 25], n_samples=400, seed=3)
-    b = ts.map_sd(m, [5, 25], n_samples=400, seed=3)
+    a = ts.map_sd(m, [5, 25], B=400, seed=3)
+    b = ts.map_sd(m, [5, 25], B=400, seed=3)
     pd.testing.assert_frame_equal(a, b)
     sd = X.std(axis=1, ddof=1)
     for n, got in zip([5, 25], a.sd):
@@ -277,7 +277,7 @@ def test_real_trec8_runs(real_matrix):
     ap = real_matrix("trec8", "AP")
     kept = ts.drop_bottom(ap)
     assert len(kept.systems) == 97
-    res = ts.swap_experiment([kept], sizes=[5, 25], repetitions=3, seed=1, filters=["none", "t p<=0.05"])
+    res = ts.swap_experiment([kept], sizes=[5, 25], B=3, seed=1, filters=["none", "t p<=0.05"])
     assert res.n_pairs == 97 * 96 // 2
     fit_rates = res.errors[0, 1].sum(1) / res.trials[0, 1].sum(1)
     assert fit_rates[1] < fit_rates[0]

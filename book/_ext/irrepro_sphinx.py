@@ -12,6 +12,8 @@
   ``builder-inited`` / ``env-before-read-docs`` (sphinx-thebe, sphinx-togglebutton) put them in every
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
   Identical script and style entries are dropped here, keeping the first.
+- The student edition (``make student``, ``hide_solutions``) drops gated solutions
+  (``solution-start`` ... ``solution-end``, whose code cells the book executes) entirely.
 - Publishing (see the README's *Publishing*): the repository URL of ``_config.yml`` is replaced by
   ``IRREPRO_REPOSITORY_URL`` when set (the GitHub workflow sets it to the repository it runs in);
   every notebook page (the chapters, ``book/data``, ...) gets a paired ``.ipynb`` beside its ``.md``
@@ -117,16 +119,29 @@ def _setup_cell(config):
 
     opts = config.html_theme_options
     url, ref = opts["repository_url"], opts.get("repository_branch") or "main"
+    # the papers' numbers and references the chapters read (irrepro.book.book_dir finds a book/
+    # in the working directory): fetched from the same branch where the notebook runs alone
+    book = Path(__file__).resolve().parents[1]
+    files = ["references.bib"] + [f"papers/{p.name}" for p in sorted((book / "papers").glob("*.yml"))]
+    raw = url.replace("https://github.com/", "https://raw.githubusercontent.com/")
     source = (
         "# Set-up for Colab or any Jupyter without irrepro: install it from the book's repository,\n"
-        "# from the launch branch that also holds this notebook, and myst-nb (the book's `glue`).\n"
-        "# Binder and a local checkout (`make venv`) have both, and then nothing is installed.\n"
+        "# from the launch branch that also holds this notebook, and myst-nb (the book's `glue`);\n"
+        "# fetch the book's files the chapters read (the papers' numbers, the references).\n"
+        "# Binder and a local checkout (`make venv`) have all of it, and then nothing is installed.\n"
         "import importlib.util\n"
+        "import pathlib\n"
+        "import urllib.request\n"
         "\n"
         'if importlib.util.find_spec("irrepro") is None:\n'
         f'    %pip install --quiet "irrepro @ git+{url}@{ref}"\n'
         'if importlib.util.find_spec("myst_nb") is None:\n'
-        f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"'
+        f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"\n'
+        'here = pathlib.Path.cwd()\n'
+        'if not any((d / "book" / "papers").is_dir() for d in (here, *here.parents)):\n'
+        f"    for name in {files!r}:\n"
+        '        (here / "book" / name).parent.mkdir(parents=True, exist_ok=True)\n'
+        f'        urllib.request.urlretrieve(f"{raw}/{ref}/book/{{name}}", here / "book" / name)'
     )
     cell = nbformat.v4.new_code_cell(source)
     cell.id = SETUP_CELL_ID
@@ -214,7 +229,52 @@ def _copy_example_report(app, exception):
         shutil.copytree(src, Path(app.outdir) / "example-report", dirs_exist_ok=True)
 
 
+def _gated_solution_start():
+    """``solution-start`` that, in the student edition (``hide_solutions``), leaves a marker where
+    sphinx-exercise (1.2) leaves nothing: it then drops the solution's title and merges nothing,
+    so the solution's text and code cells would stay on the page, followed by an end node no
+    writer knows. :func:`_drop_hidden_solutions` removes everything from the marker to the end."""
+    from sphinx_exercise.directive import SolutionStartDirective
+
+    class GatedSolutionStart(SolutionStartDirective):
+        def run(self):
+            out = super().run()
+            return [_HiddenSolution()] if self.env.app.config.hide_solutions else out
+
+    return GatedSolutionStart
+
+
+class _HiddenSolution:  # replaced by a docutils Element subclass in setup (docutils imported lazily)
+    pass
+
+
+def _drop_hidden_solutions(app, doctree):
+    if not app.config.hide_solutions:
+        return
+    from sphinx_exercise.nodes import solution_end_node
+
+    for start in list(doctree.findall(_HiddenSolution)):
+        parent = start.parent
+        i = parent.index(start)
+        j = next((k for k in range(i, len(parent.children)) if isinstance(parent.children[k], solution_end_node)), None)
+        if j is None:
+            raise ValueError(f"{app.env.docname}: solution-start without solution-end")
+        del parent.children[i : j + 1]
+
+
+def _override_solution_start(app):
+    app.add_directive("solution-start", _gated_solution_start(), override=True)
+
+
 def setup(app):
+    global _HiddenSolution
+    from docutils import nodes
+
+    _HiddenSolution = type("hidden_solution_node", (nodes.Element,), {})
+    app.add_node(_HiddenSolution)
+    # after sphinx-exercise registered its directives, whatever the order of the extensions
+    app.connect("builder-inited", _override_solution_start)
+    app.connect("doctree-read", _drop_hidden_solutions)
     app.connect("config-inited", _repository, priority=400)
     app.connect("config-inited", _pair_notebooks, priority=950)  # after the toc is parsed
     # after the theme's header buttons (501), which copy the executed notebook to _sources

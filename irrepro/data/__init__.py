@@ -7,27 +7,40 @@ One-line use::
     ap = data.load_matrix("trec8", "AP")          # ScoreMatrix: 129 systems x 50 topics
     mine = data.load_runs("path/to/runs/", qrels="path/to/qrels.txt")   # your own runs
 
+Runs and qrels may also come from the tools you already use (see :func:`load_runs` and
+:func:`load_qrels`): pandas DataFrames with ir_measures' columns (``query_id, doc_id, score`` /
+``relevance``) or PyTerrier's (``qid, docno, score`` / ``label``, with an optional ``name``
+column naming several runs), pytrec_eval-style dicts (``{qid: {docno: score}}``), ranx ``Run``
+and ``Qrels`` objects, ir_datasets ids, and lists or dicts of runs.
+
 Where files come from: the user's cache (``IRREPRO_CACHE``), then an offline mirror
 (``IRREPRO_MIRROR``), then the network (never with ``IRREPRO_OFFLINE=1``); every file is checked
-against its sha256 first. When a named collection cannot be had at all, the loaders return the
-simulated stand-in of the same shape (``result.simulated`` is True) and warn with
-:class:`SimulatedDataWarning`; set ``IRREPRO_REQUIRE_REAL=1`` to make that an error instead.
+against its sha256 first. A user who asks for a collection gets its real data or a
+:class:`DataUnavailable` error saying what is missing and how to get it. The book's pages build
+with ``IRREPRO_ALLOW_SIMULATED=1`` (set by ``make book``) and then get the *simulated stand-in* of
+the same shape instead (``result.simulated`` is True, with a :class:`SimulatedDataWarning`);
+``allow_simulated=True`` asks for it in code, and ``IRREPRO_REQUIRE_REAL=1`` forbids it always.
+
+The process's environment is left alone: irrepro reads the qrels of the ir_datasets ids in its
+registry from its own verified files, and for topics puts those files where the user's ir_datasets
+looks (``ir_datasets.util.home_path()``) before asking it.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import warnings
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where it is used: reading and evaluating runs needs none
+    import pandas as pd
 
-from . import simulate
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection, get_collection
 from ._fetch import (
+    CacheError,
     DataUnavailable,
     cache_dir,
     is_offline,
@@ -37,27 +50,19 @@ from ._fetch import (
     sha256_file,
     where,
 )
-from ._readers import (
-    PAD,
-    UNJUDGED,
-    DataError,
-    Qrels,
-    Run,
-    RunSet,
-    ScoreMatrix,
-    build_runset,
-    qrels_from_records,
-    read_qrels,
-    read_run,
-    read_score_matrix,
-    topic_order,
-)
+from ._common import MAX_DENSE_GRADE, PAD, UNJUDGED, DataError, topic_order
+from ._matrices import ScoreMatrix, read_score_matrix
+from ._qrels import Qrels, qrels_from_records, read_qrels
+from ._runs import Run, _assemble, _read_runs, _run_cols_of, build_runset, read_run
+from ._runset import RunSet
 
 __all__ = [
     "COLLECTIONS",
+    "CacheError",
     "Collection",
     "DataError",
     "DataUnavailable",
+    "MAX_DENSE_GRADE",
     "PAD",
     "UNJUDGED",
     "Qrels",
@@ -76,6 +81,7 @@ __all__ = [
     "load_topics",
     "locate",
     "mirror_dir",
+    "qrels_from_records",
     "read_qrels",
     "read_run",
     "read_score_matrix",
@@ -87,22 +93,45 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str):
+    # the simulated stand-in (and scipy, which it needs) is imported on first use only
+    if name == "simulate":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.simulate")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class SimulatedDataWarning(UserWarning):
     """A named collection could not be had, so the simulated stand-in was used."""
 
 
-def _require_real() -> bool:
-    return os.environ.get("IRREPRO_REQUIRE_REAL", "").strip().lower() in {"1", "true", "yes", "on"}
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _seed_of(name: str) -> int:
     return zlib.crc32(name.encode())
 
 
-def _fallback(coll: Collection, exc: Exception, allow_simulated: bool | None):
-    allow = (not _require_real()) if allow_simulated is None else allow_simulated
-    if not allow:
-        raise exc
+def _simulated_allowed(allow_simulated: bool | None) -> bool:
+    """``allow_simulated`` (None: ``IRREPRO_ALLOW_SIMULATED``), never under ``IRREPRO_REQUIRE_REAL``."""
+    if _env_flag("IRREPRO_REQUIRE_REAL"):
+        return False
+    return _env_flag("IRREPRO_ALLOW_SIMULATED") if allow_simulated is None else bool(allow_simulated)
+
+
+def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
+    """Raise ``exc`` (saying how to get the data) unless the simulated stand-in is allowed; then
+    warn that it is used."""
+    if not _simulated_allowed(allow_simulated):
+        how = (
+            f"{coll.title} ({coll.name}) is not available. Get it with `irrepro data fetch {coll.name}` "
+            "(network), or point IRREPRO_MIRROR at a copy of the book's data mirror; "
+            "allow_simulated=True (IRREPRO_ALLOW_SIMULATED=1, `--allow-simulated`) uses the "
+            "labelled simulated stand-in instead."
+        )
+        raise DataUnavailable(f"{how}\nMissing: {exc}") from exc
     warnings.warn(
         f"{coll.title}: real data unavailable ({str(exc).splitlines()[0][:300]}); "
         f"using the simulated stand-in of the same shape",
@@ -112,77 +141,102 @@ def _fallback(coll: Collection, exc: Exception, allow_simulated: bool | None):
 
 
 # --------------------------------------------------------------------------------------------
-# ir_datasets, with its own home inside our cache
+# ir_datasets: the user's own home, never a changed environment
 # --------------------------------------------------------------------------------------------
 
 
-_IRDS_HOME: list[Path] = []  # the IR_DATASETS_HOME ir_datasets was imported with
-
-# ir_datasets reads IR_DATASETS_HOME when it is imported: give it its home inside our cache now,
-# so that importing ir_datasets after irrepro.data (but before the first load) still uses it.
-if "ir_datasets" not in sys.modules:
-    os.environ["IR_DATASETS_HOME"] = str(cache_dir() / "ir_datasets")
-
-
 def _ir_datasets():
-    """Import ir_datasets with ``IR_DATASETS_HOME`` inside irrepro's cache (``<cache>/ir_datasets``).
+    """ir_datasets, imported as the user has it (its home: ``ir_datasets.util.home_path()``)."""
+    import logging
 
-    ir_datasets fixes its dataset paths when it is imported; if it was imported before irrepro
-    (with another home), irrepro puts its verified files into that home instead."""
-    if not _IRDS_HOME:
-        if "ir_datasets" not in sys.modules:
-            os.environ["IR_DATASETS_HOME"] = str(cache_dir() / "ir_datasets")
-        import logging
-
-        import ir_datasets
-
-        logging.getLogger("ir_datasets").setLevel(logging.WARNING)
-        _IRDS_HOME.append(Path(ir_datasets.util.home_path()))
     import ir_datasets
 
-    return ir_datasets, _IRDS_HOME[0]
+    logging.getLogger("ir_datasets").setLevel(logging.WARNING)
+    return ir_datasets
+
+
+def _registry_qrels_file(irds_id: str) -> str | None:
+    """The registry path of the qrels file of an ir_datasets id irrepro knows, or None."""
+    return next((p for p in IR_DATASETS_FILES.get(irds_id, ()) if "qrels" in p.rsplit("/", 1)[-1]), None)
 
 
 def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
-    """Put the registry files of a known ir_datasets id in place (verified) before ir_datasets
-    reads them, so that it never downloads on its own for the book's collections."""
+    """Put the registry files of a known ir_datasets id (verified) where the user's ir_datasets
+    looks for them (``home_path()``), so that it never downloads them on its own."""
     from ._fetch import _copy_atomic
 
-    _, home = _ir_datasets()
-    for rel in IR_DATASETS_FILES.get(irds_id, ()):
-        src = locate(rel, progress=progress)  # <cache>/ir_datasets/...
+    files = IR_DATASETS_FILES.get(irds_id, ())
+    if not files:
+        return
+    srcs = [(rel, locate(rel, progress=progress)) for rel in files]
+    home = Path(_ir_datasets().util.home_path())
+    for rel, src in srcs:
         dst = home / rel.split("/", 1)[1]
-        if dst != src and (not dst.is_file() or sha256_file(dst) != sha256_file(src)):
-            _copy_atomic(src, dst)
+        if dst.resolve() != src.resolve() and (not dst.is_file() or sha256_file(dst) != sha256_file(src)):
+            try:
+                _copy_atomic(src, dst)
+            except OSError as exc:
+                raise CacheError(
+                    f"cannot place {rel} in ir_datasets' home {home} ({exc.strerror or exc}); "
+                    "make it writable or set IR_DATASETS_HOME to a writable directory"
+                ) from exc
+
+
+def _irds_dataset(irds_id: str):
+    """An ir_datasets dataset for an id outside irrepro's registry (ir_datasets may download)."""
+    if irds_id not in IR_DATASETS_FILES and is_offline():
+        raise DataUnavailable(
+            f"{irds_id!r} is not in irrepro's data registry and IRREPRO_OFFLINE is set, so irrepro "
+            "does not ask ir_datasets for it (ir_datasets would download). Export its qrels to a "
+            f"file (`ir_datasets export {irds_id} qrels > qrels.txt`) and give the file, or unset "
+            "IRREPRO_OFFLINE."
+        )
+    _prepare_ir_datasets(irds_id)
+    try:
+        return _ir_datasets().load(irds_id)
+    except KeyError:
+        raise FileNotFoundError(f"{irds_id!r} is neither a file nor an ir_datasets id") from None
 
 
 def load_qrels(
-    source: str | Path, name: str | None = None, *, allow_simulated: bool | None = None
+    source, name: str | None = None, *, allow_simulated: bool | None = None
 ) -> Qrels:
-    """Qrels from a file path, an ir_datasets id (e.g. ``"cord19/trec-covid/round5"``) or a
-    collection name of the book (``"trec-covid-round5"``; when its files cannot be had, the
-    simulated stand-in's qrels, with a :class:`SimulatedDataWarning`)."""
+    """Qrels from: a TREC qrels file; an ir_datasets id (``"cord19/trec-covid/round5"``); a
+    collection name of the book (``"trec-covid-round5"``); a :class:`Qrels`; a pandas DataFrame
+    with ir_measures' columns (``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno,
+    label``); a pytrec_eval-style dict ``{qid: {docno: grade}}``; or a ranx ``Qrels``.
+
+    A collection whose files cannot be had raises :class:`DataUnavailable` (what is missing, how
+    to get it), unless ``allow_simulated`` (default: ``IRREPRO_ALLOW_SIMULATED``) asks for the
+    simulated stand-in's qrels (``source == "simulated"``, with a :class:`SimulatedDataWarning`).
+    """
+    if isinstance(source, Qrels):
+        return source
+    if not isinstance(source, (str, Path)):
+        from ._inputs import qrels_from_object
+
+        return qrels_from_object(source, name or "qrels")
     source = str(source)
     if source in COLLECTIONS:
         coll = COLLECTIONS[source]
         if not coll.ir_datasets_id:
             raise ValueError(f"collection {source!r} has no qrels")
         try:
-            _prepare_ir_datasets(coll.ir_datasets_id)
+            return load_qrels(coll.ir_datasets_id, name, allow_simulated=False)
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
+            from . import simulate
+
             if coll.kind == "runs":
                 return simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name).qrels
             return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)")
-        source = coll.ir_datasets_id
     if Path(source).exists():
         return read_qrels(source, name)
-    _prepare_ir_datasets(source)
-    irds, _ = _ir_datasets()
-    try:
-        ds = irds.load(source)
-    except KeyError:
-        raise FileNotFoundError(f"{source!r} is neither a qrels file nor an ir_datasets id") from None
+    rel = _registry_qrels_file(source)
+    if rel is not None:  # irrepro's own verified copy, read directly
+        q = read_qrels(locate(rel), name or source)
+        return Qrels(columns=q._columns, name=q.name, source="real")
+    ds = _irds_dataset(source)
     return qrels_from_records(
         ((q.query_id, q.doc_id, int(q.relevance)) for q in ds.qrels_iter()), name or source
     )
@@ -192,8 +246,9 @@ def load_topics(source: str) -> pd.DataFrame:
     """Topics (query_id, title, description, ...) of a collection name or ir_datasets id."""
     if source in COLLECTIONS:
         source = COLLECTIONS[source].ir_datasets_id
-    _prepare_ir_datasets(source)
-    ds = _ir_datasets()[0].load(source)
+    import pandas as pd
+
+    ds = _irds_dataset(source)
     return pd.DataFrame([q._asdict() for q in ds.queries_iter()])
 
 
@@ -212,18 +267,32 @@ def run_files(directory: str | Path) -> list[Path]:
 
 
 def load_runs(
-    source: str | Path | Sequence[str | Path],
-    qrels: str | Path | Qrels | None = None,
+    source,
+    qrels=None,
     *,
     runs: Sequence[str] | None = None,
     progress: bool = False,
     allow_simulated: bool | None = None,
+    precision: str = "float32",
 ) -> RunSet:
-    """Load a set of runs into a :class:`RunSet`.
+    """Load a set of runs into a :class:`RunSet`, ranked trec_eval's way.
 
-    ``source`` is a collection name of the book (``"trec-covid-round5"``; its qrels come with it),
-    a directory of TREC run files, or a list of run files; for the latter two give ``qrels`` (a
-    file, an ir_datasets id or a :class:`Qrels`). ``runs`` keeps only the named runs.
+    ``source`` is one of:
+
+    * a collection name of the book (``"trec-covid-round5"``; its qrels come with it);
+    * a directory of TREC run files, one run file, or a list of run files (plain or gzip; read
+      concurrently, with trec_eval's conventions: see :func:`read_run`);
+    * a pandas DataFrame with ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's
+      (``qid, docno, score``); a ``name`` column splits it into several runs;
+    * a pytrec_eval-style dict ``{qid: {docno: score}}``, or a ranx ``Run``;
+    * a list of such objects, or a dict ``{run name: object}``.
+
+    For anything but a collection give ``qrels`` (anything :func:`load_qrels` takes). ``runs``
+    keeps only the named runs. ``precision`` is how scores are compared when ranking:
+    ``"float32"`` (default: trec_eval <= 9.0.8, pytrec_eval and NIST's official scores) or
+    ``"float64"`` (trec_eval 10). A collection whose files cannot be had raises
+    :class:`DataUnavailable` unless ``allow_simulated`` (default: ``IRREPRO_ALLOW_SIMULATED``) asks
+    for the simulated stand-in (``source == "simulated"``).
     """
     if isinstance(source, str) and source in COLLECTIONS:
         coll = get_collection(source)
@@ -234,53 +303,75 @@ def load_runs(
             if qrels is None:
                 for rel in IR_DATASETS_FILES[coll.ir_datasets_id]:
                     locate(rel, progress=progress)
-                cached = _cached_runset(coll)
-                if cached is not None:
-                    return cached.subset(runs=runs) if runs is not None else cached
-            q = load_qrels(coll.ir_datasets_id, name=coll.ir_datasets_id) if qrels is None else qrels
+                if precision == "float32":
+                    cached = _cached_runset(coll)
+                    if cached is not None:
+                        return cached.subset(runs=runs) if runs is not None else cached
+            q = load_qrels(coll.ir_datasets_id if qrels is None else qrels, allow_simulated=False)
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
+            from . import simulate
+
             rs = simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name)
             return rs.subset(runs=runs) if runs is not None else rs
-        name, src = coll.name, "real"
+        name = coll.name
+        cols = _read_runs(files, progress=progress, desc=f"reading {name}")
+        src = "real"
     else:
         if qrels is None:
-            raise ValueError("give the qrels (file, ir_datasets id or Qrels) for your own runs")
-        if isinstance(source, (str, Path)) and Path(source).is_dir():
-            files = run_files(source)
-            name = Path(source).name
-        elif isinstance(source, (str, Path)):
-            if not Path(source).exists():
-                raise FileNotFoundError(
-                    f"{source!r} is not a collection name ({', '.join(COLLECTIONS)}), "
-                    "a directory or a file"
-                )
-            files, name = [Path(source)], Path(source).name
+            raise ValueError("give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs")
+        if isinstance(source, (str, Path)) or (
+            isinstance(source, (list, tuple)) and source and all(isinstance(p, (str, Path)) for p in source)
+        ):
+            files, name = _run_paths(source)
+            cols = _read_runs(files, progress=progress, desc=f"reading {name}")
         else:
-            files, name = [Path(p) for p in source], "runs"
-        src = "user files"
-        q = qrels
-    if not isinstance(q, Qrels):
-        q = load_qrels(q)
-    from tqdm import tqdm
+            from ._inputs import runs_from_object
 
-    parsed = [read_run(f) for f in tqdm(files, desc=f"reading {name}", disable=not progress, unit="run")]
+            objs = runs_from_object(source)
+            name = "runs"
+            cols = [_run_cols_of(r) for r in objs]
+        q = load_qrels(qrels, allow_simulated=allow_simulated)
+        src = "simulated" if q.source == "simulated" else "user files"
     if runs is not None:
         wanted = set(runs)
-        missing = wanted - {r.name for r in parsed}
+        missing = wanted - {c.name for c in cols}
         if missing:
             raise KeyError(f"runs not found in {name}: {sorted(missing)}")
-        parsed = [r for r in parsed if r.name in wanted]
-    rs = build_runset(parsed, q, name=name, source=src)
-    if src == "real" and qrels is None and runs is None:
+        cols = [c for c in cols if c.name in wanted]
+    rs = _assemble(cols, q, name=name, source=src, precision=precision)
+    if src == "real" and qrels is None and runs is None and precision == "float32":
         _store_runset(rs, get_collection(name))
     return rs
+
+
+def _run_paths(source) -> tuple[list[Path], str]:
+    """The run files a path, a directory or a list of paths names, and a name for the set."""
+    if isinstance(source, (str, Path)):
+        p = Path(source)
+        if p.is_dir():
+            return run_files(p), p.name
+        if not p.exists():
+            raise FileNotFoundError(
+                f"{str(source)!r} is not a collection name ({', '.join(COLLECTIONS)}), a directory or a file"
+            )
+        return [p], p.name
+    files: list[Path] = []
+    for x in source:
+        p = Path(x)
+        if p.is_dir():
+            files += run_files(p)
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"run file or directory not found: {x}")
+    return files, "runs"
 
 
 # A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every
 # input file and the layout version, so that later loads take a fraction of a second. A corrupt
 # or unreadable one is reported, deleted and rebuilt.
-_RUNSET_LAYOUT = "runset-v3"
+_RUNSET_LAYOUT = "runset-v4"
 
 
 def _runset_cache_path(coll: Collection) -> Path:
@@ -308,7 +399,7 @@ def _cached_runset(coll: Collection) -> RunSet | None:
 def _store_runset(rs: RunSet, coll: Collection) -> None:
     try:
         rs.save(_runset_cache_path(coll))
-    except OSError as exc:  # a read-only cache only costs speed
+    except (OSError, CacheError) as exc:  # a read-only cache only costs speed
         warnings.warn(f"could not cache the run set of {coll.name}: {exc}", stacklevel=3)
 
 
@@ -325,6 +416,8 @@ def load_matrix(
         path = locate(rel)
     except DataUnavailable as exc:
         _fallback(coll, exc, allow_simulated)
+        from . import simulate
+
         return simulate.score_matrix(
             coll.shape[0], coll.topics, measure, seed=_seed_of(coll.name), collection=coll.name
         )
@@ -341,6 +434,8 @@ def _read_rda_matrix(path: Path, measure: str, coll: Collection) -> ScoreMatrix:
         objs = rdata.read_rda(str(path))
     except Exception as exc:  # noqa: BLE001 - any parser failure is a corrupt file
         raise DataError(path, None, f"not a readable R data file ({exc})") from exc
+    import pandas as pd
+
     (df,) = objs.values()
     frame = pd.DataFrame(df)
     return ScoreMatrix(
@@ -359,6 +454,8 @@ def leaderboard(collection: str) -> pd.DataFrame:
     rel = next((p for p in coll.extra_files if p.endswith("leaderboard.csv")), None)
     if rel is None:
         raise KeyError(f"{collection} has no leaderboard")
+    import pandas as pd
+
     return pd.read_csv(locate(rel))
 
 
@@ -370,6 +467,8 @@ def leaderboard(collection: str) -> pd.DataFrame:
 def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per collection: how many files it needs, where they are found now, and whether all
     are verified. Nothing is downloaded or copied."""
+    import pandas as pd
+
     rows = []
     for name in collections or COLLECTIONS:
         coll = get_collection(name)

@@ -29,6 +29,7 @@ from pathlib import Path
 import platformdirs
 
 __all__ = [
+    "CacheError",
     "DataUnavailable",
     "RegistryEntry",
     "cache_dir",
@@ -46,6 +47,11 @@ NETWORK_TIMEOUT = 10
 
 class DataUnavailable(RuntimeError):
     """A data file could be found neither in the cache, nor in the mirror, nor on the network."""
+
+
+class CacheError(DataUnavailable):
+    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot
+    be written. The message names the path and what to do."""
 
 
 @dataclass(frozen=True)
@@ -113,12 +119,36 @@ def _matches(path: Path, entry: RegistryEntry) -> bool:
     return path.stat().st_size == entry.bytes and sha256_file(path) == entry.sha256
 
 
+def _writable_dir(directory: Path) -> None:
+    """Create ``directory`` (and parents) or raise :class:`CacheError` saying why it cannot be."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CacheError(f"{directory} is a file, not a directory: point IRREPRO_CACHE at a directory") from None
+    except NotADirectoryError:
+        bad = next((p for p in [directory, *directory.parents] if p.exists() and not p.is_dir()), directory)
+        raise CacheError(
+            f"cannot create the directory {directory}: {bad} is a file (check IRREPRO_CACHE)"
+        ) from None
+    except OSError as exc:  # permission denied, read-only file system, ...
+        raise CacheError(
+            f"cannot create the directory {directory}: {exc.strerror or exc} (check IRREPRO_CACHE)"
+        ) from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise CacheError(f"the directory {directory} is not writable (check IRREPRO_CACHE)")
+
+
 def atomic_write(dst: str | Path, write) -> None:
     """Create ``dst`` whole or not at all: ``write(tmp_path)`` fills a temporary file beside it,
-    which is then renamed over ``dst`` (and removed if anything fails)."""
+    which is then renamed over ``dst`` (and removed if anything fails). Concurrent writers of the
+    same ``dst`` are safe: each renames its own complete file, the last one wins. A directory that
+    cannot be written raises :class:`CacheError`."""
     dst = Path(dst)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
+    _writable_dir(dst.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
+    except OSError as exc:
+        raise CacheError(f"cannot write in {dst.parent}: {exc.strerror or exc} (check IRREPRO_CACHE)") from None
     os.close(fd)
     try:
         write(Path(tmp))
@@ -168,15 +198,24 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
     except KeyError:
         raise KeyError(f"'{relpath}' is not a file of the irrepro data registry") from None
     target = cache_dir() / relpath
-    if target.exists():
+    if cache_dir().exists() and not cache_dir().is_dir():
+        raise CacheError(f"IRREPRO_CACHE={cache_dir()} is a file, not a directory")
+    corrupt = None  # (inode, mtime) of a cached copy that failed its checksum
+    try:
         if _matches(target, entry):
             return target
+        st = target.stat()
+        corrupt = (st.st_ino, st.st_mtime_ns)
         warnings.warn(
             f"cached file {target} does not match its sha256 (corrupt or truncated); replacing it",
             stacklevel=2,
         )
-        target.unlink()
-
+    except FileNotFoundError:  # not cached (or another process is replacing it right now)
+        pass
+    except NotADirectoryError:
+        raise CacheError(f"cannot use the cache {cache_dir()}: a part of {target} is a file") from None
+    # A corrupt copy is never deleted first: the verified copy replaces it in one step (rename),
+    # so a process reading the file meanwhile never finds it missing.
     looked = [f"cache {target}"]
     mirror = mirror_dir()
     if mirror is not None:
@@ -189,23 +228,42 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
             warnings.warn(f"mirror file {src} does not match its sha256; not using it", stacklevel=2)
 
     if is_offline():
+        _drop_corrupt(target, corrupt)
         raise DataUnavailable(
             f"{entry.path}: not found (looked in {', '.join(looked)}) and IRREPRO_OFFLINE is set, "
             f"so {entry.url} was not downloaded. {_how_to_supply(entry, target)}"
         )
     if _NETWORK_DOWN:
+        _drop_corrupt(target, corrupt)
         raise DataUnavailable(
             f"{entry.path}: not found (looked in {', '.join(looked)}), and the network failed "
             f"earlier in this session ({_NETWORK_DOWN[0]}), so {entry.url} was not tried. "
             f"{_how_to_supply(entry, target)}"
         )
-    return _download(entry, target, looked, progress)
+    try:
+        return _download(entry, target, looked, progress)
+    except DataUnavailable:
+        _drop_corrupt(target, corrupt)
+        raise
+
+
+def _drop_corrupt(target: Path, corrupt: tuple | None) -> None:
+    """Remove a corrupt cached copy that could not be replaced, unless another process has
+    replaced it meanwhile (then it is a different file)."""
+    if corrupt is None:
+        return
+    try:
+        st = target.stat()
+        if (st.st_ino, st.st_mtime_ns) == corrupt:
+            target.unlink()
+    except OSError:
+        pass
 
 
 def _download(entry: RegistryEntry, target: Path, looked: list[str], progress: bool) -> Path:
     import pooch  # imported lazily: only the network path needs it
 
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _writable_dir(target.parent)
     downloader = pooch.HTTPDownloader(progressbar=progress, timeout=NETWORK_TIMEOUT)
     try:
         path = pooch.retrieve(

@@ -36,7 +36,10 @@ import pandas as pd
 from scipy.special import expit
 
 from ..parallel import as_generator
-from ._readers import Qrels, Run, RunSet, ScoreMatrix, build_runset
+from ._matrices import ScoreMatrix
+from ._qrels import Qrels
+from ._runs import Run, build_runset
+from ._runset import RunSet
 
 __all__ = ["runs", "qrels", "score_matrix", "write_trec"]
 
@@ -101,7 +104,7 @@ def runs(
         Run(f"simrun{s + 1:03d}", pd.concat(tabs, ignore_index=True), "<simulated>")
         for s, tabs in enumerate(run_tables)
     ]
-    qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels")
+    qrels = Qrels(pd.DataFrame(qrel_rows, columns=["topic", "doc", "grade"]), f"{name} qrels", "simulated")
     return build_runset(runs_, qrels, name=name, source="simulated")
 
 
@@ -125,7 +128,7 @@ def qrels(
         N = max(1, int(round(rng.lognormal(np.log(judged_median), 0.4))))
         grades = np.r_[_relevant_grades(rng, R, max_grade), np.zeros(N, dtype=int)]
         rows += [(topic, f"sim{topic}-{i:05d}", int(g)) for i, g in enumerate(grades)]
-    return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name)
+    return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name, "simulated")
 
 
 def score_matrix(

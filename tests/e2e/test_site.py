@@ -320,18 +320,29 @@ def test_scorecard_and_report_pages_load(server, browser):
     _load(browser, f"{server}/book/scorecard.html")
     from irrepro.book import STATUSES
 
-    # every row of the four papers' tables (those with a "status" column) has one of the statuses
+    # every row of the four papers' tables (those with a "status" column) has a status badge
     statuses = browser.execute_script(
         "const out = [];"
         "for (const t of document.querySelectorAll('table')) {"
         "  const heads = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());"
         "  const k = heads.indexOf('status'); if (k < 0 || !heads.includes('quantity')) continue;"
-        "  for (const tr of t.querySelectorAll('tbody tr')) out.push(tr.children[k].textContent.trim());"
+        "  for (const tr of t.querySelectorAll('tbody tr')) {"
+        "    const b = tr.children[k].querySelector('.irrepro-status');"
+        "    out.push(b ? b.getAttribute('data-status') : tr.children[k].textContent.trim()); }"
         "} return out;"
     )
     assert len(statuses) > 100, f"the scorecard lists only {len(statuses)} rows"
     assert set(statuses) <= set(STATUSES), set(statuses) - set(STATUSES)
     assert "replicated" in statuses
+    # the page says how many of each paper's numbers (book/papers/<key>.yml) its chapter compares
+    import re
+
+    text = browser.find_element(By.TAG_NAME, "main").text
+    from irrepro.book import PAPERS
+
+    for key, title in PAPERS:
+        m = re.search(rf"(\d+) of the (\d+) numbers and claims of book/papers/{key}\.yml are compared", text)
+        assert m and int(m[1]) > 0.8 * int(m[2]), (key, title, m and m.group(0))
 
     _load(browser, f"{server}/example-report/index.html")
     assert browser.title.startswith("irrepro report")
@@ -351,3 +362,132 @@ def test_scorecard_and_report_pages_load(server, browser):
         assert browser.find_element(By.TAG_NAME, "h1").text.startswith("irrepro report")
     finally:
         browser.switch_to.default_content()
+
+
+
+# --- the chapters: header, visible method code, status badges, numbered contents ---------------------
+
+CHAPTERS = {
+    "notebooks/cormack_lynam_2006.html": "Cormack & Lynam 2006",
+    "notebooks/sanderson_zobel_2005.html": "Sanderson & Zobel 2005",
+    "notebooks/sakai_2006.html": "Sakai 2006",
+    "notebooks/webber_moffat_zobel_2008.html": "Webber, Moffat & Zobel 2008",
+}
+
+
+def _scorecard_labels(server, browser) -> dict[str, str]:
+    """The label column of the scorecard's summary table, by paper title."""
+    _load(browser, f"{server}/book/scorecard.html")
+    return browser.execute_script(
+        "for (const t of document.querySelectorAll('table')) {"
+        "  const heads = Array.from(t.querySelectorAll('thead tr:last-child th, thead th')).map(th => th.textContent.trim());"
+        "  const k = heads.lastIndexOf('label'); if (k < 0) continue;"
+        "  const out = {};"
+        "  for (const tr of t.querySelectorAll('tbody tr')) out[tr.children[0].textContent.trim()] = tr.children[tr.children.length - 1].textContent.trim();"
+        "  return out;"
+        "} return null;"
+    )
+
+
+def test_chapters_open_with_the_reference_doi_and_the_scorecards_label(server, browser):
+    from selenium.webdriver.common.by import By
+
+    from irrepro.book import LABELS
+
+    labels = _scorecard_labels(server, browser)
+    assert labels and set(CHAPTERS.values()) <= set(labels), labels
+    for page, title in CHAPTERS.items():
+        _load(browser, f"{server}/{page}")
+        header = browser.find_element(By.CSS_SELECTOR, ".irrepro-header")
+        assert header.is_displayed(), page
+        first_h2 = browser.find_element(By.CSS_SELECTOR, "#the-question > h2")
+        assert header.location["y"] < first_h2.location["y"], f"{page}: the header is not at the top"
+        doi = header.find_element(By.CSS_SELECTOR, 'a[href^="https://doi.org/10.1145/"]')
+        assert doi.text.startswith("doi:10.1145/"), doi.text
+        label = header.find_element(By.CSS_SELECTOR, ".irrepro-label").get_attribute("data-label")
+        assert label in LABELS, (page, label)
+        assert label == labels[title], f"{page}: header {label}, scorecard {labels[title]}"
+        # the rule is stated once, on the scorecard, and the chapter links to it
+        link = browser.find_element(By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']")
+        assert link.is_displayed()
+
+
+def test_every_results_section_shows_its_code(server, browser):
+    """Each subsection of a chapter's Results shows at least one code cell without a click;
+    code behind a toggle (hide-input) does not count."""
+    for page in CHAPTERS:
+        _load(browser, f"{server}/{page}")
+        shown = browser.execute_script(
+            "const res = document.getElementById('results'); if (!res) return null;"
+            "const out = {};"
+            "for (const sec of res.querySelectorAll(':scope > section')) {"
+            "  const h = sec.querySelector('h3'); const name = h ? h.textContent.replace('#', '').trim() : sec.id;"
+            "  out[name] = Array.from(sec.querySelectorAll('.cell_input'))"
+            "    .filter(e => e.offsetParent !== null && !e.closest('details:not([open])')).length;"
+            "} return out;"
+        )
+        assert shown, f"{page}: no Results section"
+        empty = [name for name, n in shown.items() if n == 0]
+        assert not empty, f"{page}: results sections without visible code: {empty}"
+
+
+def test_comparison_tables_show_status_badges_with_reasons(server, browser):
+    from irrepro.book import STATUSES
+
+    for page in CHAPTERS:
+        _load(browser, f"{server}/{page}")
+        badges = browser.execute_script(
+            "return Array.from(document.querySelectorAll('.irrepro-comparison .irrepro-status')).map(b => {"
+            "  const s = getComputedStyle(b);"
+            "  return [b.getAttribute('data-status'), b.getAttribute('title'), b.offsetWidth, b.offsetHeight,"
+            "          s.backgroundColor, s.borderStyle, b.textContent.trim()]; });"
+        )
+        assert len(badges) > 10, f"{page}: {len(badges)} badges"
+        for status, title, w, h, bg, border, text in badges:
+            assert status in STATUSES and text.endswith(status), (page, status, text)
+            assert title, f"{page}: a {status} badge without its reason"
+            assert w > 20 and h > 8 and bg not in ("rgba(0, 0, 0, 0)", "transparent"), (page, status, w, h, bg)
+        # the four statuses differ in symbol and border, not only in colour
+        looks = {(status, text[0], border) for status, _, _, _, _, border, text in badges}
+        assert len({(sym, border) for _, sym, border in looks}) == len({status for status, _, _ in looks}), looks
+        notes = browser.execute_script(
+            "return Array.from(document.querySelectorAll('.irrepro-comparison')).map(c =>"
+            "  [c.querySelectorAll('.irrepro-note-ref').length, c.querySelectorAll('.irrepro-reasons li').length]);"
+        )
+        assert all(refs >= items > 0 for refs, items in notes), (page, notes)
+
+
+def test_table_of_contents_is_numbered(server, browser):
+    from selenium.webdriver.common.by import By
+
+    import re
+
+    _load(browser, f"{server}/book/intro.html")
+    entries = {
+        a.get_attribute("href").rsplit("/", 2)[-2] + "/" + a.get_attribute("href").rsplit("/", 1)[-1]: a.text.strip()
+        for a in browser.find_elements(By.CSS_SELECTOR, "nav.bd-docs-nav a.reference.internal")
+    }
+    for page in CHAPTERS:
+        text = entries.get(page)
+        assert text and re.match(r"^\d+\.\s", text), (page, text, entries)
+    for page in CHAPTERS:
+        _load(browser, f"{server}/{page}")
+        number = browser.find_element(By.CSS_SELECTOR, "h1 .section-number").text
+        assert re.match(r"^\d+\.$", number.strip()), number
+
+
+def test_student_edition_leaves_out_the_solutions():
+    """``make student``: the same exercises, none of the solutions (nor the code cells of the
+    gated ones, which the book executes)."""
+    import re
+
+    student = SITE.parents[0] / "student" / "_build" / "html"
+    if not (student / "index.html").is_file():
+        pytest.skip(f"no student edition at {student}: run `make student`")
+    for page in CHAPTERS:
+        full, stud = ((d / page).read_text(encoding="utf-8") for d in (SITE, student))
+        count = lambda html, cls: len(re.findall(rf'class="{cls}[ "]', html))  # noqa: E731
+        assert count(full, "solution") >= 4 and count(stud, "solution") == 0, page
+        assert count(stud, "exercise") == count(full, "exercise") >= 4, page
+        # no code or output of a solution is left between the exercises
+        assert stud.count('class="cell') < full.count('class="cell'), page

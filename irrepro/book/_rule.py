@@ -1,196 +1,27 @@
-"""Helpers for the book's pages: data banners and paper-vs-ours comparison tables.
-
-Every chapter shows where its data came from with :func:`data_banner` (a warning box carrying the
-CSS class ``simulated-data`` when any of it is the simulated stand-in, a plain note otherwise) and
-prints each of the paper's numbers beside ours with :func:`compare`, so that the chapters and any
-page that gathers their numbers cannot disagree. Every compared row gets a status - replicated,
-partly, not replicated or not comparable - and a reason from one rule, :func:`judge`: our number
-against the paper's within the paper's printed precision plus, where the chapter knows it, 1.96
-standard errors of the difference; claims in words carry the chapter's computed :func:`verdict`.
-:func:`scorecard` gathers the rows of all chapters and :func:`summary` counts the statuses.
-"""
+"""The rule that gives every compared row its status (:func:`judge`): the statuses, the chapter's
+verdict on a claim in words (:func:`verdict`), and the reading of the paper's printed numbers
+(precision, ranges, fractions, "a / b / c" rows)."""
 
 from __future__ import annotations
 
-import html
-import json
 import math
-import os
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from .corpus_bootstrap import Z95  # tolerances built from a standard error are Z95 x se
-from .data import COLLECTIONS, RunSet, ScoreMatrix, registry
+from ..stats import Z95  # tolerances built from a standard error are Z95 x se
 
-__all__ = [
-    "data_banner", "compare", "Comparison", "collections_table", "scorecard", "summary", "verdict", "judge",
-    "STATUSES", "PAPERS",
-]
+__all__ = ["STATUSES", "REPLICATED", "PARTLY", "NOT_REPLICATED", "NOT_COMPARABLE", "verdict", "judge"]
 
-
-def _label(obj) -> tuple[str, bool]:
-    if isinstance(obj, RunSet):
-        name = COLLECTIONS[obj.name].title if obj.name in COLLECTIONS else obj.name
-        return f"{name} ({len(obj.runs)} runs x {len(obj.topics)} topics)", obj.simulated
-    if isinstance(obj, ScoreMatrix):
-        name = COLLECTIONS[obj.collection].title if obj.collection in COLLECTIONS else obj.collection
-        return f"{name}, {obj.measure} ({obj.shape[0]} runs x {obj.shape[1]} topics)", obj.simulated
-    raise TypeError(f"data_banner takes RunSets and ScoreMatrices, not {type(obj).__name__}")
-
-
-class _HTML:
-    def __init__(self, text: str):
-        self.text = text
-
-    def _repr_html_(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:  # plain-text fallback
-        return html.unescape(self.text.replace("<p>", "\n").replace("</p>", ""))
-
-
-def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page. When any of ``objs`` is simulated it is a warning with the
-    CSS class ``simulated-data`` (and no page carries that class when all data is real)."""
-    labels = [_label(o) for o in objs]
-    sim = [name for name, s in labels if s]
-    real = [name for name, s in labels if not s]
-    if sim:
-        items = "".join(f"<li>{html.escape(n)}</li>" for n in sim)
-        return _HTML(
-            '<div class="admonition warning simulated-data">'
-            '<p class="admonition-title">Simulated data</p>'
-            "<p>The real files of these collections could not be found (no cache, no mirror, no "
-            "network), so this page shows the <b>simulated stand-in</b> of the same shape. Its "
-            "numbers illustrate the method only and must not be compared with the paper's.</p>"
-            f"<ul>{items}</ul>"
-            "<p>Run <code>irrepro data fetch</code> (or set <code>IRREPRO_MIRROR</code>) and "
-            "rebuild to see the real results.</p></div>"
-        )
-    items = "".join(f"<li>{html.escape(n)}</li>" for n in real)
-    return _HTML(
-        '<div class="admonition note"><p class="admonition-title">Data</p>'
-        f"<p>Real data, checksum-verified:</p><ul>{items}</ul></div>"
-    )
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """A table of the paper's numbers beside ours for one table / figure / claim of a paper."""
-
-    paper: str
-    item: str
-    frame: pd.DataFrame
-    data: str = ""
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-    def _repr_html_(self) -> str:
-        caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
-        styler = self.frame.style.set_caption(html.escape(caption)).format(
-            precision=3, na_rep="-", escape="html"
-        )
-        return styler.hide(axis="index").to_html()
-
-    def to_records(self) -> list[dict]:
-        return json.loads(self.frame.to_json(orient="records"))
-
-
-def slug(text: str) -> str:
-    """A file-name form of ``text``: letters and digits kept, everything else "-", lower case."""
-    return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower()
-
-
-def compare(
-    paper: str,
-    item: str,
-    rows: Sequence[Mapping] | pd.DataFrame,
-    *,
-    data: str = "",
-) -> Comparison:
-    """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
-
-    ``rows`` are mappings with at least ``quantity``, ``paper`` and ``ours`` (and optionally
-    ``note``); ``paper`` is a citation key of ``book/references.bib``. Every row gets a ``status``
-    (replicated / partly / not replicated / not comparable) and a ``reason`` by the rule of
-    :func:`judge`, which reads the row's optional keys ``status``, ``tol``, ``basis``, ``se``,
-    ``n`` and ``reason``; rows of a Verdict table (``item`` starting with "Verdict") may carry the
-    :func:`verdict` word in ``ours`` or ``note`` instead. A row the rule cannot judge is a
-    :class:`ValueError`. When the environment variable ``IRREPRO_RESULTS`` names a directory (the
-    Makefile sets it to ``_build/results``), the table is also written there as JSON, which
-    :func:`scorecard` gathers: the chapter's table and the scorecard show the same status.
-    """
-    records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
-    missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
-    if missing:
-        raise ValueError(f"comparison rows need the columns {sorted(missing)}")
-    is_verdict = item.lower().startswith("verdict")
-    out_rows = []
-    for r in records:
-        try:
-            status, reason = _judge_row(r, is_verdict)
-        except ValueError as exc:
-            raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
-        shown = {k: v for k, v in r.items() if k not in _RULE_KEYS and k != "status"}
-        out_rows.append({**{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
-                         "status": status, "reason": reason, **shown})
-    frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
-    comp = Comparison(paper, item, frame, data)
-    out = os.environ.get("IRREPRO_RESULTS")
-    if out:
-        d = Path(out)
-        d.mkdir(parents=True, exist_ok=True)
-        (d / f"{slug(f'{paper}-{item}')}.json").write_text(
-            json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records()}, indent=1)
-        )
-    return comp
-
-
-def collections_table() -> pd.DataFrame:
-    """The book's collections: size, measures, files, licence and citation key."""
-    reg = registry()
-    rows = []
-    for c in COLLECTIONS.values():
-        files = c.files()
-        lic = sorted({reg[p].license for p in files})
-        rows.append(
-            {
-                "collection": c.name,
-                "what": c.title,
-                "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": ("ranked runs + qrels (" + c.ir_datasets_id + ")")
-                if c.kind == "runs"
-                else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
-                "files": len(files),
-                "MB": round(sum(reg[p].bytes for p in files) / 1e6, 2),
-                "licence": "; ".join(lic),
-                "cite": c.citation,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-#: The book's chapters, in reading order: (citation key, title).
-PAPERS = (
-    ("cormack2006statistical", "Cormack & Lynam 2006"),
-    ("sanderson2005information", "Sanderson & Zobel 2005"),
-    ("sakai2006evaluating", "Sakai 2006"),
-    ("webber2008score", "Webber, Moffat & Zobel 2008"),
-    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
-)
-
-
-#: The scorecard's status of a row: the claim or number is replicated, partly replicated, not
 #: replicated, or not comparable (the paper gives no number, or our data cannot speak to it).
 STATUSES = ("replicated", "partly", "not replicated", "not comparable")
 REPLICATED, PARTLY, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
 
 _VERDICTS = {"holds": REPLICATED, "partly": PARTLY, "does not": NOT_REPLICATED, "not testable": NOT_COMPARABLE}
 _WORDS = {s: s for s in STATUSES} | _VERDICTS
+_VERDICT_OF = {v: k for k, v in _VERDICTS.items()}
 #: the keys of a comparison row that feed the rule and are not shown as columns
 _RULE_KEYS = ("tol", "se", "n", "basis", "reason")
 
@@ -396,58 +227,16 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     return st, txt + extra
 
 
-def _judge_row(row: Mapping, is_verdict: bool) -> tuple[str, str]:
-    """:func:`judge` applied to a row; in a Verdict table (item ``"Verdict..."``) a row without a
-    ``status`` takes the verdict word (holds / partly / does not / not testable) from ``ours`` or
-    ``note``, the deciding number standing in the note."""
+def _judge_row(row: Mapping, is_verdict: bool = False) -> tuple[str, str]:
+    """:func:`judge` applied to a row (its keys ``tol``, ``se``, ``n``, ``basis``, ``status`` and
+    ``reason``). A row of a Verdict table whose status the chapter gives has the reason "the chapter's
+    verdict (deciding number in the note)"."""
     kw = {k: row[k] for k in ("tol", "se", "n", "basis", "status") if k in row and not _missing_rule(row[k])}
     reason = "" if _missing(row.get("reason")) else str(row["reason"])
-    if is_verdict and "status" not in kw:
-        for text in (row.get("ours"), row.get("note")):
-            m = re.search(r"\b(holds|partly|does not|not testable)\b", str(text or "").lower())
-            if m:
-                return _VERDICTS[m.group(1)], reason or "the chapter's verdict (deciding number in the note)"
+    if is_verdict and "status" in kw and not reason and str(kw["status"]).strip().lower() in _VERDICTS:
+        reason = "the chapter's verdict (deciding number in the note)"
     return judge(row.get("paper"), row.get("ours"), reason=reason, **kw)
 
 
 def _missing_rule(v) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
-
-
-def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
-    """The replication scorecard: per paper, every row of every :func:`compare` table recorded in
-    ``directory`` (default ``$IRREPRO_RESULTS``), in the order the chapter recorded them, with the
-    paper's value, ours, the status and its
-    reason (as :func:`compare` computed them; a row recorded without one is judged again by the same
-    rule), the note and the data used."""
-    d = Path(directory or os.environ.get("IRREPRO_RESULTS", ""))
-    out: dict[str, pd.DataFrame] = {}
-    # in the order the chapters wrote them (each chapter runs top to bottom)
-    files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
-    records = [json.loads(f.read_text()) for f in files]
-    cols = ["table / figure / claim", "quantity", "paper", "ours", "status", "reason", "note", "data"]
-    for key, title in PAPERS:
-        rows = []
-        for rec in records:
-            if rec["paper"] != key:
-                continue
-            is_verdict = rec["item"].lower().startswith("verdict")
-            for r in rec["rows"]:
-                status, reason = (r["status"], r.get("reason", "")) if r.get("status") in STATUSES \
-                    else _judge_row(r, is_verdict)
-                rows.append({"table / figure / claim": rec["item"], "quantity": r.get("quantity"),
-                             "paper": r.get("paper"), "ours": r.get("ours"), "status": status,
-                             "reason": reason, "note": r.get("note") or "", "data": rec.get("data", "")})
-        out[title] = pd.DataFrame(rows, columns=cols, dtype=object)
-    return out
-
-
-def summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per paper, how many rows of :func:`scorecard` have each status (columns :data:`STATUSES`
-    and ``total``)."""
-    counts = pd.DataFrame(
-        [card["status"].value_counts().reindex(STATUSES, fill_value=0).rename(title) for title, card in cards.items()],
-        columns=list(STATUSES),
-    ).fillna(0).astype(int)
-    counts["total"] = counts.sum(axis=1)
-    return counts

@@ -1,0 +1,122 @@
+"""Peak memory and time of ``irrepro report``, end to end (reading included), in a child process.
+
+Two cases (issue 12 #9):
+
+1. all 126 TREC-COVID round-5 runs with the round-5 qrels, at the papers' scale - budget: a peak
+   resident set of at most 600 MB;
+2. five round-5 runs, then the same five with one topic of one run grown to 100,000 lines (the
+   extra documents ranked below the run's own, scores descending, the topic's judged documents the
+   run lacked spread among them down to the last rank) - budget: at most 100 MB more.
+
+Each report runs as ``python -m irrepro.cli report ...`` in its own child; its peak RSS is the
+child's ``ru_maxrss`` (``os.wait4``), its time the wall clock around it. Prints each figure beside
+its budget and the ratio.
+
+    python benchmarks/bench_report.py                      # both cases, paper scale
+    python benchmarks/bench_report.py --scale quick --skip-126
+    IRREPRO_MIRROR=/path/to/mirror python benchmarks/bench_report.py --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUDGET_126_MB = 600
+BUDGET_LONG_MB = 100
+FIVE = ["BRPHJ_BM25", "CSIROmedFR", "uogTrDPH_QE_RF", "r5.fusion1", "sab20.5.dfo"]
+
+
+def run_report(runs_dir: Path, qrels: str, out: Path, scale: str, jobs: int) -> tuple[float, float, float]:
+    """(peak RSS in MB, wall seconds, CPU seconds) of one ``irrepro report`` in a child process
+    (CPU time, user + system, is the figure to compare on a shared machine)."""
+    cmd = [sys.executable, "-m", "irrepro.cli", "report", str(runs_dir), "--qrels", qrels,
+           "--out", str(out), "--scale", scale, "-j", str(jobs), "-q"]  # fmt: skip
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    if proc.returncode != 0:
+        raise SystemExit(f"irrepro report failed ({proc.returncode}):\n{text}")
+    return usage.ru_maxrss / 1024, seconds, usage.ru_utime + usage.ru_stime  # Linux: ru_maxrss in KiB
+
+
+def long_topic_dirs(src: Path, work: Path, lines: int, qrels: Path | None) -> tuple[Path, Path]:
+    """Five runs as they are, and the same five with topic 1 of the first grown to ``lines``: the
+    added documents rank below the run's own, and among them, evenly spread down to the last rank,
+    are the topic's judged documents the run had not retrieved (``qrels``, a TREC qrels file), so
+    that relevant documents sit deep in the list as in a real long run."""
+    base, grown = work / "five", work / "five-long"
+    base.mkdir()
+    grown.mkdir()
+    for name in FIVE:
+        shutil.copy(src / f"{name}.gz", base / f"{name}.gz")
+        if name != FIVE[0]:
+            shutil.copy(src / f"{name}.gz", grown / f"{name}.gz")
+    with gzip.open(src / f"{FIVE[0]}.gz", "rt") as f:
+        rows = f.read().splitlines()
+    tag = rows[0].split()[5]
+    first = [r for r in rows if r.split()[0] == "1"]
+    have = {r.split()[2] for r in first}
+    judged = []
+    if qrels is not None and qrels.is_file():
+        judged = sorted({ln.split()[2] for ln in qrels.read_text().splitlines() if ln.split()[:1] == ["1"]} - have)
+    n_new = lines - len(first)
+    docs = [f"bench-doc-{i:06d}" for i in range(n_new)]
+    for j, doc in enumerate(judged[:n_new]):  # evenly spread, the last one at the very end
+        docs[(j + 1) * n_new // len(judged) - 1] = doc
+    low = min(float(r.split()[4]) for r in first)
+    extra = [f"1 Q0 {doc} {len(first) + i + 1} {low - 1e-3 * (i + 1):.6f} {tag}" for i, doc in enumerate(docs)]
+    with gzip.open(grown / f"{FIVE[0]}.gz", "wt") as f:
+        f.write("\n".join(rows + extra) + "\n")
+    print(f"long topic: {lines:,} lines, {len(judged[:n_new])} of them judged documents spread down to rank {lines:,}")
+    return base, grown
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", default=None, help="round-5 run directory (default: IRREPRO_MIRROR's)")
+    ap.add_argument("--qrels", default="cord19/trec-covid/round5")
+    ap.add_argument("--scale", choices=["paper", "quick"], default="paper")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--long-lines", type=int, default=100_000)
+    ap.add_argument("--skip-126", action="store_true", help="only the long-topic case")
+    args = ap.parse_args()
+
+    src = Path(args.runs) if args.runs else Path(os.environ.get("IRREPRO_MIRROR", "")) / "trec-covid/round5/runs"
+    if not src.is_dir():
+        raise SystemExit(f"no run directory {src}: set IRREPRO_MIRROR or give --runs")
+    print(f"irrepro report, scale {args.scale}, {args.jobs} worker(s); load: {os.getloadavg()[0]:.2f} "
+          f"(1 min), {os.cpu_count()} cores")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if not args.skip_126:
+            n = len(list(src.glob("*.gz")))
+            mb = sum(p.stat().st_size for p in src.glob("*.gz")) / 2**20
+            peak, sec, cpu = run_report(src, args.qrels, work / "r126", args.scale, args.jobs)
+            print(f"{n} runs ({mb:.0f} MB gzipped):  peak RSS {peak:7.0f} MB  (budget {BUDGET_126_MB} MB, "
+                  f"ratio {peak / BUDGET_126_MB:.2f})  time {sec:6.1f} s (CPU {cpu:.1f} s)")  # fmt: skip
+        mirror = Path(os.environ.get("IRREPRO_MIRROR", "/nonexistent"))
+        qrels_file = Path(args.qrels) if Path(args.qrels).is_file() else mirror / "ir_datasets" / args.qrels / "qrels"
+        base, grown = long_topic_dirs(src, work, args.long_lines, qrels_file)
+        p0, s0, c0 = run_report(base, args.qrels, work / "r5", args.scale, args.jobs)
+        p1, s1, c1 = run_report(grown, args.qrels, work / "r5long", args.scale, args.jobs)
+        print(f"5 runs:                         peak RSS {p0:7.0f} MB  time {s0:6.1f} s (CPU {c0:.1f} s)")
+        print(f"5 runs, one {args.long_lines:,}-line topic: peak RSS {p1:7.0f} MB  time {s1:6.1f} s (CPU {c1:.1f} s)")
+        print(f"the long topic adds             {p1 - p0:7.0f} MB  (budget {BUDGET_LONG_MB} MB, ratio {(p1 - p0) / BUDGET_LONG_MB:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

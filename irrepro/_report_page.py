@@ -1,0 +1,228 @@
+"""The report's page: its figures (drawn by :mod:`irrepro.plots`), tables and the HTML rendered
+from the jinja2 template ``irrepro/templates/report.html.j2``. Used by :class:`irrepro.report.Report`;
+nothing here is public."""
+
+from __future__ import annotations
+
+import base64
+import io
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from . import topic_split as ts
+from .stats import expit
+
+if TYPE_CHECKING:
+    from .report import Report
+
+#: Above this many pairs the HTML lists only the pairs adjacent in the ranking (all are in the CSV).
+MAX_PAIRS_SHOWN = 1000
+#: What a mean is, everywhere in the report.
+AVERAGING = (
+    "Every mean on this page is over all {T} topics of the qrels, a topic a run retrieved nothing "
+    "for counting as 0 (trec_eval -c); the corpus-bootstrap MAP intervals are of that same mean "
+    "(a topic without a usable list - nothing retrieved, or no relevant document - adds a fixed AP "
+    "of 0)."
+)
+
+_SIMULATED = (
+    "computed on SIMULATED data: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+    "relevance judgments (the real files could not be had, and --allow-simulated was given)"
+)
+
+
+def _formatted(values: dict) -> list[str]:
+    def fmt(v):
+        if isinstance(v, str):
+            return v
+        return f"{v:,}" if isinstance(v, (int, np.integer)) else f"{v:.3f}"
+
+    return [fmt(v) for v in values.values()]
+
+
+def _png(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False) -> str:
+    from markupsafe import Markup
+
+    out = frame.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-",
+                        border=0, escape=True)
+    return Markup(f'<div class="scroll">{out}</div>' if scroll else out)
+
+
+def _pct(x: float) -> str:
+    return "-" if not np.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def _error_table(rep: Report) -> pd.DataFrame:
+    """Error rate by relative-difference bin at the largest topic-set size, and projected to all
+    topics, with and without a significant t-test (p <= 0.05) on set 1."""
+    res, size = rep.swap, int(rep.swap.sizes[-1])
+    cols = {}
+    for f, lab in (("none", "all trials"), ("t p<=0.05", "t-test p<=0.05")):
+        rates = res.error_rates(f, "relative")[size]
+        cnt = res.counts(f, "relative")[size]
+        cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
+        cols[f"trials at {size} topics, {lab}"] = cnt
+    fit = rep.growth
+    cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(fit.projected, index=fit.labels)
+    frame = pd.DataFrame(cols)
+    keep = frame[[c for c in frame.columns if c.startswith("trials")]].sum(axis=1) > 0
+    return frame[keep]
+
+
+def _fig_scores(rep: Report):
+    import matplotlib.pyplot as plt
+
+    x = rep.scores.scores
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
+    plots.plot_score_matrix(x, rep.measure, ax=ax)
+    ax.set(ylabel=f"run (best mean {rep.measure} first)", title=f"{rep.measure} per run and topic")
+    return fig
+
+
+def _fig_asl(rep: Report):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
+    plots.plot_asl_curves(curves, colors={"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}, ax=axes[0])
+    axes[0].set(xlabel="run pairs sorted by ASL",
+                title=f"ASL curve, paired bootstrap test (B = {rep.settings.B_tests})")
+    axes[0].legend(fontsize=8)
+    # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
+    order = np.argsort(-rep.scores.mean(), kind="stable")
+    plots.plot_significance_matrix(rep.pair_index(), rep.pairs["difference"].to_numpy(),
+                                   rep.pairs["ASL (Holm)"].to_numpy() < 0.05, order,
+                                   labels=rep.runs if len(rep.runs) <= 30 else None, ax=axes[1])
+    axes[1].set(xlabel="run (rank)", ylabel="run (rank)",
+                title="Holm-significant differences\n(blue: row better, red: row worse, grey: not significant)")
+    fig.tight_layout()
+    return fig
+
+
+def _fig_corpus(rep: Report):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    plots.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
+    plots.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
+                             transform=expit)
+    axes[0].set_ylabel("MAP")
+    axes[1].set_ylabel("expit(L-MAP)")
+    fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.B_corpus})")
+    fig.tight_layout()
+    return fig
+
+
+def _fig_split(rep: Report):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
+    for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
+        fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
+        plots.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
+        ax.set_title(title)
+    fig.suptitle(f"Swap experiment: {rep.swap.B} repetitions per size, disjoint topic sets")
+    fig.tight_layout()
+    return fig
+
+
+def _fig_std(rep: Report):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {rep.measure}",
+                       ylabel=f"mean standardized {rep.measure}", ax=axes[0])
+    axes[0].set_title("Raw vs standardized means")
+    plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
+    axes[1].set(ylabel="share of runs significantly\ndifferent from themselves",
+                title=f"Random topic halves ({rep.settings.B_halves} partitions)")
+    fig.tight_layout()
+    return fig
+
+
+def _template():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("irrepro", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,  # a name the template needs and the page lacks fails
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("report.html.j2")
+
+
+def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
+    """The report's HTML: the numbers, tables and figures computed here, the page laid out by the
+    jinja2 template ``irrepro/templates/report.html.j2``."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    S, T = rep.scores.shape
+    shown = rep.pairs
+    pairs_note = ""
+    if len(shown) > MAX_PAIRS_SHOWN:
+        rank = {r: k for k, r in enumerate(runs["run"])}
+        adj = (shown["run x"].map(rank) - shown["run y"].map(rank)).abs() == 1
+        shown = shown[adj]
+        pairs_note = f"{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the ranking are listed;"
+    shown = shown.sort_values("ASL", kind="stable").copy()
+    for col in ("ASL", "ASL (Holm)", "ASL (BH)"):  # no replicate as extreme: below 1/B, not 0
+        shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+    cov = rep.coverage[(rep.coverage["missing"] > 0) | (rep.coverage["ignored"] > 0)]
+    cov_table = cov.rename(columns={
+        "retrieved": f"topics retrieved (of {T})", "missing": "qrels topics missing (scored 0)",
+        "missing ids": "missing, ids", "ignored": "run topics not in the qrels (ignored)", "ignored ids": "ignored, ids",
+    }).drop(columns="topics").reset_index()  # fmt: skip
+    first = rep.growth.first_reliable() if rep.growth is not None else None
+    context = {
+        "rep": rep,
+        "S": S,
+        "T": T,
+        "m": rep.measure,
+        "st": rep.settings,
+        "written": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "simulated_warning": _SIMULATED.format(qrels=rep.qrels) if rep.simulated else "",
+        "averaging": AVERAGING.format(T=T),
+        "summary_table": _table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})),
+        "no_relevant": int(np.sum(rep.n_relevant < 1)),
+        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30) if len(cov_table) else "",
+        "n_coverage": len(cov_table),
+        "runs_table": _table(runs, scroll=True),  # wide: scrolls sideways on narrow screens
+        "fig_scores": _png(_fig_scores(rep)),
+        "fig_asl": _png(_fig_asl(rep)),
+        "fig_corpus": _png(_fig_corpus(rep)),
+        "fig_split": _png(_fig_split(rep)) if rep.swap is not None else "",
+        "fig_std": _png(_fig_std(rep)),
+        "power": 100 * rep.discriminative_power(),
+        "n_pairs": len(rep.pairs),
+        "n_holm": summ["significant pairs, Holm"],
+        "n_bh": summ["significant pairs, Benjamini-Hochberg"],
+        "pairs_note": pairs_note,
+        "pairs_table": _table(shown, scroll=len(shown) > 30),
+        "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
+        "error_table": (_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
+                        if rep.swap is not None else ""),
+        "first_reliable": first or "none",
+        "tau": summ["Kendall tau, raw vs standardized ranking"],
+        "hr": rep.halves["raw"].summary(),
+        "hs": rep.halves["standardized"].summary(),
+        "pct": _pct,
+        "timings": ", ".join(f"{k} {v:.1f} s" for k, v in rep.timings.items()),
+    }
+    return _template().render(**context)

@@ -1,0 +1,46 @@
+"""Helpers for the book's pages: data banners, the papers' numbers, paper-vs-ours tables, the scorecard.
+
+Every chapter shows where its data came from with :func:`data_banner` (a warning box carrying the
+CSS class ``simulated-data`` when any of it is the simulated stand-in, a plain note otherwise).
+The numbers a chapter prints as the paper's are data, not code: one file per paper,
+``book/papers/<bibkey>.yml``, read by :func:`paper_numbers` (each entry with the paper's table or
+figure, row, column, value and section). A chapter prints each of them beside ours with
+:func:`compare`, so that the chapters and any page that gathers their numbers cannot disagree.
+Every compared row gets a status - replicated, partly, not replicated or not comparable - and a
+reason from one rule, :func:`judge`: our number against the paper's within the paper's printed
+precision plus, where the chapter knows it, 1.96 standard errors of the difference; claims in words
+carry the chapter's computed :func:`verdict`, and a row restating another row (``same_as``) takes
+its status and is counted once. Tables show the status as a badge (:func:`status_badge`) with the
+reason on hover and as a footnote. :func:`scorecard` gathers the rows of all chapters,
+:func:`summary` counts the statuses, :func:`label` turns the counts into ReScience C's verdict
+label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label.
+
+The package's book machinery, by family: :mod:`~irrepro.book._rule` (the statuses and
+:func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
+(banners, comparison and status tables) and :mod:`~irrepro.book._scorecard` (scorecard, labels,
+chapter headers); everything public is served here.
+"""
+
+from __future__ import annotations
+
+from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
+from ._papers import BOOK_ENV, PAPERS, PaperNumbers, PaperValue, book_dir, paper_numbers
+from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, verdict
+from ._scorecard import LABELS, header, label, scorecard, session_card, summary
+from ._tables import (
+    Comparison,
+    RowRef,
+    below_in_above,
+    collections_table,
+    compare,
+    data_banner,
+    ordering_status,
+    status_badge,
+    status_table,
+)
+
+__all__ = [
+    "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
+    "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
+    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS",
+]

@@ -1,0 +1,169 @@
+"""The papers' numbers as data: one file per paper, ``book/papers/<bibkey>.yml``, read by
+:func:`paper_numbers` (each entry with the paper's table or figure, row, column, value and
+section), and the book's chapters (:data:`PAPERS`)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["PAPERS", "BOOK_ENV", "book_dir", "PaperValue", "PaperNumbers", "paper_numbers"]
+
+#: The book's chapters, in reading order: (citation key, title).
+PAPERS = (
+    ("cormack2006statistical", "Cormack & Lynam 2006"),
+    ("sanderson2005information", "Sanderson & Zobel 2005"),
+    ("sakai2006evaluating", "Sakai 2006"),
+    ("webber2008score", "Webber, Moffat & Zobel 2008"),
+    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
+)
+
+
+#: Environment variable naming the book's directory (the one holding ``papers/`` and
+#: ``references.bib``) when it is neither beside the package nor above the working directory.
+BOOK_ENV = "IRREPRO_BOOK"
+
+
+def book_dir() -> Path:
+    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
+    else the ``book/`` of the checkout the package runs from (``pip install -e .``), else a ``book/``
+    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder)."""
+    candidates = []
+    if os.environ.get(BOOK_ENV):
+        candidates.append(Path(os.environ[BOOK_ENV]).expanduser())
+    candidates.append(Path(__file__).resolve().parents[2] / "book")
+    cwd = Path.cwd().resolve()
+    candidates += [d / "book" for d in (cwd, *cwd.parents)]
+    for c in candidates:
+        if (c / "papers").is_dir():
+            return c
+    raise FileNotFoundError(
+        "the book's papers/ directory was not found (tried " + ", ".join(str(c) for c in candidates[:4])
+        + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory")
+
+
+@dataclass(frozen=True)
+class PaperValue:
+    """One number (or claim) as a paper prints it, with where it is printed.
+
+    ``value`` is the text or number as printed (a number with the precision it is printed with,
+    ``"0.60"`` as text to keep its trailing zero); ``table`` the table or figure it belongs to (or
+    ``"text"``), ``row`` and ``column`` its place there, ``section`` the paper's section and
+    ``wording`` the paper's own words where a chapter quotes them (*almost 15*)."""
+
+    paper: str
+    key: str
+    value: object
+    table: str = ""
+    row: str = ""
+    column: str = ""
+    section: str = ""
+    wording: str = ""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    @property
+    def where(self) -> str:
+        """Where the paper prints it: ``"§6.2, Table 1, linear (all runs), below / in / above (%)"``."""
+        parts = [f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
+                 self.table, self.row, self.column]
+        return ", ".join(p for p in parts if p)
+
+    def part(self, i: int, column: str | None = None) -> "PaperValue":
+        """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
+        above triple), as a value of its own at the same place."""
+        parts = str(self.value).split(" / ")
+        if len(parts) < 2:
+            raise ValueError(f"{self.paper}:{self.key}: {self.value!r} has no parts")
+        return replace(self, key=f"{self.key}[{i}]", value=parts[i], column=column or self.column)
+
+    @staticmethod
+    def join(values: Sequence["PaperValue"], sep: str = " / ") -> "PaperValue":
+        """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
+        first = values[0]
+        return replace(first, key="+".join(v.key for v in values), value=sep.join(str(v.value) for v in values),
+                       row=" / ".join(dict.fromkeys(v.row for v in values)),
+                       column=" / ".join(dict.fromkeys(v.column for v in values)))
+
+
+class PaperNumbers(Mapping):
+    """The numbers of one paper, from ``book/papers/<bibkey>.yml`` (:func:`paper_numbers`):
+    ``numbers[key]`` is a :class:`PaperValue`; ``names`` maps the paper's names (of measures) to
+    ours, from the file's optional ``names`` mapping."""
+
+    _FIELDS = ("table", "row", "column", "value", "section", "wording")
+
+    def __init__(self, paper: str, entries: Mapping[str, Mapping], source: str = "",
+                 names: Mapping[str, str] | None = None):
+        self.paper = paper
+        self.source = source
+        #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
+        self.names = dict(names or {})
+        self._values = {}
+        for key, e in entries.items():
+            unknown = set(e) - set(self._FIELDS)
+            if unknown or "value" not in e or "section" not in e or "table" not in e:
+                raise ValueError(f"{source or paper}: entry {key!r} needs table, value and section "
+                                 f"(and may have row, column, wording){'; unknown ' + str(sorted(unknown)) if unknown else ''}")
+            self._values[str(key)] = PaperValue(paper, str(key), e["value"], **{
+                k: "" if e.get(k) is None else str(e[k]) for k in self._FIELDS if k != "value"})
+
+    def __getitem__(self, key: str) -> PaperValue:
+        try:
+            return self._values[key]
+        except KeyError:
+            near = [k for k in self._values if k.split(".")[0] == key.split(".")[0]]
+            raise KeyError(f"{self.source or self.paper} has no {key!r}"
+                           + (f" (entries of that table: {', '.join(near)})" if near else "")) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def where(self, ref: str) -> str:
+        """Where the paper prints the value a comparison row recorded as ``paper_ref``: a key, a
+        part of one (``"key[1]"``, :meth:`PaperValue.part`) or several joined (``"a+b"``)."""
+        keys = dict.fromkeys(re.sub(r"\[\d+\]$", "", k) for k in ref.split("+"))
+        return "; ".join(self[k].where for k in keys)
+
+    def keys_of(self, refs) -> set[str]:
+        """The entries that ``paper_ref`` values name (parts and joins resolved to their keys)."""
+        return {re.sub(r"\[\d+\]$", "", k) for ref in refs if ref for k in str(ref).split("+")}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per entry: key, table / figure, row, column, value, section."""
+        return pd.DataFrame([{"key": v.key, "table / figure": v.table, "row": v.row, "column": v.column,
+                              "value": v.value, "section": v.section} for v in self._values.values()])
+
+
+@functools.lru_cache(maxsize=None)
+def _read_numbers(path: str, mtime: float) -> PaperNumbers:
+    import yaml
+
+    doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("numbers"), Mapping):
+        raise ValueError(f"{path}: expected 'paper' and a mapping 'numbers: {{key: {{table, row, column, value, section}}}}'")
+    paper = Path(path).stem
+    if doc.get("paper") != paper:
+        raise ValueError(f"{path}: 'paper' is {doc.get('paper')!r}, the file name says {paper!r}")
+    return PaperNumbers(paper, doc["numbers"], source=path, names=doc.get("names"))
+
+
+def paper_numbers(paper: str) -> PaperNumbers:
+    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml`` (``paper`` is a
+    citation key of ``book/references.bib``). Rows of :func:`compare` take their ``paper`` value
+    from it (``"paper": numbers["table1.all.linear"]``), so that the table, the JSON record and the
+    scorecard know where the paper prints it."""
+    path = book_dir() / "papers" / f"{paper}.yml"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no numbers recorded for {paper!r}")
+    return _read_numbers(str(path), path.stat().st_mtime)

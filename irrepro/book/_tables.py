@@ -1,0 +1,350 @@
+"""What a chapter shows: the data banner (:func:`data_banner`), the paper-vs-ours tables
+(:func:`compare`, recorded in ``$IRREPRO_RESULTS`` for the scorecard), status badges and tables
+(:func:`status_badge`, :func:`status_table`) and the book's collections (:func:`collections_table`)."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
+from .._text import slug  # the file names of the recorded results
+from ._papers import PaperValue
+from ._rule import (
+    _RULE_KEYS,
+    _VERDICT_OF,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    _judge_row,
+    _missing,
+    verdict,
+)
+
+__all__ = [
+    "data_banner", "RowRef", "Comparison", "compare", "ordering_status", "below_in_above", "status_badge",
+    "status_table", "collections_table",
+]
+
+def _label(obj) -> tuple[str, bool]:
+    if isinstance(obj, RunSet):
+        name = COLLECTIONS[obj.name].title if obj.name in COLLECTIONS else obj.name
+        return f"{name} ({len(obj.runs)} runs x {len(obj.topics)} topics)", obj.simulated
+    if isinstance(obj, ScoreMatrix):
+        name = COLLECTIONS[obj.collection].title if obj.collection in COLLECTIONS else obj.collection
+        return f"{name}, {obj.measure} ({obj.shape[0]} runs x {obj.shape[1]} topics)", obj.simulated
+    raise TypeError(f"data_banner takes RunSets and ScoreMatrices, not {type(obj).__name__}")
+
+
+class _HTML:
+    def __init__(self, text: str):
+        self.text = text
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:  # plain-text fallback
+        return html.unescape(self.text.replace("<p>", "\n").replace("</p>", ""))
+
+
+def data_banner(*objs) -> _HTML:
+    """A box naming the data of a page. When any of ``objs`` is simulated it is a warning with the
+    CSS class ``simulated-data`` (and no page carries that class when all data is real)."""
+    labels = [_label(o) for o in objs]
+    sim = [name for name, s in labels if s]
+    real = [name for name, s in labels if not s]
+    if sim:
+        items = "".join(f"<li>{html.escape(n)}</li>" for n in sim)
+        return _HTML(
+            '<div class="admonition warning simulated-data">'
+            '<p class="admonition-title">Simulated data</p>'
+            "<p>The real files of these collections could not be found (no cache, no mirror, no "
+            "network), so this page shows the <b>simulated stand-in</b> of the same shape. Its "
+            "numbers illustrate the method only and must not be compared with the paper's.</p>"
+            f"<ul>{items}</ul>"
+            "<p>Run <code>irrepro data fetch</code> (or set <code>IRREPRO_MIRROR</code>) and "
+            "rebuild to see the real results.</p></div>"
+        )
+    items = "".join(f"<li>{html.escape(n)}</li>" for n in real)
+    return _HTML(
+        '<div class="admonition note"><p class="admonition-title">Data</p>'
+        f"<p>Real data, checksum-verified:</p><ul>{items}</ul></div>"
+    )
+
+
+# --- comparison tables ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RowRef:
+    """A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
+    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once."""
+
+    paper: str
+    item: str
+    quantity: str
+    status: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.item}: {self.quantity}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A table of the paper's numbers beside ours for one table / figure / claim of a paper.
+
+    ``frame`` has the columns quantity, paper, ours, status, reason and the chapter's notes;
+    ``meta`` holds per row where the paper prints its value (``where``, ``paper_ref``: the key of
+    ``book/papers/<paper>.yml``) and the row it restates (``same_as``)."""
+
+    paper: str
+    item: str
+    frame: pd.DataFrame
+    data: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    meta: tuple[dict, ...] = field(default_factory=tuple)
+
+    def _repr_html_(self) -> str:
+        caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
+        titles = {"paper": [m.get("where", "") for m in self.meta]} if self.meta else {}
+        return status_table(self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}")).text
+
+    def to_records(self) -> list[dict]:
+        """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref`` and
+        ``same_as`` where a row has them."""
+        records = json.loads(self.frame.to_json(orient="records"))
+        for rec, meta in zip(records, self.meta or [{}] * len(records)):
+            rec.update({k: meta[k] for k in ("paper_ref", "same_as") if meta.get(k)})
+        return records
+
+    def row(self, quantity: str) -> RowRef:
+        """The row whose quantity is ``quantity``, for a later row that restates it (``same_as``)."""
+        hit = self.frame.index[self.frame["quantity"] == quantity]
+        if len(hit) != 1:
+            raise KeyError(f"{self.item} has {len(hit)} rows {quantity!r}; quantities: {list(self.frame['quantity'])}")
+        r = self.frame.loc[hit[0]]
+        return RowRef(self.paper, self.item, quantity, r["status"], r["reason"])
+
+    def status(self, quantity: str) -> str:
+        """The status of the row ``quantity``."""
+        return self.row(quantity).status
+
+
+#: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
+#: same rows as the JSON records :func:`scorecard` reads).
+_SESSION: dict[str, dict[str, Comparison]] = {}
+
+
+def _combine(statuses: Sequence[str]) -> str:
+    """The status of a claim resting on several rows: replicated when all comparable rows are, not
+    replicated when none is, partly otherwise; not comparable when no row is comparable."""
+    s = [x for x in statuses if x != NOT_COMPARABLE]
+    if not s:
+        return NOT_COMPARABLE
+    if all(x == REPLICATED for x in s):
+        return REPLICATED
+    return NOT_REPLICATED if all(x == NOT_REPLICATED for x in s) else PARTLY
+
+
+def compare(
+    paper: str,
+    item: str,
+    rows: Sequence[Mapping] | pd.DataFrame,
+    *,
+    data: str = "",
+) -> Comparison:
+    """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
+
+    ``rows`` are mappings with at least ``quantity``, ``paper`` and ``ours`` (and optionally
+    ``note``); ``paper`` is a citation key of ``book/references.bib`` and a row's ``paper`` value a
+    :class:`PaperValue` of :func:`paper_numbers` (or ``None`` / ``"-"`` where the paper gives none).
+    Every row gets a ``status`` (replicated / partly / not replicated / not comparable) and a
+    ``reason`` by the rule of :func:`judge`, which reads the row's optional keys ``status``, ``tol``,
+    ``basis``, ``se``, ``n`` and ``reason``. A row with ``same_as`` (a :class:`RowRef`, or several)
+    restates rows already judged (a Verdict row summarising a results row): it takes their status
+    (:func:`_combine` for several; without ``ours`` it shows the verdict word of that status) and the
+    scorecard counts it once. A row the rule cannot judge is a
+    :class:`ValueError`; a word-valued row of a Verdict table needs its ``status``
+    (:func:`verdict`). When the environment variable ``IRREPRO_RESULTS`` names a directory (the
+    Makefile sets it to ``_build/results``), the table is also written there as JSON, which
+    :func:`scorecard` gathers: the chapter's table and the scorecard show the same status.
+    """
+    records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
+    records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
+    missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
+    if missing:
+        raise ValueError(f"comparison rows need the columns {sorted(missing)}")
+    is_verdict = item.lower().startswith("verdict")
+    out_rows, metas = [], []
+    for r in records:
+        meta = {}
+        pv = r.get("paper")
+        if isinstance(pv, PaperValue):
+            if pv.paper != paper:
+                raise ValueError(f"{item}, row {r.get('quantity')!r}: a number of {pv.paper}, not {paper}")
+            r["paper"], meta["paper_ref"], meta["where"] = pv.value, pv.key, pv.where
+        same = r.pop("same_as", None)
+        try:
+            if same is not None:
+                refs = [same] if isinstance(same, RowRef) else list(same)
+                if not refs or not all(isinstance(x, RowRef) for x in refs):
+                    raise ValueError("same_as takes rows of earlier comparisons (comparison.row(quantity))")
+                status = _combine([x.status for x in refs])
+                reason = "as " + "; ".join(f"{x.item}: {x.quantity} ({x.status})" for x in refs)
+                meta["same_as"] = "; ".join(str(x) for x in refs)
+                r.pop("status", None)
+                if r.get("ours") is None:  # a restated claim shows the verdict its rows give
+                    r["ours"] = _VERDICT_OF[status]
+            else:
+                status, reason = _judge_row(r, is_verdict)
+        except ValueError as exc:
+            raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
+        shown = {k: v for k, v in r.items() if k not in _RULE_KEYS and k != "status"}
+        out_rows.append({**{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
+                         "status": status, "reason": reason, **shown})
+        metas.append(meta)
+    frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
+    comp = Comparison(paper, item, frame, data, meta=tuple(metas))
+    _SESSION.setdefault(paper, {})[item] = comp
+    out = os.environ.get("IRREPRO_RESULTS")
+    if out:
+        d = Path(out)
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{slug(f'{paper}-{item}')}.json").write_text(
+            json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records()}, indent=1)
+        )
+    return comp
+
+
+def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *,
+                    pairs: bool = False) -> dict:
+    """The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
+    *holds* when all the paper's names (comma-separated, ``"Q-measure, AveP, nDCG1000"``; with
+    ``pairs``, pairs ``"Q/AveP, G_Q/G_AveP"`` against ours ``"AP / Q"``) are among ``ours``,
+    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours."""
+    names = names or {}
+    text = str(paper.value if isinstance(paper, PaperValue) else paper)
+    if pairs:
+        want = {frozenset(names.get(m, m) for m in pair.split("/")) for pair in text.split(", ")}
+        k = len(want & {frozenset(pair.split(" / ")) for pair in ours})
+        reason = f"{k} of the paper's {len(want)} pairs among ours"
+    else:
+        want = {names.get(n, n) for n in text.split(", ")}
+        k = len(want & set(ours))
+        reason = (f"{k} of the paper's {len(want)} among ours" if len(want) > 1
+                  else ("the same measure" if k else "another measure"))
+    return {"status": verdict(k == len(want), k > 0), "reason": reason}
+
+
+def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
+    """The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
+    as the papers print it: ``"7.7 / 80.1 / 12.2"``."""
+    r = table.set_index(table.columns[0]).loc[key]
+    return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
+
+
+# --- status badges and tables -----------------------------------------------------------------------
+
+#: A status's badge: symbol, colours (text, background, border) and border style, chosen so that
+#: the four also differ in greyscale and print (symbol and border), not by colour alone.
+_BADGES = {
+    "replicated": ("✓", "#0b4a1f", "#dafbe1", "#1a7f37", "solid"),
+    "partly": ("◐", "#5c3c00", "#fff1c2", "#9a6700", "dashed"),
+    "not replicated": ("✗", "#7d1414", "#ffe0e0", "#cf222e", "double"),
+    "not comparable": ("–", "#3d444d", "#f0f1f3", "#8c959f", "dotted"),
+}
+
+
+def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
+    """The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
+    when ``note`` is given, the number of its footnote."""
+    if status not in _BADGES:
+        raise ValueError(f"status {status!r}: one of {STATUSES}")
+    sym, fg, bg, border, style = _BADGES[status]
+    width = "3px" if style == "double" else "1px"
+    badge = (f'<span class="irrepro-status" data-status="{status}" title="{html.escape(reason)}" '
+             f'style="display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.7em;'
+             f'font-size:.85em;line-height:1.5;color:{fg};background:{bg};border:{width} {style} {border}">'
+             f'<span aria-hidden="true">{sym}</span> {status}</span>')
+    if note is not None:
+        badge += f'<sup class="irrepro-note-ref">{note}</sup>'
+    return badge
+
+
+def _cell(x) -> str:
+    """A table cell as pandas' Styler formats it for the book (precision 3, "-" for missing)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.3f}"
+    return html.escape(str(x))
+
+
+def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
+                 anchor: str = "", hide: Sequence[str] = ()) -> "_HTML":
+    """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
+    footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
+    gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns."""
+    titles = titles or {}
+    cols = [c for c in frame.columns if c not in ("reason", *hide)]
+    notes: dict[str, int] = {}
+    body = []
+    for i, (_, r) in enumerate(frame.iterrows()):
+        cells = []
+        for c in cols:
+            if c == "status":
+                reason = "" if _missing(r.get("reason")) else str(r["reason"])
+                n = notes.setdefault(reason, len(notes) + 1) if reason else None
+                cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
+            else:
+                t = titles.get(c, [])
+                tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
+                cells.append(f"<td{tip}>{_cell(r[c])}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    foot = ""
+    if notes:
+        items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
+        foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
+    ident = f' id="cmp-{anchor}"' if anchor else ""
+    return _HTML(f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
+                 f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>")
+
+
+def collections_table() -> pd.DataFrame:
+    """The book's collections: size, measures, files, licence and citation key."""
+    reg = registry()
+    rows = []
+    for c in COLLECTIONS.values():
+        files = c.files()
+        lic = sorted({reg[p].license for p in files})
+        rows.append(
+            {
+                "collection": c.name,
+                "what": c.title,
+                "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
+                "content": ("ranked runs + qrels (" + c.ir_datasets_id + ")")
+                if c.kind == "runs"
+                else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
+                "files": len(files),
+                "MB": round(sum(reg[p].bytes for p in files) / 1e6, 2),
+                "licence": "; ".join(lic),
+                "cite": c.citation,
+            }
+        )
+    return pd.DataFrame(rows)

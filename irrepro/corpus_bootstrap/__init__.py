@@ -1,0 +1,131 @@
+"""Corpus-bootstrap confidence intervals for AP and MAP (Cormack & Lynam, SIGIR 2006).
+
+The test corpus is treated as one sample from an infinite population of "materially similar"
+corpora (paper section 5). Resampling the corpus with replacement, in the limit of a corpus much
+larger than the ranked list, replicates every document ``k ~ Poisson(1)`` times; copies of a
+retrieved document are ranked consecutively where the original was, and the unretrieved relevant
+documents are replicated the same way, so ``R* = R_ret* + R_not*`` (section 5, "The bootstrap").
+
+One-line use::
+
+    from irrepro import corpus_bootstrap as cb
+    rs = data.load_runs("trec-covid-round5")
+    reps = cb.bootstrap_ap(rs, B=2000, seed=1)          # (systems, topics, B) bootstrap AP values
+    iv = cb.ap_intervals(rs, B=2000, seed=1)             # linear, logit and BCa intervals
+    a, b = cb.split_corpus(rs)                           # the MD5 split of section 6
+    val = cb.split_validation(rs, B=2000, seed=1)        # Tables 1-4 of the paper
+
+**How it is computed (our own derivation, same distribution as the paper's model).** AP depends on
+the non-relevant documents only through how many of them precede each relevant one. The sum of
+``g`` independent Poisson(1) multiplicities is Poisson(g), so a bootstrap sample of a list is
+drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant documents above the
+``j``-th block of consecutive relevant documents, one Poisson(r_j) count of copies for a block of
+``r_j`` relevant documents (their copies are consecutive hits however they are shared out), and
+``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks
+(:func:`ap_from_counts`). The cost per list scales with its number of retrieved relevant
+documents, not its length, and all B samples of a list are one set of array operations.
+:func:`bootstrap_ap_reference` is the literal expand-the-list implementation the tests and the
+benchmark compare against.
+
+**Conventions we chose (the paper does not state them).**
+
+- Relevance is ``grade >= rel`` (default 1: TREC-COVID's "partially relevant" counts).
+  Retrieved unjudged documents are non-relevant (trec_eval).
+- A bootstrap sample with ``R* = 0`` (no relevant document in the resampled corpus) has no AP:
+  it is ``NaN`` and every statistic uses the samples that have one (the bootstrap conditioned on
+  ``R* > 0``, as TREC only keeps topics with relevant documents). It matters only for R <= 5.
+- A list is *usable* when it retrieved at least one document and its topic has R > 0; the
+  paper's "non-empty lists". Unusable lists get NaN everywhere.
+- logit intervals replace AP = 0 and 1 by ``eps`` and ``1 - eps`` (``EPS = 1e-3``,
+  :data:`irrepro.stats.EPS`).
+- The split (section 6): a document is in half A when the lowest bit of the MD5 digest of its
+  UTF-8 id is 0; "R > 5" (Table 1) is R of the half the interval is computed from.
+- Small-R limits (section 7): silver bullets and lead balloons land at uniformly random ranks of a
+  list of ``max(length, R)`` ranks (see :func:`small_r_limits` for our reading of the lead
+  balloons); MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
+- BCa's acceleration is the jackknife over *documents* (leave one document of the corpus out),
+  in the infinite-corpus limit the Poisson bootstrap itself assumes: see :func:`ap_acceleration`.
+
+**Modules, by family** (everything is re-exported here, so ``cb.split_validation`` is the call):
+
+- :mod:`~irrepro.corpus_bootstrap.lists` - compact lists (:class:`Lists`, :func:`compact_lists`);
+- :mod:`~irrepro.corpus_bootstrap.sampler` - the Poisson sampler (:func:`bootstrap_ap`,
+  :func:`ap_from_counts`, the literal :func:`bootstrap_ap_reference`);
+- :mod:`~irrepro.corpus_bootstrap.intervals` - linear, logit and BCa intervals of AP
+  (:func:`ap_intervals`, :func:`intervals_from_replicates`, :func:`ap_acceleration`);
+- :mod:`~irrepro.corpus_bootstrap.small_r` - the small-R correction (section 7);
+- :mod:`~irrepro.corpus_bootstrap.maps` - MAP and L-MAP intervals (section 8);
+- :mod:`~irrepro.corpus_bootstrap.validation` - the split-corpus validation and the full-corpus
+  intervals (sections 6-8, Figure 4);
+- :mod:`~irrepro.corpus_bootstrap.differences` - two systems (section 9).
+
+Generic statistics (BCa, logit, meta-analysis) are in :mod:`irrepro.stats`, the figures in
+:mod:`irrepro.plots`.
+"""
+
+from .._deprecation import moved_names
+from ..stats import EPS
+from .differences import DifferenceIntervals, difference_intervals
+from .intervals import METHODS, Intervals, ap_acceleration, ap_intervals, intervals_from_replicates
+from .lists import Lists, compact_lists
+from .maps import map_bootstrap_intervals, map_parametric_intervals, run_means
+from .sampler import ap_from_counts, bootstrap_ap, bootstrap_ap_reference
+from .small_r import expected_ap_uniform, silver_bullet_fraction, small_r_correct, small_r_limits
+from .validation import (
+    FullCorpus,
+    SplitValidation,
+    doc_half,
+    full_corpus,
+    mean_in_interval,
+    miss_ratio,
+    position,
+    predicted_in_interval,
+    split_corpus,
+    split_validation,
+)
+
+__all__ = [
+    "EPS",
+    "Lists",
+    "compact_lists",
+    "ap_from_counts",
+    "bootstrap_ap",
+    "bootstrap_ap_reference",
+    "METHODS",
+    "Intervals",
+    "ap_acceleration",
+    "ap_intervals",
+    "intervals_from_replicates",
+    "silver_bullet_fraction",
+    "expected_ap_uniform",
+    "small_r_limits",
+    "small_r_correct",
+    "run_means",
+    "map_bootstrap_intervals",
+    "map_parametric_intervals",
+    "predicted_in_interval",
+    "doc_half",
+    "split_corpus",
+    "position",
+    "SplitValidation",
+    "split_validation",
+    "FullCorpus",
+    "full_corpus",
+    "miss_ratio",
+    "mean_in_interval",
+    "DifferenceIntervals",
+    "difference_intervals",
+]
+
+#: Names that moved out of this module (deprecated; see CHANGELOG.md).
+_MOVED = {
+    "Z95": "irrepro.stats:Z95",
+    "logit": "irrepro.stats:logit",
+    "expit": "irrepro.stats:expit",
+    "bca_interval": "irrepro.stats:bca_interval",
+    "jackknife_acceleration": "irrepro.stats:jackknife_acceleration",
+    "MetaAnalysis": "irrepro.stats:MetaAnalysis",
+    "meta_analysis": "irrepro.stats:meta_analysis",
+    "plot_run_intervals": "irrepro.plots:plot_run_intervals",
+}
+__getattr__ = moved_names(__name__, _MOVED)

@@ -1,0 +1,168 @@
+"""Corpus-bootstrap intervals of AP (Cormack & Lynam 2006, section 5): linear, logit and BCa,
+with BCa's acceleration from the leave-one-document-out jackknife of AP."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .. import parallel
+from .._deprecation import renamed_arguments
+from ..data import RunSet
+from ..stats import EPS, bca_interval, bootstrap_sd, expit, logit
+from .lists import Lists, _lists_of
+from .sampler import bootstrap_ap
+from .small_r import _with_small_r
+
+__all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
+
+
+@dataclass(frozen=True, eq=False)
+class Intervals:
+    """95% intervals of one method for an array of lists (or runs): ``lower``, ``upper`` around
+    ``estimate``; ``sd`` is the bootstrap sd on the method's scale (NaN for BCa)."""
+
+    method: str
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    sd: np.ndarray
+
+    @property
+    def width(self) -> np.ndarray:
+        return self.upper - self.lower
+
+
+METHODS = ("linear", "logit", "bca")
+
+
+def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
+    """BCa acceleration of every list's AP from the leave-one-document-out jackknife.
+
+    The corpus bootstrap resamples documents, so the matching jackknife leaves out one document of
+    the corpus at a time. Only documents that change AP matter: a non-relevant document in the gap
+    above the j-th retrieved relevant one (all ``g_j`` of them give the same value: the relevant
+    documents from j on move up one rank), a retrieved relevant document (R - 1, the ones below
+    lose a hit and a rank), an unretrieved relevant document (R - 1; ``R_not`` equal values).
+    Every other document leaves AP unchanged (U = 0). In the infinite-corpus limit that the
+    Poisson bootstrap assumes, the jackknife mean is AP itself, so ``U_i = AP - AP_(i)`` and
+    ``a = sum w U^3 / (6 (sum w U^2)^1.5)``. Leaving out the only relevant document (R = 1) has no
+    AP and is skipped. Returns ``Lists.shape``; 0 for unusable lists.
+    """
+    lists = _lists_of(runs, rel)
+    m = lists.n_ret_rel
+    L = len(lists)
+    seg = np.repeat(np.arange(L), m)
+    j = np.arange(len(seg)) - np.repeat(lists.start[:-1], m) + 1.0  # 1-based hit number
+    rank = np.cumsum(lists.gaps + 1) - np.repeat(np.r_[0, np.cumsum(lists.gaps + 1)][lists.start[:-1]], m)
+    rank = rank.astype(np.float64)
+    R = lists.n_rel[seg].astype(np.float64)
+    ap = lists.ap[seg]
+
+    def seg_excl_prefix(x):  # sum over earlier entries of the same list
+        c = np.r_[0.0, np.cumsum(x)]
+        return c[:-1] - c[lists.start[:-1]][seg]
+
+    def seg_total(x):
+        c = np.r_[0.0, np.cumsum(x)]
+        return (c[lists.start[1:]] - c[lists.start[:-1]])[seg]
+
+    a_ = j / rank
+    b_ = np.where(rank > 1, j / np.maximum(rank - 1, 1), 0.0)
+    c_ = np.where(rank > 1, (j - 1) / np.maximum(rank - 1, 1), 0.0)
+    pre_a = seg_excl_prefix(a_)
+    # drop a non-relevant doc in gap j: ranks from j on shrink by one
+    suf_b = seg_total(b_) - seg_excl_prefix(b_)
+    v_gap = (pre_a + suf_b) / R
+    # drop relevant doc j: R - 1, the ones below lose one hit and one rank
+    suf_c_after = seg_total(c_) - seg_excl_prefix(c_) - c_
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v_rel = np.where(R > 1, (pre_a + suf_c_after) / np.maximum(R - 1, 1), ap)
+    w_rel = np.where(R > 1, 1.0, 0.0)
+    u_gap, u_rel = ap - v_gap, ap - v_rel
+    num = np.bincount(seg, lists.gaps * u_gap**3 + w_rel * u_rel**3, minlength=L)
+    den = np.bincount(seg, lists.gaps * u_gap**2 + w_rel * u_rel**2, minlength=L)
+    # unretrieved relevant documents: AP * R / (R - 1)
+    r_not = (lists.n_rel - m).astype(np.float64)
+    Rl = lists.n_rel.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u_not = np.where(Rl > 1, lists.ap - lists.ap * Rl / np.maximum(Rl - 1, 1), 0.0)
+    num += r_not * u_not**3
+    den += r_not * u_not**2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = np.where((den > 0) & lists.usable, num / (6 * np.where(den > 0, den, 1.0) ** 1.5), 0.0)
+    return acc.reshape(lists.shape)
+
+
+
+def intervals_from_replicates(
+    estimate,
+    replicates: np.ndarray,
+    methods: Sequence[str] = METHODS,
+    *,
+    accel=None,
+    eps: float = EPS,
+    level: float = 0.95,
+) -> dict[str, Intervals]:
+    """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis:
+    ``estimate`` (...) and ``replicates`` (..., B), e.g. ``(systems, topics)`` and
+    ``(systems, topics, B)``.
+
+    linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
+    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (and a limit at or
+    beyond eps / 1 - eps read back as 0 / 1, so that AP = 0 with sd 0 gives [0, eps]); bca:
+    :func:`irrepro.stats.bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
+    Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1.
+    """
+    est = np.asarray(estimate, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    z = stats.norm.ppf(0.5 + level / 2)
+    out = {}
+    for meth in methods:
+        if meth == "linear":
+            sd = bootstrap_sd(reps)
+            out[meth] = Intervals(meth, est, est - z * sd, est + z * sd, sd)
+        elif meth == "logit":
+            sd = bootstrap_sd(logit(reps, eps))
+            c = logit(est, eps)
+            # eps stands for 0 (1 - eps for 1): a limit at or beyond it is 0 (1)
+            edge = float(logit(eps, eps)) + 1e-9
+            lo = np.where(c - z * sd <= edge, 0.0, expit(c - z * sd))
+            hi = np.where(c + z * sd >= -edge, 1.0, expit(c + z * sd))
+            out[meth] = Intervals(meth, est, lo, hi, sd)
+        elif meth == "bca":
+            lo, hi = bca_interval(est, reps, accel=accel, level=level)
+            out[meth] = Intervals(meth, est, lo, hi, np.full(est.shape, np.nan))
+        else:
+            raise ValueError(f"unknown interval method {meth!r}; use {METHODS}")
+    return out
+
+
+@renamed_arguments(n_boot="B")
+def ap_intervals(
+    runs: RunSet | Lists,
+    B: int = 2000,
+    seed: parallel.SeedLike = None,
+    methods: Sequence[str] = METHODS,
+    *,
+    rel: int = 1,
+    eps: float = EPS,
+    small_r: bool = False,
+    n_jobs: int | None = None,
+) -> dict[str, Intervals]:
+    """Corpus-bootstrap 95% intervals of every list's AP, one :class:`Intervals` per method, each
+    of shape ``Lists.shape`` (``(systems, topics)`` for a RunSet). ``small_r=True`` applies the section-7 correction (:func:`small_r_correct`) to linear and logit
+    (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
+    lists = _lists_of(runs, rel)
+    reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
+    ap = lists.ap.reshape(lists.shape)
+    accel = ap_acceleration(lists).reshape(lists.shape) if "bca" in methods else None
+    out = intervals_from_replicates(ap, reps, methods, accel=accel, eps=eps)
+    if small_r:  # the corrected linear and logit intervals replace the plain ones
+        out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
+        out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
+    return out
+

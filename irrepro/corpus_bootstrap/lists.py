@@ -1,0 +1,89 @@
+"""Compact lists: what the corpus bootstrap needs of a ranked list (Cormack & Lynam 2006,
+section 5): for every retrieved relevant document, the number of non-relevant documents above it.
+AP depends on the non-relevant documents only through these gaps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..data import RunSet
+from ..measures import average_precision
+
+__all__ = ["Lists", "compact_lists"]
+
+
+@dataclass(frozen=True, eq=False)
+class Lists:
+    """Ranked lists reduced to what AP depends on, for ``shape`` = (systems, topics) lists (CSR
+    layout).
+
+    ``gaps[start[i]:start[i+1]]`` are the numbers of non-relevant documents before each retrieved
+    relevant document of list ``i`` (counted from the previous relevant one); ``n_rel`` is R,
+    ``length`` the list length, ``ap`` the list's AP (``measures.average_precision``), ``usable``
+    whether the list is non-empty and R > 0.
+    """
+
+    gaps: np.ndarray  # int64 (M,)
+    start: np.ndarray  # int64 (L + 1,)
+    n_rel: np.ndarray  # int64 (L,)
+    length: np.ndarray  # int64 (L,)
+    ap: np.ndarray  # float64 (L,)
+    shape: tuple[int, ...]
+
+    @property
+    def n_ret_rel(self) -> np.ndarray:
+        return np.diff(self.start)
+
+    @property
+    def usable(self) -> np.ndarray:
+        return (self.length > 0) & (self.n_rel > 0)
+
+    def __len__(self) -> int:
+        return len(self.n_rel)
+
+
+def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
+    """:class:`Lists` from a boolean ``(..., K)`` relevance array (rank axis last) and R
+    (broadcastable to ``relevant.shape[:-1]``); ``lengths`` default: all K ranks retrieved."""
+    relevant = np.asarray(relevant, dtype=bool)
+    if relevant.ndim < 1:
+        raise ValueError("relevant must have a rank axis (last)")
+    shape = relevant.shape[:-1]
+    flat = relevant.reshape(-1, relevant.shape[-1])
+    n_rel = np.broadcast_to(np.asarray(n_rel, dtype=np.int64), shape).reshape(-1)
+    if lengths is None:
+        lengths = np.full(shape, relevant.shape[-1])
+    lengths = np.broadcast_to(np.asarray(lengths, dtype=np.int64), shape).reshape(-1)
+    m = flat.sum(axis=1)
+    if np.any(m > n_rel):
+        i = int(np.flatnonzero(m > n_rel)[0])
+        raise ValueError(f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}")
+    li, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
+    start = np.r_[0, np.cumsum(m)].astype(np.int64)
+    j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
+    gaps = rank - j  # non-relevant docs before it
+    first = j == 0
+    gaps = np.where(first, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+    ap = average_precision(flat, n_rel)
+    return Lists(gaps, start, n_rel, lengths, ap, tuple(shape))
+
+
+def _lists_of(obj, rel: int) -> Lists:
+    if isinstance(obj, Lists):
+        return obj
+    if isinstance(obj, RunSet):  # from the ragged arrays: memory follows the number of lines
+        S, T = obj.lengths.shape
+        li, rank = obj.relevant_positions(rel)
+        m = np.bincount(li, minlength=S * T)
+        n_rel = np.broadcast_to(obj.n_relevant(rel)[None, :], (S, T)).reshape(-1).astype(np.int64)
+        start = np.r_[0, np.cumsum(m)].astype(np.int64)
+        j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
+        gaps = rank - j
+        gaps = np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+        prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
+        ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
+        return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
+    raise TypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
+

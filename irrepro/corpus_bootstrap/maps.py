@@ -1,0 +1,103 @@
+"""Intervals of MAP and L-MAP per run (Cormack & Lynam 2006, section 8, Tables 3 and 4): from the
+bootstrap replicates of every topic, and parametric, from the per-topic logit intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from ..stats import EPS, bootstrap_sd, logit
+from .intervals import Intervals
+
+__all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
+
+
+_AVERAGES = ("usable", "all")
+
+
+def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per run, (weight of the mean over usable lists, weight of the fixed AP = 0 of the others)
+    in the run mean: (1, 0) for ``average="usable"`` (the paper's non-empty lists); the shares of
+    usable and unusable topics for ``"all"`` (trec_eval -c: a topic without a usable list - nothing
+    retrieved, or R = 0 - counts as AP 0, a constant, in a mean over all T topics)."""
+    if average not in _AVERAGES:
+        raise ValueError(f"average must be one of {_AVERAGES}, not {average!r}")
+    n_u = usable.sum(axis=1)
+    if average == "usable":
+        return np.ones(len(n_u)), np.zeros(len(n_u))
+    return n_u / usable.shape[1], 1.0 - n_u / usable.shape[1]
+
+
+def map_bootstrap_intervals(
+    ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    average: str = "usable",
+) -> dict[str, Intervals]:
+    """Table 3: per run, MAP (L-MAP: mean logit AP) of each bootstrap sample over its usable
+    topics, and ``estimate +/- z sd``. ``ap`` (systems, topics), ``replicates`` (systems, topics, B);
+    intervals of shape (systems,). ``average="all"`` takes the mean over all T topics instead, an
+    unusable list contributing a fixed AP of 0 (logit(eps) to L-MAP): trec_eval -c's MAP and its
+    interval."""
+    z = stats.norm.ppf(0.5 + level / 2)
+    share, fixed = _fixed_share(usable, average)
+    w = np.where(usable, 1.0, np.nan)
+    out = {}
+    for name, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
+        with np.errstate(invalid="ignore"):
+            est = np.nanmean(f(ap) * w, axis=1)
+            reps = np.nanmean(f(replicates) * w[..., None], axis=1)  # (S, B)
+        if average == "all":  # no usable list: the run's mean is the constant
+            f0 = float(f(0.0))
+            est = np.where(share > 0, share * est, 0.0) + fixed * f0
+            reps = np.where(share[:, None] > 0, share[:, None] * reps, 0.0) + fixed[:, None] * f0
+        sd = bootstrap_sd(reps)
+        out[name] = Intervals(name + " bootstrap", est, est - z * sd, est + z * sd, sd)
+    return out
+
+
+def map_parametric_intervals(
+    logit_iv: Intervals, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    average: str = "usable",
+) -> dict[str, Intervals]:
+    """Table 4: MAP and L-MAP intervals combined from the per-topic logit intervals.
+
+    Per topic, ``sigma_t = (logit(upper) - logit(lower)) / (2 z)`` (the logit sd; for
+    small-R-corrected intervals, the sd they imply). L-MAP: ``var = sum sigma_t^2 / T^2``. MAP (our
+    reading of the paper's weight AP - AP^2, the derivative of AP w.r.t. logit AP): the delta
+    method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``. T counts
+    the usable topics, or all topics with ``average="all"`` (an unusable one adding a fixed AP of
+    0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP)."""
+    z = stats.norm.ppf(0.5 + level / 2)
+    _, fixed = _fixed_share(usable, average)
+    ap = logit_iv.estimate
+    sig = (logit(logit_iv.upper, eps) - logit(logit_iv.lower, eps)) / (2 * z)
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
+    sig = np.where(usable, sig, 0.0)
+    apu = np.where(usable, ap, 0.0)
+    map_ = apu.sum(axis=1) / T
+    lmap = np.where(usable, logit(ap, eps), 0.0).sum(axis=1) / T + fixed * float(logit(0.0, eps))
+    sd_map = np.sqrt((((apu - apu**2) * sig) ** 2).sum(axis=1)) / T
+    sd_lmap = np.sqrt((sig**2).sum(axis=1)) / T
+    return {
+        "MAP": Intervals("MAP parametric", map_, map_ - z * sd_map, map_ + z * sd_map, sd_map),
+        "L-MAP": Intervals("L-MAP parametric", lmap, lmap - z * sd_lmap, lmap + z * sd_lmap, sd_lmap),
+    }
+
+
+def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable") -> dict:
+    """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
+    (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
+    kw = {"eps": eps, "average": average}
+    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, **kw).items()}
+    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, **kw).items()})
+    return out
+
+
+def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS,
+              average: str = "usable") -> np.ndarray:
+    """Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,
+    or over all topics with ``average="all"`` (an unusable list counting as AP 0: trec_eval -c);
+    ``ap`` and ``usable`` (systems, topics), result (systems,)."""
+    _, fixed = _fixed_share(usable, average)
+    f = (lambda v: v) if measure == "MAP" else (lambda v: logit(v, eps))
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
+    return np.where(usable, f(ap), 0.0).sum(axis=1) / T + fixed * float(f(0.0))

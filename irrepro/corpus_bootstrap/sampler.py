@@ -1,0 +1,257 @@
+"""The Poisson corpus bootstrap of AP (Cormack & Lynam 2006, section 5, "The bootstrap"), drawn
+from counts between relevant documents, and the literal expand-the-list reference.
+
+Every document of the corpus is replicated ``k ~ Poisson(1)`` times; the sum of ``g``
+independent Poisson(1) multiplicities is Poisson(g), so a sample of a list is one Poisson(g_j)
+count per gap of ``g_j`` non-relevant documents, one Poisson(r_j) count for a block of ``r_j``
+consecutive relevant documents and ``R_not* ~ Poisson(R_not)``; AP* follows from cumulative counts
+(:func:`ap_from_counts`). The Poisson draws are exact inversions of the CDF with guide tables."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from scipy import special, stats
+
+from .. import parallel
+from .._deprecation import renamed_arguments
+from ..data import RunSet
+from ..measures import average_precision
+from .lists import Lists, _lists_of
+
+__all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
+
+
+# --------------------------------------------------------------------------------------------
+# exact, fast Poisson draws for integer means (inverse CDF with guide tables)
+# --------------------------------------------------------------------------------------------
+
+
+class _PoissonTables:
+    """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers).
+
+    A draw is ``X = #{k : F(k) <= U}`` for one float64 uniform ``U`` (exact inversion up to the
+    uniform's 2**-53 resolution; the tail beyond ``lam + 12 sqrt(lam) + 30``, below 1e-20, is cut
+    there). A guide table of ``size`` slots gives the start of the search, so a draw costs a few
+    array operations instead of numpy's rejection sampler (about 5x faster)."""
+
+    def __init__(self, lam_max: int):
+        lam_max = max(int(lam_max), 1)
+        lams = np.arange(lam_max + 1)
+        self.size = (lams + 12 * np.sqrt(lams) + 30).astype(np.int64)
+        self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
+        owner = np.repeat(lams, self.size)
+        pos = np.arange(owner.size) - self.offset[owner]  # k within its table
+        cdf = stats.poisson.cdf(pos, np.maximum(owner, 1e-300))
+        cdf[owner == 0] = 1.0
+        cdf[self.offset + self.size - 1] = 1.0  # every uniform (< 1) stops at the last entry
+        self.cdf = cdf
+        # guide[i] = #{k : F(k) <= i / size} within each table: a search start never past the draw
+        frac = pos / self.size[owner]
+        self.guide = np.empty(owner.size, dtype=np.int64)
+        for lam in range(lam_max + 1):  # one searchsorted per table (fast); values are exact
+            o, n = self.offset[lam], self.size[lam]
+            self.guide[o : o + n] = np.searchsorted(cdf[o : o + n], frac[o : o + n], side="right")
+        # per slot: the search start and the CDF there, so that most draws need one gather each
+        self.guide_cdf = self.cdf[np.repeat(self.offset, self.size) + self.guide]
+        self.scale = self.size * (1 - 2.0**-52)
+        self.lam_max = lam_max
+
+    def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
+        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i]); means above the tables'
+        ``lam_max`` (deep gaps of very long lists) by numpy's sampler, after the others."""
+        lam = np.asarray(lam, dtype=np.int64)
+        if lam.size and lam.min() < 0:
+            raise ValueError("Poisson means must be >= 0")
+        big = lam > self.lam_max
+        if big.any():
+            out = np.empty((len(lam), n), dtype=np.int64)
+            out[~big] = self.draw(rng, lam[~big], n)
+            out[big] = rng.poisson(lam[big, None], size=(int(big.sum()), n))
+            return out
+        u = rng.random((len(lam), n))
+        off = self.offset[lam][:, None]
+        slot = (u * self.scale[lam][:, None]).astype(np.int64)  # < size even for u = 1 - 2**-53
+        slot += off
+        k = self.guide[slot]
+        act = np.flatnonzero(u.ravel() >= self.guide_cdf[slot.ravel()])
+        if act.size:  # one step up resolves most; the rest (deep tails) by a search in their table
+            kf, uf = k.ravel(), u.ravel()
+            kf[act] += 1
+            rows = act // n
+            act = act[uf[act] >= self.cdf[self.offset[lam[rows]] + kf[act]]]
+            if act.size:
+                lam_act = np.broadcast_to(lam[:, None], u.shape).ravel()[act]
+                for lv in np.unique(lam_act):
+                    sel = act[lam_act == lv]
+                    o, n_ = self.offset[lv], self.size[lv]
+                    kf[sel] = np.searchsorted(self.cdf[o : o + n_], uf[sel], side="right")
+        return k
+
+
+#: The largest Poisson mean drawn from tables (their memory grows with its square: ~40 MB here);
+#: lists up to ~1000 deep never need more, a 100,000-line list's gaps go to numpy's sampler.
+_TABLE_MAX = 1024
+
+
+@functools.lru_cache(maxsize=4)
+def _tables_for(lam_max: int) -> _PoissonTables:
+    """Cached tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two
+    (a table for lam does not depend on lam_max, so draws are the same whichever cached set serves
+    them)."""
+    return _PoissonTables(min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length())))
+
+
+_ONES = None
+
+
+def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Poisson(1) draws by inverse CDF: four comparisons, then a search for the 1.9% above 3."""
+    global _ONES
+    if _ONES is None:
+        f = stats.poisson.cdf(np.arange(30), 1.0)
+        f[-1] = 1.0
+        _ONES = f
+    f = _ONES
+    u = rng.random(shape)
+    k = (u >= f[0]).astype(np.int32)
+    k += u >= f[1]
+    k += u >= f[2]
+    big = np.nonzero(u >= f[3])
+    if big[0].size:
+        k[big] = np.searchsorted(f, u[big], side="right")
+    return k
+
+
+# --------------------------------------------------------------------------------------------
+# the bootstrap
+# --------------------------------------------------------------------------------------------
+
+
+def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.ndarray:
+    """AP of resampled lists computed from counts over the relevant documents only.
+
+    ``k`` (m, ...): copies of each retrieved relevant document, in rank order; ``nonrel`` (m, ...):
+    non-relevant documents in the gap just above each of them; ``r_star`` (...): R of the resampled
+    corpus. The ``k_j`` copies of relevant document ``j`` are ranked consecutively below ``p``
+    documents of which ``h`` are relevant, each copy counts as a hit, so they add
+    ``sum_{c=1..k_j} (h + c) / (p + c) = k_j - N_j sum_{c=1..k_j} 1 / (p + c)`` to the precision
+    sum (``N_j = p - h``, the non-relevant documents above them). AP = sum / R*; NaN where R* = 0.
+    """
+    k = np.asarray(k)
+    n_above = np.cumsum(nonrel, axis=0)
+    p = np.cumsum(k, axis=0)
+    p -= k
+    p += n_above
+    p = p + 1.0  # rank of the first copy (float64)
+    harm = (k >= 1) / p  # sum_{c=1..k} 1/(p0 + c), p = p0 + 1
+    for c in (1.0, 2.0, 3.0):  # k >= 2, 3, 4: full passes are cheaper than indexing
+        harm += (k > c) / (p + c)
+    big = np.flatnonzero(k.ravel() > 4)  # sum_{c=4..k-1} 1/(p + c) = psi(p + k) - psi(p + 4)
+    if big.size:
+        kb, pb = k.ravel()[big], p.ravel()[big]
+        harm.ravel()[big] += special.digamma(pb + kb) - special.digamma(pb + 4.0)
+    psum = k.sum(axis=0) - np.einsum("i...,i...->...", n_above, harm)
+    r_star = np.asarray(r_star, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(r_star > 0, psum / np.where(r_star > 0, r_star, 1.0), np.nan)
+
+
+_BLOCK = 65_536  # cells (relevant doc x sample) per block: keeps the arrays in cache
+
+
+def _boot_list(gaps: np.ndarray, n_rel: int, B: int, rng: np.random.Generator, tables) -> np.ndarray:
+    """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
+    form a block whose copies are consecutive hits wherever they come from, so a block of r
+    documents needs only its total multiplicity, Poisson(r)."""
+    m = len(gaps)
+    out = np.empty(B)
+    if m == 0:
+        r_not = rng.poisson(float(n_rel), size=B)
+        return np.where(r_not > 0, 0.0, np.nan)
+    first = np.flatnonzero(np.r_[True, gaps[1:] > 0])  # block starts
+    size = np.diff(np.r_[first, m])
+    bgap = gaps[first]
+    nz = np.flatnonzero(bgap)
+    nb = len(first)
+    step = max(1, _BLOCK // nb)
+    for b0 in range(0, B, step):
+        bb = min(step, B - b0)
+        k = tables.draw(rng, size, bb)
+        g = np.zeros((nb, bb), dtype=np.int64)
+        if nz.size:
+            g[nz] = tables.draw(rng, bgap[nz], bb)
+        r_not = rng.poisson(float(n_rel - m), size=bb)
+        out[b0 : b0 + bb] = ap_from_counts(k, g, k.sum(axis=0) + r_not)
+    return out
+
+
+@renamed_arguments(n_boot="B")
+def bootstrap_ap(
+    runs: RunSet | Lists,
+    B: int = 2000,
+    seed: parallel.SeedLike = None,
+    *,
+    rel: int = 1,
+    n_jobs: int | None = None,
+    progress: bool | str = False,
+) -> np.ndarray:
+    """B corpus-bootstrap AP values of every list: array ``Lists.shape + (B,)``, i.e.
+    ``(systems, topics, B)`` for a RunSet.
+
+    Paper section 5 (Poisson(1) replication of every document, copies ranked consecutively,
+    ``R* = R_ret* + R_not*``), drawn from counts between relevant documents (module docstring).
+    List ``i`` (row-major over runs x topics) draws from child ``i`` of the seed's SeedSequence,
+    so its values do not depend on the other lists or on ``n_jobs``. Unusable lists (empty or
+    R = 0) are NaN, and so are samples with R* = 0.
+    """
+    B = parallel.check_int(B, "B", minimum=2)
+    lists = _lists_of(runs, rel)
+    seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
+    tables = _tables_for(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
+    out = np.full((len(lists), B), np.nan)
+    todo = np.flatnonzero(lists.usable)
+    # tasks: fixed groups of lists (independent of n_jobs); each list has its own generator
+    groups = np.array_split(todo, max(1, len(todo) // 64)) if len(todo) else []
+
+    def work(idx):
+        return [
+            _boot_list(
+                lists.gaps[lists.start[i] : lists.start[i + 1]],
+                int(lists.n_rel[i]),
+                B,
+                np.random.default_rng(seeds[i]),
+                tables,
+            )
+            for i in idx
+        ]
+
+    res = parallel.parallel_map(work, groups, n_jobs=n_jobs, progress=progress)
+    for idx, vals in zip(groups, res):
+        out[idx] = np.array(vals)
+    return out.reshape(lists.shape + (B,))
+
+
+@renamed_arguments(n_boot="B")
+def bootstrap_ap_reference(
+    relevant: np.ndarray, n_rel: int, B: int, seed: parallel.SeedLike
+) -> np.ndarray:
+    """The paper's construction, literally, for ONE list (reference for tests and benchmark).
+
+    ``relevant`` is the boolean list (rank order). Each sample replicates every retrieved document
+    k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
+    values, and recomputes AP with :func:`irrepro.measures.average_precision`.
+    """
+    B = parallel.check_int(B, "B", minimum=1)
+    rng = parallel.as_generator(seed)
+    relevant = np.asarray(relevant, dtype=bool)
+    r_not = int(n_rel) - int(relevant.sum())
+    out = np.empty(B)
+    for b in range(B):
+        k = rng.poisson(1.0, size=len(relevant))
+        expanded = np.repeat(relevant, k)
+        r_star = expanded.sum() + rng.poisson(1.0, size=r_not).sum()
+        out[b] = average_precision(expanded, r_star) if r_star > 0 else np.nan
+    return out
+

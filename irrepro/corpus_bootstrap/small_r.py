@@ -1,0 +1,95 @@
+"""The small-R correction of AP intervals (Cormack & Lynam 2006, section 7): silver bullets and
+lead balloons."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+from scipy import stats
+
+if TYPE_CHECKING:
+    from .intervals import Intervals
+
+__all__ = ["silver_bullet_fraction", "expected_ap_uniform", "small_r_limits", "small_r_correct"]
+
+
+def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
+    """Upper limit u of the silver-bullet (or lead-balloon) proportion: the smallest u with
+    ``(1 - u)^R <= alpha``, i.e. ``1 - alpha^(1/R)`` (R = 4: 0.527)."""
+    n_rel = np.asarray(n_rel, dtype=np.float64)
+    return 1.0 - alpha ** (1.0 / n_rel)
+
+
+def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndarray:
+    """E[AP] of a list of ``depth`` ranks whose top ``n_top`` documents are relevant and whose
+    ``n_placed`` further relevant documents occupy a uniformly random set of the remaining ranks;
+    R = ``n_rel``. Exact: by linearity, rank ``r`` of the N = depth - n_top free ranks holds a
+    placed document with probability x/N and then has on average 1 + (x-1)(r-1)/(N-1) placed
+    documents at or above it, so E[AP] = (n_top + sum_r x/N (n_top + 1 + (x-1)(r-1)/(N-1)) /
+    (n_top + r)) / R. (The paper enumerates the same expectation by dynamic programming.)
+    ``n_placed`` may be an array (vectorised)."""
+    x = np.asarray(n_placed, dtype=np.float64)[..., None]
+    N = depth - n_top
+    if N <= 0:
+        return np.full(x.shape[:-1], n_top / n_rel)
+    r = np.arange(1, N + 1, dtype=np.float64)
+    hits = n_top + 1 + (x - 1) * (r - 1) / max(N - 1, 1)
+    e = (x / N * hits / (n_top + r)).sum(axis=-1)
+    return (n_top + e) / n_rel
+
+
+def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
+    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and a list of
+    ``depth`` ranks (section 7).
+
+    Silver bullets: a proportion u = :func:`silver_bullet_fraction` of the population's relevant
+    documents is retrievable by the system; with R relevant documents, X ~ Binomial(R, u) of them
+    are silver bullets, each at a uniformly random rank in 1..depth: the limit is E[AP].
+    Lead balloons (our reading of "a similar dynamic approach"): with AP = 1 all R relevant
+    documents lead the list; X ~ Binomial(R, u) of them are lead balloons, which the system cannot
+    rank well: they land at uniformly random ranks below the R - X others; the limit is E[AP].
+    The binomial is summed up to its 1 - ``tail`` quantile.
+    """
+    n_rel, depth = int(n_rel), max(int(depth), int(n_rel))
+    u = float(silver_bullet_fraction(n_rel, alpha))
+    xmax = int(stats.binom.ppf(1 - tail, n_rel, u))
+    x = np.arange(xmax + 1)
+    w = stats.binom.pmf(x, n_rel, u)
+    w = w / w.sum()
+    upper0 = float((w * expected_ap_uniform(n_rel, depth, 0, x)).sum())
+    lower1 = float(sum(wi * expected_ap_uniform(n_rel, depth, n_rel - xi, xi) for xi, wi in zip(x, w)))
+    return upper0, lower1
+
+
+def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Intervals:
+    """Section 7: for AP at or near 0 (AP below the silver-bullet limit U0) the interval becomes
+    the larger (wider) of the bootstrap interval and [0, U0]; at or near 1 (AP above the
+    lead-balloon limit L1) the wider of it and [L1, 1]. ``n_rel``, ``depth`` broadcast to the
+    interval's shape (depth = list length, at least R)."""
+    est = iv.estimate
+    R = np.broadcast_to(np.asarray(n_rel), est.shape)
+    n = np.maximum(np.broadcast_to(np.asarray(depth), est.shape), R)
+    lo, hi = iv.lower.copy(), iv.upper.copy()
+    ok = np.isfinite(est) & (R > 0)
+    u = silver_bullet_fraction(np.maximum(R, 1), alpha)
+    # U0 <= E[#silver] / R = u and L1 >= 1 - u: only these lists can be corrected
+    cand = ok & ((est <= u) | (est >= 1 - u))
+    cache: dict[tuple[int, int], tuple[float, float]] = {}
+    for idx in zip(*np.nonzero(cand)):
+        key = (int(R[idx]), int(n[idx]))
+        if key not in cache:
+            cache[key] = small_r_limits(*key, alpha=alpha)
+        u0, l1 = cache[key]
+        for a, b in ((0.0, u0), (l1, 1.0)):
+            if a <= est[idx] <= b and (b - a) > (hi[idx] - lo[idx]):
+                lo[idx], hi[idx] = a, b
+    return replace(iv, lower=lo, upper=hi, method=iv.method + "+smallR")
+
+
+def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:
+    """``ivs`` plus the section-7 corrections of its linear and logit intervals
+    (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
+    return {**ivs, **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs}}
+

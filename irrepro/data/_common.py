@@ -1,0 +1,67 @@
+"""What every reader of the data layer shares: the grade codes, :class:`DataError` (file, line,
+problem), the order of topic ids, and the helpers that name the rows of a user's table."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+import numpy as np
+
+__all__ = ["DataError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
+
+#: Grade of a retrieved document that has no judgment in the qrels.
+UNJUDGED = -1
+#: Grade of a rank beyond the end of a list (padding of the ranks axis).
+PAD = -2
+#: :meth:`Qrels.grade_counts` makes one column per grade 0..max; it refuses qrels whose largest
+#: grade is above this (use :meth:`Qrels.grade_levels`, which counts the distinct grades).
+MAX_DENSE_GRADE = 1000
+_GRADE_MIN, _GRADE_MAX = -(2**31), 2**31 - 1
+_PRECISIONS = ("float32", "float64")
+
+
+class DataError(ValueError):
+    """Malformed input: the message names the file, the line (1-based) and the problem."""
+
+    def __init__(self, path, line, problem):
+        self.path, self.line, self.problem = str(path), line, problem
+        where = f"{path}, line {line}" if line else f"{path}"
+        super().__init__(f"{where}: {problem}")
+
+
+def topic_order(topics: Iterable[str]) -> list[str]:
+    """Topic ids sorted numerically when they are all integers, else as strings."""
+    topics = list(dict.fromkeys(topics))
+    if all(t.isdigit() for t in topics):
+        return sorted(topics, key=int)
+    return sorted(topics)
+
+
+def _n_threads(n_items: int) -> int:
+    return max(1, min(n_items, os.cpu_count() or 1))
+
+
+def _show(value) -> str:
+    """repr of a value from a user's table, numpy scalars as plain Python values."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def _pd():
+    import pandas
+
+    return pandas
+
+
+def _rows_named(table, name: str, unit: str):
+    """Refuse a table with a missing topic or doc id; return ``where(i)``, naming its row ``i``
+    (1-based, with its ids) in messages."""
+    for col in ("topic", "doc"):
+        bad = table[col].isna().to_numpy()
+        if bad.any():
+            raise DataError(name, None, f"{unit} {int(np.flatnonzero(bad)[0]) + 1}: missing {col}")
+
+    def where(i: int) -> str:
+        return f"{unit} {i + 1} (topic {table['topic'].iat[i]!r}, document {table['doc'].iat[i]!r})"
+
+    return where

@@ -1,0 +1,134 @@
+"""Runs and qrels from the tools users already hold, for :func:`irrepro.data.load_runs` and
+:func:`irrepro.data.load_qrels`:
+
+* pandas DataFrames with ir_measures' columns (``query_id, doc_id, score`` for runs,
+  ``query_id, doc_id, relevance`` for qrels) or PyTerrier's (``qid, docno, score`` /
+  ``qid, docno, label``); a run frame's optional ``name`` column splits it into several runs
+  (PyTerrier's ``rank`` and any other column is ignored: ranks come from the scores, as in
+  trec_eval);
+* pytrec_eval-style dicts: ``{qid: {docno: score}}`` (a run), ``{qid: {docno: grade}}`` (qrels);
+* ranx ``Run`` and ``Qrels`` objects (recognised without importing ranx);
+* several runs: a list of such objects (run files too), or a dict ``{run name: object}``.
+
+Every value is checked: a missing column, a missing id, a score that is not a finite number or a
+grade that is not an integer raises :class:`~irrepro.data.DataError` naming the row (and its topic
+and document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Number
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._common import DataError
+from ._qrels import Qrels, _checked_qrels
+from ._runs import Run, read_run
+
+#: Column names of runs and qrels frames: (topic, document, value) per convention.
+RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}
+QRELS_COLUMNS = {
+    "ir_measures": ("query_id", "doc_id", "relevance"),
+    "PyTerrier": ("qid", "docno", "label"),
+}
+
+
+def _is_ranx(obj, kind: str) -> bool:
+    t = type(obj)
+    return t.__module__.startswith("ranx") and t.__name__ == kind
+
+
+def _pick_columns(df: pd.DataFrame, conventions: Mapping, what: str) -> tuple[str, str, str]:
+    cols = set(df.columns)
+    for topic, doc, value in conventions.values():
+        if {topic, doc} <= cols:
+            values = [v for _, _, v in conventions.values() if v in cols]
+            if value in cols or values:
+                return topic, doc, value if value in cols else values[0]
+    wanted = " or ".join(f"{', '.join(c)} ({k})" for k, c in conventions.items())
+    raise DataError(f"{what} DataFrame", None, f"needs the columns {wanted}; it has {list(df.columns)}")
+
+
+def _frame_runs(df: pd.DataFrame, default_name: str) -> list[Run]:
+    topic, doc, score = _pick_columns(df, RUN_COLUMNS, "run")
+    if "name" in df.columns:
+        names = df["name"]
+        if names.isna().any():
+            i = int(np.flatnonzero(names.isna().to_numpy())[0])
+            raise DataError("run DataFrame", None, f"row {i + 1}: missing run name")
+        groups = [(str(n), g) for n, g in df.groupby("name", sort=False)]
+    else:
+        groups = [(default_name, df)]
+    out = []
+    for name, g in groups:
+        table = pd.DataFrame(
+            {"topic": g[topic].to_numpy(), "doc": g[doc].to_numpy(), "score": g[score].to_numpy()}
+        )
+        out.append(Run(name, table, f"run DataFrame ({name})"))
+    return out
+
+
+def _dict_rows(obj: Mapping, what: str) -> pd.DataFrame:
+    rows = []
+    for q, docs in obj.items():
+        if not isinstance(docs, Mapping):
+            raise DataError(f"{what} dict", None, f"topic {q!r}: expected {{docno: value}}, got {type(docs).__name__}")
+        rows += [(q, d, v) for d, v in docs.items()]
+    return pd.DataFrame(rows, columns=["topic", "doc", "value"])
+
+
+def _is_run_dict(obj) -> bool:
+    """A pytrec_eval-style run ``{qid: {docno: score}}`` (as opposed to a dict of named runs)."""
+    return isinstance(obj, Mapping) and all(
+        isinstance(v, Mapping) and all(isinstance(x, (Number, np.number, str)) for x in v.values())
+        for v in obj.values()
+    )
+
+
+def _one_run(obj, name: str) -> list[Run]:
+    if isinstance(obj, Run):
+        return [obj]
+    if isinstance(obj, (str, Path)):  # a run file among other objects
+        return [read_run(obj)]
+    if isinstance(obj, pd.DataFrame):
+        return _frame_runs(obj, name)
+    if _is_ranx(obj, "Run"):
+        return _one_run(dict(obj.to_dict()), obj.name or name)
+    if _is_run_dict(obj):
+        rows = _dict_rows(obj, "run")
+        return [Run(name, rows.rename(columns={"value": "score"}), f"run dict ({name})")]
+    raise TypeError(
+        f"cannot read a run from a {type(obj).__name__}: give run files, a DataFrame, a "
+        "{qid: {docno: score}} dict or a ranx Run"
+    )
+
+
+def runs_from_object(obj) -> list[Run]:
+    """:class:`Run` objects from a DataFrame, a run dict, a ranx Run, or a list / dict of them."""
+    if isinstance(obj, Mapping) and not _is_run_dict(obj):
+        return [r for name, o in obj.items() for r in _one_run(o, str(name))]
+    if isinstance(obj, (list, tuple)):
+        runs = [r for i, o in enumerate(obj) for r in _one_run(o, f"run{i + 1}")]
+        return runs
+    return _one_run(obj, "run")
+
+
+def qrels_from_object(obj, name: str = "qrels") -> Qrels:
+    """:class:`Qrels` from a DataFrame, a ``{qid: {docno: grade}}`` dict or a ranx Qrels."""
+    if _is_ranx(obj, "Qrels"):
+        obj = dict(obj.to_dict())
+    if isinstance(obj, pd.DataFrame):
+        topic, doc, grade = _pick_columns(obj, QRELS_COLUMNS, "qrels")
+        table = pd.DataFrame({"topic": obj[topic].to_numpy(), "doc": obj[doc].to_numpy(),
+                              "grade": obj[grade].to_numpy()})  # fmt: skip
+        return _checked_qrels(table, "qrels DataFrame" + (f" {name}" if name not in ("", "qrels") else ""), "row")
+    if isinstance(obj, Mapping):
+        rows = _dict_rows(obj, "qrels").rename(columns={"value": "grade"})
+        return _checked_qrels(rows, "qrels dict" + (f" {name}" if name not in ("", "qrels") else ""), "entry")
+    raise TypeError(
+        f"cannot read qrels from a {type(obj).__name__}: give a qrels file, an ir_datasets id, a "
+        "DataFrame, a {qid: {docno: grade}} dict or a ranx Qrels"
+    )

@@ -1,0 +1,115 @@
+"""Score matrices: :class:`ScoreMatrix` (systems x topics scores of one measure) and
+:func:`read_score_matrix` (a topics x systems CSV)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._common import DataError, _pd
+from ._runset import _indices
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["ScoreMatrix", "read_score_matrix"]
+
+@dataclass(frozen=True, eq=False)
+class ScoreMatrix:
+    """Per-topic scores of one measure: ``scores[s, t]`` for system ``s`` on topic ``t``."""
+
+    scores: np.ndarray  # float64 (S, T)
+    systems: tuple[str, ...]
+    topics: tuple[str, ...]
+    measure: str
+    collection: str = ""
+    source: str = ""
+
+    def __post_init__(self):
+        if self.scores.shape != (len(self.systems), len(self.topics)):
+            raise ValueError(
+                f"scores have shape {self.scores.shape}, expected "
+                f"({len(self.systems)} systems, {len(self.topics)} topics)"
+            )
+
+    @property
+    def simulated(self) -> bool:
+        return self.source == "simulated"
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.scores.shape
+
+    def mean(self) -> np.ndarray:
+        """Mean over topics per system (e.g. MAP from AP)."""
+        return self.scores.mean(axis=1)
+
+    def subset(self, systems: Sequence | None = None, topics: Sequence | None = None) -> "ScoreMatrix":
+        """Restrict to some systems and/or topics (names or integer indices)."""
+        si, ti = _indices(self.systems, systems), _indices(self.topics, topics)
+        return replace(
+            self,
+            scores=self.scores[np.ix_(si, ti)],
+            systems=tuple(self.systems[i] for i in si),
+            topics=tuple(self.topics[i] for i in ti),
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """A DataFrame with systems as rows and topics as columns."""
+        return _pd().DataFrame(self.scores, index=list(self.systems), columns=list(self.topics))
+
+
+def read_score_matrix(
+    path: str | Path,
+    measure: str,
+    *,
+    topics: Sequence[str] | None = None,
+    collection: str = "",
+    source: str = "",
+) -> ScoreMatrix:
+    """Read a topics x systems CSV (one row per topic, one column per system, optional first
+    column ``topic``) into a systems x topics :class:`ScoreMatrix`.
+
+    ``topics`` names the rows when the file has no ``topic`` column; without either, rows are
+    named ``row1``, ``row2``, ...
+    """
+    pd = _pd()
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, "score-matrix file not found")
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError as exc:
+        raise DataError(path, None, "empty score-matrix file") from exc
+    except pd.errors.ParserError as exc:
+        raise DataError(path, None, f"malformed CSV ({exc})") from exc
+    if len(df) == 0 or df.shape[1] == 0:
+        raise DataError(path, None, "empty score-matrix file")
+    if df.columns[0].strip().lower() == "topic":
+        row_names = [str(t) for t in df.iloc[:, 0]]
+        df = df.iloc[:, 1:]
+    elif topics is not None:
+        if len(topics) != len(df):
+            raise DataError(path, None, f"{len(df)} rows but {len(topics)} topic ids were given")
+        row_names = [str(t) for t in topics]
+    else:
+        row_names = [f"row{i + 1}" for i in range(len(df))]
+    values = df.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        i, j = map(int, np.argwhere(bad)[0])
+        raise DataError(
+            path, i + 2, f"value {df.iat[i, j]!r} in column {df.columns[j]!r} is not a finite number"
+        )
+    return ScoreMatrix(
+        scores=np.ascontiguousarray(values.T),
+        systems=tuple(str(c) for c in df.columns),
+        topics=tuple(row_names),
+        measure=measure,
+        collection=collection,
+        source=source,
+    )

@@ -1,0 +1,252 @@
+"""Qrels: :class:`Qrels` (array-backed, a pandas table on demand), read from a TREC qrels file
+(:func:`read_qrels`) or built from records or a user's table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
+from ._textfiles import (
+    _INTEGER,
+    _QRELS_LAYOUT,
+    _data_lines,
+    _dict_parts,
+    _duplicate_pair,
+    _encode,
+    _fast_table,
+    _field_count_error,
+    _np,
+    _parse_grade,
+    _read_bytes,
+    _strings,
+    _text,
+)
+
+if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
+    import pandas as pd
+
+__all__ = ["Qrels", "read_qrels", "qrels_from_records"]
+
+class Qrels:
+    """Graded relevance judgments: one (topic, doc, grade) per line of the qrels.
+
+    ``table`` is a pandas DataFrame with columns topic (str), doc (str) and grade (int64), built
+    on first use (the evaluation path needs no pandas). As in trec_eval, a negative grade
+    (TREC-COVID has two -1 lines; other tracks use -1/-2 for spam or unjudgeable documents) is
+    neither relevant nor judged non-relevant: it counts as unjudged. ``source`` is ``"real"`` for
+    the book's collections and ``"simulated"`` for the stand-in.
+
+    Build one from a DataFrame (``Qrels(table, name)``) or from columns
+    (``Qrels(columns=(topics, docs, grades), name=...)``).
+    """
+
+    def __init__(self, table=None, name: str = "", source: str = "", *, columns=None):
+        if (table is None) == (columns is None):
+            raise TypeError("give Qrels either a table (DataFrame) or columns (topics, docs, grades)")
+        self.name, self.source = name, source
+        self._table = table
+        if columns is not None:
+            topic, doc, grade = columns
+            self._columns = (
+                np.asarray(topic, dtype=object), np.asarray(doc, dtype=object), np.asarray(grade, dtype=np.int64)
+            )  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"Qrels({self.name!r}, {len(self)} judgments, {len(self.topics)} topics)"
+
+    def __len__(self) -> int:
+        return len(self._columns[2])
+
+    @property
+    def table(self):
+        """DataFrame with columns topic, doc, grade (one row per qrels line)."""
+        if self._table is None:
+            topic, doc, grade = self._columns
+            self._table = _pd().DataFrame({"topic": topic, "doc": doc, "grade": grade})
+        return self._table
+
+    @cached_property
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        t = self._table
+        return (
+            t["topic"].to_numpy(dtype=object), t["doc"].to_numpy(dtype=object),
+            t["grade"].to_numpy(dtype=np.int64),
+        )  # fmt: skip
+
+    @cached_property
+    def topics(self) -> tuple[str, ...]:
+        return tuple(topic_order(str(t) for t in dict.fromkeys(self._columns[0])))
+
+    @property
+    def max_grade(self) -> int:
+        g = self._columns[2]
+        return int(max(g.max(), 0)) if len(g) else 0
+
+    @cached_property
+    def _topic_index(self) -> np.ndarray:
+        """int32 index in ``topics`` of every line."""
+        pos = {t: i for i, t in enumerate(self.topics)}
+        return np.fromiter((pos[str(t)] for t in self._columns[0]), dtype=np.int32, count=len(self))
+
+    def _reorder(self, per_topic: np.ndarray, topics: Sequence[str] | None) -> np.ndarray:
+        """Rows of a per-``self.topics`` array in the order of ``topics`` (0 for unknown ones)."""
+        if topics is None or tuple(topics) == self.topics:
+            return per_topic
+        pos = {t: i for i, t in enumerate(self.topics)}
+        idx = np.array([pos.get(str(t), -1) for t in topics], dtype=np.int64)
+        out = np.zeros((len(idx),) + per_topic.shape[1:], dtype=per_topic.dtype)
+        out[idx >= 0] = per_topic[idx[idx >= 0]]
+        return out
+
+    def n_relevant(self, rel: int = 1, topics: Sequence[str] | None = None) -> np.ndarray:
+        """Number of documents with grade >= ``rel`` per topic (the R of AP), in ``topics`` order."""
+        hit = self._columns[2] >= rel
+        per = np.bincount(self._topic_index[hit], minlength=len(self.topics)).astype(np.int64)
+        return self._reorder(per, topics)
+
+    def grade_levels(self, topics: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(levels, counts)``: the distinct grades >= 0 of the qrels, ascending (int64), and
+        ``(topics, len(levels))`` counts of judged documents per topic and grade. Memory follows
+        the number of distinct grades, whatever their values (a grade of 10**9 costs one column)."""
+        g = self._columns[2]
+        judged = g >= 0
+        levels, li = np.unique(g[judged], return_inverse=True)
+        T, L = len(self.topics), len(levels)
+        key = self._topic_index[judged].astype(np.int64) * L + li
+        per = np.bincount(key, minlength=T * L).reshape(T, L).astype(np.int64)
+        return levels.astype(np.int64), self._reorder(per, topics)
+
+    def grade_counts(self, topics: Sequence[str] | None = None) -> np.ndarray:
+        """``(topics, max_grade + 1)`` counts of judged documents per grade 0..max_grade (negative
+        grades are not judgments and are not counted). Column ``g`` is grade ``g``, so the width
+        follows the largest grade: qrels whose largest grade exceeds :data:`MAX_DENSE_GRADE` are
+        refused with a ValueError (use :meth:`grade_levels`, which counts the distinct grades)."""
+        if self.max_grade > MAX_DENSE_GRADE:
+            raise ValueError(
+                f"qrels {self.name!r}: the largest grade is {self.max_grade}; grade_counts has one "
+                f"column per grade 0..max and refuses grades above {MAX_DENSE_GRADE} "
+                "(Qrels.grade_levels counts the distinct grades instead)"
+            )
+        levels, counts = self.grade_levels(topics)
+        out = np.zeros((counts.shape[0], self.max_grade + 1), dtype=np.int64)
+        out[:, levels] = counts
+        return out
+
+    def n_judged(self, topics: Sequence[str] | None = None) -> np.ndarray:
+        """Number of judged documents (grade >= 0) per topic."""
+        return self.grade_levels(topics)[1].sum(axis=1)
+
+    def select(self, keep: np.ndarray, name: str | None = None) -> "Qrels":
+        """The judgments where the boolean ``keep`` (one per line) is True."""
+        topic, doc, grade = self._columns
+        return Qrels(columns=(topic[keep], doc[keep], grade[keep]), name=self.name if name is None else name,
+                     source=self.source)  # fmt: skip
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """pytrec_eval's form: ``{topic: {doc: grade}}``."""
+        out: dict[str, dict[str, int]] = {}
+        for t, d, g in zip(*self._columns):
+            out.setdefault(t, {})[d] = int(g)
+        return out
+
+    _doc_codes = None  # (pyarrow dictionary, int32 index per line) when read from a file
+
+    @cached_property
+    def _arrays(self):
+        """(topic index per line, pyarrow dictionary of doc ids, doc index per line, grade)."""
+        docs, d_idx = self._doc_codes or _encode(self._columns[1])
+        return self._topic_index, docs, d_idx, self._columns[2]
+
+
+def _qrels_from_columns(topic, doc, grade, name: str) -> Qrels:
+    return Qrels(columns=(topic, doc, grade), name=name)
+
+
+def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
+    """Read a TREC qrels file (``topic iteration doc grade``), the way trec_eval 10 reads it
+    (``get_qrels.c``), with :func:`read_run`'s rules for whitespace, gzip, blank lines (trec_eval
+    refuses them in qrels; they carry no data, so irrepro skips them) and ``#`` comment lines
+    (trec_eval skips them when ``#`` is a line's first character), and:
+
+    * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
+    * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
+      2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
+    * a document judged twice for one topic is refused.
+
+    Every refusal raises :class:`DataError` naming the file, the line and the problem.
+    """
+    import pyarrow as pa
+
+    path = Path(path)
+    data = _read_bytes(path, "qrels")
+    table = _fast_table(data, 4, {1: pa.binary(), 3: pa.int64()}, extra_empty=True)
+    if table is not None:
+        td, ti = _dict_parts(table.column("c0"))
+        dd, di = _dict_parts(table.column("c2"))
+        grade = _np(table.column("c3"), np.int64)
+        ok = len(grade) > 0 and grade.min() >= _GRADE_MIN and grade.max() <= _GRADE_MAX
+        if ok and _duplicate_pair(ti, di, len(dd)) is None:
+            q = _qrels_from_columns(_strings(td)[ti], _strings(dd)[di], grade, name or path.name)
+            q._doc_codes = (dd, di)  # the pyarrow dictionary of doc ids, for building run sets
+            return q
+    return _read_qrels_slow(data, path, name or path.name)
+
+
+def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
+    topics, docs, grades = [], [], []
+    first: dict[tuple[bytes, bytes], int] = {}
+    for i, f in _data_lines(data, path, "qrels"):
+        if len(f) != 4:
+            raise _field_count_error(path, i, "qrels", _QRELS_LAYOUT, 4, len(f))
+        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
+        g = _parse_grade(f[3], path, i)
+        key = (f[0], f[2])
+        if key in first:
+            raise DataError(
+                path, i, f"duplicate judgment for document {d!r} in topic {t!r} (first at line {first[key]})"
+            )
+        first[key] = i
+        topics.append(t), docs.append(d), grades.append(g)
+    if not topics:
+        raise DataError(path, None, "empty qrels file (only blank or comment lines)")
+    return _qrels_from_columns(topics, docs, grades, name)
+
+
+def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") -> Qrels:
+    """Build :class:`Qrels` from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' qrels_iter).
+    A duplicate (topic, doc) or a grade that is not a 32-bit integer raises :class:`DataError`
+    naming the record (1-based)."""
+    rows = list(records)
+    table = _pd().DataFrame(rows, columns=["topic", "doc", "grade"])
+    return _checked_qrels(table, name or "qrels", "record")
+
+
+def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
+    """Qrels from a (topic, doc, grade) frame of any origin, with every row checked: the message
+    names the ``unit`` (``record``, ``row``, ``entry``) by its 1-based position, and its ids."""
+    pd = _pd()
+    where = _rows_named(table, name, unit)
+    raw = table["grade"].to_numpy()
+    g = pd.to_numeric(table["grade"], errors="coerce").to_numpy(dtype=np.float64)
+    if raw.dtype == object:  # e.g. strings: only integer literals, as in a qrels file
+        g = np.where([isinstance(x, str) and _INTEGER.fullmatch(x.strip().encode()) is None for x in raw], np.nan, g)
+    ok = np.isfinite(g) & (g == np.round(g)) & (g >= _GRADE_MIN) & (g <= _GRADE_MAX)
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        problem = "does not fit 32 bits" if np.isfinite(g[i]) and g[i] == np.round(g[i]) else "is not an integer"
+        raise DataError(name, None, f"{where(i)}: relevance grade {_show(raw[i])} {problem}")
+    topic = table["topic"].astype(str).to_numpy(dtype=object)
+    doc = table["doc"].astype(str).to_numpy(dtype=object)
+    grade = g.astype(np.int64)
+    t_d, t_i = _encode(topic)
+    d_d, d_i = _encode(doc)
+    dup = _duplicate_pair(t_i, d_i, len(d_d))
+    if dup is not None:
+        first = int(np.flatnonzero((t_i == t_i[dup]) & (d_i == d_i[dup]))[0])
+        raise DataError(name, None, f"{where(dup)}: duplicate judgment (first at {unit} {first + 1})")
+    return _qrels_from_columns(topic, doc, grade, name)

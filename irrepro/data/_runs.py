@@ -1,0 +1,396 @@
+"""Runs: reading a TREC run file (:func:`read_run`) or a user's table into columns, and building
+a :class:`~irrepro.data.RunSet` from several runs (:func:`build_runset`).
+
+Ranking follows trec_eval: within a topic, documents are ordered by score descending and ties are
+broken by document id descending (byte order); the rank column is ignored. By default
+(``precision="float32"``) scores are compared as C ``float``, as trec_eval up to 9.0.8,
+pytrec_eval and NIST's official TREC-COVID scores do: two scores that differ only beyond float32's
+~7 significant digits tie, and the tie goes to the document id (this reproduces NIST's
+leaderboards exactly). ``precision="float64"`` compares full doubles, as trec_eval 10 does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._common import _PRECISIONS, UNJUDGED, DataError, _n_threads, _pd, _rows_named, _show, topic_order
+from ._qrels import Qrels
+from ._runset import RunSet
+from ._textfiles import (
+    _RUN_LAYOUT,
+    _data_lines,
+    _dict_parts,
+    _duplicate_pair,
+    _encode,
+    _fast_table,
+    _field_count_error,
+    _np,
+    _parse_score,
+    _read_bytes,
+    _strings,
+    _text,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Run", "read_run", "build_runset"]
+
+@dataclass(frozen=True, eq=False)
+class _RunCols:
+    """A run as columns: topic and doc ids dictionary-encoded (pyarrow dictionaries + int32
+    indices), scores as float64, in any row order; (topic, doc) pairs are unique."""
+
+    name: str
+    path: str
+    topic_dict: list
+    t_idx: np.ndarray
+    doc_dict: object  # pyarrow StringArray
+    d_idx: np.ndarray
+    score: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def frame(self) -> pd.DataFrame:
+        topics = np.asarray(self.topic_dict, dtype=object)
+        docs = _strings(self.doc_dict)
+        return _pd().DataFrame({"topic": topics[self.t_idx], "doc": docs[self.d_idx], "score": self.score})
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """One parsed TREC run: ``table`` has columns topic, doc, score (float64), in file order
+    (for a run read from a file by the fast reader, in no particular order)."""
+
+    name: str
+    table: pd.DataFrame
+    path: str = ""
+    _cols: _RunCols | None = field(default=None, repr=False, compare=False)
+
+
+def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
+    td, ti = _encode(topics)
+    dd, di = _encode(docs)
+    return _RunCols(name, str(path), td.to_pylist(), ti, dd, di, np.asarray(scores, dtype=np.float64))
+
+
+def _parse_run(path: str | Path) -> _RunCols:
+    """Read a run file into columns (conventions in :func:`read_run`)."""
+    path = Path(path)
+    data = _read_bytes(path, "run")
+    cols = _parse_run_fast(data, path)
+    if cols is not None:
+        return cols
+    return _parse_run_slow(data, path)
+
+
+def _parse_run_fast(data: bytes, path: Path) -> _RunCols | None:
+    """The fast pass over a run file's bytes, or None (then the slow pass reads it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = _fast_table(
+        data, 6, {1: pa.binary(), 3: pa.binary(), 4: pa.float64(), 5: pa.binary()}, extra_empty=False,
+        lean=((1, 3), 5),
+    )  # fmt: skip
+    if table is None:
+        return None
+    meta = table.schema.metadata or {}
+    if b"constant" in meta:  # the tag, checked on every line by _fast_table
+        tag = meta[b"constant"]
+    else:
+        tag_col = table.column("c5")
+        if len(tag_col) == 0 or not pc.all(pc.equal(tag_col, tag_col[0])).as_py():
+            return None  # no line, or the tag changes: the slow pass says where
+        tag = tag_col[0].as_py()
+    if table.num_rows == 0:
+        return None
+    try:
+        tag = tag.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    td, ti = _dict_parts(table.column("c0"))
+    dd, di = _dict_parts(table.column("c2"))
+    score = _np(table.column("c4"), np.float64)
+    if not np.isfinite(score).all() or _duplicate_pair(ti, di, len(dd)) is not None:
+        return None
+    return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
+
+
+def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
+    topics, docs, scores = [], [], []
+    tag = tag_line = None
+    first: dict[tuple[bytes, bytes], int] = {}
+    for i, f in _data_lines(data, path, "run"):
+        if len(f) < 6:
+            raise _field_count_error(path, i, "run", _RUN_LAYOUT, 6, len(f), at_least=True)
+        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
+        s = _parse_score(f[4], path, i)
+        if tag is None:
+            tag, tag_line = _text(f[5], path, i, "run tag"), i
+        elif f[5] != tag.encode():
+            raise DataError(
+                path, i, f"run tag changes from {tag!r} (line {tag_line}) to "
+                f"{_text(f[5], path, i, 'run tag')!r}; one run per file, please"
+            )  # fmt: skip
+        key = (f[0], f[2])
+        if key in first:
+            raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
+        first[key] = i
+        topics.append(t), docs.append(d), scores.append(s)
+    if not topics:
+        raise DataError(path, None, "empty run file (only blank or comment lines)")
+    return _run_cols_from_parts(tag, path, topics, docs, scores)
+
+
+def read_run(path: str | Path) -> Run:
+    """Read a TREC run file (``topic Q0 doc rank score tag``), the way trec_eval 10 reads it
+    (checked against its ``get_trec_results.c``):
+
+    * Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a
+      line ends at ``\\n`` (Windows ``\\r\\n`` line ends are fine). Files may be gzip-compressed
+      (detected by content, not by name); text is UTF-8, and a byte order mark at the start is
+      dropped (trec_eval would make it part of the first topic id).
+    * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
+    * A line whose first non-blank character is ``#`` is a comment and is skipped.
+    * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
+      and the fourth (the rank): trec_eval ranks by score (:func:`build_runset`).
+    * The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``): trec_eval's
+      ``atof`` would read ``high`` or ``1.5abc`` silently as 0 or 1.5; irrepro refuses them.
+    * A file holds one run, named by its tag: a file whose tag changes is refused at the line
+      where it changes (trec_eval names the run by the last line's tag without checking).
+    * A document twice in one topic is refused, as trec_eval refuses it.
+
+    Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
+    columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a
+    line-by-line pass of the same conventions reads it instead, and names the offending line.
+    """
+    cols = _parse_run(path)
+    return Run(cols.name, cols.frame(), cols.path, cols)
+
+
+def _run_cols_of(run: Run) -> _RunCols:
+    """The columns of a :class:`Run` (a user's table is checked row by row)."""
+    if run._cols is not None:
+        return run._cols
+    tab = run.table
+    where = run.path or run.name or "run"
+    missing = [c for c in ("topic", "doc", "score") if c not in tab.columns]
+    if missing:
+        raise DataError(where, None, f"run table lacks column(s) {missing}; it has {list(tab.columns)}")
+    at = _rows_named(tab, where, "row")
+    score = _pd().to_numeric(tab["score"], errors="coerce").to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(score)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(where, None, f"{at(i)}: score {_show(tab['score'].iat[i])} is not a finite number")
+    topics = tab["topic"].astype(str).to_numpy(dtype=object)
+    docs = tab["doc"].astype(str).to_numpy(dtype=object)
+    cols = _run_cols_from_parts(run.name, run.path, topics, docs, score)
+    dup = _duplicate_pair(cols.t_idx, cols.d_idx, len(cols.doc_dict))
+    if dup is not None:
+        first = int(np.flatnonzero((cols.t_idx == cols.t_idx[dup]) & (cols.d_idx == cols.d_idx[dup]))[0])
+        raise DataError(where, None, f"{at(dup)}: duplicate document (first at row {first + 1})")
+    return cols
+
+
+# --------------------------------------------------------------------------------------------
+# building a RunSet: rank every run trec_eval's way
+# --------------------------------------------------------------------------------------------
+
+
+def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
+    """Unsigned ints whose ascending order is the scores' descending order as trec_eval compares
+    them (C ``float`` for ``"float32"``, ``double`` for ``"float64"``); -0.0 ties with +0.0."""
+    f = score.astype(np.float32 if precision == "float32" else np.float64)
+    f += f.dtype.type(0.0)  # -0.0 becomes +0.0
+    u = np.uint32 if precision == "float32" else np.uint64
+    bits = f.view(u)
+    top = u(31 if u is np.uint32 else 63)
+    # order-preserving map of float bits to unsigned ints (flip all bits of negatives, the sign
+    # bit of the others), then complemented for descending order
+    flip = np.where(bits >> top, u(np.iinfo(u).max), u(1) << top)
+    return ~(bits ^ flip)
+
+
+@dataclass
+class _Ranked:
+    t: np.ndarray | None  # int32 topic index of each ranked entry (ascending)
+    docs: np.ndarray | None  # int32 vocabulary code of each ranked entry
+    counts: np.ndarray  # int64 (T,)
+    ignored: tuple
+
+
+def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, precision: str) -> _Ranked:
+    """trec_eval's order of one run: topic (qrels order), score descending, doc id descending.
+    ``codes`` maps the run's doc dictionary to vocabulary codes (code order = byte order)."""
+    tmap = np.array([tindex.get(t, -1) for t in cols.topic_dict], dtype=np.int32)
+    ignored = tuple(topic_order(t for t, m in zip(cols.topic_dict, tmap) if m < 0))
+    t = tmap[cols.t_idx] if len(tmap) else np.zeros(0, dtype=np.int32)
+    d, score = codes[cols.d_idx], cols.score
+    if ignored:
+        keep = t >= 0
+        t, d, score = t[keep], d[keep], score[keep]
+    if len(t) == 0:
+        some = ", ".join(repr(x) for x in ignored[:5]) + (", ..." if len(ignored) > 5 else "")
+        qsome = ", ".join(repr(x) for x in list(tindex)[:5]) + (", ..." if len(tindex) > 5 else "")
+        raise DataError(
+            cols.path or cols.name, None, f"run {cols.name!r} matches no topic of the qrels: its "
+            f"topics are {some}; the qrels' are {qsome} (wrong qrels file?)"
+        )  # fmt: skip
+    sb = _descending_bits(score, precision)
+    bt, bd = max(1, (T - 1).bit_length()), max(1, (V - 1).bit_length())
+    bs = 32 if precision == "float32" else 64
+    if bt + bs + bd <= 64:  # one key (topic, score, doc) packed in 64 bits, sorted in place
+        key = t.astype(np.uint64) << np.uint64(bs + bd)
+        key |= sb.astype(np.uint64) << np.uint64(bd)
+        key |= (V - 1) - d.astype(np.uint64)  # ascending = doc id descending
+        key.sort()
+        t = (key >> np.uint64(bs + bd)).astype(np.int32)
+        d = ((V - 1) - (key & np.uint64((1 << bd) - 1))).astype(np.int32)
+    else:
+        order = np.lexsort((-d.astype(np.int64), sb, t))
+        t, d = t[order], d[order]
+    return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
+
+
+class _GradeIndex:
+    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
+    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
+
+    def __init__(self, q_t, q_d, q_g, T: int, V: int):
+        judged = q_g >= 0
+        q_t, q_d, q_g = q_t[judged], q_d[judged], q_g[judged]
+        self.V, self.table, self.keys = V, None, None
+        levels, q_level = np.unique(q_g, return_inverse=True)
+        if T * V <= (1 << 25) and len(levels) < 255:
+            self.table = np.zeros((T, V), dtype=np.uint8)
+            self.table[q_t, q_d] = q_level + 1
+            self.lut = np.r_[UNJUDGED, levels].astype(np.int32)
+        else:
+            key = q_t.astype(np.int64) * V + q_d
+            order = np.argsort(key)
+            self.keys, self.grades = key[order], q_g[order].astype(np.int32)
+
+    def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            return self.lut[self.table[t, d]]
+        out = np.full(len(t), UNJUDGED, dtype=np.int32)
+        if len(self.keys) and len(t):
+            rkey = t.astype(np.int64) * self.V + d
+            pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
+            found = self.keys[pos] == rkey
+            out[found] = self.grades[pos[found]]
+        return out
+
+
+def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str) -> RunSet:
+    """Rank every run (in threads: results do not depend on their number) and lay all of them
+    out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
+    consumed: its items are released (set to None) as the runs are ranked."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if precision not in _PRECISIONS:
+        raise ValueError(f"precision must be one of {_PRECISIONS}, not {precision!r}")
+    if not cols:
+        raise ValueError("no runs given")
+    names = [c.name for c in cols]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        where = [c.path for c in cols if c.name in dupes]
+        raise ValueError(f"run name(s) {dupes} appear in more than one file: {where}")
+    topics = qrels.topics
+    T = len(topics)
+    tindex = {t: i for i, t in enumerate(topics)}
+
+    # one vocabulary: every run's dictionary and the qrels' documents, sorted by byte order
+    q_t, q_docs, q_didx, q_g = qrels._arrays
+    enc = pa.chunked_array([*(c.doc_dict for c in cols), q_docs], pa.string()).dictionary_encode()
+    if any(len(ch.dictionary) != len(enc.chunk(0).dictionary) for ch in enc.chunks):
+        enc = pa.table({"d": enc}).unify_dictionaries().column(0)  # (pyarrow shares one already)
+    uniq = enc.chunk(0).dictionary
+    idx = np.concatenate([_np(ch.indices, np.int32) for ch in enc.chunks])
+    by_id = pc.sort_indices(uniq)
+    vocab = _strings(uniq.take(by_id))
+    V = len(uniq)
+    code = np.empty(V, dtype=np.int32)
+    code[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
+    remap = code[idx]
+    del enc, idx, uniq, by_id, code
+    starts = np.cumsum([0] + [len(c.doc_dict) for c in cols])
+
+    grade_of = _GradeIndex(q_t, remap[starts[-1] + q_didx], q_g, T, V)
+    # every run writes its ranked lists straight into the flat arrays, at its rows' place
+    row_start = np.cumsum([0] + [len(c) for c in cols])
+    flat_docs = np.empty(row_start[-1], dtype=np.int32)
+    flat_grades = np.empty(row_start[-1], dtype=np.int32)
+
+    def rank(i: int) -> _Ranked:
+        r = _rank_run(cols[i], remap[starts[i] : starts[i + 1]], V, tindex, T, precision)
+        a, n = row_start[i], len(r.docs)
+        flat_docs[a : a + n] = r.docs
+        flat_grades[a : a + n] = grade_of(r.t, r.docs)
+        r.t = r.docs = None  # the offsets keep the topics
+        cols[i] = None  # this run's columns are no longer needed (the caller hands them over)
+        return r
+
+    if len(cols) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(_n_threads(len(cols))) as ex:
+            ranked = list(ex.map(rank, range(len(cols))))
+    else:
+        ranked = [rank(0)]
+    kept = np.array([int(r.counts.sum()) for r in ranked])
+    if (kept != np.diff(row_start)).any():  # rows of ignored topics: close the gaps
+        keep = np.zeros(row_start[-1], dtype=bool)
+        for a, n in zip(row_start[:-1], kept):
+            keep[a : a + n] = True
+        flat_docs, flat_grades = flat_docs[keep], flat_grades[keep]
+    counts = np.stack([r.counts for r in ranked])
+    return RunSet(
+        runs=tuple(names),
+        topics=tuple(topics),
+        offsets=np.r_[0, np.cumsum(counts.ravel())].astype(np.int64),
+        flat_grades=flat_grades,
+        flat_docs=flat_docs,
+        vocab=vocab,
+        qrels=qrels,
+        name=name,
+        source=source,
+        ignored_topics={n: r.ignored for n, r in zip(names, ranked) if r.ignored},
+        precision=precision,
+    )
+
+
+def build_runset(
+    runs: Sequence[Run], qrels: Qrels, *, name: str = "", source: str = "", precision: str = "float32"
+) -> RunSet:
+    """Rank every run trec_eval's way and lay all of them out as one :class:`RunSet`.
+
+    ``precision`` is how scores are compared: ``"float32"`` (default; trec_eval <= 9.0.8,
+    pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10). A run none of whose
+    topics is in the qrels raises :class:`DataError` naming it and a few ids of both.
+    """
+    cols = [_run_cols_of(r) for r in runs]
+    return _assemble(cols, qrels, name=name, source=source, precision=precision)
+
+
+def _read_runs(paths: Sequence[Path], progress: bool = False, desc: str = "reading") -> list[_RunCols]:
+    """Parse run files concurrently (one thread per core; the result does not depend on it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_n_threads(len(paths))) as ex:
+        it = ex.map(_parse_run, paths)
+        if not progress:
+            return list(it)
+        from tqdm import tqdm
+
+        return list(tqdm(it, total=len(paths), desc=desc, unit="run"))

@@ -1,0 +1,307 @@
+"""The shared in-memory form of a set of runs: :class:`RunSet`, stored ragged (one flat array of
+every ranked list in trec_eval's rank order, with offsets)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._common import PAD, _pd
+from ._qrels import Qrels
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["RunSet"]
+
+@dataclass(frozen=True, eq=False)
+class RunSet:
+    """A set of runs over the same topics, stored ragged: one flat array of every ranked list, in
+    trec_eval's rank order, with offsets (memory follows the number of retrieved documents).
+
+    Attributes
+    ----------
+    runs : tuple of str, length S
+    topics : tuple of str, length T
+        The qrels' topics (trec_eval evaluates only judged topics); a run missing a topic has an
+        empty list there.
+    offsets : int64 array (S*T + 1,)
+        List ``(s, t)`` (run-major) is ``flat_*[offsets[s*T + t] : offsets[s*T + t + 1]]``.
+    flat_grades : int32 array (N,)
+        Grade of each retrieved document, ``UNJUDGED`` (-1) when it has no judgment (or a
+        negative qrels value).
+    flat_docs : int32 array (N,)
+        Index of each retrieved document's id in ``vocab``.
+    vocab : array of str
+        Document ids of runs and qrels, sorted (code order is the ids' byte order).
+    qrels : Qrels
+    name, source : str
+        The collection name and where its files came from (``"simulated"`` for the stand-in).
+    ignored_topics : dict run -> tuple of topics in the run but not in the qrels (not evaluated,
+        as trec_eval does).
+    precision : ``"float32"`` or ``"float64"``, how scores were compared when ranking.
+
+    ``lengths`` (S, T), and the dense ``grades`` / ``doc_codes`` (S, T, K) arrays (K the longest
+    list, padded with ``PAD`` / -1) are derived on demand: use :meth:`iter_blocks` for work whose
+    memory must follow the number of lines.
+    """
+
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
+    offsets: np.ndarray
+    flat_grades: np.ndarray
+    flat_docs: np.ndarray
+    vocab: np.ndarray
+    qrels: Qrels
+    name: str = ""
+    source: str = ""
+    ignored_topics: dict = field(default_factory=dict)
+    precision: str = "float32"
+
+    def __post_init__(self):
+        S, T = len(self.runs), len(self.topics)
+        off = self.offsets
+        if off.shape != (S * T + 1,) or (len(off) and (off[0] != 0 or off[-1] != len(self.flat_grades))):
+            raise ValueError(f"offsets must be (S*T + 1,) = ({S * T + 1},) from 0 to N, got {off.shape}")
+        if self.flat_docs.shape != self.flat_grades.shape:
+            raise ValueError("flat_docs and flat_grades differ in length")
+
+    # -- shape and derived views ------------------------------------------------------------
+
+    @property
+    def simulated(self) -> bool:
+        return self.source == "simulated"
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """int64 (S, T): number of documents retrieved per list."""
+        return np.diff(self.offsets).reshape(len(self.runs), len(self.topics))
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """(runs, topics, longest list) - the shape of the dense :attr:`grades`."""
+        return len(self.runs), len(self.topics), max(int(self.lengths.max(initial=0)), 1)
+
+    def _ranks(self) -> np.ndarray:
+        """0-based rank of every flat entry within its list."""
+        ranks = np.arange(len(self.flat_grades), dtype=np.int64)
+        ranks -= np.repeat(self.offsets[:-1], np.diff(self.offsets))
+        return ranks
+
+    def _dense(self, flat: np.ndarray, fill: int) -> np.ndarray:
+        S, T, K = self.shape
+        out = np.full((S * T, K), fill, dtype=np.int32)
+        for idx, block in self._blocks(flat, fill):
+            out[idx, : block.shape[1]] = block
+        return out.reshape(S, T, K)
+
+    @cached_property
+    def grades(self) -> np.ndarray:
+        """Dense int32 (S, T, K): the grade at each rank, ``PAD`` (-2) past the end of a list.
+        Built on demand (and kept); memory is S x T x the longest list."""
+        return self._dense(self.flat_grades, PAD)
+
+    @cached_property
+    def doc_codes(self) -> np.ndarray:
+        """Dense int32 (S, T, K): index into ``vocab`` at each rank, -1 past the end of a list."""
+        return self._dense(self.flat_docs, -1)
+
+    def iter_blocks(self, max_cells: int = 1 << 20, depth: int | None = None):
+        """Yield ``(index, block)`` covering every list exactly once: ``index`` int64 (n,) flat
+        list indices ``s*T + t``, ``block`` int32 (n, k) grades padded with ``PAD``, k >= 1.
+        Lists are grouped by length so that n*k stays near ``max_cells`` (a single longer list
+        gets a block of its own); ``depth`` cuts every list at that rank (trec_eval ``-M``)."""
+        if depth is not None and depth < 1:
+            raise ValueError("depth must be >= 1")
+        return self._blocks(self.flat_grades, PAD, max_cells, depth)
+
+    def _blocks(self, flat: np.ndarray, fill: int, max_cells: int = 1 << 20, depth: int | None = None):
+        lens = np.diff(self.offsets)
+        if depth is not None:
+            lens = np.minimum(lens, depth)
+        order = np.argsort(lens, kind="stable")
+        sl = lens[order]
+        n_lists, i = len(order), 0
+        max_cells = max(int(max_cells), 1)
+        while i < n_lists:
+            # the largest j with (j - i) * max(sl[j - 1], 1) <= max_cells (at least one list)
+            lo, hi = i + 1, n_lists
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if (mid - i) * max(int(sl[mid - 1]), 1) <= max_cells:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            j = lo
+            idx = order[i:j].astype(np.int64)
+            ln = sl[i:j]
+            k = max(int(ln[-1]), 1)
+            block = np.full((j - i, k), fill, dtype=np.int32)
+            if int(ln[0]) == k:  # all lists of this block have the same length: one gather
+                block[:] = flat[self.offsets[idx][:, None] + np.arange(k)]
+            elif int(ln.sum()):
+                rows = np.repeat(np.arange(j - i), ln)
+                cols = np.arange(len(rows), dtype=np.int64)
+                cols -= np.repeat(np.cumsum(ln) - ln, ln)
+                block[rows, cols] = flat[np.repeat(self.offsets[idx], ln) + cols]
+            yield idx, block
+            i = j
+
+    def truncate(self, depth: int) -> "RunSet":
+        """The same run set with every list cut at ``depth`` documents (trec_eval ``-M``)."""
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        keep = self._ranks() < depth
+        lens = np.minimum(np.diff(self.offsets), depth)
+        return replace(
+            self,
+            offsets=np.r_[0, np.cumsum(lens)].astype(np.int64),
+            flat_grades=self.flat_grades[keep],
+            flat_docs=self.flat_docs[keep],
+        )
+
+    def n_relevant(self, rel: int = 1) -> np.ndarray:
+        """R per topic: judged documents with grade >= ``rel`` (retrieved or not)."""
+        return self.qrels.n_relevant(rel, self.topics)
+
+    def grade_counts(self) -> np.ndarray:
+        """``(T, G + 1)`` judged documents per grade and topic (:meth:`Qrels.grade_counts`)."""
+        return self.qrels.grade_counts(self.topics)
+
+    def relevant(self, rel: int = 1) -> np.ndarray:
+        """Boolean (S, T, K): the document at that rank has grade >= ``rel`` (dense)."""
+        return self.grades >= rel
+
+    def relevant_positions(self, rel: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """``(list_index, rank)`` (int64, 0-based ranks) of every retrieved document with grade
+        >= ``rel``, lists in order (``s*T + t``) and ranks ascending within a list."""
+        hit = np.flatnonzero(self.flat_grades >= rel)
+        lists = np.searchsorted(self.offsets, hit, side="right") - 1
+        return lists.astype(np.int64), (hit - self.offsets[lists]).astype(np.int64)
+
+    def doc_ids(self, s: int, t: int) -> np.ndarray:
+        """The ranked document ids of run ``s`` on topic ``t``."""
+        i = s * len(self.topics) + t
+        return self.vocab[self.flat_docs[self.offsets[i] : self.offsets[i + 1]]]
+
+    def coverage(self) -> pd.DataFrame:
+        """One row per run: ``topics`` (of the qrels), ``retrieved`` (qrels topics with at least
+        one document; the others score 0 under trec_eval -c), ``missing`` (those topic ids) and
+        ``ignored`` (the run's topics absent from the qrels, not evaluated)."""
+        L = self.lengths
+        rows = []
+        for s, run in enumerate(self.runs):
+            got = L[s] > 0
+            rows.append({
+                "run": run, "topics": len(self.topics), "retrieved": int(got.sum()),
+                "missing": tuple(t for t, g in zip(self.topics, got) if not g),
+                "ignored": tuple(self.ignored_topics.get(run, ())),
+            })  # fmt: skip
+        return _pd().DataFrame(rows, columns=["run", "topics", "retrieved", "missing", "ignored"])
+
+    # -- selection and export ---------------------------------------------------------------
+
+    def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> "RunSet":
+        """The same data restricted to some runs and/or topics (names or integer indices)."""
+        si = np.asarray(_indices(self.runs, runs), dtype=np.int64)
+        ti = np.asarray(_indices(self.topics, topics), dtype=np.int64)
+        T = len(self.topics)
+        lists = (si[:, None] * T + ti[None, :]).ravel()
+        lens = np.diff(self.offsets)[lists]
+        new_off = np.r_[0, np.cumsum(lens)].astype(np.int64)
+        src = np.repeat(self.offsets[lists], lens) + (np.arange(new_off[-1]) - np.repeat(new_off[:-1], lens))
+        keep_topics = {self.topics[i] for i in ti}
+        q = self.qrels.select(np.array([t in keep_topics for t in self.qrels._columns[0]], dtype=bool))
+        names = tuple(self.runs[i] for i in si)
+        return replace(
+            self,
+            runs=names,
+            topics=tuple(self.topics[i] for i in ti),
+            offsets=new_off,
+            flat_grades=self.flat_grades[src],
+            flat_docs=self.flat_docs[src],
+            qrels=q,
+            ignored_topics={r: v for r, v in self.ignored_topics.items() if r in names},
+        )
+
+    def run_dict(self, s: int) -> dict[str, dict[str, float]]:
+        """Run ``s`` in pytrec_eval's form ``{topic: {doc: score}}`` with scores that reproduce
+        this ranking (descending from the list length)."""
+        out = {}
+        for t, topic in enumerate(self.topics):
+            docs = self.doc_ids(s, t)
+            if len(docs):
+                out[topic] = {str(d): float(len(docs) - i) for i, d in enumerate(docs)}
+        return out
+
+    def nbytes(self) -> int:
+        return self.offsets.nbytes + self.flat_grades.nbytes + self.flat_docs.nbytes
+
+    def save(self, path: str | Path) -> None:
+        """Write the arrays and qrels to an ``.npz`` file, atomically."""
+        from ._fetch import atomic_write
+
+        q_topic, q_doc, q_grade = self.qrels._columns
+        ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                np.savez(
+                    f,
+                    runs=np.array(self.runs, dtype=str),
+                    topics=np.array(self.topics, dtype=str),
+                    offsets=self.offsets,
+                    flat_grades=self.flat_grades,
+                    flat_docs=self.flat_docs,
+                    vocab=np.asarray(self.vocab).astype(str),
+                    q_topic=q_topic.astype(str),
+                    q_doc=q_doc.astype(str),
+                    q_grade=q_grade,
+                    q_name=np.array(self.qrels.name),
+                    ignored=np.array(ignored, dtype=str).reshape(-1, 2),
+                    precision=np.array(self.precision),
+                )
+
+        atomic_write(path, write)
+
+    @classmethod
+    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
+        """Read a RunSet written by :meth:`save` (raises on a damaged file)."""
+        with np.load(path, allow_pickle=False) as z:
+            ignored: dict = {}
+            for r, t in z["ignored"]:
+                ignored.setdefault(str(r), []).append(str(t))
+            columns = (z["q_topic"].astype(object), z["q_doc"].astype(object), z["q_grade"])
+            return cls(
+                runs=tuple(str(r) for r in z["runs"]),
+                topics=tuple(str(t) for t in z["topics"]),
+                offsets=z["offsets"].astype(np.int64),
+                flat_grades=z["flat_grades"].astype(np.int32),
+                flat_docs=z["flat_docs"].astype(np.int32),
+                vocab=z["vocab"].astype(object),
+                qrels=Qrels(columns=columns, name=str(z["q_name"]), source=source),
+                name=name,
+                source=source,
+                ignored_topics={k: tuple(v) for k, v in ignored.items()},
+                precision=str(z["precision"]),
+            )
+
+
+def _indices(names: Sequence[str], sel) -> list[int]:
+    if sel is None:
+        return list(range(len(names)))
+    pos = {n: i for i, n in enumerate(names)}
+    out = []
+    for x in sel:
+        if isinstance(x, (int, np.integer)):
+            out.append(int(x))
+        elif x in pos:
+            out.append(pos[x])
+        else:
+            raise KeyError(f"{x!r} is not one of {names[:5]}...")
+    return out

@@ -1,0 +1,317 @@
+"""Reading TREC text files: the (decompressed) bytes, the fast columnar pass (pyarrow's CSV
+reader) and the helpers of the line-numbered slow pass that takes over, naming the offending line,
+whenever the fast pass meets anything unusual. trec_eval's conventions are listed in
+:func:`~irrepro.data.read_run` and :func:`~irrepro.data.read_qrels`."""
+
+from __future__ import annotations
+
+import gzip
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ._common import _GRADE_MAX, _GRADE_MIN, DataError
+
+_RUN_LAYOUT = "topic Q0 doc rank score tag"
+_QRELS_LAYOUT = "topic iteration doc grade"
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INTEGER = re.compile(rb"[+-]?\d+(?:\.0*)?")
+_TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """Decompress gzip data (every member, CRC checked): with ISA-L (python-isal), about twice
+    as fast as zlib, when it is installed; else with the standard library."""
+    try:
+        from isal import igzip, isal_zlib
+    except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
+        return gzip.decompress(raw)
+    if len(raw) > 18 and raw.find(b"\x1f\x8b\x08", 10) < 0:
+        # one member (a second one would start with those bytes): decompress it in one piece
+        # into a buffer of the size its trailer states (growing one costs a copy and fresh pages)
+        size = int.from_bytes(raw[-4:], "little")
+        out = isal_zlib.decompress(raw, 31, size + 1)
+        if len(out) % (1 << 32) == size:
+            return out
+    return igzip.decompress(raw)
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
+    """The (decompressed) bytes of a file; DataError if missing, empty or a broken gzip stream."""
+    if not path.is_file():
+        raise DataError(path, None, f"{what} file not found")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = _gunzip(raw)
+        except Exception as exc:  # noqa: BLE001 - EOFError, BadGzipFile, zlib / isal errors
+            raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
+    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark is not data
+    if not raw or raw.isspace():
+        raise DataError(path, None, f"empty {what} file")
+    return raw
+
+
+def _data_lines(data: bytes, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
+    """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
+    blank lines and ``#`` comment lines skipped."""
+    for i, line in enumerate(data.split(b"\n"), 1):
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            yield i, fields
+
+
+def _text(value: bytes, path, line: int, what: str) -> str:
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError(path, line, f"{what} {value!r} is not UTF-8 text") from None
+
+
+def _field_count_error(path, line, what, layout, expected, found, at_least=False):
+    more = "at least " if at_least else ""
+    return DataError(
+        path, line, f"malformed {what} line: expected {more}{expected} fields, found {found} "
+        f"(a {what} line is: {layout})"
+    )  # fmt: skip
+
+
+def _parse_score(value: bytes, path, line: int) -> float:
+    if _NUMBER.fullmatch(value):
+        x = float(value)
+        if math.isfinite(x):
+            return x
+    raise DataError(path, line, f"score {value.decode('utf-8', 'replace')!r} is not a finite number")
+
+
+def _parse_grade(value: bytes, path, line: int) -> int:
+    if not _INTEGER.fullmatch(value):
+        raise DataError(path, line, f"relevance grade {value.decode('utf-8', 'replace')!r} is not an integer")
+    g = int(value.split(b".")[0])
+    if not _GRADE_MIN <= g <= _GRADE_MAX:
+        raise DataError(
+            path, line, f"relevance grade {value.decode()!r} does not fit 32 bits "
+            f"({_GRADE_MIN}..{_GRADE_MAX})"
+        )  # fmt: skip
+    return g
+
+
+def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = ()):
+    """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
+    data lines, or None when anything is unusual (then the slow pass reads the file).
+
+    The bytes are read with one delimiter: a file separated by tabs (or by single spaces) as it
+    is; any other whitespace inside lines is first mapped to single spaces. Lines that then do not
+    have the first line's number of fields are split trec_eval's way (whitespace): blank and
+    comment lines are dropped, lines with ``ncols`` fields (runs: at least) kept, anything else
+    sends the file to the slow pass. An empty field (two delimiters in a row) does too.
+    ``extra_empty``: fields beyond ``ncols`` must be empty (qrels: trailing whitespace only).
+
+    ``lean`` (runs): ``(skip, last)``: when the file is regular (no two delimiters in a row, no
+    ``#``, exactly ``ncols`` fields on the first line) the columns ``skip`` are not converted (no
+    field can be empty) and column ``last``, the last field of a line, is not converted either:
+    that it is the same on every line is checked by counting the lines that end with it. The table
+    then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not data.isascii():  # invalid UTF-8: the slow pass names the line
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    # delimiter: that of the first data line
+    sample = b""
+    for line in data[: 1 << 16].split(b"\n"):
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            sample = line
+            break
+    delim = b"\t" if b"\t" in sample else b" "
+    other = b" " if delim == b"\t" else b"\t"
+    odd = (
+        other in data
+        or b"\x0b" in data
+        or b"\x0c" in data
+        or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n"))
+        or (delim == b" " and b"  " in data)
+    )
+    if odd:  # one space between fields, none at the ends of lines
+        data = re.sub(rb" {2,}", b" ", data.translate(_TO_SPACE))
+        data = data.replace(b"\n ", b"\n").replace(b" \n", b"\n").removeprefix(b" ")
+        sample = re.sub(rb" {2,}", b" ", sample.translate(_TO_SPACE)).strip()
+        delim = b" "
+    first = sample.rstrip(b"\r").split(delim)
+    width = max(ncols, len(first))
+    regular = bool(lean) and len(first) == ncols and b"#" not in data and not _has_pair(data, delim[0])
+    skip, last = lean if regular else ((), None)
+    const = first[last] if last is not None else None
+    rows: list[bytes] = []
+    failed: list[bool] = []
+    ending = [0]  # lines split trec_eval's way that end with the constant last field
+
+    def invalid(row) -> str:
+        text = row.text.encode("utf-8", "surrogateescape")
+        fields = text.split()
+        if not fields or fields[0].startswith(b"#"):
+            return "skip"  # blank or comment line
+        if len(fields) == ncols or (len(fields) > ncols and not extra_empty):
+            rows.append(b"\t".join(fields[:ncols]))
+            if const is not None and text.rstrip(b"\r").endswith(delim + const):
+                ending[0] += 1
+        else:
+            failed.append(True)
+        return "skip"
+
+    keep = [f"c{i}" for i in range(ncols) if i not in skip and i != last]
+    extra = [f"c{i}" for i in range(ncols, width)] if extra_empty else []
+    table = _csv(data, delim, width, types, keep + extra, invalid)
+    if table is None or failed:
+        return None
+    for name in extra:  # trailing whitespace only
+        d, _ = _dict_parts(table.column(name))
+        if len(d) > 1 or (len(d) == 1 and d[0].as_py() != ""):
+            return None
+    table = table.select(keep)
+    if const is not None:  # every line read by pyarrow ends with the same last field?
+        n = data.count(delim + const + b"\n") + (data.count(delim + const + b"\r\n") if b"\r" in data else 0)
+        n += data.endswith(delim + const) or data.endswith(delim + const + b"\r")
+        if n - ending[0] != table.num_rows:
+            return None
+    if rows:  # the lines split trec_eval's way, read as tab-separated text
+        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None)
+        if more is None:
+            return None
+        if last is not None:
+            if not pc.all(pc.equal(more.column(f"c{last}"), pa.scalar(const, pa.binary()))).as_py():
+                return None
+            more = more.select(keep)
+        table = pa.concat_tables([table, more])
+    for c in table.column("c0").chunks:  # a comment line that happens to have ncols fields
+        if pc.any(pc.starts_with(c.dictionary, "#")).as_py():
+            return None
+    for name in keep:
+        col = table.column(name)
+        if col.null_count:
+            return None
+        if pa.types.is_dictionary(col.type):
+            if any(len(c.dictionary) and _min_length(c.dictionary) == 0 for c in col.chunks):
+                return None  # an empty field: two delimiters in a row
+        elif pa.types.is_binary(col.type) and len(col) and _min_length(col) == 0:
+            return None
+    if const is not None:
+        table = table.replace_schema_metadata({b"constant": const})
+    return table
+
+
+def _has_pair(data: bytes, byte: int) -> bool:
+    """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
+    ``bytes.find`` for a frequent byte)."""
+    if len(data) < 2:
+        return False
+    pair = byte * 257
+    even = np.frombuffer(data, dtype=np.uint16, count=len(data) // 2)
+    odd = np.frombuffer(data, dtype=np.uint16, count=(len(data) - 1) // 2, offset=1)
+    return bool((even == pair).any() or (odd == pair).any())
+
+
+def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid):
+    """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
+    number, dictionary-encoded strings for the others); None if it fails."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    dict_t = pa.dictionary(pa.int32(), pa.string())
+    col_types = {f"c{i}": types.get(i, dict_t) for i in range(width)}
+    try:
+        return pcsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pcsv.ReadOptions(
+                column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
+                block_size=1 << 24,
+            ),
+            parse_options=pcsv.ParseOptions(
+                delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=True, invalid_row_handler=invalid,
+            ),
+            convert_options=pcsv.ConvertOptions(
+                column_types=col_types, include_columns=include, strings_can_be_null=False
+            ),
+        )  # fmt: skip
+    except (pa.ArrowException, UnicodeDecodeError):
+        return None
+
+
+def _min_length(arr) -> int:
+    import pyarrow.compute as pc
+
+    return int(pc.min(pc.binary_length(arr)).as_py())
+
+
+def _dict_parts(col) -> tuple:
+    """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array."""
+    import pyarrow as pa
+
+    if isinstance(col, pa.ChunkedArray):
+        if col.num_chunks == 1:
+            col = col.chunk(0)
+        elif col.num_chunks == 0:
+            return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
+        else:
+            col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
+    return col.dictionary, _np(col.indices, np.int32)
+
+
+def _np(arr, dtype) -> np.ndarray:
+    """A numpy view (no copy) of a primitive pyarrow (Chunked)Array without nulls. (pyarrow's own
+    ``to_numpy`` and ``pa.array`` import pandas, which reading and evaluating runs do without.)"""
+    import pyarrow as pa
+
+    dt = np.dtype(dtype)
+    if isinstance(arr, pa.ChunkedArray):
+        parts = [_np(c, dt) for c in arr.chunks]
+        return parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts else np.zeros(0, dt))
+    if arr.null_count:
+        raise ValueError("_np needs an array without nulls")
+    if len(arr) == 0:
+        return np.zeros(0, dt)
+    return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
+
+
+def _strings(arr) -> np.ndarray:
+    """An object array of the Python strings of a pyarrow string array."""
+    out = np.empty(len(arr), dtype=object)
+    out[:] = arr.to_pylist()
+    return out
+
+
+def _encode(values) -> tuple:
+    """(dictionary, int32 indices) of a sequence of strings."""
+    import pyarrow as pa
+
+    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, pa.string())
+    return _dict_parts(arr.dictionary_encode())
+
+
+def _duplicate_pair(t_idx: np.ndarray, d_idx: np.ndarray, n_docs: int) -> int | None:
+    """Index of the first row whose (topic, doc) pair occurs earlier, or None."""
+    n = len(t_idx)
+    if n < 2:
+        return None
+    key = t_idx.astype(np.int64) * max(n_docs, 1) + d_idx
+    span = int(key.max()) + 1
+    if span <= 64 * n + (1 << 24):  # a byte per possible pair: distinct pairs == rows?
+        seen = np.zeros(span, dtype=np.uint8)
+        seen[key] = 1
+        if int(np.count_nonzero(seen)) == n:
+            return None
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    same = np.flatnonzero(ks[1:] == ks[:-1])
+    return None if len(same) == 0 else int(order[same + 1].min())

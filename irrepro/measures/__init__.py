@@ -1,0 +1,155 @@
+"""Evaluation measures over whole run sets at once, list by list (trec_eval's conventions).
+
+One call scores many runs on many measures::
+
+    from irrepro import data, measures
+    rs = data.load_runs("trec-covid-round5")
+    sc = measures.evaluate(rs, ["AP", "nDCG@20", "P@20", "Q", "RBP(p=0.5)"])
+    sc["AP"].mean()                        # MAP per run, as trec_eval -c reports it
+    measures.summarize(sc)                 # runs x measures, each with trec_eval's average
+    measures.to_frame(sc)                  # long form: run, query_id, measure, value
+    measures.aggregate(sc["AP"], "G")      # Sakai's / Voorhees' geometric mean (G_AveP)
+
+Measures are named as ir_measures names them - as strings (``"nDCG@10"``, ``"AP(rel=2)"``,
+``"RBP(rel=1,p=0.5)"``, ``"ir_measures.nDCG@10"``) or as ir_measures objects (``nDCG@10``,
+``AP(rel=2)``) - with ir_measures' aliases (``MAP``, ``MRR``, ``BPref``, ``NDCG``, ``NumRelRet``,
+``SetRelP``, ...), trec_eval's names (``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``,
+``num_rel_ret``, ``iprec_at_recall_0.10``, ``11pt_avg``, ``gm_map``, ...) and the project's own
+(``Q``, ``nDCG_sakai@k``, ...). Results carry the canonical name: ir_measures' ``str()`` of the
+measure where ir_measures has it (``parse_measure("MRR@10").name == "RR@10"``), including a
+relevance level other than 1 (``evaluate(..., rel=2)`` names AP ``"AP(rel=2)"``).
+
+=====================  ========================  ================================================
+irrepro / ir_measures  trec_eval                 definition and convention
+=====================  ========================  ================================================
+``AP``                 ``map``                   average precision: (1/R) sum over the relevant
+                                                 ranks of the precision there (Sakai's AveP)
+``AP@k``               ``map_cut_k``             the same over the top k, still divided by R
+``P@k``                ``P_k``                   relevant in the top k / k
+``R@k``                ``recall_k``              relevant in the top k / R
+``Rprec``              ``Rprec``                 precision at rank R
+``RR``, ``RR@k``       ``recip_rank``            1 / rank of the first relevant document (in the
+                                                 top k); ``MRR@10`` is ``RR@10`` (MS MARCO's)
+``Success@k``          ``success_k``             1 if a relevant document is in the top k
+``Bpref``              ``bpref``                 Buckley & Voorhees 2004, as m_bpref.c
+``infAP``              ``infAP``                 Yilmaz & Aslam's inferred AP, as m_infap.c: a
+                                                 qrels grade < 0 marks a pooled but unjudged
+                                                 document
+``nDCG``, ``nDCG@k``   ``ndcg``, ``ndcg_cut_k``  DCG / ideal DCG, gain = grade (or ``gains``),
+                                                 discount 1/log2(rank + 1);
+                                                 ``nDCG(gains={0:0,1:1,2:3})@10`` sets its own
+                                                 gains
+``RBP``, ``RBP@k``     ``rbp``                   rank-biased precision (Moffat & Zobel 2008), p =
+                                                 0.8 unless given (ir_measures' default;
+                                                 trec_eval's is 0.9). Graded unless ``rel`` is
+                                                 given: a topic's gains are divided by that
+                                                 topic's largest gain when it exceeds 1 (m_rbp.c;
+                                                 NIST's TREC-COVID ``rbp_p5`` is ``RBP(p=0.5)``);
+                                                 ``RBP(rel=r)``: binary, relevant = grade >= r;
+                                                 ``@k``: the sum stops at rank k
+``ERR``, ``ERR@k``     (gdeval.pl)               expected reciprocal rank as TREC Web 2010-2014's
+                                                 gdeval.pl computes it (ir_measures' provider):
+                                                 stop probability (2**grade - 1) / 2**4, grades
+                                                 0..4 (a larger judged grade is an error, as
+                                                 there)
+``Judged@k``           (1 - ``unj_k``)           judged documents in the top min(k, L) / min(k,
+                                                 L) (ir_measures'); a qrels grade < 0 is not a
+                                                 judgment (trec_eval's convention; ir_measures
+                                                 counts any qrels line)
+``NumRet``             ``num_ret``               documents retrieved (summed over topics, not
+                                                 averaged)
+``NumRelRet``          ``num_rel_ret``           relevant documents retrieved, summed
+                                                 (``NumRet(rel=r)``)
+``NumRel``             ``num_rel``               R, the relevant documents judged, summed
+``NumQ``               ``num_q``                 topics, summed
+``IPrec@r``            ``iprec_at_recall_r``     interpolated precision at recall r, at the
+                                                 (long)(r R + 0.9)-th relevant document as
+                                                 trec_eval 9 and pytrec_eval count (trec_eval 10
+                                                 rounds r R to nearest: other values when its
+                                                 fraction is in [0.1, 0.5))
+``11pt_avg``           ``11pt_avg``              the mean of ``IPrec@0.0`` ... ``IPrec@1.0``
+                                                 (ir_measures has no name for it)
+``SetP``               ``set_P``                 relevant retrieved / retrieved
+``SetRelP``            ``set_relative_P``        relevant retrieved / min(retrieved, R)
+                                                 (``SetP(relative=True)``)
+``SetR``               ``set_recall``            relevant retrieved / R
+``SetF``               ``set_F``                 (beta + 1) P R / (beta P + R) with SetP and
+                                                 SetR, beta = 1 unless given (``SetF(beta=0.5)``;
+                                                 trec_eval's x, not squared)
+``SetAP``              ``set_map``               SetP x SetR
+``gm_map``             ``gm_map``                per topic AP; summarised by trec_eval's
+                                                 geometric mean exp(mean(log(max(x, 0.00001))));
+                                                 likewise ``gm_bpref`` and ``gm_`` before any
+                                                 measure
+``SP``                 (irrepro)                 AP x R: the sum of the precisions at the
+                                                 relevant ranks
+``PDoc@k``             (irrepro)                 ``P@k`` under Sakai's (2006) name
+``DCG@k``              (irrepro)                 the sum over the top k of gain / log2(rank + 1)
+``nDCG_sakai@k``       (irrepro)                 Sakai's nDCG_l: discount 1 at ranks <= 2, 1 /
+                                                 log2(rank) beyond (NTCIREVAL)
+``nCG@k``              (irrepro)                 cumulative gain at k / the ideal one (Sakai
+                                                 2006, Sec. 2.1)
+``Q``                  (irrepro)                 Sakai's Q-measure, beta = 1 (Sakai 2006, Sec.
+                                                 2.1)
+=====================  ========================  ================================================
+
+Conventions (trec_eval's, which NIST's official scores use):
+
+* **Topics.** Only topics with judgments are evaluated: a :class:`~irrepro.data.RunSet` holds
+  the qrels' topics; topics a run has but the qrels lack are ignored (``RunSet.ignored_topics``).
+* **Averages.** A run missing a topic scores 0 there (every measure is computed on the empty
+  list, as ``trec_eval -c`` does; ``NumRel`` and ``NumQ`` still count the topic). :func:`summarize`,
+  :func:`to_frame` and :func:`to_dict` give either of trec_eval's averages: ``complete=True``
+  (the default; ``trec_eval -c``, and ir_measures' ``calc_aggregate``, which reports a missing
+  topic as 0 - also for NumRel and NumQ) over all the qrels' topics, or ``complete=False``
+  (plain trec_eval 9, pytrec_eval) over the topics the run retrieved something for. (trec_eval
+  10.0 without ``-c`` stops with an error on a run that misses a qrels topic.)
+* **Topics without relevant documents** (R = 0) score 0 on every measure normalised by R or an
+  ideal list, and still count in the mean, as in trec_eval.
+* **Relevance** is ``grade >= rel`` (``rel=1`` by default: trec_eval's ``-l``); a measure's own
+  ``rel`` (``AP(rel=2)``) overrides it. Graded measures use a gain per grade: the grade itself by
+  default (trec_eval's convention, for any integer grade), ``gains`` maps grades to other gains
+  (grades it does not name keep gain = grade). The (n)DCG / nCG family and graded RBP ignore
+  ``rel``; Q-measure uses ``rel`` for isrel(r) and R, the gains for cg(r) and cg_I(r).
+* **Negative qrels grades** mean "in the pool but not judged" to trec_eval: such a document is
+  neither relevant nor judged non-relevant (``UNJUDGED``), and only infAP tells it from an unpooled
+  one.
+* **Ranking** is trec_eval's (score descending, ties by document id descending), done by the data
+  layer; lists are used in full unless ``depth`` cuts them (trec_eval's ``-M``).
+
+The kernel scores blocks of ranked lists (``RunSet.iter_blocks``), summing over the positions of
+the relevant (or positive-gain) documents in rank order as trec_eval's loops do: memory follows the
+block (about 130,000 list cells), not runs x topics x longest list, and nothing is sized by the
+largest grade.
+
+**Modules** (everything public is re-exported here, so ``measures.evaluate`` is the call):
+
+- :mod:`~irrepro.measures.names` - measure names and their parameters (:func:`parse_measure`,
+  :class:`Measure`, ``MEASURE_FAMILIES``);
+- :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
+- :mod:`~irrepro.measures.kernel` - the block kernel, :func:`score_grades`,
+  :func:`average_precision` and :func:`rbp_residual`;
+- :mod:`~irrepro.measures.outputs` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
+  :func:`to_frame`, :func:`to_dict`;
+- :mod:`~irrepro.measures.aggregates` - :func:`aggregate` and ``GM_EPSILON``.
+"""
+
+from .aggregates import GM_EPSILON, aggregate
+from .kernel import average_precision, rbp_residual, score_grades
+from .names import MEASURE_FAMILIES, Measure, parse_measure
+from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame
+
+__all__ = [
+    "MEASURE_FAMILIES",
+    "Evaluation",
+    "Measure",
+    "aggregate",
+    "average_precision",
+    "evaluate",
+    "parse_measure",
+    "rbp_residual",
+    "score_grades",
+    "summarize",
+    "to_dict",
+    "to_frame",
+]

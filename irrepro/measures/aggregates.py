@@ -1,0 +1,57 @@
+"""Aggregates of per-topic scores over topics: the mean, Sakai's geometric means, L-MAP and
+trec_eval's gm_ (:func:`aggregate`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data import ScoreMatrix
+
+__all__ = ["GM_EPSILON", "aggregate"]
+
+#: The offset of the geometric-mean forms (Sakai 2006: log(x + 0.00001)); also trec_eval's
+#: MIN_GEO_MEAN and INFAP_EPSILON.
+GM_EPSILON = 1e-5
+
+_AGGREGATES = ("mean", "G", "AG", "L", "G_trec")
+
+
+def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float = GM_EPSILON,
+              axis: int = -1) -> np.ndarray:  # fmt: skip
+    """Aggregate per-topic scores over topics (``axis``; the topics of a ScoreMatrix).
+
+    ``how``:
+
+    * ``"mean"`` - arithmetic mean (MAP from AP, ...).
+    * ``"G"`` - Sakai's (2006, Sec. 2.1, after Voorhees' Robust track) geometric mean with an
+      offset: ``exp(mean(log(x + eps)))``, eps = 0.00001 (G_AveP, G_Q-measure, GMAP).
+      (Interpretation: the extracted paper text loses the formula; we do not subtract eps again
+      afterwards, which would move every value by exactly 1e-5. Sakai also takes each x_i "down
+      to four significant figures" first; round the scores yourself if you want that too.)
+    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's AG_ forms, the quantity his
+      paired bootstrap test compares; ``exp`` of it is ``"G"``).
+    * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
+      ``[eps, 1 - eps]`` first (the paper replaces AP = 0 and 1 by eps and 1 - eps but does not
+      give eps), eps = 0.00001 unless given. The Cormack & Lynam chapter and ``irrepro report``
+      use ``corpus_bootstrap.EPS`` (0.001): pass ``eps=corpus_bootstrap.EPS`` for their L-MAP.
+    * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
+      :func:`summarize` does for ``gm_`` measures).
+    """
+    x = scores.scores if isinstance(scores, ScoreMatrix) else np.asarray(scores, dtype=np.float64)
+    if how not in _AGGREGATES:
+        raise ValueError(f"unknown aggregate {how!r}; use one of {_AGGREGATES}")
+    if not eps > 0:
+        raise ValueError("eps must be > 0")
+    if how == "mean":
+        return x.mean(axis=axis)
+    if how in ("G", "AG"):
+        if np.any(x + eps <= 0):
+            raise ValueError("geometric means need scores > -eps")
+        logs = np.log(x + eps).mean(axis=axis)
+        return np.exp(logs) if how == "G" else logs
+    if how == "G_trec":
+        return np.exp(np.log(np.maximum(x, eps)).mean(axis=axis))
+    if not eps < 0.5:
+        raise ValueError("the logit's eps must be < 0.5")
+    c = np.clip(x, eps, 1.0 - eps)
+    return np.log(c / (1.0 - c)).mean(axis=axis)

@@ -1,0 +1,156 @@
+"""Gains and per-topic judgment information, from the distinct grades of the qrels (no table sized
+by the largest grade): grade -> gain mappings, the ideal ranked lists, R and N per topic."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+
+def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
+    """A grade -> gain mapping (or sequence indexed by grade) as sorted pairs, checked."""
+    if gains is None:
+        return None
+    items = gains.items() if isinstance(gains, Mapping) else enumerate(gains)
+    out = {}
+    for g, v in items:
+        if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
+            raise ValueError(f"gains: grade {g!r} is not an integer")
+        v = float(v)
+        if not np.isfinite(v) or v < 0:
+            raise ValueError(f"gain {v!r} of grade {g} must be a finite number >= 0")
+        if g <= 0 and v != 0:
+            raise ValueError(f"gain {v!r} of grade {g}: grades <= 0 are not relevant and gain 0")
+        if v != g and not (g <= 0 and v == 0):  # (a grade's own gain is the default)
+            out[int(g)] = v
+    return tuple(sorted(out.items())) or None
+
+
+class _Gains:
+    """Gain of any integer grade: the grade itself (trec_eval's convention) unless ``pairs``
+    names it; grades <= 0 (and UNJUDGED / PAD) gain 0. No table sized by the largest grade."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+        if pairs:
+            self.keys = np.array([g for g, _ in pairs], dtype=np.int64)
+            self.vals = np.array([v for _, v in pairs], dtype=np.float64)
+
+    def __call__(self, g: np.ndarray) -> np.ndarray:
+        out = np.maximum(g, 0).astype(np.float64)
+        if self.pairs:
+            idx = np.searchsorted(self.keys, g)
+            np.minimum(idx, len(self.keys) - 1, out=idx)
+            hit = self.keys[idx] == g
+            out[hit] = self.vals[idx[hit]]
+        return out
+
+    def max_upto(self, top: np.ndarray) -> np.ndarray:
+        """Per topic: the largest gain of the levels 0..top (trec_eval's rbp takes every level
+        up to the topic's largest judged grade); 0 where top < 1."""
+        top = np.asarray(top, dtype=np.int64)
+        out = np.maximum(top, 0).astype(np.float64)
+        if not self.pairs:
+            return out
+        named = set(self.keys.tolist())
+        for i, m in enumerate(top.tolist()):
+            if m < 1:
+                out[i] = 0.0
+                continue
+            best = 0.0
+            lvl = m  # the largest level the mapping does not name keeps gain = level
+            while lvl in named:
+                lvl -= 1
+            best = max(best, float(lvl) if lvl > 0 else 0.0)
+            mask = self.keys <= m
+            if mask.any():
+                best = max(best, float(self.vals[mask].max()))
+            out[i] = best
+        return out
+
+
+class _Ideal:
+    """The ideal ranked list of every topic for one gain mapping: the positive gains of its
+    judged documents, descending, stored ragged (``flat`` from ``start[t]``, ``length[t]``)."""
+
+    def __init__(self, judg: "_Judgments", gains: _Gains):
+        gain = gains(judg.grade)
+        keep = gain > 0
+        t, n, gain = judg.topic[keep], judg.count[keep], gain[keep]
+        order = np.lexsort((-gain, t))
+        t, n, gain = t[order], n[order], gain[order]
+        self.flat = np.repeat(gain, n)
+        self.topic_of = np.repeat(t, n)
+        self.length = np.bincount(t, weights=n, minlength=judg.T).astype(np.int64)
+        self.start = np.r_[0, np.cumsum(self.length)[:-1]].astype(np.int64)
+        self.pos = np.arange(len(self.flat), dtype=np.int64) - np.repeat(self.start, self.length)
+        self.T = judg.T
+        self._cum = None
+
+    def normaliser(self, disc: np.ndarray, cutoff: int | None) -> np.ndarray:
+        """Per topic: sum over the ideal list's first ``cutoff`` ranks of gain x disc[rank - 1]."""
+        keep = slice(None) if cutoff is None else self.pos < cutoff
+        w = self.flat[keep] * disc[self.pos[keep]]
+        return np.bincount(self.topic_of[keep], weights=w, minlength=self.T)
+
+    def cg_at(self, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Ideal cumulative gain cg_I at 0-based ranks ``cols`` of lists of ``topics``."""
+        if self._cum is None:
+            cum = np.empty_like(self.flat)
+            for s, n in zip(self.start.tolist(), self.length.tolist()):
+                np.cumsum(self.flat[s : s + n], out=cum[s : s + n])
+            self._cum = np.r_[cum, 0.0]  # index len(flat): cg_I of an empty ideal list
+        length = self.length[topics]
+        idx = np.minimum(cols, length - 1) + self.start[topics]
+        return self._cum[np.where(length > 0, idx, len(self.flat))]
+
+
+class _Judgments:
+    """Per-topic judgment information, from the distinct grades of the qrels (no dense table):
+    ``topic, grade, count`` of judged documents (grade >= 0) sorted by topic and grade, and the
+    topics with pooled-but-unjudged documents (negative grades)."""
+
+    def __init__(self, topic: np.ndarray, grade: np.ndarray, count: np.ndarray, T: int,
+                 pooled_topics=()):  # fmt: skip
+        self.topic = topic.astype(np.int64)
+        self.grade = grade.astype(np.int64)
+        self.count = count.astype(np.int64)
+        self.T = T
+        self.pooled_topics = np.asarray(sorted(pooled_topics), dtype=np.int64)
+        self.max_grade = np.full(T, -1, dtype=np.int64)
+        np.maximum.at(self.max_grade, self.topic, self.grade)
+        self._ideal: dict = {}
+
+    @classmethod
+    def from_qrels(cls, table: pd.DataFrame, topics: Sequence[str]) -> "_Judgments":
+        t = pd.Index(list(topics)).get_indexer(table["topic"])
+        g = table["grade"].to_numpy(dtype=np.int64)
+        ok = t >= 0
+        t, g = t[ok], g[ok]
+        judged = g >= 0
+        pooled = set(np.unique(t[~judged]).tolist())
+        tj, gj = t[judged], g[judged]
+        order = np.lexsort((gj, tj))
+        tj, gj = tj[order], gj[order]
+        new = np.r_[True, (tj[1:] != tj[:-1]) | (gj[1:] != gj[:-1])] if len(tj) else np.zeros(0, bool)
+        first = np.flatnonzero(new)
+        count = np.diff(np.r_[first, len(tj)])
+        return cls(tj[first], gj[first], count, len(topics), pooled)
+
+    @classmethod
+    def from_counts(cls, grade_counts: np.ndarray) -> "_Judgments":
+        t, g = np.nonzero(grade_counts)
+        return cls(t, g, grade_counts[t, g], grade_counts.shape[0])
+
+    def n_rel(self, rel: int) -> np.ndarray:
+        return np.bincount(self.topic, weights=self.count * (self.grade >= rel), minlength=self.T)
+
+    def n_nonrel(self, rel: int) -> np.ndarray:
+        return np.bincount(self.topic, weights=self.count * (self.grade < rel), minlength=self.T)
+
+    def ideal(self, gains: _Gains) -> _Ideal:
+        if gains.pairs not in self._ideal:
+            self._ideal[gains.pairs] = _Ideal(self, gains)
+        return self._ideal[gains.pairs]

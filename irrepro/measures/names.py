@@ -1,0 +1,316 @@
+"""Measure names: ir_measures' spellings and objects, trec_eval's names and the project's own,
+parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`)."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .judgments import _gain_pairs
+
+__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure"]
+
+
+@dataclass(frozen=True)
+class _Family:
+    params: tuple[str, ...]  # ir_measures' SUPPORTED_PARAMS order (the order str() prints)
+    at: str | None = None  # the parameter ``@x`` sets
+    at_required: bool = False
+    binary: bool = False  # takes the global relevance level when it sets no rel of its own
+    agg: str = "mean"  # trec_eval's summary: mean over topics or sum
+    ir_measures: bool = True
+
+
+_FAMILIES: dict[str, _Family] = {
+    "AP": _Family(("cutoff", "rel", "judged_only"), "cutoff", binary=True),
+    "P": _Family(("cutoff", "rel", "judged_only"), "cutoff", True, binary=True),
+    "R": _Family(("cutoff", "rel", "judged_only"), "cutoff", True, binary=True),
+    "Rprec": _Family(("rel", "judged_only"), binary=True),
+    "RR": _Family(("cutoff", "rel", "judged_only"), "cutoff", binary=True),
+    "Success": _Family(("cutoff", "rel", "judged_only"), "cutoff", True, binary=True),
+    "Bpref": _Family(("rel",), binary=True),
+    "infAP": _Family(("rel",), binary=True),
+    "nDCG": _Family(("cutoff", "dcg", "gains", "judged_only"), "cutoff"),
+    "RBP": _Family(("cutoff", "p", "rel"), "cutoff"),
+    "ERR": _Family(("cutoff",), "cutoff"),
+    "Judged": _Family(("cutoff",), "cutoff"),
+    "NumRet": _Family(("rel",), agg="sum"),
+    "NumRel": _Family(("rel",), binary=True, agg="sum"),
+    "NumQ": _Family((), agg="sum"),
+    "IPrec": _Family(("recall", "rel", "judged_only"), "recall", True, binary=True),
+    "SetP": _Family(("rel", "relative", "judged_only"), binary=True),
+    "SetR": _Family(("rel",), binary=True),
+    "SetF": _Family(("rel", "beta", "judged_only"), binary=True),
+    "SetAP": _Family(("rel", "judged_only"), binary=True),
+    # the project's own (no ir_measures equivalent)
+    "SP": _Family(("rel",), binary=True, ir_measures=False),
+    "Q": _Family(("rel",), binary=True, ir_measures=False),
+    "PDoc": _Family(("cutoff", "rel"), "cutoff", True, binary=True, ir_measures=False),
+    "DCG": _Family(("cutoff", "gains"), "cutoff", True, ir_measures=False),
+    "nDCG_sakai": _Family(("cutoff",), "cutoff", True, ir_measures=False),
+    "nCG": _Family(("cutoff",), "cutoff", True, ir_measures=False),
+    "11pt_avg": _Family(("rel",), binary=True, ir_measures=False),
+}
+
+#: Families of measures :func:`evaluate` knows, with what ``@x`` sets and whether it is needed:
+#: ``"none"``, ``"optional"``, ``"required"`` (a rank cutoff) or ``"recall"`` (IPrec's level).
+MEASURE_FAMILIES = {
+    name: ("recall" if f.at == "recall" else "none" if f.at is None else "required" if f.at_required else "optional")
+    for name, f in _FAMILIES.items()
+}  # fmt: skip
+
+# ir_measures' aliases (and the project's former spelling of Bpref) -> family, fixed parameters
+_ALIASES: dict[str, tuple[str, dict]] = {
+    "MAP": ("AP", {}),
+    "BPref": ("Bpref", {}),
+    "bpref": ("Bpref", {}),
+    "NDCG": ("nDCG", {}),
+    "Precision": ("P", {}),
+    "Recall": ("R", {}),
+    "RPrec": ("Rprec", {}),
+    "MRR": ("RR", {}),
+    "SetRelP": ("SetP", {"relative": True}),
+    "NumRelRet": ("NumRet", {"rel": None}),  # rel None here: the global relevance level
+}
+
+# ir_measures measures irrepro does not compute, and why
+_MISSING = {
+    **dict.fromkeys(
+        ["alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP",
+         "AP_IA", "MAP_IA", "P_IA", "StRecall"],
+        "a diversity measure: it needs subtopic (intent) judgments, which irrepro does not read",
+    ),
+    **dict.fromkeys(
+        ["BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ"],
+        "a C/W/L measure (cwl_eval) that irrepro does not implement",
+    ),
+    "Compat": "it needs ideal rankings (preference judgments), which irrepro does not read",
+    "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists",
+}  # fmt: skip
+
+# trec_eval's names: exact ones, then ones with a number
+_TREC_EXACT = {
+    "map": ("AP", {}), "ndcg": ("nDCG", {}), "recip_rank": ("RR", {}), "infAP": ("infAP", {}),
+    "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}), "num_rel_ret": ("NumRet", {"rel": None}),
+    "num_q": ("NumQ", {}), "set_P": ("SetP", {}), "set_recall": ("SetR", {}),
+    "set_F": ("SetF", {}), "set_map": ("SetAP", {}), "set_relative_P": ("SetP", {"relative": True}),
+    "11pt_avg": ("11pt_avg", {}),
+}  # fmt: skip
+_TREC_CUT = re.compile(r"^(map_cut|P|recall|ndcg_cut|success)_(\d+)$")
+_TREC_CUT_FAMILY = {"map_cut": "AP", "P": "P", "recall": "R", "ndcg_cut": "nDCG", "success": "Success"}
+_TREC_IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A parsed measure: ``name`` is the canonical name (ir_measures' ``str()`` where ir_measures
+    has the measure), ``family`` e.g. ``"nDCG"``; the parameters it uses (None when it has none):
+    ``cutoff`` k, RBP's ``p``, the relevance level ``rel`` (None: graded, or every document for
+    ``NumRet``), IPrec's ``recall``, SetF's ``beta``, SetP's ``relative``, ``gains`` as sorted
+    (grade, gain) pairs, and ``agg``: how :func:`summarize` combines topics (``"mean"``,
+    ``"sum"`` or ``"gm"``, trec_eval's geometric mean)."""
+
+    name: str
+    family: str
+    cutoff: int | None = None
+    p: float | None = None
+    rel: int | None = None
+    recall: float | None = None
+    beta: float | None = None
+    relative: bool = False
+    gains: tuple[tuple[int, float], ...] | None = None
+    agg: str = "mean"
+
+
+def _known_names() -> str:
+    return (
+        "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
+        "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
+        "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
+        "nCG@k, Q; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
+        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
+    )
+
+
+def _literal(node, text):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise ValueError(f"measure {text!r}: {ast.unparse(node)!r} is not a literal value") from None
+
+
+def _split_string(text: str) -> tuple[str, dict, str]:
+    """A measure string -> (family or alias, explicit params, aggregate)."""
+    s = text.strip()
+    if s.startswith("ir_measures."):
+        s = s[len("ir_measures.") :]
+    agg = "mean"
+    if s.startswith("gm_"):
+        agg, s = "gm", s[3:]
+    if s in _TREC_EXACT:
+        fam, params = _TREC_EXACT[s]
+        return fam, dict(params), agg
+    m = _TREC_CUT.match(s)
+    if m:
+        return _TREC_CUT_FAMILY[m.group(1)], {"cutoff": int(m.group(2))}, agg
+    m = _TREC_IPREC.match(s)
+    if m:
+        return "IPrec", {"recall": float(m.group(1))}, agg
+    if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
+        s = "_11pt_avg" + s[len("11pt_avg") :]
+    try:
+        node = ast.parse(s, mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}") from None
+    params: dict = {}
+    at = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        at, node = _literal(node.right, text), node.left
+    if isinstance(node, ast.Call):
+        if node.args:
+            raise ValueError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg in params:
+                raise ValueError(f"measure {text!r}: a parameter is given twice or unnamed")
+            params[kw.arg] = _literal(kw.value, text)
+        node = node.func
+    if not isinstance(node, ast.Name):
+        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}")
+    fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
+    if at is not None:
+        params["@"] = at
+    return fam, params, agg
+
+
+def _check_type(text, key, value, kind):
+    if kind is int:
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    elif kind is float:
+        ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise ValueError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
+    return value
+
+
+def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Measure:
+    """Check a family's parameters and make the resolved :class:`Measure`."""
+    if fam in _ALIASES:
+        fam, fixed = _ALIASES[fam]
+        params = {**fixed, **params}
+    if fam not in _FAMILIES:
+        if fam in _MISSING:
+            raise ValueError(
+                f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. "
+                f"Supported: {_known_names()}"
+            )
+        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}")
+    spec = _FAMILIES[fam]
+    if "@" in params:
+        if spec.at is None:
+            raise ValueError(f"measure {text!r}: {fam} takes no @ parameter (a cutoff); use {fam}")
+        if spec.at in params:
+            raise ValueError(f"measure {text!r}: {spec.at} is given twice")
+        params[spec.at] = params.pop("@")
+    unknown = [k for k in params if k not in spec.params]
+    if unknown:
+        takes = ", ".join(spec.params) or "no parameters"
+        raise ValueError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
+    if params.get("judged_only", False) is not False:
+        raise ValueError(
+            f"measure {text!r}: judged_only=True (trec_eval -J) is not supported by irrepro; "
+            "drop it to score every retrieved document"
+        )
+    if params.get("dcg", "log2") != "log2":
+        raise ValueError(
+            f"measure {text!r}: only dcg='log2' (trec_eval's discount, gain = grade) is supported"
+        )
+    kw: dict = {"agg": "gm" if agg == "gm" else spec.agg}
+    if spec.at_required and params.get(spec.at) is None:
+        what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
+        raise ValueError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
+    if spec.at == "cutoff" and params.get("cutoff") is not None:
+        k = _check_type(text, "cutoff", params["cutoff"], int)
+        if k < 1:
+            raise ValueError(f"measure {text!r}: the cutoff must be at least 1")
+        kw["cutoff"] = int(k)
+    if spec.at == "recall":
+        r = float(_check_type(text, "recall", params["recall"], float))
+        if not 0.0 <= r <= 1.0:
+            raise ValueError(f"measure {text!r}: the recall level must be in [0, 1]")
+        kw["recall"] = r
+    if fam == "RBP":
+        p = float(_check_type(text, "p", params.get("p", 0.8), float))
+        if not 0.0 < p < 1.0:
+            raise ValueError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
+        kw["p"] = p
+    if fam == "SetF":
+        b = float(_check_type(text, "beta", params.get("beta", 1.0), float))
+        if not b >= 0 or not math.isfinite(b):
+            raise ValueError(f"measure {text!r}: beta must be a finite number >= 0")
+        kw["beta"] = b
+    if fam == "SetP":
+        kw["relative"] = bool(_check_type(text, "relative", params.get("relative", False), bool))
+    if "gains" in params:
+        kw["gains"] = _gain_pairs(_check_type(text, "gains", params["gains"], dict))
+    # the relevance level: the measure's own, else the global one (binary measures), else none
+    if "rel" in spec.params:
+        own = params.get("rel", "absent")
+        if own is None or (own == "absent" and spec.binary):
+            own = 1 if rel is None else rel
+        if own != "absent":
+            r = _check_type(text, "rel", own, int)
+            if r < 1:
+                raise ValueError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
+            kw["rel"] = int(r)
+    if agg == "gm" and spec.agg != "mean":
+        raise ValueError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
+    m = Measure("", fam, **kw)
+    return replace(m, name=_canonical(m))
+
+
+def _canonical(m: Measure) -> str:
+    """ir_measures' str() of the measure (parameters in its order, defaults left out)."""
+    spec = _FAMILIES[m.family]
+    shown = []
+    for key in spec.params:
+        if key == spec.at or key in ("judged_only", "dcg"):
+            continue
+        v = {"p": m.p, "rel": m.rel, "beta": m.beta, "relative": m.relative, "gains": m.gains}[key]
+        default = {"p": 0.8, "rel": 1 if spec.binary else None, "beta": 1.0, "relative": False,
+                   "gains": None}[key]  # fmt: skip
+        if v == default:
+            continue
+        if key == "gains":
+            shown.append("gains={" + ",".join(f"{g}:{x:g}" for g, x in v) + "}")
+        else:
+            shown.append(f"{key}={v!r}")
+    name = m.family + (f"({','.join(shown)})" if shown else "")
+    at = m.recall if spec.at == "recall" else m.cutoff if spec.at == "cutoff" else None
+    if at is not None:
+        name += f"@{at}"
+    if m.agg == "gm":
+        name = {"AP": "gm_map", "Bpref": "gm_bpref"}.get(name, "gm_" + name)
+    return name
+
+
+def parse_measure(name, *, rel: int | None = None) -> Measure:
+    """Parse a measure given as a string (ir_measures', trec_eval's or the project's spelling, see
+    the module doc) or an ir_measures measure object; ValueError if unknown or mis-parameterised.
+
+    ``rel`` is the relevance level of binary measures that do not set their own (trec_eval's
+    ``-l``; 1 when None). A :class:`Measure` is returned as it is (its level is already set)."""
+    if isinstance(name, Measure):
+        return name
+    if isinstance(name, str):
+        fam, params, agg = _split_string(name)
+        return _build(name, fam, params, agg, rel)
+    if hasattr(name, "NAME") and isinstance(getattr(name, "params", None), dict):  # ir_measures
+        params = {k: v for k, v in name.params.items()}
+        return _build(str(name), name.NAME, params, "mean", rel)
+    raise ValueError(f"a measure must be a name or an ir_measures measure, got {name!r}")

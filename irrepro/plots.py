@@ -1,0 +1,179 @@
+"""The package's figures, one function per kind of plot (the method modules import no matplotlib).
+
+Every function draws on a matplotlib ``ax`` it is given (or a new one when ``ax`` is None, for the
+functions that can make their own) and returns it, so that a chapter or :mod:`irrepro.report`
+composes figures from them:
+
+- :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted (Cormack &
+  Lynam's Figures 3 and 4);
+- :func:`plot_error_rates` - error rate against topic-set size per difference bin, with the
+  GROWTH projection (Sanderson & Zobel's Figures 1-6 and 9-12);
+- :func:`plot_asl_curves` - sorted achieved significance levels (Sakai's Figures 7 and 8);
+- :func:`plot_significance_matrix` - which pairs of systems differ significantly, and in which
+  direction;
+- :func:`plot_score_matrix` - a (systems, topics) score matrix as a heat map, both sorted by mean;
+- :func:`plot_scatter` - one score per system against another (e.g. raw vs standardized means);
+- :func:`plot_false_positives` - the share of systems found different from themselves over random
+  topic halves (Webber, Moffat & Zobel's section 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .corpus_bootstrap import Intervals
+from .topic_split import GrowthFit, SwapExperiment, growth_fit
+
+__all__ = [
+    "plot_run_intervals",
+    "plot_error_rates",
+    "plot_asl_curves",
+    "plot_significance_matrix",
+    "plot_score_matrix",
+    "plot_scatter",
+    "plot_false_positives",
+]
+
+
+def _axes(ax, figsize):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=figsize)[1]
+
+
+def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None):
+    """The paper's Figures 3 and 4 (Cormack & Lynam 2006): every run's estimate (x) with its
+    interval (``iv``, arrays of shape (systems,)), runs sorted by the estimate; ``other`` (e.g.
+    the other half's value, o) drawn over it when given. ``transform`` maps the values before
+    drawing (``irrepro.stats.expit`` for L-MAP)."""
+    tf = transform or (lambda v: v)
+    order = np.argsort(iv.estimate, kind="stable")
+    xs = np.arange(len(order))
+    ax.vlines(xs, tf(iv.lower[order]), tf(iv.upper[order]), color="0.6", lw=1.5)
+    ax.scatter(xs, tf(iv.estimate[order]), marker="x", s=12, color="k", label="estimate (x)", zorder=3)
+    if other is not None:
+        ax.scatter(xs, tf(np.asarray(other)[order]), marker="o", s=10, facecolors="none", edgecolors="C3",
+                   label="other half (o)", zorder=3)
+    ax.set_title(title)
+    ax.set_xlabel("runs (sorted)")
+    return ax
+
+
+def plot_error_rates(
+    result: SwapExperiment,
+    *,
+    filter: str = "none",
+    kind: str = "relative",
+    bins: Sequence[int] | None = None,
+    fit: GrowthFit | None = None,
+    at: int = 50,
+    min_trials: int = 20,
+    ax=None,
+):
+    """Sanderson & Zobel's (2005) Figures 1-6 and 9-12: error rate against topic-set size, one
+    line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
+    line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default
+    fit, :func:`irrepro.topic_split.growth_fit`)."""
+    ax = _axes(ax, (7, 4.2))
+    rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
+    fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
+    bins = range(len(rates)) if bins is None else bins
+    grid = np.linspace(result.sizes[0], at, 60)
+    for b in bins:
+        row = rates.iloc[b]
+        if row.notna().sum() == 0:
+            continue
+        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
+        if np.isfinite(fit.projected[b]):
+            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
+    ax.axhline(0.05, color="k", lw=0.8, ls=":")
+    ax.set_xlabel("topic-set size")
+    ax.set_ylabel("error rate")
+    ax.set_xlim(0, at + 1)
+    ax.set_ylim(0, None)
+    ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
+    return ax
+
+
+def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None,
+                    ax=None):
+    """Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
+    pairs sorted ascending (``PairwiseTest.asl_curve()``, or adjusted ASLs), against the pair's
+    rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour."""
+    ax = _axes(ax, (6, 4))
+    for label, asl in curves.items():
+        asl = np.sort(np.asarray(asl, dtype=np.float64))
+        color = None if colors is None else colors.get(label)
+        ax.plot(np.arange(1, len(asl) + 1), asl, color=color, label=label)
+    ax.axhline(alpha, ls="--", color="grey", lw=1)
+    ax.set_xlabel("pairs sorted by ASL")
+    ax.set_ylabel("achieved significance level")
+    return ax
+
+
+def plot_significance_matrix(pairs, difference, significant, order, *, labels: Sequence[str] | None = None,
+                             ax=None):
+    """Which pairs of systems differ significantly: a systems x systems matrix, systems in
+    ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
+    where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices,
+    ``difference`` (P,) score of the first minus the second, ``significant`` (P,) bool;
+    ``labels`` (the systems' names, in index order) label the axes."""
+    pairs = np.asarray(pairs)
+    order = np.asarray(order)
+    S = len(order)
+    ax = _axes(ax, (5, 5))
+    pos = np.empty(S, dtype=int)
+    pos[order] = np.arange(S)
+    mat = np.full((S, S), np.nan)
+    val = np.where(np.asarray(significant, dtype=bool), np.sign(difference), 0.0)
+    i, j = pairs[:, 0], pairs[:, 1]
+    mat[pos[i], pos[j]] = val
+    mat[pos[j], pos[i]] = -val
+    ax.imshow(mat, cmap="coolwarm_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
+    ax.set(xlabel="system (rank)", ylabel="system (rank)")
+    if labels is not None:
+        names = [labels[k] for k in order]
+        ax.set_xticks(range(S), names, rotation=90, fontsize=6)
+        ax.set_yticks(range(S), names, fontsize=6)
+    return ax
+
+
+def plot_score_matrix(scores, measure: str = "", *, ax=None):
+    """A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
+    first and topics (columns) easiest first, with a colour bar labelled ``measure``."""
+    x = np.asarray(scores, dtype=np.float64)
+    ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
+    order_s = np.argsort(-x.mean(axis=1), kind="stable")
+    order_t = np.argsort(-x.mean(axis=0), kind="stable")
+    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=max(1e-9, float(np.nanmax(x))))
+    ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
+    ax.figure.colorbar(im, ax=ax, label=measure)
+    return ax
+
+
+def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
+    """One value per system on each axis (e.g. raw against standardized mean scores)."""
+    ax = _axes(ax, (5, 4))
+    ax.scatter(np.asarray(x), np.asarray(y), s=14, color="C0")
+    ax.set(xlabel=xlabel, ylabel=ylabel)
+    return ax
+
+
+def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
+    """Share of systems found significantly different from themselves over random topic halves,
+    per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and standardized): the
+    mean over partitions and the upper end of its 95% range, against the nominal ``alpha``."""
+    ax = _axes(ax, (5, 4))
+    forms = list(summaries)
+    xs = np.arange(len(forms))
+    ax.bar(xs - 0.2, [summaries[f]["FP mean"] for f in forms], width=0.4, color="C0", label="mean over partitions")
+    ax.bar(xs + 0.2, [summaries[f]["FP high"] for f in forms], width=0.4, color="C1", label="upper end of 95% range")
+    ax.set_xticks(xs, forms)
+    ax.axhline(alpha, color="k", lw=0.8, ls="--")
+    ax.set_ylabel("share of systems significantly\ndifferent from themselves")
+    ax.legend(fontsize=8)
+    return ax

@@ -1,0 +1,244 @@
+"""Generic statistics shared by the method families: one place for each.
+
+- :data:`Z95`, :data:`EPS`, :func:`logit` / :func:`expit` (with the clipping of 0 and 1 that
+  Cormack & Lynam's logit intervals and L-MAP need);
+- :func:`bootstrap_sd` - the standard error of a statistic from its bootstrap replicates (NaN
+  replicates, i.e. undefined samples, left out);
+- :func:`jackknife_acceleration` and :func:`bca_interval` - Efron's BCa interval (equal to
+  ``scipy.stats.bootstrap(method="BCa")`` on the same replicates);
+- :func:`kendall_tau` - Kendall's tau-b of many rankings at once (equal to
+  ``scipy.stats.kendalltau``); its bootstrap standard error is ``bootstrap_sd`` of the tau of
+  each resample (:func:`irrepro.bootstrap_tests.rank_correlation`);
+- :func:`meta_analysis` - fixed-effect and DerSimonian-Laird meta-analysis (statsmodels'
+  ``combine_effects``, plus Stouffer's one-sided p-value that Cormack & Lynam use);
+- :func:`adjust_pvalues` - Holm, Benjamini-Hochberg and the other adjustments of statsmodels'
+  ``multipletests``.
+
+Arrays follow the package's convention: the resamples on the last axis, e.g.
+``(systems, topics, B)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+from scipy.stats import norm
+
+__all__ = [
+    "Z95",
+    "EPS",
+    "logit",
+    "expit",
+    "bootstrap_sd",
+    "jackknife_acceleration",
+    "bca_interval",
+    "kendall_tau",
+    "MetaAnalysis",
+    "meta_analysis",
+    "adjust_pvalues",
+]
+
+#: The two-sided 95% normal quantile, computed (1.959963...).
+Z95 = float(norm.ppf(0.975))
+#: Default clipping of the logit: 0 and 1 become EPS and 1 - EPS. Cormack & Lynam (2006, section
+#: 5) replace AP = 0 and 1 by eps and 1 - eps without giving eps; 0.001 is our choice.
+EPS = 1e-3
+
+
+def logit(p, eps: float = EPS) -> np.ndarray:
+    """log(p / (1 - p)) with p clipped to [eps, 1 - eps] (Cormack & Lynam's replacement of 0 and 1)."""
+    p = np.clip(np.asarray(p, dtype=np.float64), eps, 1 - eps)
+    return np.log(p) - np.log1p(-p)
+
+
+def expit(x) -> np.ndarray:
+    """The inverse of :func:`logit`: 1 / (1 + exp(-x)) (``scipy.special.expit``)."""
+    return special.expit(x)
+
+
+def bootstrap_sd(replicates) -> np.ndarray:
+    """Standard deviation (ddof = 1) of bootstrap replicates along the last axis, NaN replicates
+    (samples on which the statistic is undefined) left out; NaN with fewer than two valid ones.
+    Shape: the replicates' without the last axis."""
+    x = np.asarray(replicates, dtype=np.float64)
+    n = np.sum(~np.isnan(x), axis=-1)
+    mean = np.nansum(x, axis=-1) / np.maximum(n, 1)
+    ss = np.nansum((x - mean[..., None]) ** 2, axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
+
+
+# --------------------------------------------------------------------------------------------
+# BCa (Efron & Tibshirani 1993, ch. 14)
+# --------------------------------------------------------------------------------------------
+
+
+def _sorted_valid(replicates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    reps = np.sort(np.asarray(replicates, dtype=np.float64), axis=-1)  # NaN last
+    return reps, np.sum(~np.isnan(reps), axis=-1)
+
+
+def _quantile_sorted(reps: np.ndarray, n: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """np.percentile's 'linear' quantile of the first ``n`` (valid) values of sorted rows."""
+    q = np.broadcast_to(np.asarray(q, dtype=np.float64), n.shape)
+    pos = q * (n - 1)
+    lo = np.clip(np.floor(pos), 0, np.maximum(n - 1, 0)).astype(np.int64)
+    hi = np.clip(lo + 1, 0, np.maximum(n - 1, 0))
+    frac = pos - lo
+    a = np.take_along_axis(reps, lo[..., None], axis=-1)[..., 0]
+    b = np.take_along_axis(reps, hi[..., None], axis=-1)[..., 0]
+    out = a + (b - a) * frac
+    return np.where((n > 0) & np.isfinite(q), out, np.nan)
+
+
+def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None, center=None) -> np.ndarray:
+    """Efron's acceleration ``a = sum w U^3 / (6 (sum w U^2)^1.5)``, ``U = center - theta_(i)``,
+    from jackknife values along the last axis (``weights`` = multiplicities; ``center`` defaults
+    to their weighted mean, as in Efron & Tibshirani eq. 14.15 and scipy). 0 when all U are 0."""
+    values = np.asarray(values, dtype=np.float64)
+    w = np.ones_like(values) if weights is None else np.broadcast_to(weights, values.shape)
+    if center is None:
+        center = (w * values).sum(axis=-1) / w.sum(axis=-1)
+    u = np.asarray(center)[..., None] - values
+    num = (w * u**3).sum(axis=-1)
+    den = (w * u**2).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / (6 * np.where(den > 0, den, 1.0) ** 1.5), 0.0)
+
+
+def bca_interval(
+    theta_hat,
+    replicates: np.ndarray,
+    *,
+    jackknife: np.ndarray | None = None,
+    accel=None,
+    level: float = 0.95,
+) -> tuple[np.ndarray, np.ndarray]:
+    """BCa interval (Efron & Tibshirani 1993, ch. 14) from bootstrap replicates (last axis).
+
+    Generic: ``theta_hat`` (...), ``replicates`` (..., B) (NaN = undefined sample, ignored), and
+    either ``jackknife`` values (..., n) or the acceleration ``accel`` (...). Bias correction
+    ``z0 = Phi^-1(p)`` with p the mid-rank share of replicates below theta_hat
+    (``(#< + #<=) / 2B``), the same rule as ``scipy.stats.bootstrap(method="BCa")``, whose
+    interval this reproduces exactly on the same replicates. When every replicate lies on one side
+    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there).
+    """
+    theta_hat = np.asarray(theta_hat, dtype=np.float64)
+    reps, n = _sorted_valid(replicates)
+    th = theta_hat[..., None]
+    p = (np.sum(reps < th, axis=-1) + np.sum(reps <= th, axis=-1)) / (2.0 * np.maximum(n, 1))
+    p = np.clip(p, 0.5 / np.maximum(n, 1), 1 - 0.5 / np.maximum(n, 1))
+    z0 = special.ndtri(p)
+    if accel is None:
+        accel = np.zeros(theta_hat.shape) if jackknife is None else jackknife_acceleration(jackknife)
+    a = np.asarray(accel, dtype=np.float64)
+    alpha = (1 - level) / 2
+    out = []
+    for z in (special.ndtri(alpha), -special.ndtri(alpha)):
+        num = z0 + z
+        q = special.ndtr(z0 + num / (1 - a * num))
+        out.append(_quantile_sorted(reps, n, q))
+    return out[0], out[1]
+
+
+# --------------------------------------------------------------------------------------------
+# Kendall's tau
+# --------------------------------------------------------------------------------------------
+
+
+def kendall_tau(x, y) -> np.ndarray:
+    """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast), as
+    ``scipy.stats.kendalltau`` computes it (NaN when a ranking is constant), by comparing all pairs
+    of systems in blocks of rows so that the pair arrays stay small. For B resamples pass
+    ``(B, systems)`` arrays: the result is ``(B,)``."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"x and y rank different numbers of systems: {x.shape} and {y.shape}")
+    n_sys = x.shape[-1]
+    lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    i, j = np.triu_indices(n_sys, k=1)
+    fixed_y = y.ndim == 1  # one reference ranking: its pair signs are computed once
+    dy_fixed = np.sign(y[i] - y[j]) if fixed_y else None
+    xf = np.broadcast_to(x, lead + (n_sys,)).reshape(-1, n_sys)
+    yf = None if fixed_y else np.broadcast_to(y, lead + (n_sys,)).reshape(-1, n_sys)
+    out = np.empty(xf.shape[0])
+    for s in range(0, xf.shape[0], 128):
+        dx = np.sign(xf[s : s + 128, i] - xf[s : s + 128, j])
+        dy = dy_fixed if fixed_y else np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
+        num = (dx * dy).sum(axis=-1)
+        den = np.sqrt((dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[s : s + 128] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out.reshape(lead)
+
+
+# --------------------------------------------------------------------------------------------
+# meta-analysis and multiple testing
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetaAnalysis:
+    """Inverse-variance meta-analysis of k per-topic effects."""
+
+    model: str
+    effect: float
+    se: float
+    lower: float
+    upper: float
+    k: int
+    p_one_sided: float  # fixed: Stouffer's 1 - Phi(sum(d_i / s_i) / sqrt k) (the paper's); DL: 1 - Phi(effect / se)
+    q: float  # Cochran's heterogeneity Q
+    tau2: float  # between-topic variance (DerSimonian-Laird; 0 for fixed effect)
+
+
+def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnalysis:
+    """Combine per-topic effects ``d`` with standard errors ``sd`` (Cormack & Lynam 2006, section 9).
+
+    The estimates are statsmodels' ``combine_effects`` (``method_re="dl"``). ``model="fixed"``:
+    the paper's fixed-effect estimate ``sum(d/s^2) / sum(1/s^2)`` with ``se = (sum 1/s^2)^-1/2``,
+    and its one-sided p-value (Stouffer, which statsmodels does not give). ``model="dl"``: the
+    DerSimonian-Laird random-effects estimate (beyond the paper): ``tau^2 = max(0, (Q - (k-1)) /
+    (sum w - sum w^2 / sum w))``, weights ``1 / (s^2 + tau^2)``; statsmodels does not truncate
+    tau^2 at 0, so a negative estimate is taken as 0 here (the random-effects estimate is then the
+    fixed-effect one). Intervals are normal, ``estimate +/- z se``. Topics with a non-finite effect
+    or a zero / non-finite sd are left out (``k`` counts the rest)."""
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    if model not in ("fixed", "dl"):
+        raise ValueError(f"model must be 'fixed' or 'dl', not {model!r}")
+    d, sd = np.asarray(d, dtype=np.float64), np.asarray(sd, dtype=np.float64)
+    keep = np.isfinite(d) & np.isfinite(sd) & (sd > 0)
+    d, sd = d[keep], sd[keep]
+    k = len(d)
+    if k == 0:
+        raise ValueError("no topic has a finite effect and a positive standard error")
+    # a negative tau^2 (taken as 0 below) or k = 1 make statsmodels' random-effects values NaN
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = combine_effects(d, sd**2, method_re="dl")
+    z = norm.ppf(0.5 + level / 2)
+    q = float(res.q)
+    if model == "fixed":
+        eff, se = float(res.mean_effect_fe), float(res.sd_eff_w_fe)
+        p = float(norm.sf((d / sd).sum() / np.sqrt(k)))
+        return MetaAnalysis("fixed", eff, se, eff - z * se, eff + z * se, k, p, q, 0.0)
+    if k > 1 and res.tau2 > 0:
+        tau2, eff, se = float(res.tau2), float(res.mean_effect_re), float(res.sd_eff_w_re)
+    else:
+        tau2, eff, se = 0.0, float(res.mean_effect_fe), float(res.sd_eff_w_fe)
+    return MetaAnalysis("DerSimonian-Laird", eff, se, eff - z * se, eff + z * se, k, float(norm.sf(eff / se)), q, tau2)
+
+
+def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
+    """p-values adjusted for multiple comparisons by ``method``: any method of statsmodels'
+    ``multipletests`` (``"holm"``, ``"fdr_bh"`` for Benjamini-Hochberg, ``"bonferroni"``, ...);
+    ``None`` returns them unadjusted (as an array)."""
+    p = np.asarray(p, dtype=np.float64)
+    if method is None:
+        return p
+    from statsmodels.stats.multitest import multipletests
+
+    return multipletests(p, method=method)[1]

@@ -1,0 +1,112 @@
+"""irrepro.parallel: the one check of counts and seeds (``check_int``), used by every public
+function that takes a number of resamples, repetitions or partitions, and ``IRREPRO_JOBS``."""
+
+import numpy as np
+import pytest
+
+from irrepro import bootstrap_tests as bt
+from irrepro import corpus_bootstrap as cb
+from irrepro import data, parallel
+from irrepro import standardize as sz
+from irrepro import topic_split as ts
+
+
+@pytest.mark.parametrize("bad", [1.5, 1.0, 1e3, "3", True, None, np.float64(2.0)])
+def test_check_int_refuses_what_is_not_an_integer(bad):
+    with pytest.raises(ValueError, match=r"B must be an integer, got"):
+        parallel.check_int(bad, "B")
+
+
+def test_check_int_accepts_ints_and_numpy_ints_and_bounds():
+    assert parallel.check_int(np.int64(7), "B") == 7 and type(parallel.check_int(np.int32(7), "B")) is int
+    with pytest.raises(ValueError, match=r"B must be an integer >= 1, got 0"):
+        parallel.check_int(0, "B", minimum=1)
+
+
+def test_seed_must_be_a_non_negative_integer():
+    for bad in (1.7, 2.0, "1", True):
+        with pytest.raises(ValueError, match="seed must be an integer"):
+            parallel.as_seed_sequence(bad)
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        parallel.as_seed_sequence(-1)
+    # what is accepted, unchanged: ints, numpy ints, SeedSequences, Generators
+    a = np.random.default_rng(parallel.as_seed_sequence(5)).random()
+    assert a == np.random.default_rng(parallel.as_seed_sequence(np.int64(5))).random()
+    assert a == np.random.default_rng(np.random.SeedSequence(5)).random()
+
+
+def test_irrepro_jobs_is_named_when_it_is_not_a_number(monkeypatch):
+    monkeypatch.setenv("IRREPRO_JOBS", "abc")
+    with pytest.raises(ValueError, match=r"IRREPRO_JOBS must be an integer .* not 'abc'"):
+        parallel.n_jobs()
+    monkeypatch.setenv("IRREPRO_JOBS", "2")
+    assert parallel.n_jobs() == 2 and parallel.n_jobs(3) == 3
+    with pytest.raises(ValueError, match="n_jobs must be an integer"):
+        parallel.n_jobs(1.5)
+
+
+def test_fractional_counts_are_refused_not_truncated_everywhere():
+    """B=1.5 used to run with B=1 (int() truncation) or fail deep inside numpy. Every count of
+    resamples is ``B`` (issue 14's one vocabulary); the old keywords still reach the same check."""
+    x = np.random.default_rng(0).random((4, 12))
+    rs = data.simulate.runs(3, 6, list_length=20, seed=1)
+    m = data.ScoreMatrix(x, tuple("abcd"), tuple(str(i) for i in range(12)), "AP")
+    calls = {
+        "B": [
+            lambda: bt.bootstrap_samples(12, 1.5, seed=1),
+            lambda: bt.paired_test(x, B=1.5, seed=1),
+            lambda: bt.unpaired_test(x, B=1.5, seed=1),
+            lambda: bt.bootstrap_summaries(x, B=1.5, seed=1),
+            lambda: bt.stability(x, B=1.5, seed=1),
+            lambda: bt.swap_rates(x, B=1.5, seed=1),
+            lambda: bt.rank_correlation(x, x, B=1.5, seed=1),
+            lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
+            lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
+            lambda: cb.ap_intervals(rs, B=100.0, seed=1),
+            lambda: cb.full_corpus(rs, B=1.5, seed=1),
+            lambda: cb.split_validation(rs, B=1.5, seed=1),
+            lambda: cb.difference_intervals(rs, rs.runs[0], rs.runs[1], B=1.5, seed=1),
+            lambda: cb.bootstrap_ap_reference(np.array([True, False]), 2, 1.5, seed=1),
+            lambda: ts.swap_experiment([m], sizes=[3], B=2.5, seed=1),
+            lambda: ts.map_sd(m, [3], B=2.5, seed=1),
+            lambda: sz.sampled_standardizers(x, x, [2], 2.5, seed=1),
+            lambda: sz.partition_experiment(x, 1.5, seed=1),
+            lambda: sz.compare_collections(x[:, :6], x[:, 6:], 1.5, seed=1),
+        ],
+        "seed": [
+            lambda: bt.paired_test(x, B=10, seed=1.7),
+            lambda: cb.bootstrap_ap(rs, B=10, seed=1.7),
+            lambda: ts.swap_experiment([m], sizes=[3], B=2, seed=1.7),
+            lambda: sz.partition_experiment(x, 10, seed=1.7),
+        ],
+    }
+    for name, fns in calls.items():
+        for fn in fns:
+            with pytest.raises(ValueError, match=rf"{name} must be an integer"):
+                fn()
+    old_keywords = [
+        lambda: cb.bootstrap_ap(rs, n_boot=1.5, seed=1),
+        lambda: ts.swap_experiment([m], sizes=[3], repetitions=2.5, seed=1),
+        lambda: ts.map_sd(m, [3], n_samples=2.5, seed=1),
+        lambda: sz.partition_experiment(x, n_partitions=1.5, seed=1),
+    ]
+    for fn in old_keywords:
+        with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="B must be an integer"):
+            fn()
+
+
+def test_parallel_map_stops_starting_tasks_after_an_error():
+    started = []
+
+    def fn(i):
+        started.append(i)
+        if i == 0:
+            raise KeyboardInterrupt
+        import time
+
+        time.sleep(0.05)
+        return i
+
+    with pytest.raises(KeyboardInterrupt):
+        parallel.parallel_map(fn, range(50), n_jobs=2)
+    assert len(started) < 50  # the queued tasks were cancelled

@@ -1,0 +1,104 @@
+"""Tests of irrepro.plots: each figure draws exactly the numbers it is given (read back from the
+matplotlib artists and compared with the inputs arranged by plain Python)."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from irrepro import corpus_bootstrap as cb  # noqa: E402
+from irrepro import plots, stats  # noqa: E402
+from irrepro import topic_split as ts  # noqa: E402
+from irrepro.data import ScoreMatrix  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_run_intervals_sorted_by_estimate_and_transformed():
+    est = np.array([0.3, -1.0, 0.8, 0.1])
+    iv = cb.Intervals("L-MAP bootstrap", est, est - 0.2, est + 0.3, np.full(4, 0.1))
+    other = np.array([0.2, -0.9, 1.0, 0.0])
+    _, ax = plt.subplots()
+    plots.plot_run_intervals(ax, iv, other, "t", transform=stats.expit)
+    order = sorted(range(4), key=lambda i: est[i])
+    segs = ax.collections[0].get_segments()
+    for k, i in enumerate(order):
+        assert segs[k][0] == pytest.approx([k, stats.expit(est[i] - 0.2)])
+        assert segs[k][1] == pytest.approx([k, stats.expit(est[i] + 0.3)])
+    np.testing.assert_allclose(ax.collections[1].get_offsets()[:, 1], [stats.expit(est[i]) for i in order])
+    np.testing.assert_allclose(ax.collections[2].get_offsets()[:, 1], [stats.expit(other[i]) for i in order])
+    assert ax.get_title() == "t"
+
+
+def test_error_rates_draw_the_measured_rates_and_the_fit():
+    rng = np.random.default_rng(1)
+    m = ScoreMatrix(rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy")
+    res = ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none"])
+    fit = ts.growth_fit(res, min_trials=1)
+    ax = plots.plot_error_rates(res, bins=[0, 1], fit=fit, min_trials=1, at=40)
+    rates = res.error_rates("none", "relative")
+    solid = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-"]
+    dashed = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+    drawn = [b for b in (0, 1) if rates.iloc[b].notna().any()]
+    assert len(solid) == len(drawn)
+    for ln, b in zip(solid, drawn):
+        np.testing.assert_array_equal(ln.get_xdata(), res.sizes)
+        np.testing.assert_allclose(ln.get_ydata(), rates.iloc[b].to_numpy())
+    fitted = [b for b in drawn if np.isfinite(fit.projected[b])]
+    assert len(dashed) == len(fitted) > 0
+    for ln, b in zip(dashed, fitted):  # GROWTH: a exp(b n)
+        np.testing.assert_allclose(ln.get_ydata(), np.exp(fit.log_a[b]) * np.exp(fit.b[b] * ln.get_xdata()))
+        assert ln.get_xdata()[-1] == 40
+
+
+def test_asl_curves_are_sorted_asls():
+    asl = {"AP": np.array([0.3, 0.01, 0.2]), "nDCG": np.array([0.5, 0.0, 0.04])}
+    ax = plots.plot_asl_curves(asl, colors={"AP": "C3"})
+    lines = ax.get_lines()
+    np.testing.assert_array_equal(lines[0].get_ydata(), sorted(asl["AP"]))
+    np.testing.assert_array_equal(lines[1].get_ydata(), sorted(asl["nDCG"]))
+    np.testing.assert_array_equal(lines[0].get_xdata(), [1, 2, 3])
+    assert lines[2].get_ydata()[0] == 0.05  # the alpha line
+
+
+def test_significance_matrix_by_hand():
+    pairs = np.array([[0, 1], [0, 2], [1, 2]])
+    diff = np.array([0.1, -0.2, 0.05])
+    sig = np.array([True, True, False])
+    order = np.array([2, 0, 1])  # system 2 ranked first
+    ax = plots.plot_significance_matrix(pairs, diff, sig, order, labels=["a", "b", "c"])
+    img = ax.get_images()[0].get_array()
+    rank = {s: r for r, s in enumerate(order)}
+    want = np.full((3, 3), np.nan)
+    for (i, j), d, s in zip(pairs, diff, sig):
+        want[rank[i], rank[j]] = np.sign(d) if s else 0.0
+        want[rank[j], rank[i]] = -np.sign(d) if s else 0.0
+    np.testing.assert_array_equal(np.ma.filled(img, np.nan), want)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["c", "a", "b"]
+
+
+def test_score_matrix_sorted_by_means():
+    x = np.array([[0.1, 0.9, 0.5], [0.8, 0.7, 0.6], [0.0, 0.2, 0.1]])
+    _, ax = plt.subplots()
+    plots.plot_score_matrix(x, "AP", ax=ax)
+    rows = sorted(range(3), key=lambda s: -x[s].mean())
+    cols = sorted(range(3), key=lambda t: -x[:, t].mean())
+    want = [[x[s][t] for t in cols] for s in rows]
+    np.testing.assert_array_equal(ax.get_images()[0].get_array(), want)
+
+
+def test_scatter_and_false_positive_bars():
+    ax = plots.plot_scatter([1, 2], [3, 4], xlabel="raw", ylabel="std")
+    np.testing.assert_array_equal(ax.collections[0].get_offsets(), [[1, 3], [2, 4]])
+    summ = {"raw": {"FP mean": 0.1, "FP high": 0.3}, "standardized": {"FP mean": 0.05, "FP high": 0.1}}
+    ax = plots.plot_false_positives(summ)
+    heights = [p.get_height() for p in ax.patches]
+    assert heights == [0.1, 0.05, 0.3, 0.1]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["raw", "standardized"]
