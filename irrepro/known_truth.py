@@ -55,6 +55,7 @@ from scipy import stats
 from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
 from . import parallel
+from .parallel import SeedLike, check_int
 from . import standardize as sz
 from . import topic_split as ts
 
@@ -62,9 +63,11 @@ __all__ = [
     "ALPHAS",
     "TESTS",
     "RESAMPLING",
+    "MC_TARGET",
     "default_trials",
     "default_B",
     "mc_error",
+    "mc_error_at",
     "paired_pvalues",
     "PValues",
     "sample_pairs",
@@ -85,11 +88,18 @@ TESTS = ("t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired bootstra
 RESAMPLING = ("bootstrap", "permutation", "unpaired bootstrap")
 
 
+#: The Monte Carlo error a type I error rate of 5% must stay below (issue 17's rule), clustered
+#: standard error included (:meth:`PValues.se`, :meth:`FamilyResult.se`).
+MC_TARGET = 0.002
+
+
 def default_trials() -> int:
-    """Trials per configuration: 12,000 at the paper scale (Monte Carlo error of a 5% rate
-    sqrt(0.05 * 0.95 / 12000) = 0.0020, below 0.002 with the rounding of :func:`mc_error`:
-    0.00199), 600 at the quick scale."""
-    return 12_000 if parallel.scale() == "paper" else 600
+    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale. With
+    independent trials a 5% rate has the Monte Carlo error ``mc_error(0.05, 24000)`` = 0.0014; the
+    trials of one simulated pair (or family) share its model, so the clustered error is larger by
+    the square root of the design effect: 24,000 keeps it below :data:`MC_TARGET` for design
+    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered)."""
+    return 24_000 if parallel.scale() == "paper" else 600
 
 
 def default_B() -> int:
@@ -100,6 +110,17 @@ def default_B() -> int:
 def mc_error(rate: float, n: int) -> float:
     """Binomial Monte Carlo standard error of a rate over n independent trials."""
     return float(np.sqrt(rate * (1 - rate) / n))
+
+
+def mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
+    """The Monte Carlo error a rate of ``at`` would have in the design that gave ``rate`` its
+    standard error ``se`` over ``n`` trials: ``mc_error(at, n)`` times the square root of the design
+    effect ``(se / mc_error(rate, n))^2`` (trials that share a simulated pair or family are not
+    independent). :data:`MC_TARGET` bounds it for ``at = 0.05``; a rate of 0 or 1 (no variance)
+    gives the binomial error."""
+    binomial = mc_error(rate, n)
+    deff = (se / binomial) ** 2 if binomial > 0 else 1.0
+    return mc_error(at, n) * float(np.sqrt(max(deff, 1.0)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,7 +155,7 @@ def _permutation_pvalues(d: np.ndarray, signs: np.ndarray) -> tuple[np.ndarray, 
     return two, one
 
 
-def paired_pvalues(b, e, *, B: int | None = None, seed) -> tuple[np.ndarray, np.ndarray]:
+def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of the
     baseline scores ``b`` and experimental scores ``e`` (trials, topics): two ``(tests, trials)``
     arrays. The bootstrap and permutation tests share one set of B resamples over all rows
@@ -143,7 +164,7 @@ def paired_pvalues(b, e, *, B: int | None = None, seed) -> tuple[np.ndarray, np.
     e = np.asarray(e, dtype=np.float64)
     if b.shape != e.shape or b.ndim != 2:
         raise ValueError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
-    B = default_B() if B is None else int(B)
+    B = default_B() if B is None else check_int(B, "B", minimum=1)
     m, n = b.shape
     g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
     d = e - b
@@ -235,7 +256,7 @@ class PValues:
 # --------------------------------------------------------------------------------------------
 
 
-def sample_pairs(models, k: int, *, delta: float = 0.0, seed, neighbours: int = 10) -> list[tuple[int, int, int]]:
+def sample_pairs(models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbours: int = 10) -> list[tuple[int, int, int]]:
     """``k`` (model, baseline, experimental) system triples as Urbano et al. (2019) draw them: a
     collection with probability proportional to its number of systems, then under H0
     (``delta == 0``) two distinct systems uniformly; with ``delta > 0`` a baseline uniformly from
@@ -275,7 +296,7 @@ def rejection_experiment(
     n_pairs: int = 400,
     B: int | None = None,
     null: str = "same-margin",
-    seed,
+    seed: SeedLike,
     n_jobs: int | None = None,
     pairs_per_task: int = 20,
     label: str = "",
@@ -296,9 +317,9 @@ def rejection_experiment(
         raise ValueError("null must be 'same-margin' or 'same-mean'")
     if delta < 0:
         raise ValueError("delta must be >= 0 (the experimental system is the better one)")
-    trials = default_trials() if trials is None else int(trials)
-    B = default_B() if B is None else int(B)
-    n_pairs = max(1, min(int(n_pairs), trials))
+    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
+    B = default_B() if B is None else check_int(B, "B", minimum=1)
+    n_pairs = min(check_int(n_pairs, "n_pairs", minimum=1), trials)
     per_pair = -(-trials // n_pairs)
     g_pairs, g_tasks = parallel.spawn(seed, 2)
     # spare pairs replace those whose margin cannot be moved to the target mean
@@ -393,7 +414,7 @@ class FamilyResult:
 
 
 def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | None = None,
-                      n_families: int = 200, B: int | None = None, seed, n_jobs: int | None = None,
+                      n_families: int = 400, B: int | None = None, seed: SeedLike, n_jobs: int | None = None,
                       families_per_task: int = 10) -> FamilyResult:
     """Family-wise error under the complete null: ``n_families`` sets of ``m`` systems of one
     collection (collection drawn by size), their dependence a vine copula fitted to their scores
@@ -404,8 +425,8 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
 
     from .simulation import pseudo_obs
 
-    trials = default_trials() if trials is None else int(trials)
-    B = default_B() if B is None else int(B)
+    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
+    B = default_B() if B is None else check_int(B, "B", minimum=1)
     per = -(-trials // n_families)
     g_pick, g_tasks = parallel.spawn(seed, 2)
     rng = parallel.as_generator(g_pick)
@@ -469,7 +490,7 @@ class SelfSignificance:
 
 
 def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
-                           factors=None, seed, n_jobs: int | None = None, per_task: int = 500) -> SelfSignificance:
+                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500) -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance with a known truth: the topics of
     ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
     topics from it independently with replacement, so every system's two expected scores are
@@ -479,7 +500,7 @@ def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = N
     per-topic transformation, so the null holds for both forms)."""
     x = np.asarray(getattr(matrix, "scores", matrix), dtype=np.float64)
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
-    trials = default_trials() if trials is None else int(trials)
+    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
     sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
     rngs = parallel.spawn(seed, len(sizes))
     S, T = x.shape
@@ -554,7 +575,7 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
     return out, new_len, r_star
 
 
-def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevant=None, seed,
+def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevant=None, seed: SeedLike,
                     n_jobs: int | None = None, rel: int = 1) -> Coverage:
     """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
     truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
@@ -567,7 +588,7 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevan
     ``n_relevant`` (topics,): thin every topic's relevant documents to that many (a random
     subset kept, the others removed from the population), e.g. TREC-6's numbers of relevant
     documents; topics with fewer relevant documents keep them all."""
-    B = (1000 if parallel.scale() == "paper" else 200) if B is None else int(B)
+    B = default_B() if B is None else check_int(B, "B", minimum=1)
     g_thin, g_corp = parallel.spawn(seed, 2)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}

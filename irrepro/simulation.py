@@ -50,6 +50,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from . import parallel
+from .parallel import SeedLike
 
 __all__ = [
     "Margin",
@@ -114,7 +115,7 @@ class Margin:
         f = self.cdf + np.arange(len(self.cdf)) * 1e-14
         return np.interp(u, f, self.x)
 
-    def sample(self, size, seed) -> np.ndarray:
+    def sample(self, size, seed: SeedLike) -> np.ndarray:
         """Scores drawn by inversion: ``ppf`` of seeded uniforms."""
         return self.ppf(parallel.as_generator(seed).random(size))
 
@@ -316,7 +317,7 @@ def fit_margin(scores, *, support=None) -> Margin:
 # --------------------------------------------------------------------------------------------
 
 
-def pseudo_obs(x: np.ndarray, seed) -> np.ndarray:
+def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     """Ranks / (n + 1) per column of ``x`` (n, d), ties broken at random (seeded)."""
     x = np.asarray(x, dtype=np.float64)
     rng = parallel.as_generator(seed)
@@ -329,7 +330,7 @@ def pseudo_obs(x: np.ndarray, seed) -> np.ndarray:
     return out / (n + 1)
 
 
-def fit_copula(x, y, *, seed, method: str = "itau"):
+def fit_copula(x, y, *, seed: SeedLike, method: str = "itau"):
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
     families with rotations, selected by AIC, parameters by ``method`` (``"itau"`` or ``"mle"``),
     on pseudo-observations with ties broken at random (seeded)."""
@@ -358,7 +359,7 @@ class PairModel:
         """The true difference of expected scores, E[e] - E[b]."""
         return self.e.mean - self.b.mean
 
-    def uniforms(self, n_topics: int, trials: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    def uniforms(self, n_topics: int, trials: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
         """``(trials, n_topics)`` copula draws: u1 uniform, u2 from the inverse h-function of u1
         and an independent uniform (conditional inversion)."""
         rng = parallel.as_generator(seed)
@@ -368,7 +369,7 @@ class PairModel:
         shape = (trials, n_topics)
         return u1.reshape(shape), np.clip(u2, 0.0, 1.0).reshape(shape)
 
-    def sample(self, n_topics: int, trials: int, seed) -> tuple[np.ndarray, np.ndarray]:
+    def sample(self, n_topics: int, trials: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
         """Baseline and experimental scores, each ``(trials, n_topics)``."""
         u1, u2 = self.uniforms(n_topics, trials, seed)
         return self.b.ppf(u1), self.e.ppf(u2)
@@ -429,7 +430,7 @@ class CollectionModel:
         return PairModel(b, e, self.copula(i, j))
 
 
-def fit_collection(matrix, *, seed, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
+def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
                    copula_method: str = "itau") -> CollectionModel:
     """Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
     systems and the bottom ``bottom`` share by mean score (systems whose mean is below that

@@ -57,6 +57,28 @@ def test_clustered_se_equals_binomial_se_for_independent_trials(normal_null):
     assert se == pytest.approx(np.sqrt(rate * (1 - rate) / normal_null.trials), rel=0.01)
 
 
+def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
+    """A rate is the OLS mean of the rejection indicators; its cluster-robust se (statsmodels,
+    clusters = simulated pairs, small-sample factor G / (G - 1)) is PValues.se's."""
+    import statsmodels.api as smapi
+
+    rng = np.random.default_rng(4)
+    pair = np.repeat(np.arange(40), 25)
+    p_pair = rng.uniform(0.01, 0.2, size=40)[pair]           # pairs differ: a design effect
+    two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(kt.TESTS), 0)
+    res = kt.PValues(kt.TESTS, two, two, pair, 0.0, 25, 100)
+    y = res.rejected(0.05)[0].astype(float)
+    fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
+    assert res.se(0.05)["t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    # the design effect carries over to a 5% rate: mc_error_at scales the binomial error by it
+    rate = y.mean()
+    deff = (fit.bse[0] / np.sqrt(rate * (1 - rate) / len(y))) ** 2
+    assert deff > 1.2
+    assert kt.mc_error_at(rate, fit.bse[0], len(y)) == pytest.approx(np.sqrt(0.05 * 0.95 / len(y) * deff))
+    assert kt.mc_error_at(0.05, kt.mc_error(0.05, 24_000), 24_000) == pytest.approx(kt.mc_error(0.05, 24_000))
+    assert kt.mc_error(0.05, 24_000) < kt.MC_TARGET < kt.mc_error(0.05, 11_000)
+
+
 def test_one_tailed_p_values_match_scipy():
     rng = np.random.default_rng(13)
     b = rng.random((40, 30))
@@ -172,27 +194,3 @@ def test_corpus_coverage_runs_on_a_known_population(real_runs):
     np.testing.assert_array_equal(a.truth["bca"], b.truth["bca"])
     assert np.allclose(t[["below", "coverage", "above"]].sum(axis=1), 1.0)
     assert (a.n_rel <= np.maximum(r6, 0).max()).all()
-
-
-def test_figures_draw_from_the_results(models):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from irrepro import known_truth_plots as ktp
-
-    res = kt.rejection_experiment(models, 20, trials=60, n_pairs=6, B=40, seed=26)
-    frame = res.frame(alphas=[0.01, 0.05], tails=[2])
-    theirs = frame.rename(columns={"rate": "value"})
-    axes = ktp.plot_rates_by_alpha(frame, theirs)
-    assert len(axes[0].lines) >= len(kt.TESTS)
-    alt = pd.concat([kt.rejection_experiment(models, 20, delta=d, trials=60, n_pairs=6, B=40, seed=27).frame(
-        alphas=[0.05], tails=[2]) for d in (0.02, 0.06)])
-    ax = ktp.plot_power_by_delta(alt, alt.rename(columns={"rate": "value"}))
-    assert ax.get_ylim() == (0, 1)
-    ktp.plot_margin(models[0], 0, delta=0.05)
-    t = pd.DataFrame({"coverage": [0.9, 0.95], "se": [0.01, 0.01], "other corpus inside": [0.8, 0.83]},
-                     index=["linear", "logit"])
-    ktp.plot_coverage({"a": t}, proxy=0.835)
-    plt.close("all")

@@ -32,6 +32,8 @@ METHOD_MODULES = [
     "irrepro.bootstrap_tests",
     "irrepro.topic_split",
     "irrepro.standardize",
+    "irrepro.simulation",
+    "irrepro.known_truth",
 ]
 
 

@@ -13,7 +13,8 @@ carry the chapter's computed :func:`verdict`, and a row restating another row (`
 its status and is counted once. Tables show the status as a badge (:func:`status_badge`) with the
 reason on hover and as a footnote. :func:`scorecard` gathers the rows of all chapters,
 :func:`summary` counts the statuses, :func:`label` turns the counts into ReScience C's verdict
-label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label.
+label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label
+(a chapter beyond the papers, :data:`STUDIES`, with the study it compares with and no label).
 
 The package's book machinery, by family: :mod:`~irrepro.book._rule` (the statuses and
 :func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
@@ -24,7 +25,7 @@ chapter headers); everything public is served here.
 from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
-from ._papers import BOOK_ENV, PAPERS, PaperNumbers, PaperValue, book_dir, paper_numbers
+from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, verdict
 from ._scorecard import LABELS, header, label, scorecard, session_card, summary
 from ._tables import (
@@ -42,5 +43,5 @@ from ._tables import (
 __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
-    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS",
+    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "STUDIES", "LABELS",
 ]
