@@ -8,7 +8,7 @@ studentised bootstrap and a sign-flip permutation test with numpy per trial, as 
 would write them, and ``scipy.stats.permutation_test`` on a smaller subsample). Simulation time
 is excluded from both. Run:
 
-    IRREPRO_MIRROR=/work/shared/data python benchmarks/bench_known_truth.py [--trials 12000] [--loop 300]
+    IRREPRO_MIRROR=/work/shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def loop_scipy_permutation(b, e, B, seed):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--trials", type=int, default=12_000, help="trials of the vectorised run")
+    ap.add_argument("--trials", type=int, default=24_000, help="trials of the vectorised run (the chapter's per configuration)")
     ap.add_argument("--loop", type=int, default=300, help="trials of the per-trial loops")
     ap.add_argument("--B", type=int, default=1000)
     args = ap.parse_args()
