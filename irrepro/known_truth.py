@@ -576,12 +576,12 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
 
 
 def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevant=None, seed: SeedLike,
-                    n_jobs: int | None = None, rel: int = 1) -> Coverage:
+                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95) -> Coverage:
     """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
     truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
     and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
     ``n_corpora`` corpora is drawn from it by the paper's own model (every document k ~ Poisson(1)
-    times, shared by all lists), linear, logit and BCa 95% intervals and their small-R corrections
+    times, shared by all lists), linear, logit and BCa intervals at ``level`` (95%) and their small-R corrections
     are computed on it (B corpus-bootstrap samples, :func:`irrepro.corpus_bootstrap.bootstrap_ap`),
     and the population's AP and the AP on a second, independent corpus are located against them.
 
@@ -634,10 +634,11 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevan
         a, b_ = drawn
         reps = cb.bootstrap_ap(a, B, g_boot, n_jobs=n_jobs)
         est = a.ap.reshape(S, T)
-        ivs = cb.intervals_from_replicates(est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T))
+        ivs = cb.intervals_from_replicates(est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T),
+                                           level=level)
         r_a = a.n_rel.reshape(S, T)
         for m in ("linear", "logit"):
-            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a))
+            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level)
         ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
         for m in methods:
             iv = ivs[m]
