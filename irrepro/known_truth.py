@@ -38,9 +38,11 @@ little larger (the probability of the observed statistic counts on both sides).
 from child ``i`` of the seed's SeedSequence (:func:`irrepro.parallel.spawn`), so results do not
 depend on ``n_jobs``.
 
-**Not yet in the package** (issue 16 will add them to the test modules; the two here are minimal,
-vectorised, and marked as such): the paired permutation test (:func:`_permutation_pvalues`) and
-randomised Tukey HSD (:func:`_tukey_hsd_max_pvalues`).
+**Stand-ins, not yet in the package** (minimal, vectorised, and marked as such here): the paired
+permutation test (:func:`_permutation_pvalues`) and randomised Tukey HSD
+(:func:`_tukey_hsd_max_pvalues`) until the test modules have them (issue 16), and the thinning of
+qrels to given numbers of relevant documents in :func:`corpus_coverage` until the data layer has
+it (issue 15).
 """
 
 from __future__ import annotations
@@ -587,7 +589,8 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevan
 
     ``n_relevant`` (topics,): thin every topic's relevant documents to that many (a random
     subset kept, the others removed from the population), e.g. TREC-6's numbers of relevant
-    documents; topics with fewer relevant documents keep them all."""
+    documents; topics with fewer relevant documents keep them all. STAND-IN: this thinning lives
+    here until the data layer has one (issue 15)."""
     B = default_B() if B is None else check_int(B, "B", minimum=1)
     g_thin, g_corp = parallel.spawn(seed, 2)
     S, T, K = runs.grades.shape
