@@ -23,6 +23,11 @@ Modules, by method family:
 - :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,
   bootstrap standard errors, meta-analysis, multiple-testing adjustment;
 - :mod:`irrepro.plots` - every figure (the method modules draw nothing);
+- :mod:`irrepro.simulation` - simulated scores with a known truth: margins and copulas fitted to
+  real score matrices (Urbano & Nagler 2018; Urbano, Lima & Hanjalic 2019);
+- :mod:`irrepro.known_truth` - the four papers' methods against a known truth: type I error and
+  power of the paired tests, family-wise error, interval coverage, self-significance under the null
+  (its figures in :mod:`irrepro.plots`);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
 - :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``;
   its page from a jinja2 template, its figures from :mod:`irrepro.plots`);

@@ -17,6 +17,10 @@ composes figures from them:
   topic halves (Webber, Moffat & Zobel's section 5);
 - :func:`plot_relevant_per_topic` - the numbers of relevant documents per topic of several
   collections (or of emulated qrels, :mod:`irrepro.data.emulate`), each ranked.
+- :func:`plot_margin`, :func:`plot_rates_by_alpha`, :func:`plot_power_by_delta`,
+  :func:`plot_coverage` - the simulator's fitted margins, type I error and power of the paired tests
+  beside Urbano, Lima & Hanjalic's (2019), and the coverage of corpus-bootstrap intervals
+  (the "Against a known truth" chapter: :mod:`irrepro.simulation`, :mod:`irrepro.known_truth`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .corpus_bootstrap import Intervals
+from .stats import Z95
 from .topic_split import GrowthFit, SwapExperiment, growth_fit
 
 __all__ = [
@@ -37,7 +42,18 @@ __all__ = [
     "plot_scatter",
     "plot_false_positives",
     "plot_relevant_per_topic",
+    "plot_margin",
+    "plot_rates_by_alpha",
+    "plot_power_by_delta",
+    "plot_coverage",
 ]
+
+#: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
+#: figures (the markers keep them apart in grey scale).
+TEST_STYLE = {
+    "t": ("C0", "o"), "wilcoxon": ("C1", "s"), "sign": ("C2", "^"), "bootstrap": ("C3", "D"),
+    "permutation": ("C4", "v"), "unpaired bootstrap": ("C7", "x"),
+}
 
 
 def _axes(ax, figsize):
@@ -210,5 +226,112 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
     ax.set_yscale("log")
     ax.set_xlabel("topics ranked by R (% of the topics)")
     ax.set_ylabel("relevant documents (R)")
+    ax.legend(fontsize=7)
+    return ax
+
+
+# --- the known-truth chapter: simulator, error rates, coverage ---------------------------------------
+
+
+def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
+    """System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
+    histogram or bars) against its fitted margin (density, or probabilities for P@10) and, with
+    ``delta``, the margin moved to its expected value + ``delta`` (dashed)."""
+    ax = _axes(ax, (6, 3.5))
+    m = model.margins[i]
+    x = np.asarray(model.scores[i])
+    if m.discrete:
+        w = (m.x[1] - m.x[0]) * 0.4
+        ax.bar(m.x - w / 2, [np.mean(np.isclose(x, v)) for v in m.x], width=w, color="0.7", label="data")
+        ax.bar(m.x + w / 2, np.diff(np.r_[0.0, m.cdf]), width=w, color="C0", label=f"fitted ({m.family})")
+        if delta is not None:
+            t = m.with_mean(m.mean + delta)
+            ax.plot(t.x, np.diff(np.r_[0.0, t.cdf]), "k.--", lw=0.8, label=f"moved to mean + {delta:g}")
+        ax.set_ylabel("probability")
+    else:
+        ax.hist(x, bins=20, range=(0, 1), density=True, color="0.7", label="data")
+        ax.plot(m.x, np.gradient(m.cdf, m.x), color="C0", label=f"fitted ({m.family})")
+        if delta is not None:
+            t = m.with_mean(m.mean + delta)
+            ax.plot(t.x, np.gradient(t.cdf, t.x), "k--", lw=0.8, label=f"moved to mean + {delta:g}")
+        ax.set_ylabel("density")
+        ax.set_ylim(0, min(ax.get_ylim()[1], 12))
+    ax.set_xlabel(f"{model.measure} ({model.name}, system {model.systems[i]})")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
+    """Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
+    (ours, with +-1.96 se bands) and the published rates (``theirs``) as open markers. ``ours``: a
+    long frame of :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se,
+    topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
+    one per topic-set size (new ones when None)."""
+    sizes = sorted(ours["topics"].unique())
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, len(sizes), figsize=(3.3 * len(sizes), 3.4), sharey=True)[1]
+    axes = np.atleast_1d(axes)
+    for ax, n in zip(axes, sizes):
+        o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
+        for test, g in o.groupby("test", sort=False):
+            c, mk = TEST_STYLE.get(test, ("k", "."))
+            g = g.sort_values("alpha")
+            ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=test)
+            ax.fill_between(g["alpha"], (g["rate"] - Z95 * g["se"]) / g["alpha"],
+                            (g["rate"] + Z95 * g["se"]) / g["alpha"], color=c, alpha=0.15, lw=0)
+            if theirs is not None:
+                u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
+                u = u.sort_values("alpha")
+                ax.plot(u["alpha"], u["value"] / u["alpha"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        ax.axhline(1.0, color="k", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set(title=f"{n} topics", xlabel="alpha")
+    axes[0].set_ylabel("type I error / alpha")
+    axes[0].legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    return axes
+
+
+def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, ax=None):
+    """Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
+    :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands) and the published power
+    (``theirs``: test, tails, delta, value) as open markers."""
+    ax = _axes(ax, (6, 3.5))
+    o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
+    for test, g in o.groupby("test", sort=False):
+        c, mk = TEST_STYLE.get(test, ("k", "."))
+        g = g.sort_values("delta")
+        ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=test)
+        ax.fill_between(g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0)
+        if theirs is not None:
+            u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
+            ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+    ax.set(xlabel="true difference of expected scores (delta)", ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
+    ax.legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    return ax
+
+
+def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+                  ax=None):
+    """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
+    :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
+    given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
+    concordance (open squares)."""
+    ax = _axes(ax, (6.5, 3.5))
+    labels = list(tables)
+    methods = list(next(iter(tables.values())).index)
+    width = 0.8 / len(labels)
+    for k, lab in enumerate(labels):
+        t = tables[lab]
+        x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
+        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4, label=f"{lab}: coverage")
+        ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=f"C{k}", ms=5,
+                label=f"{lab}: other corpus inside")
+    ax.axhline(level, color="k", lw=0.8, ls=":")
+    if proxy is not None:
+        ax.axhline(proxy, color="k", lw=0.8, ls="--")
+    ax.set_xticks(np.arange(len(methods)), methods, rotation=20, fontsize=8)
+    ax.set_ylabel("share of lists")
     ax.legend(fontsize=7)
     return ax

@@ -33,6 +33,8 @@ METHOD_MODULES = [
     "irrepro.significance",
     "irrepro.topic_split",
     "irrepro.standardize",
+    "irrepro.simulation",
+    "irrepro.known_truth",
 ]
 
 

@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from irrepro import corpus_bootstrap as cb  # noqa: E402
@@ -115,3 +116,67 @@ def test_relevant_per_topic_draws_each_series_sorted_against_its_rank_share():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["a (median 7, 2 <= 5)", "b (median 20.5, 1 <= 5)"]
     assert ax.get_yscale() == "log" and lines[2].get_ydata()[0] == 5
+
+
+# --- the known-truth chapter's figures -------------------------------------------------------------
+
+
+def _rates_frame():
+    rows = []
+    for n in (25, 50):
+        for t, base in (("t", 0.05), ("sign", 0.03)):
+            for a in (0.01, 0.05, 0.1):
+                rows.append({"test": t, "tails": 2, "alpha": a, "rate": base * a / 0.05 + n / 1e4, "se": 0.002,
+                             "topics": n, "delta": 0.0})
+    return pd.DataFrame(rows)
+
+
+def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
+    ours = _rates_frame()
+    theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
+    axes = plots.plot_rates_by_alpha(ours, theirs)
+    assert [ax.get_title() for ax in axes] == ["25 topics", "50 topics"]
+    for ax, n in zip(axes, (25, 50)):
+        lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
+        for t in ("t", "sign"):
+            o = ours[(ours.topics == n) & (ours.test == t)].sort_values("alpha")
+            np.testing.assert_allclose(lines[t].get_ydata(), o["rate"] / o["alpha"])
+        published = [ln for ln in ax.lines if ln.get_linestyle() == "None"]
+        assert len(published) == 2
+        np.testing.assert_allclose(sorted(np.concatenate([ln.get_ydata() for ln in published])),
+                                   sorted(1.2 * ours[ours.topics == n]["rate"] / ours[ours.topics == n]["alpha"]))
+
+
+def test_power_by_delta_draws_the_rates_at_alpha():
+    rows = [{"test": "t", "tails": 2, "alpha": a, "delta": d, "rate": d * 5 + a, "se": 0.01}
+            for d in (0.01, 0.05) for a in (0.05, 0.01)]
+    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    np.testing.assert_allclose(ax.lines[0].get_xdata(), [0.01, 0.05])
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.1, 0.3])
+    assert ax.get_ylim() == (0, 1)
+
+
+def test_coverage_draws_coverage_and_the_other_corpus_per_method():
+    t = pd.DataFrame({"coverage": [0.9, 0.95], "se": [0.01, 0.02], "other corpus inside": [0.8, 0.83]},
+                     index=["linear", "logit"])
+    ax = plots.plot_coverage({"a": t}, proxy=0.835)
+    pts = [ln for ln in ax.lines if ln.get_marker() == "o"]
+    np.testing.assert_allclose(np.asarray(pts[0].get_ydata(), dtype=float), t["coverage"].to_numpy())
+    squares = [ln for ln in ax.lines if ln.get_marker() == "s"]
+    np.testing.assert_allclose(np.asarray(squares[0].get_ydata(), dtype=float), t["other corpus inside"].to_numpy())
+    assert {ln.get_ydata()[0] for ln in ax.lines if ln.get_linestyle() in (":", "--")} == {0.95, 0.835}
+    assert [x.get_text() for x in ax.get_xticklabels()] == ["linear", "logit"]
+
+
+def test_margin_draws_the_fitted_probabilities():
+    from irrepro import simulation as sim
+
+    rng = np.random.default_rng(2)
+    x = np.round(rng.binomial(10, 0.3, size=(3, 40)) / 10, 1)
+    m = ScoreMatrix(x, ("a", "b", "c"), tuple(str(i) for i in range(40)), "P@10", "toy")
+    model = sim.fit_collection(m, seed=1, bottom=0.0)
+    ax = plots.plot_margin(model, 0, delta=0.05)
+    fitted = ax.containers[1]                              # the fitted margin's bars
+    np.testing.assert_allclose([b.get_height() for b in fitted], np.diff(np.r_[0.0, model.margins[0].cdf]))
+    moved = model.margins[0].with_mean(model.margins[0].mean + 0.05)
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), np.diff(np.r_[0.0, moved.cdf]))

@@ -16,7 +16,8 @@ reason on hover and as a footnote. :func:`scorecard` gathers the rows of all cha
 label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label.
 Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
 condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
-:func:`emulated` and :func:`emulation_summary`.
+:func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
+gets a header with the study it compares with and no label.
 
 The package's book machinery, by family: :mod:`~irrepro.book._rule` (the statuses and
 :func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
@@ -27,7 +28,7 @@ chapter headers); everything public is served here.
 from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
-from ._papers import BOOK_ENV, PAPERS, PaperNumbers, PaperValue, book_dir, paper_numbers
+from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, judge_row, spread_notes, verdict
 from ._scorecard import (
     LABELS,
@@ -56,6 +57,6 @@ from ._tables import (
 __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
-    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "LABELS", "conditions", "emulated",
+    "below_in_above", "ordering_status", "STATUSES", "PAPERS", "STUDIES", "LABELS", "conditions", "emulated",
     "emulation_summary", "MOVES", "judge_row", "spread_notes",
 ]

@@ -1,6 +1,7 @@
 """The papers' numbers as data: one file per paper, ``book/papers/<bibkey>.yml``, read by
 :func:`paper_numbers` (each entry with the paper's table or figure, row, column, value and
-section), and the book's chapters (:data:`PAPERS`)."""
+section), and the book's chapters (:data:`PAPERS`, the replications; :data:`STUDIES`, the chapters
+beyond the papers)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["PAPERS", "BOOK_ENV", "book_dir", "PaperValue", "PaperNumbers", "paper_numbers"]
+__all__ = ["PAPERS", "STUDIES", "BOOK_ENV", "book_dir", "PaperValue", "PaperNumbers", "paper_numbers"]
 
 #: The book's chapters, in reading order: (citation key, title).
 PAPERS = (
@@ -21,6 +22,13 @@ PAPERS = (
     ("sanderson2005information", "Sanderson & Zobel 2005"),
     ("sakai2006evaluating", "Sakai 2006"),
     ("webber2008score", "Webber, Moffat & Zobel 2008"),
+)
+
+#: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
+#: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
+#: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`).
+STUDIES = (
+    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
 )
 
 

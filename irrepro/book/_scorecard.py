@@ -9,12 +9,13 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from ._papers import PAPERS, book_dir
+from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
 from ._tables import _SESSION, _HTML
 
@@ -42,7 +43,8 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
 
 
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
-    """The replication scorecard: per paper, every row of every :func:`compare` table recorded in
+    """The replication scorecard: per paper (:data:`PAPERS`, then the studies of the chapters beyond
+    the papers, :data:`STUDIES`), every row of every :func:`compare` table recorded in
     ``directory`` (default ``$IRREPRO_RESULTS``), in the order the chapter recorded them, with the
     paper's value, ours, the status and its reason (as :func:`compare` computed them; a row recorded
     without one is judged again by the same rule), the note, the data used, the key of the paper's
@@ -53,7 +55,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     # in the order the chapters wrote them (each chapter runs top to bottom)
     files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
     records = [json.loads(f.read_text()) for f in files]
-    return {title: _card([rec for rec in records if rec["paper"] == key]) for key, title in PAPERS}
+    return {title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)}
 
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
@@ -184,15 +186,24 @@ def _reference_html(paper: str) -> str:
         raise KeyError(f"{paper!r} is not in references.bib")
     style = find_plugin("pybtex.style.formatting", "unsrt")()
     entry = next(iter(style.format_entries([bib.entries[paper]])))
-    return entry.text.render(Backend())
+    # pybtex leaves a note's \url{...} as a command: make it the link the bibliography shows
+    return re.sub(r'\\url\s*<span class="bibtex-protected">([^<]*)</span>', r'<a href="\1">\1</a>',
+                  entry.text.render(Backend()))
 
 
-def header(paper: str, counts: Mapping[str, int] | None = None) -> "_HTML":
+def header(paper: str, counts: Mapping[str, int] | None = None, *, tested: Sequence[str] = ()) -> "_HTML":
     """The opening box of a chapter: the replicated paper's full reference with its DOI and the
     verdict label (:func:`label`) with the counts it rests on. ``counts`` defaults to the
     :func:`summary` of the comparisons this session made for ``paper`` - the chapter's, which are
     the scorecard's rows for it - and then the label under each emulated condition of the
-    chapter follows (the same rows, each rerun row with its rerun's status)."""
+    chapter follows (the same rows, each rerun row with its rerun's status). ``tested``: citation
+    keys of further papers whose methods the chapter measures, listed with their references.
+
+    A chapter beyond the papers (``paper`` one of :data:`STUDIES`) opens with the study whose
+    published numbers it sets beside its own, and gets **no label**: ReScience C's labels say
+    whether a paper was reproduced, and such a chapter reproduces none - it changes the study's
+    design where it sees fit, so a row that differs from the study's is a finding, not a failed
+    replication. Its counts are shown as they are."""
     others = ""
     if counts is None:
         card = session_card(paper)
@@ -204,13 +215,25 @@ def header(paper: str, counts: Mapping[str, int] | None = None) -> "_HTML":
                        + (f'<span class="irrepro-label" data-label="{lab_c}" style="font-weight:bold">'
                           f"{html.escape(lab_c)}</span> {LABELS[lab_c]}" if lab_c else "no comparable result")
                        + " (" + ", ".join(f"{int(c[s])} {s}" for s in STATUSES) + ").</p>")
-    lab = label(counts)
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
+    listed = "".join(f"<li>{_reference_html(k)}</li>" for k in tested)
+    if paper in dict(STUDIES):
+        return _HTML(
+            f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="">'
+            '<p class="admonition-title">Beyond the papers</p>'
+            + (f"<p>The methods of:</p><ul class=\"irrepro-tested\">{listed}</ul>" if listed else "")
+            + "<p>measured where the truth is known, beside the published results of:</p>"
+            f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
+            f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
+            f"{words} ({int(counts['total'])} rows counted).</p></div>"
+        )
+    lab = label(counts)
     verdict_html = (f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
                     f"{LABELS[lab]}" if lab else "no comparable result yet")
     return _HTML(
         f'<div class="admonition note irrepro-header" data-paper="{paper}">'
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-        f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p>{others}</div>"
+        + (f"<p>Methods also measured, from:</p><ul class=\"irrepro-tested\">{listed}</ul>" if listed else "")
+        + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p>{others}</div>"
     )

@@ -61,6 +61,8 @@ class PairwiseTest:
         q = [(1 - level) / 2, (1 + level) / 2]
         if self.test == "paired":
             return self.observed[:, None] + np.quantile(self.replicates, q, axis=1).T
+        if callable(self._ci_summaries):   # computed on first use, then kept
+            object.__setattr__(self, "_ci_summaries", self._ci_summaries())
         mx, my = self._ci_summaries
         return np.quantile(mx[self.pairs[:, 0]] - my[self.pairs[:, 1]], q, axis=1).T
 
@@ -279,9 +281,14 @@ def unpaired_test(
         es = np.where(pooled > 0, obs / np.where(pooled > 0, pooled, 1.0), 0.0)
     # For the confidence interval of d (not under H0): x and y resampled separately. The pooled
     # samples taken modulo n are uniform over the n topics, and their two halves are independent.
+    # They are computed when the interval is first asked for (a test of many pairs of few systems,
+    # as irrepro.known_truth runs, would otherwise spend a fifth of its time on them).
     kind = s.fn if s.kind == "callable" else s.kind
-    mx = bootstrap_summaries(x, samples[:, :n] % n, summary=kind)
-    my = bootstrap_summaries(x, samples[:, n:] % n, summary=kind)
+
+    def ci():
+        return (bootstrap_summaries(x, samples[:, :n] % n, summary=kind),
+                bootstrap_summaries(x, samples[:, n:] % n, summary=kind))
+
     return PairwiseTest(
-        "unpaired", measure, s.name, systems, pairs, obs, obs, asl, d, d, n, B, es, (mx, my)
+        "unpaired", measure, s.name, systems, pairs, obs, obs, asl, d, d, n, B, es, ci
     )

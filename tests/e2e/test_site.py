@@ -373,6 +373,11 @@ CHAPTERS = {
     "notebooks/sakai_2006.html": "Sakai 2006",
     "notebooks/webber_moffat_zobel_2008.html": "Webber, Moffat & Zobel 2008",
 }
+#: Chapters beyond the papers (irrepro.book.STUDIES): a header without a label, the rest as above.
+STUDY_CHAPTERS = {
+    "notebooks/known_truth.html": "Against a known truth (beside Urbano, Lima & Hanjalic 2019)",
+}
+ALL_CHAPTERS = {**CHAPTERS, **STUDY_CHAPTERS}
 
 
 def _scorecard_labels(server, browser) -> dict[str, str]:
@@ -412,10 +417,30 @@ def test_chapters_open_with_the_reference_doi_and_the_scorecards_label(server, b
         assert link.is_displayed()
 
 
+def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, browser):
+    from selenium.webdriver.common.by import By
+
+    from irrepro.book import STUDIES
+
+    assert set(STUDY_CHAPTERS.values()) == {title for _, title in STUDIES}
+    labels = _scorecard_labels(server, browser)
+    for page, title in STUDY_CHAPTERS.items():
+        assert labels[title] == "none (not a replication)", labels
+        _load(browser, f"{server}/{page}")
+        header = browser.find_element(By.CSS_SELECTOR, ".irrepro-header")
+        first_h2 = browser.find_element(By.CSS_SELECTOR, "#the-question > h2")
+        assert header.is_displayed() and header.location["y"] < first_h2.location["y"], page
+        assert not header.find_elements(By.CSS_SELECTOR, ".irrepro-label"), f"{page}: a label on a study chapter"
+        assert "No verdict label" in header.text
+        dois = {a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10.1145/"]')}
+        assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), dois   # the study and the papers
+        assert browser.find_element(By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']").is_displayed()
+
+
 def test_every_results_section_shows_its_code(server, browser):
     """Each subsection of a chapter's Results shows at least one code cell without a click;
     code behind a toggle (hide-input) does not count."""
-    for page in CHAPTERS:
+    for page in ALL_CHAPTERS:
         _load(browser, f"{server}/{page}")
         shown = browser.execute_script(
             "const res = document.getElementById('results'); if (!res) return null;"
@@ -434,7 +459,7 @@ def test_every_results_section_shows_its_code(server, browser):
 def test_comparison_tables_show_status_badges_with_reasons(server, browser):
     from irrepro.book import STATUSES
 
-    for page in CHAPTERS:
+    for page in ALL_CHAPTERS:
         _load(browser, f"{server}/{page}")
         badges = browser.execute_script(
             "return Array.from(document.querySelectorAll('.irrepro-comparison .irrepro-status')).map(b => {"
@@ -467,10 +492,10 @@ def test_table_of_contents_is_numbered(server, browser):
         a.get_attribute("href").rsplit("/", 2)[-2] + "/" + a.get_attribute("href").rsplit("/", 1)[-1]: a.text.strip()
         for a in browser.find_elements(By.CSS_SELECTOR, "nav.bd-docs-nav a.reference.internal")
     }
-    for page in CHAPTERS:
+    for page in ALL_CHAPTERS:
         text = entries.get(page)
         assert text and re.match(r"^\d+\.\s", text), (page, text, entries)
-    for page in CHAPTERS:
+    for page in ALL_CHAPTERS:
         _load(browser, f"{server}/{page}")
         number = browser.find_element(By.CSS_SELECTOR, "h1 .section-number").text
         assert re.match(r"^\d+\.$", number.strip()), number
@@ -484,7 +509,7 @@ def test_student_edition_leaves_out_the_solutions():
     student = SITE.parents[0] / "student" / "_build" / "html"
     if not (student / "index.html").is_file():
         pytest.skip(f"no student edition at {student}: run `make student`")
-    for page in CHAPTERS:
+    for page in ALL_CHAPTERS:
         full, stud = ((d / page).read_text(encoding="utf-8") for d in (SITE, student))
         count = lambda html, cls: len(re.findall(rf'class="{cls}[ "]', html))  # noqa: E731
         assert count(full, "solution") >= 4 and count(stud, "solution") == 0, page

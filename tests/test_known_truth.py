@@ -1,0 +1,196 @@
+"""Error rates of irrepro.known_truth on cases with a closed form (normal data, the exact null
+distributions of the sign and permutation tests), one-tailed p-values against scipy, the minimal
+permutation test and Tukey HSD against literal loops, and invariance to the number of workers."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from irrepro import known_truth as kt
+from irrepro import simulation as sim
+
+
+def _within(rate, target, n, z=4.0):
+    return abs(rate - target) <= z * np.sqrt(target * (1 - target) / n)
+
+
+@pytest.fixture(scope="module")
+def normal_null():
+    """20,000 paired comparisons of 25 topics with normal differences: H0 true for every test."""
+    rng = np.random.default_rng(11)
+    b = rng.normal(0.4, 0.2, size=(20_000, 25))
+    e = b + rng.normal(0.0, 0.1, size=b.shape)
+    two, one = kt.paired_pvalues(b, e, B=200, seed=12)
+    return kt.PValues(kt.TESTS, two, one, np.arange(len(b)), 0.0, 25, 200)
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1])
+def test_t_test_type_one_error_is_alpha_on_normal_data(normal_null, alpha):
+    for tails in (1, 2):
+        rate = normal_null.rejected(alpha, tails)[kt.TESTS.index("t")].mean()
+        assert _within(rate, alpha, normal_null.trials)
+
+
+def test_sign_test_type_one_error_equals_its_exact_binomial_size(normal_null):
+    # no zero differences: the sign test rejects when its binomial p <= alpha; exact size from scipy
+    n = 25
+    for alpha in (0.01, 0.05):
+        size = sum(stats.binom.pmf(k, n, 0.5) for k in range(n + 1) if stats.binomtest(k, n).pvalue <= alpha)
+        rate = normal_null.rejected(alpha)[kt.TESTS.index("sign")].mean()
+        assert _within(rate, size, normal_null.trials)
+
+
+def test_permutation_test_size_is_ceil_alpha_b_over_b_plus_one(normal_null):
+    # symmetric differences: the observed mean is exchangeable with its B random sign flips
+    for alpha in (0.05, 0.1):
+        size = np.ceil(alpha * 200) / 201
+        rate = normal_null.rejected(alpha)[kt.TESTS.index("permutation")].mean()
+        assert _within(rate, size, normal_null.trials)
+
+
+def test_clustered_se_equals_binomial_se_for_independent_trials(normal_null):
+    se = normal_null.se(0.05)["t"]
+    rate = normal_null.rejected(0.05)[0].mean()
+    assert se == pytest.approx(np.sqrt(rate * (1 - rate) / normal_null.trials), rel=0.01)
+
+
+def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
+    """A rate is the OLS mean of the rejection indicators; its cluster-robust se (statsmodels,
+    clusters = simulated pairs, small-sample factor G / (G - 1)) is PValues.se's."""
+    import statsmodels.api as smapi
+
+    rng = np.random.default_rng(4)
+    pair = np.repeat(np.arange(40), 25)
+    p_pair = rng.uniform(0.01, 0.2, size=40)[pair]           # pairs differ: a design effect
+    two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(kt.TESTS), 0)
+    res = kt.PValues(kt.TESTS, two, two, pair, 0.0, 25, 100)
+    y = res.rejected(0.05)[0].astype(float)
+    fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
+    assert res.se(0.05)["t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    # the design effect carries over to a 5% rate: mc_error_at scales the binomial error by it
+    rate = y.mean()
+    deff = (fit.bse[0] / np.sqrt(rate * (1 - rate) / len(y))) ** 2
+    assert deff > 1.2
+    assert kt.mc_error_at(rate, fit.bse[0], len(y)) == pytest.approx(np.sqrt(0.05 * 0.95 / len(y) * deff))
+    assert kt.mc_error_at(0.05, kt.mc_error(0.05, 24_000), 24_000) == pytest.approx(kt.mc_error(0.05, 24_000))
+    assert kt.mc_error(0.05, 24_000) < kt.MC_TARGET < kt.mc_error(0.05, 11_000)
+
+
+def test_one_tailed_p_values_match_scipy():
+    rng = np.random.default_rng(13)
+    b = rng.random((40, 30))
+    e = np.clip(b + rng.normal(0.03, 0.1, size=b.shape), 0, 1)
+    e[:5, :10] = b[:5, :10]  # zero differences
+    two, one = kt.paired_pvalues(b, e, B=50, seed=1)
+    for r in range(len(b)):
+        d = e[r] - b[r]
+        k, m = int((d > 0).sum()), int((d != 0).sum())
+        refs = [stats.ttest_rel(e[r], b[r], alternative="greater").pvalue,
+                stats.wilcoxon(d, alternative="greater").pvalue,
+                stats.binomtest(k, m, alternative="greater").pvalue]
+        for q, ref in enumerate(refs):
+            if ref < 0.5:  # exact where a one-tailed test at alpha < 1/2 can reject
+                assert one[q, r] == pytest.approx(ref, rel=1e-9)
+            else:  # the other side: discrete tests put the mass at the statistic on both sides
+                assert one[q, r] >= 0.5
+        assert two[0, r] == pytest.approx(stats.ttest_rel(e[r], b[r]).pvalue, rel=1e-9)
+
+
+def test_permutation_and_tukey_hsd_against_literal_loops():
+    rng = np.random.default_rng(14)
+    d = rng.normal(0.02, 0.1, size=(6, 12))
+    signs = np.where(rng.random((300, 12)) < 0.5, -1.0, 1.0)
+    two, one = kt._permutation_pvalues(d, signs)
+    for r in range(len(d)):
+        perm = [(s * d[r]).mean() for s in signs]
+        assert two[r] == np.mean([abs(p) >= abs(d[r].mean()) - 1e-15 for p in perm])
+        assert one[r] == np.mean([p >= d[r].mean() - 1e-15 for p in perm])
+    x = rng.random((3, 4, 7))  # 3 families, 4 systems, 7 topics
+    perms = np.argsort(rng.random((100, 7, 4)), axis=2)
+    asl = kt._tukey_hsd_max_pvalues(x, perms)
+    for f in range(3):
+        obs = x[f].mean(1).max() - x[f].mean(1).min()
+        count = 0
+        for p in perms:
+            y = np.array([[x[f, p[j, s], j] for j in range(7)] for s in range(4)])
+            count += (y.mean(1).max() - y.mean(1).min()) >= obs - 1e-12
+        assert asl[f] == count / 100
+
+
+def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_independent_normal_systems():
+    rng = np.random.default_rng(15)
+    x = rng.normal(size=(4000, 4, 20))
+    i, j = np.triu_indices(4, 1)
+    from irrepro import topic_split as ts
+
+    min_p = ts.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
+    hsd = kt._tukey_hsd_max_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2))
+    res = kt.FamilyResult(min_p, hsd, np.arange(4000), 4, 20, 200).fwer(0.05)
+    assert res["t, Bonferroni / Holm"] <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 4000)
+    assert _within(res["randomised Tukey HSD"], np.ceil(0.05 * 200) / 201, 4000)
+    assert res["t, unadjusted"] > 0.15  # six pairs: the unadjusted family-wise error is far above alpha
+
+
+def test_self_significance_null_is_alpha_for_a_normal_population():
+    rng = np.random.default_rng(16)
+    pop = rng.normal(0.3, 0.1, size=(20, 4000)) + rng.normal(0, 0.05, size=(1, 4000))
+    res = kt.self_significance_null(pop, n_topics=30, trials=1500, seed=17, n_jobs=1)
+    s = res.summary()
+    assert _within(s.loc["raw", "false-positive rate"], 0.05, 1500 * 4, z=5)  # shares correlated across systems
+    assert _within(s.loc["standardized", "false-positive rate"], 0.05, 1500 * 4, z=5)
+
+
+@pytest.fixture(scope="module")
+def models(real_matrix):
+    return [sim.fit_collection(real_matrix(c, "AP"), seed=18) for c in ("trec5", "trec6")]
+
+
+def test_results_do_not_depend_on_the_number_of_workers(models):
+    kw = dict(trials=240, n_pairs=24, B=60, seed=19, pairs_per_task=5)
+    one = kt.rejection_experiment(models, 20, n_jobs=1, **kw)
+    two = kt.rejection_experiment(models, 20, n_jobs=2, **kw)
+    np.testing.assert_array_equal(one.two, two.two)
+    np.testing.assert_array_equal(one.one, two.one)
+    alt1 = kt.rejection_experiment(models, 20, delta=0.05, n_jobs=1, **kw)
+    alt2 = kt.rejection_experiment(models, 20, delta=0.05, n_jobs=2, **kw)
+    np.testing.assert_array_equal(alt1.two, alt2.two)
+    f1 = kt.family_experiment(models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=1, families_per_task=2)
+    f2 = kt.family_experiment(models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=2, families_per_task=2)
+    np.testing.assert_array_equal(f1.min_p, f2.min_p)
+    np.testing.assert_array_equal(f1.hsd_asl, f2.hsd_asl)
+    s1 = kt.self_significance_null(models[0].scores, trials=300, seed=21, n_jobs=1, per_task=70)
+    s2 = kt.self_significance_null(models[0].scores, trials=300, seed=21, n_jobs=2, per_task=70)
+    np.testing.assert_array_equal(s1.share["raw"], s2.share["raw"])
+
+
+def test_simulated_pairs_have_the_true_difference(models):
+    kw = dict(trials=400, n_pairs=40, B=50, seed=22)
+    for delta in (0.0, 0.05):
+        pairs = kt.sample_pairs(models, 40, delta=delta, seed=23)
+        for c, i, j in pairs[:5]:
+            pm = kt._pair_model(models, c, i, j, delta, "same-margin")
+            assert pm.delta == pytest.approx(delta, abs=1e-7)
+            b, e = pm.sample(50, 2000, seed=24)
+            d = (e - b).mean(axis=1)
+            assert abs(d.mean() - delta) <= 4 * d.std(ddof=1) / np.sqrt(len(d))
+    res = kt.rejection_experiment(models, 30, delta=0.1, **kw)
+    null = kt.rejection_experiment(models, 30, **kw)
+    assert (res.rates([0.05]).iloc[0] > null.rates([0.05]).iloc[0]).loc[["t", "wilcoxon", "bootstrap", "permutation"]].all()
+    frame = res.frame(alphas=[0.05], tails=[1, 2])
+    assert set(frame.test) == set(kt.TESTS) and len(frame) == 2 * len(kt.TESTS)
+
+
+def test_corpus_coverage_runs_on_a_known_population(real_runs):
+    rs = real_runs("trec-covid-round5")
+    sub = rs.subset(runs=rs.runs[:4], topics=rs.topics[:6])
+    r6 = np.array([448, 65, 10, 196, 35, 332])
+    a = kt.corpus_coverage(sub, n_corpora=2, B=60, n_relevant=r6, seed=25, n_jobs=1)
+    b = kt.corpus_coverage(sub, n_corpora=2, B=60, n_relevant=r6, seed=25, n_jobs=2)
+    t = a.table()
+    assert list(t.index) == list(a.methods)
+    np.testing.assert_array_equal(a.truth["bca"], b.truth["bca"])
+    assert np.allclose(t[["below", "coverage", "above"]].sum(axis=1), 1.0)
+    assert (a.n_rel <= np.maximum(r6, 0).max()).all()
