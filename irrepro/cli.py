@@ -193,17 +193,20 @@ def _eval(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _baseline_run(baseline: str | None, inp) -> str | None:
-    """The run ``--baseline`` names: a run's name, or the path of one of the run files given."""
+def _baseline_run(baseline: str | None, runs) -> str | None:
+    """The run ``--baseline`` names: a run's name, or the path of one of the run files given (its
+    run tag is read from the file)."""
     from pathlib import Path
 
-    if baseline is None or baseline in inp.runset.runs:
+    if baseline is None or baseline in runs:
         return baseline
-    target = Path(baseline).expanduser().resolve()
-    for f, run in zip(inp.files, inp.runset.runs):
-        if Path(f).resolve() == target:
-            return run
-    names = ", ".join(inp.runset.runs[:8]) + (", ..." if len(inp.runset.runs) > 8 else "")
+    if Path(baseline).expanduser().is_file():
+        from .data import read_run
+
+        name = read_run(Path(baseline).expanduser()).name
+        if name in runs:
+            return name
+    names = ", ".join(runs[:8]) + (", ..." if len(runs) > 8 else "")
     raise ValueError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
 
 
@@ -216,7 +219,7 @@ def _compare(args: argparse.Namespace) -> int:
     rs = inp.runset
     if len(rs.runs) < 2:
         raise ValueError(f"compare needs at least 2 runs, got {len(rs.runs)}")
-    baseline = _baseline_run(args.baseline, inp)
+    baseline = _baseline_run(args.baseline, rs.runs)
     banner = ""
     if inp.simulated:
         banner = (f"SIMULATED DATA: the qrels {args.qrels!r} are irrepro's simulated stand-in, not real "

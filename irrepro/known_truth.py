@@ -38,11 +38,9 @@ little larger (the probability of the observed statistic counts on both sides).
 from child ``i`` of the seed's SeedSequence (:func:`irrepro.parallel.spawn`), so results do not
 depend on ``n_jobs``.
 
-**Stand-ins, not yet in the package** (minimal, vectorised, and marked as such here): the paired
-permutation test (:func:`_permutation_pvalues`) and randomised Tukey HSD
-(:func:`_tukey_hsd_max_pvalues`) until the test modules have them (issue 16), and the thinning of
-qrels to given numbers of relevant documents in :func:`corpus_coverage` until the data layer has
-it (issue 15).
+The permutation test and randomised Tukey HSD are the package's (:func:`irrepro.significance.permutation_test`,
+:func:`irrepro.significance.tukey_hsd_pvalues`), and so is the thinning of qrels to TREC-6's
+numbers of relevant documents (:func:`irrepro.data.thin_qrels`).
 """
 
 from __future__ import annotations
@@ -58,6 +56,7 @@ from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
 from . import parallel
 from .parallel import SeedLike, check_int
+from . import significance as sig
 from . import standardize as sz
 from . import topic_split as ts
 
@@ -144,19 +143,6 @@ def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
     return np.sign(np.sum(np.sign(d) * ranks, axis=-1))
 
 
-def _permutation_pvalues(d: np.ndarray, signs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """MINIMAL paired permutation test (until issue 16 adds one to the package): the mean of d
-    against its means under the B random sign flips ``signs`` (B, n) of +-1, shared by all rows.
-    Returns (two-sided ASL, one-sided ASL) = (#{|m*| >= |m|}, #{m* >= m}) / B."""
-    n = d.shape[-1]
-    obs = d.mean(axis=-1)
-    perm = d @ signs.T / n  # (trials, B)
-    tol = 1e-12 * np.maximum(np.abs(d).max(axis=-1), 1e-300)
-    two = np.count_nonzero(np.abs(perm) >= (np.abs(obs) - tol)[:, None], axis=1) / len(signs)
-    one = np.count_nonzero(perm >= (obs - tol)[:, None], axis=1) / len(signs)
-    return two, one
-
-
 def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of the
     baseline scores ``b`` and experimental scores ``e`` (trials, topics): two ``(tests, trials)``
@@ -184,8 +170,9 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike) -> tuple[np.nd
     paired = bt.paired_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
     two[3] = paired.asl
     one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
-    signs = np.where(g_sign.random((B, n)) < 0.5, -1.0, 1.0)
-    two[4], one[4] = _permutation_pvalues(d, signs)
+    signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
+    two[4] = sig.permutation_test(scores, pairs, signs=signs).p
+    one[4] = sig.permutation_test(scores, pairs, signs=signs, alternative="greater").p
     unp = bt.unpaired_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
     two[5] = unp.asl
     one[5] = np.count_nonzero(unp.replicates >= unp.observed[:, None], axis=1) / B
@@ -361,24 +348,6 @@ def rejection_experiment(
 # --------------------------------------------------------------------------------------------
 
 
-def _tukey_hsd_max_pvalues(x: np.ndarray, perms: np.ndarray) -> np.ndarray:
-    """MINIMAL randomised Tukey HSD (Carterette 2012; Sakai 2014) until issue 16 adds it to the
-    package: for each family ``x`` (trials, m systems, n topics), the ASL of its largest pairwise
-    difference of means, #{b : max_s M*_s - min_s M*_s >= max - min} / B, where M*_b permutes the
-    m scores within every topic by ``perms`` (B, n, m), shared by all families. The family-wise
-    error of HSD is the share of families whose ASL is < alpha (any pair significant)."""
-    t, m, n = x.shape
-    B = perms.shape[0]
-    onehot = np.zeros((m, n, B, m))  # [k, j, b, s] = 1 when perm b puts system k at s on topic j
-    bb, jj, ss = np.meshgrid(np.arange(B), np.arange(n), np.arange(m), indexing="ij")
-    onehot[perms, jj, bb, ss] = 1.0
-    means = (x.reshape(t, m * n) @ onehot.reshape(m * n, B * m)).reshape(t, B, m) / n
-    rng_star = means.max(axis=2) - means.min(axis=2)
-    obs = x.mean(axis=2)
-    obs_rng = obs.max(axis=1) - obs.min(axis=1)
-    return np.count_nonzero(rng_star >= obs_rng[:, None] - 1e-12, axis=1) / B
-
-
 @dataclass(frozen=True)
 class FamilyResult:
     """Per trial (a family of ``m`` systems with identical distributions): the smallest paired
@@ -455,7 +424,7 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
         p = ts.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
         min_p = np.nanmin(np.where(np.isnan(p), 1.0, p), axis=1)
         perms = np.argsort(g_perm.random((B, n_topics, m)), axis=2)
-        hsd = _tukey_hsd_max_pvalues(x, perms)
+        hsd = sig.tukey_hsd_pvalues(x, perms).min(axis=1)  # the family's smallest adjusted p
         return min_p, hsd, np.repeat(np.asarray(tasks[k]), per)
 
     out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
@@ -577,7 +546,7 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
     return out, new_len, r_star
 
 
-def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevant=None, seed: SeedLike,
+def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
                     n_jobs: int | None = None, rel: int = 1, level: float = 0.95) -> Coverage:
     """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
     truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
@@ -587,12 +556,12 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevan
     are computed on it (B corpus-bootstrap samples, :func:`irrepro.corpus_bootstrap.bootstrap_ap`),
     and the population's AP and the AP on a second, independent corpus are located against them.
 
-    ``n_relevant`` (topics,): thin every topic's relevant documents to that many (a random
-    subset kept, the others removed from the population), e.g. TREC-6's numbers of relevant
-    documents; topics with fewer relevant documents keep them all. STAND-IN: this thinning lives
-    here until the data layer has one (issue 15)."""
+    For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
+    TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
+    data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
+    the population as non-relevant ones)."""
     B = default_B() if B is None else check_int(B, "B", minimum=1)
-    g_thin, g_corp = parallel.spawn(seed, 2)
+    g_corp = parallel.as_seed_sequence(seed)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}
     codes = runs.doc_codes.astype(np.int64)
@@ -600,22 +569,6 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, n_relevan
     qt = runs.qrels.table
     qt = qt[qt["grade"] >= rel]
     rel_docs = [qt.loc[qt["topic"] == t, "doc"].to_numpy() for t in runs.topics]
-    if n_relevant is not None:
-        rng = parallel.as_generator(g_thin)
-        target = np.broadcast_to(np.asarray(n_relevant, dtype=np.int64), (T,))
-        dropped = np.zeros_like(relevant)
-        for t in range(T):
-            docs = rel_docs[t]
-            if len(docs) > target[t]:
-                keep = rng.choice(len(docs), size=int(target[t]), replace=False)
-                gone = np.setdiff1d(np.arange(len(docs)), keep)
-                gone_codes = [vocab[d] for d in docs[gone] if d in vocab]
-                dropped[:, t] = np.isin(codes[:, t], gone_codes)
-                rel_docs[t] = docs[np.sort(keep)]
-        # removed documents leave the population: the lists close up
-        order = np.argsort(dropped, axis=-1, kind="stable")
-        codes = np.where(np.take_along_axis(dropped, order, -1), -1, np.take_along_axis(codes, order, -1))
-        relevant = np.take_along_axis(relevant & ~dropped, order, -1)
     rel_in_vocab = [np.array([vocab[d] for d in docs if d in vocab], dtype=np.int64) for docs in rel_docs]
     n_rel = np.array([len(d) for d in rel_docs])
     r_not_vocab = n_rel - np.array([len(d) for d in rel_in_vocab])

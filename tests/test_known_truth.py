@@ -1,6 +1,7 @@
 """Error rates of irrepro.known_truth on cases with a closed form (normal data, the exact null
-distributions of the sign and permutation tests), one-tailed p-values against scipy, the minimal
-permutation test and Tukey HSD against literal loops, and invariance to the number of workers."""
+distributions of the sign and permutation tests, the family-wise error of randomised Tukey HSD),
+one-tailed p-values against scipy, and invariance to the number of workers. (The permutation
+test and Tukey HSD themselves are tested against scipy and literal loops in test_significance.)"""
 
 import itertools
 
@@ -9,7 +10,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from irrepro import data
 from irrepro import known_truth as kt
+from irrepro import significance as sig
 from irrepro import simulation as sim
 
 
@@ -43,10 +46,13 @@ def test_sign_test_type_one_error_equals_its_exact_binomial_size(normal_null):
         assert _within(rate, size, normal_null.trials)
 
 
-def test_permutation_test_size_is_ceil_alpha_b_over_b_plus_one(normal_null):
-    # symmetric differences: the observed mean is exchangeable with its B random sign flips
+def test_permutation_test_size_from_the_rank_of_the_observed_mean(normal_null):
+    # symmetric differences: the observed mean is exchangeable with its B random sign flips, so
+    # the count c of flips at or above it has P(c + 1 <= k) = k / (B + 1) in each tail; with
+    # p = min(1, 2 (c + 1) / (B + 1)) and rejection at p < alpha, k = ceil(alpha (B + 1) / 2) - 1
+    # per tail, and the two tails are disjoint
     for alpha in (0.05, 0.1):
-        size = np.ceil(alpha * 200) / 201
+        size = 2 * (np.ceil(alpha * 201 / 2) - 1) / 201
         rate = normal_null.rejected(alpha)[kt.TESTS.index("permutation")].mean()
         assert _within(rate, size, normal_null.trials)
 
@@ -99,27 +105,6 @@ def test_one_tailed_p_values_match_scipy():
         assert two[0, r] == pytest.approx(stats.ttest_rel(e[r], b[r]).pvalue, rel=1e-9)
 
 
-def test_permutation_and_tukey_hsd_against_literal_loops():
-    rng = np.random.default_rng(14)
-    d = rng.normal(0.02, 0.1, size=(6, 12))
-    signs = np.where(rng.random((300, 12)) < 0.5, -1.0, 1.0)
-    two, one = kt._permutation_pvalues(d, signs)
-    for r in range(len(d)):
-        perm = [(s * d[r]).mean() for s in signs]
-        assert two[r] == np.mean([abs(p) >= abs(d[r].mean()) - 1e-15 for p in perm])
-        assert one[r] == np.mean([p >= d[r].mean() - 1e-15 for p in perm])
-    x = rng.random((3, 4, 7))  # 3 families, 4 systems, 7 topics
-    perms = np.argsort(rng.random((100, 7, 4)), axis=2)
-    asl = kt._tukey_hsd_max_pvalues(x, perms)
-    for f in range(3):
-        obs = x[f].mean(1).max() - x[f].mean(1).min()
-        count = 0
-        for p in perms:
-            y = np.array([[x[f, p[j, s], j] for j in range(7)] for s in range(4)])
-            count += (y.mean(1).max() - y.mean(1).min()) >= obs - 1e-12
-        assert asl[f] == count / 100
-
-
 def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_independent_normal_systems():
     rng = np.random.default_rng(15)
     x = rng.normal(size=(4000, 4, 20))
@@ -127,10 +112,13 @@ def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_indep
     from irrepro import topic_split as ts
 
     min_p = ts.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
-    hsd = kt._tukey_hsd_max_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2))
+    hsd = sig.tukey_hsd_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2)).min(axis=1)
     res = kt.FamilyResult(min_p, hsd, np.arange(4000), 4, 20, 200).fwer(0.05)
     assert res["t, Bonferroni / Holm"] <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 4000)
-    assert _within(res["randomised Tukey HSD"], np.ceil(0.05 * 200) / 201, 4000)
+    # the family's largest difference is exchangeable with the B permutations' largest: its count
+    # c of maxima at or above it has P(c + 1 <= k) = k / (B + 1); (c + 1) / (B + 1) < alpha
+    # means c + 1 <= ceil(alpha (B + 1)) - 1
+    assert _within(res["randomised Tukey HSD"], (np.ceil(0.05 * 201) - 1) / 201, 4000)
     assert res["t, unadjusted"] > 0.15  # six pairs: the unadjusted family-wise error is far above alpha
 
 
@@ -186,9 +174,10 @@ def test_simulated_pairs_have_the_true_difference(models):
 def test_corpus_coverage_runs_on_a_known_population(real_runs):
     rs = real_runs("trec-covid-round5")
     sub = rs.subset(runs=rs.runs[:4], topics=rs.topics[:6])
-    r6 = np.array([448, 65, 10, 196, 35, 332])
-    a = kt.corpus_coverage(sub, n_corpora=2, B=60, n_relevant=r6, seed=25, n_jobs=1)
-    b = kt.corpus_coverage(sub, n_corpora=2, B=60, n_relevant=r6, seed=25, n_jobs=2)
+    r6 = np.minimum([448, 65, 10, 196, 35, 332], sub.qrels.n_relevant())
+    sub = sub.with_qrels(data.thin_qrels(sub.qrels, r6, seed=3, match="order"))
+    a = kt.corpus_coverage(sub, n_corpora=2, B=60, seed=25, n_jobs=1)
+    b = kt.corpus_coverage(sub, n_corpora=2, B=60, seed=25, n_jobs=2)
     t = a.table()
     assert list(t.index) == list(a.methods)
     np.testing.assert_array_equal(a.truth["bca"], b.truth["bca"])

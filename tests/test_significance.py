@@ -116,6 +116,22 @@ def test_tukey_hsd_equals_a_literal_loop(x, baseline):
         assert (r.pairs[:, 1] == 2).all() and r.baseline == "2"
 
 
+def test_tukey_hsd_pvalues_of_many_matrices_equal_a_literal_loop_and_tukey_hsd_per_matrix():
+    rng = np.random.default_rng(14)
+    xs = rng.random((3, 4, 7))  # 3 families of 4 systems on 7 topics
+    perms = rng.permuted(np.tile(np.arange(4), (100, 7, 1)), axis=-1)
+    p = sg.tukey_hsd_pvalues(xs, perms)
+    pairs = np.column_stack(np.triu_indices(4, 1))
+    assert p.shape == (3, len(pairs))
+    for f in range(3):
+        np.testing.assert_array_equal(p[f], _tukey_loop(xs[f], perms, pairs))
+        np.testing.assert_array_equal(p[f], sg.tukey_hsd(xs[f], permutations=perms).p)
+    with pytest.raises(ValueError, match="matrices, systems, topics"):
+        sg.tukey_hsd_pvalues(xs[0], perms)
+    with pytest.raises(ValueError, match="permutations"):
+        sg.tukey_hsd_pvalues(xs, perms[:, :6])
+
+
 def test_tukey_hsd_largest_pair_equals_scipy_range_test(x):
     """The pair with the largest difference: its p-value is the permutation test of the range of
     the means, which scipy computes with the systems as paired samples on the same permutations."""

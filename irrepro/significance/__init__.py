@@ -10,7 +10,8 @@ paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16).
   exact for small topic sets, else one set of random sign flips (:func:`sign_flips`) for every
   pair, p-values equal to ``scipy.stats.permutation_test`` on the same permutations;
 - :func:`tukey_hsd` - randomised Tukey HSD (Carterette 2012; Sakai 2018): family-wise p-values
-  from the max statistic over all the pairs tested, per permutation of the scores within topics;
+  from the max statistic over all the pairs tested, per permutation of the scores within topics
+  (:func:`tukey_hsd_pvalues`: the same for many score matrices at once, e.g. simulated families);
 - :func:`effect_sizes` - the difference, Cohen's d_z or Sakai's ES_E (residual variance of the
   two-way design, :func:`residual_variance`) of every pair, with BCa bootstrap intervals
   (:class:`EffectSizes`); :func:`win_tie_loss` - topics won, tied and lost per pair;
@@ -31,11 +32,31 @@ Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
 :mod:`~irrepro.significance.table` (the table).
 """
 
-from .effects import EFFECTS, EffectSizes, effect_sizes, residual_variance, win_tie_loss
-from .pairwise import pairwise_test
-from .randomization import permutation_test, sign_flips, tukey_hsd
-from .result import CORRECTIONS, TESTS, PairwiseResult
-from .table import FORMATS, ComparisonTable, compare
+# The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
+# command line offers the names as choices and `irrepro eval` loads neither pandas nor scipy.
+import importlib as _importlib
+
+from ._names import CORRECTIONS, FORMATS, TESTS
+
+_LAZY = {
+    "EFFECTS": "effects", "EffectSizes": "effects", "effect_sizes": "effects", "residual_variance": "effects",
+    "win_tie_loss": "effects", "pairwise_test": "pairwise", "permutation_test": "randomization",
+    "sign_flips": "randomization", "tukey_hsd": "randomization", "tukey_hsd_pvalues": "randomization",
+    "PairwiseResult": "result", "ComparisonTable": "table", "compare": "table",
+}  # fmt: skip
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "TESTS",
@@ -45,6 +66,7 @@ __all__ = [
     "sign_flips",
     "permutation_test",
     "tukey_hsd",
+    "tukey_hsd_pvalues",
     "EFFECTS",
     "EffectSizes",
     "effect_sizes",

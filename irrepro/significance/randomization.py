@@ -19,7 +19,7 @@ from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
 from ..parallel import SeedLike
 from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 
-__all__ = ["sign_flips", "permutation_test", "tukey_hsd"]
+__all__ = ["sign_flips", "permutation_test", "tukey_hsd", "tukey_hsd_pvalues"]
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 #: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
@@ -149,6 +149,49 @@ def _check_permutations(perms, n: int, S: int) -> np.ndarray:
     return perms
 
 
+def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``(F, b)``: for each of F score matrices ``x`` ``(F, S, n)`` and each permutation ``perm``
+    ``(b, n, S)`` of the systems within topics, the largest |difference| of the permuted systems'
+    means over ``pairs`` (in chunks of the matrices, about 32 MB at a time)."""
+    F, S, n = x.shape
+    xt = np.ascontiguousarray(x.transpose(0, 2, 1))  # (F, n, S)
+    i, j = pairs[:, 0], pairs[:, 1]
+    out = np.empty((F, len(perm)))
+    step = max(1, 4_000_000 // max(1, len(perm) * n * S))
+    for a in range(0, F, step):
+        m = np.take_along_axis(xt[a : a + step, None], perm[None], axis=-1).mean(axis=-2)  # (f, b, S)
+        out[a : a + step] = np.abs(m[..., i] - m[..., j]).max(axis=-1)
+    return out
+
+
+def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Observed differences ``(F, P)`` and their HSD p-values, (#{max* >= |d|} + 1) / (B + 1), from
+    the permutations' largest differences ``stat`` ``(F, B)``; a max within rounding noise of
+    |d| (``_NOISE`` times the matrix's largest |score|) reaches it."""
+    obs = x[:, pairs[:, 0]].mean(axis=-1) - x[:, pairs[:, 1]].mean(axis=-1)  # (F, P)
+    tol = _NOISE * np.abs(x).max(axis=(1, 2))[:, None]
+    B = stat.shape[1]
+    srt = np.sort(stat, axis=1)
+    reached = np.stack([B - np.searchsorted(srt[f], np.abs(obs[f]) - tol[f], side="left") for f in range(len(x))])
+    return obs, (reached + 1) / (B + 1)
+
+
+def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
+    """Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
+    topics)`` (e.g. simulated families of systems), every one judged with the same
+    ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
+    (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
+    permutations. The family-wise error of HSD is the share of matrices whose smallest p-value is
+    below alpha."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 3:
+        raise ValueError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
+    F, S, n = x.shape
+    pairs = np.column_stack(np.triu_indices(S, 1)) if pairs is None else np.asarray(pairs, dtype=np.intp)
+    perms = _check_permutations(permutations, n, S)
+    return _hsd_p(x, _family_max(x, perms, pairs), pairs)[1]
+
+
 def tukey_hsd(
     scores,
     pairs=None,
@@ -183,17 +226,11 @@ def tukey_hsd(
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     S, n = x.shape
-    xt = np.ascontiguousarray(x.T)  # (n, S)
-    i, j = pairs[:, 0], pairs[:, 1]
-
-    def family_max(perm: np.ndarray) -> np.ndarray:
-        m = np.take_along_axis(xt[None], perm, axis=2).mean(axis=1)  # (b, S) permuted means
-        return np.abs(m[:, i] - m[:, j]).max(axis=1)
-
     if permutations is not None:
         perms = _check_permutations(permutations, n, S)
         blocks = [perms[a : a + _PERM_BLOCK] for a in range(0, len(perms), _PERM_BLOCK)]
-        stat = np.concatenate(parallel.parallel_map(family_max, blocks, n_jobs=n_jobs))
+        stat = np.concatenate(parallel.parallel_map(lambda b: _family_max(x[None], b, pairs)[0], blocks,
+                                                    n_jobs=n_jobs))
     else:
         B = parallel.check_int(B, "B", minimum=1)
         if seed is None:
@@ -205,15 +242,12 @@ def tukey_hsd(
         def block(k: int) -> np.ndarray:
             rng = np.random.default_rng(seeds[k])
             perm = rng.permuted(np.broadcast_to(ident, (sizes[k], n, S)), axis=-1)
-            return family_max(perm)
+            return _family_max(x[None], perm, pairs)[0]
 
         stat = np.concatenate(parallel.parallel_map(block, range(len(sizes)), n_jobs=n_jobs))
     B = len(stat)
-    obs = x[i].mean(axis=1) - x[j].mean(axis=1)
-    tol = _NOISE * np.abs(x).max()
-    stat = np.sort(stat)
-    reached = B - np.searchsorted(stat, np.abs(obs) - tol, side="left")  # #{max* >= |d| - tol}
-    pv = (reached + 1) / (B + 1)
+    obs, pv = _hsd_p(x[None], stat[None], pairs)
+    obs, pv = obs[0], pv[0]
     return PairwiseResult(
         "tukey", measure, systems, pairs, obs, pv, pv.copy(), FAMILY_WISE, n, B, False, "two-sided",
         _baseline_name(systems, pairs, baseline),

@@ -9,30 +9,9 @@ import numpy as np
 import pandas as pd
 
 from ..stats import adjust_pvalues
+from ._names import CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
 
 __all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
-
-#: The tests of :func:`~irrepro.significance.pairwise_test` (``irrepro compare --test``), by the
-#: name the command line takes, with the name the tables print.
-TESTS = {
-    "paired-t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "bootstrap": "paired bootstrap test",
-    "permutation": "randomization (permutation) test",
-    "tukey": "randomised Tukey HSD",
-}
-
-#: Adjustments for multiple comparisons (``--correction``): the short names, the name of
-#: statsmodels' ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`) and the label the
-#: tables print. Any other method name of ``multipletests`` is accepted as it is.
-CORRECTIONS = {
-    "holm": ("holm", "Holm"),
-    "bh": ("fdr_bh", "Benjamini-Hochberg"),
-    "none": (None, "none"),
-}
-#: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
-FAMILY_WISE = "tukey"
 
 
 def _correction(correction: str | None) -> tuple[str | None, str]:

@@ -20,14 +20,13 @@ from ..data import ScoreMatrix
 from ..parallel import SeedLike
 from ..stats import bca_interval
 from .effects import EffectSizes, effect_sizes, win_tie_loss
+from ._names import FORMATS
 from .pairwise import pairwise_test
 from .result import FAMILY_WISE, PairwiseResult
 
 __all__ = ["ComparisonTable", "compare", "FORMATS"]
 
-#: The output formats of :meth:`ComparisonTable.render` (``irrepro compare --format``).
-FORMATS = ("text", "markdown", "latex", "csv")
-#: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
+#: The output formats of :meth:`ComparisonTable.render` (``irrepro compare --format``).#: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
 #: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).
 _SUPER = dict(zip(string.ascii_lowercase, "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ"))
 _UP, _DOWN = "↑", "↓"

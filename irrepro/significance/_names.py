@@ -1,0 +1,28 @@
+"""The names of :mod:`irrepro.significance`'s tests, corrections and table formats, in a module
+of their own without imports, so that the command line can offer them as choices without loading
+the tests (``irrepro eval`` loads neither pandas nor scipy)."""
+
+#: The tests of :func:`~irrepro.significance.pairwise_test` (``irrepro compare --test``), by the
+#: name the command line takes, with the name the tables print.
+TESTS = {
+    "paired-t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "bootstrap": "paired bootstrap test",
+    "permutation": "randomization (permutation) test",
+    "tukey": "randomised Tukey HSD",
+}
+
+#: Adjustments for multiple comparisons (``--correction``): the short names, the name of
+#: statsmodels' ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`) and the label the
+#: tables print. Any other method name of ``multipletests`` is accepted as it is.
+CORRECTIONS = {
+    "holm": ("holm", "Holm"),
+    "bh": ("fdr_bh", "Benjamini-Hochberg"),
+    "none": (None, "none"),
+}
+#: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
+FAMILY_WISE = "tukey"
+
+#: The formats of :meth:`~irrepro.significance.ComparisonTable.render`.
+FORMATS = ("text", "markdown", "latex", "csv")
