@@ -193,19 +193,20 @@ def _eval(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _baseline_run(baseline: str | None, runs) -> str | None:
-    """The run ``--baseline`` names: a run's name, or the path of one of the run files given (its
-    run tag is read from the file)."""
+def _baseline_run(baseline: str | None, runs=None) -> str | None:
+    """The run ``--baseline`` names: a run's name, or the path of a run file (its run tag is read
+    from the file); checked against ``runs`` when given (else where the runs are read)."""
     from pathlib import Path
 
-    if baseline is None or baseline in runs:
+    if baseline is None or (runs is not None and baseline in runs):
         return baseline
+    name = baseline
     if Path(baseline).expanduser().is_file():
         from .data import read_run
 
         name = read_run(Path(baseline).expanduser()).name
-        if name in runs:
-            return name
+    if runs is None or name in runs:
+        return name
     names = ", ".join(runs[:8]) + (", ..." if len(runs) > 8 else "")
     raise ValueError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
 
@@ -247,7 +248,7 @@ def _report(args: argparse.Namespace) -> int:
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
         scale=args.scale, n_jobs=args.jobs, progress=not args.quiet,
         allow_simulated=args.allow_simulated, precision=args.precision,
-        test=args.test, baseline=args.baseline,
+        test=args.test, baseline=_baseline_run(args.baseline),
     )  # fmt: skip
     print(f"report: {path}")
     return 0

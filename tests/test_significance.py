@@ -523,3 +523,18 @@ def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
     assert "randomised Tukey HSD" in hsd.to_html()
     with pytest.raises(ValueError, match="baseline 'x' is not one of the runs"):
         report.analyse(inp.runset, "AP", scale="quick", progress=False, baseline="x")
+
+
+def test_cli_report_takes_the_baseline_by_its_file(sim_runs, tmp_path, capsys):
+    from irrepro import data
+
+    first = data.run_files(sim_runs / "runs")[0]
+    name = data.read_run(first).name
+    rc, out, err = _cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "rep",
+                         "--scale", "quick", "--quiet", "--test", "paired-t", "--baseline", first], capsys)  # fmt: skip
+    assert rc == 0, err
+    pairs = pd.read_csv(tmp_path / "rep" / "pairs.csv")
+    assert (pairs["run y"] == name).all() and len(pairs) == 4
+    rc, _, err = _cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "r2",
+                       "--scale", "quick", "--quiet", "--baseline", "nobody"], capsys)  # fmt: skip
+    assert rc == 2 and "nobody" in err
