@@ -270,6 +270,14 @@ _PRECISION_HELP = (
 )
 
 
+def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
+    """The options eval and compare share: --qrels, the run files and repeatable -m."""
+    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
+    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
+                   help=f"measure name, repeatable: {examples}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="irrepro", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -303,12 +311,7 @@ after run, exactly what `trec_eval -m runid -m ...` prints for the same job (its
 order and number format; a measure trec_eval lacks keeps irrepro's name); csv and json give the
 long table run, query_id, measure, value.""",
     )
-    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
-    p.add_argument(
-        "-m", "--measure", dest="measures", action="append", required=True,
-        help="measure name, repeatable: AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...",
-    )  # fmt: skip
+    _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...")
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="also one row per topic (trec_eval -q)")
     avg = p.add_mutually_exclusive_group()
@@ -357,12 +360,7 @@ randomization test, exact for up to log2(B) topics, B = 10,000) and tukey (rando
 B = 10,000: family-wise by itself, no --correction). Formats: text, markdown, latex (a table
 float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     )
-    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
-    p.add_argument(
-        "-m", "--measure", dest="measures", action="append", required=True,
-        help="measure name, repeatable: AP, P@10, nDCG@10, ...",
-    )  # fmt: skip
+    _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument("--baseline", default=None, metavar="RUN",
                    help="the run every other run is compared with (its name or its file)")
     p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
