@@ -242,6 +242,25 @@ def test_identical_systems_have_no_t_test_and_count_as_p_1_in_the_family(x):
     np.testing.assert_allclose(r.p_adjusted[ok], full[ok])
 
 
+@pytest.mark.parametrize("test", list(sg.TESTS))
+def test_rounding_noise_is_no_difference_for_any_test(test):
+    """Two runs that differ by 1e-12 on every topic (rounding, e.g. scores written by two tools)
+    are not significantly different by any test, while a real difference of the same shape on
+    top of the noise is (the classical tests against scipy on the noise-free differences)."""
+    y = np.random.default_rng(0).uniform(0.1, 0.9, 20)
+    m = np.vstack([y, y + 1e-12, y + 1e-12 + np.linspace(0.02, 0.2, 20)])
+    r = sg.pairwise_test(m, test, baseline=0, seed=1, correction="none")
+    assert not r.significant(0.05)[0], (test, r.p[0])
+    assert r.significant(0.05)[1], (test, r.p[1])
+    if test in ("paired-t", "wilcoxon", "sign"):
+        d = np.linspace(0.02, 0.2, 20)
+        ref = {"paired-t": stats.ttest_rel(y + d, y).pvalue, "wilcoxon": stats.wilcoxon(d).pvalue,
+               "sign": stats.binomtest(20, 20).pvalue}[test]
+        assert r.p[1] == pytest.approx(ref, rel=1e-6)
+    rows = sg.compare(m[:2], baseline=0, test=test, seed=1).to_string().splitlines()[2:4]  # the two runs
+    assert not any(a in r for r in rows for a in "↑↓"), rows
+
+
 # ---------------------------------------------------------------- workers
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import topic_split as ts
-from ..bootstrap_tests.pairwise import _map_chunks, paired_test
+from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, paired_test
 from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
 from ..parallel import SeedLike
 from .randomization import permutation_test, tukey_hsd
@@ -38,7 +38,10 @@ def pairwise_test(
 
     - ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's
       ``ttest_rel``, ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences
-      (:func:`irrepro.topic_split.paired_t_pvalues` etc.; NaN for two identical systems);
+      (:func:`irrepro.topic_split.paired_t_pvalues` etc.; NaN for two identical systems); a
+      topic's difference within rounding noise of the pair's scores (1e-9 times the larger
+      absolute score) counts as zero, so two runs that differ by rounding alone are not different
+      (as in the bootstrap and permutation tests);
     - ``"bootstrap"``: Sakai's (2006) studentised paired bootstrap test, the ASL
       (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000 unless given);
     - ``"permutation"``: the paired randomization test (:func:`permutation_test`, exact for
@@ -79,8 +82,12 @@ def pairwise_test(
         fn = _CLASSICAL[test]
 
         def run(sl: slice):
-            d = x[pairs[sl, 0]] - x[pairs[sl, 1]]
-            return d.mean(axis=1), fn(d)
+            a, b = x[pairs[sl, 0]], x[pairs[sl, 1]]
+            d = a - b
+            # rounding noise is no difference: a topic's |d| within _NOISE times the pair's largest
+            # |score| counts as a tie (a zero difference), as in the resampling tests
+            tol = _NOISE * np.maximum(np.abs(a).max(axis=1), np.abs(b).max(axis=1))[:, None]
+            return d.mean(axis=1), fn(np.where(np.abs(d) <= tol, 0.0, d))
 
         diff, p = (np.concatenate(a) for a in zip(*_map_chunks(run, len(pairs), n_jobs)))
         res = PairwiseResult(
