@@ -308,8 +308,9 @@ never evaluated). A run none of whose topics is in the qrels is an error.
 Output (--format): tsv (default) prints run<TAB>measure<TAB>value, with -q
 run<TAB>measure<TAB>topic<TAB>value and an 'all' row per run and measure; trec_eval prints, run
 after run, exactly what `trec_eval -m runid -m ...` prints for the same job (its measure names,
-order and number format; a measure trec_eval lacks keeps irrepro's name); csv and json give the
-long table run, query_id, measure, value.""",
+order and number format; a measure trec_eval lacks keeps irrepro's name; with -q and the default
+average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints it - trec_eval
+9.0.8 leaves it out); csv and json give the long table run, query_id, measure, value.""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...")
     p.add_argument("-q", "--per-topic", action="store_true",
@@ -442,14 +443,34 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     from . import data
 
+    if args.command in ("report", "compare"):  # no progress-bar monitor thread to interrupt at exit
+        import tqdm
+
+        tqdm.tqdm.monitor_interval = 0
     try:
         return args.func(args)
     except KeyboardInterrupt:
         print("\nirrepro: interrupted", file=sys.stderr)
         return 130
-    except (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError) as exc:
+    except Exception as exc:
+        if _interrupted(exc):  # Ctrl-C inside a library that wraps it (e.g. during an import)
+            print("\nirrepro: interrupted", file=sys.stderr)
+            return 130
+        if not isinstance(exc, (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError)):
+            raise
         _err(args.command, _explain(exc, args))
         return 2
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a KeyboardInterrupt (its chain of causes and contexts)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -311,8 +312,9 @@ def check_out(out: str | Path) -> Path:
 
     Refused (ValueError naming the path and the problem): ``out`` is a file; ``out`` is a
     directory that holds files but no irrepro report (an earlier report is replaced, nothing
-    else); ``out`` cannot be created or replaced there (no write permission on its parent, or a
-    parent that is a file)."""
+    else); ``out`` is a directory without write permission (a report there could not be removed,
+    and an empty one was made read-only on purpose); ``out`` cannot be created or replaced there
+    (no write permission on its parent, or a parent that is a file)."""
     d = Path(out).expanduser().absolute()
     if d.exists() and not d.is_dir():
         raise ValueError(f"{d}: --out names a file, not a directory for the report")
@@ -320,6 +322,11 @@ def check_out(out: str | Path) -> Path:
         raise ValueError(
             f"{d}: not an irrepro report (no {MARKER} file) and not empty; refusing to overwrite "
             "it: give a new or empty directory as --out"
+        )
+    if d.is_dir() and not os.access(d, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"{d}: the directory is not writable (mode {d.stat().st_mode & 0o777:o}); refusing to replace "
+            "it: make it writable, or give another --out"
         )
     base = d.parent
     while not base.exists():
@@ -377,6 +384,8 @@ def _write_dir(d: Path, files: dict[str, str]) -> None:
                 raise
         if _exchange(tmp, d):  # tmp now holds the earlier report
             shutil.rmtree(tmp, ignore_errors=True)
+            if tmp.exists():
+                warnings.warn(f"the earlier report could not be removed; it is left in {tmp}", stacklevel=2)
             return
         old = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".old"))
         try:

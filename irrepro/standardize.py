@@ -266,13 +266,16 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
     RMSE(a, b) / ((sd(a) + sd(b)) / 2), sd over systems with ``ddof`` (sample sd: see notes).
 
     ``a`` and ``b`` are system means, shape ``(..., S)``; leading axes are batches (e.g. random
-    partitions), so one call scores many collection pairs."""
+    partitions), so one call scores many collection pairs. NaN where both sds are 0."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.shape[-1] < 2:
         raise ValueError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
     rmse = np.sqrt(np.mean((a - b) ** 2, axis=-1))
-    return 2 * rmse / (a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
+    den = np.asarray(a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
+    # undefined (NaN, no warning) where neither collection's means vary, e.g. every score 0
+    out = np.divide(2 * rmse, den, out=np.full(den.shape, np.nan), where=den > 0)
+    return out[()]
 
 
 @dataclass(frozen=True)

@@ -262,6 +262,27 @@ def test_ctrl_c_prints_interrupted_and_exits_130(tiny, capsys, monkeypatch):
     assert rc == 130 and "irrepro: interrupted" in err and "Traceback" not in err
 
 
+def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, capsys, monkeypatch):
+    """The audit of issue 12 #7: Ctrl-C while matplotlib was being imported came out as its
+    RuntimeError (the KeyboardInterrupt as its cause) with a traceback."""
+    def wrapped(*a, **k):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper'") from exc
+
+    monkeypatch.setattr(data, "load_runs", wrapped)
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    assert rc == 130 and "irrepro: interrupted" in err and "Traceback" not in err
+
+    def broken(*a, **k):
+        raise RuntimeError("a bug, not an interrupt")
+
+    monkeypatch.setattr(data, "load_runs", broken)
+    with pytest.raises(RuntimeError, match="a bug"):  # a real bug still shows its traceback
+        run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+
+
 def test_ctrl_c_in_a_running_report(tmp_path):
     """A real SIGINT to `irrepro report` busy in its analyses (two worker threads)."""
     rs = data.simulate.runs(12, 40, list_length=200, seed=1)

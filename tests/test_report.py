@@ -9,6 +9,7 @@ the HTML is checked to be self-contained.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 
@@ -370,6 +371,31 @@ def test_out_problems_are_found_before_any_analysis(sim_dir, monkeypatch, capsys
     legacy.mkdir()
     (legacy / "index.html").write_text("<!DOCTYPE html><html><head><title>irrepro report: x</title>")
     assert report.check_out(legacy) == legacy and report.check_out(sim_dir / "empty") == sim_dir / "empty"
+
+
+def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_path, monkeypatch, capsys):
+    """The audit of issue 12 #4: a read-only earlier report was left behind as a hidden .tmp
+    directory beside the new one, and an empty read-only directory was replaced by a writable
+    one. Both are refused now, naming the mode. (Root may write anywhere, so os.access answers
+    as a user without privileges would, from the mode bits.)"""
+    import stat
+
+    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
+    monkeypatch.setattr(report.os, "access", lambda p, mode: bool(os.stat(p).st_mode & stat.S_IWUSR))
+    outs = tmp_path / "outs"
+    earlier, empty = outs / "earlier", outs / "empty"
+    earlier.mkdir(parents=True)
+    (earlier / report.MARKER).write_text("irrepro report")
+    empty.mkdir()
+    for d in (earlier, empty):
+        d.chmod(0o555)
+        try:
+            assert _report(sim_dir, d) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"irrepro report: {d}: the directory is not writable (mode 555)"), err
+        finally:
+            d.chmod(0o755)
+    assert sorted(p.name for p in outs.iterdir()) == ["earlier", "empty"]
 
 
 def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir, monkeypatch, capsys):

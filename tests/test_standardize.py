@@ -223,3 +223,15 @@ def test_compare_collections_fields():
     assert res.n_significant == sz.self_significance(c, d).sum() == 20
     assert res.interval == sz.binomial_interval(20, 20)
     assert res.percentile == 100.0 and len(res.random.drmse) == 40
+
+
+def test_drmse_is_nan_without_a_warning_where_no_mean_varies():
+    """Scores that are all 0 (e.g. runs scored against qrels that match nothing) give no sd to
+    normalise by: dRMSE is undefined, NaN, and no RuntimeWarning reaches the user."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(sz.drmse(np.zeros(5), np.zeros(5)))
+        got = sz.drmse(np.vstack([np.zeros(4), [0.1, 0.2, 0.3, 0.5]]), np.vstack([np.zeros(4), [0.2, 0.2, 0.4, 0.4]]))
+    assert np.isnan(got[0]) and np.isfinite(got[1])
