@@ -22,6 +22,7 @@ import argparse
 import json
 import signal
 import sys
+import warnings
 
 #: The averages of ``irrepro eval`` (``--average``): over all the qrels' topics (trec_eval -c)
 #: or over the topics the run retrieved for (trec_eval without -c).
@@ -156,8 +157,6 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
 
 
 def _eval(args: argparse.Namespace) -> int:
-    import warnings
-
     from . import data, measures
     from .measures.outputs import _rows
 
@@ -447,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         import tqdm
 
         tqdm.tqdm.monitor_interval = 0
+    shown = warnings.formatwarning
+    warnings.formatwarning = _format_warning  # "irrepro: warning: ...", not Python's source line
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -460,6 +461,13 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _err(args.command, _explain(exc, args))
         return 2
+    finally:
+        warnings.formatwarning = shown
+
+
+def _format_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning as the command line prints it: one line, no Python source."""
+    return f"irrepro: warning: {message}\n"
 
 
 def _interrupted(exc: BaseException) -> bool:

@@ -283,6 +283,21 @@ def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, capsys, monkeyp
         run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
 
 
+def test_warnings_are_one_line_without_python_source(tiny):
+    """The audit of issue 12 #7: a repaired cache file was announced by Python's raw UserWarning
+    with the source line that raised it. The command line prints one line of its own."""
+    code = (
+        "import warnings\nimport irrepro.data as d\norig = d.load_runs\n"
+        "def load_runs(*a, **k):\n    warnings.warn('cached file x does not match its sha256; replacing it')\n"
+        "    return orig(*a, **k)\n"
+        "d.load_runs = load_runs\nfrom irrepro.cli import main\n"
+        f"raise SystemExit(main(['eval', '--qrels', {str(tiny / 'qrels.txt')!r}, {str(tiny / 'run.txt')!r}, '-m', 'AP']))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == "irrepro: warning: cached file x does not match its sha256; replacing it\n"
+
+
 def test_ctrl_c_in_a_running_report(tmp_path):
     """A real SIGINT to `irrepro report` busy in its analyses (two worker threads)."""
     rs = data.simulate.runs(12, 40, list_length=200, seed=1)
