@@ -545,8 +545,7 @@ def analyse(
     parse_measure(measure)
     seed = parallel.check_int(seed, "seed", minimum=0)
     S, T = len(runs.runs), len(runs.topics)
-    if S < 3:
-        raise ValueError(f"the report compares runs: need at least 3 runs, got {S}")
+    _check_run_count(S)
     if T < 4:
         raise ValueError(f"need at least 4 topics with judgments, got {T}")
     cov = runs.coverage().set_index("run")
@@ -634,6 +633,11 @@ def _check_test(test: str, baseline: str | None, runs) -> None:
         raise ValueError(f"baseline {baseline!r} is not one of the runs ({names})")
 
 
+def _check_run_count(S: int) -> None:
+    if S < 3:
+        raise ValueError(f"the report compares runs: need at least 3 runs, got {S}")
+
+
 def run(
     runs_dir: str | Path,
     qrels: str | Path,
@@ -668,6 +672,9 @@ def run(
         raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if not Path(runs_dir).is_dir():
         raise DataError(runs_dir, None, "not a directory of run files")
+    from .data import run_files
+
+    _check_run_count(len(run_files(runs_dir)))  # before the qrels are read (a download, maybe)
     inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)
     rep = analyse(inp.runset, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
                   qrels_label=inp.qrels_label, simulated=inp.simulated, test=test, baseline=baseline)  # fmt: skip

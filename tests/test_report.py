@@ -160,6 +160,9 @@ def test_report_errors_are_clear(tmp_path, capsys):
     data.simulate.write_trec(rs, tmp_path / "two", qrels=tmp_path / "q2.txt")
     assert cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "q2.txt"), "-q"]) == 2
     assert "need at least 3 runs" in capsys.readouterr().err
+    # counted before the qrels are read (the audit: a stand-in's qrels took 12 s to refuse 2 runs)
+    assert cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "no-such-qrels.txt"), "-q"]) == 2
+    assert "need at least 3 runs, got 2" in capsys.readouterr().err
     with pytest.raises(ValueError, match="unknown|measure"):
         report.analyse(data.simulate.runs(3, 8, list_length=20, seed=1), "NOPE@x", progress=False)
     with pytest.raises(ValueError, match="scale"):
