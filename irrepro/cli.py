@@ -56,6 +56,20 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _scheduler(text: str) -> str:
+    from . import parallel
+
+    try:
+        return parallel.scheduler(text) or ""
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}") from None
+
+
+_SCHEDULER_HELP = ("run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
+                   "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
+                   "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')")
+
+
 def _err(command: str, message: str) -> None:
     print(f"irrepro {command}: {message}", file=sys.stderr)
 
@@ -374,6 +388,7 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
     p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
@@ -405,6 +420,7 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (default IRREPRO_JOBS or 1; "
                    "the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--test", choices=list(TESTS), default="bootstrap",
                    help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
     p.add_argument("--baseline", default=None, metavar="RUN",
@@ -440,14 +456,15 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a bad option (2, message printed)
         return exc.code if isinstance(exc.code, int) else 2
-    from . import data
+    from . import data, parallel
 
     try:
-        return args.func(args)
+        with parallel.using_scheduler(getattr(args, "scheduler", None) or None):
+            return args.func(args)
     except KeyboardInterrupt:
         print("\nirrepro: interrupted", file=sys.stderr)
         return 130
-    except (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError) as exc:
+    except (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError, ImportError) as exc:
         _err(args.command, _explain(exc, args))
         return 2
 
