@@ -456,11 +456,15 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a bad option (2, message printed)
         return exc.code if isinstance(exc.code, int) else 2
-    from . import data, parallel
+    from . import data
 
     try:
-        with parallel.using_scheduler(getattr(args, "scheduler", None) or None):
-            return args.func(args)
+        if getattr(args, "scheduler", None):  # report, compare --scheduler
+            from . import parallel
+
+            with parallel.using_scheduler(args.scheduler):
+                return args.func(args)
+        return args.func(args)
     except KeyboardInterrupt:
         print("\nirrepro: interrupted", file=sys.stderr)
         return 130
