@@ -135,3 +135,43 @@ def test_scheduler_addresses_are_checked(monkeypatch, capsys):
     assert parallel.scheduler() is None
     assert cli_main(["report", ".", "--qrels", QRELS, "--scheduler", "nowhere"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+
+
+def _lists(path) -> dict[str, list[str]]:
+    """topic -> ranked doc ids of a TREC run file, read with a literal loop (rank column order)."""
+    import gzip
+
+    rows: dict[str, list[tuple[int, str]]] = {}
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            topic, _, doc, rank, *_ = line.split()
+            rows.setdefault(topic, []).append((int(rank), doc))
+    return {t: [d for _, d in sorted(v)] for t, v in rows.items()}
+
+
+@pytest.mark.realdata
+def test_perturbed_archive_runs_are_noisy_fusions_of_two_real_runs(run_dir, tmp_path):
+    from irrepro.data import simulate
+
+    rs = data.load_runs(run_dir, qrels=QRELS)
+    paths = simulate.perturbed_archive(rs, 6, tmp_path / "a", seed=3)
+    again = simulate.perturbed_archive(rs, 3, tmp_path / "b", seed=3, n_jobs=2)  # a prefix, 2 workers
+    other = simulate.perturbed_archive(rs, 1, tmp_path / "c", seed=4)
+    real = {p.name[: -len(".gz")]: _lists(p) for p in run_dir.glob("*.gz")}
+    qrels_topics = set(rs.topics)
+    for j, p in enumerate(paths):
+        syn = _lists(p)
+        base = real[rs.runs[j % len(rs.runs)]]
+        assert p.name.startswith(f"synth{j:05d}-{rs.runs[j % len(rs.runs)]}")
+        assert set(syn) == set(base) & qrels_topics
+        for t, docs in syn.items():
+            assert len(docs) == len(set(docs)) == len(base[t])  # no duplicates, the base's length
+        donors = [n for n, r in real.items() if n != rs.runs[j % len(rs.runs)]
+                  and all(set(d) <= set(base[t]) | set(r.get(t, [])) for t, d in syn.items())]  # fmt: skip
+        assert donors, "every document comes from the base run or one donor run"
+        assert syn != {t: base[t] for t in syn}  # perturbed, not a copy
+    for p, q in zip(paths, again):
+        assert _lists(p) == _lists(q)
+    assert _lists(other[0]) != _lists(paths[0])
+    back = data.load_runs(tmp_path / "a", qrels=QRELS)  # ordinary run files
+    assert len(back.runs) == 6
