@@ -175,3 +175,14 @@ def test_perturbed_archive_runs_are_noisy_fusions_of_two_real_runs(run_dir, tmp_
     assert _lists(other[0]) != _lists(paths[0])
     back = data.load_runs(tmp_path / "a", qrels=QRELS)  # ordinary run files
     assert len(back.runs) == 6
+
+
+@pytest.mark.realdata
+def test_compare_cli_scheduler_prints_the_same_table(run_dir, cluster, monkeypatch, capsys):
+    _serial(monkeypatch)
+    base = ["compare", "--qrels", QRELS, str(run_dir), "-m", "AP", "-m", "P@10", "--test", "permutation",
+            "-B", "2000", "--intervals", "--seed", "4", "--format", "csv"]  # fmt: skip
+    assert cli_main(base) == 0
+    serial = capsys.readouterr().out
+    assert cli_main(base + ["--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == serial and serial.count("\n") > RUNS
