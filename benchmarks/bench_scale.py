@@ -5,7 +5,8 @@ Cases:
 
 1. the 126 TREC-COVID round-5 runs, serially (``-j 1``, no scheduler) - the anchor;
 2. the same 126 runs on a LocalCluster of ``--workers`` single-threaded worker processes
-   (``--scheduler tcp://127.0.0.1:...``), whose tables must equal case 1's byte for byte;
+   (:func:`irrepro.parallel.local_cluster`, as ``IRREPRO_SCHEDULER=local`` starts it; the report
+   gets ``--scheduler tcp://127.0.0.1:...``), whose tables must equal case 1's byte for byte;
 3. a synthetic archive of ``--runs`` runs (:func:`irrepro.data.simulate.perturbed_archive` of the
    126 real runs, seed 0) on a fresh LocalCluster of the same size.
 
@@ -83,10 +84,11 @@ def _peak_mb() -> float:
 def on_cluster(runs_dir: Path, out: Path, scale: str, workers: int) -> tuple[float, float, float, list[float]]:
     """:func:`report` on a fresh LocalCluster of ``workers`` processes (127.0.0.1), and the
     workers' peak RSS in MB."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:  # fmt: skip
+    from irrepro.parallel import local_cluster
+
+    with local_cluster(workers) as cluster, Client(cluster) as client:
         mb, wall, cpu = report(runs_dir, out, scale, cluster.scheduler_address)
         peaks = sorted(client.run(_peak_mb).values())
     return mb, wall, cpu, peaks

@@ -43,12 +43,9 @@ def run_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A 2-worker LocalCluster (processes) on the loopback interface; closed, with the client
+    """A 2-worker LocalCluster (processes) on the loopback interface only; closed, with the client
     irrepro opened on it, when the module's tests are done."""
-    c = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        scheduler_port=0, dashboard_address=None,
-    )  # fmt: skip
+    c = parallel.local_cluster(2)
     try:
         yield c
     finally:
@@ -72,7 +69,11 @@ def test_parallel_map_runs_on_the_cluster_workers(cluster, monkeypatch):
 
     out = parallel.parallel_map(task, range(40))
     pids = {p for p, _ in out}
-    workers = set(parallel.dask_client().run(os.getpid).values())
+    client = parallel.dask_client()
+    workers = set(client.run(os.getpid).values())
+    assert all(a.startswith("tcp://127.0.0.1:") for a in client.scheduler_info()["workers"])
+    trim = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+    assert set(trim.values()) == {None}, trim  # Dask's default would slow numpy down
     assert pids <= workers and os.getpid() not in pids and len(workers) == 2
     assert [v for _, v in out] == [i + 6.0 for i in range(40)]  # in order
     with pytest.raises(ZeroDivisionError):  # a task's error reaches the caller
