@@ -57,6 +57,20 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _scheduler(text: str) -> str:
+    from . import parallel
+
+    try:
+        return parallel.scheduler(text) or ""
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}") from None
+
+
+_SCHEDULER_HELP = ("run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
+                   "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
+                   "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')")
+
+
 def _err(command: str, message: str) -> None:
     print(f"irrepro {command}: {message}", file=sys.stderr)
 
@@ -374,6 +388,7 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
     p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
@@ -405,6 +420,7 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (default IRREPRO_JOBS or 1; "
                    "the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--test", choices=list(TESTS), default="bootstrap",
                    help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
     p.add_argument("--baseline", default=None, metavar="RUN",
@@ -449,6 +465,11 @@ def main(argv: list[str] | None = None) -> int:
     shown = warnings.formatwarning
     warnings.formatwarning = _format_warning  # "irrepro: warning: ...", not Python's source line
     try:
+        if getattr(args, "scheduler", None):  # report, compare --scheduler
+            from . import parallel
+
+            with parallel.using_scheduler(args.scheduler):
+                return args.func(args)
         return args.func(args)
     except KeyboardInterrupt:
         print("\nirrepro: interrupted", file=sys.stderr)
@@ -457,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         if _interrupted(exc):  # Ctrl-C inside a library that wraps it (e.g. during an import)
             print("\nirrepro: interrupted", file=sys.stderr)
             return 130
-        if not isinstance(exc, (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError)):
+        if not isinstance(exc, (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError, ImportError)):
             raise
         _err(args.command, _explain(exc, args))
         return 2

@@ -659,7 +659,7 @@ def run(
     returns the path of its ``index.html``. What ``irrepro report`` does.
 
     Everything that can be checked without the data is checked first (``out``, the measure, the
-    scale, the seed, ``IRREPRO_JOBS``). Real qrels or an error: the simulated stand-in of a book
+    scale, the seed, ``IRREPRO_JOBS``, ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
     ``test`` and ``baseline`` as in :func:`analyse`."""
     out = check_out(out)
@@ -668,6 +668,7 @@ def run(
     settings(scale)
     parallel.check_int(seed, "seed", minimum=0)
     n_jobs = parallel.n_jobs(n_jobs)
+    parallel.scheduler()  # IRREPRO_SCHEDULER / --scheduler: an address or 'local'
     if precision not in (None, "float32", "float64"):
         raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if not Path(runs_dir).is_dir():

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import pandas as pd
@@ -309,6 +309,12 @@ def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(S, k=1)
 
 
+def _swap_on(matrices: list[np.ndarray], args) -> tuple:
+    """:func:`_swap_task` of the matrix numbered ``args[0]``: the matrices travel with the task
+    function (scattered once to each worker of a Dask cluster), the tasks carry only their index."""
+    return _swap_task((matrices[args[0]],) + tuple(args[1:]))
+
+
 def _swap_task(args) -> tuple:
     X, n, reps, design, rng, abs_w, rel_w, n_bins, filters, chunk = args
     S, T = X.shape
@@ -423,9 +429,10 @@ def swap_experiment(
     fdefs = [FILTERS[f] for f in filters]
     tasks = [(k, s) for k in range(len(matrices)) for s in range(len(sizes))]
     rngs = parallel.spawn(seed, len(tasks))
+    xs = [np.ascontiguousarray(m.scores, dtype=np.float64) for m in matrices]
     items = [
         (
-            np.ascontiguousarray(matrices[k].scores, dtype=np.float64),
+            k,
             int(sizes[s]),
             B,
             design,
@@ -439,7 +446,7 @@ def swap_experiment(
         for i, (k, s) in enumerate(tasks)
     ]
     label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
-    out = parallel.parallel_map(_swap_task, items, n_jobs=n_jobs, progress=label)
+    out = parallel.parallel_map(partial(_swap_on, xs), items, n_jobs=n_jobs, progress=label)
     F = len(filters)
     trials = np.zeros((F, 2, len(sizes), n_bins), dtype=np.int64)
     errors = np.zeros_like(trials)

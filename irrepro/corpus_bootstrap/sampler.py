@@ -209,13 +209,14 @@ def bootstrap_ap(
     B = parallel.check_int(B, "B", minimum=2)
     lists = _lists_of(runs, rel)
     seeds = parallel.as_seed_sequence(seed).spawn(len(lists))
-    tables = _tables_for(int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1))))
+    lam_max = int(max(lists.gaps.max(initial=1), lists.n_ret_rel.max(initial=1)))
     out = np.full((len(lists), B), np.nan)
     todo = np.flatnonzero(lists.usable)
     # tasks: fixed groups of lists (independent of n_jobs); each list has its own generator
     groups = np.array_split(todo, max(1, len(todo) // 64)) if len(todo) else []
 
     def work(idx):
+        tables = _tables_for(lam_max)  # built (and cached) where the task runs: not shipped with it
         return [
             _boot_list(
                 lists.gaps[lists.start[i] : lists.start[i + 1]],

@@ -41,7 +41,7 @@ from ._qrels import Qrels
 from ._runs import Run, build_runset
 from ._runset import RunSet
 
-__all__ = ["runs", "qrels", "score_matrix", "write_trec"]
+__all__ = ["runs", "qrels", "score_matrix", "write_trec", "perturbed_archive"]
 
 
 def _topics(topics: int | Sequence[str]) -> tuple[str, ...]:
@@ -180,21 +180,88 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for s, name in enumerate(runset.runs):
-        lines = []
-        for t, topic in enumerate(runset.topics):
-            for r, doc in enumerate(runset.doc_ids(s, t)):
-                lines.append(f"{topic} Q0 {doc} {r + 1} {runset.lengths[s, t] - r} {name}\n")
-        p = out / (f"{name}.gz" if gzip else name)
-        if gzip:
-            import gzip as gz
-
-            with gz.open(p, "wt") as f:
-                f.writelines(lines)
-        else:
-            p.write_text("".join(lines))
-        paths.append(p)
+        lists = [(topic, runset.doc_ids(s, t)) for t, topic in enumerate(runset.topics)]
+        paths.append(_write_run(out / (f"{name}.gz" if gzip else name), name, lists, gzip=gzip))
     qt = runset.qrels.table
     Path(qrels or out / "qrels.txt").write_text(
         "".join(f"{t} 0 {d} {g}\n" for t, d, g in qt[["topic", "doc", "grade"]].itertuples(index=False))
     )
     return paths
+
+
+def _write_run(path, name: str, lists, *, gzip: bool):
+    """One TREC run file: ``lists`` of (topic, ranked doc ids); scores are the reversed ranks."""
+    lines = []
+    for topic, docs in lists:
+        n = len(docs)
+        lines.extend(f"{topic} Q0 {doc} {r + 1} {n - r} {name}\n" for r, doc in enumerate(docs))
+    if gzip:
+        import gzip as gz
+
+        with gz.open(path, "wt", compresslevel=1) as f:
+            f.writelines(lines)
+    else:
+        path.write_text("".join(lines))
+    return path
+
+
+def perturbed_archive(
+    source: RunSet,
+    n_runs: int,
+    directory,
+    *,
+    seed: int = 0,
+    gzip: bool = True,
+    n_jobs: int | None = None,
+    progress: bool | str = False,
+) -> list:
+    """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as ordinary
+    TREC run files into ``directory`` (an archive to test scale: ``irrepro report`` on 500 or
+    2,000 runs); returns their paths. Score them with ``source``'s qrels.
+
+    Run ``j`` (drawn from child ``j`` of ``seed``, so any subset of the archive is the same
+    whatever ``n_runs`` and ``n_jobs``) is a noisy fusion of two real runs: its *base* is run
+    ``j mod S`` of ``source`` (so every real run serves in turn) and its *donor* another run drawn
+    at random. Per topic, each document of the base gets the key ``log(rank) + sigma * e`` and each
+    of the donor ``log(rank) + shift + sigma * e`` (``e`` standard normal per document, ``sigma ~
+    U(0.2, 1.5)`` and ``shift ~ U(0, 2)`` per run); a document in both keeps its smaller key, the
+    documents are ranked by key and the list cut to the base's length (a topic the base lacks stays
+    absent). The runs are thus as long as, and of a quality near, the real ones, but all different.
+    Named ``synthNNNNN-<base>``; scores are the reversed ranks.
+    """
+    from pathlib import Path
+
+    from ..parallel import as_seed_sequence, check_int, parallel_map
+
+    n_runs = check_int(n_runs, "n_runs", minimum=1)
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    seeds = as_seed_sequence(seed).spawn(n_runs)
+    S, T = len(source.runs), len(source.topics)
+    width = max(5, len(str(n_runs - 1)))
+
+    def lists_of(s: int, t: int) -> np.ndarray:
+        i = s * T + t
+        return source.flat_docs[source.offsets[i] : source.offsets[i + 1]]
+
+    def one(j: int):
+        rng = np.random.default_rng(seeds[j])
+        base = j % S
+        donor = (base + 1 + int(rng.integers(S - 1))) % S if S > 1 else base
+        sigma, shift = rng.uniform(0.2, 1.5), rng.uniform(0.0, 2.0)
+        lists = []
+        for t, topic in enumerate(source.topics):
+            a, b = lists_of(base, t), lists_of(donor, t)
+            if len(a) == 0:
+                continue
+            docs = np.concatenate([a, b])
+            key = np.concatenate([np.log1p(np.arange(len(a))), np.log1p(np.arange(len(b))) + shift])
+            key += sigma * rng.standard_normal(len(key))
+            order = np.argsort(key, kind="stable")
+            _, first = np.unique(docs[order], return_index=True)  # each document at its smallest key
+            keep = order[np.sort(first)][: len(a)]
+            lists.append((topic, source.vocab[docs[keep]]))
+        name = f"synth{j:0{width}d}-{source.runs[base]}"
+        return _write_run(out / (f"{name}.gz" if gzip else name), name, lists, gzip=gzip)
+
+    return parallel_map(one, range(n_runs), n_jobs=n_jobs, progress=progress)
