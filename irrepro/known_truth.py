@@ -171,8 +171,8 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike) -> tuple[np.nd
     two[3] = paired.asl
     one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
     signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
-    two[4] = sig.permutation_test(scores, pairs, signs=signs).p
-    one[4] = sig.permutation_test(scores, pairs, signs=signs, alternative="greater").p
+    both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
+    two[4], one[4] = both.p, greater.p
     unp = bt.unpaired_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
     two[5] = unp.asl
     one[5] = np.count_nonzero(unp.replicates >= unp.observed[:, None], axis=1) / B
@@ -561,7 +561,6 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
     the population as non-relevant ones)."""
     B = default_B() if B is None else check_int(B, "B", minimum=1)
-    g_corp = parallel.as_seed_sequence(seed)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}
     codes = runs.doc_codes.astype(np.int64)
@@ -575,7 +574,7 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     lengths = (codes >= 0).sum(axis=-1)
     pop = cb.compact_lists(relevant, n_rel[None, :], lengths)
     flat_rel, flat_codes = relevant.reshape(S * T, K), codes.reshape(S * T, K)
-    seeds = parallel.as_seed_sequence(g_corp).spawn(n_corpora)
+    seeds = parallel.as_seed_sequence(seed).spawn(n_corpora)
     methods = ("linear", "logit", "bca", "linear+smallR", "logit+smallR")
     truth = {m: [] for m in methods}
     other = {m: [] for m in methods}

@@ -557,3 +557,14 @@ def test_cli_report_takes_the_baseline_by_its_file(sim_runs, tmp_path, capsys):
     rc, _, err = _cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "r2",
                        "--scale", "quick", "--quiet", "--baseline", "nobody"], capsys)  # fmt: skip
     assert rc == 2 and "nobody" in err
+
+
+def test_permutation_test_gives_several_alternatives_from_one_pass(x):
+    signs = sg.sign_flips(x.shape[1], 500, seed=3)
+    both = sg.permutation_test(x, signs=signs, alternative=("two-sided", "greater", "less"))
+    for res, alt in zip(both, ("two-sided", "greater", "less")):
+        one = sg.permutation_test(x, signs=signs, alternative=alt)
+        np.testing.assert_array_equal(res.p, one.p)
+        assert res.alternative == alt
+    with pytest.raises(ValueError, match="alternative must be"):
+        sg.permutation_test(x, signs=signs, alternative=("two-sided", "bigger"))

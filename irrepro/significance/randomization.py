@@ -11,11 +11,13 @@ so the results are the same with any number of workers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .. import parallel
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
-from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
+from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, _pair_noise
+from ..bootstrap_tests.samples import _as_matrix, _check_pairs, _resolve_pairs
 from ..parallel import SeedLike
 from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 
@@ -57,8 +59,7 @@ def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
     tolerance (100 machine epsilons of the observed value) or, at least, rounding noise on the
     scale of the pair's scores (:data:`~irrepro.bootstrap_tests.pairwise._NOISE` times the larger
     absolute score), so that a difference that is zero up to rounding is a tie too."""
-    scale = np.maximum(np.abs(x[p[:, 0]]).max(1), np.abs(x[p[:, 1]]).max(1))
-    return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _NOISE * scale)
+    return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))
 
 
 def permutation_test(
@@ -69,9 +70,9 @@ def permutation_test(
     B: int = 10_000,
     seed: SeedLike = None,
     signs=None,
-    alternative: str = "two-sided",
+    alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
-) -> PairwiseResult:
+) -> PairwiseResult | tuple[PairwiseResult, ...]:
     """Paired randomization (permutation) test of every pair of systems, on the difference of
     their mean scores (Fisher's randomization test as Smucker, Allan & Carterette 2007 use it).
 
@@ -94,11 +95,15 @@ def permutation_test(
 
     ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
     other system against it). ``alternative``: ``"two-sided"``, ``"greater"`` (the first system
-    of a pair better) or ``"less"``. Returns a :class:`PairwiseResult` with unadjusted p-values
-    (``.adjust("holm")`` adjusts them over the pairs).
+    of a pair better) or ``"less"``, or a tuple of them for one result per alternative from one
+    pass over the flips (e.g. ``("two-sided", "greater")``). Returns a :class:`PairwiseResult`
+    (a tuple of them for a tuple) with unadjusted p-values (``.adjust("holm")`` adjusts them over
+    the pairs).
     """
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, not {alternative!r}")
+    alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
+    for a in alts:
+        if a not in ALTERNATIVES:
+            raise ValueError(f"alternative must be one of {ALTERNATIVES}, not {a!r}")
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
@@ -116,26 +121,31 @@ def permutation_test(
     B = signs.shape[0]
     adj = 0 if exact else 1
     means = x @ signs.T / n  # (S, B): each system's mean under every flip
+    need_g = any(a in ("two-sided", "greater") for a in alts)
+    need_l = any(a in ("two-sided", "less") for a in alts)
 
     def run(sl: slice):
         p = pairs[sl]
         obs = (x[p[:, 0]] - x[p[:, 1]]).mean(axis=1)
         null = means[p[:, 0]] - means[p[:, 1]]  # (P, B)
         tol = _tolerance(x, p, obs)[:, None]
-        out = []
-        if alternative in ("two-sided", "greater"):
-            out.append((np.count_nonzero(null >= obs[:, None] - tol, axis=1) + adj) / (B + adj))
-        if alternative in ("two-sided", "less"):
-            out.append((np.count_nonzero(null <= obs[:, None] + tol, axis=1) + adj) / (B + adj))
-        pv = np.minimum(2 * np.minimum(out[0], out[1]), 1.0) if alternative == "two-sided" else out[0]
-        return obs, pv
+        pv = {}
+        if need_g:
+            pv["greater"] = (np.count_nonzero(null >= obs[:, None] - tol, axis=1) + adj) / (B + adj)
+        if need_l:
+            pv["less"] = (np.count_nonzero(null <= obs[:, None] + tol, axis=1) + adj) / (B + adj)
+        if need_g and need_l:
+            pv["two-sided"] = np.minimum(2 * np.minimum(pv["greater"], pv["less"]), 1.0)
+        return (obs, *(pv[a] for a in alts))
 
-    parts = _map_chunks(run, len(pairs), n_jobs)
-    obs, pv = (np.concatenate(a) for a in zip(*parts))
-    return PairwiseResult(
-        "permutation", measure, systems, pairs, obs, pv, pv.copy(), "none", n, B, exact, alternative,
-        _baseline_name(systems, pairs, baseline),
-    )
+    parts = [np.concatenate(a) for a in zip(*_map_chunks(run, len(pairs), n_jobs))]
+    obs, pvs = parts[0], parts[1:]
+    results = tuple(
+        PairwiseResult("permutation", measure, systems, pairs, obs, pv, pv.copy(), "none", n, B, exact, a,
+                       _baseline_name(systems, pairs, baseline))
+        for a, pv in zip(alts, pvs)
+    )  # fmt: skip
+    return results[0] if isinstance(alternative, str) else results
 
 
 def _check_permutations(perms, n: int, S: int) -> np.ndarray:
@@ -187,7 +197,7 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
     if x.ndim != 3:
         raise ValueError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
     F, S, n = x.shape
-    pairs = np.column_stack(np.triu_indices(S, 1)) if pairs is None else np.asarray(pairs, dtype=np.intp)
+    pairs = _check_pairs(pairs, S)
     perms = _check_permutations(permutations, n, S)
     return _hsd_p(x, _family_max(x, perms, pairs), pairs)[1]
 
