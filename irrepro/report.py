@@ -458,9 +458,8 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
         }
     )
     if test != "tukey":
-        ok = ~np.isnan(asl)  # no answer (a t-test of identical runs): p = 1 in the family
-        frame["ASL (Holm)"] = np.where(ok, adjust_pvalues(np.where(ok, asl, 1.0), "holm"), np.nan)
-        frame["ASL (BH)"] = np.where(ok, adjust_pvalues(np.where(ok, asl, 1.0), "fdr_bh"), np.nan)
+        frame["ASL (Holm)"] = adjust_pvalues(asl, "holm")  # no answer (NaN): p = 1 in the family
+        frame["ASL (BH)"] = adjust_pvalues(asl, "fdr_bh")
     return frame
 
 

@@ -235,10 +235,12 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     """p-values adjusted for multiple comparisons by ``method``: any method of statsmodels'
     ``multipletests`` (``"holm"``, ``"fdr_bh"`` for Benjamini-Hochberg, ``"bonferroni"``, ...);
-    ``None`` returns them unadjusted (as an array)."""
+    ``None`` returns them unadjusted (as an array). A NaN p-value (no test, e.g. the t-test of two
+    identical systems) counts as 1 in the family and stays NaN."""
     p = np.asarray(p, dtype=np.float64)
     if method is None:
         return p
     from statsmodels.stats.multitest import multipletests
 
-    return multipletests(p, method=method)[1]
+    ok = ~np.isnan(p)
+    return np.where(ok, multipletests(np.where(ok, p, 1.0), method=method)[1], np.nan)

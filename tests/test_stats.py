@@ -164,3 +164,14 @@ def test_adjust_pvalues_holm_and_bh_by_hand():
     np.testing.assert_allclose(st.adjust_pvalues(p, "holm"), holm, rtol=1e-12)
     np.testing.assert_allclose(st.adjust_pvalues(p, "fdr_bh"), bh, rtol=1e-12)
     np.testing.assert_array_equal(st.adjust_pvalues(p, None), p)
+
+
+def test_adjust_pvalues_counts_a_missing_p_as_1_and_keeps_it_missing():
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.array([0.01, np.nan, 0.04, 0.2])
+    for method in ("holm", "fdr_bh"):
+        got = st.adjust_pvalues(p, method)
+        ref = multipletests([0.01, 1.0, 0.04, 0.2], method=method)[1]
+        assert np.isnan(got[1])
+        np.testing.assert_allclose(got[[0, 2, 3]], ref[[0, 2, 3]])

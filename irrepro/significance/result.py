@@ -85,12 +85,7 @@ class PairwiseResult:
                 "correction on top (use correction 'none')"
             )
         method, _ = _correction(correction)
-        p = np.asarray(self.p, dtype=np.float64)
-        if method is None:
-            adj = p.copy()
-        else:
-            adj = adjust_pvalues(np.where(np.isnan(p), 1.0, p), method)
-            adj = np.where(np.isnan(p), np.nan, adj)
+        adj = np.array(adjust_pvalues(self.p, method), dtype=np.float64)  # a copy; NaN stays NaN
         return replace(self, p_adjusted=adj, correction=method or "none")
 
     def significant(self, alpha: float = 0.05) -> np.ndarray:
