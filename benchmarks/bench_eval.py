@@ -34,14 +34,11 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-MEASURES = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
 
 PYTREC_SCRIPT = r"""
 import gzip, sys

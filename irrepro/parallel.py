@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import numbers
 import os
 import re
@@ -204,28 +205,19 @@ def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
         index[f.key] = i
         return f
 
-    running = as_completed([submit(i, x) for i, x in _take(todo, IN_FLIGHT * threads)])
+    running = as_completed([submit(i, x) for i, x in itertools.islice(todo, IN_FLIGHT * threads)])
     try:
         for f in running:
             out[index.pop(f.key)] = f.result()
             f.release()
             bar.update()
-            for i, x in _take(todo, 1):
+            for i, x in itertools.islice(todo, 1):
                 running.add(submit(i, x))
     except BaseException:  # an error or Ctrl-C: tasks not yet run never run
         client.cancel(list(running.futures))
         raise
     finally:
         fn_on_workers.release()
-    return out
-
-
-def _take(it, n: int) -> list:
-    out = []
-    for x in it:
-        out.append(x)
-        if len(out) == n:
-            break
     return out
 
 

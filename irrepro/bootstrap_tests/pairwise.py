@@ -23,6 +23,12 @@ _CHUNK = 512
 _NOISE = 1e-9
 
 
+def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``(P,)``: the size of rounding noise of each pair, ``_NOISE`` times the larger absolute
+    score of its two systems (a difference this small is no difference)."""
+    return _NOISE * np.maximum(np.abs(x[pairs[:, 0]]).max(1), np.abs(x[pairs[:, 1]]).max(1))
+
+
 @dataclass(frozen=True)
 class PairwiseTest:
     """Bootstrap tests of every pair of systems under one measure.
@@ -199,7 +205,7 @@ def paired_test(
     def run(sl: slice):
         p = pairs[sl]
         z = x[p[:, 0]] - x[p[:, 1]]  # (P, n)
-        tol = _NOISE * np.maximum(np.abs(x[p[:, 0]]).max(1), np.abs(x[p[:, 1]]).max(1))  # (P,)
+        tol = _pair_noise(x, p)  # (P,)
         zbar, tz = _studentised(z.sum(1), (z * z).sum(1), n, tol)
         w = z - zbar[:, None]
         wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n, tol[:, None])  # (P, B)

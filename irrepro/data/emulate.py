@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import parallel
+from ._collections import COLLECTIONS
 from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
@@ -35,7 +36,7 @@ from ._runset import RunSet
 __all__ = ["TREC6_TOPICS", "trec6_relevant", "thin_qrels", "pool_documents", "pool_qrels"]
 
 #: The TREC-6 ad hoc topics (301-350), whose judgments the TREC 2004 Robust qrels hold.
-TREC6_TOPICS = tuple(str(t) for t in range(301, 351))
+TREC6_TOPICS = COLLECTIONS["trec6"].topics
 
 
 def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.ndarray:

@@ -337,8 +337,6 @@ _TREC_ORDER = (
     "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
     "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
 )  # fmt: skip
-#: trec_eval's measures whose values are counts, printed as integers (``%ld``)
-TREC_EVAL_COUNTS = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret"})
 
 
 def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:

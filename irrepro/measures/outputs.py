@@ -4,7 +4,6 @@ of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summa
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 
 from typing import TYPE_CHECKING
@@ -15,7 +14,7 @@ from ..data import RunSet, ScoreMatrix
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
-from .names import TREC_EVAL_COUNTS, _trec_eval_key, parse_measure, trec_eval_name
+from .names import _trec_eval_key, parse_measure, trec_eval_name
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import topic_split as ts
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, paired_test
+from ..bootstrap_tests.pairwise import _map_chunks, _pair_noise, paired_test
 from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
 from ..parallel import SeedLike
 from .randomization import permutation_test, tukey_hsd
@@ -82,11 +82,10 @@ def pairwise_test(
         fn = _CLASSICAL[test]
 
         def run(sl: slice):
-            a, b = x[pairs[sl, 0]], x[pairs[sl, 1]]
-            d = a - b
+            d = x[pairs[sl, 0]] - x[pairs[sl, 1]]
             # rounding noise is no difference: a topic's |d| within _NOISE times the pair's largest
             # |score| counts as a tie (a zero difference), as in the resampling tests
-            tol = _NOISE * np.maximum(np.abs(a).max(axis=1), np.abs(b).max(axis=1))[:, None]
+            tol = _pair_noise(x, pairs[sl])[:, None]
             return d.mean(axis=1), fn(np.where(np.abs(d) <= tol, 0.0, d))
 
         diff, p = (np.concatenate(a) for a in zip(*_map_chunks(run, len(pairs), n_jobs)))

@@ -26,7 +26,7 @@ from .result import FAMILY_WISE, PairwiseResult
 
 __all__ = ["ComparisonTable", "compare", "FORMATS"]
 
-#: The output formats of :meth:`ComparisonTable.render` (``irrepro compare --format``).#: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
+#: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
 #: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).
 _SUPER = dict(zip(string.ascii_lowercase, "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ"))
 _UP, _DOWN = "↑", "↓"
