@@ -253,18 +253,20 @@ def parallel_map(
     processes: bool = False,
     progress: bool | str = False,
     total: int | None = None,
+    here: bool = False,
 ) -> list[Any]:
     """``[fn(x) for x in items]`` on ``n_jobs`` workers (threads, or processes when the work holds
     the GIL), in order, with an optional tqdm progress bar (``progress`` may be its label).
 
     With a Dask scheduler (:func:`scheduler`: ``IRREPRO_SCHEDULER``) the tasks run on its cluster
     whatever ``n_jobs`` says, and the bar advances as they complete; a ``parallel_map`` called
-    inside such a task runs serially."""
+    inside such a task runs serially. ``here=True`` keeps the tasks on this machine whatever the
+    scheduler (tasks that write this machine's files)."""
     from tqdm import tqdm
 
     items = list(items)
     on_worker = getattr(_TASK, "active", False)
-    address = None if on_worker else scheduler()
+    address = None if on_worker or here else scheduler()
     workers = 1 if on_worker else globals()["n_jobs"](n_jobs)
     bar = tqdm(
         total=total or len(items),

@@ -78,6 +78,8 @@ def test_parallel_map_runs_on_the_cluster_workers(cluster, monkeypatch):
     assert [v for _, v in out] == [i + 6.0 for i in range(40)]  # in order
     with pytest.raises(ZeroDivisionError):  # a task's error reaches the caller
         parallel.parallel_map(lambda i: 1 / (i - 7), range(12))
+    # tasks that write this machine's files stay here (perturbed_archive), whatever the scheduler
+    assert {p for p in parallel.parallel_map(lambda i: os.getpid(), range(6), here=True)} == {os.getpid()}
 
 
 @pytest.mark.realdata

@@ -231,7 +231,7 @@ def perturbed_archive(
     """
     from pathlib import Path
 
-    from ..parallel import as_seed_sequence, check_int, parallel_map
+    from ..parallel import as_generator, as_seed_sequence, check_int, parallel_map
 
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     out = Path(directory)
@@ -245,7 +245,7 @@ def perturbed_archive(
         return source.flat_docs[source.offsets[i] : source.offsets[i + 1]]
 
     def one(j: int):
-        rng = np.random.default_rng(seeds[j])
+        rng = as_generator(seeds[j])
         base = j % S
         donor = (base + 1 + int(rng.integers(S - 1))) % S if S > 1 else base
         sigma, shift = rng.uniform(0.2, 1.5), rng.uniform(0.0, 2.0)
@@ -264,4 +264,5 @@ def perturbed_archive(
         name = f"synth{j:0{width}d}-{source.runs[base]}"
         return _write_run(out / (f"{name}.gz" if gzip else name), name, lists, gzip=gzip)
 
-    return parallel_map(one, range(n_runs), n_jobs=n_jobs, progress=progress)
+    # the files are this machine's: the tasks stay here even when a Dask scheduler is set
+    return parallel_map(one, range(n_runs), n_jobs=n_jobs, progress=progress, here=True)

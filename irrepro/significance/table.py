@@ -20,7 +20,7 @@ from ..data import ScoreMatrix
 from ..parallel import SeedLike
 from ..stats import bca_interval
 from .effects import EffectSizes, effect_sizes, win_tie_loss
-from ._names import FORMATS
+from ._names import CORRECTIONS, FORMATS
 from .pairwise import pairwise_test
 from .result import FAMILY_WISE, PairwiseResult
 
@@ -278,10 +278,7 @@ def _p(p: float, digits: int) -> str:
 
 
 def _label(method: str) -> str:
-    for short, (name, lab) in {"holm": ("holm", "Holm"), "bh": ("fdr_bh", "Benjamini-Hochberg")}.items():
-        if method in (short, name):
-            return lab
-    return method
+    return next((lab for short, (name, lab) in CORRECTIONS.items() if method in (short, name)), method)
 
 
 _LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{",
