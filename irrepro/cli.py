@@ -170,20 +170,25 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
         out.write(f"{run}\t{m}\t{q}\t{value}\n" if per_topic else f"{run}\t{m}\t{value}\n")
 
 
+def _simulated_banner(command: str, qrels, rs, what: str) -> str:
+    """The first line of everything computed on the simulated stand-in (also said on stderr), or
+    "" for real qrels."""
+    if not rs.simulated:
+        return ""
+    banner = (f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+              f"judgments; these {what} describe no real system")
+    _err(command, banner)
+    return banner
+
+
 def _eval(args: argparse.Namespace) -> int:
-    from . import data, measures
+    from . import measures
+    from ._report_inputs import load
     from .measures.outputs import _rows
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
-    with warnings.catch_warnings():  # the stand-in is announced below, in the output's first line
-        warnings.simplefilter("ignore", data.SimulatedDataWarning)
-        rs = data.load_runs(args.runs, qrels=args.qrels, allow_simulated=args.allow_simulated,
-                            precision=args.precision or "float32")  # fmt: skip
-    banner = ""
-    if rs.simulated:
-        banner = (f"SIMULATED DATA: the qrels {args.qrels!r} are irrepro's simulated stand-in, not real "
-                  "judgments; these scores describe no real system")
-        _err("eval", banner)
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
+    banner = _simulated_banner("eval", args.qrels, rs, "scores")
     for line in _coverage_lines(rs, args.average):
         _err("eval", line)
     scores = measures.evaluate(rs, names, rel=args.rel, depth=args.depth)
@@ -225,20 +230,16 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from . import measures, report, significance
+    from . import measures, significance
+    from ._report_inputs import load
 
     for m in args.measures:
         measures.parse_measure(m)
-    inp = report.load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision)
-    rs = inp.runset
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise ValueError(f"compare needs at least 2 runs, got {len(rs.runs)}")
     baseline = _baseline_run(args.baseline, rs.runs)
-    banner = ""
-    if inp.simulated:
-        banner = (f"SIMULATED DATA: the qrels {args.qrels!r} are irrepro's simulated stand-in, not real "
-                  "judgments; these results describe no real system")
-        _err("compare", banner)
+    banner = _simulated_banner("compare", args.qrels, rs, "results")
     for line in _coverage_lines(rs, "all-topics"):
         _err("compare", line)
     scores = measures.evaluate(rs, args.measures, rel=args.rel)
