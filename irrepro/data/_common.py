@@ -8,6 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..errors import InputError
+
 __all__ = ["DataError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
 
 #: Grade of a retrieved document that has no judgment in the qrels.
@@ -21,7 +23,7 @@ _GRADE_MIN, _GRADE_MAX = -(2**31), 2**31 - 1
 _PRECISIONS = ("float32", "float64")
 
 
-class DataError(ValueError):
+class DataError(InputError):
     """Malformed input: the message names the file, the line (1-based) and the problem."""
 
     def __init__(self, path, line, problem):
