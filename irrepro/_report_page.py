@@ -63,7 +63,7 @@ def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bo
 
     out = frame.copy(deep=False)
     for k, col in enumerate(out.columns):
-        if out.iloc[:, k].dtype == object:
+        if not pd.api.types.is_numeric_dtype(out.iloc[:, k]):  # object or str: cells of text
             cell = escape.html_name if col in names else escape.html
             out.isetitem(k, out.iloc[:, k].map(lambda v, cell=cell: cell(v) if isinstance(v, str) else v))
     out.columns = [escape.html(c) for c in out.columns]

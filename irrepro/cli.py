@@ -151,7 +151,7 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     are printed as integers); csv and json carry every digit. Names go through
     :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
     characters made visible (:func:`~irrepro.escape.plain`)."""
-    from .escape import csv_cell, plain
+    from .escape import csv_cell, csv_quoting, plain
 
     if fmt == "json":
         doc = ({"warning": banner} if banner else {}) | (meta or {})
@@ -164,10 +164,11 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     if fmt == "csv":
         import csv
 
-        w = csv.writer(out, lineterminator="\n")
+        cells = [(csv_cell(r), csv_cell(q), csv_cell(m), int(v) if count and v == v else float(v))
+                 for r, q, m, v, count in rows]  # fmt: skip
+        w = csv.writer(out, lineterminator="\n", quoting=csv_quoting(c for row in cells for c in row[:3]))
         w.writerow(["run", "query_id", "measure", "value"])
-        w.writerows((csv_cell(r), csv_cell(q), csv_cell(m), int(v) if count and v == v else repr(v))
-                    for r, q, m, v, count in rows)  # fmt: skip
+        w.writerows(cells)
         return
     per_topic = any(q != "all" for _, q, _, _, _ in rows)
     for run, q, m, v, count in rows:

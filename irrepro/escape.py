@@ -31,6 +31,7 @@ __all__ = [
     "latex",
     "markdown",
     "csv_cell",
+    "csv_quoting",
     "to_csv",
     "html",
     "html_name",
@@ -217,10 +218,32 @@ def csv_cell(value):
     return value
 
 
+def csv_quoting(cells: Iterable) -> int:
+    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
+    or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text cell holds a
+    carriage return - the writer quotes a cell for the characters of its line terminator only
+    (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
+
+    Parameters
+    ----------
+    cells : iterable
+        The cells, labels included.
+
+    Returns
+    -------
+    int
+        A quoting constant of :mod:`csv`.
+    """
+    import csv
+
+    cr = any(isinstance(c, str) and "\r" in c for c in cells)
+    return csv.QUOTE_NONNUMERIC if cr else csv.QUOTE_MINIMAL
+
+
 def to_csv(frame, path=None, **kwargs):
     """``frame.to_csv(path, **kwargs)`` with every text cell, column name and index label through
-    :func:`csv_cell` (the frame itself is not changed); numeric columns are written as pandas
-    writes them.
+    :func:`csv_cell` (the frame itself is not changed) and the quoting of :func:`csv_quoting`;
+    numeric columns are written as pandas writes them.
 
     Parameters
     ----------
@@ -240,17 +263,23 @@ def to_csv(frame, path=None, **kwargs):
 
     out = frame.copy(deep=False)
 
+    def text(x) -> bool:  # object or str dtype: the cells may be text
+        return not pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_datetime64_any_dtype(x)
+
     def labels(index):
         if isinstance(index, pd.MultiIndex):
-            return index.set_levels([lev.map(csv_cell) if lev.dtype == object else lev for lev in index.levels])
-        return index.map(csv_cell) if index.dtype == object else index
+            return index.set_levels([lev.map(csv_cell) if text(lev) else lev for lev in index.levels])
+        return index.map(csv_cell) if text(index) else index
 
     out.columns = labels(out.columns)
     out.index = labels(out.index)
     for k in range(out.shape[1]):
         col = out.iloc[:, k]
-        if col.dtype == object or isinstance(col.dtype, pd.StringDtype):
+        if text(col):
             out.isetitem(k, col.map(csv_cell))
+    texts = [*out.columns.to_flat_index(), *out.index.to_flat_index()]
+    texts += [v for k in range(out.shape[1]) if text(out.iloc[:, k]) for v in out.iloc[:, k]]
+    kwargs.setdefault("quoting", csv_quoting(texts))
     return out.to_csv(path, **kwargs)
 
 

@@ -141,15 +141,15 @@ class ComparisonTable:
         """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...)."""
         frame = self.to_frame()
         frame.columns = [f"{m} {q}" for m, q in frame.columns]
-        return frame.to_csv(path)
+        return escape.to_csv(frame, path)  # OWASP's rule for the names (irrepro.escape.csv_cell)
 
     # ---- the display table ----------------------------------------------------------------
 
-    def note(self, fmt: str = "text") -> str:
-        """What the marks mean: the test, the correction, alpha, the family - and, when names were
-        shortened in the table (:data:`irrepro.escape.MAX_NAME`), the full names. In ``fmt``'s
-        markup: ``"latex"`` gives LaTeX source (names escaped, arrows as math), ``"markdown"``
-        Markdown, ``"text"`` plain text."""
+    def note(self, fmt: str = "text", *, key: bool = True) -> str:
+        """What the marks mean: the test, the correction, alpha, the family - and, with ``key``
+        when names were shortened in the table (:data:`irrepro.escape.MAX_NAME`), the full names
+        (:meth:`key`). In ``fmt``'s markup: ``"latex"`` gives LaTeX source (names escaped, arrows
+        as math), ``"markdown"`` Markdown, ``"text"`` plain text."""
         r = self.test
         e = _ESCAPE.get(fmt, escape.plain)
         n_pairs = len(r.pairs)
@@ -173,10 +173,22 @@ class ComparisonTable:
             text += e(f"; {100 * self.level:g}% BCa bootstrap interval of {what}")
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
         text += f"; {best}." if best else "."
-        key = self._shortened()
-        if key:
-            text += " " + e("Run names shortened: " + "; ".join(f"{lab} = {n}" for lab, n in key) + ".")
-        return text
+        return text + (" " + self.key(fmt) if key and self._shortened() else "")
+
+    def key(self, fmt: str = "text") -> str:
+        """The full names of the runs the display table shortens (names longer than
+        :data:`irrepro.escape.MAX_NAME`), "" when none is: ``Run names shortened: label = full
+        name; ...``, in ``fmt``'s markup. In LaTeX a full name may break at every 40th character
+        (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it."""
+        e = _ESCAPE.get(fmt, escape.plain)
+
+        def full(n: str) -> str:
+            if fmt != "latex":
+                return e(n)
+            return r"\allowbreak{}".join(e(n[k:k + 40]) for k in range(0, len(n), 40))
+
+        pairs = [f"{e(lab)} = {full(n)}" for lab, n in self._shortened()]
+        return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
 
     def _labels(self) -> list[str]:
         """The runs' names as the display table shows them (:func:`irrepro.escape.short_names`)."""
@@ -262,20 +274,25 @@ class ComparisonTable:
     def to_latex(self, digits: int | None = None, *, caption: str | None = None, label: str | None = None) -> str:
         """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
         (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
-        defaults to :meth:`note`."""
+        defaults to :meth:`note`; the full names of shortened runs (:meth:`key`) follow the table in
+        the float (a caption cannot hold a name of thousands of characters)."""
         digits = self.digits if digits is None else digits
         frame = self._cells("latex", digits)
         labels = [c for c in frame.columns if c[0] == ""]  # run (and #); every cell escaped by _cells
         styler = frame.style.hide(axis="index")
         ncol = frame.shape[1]
-        return styler.to_latex(
+        out = styler.to_latex(
             hrules=True,
             column_format="l" * len(labels) + "r" * (ncol - len(labels)),
             multicol_align="c",
-            caption=self.note("latex") if caption is None else caption + _key(self._shortened()),
+            caption=self.note("latex", key=False) if caption is None else caption,
             label=label,
             position_float="centering",
         )
+        if self._shortened():
+            end = out.rindex("\\end{table}")
+            out = out[:end] + f"\\par\\smallskip{{\\footnotesize {self.key('latex')}\\par}}\n" + out[end:]
+        return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
         """The table in one of :data:`FORMATS`."""
@@ -301,13 +318,6 @@ def _label(method: str) -> str:
 
 #: The escape of each display format's text (:mod:`irrepro.escape`).
 _ESCAPE = {"text": escape.plain, "markdown": escape.markdown, "latex": escape.latex}
-
-
-def _key(shortened: list[tuple[str, str]]) -> str:
-    """The full names of the shortened runs, for a LaTeX caption of the user's."""
-    if not shortened:
-        return ""
-    return " " + escape.latex("Run names shortened: " + "; ".join(f"{lab} = {n}" for lab, n in shortened) + ".")
 
 
 def compare(
