@@ -27,6 +27,7 @@ __all__ = [
     "ELLIPSIS",
     "shorten",
     "short_names",
+    "shortened_key",
     "plain",
     "latex",
     "markdown",
@@ -110,8 +111,20 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
 
 
 def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str]]:
-    """The (label, full name) pairs of the names :func:`short_names` shortened, for the key below
-    a table."""
+    """The names a table or figure shows shortened, for its key.
+
+    Parameters
+    ----------
+    names : iterable
+        The full names.
+    labels : iterable of str
+        What is shown for each (:func:`short_names`).
+
+    Returns
+    -------
+    list of (str, str)
+        (label, full name) of every name whose label is not the name itself, in order.
+    """
     return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
 
 
