@@ -176,8 +176,9 @@ def _fig_std(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {escape.shorten(rep.measure)}",
-                       ylabel=f"mean standardized {escape.shorten(rep.measure)}", ax=axes[0])
+    m = escape.shorten(rep.measure)
+    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {m}",
+                       ylabel=f"mean standardized {m}", ax=axes[0])
     axes[0].set_title("Raw vs standardized means")
     plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
     axes[1].set(ylabel="share of runs significantly\ndifferent from themselves",
@@ -257,8 +258,8 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
         "pairs_note": pairs_note,
-        "pairs_table": _table(shown, scroll=len(shown) > 30, caption=escape.html(f"Pairs of runs, {rep.test_label}")
-                              + _against(rep), names=_NAMES),
+        "pairs_table": _table(shown, scroll=len(shown) > 30, names=_NAMES,
+                              caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep)),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": (_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
                         if rep.swap is not None else ""),

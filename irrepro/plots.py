@@ -337,7 +337,8 @@ def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, 
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
-        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4, label=f"{_name(lab)}: coverage")
+        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4,
+                    label=f"{_name(lab)}: coverage")
         ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=f"C{k}", ms=5,
                 label=f"{_name(lab)}: other corpus inside")
     ax.axhline(level, color="k", lw=0.8, ls=":")
