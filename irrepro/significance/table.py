@@ -249,8 +249,8 @@ class ComparisonTable:
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
                 cols[(m, f"{100 * self.level:g}% CI")] = ci
         frame = pd.DataFrame(cols)
-        frame.columns = pd.MultiIndex.from_tuples([(e(escape.shorten(m)) if m else m, eq(q))
-                                                   for m, q in frame.columns])  # fmt: skip
+        short = dict(zip(self.measures, escape.short_names(self.measures)))  # long measure names, kept apart
+        frame.columns = pd.MultiIndex.from_tuples([(e(short[m]) if m else m, eq(q)) for m, q in frame.columns])
         return frame
 
     def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
