@@ -186,8 +186,9 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally: ``\\ ` * _ [ ] < > | ~ $
     &`` backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw HTML, ``$`` math
-    in Jupyter and MyST), a leading ``# + - =`` too; control characters (a newline would end the
-    table's row) are made visible first (:func:`plain`).
+    in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written ``&#32;``
+    (a table cell's own are trimmed); control characters (a newline would end the table's row)
+    are made visible first (:func:`plain`).
 
     Parameters
     ----------
@@ -199,7 +200,10 @@ def markdown(text) -> str:
     str
         Markdown that renders as ``text``.
     """
-    return _MD_LEADING.sub(r"\\\1", _MD_INLINE.sub(r"\\\1", _visible(str(text))))
+    out = _MD_LEADING.sub(r"\\\1", _MD_INLINE.sub(r"\\\1", _visible(str(text))))
+    core = out.strip(" ")  # spaces at either end: a table cell's are trimmed, a character reference's not
+    start = out.index(core) if core else len(out)
+    return "&#32;" * start + core + "&#32;" * (len(out) - start - len(core))
 
 
 _CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
