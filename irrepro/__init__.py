@@ -23,6 +23,8 @@ Modules, by method family:
 - :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,
   bootstrap standard errors, meta-analysis, multiple-testing adjustment;
 - :mod:`irrepro.plots` - every figure (the method modules draw nothing);
+- :mod:`irrepro.escape` - one escaping function per output format (LaTeX, Markdown, CSV, HTML,
+  figure labels, plain text) and shortened long names, used by every writer;
 - :mod:`irrepro.simulation` - simulated scores with a known truth: margins and copulas fitted to
   real score matrices (Urbano & Nagler 2018; Urbano, Lima & Hanjalic 2019);
 - :mod:`irrepro.known_truth` - the four papers' methods against a known truth: type I error and

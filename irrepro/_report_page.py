@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from . import plots
+from . import escape, plots
 from . import topic_split as ts
 from ._text import few
 from .stats import expit
@@ -55,15 +55,36 @@ def _png(fig) -> str:
 
 
 def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False,
-           caption: str = "") -> str:
-    from markupsafe import Markup, escape
+           caption: str = "", names: tuple = ()) -> str:
+    """``frame`` as an HTML table (pandas' ``to_html``), every text cell and header through
+    :func:`irrepro.escape.html`; the cells of the columns ``names`` (run names) through
+    :func:`irrepro.escape.html_name`: a long name shortened, the full one in its tooltip."""
+    from markupsafe import Markup
 
-    out = frame.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-",
-                        border=0, escape=True)
+    out = frame.copy(deep=False)
+    for k, col in enumerate(out.columns):
+        if not pd.api.types.is_numeric_dtype(out.iloc[:, k]):  # object or str: cells of text
+            cell = escape.html_name if col in names else escape.html
+            out.isetitem(k, out.iloc[:, k].map(lambda v, cell=cell: cell(v) if isinstance(v, str) else v))
+    out.columns = [escape.html(c) for c in out.columns]
+    if index:
+        out.index = out.index.map(escape.html)
+    html = out.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-", border=0, escape=False)
     if caption:  # pandas' to_html has no caption: put one after the opening tag
-        head, rest = out.split(">", 1)
-        out = f"{head}>\n  <caption>{escape(caption)}</caption>{rest}"
-    return Markup(f'<div class="scroll">{out}</div>' if scroll else out)
+        head, rest = html.split(">", 1)
+        html = f"{head}>\n  <caption>{escape.html(caption)}</caption>{rest}"
+    return Markup(f'<div class="scroll">{html}</div>' if scroll else html)
+
+
+#: The columns of the report's tables that hold run names (shortened, with the full name as tooltip).
+_NAMES = ("run", "run x", "run y")
+
+
+def _against(rep: Report):
+    """" against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
+    from markupsafe import Markup
+
+    return Markup(" against the baseline ") + escape.html_name(rep.baseline) if rep.baseline else Markup("")
 
 
 def _pct(x: float) -> str:
@@ -93,7 +114,8 @@ def _fig_scores(rep: Report):
     x = rep.scores.scores
     fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
     plots.plot_score_matrix(x, rep.measure, ax=ax)
-    ax.set(ylabel=f"run (best mean {rep.measure} first)", title=f"{rep.measure} per run and topic")
+    m = escape.mpl(escape.shorten(rep.measure))
+    ax.set(ylabel=f"run (best mean {m} first)", title=f"{m} per run and topic")
     return fig
 
 
@@ -154,8 +176,9 @@ def _fig_std(rep: Report):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {rep.measure}",
-                       ylabel=f"mean standardized {rep.measure}", ax=axes[0])
+    m = escape.shorten(rep.measure)
+    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {m}",
+                       ylabel=f"mean standardized {m}", ax=axes[0])
     axes[0].set_title("Raw vs standardized means")
     plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
     axes[1].set(ylabel="share of runs significantly\ndifferent from themselves",
@@ -174,6 +197,8 @@ def _template():
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["name"] = escape.html_name  # a user's name: shortened beyond MAX_NAME, the full one as tooltip
+    env.filters["short"] = escape.shorten
     return env.get_template("report.html.j2")
 
 
@@ -217,10 +242,10 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "averaging": AVERAGING.format(T=T),
         "summary_table": _table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})),
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
-        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30) if len(cov_table) else "",
+        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES) if len(cov_table) else "",
         "n_coverage": len(cov_table),
-        "runs_table": _table(runs, scroll=True, caption=f"Runs; significance by the {rep.test_label}"
-                             + (f" against the baseline {rep.baseline}" if rep.baseline else "")),  # wide: scrolls
+        "runs_table": _table(runs, scroll=True, caption=escape.html(f"Runs; significance by the {rep.test_label}")
+                             + _against(rep), names=_NAMES),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
         "fig_corpus": _png(_fig_corpus(rep)),
@@ -233,8 +258,8 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
         "pairs_note": pairs_note,
-        "pairs_table": _table(shown, scroll=len(shown) > 30, caption=f"Pairs of runs, {rep.test_label}"
-                              + (f" against the baseline {rep.baseline}" if rep.baseline else "")),
+        "pairs_table": _table(shown, scroll=len(shown) > 30, names=_NAMES,
+                              caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep)),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": (_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
                         if rep.swap is not None else ""),

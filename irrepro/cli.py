@@ -148,7 +148,11 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
     ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
     formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
-    are printed as integers); csv and json carry every digit."""
+    are printed as integers); csv and json carry every digit. Names go through
+    :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
+    characters made visible (:func:`~irrepro.escape.plain`)."""
+    from .escape import csv_cell, csv_quoting, plain
+
     if fmt == "json":
         doc = ({"warning": banner} if banner else {}) | (meta or {})
         doc["scores"] = [{"run": r, "query_id": q, "measure": m, "value": v} for r, q, m, v, _ in rows]
@@ -160,13 +164,16 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     if fmt == "csv":
         import csv
 
-        w = csv.writer(out, lineterminator="\n")
+        cells = [(csv_cell(r), csv_cell(q), csv_cell(m), int(v) if count and v == v else float(v))
+                 for r, q, m, v, count in rows]  # fmt: skip
+        w = csv.writer(out, lineterminator="\n", quoting=csv_quoting(c for row in cells for c in row[:3]))
         w.writerow(["run", "query_id", "measure", "value"])
-        w.writerows((r, q, m, int(v) if count and v == v else repr(v)) for r, q, m, v, count in rows)
+        w.writerows(cells)
         return
     per_topic = any(q != "all" for _, q, _, _, _ in rows)
     for run, q, m, v, count in rows:
         value = str(int(v)) if count and v == v else f"{v:.{digits}f}"
+        run, q = plain(run), plain(q)  # a tab or newline in a name would shift the columns
         out.write(f"{run}\t{m}\t{q}\t{value}\n" if per_topic else f"{run}\t{m}\t{value}\n")
 
 

@@ -2,7 +2,10 @@
 
 Every function draws on a matplotlib ``ax`` it is given (or a new one when ``ax`` is None, for the
 functions that can make their own) and returns it, so that a chapter or :mod:`irrepro.report`
-composes figures from them:
+composes figures from them. Every text a function is given - a run, topic, measure or collection
+name, a title or axis label - is drawn literally, never as mathtext (:func:`irrepro.escape.mpl`),
+and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
+(:func:`irrepro.escape.shorten`; the tables beside a figure hold the full names):
 
 - :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted (Cormack &
   Lynam's Figures 3 and 4);
@@ -29,6 +32,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from . import escape
 from .corpus_bootstrap import Intervals
 from .stats import Z95
 from .topic_split import GrowthFit, SwapExperiment, growth_fit
@@ -56,6 +60,12 @@ TEST_STYLE = {
 }
 
 
+def _name(name) -> str:
+    """A run, topic, measure or collection name as a label: shortened beyond
+    :data:`irrepro.escape.MAX_NAME` characters, drawn literally (:func:`irrepro.escape.mpl`)."""
+    return escape.mpl(escape.shorten(name))
+
+
 def _axes(ax, figsize):
     if ax is not None:
         return ax
@@ -77,7 +87,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     if other is not None:
         ax.scatter(xs, tf(np.asarray(other)[order]), marker="o", s=10, facecolors="none", edgecolors="C3",
                    label="other half (o)", zorder=3)
-    ax.set_title(title)
+    ax.set_title(escape.mpl(title))
     ax.set_xlabel("runs (sorted)")
     return ax
 
@@ -108,7 +118,7 @@ def plot_error_rates(
         if row.notna().sum() == 0:
             continue
         drawn += 1
-        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=rates.index[b])
+        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=escape.mpl(rates.index[b]))
         if np.isfinite(fit.projected[b]):
             ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
     ax.axhline(0.05, color="k", lw=0.8, ls=":")
@@ -133,7 +143,7 @@ def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, co
     for label, asl in curves.items():
         asl = np.sort(np.asarray(asl, dtype=np.float64))
         color = None if colors is None else colors.get(label)
-        ax.plot(np.arange(1, len(asl) + 1), asl, color=color, label=label)
+        ax.plot(np.arange(1, len(asl) + 1), asl, color=color, label=_name(label))
     ax.axhline(alpha, ls="--", color="grey", lw=1)
     ax.set_xlabel("pairs sorted by ASL")
     ax.set_ylabel("achieved significance level")
@@ -161,7 +171,8 @@ def plot_significance_matrix(pairs, difference, significant, order, *, labels: S
     ax.imshow(mat, cmap="coolwarm_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
     ax.set(xlabel="system (rank)", ylabel="system (rank)")
     if labels is not None:
-        names = [labels[k] for k in order]
+        short = escape.short_names(labels)  # long names shortened, none two alike
+        names = [escape.mpl(short[k]) for k in order]
         ax.set_xticks(range(S), names, rotation=90, fontsize=6)
         ax.set_yticks(range(S), names, fontsize=6)
     return ax
@@ -175,6 +186,7 @@ def plot_score_matrix(scores, measure: str = "", *, ax=None):
     order_s = np.argsort(-x.mean(axis=1), kind="stable")
     order_t = np.argsort(-x.mean(axis=0), kind="stable")
     im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=max(1e-9, float(np.nanmax(x))))
+    measure = _name(measure)
     ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
     ax.figure.colorbar(im, ax=ax, label=measure)
     return ax
@@ -184,7 +196,7 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
     """One value per system on each axis (e.g. raw against standardized mean scores)."""
     ax = _axes(ax, (5, 4))
     ax.scatter(np.asarray(x), np.asarray(y), s=14, color="C0")
-    ax.set(xlabel=xlabel, ylabel=ylabel)
+    ax.set(xlabel=escape.mpl(xlabel), ylabel=escape.mpl(ylabel))
     return ax
 
 
@@ -197,7 +209,7 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
     xs = np.arange(len(forms))
     ax.bar(xs - 0.2, [summaries[f]["FP mean"] for f in forms], width=0.4, color="C0", label="mean over partitions")
     ax.bar(xs + 0.2, [summaries[f]["FP high"] for f in forms], width=0.4, color="C1", label="upper end of 95% range")
-    ax.set_xticks(xs, forms)
+    ax.set_xticks(xs, [_name(f) for f in forms])
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
     ax.legend(fontsize=8)
@@ -218,7 +230,7 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
     for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(r, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
-        lab = f"{name} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
+        lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
                                                      if threshold is not None else ")")
         ax.plot(x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full")
     if threshold is not None:
@@ -256,7 +268,7 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
             ax.plot(t.x, np.gradient(t.cdf, t.x), "k--", lw=0.8, label=f"moved to mean + {delta:g}")
         ax.set_ylabel("density")
         ax.set_ylim(0, min(ax.get_ylim()[1], 12))
-    ax.set_xlabel(f"{model.measure} ({model.name}, system {model.systems[i]})")
+    ax.set_xlabel(f"{_name(model.measure)} ({_name(model.name)}, system {_name(model.systems[i])})")
     ax.legend(fontsize=7)
     return ax
 
@@ -278,7 +290,7 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
         for test, g in o.groupby("test", sort=False):
             c, mk = TEST_STYLE.get(test, ("k", "."))
             g = g.sort_values("alpha")
-            ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=test)
+            ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
             ax.fill_between(g["alpha"], (g["rate"] - Z95 * g["se"]) / g["alpha"],
                             (g["rate"] + Z95 * g["se"]) / g["alpha"], color=c, alpha=0.15, lw=0)
             if theirs is not None:
@@ -302,7 +314,7 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     for test, g in o.groupby("test", sort=False):
         c, mk = TEST_STYLE.get(test, ("k", "."))
         g = g.sort_values("delta")
-        ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=test)
+        ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
         ax.fill_between(g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0)
         if theirs is not None:
             u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
@@ -325,13 +337,14 @@ def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, 
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
-        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4, label=f"{lab}: coverage")
+        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4,
+                    label=f"{_name(lab)}: coverage")
         ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=f"C{k}", ms=5,
-                label=f"{lab}: other corpus inside")
+                label=f"{_name(lab)}: other corpus inside")
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
-    ax.set_xticks(np.arange(len(methods)), methods, rotation=20, fontsize=8)
+    ax.set_xticks(np.arange(len(methods)), [_name(m) for m in methods], rotation=20, fontsize=8)
     ax.set_ylabel("share of lists")
     ax.legend(fontsize=7)
     return ax

@@ -75,6 +75,7 @@ from ._report_page import (  # noqa: F401
 )
 from ._text import slug
 from .data import DataError, RunSet, ScoreMatrix
+from .escape import to_csv
 from .measures import evaluate, parse_measure
 from .stats import adjust_pvalues, kendall_tau
 
@@ -266,13 +267,13 @@ class Report:
         per-topic scores, error rates)."""
         summ, runs = self.summary(), self.runs_table()
         files = {
-            "summary.csv": pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}).to_csv(index=False),
-            "runs.csv": runs.to_csv(index=False),
-            "pairs.csv": self.pairs.assign(test=self.test_label).to_csv(index=False),
-            f"{slug(self.measure) or 'scores'}-per-topic.csv": self.scores.to_frame().to_csv(),
+            "summary.csv": to_csv(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False),
+            "runs.csv": to_csv(runs, index=False),
+            "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
+            f"{slug(self.measure) or 'scores'}-per-topic.csv": to_csv(self.scores.to_frame()),
         }
         if self.swap is not None:
-            files["error-rates.csv"] = _error_table(self).to_csv()
+            files["error-rates.csv"] = to_csv(_error_table(self))
         files["index.html"] = _render(self, summ, runs)
         return files
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..data import RunSet, ScoreMatrix
+from ..escape import plain
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
@@ -302,6 +303,6 @@ def to_trec_eval(
     lines = []
     for _, topic, name, v, count in _rows(scores, per_topic=per_topic, complete=complete,
                                           retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
-        value = v if count is None else str(int(v)) if count and np.isfinite(v) else f"{v:6.{digits}f}"
-        lines.append(f"{name:<22}\t{topic}\t{value}")
+        value = plain(v) if count is None else str(int(v)) if count and np.isfinite(v) else f"{v:6.{digits}f}"
+        lines.append(f"{name:<22}\t{plain(topic)}\t{value}")  # a name's tab or newline made visible
     return "".join(line + "\n" for line in lines)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import parallel
+from .. import escape, parallel
 from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
 from ..parallel import SeedLike
@@ -141,13 +141,17 @@ class ComparisonTable:
         """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...)."""
         frame = self.to_frame()
         frame.columns = [f"{m} {q}" for m, q in frame.columns]
-        return frame.to_csv(path)
+        return escape.to_csv(frame, path)  # OWASP's rule for the names (irrepro.escape.csv_cell)
 
     # ---- the display table ----------------------------------------------------------------
 
-    def note(self, fmt: str = "text") -> str:
-        """What the marks mean: the test, the correction, alpha, the family."""
+    def note(self, fmt: str = "text", *, key: bool = True) -> str:
+        """What the marks mean: the test, the correction, alpha, the family - and, with ``key``
+        when names were shortened in the table (:data:`irrepro.escape.MAX_NAME`), the full names
+        (:meth:`key`). In ``fmt``'s markup: ``"latex"`` gives LaTeX source (names escaped, arrows
+        as math), ``"markdown"`` Markdown, ``"text"`` plain text."""
         r = self.test
+        e = _ESCAPE.get(fmt, escape.plain)
         n_pairs = len(r.pairs)
         if r.correction == FAMILY_WISE:
             how = f"family-wise p < {self.alpha:g} over the {n_pairs} pairs"
@@ -158,16 +162,41 @@ class ComparisonTable:
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
-            text = (f"{up} / {down}: significantly higher / lower than the baseline {self.baseline} "
-                    f"({test}; {how} per measure); p: the adjusted p-value")  # fmt: skip
+            base = escape.shorten(self.baseline)
+            text = (f"{up} / {down}: " + e(f"significantly higher / lower than the baseline {base} "
+                                            f"({test}; {how} per measure); p: the adjusted p-value"))  # fmt: skip
         else:
-            text = (f"Superscripts: the runs (by letter) a run is significantly better than ({test}; "
-                    f"{how} per measure)")  # fmt: skip
+            text = e(f"Superscripts: the runs (by letter) a run is significantly better than ({test}; "
+                     f"{how} per measure)")  # fmt: skip
         if self.low is not None:
             what = "the difference from the baseline" if self.baseline is not None else "the mean"
-            text += f"; {100 * self.level:g}% BCa bootstrap interval of {what}"
+            text += e(f"; {100 * self.level:g}% BCa bootstrap interval of {what}")
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
-        return text + (f"; {best}." if best else ".")
+        text += f"; {best}." if best else "."
+        return text + (" " + self.key(fmt) if key and self._shortened() else "")
+
+    def key(self, fmt: str = "text") -> str:
+        """The full names of the runs the display table shortens (names longer than
+        :data:`irrepro.escape.MAX_NAME`), "" when none is: ``Run names shortened: label = full
+        name; ...``, in ``fmt``'s markup. In LaTeX a full name may break at every 40th character
+        (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it."""
+        e = _ESCAPE.get(fmt, escape.plain)
+
+        def full(n: str) -> str:
+            if fmt != "latex":
+                return e(n)
+            return r"\allowbreak{}".join(e(n[k:k + 40]) for k in range(0, len(n), 40))
+
+        pairs = [f"{e(lab)} = {full(n)}" for lab, n in self._shortened()]
+        return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
+
+    def _labels(self) -> list[str]:
+        """The runs' names as the display table shows them (:func:`irrepro.escape.short_names`)."""
+        return escape.short_names(self.runs)
+
+    def _shortened(self) -> list[tuple[str, str]]:
+        """(label, full name) of the runs whose names the display table shortens."""
+        return escape.shortened_key(self.runs, self._labels())
 
     def _cells(self, fmt: str, digits: int) -> pd.DataFrame:
         """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
@@ -177,7 +206,9 @@ class ComparisonTable:
         cols: dict = {}
         if letters is not None:
             cols[("", "#")] = letters
-        cols[("", "run")] = [str(r) for r in self.runs]
+        e = _ESCAPE[fmt]  # names: the format's escape
+        eq = escape.latex if fmt == "latex" else str  # irrepro's words ("< 0.0001", "95% CI"): LaTeX's only
+        cols[("", "run")] = [e(r) for r in self._labels()]
         for m in self.measures:
             mean = self.means[m].to_numpy()
             best = np.flatnonzero(mean == mean.max())
@@ -197,7 +228,7 @@ class ComparisonTable:
                         mark = (_UP if s > 0 else _DOWN) if fmt != "latex" else (
                             "$^{\\uparrow}$" if s > 0 else "$^{\\downarrow}$")
                         cells[i] += mark
-                    p[i] = "-" if np.isnan(pa) else _p(pa, digits)
+                    p[i] = "-" if np.isnan(pa) else eq(_p(pa, digits))
                 cols[(m, "mean")] = cells
                 cols[(m, "p")] = list(p)
             else:
@@ -218,7 +249,8 @@ class ComparisonTable:
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
                 cols[(m, f"{100 * self.level:g}% CI")] = ci
         frame = pd.DataFrame(cols)
-        frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+        short = dict(zip(self.measures, escape.short_names(self.measures)))  # long measure names, kept apart
+        frame.columns = pd.MultiIndex.from_tuples([(e(short[m]) if m else m, eq(q)) for m, q in frame.columns])
         return frame
 
     def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
@@ -243,21 +275,25 @@ class ComparisonTable:
     def to_latex(self, digits: int | None = None, *, caption: str | None = None, label: str | None = None) -> str:
         """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
         (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
-        defaults to :meth:`note`."""
+        defaults to :meth:`note`; the full names of shortened runs (:meth:`key`) follow the table in
+        the float (a caption cannot hold a name of thousands of characters)."""
         digits = self.digits if digits is None else digits
         frame = self._cells("latex", digits)
-        labels = [c for c in frame.columns if c[0] == ""]  # run (and #): escaped here
-        styler = frame.style.hide(axis="index").format(escape="latex", subset=labels)
-        styler = styler.format_index(escape="latex", axis=1)
+        labels = [c for c in frame.columns if c[0] == ""]  # run (and #); every cell escaped by _cells
+        styler = frame.style.hide(axis="index")
         ncol = frame.shape[1]
-        return styler.to_latex(
+        out = styler.to_latex(
             hrules=True,
             column_format="l" * len(labels) + "r" * (ncol - len(labels)),
             multicol_align="c",
-            caption=caption if caption is not None else _latex_text(self.note("latex")),
+            caption=self.note("latex", key=False) if caption is None else caption,
             label=label,
             position_float="centering",
         )
+        if self._shortened():
+            end = out.rindex("\\end{table}")
+            out = out[:end] + f"\\par\\smallskip{{\\footnotesize {self.key('latex')}\\par}}\n" + out[end:]
+        return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
         """The table in one of :data:`FORMATS`."""
@@ -281,19 +317,8 @@ def _label(method: str) -> str:
     return next((lab for short, (name, lab) in CORRECTIONS.items() if method in (short, name)), method)
 
 
-_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{",
-                   "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "<": "$<$", ">": "$>$"}
-
-
-def _latex_text(text: str) -> str:
-    """Escape LaTeX's specials in prose, outside the ``$...$`` math it carries."""
-    import re
-
-    pattern = re.compile("|".join(re.escape(k) for k in _LATEX_SPECIALS))
-    parts = text.split("$")
-    for k in range(0, len(parts), 2):
-        parts[k] = pattern.sub(lambda mo: _LATEX_SPECIALS[mo.group(0)], parts[k])
-    return "$".join(parts)
+#: The escape of each display format's text (:mod:`irrepro.escape`).
+_ESCAPE = {"text": escape.plain, "markdown": escape.markdown, "latex": escape.latex}
 
 
 def compare(

@@ -1,0 +1,373 @@
+"""One escaping function per output format, so that any name - a run, topic, measure or collection
+name a user chose - comes out of every writer as itself, literally, and breaks nothing.
+
+- :func:`plain` - terminal text and the tab-separated formats: control characters made visible;
+- :func:`latex` - LaTeX text mode (every special character, and ``<``, ``>``, ``|``, which are
+  other glyphs in the default font encoding);
+- :func:`markdown` - a Markdown (CommonMark / GFM pipe-table) cell or inline text;
+- :func:`csv_cell` / :func:`to_csv` - CSV cells under OWASP's rule against formula injection;
+- :func:`html` / :func:`html_name` - HTML text (markupsafe's escape, what jinja2's autoescape uses);
+- :func:`mpl` - matplotlib text, never parsed as mathtext.
+
+Names longer than :data:`MAX_NAME` characters are shortened for display by :func:`shorten` (and
+:func:`short_names` for several names at once, which keeps them apart); every writer that
+shortens keeps the full name beside it: the note below a table (text, Markdown, LaTeX), the
+HTML ``title`` attribute (a tooltip), and the CSV files, which are never shortened. A figure
+shows the shortened names only; the tables written with it hold the full ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+__all__ = [
+    "MAX_NAME",
+    "ELLIPSIS",
+    "shorten",
+    "short_names",
+    "shortened_key",
+    "plain",
+    "latex",
+    "markdown",
+    "csv_cell",
+    "csv_quoting",
+    "to_csv",
+    "html",
+    "html_name",
+    "mpl",
+]
+
+#: Names longer than this many characters are shortened in tables and figures (40: what fits a
+#: table column or a tick label beside the numbers; run tags of TREC tracks are at most 20-30).
+MAX_NAME = 40
+#: What stands for the characters a shortened name leaves out.
+ELLIPSIS = "\u2026"
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _visible(text: str) -> str:
+    """Control characters (C0, DEL, C1 and the Unicode line / paragraph separators) as Python
+    writes them in a string literal (``\\t``, ``\\n``, ``\\x1b``): no line break, tab or terminal
+    escape sequence comes out of a name."""
+    return _CONTROL.sub(lambda mo: repr(mo.group(0))[1:-1], text)
+
+
+def shorten(name, width: int = MAX_NAME) -> str:
+    """``name`` (made a string) if it has at most ``width`` characters, else its start and end
+    around :data:`ELLIPSIS`, ``width`` characters in all (the end keeps the last quarter: names
+    of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
+
+    Parameters
+    ----------
+    name : object
+        The name; ``str(name)`` is shortened.
+    width : int
+        The most characters the result has (at least 5).
+
+    Returns
+    -------
+    str
+        The name, or its shortened form.
+    """
+    name = str(name)
+    if width < 5:
+        raise ValueError(f"width must be at least 5, got {width}")
+    if len(name) <= width:
+        return name
+    tail = (width - 1) // 4
+    return name[: width - 1 - tail] + ELLIPSIS + name[len(name) - tail:]
+
+
+def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
+    """:func:`shorten` of every name, kept apart: names whose shortened forms coincide end in
+    ``[1]``, ``[2]``, ... (still at most ``width`` characters), so a table or a figure never shows
+    two runs under one label.
+
+    Parameters
+    ----------
+    names : iterable
+        The names (made strings), all different.
+    width : int
+        The most characters of a shortened name.
+
+    Returns
+    -------
+    list of str
+        One label per name, in order; a name of at most ``width`` characters is its own label.
+    """
+    names = [str(n) for n in names]
+    out = [shorten(n, width) for n in names]
+    seen = Counter(out)
+    k: Counter = Counter()
+    for i, (n, s) in enumerate(zip(names, out)):
+        if seen[s] > 1 and s != n:
+            k[s] += 1
+            tag = f"[{k[s]}]"
+            out[i] = shorten(n, width - len(tag)) + tag if len(n) > width - len(tag) else n + tag
+    return out
+
+
+def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str]]:
+    """The names a table or figure shows shortened, for its key.
+
+    Parameters
+    ----------
+    names : iterable
+        The full names.
+    labels : iterable of str
+        What is shown for each (:func:`short_names`).
+
+    Returns
+    -------
+    list of (str, str)
+        (label, full name) of every name whose label is not the name itself, in order.
+    """
+    return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
+
+
+def plain(text) -> str:
+    """``text`` for a terminal or a tab-separated file: control characters (tab, newline,
+    carriage return, escape, ...) written as Python writes them in a string (``\\t``, ``\\n``,
+    ``\\x1b``), everything else as it is.
+
+    Parameters
+    ----------
+    text : object
+        The text (made a string).
+
+    Returns
+    -------
+    str
+        One line without tabs or terminal escape sequences.
+    """
+    return _visible(str(text))
+
+
+_LATEX = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "^": r"\textasciicircum{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+}  # fmt: skip
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+
+
+def latex(text) -> str:
+    """``text`` for LaTeX's text mode (a table cell, a caption): ``\\ { } $ & # ^ _ ~ %`` escaped,
+    and ``<``, ``>``, ``|`` written as ``\\textless{}``, ``\\textgreater{}``, ``\\textbar{}``
+    (typed as they are they print "¡", "¿" and "—" in LaTeX's default OT1 encoding); control
+    characters are made visible first (:func:`plain`).
+
+    Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
+    scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
+
+    Parameters
+    ----------
+    text : object
+        The text (made a string).
+
+    Returns
+    -------
+    str
+        LaTeX source that prints ``text``.
+    """
+    return _LATEX_RE.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
+
+
+# CommonMark: any ASCII punctuation may be backslash-escaped. These start inline constructs
+# anywhere in a line (code, emphasis, links, HTML, entities, strikethrough, math, table cells).
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>|~$&])")
+# ... and these only at the start of a line (headings, list items, setext underlines).
+_MD_LEADING = re.compile(r"^([#+\-=])")
+
+
+def markdown(text) -> str:
+    """``text`` for a Markdown table cell or inline text, shown literally: ``\\ ` * _ [ ] < > | ~ $
+    &`` backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw HTML, ``$`` math
+    in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written ``&#32;``
+    (a table cell's own are trimmed); control characters (a newline would end the table's row)
+    are made visible first (:func:`plain`).
+
+    Parameters
+    ----------
+    text : object
+        The text (made a string).
+
+    Returns
+    -------
+    str
+        Markdown that renders as ``text``.
+    """
+    out = _MD_LEADING.sub(r"\\\1", _MD_INLINE.sub(r"\\\1", _visible(str(text))))
+    core = out.strip(" ")  # spaces at either end: a table cell's are trimmed, a character reference's not
+    start = out.index(core) if core else len(out)
+    return "&#32;" * start + core + "&#32;" * (len(out) - start - len(core))
+
+
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)", re.IGNORECASE)
+
+
+def csv_cell(value):
+    """A CSV cell under OWASP's rule against formula injection: a text cell starting with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a single quote ``'``, which a
+    spreadsheet shows and does not evaluate.
+
+    Numbers stay numbers: a value that is not a string (an int, a float, a numpy number, NaN) is
+    returned unchanged, and so is a string that is a plain decimal number (``-0.5``, ``+1``,
+    ``1e-05``, ``-inf``, ``nan``: what a spreadsheet reads as a number or as text, never as a
+    formula). The quoting of the CSV itself (commas, quotes, line breaks) is the CSV writer's.
+
+    Parameters
+    ----------
+    value : object
+        The cell.
+
+    Returns
+    -------
+    object
+        ``value``, or ``"'" + value`` for a text cell that a spreadsheet would take for a formula.
+    """
+    if isinstance(value, str) and value.startswith(_CSV_FORMULA) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def csv_quoting(cells: Iterable) -> int:
+    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
+    or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text cell holds a
+    carriage return - the writer quotes a cell for the characters of its line terminator only
+    (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
+
+    Parameters
+    ----------
+    cells : iterable
+        The cells, labels included.
+
+    Returns
+    -------
+    int
+        A quoting constant of :mod:`csv`.
+    """
+    import csv
+
+    cr = any(isinstance(c, str) and "\r" in c for c in cells)
+    return csv.QUOTE_NONNUMERIC if cr else csv.QUOTE_MINIMAL
+
+
+def to_csv(frame, path=None, **kwargs):
+    """``frame.to_csv(path, **kwargs)`` with every text cell, column name and index label through
+    :func:`csv_cell` (the frame itself is not changed) and the quoting of :func:`csv_quoting`;
+    numeric columns are written as pandas writes them.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    path : str, path or file, optional
+        Where to write; None returns the text.
+    **kwargs
+        Passed to :meth:`pandas.DataFrame.to_csv`.
+
+    Returns
+    -------
+    str or None
+        The CSV text when ``path`` is None.
+    """
+    import pandas as pd
+
+    out = frame.copy(deep=False)
+
+    def text(x) -> bool:  # object or str dtype: the cells may be text
+        return not pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_datetime64_any_dtype(x)
+
+    def labels(index):
+        if isinstance(index, pd.MultiIndex):
+            return index.set_levels([lev.map(csv_cell) if text(lev) else lev for lev in index.levels])
+        return index.map(csv_cell) if text(index) else index
+
+    out.columns = labels(out.columns)
+    out.index = labels(out.index)
+    for k in range(out.shape[1]):
+        col = out.iloc[:, k]
+        if text(col):
+            out.isetitem(k, col.map(csv_cell))
+    texts = [*out.columns.to_flat_index(), *out.index.to_flat_index()]
+    texts += [v for k in range(out.shape[1]) if text(out.iloc[:, k]) for v in out.iloc[:, k]]
+    kwargs.setdefault("quoting", csv_quoting(texts))
+    return out.to_csv(path, **kwargs)
+
+
+def html(text):
+    """``text`` for HTML (text or an attribute value): markupsafe's escape, the one jinja2's
+    autoescape applies, of ``& < > " '``; control characters made visible first (:func:`plain`).
+    A :class:`markupsafe.Markup` (already HTML) is returned as it is.
+
+    Parameters
+    ----------
+    text : object
+        The text.
+
+    Returns
+    -------
+    markupsafe.Markup
+        HTML that shows ``text``.
+    """
+    from markupsafe import Markup, escape
+
+    if isinstance(text, Markup):
+        return text
+    return escape(_visible(str(text)))
+
+
+def html_name(name, width: int = MAX_NAME, label: str | None = None):
+    """A name for an HTML page: :func:`html` of the name, or, when it is longer than ``width``,
+    of its :func:`shorten` ed form (or ``label``) in a ``<span>`` whose ``title`` (the tooltip)
+    holds the full name.
+
+    Parameters
+    ----------
+    name : object
+        The name.
+    width : int
+        The most characters shown.
+    label : str, optional
+        The shortened form to show (from :func:`short_names`); default :func:`shorten`.
+
+    Returns
+    -------
+    markupsafe.Markup
+        HTML showing the name or its shortened form.
+    """
+    from markupsafe import Markup
+
+    name = str(name)
+    short = label if label is not None else shorten(name, width)
+    if short == name:
+        return html(name)
+    return Markup('<span title="{}">{}</span>').format(html(name), html(short))
+
+
+def mpl(text) -> str:
+    """``text`` for matplotlib (a label, title, tick label or legend entry), drawn literally and
+    never as mathtext: every ``$`` is written ``\\$``, which matplotlib prints as ``$`` in text
+    that is not math (its rule: math needs an even number of unescaped ``$``, and after this there
+    is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry)
+    gets a zero-width space before it, and control characters are made visible (:func:`plain`).
+    Shorten long names first (:func:`shorten`): a label of thousands of characters makes a figure
+    thousands of inches wide. Under ``text.usetex`` LaTeX draws the text: use :func:`latex`.
+
+    Parameters
+    ----------
+    text : object
+        The text (made a string).
+
+    Returns
+    -------
+    str
+        The text to pass to matplotlib.
+    """
+    out = _visible(str(text)).replace("$", r"\$")
+    return "\u200b" + out if out.startswith("_") else out

@@ -1,0 +1,387 @@
+"""Issue 26, item 2: hostile names through every output format and every writer (irrepro.escape).
+
+Each format is checked by its own reader, not by irrepro's escaping rules: LaTeX by pdflatex (the
+table compiles, and TeX's own box listing shows which font sets ``<``, ``>`` and ``|``), Markdown
+by markdown-it-py's pipe tables (cells per row, the text of each cell), CSV by pandas' reader
+against OWASP's rule written out here, HTML by Python's html.parser, matplotlib by drawing the
+label beside a ``parse_math=False`` text of the name (matplotlib's own literal mode).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irrepro import escape, plots
+from irrepro import significance as sg
+from irrepro.cli import main as cli_main
+from irrepro.data import ScoreMatrix
+
+LONG = "x" * 19_990 + "-the-end!"  # a 20,000-character run tag (the issue's MemoryError)
+
+#: Names a user (or an attacker) can give runs; the first part are valid TREC run tags (no
+#: whitespace), the rest can come through the Python API.
+TAGS = ["cost$\\foo$", "50%", "a|b", "=cmd()", "+1", "@x", "-x", "<script>alert(1)</script>", "&amp;", "_x",
+        "#1", "{b}^~", "back\\slash", "é²ß", LONG]  # fmt: skip
+HOSTILE = TAGS + ["  spaced ", "tab\there", "new\nline", "cr\rx", "\tlead", "esc\x1b[31mred"]
+
+
+def _visible(name: str) -> str:
+    """What a text format shows for a name: control characters as Python writes them."""
+    return "".join(repr(c)[1:-1] if (ord(c) < 32 or 127 <= ord(c) < 160) else c for c in name)
+
+
+def _owasp(name: str) -> str:
+    """OWASP's rule as the test reads it: a text cell starting with = + - @ TAB CR gets a leading
+    quote, unless the whole cell is a number (float() reads it)."""
+    if name[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(name)
+        except ValueError:
+            return "'" + name
+    return name
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    rng = np.random.default_rng(26)
+    x = rng.beta(20, 50, size=(len(HOSTILE), 15)) + np.linspace(0, 0.3, len(HOSTILE))[:, None]
+    topics = tuple(str(t) for t in range(401, 416))
+    return {"AP": ScoreMatrix(x, tuple(HOSTILE), topics, "AP"),
+            "P|x_$%": ScoreMatrix(x[:, ::-1].copy(), tuple(HOSTILE), topics, "P|x_$%")}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tables(hostile):
+    return {
+        "baseline": sg.compare(hostile, baseline="=cmd()", intervals=True, B_intervals=200, seed=1),
+        "all pairs": sg.compare(hostile, test="paired-t", correction="none"),
+    }
+
+
+# ---------------------------------------------------------------- names shortened, never lost
+
+
+def test_short_names_are_short_distinct_and_keep_the_full_name_in_the_key():
+    names = ["a" * 30 + "-" + "b" * 30 + f"-v{k}" for k in range(3)] + ["z" * 50 + "-v1", "short"]
+    labels = escape.short_names(names)
+    assert len(set(labels)) == len(names)  # no two runs under one label
+    assert all(len(lab) <= escape.MAX_NAME for lab in labels) and labels[-1] == "short"
+    assert [n for _, n in escape.shortened_key(names, labels)] == names[:-1]
+
+
+def test_text_table_keeps_one_line_per_run_and_no_control_character(tables):
+    for tab in tables.values():
+        text = tab.to_string()
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text)  # no tab, CR, escape sequence
+        lines = text.split("\n\n")[0].splitlines()
+        assert len(lines) == 2 + len(HOSTILE)  # header, rule, one line per run
+        for name in TAGS:
+            if len(name) <= escape.MAX_NAME:
+                assert name in text
+        assert "tab\\there" in text and "new\\nline" in text and "esc\\x1b[31mred" in text
+        assert LONG in text.split("\n\n", 1)[1]  # the full name in the note below
+        assert max(map(len, lines)) < 400  # the long name is shortened in the table itself
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def _md_table(md: str):
+    """The header and rows of the first pipe table of ``md`` as markdown-it-py parses it: each
+    cell as (its text, whether it holds raw HTML)."""
+    markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py not installed (jupyter-book's parser)")
+    tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(md)
+    rows, row, cell = [], None, None
+    for t in tokens:
+        if t.type == "tr_open":
+            row = []
+        elif t.type == "tr_close":
+            rows.append(row)
+            row = None
+        elif t.type == "inline" and row is not None:
+            kids = t.children or []
+            text = "".join(k.content for k in kids if k.type in ("text", "code_inline"))
+            text += "".join("\n" for k in kids if k.type in ("softbreak", "hardbreak"))
+            row.append((text, any(k.type == "html_inline" for k in kids)))
+    return rows
+
+
+def test_markdown_table_keeps_its_columns_and_shows_the_names(tables):
+    for tab in tables.values():
+        md = tab.to_markdown()
+        rows = _md_table(md)
+        assert len(rows) == 1 + len(HOSTILE)
+        assert {len(r) for r in rows} == {len(tab._flat("markdown", 4).columns)}  # no cell split by "|"
+        col = [c[0] for c in rows[0]].index("run")
+        assert [c[0] for c in rows[0]].count("P|x_$%") == 1  # the measure header, literal
+        shown = [r[col] for r in rows[1:]]
+        assert not any(html for _, html in shown)  # "<script>" is text, not HTML
+        for (text, _), name in zip(shown, HOSTILE):
+            if len(name) <= escape.MAX_NAME:
+                assert text == _visible(name)
+            else:
+                assert len(text) <= escape.MAX_NAME and text.startswith("xxx") and text.endswith("the-end!")
+        note = md.split("\n\n", 1)[1]
+        assert LONG in note.replace("\\", "")  # the full name in the note
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def test_csv_follows_owasp_and_numbers_stay_numbers(tables):
+    tab = tables["baseline"]
+    back = pd.read_csv(io.StringIO(tab.to_csv()), index_col="run", keep_default_na=False)
+    assert list(back.index) == [_owasp(n) for n in HOSTILE]
+    assert "'=cmd()" in back.index and "'@x" in back.index and "'-x" in back.index and "'\tlead" in back.index
+    assert "+1" in back.index  # a number-like name: a spreadsheet reads a number, no formula
+    assert "'P|x_$% mean" not in back.columns and "P|x_$% mean" in back.columns
+    diff = pd.read_csv(io.StringIO(tab.to_csv()), index_col="run")["AP difference"]
+    assert diff.dtype == np.float64 and (diff < 0).any()  # negative numbers written as numbers
+
+
+def test_to_csv_quotes_text_cells_labels_and_index_only():
+    frame = pd.DataFrame({"name": ["=1+1", "-0.5", "-x", "@SUM(A1)", "+cmd|' /C calc'!A0", "\r=2", "ok", "nan"],
+                          "value": [-0.5, 1.0, -2.0, 0.0, 3.0, -1e-9, 2.0, np.nan], "=head": range(8)},
+                         index=pd.Index(["-i", "i", "=j", "k", "l", "m", "n", "o"], name="idx"))  # fmt: skip
+    back = pd.read_csv(io.StringIO(escape.to_csv(frame)), index_col="idx", keep_default_na=False)
+    assert list(back["name"]) == [_owasp(v) for v in frame["name"]]
+    assert list(back.index) == [_owasp(v) for v in frame.index]
+    assert "'=head" in back.columns
+    np.testing.assert_array_equal(pd.to_numeric(back["value"]).to_numpy(), frame["value"].to_numpy())
+    assert frame.loc["-i", "name"] == "=1+1"  # the frame itself is untouched
+
+
+# ---------------------------------------------------------------- LaTeX
+
+
+def _pdflatex():
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail("pdflatex needed under CI (.ci/run installs texlive-latex-recommended)")
+        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended)")
+    return exe
+
+
+def _compile(exe, tmp_path, body: str) -> str:
+    """Compile ``body`` in an article with booktabs; returns the log (lines not wrapped)."""
+    doc = tmp_path / "doc.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + body
+                   + "\n\\end{document}\n", encoding="utf-8")  # fmt: skip
+    env = dict(os.environ, max_print_line="100000", error_line="254", half_error_line="238")
+    run = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120, env=env, errors="replace")  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 0
+    return (tmp_path / "doc.log").read_text(errors="replace")
+
+
+@pytest.mark.parametrize("which", ["baseline", "all pairs"])
+def test_latex_table_with_hostile_names_compiles(tables, which, tmp_path):
+    exe = _pdflatex()
+    tab = tables[which]
+    latex = tab.to_latex(label="tab:hostile")
+    assert LONG in latex.replace("\\allowbreak{}", "")  # the full name, in the key below the table
+    log = _compile(exe, tmp_path, latex)
+    assert "Missing $ inserted" not in log and "Undefined control sequence" not in log
+    custom = tab.to_latex(caption="My runs")
+    assert "\\caption{My runs}" in custom and "the-end!" in custom  # the key follows a caption of the user's
+
+
+def test_latex_sets_less_than_greater_than_and_bar_as_themselves(tables, tmp_path):
+    """In LaTeX's default OT1 encoding the slots of "<", ">" and "|" of the text font hold "¡",
+    "¿" and an em dash: TeX's listing of the typeset pages (\\tracingoutput) must show no such
+    glyph of an OT1 font, and those three characters set from the math fonts that hold them (OML's
+    < and >, OMS's | in slot "j")."""
+    exe = _pdflatex()
+    tab = tables["baseline"]
+    assert "< 0.0001" in tab.to_string()  # a p-value below what 4 digits show
+    latex = tab.to_latex()
+    tabular = latex[latex.index("\\begin{tabular}"):latex.index("\\end{tabular}") + len("\\end{tabular}")]
+    probe = "p: < 0.0001 | a>b"  # irrepro's own "< 0.0001" and the hostile names
+    # \tracingoutput lists every glyph of the pages in the log, with its font (encoding/family/...)
+    body = ("\\tracingoutput=1 \\showboxdepth=1000 \\showboxbreadth=1000000\n" + tabular + "\n\n"
+            + escape.latex(probe) + "\n")  # fmt: skip
+    log = _compile(exe, tmp_path, body)
+    text_font = re.findall(r"\\OT1/[\w/.]+ ([<>|])$", log, flags=re.MULTILINE)
+    assert not text_font, f"set from the text font's slots (printed as ¡ ¿ —): {sorted(set(text_font))}"
+    math = set(re.findall(r"\\(OML/[\w/.]+ [<>]|OMS/[\w/.]+ j)$", log, flags=re.MULTILINE))  # cmsy's "j" is |
+    assert {m.split("/")[0] + m[-1] for m in math} == {"OML<", "OML>", "OMSj"}, "the probe did not reach the log"
+
+
+# ---------------------------------------------------------------- HTML
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.titles, self.text = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.titles += [v for k, v in attrs if k == "title"]
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_html_escape_and_name_tooltip():
+    p = _Tags()
+    hostile = '<script>x</script> & "q"'
+    p.feed("<p>" + str(escape.html(hostile)) + "</p>" + str(escape.html_name(LONG)))
+    assert p.tags == ["p", "span"] and p.titles == [LONG]
+    assert "".join(p.text).startswith("<script>x</script> & \"q\"")
+    assert len(p.text[-1]) <= escape.MAX_NAME
+
+
+def _write_runs(d, names, topics=12, seed=1):
+    """A directory of TREC run files whose run tags are ``names`` (files run0, run1, ...) and
+    its qrels."""
+    from irrepro import data
+
+    rs = data.simulate.runs(len(names), topics, list_length=30, seed=seed)
+    (d / "runs").mkdir()
+    for s, name in enumerate(names):
+        lines = []
+        for t, topic in enumerate(rs.topics):
+            docs = rs.doc_ids(s, t)
+            lines += [f"{topic} Q0 {doc} {r + 1} {len(docs) - r} {name}\n" for r, doc in enumerate(docs)]
+        (d / "runs" / f"run{s}").write_text("".join(lines), encoding="utf-8")
+    qt = rs.qrels.table
+    (d / "qrels.txt").write_text("".join(f"{t} 0 {doc} {g}\n" for t, doc, g in
+                                         qt[["topic", "doc", "grade"]].itertuples(index=False)))  # fmt: skip
+    return d / "runs", d / "qrels.txt"
+
+
+@pytest.fixture(scope="module")
+def hostile_report(tmp_path_factory):
+    """`irrepro report` on runs tagged with the hostile names, against the `$` name as baseline."""
+    d = tmp_path_factory.mktemp("hostile")
+    runs, qrels = _write_runs(d, TAGS)
+    rc = cli_main(["report", str(runs), "--qrels", str(qrels), "--out", str(d / "out"), "--scale", "quick",
+                   "-q", "--baseline", "cost$\\foo$"])  # fmt: skip
+    assert rc == 0
+    return d / "out"
+
+
+def test_report_html_has_no_raw_tag_and_keeps_long_names_in_tooltips(hostile_report):
+    html = (hostile_report / "index.html").read_text(encoding="utf-8")
+    p = _Tags()
+    p.feed(html)
+    assert "script" not in p.tags
+    assert LONG in p.titles  # the full name, as the tooltip of its shortened form
+    assert all(len(t) < 200 for t in p.text if t.startswith("xxx"))  # never shown whole
+    assert "<script>alert(1)</script>" in "".join(p.text)  # shown as text
+
+
+def test_report_csvs_follow_owasp_with_every_name_in_full(hostile_report):
+    runs = pd.read_csv(hostile_report / "runs.csv", keep_default_na=False)
+    assert sorted(runs["run"]) == sorted(_owasp(n) for n in TAGS)
+    assert runs["mean AP"].dtype == np.float64
+    pairs = pd.read_csv(hostile_report / "pairs.csv", keep_default_na=False)
+    assert set(pairs["run x"]) | set(pairs["run y"]) == {_owasp(n) for n in TAGS}
+    per_topic = pd.read_csv(hostile_report / "ap-per-topic.csv", index_col=0)
+    assert sorted(per_topic.index) == sorted(_owasp(n) for n in TAGS)
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_cli_compare_latex_with_hostile_tags_compiles(tmp_path, capsys):
+    runs, qrels = _write_runs(tmp_path, TAGS)
+    rc = cli_main(["compare", "--qrels", str(qrels), str(runs), "-m", "AP", "--baseline", "cost$\\foo$",
+                   "--format", "latex"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0 and "\\toprule" in out
+    _compile(_pdflatex(), tmp_path, out)
+
+
+def test_cli_eval_csv_and_tsv_with_hostile_tags(tmp_path, capsys):
+    runs, qrels = _write_runs(tmp_path, TAGS)
+    assert cli_main(["eval", "--qrels", str(qrels), str(runs), "-m", "AP", "--format", "csv"]) == 0
+    back = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert sorted(set(back["run"])) == sorted(_owasp(n) for n in TAGS)
+    assert back["value"].dtype == np.float64
+
+
+def test_write_scores_tsv_keeps_its_columns_with_control_characters():
+    from irrepro.cli import write_scores
+
+    rows = [(n, "401", "AP", 0.5, False) for n in HOSTILE] + [(n, "all", "AP", 0.5, False) for n in HOSTILE]
+    out = io.StringIO()
+    write_scores(rows, "tsv", 4, out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(rows) and all(line.count("\t") == 3 for line in lines)
+    out = io.StringIO()
+    write_scores(rows, "csv", 4, out)
+    back = pd.read_csv(io.StringIO(out.getvalue()), keep_default_na=False)
+    assert list(back["run"]) == [_owasp(n) for n in HOSTILE] * 2
+
+
+# ---------------------------------------------------------------- matplotlib
+
+
+def _literal(fig, text) -> bool:
+    """``text`` (a drawn Text) has the extent of its name drawn by matplotlib without mathtext."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    ref = Text(0, 0, text._irrepro_name, parse_math=False, fontproperties=text.get_fontproperties(),
+               rotation=text.get_rotation())
+    ref.set_figure(fig)
+    a, b = text.get_window_extent(r), ref.get_window_extent(r)
+    return abs(a.width - b.width) < 0.5 and abs(a.height - b.height) < 0.5
+
+
+@pytest.fixture
+def agg():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    yield plt
+    plt.close("all")
+
+
+def test_plots_draw_hostile_names_literally_and_long_names_shortened(agg, tables):
+    plt = agg
+    names = list(TAGS)
+    S = len(names)
+    pairs = np.array([(i, j) for i in range(S) for j in range(i + 1, S)])
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+    plots.plot_significance_matrix(pairs, np.ones(len(pairs)), np.zeros(len(pairs), bool), np.arange(S),
+                                   labels=names, ax=axes[0])  # fmt: skip
+    plots.plot_asl_curves({n: np.linspace(0, 1, 5) for n in names}, ax=axes[1])
+    axes[1].legend()
+    plots.plot_relevant_per_topic({"cost$\\foo$": [1, 5, 9], LONG: [2, 3, 4]}, ax=axes[2])
+    ticks = axes[0].get_xticklabels()
+    assert max(len(t.get_text()) for t in ticks) <= escape.MAX_NAME + 1  # before drawing: 20,000 chars do not fit
+    legend = [t.get_text() for t in axes[1].get_legend().get_texts()]
+    assert len(legend) == S  # "_x" is not left out of the legend
+    for t, name in zip(ticks, names):
+        if len(name) <= escape.MAX_NAME:
+            t._irrepro_name = name
+            assert _literal(fig, t), name
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    assert 0 < len(buf.getvalue()) < 5_000_000
+
+
+def test_mpl_escape_is_literal_for_dollars_and_backslashes(agg):
+    plt = agg
+    fig, ax = plt.subplots()
+    for k, name in enumerate(["cost$\\foo$", "a\\$b", "$x$", "\\$", "50% $", "_x"]):
+        t = ax.text(0.1, 0.1 * k, escape.mpl(name))
+        t._irrepro_name = name if not name.startswith("_") else "\u200b" + name
+        assert _literal(fig, t), name
