@@ -344,7 +344,7 @@ def _not_a_report(given: str, d: Path, s: _Survey) -> InputError:
     except OSError:
         titled = False
     what = ", ".join(s.kept()[:5]) + (", ..." if len(s.kept()) > 5 else "")
-    if (d / MARKER).exists() or os.path.lexists(d / MARKER):
+    if os.path.lexists(d / MARKER):
         why = (f"{s.reason}, so irrepro cannot tell which of its files it wrote ({what}); it deletes only "
                "what it can prove it wrote, and will not write here")  # fmt: skip
     elif titled:
@@ -401,20 +401,20 @@ def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iter
     d = _out_path(out)
     if d == d.parent:
         raise InputError(f"{given}: --out is the root directory; give a directory for the report")
+    base = d.parent
+    while not os.path.lexists(base):  # (False, not an error, for a name too long)
+        base = base.parent
+    _check_length(given, d, base)  # first: a name too long fails every other test with ENAMETOOLONG
     if d.is_symlink():
         raise InputError(
             f"{given}: --out is a symbolic link (to {os.readlink(d)}); irrepro replaces the directory --out "
             "names and does not write through a link: give the directory itself, or a new name"
         )
+    _check_inputs(given, d, inputs)
     if d.exists() and not d.is_dir():
         raise InputError(f"{given}: --out names a file, not a directory for the report")
-    _check_inputs(given, d, inputs)
-    base = d.parent
-    while not base.exists():
-        base = base.parent
     if not base.is_dir():
         raise InputError(f"{given}: cannot create the report there, {base} is a file")
-    _check_length(given, d, base)
     if d.is_dir():
         try:
             s = _survey(d)
