@@ -298,6 +298,9 @@ def _out_path(out: str | Path) -> Path:
 
 
 def _check_inputs(given: str, d: Path, inputs: Iterable[str | Path]) -> None:
+    """``out`` is none of ``inputs``, holds none of them, and is no file of an input directory
+    (a run file). A new directory inside the runs directory is allowed: the runs are its
+    visible files only (:func:`irrepro.data.run_files`), so a report there is never read as one."""
     rd = d.resolve()
     for p in inputs:
         if p is None or not Path(p).expanduser().exists():
@@ -309,9 +312,9 @@ def _check_inputs(given: str, d: Path, inputs: Iterable[str | Path]) -> None:
         if rp.is_relative_to(rd):
             raise InputError(f"{given}: --out contains the input {kind} {p}; give a directory for the report "
                              "that holds none of the inputs")  # fmt: skip
-        if rp.is_dir() and rd.is_relative_to(rp):
-            raise InputError(f"{given}: --out is inside the input directory {p}; give a directory for the "
-                             "report outside it")  # fmt: skip
+        if rp.is_dir() and rd.parent == rp and os.path.lexists(rd) and not rd.is_dir():
+            raise InputError(f"{given}: --out is a file of the input directory {p}; give a directory for the "
+                             "report")  # fmt: skip
 
 
 def _check_length(given: str, d: Path, base: Path) -> None:
@@ -377,7 +380,8 @@ def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iter
         The report's directory, as the user gave it (``--out``); every error names it.
     inputs : iterable of paths, optional
         The inputs of the report (the runs directory, the qrels file); ``out`` may be none of
-        them, contain none, nor lie inside one. Names that are no path are skipped.
+        them, hold none, nor be a file of an input directory (a new directory inside the runs
+        directory is fine: only its visible files are runs). Names that are no path are skipped.
     files : iterable of str, optional
         The names of the files the report will write (default :data:`REPORT_FILES`): none may
         overwrite a file irrepro cannot prove it wrote.
@@ -390,7 +394,8 @@ def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iter
     Raises
     ------
     irrepro.InputError
-        ``out`` is a symbolic link, a file, the root, an input or inside / holding one; its name
+        ``out`` is a symbolic link, a file, the root, an input, a file of an input directory, or
+        holds an input; its name
         (or that of the hidden temporary sibling ``.NAME.XXXXXXXX.tmp``) is too long; it is a
         non-empty directory without a valid manifest (not an earlier report: nothing is deleted
         there); a file of the new report would overwrite one irrepro did not write; it is not

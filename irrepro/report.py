@@ -542,7 +542,7 @@ def run(
     returns the path of its ``index.html``. What ``irrepro report`` does.
 
     Everything that can be checked without the data is checked first (``out``: see
-    :func:`check_out` - not a link, a file, an input or inside one, a name too long, a directory
+    :func:`check_out` - not a link, a file, an input or holding one, a name too long, a directory
     irrepro did not write; the measure, the scale, the seed, ``IRREPRO_JOBS``,
     ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.

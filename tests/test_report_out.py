@@ -211,10 +211,9 @@ def _out_cases(sim_dir: Path, rep) -> dict[str, tuple[Path, str]]:
         "name too long": (sim_dir / ("r" * (name_max + 1)),
                           f"has {name_max + 1} bytes, more than the {name_max} a file name may have here"),
         "the runs directory": (sim_dir / "runs", "--out is the input directory"),
-        "inside the runs directory": (sim_dir / "runs" / "report", "--out is inside the input directory"),
         "holding the inputs": (sim_dir, "--out contains the input directory"),
         "the qrels file": (sim_dir / "qrels.txt", "--out is the input file"),
-        "a run file": (sorted((sim_dir / "runs").iterdir())[0], "--out is inside the input directory"),
+        "a run file": (sorted((sim_dir / "runs").iterdir())[0], "--out is a file of the input directory"),
     }
 
 
@@ -228,6 +227,9 @@ def test_out_problems_are_refused_before_any_analysis(rep, sim_dir, capsys):
         assert ".tmp" not in err.replace("XXXXXXXX.tmp", ""), err
     assert _tree(sim_dir) == before  # the link, the earlier report and the inputs as they were
     assert (sim_dir / "link").is_symlink()
+    # a new directory inside the runs directory is fine: only its visible files are runs
+    inside = sim_dir / "runs" / "report"
+    assert report.check_out(inside, inputs=[sim_dir / "runs", sim_dir / "qrels.txt"]) == inside
 
 
 def test_out_errors_are_input_errors_naming_the_path_given(tmp_path, monkeypatch):
