@@ -205,20 +205,25 @@ def _survey(d: Path) -> _Survey:
 
 def _remove_owned(d: Path) -> list[str]:
     """Remove from ``d`` every file its manifest proves irrepro's, then the manifest and ``d``
-    itself if nothing else is left; returns what is left (empty when ``d`` is gone)."""
-    s = _survey(d)
-    if s.listed is None:
-        if s.empty:
+    itself if nothing else is left; returns what is left (empty when ``d`` is gone). What another
+    process removed meanwhile is no error; any other failure is returned as "(its reason)"."""
+    try:
+        s = _survey(d)
+        if s.listed is None:
+            left = sorted(s.foreign)
+        else:
+            for name in s.owned:
+                (d / name).unlink(missing_ok=True)
+            left = s.kept()
+            if not left:
+                (d / MARKER).unlink(missing_ok=True)
+        if not left:
             os.rmdir(d)
-            return []
-        return sorted(s.foreign)
-    for name in s.owned:
-        (d / name).unlink()
-    left = s.kept()
-    if not left:
-        (d / MARKER).unlink()
-        os.rmdir(d)
-    return left
+        return left
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        return [f"({exc.strerror})"]
 
 
 def _write_marker(path: Path, files: dict[str, Entry], pending: dict[str, Entry] | None = None) -> None:
@@ -275,11 +280,12 @@ def _clean_stale(d: Path) -> None:
             st = os.lstat(p)
             if not stat.S_ISDIR(st.st_mode) or st.st_mtime >= _STARTED or _in_use(p):
                 continue
-            left = _remove_owned(p / "report" if p.name.endswith(".old") and (p / "report").is_dir() else p)
-            if p.name.endswith(".old") and p.exists() and not left:
-                left = [] if not os.listdir(p) else sorted(os.listdir(p))
+            if p.name.endswith(".old") and (p / "report").is_dir():  # the fallback's earlier report
+                left = _remove_owned(p / "report") or sorted(os.listdir(p))
                 if not left:
                     os.rmdir(p)
+            else:
+                left = _remove_owned(p)
         except OSError as exc:
             left = [f"({exc.strerror})"]
         if left:
@@ -552,7 +558,10 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
             raise
         left = _remove_owned(old / "report")
         if not left:
-            os.rmdir(old)
+            try:
+                os.rmdir(old)
+            except OSError:
+                pass
         _say_kept(given, left, f"; they are in {old / 'report'}, where the earlier report was moved")
     finally:
         _unlock(lock)
