@@ -309,8 +309,11 @@ def _check_inputs(given: str, d: Path, inputs: Iterable[str | Path]) -> None:
     visible files only (:func:`irrepro.data.run_files`), so a report there is never read as one."""
     rd = d.resolve()
     for p in inputs:
-        if p is None or not Path(p).expanduser().exists():
-            continue  # an ir_datasets id or a collection name: no path
+        try:
+            if not isinstance(p, (str, os.PathLike)) or not Path(p).expanduser().exists():
+                continue  # an ir_datasets id, a collection name, a Qrels object: no path
+        except (OSError, ValueError):  # not a path this system can have
+            continue
         rp = Path(p).expanduser().resolve()
         kind = "directory" if rp.is_dir() else "file"
         if rd == rp:
@@ -513,7 +516,7 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
     except OSError as exc:
         raise OSError(exc.errno, f"{exc.strerror} (creating the report's temporary directory)", given) from None
     lock = _lock(tmp)
-    ours = True  # tmp holds what this call wrote (after an exchange: the earlier report)
+    ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier report)
     try:
         try:
             _write_marker(tmp / MARKER, {}, pending=entries)
@@ -522,51 +525,65 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
             _write_marker(tmp / MARKER, entries)  # written last
         except OSError as exc:
             raise OSError(exc.errno, f"{exc.strerror} (writing the report)", given) from None
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
         try:
-            os.rename(tmp, d)  # d absent or empty: one step
-            ours = False
-            return
-        except OSError as exc:
-            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            _put_in_place(given, d, tmp, blobs, entries, ours)
+        except OSError as exc:  # named by --out as given, never by the hidden temporary directory
+            if exc.filename == given:
                 raise
-        s = _survey_for_write(given, d, blobs)  # d is not empty
-        if not s.only_owned:
-            _write_in_place(given, d, tmp, blobs, entries, s)
-            return
-        if _exchange(tmp, d):  # tmp now holds the earlier report
-            ours = False
-            left = _remove_owned(tmp)
-            _say_kept(given, left, f"; they are in {tmp}, where the earlier report was moved")
-            return
-        old = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".old"))
-        try:
-            os.rename(d, old / "report")
-        except BaseException:
-            os.rmdir(old)
-            raise
-        try:
-            os.rename(tmp, d)
-        except BaseException:
-            try:
-                os.rename(old / "report", d)
-            except OSError as exc:  # keep it where it is, and say where
-                raise OSError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given) from exc
-            os.rmdir(old)
-            raise
-        left = _remove_owned(old / "report")
-        if not left:
-            try:
-                os.rmdir(old)
-            except OSError:
-                pass
-        _say_kept(given, left, f"; they are in {old / 'report'}, where the earlier report was moved")
+            raise OSError(exc.errno, f"{exc.strerror} (putting the report in place)", given) from None
     finally:
         _unlock(lock)
-        if ours and tmp.exists():
+        if ours[0] and tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry],
+                  ours: list[bool]) -> None:
+    """Put the finished report ``tmp`` in ``d``'s place (module docstring); ``ours[0]`` is set
+    False the moment ``tmp`` no longer holds only what this process wrote (it must not then be
+    removed whole, whatever happens next)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
+    try:
+        os.rename(tmp, d)  # d absent or empty: one step
+        ours[0] = False
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+    s = _survey_for_write(given, d, blobs)  # d is not empty
+    if not s.only_owned:
+        _write_in_place(given, d, tmp, blobs, entries, s)
+        return
+    if _exchange(tmp, d):  # tmp now holds the earlier report
+        ours[0] = False
+        left = _remove_owned(tmp)
+        _say_kept(given, left, f"; they are in {tmp}, where the earlier report was moved")
+        return
+    old = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".old"))
+    try:
+        os.rename(d, old / "report")
+    except BaseException:
+        os.rmdir(old)
+        raise
+    try:
+        os.rename(tmp, d)
+        ours[0] = False
+    except BaseException:
+        try:
+            os.rename(old / "report", d)
+        except OSError as exc:  # keep it where it is, and say where
+            raise OSError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given) from exc
+        os.rmdir(old)
+        raise
+    left = _remove_owned(old / "report")
+    if not left:
+        try:
+            os.rmdir(old)
+        except OSError:
+            pass
+    _say_kept(given, left, f"; they are in {old / 'report'}, where the earlier report was moved")
 
 
 def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes]) -> _Survey | None:

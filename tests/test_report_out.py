@@ -258,13 +258,26 @@ def test_errors_while_writing_name_out_not_the_temporary_directory(rep, files, t
     def full(self, *a, **k):
         raise OSError(28, "No space left on device", str(self))
 
-    monkeypatch.setattr(Path, "write_bytes", full)
-    monkeypatch.setattr(Path, "write_text", full)
-    with pytest.raises(OSError, match="No space left on device") as exc:
-        rep.write(out)
+    with monkeypatch.context() as m:
+        m.setattr(Path, "write_bytes", full)
+        m.setattr(Path, "write_text", full)
+        with pytest.raises(OSError, match="No space left on device") as exc:
+            rep.write(out)
     assert exc.value.filename == str(out) and ".tmp" not in str(exc.value)
-    monkeypatch.undo()
     assert _tree(out) == before and _hidden(tmp_path) == []
+    real_rename = os.rename
+
+    def broken(a, b):  # moving the finished report into place fails
+        if str(a).endswith(".tmp"):
+            raise OSError(5, "Input/output error", str(a))
+        return real_rename(a, b)
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "rename", broken)
+        with pytest.raises(OSError, match="Input/output error") as exc:
+            rep.write(tmp_path / "new")
+    assert exc.value.filename == str(tmp_path / "new") and ".tmp" not in str(exc.value)
+    assert _hidden(tmp_path) == [] and not (tmp_path / "new").exists()
 
 
 # ---- leftovers of a report that was stopped ----------------------------------------------------
