@@ -148,7 +148,7 @@ def _read_manifest(d: Path) -> tuple[dict[str, set[Entry]] | None, str]:
         if not isinstance(part, dict):
             return None, f"its {MARKER} file is damaged ({key!r} is not a table)"
         for name, e in part.items():
-            ok = (_valid_name(name) and isinstance(e, dict) and isinstance(e.get("size"), int)
+            ok = (_valid_name(name) and isinstance(e, dict) and type(e.get("size")) is int
                   and e["size"] >= 0 and isinstance(e.get("sha256"), str)
                   and re.fullmatch("[0-9a-f]{64}", e["sha256"]))  # fmt: skip
             if not ok:
@@ -355,7 +355,7 @@ def _not_a_report(given: str, d: Path, s: _Survey) -> InputError:
         titled = index.is_file() and "<title>irrepro report" in index.read_text(errors="replace")[:4000]
     except OSError:
         titled = False
-    what = ", ".join(s.kept()[:5]) + (", ..." if len(s.kept()) > 5 else "")
+    what = few(s.kept()) or f"nothing but {MARKER}"
     if os.path.lexists(d / MARKER):
         why = (f"{s.reason}, so irrepro cannot tell which of its files it wrote ({what}); it deletes only "
                "what it can prove it wrote, and will not write here")  # fmt: skip
