@@ -413,12 +413,15 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
         "corpus-bootstrap intervals of every run's MAP (Cormack & Lynam 2006), topic-split error rates "
         "(Sanderson & Zobel 2005) and standardized scores (Webber, Moffat & Zobel 2008). Every mean is "
         "over all the qrels' topics, a missing topic scoring 0 (trec_eval -c). Writes OUT/index.html "
-        "(self-contained) and the tables as CSV; OUT must be new, empty or an earlier report, and is "
-        "replaced as a whole.",
+        "(self-contained) and the tables as CSV. OUT must be new, empty or an earlier report: irrepro replaces "
+        "or removes only the files its manifest (OUT/.irrepro-report: names and sha256) proves it wrote, "
+        "leaves anything else in place and names it in a warning, and refuses - before any analysis - a "
+        "directory it did not write, a symbolic link, an input, or a name too long.",
     )
     p.add_argument("runs_dir", metavar="RUNS_DIR", help="directory of TREC run files (plain or .gz)")
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("--out", default="irrepro-report", help="output directory (default irrepro-report)")
+    p.add_argument("--out", default="irrepro-report", help="output directory (default irrepro-report): new, "
+                   "empty, or an earlier report")
     p.add_argument("-m", "--measure", default="AP", help="measure of the tests, topic split and "
                    "standardization (default AP; the corpus bootstrap is always on AP)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")

@@ -46,13 +46,7 @@ from the jinja2 template ``irrepro/templates/report.html.j2``).
 
 from __future__ import annotations
 
-import ctypes
-import errno
-import os
-import shutil
-import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -70,6 +64,8 @@ from ._deprecation import renamed_arguments, renamed_attribute
 # the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
 # Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._report_inputs import Inputs, load
+# --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
+from ._report_out import MARKER, REPORT_FILES, check_out, write_dir
 from ._report_page import (  # noqa: F401
     AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
 )
@@ -81,8 +77,6 @@ from .stats import adjust_pvalues, kendall_tau
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
-#: The file that marks a directory as an irrepro report (only such a directory is overwritten).
-MARKER = ".irrepro-report"
 #: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
 #: the report's columns at once, so memory does not grow with the number of pairs.
 _PAIR_BLOCK = 512
@@ -270,7 +264,7 @@ class Report:
             "summary.csv": to_csv(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False),
             "runs.csv": to_csv(runs, index=False),
             "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
-            f"{slug(self.measure) or 'scores'}-per-topic.csv": to_csv(self.scores.to_frame()),
+            _per_topic_file(self.measure): to_csv(self.scores.to_frame()),
         }
         if self.swap is not None:
             files["error-rates.csv"] = to_csv(_error_table(self))
@@ -281,132 +275,22 @@ class Report:
         """Write the report's :meth:`files` into the directory ``out``; returns the path of its
         ``index.html``.
 
-        The files are written into a temporary sibling directory which then takes ``out``'s place
-        in one step: a write that fails part-way leaves an earlier report in ``out`` as it was, and
-        no file of an earlier report survives beside the new ones. ``out`` must be new, empty, or
-        an earlier irrepro report (it holds the marker file ``.irrepro-report``); anything else is
-        refused (:func:`check_out`)."""
+        ``out`` must be new, empty, or an earlier irrepro report (its ``.irrepro-report`` holds a
+        manifest of the files irrepro wrote, with their sha256); anything else is refused before
+        the page is drawn (:func:`check_out`; ``irrepro.InputError`` naming ``out``). Of an earlier
+        report only the listed files whose content still matches are replaced or removed; files of
+        the user's beside them are left in place and named in a warning. The files are written
+        into a temporary sibling directory which then takes ``out``'s place in one step where
+        ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
+        report as it was (:mod:`irrepro._report_out`)."""
         d = check_out(out)
-        _write_dir(d, self.files())
+        write_dir(d, self.files(), given=out)
         return d / "index.html"
 
 
-# --------------------------------------------------------------------------------------------
-# the output directory
-# --------------------------------------------------------------------------------------------
-
-
-def _is_report(d: Path) -> bool:
-    """``d`` holds an irrepro report: the marker file, or (reports written before the marker) an
-    ``index.html`` titled "irrepro report"."""
-    if (d / MARKER).is_file():
-        return True
-    index = d / "index.html"
-    try:
-        return index.is_file() and "<title>irrepro report" in index.read_text(errors="replace")[:4000]
-    except OSError:
-        return False
-
-
-def check_out(out: str | Path) -> Path:
-    """Check, before any work, that a report can be written to ``out``; returns it (absolute).
-
-    Refused (ValueError naming the path and the problem): ``out`` is a file; ``out`` is a
-    directory that holds files but no irrepro report (an earlier report is replaced, nothing
-    else); ``out`` is a directory without write permission (a report there could not be removed,
-    and an empty one was made read-only on purpose); ``out`` cannot be created or replaced there
-    (no write permission on its parent, or a parent that is a file)."""
-    d = Path(out).expanduser().absolute()
-    if d.exists() and not d.is_dir():
-        raise ValueError(f"{d}: --out names a file, not a directory for the report")
-    if d.is_dir() and any(d.iterdir()) and not _is_report(d):
-        raise ValueError(
-            f"{d}: not an irrepro report (no {MARKER} file) and not empty; refusing to overwrite "
-            "it: give a new or empty directory as --out"
-        )
-    if d.is_dir() and not os.access(d, os.W_OK | os.X_OK):
-        raise ValueError(
-            f"{d}: the directory is not writable (mode {d.stat().st_mode & 0o777:o}); refusing to replace "
-            "it: make it writable, or give another --out"
-        )
-    base = d.parent
-    while not base.exists():
-        base = base.parent
-    if not base.is_dir():
-        raise ValueError(f"{d}: cannot create the report there, {base} is a file")
-    try:  # the one reliable test of writability: make (and remove) a sibling directory
-        probe = tempfile.mkdtemp(dir=base, prefix=".irrepro-probe-")
-        os.rmdir(probe)
-    except OSError as exc:
-        raise ValueError(f"{d}: cannot write the report there ({base}: {exc.strerror})") from None
-    return d
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not
-    available (other systems, old kernels, some file systems)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    AT_FDCWD, RENAME_EXCHANGE = -100, 2
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
-
-
-def _write_dir(d: Path, files: dict[str, str]) -> None:
-    """Write ``files`` into a temporary sibling of ``d``, then put it in ``d``'s place: a rename
-    onto a new or empty ``d``, an atomic exchange with an earlier report (Linux), or elsewhere two
-    renames with the earlier report put back if the second fails."""
-    d.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".tmp"))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        (tmp / MARKER).write_text(
-            f"irrepro report, written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-            "irrepro report --out replaces this directory as a whole.\n",
-            encoding="utf-8",
-        )
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
-        try:
-            os.rename(tmp, d)  # d absent or empty: one step
-            return
-        except OSError as exc:
-            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-                raise
-        if _exchange(tmp, d):  # tmp now holds the earlier report
-            shutil.rmtree(tmp, ignore_errors=True)
-            if tmp.exists():
-                warnings.warn(f"the earlier report could not be removed; it is left in {tmp}", stacklevel=2)
-            return
-        old = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".old"))
-        try:
-            os.rename(d, old / "report")
-        except BaseException:
-            os.rmdir(old)
-            raise
-        try:
-            os.rename(tmp, d)
-        except BaseException:
-            try:
-                os.rename(old / "report", d)
-            except OSError as exc:  # keep it where it is, and say where
-                raise OSError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", str(d)) from exc
-            os.rmdir(old)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+def _per_topic_file(measure: str) -> str:
+    """The name of the report's per-topic table of ``measure``."""
+    return f"{slug(measure) or 'scores'}-per-topic.csv"
 
 
 # --------------------------------------------------------------------------------------------
@@ -658,11 +542,13 @@ def run(
     ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
     returns the path of its ``index.html``. What ``irrepro report`` does.
 
-    Everything that can be checked without the data is checked first (``out``, the measure, the
-    scale, the seed, ``IRREPRO_JOBS``, ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
+    Everything that can be checked without the data is checked first (``out``: see
+    :func:`check_out` - not a link, a file, an input or holding one, a name too long, a directory
+    irrepro did not write; the measure, the scale, the seed, ``IRREPRO_JOBS``,
+    ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
     ``test`` and ``baseline`` as in :func:`analyse`."""
-    out = check_out(out)
+    check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())
     parse_measure(measure)
     settings(scale)

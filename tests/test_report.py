@@ -313,10 +313,12 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
     out = sim_dir / "out"
     assert _report(sim_dir, out, "-m", "P@10") == 0
     assert (out / "p-10-per-topic.csv").exists() and (out / report.MARKER).is_file()
-    (out / "notes-of-mine.txt").write_text("inside the report directory: replaced with it")
-    assert _report(sim_dir, out) == 0
+    (out / "notes-of-mine.txt").write_text("inside the report directory: not irrepro's, kept (issue 26)")
+    with pytest.warns(UserWarning, match="left in place, not written by irrepro.*: notes-of-mine.txt"):
+        assert _report(sim_dir, out) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        [report.MARKER, "ap-per-topic.csv", "error-rates.csv", "index.html", "pairs.csv", "runs.csv", "summary.csv"])
+        [report.MARKER, "ap-per-topic.csv", "error-rates.csv", "index.html", "pairs.csv", "runs.csv", "summary.csv",
+         "notes-of-mine.txt"])
     assert not [p for p in sim_dir.iterdir() if p.name.startswith(".")]  # no temporary left behind
     assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~_umask())  # not mkdtemp's 0700
 
@@ -335,7 +337,7 @@ def test_a_failed_write_leaves_the_earlier_report_intact(sim_dir, monkeypatch):
     before = _snapshot(out)
     from pathlib import Path
 
-    real_write = Path.write_text
+    real_write = Path.write_bytes
     calls = []
 
     def failing(self, *a, **k):
@@ -344,7 +346,7 @@ def test_a_failed_write_leaves_the_earlier_report_intact(sim_dir, monkeypatch):
             raise OSError(28, "No space left on device", str(self))
         return real_write(self, *a, **k)
 
-    monkeypatch.setattr(Path, "write_text", failing)
+    monkeypatch.setattr(Path, "write_bytes", failing)
     assert _report(sim_dir, out, "--seed", "5") == 2
     monkeypatch.undo()
     assert _snapshot(out) == before and len(calls) == 3
@@ -369,11 +371,13 @@ def test_out_problems_are_found_before_any_analysis(sim_dir, monkeypatch, capsys
         err = capsys.readouterr().err
         assert err.startswith(f"irrepro report: {out}") and message in err, err
     assert (mine / "chapter1.tex").read_text() == "precious"
-    # an empty directory, and a report written before the marker existed, are fine
+    # an empty directory is fine; a report written before the manifest existed proves nothing (issue 26)
     legacy = sim_dir / "legacy"
     legacy.mkdir()
     (legacy / "index.html").write_text("<!DOCTYPE html><html><head><title>irrepro report: x</title>")
-    assert report.check_out(legacy) == legacy and report.check_out(sim_dir / "empty") == sim_dir / "empty"
+    assert report.check_out(sim_dir / "empty") == sim_dir / "empty"
+    with pytest.raises(ValueError, match="titled 'irrepro report' but no .irrepro-report manifest"):
+        report.check_out(legacy)
 
 
 def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_path, monkeypatch, capsys):
@@ -384,11 +388,10 @@ def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_p
     import stat
 
     monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
-    monkeypatch.setattr(report.os, "access", lambda p, mode: bool(os.stat(p).st_mode & stat.S_IWUSR))
+    monkeypatch.setattr(os, "access", lambda p, mode: bool(os.stat(p).st_mode & stat.S_IWUSR))
     outs = tmp_path / "outs"
     earlier, empty = outs / "earlier", outs / "empty"
-    earlier.mkdir(parents=True)
-    (earlier / report.MARKER).write_text("irrepro report")
+    report.write_dir(earlier, {"index.html": "an earlier report"})
     empty.mkdir()
     for d in (earlier, empty):
         d.chmod(0o555)
@@ -458,10 +461,12 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
     second fails."""
     import os
 
-    monkeypatch.setattr(report, "_exchange", lambda a, b: False)
+    from irrepro import _report_out
+
+    monkeypatch.setattr(_report_out, "_exchange", lambda a, b: False)
     out = tmp_path / "out"
-    report._write_dir(out, {"index.html": "old", "stale.csv": "x"})
-    report._write_dir(out, {"index.html": "new"})
+    report.write_dir(out, {"index.html": "old", "stale.csv": "x"})
+    report.write_dir(out, {"index.html": "new"})
     assert sorted(p.name for p in out.iterdir()) == [report.MARKER, "index.html"]
     assert (out / "index.html").read_text() == "new"
     real_rename = os.rename
@@ -477,7 +482,7 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(OSError, match="Input/output error"):
-        report._write_dir(out, {"index.html": "newer"})
+        report.write_dir(out, {"index.html": "newer"})
     monkeypatch.undo()
     assert len(calls) == 2 and (out / "index.html").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
