@@ -38,6 +38,7 @@ from scipy import special, stats
 
 from ._deprecation import moved_names, renamed_arguments
 from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
+from .stats import check_level
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
 
 __all__ = [
@@ -224,7 +225,8 @@ def r_normalize(scores, ideal) -> np.ndarray:
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-system mean score and its t confidence interval over topics (Figure 2):
-    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``."""
+    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     x = _matrix(scores)
     t = x.shape[1]
     m = x.mean(axis=1)
@@ -322,7 +324,8 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
 
 def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
     """Exact (Clopper-Pearson) interval of a rate k / n, e.g. the false-positive rate of
-    :func:`self_significance` over the n systems."""
+    :func:`self_significance` over the n systems. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
     return float(ci.low), float(ci.high)
 
@@ -377,7 +380,9 @@ class PartitionResult:
     alpha: float
 
     def summary(self, level: float = 0.95) -> dict:
-        """Mean and the central ``level`` interval over partitions of both quantities."""
+        """Mean and the central ``level`` interval over partitions of both quantities. ``level``:
+        a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+        level = check_level(level)
         lo, hi = 50 * (1 - level), 50 * (1 + level)
         return {
             "dRMSE mean": float(self.drmse.mean()),

@@ -18,7 +18,7 @@ from .. import parallel
 from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
 from ..parallel import SeedLike
-from ..stats import bca_interval
+from ..stats import bca_interval, check_level
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from ._names import CORRECTIONS, FORMATS
 from .pairwise import pairwise_test
@@ -320,8 +320,9 @@ def compare(
     and each mean is marked by the runs it significantly beats. ``test`` is any of
     :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
     (default), ``"bh"``, ``"none"`` (randomised Tukey HSD: family-wise by itself), ``alpha`` the
-    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (B_intervals
-    topic samples) of each run's difference from the baseline, or of its mean without one.
+    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
+    or a percentage: :func:`irrepro.stats.check_level`; B_intervals topic samples) of each run's
+    difference from the baseline, or of its mean without one.
 
     The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
     samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
@@ -330,6 +331,7 @@ def compare(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     digits = parallel.check_int(digits, "digits", minimum=0)
+    level = check_level(level)
     mats = _as_measures(scores)
     first = None
     arrays = {}
