@@ -59,6 +59,7 @@ from .parallel import SeedLike, check_int
 from . import significance as sig
 from . import standardize as sz
 from . import topic_split as ts
+from .data._matrices import _checked_scores
 from .stats import check_level
 
 __all__ = [
@@ -472,7 +473,7 @@ def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = N
     Student t-test) finds different from themselves, on raw scores and on scores standardized by
     ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
     per-topic transformation, so the null holds for both forms)."""
-    x = np.asarray(getattr(matrix, "scores", matrix), dtype=np.float64)
+    x = _checked_scores(matrix, "matrix")
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
     trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
     sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]

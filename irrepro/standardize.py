@@ -38,6 +38,7 @@ from scipy import special, stats
 
 from ._deprecation import moved_names, renamed_arguments
 from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
+from .data._matrices import _checked_scores
 from .stats import check_level
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
 
@@ -83,12 +84,7 @@ def topic_range(matrix, first: int, last: int):
 
 
 def _matrix(scores, name: str = "scores") -> np.ndarray:
-    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
-    if x.ndim != 2:
-        raise ValueError(f"{name} must be a systems x topics matrix, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} holds NaN or infinite values")
-    return x
+    return _checked_scores(scores, name)
 
 
 # --------------------------------------------------------------------------------------------
