@@ -77,7 +77,7 @@ SUBCOLLECTIONS = {"TREC 7": (351, 400), "TREC 8": (401, 450), "TREC 2003": (601,
 
 def topic_range(matrix, first: int, last: int):
     """The ScoreMatrix ``matrix`` restricted to numeric topic ids in [first, last]."""
-    keep = [t for t in matrix.topics if str(t).isdigit() and first <= int(t) <= last]
+    keep = [t for t in matrix.topics if str(t).isdecimal() and first <= int(t) <= last]
     if not keep:
         raise ValueError(f"no topics between {first} and {last} in {matrix.collection}")
     return matrix.subset(topics=keep)
