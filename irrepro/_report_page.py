@@ -14,7 +14,7 @@ import pandas as pd
 
 from . import plots
 from . import topic_split as ts
-from ._text import few
+from ._text import UNDEFINED, few
 from .stats import expit
 
 if TYPE_CHECKING:
@@ -40,7 +40,9 @@ def _formatted(values: dict) -> list[str]:
     def fmt(v):
         if isinstance(v, str):
             return v
-        return f"{v:,}" if isinstance(v, (int, np.integer)) else f"{v:.3f}"
+        if isinstance(v, (int, np.integer)):
+            return f"{v:,}"
+        return f"{v:.3f}" if np.isfinite(v) else UNDEFINED  # (never "nan")
 
     return [fmt(v) for v in values.values()]
 
@@ -64,6 +66,14 @@ def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bo
         head, rest = out.split(">", 1)
         out = f"{head}>\n  <caption>{escape(caption)}</caption>{rest}"
     return Markup(f'<div class="scroll">{out}</div>' if scroll else out)
+
+
+def _num(x) -> str:
+    """A number of the page's prose with 3 decimals; one that is undefined as "undefined (REASON)"
+    (the reason :meth:`Report.summary <irrepro.report.Report.summary>` gives), never "nan"."""
+    if isinstance(x, str):
+        return f"undefined ({x})"
+    return f"{x:.3f}" if np.isfinite(x) else UNDEFINED
 
 
 def _pct(x: float) -> str:
@@ -240,6 +250,9 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
                         if rep.swap is not None else ""),
         "first_reliable": first or "none",
         "tau": summ["Kendall tau, raw vs standardized ranking"],
+        "drmse_raw": summ["dRMSE between random halves, raw"],
+        "drmse_std": summ["dRMSE between random halves, standardized"],
+        "num": _num,
         "hr": rep.halves["raw"].summary(),
         "hs": rep.halves["standardized"].summary(),
         "pct": _pct,

@@ -9,12 +9,13 @@ The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's `
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .. import parallel
+from .._text import UNDEFINED, no_pair_variance
 from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
 from ..parallel import SeedLike
@@ -68,7 +69,9 @@ class ComparisonTable:
     measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
     BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
     or of the run's mean without a baseline). :meth:`to_frame` has every number;
-    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it."""
+    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it.
+    ``undefined`` gives, per measure with a pair the test has no answer for (its p NaN, shown
+    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`."""
 
     runs: tuple
     means: pd.DataFrame
@@ -80,6 +83,7 @@ class ComparisonTable:
     low: pd.DataFrame | None = None
     high: pd.DataFrame | None = None
     digits: int = 4
+    undefined: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def measures(self) -> tuple:
@@ -167,7 +171,12 @@ class ComparisonTable:
             what = "the difference from the baseline" if self.baseline is not None else "the mean"
             text += f"; {100 * self.level:g}% BCa bootstrap interval of {what}"
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
-        return text + (f"; {best}." if best else ".")
+        text += f"; {best}." if best else "."
+        for m, why in self.undefined.items():  # the tests with no answer: the reason, never "nan"
+            n = int(np.isnan(self.tests[m].p).sum())
+            mark = " (p: -)" if self.baseline is not None else ""
+            text += f" No test of {m} for {n} pair{'s' if n > 1 else ''}{mark}: {'; '.join(why)}."
+        return text
 
     def _cells(self, fmt: str, digits: int) -> pd.DataFrame:
         """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
@@ -368,4 +377,12 @@ def compare(
             lows[m], highs[m] = lo, hi
     means = pd.DataFrame({m: x.mean(axis=1) for m, x in arrays.items()}, index=pd.Index(runs, name="run"))
     frame = (lambda d: pd.DataFrame(d, index=means.index)) if intervals else (lambda d: None)
-    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits)
+    undefined = {}
+    for m, x in arrays.items():  # why a test has no answer (its p is NaN): said below the table
+        r = tests[m]
+        none = r.pairs[np.isnan(r.p)]
+        if len(none):
+            why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
+            undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
+    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits,
+                           undefined)
