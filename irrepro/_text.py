@@ -43,7 +43,8 @@ def no_variance(scores, what: str = "") -> str:
     if x.ndim != 2 or x.size == 0:
         return ""
     if (x == x.flat[0]).all():
-        return f"no variance: every run scores {x.flat[0]:g} on every topic" + (f" ({what.strip()})" if what else "")
+        why = f"no variance: every run scores {x.flat[0]:g} on every topic"
+        return why + (f" ({what.strip()})" if what else "")
     if (x == x[0]).all():
         return f"no variance between runs: every run {what}scores the same as every other on each topic"
     means = x.mean(axis=1)

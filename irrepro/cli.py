@@ -59,7 +59,8 @@ def _checked(check, name: str):
             return check(text)
         except InputError as exc:
             msg = str(exc)
-            raise argparse.ArgumentTypeError(msg[len(name) + 1:] if msg.startswith(name + " ") else msg) from None
+            msg = msg[len(name) + 1:] if msg.startswith(name + " ") else msg
+            raise argparse.ArgumentTypeError(msg) from None
 
     parse.__name__ = name
     return parse
@@ -110,9 +111,8 @@ class _Once(argparse.Action):
             given = namespace.__dict__.setdefault("_given", {})
             if self.dest in given:
                 first_string, first = given[self.dest]
-                raise argparse.ArgumentError(
-                    self, f"given twice ({first_string} {first!r}, then {option_string} {values!r}): give it once"
-                )
+                twice = f"{first_string} {first!r}, then {option_string} {values!r}"
+                raise argparse.ArgumentError(self, f"given twice ({twice}): give it once")
             given[self.dest] = (option_string, values)
         setattr(namespace, self.dest, values)
 
@@ -452,7 +452,8 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
                    help="adjustment over the comparisons of a measure: holm (default), bh "
                    "(Benjamini-Hochberg) or none; tukey takes none")
-    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)")
+    p.add_argument("--alpha", type=_alpha, default=0.05,
+                   help="significance level of the marks (default 0.05)")
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
     p.add_argument("--level", type=_level, default=0.95,
                    help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)")

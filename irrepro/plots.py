@@ -317,7 +317,8 @@ def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, 
     """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
     given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares). ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    concordance (open squares). ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
     level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))
     labels = list(tables)

@@ -221,7 +221,8 @@ def r_normalize(scores, ideal) -> np.ndarray:
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-system mean score and its t confidence interval over topics (Figure 2):
-    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``. ``level``: a
+    fraction or a percentage (:func:`irrepro.stats.check_level`)."""
     level = check_level(level)
     x = _matrix(scores)
     t = x.shape[1]
@@ -320,7 +321,8 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
 
 def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
     """Exact (Clopper-Pearson) interval of a rate k / n, e.g. the false-positive rate of
-    :func:`self_significance` over the n systems. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    :func:`self_significance` over the n systems. ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
     level = check_level(level)
     ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
     return float(ci.low), float(ci.high)

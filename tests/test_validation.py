@@ -77,10 +77,12 @@ def _level_entries():
         "stats.check_level": lambda lv: stats.check_level(lv),
         "stats.bca_interval": lambda lv: stats.bca_interval(_REPS.mean(axis=1), _REPS, level=lv),
         "stats.meta_analysis": lambda lv: stats.meta_analysis([0.1, 0.3, 0.2], [0.1, 0.2, 0.1], level=lv).upper,
-        "significance.compare": lambda lv: significance.compare(_X, intervals=True, level=lv, seed=1).low.to_numpy(),
+        "significance.compare": lambda lv: significance.compare(
+            _X, intervals=True, level=lv, seed=1).low.to_numpy(),
         "significance.compare(baseline)": lambda lv: significance.compare(
             _X, baseline=0, intervals=True, level=lv, seed=1).high.to_numpy(),
-        "significance.effect_sizes": lambda lv: significance.effect_sizes(_X, baseline=0, level=lv, B=50, seed=1).low,
+        "significance.effect_sizes": lambda lv: significance.effect_sizes(
+            _X, baseline=0, level=lv, B=50, seed=1).low,
         "PairwiseTest.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
         "bootstrap_tests.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
         "corpus_bootstrap.intervals_from_replicates": lambda lv: cb.intervals_from_replicates(
@@ -112,7 +114,8 @@ def test_a_level_out_of_range_is_refused_naming_it(entry, bad):
 def test_compare_level_on_the_command_line(tmp_path, capsys):
     """``--level 95`` gives the table of ``--level 0.95`` (it was an IndexError); 0, 1, 100, a
     negative and NaN are refused by argparse, naming --level (``--level 0`` printed a "0% CI")."""
-    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1], "c": [1, 1, 1, 0, 0, 1]})
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1],
+                                         "c": [1, 1, 1, 0, 0, 1]})
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--seed", "1"]
     rc, fraction, err = run_cli([*base, "--level", "0.95"], capsys)
     assert rc == 0, err
@@ -195,7 +198,8 @@ def _matrix_entries():
         "significance.compare": lambda m: significance.compare(m),
         "significance.pairwise_test": lambda m: significance.pairwise_test(m, "wilcoxon"),
         "standardize.standardize": lambda m: sz.standardize(m),
-        "known_truth.self_significance_null": lambda m: kt.self_significance_null(m, n_topics=5, trials=2, seed=1),
+        "known_truth.self_significance_null": lambda m: kt.self_significance_null(
+            m, n_topics=5, trials=2, seed=1),
     }
 
 
@@ -204,7 +208,8 @@ def _matrix_entries():
 def test_a_non_finite_score_is_refused_naming_its_system_and_topic(entry, bad):
     m = _matrix()
     m.scores[2, 5] = bad
-    with pytest.raises(InputError, match=r"must be finite numbers: .* at system 'c', topic '6' \(row 3, column 6\)"):
+    where = r"at system 'c', topic '6' \(row 3, column 6\)"
+    with pytest.raises(InputError, match=r"must be finite numbers, not NaN or infinite: .* " + where):
         _matrix_entries()[entry](m)
 
 
@@ -212,8 +217,9 @@ def test_a_non_finite_score_is_refused_naming_its_system_and_topic(entry, bad):
 # repeated options
 # --------------------------------------------------------------------------------------------
 
-_VALUES = {"qrels": "q", "baseline": "r", "alpha": "0.05", "level": "0.95", "B": "10", "seed": "1", "jobs": "1",
-           "scheduler": "local", "digits": "3", "rel": "1", "depth": "10", "out": "o", "measure": "AP"}
+_VALUES = {"qrels": "q", "baseline": "r", "alpha": "0.05", "level": "0.95", "B": "10", "seed": "1",
+           "jobs": "1", "scheduler": "local", "digits": "3", "rel": "1", "depth": "10", "out": "o",
+           "measure": "AP"}
 
 
 def _single_valued_options():
@@ -251,14 +257,15 @@ def test_the_single_valued_options_are_all_found():
 
 
 def test_options_meant_to_repeat_still_repeat():
-    args = cli.build_parser().parse_args(["eval", "--qrels", "q", "r", "-m", "AP", "-m", "P@10", "-a", "gm", "-a", "G"])
+    argv = ["eval", "--qrels", "q", "r", "-m", "AP", "-m", "P@10", "-a", "gm", "-a", "G"]
+    args = cli.build_parser().parse_args(argv)
     assert args.measures == ["AP", "P@10"] and args.aggregates == ["gm", "G"]
 
 
 def test_baseline_given_twice_on_the_command_line_names_both(capsys, tmp_path):
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
-    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--baseline", "b"],
-                           capsys)
+    argv = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--baseline", "b"]
+    rc, out, err = run_cli(argv, capsys)
     assert rc == 2 and out == ""
     assert "argument --baseline: given twice (--baseline 'a', then --baseline 'b'): give it once" in err
 
@@ -319,17 +326,21 @@ _QRELS = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance"
 _RUN = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
 
 
+def _empty(*columns: str) -> pd.DataFrame:
+    return pd.DataFrame(columns=list(columns))
+
+
 @pytest.mark.parametrize(
     "what,call,message",
     [
-        ("runs DataFrame", lambda: data.load_runs(pd.DataFrame(columns=["query_id", "doc_id", "score"]), _QRELS),
+        ("runs DataFrame", lambda: data.load_runs(_empty("query_id", "doc_id", "score"), _QRELS),
          "run DataFrame: has no rows"),
-        ("named runs DataFrame", lambda: data.load_runs(pd.DataFrame(columns=["qid", "docno", "score", "name"]), _QRELS),
+        ("named runs DataFrame", lambda: data.load_runs(_empty("qid", "docno", "score", "name"), _QRELS),
          "run DataFrame: has no rows"),
         ("runs dict", lambda: data.load_runs({"x": {}}, _QRELS), "run 'run' has no rows"),
-        ("qrels DataFrame", lambda: data.load_qrels(pd.DataFrame(columns=["query_id", "doc_id", "relevance"])),
+        ("qrels DataFrame", lambda: data.load_qrels(_empty("query_id", "doc_id", "relevance")),
          "qrels DataFrame: empty"),
-        ("qrels DataFrame of runs", lambda: data.load_runs(_RUN, pd.DataFrame(columns=["qid", "docno", "label"])),
+        ("qrels DataFrame of runs", lambda: data.load_runs(_RUN, _empty("qid", "docno", "label")),
          "qrels DataFrame: empty"),
         ("qrels dict", lambda: data.load_qrels({}), "qrels dict: empty"),
     ],
@@ -345,9 +356,9 @@ def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, capsy
     assert data.topic_order(["²", "10", "2"]) == ["10", "2", "²"]  # sorted as strings
     assert data.topic_order(["10", "2"]) == ["2", "10"]  # integers: numerically, as before
     if source == "api":
-        q = data.load_qrels(pd.DataFrame({"query_id": ["²", "1"], "doc_id": ["a", "b"], "relevance": [1, 1]}))
+        q = data.load_qrels({"²": {"a": 1}, "1": {"b": 1}})
         assert q.topics == ("1", "²")
-        rs = data.load_runs(pd.DataFrame({"query_id": ["²", "1"], "doc_id": ["a", "c"], "score": [1.0, 2.0]}), q)
+        rs = data.load_runs({"²": {"a": 1.0}, "1": {"c": 2.0}}, q)
         from irrepro import measures
 
         assert measures.evaluate(rs, ["AP"])["AP"].scores.tolist() == [[0.0, 1.0]]
