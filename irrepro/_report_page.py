@@ -14,7 +14,7 @@ import pandas as pd
 
 from . import plots
 from . import topic_split as ts
-from ._text import UNDEFINED, few
+from ._text import UNDEFINED, few, no_pair_variance
 from .stats import expit
 
 if TYPE_CHECKING:
@@ -207,6 +207,13 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
             shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
+    pairs_undefined = ""
+    none = rep.pair_index()[np.isnan(rep.pairs["ASL"].to_numpy())]
+    if len(none):  # the test has no answer for these pairs ("-"): why, never "nan"
+        x = rep.scores.scores
+        why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none))
+        pairs_undefined = (f"ASL -: no test for {len(none)} pair{'s' if len(none) > 1 else ''}: "
+                           + "; ".join(why[:3]) + ("; ..." if len(why) > 3 else "") + ".")
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
         "run": cov.index, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
@@ -243,6 +250,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
         "pairs_note": pairs_note,
+        "pairs_undefined": pairs_undefined,
         "pairs_table": _table(shown, scroll=len(shown) > 30, caption=f"Pairs of runs, {rep.test_label}"
                               + (f" against the baseline {rep.baseline}" if rep.baseline else "")),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),

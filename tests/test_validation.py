@@ -300,20 +300,23 @@ def test_compare_names_two_identical_runs(tmp_path, capsys):
     _no_nan(out)
 
 
-def test_the_report_says_why_a_statistic_is_undefined(tmp_path):
+@pytest.mark.parametrize("test", ["bootstrap", "paired-t"])
+def test_the_report_says_why_a_statistic_is_undefined(test, tmp_path):
     """Runs scoring 1 on every topic: Kendall's tau and the dRMSE printed "nan" in the summary,
-    its CSV and the page's prose."""
+    its CSV and the page's prose; the t-test's ASL of the pairs was a bare "-"."""
     from irrepro import report
 
     qrels, _ = _write_runs(tmp_path, {"a": [1] * 5, "b": [1] * 5, "c": [1] * 5})
     rs = data.load_runs(tmp_path / "runs", qrels)
-    rep = report.analyse(rs, seed=1, progress=False, scale="quick")
+    rep = report.analyse(rs, seed=1, progress=False, scale="quick", test=test)
     why = "no variance: every run scores 1 on every topic"
     summ = rep.summary()
     assert summ["Kendall tau, raw vs standardized ranking"] == why
     assert summ["dRMSE between random halves, raw"] == why
     files = rep.files()
     assert why in files["summary.csv"] and f"undefined ({why})" in files["index.html"]
+    if test == "paired-t":
+        assert f"<p class='note'>ASL -: no test for 3 pairs: {why}.</p>" in files["index.html"]
     for name in ("summary.csv", "index.html"):
         _no_nan(files[name])
 
