@@ -18,6 +18,7 @@ from .. import parallel
 from .._text import UNDEFINED, no_pair_variance
 from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
+from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
 from .effects import EffectSizes, effect_sizes, win_tie_loss
@@ -338,7 +339,7 @@ def compare(
     ``n_jobs``.
     """
     if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
     digits = parallel.check_int(digits, "digits", minimum=0)
     level = check_level(level)
     mats = _as_measures(scores)
