@@ -460,7 +460,8 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     p.add_argument("-B", dest="B", type=_int_at_least(1), default=None,
                    help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (the numbers do not depend on it)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
@@ -491,8 +492,8 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="lowest relevant grade (default 1)")
     p.add_argument("--scale", choices=["paper", "quick"], default=None,
                    help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (default IRREPRO_JOBS or 1; "
-                   "the numbers do not depend on it)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--test", choices=list(TESTS), default="bootstrap",
                    help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
