@@ -14,7 +14,7 @@ import pandas as pd
 
 from . import escape, plots
 from . import topic_split as ts
-from ._text import few
+from ._text import UNDEFINED, few, no_pair_variance
 from .stats import expit
 
 if TYPE_CHECKING:
@@ -40,7 +40,9 @@ def _formatted(values: dict) -> list[str]:
     def fmt(v):
         if isinstance(v, str):
             return v
-        return f"{v:,}" if isinstance(v, (int, np.integer)) else f"{v:.3f}"
+        if isinstance(v, (int, np.integer)):
+            return f"{v:,}"
+        return f"{v:.3f}" if np.isfinite(v) else UNDEFINED  # (never "nan")
 
     return [fmt(v) for v in values.values()]
 
@@ -85,6 +87,14 @@ def _against(rep: Report):
     from markupsafe import Markup
 
     return Markup(" against the baseline ") + escape.html_name(rep.baseline) if rep.baseline else Markup("")
+
+
+def _num(x) -> str:
+    """A number of the page's prose with 3 decimals; one that is undefined as "undefined (REASON)"
+    (the reason :meth:`Report.summary <irrepro.report.Report.summary>` gives), never "nan"."""
+    if isinstance(x, str):
+        return f"undefined ({x})"
+    return f"{x:.3f}" if np.isfinite(x) else UNDEFINED
 
 
 def _pct(x: float) -> str:
@@ -222,6 +232,13 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
             shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
+    pairs_undefined = ""
+    none = rep.pair_index()[np.isnan(rep.pairs["ASL"].to_numpy())]
+    if len(none):  # the test has no answer for these pairs ("-"): why, never "nan"
+        x = rep.scores.scores
+        why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none))
+        pairs_undefined = (f"ASL -: no test for {len(none)} pair{'s' if len(none) > 1 else ''}: "
+                           + "; ".join(why[:3]) + ("; ..." if len(why) > 3 else "") + ".")
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
         "run": cov.index, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
@@ -258,6 +275,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
         "pairs_note": pairs_note,
+        "pairs_undefined": pairs_undefined,
         "pairs_table": _table(shown, scroll=len(shown) > 30, names=_NAMES,
                               caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep)),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
@@ -265,6 +283,9 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
                         if rep.swap is not None else ""),
         "first_reliable": first or "none",
         "tau": summ["Kendall tau, raw vs standardized ranking"],
+        "drmse_raw": summ["dRMSE between random halves, raw"],
+        "drmse_std": summ["dRMSE between random halves, standardized"],
+        "num": _num,
         "hr": rep.halves["raw"].summary(),
         "hs": rep.halves["standardized"].summary(),
         "pct": _pct,

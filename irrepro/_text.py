@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["slug", "few"]
+__all__ = ["slug", "few", "no_variance", "no_pair_variance", "UNDEFINED"]
+
+#: What an undefined statistic shows when no simpler reason is found (never "nan").
+UNDEFINED = "undefined (not a number)"
 
 
 def slug(text: str) -> str:
@@ -14,3 +17,53 @@ def few(ids, limit: int = 5) -> str:
     """Up to ``limit`` ids, comma-separated, and ", ..." when there are more."""
     ids = [str(i) for i in ids]
     return ", ".join(ids[:limit]) + (", ..." if len(ids) > limit else "")
+
+
+def no_variance(scores, what: str = "") -> str:
+    """Why a statistic of the runs' means (their ranking, its correlation, a spread-normalized
+    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ.
+
+    Parameters
+    ----------
+    scores : array-like or ScoreMatrix
+        The ``(runs, topics)`` scores.
+    what : str
+        Words before "mean" and "score" (``"standardized "``).
+
+    Returns
+    -------
+    str
+        ``"no variance: every run scores 1 on every topic"``, ``"no variance between runs: every
+        run scores the same as every other on each topic"``, ``"no variance between runs: every
+        run's mean is 0.5"``, or "" when the runs' means differ.
+    """
+    import numpy as np
+
+    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
+    if x.ndim != 2 or x.size == 0:
+        return ""
+    if (x == x.flat[0]).all():
+        why = f"no variance: every run scores {x.flat[0]:g} on every topic"
+        return why + (f" ({what.strip()})" if what else "")
+    if (x == x[0]).all():
+        return f"no variance between runs: every run {what}scores the same as every other on each topic"
+    means = x.mean(axis=1)
+    if (means == means[0]).all():
+        return f"no variance between runs: every run's {what}mean is {means[0]:g}"
+    return ""
+
+
+def no_pair_variance(scores, i: int, j: int, names=None) -> str:
+    """Why the test of runs ``i`` and ``j`` of ``scores`` (runs x topics) is undefined, as a
+    sentence: ``"no variance: every run scores 1 on every topic"`` or ``"no variance: runs a and b
+    score the same on every topic"``; "" when their scores differ on some topic."""
+    import numpy as np
+
+    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
+    whole = no_variance(x)
+    if whole.startswith("no variance:"):
+        return whole
+    if (x[i] == x[j]).all():
+        a, b = (names[i], names[j]) if names is not None else (i, j)
+        return f"no variance: runs {a} and {b} score the same on every topic"
+    return ""

@@ -47,14 +47,84 @@ def _int_at_least(minimum: int):
     return parse
 
 
-def _jobs(text: str) -> int:
+def _checked(check, name: str):
+    """An argparse ``type`` from one of irrepro's validators (the same check as the Python API's
+    and the environment's): its :class:`~irrepro.InputError` becomes argparse's message, which
+    names the option already."""
+
+    def parse(text: str):
+        from .errors import InputError
+
+        try:
+            return check(text)
+        except InputError as exc:
+            msg = str(exc)
+            msg = msg[len(name) + 1:] if msg.startswith(name + " ") else msg
+            raise argparse.ArgumentTypeError(msg) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def _jobs_value(text: str) -> int:
+    from .parallel import check_jobs
+
+    return check_jobs(text, "--jobs")
+
+
+def _level_value(text: str) -> float:
+    from .errors import InputError
+    from .stats import check_level
+
     try:
-        value = int(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer (-1: all cores), got {text!r}") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer or -1 (all cores), got {value}")
+        raise InputError(f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
+                         f"got {text!r}") from None
+    return check_level(value, "--level")
+
+
+def _alpha_value(text: str) -> float:
+    from .errors import InputError
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:  # (NaN too)
+        raise InputError(f"--alpha must be a number in (0, 1), got {text!r}")
     return value
+
+
+_jobs = _checked(_jobs_value, "--jobs")
+_level = _checked(_level_value, "--level")
+_alpha = _checked(_alpha_value, "--alpha")
+
+
+class _Once(argparse.Action):
+    """Stores an option's value and refuses the option given twice (``--baseline a --baseline b``
+    kept the last one silently): the action of every single-valued option of every command
+    (:class:`_Parser` makes it the default). Options meant to repeat say ``action="append"``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if option_string is not None:
+            given = namespace.__dict__.setdefault("_given", {})
+            if self.dest in given:
+                first_string, first = given[self.dest]
+                twice = f"{first_string} {first!r}, then {option_string} {values!r}"
+                raise argparse.ArgumentError(self, f"given twice ({twice}): give it once")
+            given[self.dest] = (option_string, values)
+        setattr(namespace, self.dest, values)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose options store with :class:`_Once` unless they say otherwise; its
+    sub-commands' parsers are of this class too."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
 
 
 def _scheduler(text: str) -> str:
@@ -300,7 +370,7 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="irrepro", description=__doc__.split("\n")[0])
+    parser = _Parser(prog="irrepro", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     p_data = sub.add_parser("data", help="the book's data: status and fetch")
@@ -389,13 +459,16 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
                    help="adjustment over the comparisons of a measure: holm (default), bh "
                    "(Benjamini-Hochberg) or none; tukey takes none")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the marks (default 0.05)")
+    p.add_argument("--alpha", type=_alpha, default=0.05,
+                   help="significance level of the marks (default 0.05)")
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
-    p.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    p.add_argument("--level", type=_level, default=0.95,
+                   help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)")
     p.add_argument("-B", dest="B", type=_int_at_least(1), default=None,
                    help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (the numbers do not depend on it)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
@@ -429,8 +502,8 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
                    help="lowest relevant grade (default 1)")
     p.add_argument("--scale", choices=["paper", "quick"], default=None,
                    help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers (default IRREPRO_JOBS or 1; "
-                   "the numbers do not depend on it)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
     p.add_argument("--test", choices=list(TESTS), default="bootstrap",
                    help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
@@ -476,6 +549,10 @@ def main(argv: list[str] | None = None) -> int:
     shown = warnings.formatwarning
     warnings.formatwarning = _format_warning  # "irrepro: warning: ...", not Python's source line
     try:
+        if hasattr(args, "jobs"):  # report, compare: -j or IRREPRO_JOBS, checked before any work
+            from . import parallel
+
+            parallel.n_jobs(args.jobs)
         if getattr(args, "scheduler", None):  # report, compare --scheduler
             from . import parallel
 

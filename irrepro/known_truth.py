@@ -59,6 +59,8 @@ from .parallel import SeedLike, check_int
 from . import significance as sig
 from . import standardize as sz
 from . import topic_split as ts
+from .data._matrices import _checked_scores
+from .stats import check_level
 
 __all__ = [
     "ALPHAS",
@@ -451,7 +453,9 @@ class SelfSignificance:
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         """Per form: the mean false-positive rate (over systems and trials) with its Monte Carlo
         se (over trials), and the upper end of the central ``level`` range of the per-trial
-        share (the paper's Figure 6 statistic)."""
+        share (the paper's Figure 6 statistic). ``level``: a fraction or a percentage
+        (:func:`irrepro.stats.check_level`)."""
+        level = check_level(level)
         rows = []
         for form, s in self.share.items():
             rows.append({"form": form, "false-positive rate": s.mean(), "se": s.std(ddof=1) / np.sqrt(len(s)),
@@ -469,7 +473,7 @@ def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = N
     Student t-test) finds different from themselves, on raw scores and on scores standardized by
     ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
     per-topic transformation, so the null holds for both forms)."""
-    x = np.asarray(getattr(matrix, "scores", matrix), dtype=np.float64)
+    x = _checked_scores(matrix, "matrix")
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
     trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
     sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
@@ -559,7 +563,9 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
     TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
     data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
-    the population as non-relevant ones)."""
+    the population as non-relevant ones). ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     B = default_B() if B is None else check_int(B, "B", minimum=1)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}

@@ -32,8 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from .errors import InputError
+
 __all__ = [
-    "scale", "n_jobs", "check_int", "as_seed_sequence", "as_generator", "spawn", "parallel_map",
+    "scale", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator", "spawn", "parallel_map",
     "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
 ]  # fmt: skip
 
@@ -44,37 +46,69 @@ def scale(default: str = "paper") -> str:
     """``"paper"`` or ``"quick"``, from ``IRREPRO_SCALE``."""
     value = os.environ.get("IRREPRO_SCALE", default).strip().lower()
     if value not in {"paper", "quick"}:
-        raise ValueError(f"IRREPRO_SCALE must be 'paper' or 'quick', not {value!r}")
+        raise InputError(f"IRREPRO_SCALE must be 'paper' or 'quick', not {value!r}")
     return value
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
-    """``value`` as an int, or a ValueError naming ``name``: the one check of every count (``B``:
-    resamples, repetitions, partitions) and seed of irrepro. A float, even a whole one
-    (``B=1.5``, ``seed=1.7``, ``B=1e3``), a bool or a string is refused rather than truncated;
-    numpy integers are ints."""
+    """``value`` as an int, or an :class:`~irrepro.InputError` (a ValueError) naming ``name``:
+    the one check of every count (``B``: resamples, repetitions, partitions) and seed of irrepro.
+    A float, even a whole one (``B=1.5``, ``seed=1.7``, ``B=1e3``), a bool or a string is
+    refused rather than truncated; numpy integers are ints."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        raise InputError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise InputError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def check_jobs(value: Any, name: str = "n_jobs") -> int:
+    """A number of workers as given: an integer >= 1, or -1 for all cores.
+
+    The one check of ``n_jobs`` (Python), ``-j/--jobs`` (command line) and ``IRREPRO_JOBS``
+    (environment): 0, -5 or 1.5 are refused wherever they come from, by the same rule.
+
+    Parameters
+    ----------
+    value : int or str
+        The count; text (the command line's, the environment's) is read as a base-10 integer.
+    name : str
+        Where the value came from, as the message names it (``n_jobs``, ``--jobs``,
+        ``IRREPRO_JOBS``).
+
+    Returns
+    -------
+    int
+        ``value`` as an int (-1 is returned as it is: :func:`n_jobs` resolves it).
+
+    Raises
+    ------
+    InputError
+        When ``value`` is not an integer (a float, a bool, text that is not one) or is 0 or
+        below -1.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = int(text)
+        except ValueError:
+            raise InputError(f"{name} must be an integer (workers; -1 for all cores), not {text!r}") from None
+    value = check_int(value, name)
+    if value == 0 or value < -1:
+        raise InputError(f"{name} must be a positive integer (workers) or -1 (all cores), not {value}")
     return value
 
 
 def n_jobs(n: int | None = None) -> int:
-    """Resolve a worker count: None -> ``IRREPRO_JOBS`` (default 1), -1 -> all cores."""
+    """Resolve a worker count: None -> ``IRREPRO_JOBS`` (default 1), -1 -> all cores; anything
+    else that :func:`check_jobs` refuses raises :class:`~irrepro.InputError` naming ``n_jobs`` or
+    ``IRREPRO_JOBS``."""
     if n is None:
-        raw = os.environ.get("IRREPRO_JOBS", "1").strip() or "1"
-        try:
-            n = int(raw)
-        except ValueError:
-            raise ValueError(
-                f"IRREPRO_JOBS must be an integer (workers; -1 for all cores), not {raw!r}"
-            ) from None
-    n = check_int(n, "n_jobs")
-    if n < 0:
-        n = os.cpu_count() or 1
-    return max(1, n)
+        n = check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
+    else:
+        n = check_jobs(n, "n_jobs")
+    return (os.cpu_count() or 1) if n == -1 else n
 
 
 #: Tasks in flight per worker thread of a Dask cluster: the client submits this many ahead and
@@ -103,7 +137,7 @@ def scheduler(address: str | None = None) -> str | None:
     if not address:
         return None
     if not _ADDRESS.match(address):
-        raise ValueError(
+        raise InputError(
             f"IRREPRO_SCHEDULER / --scheduler must be a Dask scheduler address (tcp://host:8786) "
             f"or 'local', not {address!r}"
         )

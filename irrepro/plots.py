@@ -34,7 +34,7 @@ import numpy as np
 
 from . import escape
 from .corpus_bootstrap import Intervals
-from .stats import Z95
+from .stats import Z95, check_level
 from .topic_split import GrowthFit, SwapExperiment, growth_fit
 
 __all__ = [
@@ -329,7 +329,9 @@ def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, 
     """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
     given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares)."""
+    concordance (open squares). ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))
     labels = list(tables)
     methods = list(next(iter(tables.values())).index)

@@ -69,7 +69,7 @@ from ._report_out import MARKER, REPORT_FILES, check_out, write_dir
 from ._report_page import (  # noqa: F401
     AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
 )
-from ._text import slug
+from ._text import UNDEFINED, no_variance, slug
 from .data import DataError, RunSet, ScoreMatrix
 from .escape import to_csv
 from .measures import evaluate, parse_measure
@@ -219,9 +219,16 @@ class Report:
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
-        """The headline numbers of the report (first, when the qrels are simulated, a warning)."""
+        """The headline numbers of the report (first, when the qrels are simulated, a warning). A
+        number that is undefined (Kendall's tau or the dRMSE of runs whose means do not differ) is
+        the reason, e.g. "no variance: every run scores 1 on every topic", never NaN."""
         S, T = self.scores.shape
         tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
+
+        def defined(v: float):
+            if np.isfinite(v):
+                return v
+            return no_variance(self.scores) or no_variance(self.standardized, "standardized ") or UNDEFINED
         out: dict = {}
         if self.simulated:
             out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
@@ -244,11 +251,11 @@ class Report:
             "median width of the MAP interval (parametric)": float(
                 np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
             ),
-            "Kendall tau, raw vs standardized ranking": tau,
+            "Kendall tau, raw vs standardized ranking": defined(tau),
         })  # fmt: skip
         for form, res in self.halves.items():
             s = res.summary()
-            out[f"dRMSE between random halves, {form}"] = s["dRMSE mean"]
+            out[f"dRMSE between random halves, {form}"] = defined(s["dRMSE mean"])
             out[f"runs different from themselves, {form} (mean)"] = s["FP mean"]
         return out
 

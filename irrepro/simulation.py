@@ -50,6 +50,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from . import parallel
+from .data._matrices import _checked_scores
 from .parallel import SeedLike
 
 __all__ = [
@@ -436,7 +437,7 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
     systems and the bottom ``bottom`` share by mean score (systems whose mean is below that
     quantile of the means), as Urbano et al. (2019) prepare the TREC ad hoc data. ``support``:
     ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous), None or an array."""
-    x = np.asarray(matrix.scores, dtype=np.float64)
+    x = _checked_scores(matrix, "matrix")
     keep = remove_duplicates(x)
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]

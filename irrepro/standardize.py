@@ -38,6 +38,8 @@ from scipy import special, stats
 
 from ._deprecation import moved_names, renamed_arguments
 from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
+from .data._matrices import _checked_scores
+from .stats import check_level
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
 
 __all__ = [
@@ -75,19 +77,14 @@ SUBCOLLECTIONS = {"TREC 7": (351, 400), "TREC 8": (401, 450), "TREC 2003": (601,
 
 def topic_range(matrix, first: int, last: int):
     """The ScoreMatrix ``matrix`` restricted to numeric topic ids in [first, last]."""
-    keep = [t for t in matrix.topics if str(t).isdigit() and first <= int(t) <= last]
+    keep = [t for t in matrix.topics if str(t).isdecimal() and first <= int(t) <= last]
     if not keep:
         raise ValueError(f"no topics between {first} and {last} in {matrix.collection}")
     return matrix.subset(topics=keep)
 
 
 def _matrix(scores, name: str = "scores") -> np.ndarray:
-    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
-    if x.ndim != 2:
-        raise ValueError(f"{name} must be a systems x topics matrix, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} holds NaN or infinite values")
-    return x
+    return _checked_scores(scores, name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,7 +221,9 @@ def r_normalize(scores, ideal) -> np.ndarray:
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-system mean score and its t confidence interval over topics (Figure 2):
-    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``."""
+    mean +- t_{T-1} * sd / sqrt(T). Returns (mean, low, high), each ``(S,)``. ``level``: a
+    fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     x = _matrix(scores)
     t = x.shape[1]
     m = x.mean(axis=1)
@@ -322,7 +321,9 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
 
 def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
     """Exact (Clopper-Pearson) interval of a rate k / n, e.g. the false-positive rate of
-    :func:`self_significance` over the n systems."""
+    :func:`self_significance` over the n systems. ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
     return float(ci.low), float(ci.high)
 
@@ -377,7 +378,9 @@ class PartitionResult:
     alpha: float
 
     def summary(self, level: float = 0.95) -> dict:
-        """Mean and the central ``level`` interval over partitions of both quantities."""
+        """Mean and the central ``level`` interval over partitions of both quantities. ``level``:
+        a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+        level = check_level(level)
         lo, hi = 50 * (1 - level), 50 * (1 + level)
         return {
             "dRMSE mean": float(self.drmse.mean()),

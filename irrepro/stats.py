@@ -12,7 +12,8 @@
 - :func:`meta_analysis` - fixed-effect and DerSimonian-Laird meta-analysis (statsmodels'
   ``combine_effects``, plus Stouffer's one-sided p-value that Cormack & Lynam use);
 - :func:`adjust_pvalues` - Holm, Benjamini-Hochberg and the other adjustments of statsmodels'
-  ``multipletests``.
+  ``multipletests``;
+- :func:`check_level` - the one check of a confidence level (a fraction, or a percentage).
 
 Arrays follow the package's convention: the resamples on the last axis, e.g.
 ``(systems, topics, B)``.
@@ -20,11 +21,15 @@ Arrays follow the package's convention: the resamples on the last axis, e.g.
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 from scipy.stats import norm
+
+from .errors import InputError
 
 __all__ = [
     "Z95",
@@ -38,6 +43,7 @@ __all__ = [
     "MetaAnalysis",
     "meta_analysis",
     "adjust_pvalues",
+    "check_level",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
@@ -68,6 +74,39 @@ def bootstrap_sd(replicates) -> np.ndarray:
     ss = np.nansum((x - mean[..., None]) ** 2, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
+
+
+def check_level(level, name: str = "level") -> float:
+    """A confidence level as a fraction in (0, 1): the one check of every ``level`` of irrepro
+    (the Python API and ``irrepro compare --level``).
+
+    Parameters
+    ----------
+    level : float
+        A fraction in (0, 1) (``0.95``), returned as it is, or a percentage in (1, 100) (``95``),
+        returned divided by 100 (``0.95``, the same float as the literal).
+    name : str
+        What the message calls the value: the argument (``level``) or the option (``--level``).
+
+    Returns
+    -------
+    float
+        The level as a fraction in (0, 1).
+
+    Raises
+    ------
+    InputError
+        For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), NaN, an
+        infinity, a bool or a value that is not a real number, naming ``name``.
+    """
+    if isinstance(level, bool) or not isinstance(level, numbers.Real):
+        raise InputError(f"{name} must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
+                         f"got {level!r} ({type(level).__name__})")
+    value = float(level)
+    if not math.isfinite(value) or not (0 < value < 1 or 1 < value < 100):
+        raise InputError(f"{name} must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), "
+                         f"got {level!r}")
+    return value if value < 1 else value / 100
 
 
 # --------------------------------------------------------------------------------------------
@@ -123,8 +162,10 @@ def bca_interval(
     ``z0 = Phi^-1(p)`` with p the mid-rank share of replicates below theta_hat
     (``(#< + #<=) / 2B``), the same rule as ``scipy.stats.bootstrap(method="BCa")``, whose
     interval this reproduces exactly on the same replicates. When every replicate lies on one side
-    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there).
+    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there). ``level``: see
+    :func:`check_level`.
     """
+    level = check_level(level)
     theta_hat = np.asarray(theta_hat, dtype=np.float64)
     reps, n = _sorted_valid(replicates)
     th = theta_hat[..., None]
@@ -205,11 +246,13 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     (sum w - sum w^2 / sum w))``, weights ``1 / (s^2 + tau^2)``; statsmodels does not truncate
     tau^2 at 0, so a negative estimate is taken as 0 here (the random-effects estimate is then the
     fixed-effect one). Intervals are normal, ``estimate +/- z se``. Topics with a non-finite effect
-    or a zero / non-finite sd are left out (``k`` counts the rest)."""
+    or a zero / non-finite sd are left out (``k`` counts the rest). ``level``: see
+    :func:`check_level`."""
     from statsmodels.stats.meta_analysis import combine_effects
 
     if model not in ("fixed", "dl"):
         raise ValueError(f"model must be 'fixed' or 'dl', not {model!r}")
+    level = check_level(level)
     d, sd = np.asarray(d, dtype=np.float64), np.asarray(sd, dtype=np.float64)
     keep = np.isfinite(d) & np.isfinite(sd) & (sd > 0)
     d, sd = d[keep], sd[keep]
@@ -236,8 +279,14 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     """p-values adjusted for multiple comparisons by ``method``: any method of statsmodels'
     ``multipletests`` (``"holm"``, ``"fdr_bh"`` for Benjamini-Hochberg, ``"bonferroni"``, ...);
     ``None`` returns them unadjusted (as an array). A NaN p-value (no test, e.g. the t-test of two
-    identical systems) counts as 1 in the family and stays NaN."""
+    identical systems) counts as 1 in the family and stays NaN; any other value outside [0, 1]
+    (a negative, above 1, an infinity) raises :class:`~irrepro.InputError` naming its position."""
     p = np.asarray(p, dtype=np.float64)
+    bad = ~np.isnan(p) & ~((p >= 0) & (p <= 1))
+    if bad.any():
+        i = tuple(int(k) for k in np.argwhere(bad)[0]) if p.ndim else ()
+        at = f" at position {i[0] if len(i) == 1 else i}" if i else ""
+        raise InputError(f"p-values must be in [0, 1] (NaN: no test), got {float(p[bad].flat[0])!r}{at}")
     if method is None:
         return p
     from statsmodels.stats.multitest import multipletests

@@ -40,6 +40,8 @@ from scipy import special, stats
 from . import parallel
 from ._deprecation import moved_names, renamed_arguments, renamed_attribute
 from .data import RunSet, ScoreMatrix, pool_documents
+from .data._matrices import _checked_scores
+from .errors import InputError
 from .parallel import SeedLike
 
 __all__ = [
@@ -71,8 +73,8 @@ def _as_diffs(d) -> np.ndarray:
         raise ValueError("differences need a last axis of topics")
     if d.shape[-1] < 2:
         raise ValueError(f"need at least 2 paired values per case, got {d.shape[-1]}")
-    if np.isnan(d).any():
-        raise ValueError("differences contain NaN")
+    if not np.isfinite(d).all():
+        raise InputError("differences must be finite numbers: they hold NaN or an infinity")
     return d
 
 
@@ -232,6 +234,8 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     if not 0 <= fraction < 1:
         raise ValueError(f"fraction must be in [0, 1), got {fraction}")
     ref = matrix if by is None else by
+    _checked_scores(matrix, "matrix")
+    _checked_scores(ref, "by")
     if ref.systems != matrix.systems:
         raise ValueError("`by` must hold the same systems, in the same order, as `matrix`")
     k = int(np.floor(fraction * len(ref.systems)))
@@ -429,7 +433,7 @@ def swap_experiment(
     fdefs = [FILTERS[f] for f in filters]
     tasks = [(k, s) for k in range(len(matrices)) for s in range(len(sizes))]
     rngs = parallel.spawn(seed, len(tasks))
-    xs = [np.ascontiguousarray(m.scores, dtype=np.float64) for m in matrices]
+    xs = [np.ascontiguousarray(_checked_scores(m, f"matrices[{k}]")) for k, m in enumerate(matrices)]
     items = [
         (
             k,
@@ -571,9 +575,9 @@ def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t",
     of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
     relative difference (relative to the smaller mean) and the p-value of each test."""
     rows = []
-    for m in matrices:
+    for k, m in enumerate(matrices):
         a, b = _pairs(m.shape[0])
-        X = m.scores
+        X = _checked_scores(m, f"matrices[{k}]")
         mean = X.mean(axis=1)
         hi = np.maximum(mean[a], mean[b])
         lo = np.minimum(mean[a], mean[b])
@@ -659,7 +663,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     samples of n topics (section 5; each sample drawn without replacement, samples independent;
     sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
     B = parallel.check_int(B, "B", minimum=2)
-    X = matrix.scores
+    X = _checked_scores(matrix, "matrix")
     S, T = X.shape
     sizes = [int(s) for s in sizes]
     if min(sizes) < 1 or max(sizes) > T:

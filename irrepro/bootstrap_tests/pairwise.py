@@ -12,6 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..parallel import SeedLike
 from .._deprecation import renamed_arguments
+from ..stats import check_level
 from .samples import _as_matrix, _check_samples, _counts, _resolve_pairs, _summary, bootstrap_summaries, log_scores
 
 __all__ = ["PairwiseTest", "paired_test", "unpaired_test", "sensitivity"]
@@ -61,9 +62,9 @@ class PairwiseTest:
 
         Paired: mean(z) + the quantiles of mean(w*b) (mean(z) + mean(w*b) is the mean of z over
         Q*b). Unpaired: quantiles of M(x*b) - M(y*b) with x and y resampled separately.
+        ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).
         """
-        if not 0 < level < 1:
-            raise ValueError(f"level must be in (0, 1), got {level}")
+        level = check_level(level)
         q = [(1 - level) / 2, (1 + level) / 2]
         if self.test == "paired":
             return self.observed[:, None] + np.quantile(self.replicates, q, axis=1).T

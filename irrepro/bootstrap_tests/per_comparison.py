@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._deprecation import renamed_arguments
-from ..stats import adjust_pvalues
+from ..stats import adjust_pvalues, check_level
 from .pairwise import PairwiseTest
 
 __all__ = ["BootstrapComparison", "comparisons"]
@@ -44,7 +44,9 @@ def comparisons(
     multiple comparisons by ``method`` (:func:`irrepro.stats.adjust_pvalues`: any method of
     ``statsmodels.stats.multitest.multipletests``, ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg),
     ...; None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
-    the paper. ``pd.DataFrame(comparisons(r))`` makes a table."""
+    the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
+    percentage (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
     adj = adjust_pvalues(result.asl, method)
     ci = result.confidence_interval(level)
     out = []

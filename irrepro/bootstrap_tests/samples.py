@@ -14,25 +14,22 @@ import numpy as np
 from .. import parallel
 from ..parallel import SeedLike
 from ..data import ScoreMatrix
+from ..data._matrices import _checked_scores
 from ..measures import GM_EPSILON
 
 __all__ = ["bootstrap_samples", "all_pairs", "baseline_pairs", "log_scores", "bootstrap_summaries"]
 
 
 def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
-    """(S, T) float array, system names, measure name, from a ScoreMatrix or an array."""
+    """(S, T) float array, system names, measure name, from a ScoreMatrix or an array (every
+    value finite: :func:`irrepro.data._matrices._checked_scores`)."""
+    arr = _checked_scores(scores)
     if isinstance(scores, ScoreMatrix):
-        arr, systems, measure = scores.scores, tuple(scores.systems), scores.measure
+        systems, measure = tuple(scores.systems), scores.measure
     else:
-        arr = np.asarray(scores)
         systems, measure = None, ""
-    arr = np.asarray(arr, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"scores must be a systems x topics matrix (2-d), got shape {arr.shape}")
     if arr.shape[0] < 2 or arr.shape[1] < 2:
         raise ValueError(f"need at least 2 systems and 2 topics, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("scores contain NaN or infinite values")
     if systems is None:
         systems = tuple(str(i) for i in range(arr.shape[0]))
     return arr, systems, measure

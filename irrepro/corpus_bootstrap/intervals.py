@@ -12,7 +12,7 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
-from ..stats import EPS, bca_interval, bootstrap_sd, expit, logit
+from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
@@ -115,8 +115,10 @@ def intervals_from_replicates(
     ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (and a limit at or
     beyond eps / 1 - eps read back as 0 / 1, so that AP = 0 with sd 0 gives [0, eps]); bca:
     :func:`irrepro.stats.bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
-    Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1.
+    Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1. ``level``: a fraction or
+    a percentage (:func:`irrepro.stats.check_level`).
     """
+    level = check_level(level)
     est = np.asarray(estimate, dtype=np.float64)
     reps = np.asarray(replicates, dtype=np.float64)
     z = stats.norm.ppf(0.5 + level / 2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ..stats import EPS, bootstrap_sd, logit
+from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
 
 __all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
@@ -36,8 +36,8 @@ def map_bootstrap_intervals(
     topics, and ``estimate +/- z sd``. ``ap`` (systems, topics), ``replicates`` (systems, topics, B);
     intervals of shape (systems,). ``average="all"`` takes the mean over all T topics instead, an
     unusable list contributing a fixed AP of 0 (logit(eps) to L-MAP): trec_eval -c's MAP and its
-    interval."""
-    z = stats.norm.ppf(0.5 + level / 2)
+    interval. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    z = stats.norm.ppf(0.5 + check_level(level) / 2)
     share, fixed = _fixed_share(usable, average)
     w = np.where(usable, 1.0, np.nan)
     out = {}
@@ -65,8 +65,9 @@ def map_parametric_intervals(
     reading of the paper's weight AP - AP^2, the derivative of AP w.r.t. logit AP): the delta
     method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``. T counts
     the usable topics, or all topics with ``average="all"`` (an unusable one adding a fixed AP of
-    0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP)."""
-    z = stats.norm.ppf(0.5 + level / 2)
+    0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP). ``level``: a fraction or a
+    percentage (:func:`irrepro.stats.check_level`)."""
+    z = stats.norm.ppf(0.5 + check_level(level) / 2)
     _, fixed = _fixed_share(usable, average)
     ap = logit_iv.estimate
     sig = (logit(logit_iv.upper, eps) - logit(logit_iv.lower, eps)) / (2 * z)

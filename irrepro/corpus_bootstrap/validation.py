@@ -14,7 +14,7 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments, renamed_attribute
 from ..data import RunSet
-from ..stats import EPS
+from ..stats import EPS, check_level
 from .intervals import METHODS, ap_acceleration, intervals_from_replicates
 from .lists import _lists_of
 from .maps import _fixed_share, _run_intervals, run_means
@@ -39,8 +39,9 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
     """The paper's prediction (section 6): AP_A and AP_B have the same sd, so AP_B - AP_A has sd
     sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability P(|Z| <= z / sqrt 2).
 
-    Returns (below, in, above): 0.0825, 0.835, 0.0825 for 95% intervals (computed with scipy)."""
-    z = stats.norm.ppf(0.5 + level / 2)
+    Returns (below, in, above): 0.0825, 0.835, 0.0825 for 95% intervals (computed with scipy).
+    ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    z = stats.norm.ppf(0.5 + check_level(level) / 2)
     inside = float(stats.norm.cdf(z / np.sqrt(2)) - stats.norm.cdf(-z / np.sqrt(2)))
     return (1 - inside) / 2, inside, (1 - inside) / 2
 

@@ -33,9 +33,11 @@ class DataError(InputError):
 
 
 def topic_order(topics: Iterable[str]) -> list[str]:
-    """Topic ids sorted numerically when they are all integers, else as strings."""
+    """Topic ids sorted numerically when they are all integers, else as strings. An integer is
+    what ``int()`` reads: decimal digits only (``str.isdecimal``); ``'²'`` is a digit to
+    ``str.isdigit`` but no integer, so ids like it sort as strings."""
     topics = list(dict.fromkeys(topics))
-    if all(t.isdigit() for t in topics):
+    if all(t.isdecimal() for t in topics):
         return sorted(topics, key=int)
     return sorted(topics)
 

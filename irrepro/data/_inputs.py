@@ -54,6 +54,9 @@ def _pick_columns(df: pd.DataFrame, conventions: Mapping, what: str) -> tuple[st
 
 def _frame_runs(df: pd.DataFrame, default_name: str) -> list[Run]:
     topic, doc, score = _pick_columns(df, RUN_COLUMNS, "run")
+    if len(df) == 0:
+        raise DataError("run DataFrame", None,
+                        "has no rows: a run needs at least one (topic, document, score)")
     if "name" in df.columns:
         names = df["name"]
         if names.isna().any():

@@ -63,6 +63,28 @@ class ScoreMatrix:
         return _pd().DataFrame(self.scores, index=list(self.systems), columns=list(self.topics))
 
 
+def _checked_scores(scores, name: str = "scores") -> np.ndarray:
+    """The float64 ``(systems, topics)`` array of a :class:`ScoreMatrix` or an array-like, every
+    value finite: the one check of the score matrices the public functions take (the bootstrap
+    and significance tests, standardization, the topic split, the known-truth experiments). A
+    NaN or an infinity raises :class:`~irrepro.InputError` naming the first such cell (its system
+    and topic for a ScoreMatrix, its row and column otherwise); so does a matrix that is not 2-d."""
+    from ..errors import InputError
+
+    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
+    if x.ndim != 2:
+        raise InputError(f"{name} must be a systems x topics matrix (2-d), got shape {x.shape}")
+    bad = ~np.isfinite(x)
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        where = f"row {i + 1}, column {j + 1}"
+        if isinstance(scores, ScoreMatrix):
+            where = f"system {scores.systems[i]!r}, topic {scores.topics[j]!r} ({where})"
+        raise InputError(f"{name} must be finite numbers, not NaN or infinite: {float(x[i, j])!r} at "
+                         f"{where} ({int(bad.sum())} non-finite value(s) in all)")
+    return x
+
+
 def read_score_matrix(
     path: str | Path,
     measure: str,

@@ -230,6 +230,8 @@ def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
     """Qrels from a (topic, doc, grade) frame of any origin, with every row checked: the message
     names the ``unit`` (``record``, ``row``, ``entry``) by its 1-based position, and its ids."""
     pd = _pd()
+    if len(table) == 0:
+        raise DataError(name, None, "empty: qrels need at least one judgment (topic, document, grade)")
     where = _rows_named(table, name, unit)
     raw = table["grade"].to_numpy()
     g = pd.to_numeric(table["grade"], errors="coerce").to_numpy(dtype=np.float64)

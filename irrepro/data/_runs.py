@@ -184,6 +184,9 @@ def _run_cols_of(run: Run) -> _RunCols:
     missing = [c for c in ("topic", "doc", "score") if c not in tab.columns]
     if missing:
         raise DataError(where, None, f"run table lacks column(s) {missing}; it has {list(tab.columns)}")
+    if len(tab) == 0:
+        raise DataError(where, None, f"run {run.name!r} has no rows: a run needs at least one (topic, "
+                        "document, score)")
     at = _rows_named(tab, where, "row")
     score = _pd().to_numeric(tab["score"], errors="coerce").to_numpy(dtype=np.float64)
     bad = ~np.isfinite(score)

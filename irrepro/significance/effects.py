@@ -27,7 +27,7 @@ import pandas as pd
 from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
 from ..bootstrap_tests.samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from ..parallel import SeedLike
-from ..stats import bca_interval
+from ..stats import bca_interval, check_level
 
 __all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
 
@@ -124,8 +124,7 @@ def effect_sizes(
     """
     if kind not in EFFECTS:
         raise ValueError(f"kind must be one of {EFFECTS}, not {kind!r}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
+    level = check_level(level)
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     S, n = x.shape

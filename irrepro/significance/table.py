@@ -9,16 +9,18 @@ The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's `
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .. import escape, parallel
+from .._text import UNDEFINED, no_pair_variance
 from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
+from ..errors import InputError
 from ..parallel import SeedLike
-from ..stats import bca_interval
+from ..stats import bca_interval, check_level
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from ._names import CORRECTIONS, FORMATS
 from .pairwise import pairwise_test
@@ -68,7 +70,9 @@ class ComparisonTable:
     measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
     BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
     or of the run's mean without a baseline). :meth:`to_frame` has every number;
-    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it."""
+    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it.
+    ``undefined`` gives, per measure with a pair the test has no answer for (its p NaN, shown
+    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`."""
 
     runs: tuple
     means: pd.DataFrame
@@ -80,6 +84,7 @@ class ComparisonTable:
     low: pd.DataFrame | None = None
     high: pd.DataFrame | None = None
     digits: int = 4
+    undefined: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def measures(self) -> tuple:
@@ -173,6 +178,10 @@ class ComparisonTable:
             text += e(f"; {100 * self.level:g}% BCa bootstrap interval of {what}")
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
         text += f"; {best}." if best else "."
+        for m, why in self.undefined.items():  # the tests with no answer: the reason, never "nan"
+            n = int(np.isnan(self.tests[m].p).sum())
+            mark = " (p: -)" if self.baseline is not None else ""
+            text += " " + e(f"No test of {m} for {n} pair{'s' if n > 1 else ''}{mark}: {'; '.join(why)}.")
         return text + (" " + self.key(fmt) if key and self._shortened() else "")
 
     def key(self, fmt: str = "text") -> str:
@@ -345,16 +354,18 @@ def compare(
     and each mean is marked by the runs it significantly beats. ``test`` is any of
     :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
     (default), ``"bh"``, ``"none"`` (randomised Tukey HSD: family-wise by itself), ``alpha`` the
-    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (B_intervals
-    topic samples) of each run's difference from the baseline, or of its mean without one.
+    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
+    or a percentage: :func:`irrepro.stats.check_level`; B_intervals topic samples) of each run's
+    difference from the baseline, or of its mean without one.
 
     The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
     samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
     ``n_jobs``.
     """
     if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
     digits = parallel.check_int(digits, "digits", minimum=0)
+    level = check_level(level)
     mats = _as_measures(scores)
     first = None
     arrays = {}
@@ -391,4 +402,12 @@ def compare(
             lows[m], highs[m] = lo, hi
     means = pd.DataFrame({m: x.mean(axis=1) for m, x in arrays.items()}, index=pd.Index(runs, name="run"))
     frame = (lambda d: pd.DataFrame(d, index=means.index)) if intervals else (lambda d: None)
-    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits)
+    undefined = {}
+    for m, x in arrays.items():  # why a test has no answer (its p is NaN): said below the table
+        r = tests[m]
+        none = r.pairs[np.isnan(r.p)]
+        if len(none):
+            why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
+            undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
+    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits,
+                           undefined)

@@ -1,0 +1,373 @@
+"""Issue 26, item 3: every parameter is validated at the boundary, by one check shared by the
+command line, the environment and the Python API; undefined statistics say why.
+
+- a confidence level is a fraction in (0, 1) or a percentage in (1, 100), everywhere
+  (``compare --intervals --level 95`` was an IndexError, ``--level 0`` printed a "0% CI");
+- a number of workers is >= 1 or -1, from ``n_jobs``, ``-j`` and ``IRREPRO_JOBS`` alike
+  (``IRREPRO_JOBS=0`` / ``-5`` were accepted while ``-j 0`` was refused);
+- ``adjust_pvalues`` refuses p outside [0, 1]; every function taking a score matrix refuses a
+  non-finite score (``swap_experiment`` accepted inf);
+- a single-valued option given twice is refused (``--baseline a --baseline b`` kept ``b``);
+- a statistic without variance gives its reason, never "nan";
+- an empty DataFrame of runs or qrels is a clear error; a topic id '²' works.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irrepro
+from irrepro import bootstrap_tests as bt
+from irrepro import cli, data, parallel, significance, stats
+from irrepro import corpus_bootstrap as cb
+from irrepro import known_truth as kt
+from irrepro import standardize as sz
+from irrepro import topic_split as ts
+from irrepro.cli import main as cli_main
+
+InputError = irrepro.InputError
+
+
+def run_cli(args, capsys) -> tuple[int, str, str]:
+    rc = cli_main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _matrix(seed: int = 0, S: int = 4, T: int = 12) -> data.ScoreMatrix:
+    x = np.random.default_rng(seed).random((S, T))
+    return data.ScoreMatrix(x, tuple("abcdefgh"[:S]), tuple(str(t + 1) for t in range(T)), "AP")
+
+
+def _write_runs(d, scores: dict[str, list[float]]) -> tuple:
+    """A qrels file (topic t: d1 relevant, d2 not) and one run file per name whose list on topic
+    t is d1 then d2 when its score there is 1, else d2 then d1 (AP 1 or 0.5)."""
+    T = len(next(iter(scores.values())))
+    (d / "qrels.txt").write_text("".join(f"{t} 0 d1 1\n{t} 0 d2 0\n" for t in range(1, T + 1)))
+    (d / "runs").mkdir()
+    files = []
+    for name, ap in scores.items():
+        lines = []
+        for t, a in enumerate(ap, start=1):
+            first, second = ("d1", "d2") if a == 1 else ("d2", "d1")
+            lines.append(f"{t} Q0 {first} 1 2.0 {name}\n{t} Q0 {second} 2 1.0 {name}\n")
+        (d / "runs" / name).write_text("".join(lines))
+        files.append(d / "runs" / name)
+    return d / "qrels.txt", files
+
+
+# --------------------------------------------------------------------------------------------
+# confidence levels
+# --------------------------------------------------------------------------------------------
+
+_X = _matrix()
+_REPS = np.random.default_rng(1).random((4, 200))
+_PAIRED = bt.paired_test(_X, B=50, seed=1)
+
+
+def _level_entries():
+    """Every public entry that takes a confidence level: name -> level -> a result to compare."""
+    return {
+        "stats.check_level": lambda lv: stats.check_level(lv),
+        "stats.bca_interval": lambda lv: stats.bca_interval(_REPS.mean(axis=1), _REPS, level=lv),
+        "stats.meta_analysis": lambda lv: stats.meta_analysis([0.1, 0.3, 0.2], [0.1, 0.2, 0.1], level=lv).upper,
+        "significance.compare": lambda lv: significance.compare(
+            _X, intervals=True, level=lv, seed=1).low.to_numpy(),
+        "significance.compare(baseline)": lambda lv: significance.compare(
+            _X, baseline=0, intervals=True, level=lv, seed=1).high.to_numpy(),
+        "significance.effect_sizes": lambda lv: significance.effect_sizes(
+            _X, baseline=0, level=lv, B=50, seed=1).low,
+        "PairwiseTest.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
+        "bootstrap_tests.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
+        "corpus_bootstrap.intervals_from_replicates": lambda lv: cb.intervals_from_replicates(
+            _REPS.mean(axis=1), _REPS, level=lv)["logit"].upper,
+        "corpus_bootstrap.predicted_in_interval": lambda lv: cb.predicted_in_interval(lv),
+        "standardize.mean_intervals": lambda lv: sz.mean_intervals(_X, level=lv),
+        "standardize.binomial_interval": lambda lv: sz.binomial_interval(3, 20, level=lv),
+        "PartitionResult.summary": lambda lv: sz.PartitionResult(_REPS[0], _REPS[1], 4, 0.05).summary(lv),
+    }
+
+
+@pytest.mark.parametrize("entry", list(_level_entries()))
+def test_a_level_given_as_a_percentage_is_read_as_the_fraction(entry):
+    """``level=95`` is 0.95 everywhere (an IndexError in compare's intervals, NaN intervals in
+    mean_intervals, a refusal in effect_sizes): the same numbers as ``level=0.95``."""
+    f = _level_entries()[entry]
+    as_fraction, as_percent = f(0.95), f(95)
+    np.testing.assert_equal(np.asarray(as_percent, dtype=object if isinstance(as_percent, dict) else None),
+                            np.asarray(as_fraction, dtype=object if isinstance(as_fraction, dict) else None))
+
+
+@pytest.mark.parametrize("bad", [0, 1, 100, -5, 150, math.nan, math.inf, True, "95"])
+@pytest.mark.parametrize("entry", list(_level_entries()))
+def test_a_level_out_of_range_is_refused_naming_it(entry, bad):
+    with pytest.raises(InputError, match=r"level must be"):
+        _level_entries()[entry](bad)
+
+
+def test_compare_level_on_the_command_line(tmp_path, capsys):
+    """``--level 95`` gives the table of ``--level 0.95`` (it was an IndexError); 0, 1, 100, a
+    negative and NaN are refused by argparse, naming --level (``--level 0`` printed a "0% CI")."""
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1],
+                                         "c": [1, 1, 1, 0, 0, 1]})
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--seed", "1"]
+    rc, fraction, err = run_cli([*base, "--level", "0.95"], capsys)
+    assert rc == 0, err
+    rc, percent, err = run_cli([*base, "--level", "95"], capsys)
+    assert rc == 0, err
+    assert percent == fraction and "95% CI" in percent
+    for bad in ("0", "1", "100", "-5", "nan", "x"):
+        rc, out, err = run_cli([*base, "--level", bad], capsys)
+        assert rc == 2 and out == "" and "argument --level: must be" in err, (bad, err)
+    rc, out, err = run_cli([*base, "--alpha", "5"], capsys)
+    assert rc == 2 and "argument --alpha: must be a number in (0, 1)" in err
+
+
+# --------------------------------------------------------------------------------------------
+# workers
+# --------------------------------------------------------------------------------------------
+
+_JOBS_RULE = "must be a positive integer (workers) or -1 (all cores)"
+
+
+@pytest.mark.parametrize("bad", ["0", "-5"])
+@pytest.mark.parametrize("source", ["api", "env", "cli", "cli-env"])
+def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monkeypatch, tmp_path, capsys):
+    """One rule, one message, naming where the value came from (IRREPRO_JOBS=0 and -5 were
+    accepted - as 1 and as all cores - while -j 0 was refused)."""
+    monkeypatch.delenv("IRREPRO_JOBS", raising=False)
+    if source == "api":
+        with pytest.raises(InputError, match=re.escape(f"n_jobs {_JOBS_RULE}, not {bad}")):
+            parallel.n_jobs(int(bad))
+        return
+    if source == "env":
+        monkeypatch.setenv("IRREPRO_JOBS", bad)
+        with pytest.raises(InputError, match=re.escape(f"IRREPRO_JOBS {_JOBS_RULE}, not {bad}")):
+            parallel.n_jobs()
+        return
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
+    argv = ["compare", "--qrels", qrels, *runs, "-m", "AP"]
+    if source == "cli":
+        rc, out, err = run_cli([*argv, f"--jobs={bad}"], capsys)
+        assert rc == 2 and out == "" and f"argument -j/--jobs: {_JOBS_RULE}, not {bad}" in err
+    else:
+        monkeypatch.setenv("IRREPRO_JOBS", bad)
+        rc, out, err = run_cli(argv, capsys)
+        assert rc == 2 and out == "" and err == f"irrepro compare: IRREPRO_JOBS {_JOBS_RULE}, not {bad}\n"
+
+
+def test_valid_worker_counts_are_read_the_same_from_every_source(monkeypatch):
+    monkeypatch.setenv("IRREPRO_JOBS", "-1")
+    assert parallel.n_jobs() == parallel.n_jobs(-1) == (os.cpu_count() or 1)
+    monkeypatch.setenv("IRREPRO_JOBS", " 3 ")
+    assert parallel.n_jobs() == parallel.n_jobs(3) == parallel.check_jobs("3", "--jobs") == 3
+    for bad in (1.5, True, "2.0"):
+        with pytest.raises(InputError, match="n_jobs must be an integer"):
+            parallel.check_jobs(bad)
+
+
+# --------------------------------------------------------------------------------------------
+# p-values and scores
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [-0.01, 1.01, math.inf, -math.inf])
+@pytest.mark.parametrize("method", ["holm", "fdr_bh", None])
+def test_adjust_pvalues_refuses_a_p_value_outside_0_1(bad, method):
+    with pytest.raises(InputError, match=r"p-values must be in \[0, 1\].*at position 2"):
+        stats.adjust_pvalues([0.01, 0.2, bad], method)
+    # a missing p-value keeps its documented meaning: 1 in the family, NaN in the result
+    out = stats.adjust_pvalues([0.01, np.nan, 0.04], method)
+    assert np.isnan(out[1]) and np.isfinite(out[[0, 2]]).all()
+
+
+def _matrix_entries():
+    """Every public entry that takes a score matrix: name -> matrix -> call."""
+    return {
+        "topic_split.swap_experiment": lambda m: ts.swap_experiment([m], sizes=[3], B=2, seed=1),
+        "topic_split.full_set_tests": lambda m: ts.full_set_tests([m]),
+        "topic_split.map_sd": lambda m: ts.map_sd(m, [3], B=3, seed=1),
+        "topic_split.drop_bottom": lambda m: ts.drop_bottom(m),
+        "bootstrap_tests.paired_test": lambda m: bt.paired_test(m, B=10, seed=1),
+        "significance.compare": lambda m: significance.compare(m),
+        "significance.pairwise_test": lambda m: significance.pairwise_test(m, "wilcoxon"),
+        "standardize.standardize": lambda m: sz.standardize(m),
+        "known_truth.self_significance_null": lambda m: kt.self_significance_null(
+            m, n_topics=5, trials=2, seed=1),
+    }
+
+
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, math.nan])
+@pytest.mark.parametrize("entry", list(_matrix_entries()))
+def test_a_non_finite_score_is_refused_naming_its_system_and_topic(entry, bad):
+    m = _matrix()
+    m.scores[2, 5] = bad
+    where = r"at system 'c', topic '6' \(row 3, column 6\)"
+    with pytest.raises(InputError, match=r"must be finite numbers, not NaN or infinite: .* " + where):
+        _matrix_entries()[entry](m)
+
+
+# --------------------------------------------------------------------------------------------
+# repeated options
+# --------------------------------------------------------------------------------------------
+
+_VALUES = {"qrels": "q", "baseline": "r", "alpha": "0.05", "level": "0.95", "B": "10", "seed": "1",
+           "jobs": "1", "scheduler": "local", "digits": "3", "rel": "1", "depth": "10", "out": "o",
+           "measure": "AP"}
+
+
+def _single_valued_options():
+    """(command, option, value) for every option of every command that takes one value: found in
+    the parser itself, so an option added later is covered too."""
+    import argparse
+
+    out = []
+    parser = cli.build_parser()
+    stack = [((), parser)]
+    while stack:
+        path, p = stack.pop()
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                stack += [((*path, name), sub) for name, sub in a.choices.items()]
+            elif a.option_strings and a.nargs is None and type(a).__name__ in ("_StoreAction", "_Once"):
+                value = a.choices[0] if a.choices else _VALUES[a.dest]
+                out.append((" ".join(path), a.option_strings[-1], str(value)))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("command,option,value", _single_valued_options())
+def test_a_single_valued_option_given_twice_is_refused(command, option, value, capsys):
+    rc, out, err = run_cli([*command.split(), option, value, option, value], capsys)
+    assert rc == 2 and out == ""
+    line = err.strip().splitlines()[-1]
+    assert re.search(rf"error: argument (\S+/)?{re.escape(option)}: given twice \({re.escape(option)} .*, then "
+                     rf"{re.escape(option)} .*\): give it once$", line), line
+
+
+def test_the_single_valued_options_are_all_found():
+    found = {(c, o) for c, o, _ in _single_valued_options()}
+    assert {("compare", "--baseline"), ("report", "--baseline"), ("compare", "--level"), ("eval", "--format"),
+            ("report", "--out"), ("report", "--measure")} <= found
+
+
+def test_options_meant_to_repeat_still_repeat():
+    argv = ["eval", "--qrels", "q", "r", "-m", "AP", "-m", "P@10", "-a", "gm", "-a", "G"]
+    args = cli.build_parser().parse_args(argv)
+    assert args.measures == ["AP", "P@10"] and args.aggregates == ["gm", "G"]
+
+
+def test_baseline_given_twice_on_the_command_line_names_both(capsys, tmp_path):
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
+    argv = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--baseline", "b"]
+    rc, out, err = run_cli(argv, capsys)
+    assert rc == 2 and out == ""
+    assert "argument --baseline: given twice (--baseline 'a', then --baseline 'b'): give it once" in err
+
+
+# --------------------------------------------------------------------------------------------
+# undefined statistics: a reason, never "nan"
+# --------------------------------------------------------------------------------------------
+
+
+def _no_nan(text: str) -> None:
+    text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", text)
+    assert not re.search(r"\bnan\b", text, flags=re.IGNORECASE), re.search(r".{60}\bnan\b.{60}", text, re.I)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
+@pytest.mark.parametrize("baseline", [None, "a"])
+def test_compare_says_why_a_test_has_no_answer(fmt, baseline, tmp_path, capsys):
+    qrels, runs = _write_runs(tmp_path, {"a": [1] * 5, "b": [1] * 5, "c": [1] * 5})
+    argv = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--format", fmt]
+    rc, out, err = run_cli(argv + (["--baseline", baseline] if baseline else []), capsys)
+    assert rc == 0, err
+    assert "no variance: every run scores 1 on every topic" in out
+    _no_nan(out)
+
+
+def test_compare_names_two_identical_runs(tmp_path, capsys):
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 0, 1], "b": [1, 0, 1, 0, 1], "c": [0, 1, 1, 1, 0]})
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a"], capsys)
+    assert rc == 0, err
+    assert re.search(r"No test of AP for 1 pair \(p: -\): no variance: runs (b and a|a and b) score the same "
+                     r"on every topic\.", out)
+    _no_nan(out)
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "paired-t"])
+def test_the_report_says_why_a_statistic_is_undefined(test, tmp_path):
+    """Runs scoring 1 on every topic: Kendall's tau and the dRMSE printed "nan" in the summary,
+    its CSV and the page's prose; the t-test's ASL of the pairs was a bare "-"."""
+    from irrepro import report
+
+    qrels, _ = _write_runs(tmp_path, {"a": [1] * 5, "b": [1] * 5, "c": [1] * 5})
+    rs = data.load_runs(tmp_path / "runs", qrels)
+    rep = report.analyse(rs, seed=1, progress=False, scale="quick", test=test)
+    why = "no variance: every run scores 1 on every topic"
+    summ = rep.summary()
+    assert summ["Kendall tau, raw vs standardized ranking"] == why
+    assert summ["dRMSE between random halves, raw"] == why
+    files = rep.files()
+    assert why in files["summary.csv"] and f"undefined ({why})" in files["index.html"]
+    if test == "paired-t":
+        assert f"<p class='note'>ASL -: no test for 3 pairs: {why}.</p>" in files["index.html"]
+    for name in ("summary.csv", "index.html"):
+        _no_nan(files[name])
+
+
+# --------------------------------------------------------------------------------------------
+# empty tables, odd topic ids
+# --------------------------------------------------------------------------------------------
+
+_QRELS = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+_RUN = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+
+
+def _empty(*columns: str) -> pd.DataFrame:
+    return pd.DataFrame(columns=list(columns))
+
+
+@pytest.mark.parametrize(
+    "what,call,message",
+    [
+        ("runs DataFrame", lambda: data.load_runs(_empty("query_id", "doc_id", "score"), _QRELS),
+         "run DataFrame: has no rows"),
+        ("named runs DataFrame", lambda: data.load_runs(_empty("qid", "docno", "score", "name"), _QRELS),
+         "run DataFrame: has no rows"),
+        ("runs dict", lambda: data.load_runs({"x": {}}, _QRELS), "run 'run' has no rows"),
+        ("qrels DataFrame", lambda: data.load_qrels(_empty("query_id", "doc_id", "relevance")),
+         "qrels DataFrame: empty"),
+        ("qrels DataFrame of runs", lambda: data.load_runs(_RUN, _empty("qid", "docno", "label")),
+         "qrels DataFrame: empty"),
+        ("qrels dict", lambda: data.load_qrels({}), "qrels dict: empty"),
+    ],
+)
+def test_an_empty_table_of_runs_or_qrels_is_a_clear_error(what, call, message):
+    with pytest.raises(InputError, match=re.escape(message)):
+        call()
+
+
+@pytest.mark.parametrize("source", ["api", "cli"])
+def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, capsys):
+    """'²'.isdigit() is True but int('²') fails: topic_order raised ValueError."""
+    assert data.topic_order(["²", "10", "2"]) == ["10", "2", "²"]  # sorted as strings
+    assert data.topic_order(["10", "2"]) == ["2", "10"]  # integers: numerically, as before
+    if source == "api":
+        q = data.load_qrels({"²": {"a": 1}, "1": {"b": 1}})
+        assert q.topics == ("1", "²")
+        rs = data.load_runs({"²": {"a": 1.0}, "1": {"c": 2.0}}, q)
+        from irrepro import measures
+
+        assert measures.evaluate(rs, ["AP"])["AP"].scores.tolist() == [[0.0, 1.0]]
+        return
+    (tmp_path / "q").write_text("² 0 a 1\n1 0 b 1\n")
+    (tmp_path / "r").write_text("² Q0 a 1 1.0 r\n1 Q0 c 1 2.0 r\n")
+    rc, out, err = run_cli(["eval", "--qrels", tmp_path / "q", tmp_path / "r", "-m", "AP", "-q"], capsys)
+    assert rc == 0, err
+    assert out.splitlines() == ["r\tAP\t1\t0.0000", "r\tAP\t²\t1.0000", "r\tAP\tall\t0.5000"]
