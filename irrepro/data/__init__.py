@@ -383,9 +383,11 @@ def _run_paths(source) -> tuple[list[Path], str]:
 
 
 # A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every
-# input file and the layout version, so that later loads take a fraction of a second. A corrupt
-# or unreadable one is reported, deleted and rebuilt.
-_RUNSET_LAYOUT = "runset-v4"
+# input file and the layout version, so that later loads take a fraction of a second. Its own
+# sha256 is recorded beside it when written (NAME.npz.sha256) and checked on every read: a file
+# changed since (tampered grades, a bad disk), without its record, or unreadable is reported,
+# deleted and rebuilt. (v5: the record.)
+_RUNSET_LAYOUT = "runset-v5"
 
 
 def _runset_cache_path(coll: Collection) -> Path:
@@ -399,21 +401,27 @@ def _runset_cache_path(coll: Collection) -> Path:
 
 
 def _cached_runset(coll: Collection) -> RunSet | None:
+    from ._fetch import recorded_sha256_problem, sha256_record
+
     path = _runset_cache_path(coll)
     if not path.exists():
         return None
-    try:
-        return RunSet.load(path, name=coll.name, source="real")
-    except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
-        warnings.warn(f"cached run set {path} is unreadable ({exc}); rebuilding it", stacklevel=3)
-        path.unlink(missing_ok=True)
-        return None
+    problem = recorded_sha256_problem(path)
+    if problem is None:
+        try:
+            return RunSet.load(path, name=coll.name, source="real")
+        except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
+            problem = f"is unreadable ({exc})"
+    warnings.warn(f"cached run set {path} {problem}; rebuilding it", stacklevel=3)
+    path.unlink(missing_ok=True)
+    sha256_record(path).unlink(missing_ok=True)
+    return None
 
 
 def _store_runset(rs: RunSet, coll: Collection) -> None:
     try:
-        rs.save(_runset_cache_path(coll))
-    except (OSError, CacheError) as exc:  # a read-only cache only costs speed
+        rs.save(_runset_cache_path(coll), record_sha256=True)
+    except (OSError, CacheError) as exc:  # a read-only or full cache only costs speed
         warnings.warn(f"could not cache the run set of {coll.name}: {exc}", stacklevel=3)
 
 
