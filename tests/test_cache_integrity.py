@@ -191,3 +191,27 @@ def test_a_full_disk_while_caching_a_run_set_is_a_warning_naming_the_cache_file(
     with pytest.warns(UserWarning, match=re.escape(str(path)) + ".*disk is full"):
         data._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
     assert list(path.parent.iterdir()) == []
+
+
+# -- the stand-in can show the thinning of the book's pages ------------------------------------
+
+
+def test_thinning_to_trec6_r_works_on_the_stand_in_and_says_simulated(isolated_data, monkeypatch):
+    """Issue 26: offline without a mirror, book/data.md's cell raised "topic '2' has 24 relevant
+    documents, fewer than its target 26" (the stand-in of round 5 had TREC-6's R, not its own)."""
+    monkeypatch.setenv("IRREPRO_ALLOW_SIMULATED", "1")  # as `make book`
+    with pytest.warns(data.SimulatedDataWarning):
+        R6 = data.trec6_relevant()
+        rs5 = data.load_runs("trec-covid-round5")
+    thin = data.thin_qrels(rs5.qrels, R6, seed=1)
+    np.testing.assert_array_equal(np.sort(thin.n_relevant(1)), np.sort(R6))  # TREC-6's distribution
+    assert rs5.simulated and thin.source == "simulated"
+    depth10 = data.pool_qrels(rs5, 10)
+    assert depth10.source == "simulated" and (depth10.n_relevant(1) <= rs5.n_relevant()).all()
+
+
+@pytest.mark.parametrize("name", [c.name for c in data.COLLECTIONS.values() if getattr(c, "relevant_median", None)])
+def test_the_stand_ins_median_r_is_the_real_qrels(name, mirror, tmp_path, monkeypatch):
+    monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "c"))
+    real = data.load_qrels(name, allow_simulated=False)
+    assert np.median(real.n_relevant(1)) == data.get_collection(name).relevant_median

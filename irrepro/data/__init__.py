@@ -132,6 +132,19 @@ def _simulated_allowed(allow_simulated: bool | None) -> bool:
     return _env_flag("IRREPRO_ALLOW_SIMULATED") if allow_simulated is None else bool(allow_simulated)
 
 
+def _stand_in_r(coll: Collection) -> dict:
+    """The stand-in's ``r_median``: the real qrels' median R, where the collection records it."""
+    return {} if coll.relevant_median is None else {"r_median": float(coll.relevant_median)}
+
+
+def _stand_in_runs(coll: Collection) -> RunSet:
+    """The simulated stand-in of a collection of runs: its size, topic ids and median R."""
+    from . import simulate
+
+    seed = _seed_of(coll.name)
+    return simulate.runs(coll.shape[0], coll.topics, seed=seed, name=coll.name, **_stand_in_r(coll))
+
+
 def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
     """Raise ``exc`` (saying how to get the data) unless the simulated stand-in is allowed; then
     warn that it is used."""
@@ -241,8 +254,9 @@ def load_qrels(
             from . import simulate
 
             if coll.kind == "runs":
-                return simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name).qrels
-            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)")
+                return _stand_in_runs(coll).qrels
+            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)",
+                                  **_stand_in_r(coll))
     if Path(source).exists():
         return read_qrels(source, name)
     rel = _registry_qrels_file(source)
@@ -323,9 +337,7 @@ def load_runs(
             q = load_qrels(coll.ir_datasets_id if qrels is None else qrels, allow_simulated=False)
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
-            from . import simulate
-
-            rs = simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name)
+            rs = _stand_in_runs(coll)
             return rs.subset(runs=runs) if runs is not None else rs
         name = coll.name
         cols = _read_runs(files, progress=progress, desc=f"reading {name}")
