@@ -215,3 +215,13 @@ def test_the_stand_ins_median_r_is_the_real_qrels(name, mirror, tmp_path, monkey
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "c"))
     real = data.load_qrels(name, allow_simulated=False)
     assert np.median(real.n_relevant(1)) == data.get_collection(name).relevant_median
+
+
+def test_the_banner_takes_collection_names_for_the_scorecard(mirror, isolated_data, monkeypatch):
+    """The scorecard shows the chapters' rows: computed on the stand-in, it says so too."""
+    from irrepro import book
+
+    assert "simulated-data" in book.data_banner("trec7").text  # no cache, no mirror, offline
+    monkeypatch.setenv("IRREPRO_MIRROR", str(mirror))
+    banner = book.data_banner("trec7").text
+    assert "simulated-data" not in banner and "TREC-7 ad hoc" in banner
