@@ -201,10 +201,11 @@ def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
         if dst.resolve() != src.resolve() and (not dst.is_file() or sha256_file(dst) != sha256_file(src)):
             try:
                 _copy_atomic(src, dst)
-            except OSError as exc:
+            except (OSError, CacheError) as exc:  # CacheError: unwritable, or a full disk
+                why = getattr(exc, "strerror", None) or exc
                 raise CacheError(
-                    f"cannot place {rel} in ir_datasets' home {home} ({exc.strerror or exc}); "
-                    "make it writable or set IR_DATASETS_HOME to a writable directory"
+                    f"cannot place {rel} in ir_datasets' home {home} ({why}); "
+                    "make it writable (or free space there) or set IR_DATASETS_HOME to a writable directory"
                 ) from exc
 
 
