@@ -19,7 +19,7 @@ export IRREPRO_RESULTS := $(abspath $(BUILD))/results
 # (IRREPRO_REQUIRE_REAL=1 forbids it); outside the book, the loaders give real data or an error.
 book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 
-.PHONY: book student test e2e venv lock clean data-status bench
+.PHONY: book book-offline student test e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -41,6 +41,18 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs
 	@echo "book: $(BUILD)/html/index.html"
+
+# The book without network and without a mirror (README: it still builds, on the labelled simulated
+# stand-in): the data page and a chapter that thins and pools (book/_toc_offline.yml) at quick scale,
+# from an empty data cache, every cell executed, warnings as errors, into _build/offline. CI runs it
+# (.ci/run, in a network namespace of its own where the system allows one).
+OFFLINE := $(abspath $(BUILD))/offline
+book-offline: $(STAMP)
+	rm -rf $(OFFLINE) && mkdir -p $(OFFLINE)/cache
+	env -u IRREPRO_MIRROR -u IRREPRO_REQUIRE_REAL IRREPRO_OFFLINE=1 IRREPRO_ALLOW_SIMULATED=1 IRREPRO_SCALE=quick \
+	  IRREPRO_CACHE=$(OFFLINE)/cache IRREPRO_RESULTS=$(OFFLINE)/results \
+	  $(BIN)/jupyter-book build . --toc book/_toc_offline.yml --path-output $(OFFLINE) --builder html -W -n --keep-going
+	@echo "offline book: $(OFFLINE)/_build/html/index.html"
 
 # The same book without the exercises' solutions (sphinx-exercise's hide_solutions), for students:
 # _build/student/_build/html. It reuses the main build's execution cache, so run `make book` first.

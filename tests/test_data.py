@@ -371,7 +371,7 @@ def test_runset_cache_round_trips_and_a_corrupt_one_is_rebuilt(mirror, tmp_path,
     assert first.runs == second.runs and first.topics == second.topics
     pd.testing.assert_frame_equal(first.qrels.table, second.qrels.table)
     cached.write_bytes(cached.read_bytes()[:1000])  # truncate it
-    with pytest.warns(UserWarning, match="unreadable"):
+    with pytest.warns(UserWarning, match="does not match its recorded sha256"):
         third = data.load_runs("trec-covid-round1")
     np.testing.assert_array_equal(first.grades, third.grades)
     sub = data.load_runs("trec-covid-round1", runs=first.runs[:3])

@@ -37,13 +37,18 @@ __all__ = [
 ]
 
 def _label(obj) -> tuple[str, bool]:
+    if isinstance(obj, str) and obj in COLLECTIONS:  # by name: simulated when its files cannot be had now
+        from ..data import where
+
+        coll = COLLECTIONS[obj]
+        return coll.title, any(where(p) not in ("cache", "mirror") for p in coll.files())
     if isinstance(obj, RunSet):
         name = COLLECTIONS[obj.name].title if obj.name in COLLECTIONS else obj.name
         return f"{name} ({len(obj.runs)} runs x {len(obj.topics)} topics)", obj.simulated
     if isinstance(obj, ScoreMatrix):
         name = COLLECTIONS[obj.collection].title if obj.collection in COLLECTIONS else obj.collection
         return f"{name}, {obj.measure} ({obj.shape[0]} runs x {obj.shape[1]} topics)", obj.simulated
-    raise TypeError(f"data_banner takes RunSets and ScoreMatrices, not {type(obj).__name__}")
+    raise TypeError(f"data_banner takes RunSets, ScoreMatrices and collection names, not {obj!r:.80}")
 
 
 class _HTML:
@@ -58,8 +63,10 @@ class _HTML:
 
 
 def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page. When any of ``objs`` is simulated it is a warning with the
-    CSS class ``simulated-data`` (and no page carries that class when all data is real)."""
+    """A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
+    name counts as simulated when its real files cannot be had now: the book's pages then use its
+    stand-in). When any is simulated it is a warning with the CSS class ``simulated-data`` (and no
+    page carries that class when all data is real)."""
     labels = [_label(o) for o in objs]
     sim = [name for name, s in labels if s]
     real = [name for name, s in labels if not s]

@@ -132,6 +132,19 @@ def _simulated_allowed(allow_simulated: bool | None) -> bool:
     return _env_flag("IRREPRO_ALLOW_SIMULATED") if allow_simulated is None else bool(allow_simulated)
 
 
+def _stand_in_r(coll: Collection) -> dict:
+    """The stand-in's ``r_median``: the real qrels' median R, where the collection records it."""
+    return {} if coll.relevant_median is None else {"r_median": float(coll.relevant_median)}
+
+
+def _stand_in_runs(coll: Collection) -> RunSet:
+    """The simulated stand-in of a collection of runs: its size, topic ids and median R."""
+    from . import simulate
+
+    seed = _seed_of(coll.name)
+    return simulate.runs(coll.shape[0], coll.topics, seed=seed, name=coll.name, **_stand_in_r(coll))
+
+
 def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
     """Raise ``exc`` (saying how to get the data) unless the simulated stand-in is allowed; then
     warn that it is used."""
@@ -188,10 +201,11 @@ def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
         if dst.resolve() != src.resolve() and (not dst.is_file() or sha256_file(dst) != sha256_file(src)):
             try:
                 _copy_atomic(src, dst)
-            except OSError as exc:
+            except (OSError, CacheError) as exc:  # CacheError: unwritable, or a full disk
+                why = getattr(exc, "strerror", None) or exc
                 raise CacheError(
-                    f"cannot place {rel} in ir_datasets' home {home} ({exc.strerror or exc}); "
-                    "make it writable or set IR_DATASETS_HOME to a writable directory"
+                    f"cannot place {rel} in ir_datasets' home {home} ({why}); "
+                    "make it writable (or free space there) or set IR_DATASETS_HOME to a writable directory"
                 ) from exc
 
 
@@ -241,8 +255,9 @@ def load_qrels(
             from . import simulate
 
             if coll.kind == "runs":
-                return simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name).qrels
-            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)")
+                return _stand_in_runs(coll).qrels
+            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)",
+                                  **_stand_in_r(coll))
     if Path(source).exists():
         return read_qrels(source, name)
     rel = _registry_qrels_file(source)
@@ -323,9 +338,7 @@ def load_runs(
             q = load_qrels(coll.ir_datasets_id if qrels is None else qrels, allow_simulated=False)
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
-            from . import simulate
-
-            rs = simulate.runs(coll.shape[0], coll.topics, seed=_seed_of(coll.name), name=coll.name)
+            rs = _stand_in_runs(coll)
             return rs.subset(runs=runs) if runs is not None else rs
         name = coll.name
         cols = _read_runs(files, progress=progress, desc=f"reading {name}")
@@ -383,9 +396,11 @@ def _run_paths(source) -> tuple[list[Path], str]:
 
 
 # A built RunSet of a book collection is kept in the cache as .npz, keyed by the sha256 of every
-# input file and the layout version, so that later loads take a fraction of a second. A corrupt
-# or unreadable one is reported, deleted and rebuilt.
-_RUNSET_LAYOUT = "runset-v4"
+# input file and the layout version, so that later loads take a fraction of a second. Its own
+# sha256 is recorded beside it when written (NAME.npz.sha256) and checked on every read: a file
+# changed since (tampered grades, a bad disk), without its record, or unreadable is reported,
+# deleted and rebuilt. (v5: the record.)
+_RUNSET_LAYOUT = "runset-v5"
 
 
 def _runset_cache_path(coll: Collection) -> Path:
@@ -399,21 +414,27 @@ def _runset_cache_path(coll: Collection) -> Path:
 
 
 def _cached_runset(coll: Collection) -> RunSet | None:
+    from ._fetch import recorded_sha256_problem, sha256_record
+
     path = _runset_cache_path(coll)
     if not path.exists():
         return None
-    try:
-        return RunSet.load(path, name=coll.name, source="real")
-    except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
-        warnings.warn(f"cached run set {path} is unreadable ({exc}); rebuilding it", stacklevel=3)
-        path.unlink(missing_ok=True)
-        return None
+    problem = recorded_sha256_problem(path)
+    if problem is None:
+        try:
+            return RunSet.load(path, name=coll.name, source="real")
+        except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
+            problem = f"is unreadable ({exc})"
+    warnings.warn(f"cached run set {path} {problem}; rebuilding it", stacklevel=3)
+    path.unlink(missing_ok=True)
+    sha256_record(path).unlink(missing_ok=True)
+    return None
 
 
 def _store_runset(rs: RunSet, coll: Collection) -> None:
     try:
-        rs.save(_runset_cache_path(coll))
-    except (OSError, CacheError) as exc:  # a read-only cache only costs speed
+        rs.save(_runset_cache_path(coll), record_sha256=True)
+    except (OSError, CacheError) as exc:  # a read-only or full cache only costs speed
         warnings.warn(f"could not cache the run set of {coll.name}: {exc}", stacklevel=3)
 
 

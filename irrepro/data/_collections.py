@@ -41,7 +41,11 @@ class Collection:
 
     ``kind`` is ``"runs"`` (ranked lists + qrels through ir_datasets) or ``"matrices"`` (per-topic
     score matrices, one file per measure). ``shape`` is (systems, topics) as published, used by the
-    simulated stand-in so that it has the real collection's size and topic ids.
+    simulated stand-in so that it has the real collection's size and topic ids. ``relevant_median``
+    is the median number of relevant documents (grade >= 1) per topic of the real qrels, around
+    which the stand-in draws its topics' R (``r_median`` of :mod:`irrepro.data.simulate`; None: the
+    model's default), so that it is as rich in relevant documents as the collection it stands for
+    (TREC-COVID round 5 has several times TREC-6's R, and the thinning of the book's pages needs it).
     """
 
     name: str
@@ -54,6 +58,7 @@ class Collection:
     run_dir: str | None = None  # registry folder of the run files
     ir_datasets_id: str | None = None  # qrels (and topics) through ir_datasets
     extra_files: tuple[str, ...] = ()  # e.g. NIST's leaderboard
+    relevant_median: float | None = None  # median R of the real qrels (the stand-in's r_median)
     citation: str = ""
     notes: str = ""
 
@@ -110,6 +115,7 @@ COLLECTIONS: dict[str, Collection] = {
             run_dir="trec-covid/round5/runs",
             ir_datasets_id="cord19/trec-covid/round5",
             extra_files=("trec-covid/round5/leaderboard.csv",),
+            relevant_median=189,
             citation="voorhees2020treccovid",
             notes="All 126 round-5 runs; judged with the round-5 qrels (judgments made in round 5).",
         ),
@@ -122,6 +128,7 @@ COLLECTIONS: dict[str, Collection] = {
             run_dir="trec-covid/round1/runs",
             ir_datasets_id="cord19/trec-covid/round1",
             extra_files=("trec-covid/round1/leaderboard.csv",),
+            relevant_median=71.5,
             citation="voorhees2020treccovid",
             notes="All 143 round-1 runs.",
         ),
@@ -157,6 +164,7 @@ COLLECTIONS: dict[str, Collection] = {
             topics=_r(301, 450) + _r(601, 700, skip=(672,)),
             matrices={"AP": _SIM + "robust2004_ap.csv", "P@10": _SIM + "robust2004_p10.csv"},
             ir_datasets_id="disks45/nocr/trec-robust-2004",
+            relevant_median=41,
             citation="urbano2018simulation",
             notes="Topic ids come from the file's topic column; R and judged counts from the "
             "Robust 2004 qrels through ir_datasets.",

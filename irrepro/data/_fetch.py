@@ -10,12 +10,16 @@ Every real file the book reads is listed in ``irrepro/registry.tsv`` with its pu
    temporary file and moves it into place only when the sha256 matches.
 
 A cached file whose checksum does not match (corrupt, truncated, edited) is reported and replaced;
-it is never used.
+it is never used. Files irrepro derives from them (the run sets' ``.npz``) have their sha256 recorded
+beside them when written (:func:`atomic_write` with ``record_sha256``, a ``NAME.sha256`` file in
+``sha256sum``'s format) and checked on every read (:func:`recorded_sha256_problem`). Every file
+irrepro writes gets the mode the process's umask gives a new file (``0o666 & ~umask``).
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import functools
 import hashlib
 import os
@@ -39,6 +43,9 @@ __all__ = [
     "locate",
     "where",
     "sha256_file",
+    "atomic_write",
+    "recorded_sha256_problem",
+    "sha256_record",
 ]
 
 #: Seconds to wait for a server to answer before giving up on the network.
@@ -102,16 +109,21 @@ _VERIFIED: dict[tuple[str, int, int], str] = {}
 _NETWORK_DOWN: list[str] = []  # the first network failure of this process, if any
 
 
+def _sha256(path: str | Path) -> str:
+    """The sha256 of a file's bytes as they are now (read in blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def sha256_file(path: Path) -> str:
     """The sha256 of a file, memoised on (path, size, mtime) for this process."""
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns)
     if key not in _VERIFIED:
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        _VERIFIED[key] = h.hexdigest()
+        _VERIFIED[key] = _sha256(path)
     return _VERIFIED[key]
 
 
@@ -138,25 +150,121 @@ def _writable_dir(directory: Path) -> None:
         raise CacheError(f"the directory {directory} is not writable (check IRREPRO_CACHE)")
 
 
-def atomic_write(dst: str | Path, write) -> None:
+def _umask() -> int:
+    """This process's umask, read without changing it where Linux tells it (``/proc/self/status``;
+    elsewhere set and restored at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _new_file_mode() -> int:
+    """The mode of a new file under the umask, as ``open()`` would create it: ``0o666 & ~umask``."""
+    return 0o666 & ~_umask()
+
+
+_DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _disk_full(dst: Path, exc: OSError) -> CacheError:
+    """The error for a write into ``dst`` that ran out of space: it names the file being written
+    and its directory (never the file being read, which an OSError of a copy names first)."""
+    return CacheError(
+        f"cannot write {dst}: the disk is full ({exc.strerror or 'no space left'} in {dst.parent}); "
+        "free some space there, or point IRREPRO_CACHE at a directory on a disk with room"
+    )
+
+
+def sha256_record(path: str | Path) -> Path:
+    """Where the recorded sha256 of the derived file ``path`` is kept: ``path`` + ``.sha256``."""
+    path = Path(path)
+    return path.with_name(path.name + ".sha256")
+
+
+def atomic_write(dst: str | Path, write, *, record_sha256: bool = False) -> None:
     """Create ``dst`` whole or not at all: ``write(tmp_path)`` fills a temporary file beside it,
     which is then renamed over ``dst`` (and removed if anything fails). Concurrent writers of the
-    same ``dst`` are safe: each renames its own complete file, the last one wins. A directory that
-    cannot be written raises :class:`CacheError`."""
+    same ``dst`` are safe: each renames its own complete file, the last one wins.
+
+    Parameters
+    ----------
+    dst : str or Path
+        The file to create or replace.
+    write : callable
+        ``write(tmp_path)`` writes the whole content into ``tmp_path``.
+    record_sha256 : bool
+        Also record the sha256 of the new content in :func:`sha256_record` ``(dst)`` (written just
+        before ``dst`` is renamed into place), for :func:`recorded_sha256_problem` to check on read.
+
+    The file gets the mode the umask gives a new file (``0o666 & ~umask``: 0644 under umask 022,
+    0600 under 077). A directory that cannot be written, or a disk that is full, raises
+    :class:`CacheError` naming ``dst``.
+    """
     dst = Path(dst)
     _writable_dir(dst.parent)
     try:
         fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
     except OSError as exc:
+        if exc.errno in _DISK_FULL:
+            raise _disk_full(dst, exc) from exc
         raise CacheError(f"cannot write in {dst.parent}: {exc.strerror or exc} (check IRREPRO_CACHE)") from None
     os.close(fd)
     try:
         write(Path(tmp))
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, _new_file_mode())  # mkstemp's 0600 whatever the umask
+        if record_sha256:
+            digest = _sha256(tmp)
+            atomic_write(sha256_record(dst), lambda t: Path(t).write_text(f"{digest}  {dst.name}\n"))
         os.replace(tmp, dst)
+    except OSError as exc:
+        if exc.errno in _DISK_FULL:  # a full disk is the destination's, whatever file the error names
+            raise _disk_full(dst, exc) from exc
+        raise
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def recorded_sha256_problem(path: str | Path) -> str | None:
+    """Check a derived file against the sha256 recorded when irrepro wrote it (``atomic_write(...,
+    record_sha256=True)``).
+
+    Parameters
+    ----------
+    path : str or Path
+        The derived file (it must exist).
+
+    Returns
+    -------
+    str or None
+        None when the file's bytes have the recorded sha256; otherwise what is wrong, as words
+        that follow the file's name ("does not match its recorded sha256 ...", "has no recorded
+        sha256 ...").
+    """
+    path = Path(path)
+    record = sha256_record(path)
+    try:
+        recorded = record.read_text(encoding="ascii").split()
+    except FileNotFoundError:
+        return f"has no recorded sha256 ({record} is missing)"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"has an unreadable sha256 record {record} ({exc})"
+    if not recorded or len(recorded[0]) != 64 or set(recorded[0]) - set("0123456789abcdef"):
+        return f"has a malformed sha256 record {record}"
+    actual = _sha256(path)  # not memoised: the bytes as they are now
+    if actual != recorded[0]:
+        return (
+            f"does not match its recorded sha256 (changed since irrepro wrote it: recorded "
+            f"{recorded[0][:16]}..., now {actual[:16]}...)"
+        )
+    return None
 
 
 def _copy_atomic(src: Path, dst: Path) -> None:
@@ -274,20 +382,32 @@ def _download(entry: RegistryEntry, target: Path, looked: list[str], progress: b
             downloader=downloader,
             progressbar=progress,
         )
+    except OSError as exc:
+        if exc.errno in _DISK_FULL:  # requests' network errors are OSErrors too, without errno
+            raise _disk_full(target, exc) from exc
+        raise _download_failed(exc, entry, target, looked) from exc
     except ValueError as exc:  # pooch: checksum mismatch (the partial file is removed)
         raise DataUnavailable(
             f"{entry.path}: downloaded from {entry.url} but its sha256 does not match the registry "
             f"({exc}). {_how_to_supply(entry, target)}"
         ) from exc
     except Exception as exc:  # connection refused, DNS failure, timeout, HTTP error
-        reason = f"{type(exc).__name__}: {str(exc)[:200]}"
-        if not _is_http_error(exc):
-            _NETWORK_DOWN.append(reason)
-        raise DataUnavailable(
-            f"{entry.path}: not found (looked in {', '.join(looked)}) and the download from "
-            f"{entry.url} failed ({reason}). {_how_to_supply(entry, target)}"
-        ) from exc
+        raise _download_failed(exc, entry, target, looked) from exc
+    os.chmod(path, _new_file_mode())  # pooch's temporary file is 0600 whatever the umask
     return Path(path)
+
+
+def _download_failed(
+    exc: Exception, entry: RegistryEntry, target: Path, looked: list[str]
+) -> DataUnavailable:
+    """The error of a failed download (a network that does not answer is remembered)."""
+    reason = f"{type(exc).__name__}: {str(exc)[:200]}"
+    if not _is_http_error(exc):
+        _NETWORK_DOWN.append(reason)
+    return DataUnavailable(
+        f"{entry.path}: not found (looked in {', '.join(looked)}) and the download from "
+        f"{entry.url} failed ({reason}). {_how_to_supply(entry, target)}"
+    )
 
 
 def _is_http_error(exc: Exception) -> bool:

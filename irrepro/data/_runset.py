@@ -271,8 +271,9 @@ class RunSet:
     def nbytes(self) -> int:
         return self.offsets.nbytes + self.flat_grades.nbytes + self.flat_docs.nbytes
 
-    def save(self, path: str | Path) -> None:
-        """Write the arrays and qrels to an ``.npz`` file, atomically."""
+    def save(self, path: str | Path, *, record_sha256: bool = False) -> None:
+        """Write the arrays and qrels to an ``.npz`` file, atomically (with ``record_sha256``, the
+        file's sha256 beside it in ``PATH.sha256``, as the data cache keeps it)."""
         from ._fetch import atomic_write
 
         q_topic, q_doc, q_grade = self.qrels._columns
@@ -296,7 +297,7 @@ class RunSet:
                     precision=np.array(self.precision),
                 )
 
-        atomic_write(path, write)
+        atomic_write(path, write, record_sha256=record_sha256)
 
     @classmethod
     def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
