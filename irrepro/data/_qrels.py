@@ -20,6 +20,7 @@ from ._textfiles import (
     _encode,
     _fast_table,
     _field_count_error,
+    _fspath,
     _np,
     _parse_grade,
     _read_bytes,
@@ -176,13 +177,15 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
     * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
       2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
-    * a document judged twice for one topic is refused.
+    * a document judged twice for one topic is refused;
+    * ``path`` may be a pipe, a FIFO, ``/dev/stdin``, ``/dev/fd/N`` or bytes, and binary data
+      and gzip bombs are refused, as for :func:`read_run`.
 
     Every refusal raises :class:`DataError` naming the file, the line and the problem.
     """
     import pyarrow as pa
 
-    path = Path(path)
+    path = _fspath(path)
     data = _read_bytes(path, "qrels")
     table = _fast_table(data, 4, {1: pa.binary(), 3: pa.int64()}, extra_empty=True)
     if table is not None:

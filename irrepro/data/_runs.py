@@ -29,6 +29,7 @@ from ._textfiles import (
     _encode,
     _fast_table,
     _field_count_error,
+    _fspath,
     _np,
     _parse_score,
     _read_bytes,
@@ -82,7 +83,7 @@ def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
 
 def _parse_run(path: str | Path) -> _RunCols:
     """Read a run file into columns (conventions in :func:`read_run`)."""
-    path = Path(path)
+    path = _fspath(path)
     data = _read_bytes(path, "run")
     cols = _parse_run_fast(data, path)
     if cols is not None:
@@ -166,6 +167,12 @@ def read_run(path: str | Path) -> Run:
     * A file holds one run, named by its tag: a file whose tag changes is refused at the line
       where it changes (trec_eval names the run by the last line's tag without checking).
     * A document twice in one topic is refused, as trec_eval refuses it.
+
+    ``path`` may name a regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path
+    (bash's ``<(zcat run.gz)``), as str, bytes (any name the file system allows) or PathLike. It
+    is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is met,
+    and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB)
+    is refused as a decompression bomb.
 
     Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
     columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a

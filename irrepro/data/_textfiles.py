@@ -5,7 +5,6 @@ whenever the fast pass meets anything unusual. trec_eval's conventions are liste
 
 from __future__ import annotations
 
-import gzip
 import math
 import re
 from collections.abc import Iterator
@@ -22,37 +21,133 @@ _INTEGER = re.compile(rb"[+-]?\d+(?:\.0*)?")
 _TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
 
 
-def _gunzip(raw: bytes) -> bytes:
-    """Decompress gzip data (every member, CRC checked): with ISA-L (python-isal), about twice
-    as fast as zlib, when it is installed; else with the standard library."""
+#: gzip input that decompresses to more than this many times its compressed size (plus
+#: :data:`_GZIP_SLACK`) is refused as a decompression bomb: the run files NIST publishes compress
+#: 3-6 times (TREC-COVID's 269 gzipped runs: at most 5.2), qrels about as much.
+GZIP_MAX_RATIO = 100
+_GZIP_SLACK = 1 << 20  # any gzip file may decompress to 1 MiB, whatever its ratio
+_PREFIX = 1 << 16  # read first: a NUL byte there rejects a binary (or sparse) file at once
+_CHUNK = 1 << 26  # then read (and check) in pieces of this size
+
+
+def _fspath(path) -> Path:
+    """A path given as str, bytes (``os.fsencode``: any name the file system allows) or
+    PathLike."""
+    import os
+
+    return Path(os.fsdecode(path)) if isinstance(path, bytes) else Path(path)
+
+
+def _open_input(path: Path, what: str):
+    """``open(path, "rb")`` with the user's errors as DataError: missing, a directory, no
+    permission. Anything that can be opened is read: a regular file, a pipe, a FIFO,
+    ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's ``<(zcat run.gz)``)."""
     try:
-        from isal import igzip, isal_zlib
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise DataError(path, None, f"{what} file not found") from None
+    except IsADirectoryError:
+        raise DataError(path, None, f"is a directory, not a {what} file") from None
+    except OSError as exc:
+        raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+
+
+def _check_text(piece: bytes, before: bytes, path, what: str) -> None:
+    """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
+    ``before`` is the data read before ``piece`` (for the line number)."""
+    at = piece.find(b"\0")
+    if at >= 0:
+        line = before.count(b"\n") + piece.count(b"\n", 0, at) + 1
+        raise DataError(path, line, f"NUL byte: this is not a text file (a {what} file is TREC text)")
+
+
+def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
+    """Decompress the gzip stream whose first bytes are ``head`` and the rest ``f`` (every
+    member, CRC checked; ISA-L's zlib when python-isal is installed), in bounded pieces: more than
+    :data:`GZIP_MAX_RATIO` times the compressed size (``size``; for a pipe, the compressed bytes
+    read so far) plus 1 MiB is refused before it is held in memory."""
+    try:
+        from isal import isal_zlib as zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
-        return gzip.decompress(raw)
-    if len(raw) > 18 and raw.find(b"\x1f\x8b\x08", 10) < 0:
-        # one member (a second one would start with those bytes): decompress it in one piece
-        # into a buffer of the size its trailer states (growing one costs a copy and fresh pages)
-        size = int.from_bytes(raw[-4:], "little")
-        out = isal_zlib.decompress(raw, 31, size + 1)
-        if len(out) % (1 << 32) == size:
-            return out
-    return igzip.decompress(raw)
+        import zlib
+
+    pieces: list[bytes] = []
+    produced, read = 0, len(head)
+    src = head
+
+    def bound() -> int:
+        return GZIP_MAX_RATIO * (size if size is not None else read) + _GZIP_SLACK
+
+    def more() -> bytes:
+        nonlocal read
+        b = f.read(_CHUNK)
+        read += len(b)
+        return b
+
+    d = zlib.decompressobj(31)
+    try:
+        while True:
+            piece = d.decompress(src, bound() - produced + 1)
+            produced += len(piece)
+            if produced > bound():
+                raise DataError(
+                    path, None, f"gzip data that decompresses to more than {GZIP_MAX_RATIO} times its "
+                    f"size (refused as a decompression bomb; real {what} files compress 3-10 times)"
+                )  # fmt: skip
+            if piece:
+                pieces.append(piece)
+            if d.eof:  # the end of a member: another one may follow (``cat a.gz b.gz``)
+                src = d.unused_data or more()
+                if not src.strip(b"\0"):  # the end (NUL padding after the last member is allowed)
+                    break
+                d = zlib.decompressobj(31)
+                continue
+            src = d.unconsumed_tail or more()
+            if not src:
+                raise EOFError("the stream ends before the end of its last member")
+    except DataError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - EOFError, zlib / isal errors
+        raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
+    data = b"".join(pieces)
+    del pieces
+    _check_text(data, b"", path, what)
+    return data
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
-    """The (decompressed) bytes of a file; DataError if missing, empty or a broken gzip stream."""
-    if not path.is_file():
-        raise DataError(path, None, f"{what} file not found")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
-    if raw[:2] == b"\x1f\x8b":
+    """The (decompressed) bytes of a file, a pipe or a FIFO, read in bounded pieces; DataError if
+    missing, a directory, unreadable, empty, binary (a NUL byte: found in the first 64 KiB of
+    an 8 GB sparse file, which is not read further), a broken gzip stream or a gzip bomb
+    (:data:`GZIP_MAX_RATIO`)."""
+    import os
+    import stat
+
+    with _open_input(path, what) as f:
         try:
-            raw = _gunzip(raw)
-        except Exception as exc:  # noqa: BLE001 - EOFError, BadGzipFile, zlib / isal errors
-            raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
-    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark is not data
+            st = os.fstat(f.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            head = f.read(_PREFIX)
+            if head[:2] == b"\x1f\x8b":
+                raw = _gunzip_stream(head, f, path, what, size)
+            else:
+                _check_text(head, b"", path, what)
+                pieces = [head]
+                if size is not None and size > len(head):  # read again from the start: one piece
+                    f.seek(0)
+                    pieces = []
+                while True:
+                    b = f.read(_CHUNK if size is None else max(min(_CHUNK, size + 1), 1))
+                    if not b:
+                        break
+                    _check_text(b, b"".join(pieces) if pieces and b"\0" in b else b"", path, what)
+                    pieces.append(b)
+                raw = b"".join(pieces)
+                del pieces
+        except OSError as exc:
+            raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]  # a UTF-8 byte order mark is not data
     if not raw or raw.isspace():
         raise DataError(path, None, f"empty {what} file")
     return raw

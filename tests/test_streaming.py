@@ -1,0 +1,168 @@
+"""Reading runs and qrels from anything that can be opened, in bounded pieces (issue 26): pipes,
+FIFOs, /dev/stdin and /dev/fd paths; names that are not UTF-8; binary and sparse files refused
+after a bounded prefix; gzip bombs refused with the ratio that makes them one."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import resource
+import subprocess
+import sys
+import threading
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from irrepro import data, measures
+from irrepro.data import DataError
+
+RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n2 Q0 d4 2 0.5 tag\n"
+QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d4 2\n2 0 d9 1\n"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _files(tmp_path):
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    return run, qrels
+
+
+def _ap(runs, qrels):
+    return measures.evaluate(data.load_runs(runs, qrels=qrels), ["AP"])["AP"].scores
+
+
+def _cli(*args, stdin=None, **kw):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "irrepro.cli", *args], input=stdin, capture_output=True,
+                          env=env, **kw)  # fmt: skip
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin (Linux, macOS)")
+def test_a_run_piped_to_dev_stdin_is_read(tmp_path):
+    run, qrels = _files(tmp_path)
+    piped = _cli("eval", "--qrels", str(qrels), "/dev/stdin", "-m", "AP", stdin=run.read_bytes())
+    from_file = _cli("eval", "--qrels", str(qrels), str(run), "-m", "AP")
+    assert piped.returncode == 0, piped.stderr.decode()
+    assert piped.stdout == from_file.stdout and b"tag\tAP\t" in piped.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo (POSIX)")
+def test_runs_and_qrels_from_fifos_match_the_files(tmp_path):
+    run, qrels = _files(tmp_path)
+    fifos = []
+    for name, text in (("run.fifo", RUN), ("qrels.fifo", QRELS)):
+        f = tmp_path / name
+        os.mkfifo(f)
+        fifos.append(f)
+        # a writer in a thread, as a shell would feed a FIFO; gzipped, like `zcat`'s input
+        threading.Thread(target=lambda f=f, t=text: f.write_bytes(gzip.compress(t.encode())), daemon=True).start()
+    got = _ap([fifos[0]], fifos[1])
+    np.testing.assert_array_equal(got, _ap([run], qrels))
+
+
+def test_a_dev_fd_path_is_read_as_bash_process_substitution_gives_it(tmp_path):
+    run, qrels = _files(tmp_path)
+    r, w = os.pipe()
+    os.write(w, RUN.encode())
+    os.close(w)
+    try:
+        got = data.read_run(f"/dev/fd/{r}")
+    finally:
+        os.close(r)
+    assert sorted(got.table["doc"]) == ["d1", "d2", "d3", "d4"] and got.name == "tag"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of any bytes: Linux file systems")
+def test_names_that_are_not_utf8_are_read_and_shown_as_bytes(tmp_path):
+    folder = os.fsencode(tmp_path) + b"/caf\xe9"
+    os.mkdir(folder)
+    with open(folder + b"/run\xff.txt", "w") as f:
+        f.write(RUN)
+    with open(os.fsencode(tmp_path) + b"/q\xfe", "w") as f:
+        f.write(QRELS)
+    qrels_b = os.fsencode(tmp_path) + b"/q\xfe"
+    expected = _ap([tmp_path / "run.txt"], _files(tmp_path)[1])
+    np.testing.assert_array_equal(_ap(folder, qrels_b), expected)  # bytes, as os.fsencode gives them
+    np.testing.assert_array_equal(_ap(os.fsdecode(folder), os.fsdecode(qrels_b)), expected)  # str (argv)
+    with pytest.raises(DataError, match=r"caf\\xe9/nope\\xff: run file or directory not found"):
+        data.load_runs([folder + b"/nope\xff"], qrels=qrels_b)
+    out = _cli("eval", "--qrels", os.fsdecode(qrels_b), os.fsdecode(folder + b"/missing\xff"), "-m", "AP")
+    assert out.returncode == 2 and b"missing\\xff" in out.stderr and b"Traceback" not in out.stderr
+
+
+def test_a_sparse_8gb_file_is_refused_after_a_bounded_prefix(tmp_path):
+    big = tmp_path / "sparse"
+    with open(big, "wb") as f:
+        f.truncate(8 << 30)  # 8 GB of holes (NUL bytes), no disk used
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(DataError, match="line 1: NUL byte: this is not a text file"):
+        data.read_run(big)
+    with pytest.raises(DataError, match="NUL byte"):
+        data.read_qrels(big)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024  # KB on Linux
+    assert grown_mb < 100
+
+
+def test_a_nul_byte_later_in_a_file_is_refused_with_its_line(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_bytes(RUN.encode() * 30000 + b"3 Q0 d\x00 1 1.0 tag\n")  # past the first 64 KiB
+    with pytest.raises(DataError, match=f"line {4 * 30000 + 1}: NUL byte"):
+        data.read_run(p)
+
+
+def _bomb(path: Path, mb: int, line: bytes = b"1 Q0 d 1 1 t\n") -> int:
+    """A gzip file of ``mb`` MiB of one repeated line, written in pieces; its compressed size."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = line * ((1 << 20) // len(line))
+    with open(path, "wb") as f:
+        for _ in range(mb):
+            f.write(c.compress(block))
+        f.write(c.flush())
+    return path.stat().st_size
+
+
+def test_a_gzip_bomb_is_refused_with_its_ratio_not_as_corrupt(tmp_path):
+    bomb = tmp_path / "bomb.gz"
+    size = _bomb(bomb, 64)
+    assert (64 << 20) > data.GZIP_MAX_RATIO * size + (1 << 20)  # it is one, by the stated limit
+    for read in (data.read_run, data.read_qrels):
+        with pytest.raises(DataError, match=f"decompresses to more than {data.GZIP_MAX_RATIO} times its size"):
+            read(bomb)
+    zeros = tmp_path / "zeros.gz"
+    _bomb(zeros, 64, b"\0" * 64)  # the classic bomb: refused by its ratio before any NUL is read
+    with pytest.raises(DataError, match="decompression bomb"):
+        data.read_run(zeros)
+
+
+def test_a_gzip_bomb_through_a_pipe_is_refused_too(tmp_path):
+    bomb = tmp_path / "bomb.gz"
+    _bomb(bomb, 64)
+    r, w = os.pipe()
+    threading.Thread(target=lambda: (os.write(w, bomb.read_bytes()), os.close(w)), daemon=True).start()
+    try:
+        with pytest.raises(DataError, match="decompression bomb"):
+            data.read_run(f"/dev/fd/{r}")
+    finally:
+        os.close(r)
+
+
+def test_real_gzip_files_of_any_size_are_read(tmp_path):
+    # a run of unique lines compresses a few times: far below the limit, read whole
+    lines = "".join(f"{i % 50} Q0 doc{i} {i} {1.0 / (i + 1)} tag\n" for i in range(200_000))
+    p = tmp_path / "run.gz"
+    p.write_bytes(gzip.compress(lines.encode()))
+    assert len(data.read_run(p).table) == 200_000
+    small = tmp_path / "small.gz"  # a tiny file may have any ratio (up to 1 MiB of text)
+    text = "".join(f"1 Q0 d{i:05d} 1 1.0 {'t' * 480}\n" for i in range(2000)).encode()
+    small.write_bytes(gzip.compress(text))
+    assert len(text) > data.GZIP_MAX_RATIO * small.stat().st_size and len(text) < 1 << 20
+    assert len(data.read_run(small).table) == 2000
+
+
+def test_a_directory_given_as_qrels_is_named_as_such(tmp_path):
+    with pytest.raises(DataError, match="is a directory, not a qrels file"):
+        data.read_qrels(tmp_path)
