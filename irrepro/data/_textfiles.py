@@ -208,9 +208,10 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
     sends the file to the slow pass. An empty field (two delimiters in a row) does too.
     ``extra_empty``: fields beyond ``ncols`` must be empty (qrels: trailing whitespace only).
 
-    ``lean`` (runs): ``(skip, last)``: when the file is regular (no two delimiters in a row, no
+    ``lean``: ``(skip, last)``: when the file is regular (no two delimiters in a row, no
     ``#``, exactly ``ncols`` fields on the first line) the columns ``skip`` are not converted (no
-    field can be empty) and column ``last``, the last field of a line, is not converted either:
+    field can be empty) and column ``last`` (runs; None: none), the last field of a line, is not
+    converted either:
     that it is the same on every line is checked by counting the lines that end with it. The table
     then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
     """
@@ -308,12 +309,15 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
 def _has_pair(data: bytes, byte: int) -> bool:
     """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
     ``bytes.find`` for a frequent byte)."""
-    if len(data) < 2:
-        return False
     pair = byte * 257
-    even = np.frombuffer(data, dtype=np.uint16, count=len(data) // 2)
-    odd = np.frombuffer(data, dtype=np.uint16, count=(len(data) - 1) // 2, offset=1)
-    return bool((even == pair).any() or (odd == pair).any())
+    step = 1 << 22  # in blocks (overlapping by a byte): a few MB of temporaries, whatever the size
+    for a in range(0, max(len(data) - 1, 0), step):
+        block = memoryview(data)[a : a + step + 1]
+        even = np.frombuffer(block, dtype=np.uint16, count=len(block) // 2)
+        odd = np.frombuffer(block, dtype=np.uint16, count=(len(block) - 1) // 2, offset=1)
+        if (even == pair).any() or (odd == pair).any():
+            return True
+    return False
 
 
 def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid):
@@ -327,9 +331,10 @@ def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str],
     try:
         return pcsv.read_csv(
             pa.py_buffer(data),
+            memory_pool=pa.system_memory_pool(),  # (its peak: lower than mimalloc's)
             read_options=pcsv.ReadOptions(
                 column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
-                block_size=1 << 24,
+                block_size=1 << 22,
             ),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -358,6 +363,9 @@ def _dict_parts(col) -> tuple:
             col = col.chunk(0)
         elif col.num_chunks == 0:
             return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
+        elif all(c.dictionary.equals(col.chunk(0).dictionary) for c in col.chunks[1:]):
+            # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
+            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])
         else:
             col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
     return col.dictionary, _np(col.indices, np.int32)
@@ -379,6 +387,25 @@ def _np(arr, dtype) -> np.ndarray:
     return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
 
 
+def _np_filled(arr, dtype, fill) -> np.ndarray:
+    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null (without
+    ``pc.fill_null``, whose scalar conversion imports pandas)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        parts = [_np_filled(c, dtype, fill) for c in arr.chunks]
+        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+    dt = np.dtype(dtype)
+    if len(arr) == 0:
+        return np.zeros(0, dt)
+    values = np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize).copy()
+    if arr.null_count:
+        bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].astype(bool)
+        values[~valid] = fill
+    return values
+
+
 def _strings(arr) -> np.ndarray:
     """An object array of the Python strings of a pyarrow string array."""
     out = np.empty(len(arr), dtype=object)
@@ -394,11 +421,79 @@ def _encode(values) -> tuple:
     return _dict_parts(arr.dictionary_encode())
 
 
+def _hash_strings(arr) -> np.ndarray:
+    """A 64-bit hash (uint64) of every string of a pyarrow (Chunked) StringArray, in numpy, in
+    blocks of about a MB: equal strings hash equal; different ones collide with probability about
+    2**-64 per pair (callers check candidates exactly). Much less memory than a hash table of
+    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        parts = [_hash_strings(c) for c in arr.chunks]
+        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+    n = len(arr)
+    out = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return out
+    ot = np.int64 if arr.type == pa.large_string() else np.int32
+    off = np.frombuffer(arr.buffers()[1], dtype=ot, count=n + 1, offset=arr.offset * np.dtype(ot).itemsize)
+    buf = np.frombuffer(arr.buffers()[2], dtype=np.uint8) if arr.buffers()[2] is not None else np.zeros(1, np.uint8)
+    buf = np.concatenate([buf, np.zeros(8, np.uint8)]) if len(buf) < 8 else buf
+    lens = np.diff(off).astype(np.int64)
+    mul, gold = np.uint64(0x100000001B3), np.uint64(0x9E3779B97F4A7C15)
+    a = 0
+    while a < n:
+        width = 8 * ((int(lens[a : a + 4096].max()) + 7) // 8) or 8
+        b = min(n, a + max(256, (1 << 19) // width))
+        width = 8 * ((int(lens[a:b].max()) + 7) // 8) or 8
+        cols = np.arange(width, dtype=np.int64)
+        pos = off[a:b, None].astype(np.int64) + cols
+        inside = cols < lens[a:b, None]
+        m = np.where(inside, buf[np.minimum(pos, len(buf) - 1)], 0).astype(np.uint8)
+        words = m.view("<u8")
+        h = (lens[a:b].astype(np.uint64) + gold) * mul
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= mul
+            h ^= h >> np.uint64(29)
+        out[a:b] = h
+        a = b
+    return out
+
+
+def _duplicate_line(t_idx: np.ndarray, docs) -> int | None:
+    """Index of the first line whose (topic, doc) pair occurs on an earlier line, or None:
+    ``t_idx`` the topic codes, ``docs`` a pyarrow string array (one per line). By 64-bit hashes
+    of the pairs, sorted; lines with equal hashes are compared exactly."""
+    n = len(t_idx)
+    if n < 2:
+        return None
+    key = _hash_strings(docs) ^ (t_idx.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F))
+    s = np.sort(key)
+    same = s[1:][s[1:] == s[:-1]]
+    del s
+    if not len(same):
+        return None
+    rows = np.flatnonzero(np.isin(key, same))
+    seen: set = set()
+    for i in rows.tolist():
+        pair = (int(t_idx[i]), docs[i].as_py())
+        if pair in seen:
+            return i
+        seen.add(pair)
+    return None
+
+
 def _duplicate_pair(t_idx: np.ndarray, d_idx: np.ndarray, n_docs: int) -> int | None:
     """Index of the first row whose (topic, doc) pair occurs earlier, or None."""
     n = len(t_idx)
     if n < 2:
         return None
+    many = np.bincount(d_idx, minlength=n_docs)[d_idx] > 1  # only a doc on several rows can repeat
+    if not many.all():
+        rows = np.flatnonzero(many)
+        first = _duplicate_pair(t_idx[rows], d_idx[rows], n_docs)
+        return None if first is None else int(rows[first])
     key = t_idx.astype(np.int64) * max(n_docs, 1) + d_idx
     span = int(key.max()) + 1
     if span <= 64 * n + (1 << 24):  # a byte per possible pair: distinct pairs == rows?

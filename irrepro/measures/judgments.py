@@ -126,9 +126,23 @@ class _Judgments:
     def from_qrels(cls, qrels, topics: Sequence[str]) -> "_Judgments":
         """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
         pos = {t: i for i, t in enumerate(topics)}
-        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int64)
-        t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int64)
+        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int32)
+        t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int32)
         g = np.asarray(qrels._columns[2], dtype=np.int64)
+        T = len(topics)
+        levels = np.unique(g)
+        if len(t) and T * len(levels) <= max(4 * len(t), 1 << 20):
+            # few distinct grades (the usual case): one count per (topic, grade) by bincount,
+            # in (topic, grade) order as below, with memory a few bytes per qrels line
+            ok = t >= 0
+            key = np.searchsorted(levels, g).astype(np.int64)
+            key += t.astype(np.int64) * len(levels)
+            counts = np.bincount(key[ok], minlength=T * len(levels)).reshape(T, len(levels))
+            del key, ok
+            neg = levels < 0
+            pooled = set(np.flatnonzero(counts[:, neg].any(axis=1)).tolist())
+            tj, lj = np.nonzero(counts[:, ~neg])
+            return cls(tj, levels[~neg][lj], counts[:, ~neg][tj, lj], T, pooled)
         ok = t >= 0
         t, g = t[ok], g[ok]
         judged = g >= 0
