@@ -166,3 +166,80 @@ def test_real_gzip_files_of_any_size_are_read(tmp_path):
 def test_a_directory_given_as_qrels_is_named_as_such(tmp_path):
     with pytest.raises(DataError, match="is a directory, not a qrels file"):
         data.read_qrels(tmp_path)
+
+
+# ------------------------------------------------------------ memory: a large qrels, and its ids
+
+MEMORY_SCRIPT = r"""
+import sys
+from irrepro import data, measures
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(key))
+small_run, small_qrels, run, qrels = sys.argv[1:]
+measures.evaluate(data.load_runs([small_run], qrels=small_qrels), ["AP"])  # lazy imports first
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # the peak (VmHWM) starts again from here
+base = status("VmRSS")
+measures.evaluate(data.load_runs([run], qrels=qrels), ["AP", "nDCG@10"])
+print((status("VmHWM") - base) * 1024)
+"""
+
+
+@pytest.mark.skipif(not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs")
+def test_a_large_qrels_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
+    # 400,000 judgments of distinct documents: the peak memory of reading and evaluating them
+    # was ~24 times the file (a Python string per id, twice, and a hash table of the ids)
+    rng = np.random.default_rng(26)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    with open(qrels, "w") as fq, open(run, "w") as fr:
+        for t in range(1, 101):
+            docs = rng.choice(10**9, 4000, replace=False)
+            fq.write("".join(f"{t} 0 doc{d:09d} {g}\n" for d, g in zip(docs, rng.integers(0, 3, 4000))))
+            fr.write("".join(f"{t} Q0 doc{d:09d} {r} {100 - r} run\n" for r, d in enumerate(docs[:50], 1)))
+    small_run, small_qrels = _files(tmp_path)
+    out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(small_run), str(small_qrels), str(run), str(qrels)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    peak = int(out.stdout)
+    assert peak < 10 * qrels.stat().st_size, f"{peak / 1e6:.0f} MB for a {qrels.stat().st_size / 1e6:.0f} MB qrels"
+
+
+def test_the_vocabulary_made_on_first_use_is_every_id_of_runs_and_qrels_sorted(tmp_path):
+    # RunSet.vocab and flat_docs are made when first read: the same as reading them at once
+    run_a = "1 Q0 b 1 2.0 A\n1 Q0 a 2 2.0 A\n1 Q0 zz 3 1.0 A\n2 Q0 c 1 5.0 A\n"
+    run_b = "2 Q0 q9 1 1.0 B\n2 Q0 c 2 3.0 B\n7 Q0 x 1 1.0 B\n"
+    qrels = "1 0 a 1\n1 0 y 0\n2 0 c 2\n2 0 m 1\n2 0 q9 -1\n"
+    (tmp_path / "a").write_text(run_a)
+    (tmp_path / "b").write_text(run_b)
+    (tmp_path / "q").write_text(qrels)
+    rs = data.load_runs([tmp_path / "a", tmp_path / "b"], qrels=tmp_path / "q")
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(rs))  # (a process pool's copy: its fields still to be made)
+    ids = {line.split()[2] for text in (run_a, run_b, qrels) for line in text.splitlines()}
+    for r in (rs, copy):
+        assert list(r.vocab) == sorted(ids, key=str.encode)
+        # each list: by score descending, ties by doc id descending (trec_eval)
+        assert list(r.doc_ids(0, 0)) == ["b", "a", "zz"] and list(r.doc_ids(0, 1)) == ["c"]
+        assert list(r.doc_ids(1, 0)) == [] and list(r.doc_ids(1, 1)) == ["c", "q9"]
+    # grades of the ranked documents (topic 7, absent from the qrels, is not evaluated; a negative
+    # grade counts as unjudged, -1)
+    grades = {(t, d): max(int(g), -1) for t, _, d, g in (line.split() for line in qrels.splitlines())}
+    ranked = [("1", "b"), ("1", "a"), ("1", "zz"), ("2", "c"), ("2", "c"), ("2", "q9")]
+    assert rs.flat_grades.tolist() == [grades.get(key, -1) for key in ranked]
+    sub = rs.subset(topics=["2"])
+    assert list(sub.doc_ids(1, 0)) == ["c", "q9"] and set(sub.qrels.table["doc"]) == {"c", "m", "q9"}
+
+
+def test_duplicate_judgments_are_found_when_the_ids_hashes_collide(tmp_path, monkeypatch):
+    from irrepro.data import _textfiles
+
+    # every id hashes alike: only the exact comparison of (topic, doc) can tell them apart
+    monkeypatch.setattr(_textfiles, "_hash_strings", lambda arr: np.zeros(len(arr), dtype=np.uint64))
+    p = tmp_path / "qrels"
+    p.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n2 0 b 1\n")
+    assert len(data.read_qrels(p)) == 4
+    p.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n2 0 b 1\n2 0 a 0\n")
+    with pytest.raises(DataError, match="line 5: duplicate judgment for document 'a' in topic '2' .first at line 2"):
+        data.read_qrels(p)
