@@ -243,3 +243,29 @@ def test_duplicate_judgments_are_found_when_the_ids_hashes_collide(tmp_path, mon
     p.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n2 0 b 1\n2 0 a 0\n")
     with pytest.raises(DataError, match="line 5: duplicate judgment for document 'a' in topic '2' .first at line 2"):
         data.read_qrels(p)
+
+
+def test_a_file_of_many_pieces_reads_as_one_and_a_late_nul_names_its_line(tmp_path, monkeypatch):
+    from irrepro.data import _textfiles
+
+    lines = "".join(f"{i % 7 + 1} Q0 doc{i} {i} {1.0 / (i + 1)} tag\n" for i in range(3000))
+    p, q = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    p.write_text(lines)
+    q.write_text("".join(f"{i % 7 + 1} 0 doc{i} {i % 3}\n" for i in range(0, 3000, 2)))
+    whole, whole_q = data.read_run(p).table, data.read_qrels(q).table
+    monkeypatch.setattr(_textfiles, "_CHUNK", 4096)  # read in pieces of 4 KiB: file and pipe
+    assert isinstance(_textfiles._read_bytes(p, "run"), bytearray)
+    assert whole.equals(data.read_run(p).table) and whole_q.equals(data.read_qrels(q).table)
+    r, w = os.pipe()
+    threading.Thread(target=lambda: (os.write(w, lines.encode()), os.close(w)), daemon=True).start()
+    try:
+        assert whole.sort_values(["topic", "doc"]).reset_index(drop=True).equals(
+            data.read_run(f"/dev/fd/{r}").table.sort_values(["topic", "doc"]).reset_index(drop=True))
+    finally:
+        os.close(r)
+    p.write_text(lines + "1 Q0 d\x00 1 1.0 tag\n" + lines[:5000])
+    with pytest.raises(DataError, match="line 3001: NUL byte"):
+        data.read_run(p)
+    p.write_text(lines.replace("doc2996 ", "doc0 ", 1))  # topic 1, as doc0: the slow pass names the line
+    with pytest.raises(DataError, match="line 2997: duplicate document 'doc0' in topic '1'"):
+        data.read_run(p)

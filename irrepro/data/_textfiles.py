@@ -115,8 +115,26 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     return data
 
 
-def _read_bytes(path: Path, what: str) -> bytes:
-    """The (decompressed) bytes of a file, a pipe or a FIFO, read in bounded pieces; DataError if
+def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearray:
+    """Read the rest of ``f`` into ``buf`` in place, a piece at a time (at most ``_CHUNK``), each
+    checked for a NUL byte: the memory is the data and one piece, not the data twice (a list of
+    pieces joined). ``size``: the file's, when known (then the last piece is not overshot)."""
+    while True:
+        n = len(buf)
+        buf += bytes(min(_CHUNK, max(n, 1 << 20) if size is None else max(size - n + 1, 1)))
+        with memoryview(buf) as view:
+            k = f.readinto(view[n:])
+        del buf[n + (k or 0) :]
+        if not k:
+            return buf
+        at = buf.find(b"\0", n)  # (no slice: a bytearray's slice is a copy)
+        if at >= 0:
+            _check_text(memoryview(buf)[: at + 1].tobytes(), b"", path, what)
+
+
+def _read_bytes(path: Path, what: str) -> bytes | bytearray:
+    """The (decompressed) bytes of a file, a pipe or a FIFO, read in bounded pieces (a file of
+    more than one piece is returned as a bytearray, grown in place); DataError if
     missing, a directory, unreadable, empty, binary (a NUL byte: found in the first 64 KiB of
     an 8 GB sparse file, which is not read further), a broken gzip stream or a gzip bomb
     (:data:`GZIP_MAX_RATIO`)."""
@@ -132,18 +150,18 @@ def _read_bytes(path: Path, what: str) -> bytes:
                 raw = _gunzip_stream(head, f, path, what, size)
             else:
                 _check_text(head, b"", path, what)
-                pieces = [head]
+                raw = head
                 if size is not None and size > len(head):  # read again from the start: one piece
                     f.seek(0)
-                    pieces = []
-                while True:
-                    b = f.read(_CHUNK if size is None else max(min(_CHUNK, size + 1), 1))
-                    if not b:
-                        break
-                    _check_text(b, b"".join(pieces) if pieces and b"\0" in b else b"", path, what)
-                    pieces.append(b)
-                raw = b"".join(pieces)
-                del pieces
+                    raw = b""
+                want = _CHUNK if size is None else max(min(_CHUNK, size + 1), 1)
+                b = f.read(want)  # (a buffered read: fewer bytes only at the end)
+                _check_text(b, raw, path, what)
+                raw += b  # (a copy only after the 64 KiB head of a pipe)
+                if len(b) == want:  # more than one piece
+                    del b
+                    buf, raw = bytearray(raw), b""
+                    raw = _read_rest(f, buf, size, path, what)
         except OSError as exc:
             raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
     if raw[:3] == b"\xef\xbb\xbf":
@@ -156,6 +174,8 @@ def _read_bytes(path: Path, what: str) -> bytes:
 def _data_lines(data: bytes, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
     """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
     blank lines and ``#`` comment lines skipped."""
+    if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
+        data = bytes(data)
     for i, line in enumerate(data.split(b"\n"), 1):
         fields = line.split()
         if fields and not fields[0].startswith(b"#"):
