@@ -72,8 +72,11 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
         import zlib
 
     pieces: list[bytes] = []
-    produced, read = 0, len(head)
-    src = head
+    src = head if size is None else head + f.read()  # (a file: its compressed bytes, at once)
+    produced, read = 0, len(src)
+    # the size its (last) member's trailer states, mod 2**32: a hint for the output buffer (an
+    # exact one is as fast as decompressing in one piece), never trusted as a bound
+    hint = int.from_bytes(src[-4:], "little") if size is not None and len(src) > 18 else 0
 
     def bound() -> int:
         return GZIP_MAX_RATIO * (size if size is not None else read) + _GZIP_SLACK
@@ -87,7 +90,8 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     d = zlib.decompressobj(31)
     try:
         while True:
-            piece = d.decompress(src, bound() - produced + 1)
+            limit = bound() - produced
+            piece = d.decompress(src, (min(limit, hint - produced) if hint > produced else limit) + 1)
             produced += len(piece)
             if produced > bound():
                 raise DataError(
@@ -217,7 +221,7 @@ def _parse_grade(value: bytes, path, line: int) -> int:
     return g
 
 
-def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = ()):
+def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
     """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
     data lines, or None when anything is unusual (then the slow pass reads the file).
 
@@ -234,6 +238,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
     converted either:
     that it is the same on every line is checked by counting the lines that end with it. The table
     then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
+    ``pool``: the pyarrow memory pool of the table (default: pyarrow's).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -287,7 +292,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
 
     keep = [f"c{i}" for i in range(ncols) if i not in skip and i != last]
     extra = [f"c{i}" for i in range(ncols, width)] if extra_empty else []
-    table = _csv(data, delim, width, types, keep + extra, invalid)
+    table = _csv(data, delim, width, types, keep + extra, invalid, pool)
     if table is None or failed:
         return None
     for name in extra:  # trailing whitespace only
@@ -301,7 +306,8 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
         if n - ending[0] != table.num_rows:
             return None
     if rows:  # the lines split trec_eval's way, read as tab-separated text
-        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None)
+        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None,
+                    pool)  # fmt: skip
         if more is None:
             return None
         if last is not None:
@@ -340,9 +346,10 @@ def _has_pair(data: bytes, byte: int) -> bool:
     return False
 
 
-def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid):
+def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
     """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
-    number, dictionary-encoded strings for the others); None if it fails."""
+    number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
+    pyarrow's); None if it fails."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -351,7 +358,7 @@ def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str],
     try:
         return pcsv.read_csv(
             pa.py_buffer(data),
-            memory_pool=pa.system_memory_pool(),  # (its peak: lower than mimalloc's)
+            memory_pool=pool,
             read_options=pcsv.ReadOptions(
                 column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
                 block_size=1 << 22,
@@ -383,12 +390,22 @@ def _dict_parts(col) -> tuple:
             col = col.chunk(0)
         elif col.num_chunks == 0:
             return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
-        elif all(c.dictionary.equals(col.chunk(0).dictionary) for c in col.chunks[1:]):
+        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):
             # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
             return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])
         else:
             col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
     return col.dictionary, _np(col.indices, np.int32)
+
+
+def _same_array(a, b) -> bool:
+    """``a.equals(b)``, at once when both are views of the same buffers (the chunks of one
+    ``dictionary_encode`` share their dictionary)."""
+    same = len(a) == len(b) and a.offset == b.offset and all(
+        (x is None and y is None) or (x is not None and y is not None and x.address == y.address)
+        for x, y in zip(a.buffers(), b.buffers())
+    )  # fmt: skip
+    return same or a.equals(b)
 
 
 def _np(arr, dtype) -> np.ndarray:
