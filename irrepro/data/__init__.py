@@ -252,7 +252,8 @@ def load_qrels(
     rel = _registry_qrels_file(source)
     if rel is not None:  # irrepro's own verified copy, read directly
         q = read_qrels(locate(rel), name or source)
-        return Qrels(columns=q._columns, name=q.name, source="real")
+        q.source = "real"
+        return q
     ds = _irds_dataset(source)
     return qrels_from_records(
         ((q.query_id, q.doc_id, int(q.relevance)) for q in ds.qrels_iter()), name or source
