@@ -260,6 +260,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
         docs = table.column("c2")  # one per line, not encoded: a hash table of them costs more
         grade = _np(table.column("c3"), np.int64)
         del table
+        pa.system_memory_pool().release_unused()  # (glibc: malloc_trim, the parser's freed memory)
         ok = len(grade) > 0 and grade.min() >= _GRADE_MIN and grade.max() <= _GRADE_MAX
         if ok and _duplicate_line(ti, docs) is None:
             return _coded_qrels(_CodedColumns(td.to_pylist(), ti, docs, None, grade), name or path.name)

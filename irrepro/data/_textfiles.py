@@ -430,8 +430,11 @@ def _np_filled(arr, dtype, fill) -> np.ndarray:
     import pyarrow as pa
 
     if isinstance(arr, pa.ChunkedArray):
-        parts = [_np_filled(c, dtype, fill) for c in arr.chunks]
-        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+        out, a = np.empty(len(arr), dtype=dtype), 0
+        for c in arr.chunks:
+            out[a : a + len(c)] = _np_filled(c, dtype, fill)
+            a += len(c)
+        return out
     dt = np.dtype(dtype)
     if len(arr) == 0:
         return np.zeros(0, dt)
@@ -458,16 +461,20 @@ def _encode(values) -> tuple:
     return _dict_parts(arr.dictionary_encode())
 
 
-def _hash_strings(arr) -> np.ndarray:
+def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
     """A 64-bit hash (uint64) of every string of a pyarrow (Chunked) StringArray, in numpy, in
     blocks of about a MB: equal strings hash equal; different ones collide with probability about
     2**-64 per pair (callers check candidates exactly). Much less memory than a hash table of
-    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB)."""
+    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB). ``salt``: one
+    integer per string mixed into its hash (e.g. its topic code)."""
     import pyarrow as pa
 
     if isinstance(arr, pa.ChunkedArray):
-        parts = [_hash_strings(c) for c in arr.chunks]
-        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+        out, a = np.empty(len(arr), dtype=np.uint64), 0
+        for c in arr.chunks:
+            out[a : a + len(c)] = _hash_strings(c, None if salt is None else salt[a : a + len(c)])
+            a += len(c)
+        return out
     n = len(arr)
     out = np.empty(n, dtype=np.uint64)
     if n == 0:
@@ -489,6 +496,9 @@ def _hash_strings(arr) -> np.ndarray:
         m = np.where(inside, buf[np.minimum(pos, len(buf) - 1)], 0).astype(np.uint8)
         words = m.view("<u8")
         h = (lens[a:b].astype(np.uint64) + gold) * mul
+        if salt is not None:
+            h ^= salt[a:b].astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+            h *= mul
         for j in range(words.shape[1]):
             h ^= words[:, j]
             h *= mul
@@ -505,13 +515,13 @@ def _duplicate_line(t_idx: np.ndarray, docs) -> int | None:
     n = len(t_idx)
     if n < 2:
         return None
-    key = _hash_strings(docs) ^ (t_idx.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F))
-    s = np.sort(key)
-    same = s[1:][s[1:] == s[:-1]]
-    del s
+    key = _hash_strings(docs, t_idx)
+    key.sort()  # (in place: the lines' order is needed only when two hashes are equal)
+    same = key[1:][key[1:] == key[:-1]]
+    del key
     if not len(same):
         return None
-    rows = np.flatnonzero(np.isin(key, same))
+    rows = np.flatnonzero(np.isin(_hash_strings(docs, t_idx), same))
     seen: set = set()
     for i in rows.tolist():
         pair = (int(t_idx[i]), docs[i].as_py())

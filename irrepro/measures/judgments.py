@@ -134,11 +134,12 @@ class _Judgments:
         if len(t) and T * len(levels) <= max(4 * len(t), 1 << 20):
             # few distinct grades (the usual case): one count per (topic, grade) by bincount,
             # in (topic, grade) order as below, with memory a few bytes per qrels line
-            ok = t >= 0
-            key = np.searchsorted(levels, g).astype(np.int64)
-            key += t.astype(np.int64) * len(levels)
-            counts = np.bincount(key[ok], minlength=T * len(levels)).reshape(T, len(levels))
-            del key, ok
+            L = len(levels)
+            key = np.searchsorted(levels, g)  # in place from here: no copy per line
+            key += t * L if T * L < 2**31 else t.astype(np.int64) * L
+            np.putmask(key, t < 0, T * L)  # lines of other topics: one more bin, dropped
+            counts = np.bincount(key, minlength=T * L + 1)[: T * L].reshape(T, L)
+            del key
             neg = levels < 0
             pooled = set(np.flatnonzero(counts[:, neg].any(axis=1)).tolist())
             tj, lj = np.nonzero(counts[:, ~neg])
