@@ -123,7 +123,8 @@ def main() -> None:
                 wall, rss, outputs[name] = measure(cmd, env)
                 results[name].append((wall, rss))
 
-    med = {k: (statistics.median(w for w, _ in v), statistics.median(r for _, r in v)) for k, v in results.items() if v}
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(r for _, r in v))
+           for k, v in results.items() if v}  # fmt: skip
     print(f"{'':12s} {'wall s':>8s} {'peak RSS MB':>12s}")
     for name in ("irrepro", "trec_eval"):
         if name in med:

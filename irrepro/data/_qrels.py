@@ -37,9 +37,10 @@ __all__ = ["Qrels", "read_qrels", "qrels_from_records"]
 
 class _CodedColumns(_SequenceABC):
     """The (topic, doc, grade) columns of qrels read from a file, kept encoded: the topic and
-    document dictionaries (a list of str, a pyarrow string array) and int32 codes per line (for the
-    documents: None when the array has one id per line, unencoded), the grades as int64. ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``,
-    ``[1]``: two million Python strings for a two-million-line qrels) are made on first use."""
+    document dictionaries (a list of str, a pyarrow string array) and int32 codes per line (for
+    the documents: None when the array has one id per line, unencoded), the grades as int64.
+    ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
+    Python strings for a two-million-line qrels) are made on first use."""
 
     def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx

@@ -481,7 +481,8 @@ def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
         return out
     ot = np.int64 if arr.type == pa.large_string() else np.int32
     off = np.frombuffer(arr.buffers()[1], dtype=ot, count=n + 1, offset=arr.offset * np.dtype(ot).itemsize)
-    buf = np.frombuffer(arr.buffers()[2], dtype=np.uint8) if arr.buffers()[2] is not None else np.zeros(1, np.uint8)
+    data = arr.buffers()[2]
+    buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(1, np.uint8)
     buf = np.concatenate([buf, np.zeros(8, np.uint8)]) if len(buf) < 8 else buf
     lens = np.diff(off).astype(np.int64)
     mul, gold = np.uint64(0x100000001B3), np.uint64(0x9E3779B97F4A7C15)
