@@ -60,6 +60,7 @@ from ._matrices import ScoreMatrix, read_score_matrix
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runs import Run, _assemble, _read_runs, _run_cols_of, build_runset, read_run
 from ._runset import RunSet
+from ._textfiles import GZIP_MAX_RATIO, _fspath
 from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "Collection",
     "DataError",
     "DataUnavailable",
+    "GZIP_MAX_RATIO",
     "MAX_DENSE_GRADE",
     "PAD",
     "UNJUDGED",
@@ -239,6 +241,8 @@ def load_qrels(
     """
     if isinstance(source, Qrels):
         return source
+    if isinstance(source, bytes):  # a file name as bytes (os.fsencode)
+        source = _fspath(source)
     if not isinstance(source, (str, Path)):
         from ._inputs import qrels_from_object
 
@@ -263,7 +267,8 @@ def load_qrels(
     rel = _registry_qrels_file(source)
     if rel is not None:  # irrepro's own verified copy, read directly
         q = read_qrels(locate(rel), name or source)
-        return Qrels(columns=q._columns, name=q.name, source="real")
+        q.source = "real"
+        return q
     ds = _irds_dataset(source)
     return qrels_from_records(
         ((q.query_id, q.doc_id, int(q.relevance)) for q in ds.qrels_iter()), name or source
@@ -322,6 +327,8 @@ def load_runs(
     :class:`DataUnavailable` unless ``allow_simulated`` (default: ``IRREPRO_ALLOW_SIMULATED``) asks
     for the simulated stand-in (``source == "simulated"``).
     """
+    if isinstance(source, bytes):  # a file name as bytes (os.fsencode)
+        source = _fspath(source)
     if isinstance(source, str) and source in COLLECTIONS:
         coll = get_collection(source)
         if coll.kind != "runs":
@@ -347,7 +354,7 @@ def load_runs(
         if qrels is None:
             raise ValueError("give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs")
         if isinstance(source, (str, Path)) or (
-            isinstance(source, (list, tuple)) and source and all(isinstance(p, (str, Path)) for p in source)
+            isinstance(source, (list, tuple)) and source and all(isinstance(p, (str, bytes, Path)) for p in source)
         ):
             files, name = _run_paths(source)
             cols = _read_runs(files, progress=progress, desc=f"reading {name}")
@@ -385,7 +392,7 @@ def _run_paths(source) -> tuple[list[Path], str]:
         return [p], p.name
     files: list[Path] = []
     for x in source:
-        p = Path(x)
+        p = _fspath(x)
         if p.is_dir():
             files += run_files(p)
         elif p.exists():

@@ -28,7 +28,12 @@ class DataError(InputError):
 
     def __init__(self, path, line, problem):
         self.path, self.line, self.problem = str(path), line, problem
-        where = f"{path}, line {line}" if line else f"{path}"
+        # a name that is not UTF-8 (its bytes kept as surrogates by os.fsdecode) shown as \xNN
+        try:
+            shown = self.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # other lone surrogates
+            shown = self.path.encode("utf-8", "backslashreplace").decode("utf-8")
+        where = f"{shown}, line {line}" if line else shown
         super().__init__(f"{where}: {problem}")
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Sequence as _SequenceABC
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,10 +17,12 @@ from ._textfiles import (
     _QRELS_LAYOUT,
     _data_lines,
     _dict_parts,
+    _duplicate_line,
     _duplicate_pair,
     _encode,
     _fast_table,
     _field_count_error,
+    _fspath,
     _np,
     _parse_grade,
     _read_bytes,
@@ -31,6 +34,42 @@ if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path ne
     import pandas as pd
 
 __all__ = ["Qrels", "read_qrels", "qrels_from_records"]
+
+class _CodedColumns(_SequenceABC):
+    """The (topic, doc, grade) columns of qrels read from a file, kept encoded: the topic and
+    document dictionaries (a list of str, a pyarrow string array) and int32 codes per line (for
+    the documents: None when the array has one id per line, unencoded), the grades as int64.
+    ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
+    Python strings for a two-million-line qrels) are made on first use."""
+
+    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray, grade: np.ndarray):
+        self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
+        self.grade = grade
+        self._made: dict = {}
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        i = range(3)[i]  # IndexError beyond 3 columns (it ends iteration)
+        if i == 2:
+            return self.grade
+        if i not in self._made:
+            names = np.asarray(self.topic_dict, dtype=object) if i == 0 else _strings(self.doc_dict)
+            codes = self.t_idx if i == 0 else self.d_idx
+            self._made[i] = names if codes is None else names[codes]
+        return self._made[i]
+
+    def select(self, keep: np.ndarray) -> "_CodedColumns":
+        d_idx = np.flatnonzero(keep) if self.d_idx is None else self.d_idx[keep]
+        return _CodedColumns(self.topic_dict, self.t_idx[keep], self.doc_dict, d_idx, self.grade[keep])
+
+    def first_topics(self) -> list[str]:
+        """The topic ids that occur, in the order of their first line (a pyarrow dictionary
+        lists its values in that order)."""
+        present = np.bincount(self.t_idx, minlength=len(self.topic_dict)) > 0
+        return [t for t, p in zip(self.topic_dict, present) if p]
+
 
 class Qrels:
     """Graded relevance judgments: one (topic, doc, grade) per line of the qrels.
@@ -80,7 +119,10 @@ class Qrels:
 
     @cached_property
     def topics(self) -> tuple[str, ...]:
-        return tuple(topic_order(str(t) for t in dict.fromkeys(self._columns[0])))
+        cols = self._columns
+        if isinstance(cols, _CodedColumns):
+            return tuple(topic_order(str(t) for t in cols.first_topics()))
+        return tuple(topic_order(str(t) for t in dict.fromkeys(cols[0])))
 
     @property
     def max_grade(self) -> int:
@@ -91,6 +133,10 @@ class Qrels:
     def _topic_index(self) -> np.ndarray:
         """int32 index in ``topics`` of every line."""
         pos = {t: i for i, t in enumerate(self.topics)}
+        cols = self._columns
+        if isinstance(cols, _CodedColumns):  # a lookup per distinct topic, not per line
+            lut = np.array([pos.get(str(t), -1) for t in cols.topic_dict], dtype=np.int32)
+            return lut[cols.t_idx]
         return np.fromiter((pos[str(t)] for t in self._columns[0]), dtype=np.int32, count=len(self))
 
     def _reorder(self, per_topic: np.ndarray, topics: Sequence[str] | None) -> np.ndarray:
@@ -143,9 +189,11 @@ class Qrels:
 
     def select(self, keep: np.ndarray, name: str | None = None) -> "Qrels":
         """The judgments where the boolean ``keep`` (one per line) is True."""
+        name = self.name if name is None else name
+        if isinstance(self._columns, _CodedColumns):
+            return _coded_qrels(self._columns.select(keep), name, self.source)
         topic, doc, grade = self._columns
-        return Qrels(columns=(topic[keep], doc[keep], grade[keep]), name=self.name if name is None else name,
-                     source=self.source)  # fmt: skip
+        return Qrels(columns=(topic[keep], doc[keep], grade[keep]), name=name, source=self.source)
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """pytrec_eval's form: ``{topic: {doc: grade}}``."""
@@ -154,17 +202,24 @@ class Qrels:
             out.setdefault(t, {})[d] = int(g)
         return out
 
-    _doc_codes = None  # (pyarrow dictionary, int32 index per line) when read from a file
-
     @cached_property
     def _arrays(self):
-        """(topic index per line, pyarrow dictionary of doc ids, doc index per line, grade)."""
-        docs, d_idx = self._doc_codes or _encode(self._columns[1])
-        return self._topic_index, docs, d_idx, self._columns[2]
+        """(topic index per line, pyarrow array of doc ids, doc index per line (None: the array
+        has one id per line), grade)."""
+        cols = self._columns
+        docs, d_idx = (cols.doc_dict, cols.d_idx) if isinstance(cols, _CodedColumns) else _encode(cols[1])
+        return self._topic_index, docs, d_idx, cols[2]
 
 
 def _qrels_from_columns(topic, doc, grade, name: str) -> Qrels:
     return Qrels(columns=(topic, doc, grade), name=name)
+
+
+def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
+    """Qrels whose ids stay encoded until they are asked for (:class:`_CodedColumns`)."""
+    q = Qrels(columns=((), (), ()), name=name, source=source)
+    q._columns = cols
+    return q
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
@@ -176,24 +231,43 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
     * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
       2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
-    * a document judged twice for one topic is refused.
+    * a document judged twice for one topic is refused;
+    * ``path`` may be a pipe, a FIFO, ``/dev/stdin``, ``/dev/fd/N`` or bytes, and binary data
+      and gzip bombs are refused, as for :func:`read_run`.
 
     Every refusal raises :class:`DataError` naming the file, the line and the problem.
     """
     import pyarrow as pa
 
-    path = Path(path)
+    import os
+    import stat
+
+    path = _fspath(path)
     data = _read_bytes(path, "qrels")
-    table = _fast_table(data, 4, {1: pa.binary(), 3: pa.int64()}, extra_empty=True)
+    # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
+    # costs more time and memory than the rest of the reading)
+    # (the iteration is not read when no field can be empty; the system allocator's peak is
+    # lower than mimalloc's for one large file, higher for many run files read in threads)
+    table = _fast_table(data, 4, {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
+                        lean=((1,), None), pool=pa.system_memory_pool())
     if table is not None:
+        try:
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:
+            regular = False
+        if regular:  # the slow pass (which names a line) can read it again: free the bytes
+            data = None
         td, ti = _dict_parts(table.column("c0"))
-        dd, di = _dict_parts(table.column("c2"))
+        docs = table.column("c2")  # one per line, not encoded: a hash table of them costs more
         grade = _np(table.column("c3"), np.int64)
+        del table
+        pa.system_memory_pool().release_unused()  # (glibc: malloc_trim, the parser's freed memory)
         ok = len(grade) > 0 and grade.min() >= _GRADE_MIN and grade.max() <= _GRADE_MAX
-        if ok and _duplicate_pair(ti, di, len(dd)) is None:
-            q = _qrels_from_columns(_strings(td)[ti], _strings(dd)[di], grade, name or path.name)
-            q._doc_codes = (dd, di)  # the pyarrow dictionary of doc ids, for building run sets
-            return q
+        if ok and _duplicate_line(ti, docs) is None:
+            return _coded_qrels(_CodedColumns(td.to_pylist(), ti, docs, None, grade), name or path.name)
+        del td, ti, docs, grade
+    if data is None:
+        data = _read_bytes(path, "qrels")
     return _read_qrels_slow(data, path, name or path.name)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ._common import _PRECISIONS, UNJUDGED, DataError, _n_threads, _pd, _rows_named, _show, topic_order
 from ._qrels import Qrels
-from ._runset import RunSet
+from ._runset import Deferred, RunSet
 from ._textfiles import (
     _RUN_LAYOUT,
     _data_lines,
@@ -29,7 +29,9 @@ from ._textfiles import (
     _encode,
     _fast_table,
     _field_count_error,
+    _fspath,
     _np,
+    _np_filled,
     _parse_score,
     _read_bytes,
     _strings,
@@ -82,7 +84,7 @@ def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
 
 def _parse_run(path: str | Path) -> _RunCols:
     """Read a run file into columns (conventions in :func:`read_run`)."""
-    path = Path(path)
+    path = _fspath(path)
     data = _read_bytes(path, "run")
     cols = _parse_run_fast(data, path)
     if cols is not None:
@@ -166,6 +168,12 @@ def read_run(path: str | Path) -> Run:
     * A file holds one run, named by its tag: a file whose tag changes is refused at the line
       where it changes (trec_eval names the run by the last line's tag without checking).
     * A document twice in one topic is refused, as trec_eval refuses it.
+
+    ``path`` may name a regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path
+    (bash's ``<(zcat run.gz)``), as str, bytes (any name the file system allows) or PathLike. It
+    is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is met,
+    and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB)
+    is refused as a decompression bomb.
 
     Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
     columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a
@@ -293,6 +301,40 @@ class _GradeIndex:
         return out
 
 
+class _Vocabulary:
+    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
+    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
+    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
+
+    def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
+        self.parts = (run_vocab, q_docs, q_didx)
+        self.made = None
+
+    def _make(self) -> tuple[np.ndarray, np.ndarray]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if self.made is None:
+            run_vocab, q_docs, q_didx = self.parts
+            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
+            if used is not None and not used.all():  # (qrels selected from larger ones)
+                q_docs = q_docs.filter(pa.array(used))
+            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
+            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
+            by_id = pc.sort_indices(uniq)
+            code = np.empty(len(uniq), dtype=np.int32)
+            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
+            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
+            self.parts = None
+        return self.made
+
+    def ids(self) -> np.ndarray:
+        return self._make()[0]
+
+    def codes(self, run_codes: np.ndarray) -> np.ndarray:
+        return self._make()[1][run_codes]
+
+
 def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str) -> RunSet:
     """Rank every run (in threads: results do not depend on their number) and lay all of them
     out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
@@ -313,23 +355,27 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     T = len(topics)
     tindex = {t: i for i, t in enumerate(topics)}
 
-    # one vocabulary: every run's dictionary and the qrels' documents, sorted by byte order
+    # the runs' vocabulary: every run's dictionary, sorted by byte order. Ranking needs only the
+    # order of the retrieved documents, and grades only the judgments of retrieved documents: the
+    # vocabulary of runs and qrels (RunSet.vocab, flat_docs' codes) is made when it is asked for
+    # (sorting a two-million-line qrels' ids costs more than reading it).
     q_t, q_docs, q_didx, q_g = qrels._arrays
-    enc = pa.chunked_array([*(c.doc_dict for c in cols), q_docs], pa.string()).dictionary_encode()
-    if any(len(ch.dictionary) != len(enc.chunk(0).dictionary) for ch in enc.chunks):
-        enc = pa.table({"d": enc}).unify_dictionaries().column(0)  # (pyarrow shares one already)
-    uniq = enc.chunk(0).dictionary
-    idx = np.concatenate([_np(ch.indices, np.int32) for ch in enc.chunks])
+    uniq, idx = _dict_parts(pa.chunked_array([c.doc_dict for c in cols], pa.string()).dictionary_encode())
     by_id = pc.sort_indices(uniq)
-    vocab = _strings(uniq.take(by_id))
+    run_vocab = uniq.take(by_id)
     V = len(uniq)
     code = np.empty(V, dtype=np.int32)
     code[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
     remap = code[idx]
-    del enc, idx, uniq, by_id, code
+    del idx, uniq, by_id, code
     starts = np.cumsum([0] + [len(c.doc_dict) for c in cols])
-
-    grade_of = _GradeIndex(q_t, remap[starts[-1] + q_didx], q_g, T, V)
+    # every judgment of a retrieved document, in run-vocabulary codes
+    in_runs = pc.index_in(q_docs, value_set=run_vocab)
+    q_code = _np_filled(in_runs, np.int32, -1)
+    q_code = q_code if q_didx is None else q_code[q_didx]
+    hit = q_code >= 0
+    grade_of = _GradeIndex(q_t[hit], q_code[hit], q_g[hit], T, max(V, 1))
+    del in_runs, q_code, hit
     # every run writes its ranked lists straight into the flat arrays, at its rows' place
     row_start = np.cumsum([0] + [len(c) for c in cols])
     flat_docs = np.empty(row_start[-1], dtype=np.int32)
@@ -359,13 +405,14 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
         flat_docs, flat_grades = flat_docs[keep], flat_grades[keep]
     counts = np.stack([r.counts for r in ranked])
     pa.default_memory_pool().release_unused()  # the readers' buffers: back to the system, not kept
+    vocab = _Vocabulary(run_vocab, q_docs, q_didx)
     return RunSet(
         runs=tuple(names),
         topics=tuple(topics),
         offsets=np.r_[0, np.cumsum(counts.ravel())].astype(np.int64),
         flat_grades=flat_grades,
-        flat_docs=flat_docs,
-        vocab=vocab,
+        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),
+        vocab=Deferred(vocab.ids),
         qrels=qrels,
         name=name,
         source=source,

@@ -19,6 +19,41 @@ if TYPE_CHECKING:
 
 __all__ = ["RunSet"]
 
+
+class Deferred:
+    """A field value computed on first use, ``fn(*args)`` (``shape``: that of the value, known
+    beforehand). Give one for :attr:`RunSet.vocab` or :attr:`RunSet.flat_docs`: reading the
+    field computes it once and keeps it; a run set that is only evaluated never makes it."""
+
+    def __init__(self, fn, *args, shape: tuple | None = None):
+        self.fn, self.args, self.shape = fn, args, shape
+
+    def __call__(self):
+        return self.fn(*self.args)
+
+
+class _OnFirstUse:
+    """A dataclass field that may be given as a :class:`Deferred` (a data descriptor: the
+    dataclass's ``__init__`` sets it through ``__set__``; no default)."""
+
+    def __set_name__(self, owner, name: str):
+        self.key = f"_{name}_value"
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            raise AttributeError(self.key)  # no class-level default for the dataclass
+        value = obj.__dict__[self.key]
+        if isinstance(value, Deferred):
+            value = obj.__dict__[self.key] = value()
+        return value
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.key] = value
+
+    def shape(self, obj) -> tuple:
+        value = obj.__dict__[self.key]
+        return value.shape
+
 @dataclass(frozen=True, eq=False)
 class RunSet:
     """A set of runs over the same topics, stored ragged: one flat array of every ranked list, in
@@ -39,6 +74,9 @@ class RunSet:
         Index of each retrieved document's id in ``vocab``.
     vocab : array of str
         Document ids of runs and qrels, sorted (code order is the ids' byte order).
+        ``flat_docs`` and ``vocab`` may be given as :class:`Deferred` values, made when first
+        read (:func:`~irrepro.data.load_runs` does: evaluating needs neither, and sorting the
+        ids of a large qrels costs more than reading it).
     qrels : Qrels
     name, source : str
         The collection name and where its files came from (``"simulated"`` for the stand-in).
@@ -55,8 +93,8 @@ class RunSet:
     topics: tuple[str, ...]
     offsets: np.ndarray
     flat_grades: np.ndarray
-    flat_docs: np.ndarray
-    vocab: np.ndarray
+    flat_docs: np.ndarray = _OnFirstUse()  # (or a Deferred: made on first use)
+    vocab: np.ndarray = _OnFirstUse()
     qrels: Qrels
     name: str = ""
     source: str = ""
@@ -68,7 +106,7 @@ class RunSet:
         off = self.offsets
         if off.shape != (S * T + 1,) or (len(off) and (off[0] != 0 or off[-1] != len(self.flat_grades))):
             raise ValueError(f"offsets must be (S*T + 1,) = ({S * T + 1},) from 0 to N, got {off.shape}")
-        if self.flat_docs.shape != self.flat_grades.shape:
+        if type(self).__dict__["flat_docs"].shape(self) != self.flat_grades.shape:
             raise ValueError("flat_docs and flat_grades differ in length")
 
     # -- shape and derived views ------------------------------------------------------------

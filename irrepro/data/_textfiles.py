@@ -5,7 +5,6 @@ whenever the fast pass meets anything unusual. trec_eval's conventions are liste
 
 from __future__ import annotations
 
-import gzip
 import math
 import re
 from collections.abc import Iterator
@@ -22,37 +21,155 @@ _INTEGER = re.compile(rb"[+-]?\d+(?:\.0*)?")
 _TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
 
 
-def _gunzip(raw: bytes) -> bytes:
-    """Decompress gzip data (every member, CRC checked): with ISA-L (python-isal), about twice
-    as fast as zlib, when it is installed; else with the standard library."""
-    try:
-        from isal import igzip, isal_zlib
-    except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
-        return gzip.decompress(raw)
-    if len(raw) > 18 and raw.find(b"\x1f\x8b\x08", 10) < 0:
-        # one member (a second one would start with those bytes): decompress it in one piece
-        # into a buffer of the size its trailer states (growing one costs a copy and fresh pages)
-        size = int.from_bytes(raw[-4:], "little")
-        out = isal_zlib.decompress(raw, 31, size + 1)
-        if len(out) % (1 << 32) == size:
-            return out
-    return igzip.decompress(raw)
+#: gzip input that decompresses to more than this many times its compressed size (plus
+#: :data:`_GZIP_SLACK`) is refused as a decompression bomb: the run files NIST publishes compress
+#: 3-6 times (TREC-COVID's 269 gzipped runs: at most 5.2), qrels about as much.
+GZIP_MAX_RATIO = 100
+_GZIP_SLACK = 1 << 20  # any gzip file may decompress to 1 MiB, whatever its ratio
+_PREFIX = 1 << 16  # read first: a NUL byte there rejects a binary (or sparse) file at once
+_CHUNK = 1 << 26  # then read (and check) in pieces of this size
 
 
-def _read_bytes(path: Path, what: str) -> bytes:
-    """The (decompressed) bytes of a file; DataError if missing, empty or a broken gzip stream."""
-    if not path.is_file():
-        raise DataError(path, None, f"{what} file not found")
+def _fspath(path) -> Path:
+    """A path given as str, bytes (``os.fsencode``: any name the file system allows) or
+    PathLike."""
+    import os
+
+    return Path(os.fsdecode(path)) if isinstance(path, bytes) else Path(path)
+
+
+def _open_input(path: Path, what: str):
+    """``open(path, "rb")`` with the user's errors as DataError: missing, a directory, no
+    permission. Anything that can be opened is read: a regular file, a pipe, a FIFO,
+    ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's ``<(zcat run.gz)``)."""
     try:
-        raw = path.read_bytes()
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise DataError(path, None, f"{what} file not found") from None
+    except IsADirectoryError:
+        raise DataError(path, None, f"is a directory, not a {what} file") from None
     except OSError as exc:
         raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
-    if raw[:2] == b"\x1f\x8b":
+
+
+def _check_text(piece: bytes, before: bytes, path, what: str) -> None:
+    """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
+    ``before`` is the data read before ``piece`` (for the line number)."""
+    at = piece.find(b"\0")
+    if at >= 0:
+        line = before.count(b"\n") + piece.count(b"\n", 0, at) + 1
+        raise DataError(path, line, f"NUL byte: this is not a text file (a {what} file is TREC text)")
+
+
+def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
+    """Decompress the gzip stream whose first bytes are ``head`` and the rest ``f`` (every
+    member, CRC checked; ISA-L's zlib when python-isal is installed), in bounded pieces: more than
+    :data:`GZIP_MAX_RATIO` times the compressed size (``size``; for a pipe, the compressed bytes
+    read so far) plus 1 MiB is refused before it is held in memory."""
+    try:
+        from isal import isal_zlib as zlib
+    except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
+        import zlib
+
+    pieces: list[bytes] = []
+    src = head if size is None else head + f.read()  # (a file: its compressed bytes, at once)
+    produced, read = 0, len(src)
+    # the size its (last) member's trailer states, mod 2**32: a hint for the output buffer (an
+    # exact one is as fast as decompressing in one piece), never trusted as a bound
+    hint = int.from_bytes(src[-4:], "little") if size is not None and len(src) > 18 else 0
+
+    def bound() -> int:
+        return GZIP_MAX_RATIO * (size if size is not None else read) + _GZIP_SLACK
+
+    def more() -> bytes:
+        nonlocal read
+        b = f.read(_CHUNK)
+        read += len(b)
+        return b
+
+    d = zlib.decompressobj(31)
+    try:
+        while True:
+            limit = bound() - produced
+            piece = d.decompress(src, (min(limit, hint - produced) if hint > produced else limit) + 1)
+            produced += len(piece)
+            if produced > bound():
+                raise DataError(
+                    path, None, f"gzip data that decompresses to more than {GZIP_MAX_RATIO} times its "
+                    f"size (refused as a decompression bomb; real {what} files compress 3-10 times)"
+                )  # fmt: skip
+            if piece:
+                pieces.append(piece)
+            if d.eof:  # the end of a member: another one may follow (``cat a.gz b.gz``)
+                src = d.unused_data or more()
+                if not src.strip(b"\0"):  # the end (NUL padding after the last member is allowed)
+                    break
+                d = zlib.decompressobj(31)
+                continue
+            src = d.unconsumed_tail or more()
+            if not src:
+                raise EOFError("the stream ends before the end of its last member")
+    except DataError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - EOFError, zlib / isal errors
+        raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
+    data = b"".join(pieces)
+    del pieces
+    _check_text(data, b"", path, what)
+    return data
+
+
+def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearray:
+    """Read the rest of ``f`` into ``buf`` in place, a piece at a time (at most ``_CHUNK``), each
+    checked for a NUL byte: the memory is the data and one piece, not the data twice (a list of
+    pieces joined). ``size``: the file's, when known (then the last piece is not overshot)."""
+    while True:
+        n = len(buf)
+        buf += bytes(min(_CHUNK, max(n, 1 << 20) if size is None else max(size - n + 1, 1)))
+        with memoryview(buf) as view:
+            k = f.readinto(view[n:])
+        del buf[n + (k or 0) :]
+        if not k:
+            return buf
+        at = buf.find(b"\0", n)  # (no slice: a bytearray's slice is a copy)
+        if at >= 0:
+            _check_text(memoryview(buf)[: at + 1].tobytes(), b"", path, what)
+
+
+def _read_bytes(path: Path, what: str) -> bytes | bytearray:
+    """The (decompressed) bytes of a file, a pipe or a FIFO, read in bounded pieces (a file of
+    more than one piece is returned as a bytearray, grown in place); DataError if
+    missing, a directory, unreadable, empty, binary (a NUL byte: found in the first 64 KiB of
+    an 8 GB sparse file, which is not read further), a broken gzip stream or a gzip bomb
+    (:data:`GZIP_MAX_RATIO`)."""
+    import os
+    import stat
+
+    with _open_input(path, what) as f:
         try:
-            raw = _gunzip(raw)
-        except Exception as exc:  # noqa: BLE001 - EOFError, BadGzipFile, zlib / isal errors
-            raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
-    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark is not data
+            st = os.fstat(f.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            head = f.read(_PREFIX)
+            if head[:2] == b"\x1f\x8b":
+                raw = _gunzip_stream(head, f, path, what, size)
+            else:
+                _check_text(head, b"", path, what)
+                raw = head
+                if size is not None and size > len(head):  # read again from the start: one piece
+                    f.seek(0)
+                    raw = b""
+                want = _CHUNK if size is None else max(min(_CHUNK, size + 1), 1)
+                b = f.read(want)  # (a buffered read: fewer bytes only at the end)
+                _check_text(b, raw, path, what)
+                raw += b  # (a copy only after the 64 KiB head of a pipe)
+                if len(b) == want:  # more than one piece
+                    del b
+                    buf, raw = bytearray(raw), b""
+                    raw = _read_rest(f, buf, size, path, what)
+        except OSError as exc:
+            raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]  # a UTF-8 byte order mark is not data
     if not raw or raw.isspace():
         raise DataError(path, None, f"empty {what} file")
     return raw
@@ -61,6 +178,8 @@ def _read_bytes(path: Path, what: str) -> bytes:
 def _data_lines(data: bytes, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
     """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
     blank lines and ``#`` comment lines skipped."""
+    if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
+        data = bytes(data)
     for i, line in enumerate(data.split(b"\n"), 1):
         fields = line.split()
         if fields and not fields[0].startswith(b"#"):
@@ -102,7 +221,7 @@ def _parse_grade(value: bytes, path, line: int) -> int:
     return g
 
 
-def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = ()):
+def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
     """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
     data lines, or None when anything is unusual (then the slow pass reads the file).
 
@@ -113,11 +232,13 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
     sends the file to the slow pass. An empty field (two delimiters in a row) does too.
     ``extra_empty``: fields beyond ``ncols`` must be empty (qrels: trailing whitespace only).
 
-    ``lean`` (runs): ``(skip, last)``: when the file is regular (no two delimiters in a row, no
+    ``lean``: ``(skip, last)``: when the file is regular (no two delimiters in a row, no
     ``#``, exactly ``ncols`` fields on the first line) the columns ``skip`` are not converted (no
-    field can be empty) and column ``last``, the last field of a line, is not converted either:
+    field can be empty) and column ``last`` (runs; None: none), the last field of a line, is not
+    converted either:
     that it is the same on every line is checked by counting the lines that end with it. The table
     then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
+    ``pool``: the pyarrow memory pool of the table (default: pyarrow's).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -171,7 +292,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
 
     keep = [f"c{i}" for i in range(ncols) if i not in skip and i != last]
     extra = [f"c{i}" for i in range(ncols, width)] if extra_empty else []
-    table = _csv(data, delim, width, types, keep + extra, invalid)
+    table = _csv(data, delim, width, types, keep + extra, invalid, pool)
     if table is None or failed:
         return None
     for name in extra:  # trailing whitespace only
@@ -185,7 +306,8 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
         if n - ending[0] != table.num_rows:
             return None
     if rows:  # the lines split trec_eval's way, read as tab-separated text
-        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None)
+        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None,
+                    pool)  # fmt: skip
         if more is None:
             return None
         if last is not None:
@@ -213,17 +335,21 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
 def _has_pair(data: bytes, byte: int) -> bool:
     """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
     ``bytes.find`` for a frequent byte)."""
-    if len(data) < 2:
-        return False
     pair = byte * 257
-    even = np.frombuffer(data, dtype=np.uint16, count=len(data) // 2)
-    odd = np.frombuffer(data, dtype=np.uint16, count=(len(data) - 1) // 2, offset=1)
-    return bool((even == pair).any() or (odd == pair).any())
+    step = 1 << 22  # in blocks (overlapping by a byte): a few MB of temporaries, whatever the size
+    for a in range(0, max(len(data) - 1, 0), step):
+        block = memoryview(data)[a : a + step + 1]
+        even = np.frombuffer(block, dtype=np.uint16, count=len(block) // 2)
+        odd = np.frombuffer(block, dtype=np.uint16, count=(len(block) - 1) // 2, offset=1)
+        if (even == pair).any() or (odd == pair).any():
+            return True
+    return False
 
 
-def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid):
+def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
     """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
-    number, dictionary-encoded strings for the others); None if it fails."""
+    number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
+    pyarrow's); None if it fails."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -232,9 +358,10 @@ def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str],
     try:
         return pcsv.read_csv(
             pa.py_buffer(data),
+            memory_pool=pool,
             read_options=pcsv.ReadOptions(
                 column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
-                block_size=1 << 24,
+                block_size=1 << 22,
             ),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -263,9 +390,22 @@ def _dict_parts(col) -> tuple:
             col = col.chunk(0)
         elif col.num_chunks == 0:
             return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
+        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):
+            # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
+            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])
         else:
             col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
     return col.dictionary, _np(col.indices, np.int32)
+
+
+def _same_array(a, b) -> bool:
+    """``a.equals(b)``, at once when both are views of the same buffers (the chunks of one
+    ``dictionary_encode`` share their dictionary)."""
+    same = len(a) == len(b) and a.offset == b.offset and all(
+        (x is None and y is None) or (x is not None and y is not None and x.address == y.address)
+        for x, y in zip(a.buffers(), b.buffers())
+    )  # fmt: skip
+    return same or a.equals(b)
 
 
 def _np(arr, dtype) -> np.ndarray:
@@ -284,6 +424,28 @@ def _np(arr, dtype) -> np.ndarray:
     return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
 
 
+def _np_filled(arr, dtype, fill) -> np.ndarray:
+    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null (without
+    ``pc.fill_null``, whose scalar conversion imports pandas)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        out, a = np.empty(len(arr), dtype=dtype), 0
+        for c in arr.chunks:
+            out[a : a + len(c)] = _np_filled(c, dtype, fill)
+            a += len(c)
+        return out
+    dt = np.dtype(dtype)
+    if len(arr) == 0:
+        return np.zeros(0, dt)
+    values = np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize).copy()
+    if arr.null_count:
+        bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].astype(bool)
+        values[~valid] = fill
+    return values
+
+
 def _strings(arr) -> np.ndarray:
     """An object array of the Python strings of a pyarrow string array."""
     out = np.empty(len(arr), dtype=object)
@@ -299,11 +461,87 @@ def _encode(values) -> tuple:
     return _dict_parts(arr.dictionary_encode())
 
 
+def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
+    """A 64-bit hash (uint64) of every string of a pyarrow (Chunked) StringArray, in numpy, in
+    blocks of about a MB: equal strings hash equal; different ones collide with probability about
+    2**-64 per pair (callers check candidates exactly). Much less memory than a hash table of
+    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB). ``salt``: one
+    integer per string mixed into its hash (e.g. its topic code)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        out, a = np.empty(len(arr), dtype=np.uint64), 0
+        for c in arr.chunks:
+            out[a : a + len(c)] = _hash_strings(c, None if salt is None else salt[a : a + len(c)])
+            a += len(c)
+        return out
+    n = len(arr)
+    out = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return out
+    ot = np.int64 if arr.type == pa.large_string() else np.int32
+    off = np.frombuffer(arr.buffers()[1], dtype=ot, count=n + 1, offset=arr.offset * np.dtype(ot).itemsize)
+    data = arr.buffers()[2]
+    buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(1, np.uint8)
+    buf = np.concatenate([buf, np.zeros(8, np.uint8)]) if len(buf) < 8 else buf
+    lens = np.diff(off).astype(np.int64)
+    mul, gold = np.uint64(0x100000001B3), np.uint64(0x9E3779B97F4A7C15)
+    a = 0
+    while a < n:
+        width = 8 * ((int(lens[a : a + 4096].max()) + 7) // 8) or 8
+        b = min(n, a + max(256, (1 << 19) // width))
+        width = 8 * ((int(lens[a:b].max()) + 7) // 8) or 8
+        cols = np.arange(width, dtype=np.int64)
+        pos = off[a:b, None].astype(np.int64) + cols
+        inside = cols < lens[a:b, None]
+        m = np.where(inside, buf[np.minimum(pos, len(buf) - 1)], 0).astype(np.uint8)
+        words = m.view("<u8")
+        h = (lens[a:b].astype(np.uint64) + gold) * mul
+        if salt is not None:
+            h ^= salt[a:b].astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+            h *= mul
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= mul
+            h ^= h >> np.uint64(29)
+        out[a:b] = h
+        a = b
+    return out
+
+
+def _duplicate_line(t_idx: np.ndarray, docs) -> int | None:
+    """Index of the first line whose (topic, doc) pair occurs on an earlier line, or None:
+    ``t_idx`` the topic codes, ``docs`` a pyarrow string array (one per line). By 64-bit hashes
+    of the pairs, sorted; lines with equal hashes are compared exactly."""
+    n = len(t_idx)
+    if n < 2:
+        return None
+    key = _hash_strings(docs, t_idx)
+    key.sort()  # (in place: the lines' order is needed only when two hashes are equal)
+    same = key[1:][key[1:] == key[:-1]]
+    del key
+    if not len(same):
+        return None
+    rows = np.flatnonzero(np.isin(_hash_strings(docs, t_idx), same))
+    seen: set = set()
+    for i in rows.tolist():
+        pair = (int(t_idx[i]), docs[i].as_py())
+        if pair in seen:
+            return i
+        seen.add(pair)
+    return None
+
+
 def _duplicate_pair(t_idx: np.ndarray, d_idx: np.ndarray, n_docs: int) -> int | None:
     """Index of the first row whose (topic, doc) pair occurs earlier, or None."""
     n = len(t_idx)
     if n < 2:
         return None
+    many = np.bincount(d_idx, minlength=n_docs)[d_idx] > 1  # only a doc on several rows can repeat
+    if not many.all():
+        rows = np.flatnonzero(many)
+        first = _duplicate_pair(t_idx[rows], d_idx[rows], n_docs)
+        return None if first is None else int(rows[first])
     key = t_idx.astype(np.int64) * max(n_docs, 1) + d_idx
     span = int(key.max()) + 1
     if span <= 64 * n + (1 << 24):  # a byte per possible pair: distinct pairs == rows?

@@ -126,9 +126,24 @@ class _Judgments:
     def from_qrels(cls, qrels, topics: Sequence[str]) -> "_Judgments":
         """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
         pos = {t: i for i, t in enumerate(topics)}
-        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int64)
-        t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int64)
+        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int32)
+        t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int32)
         g = np.asarray(qrels._columns[2], dtype=np.int64)
+        T = len(topics)
+        levels = np.unique(g)
+        if len(t) and T * len(levels) <= max(4 * len(t), 1 << 20):
+            # few distinct grades (the usual case): one count per (topic, grade) by bincount,
+            # in (topic, grade) order as below, with memory a few bytes per qrels line
+            L = len(levels)
+            key = np.searchsorted(levels, g)  # in place from here: no copy per line
+            key += t * L if T * L < 2**31 else t.astype(np.int64) * L
+            np.putmask(key, t < 0, T * L)  # lines of other topics: one more bin, dropped
+            counts = np.bincount(key, minlength=T * L + 1)[: T * L].reshape(T, L)
+            del key
+            neg = levels < 0
+            pooled = set(np.flatnonzero(counts[:, neg].any(axis=1)).tolist())
+            tj, lj = np.nonzero(counts[:, ~neg])
+            return cls(tj, levels[~neg][lj], counts[:, ~neg][tj, lj], T, pooled)
         ok = t >= 0
         t, g = t[ok], g[ok]
         judged = g >= 0
