@@ -222,6 +222,23 @@ def test_averages_depth_and_rel_equal_trec_eval_binary(tmp_path, seed, trec_eval
                     assert got == pytest.approx(want, abs=5e-5 + 1e-12, rel=1e-12), (m, rel, depth, complete)
 
 
+@pytest.mark.parametrize("beta", [0.25, 0.5, 2.0])
+def test_set_f_beta_equals_pytrec_eval(tmp_path, beta):
+    """SetF's beta, trec_eval's set_F parameter (which pytrec_eval prints as plain set_F, so it is
+    checked here, one beta per evaluator), per topic and in both averages, at two relevance levels."""
+    qpath, files, qrels, runs = make_collection(tmp_path, 600 + int(beta * 4))
+    rs = data.load_runs(files, qrels=qpath)
+    name = f"SetF(beta={beta})"
+    for rel in (1, 2):
+        ev = measures.evaluate(rs, [name], rel=rel)
+        for complete in (True, False):
+            summ = measures.summarize(ev, complete=complete)
+            for s, run in enumerate(rs.runs):
+                ref = pytrec_eval_scores(qrels, runs[run], {f"set_F.{beta}"}, rel=rel, complete=complete)
+                assert _compare(ev, rs, ref, {name: "set_F"}, s, tol=1e-12) > 5
+                assert summ.loc[run, ev[name].measure] == pytest.approx(ref["set_F", "all"], abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_rr_judged_err_equal_ir_measures_providers(tmp_path, seed):
     """RR@k (ir_measures' msmarco provider), Judged@k (its judged provider), ERR@k (its gdeval
