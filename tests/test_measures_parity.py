@@ -187,11 +187,14 @@ def test_graded_rbp_of_a_topic_never_depends_on_the_others_grades(tmp_path, seed
     np.testing.assert_array_equal(ev2["RBP(p=0.5)"].scores[:, t], ev["RBP(p=0.5)"].scores[:, t])
 
 
+@pytest.mark.parametrize("complete", [True, False])
 @pytest.mark.parametrize("seed", range(4))
-def test_averages_depth_and_rel_equal_trec_eval_binary(tmp_path, seed, trec_eval_10, trec_eval_9):
+def test_averages_depth_and_rel_equal_trec_eval_binary(tmp_path, seed, complete, request):
     """-M on trec_eval's own command line (the pytrec_eval test above cuts the lists itself): the
-    'all' line with and without -c, with -l, for means, sums (num_*) and the geometric mean
-    (gm_map), and every topic's line."""
+    'all' line with -c (trec_eval 10) and without (9.0.8: 10.0 refuses, without -c, a run that
+    misses a qrels topic), with -l, for means, sums (num_*) and the geometric mean (gm_map), and
+    every topic's line."""
+    binary = request.getfixturevalue("trec_eval_10" if complete else "trec_eval_9")
     te = ["map", "P.5", "ndcg_cut.10", "num_ret", "num_rel", "num_rel_ret", "num_q", "gm_map",
           "bpref", "recip_rank", "set_F", "infAP", "success.1"]  # fmt: skip
     names = {"AP": "map", "P@5": "P_5", "nDCG@10": "ndcg_cut_10", "NumRet": "num_ret",
@@ -202,24 +205,19 @@ def test_averages_depth_and_rel_equal_trec_eval_binary(tmp_path, seed, trec_eval
     rs = data.load_runs(files, qrels=qpath)
     for rel, depth in [(1, 7), (3, 4)]:
         ev = measures.evaluate(rs, list(names), rel=rel, depth=depth)
-        flags = [f"-l{rel}"] + ([f"-M{depth}"] if depth else [])
-        for complete in (True, False):
-            summ = measures.summarize(ev, complete=complete)
-            for f in files:
-                s = rs.runs.index(f.stem)
-                # (trec_eval 10.0 refuses, without -c, a run that misses a qrels topic; 9.0.8
-                # averages over the run's topics, as pytrec_eval does)
-                binary = trec_eval_10 if complete else trec_eval_9
-                ref = trec_eval(binary, qpath, f, te, *flags, *(["-c"] if complete else []))
-                assert _compare(ev, rs, ref, names, s) > 50
-                for m, tm in names.items():
-                    got = summ.loc[f.stem, ev[m].measure]
-                    want = ref[tm, "all"]
-                    if tm == "num_rel" and complete and rel > 1:
-                        # m_num_rel.c's -c summary counts grades > 0 whatever -l says; we sum the
-                        # topics' num_rel at the level, as its per-topic lines are
-                        want = sum(v for (name, topic), v in ref.items() if name == tm and topic != "all")
-                    assert got == pytest.approx(want, abs=5e-5 + 1e-12, rel=1e-12), (m, rel, depth, complete)
+        summ = measures.summarize(ev, complete=complete)
+        for f in files:
+            s = rs.runs.index(f.stem)
+            ref = trec_eval(binary, qpath, f, te, f"-l{rel}", f"-M{depth}", *(["-c"] if complete else []))
+            assert _compare(ev, rs, ref, names, s) > 50
+            for m, tm in names.items():
+                got = summ.loc[f.stem, ev[m].measure]
+                want = ref[tm, "all"]
+                if tm == "num_rel" and complete and rel > 1:
+                    # m_num_rel.c's -c summary counts grades > 0 whatever -l says; we sum the
+                    # topics' num_rel at the level, as its per-topic lines are
+                    want = sum(v for (name, topic), v in ref.items() if name == tm and topic != "all")
+                assert got == pytest.approx(want, abs=5e-5 + 1e-12, rel=1e-12), (m, rel, depth, complete)
 
 
 @pytest.mark.parametrize("beta", [0.25, 0.5, 2.0])
