@@ -50,13 +50,14 @@ def run_trec_eval(binary: Path, qrels, run, *args, cwd=None) -> str:
     return subprocess.run(args, capture_output=True, text=True, check=True, cwd=cwd).stdout
 
 
-def pytrec_eval_scores(qrels: dict, run: dict, measures, *, rel: int = 1, complete: bool = True,
-                       depth: int | None = None) -> dict:
+def pytrec_eval_scores(
+    qrels: dict, run: dict, measures, *, rel: int = 1, complete: bool = True, depth: int | None = None
+) -> dict:
     """``{(measure, topic): value}`` computed by pytrec_eval, trec_eval's summary ``all`` included
     as trec_eval forms it: for every topic the run and the qrels share and the summary over them;
     with ``complete`` (``-c``), also every qrels topic the run lacks, evaluated on the empty list,
-    and the summary over all the qrels topics. ``depth`` keeps each list's top ``depth`` documents by score
-    (``-M``; the lists must have no tied scores)."""
+    and the summary over all the qrels topics. ``depth`` keeps each list's top ``depth``
+    documents by score (``-M``; the lists must have no tied scores)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     run = {t: docs for t, docs in run.items() if t in qrels}
     if depth is not None:

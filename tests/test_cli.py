@@ -23,7 +23,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from _reference import pytrec_eval_frame
 
 from irrepro import data, report
