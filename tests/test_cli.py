@@ -289,7 +289,9 @@ def test_warnings_are_one_line_without_python_source(tiny):
 
 
 def test_ctrl_c_in_a_running_report(tmp_path):
-    """A real SIGINT to `irrepro report` busy in its analyses (two worker threads)."""
+    """A real SIGINT to `irrepro report` busy in its analyses (two worker threads). The child gets
+    SIGINT's default disposition: a test run started in the background by a shell without job
+    control (nohup, `cmd &` in a script) ignores SIGINT, which a child would inherit."""
     rs = data.simulate.runs(12, 40, list_length=200, seed=1)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     env = dict(os.environ, IRREPRO_SCALE="paper", IRREPRO_JOBS="2")
@@ -299,6 +301,7 @@ def test_ctrl_c_in_a_running_report(tmp_path):
             [sys.executable, "-m", "irrepro.cli", "report", str(tmp_path / "runs"), "--qrels",
              str(tmp_path / "qrels.txt"), "--out", str(tmp_path / "out")],
             stderr=err_file, stdout=subprocess.DEVNULL, env=env,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )  # fmt: skip
         try:
             deadline = time.time() + 120
