@@ -291,18 +291,22 @@ def test_warnings_are_one_line_without_python_source(tiny):
 def test_ctrl_c_in_a_running_report(tmp_path):
     """A real SIGINT to `irrepro report` busy in its analyses (two worker threads). The child gets
     SIGINT's default disposition: a test run started in the background by a shell without job
-    control (nohup, `cmd &` in a script) ignores SIGINT, which a child would inherit."""
+    control (nohup, `cmd &` in a script) ignores SIGINT, which a child would inherit (a handled
+    signal is reset to its default in the child)."""
     rs = data.simulate.runs(12, 40, list_length=200, seed=1)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     env = dict(os.environ, IRREPRO_SCALE="paper", IRREPRO_JOBS="2")
     log = tmp_path / "stderr.txt"
+    parent_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(log, "w") as err_file:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "irrepro.cli", "report", str(tmp_path / "runs"), "--qrels",
-             str(tmp_path / "qrels.txt"), "--out", str(tmp_path / "out")],
-            stderr=err_file, stdout=subprocess.DEVNULL, env=env,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-        )  # fmt: skip
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "irrepro.cli", "report", str(tmp_path / "runs"), "--qrels",
+                 str(tmp_path / "qrels.txt"), "--out", str(tmp_path / "out")],
+                stderr=err_file, stdout=subprocess.DEVNULL, env=env,
+            )  # fmt: skip
+        finally:
+            signal.signal(signal.SIGINT, parent_sigint)
         try:
             deadline = time.time() + 120
             while time.time() < deadline and proc.poll() is None:  # until the analyses run
