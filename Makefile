@@ -66,6 +66,9 @@ student: book
 	  --builder html -W -n --keep-going
 	@echo "student book: $(BUILD)/student/_build/html/index.html"
 
+# -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
+# checks against trec_eval's own binaries and test files run where TREC_EVAL, TREC_EVAL_9 and
+# TREC_EVAL_TEST name them (see README, CI).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 

@@ -20,7 +20,7 @@ float64``), and pytrec_eval's means, printed to 4 decimals, must equal irrepro's
 Memory (``--memory``, default on): peak RSS of a fresh process doing ``data.load_runs`` +
 ``measures.evaluate`` on (a) the 126 runs and (b) 5 runs where one run has a 100,000-line topic
 (made in a temporary directory from a real run). ``--compare-with DIR`` also measures the package
-found in DIR (e.g. ``git worktree add /tmp/before main``), for before/after figures.
+found in DIR (e.g. ``git worktree add ../before main``), for before/after figures.
 
     IRREPRO_MIRROR=../shared/data .venv/bin/python benchmarks/bench_eval.py \\
         --trec-eval /path/to/trec_eval-9.0.8/trec_eval --trec-eval /path/to/trec_eval/trec_eval

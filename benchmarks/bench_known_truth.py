@@ -9,7 +9,7 @@ would write them, and ``scipy.stats.permutation_test`` on a smaller subsample, a
 ``irrepro.significance.permutation_test`` of all trials with one set of sign flips). Simulation time
 is excluded from both. Run:
 
-    IRREPRO_MIRROR=/work/shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ The plain loop would take hours, so it is timed on a stratified subsample of tri
 trials per measure x design x size) and extrapolated: its estimated time is the sum over cells of
 (trials in the cell) x (mean time per trial in that cell). Run:
 
-    IRREPRO_MIRROR=/work/shared/data python benchmarks/bench_topic_split.py [--per-cell 3]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_topic_split.py [--per-cell 3]
 """
 
 from __future__ import annotations

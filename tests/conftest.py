@@ -3,10 +3,25 @@
 missing real data is a failure."""
 
 import os
+from collections import Counter
 
 import pytest
 
 os.environ.setdefault("IRREPRO_SCALE", "quick")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Skips counted by reason (``-ra`` lists each one): what a run did not check, and what to
+    set or install to check it."""
+    reasons = Counter()
+    for rep in terminalreporter.stats.get("skipped", []):
+        longrepr = rep.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reasons[reason.removeprefix("Skipped: ")] += 1
+    if reasons:
+        terminalreporter.write_sep("-", f"{sum(reasons.values())} skipped, by reason")
+        for reason, n in reasons.most_common():
+            terminalreporter.write_line(f"{n:5d}  {reason}")
 
 
 def _need_real(exc: Exception):
@@ -45,6 +60,30 @@ def real_matrix():
             _need_real(exc)
 
     return get
+
+
+@pytest.fixture(scope="session")
+def trec_eval_10():
+    """The trec_eval 10 binary ``TREC_EVAL`` names, or skip saying so."""
+    from _reference import tool
+
+    return tool("TREC_EVAL", "the checks against trec_eval 10's own output")
+
+
+@pytest.fixture(scope="session")
+def trec_eval_9():
+    """The trec_eval 9.0.x binary ``TREC_EVAL_9`` names, or skip saying so."""
+    from _reference import tool
+
+    return tool("TREC_EVAL_9", "the checks against trec_eval 9's own output")
+
+
+@pytest.fixture(scope="session")
+def trec_eval_test():
+    """trec_eval's test/ directory (``TREC_EVAL_TEST``), or skip saying so."""
+    from _reference import tool
+
+    return tool("TREC_EVAL_TEST", "the checks against trec_eval's own test files")
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """``irrepro eval`` and the command line's errors.
 
-Numbers are checked against trec_eval binaries run in the test (9.0.8, which ranks by float32 as
-irrepro does by default, and which - unlike 10.0 - averages over the run's own topics without
+Numbers are checked against pytrec_eval (trec_eval 9's code, which ranks by float32 as irrepro does
+by default) and, byte for byte, against the output of trec_eval binaries where ``TREC_EVAL`` /
+``TREC_EVAL_9`` name them (9.0.8 - unlike 10.0 - averages over the run's own topics without
 crashing when a run lacks a qrels topic); errors are checked for the file, the line and the
 problem they name, and for exit status 2 (130 for Ctrl-C).
 """
@@ -22,14 +23,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _reference import pytrec_eval_frame
 
 from irrepro import data, report
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
-TREC_EVAL_9 = Path("/work/tools/trec_eval-9.0.8/trec_eval")
-TREC_EVAL_10 = Path("/work/tools/trec_eval/trec_eval")
 QRELS = Path("ir_datasets/cord19/trec-covid/round5/qrels")  # inside the mirror
 RUNS = ["BRPHJ_BM25", "CSIROmedFR", "uogTrDPH_QE_RF"]  # file name = run tag
 TE_ARGS = ["-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", "-m", "recip_rank", "-m", "bpref", "-m", "Rprec"]
@@ -51,8 +51,6 @@ def real(tmp_path_factory):
         from conftest import _need_real
 
         _need_real(RuntimeError("IRREPRO_MIRROR is not set to a directory"))
-    if not TREC_EVAL_9.is_file():
-        pytest.skip("trec_eval 9.0.8 binary not available")
     d = tmp_path_factory.mktemp("runs")
     for r in RUNS:
         with gzip.open(m / "trec-covid" / "round5" / "runs" / f"{r}.gz", "rt") as f:
@@ -73,14 +71,6 @@ def trec_eval_text(binary, qrels, files, *args) -> str:
     )  # fmt: skip
 
 
-def trec_eval(binary, qrels, run, *args) -> pd.DataFrame:
-    """trec_eval's output as a table (measure, query_id, value)."""
-    out = subprocess.run([str(binary), *args, str(qrels), str(run)], capture_output=True, text=True, check=True)
-    frame = pd.DataFrame([ln.split() for ln in out.stdout.splitlines()], columns=["measure", "query_id", "value"])
-    frame["value"] = frame["value"].astype(float)
-    return frame
-
-
 def ours(capsys, *args) -> pd.DataFrame:
     rc, out, _ = run_cli(["eval", *args, "--format", "csv"], capsys)
     assert rc == 0
@@ -99,7 +89,7 @@ def ours(capsys, *args) -> pd.DataFrame:
          ["-c", "-q", "-l", "2", "-m", "num_rel", "-m", "num_rel_ret", "-m", "num_q", "-m", "num_ret"], False),
     ],
 )
-def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, te_args, gappy):
+def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, te_args, gappy, trec_eval_9):
     """--format trec_eval prints what trec_eval 9.0.8 (ranking by float, as irrepro by default)
     prints for the same job, run after run: names, order, topics, number format; the two
     averages, -M and -l included. (9.0.8 -c -q prints no line for a topic the run lacks, 10 does,
@@ -108,7 +98,7 @@ def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, 
     files = [d / r for r in [*RUNS, *(["gappy"] if gappy else [])]]
     rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, *OUR_ARGS, *ours_args, "--format", "trec_eval"], capsys)
     assert rc == 0
-    ref = trec_eval_text(TREC_EVAL_9, qrels, files, *TE_ARGS, *te_args)
+    ref = trec_eval_text(trec_eval_9, qrels, files, *TE_ARGS, *te_args)
     if "-l" in te_args:  # trec_eval -c's num_rel summary counts grade > 0 whatever -l says (its bug)
         ref_lines, out_lines = ref.splitlines(), out.splitlines()
         bad = [i for i, ln in enumerate(ref_lines) if ln.startswith("num_rel ") and "\tall\t" in ln]
@@ -122,7 +112,7 @@ def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, 
 
 
 @pytest.mark.realdata
-def test_trec_eval_format_float64_is_trec_eval_10(real, capsys):
+def test_trec_eval_format_float64_is_trec_eval_10(real, capsys, trec_eval_10):
     """--precision float64 ranks by double, as trec_eval 10 does: its output, byte for byte, with
     -c -q on a run that lacks two qrels topics (scored 0, one line each) and has one the qrels lack."""
     d, qrels = real
@@ -130,21 +120,21 @@ def test_trec_eval_format_float64_is_trec_eval_10(real, capsys):
     rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, *OUR_ARGS, "-m", "gm_map", "-m", "NumRet",
                           "-q", "-c", "--precision", "float64", "--format", "trec_eval"], capsys)  # fmt: skip
     assert rc == 0
-    ref = trec_eval_text(TREC_EVAL_10, qrels, files, *TE_ARGS, "-m", "gm_map", "-m", "num_ret", "-q", "-c")
+    ref = trec_eval_text(trec_eval_10, qrels, files, *TE_ARGS, "-m", "gm_map", "-m", "num_ret", "-q", "-c")
     assert "num_ret               \t3\t0\n" in ref
     assert out == ref
     # rbp alone: trec_eval 10's m_rbp.c reads its min and max gain uninitialised, so that beside
     # another measure (ndcg_cut, for one) it prints other values
     rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, "-m", "RBP(p=0.5)", "-q", "-c",
                           "--precision", "float64", "--format", "trec_eval"], capsys)  # fmt: skip
-    assert out == trec_eval_text(TREC_EVAL_10, qrels, files, "-m", "rbp.p=0.5", "-q", "-c")
+    assert out == trec_eval_text(trec_eval_10, qrels, files, "-m", "rbp.p=0.5", "-q", "-c")
 
 
 @pytest.mark.realdata
 def test_eval_tsv_and_csv_carry_trec_eval_numbers(real, capsys):
-    """The default tsv and csv: irrepro's measure names, the numbers trec_eval prints (csv with
-    every digit), per-topic rows (-q) then each run's 'all' row; the two averages differ exactly
-    where a run misses topics."""
+    """The default tsv and csv: irrepro's measure names, trec_eval's numbers (pytrec_eval's, to
+    every digit of the csv), per-topic rows (-q) then each run's 'all' row; the two averages differ
+    exactly where a run misses topics."""
     d, qrels = real
     files = [d / r for r in [*RUNS, "gappy"]]
     c = ours(capsys, "--qrels", qrels, *files, *OUR_ARGS, "-q", "-c")
@@ -152,16 +142,16 @@ def test_eval_tsv_and_csv_carry_trec_eval_numbers(real, capsys):
     names = {"map": "AP", "P_10": "P@10", "ndcg_cut_10": "nDCG@10", "recip_rank": "RR", "bpref": "Bpref",
              "Rprec": "Rprec"}  # fmt: skip
     for f in files:
-        for mine, args in ((c, ["-c", "-q"]), (own, ["-q"])):
-            ref = trec_eval(TREC_EVAL_9, qrels, f, *args, *TE_ARGS)
+        for mine, complete in ((c, True), (own, False)):
+            ref = pytrec_eval_frame(qrels, f, names, complete=complete)
             ref["measure"] = ref["measure"].map(names)
             got = mine[mine["run"] == f.name].set_index(["query_id", "measure"])["value"]
             ref = ref.set_index(["query_id", "measure"])["value"]
-            # -c also lists the topics a run lacks, at 0 (as trec_eval 10 -c -q; 9.0.8 omits them)
-            extra = got.drop(ref.index)
-            assert set(extra.index.get_level_values(0)) == ({"3", "7"} if "-c" in args and f.name == "gappy" else set())
-            assert (extra == 0).all()
-            assert (got.reindex(ref.index) - ref).abs().max() <= 5e-5 + 1e-12  # trec_eval's 4 decimals
+            # -c lists the topics a run lacks, at 0 (as trec_eval 10 -c -q; 9.0.8 omits them)
+            assert set(got.index) == set(ref.index)
+            missing = {"3", "7"} if complete and f.name == "gappy" else set()
+            assert (got.loc[sorted(missing)] == 0).all()
+            assert (got.reindex(ref.index) - ref).abs().max() <= 1e-12
         assert mine["query_id"].tolist()[-6:] == ["all"] * 6
     a = c[(c.query_id == "all") & (c.measure == "AP")].set_index("run")["value"]
     b = own[(own.query_id == "all") & (own.measure == "AP")].set_index("run")["value"]
@@ -190,9 +180,9 @@ def test_eval_json_and_tsv(real, capsys):
                           "--format", "json"], capsys)
     doc = json.loads(out)
     assert doc["simulated"] is False and doc["average"] == "all-topics" and "warning" not in doc
-    te = trec_eval(TREC_EVAL_9, qrels, d / RUNS[1], "-c", "-m", "map")
+    te = pytrec_eval_frame(qrels, d / RUNS[1], ["map"]).query("query_id == 'all'")
     got = [r["value"] for r in doc["scores"] if r["run"] == RUNS[1] and r["measure"] == "AP"]
-    assert got == pytest.approx([te["value"].iloc[0]], abs=5e-5)
+    assert got == pytest.approx([te["value"].iloc[0]], abs=1e-12)
     rc, out, _ = run_cli(["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "--digits", "6"], capsys)
     rows = [ln.split("\t") for ln in out.splitlines()]
     assert [r[:2] for r in rows] == [[RUNS[0], "AP"], [RUNS[1], "AP"]]
@@ -299,17 +289,24 @@ def test_warnings_are_one_line_without_python_source(tiny):
 
 
 def test_ctrl_c_in_a_running_report(tmp_path):
-    """A real SIGINT to `irrepro report` busy in its analyses (two worker threads)."""
+    """A real SIGINT to `irrepro report` busy in its analyses (two worker threads). The child gets
+    SIGINT's default disposition: a test run started in the background by a shell without job
+    control (nohup, `cmd &` in a script) ignores SIGINT, which a child would inherit (a handled
+    signal is reset to its default in the child)."""
     rs = data.simulate.runs(12, 40, list_length=200, seed=1)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     env = dict(os.environ, IRREPRO_SCALE="paper", IRREPRO_JOBS="2")
     log = tmp_path / "stderr.txt"
+    parent_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(log, "w") as err_file:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "irrepro.cli", "report", str(tmp_path / "runs"), "--qrels",
-             str(tmp_path / "qrels.txt"), "--out", str(tmp_path / "out")],
-            stderr=err_file, stdout=subprocess.DEVNULL, env=env,
-        )  # fmt: skip
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "irrepro.cli", "report", str(tmp_path / "runs"), "--qrels",
+                 str(tmp_path / "qrels.txt"), "--out", str(tmp_path / "out")],
+                stderr=err_file, stdout=subprocess.DEVNULL, env=env,
+            )  # fmt: skip
+        finally:
+            signal.signal(signal.SIGINT, parent_sigint)
         try:
             deadline = time.time() + 120
             while time.time() < deadline and proc.poll() is None:  # until the analyses run

@@ -404,25 +404,20 @@ def test_qrels_of_a_collection_fall_back_to_the_stand_in_when_asked(isolated_dat
 # reading the way trec_eval does: checked against the trec_eval binaries
 # ------------------------------------------------------------------------------------------
 
-# trec_eval binaries: TREC_EVAL_10 (ranks by double) and TREC_EVAL_9 (9.0.x, ranks by float), or
-# the project's tools directory; the tests that need one skip without it.
-_TREC_EVAL = {
-    "10": os.environ.get("TREC_EVAL_10", "/work/tools/trec_eval/trec_eval"),
-    "9": os.environ.get("TREC_EVAL_9", "/work/tools/trec_eval-9.0.8/trec_eval"),
-}
-
-
 def trec_eval(version: str, qrels, run, *measures: str) -> dict[tuple[str, str], float]:
-    """``{(measure, topic): value}`` of ``trec_eval -q -c -m ...`` (topic ``all`` = the mean)."""
-    import subprocess
+    """``{(measure, topic): value}`` of ``trec_eval -q -c -m ...`` (topic ``all`` = the mean): the
+    binary ``TREC_EVAL`` (version "10", ranks by double) or ``TREC_EVAL_9`` ("9", ranks by float)
+    names - the test skips without it - or, for "pytrec_eval", trec_eval 9's code in pytrec_eval."""
+    from _reference import pytrec_eval_frame, run_trec_eval, tool
 
-    binary = _TREC_EVAL[version]
-    if not Path(binary).is_file():
-        pytest.skip(f"trec_eval {version} binary not found ({binary})")
-    args = [a for m in measures for a in ("-m", m)]
-    out = subprocess.run([binary, "-q", "-c", *args, str(qrels), str(run)], capture_output=True, text=True, check=True)
+    if version == "pytrec_eval":
+        ref = pytrec_eval_frame(qrels, run, measures)
+        return {(m, t): v for m, t, v in ref.itertuples(index=False)}
+    var = {"10": "TREC_EVAL", "9": "TREC_EVAL_9"}[version]
+    binary = tool(var, f"the checks against trec_eval {version}'s own output")
+    out = run_trec_eval(binary, qrels, run, "-q", "-c", *[a for m in measures for a in ("-m", m)])
     res = {}
-    for line in out.stdout.splitlines():
+    for line in out.splitlines():
         m, topic, v = line.split()
         if m != "runid":
             res[(m, topic)] = float(v)
@@ -461,7 +456,7 @@ def _write(path, rows, sep=" ", end="\n"):
 def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_path):
     runs, qrels = _lines()
     plain_run, plain_qrels = _write(tmp_path / "run", runs), _write(tmp_path / "qrels", qrels)
-    ref = {m: trec_eval("10", plain_qrels, plain_run, m) for m in ("map", "ndcg_cut.10", "P.5")}
+    ref = {m: trec_eval("pytrec_eval", plain_qrels, plain_run, m) for m in ("map", "ndcg_cut.10", "P.5")}
     rng = np.random.default_rng(1)
     shuffled = [runs[i] for i in rng.permutation(len(runs))]
     variants = {
@@ -561,7 +556,7 @@ def test_large_grades_keep_their_value_and_ideal_rankings_score_one(tmp_path):
     # topic 1 alone (grades <= 200): nDCG@2 of its perfect ranking is 1, as trec_eval says
     (tmp_path / "q1").write_text("1 0 a 200\n1 0 b 150\n1 0 c 0\n")
     one = data.load_runs(tmp_path / "r", qrels=tmp_path / "q1")
-    ref = trec_eval("10", tmp_path / "q1", tmp_path / "r", "ndcg_cut.2")
+    ref = trec_eval("pytrec_eval", tmp_path / "q1", tmp_path / "r", "ndcg_cut.2")
     assert ours(one, "nDCG@2")["1"] == pytest.approx(ref[("ndcg_cut_2", "1")]) == pytest.approx(1.0)
 
 
@@ -674,9 +669,9 @@ def test_corpus_bootstrap_lists_and_split_from_the_ragged_arrays():
 # ------------------------------------------------------------------------------------------
 
 
-def test_ranking_precision_reproduces_both_trec_eval_versions(tmp_path):
-    # scores equal in single precision but not in double: float32 ties them (doc id decides),
-    # float64 orders them by score
+def _precision_case(tmp_path):
+    """Scores equal in single precision but not in double: float32 ties them (doc id decides),
+    float64 orders them by score."""
     lines = []
     for t in (1, 2, 3):
         lines += [f"{t} Q0 a{t} 1 1.00000003 r", f"{t} Q0 b{t} 2 1.00000002 r", f"{t} Q0 c{t} 3 1.00000001 r",
@@ -687,14 +682,29 @@ def test_ranking_precision_reproduces_both_trec_eval_versions(tmp_path):
     f64 = data.load_runs(tmp_path / "r", qrels=tmp_path / "q", precision="float64")
     assert list(f32.doc_ids(0, 0)) == ["c1", "b1", "a1", "z1"]  # a tie in float: doc id descending
     assert list(f64.doc_ids(0, 0)) == ["a1", "b1", "c1", "z1"]  # by score in double
-    for version, rs in (("9", f32), ("10", f64)):
-        for m, name in (("map", "AP"), ("P.1", "P@1"), ("ndcg_cut.3", "nDCG@3"), ("recip_rank", "RR")):
-            ref = trec_eval(version, tmp_path / "q", tmp_path / "r", m)
-            got = ours(rs, name)
-            for (_, topic), v in ref.items():
-                assert got[topic] == pytest.approx(v, abs=5e-5), (version, m, topic)
     with pytest.raises(ValueError, match="precision"):
         data.load_runs(tmp_path / "r", qrels=tmp_path / "q", precision="float16")
+    return f32, f64
+
+
+def _same_as(version, rs, tmp_path):
+    for m, name in (("map", "AP"), ("P.1", "P@1"), ("ndcg_cut.3", "nDCG@3"), ("recip_rank", "RR")):
+        ref = trec_eval(version, tmp_path / "q", tmp_path / "r", m)
+        got = ours(rs, name)
+        assert len(ref) == 4
+        for (_, topic), v in ref.items():
+            assert got[topic] == pytest.approx(v, abs=5e-5), (version, m, topic)
+
+
+@pytest.mark.parametrize("version", ["pytrec_eval", "9"])
+def test_ranking_by_float32_reproduces_trec_eval_9(tmp_path, version):
+    f32, _ = _precision_case(tmp_path)
+    _same_as(version, f32, tmp_path)
+
+
+def test_ranking_by_float64_reproduces_trec_eval_10(tmp_path):
+    _, f64 = _precision_case(tmp_path)
+    _same_as("10", f64, tmp_path)
 
 
 # ------------------------------------------------------------------------------------------

@@ -378,12 +378,14 @@ TREC_NAMES = {
 
 
 @pytest.mark.realdata
+@pytest.mark.parametrize("rel", [1, 2])  # TREC-COVID: 1 partially relevant, 2 relevant
 @pytest.mark.parametrize("name", ["trec-covid-round5", "trec-covid-round1"])
-def test_equal_to_pytrec_eval_on_every_run(real_runs, mirror, name):
+def test_equal_to_pytrec_eval_on_every_run(real_runs, mirror, name, rel):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     rs = real_runs(name)
-    ev = pytrec_eval.RelevanceEvaluator(rs.qrels.to_dict(), set(TREC_NAMES.values()) | {"gm_map", "num_rel"})
-    ours = measures.evaluate(rs, [*TREC_NAMES, "SP", "PDoc@10"])
+    ev = pytrec_eval.RelevanceEvaluator(rs.qrels.to_dict(), set(TREC_NAMES.values()) | {"gm_map", "num_rel"},
+                                        relevance_level=rel)  # fmt: skip
+    ours = measures.evaluate(rs, [*TREC_NAMES, "SP", "PDoc@10"], rel=rel)
     files = sorted((mirror / "trec-covid" / name.split("-")[-1] / "runs").iterdir())
     assert len(files) == len(rs.runs) == {"trec-covid-round5": 126, "trec-covid-round1": 143}[name]
     worst = dict.fromkeys(TREC_NAMES, 0.0)
@@ -395,7 +397,7 @@ def test_equal_to_pytrec_eval_on_every_run(real_runs, mirror, name):
             s = rs.runs.index(fh.readline().split()[5])
         seen.add(s)
         res = ev.evaluate(run)
-        R = rs.qrels.n_relevant(1, rs.topics)
+        R = rs.qrels.n_relevant(rel, rs.topics)
         for m, tm in TREC_NAMES.items():
             # trec_eval -c: a missing topic is scored on the empty list
             empty = {"NumRel": R, "NumQ": np.ones(len(R))}.get(m, np.zeros(len(R)))

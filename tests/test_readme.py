@@ -3,25 +3,24 @@
 The Python blocks are executed in order in one namespace; the ``irrepro`` commands are run through
 the command line's ``main`` on TREC files made from the README's own frames. The same job from a
 DataFrame, a PyTerrier-style frame and the command line must give the same numbers, and those
-numbers must be pytrec_eval's (and, where the binary is here, trec_eval's own output).
+numbers must be pytrec_eval's (and, where ``TREC_EVAL_9`` names the binary, trec_eval's own output).
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _reference import pytrec_eval_frame, run_trec_eval
 
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-TREC_EVAL_9 = Path("/work/tools/trec_eval-9.0.8/trec_eval")
 
 
 def section(title: str) -> str:
@@ -130,12 +129,21 @@ def test_readme_own_runs_commands(evaluation, capsys):
     assert "1 missing, left out of its average: 2" in outputs[2][2]
     lines = dict(((r, m), float(v)) for r, m, v in (ln.split("\t") for ln in outputs[2][1].splitlines()))
     assert set(lines) == {("a", "AP"), ("a", "gm_map"), ("b", "AP"), ("b", "gm_map")}
-    if TREC_EVAL_9.is_file():
-        cmd, out, _ = outputs[1]
-        ref = subprocess.run([str(TREC_EVAL_9), "-m", "runid", "-m", "map", "-q", "-c", "qrels.txt", "run.txt"],
-                             capture_output=True, text=True, check=True, cwd=tmp).stdout  # fmt: skip
-        assert out == ref
-        for r in ("a", "b"):  # without -c: trec_eval's own average over the run's topics
-            ref = subprocess.run([str(TREC_EVAL_9), "-m", "map", "-m", "gm_map", "qrels.txt", f"runs/{r}.txt"],
-                                 capture_output=True, text=True, check=True, cwd=tmp).stdout.split()  # fmt: skip
-            assert lines[(r, "AP")] == float(ref[2]) and lines[(r, "gm_map")] == float(ref[5])
+    for r in ("a", "b"):  # without -c: trec_eval's own average over the run's topics (pytrec_eval's)
+        ref = pytrec_eval_frame(tmp / "qrels.txt", tmp / "runs" / f"{r}.txt", ["map", "gm_map"],
+                                complete=False)  # fmt: skip
+        ref = ref[ref["query_id"] == "all"].set_index("measure")["value"]
+        assert lines[(r, "AP")] == pytest.approx(ref["map"], abs=5e-5 + 1e-12)  # 4 decimals printed
+        assert lines[(r, "gm_map")] == pytest.approx(ref["gm_map"], abs=5e-5 + 1e-12)
+
+
+def test_readme_trec_eval_format_command_prints_trec_eval_9s_output(evaluation, capsys, trec_eval_9):
+    """The "Your own runs" command with ``--format trec_eval`` prints, byte for byte, what the
+    trec_eval 9 binary prints for the same job."""
+    ns, _, tmp = evaluation
+    write_trec(ns["run"], ns["qrels"], tmp / "run.txt", tmp / "qrels.txt")
+    (cmd,) = [c for c in commands(section("Your own runs")) if "trec_eval" in c]
+    rc, out, err = cli(cmd, capsys)
+    assert rc == 0, err
+    ref = run_trec_eval(trec_eval_9, "qrels.txt", "run.txt", "-m", "runid", "-m", "map", "-q", "-c", cwd=tmp)
+    assert out == ref

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import shutil
 import threading
 import time
 import urllib.parse
@@ -19,8 +20,9 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 SITE = Path(__file__).resolve().parents[2] / "_build" / "html"
-CHROMIUM = Path(os.environ.get("IRREPRO_CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("IRREPRO_CHROMEDRIVER", "/usr/bin/chromedriver"))
+# the browser and its driver: IRREPRO_CHROMIUM / IRREPRO_CHROMEDRIVER, or the ones on PATH
+CHROMIUM = Path(os.environ.get("IRREPRO_CHROMIUM") or shutil.which("chromium") or "chromium")
+CHROMEDRIVER = Path(os.environ.get("IRREPRO_CHROMEDRIVER") or shutil.which("chromedriver") or "chromedriver")
 # Sphinx's own pages that are not part of the book's content
 SKIP_PAGES = {"genindex.html", "search.html"}
 
@@ -46,8 +48,9 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        _unavailable("Chromium / ChromeDriver not installed (apt-get install chromium chromium-driver)")
+    if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
+        _unavailable("Chromium / ChromeDriver not installed (apt-get install chromium chromium-driver; "
+                     "or set IRREPRO_CHROMIUM / IRREPRO_CHROMEDRIVER)")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
