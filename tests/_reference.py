@@ -5,7 +5,9 @@ for the binary wherever it computes the same thing, so that parity is checked on
 * ``TREC_EVAL``: a trec_eval 10 binary (ranks by double; refuses a run missing a qrels topic
   without ``-c``);
 * ``TREC_EVAL_9``: a trec_eval 9.0.x binary (ranks by float, as irrepro by default and pytrec_eval);
-* ``TREC_EVAL_TEST``: trec_eval's own ``test/`` directory (qrels, results and expected outputs).
+* ``TREC_EVAL_TEST``: trec_eval's own ``test/`` directory (qrels, results and expected outputs);
+* ``PDFLATEX``: a pdflatex binary (else the one on PATH) for the LaTeX tables (``.ci/run`` installs
+  Debian's texlive-latex-recommended and sets it, so CI cannot skip them).
 
 A test that needs one of them and does not find it skips, naming the variable to set.
 """
@@ -42,6 +44,22 @@ def tool(var: str, what: str) -> Path:
     if not ok:
         pytest.skip(f"set {var} to {TOOLS[var]} to run {what}")
     return path
+
+
+def pdflatex() -> str:
+    """pdflatex: ``PDFLATEX`` when set (fail when it names nothing runnable), else the one on PATH;
+    neither, skip naming what to install."""
+    import shutil
+
+    value = os.environ.get("PDFLATEX", "")
+    if value:
+        if not (Path(value).is_file() and os.access(value, os.X_OK)):
+            pytest.fail(f"PDFLATEX={value} is not a pdflatex binary: fix or unset it")
+        return value
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended; or set PDFLATEX)")
+    return exe
 
 
 def run_trec_eval(binary: Path, qrels, run, *args, cwd=None) -> str:

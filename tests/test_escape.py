@@ -12,13 +12,13 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
+from _reference import pdflatex
 
 from irrepro import escape, plots
 from irrepro import significance as sg
@@ -163,13 +163,6 @@ def test_to_csv_quotes_text_cells_labels_and_index_only():
 # ---------------------------------------------------------------- LaTeX
 
 
-def _pdflatex():
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("pdflatex needed under CI (.ci/run installs texlive-latex-recommended)")
-        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended)")
-    return exe
 
 
 def _compile(exe, tmp_path, body: str) -> str:
@@ -187,7 +180,7 @@ def _compile(exe, tmp_path, body: str) -> str:
 
 @pytest.mark.parametrize("which", ["baseline", "all pairs"])
 def test_latex_table_with_hostile_names_compiles(tables, which, tmp_path):
-    exe = _pdflatex()
+    exe = pdflatex()
     tab = tables[which]
     latex = tab.to_latex(label="tab:hostile")
     assert LONG in latex.replace("\\allowbreak{}", "")  # the full name, in the key below the table
@@ -202,7 +195,7 @@ def test_latex_sets_less_than_greater_than_and_bar_as_themselves(tables, tmp_pat
     "¿" and an em dash: TeX's listing of the typeset pages (\\tracingoutput) must show no such
     glyph of an OT1 font, and those three characters set from the math fonts that hold them (OML's
     < and >, OMS's | in slot "j")."""
-    exe = _pdflatex()
+    exe = pdflatex()
     tab = tables["baseline"]
     assert "< 0.0001" in tab.to_string()  # a p-value below what 4 digits show
     latex = tab.to_latex()
@@ -302,7 +295,7 @@ def test_cli_compare_latex_with_hostile_tags_compiles(tmp_path, capsys):
                    "--format", "latex"])  # fmt: skip
     out = capsys.readouterr().out
     assert rc == 0 and "\\toprule" in out
-    _compile(_pdflatex(), tmp_path, out)
+    _compile(pdflatex(), tmp_path, out)
 
 
 def test_cli_eval_csv_and_tsv_with_hostile_tags(tmp_path, capsys):

@@ -3,13 +3,12 @@ permutation_test, ttest_rel, wilcoxon, binomtest and bootstrap (on the same perm
 topic samples), statsmodels' anova_lm and multipletests, and literal per-pair / per-permutation
 loops; results identical for 1 and 2 workers; the LaTeX table compiled by pdflatex."""
 
-import os
-import shutil
 import subprocess
 
 import numpy as np
 import pandas as pd
 import pytest
+from _reference import pdflatex
 from scipy import stats
 
 from irrepro import bootstrap_tests as bt
@@ -433,18 +432,11 @@ def test_compare_refuses_measures_of_different_runs(matrices):
         sg.compare(matrices, test="permutation")
 
 
-def _pdflatex():
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("pdflatex needed under CI (.ci/run installs texlive-latex-recommended)")
-        pytest.skip("pdflatex not installed (Debian: texlive-latex-recommended)")
-    return exe
 
 
 @pytest.mark.parametrize("baseline", [None, "bm25"])
 def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
-    exe = _pdflatex()
+    exe = pdflatex()
     tab = sg.compare(matrices, baseline=baseline, test="tukey", intervals=True, B=500, B_intervals=200, seed=1)
     latex = tab.to_latex(label="tab:runs")
     assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
