@@ -382,3 +382,26 @@ def test_deep_gaps_do_not_build_huge_tables():
     se = np.nanstd(ref) / np.sqrt(400)
     assert abs(np.nanmean(reps) - np.nanmean(ref)) < 5 * se
     assert np.nanstd(reps) == pytest.approx(np.nanstd(ref), rel=0.2)
+
+
+def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a_warning():
+    """A run none of whose topics is usable has no MAP (NaN), quietly: the report printed
+    "irrepro: warning: Mean of empty slice"; the other runs' numbers are np.nanmean's bit for bit."""
+    import warnings
+
+    from irrepro.corpus_bootstrap.maps import _mean_of_usable
+
+    rng = np.random.default_rng(7)
+    ap = rng.random((3, 20))
+    replicates = rng.random((3, 20, 50))
+    usable = rng.random((3, 20)) > 0.3
+    usable[1] = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = cb.map_bootstrap_intervals(ap, replicates, usable)
+    assert np.isnan(out["MAP"].estimate[1]) and np.isnan(out["MAP"].sd[1])
+    assert np.isfinite(out["MAP"].estimate[[0, 2]]).all()
+    x = np.where(usable[..., None], replicates, np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.array_equal(_mean_of_usable(x), np.nanmean(x, axis=1), equal_nan=True)

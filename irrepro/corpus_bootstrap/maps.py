@@ -28,6 +28,17 @@ def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarr
     return n_u / usable.shape[1], 1.0 - n_u / usable.shape[1]
 
 
+def _mean_of_usable(x: np.ndarray) -> np.ndarray:
+    """The mean over axis 1 of the values that are not NaN (the usable topics), NaN where there is
+    none: ``np.nanmean``'s numbers bit for bit (its sum over the NaN-zeroed array divided by the
+    count), without its "Mean of empty slice" warning for a run with no usable topic."""
+    usable = ~np.isnan(x)
+    count = usable.sum(axis=1)
+    total = np.where(usable, x, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, total / count, np.nan)
+
+
 def map_bootstrap_intervals(
     ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
     average: str = "usable",
@@ -43,8 +54,8 @@ def map_bootstrap_intervals(
     out = {}
     for name, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
         with np.errstate(invalid="ignore"):
-            est = np.nanmean(f(ap) * w, axis=1)
-            reps = np.nanmean(f(replicates) * w[..., None], axis=1)  # (S, B)
+            est = _mean_of_usable(f(ap) * w)
+            reps = _mean_of_usable(f(replicates) * w[..., None])  # (S, B)
         if average == "all":  # no usable list: the run's mean is the constant
             f0 = float(f(0.0))
             est = np.where(share > 0, share * est, 0.0) + fixed * f0
