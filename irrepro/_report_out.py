@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._text import few
+from ._text import few, shown
 from .errors import InputError
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
@@ -503,7 +503,7 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
         names ``given``, not the temporary directory.
     """
     given = os.fspath(given if given is not None else d)
-    blobs = {name: text.encode("utf-8") for name, text in files.items()}
+    blobs = {name: shown(text).encode("utf-8") for name, text in files.items()}  # a non-UTF-8 path as \xNN
     bad = [n for n in blobs if not _valid_name(n)]
     if bad:
         raise ValueError(f"report file names must be plain names, not {bad}")

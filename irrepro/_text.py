@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["slug", "few", "no_variance", "no_pair_variance", "UNDEFINED"]
+__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "UNDEFINED"]
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -11,6 +11,20 @@ UNDEFINED = "undefined (not a number)"
 def slug(text: str) -> str:
     """A file-name form of ``text``: letters and digits kept, everything else "-", lower case."""
     return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower()
+
+
+def shown(text: str) -> str:
+    """``text`` that can be written as UTF-8: a name that is not UTF-8 (its bytes kept as lone
+    surrogates by :func:`os.fsdecode`) shown as ``\\xNN``, e.g. ``nu\\xffdir``; other text as it is."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # other lone surrogates
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def few(ids, limit: int = 5) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .._text import shown
 from ..errors import InputError
 
 __all__ = ["DataError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
@@ -28,12 +29,8 @@ class DataError(InputError):
 
     def __init__(self, path, line, problem):
         self.path, self.line, self.problem = str(path), line, problem
-        # a name that is not UTF-8 (its bytes kept as surrogates by os.fsdecode) shown as \xNN
-        try:
-            shown = self.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        except UnicodeEncodeError:  # other lone surrogates
-            shown = self.path.encode("utf-8", "backslashreplace").decode("utf-8")
-        where = f"{shown}, line {line}" if line else shown
+        name = shown(self.path)  # a name that is not UTF-8 shown as \xNN
+        where = f"{name}, line {line}" if line else name
         super().__init__(f"{where}: {problem}")
 
 
