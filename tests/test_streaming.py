@@ -272,3 +272,29 @@ def test_a_file_of_many_pieces_reads_as_one_and_a_late_nul_names_its_line(tmp_pa
     p.write_text(lines.replace("doc2996 ", "doc0 ", 1))  # topic 1, as doc0: the slow pass names the line
     with pytest.raises(DataError, match="line 2997: duplicate document 'doc0' in topic '1'"):
         data.read_run(p)
+
+
+def test_a_gzip_bomb_of_binary_data_is_refused_after_one_piece(tmp_path):
+    """Zeros gzipped at level 1 (about 220 times smaller): refused at the first NUL byte of the
+    first decompressed piece (at most one 64 MiB piece held), not after 100 times the file's size
+    is decompressed into memory (the audit: 0.51 GB for a 4.7 MB file, and a MemoryError reported
+    as 'corrupt or truncated')."""
+    import tracemalloc
+    import zlib
+
+    bomb = tmp_path / "zeros.gz"
+    c = zlib.compressobj(1, zlib.DEFLATED, 31)
+    with open(bomb, "wb") as f:
+        for _ in range(600):
+            f.write(c.compress(bytes(1 << 20)))
+        f.write(c.flush())
+    bound = data.GZIP_MAX_RATIO * bomb.stat().st_size + (1 << 20)
+    assert bound > 200 << 20  # the ratio alone would let 200+ MiB be decompressed first
+    tracemalloc.start()
+    try:
+        with pytest.raises(DataError, match="line 1: NUL byte"):
+            data.read_run(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 150 << 20, peak / 2**20

@@ -91,7 +91,8 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     try:
         while True:
             limit = bound() - produced
-            piece = d.decompress(src, (min(limit, hint - produced) if hint > produced else limit) + 1)
+            # at most one _CHUNK a piece, so binary data is refused after one piece, whatever the bound
+            piece = d.decompress(src, min(limit, hint - produced if hint > produced else limit, _CHUNK) + 1)
             produced += len(piece)
             if produced > bound():
                 raise DataError(
@@ -100,6 +101,9 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
                 )  # fmt: skip
             if piece:
                 pieces.append(piece)
+                if b"\0" in piece:  # binary data (a gzipped image, zeros): refused now, not once whole
+                    lines = sum(p.count(b"\n") for p in pieces[:-1])
+                    _check_text(piece, b"\n" * lines, path, what)
             if d.eof:  # the end of a member: another one may follow (``cat a.gz b.gz``)
                 src = d.unused_data or more()
                 if not src.strip(b"\0"):  # the end (NUL padding after the last member is allowed)
@@ -109,7 +113,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
             src = d.unconsumed_tail or more()
             if not src:
                 raise EOFError("the stream ends before the end of its last member")
-    except DataError:
+    except (DataError, MemoryError):  # out of memory is not a corrupt file
         raise
     except Exception as exc:  # noqa: BLE001 - EOFError, zlib / isal errors
         raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
