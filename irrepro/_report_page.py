@@ -233,12 +233,14 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
     pairs_undefined = ""
-    none = rep.pair_index()[np.isnan(rep.pairs["ASL"].to_numpy())]
-    if len(none):  # the test has no answer for these pairs ("-"): why, never "nan"
-        x = rep.scores.scores
-        why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none))
-        pairs_undefined = (f"ASL -: no test for {len(none)} pair{'s' if len(none) > 1 else ''}: "
-                           + "; ".join(why[:3]) + ("; ..." if len(why) > 3 else "") + ".")
+    for col, what in (("ASL", "no test"), ("effect size d_z", "no effect size")):
+        none = rep.pair_index()[np.isnan(rep.pairs[col].to_numpy())]
+        if len(none):  # no answer for these pairs ("-"): why, never "nan"
+            x = rep.scores.scores
+            why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none))
+            pairs_undefined += (f" {col.split()[-1]} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
+                                + "; ".join(why[:3]) + ("; ..." if len(why) > 3 else "") + ".")
+    pairs_undefined = pairs_undefined.strip()
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
         "run": cov.index, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),

@@ -334,6 +334,8 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
 
     parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
     obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
+    x = scores.scores
+    es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
     if test != "bootstrap":
         asl = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test,
                                          n_jobs=n_jobs).p  # fmt: skip

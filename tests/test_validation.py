@@ -316,7 +316,10 @@ def test_the_report_says_why_a_statistic_is_undefined(test, tmp_path):
     files = rep.files()
     assert why in files["summary.csv"] and f"undefined ({why})" in files["index.html"]
     if test == "paired-t":
-        assert f"<p class='note'>ASL -: no test for 3 pairs: {why}.</p>" in files["index.html"]
+        assert f"<p class='note'>ASL -: no test for 3 pairs: {why}." in files["index.html"]
+    # identical runs have no effect size (d_z = 0 / 0): "-" with the reason, not 0 (the audit)
+    assert f"d_z -: no effect size for 3 pairs: {why}." in files["index.html"]
+    assert rep.pairs["effect size d_z"].isna().all()
     for name in ("summary.csv", "index.html"):
         _no_nan(files[name])
 
