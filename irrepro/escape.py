@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "MAX_NAME",
+    "latex_beyond_pdflatex",
     "ELLIPSIS",
     "shorten",
     "short_names",
@@ -174,6 +175,34 @@ def latex(text) -> str:
         LaTeX source that prints ``text``.
     """
     return _LATEX_RE.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
+
+
+#: Letters and punctuation of those ranges that pdflatex's default font encoding (OT1) lacks
+#: ("Command \\guillemetleft unavailable in encoding OT1"): found by compiling each printable
+#: character of the ranges alone (TeX Live 2022); tests/test_escape.py compiles the rest at once.
+_OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ‗‚‛„‟‣․‥")
+
+
+def latex_beyond_pdflatex(text) -> list[str]:
+    """The characters of ``text`` that pdflatex does not set without a package of the document's
+    own in its default font encoding (OT1): everything beyond Latin-1 and Latin Extended-A
+    (U+0000-U+017F) but the general punctuation pdflatex's UTF-8 input knows (dashes, quotes, the
+    ellipsis of shortened names, U+2010-U+2026), and the few of those ranges OT1 lacks
+    (guillemets, thorn, eth, ogonek letters...); Greek, CJK, emoji and the like need ``xelatex`` /
+    ``lualatex`` or a package (``\\usepackage[T1]{fontenc}`` for most of the Latin ones).
+
+    Parameters
+    ----------
+    text : object
+        LaTeX source (made a string).
+
+    Returns
+    -------
+    list of str
+        Those characters, each once, in order of appearance ([] when pdflatex sets it all).
+    """
+    return list(dict.fromkeys(c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026)
+                              or c in _OT1_MISSING))
 
 
 # CommonMark: any ASCII punctuation may be backslash-escaped. These start inline constructs

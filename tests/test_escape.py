@@ -178,6 +178,39 @@ def _compile(exe, tmp_path, body: str) -> str:
     return (tmp_path / "doc.log").read_text(errors="replace")
 
 
+def test_latex_beyond_pdflatex_is_what_pdflatex_cannot_set(tmp_path):
+    """The rule behind compare's LaTeX warning, checked by pdflatex itself: every printable
+    character it calls settable compiles (escaped), a Greek letter and a CJK one do not."""
+    import unicodedata
+
+    printable = [c for c in map(chr, [*range(0x20, 0x180), *range(0x2010, 0x2027)])
+                 if unicodedata.category(c)[0] in "LNPSZ" and c != "\u00ad"]  # fmt: skip
+    beyond = escape.latex_beyond_pdflatex("".join(printable))
+    settable = "".join(c for c in printable if c not in beyond)
+    assert len(settable) > 300 and escape.latex_beyond_pdflatex("résumé β 日 β «") == ["β", "日", "«"]
+    exe = pdflatex()
+    _compile(exe, tmp_path, escape.latex(settable))
+    for c in ("β", "日", "«", "þ", "„"):
+        with pytest.raises(AssertionError, match="not set up|unavailable in encoding"):
+            _compile(exe, tmp_path, escape.latex(f"run-{c}"))
+
+
+def test_a_latex_table_pdflatex_cannot_set_is_said(hostile):
+    """compare --format latex with a Greek run tag: valid LaTeX for xelatex, but pdflatex stops at
+    it - a warning names the characters (the audit: exit 0 and a table pdflatex refused)."""
+    ap = hostile["AP"]
+    greek = ScoreMatrix(ap.scores[:3], ("résumé", "β-run", "日本"), ap.topics, "AP")
+    with pytest.warns(UserWarning, match="pdflatex does not set without a package .β 日 本.: compile it with xelatex"):
+        sg.compare(greek, test="paired-t").to_latex()
+    latin = ScoreMatrix(ap.scores[:2], ("résumé", "é²ß"), ap.topics, "AP")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        latin_table = sg.compare(latin, test="paired-t").to_latex()
+    assert "résumé" in latin_table
+
+
 @pytest.mark.parametrize("which", ["baseline", "all pairs"])
 def test_latex_table_with_hostile_names_compiles(tables, which, tmp_path):
     exe = pdflatex()

@@ -9,6 +9,7 @@ The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's `
 from __future__ import annotations
 
 import string
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -302,6 +303,11 @@ class ComparisonTable:
         if self._shortened():
             end = out.rindex("\\end{table}")
             out = out[:end] + f"\\par\\smallskip{{\\footnotesize {self.key('latex')}\\par}}\n" + out[end:]
+        beyond = escape.latex_beyond_pdflatex(out)
+        if beyond:  # valid LaTeX, but pdflatex stops at them: say so rather than leave it to the user's build
+            warnings.warn(f"the LaTeX table holds characters pdflatex does not set without a package "
+                          f"({' '.join(beyond[:10])}{' ...' if len(beyond) > 10 else ''}): compile it with "
+                          "xelatex or lualatex, or load a package for them", stacklevel=2)  # fmt: skip
         return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
