@@ -292,4 +292,11 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     from statsmodels.stats.multitest import multipletests
 
     ok = ~np.isnan(p)
-    return np.where(ok, multipletests(np.where(ok, p, 1.0), method=method)[1], np.nan)
+    try:
+        adjusted = multipletests(np.where(ok, p, 1.0), method=method)[1]
+    except ValueError as exc:  # statsmodels' bare "method not recognized"
+        if "not recognized" not in str(exc):
+            raise
+        raise InputError(f"unknown multiple-comparison method {method!r}: statsmodels' multipletests names, "
+                         "e.g. 'holm', 'fdr_bh' (Benjamini-Hochberg), 'bonferroni', 'fdr_by', 'hommel'") from None
+    return np.where(ok, adjusted, np.nan)

@@ -374,3 +374,24 @@ def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, capsy
     rc, out, err = run_cli(["eval", "--qrels", tmp_path / "q", tmp_path / "r", "-m", "AP", "-q"], capsys)
     assert rc == 0, err
     assert out.splitlines() == ["r\tAP\t1\t0.0000", "r\tAP\t²\t1.0000", "r\tAP\tall\t0.5000"]
+
+
+@pytest.mark.parametrize("var", ["IRREPRO_ALLOW_SIMULATED", "IRREPRO_REQUIRE_REAL", "IRREPRO_OFFLINE"])
+def test_a_yes_no_variable_with_another_value_is_refused_naming_it(var, monkeypatch):
+    """IRREPRO_ALLOW_SIMULATED=maybe was taken as no, silently (the audit): the yes / no variables
+    take 1 / 0, true / false, yes / no, on / off, and refuse anything else by name."""
+    from irrepro.data._fetch import _env_flag
+
+    for value, flag in (("1", True), ("Yes", True), ("on", True), ("", False), ("0", False), ("off", False)):
+        monkeypatch.setenv(var, value)
+        assert _env_flag(var) is flag
+    monkeypatch.setenv(var, "maybe")
+    with pytest.raises(irrepro.InputError, match=f"{var} must be 1 or 0 .* not 'maybe'"):
+        _env_flag(var)
+
+
+def test_adjust_pvalues_names_its_methods_for_an_unknown_one():
+    """stats.adjust_pvalues(p, "bh") raised statsmodels' bare 'method not recognized' (the audit)."""
+    with pytest.raises(irrepro.InputError, match="unknown multiple-comparison method 'bh'.*'fdr_bh'"):
+        stats.adjust_pvalues([0.01, 0.2], "bh")
+    assert np.allclose(stats.adjust_pvalues([0.01, 0.2], "fdr_bh"), [0.02, 0.2])

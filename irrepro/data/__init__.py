@@ -47,6 +47,7 @@ from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection, get_collec
 from ._fetch import (
     CacheError,
     DataUnavailable,
+    _env_flag,
     cache_dir,
     is_offline,
     locate,
@@ -117,10 +118,6 @@ def __getattr__(name: str):
 
 class SimulatedDataWarning(UserWarning):
     """A named collection could not be had, so the simulated stand-in was used."""
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _seed_of(name: str) -> int:

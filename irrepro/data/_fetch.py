@@ -32,6 +32,8 @@ from pathlib import Path
 
 import platformdirs
 
+from ..errors import InputError
+
 __all__ = [
     "CacheError",
     "DataUnavailable",
@@ -85,7 +87,14 @@ def registry() -> dict[str, RegistryEntry]:
 
 
 def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+    """The yes / no environment variable ``name``: 1, true, yes, on; unset, empty, 0, false, no,
+    off; anything else is refused naming it (``IRREPRO_ALLOW_SIMULATED=maybe`` was taken as no)."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"", "0", "false", "no", "off"}:
+        return False
+    raise InputError(f"{name} must be 1 or 0 (true / false, yes / no, on / off), not {os.environ[name]!r}")
 
 
 def cache_dir() -> Path:
