@@ -412,6 +412,8 @@ def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iter
         file).
     """
     given = os.fspath(out)
+    if not str(given).strip():  # Path("") is ".": the working directory, which the user did not name
+        raise InputError("--out is empty: give a directory for the report")
     d = _out_path(out)
     if d == d.parent:
         raise InputError(f"{given}: --out is the root directory; give a directory for the report")

@@ -392,3 +392,10 @@ def test_a_runs_directory_and_qrels_whose_names_are_not_utf8_give_a_report(tmp_p
     assert cli_main(["report", runs, "--qrels", qrels, "--out", str(out), "--scale", "quick", "-q"]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "q\\xe9.txt" in page
+
+
+def test_an_empty_out_is_refused_as_empty(sim_dir):
+    """--out '' was read as '.' and refused for holding the runs (the audit): it is empty."""
+    with pytest.raises(irrepro.InputError, match="--out is empty"):
+        report.check_out("")
+    assert _cli(sim_dir, "") == 2
