@@ -209,9 +209,9 @@ def _reads(tree):
     def visit(node, fn):
         for child in ast.iter_child_nodes(node):
             name = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else fn
-            if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and child.value.id == "os" \
-                    and child.attr in ("environ", "getenv", "putenv"):  # fmt: skip
-                found.append((name, "os." + child.attr))
+            if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name):
+                if child.value.id == "os" and child.attr in ("environ", "getenv", "putenv"):
+                    found.append((name, "os." + child.attr))
             if isinstance(child, ast.Call):
                 f = child.func
                 called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
