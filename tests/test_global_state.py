@@ -178,7 +178,8 @@ def test_the_command_line_report_honours_irrepro_scale(sim_dir, monkeypatch):
     monkeypatch.setenv("IRREPRO_SCALE", "quick")
     monkeypatch.setenv("IRREPRO_JOBS", "2")
     out = sim_dir / "out"
-    rc = cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out), "-q"])
+    rc = cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out),
+                   "-q"])  # fmt: skip
     assert rc == 0
     assert "(IRREPRO_SCALE=quick) gives the same numbers" in (out / "index.html").read_text()
 
