@@ -47,10 +47,11 @@ def main() -> None:
     rs = rs.subset(runs=list(range(min(args.runs, len(rs.runs)))))
     S, T = len(rs.runs), len(rs.topics)
     B = args.B
+    jobs = parallel.n_jobs(parallel.env_jobs())  # a script: it reads IRREPRO_JOBS, as the CLI does
     P = S * (S - 1) // 2
     print(f"TREC-COVID round 5: {S} runs, {T} topics, {P:,} pairs, AP, B = {B:,} permutations")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
-          f"irrepro workers: {parallel.n_jobs(None)}")  # fmt: skip
+          f"irrepro workers: {jobs}")  # fmt: skip
 
     t0 = time.perf_counter()
     qrels = Qrels({t: v for t, v in rs.qrels.to_dict().items() if t in set(rs.topics)})
@@ -66,7 +67,7 @@ def main() -> None:
     t0 = time.perf_counter()
     ap = measures.evaluate(rs, ["AP"])["AP"]
     t_eval = time.perf_counter() - t0
-    res = sg.permutation_test(ap, B=B, seed=2007)
+    res = sg.permutation_test(ap, B=B, seed=2007, n_jobs=jobs)
     t_ours = time.perf_counter() - t0
 
     # the same per-topic AP (ranx orders topics as strings)

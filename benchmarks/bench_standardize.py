@@ -37,7 +37,7 @@ def main():
     r = data.load_matrix("robust2004", "AP")
     x = np.hstack([sz.topic_range(r, 351, 400).scores, sz.topic_range(r, 401, 450).scores])
     B = 1000 if parallel.scale() == "paper" else 100
-    jobs = parallel.n_jobs(None)
+    jobs = parallel.n_jobs(parallel.env_jobs())  # a script: it reads IRREPRO_JOBS, as the CLI does
 
     t0 = time.perf_counter()
     res = sz.partition_experiment(x, B, seed=1, n_jobs=jobs)

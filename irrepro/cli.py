@@ -549,10 +549,16 @@ def main(argv: list[str] | None = None) -> int:
     shown = warnings.formatwarning
     warnings.formatwarning = _format_warning  # "irrepro: warning: ...", not Python's source line
     try:
-        if hasattr(args, "jobs"):  # report, compare: -j or IRREPRO_JOBS, checked before any work
+        if hasattr(args, "jobs") or hasattr(args, "scale"):
             from . import parallel
 
-            parallel.n_jobs(args.jobs)
+            # the environment is read here (and in the book's configuration) only, and passed down:
+            # report, compare: -j or IRREPRO_JOBS, checked before any work; report: --scale or IRREPRO_SCALE
+            if hasattr(args, "jobs"):
+                args.jobs = parallel.env_jobs() if args.jobs is None else args.jobs
+                parallel.n_jobs(args.jobs)
+            if getattr(args, "scale", "") is None:
+                args.scale = parallel.scale()
         if getattr(args, "scheduler", None):  # report, compare --scheduler
             from . import parallel
 

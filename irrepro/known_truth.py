@@ -96,18 +96,41 @@ RESAMPLING = ("bootstrap", "permutation", "unpaired bootstrap")
 MC_TARGET = 0.002
 
 
-def default_trials() -> int:
+def default_trials(scale: str = "paper") -> int:
     """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale. With
     independent trials a 5% rate has the Monte Carlo error ``mc_error(0.05, 24000)`` = 0.0014; the
     trials of one simulated pair (or family) share its model, so the clustered error is larger by
     the square root of the design effect: 24,000 keeps it below :data:`MC_TARGET` for design
-    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered)."""
-    return 24_000 if parallel.scale() == "paper" else 600
+    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        The papers' sizes (default) or small ones; the book passes ``IRREPRO_SCALE``
+        (:func:`irrepro.book.config`), this function never reads it.
+
+    Returns
+    -------
+    int
+        The number of trials.
+    """
+    return 24_000 if parallel.check_scale(scale) == "paper" else 600
 
 
-def default_B() -> int:
-    """Resamples of the bootstrap and permutation tests: 1000 (Sakai 2006) or 200 (quick)."""
-    return 1000 if parallel.scale() == "paper" else 200
+def default_B(scale: str = "paper") -> int:
+    """Resamples of the bootstrap and permutation tests: 1000 (Sakai 2006) or 200 (quick).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        As in :func:`default_trials`.
+
+    Returns
+    -------
+    int
+        The number of resamples.
+    """
+    return 1000 if parallel.check_scale(scale) == "paper" else 200
 
 
 def mc_error(rate: float, n: int) -> float:
@@ -145,16 +168,18 @@ def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
     return np.sign(np.sum(np.sign(d) * ranks, axis=-1))
 
 
-def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
+def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
+                   scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
     """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of the
     baseline scores ``b`` and experimental scores ``e`` (trials, topics): two ``(tests, trials)``
     arrays. The bootstrap and permutation tests share one set of B resamples over all rows
-    (drawn from ``seed``), as Sakai (2006) shares them over all pairs of systems."""
+    (drawn from ``seed``), as Sakai (2006) shares them over all pairs of systems; ``B=None``:
+    :func:`default_B` of ``scale`` (the papers' by default)."""
     b = np.asarray(b, dtype=np.float64)
     e = np.asarray(e, dtype=np.float64)
     if b.shape != e.shape or b.ndim != 2:
         raise ValueError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
-    B = default_B() if B is None else check_int(B, "B", minimum=1)
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     m, n = b.shape
     g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
     d = e - b
@@ -291,6 +316,7 @@ def rejection_experiment(
     n_jobs: int | None = None,
     pairs_per_task: int = 20,
     label: str = "",
+    scale: str = "paper",
 ) -> PValues:
     """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics
     (Urbano et al. 2019, section 3: type I error with ``delta=0``, power with ``delta > 0``).
@@ -303,13 +329,14 @@ def rejection_experiment(
     t-test's and the bootstrap's null, not the sign test's or Wilcoxon's). With ``delta > 0`` the
     experimental margin is moved to the baseline's expected value + delta; a pair whose margin
     cannot be moved is replaced by the next candidate. Trials of ``pairs_per_task`` pairs form one
-    vectorised task with its own child seed."""
+    vectorised task with its own child seed. ``trials`` and ``B`` left at None take
+    :func:`default_trials` and :func:`default_B` of ``scale`` (the papers' sizes by default)."""
     if null not in ("same-margin", "same-mean"):
         raise ValueError("null must be 'same-margin' or 'same-mean'")
     if delta < 0:
         raise ValueError("delta must be >= 0 (the experimental system is the better one)")
-    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
-    B = default_B() if B is None else check_int(B, "B", minimum=1)
+    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     n_pairs = min(check_int(n_pairs, "n_pairs", minimum=1), trials)
     per_pair = -(-trials // n_pairs)
     g_pairs, g_tasks = parallel.spawn(seed, 2)
@@ -388,18 +415,19 @@ class FamilyResult:
 
 def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | None = None,
                       n_families: int = 400, B: int | None = None, seed: SeedLike, n_jobs: int | None = None,
-                      families_per_task: int = 10) -> FamilyResult:
+                      families_per_task: int = 10, scale: str = "paper") -> FamilyResult:
     """Family-wise error under the complete null: ``n_families`` sets of ``m`` systems of one
     collection (collection drawn by size), their dependence a vine copula fitted to their scores
     (pyvinecopulib ``Vinecop``, parametric families by AIC, itau), every margin the first
     system's (so all m systems have one distribution); ``trials`` families of scores shared out
-    among them, each compared on all pairs."""
+    among them, each compared on all pairs. ``trials`` and ``B`` left at None take
+    :func:`default_trials` and :func:`default_B` of ``scale`` (the papers' sizes by default)."""
     import pyvinecopulib as pv
 
     from .simulation import pseudo_obs
 
-    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
-    B = default_B() if B is None else check_int(B, "B", minimum=1)
+    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     per = -(-trials // n_families)
     g_pick, g_tasks = parallel.spawn(seed, 2)
     rng = parallel.as_generator(g_pick)
@@ -465,17 +493,19 @@ class SelfSignificance:
 
 
 def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
-                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500) -> SelfSignificance:
+                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500,
+                           scale: str = "paper") -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance with a known truth: the topics of
     ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
     topics from it independently with replacement, so every system's two expected scores are
     equal, and counts the systems that :func:`irrepro.standardize.self_significance` (two-sided
     Student t-test) finds different from themselves, on raw scores and on scores standardized by
     ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
-    per-topic transformation, so the null holds for both forms)."""
+    per-topic transformation, so the null holds for both forms). ``trials=None``:
+    :func:`default_trials` of ``scale`` (the papers' by default)."""
     x = _checked_scores(matrix, "matrix")
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
-    trials = default_trials() if trials is None else check_int(trials, "trials", minimum=1)
+    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
     sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
     rngs = parallel.spawn(seed, len(sizes))
     S, T = x.shape
@@ -551,7 +581,8 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
 
 
 def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
-                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95) -> Coverage:
+                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95,
+                    scale: str = "paper") -> Coverage:
     """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
     truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
     and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
@@ -564,9 +595,10 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
     data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
     the population as non-relevant ones). ``level``: a fraction or a percentage
-    (:func:`irrepro.stats.check_level`)."""
+    (:func:`irrepro.stats.check_level`). ``B=None``: :func:`default_B` of ``scale`` (the papers'
+    by default)."""
     level = check_level(level)
-    B = default_B() if B is None else check_int(B, "B", minimum=1)
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}
     codes = runs.doc_codes.astype(np.int64)

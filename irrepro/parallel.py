@@ -4,8 +4,9 @@
   :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`.
 - **Workers**: work is cut into a fixed number of *tasks* (independent of the number of workers)
   and task ``i`` draws from the ``i``-th child of the seed's :class:`~numpy.random.SeedSequence`,
-  so results are identical with 1 or many workers. ``n_jobs=None`` reads ``IRREPRO_JOBS``
-  (default 1); ``-1`` means all cores.
+  so results are identical with 1 or many workers. ``n_jobs=None`` means 1 and ``-1`` all cores;
+  the environment's ``IRREPRO_JOBS`` (:func:`env_jobs`) is read only by the command line and the
+  book's configuration (:func:`irrepro.book.config`), which pass it down.
 - **Cluster**: with ``IRREPRO_SCHEDULER`` (or ``irrepro ... --scheduler``) set to a Dask scheduler
   address (``tcp://host:8786``) or ``local`` (a :class:`distributed.LocalCluster` with one worker
   process per core), :func:`parallel_map` runs its tasks on that Dask cluster instead (the
@@ -14,7 +15,10 @@
   is scattered once to every worker; at most a few tasks per worker thread are in flight
   (:data:`IN_FLIGHT`) and their results are gathered on the client as they complete.
 - **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
-  (small, for tests), from ``IRREPRO_SCALE``.
+  (small, for tests): every library function takes it (or its sizes) as an argument whose default
+  is the papers' scale; the environment's ``IRREPRO_SCALE`` (:func:`scale`) is read only by the
+  command line and the book's configuration, which pass it down. The same call gives the same
+  result in every shell.
 """
 
 from __future__ import annotations
@@ -35,19 +39,77 @@ import numpy as np
 from .errors import InputError
 
 __all__ = [
-    "scale", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator", "spawn", "parallel_map",
+    "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator",
+    "spawn", "parallel_map",
     "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
 ]  # fmt: skip
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
+SCALES = ("paper", "quick")
+
+
 def scale(default: str = "paper") -> str:
-    """``"paper"`` or ``"quick"``, from ``IRREPRO_SCALE``."""
+    """``"paper"`` or ``"quick"``, from the environment's ``IRREPRO_SCALE`` (else ``default``).
+
+    The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
+    only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument.
+
+    Returns
+    -------
+    str
+        ``"paper"`` or ``"quick"``.
+
+    Raises
+    ------
+    InputError
+        When ``IRREPRO_SCALE`` is set to anything else.
+    """
     value = os.environ.get("IRREPRO_SCALE", default).strip().lower()
-    if value not in {"paper", "quick"}:
+    if value not in SCALES:
         raise InputError(f"IRREPRO_SCALE must be 'paper' or 'quick', not {value!r}")
     return value
+
+
+def check_scale(value: Any, name: str = "scale") -> str:
+    """``value`` if it is ``"paper"`` or ``"quick"``, else an :class:`~irrepro.InputError` naming ``name``.
+
+    Parameters
+    ----------
+    value : str
+        The scale a caller gave.
+    name : str
+        How the message names it.
+
+    Returns
+    -------
+    str
+        ``value``.
+    """
+    if value not in SCALES:
+        raise InputError(f"{name} must be 'paper' or 'quick', not {value!r}")
+    return value
+
+
+def env_jobs() -> int:
+    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: 1), checked by
+    :func:`check_jobs` (-1, all cores, is returned as it is).
+
+    The one reader of ``IRREPRO_JOBS``, called by the command line and the book's configuration
+    only; library functions take ``n_jobs`` (default 1).
+
+    Returns
+    -------
+    int
+        The count, >= 1 or -1.
+
+    Raises
+    ------
+    InputError
+        When ``IRREPRO_JOBS`` is not such a count, naming it.
+    """
+    return check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
@@ -101,13 +163,10 @@ def check_jobs(value: Any, name: str = "n_jobs") -> int:
 
 
 def n_jobs(n: int | None = None) -> int:
-    """Resolve a worker count: None -> ``IRREPRO_JOBS`` (default 1), -1 -> all cores; anything
-    else that :func:`check_jobs` refuses raises :class:`~irrepro.InputError` naming ``n_jobs`` or
-    ``IRREPRO_JOBS``."""
-    if n is None:
-        n = check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
-    else:
-        n = check_jobs(n, "n_jobs")
+    """Resolve a worker count: None -> 1 (whatever ``IRREPRO_JOBS`` says: the command line and
+    the book pass it, :func:`env_jobs`), -1 -> all cores; anything else that :func:`check_jobs`
+    refuses raises :class:`~irrepro.InputError` naming ``n_jobs``."""
+    n = 1 if n is None else check_jobs(n, "n_jobs")
     return (os.cpu_count() or 1) if n == -1 else n
 
 

@@ -8,7 +8,7 @@ One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
     rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
 
 What it computes, each with the package function the book's chapter uses, at the papers' scale
-(``IRREPRO_SCALE=quick`` for a fast look):
+(``scale="quick"``, ``--scale quick`` or ``IRREPRO_SCALE=quick`` on the command line, for a fast look):
 
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
@@ -109,8 +109,20 @@ Settings.__init__ = renamed_arguments(B="B_tests", n_boot="B_corpus", repetition
 
 
 def settings(scale: str | None = None) -> Settings:
-    """The papers' sizes (``"paper"``, default from ``IRREPRO_SCALE``) or small ones (``"quick"``)."""
-    scale = parallel.scale() if scale is None else scale
+    """The papers' sizes (``"paper"``, the default) or small ones (``"quick"``).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"} or None
+        None is ``"paper"`` whatever ``IRREPRO_SCALE`` says: the command line reads it
+        (``--scale`` or ``IRREPRO_SCALE``) and passes it.
+
+    Returns
+    -------
+    Settings
+        The resamples, repetitions and sizes of every analysis of the report.
+    """
+    scale = "paper" if scale is None else scale
     if scale == "paper":
         return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
     if scale == "quick":
@@ -553,7 +565,7 @@ def run(
 
     Everything that can be checked without the data is checked first (``out``: see
     :func:`check_out` - not a link, a file, an input or holding one, a name too long, a directory
-    irrepro did not write; the measure, the scale, the seed, ``IRREPRO_JOBS``,
+    irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
     ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
     ``test`` and ``baseline`` as in :func:`analyse`."""

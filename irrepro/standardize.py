@@ -37,7 +37,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._deprecation import moved_names, renamed_arguments
-from .parallel import SeedLike, as_generator, check_int, parallel_map, scale, spawn
+from .parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
 from .data._matrices import _checked_scores
 from .stats import check_level
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
@@ -297,13 +297,14 @@ class CollectionPair:
 
 @renamed_arguments(n_partitions="B")
 def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedLike,
-                        alpha: float = 0.05, n_jobs: int | None = None) -> CollectionPair:
+                        alpha: float = 0.05, n_jobs: int | None = None,
+                        scale: str = "paper") -> CollectionPair:
     """Section 5.2: compare the same systems on collections C and D (systems x topics each), and
     set the observed values against ``B`` random halves of the pooled topics (same seed rules as
-    :func:`partition_experiment`)."""
+    :func:`partition_experiment`; ``B=None``: :func:`default_partitions` of ``scale``)."""
     c, d = _matrix(scores_c), _matrix(scores_d)
     sig = self_significance(c, d, alpha=alpha)
-    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs)
+    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
     return CollectionPair(float(drmse(c.mean(axis=1), d.mean(axis=1))), int(sig.sum()), len(sig),
                           binomial_interval(sig.sum(), len(sig)), rand)
 
@@ -350,10 +351,22 @@ def rank_agreement(a, b) -> tuple[float, float]:
 # --------------------------------------------------------------------------------------------
 
 
-def default_partitions() -> int:
+def default_partitions(scale: str = "paper") -> int:
     """Random partitions per experiment: 1000 at the paper scale (the paper says only "multiple
-    times"), 50 at the quick scale."""
-    return 1000 if scale() == "paper" else 50
+    times"), 50 at the quick scale.
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        The papers' sizes (default) or small ones; the command line and the book pass
+        ``IRREPRO_SCALE`` (:func:`irrepro.book.config`), this function never reads it.
+
+    Returns
+    -------
+    int
+        The number of partitions.
+    """
+    return 1000 if check_scale(scale) == "paper" else 50
 
 
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
@@ -435,15 +448,17 @@ def partition_experiment(
     n_jobs: int | None = None,
     block: int = 100,
     progress: bool | str = False,
+    scale: str = "paper",
 ) -> PartitionResult:
     """Random topic halves (section 5): split the topics of ``scores`` (systems x topics, already
     in the form to compare: raw, R-normalized or standardized) into two halves ``B`` times
-    (default :func:`default_partitions`); per split, the dRMSE of system means and the share of systems a two-sample t-test finds
+    (default :func:`default_partitions` of ``scale``, the papers' by default); per split, the
+    dRMSE of system means and the share of systems a two-sample t-test finds
     significantly different from themselves. Vectorised over blocks of ``block`` partitions (one
     task per block, each with its own child seed, so results do not depend on ``n_jobs``)."""
     x = _matrix(scores)
     if B is None:
-        B = default_partitions()
+        B = default_partitions(scale)
     B = check_int(B, "B", minimum=1)
     sizes = [min(block, B - s) for s in range(0, B, block)]
     rngs = spawn(seed, len(sizes))
@@ -496,11 +511,13 @@ def sampled_standardizers(
     seed: SeedLike,
     n_jobs: int | None = None,
     progress: bool | str = False,
+    scale: str = "paper",
 ) -> SampledStandardizers:
     """Section 4 / Figure 4: for each size n, draw ``B`` sets of n standardizing systems
     (without replacement), standardize the evaluated systems with their factors, and compute
     Kendall's tau between the resulting ranking (mean standardized score) and the ranking from
-    the factors of all standardizing systems. One task per size, each with its own child seed."""
+    the factors of all standardizing systems. One task per size, each with its own child seed.
+    ``B=None``: 1000 sets at ``scale="paper"`` (the default), 50 at ``"quick"``."""
     std = _matrix(standardizing, "standardizing scores")
     ev = _matrix(evaluated, "evaluated scores")
     if std.shape[1] != ev.shape[1]:
@@ -509,7 +526,7 @@ def sampled_standardizers(
     if sizes.min() < 2 or sizes.max() > std.shape[0]:
         raise ValueError(f"sizes must lie in [2, {std.shape[0]}]")
     if B is None:
-        B = 1000 if scale() == "paper" else 50
+        B = default_partitions(scale)
     B = check_int(B, "B", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
     rngs = spawn(seed, len(sizes))

@@ -387,6 +387,7 @@ def swap_experiment(
     n_jobs: int | None = None,
     progress: bool | str = False,
     chunk: int = 2000,
+    scale: str = "paper",
 ) -> SwapExperiment:
     """The swap experiment of Voorhees & Buckley (2002) as extended by Sanderson & Zobel (2005,
     sections 3, 4 and 7), over one score matrix per TREC year (pairs only within a year).
@@ -408,7 +409,9 @@ def swap_experiment(
 
     Work is cut into one task per (matrix, size); task i draws from child i of ``seed``
     (:func:`irrepro.parallel.spawn`), so results do not depend on ``n_jobs``; with the same seed
-    and the same years, the AP and P@10 experiments draw the same topic sets.
+    and the same years, the AP and P@10 experiments draw the same topic sets. ``sizes`` and ``B``
+    left at None are the paper's (5..25 and 50) at ``scale="paper"`` (the default), 5, 15, 25 and
+    10 at ``"quick"``; the function never reads ``IRREPRO_SCALE`` (the book passes it).
     """
     if design not in {"disjoint", "independent"}:
         raise ValueError(f"design must be 'disjoint' or 'independent', not {design!r}")
@@ -417,7 +420,7 @@ def swap_experiment(
     measures = {m.measure for m in matrices}
     if len(measures) != 1:
         raise ValueError(f"all matrices must hold the same measure, got {sorted(measures)}")
-    quick = parallel.scale() == "quick"
+    quick = parallel.check_scale(scale) == "quick"
     if sizes is None:
         sizes = (5, 15, 25) if quick else tuple(range(5, 26))
     if B is None:

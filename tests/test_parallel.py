@@ -38,9 +38,9 @@ def test_seed_must_be_a_non_negative_integer():
 def test_irrepro_jobs_is_named_when_it_is_not_a_number(monkeypatch):
     monkeypatch.setenv("IRREPRO_JOBS", "abc")
     with pytest.raises(ValueError, match=r"IRREPRO_JOBS must be an integer .* not 'abc'"):
-        parallel.n_jobs()
+        parallel.env_jobs()
     monkeypatch.setenv("IRREPRO_JOBS", "2")
-    assert parallel.n_jobs() == 2 and parallel.n_jobs(3) == 3
+    assert parallel.env_jobs() == 2 and parallel.n_jobs(3) == 3
     with pytest.raises(ValueError, match="n_jobs must be an integer"):
         parallel.n_jobs(1.5)
 

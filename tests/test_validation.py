@@ -149,7 +149,7 @@ def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monk
     if source == "env":
         monkeypatch.setenv("IRREPRO_JOBS", bad)
         with pytest.raises(InputError, match=re.escape(f"IRREPRO_JOBS {_JOBS_RULE}, not {bad}")):
-            parallel.n_jobs()
+            parallel.env_jobs()
         return
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
     argv = ["compare", "--qrels", qrels, *runs, "-m", "AP"]
@@ -164,9 +164,9 @@ def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monk
 
 def test_valid_worker_counts_are_read_the_same_from_every_source(monkeypatch):
     monkeypatch.setenv("IRREPRO_JOBS", "-1")
-    assert parallel.n_jobs() == parallel.n_jobs(-1) == (os.cpu_count() or 1)
+    assert parallel.n_jobs(parallel.env_jobs()) == parallel.n_jobs(-1) == (os.cpu_count() or 1)
     monkeypatch.setenv("IRREPRO_JOBS", " 3 ")
-    assert parallel.n_jobs() == parallel.n_jobs(3) == parallel.check_jobs("3", "--jobs") == 3
+    assert parallel.env_jobs() == parallel.n_jobs(3) == parallel.check_jobs("3", "--jobs") == 3
     for bad in (1.5, True, "2.0"):
         with pytest.raises(InputError, match="n_jobs must be an integer"):
             parallel.check_jobs(bad)

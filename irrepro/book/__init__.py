@@ -19,7 +19,11 @@ condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
 :func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
 gets a header with the study it compares with and no label.
 
-The package's book machinery, by family: :mod:`~irrepro.book._rule` (the statuses and
+A chapter reads its environment once, by :func:`config` (the scale, the workers and the results
+directory of ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``), and passes them down.
+
+The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`config`),
+:mod:`~irrepro.book._rule` (the statuses and
 :func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
 (banners, comparison and status tables) and :mod:`~irrepro.book._scorecard` (scorecard, labels,
 chapter headers); everything public is served here.
@@ -28,6 +32,7 @@ chapter headers); everything public is served here.
 from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
+from ._config import BookConfig, config
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, judge_row, spread_notes, verdict
 from ._scorecard import (
@@ -58,5 +63,5 @@ __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
     "below_in_above", "ordering_status", "STATUSES", "PAPERS", "STUDIES", "LABELS", "conditions", "emulated",
-    "emulation_summary", "MOVES", "judge_row", "spread_notes",
+    "emulation_summary", "MOVES", "judge_row", "spread_notes", "config", "BookConfig",
 ]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
+from ._config import results_dir
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
 from ._tables import _SESSION, _HTML
@@ -45,13 +45,14 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: per paper (:data:`PAPERS`, then the studies of the chapters beyond
     the papers, :data:`STUDIES`), every row of every :func:`compare` table recorded in
-    ``directory`` (default ``$IRREPRO_RESULTS``), in the order the chapter recorded them, with the
+    ``directory`` (default: the book configuration's, :func:`~irrepro.book.config`, i.e.
+    ``IRREPRO_RESULTS``), in the order the chapter recorded them, with the
     paper's value, ours, the status and its reason (as :func:`compare` computed them; a row recorded
     without one is judged again by the same rule), the note, the data used, the key of the paper's
     value in ``book/papers/<paper>.yml`` (``paper_ref``), the row it restates (``same_as``) and, for
     a row rerun under emulated conditions, those conditions (``condition``) and the row it reruns
     (``emulates``, as ``"item: quantity"``)."""
-    d = Path(directory or os.environ.get("IRREPRO_RESULTS", ""))
+    d = Path(directory or results_dir() or "")
     # in the order the chapters wrote them (each chapter runs top to bottom)
     files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
     records = [json.loads(f.read_text()) for f in files]

@@ -1,13 +1,13 @@
 """What a chapter shows: the data banner (:func:`data_banner`), the paper-vs-ours tables
-(:func:`compare`, recorded in ``$IRREPRO_RESULTS`` for the scorecard), status badges and tables
-(:func:`status_badge`, :func:`status_table`) and the book's collections (:func:`collections_table`)."""
+(:func:`compare`, recorded in the book configuration's results directory for the scorecard),
+status badges and tables (:func:`status_badge`, :func:`status_table`) and the book's collections
+(:func:`collections_table`)."""
 
 from __future__ import annotations
 
 import html
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from .._text import slug  # the file names of the recorded results
+from ._config import results_dir
 from ._papers import PaperValue
 from ._rule import (
     _RULE_KEYS,
@@ -176,6 +177,7 @@ def compare(
     data: str = "",
     emulates: Comparison | None = None,
     condition: str = "",
+    results: str | Path | None = None,
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
 
@@ -189,9 +191,10 @@ def compare(
     (:func:`_combine` for several; without ``ours`` it shows the verdict word of that status) and the
     scorecard counts it once. A row the rule cannot judge is a
     :class:`ValueError`; a word-valued row of a Verdict table needs its ``status``
-    (:func:`verdict`). When the environment variable ``IRREPRO_RESULTS`` names a directory (the
-    Makefile sets it to ``_build/results``), the table is also written there as JSON, which
-    :func:`scorecard` gathers: the chapter's table and the scorecard show the same status.
+    (:func:`verdict`). When ``results`` names a directory (default: the book configuration's,
+    :func:`~irrepro.book.config`, i.e. ``IRREPRO_RESULTS``, which the Makefile sets to
+    ``_build/results``), the table is also written there as JSON, which :func:`scorecard` gathers:
+    the chapter's table and the scorecard show the same status.
 
     **Emulated conditions.** ``emulates`` (an earlier comparison, on the data as they are) and
     ``condition`` (what was emulated, e.g. ``"TREC-6's R"``) mark a table that reruns rows of
@@ -255,7 +258,7 @@ def compare(
     frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
     comp = Comparison(paper, item, frame, data, meta=tuple(metas), condition=condition)
     _SESSION.setdefault(paper, {})[item] = comp
-    out = os.environ.get("IRREPRO_RESULTS")
+    out = results_dir() if results is None else results
     if out:
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)

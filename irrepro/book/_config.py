@@ -1,0 +1,71 @@
+"""The book's configuration: the one place where the book reads its environment.
+
+A chapter calls :func:`config` once at its top and passes what it holds down - the scale to the
+functions that have a quick variant (``scale=cfg.scale``), the workers to those that take
+``n_jobs`` - so that every library call of the chapter states its sizes and the library itself
+never reads the environment (the same call gives the same result in every shell).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import parallel
+
+__all__ = ["BookConfig", "config", "results_dir"]
+
+
+@dataclass(frozen=True)
+class BookConfig:
+    """What the environment asks of a build of the book (:func:`config`).
+
+    Attributes
+    ----------
+    scale : str
+        ``"paper"`` (the papers' sizes) or ``"quick"``, from ``IRREPRO_SCALE``.
+    jobs : int
+        Workers of the heavy computations (>= 1, or -1 for all cores), from ``IRREPRO_JOBS``;
+        the numbers do not depend on it.
+    results : pathlib.Path or None
+        The directory where :func:`irrepro.book.compare` records each comparison as JSON for the
+        scorecard (``IRREPRO_RESULTS``; the Makefile sets it to ``_build/results``), or None: not
+        recorded.
+    """
+
+    scale: str
+    jobs: int
+    results: Path | None
+
+
+def config() -> BookConfig:
+    """The book's settings, read from the environment (``IRREPRO_SCALE``, ``IRREPRO_JOBS``,
+    ``IRREPRO_RESULTS``) each time it is called: a chapter calls it once at its top.
+
+    Returns
+    -------
+    BookConfig
+        The scale, the workers and the results directory.
+
+    Raises
+    ------
+    InputError
+        When ``IRREPRO_SCALE`` or ``IRREPRO_JOBS`` holds a value irrepro does not take, naming it.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> cfg = book.config()
+    >>> cfg.scale in ("paper", "quick")
+    True
+    """
+    return BookConfig(scale=parallel.scale(), jobs=parallel.env_jobs(), results=results_dir())
+
+
+def results_dir() -> Path | None:
+    """The results directory of the book's configuration (``IRREPRO_RESULTS``), or None when it
+    is unset or empty: the default of :func:`irrepro.book.compare` and
+    :func:`irrepro.book.scorecard` (:attr:`BookConfig.results`)."""
+    results = os.environ.get("IRREPRO_RESULTS")
+    return Path(results) if results else None
