@@ -508,7 +508,7 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
     blobs = {name: shown(text).encode("utf-8") for name, text in files.items()}  # a non-UTF-8 path as \xNN
     bad = [n for n in blobs if not _valid_name(n)]
     if bad:
-        raise ValueError(f"report file names must be plain names, not {bad}")
+        raise InputError(f"report file names must be plain names, not {bad}")
     entries = {name: _entry(b) for name, b in blobs.items()}
     d.parent.mkdir(parents=True, exist_ok=True)
     _clean_stale(d)
