@@ -3,17 +3,18 @@
 :class:`InputError` is raised for every problem a user can mend - a malformed file (its subclass
 :class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
 unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
-:class:`ValueError`, so ``except ValueError`` keeps working; its subclasses
-:class:`UnknownNameError` (also a :class:`KeyError`) and :class:`InputTypeError` (also a
-:class:`TypeError`) keep ``except KeyError`` / ``except TypeError`` working where those were raised
-before. The command line turns an :class:`InputError` into one line on stderr and exit status 2;
-anything else is a bug in irrepro: it shows its traceback and asks for a report at
-:data:`ISSUES_URL`.
+:class:`ValueError`, so ``except ValueError`` keeps working. Its subclasses are also what was raised
+before where that was another type, so those ``except`` clauses keep working too:
+:class:`UnknownNameError` (a :class:`KeyError`), :class:`InputTypeError` (a :class:`TypeError`),
+:class:`OutputError` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
+:class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
+and exit status 2; anything else is a bug in irrepro: it shows its traceback and asks for a report
+at :data:`ISSUES_URL`.
 """
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "ISSUES_URL", "REPOSITORY_URL", "UnknownNameError"]
+__all__ = ["InputError", "InputTypeError", "ISSUES_URL", "OutputError", "REPOSITORY_URL", "UnknownNameError"]
 
 #: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
 #: checks the two agree).
@@ -37,3 +38,14 @@ class UnknownNameError(InputError, KeyError):
 class InputTypeError(InputError, TypeError):
     """An argument of a type irrepro cannot read (e.g. qrels given as a number): an
     :class:`InputError` that is also the :class:`TypeError` it was before."""
+
+
+class OutputError(InputError, OSError):
+    """An output the user named cannot be written (``irrepro report --out`` on a full disk, in a
+    read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
+    built like one, ``OutputError(errno, strerror, path)``, with the path the user gave."""
+
+    __new__ = OSError.__new__
+    __init__ = OSError.__init__
+    __str__ = OSError.__str__
+    __reduce__ = OSError.__reduce__

@@ -132,3 +132,33 @@ def test_a_missing_dask_is_an_input_error_saying_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(InputError, match=r"pip install 'irrepro\[dask\]'"):
         parallel.dask_client("tcp://127.0.0.1:8786")
+
+
+def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, capsys):
+    """A full disk under ``report --out``: an OutputError - an InputError that is still the OSError
+    it was, naming --out as given - and one line with exit 2 from the command line."""
+    from irrepro import report
+    from irrepro.errors import OutputError
+
+    monkeypatch.setattr(report.Report, "files", lambda self: {"index.html": "<html></html>"})
+    rep = object.__new__(report.Report)
+
+    def full(self, *a, **k):
+        raise OSError(28, "No space left on device", str(self))
+
+    out = tmp_path / "out"
+    with monkeypatch.context() as m:
+        m.setattr(Path, "write_bytes", full)
+        m.setattr(Path, "write_text", full)
+        with pytest.raises(OutputError, match="No space left on device") as exc:
+            rep.write(out)
+    assert isinstance(exc.value, InputError) and isinstance(exc.value, OSError)
+    assert exc.value.errno == 28 and exc.value.filename == str(out)
+
+    def run(*a, **k):
+        raise exc.value
+
+    monkeypatch.setattr(report, "run", run)
+    (tmp_path / "runs").mkdir()
+    rc, _, err = run_cli(["report", tmp_path / "runs", "--qrels", tmp_path / "q.txt", "--out", out, "-q"], capsys)
+    assert rc == 2 and err == f"irrepro report: {out}: No space left on device (writing the report)\n"
