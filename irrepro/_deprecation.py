@@ -12,6 +12,7 @@ import functools
 import importlib
 import warnings
 from collections.abc import Callable, Mapping
+from .errors import InputTypeError
 
 #: The release in which the old names disappear.
 REMOVED_IN = "0.3"
@@ -50,7 +51,7 @@ def renamed_arguments(**renames: str) -> Callable:
             for old, new in renames.items():
                 if old in kwargs:
                     if new in kwargs:
-                        raise TypeError(f"{fn.__name__}() got both {old!r} (deprecated) and {new!r}")
+                        raise InputTypeError(f"{fn.__name__}() got both {old!r} (deprecated) and {new!r}")
                     _warn(f"the argument {old!r} of {fn.__qualname__}()", repr(new), stacklevel=2)
                     kwargs[new] = kwargs.pop(old)
             return fn(*args, **kwargs)

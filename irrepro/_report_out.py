@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._text import few, shown
-from .errors import InputError
+from .errors import InputError, OutputError
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl
@@ -508,7 +508,7 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
     blobs = {name: shown(text).encode("utf-8") for name, text in files.items()}  # a non-UTF-8 path as \xNN
     bad = [n for n in blobs if not _valid_name(n)]
     if bad:
-        raise ValueError(f"report file names must be plain names, not {bad}")
+        raise InputError(f"report file names must be plain names, not {bad}")
     entries = {name: _entry(b) for name, b in blobs.items()}
     d.parent.mkdir(parents=True, exist_ok=True)
     _clean_stale(d)
@@ -516,7 +516,7 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
     try:
         tmp = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".tmp"))
     except OSError as exc:
-        raise OSError(exc.errno, f"{exc.strerror} (creating the report's temporary directory)", given) from None
+        raise OutputError(exc.errno, f"{exc.strerror} (creating the report's temporary directory)", given) from None
     lock = _lock(tmp)
     ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier report)
     try:
@@ -526,13 +526,15 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
                 (tmp / name).write_bytes(blob)
             _write_marker(tmp / MARKER, entries)  # written last
         except OSError as exc:
-            raise OSError(exc.errno, f"{exc.strerror} (writing the report)", given) from None
+            raise OutputError(exc.errno, f"{exc.strerror} (writing the report)", given) from None
         try:
             _put_in_place(given, d, tmp, blobs, entries, ours)
         except OSError as exc:  # named by --out as given, never by the hidden temporary directory
-            if exc.filename == given:
+            if isinstance(exc, InputError):
                 raise
-            raise OSError(exc.errno, f"{exc.strerror} (putting the report in place)", given) from None
+            if exc.filename == given:
+                raise OutputError(exc.errno, exc.strerror, given) from exc
+            raise OutputError(exc.errno, f"{exc.strerror} (putting the report in place)", given) from None
     finally:
         _unlock(lock)
         if ours[0] and tmp.exists():
@@ -576,7 +578,7 @@ def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entri
         try:
             os.rename(old / "report", d)
         except OSError as exc:  # keep it where it is, and say where
-            raise OSError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given) from exc
+            raise OutputError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given) from exc
         os.rmdir(old)
         raise
     left = _remove_owned(old / "report")
@@ -618,5 +620,5 @@ def _write_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], ent
                 (d / name).unlink()
         os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
     except OSError as exc:
-        raise OSError(exc.errno, f"{exc.strerror} (writing the report)", given) from None
+        raise OutputError(exc.errno, f"{exc.strerror} (writing the report)", given) from None
     _say_kept(given, s.kept())

@@ -11,9 +11,11 @@
     irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
                                       the four papers' analyses of your runs as one HTML report
 
-Every problem with the input (a malformed file, a missing one, a bad option) is one line on stderr
-naming the file, the line and the problem, and exit status 2; Ctrl-C prints "interrupted" and
-exits with 130.
+Every problem with the input (a malformed file, a missing one, a bad option, an unknown name, data
+not to be had) is an :class:`irrepro.InputError`: one line on stderr naming the file, the line and
+the problem, and exit status 2, for every command alike. Anything else is a bug in irrepro: its
+traceback, a line asking to report it, and exit status 1. Ctrl-C prints "interrupted" and exits
+with 130.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ import argparse
 import json
 import signal
 import sys
+import traceback
 import warnings
+
+from .errors import ISSUES_URL, InputError
 
 #: The averages of ``irrepro eval`` (``--average``): over all the qrels' topics (trec_eval -c)
 #: or over the topics the run retrieved for (trec_eval without -c).
@@ -164,11 +169,7 @@ def _data_fetch(args: argparse.Namespace) -> int:
 
     names = args.names or ["all"]
     names = "all" if names == ["all"] else names
-    try:
-        paths = data.fetch(names, progress=not args.quiet)
-    except (data.DataUnavailable, KeyError) as exc:
-        print(f"irrepro: {exc}", file=sys.stderr)
-        return 1
+    paths = data.fetch(names, progress=not args.quiet)  # an unknown name, data not to be had: exit 2
     print(f"{len(paths)} files verified in {data.cache_dir()}")
     return 0
 
@@ -303,7 +304,7 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
     if runs is None or name in runs:
         return name
     names = ", ".join(runs[:8]) + (", ..." if len(runs) > 8 else "")
-    raise ValueError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
+    raise InputError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -314,7 +315,7 @@ def _compare(args: argparse.Namespace) -> int:
         measures.parse_measure(m)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
-        raise ValueError(f"compare needs at least 2 runs, got {len(rs.runs)}")
+        raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
     baseline = _baseline_run(args.baseline, rs.runs)
     banner = _simulated_banner("compare", args.qrels, rs, "results")
     for line in _coverage_lines(rs, "all-topics"):
@@ -572,12 +573,22 @@ def main(argv: list[str] | None = None) -> int:
         if _interrupted(exc):  # Ctrl-C inside a library that wraps it (e.g. during an import)
             print("\nirrepro: interrupted", file=sys.stderr)
             return 130
-        if not isinstance(exc, (data.DataError, data.DataUnavailable, ValueError, KeyError, OSError, ImportError)):
-            raise
+        if not _users(exc):
+            traceback.print_exc()
+            print(f"irrepro: this is a bug in irrepro, not in your input - please report it with the command "
+                  f"and the traceback above: {ISSUES_URL}", file=sys.stderr)
+            return 1
         _err(args.command, _explain(exc, args))
         return 2
     finally:
         warnings.formatwarning = shown
+
+
+def _users(exc: BaseException) -> bool:
+    """Whether ``exc`` is the user's to fix: an :class:`~irrepro.InputError`, or an OSError on a
+    file the user named (a run file without read permission, an unwritable ``--out``: it carries
+    the path). Anything else is a bug in irrepro."""
+    return isinstance(exc, InputError) or (isinstance(exc, OSError) and exc.filename is not None)
 
 
 def _format_warning(message, category, filename, lineno, line=None) -> str:

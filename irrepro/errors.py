@@ -2,15 +2,50 @@
 
 :class:`InputError` is raised for every problem a user can mend - a malformed file (its subclass
 :class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
-output directory irrepro must not touch. It is a :class:`ValueError`, so ``except ValueError``
-keeps working. The command line turns it into one line on stderr and exit status 2; anything
-else is a bug in irrepro and shows its traceback.
+unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
+:class:`ValueError`, so ``except ValueError`` keeps working. Its subclasses are also what was raised
+before where that was another type, so those ``except`` clauses keep working too:
+:class:`UnknownNameError` (a :class:`KeyError`), :class:`InputTypeError` (a :class:`TypeError`),
+:class:`OutputError` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
+:class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
+and exit status 2; anything else is a bug in irrepro: it shows its traceback and asks for a report
+at :data:`ISSUES_URL`.
 """
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "InputTypeError", "ISSUES_URL", "OutputError", "REPOSITORY_URL", "UnknownNameError"]
+
+#: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
+#: checks the two agree).
+REPOSITORY_URL = "https://github.com/irrepro/irrepro"
+#: Where a bug in irrepro is reported (the command line names it under a traceback).
+ISSUES_URL = f"{REPOSITORY_URL}/issues"
 
 
 class InputError(ValueError):
     """Something the user can fix: the message says what, and where (file, line, option)."""
+
+
+class UnknownNameError(InputError, KeyError):
+    """An unknown name (a collection, a run, a filter, a test): an :class:`InputError` that is also
+    the :class:`KeyError` it was before, so ``except KeyError`` keeps working. Its message is shown
+    as given (a plain KeyError quotes it)."""
+
+    __str__ = Exception.__str__
+
+
+class InputTypeError(InputError, TypeError):
+    """An argument of a type irrepro cannot read (e.g. qrels given as a number): an
+    :class:`InputError` that is also the :class:`TypeError` it was before."""
+
+
+class OutputError(InputError, OSError):
+    """An output the user named cannot be written (``irrepro report --out`` on a full disk, in a
+    read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
+    built like one, ``OutputError(errno, strerror, path)``, with the path the user gave."""
+
+    __new__ = OSError.__new__
+    __init__ = OSError.__init__
+    __str__ = OSError.__str__
+    __reduce__ = OSError.__reduce__

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from .errors import InputError
 
 __all__ = [
     "MAX_NAME",
@@ -75,7 +76,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
     """
     name = str(name)
     if width < 5:
-        raise ValueError(f"width must be at least 5, got {width}")
+        raise InputError(f"width must be at least 5, got {width}")
     if len(name) <= width:
         return name
     tail = (width - 1) // 4

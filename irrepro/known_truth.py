@@ -61,6 +61,7 @@ from . import standardize as sz
 from . import topic_split as ts
 from .data._matrices import _checked_scores
 from .stats import check_level
+from .errors import InputError
 
 __all__ = [
     "ALPHAS",
@@ -178,7 +179,7 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
     b = np.asarray(b, dtype=np.float64)
     e = np.asarray(e, dtype=np.float64)
     if b.shape != e.shape or b.ndim != 2:
-        raise ValueError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
+        raise InputError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     m, n = b.shape
     g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
@@ -232,7 +233,7 @@ class PValues:
         """(tests, trials) bool: p <= alpha for closed-form tests, ASL < alpha for resampling."""
         p = self.two if tails == 2 else self.one
         if tails not in (1, 2):
-            raise ValueError("tails must be 1 or 2")
+            raise InputError("tails must be 1 or 2")
         strict = np.array([t in RESAMPLING for t in self.tests])[:, None]
         return np.where(strict, p < alpha, p <= alpha + 1e-12)
 
@@ -332,9 +333,9 @@ def rejection_experiment(
     vectorised task with its own child seed. ``trials`` and ``B`` left at None take
     :func:`default_trials` and :func:`default_B` of ``scale`` (the papers' sizes by default)."""
     if null not in ("same-margin", "same-mean"):
-        raise ValueError("null must be 'same-margin' or 'same-mean'")
+        raise InputError("null must be 'same-margin' or 'same-mean'")
     if delta < 0:
-        raise ValueError("delta must be >= 0 (the experimental system is the better one)")
+        raise InputError("delta must be >= 0 (the experimental system is the better one)")
     trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     n_pairs = min(check_int(n_pairs, "n_pairs", minimum=1), trials)
@@ -352,7 +353,7 @@ def rejection_experiment(
         if len(chosen) == n_pairs:
             break
     if len(chosen) < n_pairs:
-        raise ValueError(f"only {len(chosen)} of {n_pairs} pairs could be moved to delta = {delta}")
+        raise InputError(f"only {len(chosen)} of {n_pairs} pairs could be moved to delta = {delta}")
     tasks = [range(a, min(a + pairs_per_task, n_pairs)) for a in range(0, n_pairs, pairs_per_task)]
     seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
 

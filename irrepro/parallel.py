@@ -237,15 +237,16 @@ def dask_client(address: str | None = None):
     LocalCluster of ``os.cpu_count()`` single-threaded worker processes on 127.0.0.1."""
     address = scheduler(address)
     if address is None:
-        raise ValueError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
+        raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
     client = _CLIENTS.get(address)
     if client is not None and client.status == "running":
         return client
     try:
         from distributed import Client
     except ImportError:
-        raise ImportError(
-            f"IRREPRO_SCHEDULER={address} needs dask.distributed: pip install 'irrepro[dask]'"
+        raise InputError(
+            f"IRREPRO_SCHEDULER / --scheduler {address} needs dask.distributed, which is not installed: "
+            "pip install 'irrepro[dask]'"
         ) from None
     if address == "local":
         client = Client(local_cluster())
@@ -253,7 +254,7 @@ def dask_client(address: str | None = None):
         try:
             client = Client(address, timeout="30s")
         except OSError as exc:
-            raise OSError(f"cannot reach the Dask scheduler {address} (IRREPRO_SCHEDULER): {exc}") from None
+            raise InputError(f"cannot reach the Dask scheduler {address} (IRREPRO_SCHEDULER / --scheduler): {exc}") from None
     _CLIENTS[address] = client
     return client
 
@@ -321,7 +322,7 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if isinstance(seed, np.random.Generator):
         return np.random.SeedSequence(int(seed.integers(2**63)))
     if seed is None:
-        raise ValueError("pass a seed (int or numpy Generator): irrepro's results are reproducible")
+        raise InputError("pass a seed (int or numpy Generator): irrepro's results are reproducible")
     return np.random.SeedSequence(check_int(seed, "seed", minimum=0))
 
 

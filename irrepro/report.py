@@ -74,6 +74,7 @@ from .data import DataError, RunSet, ScoreMatrix
 from .escape import to_csv
 from .measures import evaluate, parse_measure
 from .stats import adjust_pvalues, kendall_tau
+from .errors import InputError, InputTypeError
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
@@ -127,7 +128,7 @@ def settings(scale: str | None = None) -> Settings:
         return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
     if scale == "quick":
         return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
-    raise ValueError(f"scale must be 'paper' or 'quick', not {scale!r}")
+    raise InputError(f"scale must be 'paper' or 'quick', not {scale!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,7 +330,7 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
     of ``seed``) take the ASL's place; the interval and d_z stay the paired bootstrap's. Randomised
     Tukey HSD's ASLs are family-wise already: no Holm / BH columns then."""
     if test not in significance.TESTS:
-        raise ValueError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
+        raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
     seed_test = None
     if test != "bootstrap":
         seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
@@ -446,13 +447,13 @@ def analyse(
     from tqdm import tqdm
 
     if not isinstance(runs, RunSet):
-        raise TypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(runs).__name__}")
+        raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(runs).__name__}")
     parse_measure(measure)
     seed = parallel.check_int(seed, "seed", minimum=0)
     S, T = len(runs.runs), len(runs.topics)
     _check_run_count(S)
     if T < 4:
-        raise ValueError(f"need at least 4 topics with judgments, got {T}")
+        raise InputError(f"need at least 4 topics with judgments, got {T}")
     cov = runs.coverage().set_index("run")
     _check_test(test, baseline, runs.runs)
     st = settings(scale)
@@ -532,15 +533,15 @@ def analyse(
 
 def _check_test(test: str, baseline: str | None, runs) -> None:
     if test not in significance.TESTS:
-        raise ValueError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
+        raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
     if baseline is not None and baseline not in runs:
         names = ", ".join(list(runs)[:8]) + (", ..." if len(runs) > 8 else "")
-        raise ValueError(f"baseline {baseline!r} is not one of the runs ({names})")
+        raise InputError(f"baseline {baseline!r} is not one of the runs ({names})")
 
 
 def _check_run_count(S: int) -> None:
     if S < 3:
-        raise ValueError(f"the report compares runs: need at least 3 runs, got {S}")
+        raise InputError(f"the report compares runs: need at least 3 runs, got {S}")
 
 
 def run(
@@ -577,7 +578,7 @@ def run(
     n_jobs = parallel.n_jobs(n_jobs)
     parallel.scheduler()  # IRREPRO_SCHEDULER / --scheduler: an address or 'local'
     if precision not in (None, "float32", "float64"):
-        raise ValueError(f"precision must be 'float32' or 'float64', not {precision!r}")
+        raise InputError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if not Path(runs_dir).is_dir():
         raise DataError(runs_dir, None, "not a directory of run files")
     from .data import run_files

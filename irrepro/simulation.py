@@ -52,6 +52,7 @@ from scipy import optimize, special, stats
 from . import parallel
 from .data._matrices import _checked_scores
 from .parallel import SeedLike
+from .errors import InputError
 
 __all__ = [
     "Margin",
@@ -124,7 +125,7 @@ class Margin:
         """The margin with CDF ``F^power`` (power >= 1: higher scores) or, for a negative
         ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
         if -1 < power < 1:
-            raise ValueError("the Lehmann power must be >= 1 (raise) or <= -1 (lower)")
+            raise InputError("the Lehmann power must be >= 1 (raise) or <= -1 (lower)")
         f = self.cdf ** power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
@@ -137,7 +138,7 @@ class Margin:
             return self
         lo, hi = float(self.x[0]), float(self.x[-1])
         if not lo < mean < hi:
-            raise ValueError(f"target mean {mean} outside the support ({lo}, {hi})")
+            raise InputError(f"target mean {mean} outside the support ({lo}, {hi})")
         sign = 1.0 if mean > now else -1.0
 
         def gap(log_p):
@@ -147,7 +148,7 @@ class Margin:
         while gap(top) * sign < 0:
             top *= 2
             if top > 64:
-                raise ValueError(f"cannot move the margin's mean from {now:.4f} to {mean:.4f}")
+                raise InputError(f"cannot move the margin's mean from {now:.4f} to {mean:.4f}")
         log_p = optimize.brentq(gap, 0.0, top, xtol=1e-12)
         return self.lehmann(sign * np.exp(log_p))
 
@@ -286,7 +287,7 @@ def fit_margin(scores, *, support=None) -> Margin:
     are skipped; a ``ValueError`` when none fits."""
     x = np.asarray(scores, dtype=np.float64).ravel()
     if x.size < 5 or not np.all(np.isfinite(x)) or x.min() < 0 or x.max() > 1:
-        raise ValueError("fit_margin needs at least 5 finite scores in [0, 1]")
+        raise InputError("fit_margin needs at least 5 finite scores in [0, 1]")
     fits = []
     if support is None:
         xc = np.clip(x, _CLIP, 1 - _CLIP)
@@ -300,7 +301,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         m = len(support) - 1
         counts = np.rint((x - support[0]) / (support[-1] - support[0]) * m).astype(np.int64)
         if np.abs(support[counts] - x).max() > 1e-6:
-            raise ValueError("scores do not lie on the given support")
+            raise InputError("scores do not lie on the given support")
         fits.append(_fit_betabinom(counts, m, support))
         for mult in (1.0, 2.0, 5.0):
             try:
@@ -309,7 +310,7 @@ def fit_margin(scores, *, support=None) -> Margin:
                 continue
     fits = [f for f in fits if np.isfinite(f.aic)]
     if not fits:
-        raise ValueError("no candidate distribution could be fitted")
+        raise InputError("no candidate distribution could be fitted")
     return min(fits, key=lambda f: f.aic)
 
 

@@ -41,6 +41,7 @@ from .parallel import SeedLike, as_generator, check_int, check_scale, parallel_m
 from .data._matrices import _checked_scores
 from .stats import check_level
 from .stats import kendall_tau as _kendall_tau  # not re-exported: irrepro.stats.kendall_tau
+from .errors import InputError
 
 __all__ = [
     "Factors",
@@ -79,7 +80,7 @@ def topic_range(matrix, first: int, last: int):
     """The ScoreMatrix ``matrix`` restricted to numeric topic ids in [first, last]."""
     keep = [t for t in matrix.topics if str(t).isdecimal() and first <= int(t) <= last]
     if not keep:
-        raise ValueError(f"no topics between {first} and {last} in {matrix.collection}")
+        raise InputError(f"no topics between {first} and {last} in {matrix.collection}")
     return matrix.subset(topics=keep)
 
 
@@ -107,11 +108,11 @@ class Factors:
         """The factors of ``topics`` (ids), in that order - to apply published factors to a new
         matrix whose topics are a subset or another order."""
         if self.topics is None:
-            raise ValueError("these factors carry no topic ids; pass arrays in matching order")
+            raise InputError("these factors carry no topic ids; pass arrays in matching order")
         where = {t: i for i, t in enumerate(self.topics)}
         missing = [t for t in topics if str(t) not in where]
         if missing:
-            raise ValueError(f"no standardization factors for topics {missing[:5]}")
+            raise InputError(f"no standardization factors for topics {missing[:5]}")
         idx = np.array([where[str(t)] for t in topics])
         return Factors(self.mean[idx], self.sd[idx], tuple(str(t) for t in topics), self.n_systems, self.ddof)
 
@@ -125,7 +126,7 @@ class Factors:
         """Published factors (columns topic, mean, sd) back as :class:`Factors`."""
         for c in ("topic", "mean", "sd"):
             if c not in frame.columns:
-                raise ValueError(f"a factors table needs the column {c!r}")
+                raise InputError(f"a factors table needs the column {c!r}")
         return cls(frame["mean"].to_numpy(float), frame["sd"].to_numpy(float),
                    tuple(frame["topic"].astype(str)), n_systems, ddof)
 
@@ -135,11 +136,11 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     ScoreMatrix): per-topic mean and sample sd (``ddof=1``, see the module notes). Section 3."""
     x = _matrix(standardizing, "standardizing scores")
     if x.shape[0] <= ddof:
-        raise ValueError(f"need more than {ddof} standardizing systems, got {x.shape[0]}")
+        raise InputError(f"need more than {ddof} standardizing systems, got {x.shape[0]}")
     if topics is None and hasattr(standardizing, "topics"):
         topics = standardizing.topics
     if topics is not None and len(topics) != x.shape[1]:
-        raise ValueError(f"{len(topics)} topic ids for {x.shape[1]} topics")
+        raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
     return Factors(x.mean(axis=0), x.std(axis=0, ddof=ddof),
                    None if topics is None else tuple(str(t) for t in topics), x.shape[0], ddof)
 
@@ -147,11 +148,11 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
 def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
     zero = sd <= 0
     if zero_sd not in ("average", "raise"):
-        raise ValueError("zero_sd must be 'average' or 'raise'")
+        raise InputError("zero_sd must be 'average' or 'raise'")
     if not np.any(zero):
         return (x - mean) / sd
     if zero_sd == "raise":
-        raise ValueError(f"{int(np.sum(zero))} topics have zero sd over the standardizing systems")
+        raise InputError(f"{int(np.sum(zero))} topics have zero sd over the standardizing systems")
     safe = np.where(zero, 1.0, sd)
     return np.where(zero, 0.0, (x - mean) / safe)
 
@@ -166,7 +167,7 @@ def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> 
     elif fac.topics is not None and hasattr(scores, "topics"):
         fac = fac.select(scores.topics)
     if len(fac.mean) != x.shape[1]:
-        raise ValueError(f"factors for {len(fac.mean)} topics, scores have {x.shape[1]}")
+        raise InputError(f"factors for {len(fac.mean)} topics, scores have {x.shape[1]}")
     return _z(x, fac.mean, fac.sd, zero_sd)
 
 
@@ -191,7 +192,7 @@ def ideal_rbp(grade_counts, p: float) -> np.ndarray:
     The ideal list holds the highest grades first: RBP = (1-p) * sum_i gain_i p^(i-1)."""
     gc = np.asarray(grade_counts, dtype=np.int64)
     if gc.ndim != 2 or not 0 < p < 1:
-        raise ValueError("grade_counts must be (topics, grades) and p in (0, 1)")
+        raise InputError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
     judged = gc > 0
     scale = np.maximum(np.where(judged.any(axis=1), top - np.argmax(judged[:, ::-1], axis=1), 0), 1)
@@ -210,7 +211,7 @@ def r_normalize(scores, ideal) -> np.ndarray:
     x = _matrix(scores)
     ideal = np.asarray(ideal, dtype=np.float64)
     if ideal.shape != (x.shape[1],):
-        raise ValueError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
+        raise InputError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
     return np.divide(x, ideal, out=np.zeros_like(x), where=ideal > 0)
 
 
@@ -269,7 +270,7 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.shape[-1] < 2:
-        raise ValueError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
+        raise InputError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
     rmse = np.sqrt(np.mean((a - b) ** 2, axis=-1))
     den = np.asarray(a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
     # undefined (NaN, no warning) where neither collection's means vary, e.g. every score 0
@@ -315,7 +316,7 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
     of C, ``scores_d`` systems x topics of D (same systems, any topics). Returns bool ``(S,)``."""
     c, d = _matrix(scores_c), _matrix(scores_d)
     if c.shape[0] != d.shape[0]:
-        raise ValueError("both collections need the same systems (rows)")
+        raise InputError("both collections need the same systems (rows)")
     p = stats.ttest_ind(c, d, axis=1).pvalue
     return np.nan_to_num(p, nan=1.0) < alpha
 
@@ -374,7 +375,7 @@ def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
     True for the first half (floor(T/2) topics)."""
     n = check_int(n, "n", minimum=1)
     if n_topics < 4:
-        raise ValueError("need at least 4 topics to split into halves")
+        raise InputError("need at least 4 topics to split into halves")
     rng = as_generator(seed)
     ranks = np.argsort(rng.random((n, n_topics)), axis=1).argsort(axis=1)
     return ranks < n_topics // 2
@@ -521,10 +522,10 @@ def sampled_standardizers(
     std = _matrix(standardizing, "standardizing scores")
     ev = _matrix(evaluated, "evaluated scores")
     if std.shape[1] != ev.shape[1]:
-        raise ValueError("standardizing and evaluated scores need the same topics (columns)")
+        raise InputError("standardizing and evaluated scores need the same topics (columns)")
     sizes = np.asarray(sizes, dtype=int)
     if sizes.min() < 2 or sizes.max() > std.shape[0]:
-        raise ValueError(f"sizes must lie in [2, {std.shape[0]}]")
+        raise InputError(f"sizes must lie in [2, {std.shape[0]}]")
     if B is None:
         B = default_partitions(scale)
     B = check_int(B, "B", minimum=1)

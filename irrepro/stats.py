@@ -197,7 +197,7 @@ def kendall_tau(x, y) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.shape[-1] != y.shape[-1]:
-        raise ValueError(f"x and y rank different numbers of systems: {x.shape} and {y.shape}")
+        raise InputError(f"x and y rank different numbers of systems: {x.shape} and {y.shape}")
     n_sys = x.shape[-1]
     lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
     i, j = np.triu_indices(n_sys, k=1)
@@ -251,14 +251,14 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     from statsmodels.stats.meta_analysis import combine_effects
 
     if model not in ("fixed", "dl"):
-        raise ValueError(f"model must be 'fixed' or 'dl', not {model!r}")
+        raise InputError(f"model must be 'fixed' or 'dl', not {model!r}")
     level = check_level(level)
     d, sd = np.asarray(d, dtype=np.float64), np.asarray(sd, dtype=np.float64)
     keep = np.isfinite(d) & np.isfinite(sd) & (sd > 0)
     d, sd = d[keep], sd[keep]
     k = len(d)
     if k == 0:
-        raise ValueError("no topic has a finite effect and a positive standard error")
+        raise InputError("no topic has a finite effect and a positive standard error")
     # a negative tau^2 (taken as 0 below) or k = 1 make statsmodels' random-effects values NaN
     with np.errstate(invalid="ignore", divide="ignore"):
         res = combine_effects(d, sd**2, method_re="dl")

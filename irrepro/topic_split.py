@@ -41,7 +41,7 @@ from . import parallel
 from ._deprecation import moved_names, renamed_arguments, renamed_attribute
 from .data import RunSet, ScoreMatrix, pool_documents
 from .data._matrices import _checked_scores
-from .errors import InputError
+from .errors import InputError, UnknownNameError
 from .parallel import SeedLike
 
 __all__ = [
@@ -70,9 +70,9 @@ __all__ = [
 def _as_diffs(d) -> np.ndarray:
     d = np.asarray(d, dtype=np.float64)
     if d.ndim == 0:
-        raise ValueError("differences need a last axis of topics")
+        raise InputError("differences need a last axis of topics")
     if d.shape[-1] < 2:
-        raise ValueError(f"need at least 2 paired values per case, got {d.shape[-1]}")
+        raise InputError(f"need at least 2 paired values per case, got {d.shape[-1]}")
     if not np.isfinite(d).all():
         raise InputError("differences must be finite numbers: they hold NaN or an infinity")
     return d
@@ -232,12 +232,12 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     matrix itself; pass the AP matrix to drop by MAP as the paper does for P@10 too).
     ``floor(fraction * S)`` runs are dropped (section 3: "the bottom 25% of runs ... by MAP")."""
     if not 0 <= fraction < 1:
-        raise ValueError(f"fraction must be in [0, 1), got {fraction}")
+        raise InputError(f"fraction must be in [0, 1), got {fraction}")
     ref = matrix if by is None else by
     _checked_scores(matrix, "matrix")
     _checked_scores(ref, "by")
     if ref.systems != matrix.systems:
-        raise ValueError("`by` must hold the same systems, in the same order, as `matrix`")
+        raise InputError("`by` must hold the same systems, in the same order, as `matrix`")
     k = int(np.floor(fraction * len(ref.systems)))
     keep = np.sort(np.argsort(-ref.mean(), kind="stable")[: len(ref.systems) - k])
     return matrix.subset(systems=[matrix.systems[i] for i in keep])
@@ -274,9 +274,9 @@ class SwapExperiment:
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
         if filter not in self.filters:
-            raise KeyError(f"unknown filter {filter!r}; known: {list(self.filters)}")
+            raise UnknownNameError(f"unknown filter {filter!r}; known: {list(self.filters)}")
         if kind not in self.kinds:
-            raise KeyError(f"kind must be one of {self.kinds}")
+            raise UnknownNameError(f"kind must be one of {self.kinds}")
         return self.filters.index(filter), self.kinds.index(kind)
 
     def bin_labels(self, kind: str = "relative") -> list[str]:
@@ -324,7 +324,7 @@ def _swap_task(args) -> tuple:
     S, T = X.shape
     if design == "disjoint":
         if 2 * n > T:
-            raise ValueError(f"two disjoint sets of {n} topics need {2 * n} topics; have {T}")
+            raise InputError(f"two disjoint sets of {n} topics need {2 * n} topics; have {T}")
         perm = rng.permuted(np.tile(np.arange(T), (reps, 1)), axis=1)
         i1, i2 = perm[:, :n], perm[:, n : 2 * n]
     else:
@@ -414,12 +414,12 @@ def swap_experiment(
     10 at ``"quick"``; the function never reads ``IRREPRO_SCALE`` (the book passes it).
     """
     if design not in {"disjoint", "independent"}:
-        raise ValueError(f"design must be 'disjoint' or 'independent', not {design!r}")
+        raise InputError(f"design must be 'disjoint' or 'independent', not {design!r}")
     if not matrices:
-        raise ValueError("give at least one score matrix")
+        raise InputError("give at least one score matrix")
     measures = {m.measure for m in matrices}
     if len(measures) != 1:
-        raise ValueError(f"all matrices must hold the same measure, got {sorted(measures)}")
+        raise InputError(f"all matrices must hold the same measure, got {sorted(measures)}")
     quick = parallel.check_scale(scale) == "quick"
     if sizes is None:
         sizes = (5, 15, 25) if quick else tuple(range(5, 26))
@@ -427,12 +427,12 @@ def swap_experiment(
         B = 10 if quick else 50
     sizes = np.asarray(sorted(set(int(s) for s in sizes)))
     if sizes[0] < 2:
-        raise ValueError("topic-set sizes must be at least 2")
+        raise InputError("topic-set sizes must be at least 2")
     B = parallel.check_int(B, "B", minimum=1)
     filters = tuple(FILTERS) if filters is None else tuple(filters)
     for f in filters:
         if f not in FILTERS:
-            raise KeyError(f"unknown filter {f!r}; known: {list(FILTERS)}")
+            raise UnknownNameError(f"unknown filter {f!r}; known: {list(FILTERS)}")
     fdefs = [FILTERS[f] for f in filters]
     tasks = [(k, s) for k in range(len(matrices)) for s in range(len(sizes))]
     rngs = parallel.spawn(seed, len(tasks))
@@ -600,7 +600,7 @@ def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t",
         D = X[a] - X[b]
         for t in tests:
             if t not in _TESTS:
-                raise KeyError(f"unknown test {t!r}; known: {list(_TESTS)}")
+                raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
             frame[f"p_{t}"] = _TESTS[t](D)
         rows.append(frame)
     return pd.concat(rows, ignore_index=True)
@@ -644,7 +644,7 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives)."""
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
-        raise ValueError("pool depths must be >= 1")
+        raise InputError("pool depths must be >= 1")
     T = len(runset.topics)
     rows = []
     for d in depths:
@@ -670,7 +670,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     S, T = X.shape
     sizes = [int(s) for s in sizes]
     if min(sizes) < 1 or max(sizes) > T:
-        raise ValueError(f"sizes must be in 1..{T}")
+        raise InputError(f"sizes must be in 1..{T}")
     rngs = parallel.spawn(seed, len(sizes))
     out = []
     for n, rng in zip(sizes, rngs):

@@ -14,6 +14,7 @@ from ..parallel import SeedLike
 from .._deprecation import renamed_arguments
 from ..stats import check_level
 from .samples import _as_matrix, _check_samples, _counts, _resolve_pairs, _summary, bootstrap_summaries, log_scores
+from ..errors import InputError
 
 __all__ = ["PairwiseTest", "paired_test", "unpaired_test", "sensitivity"]
 
@@ -92,7 +93,7 @@ class PairwiseTest:
         """
         k = int(round(self.B * alpha))
         if not 1 <= k <= self.B:
-            raise ValueError(f"B*alpha must be between 1 and B, got {self.B}*{alpha}")
+            raise InputError(f"B*alpha must be between 1 and B, got {self.B}*{alpha}")
         key = np.abs(self.replicate_statistic)
         b = np.argpartition(-key, k - 1, axis=1)[:, k - 1]
         diffs = np.abs(self.replicates[np.arange(len(b)), b])

@@ -13,6 +13,7 @@ from ..data import ScoreMatrix
 from ..parallel import SeedLike
 from ..stats import bootstrap_sd, kendall_tau
 from .samples import _as_matrix, _check_samples, _summary, bootstrap_summaries
+from ..errors import InputError
 
 __all__ = ["RankCorrelation", "rank_correlation", "tau_threshold"]
 
@@ -60,9 +61,9 @@ def rank_correlation(
     xa, sys_a, meas_a = _as_matrix(scores_a)
     xb, sys_b, meas_b = _as_matrix(scores_b)
     if xa.shape != xb.shape:
-        raise ValueError(f"the two score matrices differ in shape: {xa.shape} vs {xb.shape}")
+        raise InputError(f"the two score matrices differ in shape: {xa.shape} vs {xb.shape}")
     if isinstance(scores_a, ScoreMatrix) and isinstance(scores_b, ScoreMatrix) and sys_a != sys_b:
-        raise ValueError("the two score matrices list different systems (or in another order)")
+        raise InputError("the two score matrices list different systems (or in another order)")
     samples = _check_samples(samples, xa.shape[1], B, seed)
     sa, sb = _summary(summary_a), _summary(summary_b)
     tau = float(kendall_tau(sa.apply(xa), sb.apply(xb)))

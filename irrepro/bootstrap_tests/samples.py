@@ -16,6 +16,7 @@ from ..parallel import SeedLike
 from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..measures import GM_EPSILON
+from ..errors import InputError, UnknownNameError
 
 __all__ = ["bootstrap_samples", "all_pairs", "baseline_pairs", "log_scores", "bootstrap_summaries"]
 
@@ -29,7 +30,7 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
     else:
         systems, measure = None, ""
     if arr.shape[0] < 2 or arr.shape[1] < 2:
-        raise ValueError(f"need at least 2 systems and 2 topics, got shape {arr.shape}")
+        raise InputError(f"need at least 2 systems and 2 topics, got shape {arr.shape}")
     if systems is None:
         systems = tuple(str(i) for i in range(arr.shape[0]))
     return arr, systems, measure
@@ -57,15 +58,15 @@ def _counts(samples: np.ndarray, n: int) -> np.ndarray:
 def _check_samples(samples, n_cols: int, B: int, seed, name: str = "samples") -> np.ndarray:
     if samples is None:
         if seed is None:
-            raise ValueError("pass seed (int or numpy Generator) or precomputed samples")
+            raise InputError("pass seed (int or numpy Generator) or precomputed samples")
         return bootstrap_samples(n_cols, B, seed=seed)
     samples = np.asarray(samples)
     if samples.ndim != 2 or samples.shape[1] != n_cols:
-        raise ValueError(f"{name} must have shape (B, {n_cols}), got {samples.shape}")
+        raise InputError(f"{name} must have shape (B, {n_cols}), got {samples.shape}")
     if not np.issubdtype(samples.dtype, np.integer):
-        raise ValueError(f"{name} must be integer topic indices")
+        raise InputError(f"{name} must be integer topic indices")
     if samples.size and (samples.min() < 0 or samples.max() >= n_cols):
-        raise ValueError(f"{name} must index 0..{n_cols - 1}")
+        raise InputError(f"{name} must index 0..{n_cols - 1}")
     return samples
 
 
@@ -82,7 +83,7 @@ def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
     n_systems = parallel.check_int(n_systems, "n_systems", minimum=2)
     baseline = parallel.check_int(baseline, "baseline", minimum=0)
     if baseline >= n_systems:
-        raise ValueError(f"baseline must index systems 0..{n_systems - 1}, got {baseline}")
+        raise InputError(f"baseline must index systems 0..{n_systems - 1}, got {baseline}")
     others = np.delete(np.arange(n_systems), baseline)
     return np.stack([others, np.full(len(others), baseline)], axis=1)
 
@@ -92,12 +93,12 @@ def _baseline_index(baseline, systems: tuple) -> int:
     if isinstance(baseline, str):
         if baseline not in systems:
             names = ", ".join(map(repr, systems[:8])) + (", ..." if len(systems) > 8 else "")
-            raise KeyError(f"baseline {baseline!r} is not one of the {len(systems)} systems ({names})")
+            raise UnknownNameError(f"baseline {baseline!r} is not one of the {len(systems)} systems ({names})")
         return systems.index(baseline)
     if isinstance(baseline, bool) or not isinstance(baseline, numbers.Integral):
-        raise ValueError(f"baseline must be a system's name (str) or index (int), got {baseline!r}")
+        raise InputError(f"baseline must be a system's name (str) or index (int), got {baseline!r}")
     if not 0 <= baseline < len(systems):
-        raise ValueError(f"baseline index must be in 0..{len(systems) - 1}, got {baseline}")
+        raise InputError(f"baseline index must be in 0..{len(systems) - 1}, got {baseline}")
     return int(baseline)
 
 
@@ -107,7 +108,7 @@ def _resolve_pairs(pairs, baseline, systems: tuple) -> np.ndarray:
     if baseline is None:
         return _check_pairs(pairs, len(systems))
     if pairs is not None:
-        raise ValueError("pass pairs or baseline, not both")
+        raise InputError("pass pairs or baseline, not both")
     return baseline_pairs(len(systems), _baseline_index(baseline, systems))
 
 
@@ -116,11 +117,11 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
         return all_pairs(n_systems)
     pairs = np.asarray(pairs)
     if pairs.ndim != 2 or pairs.shape[1] != 2 or not np.issubdtype(pairs.dtype, np.integer):
-        raise ValueError(f"pairs must be an integer array of shape (P, 2), got {pairs.shape}")
+        raise InputError(f"pairs must be an integer array of shape (P, 2), got {pairs.shape}")
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n_systems):
-        raise ValueError(f"pairs must index systems 0..{n_systems - 1}")
+        raise InputError(f"pairs must index systems 0..{n_systems - 1}")
     if np.any(pairs[:, 0] == pairs[:, 1]):
-        raise ValueError("a pair compares a system with itself")
+        raise InputError("a pair compares a system with itself")
     return pairs
 
 
@@ -134,7 +135,7 @@ def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
     measure (Sakai 2006, section 3.1: testing AG_AveP in the paired test stands for G_AveP)."""
     x = np.asarray(scores.scores if isinstance(scores, ScoreMatrix) else scores, dtype=np.float64)
     if np.any(x + eps <= 0):
-        raise ValueError(f"log_scores needs x + eps > 0 (eps={eps})")
+        raise InputError(f"log_scores needs x + eps > 0 (eps={eps})")
     return np.log(x + eps)
 
 
@@ -157,7 +158,7 @@ class _Summary:
         if self.kind == "callable":
             out = np.asarray(self.fn(v), dtype=np.float64)
             if out.shape != v.shape[:-1]:
-                raise ValueError(
+                raise InputError(
                     f"summary function must reduce the last axis: input {v.shape} gave {out.shape}"
                 )
             return out
@@ -171,7 +172,7 @@ def _summary(summary) -> _Summary:
         return _Summary("mean", "mean")
     if summary in ("gmean", "geometric"):
         return _Summary("gmean", "gmean")
-    raise ValueError(f"summary must be 'mean', 'gmean' or a function, not {summary!r}")
+    raise InputError(f"summary must be 'mean', 'gmean' or a function, not {summary!r}")
 
 
 def bootstrap_summaries(

@@ -12,6 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..parallel import SeedLike
 from .samples import _as_matrix, _check_pairs, _check_samples, _summary, bootstrap_samples, bootstrap_summaries
+from ..errors import InputError
 
 __all__ = ["Stability", "stability", "minority_rate_at", "SwapRates", "swap_rates"]
 
@@ -66,7 +67,7 @@ def stability(
     """
     m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
     if m.min() < 0:
-        raise ValueError("the stability method's fuzziness is relative: it needs summaries >= 0")
+        raise InputError("the stability method's fuzziness is relative: it needs summaries >= 0")
     pairs = _check_pairs(pairs, m.shape[0])
     f = np.round(np.arange(1, 21) * 0.01, 2) if fuzziness is None else np.asarray(fuzziness, float)
     a, b = m[pairs[:, 0]], m[pairs[:, 1]]  # (P, B)
@@ -149,14 +150,14 @@ def swap_rates(
     n = x.shape[1]
     if samples is None or samples2 is None:
         if seed is None:
-            raise ValueError("pass seed or both sample sets")
+            raise InputError("pass seed or both sample sets")
         g1, g2 = parallel.spawn(seed, 2)
         samples = bootstrap_samples(n, B, seed=g1) if samples is None else samples
         samples2 = bootstrap_samples(n, B, seed=g2) if samples2 is None else samples2
     samples = _check_samples(samples, n, B, None)
     samples2 = _check_samples(samples2, n, B, None, "samples2")
     if samples.shape != samples2.shape:
-        raise ValueError("the two sample sets must have the same shape")
+        raise InputError("the two sample sets must have the same shape")
     m1, systems, measure = _pair_summaries(scores, samples, summary, B, None)
     m2, _, _ = _pair_summaries(scores, samples2, summary, B, None)
     pairs = _check_pairs(pairs, m1.shape[0])

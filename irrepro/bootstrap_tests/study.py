@@ -16,6 +16,7 @@ from .pairwise import paired_test, sensitivity, unpaired_test
 from .rank import rank_correlation
 from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
+from ..errors import InputError
 
 __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
 
@@ -42,7 +43,7 @@ class MeasureStudy:
         if test == "unpaired":
             return sensitivity(self.unpaired, alpha)
         if test != "paired":
-            raise ValueError(f"test must be 'paired' or 'unpaired', not {test!r}")
+            raise InputError(f"test must be 'paired' or 'unpaired', not {test!r}")
         # the paired test of a geometric mean G_X is the test of its AG_ form
         names = {
             k: ("AG_" + k.removeprefix("G_")) if t.measure.startswith("AG") else k
@@ -95,7 +96,7 @@ def measure_study(
         items[name] = (m, _summary(how).kind)
     shapes = {_as_matrix(m)[0].shape for m, _ in items.values()}
     if len(shapes) != 1:
-        raise ValueError(f"the matrices differ in shape: {sorted(shapes)}")
+        raise InputError(f"the matrices differ in shape: {sorted(shapes)}")
     n = shapes.pop()[1]
     g_p, g_u, g_2 = parallel.spawn(seed, 3)
     sp = bootstrap_samples(n, B, seed=g_p)
@@ -106,7 +107,7 @@ def measure_study(
     paired, unpaired, stab, swap = {}, {}, {}, {}
     for name, (m, how) in tqdm(items.items(), desc="measures", disable=not progress):
         if how == "callable":
-            raise ValueError("measure_study takes 'mean' or 'gmean' summaries")
+            raise InputError("measure_study takes 'mean' or 'gmean' summaries")
         paired[name] = paired_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)
         unpaired[name] = unpaired_test(m, samples=su, summary=how, n_jobs=n_jobs)
         stab[name] = stability(m, sp, summary=how, fuzziness=fuzziness)

@@ -16,6 +16,7 @@ from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
+from ..errors import InputError
 
 __all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
 
@@ -139,7 +140,7 @@ def intervals_from_replicates(
             lo, hi = bca_interval(est, reps, accel=accel, level=level)
             out[meth] = Intervals(meth, est, lo, hi, np.full(est.shape, np.nan))
         else:
-            raise ValueError(f"unknown interval method {meth!r}; use {METHODS}")
+            raise InputError(f"unknown interval method {meth!r}; use {METHODS}")
     return out
 
 

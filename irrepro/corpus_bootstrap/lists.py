@@ -10,6 +10,7 @@ import numpy as np
 
 from ..data import RunSet
 from ..measures import average_precision
+from ..errors import InputError, InputTypeError
 
 __all__ = ["Lists", "compact_lists"]
 
@@ -49,7 +50,7 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
     (broadcastable to ``relevant.shape[:-1]``); ``lengths`` default: all K ranks retrieved."""
     relevant = np.asarray(relevant, dtype=bool)
     if relevant.ndim < 1:
-        raise ValueError("relevant must have a rank axis (last)")
+        raise InputError("relevant must have a rank axis (last)")
     shape = relevant.shape[:-1]
     flat = relevant.reshape(-1, relevant.shape[-1])
     n_rel = np.broadcast_to(np.asarray(n_rel, dtype=np.int64), shape).reshape(-1)
@@ -59,7 +60,7 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
     m = flat.sum(axis=1)
     if np.any(m > n_rel):
         i = int(np.flatnonzero(m > n_rel)[0])
-        raise ValueError(f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}")
+        raise InputError(f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}")
     li, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
     start = np.r_[0, np.cumsum(m)].astype(np.int64)
     j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
@@ -85,5 +86,5 @@ def _lists_of(obj, rel: int) -> Lists:
         prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
         ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
         return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
-    raise TypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
+    raise InputTypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
 

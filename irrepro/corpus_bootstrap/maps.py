@@ -8,6 +8,7 @@ from scipy import stats
 
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
+from ..errors import InputError
 
 __all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
 
@@ -21,7 +22,7 @@ def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarr
     usable and unusable topics for ``"all"`` (trec_eval -c: a topic without a usable list - nothing
     retrieved, or R = 0 - counts as AP 0, a constant, in a mean over all T topics)."""
     if average not in _AVERAGES:
-        raise ValueError(f"average must be one of {_AVERAGES}, not {average!r}")
+        raise InputError(f"average must be one of {_AVERAGES}, not {average!r}")
     n_u = usable.sum(axis=1)
     if average == "usable":
         return np.ones(len(n_u)), np.zeros(len(n_u))

@@ -19,6 +19,7 @@ from .._deprecation import renamed_arguments
 from ..data import RunSet
 from ..measures import average_precision
 from .lists import Lists, _lists_of
+from ..errors import InputError
 
 __all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
 
@@ -63,7 +64,7 @@ class _PoissonTables:
         ``lam_max`` (deep gaps of very long lists) by numpy's sampler, after the others."""
         lam = np.asarray(lam, dtype=np.int64)
         if lam.size and lam.min() < 0:
-            raise ValueError("Poisson means must be >= 0")
+            raise InputError("Poisson means must be >= 0")
         big = lam > self.lam_max
         if big.any():
             out = np.empty((len(lam), n), dtype=np.int64)

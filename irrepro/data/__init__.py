@@ -33,6 +33,8 @@ looks (``ir_datasets.util.home_path()``) before asking it.
 
 from __future__ import annotations
 
+import errno
+
 import os
 import warnings
 import zlib
@@ -63,6 +65,7 @@ from ._runs import Run, _assemble, _read_runs, _run_cols_of, build_runset, read_
 from ._runset import RunSet
 from ._textfiles import GZIP_MAX_RATIO, _fspath
 from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
+from ..errors import InputError, UnknownNameError
 
 __all__ = [
     "COLLECTIONS",
@@ -221,7 +224,7 @@ def _irds_dataset(irds_id: str):
     try:
         return _ir_datasets().load(irds_id)
     except KeyError:
-        raise FileNotFoundError(f"{irds_id!r} is neither a file nor an ir_datasets id") from None
+        raise FileNotFoundError(errno.ENOENT, "is neither a file nor an ir_datasets id", str(irds_id)) from None
 
 
 def load_qrels(
@@ -248,7 +251,7 @@ def load_qrels(
     if source in COLLECTIONS:
         coll = COLLECTIONS[source]
         if not coll.ir_datasets_id:
-            raise ValueError(f"collection {source!r} has no qrels")
+            raise InputError(f"collection {source!r} has no qrels")
         try:
             return load_qrels(coll.ir_datasets_id, name, allow_simulated=False)
         except DataUnavailable as exc:
@@ -329,7 +332,7 @@ def load_runs(
     if isinstance(source, str) and source in COLLECTIONS:
         coll = get_collection(source)
         if coll.kind != "runs":
-            raise ValueError(f"{source!r} holds score matrices, not runs: use load_matrix")
+            raise InputError(f"{source!r} holds score matrices, not runs: use load_matrix")
         try:
             files = [locate(p, progress=progress) for p in coll.files() if p.startswith(coll.run_dir)]
             if qrels is None:
@@ -349,7 +352,7 @@ def load_runs(
         src = "real"
     else:
         if qrels is None:
-            raise ValueError("give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs")
+            raise InputError("give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs")
         if isinstance(source, (str, Path)) or (
             isinstance(source, (list, tuple)) and source and all(isinstance(p, (str, bytes, Path)) for p in source)
         ):
@@ -367,7 +370,7 @@ def load_runs(
         wanted = set(runs)
         missing = wanted - {c.name for c in cols}
         if missing:
-            raise KeyError(f"runs not found in {name}: {sorted(missing)}")
+            raise UnknownNameError(f"runs not found in {name}: {sorted(missing)}")
         cols = [c for c in cols if c.name in wanted]
     rs = _assemble(cols, q, name=name, source=src, precision=precision)
     if src == "real" and qrels is None and runs is None and precision == "float32":
@@ -449,7 +452,7 @@ def load_matrix(
     e.g. ``load_matrix("trec8", "P@10")``."""
     coll = get_collection(collection)
     if measure not in coll.matrices:
-        raise KeyError(f"{collection} has no {measure!r} matrix; it has {list(coll.matrices)}")
+        raise UnknownNameError(f"{collection} has no {measure!r} matrix; it has {list(coll.matrices)}")
     rel = coll.matrices[measure]
     try:
         path = locate(rel)
@@ -492,7 +495,7 @@ def leaderboard(collection: str) -> pd.DataFrame:
     coll = get_collection(collection)
     rel = next((p for p in coll.extra_files if p.endswith("leaderboard.csv")), None)
     if rel is None:
-        raise KeyError(f"{collection} has no leaderboard")
+        raise UnknownNameError(f"{collection} has no leaderboard")
     import pandas as pd
 
     return pd.read_csv(locate(rel))

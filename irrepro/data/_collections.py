@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ._fetch import registry
+from ..errors import UnknownNameError
 
 
 def _r(a: int, b: int, skip: tuple[int, ...] = ()) -> tuple[str, ...]:
@@ -232,4 +233,4 @@ def get_collection(name: str) -> Collection:
     try:
         return COLLECTIONS[name]
     except KeyError:
-        raise KeyError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}") from None
+        raise UnknownNameError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}") from None

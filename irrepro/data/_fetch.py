@@ -32,7 +32,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..errors import InputError
+from ..errors import InputError, UnknownNameError
 
 __all__ = [
     "CacheError",
@@ -54,8 +54,11 @@ __all__ = [
 NETWORK_TIMEOUT = 10
 
 
-class DataUnavailable(RuntimeError):
-    """A data file could be found neither in the cache, nor in the mirror, nor on the network."""
+class DataUnavailable(InputError, RuntimeError):
+    """A data file could be found neither in the cache, nor in the mirror, nor on the network.
+
+    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
+    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``."""
 
 
 class CacheError(DataUnavailable):
@@ -313,7 +316,7 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
     try:
         entry = registry()[relpath]
     except KeyError:
-        raise KeyError(f"'{relpath}' is not a file of the irrepro data registry") from None
+        raise UnknownNameError(f"'{relpath}' is not a file of the irrepro data registry") from None
     target = cache_dir() / relpath
     if cache_dir().exists() and not cache_dir().is_dir():
         raise CacheError(f"IRREPRO_CACHE={cache_dir()} is a file, not a directory")

@@ -27,6 +27,7 @@ import pandas as pd
 from ._common import DataError
 from ._qrels import Qrels, _checked_qrels
 from ._runs import Run, read_run
+from ..errors import InputTypeError
 
 #: Column names of runs and qrels frames: (topic, document, value) per convention.
 RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}
@@ -103,7 +104,7 @@ def _one_run(obj, name: str) -> list[Run]:
     if _is_run_dict(obj):
         rows = _dict_rows(obj, "run")
         return [Run(name, rows.rename(columns={"value": "score"}), f"run dict ({name})")]
-    raise TypeError(
+    raise InputTypeError(
         f"cannot read a run from a {type(obj).__name__}: give run files, a DataFrame, a "
         "{qid: {docno: score}} dict or a ranx Run"
     )
@@ -131,7 +132,7 @@ def qrels_from_object(obj, name: str = "qrels") -> Qrels:
     if isinstance(obj, Mapping):
         rows = _dict_rows(obj, "qrels").rename(columns={"value": "grade"})
         return _checked_qrels(rows, "qrels dict" + (f" {name}" if name not in ("", "qrels") else ""), "entry")
-    raise TypeError(
+    raise InputTypeError(
         f"cannot read qrels from a {type(obj).__name__}: give a qrels file, an ir_datasets id, a "
         "DataFrame, a {qid: {docno: grade}} dict or a ranx Qrels"
     )

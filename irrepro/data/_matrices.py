@@ -12,6 +12,7 @@ import numpy as np
 
 from ._common import DataError, _pd
 from ._runset import _indices
+from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,7 +32,7 @@ class ScoreMatrix:
 
     def __post_init__(self):
         if self.scores.shape != (len(self.systems), len(self.topics)):
-            raise ValueError(
+            raise InputError(
                 f"scores have shape {self.scores.shape}, expected "
                 f"({len(self.systems)} systems, {len(self.topics)} topics)"
             )

@@ -29,6 +29,7 @@ from ._textfiles import (
     _strings,
     _text,
 )
+from ..errors import InputError, InputTypeError
 
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
@@ -86,7 +87,7 @@ class Qrels:
 
     def __init__(self, table=None, name: str = "", source: str = "", *, columns=None):
         if (table is None) == (columns is None):
-            raise TypeError("give Qrels either a table (DataFrame) or columns (topics, docs, grades)")
+            raise InputTypeError("give Qrels either a table (DataFrame) or columns (topics, docs, grades)")
         self.name, self.source = name, source
         self._table = table
         if columns is not None:
@@ -173,7 +174,7 @@ class Qrels:
         follows the largest grade: qrels whose largest grade exceeds :data:`MAX_DENSE_GRADE` are
         refused with a ValueError (use :meth:`grade_levels`, which counts the distinct grades)."""
         if self.max_grade > MAX_DENSE_GRADE:
-            raise ValueError(
+            raise InputError(
                 f"qrels {self.name!r}: the largest grade is {self.max_grade}; grade_counts has one "
                 f"column per grade 0..max and refuses grades above {MAX_DENSE_GRADE} "
                 "(Qrels.grade_levels counts the distinct grades instead)"

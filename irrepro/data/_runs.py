@@ -37,6 +37,7 @@ from ._textfiles import (
     _strings,
     _text,
 )
+from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -343,14 +344,14 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     import pyarrow.compute as pc
 
     if precision not in _PRECISIONS:
-        raise ValueError(f"precision must be one of {_PRECISIONS}, not {precision!r}")
+        raise InputError(f"precision must be one of {_PRECISIONS}, not {precision!r}")
     if not cols:
-        raise ValueError("no runs given")
+        raise InputError("no runs given")
     names = [c.name for c in cols]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         where = [c.path for c in cols if c.name in dupes]
-        raise ValueError(f"run name(s) {dupes} appear in more than one file: {where}")
+        raise InputError(f"run name(s) {dupes} appear in more than one file: {where}")
     topics = qrels.topics
     T = len(topics)
     tindex = {t: i for i, t in enumerate(topics)}

@@ -13,6 +13,7 @@ import numpy as np
 
 from ._common import PAD, _pd
 from ._qrels import Qrels
+from ..errors import InputError, UnknownNameError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -155,7 +156,7 @@ class RunSet:
         Lists are grouped by length so that n*k stays near ``max_cells`` (a single longer list
         gets a block of its own); ``depth`` cuts every list at that rank (trec_eval ``-M``)."""
         if depth is not None and depth < 1:
-            raise ValueError("depth must be >= 1")
+            raise InputError("depth must be >= 1")
         return self._blocks(self.flat_grades, PAD, max_cells, depth)
 
     def _blocks(self, flat: np.ndarray, fill: int, max_cells: int = 1 << 20, depth: int | None = None):
@@ -193,7 +194,7 @@ class RunSet:
     def truncate(self, depth: int) -> "RunSet":
         """The same run set with every list cut at ``depth`` documents (trec_eval ``-M``)."""
         if depth < 1:
-            raise ValueError("depth must be >= 1")
+            raise InputError("depth must be >= 1")
         keep = self._ranks() < depth
         lens = np.minimum(np.diff(self.offsets), depth)
         return replace(
@@ -213,7 +214,7 @@ class RunSet:
 
         if set(qrels.topics) != set(self.topics):
             extra, lack = sorted(set(qrels.topics) - set(self.topics)), sorted(set(self.topics) - set(qrels.topics))
-            raise ValueError(
+            raise InputError(
                 f"qrels {qrels.name!r} do not have the run set's topics: "
                 + "; ".join(x for x in (f"topics not in the run set {extra[:5]}" if extra else "",
                                         f"run set topics they lack {lack[:5]}" if lack else "") if x)
@@ -371,5 +372,5 @@ def _indices(names: Sequence[str], sel) -> list[int]:
         elif x in pos:
             out.append(pos[x])
         else:
-            raise KeyError(f"{x!r} is not one of {names[:5]}...")
+            raise UnknownNameError(f"{x!r} is not one of {names[:5]}...")
     return out

@@ -32,6 +32,7 @@ from ._collections import COLLECTIONS
 from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
+from ..errors import InputError
 
 __all__ = ["TREC6_TOPICS", "trec6_relevant", "thin_qrels", "pool_documents", "pool_qrels"]
 
@@ -100,16 +101,16 @@ def thin_qrels(
     of the qrels' lines).
     """
     if match not in ("rank", "order"):
-        raise ValueError(f"match must be 'rank' or 'order', not {match!r}")
+        raise InputError(f"match must be 'rank' or 'order', not {match!r}")
     if too_few not in ("error", "keep"):
-        raise ValueError(f"too_few must be 'error' or 'keep', not {too_few!r}")
+        raise InputError(f"too_few must be 'error' or 'keep', not {too_few!r}")
     topics = qrels.topics
     R = qrels.n_relevant(rel)
     want = _targets(target, topics, R, match)
     short = np.flatnonzero(want > R)
     if len(short) and too_few == "error":
         i = short[0]
-        raise ValueError(
+        raise InputError(
             f"topic {topics[i]!r} has {R[i]} relevant documents, fewer than its target {want[i]} "
             f"({len(short)} topic(s) short; too_few='keep' keeps all they have)"
         )
@@ -137,24 +138,24 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
     if isinstance(target, Mapping):
         missing = [t for t, r in zip(topics, R) if r > 0 and t not in target]
         if missing:
-            raise ValueError(f"target has no number for topic(s) {missing[:5]} (of {len(missing)})")
+            raise InputError(f"target has no number for topic(s) {missing[:5]} (of {len(missing)})")
         unknown = sorted(set(map(str, target)) - set(topics))
         if unknown:
-            raise ValueError(f"target names topic(s) the qrels lack: {unknown[:5]}")
+            raise InputError(f"target names topic(s) the qrels lack: {unknown[:5]}")
         want = np.array([parallel.check_int(target.get(t, 0), f"target[{t!r}]", minimum=0) for t in topics])
         if np.any((want == 0) & (R > 0)):
-            raise ValueError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
+            raise InputError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
         return want.astype(np.int64)
     want = np.asarray(target)
     if want.ndim != 1 or len(want) != T:
-        raise ValueError(
+        raise InputError(
             f"target has {want.size} number(s) for {T} topics: give one per topic (for another number "
             "of topics, take quantiles of the target first), or a mapping {topic: R}"
         )
     if not np.issubdtype(want.dtype, np.integer):
-        raise ValueError(f"target must hold integers, got {want.dtype}")
+        raise InputError(f"target must hold integers, got {want.dtype}")
     if want.min() < 1:
-        raise ValueError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
+        raise InputError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
     want = want.astype(np.int64)
     if match == "order":
         return want

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data import ScoreMatrix
+from ..errors import InputError
 
 __all__ = ["GM_EPSILON", "aggregate"]
 
@@ -39,19 +40,19 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     """
     x = scores.scores if isinstance(scores, ScoreMatrix) else np.asarray(scores, dtype=np.float64)
     if how not in _AGGREGATES:
-        raise ValueError(f"unknown aggregate {how!r}; use one of {_AGGREGATES}")
+        raise InputError(f"unknown aggregate {how!r}; use one of {_AGGREGATES}")
     if not eps > 0:
-        raise ValueError("eps must be > 0")
+        raise InputError("eps must be > 0")
     if how == "mean":
         return x.mean(axis=axis)
     if how in ("G", "AG"):
         if np.any(x + eps <= 0):
-            raise ValueError("geometric means need scores > -eps")
+            raise InputError("geometric means need scores > -eps")
         logs = np.log(x + eps).mean(axis=axis)
         return np.exp(logs) if how == "G" else logs
     if how == "G_trec":
         return np.exp(np.log(np.maximum(x, eps)).mean(axis=axis))
     if not eps < 0.5:
-        raise ValueError("the logit's eps must be < 0.5")
+        raise InputError("the logit's eps must be < 0.5")
     c = np.clip(x, eps, 1.0 - eps)
     return np.log(c / (1.0 - c)).mean(axis=axis)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+from ..errors import InputError
 
 
 def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
@@ -16,12 +17,12 @@ def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
     out = {}
     for g, v in items:
         if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
-            raise ValueError(f"gains: grade {g!r} is not an integer")
+            raise InputError(f"gains: grade {g!r} is not an integer")
         v = float(v)
         if not np.isfinite(v) or v < 0:
-            raise ValueError(f"gain {v!r} of grade {g} must be a finite number >= 0")
+            raise InputError(f"gain {v!r} of grade {g} must be a finite number >= 0")
         if g <= 0 and v != 0:
-            raise ValueError(f"gain {v!r} of grade {g}: grades <= 0 are not relevant and gain 0")
+            raise InputError(f"gain {v!r} of grade {g}: grades <= 0 are not relevant and gain 0")
         if v != g and not (g <= 0 and v == 0):  # (a grade's own gain is the default)
             out[int(g)] = v
     return tuple(sorted(out.items())) or None

@@ -13,6 +13,7 @@ from ..data import PAD, UNJUDGED, RunSet
 from .aggregates import GM_EPSILON
 from .judgments import _Gains, _gain_pairs, _Judgments
 from .names import Measure, parse_measure
+from ..errors import InputError
 
 __all__ = ["average_precision", "rbp_residual", "score_grades"]
 
@@ -57,7 +58,7 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     ``(...)`` (``(S, T)`` for a RunSet). RBP + residual is the upper bound of the RBP interval.
     """
     if not 0.0 < p < 1.0:
-        raise ValueError("RBP's persistence p must be in (0, 1)")
+        raise InputError("RBP's persistence p must be in (0, 1)")
     if isinstance(grades, RunSet):
         S, T = len(grades.runs), len(grades.topics)
         out = np.zeros(S * T)
@@ -364,7 +365,7 @@ def _check_err(judg: _Judgments, topics: Sequence[str]) -> None:
     bad = np.flatnonzero(judg.grade > _ERR_MAX_GRADE)
     if len(bad):
         i = int(bad[0])
-        raise ValueError(
+        raise InputError(
             f"ERR follows TREC Web's gdeval.pl: grades 0..{_ERR_MAX_GRADE}, stop probability "
             f"(2**grade - 1) / 2**{_ERR_MAX_GRADE}; topic {topics[judg.topic[i]]!r} has grade "
             f"{int(judg.grade[i])}"
@@ -390,7 +391,7 @@ def _specs(measures, rel) -> tuple[list, list[Measure]]:
     if isinstance(measures, str) or not isinstance(measures, Iterable):
         measures = [measures]
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, np.integer)) or rel < 1):
-        raise ValueError(f"rel must be an integer >= 1 (a relevance level), got {rel!r}")
+        raise InputError(f"rel must be an integer >= 1 (a relevance level), got {rel!r}")
     keys = list(dict.fromkeys(measures))
     parsed = [parse_measure(m, rel=rel) for m in keys]
     unique = list({s.name: s for s in parsed}.values())
@@ -416,17 +417,17 @@ def score_grades(
     """
     grades = np.asarray(grades)
     if grades.ndim != 3:
-        raise ValueError(f"grades must be (runs, topics, ranks), got shape {grades.shape}")
+        raise InputError(f"grades must be (runs, topics, ranks), got shape {grades.shape}")
     grade_counts = np.asarray(grade_counts, dtype=np.int64)
     S, T, K = grades.shape
     if grade_counts.ndim != 2 or grade_counts.shape[0] != T:
-        raise ValueError(f"grade_counts must be (topics={T}, grades), got {grade_counts.shape}")
+        raise InputError(f"grade_counts must be (topics={T}, grades), got {grade_counts.shape}")
     if rel < 1:
-        raise ValueError(f"rel must be >= 1 (a relevance level), got {rel}")
+        raise InputError(f"rel must be >= 1 (a relevance level), got {rel}")
     if grades.size and int(grades.min()) < PAD:
-        raise ValueError(f"grades below {PAD} (PAD): {int(grades.min())}; use UNJUDGED = -1 / PAD = -2")
+        raise InputError(f"grades below {PAD} (PAD): {int(grades.min())}; use UNJUDGED = -1 / PAD = -2")
     if (grade_counts < 0).any():
-        raise ValueError("grade_counts must be >= 0")
+        raise InputError("grade_counts must be >= 0")
     pairs, specs = _specs(measures, rel)
     judg = _Judgments.from_counts(grade_counts)
     if any(s.family == "ERR" for s in specs):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .judgments import _gain_pairs
+from ..errors import InputError
 
 __all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure", "trec_eval_name"]
 
@@ -141,7 +142,7 @@ def _literal(node, text):
     try:
         return ast.literal_eval(node)
     except ValueError:
-        raise ValueError(f"measure {text!r}: {ast.unparse(node)!r} is not a literal value") from None
+        raise InputError(f"measure {text!r}: {ast.unparse(node)!r} is not a literal value") from None
 
 
 def _split_string(text: str) -> tuple[str, dict, str]:
@@ -175,21 +176,21 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     try:
         node = ast.parse(s, mode="eval").body
     except SyntaxError:
-        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}") from None
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
     params: dict = {}
     at = None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         at, node = _literal(node.right, text), node.left
     if isinstance(node, ast.Call):
         if node.args:
-            raise ValueError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
+            raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
         for kw in node.keywords:
             if kw.arg is None or kw.arg in params:
-                raise ValueError(f"measure {text!r}: a parameter is given twice or unnamed")
+                raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
             params[kw.arg] = _literal(kw.value, text)
         node = node.func
     if not isinstance(node, ast.Name):
-        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}")
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
     fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
     if at is not None:
         params["@"] = at
@@ -204,7 +205,7 @@ def _check_type(text, key, value, kind):
     else:
         ok = isinstance(value, kind)
     if not ok:
-        raise ValueError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
+        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
     return value
 
 
@@ -215,54 +216,54 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         params = {**fixed, **params}
     if fam not in _FAMILIES:
         if fam in _MISSING:
-            raise ValueError(
+            raise InputError(
                 f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. "
                 f"Supported: {_known_names()}"
             )
-        raise ValueError(f"unknown measure {text!r}; known: {_known_names()}")
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
     spec = _FAMILIES[fam]
     if "@" in params:
         if spec.at is None:
-            raise ValueError(f"measure {text!r}: {fam} takes no @ parameter (a cutoff); use {fam}")
+            raise InputError(f"measure {text!r}: {fam} takes no @ parameter (a cutoff); use {fam}")
         if spec.at in params:
-            raise ValueError(f"measure {text!r}: {spec.at} is given twice")
+            raise InputError(f"measure {text!r}: {spec.at} is given twice")
         params[spec.at] = params.pop("@")
     unknown = [k for k in params if k not in spec.params]
     if unknown:
         takes = ", ".join(spec.params) or "no parameters"
-        raise ValueError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
+        raise InputError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
     if params.get("judged_only", False) is not False:
-        raise ValueError(
+        raise InputError(
             f"measure {text!r}: judged_only=True (trec_eval -J) is not supported by irrepro; "
             "drop it to score every retrieved document"
         )
     if params.get("dcg", "log2") != "log2":
-        raise ValueError(
+        raise InputError(
             f"measure {text!r}: only dcg='log2' (trec_eval's discount, gain = grade) is supported"
         )
     kw: dict = {"agg": agg if agg in ("gm", "G") else spec.agg}
     if spec.at_required and params.get(spec.at) is None:
         what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
-        raise ValueError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
+        raise InputError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
     if spec.at == "cutoff" and params.get("cutoff") is not None:
         k = _check_type(text, "cutoff", params["cutoff"], int)
         if k < 1:
-            raise ValueError(f"measure {text!r}: the cutoff must be at least 1")
+            raise InputError(f"measure {text!r}: the cutoff must be at least 1")
         kw["cutoff"] = int(k)
     if spec.at == "recall":
         r = float(_check_type(text, "recall", params["recall"], float))
         if not 0.0 <= r <= 1.0:
-            raise ValueError(f"measure {text!r}: the recall level must be in [0, 1]")
+            raise InputError(f"measure {text!r}: the recall level must be in [0, 1]")
         kw["recall"] = r
     if fam == "RBP":
         p = float(_check_type(text, "p", params.get("p", 0.8), float))
         if not 0.0 < p < 1.0:
-            raise ValueError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
+            raise InputError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
         kw["p"] = p
     if fam == "SetF":
         b = float(_check_type(text, "beta", params.get("beta", 1.0), float))
         if not b >= 0 or not math.isfinite(b):
-            raise ValueError(f"measure {text!r}: beta must be a finite number >= 0")
+            raise InputError(f"measure {text!r}: beta must be a finite number >= 0")
         kw["beta"] = b
     if fam == "SetP":
         kw["relative"] = bool(_check_type(text, "relative", params.get("relative", False), bool))
@@ -276,10 +277,10 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         if own != "absent":
             r = _check_type(text, "rel", own, int)
             if r < 1:
-                raise ValueError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
+                raise InputError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
             kw["rel"] = int(r)
     if agg in ("gm", "G") and spec.agg != "mean":
-        raise ValueError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
+        raise InputError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
     m = Measure("", fam, **kw)
     return replace(m, name=_canonical(m))
 
@@ -325,7 +326,7 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
     if hasattr(name, "NAME") and isinstance(getattr(name, "params", None), dict):  # ir_measures
         params = {k: v for k, v in name.params.items()}
         return _build(str(name), name.NAME, params, "mean", rel)
-    raise ValueError(f"a measure must be a name or an ir_measures measure, got {name!r}")
+    raise InputError(f"a measure must be a name or an ir_measures measure, got {name!r}")
 
 
 # trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;

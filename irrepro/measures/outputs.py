@@ -16,6 +16,7 @@ from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
 from .names import _trec_eval_key, parse_measure, trec_eval_name
+from ..errors import InputError
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd
@@ -67,7 +68,7 @@ def evaluate(
     """
     integer = isinstance(depth, (int, np.integer)) and not isinstance(depth, bool)
     if depth is not None and (not integer or depth < 1):
-        raise ValueError(f"depth must be a positive integer, got {depth!r}")
+        raise InputError(f"depth must be a positive integer, got {depth!r}")
     pairs, specs = _specs(measures, rel)
     topics = list(runset.topics)
     S, T = len(runset.runs), len(topics)
@@ -115,13 +116,13 @@ def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarra
     if retrieved is None:
         retrieved = getattr(scores, "retrieved", None)
     if retrieved is None:
-        raise ValueError(
+        raise InputError(
             "complete=False averages over the topics each run retrieved: pass retrieved= "
             "(runs x topics booleans) or the Evaluation that evaluate() returned"
         )
     retrieved = np.asarray(retrieved, dtype=bool)
     if retrieved.shape != sm.shape:
-        raise ValueError(f"retrieved has shape {retrieved.shape}, the scores {sm.shape}")
+        raise InputError(f"retrieved has shape {retrieved.shape}, the scores {sm.shape}")
     return retrieved
 
 
@@ -145,7 +146,7 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
         elif agg == "G":
             x = np.log(x + GM_EPSILON)
         elif agg not in ("mean", "sum"):
-            raise ValueError(f"unknown aggregate {agg!r}")
+            raise InputError(f"unknown aggregate {agg!r}")
         n = mask.sum(axis=1)
         total = np.cumsum(np.where(mask, x, 0.0), axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
         if agg == "sum":
@@ -221,7 +222,7 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
     output); ``complete=True`` every qrels topic (trec_eval -c).
     """
     if form not in ("pytrec_eval", "ranx"):
-        raise ValueError(f"form must be 'pytrec_eval' or 'ranx', got {form!r}")
+        raise InputError(f"form must be 'pytrec_eval' or 'ranx', got {form!r}")
     out: dict = {}
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)

@@ -28,6 +28,7 @@ from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
 from ..bootstrap_tests.samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
+from ..errors import InputError
 
 __all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
 
@@ -123,13 +124,13 @@ def effect_sizes(
     from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
     """
     if kind not in EFFECTS:
-        raise ValueError(f"kind must be one of {EFFECTS}, not {kind!r}")
+        raise InputError(f"kind must be one of {EFFECTS}, not {kind!r}")
     level = check_level(level)
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     S, n = x.shape
     if n < 3:
-        raise ValueError(f"effect sizes with intervals need at least 3 topics (the jackknife), got {n}")
+        raise InputError(f"effect sizes with intervals need at least 3 topics (the jackknife), got {n}")
     samples = _check_samples(samples, n, B, seed)
     c = _counts(samples, n)  # (B, n)
     floor = _NOISE * np.abs(x).max()

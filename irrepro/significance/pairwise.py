@@ -11,6 +11,7 @@ from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
 from ..parallel import SeedLike
 from .randomization import permutation_test, tukey_hsd
 from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name
+from ..errors import InputError
 
 __all__ = ["pairwise_test"]
 
@@ -57,11 +58,11 @@ def pairwise_test(
     pairs, so the results do not depend on ``n_jobs``).
     """
     if test not in TESTS:
-        raise ValueError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
+        raise InputError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":
-        raise ValueError(
+        raise InputError(
             f"randomised Tukey HSD's p-values are family-wise already: no {correction!r} correction "
             "on top (use correction 'none')"
         )

@@ -20,6 +20,7 @@ from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, _pair_noise
 from ..bootstrap_tests.samples import _as_matrix, _check_pairs, _resolve_pairs
 from ..parallel import SeedLike
 from .result import FAMILY_WISE, PairwiseResult, _baseline_name
+from ..errors import InputError
 
 __all__ = ["sign_flips", "permutation_test", "tukey_hsd", "tukey_hsd_pvalues"]
 
@@ -48,9 +49,9 @@ def _all_sign_flips(n: int) -> np.ndarray:
 def _check_signs(signs, n: int) -> np.ndarray:
     signs = np.asarray(signs, dtype=np.float64)
     if signs.ndim != 2 or signs.shape[1] != n or signs.shape[0] < 1:
-        raise ValueError(f"signs must have shape (B, {n}), got {signs.shape}")
+        raise InputError(f"signs must have shape (B, {n}), got {signs.shape}")
     if not np.all(np.abs(signs) == 1):
-        raise ValueError("signs must be +1 or -1")
+        raise InputError("signs must be +1 or -1")
     return signs
 
 
@@ -103,7 +104,7 @@ def permutation_test(
     alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
     for a in alts:
         if a not in ALTERNATIVES:
-            raise ValueError(f"alternative must be one of {ALTERNATIVES}, not {a!r}")
+            raise InputError(f"alternative must be one of {ALTERNATIVES}, not {a!r}")
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
@@ -116,7 +117,7 @@ def permutation_test(
             signs = _all_sign_flips(n)
         else:
             if seed is None:
-                raise ValueError("pass seed (int or numpy Generator) or the sign flips as signs")
+                raise InputError("pass seed (int or numpy Generator) or the sign flips as signs")
             signs = sign_flips(n, B, seed=seed)
     B = signs.shape[0]
     adj = 0 if exact else 1
@@ -151,11 +152,11 @@ def permutation_test(
 def _check_permutations(perms, n: int, S: int) -> np.ndarray:
     perms = np.asarray(perms)
     if perms.ndim != 3 or perms.shape[1:] != (n, S) or perms.shape[0] < 1:
-        raise ValueError(f"permutations must have shape (B, {n}, {S}), got {perms.shape}")
+        raise InputError(f"permutations must have shape (B, {n}, {S}), got {perms.shape}")
     if not np.issubdtype(perms.dtype, np.integer) or not np.array_equal(
         np.sort(perms, axis=-1), np.broadcast_to(np.arange(S), perms.shape)
     ):
-        raise ValueError(f"permutations[b, t] must be a permutation of the system indices 0..{S - 1}")
+        raise InputError(f"permutations[b, t] must be a permutation of the system indices 0..{S - 1}")
     return perms
 
 
@@ -195,7 +196,7 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
     below alpha."""
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 3:
-        raise ValueError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
+        raise InputError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
     F, S, n = x.shape
     pairs = _check_pairs(pairs, S)
     perms = _check_permutations(permutations, n, S)
@@ -244,7 +245,7 @@ def tukey_hsd(
     else:
         B = parallel.check_int(B, "B", minimum=1)
         if seed is None:
-            raise ValueError("pass seed (int or numpy Generator) or the permutations")
+            raise InputError("pass seed (int or numpy Generator) or the permutations")
         sizes = [min(_PERM_BLOCK, B - a) for a in range(0, B, _PERM_BLOCK)]
         seeds = parallel.as_seed_sequence(seed).spawn(len(sizes))
         ident = np.arange(S)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..stats import adjust_pvalues
 from ._names import CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
+from ..errors import InputError
 
 __all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
 
@@ -21,13 +22,13 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
     if correction in CORRECTIONS:
         return CORRECTIONS[correction]
     if correction == FAMILY_WISE:
-        raise ValueError("'tukey' is not a correction: randomised Tukey HSD (test='tukey') is family-wise by itself")
+        raise InputError("'tukey' is not a correction: randomised Tukey HSD (test='tukey') is family-wise by itself")
     from statsmodels.stats.multitest import multipletests
 
     try:
         multipletests([0.5], method=correction)
     except ValueError:
-        raise ValueError(
+        raise InputError(
             f"correction must be one of {', '.join(CORRECTIONS)} or a method of statsmodels' "
             f"multipletests, not {correction!r}"
         ) from None
@@ -80,7 +81,7 @@ class PairwiseResult:
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
                 return self
-            raise ValueError(
+            raise InputError(
                 f"randomised Tukey HSD's p-values are family-wise already: no {correction!r} "
                 "correction on top (use correction 'none')"
             )

@@ -58,7 +58,7 @@ def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[n
 def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
     if isinstance(scores, dict):
         if not scores:
-            raise ValueError("no measures to compare")
+            raise InputError("no measures to compare")
         return dict(scores)
     if isinstance(scores, ScoreMatrix):
         return {scores.measure or "score": scores}
@@ -313,7 +313,7 @@ class ComparisonTable:
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
         """The table in one of :data:`FORMATS`."""
         if fmt not in FORMATS:
-            raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
+            raise InputError(f"format must be one of {FORMATS}, not {fmt!r}")
         if fmt == "csv":
             return self.to_csv()
         return {"text": self.to_string, "markdown": self.to_markdown, "latex": self.to_latex}[fmt](digits)
@@ -380,7 +380,7 @@ def compare(
         if first is None:
             first = systems
         elif systems != first:
-            raise ValueError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
+            raise InputError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
         arrays[m] = x
     runs = first
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
@@ -389,7 +389,7 @@ def compare(
     if needs_seed:
         if seed is None:
             what = "the intervals resample" if test not in ("bootstrap", "permutation", "tukey") else f"the {test} test resamples"
-            raise ValueError(f"pass seed: {what}")
+            raise InputError(f"pass seed: {what}")
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
     tests, wtl, lows, highs = {}, {}, {}, {}
     for m, x in arrays.items():
