@@ -1,6 +1,9 @@
 """Tests of irrepro.plots: each figure draws exactly the numbers it is given (read back from the
 matplotlib artists and compared with the inputs arranged by plain Python)."""
 
+import ast
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -180,3 +183,50 @@ def test_margin_draws_the_fitted_probabilities():
     np.testing.assert_allclose([b.get_height() for b in fitted], np.diff(np.r_[0.0, model.margins[0].cdf]))
     moved = model.margins[0].with_mean(model.margins[0].mean + 0.05)
     np.testing.assert_allclose(ax.lines[0].get_ydata(), np.diff(np.r_[0.0, moved.cdf]))
+
+
+# --- the chapters draw every figure through irrepro.plots ------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+#: matplotlib's (and pandas', seaborn's) drawing primitives: a chapter that calls one draws by hand
+DRAWING = {"plot", "hist", "hist2d", "scatter", "bar", "barh", "vlines", "hlines", "axhline", "axvline",
+           "axhspan", "axvspan", "fill_between", "fill_betweenx", "errorbar", "imshow", "pcolormesh", "matshow",
+           "contour", "contourf", "text", "annotate", "pie", "boxplot", "violinplot", "step", "stem", "stairs",
+           "heatmap", "arrow", "quiver"}
+
+
+def _drawing_calls(source: str) -> list[str]:
+    """The drawing calls of a cell's code: ``x.<primitive>(...)`` for a primitive of
+    :data:`DRAWING`, and any call of seaborn (``sns.``); IPython magics are left out."""
+    code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines())
+    calls = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            base = node.func.value
+            if node.func.attr in DRAWING or (isinstance(base, ast.Name) and base.id in ("sns", "seaborn")):
+                calls.append(ast.unparse(node.func))
+    return calls
+
+
+def test_drawing_calls_finds_hand_drawn_figures():
+    assert _drawing_calls("fig, ax = plt.subplots()\nax.hist(x)\n%time y = 1\nsd.plot(x='t')") == ["ax.hist", "sd.plot"]
+    assert _drawing_calls("sns.heatmap(t)") == ["sns.heatmap"]
+    assert _drawing_calls("plots.plot_map_sd(sd)\nfig.suptitle('a'); ax.set_title('b'); plt.tight_layout()") == []
+
+
+@pytest.mark.parametrize("page", sorted([*ROOT.glob("notebooks/*.md"), *ROOT.glob("book/*.md")]), ids=lambda p: p.name)
+def test_chapters_draw_figures_only_through_irrepro_plots(page):
+    """Every figure of a chapter (notebooks/*.md) or book page (book/*.md) is drawn by a function of
+    :mod:`irrepro.plots`: no code cell calls a drawing primitive itself (:data:`DRAWING`: ``ax.plot``,
+    ``ax.hist``, ``ax.scatter``, ``axhline``, ..., ``DataFrame.plot``, anything of seaborn).
+
+    The rule: a cell may lay a figure out and label it - ``plt.subplots``, ``fig.suptitle``,
+    ``ax.set_title`` / ``set_xlabel`` / ``set_ylabel``, ``legend``, ``tight_layout``, ``show`` - as
+    that arranges and names what the plot functions drew but draws no data; every mark on the
+    axes comes from ``irrepro.plots``, where it is tested."""
+    import jupytext
+
+    # (a page without a MyST code-cell runs no code: its fenced blocks are text for the reader)
+    cells = [c for c in jupytext.read(page).cells if c.cell_type == "code"] if "{code-cell}" in page.read_text() else []
+    found = [(k, call) for k, c in enumerate(cells) for call in _drawing_calls(c.source)]
+    assert not found, f"{page.name}: code cells (numbered from 0) drawing by hand: {found}"
