@@ -804,7 +804,7 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
         axes = plt.subplots(1, len(groups), figsize=(10, 3.5))[1]
     axes = np.atleast_1d(axes)
     for ax, (setting, g) in zip(axes, groups):
-        lab = g["metric"] + "\n" + g["form"].map(short)
+        lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
         if kind == "dRMSE":
             ax.errorbar(range(len(g)), g["dRMSE mean"],
                         yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]], fmt="o", color="C0")
@@ -814,7 +814,7 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
                                                                     "standardized": "C0"}))
             ax.axhline(0.05, color="k", lw=0.8, ls="--")
             ylabel = "false-positive rate,\nupper end of 95% interval"
-        ax.set_xticks(range(len(g)), [escape.mpl(t) for t in lab], fontsize=7, rotation=90)
+        ax.set_xticks(range(len(g)), lab, fontsize=7, rotation=90)
         ax.set(title=escape.mpl(setting), ylabel=ylabel)
     return axes
 
