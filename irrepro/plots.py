@@ -439,7 +439,8 @@ def plot_topic_differences(d, sd_separate, sd_paired, *, interval=None, ylabel: 
     xs = np.arange(len(t_order))
     for off, kind, sd, col in ((-0.15, "separate", sd_separate, "0.6"), (0.15, "paired", sd_paired, "C0")):
         sd = np.asarray(sd, dtype=np.float64)[t_order]
-        ax.vlines(xs + off, d[t_order] - Z95 * sd, d[t_order] + Z95 * sd, color=col, lw=1.5, label=f"{kind} bootstrap")
+        ax.vlines(xs + off, d[t_order] - Z95 * sd, d[t_order] + Z95 * sd, color=col, lw=1.5,
+                  label=f"{kind} bootstrap")
     ax.scatter(xs, d[t_order], s=10, color="k", zorder=3)
     ax.axhline(0, color="k", lw=0.5)
     if interval is not None:
@@ -807,7 +808,8 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
         lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
         if kind == "dRMSE":
             ax.errorbar(range(len(g)), g["dRMSE mean"],
-                        yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]], fmt="o", color="C0")
+                        yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
+                        fmt="o", color="C0")
             ylabel = "dRMSE between random halves\n(mean, 95% interval)"
         else:
             ax.bar(range(len(g)), g["FP high"], color=g["form"].map({"raw": "0.5", "R-normalized": "C1",

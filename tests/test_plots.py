@@ -209,12 +209,16 @@ def _drawing_calls(source: str) -> list[str]:
 
 
 def test_drawing_calls_finds_hand_drawn_figures():
-    assert _drawing_calls("fig, ax = plt.subplots()\nax.hist(x)\n%time y = 1\nsd.plot(x='t')") == ["ax.hist", "sd.plot"]
+    cell = "fig, ax = plt.subplots()\nax.hist(x)\n%time y = 1\nsd.plot(x='t')"
+    assert _drawing_calls(cell) == ["ax.hist", "sd.plot"]
     assert _drawing_calls("sns.heatmap(t)") == ["sns.heatmap"]
     assert _drawing_calls("plots.plot_map_sd(sd)\nfig.suptitle('a'); ax.set_title('b'); plt.tight_layout()") == []
 
 
-@pytest.mark.parametrize("page", sorted([*ROOT.glob("notebooks/*.md"), *ROOT.glob("book/*.md")]), ids=lambda p: p.name)
+PAGES = sorted([*ROOT.glob("notebooks/*.md"), *ROOT.glob("book/*.md")])
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_chapters_draw_figures_only_through_irrepro_plots(page):
     """Every figure of a chapter (notebooks/*.md) or book page (book/*.md) is drawn by a function of
     :mod:`irrepro.plots`: no code cell calls a drawing primitive itself (:data:`DRAWING`: ``ax.plot``,
@@ -227,7 +231,8 @@ def test_chapters_draw_figures_only_through_irrepro_plots(page):
     import jupytext
 
     # (a page without a MyST code-cell runs no code: its fenced blocks are text for the reader)
-    cells = [c for c in jupytext.read(page).cells if c.cell_type == "code"] if "{code-cell}" in page.read_text() else []
+    notebook = "{code-cell}" in page.read_text()
+    cells = [c for c in jupytext.read(page).cells if c.cell_type == "code"] if notebook else []
     found = [(k, call) for k, c in enumerate(cells) for call in _drawing_calls(c.source)]
     assert not found, f"{page.name}: code cells (numbered from 0) drawing by hand: {found}"
 
@@ -269,7 +274,8 @@ def test_topic_differences_sorted_with_both_intervals_and_the_band():
     np.testing.assert_allclose(ax.collections[2].get_offsets()[:, 1], d[order])
     ys = ax.patches[0].get_path().transformed(ax.patches[0].get_patch_transform()).vertices[:, 1]
     assert (ys.min(), ys.max()) == pytest.approx((fixed.lower, fixed.upper))
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["separate bootstrap", "paired bootstrap", "fixed-effect 95% CI"]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["separate bootstrap", "paired bootstrap", "fixed-effect 95% CI"]
     assert (ax.get_ylabel(), ax.get_title()) == ("y", "x vs y")
 
 
