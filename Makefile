@@ -18,6 +18,9 @@ export IRREPRO_RESULTS := $(abspath $(BUILD))/results
 # The book's pages show the labelled simulated stand-in of a collection that cannot be had
 # (IRREPRO_REQUIRE_REAL=1 forbids it); outside the book, the loaders give real data or an error.
 book student: export IRREPRO_ALLOW_SIMULATED ?= 1
+# The book's heavy computations on all cores unless IRREPRO_JOBS says otherwise (speed only: the
+# numbers do not depend on the number of workers).
+book student: export IRREPRO_JOBS ?= -1
 
 .PHONY: book book-offline student test e2e venv lock clean data-status bench
 

@@ -23,7 +23,13 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
 - :func:`plot_margin`, :func:`plot_rates_by_alpha`, :func:`plot_power_by_delta`,
   :func:`plot_coverage` - the simulator's fitted margins, type I error and power of the paired tests
   beside Urbano, Lima & Hanjalic's (2019), and the coverage of corpus-bootstrap intervals
-  (the "Against a known truth" chapter: :mod:`irrepro.simulation`, :mod:`irrepro.known_truth`).
+  (the "Against a known truth" chapter: :mod:`irrepro.simulation`, :mod:`irrepro.known_truth`);
+- the chapters' other figures: :func:`plot_normalized_differences`, :func:`plot_topic_differences`
+  (Cormack & Lynam), :func:`plot_asl_panels`, :func:`plot_stability`, :func:`plot_lower_triangle` (Sakai),
+  :func:`plot_pooled_error_rates`, :func:`plot_error_rates_by_effort`, :func:`plot_map_sd`,
+  :func:`plot_dependence` (Sanderson & Zobel), :func:`plot_mean_intervals`,
+  :func:`plot_score_histogram`, :func:`plot_percentile_curves`, :func:`plot_partition_summaries`,
+  :func:`plot_grouped_bars` (Webber, Moffat & Zobel).
 """
 
 from __future__ import annotations
@@ -50,6 +56,20 @@ __all__ = [
     "plot_rates_by_alpha",
     "plot_power_by_delta",
     "plot_coverage",
+    "plot_normalized_differences",
+    "plot_topic_differences",
+    "plot_asl_panels",
+    "plot_stability",
+    "plot_pooled_error_rates",
+    "plot_error_rates_by_effort",
+    "plot_map_sd",
+    "plot_dependence",
+    "plot_lower_triangle",
+    "plot_mean_intervals",
+    "plot_score_histogram",
+    "plot_percentile_curves",
+    "plot_partition_summaries",
+    "plot_grouped_bars",
 ]
 
 #: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
@@ -178,14 +198,16 @@ def plot_significance_matrix(pairs, difference, significant, order, *, labels: S
     return ax
 
 
-def plot_score_matrix(scores, measure: str = "", *, ax=None):
+def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
-    first and topics (columns) easiest first, with a colour bar labelled ``measure``."""
+    first and topics (columns) easiest first, with a colour bar labelled ``measure``; the grey
+    scale spans 0 to ``vmax`` (None: the largest score)."""
     x = np.asarray(scores, dtype=np.float64)
     ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
     order_s = np.argsort(-x.mean(axis=1), kind="stable")
     order_t = np.argsort(-x.mean(axis=0), kind="stable")
-    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=max(1e-9, float(np.nanmax(x))))
+    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0,
+                   vmax=max(1e-9, float(np.nanmax(x))) if vmax is None else vmax)
     measure = _name(measure)
     ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
     ax.figure.colorbar(im, ax=ax, label=measure)
@@ -350,3 +372,472 @@ def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, 
     ax.set_ylabel("share of lists")
     ax.legend(fontsize=7)
     return ax
+
+
+# --- the chapters' own figures (each drawn here so that a chapter only calls irrepro.plots) -------------
+
+
+def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0.25, xlabel: str = "",
+                                title: str = "", ax=None):
+    """Histogram of normalised differences (Cormack & Lynam's (2006) Figures 1 and 2: the other
+    half's AP minus the interval's centre over its half-width, so that inside is [-1, 1]).
+
+    Parameters
+    ----------
+    x : array_like
+        The normalised differences (``SplitValidation.normalized_difference``).
+    clip : tuple of float
+        (low, high): values outside are drawn at the ends; the bins of width ``step`` span it.
+    step : float
+        Bin width.
+    xlabel, title : str
+        Axis label and title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on, with dashed lines at -1 and 1.
+    """
+    ax = _axes(ax, (7, 3.2))
+    lo, hi = clip
+    ax.hist(np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4")
+    ax.axvline(-1, color="C3", ls="--")
+    ax.axvline(1, color="C3", ls="--")
+    ax.set_xlabel(escape.mpl(xlabel))
+    if title:
+        ax.set_title(escape.mpl(title))
+    return ax
+
+
+def plot_topic_differences(d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None):
+    """Per-topic differences of two runs (points, topics sorted by the difference) with their 95%
+    intervals from separate and from paired bootstraps (d +- 1.96 sd, side by side) and, when given,
+    a combined interval (``interval``: an object with ``lower`` and ``upper``, e.g.
+    :func:`irrepro.stats.meta_analysis`'s fixed effect) as a band (Cormack & Lynam 2006, section 6).
+
+    Parameters
+    ----------
+    d, sd_separate, sd_paired : array_like
+        Per topic: the difference and the standard deviations of the two bootstraps.
+    interval : object, optional
+        The fixed-effect 95% interval (``lower``, ``upper``).
+    ylabel, title : str
+        The y axis label and the title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (9, 3.5))
+    d = np.asarray(d, dtype=np.float64)
+    t_order = np.argsort(d)
+    xs = np.arange(len(t_order))
+    for off, kind, sd, col in ((-0.15, "separate", sd_separate, "0.6"), (0.15, "paired", sd_paired, "C0")):
+        sd = np.asarray(sd, dtype=np.float64)[t_order]
+        ax.vlines(xs + off, d[t_order] - Z95 * sd, d[t_order] + Z95 * sd, color=col, lw=1.5,
+                  label=f"{kind} bootstrap")
+    ax.scatter(xs, d[t_order], s=10, color="k", zorder=3)
+    ax.axhline(0, color="k", lw=0.5)
+    if interval is not None:
+        ax.axhspan(interval.lower, interval.upper, color="C1", alpha=0.3, label="fixed-effect 95% CI")
+    ax.set_xlabel("topics (sorted by d)")
+    ax.set_ylabel(escape.mpl(ylabel))
+    ax.set_title(escape.mpl(title))
+    ax.legend(fontsize=8, loc="upper left")
+    return ax
+
+
+def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05,
+                    axes=None):
+    """Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
+    labelled by measure) and of the unpaired tests (right, labelled by name), drawn by
+    :func:`plot_asl_curves`.
+
+    Parameters
+    ----------
+    paired, unpaired : mapping
+        Name -> :class:`irrepro.bootstrap_tests.PairwiseTest` (``MeasureStudy.paired`` /
+        ``.unpaired``).
+    colors : mapping, optional
+        Name -> colour, the same in both panels.
+    alpha : float
+        The dashed line.
+    axes : sequence of two matplotlib Axes, optional
+        Where to draw (a new figure, the y axis shared, when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The two axes.
+    """
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)[1]
+    colors = colors or {}
+    panels = [("paired test (Figure 7)", paired, True), ("unpaired test (Figure 8)", unpaired, False)]
+    for ax, (title, tests, by_measure) in zip(axes, panels):
+        curves = {(t.measure if by_measure else name): t.asl_curve() for name, t in tests.items()}
+        cols = {(t.measure if by_measure else name): colors.get(name) for name, t in tests.items()}
+        plot_asl_curves(curves, alpha=alpha, colors=cols, ax=ax)
+        ax.set_xlabel("system pairs sorted by ASL")
+        ax.set_ylabel("")
+        ax.set_title(title)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("achieved significance level")
+    return np.asarray(axes)
+
+
+def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
+    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against proportion of ties,
+    one line per measure over the fuzziness values.
+
+    Parameters
+    ----------
+    stability : mapping
+        Name -> :class:`irrepro.bootstrap_tests.Stability` (``MeasureStudy.stability``).
+    colors : mapping, optional
+        Name -> colour.
+    title : str
+        The title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (6.5, 4.5))
+    for name, st in stability.items():
+        ax.plot(st.prop_ties, st.minority_rate, marker="o", ms=3, color=(colors or {}).get(name), label=_name(name))
+    ax.set_xlabel("proportion of ties (PT)")
+    ax.set_ylabel("minority rate (MR)")
+    ax.set_title(escape.mpl(title))
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_pooled_error_rates(result: SwapExperiment, filters: Mapping[str, str], *, kind: str = "relative",
+                            bins=slice(2, 6), ax=None):
+    """Error rate against topic-set size over several bins pooled (errors and trials summed), one
+    line per filter (Sanderson & Zobel 2005, section 3: t vs sign vs Wilcoxon); sizes without a
+    trial are not drawn.
+
+    Parameters
+    ----------
+    result : SwapExperiment
+        The experiment.
+    filters : mapping
+        Label -> filter of ``result.filters``.
+    kind : str
+        "relative" or "absolute" difference bins.
+    bins : slice or sequence of int
+        The bins pooled.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 4))
+    for label, flt in filters.items():
+        f, k = result._fk(flt, kind)
+        e = result.errors[f, k][:, bins].sum(1)
+        t = result.trials[f, k][:, bins].sum(1)
+        ax.plot(result.sizes, np.where(t > 0, e / np.maximum(t, 1), np.nan), marker=".", label=_name(label))
+    ax.set_xlabel("topic-set size")
+    ax.legend()
+    return ax
+
+
+def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[int] = (2, 5), axes=None):
+    """Sanderson & Zobel's (2005) Figure 7: error rate of difference bins against topic-set size
+    (left) and against assessor effort (right: sizes times the cost of a topic), per measure.
+
+    Parameters
+    ----------
+    results : mapping
+        Label -> (SwapExperiment, cost of one of its topics).
+    bins : sequence of int
+        The relative-difference bins drawn (solid, dashed, ...).
+    axes : sequence of two matplotlib Axes, optional
+        Where to draw (a new figure, the y axis shared, when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The two axes.
+    """
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)[1]
+    for name, (res, cost) in results.items():
+        for b, ls in zip(bins, ("-", "--", ":", "-.")):
+            e = res.error_rates("none").iloc[b]
+            label = f"{_name(name)}, {escape.mpl(e.name)}"
+            axes[0].plot(res.sizes, e, ls=ls, marker=".", label=label)
+            axes[1].plot(res.sizes * cost, e, ls=ls, marker=".", label=label)
+    axes[0].set_xlabel("topic-set size")
+    axes[1].set_xlabel("assessor effort (depth-100 topics)")
+    axes[0].set_ylabel("error rate")
+    axes[0].legend(fontsize=8)
+    return np.asarray(axes)
+
+
+def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
+    """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005, section
+    5): ``sd`` is :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95), drawn as
+    a line with its 5-95% band and a dotted line at ``threshold``.
+
+    Parameters
+    ----------
+    sd : pandas.DataFrame
+        Columns topics, sd, sd_p05, sd_p95.
+    threshold : float, optional
+        The dotted line (None: none).
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 3.5))
+    ax.plot(sd["topics"], sd["sd"], marker=".")
+    ax.fill_between(sd["topics"], sd["sd_p05"], sd["sd_p95"], alpha=0.2)
+    if threshold is not None:
+        ax.axhline(threshold, color="k", ls=":", lw=0.8)
+    ax.set_xlabel("topics in the sample")
+    ax.set_ylabel("sd of MAP (mean over runs)")
+    return ax
+
+
+def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
+    """Sanderson & Zobel's (2005) Figure 8: mean error by the rank of a pair's trials sorted by the
+    set-1 difference, one line per topic-set size (``SwapExperiment.dependence()``'s rows; sizes
+    it does not hold are skipped).
+
+    Parameters
+    ----------
+    dep : pandas.DataFrame
+        Sizes x trial ranks.
+    sizes : sequence of int
+        The sizes drawn.
+    title : str
+        The title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 4))
+    for n in [s for s in sizes if s in dep.index]:
+        ax.plot(dep.columns, dep.loc[n].to_numpy(), label=str(n))
+    ax.set_xlabel(f"trial rank by set-1 difference (of {dep.shape[1]} per pair)")
+    ax.set_ylabel("mean error")
+    ax.set_title(escape.mpl(title))
+    ax.legend(title="topics")
+    return ax
+
+
+def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
+    """A square table of pairwise values (e.g. Sakai's (2006) Figures 12 and 13: Kendall's tau
+    between the measures' rankings, their bootstrap standard error) as an annotated heat map of its
+    lower triangle (seaborn's ``heatmap``), the x tick labels turned 45 degrees.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        The table; its index and columns label the axes.
+    fmt : str
+        Format of the annotations.
+    label, title : str
+        The colour bar's label and the title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+    **heatmap
+        Passed to ``seaborn.heatmap`` (``cmap``, ``vmin``, ``vmax``).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    import seaborn as sns
+
+    ax = _axes(ax, (6, 4.8))
+    mask = np.triu(np.ones_like(matrix, dtype=bool), k=1)
+    sns.heatmap(matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap)
+    ax.set_title(escape.mpl(title))
+    ax.tick_params(axis="x", rotation=45)
+    return ax
+
+
+def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
+    """Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
+    & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in red.
+
+    Parameters
+    ----------
+    mean, lower, upper : array_like
+        Per system: the mean and its interval (e.g. :func:`irrepro.standardize.mean_intervals`).
+    highlight : int, optional
+        The rank (1 = best) drawn in red, labelled "<rank>th run".
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 3.5))
+    m, lo, hi = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
+    order = np.argsort(-m)
+    ax.errorbar(np.arange(1, len(m) + 1), m[order], yerr=[m[order] - lo[order], hi[order] - m[order]],
+                fmt=".", ms=3, lw=0.6, color="0.3")
+    if highlight is not None:
+        k = order[highlight - 1]
+        ax.errorbar([highlight], [m[k]], yerr=[[m[k] - lo[k]], [hi[k] - m[k]]], fmt="o", color="C3",
+                    label=f"{highlight}th run")
+        ax.legend()
+    return ax
+
+
+def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None):
+    """Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
+    Figure 3).
+
+    Parameters
+    ----------
+    scores : array_like
+        The scores, any shape (flattened).
+    bins : int
+        Number of bins over ``range``.
+    range : tuple of float
+        The span of the bins.
+    color : matplotlib colour
+        The bars' colour.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (4, 3))
+    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
+    return ax
+
+
+def plot_percentile_curves(percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None,
+                           ax=None):
+    """Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
+    the sizes, drawn on a log scale), with horizontal reference lines (label -> value; dashed,
+    dotted, ...) - Webber, Moffat & Zobel's (2008) Figure 4.
+
+    Parameters
+    ----------
+    percentiles : pandas.DataFrame
+        Sizes x percentiles.
+    labels : sequence of str
+        One label per column.
+    references : mapping, optional
+        Label -> value of a reference line.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 3.5))
+    for col, lab in zip(percentiles.columns, labels):
+        ax.plot(percentiles.index, percentiles[col], marker="o", ms=3, label=escape.mpl(lab))
+    for (lab, value), ls in zip((references or {}).items(), ("--", ":", "-.")):
+        ax.axhline(value, color="0.4", ls=ls, lw=1, label=escape.mpl(lab))
+    ax.set_xscale("log")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
+    """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
+    form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95% interval) or
+    the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars coloured by form,
+    with a dashed line at 0.05).
+
+    Parameters
+    ----------
+    summaries : pandas.DataFrame
+        Rows with setting, metric, form and ``PartitionResult.summary()``'s columns.
+    short : mapping
+        Form -> its short name in the tick labels.
+    kind : str
+        "dRMSE" or "FP".
+    axes : sequence of matplotlib Axes, optional
+        One per setting (a new figure when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The axes, one per setting.
+    """
+    groups = list(summaries.groupby("setting", sort=False))
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, len(groups), figsize=(10, 3.5))[1]
+    axes = np.atleast_1d(axes)
+    for ax, (setting, g) in zip(axes, groups):
+        lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
+        if kind == "dRMSE":
+            ax.errorbar(range(len(g)), g["dRMSE mean"],
+                        yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
+                        fmt="o", color="C0")
+            ylabel = "dRMSE between random halves\n(mean, 95% interval)"
+        else:
+            ax.bar(range(len(g)), g["FP high"], color=g["form"].map({"raw": "0.5", "R-normalized": "C1",
+                                                                    "standardized": "C0"}))
+            ax.axhline(0.05, color="k", lw=0.8, ls="--")
+            ylabel = "false-positive rate,\nupper end of 95% interval"
+        ax.set_xticks(range(len(g)), lab, fontsize=7, rotation=90)
+        ax.set(title=escape.mpl(setting), ylabel=ylabel)
+    return axes
+
+
+def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
+    """A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
+    e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows x groups.
+    colors : sequence, optional
+        One colour per row.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (6, 3.5))
+    return frame.T.plot.bar(ax=ax, rot=0, color=colors)

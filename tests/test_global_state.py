@@ -236,3 +236,44 @@ def test_the_environment_is_read_in_the_listed_places_only():
             if not ok:
                 bad.append(f"{rel}: {what} in {fn or 'the module'}")
     assert not bad, "the environment read outside the CLI and the book's configuration:\n" + "\n".join(bad)
+
+
+def _n_jobs_of_chapter(path: Path) -> list[str]:
+    """The ``n_jobs=`` arguments of a chapter's code cells that are not the configuration's
+    workers: ``CFG.jobs`` itself, or a name the chapter binds to ``CFG.jobs`` only."""
+    import jupytext
+
+    cells = [c.source for c in jupytext.read(path).cells if c.cell_type == "code"]
+    code = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for c in cells for ln in c.splitlines())
+    tree = ast.parse(code)
+    bound: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, set()).add(ast.unparse(node.value))
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg == "n_jobs":
+                    v = ast.unparse(kw.value)
+                    if v != "CFG.jobs" and bound.get(v) != {"CFG.jobs"}:
+                        bad.append(v)
+    return bad
+
+
+def test_n_jobs_of_chapter_finds_a_hard_coded_count(tmp_path):
+    page = tmp_path / "x.md"
+    page.write_text("---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+                    "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n\n"
+                    "```{code-cell} ipython3\nCFG = book.config()\nJOBS = 2\nW = CFG.jobs\nf(n_jobs=JOBS); g(n_jobs=W); h(n_jobs=CFG.jobs)\n```\n")
+    assert _n_jobs_of_chapter(page) == ["JOBS"]
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.md")),
+                         ids=lambda p: p.name)
+def test_chapters_take_their_workers_from_the_configuration(path):
+    """Every chapter passes the configuration's workers (``book.config().jobs``: IRREPRO_JOBS) to
+    the functions that take ``n_jobs``, never a count of its own (it was ``JOBS = 2``)."""
+    assert _n_jobs_of_chapter(path) == []
