@@ -1,0 +1,101 @@
+"""The package's figures, one function per kind of plot (the method modules import no matplotlib).
+
+Every function draws on a matplotlib ``ax`` it is given (or a new one when ``ax`` is None, for the
+functions that can make their own) and returns it, so that a chapter or :mod:`irrepro.report`
+composes figures from them. Every text a function is given - a run, topic, measure or collection
+name, a title or axis label - is drawn literally, never as mathtext (:func:`irrepro.escape.mpl`),
+and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
+(:func:`irrepro.escape.shorten`; the tables beside a figure hold the full names):
+
+- :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted (Cormack &
+  Lynam's Figures 3 and 4);
+- :func:`plot_error_rates` - error rate against topic-set size per difference bin, with the
+  GROWTH projection (Sanderson & Zobel's Figures 1-6 and 9-12);
+- :func:`plot_asl_curves` - sorted achieved significance levels (Sakai's Figures 7 and 8);
+- :func:`plot_significance_matrix` - which pairs of systems differ significantly, and in which
+  direction;
+- :func:`plot_score_matrix` - a (systems, topics) score matrix as a heat map, both sorted by mean;
+- :func:`plot_scatter` - one score per system against another (e.g. raw vs standardized means);
+- :func:`plot_false_positives` - the share of systems found different from themselves over random
+  topic halves (Webber, Moffat & Zobel's section 5);
+- :func:`plot_relevant_per_topic` - the numbers of relevant documents per topic of several
+  collections (or of emulated qrels, :mod:`irrepro.data.emulate`), each ranked.
+- :func:`plot_margin`, :func:`plot_rates_by_alpha`, :func:`plot_power_by_delta`,
+  :func:`plot_coverage` - the simulator's fitted margins, type I error and power of the paired tests
+  beside Urbano, Lima & Hanjalic's (2019), and the coverage of corpus-bootstrap intervals
+  (the "Against a known truth" chapter: :mod:`irrepro.simulation`, :mod:`irrepro.known_truth`);
+- the chapters' other figures: :func:`plot_normalized_differences`, :func:`plot_topic_differences`
+  (Cormack & Lynam), :func:`plot_asl_panels`, :func:`plot_stability`, :func:`plot_lower_triangle` (Sakai),
+  :func:`plot_pooled_error_rates`, :func:`plot_error_rates_by_effort`, :func:`plot_map_sd`,
+  :func:`plot_dependence` (Sanderson & Zobel), :func:`plot_mean_intervals`,
+  :func:`plot_score_histogram`, :func:`plot_percentile_curves`, :func:`plot_partition_summaries`,
+  :func:`plot_grouped_bars` (Webber, Moffat & Zobel).
+
+The functions live in one module per family (``irrepro.plots.corpus_bootstrap``, ``topic_split``,
+``bootstrap_tests``, ``standardize``, ``known_truth``); every one is served from here.
+"""
+
+from __future__ import annotations
+
+from ._base import TEST_STYLE  # noqa: F401  (irrepro.plots.TEST_STYLE, as before the split)
+from .bootstrap_tests import (
+    plot_asl_curves,
+    plot_asl_panels,
+    plot_lower_triangle,
+    plot_significance_matrix,
+    plot_stability,
+)
+from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
+from .known_truth import (
+    plot_coverage,
+    plot_margin,
+    plot_power_by_delta,
+    plot_rates_by_alpha,
+    plot_relevant_per_topic,
+)
+from .standardize import (
+    plot_false_positives,
+    plot_grouped_bars,
+    plot_mean_intervals,
+    plot_partition_summaries,
+    plot_percentile_curves,
+    plot_scatter,
+    plot_score_histogram,
+    plot_score_matrix,
+)
+from .topic_split import (
+    plot_dependence,
+    plot_error_rates,
+    plot_error_rates_by_effort,
+    plot_map_sd,
+    plot_pooled_error_rates,
+)
+
+__all__ = [
+    "plot_run_intervals",
+    "plot_error_rates",
+    "plot_asl_curves",
+    "plot_significance_matrix",
+    "plot_score_matrix",
+    "plot_scatter",
+    "plot_false_positives",
+    "plot_relevant_per_topic",
+    "plot_margin",
+    "plot_rates_by_alpha",
+    "plot_power_by_delta",
+    "plot_coverage",
+    "plot_normalized_differences",
+    "plot_topic_differences",
+    "plot_asl_panels",
+    "plot_stability",
+    "plot_pooled_error_rates",
+    "plot_error_rates_by_effort",
+    "plot_map_sd",
+    "plot_dependence",
+    "plot_lower_triangle",
+    "plot_mean_intervals",
+    "plot_score_histogram",
+    "plot_percentile_curves",
+    "plot_partition_summaries",
+    "plot_grouped_bars",
+]

@@ -1,0 +1,29 @@
+"""What every figure shares: the known-truth tests' styles, names drawn literally, a new axes."""
+
+from __future__ import annotations
+
+from .. import escape
+
+__all__ = ["TEST_STYLE"]
+
+
+#: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
+#: figures (the markers keep them apart in grey scale).
+TEST_STYLE = {
+    "t": ("C0", "o"), "wilcoxon": ("C1", "s"), "sign": ("C2", "^"), "bootstrap": ("C3", "D"),
+    "permutation": ("C4", "v"), "unpaired bootstrap": ("C7", "x"),
+}
+
+
+def _name(name) -> str:
+    """A run, topic, measure or collection name as a label: shortened beyond
+    :data:`irrepro.escape.MAX_NAME` characters, drawn literally (:func:`irrepro.escape.mpl`)."""
+    return escape.mpl(escape.shorten(name))
+
+
+def _axes(ax, figsize):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=figsize)[1]

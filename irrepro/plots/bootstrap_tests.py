@@ -1,0 +1,166 @@
+"""Figures of Sakai's bootstrap tests (:mod:`irrepro.bootstrap_tests`, :mod:`irrepro.significance`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .. import escape
+from ._base import _axes, _name
+
+__all__ = [
+    "plot_asl_curves",
+    "plot_significance_matrix",
+    "plot_asl_panels",
+    "plot_stability",
+    "plot_lower_triangle",
+]
+
+
+def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None,
+                    ax=None):
+    """Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
+    pairs sorted ascending (``PairwiseTest.asl_curve()``, or adjusted ASLs), against the pair's
+    rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour."""
+    ax = _axes(ax, (6, 4))
+    for label, asl in curves.items():
+        asl = np.sort(np.asarray(asl, dtype=np.float64))
+        color = None if colors is None else colors.get(label)
+        ax.plot(np.arange(1, len(asl) + 1), asl, color=color, label=_name(label))
+    ax.axhline(alpha, ls="--", color="grey", lw=1)
+    ax.set_xlabel("pairs sorted by ASL")
+    ax.set_ylabel("achieved significance level")
+    return ax
+
+
+def plot_significance_matrix(pairs, difference, significant, order, *, labels: Sequence[str] | None = None,
+                             ax=None):
+    """Which pairs of systems differ significantly: a systems x systems matrix, systems in
+    ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
+    where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices,
+    ``difference`` (P,) score of the first minus the second, ``significant`` (P,) bool;
+    ``labels`` (the systems' names, in index order) label the axes."""
+    pairs = np.asarray(pairs)
+    order = np.asarray(order)
+    S = len(order)
+    ax = _axes(ax, (5, 5))
+    pos = np.empty(S, dtype=int)
+    pos[order] = np.arange(S)
+    mat = np.full((S, S), np.nan)
+    val = np.where(np.asarray(significant, dtype=bool), np.sign(difference), 0.0)
+    i, j = pairs[:, 0], pairs[:, 1]
+    mat[pos[i], pos[j]] = val
+    mat[pos[j], pos[i]] = -val
+    ax.imshow(mat, cmap="coolwarm_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
+    ax.set(xlabel="system (rank)", ylabel="system (rank)")
+    if labels is not None:
+        short = escape.short_names(labels)  # long names shortened, none two alike
+        names = [escape.mpl(short[k]) for k in order]
+        ax.set_xticks(range(S), names, rotation=90, fontsize=6)
+        ax.set_yticks(range(S), names, fontsize=6)
+    return ax
+
+
+def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05,
+                    axes=None):
+    """Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
+    labelled by measure) and of the unpaired tests (right, labelled by name), drawn by
+    :func:`plot_asl_curves`.
+
+    Parameters
+    ----------
+    paired, unpaired : mapping
+        Name -> :class:`irrepro.bootstrap_tests.PairwiseTest` (``MeasureStudy.paired`` /
+        ``.unpaired``).
+    colors : mapping, optional
+        Name -> colour, the same in both panels.
+    alpha : float
+        The dashed line.
+    axes : sequence of two matplotlib Axes, optional
+        Where to draw (a new figure, the y axis shared, when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The two axes.
+    """
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)[1]
+    colors = colors or {}
+    panels = [("paired test (Figure 7)", paired, True), ("unpaired test (Figure 8)", unpaired, False)]
+    for ax, (title, tests, by_measure) in zip(axes, panels):
+        curves = {(t.measure if by_measure else name): t.asl_curve() for name, t in tests.items()}
+        cols = {(t.measure if by_measure else name): colors.get(name) for name, t in tests.items()}
+        plot_asl_curves(curves, alpha=alpha, colors=cols, ax=ax)
+        ax.set_xlabel("system pairs sorted by ASL")
+        ax.set_ylabel("")
+        ax.set_title(title)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("achieved significance level")
+    return np.asarray(axes)
+
+
+def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
+    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against proportion of ties,
+    one line per measure over the fuzziness values.
+
+    Parameters
+    ----------
+    stability : mapping
+        Name -> :class:`irrepro.bootstrap_tests.Stability` (``MeasureStudy.stability``).
+    colors : mapping, optional
+        Name -> colour.
+    title : str
+        The title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (6.5, 4.5))
+    for name, st in stability.items():
+        ax.plot(st.prop_ties, st.minority_rate, marker="o", ms=3, color=(colors or {}).get(name), label=_name(name))
+    ax.set_xlabel("proportion of ties (PT)")
+    ax.set_ylabel("minority rate (MR)")
+    ax.set_title(escape.mpl(title))
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
+    """A square table of pairwise values (e.g. Sakai's (2006) Figures 12 and 13: Kendall's tau
+    between the measures' rankings, their bootstrap standard error) as an annotated heat map of its
+    lower triangle (seaborn's ``heatmap``), the x tick labels turned 45 degrees.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        The table; its index and columns label the axes.
+    fmt : str
+        Format of the annotations.
+    label, title : str
+        The colour bar's label and the title, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+    **heatmap
+        Passed to ``seaborn.heatmap`` (``cmap``, ``vmin``, ``vmax``).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    import seaborn as sns
+
+    ax = _axes(ax, (6, 4.8))
+    mask = np.triu(np.ones_like(matrix, dtype=bool), k=1)
+    sns.heatmap(matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap)
+    ax.set_title(escape.mpl(title))
+    ax.tick_params(axis="x", rotation=45)
+    return ax

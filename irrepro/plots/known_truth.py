@@ -1,0 +1,156 @@
+"""Figures of the known-truth chapter (:mod:`irrepro.simulation`, :mod:`irrepro.known_truth`) and
+of the collections' relevant documents."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..stats import Z95, check_level
+from ._base import TEST_STYLE, _axes, _name
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "plot_relevant_per_topic",
+    "plot_margin",
+    "plot_rates_by_alpha",
+    "plot_power_by_delta",
+    "plot_coverage",
+]
+
+
+#: The markers of :func:`plot_relevant_per_topic`, in the order of its series.
+_R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
+
+
+def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, ax=None):
+    """R per topic of several collections in one figure: each series (label -> R of every topic)
+    sorted ascending and drawn against its topics' rank as a share of its topics (so that sets of
+    30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's small-R line
+    (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
+    legend."""
+    ax = _axes(ax, (7, 3.6))
+    for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
+        r = np.sort(np.asarray(r, dtype=float))
+        x = 100 * (np.arange(len(r)) + 0.5) / len(r)
+        lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
+                                                     if threshold is not None else ")")
+        ax.plot(x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full")
+    if threshold is not None:
+        ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
+    ax.set_yscale("log")
+    ax.set_xlabel("topics ranked by R (% of the topics)")
+    ax.set_ylabel("relevant documents (R)")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
+    """System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
+    histogram or bars) against its fitted margin (density, or probabilities for P@10) and, with
+    ``delta``, the margin moved to its expected value + ``delta`` (dashed)."""
+    ax = _axes(ax, (6, 3.5))
+    m = model.margins[i]
+    x = np.asarray(model.scores[i])
+    if m.discrete:
+        w = (m.x[1] - m.x[0]) * 0.4
+        ax.bar(m.x - w / 2, [np.mean(np.isclose(x, v)) for v in m.x], width=w, color="0.7", label="data")
+        ax.bar(m.x + w / 2, np.diff(np.r_[0.0, m.cdf]), width=w, color="C0", label=f"fitted ({m.family})")
+        if delta is not None:
+            t = m.with_mean(m.mean + delta)
+            ax.plot(t.x, np.diff(np.r_[0.0, t.cdf]), "k.--", lw=0.8, label=f"moved to mean + {delta:g}")
+        ax.set_ylabel("probability")
+    else:
+        ax.hist(x, bins=20, range=(0, 1), density=True, color="0.7", label="data")
+        ax.plot(m.x, np.gradient(m.cdf, m.x), color="C0", label=f"fitted ({m.family})")
+        if delta is not None:
+            t = m.with_mean(m.mean + delta)
+            ax.plot(t.x, np.gradient(t.cdf, t.x), "k--", lw=0.8, label=f"moved to mean + {delta:g}")
+        ax.set_ylabel("density")
+        ax.set_ylim(0, min(ax.get_ylim()[1], 12))
+    ax.set_xlabel(f"{_name(model.measure)} ({_name(model.name)}, system {_name(model.systems[i])})")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
+    """Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
+    (ours, with +-1.96 se bands) and the published rates (``theirs``) as open markers. ``ours``: a
+    long frame of :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se,
+    topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
+    one per topic-set size (new ones when None)."""
+    sizes = sorted(ours["topics"].unique())
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, len(sizes), figsize=(3.3 * len(sizes), 3.4), sharey=True)[1]
+    axes = np.atleast_1d(axes)
+    for ax, n in zip(axes, sizes):
+        o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
+        for test, g in o.groupby("test", sort=False):
+            c, mk = TEST_STYLE.get(test, ("k", "."))
+            g = g.sort_values("alpha")
+            ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+            ax.fill_between(g["alpha"], (g["rate"] - Z95 * g["se"]) / g["alpha"],
+                            (g["rate"] + Z95 * g["se"]) / g["alpha"], color=c, alpha=0.15, lw=0)
+            if theirs is not None:
+                u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
+                u = u.sort_values("alpha")
+                ax.plot(u["alpha"], u["value"] / u["alpha"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        ax.axhline(1.0, color="k", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set(title=f"{n} topics", xlabel="alpha")
+    axes[0].set_ylabel("type I error / alpha")
+    axes[0].legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    return axes
+
+
+def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, ax=None):
+    """Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
+    :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands) and the published power
+    (``theirs``: test, tails, delta, value) as open markers."""
+    ax = _axes(ax, (6, 3.5))
+    o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
+    for test, g in o.groupby("test", sort=False):
+        c, mk = TEST_STYLE.get(test, ("k", "."))
+        g = g.sort_values("delta")
+        ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+        ax.fill_between(g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0)
+        if theirs is not None:
+            u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
+            ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+    ax.set(xlabel="true difference of expected scores (delta)", ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
+    ax.legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    return ax
+
+
+def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+                  ax=None):
+    """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
+    :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
+    given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
+    concordance (open squares). ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`)."""
+    level = check_level(level)
+    ax = _axes(ax, (6.5, 3.5))
+    labels = list(tables)
+    methods = list(next(iter(tables.values())).index)
+    width = 0.8 / len(labels)
+    for k, lab in enumerate(labels):
+        t = tables[lab]
+        x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
+        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4,
+                    label=f"{_name(lab)}: coverage")
+        ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=f"C{k}", ms=5,
+                label=f"{_name(lab)}: other corpus inside")
+    ax.axhline(level, color="k", lw=0.8, ls=":")
+    if proxy is not None:
+        ax.axhline(proxy, color="k", lw=0.8, ls="--")
+    ax.set_xticks(np.arange(len(methods)), [_name(m) for m in methods], rotation=20, fontsize=8)
+    ax.set_ylabel("share of lists")
+    ax.legend(fontsize=7)
+    return ax

@@ -1,0 +1,218 @@
+"""Figures of Webber, Moffat & Zobel's score standardization (:mod:`irrepro.standardize`) and of score matrices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .. import escape
+from ._base import _axes, _name
+
+__all__ = [
+    "plot_score_matrix",
+    "plot_scatter",
+    "plot_false_positives",
+    "plot_mean_intervals",
+    "plot_score_histogram",
+    "plot_percentile_curves",
+    "plot_partition_summaries",
+    "plot_grouped_bars",
+]
+
+
+def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
+    """A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
+    first and topics (columns) easiest first, with a colour bar labelled ``measure``; the grey
+    scale spans 0 to ``vmax`` (None: the largest score)."""
+    x = np.asarray(scores, dtype=np.float64)
+    ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
+    order_s = np.argsort(-x.mean(axis=1), kind="stable")
+    order_t = np.argsort(-x.mean(axis=0), kind="stable")
+    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0,
+                   vmax=max(1e-9, float(np.nanmax(x))) if vmax is None else vmax)
+    measure = _name(measure)
+    ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
+    ax.figure.colorbar(im, ax=ax, label=measure)
+    return ax
+
+
+def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
+    """One value per system on each axis (e.g. raw against standardized mean scores)."""
+    ax = _axes(ax, (5, 4))
+    ax.scatter(np.asarray(x), np.asarray(y), s=14, color="C0")
+    ax.set(xlabel=escape.mpl(xlabel), ylabel=escape.mpl(ylabel))
+    return ax
+
+
+def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
+    """Share of systems found significantly different from themselves over random topic halves,
+    per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and standardized): the
+    mean over partitions and the upper end of its 95% range, against the nominal ``alpha``."""
+    ax = _axes(ax, (5, 4))
+    forms = list(summaries)
+    xs = np.arange(len(forms))
+    ax.bar(xs - 0.2, [summaries[f]["FP mean"] for f in forms], width=0.4, color="C0", label="mean over partitions")
+    ax.bar(xs + 0.2, [summaries[f]["FP high"] for f in forms], width=0.4, color="C1", label="upper end of 95% range")
+    ax.set_xticks(xs, [_name(f) for f in forms])
+    ax.axhline(alpha, color="k", lw=0.8, ls="--")
+    ax.set_ylabel("share of systems significantly\ndifferent from themselves")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
+    """Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
+    & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in red.
+
+    Parameters
+    ----------
+    mean, lower, upper : array_like
+        Per system: the mean and its interval (e.g. :func:`irrepro.standardize.mean_intervals`).
+    highlight : int, optional
+        The rank (1 = best) drawn in red, labelled "<rank>th run".
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 3.5))
+    m, lo, hi = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
+    order = np.argsort(-m)
+    ax.errorbar(np.arange(1, len(m) + 1), m[order], yerr=[m[order] - lo[order], hi[order] - m[order]],
+                fmt=".", ms=3, lw=0.6, color="0.3")
+    if highlight is not None:
+        k = order[highlight - 1]
+        ax.errorbar([highlight], [m[k]], yerr=[[m[k] - lo[k]], [hi[k] - m[k]]], fmt="o", color="C3",
+                    label=f"{highlight}th run")
+        ax.legend()
+    return ax
+
+
+def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None):
+    """Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
+    Figure 3).
+
+    Parameters
+    ----------
+    scores : array_like
+        The scores, any shape (flattened).
+    bins : int
+        Number of bins over ``range``.
+    range : tuple of float
+        The span of the bins.
+    color : matplotlib colour
+        The bars' colour.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (4, 3))
+    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
+    return ax
+
+
+def plot_percentile_curves(percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None,
+                           ax=None):
+    """Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
+    the sizes, drawn on a log scale), with horizontal reference lines (label -> value; dashed,
+    dotted, ...) - Webber, Moffat & Zobel's (2008) Figure 4.
+
+    Parameters
+    ----------
+    percentiles : pandas.DataFrame
+        Sizes x percentiles.
+    labels : sequence of str
+        One label per column.
+    references : mapping, optional
+        Label -> value of a reference line.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (7, 3.5))
+    for col, lab in zip(percentiles.columns, labels):
+        ax.plot(percentiles.index, percentiles[col], marker="o", ms=3, label=escape.mpl(lab))
+    for (lab, value), ls in zip((references or {}).items(), ("--", ":", "-.")):
+        ax.axhline(value, color="0.4", ls=ls, lw=1, label=escape.mpl(lab))
+    ax.set_xscale("log")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
+    """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
+    form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95% interval) or
+    the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars coloured by form,
+    with a dashed line at 0.05).
+
+    Parameters
+    ----------
+    summaries : pandas.DataFrame
+        Rows with setting, metric, form and ``PartitionResult.summary()``'s columns.
+    short : mapping
+        Form -> its short name in the tick labels.
+    kind : str
+        "dRMSE" or "FP".
+    axes : sequence of matplotlib Axes, optional
+        One per setting (a new figure when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The axes, one per setting.
+    """
+    groups = list(summaries.groupby("setting", sort=False))
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        axes = plt.subplots(1, len(groups), figsize=(10, 3.5))[1]
+    axes = np.atleast_1d(axes)
+    for ax, (setting, g) in zip(axes, groups):
+        lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
+        if kind == "dRMSE":
+            ax.errorbar(range(len(g)), g["dRMSE mean"],
+                        yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
+                        fmt="o", color="C0")
+            ylabel = "dRMSE between random halves\n(mean, 95% interval)"
+        else:
+            ax.bar(range(len(g)), g["FP high"], color=g["form"].map({"raw": "0.5", "R-normalized": "C1",
+                                                                    "standardized": "C0"}))
+            ax.axhline(0.05, color="k", lw=0.8, ls="--")
+            ylabel = "false-positive rate,\nupper end of 95% interval"
+        ax.set_xticks(range(len(g)), lab, fontsize=7, rotation=90)
+        ax.set(title=escape.mpl(setting), ylabel=ylabel)
+    return axes
+
+
+def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
+    """A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
+    e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows x groups.
+    colors : sequence, optional
+        One colour per row.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
+    ax = _axes(ax, (6, 3.5))
+    return frame.T.plot.bar(ax=ax, rot=0, color=colors)
