@@ -22,8 +22,19 @@ def _name(name) -> str:
 
 
 def _axes(ax, figsize):
+    """``ax``, or the axes of a new figure of ``figsize``."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
     return plt.subplots(figsize=figsize)[1]
+
+
+def _axes_row(axes, n: int, figsize, sharey: bool = False):
+    """``axes``, or a row of ``n`` new axes in one figure of ``figsize`` (the y axis shared with
+    ``sharey``): the figures drawn as panels side by side."""
+    if axes is not None:
+        return axes
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(1, n, figsize=figsize, sharey=sharey)[1]

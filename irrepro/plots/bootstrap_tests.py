@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import _axes, _name
+from ._base import _axes, _axes_row, _name
 
 __all__ = [
     "plot_asl_curves",
@@ -85,10 +85,7 @@ def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | Non
     numpy.ndarray of matplotlib Axes
         The two axes.
     """
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)[1]
+    axes = _axes_row(axes, 2, (11, 4), sharey=True)
     colors = colors or {}
     panels = [("paired test (Figure 7)", paired, True), ("unpaired test (Figure 8)", unpaired, False)]
     for ax, (title, tests, by_measure) in zip(axes, panels):

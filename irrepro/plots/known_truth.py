@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..stats import Z95, check_level
-from ._base import TEST_STYLE, _axes, _name
+from ._base import TEST_STYLE, _axes, _axes_row, _name
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,10 +84,7 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
     topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
     one per topic-set size (new ones when None)."""
     sizes = sorted(ours["topics"].unique())
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        axes = plt.subplots(1, len(sizes), figsize=(3.3 * len(sizes), 3.4), sharey=True)[1]
+    axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, n in zip(axes, sizes):
         o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]

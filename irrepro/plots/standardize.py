@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import _axes, _name
+from ._base import _axes, _axes_row, _name
 
 __all__ = [
     "plot_score_matrix",
@@ -174,10 +174,7 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
         The axes, one per setting.
     """
     groups = list(summaries.groupby("setting", sort=False))
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        axes = plt.subplots(1, len(groups), figsize=(10, 3.5))[1]
+    axes = _axes_row(axes, len(groups), (10, 3.5))
     axes = np.atleast_1d(axes)
     for ax, (setting, g) in zip(axes, groups):
         lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import escape
 from ..topic_split import GrowthFit, SwapExperiment, growth_fit
-from ._base import _axes, _name
+from ._base import _axes, _axes_row, _name
 
 __all__ = [
     "plot_error_rates",
@@ -114,10 +114,7 @@ def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[i
     numpy.ndarray of matplotlib Axes
         The two axes.
     """
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)[1]
+    axes = _axes_row(axes, 2, (11, 4), sharey=True)
     for name, (res, cost) in results.items():
         for b, ls in zip(bins, ("-", "--", ":", "-.")):
             e = res.error_rates("none").iloc[b]
