@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._text import few, shown
+from .data._fetch import _umask
 from .errors import InputError, OutputError
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
@@ -546,9 +547,7 @@ def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entri
     """Put the finished report ``tmp`` in ``d``'s place (module docstring); ``ours[0]`` is set
     False the moment ``tmp`` no longer holds only what this process wrote (it must not then be
     removed whole, whatever happens next)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would hide the report from others
+    os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the report from others
     try:
         os.rename(tmp, d)  # d absent or empty: one step
         ours[0] = False

@@ -58,8 +58,6 @@ def _checked(check, name: str):
     names the option already."""
 
     def parse(text: str):
-        from .errors import InputError
-
         try:
             return check(text)
         except InputError as exc:
@@ -78,7 +76,6 @@ def _jobs_value(text: str) -> int:
 
 
 def _level_value(text: str) -> float:
-    from .errors import InputError
     from .stats import check_level
 
     try:
@@ -90,8 +87,6 @@ def _level_value(text: str) -> float:
 
 
 def _alpha_value(text: str) -> float:
-    from .errors import InputError
-
     try:
         value = float(text)
     except ValueError:
@@ -541,8 +536,6 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a bad option (2, message printed)
         return exc.code if isinstance(exc.code, int) else 2
-    from . import data
-
     if args.command in ("report", "compare"):  # no progress-bar monitor thread to interrupt at exit
         import tqdm
 
@@ -557,7 +550,6 @@ def main(argv: list[str] | None = None) -> int:
             # report, compare: -j or IRREPRO_JOBS, checked before any work; report: --scale or IRREPRO_SCALE
             if hasattr(args, "jobs"):
                 args.jobs = parallel.env_jobs() if args.jobs is None else args.jobs
-                parallel.n_jobs(args.jobs)
             if getattr(args, "scale", "") is None:
                 args.scale = parallel.scale()
         if getattr(args, "scheduler", None):  # report, compare --scheduler

@@ -66,10 +66,7 @@ def scale(default: str = "paper") -> str:
     InputError
         When ``IRREPRO_SCALE`` is set to anything else.
     """
-    value = os.environ.get("IRREPRO_SCALE", default).strip().lower()
-    if value not in SCALES:
-        raise InputError(f"IRREPRO_SCALE must be 'paper' or 'quick', not {value!r}")
-    return value
+    return check_scale(os.environ.get("IRREPRO_SCALE", default).strip().lower(), "IRREPRO_SCALE")
 
 
 def check_scale(value: Any, name: str = "scale") -> str:

@@ -123,12 +123,10 @@ def settings(scale: str | None = None) -> Settings:
     Settings
         The resamples, repetitions and sizes of every analysis of the report.
     """
-    scale = "paper" if scale is None else scale
+    scale = "paper" if scale is None else parallel.check_scale(scale)
     if scale == "paper":
         return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
-    if scale == "quick":
-        return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
-    raise InputError(f"scale must be 'paper' or 'quick', not {scale!r}")
+    return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
 
 
 # --------------------------------------------------------------------------------------------

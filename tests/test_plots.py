@@ -373,7 +373,7 @@ def test_mean_intervals_sorted_best_first_with_the_highlighted_rank():
     np.testing.assert_array_equal(ax.containers[0].lines[0].get_ydata(), [0.5, 0.3, 0.2])
     seg = ax.containers[1].lines[2][0].get_segments()[0]
     assert seg[0] == pytest.approx([2, 0.25]) and seg[1] == pytest.approx([2, 0.4])
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["2th run"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["2nd run"]
 
 
 def test_score_histogram_counts_every_score():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import escape
 
 __all__ = ["TEST_STYLE"]
@@ -31,10 +33,10 @@ def _axes(ax, figsize):
 
 
 def _axes_row(axes, n: int, figsize, sharey: bool = False):
-    """``axes``, or a row of ``n`` new axes in one figure of ``figsize`` (the y axis shared with
-    ``sharey``): the figures drawn as panels side by side."""
-    if axes is not None:
-        return axes
-    import matplotlib.pyplot as plt
+    """``axes`` as an array, or a row of ``n`` new axes in one figure of ``figsize`` (the y axis
+    shared with ``sharey``): the figures drawn as panels side by side."""
+    if axes is None:
+        import matplotlib.pyplot as plt
 
-    return plt.subplots(1, n, figsize=figsize, sharey=sharey)[1]
+        axes = plt.subplots(1, n, figsize=figsize, sharey=sharey)[1]
+    return np.atleast_1d(axes)

@@ -97,7 +97,7 @@ def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | Non
         ax.set_title(title)
         ax.legend(fontsize=8)
     axes[0].set_ylabel("achieved significance level")
-    return np.asarray(axes)
+    return axes
 
 
 def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):

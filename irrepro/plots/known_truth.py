@@ -85,7 +85,6 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
     one per topic-set size (new ones when None)."""
     sizes = sorted(ours["topics"].unique())
     axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
-    axes = np.atleast_1d(axes)
     for ax, n in zip(axes, sizes):
         o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
         for test, g in o.groupby("test", sort=False):

@@ -21,6 +21,12 @@ __all__ = [
 ]
 
 
+
+def _ordinal(n: int) -> str:
+    """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
     first and topics (columns) easiest first, with a colour bar labelled ``measure``; the grey
@@ -70,7 +76,7 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
     mean, lower, upper : array_like
         Per system: the mean and its interval (e.g. :func:`irrepro.standardize.mean_intervals`).
     highlight : int, optional
-        The rank (1 = best) drawn in red, labelled "<rank>th run".
+        The rank (1 = best) drawn in red, labelled e.g. "13th run" (the rank as an English ordinal).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -87,7 +93,7 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
     if highlight is not None:
         k = order[highlight - 1]
         ax.errorbar([highlight], [m[k]], yerr=[[m[k] - lo[k]], [hi[k] - m[k]]], fmt="o", color="C3",
-                    label=f"{highlight}th run")
+                    label=f"{_ordinal(highlight)} run")
         ax.legend()
     return ax
 
@@ -175,7 +181,6 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
     """
     groups = list(summaries.groupby("setting", sort=False))
     axes = _axes_row(axes, len(groups), (10, 3.5))
-    axes = np.atleast_1d(axes)
     for ax, (setting, g) in zip(axes, groups):
         lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
         if kind == "dRMSE":

@@ -125,7 +125,7 @@ def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[i
     axes[1].set_xlabel("assessor effort (depth-100 topics)")
     axes[0].set_ylabel("error rate")
     axes[0].legend(fontsize=8)
-    return np.asarray(axes)
+    return axes
 
 
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
