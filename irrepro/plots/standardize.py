@@ -21,7 +21,6 @@ __all__ = [
 ]
 
 
-
 def _ordinal(n: int) -> str:
     """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd."""
     suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
