@@ -12,10 +12,9 @@ One-line use::
 
 What is here, and which paper each part tests:
 
-- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (:mod:`irrepro.topic_split`,
-  Sanderson & Zobel 2005), Sakai's paired and unpaired bootstrap tests
-  (:mod:`irrepro.bootstrap_tests`, Sakai 2006) and a paired permutation (sign-flip) test, all
-  trials of a configuration as one array operation;
+- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (as Sanderson & Zobel 2005 use
+  them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and a paired permutation
+  (sign-flip) test, all :mod:`irrepro.significance`'s, on all trials of a configuration at once;
 - :func:`rejection_experiment` -> :class:`PValues` - trials simulated in the manner of Urbano,
   Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and copulas,
   under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
@@ -58,7 +57,6 @@ from . import parallel
 from .parallel import SeedLike, check_int
 from . import significance as sig
 from . import standardize as sz
-from . import topic_split as ts
 from .data._matrices import _checked_scores
 from .stats import check_level
 from .errors import InputError
@@ -86,10 +84,11 @@ __all__ = [
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
 ALPHAS = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))
-#: The paired tests, in the order of :class:`PValues`.
-TESTS = ("t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired bootstrap")
+#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names
+#: (until 0.2 "t" and "unpaired bootstrap").
+TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
 #: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
-RESAMPLING = ("bootstrap", "permutation", "unpaired bootstrap")
+RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
 
 
 #: The Monte Carlo error a type I error rate of 5% must stay below (issue 17's rule), clustered
@@ -186,24 +185,24 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
     d = e - b
     two, one = np.empty((len(TESTS), m)), np.empty((len(TESTS), m))
     mean_dir = np.sign(d.mean(axis=1))
-    two[0] = ts.paired_t_pvalues(d)
+    two[0] = sig.paired_t_pvalues(d)
     one[0] = _one_sided(two[0], mean_dir)
-    two[1] = ts.wilcoxon_pvalues(d)
+    two[1] = sig.wilcoxon_pvalues(d)
     one[1] = _one_sided(two[1], _signed_rank_direction(d))
-    two[2] = ts.sign_test_pvalues(d)
+    two[2] = sig.sign_test_pvalues(d)
     one[2] = _one_sided(two[2], np.sign((d > 0).sum(1) - (d < 0).sum(1)))
     scores = np.empty((2 * m, n))
     scores[0::2], scores[1::2] = e, b
     pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    paired = bt.paired_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
-    two[3] = paired.asl
+    paired = sig.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
+    two[3] = paired.p
     one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
     signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
     both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
     two[4], one[4] = both.p, greater.p
-    unp = bt.unpaired_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
-    two[5] = unp.asl
-    one[5] = np.count_nonzero(unp.replicates >= unp.observed[:, None], axis=1) / B
+    unp = sig.unpaired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
+    two[5] = unp.p
+    one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
     two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
     return two, one
 
@@ -452,7 +451,7 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
             x = md.margins[systems[0]].ppf(np.clip(u, 0, 1))  # (per * n, m)
             xs.append(x.reshape(per, n_topics, m).transpose(0, 2, 1))
         x = np.concatenate(xs)
-        p = ts.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
+        p = sig.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
         min_p = np.nanmin(np.where(np.isnan(p), 1.0, p), axis=1)
         perms = np.argsort(g_perm.random((B, n_topics, m)), axis=2)
         hsd = sig.tukey_hsd_pvalues(x, perms).min(axis=1)  # the family's smallest adjusted p

@@ -14,7 +14,7 @@ What it computes, each with the package function the book's chapter uses, at the
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
    them (:meth:`irrepro.data.RunSet.coverage`).
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
-   (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000), with a percentile 95% interval of each
+   (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
    (:func:`irrepro.bootstrap_tests.comparisons`); the ASL curve (Sakai's Figure 7) and the
    discriminative power.
@@ -73,7 +73,7 @@ from ._text import UNDEFINED, no_variance, slug
 from .data import DataError, RunSet, ScoreMatrix
 from .escape import to_csv
 from .measures import evaluate, parse_measure
-from .stats import adjust_pvalues, kendall_tau
+from .stats import kendall_tau
 from .errors import InputError, InputTypeError
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
@@ -321,7 +321,9 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
     """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
     pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
     the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
-    ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory.
+    ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``, in a fraction
+    of its memory, as a :class:`~irrepro.significance.PairwiseResult`'s ``to_frame`` with the
+    report's column names.
 
     With ``baseline`` only the pairs (run, baseline) are tested and adjusted (that family). With
     another ``test`` (:data:`irrepro.significance.TESTS`) its p-values (B resamples, from a child
@@ -340,31 +342,25 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
     blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
 
     def block(p):
-        res = bt.paired_test(scores, p, samples=samples, n_jobs=1)
-        return res.observed, res.confidence_interval(0.95), res.effect_size, res.asl
+        res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
+        return res.difference, res.confidence_interval(0.95), res.effect_size, res.p
 
     parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
     obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
     x = scores.scores
     es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
-    if test != "bootstrap":
-        asl = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test,
-                                         n_jobs=n_jobs).p  # fmt: skip
-    runs = scores.systems
-    frame = pd.DataFrame(
-        {
-            "run x": [runs[i] for i in pairs[:, 0]],
-            "run y": [runs[j] for j in pairs[:, 1]],
-            "difference": obs,
-            "95% CI low": ci[:, 0],
-            "95% CI high": ci[:, 1],
-            "effect size d_z": es,
-            "ASL": asl,
-        }
-    )
-    if test != "tukey":
-        frame["ASL (Holm)"] = adjust_pvalues(asl, "holm")  # no answer (NaN): p = 1 in the family
-        frame["ASL (BH)"] = adjust_pvalues(asl, "fdr_bh")
+    if test == "bootstrap":
+        res = significance.PairwiseResult("bootstrap", scores.measure, tuple(scores.systems), pairs, obs, asl,
+                                          asl.copy(), "none", x.shape[1], int(samples.shape[0]))
+    else:
+        res = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test, n_jobs=n_jobs)
+    # the difference, interval and d_z are the paired bootstrap's whatever the test
+    res = replace(res, difference=obs, effect_size=es, interval=ci)
+    frame = res.to_frame()[["system_x", "system_y", "difference", "ci_low", "ci_high", "effect_size", "p"]]
+    frame.columns = ["run x", "run y", "difference", "95% CI low", "95% CI high", "effect size d_z", "ASL"]
+    if test != "tukey":  # no answer (NaN): p = 1 in the family
+        frame["ASL (Holm)"] = res.adjust("holm").p_adjusted
+        frame["ASL (BH)"] = res.adjust("fdr_bh").p_adjusted
     return frame
 
 

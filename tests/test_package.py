@@ -16,6 +16,7 @@ import pytest
 
 import irrepro
 from irrepro import bootstrap_tests as bt
+from irrepro import significance as sg
 from irrepro import corpus_bootstrap as cb
 from irrepro import plots, stats
 from irrepro import standardize as sz
@@ -173,7 +174,7 @@ RENAMED_ARGUMENTS = [  # (function, old keyword)
     (sz.compare_collections, "n_partitions"),
     (sz.sampled_standardizers, "n_samples"),
     (bt.comparisons, "confidence"),
-    (bt.PairwiseTest.confidence_interval, "confidence"),
+    (sg.BootstrapResult.confidence_interval, "confidence"),
 ]
 
 
@@ -204,7 +205,7 @@ def _calls(fn):
         return (x[:, :12], x[:, 12:]), {"seed": 1}, "B", 5
     if fn is sz.sampled_standardizers:
         return (x, x[:3], [2, 4]), {"seed": 1}, "B", 5
-    test = bt.paired_test(x, B=50, seed=1)
+    test = sg.paired_bootstrap_test(x, B=50, seed=1)
     if fn is bt.comparisons:
         return (test,), {}, "level", 0.9
     return (test,), {}, "level", 0.9  # PairwiseTest.confidence_interval (unbound: self first)

@@ -8,7 +8,7 @@ from typing import Any
 
 from .._deprecation import renamed_arguments
 from ..stats import adjust_pvalues, check_level
-from .pairwise import PairwiseTest
+from ..significance.bootstrap import BootstrapResult
 
 __all__ = ["BootstrapComparison", "comparisons"]
 
@@ -38,7 +38,7 @@ class BootstrapComparison:
 
 @renamed_arguments(confidence="level")
 def comparisons(
-    result: PairwiseTest, *, method: str | None = "holm", level: float = 0.95
+    result: BootstrapResult, *, method: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of ``result``, with the ASLs adjusted for
     multiple comparisons by ``method`` (:func:`irrepro.stats.adjust_pvalues`: any method of
@@ -47,7 +47,7 @@ def comparisons(
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
     percentage (:func:`irrepro.stats.check_level`)."""
     level = check_level(level)
-    adj = adjust_pvalues(result.asl, method)
+    adj = adjust_pvalues(result.p, method)
     ci = result.confidence_interval(level)
     out = []
     for k, (i, j) in enumerate(result.pairs):
@@ -57,8 +57,8 @@ def comparisons(
                 result.systems[j],
                 result.measure,
                 result.test,
-                float(result.observed[k]),
-                float(result.asl[k]),
+                float(result.difference[k]),
+                float(result.p[k]),
                 float(adj[k]),
                 method or "none",
                 float(result.effect_size[k]),

@@ -21,7 +21,7 @@ __all__ = [
 def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None,
                     ax=None):
     """Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
-    pairs sorted ascending (``PairwiseTest.asl_curve()``, or adjusted ASLs), against the pair's
+    pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs), against the pair's
     rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour."""
     ax = _axes(ax, (6, 4))
     for label, asl in curves.items():
@@ -71,7 +71,7 @@ def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | Non
     Parameters
     ----------
     paired, unpaired : mapping
-        Name -> :class:`irrepro.bootstrap_tests.PairwiseTest` (``MeasureStudy.paired`` /
+        Name -> :class:`irrepro.significance.BootstrapResult` (``MeasureStudy.paired`` /
         ``.unpaired``).
     colors : mapping, optional
         Name -> colour, the same in both panels.

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
-from ..bootstrap_tests.samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks
+from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
 from ..errors import InputError

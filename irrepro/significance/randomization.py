@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import parallel
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, _pair_noise
-from ..bootstrap_tests.samples import _as_matrix, _check_pairs, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks, _pair_noise
+from ._samples import _as_matrix, _check_pairs, _resolve_pairs
 from ..parallel import SeedLike
 from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 from ..errors import InputError
@@ -58,7 +58,7 @@ def _check_signs(signs, n: int) -> np.ndarray:
 def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
     """A replicate this close to the observed value counts as equal to it: scipy's relative
     tolerance (100 machine epsilons of the observed value) or, at least, rounding noise on the
-    scale of the pair's scores (:data:`~irrepro.bootstrap_tests.pairwise._NOISE` times the larger
+    scale of the pair's scores (:data:`~irrepro.significance.bootstrap._NOISE` times the larger
     absolute score), so that a difference that is zero up to rounding is a tie too."""
     return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))
 

@@ -17,13 +17,13 @@ import pandas as pd
 
 from .. import escape, parallel
 from .._text import UNDEFINED, no_pair_variance
-from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
+from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
 from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
 from .effects import EffectSizes, effect_sizes, win_tie_loss
-from ._names import CORRECTIONS, FORMATS
+from ._names import CORRECTIONS, FORMATS, RESAMPLING
 from .pairwise import pairwise_test
 from .result import FAMILY_WISE, PairwiseResult
 
@@ -384,11 +384,11 @@ def compare(
         arrays[m] = x
     runs = first
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
-    needs_seed = test in ("bootstrap", "permutation", "tukey") or intervals
+    needs_seed = test in RESAMPLING or intervals
     ss_test = ss_ci = None
     if needs_seed:
         if seed is None:
-            what = "the intervals resample" if test not in ("bootstrap", "permutation", "tukey") else f"the {test} test resamples"
+            what = "the intervals resample" if test not in RESAMPLING else f"the {test} test resamples"
             raise InputError(f"pass seed: {what}")
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
     tests, wtl, lows, highs = {}, {}, {}, {}
