@@ -23,7 +23,6 @@ from scipy import stats
 
 from irrepro import data, known_truth as kt, simulation as sim
 from irrepro import significance as sg
-from irrepro import topic_split as ts
 
 
 def loop_closed_form(b, e):

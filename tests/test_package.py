@@ -113,6 +113,12 @@ MOVED = [  # (module, old name, new object)
     (sz, "kendall_tau", stats.kendall_tau),
     (ts, "SwapResult", ts.SwapExperiment),
     (ts, "plot_error_rates", plots.plot_error_rates),
+    (ts, "paired_t_pvalues", sg.paired_t_pvalues),
+    (ts, "sign_test_pvalues", sg.sign_test_pvalues),
+    (ts, "wilcoxon_pvalues", sg.wilcoxon_pvalues),
+    (bt, "PairwiseTest", sg.BootstrapResult),
+    (bt, "paired_test", sg.paired_bootstrap_test),
+    (bt, "unpaired_test", sg.unpaired_bootstrap_test),
 ]
 
 
