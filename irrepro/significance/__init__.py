@@ -40,7 +40,8 @@ the tests' and corrections' names), :mod:`~irrepro.significance.classical` (t, W
 :mod:`~irrepro.significance.randomization` (permutation test,
 Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
 :mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss) and
-:mod:`~irrepro.significance.table` (the table).
+:mod:`~irrepro.significance.table` (the table) and :mod:`~irrepro.significance.comparison` (:func:`compare`,
+which builds it).
 """
 
 # The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
@@ -53,7 +54,7 @@ _LAZY = {
     "EFFECTS": "effects", "EffectSizes": "effects", "effect_sizes": "effects", "residual_variance": "effects",
     "win_tie_loss": "effects", "pairwise_test": "pairwise", "permutation_test": "randomization",
     "sign_flips": "randomization", "tukey_hsd": "randomization", "tukey_hsd_pvalues": "randomization",
-    "PairwiseResult": "result", "ComparisonTable": "table", "compare": "table",
+    "PairwiseResult": "result", "ComparisonTable": "table", "compare": "comparison",
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
     "BootstrapResult": "bootstrap", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
     "bootstrap_shift_test": "bootstrap",

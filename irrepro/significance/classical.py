@@ -40,7 +40,26 @@ def paired_t_pvalues(d) -> np.ndarray:
     ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
 
     Zero policy (scipy's): all-zero differences give NaN (0/0); identical non-zero differences give
-    t = +-inf and p = 0."""
+    t = +-inf and p = 0 (Sanderson & Zobel 2005, section 3; Smucker et al. 2007).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.paired_t_pvalues(d).round(4).tolist()
+    [0.0897, 0.6213]
+    """
     d = _as_diffs(d)
     n = d.shape[-1]
     mean = d.mean(axis=-1)
@@ -55,7 +74,27 @@ def sign_test_pvalues(d) -> np.ndarray:
     number of non-zero differences and k the number of positive ones.
 
     Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
-    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN."""
+    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN (Sanderson & Zobel 2005,
+    section 3).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.sign_test_pvalues(d).round(4).tolist()
+    [0.375, 1.0]
+    """
     d = _as_diffs(d)
     k = (d > 0).sum(axis=-1)
     m = k + (d < 0).sum(axis=-1)
@@ -103,7 +142,26 @@ def wilcoxon_pvalues(d) -> np.ndarray:
     exact (no ties and no zeros, n <= 50); exact over all 2^n sign flips (the permutation test
     scipy runs when there are ties or zeros and n <= 13; n counts the zeros); otherwise the normal
     approximation with the tie correction, without continuity correction. All-zero differences:
-    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy.
+    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy
+    (Sanderson & Zobel 2005, section 3).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.wilcoxon_pvalues(d).round(4).tolist()
+    [0.125, 1.0]
     """
     d = _as_diffs(d)
     shape, n = d.shape[:-1], d.shape[-1]

@@ -33,7 +33,29 @@ _PERM_BLOCK = 256
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
     """``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
     the Monte Carlo sample of the paired permutation test (row b swaps the two systems' scores on
-    the topics where it is -1). One such matrix serves every pair of systems."""
+    the topics where it is -1). One such matrix serves every pair of systems (Smucker, Allan &
+    Carterette 2007).
+
+    Parameters
+    ----------
+    n_topics : int
+        Topics per row.
+    B : int
+        Rows (random permutations).
+    seed : SeedLike
+        The random draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, n_topics)`` of +1.0 / -1.0.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> sg.sign_flips(4, 2, seed=1).tolist()
+    [[-1.0, -1.0, 1.0, 1.0], [-1.0, -1.0, 1.0, -1.0]]
+    """
     n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
     B = parallel.check_int(B, "B", minimum=1)
     bits = parallel.as_generator(seed).integers(0, 2, size=(B, n_topics), dtype=np.int8)
@@ -100,6 +122,39 @@ def permutation_test(
     pass over the flips (e.g. ``("two-sided", "greater")``). Returns a :class:`PairwiseResult`
     (a tuple of them for a tuple) with unadjusted p-values (``.adjust("holm")`` adjusts them over
     the pairs).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one.
+    B : int
+        Random sign flips (the test is exact when ``2**T <= B``).
+    seed : SeedLike
+        Draws the flips of a Monte Carlo test.
+    signs : array_like, optional
+        ``(B, T)`` flips to use instead (:func:`sign_flips`).
+    alternative : str or sequence of str
+        ``"two-sided"``, ``"greater"``, ``"less"``, or several.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    PairwiseResult or tuple of PairwiseResult
+        ``test="permutation"``, unadjusted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.permutation_test(x)  # 2**5 = 32 <= B: exact
+    >>> r.exact, r.B, r.p.round(4).tolist()
+    (True, 32, [0.125, 1.0, 0.0625])
     """
     alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
     for a in alts:
@@ -193,7 +248,31 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
     ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
     (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
     permutations. The family-wise error of HSD is the share of matrices whose smallest p-value is
-    below alpha."""
+    below alpha (Carterette 2012; Sakai 2018, ch. 4).
+
+    Parameters
+    ----------
+    x : array_like
+        ``(F, S, T)`` score matrices.
+    permutations : array_like
+        ``(B, T, S)`` integer permutations of the systems per topic.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(F, P)`` family-wise p-values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> perms = np.argsort(np.random.default_rng(0).random((200, 5, 3)), axis=2)
+    >>> sg.tukey_hsd_pvalues(np.stack([x, x[::-1]]), perms).round(3).tolist()
+    [[0.07, 1.0, 0.164], [0.1, 1.0, 0.055]]
+    """
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 3:
         raise InputError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
@@ -233,6 +312,37 @@ def tukey_hsd(
     with the systems as samples draws the same kind). ``pairs`` / ``baseline`` as in
     :func:`permutation_test`; the p-values are adjusted over that family already
     (``correction="tukey"``).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one (the many-to-one family).
+    B : int
+        Random permutations.
+    seed : SeedLike
+        Draws the permutations.
+    permutations : array_like, optional
+        ``(B, T, S)`` permutations to use instead.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    PairwiseResult
+        ``test="tukey"``, ``correction="tukey"``, ``p_adjusted`` = ``p``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.tukey_hsd(x, B=999, seed=1)
+    >>> r.correction, r.p.round(3).tolist()
+    ('tukey', [0.046, 1.0, 0.132])
     """
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)

@@ -75,9 +75,9 @@ class PairwiseResult:
     >>> r = sg.pairwise_test(x, "paired-t", correction="holm")
     >>> r.to_frame().round(3)
       system_x system_y  difference      p  p_adjusted
-    0        0        1       0.140  0.047       0.094
-    1        0        2       0.060  0.070       0.094
-    2        1        2      -0.080  0.011       0.034
+    0        0        1        0.14  0.052       0.103
+    1        0        2        0.02  0.621       0.621
+    2        1        2       -0.12  0.004       0.012
     """
 
     test: str
@@ -128,7 +128,18 @@ class PairwiseResult:
         return replace(self, p_adjusted=adj, correction=method or "none")
 
     def significant(self, alpha: float = 0.05) -> np.ndarray:
-        """``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant)."""
+        """Which pairs are significant after the adjustment.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant).
+        """
         return np.nan_to_num(self.p_adjusted, nan=1.0) < alpha
 
     def to_frame(self) -> pd.DataFrame:
