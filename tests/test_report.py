@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import data, report
+from irrepro import _report_analyses, data, report
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
@@ -240,7 +240,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     from irrepro import bootstrap_tests as bt
     from irrepro import parallel, significance
 
-    monkeypatch.setattr(report, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
+    monkeypatch.setattr(_report_analyses, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
@@ -258,7 +258,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
 def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
     """Blocks of runs for the corpus bootstrap: the same intervals with 1 or 2 workers, and the
     blocks' MAP estimates are the runs' trec_eval -c MAP."""
-    monkeypatch.setattr(report, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
+    monkeypatch.setattr(_report_analyses, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
     rs = data.simulate.runs(5, 8, list_length=30, seed=2)
     blocks = report._run_blocks(rs.lengths)
     assert [list(b) for b in blocks] == [[0, 1], [2, 3], [4]]
