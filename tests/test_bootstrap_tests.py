@@ -185,7 +185,7 @@ def test_identical_with_one_and_several_workers(monkeypatch):
     rng = np.random.default_rng(18)
     x = rng.beta(2, 5, size=(20, 25))
     monkeypatch.setattr(sg.bootstrap, "_CHUNK", 17)  # 190 pairs -> 12 tasks
-    for fn, kw in [(bt.paired_test, {}), (bt.unpaired_test, {}), (bt.unpaired_test, {"summary": "gmean"})]:
+    for fn, kw in [(sg.paired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {"summary": "gmean"})]:
         a = fn(x, B=300, seed=19, n_jobs=1, **kw)
         b = fn(x, B=300, seed=19, n_jobs=3, **kw)
         np.testing.assert_array_equal(a.p, b.p)
