@@ -21,7 +21,31 @@ __all__ = ["sensitivity"]
 def sensitivity(tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05) -> pd.DataFrame:
     """Sakai's (2006) Table 2 for several measures: for each test, the number and percentage of
     pairs with ASL < alpha (discriminative power) and the estimated difference required for
-    ASL < alpha (Figures 5 / 6), sorted by discriminative power, most sensitive first."""
+    ASL < alpha (Figures 5 / 6), sorted by discriminative power, most sensitive first.
+
+    Parameters
+    ----------
+    tests : dict or sequence of BootstrapResult
+        Name -> test, or tests named by their measure.
+    alpha : float
+        The significance level.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns measure, significant, pairs, sensitivity %, required difference.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt, significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> tests = {"A": sg.paired_bootstrap_test(x, B=200, seed=1), "B": sg.paired_bootstrap_test(x**2, B=200, seed=1)}
+    >>> bt.sensitivity(tests, alpha=0.1).round(1)
+      measure  significant  pairs  sensitivity %  required difference
+    0       A            1      3           33.3                 0.08
+    1       B            1      3           33.3                 0.11
+    """
     items = tests.items() if isinstance(tests, dict) else [(t.measure, t) for t in tests]
     rows = []
     for name, t in items:

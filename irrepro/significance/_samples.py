@@ -41,6 +41,26 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
     samples ``Q*b`` of Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``.
 
     For the unpaired test pass ``n_topics = n + m`` (Figure 3 resamples the pooled vector).
+
+    Parameters
+    ----------
+    n_topics : int
+        Topics (columns) to draw from.
+    B : int
+        Samples (rows).
+    seed : SeedLike
+        The random draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, n_topics)`` integer indices.
+
+    Examples
+    --------
+    >>> from irrepro import bootstrap_tests as bt
+    >>> bt.bootstrap_samples(5, 3, seed=1).tolist()
+    [[2, 2, 3, 4, 0], [0, 4, 4, 1, 1], [4, 2, 1, 4, 1]]
     """
     n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
     B = parallel.check_int(B, "B", minimum=1)
@@ -71,7 +91,23 @@ def _check_samples(samples, n_cols: int, B: int, seed, name: str = "samples") ->
 
 
 def all_pairs(n_systems: int) -> np.ndarray:
-    """``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``, in row-major order (the set C)."""
+    """``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``, in row-major order (the set C of
+    Sakai 2006, section 3.3).
+
+    Parameters
+    ----------
+    n_systems : int
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from irrepro import bootstrap_tests as bt
+    >>> bt.all_pairs(3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
     i, j = np.triu_indices(int(n_systems), k=1)
     return np.stack([i, j], axis=1)
 
@@ -79,7 +115,24 @@ def all_pairs(n_systems: int) -> np.ndarray:
 def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
     """``(n - 1, 2)`` index pairs ``(s, baseline)`` for every other system ``s``, in index order:
     each system against the baseline, so that a pair's difference is the system's score minus the
-    baseline's (positive: better than the baseline)."""
+    baseline's (positive: better than the baseline).
+
+    Parameters
+    ----------
+    n_systems : int
+    baseline : int
+        The baseline's index.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from irrepro import bootstrap_tests as bt
+    >>> bt.baseline_pairs(3, 1).tolist()
+    [[0, 1], [2, 1]]
+    """
     n_systems = parallel.check_int(n_systems, "n_systems", minimum=2)
     baseline = parallel.check_int(baseline, "baseline", minimum=0)
     if baseline >= n_systems:
@@ -132,7 +185,25 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
     """``log(x + eps)``: the per-topic values whose arithmetic mean is the AG_ form of a
-    measure (Sakai 2006, section 3.1: testing AG_AveP in the paired test stands for G_AveP)."""
+    measure (Sakai 2006, section 3.1: testing AG_AveP in the paired test stands for G_AveP).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+    eps : float
+        Sakai's 0.00001 (:data:`irrepro.measures.GM_EPSILON`).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> bt.log_scores(np.array([[1.0, 0.5]])).round(4).tolist()
+    [[0.0, -0.6931]]
+    """
     x = np.asarray(scores.scores if isinstance(scores, ScoreMatrix) else scores, dtype=np.float64)
     if np.any(x + eps <= 0):
         raise InputError(f"log_scores needs x + eps > 0 (eps={eps})")
@@ -182,6 +253,32 @@ def bootstrap_summaries(
 
     This is what the stability and swap methods and the bootstrap standard error of a rank
     correlation compare (Sakai 2006, sections 3.5 and 4).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+    samples : array_like, optional
+        ``(B, T)`` topic indices (drawn from ``seed`` when omitted).
+    summary : str or callable
+        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    B : int
+        Samples to draw when ``samples`` is omitted.
+    seed : SeedLike
+        The draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(S, B)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> bt.bootstrap_summaries(x, bt.bootstrap_samples(5, 3, seed=1)).round(2).tolist()
+    [[0.64, 0.7, 0.74], [0.48, 0.52, 0.54]]
     """
     x, _, _ = _as_matrix(scores)
     samples = _check_samples(samples, x.shape[1], B, seed)
