@@ -266,7 +266,7 @@ def csv_cell(value):
 
 
 def csv_quoting(cells: Iterable) -> int:
-    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
+    r"""The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
     or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text cell holds a
     carriage return - the writer quotes a cell for the characters of its line terminator only
     (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
@@ -279,7 +279,7 @@ def csv_quoting(cells: Iterable) -> int:
     Returns
     -------
     int
-        A quoting constant of :mod:`csv`.
+        A quoting constant of the ``csv`` module.
     """
     import csv
 

@@ -13,7 +13,7 @@
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
   numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
   is scattered once to every worker; at most a few tasks per worker thread are in flight
-  (:data:`IN_FLIGHT`) and their results are gathered on the client as they complete.
+  (``IN_FLIGHT``) and their results are gathered on the client as they complete.
 - **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
   (small, for tests): every library function takes it (or its sizes) as an argument whose default
   is the papers' scale; the environment's ``IRREPRO_SCALE`` (:func:`scale`) is read only by the
@@ -39,11 +39,13 @@ import numpy as np
 from .errors import InputError
 
 __all__ = [
-    "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator",
+    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator",
     "spawn", "parallel_map",
     "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
 ]  # fmt: skip
 
+#: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
+#: :class:`numpy.random.Generator`, or None (fresh entropy).
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
@@ -63,7 +65,7 @@ def scale(default: str = "paper") -> str:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_SCALE`` is set to anything else.
     """
     return check_scale(os.environ.get("IRREPRO_SCALE", default).strip().lower(), "IRREPRO_SCALE")
@@ -103,7 +105,7 @@ def env_jobs() -> int:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_JOBS`` is not such a count, naming it.
     """
     return check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
@@ -143,7 +145,7 @@ def check_jobs(value: Any, name: str = "n_jobs") -> int:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``value`` is not an integer (a float, a bool, text that is not one) or is 0 or
         below -1.
     """
@@ -280,7 +282,7 @@ def _run_task(fn: Callable[..., Any], x: Any) -> Any:
 
 def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
     """``[fn(x) for x in items]`` on the Dask cluster of ``address``: ``fn`` (and what it holds)
-    scattered once to every worker, at most :data:`IN_FLIGHT` tasks per worker thread submitted
+    scattered once to every worker, at most ``IN_FLIGHT`` tasks per worker thread submitted
     at a time, results put in order as they complete."""
     from distributed import as_completed
 

@@ -95,7 +95,7 @@ def check_level(level, name: str = "level") -> float:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), NaN, an
         infinity, a bool or a value that is not a real number, naming ``name``.
     """

@@ -50,7 +50,7 @@ def config() -> BookConfig:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_SCALE`` or ``IRREPRO_JOBS`` holds a value irrepro does not take, naming it.
 
     Examples

@@ -135,9 +135,9 @@ def swap_rates(
     """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5,
     Figure 11).
 
-    For each pair and b: D*b = M(X,Q*b) - M(Y,Q*b) on the first set, D'*b on the second; the
-    comparison falls in bin BIN(|D*b|) (``n_bins`` bins of ``bin_width``, the last one open:
-    21 bins of 0.01 in the paper) and is a swap when D*b and D'*b have opposite signs.
+    For each pair and b: ``D*b = M(X,Q*b) - M(Y,Q*b)`` on the first set, ``D'*b`` on the second; the
+    comparison falls in bin ``BIN(|D*b|)`` (``n_bins`` bins of ``bin_width``, the last one open:
+    21 bins of 0.01 in the paper) and is a swap when ``D*b`` and ``D'*b`` have opposite signs.
 
     ``abs_diff`` (Table 3, "abs"): the lower edge of the first non-empty bin whose swap rate is
     <= ``threshold`` (our reading of "looking for bins whose swap rates do not exceed 5%"; the
