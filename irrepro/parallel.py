@@ -418,7 +418,7 @@ def dask_client(address: str | None = None):
 def close_clients() -> None:
     """Close the clients :func:`dask_client` opened (and the ``local`` cluster it started).
 
-    Registered with :mod:`atexit`; calling it earlier is harmless (the next :func:`dask_client`
+    Registered with ``atexit``; calling it earlier is harmless (the next :func:`dask_client`
     connects again).
 
     Returns

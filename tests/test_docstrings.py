@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import io
 import re
 
 import pytest
@@ -173,3 +174,77 @@ def test_every_public_module_has_a_page():
         assert page in files, f"{page} is not in _toc.yml"
         text = (root / f"{page}.md").read_text(encoding="utf-8")
         assert f".. irrepro-api:: {modname}\n" in text
+
+
+# --------------------------------------------------------------------------------------------
+# The docstrings are valid reStructuredText: the book's API reference builds with warnings as
+# errors, so a docstring that docutils cannot read (``|d|`` is a substitution, ``AG_`` a link, a
+# lone ``*`` starts emphasis) breaks the book. Checked here for every public module, pending or
+# not, as the book renders it: napoleon's reST of the numpydoc sections, parsed by docutils.
+# --------------------------------------------------------------------------------------------
+
+SPHINX_ROLES = ("func", "class", "meth", "mod", "data", "attr", "exc", "obj", "ref", "doc", "cite", "math",
+                "py:func", "py:class", "py:meth", "py:mod", "py:data", "py:attr", "py:exc", "py:obj")
+SPHINX_DIRECTIVES = ("seealso", "versionadded", "versionchanged", "deprecated", "attribute", "method",
+                     "autosummary", "rubric")
+
+
+def documented_objects():
+    """(name, object, what) of everything the API reference renders: each public module, its
+    public names and their public members with a docstring of their own."""
+    for modname in PUBLIC_MODULES:
+        module = importlib.import_module(modname)
+        yield modname, module, "module"
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.ismodule(obj) or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            yield f"{modname}.{name}", obj, "class" if inspect.isclass(obj) else "function"
+            if inspect.isclass(obj):
+                for attr, member in vars(obj).items():
+                    doc = getattr(member, "__doc__", None) if not attr.startswith("_") else None
+                    if isinstance(doc, str) and doc.strip() and not isinstance(member, (int, float, str)):
+                        yield f"{modname}.{name}.{attr}", member, "method"
+
+
+def rest_problems(doc: str, what: str) -> list[str]:
+    """The docutils messages (warnings and errors) of a docstring as the book renders it."""
+    import docutils.core
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives, roles
+    from sphinx.ext.napoleon import Config, NumpyDocstring
+
+    for role in SPHINX_ROLES:
+        roles.register_generic_role(role, nodes.literal)
+
+    class Any(Directive):
+        has_content, optional_arguments, final_argument_whitespace = True, 10, True
+        option_spec = None
+
+        def run(self):
+            return []
+
+    Any.option_spec = type("AnyOptions", (dict,), {"__getitem__": lambda self, k: directives.unchanged,
+                                                   "__contains__": lambda self, k: True})()
+    for name in SPHINX_DIRECTIVES:
+        directives.register_directive(name, Any)
+    config = Config(napoleon_use_param=False, napoleon_use_rtype=False, napoleon_use_ivar=True)
+    text = str(NumpyDocstring(doc, config, what=what)) if what != "property" else doc
+    stream = io.StringIO()
+    settings = {"report_level": 2, "halt_level": 5, "warning_stream": stream}
+    docutils.core.publish_doctree(text, settings_overrides=settings)
+    return re.findall(r"\((?:WARNING/2|ERROR/3|SEVERE/4)\) (.*)", stream.getvalue())
+
+
+@pytest.mark.parametrize("name, obj, what", [pytest.param(*o, id=o[0]) for o in documented_objects()])
+def test_docstrings_are_valid_rest(name, obj, what):
+    doc = inspect.getdoc(obj)
+    if not doc:
+        pytest.skip("no docstring")
+    assert rest_problems(doc, what) == []
+
+
+def test_the_rest_check_finds_what_breaks_the_book():
+    assert rest_problems("The largest |d| of the AG_ forms.", "function")
+    assert rest_problems("D*b and D'*b have opposite signs.", "function")
+    assert rest_problems("The largest ``|d|`` (:func:`max`) of the ``AG_`` forms.", "function") == []

@@ -39,7 +39,7 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
     """The paper's predicted shares below, in and above an interval (section 6).
 
     The paper's prediction (section 6): AP_A and AP_B have the same sd, so AP_B - AP_A has sd
-    sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability P(|Z| <= z / sqrt 2).
+    sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability ``P(|Z| <= z / sqrt 2)``.
 
     Returns (below, in, above): 0.0825, 0.835, 0.0825 for 95% intervals (computed with scipy).
     ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).

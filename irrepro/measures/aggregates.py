@@ -29,7 +29,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
       (Interpretation: the extracted paper text loses the formula; we do not subtract eps again
       afterwards, which would move every value by exactly 1e-5. Sakai also takes each x_i "down
       to four significant figures" first; round the scores yourself if you want that too.)
-    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's AG_ forms, the quantity his
+    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms, the quantity his
       paired bootstrap test compares; ``exp`` of it is ``"G"``).
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
       ``[eps, 1 - eps]`` first (the paper replaces AP = 0 and 1 by eps and 1 - eps but does not
@@ -56,7 +56,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
 
     Notes
     -----
-    Sakai (2006), section 2.1 (G_ and AG_ forms); Cormack & Lynam (2006), section 5 (L-MAP).
+    Sakai (2006), section 2.1 (``G_`` and ``AG_`` forms); Cormack & Lynam (2006), section 5 (L-MAP).
 
     Examples
     --------
