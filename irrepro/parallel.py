@@ -39,8 +39,8 @@ import numpy as np
 from .errors import InputError
 
 __all__ = [
-    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator",
-    "spawn", "parallel_map",
+    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
+    "as_generator", "spawn", "parallel_map",
     "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
 ]  # fmt: skip
 
@@ -117,8 +117,9 @@ def check_scale(value: Any, name: str = "scale") -> str:
 def env_jobs() -> int:
     """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: 1).
 
-    Checked by :func:`check_jobs` (-1, all cores, is returned as it is). The one reader of ``IRREPRO_JOBS``, called by the command line and the book's configuration
-    only; library functions take ``n_jobs`` (default 1).
+    Checked by :func:`check_jobs` (-1, all cores, is returned as it is). The one reader of
+    ``IRREPRO_JOBS``, called by the command line and the book's configuration only; library
+    functions take ``n_jobs`` (default 1).
 
     Returns
     -------

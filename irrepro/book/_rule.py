@@ -356,7 +356,8 @@ def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> l
     Examples
     --------
     >>> from irrepro.book import spread_notes
-    >>> runs = [[{"quantity": "q", "paper": 0.5, "ours": 0.52}], [{"quantity": "q", "paper": 0.5, "ours": 0.61}]]
+    >>> row = {"quantity": "q", "paper": 0.5}
+    >>> runs = [[dict(row, ours=0.52)], [dict(row, ours=0.61)]]
     >>> spread_notes(runs, "seeds 1-2")
     ['seeds 1-2: 0.52-0.61 (1 replicated, 1 not replicated)']
     """

@@ -123,8 +123,8 @@ def _move(before: str, after: str) -> str:
 def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
     """The rows of a paper's scorecard that ``condition`` reruns.
 
-    Per counted row of the data as they are (in its order), its value and status, the rerun's value, status and reason, and how
-    the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated).
+    Per counted row of the data as they are (in its order), its value and status, the rerun's
+    value, status and reason, and how the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated).
 
     Parameters
     ----------
