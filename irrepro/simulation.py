@@ -620,7 +620,7 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.simulation import fit_collection
     >>> scores = np.random.default_rng(0).beta(2, 5, (6, 25))
-    >>> m = ScoreMatrix("toy", "AP", [f"s{i}" for i in range(6)], [str(t) for t in range(25)], scores)
+    >>> m = ScoreMatrix(scores, tuple(f"s{i}" for i in range(6)), tuple(str(t) for t in range(25)), "AP", "toy")
     >>> model = fit_collection(m, seed=1)
     >>> len(model.margins)  # the lowest 10% by mean left out
     5
