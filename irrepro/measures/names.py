@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import math
+import numbers
 import re
 from dataclasses import dataclass, replace
 
@@ -64,18 +65,20 @@ MEASURE_FAMILIES = {
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
-# ir_measures' aliases (and the project's former spelling of Bpref) -> family, fixed parameters
+#: The relevance level :func:`parse_measure` is given (trec_eval's ``-l``), as an alias fixes it
+_GLOBAL_REL = "<the global relevance level>"
+
+# ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
     "MAP": ("AP", {}),
     "BPref": ("Bpref", {}),
-    "bpref": ("Bpref", {}),
     "NDCG": ("nDCG", {}),
     "Precision": ("P", {}),
     "Recall": ("R", {}),
     "RPrec": ("Rprec", {}),
     "MRR": ("RR", {}),
     "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": None}),  # rel None here: the global relevance level
+    "NumRelRet": ("NumRet", {"rel": _GLOBAL_REL}),
 }
 
 # ir_measures measures irrepro does not compute, and why
@@ -93,18 +96,22 @@ _MISSING = {
     "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists",
 }  # fmt: skip
 
-# trec_eval's names: exact ones, then ones with a number
+# trec_eval's names (``-m`` options and printed names) as ir_measures.parse_trec_measure reads
+# them: exact ones (``bpref``: also the project's former spelling), then ``name[._]x`` with x a
+# number (ir_measures' pattern, whole name); a list ``P_5,10`` names several measures
 _TREC_EXACT = {
     "map": ("AP", {}), "ndcg": ("nDCG", {}), "recip_rank": ("RR", {}), "infAP": ("infAP", {}),
-    "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}), "num_rel_ret": ("NumRet", {"rel": None}),
-    "num_q": ("NumQ", {}), "set_P": ("SetP", {}), "set_recall": ("SetR", {}),
-    "set_F": ("SetF", {}), "set_map": ("SetAP", {}), "set_relative_P": ("SetP", {"relative": True}),
-    "11pt_avg": ("11pt_avg", {}),
+    "bpref": ("Bpref", {}), "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}),
+    "num_rel_ret": ("NumRet", {"rel": _GLOBAL_REL}), "num_q": ("NumQ", {}), "set_P": ("SetP", {}),
+    "set_recall": ("SetR", {}), "set_F": ("SetF", {}), "set_map": ("SetAP", {}),
+    "set_relative_P": ("SetP", {"relative": True}), "11pt_avg": ("11pt_avg", {}),
 }  # fmt: skip
-_TREC_CUT = re.compile(r"^(map_cut|P|recall|ndcg_cut|success)_(\d+)$")
-_TREC_CUT_FAMILY = {"map_cut": "AP", "P": "P", "recall": "R", "ndcg_cut": "nDCG", "success": "Success"}
-_TREC_IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
-_TREC_PARAM = re.compile(r"^(?:(rbp)(?:_p=(\d*\.?\d+))?|(set_F)(?:_(\d*\.?\d+))?)$")
+_TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": ("R", "cutoff"),
+                  "ndcg_cut": ("nDCG", "cutoff"), "success": ("Success", "cutoff"),
+                  "set_F": ("SetF", "beta"), "iprec_at_recall": ("IPrec", "recall")}  # fmt: skip
+_TREC_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+_TREC_NUMBERED_RE = re.compile(rf"({'|'.join(_TREC_NUMBERED)})[._]({_TREC_NUMBER}(?:,{_TREC_NUMBER})*)")
+_TREC_RBP = re.compile(rf"rbp(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
 
 
 @dataclass(frozen=True)
@@ -138,16 +145,29 @@ def _known_names() -> str:
     )
 
 
-def _literal(node, text):
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        raise InputError(f"measure {text!r}: {ast.unparse(node)!r} is not a literal value") from None
+def _value(node, text):
+    """A parameter's value as ir_measures' parser reads it (``_ast_to_value``): a number without
+    a sign, a string, True, False, None, or a ``{...}`` of these - no expression."""
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, float, complex, str))):
+        return node.value
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        keys = [_value(k, text) for k in node.keys]
+        if not any(isinstance(k, dict) for k in keys):
+            return dict(zip(keys, (_value(v, text) for v in node.values)))
+    raise InputError(
+        f"measure {text!r}: {ast.unparse(node)!r} is not a literal value ir_measures reads (a number "
+        "without a sign, a string, True, False, None or a {...} of these)"
+    )
 
 
 def _split_string(text: str) -> tuple[str, dict, str]:
-    """A measure string -> (family or alias, explicit params, aggregate)."""
-    s = text.strip()
+    """The one parser of measure names: a string -> (family or alias, explicit params, aggregate).
+
+    Strings are read as ir_measures reads them (``parse_measure``: one Python expression
+    ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and as
+    ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the name,
+    the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` and the project's own names."""
+    s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
     if s.startswith("ir_measures."):
         s = s[len("ir_measures.") :]
     agg = "mean"
@@ -158,54 +178,68 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     if s in _TREC_EXACT:
         fam, params = _TREC_EXACT[s]
         return fam, dict(params), agg
-    m = _TREC_CUT.match(s)
+    m = _TREC_NUMBERED_RE.fullmatch(s)
     if m:
-        return _TREC_CUT_FAMILY[m.group(1)], {"cutoff": int(m.group(2))}, agg
-    m = _TREC_IPREC.match(s)
-    if m:
-        return "IPrec", {"recall": float(m.group(1))}, agg
-    m = _TREC_PARAM.match(s)
-    if m:  # trec_eval's rbp (p = 0.9 unless given: not ir_measures' RBP, 0.8) and set_F
-        x = m.group(2) or m.group(4)
-        x = None if x is None else float(x)
-        if m.group(1) == "rbp":
-            return "RBP", {"p": 0.9 if x is None else x}, agg
-        return "SetF", ({} if x is None else {"beta": x}), agg
+        base, values = m.group(1), m.group(2).split(",")
+        if len(values) > 1:
+            sep = s[len(base)]
+            raise InputError(f"measure {text!r} names {len(values)} measures (trec_eval's list); give "
+                             f"one per name: {', '.join(base + sep + v for v in values)}")  # fmt: skip
+        fam, key = _TREC_NUMBERED[base]
+        if key == "cutoff" and "." in values[0]:
+            raise InputError(f"measure {text!r}: the cutoff {values[0]} must be a whole number")
+        return fam, {key: (int if key == "cutoff" else float)(values[0])}, agg
+    if s in _TREC_NUMBERED and s not in ("P", "set_F"):  # ir_measures reads a list of measures
+        raise InputError(f"measure {text!r} is trec_eval's name of several measures; name one, "
+                         f"e.g. {s}_{'0.5' if s == 'iprec_at_recall' else '10'}")  # fmt: skip
+    m = _TREC_RBP.fullmatch(s)
+    if m:  # trec_eval's rbp: p = 0.9 unless given (ir_measures' RBP: 0.8)
+        return "RBP", {"p": 0.9 if m.group(1) is None else float(m.group(1))}, agg
     if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
         s = "_11pt_avg" + s[len("11pt_avg") :]
     try:
-        node = ast.parse(s, mode="eval").body
-    except SyntaxError:
+        body = ast.parse(s).body
+    except (SyntaxError, ValueError):
         raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+    node = body[0].value
     params: dict = {}
     at = None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        at, node = _literal(node.right, text), node.left
+        at, node = _value(node.right, text), node.left
     if isinstance(node, ast.Call):
         if node.args:
             raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
         for kw in node.keywords:
             if kw.arg is None or kw.arg in params:
                 raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
-            params[kw.arg] = _literal(kw.value, text)
+            params[kw.arg] = _value(kw.value, text)
         node = node.func
     if not isinstance(node, ast.Name):
         raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
     fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
-    if at is not None:
+    if at is not None:  # (as ir_measures: @None sets nothing)
         params["@"] = at
     return fam, params, agg
 
 
-def _check_type(text, key, value, kind):
+# each parameter's type, as ir_measures' SUPPORTED_PARAMS require it (bool is no int here)
+_TYPES = {"cutoff": int, "rel": int, "p": float, "recall": float, "beta": float, "relative": bool,
+          "judged_only": bool, "dcg": str, "gains": dict}  # fmt: skip
+
+
+def _check_type(text, key, value):
+    kind = _TYPES[key]
     if kind is int:
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     elif kind is float:
-        ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+        ok = isinstance(value, (float, np.floating))
     else:
         ok = isinstance(value, kind)
     if not ok:
-        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
+        hint = f" (as ir_measures: write {value}.0)" if kind is float and isinstance(value, int) else ""
+        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}{hint}")
     return value
 
 
@@ -232,7 +266,10 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     if unknown:
         takes = ", ".join(spec.params) or "no parameters"
         raise InputError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
-    if params.get("judged_only", False) is not False:
+    for key, value in params.items():
+        if not (key == "rel" and value is _GLOBAL_REL):
+            _check_type(text, key, value)
+    if params.get("judged_only", False):
         raise InputError(
             f"measure {text!r}: judged_only=True (trec_eval -J) is not supported by irrepro; "
             "drop it to score every retrieved document"
@@ -246,39 +283,40 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
         raise InputError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
     if spec.at == "cutoff" and params.get("cutoff") is not None:
-        k = _check_type(text, "cutoff", params["cutoff"], int)
-        if k < 1:
+        if params["cutoff"] < 1:
             raise InputError(f"measure {text!r}: the cutoff must be at least 1")
-        kw["cutoff"] = int(k)
+        kw["cutoff"] = int(params["cutoff"])
     if spec.at == "recall":
-        r = float(_check_type(text, "recall", params["recall"], float))
+        r = float(params["recall"])
         if not 0.0 <= r <= 1.0:
             raise InputError(f"measure {text!r}: the recall level must be in [0, 1]")
         kw["recall"] = r
     if fam == "RBP":
-        p = float(_check_type(text, "p", params.get("p", 0.8), float))
+        p = float(params.get("p", 0.8))
         if not 0.0 < p < 1.0:
             raise InputError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
         kw["p"] = p
     if fam == "SetF":
-        b = float(_check_type(text, "beta", params.get("beta", 1.0), float))
+        b = float(params.get("beta", 1.0))
         if not b >= 0 or not math.isfinite(b):
             raise InputError(f"measure {text!r}: beta must be a finite number >= 0")
         kw["beta"] = b
     if fam == "SetP":
-        kw["relative"] = bool(_check_type(text, "relative", params.get("relative", False), bool))
+        kw["relative"] = bool(params.get("relative", False))
     if "gains" in params:
-        kw["gains"] = _gain_pairs(_check_type(text, "gains", params["gains"], dict))
+        gains = params["gains"]
+        if not all(isinstance(v, numbers.Real) for v in gains.values()):
+            raise InputError(f"measure {text!r}: gains={gains!r}: every gain must be a number")
+        kw["gains"] = _gain_pairs(gains)
     # the relevance level: the measure's own, else the global one (binary measures), else none
     if "rel" in spec.params:
         own = params.get("rel", "absent")
-        if own is None or (own == "absent" and spec.binary):
+        if own is _GLOBAL_REL or (own == "absent" and spec.binary):
             own = 1 if rel is None else rel
         if own != "absent":
-            r = _check_type(text, "rel", own, int)
-            if r < 1:
+            if _check_type(text, "rel", own) < 1:
                 raise InputError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
-            kw["rel"] = int(r)
+            kw["rel"] = int(own)
     if agg in ("gm", "G") and spec.agg != "mean":
         raise InputError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
     m = Measure("", fam, **kw)
