@@ -51,7 +51,6 @@ from scipy import optimize, special, stats
 
 from . import parallel
 from .data._matrices import _checked_scores
-from .measures.names import parse_measure
 from .parallel import SeedLike
 from .errors import InputError
 
@@ -436,6 +435,8 @@ class CollectionModel:
 def _precision_cutoff(measure: str) -> int | None:
     """k when ``measure`` names P@k in any spelling (``P@10``, ``P_10``, ``P(rel=2)@10``), else None
     (another measure, or a label that names none)."""
+    from .measures.names import parse_measure
+
     try:
         spec = parse_measure(measure)
     except InputError:

@@ -128,6 +128,7 @@ def _ir_measures_parse(text: str):
 # generated names: ir_measures' grammar
 # ------------------------------------------------------------------------------------------
 
+
 def _spell_int(v: int):
     forms = [st.just(str(v)), st.just(hex(v)) if v >= 0 else st.just(str(v))]
     if v >= 10:
@@ -146,7 +147,9 @@ def _spell_float(v: float):
 
 INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 20, 100, 1000]).flatmap(_spell_int)
 FLOATS = st.sampled_from([-0.5, 0.0, 0.1, 0.5, 0.8, 0.95, 1.0, 1.5, 2.0]).flatmap(_spell_float)
-OTHER = st.sampled_from(["True", "False", "None", "'log2'", '"exp-log2"', "'x'", "1j", "(1)", "[1]", "x", "1+1"])
+OTHER = st.sampled_from(
+    ["True", "False", "None", "'log2'", '"exp-log2"', "'x'", "1j", "(1)", "[1]", "x", "1+1"]
+)
 GAINS = st.lists(st.tuples(st.sampled_from(["0", "1", "2", "3", "4", "True", "1.0", "'a'"]),
                            st.sampled_from(["0", "1", "2", "3", "7", "0.5", "True", "'x'", "None"])),
                  max_size=4).map(lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}")  # fmt: skip
@@ -164,7 +167,9 @@ def ir_measures_names(draw) -> tuple[str, bool]:
     keys = draw(st.lists(st.sampled_from(supported + ["cutoff", "rel", "p", "beta", "foo"]), max_size=4))
     parts = []
     for k in keys:
-        value = draw(st.one_of(VALUES.get(k, INTS), OTHER) if draw(st.integers(0, 5)) == 0 else VALUES.get(k, INTS))
+        value = draw(
+            st.one_of(VALUES.get(k, INTS), OTHER) if draw(st.integers(0, 5)) == 0 else VALUES.get(k, INTS)
+        )
         parts.append(f"{k}{draw(SPACE)}={draw(SPACE)}{value}")
     text = name
     if parts or draw(st.booleans()):
@@ -235,6 +240,7 @@ def test_trec_eval_grammar(text):
 # every name irrepro documents parses in both (where ir_measures has it)
 # ------------------------------------------------------------------------------------------
 
+
 def _documented() -> tuple[list[str], list[str]]:
     """The names in the table of irrepro.measures' docstring: (irrepro / ir_measures column,
     trec_eval column), with k = 10 and r = 0.5."""
@@ -248,7 +254,10 @@ def _documented() -> tuple[list[str], list[str]]:
         ours += re.findall(r"``([^`]+)``", first)
         if not second.lstrip().startswith("("):  # "(irrepro)", "(gdeval.pl)", "(1 - unj_k)"
             trec += re.findall(r"``([^`]+)``", second)
-    sub = lambda n: re.sub(r"([@_])k$", r"\g<1>10", re.sub(r"([@_])r$", r"\g<1>0.5", n))  # noqa: E731
+
+    def sub(n):
+        return re.sub(r"([@_])k$", r"\g<1>10", re.sub(r"([@_])r$", r"\g<1>0.5", n))
+
     return [sub(n) for n in ours], [sub(n) for n in trec]
 
 
@@ -284,7 +293,9 @@ def test_every_ir_measures_name_is_read_or_refused_by_name():
     """Every name of ir_measures' registry parses, or is refused saying why and what irrepro has."""
     for name, m in REGISTRY.items():
         if m.NAME in SUPPORTED:
-            assert _parse_ours(name + ("@0.5" if m.NAME == "IPrec" else "@10" if m.NAME in ("P", "R", "Success") else "")), name
+            assert _parse_ours(
+                name + ("@0.5" if m.NAME == "IPrec" else "@10" if m.NAME in ("P", "R", "Success") else "")
+            ), name
         else:
             with pytest.raises(InputError, match=r"not computed by irrepro: .*Supported: AP"):
                 parse_measure(name)
@@ -309,7 +320,9 @@ def test_several_measures_in_one_trec_name_are_refused_naming_each():
 
 def test_the_grammar_does_not_import_ir_measures():
     """The grammar is irrepro's own: ``irrepro eval`` stays light (ir_measures is a test tool)."""
-    code = "import sys, irrepro.measures as m; m.parse_measure('nDCG@10'); print('ir_measures' in sys.modules)"
+    code = (
+        "import sys, irrepro.measures as m; m.parse_measure('nDCG@10'); print('ir_measures' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -317,6 +330,7 @@ def test_the_grammar_does_not_import_ir_measures():
 # ------------------------------------------------------------------------------------------
 # the package's other readers of measure names go through the grammar
 # ------------------------------------------------------------------------------------------
+
 
 def test_simulated_score_matrices_read_any_spelling_of_a_measure():
     from irrepro.data import simulate

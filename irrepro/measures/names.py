@@ -1,18 +1,25 @@
-"""Measure names: ir_measures' spellings and objects, trec_eval's names and the project's own,
-parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`)."""
+"""Measure names: one grammar for ir_measures' spellings and objects, trec_eval's names and the
+project's own, parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`).
+
+The grammar is ir_measures' (``ir_measures.parse_measure`` and ``parse_trec_measure``): a name
+irrepro reads that ir_measures reads too means the same measure with the same parameters there,
+and a name of a measure irrepro does not compute is an :class:`~irrepro.InputError` saying so
+(tests/test_measures_grammar.py checks both by property against ir_measures). It is irrepro's
+code (the parser in ``measures/_grammar.py``, the checks here), not a call into ir_measures: that
+stays a test dependency (``irrepro eval`` imports neither it nor pytrec_eval), and its registry
+has none of the project's names (``Q``, ``gm_map``, ...)."""
 
 from __future__ import annotations
 
-import ast
 import math
 import numbers
-import re
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .judgments import _gain_pairs
 from ..errors import InputError
+from ._grammar import _GLOBAL_REL, _known_names, _split_string
+from .judgments import _gain_pairs
 
 __all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure", "trec_eval_name"]
 
@@ -65,9 +72,6 @@ MEASURE_FAMILIES = {
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
-#: The relevance level :func:`parse_measure` is given (trec_eval's ``-l``), as an alias fixes it
-_GLOBAL_REL = "<the global relevance level>"
-
 # ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
     "MAP": ("AP", {}),
@@ -96,32 +100,46 @@ _MISSING = {
     "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists",
 }  # fmt: skip
 
-# trec_eval's names (``-m`` options and printed names) as ir_measures.parse_trec_measure reads
-# them: exact ones (``bpref``: also the project's former spelling), then ``name[._]x`` with x a
-# number (ir_measures' pattern, whole name); a list ``P_5,10`` names several measures
-_TREC_EXACT = {
-    "map": ("AP", {}), "ndcg": ("nDCG", {}), "recip_rank": ("RR", {}), "infAP": ("infAP", {}),
-    "bpref": ("Bpref", {}), "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}),
-    "num_rel_ret": ("NumRet", {"rel": _GLOBAL_REL}), "num_q": ("NumQ", {}), "set_P": ("SetP", {}),
-    "set_recall": ("SetR", {}), "set_F": ("SetF", {}), "set_map": ("SetAP", {}),
-    "set_relative_P": ("SetP", {"relative": True}), "11pt_avg": ("11pt_avg", {}),
-}  # fmt: skip
-_TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": ("R", "cutoff"),
-                  "ndcg_cut": ("nDCG", "cutoff"), "success": ("Success", "cutoff"),
-                  "set_F": ("SetF", "beta"), "iprec_at_recall": ("IPrec", "recall")}  # fmt: skip
-_TREC_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
-_TREC_NUMBERED_RE = re.compile(rf"({'|'.join(_TREC_NUMBERED)})[._]({_TREC_NUMBER}(?:,{_TREC_NUMBER})*)")
-_TREC_RBP = re.compile(rf"rbp(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
-
 
 @dataclass(frozen=True)
 class Measure:
-    """A parsed measure: ``name`` is the canonical name (ir_measures' ``str()`` where ir_measures
-    has the measure), ``family`` e.g. ``"nDCG"``; the parameters it uses (None when it has none):
-    ``cutoff`` k, RBP's ``p``, the relevance level ``rel`` (None: graded, or every document for
-    ``NumRet``), IPrec's ``recall``, SetF's ``beta``, SetP's ``relative``, ``gains`` as sorted
-    (grade, gain) pairs, and ``agg``: how :func:`summarize` combines topics (``"mean"``,
-    ``"sum"``, ``"gm"``, trec_eval's geometric mean, or ``"G"``, Sakai's)."""
+    """A parsed measure: its canonical name, its family and the parameters it uses.
+
+    :func:`parse_measure` makes it; a parameter the measure does not use is None.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name: ir_measures' ``str()`` where ir_measures has the measure (``"RR@10"``
+        for ``"MRR@10"``), else the project's (``"nDCG_sakai@1000"``, ``"gm_map"``).
+    family : str
+        A key of ``MEASURE_FAMILIES``, e.g. ``"nDCG"``.
+    cutoff : int or None
+        The rank cutoff k.
+    p : float or None
+        RBP's persistence.
+    rel : int or None
+        The relevance level (relevant: grade >= rel); None for a graded measure, or every
+        retrieved document for ``NumRet``.
+    recall : float or None
+        IPrec's recall level.
+    beta : float or None
+        SetF's beta.
+    relative : bool
+        SetP's ``relative`` (ir_measures' SetRelP).
+    gains : tuple of (int, float) or None
+        nDCG's and DCG's gains other than gain = grade, as (grade, gain) pairs sorted by grade.
+    agg : str
+        How :func:`~irrepro.measures.summarize` combines topics: ``"mean"``, ``"sum"`` (the
+        counts), ``"gm"`` (trec_eval's geometric mean) or ``"G"`` (Sakai's).
+
+    Examples
+    --------
+    >>> from irrepro.measures import parse_measure
+    >>> m = parse_measure("gm_NDCG(gains={0:0,1:1,2:3})@10")
+    >>> m.name, m.family, m.cutoff, m.gains, m.agg
+    ('gm_nDCG(gains={2:3})@10', 'nDCG', 10, ((2, 3.0),), 'gm')
+    """
 
     name: str
     family: str
@@ -133,95 +151,6 @@ class Measure:
     relative: bool = False
     gains: tuple[tuple[int, float], ...] | None = None
     agg: str = "mean"
-
-
-def _known_names() -> str:
-    return (
-        "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
-        "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
-        "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
-        "nCG@k, Q; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
-        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
-    )
-
-
-def _value(node, text):
-    """A parameter's value as ir_measures' parser reads it (``_ast_to_value``): a number without
-    a sign, a string, True, False, None, or a ``{...}`` of these - no expression."""
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (int, float, complex, str))):
-        return node.value
-    if isinstance(node, ast.Dict) and None not in node.keys:
-        keys = [_value(k, text) for k in node.keys]
-        if not any(isinstance(k, dict) for k in keys):
-            return dict(zip(keys, (_value(v, text) for v in node.values)))
-    raise InputError(
-        f"measure {text!r}: {ast.unparse(node)!r} is not a literal value ir_measures reads (a number "
-        "without a sign, a string, True, False, None or a {...} of these)"
-    )
-
-
-def _split_string(text: str) -> tuple[str, dict, str]:
-    """The one parser of measure names: a string -> (family or alias, explicit params, aggregate).
-
-    Strings are read as ir_measures reads them (``parse_measure``: one Python expression
-    ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and as
-    ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the name,
-    the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` and the project's own names."""
-    s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
-    if s.startswith("ir_measures."):
-        s = s[len("ir_measures.") :]
-    agg = "mean"
-    if s.startswith("gm_"):
-        agg, s = "gm", s[3:]
-    elif s.startswith("G_"):
-        agg, s = "G", s[2:]
-    if s in _TREC_EXACT:
-        fam, params = _TREC_EXACT[s]
-        return fam, dict(params), agg
-    m = _TREC_NUMBERED_RE.fullmatch(s)
-    if m:
-        base, values = m.group(1), m.group(2).split(",")
-        if len(values) > 1:
-            sep = s[len(base)]
-            raise InputError(f"measure {text!r} names {len(values)} measures (trec_eval's list); give "
-                             f"one per name: {', '.join(base + sep + v for v in values)}")  # fmt: skip
-        fam, key = _TREC_NUMBERED[base]
-        if key == "cutoff" and "." in values[0]:
-            raise InputError(f"measure {text!r}: the cutoff {values[0]} must be a whole number")
-        return fam, {key: (int if key == "cutoff" else float)(values[0])}, agg
-    if s in _TREC_NUMBERED and s not in ("P", "set_F"):  # ir_measures reads a list of measures
-        raise InputError(f"measure {text!r} is trec_eval's name of several measures; name one, "
-                         f"e.g. {s}_{'0.5' if s == 'iprec_at_recall' else '10'}")  # fmt: skip
-    m = _TREC_RBP.fullmatch(s)
-    if m:  # trec_eval's rbp: p = 0.9 unless given (ir_measures' RBP: 0.8)
-        return "RBP", {"p": 0.9 if m.group(1) is None else float(m.group(1))}, agg
-    if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
-        s = "_11pt_avg" + s[len("11pt_avg") :]
-    try:
-        body = ast.parse(s).body
-    except (SyntaxError, ValueError):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
-    if len(body) != 1 or not isinstance(body[0], ast.Expr):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
-    node = body[0].value
-    params: dict = {}
-    at = None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        at, node = _value(node.right, text), node.left
-    if isinstance(node, ast.Call):
-        if node.args:
-            raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
-        for kw in node.keywords:
-            if kw.arg is None or kw.arg in params:
-                raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
-            params[kw.arg] = _value(kw.value, text)
-        node = node.func
-    if not isinstance(node, ast.Name):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
-    fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
-    if at is not None:  # (as ir_measures: @None sets nothing)
-        params["@"] = at
-    return fam, params, agg
 
 
 # each parameter's type, as ir_measures' SUPPORTED_PARAMS require it (bool is no int here)
@@ -336,7 +265,7 @@ def _canonical(m: Measure) -> str:
         if v == default:
             continue
         if key == "gains":
-            shown.append("gains={" + ",".join(f"{g}:{x:g}" for g, x in v) + "}")
+            shown.append("gains={" + ",".join(f"{g}:{x:g}" for g, x in m.gains or ()) + "}")
         else:
             shown.append(f"{key}={v!r}")
     name = m.family + (f"({','.join(shown)})" if shown else "")
@@ -351,11 +280,52 @@ def _canonical(m: Measure) -> str:
 
 
 def parse_measure(name, *, rel: int | None = None) -> Measure:
-    """Parse a measure given as a string (ir_measures', trec_eval's or the project's spelling, see
-    the module doc) or an ir_measures measure object; ValueError if unknown or mis-parameterised.
+    """Parse a measure name, or an ir_measures measure object, into a :class:`Measure`.
 
-    ``rel`` is the relevance level of binary measures that do not set their own (trec_eval's
-    ``-l``; 1 when None). A :class:`Measure` is returned as it is (its level is already set)."""
+    Parameters
+    ----------
+    name : str, Measure or ir_measures measure
+        A string in ir_measures' grammar: ``Name``, ``Name(k=v, ...)``, either followed by ``@x``
+        (``"AP"``, ``"P@10"``, ``"RBP(p=0.5,rel=2)"``, ``"nDCG(gains={0:0,1:1,2:3})@10"``), values
+        as literals without a sign or an expression, a float parameter as a float (``IPrec@1.0``);
+        or a trec_eval name (``map``, ``P_10``, ``P.10``, ``ndcg_cut_20``, ``iprec_at_recall_0.10``,
+        ``rbp_p=0.5``); or a project name (``Q``, ``nDCG_sakai@1000``, ``11pt_avg``). ``gm_`` or
+        ``G_`` before a name asks for trec_eval's or Sakai's geometric mean; space around the name
+        is ignored. A :class:`Measure` is returned as it is.
+    rel : int, optional
+        The relevance level (trec_eval's ``-l``; 1 when None) of the binary measures that set no
+        ``rel`` of their own.
+
+    Returns
+    -------
+    Measure
+        The measure; its ``name`` is the canonical one.
+
+    Raises
+    ------
+    InputError
+        An unknown name; a measure irrepro does not compute (the message says why and lists what it
+        computes); a parameter the measure does not take, of the wrong type or out of range; a
+        parameter given twice (``P(cutoff=5)@10``); a trec_eval name of several measures
+        (``P_5,10``).
+
+    Examples
+    --------
+    >>> from irrepro.measures import parse_measure
+    >>> parse_measure("MRR@10").name
+    'RR@10'
+    >>> m = parse_measure("P(rel=2)@10")
+    >>> m.family, m.cutoff, m.rel
+    ('P', 10, 2)
+    >>> parse_measure("ndcg_cut.20") == parse_measure("nDCG@20")
+    True
+    >>> parse_measure("AP", rel=2).name
+    'AP(rel=2)'
+    >>> parse_measure("IPrec@1")
+    Traceback (most recent call last):
+    ...
+    irrepro.errors.InputError: measure 'IPrec@1': recall=1 must be float (as ir_measures: write 1.0)
+    """
     if isinstance(name, Measure):
         return name
     if isinstance(name, str):
@@ -378,7 +348,7 @@ _TREC_ORDER = (
 )  # fmt: skip
 
 
-def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
+def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, float | None] | None:
     """(trec_eval's measure, its parameter or None) of ``m`` under ``trec_eval -l rel``, or None."""
     if m.rel is not None and m.rel != rel:
         return None  # a relevance level of its own: not what trec_eval -l rel computes
@@ -413,12 +383,31 @@ def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
 
 
 def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
-    """The name trec_eval prints for ``measure`` when run with ``-l rel`` (1 when None): ``map``,
-    ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``, ``iprec_at_recall_0.50``,
-    ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ... - or None when trec_eval has no
-    such measure (``RR@10``, ``ERR@20``, ``Q``, a measure with a relevance level of its own, ...).
+    """The name trec_eval prints for a measure, or None when trec_eval has no such measure.
 
-    trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec`` does."""
+    Parameters
+    ----------
+    measure : str, Measure or ir_measures measure
+        The measure, as :func:`parse_measure` reads it.
+    rel : int, optional
+        trec_eval's ``-l`` (1 when None): the level of binary measures that set none of their own.
+
+    Returns
+    -------
+    str or None
+        ``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``,
+        ``iprec_at_recall_0.50``, ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ...;
+        None for ``RR@10``, ``ERR@20``, ``Q``, a relevance level other than ``rel``, ...
+        (trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
+
+    Examples
+    --------
+    >>> from irrepro.measures import trec_eval_name
+    >>> trec_eval_name("P@10"), trec_eval_name("IPrec@0.5"), trec_eval_name("RBP(p=0.5)")
+    ('P_10', 'iprec_at_recall_0.50', 'rbp_p=0.5')
+    >>> trec_eval_name("AP(rel=2)", rel=2), trec_eval_name("AP(rel=2)"), trec_eval_name("RR@10")
+    ('map', None, None)
+    """
     parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
     if parts is None:
         return None
