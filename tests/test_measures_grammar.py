@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import subprocess
+import warnings
 import sys
 
 import numpy as np
@@ -96,8 +97,10 @@ def _ours(o, m) -> tuple:
 def _parse_ours(text: str):
     """irrepro's parse, or None when it raises InputError (anything else is a bug: it propagates)."""
     try:
-        return parse_measure(text)
-    except InputError as e:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)  # read for one release only: refused
+            return parse_measure(text)
+    except (InputError, DeprecationWarning) as e:
         assert str(e), text
         return None
 
@@ -314,8 +317,15 @@ def test_several_measures_in_one_trec_name_are_refused_naming_each():
         parse_measure("ndcg_cut")
     with pytest.raises(InputError, match="cutoff 10.5 must be a whole number"):
         parse_measure("P_10.5")
-    with pytest.raises(InputError, match=r"recall=1 must be float \(as ir_measures: write 1.0\)"):
-        parse_measure("IPrec@1")
+
+
+def test_a_whole_number_for_a_float_parameter_is_read_for_one_release_with_a_warning():
+    """IPrec@1 and SetF(beta=2) were read before 0.2; ir_measures refuses them (write 1.0)."""
+    with pytest.warns(DeprecationWarning, match=r"'IPrec@1' with a whole number for recall.*use recall=1.0"):
+        m = parse_measure("IPrec@1")
+    assert m == parse_measure("IPrec@1.0")
+    with pytest.warns(DeprecationWarning, match="beta=2.0"):
+        assert parse_measure("SetF(beta=2)") == parse_measure("SetF(beta=2.0)")
 
 
 def test_the_grammar_does_not_import_ir_measures():

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .._deprecation import _warn
 from ..errors import InputError
 from ._grammar import _GLOBAL_REL, _known_names, _split_string
 from .judgments import _gain_pairs
@@ -166,9 +167,12 @@ def _check_type(text, key, value):
         ok = isinstance(value, (float, np.floating))
     else:
         ok = isinstance(value, kind)
+    if not ok and kind is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        # read before 0.2 (IPrec@1, SetF(beta=2)); ir_measures refuses it: kept for one release
+        _warn(f"the measure name {text!r} with a whole number for {key}", f"{key}={value}.0", stacklevel=3)
+        return float(value)
     if not ok:
-        hint = f" (as ir_measures: write {value}.0)" if kind is float and isinstance(value, int) else ""
-        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}{hint}")
+        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
     return value
 
 
