@@ -51,8 +51,8 @@ from scipy import optimize, special, stats
 
 from . import parallel
 from .data._matrices import _checked_scores
-from .parallel import SeedLike
 from .errors import InputError
+from .parallel import SeedLike
 
 __all__ = [
     "Margin",
@@ -121,7 +121,7 @@ class Margin:
         """Scores drawn by inversion: ``ppf`` of seeded uniforms."""
         return self.ppf(parallel.as_generator(seed).random(size))
 
-    def lehmann(self, power: float) -> "Margin":
+    def lehmann(self, power: float) -> Margin:
         """The margin with CDF ``F^power`` (power >= 1: higher scores) or, for a negative
         ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
         if -1 < power < 1:
@@ -129,7 +129,7 @@ class Margin:
         f = self.cdf ** power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
-    def with_mean(self, mean: float, tol: float = 1e-9) -> "Margin":
+    def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
         (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
         ``ValueError`` when ``mean`` lies outside the open range of the support."""
@@ -294,7 +294,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for fn in (lambda: _fit_truncnorm(x, xc), lambda: _fit_beta(xc), lambda: _fit_kde(x, xc)):
             try:
                 fits.append(fn())
-            except Exception:  # noqa: BLE001 - a candidate that cannot be fitted is not a candidate
+            except Exception:  # a candidate that cannot be fitted is not a candidate
                 continue
     else:
         support = np.asarray(support, dtype=np.float64)
@@ -306,7 +306,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for mult in (1.0, 2.0, 5.0):
             try:
                 fits.append(_fit_kde_discrete(counts, m, support, mult))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 continue
     fits = [f for f in fits if np.isfinite(f.aic)]
     if not fits:

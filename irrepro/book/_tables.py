@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from .._text import slug  # the file names of the recorded results
+from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._config import results_dir
 from ._papers import PaperValue
 from ._rule import (
@@ -338,7 +338,7 @@ def _cell(x) -> str:
 
 
 def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> "_HTML":
+                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
     """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
     footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
     gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ..errors import InputError
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
-from ..errors import InputError
 
 __all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
 

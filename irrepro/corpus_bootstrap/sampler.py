@@ -17,9 +17,9 @@ from scipy import special, stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..measures import average_precision
 from .lists import Lists, _lists_of
-from ..errors import InputError
 
 __all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
 

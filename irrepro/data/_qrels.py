@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError, InputTypeError
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._textfiles import (
     _INTEGER,
@@ -29,7 +30,6 @@ from ._textfiles import (
     _strings,
     _text,
 )
-from ..errors import InputError, InputTypeError
 
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
@@ -61,7 +61,7 @@ class _CodedColumns(_SequenceABC):
             self._made[i] = names if codes is None else names[codes]
         return self._made[i]
 
-    def select(self, keep: np.ndarray) -> "_CodedColumns":
+    def select(self, keep: np.ndarray) -> _CodedColumns:
         d_idx = np.flatnonzero(keep) if self.d_idx is None else self.d_idx[keep]
         return _CodedColumns(self.topic_dict, self.t_idx[keep], self.doc_dict, d_idx, self.grade[keep])
 
@@ -188,7 +188,7 @@ class Qrels:
         """Number of judged documents (grade >= 0) per topic."""
         return self.grade_levels(topics)[1].sum(axis=1)
 
-    def select(self, keep: np.ndarray, name: str | None = None) -> "Qrels":
+    def select(self, keep: np.ndarray, name: str | None = None) -> Qrels:
         """The judgments where the boolean ``keep`` (one per line) is True."""
         name = self.name if name is None else name
         if isinstance(self._columns, _CodedColumns):
@@ -238,10 +238,10 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
 
     Every refusal raises :class:`DataError` naming the file, the line and the problem.
     """
-    import pyarrow as pa
-
     import os
     import stat
+
+    import pyarrow as pa
 
     path = _fspath(path)
     data = _read_bytes(path, "qrels")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+
 from ..errors import InputError
 
 
@@ -75,7 +76,7 @@ class _Ideal:
     """The ideal ranked list of every topic for one gain mapping: the positive gains of its
     judged documents, descending, stored ragged (``flat`` from ``start[t]``, ``length[t]``)."""
 
-    def __init__(self, judg: "_Judgments", gains: _Gains):
+    def __init__(self, judg: _Judgments, gains: _Gains):
         gain = gains(judg.grade)
         keep = gain > 0
         t, n, gain = judg.topic[keep], judg.count[keep], gain[keep]
@@ -124,7 +125,7 @@ class _Judgments:
         self._ideal: dict = {}
 
     @classmethod
-    def from_qrels(cls, qrels, topics: Sequence[str]) -> "_Judgments":
+    def from_qrels(cls, qrels, topics: Sequence[str]) -> _Judgments:
         """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
         pos = {t: i for i, t in enumerate(topics)}
         lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int32)
@@ -158,7 +159,7 @@ class _Judgments:
         return cls(tj[first], gj[first], count, len(topics), pooled)
 
     @classmethod
-    def from_counts(cls, grade_counts: np.ndarray) -> "_Judgments":
+    def from_counts(cls, grade_counts: np.ndarray) -> _Judgments:
         t, g = np.nonzero(grade_counts)
         return cls(t, g, grade_counts[t, g], grade_counts.shape[0])
 

@@ -5,18 +5,17 @@ of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..data import RunSet, ScoreMatrix
+from ..errors import InputError
 from ..escape import plain
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
+from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
 from .names import _trec_eval_key, parse_measure, trec_eval_name
-from ..errors import InputError
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd

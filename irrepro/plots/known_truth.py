@@ -124,7 +124,7 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     return ax
 
 
-def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None,
                   ax=None):
     """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
