@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import optimize, special, stats
@@ -53,6 +54,9 @@ from . import parallel
 from .data._matrices import _checked_scores
 from .errors import InputError
 from .parallel import SeedLike
+
+if TYPE_CHECKING:  # imported where it is used (_pyvinecopulib)
+    import pyvinecopulib as pv
 
 __all__ = [
     "Margin",
@@ -332,7 +336,7 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     return out / (n + 1)
 
 
-def fit_copula(x, y, *, seed: SeedLike, method: str = "itau"):
+def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
     families with rotations, selected by AIC, parameters by ``method`` (``"itau"`` or ``"mle"``),
     on pseudo-observations with ties broken at random (seeded)."""
@@ -354,7 +358,7 @@ class PairModel:
 
     b: Margin
     e: Margin
-    copula: object
+    copula: pv.Bicop
 
     @property
     def delta(self) -> float:
@@ -381,7 +385,7 @@ def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
     """Indices of the systems kept when every system whose scores equal (within ``tol`` on every
     topic) those of an earlier one is dropped."""
     x = np.asarray(scores, dtype=np.float64)
-    keep = []
+    keep: list[int] = []
     for i in range(x.shape[0]):
         if not any(np.all(np.abs(x[i] - x[k]) <= tol) for k in keep):
             keep.append(i)

@@ -43,7 +43,7 @@ class _CodedColumns(_SequenceABC):
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray, grade: np.ndarray):
+    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
@@ -51,7 +51,7 @@ class _CodedColumns(_SequenceABC):
     def __len__(self) -> int:
         return 3
 
-    def __getitem__(self, i: int) -> np.ndarray:
+    def __getitem__(self, i: int) -> np.ndarray:  # type: ignore[override]  # the three columns: no slices
         i = range(3)[i]  # IndexError beyond 3 columns (it ends iteration)
         if i == 2:
             return self.grade
@@ -111,7 +111,7 @@ class Qrels:
         return self._table
 
     @cached_property
-    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | _CodedColumns:
         t = self._table
         return (
             t["topic"].to_numpy(dtype=object), t["doc"].to_numpy(dtype=object),
@@ -244,12 +244,14 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     import pyarrow as pa
 
     path = _fspath(path)
-    data = _read_bytes(path, "qrels")
+    data: bytes | bytearray | None = _read_bytes(path, "qrels")
     # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
     # costs more time and memory than the rest of the reading)
     # (the iteration is not read when no field can be empty; the system allocator's peak is
     # lower than mimalloc's for one large file, higher for many run files read in threads)
-    table = _fast_table(data, 4, {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
+    # _fast_table reads a bytearray too (its annotation says bytes: data/_textfiles.py, being moved)
+    table = _fast_table(data, 4,  # type: ignore[arg-type]
+                        {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
                         lean=((1,), None), pool=pa.system_memory_pool())
     if table is not None:
         try:
@@ -272,10 +274,10 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     return _read_qrels_slow(data, path, name or path.name)
 
 
-def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
+def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
     topics, docs, grades = [], [], []
     first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "qrels"):
+    for i, f in _data_lines(data, path, "qrels"):  # type: ignore[arg-type]  # as _fast_table above
         if len(f) != 4:
             raise _field_count_error(path, i, "qrels", _QRELS_LAYOUT, 4, len(f))
         t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
@@ -286,7 +288,9 @@ def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
                 path, i, f"duplicate judgment for document {d!r} in topic {t!r} (first at line {first[key]})"
             )
         first[key] = i
-        topics.append(t), docs.append(d), grades.append(g)
+        topics.append(t)
+        docs.append(d)
+        grades.append(g)
     if not topics:
         raise DataError(path, None, "empty qrels file (only blank or comment lines)")
     return _qrels_from_columns(topics, docs, grades, name)

@@ -88,7 +88,7 @@ class _Ideal:
         self.start = np.r_[0, np.cumsum(self.length)[:-1]].astype(np.int64)
         self.pos = np.arange(len(self.flat), dtype=np.int64) - np.repeat(self.start, self.length)
         self.T = judg.T
-        self._cum = None
+        self._cum: np.ndarray | None = None
 
     def normaliser(self, disc: np.ndarray, cutoff: int | None) -> np.ndarray:
         """Per topic: sum over the ideal list's first ``cutoff`` ranks of gain x disc[rank - 1]."""
@@ -144,8 +144,8 @@ class _Judgments:
             del key
             neg = levels < 0
             pooled = set(np.flatnonzero(counts[:, neg].any(axis=1)).tolist())
-            tj, lj = np.nonzero(counts[:, ~neg])
-            return cls(tj, levels[~neg][lj], counts[:, ~neg][tj, lj], T, pooled)
+            t_at, l_at = np.nonzero(counts[:, ~neg])
+            return cls(t_at, levels[~neg][l_at], counts[:, ~neg][t_at, l_at], T, pooled)
         ok = t >= 0
         t, g = t[ok], g[ok]
         judged = g >= 0

@@ -264,6 +264,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
         elif fam == "SP":
             res = prec_sum(r)
         elif fam in ("P", "PDoc"):
+            assert c is not None  # parse_measure gives P and PDoc a cutoff
             res = top(r, c) / float(c)
         elif fam == "R":
             res = _safe_div(top(r, c), ctx.n_rel(r)[t])
@@ -305,6 +306,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(t[h.rows], h.cols)
             res = _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.n_rel(r)[t])
         elif fam == "RBP":
+            assert s.p is not None  # parse_measure gives RBP its p
             w = (1.0 - s.p) * s.p ** (ranks - 1.0)
             if r is None:  # graded: a topic's gains over its largest gain (when above 1)
                 res = gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[t]
@@ -339,6 +341,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             elif fam == "SetR":
                 res = Rc
             elif fam == "SetF":
+                assert s.beta is not None  # parse_measure gives SetF its beta
                 res = np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
             else:
                 res = P * Rc
@@ -393,7 +396,7 @@ def _specs(measures, rel) -> tuple[list, list[Measure]]:
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, np.integer)) or rel < 1):
         raise InputError(f"rel must be an integer >= 1 (a relevance level), got {rel!r}")
     keys = list(dict.fromkeys(measures))
-    parsed = [parse_measure(m, rel=rel) for m in keys]
+    parsed = [parse_measure(m, rel=None if rel is None else int(rel)) for m in keys]
     unique = list({s.name: s for s in parsed}.values())
     return list(zip(keys, parsed)), unique
 

@@ -157,7 +157,8 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
 def _summary(scores, complete: bool, retrieved, agg: str | None = None) -> tuple[tuple, dict[str, np.ndarray]]:
     """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
     its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
-    cols, runs = {}, ()
+    cols: dict[str, np.ndarray] = {}
+    runs: tuple[str, ...] = ()
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)
         how = parse_measure(sm.measure).agg if agg is None else agg
