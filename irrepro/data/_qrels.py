@@ -249,10 +249,9 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     # costs more time and memory than the rest of the reading)
     # (the iteration is not read when no field can be empty; the system allocator's peak is
     # lower than mimalloc's for one large file, higher for many run files read in threads)
-    # _fast_table reads a bytearray too (its annotation says bytes: data/_textfiles.py, being moved)
-    table = _fast_table(data, 4,  # type: ignore[arg-type]
-                        {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
-                        lean=((1,), None), pool=pa.system_memory_pool())
+    col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
+    # (data: _fast_table reads a bytearray too; its annotation in data/_textfiles.py says bytes)
+    table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
     if table is not None:
         try:
             regular = stat.S_ISREG(os.stat(path).st_mode)
