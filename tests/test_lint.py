@@ -33,7 +33,6 @@ PENDING = [
     "irrepro/standardize.py",
     "irrepro/corpus_bootstrap/intervals.py",
     "irrepro/corpus_bootstrap/small_r.py",
-    "irrepro/measures/names.py",
 ]
 # TEMPORARY (issue 27 merge): True until the lead has run `ruff format irrepro tests benchmarks
 # book/_ext` once after the merges; then False. While True the format check is an expected failure
