@@ -79,7 +79,8 @@ class OutputError(InputError, OSError):
     [Errno 13] Permission denied: 'out/report'
     """
 
-    __new__ = OSError.__new__
+    # OSError's constructor, which object's signature for __new__ cannot describe
+    __new__ = OSError.__new__  # type: ignore[assignment]
     __init__ = OSError.__init__
     __str__ = OSError.__str__
     __reduce__ = OSError.__reduce__

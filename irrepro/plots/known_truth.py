@@ -51,8 +51,8 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
         The axes drawn on.
     """
     ax = _axes(ax, (7, 3.6))
-    for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
-        r = np.sort(np.asarray(r, dtype=float))
+    for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
+        r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
         lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
                                                      if threshold is not None else ")")
@@ -200,7 +200,7 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     return ax
 
 
-def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None,
                   ax=None):
     """Coverage of each interval method per setting, against the nominal level.
 
