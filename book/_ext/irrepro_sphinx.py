@@ -347,6 +347,10 @@ def _api_lines(modname: str) -> list[str]:
 
     module = importlib.import_module(modname)
     names = list(module.__all__)
+    # a name the package itself exports (irrepro.InputError) is indexed there only, so that a
+    # reference to it is not ambiguous; its module's page shows it too
+    package = importlib.import_module("irrepro")
+    top = {id(getattr(package, n)) for n in package.__all__} if modname != "irrepro" else set()
     lines = [f".. automodule:: {modname}", "", ".. autosummary::", "   :nosignatures:", ""]
     lines += [f"   {name}" for name in names]
     lines.append("")
@@ -356,7 +360,8 @@ def _api_lines(modname: str) -> list[str]:
             lines += [f".. automodule:: {obj.__name__}", "   :members:", ""]
         elif inspect.isclass(obj):
             kind = "autoexception" if issubclass(obj, BaseException) else "autoclass"
-            lines += [f".. {kind}:: {modname}.{name}", "   :members:", ""]
+            lines += [f".. {kind}:: {modname}.{name}", "   :members:"]
+            lines += ["   :no-index:", ""] if id(obj) in top else [""]
         elif callable(obj):
             lines += [f".. autofunction:: {modname}.{name}", ""]
         else:

@@ -38,9 +38,23 @@ BOOK_ENV = "IRREPRO_BOOK"
 
 
 def book_dir() -> Path:
-    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
+    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``.
+
+    The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
     else the ``book/`` of the checkout the package runs from (``pip install -e .``), else a ``book/``
-    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder)."""
+    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder).
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+
+    Examples
+    --------
+    >>> from irrepro.book import book_dir
+    >>> (book_dir() / "references.bib").is_file()
+    True
+    """
     candidates = []
     if os.environ.get(BOOK_ENV):
         candidates.append(Path(os.environ[BOOK_ENV]).expanduser())

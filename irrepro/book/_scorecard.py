@@ -258,7 +258,18 @@ def label(counts: Mapping[str, int] | pd.Series) -> str:
 
 
 def session_card(paper: str) -> pd.DataFrame:
-    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's)."""
+    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its scorecard rows, as :func:`scorecard` lays them out.
+    """
     comps = _SESSION.get(paper, {}).values()
     return _card([{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps])
 
