@@ -64,10 +64,23 @@ class _HTML:
 
 
 def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
+    """A box naming the data of a page, a warning when any of it is simulated.
+
+    A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
     name counts as simulated when its real files cannot be had now: the book's pages then use its
     stand-in). When any is simulated it is a warning with the CSS class ``simulated-data`` (and no
-    page carries that class when all data is real)."""
+    page carries that class when all data is real).
+
+    Parameters
+    ----------
+    *objs : irrepro.data.RunSet, irrepro.data.ScoreMatrix or str
+        The page's data.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
     labels = [_label(o) for o in objs]
     sim = [name for name, s in labels if s]
     real = [name for name, s in labels if not s]
@@ -94,8 +107,18 @@ def data_banner(*objs) -> _HTML:
 
 @dataclass(frozen=True)
 class RowRef:
-    """A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
-    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once."""
+    """A row of a :class:`Comparison`, for a later row that restates it.
+
+    A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
+    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once.
+
+    Attributes
+    ----------
+    paper, item, quantity : str
+        Which row.
+    status, reason : str
+        Its status and the reason for it.
+    """
 
     paper: str
     item: str
@@ -115,7 +138,25 @@ class Comparison:
     ``meta`` holds per row where the paper prints its value (``where``, ``paper_ref``: the key of
     ``book/papers/<paper>.yml``), the row it restates (``same_as``) and the row it reruns under
     emulated conditions (``emulates``). ``condition`` names those conditions (``""``: the data as
-    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``)."""
+    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``).
+
+    Attributes
+    ----------
+    paper : str
+        The paper's citation key.
+    item : str
+        The table, figure or claim.
+    frame : pandas.DataFrame
+        The rows (see above).
+    data : str
+        The data ours come from.
+    notes : tuple of str
+        The chapter's notes.
+    meta : tuple of dict
+        Per row: where the paper prints it, the row it restates or reruns.
+    condition : str
+        The emulated conditions (``""``: the data as they are).
+    """
 
     paper: str
     item: str
@@ -204,6 +245,33 @@ def compare(
     ``ours, as is`` and ``as is``), and is not counted as a row of its own: the scorecard counts
     the data as they are, and again with each rerun row's status in place of the row it reruns
     (:func:`summary` with ``condition``).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key in ``book/references.bib``.
+    item : str
+        The table, figure or claim compared (``"Table 2"``).
+    rows : sequence of mapping or pandas.DataFrame
+        The rows (see above).
+    data : str
+        The data ours come from.
+    emulates : Comparison or None
+        The comparison on the data as they are that this table reruns under ``condition``.
+    condition : str
+        The emulated conditions.
+    results : str, pathlib.Path or None
+        Where the JSON record goes (None: the book configuration's).
+
+    Returns
+    -------
+    Comparison
+        The table, each row with its status and reason.
+
+    Raises
+    ------
+    ValueError
+        For a row the rule cannot judge.
     """
     if (emulates is None) != (not condition):
         raise ValueError(f"{item}: give both emulates= (the comparison on the data as they are) and condition=")
@@ -271,10 +339,35 @@ def compare(
 
 def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *,
                     pairs: bool = False) -> dict:
-    """The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
+    """The ``status`` and ``reason`` of a row whose paper value lists names.
+
+    The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
     *holds* when all the paper's names (comma-separated, ``"Q-measure, AveP, nDCG1000"``; with
     ``pairs``, pairs ``"Q/AveP, G_Q/G_AveP"`` against ours ``"AP / Q"``) are among ``ours``,
-    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours."""
+    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours.
+
+    Parameters
+    ----------
+    ours : sequence of str
+        Our names.
+    paper : str or PaperValue
+        The paper's names, comma-separated.
+    names : mapping or None
+        The paper's names -> ours.
+    pairs : bool
+        The names are pairs (``"Q/AveP"``).
+
+    Returns
+    -------
+    dict
+        ``{"status": ..., "reason": ...}`` for a row of :func:`compare`.
+
+    Examples
+    --------
+    >>> from irrepro.book import ordering_status
+    >>> ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"})
+    {'status': 'holds', 'reason': "2 of the paper's 2 among ours"}
+    """
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
@@ -290,8 +383,33 @@ def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None 
 
 
 def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
-    """The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
-    as the papers print it: ``"7.7 / 80.1 / 12.2"``."""
+    """A row of a below / in / above table as the papers print it.
+
+    The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
+    as the papers print it: ``"7.7 / 80.1 / 12.2"``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The shares in %, its first column the rows' keys.
+    key : str
+        The row.
+    digits : int
+        Decimals.
+
+    Returns
+    -------
+    str
+        ``"below / in / above"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.book import below_in_above
+    >>> t = pd.DataFrame({"method": ["linear"], "below": [7.66], "in": [80.1], "above": [12.24]})
+    >>> below_in_above(t, "linear")
+    '7.7 / 80.1 / 12.2'
+    """
     r = table.set_index(table.columns[0]).loc[key]
     return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
 
@@ -309,8 +427,31 @@ _BADGES = {
 
 
 def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
-    """The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
-    when ``note`` is given, the number of its footnote."""
+    """The HTML badge of a status (symbol and word, coloured).
+
+    The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
+    when ``note`` is given, the number of its footnote.
+
+    Parameters
+    ----------
+    status : str
+        One of :data:`STATUSES`.
+    reason : str
+        The hover text.
+    note : int or None
+        The number of the reason's footnote.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Examples
+    --------
+    >>> from irrepro.book import status_badge
+    >>> status_badge("replicated")
+    '<span class="irrepro-status" data-status="replicated" ...> replicated</span>'
+    """
     if status not in _BADGES:
         raise ValueError(f"status {status!r}: one of {STATUSES}")
     sym, fg, bg, border, style = _BADGES[status]
@@ -339,11 +480,34 @@ def _cell(x) -> str:
 
 def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
                  anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
-    """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
+    """A table with its ``status`` column drawn as badges and its reasons as footnotes.
+
+    A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
     footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
     gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
     ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
-    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty."""
+    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows, with ``status`` and ``reason`` columns.
+    caption : str
+        The table's caption.
+    titles : mapping or None
+        Hover texts per column and row.
+    anchor : str
+        The table's HTML id.
+    hide : sequence of str
+        Columns not shown.
+    badges : sequence of str
+        Further columns of statuses drawn as badges.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
     titles = titles or {}
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}
@@ -376,7 +540,19 @@ def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str,
 
 
 def collections_table() -> pd.DataFrame:
-    """The book's collections: size, measures, files, licence and citation key."""
+    """The book's collections: size, measures, files, licence and citation key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per collection.
+
+    Examples
+    --------
+    >>> from irrepro.book import collections_table
+    >>> "licence" in collections_table().columns
+    True
+    """
     reg = registry()
     rows = []
     for c in COLLECTIONS.values():

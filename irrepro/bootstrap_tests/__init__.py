@@ -15,7 +15,7 @@ number of workers.
 What the paper defines (section numbers of Sakai 2006):
 
 - :func:`paired_test` - the paired test with the studentised statistic (3.1, Figures 1-2); on
-  ``log(x + 0.00001)`` it tests the AG_ forms that stand for the geometric means (3.1, end).
+  ``log(x + 0.00001)`` it tests the ``AG_`` forms that stand for the geometric means (3.1, end).
 - :func:`unpaired_test` - the unpaired test for any summary: arithmetic mean, geometric mean or a
   user function (3.2, Figures 3-4).
 - :meth:`PairwiseTest.discriminative_power`, :meth:`PairwiseTest.asl_curve` and

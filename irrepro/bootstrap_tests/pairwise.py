@@ -86,8 +86,8 @@ class PairwiseTest:
         """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6).
 
         For each pair take the bootstrap replicate whose statistic is the ``B*alpha``-th largest
-        in absolute value (paired: sorted by |t(w*b)|, the reported value is that replicate's
-        |mean of w*b|; unpaired: the ``B*alpha``-th largest |d*b|); the estimate is the maximum
+        in absolute value (paired: sorted by ``|t(w*b)|``, the reported value is that replicate's
+        ``|mean of w*b|``; unpaired: the ``B*alpha``-th largest ``|d*b|``); the estimate is the maximum
         over pairs, rounded to ``digits`` significant figures. ``per_pair=True`` returns the
         per-pair values (unrounded) instead.
         """
@@ -184,13 +184,13 @@ def paired_test(
 
     For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
     (sd with n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples Q*b,
-    ASL = #{ |t(w*b)| >= |t(z)| } / B.
+    ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
 
     ``scores``: ScoreMatrix or (S, T) array. ``pairs``: (P, 2) system indices (default: all
     pairs i < j); or ``baseline`` (a system's name or index): every other system against it, pairs
     ``(s, baseline)`` (:func:`baseline_pairs`), so that :func:`comparisons` adjusts over that
     family only. ``samples``: a ``(B, T)`` matrix from :func:`bootstrap_samples`, shared by all
-    pairs (drawn from ``seed`` when omitted). ``log=True`` tests the AG_ form (mean of
+    pairs (drawn from ``seed`` when omitted). ``log=True`` tests the ``AG_`` form (mean of
     log(x + 0.00001), section 3.1). ``effect_size`` is mean(z)/sd(z) (Cohen's d_z); with
     :meth:`PairwiseTest.confidence_interval` it is beyond the paper.
     """
@@ -240,7 +240,7 @@ def unpaired_test(
 
     d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
     ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)
-    and ASL = #{ |d*b| >= |d| } / B. ``pairs`` or ``baseline`` as in :func:`paired_test`.
+    and ``ASL = #{ |d*b| >= |d| } / B``. ``pairs`` or ``baseline`` as in :func:`paired_test`.
 
     ``summary``: ``"mean"``, ``"gmean"`` (Sakai's eq. 7 geometric mean, so G_AveP is tested
     directly) or a function reducing the last axis of an array (e.g. ``np.median`` via

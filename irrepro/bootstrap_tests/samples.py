@@ -131,8 +131,8 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
 
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
-    """``log(x + eps)``: the per-topic values whose arithmetic mean is the AG_ form of a
-    measure (Sakai 2006, section 3.1: testing AG_AveP in the paired test stands for G_AveP)."""
+    """``log(x + eps)``: the per-topic values whose arithmetic mean is the ``AG_`` form of a
+    measure (Sakai 2006, section 3.1: testing ``AG_AveP`` in the paired test stands for ``G_AveP``)."""
     x = np.asarray(scores.scores if isinstance(scores, ScoreMatrix) else scores, dtype=np.float64)
     if np.any(x + eps <= 0):
         raise InputError(f"log_scores needs x + eps > 0 (eps={eps})")

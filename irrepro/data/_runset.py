@@ -85,6 +85,8 @@ class RunSet:
         as trec_eval does).
     precision : ``"float32"`` or ``"float64"``, how scores were compared when ranking.
 
+    Notes
+    -----
     ``lengths`` (S, T), and the dense ``grades`` / ``doc_codes`` (S, T, K) arrays (K the longest
     list, padded with ``PAD`` / -1) are derived on demand: use :meth:`iter_blocks` for work whose
     memory must follow the number of lines.

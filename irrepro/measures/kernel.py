@@ -39,6 +39,30 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
     ``relevant`` is boolean ``(..., K)`` (rank axis last, padding False); ``n_rel`` is the number
     of relevant documents R, broadcastable to ``relevant.shape[:-1]``. AP = (1/R) sum over relevant
     ranks r of precision@r; 0 when R = 0.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        Boolean ``(..., K)``: whether the document at each rank is relevant (rank axis last,
+        padding False).
+    n_rel : numpy.ndarray
+        The number of relevant documents R, broadcastable to ``relevant.shape[:-1]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        AP, shaped ``relevant.shape[:-1]``.
+
+    Notes
+    -----
+    Sakai (2006), section 2.1 (AveP); Cormack & Lynam (2006) bootstrap it (section 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.measures import average_precision
+    >>> average_precision(np.array([[True, False, True], [False, False, False]]), np.array([2, 0]))
+    array([0.83333333, 0.        ])
     """
     relevant = np.asarray(relevant, dtype=bool)
     k = relevant.shape[-1]
@@ -49,13 +73,37 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
 
 
 def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
-    """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``): the most RBP
+    """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``).
+
+    The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``): the most RBP
     could still rise if every unjudged document retrieved, and every document past the end of the
     list, were relevant: ``(1 - p) * sum over unjudged ranks i of p**(i-1) + p**L`` (L the list
     length).
 
     ``grades`` is a RunSet or an int array ``(..., K)`` with ``UNJUDGED``/``PAD`` codes; returns
     ``(...)`` (``(S, T)`` for a RunSet). RBP + residual is the upper bound of the RBP interval.
+
+    Parameters
+    ----------
+    grades : irrepro.data.RunSet or numpy.ndarray
+        A RunSet, or an int array ``(..., K)`` of grades with ``UNJUDGED`` / ``PAD`` codes.
+    p : float
+        RBP's persistence.
+
+    Returns
+    -------
+    numpy.ndarray
+        The residual, ``(...)`` (``(S, T)`` for a RunSet).
+
+    Examples
+    --------
+    One unjudged document at rank 2 of a list of 2, p = 0.5: ``0.5 * 0.5 + 0.5 ** 2``.
+
+    >>> import numpy as np
+    >>> from irrepro.data import UNJUDGED
+    >>> from irrepro.measures import rbp_residual
+    >>> rbp_residual(np.array([[1, UNJUDGED]]), 0.5)
+    array([0.5])
     """
     if not 0.0 < p < 1.0:
         raise InputError("RBP's persistence p must be in (0, 1)")
@@ -409,7 +457,9 @@ def score_grades(
     rel: int = 1,
     gains: Mapping[int, float] | Sequence[float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`,
+    """Score a dense block of ranked lists given as grades.
+
+    Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`,
     for arrays).
 
     ``grades`` is an int array ``(S, T, K)`` (grade at each rank, ``UNJUDGED`` = -1 for a
@@ -417,6 +467,34 @@ def score_grades(
     ``grade_counts`` is ``(T, G + 1)``: judged documents of each grade 0..G per topic (the
     relevant ones need not be retrieved). Returns ``{name: (S, T) float64 array}`` keyed by the
     names given.
+
+    Parameters
+    ----------
+    grades : numpy.ndarray
+        Int ``(S, T, K)`` (see above).
+    grade_counts : numpy.ndarray
+        ``(T, G + 1)``: judged documents of each grade per topic.
+    measures : sequence of str
+        Measure names.
+    rel : int
+        The lowest relevant grade of binary measures.
+    gains : mapping or sequence or None
+        Grade -> gain of graded measures (None: the grade).
+
+    Returns
+    -------
+    dict
+        ``{name: (S, T) float64 array}``, keyed by the names given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import PAD
+    >>> from irrepro.measures import score_grades
+    >>> grades = np.array([[[1, 0, 1, PAD]]])            # one run, one topic
+    >>> counts = np.array([[5, 2]])                      # 5 non-relevant, 2 relevant judged
+    >>> score_grades(grades, counts, ["AP", "P@2"])
+    {'AP': array([[0.83333333]]), 'P@2': array([[0.5]])}
     """
     grades = np.asarray(grades)
     if grades.ndim != 3:

@@ -325,10 +325,10 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
     True
     >>> parse_measure("AP", rel=2).name
     'AP(rel=2)'
-    >>> parse_measure("IPrec@1")
+    >>> parse_measure("P@x")
     Traceback (most recent call last):
     ...
-    irrepro.errors.InputError: measure 'IPrec@1': recall=1 must be float (as ir_measures: write 1.0)
+    irrepro.errors.InputError: measure 'P@x': 'x' is not a literal value ir_measures reads ...
     """
     if isinstance(name, Measure):
         return name
