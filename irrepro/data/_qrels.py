@@ -12,21 +12,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
-from ._textfiles import (
-    _INTEGER,
-    _QRELS_LAYOUT,
-    _data_lines,
+from ._columns import (
     _dict_parts,
     _duplicate_line,
     _duplicate_pair,
     _encode,
     _fast_table,
+    _np,
+    _strings,
+)
+from ._textfiles import (
+    _INTEGER,
+    _QRELS_LAYOUT,
+    _data_lines,
     _field_count_error,
     _fspath,
-    _np,
     _parse_grade,
     _read_bytes,
-    _strings,
     _text,
 )
 from ..errors import InputError, InputTypeError

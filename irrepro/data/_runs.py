@@ -18,23 +18,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._common import _PRECISIONS, UNJUDGED, DataError, _n_threads, _pd, _rows_named, _show, topic_order
+from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
 from ._qrels import Qrels
-from ._runset import Deferred, RunSet
-from ._textfiles import (
-    _RUN_LAYOUT,
-    _data_lines,
+from ._runset import Deferred, RunSet, _GradeIndex
+from ._columns import (
     _dict_parts,
     _duplicate_pair,
     _encode,
     _fast_table,
-    _field_count_error,
-    _fspath,
     _np,
     _np_filled,
+    _strings,
+)
+from ._textfiles import (
+    _RUN_LAYOUT,
+    _data_lines,
+    _field_count_error,
+    _fspath,
     _parse_score,
     _read_bytes,
-    _strings,
     _text,
 )
 from ..errors import InputError
@@ -270,36 +272,6 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
         order = np.lexsort((-d.astype(np.int64), sb, t))
         t, d = t[order], d[order]
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
-
-
-class _GradeIndex:
-    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
-    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
-
-    def __init__(self, q_t, q_d, q_g, T: int, V: int):
-        judged = q_g >= 0
-        q_t, q_d, q_g = q_t[judged], q_d[judged], q_g[judged]
-        self.V, self.table, self.keys = V, None, None
-        levels, q_level = np.unique(q_g, return_inverse=True)
-        if T * V <= (1 << 25) and len(levels) < 255:
-            self.table = np.zeros((T, V), dtype=np.uint8)
-            self.table[q_t, q_d] = q_level + 1
-            self.lut = np.r_[UNJUDGED, levels].astype(np.int32)
-        else:
-            key = q_t.astype(np.int64) * V + q_d
-            order = np.argsort(key)
-            self.keys, self.grades = key[order], q_g[order].astype(np.int32)
-
-    def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
-        if self.table is not None:
-            return self.lut[self.table[t, d]]
-        out = np.full(len(t), UNJUDGED, dtype=np.int32)
-        if len(self.keys) and len(t):
-            rkey = t.astype(np.int64) * self.V + d
-            pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
-            found = self.keys[pos] == rkey
-            out[found] = self.grades[pos[found]]
-        return out
 
 
 class _Vocabulary:

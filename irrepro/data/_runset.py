@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._common import PAD, _pd
+from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
 from ..errors import InputError, UnknownNameError
 
@@ -210,8 +210,6 @@ class RunSet:
         up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
         retrieved counts in R only. The qrels must have exactly the run set's topics (a
         ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
-        from ._runs import _GradeIndex
-
         if set(qrels.topics) != set(self.topics):
             extra, lack = sorted(set(qrels.topics) - set(self.topics)), sorted(set(self.topics) - set(qrels.topics))
             raise InputError(
@@ -359,6 +357,36 @@ class RunSet:
                 ignored_topics={k: tuple(v) for k, v in ignored.items()},
                 precision=str(z["precision"]),
             )
+
+
+class _GradeIndex:
+    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
+    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
+
+    def __init__(self, q_t, q_d, q_g, T: int, V: int):
+        judged = q_g >= 0
+        q_t, q_d, q_g = q_t[judged], q_d[judged], q_g[judged]
+        self.V, self.table, self.keys = V, None, None
+        levels, q_level = np.unique(q_g, return_inverse=True)
+        if T * V <= (1 << 25) and len(levels) < 255:
+            self.table = np.zeros((T, V), dtype=np.uint8)
+            self.table[q_t, q_d] = q_level + 1
+            self.lut = np.r_[UNJUDGED, levels].astype(np.int32)
+        else:
+            key = q_t.astype(np.int64) * V + q_d
+            order = np.argsort(key)
+            self.keys, self.grades = key[order], q_g[order].astype(np.int32)
+
+    def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            return self.lut[self.table[t, d]]
+        out = np.full(len(t), UNJUDGED, dtype=np.int32)
+        if len(self.keys) and len(t):
+            rkey = t.astype(np.int64) * self.V + d
+            pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
+            found = self.keys[pos] == rkey
+            out[found] = self.grades[pos[found]]
+        return out
 
 
 def _indices(names: Sequence[str], sel) -> list[int]:

@@ -51,7 +51,7 @@ def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.n
     with 4, one with 3); these qrels have 5 too (two with 5, two with 4, one with 3). A collection
     that cannot be had raises :class:`DataUnavailable` unless ``allow_simulated`` asks for the
     simulated stand-in's qrels (see :func:`irrepro.data.load_qrels`)."""
-    from . import load_qrels
+    from ._sources import load_qrels
 
     return load_qrels("robust2004", allow_simulated=allow_simulated).n_relevant(rel, TREC6_TOPICS)
 
