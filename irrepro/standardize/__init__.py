@@ -90,4 +90,5 @@ __all__ = [
     "topic_range",
 ]
 
+#: Names that moved (deprecated; see CHANGELOG.md).
 __getattr__ = moved_names(__name__, {"kendall_tau": "irrepro.stats:kendall_tau"})

@@ -31,9 +31,15 @@ __all__ = [
 ]
 
 
+# --------------------------------------------------------------------------------------------
+# Random topic halves (section 5: Figures 5 and 6)
+# --------------------------------------------------------------------------------------------
+
+
 def default_partitions(scale: str = "paper") -> int:
-    """Random partitions per experiment: 1000 at the paper scale (the paper says only "multiple
-    times"), 50 at the quick scale.
+    """The number of random partitions per experiment: 1000 at the paper scale, 50 at the quick scale.
+
+    The paper (Webber, Moffat & Zobel 2008, section 5) says only "multiple times".
 
     Parameters
     ----------
@@ -45,13 +51,40 @@ def default_partitions(scale: str = "paper") -> int:
     -------
     int
         The number of partitions.
+
+    Examples
+    --------
+    >>> from irrepro.standardize import default_partitions
+    >>> default_partitions(), default_partitions("quick")
+    (1000, 50)
     """
     return 1000 if check_scale(scale) == "paper" else 50
 
 
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
-    """``n`` random partitions of ``n_topics`` topics into two halves: bool ``(n, n_topics)``,
-    True for the first half (floor(T/2) topics)."""
+    """``n`` random partitions of ``n_topics`` topics into two halves.
+
+    Parameters
+    ----------
+    n_topics : int
+        Number of topics, at least 4.
+    n : int
+        Number of partitions.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source (:func:`irrepro.parallel.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray
+        bool ``(n, n_topics)``, True for the first half (floor(T/2) topics).
+
+    Examples
+    --------
+    >>> from irrepro.standardize import random_halves
+    >>> random_halves(6, 2, seed=1)
+    array([[False, False,  True, False,  True,  True],
+           [False,  True, False,  True, False,  True]])
+    """
     n = check_int(n, "n", minimum=1)
     if n_topics < 4:
         raise InputError("need at least 4 topics to split into halves")
@@ -62,8 +95,31 @@ def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PartitionResult:
-    """Per random partition (``(B,)`` each): dRMSE of system means between the halves and the
-    share of systems significantly different from themselves (two-sample t-test)."""
+    """The random-halves experiment's results, one value per partition.
+
+    Parameters
+    ----------
+    drmse : numpy.ndarray
+        ``(B,)``: dRMSE of the system means between the two halves (:func:`drmse`).
+    false_positive : numpy.ndarray
+        ``(B,)``: the share of systems a two-sample t-test finds significantly different from
+        themselves between the halves.
+    n_systems : int
+        Number of systems.
+    alpha : float
+        The t-test's significance level.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import partition_experiment
+    >>> r = partition_experiment(x, 20, seed=1)
+    >>> r.drmse.shape, r.percentile_of(0.5)
+    ((20,), 50.0)
+    >>> {k: round(v, 3) for k, v in r.summary().items() if k.startswith("dRMSE")}
+    {'dRMSE mean': 0.476, 'dRMSE low': 0.286, 'dRMSE high': 0.743}
+    """
 
     drmse: np.ndarray
     false_positive: np.ndarray
@@ -130,12 +186,47 @@ def partition_experiment(
     progress: bool | str = False,
     scale: str = "paper",
 ) -> PartitionResult:
-    """Random topic halves (section 5): split the topics of ``scores`` (systems x topics, already
-    in the form to compare: raw, R-normalized or standardized) into two halves ``B`` times
-    (default :func:`default_partitions` of ``scale``, the papers' by default); per split, the
-    dRMSE of system means and the share of systems a two-sample t-test finds
-    significantly different from themselves. Vectorised over blocks of ``block`` partitions (one
-    task per block, each with its own child seed, so results do not depend on ``n_jobs``)."""
+    """Random topic halves: dRMSE and self-significance between the halves of ``B`` random splits.
+
+    Section 5 (Figures 5 and 6) of Webber, Moffat & Zobel (2008): the topics of ``scores`` are split
+    into two halves ``B`` times; per split, the dRMSE of system means and the share of systems a
+    two-sample t-test finds significantly different from themselves. Vectorised over blocks of
+    ``block`` partitions, one task per block with its own child seed, so the results do not depend
+    on ``n_jobs``.
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics, already in the form to compare: raw, R-normalized or standardized.
+    B : int, optional
+        Number of partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    alpha : float, default 0.05
+        The t-test's significance level.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    block : int, default 100
+        Partitions per task.
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    PartitionResult
+        dRMSE and false-positive share per partition.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import partition_experiment
+    >>> r = partition_experiment(x, 20, seed=1)
+    >>> round(float(r.drmse.mean()), 3), round(float(r.false_positive.mean()), 3)
+    (0.476, 0.05)
+    """
     x = _matrix(scores)
     if B is None:
         B = default_partitions(scale)
@@ -158,8 +249,30 @@ def partition_experiment(
 
 @dataclass(frozen=True)
 class SampledStandardizers:
-    """Kendall's tau between the ranking from factors of ``sizes[k]`` sampled standardizing
-    systems and the ranking from all of them: ``taus`` is ``(len(sizes), B)``."""
+    """Kendall's tau between the rankings from sampled and from all standardizing systems.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        The numbers of sampled standardizing systems.
+    taus : numpy.ndarray
+        ``(len(sizes), B)``: tau between the ranking from the factors of ``sizes[k]`` sampled systems
+        and the ranking from all of them, per sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import sampled_standardizers
+    >>> s = sampled_standardizers(x, x, [2, 4], 10, seed=1)
+    >>> s.percentiles((50, 5))
+             q50    q5
+    systems
+    2        1.0  0.89
+    4        1.0  1.00
+    >>> s.smallest_size_beating(0.9, q=5)
+    4
+    """
 
     sizes: np.ndarray
     taus: np.ndarray
@@ -193,11 +306,46 @@ def sampled_standardizers(
     progress: bool | str = False,
     scale: str = "paper",
 ) -> SampledStandardizers:
-    """Section 4 / Figure 4: for each size n, draw ``B`` sets of n standardizing systems
-    (without replacement), standardize the evaluated systems with their factors, and compute
-    Kendall's tau between the resulting ranking (mean standardized score) and the ranking from
-    the factors of all standardizing systems. One task per size, each with its own child seed.
-    ``B=None``: 1000 sets at ``scale="paper"`` (the default), 50 at ``"quick"``."""
+    """How many standardizing systems are enough: tau of the rankings from sampled systems' factors.
+
+    Section 4 (Figure 4) of Webber, Moffat & Zobel (2008): for each size n, draw ``B`` sets of n
+    standardizing systems (without replacement), standardize the evaluated systems with their
+    factors, and compute Kendall's tau between the resulting ranking (mean standardized score) and the
+    ranking from the factors of all standardizing systems. One task per size, each with its own child
+    seed.
+
+    Parameters
+    ----------
+    standardizing : array_like or irrepro.data.ScoreMatrix
+        Scores of the standardizing systems, systems x topics.
+    evaluated : array_like or irrepro.data.ScoreMatrix
+        Scores of the systems ranked, on the same topics.
+    sizes : sequence of int
+        The numbers of sampled systems, each in [2, number of standardizing systems].
+    B : int, optional
+        Samples per size; None: 1000 at ``scale="paper"``, 50 at ``"quick"``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    SampledStandardizers
+        The taus per size and sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import sampled_standardizers
+    >>> sampled_standardizers(x, x, [2, 4], 10, seed=1).taus.shape
+    (2, 10)
+    """
     std = _matrix(standardizing, "standardizing scores")
     ev = _matrix(evaluated, "evaluated scores")
     if std.shape[1] != ev.shape[1]:
@@ -226,14 +374,38 @@ def sampled_standardizers(
     return SampledStandardizers(sizes, np.stack(taus))
 
 
-#: Names that moved (deprecated; see CHANGELOG.md).
+
+# --------------------------------------------------------------------------------------------
+# Two collections compared (section 5.2)
+# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class CollectionPair:
-    """Two collections C and D compared on the same systems (Tables 3-5): the observed dRMSE, the
-    number of systems significantly different from themselves (with its exact binomial interval),
-    and the random-halves distribution over the pooled topics of C and D."""
+    """Two collections compared on the same systems (Tables 3-5 of Webber, Moffat & Zobel 2008).
+
+    Parameters
+    ----------
+    drmse : float
+        The observed dRMSE of the system means between the collections.
+    n_significant : int
+        Systems significantly different from themselves (:func:`self_significance`).
+    n_systems : int
+        Number of systems.
+    interval : tuple of float
+        The exact binomial interval of ``n_significant / n_systems``.
+    random : PartitionResult
+        The random-halves distribution over the pooled topics of both collections.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import compare_collections
+    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
+    >>> round(c.drmse, 3), c.n_significant, c.n_systems, c.percentile
+    (0.593, 1, 5, 80.0)
+    """
 
     drmse: float
     n_significant: int
@@ -251,9 +423,41 @@ class CollectionPair:
 def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedLike,
                         alpha: float = 0.05, n_jobs: int | None = None,
                         scale: str = "paper") -> CollectionPair:
-    """Section 5.2: compare the same systems on collections C and D (systems x topics each), and
-    set the observed values against ``B`` random halves of the pooled topics (same seed rules as
-    :func:`partition_experiment`; ``B=None``: :func:`default_partitions` of ``scale``)."""
+    """Compare the same systems on collections C and D, observed and against random halves.
+
+    Section 5.2 of Webber, Moffat & Zobel (2008): the observed dRMSE and self-significance of C
+    against D, set against ``B`` random halves of the pooled topics (the seed rules of
+    :func:`partition_experiment`).
+
+    Parameters
+    ----------
+    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores on C and on D (the same systems).
+    B : int, optional
+        Number of random partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    alpha : float, default 0.05
+        The t-tests' significance level.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    CollectionPair
+        The observed values and the random-halves distribution.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import compare_collections
+    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
+    >>> [round(v, 3) for v in c.interval]
+    [0.005, 0.716]
+    """
     c, d = _matrix(scores_c), _matrix(scores_d)
     sig = self_significance(c, d, alpha=alpha)
     rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
