@@ -55,7 +55,7 @@ from ._report_manifest import (
     _write_marker,
 )
 from ._text import few, shown
-from .data._fetch import _umask
+from .data._files import _umask
 from .errors import InputError, OutputError
 
 __all__ = ["MARKER", "REPORT_FILES", "check_out", "write_dir"]

@@ -11,7 +11,7 @@ import numpy as np
 from .._text import shown
 from ..errors import InputError
 
-__all__ = ["DataError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
+__all__ = ["DataError", "DataUnavailable", "CacheError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
 
 #: Grade of a retrieved document that has no judgment in the qrels.
 UNJUDGED = -1
@@ -22,6 +22,18 @@ PAD = -2
 MAX_DENSE_GRADE = 1000
 _GRADE_MIN, _GRADE_MAX = -(2**31), 2**31 - 1
 _PRECISIONS = ("float32", "float64")
+
+
+class DataUnavailable(InputError, RuntimeError):
+    """A data file could be found neither in the cache, nor in the mirror, nor on the network.
+
+    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
+    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``."""
+
+
+class CacheError(DataUnavailable):
+    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot
+    be written. The message names the path and what to do."""
 
 
 class DataError(InputError):
