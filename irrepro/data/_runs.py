@@ -70,8 +70,26 @@ class _RunCols:
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One parsed TREC run: ``table`` has columns topic, doc, score (float64), in file order
-    (for a run read from a file by the fast reader, in no particular order)."""
+    """One parsed TREC run: its (topic, doc, score) lines.
+
+    Parameters
+    ----------
+    name : str
+        The run's name (its tag).
+    table : pandas.DataFrame
+        Columns topic, doc, score (float64), in file order (for a run read from a file by the fast
+        reader, in no particular order).
+    path : str, optional
+        The file it was read from.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.data import Run
+    >>> run = Run("mine", pd.DataFrame({"topic": ["1"], "doc": ["d1"], "score": [2.5]}))
+    >>> run.name, len(run.table)
+    ('mine', 1)
+    """
 
     name: str
     table: pd.DataFrame
@@ -155,13 +173,31 @@ def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
 
 
 def read_run(path: str | Path) -> Run:
-    """Read a TREC run file (``topic Q0 doc rank score tag``), the way trec_eval 10 reads it
-    (checked against its ``get_trec_results.c``):
+    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it.
 
-    * Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a
-      line ends at ``\\n`` (Windows ``\\r\\n`` line ends are fine). Files may be gzip-compressed
-      (detected by content, not by name); text is UTF-8, and a byte order mark at the start is
-      dropped (trec_eval would make it part of the first topic id).
+    Parameters
+    ----------
+    path : str, bytes or os.PathLike
+        A regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's
+        ``<(zcat run.gz)``); plain or gzip-compressed (detected by content, not by name).
+
+    Returns
+    -------
+    Run
+        The run, named by its tag: its (topic, doc, score) lines.
+
+    Raises
+    ------
+    DataError
+        For every refusal, naming the file, the line and the problem.
+
+    Notes
+    -----
+    The conventions, checked against trec_eval's ``get_trec_results.c``:
+
+    * Fields are separated by any run of whitespace (space, tab, ``\r``, ``\v``, ``\f``); a
+      line ends at ``\n`` (Windows ``\r\n`` line ends are fine). Text is UTF-8, and a byte order
+      mark at the start is dropped (trec_eval would make it part of the first topic id).
     * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
     * A line whose first non-blank character is ``#`` is a comment and is skipped.
     * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
@@ -172,15 +208,27 @@ def read_run(path: str | Path) -> Run:
       where it changes (trec_eval names the run by the last line's tag without checking).
     * A document twice in one topic is refused, as trec_eval refuses it.
 
-    ``path`` may name a regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path
-    (bash's ``<(zcat run.gz)``), as str, bytes (any name the file system allows) or PathLike. It
-    is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is met,
-    and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB)
-    is refused as a decompression bomb.
+    The file is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is
+    met, and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB) is
+    refused as a decompression bomb. A fast columnar reader (pyarrow's CSV reader) reads the file;
+    when it meets anything unusual, a line-by-line pass of the same conventions reads it instead,
+    and names the offending line.
 
-    Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
-    columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a
-    line-by-line pass of the same conventions reads it instead, and names the offending line.
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irrepro import data
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d) / "run.txt"
+    ...     _ = path.write_text("1 Q0 d1 1 2.5 mine\n1 Q0 d2 2 1.0 mine\n2 Q0 d3 1 0.7 mine\n")
+    ...     run = data.read_run(path)
+    >>> run.name
+    'mine'
+    >>> run.table
+      topic doc  score
+    0     1  d1    2.5
+    1     1  d2    1.0
+    2     2  d3    0.7
     """
     cols = _parse_run(path)
     return Run(cols.name, cols.frame(), cols.path, cols)
@@ -399,9 +447,40 @@ def build_runset(
 ) -> RunSet:
     """Rank every run trec_eval's way and lay all of them out as one :class:`RunSet`.
 
-    ``precision`` is how scores are compared: ``"float32"`` (default; trec_eval <= 9.0.8,
-    pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10). A run none of whose
-    topics is in the qrels raises :class:`DataError` naming it and a few ids of both.
+    Parameters
+    ----------
+    runs : sequence of Run
+        The runs (:func:`read_run`), each with a distinct name.
+    qrels : Qrels
+        The judgments the retrieved documents' grades come from.
+    name : str, optional
+        A name for the set.
+    source : str, optional
+        ``"real"``, ``"simulated"`` or ``"user files"`` (what the pages and reports say of it).
+    precision : {"float32", "float64"}
+        How scores are compared when ranking: ``"float32"`` (default; trec_eval <= 9.0.8,
+        pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
+
+    Returns
+    -------
+    RunSet
+        Every run's ranked list per topic of the qrels, with the documents' grades.
+
+    Raises
+    ------
+    DataError
+        For a run none of whose topics is in the qrels, naming it and a few ids of both.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import data
+    >>> run = data.Run("mine", pd.DataFrame({"topic": ["1", "1", "2"], "doc": ["d1", "d2", "d3"],
+    ...                                      "score": [2.5, 1.0, 0.7]}))
+    >>> qrels = data.qrels_from_records([("1", "d1", 1), ("1", "d9", 2), ("2", "d3", 0)])
+    >>> rs = data.build_runset([run], qrels, name="toy")
+    >>> rs.runs, rs.topics
+    (('mine',), ('1', '2'))
     """
     cols = [_run_cols_of(r) for r in runs]
     return _assemble(cols, qrels, name=name, source=source, precision=precision)
