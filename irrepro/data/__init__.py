@@ -120,8 +120,27 @@ def __getattr__(name: str):
 
 
 def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
-    """One row per collection: how many files it needs, where they are found now, and whether all
-    are verified. Nothing is downloaded or copied."""
+    """Where each collection's files are found now, and whether all are verified.
+
+    Nothing is downloaded or copied.
+
+    Parameters
+    ----------
+    collections : sequence of str, optional
+        The collections (default: all of :data:`COLLECTIONS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per collection: its number of files, where they are (cache, mirror, missing, ...),
+        and ``"verified"`` or how many are missing.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> data.status(["trec8"]).columns.tolist()
+    ['collection', 'files', 'where', 'status']
+    """
     import pandas as pd
 
     rows = []
@@ -142,7 +161,30 @@ def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
-    """Put every file of the named collections (or ``"all"``) into the cache, verified."""
+    """Put every file of the named collections into the cache, verified.
+
+    Parameters
+    ----------
+    names : str or sequence of str, default "all"
+        Collection names, or ``"all"``.
+    progress : bool, default True
+        A progress bar over the files.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The verified files in the cache.
+
+    Raises
+    ------
+    DataUnavailable
+        A file that can be had neither from the mirror nor from the network.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> paths = data.fetch("trec8")  # doctest: +SKIP
+    """
     from tqdm import tqdm
 
     if isinstance(names, str):

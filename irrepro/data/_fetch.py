@@ -77,7 +77,20 @@ class RegistryEntry:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, RegistryEntry]:
-    """All files the book may read, keyed by their relative path."""
+    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``).
+
+    Returns
+    -------
+    dict of str to RegistryEntry
+        Path -> its sha256, size in bytes, public URL and license.
+
+    Examples
+    --------
+    >>> from irrepro.data import registry
+    >>> entry = registry()["ir_datasets/cord19/trec-covid/qrels"]
+    >>> entry.bytes, entry.sha256[:12]
+    (1142244, '84a374f40a89')
+    """
     text = resources.files("irrepro").joinpath("registry.tsv").read_text(encoding="utf-8")
     rows = csv.DictReader(text.splitlines(), delimiter="\t")
     return {
@@ -98,13 +111,37 @@ def _env_flag(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    """The user's data cache (``IRREPRO_CACHE`` or the platform cache directory)."""
+    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory (it need not exist yet).
+
+    Examples
+    --------
+    >>> from irrepro.data import cache_dir
+    >>> cache_dir().is_absolute()
+    True
+    """
     env = os.environ.get("IRREPRO_CACHE")
     return Path(env).expanduser().resolve() if env else Path(platformdirs.user_cache_dir("irrepro"))
 
 
 def mirror_dir() -> Path | None:
-    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set."""
+    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The mirror directory, laid out like the registry's paths.
+
+    Examples
+    --------
+    >>> from irrepro.data import mirror_dir
+    >>> mirror_dir() is None or mirror_dir().is_absolute()
+    True
+    """
     env = os.environ.get("IRREPRO_MIRROR")
     return Path(env).expanduser().resolve() if env else None
 
@@ -148,9 +185,38 @@ def where(relpath: str) -> str:
 
 
 def locate(relpath: str, *, progress: bool = False) -> Path:
-    """Return a verified local copy of the registry file ``relpath`` (see the module docstring for
-    the resolution order). Raises :class:`DataUnavailable` with a message naming the file, where it
-    was looked for and how to supply it."""
+    """A verified local copy of the registry file ``relpath``.
+
+    The cache first, then the offline mirror (copied into the cache), then the network (never with
+    ``IRREPRO_OFFLINE=1``); every copy is checked against its sha256 (see :mod:`irrepro.data._fetch`
+    for the order and what a corrupt copy gives).
+
+    Parameters
+    ----------
+    relpath : str
+        A path of :func:`registry`.
+    progress : bool, default False
+        Show a download progress bar.
+
+    Returns
+    -------
+    pathlib.Path
+        The verified file in the cache.
+
+    Raises
+    ------
+    DataUnavailable
+        Naming the file, where it was looked for and how to supply it.
+    CacheError
+        When the cache cannot be used.
+    irrepro.UnknownNameError
+        For a path that is not in the registry.
+
+    Examples
+    --------
+    >>> from irrepro.data import locate
+    >>> path = locate("ir_datasets/cord19/trec-covid/qrels")  # doctest: +SKIP
+    """
     try:
         entry = registry()[relpath]
     except KeyError:

@@ -25,7 +25,33 @@ __all__ = ["run_files", "load_runs", "load_matrix", "leaderboard"]
 
 
 def run_files(directory: str | Path) -> list[Path]:
-    """The run files of a directory: every visible file, sorted by name (an error if none)."""
+    """The run files of a directory: every visible file, sorted by name.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The directory.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Its files whose names do not start with a dot.
+
+    Raises
+    ------
+    DataError
+        When it holds none.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irrepro.data import run_files
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name in ("b.txt", "a.txt", ".hidden"):
+    ...         _ = (pathlib.Path(d) / name).write_text("")
+    ...     print([p.name for p in run_files(d)])
+    ['a.txt', 'b.txt']
+    """
     directory = Path(directory)
     files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
@@ -44,22 +70,51 @@ def load_runs(
 ) -> RunSet:
     """Load a set of runs into a :class:`RunSet`, ranked trec_eval's way.
 
-    ``source`` is one of:
+    Parameters
+    ----------
+    source : str, os.PathLike, list, dict, pandas.DataFrame or ranx.Run
+        One of: a collection name of the book (``"trec-covid-round5"``; its qrels come with it); a
+        directory of TREC run files, one run file, or a list of run files (plain or gzip; read
+        concurrently, with trec_eval's conventions: see :func:`read_run`); a DataFrame with
+        ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's (``qid, docno, score``),
+        where a ``name`` column splits it into several runs; a pytrec_eval-style dict
+        ``{qid: {docno: score}}``, or a ranx ``Run``; a list of such objects, or a dict
+        ``{run name: object}``.
+    qrels : optional
+        Anything :func:`load_qrels` takes; needed for anything but a collection.
+    runs : sequence of str, optional
+        Keep only the named runs.
+    progress : bool, default False
+        Progress bars while reading.
+    allow_simulated : bool, optional
+        For a collection whose files cannot be had: the simulated stand-in (``source ==
+        "simulated"``, with a :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`;
+        None: ``IRREPRO_ALLOW_SIMULATED``.
+    precision : {"float32", "float64"}
+        How scores are compared when ranking: ``"float32"`` (default: trec_eval <= 9.0.8,
+        pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
 
-    * a collection name of the book (``"trec-covid-round5"``; its qrels come with it);
-    * a directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-      concurrently, with trec_eval's conventions: see :func:`read_run`);
-    * a pandas DataFrame with ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's
-      (``qid, docno, score``); a ``name`` column splits it into several runs;
-    * a pytrec_eval-style dict ``{qid: {docno: score}}``, or a ranx ``Run``;
-    * a list of such objects, or a dict ``{run name: object}``.
+    Returns
+    -------
+    RunSet
+        The runs over the qrels' topics.
 
-    For anything but a collection give ``qrels`` (anything :func:`load_qrels` takes). ``runs``
-    keeps only the named runs. ``precision`` is how scores are compared when ranking:
-    ``"float32"`` (default: trec_eval <= 9.0.8, pytrec_eval and NIST's official scores) or
-    ``"float64"`` (trec_eval 10). A collection whose files cannot be had raises
-    :class:`DataUnavailable` unless ``allow_simulated`` (default: ``IRREPRO_ALLOW_SIMULATED``) asks
-    for the simulated stand-in (``source == "simulated"``).
+    Raises
+    ------
+    DataUnavailable
+        A collection whose files cannot be had, unless the stand-in is allowed.
+    DataError
+        A malformed file or object, naming it (and the line).
+    irrepro.InputError
+        Own runs without qrels, or a name in ``runs`` that is not there.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> rs = data.load_runs({"mine": {"1": {"d1": 2.5, "d2": 1.0}, "2": {"d3": 0.7}}},
+    ...                     qrels={"1": {"d1": 1, "d9": 2}, "2": {"d3": 0}})
+    >>> rs.runs, rs.topics, rs.source
+    (('mine',), ('1', '2'), 'user files')
     """
     if isinstance(source, bytes):  # a file name as bytes (os.fsencode)
         source = _fspath(source)
@@ -182,8 +237,36 @@ def _store_runset(rs: RunSet, coll: Collection) -> None:
 def load_matrix(
     collection: str, measure: str = "AP", *, allow_simulated: bool | None = None
 ) -> ScoreMatrix:
-    """The per-topic score matrix (systems x topics) of ``measure`` for a collection of the book,
-    e.g. ``load_matrix("trec8", "P@10")``."""
+    """The per-topic score matrix (systems x topics) of ``measure`` for a collection of the book.
+
+    Parameters
+    ----------
+    collection : str
+        A collection of kind ``"matrices"`` (``"trec8"``, ``"robust2004"``, ...).
+    measure : str, default "AP"
+        One of the collection's ``matrices``.
+    allow_simulated : bool, optional
+        When its file cannot be had: the simulated stand-in (with a :class:`SimulatedDataWarning`)
+        rather than :class:`DataUnavailable`; None: ``IRREPRO_ALLOW_SIMULATED``.
+
+    Returns
+    -------
+    ScoreMatrix
+        Systems x topics scores.
+
+    Raises
+    ------
+    irrepro.UnknownNameError
+        A measure the collection has no matrix of.
+    DataUnavailable
+        Its file cannot be had, unless the stand-in is allowed.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> data.load_matrix("trec8", "P@10").scores.shape  # doctest: +SKIP
+    (129, 50)
+    """
     coll = get_collection(collection)
     if measure not in coll.matrices:
         raise UnknownNameError(f"{collection} has no {measure!r} matrix; it has {list(coll.matrices)}")
@@ -225,7 +308,28 @@ def _read_rda_matrix(path: Path, measure: str, coll: Collection) -> ScoreMatrix:
 
 
 def leaderboard(collection: str) -> pd.DataFrame:
-    """NIST's official per-run scores of a TREC-COVID round (``leaderboard.csv``)."""
+    """NIST's official per-run scores of a TREC-COVID round (``leaderboard.csv``).
+
+    Parameters
+    ----------
+    collection : str
+        A TREC-COVID round of the book (``"trec-covid-round5"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The leaderboard as NIST publishes it.
+
+    Raises
+    ------
+    irrepro.UnknownNameError
+        For a collection without a leaderboard.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> board = data.leaderboard("trec-covid-round5")  # doctest: +SKIP
+    """
     coll = get_collection(collection)
     rel = next((p for p in coll.extra_files if p.endswith("leaderboard.csv")), None)
     if rel is None:

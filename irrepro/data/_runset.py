@@ -57,8 +57,10 @@ class _OnFirstUse:
 
 @dataclass(frozen=True, eq=False)
 class RunSet:
-    """A set of runs over the same topics, stored ragged: one flat array of every ranked list, in
-    trec_eval's rank order, with offsets (memory follows the number of retrieved documents).
+    """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
+
+    One flat array of every ranked list, with offsets: memory follows the number of retrieved
+    documents. Built by :func:`~irrepro.data.load_runs` and :func:`~irrepro.data.build_runset`.
 
     Attributes
     ----------
@@ -85,9 +87,22 @@ class RunSet:
         as trec_eval does).
     precision : ``"float32"`` or ``"float64"``, how scores were compared when ranking.
 
+    Notes
+    -----
     ``lengths`` (S, T), and the dense ``grades`` / ``doc_codes`` (S, T, K) arrays (K the longest
     list, padded with ``PAD`` / -1) are derived on demand: use :meth:`iter_blocks` for work whose
     memory must follow the number of lines.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> rs = data.load_runs({"a": {"1": {"d1": 2.0, "d2": 1.0}}, "b": {"1": {"d2": 3.0}}},
+    ...                     qrels={"1": {"d1": 1, "d2": 0}})
+    >>> rs.runs, rs.topics, rs.lengths
+    (('a', 'b'), ('1',), array([[2],
+           [1]]))
+    >>> list(rs.doc_ids(0, 0)), rs.subset(runs=["b"]).runs
+    (['d1', 'd2'], ('b',))
     """
 
     runs: tuple[str, ...]

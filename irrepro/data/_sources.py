@@ -25,7 +25,18 @@ __all__ = ["SimulatedDataWarning", "load_qrels", "load_topics"]
 
 
 class SimulatedDataWarning(UserWarning):
-    """A named collection could not be had, so the simulated stand-in was used."""
+    """A named collection could not be had, so the simulated stand-in was used.
+
+    Issued only when the caller allowed the stand-in (``allow_simulated=True``,
+    ``IRREPRO_ALLOW_SIMULATED=1`` or ``--allow-simulated``); the result's ``source`` is
+    ``"simulated"``.
+
+    Examples
+    --------
+    >>> from irrepro.data import SimulatedDataWarning
+    >>> issubclass(SimulatedDataWarning, UserWarning)
+    True
+    """
 
 
 def _seed_of(name: str) -> int:
@@ -135,14 +146,40 @@ def _irds_dataset(irds_id: str):
 def load_qrels(
     source, name: str | None = None, *, allow_simulated: bool | None = None
 ) -> Qrels:
-    """Qrels from: a TREC qrels file; an ir_datasets id (``"cord19/trec-covid/round5"``); a
-    collection name of the book (``"trec-covid-round5"``); a :class:`Qrels`; a pandas DataFrame
-    with ir_measures' columns (``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno,
-    label``); a pytrec_eval-style dict ``{qid: {docno: grade}}``; or a ranx ``Qrels``.
+    """Qrels from a file, an ir_datasets id, a collection of the book or an object of another tool.
 
-    A collection whose files cannot be had raises :class:`DataUnavailable` (what is missing, how
-    to get it), unless ``allow_simulated`` (default: ``IRREPRO_ALLOW_SIMULATED``) asks for the
-    simulated stand-in's qrels (``source == "simulated"``, with a :class:`SimulatedDataWarning`).
+    Parameters
+    ----------
+    source : str, os.PathLike, Qrels, pandas.DataFrame, dict or ranx.Qrels
+        A TREC qrels file; an ir_datasets id (``"cord19/trec-covid/round5"``); a collection name of
+        the book (``"trec-covid-round5"``); a :class:`Qrels` (returned as it is); a DataFrame with
+        ir_measures' columns (``query_id, doc_id, relevance``) or PyTerrier's (``qid, docno,
+        label``); a pytrec_eval-style dict ``{qid: {docno: grade}}``; or a ranx ``Qrels``.
+    name : str, optional
+        A name for the judgments.
+    allow_simulated : bool, optional
+        For a collection whose files cannot be had: use the simulated stand-in's qrels (with a
+        :class:`SimulatedDataWarning`) rather than raise; None: ``IRREPRO_ALLOW_SIMULATED``.
+
+    Returns
+    -------
+    Qrels
+        The judgments (``source == "simulated"`` for the stand-in's).
+
+    Raises
+    ------
+    DataUnavailable
+        A collection whose files cannot be had (what is missing, how to get it), unless the
+        stand-in is allowed.
+    DataError
+        A malformed file or object.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> qrels = data.load_qrels({"1": {"d1": 1, "d9": 2}, "2": {"d3": 0}})
+    >>> qrels.topics, qrels.n_relevant()
+    (('1', '2'), array([2, 0]))
     """
     if isinstance(source, Qrels):
         return source
@@ -181,7 +218,24 @@ def load_qrels(
 
 
 def load_topics(source: str) -> pd.DataFrame:
-    """Topics (query_id, title, description, ...) of a collection name or ir_datasets id."""
+    """The topics (query_id, title, description, ...) of a collection of the book or an ir_datasets id.
+
+    Parameters
+    ----------
+    source : str
+        A collection name (``"trec-covid-round5"``) or an ir_datasets id.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic, ir_datasets' query fields as columns.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> data.load_topics("trec-covid-round5").columns[:2].tolist()  # doctest: +SKIP
+    ['query_id', 'title']
+    """
     if source in COLLECTIONS:
         source = COLLECTIONS[source].ir_datasets_id
     import pandas as pd
