@@ -432,6 +432,18 @@ class CollectionModel:
         return PairModel(b, e, self.copula(i, j))
 
 
+def _precision_cutoff(measure: str) -> int | None:
+    """k when ``measure`` names P@k in any spelling (``P@10``, ``P_10``, ``P(rel=2)@10``), else None
+    (another measure, or a label that names none)."""
+    from .measures.names import parse_measure
+
+    try:
+        spec = parse_measure(measure)
+    except InputError:
+        return None
+    return spec.cutoff if spec.family == "P" else None
+
+
 def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
                    copula_method: str = "itau") -> CollectionModel:
     """Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
@@ -444,8 +456,8 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":
         support = None
-        if matrix.measure.startswith("P@"):
-            k = int(matrix.measure[2:])
+        k = _precision_cutoff(matrix.measure)
+        if k is not None:
             support = np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
     return CollectionModel(

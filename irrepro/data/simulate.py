@@ -22,19 +22,21 @@ Score-matrix model
 ------------------
 A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (same normals as above, sd 0.35 / 0.9 / 0.55) gives
 ``AP = expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``,
-``RR = expit(eta + 1.2)`` and anything else ``expit(eta)``; the same seed gives the same latent
-qualities for every measure, so measures of one simulated collection are correlated as real ones.
+``RR = expit(eta + 1.2)`` (DCG and nDCG_sakai as nDCG, ERR as RR; in any spelling
+:func:`irrepro.measures.parse_measure` reads) and anything else ``expit(eta)``; the same seed
+gives the same latent qualities for every measure, so measures of one simulated collection are
+correlated as real ones.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from ..errors import InputError
 from ..parallel import as_generator
 from ._matrices import ScoreMatrix
 from ._qrels import Qrels
@@ -231,6 +233,8 @@ def score_matrix(
     >>> m.systems, m.scores[0].round(3)
     (('sys1', 'sys2', 'sys3', 'sys4'), array([0.186, 0.235, 0.417]))
     """
+    from ..measures.names import parse_measure  # (here: irrepro.measures imports irrepro.data)
+
     rng = as_generator(seed)
     topic_ids = _topics(topics)
     T = len(topic_ids)
@@ -238,14 +242,18 @@ def score_matrix(
     d = rng.normal(0, 0.9, T)
     e = rng.normal(0, 0.55, (n_systems, T))
     eta = -1.1 + q[:, None] - d[None, :] + e
-    m = measure.lower()
+    try:  # any spelling of a measure (P@10, P_10, Precision@10); a name of no measure is a label
+        spec = parse_measure(measure)
+    except InputError:
+        spec = None
+    family = None if spec is None else spec.family
     noise = np.random.default_rng(rng.integers(2**63))  # measure-specific draws after the latent ones
-    if m.startswith("p@") or m.startswith("p_"):
-        k = int(re.split(r"[@_]", measure)[1])
+    if spec is not None and family == "P" and spec.cutoff is not None:
+        k = spec.cutoff
         scores = noise.binomial(k, expit(eta + 0.7)) / k
-    elif m.startswith("ndcg") or m.startswith("dcg"):
+    elif family in ("nDCG", "DCG", "nDCG_sakai"):
         scores = expit(eta + 0.6)
-    elif m in {"rr", "mrr"} or m.startswith("err"):
+    elif family in ("RR", "ERR"):
         scores = expit(eta + 1.2)
     else:
         scores = expit(eta)
