@@ -26,11 +26,11 @@ import sys
 import traceback
 import warnings
 
-from .errors import ISSUES_URL, InputError
-
 # the parser, and the commands it calls, live in modules of their own; served from here as before
 from ._cli_commands import AGGREGATES, AVERAGES, FORMATS, _err, write_scores  # noqa: F401
 from ._cli_parser import build_parser
+from .errors import ISSUES_URL, InputError
+
 
 def _explain(exc: BaseException, args: argparse.Namespace) -> str:
     """One line for a failure: the data layer's messages already name file, line and problem; an

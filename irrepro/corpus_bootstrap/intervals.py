@@ -11,12 +11,12 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
 from ._interval import Intervals
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
-from ..errors import InputError
 
 __all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
 

@@ -41,16 +41,11 @@ if TYPE_CHECKING:  # pandas is imported where it is used: reading and evaluating
     import pandas as pd
 
 from ._collections import COLLECTIONS, Collection, get_collection
-from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where
 from ._common import MAX_DENSE_GRADE, PAD, UNJUDGED, DataError, topic_order
-from ._matrices import ScoreMatrix, read_score_matrix
-from ._qrels import Qrels, qrels_from_records, read_qrels
-from ._runs import Run, build_runset, read_run
-from ._runset import RunSet
-from ._textfiles import GZIP_MAX_RATIO
-# the loaders: where a collection comes from (its real files or the stand-in), then runs and matrices;
-# the run set cache's helpers are served here for the tests and benchmarks
-from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels, load_topics  # noqa: F401
+from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where
+
+# the loaders (_sources: where a collection comes from, its real files or the stand-in; _loaders: runs
+# and matrices); the run set cache's helpers are served here for the tests and benchmarks
 from ._loaders import (  # noqa: F401
     _cached_runset,
     _runset_cache_path,
@@ -60,6 +55,12 @@ from ._loaders import (  # noqa: F401
     load_runs,
     run_files,
 )
+from ._matrices import ScoreMatrix, read_score_matrix
+from ._qrels import Qrels, qrels_from_records, read_qrels
+from ._runs import Run, build_runset, read_run
+from ._runset import RunSet
+from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels, load_topics  # noqa: F401
+from ._textfiles import GZIP_MAX_RATIO
 from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
 
 __all__ = [

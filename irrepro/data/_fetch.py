@@ -30,6 +30,7 @@ import platformdirs
 
 from ..errors import InputError, UnknownNameError
 from ._common import CacheError, DataUnavailable
+
 # verified files on disk (served from here as before)
 from ._files import (
     _DISK_FULL,

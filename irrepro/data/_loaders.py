@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+from ..errors import InputError, UnknownNameError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection, get_collection
 from ._common import DataError
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, registry
@@ -19,7 +20,6 @@ from ._runs import _assemble, _read_runs, _run_cols_of
 from ._runset import RunSet
 from ._sources import _fallback, _seed_of, _stand_in_runs, load_qrels
 from ._textfiles import _fspath
-from ..errors import InputError, UnknownNameError
 
 __all__ = ["run_files", "load_runs", "load_matrix", "leaderboard"]
 
@@ -219,7 +219,7 @@ def _cached_runset(coll: Collection) -> RunSet | None:
     if problem is None:
         try:
             return RunSet.load(path, name=coll.name, source="real")
-        except Exception as exc:  # noqa: BLE001 - a damaged cache file of any kind is rebuilt
+        except Exception as exc:  # a damaged cache file of any kind is rebuilt
             problem = f"is unreadable ({exc})"
     warnings.warn(f"cached run set {path} {problem}; rebuilding it", stacklevel=3)
     path.unlink(missing_ok=True)
@@ -291,7 +291,7 @@ def _read_rda_matrix(path: Path, measure: str, coll: Collection) -> ScoreMatrix:
 
     try:
         objs = rdata.read_rda(str(path))
-    except Exception as exc:  # noqa: BLE001 - any parser failure is a corrupt file
+    except Exception as exc:  # any parser failure is a corrupt file
         raise DataError(path, None, f"not a readable R data file ({exc})") from exc
     import pandas as pd
 

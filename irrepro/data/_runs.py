@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
-from ._qrels import Qrels
-from ._runset import Deferred, RunSet, _GradeIndex
+from ..errors import InputError
 from ._columns import (
     _dict_parts,
     _duplicate_pair,
@@ -30,6 +28,9 @@ from ._columns import (
     _np_filled,
     _strings,
 )
+from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
+from ._qrels import Qrels
+from ._runset import Deferred, RunSet, _GradeIndex
 from ._textfiles import (
     _RUN_LAYOUT,
     _data_lines,
@@ -39,7 +40,6 @@ from ._textfiles import (
     _read_bytes,
     _text,
 )
-from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd

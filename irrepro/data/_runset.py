@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError, UnknownNameError
 from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
-from ..errors import InputError, UnknownNameError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -206,7 +206,7 @@ class RunSet:
             yield idx, block
             i = j
 
-    def truncate(self, depth: int) -> "RunSet":
+    def truncate(self, depth: int) -> RunSet:
         """The same run set with every list cut at ``depth`` documents (trec_eval ``-M``)."""
         if depth < 1:
             raise InputError("depth must be >= 1")
@@ -219,7 +219,7 @@ class RunSet:
             flat_docs=self.flat_docs[keep],
         )
 
-    def with_qrels(self, qrels: Qrels) -> "RunSet":
+    def with_qrels(self, qrels: Qrels) -> RunSet:
         """The same ranked lists judged by other qrels of the same topics (e.g. the thinned or
         pooled qrels of :mod:`irrepro.data.emulate`): every retrieved document's grade is looked
         up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
@@ -287,7 +287,7 @@ class RunSet:
 
     # -- selection and export ---------------------------------------------------------------
 
-    def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> "RunSet":
+    def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> RunSet:
         """The same data restricted to some runs and/or topics (names or integer indices)."""
         si = np.asarray(_indices(self.runs, runs), dtype=np.int64)
         ti = np.asarray(_indices(self.topics, topics), dtype=np.int64)
@@ -352,7 +352,7 @@ class RunSet:
         atomic_write(path, write, record_sha256=record_sha256)
 
     @classmethod
-    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
+    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> RunSet:
         """Read a RunSet written by :meth:`save` (raises on a damaged file)."""
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:  # (closed also when damaged)
             ignored: dict = {}

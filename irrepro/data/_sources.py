@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
 from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate, sha256_file
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runset import RunSet
 from ._textfiles import _fspath
-from ..errors import InputError
 
 __all__ = ["SimulatedDataWarning", "load_qrels", "load_topics"]
 

@@ -113,7 +113,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
                 raise EOFError("the stream ends before the end of its last member")
     except (DataError, MemoryError):  # out of memory is not a corrupt file
         raise
-    except Exception as exc:  # noqa: BLE001 - EOFError, zlib / isal errors
+    except Exception as exc:  # EOFError, zlib / isal errors
         raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
     data = b"".join(pieces)
     del pieces

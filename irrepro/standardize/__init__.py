@@ -51,8 +51,8 @@ from ._partitions import (
     sampled_standardizers,
 )
 from ._scores import (
-    Factors,
     SUBCOLLECTIONS,
+    Factors,
     factors,
     ideal_precision,
     ideal_rbp,

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from ..errors import InputError
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
-from ..errors import InputError
 from ._scores import _matrix
 
 __all__ = [

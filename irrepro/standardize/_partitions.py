@@ -12,10 +12,10 @@ import pandas as pd
 from scipy import special, stats
 
 from .._deprecation import renamed_arguments
+from ..errors import InputError
 from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
-from ..errors import InputError
 from ._comparability import binomial_interval, drmse, self_significance
 from ._scores import _matrix, _z, factors, standardize
 

@@ -119,7 +119,7 @@ class Factors:
     n_systems: int = 0
     ddof: int = 1
 
-    def select(self, topics: Sequence[str]) -> "Factors":
+    def select(self, topics: Sequence[str]) -> Factors:
         """The factors of ``topics`` (ids), in that order - to apply published factors to a new
         matrix whose topics are a subset or another order."""
         if self.topics is None:
@@ -137,7 +137,7 @@ class Factors:
         return pd.DataFrame({"topic": list(topics), "mean": self.mean, "sd": self.sd})
 
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, n_systems: int = 0, ddof: int = 1) -> "Factors":
+    def from_frame(cls, frame: pd.DataFrame, n_systems: int = 0, ddof: int = 1) -> Factors:
         """Published factors (columns topic, mean, sd) back as :class:`Factors`."""
         for c in ("topic", "mean", "sd"):
             if c not in frame.columns:
