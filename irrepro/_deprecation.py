@@ -12,6 +12,7 @@ import functools
 import importlib
 import warnings
 from collections.abc import Callable, Mapping
+
 from .errors import InputTypeError
 
 #: The release in which the old names disappear.

@@ -45,7 +45,8 @@ class OutputError(InputError, OSError):
     read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
     built like one, ``OutputError(errno, strerror, path)``, with the path the user gave."""
 
-    __new__ = OSError.__new__
+    # OSError's constructor, which object's signature for __new__ cannot describe
+    __new__ = OSError.__new__  # type: ignore[assignment]
     __init__ = OSError.__init__
     __str__ = OSError.__str__
     __reduce__ = OSError.__reduce__

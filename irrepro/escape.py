@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+
 from .errors import InputError
 
 __all__ = [

@@ -45,14 +45,18 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import optimize, special, stats
 
 from . import parallel
 from .data._matrices import _checked_scores
-from .parallel import SeedLike
 from .errors import InputError
+from .parallel import SeedLike
+
+if TYPE_CHECKING:  # imported where it is used (_pyvinecopulib)
+    import pyvinecopulib as pv
 
 __all__ = [
     "Margin",
@@ -121,7 +125,7 @@ class Margin:
         """Scores drawn by inversion: ``ppf`` of seeded uniforms."""
         return self.ppf(parallel.as_generator(seed).random(size))
 
-    def lehmann(self, power: float) -> "Margin":
+    def lehmann(self, power: float) -> Margin:
         """The margin with CDF ``F^power`` (power >= 1: higher scores) or, for a negative
         ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
         if -1 < power < 1:
@@ -129,7 +133,7 @@ class Margin:
         f = self.cdf ** power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
-    def with_mean(self, mean: float, tol: float = 1e-9) -> "Margin":
+    def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
         (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
         ``ValueError`` when ``mean`` lies outside the open range of the support."""
@@ -294,7 +298,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for fn in (lambda: _fit_truncnorm(x, xc), lambda: _fit_beta(xc), lambda: _fit_kde(x, xc)):
             try:
                 fits.append(fn())
-            except Exception:  # noqa: BLE001 - a candidate that cannot be fitted is not a candidate
+            except Exception:  # a candidate that cannot be fitted is not a candidate
                 continue
     else:
         support = np.asarray(support, dtype=np.float64)
@@ -306,7 +310,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for mult in (1.0, 2.0, 5.0):
             try:
                 fits.append(_fit_kde_discrete(counts, m, support, mult))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 continue
     fits = [f for f in fits if np.isfinite(f.aic)]
     if not fits:
@@ -332,7 +336,7 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     return out / (n + 1)
 
 
-def fit_copula(x, y, *, seed: SeedLike, method: str = "itau"):
+def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
     families with rotations, selected by AIC, parameters by ``method`` (``"itau"`` or ``"mle"``),
     on pseudo-observations with ties broken at random (seeded)."""
@@ -354,7 +358,7 @@ class PairModel:
 
     b: Margin
     e: Margin
-    copula: object
+    copula: pv.Bicop
 
     @property
     def delta(self) -> float:
@@ -381,7 +385,7 @@ def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
     """Indices of the systems kept when every system whose scores equal (within ``tol`` on every
     topic) those of an earlier one is dropped."""
     x = np.asarray(scores, dtype=np.float64)
-    keep = []
+    keep: list[int] = []
     for i in range(x.shape[0]):
         if not any(np.all(np.abs(x[i] - x[k]) <= tol) for k in keep):
             keep.append(i)

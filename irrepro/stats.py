@@ -208,7 +208,11 @@ def kendall_tau(x, y) -> np.ndarray:
     out = np.empty(xf.shape[0])
     for s in range(0, xf.shape[0], 128):
         dx = np.sign(xf[s : s + 128, i] - xf[s : s + 128, j])
-        dy = dy_fixed if fixed_y else np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
+        if yf is None:
+            assert dy_fixed is not None  # y is one ranking: its pair signs, computed above
+            dy = dy_fixed
+        else:
+            dy = np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
         num = (dx * dy).sum(axis=-1)
         den = np.sqrt((dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float))
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import numbers
 import subprocess
-import warnings
 import sys
+import warnings
 
 import numpy as np
 import pytest

@@ -83,7 +83,7 @@ class PaperValue:
                  self.table, self.row, self.column]
         return ", ".join(p for p in parts if p)
 
-    def part(self, i: int, column: str | None = None) -> "PaperValue":
+    def part(self, i: int, column: str | None = None) -> PaperValue:
         """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
         above triple), as a value of its own at the same place."""
         parts = str(self.value).split(" / ")
@@ -92,7 +92,7 @@ class PaperValue:
         return replace(self, key=f"{self.key}[{i}]", value=parts[i], column=column or self.column)
 
     @staticmethod
-    def join(values: Sequence["PaperValue"], sep: str = " / ") -> "PaperValue":
+    def join(values: Sequence[PaperValue], sep: str = " / ") -> PaperValue:
         """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
         first = values[0]
         return replace(first, key="+".join(v.key for v in values), value=sep.join(str(v.value) for v in values),
@@ -152,7 +152,7 @@ class PaperNumbers(Mapping):
                               "value": v.value, "section": v.section} for v in self._values.values()])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_numbers(path: str, mtime: float) -> PaperNumbers:
     import yaml
 

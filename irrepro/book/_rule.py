@@ -164,10 +164,10 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     if p is None or o is None:
         if p is not None:
             return NOT_REPLICATED, f"no value of ours to compare ({ours})" + extra
-        a, b = (re.sub(r"\([^)]*\)", " ", str(v)).strip().lower() for v in (paper, ours))
-        if a == b:
+        said_p, said_o = (re.sub(r"\([^)]*\)", " ", str(v)).strip().lower() for v in (paper, ours))
+        if said_p == said_o:
             return REPLICATED, "the same answer" + extra
-        if {a, b} <= {"yes", "no"}:
+        if {said_p, said_o} <= {"yes", "no"}:
             return NOT_REPLICATED, "the opposite answer" + extra
         raise ValueError(f"paper {paper!r} vs ours {ours!r}: give the row a status "
                          "(book.verdict(...) or 'not comparable' with a reason)")
@@ -267,8 +267,9 @@ def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> l
     out = []
     for i in range(len(runs[0])):
         rows = [r[i] for r in runs]
-        vals = [_parse(r.get("ours"), exact=True) for r in rows]
-        if all(v is not None for v in vals) and len({len(v) for v in vals}) == 1:
+        parsed = [_parse(r.get("ours"), exact=True) for r in rows]
+        vals = [v for v in parsed if v is not None]
+        if len(vals) == len(parsed) and len({len(v) for v in vals}) == 1:
             parts = []
             for k in range(len(vals[0])):
                 lo, hi = min(v[k].lo for v in vals), max(v[k].hi for v in vals)

@@ -17,7 +17,7 @@ import pandas as pd
 from ._config import results_dir
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
-from ._tables import _SESSION, _HTML
+from ._tables import _HTML, _SESSION
 
 __all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header", "conditions", "emulated",
            "emulation_summary", "MOVES"]
@@ -153,7 +153,7 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
 
-def label(counts: Mapping[str, int]) -> str:
+def label(counts: Mapping[str, int] | pd.Series) -> str:
     """The verdict label of a replication in ReScience C's style, from its scorecard counts.
 
     Over the rows that compare something (replicated, partly, not replicated; rows not comparable
@@ -192,7 +192,7 @@ def _reference_html(paper: str) -> str:
                   entry.text.render(Backend()))
 
 
-def header(paper: str, counts: Mapping[str, int] | None = None, *, tested: Sequence[str] = ()) -> "_HTML":
+def header(paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, tested: Sequence[str] = ()) -> _HTML:
     """The opening box of a chapter: the replicated paper's full reference with its DOI and the
     verdict label (:func:`label`) with the counts it rests on. ``counts`` defaults to the
     :func:`summary` of the comparisons this session made for ``paper`` - the chapter's, which are

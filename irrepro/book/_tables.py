@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from .._text import slug  # the file names of the recorded results
+from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._config import results_dir
 from ._papers import PaperValue
 from ._rule import (
@@ -212,7 +212,7 @@ def compare(
         if emulates.paper != paper or emulates.condition:
             raise ValueError(f"{item}: emulates= takes a comparison of {paper} on the data as they are")
         as_is = {q: i for i, q in enumerate(emulates.frame["quantity"])}
-    records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
+    records: list[dict] = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
     records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
     missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
     if missing:
@@ -278,15 +278,15 @@ def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None 
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
-        want = {frozenset(names.get(m, m) for m in pair.split("/")) for pair in text.split(", ")}
-        k = len(want & {frozenset(pair.split(" / ")) for pair in ours})
-        reason = f"{k} of the paper's {len(want)} pairs among ours"
+        want_pairs = {frozenset(names.get(m, m) for m in pair.split("/")) for pair in text.split(", ")}
+        n, k = len(want_pairs), len(want_pairs & {frozenset(pair.split(" / ")) for pair in ours})
+        reason = f"{k} of the paper's {n} pairs among ours"
     else:
-        want = {names.get(n, n) for n in text.split(", ")}
-        k = len(want & set(ours))
-        reason = (f"{k} of the paper's {len(want)} among ours" if len(want) > 1
+        want = {names.get(m, m) for m in text.split(", ")}
+        n, k = len(want), len(want & set(ours))
+        reason = (f"{k} of the paper's {n} among ours" if n > 1
                   else ("the same measure" if k else "another measure"))
-    return {"status": verdict(k == len(want), k > 0), "reason": reason}
+    return {"status": verdict(k == n, k > 0), "reason": reason}
 
 
 def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
@@ -338,7 +338,7 @@ def _cell(x) -> str:
 
 
 def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> "_HTML":
+                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
     """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
     footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
     gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
@@ -387,7 +387,7 @@ def collections_table() -> pd.DataFrame:
                 "collection": c.name,
                 "what": c.title,
                 "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": ("ranked runs + qrels (" + c.ir_datasets_id + ")")
+                "content": f"ranked runs + qrels ({c.ir_datasets_id})"
                 if c.kind == "runs"
                 else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
                 "files": len(files),

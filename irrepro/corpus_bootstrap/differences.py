@@ -93,7 +93,7 @@ def difference_intervals(
     seeds = parallel.as_seed_sequence(seed).spawn(2)
     sep = bootstrap_ap(lists, B, seeds[1])  # (2, T, B)
     ap = lists.ap.reshape(2, T)
-    usable = lists.usable.reshape(2, T).all(axis=0)
+    usable = np.asarray(lists.usable.reshape(2, T).all(axis=0))
     R = sub.n_relevant(rel)
     rngs = parallel.spawn(seeds[0], T)
     rel_arr = sub.relevant(rel)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import RunSet
-from ..measures import average_precision
 from ..errors import InputError, InputTypeError
+from ..measures import average_precision
 
 __all__ = ["Lists", "compact_lists"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ..errors import InputError
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
-from ..errors import InputError
 
 __all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
 
@@ -99,9 +99,10 @@ def map_parametric_intervals(
 def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable") -> dict:
     """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
     (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
-    kw = {"eps": eps, "average": average}
-    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, **kw).items()}
-    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, **kw).items()})
+    boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
+    para = map_parametric_intervals(logit_small_r, usable, eps=eps, average=average)
+    out = {("bootstrap", k): v for k, v in boot.items()}
+    out.update({("parametric", k): v for k, v in para.items()})
     return out
 
 

@@ -17,9 +17,9 @@ from scipy import special, stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..measures import average_precision
 from .lists import Lists, _lists_of
-from ..errors import InputError
 
 __all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
 
@@ -44,7 +44,7 @@ class _PoissonTables:
         self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
         owner = np.repeat(lams, self.size)
         pos = np.arange(owner.size) - self.offset[owner]  # k within its table
-        cdf = stats.poisson.cdf(pos, np.maximum(owner, 1e-300))
+        cdf = np.asarray(stats.poisson.cdf(pos, np.maximum(owner, 1e-300)), dtype=np.float64)
         cdf[owner == 0] = 1.0
         cdf[self.offset + self.size - 1] = 1.0  # every uniform (< 1) stops at the last entry
         self.cdf = cdf

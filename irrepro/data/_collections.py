@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._fetch import registry
 from ..errors import UnknownNameError
+from ._fetch import registry
 
 
 def _r(a: int, b: int, skip: tuple[int, ...] = ()) -> tuple[str, ...]:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError
 from ._common import DataError, _pd
 from ._runset import _indices
-from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,7 +75,7 @@ class ScoreMatrix:
         """Mean over topics per system (e.g. MAP from AP)."""
         return self.scores.mean(axis=1)
 
-    def subset(self, systems: Sequence | None = None, topics: Sequence | None = None) -> "ScoreMatrix":
+    def subset(self, systems: Sequence | None = None, topics: Sequence | None = None) -> ScoreMatrix:
         """Restrict to some systems and/or topics (names or integer indices)."""
         si, ti = _indices(self.systems, systems), _indices(self.topics, topics)
         return replace(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError, InputTypeError
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._columns import (
     _dict_parts,
@@ -31,7 +32,6 @@ from ._textfiles import (
     _read_bytes,
     _text,
 )
-from ..errors import InputError, InputTypeError
 
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
@@ -45,7 +45,7 @@ class _CodedColumns(_SequenceABC):
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray, grade: np.ndarray):
+    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
@@ -53,7 +53,7 @@ class _CodedColumns(_SequenceABC):
     def __len__(self) -> int:
         return 3
 
-    def __getitem__(self, i: int) -> np.ndarray:
+    def __getitem__(self, i: int) -> np.ndarray:  # type: ignore[override]  # the three columns: no slices
         i = range(3)[i]  # IndexError beyond 3 columns (it ends iteration)
         if i == 2:
             return self.grade
@@ -63,7 +63,7 @@ class _CodedColumns(_SequenceABC):
             self._made[i] = names if codes is None else names[codes]
         return self._made[i]
 
-    def select(self, keep: np.ndarray) -> "_CodedColumns":
+    def select(self, keep: np.ndarray) -> _CodedColumns:
         d_idx = np.flatnonzero(keep) if self.d_idx is None else self.d_idx[keep]
         return _CodedColumns(self.topic_dict, self.t_idx[keep], self.doc_dict, d_idx, self.grade[keep])
 
@@ -127,7 +127,7 @@ class Qrels:
         return self._table
 
     @cached_property
-    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | _CodedColumns:
         t = self._table
         return (
             t["topic"].to_numpy(dtype=object), t["doc"].to_numpy(dtype=object),
@@ -204,7 +204,7 @@ class Qrels:
         """Number of judged documents (grade >= 0) per topic."""
         return self.grade_levels(topics)[1].sum(axis=1)
 
-    def select(self, keep: np.ndarray, name: str | None = None) -> "Qrels":
+    def select(self, keep: np.ndarray, name: str | None = None) -> Qrels:
         """The judgments where the boolean ``keep`` (one per line) is True."""
         name = self.name if name is None else name
         if isinstance(self._columns, _CodedColumns):
@@ -282,19 +282,20 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     >>> qrels.name, qrels.topics, qrels.n_relevant()
     ('qrels.txt', ('1', '2'), array([2, 0]))
     """
-    import pyarrow as pa
-
     import os
     import stat
 
+    import pyarrow as pa
+
     path = _fspath(path)
-    data = _read_bytes(path, "qrels")
+    data: bytes | bytearray | None = _read_bytes(path, "qrels")
     # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
     # costs more time and memory than the rest of the reading)
     # (the iteration is not read when no field can be empty; the system allocator's peak is
     # lower than mimalloc's for one large file, higher for many run files read in threads)
-    table = _fast_table(data, 4, {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
-                        lean=((1,), None), pool=pa.system_memory_pool())
+    col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
+    # (data: _fast_table reads a bytearray too; its annotation in data/_textfiles.py says bytes)
+    table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
     if table is not None:
         try:
             regular = stat.S_ISREG(os.stat(path).st_mode)
@@ -316,10 +317,10 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     return _read_qrels_slow(data, path, name or path.name)
 
 
-def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
+def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
     topics, docs, grades = [], [], []
     first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "qrels"):
+    for i, f in _data_lines(data, path, "qrels"):  # type: ignore[arg-type]  # as _fast_table above
         if len(f) != 4:
             raise _field_count_error(path, i, "qrels", _QRELS_LAYOUT, 4, len(f))
         t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
@@ -330,7 +331,9 @@ def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
                 path, i, f"duplicate judgment for document {d!r} in topic {t!r} (first at line {first[key]})"
             )
         first[key] = i
-        topics.append(t), docs.append(d), grades.append(g)
+        topics.append(t)
+        docs.append(d)
+        grades.append(g)
     if not topics:
         raise DataError(path, None, "empty qrels file (only blank or comment lines)")
     return _qrels_from_columns(topics, docs, grades, name)

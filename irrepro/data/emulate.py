@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import parallel
+from ..errors import InputError
 from ._collections import COLLECTIONS
 from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
-from ..errors import InputError
 
 __all__ = ["TREC6_TOPICS", "trec6_relevant", "thin_qrels", "pool_documents", "pool_qrels"]
 

@@ -316,7 +316,7 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
 
 def _write_run(path, name: str, lists, *, gzip: bool):
     """One TREC run file: ``lists`` of (topic, ranked doc ids); scores are the reversed ranks."""
-    lines = []
+    lines: list[str] = []
     for topic, docs in lists:
         n = len(docs)
         lines.extend(f"{topic} Q0 {doc} {r + 1} {n - r} {name}\n" for r, doc in enumerate(docs))

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ..data import PAD, UNJUDGED, RunSet
-from .aggregates import GM_EPSILON
-from .judgments import _Gains, _gain_pairs, _Judgments
-from .names import Measure, parse_measure
 from ..errors import InputError
+from .aggregates import GM_EPSILON
+from .judgments import _gain_pairs, _Gains, _Judgments
+from .names import Measure, parse_measure
 
 __all__ = ["average_precision", "rbp_residual", "score_grades"]
 
@@ -264,6 +264,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
         elif fam == "SP":
             res = prec_sum(r)
         elif fam in ("P", "PDoc"):
+            assert c is not None  # parse_measure gives P and PDoc a cutoff
             res = top(r, c) / float(c)
         elif fam == "R":
             res = _safe_div(top(r, c), ctx.n_rel(r)[t])
@@ -281,13 +282,13 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             # m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N),
             # n the judged non-relevant documents above it, N all of them
             h, R, N = rel_at(r), ctx.n_rel(r)[t], ctx.n_nonrel(r)[t]
-            above = count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+            above = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
             Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
             frac = np.divide(np.minimum(above, Rh), cap, out=np.zeros(len(above)), where=cap > 0)
             res = _safe_div(h.sum(np.where(above > 0, 1.0 - frac, 1.0)), R)
         elif fam == "infAP":
             h = rel_at(r)
-            nonrel = count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+            nonrel = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
             pooled = count_above(lambda: g == _POOLED, "pooled", h) if (g == _POOLED).any() else 0
             res = _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.n_rel(r)[t])
         elif fam in ("nDCG", "DCG"):
@@ -301,10 +302,11 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             # BR(r) = (count(r) + beta cg(r)) / (r + beta cg_I(r)), beta = 1, at relevant ranks
             h = rel_at(r)
             gfull = get("gain_full", lambda: ctx.gains(g))
-            cg = get("cg", lambda: np.cumsum(gfull, axis=1))[h.rows, h.cols]
+            cg = get("cg", lambda gfull=gfull: np.cumsum(gfull, axis=1))[h.rows, h.cols]
             cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(t[h.rows], h.cols)
             res = _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.n_rel(r)[t])
         elif fam == "RBP":
+            assert s.p is not None  # parse_measure gives RBP its p
             w = (1.0 - s.p) * s.p ** (ranks - 1.0)
             if r is None:  # graded: a topic's gains over its largest gain (when above 1)
                 res = gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[t]
@@ -339,6 +341,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             elif fam == "SetR":
                 res = Rc
             elif fam == "SetF":
+                assert s.beta is not None  # parse_measure gives SetF its beta
                 res = np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
             else:
                 res = P * Rc
@@ -393,7 +396,7 @@ def _specs(measures, rel) -> tuple[list, list[Measure]]:
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, np.integer)) or rel < 1):
         raise InputError(f"rel must be an integer >= 1 (a relevance level), got {rel!r}")
     keys = list(dict.fromkeys(measures))
-    parsed = [parse_measure(m, rel=rel) for m in keys]
+    parsed = [parse_measure(m, rel=None if rel is None else int(rel)) for m in keys]
     unique = list({s.name: s for s in parsed}.values())
     return list(zip(keys, parsed)), unique
 

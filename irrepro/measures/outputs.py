@@ -5,18 +5,17 @@ of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..data import RunSet, ScoreMatrix
+from ..errors import InputError
 from ..escape import plain
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
+from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
 from .names import _trec_eval_key, parse_measure, trec_eval_name
-from ..errors import InputError
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd
@@ -158,7 +157,8 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
 def _summary(scores, complete: bool, retrieved, agg: str | None = None) -> tuple[tuple, dict[str, np.ndarray]]:
     """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
     its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
-    cols, runs = {}, ()
+    cols: dict[str, np.ndarray] = {}
+    runs: tuple[str, ...] = ()
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)
         how = parse_measure(sm.measure).agg if agg is None else agg

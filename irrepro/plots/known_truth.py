@@ -34,8 +34,8 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
     (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
     legend."""
     ax = _axes(ax, (7, 3.6))
-    for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
-        r = np.sort(np.asarray(r, dtype=float))
+    for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
+        r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
         lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
                                                      if threshold is not None else ")")
@@ -124,7 +124,7 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     return ax
 
 
-def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None,
                   ax=None):
     """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
