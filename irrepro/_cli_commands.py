@@ -112,7 +112,8 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
 
         cells = [(csv_cell(r), csv_cell(q), csv_cell(m), int(v) if count and v == v else float(v))
                  for r, q, m, v, count in rows]  # fmt: skip
-        w = csv.writer(out, lineterminator="\n", quoting=csv_quoting(c for row in cells for c in row[:3]))
+        quoting = csv_quoting(c for row in cells for c in row[:3])
+        w = csv.writer(out, lineterminator="\n", quoting=quoting)  # type: ignore[arg-type]  # a csv.QUOTE_* int
         w.writerow(["run", "query_id", "measure", "value"])
         w.writerows(cells)
         return

@@ -21,7 +21,7 @@ from ._text import few
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # no locks there: _lock gives None
 
 __all__ = ["MARKER", "REPORT_FILES"]
 

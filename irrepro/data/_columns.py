@@ -150,7 +150,7 @@ def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str],
     col_types = {f"c{i}": types.get(i, dict_t) for i in range(width)}
     try:
         return pcsv.read_csv(
-            pa.py_buffer(data),
+            pa.py_buffer(data),  # type: ignore[arg-type]  # a Buffer is a readable input to pyarrow
             memory_pool=pool,
             read_options=pcsv.ReadOptions(
                 column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
@@ -178,16 +178,17 @@ def _dict_parts(col) -> tuple:
     """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array."""
     import pyarrow as pa
 
+    # (type: ignore below: the stubs know no dictionary-typed (Chunked)Array, whose parts these are)
     if isinstance(col, pa.ChunkedArray):
         if col.num_chunks == 1:
             col = col.chunk(0)
         elif col.num_chunks == 0:
             return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
-        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):
+        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):  # type: ignore[attr-defined]
             # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
-            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])
+            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])  # type: ignore[attr-defined]
         else:
-            col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
+            col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()  # type: ignore[dict-item]
     return col.dictionary, _np(col.indices, np.int32)
 
 

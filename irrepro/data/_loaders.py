@@ -18,7 +18,7 @@ from ._fetch import CacheError, DataUnavailable, cache_dir, locate, registry
 from ._matrices import ScoreMatrix, read_score_matrix
 from ._runs import _assemble, _read_runs, _run_cols_of
 from ._runset import RunSet
-from ._sources import _fallback, _seed_of, _stand_in_runs, load_qrels
+from ._sources import _fallback, _seed_of, _stand_in_runs, _stand_in_topics, load_qrels
 from ._textfiles import _fspath
 
 __all__ = ["run_files", "load_runs", "load_matrix", "leaderboard"]
@@ -122,6 +122,7 @@ def load_runs(
         coll = get_collection(source)
         if coll.kind != "runs":
             raise InputError(f"{source!r} holds score matrices, not runs: use load_matrix")
+        assert coll.run_dir is not None and coll.ir_datasets_id is not None  # a collection of runs has both
         try:
             files = [locate(p, progress=progress) for p in coll.files() if p.startswith(coll.run_dir)]
             if qrels is None:
@@ -278,7 +279,7 @@ def load_matrix(
         from . import simulate
 
         return simulate.score_matrix(
-            coll.shape[0], coll.topics, measure, seed=_seed_of(coll.name), collection=coll.name
+            coll.shape[0], _stand_in_topics(coll), measure, seed=_seed_of(coll.name), collection=coll.name
         )
     if path.suffix == ".rda":
         return _read_rda_matrix(path, measure, coll)

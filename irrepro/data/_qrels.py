@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._columns import (
     _dict_parts,
     _duplicate_line,
@@ -22,6 +21,7 @@ from ._columns import (
     _np,
     _strings,
 )
+from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._textfiles import (
     _INTEGER,
     _QRELS_LAYOUT,

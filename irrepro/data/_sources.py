@@ -55,12 +55,18 @@ def _stand_in_r(coll: Collection) -> dict:
     return {} if coll.relevant_median is None else {"r_median": float(coll.relevant_median)}
 
 
+def _stand_in_topics(coll: Collection) -> int | tuple[str, ...]:
+    """The stand-in's topics: the collection's topic ids (every collection of the registry has
+    them), else its number of topics."""
+    return coll.topics if coll.topics is not None else coll.shape[1]
+
+
 def _stand_in_runs(coll: Collection) -> RunSet:
     """The simulated stand-in of a collection of runs: its size, topic ids and median R."""
     from . import simulate
 
     seed = _seed_of(coll.name)
-    return simulate.runs(coll.shape[0], coll.topics, seed=seed, name=coll.name, **_stand_in_r(coll))
+    return simulate.runs(coll.shape[0], _stand_in_topics(coll), seed=seed, name=coll.name, **_stand_in_r(coll))
 
 
 def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
@@ -202,7 +208,7 @@ def load_qrels(
 
             if coll.kind == "runs":
                 return _stand_in_runs(coll).qrels
-            return simulate.qrels(coll.topics, seed=_seed_of(coll.name), name=f"{coll.name} (simulated)",
+            return simulate.qrels(_stand_in_topics(coll), seed=_seed_of(coll.name), name=f"{coll.name} (simulated)",
                                   **_stand_in_r(coll))
     if Path(source).exists():
         return read_qrels(source, name)
@@ -237,7 +243,10 @@ def load_topics(source: str) -> pd.DataFrame:
     ['query_id', 'title']
     """
     if source in COLLECTIONS:
-        source = COLLECTIONS[source].ir_datasets_id
+        irds_id = COLLECTIONS[source].ir_datasets_id
+        if not irds_id:
+            raise InputError(f"collection {source!r} has no topics (it holds score matrices only)")
+        source = irds_id
     import pandas as pd
 
     ds = _irds_dataset(source)

@@ -350,17 +350,17 @@ def sampled_standardizers(
     ev = _matrix(evaluated, "evaluated scores")
     if std.shape[1] != ev.shape[1]:
         raise InputError("standardizing and evaluated scores need the same topics (columns)")
-    sizes = np.asarray(sizes, dtype=int)
-    if sizes.min() < 2 or sizes.max() > std.shape[0]:
+    n_sampled = np.asarray(sizes, dtype=int)
+    if n_sampled.min() < 2 or n_sampled.max() > std.shape[0]:
         raise InputError(f"sizes must lie in [2, {std.shape[0]}]")
     if B is None:
         B = default_partitions(scale)
     B = check_int(B, "B", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
-    rngs = spawn(seed, len(sizes))
+    rngs = spawn(seed, len(n_sampled))
 
     def task(k):
-        n, rng = int(sizes[k]), rngs[k]
+        n, rng = int(n_sampled[k]), rngs[k]
         idx = np.argsort(rng.random((B, std.shape[0])), axis=1)[:, :n]
         means = np.empty((B, ev.shape[0]))
         for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
@@ -370,8 +370,8 @@ def sampled_standardizers(
             means[s : s + 50] = special.ndtr(_z(ev[None], mu, sd, "average")).mean(axis=2)
         return _kendall_tau(means, full)
 
-    taus = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
-    return SampledStandardizers(sizes, np.stack(taus))
+    taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)
+    return SampledStandardizers(n_sampled, np.stack(taus))
 
 
 
