@@ -321,6 +321,7 @@ def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entri
         if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
             raise
     s = _survey_for_write(given, d, blobs)  # d is not empty
+    assert s is not None  # (None only for an absent d)
     if not s.only_owned:
         _write_in_place(given, d, tmp, blobs, entries, s)
         return

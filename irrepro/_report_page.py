@@ -173,14 +173,15 @@ def _pct(x: float) -> str:
 def _error_table(rep: ReportLike) -> pd.DataFrame:
     """Error rate by relative-difference bin at the largest topic-set size, and projected to all
     topics, with and without a significant t-test (p <= 0.05) on set 1."""
-    res, size = rep.swap, int(rep.swap.sizes[-1])
+    res, fit = rep.swap, rep.growth
+    assert res is not None and fit is not None  # (a report with the swap experiment)
+    size = int(res.sizes[-1])
     cols = {}
     for f, lab in (("none", "all trials"), ("t p<=0.05", "t-test p<=0.05")):
         rates = res.error_rates(f, "relative")[size]
         cnt = res.counts(f, "relative")[size]
         cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
         cols[f"trials at {size} topics, {lab}"] = cnt
-    fit = rep.growth
     cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(fit.projected, index=fit.labels)
     frame = pd.DataFrame(cols)
     keep = frame[[c for c in frame.columns if c.startswith("trials")]].sum(axis=1) > 0
@@ -203,9 +204,10 @@ def _fig_asl(rep: ReportLike):
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     if rep.test == "tukey":
-        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"]}, {"ASL (family-wise)": "C3"}
+        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}, {"ASL (family-wise)": "C3"}
     else:
-        curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
+        curves = {name: rep.pairs[col].to_numpy()
+                  for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))}
         colors = {"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}
     plots.plot_asl_curves(curves, colors=colors, ax=axes[0])
     B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
@@ -240,13 +242,15 @@ def _fig_corpus(rep: ReportLike):
 def _fig_split(rep: ReportLike):
     import matplotlib.pyplot as plt
 
+    swap, growth = rep.swap, rep.growth
+    assert swap is not None and growth is not None  # drawn for a report with the swap experiment only
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
-        fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
-        plots.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
+        fit = growth if f == "none" else ts.growth_fit(swap, filter=f, kind="relative", at=growth.at)
+        plots.plot_error_rates(swap, filter=f, kind="relative", bins=bins, fit=fit, at=growth.at, ax=ax)
         ax.set_title(title)
-    fig.suptitle(f"Swap experiment: {rep.swap.B} repetitions per size, disjoint topic sets")
+    fig.suptitle(f"Swap experiment: {swap.B} repetitions per size, disjoint topic sets")
     fig.tight_layout()
     return fig
 

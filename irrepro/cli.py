@@ -111,11 +111,12 @@ def _format_warning(message, category, filename, lineno, line=None) -> str:
 def _interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` was caused by a KeyboardInterrupt (its chain of causes and contexts)."""
     seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
             return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
     return False
 
 

@@ -14,7 +14,7 @@ from ._textfiles import _TO_SPACE
 __all__: list[str] = []
 
 
-def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
+def _fast_table(data: bytes | bytearray, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
     """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
     data lines, or None when anything is unusual (then the slow pass reads the file).
 
@@ -42,7 +42,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
         except UnicodeDecodeError:
             return None
     # delimiter: that of the first data line
-    sample = b""
+    sample: bytes | bytearray = b""
     for line in data[: 1 << 16].split(b"\n"):
         if line.strip() and not line.lstrip().startswith(b"#"):
             sample = line
@@ -125,7 +125,7 @@ def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: t
     return table
 
 
-def _has_pair(data: bytes, byte: int) -> bool:
+def _has_pair(data: bytes | bytearray, byte: int) -> bool:
     """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
     ``bytes.find`` for a frequent byte)."""
     pair = byte * 257
@@ -139,7 +139,7 @@ def _has_pair(data: bytes, byte: int) -> bool:
     return False
 
 
-def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
+def _csv(data: bytes | bytearray, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
     """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
     number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
     pyarrow's); None if it fails."""

@@ -294,7 +294,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     # (the iteration is not read when no field can be empty; the system allocator's peak is
     # lower than mimalloc's for one large file, higher for many run files read in threads)
     col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
-    # (data: _fast_table reads a bytearray too; its annotation in data/_textfiles.py says bytes)
+    # (data: the annotation allows the None that releases it below; here it holds the bytes)
     table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
     if table is not None:
         try:
@@ -320,7 +320,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
 def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
     topics, docs, grades = [], [], []
     first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "qrels"):  # type: ignore[arg-type]  # as _fast_table above
+    for i, f in _data_lines(data, path, "qrels"):
         if len(f) != 4:
             raise _field_count_error(path, i, "qrels", _QRELS_LAYOUT, 4, len(f))
         t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from ._columns import (
 )
 from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
 from ._qrels import Qrels
-from ._runset import Deferred, RunSet, _GradeIndex
+from ._runset import Deferred, RunSet, _GradeIndex, _Vocabulary
 from ._textfiles import (
     _RUN_LAYOUT,
     _data_lines,
@@ -55,7 +55,7 @@ class _RunCols:
     path: str
     topic_dict: list
     t_idx: np.ndarray
-    doc_dict: object  # pyarrow StringArray
+    doc_dict: Any  # pyarrow StringArray
     d_idx: np.ndarray
     score: np.ndarray
 
@@ -113,7 +113,7 @@ def _parse_run(path: str | Path) -> _RunCols:
     return _parse_run_slow(data, path)
 
 
-def _parse_run_fast(data: bytes, path: Path) -> _RunCols | None:
+def _parse_run_fast(data: bytes | bytearray, path: Path) -> _RunCols | None:
     """The fast pass over a run file's bytes, or None (then the slow pass reads it)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -146,7 +146,7 @@ def _parse_run_fast(data: bytes, path: Path) -> _RunCols | None:
     return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
 
 
-def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
+def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
     topics, docs, scores = [], [], []
     tag = tag_line = None
     first: dict[tuple[bytes, bytes], int] = {}
@@ -166,7 +166,9 @@ def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
         if key in first:
             raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
         first[key] = i
-        topics.append(t), docs.append(d), scores.append(s)
+        topics.append(t)
+        docs.append(d)
+        scores.append(s)
     if not topics:
         raise DataError(path, None, "empty run file (only blank or comment lines)")
     return _run_cols_from_parts(tag, path, topics, docs, scores)
@@ -322,40 +324,6 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
 
-class _Vocabulary:
-    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
-    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
-    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
-
-    def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
-        self.parts = (run_vocab, q_docs, q_didx)
-        self.made = None
-
-    def _make(self) -> tuple[np.ndarray, np.ndarray]:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if self.made is None:
-            run_vocab, q_docs, q_didx = self.parts
-            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
-            if used is not None and not used.all():  # (qrels selected from larger ones)
-                q_docs = q_docs.filter(pa.array(used))
-            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
-            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
-            by_id = pc.sort_indices(uniq)
-            code = np.empty(len(uniq), dtype=np.int32)
-            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
-            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
-            self.parts = None
-        return self.made
-
-    def ids(self) -> np.ndarray:
-        return self._make()[0]
-
-    def codes(self, run_codes: np.ndarray) -> np.ndarray:
-        return self._make()[1][run_codes]
-
-
 def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str) -> RunSet:
     """Rank every run (in threads: results do not depend on their number) and lay all of them
     out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
@@ -404,11 +372,13 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
 
     def rank(i: int) -> _Ranked:
         r = _rank_run(cols[i], remap[starts[i] : starts[i + 1]], V, tindex, T, precision)
-        a, n = row_start[i], len(r.docs)
-        flat_docs[a : a + n] = r.docs
-        flat_grades[a : a + n] = grade_of(r.t, r.docs)
+        t, docs = r.t, r.docs
+        assert t is not None and docs is not None  # (released below)
+        a, n = row_start[i], len(docs)
+        flat_docs[a : a + n] = docs
+        flat_grades[a : a + n] = grade_of(t, docs)
         r.t = r.docs = None  # the offsets keep the topics
-        cols[i] = None  # this run's columns are no longer needed (the caller hands them over)
+        cols[i] = None  # type: ignore[call-overload]  # no longer needed (the caller hands them over)
         return r
 
     if len(cols) > 1:
@@ -432,8 +402,8 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
         topics=tuple(topics),
         offsets=np.r_[0, np.cumsum(counts.ravel())].astype(np.int64),
         flat_grades=flat_grades,
-        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),
-        vocab=Deferred(vocab.ids),
+        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),  # type: ignore[arg-type]  # made
+        vocab=Deferred(vocab.ids),  # type: ignore[arg-type]  # on first use (RunSet's _OnFirstUse fields)
         qrels=qrels,
         name=name,
         source=source,

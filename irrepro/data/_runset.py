@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, UnknownNameError
+from ._columns import _dict_parts, _np, _strings
 from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
 
@@ -109,9 +110,11 @@ class RunSet:
     topics: tuple[str, ...]
     offsets: np.ndarray
     flat_grades: np.ndarray
-    flat_docs: np.ndarray = _OnFirstUse()  # (or a Deferred: made on first use)
-    vocab: np.ndarray = _OnFirstUse()
-    qrels: Qrels
+    # (ignores: _OnFirstUse is a data descriptor, not a default - it raises on class access, so the
+    # dataclass gives these two no default and the fields after them need none)
+    flat_docs: np.ndarray = _OnFirstUse()  # type: ignore[assignment]  # (or a Deferred: made on first use)
+    vocab: np.ndarray = _OnFirstUse()  # type: ignore[assignment]
+    qrels: Qrels  # type: ignore[misc]
     name: str = ""
     source: str = ""
     ignored_topics: dict = field(default_factory=dict)
@@ -395,6 +398,7 @@ class _GradeIndex:
     def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
         if self.table is not None:
             return self.lut[self.table[t, d]]
+        assert self.keys is not None  # no table: the sorted keys
         out = np.full(len(t), UNJUDGED, dtype=np.int32)
         if len(self.keys) and len(t):
             rkey = t.astype(np.int64) * self.V + d
@@ -402,6 +406,41 @@ class _GradeIndex:
             found = self.keys[pos] == rkey
             out[found] = self.grades[pos[found]]
         return out
+
+
+class _Vocabulary:
+    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
+    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
+    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
+
+    def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
+        self.parts: tuple | None = (run_vocab, q_docs, q_didx)
+        self.made: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _make(self) -> tuple[np.ndarray, np.ndarray]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if self.made is None:
+            assert self.parts is not None  # (released once made)
+            run_vocab, q_docs, q_didx = self.parts
+            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
+            if used is not None and not used.all():  # (qrels selected from larger ones)
+                q_docs = q_docs.filter(pa.array(used))
+            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
+            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
+            by_id = pc.sort_indices(uniq)
+            code = np.empty(len(uniq), dtype=np.int32)
+            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
+            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
+            self.parts = None
+        return self.made
+
+    def ids(self) -> np.ndarray:
+        return self._make()[0]
+
+    def codes(self, run_codes: np.ndarray) -> np.ndarray:
+        return self._make()[1][run_codes]
 
 
 def _indices(names: Sequence[str], sel) -> list[int]:

@@ -50,7 +50,7 @@ def _open_input(path: Path, what: str):
         raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
 
 
-def _check_text(piece: bytes, before: bytes, path, what: str) -> None:
+def _check_text(piece: bytes, before: bytes | bytearray, path, what: str) -> None:
     """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
     ``before`` is the data read before ``piece`` (for the line number)."""
     at = piece.find(b"\0")
@@ -67,7 +67,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     try:
         from isal import isal_zlib as zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
-        import zlib
+        import zlib  # type: ignore[no-redef]  # the same interface
 
     pieces: list[bytes] = []
     src = head if size is None else head + f.read()  # (a file: its compressed bytes, at once)
@@ -152,6 +152,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
             st = os.fstat(f.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             head = f.read(_PREFIX)
+            raw: bytes | bytearray
             if head[:2] == b"\x1f\x8b":
                 raw = _gunzip_stream(head, f, path, what, size)
             else:
@@ -177,7 +178,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
     return raw
 
 
-def _data_lines(data: bytes, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
+def _data_lines(data: bytes | bytearray, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
     """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
     blank lines and ``#`` comment lines skipped."""
     if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
