@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import data
+from irrepro import InputError, data
 from irrepro.data import DataError, DataUnavailable, _fetch
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
@@ -927,3 +927,10 @@ def test_gzip_files_of_several_members_are_read_whole(tmp_path):
     p.write_bytes(gzip.compress("".join(first).encode()) + gzip.compress("".join(second).encode()))
     run = data.read_run(p)
     assert sorted(run.table["doc"]) == ["d1", "d2", "d3"] and run.name == "tag"
+
+
+def test_the_topics_of_a_collection_of_score_matrices_are_refused_by_name():
+    # trec8 holds score matrices only: no ir_datasets id, so no topics to load (was an obscure
+    # "None: is neither a file nor an ir_datasets id")
+    with pytest.raises(InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"):
+        data.load_topics("trec8")

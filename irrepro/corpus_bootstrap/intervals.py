@@ -4,7 +4,6 @@ with BCa's acceleration from the leave-one-document-out jackknife of AP."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -12,43 +11,14 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
+from ._interval import Intervals
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
-from ..errors import InputError
 
 __all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
-
-
-@dataclass(frozen=True, eq=False)
-class Intervals:
-    """Intervals of one method for an array of lists (or runs).
-
-    95% intervals of one method for an array of lists (or runs): ``lower``, ``upper`` around
-    ``estimate``; ``sd`` is the bootstrap sd on the method's scale (NaN for BCa).
-
-    Attributes
-    ----------
-    method : str
-        The method (``"linear"``, ``"logit"``, ``"bca"``, ...).
-    estimate : numpy.ndarray
-        The point estimate of each list.
-    lower, upper : numpy.ndarray
-        The bounds.
-    sd : numpy.ndarray
-        The bootstrap sd on the method's scale (NaN for BCa).
-    """
-
-    method: str
-    estimate: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-    sd: np.ndarray
-
-    @property
-    def width(self) -> np.ndarray:
-        return self.upper - self.lower
 
 
 METHODS = ("linear", "logit", "bca")

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats
 
-if TYPE_CHECKING:
-    from .intervals import Intervals
+from ._interval import Intervals
 
 __all__ = ["silver_bullet_fraction", "expected_ap_uniform", "small_r_limits", "small_r_correct"]
 
