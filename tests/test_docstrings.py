@@ -42,14 +42,11 @@ PUBLIC_MODULES = [
 #: standardize: item 6; the measure-name grammar, measures/names.py: item 2). The lead empties this
 #: after the merge, when their docstrings are in numpydoc form.
 PENDING: dict[str, set[str] | None] = {
-    "irrepro.data": None,  # None: the whole module
-    "irrepro.significance": None,
+    "irrepro.significance": None,  # None: the whole module
     "irrepro.bootstrap_tests": None,
     "irrepro.topic_split": None,
-    "irrepro.standardize": None,
     "irrepro.known_truth": None,
     "irrepro.report": None,
-    "irrepro.measures": {"Measure", "parse_measure", "trec_eval_name"},  # measures/names.py
 }
 
 SECTION = re.compile(r"^(\w[\w ]*)\n-{3,}\n", re.M)
