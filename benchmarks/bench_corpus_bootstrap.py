@@ -61,7 +61,7 @@ def main():
     if args.full:
         cells = 0
         t0 = time.perf_counter()
-        v = cb.split_validation(rs, B, seed=2006, n_jobs=args.jobs)
+        cb.split_validation(rs, B, seed=2006, n_jobs=args.jobs)
         t_full = time.perf_counter() - t0
         for h in (half_a, half_b):
             cells += int(h.relevant(1).sum()) * B

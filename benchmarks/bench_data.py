@@ -12,8 +12,8 @@ against pytrec_eval and trec_eval, and measures peak memory.)
 from __future__ import annotations
 
 import gzip
-import time
 import resource
+import time
 
 import numpy as np
 

@@ -21,8 +21,10 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from irrepro import data, known_truth as kt, simulation as sim
+from irrepro import data
+from irrepro import known_truth as kt
 from irrepro import significance as sg
+from irrepro import simulation as sim
 
 
 def loop_closed_form(b, e):

@@ -67,12 +67,12 @@ sys.exit(rc)
 """
 
 
-_ARCHIVE = """import sys
+_ARCHIVE = f"""import sys
 from irrepro import data
 from irrepro.data import simulate
-rs = data.load_runs(sys.argv[1], qrels=%r, progress=False)
+rs = data.load_runs(sys.argv[1], qrels={QRELS!r}, progress=False)
 simulate.perturbed_archive(rs, int(sys.argv[3]), sys.argv[2], seed=0)
-""" % QRELS
+"""
 
 
 def _peak_mb() -> float:

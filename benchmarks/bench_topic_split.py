@@ -19,7 +19,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from irrepro import data, topic_split as ts
+from irrepro import data
+from irrepro import topic_split as ts
 
 
 def load():
@@ -71,7 +72,7 @@ def main():
     est = 0.0
     est_w = 0.0
     timed = 0
-    for measure, ms in mats.items():
+    for ms in mats.values():
         n_pairs = [m.shape[0] * (m.shape[0] - 1) // 2 for m in ms]
         weights = np.array(n_pairs) / sum(n_pairs)
         for design in ("disjoint", "independent"):

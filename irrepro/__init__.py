@@ -46,6 +46,6 @@ names are listed in CHANGELOG.md.
 
 __version__ = "0.1.0"
 
-from .errors import InputError  # noqa: E402  (the one exception type for what a user can fix)
+from .errors import InputError  # the one exception type for what a user can fix
 
 __all__ = ["InputError", "__version__"]

@@ -12,6 +12,7 @@ import functools
 import importlib
 import warnings
 from collections.abc import Callable, Mapping
+
 from .errors import InputTypeError
 
 #: The release in which the old names disappear.
@@ -68,4 +69,4 @@ def renamed_attribute(old: str, new: str) -> property:
         _warn(f"{type(self).__name__}.{old}", f"{type(self).__name__}.{new}", stacklevel=2)
         return getattr(self, new)
 
-    return property(get, doc=f"Deprecated name of :attr:`{new}`.")
+    return property(get, doc=f"Deprecated name of ``{new}``.")

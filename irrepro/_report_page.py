@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -18,7 +18,76 @@ from ._text import UNDEFINED, few, no_pair_variance
 from .stats import expit
 
 if TYPE_CHECKING:
-    from .report import Report
+    from . import corpus_bootstrap as cb
+    from . import standardize as sz
+    from .data import ScoreMatrix
+
+
+class ReportLike(Protocol):
+    """What the page reads of an :class:`irrepro.report.Report`: the report imports this module to
+    render itself, so the page names the shape it needs instead of importing the report."""
+
+    @property
+    def qrels(self) -> str: ...
+
+    @property
+    def measure(self) -> str: ...
+
+    @property
+    def settings(self) -> Any: ...  # the report's Settings
+
+    @property
+    def scores(self) -> ScoreMatrix: ...
+
+    @property
+    def n_relevant(self) -> np.ndarray: ...
+
+    @property
+    def pairs(self) -> pd.DataFrame: ...
+
+    @property
+    def corpus(self) -> cb.FullCorpus: ...
+
+    @property
+    def swap(self) -> ts.SwapExperiment | None: ...
+
+    @property
+    def growth(self) -> ts.GrowthFit | None: ...
+
+    @property
+    def standardized(self) -> np.ndarray: ...
+
+    @property
+    def halves(self) -> dict[str, sz.PartitionResult]: ...
+
+    @property
+    def coverage(self) -> pd.DataFrame: ...
+
+    @property
+    def simulated(self) -> bool: ...
+
+    @property
+    def timings(self) -> dict[str, float]: ...
+
+    @property
+    def test(self) -> str: ...
+
+    @property
+    def baseline(self) -> str | None: ...
+
+    @property
+    def runs(self) -> tuple[str, ...]: ...
+
+    @property
+    def test_label(self) -> str: ...
+
+    @property
+    def family_wise(self) -> str: ...
+
+    def pair_index(self) -> np.ndarray: ...
+
+    def discriminative_power(self, alpha: float = 0.05) -> float: ...
+
 
 #: Above this many pairs the HTML lists only the pairs adjacent in the ranking (all are in the CSV).
 MAX_PAIRS_SHOWN = 1000
@@ -82,7 +151,7 @@ def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bo
 _NAMES = ("run", "run x", "run y")
 
 
-def _against(rep: Report):
+def _against(rep: ReportLike):
     """" against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
     from markupsafe import Markup
 
@@ -101,24 +170,25 @@ def _pct(x: float) -> str:
     return "-" if not np.isfinite(x) else f"{100 * x:.1f}%"
 
 
-def _error_table(rep: Report) -> pd.DataFrame:
+def _error_table(rep: ReportLike) -> pd.DataFrame:
     """Error rate by relative-difference bin at the largest topic-set size, and projected to all
     topics, with and without a significant t-test (p <= 0.05) on set 1."""
-    res, size = rep.swap, int(rep.swap.sizes[-1])
+    res, fit = rep.swap, rep.growth
+    assert res is not None and fit is not None  # (a report with the swap experiment)
+    size = int(res.sizes[-1])
     cols = {}
     for f, lab in (("none", "all trials"), ("t p<=0.05", "t-test p<=0.05")):
         rates = res.error_rates(f, "relative")[size]
         cnt = res.counts(f, "relative")[size]
         cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
         cols[f"trials at {size} topics, {lab}"] = cnt
-    fit = rep.growth
     cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(fit.projected, index=fit.labels)
     frame = pd.DataFrame(cols)
     keep = frame[[c for c in frame.columns if c.startswith("trials")]].sum(axis=1) > 0
     return frame[keep]
 
 
-def _fig_scores(rep: Report):
+def _fig_scores(rep: ReportLike):
     import matplotlib.pyplot as plt
 
     x = rep.scores.scores
@@ -129,14 +199,15 @@ def _fig_scores(rep: Report):
     return fig
 
 
-def _fig_asl(rep: Report):
+def _fig_asl(rep: ReportLike):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     if rep.test == "tukey":
-        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"]}, {"ASL (family-wise)": "C3"}
+        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}, {"ASL (family-wise)": "C3"}
     else:
-        curves = {"ASL": rep.pairs["ASL"], "Holm-adjusted": rep.pairs["ASL (Holm)"], "BH-adjusted": rep.pairs["ASL (BH)"]}
+        curves = {name: rep.pairs[col].to_numpy()
+                  for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))}
         colors = {"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}
     plots.plot_asl_curves(curves, colors=colors, ax=axes[0])
     B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
@@ -154,7 +225,7 @@ def _fig_asl(rep: Report):
     return fig
 
 
-def _fig_corpus(rep: Report):
+def _fig_corpus(rep: ReportLike):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -168,21 +239,23 @@ def _fig_corpus(rep: Report):
     return fig
 
 
-def _fig_split(rep: Report):
+def _fig_split(rep: ReportLike):
     import matplotlib.pyplot as plt
 
+    swap, growth = rep.swap, rep.growth
+    assert swap is not None and growth is not None  # drawn for a report with the swap experiment only
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
-        fit = rep.growth if f == "none" else ts.growth_fit(rep.swap, filter=f, kind="relative", at=rep.growth.at)
-        plots.plot_error_rates(rep.swap, filter=f, kind="relative", bins=bins, fit=fit, at=rep.growth.at, ax=ax)
+        fit = growth if f == "none" else ts.growth_fit(swap, filter=f, kind="relative", at=growth.at)
+        plots.plot_error_rates(swap, filter=f, kind="relative", bins=bins, fit=fit, at=growth.at, ax=ax)
         ax.set_title(title)
-    fig.suptitle(f"Swap experiment: {rep.swap.B} repetitions per size, disjoint topic sets")
+    fig.suptitle(f"Swap experiment: {swap.B} repetitions per size, disjoint topic sets")
     fig.tight_layout()
     return fig
 
 
-def _fig_std(rep: Report):
+def _fig_std(rep: ReportLike):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -212,7 +285,7 @@ def _template():
     return env.get_template("report.html.j2")
 
 
-def _render(rep: Report, summ: dict, runs: pd.DataFrame) -> str:
+def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
     """The report's HTML: the numbers, tables and figures computed here, the page laid out by the
     jinja2 template ``irrepro/templates/report.html.j2``."""
     import matplotlib

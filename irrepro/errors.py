@@ -24,11 +24,24 @@ ISSUES_URL = f"{REPOSITORY_URL}/issues"
 
 
 class InputError(ValueError):
-    """Something the user can fix: the message says what, and where (file, line, option)."""
+    """Something the user can fix: the message says what, and where (file, line, option).
+
+    Examples
+    --------
+    >>> from irrepro import InputError
+    >>> from irrepro.stats import check_level
+    >>> try:
+    ...     check_level(100)
+    ... except InputError as exc:
+    ...     print(exc)
+    level must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), got 100
+    """
 
 
 class UnknownNameError(InputError, KeyError):
-    """An unknown name (a collection, a run, a filter, a test): an :class:`InputError` that is also
+    """An unknown name (a collection, a run, a filter, a test).
+
+    An unknown name (a collection, a run, a filter, a test): an :class:`InputError` that is also
     the :class:`KeyError` it was before, so ``except KeyError`` keeps working. Its message is shown
     as given (a plain KeyError quotes it)."""
 
@@ -36,16 +49,38 @@ class UnknownNameError(InputError, KeyError):
 
 
 class InputTypeError(InputError, TypeError):
-    """An argument of a type irrepro cannot read (e.g. qrels given as a number): an
+    """An argument of a type irrepro cannot read (e.g. qrels given as a number).
+
+    An argument of a type irrepro cannot read (e.g. qrels given as a number): an
     :class:`InputError` that is also the :class:`TypeError` it was before."""
 
 
 class OutputError(InputError, OSError):
-    """An output the user named cannot be written (``irrepro report --out`` on a full disk, in a
-    read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
-    built like one, ``OutputError(errno, strerror, path)``, with the path the user gave."""
+    """An output the user named cannot be written.
 
-    __new__ = OSError.__new__
+    An output the user named cannot be written (``irrepro report --out`` on a full disk, in a
+    read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
+    built like one, ``OutputError(errno, strerror, path)``, with the path the user gave.
+
+    Parameters
+    ----------
+    errno : int
+        The error number, as :class:`OSError` takes it.
+    strerror : str
+        Its text.
+    filename : str
+        The path the user gave.
+
+    Examples
+    --------
+    >>> import errno
+    >>> from irrepro.errors import OutputError
+    >>> print(OutputError(errno.EACCES, "Permission denied", "out/report"))
+    [Errno 13] Permission denied: 'out/report'
+    """
+
+    # OSError's constructor, which object's signature for __new__ cannot describe
+    __new__ = OSError.__new__  # type: ignore[assignment]
     __init__ = OSError.__init__
     __str__ = OSError.__str__
     __reduce__ = OSError.__reduce__

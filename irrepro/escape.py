@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+
 from .errors import InputError
 
 __all__ = [
@@ -58,7 +59,9 @@ def _visible(text: str) -> str:
 
 
 def shorten(name, width: int = MAX_NAME) -> str:
-    """``name`` (made a string) if it has at most ``width`` characters, else its start and end
+    """A name shortened to at most ``width`` characters for display.
+
+    ``name`` (made a string) if it has at most ``width`` characters, else its start and end
     around :data:`ELLIPSIS`, ``width`` characters in all (the end keeps the last quarter: names
     of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
 
@@ -73,6 +76,12 @@ def shorten(name, width: int = MAX_NAME) -> str:
     -------
     str
         The name, or its shortened form.
+
+    Examples
+    --------
+    >>> from irrepro.escape import shorten
+    >>> shorten("a-run-with-a-long-name-v1", width=12)
+    'a-run-wit\u2026v1'
     """
     name = str(name)
     if width < 5:
@@ -84,7 +93,9 @@ def shorten(name, width: int = MAX_NAME) -> str:
 
 
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
-    """:func:`shorten` of every name, kept apart: names whose shortened forms coincide end in
+    """The :func:`shorten` ed names, kept apart.
+
+    :func:`shorten` of every name, kept apart: names whose shortened forms coincide end in
     ``[1]``, ``[2]``, ... (still at most ``width`` characters), so a table or a figure never shows
     two runs under one label.
 
@@ -99,6 +110,12 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     -------
     list of str
         One label per name, in order; a name of at most ``width`` characters is its own label.
+
+    Examples
+    --------
+    >>> from irrepro.escape import short_names
+    >>> short_names(["run-alpha-v1", "run-alpha-v2"], width=8)
+    ['run-al\u20261', 'run-al\u20262']
     """
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
@@ -131,7 +148,9 @@ def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str
 
 
 def plain(text) -> str:
-    """``text`` for a terminal or a tab-separated file: control characters (tab, newline,
+    """``text`` for a terminal or a tab-separated file.
+
+    ``text`` for a terminal or a tab-separated file: control characters (tab, newline,
     carriage return, escape, ...) written as Python writes them in a string (``\\t``, ``\\n``,
     ``\\x1b``), everything else as it is.
 
@@ -144,6 +163,12 @@ def plain(text) -> str:
     -------
     str
         One line without tabs or terminal escape sequences.
+
+    Examples
+    --------
+    >>> from irrepro.escape import plain
+    >>> print(plain("run\\tA"))
+    run\\tA
     """
     return _visible(str(text))
 
@@ -157,7 +182,9 @@ _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
 
 
 def latex(text) -> str:
-    """``text`` for LaTeX's text mode (a table cell, a caption): ``\\ { } $ & # ^ _ ~ %`` escaped,
+    """``text`` for LaTeX's text mode (a table cell, a caption).
+
+    ``text`` for LaTeX's text mode (a table cell, a caption): ``\\ { } $ & # ^ _ ~ %`` escaped,
     and ``<``, ``>``, ``|`` written as ``\\textless{}``, ``\\textgreater{}``, ``\\textbar{}``
     (typed as they are they print "¡", "¿" and "—" in LaTeX's default OT1 encoding); control
     characters are made visible first (:func:`plain`).
@@ -174,6 +201,12 @@ def latex(text) -> str:
     -------
     str
         LaTeX source that prints ``text``.
+
+    Examples
+    --------
+    >>> from irrepro.escape import latex
+    >>> print(latex("50% of A_1 <= B"))
+    50\\% of A\\_1 \\textless{}= B
     """
     return _LATEX_RE.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
 
@@ -185,7 +218,9 @@ _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ
 
 
 def latex_beyond_pdflatex(text) -> list[str]:
-    """The characters of ``text`` that pdflatex does not set without a package of the document's
+    """The characters of ``text`` that pdflatex cannot set in its default font encoding.
+
+    The characters of ``text`` that pdflatex does not set without a package of the document's
     own in its default font encoding (OT1): everything beyond Latin-1 and Latin Extended-A
     (U+0000-U+017F) but the general punctuation pdflatex's UTF-8 input knows (dashes, quotes, the
     ellipsis of shortened names, U+2010-U+2026), and the few of those ranges OT1 lacks
@@ -201,6 +236,12 @@ def latex_beyond_pdflatex(text) -> list[str]:
     -------
     list of str
         Those characters, each once, in order of appearance ([] when pdflatex sets it all).
+
+    Examples
+    --------
+    >>> from irrepro.escape import latex_beyond_pdflatex
+    >>> latex_beyond_pdflatex("caf\u00e9 \u03b1\u03b2")
+    ['\u03b1', '\u03b2']
     """
     return list(dict.fromkeys(c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026)
                               or c in _OT1_MISSING))
@@ -214,7 +255,9 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 
 
 def markdown(text) -> str:
-    """``text`` for a Markdown table cell or inline text, shown literally: ``\\ ` * _ [ ] < > | ~ $
+    """``text`` for a Markdown table cell or inline text, shown literally.
+
+    ``text`` for a Markdown table cell or inline text, shown literally: ``\\ ` * _ [ ] < > | ~ $
     &`` backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw HTML, ``$`` math
     in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written ``&#32;``
     (a table cell's own are trimmed); control characters (a newline would end the table's row)
@@ -229,6 +272,12 @@ def markdown(text) -> str:
     -------
     str
         Markdown that renders as ``text``.
+
+    Examples
+    --------
+    >>> from irrepro.escape import markdown
+    >>> print(markdown("a|b *c*"))
+    a\\|b \\*c\\*
     """
     out = _MD_LEADING.sub(r"\\\1", _MD_INLINE.sub(r"\\\1", _visible(str(text))))
     core = out.strip(" ")  # spaces at either end: a table cell's are trimmed, a character reference's not
@@ -241,7 +290,9 @@ _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity
 
 
 def csv_cell(value):
-    """A CSV cell under OWASP's rule against formula injection: a text cell starting with ``=``,
+    """A CSV cell under OWASP's rule against formula injection.
+
+    A CSV cell under OWASP's rule against formula injection: a text cell starting with ``=``,
     ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a single quote ``'``, which a
     spreadsheet shows and does not evaluate.
 
@@ -259,6 +310,12 @@ def csv_cell(value):
     -------
     object
         ``value``, or ``"'" + value`` for a text cell that a spreadsheet would take for a formula.
+
+    Examples
+    --------
+    >>> from irrepro.escape import csv_cell
+    >>> csv_cell("=SUM(A1:A9)"), csv_cell(0.5)
+    ("'=SUM(A1:A9)", 0.5)
     """
     if isinstance(value, str) and value.startswith(_CSV_FORMULA) and not _NUMBER.fullmatch(value):
         return "'" + value
@@ -266,7 +323,9 @@ def csv_cell(value):
 
 
 def csv_quoting(cells: Iterable) -> int:
-    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
+    r"""The ``quoting`` of Python's csv writer (and pandas') for ``cells``.
+
+    The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
     or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text cell holds a
     carriage return - the writer quotes a cell for the characters of its line terminator only
     (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
@@ -279,7 +338,14 @@ def csv_quoting(cells: Iterable) -> int:
     Returns
     -------
     int
-        A quoting constant of :mod:`csv`.
+        A quoting constant of the ``csv`` module.
+
+    Examples
+    --------
+    >>> import csv
+    >>> from irrepro.escape import csv_quoting
+    >>> csv_quoting(["a", 1.0]) == csv.QUOTE_MINIMAL, csv_quoting(["a\rb"]) == csv.QUOTE_NONNUMERIC
+    (True, True)
     """
     import csv
 
@@ -288,7 +354,9 @@ def csv_quoting(cells: Iterable) -> int:
 
 
 def to_csv(frame, path=None, **kwargs):
-    """``frame.to_csv(path, **kwargs)`` with every text cell, column name and index label through
+    """``frame.to_csv(path, **kwargs)``, every text cell safe for a spreadsheet.
+
+    ``frame.to_csv(path, **kwargs)`` with every text cell, column name and index label through
     :func:`csv_cell` (the frame itself is not changed) and the quoting of :func:`csv_quoting`;
     numeric columns are written as pandas writes them.
 
@@ -305,6 +373,14 @@ def to_csv(frame, path=None, **kwargs):
     -------
     str or None
         The CSV text when ``path`` is None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.escape import to_csv
+    >>> print(to_csv(pd.DataFrame({"run": ["=1+1"], "map": [0.25]}), index=False), end="")
+    run,map
+    '=1+1,0.25
     """
     import pandas as pd
 
@@ -331,7 +407,9 @@ def to_csv(frame, path=None, **kwargs):
 
 
 def html(text):
-    """``text`` for HTML (text or an attribute value): markupsafe's escape, the one jinja2's
+    """``text`` for HTML (text or an attribute value).
+
+    ``text`` for HTML (text or an attribute value): markupsafe's escape, the one jinja2's
     autoescape applies, of ``& < > " '``; control characters made visible first (:func:`plain`).
     A :class:`markupsafe.Markup` (already HTML) is returned as it is.
 
@@ -344,6 +422,12 @@ def html(text):
     -------
     markupsafe.Markup
         HTML that shows ``text``.
+
+    Examples
+    --------
+    >>> from irrepro.escape import html
+    >>> print(html('<b>"A&B"</b>'))
+    &lt;b&gt;&#34;A&amp;B&#34;&lt;/b&gt;
     """
     from markupsafe import Markup, escape
 
@@ -353,7 +437,9 @@ def html(text):
 
 
 def html_name(name, width: int = MAX_NAME, label: str | None = None):
-    """A name for an HTML page: :func:`html` of the name, or, when it is longer than ``width``,
+    """A name for an HTML page, shortened with its full form as a tooltip.
+
+    A name for an HTML page: :func:`html` of the name, or, when it is longer than ``width``,
     of its :func:`shorten` ed form (or ``label``) in a ``<span>`` whose ``title`` (the tooltip)
     holds the full name.
 
@@ -370,6 +456,12 @@ def html_name(name, width: int = MAX_NAME, label: str | None = None):
     -------
     markupsafe.Markup
         HTML showing the name or its shortened form.
+
+    Examples
+    --------
+    >>> from irrepro.escape import html_name
+    >>> print(html_name("run<1>"))
+    run&lt;1&gt;
     """
     from markupsafe import Markup
 
@@ -381,7 +473,9 @@ def html_name(name, width: int = MAX_NAME, label: str | None = None):
 
 
 def mpl(text) -> str:
-    """``text`` for matplotlib (a label, title, tick label or legend entry), drawn literally and
+    """``text`` for matplotlib, drawn literally and never as mathtext.
+
+    ``text`` for matplotlib (a label, title, tick label or legend entry), drawn literally and
     never as mathtext: every ``$`` is written ``\\$``, which matplotlib prints as ``$`` in text
     that is not math (its rule: math needs an even number of unescaped ``$``, and after this there
     is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry)
@@ -398,6 +492,12 @@ def mpl(text) -> str:
     -------
     str
         The text to pass to matplotlib.
+
+    Examples
+    --------
+    >>> from irrepro.escape import mpl
+    >>> print(mpl("$x$ run"))
+    \\$x\\$ run
     """
     out = _visible(str(text)).replace("$", r"\$")
     return "\u200b" + out if out.startswith("_") else out

@@ -13,7 +13,7 @@
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
   numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
   is scattered once to every worker; at most a few tasks per worker thread are in flight
-  (:data:`IN_FLIGHT`) and their results are gathered on the client as they complete.
+  (``IN_FLIGHT``) and their results are gathered on the client as they complete.
 - **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
   (small, for tests): every library function takes it (or its sizes) as an argument whose default
   is the papers' scale; the environment's ``IRREPRO_SCALE`` (:func:`scale`) is read only by the
@@ -31,7 +31,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -39,11 +39,13 @@ import numpy as np
 from .errors import InputError
 
 __all__ = [
-    "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence", "as_generator",
-    "spawn", "parallel_map",
+    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
+    "as_generator", "spawn", "parallel_map",
     "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
 ]  # fmt: skip
 
+#: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
+#: :class:`numpy.random.Generator`, or None (fresh entropy).
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
@@ -56,6 +58,11 @@ def scale(default: str = "paper") -> str:
     The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
     only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument.
 
+    Parameters
+    ----------
+    default : str, default "paper"
+        The scale when ``IRREPRO_SCALE`` is unset.
+
     Returns
     -------
     str
@@ -63,14 +70,21 @@ def scale(default: str = "paper") -> str:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_SCALE`` is set to anything else.
+
+    Examples
+    --------
+    >>> import os
+    >>> from irrepro.parallel import scale
+    >>> scale() if "IRREPRO_SCALE" in os.environ else scale("quick")
+    '...'
     """
     return check_scale(os.environ.get("IRREPRO_SCALE", default).strip().lower(), "IRREPRO_SCALE")
 
 
 def check_scale(value: Any, name: str = "scale") -> str:
-    """``value`` if it is ``"paper"`` or ``"quick"``, else an :class:`~irrepro.InputError` naming ``name``.
+    """The scale ``value`` if it is ``"paper"`` or ``"quick"``.
 
     Parameters
     ----------
@@ -83,6 +97,17 @@ def check_scale(value: Any, name: str = "scale") -> str:
     -------
     str
         ``value``.
+
+    Raises
+    ------
+    irrepro.InputError
+        For any other value, naming ``name``.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import check_scale
+    >>> check_scale("quick")
+    'quick'
     """
     if value not in SCALES:
         raise InputError(f"{name} must be 'paper' or 'quick', not {value!r}")
@@ -90,11 +115,11 @@ def check_scale(value: Any, name: str = "scale") -> str:
 
 
 def env_jobs() -> int:
-    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: 1), checked by
-    :func:`check_jobs` (-1, all cores, is returned as it is).
+    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: 1).
 
-    The one reader of ``IRREPRO_JOBS``, called by the command line and the book's configuration
-    only; library functions take ``n_jobs`` (default 1).
+    Checked by :func:`check_jobs` (-1, all cores, is returned as it is). The one reader of
+    ``IRREPRO_JOBS``, called by the command line and the book's configuration only; library
+    functions take ``n_jobs`` (default 1).
 
     Returns
     -------
@@ -103,17 +128,48 @@ def env_jobs() -> int:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_JOBS`` is not such a count, naming it.
     """
     return check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
-    """``value`` as an int, or an :class:`~irrepro.InputError` (a ValueError) naming ``name``:
-    the one check of every count (``B``: resamples, repetitions, partitions) and seed of irrepro.
-    A float, even a whole one (``B=1.5``, ``seed=1.7``, ``B=1e3``), a bool or a string is
-    refused rather than truncated; numpy integers are ints."""
+    """``value`` as an int: the one check of every count and seed of irrepro.
+
+    Counts are ``B`` (resamples), repetitions, partitions. A float, even a whole one (``B=1.5``,
+    ``seed=1.7``, ``B=1e3``), a bool or a string is refused rather than truncated; numpy integers
+    are ints.
+
+    Parameters
+    ----------
+    value : int
+        The count or seed as given.
+    name : str
+        How the message names it (the argument or option).
+    minimum : int or None
+        The smallest value allowed (None: no bound).
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    irrepro.InputError
+        When ``value`` is not an integer or is below ``minimum``, naming ``name``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.parallel import check_int
+    >>> check_int(np.int64(1000), "B", minimum=1)
+    1000
+    >>> check_int(1e3, "B")
+    Traceback (most recent call last):
+    irrepro.errors.InputError: B must be an integer, got 1000.0 (float)
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     value = int(value)
@@ -143,9 +199,15 @@ def check_jobs(value: Any, name: str = "n_jobs") -> int:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``value`` is not an integer (a float, a bool, text that is not one) or is 0 or
         below -1.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import check_jobs
+    >>> check_jobs(" 4 ", "--jobs"), check_jobs(-1)
+    (4, -1)
     """
     if isinstance(value, str):
         text = value.strip()
@@ -160,9 +222,33 @@ def check_jobs(value: Any, name: str = "n_jobs") -> int:
 
 
 def n_jobs(n: int | None = None) -> int:
-    """Resolve a worker count: None -> 1 (whatever ``IRREPRO_JOBS`` says: the command line and
-    the book pass it, :func:`env_jobs`), -1 -> all cores; anything else that :func:`check_jobs`
-    refuses raises :class:`~irrepro.InputError` naming ``n_jobs``."""
+    """Resolve a worker count: None -> 1, -1 -> all cores.
+
+    None is 1 whatever ``IRREPRO_JOBS`` says (the command line and the book pass it,
+    :func:`env_jobs`).
+
+    Parameters
+    ----------
+    n : int or None
+        The count as given.
+
+    Returns
+    -------
+    int
+        The number of workers, >= 1.
+
+    Raises
+    ------
+    irrepro.InputError
+        For anything :func:`check_jobs` refuses, naming ``n_jobs``.
+
+    Examples
+    --------
+    >>> import os
+    >>> from irrepro.parallel import n_jobs
+    >>> n_jobs(), n_jobs(3), n_jobs(-1) == (os.cpu_count() or 1)
+    (1, 3, True)
+    """
     n = 1 if n is None else check_jobs(n, "n_jobs")
     return (os.cpu_count() or 1) if n == -1 else n
 
@@ -180,11 +266,34 @@ _TASK = threading.local()  # set while a task of parallel_map runs on a Dask wor
 
 
 def scheduler(address: str | None = None) -> str | None:
-    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``;
-    ``None`` (unset or empty) means no cluster (threads or processes of this machine, as
-    ``n_jobs`` says). An address is ``local`` (a LocalCluster with one single-threaded worker
-    process per core of this machine) or a scheduler's address (``tcp://host:8786``,
-    ``tls://...``, ``host:8786``)."""
+    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``.
+
+    An address is ``local`` (a LocalCluster with one single-threaded worker process per core of
+    this machine) or a scheduler's address (``tcp://host:8786``, ``tls://...``, ``host:8786``).
+    Inside :func:`using_scheduler`, its address comes before the environment's.
+
+    Parameters
+    ----------
+    address : str or None
+        The address given (``--scheduler``); None: the environment's.
+
+    Returns
+    -------
+    str or None
+        The checked address; None (unset or empty) means no cluster (threads or processes of this
+        machine, as ``n_jobs`` says).
+
+    Raises
+    ------
+    irrepro.InputError
+        For text that is no scheduler address.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import scheduler
+    >>> scheduler("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    """
     if address is None and _OVERRIDE and _OVERRIDE[-1] is not None:
         address = _OVERRIDE[-1]
     if address is None:
@@ -202,9 +311,28 @@ def scheduler(address: str | None = None) -> str | None:
 
 @contextlib.contextmanager
 def using_scheduler(address: str | None):
-    """Within the block, :func:`parallel_map` uses the Dask scheduler ``address`` (``None``: as
-    before, ``IRREPRO_SCHEDULER`` or none); what ``--scheduler`` of ``irrepro report`` and
-    ``irrepro compare`` does. The address is checked on entry."""
+    """A context within which :func:`parallel_map` uses the Dask scheduler ``address``.
+
+    What ``--scheduler`` of ``irrepro report`` and ``irrepro compare`` does. The address is checked
+    on entry.
+
+    Parameters
+    ----------
+    address : str or None
+        The scheduler's address or ``local``; None: as before, ``IRREPRO_SCHEDULER`` or none.
+
+    Yields
+    ------
+    None
+        Nothing: the block runs with the scheduler set.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import scheduler, using_scheduler
+    >>> with using_scheduler("tcp://127.0.0.1:8786"):
+    ...     scheduler()
+    'tcp://127.0.0.1:8786'
+    """
     _OVERRIDE.append(None if address is None else scheduler(address))
     try:
         yield
@@ -213,11 +341,24 @@ def using_scheduler(address: str | None):
 
 
 def local_cluster(n_workers: int | None = None, **kwargs):
-    """A :class:`distributed.LocalCluster` as irrepro starts it for ``IRREPRO_SCHEDULER=local``:
-    ``n_workers`` (default: the machine's cores) single-threaded worker processes, everything on
-    127.0.0.1 (scheduler, workers, the HTTP server on a free port). Its workers run without Dask's
-    ``MALLOC_TRIM_THRESHOLD_=65536``, which makes glibc map and unmap every large numpy array and
-    doubled the corpus bootstrap's time here; ``kwargs`` go to LocalCluster."""
+    """A :class:`distributed.LocalCluster` as irrepro starts it for ``IRREPRO_SCHEDULER=local``.
+
+    Single-threaded worker processes, everything on 127.0.0.1 (scheduler, workers, the HTTP server
+    on a free port). Its workers run without Dask's ``MALLOC_TRIM_THRESHOLD_=65536``, which makes
+    glibc map and unmap every large numpy array and doubled the corpus bootstrap's time here.
+
+    Parameters
+    ----------
+    n_workers : int or None
+        The number of worker processes (None: the machine's cores).
+    **kwargs
+        Passed to LocalCluster, over irrepro's options.
+
+    Returns
+    -------
+    distributed.LocalCluster
+        The running cluster (close it when done).
+    """
     import dask
     from distributed import LocalCluster
 
@@ -229,9 +370,28 @@ def local_cluster(n_workers: int | None = None, **kwargs):
 
 
 def dask_client(address: str | None = None):
-    """The :class:`distributed.Client` of ``address`` (default :func:`scheduler`), connected once
-    per process and kept until :func:`close_clients` (called at exit); for ``local`` a
-    LocalCluster of ``os.cpu_count()`` single-threaded worker processes on 127.0.0.1."""
+    """The :class:`distributed.Client` of ``address``, connected once per process.
+
+    The client is kept until :func:`close_clients` (called at exit); for ``local`` it runs a
+    LocalCluster of ``os.cpu_count()`` single-threaded worker processes on 127.0.0.1
+    (:func:`local_cluster`).
+
+    Parameters
+    ----------
+    address : str or None
+        The scheduler's address or ``local`` (None: :func:`scheduler`).
+
+    Returns
+    -------
+    distributed.Client
+        The connected client.
+
+    Raises
+    ------
+    irrepro.InputError
+        When no scheduler is set, dask.distributed is not installed, or the scheduler cannot be
+        reached.
+    """
     address = scheduler(address)
     if address is None:
         raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
@@ -257,7 +417,15 @@ def dask_client(address: str | None = None):
 
 
 def close_clients() -> None:
-    """Close the clients :func:`dask_client` opened (and the ``local`` cluster it started)."""
+    """Close the clients :func:`dask_client` opened (and the ``local`` cluster it started).
+
+    Registered with ``atexit``; calling it earlier is harmless (the next :func:`dask_client`
+    connects again).
+
+    Returns
+    -------
+    None
+    """
     while _CLIENTS:
         _, client = _CLIENTS.popitem()
         cluster = client.cluster
@@ -280,7 +448,7 @@ def _run_task(fn: Callable[..., Any], x: Any) -> Any:
 
 def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
     """``[fn(x) for x in items]`` on the Dask cluster of ``address``: ``fn`` (and what it holds)
-    scattered once to every worker, at most :data:`IN_FLIGHT` tasks per worker thread submitted
+    scattered once to every worker, at most ``IN_FLIGHT`` tasks per worker thread submitted
     at a time, results put in order as they complete."""
     from distributed import as_completed
 
@@ -313,7 +481,30 @@ def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
 
 
 def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    """A SeedSequence from an int >= 0, a SeedSequence or a Generator (whose state it advances)."""
+    """A :class:`numpy.random.SeedSequence` from a seed.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        An int >= 0, a SeedSequence (returned as it is) or a Generator (whose state it advances).
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The seed sequence tasks spawn their children from.
+
+    Raises
+    ------
+    irrepro.InputError
+        For None (irrepro's results are reproducible: pass a seed) or a seed that is not an
+        integer >= 0.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import as_seed_sequence
+    >>> as_seed_sequence(7).entropy
+    7
+    """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
@@ -324,15 +515,52 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
-    """A Generator from a seed: a Generator is used as it is (its state advances), anything else
-    goes through :func:`as_seed_sequence` (so ``None`` is refused)."""
+    """A :class:`numpy.random.Generator` from a seed.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        A Generator is used as it is (its state advances); anything else goes through
+        :func:`as_seed_sequence` (so None is refused).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator to draw from.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import as_generator
+    >>> int(as_generator(1).integers(10**6)) == int(as_generator(1).integers(10**6))
+    True
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(as_seed_sequence(seed))
 
 
 def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
-    """``n`` independent generators, child ``i`` of the seed's SeedSequence for task ``i``."""
+    """``n`` independent generators, child ``i`` of the seed's SeedSequence for task ``i``.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (see :func:`as_seed_sequence`).
+    n : int
+        The number of tasks.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        One generator per task, the same whatever the number of workers.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import spawn
+    >>> a, b = spawn(0, 2)
+    >>> int(a.integers(10**9)) != int(b.integers(10**9))
+    True
+    """
     return [np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(n)]
 
 
@@ -346,13 +574,41 @@ def parallel_map(
     total: int | None = None,
     here: bool = False,
 ) -> list[Any]:
-    """``[fn(x) for x in items]`` on ``n_jobs`` workers (threads, or processes when the work holds
-    the GIL), in order, with an optional tqdm progress bar (``progress`` may be its label).
+    """``[fn(x) for x in items]`` on ``n_jobs`` workers, in order.
 
     With a Dask scheduler (:func:`scheduler`: ``IRREPRO_SCHEDULER``) the tasks run on its cluster
     whatever ``n_jobs`` says, and the bar advances as they complete; a ``parallel_map`` called
-    inside such a task runs serially. ``here=True`` keeps the tasks on this machine whatever the
-    scheduler (tasks that write this machine's files)."""
+    inside such a task runs serially.
+
+    Parameters
+    ----------
+    fn : callable
+        The task function, of one item.
+    items : iterable
+        The tasks' inputs.
+    n_jobs : int or None
+        Workers (see :func:`n_jobs`): threads, or processes with ``processes=True``.
+    processes : bool
+        Run on processes (for work that holds the GIL); ``fn`` and the items must pickle.
+    progress : bool or str
+        Show a tqdm progress bar (a str is its label).
+    total : int or None
+        The bar's total, when it is not the number of items.
+    here : bool
+        Keep the tasks on this machine whatever the scheduler (tasks that write this machine's
+        files).
+
+    Returns
+    -------
+    list
+        ``fn(x)`` for each item, in the items' order.
+
+    Examples
+    --------
+    >>> from irrepro.parallel import parallel_map
+    >>> parallel_map(lambda x: x * x, range(5), n_jobs=2)
+    [0, 1, 4, 9, 16]
+    """
     from tqdm import tqdm
 
     items = list(items)

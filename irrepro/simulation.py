@@ -45,14 +45,18 @@ from __future__ import annotations
 import functools
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import optimize, special, stats
 
 from . import parallel
 from .data._matrices import _checked_scores
-from .parallel import SeedLike
 from .errors import InputError
+from .parallel import SeedLike
+
+if TYPE_CHECKING:  # imported where it is used (_pyvinecopulib)
+    import pyvinecopulib as pv
 
 __all__ = [
     "Margin",
@@ -89,7 +93,27 @@ class Margin:
 
     Continuous: ``cdf`` holds F at the score grid ``x`` (4097 points on [0, 1]); discrete: ``x``
     is the support and ``cdf`` F at each support point. ``family`` names the fitted candidate
-    (``"t(...)"`` after :meth:`with_mean`), ``aic`` its AIC on the fitted scores."""
+    (``"t(...)"`` after :meth:`with_mean`), ``aic`` its AIC on the fitted scores.
+
+    Attributes
+    ----------
+    family : str
+        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...).
+    discrete : bool
+        Whether the scores are discrete (P@10) or continuous (AP).
+    x : numpy.ndarray
+        The score grid (continuous) or the support (discrete).
+    cdf : numpy.ndarray
+        F at each point of ``x``.
+    aic : float
+        The candidate's AIC on the fitted scores.
+    n_params : float
+        Its number of parameters (effective degrees of freedom for a kernel density).
+
+    Notes
+    -----
+    Urbano & Nagler (2018), section 3; Urbano, Lima & Hanjalic (2019), section 3.
+    """
 
     family: str
     discrete: bool
@@ -121,7 +145,7 @@ class Margin:
         """Scores drawn by inversion: ``ppf`` of seeded uniforms."""
         return self.ppf(parallel.as_generator(seed).random(size))
 
-    def lehmann(self, power: float) -> "Margin":
+    def lehmann(self, power: float) -> Margin:
         """The margin with CDF ``F^power`` (power >= 1: higher scores) or, for a negative
         ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
         if -1 < power < 1:
@@ -129,7 +153,7 @@ class Margin:
         f = self.cdf ** power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
-    def with_mean(self, mean: float, tol: float = 1e-9) -> "Margin":
+    def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
         (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
         ``ValueError`` when ``mean`` lies outside the open range of the support."""
@@ -284,7 +308,38 @@ def fit_margin(scores, *, support=None) -> Margin:
     ``support=None``: continuous scores on [0, 1] (AP): truncated normal, beta and kernel density.
     ``support`` (e.g. :data:`SUPPORT_P10`): equally spaced discrete scores (P@10): beta-binomial
     and discrete kernel densities (bandwidth multipliers 1, 2, 5). Candidates that fail to fit
-    are skipped; a ``ValueError`` when none fits."""
+    are skipped; a ``ValueError`` when none fits.
+
+    Parameters
+    ----------
+    scores : array_like
+        One system's per-topic scores in [0, 1] (at least 5, finite).
+    support : array_like or None
+        None: continuous scores; else the equally spaced support of discrete scores.
+
+    Returns
+    -------
+    Margin
+        The candidate with the smallest AIC.
+
+    Raises
+    ------
+    irrepro.InputError
+        For fewer than 5 scores, or scores outside [0, 1].
+
+    Notes
+    -----
+    Urbano & Nagler (2018), section 3.2 (margins), with the candidates of Urbano, Lima & Hanjalic
+    (2019), section 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.simulation import fit_margin
+    >>> m = fit_margin(np.random.default_rng(0).beta(2, 5, 50))
+    >>> m.discrete, 0 < m.mean < 1
+    (False, True)
+    """
     x = np.asarray(scores, dtype=np.float64).ravel()
     if x.size < 5 or not np.all(np.isfinite(x)) or x.min() < 0 or x.max() > 1:
         raise InputError("fit_margin needs at least 5 finite scores in [0, 1]")
@@ -294,7 +349,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for fn in (lambda: _fit_truncnorm(x, xc), lambda: _fit_beta(xc), lambda: _fit_kde(x, xc)):
             try:
                 fits.append(fn())
-            except Exception:  # noqa: BLE001 - a candidate that cannot be fitted is not a candidate
+            except Exception:  # a candidate that cannot be fitted is not a candidate
                 continue
     else:
         support = np.asarray(support, dtype=np.float64)
@@ -306,7 +361,7 @@ def fit_margin(scores, *, support=None) -> Margin:
         for mult in (1.0, 2.0, 5.0):
             try:
                 fits.append(_fit_kde_discrete(counts, m, support, mult))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 continue
     fits = [f for f in fits if np.isfinite(f.aic)]
     if not fits:
@@ -320,7 +375,28 @@ def fit_margin(scores, *, support=None) -> Margin:
 
 
 def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
-    """Ranks / (n + 1) per column of ``x`` (n, d), ties broken at random (seeded)."""
+    """Pseudo-observations: ranks / (n + 1) per column, ties broken at random.
+
+    Ranks / (n + 1) per column of ``x`` (n, d), ties broken at random (seeded).
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Scores, (n, d).
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        Breaks ties.
+
+    Returns
+    -------
+    numpy.ndarray
+        Values in (0, 1), (n, d).
+
+    Examples
+    --------
+    >>> from irrepro.simulation import pseudo_obs
+    >>> pseudo_obs([[0.1], [0.3], [0.2]], seed=0).ravel()
+    array([0.25, 0.75, 0.5 ])
+    """
     x = np.asarray(x, dtype=np.float64)
     rng = parallel.as_generator(seed)
     n = x.shape[0]
@@ -332,10 +408,40 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     return out / (n + 1)
 
 
-def fit_copula(x, y, *, seed: SeedLike, method: str = "itau"):
-    """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
+def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
+    """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``).
+
+    A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
     families with rotations, selected by AIC, parameters by ``method`` (``"itau"`` or ``"mle"``),
-    on pseudo-observations with ties broken at random (seeded)."""
+    on pseudo-observations with ties broken at random (seeded).
+
+    Parameters
+    ----------
+    x, y : array_like
+        Two systems' scores on the same topics.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        Breaks ties in the pseudo-observations.
+    method : {"itau", "mle"}
+        How the parameters are estimated (inversion of Kendall's tau, or maximum likelihood).
+
+    Returns
+    -------
+    pyvinecopulib.Bicop
+        The copula selected by AIC.
+
+    Notes
+    -----
+    Urbano & Nagler (2018), section 3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.simulation import fit_copula
+    >>> x = np.random.default_rng(0).random(40)
+    >>> cop = fit_copula(x, x ** 2, seed=1)
+    >>> cop.tau > 0.9
+    True
+    """
     pv = _pyvinecopulib()
     u = pseudo_obs(np.column_stack([x, y]), seed)
     controls = pv.FitControlsBicop(family_set=pv.families.parametric, selection_criterion="aic",
@@ -350,11 +456,19 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau"):
 
 @dataclass(frozen=True, eq=False)
 class PairModel:
-    """Two systems' margins (``b`` the baseline, ``e`` the experimental) and their copula."""
+    """Two systems' margins (``b`` the baseline, ``e`` the experimental) and their copula.
+
+    Attributes
+    ----------
+    b, e : Margin
+        The baseline's and the experimental system's margins.
+    copula : pyvinecopulib.Bicop
+        Their dependence.
+    """
 
     b: Margin
     e: Margin
-    copula: object
+    copula: pv.Bicop
 
     @property
     def delta(self) -> float:
@@ -378,10 +492,31 @@ class PairModel:
 
 
 def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
-    """Indices of the systems kept when every system whose scores equal (within ``tol`` on every
-    topic) those of an earlier one is dropped."""
+    """Indices of the systems kept when duplicate systems are dropped.
+
+    Indices of the systems kept when every system whose scores equal (within ``tol`` on every
+    topic) those of an earlier one is dropped.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        Scores, (systems, topics).
+    tol : float
+        Two systems are equal when their scores differ by at most ``tol`` on every topic.
+
+    Returns
+    -------
+    numpy.ndarray
+        The kept systems' indices (int64), in order.
+
+    Examples
+    --------
+    >>> from irrepro.simulation import remove_duplicates
+    >>> remove_duplicates([[0.1, 0.2], [0.1, 0.2], [0.3, 0.4]])
+    array([0, 2])
+    """
     x = np.asarray(scores, dtype=np.float64)
-    keep = []
+    keep: list[int] = []
     for i in range(x.shape[0]):
         if not any(np.all(np.abs(x[i] - x[k]) <= tol) for k in keep):
             keep.append(i)
@@ -390,9 +525,27 @@ def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
 
 @dataclass(eq=False)
 class CollectionModel:
-    """Margins of every kept system of one score matrix, and their copulas (fitted on first use,
+    """Margins of every kept system of one score matrix, and their copulas.
+
+    Margins of every kept system of one score matrix, and their copulas (fitted on first use,
     cached; each pair's pseudo-observations draw from a seed derived from the pair alone, so a
-    copula does not depend on the order in which pairs are asked for)."""
+    copula does not depend on the order in which pairs are asked for).
+
+    Attributes
+    ----------
+    name, measure : str
+        The collection and the measure of the scores.
+    systems : tuple
+        The kept systems' names.
+    scores : numpy.ndarray
+        Their scores, (S, T).
+    margins : list of Margin
+        One per kept system.
+    seed : numpy.random.SeedSequence
+        What each pair's seed derives from.
+    copula_method : str
+        How copulas are fitted (:func:`fit_copula`).
+    """
 
     name: str
     measure: str
@@ -432,20 +585,70 @@ class CollectionModel:
         return PairModel(b, e, self.copula(i, j))
 
 
+def _precision_cutoff(measure: str) -> int | None:
+    """k when ``measure`` names P@k in any spelling (``P@10``, ``P_10``, ``P(rel=2)@10``), else None
+    (another measure, or a label that names none)."""
+    from .measures.names import parse_measure
+
+    try:
+        spec = parse_measure(measure)
+    except InputError:
+        return None
+    return spec.cutoff if spec.family == "P" else None
+
+
 def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
                    copula_method: str = "itau") -> CollectionModel:
-    """Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
+    """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
+
+    Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
     systems and the bottom ``bottom`` share by mean score (systems whose mean is below that
     quantile of the means), as Urbano et al. (2019) prepare the TREC ad hoc data. ``support``:
-    ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous), None or an array."""
+    ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous), None or an array.
+
+    Parameters
+    ----------
+    matrix : irrepro.data.ScoreMatrix
+        The per-topic scores of the systems.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed of the copulas' pseudo-observations.
+    bottom : float
+        The share of systems with the lowest means left out.
+    support : "auto", None or array_like
+        The margins' support (see above).
+    n_jobs : int or None
+        Workers fitting the margins.
+    copula_method : {"itau", "mle"}
+        How copulas are fitted (:func:`fit_copula`).
+
+    Returns
+    -------
+    CollectionModel
+        The margins, with copulas fitted on demand.
+
+    Notes
+    -----
+    Urbano, Lima & Hanjalic (2019), section 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import ScoreMatrix
+    >>> from irrepro.simulation import fit_collection
+    >>> scores = np.random.default_rng(0).beta(2, 5, (6, 25))
+    >>> m = ScoreMatrix(scores, tuple(f"s{i}" for i in range(6)), tuple(str(t) for t in range(25)), "AP", "toy")
+    >>> model = fit_collection(m, seed=1)
+    >>> len(model.margins)  # the lowest 10% by mean left out
+    5
+    """
     x = _checked_scores(matrix, "matrix")
     keep = remove_duplicates(x)
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":
         support = None
-        if matrix.measure.startswith("P@"):
-            k = int(matrix.measure[2:])
+        k = _precision_cutoff(matrix.measure)
+        if k is not None:
             support = np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
     return CollectionModel(

@@ -54,20 +54,79 @@ EPS = 1e-3
 
 
 def logit(p, eps: float = EPS) -> np.ndarray:
-    """log(p / (1 - p)) with p clipped to [eps, 1 - eps] (Cormack & Lynam's replacement of 0 and 1)."""
+    """The logit ``log(p / (1 - p))``, with p clipped to [eps, 1 - eps].
+
+    Parameters
+    ----------
+    p : array_like
+        Probabilities (AP values, say) in [0, 1].
+    eps : float, default :data:`EPS`
+        0 and 1 become ``eps`` and ``1 - eps``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The logit of each value, shaped as ``p``.
+
+    Notes
+    -----
+    Cormack & Lynam (2006, section 5) replace AP = 0 and 1 by eps and 1 - eps before the logit.
+
+    Examples
+    --------
+    >>> from irrepro.stats import logit
+    >>> logit([0.5, 0.0]).round(3)
+    array([ 0.   , -6.907])
+    """
     p = np.clip(np.asarray(p, dtype=np.float64), eps, 1 - eps)
     return np.log(p) - np.log1p(-p)
 
 
 def expit(x) -> np.ndarray:
-    """The inverse of :func:`logit`: 1 / (1 + exp(-x)) (``scipy.special.expit``)."""
+    """The inverse of :func:`logit`, ``1 / (1 + exp(-x))`` (``scipy.special.expit``).
+
+    Parameters
+    ----------
+    x : array_like
+        Logits.
+
+    Returns
+    -------
+    numpy.ndarray
+        Probabilities in (0, 1), shaped as ``x``.
+
+    Examples
+    --------
+    >>> from irrepro.stats import expit, logit
+    >>> float(expit(0.0)), float(expit(logit(0.25)))
+    (0.5, 0.25)
+    """
     return special.expit(x)
 
 
 def bootstrap_sd(replicates) -> np.ndarray:
-    """Standard deviation (ddof = 1) of bootstrap replicates along the last axis, NaN replicates
-    (samples on which the statistic is undefined) left out; NaN with fewer than two valid ones.
-    Shape: the replicates' without the last axis."""
+    """Standard deviation (ddof = 1) of bootstrap replicates along the last axis.
+
+    NaN replicates (samples on which the statistic is undefined) are left out.
+
+    Parameters
+    ----------
+    replicates : array_like
+        Bootstrap replicates, the resamples on the last axis (..., B).
+
+    Returns
+    -------
+    numpy.ndarray
+        The standard error, shaped as the replicates without the last axis; NaN with fewer than
+        two valid replicates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.stats import bootstrap_sd
+    >>> bootstrap_sd([[1.0, 2.0, 3.0, np.nan], [1.0, np.nan, np.nan, np.nan]])
+    array([ 1., nan])
+    """
     x = np.asarray(replicates, dtype=np.float64)
     n = np.sum(~np.isnan(x), axis=-1)
     mean = np.nansum(x, axis=-1) / np.maximum(n, 1)
@@ -77,8 +136,9 @@ def bootstrap_sd(replicates) -> np.ndarray:
 
 
 def check_level(level, name: str = "level") -> float:
-    """A confidence level as a fraction in (0, 1): the one check of every ``level`` of irrepro
-    (the Python API and ``irrepro compare --level``).
+    """A confidence level as a fraction in (0, 1).
+
+    The one check of every ``level`` of irrepro (the Python API and ``irrepro compare --level``).
 
     Parameters
     ----------
@@ -95,9 +155,15 @@ def check_level(level, name: str = "level") -> float:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), NaN, an
         infinity, a bool or a value that is not a real number, naming ``name``.
+
+    Examples
+    --------
+    >>> from irrepro.stats import check_level
+    >>> check_level(0.9), check_level(95)
+    (0.9, 0.95)
     """
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise InputError(f"{name} must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
@@ -133,9 +199,31 @@ def _quantile_sorted(reps: np.ndarray, n: np.ndarray, q: np.ndarray) -> np.ndarr
 
 
 def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None, center=None) -> np.ndarray:
-    """Efron's acceleration ``a = sum w U^3 / (6 (sum w U^2)^1.5)``, ``U = center - theta_(i)``,
-    from jackknife values along the last axis (``weights`` = multiplicities; ``center`` defaults
-    to their weighted mean, as in Efron & Tibshirani eq. 14.15 and scipy). 0 when all U are 0."""
+    """Efron's acceleration of the BCa interval from jackknife values along the last axis.
+
+    ``a = sum w U^3 / (6 (sum w U^2)^1.5)``, ``U = center - theta_(i)`` (Efron & Tibshirani 1993,
+    eq. 14.15, as scipy computes it).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The jackknife (leave-one-out) values of the statistic, (..., n).
+    weights : numpy.ndarray or None
+        Multiplicities of the values (None: all 1).
+    center : array_like or None
+        The centre U is taken from (None: the values' weighted mean).
+
+    Returns
+    -------
+    numpy.ndarray
+        The acceleration, shaped as ``values`` without the last axis; 0 when all U are 0.
+
+    Examples
+    --------
+    >>> from irrepro.stats import jackknife_acceleration
+    >>> float(jackknife_acceleration([1.0, 2.0, 3.0]))  # symmetric values: no skew
+    0.0
+    """
     values = np.asarray(values, dtype=np.float64)
     w = np.ones_like(values) if weights is None else np.broadcast_to(weights, values.shape)
     if center is None:
@@ -157,13 +245,39 @@ def bca_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """BCa interval (Efron & Tibshirani 1993, ch. 14) from bootstrap replicates (last axis).
 
-    Generic: ``theta_hat`` (...), ``replicates`` (..., B) (NaN = undefined sample, ignored), and
-    either ``jackknife`` values (..., n) or the acceleration ``accel`` (...). Bias correction
-    ``z0 = Phi^-1(p)`` with p the mid-rank share of replicates below theta_hat
+    Bias correction ``z0 = Phi^-1(p)`` with p the mid-rank share of replicates below theta_hat
     (``(#< + #<=) / 2B``), the same rule as ``scipy.stats.bootstrap(method="BCa")``, whose
     interval this reproduces exactly on the same replicates. When every replicate lies on one side
-    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there). ``level``: see
-    :func:`check_level`.
+    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there).
+
+    Parameters
+    ----------
+    theta_hat : array_like
+        The statistic on the original sample, (...).
+    replicates : numpy.ndarray
+        Its bootstrap replicates, (..., B); NaN (an undefined sample) is ignored.
+    jackknife : numpy.ndarray or None
+        Jackknife values (..., n) for the acceleration (:func:`jackknife_acceleration`).
+    accel : array_like or None
+        The acceleration itself (...), instead of ``jackknife``; neither: 0 (the bias-corrected
+        percentile interval).
+    level : float, default 0.95
+        The confidence level (see :func:`check_level`).
+
+    Returns
+    -------
+    lower, upper : numpy.ndarray
+        The interval's bounds, shaped as ``theta_hat``.
+
+    Examples
+    --------
+    Without skew or acceleration the interval is the percentile interval:
+
+    >>> import numpy as np
+    >>> from irrepro.stats import bca_interval
+    >>> lo, hi = bca_interval(0.5, np.linspace(0.0, 1.0, 101), level=0.9)
+    >>> round(float(lo), 3), round(float(hi), 3)
+    (0.05, 0.95)
     """
     level = check_level(level)
     theta_hat = np.asarray(theta_hat, dtype=np.float64)
@@ -190,10 +304,34 @@ def bca_interval(
 
 
 def kendall_tau(x, y) -> np.ndarray:
-    """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast), as
-    ``scipy.stats.kendalltau`` computes it (NaN when a ranking is constant), by comparing all pairs
-    of systems in blocks of rows so that the pair arrays stay small. For B resamples pass
-    ``(B, systems)`` arrays: the result is ``(B,)``."""
+    """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast).
+
+    As ``scipy.stats.kendalltau`` computes it, by comparing all pairs of systems in blocks of rows
+    so that the pair arrays stay small.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Scores of the same systems on the last axis; for B resamples pass ``(B, systems)``
+        arrays (``y`` may be one reference ranking, ``(systems,)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Tau-b, shaped as the broadcast leading axes (``(B,)`` for B resamples); NaN when a ranking
+        is constant.
+
+    Raises
+    ------
+    irrepro.InputError
+        When ``x`` and ``y`` rank different numbers of systems.
+
+    Examples
+    --------
+    >>> from irrepro.stats import kendall_tau
+    >>> kendall_tau([[1, 2, 3], [3, 2, 1]], [0.1, 0.2, 0.3])
+    array([ 1., -1.])
+    """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.shape[-1] != y.shape[-1]:
@@ -208,7 +346,11 @@ def kendall_tau(x, y) -> np.ndarray:
     out = np.empty(xf.shape[0])
     for s in range(0, xf.shape[0], 128):
         dx = np.sign(xf[s : s + 128, i] - xf[s : s + 128, j])
-        dy = dy_fixed if fixed_y else np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
+        if yf is None:
+            assert dy_fixed is not None  # y is one ranking: its pair signs, computed above
+            dy = dy_fixed
+        else:
+            dy = np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
         num = (dx * dy).sum(axis=-1)
         den = np.sqrt((dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float))
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -223,7 +365,26 @@ def kendall_tau(x, y) -> np.ndarray:
 
 @dataclass(frozen=True)
 class MetaAnalysis:
-    """Inverse-variance meta-analysis of k per-topic effects."""
+    """Inverse-variance meta-analysis of k per-topic effects (:func:`meta_analysis`).
+
+    Attributes
+    ----------
+    model : str
+        ``"fixed"`` or ``"DerSimonian-Laird"``.
+    effect, se : float
+        The combined effect and its standard error.
+    lower, upper : float
+        The normal interval ``effect +/- z se``.
+    k : int
+        The number of topics combined.
+    p_one_sided : float
+        Fixed effect: Stouffer's ``1 - Phi(sum(d_i / s_i) / sqrt k)`` (the paper's);
+        DerSimonian-Laird: ``1 - Phi(effect / se)``.
+    q : float
+        Cochran's heterogeneity Q.
+    tau2 : float
+        The between-topic variance (DerSimonian-Laird; 0 for the fixed effect).
+    """
 
     model: str
     effect: float
@@ -246,8 +407,42 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     (sum w - sum w^2 / sum w))``, weights ``1 / (s^2 + tau^2)``; statsmodels does not truncate
     tau^2 at 0, so a negative estimate is taken as 0 here (the random-effects estimate is then the
     fixed-effect one). Intervals are normal, ``estimate +/- z se``. Topics with a non-finite effect
-    or a zero / non-finite sd are left out (``k`` counts the rest). ``level``: see
-    :func:`check_level`."""
+    or a zero / non-finite sd are left out (``k`` counts the rest).
+
+    Parameters
+    ----------
+    d : array_like
+        The per-topic effects (differences in AP, say).
+    sd : array_like
+        Their standard errors.
+    model : {"fixed", "dl"}
+        Fixed effect (the paper's) or DerSimonian-Laird random effects.
+    level : float, default 0.95
+        The confidence level of the interval (see :func:`check_level`).
+
+    Returns
+    -------
+    MetaAnalysis
+        The combined effect, its interval, p-value and heterogeneity.
+
+    Raises
+    ------
+    irrepro.InputError
+        For an unknown ``model`` or when no topic has a finite effect and a positive sd.
+
+    Notes
+    -----
+    Cormack & Lynam (2006), section 9: the difference of two systems over all topics.
+
+    Examples
+    --------
+    Two topics of equal precision: the fixed effect is their mean, its se ``1 / sqrt 2``.
+
+    >>> from irrepro.stats import meta_analysis
+    >>> m = meta_analysis([1.0, 3.0], [1.0, 1.0])
+    >>> m.effect, round(m.se, 4), m.k
+    (2.0, 0.7071, 2)
+    """
     from statsmodels.stats.meta_analysis import combine_effects
 
     if model not in ("fixed", "dl"):
@@ -276,11 +471,41 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
 
 
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
-    """p-values adjusted for multiple comparisons by ``method``: any method of statsmodels'
-    ``multipletests`` (``"holm"``, ``"fdr_bh"`` for Benjamini-Hochberg, ``"bonferroni"``, ...);
-    ``None`` returns them unadjusted (as an array). A NaN p-value (no test, e.g. the t-test of two
-    identical systems) counts as 1 in the family and stays NaN; any other value outside [0, 1]
-    (a negative, above 1, an infinity) raises :class:`~irrepro.InputError` naming its position."""
+    """p-values adjusted for multiple comparisons by ``method``.
+
+    A NaN p-value (no test, e.g. the t-test of two identical systems) counts as 1 in the family and
+    stays NaN.
+
+    Parameters
+    ----------
+    p : array_like
+        p-values in [0, 1], NaN for no test.
+    method : str or None, default "holm"
+        Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"`` for
+        Benjamini-Hochberg, ``"bonferroni"``, ...); None returns them unadjusted (as an array).
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, shaped as ``p``.
+
+    Raises
+    ------
+    irrepro.InputError
+        For a value outside [0, 1] (a negative, above 1, an infinity), naming its position, or an
+        unknown ``method``.
+
+    Examples
+    --------
+    Holm multiplies the smallest of two p-values by 2; a NaN counts in the family:
+
+    >>> import numpy as np
+    >>> from irrepro.stats import adjust_pvalues
+    >>> adjust_pvalues([0.01, 0.04])
+    array([0.02, 0.04])
+    >>> adjust_pvalues([0.01, 0.04, np.nan])
+    array([0.03, 0.08,  nan])
+    """
     p = np.asarray(p, dtype=np.float64)
     bad = ~np.isnan(p) & ~((p >= 0) & (p <= 1))
     if bad.any():

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from irrepro import data
-from irrepro.data import _fetch
+from irrepro.data import _fetch, _files
 
 COLL = data.get_collection("trec-covid-round1")  # only its file list (the cache key) is used
 
@@ -156,7 +156,7 @@ def _disk_full(src, dst, *a, **kw):
 
 def test_a_full_disk_while_copying_from_the_mirror_names_the_cache(fake_entry, monkeypatch):
     rel, src = fake_entry
-    monkeypatch.setattr(_fetch.shutil, "copyfile", _disk_full)
+    monkeypatch.setattr(_files.shutil, "copyfile", _disk_full)  # the copy from the mirror
     with pytest.raises(data.CacheError) as err:
         data.locate(rel)
     msg = str(err.value)

@@ -13,18 +13,16 @@ import gzip
 import io
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
-from _reference import pytrec_eval_frame
 
+from _reference import pytrec_eval_frame
 from irrepro import data, report
 from irrepro.cli import main as cli_main
 

@@ -3,8 +3,6 @@ reference: the literal expand-the-list bootstrap, scipy (Poisson law), brute-for
 leave-one-document-out jackknife, Monte-Carlo placement of silver bullets, and a simulation where
 the truth is known. BCa and the meta-analysis are tested in test_stats.py."""
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from scipy import stats

@@ -4,7 +4,6 @@ import dataclasses
 import gzip
 import hashlib
 import os
-import shutil
 import time
 import warnings
 from pathlib import Path
@@ -13,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import data
+from irrepro import InputError, data
 from irrepro.data import DataError, DataUnavailable, _fetch
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
@@ -485,7 +484,7 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
             assert rs.runs == ("myrun",)
             for m, ours_name in (("map", "AP"), ("ndcg_cut.10", "nDCG@10"), ("P.5", "P@5")):
                 got = ours(rs, ours_name)
-                for (mm, topic), v in ref[m].items():
+                for (_mm, topic), v in ref[m].items():
                     assert got[topic] == pytest.approx(v, abs=5e-5), (qname, name, m, topic)
 
 
@@ -870,7 +869,7 @@ def test_two_processes_repairing_the_same_corrupt_cache_file(mirror, tmp_path):
     env = dict(os.environ, IRREPRO_CACHE=str(tmp_path / "c"))
     target = tmp_path / "c" / rel
     good = (mirror / rel).read_bytes()
-    for trial in range(5):
+    for _trial in range(5):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(good[: len(good) // 2])  # corrupt
         procs = [subprocess.Popen([sys.executable, "-c", _REPAIR, rel, "3"], env=env, stdout=subprocess.PIPE,
@@ -928,3 +927,10 @@ def test_gzip_files_of_several_members_are_read_whole(tmp_path):
     p.write_bytes(gzip.compress("".join(first).encode()) + gzip.compress("".join(second).encode()))
     run = data.read_run(p)
     assert sorted(run.table["doc"]) == ["d1", "d2", "d3"] and run.name == "tag"
+
+
+def test_the_topics_of_a_collection_of_score_matrices_are_refused_by_name():
+    # trec8 holds score matrices only: no ir_datasets id, so no topics to load (was an obscure
+    # "None: is neither a file nor an ir_datasets id")
+    with pytest.raises(InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"):
+        data.load_topics("trec8")

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import data, measures
 from irrepro import corpus_bootstrap as cb
+from irrepro import data, measures
 from irrepro import topic_split as ts
 from irrepro.data import simulate
 
@@ -137,7 +137,7 @@ def test_with_qrels_judges_the_same_lists_as_reading_them_afresh(sim, tmp_path):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     ev = pytrec_eval.RelevanceEvaluator(thin.to_dict(), {"map"})
     ours = measures.evaluate(rs, ["AP"])["AP"]
-    for s, run in enumerate(rs.runs):
+    for s, _run in enumerate(rs.runs):
         res = ev.evaluate(rs.run_dict(s))
         for t, topic in enumerate(rs.topics):
             assert ours.scores[s, t] == pytest.approx(res[topic]["map"] if topic in res else 0.0, abs=1e-12)

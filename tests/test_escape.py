@@ -18,8 +18,8 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
-from _reference import pdflatex
 
+from _reference import pdflatex
 from irrepro import escape, plots
 from irrepro import significance as sg
 from irrepro.cli import main as cli_main
@@ -100,7 +100,7 @@ def _md_table(md: str):
     cell as (its text, whether it holds raw HTML)."""
     markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py not installed (jupyter-book's parser)")
     tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(md)
-    rows, row, cell = [], None, None
+    rows, row = [], None
     for t in tokens:
         if t.type == "tr_open":
             row = []

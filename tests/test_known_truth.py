@@ -3,10 +3,7 @@ distributions of the sign and permutation tests, the family-wise error of random
 one-tailed p-values against scipy, and invariance to the number of workers. (The permutation
 test and Tukey HSD themselves are tested against scipy and literal loops in test_significance.)"""
 
-import itertools
-
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _reference import pytrec_eval_frame, pytrec_eval_scores, run_trec_eval
 
+from _reference import pytrec_eval_frame, pytrec_eval_scores, run_trec_eval
 from irrepro import data, measures
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here

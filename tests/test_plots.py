@@ -8,15 +8,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
 
-from irrepro import corpus_bootstrap as cb  # noqa: E402
-from irrepro import plots, stats  # noqa: E402
-from irrepro import topic_split as ts  # noqa: E402
-from irrepro.data import ScoreMatrix  # noqa: E402
+from irrepro import corpus_bootstrap as cb
+from irrepro import plots, stats
+from irrepro import topic_split as ts
+from irrepro.data import ScoreMatrix
 
 
 @pytest.fixture(autouse=True)
@@ -324,7 +324,7 @@ def test_pooled_error_rates_sum_errors_and_trials_over_the_bins(swap):
     ax = _rendered(plots.plot_pooled_error_rates(swap, {"all": "none", "t": "t 0.01<p<=0.05"}, bins=slice(2, 6)))
     assert [ln.get_label() for ln in ax.get_lines()] == ["all", "t"]
     f, k = swap.filters.index("none"), swap.kinds.index("relative")
-    for s, size in enumerate(swap.sizes):
+    for s, _size in enumerate(swap.sizes):
         e = sum(swap.errors[f, k, s, b] for b in range(2, 6))
         t = sum(swap.trials[f, k, s, b] for b in range(2, 6))
         got = ax.get_lines()[0].get_ydata()[s]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _reference import pytrec_eval_frame, run_trec_eval
 
+from _reference import pytrec_eval_frame, run_trec_eval
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
@@ -68,7 +68,7 @@ def evaluation(tmp_path, monkeypatch):
     ns: dict = {}
     results = []
     for code in py:
-        exec(compile(code, str(README), "exec"), ns)  # noqa: S102 - the README's own examples
+        exec(compile(code, str(README), "exec"), ns)  # the README's own examples
         results.append(ns["scores"])
     return ns, results, tmp_path
 

@@ -441,8 +441,9 @@ def test_real_data_report_has_no_simulated_label(sim_dir):
 def test_template_is_package_data():
     """A non-editable install (pip install git+..., Binder) must ship the report's template."""
     import fnmatch
-    import tomllib
     from pathlib import Path
+
+    import tomllib
 
     import irrepro
 

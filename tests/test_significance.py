@@ -8,9 +8,9 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
-from _reference import pdflatex
 from scipy import stats
 
+from _reference import pdflatex
 from irrepro import bootstrap_tests as bt
 from irrepro import significance as sg
 from irrepro.significance import bootstrap as sg_bootstrap

@@ -8,7 +8,6 @@ from scipy import stats
 
 from irrepro import standardize as sz
 
-
 # ------------------------------------------------------------------ published figures (real data)
 
 

@@ -234,10 +234,10 @@ def test_the_vocabulary_made_on_first_use_is_every_id_of_runs_and_qrels_sorted(t
 
 
 def test_duplicate_judgments_are_found_when_the_ids_hashes_collide(tmp_path, monkeypatch):
-    from irrepro.data import _textfiles
+    from irrepro.data import _columns
 
     # every id hashes alike: only the exact comparison of (topic, doc) can tell them apart
-    monkeypatch.setattr(_textfiles, "_hash_strings", lambda arr, salt=None: np.zeros(len(arr), dtype=np.uint64))
+    monkeypatch.setattr(_columns, "_hash_strings", lambda arr, salt=None: np.zeros(len(arr), dtype=np.uint64))
     p = tmp_path / "qrels"
     p.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n2 0 b 1\n")
     assert len(data.read_qrels(p)) == 4

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import parallel, topic_split as ts
+from irrepro import parallel
 from irrepro import significance as sg
+from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
 
 
@@ -175,7 +176,7 @@ def test_null_model_type_one_error_near_alpha():
     S, T = 20, 50
     X = 0.3 + rng.normal(0, 0.1, size=(1, T)) + rng.normal(0, 0.05, size=(S, T))
     D_all = []
-    for r in range(40):
+    for _r in range(40):
         idx = rng.choice(T, 20, replace=False)
         a, b = np.triu_indices(S, 1)
         D_all.append((X[a] - X[b])[:, idx])
@@ -245,7 +246,7 @@ def test_full_set_tests_and_share():
 
 
 def test_pool_sizes_by_hand():
-    from irrepro.data import Run, qrels_from_records, build_runset
+    from irrepro.data import Run, build_runset, qrels_from_records
 
     runs = [
         Run("a", pd.DataFrame({"topic": ["1"] * 3 + ["2"] * 2, "doc": ["d1", "d2", "d3", "d1", "d4"],

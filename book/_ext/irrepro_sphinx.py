@@ -20,12 +20,17 @@
   (no outputs, a first set-up cell that installs irrepro where it is missing), which the theme's
   Binder and Colab buttons open from the launch branch the workflow publishes; the ``.ipynb``
   download (the executed notebook, with outputs) gets the same set-up cell.
+- The API reference (``book/api/*.md``): the ``irrepro-api`` directive documents a public module
+  by its ``__all__`` - the module's docstring, an autosummary table, then each name under the public
+  module's path (``irrepro.significance.pairwise_test``, never a private submodule), so that names
+  served lazily (PEP 562) render and a name that moves between private submodules keeps its page.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -266,6 +271,132 @@ def _override_solution_start(app):
     app.add_directive("solution-start", _gated_solution_start(), override=True)
 
 
+def _doc_comment(modname: str, name: str, obj) -> list[str] | None:
+    """The ``#:`` comment documenting the constant ``name`` of ``modname``, looked up in the
+    module and, for a name a package imports from its submodules, in the submodule that holds it."""
+    import sys
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    homes = [modname] + sorted(
+        m for m, mod in list(sys.modules.items())
+        if m.startswith(modname + ".") and getattr(mod, name, None) is obj
+    )
+    for home in homes:
+        try:
+            docs = ModuleAnalyzer.for_module(home).find_attr_docs()
+        except Exception:  # a module without source: no comment to find
+            continue
+        if ("", name) in docs:
+            return list(docs[("", name)])
+    return None
+
+
+_ATTRIBUTE_TEXT: dict[str, list[str]] = {}
+
+
+def _api_docstring(app, what, name, obj, options, lines):
+    """Before napoleon: a constant's docstring is its ``#:`` comment (wherever the package defines
+    it), never the docstring of its type (``dict() -> new empty dictionary ...``). The text of a
+    constant, attribute or property is kept as written (:func:`_api_attribute_text`)."""
+    if what == "data":
+        modname, _, attr = name.rpartition(".")
+        comment = _doc_comment(modname, attr, obj)
+        if comment is not None:
+            lines[:] = comment
+        elif lines and "\n".join(lines).strip() == (type(obj).__doc__ or "").strip():
+            lines[:] = []
+    if what in ("data", "attribute", "property"):
+        _ATTRIBUTE_TEXT[name] = list(lines)
+
+
+def _api_attribute_text(app, what, name, obj, options, lines):
+    """After napoleon: the text of a constant, attribute or property as written - napoleon reads its
+    first line as "type: description", and ours are sentences that may hold a colon."""
+    if what in ("data", "attribute", "property") and name in _ATTRIBUTE_TEXT:
+        lines[:] = _ATTRIBUTE_TEXT.pop(name)
+        return
+    # the types of an Attributes section (napoleon's ``:vartype:``) are prose ("(S, T) int32
+    # array"), not cross-references: written before the attribute's description, as the types of
+    # Parameters are (napoleon_use_param false)
+    types = {}
+    for line in lines:
+        m = re.match(r":vartype (.+?): (.*)$", line)
+        if m:
+            types[m.group(1)] = m.group(2).replace("*", "\\*")
+    if types:
+        out = []
+        for line in lines:
+            if line.startswith(":vartype "):
+                continue
+            m = re.match(r":ivar (.+?):(?: (.*))?$", line)
+            if m and m.group(1) in types:
+                # "name, source : str" documents two attributes alike
+                for name in m.group(1).split(", "):
+                    out.append(f":ivar {name}: ({types[m.group(1)]}) {m.group(2) or ''}".rstrip())
+                continue
+            out.append(line)
+        lines[:] = out
+
+
+def _api_lines(modname: str) -> list[str]:
+    """The reST of one module's API page: its docstring, a summary table of ``__all__``, then one
+    autodoc directive per public name (looked up by attribute, so lazy exports render too)."""
+    import importlib
+    import inspect
+
+    module = importlib.import_module(modname)
+    names = list(module.__all__)
+    # a name the package itself exports (irrepro.InputError) is indexed there only, so that a
+    # reference to it is not ambiguous; its module's page shows it too
+    package = importlib.import_module("irrepro")
+    top = {id(getattr(package, n)) for n in package.__all__} if modname != "irrepro" else set()
+    lines = [f".. automodule:: {modname}", "", ".. autosummary::", "   :nosignatures:", ""]
+    lines += [f"   {name}" for name in names]
+    lines.append("")
+    for name in names:
+        obj = getattr(module, name)
+        if inspect.ismodule(obj):
+            lines += [f".. automodule:: {obj.__name__}", "   :members:", ""]
+        elif inspect.isclass(obj):
+            kind = "autoexception" if issubclass(obj, BaseException) else "autoclass"
+            lines += [f".. {kind}:: {modname}.{name}", "   :members:"]
+            lines += ["   :no-index:", ""] if id(obj) in top else [""]
+        elif callable(obj):
+            lines += [f".. autofunction:: {modname}.{name}", ""]
+        else:
+            lines += [f".. autodata:: {modname}.{name}"]
+            if len(repr(obj)) > 60:
+                lines.append("   :no-value:")
+            lines.append("")
+    return lines
+
+
+def _api_directive():
+    from docutils.statemachine import StringList
+    from sphinx.util.docutils import SphinxDirective
+    from sphinx.util.nodes import nested_parse_with_titles
+
+    class ModuleAPI(SphinxDirective):
+        """``.. irrepro-api:: irrepro.stats``: the API reference of a public module."""
+
+        required_arguments = 1
+        has_content = False
+
+        def run(self):
+            from docutils import nodes
+
+            source = self.get_source_info()[0]
+            content = StringList()
+            for line in _api_lines(self.arguments[0]):
+                content.append(line, source)
+            node = nodes.container()
+            nested_parse_with_titles(self.state, content, node)
+            return node.children
+
+    return ModuleAPI
+
+
 def setup(app):
     global _HiddenSolution
     from docutils import nodes
@@ -287,4 +418,7 @@ def setup(app):
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)
     app.connect("html-page-context", _dedupe_assets, priority=100)
+    app.add_directive("irrepro-api", _api_directive())
+    app.connect("autodoc-process-docstring", _api_docstring, priority=400)  # napoleon's is 500
+    app.connect("autodoc-process-docstring", _api_attribute_text, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -34,7 +34,17 @@ from __future__ import annotations
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
-from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge, judge_row, spread_notes, verdict
+from ._rule import (
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    judge,
+    judge_row,
+    spread_notes,
+    verdict,
+)
 from ._scorecard import (
     LABELS,
     MOVES,
@@ -64,4 +74,6 @@ __all__ = [
     "judge", "label", "header", "paper_numbers", "PaperNumbers", "PaperValue", "status_badge", "status_table",
     "below_in_above", "ordering_status", "STATUSES", "PAPERS", "STUDIES", "LABELS", "conditions", "emulated",
     "emulation_summary", "MOVES", "judge_row", "spread_notes", "config", "BookConfig",
+    # served here too: the chapters', the tests' and the Sphinx extension's
+    "slug", "BOOK_ENV", "book_dir", "REPLICATED", "PARTLY", "NOT_REPLICATED", "NOT_COMPARABLE", "session_card",
 ]

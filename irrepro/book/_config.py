@@ -40,8 +40,10 @@ class BookConfig:
 
 
 def config() -> BookConfig:
-    """The book's settings, read from the environment (``IRREPRO_SCALE``, ``IRREPRO_JOBS``,
-    ``IRREPRO_RESULTS``) each time it is called: a chapter calls it once at its top.
+    """The book's settings, read from the environment each time it is called.
+
+    The environment is ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``: a chapter calls
+    this once at its top.
 
     Returns
     -------
@@ -50,7 +52,7 @@ def config() -> BookConfig:
 
     Raises
     ------
-    InputError
+    irrepro.InputError
         When ``IRREPRO_SCALE`` or ``IRREPRO_JOBS`` holds a value irrepro does not take, naming it.
 
     Examples

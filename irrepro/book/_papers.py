@@ -38,9 +38,23 @@ BOOK_ENV = "IRREPRO_BOOK"
 
 
 def book_dir() -> Path:
-    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
+    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``.
+
+    The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
     else the ``book/`` of the checkout the package runs from (``pip install -e .``), else a ``book/``
-    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder)."""
+    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder).
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+
+    Examples
+    --------
+    >>> from irrepro.book import book_dir
+    >>> (book_dir() / "references.bib").is_file()
+    True
+    """
     candidates = []
     if os.environ.get(BOOK_ENV):
         candidates.append(Path(os.environ[BOOK_ENV]).expanduser())
@@ -62,7 +76,19 @@ class PaperValue:
     ``value`` is the text or number as printed (a number with the precision it is printed with,
     ``"0.60"`` as text to keep its trailing zero); ``table`` the table or figure it belongs to (or
     ``"text"``), ``row`` and ``column`` its place there, ``section`` the paper's section and
-    ``wording`` the paper's own words where a chapter quotes them (*almost 15*)."""
+    ``wording`` the paper's own words where a chapter quotes them (*almost 15*).
+
+    Attributes
+    ----------
+    paper, key : str
+        The paper and the value's key in its file.
+    value : object
+        As printed.
+    table, row, column, section : str
+        Where it is printed.
+    wording : str
+        The paper's own words.
+    """
 
     paper: str
     key: str
@@ -83,7 +109,7 @@ class PaperValue:
                  self.table, self.row, self.column]
         return ", ".join(p for p in parts if p)
 
-    def part(self, i: int, column: str | None = None) -> "PaperValue":
+    def part(self, i: int, column: str | None = None) -> PaperValue:
         """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
         above triple), as a value of its own at the same place."""
         parts = str(self.value).split(" / ")
@@ -92,7 +118,7 @@ class PaperValue:
         return replace(self, key=f"{self.key}[{i}]", value=parts[i], column=column or self.column)
 
     @staticmethod
-    def join(values: Sequence["PaperValue"], sep: str = " / ") -> "PaperValue":
+    def join(values: Sequence[PaperValue], sep: str = " / ") -> PaperValue:
         """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
         first = values[0]
         return replace(first, key="+".join(v.key for v in values), value=sep.join(str(v.value) for v in values),
@@ -101,9 +127,23 @@ class PaperValue:
 
 
 class PaperNumbers(Mapping):
-    """The numbers of one paper, from ``book/papers/<bibkey>.yml`` (:func:`paper_numbers`):
+    """The numbers of one paper, from ``book/papers/<bibkey>.yml``.
+
+    The numbers of one paper, from ``book/papers/<bibkey>.yml`` (:func:`paper_numbers`):
     ``numbers[key]`` is a :class:`PaperValue`; ``names`` maps the paper's names (of measures) to
-    ours, from the file's optional ``names`` mapping."""
+    ours, from the file's optional ``names`` mapping.
+
+    Parameters
+    ----------
+    paper : str
+        The citation key.
+    entries : mapping
+        Key -> the value and where the paper prints it.
+    source : str
+        The file read.
+    names : mapping or None
+        The paper's names of measures -> ours.
+    """
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
 
@@ -152,7 +192,7 @@ class PaperNumbers(Mapping):
                               "value": v.value, "section": v.section} for v in self._values.values()])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_numbers(path: str, mtime: float) -> PaperNumbers:
     import yaml
 
@@ -166,10 +206,30 @@ def _read_numbers(path: str, mtime: float) -> PaperNumbers:
 
 
 def paper_numbers(paper: str) -> PaperNumbers:
-    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml`` (``paper`` is a
+    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
+
+    The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml`` (``paper`` is a
     citation key of ``book/references.bib``). Rows of :func:`compare` take their ``paper`` value
     from it (``"paper": numbers["table1.all.linear"]``), so that the table, the JSON record and the
-    scorecard know where the paper prints it."""
+    scorecard know where the paper prints it.
+
+    Parameters
+    ----------
+    paper : str
+        A citation key of ``book/references.bib``.
+
+    Returns
+    -------
+    PaperNumbers
+        ``numbers[key]`` is a :class:`PaperValue`.
+
+    Examples
+    --------
+    >>> from irrepro.book import paper_numbers
+    >>> numbers = paper_numbers("cormack2006statistical")
+    >>> numbers.paper
+    'cormack2006statistical'
+    """
     path = book_dir() / "papers" / f"{paper}.yml"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no numbers recorded for {paper!r}")

@@ -28,9 +28,30 @@ _RULE_KEYS = ("tol", "se", "n", "basis", "reason")
 
 
 def verdict(holds: bool, partly: bool = False) -> str:
-    """The verdict on a paper's claim: ``"holds"``, ``"partly"`` or ``"does not"``. Chapters put it
+    """The verdict on a paper's claim: ``"holds"``, ``"partly"`` or ``"does not"``.
+
+    The verdict on a paper's claim: ``"holds"``, ``"partly"`` or ``"does not"``. Chapters put it
     in their Verdict rows, or in the ``status`` of any row whose values are words (see
-    :func:`judge`); it reads as replicated / partly / not replicated."""
+    :func:`judge`); it reads as replicated / partly / not replicated.
+
+    Parameters
+    ----------
+    holds : bool
+        The claim holds.
+    partly : bool
+        It holds in part (when ``holds`` is False).
+
+    Returns
+    -------
+    str
+        The verdict word.
+
+    Examples
+    --------
+    >>> from irrepro.book import verdict
+    >>> verdict(True), verdict(False, partly=True), verdict(False)
+    ('holds', 'partly', 'does not')
+    """
     return "holds" if holds else ("partly" if partly else "does not")
 
 
@@ -148,6 +169,41 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     parentheses are ignored) are compared part by part; one paper value against several of ours is
     compared with each. Percentages must be printed as such on both sides. ``reason`` is appended
     to the computed reason (e.g. what differs in our data).
+
+    Parameters
+    ----------
+    paper : object
+        The paper's value: a number, text (``"0.60"``, ``"3.7 / 77.8"``, ``"11%-14%"``) or None.
+    ours : object
+        Ours, likewise.
+    tol : float or None
+        An absolute margin, justified in ``basis``.
+    se : float or None
+        The standard error of the difference.
+    n : int or tuple or None
+        Counts behind shares (see above).
+    basis : str
+        Why ``tol``.
+    status : str or None
+        A given status or verdict word.
+    reason : str
+        Appended to the computed reason.
+
+    Returns
+    -------
+    status, reason : str
+        One of :data:`STATUSES`, and why.
+
+    Raises
+    ------
+    ValueError
+        For words the rule cannot compare without a ``status``.
+
+    Examples
+    --------
+    >>> from irrepro.book import judge
+    >>> judge(0.324, 0.32397)[0], judge("0.05", 0.028)[0], judge(None, 0.3)[0]
+    ('replicated', 'not replicated', 'not comparable')
     """
     extra = f"; {reason}" if reason else ""
     if status is not None and not _missing(status):
@@ -164,10 +220,10 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     if p is None or o is None:
         if p is not None:
             return NOT_REPLICATED, f"no value of ours to compare ({ours})" + extra
-        a, b = (re.sub(r"\([^)]*\)", " ", str(v)).strip().lower() for v in (paper, ours))
-        if a == b:
+        said_p, said_o = (re.sub(r"\([^)]*\)", " ", str(v)).strip().lower() for v in (paper, ours))
+        if said_p == said_o:
             return REPLICATED, "the same answer" + extra
-        if {a, b} <= {"yes", "no"}:
+        if {said_p, said_o} <= {"yes", "no"}:
             return NOT_REPLICATED, "the opposite answer" + extra
         raise ValueError(f"paper {paper!r} vs ours {ours!r}: give the row a status "
                          "(book.verdict(...) or 'not comparable' with a reason)")
@@ -244,9 +300,30 @@ def _missing_rule(v) -> bool:
 
 
 def judge_row(row: Mapping) -> tuple[str, str]:
-    """The status and reason :func:`compare` gives a row (a mapping with ``paper``, ``ours`` and
+    """The status and reason :func:`compare` gives a row, without recording it.
+
+    The status and reason :func:`compare` gives a row (a mapping with ``paper``, ``ours`` and
     the rule's optional keys), without recording it: :func:`judge` with the paper's value read
-    from a :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`)."""
+    from a :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`).
+
+    Parameters
+    ----------
+    row : mapping
+        ``paper``, ``ours`` and the rule's optional keys.
+
+    Returns
+    -------
+    status, reason : str
+        As :func:`judge` gives them.
+
+    Examples
+    --------
+    >>> from irrepro.book import judge_row
+    >>> judge_row({"paper": "0.5", "ours": 0.52})[0]  # 0.5 as printed: +- 0.05
+    'replicated'
+    >>> judge_row({"paper": "0.50", "ours": 0.52})[0]
+    'not replicated'
+    """
     from ._papers import PaperValue
 
     r = dict(row)
@@ -256,19 +333,43 @@ def judge_row(row: Mapping) -> tuple[str, str]:
 
 
 def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> list[str]:
-    """For comparison rows computed several times (e.g. once per seed of an emulation, each run
+    """One note per row computed several times: the range of its numbers and statuses.
+
+    For comparison rows computed several times (e.g. once per seed of an emulation, each run
     a list of the same rows), one note per row: the range of each of its numbers over the runs
     (``"74.0-76.3"``, part by part of ``"a / b / c"``; words: their distinct values) and how many
     runs give each status under the scorecard's rule (:func:`judge_row`), prefixed by ``label``
-    (``"seeds 1-5"``). A row needing a ``status`` keeps the one each run gives it."""
+    (``"seeds 1-5"``). A row needing a ``status`` keeps the one each run gives it.
+
+    Parameters
+    ----------
+    rows_by_run : sequence of sequence of mapping
+        The same rows, once per run (seed).
+    label : str
+        The notes' prefix.
+
+    Returns
+    -------
+    list of str
+        One note per row.
+
+    Examples
+    --------
+    >>> from irrepro.book import spread_notes
+    >>> row = {"quantity": "q", "paper": 0.5}
+    >>> runs = [[dict(row, ours=0.52)], [dict(row, ours=0.61)]]
+    >>> spread_notes(runs, "seeds 1-2")
+    ['seeds 1-2: 0.52-0.61 (1 replicated, 1 not replicated)']
+    """
     runs = [list(r) for r in rows_by_run]
     if not runs or any(len(r) != len(runs[0]) for r in runs):
         raise ValueError("spread_notes takes one list of the same rows per run")
     out = []
     for i in range(len(runs[0])):
         rows = [r[i] for r in runs]
-        vals = [_parse(r.get("ours"), exact=True) for r in rows]
-        if all(v is not None for v in vals) and len({len(v) for v in vals}) == 1:
+        parsed = [_parse(r.get("ours"), exact=True) for r in rows]
+        vals = [v for v in parsed if v is not None]
+        if len(vals) == len(parsed) and len({len(v) for v in vals}) == 1:
             parts = []
             for k in range(len(vals[0])):
                 lo, hi = min(v[k].lo for v in vals), max(v[k].hi for v in vals)

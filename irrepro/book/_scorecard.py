@@ -17,7 +17,7 @@ import pandas as pd
 from ._config import results_dir
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
-from ._tables import _SESSION, _HTML
+from ._tables import _HTML, _SESSION
 
 __all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header", "conditions", "emulated",
            "emulation_summary", "MOVES"]
@@ -43,7 +43,9 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
 
 
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
-    """The replication scorecard: per paper (:data:`PAPERS`, then the studies of the chapters beyond
+    """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
+
+    The replication scorecard: per paper (:data:`PAPERS`, then the studies of the chapters beyond
     the papers, :data:`STUDIES`), every row of every :func:`compare` table recorded in
     ``directory`` (default: the book configuration's, :func:`~irrepro.book.config`, i.e.
     ``IRREPRO_RESULTS``), in the order the chapter recorded them, with the
@@ -51,7 +53,18 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     without one is judged again by the same rule), the note, the data used, the key of the paper's
     value in ``book/papers/<paper>.yml`` (``paper_ref``), the row it restates (``same_as``) and, for
     a row rerun under emulated conditions, those conditions (``condition``) and the row it reruns
-    (``emulates``, as ``"item: quantity"``)."""
+    (``emulates``, as ``"item: quantity"``).
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        Where :func:`compare` recorded its tables (None: the book configuration's).
+
+    Returns
+    -------
+    dict
+        ``{paper: pandas.DataFrame}``, one row per recorded comparison row.
+    """
     d = Path(directory or results_dir() or "")
     # in the order the chapters wrote them (each chapter runs top to bottom)
     files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
@@ -70,7 +83,25 @@ def _as_is(card: pd.DataFrame) -> pd.DataFrame:
 
 
 def conditions(card: pd.DataFrame) -> list[str]:
-    """The emulated conditions under which rows of a paper's scorecard were rerun, in order."""
+    """The emulated conditions under which rows of a paper's scorecard were rerun, in order.
+
+    Parameters
+    ----------
+    card : pandas.DataFrame
+        A paper's scorecard.
+
+    Returns
+    -------
+    list of str
+        The conditions.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.book import conditions
+    >>> conditions(pd.DataFrame({"condition": ["", "TREC-6's R", "", "TREC-6's R"]}))
+    ["TREC-6's R"]
+    """
     if "condition" not in card:
         return []
     return list(dict.fromkeys(c for c in card["condition"].fillna("") if c))
@@ -90,9 +121,23 @@ def _move(before: str, after: str) -> str:
 
 
 def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
-    """The rows of a paper's scorecard that ``condition`` reruns: per counted row of the data as
-    they are (in its order), its value and status, the rerun's value, status and reason, and how
-    the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated)."""
+    """The rows of a paper's scorecard that ``condition`` reruns.
+
+    Per counted row of the data as they are (in its order), its value and status, the rerun's
+    value, status and reason, and how the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated).
+
+    Parameters
+    ----------
+    card : pandas.DataFrame
+        A paper's scorecard.
+    condition : str
+        The emulated condition.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rerun row.
+    """
     base = _as_is(card)
     runs = card[card["condition"].fillna("") == condition] if "condition" in card else card.iloc[:0]
     by_ref = {ref: r for ref, (_, r) in zip(runs["emulates"], runs.iterrows())}
@@ -109,11 +154,26 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
-    """Per paper, how many rows of :func:`scorecard` have each status (columns :data:`STATUSES`
+    """Per paper, how many rows of :func:`scorecard` have each status.
+
+    Per paper, how many rows of :func:`scorecard` have each status (columns :data:`STATUSES`
     and ``total``). A row that restates another (``same_as``) is not counted again, nor is a row
     rerun under emulated conditions (``emulates``). With ``condition``, every counted row that
     ``condition`` reruns counts with the rerun's status instead (the same rows, counted the other
-    way); a paper without such rows keeps its counts."""
+    way); a paper without such rows keeps its counts.
+
+    Parameters
+    ----------
+    cards : mapping
+        What :func:`scorecard` returned.
+    condition : str or None
+        Count each row rerun under this emulated condition with the rerun's status.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per paper, columns :data:`STATUSES` and ``total``.
+    """
     def counted(card: pd.DataFrame) -> pd.Series:
         st = _as_is(card)["status"].copy()
         if condition:
@@ -133,9 +193,22 @@ def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> 
 
 
 def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per paper and emulated condition: the counts of :func:`summary` under that
+    """One row per paper and emulated condition: counts, labels and moves.
+
+    One row per paper and emulated condition: the counts of :func:`summary` under that
     condition, its :func:`label` and the label of the data as they are, how many counted rows the
-    condition reruns, and how their statuses moved (:data:`MOVES`)."""
+    condition reruns, and how their statuses moved (:data:`MOVES`).
+
+    Parameters
+    ----------
+    cards : mapping
+        What :func:`scorecard` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per paper and condition.
+    """
     rows = []
     for title, card in cards.items():
         before = summary({title: card}).iloc[0]
@@ -153,13 +226,30 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
 
-def label(counts: Mapping[str, int]) -> str:
+def label(counts: Mapping[str, int] | pd.Series) -> str:
     """The verdict label of a replication in ReScience C's style, from its scorecard counts.
 
     Over the rows that compare something (replicated, partly, not replicated; rows not comparable
     are left out), the score is (replicated + partly / 2) / rows: **[Re]** (reproduced) when it is
     at least 2/3, **[¬Re]** (not reproduced) below 1/3, **[~Re]** (reproduced in part) between.
-    ``""`` when no row compares anything."""
+    ``""`` when no row compares anything.
+
+    Parameters
+    ----------
+    counts : mapping
+        Status -> number of rows.
+
+    Returns
+    -------
+    str
+        ``"[Re]"``, ``"[~Re]"``, ``"[¬Re]"`` or ``""``.
+
+    Examples
+    --------
+    >>> from irrepro.book import label
+    >>> label({"replicated": 3, "partly": 0, "not replicated": 1, "not comparable": 2})
+    '[Re]'
+    """
     n = sum(int(counts[s]) for s in (REPLICATED, PARTLY, NOT_REPLICATED))
     if n == 0:
         return ""
@@ -168,7 +258,18 @@ def label(counts: Mapping[str, int]) -> str:
 
 
 def session_card(paper: str) -> pd.DataFrame:
-    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's)."""
+    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its scorecard rows, as :func:`scorecard` lays them out.
+    """
     comps = _SESSION.get(paper, {}).values()
     return _card([{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps])
 
@@ -192,8 +293,10 @@ def _reference_html(paper: str) -> str:
                   entry.text.render(Backend()))
 
 
-def header(paper: str, counts: Mapping[str, int] | None = None, *, tested: Sequence[str] = ()) -> "_HTML":
-    """The opening box of a chapter: the replicated paper's full reference with its DOI and the
+def header(paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, tested: Sequence[str] = ()) -> _HTML:
+    """The opening box of a chapter: the paper's reference and the verdict label.
+
+    The opening box of a chapter: the replicated paper's full reference with its DOI and the
     verdict label (:func:`label`) with the counts it rests on. ``counts`` defaults to the
     :func:`summary` of the comparisons this session made for ``paper`` - the chapter's, which are
     the scorecard's rows for it - and then the label under each emulated condition of the
@@ -204,7 +307,22 @@ def header(paper: str, counts: Mapping[str, int] | None = None, *, tested: Seque
     published numbers it sets beside its own, and gets **no label**: ReScience C's labels say
     whether a paper was reproduced, and such a chapter reproduces none - it changes the study's
     design where it sees fit, so a row that differs from the study's is a finding, not a failed
-    replication. Its counts are shown as they are."""
+    replication. Its counts are shown as they are.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key (or a study of :data:`STUDIES`).
+    counts : mapping or None
+        Status -> rows (None: the comparisons this session made for ``paper``).
+    tested : sequence of str
+        Citation keys of further papers whose methods the chapter measures.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
     others = ""
     if counts is None:
         card = session_card(paper)

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from .._text import slug  # the file names of the recorded results
+from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._config import results_dir
 from ._papers import PaperValue
 from ._rule import (
@@ -64,10 +64,23 @@ class _HTML:
 
 
 def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
+    """A box naming the data of a page, a warning when any of it is simulated.
+
+    A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
     name counts as simulated when its real files cannot be had now: the book's pages then use its
     stand-in). When any is simulated it is a warning with the CSS class ``simulated-data`` (and no
-    page carries that class when all data is real)."""
+    page carries that class when all data is real).
+
+    Parameters
+    ----------
+    *objs : irrepro.data.RunSet, irrepro.data.ScoreMatrix or str
+        The page's data.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
     labels = [_label(o) for o in objs]
     sim = [name for name, s in labels if s]
     real = [name for name, s in labels if not s]
@@ -94,8 +107,18 @@ def data_banner(*objs) -> _HTML:
 
 @dataclass(frozen=True)
 class RowRef:
-    """A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
-    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once."""
+    """A row of a :class:`Comparison`, for a later row that restates it.
+
+    A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
+    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once.
+
+    Attributes
+    ----------
+    paper, item, quantity : str
+        Which row.
+    status, reason : str
+        Its status and the reason for it.
+    """
 
     paper: str
     item: str
@@ -115,7 +138,25 @@ class Comparison:
     ``meta`` holds per row where the paper prints its value (``where``, ``paper_ref``: the key of
     ``book/papers/<paper>.yml``), the row it restates (``same_as``) and the row it reruns under
     emulated conditions (``emulates``). ``condition`` names those conditions (``""``: the data as
-    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``)."""
+    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``).
+
+    Attributes
+    ----------
+    paper : str
+        The paper's citation key.
+    item : str
+        The table, figure or claim.
+    frame : pandas.DataFrame
+        The rows (see above).
+    data : str
+        The data ours come from.
+    notes : tuple of str
+        The chapter's notes.
+    meta : tuple of dict
+        Per row: where the paper prints it, the row it restates or reruns.
+    condition : str
+        The emulated conditions (``""``: the data as they are).
+    """
 
     paper: str
     item: str
@@ -204,6 +245,33 @@ def compare(
     ``ours, as is`` and ``as is``), and is not counted as a row of its own: the scorecard counts
     the data as they are, and again with each rerun row's status in place of the row it reruns
     (:func:`summary` with ``condition``).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key in ``book/references.bib``.
+    item : str
+        The table, figure or claim compared (``"Table 2"``).
+    rows : sequence of mapping or pandas.DataFrame
+        The rows (see above).
+    data : str
+        The data ours come from.
+    emulates : Comparison or None
+        The comparison on the data as they are that this table reruns under ``condition``.
+    condition : str
+        The emulated conditions.
+    results : str, pathlib.Path or None
+        Where the JSON record goes (None: the book configuration's).
+
+    Returns
+    -------
+    Comparison
+        The table, each row with its status and reason.
+
+    Raises
+    ------
+    ValueError
+        For a row the rule cannot judge.
     """
     if (emulates is None) != (not condition):
         raise ValueError(f"{item}: give both emulates= (the comparison on the data as they are) and condition=")
@@ -212,7 +280,7 @@ def compare(
         if emulates.paper != paper or emulates.condition:
             raise ValueError(f"{item}: emulates= takes a comparison of {paper} on the data as they are")
         as_is = {q: i for i, q in enumerate(emulates.frame["quantity"])}
-    records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
+    records: list[dict] = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
     records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
     missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
     if missing:
@@ -271,27 +339,77 @@ def compare(
 
 def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *,
                     pairs: bool = False) -> dict:
-    """The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
+    """The ``status`` and ``reason`` of a row whose paper value lists names.
+
+    The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
     *holds* when all the paper's names (comma-separated, ``"Q-measure, AveP, nDCG1000"``; with
     ``pairs``, pairs ``"Q/AveP, G_Q/G_AveP"`` against ours ``"AP / Q"``) are among ``ours``,
-    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours."""
+    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours.
+
+    Parameters
+    ----------
+    ours : sequence of str
+        Our names.
+    paper : str or PaperValue
+        The paper's names, comma-separated.
+    names : mapping or None
+        The paper's names -> ours.
+    pairs : bool
+        The names are pairs (``"Q/AveP"``).
+
+    Returns
+    -------
+    dict
+        ``{"status": ..., "reason": ...}`` for a row of :func:`compare`.
+
+    Examples
+    --------
+    >>> from irrepro.book import ordering_status
+    >>> ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"})
+    {'status': 'holds', 'reason': "2 of the paper's 2 among ours"}
+    """
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
-        want = {frozenset(names.get(m, m) for m in pair.split("/")) for pair in text.split(", ")}
-        k = len(want & {frozenset(pair.split(" / ")) for pair in ours})
-        reason = f"{k} of the paper's {len(want)} pairs among ours"
+        want_pairs = {frozenset(names.get(m, m) for m in pair.split("/")) for pair in text.split(", ")}
+        n, k = len(want_pairs), len(want_pairs & {frozenset(pair.split(" / ")) for pair in ours})
+        reason = f"{k} of the paper's {n} pairs among ours"
     else:
-        want = {names.get(n, n) for n in text.split(", ")}
-        k = len(want & set(ours))
-        reason = (f"{k} of the paper's {len(want)} among ours" if len(want) > 1
+        want = {names.get(m, m) for m in text.split(", ")}
+        n, k = len(want), len(want & set(ours))
+        reason = (f"{k} of the paper's {n} among ours" if n > 1
                   else ("the same measure" if k else "another measure"))
-    return {"status": verdict(k == len(want), k > 0), "reason": reason}
+    return {"status": verdict(k == n, k > 0), "reason": reason}
 
 
 def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
-    """The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
-    as the papers print it: ``"7.7 / 80.1 / 12.2"``."""
+    """A row of a below / in / above table as the papers print it.
+
+    The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
+    as the papers print it: ``"7.7 / 80.1 / 12.2"``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The shares in %, its first column the rows' keys.
+    key : str
+        The row.
+    digits : int
+        Decimals.
+
+    Returns
+    -------
+    str
+        ``"below / in / above"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.book import below_in_above
+    >>> t = pd.DataFrame({"method": ["linear"], "below": [7.66], "in": [80.1], "above": [12.24]})
+    >>> below_in_above(t, "linear")
+    '7.7 / 80.1 / 12.2'
+    """
     r = table.set_index(table.columns[0]).loc[key]
     return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
 
@@ -309,8 +427,31 @@ _BADGES = {
 
 
 def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
-    """The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
-    when ``note`` is given, the number of its footnote."""
+    """The HTML badge of a status (symbol and word, coloured).
+
+    The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
+    when ``note`` is given, the number of its footnote.
+
+    Parameters
+    ----------
+    status : str
+        One of :data:`STATUSES`.
+    reason : str
+        The hover text.
+    note : int or None
+        The number of the reason's footnote.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Examples
+    --------
+    >>> from irrepro.book import status_badge
+    >>> status_badge("replicated")
+    '<span class="irrepro-status" data-status="replicated" ...> replicated</span>'
+    """
     if status not in _BADGES:
         raise ValueError(f"status {status!r}: one of {STATUSES}")
     sym, fg, bg, border, style = _BADGES[status]
@@ -338,12 +479,35 @@ def _cell(x) -> str:
 
 
 def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> "_HTML":
-    """A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
+                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
+    """A table with its ``status`` column drawn as badges and its reasons as footnotes.
+
+    A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
     footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
     gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
     ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
-    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty."""
+    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows, with ``status`` and ``reason`` columns.
+    caption : str
+        The table's caption.
+    titles : mapping or None
+        Hover texts per column and row.
+    anchor : str
+        The table's HTML id.
+    hide : sequence of str
+        Columns not shown.
+    badges : sequence of str
+        Further columns of statuses drawn as badges.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
     titles = titles or {}
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}
@@ -376,7 +540,19 @@ def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str,
 
 
 def collections_table() -> pd.DataFrame:
-    """The book's collections: size, measures, files, licence and citation key."""
+    """The book's collections: size, measures, files, licence and citation key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per collection.
+
+    Examples
+    --------
+    >>> from irrepro.book import collections_table
+    >>> "licence" in collections_table().columns
+    True
+    """
     reg = registry()
     rows = []
     for c in COLLECTIONS.values():
@@ -387,7 +563,7 @@ def collections_table() -> pd.DataFrame:
                 "collection": c.name,
                 "what": c.title,
                 "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": ("ranked runs + qrels (" + c.ir_datasets_id + ")")
+                "content": f"ranked runs + qrels ({c.ir_datasets_id})"
                 if c.kind == "runs"
                 else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
                 "files": len(files),

@@ -16,7 +16,7 @@ What the paper defines (section numbers of Sakai 2006):
 
 - the tests are :mod:`irrepro.significance`'s, the one home of every paired test:
   :func:`~irrepro.significance.paired_bootstrap_test` - the paired test with the studentised
-  statistic (3.1, Figures 1-2); on ``log(x + 0.00001)`` it tests the AG_ forms that stand for the
+  statistic (3.1, Figures 1-2); on ``log(x + 0.00001)`` it tests the ``AG_`` forms that stand for the
   geometric means (3.1, end); :func:`~irrepro.significance.unpaired_bootstrap_test` - the unpaired
   test for any summary: arithmetic mean, geometric mean or a user function (3.2, Figures 3-4).
   (``paired_test``, ``unpaired_test`` and ``PairwiseTest`` here are their deprecated names.)

@@ -38,7 +38,7 @@ def _z0(tau, n_s: int):
 
 
 def tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
-    """The smallest |tau| significant at ``alpha`` (two-tailed) under the Z0 test; 0.33 for 30
+    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test; 0.33 for 30
     systems at 0.01 (the paper says "over 0.34")."""
     return float(norm.ppf(1 - alpha / 2) / _z0(1.0, n_systems))
 

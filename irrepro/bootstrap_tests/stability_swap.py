@@ -59,9 +59,9 @@ def stability(
 ) -> Stability:
     """Stability method on bootstrap topic samples (Sakai 2006, section 3.5, Figure 9).
 
-    For each pair (X, Y) and sample Q*b: if |M(X,Q*b) - M(Y,Q*b)| < f * max(M(X,Q*b), M(Y,Q*b))
+    For each pair (X, Y) and sample Q*b: if ``|M(X,Q*b) - M(Y,Q*b)| < f * max(M(X,Q*b), M(Y,Q*b))``
     the pair is a tie (EQ), else GT(X,Y) or GT(Y,X) counts the winner.
-    MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|), PT = sum EQ / (B |C|). ``fuzziness`` defaults to
+    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``. ``fuzziness`` defaults to
     0.01, 0.02, ..., 0.20. The fuzziness is relative to the larger of the two scores, as in
     Buckley and Voorhees' method (our reading of Figure 9, whose formula the text does not show).
     """
@@ -135,15 +135,15 @@ def swap_rates(
     """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5,
     Figure 11).
 
-    For each pair and b: D*b = M(X,Q*b) - M(Y,Q*b) on the first set, D'*b on the second; the
-    comparison falls in bin BIN(|D*b|) (``n_bins`` bins of ``bin_width``, the last one open:
-    21 bins of 0.01 in the paper) and is a swap when D*b and D'*b have opposite signs.
+    For each pair and b: ``D*b = M(X,Q*b) - M(Y,Q*b)`` on the first set, ``D'*b`` on the second; the
+    comparison falls in bin ``BIN(|D*b|)`` (``n_bins`` bins of ``bin_width``, the last one open:
+    21 bins of 0.01 in the paper) and is a swap when ``D*b`` and ``D'*b`` have opposite signs.
 
     ``abs_diff`` (Table 3, "abs"): the lower edge of the first non-empty bin whose swap rate is
     <= ``threshold`` (our reading of "looking for bins whose swap rates do not exceed 5%"; the
     sparse bins of the largest differences hold a handful of comparisons and their rates are
     noise, so we do not require every later bin to stay under the threshold); ``max_score`` ("max"): the largest summary recorded in all trials (both sets);
-    ``sensitivity``: the share of the P x B comparisons with |D*b| >= ``abs_diff``.
+    ``sensitivity``: the share of the P x B comparisons with ``|D*b| >= abs_diff``.
     When omitted, the two sample sets are drawn from two children of ``seed``.
     """
     x, _, _ = _as_matrix(scores)

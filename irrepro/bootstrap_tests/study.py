@@ -27,7 +27,7 @@ class MeasureStudy:
     """Sakai's (2006) comparison of several measures on one set of runs: paired and unpaired
     tests of every pair of systems, stability, swap rates and rank correlations, all on the same
     bootstrap topic samples. ``names`` are the measures as given (``G_`` names for geometric
-    means); the paired tests of geometric means are the AG_ forms."""
+    means); the paired tests of geometric means are the ``AG_`` forms."""
 
     names: tuple[str, ...]
     paired: dict

@@ -21,9 +21,27 @@ __all__ = ["DifferenceIntervals", "difference_intervals"]
 
 @dataclass(frozen=True, eq=False)
 class DifferenceIntervals:
-    """Per-topic differences of two runs x - y on AP and on logit AP, with the sd of the
+    """Per-topic differences of two runs x - y on AP and on logit AP, with their sds.
+
+    Per-topic differences of two runs x - y on AP and on logit AP, with the sd of the
     *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap (both lists on
-    the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences."""
+    the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
+
+    Attributes
+    ----------
+    topics : tuple of str
+        The topics.
+    runs : tuple of str
+        ``(run_x, run_y)``.
+    d : dict
+        ``{"AP": ..., "logit AP": ...}`` per-topic differences.
+    sd_separate, sd_paired : dict
+        Their sds from the separate and the paired bootstrap.
+    mean_d, mean_sd_paired : dict
+        The MAP and L-MAP differences and their paired-bootstrap sds.
+    usable : numpy.ndarray
+        The topics where both lists are usable.
+    """
 
     topics: tuple[str, ...]
     runs: tuple[str, str]
@@ -81,11 +99,44 @@ def difference_intervals(
     rel: int = 1,
     eps: float = EPS,
 ) -> DifferenceIntervals:
-    """Section 9: the difference of two runs per topic, d = AP_x - AP_y and logit AP_x - logit
+    """The difference of two runs per topic (Cormack & Lynam 2006, section 9).
+
+    Section 9: the difference of two runs per topic, d = AP_x - AP_y and logit AP_x - logit
     AP_y, with 95% intervals from separate bootstraps (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from
     the paired bootstrap of d (the paper's "more powerful estimate"), and the paired bootstrap of
     the MAP and L-MAP differences over the topics where both lists are usable. Topic ``t`` draws
-    from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate)."""
+    from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate).
+
+    Parameters
+    ----------
+    rs : irrepro.data.RunSet
+        The runs.
+    run_x, run_y : str
+        The two runs.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+    rel : int
+        The lowest relevant grade.
+    eps : float
+        The logit's clipping of 0 and 1.
+
+    Returns
+    -------
+    DifferenceIntervals
+        The differences and their sds.
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> di = cb.difference_intervals(runs, "A", "B", B=100, seed=1)
+    >>> di.d["AP"].round(3)  # 5/9 - 1/6, 1/2 - 1
+    array([ 0.389, -0.5  ])
+    """
     B = parallel.check_int(B, "B", minimum=2)
     sub = rs.subset(runs=[run_x, run_y])
     lists = compact_lists(sub.relevant(rel), sub.n_relevant(rel)[None, :], sub.lengths)
@@ -93,7 +144,7 @@ def difference_intervals(
     seeds = parallel.as_seed_sequence(seed).spawn(2)
     sep = bootstrap_ap(lists, B, seeds[1])  # (2, T, B)
     ap = lists.ap.reshape(2, T)
-    usable = lists.usable.reshape(2, T).all(axis=0)
+    usable = np.asarray(lists.usable.reshape(2, T).all(axis=0))
     R = sub.n_relevant(rel)
     rngs = parallel.spawn(seeds[0], T)
     rel_arr = sub.relevant(rel)

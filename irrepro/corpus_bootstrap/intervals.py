@@ -4,7 +4,6 @@ with BCa's acceleration from the leave-one-document-out jackknife of AP."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -12,29 +11,14 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
+from ._interval import Intervals
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
-from ..errors import InputError
 
 __all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
-
-
-@dataclass(frozen=True, eq=False)
-class Intervals:
-    """95% intervals of one method for an array of lists (or runs): ``lower``, ``upper`` around
-    ``estimate``; ``sd`` is the bootstrap sd on the method's scale (NaN for BCa)."""
-
-    method: str
-    estimate: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-    sd: np.ndarray
-
-    @property
-    def width(self) -> np.ndarray:
-        return self.upper - self.lower
 
 
 METHODS = ("linear", "logit", "bca")
@@ -52,6 +36,27 @@ def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
     Poisson bootstrap assumes, the jackknife mean is AP itself, so ``U_i = AP - AP_(i)`` and
     ``a = sum w U^3 / (6 (sum w U^2)^1.5)``. Leaving out the only relevant document (R = 1) has no
     AP and is skipped. Returns ``Lists.shape``; 0 for unusable lists.
+
+    Parameters
+    ----------
+    runs : irrepro.data.RunSet or Lists
+        The ranked lists.
+    rel : int
+        The lowest relevant grade.
+
+    Returns
+    -------
+    numpy.ndarray
+        The acceleration of each list, ``Lists.shape``; 0 for unusable lists.
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> cb.ap_acceleration(runs).shape
+    (2, 2)
     """
     lists = _lists_of(runs, rel)
     m = lists.n_ret_rel
@@ -108,7 +113,9 @@ def intervals_from_replicates(
     eps: float = EPS,
     level: float = 0.95,
 ) -> dict[str, Intervals]:
-    """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis:
+    """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
+
+    Linear, logit and BCa intervals (paper section 5) from replicates along the last axis:
     ``estimate`` (...) and ``replicates`` (..., B), e.g. ``(systems, topics)`` and
     ``(systems, topics, B)``.
 
@@ -118,6 +125,34 @@ def intervals_from_replicates(
     :func:`irrepro.stats.bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
     Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1. ``level``: a fraction or
     a percentage (:func:`irrepro.stats.check_level`).
+
+    Parameters
+    ----------
+    estimate : array_like
+        AP (...).
+    replicates : numpy.ndarray
+        Its replicates (..., B).
+    methods : sequence of str
+        Of ``"linear"``, ``"logit"``, ``"bca"``.
+    accel : array_like or None
+        The BCa acceleration (None: 0).
+    eps : float
+        The logit's clipping of 0 and 1.
+    level : float
+        The confidence level.
+
+    Returns
+    -------
+    dict
+        ``{method: Intervals}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import intervals_from_replicates
+    >>> iv = intervals_from_replicates(0.5, np.linspace(0.3, 0.7, 101), ["linear"])["linear"]
+    >>> round(float(iv.lower), 3), round(float(iv.upper), 3)
+    (0.27, 0.73)
     """
     level = check_level(level)
     est = np.asarray(estimate, dtype=np.float64)
@@ -156,9 +191,50 @@ def ap_intervals(
     small_r: bool = False,
     n_jobs: int | None = None,
 ) -> dict[str, Intervals]:
-    """Corpus-bootstrap 95% intervals of every list's AP, one :class:`Intervals` per method, each
+    """Corpus-bootstrap intervals of every list's AP, one :class:`Intervals` per method.
+
+    Corpus-bootstrap 95% intervals of every list's AP, one :class:`Intervals` per method, each
     of shape ``Lists.shape`` (``(systems, topics)`` for a RunSet). ``small_r=True`` applies the section-7 correction (:func:`small_r_correct`) to linear and logit
-    (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
+    (keys ``"linear+smallR"``, ``"logit+smallR"``).
+
+    Parameters
+    ----------
+    runs : irrepro.data.RunSet or Lists
+        The ranked lists.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+    methods : sequence of str
+        Of ``"linear"``, ``"logit"``, ``"bca"``.
+    rel : int
+        The lowest relevant grade.
+    eps : float
+        The logit's clipping of 0 and 1.
+    small_r : bool
+        Add the small-R corrected linear and logit intervals.
+    n_jobs : int or None
+        Workers (the values do not depend on them).
+
+    Returns
+    -------
+    dict
+        ``{method: Intervals}``, each of shape ``Lists.shape``.
+
+    Notes
+    -----
+    Cormack & Lynam (2006), sections 5 and 7.
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> iv = cb.ap_intervals(runs, B=200, seed=1)
+    >>> sorted(iv), iv["logit"].lower.shape
+    (['bca', 'linear', 'logit'], (2, 2))
+    """
     lists = _lists_of(runs, rel)
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
     ap = lists.ap.reshape(lists.shape)

@@ -9,21 +9,46 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import RunSet
-from ..measures import average_precision
 from ..errors import InputError, InputTypeError
+from ..measures import average_precision
 
 __all__ = ["Lists", "compact_lists"]
 
 
 @dataclass(frozen=True, eq=False)
 class Lists:
-    """Ranked lists reduced to what AP depends on, for ``shape`` = (systems, topics) lists (CSR
+    """Ranked lists reduced to what AP depends on (CSR layout).
+
+    Ranked lists reduced to what AP depends on, for ``shape`` = (systems, topics) lists (CSR
     layout).
 
     ``gaps[start[i]:start[i+1]]`` are the numbers of non-relevant documents before each retrieved
     relevant document of list ``i`` (counted from the previous relevant one); ``n_rel`` is R,
     ``length`` the list length, ``ap`` the list's AP (``measures.average_precision``), ``usable``
     whether the list is non-empty and R > 0.
+
+    Attributes
+    ----------
+    gaps : numpy.ndarray
+        Non-relevant documents before each retrieved relevant one (see above).
+    start : numpy.ndarray
+        Offsets of each list's gaps.
+    n_rel : numpy.ndarray
+        R of each list.
+    length : numpy.ndarray
+        The length of each list.
+    ap : numpy.ndarray
+        The AP of each list.
+    shape : tuple of int
+        The lists' shape, (systems, topics).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import compact_lists
+    >>> lists = compact_lists(np.array([[True, False, True]]), 3)
+    >>> lists.gaps, lists.ap.round(3), lists.usable
+    (array([0, 1]), array([0.556]), array([ True]))
     """
 
     gaps: np.ndarray  # int64 (M,)
@@ -46,8 +71,32 @@ class Lists:
 
 
 def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
-    """:class:`Lists` from a boolean ``(..., K)`` relevance array (rank axis last) and R
-    (broadcastable to ``relevant.shape[:-1]``); ``lengths`` default: all K ranks retrieved."""
+    """The :class:`Lists` of a boolean relevance array.
+
+    :class:`Lists` from a boolean ``(..., K)`` relevance array (rank axis last) and R
+    (broadcastable to ``relevant.shape[:-1]``); ``lengths`` default: all K ranks retrieved.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        Boolean ``(..., K)``, rank axis last.
+    n_rel : array_like
+        R, broadcastable to ``relevant.shape[:-1]``.
+    lengths : array_like or None
+        The lists' lengths (None: all K ranks retrieved).
+
+    Returns
+    -------
+    Lists
+        The lists, of shape ``relevant.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import compact_lists
+    >>> compact_lists(np.array([[True, False, True]]), 3).shape
+    (1,)
+    """
     relevant = np.asarray(relevant, dtype=bool)
     if relevant.ndim < 1:
         raise InputError("relevant must have a rank axis (last)")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ..errors import InputError
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
-from ..errors import InputError
 
 __all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
 
@@ -44,11 +44,45 @@ def map_bootstrap_intervals(
     ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
-    """Table 3: per run, MAP (L-MAP: mean logit AP) of each bootstrap sample over its usable
+    """Table 3 of Cormack & Lynam (2006): bootstrap intervals of MAP and L-MAP per run.
+
+    Table 3: per run, MAP (L-MAP: mean logit AP) of each bootstrap sample over its usable
     topics, and ``estimate +/- z sd``. ``ap`` (systems, topics), ``replicates`` (systems, topics, B);
     intervals of shape (systems,). ``average="all"`` takes the mean over all T topics instead, an
     unusable list contributing a fixed AP of 0 (logit(eps) to L-MAP): trec_eval -c's MAP and its
-    interval. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    interval. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+    Parameters
+    ----------
+    ap : numpy.ndarray
+        AP, (systems, topics).
+    replicates : numpy.ndarray
+        Its bootstrap replicates, (systems, topics, B).
+    usable : numpy.ndarray
+        Bool, (systems, topics).
+    eps : float
+        The logit's clipping of 0 and 1.
+    level : float
+        The confidence level.
+    average : {"usable", "all"}
+        The topics averaged.
+
+    Returns
+    -------
+    dict
+        ``{"MAP": Intervals, "L-MAP": Intervals}``, of shape (systems,).
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> ap = cb.full_corpus(runs, B=100, seed=1).ap
+    >>> iv = cb.map_bootstrap_intervals(ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all")
+    >>> iv["MAP"].estimate.round(3)  # A: AP 5/9 and 1/2; B: 1/6 and 1
+    array([0.528, 0.583])
+    """
     z = stats.norm.ppf(0.5 + check_level(level) / 2)
     share, fixed = _fixed_share(usable, average)
     w = np.where(usable, 1.0, np.nan)
@@ -78,7 +112,37 @@ def map_parametric_intervals(
     method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``. T counts
     the usable topics, or all topics with ``average="all"`` (an unusable one adding a fixed AP of
     0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP). ``level``: a fraction or a
-    percentage (:func:`irrepro.stats.check_level`)."""
+    percentage (:func:`irrepro.stats.check_level`).
+
+    Parameters
+    ----------
+    logit_iv : Intervals
+        The per-topic logit intervals, (systems, topics).
+    usable : numpy.ndarray
+        Bool, (systems, topics).
+    eps : float
+        The logit's clipping of 0 and 1.
+    level : float
+        The confidence level.
+    average : {"usable", "all"}
+        The topics averaged.
+
+    Returns
+    -------
+    dict
+        ``{"MAP": Intervals, "L-MAP": Intervals}``, of shape (systems,).
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> logit = cb.ap_intervals(runs, B=100, seed=1, methods=["logit"])["logit"]
+    >>> iv = cb.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
+    >>> iv["MAP"].estimate.round(3)  # A: AP 5/9 and 1/2; B: 1/6 and 1
+    array([0.528, 0.583])
+    """
     z = stats.norm.ppf(0.5 + check_level(level) / 2)
     _, fixed = _fixed_share(usable, average)
     ap = logit_iv.estimate
@@ -99,17 +163,48 @@ def map_parametric_intervals(
 def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable") -> dict:
     """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
     (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
-    kw = {"eps": eps, "average": average}
-    out = {("bootstrap", k): v for k, v in map_bootstrap_intervals(ap, replicates, usable, **kw).items()}
-    out.update({("parametric", k): v for k, v in map_parametric_intervals(logit_small_r, usable, **kw).items()})
+    boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
+    para = map_parametric_intervals(logit_small_r, usable, eps=eps, average=average)
+    out = {("bootstrap", k): v for k, v in boot.items()}
+    out.update({("parametric", k): v for k, v in para.items()})
     return out
 
 
 def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS,
               average: str = "usable") -> np.ndarray:
-    """Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,
+    """Per run: MAP or L-MAP over the usable topics (or all topics).
+
+    Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,
     or over all topics with ``average="all"`` (an unusable list counting as AP 0: trec_eval -c);
-    ``ap`` and ``usable`` (systems, topics), result (systems,)."""
+    ``ap`` and ``usable`` (systems, topics), result (systems,).
+
+    Parameters
+    ----------
+    ap : numpy.ndarray
+        AP, (systems, topics).
+    usable : numpy.ndarray
+        Bool, (systems, topics): the lists counted.
+    measure : {"MAP", "L-MAP"}
+        The mean of AP, or of logit AP.
+    eps : float
+        The logit's clipping of 0 and 1.
+    average : {"usable", "all"}
+        Over the usable lists (the paper) or all topics.
+
+    Returns
+    -------
+    numpy.ndarray
+        (systems,).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import run_means
+    >>> ap = np.array([[0.2, 0.4], [0.5, 0.0]])
+    >>> usable = np.array([[True, True], [True, False]])
+    >>> run_means(ap, usable), run_means(ap, usable, average="all")
+    (array([0.3, 0.5]), array([0.3 , 0.25]))
+    """
     _, fixed = _fixed_share(usable, average)
     f = (lambda v: v) if measure == "MAP" else (lambda v: logit(v, eps))
     T = usable.sum(axis=1) if average == "usable" else usable.shape[1]

@@ -17,9 +17,9 @@ from scipy import special, stats
 from .. import parallel
 from .._deprecation import renamed_arguments
 from ..data import RunSet
+from ..errors import InputError
 from ..measures import average_precision
 from .lists import Lists, _lists_of
-from ..errors import InputError
 
 __all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
 
@@ -44,7 +44,7 @@ class _PoissonTables:
         self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
         owner = np.repeat(lams, self.size)
         pos = np.arange(owner.size) - self.offset[owner]  # k within its table
-        cdf = stats.poisson.cdf(pos, np.maximum(owner, 1e-300))
+        cdf = np.asarray(stats.poisson.cdf(pos, np.maximum(owner, 1e-300)), dtype=np.float64)
         cdf[owner == 0] = 1.0
         cdf[self.offset + self.size - 1] = 1.0  # every uniform (< 1) stops at the last entry
         self.cdf = cdf
@@ -139,6 +139,29 @@ def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.
     documents of which ``h`` are relevant, each copy counts as a hit, so they add
     ``sum_{c=1..k_j} (h + c) / (p + c) = k_j - N_j sum_{c=1..k_j} 1 / (p + c)`` to the precision
     sum (``N_j = p - h``, the non-relevant documents above them). AP = sum / R*; NaN where R* = 0.
+
+    Parameters
+    ----------
+    k : numpy.ndarray
+        (m, ...): copies of each retrieved relevant document, in rank order.
+    nonrel : numpy.ndarray
+        (m, ...): non-relevant documents in the gap just above each of them.
+    r_star : numpy.ndarray
+        (...): R of the resampled corpus.
+
+    Returns
+    -------
+    numpy.ndarray
+        AP of each resampled list, (...); NaN where R* = 0.
+
+    Examples
+    --------
+    One copy of each of two relevant documents at ranks 1 and 3, R* = 2:
+
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import ap_from_counts
+    >>> float(ap_from_counts(np.array([1, 1]), np.array([0, 1]), np.array(2)).round(4))
+    0.8333
     """
     k = np.asarray(k)
     n_above = np.cumsum(nonrel, axis=0)
@@ -198,7 +221,9 @@ def bootstrap_ap(
     n_jobs: int | None = None,
     progress: bool | str = False,
 ) -> np.ndarray:
-    """B corpus-bootstrap AP values of every list: array ``Lists.shape + (B,)``, i.e.
+    """B corpus-bootstrap AP values of every list (Cormack & Lynam 2006, section 5).
+
+    B corpus-bootstrap AP values of every list: array ``Lists.shape + (B,)``, i.e.
     ``(systems, topics, B)`` for a RunSet.
 
     Paper section 5 (Poisson(1) replication of every document, copies ranked consecutively,
@@ -206,6 +231,36 @@ def bootstrap_ap(
     List ``i`` (row-major over runs x topics) draws from child ``i`` of the seed's SeedSequence,
     so its values do not depend on the other lists or on ``n_jobs``. Unusable lists (empty or
     R = 0) are NaN, and so are samples with R* = 0.
+
+    Parameters
+    ----------
+    runs : irrepro.data.RunSet or Lists
+        The ranked lists.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+    rel : int
+        The lowest relevant grade.
+    n_jobs : int or None
+        Workers (the values do not depend on them).
+    progress : bool or str
+        A tqdm progress bar (a str is its label).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``Lists.shape + (B,)``: ``(systems, topics, B)`` for a RunSet.
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> ap = cb.bootstrap_ap(runs, B=200, seed=1)
+    >>> ap.shape
+    (2, 2, 200)
     """
     B = parallel.check_int(B, "B", minimum=2)
     lists = _lists_of(runs, rel)
@@ -244,6 +299,29 @@ def bootstrap_ap_reference(
     ``relevant`` is the boolean list (rank order). Each sample replicates every retrieved document
     k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
     values, and recomputes AP with :func:`irrepro.measures.average_precision`.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        The boolean list, in rank order.
+    n_rel : int
+        R.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+
+    Returns
+    -------
+    numpy.ndarray
+        (B,) AP values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import bootstrap_ap_reference
+    >>> bootstrap_ap_reference(np.array([True, False, True]), 3, B=50, seed=0).shape
+    (50,)
     """
     B = parallel.check_int(B, "B", minimum=1)
     rng = parallel.as_generator(seed)

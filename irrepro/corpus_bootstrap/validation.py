@@ -36,11 +36,30 @@ __all__ = [
 
 
 def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
-    """The paper's prediction (section 6): AP_A and AP_B have the same sd, so AP_B - AP_A has sd
-    sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability P(|Z| <= z / sqrt 2).
+    """The paper's predicted shares below, in and above an interval (section 6).
+
+    The paper's prediction (section 6): AP_A and AP_B have the same sd, so AP_B - AP_A has sd
+    sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability ``P(|Z| <= z / sqrt 2)``.
 
     Returns (below, in, above): 0.0825, 0.835, 0.0825 for 95% intervals (computed with scipy).
-    ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+    ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+    Parameters
+    ----------
+    level : float
+        The confidence level of the intervals.
+
+    Returns
+    -------
+    below, inside, above : float
+        The predicted shares.
+
+    Examples
+    --------
+    >>> from irrepro.corpus_bootstrap import predicted_in_interval
+    >>> [round(p, 4) for p in predicted_in_interval()]
+    [0.0829, 0.8342, 0.0829]
+    """
     z = stats.norm.ppf(0.5 + check_level(level) / 2)
     inside = float(stats.norm.cdf(z / np.sqrt(2)) - stats.norm.cdf(-z / np.sqrt(2)))
     return (1 - inside) / 2, inside, (1 - inside) / 2
@@ -52,15 +71,61 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
 
 
 def doc_half(doc_ids) -> np.ndarray:
-    """0 (half A) or 1 (half B) per document id: the lowest bit of the MD5 digest of the UTF-8 id
-    (A = even MD5). Deterministic and independent of everything but the id."""
+    """0 (half A) or 1 (half B) per document id, from the MD5 digest of the id.
+
+    0 (half A) or 1 (half B) per document id: the lowest bit of the MD5 digest of the UTF-8 id
+    (A = even MD5). Deterministic and independent of everything but the id.
+
+    Parameters
+    ----------
+    doc_ids : iterable of str
+        Document ids.
+
+    Returns
+    -------
+    numpy.ndarray
+        0 or 1 per id.
+
+    Notes
+    -----
+    Cormack & Lynam (2006), section 6 (the split corpus).
+
+    Examples
+    --------
+    >>> from irrepro.corpus_bootstrap import doc_half
+    >>> doc_half(["d1", "d2", "d3"])
+    array([0, 1, 1], dtype=int8)
+    """
     return np.fromiter((hashlib.md5(str(d).encode()).digest()[-1] & 1 for d in doc_ids), dtype=np.int8)
 
 
 def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
-    """The two half-corpora of section 6 as RunSets: every ranked list keeps the documents of its
+    """The two half-corpora of section 6 as RunSets.
+
+    The two half-corpora of section 6 as RunSets: every ranked list keeps the documents of its
     half in their original order, and the qrels keep the judgments of that half (so R_A, R_B come
-    from the qrels)."""
+    from the qrels).
+
+    Parameters
+    ----------
+    rs : irrepro.data.RunSet
+        The runs on the whole corpus.
+
+    Returns
+    -------
+    half_a, half_b : irrepro.data.RunSet
+        The runs and qrels of each half (:func:`doc_half`).
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> a, b = cb.split_corpus(runs)
+    >>> a.runs, b.runs
+    (('A', 'B'), ('A', 'B'))
+    """
     half = doc_half(rs.vocab)
     keep_half = half[rs.flat_docs]  # the half of every retrieved document
     lists = np.repeat(np.arange(len(rs.offsets) - 1), np.diff(rs.offsets))
@@ -79,7 +144,27 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
 
 
 def position(value, lower, upper) -> np.ndarray:
-    """-1 below, 0 in (bounds included), +1 above the interval; 0 where anything is NaN."""
+    """Where values lie: -1 below, 0 in (bounds included), +1 above the interval.
+
+    -1 below, 0 in (bounds included), +1 above the interval; 0 where anything is NaN.
+
+    Parameters
+    ----------
+    value, lower, upper : array_like
+        Values and bounds (broadcast).
+
+    Returns
+    -------
+    numpy.ndarray
+        -1, 0 or 1; 0 where anything is NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import position
+    >>> position(np.array([0.1, 0.5, 0.9]), 0.2, 0.8)
+    array([-1,  0,  1], dtype=int8)
+    """
     value, lower, upper = map(np.asarray, (value, lower, upper))
     return np.where(value < lower, -1, np.where(value > upper, 1, 0)).astype(np.int8)
 
@@ -98,6 +183,21 @@ class SplitValidation:
     ``intervals[(src, method)]`` per-list intervals computed on half ``src`` ("A" or "B"), methods
     linear, logit, bca, linear+smallR, logit+smallR; ``maps[(src, kind, measure)]`` per-run
     intervals, kind "bootstrap" / "parametric", measure "MAP" / "L-MAP".
+
+    Attributes
+    ----------
+    runs, topics : tuple of str
+        The runs and topics.
+    ap, n_rel, length : dict
+        Per half (see above).
+    usable : numpy.ndarray
+        Bool, (systems, topics).
+    intervals, maps : dict
+        The per-list and per-run intervals (see above).
+    B : int
+        Bootstrap samples.
+    seed : object
+        The seed given.
     """
 
     runs: tuple[str, ...]
@@ -181,10 +281,35 @@ def split_validation(
     n_jobs: int | None = None,
     progress: bool = False,
 ) -> SplitValidation:
-    """The paper's validation (sections 6-8) in one call: split the corpus by MD5 (:func:`split_corpus`),
+    """The paper's validation (Cormack & Lynam 2006, sections 6-8) in one call.
+
+    The paper's validation (sections 6-8) in one call: split the corpus by MD5 (:func:`split_corpus`),
     bootstrap every list of each half B times (half A from child 0 of ``seed``, half B from
     child 1), build linear / logit / BCa intervals and their small-R corrections, and the MAP and
-    L-MAP intervals (bootstrap and parametric) of every run, both directions."""
+    L-MAP intervals (bootstrap and parametric) of every run, both directions.
+
+    Parameters
+    ----------
+    rs : irrepro.data.RunSet
+        The runs on the whole corpus.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+    rel : int
+        The lowest relevant grade.
+    eps : float
+        The logit's clipping of 0 and 1.
+    n_jobs : int or None
+        Workers (the values do not depend on them).
+    progress : bool
+        A tqdm progress bar.
+
+    Returns
+    -------
+    SplitValidation
+        Everything of sections 6-8.
+    """
     halves = dict(zip("AB", split_corpus(rs)))
     seeds = parallel.as_seed_sequence(seed).spawn(2)
     lists = {h: _lists_of(r, rel) for h, r in halves.items()}
@@ -207,8 +332,26 @@ def split_validation(
 
 @dataclass(frozen=True, eq=False)
 class FullCorpus:
-    """Full-corpus intervals (Figure 4): per-list intervals (systems, topics) and per-run MAP / L-MAP
-    intervals (systems,); ``replicates`` (systems, topics, B) when kept."""
+    """Full-corpus intervals (Cormack & Lynam 2006, Figure 4).
+
+    Full-corpus intervals (Figure 4): per-list intervals (systems, topics) and per-run MAP / L-MAP
+    intervals (systems,); ``replicates`` (systems, topics, B) when kept.
+
+    Attributes
+    ----------
+    runs, topics : tuple of str
+        The runs and topics.
+    ap : numpy.ndarray
+        AP, (systems, topics).
+    usable : numpy.ndarray
+        Bool, (systems, topics).
+    intervals : dict
+        ``{method: Intervals}`` per list.
+    maps : dict
+        ``{(kind, measure): Intervals}`` per run.
+    replicates : numpy.ndarray or None
+        (systems, topics, B) when kept.
+    """
 
     runs: tuple[str, ...]
     topics: tuple[str, ...]
@@ -232,11 +375,51 @@ def full_corpus(
     progress: bool | str = False,
     average: str = "usable",
 ) -> FullCorpus:
-    """Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
+    """Intervals on the whole corpus (Cormack & Lynam 2006, Figure 4).
+
+    Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
     MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
     the lists (or its label). ``average``: the run means over the usable lists (the paper) or
     over ``"all"`` topics, an unusable list counting as AP 0 (trec_eval -c, as ``irrepro
-    report`` and ``measures.evaluate(...).mean()``)."""
+    report`` and ``measures.evaluate(...).mean()``).
+
+    Parameters
+    ----------
+    rs : irrepro.data.RunSet
+        The runs.
+    B : int
+        Bootstrap samples.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+    rel : int
+        The lowest relevant grade.
+    eps : float
+        The logit's clipping of 0 and 1.
+    keep_replicates : bool
+        Keep the bootstrap replicates in the result.
+    n_jobs : int or None
+        Workers (the values do not depend on them).
+    progress : bool or str
+        A tqdm progress bar (a str is its label).
+    average : {"usable", "all"}
+        The topics the run means average.
+
+    Returns
+    -------
+    FullCorpus
+        The intervals.
+
+    Examples
+    --------
+    >>> from irrepro import data, corpus_bootstrap as cb
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
+    >>> fc = cb.full_corpus(runs, B=100, seed=1)
+    >>> sorted(fc.intervals), fc.ap.round(3)
+    (['linear', 'linear+smallR', 'logit', 'logit+smallR'], array([[0.556, 0.5  ],
+           [0.167, 1.   ]]))
+    """
     _fixed_share(np.zeros((0, 0), dtype=bool), average)  # a bad ``average`` fails before the work
     lists = _lists_of(rs, rel)
     shape = lists.shape
@@ -255,15 +438,51 @@ def full_corpus(
 
 
 def miss_ratio(normalized) -> float:
-    """Above / below ratio of an interval's misses (section 7: the fraction above "roughly six times
+    """Above / below ratio of an interval's misses (Cormack & Lynam 2006, section 7).
+
+    Above / below ratio of an interval's misses (section 7: the fraction above "roughly six times
     larger" than below for the linear interval): the share of normalized differences
     (:meth:`SplitValidation.normalized_difference`) above 1 over the share below -1 (an empty lower
-    tail counts as 1e-12)."""
+    tail counts as 1e-12).
+
+    Parameters
+    ----------
+    normalized : array_like
+        Normalized differences (:meth:`SplitValidation.normalized_difference`).
+
+    Returns
+    -------
+    float
+        The share above 1 over the share below -1.
+
+    Examples
+    --------
+    >>> from irrepro.corpus_bootstrap import miss_ratio
+    >>> miss_ratio([2.0, -2.0, 0.5, 3.0])
+    2.0
+    """
     x = np.asarray(normalized, dtype=float)
     return float(np.mean(x > 1) / max(np.mean(x < -1), 1e-12))
 
 
 def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
-    """The in-interval share (%) of the runs' ``measure`` ("MAP" or "L-MAP") intervals of ``kind``
-    ("bootstrap": Table 3, "parametric": Table 4), averaged over both directions (A to B, B to A)."""
+    """The in-interval share (%) of the runs' MAP or L-MAP intervals, both directions.
+
+    The in-interval share (%) of the runs' ``measure`` ("MAP" or "L-MAP") intervals of ``kind``
+    ("bootstrap": Table 3, "parametric": Table 4), averaged over both directions (A to B, B to A).
+
+    Parameters
+    ----------
+    val : SplitValidation
+        The split-corpus validation.
+    kind : {"bootstrap", "parametric"}
+        Table 3 or Table 4.
+    measure : {"MAP", "L-MAP"}
+        The run mean.
+
+    Returns
+    -------
+    float
+        A percentage.
+    """
     return float(np.mean([val.map_table(s, kind).set_index("measure").loc[measure, "in"] for s in "AB"]))

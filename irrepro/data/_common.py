@@ -11,7 +11,7 @@ import numpy as np
 from .._text import shown
 from ..errors import InputError
 
-__all__ = ["DataError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
+__all__ = ["DataError", "DataUnavailable", "CacheError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
 
 #: Grade of a retrieved document that has no judgment in the qrels.
 UNJUDGED = -1
@@ -24,8 +24,54 @@ _GRADE_MIN, _GRADE_MAX = -(2**31), 2**31 - 1
 _PRECISIONS = ("float32", "float64")
 
 
+class DataUnavailable(InputError, RuntimeError):
+    """A data file could be found neither in the cache, nor in the mirror, nor on the network.
+
+    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
+    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``.
+
+    Examples
+    --------
+    >>> from irrepro.data import DataUnavailable
+    >>> from irrepro import InputError
+    >>> issubclass(DataUnavailable, InputError) and issubclass(DataUnavailable, RuntimeError)
+    True
+    """
+
+
+class CacheError(DataUnavailable):
+    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot be written.
+
+    The message names the path and what to do.
+
+    Examples
+    --------
+    >>> from irrepro.data import CacheError, DataUnavailable
+    >>> issubclass(CacheError, DataUnavailable)
+    True
+    """
+
+
 class DataError(InputError):
-    """Malformed input: the message names the file, the line (1-based) and the problem."""
+    """Malformed input: the message names the file, the line (1-based) and the problem.
+
+    An :class:`irrepro.InputError`: the command line prints it as one line and exits with 2.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    line : int or None
+        The 1-based line, or None for the whole file.
+    problem : str
+        What is wrong.
+
+    Examples
+    --------
+    >>> from irrepro.data import DataError
+    >>> str(DataError("run.txt", 3, "the score 'high' is not a number"))
+    "run.txt, line 3: the score 'high' is not a number"
+    """
 
     def __init__(self, path, line, problem):
         self.path, self.line, self.problem = str(path), line, problem
@@ -35,9 +81,27 @@ class DataError(InputError):
 
 
 def topic_order(topics: Iterable[str]) -> list[str]:
-    """Topic ids sorted numerically when they are all integers, else as strings. An integer is
-    what ``int()`` reads: decimal digits only (``str.isdecimal``); ``'²'`` is a digit to
-    ``str.isdigit`` but no integer, so ids like it sort as strings."""
+    """Topic ids sorted numerically when they are all integers, else as strings.
+
+    An integer is what ``int()`` reads: decimal digits only (``str.isdecimal``); ``'²'`` is a digit
+    to ``str.isdigit`` but no integer, so ids like it sort as strings.
+
+    Parameters
+    ----------
+    topics : iterable of str
+        The topic ids.
+
+    Returns
+    -------
+    list of str
+        The ids in order.
+
+    Examples
+    --------
+    >>> from irrepro.data import topic_order
+    >>> topic_order(["10", "9", "100"]), topic_order(["b", "a10", "a9"])
+    (['9', '10', '100'], ['a10', 'a9', 'b'])
+    """
     topics = list(dict.fromkeys(topics))
     if all(t.isdecimal() for t in topics):
         return sorted(topics, key=int)

@@ -19,12 +19,8 @@ irrepro writes gets the mode the process's umask gives a new file (``0o666 & ~um
 from __future__ import annotations
 
 import csv
-import errno
 import functools
-import hashlib
 import os
-import shutil
-import tempfile
 import warnings
 from dataclasses import dataclass
 from importlib import resources
@@ -33,6 +29,20 @@ from pathlib import Path
 import platformdirs
 
 from ..errors import InputError, UnknownNameError
+from ._common import CacheError, DataUnavailable
+
+# verified files on disk (served from here as before)
+from ._files import (
+    _DISK_FULL,
+    _copy_atomic,
+    _disk_full,
+    _new_file_mode,
+    _writable_dir,
+    atomic_write,
+    recorded_sha256_problem,
+    sha256_file,
+    sha256_record,
+)
 
 __all__ = [
     "CacheError",
@@ -54,18 +64,6 @@ __all__ = [
 NETWORK_TIMEOUT = 10
 
 
-class DataUnavailable(InputError, RuntimeError):
-    """A data file could be found neither in the cache, nor in the mirror, nor on the network.
-
-    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
-    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``."""
-
-
-class CacheError(DataUnavailable):
-    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot
-    be written. The message names the path and what to do."""
-
-
 @dataclass(frozen=True)
 class RegistryEntry:
     """One file of the registry: its path (relative to the cache / mirror root), checksum, size,
@@ -80,7 +78,20 @@ class RegistryEntry:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, RegistryEntry]:
-    """All files the book may read, keyed by their relative path."""
+    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``).
+
+    Returns
+    -------
+    dict of str to RegistryEntry
+        Path -> its sha256, size in bytes, public URL and license.
+
+    Examples
+    --------
+    >>> from irrepro.data import registry
+    >>> entry = registry()["ir_datasets/cord19/trec-covid/qrels"]
+    >>> entry.bytes, entry.sha256[:12]
+    (1142244, '84a374f40a89')
+    """
     text = resources.files("irrepro").joinpath("registry.tsv").read_text(encoding="utf-8")
     rows = csv.DictReader(text.splitlines(), delimiter="\t")
     return {
@@ -101,13 +112,37 @@ def _env_flag(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    """The user's data cache (``IRREPRO_CACHE`` or the platform cache directory)."""
+    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory (it need not exist yet).
+
+    Examples
+    --------
+    >>> from irrepro.data import cache_dir
+    >>> cache_dir().is_absolute()
+    True
+    """
     env = os.environ.get("IRREPRO_CACHE")
     return Path(env).expanduser().resolve() if env else Path(platformdirs.user_cache_dir("irrepro"))
 
 
 def mirror_dir() -> Path | None:
-    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set."""
+    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The mirror directory, laid out like the registry's paths.
+
+    Examples
+    --------
+    >>> from irrepro.data import mirror_dir
+    >>> mirror_dir() is None or mirror_dir().is_absolute()
+    True
+    """
     env = os.environ.get("IRREPRO_MIRROR")
     return Path(env).expanduser().resolve() if env else None
 
@@ -117,170 +152,11 @@ def is_offline() -> bool:
     return _env_flag("IRREPRO_OFFLINE")
 
 
-_VERIFIED: dict[tuple[str, int, int], str] = {}
 _NETWORK_DOWN: list[str] = []  # the first network failure of this process, if any
-
-
-def _sha256(path: str | Path) -> str:
-    """The sha256 of a file's bytes as they are now (read in blocks)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    """The sha256 of a file, memoised on (path, size, mtime) for this process."""
-    st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _VERIFIED:
-        _VERIFIED[key] = _sha256(path)
-    return _VERIFIED[key]
 
 
 def _matches(path: Path, entry: RegistryEntry) -> bool:
     return path.stat().st_size == entry.bytes and sha256_file(path) == entry.sha256
-
-
-def _writable_dir(directory: Path) -> None:
-    """Create ``directory`` (and parents) or raise :class:`CacheError` saying why it cannot be."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CacheError(f"{directory} is a file, not a directory: point IRREPRO_CACHE at a directory") from None
-    except NotADirectoryError:
-        bad = next((p for p in [directory, *directory.parents] if p.exists() and not p.is_dir()), directory)
-        raise CacheError(
-            f"cannot create the directory {directory}: {bad} is a file (check IRREPRO_CACHE)"
-        ) from None
-    except OSError as exc:  # permission denied, read-only file system, ...
-        raise CacheError(
-            f"cannot create the directory {directory}: {exc.strerror or exc} (check IRREPRO_CACHE)"
-        ) from None
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise CacheError(f"the directory {directory} is not writable (check IRREPRO_CACHE)")
-
-
-def _umask() -> int:
-    """This process's umask, read without changing it where Linux tells it (``/proc/self/status``;
-    elsewhere set and restored at once)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _new_file_mode() -> int:
-    """The mode of a new file under the umask, as ``open()`` would create it: ``0o666 & ~umask``."""
-    return 0o666 & ~_umask()
-
-
-_DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
-
-
-def _disk_full(dst: Path, exc: OSError) -> CacheError:
-    """The error for a write into ``dst`` that ran out of space: it names the file being written
-    and its directory (never the file being read, which an OSError of a copy names first)."""
-    return CacheError(
-        f"cannot write {dst}: the disk is full ({exc.strerror or 'no space left'} in {dst.parent}); "
-        "free some space there, or point IRREPRO_CACHE at a directory on a disk with room"
-    )
-
-
-def sha256_record(path: str | Path) -> Path:
-    """Where the recorded sha256 of the derived file ``path`` is kept: ``path`` + ``.sha256``."""
-    path = Path(path)
-    return path.with_name(path.name + ".sha256")
-
-
-def atomic_write(dst: str | Path, write, *, record_sha256: bool = False) -> None:
-    """Create ``dst`` whole or not at all: ``write(tmp_path)`` fills a temporary file beside it,
-    which is then renamed over ``dst`` (and removed if anything fails). Concurrent writers of the
-    same ``dst`` are safe: each renames its own complete file, the last one wins.
-
-    Parameters
-    ----------
-    dst : str or Path
-        The file to create or replace.
-    write : callable
-        ``write(tmp_path)`` writes the whole content into ``tmp_path``.
-    record_sha256 : bool
-        Also record the sha256 of the new content in :func:`sha256_record` ``(dst)`` (written just
-        before ``dst`` is renamed into place), for :func:`recorded_sha256_problem` to check on read.
-
-    The file gets the mode the umask gives a new file (``0o666 & ~umask``: 0644 under umask 022,
-    0600 under 077). A directory that cannot be written, or a disk that is full, raises
-    :class:`CacheError` naming ``dst``.
-    """
-    dst = Path(dst)
-    _writable_dir(dst.parent)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".part")
-    except OSError as exc:
-        if exc.errno in _DISK_FULL:
-            raise _disk_full(dst, exc) from exc
-        raise CacheError(f"cannot write in {dst.parent}: {exc.strerror or exc} (check IRREPRO_CACHE)") from None
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, _new_file_mode())  # mkstemp's 0600 whatever the umask
-        if record_sha256:
-            digest = _sha256(tmp)
-            atomic_write(sha256_record(dst), lambda t: Path(t).write_text(f"{digest}  {dst.name}\n"))
-        os.replace(tmp, dst)
-    except OSError as exc:
-        if exc.errno in _DISK_FULL:  # a full disk is the destination's, whatever file the error names
-            raise _disk_full(dst, exc) from exc
-        raise
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def recorded_sha256_problem(path: str | Path) -> str | None:
-    """Check a derived file against the sha256 recorded when irrepro wrote it (``atomic_write(...,
-    record_sha256=True)``).
-
-    Parameters
-    ----------
-    path : str or Path
-        The derived file (it must exist).
-
-    Returns
-    -------
-    str or None
-        None when the file's bytes have the recorded sha256; otherwise what is wrong, as words
-        that follow the file's name ("does not match its recorded sha256 ...", "has no recorded
-        sha256 ...").
-    """
-    path = Path(path)
-    record = sha256_record(path)
-    try:
-        recorded = record.read_text(encoding="ascii").split()
-    except FileNotFoundError:
-        return f"has no recorded sha256 ({record} is missing)"
-    except (OSError, UnicodeDecodeError) as exc:
-        return f"has an unreadable sha256 record {record} ({exc})"
-    if not recorded or len(recorded[0]) != 64 or set(recorded[0]) - set("0123456789abcdef"):
-        return f"has a malformed sha256 record {record}"
-    actual = _sha256(path)  # not memoised: the bytes as they are now
-    if actual != recorded[0]:
-        return (
-            f"does not match its recorded sha256 (changed since irrepro wrote it: recorded "
-            f"{recorded[0][:16]}..., now {actual[:16]}...)"
-        )
-    return None
-
-
-def _copy_atomic(src: Path, dst: Path) -> None:
-    atomic_write(dst, lambda tmp: shutil.copyfile(src, tmp))
 
 
 def _how_to_supply(entry: RegistryEntry, target: Path) -> str:
@@ -310,9 +186,38 @@ def where(relpath: str) -> str:
 
 
 def locate(relpath: str, *, progress: bool = False) -> Path:
-    """Return a verified local copy of the registry file ``relpath`` (see the module docstring for
-    the resolution order). Raises :class:`DataUnavailable` with a message naming the file, where it
-    was looked for and how to supply it."""
+    """A verified local copy of the registry file ``relpath``.
+
+    The cache first, then the offline mirror (copied into the cache), then the network (never with
+    ``IRREPRO_OFFLINE=1``); every copy is checked against its sha256 (see :mod:`irrepro.data._fetch`
+    for the order and what a corrupt copy gives).
+
+    Parameters
+    ----------
+    relpath : str
+        A path of :func:`registry`.
+    progress : bool, default False
+        Show a download progress bar.
+
+    Returns
+    -------
+    pathlib.Path
+        The verified file in the cache.
+
+    Raises
+    ------
+    DataUnavailable
+        Naming the file, where it was looked for and how to supply it.
+    CacheError
+        When the cache cannot be used.
+    irrepro.UnknownNameError
+        For a path that is not in the registry.
+
+    Examples
+    --------
+    >>> from irrepro.data import locate
+    >>> path = locate("ir_datasets/cord19/trec-covid/qrels")  # doctest: +SKIP
+    """
     try:
         entry = registry()[relpath]
     except KeyError:

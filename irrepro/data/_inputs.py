@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import InputTypeError
 from ._common import DataError
 from ._qrels import Qrels, _checked_qrels
 from ._runs import Run, read_run
-from ..errors import InputTypeError
 
 #: Column names of runs and qrels frames: (topic, document, value) per convention.
 RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InputError
 from ._common import DataError, _pd
 from ._runset import _indices
-from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -21,7 +21,33 @@ __all__ = ["ScoreMatrix", "read_score_matrix"]
 
 @dataclass(frozen=True, eq=False)
 class ScoreMatrix:
-    """Per-topic scores of one measure: ``scores[s, t]`` for system ``s`` on topic ``t``."""
+    """Per-topic scores of one measure: ``scores[s, t]`` for system ``s`` on topic ``t``.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        float64 ``(S, T)``.
+    systems : tuple of str
+        The systems' names, one per row.
+    topics : tuple of str
+        The topic ids, one per column.
+    measure : str
+        The measure's name (``"AP"``, ``"P@10"``).
+    collection : str, optional
+        The collection's name.
+    source : str, optional
+        ``"real"`` or ``"simulated"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import ScoreMatrix
+    >>> m = ScoreMatrix(np.array([[0.2, 0.4], [0.3, 0.1]]), ("A", "B"), ("401", "402"), "AP")
+    >>> m.mean()
+    array([0.3, 0.2])
+    >>> m.subset(systems=["B"]).scores
+    array([[0.3, 0.1]])
+    """
 
     scores: np.ndarray  # float64 (S, T)
     systems: tuple[str, ...]
@@ -49,7 +75,7 @@ class ScoreMatrix:
         """Mean over topics per system (e.g. MAP from AP)."""
         return self.scores.mean(axis=1)
 
-    def subset(self, systems: Sequence | None = None, topics: Sequence | None = None) -> "ScoreMatrix":
+    def subset(self, systems: Sequence | None = None, topics: Sequence | None = None) -> ScoreMatrix:
         """Restrict to some systems and/or topics (names or integer indices)."""
         si, ti = _indices(self.systems, systems), _indices(self.topics, topics)
         return replace(
@@ -94,11 +120,37 @@ def read_score_matrix(
     collection: str = "",
     source: str = "",
 ) -> ScoreMatrix:
-    """Read a topics x systems CSV (one row per topic, one column per system, optional first
-    column ``topic``) into a systems x topics :class:`ScoreMatrix`.
+    r"""Read a topics x systems CSV into a systems x topics :class:`ScoreMatrix`.
 
-    ``topics`` names the rows when the file has no ``topic`` column; without either, rows are
-    named ``row1``, ``row2``, ...
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The CSV: one row per topic, one column per system, optionally a first column ``topic``.
+    measure : str
+        The measure the scores are of.
+    topics : sequence of str, optional
+        The rows' topic ids when the file has no ``topic`` column; without either, rows are named
+        ``row1``, ``row2``, ...
+    collection : str, optional
+        The collection's name.
+    source : str, optional
+        ``"real"`` or ``"simulated"``.
+
+    Returns
+    -------
+    ScoreMatrix
+        Systems x topics.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irrepro.data import read_score_matrix
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d) / "ap.csv"
+    ...     _ = path.write_text("topic,A,B\n401,0.2,0.3\n402,0.4,0.1\n")
+    ...     m = read_score_matrix(path, "AP")
+    >>> m.systems, m.topics, m.scores[0]
+    (('A', 'B'), ('401', '402'), array([0.2, 0.4]))
     """
     pd = _pd()
     path = Path(path)

@@ -11,25 +11,27 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
-from ._textfiles import (
-    _INTEGER,
-    _QRELS_LAYOUT,
-    _data_lines,
+from ..errors import InputError, InputTypeError
+from ._columns import (
     _dict_parts,
     _duplicate_line,
     _duplicate_pair,
     _encode,
     _fast_table,
+    _np,
+    _strings,
+)
+from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
+from ._textfiles import (
+    _INTEGER,
+    _QRELS_LAYOUT,
+    _data_lines,
     _field_count_error,
     _fspath,
-    _np,
     _parse_grade,
     _read_bytes,
-    _strings,
     _text,
 )
-from ..errors import InputError, InputTypeError
 
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
@@ -43,7 +45,7 @@ class _CodedColumns(_SequenceABC):
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray, grade: np.ndarray):
+    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
@@ -51,7 +53,7 @@ class _CodedColumns(_SequenceABC):
     def __len__(self) -> int:
         return 3
 
-    def __getitem__(self, i: int) -> np.ndarray:
+    def __getitem__(self, i: int) -> np.ndarray:  # type: ignore[override]  # the three columns: no slices
         i = range(3)[i]  # IndexError beyond 3 columns (it ends iteration)
         if i == 2:
             return self.grade
@@ -61,7 +63,7 @@ class _CodedColumns(_SequenceABC):
             self._made[i] = names if codes is None else names[codes]
         return self._made[i]
 
-    def select(self, keep: np.ndarray) -> "_CodedColumns":
+    def select(self, keep: np.ndarray) -> _CodedColumns:
         d_idx = np.flatnonzero(keep) if self.d_idx is None else self.d_idx[keep]
         return _CodedColumns(self.topic_dict, self.t_idx[keep], self.doc_dict, d_idx, self.grade[keep])
 
@@ -75,14 +77,28 @@ class _CodedColumns(_SequenceABC):
 class Qrels:
     """Graded relevance judgments: one (topic, doc, grade) per line of the qrels.
 
-    ``table`` is a pandas DataFrame with columns topic (str), doc (str) and grade (int64), built
-    on first use (the evaluation path needs no pandas). As in trec_eval, a negative grade
-    (TREC-COVID has two -1 lines; other tracks use -1/-2 for spam or unjudgeable documents) is
-    neither relevant nor judged non-relevant: it counts as unjudged. ``source`` is ``"real"`` for
-    the book's collections and ``"simulated"`` for the stand-in.
+    As in trec_eval, a negative grade (TREC-COVID has two -1 lines; other tracks use -1/-2 for spam or
+    unjudgeable documents) is neither relevant nor judged non-relevant: it counts as unjudged.
 
-    Build one from a DataFrame (``Qrels(table, name)``) or from columns
-    (``Qrels(columns=(topics, docs, grades), name=...)``).
+    Parameters
+    ----------
+    table : pandas.DataFrame, optional
+        Columns topic (str), doc (str) and grade (int64). Give it or ``columns``; :attr:`table` is
+        built on first use from columns (the evaluation path needs no pandas).
+    name : str, optional
+        A name for the judgments.
+    source : str, optional
+        ``"real"`` for the book's collections, ``"simulated"`` for the stand-in.
+    columns : tuple of arrays, optional
+        ``(topics, docs, grades)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.data import Qrels
+    >>> qrels = Qrels(pd.DataFrame({"topic": ["1", "1"], "doc": ["d1", "d2"], "grade": [1, 0]}), "toy")
+    >>> qrels.topics, qrels.n_relevant()
+    (('1',), array([1]))
     """
 
     def __init__(self, table=None, name: str = "", source: str = "", *, columns=None):
@@ -111,7 +127,7 @@ class Qrels:
         return self._table
 
     @cached_property
-    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | _CodedColumns:
         t = self._table
         return (
             t["topic"].to_numpy(dtype=object), t["doc"].to_numpy(dtype=object),
@@ -188,7 +204,7 @@ class Qrels:
         """Number of judged documents (grade >= 0) per topic."""
         return self.grade_levels(topics)[1].sum(axis=1)
 
-    def select(self, keep: np.ndarray, name: str | None = None) -> "Qrels":
+    def select(self, keep: np.ndarray, name: str | None = None) -> Qrels:
         """The judgments where the boolean ``keep`` (one per line) is True."""
         name = self.name if name is None else name
         if isinstance(self._columns, _CodedColumns):
@@ -224,33 +240,62 @@ def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
-    """Read a TREC qrels file (``topic iteration doc grade``), the way trec_eval 10 reads it
-    (``get_qrels.c``), with :func:`read_run`'s rules for whitespace, gzip, blank lines (trec_eval
-    refuses them in qrels; they carry no data, so irrepro skips them) and ``#`` comment lines
-    (trec_eval skips them when ``#`` is a line's first character), and:
+    r"""Read a TREC qrels file (``topic iteration doc grade``) the way trec_eval 10 reads it.
+
+    Parameters
+    ----------
+    path : str, bytes or os.PathLike
+        A regular file, a pipe, a FIFO, ``/dev/stdin`` or ``/dev/fd/N``; plain or gzip.
+    name : str, optional
+        A name for the judgments (default: the file's name).
+
+    Returns
+    -------
+    Qrels
+        The judgments.
+
+    Raises
+    ------
+    DataError
+        For every refusal, naming the file, the line and the problem.
+
+    Notes
+    -----
+    trec_eval's ``get_qrels.c``, with :func:`read_run`'s rules for whitespace, gzip, blank lines
+    (trec_eval refuses them in qrels; they carry no data, so irrepro skips them) and ``#`` comment
+    lines (trec_eval skips them when ``#`` is a line's first character), and:
 
     * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
     * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
       2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
     * a document judged twice for one topic is refused;
-    * ``path`` may be a pipe, a FIFO, ``/dev/stdin``, ``/dev/fd/N`` or bytes, and binary data
-      and gzip bombs are refused, as for :func:`read_run`.
+    * binary data and gzip bombs are refused, as for :func:`read_run`.
 
-    Every refusal raises :class:`DataError` naming the file, the line and the problem.
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irrepro import data
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d) / "qrels.txt"
+    ...     _ = path.write_text("1 0 d1 1\n1 0 d9 2\n2 0 d3 0\n")
+    ...     qrels = data.read_qrels(path)
+    >>> qrels.name, qrels.topics, qrels.n_relevant()
+    ('qrels.txt', ('1', '2'), array([2, 0]))
     """
-    import pyarrow as pa
-
     import os
     import stat
 
+    import pyarrow as pa
+
     path = _fspath(path)
-    data = _read_bytes(path, "qrels")
+    data: bytes | bytearray | None = _read_bytes(path, "qrels")
     # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
     # costs more time and memory than the rest of the reading)
     # (the iteration is not read when no field can be empty; the system allocator's peak is
     # lower than mimalloc's for one large file, higher for many run files read in threads)
-    table = _fast_table(data, 4, {1: pa.binary(), 2: pa.string(), 3: pa.int64()}, extra_empty=True,
-                        lean=((1,), None), pool=pa.system_memory_pool())
+    col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
+    # (data: the annotation allows the None that releases it below; here it holds the bytes)
+    table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
     if table is not None:
         try:
             regular = stat.S_ISREG(os.stat(path).st_mode)
@@ -272,7 +317,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     return _read_qrels_slow(data, path, name or path.name)
 
 
-def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
+def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
     topics, docs, grades = [], [], []
     first: dict[tuple[bytes, bytes], int] = {}
     for i, f in _data_lines(data, path, "qrels"):
@@ -286,16 +331,45 @@ def _read_qrels_slow(data: bytes, path: Path, name: str) -> Qrels:
                 path, i, f"duplicate judgment for document {d!r} in topic {t!r} (first at line {first[key]})"
             )
         first[key] = i
-        topics.append(t), docs.append(d), grades.append(g)
+        topics.append(t)
+        docs.append(d)
+        grades.append(g)
     if not topics:
         raise DataError(path, None, "empty qrels file (only blank or comment lines)")
     return _qrels_from_columns(topics, docs, grades, name)
 
 
 def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") -> Qrels:
-    """Build :class:`Qrels` from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' qrels_iter).
-    A duplicate (topic, doc) or a grade that is not a 32-bit integer raises :class:`DataError`
-    naming the record (1-based)."""
+    """Build :class:`Qrels` from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' ``qrels_iter``).
+
+    Parameters
+    ----------
+    records : iterable of (str, str, int)
+        One judgment per tuple.
+    name : str, optional
+        A name for the judgments.
+
+    Returns
+    -------
+    Qrels
+        The judgments.
+
+    Raises
+    ------
+    DataError
+        For a duplicate (topic, doc) or a grade that is not a 32-bit integer, naming the record
+        (1-based).
+
+    Examples
+    --------
+    >>> from irrepro.data import qrels_from_records
+    >>> qrels = qrels_from_records([("1", "d1", 1), ("1", "d9", 2), ("2", "d3", 0)], "toy")
+    >>> qrels.table
+      topic doc  grade
+    0     1  d1      1
+    1     1  d9      2
+    2     2  d3      0
+    """
     rows = list(records)
     table = _pd().DataFrame(rows, columns=["topic", "doc", "grade"])
     return _checked_qrels(table, name or "qrels", "record")

@@ -14,30 +14,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._common import _PRECISIONS, UNJUDGED, DataError, _n_threads, _pd, _rows_named, _show, topic_order
-from ._qrels import Qrels
-from ._runset import Deferred, RunSet
-from ._textfiles import (
-    _RUN_LAYOUT,
-    _data_lines,
+from ..errors import InputError
+from ._columns import (
     _dict_parts,
     _duplicate_pair,
     _encode,
     _fast_table,
-    _field_count_error,
-    _fspath,
     _np,
     _np_filled,
+    _strings,
+)
+from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
+from ._qrels import Qrels
+from ._runset import Deferred, RunSet, _GradeIndex, _Vocabulary
+from ._textfiles import (
+    _RUN_LAYOUT,
+    _data_lines,
+    _field_count_error,
+    _fspath,
     _parse_score,
     _read_bytes,
-    _strings,
     _text,
 )
-from ..errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,7 +55,7 @@ class _RunCols:
     path: str
     topic_dict: list
     t_idx: np.ndarray
-    doc_dict: object  # pyarrow StringArray
+    doc_dict: Any  # pyarrow StringArray
     d_idx: np.ndarray
     score: np.ndarray
 
@@ -68,8 +70,26 @@ class _RunCols:
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One parsed TREC run: ``table`` has columns topic, doc, score (float64), in file order
-    (for a run read from a file by the fast reader, in no particular order)."""
+    """One parsed TREC run: its (topic, doc, score) lines.
+
+    Parameters
+    ----------
+    name : str
+        The run's name (its tag).
+    table : pandas.DataFrame
+        Columns topic, doc, score (float64), in file order (for a run read from a file by the fast
+        reader, in no particular order).
+    path : str, optional
+        The file it was read from.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.data import Run
+    >>> run = Run("mine", pd.DataFrame({"topic": ["1"], "doc": ["d1"], "score": [2.5]}))
+    >>> run.name, len(run.table)
+    ('mine', 1)
+    """
 
     name: str
     table: pd.DataFrame
@@ -93,7 +113,7 @@ def _parse_run(path: str | Path) -> _RunCols:
     return _parse_run_slow(data, path)
 
 
-def _parse_run_fast(data: bytes, path: Path) -> _RunCols | None:
+def _parse_run_fast(data: bytes | bytearray, path: Path) -> _RunCols | None:
     """The fast pass over a run file's bytes, or None (then the slow pass reads it)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -126,7 +146,7 @@ def _parse_run_fast(data: bytes, path: Path) -> _RunCols | None:
     return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
 
 
-def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
+def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
     topics, docs, scores = [], [], []
     tag = tag_line = None
     first: dict[tuple[bytes, bytes], int] = {}
@@ -146,20 +166,40 @@ def _parse_run_slow(data: bytes, path: Path) -> _RunCols:
         if key in first:
             raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
         first[key] = i
-        topics.append(t), docs.append(d), scores.append(s)
+        topics.append(t)
+        docs.append(d)
+        scores.append(s)
     if not topics:
         raise DataError(path, None, "empty run file (only blank or comment lines)")
     return _run_cols_from_parts(tag, path, topics, docs, scores)
 
 
 def read_run(path: str | Path) -> Run:
-    """Read a TREC run file (``topic Q0 doc rank score tag``), the way trec_eval 10 reads it
-    (checked against its ``get_trec_results.c``):
+    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it.
 
-    * Fields are separated by any run of whitespace (space, tab, ``\\r``, ``\\v``, ``\\f``); a
-      line ends at ``\\n`` (Windows ``\\r\\n`` line ends are fine). Files may be gzip-compressed
-      (detected by content, not by name); text is UTF-8, and a byte order mark at the start is
-      dropped (trec_eval would make it part of the first topic id).
+    Parameters
+    ----------
+    path : str, bytes or os.PathLike
+        A regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's
+        ``<(zcat run.gz)``); plain or gzip-compressed (detected by content, not by name).
+
+    Returns
+    -------
+    Run
+        The run, named by its tag: its (topic, doc, score) lines.
+
+    Raises
+    ------
+    DataError
+        For every refusal, naming the file, the line and the problem.
+
+    Notes
+    -----
+    The conventions, checked against trec_eval's ``get_trec_results.c``:
+
+    * Fields are separated by any run of whitespace (space, tab, ``\r``, ``\v``, ``\f``); a
+      line ends at ``\n`` (Windows ``\r\n`` line ends are fine). Text is UTF-8, and a byte order
+      mark at the start is dropped (trec_eval would make it part of the first topic id).
     * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
     * A line whose first non-blank character is ``#`` is a comment and is skipped.
     * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
@@ -170,15 +210,27 @@ def read_run(path: str | Path) -> Run:
       where it changes (trec_eval names the run by the last line's tag without checking).
     * A document twice in one topic is refused, as trec_eval refuses it.
 
-    ``path`` may name a regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path
-    (bash's ``<(zcat run.gz)``), as str, bytes (any name the file system allows) or PathLike. It
-    is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is met,
-    and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB)
-    is refused as a decompression bomb.
+    The file is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is
+    met, and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB) is
+    refused as a decompression bomb. A fast columnar reader (pyarrow's CSV reader) reads the file;
+    when it meets anything unusual, a line-by-line pass of the same conventions reads it instead,
+    and names the offending line.
 
-    Every refusal raises :class:`DataError` naming the file, the line and the problem. A fast
-    columnar reader (pyarrow's CSV reader) reads the file; when it meets anything unusual, a
-    line-by-line pass of the same conventions reads it instead, and names the offending line.
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irrepro import data
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d) / "run.txt"
+    ...     _ = path.write_text("1 Q0 d1 1 2.5 mine\n1 Q0 d2 2 1.0 mine\n2 Q0 d3 1 0.7 mine\n")
+    ...     run = data.read_run(path)
+    >>> run.name
+    'mine'
+    >>> run.table
+      topic doc  score
+    0     1  d1    2.5
+    1     1  d2    1.0
+    2     2  d3    0.7
     """
     cols = _parse_run(path)
     return Run(cols.name, cols.frame(), cols.path, cols)
@@ -272,70 +324,6 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
 
-class _GradeIndex:
-    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
-    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
-
-    def __init__(self, q_t, q_d, q_g, T: int, V: int):
-        judged = q_g >= 0
-        q_t, q_d, q_g = q_t[judged], q_d[judged], q_g[judged]
-        self.V, self.table, self.keys = V, None, None
-        levels, q_level = np.unique(q_g, return_inverse=True)
-        if T * V <= (1 << 25) and len(levels) < 255:
-            self.table = np.zeros((T, V), dtype=np.uint8)
-            self.table[q_t, q_d] = q_level + 1
-            self.lut = np.r_[UNJUDGED, levels].astype(np.int32)
-        else:
-            key = q_t.astype(np.int64) * V + q_d
-            order = np.argsort(key)
-            self.keys, self.grades = key[order], q_g[order].astype(np.int32)
-
-    def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
-        if self.table is not None:
-            return self.lut[self.table[t, d]]
-        out = np.full(len(t), UNJUDGED, dtype=np.int32)
-        if len(self.keys) and len(t):
-            rkey = t.astype(np.int64) * self.V + d
-            pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
-            found = self.keys[pos] == rkey
-            out[found] = self.grades[pos[found]]
-        return out
-
-
-class _Vocabulary:
-    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
-    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
-    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
-
-    def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
-        self.parts = (run_vocab, q_docs, q_didx)
-        self.made = None
-
-    def _make(self) -> tuple[np.ndarray, np.ndarray]:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if self.made is None:
-            run_vocab, q_docs, q_didx = self.parts
-            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
-            if used is not None and not used.all():  # (qrels selected from larger ones)
-                q_docs = q_docs.filter(pa.array(used))
-            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
-            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
-            by_id = pc.sort_indices(uniq)
-            code = np.empty(len(uniq), dtype=np.int32)
-            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
-            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
-            self.parts = None
-        return self.made
-
-    def ids(self) -> np.ndarray:
-        return self._make()[0]
-
-    def codes(self, run_codes: np.ndarray) -> np.ndarray:
-        return self._make()[1][run_codes]
-
-
 def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str) -> RunSet:
     """Rank every run (in threads: results do not depend on their number) and lay all of them
     out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
@@ -384,11 +372,13 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
 
     def rank(i: int) -> _Ranked:
         r = _rank_run(cols[i], remap[starts[i] : starts[i + 1]], V, tindex, T, precision)
-        a, n = row_start[i], len(r.docs)
-        flat_docs[a : a + n] = r.docs
-        flat_grades[a : a + n] = grade_of(r.t, r.docs)
+        t, docs = r.t, r.docs
+        assert t is not None and docs is not None  # (released below)
+        a, n = row_start[i], len(docs)
+        flat_docs[a : a + n] = docs
+        flat_grades[a : a + n] = grade_of(t, docs)
         r.t = r.docs = None  # the offsets keep the topics
-        cols[i] = None  # this run's columns are no longer needed (the caller hands them over)
+        cols[i] = None  # type: ignore[call-overload]  # no longer needed (the caller hands them over)
         return r
 
     if len(cols) > 1:
@@ -412,8 +402,8 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
         topics=tuple(topics),
         offsets=np.r_[0, np.cumsum(counts.ravel())].astype(np.int64),
         flat_grades=flat_grades,
-        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),
-        vocab=Deferred(vocab.ids),
+        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),  # type: ignore[arg-type]  # made
+        vocab=Deferred(vocab.ids),  # type: ignore[arg-type]  # on first use (RunSet's _OnFirstUse fields)
         qrels=qrels,
         name=name,
         source=source,
@@ -427,9 +417,40 @@ def build_runset(
 ) -> RunSet:
     """Rank every run trec_eval's way and lay all of them out as one :class:`RunSet`.
 
-    ``precision`` is how scores are compared: ``"float32"`` (default; trec_eval <= 9.0.8,
-    pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10). A run none of whose
-    topics is in the qrels raises :class:`DataError` naming it and a few ids of both.
+    Parameters
+    ----------
+    runs : sequence of Run
+        The runs (:func:`read_run`), each with a distinct name.
+    qrels : Qrels
+        The judgments the retrieved documents' grades come from.
+    name : str, optional
+        A name for the set.
+    source : str, optional
+        ``"real"``, ``"simulated"`` or ``"user files"`` (what the pages and reports say of it).
+    precision : {"float32", "float64"}
+        How scores are compared when ranking: ``"float32"`` (default; trec_eval <= 9.0.8,
+        pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
+
+    Returns
+    -------
+    RunSet
+        Every run's ranked list per topic of the qrels, with the documents' grades.
+
+    Raises
+    ------
+    DataError
+        For a run none of whose topics is in the qrels, naming it and a few ids of both.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import data
+    >>> run = data.Run("mine", pd.DataFrame({"topic": ["1", "1", "2"], "doc": ["d1", "d2", "d3"],
+    ...                                      "score": [2.5, 1.0, 0.7]}))
+    >>> qrels = data.qrels_from_records([("1", "d1", 1), ("1", "d9", 2), ("2", "d3", 0)])
+    >>> rs = data.build_runset([run], qrels, name="toy")
+    >>> rs.runs, rs.topics
+    (('mine',), ('1', '2'))
     """
     cols = [_run_cols_of(r) for r in runs]
     return _assemble(cols, qrels, name=name, source=source, precision=precision)

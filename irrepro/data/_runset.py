@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._common import PAD, _pd
-from ._qrels import Qrels
 from ..errors import InputError, UnknownNameError
+from ._columns import _dict_parts, _np, _strings
+from ._common import PAD, UNJUDGED, _pd
+from ._qrels import Qrels
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,8 +58,10 @@ class _OnFirstUse:
 
 @dataclass(frozen=True, eq=False)
 class RunSet:
-    """A set of runs over the same topics, stored ragged: one flat array of every ranked list, in
-    trec_eval's rank order, with offsets (memory follows the number of retrieved documents).
+    """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
+
+    One flat array of every ranked list, with offsets: memory follows the number of retrieved
+    documents. Built by :func:`~irrepro.data.load_runs` and :func:`~irrepro.data.build_runset`.
 
     Attributes
     ----------
@@ -85,18 +88,33 @@ class RunSet:
         as trec_eval does).
     precision : ``"float32"`` or ``"float64"``, how scores were compared when ranking.
 
+    Notes
+    -----
     ``lengths`` (S, T), and the dense ``grades`` / ``doc_codes`` (S, T, K) arrays (K the longest
     list, padded with ``PAD`` / -1) are derived on demand: use :meth:`iter_blocks` for work whose
     memory must follow the number of lines.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> rs = data.load_runs({"a": {"1": {"d1": 2.0, "d2": 1.0}}, "b": {"1": {"d2": 3.0}}},
+    ...                     qrels={"1": {"d1": 1, "d2": 0}})
+    >>> rs.runs, rs.topics, rs.lengths
+    (('a', 'b'), ('1',), array([[2],
+           [1]]))
+    >>> list(rs.doc_ids(0, 0)), rs.subset(runs=["b"]).runs
+    (['d1', 'd2'], ('b',))
     """
 
     runs: tuple[str, ...]
     topics: tuple[str, ...]
     offsets: np.ndarray
     flat_grades: np.ndarray
-    flat_docs: np.ndarray = _OnFirstUse()  # (or a Deferred: made on first use)
-    vocab: np.ndarray = _OnFirstUse()
-    qrels: Qrels
+    # (ignores: _OnFirstUse is a data descriptor, not a default - it raises on class access, so the
+    # dataclass gives these two no default and the fields after them need none)
+    flat_docs: np.ndarray = _OnFirstUse()  # type: ignore[assignment]  # (or a Deferred: made on first use)
+    vocab: np.ndarray = _OnFirstUse()  # type: ignore[assignment]
+    qrels: Qrels  # type: ignore[misc]
     name: str = ""
     source: str = ""
     ignored_topics: dict = field(default_factory=dict)
@@ -191,7 +209,7 @@ class RunSet:
             yield idx, block
             i = j
 
-    def truncate(self, depth: int) -> "RunSet":
+    def truncate(self, depth: int) -> RunSet:
         """The same run set with every list cut at ``depth`` documents (trec_eval ``-M``)."""
         if depth < 1:
             raise InputError("depth must be >= 1")
@@ -204,14 +222,12 @@ class RunSet:
             flat_docs=self.flat_docs[keep],
         )
 
-    def with_qrels(self, qrels: Qrels) -> "RunSet":
+    def with_qrels(self, qrels: Qrels) -> RunSet:
         """The same ranked lists judged by other qrels of the same topics (e.g. the thinned or
         pooled qrels of :mod:`irrepro.data.emulate`): every retrieved document's grade is looked
         up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
         retrieved counts in R only. The qrels must have exactly the run set's topics (a
         ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
-        from ._runs import _GradeIndex
-
         if set(qrels.topics) != set(self.topics):
             extra, lack = sorted(set(qrels.topics) - set(self.topics)), sorted(set(self.topics) - set(qrels.topics))
             raise InputError(
@@ -274,7 +290,7 @@ class RunSet:
 
     # -- selection and export ---------------------------------------------------------------
 
-    def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> "RunSet":
+    def subset(self, runs: Sequence | None = None, topics: Sequence | None = None) -> RunSet:
         """The same data restricted to some runs and/or topics (names or integer indices)."""
         si = np.asarray(_indices(self.runs, runs), dtype=np.int64)
         ti = np.asarray(_indices(self.topics, topics), dtype=np.int64)
@@ -339,7 +355,7 @@ class RunSet:
         atomic_write(path, write, record_sha256=record_sha256)
 
     @classmethod
-    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> "RunSet":
+    def load(cls, path: str | Path, *, name: str = "", source: str = "") -> RunSet:
         """Read a RunSet written by :meth:`save` (raises on a damaged file)."""
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:  # (closed also when damaged)
             ignored: dict = {}
@@ -359,6 +375,72 @@ class RunSet:
                 ignored_topics={k: tuple(v) for k, v in ignored.items()},
                 precision=str(z["precision"]),
             )
+
+
+class _GradeIndex:
+    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
+    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
+
+    def __init__(self, q_t, q_d, q_g, T: int, V: int):
+        judged = q_g >= 0
+        q_t, q_d, q_g = q_t[judged], q_d[judged], q_g[judged]
+        self.V, self.table, self.keys = V, None, None
+        levels, q_level = np.unique(q_g, return_inverse=True)
+        if T * V <= (1 << 25) and len(levels) < 255:
+            self.table = np.zeros((T, V), dtype=np.uint8)
+            self.table[q_t, q_d] = q_level + 1
+            self.lut = np.r_[UNJUDGED, levels].astype(np.int32)
+        else:
+            key = q_t.astype(np.int64) * V + q_d
+            order = np.argsort(key)
+            self.keys, self.grades = key[order], q_g[order].astype(np.int32)
+
+    def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        if self.table is not None:
+            return self.lut[self.table[t, d]]
+        assert self.keys is not None  # no table: the sorted keys
+        out = np.full(len(t), UNJUDGED, dtype=np.int32)
+        if len(self.keys) and len(t):
+            rkey = t.astype(np.int64) * self.V + d
+            pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
+            found = self.keys[pos] == rkey
+            out[found] = self.grades[pos[found]]
+        return out
+
+
+class _Vocabulary:
+    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
+    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
+    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
+
+    def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
+        self.parts: tuple | None = (run_vocab, q_docs, q_didx)
+        self.made: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _make(self) -> tuple[np.ndarray, np.ndarray]:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if self.made is None:
+            assert self.parts is not None  # (released once made)
+            run_vocab, q_docs, q_didx = self.parts
+            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
+            if used is not None and not used.all():  # (qrels selected from larger ones)
+                q_docs = q_docs.filter(pa.array(used))
+            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
+            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
+            by_id = pc.sort_indices(uniq)
+            code = np.empty(len(uniq), dtype=np.int32)
+            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
+            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
+            self.parts = None
+        return self.made
+
+    def ids(self) -> np.ndarray:
+        return self._make()[0]
+
+    def codes(self, run_codes: np.ndarray) -> np.ndarray:
+        return self._make()[1][run_codes]
 
 
 def _indices(names: Sequence[str], sel) -> list[int]:

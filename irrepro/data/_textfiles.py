@@ -1,6 +1,6 @@
-"""Reading TREC text files: the (decompressed) bytes, the fast columnar pass (pyarrow's CSV
-reader) and the helpers of the line-numbered slow pass that takes over, naming the offending line,
-whenever the fast pass meets anything unusual. trec_eval's conventions are listed in
+"""Reading TREC text files: the (decompressed) bytes and the helpers of the line-numbered slow
+pass that takes over, naming the offending line, whenever the fast columnar pass
+(:mod:`irrepro.data._columns`) meets anything unusual. trec_eval's conventions are listed in
 :func:`~irrepro.data.read_run` and :func:`~irrepro.data.read_qrels`."""
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
-
-import numpy as np
 
 from ._common import _GRADE_MAX, _GRADE_MIN, DataError
 
@@ -52,7 +50,7 @@ def _open_input(path: Path, what: str):
         raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
 
 
-def _check_text(piece: bytes, before: bytes, path, what: str) -> None:
+def _check_text(piece: bytes, before: bytes | bytearray, path, what: str) -> None:
     """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
     ``before`` is the data read before ``piece`` (for the line number)."""
     at = piece.find(b"\0")
@@ -69,7 +67,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     try:
         from isal import isal_zlib as zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
-        import zlib
+        import zlib  # type: ignore[no-redef]  # the same interface
 
     pieces: list[bytes] = []
     src = head if size is None else head + f.read()  # (a file: its compressed bytes, at once)
@@ -115,7 +113,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
                 raise EOFError("the stream ends before the end of its last member")
     except (DataError, MemoryError):  # out of memory is not a corrupt file
         raise
-    except Exception as exc:  # noqa: BLE001 - EOFError, zlib / isal errors
+    except Exception as exc:  # EOFError, zlib / isal errors
         raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
     data = b"".join(pieces)
     del pieces
@@ -154,6 +152,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
             st = os.fstat(f.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             head = f.read(_PREFIX)
+            raw: bytes | bytearray
             if head[:2] == b"\x1f\x8b":
                 raw = _gunzip_stream(head, f, path, what, size)
             else:
@@ -179,7 +178,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
     return raw
 
 
-def _data_lines(data: bytes, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
+def _data_lines(data: bytes | bytearray, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
     """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
     blank lines and ``#`` comment lines skipped."""
     if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
@@ -223,337 +222,3 @@ def _parse_grade(value: bytes, path, line: int) -> int:
             f"({_GRADE_MIN}..{_GRADE_MAX})"
         )  # fmt: skip
     return g
-
-
-def _fast_table(data: bytes, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
-    """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
-    data lines, or None when anything is unusual (then the slow pass reads the file).
-
-    The bytes are read with one delimiter: a file separated by tabs (or by single spaces) as it
-    is; any other whitespace inside lines is first mapped to single spaces. Lines that then do not
-    have the first line's number of fields are split trec_eval's way (whitespace): blank and
-    comment lines are dropped, lines with ``ncols`` fields (runs: at least) kept, anything else
-    sends the file to the slow pass. An empty field (two delimiters in a row) does too.
-    ``extra_empty``: fields beyond ``ncols`` must be empty (qrels: trailing whitespace only).
-
-    ``lean``: ``(skip, last)``: when the file is regular (no two delimiters in a row, no
-    ``#``, exactly ``ncols`` fields on the first line) the columns ``skip`` are not converted (no
-    field can be empty) and column ``last`` (runs; None: none), the last field of a line, is not
-    converted either:
-    that it is the same on every line is checked by counting the lines that end with it. The table
-    then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
-    ``pool``: the pyarrow memory pool of the table (default: pyarrow's).
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if not data.isascii():  # invalid UTF-8: the slow pass names the line
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    # delimiter: that of the first data line
-    sample = b""
-    for line in data[: 1 << 16].split(b"\n"):
-        if line.strip() and not line.lstrip().startswith(b"#"):
-            sample = line
-            break
-    delim = b"\t" if b"\t" in sample else b" "
-    other = b" " if delim == b"\t" else b"\t"
-    odd = (
-        other in data
-        or b"\x0b" in data
-        or b"\x0c" in data
-        or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n"))
-        or (delim == b" " and b"  " in data)
-    )
-    if odd:  # one space between fields, none at the ends of lines
-        data = re.sub(rb" {2,}", b" ", data.translate(_TO_SPACE))
-        data = data.replace(b"\n ", b"\n").replace(b" \n", b"\n").removeprefix(b" ")
-        sample = re.sub(rb" {2,}", b" ", sample.translate(_TO_SPACE)).strip()
-        delim = b" "
-    first = sample.rstrip(b"\r").split(delim)
-    width = max(ncols, len(first))
-    regular = bool(lean) and len(first) == ncols and b"#" not in data and not _has_pair(data, delim[0])
-    skip, last = lean if regular else ((), None)
-    const = first[last] if last is not None else None
-    rows: list[bytes] = []
-    failed: list[bool] = []
-    ending = [0]  # lines split trec_eval's way that end with the constant last field
-
-    def invalid(row) -> str:
-        text = row.text.encode("utf-8", "surrogateescape")
-        fields = text.split()
-        if not fields or fields[0].startswith(b"#"):
-            return "skip"  # blank or comment line
-        if len(fields) == ncols or (len(fields) > ncols and not extra_empty):
-            rows.append(b"\t".join(fields[:ncols]))
-            if const is not None and text.rstrip(b"\r").endswith(delim + const):
-                ending[0] += 1
-        else:
-            failed.append(True)
-        return "skip"
-
-    keep = [f"c{i}" for i in range(ncols) if i not in skip and i != last]
-    extra = [f"c{i}" for i in range(ncols, width)] if extra_empty else []
-    table = _csv(data, delim, width, types, keep + extra, invalid, pool)
-    if table is None or failed:
-        return None
-    for name in extra:  # trailing whitespace only
-        d, _ = _dict_parts(table.column(name))
-        if len(d) > 1 or (len(d) == 1 and d[0].as_py() != ""):
-            return None
-    table = table.select(keep)
-    if const is not None:  # every line read by pyarrow ends with the same last field?
-        n = data.count(delim + const + b"\n") + (data.count(delim + const + b"\r\n") if b"\r" in data else 0)
-        n += data.endswith(delim + const) or data.endswith(delim + const + b"\r")
-        if n - ending[0] != table.num_rows:
-            return None
-    if rows:  # the lines split trec_eval's way, read as tab-separated text
-        more = _csv(b"\n".join(rows), b"\t", ncols, types, keep + ([f"c{last}"] if last is not None else []), None,
-                    pool)  # fmt: skip
-        if more is None:
-            return None
-        if last is not None:
-            if not pc.all(pc.equal(more.column(f"c{last}"), pa.scalar(const, pa.binary()))).as_py():
-                return None
-            more = more.select(keep)
-        table = pa.concat_tables([table, more])
-    for c in table.column("c0").chunks:  # a comment line that happens to have ncols fields
-        if pc.any(pc.starts_with(c.dictionary, "#")).as_py():
-            return None
-    for name in keep:
-        col = table.column(name)
-        if col.null_count:
-            return None
-        if pa.types.is_dictionary(col.type):
-            if any(len(c.dictionary) and _min_length(c.dictionary) == 0 for c in col.chunks):
-                return None  # an empty field: two delimiters in a row
-        elif pa.types.is_binary(col.type) and len(col) and _min_length(col) == 0:
-            return None
-    if const is not None:
-        table = table.replace_schema_metadata({b"constant": const})
-    return table
-
-
-def _has_pair(data: bytes, byte: int) -> bool:
-    """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
-    ``bytes.find`` for a frequent byte)."""
-    pair = byte * 257
-    step = 1 << 22  # in blocks (overlapping by a byte): a few MB of temporaries, whatever the size
-    for a in range(0, max(len(data) - 1, 0), step):
-        block = memoryview(data)[a : a + step + 1]
-        even = np.frombuffer(block, dtype=np.uint16, count=len(block) // 2)
-        odd = np.frombuffer(block, dtype=np.uint16, count=(len(block) - 1) // 2, offset=1)
-        if (even == pair).any() or (odd == pair).any():
-            return True
-    return False
-
-
-def _csv(data: bytes, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
-    """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
-    number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
-    pyarrow's); None if it fails."""
-    import pyarrow as pa
-    import pyarrow.csv as pcsv
-
-    dict_t = pa.dictionary(pa.int32(), pa.string())
-    col_types = {f"c{i}": types.get(i, dict_t) for i in range(width)}
-    try:
-        return pcsv.read_csv(
-            pa.py_buffer(data),
-            memory_pool=pool,
-            read_options=pcsv.ReadOptions(
-                column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
-                block_size=1 << 22,
-            ),
-            parse_options=pcsv.ParseOptions(
-                delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
-                newlines_in_values=False, ignore_empty_lines=True, invalid_row_handler=invalid,
-            ),
-            convert_options=pcsv.ConvertOptions(
-                column_types=col_types, include_columns=include, strings_can_be_null=False
-            ),
-        )  # fmt: skip
-    except (pa.ArrowException, UnicodeDecodeError):
-        return None
-
-
-def _min_length(arr) -> int:
-    import pyarrow.compute as pc
-
-    return int(pc.min(pc.binary_length(arr)).as_py())
-
-
-def _dict_parts(col) -> tuple:
-    """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array."""
-    import pyarrow as pa
-
-    if isinstance(col, pa.ChunkedArray):
-        if col.num_chunks == 1:
-            col = col.chunk(0)
-        elif col.num_chunks == 0:
-            return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
-        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):
-            # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
-            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])
-        else:
-            col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()
-    return col.dictionary, _np(col.indices, np.int32)
-
-
-def _same_array(a, b) -> bool:
-    """``a.equals(b)``, at once when both are views of the same buffers (the chunks of one
-    ``dictionary_encode`` share their dictionary)."""
-    same = len(a) == len(b) and a.offset == b.offset and all(
-        (x is None and y is None) or (x is not None and y is not None and x.address == y.address)
-        for x, y in zip(a.buffers(), b.buffers())
-    )  # fmt: skip
-    return same or a.equals(b)
-
-
-def _np(arr, dtype) -> np.ndarray:
-    """A numpy view (no copy) of a primitive pyarrow (Chunked)Array without nulls. (pyarrow's own
-    ``to_numpy`` and ``pa.array`` import pandas, which reading and evaluating runs do without.)"""
-    import pyarrow as pa
-
-    dt = np.dtype(dtype)
-    if isinstance(arr, pa.ChunkedArray):
-        parts = [_np(c, dt) for c in arr.chunks]
-        return parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts else np.zeros(0, dt))
-    if arr.null_count:
-        raise ValueError("_np needs an array without nulls")
-    if len(arr) == 0:
-        return np.zeros(0, dt)
-    return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
-
-
-def _np_filled(arr, dtype, fill) -> np.ndarray:
-    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null (without
-    ``pc.fill_null``, whose scalar conversion imports pandas)."""
-    import pyarrow as pa
-
-    if isinstance(arr, pa.ChunkedArray):
-        out, a = np.empty(len(arr), dtype=dtype), 0
-        for c in arr.chunks:
-            out[a : a + len(c)] = _np_filled(c, dtype, fill)
-            a += len(c)
-        return out
-    dt = np.dtype(dtype)
-    if len(arr) == 0:
-        return np.zeros(0, dt)
-    values = np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize).copy()
-    if arr.null_count:
-        bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
-        valid = np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].astype(bool)
-        values[~valid] = fill
-    return values
-
-
-def _strings(arr) -> np.ndarray:
-    """An object array of the Python strings of a pyarrow string array."""
-    out = np.empty(len(arr), dtype=object)
-    out[:] = arr.to_pylist()
-    return out
-
-
-def _encode(values) -> tuple:
-    """(dictionary, int32 indices) of a sequence of strings."""
-    import pyarrow as pa
-
-    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, pa.string())
-    return _dict_parts(arr.dictionary_encode())
-
-
-def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
-    """A 64-bit hash (uint64) of every string of a pyarrow (Chunked) StringArray, in numpy, in
-    blocks of about a MB: equal strings hash equal; different ones collide with probability about
-    2**-64 per pair (callers check candidates exactly). Much less memory than a hash table of
-    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB). ``salt``: one
-    integer per string mixed into its hash (e.g. its topic code)."""
-    import pyarrow as pa
-
-    if isinstance(arr, pa.ChunkedArray):
-        out, a = np.empty(len(arr), dtype=np.uint64), 0
-        for c in arr.chunks:
-            out[a : a + len(c)] = _hash_strings(c, None if salt is None else salt[a : a + len(c)])
-            a += len(c)
-        return out
-    n = len(arr)
-    out = np.empty(n, dtype=np.uint64)
-    if n == 0:
-        return out
-    ot = np.int64 if arr.type == pa.large_string() else np.int32
-    off = np.frombuffer(arr.buffers()[1], dtype=ot, count=n + 1, offset=arr.offset * np.dtype(ot).itemsize)
-    data = arr.buffers()[2]
-    buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(1, np.uint8)
-    buf = np.concatenate([buf, np.zeros(8, np.uint8)]) if len(buf) < 8 else buf
-    lens = np.diff(off).astype(np.int64)
-    mul, gold = np.uint64(0x100000001B3), np.uint64(0x9E3779B97F4A7C15)
-    a = 0
-    while a < n:
-        width = 8 * ((int(lens[a : a + 4096].max()) + 7) // 8) or 8
-        b = min(n, a + max(256, (1 << 19) // width))
-        width = 8 * ((int(lens[a:b].max()) + 7) // 8) or 8
-        cols = np.arange(width, dtype=np.int64)
-        pos = off[a:b, None].astype(np.int64) + cols
-        inside = cols < lens[a:b, None]
-        m = np.where(inside, buf[np.minimum(pos, len(buf) - 1)], 0).astype(np.uint8)
-        words = m.view("<u8")
-        h = (lens[a:b].astype(np.uint64) + gold) * mul
-        if salt is not None:
-            h ^= salt[a:b].astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-            h *= mul
-        for j in range(words.shape[1]):
-            h ^= words[:, j]
-            h *= mul
-            h ^= h >> np.uint64(29)
-        out[a:b] = h
-        a = b
-    return out
-
-
-def _duplicate_line(t_idx: np.ndarray, docs) -> int | None:
-    """Index of the first line whose (topic, doc) pair occurs on an earlier line, or None:
-    ``t_idx`` the topic codes, ``docs`` a pyarrow string array (one per line). By 64-bit hashes
-    of the pairs, sorted; lines with equal hashes are compared exactly."""
-    n = len(t_idx)
-    if n < 2:
-        return None
-    key = _hash_strings(docs, t_idx)
-    key.sort()  # (in place: the lines' order is needed only when two hashes are equal)
-    same = key[1:][key[1:] == key[:-1]]
-    del key
-    if not len(same):
-        return None
-    rows = np.flatnonzero(np.isin(_hash_strings(docs, t_idx), same))
-    seen: set = set()
-    for i in rows.tolist():
-        pair = (int(t_idx[i]), docs[i].as_py())
-        if pair in seen:
-            return i
-        seen.add(pair)
-    return None
-
-
-def _duplicate_pair(t_idx: np.ndarray, d_idx: np.ndarray, n_docs: int) -> int | None:
-    """Index of the first row whose (topic, doc) pair occurs earlier, or None."""
-    n = len(t_idx)
-    if n < 2:
-        return None
-    many = np.bincount(d_idx, minlength=n_docs)[d_idx] > 1  # only a doc on several rows can repeat
-    if not many.all():
-        rows = np.flatnonzero(many)
-        first = _duplicate_pair(t_idx[rows], d_idx[rows], n_docs)
-        return None if first is None else int(rows[first])
-    key = t_idx.astype(np.int64) * max(n_docs, 1) + d_idx
-    span = int(key.max()) + 1
-    if span <= 64 * n + (1 << 24):  # a byte per possible pair: distinct pairs == rows?
-        seen = np.zeros(span, dtype=np.uint8)
-        seen[key] = 1
-        if int(np.count_nonzero(seen)) == n:
-            return None
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    same = np.flatnonzero(ks[1:] == ks[:-1])
-    return None if len(same) == 0 else int(order[same + 1].min())

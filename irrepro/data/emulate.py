@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import parallel
+from ..errors import InputError
 from ._collections import COLLECTIONS
 from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
-from ..errors import InputError
 
 __all__ = ["TREC6_TOPICS", "trec6_relevant", "thin_qrels", "pool_documents", "pool_qrels"]
 
@@ -41,17 +41,35 @@ TREC6_TOPICS = COLLECTIONS["trec6"].topics
 
 
 def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.ndarray:
-    """R per topic of TREC-6 ad hoc (topics 301-350, :data:`TREC6_TOPICS` order): the documents
-    with grade >= ``rel`` in the TREC 2004 Robust qrels (``disks45/nocr/trec-robust-2004``).
+    """R per topic of TREC-6 ad hoc (topics 301-350), from the TREC 2004 Robust qrels.
 
-    Those qrels hold TREC-6's ad hoc judgments of topics 301-350 on TREC disks 4 and 5 *without
-    the Congressional Record* (the Robust track's "nocr" collection), so a topic's R here can be
-    below TREC-6's own where a relevant document was a Congressional Record one. Cormack & Lynam
-    (2006, section 7) give TREC-6's small values: 5 of 50 topics with R <= 5 (three with R = 5, one
-    with 4, one with 3); these qrels have 5 too (two with 5, two with 4, one with 3). A collection
-    that cannot be had raises :class:`DataUnavailable` unless ``allow_simulated`` asks for the
-    simulated stand-in's qrels (see :func:`irrepro.data.load_qrels`)."""
-    from . import load_qrels
+    The documents with grade >= ``rel`` in ``disks45/nocr/trec-robust-2004``, in
+    :data:`TREC6_TOPICS` order. Those qrels hold TREC-6's ad hoc judgments of topics 301-350 on TREC
+    disks 4 and 5 *without the Congressional Record* (the Robust track's "nocr" collection), so a
+    topic's R here can be below TREC-6's own where a relevant document was a Congressional Record one.
+    Cormack & Lynam (2006, section 7) give TREC-6's small values: 5 of 50 topics with R <= 5 (three
+    with R = 5, one with 4, one with 3); these qrels have 5 too (two with 5, two with 4, one with 3).
+
+    Parameters
+    ----------
+    rel : int, default 1
+        The lowest relevant grade.
+    allow_simulated : bool, optional
+        When the qrels cannot be had: the simulated stand-in's (see :func:`irrepro.data.load_qrels`)
+        rather than :class:`~irrepro.data.DataUnavailable`.
+
+    Returns
+    -------
+    numpy.ndarray
+        R per topic, ``(50,)``.
+
+    Examples
+    --------
+    >>> from irrepro.data import trec6_relevant
+    >>> int((trec6_relevant() <= 5).sum())  # doctest: +SKIP
+    5
+    """
+    from ._sources import load_qrels
 
     return load_qrels("robust2004", allow_simulated=allow_simulated).n_relevant(rel, TREC6_TOPICS)
 
@@ -69,36 +87,70 @@ def thin_qrels(
     """Qrels with every topic's relevant documents thinned at random to a target number.
 
     In each topic, a uniformly random subset of its relevant documents (grade >= ``rel``) of size
-    ``target`` keeps its grade; every other relevant document becomes **judged non-relevant
-    (grade 0)**. Nothing else changes: judged non-relevant documents, documents with grades
-    below ``rel``, unjudged (negative) lines and the line order are kept, so line ``i`` of the
-    result is line ``i`` of ``qrels`` (``(qrels.table.grade >= rel) & (result.table.grade <
-    rel)`` are the thinned documents). The kept documents keep their grades, so graded measures
-    see the same mix of grades in expectation.
+    ``target`` keeps its grade; every other relevant document becomes **judged non-relevant (grade
+    0)**. Nothing else changes: judged non-relevant documents, documents with grades below ``rel``,
+    unjudged (negative) lines and the line order are kept, so line ``i`` of the result is line ``i``
+    of ``qrels`` (``(qrels.table.grade >= rel) & (result.table.grade < rel)`` are the thinned
+    documents). The kept documents keep their grades, so graded measures see the same mix of grades
+    in expectation. This emulates Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant
+    documents on public data.
 
-    Why grade 0 and not unjudged: every thinned document was in the pool of the collection (it
-    was judged), and in the emulated collection it is not relevant, so an assessor of a pool
-    like TREC-6's would have judged it non-relevant. For AP, P@k, nDCG and Q the two are the
-    same (trec_eval counts an unjudged document as non-relevant); they differ for the measures
-    that look at judgments (bpref, infAP, Judged@k, condensed lists), where unjudged would
-    emulate a shallower pool instead, which is :func:`pool_qrels`' job. R of the thinned topic is
-    the target; the number of judged documents does not change. (To remove the thinned documents
-    from the corpus altogether, drop their lines and their places in the runs.)
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments to thin.
+    target : mapping or sequence of int
+        The numbers of relevant documents wanted: a mapping ``{topic: R}`` (every topic of the qrels
+        with a relevant document), or a sequence with one number per topic, matched to the topics
+        (``qrels.topics`` order) by ``match``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random draws: one uniform number per relevant line, taken in the order of (topic,
+        document id), so the result does not depend on the order of the qrels' lines.
+    rel : int, default 1
+        The lowest relevant grade.
+    match : {"rank", "order"}
+        ``"rank"`` (default) gives the smallest target to the topic with the fewest relevant
+        documents and so on up (ties in R broken by topic order), so the thinned qrels have exactly
+        the target's distribution of R and keep the topics' order of R; ``"order"`` gives
+        ``target[i]`` to ``qrels.topics[i]``.
+    too_few : {"error", "keep"}
+        A topic with fewer relevant documents than its target: an error naming it (default), or it
+        keeps all it has.
+    name : str, optional
+        The result's name.
 
-    ``target``: the numbers of relevant documents wanted,
+    Returns
+    -------
+    Qrels
+        The thinned judgments, line for line those of ``qrels``.
 
-    - a mapping ``{topic: R}`` (every topic of the qrels with a relevant document), or
-    - a sequence with one number per topic, matched to the topics (``qrels.topics`` order) by
-      ``match``: ``"rank"`` (default) gives the smallest target to the topic with the fewest
-      relevant documents and so on up (ties in R broken by topic order), so the thinned qrels
-      have exactly the target's distribution of R and keep the topics' order of R; ``"order"``
-      gives ``target[i]`` to ``qrels.topics[i]``.
+    Raises
+    ------
+    irrepro.InputError
+        A topic with too few relevant documents (``too_few="error"``), or a target of 0 (AP is
+        undefined without relevant documents).
 
-    A topic with fewer relevant documents than its target is a ``ValueError`` naming it, unless
-    ``too_few="keep"``: it then keeps all it has. A target of 0 is refused (AP is undefined
-    without relevant documents). Random draws come from ``seed`` (one uniform number per relevant
-    line, taken in the order of (topic, document id), so the result does not depend on the order
-    of the qrels' lines).
+    Notes
+    -----
+    Why grade 0 and not unjudged: every thinned document was in the pool of the collection (it was
+    judged), and in the emulated collection it is not relevant, so an assessor of a pool like
+    TREC-6's would have judged it non-relevant. For AP, P@k, nDCG and Q the two are the same
+    (trec_eval counts an unjudged document as non-relevant); they differ for the measures that look
+    at judgments (bpref, infAP, Judged@k, condensed lists), where unjudged would emulate a shallower
+    pool instead, which is :func:`pool_qrels`' job. R of the thinned topic is the target; the number
+    of judged documents does not change. (To remove the thinned documents from the corpus
+    altogether, drop their lines and their places in the runs.)
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate, thin_qrels
+    >>> qrels = simulate.runs(3, 4, list_length=30, r_median=6, seed=5).qrels
+    >>> qrels.n_relevant()
+    array([4, 1, 9, 5])
+    >>> thin_qrels(qrels, [1, 2, 2, 3], seed=1).n_relevant()  # by rank: the fewest get the least
+    array([2, 1, 3, 2])
+    >>> thin_qrels(qrels, {"1": 1, "2": 1, "3": 1, "4": 1}, seed=1).n_relevant()
+    array([1, 1, 1, 1])
     """
     if match not in ("rank", "order"):
         raise InputError(f"match must be 'rank' or 'order', not {match!r}")
@@ -165,13 +217,33 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
 
 
 def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pool of depth ``depth``: the union over the runs of their top ``depth`` documents, per
-    topic (Sanderson & Zobel 2005, section 4; TREC's pooling).
+    """The pool of depth ``depth``: the union over the runs of their top ``depth`` documents per topic.
 
-    Returns ``(topic, doc, grade)`` int64 arrays, one entry per pooled (topic, document) pair,
-    sorted by topic then document: the topic's index in ``runs.topics``, the document's index in
-    ``runs.vocab`` and its grade in ``runs`` (``UNJUDGED`` when the qrels do not judge it). The
-    lists are cut in trec_eval's rank order (:meth:`RunSet.truncate`)."""
+    TREC's pooling, as Sanderson & Zobel (2005, section 4) vary it. The lists are cut in trec_eval's
+    rank order (:meth:`RunSet.truncate`).
+
+    Parameters
+    ----------
+    runs : RunSet
+        The runs that pool.
+    depth : int
+        How many of each list's top documents go into the pool.
+
+    Returns
+    -------
+    topic, doc, grade : numpy.ndarray
+        int64, one entry per pooled (topic, document) pair, sorted by topic then document: the
+        topic's index in ``runs.topics``, the document's index in ``runs.vocab`` and its grade in
+        ``runs`` (``UNJUDGED`` when the qrels do not judge it).
+
+    Examples
+    --------
+    >>> from irrepro.data import pool_documents, simulate
+    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> topic, doc, grade = pool_documents(rs, 2)
+    >>> topic[:8], grade[:8]
+    (array([0, 0, 0, 0, 0, 1, 1, 1]), array([1, 0, 0, 0, 2, 1, 0, 0]))
+    """
     depth = parallel.check_int(depth, "depth", minimum=1)
     T = len(runs.topics)
     V = np.int64(max(len(runs.vocab), 1))
@@ -182,12 +254,36 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
-    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (:func:`pool_documents`):
-    the judgments of the pooled documents, as they are; every other judgment is dropped, so its
-    document becomes unjudged, as a pool of that depth would have left it. R, and which documents
-    are judged, change as pooling changes them. (A topic whose pool holds no judged document
-    drops out of the qrels; judge the run set's other topics with them through
-    ``runs.subset(topics=q.topics).with_qrels(q)``.)"""
+    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (:func:`pool_documents`).
+
+    The judgments of the pooled documents, as they are; every other judgment is dropped, so its
+    document becomes unjudged, as a pool of that depth would have left it. R, and which documents are
+    judged, change as pooling changes them (Sanderson & Zobel 2005, section 4). A topic whose pool
+    holds no judged document drops out of the qrels; judge the run set's other topics with them
+    through ``runs.subset(topics=q.topics).with_qrels(q)``.
+
+    Parameters
+    ----------
+    runs : RunSet
+        The runs that pool, with their qrels.
+    depth : int
+        The pool depth.
+    name : str, optional
+        The result's name.
+
+    Returns
+    -------
+    Qrels
+        The judgments of the pooled documents.
+
+    Examples
+    --------
+    >>> from irrepro.data import pool_qrels, simulate
+    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> rs.qrels.n_relevant(), pool_qrels(rs, 2).n_relevant()
+    (array([4, 1, 9, 5]), array([2, 1, 4, 3]))
+    >>> shallow = rs.with_qrels(pool_qrels(rs, 2))  # the runs judged by the shallow pool
+    """
     t, d, _ = pool_documents(runs, depth)
     q_t, q_d, _ = runs.qrels._columns
     tpos = {x: i for i, x in enumerate(runs.topics)}

@@ -22,19 +22,21 @@ Score-matrix model
 ------------------
 A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (same normals as above, sd 0.35 / 0.9 / 0.55) gives
 ``AP = expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``,
-``RR = expit(eta + 1.2)`` and anything else ``expit(eta)``; the same seed gives the same latent
-qualities for every measure, so measures of one simulated collection are correlated as real ones.
+``RR = expit(eta + 1.2)`` (DCG and nDCG_sakai as nDCG, ERR as RR; in any spelling
+:func:`irrepro.measures.parse_measure` reads) and anything else ``expit(eta)``; the same seed
+gives the same latent qualities for every measure, so measures of one simulated collection are
+correlated as real ones.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from ..errors import InputError
 from ..parallel import as_generator
 from ._matrices import ScoreMatrix
 from ._qrels import Qrels
@@ -66,8 +68,41 @@ def runs(
     seed: int | np.random.Generator = 0,
     name: str = "simulated",
 ) -> RunSet:
-    """Draw a :class:`~irrepro.data.RunSet` (runs with doc ids, and its qrels) from the runs model
-    of this module's docstring. Deterministic for a given ``seed``."""
+    """Draw a :class:`~irrepro.data.RunSet` (runs with doc ids, and its qrels) from the runs model.
+
+    The runs model of this module's docstring; deterministic for a given ``seed``.
+
+    Parameters
+    ----------
+    n_runs : int, default 126
+        Number of runs (TREC-COVID round 5 has 126).
+    topics : int or sequence of str, default 50
+        Number of topics (ids ``"1"``, ``"2"``, ...) or the topic ids.
+    list_length : int, default 1000
+        Documents retrieved per topic.
+    r_median : float, default 60.0
+        Median number of relevant documents per topic.
+    max_grade : int, default 2
+        Highest relevance grade.
+    pool_depth : int, default 20
+        Depth of the pool whose non-relevant documents are judged.
+    seed : int or numpy.random.Generator, default 0
+        The random numbers' source.
+    name : str, default "simulated"
+        The run set's name.
+
+    Returns
+    -------
+    RunSet
+        ``source == "simulated"``.
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate
+    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> rs.runs, rs.topics, rs.source
+    (('simrun001', 'simrun002', 'simrun003'), ('1', '2', '3', '4'), 'simulated')
+    """
     rng = as_generator(seed)
     topic_ids = _topics(topics)
     T = len(topic_ids)
@@ -117,10 +152,39 @@ def qrels(
     seed: int | np.random.Generator = 0,
     name: str = "simulated qrels",
 ) -> Qrels:
-    """Judgments alone (no runs), for collections whose qrels serve only to count relevant and
-    judged documents: per topic ``R ~ round(LogNormal(log(r_median), 0.8))`` relevant documents
-    (grade 1 or, with probability 1/2, 2) and ``round(LogNormal(log(judged_median), 0.4))``
-    judged non-relevant ones. Deterministic for a given ``seed``."""
+    """Draw judgments alone (no runs), for collections whose qrels only count relevant and judged documents.
+
+    Per topic ``R ~ round(LogNormal(log(r_median), 0.8))`` relevant documents (grade 1 or, with
+    probability 1/2, 2) and ``round(LogNormal(log(judged_median), 0.4))`` judged non-relevant ones.
+    Deterministic for a given ``seed``.
+
+    Parameters
+    ----------
+    topics : int or sequence of str
+        Number of topics or the topic ids.
+    r_median : float, default 60.0
+        Median number of relevant documents per topic.
+    judged_median : float, default 1200.0
+        Median number of judged non-relevant documents per topic.
+    max_grade : int, default 2
+        Highest relevance grade.
+    seed : int or numpy.random.Generator, default 0
+        The random numbers' source.
+    name : str, default "simulated qrels"
+        The qrels' name.
+
+    Returns
+    -------
+    Qrels
+        ``source == "simulated"``.
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate
+    >>> q = simulate.qrels(3, r_median=5, judged_median=20, seed=1)
+    >>> q.topics, q.n_relevant()
+    (('1', '2', '3'), array([7, 6, 4]))
+    """
     rng = as_generator(seed)
     rows = []
     for topic in _topics(topics):
@@ -139,8 +203,38 @@ def score_matrix(
     seed: int | np.random.Generator = 0,
     collection: str = "simulated",
 ) -> ScoreMatrix:
-    """Draw a systems x topics :class:`~irrepro.data.ScoreMatrix` of ``measure`` from the
-    score-matrix model of this module's docstring. Deterministic for a given ``seed``."""
+    """Draw a systems x topics :class:`~irrepro.data.ScoreMatrix` of ``measure`` from the score-matrix model.
+
+    The model of this module's docstring; deterministic for a given ``seed`` (the same seed gives the
+    same latent qualities for every measure).
+
+    Parameters
+    ----------
+    n_systems : int
+        Number of systems.
+    topics : int or sequence of str
+        Number of topics or the topic ids.
+    measure : str, default "AP"
+        The measure (``"AP"``, ``"nDCG"``, ``"P@10"``, ``"RR"``; anything else is drawn as AP).
+    seed : int or numpy.random.Generator, default 0
+        The random numbers' source.
+    collection : str, default "simulated"
+        The collection's name.
+
+    Returns
+    -------
+    ScoreMatrix
+        ``source == "simulated"``.
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate
+    >>> m = simulate.score_matrix(4, 3, "AP", seed=1)
+    >>> m.systems, m.scores[0].round(3)
+    (('sys1', 'sys2', 'sys3', 'sys4'), array([0.186, 0.235, 0.417]))
+    """
+    from ..measures.names import parse_measure  # (here: irrepro.measures imports irrepro.data)
+
     rng = as_generator(seed)
     topic_ids = _topics(topics)
     T = len(topic_ids)
@@ -148,14 +242,18 @@ def score_matrix(
     d = rng.normal(0, 0.9, T)
     e = rng.normal(0, 0.55, (n_systems, T))
     eta = -1.1 + q[:, None] - d[None, :] + e
-    m = measure.lower()
+    try:  # any spelling of a measure (P@10, P_10, Precision@10); a name of no measure is a label
+        spec = parse_measure(measure)
+    except InputError:
+        spec = None
+    family = None if spec is None else spec.family
     noise = np.random.default_rng(rng.integers(2**63))  # measure-specific draws after the latent ones
-    if m.startswith("p@") or m.startswith("p_"):
-        k = int(re.split(r"[@_]", measure)[1])
+    if spec is not None and family == "P" and spec.cutoff is not None:
+        k = spec.cutoff
         scores = noise.binomial(k, expit(eta + 0.7)) / k
-    elif m.startswith("ndcg") or m.startswith("dcg"):
+    elif family in ("nDCG", "DCG", "nDCG_sakai"):
         scores = expit(eta + 0.6)
-    elif m in {"rr", "mrr"} or m.startswith("err"):
+    elif family in ("RR", "ERR"):
         scores = expit(eta + 1.2)
     else:
         scores = expit(eta)
@@ -170,10 +268,37 @@ def score_matrix(
 
 
 def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> list:
-    """Write each run of ``runset`` as a TREC run file into ``directory`` and its qrels to
-    ``qrels`` (default ``directory/qrels.txt``; give a path outside to keep a directory of runs
-    only, as ``irrepro report`` wants); returns the run paths. Scores are the reversed ranks, so
-    the files rank exactly as the RunSet. Useful to try the command-line tools."""
+    """Write each run of ``runset`` as a TREC run file into ``directory``, and its qrels.
+
+    Scores are the reversed ranks, so the files rank exactly as the RunSet. Useful to try the
+    command-line tools.
+
+    Parameters
+    ----------
+    runset : RunSet
+        The runs.
+    directory : str or os.PathLike
+        Where the run files go (created if need be), one per run, named by the run.
+    gzip : bool, default False
+        Write gzip-compressed files.
+    qrels : str or os.PathLike, optional
+        Where the qrels go (default ``directory/qrels.txt``; give a path outside to keep a directory
+        of runs only, as ``irrepro report`` wants).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The run files.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from irrepro.data import simulate
+    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     print([p.name for p in simulate.write_trec(rs, d)])
+    ['simrun001', 'simrun002', 'simrun003']
+    """
     from pathlib import Path
 
     out = Path(directory)
@@ -191,7 +316,7 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
 
 def _write_run(path, name: str, lists, *, gzip: bool):
     """One TREC run file: ``lists`` of (topic, ranked doc ids); scores are the reversed ranks."""
-    lines = []
+    lines: list[str] = []
     for topic, docs in lists:
         n = len(docs)
         lines.extend(f"{topic} Q0 {doc} {r + 1} {n - r} {name}\n" for r, doc in enumerate(docs))
@@ -215,19 +340,49 @@ def perturbed_archive(
     n_jobs: int | None = None,
     progress: bool | str = False,
 ) -> list:
-    """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as ordinary
-    TREC run files into ``directory`` (an archive to test scale: ``irrepro report`` on 500 or
-    2,000 runs); returns their paths. Score them with ``source``'s qrels.
+    """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as TREC run files.
 
-    Run ``j`` (drawn from child ``j`` of ``seed``, so any subset of the archive is the same
-    whatever ``n_runs`` and ``n_jobs``) is a noisy fusion of two real runs: its *base* is run
-    ``j mod S`` of ``source`` (so every real run serves in turn) and its *donor* another run drawn
-    at random. Per topic, each document of the base gets the key ``log(rank) + sigma * e`` and each
-    of the donor ``log(rank) + shift + sigma * e`` (``e`` standard normal per document, ``sigma ~
-    U(0.2, 1.5)`` and ``shift ~ U(0, 2)`` per run); a document in both keeps its smaller key, the
-    documents are ranked by key and the list cut to the base's length (a topic the base lacks stays
-    absent). The runs are thus as long as, and of a quality near, the real ones, but all different.
-    Named ``synthNNNNN-<base>``; scores are the reversed ranks.
+    An archive to test scale (``irrepro report`` on 500 or 2,000 runs); score them with ``source``'s
+    qrels. Run ``j`` (drawn from child ``j`` of ``seed``, so any subset of the archive is the same
+    whatever ``n_runs`` and ``n_jobs``) is a noisy fusion of two real runs: its *base* is run ``j mod
+    S`` of ``source`` (so every real run serves in turn) and its *donor* another run drawn at random.
+    Per topic, each document of the base gets the key ``log(rank) + sigma * e`` and each of the donor
+    ``log(rank) + shift + sigma * e`` (``e`` standard normal per document, ``sigma ~ U(0.2, 1.5)`` and
+    ``shift ~ U(0, 2)`` per run); a document in both keeps its smaller key, the documents are ranked
+    by key and the list cut to the base's length (a topic the base lacks stays absent). The runs are
+    thus as long as, and of a quality near, the real ones, but all different. Named
+    ``synthNNNNN-<base>``; scores are the reversed ranks.
+
+    Parameters
+    ----------
+    source : RunSet
+        The real runs.
+    n_runs : int
+        Number of synthetic runs.
+    directory : str or os.PathLike
+        Where they go.
+    seed : int, default 0
+        The random numbers' source.
+    gzip : bool, default True
+        Write gzip-compressed files.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The run files.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from irrepro.data import simulate
+    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     print([p.name for p in simulate.perturbed_archive(rs, 2, d, seed=1, gzip=False)])
+    ['synth00000-simrun001', 'synth00001-simrun002']
     """
     from pathlib import Path
 

@@ -144,6 +144,7 @@ from .names import MEASURE_FAMILIES, Measure, parse_measure, trec_eval_name
 from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
 
 __all__ = [
+    "GM_EPSILON",
     "MEASURE_FAMILIES",
     "Evaluation",
     "Measure",

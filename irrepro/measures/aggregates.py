@@ -29,7 +29,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
       (Interpretation: the extracted paper text loses the formula; we do not subtract eps again
       afterwards, which would move every value by exactly 1e-5. Sakai also takes each x_i "down
       to four significant figures" first; round the scores yourself if you want that too.)
-    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's AG_ forms, the quantity his
+    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms, the quantity his
       paired bootstrap test compares; ``exp`` of it is ``"G"``).
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
       ``[eps, 1 - eps]`` first (the paper replaces AP = 0 and 1 by eps and 1 - eps but does not
@@ -37,6 +37,36 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
       use ``corpus_bootstrap.EPS`` (0.001): pass ``eps=corpus_bootstrap.EPS`` for their L-MAP.
     * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
       :func:`summarize` does for ``gm_`` measures).
+
+    Parameters
+    ----------
+    scores : irrepro.data.ScoreMatrix or numpy.ndarray
+        Per-topic scores.
+    how : {"mean", "G", "AG", "L", "G_trec"}
+        The aggregate (see above).
+    eps : float
+        The offset or clipping of ``"G"``, ``"AG"``, ``"L"`` and ``"G_trec"``.
+    axis : int
+        The topics' axis (of an array; a ScoreMatrix's topics otherwise).
+
+    Returns
+    -------
+    numpy.ndarray
+        The aggregate, without the topics' axis.
+
+    Notes
+    -----
+    Sakai (2006), section 2.1 (``G_`` and ``AG_`` forms); Cormack & Lynam (2006), section 5 (L-MAP).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.measures import aggregate
+    >>> x = np.array([[0.2, 0.8], [0.5, 0.5]])
+    >>> aggregate(x)
+    array([0.5, 0.5])
+    >>> aggregate(x, "G").round(4)  # the geometric mean prefers the even system
+    array([0.4, 0.5])
     """
     x = scores.scores if isinstance(scores, ScoreMatrix) else np.asarray(scores, dtype=np.float64)
     if how not in _AGGREGATES:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+
 from ..errors import InputError
 
 
@@ -75,7 +76,7 @@ class _Ideal:
     """The ideal ranked list of every topic for one gain mapping: the positive gains of its
     judged documents, descending, stored ragged (``flat`` from ``start[t]``, ``length[t]``)."""
 
-    def __init__(self, judg: "_Judgments", gains: _Gains):
+    def __init__(self, judg: _Judgments, gains: _Gains):
         gain = gains(judg.grade)
         keep = gain > 0
         t, n, gain = judg.topic[keep], judg.count[keep], gain[keep]
@@ -87,7 +88,7 @@ class _Ideal:
         self.start = np.r_[0, np.cumsum(self.length)[:-1]].astype(np.int64)
         self.pos = np.arange(len(self.flat), dtype=np.int64) - np.repeat(self.start, self.length)
         self.T = judg.T
-        self._cum = None
+        self._cum: np.ndarray | None = None
 
     def normaliser(self, disc: np.ndarray, cutoff: int | None) -> np.ndarray:
         """Per topic: sum over the ideal list's first ``cutoff`` ranks of gain x disc[rank - 1]."""
@@ -124,7 +125,7 @@ class _Judgments:
         self._ideal: dict = {}
 
     @classmethod
-    def from_qrels(cls, qrels, topics: Sequence[str]) -> "_Judgments":
+    def from_qrels(cls, qrels, topics: Sequence[str]) -> _Judgments:
         """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
         pos = {t: i for i, t in enumerate(topics)}
         lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int32)
@@ -143,8 +144,8 @@ class _Judgments:
             del key
             neg = levels < 0
             pooled = set(np.flatnonzero(counts[:, neg].any(axis=1)).tolist())
-            tj, lj = np.nonzero(counts[:, ~neg])
-            return cls(tj, levels[~neg][lj], counts[:, ~neg][tj, lj], T, pooled)
+            t_at, l_at = np.nonzero(counts[:, ~neg])
+            return cls(t_at, levels[~neg][l_at], counts[:, ~neg][t_at, l_at], T, pooled)
         ok = t >= 0
         t, g = t[ok], g[ok]
         judged = g >= 0
@@ -158,7 +159,7 @@ class _Judgments:
         return cls(tj[first], gj[first], count, len(topics), pooled)
 
     @classmethod
-    def from_counts(cls, grade_counts: np.ndarray) -> "_Judgments":
+    def from_counts(cls, grade_counts: np.ndarray) -> _Judgments:
         t, g = np.nonzero(grade_counts)
         return cls(t, g, grade_counts[t, g], grade_counts.shape[0])
 

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ..data import PAD, UNJUDGED, RunSet
-from .aggregates import GM_EPSILON
-from .judgments import _Gains, _gain_pairs, _Judgments
-from .names import Measure, parse_measure
 from ..errors import InputError
+from .aggregates import GM_EPSILON
+from .judgments import _gain_pairs, _Gains, _Judgments
+from .names import Measure, parse_measure
 
 __all__ = ["average_precision", "rbp_residual", "score_grades"]
 
@@ -39,6 +39,30 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
     ``relevant`` is boolean ``(..., K)`` (rank axis last, padding False); ``n_rel`` is the number
     of relevant documents R, broadcastable to ``relevant.shape[:-1]``. AP = (1/R) sum over relevant
     ranks r of precision@r; 0 when R = 0.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        Boolean ``(..., K)``: whether the document at each rank is relevant (rank axis last,
+        padding False).
+    n_rel : numpy.ndarray
+        The number of relevant documents R, broadcastable to ``relevant.shape[:-1]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        AP, shaped ``relevant.shape[:-1]``.
+
+    Notes
+    -----
+    Sakai (2006), section 2.1 (AveP); Cormack & Lynam (2006) bootstrap it (section 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.measures import average_precision
+    >>> average_precision(np.array([[True, False, True], [False, False, False]]), np.array([2, 0]))
+    array([0.83333333, 0.        ])
     """
     relevant = np.asarray(relevant, dtype=bool)
     k = relevant.shape[-1]
@@ -49,13 +73,37 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
 
 
 def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
-    """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``): the most RBP
+    """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``).
+
+    The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``): the most RBP
     could still rise if every unjudged document retrieved, and every document past the end of the
     list, were relevant: ``(1 - p) * sum over unjudged ranks i of p**(i-1) + p**L`` (L the list
     length).
 
     ``grades`` is a RunSet or an int array ``(..., K)`` with ``UNJUDGED``/``PAD`` codes; returns
     ``(...)`` (``(S, T)`` for a RunSet). RBP + residual is the upper bound of the RBP interval.
+
+    Parameters
+    ----------
+    grades : irrepro.data.RunSet or numpy.ndarray
+        A RunSet, or an int array ``(..., K)`` of grades with ``UNJUDGED`` / ``PAD`` codes.
+    p : float
+        RBP's persistence.
+
+    Returns
+    -------
+    numpy.ndarray
+        The residual, ``(...)`` (``(S, T)`` for a RunSet).
+
+    Examples
+    --------
+    One unjudged document at rank 2 of a list of 2, p = 0.5: ``0.5 * 0.5 + 0.5 ** 2``.
+
+    >>> import numpy as np
+    >>> from irrepro.data import UNJUDGED
+    >>> from irrepro.measures import rbp_residual
+    >>> rbp_residual(np.array([[1, UNJUDGED]]), 0.5)
+    array([0.5])
     """
     if not 0.0 < p < 1.0:
         raise InputError("RBP's persistence p must be in (0, 1)")
@@ -264,6 +312,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
         elif fam == "SP":
             res = prec_sum(r)
         elif fam in ("P", "PDoc"):
+            assert c is not None  # parse_measure gives P and PDoc a cutoff
             res = top(r, c) / float(c)
         elif fam == "R":
             res = _safe_div(top(r, c), ctx.n_rel(r)[t])
@@ -281,13 +330,13 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             # m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N),
             # n the judged non-relevant documents above it, N all of them
             h, R, N = rel_at(r), ctx.n_rel(r)[t], ctx.n_nonrel(r)[t]
-            above = count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+            above = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
             Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
             frac = np.divide(np.minimum(above, Rh), cap, out=np.zeros(len(above)), where=cap > 0)
             res = _safe_div(h.sum(np.where(above > 0, 1.0 - frac, 1.0)), R)
         elif fam == "infAP":
             h = rel_at(r)
-            nonrel = count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+            nonrel = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
             pooled = count_above(lambda: g == _POOLED, "pooled", h) if (g == _POOLED).any() else 0
             res = _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.n_rel(r)[t])
         elif fam in ("nDCG", "DCG"):
@@ -301,10 +350,11 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             # BR(r) = (count(r) + beta cg(r)) / (r + beta cg_I(r)), beta = 1, at relevant ranks
             h = rel_at(r)
             gfull = get("gain_full", lambda: ctx.gains(g))
-            cg = get("cg", lambda: np.cumsum(gfull, axis=1))[h.rows, h.cols]
+            cg = get("cg", lambda gfull=gfull: np.cumsum(gfull, axis=1))[h.rows, h.cols]
             cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(t[h.rows], h.cols)
             res = _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.n_rel(r)[t])
         elif fam == "RBP":
+            assert s.p is not None  # parse_measure gives RBP its p
             w = (1.0 - s.p) * s.p ** (ranks - 1.0)
             if r is None:  # graded: a topic's gains over its largest gain (when above 1)
                 res = gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[t]
@@ -339,6 +389,7 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
             elif fam == "SetR":
                 res = Rc
             elif fam == "SetF":
+                assert s.beta is not None  # parse_measure gives SetF its beta
                 res = np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
             else:
                 res = P * Rc
@@ -393,7 +444,7 @@ def _specs(measures, rel) -> tuple[list, list[Measure]]:
     if rel is not None and (isinstance(rel, bool) or not isinstance(rel, (int, np.integer)) or rel < 1):
         raise InputError(f"rel must be an integer >= 1 (a relevance level), got {rel!r}")
     keys = list(dict.fromkeys(measures))
-    parsed = [parse_measure(m, rel=rel) for m in keys]
+    parsed = [parse_measure(m, rel=None if rel is None else int(rel)) for m in keys]
     unique = list({s.name: s for s in parsed}.values())
     return list(zip(keys, parsed)), unique
 
@@ -406,7 +457,9 @@ def score_grades(
     rel: int = 1,
     gains: Mapping[int, float] | Sequence[float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`,
+    """Score a dense block of ranked lists given as grades.
+
+    Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`,
     for arrays).
 
     ``grades`` is an int array ``(S, T, K)`` (grade at each rank, ``UNJUDGED`` = -1 for a
@@ -414,6 +467,34 @@ def score_grades(
     ``grade_counts`` is ``(T, G + 1)``: judged documents of each grade 0..G per topic (the
     relevant ones need not be retrieved). Returns ``{name: (S, T) float64 array}`` keyed by the
     names given.
+
+    Parameters
+    ----------
+    grades : numpy.ndarray
+        Int ``(S, T, K)`` (see above).
+    grade_counts : numpy.ndarray
+        ``(T, G + 1)``: judged documents of each grade per topic.
+    measures : sequence of str
+        Measure names.
+    rel : int
+        The lowest relevant grade of binary measures.
+    gains : mapping or sequence or None
+        Grade -> gain of graded measures (None: the grade).
+
+    Returns
+    -------
+    dict
+        ``{name: (S, T) float64 array}``, keyed by the names given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import PAD
+    >>> from irrepro.measures import score_grades
+    >>> grades = np.array([[[1, 0, 1, PAD]]])            # one run, one topic
+    >>> counts = np.array([[5, 2]])                      # 5 non-relevant, 2 relevant judged
+    >>> score_grades(grades, counts, ["AP", "P@2"])
+    {'AP': array([[0.83333333]]), 'P@2': array([[0.5]])}
     """
     grades = np.asarray(grades)
     if grades.ndim != 3:

@@ -1,17 +1,26 @@
-"""Measure names: ir_measures' spellings and objects, trec_eval's names and the project's own,
-parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`)."""
+"""Measure names: one grammar for ir_measures' spellings and objects, trec_eval's names and the
+project's own, parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`).
+
+The grammar is ir_measures' (``ir_measures.parse_measure`` and ``parse_trec_measure``): a name
+irrepro reads that ir_measures reads too means the same measure with the same parameters there,
+and a name of a measure irrepro does not compute is an :class:`~irrepro.InputError` saying so
+(tests/test_measures_grammar.py checks both by property against ir_measures). It is irrepro's
+code (the parser in ``measures/_grammar.py``, the checks here), not a call into ir_measures: that
+stays a test dependency (``irrepro eval`` imports neither it nor pytrec_eval), and its registry
+has none of the project's names (``Q``, ``gm_map``, ...)."""
 
 from __future__ import annotations
 
-import ast
 import math
-import re
+import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .judgments import _gain_pairs
+from .._deprecation import _warn
 from ..errors import InputError
+from ._grammar import _GLOBAL_REL, _known_names, _split_string
+from .judgments import _gain_pairs
 
 __all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure", "trec_eval_name"]
 
@@ -64,18 +73,17 @@ MEASURE_FAMILIES = {
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
-# ir_measures' aliases (and the project's former spelling of Bpref) -> family, fixed parameters
+# ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
     "MAP": ("AP", {}),
     "BPref": ("Bpref", {}),
-    "bpref": ("Bpref", {}),
     "NDCG": ("nDCG", {}),
     "Precision": ("P", {}),
     "Recall": ("R", {}),
     "RPrec": ("Rprec", {}),
     "MRR": ("RR", {}),
     "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": None}),  # rel None here: the global relevance level
+    "NumRelRet": ("NumRet", {"rel": _GLOBAL_REL}),
 }
 
 # ir_measures measures irrepro does not compute, and why
@@ -93,28 +101,46 @@ _MISSING = {
     "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists",
 }  # fmt: skip
 
-# trec_eval's names: exact ones, then ones with a number
-_TREC_EXACT = {
-    "map": ("AP", {}), "ndcg": ("nDCG", {}), "recip_rank": ("RR", {}), "infAP": ("infAP", {}),
-    "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}), "num_rel_ret": ("NumRet", {"rel": None}),
-    "num_q": ("NumQ", {}), "set_P": ("SetP", {}), "set_recall": ("SetR", {}),
-    "set_F": ("SetF", {}), "set_map": ("SetAP", {}), "set_relative_P": ("SetP", {"relative": True}),
-    "11pt_avg": ("11pt_avg", {}),
-}  # fmt: skip
-_TREC_CUT = re.compile(r"^(map_cut|P|recall|ndcg_cut|success)_(\d+)$")
-_TREC_CUT_FAMILY = {"map_cut": "AP", "P": "P", "recall": "R", "ndcg_cut": "nDCG", "success": "Success"}
-_TREC_IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
-_TREC_PARAM = re.compile(r"^(?:(rbp)(?:_p=(\d*\.?\d+))?|(set_F)(?:_(\d*\.?\d+))?)$")
-
 
 @dataclass(frozen=True)
 class Measure:
-    """A parsed measure: ``name`` is the canonical name (ir_measures' ``str()`` where ir_measures
-    has the measure), ``family`` e.g. ``"nDCG"``; the parameters it uses (None when it has none):
-    ``cutoff`` k, RBP's ``p``, the relevance level ``rel`` (None: graded, or every document for
-    ``NumRet``), IPrec's ``recall``, SetF's ``beta``, SetP's ``relative``, ``gains`` as sorted
-    (grade, gain) pairs, and ``agg``: how :func:`summarize` combines topics (``"mean"``,
-    ``"sum"``, ``"gm"``, trec_eval's geometric mean, or ``"G"``, Sakai's)."""
+    """A parsed measure: its canonical name, its family and the parameters it uses.
+
+    :func:`parse_measure` makes it; a parameter the measure does not use is None.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name: ir_measures' ``str()`` where ir_measures has the measure (``"RR@10"``
+        for ``"MRR@10"``), else the project's (``"nDCG_sakai@1000"``, ``"gm_map"``).
+    family : str
+        A key of ``MEASURE_FAMILIES``, e.g. ``"nDCG"``.
+    cutoff : int or None
+        The rank cutoff k.
+    p : float or None
+        RBP's persistence.
+    rel : int or None
+        The relevance level (relevant: grade >= rel); None for a graded measure, or every
+        retrieved document for ``NumRet``.
+    recall : float or None
+        IPrec's recall level.
+    beta : float or None
+        SetF's beta.
+    relative : bool
+        SetP's ``relative`` (ir_measures' SetRelP).
+    gains : tuple of (int, float) or None
+        nDCG's and DCG's gains other than gain = grade, as (grade, gain) pairs sorted by grade.
+    agg : str
+        How :func:`~irrepro.measures.summarize` combines topics: ``"mean"``, ``"sum"`` (the
+        counts), ``"gm"`` (trec_eval's geometric mean) or ``"G"`` (Sakai's).
+
+    Examples
+    --------
+    >>> from irrepro.measures import parse_measure
+    >>> m = parse_measure("gm_NDCG(gains={0:0,1:1,2:3})@10")
+    >>> m.name, m.family, m.cutoff, m.gains, m.agg
+    ('gm_nDCG(gains={2:3})@10', 'nDCG', 10, ((2, 3.0),), 'gm')
+    """
 
     name: str
     family: str
@@ -128,82 +154,23 @@ class Measure:
     agg: str = "mean"
 
 
-def _known_names() -> str:
-    return (
-        "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
-        "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
-        "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
-        "nCG@k, Q; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
-        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
-    )
+# each parameter's type, as ir_measures' SUPPORTED_PARAMS require it (bool is no int here)
+_TYPES = {"cutoff": int, "rel": int, "p": float, "recall": float, "beta": float, "relative": bool,
+          "judged_only": bool, "dcg": str, "gains": dict}  # fmt: skip
 
 
-def _literal(node, text):
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        raise InputError(f"measure {text!r}: {ast.unparse(node)!r} is not a literal value") from None
-
-
-def _split_string(text: str) -> tuple[str, dict, str]:
-    """A measure string -> (family or alias, explicit params, aggregate)."""
-    s = text.strip()
-    if s.startswith("ir_measures."):
-        s = s[len("ir_measures.") :]
-    agg = "mean"
-    if s.startswith("gm_"):
-        agg, s = "gm", s[3:]
-    elif s.startswith("G_"):
-        agg, s = "G", s[2:]
-    if s in _TREC_EXACT:
-        fam, params = _TREC_EXACT[s]
-        return fam, dict(params), agg
-    m = _TREC_CUT.match(s)
-    if m:
-        return _TREC_CUT_FAMILY[m.group(1)], {"cutoff": int(m.group(2))}, agg
-    m = _TREC_IPREC.match(s)
-    if m:
-        return "IPrec", {"recall": float(m.group(1))}, agg
-    m = _TREC_PARAM.match(s)
-    if m:  # trec_eval's rbp (p = 0.9 unless given: not ir_measures' RBP, 0.8) and set_F
-        x = m.group(2) or m.group(4)
-        x = None if x is None else float(x)
-        if m.group(1) == "rbp":
-            return "RBP", {"p": 0.9 if x is None else x}, agg
-        return "SetF", ({} if x is None else {"beta": x}), agg
-    if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
-        s = "_11pt_avg" + s[len("11pt_avg") :]
-    try:
-        node = ast.parse(s, mode="eval").body
-    except SyntaxError:
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
-    params: dict = {}
-    at = None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        at, node = _literal(node.right, text), node.left
-    if isinstance(node, ast.Call):
-        if node.args:
-            raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
-        for kw in node.keywords:
-            if kw.arg is None or kw.arg in params:
-                raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
-            params[kw.arg] = _literal(kw.value, text)
-        node = node.func
-    if not isinstance(node, ast.Name):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
-    fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
-    if at is not None:
-        params["@"] = at
-    return fam, params, agg
-
-
-def _check_type(text, key, value, kind):
+def _check_type(text, key, value):
+    kind = _TYPES[key]
     if kind is int:
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     elif kind is float:
-        ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+        ok = isinstance(value, (float, np.floating))
     else:
         ok = isinstance(value, kind)
+    if not ok and kind is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        # read before 0.2 (IPrec@1, SetF(beta=2)); ir_measures refuses it: kept for one release
+        _warn(f"the measure name {text!r} with a whole number for {key}", f"{key}={value}.0", stacklevel=3)
+        return float(value)
     if not ok:
         raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
     return value
@@ -232,7 +199,10 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     if unknown:
         takes = ", ".join(spec.params) or "no parameters"
         raise InputError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
-    if params.get("judged_only", False) is not False:
+    for key, value in params.items():
+        if not (key == "rel" and value is _GLOBAL_REL):
+            _check_type(text, key, value)
+    if params.get("judged_only", False):
         raise InputError(
             f"measure {text!r}: judged_only=True (trec_eval -J) is not supported by irrepro; "
             "drop it to score every retrieved document"
@@ -246,39 +216,40 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
         raise InputError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
     if spec.at == "cutoff" and params.get("cutoff") is not None:
-        k = _check_type(text, "cutoff", params["cutoff"], int)
-        if k < 1:
+        if params["cutoff"] < 1:
             raise InputError(f"measure {text!r}: the cutoff must be at least 1")
-        kw["cutoff"] = int(k)
+        kw["cutoff"] = int(params["cutoff"])
     if spec.at == "recall":
-        r = float(_check_type(text, "recall", params["recall"], float))
+        r = float(params["recall"])
         if not 0.0 <= r <= 1.0:
             raise InputError(f"measure {text!r}: the recall level must be in [0, 1]")
         kw["recall"] = r
     if fam == "RBP":
-        p = float(_check_type(text, "p", params.get("p", 0.8), float))
+        p = float(params.get("p", 0.8))
         if not 0.0 < p < 1.0:
             raise InputError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
         kw["p"] = p
     if fam == "SetF":
-        b = float(_check_type(text, "beta", params.get("beta", 1.0), float))
+        b = float(params.get("beta", 1.0))
         if not b >= 0 or not math.isfinite(b):
             raise InputError(f"measure {text!r}: beta must be a finite number >= 0")
         kw["beta"] = b
     if fam == "SetP":
-        kw["relative"] = bool(_check_type(text, "relative", params.get("relative", False), bool))
+        kw["relative"] = bool(params.get("relative", False))
     if "gains" in params:
-        kw["gains"] = _gain_pairs(_check_type(text, "gains", params["gains"], dict))
+        gains = params["gains"]
+        if not all(isinstance(v, numbers.Real) for v in gains.values()):
+            raise InputError(f"measure {text!r}: gains={gains!r}: every gain must be a number")
+        kw["gains"] = _gain_pairs(gains)
     # the relevance level: the measure's own, else the global one (binary measures), else none
     if "rel" in spec.params:
         own = params.get("rel", "absent")
-        if own is None or (own == "absent" and spec.binary):
+        if own is _GLOBAL_REL or (own == "absent" and spec.binary):
             own = 1 if rel is None else rel
         if own != "absent":
-            r = _check_type(text, "rel", own, int)
-            if r < 1:
+            if _check_type(text, "rel", own) < 1:
                 raise InputError(f"measure {text!r}: rel must be >= 1 (a relevance level)")
-            kw["rel"] = int(r)
+            kw["rel"] = int(own)
     if agg in ("gm", "G") and spec.agg != "mean":
         raise InputError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
     m = Measure("", fam, **kw)
@@ -298,7 +269,7 @@ def _canonical(m: Measure) -> str:
         if v == default:
             continue
         if key == "gains":
-            shown.append("gains={" + ",".join(f"{g}:{x:g}" for g, x in v) + "}")
+            shown.append("gains={" + ",".join(f"{g}:{x:g}" for g, x in m.gains or ()) + "}")
         else:
             shown.append(f"{key}={v!r}")
     name = m.family + (f"({','.join(shown)})" if shown else "")
@@ -313,11 +284,52 @@ def _canonical(m: Measure) -> str:
 
 
 def parse_measure(name, *, rel: int | None = None) -> Measure:
-    """Parse a measure given as a string (ir_measures', trec_eval's or the project's spelling, see
-    the module doc) or an ir_measures measure object; ValueError if unknown or mis-parameterised.
+    """Parse a measure name, or an ir_measures measure object, into a :class:`Measure`.
 
-    ``rel`` is the relevance level of binary measures that do not set their own (trec_eval's
-    ``-l``; 1 when None). A :class:`Measure` is returned as it is (its level is already set)."""
+    Parameters
+    ----------
+    name : str, Measure or ir_measures measure
+        A string in ir_measures' grammar: ``Name``, ``Name(k=v, ...)``, either followed by ``@x``
+        (``"AP"``, ``"P@10"``, ``"RBP(p=0.5,rel=2)"``, ``"nDCG(gains={0:0,1:1,2:3})@10"``), values
+        as literals without a sign or an expression, a float parameter as a float (``IPrec@1.0``);
+        or a trec_eval name (``map``, ``P_10``, ``P.10``, ``ndcg_cut_20``, ``iprec_at_recall_0.10``,
+        ``rbp_p=0.5``); or a project name (``Q``, ``nDCG_sakai@1000``, ``11pt_avg``). ``gm_`` or
+        ``G_`` before a name asks for trec_eval's or Sakai's geometric mean; space around the name
+        is ignored. A :class:`Measure` is returned as it is.
+    rel : int, optional
+        The relevance level (trec_eval's ``-l``; 1 when None) of the binary measures that set no
+        ``rel`` of their own.
+
+    Returns
+    -------
+    Measure
+        The measure; its ``name`` is the canonical one.
+
+    Raises
+    ------
+    InputError
+        An unknown name; a measure irrepro does not compute (the message says why and lists what it
+        computes); a parameter the measure does not take, of the wrong type or out of range; a
+        parameter given twice (``P(cutoff=5)@10``); a trec_eval name of several measures
+        (``P_5,10``).
+
+    Examples
+    --------
+    >>> from irrepro.measures import parse_measure
+    >>> parse_measure("MRR@10").name
+    'RR@10'
+    >>> m = parse_measure("P(rel=2)@10")
+    >>> m.family, m.cutoff, m.rel
+    ('P', 10, 2)
+    >>> parse_measure("ndcg_cut.20") == parse_measure("nDCG@20")
+    True
+    >>> parse_measure("AP", rel=2).name
+    'AP(rel=2)'
+    >>> parse_measure("P@x")
+    Traceback (most recent call last):
+    ...
+    irrepro.errors.InputError: measure 'P@x': 'x' is not a literal value ir_measures reads ...
+    """
     if isinstance(name, Measure):
         return name
     if isinstance(name, str):
@@ -340,7 +352,7 @@ _TREC_ORDER = (
 )  # fmt: skip
 
 
-def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
+def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, float | None] | None:
     """(trec_eval's measure, its parameter or None) of ``m`` under ``trec_eval -l rel``, or None."""
     if m.rel is not None and m.rel != rel:
         return None  # a relevance level of its own: not what trec_eval -l rel computes
@@ -375,12 +387,31 @@ def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, object] | None:
 
 
 def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
-    """The name trec_eval prints for ``measure`` when run with ``-l rel`` (1 when None): ``map``,
-    ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``, ``iprec_at_recall_0.50``,
-    ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ... - or None when trec_eval has no
-    such measure (``RR@10``, ``ERR@20``, ``Q``, a measure with a relevance level of its own, ...).
+    """The name trec_eval prints for a measure, or None when trec_eval has no such measure.
 
-    trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec`` does."""
+    Parameters
+    ----------
+    measure : str, Measure or ir_measures measure
+        The measure, as :func:`parse_measure` reads it.
+    rel : int, optional
+        trec_eval's ``-l`` (1 when None): the level of binary measures that set none of their own.
+
+    Returns
+    -------
+    str or None
+        ``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``,
+        ``iprec_at_recall_0.50``, ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ...;
+        None for ``RR@10``, ``ERR@20``, ``Q``, a relevance level other than ``rel``, ...
+        (trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
+
+    Examples
+    --------
+    >>> from irrepro.measures import trec_eval_name
+    >>> trec_eval_name("P@10"), trec_eval_name("IPrec@0.5"), trec_eval_name("RBP(p=0.5)")
+    ('P_10', 'iprec_at_recall_0.50', 'rbp_p=0.5')
+    >>> trec_eval_name("AP(rel=2)", rel=2), trec_eval_name("AP(rel=2)"), trec_eval_name("RR@10")
+    ('map', None, None)
+    """
     parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
     if parts is None:
         return None

@@ -5,18 +5,17 @@ of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..data import RunSet, ScoreMatrix
+from ..errors import InputError
 from ..escape import plain
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _blocks, _check_err, _run_kernel, _pooled_grades, _specs
+from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
 from .names import _trec_eval_key, parse_measure, trec_eval_name
-from ..errors import InputError
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd
@@ -25,10 +24,29 @@ __all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict", "to_tre
 
 
 class Evaluation(dict):
-    """``{measure: ScoreMatrix}`` as :func:`evaluate` returns it, keyed by the measures as given
+    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
+
+    ``{measure: ScoreMatrix}`` as :func:`evaluate` returns it, keyed by the measures as given
     (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
     (``ev["MAP"]`` after evaluating ``"AP"``). ``retrieved`` is the (runs, topics) boolean array
-    of the lists with at least one document - the topics plain trec_eval averages over."""
+    of the lists with at least one document - the topics plain trec_eval averages over.
+
+    Parameters
+    ----------
+    items : iterable
+        ``(measure, ScoreMatrix)`` pairs.
+    retrieved : numpy.ndarray
+        (runs, topics) bool: the lists with at least one document.
+    rel : int
+        The lowest relevant grade the measures were evaluated with.
+
+    Attributes
+    ----------
+    retrieved : numpy.ndarray
+        As given.
+    rel : int
+        As given.
+    """
 
     def __init__(self, items, retrieved: np.ndarray, rel: int):
         super().__init__(items)
@@ -54,7 +72,9 @@ def evaluate(
     gains: Mapping[int, float] | Sequence[float] | None = None,
     depth: int | None = None,
 ) -> Evaluation:
-    """Score every run of ``runset`` on every topic for each measure (names in the module doc;
+    """Score every run of ``runset`` on every topic for each measure.
+
+    Score every run of ``runset`` on every topic for each measure (names in the module doc;
     strings or ir_measures objects).
 
     Returns an :class:`Evaluation`, ``{measure: ScoreMatrix}`` with systems x topics scores whose
@@ -65,6 +85,38 @@ def evaluate(
     (``AP(rel=2)``); ``gains`` maps grade -> gain for graded measures without gains of their own
     (default: the grade itself, for any integer grade); ``depth`` keeps only the top ``depth``
     documents of each list (trec_eval's ``-M``).
+
+    Parameters
+    ----------
+    runset : irrepro.data.RunSet
+        The runs and their qrels (:func:`irrepro.data.load_runs`).
+    measures : str or sequence
+        Measure names (see the module's docstring) or ir_measures objects.
+    rel : int
+        The lowest relevant grade of binary measures that do not set their own (trec_eval's
+        ``-l``).
+    gains : mapping or sequence or None
+        Grade -> gain of graded measures without gains of their own (None: the grade).
+    depth : int or None
+        Keep only the top ``depth`` documents of each list (trec_eval's ``-M``).
+
+    Returns
+    -------
+    Evaluation
+        ``{measure: ScoreMatrix}``, (runs, topics) scores each.
+
+    Examples
+    --------
+    Relevant documents at ranks 1 and 3 of 2: AP = (1/1 + 2/3) / 2.
+
+    >>> from irrepro import data, measures
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> ev["AP"].scores
+    array([[0.83333333, 0.        ]])
+    >>> ev["P@2"].scores
+    array([[0.5, 0. ]])
     """
     integer = isinstance(depth, (int, np.integer)) and not isinstance(depth, bool)
     if depth is not None and (not integer or depth < 1):
@@ -158,7 +210,8 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
 def _summary(scores, complete: bool, retrieved, agg: str | None = None) -> tuple[tuple, dict[str, np.ndarray]]:
     """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
     its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
-    cols, runs = {}, ()
+    cols: dict[str, np.ndarray] = {}
+    runs: tuple[str, ...] = ()
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)
         how = parse_measure(sm.measure).agg if agg is None else agg
@@ -178,6 +231,31 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     something for (plain trec_eval, pytrec_eval, ir_measures; a run that retrieved for no topic
     gets NaN). ``scores`` is what :func:`evaluate` returned (or one ScoreMatrix with
     ``retrieved``).
+
+    Parameters
+    ----------
+    scores : Evaluation or irrepro.data.ScoreMatrix
+        What :func:`evaluate` returned.
+    complete : bool
+        Average over every qrels topic (``trec_eval -c``) or only those the run retrieved for.
+    retrieved : numpy.ndarray or None
+        The (runs, topics) retrieved mask, with a single ScoreMatrix.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, one column per measure.
+
+    Examples
+    --------
+    >>> from irrepro import data, measures
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> measures.summarize(ev)
+               AP   P@2
+    run
+    run  0.416667  0.25
     """
     import pandas as pd
 
@@ -186,9 +264,37 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
 
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
-    """Long form of per-topic scores: columns ``run``, ``query_id``, ``measure`` (the canonical
+    """Long form of per-topic scores: one row per run, measure and topic.
+
+    Long form of per-topic scores: columns ``run``, ``query_id``, ``measure`` (the canonical
     name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
-    each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report)."""
+    each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report).
+
+    Parameters
+    ----------
+    scores : Evaluation or irrepro.data.ScoreMatrix
+        What :func:`evaluate` returned.
+    complete : bool
+        Every qrels topic, or only those each run retrieved for.
+    retrieved : numpy.ndarray or None
+        The (runs, topics) retrieved mask, with a single ScoreMatrix.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run``, ``query_id``, ``measure``, ``value``.
+
+    Examples
+    --------
+    >>> from irrepro import data, measures
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> measures.to_frame(ev).head(2)
+       run query_id measure     value
+    0  run       q1      AP  0.833333
+    1  run       q2      AP  0.000000
+    """
     import pandas as pd
 
     parts = []
@@ -220,6 +326,31 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
 
     ``complete=False`` keeps only the topics each run retrieved (pytrec_eval's and ranx's own
     output); ``complete=True`` every qrels topic (trec_eval -c).
+
+    Parameters
+    ----------
+    scores : Evaluation or irrepro.data.ScoreMatrix
+        What :func:`evaluate` returned.
+    form : {"pytrec_eval", "ranx"}
+        The nesting (see above).
+    complete : bool
+        Every qrels topic, or only those each run retrieved for.
+    retrieved : numpy.ndarray or None
+        The (runs, topics) retrieved mask, with a single ScoreMatrix.
+
+    Returns
+    -------
+    dict
+        ``{run: ...}`` as ``form`` says.
+
+    Examples
+    --------
+    >>> from irrepro import data, measures
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> measures.to_dict(ev)["run"]["q1"]
+    {'AP': 0.8333333333333333, 'P@2': 0.5}
     """
     if form not in ("pytrec_eval", "ranx"):
         raise InputError(f"form must be 'pytrec_eval' or 'ranx', got {form!r}")
@@ -289,7 +420,9 @@ def to_trec_eval(
     rel: int | None = None,
     digits: int = 4,
 ) -> str:
-    """The scores as trec_eval prints them: for each run, what ``trec_eval -m runid -m ...``
+    """The scores as trec_eval prints them, run after run.
+
+    The scores as trec_eval prints them: for each run, what ``trec_eval -m runid -m ...``
     prints (with ``-q`` when ``per_topic``, ``-c`` when ``complete``), one run after the other.
 
     Lines are ``name<TAB>topic<TAB>value``, the name padded to 22 characters, values with
@@ -300,7 +433,39 @@ def to_trec_eval(
     summary, which starts with the ``runid`` line; there is no per-topic line of ``num_q`` and the
     geometric means. A measure trec_eval lacks keeps irrepro's name and comes last. The output of
     the same job by trec_eval (9.0.8; trec_eval 10 with ``precision="float64"``) is the same text,
-    byte for byte (tested)."""
+    byte for byte (tested).
+
+    Parameters
+    ----------
+    scores : Evaluation or irrepro.data.ScoreMatrix
+        What :func:`evaluate` returned.
+    per_topic : bool
+        Per-topic lines too (trec_eval's ``-q``).
+    complete : bool
+        Average over every qrels topic (trec_eval's ``-c``).
+    retrieved : numpy.ndarray or None
+        The (runs, topics) retrieved mask, with a single ScoreMatrix.
+    rel : int or None
+        trec_eval's ``-l`` for the names (None: the Evaluation's).
+    digits : int
+        Decimals of the values.
+
+    Returns
+    -------
+    str
+        trec_eval's output.
+
+    Examples
+    --------
+    >>> from irrepro import data, measures
+    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> print(measures.to_trec_eval(ev))
+    runid                   all   run
+    map                     all   0.4167
+    P_2                     all   0.2500
+    """
     lines = []
     for _, topic, name, v, count in _rows(scores, per_topic=per_topic, complete=complete,
                                           retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip

@@ -20,9 +20,28 @@ __all__ = [
 
 def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None,
                     ax=None):
-    """Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
+    """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
+
+    Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
     pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs), against the pair's
-    rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour."""
+    rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour.
+
+    Parameters
+    ----------
+    curves : mapping
+        Label -> the ASLs of all pairs.
+    alpha : float
+        The dashed line.
+    colors : mapping, optional
+        Label -> colour.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (6, 4))
     for label, asl in curves.items():
         asl = np.sort(np.asarray(asl, dtype=np.float64))
@@ -36,11 +55,34 @@ def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, co
 
 def plot_significance_matrix(pairs, difference, significant, order, *, labels: Sequence[str] | None = None,
                              ax=None):
-    """Which pairs of systems differ significantly: a systems x systems matrix, systems in
+    """Which pairs of systems differ significantly, as a systems x systems matrix.
+
+    Which pairs of systems differ significantly: a systems x systems matrix, systems in
     ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
     where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices,
     ``difference`` (P,) score of the first minus the second, ``significant`` (P,) bool;
-    ``labels`` (the systems' names, in index order) label the axes."""
+    ``labels`` (the systems' names, in index order) label the axes.
+
+    Parameters
+    ----------
+    pairs : array_like
+        (P, 2) system indices.
+    difference : array_like
+        (P,) score of the first minus the second.
+    significant : array_like
+        (P,) bool.
+    order : array_like
+        The systems' order on the axes.
+    labels : sequence of str, optional
+        The systems' names, in index order.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     pairs = np.asarray(pairs)
     order = np.asarray(order)
     S = len(order)
@@ -64,7 +106,9 @@ def plot_significance_matrix(pairs, difference, significant, order, *, labels: S
 
 def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05,
                     axes=None):
-    """Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
+    """Sakai's (2006) Figures 7 and 8 side by side: paired and unpaired ASL curves.
+
+    Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
     labelled by measure) and of the unpaired tests (right, labelled by name), drawn by
     :func:`plot_asl_curves`.
 
@@ -101,7 +145,9 @@ def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | Non
 
 
 def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
-    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against proportion of ties,
+    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against ties.
+
+    Sakai's (2006) stability method (Figures 9 and 10): minority rate against proportion of ties,
     one line per measure over the fuzziness values.
 
     Parameters
@@ -131,7 +177,9 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
 
 
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
-    """A square table of pairwise values (e.g. Sakai's (2006) Figures 12 and 13: Kendall's tau
+    """A square table of pairwise values as an annotated heat map of its lower triangle.
+
+    A square table of pairwise values (e.g. Sakai's (2006) Figures 12 and 13: Kendall's tau
     between the measures' rankings, their bootstrap standard error) as an annotated heat map of its
     lower triangle (seaborn's ``heatmap``), the x tick labels turned 45 degrees.
 

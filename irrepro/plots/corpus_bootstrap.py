@@ -13,10 +13,31 @@ __all__ = ["plot_run_intervals", "plot_normalized_differences", "plot_topic_diff
 
 
 def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None):
-    """The paper's Figures 3 and 4 (Cormack & Lynam 2006): every run's estimate (x) with its
+    """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
+
+    The paper's Figures 3 and 4 (Cormack & Lynam 2006): every run's estimate (x) with its
     interval (``iv``, arrays of shape (systems,)), runs sorted by the estimate; ``other`` (e.g.
     the other half's value, o) drawn over it when given. ``transform`` maps the values before
-    drawing (``irrepro.stats.expit`` for L-MAP)."""
+    drawing (``irrepro.stats.expit`` for L-MAP).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+        Where to draw.
+    iv : irrepro.corpus_bootstrap.Intervals
+        Per run, (systems,).
+    other : array_like, optional
+        Values drawn over the intervals (the other half's).
+    title : str
+        The title, drawn literally.
+    transform : callable, optional
+        Maps the values before drawing.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     tf = transform or (lambda v: v)
     order = np.argsort(iv.estimate, kind="stable")
     xs = np.arange(len(order))
@@ -32,7 +53,9 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
 
 def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0.25, xlabel: str = "",
                                 title: str = "", ax=None):
-    """Histogram of normalised differences (Cormack & Lynam's (2006) Figures 1 and 2: the other
+    """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
+
+    Histogram of normalised differences (Cormack & Lynam's (2006) Figures 1 and 2: the other
     half's AP minus the interval's centre over its half-width, so that inside is [-1, 1]).
 
     Parameters
@@ -65,7 +88,9 @@ def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0
 
 
 def plot_topic_differences(d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None):
-    """Per-topic differences of two runs (points, topics sorted by the difference) with their 95%
+    """Per-topic differences of two runs with their intervals (Cormack & Lynam 2006).
+
+    Per-topic differences of two runs (points, topics sorted by the difference) with their 95%
     intervals from separate and from paired bootstraps (d +- 1.96 sd, side by side) and, when given,
     a combined interval (``interval``: an object with ``lower`` and ``upper``, e.g.
     :func:`irrepro.stats.meta_analysis`'s fixed effect) as a band (Cormack & Lynam 2006, section 6).

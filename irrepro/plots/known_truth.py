@@ -28,14 +28,31 @@ _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 
 
 def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, ax=None):
-    """R per topic of several collections in one figure: each series (label -> R of every topic)
+    """R per topic of several collections in one figure.
+
+    R per topic of several collections in one figure: each series (label -> R of every topic)
     sorted ascending and drawn against its topics' rank as a share of its topics (so that sets of
     30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's small-R line
     (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
-    legend."""
+    legend.
+
+    Parameters
+    ----------
+    relevant : mapping
+        Label -> R of every topic.
+    threshold : int, optional
+        The small-R line (None: none).
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (7, 3.6))
-    for (name, r), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
-        r = np.sort(np.asarray(r, dtype=float))
+    for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
+        r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
         lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
                                                      if threshold is not None else ")")
@@ -50,9 +67,28 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
 
 
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
-    """System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
+    """One system's topic scores against its fitted margin.
+
+    System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
     histogram or bars) against its fitted margin (density, or probabilities for P@10) and, with
-    ``delta``, the margin moved to its expected value + ``delta`` (dashed)."""
+    ``delta``, the margin moved to its expected value + ``delta`` (dashed).
+
+    Parameters
+    ----------
+    model : irrepro.simulation.CollectionModel
+        The fitted collection.
+    i : int
+        The system.
+    delta : float, optional
+        Also draw the margin moved to its expected value + delta.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (6, 3.5))
     m = model.margins[i]
     x = np.asarray(model.scores[i])
@@ -78,11 +114,30 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
 
 
 def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
-    """Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
+    """Type I error divided by alpha against alpha, one panel per topic-set size.
+
+    Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
     (ours, with +-1.96 se bands) and the published rates (``theirs``) as open markers. ``ours``: a
     long frame of :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se,
     topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
-    one per topic-set size (new ones when None)."""
+    one per topic-set size (new ones when None).
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Long frame (see above).
+    theirs : pandas.DataFrame, optional
+        The published rates.
+    tails : int
+        One- or two-tailed tests.
+    axes : sequence of matplotlib Axes, optional
+        One per topic-set size (new ones when None).
+
+    Returns
+    -------
+    sequence of matplotlib Axes
+        The axes drawn on.
+    """
     sizes = sorted(ours["topics"].unique())
     axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
     for ax, n in zip(axes, sizes):
@@ -106,9 +161,30 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
 
 
 def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, ax=None):
-    """Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
+    """Power at alpha against the true difference, one line per test.
+
+    Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
     :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands) and the published power
-    (``theirs``: test, tails, delta, value) as open markers."""
+    (``theirs``: test, tails, delta, value) as open markers.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Long frame (see above).
+    theirs : pandas.DataFrame, optional
+        The published power.
+    alpha : float
+        The significance level.
+    tails : int
+        One- or two-tailed tests.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (6, 3.5))
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
     for test, g in o.groupby("test", sort=False):
@@ -124,13 +200,32 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     return ax
 
 
-def plot_coverage(tables: Mapping[str, "pd.DataFrame"], *, level: float = 0.95, proxy: float | None = None,
+def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None,
                   ax=None):
-    """Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
+    """Coverage of each interval method per setting, against the nominal level.
+
+    Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
     given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
     concordance (open squares). ``level``: a fraction or a percentage
-    (:func:`irrepro.stats.check_level`)."""
+    (:func:`irrepro.stats.check_level`).
+
+    Parameters
+    ----------
+    tables : mapping
+        Label -> :meth:`irrepro.known_truth.Coverage.table`.
+    level : float
+        The nominal level.
+    proxy : float, optional
+        The split-half concordance the paper predicts.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))
     labels = list(tables)

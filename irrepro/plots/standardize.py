@@ -27,9 +27,28 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
-    """A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
+    """A (systems, topics) score matrix as a grey-scale heat map.
+
+    A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
     first and topics (columns) easiest first, with a colour bar labelled ``measure``; the grey
-    scale spans 0 to ``vmax`` (None: the largest score)."""
+    scale spans 0 to ``vmax`` (None: the largest score).
+
+    Parameters
+    ----------
+    scores : array_like
+        (systems, topics).
+    measure : str
+        The colour bar's label.
+    vmax : float, optional
+        The top of the grey scale (None: the largest score).
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     x = np.asarray(scores, dtype=np.float64)
     ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
     order_s = np.argsort(-x.mean(axis=1), kind="stable")
@@ -43,7 +62,22 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
 
 
 def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
-    """One value per system on each axis (e.g. raw against standardized mean scores)."""
+    """One value per system on each axis (e.g. raw against standardized mean scores).
+
+    Parameters
+    ----------
+    x, y : array_like
+        One value per system.
+    xlabel, ylabel : str
+        Axis labels, drawn literally.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (5, 4))
     ax.scatter(np.asarray(x), np.asarray(y), s=14, color="C0")
     ax.set(xlabel=escape.mpl(xlabel), ylabel=escape.mpl(ylabel))
@@ -51,9 +85,26 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
 
 
 def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
-    """Share of systems found significantly different from themselves over random topic halves,
+    """Share of systems significantly different from themselves, per form of the scores.
+
+    Share of systems found significantly different from themselves over random topic halves,
     per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and standardized): the
-    mean over partitions and the upper end of its 95% range, against the nominal ``alpha``."""
+    mean over partitions and the upper end of its 95% range, against the nominal ``alpha``.
+
+    Parameters
+    ----------
+    summaries : mapping
+        Form -> PartitionResult.summary().
+    alpha : float
+        The nominal rate.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))
@@ -67,7 +118,9 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
 
 
 def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
-    """Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
+    """Every system's mean with its interval (Webber, Moffat & Zobel 2008, Figure 2).
+
+    Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
     & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in red.
 
     Parameters
@@ -98,7 +151,9 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
 
 
 def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None):
-    """Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
+    """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
+
+    Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
     Figure 3).
 
     Parameters
@@ -126,7 +181,9 @@ def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] =
 
 def plot_percentile_curves(percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None,
                            ax=None):
-    """Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
+    """Percentiles of a statistic against a size (Webber, Moffat & Zobel 2008, Figure 4).
+
+    Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
     the sizes, drawn on a log scale), with horizontal reference lines (label -> value; dashed,
     dotted, ...) - Webber, Moffat & Zobel's (2008) Figure 4.
 
@@ -157,7 +214,9 @@ def plot_percentile_curves(percentiles, *, labels: Sequence[str], references: Ma
 
 
 def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
-    """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
+    """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting.
+
+    Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
     form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95% interval) or
     the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars coloured by form,
     with a dashed line at 0.05).
@@ -198,7 +257,9 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
 
 
 def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
-    """A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
+    """A bar per cell of frame, one group per column.
+
+    A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
     e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
 
     Parameters

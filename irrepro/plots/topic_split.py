@@ -30,10 +30,37 @@ def plot_error_rates(
     min_trials: int = 20,
     ax=None,
 ):
-    """Sanderson & Zobel's (2005) Figures 1-6 and 9-12: error rate against topic-set size, one
+    """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
+
+    Sanderson & Zobel's (2005) Figures 1-6 and 9-12: error rate against topic-set size, one
     line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
     line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default
-    fit, :func:`irrepro.topic_split.growth_fit`)."""
+    fit, :func:`irrepro.topic_split.growth_fit`).
+
+    Parameters
+    ----------
+    result : irrepro.topic_split.SwapExperiment
+        The experiment.
+    filter : str
+        The significance filter of the pairs counted.
+    kind : str
+        "relative" or "absolute" difference bins.
+    bins : sequence of int, optional
+        The bins drawn (None: all).
+    fit : irrepro.topic_split.GrowthFit, optional
+        The projection (None: :func:`irrepro.topic_split.growth_fit`).
+    at : int
+        The topic-set size projected to.
+    min_trials : int
+        The fewest trials a point needs.
+    ax : matplotlib Axes, optional
+        Where to draw (a new figure when None).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+    """
     ax = _axes(ax, (7, 4.2))
     rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
@@ -63,7 +90,9 @@ def plot_error_rates(
 
 def plot_pooled_error_rates(result: SwapExperiment, filters: Mapping[str, str], *, kind: str = "relative",
                             bins=slice(2, 6), ax=None):
-    """Error rate against topic-set size over several bins pooled (errors and trials summed), one
+    """Error rate against topic-set size, bins pooled, one line per filter.
+
+    Error rate against topic-set size over several bins pooled (errors and trials summed), one
     line per filter (Sanderson & Zobel 2005, section 3: t vs sign vs Wilcoxon); sizes without a
     trial are not drawn.
 
@@ -97,7 +126,9 @@ def plot_pooled_error_rates(result: SwapExperiment, filters: Mapping[str, str], 
 
 
 def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[int] = (2, 5), axes=None):
-    """Sanderson & Zobel's (2005) Figure 7: error rate of difference bins against topic-set size
+    """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
+
+    Sanderson & Zobel's (2005) Figure 7: error rate of difference bins against topic-set size
     (left) and against assessor effort (right: sizes times the cost of a topic), per measure.
 
     Parameters
@@ -129,7 +160,9 @@ def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[i
 
 
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
-    """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005, section
+    """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
+
+    The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005, section
     5): ``sd`` is :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95), drawn as
     a line with its 5-95% band and a dotted line at ``threshold``.
 
@@ -158,7 +191,9 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
 
 
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
-    """Sanderson & Zobel's (2005) Figure 8: mean error by the rank of a pair's trials sorted by the
+    """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
+
+    Sanderson & Zobel's (2005) Figure 8: mean error by the rank of a pair's trials sorted by the
     set-1 difference, one line per topic-set size (``SwapExperiment.dependence()``'s rows; sizes
     it does not hold are skipped).
 

@@ -184,8 +184,8 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
 
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
-    """``log(x + eps)``: the per-topic values whose arithmetic mean is the AG_ form of a
-    measure (Sakai 2006, section 3.1: testing AG_AveP in the paired test stands for G_AveP).
+    """``log(x + eps)``: the per-topic values whose arithmetic mean is the ``AG_`` form of a
+    measure (Sakai 2006, section 3.1: testing ``AG_AveP`` in the paired test stands for ``G_AveP``).
 
     Parameters
     ----------

@@ -122,8 +122,8 @@ class BootstrapResult(PairwiseResult):
         """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6).
 
         For each pair take the bootstrap replicate whose statistic is the ``B*alpha``-th largest
-        in absolute value (paired: sorted by |t(w*b)|, the reported value is that replicate's
-        |mean of w*b|; unpaired: the ``B*alpha``-th largest |d*b|); the estimate is the maximum
+        in absolute value (paired: sorted by ``|t(w*b)|``, the reported value is that replicate's
+        ``|mean of w*b|``; unpaired: the ``B*alpha``-th largest ``|d*b|``); the estimate is the maximum
         over pairs, rounded to ``digits`` significant figures. ``per_pair=True`` returns the
         per-pair values (unrounded) instead.
 
@@ -242,7 +242,7 @@ def paired_bootstrap_test(
 
     For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
     (sd with n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples Q*b,
-    ASL = #{ |t(w*b)| >= |t(z)| } / B.
+    ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
 
     Parameters
     ----------
@@ -260,7 +260,7 @@ def paired_bootstrap_test(
         A ``(B, T)`` matrix from :func:`irrepro.bootstrap_tests.bootstrap_samples`, shared by
         all pairs.
     log : bool
-        Test the AG_ form (mean of log(x + 0.00001), section 3.1).
+        Test the ``AG_`` form (mean of log(x + 0.00001), section 3.1).
     n_jobs : int, optional
         Workers; the results do not depend on it.
 
@@ -297,8 +297,9 @@ def bootstrap_shift_test(
     "bootstrap" test.
 
     z = x - y is shifted to mean zero (w = z - mean(z)) and resampled over topics as in
-    :func:`paired_bootstrap_test` (the same samples give the same w*b); p = #{ |mean(w*b)| >=
-    |mean(z)| } / B, and p = 1 for a mean difference within rounding noise of the scores.
+    :func:`paired_bootstrap_test` (the same samples give the same w*b);
+    ``p = #{ |mean(w*b)| >= |mean(z)| } / B``, and p = 1 for a mean difference within rounding
+    noise of the scores.
 
     Parameters
     ----------
@@ -338,7 +339,7 @@ def unpaired_bootstrap_test(
 
     d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
     ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)
-    and ASL = #{ |d*b| >= |d| } / B. ``pairs`` or ``baseline`` as in :func:`paired_bootstrap_test`.
+    and ``ASL = #{ |d*b| >= |d| } / B``. ``pairs`` or ``baseline`` as in :func:`paired_bootstrap_test`.
 
     ``summary``: ``"mean"``, ``"gmean"`` (Sakai's eq. 7 geometric mean, so G_AveP is tested
     directly) or a function reducing the last axis of an array (e.g. ``np.median`` via

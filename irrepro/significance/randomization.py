@@ -217,7 +217,7 @@ def _check_permutations(perms, n: int, S: int) -> np.ndarray:
 
 def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """``(F, b)``: for each of F score matrices ``x`` ``(F, S, n)`` and each permutation ``perm``
-    ``(b, n, S)`` of the systems within topics, the largest |difference| of the permuted systems'
+    ``(b, n, S)`` of the systems within topics, the largest ``|difference|`` of the permuted systems'
     means over ``pairs`` (in chunks of the matrices, about 32 MB at a time)."""
     F, S, n = x.shape
     xt = np.ascontiguousarray(x.transpose(0, 2, 1))  # (F, n, S)
@@ -231,9 +231,9 @@ def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarra
 
 
 def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Observed differences ``(F, P)`` and their HSD p-values, (#{max* >= |d|} + 1) / (B + 1), from
+    """Observed differences ``(F, P)`` and their HSD p-values, ``(#{max* >= |d|} + 1) / (B + 1)``, from
     the permutations' largest differences ``stat`` ``(F, B)``; a max within rounding noise of
-    |d| (``_NOISE`` times the matrix's largest |score|) reaches it."""
+    ``|d|`` (``_NOISE`` times the matrix's largest ``|score|``) reaches it."""
     obs = x[:, pairs[:, 0]].mean(axis=-1) - x[:, pairs[:, 1]].mean(axis=-1)  # (F, P)
     tol = _NOISE * np.abs(x).max(axis=(1, 2))[:, None]
     B = stat.shape[1]
@@ -301,7 +301,7 @@ def tukey_hsd(
     permuted systems' means over the pairs tested (all pairs: the largest mean minus the smallest;
     with ``baseline``: the largest distance of a system's mean from the baseline's, the
     many-to-one family). A pair's p-value is the share of permutations whose statistic reaches the
-    pair's observed |difference|, (#{max* >= |d|} + 1) / (B + 1) (the observed arrangement counted
+    pair's observed ``|difference|``, ``(#{max* >= |d|} + 1) / (B + 1)`` (the observed arrangement counted
     among the permutations, as :func:`permutation_test` does), so every pair is judged against
     one null distribution and the family-wise error is at most alpha.
 

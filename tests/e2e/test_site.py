@@ -471,7 +471,7 @@ def test_comparison_tables_show_status_badges_with_reasons(server, browser):
             "          s.backgroundColor, s.borderStyle, b.textContent.trim()]; });"
         )
         assert len(badges) > 10, f"{page}: {len(badges)} badges"
-        for status, title, w, h, bg, border, text in badges:
+        for status, title, w, h, bg, _border, text in badges:
             assert status in STATUSES and text.endswith(status), (page, status, text)
             assert title, f"{page}: a {status} badge without its reason"
             assert w > 20 and h > 8 and bg not in ("rgba(0, 0, 0, 0)", "transparent"), (page, status, w, h, bg)
@@ -486,9 +486,9 @@ def test_comparison_tables_show_status_badges_with_reasons(server, browser):
 
 
 def test_table_of_contents_is_numbered(server, browser):
-    from selenium.webdriver.common.by import By
-
     import re
+
+    from selenium.webdriver.common.by import By
 
     _load(browser, f"{server}/book/intro.html")
     entries = {

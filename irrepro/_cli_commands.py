@@ -1,0 +1,228 @@
+"""The commands of the ``irrepro`` command line (:mod:`irrepro.cli`): ``data status``, ``data
+fetch``, ``eval``, ``compare`` and ``report``, each a function of the parsed arguments that returns
+the exit status; and how ``eval`` writes its scores (:func:`write_scores`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import InputError
+
+__all__ = ["AVERAGES", "AGGREGATES", "FORMATS", "write_scores"]
+
+#: The averages of ``irrepro eval`` (``--average``): over all the qrels' topics (trec_eval -c)
+#: or over the topics the run retrieved for (trec_eval without -c).
+AVERAGES = ("all-topics", "run-topics")
+#: ``--aggregate``: the prefix that makes a measure's geometric mean (trec_eval's ``gm_``,
+#: Sakai's ``G_``; :func:`irrepro.measures.parse_measure` knows both); ``mean`` is the measure.
+AGGREGATES = {"mean": "", "gm": "gm_", "G": "G_"}
+FORMATS = ("tsv", "trec_eval", "csv", "json")
+
+
+def _err(command: str, message: str) -> None:
+    print(f"irrepro {command}: {message}", file=sys.stderr)
+
+
+def _data_status(args: argparse.Namespace) -> int:
+    from . import data
+
+    table = data.status()
+    if args.brief:  # one line per collection: what a rebuild depends on
+        for name, state in zip(table["collection"], table["status"]):
+            print(name, state)
+        return 0
+    print(f"cache:  {data.cache_dir()}")
+    print(f"mirror: {data.mirror_dir() or '(IRREPRO_MIRROR not set)'}")
+    print(table.to_string(index=False))
+    return 0 if (table["status"] == "verified").all() else 1
+
+
+def _data_fetch(args: argparse.Namespace) -> int:
+    from . import data
+
+    names = args.names or ["all"]
+    names = "all" if names == ["all"] else names
+    paths = data.fetch(names, progress=not args.quiet)  # an unknown name, data not to be had: exit 2
+    print(f"{len(paths)} files verified in {data.cache_dir()}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# irrepro eval
+# --------------------------------------------------------------------------------------------
+
+
+def _coverage_lines(rs, average: str) -> list[str]:
+    """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`."""
+    from ._text import few
+
+    fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
+    lines = []
+    for r in rs._coverage():  # (coverage()'s rows, without pandas)
+        if not r["missing"] and not r["ignored"]:
+            continue
+        parts = [f"run {r['run']}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]
+        if r["missing"]:
+            parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
+        if r["ignored"]:
+            parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
+        lines.append("; ".join(parts))
+    return lines
+
+
+def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
+    """The measures to evaluate: each of ``names`` as it is (aggregate ``mean``) and as its
+    geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
+    :func:`irrepro.measures.parse_measure` (unknown names and a geometric mean of a count are
+    refused there)."""
+    from .measures import parse_measure
+
+    out = []
+    for m in names:
+        parse_measure(m, rel=rel)
+        for agg in aggregates:
+            out.append(m if agg == "mean" else parse_measure(AGGREGATES[agg] + m, rel=rel).name)
+    return list(dict.fromkeys(out))
+
+
+def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: dict | None = None) -> None:
+    """Print the rows of :func:`irrepro.measures.outputs._rows` as ``fmt``: ``tsv``
+    (run<TAB>measure<TAB>value, or run<TAB>measure<TAB>query_id<TAB>value when it holds per-topic
+    rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
+    ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
+    formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
+    are printed as integers); csv and json carry every digit. Names go through
+    :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
+    characters made visible (:func:`~irrepro.escape.plain`)."""
+    from .escape import csv_cell, csv_quoting, plain
+
+    if fmt == "json":
+        doc = ({"warning": banner} if banner else {}) | (meta or {})
+        doc["scores"] = [{"run": r, "query_id": q, "measure": m, "value": v} for r, q, m, v, _ in rows]
+        json.dump(doc, out, indent=1, allow_nan=True)
+        out.write("\n")
+        return
+    if banner:
+        out.write(f"# {banner}\n")
+    if fmt == "csv":
+        import csv
+
+        cells = [(csv_cell(r), csv_cell(q), csv_cell(m), int(v) if count and v == v else float(v))
+                 for r, q, m, v, count in rows]  # fmt: skip
+        quoting = csv_quoting(c for row in cells for c in row[:3])
+        w = csv.writer(out, lineterminator="\n", quoting=quoting)  # type: ignore[arg-type]  # a csv.QUOTE_* int
+        w.writerow(["run", "query_id", "measure", "value"])
+        w.writerows(cells)
+        return
+    per_topic = any(q != "all" for _, q, _, _, _ in rows)
+    for run, q, m, v, count in rows:
+        value = str(int(v)) if count and v == v else f"{v:.{digits}f}"
+        run, q = plain(run), plain(q)  # a tab or newline in a name would shift the columns
+        out.write(f"{run}\t{m}\t{q}\t{value}\n" if per_topic else f"{run}\t{m}\t{value}\n")
+
+
+def _simulated_banner(command: str, qrels, rs, what: str) -> str:
+    """The first line of everything computed on the simulated stand-in (also said on stderr), or
+    "" for real qrels."""
+    if not rs.simulated:
+        return ""
+    banner = (f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+              f"judgments; these {what} describe no real system")
+    _err(command, banner)
+    return banner
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from . import measures
+    from ._report_inputs import load
+    from .measures.outputs import _rows
+
+    names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
+    banner = _simulated_banner("eval", args.qrels, rs, "scores")
+    for line in _coverage_lines(rs, args.average):
+        _err("eval", line)
+    scores = measures.evaluate(rs, names, rel=args.rel, depth=args.depth)
+    complete = args.average == "all-topics"
+    if args.format == "trec_eval":
+        if banner:
+            sys.stdout.write(f"# {banner}\n")
+        sys.stdout.write(measures.to_trec_eval(scores, per_topic=args.per_topic, complete=complete,
+                                               digits=args.digits))  # fmt: skip
+        return 0
+    rows = _rows(scores, per_topic=args.per_topic, complete=complete)
+    meta = {"qrels": str(args.qrels), "simulated": rs.simulated, "average": args.average,
+            "relevance_level": args.rel, "depth": args.depth}  # fmt: skip
+    write_scores(rows, args.format, args.digits, sys.stdout, banner=banner, meta=meta)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# irrepro compare
+# --------------------------------------------------------------------------------------------
+
+
+def _baseline_run(baseline: str | None, runs=None) -> str | None:
+    """The run ``--baseline`` names: a run's name, or the path of a run file (its run tag is read
+    from the file); checked against ``runs`` when given (else where the runs are read)."""
+    from pathlib import Path
+
+    if baseline is None or (runs is not None and baseline in runs):
+        return baseline
+    name = baseline
+    if Path(baseline).expanduser().is_file():
+        from .data import read_run
+
+        name = read_run(Path(baseline).expanduser()).name
+    if runs is None or name in runs:
+        return name
+    names = ", ".join(runs[:8]) + (", ..." if len(runs) > 8 else "")
+    raise InputError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from . import measures, significance
+    from ._report_inputs import load
+    from .significance._names import DEPRECATED_CORRECTIONS
+
+    for m in args.measures:
+        measures.parse_measure(m)
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
+    if len(rs.runs) < 2:
+        raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
+    baseline = _baseline_run(args.baseline, rs.runs)
+    banner = _simulated_banner("compare", args.qrels, rs, "results")
+    for line in _coverage_lines(rs, "all-topics"):
+        _err("compare", line)
+    scores = measures.evaluate(rs, args.measures, rel=args.rel)
+    correction = args.correction
+    if correction in DEPRECATED_CORRECTIONS:  # said here: a DeprecationWarning is hidden outside __main__
+        correction = DEPRECATED_CORRECTIONS[correction]
+        _err("compare", f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
+             f"use --correction {correction}")
+    table = significance.compare(
+        scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
+        intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,
+        digits=args.digits,
+    )  # fmt: skip
+    out = table.render(args.format)
+    if banner:
+        out = ("% " if args.format == "latex" else "# ") + banner + "\n" + out
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from . import report
+
+    path = report.run(
+        args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
+        scale=args.scale, n_jobs=args.jobs, progress=not args.quiet,
+        allow_simulated=args.allow_simulated, precision=args.precision,
+        test=args.test, baseline=_baseline_run(args.baseline),
+    )  # fmt: skip
+    print(f"report: {path}")
+    return 0

@@ -1,0 +1,299 @@
+"""The parser of the ``irrepro`` command line (:mod:`irrepro.cli`): its options, their checks (the
+same validators as the Python API's, so the messages agree) and their help."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._cli_commands import (
+    AGGREGATES,
+    AVERAGES,
+    FORMATS,
+    _compare,
+    _data_fetch,
+    _data_status,
+    _eval,
+    _report,
+)
+from .errors import InputError
+
+__all__ = ["build_parser"]
+
+#: The parser's description: the first line of :mod:`irrepro.cli`'s docstring.
+_DESCRIPTION = "The ``irrepro`` command line."
+
+
+def _int_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+def _checked(check, name: str):
+    """An argparse ``type`` from one of irrepro's validators (the same check as the Python API's
+    and the environment's): its :class:`~irrepro.InputError` becomes argparse's message, which
+    names the option already."""
+
+    def parse(text: str):
+        try:
+            return check(text)
+        except InputError as exc:
+            msg = str(exc)
+            msg = msg[len(name) + 1:] if msg.startswith(name + " ") else msg
+            raise argparse.ArgumentTypeError(msg) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def _jobs_value(text: str) -> int:
+    from .parallel import check_jobs
+
+    return check_jobs(text, "--jobs")
+
+
+def _level_value(text: str) -> float:
+    from .stats import check_level
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
+                         f"got {text!r}") from None
+    return check_level(value, "--level")
+
+
+def _alpha_value(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:  # (NaN too)
+        raise InputError(f"--alpha must be a number in (0, 1), got {text!r}")
+    return value
+
+
+_jobs = _checked(_jobs_value, "--jobs")
+_level = _checked(_level_value, "--level")
+_alpha = _checked(_alpha_value, "--alpha")
+
+
+class _Once(argparse.Action):
+    """Stores an option's value and refuses the option given twice (``--baseline a --baseline b``
+    kept the last one silently): the action of every single-valued option of every command
+    (:class:`_Parser` makes it the default). Options meant to repeat say ``action="append"``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if option_string is not None:
+            given = namespace.__dict__.setdefault("_given", {})
+            if self.dest in given:
+                first_string, first = given[self.dest]
+                twice = f"{first_string} {first!r}, then {option_string} {values!r}"
+                raise argparse.ArgumentError(self, f"given twice ({twice}): give it once")
+            given[self.dest] = (option_string, values)
+        setattr(namespace, self.dest, values)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose options store with :class:`_Once` unless they say otherwise; its
+    sub-commands' parsers are of this class too."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+
+
+def _scheduler(text: str) -> str:
+    from . import parallel
+
+    try:
+        return parallel.scheduler(text) or ""
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}") from None
+
+
+_SCHEDULER_HELP = ("run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
+                   "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
+                   "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')")
+
+
+# --------------------------------------------------------------------------------------------
+# the parser
+# --------------------------------------------------------------------------------------------
+
+_SIMULATED_HELP = (
+    "when --qrels names a collection of the book whose files cannot be had (no network, no "
+    "IRREPRO_MIRROR, empty cache), use its simulated stand-in instead of stopping with an error; "
+    "everything computed from it says SIMULATED in its first line"
+)
+_PRECISION_HELP = (
+    "ranking precision of the scores: float32 (default: trec_eval <= 9.0.8, pytrec_eval and NIST's "
+    "official scores, where scores equal to 7 digits tie and the document id decides) or float64 "
+    "(trec_eval 10)"
+)
+
+
+def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
+    """The options eval and compare share: --qrels, the run files and repeatable -m."""
+    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
+    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
+                   help=f"measure name, repeatable: {examples}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="irrepro", description=_DESCRIPTION)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p_data = sub.add_parser("data", help="the book's data: status and fetch")
+    data_sub = p_data.add_subparsers(dest="data_command", required=True)
+    p = data_sub.add_parser("status", help="where each collection's files are found")
+    p.add_argument("--brief", action="store_true", help="only 'collection verified|missing N'")
+    p.set_defaults(func=_data_status)
+    p = data_sub.add_parser("fetch", help="put collections into the cache, verified")
+    p.add_argument("names", nargs="*", help="collection names, or 'all' (default)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_data_fetch)
+
+    p = sub.add_parser(
+        "eval",
+        help="score TREC runs (trec_eval conventions)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Score TREC run files against qrels, as trec_eval does.
+
+Averages. By default (-c, trec_eval -c) a run's mean is over all the qrels' topics, a topic the
+run retrieved nothing for scoring 0: the mean NIST's leaderboards and the irrepro report use.
+trec_eval WITHOUT -c averages over the topics the run retrieved for only: --average run-topics.
+The two differ only for runs that miss topics; every such run gets one line on stderr (how many
+topics it retrieved, which qrels topics it misses, which of its topics the qrels lack - those are
+never evaluated). A run none of whose topics is in the qrels is an error.
+
+Output (--format): tsv (default) prints run<TAB>measure<TAB>value, with -q
+run<TAB>measure<TAB>topic<TAB>value and an 'all' row per run and measure; trec_eval prints, run
+after run, exactly what `trec_eval -m runid -m ...` prints for the same job (its measure names,
+order and number format; a measure trec_eval lacks keeps irrepro's name; with -q and the default
+average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints it - trec_eval
+9.0.8 leaves it out); csv and json give the long table run, query_id, measure, value.""",
+    )
+    _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...")
+    p.add_argument("-q", "--per-topic", action="store_true",
+                   help="also one row per topic (trec_eval -q)")
+    avg = p.add_mutually_exclusive_group()
+    avg.add_argument("-c", dest="average", action="store_const", const="all-topics",
+                     help="average over all the qrels' topics, a missing topic scoring 0 "
+                     "(trec_eval -c; the default)")
+    avg.add_argument("--average", choices=AVERAGES,
+                     help="all-topics (= -c, default) or run-topics: over the topics the run "
+                     "retrieved for, as trec_eval without -c")
+    p.add_argument("-M", "--depth", type=_int_at_least(1), default=None, metavar="DEPTH",
+                   help="use only the first DEPTH documents of every ranked list (trec_eval -M)")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (trec_eval -l; default 1)")
+    p.add_argument("-a", "--aggregate", dest="aggregates", action="append", choices=list(AGGREGATES),
+                   help="repeatable: a geometric mean to print beside every measure's mean: gm, "
+                   "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
+                   "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
+                   "named G_MEASURE (the mean is always printed; -a mean says so)")
+    p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
+    p.add_argument("--digits", type=_int_at_least(0), default=4,
+                   help="decimals printed by tsv and trec_eval (default 4)")
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_eval, average="all-topics")
+
+    from .significance import CORRECTIONS, TESTS
+    from .significance._names import DEPRECATED_CORRECTIONS
+    from .significance import FORMATS as TABLE_FORMATS
+
+    p = sub.add_parser(
+        "compare",
+        help="the results table of a paper: runs x measures with significance tests",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Compare runs under one or more measures, as a table for a paper.
+
+Rows are runs, columns measures; a cell is the run's mean over all the qrels' topics (a topic a
+run misses scores 0, trec_eval -c). With --baseline every other run is tested against the
+baseline run, the p-values are adjusted over those comparisons (per measure), and a mean
+significantly higher / lower than the baseline's is marked with an arrow, its adjusted p-value
+beside it. Without --baseline all pairs are tested and each mean carries the letters of the runs
+it is significantly better than (ranx's convention). --intervals adds a BCa bootstrap interval of
+the difference from the baseline (or, without one, of the mean).
+
+Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
+binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
+randomization test, exact for up to log2(B) topics, B = 10,000), tukey (randomised Tukey HSD,
+B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's unpaired test,
+B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference, B = 1000). Formats: text, markdown, latex (a table
+float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
+    )
+    _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
+    p.add_argument("--baseline", default=None, metavar="RUN",
+                   help="the run every other run is compared with (its name or its file)")
+    p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
+    p.add_argument("--correction", choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS], default=None,
+                   help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
+                   "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none")
+    p.add_argument("--alpha", type=_alpha, default=0.05,
+                   help="significance level of the marks (default 0.05)")
+    p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
+    p.add_argument("--level", type=_level, default=0.95,
+                   help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)")
+    p.add_argument("-B", dest="B", type=_int_at_least(1), default=None,
+                   help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
+    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_compare)
+
+    p = sub.add_parser(
+        "report",
+        help="the four papers' analyses of your runs, as one HTML report",
+        description="Apply the four papers' analyses to a directory of TREC runs: paired bootstrap "
+        "tests of every pair with intervals and Holm / Benjamini-Hochberg adjusted ASLs (Sakai 2006), "
+        "corpus-bootstrap intervals of every run's MAP (Cormack & Lynam 2006), topic-split error rates "
+        "(Sanderson & Zobel 2005) and standardized scores (Webber, Moffat & Zobel 2008). Every mean is "
+        "over all the qrels' topics, a missing topic scoring 0 (trec_eval -c). Writes OUT/index.html "
+        "(self-contained) and the tables as CSV. OUT must be new, empty or an earlier report: irrepro replaces "
+        "or removes only the files its manifest (OUT/.irrepro-report: names and sha256) proves it wrote, "
+        "leaves anything else in place and names it in a warning, and refuses - before any analysis - a "
+        "directory it did not write, a symbolic link, an input, or a name too long.",
+    )
+    p.add_argument("runs_dir", metavar="RUNS_DIR", help="directory of TREC run files (plain or .gz)")
+    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
+    p.add_argument("--out", default="irrepro-report", help="output directory (default irrepro-report): new, "
+                   "empty, or an earlier report")
+    p.add_argument("-m", "--measure", default="AP", help="measure of the tests, topic split and "
+                   "standardization (default AP; the corpus bootstrap is always on AP)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")
+    p.add_argument("--scale", choices=["paper", "quick"], default=None,
+                   help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
+                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    p.add_argument("--test", choices=list(TESTS), default="bootstrap",
+                   help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
+    p.add_argument("--baseline", default=None, metavar="RUN",
+                   help="test only the baseline run against every other (its name), adjusting over those pairs")
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_report)
+    return parser

@@ -1,0 +1,122 @@
+"""The grammar of measure names: :func:`_split_string` reads a name as ir_measures reads it
+(``ir_measures.parse_measure``; trec_eval's names as ``parse_trec_measure``) into its family (or
+alias), its parameters and its aggregate; :mod:`irrepro.measures.names` checks them. The one
+parser of measure names in irrepro."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ..errors import InputError
+
+#: The relevance level parse_measure is given (trec_eval's ``-l``), as an alias fixes it
+_GLOBAL_REL = "<the global relevance level>"
+
+# trec_eval's names (``-m`` options and printed names) as ir_measures.parse_trec_measure reads
+# them: exact ones (``bpref``: also the project's former spelling), then ``name[._]x`` with x a
+# number (ir_measures' pattern, whole name); a list ``P_5,10`` names several measures
+_TREC_EXACT: dict[str, tuple[str, dict]] = {
+    "map": ("AP", {}), "ndcg": ("nDCG", {}), "recip_rank": ("RR", {}), "infAP": ("infAP", {}),
+    "bpref": ("Bpref", {}), "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}),
+    "num_rel_ret": ("NumRet", {"rel": _GLOBAL_REL}), "num_q": ("NumQ", {}), "set_P": ("SetP", {}),
+    "set_recall": ("SetR", {}), "set_F": ("SetF", {}), "set_map": ("SetAP", {}),
+    "set_relative_P": ("SetP", {"relative": True}), "11pt_avg": ("11pt_avg", {}),
+}  # fmt: skip
+_TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": ("R", "cutoff"),
+                  "ndcg_cut": ("nDCG", "cutoff"), "success": ("Success", "cutoff"),
+                  "set_F": ("SetF", "beta"), "iprec_at_recall": ("IPrec", "recall")}  # fmt: skip
+_TREC_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+_TREC_NUMBERED_RE = re.compile(rf"({'|'.join(_TREC_NUMBERED)})[._]({_TREC_NUMBER}(?:,{_TREC_NUMBER})*)")
+_TREC_RBP = re.compile(rf"rbp(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
+
+
+def _known_names() -> str:
+    return (
+        "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
+        "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
+        "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
+        "nCG@k, Q; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
+        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
+    )
+
+
+def _value(node, text):
+    """A parameter's value as ir_measures' parser reads it (``_ast_to_value``): a number without
+    a sign, a string, True, False, None, or a ``{...}`` of these - no expression."""
+    if isinstance(node, ast.Constant) and (
+        node.value is None or isinstance(node.value, (int, float, complex, str))
+    ):
+        return node.value
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        keys = [_value(k, text) for k in node.keys]
+        if not any(isinstance(k, dict) for k in keys):
+            return dict(zip(keys, (_value(v, text) for v in node.values)))
+    raise InputError(
+        f"measure {text!r}: {ast.unparse(node)!r} is not a literal value ir_measures reads (a number "
+        "without a sign, a string, True, False, None or a {...} of these)"
+    )
+
+
+def _split_string(text: str) -> tuple[str, dict, str]:
+    """The one parser of measure names: a string -> (family or alias, explicit params, aggregate).
+
+    Strings are read as ir_measures reads them (``parse_measure``: one Python expression
+    ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and as
+    ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the name,
+    the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` and the project's own names."""
+    s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
+    if s.startswith("ir_measures."):
+        s = s[len("ir_measures.") :]
+    agg = "mean"
+    if s.startswith("gm_"):
+        agg, s = "gm", s[3:]
+    elif s.startswith("G_"):
+        agg, s = "G", s[2:]
+    if s in _TREC_EXACT:
+        fam, fixed = _TREC_EXACT[s]
+        return fam, dict(fixed), agg
+    m = _TREC_NUMBERED_RE.fullmatch(s)
+    if m:
+        base, values = m.group(1), m.group(2).split(",")
+        if len(values) > 1:
+            sep = s[len(base)]
+            raise InputError(f"measure {text!r} names {len(values)} measures (trec_eval's list); give "
+                             f"one per name: {', '.join(base + sep + v for v in values)}")  # fmt: skip
+        fam, key = _TREC_NUMBERED[base]
+        if key == "cutoff" and "." in values[0]:
+            raise InputError(f"measure {text!r}: the cutoff {values[0]} must be a whole number")
+        return fam, {key: (int if key == "cutoff" else float)(values[0])}, agg
+    if s in _TREC_NUMBERED and s not in ("P", "set_F"):  # ir_measures reads a list of measures
+        raise InputError(f"measure {text!r} is trec_eval's name of several measures; name one, "
+                         f"e.g. {s}_{'0.5' if s == 'iprec_at_recall' else '10'}")  # fmt: skip
+    m = _TREC_RBP.fullmatch(s)
+    if m:  # trec_eval's rbp: p = 0.9 unless given (ir_measures' RBP: 0.8)
+        return "RBP", {"p": 0.9 if m.group(1) is None else float(m.group(1))}, agg
+    if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
+        s = "_11pt_avg" + s[len("11pt_avg") :]
+    try:
+        body = ast.parse(s).body
+    except (SyntaxError, ValueError):
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+    node = body[0].value
+    params: dict = {}
+    at = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        at, node = _value(node.right, text), node.left
+    if isinstance(node, ast.Call):
+        if node.args:
+            raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg in params:
+                raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
+            params[kw.arg] = _value(kw.value, text)
+        node = node.func
+    if not isinstance(node, ast.Name):
+        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+    fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
+    if at is not None:  # (as ir_measures: @None sets nothing)
+        params["@"] = at
+    return fam, params, agg

@@ -1,0 +1,94 @@
+"""Score standardization and inter-collection comparability (Webber, Moffat & Zobel 2008).
+
+A score matrix ``M`` holds one score per system (row) and topic (column). Standardization
+(section 3 of the paper) rescales every topic by the mean and standard deviation of the scores a
+set of *standardizing systems* achieved on it,
+
+    z_st = (m_st - mu_t) / sigma_t,        standardized score = Phi(z_st),
+
+so that each topic has mean 0 and sd 1 over the standardizing systems, and the normal CDF maps the
+result into [0, 1]. Factors (``mu_t``, ``sigma_t``) can be published with a collection and applied
+to any later system (:class:`Factors`).
+
+Comparability between collections (section 5) is measured with the standard-deviation normalized
+RMSE of system mean scores (:func:`drmse`) and with the number of systems found significantly
+different from themselves by a two-sample t-test (:func:`self_significance`), both on observed
+collection pairs and on random topic halves (:func:`random_halves`, :func:`partition_experiment`).
+
+Interpretations (the paper does not say):
+
+- **sd normalisation**: sample standard deviations (``ddof=1``) throughout - for the
+  standardization factors (the standardizing systems are a sample of possible systems, and
+  ``sigma_t`` estimates the population value) and for the system-score sd in dRMSE, where only
+  ``ddof=1`` reproduces the paper's 1.857 for TREC 7 vs TREC 2003 (``ddof=0`` gives 1.866).
+- **zero sd**: a topic on which every standardizing system scored the same (possible with very few
+  standardizing systems) carries no information on spread; its z-scores are set to 0 (every
+  system "average", standardized score 0.5) unless ``zero_sd="raise"``.
+- **two-sample t-test**: Student's equal-variance test (scipy's default), two-sided.
+"""
+
+from __future__ import annotations
+
+from .._deprecation import moved_names
+from ._comparability import (
+    binomial_interval,
+    discriminative_power,
+    drmse,
+    item_total_correlation,
+    mean_intervals,
+    percentile_items,
+    rank_agreement,
+    self_significance,
+)
+from ._partitions import (
+    CollectionPair,
+    PartitionResult,
+    SampledStandardizers,
+    compare_collections,
+    default_partitions,
+    partition_experiment,
+    random_halves,
+    sampled_standardizers,
+)
+from ._scores import (
+    SUBCOLLECTIONS,
+    Factors,
+    factors,
+    ideal_precision,
+    ideal_rbp,
+    r_normalize,
+    standardize,
+    topic_range,
+    zscores,
+)
+
+__all__ = [
+    "Factors",
+    "factors",
+    "zscores",
+    "standardize",
+    "r_normalize",
+    "ideal_precision",
+    "mean_intervals",
+    "percentile_items",
+    "item_total_correlation",
+    "drmse",
+    "self_significance",
+    "binomial_interval",
+    "discriminative_power",
+    "rank_agreement",
+    "random_halves",
+    "PartitionResult",
+    "partition_experiment",
+    "SampledStandardizers",
+    "sampled_standardizers",
+    "default_partitions",
+    "SUBCOLLECTIONS",
+    "ideal_rbp",
+    "CollectionPair",
+    "compare_collections",
+    "topic_range",
+]
+
+#: Names that moved (deprecated; see CHANGELOG.md).
+__getattr__ = moved_names(__name__, {"kendall_tau": "irrepro.stats:kendall_tau"})

@@ -1,0 +1,295 @@
+"""Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5): intervals and
+distributions of system means, dRMSE between two collections' system scores, systems significantly
+different from themselves, discriminative power and rank agreement. Served from
+:mod:`irrepro.standardize`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats
+
+from ..errors import InputError
+from ..stats import check_level
+from ..stats import kendall_tau as _kendall_tau
+from ._scores import _matrix
+
+__all__ = [
+    "mean_intervals",
+    "percentile_items",
+    "item_total_correlation",
+    "drmse",
+    "self_significance",
+    "binomial_interval",
+    "discriminative_power",
+    "rank_agreement",
+]
+
+
+def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each system's mean score with its t confidence interval over topics.
+
+    ``mean +- t_{T-1} * sd / sqrt(T)``: the intervals of Figure 2 of Webber, Moffat & Zobel (2008).
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores.
+    level : float, default 0.95
+        A fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+    Returns
+    -------
+    mean, low, high : numpy.ndarray
+        Each ``(S,)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.standardize import mean_intervals
+    >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
+    >>> [a.round(3) for a in mean_intervals(x)]
+    [array([0.267, 0.467, 0.267]), array([-0.25 , -0.05 ,  0.123]), array([0.784, 0.984, 0.41 ])]
+    """
+    level = check_level(level)
+    x = _matrix(scores)
+    t = x.shape[1]
+    m = x.mean(axis=1)
+    half = stats.t.ppf(0.5 + level / 2, t - 1) * x.std(axis=1, ddof=1) / np.sqrt(t)
+    return m, m - half, m + half
+
+
+def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray:
+    """Indices of the items at the ``q``-th percentiles when ordered best first.
+
+    Table 1 of Webber, Moffat & Zobel (2008) shows the "first, tenth, fortieth and seventy-fifth
+    percentile" systems or topics by mean score. Interpretation: the item at 0-based position
+    ``ceil(q/100 * n) - 1`` of the descending order.
+
+    Parameters
+    ----------
+    values : array_like
+        One value per item (e.g. system means).
+    q : sequence of float, default (1, 10, 40, 75)
+        The percentiles.
+
+    Returns
+    -------
+    numpy.ndarray
+        The items' indices into ``values``, one per percentile.
+
+    Examples
+    --------
+    >>> from irrepro.standardize import percentile_items
+    >>> percentile_items([0.3, 0.9, 0.5, 0.1], q=(25, 50, 100))
+    array([1, 2, 3])
+    """
+    v = np.asarray(values, dtype=np.float64)
+    order = np.argsort(-v, kind="stable")
+    pos = np.clip(np.ceil(np.asarray(q, dtype=float) / 100 * len(v)).astype(int) - 1, 0, len(v) - 1)
+    return order[pos]
+
+
+def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
+    """The item-total correlation of each topic (Bodoff & Li 2007).
+
+    Pearson's correlation, over systems, between the topic's scores and the systems' total score:
+    the total over the other topics when ``corrected`` (psychometrics' corrected item-total
+    correlation), or over all topics. Section 2 of Webber, Moffat & Zobel (2008).
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores.
+    corrected : bool, default True
+        Correlate with the total over the other topics (True) or over all topics.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(T,)``; NaN for a topic (or total) that does not vary over systems.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.standardize import item_total_correlation
+    >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
+    >>> item_total_correlation(x).round(3)
+    array([0.756, 0.5  , 0.756])
+    """
+    x = _matrix(scores)
+    total = x.sum(axis=1, keepdims=True)
+    other = total - x if corrected else np.broadcast_to(total, x.shape)
+    xc = x - x.mean(axis=0)
+    oc = other - other.mean(axis=0)
+    den = np.sqrt((xc**2).sum(axis=0) * (oc**2).sum(axis=0))
+    return np.divide((xc * oc).sum(axis=0), den, out=np.full(x.shape[1], np.nan), where=den > 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Comparability between collections (section 5)
+# --------------------------------------------------------------------------------------------
+
+
+def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
+    """The standard-deviation normalized RMSE between system mean scores on two collections.
+
+    ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)``, the sd over systems with ``ddof`` (the sample sd: see
+    the module's notes); eq. 4 of Webber, Moffat & Zobel (2008, section 5).
+
+    Parameters
+    ----------
+    a, b : array_like
+        System means on the two collections, shape ``(..., S)`` with S >= 2; leading axes are batches
+        (e.g. random partitions), so one call scores many collection pairs.
+    ddof : int, default 1
+        Delta degrees of freedom of the sds.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        Shape ``(...)``; NaN where neither collection's means vary.
+
+    Examples
+    --------
+    >>> from irrepro.standardize import drmse
+    >>> float(drmse([0.2, 0.3, 0.4], [0.25, 0.3, 0.5]).round(3))
+    0.556
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape or a.shape[-1] < 2:
+        raise InputError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
+    rmse = np.sqrt(np.mean((a - b) ** 2, axis=-1))
+    den = np.asarray(a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
+    # undefined (NaN, no warning) where neither collection's means vary, e.g. every score 0
+    out = np.divide(2 * rmse, den, out=np.full(den.shape, np.nan), where=den > 0)
+    return out[()]
+
+
+def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
+    """Which systems a two-sample t-test finds significantly different from themselves on two collections.
+
+    Student's two-sided test, per system, of its scores on C against its scores on D (section 5 and
+    Table 4 of Webber, Moffat & Zobel 2008).
+
+    Parameters
+    ----------
+    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores on C and on D: the same systems (rows), any topics.
+    alpha : float, default 0.05
+        The significance level.
+
+    Returns
+    -------
+    numpy.ndarray
+        bool ``(S,)``.
+
+    Raises
+    ------
+    irrepro.InputError
+        When the two have different numbers of systems.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.standardize import self_significance
+    >>> c = np.array([[0.2, 0.3, 0.4, 0.3], [0.1, 0.2, 0.1, 0.2]])
+    >>> d = np.array([[0.3, 0.2, 0.3, 0.4], [0.6, 0.7, 0.6, 0.8]])
+    >>> self_significance(c, d)
+    array([False,  True])
+    """
+    c, d = _matrix(scores_c), _matrix(scores_d)
+    if c.shape[0] != d.shape[0]:
+        raise InputError("both collections need the same systems (rows)")
+    p = stats.ttest_ind(c, d, axis=1).pvalue
+    return np.nan_to_num(p, nan=1.0) < alpha
+
+
+def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a rate ``k / n``.
+
+    E.g. of the false-positive rate of :func:`self_significance` over the n systems (Tables 4 and 5 of
+    Webber, Moffat & Zobel 2008).
+
+    Parameters
+    ----------
+    k : int
+        Number of successes.
+    n : int
+        Number of trials.
+    level : float, default 0.95
+        A fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+    Returns
+    -------
+    tuple of float
+        The interval's lower and upper end.
+
+    Examples
+    --------
+    >>> from irrepro.standardize import binomial_interval
+    >>> [round(v, 4) for v in binomial_interval(2, 20)]
+    [0.0123, 0.317]
+    """
+    level = check_level(level)
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
+    return float(ci.low), float(ci.high)
+
+
+def discriminative_power(scores, *, alpha: float = 0.05) -> float:
+    """The share of system pairs a two-sided paired t-test over topics finds significant.
+
+    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: scipy's
+    ``ttest_rel``, vectorised over all S(S-1)/2 pairs at once; a pair with no variance counts as not
+    significant.
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores.
+    alpha : float, default 0.05
+        The significance level.
+
+    Returns
+    -------
+    float
+        The share of pairs with p < ``alpha``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.standardize import discriminative_power
+    >>> x = np.array([[0.2, 0.5, 0.1, 0.4], [0.4, 0.7, 0.3, 0.7], [0.3, 0.3, 0.2, 0.2]])
+    >>> round(discriminative_power(x), 3)
+    0.333
+    """
+    x = _matrix(scores)
+    i, j = np.triu_indices(x.shape[0], 1)
+    p = stats.ttest_rel(x[i], x[j], axis=1).pvalue
+    return float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
+
+
+def rank_agreement(a, b) -> tuple[float, float]:
+    """Kendall's tau and Pearson's r between two vectors of system scores (Table 2).
+
+    Parameters
+    ----------
+    a, b : array_like
+        One score per system each, in the same system order.
+
+    Returns
+    -------
+    tuple of float
+        (Kendall's tau, Pearson's r).
+
+    Examples
+    --------
+    >>> from irrepro.standardize import rank_agreement
+    >>> [round(v, 3) for v in rank_agreement([0.1, 0.2, 0.3, 0.4], [0.1, 0.3, 0.2, 0.5])]
+    [0.667, 0.832]
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return float(_kendall_tau(a, b)), float(stats.pearsonr(a, b)[0])

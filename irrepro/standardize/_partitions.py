@@ -1,0 +1,465 @@
+"""Random topic halves and sampled standardizing systems (Webber, Moffat & Zobel 2008, section 5):
+the comparability measures over many random partitions of one collection's topics, and the
+standardization factors of random samples of systems. Served from :mod:`irrepro.standardize`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from .._deprecation import renamed_arguments
+from ..errors import InputError
+from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
+from ..stats import check_level
+from ..stats import kendall_tau as _kendall_tau
+from ._comparability import binomial_interval, drmse, self_significance
+from ._scores import _matrix, _z, factors, standardize
+
+__all__ = [
+    "CollectionPair",
+    "compare_collections",
+    "default_partitions",
+    "random_halves",
+    "PartitionResult",
+    "partition_experiment",
+    "SampledStandardizers",
+    "sampled_standardizers",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Random topic halves (section 5: Figures 5 and 6)
+# --------------------------------------------------------------------------------------------
+
+
+def default_partitions(scale: str = "paper") -> int:
+    """The number of random partitions per experiment: 1000 at the paper scale, 50 at the quick scale.
+
+    The paper (Webber, Moffat & Zobel 2008, section 5) says only "multiple times".
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        The papers' sizes (default) or small ones; the command line and the book pass
+        ``IRREPRO_SCALE`` (:func:`irrepro.book.config`), this function never reads it.
+
+    Returns
+    -------
+    int
+        The number of partitions.
+
+    Examples
+    --------
+    >>> from irrepro.standardize import default_partitions
+    >>> default_partitions(), default_partitions("quick")
+    (1000, 50)
+    """
+    return 1000 if check_scale(scale) == "paper" else 50
+
+
+def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
+    """``n`` random partitions of ``n_topics`` topics into two halves.
+
+    Parameters
+    ----------
+    n_topics : int
+        Number of topics, at least 4.
+    n : int
+        Number of partitions.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source (:func:`irrepro.parallel.as_generator`).
+
+    Returns
+    -------
+    numpy.ndarray
+        bool ``(n, n_topics)``, True for the first half (floor(T/2) topics).
+
+    Examples
+    --------
+    >>> from irrepro.standardize import random_halves
+    >>> random_halves(6, 2, seed=1)
+    array([[False, False,  True, False,  True,  True],
+           [False,  True, False,  True, False,  True]])
+    """
+    n = check_int(n, "n", minimum=1)
+    if n_topics < 4:
+        raise InputError("need at least 4 topics to split into halves")
+    rng = as_generator(seed)
+    ranks = np.argsort(rng.random((n, n_topics)), axis=1).argsort(axis=1)
+    return ranks < n_topics // 2
+
+
+@dataclass(frozen=True)
+class PartitionResult:
+    """The random-halves experiment's results, one value per partition.
+
+    Parameters
+    ----------
+    drmse : numpy.ndarray
+        ``(B,)``: dRMSE of the system means between the two halves (:func:`drmse`).
+    false_positive : numpy.ndarray
+        ``(B,)``: the share of systems a two-sample t-test finds significantly different from
+        themselves between the halves.
+    n_systems : int
+        Number of systems.
+    alpha : float
+        The t-test's significance level.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import partition_experiment
+    >>> r = partition_experiment(x, 20, seed=1)
+    >>> r.drmse.shape, r.percentile_of(0.5)
+    ((20,), 50.0)
+    >>> {k: round(v, 3) for k, v in r.summary().items() if k.startswith("dRMSE")}
+    {'dRMSE mean': 0.476, 'dRMSE low': 0.286, 'dRMSE high': 0.743}
+    """
+
+    drmse: np.ndarray
+    false_positive: np.ndarray
+    n_systems: int
+    alpha: float
+
+    def summary(self, level: float = 0.95) -> dict:
+        """Mean and the central ``level`` interval over partitions of both quantities. ``level``:
+        a fraction or a percentage (:func:`irrepro.stats.check_level`)."""
+        level = check_level(level)
+        lo, hi = 50 * (1 - level), 50 * (1 + level)
+        return {
+            "dRMSE mean": float(self.drmse.mean()),
+            "dRMSE low": float(np.percentile(self.drmse, lo)),
+            "dRMSE high": float(np.percentile(self.drmse, hi)),
+            "FP mean": float(self.false_positive.mean()),
+            "FP low": float(np.percentile(self.false_positive, lo)),
+            "FP high": float(np.percentile(self.false_positive, hi)),
+        }
+
+    def percentile_of(self, observed: float) -> float:
+        """Share of partitions with dRMSE below an observed collection pair's dRMSE (in %)."""
+        return float(100 * np.mean(self.drmse < observed))
+
+
+def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    # x: systems x topics; masks: (b, T) first-half indicators. Sums of squares are taken about
+    # each system's overall mean (exact, and better conditioned for large-valued measures).
+    a = masks.astype(np.float64)
+    n_s, n_t = x.shape
+    na = a.sum(axis=1, keepdims=True)
+    nb = n_t - na
+    centre = x.mean(axis=1)
+    xc = x - centre[:, None]
+    y = np.vstack([xc, xc**2])  # one product gives first-half sums and sums of squares
+    part = a @ y.T  # (b, 2S)
+    tot = y.sum(axis=1)
+    sa, qa = part[:, :n_s], part[:, n_s:]
+    sb, qb = tot[:n_s] - sa, tot[n_s:] - qa
+    ca, cb = sa / na, sb / nb  # centred half means, (b, S)
+    ssa = qa - na * ca**2
+    ssb = qb - nb * cb**2
+    ma, mb = ca + centre, cb + centre
+    d = drmse(ma, mb)
+    df = na + nb - 2
+    sp2 = np.maximum(ssa + ssb, 0.0) / df
+    se = np.sqrt(sp2 * (1 / na + 1 / nb))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (ma - mb) / se
+    p = 2 * stats.t.sf(np.abs(t), df)
+    fp = (np.nan_to_num(p, nan=1.0) < alpha).mean(axis=1)
+    return d, fp
+
+
+@renamed_arguments(n_partitions="B")
+def partition_experiment(
+    scores,
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    alpha: float = 0.05,
+    n_jobs: int | None = None,
+    block: int = 100,
+    progress: bool | str = False,
+    scale: str = "paper",
+) -> PartitionResult:
+    """Random topic halves: dRMSE and self-significance between the halves of ``B`` random splits.
+
+    Section 5 (Figures 5 and 6) of Webber, Moffat & Zobel (2008): the topics of ``scores`` are split
+    into two halves ``B`` times; per split, the dRMSE of system means and the share of systems a
+    two-sample t-test finds significantly different from themselves. Vectorised over blocks of
+    ``block`` partitions, one task per block with its own child seed, so the results do not depend
+    on ``n_jobs``.
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics, already in the form to compare: raw, R-normalized or standardized.
+    B : int, optional
+        Number of partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    alpha : float, default 0.05
+        The t-test's significance level.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    block : int, default 100
+        Partitions per task.
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    PartitionResult
+        dRMSE and false-positive share per partition.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import partition_experiment
+    >>> r = partition_experiment(x, 20, seed=1)
+    >>> round(float(r.drmse.mean()), 3), round(float(r.false_positive.mean()), 3)
+    (0.476, 0.05)
+    """
+    x = _matrix(scores)
+    if B is None:
+        B = default_partitions(scale)
+    B = check_int(B, "B", minimum=1)
+    sizes = [min(block, B - s) for s in range(0, B, block)]
+    rngs = spawn(seed, len(sizes))
+
+    def task(i):
+        return _halves_block(x, random_halves(x.shape[1], sizes[i], rngs[i]), alpha)
+
+    out = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
+    return PartitionResult(np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]),
+                           x.shape[0], alpha)
+
+
+# --------------------------------------------------------------------------------------------
+# How many standardizing systems (section 4: Figure 4)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampledStandardizers:
+    """Kendall's tau between the rankings from sampled and from all standardizing systems.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        The numbers of sampled standardizing systems.
+    taus : numpy.ndarray
+        ``(len(sizes), B)``: tau between the ranking from the factors of ``sizes[k]`` sampled systems
+        and the ranking from all of them, per sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import sampled_standardizers
+    >>> s = sampled_standardizers(x, x, [2, 4], 10, seed=1)
+    >>> s.percentiles((50, 5))
+             q50    q5
+    systems
+    2        1.0  0.89
+    4        1.0  1.00
+    >>> s.smallest_size_beating(0.9, q=5)
+    4
+    """
+
+    sizes: np.ndarray
+    taus: np.ndarray
+
+    def percentiles(self, q: Sequence[float] = (50, 5, 1)) -> pd.DataFrame:
+        """Lowest-percentiles of tau per size (the paper's median, 95th and 99th percentile
+        lowest values are q = 50, 5, 1)."""
+        p = np.percentile(self.taus, q, axis=1)
+        return pd.DataFrame({f"q{g:g}": p[k] for k, g in enumerate(q)}, index=pd.Index(self.sizes, name="systems"))
+
+    def smallest_size_beating(self, threshold: float, q: float = 1) -> int | None:
+        """Fewest sampled systems whose q-th lowest percentile of tau, and that of every larger
+        size, exceeds ``threshold``."""
+        p = np.percentile(self.taus, q, axis=1)
+        ok = p > threshold
+        for k in range(len(ok)):
+            if ok[k:].all():
+                return int(self.sizes[k])
+        return None
+
+
+@renamed_arguments(n_samples="B")
+def sampled_standardizers(
+    standardizing,
+    evaluated,
+    sizes: Sequence[int],
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    progress: bool | str = False,
+    scale: str = "paper",
+) -> SampledStandardizers:
+    """How many standardizing systems are enough: tau of the rankings from sampled systems' factors.
+
+    Section 4 (Figure 4) of Webber, Moffat & Zobel (2008): for each size n, draw ``B`` sets of n
+    standardizing systems (without replacement), standardize the evaluated systems with their
+    factors, and compute Kendall's tau between the resulting ranking (mean standardized score) and the
+    ranking from the factors of all standardizing systems. One task per size, each with its own child
+    seed.
+
+    Parameters
+    ----------
+    standardizing : array_like or irrepro.data.ScoreMatrix
+        Scores of the standardizing systems, systems x topics.
+    evaluated : array_like or irrepro.data.ScoreMatrix
+        Scores of the systems ranked, on the same topics.
+    sizes : sequence of int
+        The numbers of sampled systems, each in [2, number of standardizing systems].
+    B : int, optional
+        Samples per size; None: 1000 at ``scale="paper"``, 50 at ``"quick"``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    SampledStandardizers
+        The taus per size and sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import sampled_standardizers
+    >>> sampled_standardizers(x, x, [2, 4], 10, seed=1).taus.shape
+    (2, 10)
+    """
+    std = _matrix(standardizing, "standardizing scores")
+    ev = _matrix(evaluated, "evaluated scores")
+    if std.shape[1] != ev.shape[1]:
+        raise InputError("standardizing and evaluated scores need the same topics (columns)")
+    n_sampled = np.asarray(sizes, dtype=int)
+    if n_sampled.min() < 2 or n_sampled.max() > std.shape[0]:
+        raise InputError(f"sizes must lie in [2, {std.shape[0]}]")
+    if B is None:
+        B = default_partitions(scale)
+    B = check_int(B, "B", minimum=1)
+    full = standardize(ev, factors(std)).mean(axis=1)
+    rngs = spawn(seed, len(n_sampled))
+
+    def task(k):
+        n, rng = int(n_sampled[k]), rngs[k]
+        idx = np.argsort(rng.random((B, std.shape[0])), axis=1)[:, :n]
+        means = np.empty((B, ev.shape[0]))
+        for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
+            sample = std[idx[s : s + 50]]  # (b, n, T)
+            mu = sample.mean(axis=1)[:, None, :]
+            sd = sample.std(axis=1, ddof=1)[:, None, :]
+            means[s : s + 50] = special.ndtr(_z(ev[None], mu, sd, "average")).mean(axis=2)
+        return _kendall_tau(means, full)
+
+    taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)
+    return SampledStandardizers(n_sampled, np.stack(taus))
+
+
+
+# --------------------------------------------------------------------------------------------
+# Two collections compared (section 5.2)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CollectionPair:
+    """Two collections compared on the same systems (Tables 3-5 of Webber, Moffat & Zobel 2008).
+
+    Parameters
+    ----------
+    drmse : float
+        The observed dRMSE of the system means between the collections.
+    n_significant : int
+        Systems significantly different from themselves (:func:`self_significance`).
+    n_systems : int
+        Number of systems.
+    interval : tuple of float
+        The exact binomial interval of ``n_significant / n_systems``.
+    random : PartitionResult
+        The random-halves distribution over the pooled topics of both collections.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import compare_collections
+    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
+    >>> round(c.drmse, 3), c.n_significant, c.n_systems, c.percentile
+    (0.593, 1, 5, 80.0)
+    """
+
+    drmse: float
+    n_significant: int
+    n_systems: int
+    interval: tuple[float, float]
+    random: PartitionResult
+
+    @property
+    def percentile(self) -> float:
+        """Percentile of the observed dRMSE among the random halves' dRMSE."""
+        return self.random.percentile_of(self.drmse)
+
+
+@renamed_arguments(n_partitions="B")
+def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedLike,
+                        alpha: float = 0.05, n_jobs: int | None = None,
+                        scale: str = "paper") -> CollectionPair:
+    """Compare the same systems on collections C and D, observed and against random halves.
+
+    Section 5.2 of Webber, Moffat & Zobel (2008): the observed dRMSE and self-significance of C
+    against D, set against ``B`` random halves of the pooled topics (the seed rules of
+    :func:`partition_experiment`).
+
+    Parameters
+    ----------
+    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores on C and on D (the same systems).
+    B : int, optional
+        Number of random partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+        The random numbers' source.
+    alpha : float, default 0.05
+        The t-tests' significance level.
+    n_jobs : int, optional
+        Worker processes (:func:`irrepro.parallel.parallel_map`).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    CollectionPair
+        The observed values and the random-halves distribution.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import compare_collections
+    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
+    >>> [round(v, 3) for v in c.interval]
+    [0.005, 0.716]
+    """
+    c, d = _matrix(scores_c), _matrix(scores_d)
+    sig = self_significance(c, d, alpha=alpha)
+    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
+    return CollectionPair(float(drmse(c.mean(axis=1), d.mean(axis=1))), int(sig.sum()), len(sig),
+                          binomial_interval(sig.sum(), len(sig)), rand)
