@@ -211,8 +211,8 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
     p.set_defaults(func=_eval, average="all-topics")
 
     from .significance import CORRECTIONS, TESTS
-    from .significance._names import DEPRECATED_CORRECTIONS
     from .significance import FORMATS as TABLE_FORMATS
+    from .significance._names import DEPRECATED_CORRECTIONS
 
     p = sub.add_parser(
         "compare",

@@ -212,8 +212,8 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     flat_rel, flat_codes = relevant.reshape(S * T, K), codes.reshape(S * T, K)
     seeds = parallel.as_seed_sequence(seed).spawn(n_corpora)
     methods = ("linear", "logit", "bca", "linear+smallR", "logit+smallR")
-    truth = {m: [] for m in methods}
-    other = {m: [] for m in methods}
+    truth: dict[str, list] = {m: [] for m in methods}
+    other: dict[str, list] = {m: [] for m in methods}
     clusters, rels = [], []
     for c, ss in enumerate(seeds):
         g_a, g_b, g_boot = parallel.spawn(ss, 3)

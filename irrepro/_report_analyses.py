@@ -12,8 +12,7 @@ import pandas as pd
 
 from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
-from . import parallel
-from . import significance
+from . import parallel, significance
 from .data import RunSet, ScoreMatrix
 from .errors import InputError
 
@@ -107,7 +106,7 @@ def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCo
     parts = []
     with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
         for idx, ss in zip(blocks, seeds):
-            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,
+            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,  # type: ignore[arg-type]
                                         n_jobs=n_jobs, average="all"))  # fmt: skip
             bar.update(len(idx))
     if len(parts) == 1:

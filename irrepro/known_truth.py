@@ -53,10 +53,8 @@ from scipy import stats
 
 from . import bootstrap_tests as bt
 from . import parallel
-from .parallel import SeedLike, check_int
 from . import significance as sig
-from .errors import InputError
-from ._known_truth_papers import (  # noqa: F401  (served from here)
+from ._known_truth_papers import (
     Coverage,
     SelfSignificance,
     corpus_coverage,
@@ -64,6 +62,8 @@ from ._known_truth_papers import (  # noqa: F401  (served from here)
     default_trials,
     self_significance_null,
 )
+from .errors import InputError
+from .parallel import SeedLike, check_int
 
 __all__ = [
     "ALPHAS",
@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
-ALPHAS = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))
+ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
 #: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names
 #: (until 0.2 "t" and "unpaired bootstrap").
 TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")

@@ -55,27 +55,35 @@ import numpy as np
 import pandas as pd
 
 from . import corpus_bootstrap as cb
-from . import parallel
-from . import significance
+from . import parallel, significance
 from . import standardize as sz
 from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
+
+# the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
+from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
+
 # the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
 # Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._report_inputs import Inputs, load
+
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
 from ._report_out import MARKER, REPORT_FILES, check_out, write_dir
 from ._report_page import (  # noqa: F401
-    AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
+    _SIMULATED,
+    AVERAGING,
+    MAX_PAIRS_SHOWN,
+    _error_table,
+    _formatted,
+    _render,
+    _template,
 )
 from ._text import UNDEFINED, no_variance, slug
 from .data import DataError, RunSet, ScoreMatrix
+from .errors import InputError, InputTypeError
 from .escape import to_csv
 from .measures import evaluate, parse_measure
 from .stats import kendall_tau
-from .errors import InputError, InputTypeError
-# the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
-from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
@@ -98,8 +106,9 @@ class Settings:
     partitions = renamed_attribute("partitions", "B_halves")
 
 
-Settings.__init__ = renamed_arguments(B="B_tests", n_boot="B_corpus", repetitions="B_swap",
-                                      partitions="B_halves")(Settings.__init__)
+Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
+    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
+)(Settings.__init__)
 
 
 def settings(scale: str | None = None) -> Settings:

@@ -38,11 +38,11 @@ import pandas as pd
 
 from . import parallel
 from ._deprecation import moved_names, renamed_arguments, renamed_attribute
+from ._topic_split_sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 from .data import ScoreMatrix
 from .data._matrices import _checked_scores
 from .errors import InputError, UnknownNameError
 from .parallel import SeedLike
-from ._topic_split_sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share  # noqa: F401
 
 __all__ = [
     "FILTERS",
@@ -274,7 +274,8 @@ def swap_experiment(
         sizes = (5, 15, 25) if quick else tuple(range(5, 26))
     if B is None:
         B = 10 if quick else 50
-    sizes = np.asarray(sorted(set(int(s) for s in sizes)))
+    sizes_arr = np.asarray(sorted(set(int(s) for s in sizes)))
+    sizes = sizes_arr  # type: ignore[assignment]  # (an array from here on)
     if sizes[0] < 2:
         raise InputError("topic-set sizes must be at least 2")
     B = parallel.check_int(B, "B", minimum=1)
@@ -309,7 +310,7 @@ def swap_experiment(
     dep_e = np.zeros((len(sizes), B), dtype=np.int64)
     dep_t = np.zeros_like(dep_e)
     n_pairs = 0
-    for (k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
+    for (_k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
         trials[:, :, s] += tr
         errors[:, :, s] += er
         dep_e[s] += de
@@ -319,7 +320,7 @@ def swap_experiment(
     return SwapExperiment(
         measure=matrices[0].measure,
         design=design,
-        sizes=sizes,
+        sizes=sizes_arr,
         B=B,
         filters=filters,
         kinds=("absolute", "relative"),

@@ -7,8 +7,8 @@ import pytest
 from scipy import stats
 
 from irrepro import bootstrap_tests as bt
-from irrepro import significance as sg
 from irrepro import measures
+from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
 
 

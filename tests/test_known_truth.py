@@ -106,7 +106,6 @@ def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_indep
     rng = np.random.default_rng(15)
     x = rng.normal(size=(4000, 4, 20))
     i, j = np.triu_indices(4, 1)
-    from irrepro import topic_split as ts
 
     min_p = sig.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
     hsd = sig.tukey_hsd_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2)).min(axis=1)

@@ -16,9 +16,9 @@ import pytest
 
 import irrepro
 from irrepro import bootstrap_tests as bt
-from irrepro import significance as sg
 from irrepro import corpus_bootstrap as cb
 from irrepro import plots, stats
+from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
 

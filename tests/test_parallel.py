@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from irrepro import bootstrap_tests as bt
-from irrepro import significance as sg
 from irrepro import corpus_bootstrap as cb
 from irrepro import data, parallel
+from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
 

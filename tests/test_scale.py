@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import bootstrap_tests as bt
 from irrepro import data, parallel, report, significance
 from irrepro.cli import main as cli_main
 

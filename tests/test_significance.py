@@ -13,8 +13,8 @@ from scipy import stats
 from _reference import pdflatex
 from irrepro import bootstrap_tests as bt
 from irrepro import significance as sg
-from irrepro.significance import bootstrap as sg_bootstrap
 from irrepro.data import ScoreMatrix
+from irrepro.significance import bootstrap as sg_bootstrap
 
 
 def _mean_diff(a, b, axis):

@@ -51,9 +51,9 @@ Q*b), summaries on the samples ``(systems, B)`` and replicates of the pairs ``(p
 
 from .._deprecation import moved_names
 from ..measures import GM_EPSILON
-from .per_comparison import BootstrapComparison, comparisons
 from .pairwise import MOVED as _MOVED_TESTS
 from .pairwise import sensitivity
+from .per_comparison import BootstrapComparison, comparisons
 from .rank import RankCorrelation, rank_correlation, tau_threshold
 from .samples import all_pairs, baseline_pairs, bootstrap_samples, bootstrap_summaries, log_scores
 from .stability_swap import Stability, SwapRates, minority_rate_at, stability, swap_rates

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._deprecation import renamed_arguments
-from ..stats import adjust_pvalues, check_level
 from ..significance.bootstrap import BootstrapResult
+from ..stats import adjust_pvalues, check_level
 
 __all__ = ["BootstrapComparison", "comparisons"]
 
@@ -49,6 +51,7 @@ def comparisons(
     level = check_level(level)
     adj = adjust_pvalues(result.p, method)
     ci = result.confidence_interval(level)
+    es = result.effect_size if result.effect_size is not None else np.full(len(result.p), np.nan)
     out = []
     for k, (i, j) in enumerate(result.pairs):
         out.append(
@@ -61,7 +64,7 @@ def comparisons(
                 float(result.p[k]),
                 float(adj[k]),
                 method or "none",
-                float(result.effect_size[k]),
+                float(es[k]),
                 float(ci[k, 0]),
                 float(ci[k, 1]),
             )

@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
+from ..errors import InputError
 from ..parallel import SeedLike
 from ..significance.bootstrap import paired_bootstrap_test, unpaired_bootstrap_test
 from .pairwise import sensitivity
 from .rank import rank_correlation
 from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
-from ..errors import InputError
 
 __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
 

@@ -4,19 +4,18 @@ mean, geometric mean, any function) of every system on every sample."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numbers
 
 import numpy as np
 
 from .. import parallel
-from ..parallel import SeedLike
 from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
-from ..measures import GM_EPSILON
 from ..errors import InputError, UnknownNameError
+from ..measures import GM_EPSILON
+from ..parallel import SeedLike
 
 __all__ = ["bootstrap_samples", "all_pairs", "baseline_pairs", "log_scores", "bootstrap_summaries"]
 
@@ -150,9 +149,10 @@ def _baseline_index(baseline, systems: tuple) -> int:
         return systems.index(baseline)
     if isinstance(baseline, bool) or not isinstance(baseline, numbers.Integral):
         raise InputError(f"baseline must be a system's name (str) or index (int), got {baseline!r}")
-    if not 0 <= baseline < len(systems):
+    index = int(baseline)
+    if not 0 <= index < len(systems):
         raise InputError(f"baseline index must be in 0..{len(systems) - 1}, got {baseline}")
-    return int(baseline)
+    return index
 
 
 def _resolve_pairs(pairs, baseline, systems: tuple) -> np.ndarray:
@@ -226,7 +226,7 @@ class _Summary:
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         """Summary over the last axis."""
-        if self.kind == "callable":
+        if self.kind == "callable" and self.fn is not None:
             out = np.asarray(self.fn(v), dtype=np.float64)
             if out.shape != v.shape[:-1]:
                 raise InputError(

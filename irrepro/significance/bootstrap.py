@@ -6,17 +6,26 @@ result, :class:`BootstrapResult`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import parallel
-from ..parallel import SeedLike
 from .._deprecation import renamed_arguments, renamed_attribute
-from ..stats import check_level
-from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs, _summary, bootstrap_summaries, log_scores
-from .result import PairwiseResult, _baseline_name
 from ..errors import InputError
+from ..parallel import SeedLike
+from ..stats import check_level
+from ._samples import (
+    _as_matrix,
+    _check_samples,
+    _counts,
+    _resolve_pairs,
+    _summary,
+    bootstrap_summaries,
+    log_scores,
+)
+from .result import PairwiseResult, _baseline_name
 
 __all__ = ["BootstrapResult", "paired_bootstrap_test", "unpaired_bootstrap_test", "bootstrap_shift_test"]
 
@@ -35,7 +44,9 @@ def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BootstrapResult(PairwiseResult):
-    """A bootstrap test of every pair of systems under one measure: a
+    """A bootstrap test of every pair of systems under one measure.
+
+    A bootstrap test of every pair of systems under one measure: a
     :class:`~irrepro.significance.PairwiseResult` (``difference``, ``p`` = the achieved
     significance level, ASL; ``p_adjusted``; ``effect_size``) with what Sakai's (2006) figures
     and tables need.
@@ -47,6 +58,15 @@ class BootstrapResult(PairwiseResult):
     the bootstrap replicates of the difference under H0 (paired and shift: the mean of w*b;
     unpaired: d*b) and ``replicate_statistic`` those of the statistic (paired: t(w*b)).
     ``asl`` and ``observed`` are the deprecated names of ``p`` and ``difference``.
+
+    Attributes
+    ----------
+    summary : str
+        The summary tested.
+    statistic : numpy.ndarray
+        ``(P,)`` the observed statistic.
+    replicates, replicate_statistic : numpy.ndarray
+        ``(P, B)`` under H0.
 
     Examples
     --------
@@ -61,10 +81,10 @@ class BootstrapResult(PairwiseResult):
     """
 
     summary: str = "mean"
-    statistic: np.ndarray | None = field(default=None, repr=False)
-    replicates: np.ndarray | None = field(default=None, repr=False)
-    replicate_statistic: np.ndarray | None = field(default=None, repr=False)
-    _ci_summaries: tuple | None = field(default=None, repr=False)
+    statistic: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    replicates: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
+    replicate_statistic: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
+    _ci_summaries: tuple | Callable[[], tuple] | None = field(default=None, repr=False)
 
     asl = renamed_attribute("asl", "p")
     observed = renamed_attribute("observed", "difference")
@@ -89,9 +109,13 @@ class BootstrapResult(PairwiseResult):
         q = [(1 - level) / 2, (1 + level) / 2]
         if self.test != "unpaired-bootstrap":
             return self.difference[:, None] + np.quantile(self.replicates, q, axis=1).T
-        if callable(self._ci_summaries):   # computed on first use, then kept
-            object.__setattr__(self, "_ci_summaries", self._ci_summaries())
-        mx, my = self._ci_summaries
+        ci = self._ci_summaries
+        if callable(ci):  # computed on first use, then kept
+            ci = ci()
+            object.__setattr__(self, "_ci_summaries", ci)
+        if ci is None:
+            raise InputError("this unpaired test carries no resamples for an interval")
+        mx, my = ci
         return np.quantile(mx[self.pairs[:, 0]] - my[self.pairs[:, 1]], q, axis=1).T
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
@@ -237,7 +261,9 @@ def paired_bootstrap_test(
     log: bool = False,
     n_jobs: int | None = None,
 ) -> BootstrapResult:
-    """Paired bootstrap test with the studentised statistic for every pair of systems
+    """Sakai's (2006) paired bootstrap test with the studentised statistic, every pair at once.
+
+    Paired bootstrap test with the studentised statistic for every pair of systems
     (Sakai 2006, section 3.1, Figures 1 and 2).
 
     For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
@@ -292,7 +318,9 @@ def bootstrap_shift_test(
     samples=None,
     n_jobs: int | None = None,
 ) -> BootstrapResult:
-    """The bootstrap-shift test of the mean difference for every pair of systems: Efron &
+    """The bootstrap-shift test of the mean difference, every pair at once.
+
+    The bootstrap-shift test of the mean difference for every pair of systems: Efron &
     Tibshirani's (1993) algorithm 16.2 without studentising, Urbano, Lima & Hanjalic's (2019)
     "bootstrap" test.
 
@@ -334,7 +362,9 @@ def unpaired_bootstrap_test(
     samples=None,
     n_jobs: int | None = None,
 ) -> BootstrapResult:
-    """Unpaired bootstrap test for every pair of systems with any summary statistic
+    """Sakai's (2006) unpaired bootstrap test of any summary, every pair at once.
+
+    Unpaired bootstrap test for every pair of systems with any summary statistic
     (Sakai 2006, section 3.2, Figures 3 and 4).
 
     d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of

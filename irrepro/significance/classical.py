@@ -14,7 +14,7 @@ row-by-row call is exact (n <= 50 without ties), so it does not give scipy's own
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from scipy import special, stats
@@ -36,7 +36,9 @@ def _as_diffs(d) -> np.ndarray:
 
 
 def paired_t_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
+    """Two-sided p-values of the paired t-test of many cases at once.
+
+    Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
     ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
 
     Zero policy (scipy's): all-zero differences give NaN (0/0); identical non-zero differences give
@@ -70,7 +72,9 @@ def paired_t_pvalues(d) -> np.ndarray:
 
 
 def sign_test_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
+    """Two-sided p-values of the sign test of many cases at once.
+
+    Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
     number of non-zero differences and k the number of positive ones.
 
     Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
@@ -106,7 +110,7 @@ def sign_test_pvalues(d) -> np.ndarray:
     return np.where(m == 0, np.nan, p)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _signed_rank_counts(n: int) -> np.ndarray:
     """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
     c = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
@@ -116,7 +120,7 @@ def _signed_rank_counts(n: int) -> np.ndarray:
     return c
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """P(2W+ <= s) and P(2W+ >= s) under random signs for the doubled tied ranks coded by ``key``
     (m << 16 | mask of group starts); exact integer counts / 2^m."""
@@ -134,7 +138,9 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def wilcoxon_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
+    """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once.
+
+    Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
     ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
 
     Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied

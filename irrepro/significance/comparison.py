@@ -123,7 +123,7 @@ def compare(
     digits = parallel.check_int(digits, "digits", minimum=0)
     level = check_level(level)
     mats = _as_measures(scores)
-    first = None
+    first: tuple | None = None
     arrays = {}
     for m, sm in mats.items():
         x, systems, _ = _as_matrix(sm)
@@ -132,7 +132,7 @@ def compare(
         elif systems != first:
             raise InputError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
         arrays[m] = x
-    runs = first
+    runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
     needs_seed = test in RESAMPLING or intervals
     ss_test = ss_ci = None

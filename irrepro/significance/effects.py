@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .bootstrap import _NOISE, _map_chunks
-from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
-from ..errors import InputError
+from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks
 
 __all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
 
@@ -37,7 +37,9 @@ EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
-    """V_E, the residual mean square of the two-way analysis of variance without replication of a
+    """V_E, the residual mean square of the two-way ANOVA of a score matrix.
+
+    V_E, the residual mean square of the two-way analysis of variance without replication of a
     ``(systems, topics)`` score matrix (system and topic as factors, no interaction):
     sum_{s,t} (x_st - mean_s - mean_t + mean)^2 / ((S - 1)(n - 1)), statsmodels'
     ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq`` (Sakai 2018, ch. 5).
@@ -83,10 +85,27 @@ def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class EffectSizes:
-    """An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
+    """An effect size of every pair with its BCa bootstrap interval.
+
+    An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
     ``high`` ``(P,)`` (NaN where the effect is undefined: d_z of a pair whose differences are all
     equal, ES_E of systems without residual variance), at confidence ``level`` from ``B``
-    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E."""
+    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E.
+
+    Attributes
+    ----------
+    kind : str
+        ``"difference"``, ``"d_z"`` or ``"ES_E"``.
+    measure : str
+    systems : tuple
+    pairs : numpy.ndarray
+        ``(P, 2)`` system indices.
+    estimate, low, high : numpy.ndarray
+        ``(P,)`` the effect size and its interval.
+    level : float
+    B : int
+    residual_sd : float or None
+    """
 
     kind: str
     measure: str
@@ -137,7 +156,9 @@ def effect_sizes(
     level: float = 0.95,
     n_jobs: int | None = None,
 ) -> EffectSizes:
-    """``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
+    """An effect size of every pair of systems with its BCa bootstrap interval.
+
+    ``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
     systems, with a BCa bootstrap interval at ``level``.
 
     ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
@@ -240,7 +261,9 @@ def _sd(s1: np.ndarray, s2: np.ndarray, n: int) -> np.ndarray:
 
 
 def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
-    """Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
+    """Topics won, tied and lost per pair of systems.
+
+    Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
     lower (losses). Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
     ``pairs`` / ``baseline`` as in :func:`effect_sizes`; with a baseline, wins are the system's
     over the baseline.

@@ -3,15 +3,23 @@ multiple comparisons over the pairs tested."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from ..errors import InputError
 from ..parallel import SeedLike
 from . import classical
 from ._samples import _as_matrix, _resolve_pairs
-from .bootstrap import _map_chunks, _pair_noise, bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
+from .bootstrap import (
+    _map_chunks,
+    _pair_noise,
+    bootstrap_shift_test,
+    paired_bootstrap_test,
+    unpaired_bootstrap_test,
+)
 from .randomization import permutation_test, tukey_hsd
 from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name, _correction_name
-from ..errors import InputError
 
 __all__ = ["pairwise_test"]
 
@@ -111,9 +119,12 @@ def pairwise_test(
             f"randomised Tukey HSD's p-values are family-wise already: no {correction!r} correction "
             "on top (use correction 'none')"
         )
-    kw = {} if B is None else {"B": B}
+    kw: dict[str, Any] = {} if B is None else {"B": B}
+    res: PairwiseResult
     if test == "permutation":
-        res = permutation_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
+        one = permutation_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
+        assert isinstance(one, PairwiseResult)  # one alternative: one result
+        res = one
     elif test == "tukey":
         res = tukey_hsd(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
     elif test in _BOOTSTRAP:

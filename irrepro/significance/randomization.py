@@ -16,11 +16,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import parallel
-from .bootstrap import _NOISE, _map_chunks, _pair_noise
-from ._samples import _as_matrix, _check_pairs, _resolve_pairs
-from ..parallel import SeedLike
-from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 from ..errors import InputError
+from ..parallel import SeedLike
+from ._samples import _as_matrix, _check_pairs, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks, _pair_noise
+from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 
 __all__ = ["sign_flips", "permutation_test", "tukey_hsd", "tukey_hsd_pvalues"]
 
@@ -31,7 +31,9 @@ _PERM_BLOCK = 256
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
-    """``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
+    """Random sign flips shared by every pair: the Monte Carlo permutations.
+
+    ``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
     the Monte Carlo sample of the paired permutation test (row b swaps the two systems' scores on
     the topics where it is -1). One such matrix serves every pair of systems (Smucker, Allan &
     Carterette 2007).
@@ -96,7 +98,9 @@ def permutation_test(
     alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
-    """Paired randomization (permutation) test of every pair of systems, on the difference of
+    """Paired randomization (permutation) test of every pair of systems.
+
+    Paired randomization (permutation) test of every pair of systems, on the difference of
     their mean scores (Fisher's randomization test as Smucker, Allan & Carterette 2007 use it).
 
     Under H0 the two systems' scores of a topic are exchangeable: swapping them flips the sign of
@@ -243,7 +247,9 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
 
 
 def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
-    """Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
+    """Randomised Tukey HSD p-values of many score matrices at once.
+
+    Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
     topics)`` (e.g. simulated families of systems), every one judged with the same
     ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
     (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
@@ -292,7 +298,9 @@ def tukey_hsd(
     permutations=None,
     n_jobs: int | None = None,
 ) -> PairwiseResult:
-    """Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
+    """Randomised Tukey HSD: family-wise adjusted p-values of every pair.
+
+    Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
     2012; Sakai 2018, ch. 4), by the max statistic over the family of pairs tested.
 
     Under the complete null hypothesis every system's score of a topic is exchangeable with every

@@ -8,10 +8,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ..stats import adjust_pvalues
 from .._deprecation import _warn
-from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
 from ..errors import InputError
+from ..stats import adjust_pvalues
+from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
 
 __all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
 
@@ -66,6 +66,26 @@ class PairwiseResult:
     flips. ``baseline`` names the system every pair is compared with, if the pairs are that
     family. ``effect_size`` ``(P,)`` and ``interval`` ``(P, 2)`` (a confidence interval of the
     difference) are there when the test gives them (else None).
+
+    Attributes
+    ----------
+    test : str
+        A name of :data:`TESTS`.
+    measure : str
+    systems : tuple
+    pairs : numpy.ndarray
+        ``(P, 2)`` system indices.
+    difference, p, p_adjusted : numpy.ndarray
+        ``(P,)``.
+    correction : str
+        statsmodels' name, ``"none"`` or ``"tukey"``.
+    n_topics, B : int
+    exact : bool
+    alternative : str
+    baseline : str or None
+    effect_size : numpy.ndarray or None
+    interval : numpy.ndarray or None
+        ``(P, 2)``.
 
     Examples
     --------

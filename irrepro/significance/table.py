@@ -12,6 +12,7 @@ from __future__ import annotations
 import string
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,13 +44,33 @@ def _letters(k: int) -> list[str]:
 
 @dataclass(frozen=True, eq=False)
 class ComparisonTable:
-    """The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
+    """The results table of a paper, as :func:`~irrepro.significance.compare` returns it.
+
+    The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
     measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
     BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
     or of the run's mean without a baseline). :meth:`to_frame` has every number;
     :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it.
     ``undefined`` gives, per measure with a pair the test has no answer for (its p NaN, shown
-    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`."""
+    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`.
+
+    Attributes
+    ----------
+    runs : tuple
+    means : pandas.DataFrame
+        Runs x measures.
+    tests : dict
+        Measure -> :class:`~irrepro.significance.PairwiseResult`.
+    wtl : dict
+        Measure -> win / tie / loss counts per pair.
+    baseline : str or None
+    alpha, level : float
+    low, high : pandas.DataFrame or None
+        The intervals (runs x measures).
+    digits : int
+    undefined : dict
+        Measure -> why a pair's p is missing.
+    """
 
     runs: tuple
     means: pd.DataFrame
@@ -109,7 +130,7 @@ class ComparisonTable:
         -------
         pandas.DataFrame
         """
-        cols = {}
+        cols: dict[tuple[str, str], Any] = {}
         for m in self.measures:
             cols[(m, "mean")] = self.means[m].to_numpy()
             if self.baseline is not None:
@@ -121,13 +142,14 @@ class ComparisonTable:
                     col = np.full(len(self.runs), np.nan)
                     col[idx] = v
                     cols[(m, name)] = col
-                for name, v in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]), ("losses", w["losses"])):
-                    col = pd.array([pd.NA] * len(self.runs), dtype="Int64")
-                    col[idx] = np.asarray(v, dtype=np.int64)
-                    cols[(m, name)] = col
+                for name, counts in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]),
+                                     ("losses", w["losses"])):
+                    ints = pd.array([pd.NA] * len(self.runs), dtype="Int64")
+                    ints[idx] = np.asarray(counts, dtype=np.int64)
+                    cols[(m, name)] = ints
             else:
                 cols[(m, "beats")] = [";".join(b) for b in self.beats(m)]
-            if self.low is not None:
+            if self.low is not None and self.high is not None:
                 cols[(m, "low")] = self.low[m].to_numpy()
                 cols[(m, "high")] = self.high[m].to_numpy()
         frame = pd.DataFrame(cols, index=pd.Index(self.runs, name="run"))
@@ -147,7 +169,7 @@ class ComparisonTable:
         str or None
         """
         frame = self.to_frame()
-        frame.columns = [f"{m} {q}" for m, q in frame.columns]
+        frame.columns = [f"{m} {q}" for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
         return escape.to_csv(frame, path)  # OWASP's rule for the names (irrepro.escape.csv_cell)
 
     # ---- the display table ----------------------------------------------------------------
@@ -235,9 +257,9 @@ class ComparisonTable:
         """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
         f = f"{{:.{digits}f}}".format
         S = len(self.runs)
-        letters = _letters(S) if self.baseline is None else None
+        letters = _letters(S) if self.baseline is None else []
         cols: dict = {}
-        if letters is not None:
+        if self.baseline is None:  # (letters name the runs)
             cols[("", "#")] = letters
         e = _ESCAPE[fmt]  # names: the format's escape
         eq = escape.latex if fmt == "latex" else str  # irrepro's words ("< 0.0001", "95% CI"): LaTeX's only
@@ -277,7 +299,7 @@ class ComparisonTable:
                         else:
                             cells[s] += "".join(_SUPER.get(ch, ch) for ch in sup)
                 cols[(m, "mean")] = cells
-            if self.low is not None:
+            if self.low is not None and self.high is not None:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
                 cols[(m, f"{100 * self.level:g}% CI")] = ci
@@ -289,7 +311,7 @@ class ComparisonTable:
     def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
         """The display table with one header row: ``AP``, ``AP p``, ``AP 95% CI``."""
         frame = self._cells(fmt, digits)
-        frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]
+        frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
         return frame
 
     def to_string(self, digits: int | None = None) -> str:
@@ -384,7 +406,7 @@ class ComparisonTable:
         if fmt not in FORMATS:
             raise InputError(f"format must be one of {FORMATS}, not {fmt!r}")
         if fmt == "csv":
-            return self.to_csv()
+            return self.to_csv() or ""  # (no path: the text)
         return {"text": self.to_string, "markdown": self.to_markdown, "latex": self.to_latex}[fmt](digits)
 
     def __str__(self) -> str:
