@@ -32,9 +32,22 @@ _TESTS = {"t": classical.paired_t_pvalues, "sign": classical.sign_test_pvalues, 
 
 
 def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t", "sign", "wilcoxon")) -> pd.DataFrame:
-    """Every pair of runs within each matrix compared on all its topics (section 3, "consideration
+    """Every pair of runs within each matrix compared on all its topics.
+
+    Every pair of runs within each matrix compared on all its topics (section 3, "consideration
     of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
-    relative difference (relative to the smaller mean) and the p-value of each test."""
+    relative difference (relative to the smaller mean) and the p-value of each test.
+
+    Parameters
+    ----------
+    matrices : sequence of ScoreMatrix
+    tests : sequence of str
+        ``"t"``, ``"sign"``, ``"wilcoxon"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     rows = []
     for k, m in enumerate(matrices):
         a, b = np.triu_indices(m.shape[0], k=1)
@@ -72,9 +85,26 @@ def significant_share(
     min_score: float | None = None,
     tests: Sequence[str] = ("t", "sign", "wilcoxon"),
 ) -> pd.DataFrame:
-    """Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
+    """Share of pairs with p <= ``alpha`` per relative-difference band.
+
+    Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
     ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
-    check: "when runs with a low MAP score are discarded")."""
+    check: "when runs with a low MAP score are discarded").
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        :func:`full_set_tests`' rows.
+    bands : sequence of (float, float)
+        ``[lo, hi)`` relative differences.
+    alpha : float
+    min_score : float, optional
+    tests : sequence of str
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     p = pairs
     if min_score is not None:
         p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
@@ -99,7 +129,19 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     Returns one row per (topic, depth): the pool size and the number of judged-relevant
     (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
     (so deep pools of a collection judged shallowly are undercounted). The pool is
-    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives)."""
+    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives).
+
+    Parameters
+    ----------
+    runset : RunSet
+    depths : sequence of int
+    rel : int
+        The least relevant grade.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
         raise InputError("pool depths must be >= 1")
@@ -120,9 +162,25 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 
 @renamed_arguments(n_samples="B")
 def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
-    """Average over runs of the standard deviation of the mean score over ``B`` random
+    """Average over runs of the sd of the mean score over random topic samples.
+
+    Average over runs of the standard deviation of the mean score over ``B`` random
     samples of n topics (section 5; each sample drawn without replacement, samples independent;
-    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
+    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd.
+
+    Parameters
+    ----------
+    matrix : ScoreMatrix
+    sizes : sequence of int
+        Topics per sample.
+    B : int
+        Samples per size.
+    seed : SeedLike
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     B = parallel.check_int(B, "B", minimum=2)
     X = _checked_scores(matrix, "matrix")
     S, T = X.shape
