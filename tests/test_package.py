@@ -1,5 +1,6 @@
 """The package's shape: method modules import neither matplotlib nor the book's machinery, no two
-public classes share a name, and every renamed or moved public name (CHANGELOG.md) still works for one release with a DeprecationWarning."""
+public classes share a name, and every renamed or moved public name (CHANGELOG.md) still works
+for one release with a DeprecationWarning."""
 
 import ast
 import importlib
