@@ -197,7 +197,7 @@ ENV_READERS = {
     ("data/_fetch.py", None),  # data locations: IRREPRO_CACHE, IRREPRO_MIRROR, IRREPRO_OFFLINE, ...
     ("parallel.py", "scale"),  # the one reader of IRREPRO_SCALE
     ("parallel.py", "env_jobs"),  # the one reader of IRREPRO_JOBS
-    ("parallel.py", "scheduler"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
+    ("_cluster.py", "scheduler"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
 }
 #: the only callers of the environment's scale and workers
 SCALE_CALLERS = {"cli.py", "book/_config.py"}

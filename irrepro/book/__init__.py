@@ -25,14 +25,16 @@ directory of ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``), and p
 The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`config`),
 :mod:`~irrepro.book._rule` (the statuses and
 :func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
-(banners, comparison and status tables) and :mod:`~irrepro.book._scorecard` (scorecard, labels,
-chapter headers); everything public is served here.
+(comparison tables), :mod:`~irrepro.book._display` (banners, status badges and tables) and
+:mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers); everything public is served
+here.
 """
 
 from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
+from ._display import collections_table, data_banner, status_badge, status_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._rule import (
     NOT_COMPARABLE,
@@ -57,17 +59,7 @@ from ._scorecard import (
     session_card,
     summary,
 )
-from ._tables import (
-    Comparison,
-    RowRef,
-    below_in_above,
-    collections_table,
-    compare,
-    data_banner,
-    ordering_status,
-    status_badge,
-    status_table,
-)
+from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status
 
 __all__ = [
     "data_banner", "compare", "Comparison", "RowRef", "collections_table", "scorecard", "summary", "verdict",

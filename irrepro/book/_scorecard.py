@@ -15,9 +15,10 @@ from pathlib import Path
 import pandas as pd
 
 from ._config import results_dir
+from ._display import _HTML
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
-from ._tables import _HTML, _SESSION
+from ._tables import _SESSION
 
 __all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header", "conditions", "emulated",
            "emulation_summary", "MOVES"]

@@ -1,23 +1,20 @@
-"""What a chapter shows: the data banner (:func:`data_banner`), the paper-vs-ours tables
-(:func:`compare`, recorded in the book configuration's results directory for the scorecard),
-status badges and tables (:func:`status_badge`, :func:`status_table`) and the book's collections
-(:func:`collections_table`)."""
+"""The paper-vs-ours tables of a chapter: :func:`compare` (recorded in the book configuration's
+results directory for the scorecard), the rows it takes (:class:`RowRef`, :class:`Comparison`)
+and the statuses of orderings (:func:`ordering_status`, :func:`below_in_above`). The HTML they
+are shown in is :mod:`irrepro.book._display`'s."""
 
 from __future__ import annotations
 
-import html
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .._text import slug  # the file names of the recorded results
-from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._config import results_dir
+from ._display import status_table
 from ._papers import PaperValue
 from ._rule import (
     _RULE_KEYS,
@@ -26,82 +23,11 @@ from ._rule import (
     NOT_REPLICATED,
     PARTLY,
     REPLICATED,
-    STATUSES,
     _judge_row,
-    _missing,
     verdict,
 )
 
-__all__ = [
-    "data_banner", "RowRef", "Comparison", "compare", "ordering_status", "below_in_above", "status_badge",
-    "status_table", "collections_table",
-]
-
-def _label(obj) -> tuple[str, bool]:
-    if isinstance(obj, str) and obj in COLLECTIONS:  # by name: simulated when its files cannot be had now
-        from ..data import where
-
-        coll = COLLECTIONS[obj]
-        return coll.title, any(where(p) not in ("cache", "mirror") for p in coll.files())
-    if isinstance(obj, RunSet):
-        name = COLLECTIONS[obj.name].title if obj.name in COLLECTIONS else obj.name
-        return f"{name} ({len(obj.runs)} runs x {len(obj.topics)} topics)", obj.simulated
-    if isinstance(obj, ScoreMatrix):
-        name = COLLECTIONS[obj.collection].title if obj.collection in COLLECTIONS else obj.collection
-        return f"{name}, {obj.measure} ({obj.shape[0]} runs x {obj.shape[1]} topics)", obj.simulated
-    raise TypeError(f"data_banner takes RunSets, ScoreMatrices and collection names, not {obj!r:.80}")
-
-
-class _HTML:
-    def __init__(self, text: str):
-        self.text = text
-
-    def _repr_html_(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:  # plain-text fallback
-        return html.unescape(self.text.replace("<p>", "\n").replace("</p>", ""))
-
-
-def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page, a warning when any of it is simulated.
-
-    A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
-    name counts as simulated when its real files cannot be had now: the book's pages then use its
-    stand-in). When any is simulated it is a warning with the CSS class ``simulated-data`` (and no
-    page carries that class when all data is real).
-
-    Parameters
-    ----------
-    *objs : irrepro.data.RunSet, irrepro.data.ScoreMatrix or str
-        The page's data.
-
-    Returns
-    -------
-    object
-        HTML that Jupyter displays (``_repr_html_``).
-    """
-    labels = [_label(o) for o in objs]
-    sim = [name for name, s in labels if s]
-    real = [name for name, s in labels if not s]
-    if sim:
-        items = "".join(f"<li>{html.escape(n)}</li>" for n in sim)
-        return _HTML(
-            '<div class="admonition warning simulated-data">'
-            '<p class="admonition-title">Simulated data</p>'
-            "<p>The real files of these collections could not be found (no cache, no mirror, no "
-            "network), so this page shows the <b>simulated stand-in</b> of the same shape. Its "
-            "numbers illustrate the method only and must not be compared with the paper's.</p>"
-            f"<ul>{items}</ul>"
-            "<p>Run <code>irrepro data fetch</code> (or set <code>IRREPRO_MIRROR</code>) and "
-            "rebuild to see the real results.</p></div>"
-        )
-    items = "".join(f"<li>{html.escape(n)}</li>" for n in real)
-    return _HTML(
-        '<div class="admonition note"><p class="admonition-title">Data</p>'
-        f"<p>Real data, checksum-verified:</p><ul>{items}</ul></div>"
-    )
-
+__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
 
 # --- comparison tables ----------------------------------------------------------------------------
 
@@ -414,162 +340,3 @@ def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
     return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
 
 
-# --- status badges and tables -----------------------------------------------------------------------
-
-#: A status's badge: symbol, colours (text, background, border) and border style, chosen so that
-#: the four also differ in greyscale and print (symbol and border), not by colour alone.
-_BADGES = {
-    "replicated": ("✓", "#0b4a1f", "#dafbe1", "#1a7f37", "solid"),
-    "partly": ("◐", "#5c3c00", "#fff1c2", "#9a6700", "dashed"),
-    "not replicated": ("✗", "#7d1414", "#ffe0e0", "#cf222e", "double"),
-    "not comparable": ("–", "#3d444d", "#f0f1f3", "#8c959f", "dotted"),
-}
-
-
-def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
-    """The HTML badge of a status (symbol and word, coloured).
-
-    The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
-    when ``note`` is given, the number of its footnote.
-
-    Parameters
-    ----------
-    status : str
-        One of :data:`STATUSES`.
-    reason : str
-        The hover text.
-    note : int or None
-        The number of the reason's footnote.
-
-    Returns
-    -------
-    str
-        HTML.
-
-    Examples
-    --------
-    >>> from irrepro.book import status_badge
-    >>> status_badge("replicated")
-    '<span class="irrepro-status" data-status="replicated" ...> replicated</span>'
-    """
-    if status not in _BADGES:
-        raise ValueError(f"status {status!r}: one of {STATUSES}")
-    sym, fg, bg, border, style = _BADGES[status]
-    width = "3px" if style == "double" else "1px"
-    badge = (f'<span class="irrepro-status" data-status="{status}" title="{html.escape(reason)}" '
-             f'style="display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.7em;'
-             f'font-size:.85em;line-height:1.5;color:{fg};background:{bg};border:{width} {style} {border}">'
-             f'<span aria-hidden="true">{sym}</span> {status}</span>')
-    if note is not None:
-        badge += f'<sup class="irrepro-note-ref">{note}</sup>'
-    return badge
-
-
-def _cell(x) -> str:
-    """A table cell as pandas' Styler formats it for the book (precision 3, "-" for missing)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    if isinstance(x, (float, np.floating)):
-        return f"{float(x):.3f}"
-    return html.escape(str(x))
-
-
-def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
-    """A table with its ``status`` column drawn as badges and its reasons as footnotes.
-
-    A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
-    footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
-    gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
-    ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
-    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The rows, with ``status`` and ``reason`` columns.
-    caption : str
-        The table's caption.
-    titles : mapping or None
-        Hover texts per column and row.
-    anchor : str
-        The table's HTML id.
-    hide : sequence of str
-        Columns not shown.
-    badges : sequence of str
-        Further columns of statuses drawn as badges.
-
-    Returns
-    -------
-    object
-        HTML that Jupyter displays (``_repr_html_``).
-    """
-    titles = titles or {}
-    cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
-    notes: dict[str, int] = {}
-    body = []
-    for i, (_, r) in enumerate(frame.iterrows()):
-        cells = []
-        for c in cols:
-            if c == "status":
-                reason = "" if _missing(r.get("reason")) else str(r["reason"])
-                n = notes.setdefault(reason, len(notes) + 1) if reason else None
-                cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
-            elif c in badges:
-                tip = r.get(f"{c} reason")
-                cells.append(f"<td>{_cell(None)}</td>" if _missing(r[c]) else
-                             f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>')
-            else:
-                t = titles.get(c, [])
-                tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
-                cells.append(f"<td{tip}>{_cell(r[c])}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    foot = ""
-    if notes:
-        items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
-        foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
-    ident = f' id="cmp-{anchor}"' if anchor else ""
-    return _HTML(f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
-                 f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>")
-
-
-def collections_table() -> pd.DataFrame:
-    """The book's collections: size, measures, files, licence and citation key.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per collection.
-
-    Examples
-    --------
-    >>> from irrepro.book import collections_table
-    >>> "licence" in collections_table().columns
-    True
-    """
-    reg = registry()
-    rows = []
-    for c in COLLECTIONS.values():
-        files = c.files()
-        lic = sorted({reg[p].license for p in files})
-        rows.append(
-            {
-                "collection": c.name,
-                "what": c.title,
-                "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": f"ranked runs + qrels ({c.ir_datasets_id})"
-                if c.kind == "runs"
-                else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
-                "files": len(files),
-                "MB": round(sum(reg[p].bytes for p in files) / 1e6, 2),
-                "licence": "; ".join(lic),
-                "cite": c.citation,
-            }
-        )
-    return pd.DataFrame(rows)

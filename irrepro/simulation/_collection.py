@@ -1,0 +1,185 @@
+"""The model of a whole collection in the simulation (:mod:`irrepro.simulation`): duplicate
+systems dropped (:func:`remove_duplicates`), every system's margin and, on demand, every pair's
+copula (:class:`CollectionModel`, fitted by :func:`fit_collection`)."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import parallel
+from ..data._matrices import _checked_scores
+from ..errors import InputError
+from ..parallel import SeedLike
+from ._copulas import PairModel, fit_copula
+from ._margins import fit_margin
+
+
+def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
+    """Indices of the systems kept when duplicate systems are dropped.
+
+    Indices of the systems kept when every system whose scores equal (within ``tol`` on every
+    topic) those of an earlier one is dropped.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        Scores, (systems, topics).
+    tol : float
+        Two systems are equal when their scores differ by at most ``tol`` on every topic.
+
+    Returns
+    -------
+    numpy.ndarray
+        The kept systems' indices (int64), in order.
+
+    Examples
+    --------
+    >>> from irrepro.simulation import remove_duplicates
+    >>> remove_duplicates([[0.1, 0.2], [0.1, 0.2], [0.3, 0.4]])
+    array([0, 2])
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    keep: list[int] = []
+    for i in range(x.shape[0]):
+        if not any(np.all(np.abs(x[i] - x[k]) <= tol) for k in keep):
+            keep.append(i)
+    return np.array(keep, dtype=np.int64)
+
+
+@dataclass(eq=False)
+class CollectionModel:
+    """Margins of every kept system of one score matrix, and their copulas.
+
+    Margins of every kept system of one score matrix, and their copulas (fitted on first use,
+    cached; each pair's pseudo-observations draw from a seed derived from the pair alone, so a
+    copula does not depend on the order in which pairs are asked for).
+
+    Attributes
+    ----------
+    name, measure : str
+        The collection and the measure of the scores.
+    systems : tuple
+        The kept systems' names.
+    scores : numpy.ndarray
+        Their scores, (S, T).
+    margins : list of Margin
+        One per kept system.
+    seed : numpy.random.SeedSequence
+        What each pair's seed derives from.
+    copula_method : str
+        How copulas are fitted (:func:`fit_copula`).
+    """
+
+    name: str
+    measure: str
+    systems: tuple
+    scores: np.ndarray  # (S, T) of the kept systems
+    margins: list
+    seed: np.random.SeedSequence
+    copula_method: str = "itau"
+    _copulas: dict = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @functools.cached_property
+    def means(self) -> np.ndarray:
+        """Every kept system's expected score (the margins' means)."""
+        return np.array([m.mean for m in self.margins])
+
+    def copula(self, i: int, j: int):
+        """The copula of systems i (first margin) and j (second), fitted on first use."""
+        key = (int(i), int(j))
+        with self._lock:
+            if key in self._copulas:
+                return self._copulas[key]
+        ss = np.random.SeedSequence(self.seed.entropy, spawn_key=(*self.seed.spawn_key, *key))
+        cop = fit_copula(self.scores[i], self.scores[j], seed=ss, method=self.copula_method)
+        with self._lock:
+            self._copulas.setdefault(key, cop)
+        return cop
+
+    def pair(self, i: int, j: int, *, mean_e: float | None = None, same_margin: bool = False) -> PairModel:
+        """Baseline system ``i`` and experimental system ``j`` with their copula. ``same_margin``:
+        both scores from margin ``i`` (Urbano et al.'s null: identical distributions);
+        ``mean_e``: margin ``j`` moved to that expected value."""
+        b = self.margins[i]
+        e = b if same_margin else self.margins[j]
+        if mean_e is not None:
+            e = e.with_mean(mean_e)
+        return PairModel(b, e, self.copula(i, j))
+
+
+def _precision_cutoff(measure: str) -> int | None:
+    """k when ``measure`` names P@k in any spelling (``P@10``, ``P_10``, ``P(rel=2)@10``), else None
+    (another measure, or a label that names none)."""
+    from ..measures.names import parse_measure
+
+    try:
+        spec = parse_measure(measure)
+    except InputError:
+        return None
+    return spec.cutoff if spec.family == "P" else None
+
+
+def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
+                   copula_method: str = "itau") -> CollectionModel:
+    """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
+
+    Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
+    systems and the bottom ``bottom`` share by mean score (systems whose mean is below that
+    quantile of the means), as Urbano et al. (2019) prepare the TREC ad hoc data. ``support``:
+    ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous), None or an array.
+
+    Parameters
+    ----------
+    matrix : irrepro.data.ScoreMatrix
+        The per-topic scores of the systems.
+    seed : int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed of the copulas' pseudo-observations.
+    bottom : float
+        The share of systems with the lowest means left out.
+    support : "auto", None or array_like
+        The margins' support (see above).
+    n_jobs : int or None
+        Workers fitting the margins.
+    copula_method : {"itau", "mle"}
+        How copulas are fitted (:func:`fit_copula`).
+
+    Returns
+    -------
+    CollectionModel
+        The margins, with copulas fitted on demand.
+
+    Notes
+    -----
+    Urbano, Lima & Hanjalic (2019), section 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import ScoreMatrix
+    >>> from irrepro.simulation import fit_collection
+    >>> scores = np.random.default_rng(0).beta(2, 5, (6, 25))
+    >>> m = ScoreMatrix(scores, tuple(f"s{i}" for i in range(6)), tuple(str(t) for t in range(25)), "AP", "toy")
+    >>> model = fit_collection(m, seed=1)
+    >>> len(model.margins)  # the lowest 10% by mean left out
+    5
+    """
+    x = _checked_scores(matrix, "matrix")
+    keep = remove_duplicates(x)
+    mu = x[keep].mean(axis=1)
+    keep = keep[mu >= np.quantile(mu, bottom)]
+    if support == "auto":
+        support = None
+        k = _precision_cutoff(matrix.measure)
+        if k is not None:
+            support = np.round(np.arange(k + 1) / k, 10)
+    margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
+    return CollectionModel(
+        name=matrix.collection, measure=matrix.measure,
+        systems=tuple(np.asarray(matrix.systems)[keep]), scores=x[keep], margins=list(margins),
+        seed=parallel.as_seed_sequence(seed), copula_method=copula_method,
+    )
