@@ -25,7 +25,6 @@ from irrepro import data
 from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
-from irrepro import topic_split as ts
 
 
 def loop_closed_form(b, e):
@@ -84,7 +83,7 @@ def main():
     rows = []
     t0 = time.perf_counter()
     d = e - b
-    ts.paired_t_pvalues(d), ts.wilcoxon_pvalues(d), ts.sign_test_pvalues(d)
+    sg.paired_t_pvalues(d), sg.wilcoxon_pvalues(d), sg.sign_test_pvalues(d)
     t_vec_cf = time.perf_counter() - t0
     t0 = time.perf_counter()
     loop_closed_form(lb, le)

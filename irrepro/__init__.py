@@ -10,14 +10,15 @@ Modules, by method family:
   names, kernel, outputs);
 - :mod:`irrepro.corpus_bootstrap` - corpus-bootstrap intervals for AP and MAP, split-corpus
   validation and differences of two systems (Cormack & Lynam 2006; a subpackage by family);
-- :mod:`irrepro.topic_split` - topic-split swap experiments with paired significance tests, and
-  assessor effort (Sanderson & Zobel 2005);
-- :mod:`irrepro.bootstrap_tests` - paired and unpaired bootstrap tests of all pairs of systems,
-  discriminative power, stability, swap rates and rank correlations (Sakai 2006; a subpackage);
-- :mod:`irrepro.significance` - significance tests of pairs of runs beyond Sakai's: any of six
-  tests with a baseline and a multiple-comparison correction, the randomization (permutation)
-  test, randomised Tukey HSD, effect sizes with intervals, win / tie / loss, and the results table
-  of a paper (``irrepro compare``; a subpackage);
+- :mod:`irrepro.topic_split` - topic-split swap experiments filtered by paired significance
+  tests, and assessor effort (Sanderson & Zobel 2005);
+- :mod:`irrepro.bootstrap_tests` - Sakai's (2006) study with the bootstrap tests of all pairs of
+  systems: discriminative power, stability, swap rates and rank correlations (a subpackage);
+- :mod:`irrepro.significance` - the one home of every paired test: the t, Wilcoxon and sign
+  tests, Sakai's paired and unpaired bootstrap tests, the bootstrap-shift test, the randomization
+  (permutation) test and randomised Tukey HSD, any of them with a baseline and a
+  multiple-comparison correction, effect sizes with intervals, win / tie / loss, and the results
+  table of a paper (``irrepro compare``; a subpackage);
 - :mod:`irrepro.standardize` - score standardization, dRMSE and self-significance across
   collections (Webber, Moffat & Zobel 2008);
 - :mod:`irrepro.stats` - generic statistics several families use: BCa, logit, Kendall's tau,

@@ -186,6 +186,7 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
 def _compare(args: argparse.Namespace) -> int:
     from . import measures, significance
     from ._report_inputs import load
+    from .significance._names import DEPRECATED_CORRECTIONS
 
     for m in args.measures:
         measures.parse_measure(m)
@@ -197,8 +198,13 @@ def _compare(args: argparse.Namespace) -> int:
     for line in _coverage_lines(rs, "all-topics"):
         _err("compare", line)
     scores = measures.evaluate(rs, args.measures, rel=args.rel)
+    correction = args.correction
+    if correction in DEPRECATED_CORRECTIONS:  # said here: a DeprecationWarning is hidden outside __main__
+        correction = DEPRECATED_CORRECTIONS[correction]
+        _err("compare", f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
+             f"use --correction {correction}")
     table = significance.compare(
-        scores, baseline=baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
         intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,
         digits=args.digits,
     )  # fmt: skip

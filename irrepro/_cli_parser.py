@@ -212,6 +212,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
 
     from .significance import CORRECTIONS, TESTS
     from .significance import FORMATS as TABLE_FORMATS
+    from .significance._names import DEPRECATED_CORRECTIONS
 
     p = sub.add_parser(
         "compare",
@@ -229,17 +230,18 @@ the difference from the baseline (or, without one, of the mean).
 
 Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
 binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
-randomization test, exact for up to log2(B) topics, B = 10,000) and tukey (randomised Tukey HSD,
-B = 10,000: family-wise by itself, no --correction). Formats: text, markdown, latex (a table
+randomization test, exact for up to log2(B) topics, B = 10,000), tukey (randomised Tukey HSD,
+B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's unpaired test,
+B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference, B = 1000). Formats: text, markdown, latex (a table
 float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument("--baseline", default=None, metavar="RUN",
                    help="the run every other run is compared with (its name or its file)")
     p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
-    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
-                   help="adjustment over the comparisons of a measure: holm (default), bh "
-                   "(Benjamini-Hochberg) or none; tukey takes none")
+    p.add_argument("--correction", choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS], default=None,
+                   help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
+                   "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none")
     p.add_argument("--alpha", type=_alpha, default=0.05,
                    help="significance level of the marks (default 0.05)")
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")

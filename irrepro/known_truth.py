@@ -12,10 +12,9 @@ One-line use::
 
 What is here, and which paper each part tests:
 
-- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (:mod:`irrepro.topic_split`,
-  Sanderson & Zobel 2005), Sakai's paired and unpaired bootstrap tests
-  (:mod:`irrepro.bootstrap_tests`, Sakai 2006) and a paired permutation (sign-flip) test, all
-  trials of a configuration as one array operation;
+- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (as Sanderson & Zobel 2005 use
+  them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and a paired permutation
+  (sign-flip) test, all :mod:`irrepro.significance`'s, on all trials of a configuration at once;
 - :func:`rejection_experiment` -> :class:`PValues` - trials simulated in the manner of Urbano,
   Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and copulas,
   under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
@@ -53,15 +52,18 @@ import pandas as pd
 from scipy import stats
 
 from . import bootstrap_tests as bt
-from . import corpus_bootstrap as cb
 from . import parallel
-from .parallel import SeedLike, check_int
 from . import significance as sig
-from . import standardize as sz
-from . import topic_split as ts
-from .data._matrices import _checked_scores
-from .stats import check_level
+from ._known_truth_papers import (
+    Coverage,
+    SelfSignificance,
+    corpus_coverage,
+    default_B,
+    default_trials,
+    self_significance_null,
+)
 from .errors import InputError
+from .parallel import SeedLike, check_int
 
 __all__ = [
     "ALPHAS",
@@ -85,53 +87,17 @@ __all__ = [
 ]
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
-ALPHAS = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))
-#: The paired tests, in the order of :class:`PValues`.
-TESTS = ("t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired bootstrap")
+ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
+#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names
+#: (until 0.2 "t" and "unpaired bootstrap").
+TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
 #: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
-RESAMPLING = ("bootstrap", "permutation", "unpaired bootstrap")
+RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
 
 
 #: The Monte Carlo error a type I error rate of 5% must stay below (issue 17's rule), clustered
 #: standard error included (:meth:`PValues.se`, :meth:`FamilyResult.se`).
 MC_TARGET = 0.002
-
-
-def default_trials(scale: str = "paper") -> int:
-    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale. With
-    independent trials a 5% rate has the Monte Carlo error ``mc_error(0.05, 24000)`` = 0.0014; the
-    trials of one simulated pair (or family) share its model, so the clustered error is larger by
-    the square root of the design effect: 24,000 keeps it below :data:`MC_TARGET` for design
-    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered).
-
-    Parameters
-    ----------
-    scale : {"paper", "quick"}
-        The papers' sizes (default) or small ones; the book passes ``IRREPRO_SCALE``
-        (:func:`irrepro.book.config`), this function never reads it.
-
-    Returns
-    -------
-    int
-        The number of trials.
-    """
-    return 24_000 if parallel.check_scale(scale) == "paper" else 600
-
-
-def default_B(scale: str = "paper") -> int:
-    """Resamples of the bootstrap and permutation tests: 1000 (Sakai 2006) or 200 (quick).
-
-    Parameters
-    ----------
-    scale : {"paper", "quick"}
-        As in :func:`default_trials`.
-
-    Returns
-    -------
-    int
-        The number of resamples.
-    """
-    return 1000 if parallel.check_scale(scale) == "paper" else 200
 
 
 def mc_error(rate: float, n: int) -> float:
@@ -186,24 +152,24 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
     d = e - b
     two, one = np.empty((len(TESTS), m)), np.empty((len(TESTS), m))
     mean_dir = np.sign(d.mean(axis=1))
-    two[0] = ts.paired_t_pvalues(d)
+    two[0] = sig.paired_t_pvalues(d)
     one[0] = _one_sided(two[0], mean_dir)
-    two[1] = ts.wilcoxon_pvalues(d)
+    two[1] = sig.wilcoxon_pvalues(d)
     one[1] = _one_sided(two[1], _signed_rank_direction(d))
-    two[2] = ts.sign_test_pvalues(d)
+    two[2] = sig.sign_test_pvalues(d)
     one[2] = _one_sided(two[2], np.sign((d > 0).sum(1) - (d < 0).sum(1)))
     scores = np.empty((2 * m, n))
     scores[0::2], scores[1::2] = e, b
     pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    paired = bt.paired_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
-    two[3] = paired.asl
+    paired = sig.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
+    two[3] = paired.p
     one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
     signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
     both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
     two[4], one[4] = both.p, greater.p
-    unp = bt.unpaired_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
-    two[5] = unp.asl
-    one[5] = np.count_nonzero(unp.replicates >= unp.observed[:, None], axis=1) / B
+    unp = sig.unpaired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
+    two[5] = unp.p
+    one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
     two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
     return two, one
 
@@ -452,7 +418,7 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
             x = md.margins[systems[0]].ppf(np.clip(u, 0, 1))  # (per * n, m)
             xs.append(x.reshape(per, n_topics, m).transpose(0, 2, 1))
         x = np.concatenate(xs)
-        p = ts.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
+        p = sig.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
         min_p = np.nanmin(np.where(np.isnan(p), 1.0, p), axis=1)
         perms = np.argsort(g_perm.random((B, n_topics, m)), axis=2)
         hsd = sig.tukey_hsd_pvalues(x, perms).min(axis=1)  # the family's smallest adjusted p
@@ -461,185 +427,3 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
     out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
     cat = [np.concatenate([o[q] for o in out])[:trials] for q in range(3)]
     return FamilyResult(cat[0], cat[1], cat[2], m, n_topics, B)
-
-
-# --------------------------------------------------------------------------------------------
-# Webber, Moffat & Zobel (2008): self-significance when both topic sets share one population
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SelfSignificance:
-    """Per trial (two topic sets of ``n_topics`` drawn independently, with replacement, from the
-    same population of topics) and form (``"raw"``, ``"standardized"``): the share of systems a
-    two-sample t-test at ``alpha`` finds different from themselves. ``share[form]`` is (trials,)."""
-
-    share: dict
-    n_systems: int
-    n_topics: int
-    alpha: float
-
-    def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Per form: the mean false-positive rate (over systems and trials) with its Monte Carlo
-        se (over trials), and the upper end of the central ``level`` range of the per-trial
-        share (the paper's Figure 6 statistic). ``level``: a fraction or a percentage
-        (:func:`irrepro.stats.check_level`)."""
-        level = check_level(level)
-        rows = []
-        for form, s in self.share.items():
-            rows.append({"form": form, "false-positive rate": s.mean(), "se": s.std(ddof=1) / np.sqrt(len(s)),
-                         f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
-                         "trials": len(s)})
-        return pd.DataFrame(rows).set_index("form")
-
-
-def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
-                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500,
-                           scale: str = "paper") -> SelfSignificance:
-    """Webber et al.'s (2008, section 5) self-significance with a known truth: the topics of
-    ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
-    topics from it independently with replacement, so every system's two expected scores are
-    equal, and counts the systems that :func:`irrepro.standardize.self_significance` (two-sided
-    Student t-test) finds different from themselves, on raw scores and on scores standardized by
-    ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
-    per-topic transformation, so the null holds for both forms). ``trials=None``:
-    :func:`default_trials` of ``scale`` (the papers' by default)."""
-    x = _checked_scores(matrix, "matrix")
-    forms = {"raw": x, "standardized": sz.standardize(x, factors)}
-    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
-    sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
-    rngs = parallel.spawn(seed, len(sizes))
-    S, T = x.shape
-
-    def run(k):
-        idx = rngs[k].integers(0, T, size=(2, sizes[k], n_topics))
-        out = {}
-        for form, v in forms.items():
-            a = v[:, idx[0]].reshape(S * sizes[k], n_topics)
-            b = v[:, idx[1]].reshape(S * sizes[k], n_topics)
-            out[form] = sz.self_significance(a, b, alpha=alpha).reshape(S, sizes[k]).mean(axis=0)
-        return out
-
-    out = parallel.parallel_map(run, range(len(sizes)), n_jobs=n_jobs)
-    share = {f: np.concatenate([o[f] for o in out]) for f in forms}
-    return SelfSignificance(share, S, n_topics, alpha)
-
-
-# --------------------------------------------------------------------------------------------
-# Cormack & Lynam (2006): coverage of corpus-bootstrap intervals in a known population
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """Per usable list of every drawn corpus: where the population's AP (``truth``) and the AP of
-    a second, independent corpus (``other``) fall with respect to each method's interval from the
-    first corpus (-1 below, 0 in, +1 above; :func:`irrepro.corpus_bootstrap.position`).
-    ``cluster`` (lists,) identifies (corpus, topic), the unit whose lists share documents."""
-
-    methods: tuple[str, ...]
-    truth: dict
-    other: dict
-    cluster: np.ndarray
-    n_rel: np.ndarray
-    B: int
-    n_corpora: int
-
-    def table(self, min_rel: int = 0) -> pd.DataFrame:
-        """Per method: below / in / above shares of the population's AP, the in-interval share of
-        the other corpus's AP (the paper's proxy, predicted 83.5% for 95% intervals) and the
-        clustered Monte Carlo se of the coverage; lists with R > ``min_rel`` in the population."""
-        keep = self.n_rel > min_rel
-        _, inv = np.unique(self.cluster[keep], return_inverse=True)
-        rows = []
-        for m in self.methods:
-            pos, oth = self.truth[m][keep], self.other[m][keep]
-            inside = (pos == 0).astype(float)
-            k = inv.max() + 1
-            r_c, n_c = np.bincount(inv, inside, k), np.bincount(inv, minlength=k)
-            se = np.sqrt(np.sum((r_c - inside.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(inside)
-            rows.append({"method": m, "lists": int(keep.sum()), "below": np.mean(pos < 0), "coverage": inside.mean(),
-                         "above": np.mean(pos > 0), "se": se, "other corpus inside": np.mean(oth == 0)})
-        return pd.DataFrame(rows).set_index("method")
-
-
-def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r_not_vocab: np.ndarray,
-                 rel_in_vocab: list, n_vocab: int, rng: np.random.Generator):
-    """One corpus drawn from the population by Cormack & Lynam's model: every document of the
-    population k ~ Poisson(1) times (the same k in every list), copies ranked consecutively.
-    Returns the drawn lists' relevance (L, K'), their lengths and R* per topic."""
-    mult = rng.poisson(1.0, size=n_vocab)
-    L, K = relevant.shape
-    k = np.where(codes >= 0, mult[np.maximum(codes, 0)], 0)
-    new_len = k.sum(axis=1)
-    width = max(int(new_len.max(initial=1)), 1)
-    rows = np.repeat(np.repeat(np.arange(L), K), k.ravel())
-    cols = np.arange(len(rows)) - np.repeat(np.r_[0, np.cumsum(new_len)[:-1]], new_len)
-    out = np.zeros((L, width), dtype=bool)
-    out[rows, cols] = np.repeat(relevant.ravel(), k.ravel())
-    r_star = np.array([mult[d].sum() for d in rel_in_vocab]) + rng.poisson(r_not_vocab)
-    return out, new_len, r_star
-
-
-def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
-                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95,
-                    scale: str = "paper") -> Coverage:
-    """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
-    truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
-    and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
-    ``n_corpora`` corpora is drawn from it by the paper's own model (every document k ~ Poisson(1)
-    times, shared by all lists), linear, logit and BCa intervals at ``level`` (95%) and their small-R corrections
-    are computed on it (B corpus-bootstrap samples, :func:`irrepro.corpus_bootstrap.bootstrap_ap`),
-    and the population's AP and the AP on a second, independent corpus are located against them.
-
-    For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
-    TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
-    data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
-    the population as non-relevant ones). ``level``: a fraction or a percentage
-    (:func:`irrepro.stats.check_level`). ``B=None``: :func:`default_B` of ``scale`` (the papers'
-    by default)."""
-    level = check_level(level)
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
-    S, T, K = runs.grades.shape
-    vocab = {d: i for i, d in enumerate(runs.vocab)}
-    codes = runs.doc_codes.astype(np.int64)
-    relevant = runs.relevant(rel)
-    qt = runs.qrels.table
-    qt = qt[qt["grade"] >= rel]
-    rel_docs = [qt.loc[qt["topic"] == t, "doc"].to_numpy() for t in runs.topics]
-    rel_in_vocab = [np.array([vocab[d] for d in docs if d in vocab], dtype=np.int64) for docs in rel_docs]
-    n_rel = np.array([len(d) for d in rel_docs])
-    r_not_vocab = n_rel - np.array([len(d) for d in rel_in_vocab])
-    lengths = (codes >= 0).sum(axis=-1)
-    pop = cb.compact_lists(relevant, n_rel[None, :], lengths)
-    flat_rel, flat_codes = relevant.reshape(S * T, K), codes.reshape(S * T, K)
-    seeds = parallel.as_seed_sequence(seed).spawn(n_corpora)
-    methods = ("linear", "logit", "bca", "linear+smallR", "logit+smallR")
-    truth = {m: [] for m in methods}
-    other = {m: [] for m in methods}
-    clusters, rels = [], []
-    for c, ss in enumerate(seeds):
-        g_a, g_b, g_boot = parallel.spawn(ss, 3)
-        drawn = []
-        for g in (g_a, g_b):
-            lst, ln, r_star = _draw_corpus(flat_rel, lengths.ravel(), flat_codes, r_not_vocab, rel_in_vocab,
-                                           len(runs.vocab), g)
-            drawn.append(cb.compact_lists(lst.reshape(S, T, -1), r_star[None, :], ln.reshape(S, T)))
-        a, b_ = drawn
-        reps = cb.bootstrap_ap(a, B, g_boot, n_jobs=n_jobs)
-        est = a.ap.reshape(S, T)
-        ivs = cb.intervals_from_replicates(est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T),
-                                           level=level)
-        r_a = a.n_rel.reshape(S, T)
-        for m in ("linear", "logit"):
-            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level)
-        ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
-        for m in methods:
-            iv = ivs[m]
-            truth[m].append(cb.position(pop.ap.reshape(S, T), iv.lower, iv.upper)[ok])
-            other[m].append(cb.position(b_.ap.reshape(S, T), iv.lower, iv.upper)[ok])
-        clusters.append((c * T + np.broadcast_to(np.arange(T), (S, T)))[ok])
-        rels.append(np.broadcast_to(n_rel, (S, T))[ok])
-    return Coverage(methods, {m: np.concatenate(v) for m, v in truth.items()},
-                    {m: np.concatenate(v) for m, v in other.items()}, np.concatenate(clusters),
-                    np.concatenate(rels), B, n_corpora)

@@ -14,7 +14,7 @@ What it computes, each with the package function the book's chapter uses, at the
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
    them (:meth:`irrepro.data.RunSet.coverage`).
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
-   (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000), with a percentile 95% interval of each
+   (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
    (:func:`irrepro.bootstrap_tests.comparisons`); the ASL curve (Sakai's Figure 7) and the
    discriminative power.
@@ -48,43 +48,44 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import bootstrap_tests as bt
 from . import corpus_bootstrap as cb
-from . import parallel
-from . import significance
+from . import parallel, significance
 from . import standardize as sz
 from . import topic_split as ts
 from ._deprecation import renamed_arguments, renamed_attribute
+
+# the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
+from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
+
 # the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
 # Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._report_inputs import Inputs, load
+
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
 from ._report_out import MARKER, REPORT_FILES, check_out, write_dir
 from ._report_page import (  # noqa: F401
-    AVERAGING, MAX_PAIRS_SHOWN, _SIMULATED, _error_table, _formatted, _render, _template,
+    _SIMULATED,
+    AVERAGING,
+    MAX_PAIRS_SHOWN,
+    _error_table,
+    _formatted,
+    _render,
+    _template,
 )
 from ._text import UNDEFINED, no_variance, slug
 from .data import DataError, RunSet, ScoreMatrix
+from .errors import InputError, InputTypeError
 from .escape import to_csv
 from .measures import evaluate, parse_measure
-from .stats import adjust_pvalues, kendall_tau
-from .errors import InputError, InputTypeError
+from .stats import kendall_tau
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
-
-#: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
-#: the report's columns at once, so memory does not grow with the number of pairs.
-_PAIR_BLOCK = 512
-#: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
-#: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
-_CORPUS_LISTS = 800
-_CORPUS_CELLS = 1 << 22
 
 @dataclass(frozen=True)
 class Settings:
@@ -105,8 +106,9 @@ class Settings:
     partitions = renamed_attribute("partitions", "B_halves")
 
 
-Settings.__init__ = renamed_arguments(B="B_tests", n_boot="B_corpus", repetitions="B_swap",
-                                      partitions="B_halves")(Settings.__init__)
+Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
+    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
+)(Settings.__init__)
 
 
 def settings(scale: str | None = None) -> Settings:
@@ -309,111 +311,6 @@ class Report:
 def _per_topic_file(measure: str) -> str:
     """The name of the report's per-topic table of ``measure``."""
     return f"{slug(measure) or 'scores'}-per-topic.csv"
-
-
-# --------------------------------------------------------------------------------------------
-# the analyses
-# --------------------------------------------------------------------------------------------
-
-
-def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap",
-                baseline: str | None = None) -> pd.DataFrame:
-    """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
-    pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
-    the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
-    ``bt.comparisons(bt.paired_test(scores, B=B, seed=seed))``, in a fraction of its memory.
-
-    With ``baseline`` only the pairs (run, baseline) are tested and adjusted (that family). With
-    another ``test`` (:data:`irrepro.significance.TESTS`) its p-values (B resamples, from a child
-    of ``seed``) take the ASL's place; the interval and d_z stay the paired bootstrap's. Randomised
-    Tukey HSD's ASLs are family-wise already: no Holm / BH columns then."""
-    if test not in significance.TESTS:
-        raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
-    seed_test = None
-    if test != "bootstrap":
-        seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
-    samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
-    if baseline is None:
-        pairs = bt.all_pairs(scores.shape[0])
-    else:
-        pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
-    blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
-
-    def block(p):
-        res = bt.paired_test(scores, p, samples=samples, n_jobs=1)
-        return res.observed, res.confidence_interval(0.95), res.effect_size, res.asl
-
-    parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
-    obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
-    x = scores.scores
-    es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
-    if test != "bootstrap":
-        asl = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test,
-                                         n_jobs=n_jobs).p  # fmt: skip
-    runs = scores.systems
-    frame = pd.DataFrame(
-        {
-            "run x": [runs[i] for i in pairs[:, 0]],
-            "run y": [runs[j] for j in pairs[:, 1]],
-            "difference": obs,
-            "95% CI low": ci[:, 0],
-            "95% CI high": ci[:, 1],
-            "effect size d_z": es,
-            "ASL": asl,
-        }
-    )
-    if test != "tukey":
-        frame["ASL (Holm)"] = adjust_pvalues(asl, "holm")  # no answer (NaN): p = 1 in the family
-        frame["ASL (BH)"] = adjust_pvalues(asl, "fdr_bh")
-    return frame
-
-
-def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
-    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` dense
-    cells (at least one run each): a rule of the data alone, not of the number of workers."""
-    S, T = lengths.shape
-    longest = lengths.max(axis=1, initial=0)
-    blocks, start, k = [], 0, 1
-    for s in range(S):
-        k_new = max(k, int(longest[s]), 1)
-        n = s - start + 1
-        if n > 1 and (n * T > _CORPUS_LISTS or n * T * k_new > _CORPUS_CELLS):
-            blocks.append(np.arange(start, s))
-            start, k_new = s, max(int(longest[s]), 1)
-        k = k_new
-    blocks.append(np.arange(start, S))
-    return blocks
-
-
-def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
-    """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
-    run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
-    the dense lists of one block at a time are in memory."""
-    from tqdm import tqdm
-
-    blocks = _run_blocks(np.asarray(runs.lengths))
-    seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
-    parts = []
-    with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
-        for idx, ss in zip(blocks, seeds):
-            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,
-                                        n_jobs=n_jobs, average="all"))  # fmt: skip
-            bar.update(len(idx))
-    if len(parts) == 1:
-        return parts[0]
-
-    def cat(ivs):
-        return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])
-                                  for f in fields(ivs[0]) if f.name != "method"})  # fmt: skip
-
-    first = parts[0]
-    return cb.FullCorpus(
-        runs.runs, runs.topics,
-        np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
-        {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
-        {k: cat([p.maps[k] for p in parts]) for k in first.maps},
-        None,
-    )  # fmt: skip
 
 
 def analyse(

@@ -11,16 +11,16 @@ One-line use::
 
 What is here:
 
-- vectorised paired tests whose p-values equal scipy's case by case: :func:`paired_t_pvalues`
-  (``scipy.stats.ttest_rel``), :func:`sign_test_pvalues` (``scipy.stats.binomtest``, two-sided, on the
-  non-zero differences) and :func:`wilcoxon_pvalues` (``scipy.stats.wilcoxon`` with its defaults:
-  ``zero_method="wilcox"``, ``correction=False``, ``method="auto"``);
+- the paired t, sign and Wilcoxon tests of the significance filters are
+  :mod:`irrepro.significance.classical`'s (``paired_t_pvalues`` etc. moved there; the old names
+  here are deprecated);
 - the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
 - the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit`;
 - significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
-- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`.
+- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`
+  (these four live in :mod:`irrepro._topic_split_sets` and are served from here).
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
 paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
@@ -31,15 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
 
 from . import parallel
 from ._deprecation import moved_names, renamed_arguments, renamed_attribute
-from .data import RunSet, ScoreMatrix, pool_documents
+from ._topic_split_sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
+from .data import ScoreMatrix
 from .data._matrices import _checked_scores
 from .errors import InputError, UnknownNameError
 from .parallel import SeedLike
@@ -54,161 +54,10 @@ __all__ = [
     "full_set_tests",
     "growth_fit",
     "map_sd",
-    "paired_t_pvalues",
     "pool_sizes",
-    "sign_test_pvalues",
     "significant_share",
     "swap_experiment",
-    "wilcoxon_pvalues",
 ]
-
-# --------------------------------------------------------------------------------------------
-# vectorised paired tests (rows = cases, last axis = topics)
-# --------------------------------------------------------------------------------------------
-
-
-def _as_diffs(d) -> np.ndarray:
-    d = np.asarray(d, dtype=np.float64)
-    if d.ndim == 0:
-        raise InputError("differences need a last axis of topics")
-    if d.shape[-1] < 2:
-        raise InputError(f"need at least 2 paired values per case, got {d.shape[-1]}")
-    if not np.isfinite(d).all():
-        raise InputError("differences must be finite numbers: they hold NaN or an infinity")
-    return d
-
-
-def paired_t_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
-    ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
-
-    Zero policy (scipy's): all-zero differences give NaN (0/0); identical non-zero differences give
-    t = +-inf and p = 0."""
-    d = _as_diffs(d)
-    n = d.shape[-1]
-    mean = d.mean(axis=-1)
-    var = d.var(axis=-1, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean / np.sqrt(var / n)
-    return 2.0 * special.stdtr(n - 1, -np.abs(t))
-
-
-def sign_test_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
-    number of non-zero differences and k the number of positive ones.
-
-    Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
-    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN."""
-    d = _as_diffs(d)
-    k = (d > 0).sum(axis=-1)
-    m = k + (d < 0).sum(axis=-1)
-    lo = np.minimum(k, m - k)
-    # scipy's two-sided rule for p = 0.5 sums both tails: cdf(lo) + sf(m - lo - 1), capped at 1
-    with np.errstate(invalid="ignore"):
-        p = stats.binom.cdf(lo, m, 0.5) + stats.binom.sf(m - lo - 1, m, 0.5)
-    p = np.where(2 * k == m, 1.0, np.minimum(p, 1.0))
-    return np.where(m == 0, np.nan, p)
-
-
-@lru_cache(maxsize=None)
-def _signed_rank_counts(n: int) -> np.ndarray:
-    """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
-    c = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
-    c[0] = 1
-    for r in range(1, n + 1):
-        c[r:] = c[r:] + c[:-r].copy()
-    return c
-
-
-@lru_cache(maxsize=None)
-def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """P(2W+ <= s) and P(2W+ >= s) under random signs for the doubled tied ranks coded by ``key``
-    (m << 16 | mask of group starts); exact integer counts / 2^m."""
-    m, mask = key >> 16, key & 0xFFFF
-    starts = [i for i in range(m) if mask >> i & 1] + [m]
-    ranks2 = []
-    for a, b in zip(starts[:-1], starts[1:]):
-        ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
-    c = np.zeros(width, dtype=np.int64)
-    c[0] = 1
-    for r in ranks2:
-        c[r:] = c[r:] + c[:-r].copy()
-    total = float(2**m)
-    return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
-
-
-def wilcoxon_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
-    ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
-
-    Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied
-    absolute differences get average ranks. The null distribution is then chosen as scipy does:
-    exact (no ties and no zeros, n <= 50); exact over all 2^n sign flips (the permutation test
-    scipy runs when there are ties or zeros and n <= 13; n counts the zeros); otherwise the normal
-    approximation with the tie correction, without continuity correction. All-zero differences:
-    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy.
-    """
-    d = _as_diffs(d)
-    shape, n = d.shape[:-1], d.shape[-1]
-    D = d.reshape(-1, n)
-    key_abs = np.abs(D)
-    key_abs[D == 0] = np.inf  # zeros sort last and are masked out
-    order = np.argsort(key_abs, axis=1)
-    Ds = np.take_along_axis(D, order, axis=1).T.copy()  # (n, N): loops below run over n only
-    s = np.abs(Ds)
-    m = (Ds != 0).sum(axis=0)
-    # tie groups of the sorted non-zero |d|: start and end position of each element's group
-    new = np.ones_like(Ds, dtype=bool)
-    new[1:] = s[1:] != s[:-1]
-    start = np.empty(Ds.shape, dtype=np.int16)
-    end = np.empty(Ds.shape, dtype=np.int16)
-    start[0] = 0
-    for i in range(1, n):
-        start[i] = np.where(new[i], i, start[i - 1])
-    end[n - 1] = n - 1
-    for i in range(n - 2, -1, -1):
-        end[i] = np.where(new[i + 1], i, end[i + 1])
-    valid = np.arange(n)[:, None] < m[None, :]
-    rank2 = start.astype(np.int32) + end + 2  # doubled average rank, 1-based
-    w2 = np.where(valid & (Ds > 0), rank2, 0).sum(axis=0)  # 2 * W+
-    tsize = (end - start + 1).astype(np.int32)
-    ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=0)  # sum over groups of t^3 - t
-    has_ties = ties > 0
-    p = np.full(D.shape[0], np.nan)
-
-    exact = ~has_ties & (m == n) & (n <= 50)
-    if exact.any():
-        c = _signed_rank_counts(n)
-        cdf = np.cumsum(c) / float(2**n)
-        sf = np.cumsum(c[::-1])[::-1] / float(2**n)
-        w = w2[exact] // 2
-        p[exact] = np.clip(2 * np.minimum(cdf[w], sf[w]), 0, 1)
-
-    perm = ~exact & (n <= 13)
-    if perm.any():
-        bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
-        keys = (m.astype(np.int64) << 16) | bits
-        width = n * (n + 1) + 1
-        uk, inv = np.unique(keys[perm], return_inverse=True)
-        lo_t = np.empty((len(uk), width))
-        hi_t = np.empty((len(uk), width))
-        for i, k in enumerate(uk):
-            lo_t[i], hi_t[i] = _tied_tail_table(int(k), width)
-        obs = w2[perm]
-        p[perm] = np.clip(2 * np.minimum(lo_t[inv, obs], hi_t[inv, obs]), 0, 1)
-
-    asym = ~exact & ~perm
-    if asym.any():
-        mm = m[asym].astype(np.float64)
-        mn = mm * (mm + 1.0) * 0.25
-        se = np.sqrt((mm * (mm + 1.0) * (2.0 * mm + 1.0) - ties[asym] / 2) / 24)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = (w2[asym] / 2.0 - mn) / se
-        p[asym] = np.clip(2 * special.ndtr(-np.abs(z)), 0, 1)
-    return p.reshape(shape)
-
-
-_TESTS = {"t": paired_t_pvalues, "sign": sign_test_pvalues, "wilcoxon": wilcoxon_pvalues}
 
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper).
 FILTERS: dict[str, tuple[str | None, float, float]] = {
@@ -425,7 +274,8 @@ def swap_experiment(
         sizes = (5, 15, 25) if quick else tuple(range(5, 26))
     if B is None:
         B = 10 if quick else 50
-    sizes = np.asarray(sorted(set(int(s) for s in sizes)))
+    sizes_arr = np.asarray(sorted(set(int(s) for s in sizes)))
+    sizes = sizes_arr  # type: ignore[assignment]  # (an array from here on)
     if sizes[0] < 2:
         raise InputError("topic-set sizes must be at least 2")
     B = parallel.check_int(B, "B", minimum=1)
@@ -460,7 +310,7 @@ def swap_experiment(
     dep_e = np.zeros((len(sizes), B), dtype=np.int64)
     dep_t = np.zeros_like(dep_e)
     n_pairs = 0
-    for (k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
+    for (_k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
         trials[:, :, s] += tr
         errors[:, :, s] += er
         dep_e[s] += de
@@ -470,7 +320,7 @@ def swap_experiment(
     return SwapExperiment(
         measure=matrices[0].measure,
         design=design,
-        sizes=sizes,
+        sizes=sizes_arr,
         B=B,
         filters=filters,
         kinds=("absolute", "relative"),
@@ -569,118 +419,6 @@ def growth_fit(
 
 
 # --------------------------------------------------------------------------------------------
-# significance on the full topic set
-# --------------------------------------------------------------------------------------------
-
-
-def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t", "sign", "wilcoxon")) -> pd.DataFrame:
-    """Every pair of runs within each matrix compared on all its topics (section 3, "consideration
-    of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
-    relative difference (relative to the smaller mean) and the p-value of each test."""
-    rows = []
-    for k, m in enumerate(matrices):
-        a, b = _pairs(m.shape[0])
-        X = _checked_scores(m, f"matrices[{k}]")
-        mean = X.mean(axis=1)
-        hi = np.maximum(mean[a], mean[b])
-        lo = np.minimum(mean[a], mean[b])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rel = np.where(lo > 0, (hi - lo) / lo, np.inf)
-        frame = pd.DataFrame(
-            {
-                "collection": m.collection,
-                "run_a": np.asarray(m.systems)[a],
-                "run_b": np.asarray(m.systems)[b],
-                "score_a": mean[a],
-                "score_b": mean[b],
-                "abs_diff": hi - lo,
-                "rel_diff": rel,
-            }
-        )
-        D = X[a] - X[b]
-        for t in tests:
-            if t not in _TESTS:
-                raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
-            frame[f"p_{t}"] = _TESTS[t](D)
-        rows.append(frame)
-    return pd.concat(rows, ignore_index=True)
-
-
-def significant_share(
-    pairs: pd.DataFrame,
-    bands: Sequence[tuple[float, float]],
-    *,
-    alpha: float = 0.05,
-    min_score: float | None = None,
-    tests: Sequence[str] = ("t", "sign", "wilcoxon"),
-) -> pd.DataFrame:
-    """Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
-    ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
-    check: "when runs with a low MAP score are discarded")."""
-    p = pairs
-    if min_score is not None:
-        p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
-    out = []
-    for lo, hi in bands:
-        sel = p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
-        row = {"band": f"{100 * lo:g}-{100 * hi:g}%", "pairs": len(sel)}
-        for t in tests:
-            row[t] = float((sel[f"p_{t}"] <= alpha).mean()) if len(sel) else float("nan")
-        out.append(row)
-    return pd.DataFrame(out)
-
-
-# --------------------------------------------------------------------------------------------
-# pool depth and assessor effort
-# --------------------------------------------------------------------------------------------
-
-
-def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 1) -> pd.DataFrame:
-    """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
-
-    Returns one row per (topic, depth): the pool size and the number of judged-relevant
-    (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
-    (so deep pools of a collection judged shallowly are undercounted). The pool is
-    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives)."""
-    depths = sorted(set(int(d) for d in depths))
-    if depths[0] < 1:
-        raise InputError("pool depths must be >= 1")
-    T = len(runset.topics)
-    rows = []
-    for d in depths:
-        topic, _, grade = pool_documents(runset, d)
-        size = np.bincount(topic, minlength=T)
-        nrel = np.bincount(topic[grade >= rel], minlength=T)
-        rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
-    return pd.concat(rows, ignore_index=True)
-
-
-# --------------------------------------------------------------------------------------------
-# standard deviation of MAP against the topic sample size
-# --------------------------------------------------------------------------------------------
-
-
-@renamed_arguments(n_samples="B")
-def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
-    """Average over runs of the standard deviation of the mean score over ``B`` random
-    samples of n topics (section 5; each sample drawn without replacement, samples independent;
-    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd."""
-    B = parallel.check_int(B, "B", minimum=2)
-    X = _checked_scores(matrix, "matrix")
-    S, T = X.shape
-    sizes = [int(s) for s in sizes]
-    if min(sizes) < 1 or max(sizes) > T:
-        raise InputError(f"sizes must be in 1..{T}")
-    rngs = parallel.spawn(seed, len(sizes))
-    out = []
-    for n, rng in zip(sizes, rngs):
-        idx = rng.permuted(np.tile(np.arange(T), (B, 1)), axis=1)[:, :n]
-        sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
-        out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
-    return pd.DataFrame(out)
-
-
-# --------------------------------------------------------------------------------------------
 # summaries of growth fits that the book's chapter reports (moved out of its cells)
 # --------------------------------------------------------------------------------------------
 
@@ -701,5 +439,8 @@ def largest_projected_error(fit: GrowthFit) -> float:
 #: Names that moved or were renamed (deprecated; see CHANGELOG.md).
 __getattr__ = moved_names(__name__, {
     "SwapResult": "irrepro.topic_split:SwapExperiment",
+    "paired_t_pvalues": "irrepro.significance.classical:paired_t_pvalues",
+    "sign_test_pvalues": "irrepro.significance.classical:sign_test_pvalues",
+    "wilcoxon_pvalues": "irrepro.significance.classical:wilcoxon_pvalues",
     "plot_error_rates": "irrepro.plots:plot_error_rates",
 })

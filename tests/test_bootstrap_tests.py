@@ -8,6 +8,7 @@ from scipy import stats
 
 from irrepro import bootstrap_tests as bt
 from irrepro import measures
+from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
 
 
@@ -57,14 +58,14 @@ def small():
 
 def test_paired_equals_literal_algorithm(small):
     samples = bt.bootstrap_samples(small.shape[1], 200, seed=3)
-    r = bt.paired_test(small, samples=samples)
+    r = sg.paired_bootstrap_test(small, samples=samples)
     assert len(r.pairs) == 15 and r.B == 200
     for k, (i, j) in enumerate(r.pairs):
         asl, wbar, tw = ref_paired(small[i], small[j], samples)
-        assert r.asl[k] == asl
+        assert r.p[k] == asl
         np.testing.assert_allclose(r.replicates[k], wbar, atol=1e-12)
         np.testing.assert_allclose(r.replicate_statistic[k], tw, rtol=1e-9, atol=1e-9)
-        assert r.observed[k] == pytest.approx((small[i] - small[j]).mean())
+        assert r.difference[k] == pytest.approx((small[i] - small[j]).mean())
         assert r.statistic[k] == pytest.approx(stats.ttest_rel(small[i], small[j]).statistic)
 
 
@@ -80,18 +81,18 @@ def test_unpaired_equals_literal_algorithm(small, summary, M):
     small = small.copy()
     small[0, :3] = 0.0  # zeros: the geometric mean's epsilon matters
     samples = bt.bootstrap_samples(2 * small.shape[1], 150, seed=4)
-    r = bt.unpaired_test(small, samples=samples, summary=summary)
+    r = sg.unpaired_bootstrap_test(small, samples=samples, summary=summary)
     for k, (i, j) in enumerate(r.pairs):
         asl, ds = ref_unpaired(small[i], small[j], samples, M)
-        assert r.asl[k] == asl
+        assert r.p[k] == asl
         np.testing.assert_allclose(r.replicates[k], ds, atol=1e-12)
-        assert r.observed[k] == pytest.approx(M(small[i]) - M(small[j]))
+        assert r.difference[k] == pytest.approx(M(small[i]) - M(small[j]))
 
 
 def test_gmean_summary_is_measures_aggregate(small):
-    r = bt.unpaired_test(small, B=50, seed=1, summary="gmean")
+    r = sg.unpaired_bootstrap_test(small, B=50, seed=1, summary="gmean")
     g = measures.aggregate(small, "G")
-    np.testing.assert_allclose(r.observed, g[r.pairs[:, 0]] - g[r.pairs[:, 1]])
+    np.testing.assert_allclose(r.difference, g[r.pairs[:, 0]] - g[r.pairs[:, 1]])
     s = bt.bootstrap_samples(small.shape[1], 20, seed=2)
     np.testing.assert_allclose(
         bt.bootstrap_summaries(small, s, summary="gmean"),
@@ -101,10 +102,10 @@ def test_gmean_summary_is_measures_aggregate(small):
 
 def test_required_difference_figures_5_and_6(small):
     samples = bt.bootstrap_samples(small.shape[1], 200, seed=5)
-    r = bt.paired_test(small, samples=samples)
+    r = sg.paired_bootstrap_test(small, samples=samples)
     wbars, ts = zip(*[ref_paired(small[i], small[j], samples)[1:] for i, j in r.pairs])
     assert r.required_difference(0.05) == ref_required_paired(wbars, ts, 0.05)
-    u = bt.unpaired_test(small, seed=6, B=200)
+    u = sg.unpaired_bootstrap_test(small, seed=6, B=200)
     k = 10  # 200 * 0.05
     per_pair = [np.sort(np.abs(d))[::-1][k - 1] for d in u.replicates]
     assert u.required_difference(0.05) == float(f"{max(per_pair):.2g}")
@@ -116,10 +117,10 @@ def test_asl_agrees_with_paired_t_test_large_n():
     rng = np.random.default_rng(7)
     n, S = 300, 8
     x = rng.normal(0, 1, size=(S, n)) + rng.normal(0, 0.12, size=(S, 1))
-    r = bt.paired_test(x, B=4000, seed=8)
+    r = sg.paired_bootstrap_test(x, B=4000, seed=8)
     p = np.array([stats.ttest_rel(x[i], x[j]).pvalue for i, j in r.pairs])
-    assert np.max(np.abs(r.asl - p)) < 0.03
-    assert np.corrcoef(r.asl, p)[0, 1] > 0.995
+    assert np.max(np.abs(r.p - p)) < 0.03
+    assert np.corrcoef(r.p, p)[0, 1] > 0.995
 
 
 def _independent_pairs(rng, n_pairs, n, delta=0.0, sd=1.0, topic_sd=1.0):
@@ -134,13 +135,13 @@ def _independent_pairs(rng, n_pairs, n, delta=0.0, sd=1.0, topic_sd=1.0):
 def test_type_one_error_simulated_null():
     rng = np.random.default_rng(9)
     x, pairs = _independent_pairs(rng, 1000, 30)
-    paired = bt.paired_test(x, pairs, B=500, seed=10)
+    paired = sg.paired_bootstrap_test(x, pairs, B=500, seed=10)
     # unpaired null (F = G): both systems draw from one distribution without a shared topic effect
     y = rng.gamma(2.0, 0.1, size=(2000, 30))
-    unpaired = bt.unpaired_test(y, pairs, B=500, seed=11)
-    unpaired_g = bt.unpaired_test(y, pairs, B=500, seed=11, summary="gmean")
+    unpaired = sg.unpaired_bootstrap_test(y, pairs, B=500, seed=11)
+    unpaired_g = sg.unpaired_bootstrap_test(y, pairs, B=500, seed=11, summary="gmean")
     for r in (paired, unpaired, unpaired_g):
-        rate = np.mean(r.asl < 0.05)
+        rate = np.mean(r.p < 0.05)
         # binomial 99.9% band around 0.05 for 1000 pairs is about [0.029, 0.075]
         assert 0.029 <= rate <= 0.075, (r.test, rate)
 
@@ -155,13 +156,13 @@ def test_type_one_error_shuffled_real_pairs(real_matrix):
     a, b = m[pairs[:, 0]], m[pairs[:, 1]]
     xs = np.concatenate([np.where(flip, b, a), np.where(flip, a, b)])
     p2 = np.stack([np.arange(len(pairs)), np.arange(len(pairs)) + len(pairs)], axis=1)
-    paired = bt.paired_test(xs, p2, B=500, seed=13)
+    paired = sg.paired_bootstrap_test(xs, p2, B=500, seed=13)
     pooled = np.concatenate([a, b], axis=1)
     pooled = np.take_along_axis(pooled, rng.permuted(np.tile(np.arange(pooled.shape[1]), (len(pairs), 1)), axis=1), axis=1)
     xu = np.concatenate([pooled[:, : m.shape[1]], pooled[:, m.shape[1]:]])
-    unpaired = bt.unpaired_test(xu, p2, B=500, seed=14)
+    unpaired = sg.unpaired_bootstrap_test(xu, p2, B=500, seed=14)
     for r in (paired, unpaired):
-        rate = np.mean(r.asl < 0.05)
+        rate = np.mean(r.p < 0.05)
         assert 0.02 <= rate <= 0.09, (r.test, rate)  # 1128 correlated pairs: a wider band
 
 
@@ -170,10 +171,10 @@ def test_power_rises_with_effect_size():
     power_p, power_u, power_pu = [], [], []
     for delta in (0.0, 0.2, 0.4, 0.8):
         x, pairs = _independent_pairs(rng, 300, 30, delta=delta, sd=0.5)
-        power_p.append(np.mean(bt.paired_test(x, pairs, B=400, seed=16).asl < 0.05))
-        power_pu.append(np.mean(bt.unpaired_test(x, pairs, B=400, seed=17).asl < 0.05))
+        power_p.append(np.mean(sg.paired_bootstrap_test(x, pairs, B=400, seed=16).p < 0.05))
+        power_pu.append(np.mean(sg.unpaired_bootstrap_test(x, pairs, B=400, seed=17).p < 0.05))
         y, _ = _independent_pairs(rng, 300, 30, delta=delta, sd=0.5, topic_sd=0.0)
-        power_u.append(np.mean(bt.unpaired_test(y, pairs, B=400, seed=17).asl < 0.05))
+        power_u.append(np.mean(sg.unpaired_bootstrap_test(y, pairs, B=400, seed=17).p < 0.05))
     assert all(np.diff(power_p) > 0) and power_p[-1] > 0.95
     assert all(np.diff(power_u) > 0) and power_u[-1] > 0.95
     # on paired data (a shared topic effect) the paired test is the more powerful
@@ -183,32 +184,32 @@ def test_power_rises_with_effect_size():
 def test_identical_with_one_and_several_workers(monkeypatch):
     rng = np.random.default_rng(18)
     x = rng.beta(2, 5, size=(20, 25))
-    monkeypatch.setattr(bt.pairwise, "_CHUNK", 17)  # 190 pairs -> 12 tasks
-    for fn, kw in [(bt.paired_test, {}), (bt.unpaired_test, {}), (bt.unpaired_test, {"summary": "gmean"})]:
+    monkeypatch.setattr(sg.bootstrap, "_CHUNK", 17)  # 190 pairs -> 12 tasks
+    for fn, kw in [(sg.paired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {"summary": "gmean"})]:
         a = fn(x, B=300, seed=19, n_jobs=1, **kw)
         b = fn(x, B=300, seed=19, n_jobs=3, **kw)
-        np.testing.assert_array_equal(a.asl, b.asl)
+        np.testing.assert_array_equal(a.p, b.p)
         np.testing.assert_array_equal(a.replicates, b.replicates)
         np.testing.assert_array_equal(a.confidence_interval(), b.confidence_interval())
 
 
 def test_seeds_reproducible():
     x = np.random.default_rng(20).beta(2, 5, size=(5, 20))
-    a, b = bt.paired_test(x, B=200, seed=21), bt.paired_test(x, B=200, seed=21)
-    c = bt.paired_test(x, B=200, seed=22)
+    a, b = sg.paired_bootstrap_test(x, B=200, seed=21), sg.paired_bootstrap_test(x, B=200, seed=21)
+    c = sg.paired_bootstrap_test(x, B=200, seed=22)
     np.testing.assert_array_equal(a.replicates, b.replicates)
     assert not np.array_equal(a.replicates, c.replicates)
     g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
     np.testing.assert_array_equal(bt.bootstrap_samples(10, 5, seed=g1), bt.bootstrap_samples(10, 5, seed=g2))
     with pytest.raises(ValueError, match="seed"):
-        bt.paired_test(x)
+        sg.paired_bootstrap_test(x)
 
 
 def test_ag_form_is_paired_test_on_logs(small):
     s = bt.bootstrap_samples(small.shape[1], 100, seed=23)
-    a = bt.paired_test(ScoreMatrix(small, tuple("abcdef"), tuple(range(15)), "AP"), samples=s, log=True)
-    b = bt.paired_test(np.log(small + 1e-5), samples=s)
-    np.testing.assert_array_equal(a.asl, b.asl)
+    a = sg.paired_bootstrap_test(ScoreMatrix(small, tuple("abcdef"), tuple(range(15)), "AP"), samples=s, log=True)
+    b = sg.paired_bootstrap_test(np.log(small + 1e-5), samples=s)
+    np.testing.assert_array_equal(a.p, b.p)
     assert a.measure == "AG_AP" and a.systems == tuple("abcdef")
 
 
@@ -274,12 +275,12 @@ def test_kendall_tau_matches_scipy_and_z0():
 def test_comparisons_ci_coverage_and_adjustment():
     rng = np.random.default_rng(29)
     x, pairs = _independent_pairs(rng, 400, 40, delta=0.3, sd=1.0)
-    r = bt.paired_test(x, pairs, B=500, seed=30)
+    r = sg.paired_bootstrap_test(x, pairs, B=500, seed=30)
     cover = np.mean((r.confidence_interval()[:, 0] <= 0.3) & (0.3 <= r.confidence_interval()[:, 1]))
     assert 0.90 <= cover <= 0.985, cover  # percentile interval of a mean: close to 95%
     # the unpaired interval resamples x and y independently: check it on independent samples
     y, _ = _independent_pairs(rng, 400, 40, delta=0.3, sd=1.0, topic_sd=0.0)
-    u = bt.unpaired_test(y, pairs, B=500, seed=31)
+    u = sg.unpaired_bootstrap_test(y, pairs, B=500, seed=31)
     cover_u = np.mean((u.confidence_interval()[:, 0] <= 0.3) & (0.3 <= u.confidence_interval()[:, 1]))
     assert 0.90 <= cover_u <= 0.985, cover_u
     holm = bt.comparisons(r, method="holm")
@@ -297,19 +298,19 @@ def test_comparisons_ci_coverage_and_adjustment():
 def test_bad_input():
     x = np.random.default_rng(0).random((4, 10))
     with pytest.raises(ValueError, match="2-d"):
-        bt.paired_test(x[0], seed=1)
+        sg.paired_bootstrap_test(x[0], seed=1)
     bad = x.copy()
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        bt.paired_test(bad, seed=1)
+        sg.paired_bootstrap_test(bad, seed=1)
     with pytest.raises(ValueError, match="shape"):
-        bt.paired_test(x, samples=np.zeros((5, 3), int))
+        sg.paired_bootstrap_test(x, samples=np.zeros((5, 3), int))
     with pytest.raises(ValueError, match="summary"):
-        bt.unpaired_test(x, seed=1, summary="median")
+        sg.unpaired_bootstrap_test(x, seed=1, summary="median")
     with pytest.raises(ValueError, match="itself"):
-        bt.paired_test(x, [[1, 1]], seed=1)
+        sg.paired_bootstrap_test(x, [[1, 1]], seed=1)
     with pytest.raises(ValueError, match="reduce"):
-        bt.unpaired_test(x, seed=1, summary=lambda a: a)
+        sg.unpaired_bootstrap_test(x, seed=1, summary=lambda a: a)
     with pytest.raises(ValueError, match=">= 0"):
         bt.stability(np.log(x + 1e-5), seed=1)
     with pytest.raises(ValueError, match="differ in shape"):
@@ -320,9 +321,9 @@ def test_degenerate_pairs():
     x = np.random.default_rng(1).random((3, 12))
     x[1] = x[0]  # identical systems: nothing to detect
     x[2] = x[0] + 0.1  # a constant shift: every topic agrees
-    r = bt.paired_test(x, B=100, seed=2)
-    assert r.asl[0] == 1.0  # pair (0, 1)
-    assert r.asl[1] == 0.0  # pair (0, 2)
+    r = sg.paired_bootstrap_test(x, B=100, seed=2)
+    assert r.p[0] == 1.0  # pair (0, 1)
+    assert r.p[1] == 0.0  # pair (0, 2)
 
 
 def test_measure_study_equals_individual_calls(small):
@@ -334,14 +335,14 @@ def test_measure_study_equals_individual_calls(small):
     sp = bt.bootstrap_samples(small.shape[1], 100, seed=g_p)
     su = bt.bootstrap_samples(2 * small.shape[1], 100, seed=g_u)
     s2 = bt.bootstrap_samples(small.shape[1], 100, seed=g_2)
-    np.testing.assert_array_equal(st.paired["G_A"].asl, bt.paired_test(small, samples=sp, log=True).asl)
-    np.testing.assert_array_equal(st.unpaired["G_A"].asl, bt.unpaired_test(small, samples=su, summary="gmean").asl)
+    np.testing.assert_array_equal(st.paired["G_A"].p, sg.paired_bootstrap_test(small, samples=sp, log=True).p)
+    np.testing.assert_array_equal(st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p)
     assert st.swap["B"].abs_diff == bt.swap_rates(other, sp, s2).abs_diff
     assert st.rank_correlations[("A", "B")].tau == bt.rank_correlation(small, other, sp).tau
     t2 = st.table2()
     assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
     assert t2["sensitivity %"].is_monotonic_decreasing
-    assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].asl < 0.05).sum())
+    assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].p < 0.05).sum())
     assert np.isnan(st.tau_matrix().loc["A", "B"]) and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
 
@@ -354,16 +355,16 @@ def test_rounding_noise_is_no_difference():
     x = rng.beta(2, 5, size=(1, 50))
     noisy = [x + 1e-12, x * (1 + 1e-13), x + 1e-12 * rng.standard_normal(x.shape)]
     for y in noisy:
-        r = bt.paired_test(np.vstack([x, y]), B=500, seed=1)
-        assert r.asl[0] == 1.0 and r.statistic[0] == 0.0 and r.effect_size[0] == 0.0
+        r = sg.paired_bootstrap_test(np.vstack([x, y]), B=500, seed=1)
+        assert r.p[0] == 1.0 and r.statistic[0] == 0.0 and r.effect_size[0] == 0.0
     # the same noise beside real scores leaves the real differences as the literal test has them
     real = np.vstack([x, x + rng.normal(0, 0.05, x.shape), x + 0.02])
     samples = bt.bootstrap_samples(50, 500, seed=2)
-    r = bt.paired_test(np.vstack([real, real[0] + 1e-12]), samples=samples)
+    r = sg.paired_bootstrap_test(np.vstack([real, real[0] + 1e-12]), samples=samples)
     for k, (i, j) in enumerate(r.pairs):
         if {i, j} == {0, 3}:
-            assert r.asl[k] == 1.0
+            assert r.p[k] == 1.0
             continue
         a, b = (np.vstack([real, real[0]])[[i, j]])
-        assert r.asl[k] == ref_paired(a, b, samples)[0]
-    assert r.asl[1] == 0.0  # pair (0, 2): a constant real shift stays significant
+        assert r.p[k] == ref_paired(a, b, samples)[0]
+    assert r.p[1] == 0.0  # pair (0, 2): a constant real shift stays significant

@@ -30,7 +30,7 @@ def normal_null():
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1])
 def test_t_test_type_one_error_is_alpha_on_normal_data(normal_null, alpha):
     for tails in (1, 2):
-        rate = normal_null.rejected(alpha, tails)[kt.TESTS.index("t")].mean()
+        rate = normal_null.rejected(alpha, tails)[kt.TESTS.index("paired-t")].mean()
         assert _within(rate, alpha, normal_null.trials)
 
 
@@ -55,7 +55,7 @@ def test_permutation_test_size_from_the_rank_of_the_observed_mean(normal_null):
 
 
 def test_clustered_se_equals_binomial_se_for_independent_trials(normal_null):
-    se = normal_null.se(0.05)["t"]
+    se = normal_null.se(0.05)["paired-t"]
     rate = normal_null.rejected(0.05)[0].mean()
     assert se == pytest.approx(np.sqrt(rate * (1 - rate) / normal_null.trials), rel=0.01)
 
@@ -72,7 +72,7 @@ def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
     res = kt.PValues(kt.TESTS, two, two, pair, 0.0, 25, 100)
     y = res.rejected(0.05)[0].astype(float)
     fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
-    assert res.se(0.05)["t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    assert res.se(0.05)["paired-t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
     # the design effect carries over to a 5% rate: mc_error_at scales the binomial error by it
     rate = y.mean()
     deff = (fit.bse[0] / np.sqrt(rate * (1 - rate) / len(y))) ** 2
@@ -106,9 +106,8 @@ def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_indep
     rng = np.random.default_rng(15)
     x = rng.normal(size=(4000, 4, 20))
     i, j = np.triu_indices(4, 1)
-    from irrepro import topic_split as ts
 
-    min_p = ts.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
+    min_p = sig.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
     hsd = sig.tukey_hsd_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2)).min(axis=1)
     res = kt.FamilyResult(min_p, hsd, np.arange(4000), 4, 20, 200).fwer(0.05)
     assert res["t, Bonferroni / Holm"] <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 4000)
@@ -163,7 +162,7 @@ def test_simulated_pairs_have_the_true_difference(models):
             assert abs(d.mean() - delta) <= 4 * d.std(ddof=1) / np.sqrt(len(d))
     res = kt.rejection_experiment(models, 30, delta=0.1, **kw)
     null = kt.rejection_experiment(models, 30, **kw)
-    assert (res.rates([0.05]).iloc[0] > null.rates([0.05]).iloc[0]).loc[["t", "wilcoxon", "bootstrap", "permutation"]].all()
+    assert (res.rates([0.05]).iloc[0] > null.rates([0.05]).iloc[0]).loc[["paired-t", "wilcoxon", "bootstrap", "permutation"]].all()
     frame = res.frame(alphas=[0.05], tails=[1, 2])
     assert set(frame.test) == set(kt.TESTS) and len(frame) == 2 * len(kt.TESTS)
 

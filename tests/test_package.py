@@ -18,6 +18,7 @@ import irrepro
 from irrepro import bootstrap_tests as bt
 from irrepro import corpus_bootstrap as cb
 from irrepro import plots, stats
+from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
 
@@ -107,6 +108,12 @@ MOVED = [  # (module, old name, new object)
     (sz, "kendall_tau", stats.kendall_tau),
     (ts, "SwapResult", ts.SwapExperiment),
     (ts, "plot_error_rates", plots.plot_error_rates),
+    (ts, "paired_t_pvalues", sg.paired_t_pvalues),
+    (ts, "sign_test_pvalues", sg.sign_test_pvalues),
+    (ts, "wilcoxon_pvalues", sg.wilcoxon_pvalues),
+    (bt, "PairwiseTest", sg.BootstrapResult),
+    (bt, "paired_test", sg.paired_bootstrap_test),
+    (bt, "unpaired_test", sg.unpaired_bootstrap_test),
 ]
 
 
@@ -168,7 +175,7 @@ RENAMED_ARGUMENTS = [  # (function, old keyword)
     (sz.compare_collections, "n_partitions"),
     (sz.sampled_standardizers, "n_samples"),
     (bt.comparisons, "confidence"),
-    (bt.PairwiseTest.confidence_interval, "confidence"),
+    (sg.BootstrapResult.confidence_interval, "confidence"),
 ]
 
 
@@ -199,7 +206,7 @@ def _calls(fn):
         return (x[:, :12], x[:, 12:]), {"seed": 1}, "B", 5
     if fn is sz.sampled_standardizers:
         return (x, x[:3], [2, 4]), {"seed": 1}, "B", 5
-    test = bt.paired_test(x, B=50, seed=1)
+    test = sg.paired_bootstrap_test(x, B=50, seed=1)
     if fn is bt.comparisons:
         return (test,), {}, "level", 0.9
     return (test,), {}, "level", 0.9  # PairwiseTest.confidence_interval (unbound: self first)

@@ -7,6 +7,7 @@ import pytest
 from irrepro import bootstrap_tests as bt
 from irrepro import corpus_bootstrap as cb
 from irrepro import data, parallel
+from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
 
@@ -54,8 +55,8 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
     calls = {
         "B": [
             lambda: bt.bootstrap_samples(12, 1.5, seed=1),
-            lambda: bt.paired_test(x, B=1.5, seed=1),
-            lambda: bt.unpaired_test(x, B=1.5, seed=1),
+            lambda: sg.paired_bootstrap_test(x, B=1.5, seed=1),
+            lambda: sg.unpaired_bootstrap_test(x, B=1.5, seed=1),
             lambda: bt.bootstrap_summaries(x, B=1.5, seed=1),
             lambda: bt.stability(x, B=1.5, seed=1),
             lambda: bt.swap_rates(x, B=1.5, seed=1),
@@ -74,7 +75,7 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: sz.compare_collections(x[:, :6], x[:, 6:], 1.5, seed=1),
         ],
         "seed": [
-            lambda: bt.paired_test(x, B=10, seed=1.7),
+            lambda: sg.paired_bootstrap_test(x, B=10, seed=1.7),
             lambda: cb.bootstrap_ap(rs, B=10, seed=1.7),
             lambda: ts.swap_experiment([m], sizes=[3], B=2, seed=1.7),
             lambda: sz.partition_experiment(x, 10, seed=1.7),

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import data, report
+from irrepro import _report_analyses, data, report
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
@@ -234,17 +234,17 @@ def test_one_mean_across_the_report_is_trec_eval_c(gappy_dir, tmp_path, capsys):
 @pytest.mark.realdata
 def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     """The report tests pairs in blocks and keeps no replicates; its table must equal the plain
-    one-call test (bootstrap_tests.paired_test + comparisons), Holm and BH by statsmodels."""
+    one-call test (significance.paired_bootstrap_test + comparisons), Holm and BH by statsmodels."""
     from statsmodels.stats.multitest import multipletests
 
     from irrepro import bootstrap_tests as bt
-    from irrepro import parallel
+    from irrepro import parallel, significance
 
-    monkeypatch.setattr(report, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
+    monkeypatch.setattr(_report_analyses, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
-    res = bt.paired_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
+    res = significance.paired_bootstrap_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
     ref = pd.DataFrame(bt.comparisons(res, method="holm"))
     # (the blocks' matrix products may round differently in the last bit)
     for ours, theirs in (("difference", "difference"), ("95% CI low", "ci_low"), ("95% CI high", "ci_high"),
@@ -252,13 +252,13 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
         np.testing.assert_allclose(rep.pairs[ours], ref[theirs], rtol=0, atol=1e-12)
     np.testing.assert_array_equal(rep.pairs["ASL"], ref["asl"])
     np.testing.assert_array_equal(rep.pairs["ASL (Holm)"], ref["asl_adjusted"])
-    np.testing.assert_array_equal(rep.pairs["ASL (BH)"], multipletests(res.asl, method="fdr_bh")[1])
+    np.testing.assert_array_equal(rep.pairs["ASL (BH)"], multipletests(res.p, method="fdr_bh")[1])
 
 
 def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
     """Blocks of runs for the corpus bootstrap: the same intervals with 1 or 2 workers, and the
     blocks' MAP estimates are the runs' trec_eval -c MAP."""
-    monkeypatch.setattr(report, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
+    monkeypatch.setattr(_report_analyses, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
     rs = data.simulate.runs(5, 8, list_length=30, seed=2)
     blocks = report._run_blocks(rs.lengths)
     assert [list(b) for b in blocks] == [[0, 1], [2, 3], [4]]

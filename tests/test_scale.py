@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import bootstrap_tests as bt
 from irrepro import data, parallel, report, significance
 from irrepro.cli import main as cli_main
 
@@ -87,11 +86,11 @@ def test_report_on_a_local_cluster_is_bit_identical_to_the_serial_run(run_dir, c
     rs = data.load_runs(run_dir, qrels=QRELS)
     _serial(monkeypatch)
     a = report.analyse(rs, seed=5, scale="quick", progress=False)
-    asl_a = bt.paired_test(a.scores, B=300, seed=11).asl
+    asl_a = significance.paired_bootstrap_test(a.scores, B=300, seed=11).p
     perm_a = significance.pairwise_test(a.scores, "tukey", B=600, seed=12).p
     monkeypatch.setenv("IRREPRO_SCHEDULER", cluster.scheduler_address)
     b = report.analyse(rs, seed=5, scale="quick", progress=False)
-    asl_b = bt.paired_test(b.scores, B=300, seed=11).asl
+    asl_b = significance.paired_bootstrap_test(b.scores, B=300, seed=11).p
     perm_b = significance.pairwise_test(b.scores, "tukey", B=600, seed=12).p
     # the report's tables, to the last bit
     pd.testing.assert_frame_equal(a.pairs, b.pairs, check_exact=True)

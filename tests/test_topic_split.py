@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from irrepro import parallel
+from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
 
@@ -55,9 +56,9 @@ def test_pvalues_equal_scipy(n):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = np.array([_scipy_p(x) for x in d])
-    _assert_same(ts.paired_t_pvalues(d), ref[:, 0], f"t n={n}")
-    _assert_same(ts.sign_test_pvalues(d), ref[:, 1], f"sign n={n}")
-    _assert_same(ts.wilcoxon_pvalues(d), ref[:, 2], f"wilcoxon n={n}")
+    _assert_same(sg.paired_t_pvalues(d), ref[:, 0], f"t n={n}")
+    _assert_same(sg.sign_test_pvalues(d), ref[:, 1], f"sign n={n}")
+    _assert_same(sg.wilcoxon_pvalues(d), ref[:, 2], f"wilcoxon n={n}")
 
 
 def test_wilcoxon_many_random_ties():
@@ -68,7 +69,7 @@ def test_wilcoxon_many_random_ties():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ref = [stats.wilcoxon(x).pvalue for x in d]
-        _assert_same(ts.wilcoxon_pvalues(d), ref, f"wilcoxon ties n={n}")
+        _assert_same(sg.wilcoxon_pvalues(d), ref, f"wilcoxon ties n={n}")
 
 
 def test_wilcoxon_exact_path_many_cases():
@@ -76,12 +77,12 @@ def test_wilcoxon_exact_path_many_cases():
     for n in (5, 11, 20, 25):
         d = rng.normal(size=(200, n))
         ref = [stats.wilcoxon(x).pvalue for x in d]
-        _assert_same(ts.wilcoxon_pvalues(d), ref, f"wilcoxon exact n={n}")
+        _assert_same(sg.wilcoxon_pvalues(d), ref, f"wilcoxon exact n={n}")
 
 
 def test_pvalues_keep_leading_shape_and_reject_bad_input():
     d = np.random.default_rng(0).normal(size=(3, 4, 7))
-    for f in (ts.paired_t_pvalues, ts.sign_test_pvalues, ts.wilcoxon_pvalues):
+    for f in (sg.paired_t_pvalues, sg.sign_test_pvalues, sg.wilcoxon_pvalues):
         assert f(d).shape == (3, 4)
         with pytest.raises(ValueError):
             f(np.zeros((3, 1)))
@@ -180,8 +181,8 @@ def test_null_model_type_one_error_near_alpha():
         a, b = np.triu_indices(S, 1)
         D_all.append((X[a] - X[b])[:, idx])
     D = np.concatenate(D_all)
-    for f, lo, hi in ((ts.paired_t_pvalues, 0.035, 0.065), (ts.wilcoxon_pvalues, 0.035, 0.065),
-                      (ts.sign_test_pvalues, 0.02, 0.065)):  # sign test is conservative (discrete)
+    for f, lo, hi in ((sg.paired_t_pvalues, 0.035, 0.065), (sg.wilcoxon_pvalues, 0.035, 0.065),
+                      (sg.sign_test_pvalues, 0.02, 0.065)):  # sign test is conservative (discrete)
         rate = np.mean(f(D) <= 0.05)
         assert lo < rate < hi, (f.__name__, rate)
 

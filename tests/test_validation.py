@@ -68,7 +68,7 @@ def _write_runs(d, scores: dict[str, list[float]]) -> tuple:
 
 _X = _matrix()
 _REPS = np.random.default_rng(1).random((4, 200))
-_PAIRED = bt.paired_test(_X, B=50, seed=1)
+_PAIRED = significance.paired_bootstrap_test(_X, B=50, seed=1)
 
 
 def _level_entries():
@@ -194,7 +194,7 @@ def _matrix_entries():
         "topic_split.full_set_tests": lambda m: ts.full_set_tests([m]),
         "topic_split.map_sd": lambda m: ts.map_sd(m, [3], B=3, seed=1),
         "topic_split.drop_bottom": lambda m: ts.drop_bottom(m),
-        "bootstrap_tests.paired_test": lambda m: bt.paired_test(m, B=10, seed=1),
+        "bootstrap_tests.paired_test": lambda m: significance.paired_bootstrap_test(m, B=10, seed=1),
         "significance.compare": lambda m: significance.compare(m),
         "significance.pairwise_test": lambda m: significance.pairwise_test(m, "wilcoxon"),
         "standardize.standardize": lambda m: sz.standardize(m),

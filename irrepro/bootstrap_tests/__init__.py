@@ -14,12 +14,15 @@ number of workers.
 
 What the paper defines (section numbers of Sakai 2006):
 
-- :func:`paired_test` - the paired test with the studentised statistic (3.1, Figures 1-2); on
-  ``log(x + 0.00001)`` it tests the ``AG_`` forms that stand for the geometric means (3.1, end).
-- :func:`unpaired_test` - the unpaired test for any summary: arithmetic mean, geometric mean or a
-  user function (3.2, Figures 3-4).
-- :meth:`PairwiseTest.discriminative_power`, :meth:`PairwiseTest.asl_curve` and
-  :meth:`PairwiseTest.required_difference` (3.3, Figures 5-8 and Table 2).
+- the tests are :mod:`irrepro.significance`'s, the one home of every paired test:
+  :func:`~irrepro.significance.paired_bootstrap_test` - the paired test with the studentised
+  statistic (3.1, Figures 1-2); on ``log(x + 0.00001)`` it tests the ``AG_`` forms that stand for the
+  geometric means (3.1, end); :func:`~irrepro.significance.unpaired_bootstrap_test` - the unpaired
+  test for any summary: arithmetic mean, geometric mean or a user function (3.2, Figures 3-4).
+  (``paired_test``, ``unpaired_test`` and ``PairwiseTest`` here are their deprecated names.)
+- :meth:`BootstrapResult.discriminative_power`, :meth:`BootstrapResult.asl_curve` and
+  :meth:`BootstrapResult.required_difference` (3.3, Figures 5-8 and Table 2); :func:`sensitivity`
+  (Table 2).
 - :func:`stability` - minority rate / proportion of ties over fuzziness values (3.5, Figures 9-10).
 - :func:`swap_rates` - the swap method on two independent sets of bootstrap samples (3.5,
   Figure 11, Table 3), giving :class:`SwapRates`.
@@ -37,9 +40,9 @@ Benjamini-Hochberg, :func:`irrepro.stats.adjust_pvalues`).
 Shapes: scores are ``(systems, topics)``, topic samples ``(B, topics)`` (row b is the sample
 Q*b), summaries on the samples ``(systems, B)`` and replicates of the pairs ``(pairs, B)``.
 
-**Modules** (everything is re-exported here, so ``bt.paired_test`` is the call):
-:mod:`~irrepro.bootstrap_tests.samples` (samples, pairs, summaries),
-:mod:`~irrepro.bootstrap_tests.pairwise` (the tests and discriminative power),
+**Modules** (everything is re-exported here, so ``bt.stability`` is the call):
+:mod:`~irrepro.significance._samples` (samples, pairs, summaries),
+:mod:`~irrepro.bootstrap_tests.pairwise` (discriminative power),
 :mod:`~irrepro.bootstrap_tests.stability_swap` (stability and swap methods),
 :mod:`~irrepro.bootstrap_tests.rank` (rank correlations),
 :mod:`~irrepro.bootstrap_tests.per_comparison` (per-comparison results) and
@@ -48,8 +51,9 @@ Q*b), summaries on the samples ``(systems, B)`` and replicates of the pairs ``(p
 
 from .._deprecation import moved_names
 from ..measures import GM_EPSILON
+from .pairwise import MOVED as _MOVED_TESTS
+from .pairwise import sensitivity
 from .per_comparison import BootstrapComparison, comparisons
-from .pairwise import PairwiseTest, paired_test, sensitivity, unpaired_test
 from .rank import RankCorrelation, rank_correlation, tau_threshold
 from .samples import all_pairs, baseline_pairs, bootstrap_samples, bootstrap_summaries, log_scores
 from .stability_swap import Stability, SwapRates, minority_rate_at, stability, swap_rates
@@ -61,9 +65,6 @@ __all__ = [
     "all_pairs",
     "baseline_pairs",
     "log_scores",
-    "PairwiseTest",
-    "paired_test",
-    "unpaired_test",
     "bootstrap_summaries",
     "sensitivity",
     "Stability",
@@ -86,5 +87,6 @@ __all__ = [
 _MOVED = {
     "SwapResult": "irrepro.bootstrap_tests:SwapRates",
     "kendall_tau": "irrepro.stats:kendall_tau",
+    **_MOVED_TESTS,
 }
 __getattr__ = moved_names(__name__, _MOVED)

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._deprecation import renamed_arguments
+from ..significance.bootstrap import BootstrapResult
 from ..stats import adjust_pvalues, check_level
-from .pairwise import PairwiseTest
 
 __all__ = ["BootstrapComparison", "comparisons"]
 
@@ -38,7 +40,7 @@ class BootstrapComparison:
 
 @renamed_arguments(confidence="level")
 def comparisons(
-    result: PairwiseTest, *, method: str | None = "holm", level: float = 0.95
+    result: BootstrapResult, *, method: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of ``result``, with the ASLs adjusted for
     multiple comparisons by ``method`` (:func:`irrepro.stats.adjust_pvalues`: any method of
@@ -47,8 +49,9 @@ def comparisons(
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
     percentage (:func:`irrepro.stats.check_level`)."""
     level = check_level(level)
-    adj = adjust_pvalues(result.asl, method)
+    adj = adjust_pvalues(result.p, method)
     ci = result.confidence_interval(level)
+    es = result.effect_size if result.effect_size is not None else np.full(len(result.p), np.nan)
     out = []
     for k, (i, j) in enumerate(result.pairs):
         out.append(
@@ -57,11 +60,11 @@ def comparisons(
                 result.systems[j],
                 result.measure,
                 result.test,
-                float(result.observed[k]),
-                float(result.asl[k]),
+                float(result.difference[k]),
+                float(result.p[k]),
                 float(adj[k]),
                 method or "none",
-                float(result.effect_size[k]),
+                float(es[k]),
                 float(ci[k, 0]),
                 float(ci[k, 1]),
             )

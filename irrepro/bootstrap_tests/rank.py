@@ -10,10 +10,10 @@ import numpy as np
 from scipy.stats import norm
 
 from ..data import ScoreMatrix
+from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bootstrap_sd, kendall_tau
 from .samples import _as_matrix, _check_samples, _summary, bootstrap_summaries
-from ..errors import InputError
 
 __all__ = ["RankCorrelation", "rank_correlation", "tau_threshold"]
 

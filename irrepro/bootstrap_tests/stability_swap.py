@@ -10,9 +10,16 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from ..parallel import SeedLike
-from .samples import _as_matrix, _check_pairs, _check_samples, _summary, bootstrap_samples, bootstrap_summaries
 from ..errors import InputError
+from ..parallel import SeedLike
+from .samples import (
+    _as_matrix,
+    _check_pairs,
+    _check_samples,
+    _summary,
+    bootstrap_samples,
+    bootstrap_summaries,
+)
 
 __all__ = ["Stability", "stability", "minority_rate_at", "SwapRates", "swap_rates"]
 

@@ -11,12 +11,13 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
+from ..errors import InputError
 from ..parallel import SeedLike
-from .pairwise import paired_test, sensitivity, unpaired_test
+from ..significance.bootstrap import paired_bootstrap_test, unpaired_bootstrap_test
+from .pairwise import sensitivity
 from .rank import rank_correlation
 from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
-from ..errors import InputError
 
 __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
 
@@ -108,8 +109,8 @@ def measure_study(
     for name, (m, how) in tqdm(items.items(), desc="measures", disable=not progress):
         if how == "callable":
             raise InputError("measure_study takes 'mean' or 'gmean' summaries")
-        paired[name] = paired_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)
-        unpaired[name] = unpaired_test(m, samples=su, summary=how, n_jobs=n_jobs)
+        paired[name] = paired_bootstrap_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)
+        unpaired[name] = unpaired_bootstrap_test(m, samples=su, summary=how, n_jobs=n_jobs)
         stab[name] = stability(m, sp, summary=how, fuzziness=fuzziness)
         swap[name] = swap_rates(m, sp, s2, summary=how)
     names = tuple(items)

@@ -23,7 +23,7 @@ def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, co
     """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
 
     Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
-    pairs sorted ascending (``PairwiseTest.asl_curve()``, or adjusted ASLs), against the pair's
+    pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs), against the pair's
     rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour.
 
     Parameters
@@ -115,7 +115,7 @@ def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | Non
     Parameters
     ----------
     paired, unpaired : mapping
-        Name -> :class:`irrepro.bootstrap_tests.PairwiseTest` (``MeasureStudy.paired`` /
+        Name -> :class:`irrepro.significance.BootstrapResult` (``MeasureStudy.paired`` /
         ``.unpaired``).
     colors : mapping, optional
         Name -> colour, the same in both panels.

@@ -1,11 +1,19 @@
-"""Significance tests of pairs of runs beyond Sakai's bootstrap tests, and the results table of a
-paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16).
+"""The one home of every paired significance test of pairs of runs, and the results table of a
+paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16); the paper modules
+(:mod:`irrepro.topic_split`, :mod:`irrepro.bootstrap_tests`, :mod:`irrepro.known_truth`,
+:mod:`irrepro.report`) call these tests and define none.
 
-- :func:`pairwise_test` - any of six paired tests of many pairs at once (:data:`TESTS`: the paired
-  t-test, Wilcoxon's signed-rank test and the sign test, equal to scipy's; Sakai's paired bootstrap
-  test; the randomization test; randomised Tukey HSD), with ``baseline=`` (a run against every
-  other, the family being those S - 1 pairs) and the p-values adjusted over the family (Holm,
-  Benjamini-Hochberg, none), as a :class:`PairwiseResult`;
+- :func:`pairwise_test` - any of eight paired tests of many pairs at once (:data:`TESTS`: the paired
+  t-test, Wilcoxon's signed-rank test and the sign test, equal to scipy's; Sakai's paired and
+  unpaired bootstrap tests; the bootstrap-shift test; the randomization test; randomised Tukey
+  HSD), with ``baseline=`` (a run against every other, the family being those S - 1 pairs) and the
+  p-values adjusted over the family (statsmodels' names: ``"holm"``, ``"fdr_bh"``,
+  ``"bonferroni"``, ``"none"``), as a :class:`PairwiseResult`;
+- :func:`paired_t_pvalues`, :func:`wilcoxon_pvalues`, :func:`sign_test_pvalues` - the classical
+  tests' vectorised p-values of many rows of differences (:mod:`~irrepro.significance.classical`);
+- :func:`paired_bootstrap_test`, :func:`unpaired_bootstrap_test` - Sakai's (2006) bootstrap
+  tests, and :func:`bootstrap_shift_test`, on shared topic samples, as a :class:`BootstrapResult`
+  (:mod:`~irrepro.significance.bootstrap`);
 - :func:`permutation_test` - Fisher's paired randomization test (Smucker, Allan & Carterette 2007):
   exact for small topic sets, else one set of random sign flips (:func:`sign_flips`) for every
   pair, p-values equal to ``scipy.stats.permutation_test`` on the same permutations;
@@ -26,10 +34,14 @@ or an array), ``pairs`` ``(P, 2)`` or ``baseline``, and for the resampling tests
 ``n_jobs``.
 
 **Modules** (everything is re-exported here): :mod:`~irrepro.significance.result` (the result,
-the tests' and corrections' names), :mod:`~irrepro.significance.randomization` (permutation test,
+the tests' and corrections' names), :mod:`~irrepro.significance.classical` (t, Wilcoxon, sign),
+:mod:`~irrepro.significance.bootstrap` (Sakai's bootstrap tests, the shift test),
+:mod:`~irrepro.significance._samples` (bootstrap samples, pairs, summaries),
+:mod:`~irrepro.significance.randomization` (permutation test,
 Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
 :mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss) and
-:mod:`~irrepro.significance.table` (the table).
+:mod:`~irrepro.significance.table` (the table) and :mod:`~irrepro.significance.comparison` (:func:`compare`,
+which builds it).
 """
 
 # The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
@@ -42,7 +54,10 @@ _LAZY = {
     "EFFECTS": "effects", "EffectSizes": "effects", "effect_sizes": "effects", "residual_variance": "effects",
     "win_tie_loss": "effects", "pairwise_test": "pairwise", "permutation_test": "randomization",
     "sign_flips": "randomization", "tukey_hsd": "randomization", "tukey_hsd_pvalues": "randomization",
-    "PairwiseResult": "result", "ComparisonTable": "table", "compare": "table",
+    "PairwiseResult": "result", "ComparisonTable": "table", "compare": "comparison",
+    "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
+    "BootstrapResult": "bootstrap", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
+    "bootstrap_shift_test": "bootstrap",
 }  # fmt: skip
 
 
@@ -63,6 +78,13 @@ __all__ = [
     "CORRECTIONS",
     "PairwiseResult",
     "pairwise_test",
+    "paired_t_pvalues",
+    "wilcoxon_pvalues",
+    "sign_test_pvalues",
+    "BootstrapResult",
+    "paired_bootstrap_test",
+    "unpaired_bootstrap_test",
+    "bootstrap_shift_test",
     "sign_flips",
     "permutation_test",
     "tukey_hsd",

@@ -11,16 +11,25 @@ TESTS = {
     "bootstrap": "paired bootstrap test",
     "permutation": "randomization (permutation) test",
     "tukey": "randomised Tukey HSD",
+    "unpaired-bootstrap": "unpaired bootstrap test",
+    "bootstrap-shift": "bootstrap-shift test",
 }
 
-#: Adjustments for multiple comparisons (``--correction``): the short names, the name of
-#: statsmodels' ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`) and the label the
-#: tables print. Any other method name of ``multipletests`` is accepted as it is.
+#: The tests that resample (they take ``B`` and a seed).
+RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift")
+
+#: Adjustments for multiple comparisons (``--correction``), by the name of statsmodels'
+#: ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`), with that method (None for
+#: "none") and the label the tables print. Any other method name of ``multipletests`` is accepted
+#: as it is.
 CORRECTIONS = {
     "holm": ("holm", "Holm"),
-    "bh": ("fdr_bh", "Benjamini-Hochberg"),
+    "fdr_bh": ("fdr_bh", "Benjamini-Hochberg"),
+    "bonferroni": ("bonferroni", "Bonferroni"),
     "none": (None, "none"),
 }
+#: Old names of corrections, still taken for one release with a DeprecationWarning.
+DEPRECATED_CORRECTIONS = {"bh": "fdr_bh"}
 #: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
 FAMILY_WISE = "tukey"
 

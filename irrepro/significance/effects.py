@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks
-from ..bootstrap_tests.samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level
-from ..errors import InputError
+from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks
 
 __all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
 
@@ -37,10 +37,30 @@ EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
-    """V_E, the residual mean square of the two-way analysis of variance without replication of a
+    """V_E, the residual mean square of the two-way ANOVA of a score matrix.
+
+    V_E, the residual mean square of the two-way analysis of variance without replication of a
     ``(systems, topics)`` score matrix (system and topic as factors, no interaction):
     sum_{s,t} (x_st - mean_s - mean_t + mean)^2 / ((S - 1)(n - 1)), statsmodels'
-    ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq``."""
+    ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq`` (Sakai 2018, ch. 5).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> round(sg.residual_variance(x), 5)
+    0.00367
+    """
     x, _, _ = _as_matrix(scores)
     S, n = x.shape
     r = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
@@ -65,10 +85,27 @@ def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class EffectSizes:
-    """An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
+    """An effect size of every pair with its BCa bootstrap interval.
+
+    An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
     ``high`` ``(P,)`` (NaN where the effect is undefined: d_z of a pair whose differences are all
     equal, ES_E of systems without residual variance), at confidence ``level`` from ``B``
-    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E."""
+    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E.
+
+    Attributes
+    ----------
+    kind : str
+        ``"difference"``, ``"d_z"`` or ``"ES_E"``.
+    measure : str
+    systems : tuple
+    pairs : numpy.ndarray
+        ``(P, 2)`` system indices.
+    estimate, low, high : numpy.ndarray
+        ``(P,)`` the effect size and its interval.
+    level : float
+    B : int
+    residual_sd : float or None
+    """
 
     kind: str
     measure: str
@@ -82,7 +119,12 @@ class EffectSizes:
     residual_sd: float | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: systems, the effect size and its interval."""
+        """One row per pair: systems, the effect size and its interval.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         pct = f"{100 * self.level:g}%"
         return pd.DataFrame(
             {
@@ -114,7 +156,9 @@ def effect_sizes(
     level: float = 0.95,
     n_jobs: int | None = None,
 ) -> EffectSizes:
-    """``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
+    """An effect size of every pair of systems with its BCa bootstrap interval.
+
+    ``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
     systems, with a BCa bootstrap interval at ``level``.
 
     ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
@@ -122,6 +166,42 @@ def effect_sizes(
     samples from ``seed`` (or takes ``samples`` ``(B, topics)``) shared by all pairs; the
     acceleration of the BCa interval is the jackknife's over topics. For ES_E, V_E is computed
     from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one.
+    kind : str
+        ``"difference"``, ``"d_z"`` or ``"ES_E"`` (:data:`EFFECTS`).
+    B : int
+        Bootstrap samples of the topics.
+    seed : SeedLike
+        Draws the samples when ``samples`` is omitted.
+    samples : array_like, optional
+        ``(B, T)`` topic indices.
+    level : float
+        Confidence level of the intervals.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    EffectSizes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sg.effect_sizes(x, kind="d_z", B=200, seed=1).to_frame().round(2)
+      system_x system_y   d_z  95% low  95% high
+    0        0        1  1.23     0.46      2.00
+    1        0        2  0.24    -1.10      1.10
+    2        1        2 -2.68    -2.92     -2.56
     """
     if kind not in EFFECTS:
         raise InputError(f"kind must be one of {EFFECTS}, not {kind!r}")
@@ -181,10 +261,37 @@ def _sd(s1: np.ndarray, s2: np.ndarray, n: int) -> np.ndarray:
 
 
 def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
-    """Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
+    """Topics won, tied and lost per pair of systems.
+
+    Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
     lower (losses). Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
     ``pairs`` / ``baseline`` as in :func:`effect_sizes`; with a baseline, wins are the system's
-    over the baseline."""
+    over the baseline.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns system_x, system_y, wins, ties, losses.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sg.win_tie_loss(x, baseline=1)
+      system_x system_y  wins  ties  losses
+    0        0        1     4     1       0
+    1        2        1     5     0       0
+    """
     x, systems, _ = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     tol = _NOISE * np.abs(x).max()

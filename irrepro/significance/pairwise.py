@@ -1,26 +1,40 @@
-"""Any of the six paired tests of many pairs of systems, in one call, with the adjustment for
+"""Any of the eight paired tests of many pairs of systems, in one call, with the adjustment for
 multiple comparisons over the pairs tested."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from .. import topic_split as ts
-from ..bootstrap_tests.pairwise import _map_chunks, _pair_noise, paired_test
-from ..bootstrap_tests.samples import _as_matrix, _resolve_pairs
-from ..parallel import SeedLike
-from .randomization import permutation_test, tukey_hsd
-from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name
 from ..errors import InputError
+from ..parallel import SeedLike
+from . import classical
+from ._samples import _as_matrix, _resolve_pairs
+from .bootstrap import (
+    _map_chunks,
+    _pair_noise,
+    bootstrap_shift_test,
+    paired_bootstrap_test,
+    unpaired_bootstrap_test,
+)
+from .randomization import permutation_test, tukey_hsd
+from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name, _correction_name
 
 __all__ = ["pairwise_test"]
 
 #: The classical tests: vectorised p-values of many rows of differences, equal to scipy's
-#: ``ttest_rel``, ``wilcoxon`` and ``binomtest`` row by row (:mod:`irrepro.topic_split`).
+#: ``ttest_rel``, ``wilcoxon`` and ``binomtest`` row by row (:mod:`irrepro.significance.classical`).
 _CLASSICAL = {
-    "paired-t": ts.paired_t_pvalues,
-    "wilcoxon": ts.wilcoxon_pvalues,
-    "sign": ts.sign_test_pvalues,
+    "paired-t": classical.paired_t_pvalues,
+    "wilcoxon": classical.wilcoxon_pvalues,
+    "sign": classical.sign_test_pvalues,
+}
+#: The bootstrap tests (B = 1000 unless given).
+_BOOTSTRAP = {
+    "bootstrap": paired_bootstrap_test,
+    "unpaired-bootstrap": unpaired_bootstrap_test,
+    "bootstrap-shift": bootstrap_shift_test,
 }
 
 
@@ -39,12 +53,15 @@ def pairwise_test(
 
     - ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's
       ``ttest_rel``, ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences
-      (:func:`irrepro.topic_split.paired_t_pvalues` etc.; NaN for two identical systems); a
+      (:func:`irrepro.significance.classical.paired_t_pvalues` etc.; NaN for two identical systems); a
       topic's difference within rounding noise of the pair's scores (1e-9 times the larger
       absolute score) counts as zero, so two runs that differ by rounding alone are not different
       (as in the bootstrap and permutation tests);
     - ``"bootstrap"``: Sakai's (2006) studentised paired bootstrap test, the ASL
-      (:func:`irrepro.bootstrap_tests.paired_test`, B = 1000 unless given);
+      (:func:`~irrepro.significance.paired_bootstrap_test`, B = 1000 unless given);
+      ``"unpaired-bootstrap"``: Sakai's unpaired test of the means
+      (:func:`~irrepro.significance.unpaired_bootstrap_test`); ``"bootstrap-shift"``: the
+      unstudentised bootstrap-shift test of the mean (:func:`~irrepro.significance.bootstrap_shift_test`);
     - ``"permutation"``: the paired randomization test (:func:`permutation_test`, exact for
       2^n <= B, B = 10,000 unless given);
     - ``"tukey"``: randomised Tukey HSD (:func:`tukey_hsd`, B = 10,000 unless given), family-wise
@@ -52,13 +69,49 @@ def pairwise_test(
 
     ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a run's name or index:
     every other run against it, differences run minus baseline). ``correction`` adjusts over the
-    pairs tested (that family): ``"holm"`` (the default), ``"bh"`` (Benjamini-Hochberg), ``"none"``
-    or any method of statsmodels' ``multipletests``; randomised Tukey HSD takes none (its default).
-    ``seed`` feeds the resampling tests (the permutation and bootstrap draws are shared by all
-    pairs, so the results do not depend on ``n_jobs``).
+    pairs tested (that family): ``"holm"`` (the default), ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"``
+    is its deprecated name), ``"bonferroni"``, ``"none"`` or any method of statsmodels'
+    ``multipletests``; randomised Tukey HSD takes none (its default). ``seed`` feeds the
+    resampling tests (the permutation and bootstrap draws are shared by all pairs, so the results
+    do not depend on ``n_jobs``).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    test : str
+        A name of :data:`TESTS`.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other run against this one.
+    correction : str, optional
+        The adjustment over the pairs tested (statsmodels' name).
+    B : int, optional
+        Resamples of a resampling test.
+    seed : SeedLike
+        Seed of the resampling tests.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    PairwiseResult
+        A :class:`~irrepro.significance.bootstrap.BootstrapResult` for the bootstrap tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.pairwise_test(x, "wilcoxon", baseline=1, correction="fdr_bh")
+    >>> r.p_adjusted.round(3).tolist()
+    [0.125, 0.125]
     """
     if test not in TESTS:
         raise InputError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
+    if correction is not None:
+        correction = _correction_name(correction)
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":
@@ -66,17 +119,16 @@ def pairwise_test(
             f"randomised Tukey HSD's p-values are family-wise already: no {correction!r} correction "
             "on top (use correction 'none')"
         )
-    kw = {} if B is None else {"B": B}
+    kw: dict[str, Any] = {} if B is None else {"B": B}
+    res: PairwiseResult
     if test == "permutation":
-        res = permutation_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
+        one = permutation_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
+        assert isinstance(one, PairwiseResult)  # one alternative: one result
+        res = one
     elif test == "tukey":
         res = tukey_hsd(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
-    elif test == "bootstrap":
-        boot = paired_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
-        res = PairwiseResult(
-            "bootstrap", boot.measure, boot.systems, boot.pairs, boot.observed, boot.asl, boot.asl.copy(),
-            "none", boot.n_topics, boot.B, False, "two-sided", _baseline_name(boot.systems, boot.pairs, baseline),
-        )
+    elif test in _BOOTSTRAP:
+        res = _BOOTSTRAP[test](scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
     else:
         x, systems, measure = _as_matrix(scores)
         pairs = _resolve_pairs(pairs, baseline, systems)

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import parallel
-from ..bootstrap_tests.pairwise import _NOISE, _map_chunks, _pair_noise
-from ..bootstrap_tests.samples import _as_matrix, _check_pairs, _resolve_pairs
-from ..parallel import SeedLike
-from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 from ..errors import InputError
+from ..parallel import SeedLike
+from ._samples import _as_matrix, _check_pairs, _resolve_pairs
+from .bootstrap import _NOISE, _map_chunks, _pair_noise
+from .result import FAMILY_WISE, PairwiseResult, _baseline_name
 
 __all__ = ["sign_flips", "permutation_test", "tukey_hsd", "tukey_hsd_pvalues"]
 
@@ -31,9 +31,33 @@ _PERM_BLOCK = 256
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
-    """``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
+    """Random sign flips shared by every pair: the Monte Carlo permutations.
+
+    ``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
     the Monte Carlo sample of the paired permutation test (row b swaps the two systems' scores on
-    the topics where it is -1). One such matrix serves every pair of systems."""
+    the topics where it is -1). One such matrix serves every pair of systems (Smucker, Allan &
+    Carterette 2007).
+
+    Parameters
+    ----------
+    n_topics : int
+        Topics per row.
+    B : int
+        Rows (random permutations).
+    seed : SeedLike
+        The random draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, n_topics)`` of +1.0 / -1.0.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> sg.sign_flips(4, 2, seed=1).tolist()
+    [[-1.0, -1.0, 1.0, 1.0], [-1.0, -1.0, 1.0, -1.0]]
+    """
     n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
     B = parallel.check_int(B, "B", minimum=1)
     bits = parallel.as_generator(seed).integers(0, 2, size=(B, n_topics), dtype=np.int8)
@@ -58,7 +82,7 @@ def _check_signs(signs, n: int) -> np.ndarray:
 def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
     """A replicate this close to the observed value counts as equal to it: scipy's relative
     tolerance (100 machine epsilons of the observed value) or, at least, rounding noise on the
-    scale of the pair's scores (:data:`~irrepro.bootstrap_tests.pairwise._NOISE` times the larger
+    scale of the pair's scores (:data:`~irrepro.significance.bootstrap._NOISE` times the larger
     absolute score), so that a difference that is zero up to rounding is a tie too."""
     return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))
 
@@ -74,7 +98,9 @@ def permutation_test(
     alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
-    """Paired randomization (permutation) test of every pair of systems, on the difference of
+    """Paired randomization (permutation) test of every pair of systems.
+
+    Paired randomization (permutation) test of every pair of systems, on the difference of
     their mean scores (Fisher's randomization test as Smucker, Allan & Carterette 2007 use it).
 
     Under H0 the two systems' scores of a topic are exchangeable: swapping them flips the sign of
@@ -100,6 +126,39 @@ def permutation_test(
     pass over the flips (e.g. ``("two-sided", "greater")``). Returns a :class:`PairwiseResult`
     (a tuple of them for a tuple) with unadjusted p-values (``.adjust("holm")`` adjusts them over
     the pairs).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one.
+    B : int
+        Random sign flips (the test is exact when ``2**T <= B``).
+    seed : SeedLike
+        Draws the flips of a Monte Carlo test.
+    signs : array_like, optional
+        ``(B, T)`` flips to use instead (:func:`sign_flips`).
+    alternative : str or sequence of str
+        ``"two-sided"``, ``"greater"``, ``"less"``, or several.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    PairwiseResult or tuple of PairwiseResult
+        ``test="permutation"``, unadjusted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.permutation_test(x)  # 2**5 = 32 <= B: exact
+    >>> r.exact, r.B, r.p.round(4).tolist()
+    (True, 32, [0.125, 1.0, 0.0625])
     """
     alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
     for a in alts:
@@ -188,12 +247,38 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
 
 
 def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
-    """Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
+    """Randomised Tukey HSD p-values of many score matrices at once.
+
+    Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
     topics)`` (e.g. simulated families of systems), every one judged with the same
     ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
     (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
     permutations. The family-wise error of HSD is the share of matrices whose smallest p-value is
-    below alpha."""
+    below alpha (Carterette 2012; Sakai 2018, ch. 4).
+
+    Parameters
+    ----------
+    x : array_like
+        ``(F, S, T)`` score matrices.
+    permutations : array_like
+        ``(B, T, S)`` integer permutations of the systems per topic.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(F, P)`` family-wise p-values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> perms = np.argsort(np.random.default_rng(0).random((200, 5, 3)), axis=2)
+    >>> sg.tukey_hsd_pvalues(np.stack([x, x[::-1]]), perms).round(3).tolist()
+    [[0.07, 1.0, 0.164], [0.1, 1.0, 0.055]]
+    """
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 3:
         raise InputError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")
@@ -213,7 +298,9 @@ def tukey_hsd(
     permutations=None,
     n_jobs: int | None = None,
 ) -> PairwiseResult:
-    """Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
+    """Randomised Tukey HSD: family-wise adjusted p-values of every pair.
+
+    Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
     2012; Sakai 2018, ch. 4), by the max statistic over the family of pairs tested.
 
     Under the complete null hypothesis every system's score of a topic is exchangeable with every
@@ -233,6 +320,37 @@ def tukey_hsd(
     with the systems as samples draws the same kind). ``pairs`` / ``baseline`` as in
     :func:`permutation_test`; the p-values are adjusted over that family already
     (``correction="tukey"``).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices; default all pairs.
+    baseline : str or int, optional
+        Every other system against this one (the many-to-one family).
+    B : int
+        Random permutations.
+    seed : SeedLike
+        Draws the permutations.
+    permutations : array_like, optional
+        ``(B, T, S)`` permutations to use instead.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    PairwiseResult
+        ``test="tukey"``, ``correction="tukey"``, ``p_adjusted`` = ``p``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.tukey_hsd(x, B=999, seed=1)
+    >>> r.correction, r.p.round(3).tolist()
+    ('tukey', [0.046, 1.0, 0.132])
     """
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)

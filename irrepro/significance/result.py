@@ -8,9 +8,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ..stats import adjust_pvalues
-from ._names import CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
+from .._deprecation import _warn
 from ..errors import InputError
+from ..stats import adjust_pvalues
+from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
 
 __all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
 
@@ -19,6 +20,7 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
     """(statsmodels' method or None, label) of a correction's name."""
     if correction is None:
         return CORRECTIONS["none"]
+    correction = _correction_name(correction)
     if correction in CORRECTIONS:
         return CORRECTIONS[correction]
     if correction == FAMILY_WISE:
@@ -33,6 +35,16 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
             f"multipletests, not {correction!r}"
         ) from None
     return correction, correction
+
+
+def _correction_name(correction: str, stacklevel: int = 3) -> str:
+    """The correction's name, an old one (:data:`DEPRECATED_CORRECTIONS`, e.g. ``"bh"``) replaced by
+    statsmodels' with a DeprecationWarning."""
+    if isinstance(correction, str) and correction in DEPRECATED_CORRECTIONS:
+        new = DEPRECATED_CORRECTIONS[correction]
+        _warn(f"the correction {correction!r}", repr(new), stacklevel=stacklevel)
+        return new
+    return correction
 
 
 def _baseline_name(systems: tuple, pairs: np.ndarray, baseline) -> str | None:
@@ -52,7 +64,41 @@ class PairwiseResult:
     statistic, ``p_adjusted`` = ``p``). ``B`` is the number of resamples of a resampling test (0 for
     the classical ones); ``exact`` is True when the permutation test enumerated all 2^n sign
     flips. ``baseline`` names the system every pair is compared with, if the pairs are that
-    family."""
+    family. ``effect_size`` ``(P,)`` and ``interval`` ``(P, 2)`` (a confidence interval of the
+    difference) are there when the test gives them (else None).
+
+    Attributes
+    ----------
+    test : str
+        A name of :data:`TESTS`.
+    measure : str
+    systems : tuple
+    pairs : numpy.ndarray
+        ``(P, 2)`` system indices.
+    difference, p, p_adjusted : numpy.ndarray
+        ``(P,)``.
+    correction : str
+        statsmodels' name, ``"none"`` or ``"tukey"``.
+    n_topics, B : int
+    exact : bool
+    alternative : str
+    baseline : str or None
+    effect_size : numpy.ndarray or None
+    interval : numpy.ndarray or None
+        ``(P, 2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> r = sg.pairwise_test(x, "paired-t", correction="holm")
+    >>> r.to_frame().round(3)
+      system_x system_y  difference      p  p_adjusted
+    0        0        1        0.14  0.052       0.103
+    1        0        2        0.02  0.621       0.621
+    2        1        2       -0.12  0.004       0.012
+    """
 
     test: str
     measure: str
@@ -67,6 +113,8 @@ class PairwiseResult:
     exact: bool = False
     alternative: str = "two-sided"
     baseline: str | None = None
+    effect_size: np.ndarray | None = None
+    interval: np.ndarray | None = None
 
     @property
     def label(self) -> str:
@@ -74,10 +122,20 @@ class PairwiseResult:
         return TESTS.get(self.test, self.test)
 
     def adjust(self, correction: str | None) -> PairwiseResult:
-        """The same result with ``p_adjusted`` adjusted over its pairs by ``correction``: ``"holm"``,
-        ``"bh"`` (Benjamini-Hochberg), ``"none"`` / None, or any method of statsmodels'
-        ``multipletests``. A pair without a p-value (NaN) counts in the family as p = 1 and keeps
-        NaN. Refused for randomised Tukey HSD, whose p-values are family-wise already."""
+        """The same result with ``p_adjusted`` adjusted over its pairs by ``correction``.
+
+        Parameters
+        ----------
+        correction : str or None
+            ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"`` is its deprecated name),
+            ``"bonferroni"``, ``"none"`` / None, or any method of statsmodels' ``multipletests``.
+
+        Returns
+        -------
+        PairwiseResult
+            A pair without a p-value (NaN) counts in the family as p = 1 and keeps NaN. Refused
+            (InputError) for randomised Tukey HSD, whose p-values are family-wise already.
+        """
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
                 return self
@@ -90,17 +148,40 @@ class PairwiseResult:
         return replace(self, p_adjusted=adj, correction=method or "none")
 
     def significant(self, alpha: float = 0.05) -> np.ndarray:
-        """``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant)."""
+        """Which pairs are significant after the adjustment.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant).
+        """
         return np.nan_to_num(self.p_adjusted, nan=1.0) < alpha
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: systems, mean difference, p, adjusted p."""
-        return pd.DataFrame(
-            {
-                "system_x": [self.systems[i] for i in self.pairs[:, 0]],
-                "system_y": [self.systems[j] for j in self.pairs[:, 1]],
-                "difference": self.difference,
-                "p": self.p,
-                "p_adjusted": self.p_adjusted,
-            }
-        )
+        """One row per pair: systems, mean difference, p, adjusted p, and the effect size and
+        interval (``ci_low``, ``ci_high``) where the test gives them; ``attrs`` names the test,
+        the correction and the measure.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        cols = {
+            "system_x": [self.systems[i] for i in self.pairs[:, 0]],
+            "system_y": [self.systems[j] for j in self.pairs[:, 1]],
+            "difference": self.difference,
+            "p": self.p,
+            "p_adjusted": self.p_adjusted,
+        }
+        if self.effect_size is not None:
+            cols["effect_size"] = self.effect_size
+        if self.interval is not None:
+            cols["ci_low"], cols["ci_high"] = self.interval[:, 0], self.interval[:, 1]
+        frame = pd.DataFrame(cols)
+        frame.attrs.update(test=self.test, correction=self.correction, measure=self.measure)
+        return frame

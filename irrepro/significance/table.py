@@ -1,6 +1,7 @@
 """The table of a paper's results: runs as rows, measures as columns, each mean marked by the
 outcome of a significance test - against a baseline, or (as ranx's report does) by the runs it
-beats - with adjusted p-values and, on request, bootstrap intervals (``irrepro compare``).
+beats - with adjusted p-values and, on request, bootstrap intervals (``irrepro compare``; built by
+:func:`irrepro.significance.compare`, :mod:`~irrepro.significance.comparison`).
 
 The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's ``pipe`` and
 ``simple`` formats) and ``Styler.to_latex`` (booktabs rules); this module only writes the cells.
@@ -11,23 +12,17 @@ from __future__ import annotations
 import string
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import escape, parallel
-from .._text import UNDEFINED, no_pair_variance
-from ..bootstrap_tests.samples import _as_matrix, _baseline_index, _check_samples, _counts
-from ..data import ScoreMatrix
+from .. import escape
 from ..errors import InputError
-from ..parallel import SeedLike
-from ..stats import bca_interval, check_level
-from .effects import EffectSizes, effect_sizes, win_tie_loss
 from ._names import CORRECTIONS, FORMATS
-from .pairwise import pairwise_test
 from .result import FAMILY_WISE, PairwiseResult
 
-__all__ = ["ComparisonTable", "compare", "FORMATS"]
+__all__ = ["ComparisonTable", "FORMATS"]
 
 #: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
 #: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).
@@ -47,33 +42,35 @@ def _letters(k: int) -> list[str]:
     return out
 
 
-def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """BCa bootstrap interval over topics of every system's mean (the jackknife's acceleration)."""
-    n = x.shape[1]
-    reps = x @ _counts(samples, n).T / n
-    jack = (x.sum(axis=1, keepdims=True) - x) / (n - 1)
-    return bca_interval(x.mean(axis=1), reps, jackknife=jack, level=level)
-
-
-def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
-    if isinstance(scores, dict):
-        if not scores:
-            raise InputError("no measures to compare")
-        return dict(scores)
-    if isinstance(scores, ScoreMatrix):
-        return {scores.measure or "score": scores}
-    return {"score": scores}
-
-
 @dataclass(frozen=True, eq=False)
 class ComparisonTable:
-    """The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
+    """The results table of a paper, as :func:`~irrepro.significance.compare` returns it.
+
+    The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
     measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
     BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
     or of the run's mean without a baseline). :meth:`to_frame` has every number;
     :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it.
     ``undefined`` gives, per measure with a pair the test has no answer for (its p NaN, shown
-    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`."""
+    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`.
+
+    Attributes
+    ----------
+    runs : tuple
+    means : pandas.DataFrame
+        Runs x measures.
+    tests : dict
+        Measure -> :class:`~irrepro.significance.PairwiseResult`.
+    wtl : dict
+        Measure -> win / tie / loss counts per pair.
+    baseline : str or None
+    alpha, level : float
+    low, high : pandas.DataFrame or None
+        The intervals (runs x measures).
+    digits : int
+    undefined : dict
+        Measure -> why a pair's p is missing.
+    """
 
     runs: tuple
     means: pd.DataFrame
@@ -102,7 +99,17 @@ class ComparisonTable:
         return np.where(r.significant(self.alpha), np.sign(r.difference), 0.0), r.pairs
 
     def beats(self, measure: str) -> list[list[str]]:
-        """For each run, the runs it is significantly better than under ``measure``."""
+        """For each run, the runs it is significantly better than under ``measure``.
+
+        Parameters
+        ----------
+        measure : str
+            A column of :attr:`means`.
+
+        Returns
+        -------
+        list of list of str
+        """
         sig, pairs = self._significance(measure)
         out: list[list[str]] = [[] for _ in self.runs]
         for (i, j), s in zip(pairs, sig):
@@ -117,8 +124,13 @@ class ComparisonTable:
         mean; against a baseline the difference, p, adjusted p, significant (+1 better, -1 worse,
         0 not), wins / ties / losses and, with intervals, the interval's ends; without a baseline
         the runs each run significantly beats (names, ``;``-separated) and the interval of its
-        mean."""
-        cols = {}
+        mean.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        cols: dict[tuple[str, str], Any] = {}
         for m in self.measures:
             cols[(m, "mean")] = self.means[m].to_numpy()
             if self.baseline is not None:
@@ -130,13 +142,14 @@ class ComparisonTable:
                     col = np.full(len(self.runs), np.nan)
                     col[idx] = v
                     cols[(m, name)] = col
-                for name, v in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]), ("losses", w["losses"])):
-                    col = pd.array([pd.NA] * len(self.runs), dtype="Int64")
-                    col[idx] = np.asarray(v, dtype=np.int64)
-                    cols[(m, name)] = col
+                for name, counts in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]),
+                                     ("losses", w["losses"])):
+                    ints = pd.array([pd.NA] * len(self.runs), dtype="Int64")
+                    ints[idx] = np.asarray(counts, dtype=np.int64)
+                    cols[(m, name)] = ints
             else:
                 cols[(m, "beats")] = [";".join(b) for b in self.beats(m)]
-            if self.low is not None:
+            if self.low is not None and self.high is not None:
                 cols[(m, "low")] = self.low[m].to_numpy()
                 cols[(m, "high")] = self.high[m].to_numpy()
         frame = pd.DataFrame(cols, index=pd.Index(self.runs, name="run"))
@@ -144,9 +157,19 @@ class ComparisonTable:
         return frame
 
     def to_csv(self, path=None) -> str | None:
-        """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...)."""
+        """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...).
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            Write there (and return None) instead of returning the text.
+
+        Returns
+        -------
+        str or None
+        """
         frame = self.to_frame()
-        frame.columns = [f"{m} {q}" for m, q in frame.columns]
+        frame.columns = [f"{m} {q}" for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
         return escape.to_csv(frame, path)  # OWASP's rule for the names (irrepro.escape.csv_cell)
 
     # ---- the display table ----------------------------------------------------------------
@@ -155,7 +178,19 @@ class ComparisonTable:
         """What the marks mean: the test, the correction, alpha, the family - and, with ``key``
         when names were shortened in the table (:data:`irrepro.escape.MAX_NAME`), the full names
         (:meth:`key`). In ``fmt``'s markup: ``"latex"`` gives LaTeX source (names escaped, arrows
-        as math), ``"markdown"`` Markdown, ``"text"`` plain text."""
+        as math), ``"markdown"`` Markdown, ``"text"`` plain text.
+
+        Parameters
+        ----------
+        fmt : str
+            ``"text"``, ``"markdown"`` or ``"latex"``.
+        key : bool
+            Append the full names of shortened runs.
+
+        Returns
+        -------
+        str
+        """
         r = self.test
         e = _ESCAPE.get(fmt, escape.plain)
         n_pairs = len(r.pairs)
@@ -189,7 +224,17 @@ class ComparisonTable:
         """The full names of the runs the display table shortens (names longer than
         :data:`irrepro.escape.MAX_NAME`), "" when none is: ``Run names shortened: label = full
         name; ...``, in ``fmt``'s markup. In LaTeX a full name may break at every 40th character
-        (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it."""
+        (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it.
+
+        Parameters
+        ----------
+        fmt : str
+            ``"text"``, ``"markdown"`` or ``"latex"``.
+
+        Returns
+        -------
+        str
+        """
         e = _ESCAPE.get(fmt, escape.plain)
 
         def full(n: str) -> str:
@@ -212,9 +257,9 @@ class ComparisonTable:
         """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
         f = f"{{:.{digits}f}}".format
         S = len(self.runs)
-        letters = _letters(S) if self.baseline is None else None
+        letters = _letters(S) if self.baseline is None else []
         cols: dict = {}
-        if letters is not None:
+        if self.baseline is None:  # (letters name the runs)
             cols[("", "#")] = letters
         e = _ESCAPE[fmt]  # names: the format's escape
         eq = escape.latex if fmt == "latex" else str  # irrepro's words ("< 0.0001", "95% CI"): LaTeX's only
@@ -254,7 +299,7 @@ class ComparisonTable:
                         else:
                             cells[s] += "".join(_SUPER.get(ch, ch) for ch in sup)
                 cols[(m, "mean")] = cells
-            if self.low is not None:
+            if self.low is not None and self.high is not None:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
                 cols[(m, f"{100 * self.level:g}% CI")] = ci
@@ -266,18 +311,38 @@ class ComparisonTable:
     def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
         """The display table with one header row: ``AP``, ``AP p``, ``AP 95% CI``."""
         frame = self._cells(fmt, digits)
-        frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]
+        frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
         return frame
 
     def to_string(self, digits: int | None = None) -> str:
-        """The table as plain text (tabulate's ``simple`` format), the note below it."""
+        """The table as plain text (tabulate's ``simple`` format), the note below it.
+
+        Parameters
+        ----------
+        digits : int, optional
+            Decimals shown (default the table's).
+
+        Returns
+        -------
+        str
+        """
         digits = self.digits if digits is None else digits
         table = self._flat("text", digits).to_markdown(index=False, tablefmt="simple", disable_numparse=True)
         return f"{table}\n\n{self.note('text')}"
 
     def to_markdown(self, digits: int | None = None) -> str:
         """The table as Markdown (tabulate's ``pipe`` format, best means in bold, superscripts as
-        ``<sup>``), the note below it."""
+        ``<sup>``), the note below it.
+
+        Parameters
+        ----------
+        digits : int, optional
+            Decimals shown (default the table's).
+
+        Returns
+        -------
+        str
+        """
         digits = self.digits if digits is None else digits
         table = self._flat("markdown", digits).to_markdown(index=False, disable_numparse=True)
         return f"{table}\n\n{self.note('markdown')}"
@@ -286,7 +351,21 @@ class ComparisonTable:
         """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
         (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
         defaults to :meth:`note`; the full names of shortened runs (:meth:`key`) follow the table in
-        the float (a caption cannot hold a name of thousands of characters)."""
+        the float (a caption cannot hold a name of thousands of characters).
+
+        Parameters
+        ----------
+        digits : int, optional
+            Decimals shown (default the table's).
+        caption : str, optional
+            The float's caption.
+        label : str, optional
+            Its ``\\label``.
+
+        Returns
+        -------
+        str
+        """
         digits = self.digits if digits is None else digits
         frame = self._cells("latex", digits)
         labels = [c for c in frame.columns if c[0] == ""]  # run (and #); every cell escaped by _cells
@@ -311,11 +390,23 @@ class ComparisonTable:
         return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
-        """The table in one of :data:`FORMATS`."""
+        """The table in one of :data:`FORMATS`.
+
+        Parameters
+        ----------
+        fmt : str
+            ``"text"``, ``"markdown"``, ``"latex"`` or ``"csv"``.
+        digits : int, optional
+            Decimals shown (default the table's).
+
+        Returns
+        -------
+        str
+        """
         if fmt not in FORMATS:
             raise InputError(f"format must be one of {FORMATS}, not {fmt!r}")
         if fmt == "csv":
-            return self.to_csv()
+            return self.to_csv() or ""  # (no path: the text)
         return {"text": self.to_string, "markdown": self.to_markdown, "latex": self.to_latex}[fmt](digits)
 
     def __str__(self) -> str:
@@ -334,86 +425,3 @@ def _label(method: str) -> str:
 
 #: The escape of each display format's text (:mod:`irrepro.escape`).
 _ESCAPE = {"text": escape.plain, "markdown": escape.markdown, "latex": escape.latex}
-
-
-def compare(
-    scores,
-    *,
-    baseline: str | int | None = None,
-    test: str = "paired-t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    intervals: bool = False,
-    level: float = 0.95,
-    B: int | None = None,
-    B_intervals: int = 1000,
-    seed: SeedLike = None,
-    n_jobs: int | None = None,
-    digits: int = 4,
-) -> ComparisonTable:
-    """The results table of several runs under several measures, with significance tests.
-
-    ``scores``: ``{measure: ScoreMatrix}`` (what :func:`irrepro.measures.evaluate` returns), one
-    ScoreMatrix, or a ``(runs, topics)`` array; every measure must hold the same runs. With
-    ``baseline`` (a run's name or index) every other run is tested against it and the p-values are
-    adjusted over those S - 1 pairs, per measure; without, all pairs are tested (ranx's report)
-    and each mean is marked by the runs it significantly beats. ``test`` is any of
-    :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
-    (default), ``"bh"``, ``"none"`` (randomised Tukey HSD: family-wise by itself), ``alpha`` the
-    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
-    or a percentage: :func:`irrepro.stats.check_level`; B_intervals topic samples) of each run's
-    difference from the baseline, or of its mean without one.
-
-    The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
-    samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
-    ``n_jobs``.
-    """
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
-    digits = parallel.check_int(digits, "digits", minimum=0)
-    level = check_level(level)
-    mats = _as_measures(scores)
-    first = None
-    arrays = {}
-    for m, sm in mats.items():
-        x, systems, _ = _as_matrix(sm)
-        if first is None:
-            first = systems
-        elif systems != first:
-            raise InputError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
-        arrays[m] = x
-    runs = first
-    base = None if baseline is None else runs[_baseline_index(baseline, runs)]
-    needs_seed = test in ("bootstrap", "permutation", "tukey") or intervals
-    ss_test = ss_ci = None
-    if needs_seed:
-        if seed is None:
-            what = "the intervals resample" if test not in ("bootstrap", "permutation", "tukey") else f"the {test} test resamples"
-            raise InputError(f"pass seed: {what}")
-        ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
-    tests, wtl, lows, highs = {}, {}, {}, {}
-    for m, x in arrays.items():
-        sm = mats[m] if isinstance(mats[m], ScoreMatrix) else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
-        tests[m] = pairwise_test(sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs)
-        wtl[m] = win_tie_loss(sm, baseline=base)
-        if intervals:
-            samples = _check_samples(None, x.shape[1], B_intervals, ss_ci)
-            if base is not None:
-                es: EffectSizes = effect_sizes(sm, baseline=base, kind="difference", samples=samples,
-                                               level=level, n_jobs=n_jobs)  # fmt: skip
-                lo, hi = np.full(len(runs), np.nan), np.full(len(runs), np.nan)
-                lo[es.pairs[:, 0]], hi[es.pairs[:, 0]] = es.low, es.high
-            else:
-                lo, hi = _mean_intervals(x, samples, level)
-            lows[m], highs[m] = lo, hi
-    means = pd.DataFrame({m: x.mean(axis=1) for m, x in arrays.items()}, index=pd.Index(runs, name="run"))
-    frame = (lambda d: pd.DataFrame(d, index=means.index)) if intervals else (lambda d: None)
-    undefined = {}
-    for m, x in arrays.items():  # why a test has no answer (its p is NaN): said below the table
-        r = tests[m]
-        none = r.pairs[np.isnan(r.p)]
-        if len(none):
-            why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
-            undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
-    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits,
-                           undefined)

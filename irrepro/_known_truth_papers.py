@@ -1,0 +1,242 @@
+"""The known-truth experiments of two more papers, served from :mod:`irrepro.known_truth`:
+Webber, Moffat & Zobel's (2008) self-significance when both topic sets share one population
+(:func:`self_significance_null`) and the coverage of Cormack & Lynam's (2006) corpus-bootstrap
+intervals in a known population (:func:`corpus_coverage`); and the sizes every known-truth
+experiment defaults to (:func:`default_trials`, :func:`default_B`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import corpus_bootstrap as cb
+from . import parallel
+from . import standardize as sz
+from .data._matrices import _checked_scores
+from .parallel import SeedLike, check_int
+from .stats import check_level
+
+__all__ = ["default_trials", "default_B", "SelfSignificance", "self_significance_null", "Coverage",
+           "corpus_coverage"]
+
+
+def default_trials(scale: str = "paper") -> int:
+    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale. With
+    independent trials a 5% rate has the Monte Carlo error ``known_truth.mc_error(0.05, 24000)`` = 0.0014; the
+    trials of one simulated pair (or family) share its model, so the clustered error is larger by
+    the square root of the design effect: 24,000 keeps it below :data:`irrepro.known_truth.MC_TARGET` for design
+    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        The papers' sizes (default) or small ones; the book passes ``IRREPRO_SCALE``
+        (:func:`irrepro.book.config`), this function never reads it.
+
+    Returns
+    -------
+    int
+        The number of trials.
+    """
+    return 24_000 if parallel.check_scale(scale) == "paper" else 600
+
+
+def default_B(scale: str = "paper") -> int:
+    """Resamples of the bootstrap and permutation tests: 1000 (Sakai 2006) or 200 (quick).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        As in :func:`default_trials`.
+
+    Returns
+    -------
+    int
+        The number of resamples.
+    """
+    return 1000 if parallel.check_scale(scale) == "paper" else 200
+
+
+
+# --------------------------------------------------------------------------------------------
+# Webber, Moffat & Zobel (2008): self-significance when both topic sets share one population
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SelfSignificance:
+    """Per trial (two topic sets of ``n_topics`` drawn independently, with replacement, from the
+    same population of topics) and form (``"raw"``, ``"standardized"``): the share of systems a
+    two-sample t-test at ``alpha`` finds different from themselves. ``share[form]`` is (trials,)."""
+
+    share: dict
+    n_systems: int
+    n_topics: int
+    alpha: float
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """Per form: the mean false-positive rate (over systems and trials) with its Monte Carlo
+        se (over trials), and the upper end of the central ``level`` range of the per-trial
+        share (the paper's Figure 6 statistic). ``level``: a fraction or a percentage
+        (:func:`irrepro.stats.check_level`)."""
+        level = check_level(level)
+        rows = []
+        for form, s in self.share.items():
+            rows.append({"form": form, "false-positive rate": s.mean(), "se": s.std(ddof=1) / np.sqrt(len(s)),
+                         f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
+                         "trials": len(s)})
+        return pd.DataFrame(rows).set_index("form")
+
+
+def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
+                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500,
+                           scale: str = "paper") -> SelfSignificance:
+    """Webber et al.'s (2008, section 5) self-significance with a known truth: the topics of
+    ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
+    topics from it independently with replacement, so every system's two expected scores are
+    equal, and counts the systems that :func:`irrepro.standardize.self_significance` (two-sided
+    Student t-test) finds different from themselves, on raw scores and on scores standardized by
+    ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
+    per-topic transformation, so the null holds for both forms). ``trials=None``:
+    :func:`default_trials` of ``scale`` (the papers' by default)."""
+    x = _checked_scores(matrix, "matrix")
+    forms = {"raw": x, "standardized": sz.standardize(x, factors)}
+    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
+    sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
+    rngs = parallel.spawn(seed, len(sizes))
+    S, T = x.shape
+
+    def run(k):
+        idx = rngs[k].integers(0, T, size=(2, sizes[k], n_topics))
+        out = {}
+        for form, v in forms.items():
+            a = v[:, idx[0]].reshape(S * sizes[k], n_topics)
+            b = v[:, idx[1]].reshape(S * sizes[k], n_topics)
+            out[form] = sz.self_significance(a, b, alpha=alpha).reshape(S, sizes[k]).mean(axis=0)
+        return out
+
+    out = parallel.parallel_map(run, range(len(sizes)), n_jobs=n_jobs)
+    share = {f: np.concatenate([o[f] for o in out]) for f in forms}
+    return SelfSignificance(share, S, n_topics, alpha)
+
+
+# --------------------------------------------------------------------------------------------
+# Cormack & Lynam (2006): coverage of corpus-bootstrap intervals in a known population
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Per usable list of every drawn corpus: where the population's AP (``truth``) and the AP of
+    a second, independent corpus (``other``) fall with respect to each method's interval from the
+    first corpus (-1 below, 0 in, +1 above; :func:`irrepro.corpus_bootstrap.position`).
+    ``cluster`` (lists,) identifies (corpus, topic), the unit whose lists share documents."""
+
+    methods: tuple[str, ...]
+    truth: dict
+    other: dict
+    cluster: np.ndarray
+    n_rel: np.ndarray
+    B: int
+    n_corpora: int
+
+    def table(self, min_rel: int = 0) -> pd.DataFrame:
+        """Per method: below / in / above shares of the population's AP, the in-interval share of
+        the other corpus's AP (the paper's proxy, predicted 83.5% for 95% intervals) and the
+        clustered Monte Carlo se of the coverage; lists with R > ``min_rel`` in the population."""
+        keep = self.n_rel > min_rel
+        _, inv = np.unique(self.cluster[keep], return_inverse=True)
+        rows = []
+        for m in self.methods:
+            pos, oth = self.truth[m][keep], self.other[m][keep]
+            inside = (pos == 0).astype(float)
+            k = inv.max() + 1
+            r_c, n_c = np.bincount(inv, inside, k), np.bincount(inv, minlength=k)
+            se = np.sqrt(np.sum((r_c - inside.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(inside)
+            rows.append({"method": m, "lists": int(keep.sum()), "below": np.mean(pos < 0), "coverage": inside.mean(),
+                         "above": np.mean(pos > 0), "se": se, "other corpus inside": np.mean(oth == 0)})
+        return pd.DataFrame(rows).set_index("method")
+
+
+def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r_not_vocab: np.ndarray,
+                 rel_in_vocab: list, n_vocab: int, rng: np.random.Generator):
+    """One corpus drawn from the population by Cormack & Lynam's model: every document of the
+    population k ~ Poisson(1) times (the same k in every list), copies ranked consecutively.
+    Returns the drawn lists' relevance (L, K'), their lengths and R* per topic."""
+    mult = rng.poisson(1.0, size=n_vocab)
+    L, K = relevant.shape
+    k = np.where(codes >= 0, mult[np.maximum(codes, 0)], 0)
+    new_len = k.sum(axis=1)
+    width = max(int(new_len.max(initial=1)), 1)
+    rows = np.repeat(np.repeat(np.arange(L), K), k.ravel())
+    cols = np.arange(len(rows)) - np.repeat(np.r_[0, np.cumsum(new_len)[:-1]], new_len)
+    out = np.zeros((L, width), dtype=bool)
+    out[rows, cols] = np.repeat(relevant.ravel(), k.ravel())
+    r_star = np.array([mult[d].sum() for d in rel_in_vocab]) + rng.poisson(r_not_vocab)
+    return out, new_len, r_star
+
+
+def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
+                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95,
+                    scale: str = "paper") -> Coverage:
+    """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
+    truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
+    and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
+    ``n_corpora`` corpora is drawn from it by the paper's own model (every document k ~ Poisson(1)
+    times, shared by all lists), linear, logit and BCa intervals at ``level`` (95%) and their small-R corrections
+    are computed on it (B corpus-bootstrap samples, :func:`irrepro.corpus_bootstrap.bootstrap_ap`),
+    and the population's AP and the AP on a second, independent corpus are located against them.
+
+    For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
+    TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
+    data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
+    the population as non-relevant ones). ``level``: a fraction or a percentage
+    (:func:`irrepro.stats.check_level`). ``B=None``: :func:`default_B` of ``scale`` (the papers'
+    by default)."""
+    level = check_level(level)
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
+    S, T, K = runs.grades.shape
+    vocab = {d: i for i, d in enumerate(runs.vocab)}
+    codes = runs.doc_codes.astype(np.int64)
+    relevant = runs.relevant(rel)
+    qt = runs.qrels.table
+    qt = qt[qt["grade"] >= rel]
+    rel_docs = [qt.loc[qt["topic"] == t, "doc"].to_numpy() for t in runs.topics]
+    rel_in_vocab = [np.array([vocab[d] for d in docs if d in vocab], dtype=np.int64) for docs in rel_docs]
+    n_rel = np.array([len(d) for d in rel_docs])
+    r_not_vocab = n_rel - np.array([len(d) for d in rel_in_vocab])
+    lengths = (codes >= 0).sum(axis=-1)
+    pop = cb.compact_lists(relevant, n_rel[None, :], lengths)
+    flat_rel, flat_codes = relevant.reshape(S * T, K), codes.reshape(S * T, K)
+    seeds = parallel.as_seed_sequence(seed).spawn(n_corpora)
+    methods = ("linear", "logit", "bca", "linear+smallR", "logit+smallR")
+    truth: dict[str, list] = {m: [] for m in methods}
+    other: dict[str, list] = {m: [] for m in methods}
+    clusters, rels = [], []
+    for c, ss in enumerate(seeds):
+        g_a, g_b, g_boot = parallel.spawn(ss, 3)
+        drawn = []
+        for g in (g_a, g_b):
+            lst, ln, r_star = _draw_corpus(flat_rel, lengths.ravel(), flat_codes, r_not_vocab, rel_in_vocab,
+                                           len(runs.vocab), g)
+            drawn.append(cb.compact_lists(lst.reshape(S, T, -1), r_star[None, :], ln.reshape(S, T)))
+        a, b_ = drawn
+        reps = cb.bootstrap_ap(a, B, g_boot, n_jobs=n_jobs)
+        est = a.ap.reshape(S, T)
+        ivs = cb.intervals_from_replicates(est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T),
+                                           level=level)
+        r_a = a.n_rel.reshape(S, T)
+        for m in ("linear", "logit"):
+            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level)
+        ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
+        for m in methods:
+            iv = ivs[m]
+            truth[m].append(cb.position(pop.ap.reshape(S, T), iv.lower, iv.upper)[ok])
+            other[m].append(cb.position(b_.ap.reshape(S, T), iv.lower, iv.upper)[ok])
+        clusters.append((c * T + np.broadcast_to(np.arange(T), (S, T)))[ok])
+        rels.append(np.broadcast_to(n_rel, (S, T))[ok])
+    return Coverage(methods, {m: np.concatenate(v) for m, v in truth.items()},
+                    {m: np.concatenate(v) for m, v in other.items()}, np.concatenate(clusters),
+                    np.concatenate(rels), B, n_corpora)

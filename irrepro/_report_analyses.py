@@ -1,0 +1,126 @@
+"""The report's two heavy analyses, by blocks so that memory does not grow with the number of
+runs: the paired tests of every pair of runs (a :class:`~irrepro.significance.PairwiseResult` as
+the report's table) and the corpus bootstrap of every run; :func:`irrepro.report.analyse` calls
+them."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+import numpy as np
+import pandas as pd
+
+from . import bootstrap_tests as bt
+from . import corpus_bootstrap as cb
+from . import parallel, significance
+from .data import RunSet, ScoreMatrix
+from .errors import InputError
+
+#: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
+#: the report's columns at once, so memory does not grow with the number of pairs.
+_PAIR_BLOCK = 512
+#: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
+#: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
+_CORPUS_LISTS = 800
+_CORPUS_CELLS = 1 << 22
+
+
+# --------------------------------------------------------------------------------------------
+# the analyses
+# --------------------------------------------------------------------------------------------
+
+
+def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap",
+                baseline: str | None = None) -> pd.DataFrame:
+    """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
+    pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
+    the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
+    ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``, in a fraction
+    of its memory, as a :class:`~irrepro.significance.PairwiseResult`'s ``to_frame`` with the
+    report's column names.
+
+    With ``baseline`` only the pairs (run, baseline) are tested and adjusted (that family). With
+    another ``test`` (:data:`irrepro.significance.TESTS`) its p-values (B resamples, from a child
+    of ``seed``) take the ASL's place; the interval and d_z stay the paired bootstrap's. Randomised
+    Tukey HSD's ASLs are family-wise already: no Holm / BH columns then."""
+    if test not in significance.TESTS:
+        raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
+    seed_test = None
+    if test != "bootstrap":
+        seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
+    samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
+    if baseline is None:
+        pairs = bt.all_pairs(scores.shape[0])
+    else:
+        pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
+    blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
+
+    def block(p):
+        res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
+        return res.difference, res.confidence_interval(0.95), res.effect_size, res.p
+
+    parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
+    obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
+    x = scores.scores
+    es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
+    if test == "bootstrap":
+        res = significance.PairwiseResult("bootstrap", scores.measure, tuple(scores.systems), pairs, obs, asl,
+                                          asl.copy(), "none", x.shape[1], int(samples.shape[0]))
+    else:
+        res = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test, n_jobs=n_jobs)
+    # the difference, interval and d_z are the paired bootstrap's whatever the test
+    res = replace(res, difference=obs, effect_size=es, interval=ci)
+    frame = res.to_frame()[["system_x", "system_y", "difference", "ci_low", "ci_high", "effect_size", "p"]]
+    frame.columns = ["run x", "run y", "difference", "95% CI low", "95% CI high", "effect size d_z", "ASL"]
+    if test != "tukey":  # no answer (NaN): p = 1 in the family
+        frame["ASL (Holm)"] = res.adjust("holm").p_adjusted
+        frame["ASL (BH)"] = res.adjust("fdr_bh").p_adjusted
+    return frame
+
+
+def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
+    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` dense
+    cells (at least one run each): a rule of the data alone, not of the number of workers."""
+    S, T = lengths.shape
+    longest = lengths.max(axis=1, initial=0)
+    blocks, start, k = [], 0, 1
+    for s in range(S):
+        k_new = max(k, int(longest[s]), 1)
+        n = s - start + 1
+        if n > 1 and (n * T > _CORPUS_LISTS or n * T * k_new > _CORPUS_CELLS):
+            blocks.append(np.arange(start, s))
+            start, k_new = s, max(int(longest[s]), 1)
+        k = k_new
+    blocks.append(np.arange(start, S))
+    return blocks
+
+
+def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
+    """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
+    run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
+    the dense lists of one block at a time are in memory."""
+    from tqdm import tqdm
+
+    blocks = _run_blocks(np.asarray(runs.lengths))
+    seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
+    parts = []
+    with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
+        for idx, ss in zip(blocks, seeds):
+            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,  # type: ignore[arg-type]
+                                        n_jobs=n_jobs, average="all"))  # fmt: skip
+            bar.update(len(idx))
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(ivs):
+        return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])
+                                  for f in fields(ivs[0]) if f.name != "method"})  # fmt: skip
+
+    first = parts[0]
+    return cb.FullCorpus(
+        runs.runs, runs.topics,
+        np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
+        {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
+        {k: cat([p.maps[k] for p in parts]) for k in first.maps},
+        None,
+    )  # fmt: skip

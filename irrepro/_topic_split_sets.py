@@ -1,0 +1,196 @@
+"""Sanderson & Zobel (2005) beyond the swap experiment, served from :mod:`irrepro.topic_split`:
+significance on the full topic set by relative-difference band (section 3,
+:func:`full_set_tests`, :func:`significant_share`), pool depth and assessor effort (section 4,
+:func:`pool_sizes`) and the standard deviation of MAP against the topic sample size (section 5,
+:func:`map_sd`). The tests are :mod:`irrepro.significance.classical`'s."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import parallel
+from ._deprecation import renamed_arguments
+from .data import RunSet, ScoreMatrix, pool_documents
+from .data._matrices import _checked_scores
+from .errors import InputError, UnknownNameError
+from .parallel import SeedLike
+from .significance import classical
+
+__all__ = ["full_set_tests", "significant_share", "pool_sizes", "map_sd"]
+
+#: The paired tests of the significance filters (:mod:`irrepro.significance.classical`), by the
+#: filters' names (the paper's "t" is :data:`irrepro.significance.TESTS`' "paired-t").
+_TESTS = {"t": classical.paired_t_pvalues, "sign": classical.sign_test_pvalues, "wilcoxon": classical.wilcoxon_pvalues}
+
+
+# --------------------------------------------------------------------------------------------
+# significance on the full topic set
+# --------------------------------------------------------------------------------------------
+
+
+def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t", "sign", "wilcoxon")) -> pd.DataFrame:
+    """Every pair of runs within each matrix compared on all its topics.
+
+    Every pair of runs within each matrix compared on all its topics (section 3, "consideration
+    of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
+    relative difference (relative to the smaller mean) and the p-value of each test.
+
+    Parameters
+    ----------
+    matrices : sequence of ScoreMatrix
+    tests : sequence of str
+        ``"t"``, ``"sign"``, ``"wilcoxon"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    rows = []
+    for k, m in enumerate(matrices):
+        a, b = np.triu_indices(m.shape[0], k=1)
+        X = _checked_scores(m, f"matrices[{k}]")
+        mean = X.mean(axis=1)
+        hi = np.maximum(mean[a], mean[b])
+        lo = np.minimum(mean[a], mean[b])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.where(lo > 0, (hi - lo) / lo, np.inf)
+        frame = pd.DataFrame(
+            {
+                "collection": m.collection,
+                "run_a": np.asarray(m.systems)[a],
+                "run_b": np.asarray(m.systems)[b],
+                "score_a": mean[a],
+                "score_b": mean[b],
+                "abs_diff": hi - lo,
+                "rel_diff": rel,
+            }
+        )
+        D = X[a] - X[b]
+        for t in tests:
+            if t not in _TESTS:
+                raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
+            frame[f"p_{t}"] = _TESTS[t](D)
+        rows.append(frame)
+    return pd.concat(rows, ignore_index=True)
+
+
+def significant_share(
+    pairs: pd.DataFrame,
+    bands: Sequence[tuple[float, float]],
+    *,
+    alpha: float = 0.05,
+    min_score: float | None = None,
+    tests: Sequence[str] = ("t", "sign", "wilcoxon"),
+) -> pd.DataFrame:
+    """Share of pairs with p <= ``alpha`` per relative-difference band.
+
+    Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
+    ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
+    check: "when runs with a low MAP score are discarded").
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        :func:`full_set_tests`' rows.
+    bands : sequence of (float, float)
+        ``[lo, hi)`` relative differences.
+    alpha : float
+    min_score : float, optional
+    tests : sequence of str
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    p = pairs
+    if min_score is not None:
+        p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
+    out = []
+    for lo, hi in bands:
+        sel = p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
+        row = {"band": f"{100 * lo:g}-{100 * hi:g}%", "pairs": len(sel)}
+        for t in tests:
+            row[t] = float((sel[f"p_{t}"] <= alpha).mean()) if len(sel) else float("nan")
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------------------------
+# pool depth and assessor effort
+# --------------------------------------------------------------------------------------------
+
+
+def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 1) -> pd.DataFrame:
+    """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
+
+    Returns one row per (topic, depth): the pool size and the number of judged-relevant
+    (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
+    (so deep pools of a collection judged shallowly are undercounted). The pool is
+    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives).
+
+    Parameters
+    ----------
+    runset : RunSet
+    depths : sequence of int
+    rel : int
+        The least relevant grade.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    depths = sorted(set(int(d) for d in depths))
+    if depths[0] < 1:
+        raise InputError("pool depths must be >= 1")
+    T = len(runset.topics)
+    rows = []
+    for d in depths:
+        topic, _, grade = pool_documents(runset, d)
+        size = np.bincount(topic, minlength=T)
+        nrel = np.bincount(topic[grade >= rel], minlength=T)
+        rows.append(pd.DataFrame({"topic": runset.topics, "depth": d, "pool": size, "relevant": nrel}))
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------------------------
+# standard deviation of MAP against the topic sample size
+# --------------------------------------------------------------------------------------------
+
+
+@renamed_arguments(n_samples="B")
+def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
+    """Average over runs of the sd of the mean score over random topic samples.
+
+    Average over runs of the standard deviation of the mean score over ``B`` random
+    samples of n topics (section 5; each sample drawn without replacement, samples independent;
+    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd.
+
+    Parameters
+    ----------
+    matrix : ScoreMatrix
+    sizes : sequence of int
+        Topics per sample.
+    B : int
+        Samples per size.
+    seed : SeedLike
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    B = parallel.check_int(B, "B", minimum=2)
+    X = _checked_scores(matrix, "matrix")
+    S, T = X.shape
+    sizes = [int(s) for s in sizes]
+    if min(sizes) < 1 or max(sizes) > T:
+        raise InputError(f"sizes must be in 1..{T}")
+    rngs = parallel.spawn(seed, len(sizes))
+    out = []
+    for n, rng in zip(sizes, rngs):
+        idx = rng.permuted(np.tile(np.arange(T), (B, 1)), axis=1)[:, :n]
+        sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
+        out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
+    return pd.DataFrame(out)

@@ -1,0 +1,466 @@
+"""The bootstrap tests of all pairs of systems on shared topic samples: Sakai's (2006, sections
+3.1-3.2) studentised paired test and unpaired test, and the unstudentised bootstrap-shift test of
+the mean difference (Efron & Tibshirani 1993, algorithm 16.2; Urbano et al. 2019's "bootstrap"),
+with the discriminative power they give a measure (Sakai 2006, section 3.3, Table 2) on their
+result, :class:`BootstrapResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import parallel
+from .._deprecation import renamed_arguments, renamed_attribute
+from ..errors import InputError
+from ..parallel import SeedLike
+from ..stats import check_level
+from ._samples import (
+    _as_matrix,
+    _check_samples,
+    _counts,
+    _resolve_pairs,
+    _summary,
+    bootstrap_summaries,
+    log_scores,
+)
+from .result import PairwiseResult, _baseline_name
+
+__all__ = ["BootstrapResult", "paired_bootstrap_test", "unpaired_bootstrap_test", "bootstrap_shift_test"]
+
+#: Pairs handled per task (fixed, so the split does not depend on the number of workers).
+_CHUNK = 512
+#: Differences at most this share of the scores' scale are rounding noise (float64 resolves
+#: ~1e-16; sums over thousands of ranks or topics keep ~1e-13): see :func:`_studentised`.
+_NOISE = 1e-9
+
+
+def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``(P,)``: the size of rounding noise of each pair, ``_NOISE`` times the larger absolute
+    score of its two systems (a difference this small is no difference)."""
+    return _NOISE * np.maximum(np.abs(x[pairs[:, 0]]).max(1), np.abs(x[pairs[:, 1]]).max(1))
+
+
+@dataclass(frozen=True)
+class BootstrapResult(PairwiseResult):
+    """A bootstrap test of every pair of systems under one measure.
+
+    A bootstrap test of every pair of systems under one measure: a
+    :class:`~irrepro.significance.PairwiseResult` (``difference``, ``p`` = the achieved
+    significance level, ASL; ``p_adjusted``; ``effect_size``) with what Sakai's (2006) figures
+    and tables need.
+
+    ``test`` is ``"bootstrap"`` (Sakai's studentised paired test), ``"bootstrap-shift"`` (the
+    unstudentised shift test of the mean difference) or ``"unpaired-bootstrap"``; ``summary`` the
+    summary tested (``"mean"``, ``"gmean"``, a function's name); ``statistic`` the observed test
+    statistic (paired: t(z); shift: mean(z); unpaired: the difference); ``replicates`` ``(P, B)``
+    the bootstrap replicates of the difference under H0 (paired and shift: the mean of w*b;
+    unpaired: d*b) and ``replicate_statistic`` those of the statistic (paired: t(w*b)).
+    ``asl`` and ``observed`` are the deprecated names of ``p`` and ``difference``.
+
+    Attributes
+    ----------
+    summary : str
+        The summary tested.
+    statistic : numpy.ndarray
+        ``(P,)`` the observed statistic.
+    replicates, replicate_statistic : numpy.ndarray
+        ``(P, B)`` under H0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> r = sg.paired_bootstrap_test(x, B=200, seed=1)
+    >>> r.test, r.difference.round(2).tolist(), r.p.tolist()
+    ('bootstrap', [0.14], [0.075])
+    >>> r.discriminative_power(alpha=0.1)
+    1.0
+    """
+
+    summary: str = "mean"
+    statistic: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    replicates: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
+    replicate_statistic: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
+    _ci_summaries: tuple | Callable[[], tuple] | None = field(default=None, repr=False)
+
+    asl = renamed_attribute("asl", "p")
+    observed = renamed_attribute("observed", "difference")
+
+    @renamed_arguments(confidence="level")
+    def confidence_interval(self, level: float = 0.95) -> np.ndarray:
+        """``(P, 2)`` percentile bootstrap interval of each difference (beyond the paper).
+
+        Parameters
+        ----------
+        level : float
+            A fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+        Returns
+        -------
+        numpy.ndarray
+            Paired and shift: mean(z) + the quantiles of mean(w*b) (mean(z) + mean(w*b) is the
+            mean of z over Q*b). Unpaired: quantiles of M(x*b) - M(y*b) with x and y resampled
+            separately.
+        """
+        level = check_level(level)
+        q = [(1 - level) / 2, (1 + level) / 2]
+        if self.test != "unpaired-bootstrap":
+            return self.difference[:, None] + np.quantile(self.replicates, q, axis=1).T
+        ci = self._ci_summaries
+        if callable(ci):  # computed on first use, then kept
+            ci = ci()
+            object.__setattr__(self, "_ci_summaries", ci)
+        if ci is None:
+            raise InputError("this unpaired test carries no resamples for an interval")
+        mx, my = ci
+        return np.quantile(mx[self.pairs[:, 0]] - my[self.pairs[:, 1]], q, axis=1).T
+
+    def discriminative_power(self, alpha: float = 0.05) -> float:
+        """Share of pairs with ASL < alpha (Sakai 2006, section 3.3, Table 2 column 2).
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        float
+        """
+        return float(np.mean(self.p < alpha))
+
+    def asl_curve(self) -> np.ndarray:
+        """The ASLs sorted ascending: the curves of Sakai's (2006) Figures 7 and 8.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(P,)``.
+        """
+        return np.sort(self.p)
+
+    def required_difference(self, alpha: float = 0.05, *, per_pair: bool = False, digits: int = 2):
+        """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6).
+
+        For each pair take the bootstrap replicate whose statistic is the ``B*alpha``-th largest
+        in absolute value (paired: sorted by ``|t(w*b)|``, the reported value is that replicate's
+        ``|mean of w*b|``; unpaired: the ``B*alpha``-th largest ``|d*b|``); the estimate is the maximum
+        over pairs, rounded to ``digits`` significant figures. ``per_pair=True`` returns the
+        per-pair values (unrounded) instead.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level (``B * alpha`` must be between 1 and B).
+        per_pair : bool
+            Return every pair's value.
+        digits : int
+            Significant figures of the estimate.
+
+        Returns
+        -------
+        float or numpy.ndarray
+        """
+        k = int(round(self.B * alpha))
+        if not 1 <= k <= self.B:
+            raise InputError(f"B*alpha must be between 1 and B, got {self.B}*{alpha}")
+        key = np.abs(self.replicate_statistic)
+        b = np.argpartition(-key, k - 1, axis=1)[:, k - 1]
+        diffs = np.abs(self.replicates[np.arange(len(b)), b])
+        if per_pair:
+            return diffs
+        return _round_sig(float(diffs.max()), digits)
+
+
+def _round_sig(x: float, digits: int) -> float:
+    if x == 0 or not np.isfinite(x):
+        return x
+    return float(f"{x:.{digits}g}")
+
+
+def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1).
+
+    ``tol`` (broadcastable to the result) is the size of rounding noise *on the scale of the
+    scores* (``_NOISE`` times the larger absolute score of the pair), not of the difference: a
+    sample whose sd is within ``tol`` (or zero up to the rounding of the sums) is constant, and a
+    constant sample gives t = 0 when its mean is within ``tol`` too (no difference at all, e.g.
+    1e-12 on every topic), else +-inf (a real difference on which every topic agrees)."""
+    mean = s1 / n
+    var = s2 - s1 * mean
+    var *= 1.0 / (n * (n - 1))  # var / n
+    degenerate = (var <= 1e-13 * np.abs(s2) / (n * n)) | (var * n <= np.square(tol))
+    np.maximum(var, 0.0, out=var)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(var, out=var)
+    if degenerate.any():
+        md = mean[degenerate]
+        td = np.broadcast_to(tol, mean.shape)[degenerate]
+        t[degenerate] = np.where(np.abs(md) <= td, 0.0, np.copysign(np.inf, md))
+    return mean, t
+
+
+def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int | None = None) -> list:
+    chunk = _CHUNK if chunk is None else chunk  # read when called (the tests make it small)
+    chunks = [slice(a, min(a + chunk, n_pairs)) for a in range(0, n_pairs, chunk)]
+    return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)  # serial for one worker or one chunk
+
+
+def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> BootstrapResult:
+    """The paired tests on shared samples: Sakai's studentised one (``test="bootstrap"``) or the
+    shift test of the mean (``"bootstrap-shift"``); both resample w = z - mean(z)."""
+    x, systems, measure = _as_matrix(scores)
+    if log:
+        x = log_scores(x)
+        measure = f"AG_{measure}" if measure else "AG"
+    base = baseline
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    n = x.shape[1]
+    samples = _check_samples(samples, n, B, seed)
+    c = _counts(samples, n)  # (B, n)
+    B = samples.shape[0]
+    shift = test == "bootstrap-shift"
+
+    def run(sl: slice):
+        p = pairs[sl]
+        z = x[p[:, 0]] - x[p[:, 1]]  # (P, n)
+        tol = _pair_noise(x, p)  # (P,)
+        zbar, tz = _studentised(z.sum(1), (z * z).sum(1), n, tol)
+        w = z - zbar[:, None]
+        wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n, tol[:, None])  # (P, B)
+        if shift:  # |mean(w*b)| >= |mean(z)|; a mean within rounding noise is no difference
+            asl = np.where(np.abs(zbar) <= tol, 1.0, np.count_nonzero(np.abs(wbar) >= np.abs(zbar)[:, None], axis=1) / B)
+        else:
+            asl = np.count_nonzero(np.abs(tw) >= np.abs(tz)[:, None], axis=1) / B
+        sd = z.std(axis=1, ddof=1)
+        return zbar, tz, asl, wbar, tw, np.where(sd > tol, sd, 0.0)  # noise-level sd: none
+
+    parts = _map_chunks(run, len(pairs), n_jobs)
+    zbar, tz, asl, wbar, tw, sd = (np.concatenate(a) for a in zip(*parts))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        es = np.where(sd > 0, zbar / np.where(sd > 0, sd, 1.0), 0.0)
+    stat, rep_stat = (zbar, wbar) if shift else (tz, tw)
+    return BootstrapResult(
+        test, measure, systems, pairs, zbar, asl, asl.copy(), "none", n, B,
+        baseline=_baseline_name(systems, pairs, base), effect_size=es, summary="mean",
+        statistic=stat, replicates=wbar, replicate_statistic=rep_stat,
+    )  # fmt: skip
+
+
+def paired_bootstrap_test(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    B: int = 1000,
+    seed: SeedLike = None,
+    samples=None,
+    log: bool = False,
+    n_jobs: int | None = None,
+) -> BootstrapResult:
+    """Sakai's (2006) paired bootstrap test with the studentised statistic, every pair at once.
+
+    Paired bootstrap test with the studentised statistic for every pair of systems
+    (Sakai 2006, section 3.1, Figures 1 and 2).
+
+    For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
+    (sd with n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples Q*b,
+    ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices (default: all pairs i < j).
+    baseline : str or int, optional
+        A system's name or index: every other system against it, pairs ``(s, baseline)``.
+    B : int
+        The number of bootstrap samples (when ``samples`` is not given).
+    seed : SeedLike
+        Draws the samples when ``samples`` is omitted.
+    samples : numpy.ndarray, optional
+        A ``(B, T)`` matrix from :func:`irrepro.bootstrap_tests.bootstrap_samples`, shared by
+        all pairs.
+    log : bool
+        Test the ``AG_`` form (mean of log(x + 0.00001), section 3.1).
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    BootstrapResult
+        ``test="bootstrap"``, ``p`` the ASLs (unadjusted, ``correction="none"``),
+        ``effect_size`` mean(z)/sd(z) (Cohen's d_z; with
+        :meth:`BootstrapResult.confidence_interval` beyond the paper).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sg.paired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    [0.075, 0.52, 0.335]
+    """
+    return _paired("bootstrap", scores, pairs, baseline, B, seed, samples, log, n_jobs)
+
+
+def bootstrap_shift_test(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    B: int = 1000,
+    seed: SeedLike = None,
+    samples=None,
+    n_jobs: int | None = None,
+) -> BootstrapResult:
+    """The bootstrap-shift test of the mean difference, every pair at once.
+
+    The bootstrap-shift test of the mean difference for every pair of systems: Efron &
+    Tibshirani's (1993) algorithm 16.2 without studentising, Urbano, Lima & Hanjalic's (2019)
+    "bootstrap" test.
+
+    z = x - y is shifted to mean zero (w = z - mean(z)) and resampled over topics as in
+    :func:`paired_bootstrap_test` (the same samples give the same w*b);
+    ``p = #{ |mean(w*b)| >= |mean(z)| } / B``, and p = 1 for a mean difference within rounding
+    noise of the scores.
+
+    Parameters
+    ----------
+    scores, pairs, baseline, B, seed, samples, n_jobs
+        As in :func:`paired_bootstrap_test`.
+
+    Returns
+    -------
+    BootstrapResult
+        ``test="bootstrap-shift"``; ``statistic`` the mean difference and ``replicate_statistic``
+        its replicates under H0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> sg.bootstrap_shift_test(x, B=200, seed=1).p.tolist()
+    [0.005]
+    """
+    return _paired("bootstrap-shift", scores, pairs, baseline, B, seed, samples, False, n_jobs)
+
+
+def unpaired_bootstrap_test(
+    scores,
+    pairs=None,
+    *,
+    baseline: str | int | None = None,
+    summary="mean",
+    B: int = 1000,
+    seed: SeedLike = None,
+    samples=None,
+    n_jobs: int | None = None,
+) -> BootstrapResult:
+    """Sakai's (2006) unpaired bootstrap test of any summary, every pair at once.
+
+    Unpaired bootstrap test for every pair of systems with any summary statistic
+    (Sakai 2006, section 3.2, Figures 3 and 4).
+
+    d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
+    ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)
+    and ``ASL = #{ |d*b| >= |d| } / B``. ``pairs`` or ``baseline`` as in :func:`paired_bootstrap_test`.
+
+    ``summary``: ``"mean"``, ``"gmean"`` (Sakai's eq. 7 geometric mean, so G_AveP is tested
+    directly) or a function reducing the last axis of an array (e.g. ``np.median`` via
+    ``lambda a: np.median(a, axis=-1)``). The arithmetic and geometric means run as one matrix
+    product over all pairs; a function is applied to ``pairs x B x 2n`` arrays in chunks.
+    ``effect_size`` is d over the pooled per-topic sd and :meth:`BootstrapResult.confidence_interval`
+    a percentile interval of d from resampling x and y separately (beyond the paper; x*b from the
+    first half of row b of ``samples`` and y*b from the second, both taken modulo n).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, systems x topics.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices (default: all pairs i < j).
+    baseline : str or int, optional
+        Every other system against this one.
+    summary : str or callable
+        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    B : int
+        The number of bootstrap samples (when ``samples`` is not given).
+    seed : SeedLike
+        Draws the samples when ``samples`` is omitted.
+    samples : numpy.ndarray, optional
+        ``(B, 2T)`` indices into the pooled vector.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    BootstrapResult
+        ``test="unpaired-bootstrap"``, ``p`` the ASLs (unadjusted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sg.unpaired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    [0.11, 0.8, 0.12]
+    """
+    x, systems, measure = _as_matrix(scores)
+    s = _summary(summary)
+    base = baseline
+    pairs = _resolve_pairs(pairs, baseline, systems)
+    n = x.shape[1]
+    samples = _check_samples(samples, 2 * n, B, seed)
+    B = samples.shape[0]
+    if s.kind == "gmean":
+        measure = f"G_{measure}" if measure else "G"
+    xt = s.transform(x)
+    if s.kind != "callable":
+        cx = _counts(samples[:, :n], 2 * n) / n
+        cy = _counts(samples[:, n:], 2 * n) / n
+        diff_w = (cx - cy).T  # (2n, B)
+
+    def run(sl: slice):
+        p = pairs[sl]
+        v = np.concatenate([xt[p[:, 0]], xt[p[:, 1]]], axis=1)  # (P, 2n)
+        if s.kind == "callable":
+            obs = s.apply(x[p[:, 0]]) - s.apply(x[p[:, 1]])
+            g = v[:, samples]  # (P, B, 2n)
+            d = s.apply(g[..., :n]) - s.apply(g[..., n:])
+        elif s.kind == "mean":
+            obs = v[:, :n].mean(1) - v[:, n:].mean(1)
+            d = v @ diff_w
+        else:  # gmean: exp of the mean of logs
+            obs = s.back(v[:, :n].mean(1)) - s.back(v[:, n:].mean(1))
+            d = np.exp(v @ cx.T) - np.exp(v @ cy.T)
+        asl = np.count_nonzero(np.abs(d) >= np.abs(obs)[:, None], axis=1) / B
+        pooled = np.concatenate([x[p[:, 0]], x[p[:, 1]]], axis=1).std(axis=1, ddof=1)
+        return obs, asl, d, pooled
+
+    # a function gathers (pairs, B, 2n) arrays: keep each chunk near 5 million values
+    chunk = _CHUNK if s.kind != "callable" else max(1, 5_000_000 // (B * 2 * n))
+    parts = _map_chunks(run, len(pairs), n_jobs, chunk)
+    obs, asl, d, pooled = (np.concatenate(a) for a in zip(*parts))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        es = np.where(pooled > 0, obs / np.where(pooled > 0, pooled, 1.0), 0.0)
+    # For the confidence interval of d (not under H0): x and y resampled separately. The pooled
+    # samples taken modulo n are uniform over the n topics, and their two halves are independent.
+    # They are computed when the interval is first asked for (a test of many pairs of few systems,
+    # as irrepro.known_truth runs, would otherwise spend a fifth of its time on them).
+    kind = s.fn if s.kind == "callable" else s.kind
+
+    def ci():
+        return (bootstrap_summaries(x, samples[:, :n] % n, summary=kind),
+                bootstrap_summaries(x, samples[:, n:] % n, summary=kind))
+
+    return BootstrapResult(
+        "unpaired-bootstrap", measure, systems, pairs, obs, asl, asl.copy(), "none", n, B,
+        baseline=_baseline_name(systems, pairs, base), effect_size=es, summary=s.name,
+        statistic=obs, replicates=d, replicate_statistic=d, _ci_summaries=ci,
+    )  # fmt: skip

@@ -1,0 +1,229 @@
+"""The classical paired tests of many cases at once: the paired t-test, the sign test and
+Wilcoxon's signed-rank test, as Sanderson & Zobel (2005, section 3) and Smucker, Allan & Carterette
+(2007) use them. Each takes differences ``d`` of shape ``(..., n)`` (any leading shape, the last
+axis the topics) and returns the two-sided p-values, equal to scipy's row-by-row call
+(``scipy.stats.ttest_rel``, ``binomtest``, ``wilcoxon``) on every case.
+
+They are hand-written because they are much faster on all pairs at once than scipy's vectorised
+calls (``benchmarks/bench_tests.py``: on the 8,256 pairs of 129 runs x 50 topics the t-test is
+about 4x, Wilcoxon about 2.5x and the sign test several hundred times faster than scipy), and
+scipy's ``wilcoxon(..., axis=1)`` takes the normal approximation for every row where its
+row-by-row call is exact (n <= 50 without ties), so it does not give scipy's own p-values.
+``tests/test_significance_classical.py`` checks them against scipy on random and tied input.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from scipy import special, stats
+
+from ..errors import InputError
+
+__all__ = ["paired_t_pvalues", "sign_test_pvalues", "wilcoxon_pvalues"]
+
+
+def _as_diffs(d) -> np.ndarray:
+    d = np.asarray(d, dtype=np.float64)
+    if d.ndim == 0:
+        raise InputError("differences need a last axis of topics")
+    if d.shape[-1] < 2:
+        raise InputError(f"need at least 2 paired values per case, got {d.shape[-1]}")
+    if not np.isfinite(d).all():
+        raise InputError("differences must be finite numbers: they hold NaN or an infinity")
+    return d
+
+
+def paired_t_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of the paired t-test of many cases at once.
+
+    Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
+    ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
+
+    Zero policy (scipy's): all-zero differences give NaN (0/0); identical non-zero differences give
+    t = +-inf and p = 0 (Sanderson & Zobel 2005, section 3; Smucker et al. 2007).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.paired_t_pvalues(d).round(4).tolist()
+    [0.0897, 0.6213]
+    """
+    d = _as_diffs(d)
+    n = d.shape[-1]
+    mean = d.mean(axis=-1)
+    var = d.var(axis=-1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(var / n)
+    return 2.0 * special.stdtr(n - 1, -np.abs(t))
+
+
+def sign_test_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of the sign test of many cases at once.
+
+    Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
+    number of non-zero differences and k the number of positive ones.
+
+    Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
+    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN (Sanderson & Zobel 2005,
+    section 3).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.sign_test_pvalues(d).round(4).tolist()
+    [0.375, 1.0]
+    """
+    d = _as_diffs(d)
+    k = (d > 0).sum(axis=-1)
+    m = k + (d < 0).sum(axis=-1)
+    lo = np.minimum(k, m - k)
+    # scipy's two-sided rule for p = 0.5 sums both tails: cdf(lo) + sf(m - lo - 1), capped at 1
+    with np.errstate(invalid="ignore"):
+        p = stats.binom.cdf(lo, m, 0.5) + stats.binom.sf(m - lo - 1, m, 0.5)
+    p = np.where(2 * k == m, 1.0, np.minimum(p, 1.0))
+    return np.where(m == 0, np.nan, p)
+
+
+@cache
+def _signed_rank_counts(n: int) -> np.ndarray:
+    """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
+    c = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
+    c[0] = 1
+    for r in range(1, n + 1):
+        c[r:] = c[r:] + c[:-r].copy()
+    return c
+
+
+@cache
+def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(2W+ <= s) and P(2W+ >= s) under random signs for the doubled tied ranks coded by ``key``
+    (m << 16 | mask of group starts); exact integer counts / 2^m."""
+    m, mask = key >> 16, key & 0xFFFF
+    starts = [i for i in range(m) if mask >> i & 1] + [m]
+    ranks2 = []
+    for a, b in zip(starts[:-1], starts[1:]):
+        ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
+    c = np.zeros(width, dtype=np.int64)
+    c[0] = 1
+    for r in ranks2:
+        c[r:] = c[r:] + c[:-r].copy()
+    total = float(2**m)
+    return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
+
+
+def wilcoxon_pvalues(d) -> np.ndarray:
+    """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once.
+
+    Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
+    ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
+
+    Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied
+    absolute differences get average ranks. The null distribution is then chosen as scipy does:
+    exact (no ties and no zeros, n <= 50); exact over all 2^n sign flips (the permutation test
+    scipy runs when there are ties or zeros and n <= 13; n counts the zeros); otherwise the normal
+    approximation with the tie correction, without continuity correction. All-zero differences:
+    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy
+    (Sanderson & Zobel 2005, section 3).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+
+    Returns
+    -------
+    numpy.ndarray
+        The two-sided p-values, of shape ``d.shape[:-1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
+    >>> sg.wilcoxon_pvalues(d).round(4).tolist()
+    [0.125, 1.0]
+    """
+    d = _as_diffs(d)
+    shape, n = d.shape[:-1], d.shape[-1]
+    D = d.reshape(-1, n)
+    key_abs = np.abs(D)
+    key_abs[D == 0] = np.inf  # zeros sort last and are masked out
+    order = np.argsort(key_abs, axis=1)
+    Ds = np.take_along_axis(D, order, axis=1).T.copy()  # (n, N): loops below run over n only
+    s = np.abs(Ds)
+    m = (Ds != 0).sum(axis=0)
+    # tie groups of the sorted non-zero |d|: start and end position of each element's group
+    new = np.ones_like(Ds, dtype=bool)
+    new[1:] = s[1:] != s[:-1]
+    start = np.empty(Ds.shape, dtype=np.int16)
+    end = np.empty(Ds.shape, dtype=np.int16)
+    start[0] = 0
+    for i in range(1, n):
+        start[i] = np.where(new[i], i, start[i - 1])
+    end[n - 1] = n - 1
+    for i in range(n - 2, -1, -1):
+        end[i] = np.where(new[i + 1], i, end[i + 1])
+    valid = np.arange(n)[:, None] < m[None, :]
+    rank2 = start.astype(np.int32) + end + 2  # doubled average rank, 1-based
+    w2 = np.where(valid & (Ds > 0), rank2, 0).sum(axis=0)  # 2 * W+
+    tsize = (end - start + 1).astype(np.int32)
+    ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=0)  # sum over groups of t^3 - t
+    has_ties = ties > 0
+    p = np.full(D.shape[0], np.nan)
+
+    exact = ~has_ties & (m == n) & (n <= 50)
+    if exact.any():
+        c = _signed_rank_counts(n)
+        cdf = np.cumsum(c) / float(2**n)
+        sf = np.cumsum(c[::-1])[::-1] / float(2**n)
+        w = w2[exact] // 2
+        p[exact] = np.clip(2 * np.minimum(cdf[w], sf[w]), 0, 1)
+
+    perm = ~exact & (n <= 13)
+    if perm.any():
+        bits = np.where(new & valid, 1 << np.arange(n)[:, None], 0).sum(axis=0)
+        keys = (m.astype(np.int64) << 16) | bits
+        width = n * (n + 1) + 1
+        uk, inv = np.unique(keys[perm], return_inverse=True)
+        lo_t = np.empty((len(uk), width))
+        hi_t = np.empty((len(uk), width))
+        for i, k in enumerate(uk):
+            lo_t[i], hi_t[i] = _tied_tail_table(int(k), width)
+        obs = w2[perm]
+        p[perm] = np.clip(2 * np.minimum(lo_t[inv, obs], hi_t[inv, obs]), 0, 1)
+
+    asym = ~exact & ~perm
+    if asym.any():
+        mm = m[asym].astype(np.float64)
+        mn = mm * (mm + 1.0) * 0.25
+        se = np.sqrt((mm * (mm + 1.0) * (2.0 * mm + 1.0) - ties[asym] / 2) / 24)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (w2[asym] / 2.0 - mn) / se
+        p[asym] = np.clip(2 * special.ndtr(-np.abs(z)), 0, 1)
+    return p.reshape(shape)

@@ -1,0 +1,169 @@
+"""The table of a paper's results built: :func:`compare` runs the tests, win / tie / loss counts
+and intervals of every measure and returns a :class:`~irrepro.significance.table.ComparisonTable`
+(``irrepro compare``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import parallel
+from .._text import UNDEFINED, no_pair_variance
+from ..data import ScoreMatrix
+from ..errors import InputError
+from ..parallel import SeedLike
+from ..stats import bca_interval, check_level
+from ._names import RESAMPLING
+from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
+from .effects import EffectSizes, effect_sizes, win_tie_loss
+from .pairwise import pairwise_test
+from .table import ComparisonTable
+
+__all__ = ["compare"]
+
+
+def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """BCa bootstrap interval over topics of every system's mean (the jackknife's acceleration)."""
+    n = x.shape[1]
+    reps = x @ _counts(samples, n).T / n
+    jack = (x.sum(axis=1, keepdims=True) - x) / (n - 1)
+    return bca_interval(x.mean(axis=1), reps, jackknife=jack, level=level)
+
+
+def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
+    if isinstance(scores, dict):
+        if not scores:
+            raise InputError("no measures to compare")
+        return dict(scores)
+    if isinstance(scores, ScoreMatrix):
+        return {scores.measure or "score": scores}
+    return {"score": scores}
+
+
+def compare(
+    scores,
+    *,
+    baseline: str | int | None = None,
+    test: str = "paired-t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    intervals: bool = False,
+    level: float = 0.95,
+    B: int | None = None,
+    B_intervals: int = 1000,
+    seed: SeedLike = None,
+    n_jobs: int | None = None,
+    digits: int = 4,
+) -> ComparisonTable:
+    """The results table of several runs under several measures, with significance tests.
+
+    ``scores``: ``{measure: ScoreMatrix}`` (what :func:`irrepro.measures.evaluate` returns), one
+    ScoreMatrix, or a ``(runs, topics)`` array; every measure must hold the same runs. With
+    ``baseline`` (a run's name or index) every other run is tested against it and the p-values are
+    adjusted over those S - 1 pairs, per measure; without, all pairs are tested (ranx's report)
+    and each mean is marked by the runs it significantly beats. ``test`` is any of
+    :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
+    (default), ``"fdr_bh"`` (``"bh"`` deprecated), ``"bonferroni"``, ``"none"`` (randomised
+    Tukey HSD: family-wise by itself), ``alpha`` the
+    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
+    or a percentage: :func:`irrepro.stats.check_level`; B_intervals topic samples) of each run's
+    difference from the baseline, or of its mean without one.
+
+    The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
+    samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
+    ``n_jobs``.
+
+    Parameters
+    ----------
+    scores : dict, ScoreMatrix or array_like
+        ``{measure: ScoreMatrix}``, one ScoreMatrix, or a ``(runs, topics)`` array.
+    baseline : str or int, optional
+        The run every other run is tested against.
+    test : str
+        A name of :data:`~irrepro.significance.TESTS`.
+    correction : str, optional
+        statsmodels' name of the adjustment (default ``"holm"``; ``"none"`` for Tukey HSD).
+    alpha : float
+        Significance level of the marks.
+    intervals : bool
+        Add BCa bootstrap intervals.
+    level : float
+        Confidence level of the intervals.
+    B : int, optional
+        Resamples of a resampling test.
+    B_intervals : int
+        Topic samples of the intervals.
+    seed : SeedLike
+        Seed of every random step.
+    n_jobs : int, optional
+        Workers; the table does not depend on it.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    ComparisonTable
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> print(sg.compare(x, baseline=1).to_string())
+    run    score    score p
+    -----  -------  ---------
+    0      0.6200   0.0516
+    1      0.4800
+    2      0.6000↑  0.0078
+    <BLANKLINE>
+    ↑ / ↓: significantly higher / lower than the baseline 1 (paired t-test; p < 0.05 after Holm's adjustment over 2 pairs per measure); p: the adjusted p-value.
+    """
+    if not 0 < alpha < 1:
+        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
+    digits = parallel.check_int(digits, "digits", minimum=0)
+    level = check_level(level)
+    mats = _as_measures(scores)
+    first: tuple | None = None
+    arrays = {}
+    for m, sm in mats.items():
+        x, systems, _ = _as_matrix(sm)
+        if first is None:
+            first = systems
+        elif systems != first:
+            raise InputError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
+        arrays[m] = x
+    runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
+    base = None if baseline is None else runs[_baseline_index(baseline, runs)]
+    needs_seed = test in RESAMPLING or intervals
+    ss_test = ss_ci = None
+    if needs_seed:
+        if seed is None:
+            what = "the intervals resample" if test not in RESAMPLING else f"the {test} test resamples"
+            raise InputError(f"pass seed: {what}")
+        ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
+    tests, wtl, lows, highs = {}, {}, {}, {}
+    for m, x in arrays.items():
+        sm = mats[m] if isinstance(mats[m], ScoreMatrix) else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
+        tests[m] = pairwise_test(sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs)
+        wtl[m] = win_tie_loss(sm, baseline=base)
+        if intervals:
+            samples = _check_samples(None, x.shape[1], B_intervals, ss_ci)
+            if base is not None:
+                es: EffectSizes = effect_sizes(sm, baseline=base, kind="difference", samples=samples,
+                                               level=level, n_jobs=n_jobs)  # fmt: skip
+                lo, hi = np.full(len(runs), np.nan), np.full(len(runs), np.nan)
+                lo[es.pairs[:, 0]], hi[es.pairs[:, 0]] = es.low, es.high
+            else:
+                lo, hi = _mean_intervals(x, samples, level)
+            lows[m], highs[m] = lo, hi
+    means = pd.DataFrame({m: x.mean(axis=1) for m, x in arrays.items()}, index=pd.Index(runs, name="run"))
+    frame = (lambda d: pd.DataFrame(d, index=means.index)) if intervals else (lambda d: None)
+    undefined = {}
+    for m, x in arrays.items():  # why a test has no answer (its p is NaN): said below the table
+        r = tests[m]
+        none = r.pairs[np.isnan(r.p)]
+        if len(none):
+            why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
+            undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
+    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits,
+                           undefined)
