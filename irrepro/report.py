@@ -109,6 +109,65 @@ def analyse(
     of the pairs of runs (:data:`irrepro.significance.TESTS`; default Sakai's paired bootstrap
     test) and ``baseline`` a run's name: then only it is compared with every other run, and the
     ASLs are adjusted over those comparisons.
+
+    Parameters
+    ----------
+    runs : irrepro.data.RunSet
+        The runs with their qrels (:func:`load`, :func:`irrepro.data.load_runs`).
+    measure : str
+        The measure of the scores and the tests (:func:`irrepro.measures.parse_measure`).
+    seed : int
+        The seed (>= 0); each analysis draws from a child of it.
+    rel : int
+        The lowest relevant grade.
+    scale : {"paper", "quick"} or None
+        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+    n_jobs : int, optional
+        Workers (:func:`irrepro.parallel.n_jobs`; None is 1); the numbers do not depend on it.
+    progress : bool
+        Show progress bars.
+    qrels_label : str
+        How the report names the qrels (default the qrels' own name).
+    simulated : bool, optional
+        Mark the report as computed on simulated data (default the run set's flag).
+    test : str
+        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
+    baseline : str, optional
+        A run's name: only it against every other run.
+
+    Returns
+    -------
+    Report
+        Everything the report shows.
+
+    Raises
+    ------
+    irrepro.InputError
+        Fewer than 3 runs or 4 topics; an unknown measure, scale, test or baseline; a bad seed.
+
+    Notes
+    -----
+    The analyses: Sakai (2006), sections 3.1 (paired bootstrap test), 3.3 (ASL curve,
+    discriminative power); Cormack & Lynam (2006) (corpus bootstrap); Sanderson & Zobel (2005)
+    (topic split); Webber, Moffat & Zobel (2008) (standardization).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
+    >>> rep.scores.mean().round(4).tolist(), len(rep.pairs)
+    ([0.4584, 0.3735, 0.2913], 3)
+    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False, baseline="simrun002")
+    >>> rep.pairs[["run x", "run y"]].values.tolist()
+    [['simrun001', 'simrun002'], ['simrun003', 'simrun002']]
+    >>> tmp.cleanup()
     """
     from tqdm import tqdm
 
@@ -226,7 +285,9 @@ def run(
     test: str = "bootstrap",
     baseline: str | None = None,
 ) -> Path:
-    """Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
+    """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
+
+    Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
     ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
     returns the path of its ``index.html``. What ``irrepro report`` does.
 
@@ -235,7 +296,63 @@ def run(
     irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
     ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
-    ``test`` and ``baseline`` as in :func:`analyse`."""
+    ``test`` and ``baseline`` as in :func:`analyse`.
+
+    Parameters
+    ----------
+    runs_dir : str or Path
+        A directory of TREC run files.
+    qrels : str or Path
+        A qrels file, an ir_datasets id or a collection name of the book.
+    out : str or Path
+        The report's directory (:func:`check_out`).
+    measure : str
+        The measure of the scores and the tests.
+    seed : int
+        The seed (>= 0).
+    rel : int
+        The lowest relevant grade.
+    scale : {"paper", "quick"} or None
+        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+    n_jobs : int, optional
+        Workers; the numbers do not depend on it.
+    progress : bool
+        Show progress bars.
+    allow_simulated : bool
+        Accept a collection's simulated stand-in when its real qrels are not there.
+    precision : {"float32", "float64"} or None
+        How the run files' scores rank (:func:`load`); None is ``"float32"``.
+    test : str
+        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
+    baseline : str, optional
+        A run's name: only it against every other run.
+
+    Returns
+    -------
+    Path
+        ``out/index.html``.
+
+    Raises
+    ------
+    irrepro.InputError
+        Anything the user can fix, before the work where it can be checked without the data
+        (``irrepro.data.DataError`` for a file, naming it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
+    >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())
+    ('my-report/index.html',
+     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'pairs.csv', 'runs.csv', 'summary.csv'])
+    >>> tmp.cleanup()
+    """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())
     parse_measure(measure)

@@ -44,7 +44,6 @@ PUBLIC_MODULES = [
 PENDING: dict[str, set[str] | None] = {
     "irrepro.topic_split": None,
     "irrepro.known_truth": None,
-    "irrepro.report": None,
 }
 
 SECTION = re.compile(r"^(\w[\w ]*)\n-{3,}\n", re.M)

@@ -46,11 +46,12 @@ class RankCorrelation:
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
     >>> rc.measures, round(rc.tau, 3), round(rc.se_boot, 3), round(rc.p_value, 3), rc.replicates.shape
     (('AP', 'Q'), 0.816, 0.279, 0.096, (200,))
@@ -153,11 +154,12 @@ def rank_correlation(
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
     >>> round(rc.tau, 3), round(rc.se_boot, 3), round(rc.z0, 3)
     (0.816, 0.279, 1.664)

@@ -56,11 +56,12 @@ class MeasureStudy:
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
     >>> study.names, study.paired["G_AP"].measure
     (('AP', 'G_AP', 'Q'), 'AG_AP')
@@ -103,11 +104,12 @@ class MeasureStudy:
         >>> import numpy as np
         >>> from irrepro import bootstrap_tests as bt
         >>> from irrepro.data import ScoreMatrix
+        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
         >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-        >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-        >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
         >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
         >>> study.table2().round(3)
           measure  significant  pairs  sensitivity %  required difference
@@ -139,11 +141,12 @@ class MeasureStudy:
         >>> import numpy as np
         >>> from irrepro import bootstrap_tests as bt
         >>> from irrepro.data import ScoreMatrix
+        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
         >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-        >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-        >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
         >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
         >>> study.table3().round(3)
           measure   abs    rel    max  sensitivity %
@@ -235,11 +238,12 @@ def measure_study(
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
     >>> study.table2("unpaired").round(3)
       measure  significant  pairs  sensitivity %  required difference
@@ -307,11 +311,12 @@ def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
     >>> bt.geometric_consistent(study, "AP")
     True
@@ -347,11 +352,12 @@ def swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
     >>> import numpy as np
     >>> from irrepro import bootstrap_tests as bt
     >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap = ScoreMatrix(np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...                            [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]]), systems, topics, "AP")
-    >>> q = ScoreMatrix(np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...                           [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]]), systems, topics, "Q")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
     >>> bt.swaps_below_required(study)
     (1, 2)
