@@ -18,8 +18,34 @@ __all__ = ["Inputs", "load"]
 
 @dataclass(frozen=True, eq=False)
 class Inputs:
-    """What :func:`load` read: the run set, whether the qrels are the simulated stand-in, and
-    how the qrels were named."""
+    """What :func:`load` read: the run set, whether its qrels are simulated, how they were named.
+
+    What :func:`load` read: the run set, whether the qrels are the simulated stand-in, and
+    how the qrels were named.
+
+    Attributes
+    ----------
+    runset : irrepro.data.RunSet
+        The runs with their qrels.
+    simulated : bool
+        The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
+    qrels_label : str
+        How the qrels were named: the path, the ir_datasets id or the collection, as given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> inp.runset.runs, inp.runset.topics, inp.simulated
+    (('simrun001', 'simrun002', 'simrun003'), ('1', '2', '3', '4'), False)
+    >>> tmp.cleanup()
+    """
 
     runset: RunSet
     simulated: bool
@@ -34,7 +60,9 @@ def load(
     precision: str | None = None,
     progress: bool = False,
 ) -> Inputs:
-    """Read the user's runs (a directory of run files, or files and directories) with ``qrels`` (a
+    """Read the user's runs with their qrels: what ``irrepro report`` does first.
+
+    Read the user's runs (a directory of run files, or files and directories) with ``qrels`` (a
     file, an ir_datasets id, a collection name of the book, or :class:`~irrepro.data.Qrels`): what
     ``irrepro report`` does first, by :func:`irrepro.data.load_runs`.
 
@@ -43,6 +71,46 @@ def load(
     a topic of the qrels raises :class:`~irrepro.data.DataError` naming its file. ``precision``:
     rank scores as ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval, NIST's leaderboards; the
     default) or ``"float64"`` (trec_eval 10).
+
+    Parameters
+    ----------
+    runs : str, Path or sequence of them
+        A directory of run files, or run files and directories (a path, never a collection name).
+    qrels : str, Path or irrepro.data.Qrels
+        A qrels file, an ir_datasets id, a collection name of the book, or qrels already read.
+    allow_simulated : bool
+        Accept a collection's simulated stand-in when its real qrels are not there.
+    precision : {"float32", "float64"} or None
+        How the run files' scores rank; None is ``"float32"``.
+    progress : bool
+        Show a progress bar while reading.
+
+    Returns
+    -------
+    Inputs
+        The run set, whether its qrels are simulated and how they were named.
+
+    Raises
+    ------
+    irrepro.data.DataError
+        A run file that cannot be read (naming file, line and problem), or a run matching no
+        qrels topic (naming its file).
+    FileNotFoundError
+        ``qrels`` is neither a file nor an ir_datasets id.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> len(inp.runset.runs), inp.qrels_label == str(d / "qrels.txt")
+    (3, True)
+    >>> tmp.cleanup()
     """
     from . import data
 

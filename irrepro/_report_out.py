@@ -176,6 +176,23 @@ def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iter
         there); a file of the new report would overwrite one irrepro did not write; it is not
         writable, or cannot be created (no write permission on its parent, a parent that is a
         file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name).resolve()
+    >>> report.check_out(d / "my-report") == d / "my-report"  # new: the report may go there
+    True
+    >>> (d / "notes.txt").write_text("mine")
+    4
+    >>> report.check_out(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    irrepro.errors.InputError: ...: not an irrepro report (no .irrepro-report file) and not empty; ...
+    >>> tmp.cleanup()
     """
     given = os.fspath(out)
     if not str(given).strip():  # Path("") is ".": the working directory, which the user did not name

@@ -40,25 +40,21 @@ Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.
 report is reproducible and independent of the number of workers.
 
 The runs are read by ``irrepro._report_inputs`` (:func:`load`, served from here, through
-:func:`irrepro.data.load_runs`) and the page is drawn by ``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML
-from the jinja2 template ``irrepro/templates/report.html.j2``).
+:func:`irrepro.data.load_runs`), the results are ``irrepro._report_model``'s (:class:`Report`,
+:class:`Settings`, :func:`settings`, served from here) and the page is drawn by
+``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
+``irrepro/templates/report.html.j2``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from . import corpus_bootstrap as cb
 from . import parallel, significance
 from . import standardize as sz
 from . import topic_split as ts
-from ._deprecation import renamed_arguments, renamed_attribute
 
 # the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
 from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
@@ -67,8 +63,11 @@ from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
 # Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._report_inputs import Inputs, load
 
+# the report's results (Settings, settings, Report) in a module of their own, served from here
+from ._report_model import Report, Settings, _per_topic_file, settings
+
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
-from ._report_out import MARKER, REPORT_FILES, check_out, write_dir
+from ._report_out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
 from ._report_page import (  # noqa: F401
     _SIMULATED,
     AVERAGING,
@@ -78,239 +77,11 @@ from ._report_page import (  # noqa: F401
     _render,
     _template,
 )
-from ._text import UNDEFINED, no_variance, slug
-from .data import DataError, RunSet, ScoreMatrix
+from .data import DataError, RunSet
 from .errors import InputError, InputTypeError
-from .escape import to_csv
 from .measures import evaluate, parse_measure
-from .stats import kendall_tau
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
-
-@dataclass(frozen=True)
-class Settings:
-    """The sizes of the report's computations (the papers' values at ``scale="paper"``): the
-    number of resamples ``B`` of each analysis (issue 14's one vocabulary)."""
-
-    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
-    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
-    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
-    max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
-    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
-    scale: str
-
-    # the names before 0.2 (deprecated; CHANGELOG.md)
-    B = renamed_attribute("B", "B_tests")
-    n_boot = renamed_attribute("n_boot", "B_corpus")
-    repetitions = renamed_attribute("repetitions", "B_swap")
-    partitions = renamed_attribute("partitions", "B_halves")
-
-
-Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
-    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
-)(Settings.__init__)
-
-
-def settings(scale: str | None = None) -> Settings:
-    """The papers' sizes (``"paper"``, the default) or small ones (``"quick"``).
-
-    Parameters
-    ----------
-    scale : {"paper", "quick"} or None
-        None is ``"paper"`` whatever ``IRREPRO_SCALE`` says: the command line reads it
-        (``--scale`` or ``IRREPRO_SCALE``) and passes it.
-
-    Returns
-    -------
-    Settings
-        The resamples, repetitions and sizes of every analysis of the report.
-    """
-    scale = "paper" if scale is None else parallel.check_scale(scale)
-    if scale == "paper":
-        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
-    return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
-
-
-# --------------------------------------------------------------------------------------------
-# the report
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Report:
-    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`.
-
-    ``pairs`` has one row per pair of runs (difference, its 95% percentile interval, d_z, ASL,
-    Holm- and BH-adjusted ASL); the bootstrap replicates themselves are not kept (7,875 pairs x
-    B = 1000 would be 126 MB). ``coverage`` is the runs' :meth:`RunSet.coverage
-    <irrepro.data.RunSet.coverage>`, indexed by run (the ``missing`` and ``ignored`` topic ids).
-    """
-
-    name: str
-    qrels: str
-    measure: str
-    seed: int
-    rel: int
-    settings: Settings
-    scores: ScoreMatrix
-    n_relevant: np.ndarray  # (T,)
-    pairs: pd.DataFrame  # one row per pair (comparisons, Holm and BH)
-    corpus: cb.FullCorpus
-    swap: ts.SwapExperiment | None
-    growth: ts.GrowthFit | None
-    swap_note: str
-    standardized: np.ndarray  # (S, T) Phi(z)
-    halves: dict[str, sz.PartitionResult]
-    coverage: pd.DataFrame
-    simulated: bool = False
-    timings: dict[str, float] = field(default_factory=dict)
-    test: str = "bootstrap"  # the test of the pairs (irrepro.significance.TESTS)
-    baseline: str | None = None  # with a baseline, only it against every other run
-
-    @property
-    def runs(self) -> tuple[str, ...]:
-        return self.scores.systems
-
-    @property
-    def test_label(self) -> str:
-        """The name of the pairs' test, as every table of the report prints it."""
-        return significance.TESTS[self.test]
-
-    @property
-    def family_wise(self) -> str:
-        """The column of :attr:`pairs` the significance counts use: the Holm-adjusted ASL, or
-        randomised Tukey HSD's own (family-wise) ASL."""
-        return "ASL" if self.test == "tukey" else "ASL (Holm)"
-
-    def pair_index(self) -> np.ndarray:
-        """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`."""
-        pos = {r: k for k, r in enumerate(self.runs)}
-        return np.stack([self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1)
-
-    def discriminative_power(self, alpha: float = 0.05) -> float:
-        """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3)."""
-        return float(np.mean(self.pairs["ASL"].to_numpy() < alpha))
-
-    def runs_table(self) -> pd.DataFrame:
-        """One row per run, best mean first: mean score, coverage, MAP intervals, standardized mean,
-        ranks, and how many runs it beats / loses to significantly (Holm-adjusted ASL < 0.05;
-        randomised Tukey HSD: its family-wise ASL < 0.05)."""
-        mean = self.scores.mean()
-        par = self.corpus.maps[("parametric", "MAP")]
-        boot = self.corpus.maps[("bootstrap", "MAP")]
-        std = self.standardized.mean(axis=1)
-        sig = self.pairs[self.family_wise].to_numpy() < 0.05
-        wins = np.zeros(len(mean), dtype=int)
-        losses = np.zeros(len(mean), dtype=int)
-        d = self.pairs["difference"].to_numpy()
-        ij = self.pair_index()
-        i, j = ij[:, 0], ij[:, 1]
-        np.add.at(wins, i[sig & (d > 0)], 1)
-        np.add.at(wins, j[sig & (d < 0)], 1)
-        np.add.at(losses, i[sig & (d < 0)], 1)
-        np.add.at(losses, j[sig & (d > 0)], 1)
-        m, T = self.measure, len(self.scores.topics)
-        cov = self.coverage.loc[list(self.runs)]
-        frame = pd.DataFrame(
-            {
-                "run": self.runs,
-                f"mean {m}": mean,
-                f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
-                "topics ignored (not in qrels)": cov["ignored"].map(len).to_numpy(),
-                "MAP": par.estimate,
-                "MAP low (parametric)": par.lower,
-                "MAP high (parametric)": par.upper,
-                "MAP low (bootstrap)": boot.lower,
-                "MAP high (bootstrap)": boot.upper,
-                f"standardized {m}": std,
-                f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
-                "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
-                "significantly better than": wins,
-                "significantly worse than": losses,
-            }
-        )
-        return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
-
-    def summary(self) -> dict:
-        """The headline numbers of the report (first, when the qrels are simulated, a warning). A
-        number that is undefined (Kendall's tau or the dRMSE of runs whose means do not differ) is
-        the reason, e.g. "no variance: every run scores 1 on every topic", never NaN."""
-        S, T = self.scores.shape
-        tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
-
-        def defined(v: float):
-            if np.isfinite(v):
-                return v
-            return no_variance(self.scores) or no_variance(self.standardized, "standardized ") or UNDEFINED
-        out: dict = {}
-        if self.simulated:
-            out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
-        out.update({
-            "runs": S,
-            "topics": T,
-            "mean": "over all qrels topics, a missing topic = 0 (trec_eval -c)",
-            "runs missing qrels topics": int((self.coverage["missing"].map(len) > 0).sum()),
-            "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
-            "test of the pairs": self.test_label + (f", against the baseline {self.baseline}" if self.baseline else ""),
-            "pairs": len(self.pairs),
-            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
-        })  # fmt: skip
-        if self.test == "tukey":
-            out["significant pairs, family-wise (randomised Tukey HSD)"] = int((self.pairs["ASL"] < 0.05).sum())
-        else:
-            out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
-            out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
-        out.update({
-            "median width of the MAP interval (parametric)": float(
-                np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
-            ),
-            "Kendall tau, raw vs standardized ranking": defined(tau),
-        })  # fmt: skip
-        for form, res in self.halves.items():
-            s = res.summary()
-            out[f"dRMSE between random halves, {form}"] = defined(s["dRMSE mean"])
-            out[f"runs different from themselves, {form} (mean)"] = s["FP mean"]
-        return out
-
-    def to_html(self) -> str:
-        """The report as one HTML document: figures embedded as PNG data, no external resource."""
-        return _render(self, self.summary(), self.runs_table())
-
-    def files(self) -> dict[str, str]:
-        """The report's files by name: ``index.html`` and the tables as CSV (summary, runs, pairs,
-        per-topic scores, error rates)."""
-        summ, runs = self.summary(), self.runs_table()
-        files = {
-            "summary.csv": to_csv(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False),
-            "runs.csv": to_csv(runs, index=False),
-            "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
-            _per_topic_file(self.measure): to_csv(self.scores.to_frame()),
-        }
-        if self.swap is not None:
-            files["error-rates.csv"] = to_csv(_error_table(self))
-        files["index.html"] = _render(self, summ, runs)
-        return files
-
-    def write(self, out: str | Path) -> Path:
-        """Write the report's :meth:`files` into the directory ``out``; returns the path of its
-        ``index.html``.
-
-        ``out`` must be new, empty, or an earlier irrepro report (its ``.irrepro-report`` holds a
-        manifest of the files irrepro wrote, with their sha256); anything else is refused before
-        the page is drawn (:func:`check_out`; ``irrepro.InputError`` naming ``out``). Of an earlier
-        report only the listed files whose content still matches are replaced or removed; files of
-        the user's beside them are left in place and named in a warning. The files are written
-        into a temporary sibling directory which then takes ``out``'s place in one step where
-        ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
-        report as it was (:mod:`irrepro._report_out`)."""
-        d = check_out(out)
-        write_dir(d, self.files(), given=out)
-        return d / "index.html"
-
-
-def _per_topic_file(measure: str) -> str:
-    """The name of the report's per-topic table of ``measure``."""
-    return f"{slug(measure) or 'scores'}-per-topic.csv"
 
 
 def analyse(
@@ -338,6 +109,65 @@ def analyse(
     of the pairs of runs (:data:`irrepro.significance.TESTS`; default Sakai's paired bootstrap
     test) and ``baseline`` a run's name: then only it is compared with every other run, and the
     ASLs are adjusted over those comparisons.
+
+    Parameters
+    ----------
+    runs : irrepro.data.RunSet
+        The runs with their qrels (:func:`load`, :func:`irrepro.data.load_runs`).
+    measure : str
+        The measure of the scores and the tests (:func:`irrepro.measures.parse_measure`).
+    seed : int
+        The seed (>= 0); each analysis draws from a child of it.
+    rel : int
+        The lowest relevant grade.
+    scale : {"paper", "quick"} or None
+        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+    n_jobs : int, optional
+        Workers (:func:`irrepro.parallel.n_jobs`; None is 1); the numbers do not depend on it.
+    progress : bool
+        Show progress bars.
+    qrels_label : str
+        How the report names the qrels (default the qrels' own name).
+    simulated : bool, optional
+        Mark the report as computed on simulated data (default the run set's flag).
+    test : str
+        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
+    baseline : str, optional
+        A run's name: only it against every other run.
+
+    Returns
+    -------
+    Report
+        Everything the report shows.
+
+    Raises
+    ------
+    irrepro.InputError
+        Fewer than 3 runs or 4 topics; an unknown measure, scale, test or baseline; a bad seed.
+
+    Notes
+    -----
+    The analyses: Sakai (2006), sections 3.1 (paired bootstrap test), 3.3 (ASL curve,
+    discriminative power); Cormack & Lynam (2006) (corpus bootstrap); Sanderson & Zobel (2005)
+    (topic split); Webber, Moffat & Zobel (2008) (standardization).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
+    >>> rep.scores.mean().round(4).tolist(), len(rep.pairs)
+    ([0.4584, 0.3735, 0.2913], 3)
+    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False, baseline="simrun002")
+    >>> rep.pairs[["run x", "run y"]].values.tolist()
+    [['simrun001', 'simrun002'], ['simrun003', 'simrun002']]
+    >>> tmp.cleanup()
     """
     from tqdm import tqdm
 
@@ -455,7 +285,9 @@ def run(
     test: str = "bootstrap",
     baseline: str | None = None,
 ) -> Path:
-    """Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
+    """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
+
+    Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
     ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
     returns the path of its ``index.html``. What ``irrepro report`` does.
 
@@ -464,7 +296,63 @@ def run(
     irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
     ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
-    ``test`` and ``baseline`` as in :func:`analyse`."""
+    ``test`` and ``baseline`` as in :func:`analyse`.
+
+    Parameters
+    ----------
+    runs_dir : str or Path
+        A directory of TREC run files.
+    qrels : str or Path
+        A qrels file, an ir_datasets id or a collection name of the book.
+    out : str or Path
+        The report's directory (:func:`check_out`).
+    measure : str
+        The measure of the scores and the tests.
+    seed : int
+        The seed (>= 0).
+    rel : int
+        The lowest relevant grade.
+    scale : {"paper", "quick"} or None
+        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+    n_jobs : int, optional
+        Workers; the numbers do not depend on it.
+    progress : bool
+        Show progress bars.
+    allow_simulated : bool
+        Accept a collection's simulated stand-in when its real qrels are not there.
+    precision : {"float32", "float64"} or None
+        How the run files' scores rank (:func:`load`); None is ``"float32"``.
+    test : str
+        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
+    baseline : str, optional
+        A run's name: only it against every other run.
+
+    Returns
+    -------
+    Path
+        ``out/index.html``.
+
+    Raises
+    ------
+    irrepro.InputError
+        Anything the user can fix, before the work where it can be checked without the data
+        (``irrepro.data.DataError`` for a file, naming it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
+    >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())
+    ('my-report/index.html',
+     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'pairs.csv', 'runs.csv', 'summary.csv'])
+    >>> tmp.cleanup()
+    """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())
     parse_measure(measure)

@@ -19,21 +19,29 @@ __all__ = ["sensitivity"]
 
 
 def sensitivity(tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05) -> pd.DataFrame:
-    """Sakai's (2006) Table 2 for several measures: for each test, the number and percentage of
+    """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
+
+    Sakai's (2006) Table 2 for several measures: for each test, the number and percentage of
     pairs with ASL < alpha (discriminative power) and the estimated difference required for
     ASL < alpha (Figures 5 / 6), sorted by discriminative power, most sensitive first.
 
     Parameters
     ----------
     tests : dict or sequence of BootstrapResult
-        Name -> test, or tests named by their measure.
+        Name -> test, or tests named by their measure (:func:`irrepro.significance.paired_bootstrap_test`,
+        :func:`irrepro.significance.unpaired_bootstrap_test`).
     alpha : float
         The significance level.
 
     Returns
     -------
     pandas.DataFrame
-        Columns measure, significant, pairs, sensitivity %, required difference.
+        Columns measure, significant, pairs, sensitivity %, required difference; one row per test.
+
+    Notes
+    -----
+    Sakai (2006), section 3.3: discriminative power (Figures 5-6) and Table 2 (the estimated
+    difference required for ASL < alpha is :meth:`irrepro.significance.BootstrapResult.required_difference`).
 
     Examples
     --------

@@ -20,9 +20,42 @@ __all__ = ["RankCorrelation", "rank_correlation", "tau_threshold"]
 
 @dataclass(frozen=True)
 class RankCorrelation:
-    """Kendall's tau between the system rankings by two measures, with its bootstrap standard
+    """Kendall's tau between the system rankings by two measures, its bootstrap error and test.
+
+    Kendall's tau between the system rankings by two measures, with its bootstrap standard
     error and the Z0 normal test (Sakai 2006, section 4, Figures 12-13); ``replicates`` (B,) the
-    tau of every bootstrap sample."""
+    tau of every bootstrap sample. Made by :func:`rank_correlation`.
+
+    Attributes
+    ----------
+    measures : tuple of str
+        The two measures (``G_`` names for geometric means).
+    tau : float
+        Kendall's tau-b on the full topic set.
+    se_boot : float
+        The bootstrap estimate of the standard error of tau.
+    z0 : float
+        The Z0 statistic of ``|tau|``, standard normal under no association.
+    p_value : float
+        The two-tailed p-value of Z0.
+    replicates : numpy.ndarray
+        ``(B,)`` the tau of every bootstrap sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
+    >>> rc.measures, round(rc.tau, 3), round(rc.se_boot, 3), round(rc.p_value, 3), rc.replicates.shape
+    (('AP', 'Q'), 0.816, 0.279, 0.096, (200,))
+    """
 
     measures: tuple[str, str]
     tau: float
@@ -38,8 +71,33 @@ def _z0(tau, n_s: int):
 
 
 def tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
-    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test; 0.33 for 30
-    systems at 0.01 (the paper says "over 0.34")."""
+    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test.
+
+    0.33 for 30 systems at 0.01 (the paper says "over 0.34").
+
+    Parameters
+    ----------
+    n_systems : int
+        The number of systems ranked.
+    alpha : float
+        The significance level (two-tailed).
+
+    Returns
+    -------
+    float
+        The threshold of ``|tau|``.
+
+    Notes
+    -----
+    Sakai (2006), section 4: the Z0 test of Kendall's tau, ``Z0 = 3 tau sqrt(n (n - 1)) /
+    sqrt(2 (2 n + 5))``.
+
+    Examples
+    --------
+    >>> from irrepro import bootstrap_tests as bt
+    >>> round(bt.tau_threshold(30, alpha=0.01), 4)
+    0.3319
+    """
     return float(norm.ppf(1 - alpha / 2) / _z0(1.0, n_systems))
 
 
@@ -53,11 +111,59 @@ def rank_correlation(
     B: int = 1000,
     seed: SeedLike = None,
 ) -> RankCorrelation:
-    """Kendall's tau (tau-b) between the rankings of the same systems by two measures on the
+    """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error.
+
+    Kendall's tau (tau-b) between the rankings of the same systems by two measures on the
     full topic set, its bootstrap estimate of standard error over the topic samples Q*b
     (se = sqrt(sum (tau*b - mean)^2 / (B - 1)), :func:`irrepro.stats.bootstrap_sd` of the tau of
     every sample) and the two-tailed Z0 test. ``samples``: ``(B, topics)`` topic indices
-    (:func:`bootstrap_samples`), drawn from ``seed`` when omitted."""
+    (:func:`bootstrap_samples`), drawn from ``seed`` when omitted.
+
+    Parameters
+    ----------
+    scores_a, scores_b : ScoreMatrix or array_like
+        ``(S, T)`` scores of the same systems and topics by the two measures (two ScoreMatrix
+        must list the same systems in the same order).
+    samples : array_like, optional
+        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`).
+    summary_a, summary_b : str or callable
+        How each measure summarises a system's scores: ``"mean"``, ``"gmean"`` (a ``G_`` name) or
+        a function reducing the last axis.
+    B : int
+        Samples to draw when ``samples`` is omitted.
+    seed : SeedLike
+        The draws when ``samples`` is omitted.
+
+    Returns
+    -------
+    RankCorrelation
+        tau, its bootstrap standard error, Z0 and its p-value, and the ``(B,)`` replicates.
+
+    Raises
+    ------
+    irrepro.InputError
+        The two matrices differ in shape or in their systems; neither ``samples`` nor ``seed``.
+
+    Notes
+    -----
+    Sakai (2006), section 4 (Figures 12-13): tau between the rankings by two measures and its
+    bootstrap standard error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
+    >>> round(rc.tau, 3), round(rc.se_boot, 3), round(rc.z0, 3)
+    (0.816, 0.279, 1.664)
+    """
     xa, sys_a, meas_a = _as_matrix(scores_a)
     xb, sys_b, meas_b = _as_matrix(scores_b)
     if xa.shape != xb.shape:

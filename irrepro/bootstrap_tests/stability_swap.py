@@ -26,7 +26,33 @@ __all__ = ["Stability", "stability", "minority_rate_at", "SwapRates", "swap_rate
 
 @dataclass(frozen=True)
 class Stability:
-    """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10)."""
+    """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10).
+
+    Made by :func:`stability`.
+
+    Attributes
+    ----------
+    measure : str
+        The measure (``G_`` prefixed for a geometric mean).
+    fuzziness : numpy.ndarray
+        The fuzziness values ``f``.
+    minority_rate : numpy.ndarray
+        MR at each ``f``.
+    prop_ties : numpy.ndarray
+        PT at each ``f``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st.to_frame().round(3)
+       fuzziness     MR     PT
+    0       0.05  0.020  0.180
+    1       0.10  0.007  0.320
+    2       0.20  0.000  0.583
+    """
 
     measure: str
     fuzziness: np.ndarray
@@ -34,14 +60,50 @@ class Stability:
     prop_ties: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
+        """The curve as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns fuzziness, MR (minority rate) and PT (proportion of ties), a row per fuzziness.
+        """
         return pd.DataFrame(
             {"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties}
         )
 
 
 def minority_rate_at(st: Stability, prop_ties: float) -> float:
-    """The minority rate of a stability curve (Figure 10) where its proportion of ties is
-    ``prop_ties``, interpolated linearly (both grow with the fuzziness)."""
+    """The minority rate of a stability curve at a given proportion of ties.
+
+    The minority rate of a stability curve (Figure 10) where its proportion of ties is
+    ``prop_ties``, interpolated linearly (both grow with the fuzziness): how the measures of
+    Figure 10 compare at the same proportion of ties.
+
+    Parameters
+    ----------
+    st : Stability
+        A stability curve (:func:`stability`).
+    prop_ties : float
+        The proportion of ties at which to read the minority rate.
+
+    Returns
+    -------
+    float
+        The minority rate there (the curve's end value outside its range).
+
+    Notes
+    -----
+    Sakai (2006), section 3.5, Figure 10.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> round(bt.minority_rate_at(st, 0.25), 4)
+    0.0133
+    """
     return float(np.interp(prop_ties, st.prop_ties, st.minority_rate))
 
 
@@ -71,6 +133,43 @@ def stability(
     ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``. ``fuzziness`` defaults to
     0.01, 0.02, ..., 0.20. The fuzziness is relative to the larger of the two scores, as in
     Buckley and Voorhees' method (our reading of Figure 9, whose formula the text does not show).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, summaries >= 0.
+    samples : array_like, optional
+        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`), drawn from ``seed`` when
+        omitted.
+    fuzziness : sequence of float, optional
+        The fuzziness values ``f`` (default 0.01, 0.02, ..., 0.20).
+    summary : str or callable
+        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices (default :func:`all_pairs`): the set C.
+    B : int
+        Samples to draw when ``samples`` is omitted.
+    seed : SeedLike
+        The draws when ``samples`` is omitted.
+
+    Returns
+    -------
+    Stability
+        MR and PT at each fuzziness value.
+
+    Raises
+    ------
+    irrepro.InputError
+        A summary below 0 (the fuzziness is relative); neither ``samples`` nor ``seed``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st.minority_rate.round(3).tolist(), st.prop_ties.round(3).tolist()
+    ([0.02, 0.007, 0.0], [0.18, 0.32, 0.583])
     """
     m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
     if m.min() < 0:
@@ -93,8 +192,42 @@ def stability(
 
 @dataclass(frozen=True)
 class SwapRates:
-    """Swap rates per difference bin and the difference needed for swap rate <= threshold
-    (Sakai 2006, Figure 11 and Table 3)."""
+    """Swap rates per difference bin and the difference needed for a swap rate <= threshold.
+
+    Swap rates per difference bin and the difference needed for swap rate <= threshold
+    (Sakai 2006, Figure 11 and Table 3). Made by :func:`swap_rates`.
+
+    Attributes
+    ----------
+    measure : str
+        The measure (``G_`` prefixed for a geometric mean).
+    bin_lower : numpy.ndarray
+        The lower edge of each bin of ``|D*b|``.
+    counts : numpy.ndarray
+        Comparisons in each bin.
+    swaps : numpy.ndarray
+        Swaps in each bin.
+    threshold : float
+        The largest swap rate allowed.
+    abs_diff : float
+        Table 3's "abs": the lower edge of the first non-empty bin whose swap rate is <=
+        ``threshold`` (NaN when there is none).
+    max_score : float
+        Table 3's "max": the largest summary recorded in all trials.
+    sensitivity : float
+        The share of the comparisons with ``|D*b| >= abs_diff``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sw = bt.swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
+    >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
+    ([157, 70, 280, 93], [55.0, 9.0, 0.0, 0.0], [0.35, 0.129, 0.0, 0.0])
+    >>> {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}
+    {'measure': '', 'abs': 0.1, 'rel': 0.116, 'max': 0.86, 'sensitivity': 0.622}
+    """
 
     measure: str
     bin_lower: np.ndarray
@@ -107,6 +240,7 @@ class SwapRates:
 
     @property
     def swap_rate(self) -> np.ndarray:
+        """The swap rate of each bin (swaps / comparisons; NaN for an empty bin)."""
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(self.counts > 0, self.swaps / np.maximum(self.counts, 1), np.nan)
 
@@ -139,8 +273,9 @@ def swap_rates(
     B: int = 1000,
     seed: SeedLike = None,
 ) -> SwapRates:
-    """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5,
-    Figure 11).
+    """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5).
+
+    Figure 11 of Sakai (2006).
 
     For each pair and b: ``D*b = M(X,Q*b) - M(Y,Q*b)`` on the first set, ``D'*b`` on the second; the
     comparison falls in bin ``BIN(|D*b|)`` (``n_bins`` bins of ``bin_width``, the last one open:
@@ -152,6 +287,47 @@ def swap_rates(
     noise, so we do not require every later bin to stay under the threshold); ``max_score`` ("max"): the largest summary recorded in all trials (both sets);
     ``sensitivity``: the share of the P x B comparisons with ``|D*b| >= abs_diff``.
     When omitted, the two sample sets are drawn from two children of ``seed``.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+    samples, samples2 : array_like, optional
+        The two independent ``(B, T)`` sets of bootstrap topic samples (:func:`bootstrap_samples`);
+        both drawn from ``seed`` when either is omitted.
+    summary : str or callable
+        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    pairs : array_like, optional
+        ``(P, 2)`` system indices (default :func:`all_pairs`).
+    bin_width : float
+        The width of the bins of ``|D*b|`` (the paper: 0.01).
+    n_bins : int
+        The number of bins, the last one open (the paper: 21).
+    threshold : float
+        The largest swap rate allowed (the paper: 0.05).
+    B : int
+        Samples per set when they are drawn.
+    seed : SeedLike
+        The draws when a sample set is omitted.
+
+    Returns
+    -------
+    SwapRates
+        The counts and swaps per bin, ``abs_diff``, ``max_score`` and ``sensitivity`` (Table 3).
+
+    Raises
+    ------
+    irrepro.InputError
+        A sample set omitted without ``seed``; two sample sets of different shapes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> sw = bt.swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
+    >>> sw.abs_diff, round(sw.rel_diff, 3), sw.max_score, round(sw.sensitivity, 3)
+    (0.1, 0.116, 0.86, 0.622)
     """
     x, _, _ = _as_matrix(scores)
     n = x.shape[1]

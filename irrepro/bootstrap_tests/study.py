@@ -24,10 +24,53 @@ __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below
 
 @dataclass(frozen=True)
 class MeasureStudy:
-    """Sakai's (2006) comparison of several measures on one set of runs: paired and unpaired
+    """Sakai's (2006) comparison of several measures on one set of runs, on shared samples.
+
+    Sakai's (2006) comparison of several measures on one set of runs: paired and unpaired
     tests of every pair of systems, stability, swap rates and rank correlations, all on the same
     bootstrap topic samples. ``names`` are the measures as given (``G_`` names for geometric
-    means); the paired tests of geometric means are the ``AG_`` forms."""
+    means); the paired tests of geometric means are the ``AG_`` forms. Made by
+    :func:`measure_study`.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The measures, in the order given.
+    paired, unpaired : dict
+        Name -> :class:`~irrepro.significance.BootstrapResult` of the paired test (section 3.1)
+        and of the unpaired test (3.2).
+    stability : dict
+        Name -> :class:`Stability` (3.5).
+    swap : dict
+        Name -> :class:`SwapRates` (3.5).
+    rank_correlations : dict
+        ``(name_a, name_b)`` -> :class:`RankCorrelation` for every pair of measures, ``name_a``
+        first in ``names`` (section 4).
+    seed : SeedLike
+        The seed the samples were drawn from.
+    B : int
+        Bootstrap samples per set.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+    >>> study.names, study.paired["G_AP"].measure
+    (('AP', 'G_AP', 'Q'), 'AG_AP')
+    >>> study.tau_matrix().round(3)
+             AP   G_AP   Q
+    AP      NaN    NaN NaN
+    G_AP  1.000    NaN NaN
+    Q     0.816  0.816 NaN
+    """
 
     names: tuple[str, ...]
     paired: dict
@@ -39,8 +82,41 @@ class MeasureStudy:
     B: int
 
     def table2(self, test: str = "paired", alpha: float = 0.05) -> pd.DataFrame:
-        """Discriminative power and estimated required difference (Table 2), most sensitive
-        first; ``test="unpaired"`` gives the table the paper describes but omits."""
+        """Discriminative power and estimated required difference (Table 2), most sensitive first.
+
+        ``test="unpaired"`` gives the table the paper describes but omits.
+
+        Parameters
+        ----------
+        test : {"paired", "unpaired"}
+            The test whose table it is.
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        pandas.DataFrame
+            :func:`sensitivity`'s table; the paired test of a geometric mean is named by its
+            ``AG_`` form.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro import bootstrap_tests as bt
+        >>> from irrepro.data import ScoreMatrix
+        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+        >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+        >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+        >>> study.table2().round(3)
+          measure  significant  pairs  sensitivity %  required difference
+        0   AG_AP            1      6         16.667                 0.35
+        1      AP            0      6          0.000                 0.18
+        2       Q            0      6          0.000                 0.12
+        """
         if test == "unpaired":
             return sensitivity(self.unpaired, alpha)
         if test != "paired":
@@ -53,7 +129,31 @@ class MeasureStudy:
         return sensitivity({names[k]: t for k, t in self.paired.items()}, alpha)
 
     def table3(self) -> pd.DataFrame:
-        """Swap-method differences and sensitivity (Table 3), most sensitive first."""
+        """Swap-method differences and sensitivity (Table 3), most sensitive first.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns measure, abs, rel, max and sensitivity % (:meth:`SwapRates.table_row`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro import bootstrap_tests as bt
+        >>> from irrepro.data import ScoreMatrix
+        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+        >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+        >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+        >>> study.table3().round(3)
+          measure   abs    rel    max  sensitivity %
+        0    G_AP  0.11  0.129  0.856         40.417
+        1      AP  0.12  0.140  0.860         39.917
+        2       Q  0.16  0.211  0.760          8.667
+        """
         rows = [self.swap[k].table_row() | {"measure": k} for k in self.names]
         frame = pd.DataFrame(rows)
         frame["sensitivity %"] = 100 * frame.pop("sensitivity")
@@ -66,11 +166,23 @@ class MeasureStudy:
         return out
 
     def tau_matrix(self) -> pd.DataFrame:
-        """Kendall's tau for every pair of measures (lower triangle; Figure 12)."""
+        """Kendall's tau for every pair of measures (lower triangle; Figure 12).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Measures as rows and columns; the cell (b, a) holds tau(a, b), the rest is NaN.
+        """
         return self._square("tau")
 
     def se_matrix(self) -> pd.DataFrame:
-        """Bootstrap standard error of each tau (lower triangle; Figure 13)."""
+        """Bootstrap standard error of each tau (lower triangle; Figure 13).
+
+        Returns
+        -------
+        pandas.DataFrame
+            As :meth:`tau_matrix`, of the standard errors.
+        """
         return self._square("se_boot")
 
 
@@ -90,6 +202,54 @@ def measure_study(
     Three sets of samples are drawn from children of ``seed``: the topic samples Q*b (paired test,
     stability, first swap set, rank correlations), the pooled samples of the unpaired test, and
     the second, independent swap set.
+
+    Parameters
+    ----------
+    matrices : dict
+        Name -> ScoreMatrix (or ``(S, T)`` array) for an arithmetic mean, or -> ``(ScoreMatrix,
+        "gmean")`` for a geometric mean.
+    B : int
+        Bootstrap samples per set.
+    seed : SeedLike
+        The draws (required).
+    fuzziness : sequence of float, optional
+        The stability method's fuzziness values (:func:`stability`).
+    n_jobs : int, optional
+        Workers of the tests (:func:`irrepro.parallel.n_jobs`); the results do not depend on it.
+    progress : bool
+        Show a progress bar over the measures.
+
+    Returns
+    -------
+    MeasureStudy
+        The tests, stability, swap rates and rank correlations of every measure.
+
+    Raises
+    ------
+    irrepro.InputError
+        The matrices differ in shape; a summary other than ``"mean"`` or ``"gmean"``.
+
+    Notes
+    -----
+    Sakai (2006), sections 3.1-3.5 and 4: Tables 2 and 3, Figures 7-13.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+    >>> study.table2("unpaired").round(3)
+      measure  significant  pairs  sensitivity %  required difference
+    0    G_AP            1      6         16.667                 0.21
+    1      AP            0      6          0.000                 0.20
+    2       Q            0      6          0.000                 0.16
     """
     items = {}
     for name, v in matrices.items():
@@ -127,18 +287,81 @@ def measure_study(
 
 
 def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
-    """Do the paired test of ``AG_<measure>`` and the unpaired test of ``G_<measure>`` put the
+    """Do the paired and the unpaired test rank a geometric mean on the same side of its measure?
+
+    Do the paired test of ``AG_<measure>`` and the unpaired test of ``G_<measure>`` put the
     geometric mean on the same side of ``measure`` (the arithmetic mean) by discriminative power?
-    (Sakai 2006, section 3.4: the indirect and the direct test of a geometric mean should agree.)"""
+    (Sakai 2006, section 3.4: the indirect and the direct test of a geometric mean should agree.)
+
+    Parameters
+    ----------
+    study : MeasureStudy
+        A study holding both ``measure`` and ``G_<measure>``.
+    measure : str
+        The arithmetic-mean measure's name.
+
+    Returns
+    -------
+    bool
+        True when the sign of the difference in discriminative power (at 0.05) is the same in
+        both tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+    >>> bt.geometric_consistent(study, "AP")
+    True
+    """
     dp = {test: np.sign(getattr(study, test)[f"G_{measure}"].discriminative_power()
                         - getattr(study, test)[measure].discriminative_power()) for test in ("paired", "unpaired")}
     return bool(dp["paired"] == dp["unpaired"])
 
 
 def swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
-    """For how many of the arithmetic-mean measures the swap method's difference (Table 3, "abs")
+    """How many arithmetic-mean measures need a smaller difference by the swap method than by the test.
+
+    For how many of the arithmetic-mean measures the swap method's difference (Table 3, "abs")
     is smaller than the paired test's estimated required difference (Table 2): ``(k, n)``.
-    Geometric means are left out (their paired test works on the log scale)."""
+    Geometric means are left out (their paired test works on the log scale).
+
+    Parameters
+    ----------
+    study : MeasureStudy
+        The study.
+
+    Returns
+    -------
+    tuple of int
+        ``(k, n)``: ``k`` of the ``n`` arithmetic-mean measures.
+
+    Notes
+    -----
+    Sakai (2006), section 3.5: Table 3 against Table 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.data import ScoreMatrix
+    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
+    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
+    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
+    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
+    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
+    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+    >>> bt.swaps_below_required(study)
+    (1, 2)
+    """
     req = study.table2("paired").set_index("measure")["required difference"]
     sw = study.table3().set_index("measure")["abs"]
     arith = [m for m in study.names if not m.startswith("G_")]

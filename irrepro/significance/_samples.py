@@ -36,8 +36,11 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
 
 
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.ndarray:
-    """``(B, n_topics)`` topic indices drawn uniformly with replacement: the bootstrap topic
-    samples ``Q*b`` of Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``.
+    """The bootstrap topic samples ``Q*b``: ``(B, n_topics)`` topic indices drawn with replacement.
+
+    ``(B, n_topics)`` topic indices drawn uniformly with replacement: the bootstrap topic samples
+    ``Q*b`` of Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``. The same samples
+    serve every pair, measure and method (section 3.5).
 
     For the unpaired test pass ``n_topics = n + m`` (Figure 3 resamples the pooled vector).
 
@@ -48,12 +51,18 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
     B : int
         Samples (rows).
     seed : SeedLike
-        The random draws.
+        The random draws: an int, a :class:`numpy.random.SeedSequence` or a
+        :class:`numpy.random.Generator` (:func:`irrepro.parallel.as_generator`).
 
     Returns
     -------
     numpy.ndarray
         ``(B, n_topics)`` integer indices.
+
+    Notes
+    -----
+    Sakai (2006), section 3.1 and Figure 1 (the samples of the paired test), Figure 3 (the pooled
+    samples of the unpaired test).
 
     Examples
     --------
@@ -90,16 +99,19 @@ def _check_samples(samples, n_cols: int, B: int, seed, name: str = "samples") ->
 
 
 def all_pairs(n_systems: int) -> np.ndarray:
-    """``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``, in row-major order (the set C of
-    Sakai 2006, section 3.3).
+    """Every pair of systems: ``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``.
+
+    The pairs in row-major order: the set C of the comparisons of Sakai (2006), section 3.3.
 
     Parameters
     ----------
     n_systems : int
+        The number of systems ``n``.
 
     Returns
     -------
     numpy.ndarray
+        ``(n(n-1)/2, 2)`` integer indices, a pair per row.
 
     Examples
     --------
@@ -112,19 +124,23 @@ def all_pairs(n_systems: int) -> np.ndarray:
 
 
 def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
-    """``(n - 1, 2)`` index pairs ``(s, baseline)`` for every other system ``s``, in index order:
-    each system against the baseline, so that a pair's difference is the system's score minus the
-    baseline's (positive: better than the baseline).
+    """Every system against a baseline: ``(n - 1, 2)`` index pairs ``(s, baseline)``.
+
+    One pair ``(s, baseline)`` for every other system ``s``, in index order, so that a pair's
+    difference is the system's score minus the baseline's (positive: better than the baseline).
+    Beyond Sakai (2006), who compares all pairs (:func:`all_pairs`).
 
     Parameters
     ----------
     n_systems : int
+        The number of systems ``n`` (at least 2).
     baseline : int
-        The baseline's index.
+        The baseline's index, ``0 <= baseline < n_systems``.
 
     Returns
     -------
     numpy.ndarray
+        ``(n - 1, 2)`` integer indices, a pair per row.
 
     Examples
     --------
@@ -184,18 +200,22 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
 
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
-    """``log(x + eps)``: the per-topic values whose arithmetic mean is the ``AG_`` form of a
-    measure (Sakai 2006, section 3.1: testing ``AG_AveP`` in the paired test stands for ``G_AveP``).
+    """The per-topic values ``log(x + eps)`` whose arithmetic mean is a measure's ``AG_`` form.
+
+    ``log(x + eps)``: the per-topic values whose arithmetic mean is the ``AG_`` form of a measure
+    (Sakai 2006, section 3.1: testing ``AG_AveP`` in the paired test stands for ``G_AveP``).
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
+        ``(S, T)`` scores; ``x + eps`` must be positive.
     eps : float
         Sakai's 0.00001 (:data:`irrepro.measures.GM_EPSILON`).
 
     Returns
     -------
     numpy.ndarray
+        ``(S, T)`` float64, ``log(x + eps)``.
 
     Examples
     --------

@@ -1,0 +1,424 @@
+"""The report's results: :class:`Settings` (the sizes of its computations, :func:`settings`) and
+:class:`Report` (everything the report shows, and its files). Built by
+:func:`irrepro.report.analyse`; public names are re-exported by :mod:`irrepro.report`
+(``report.Report``, ``report.Settings``, ``report.settings``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import corpus_bootstrap as cb
+from . import parallel, significance
+from . import standardize as sz
+from . import topic_split as ts
+from ._deprecation import renamed_arguments, renamed_attribute
+from ._report_out import check_out, write_dir
+from ._report_page import _SIMULATED, _error_table, _formatted, _render
+from ._text import UNDEFINED, no_variance, slug
+from .data import ScoreMatrix
+from .escape import to_csv
+from .stats import kendall_tau
+
+__all__ = ["Report", "Settings", "settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sizes of the report's computations (the papers' values at ``scale="paper"``).
+
+    The number of resamples ``B`` of each analysis (issue 14's one vocabulary); made by
+    :func:`settings`. ``B``, ``n_boot``, ``repetitions`` and ``partitions`` are the deprecated
+    names of ``B_tests``, ``B_corpus``, ``B_swap`` and ``B_halves`` (attributes and keywords).
+
+    Attributes
+    ----------
+    B_tests : int
+        Bootstrap samples of the paired tests (Sakai 2006, section 3.1: B = 1000).
+    B_corpus : int
+        Corpus-bootstrap samples per ranked list (Cormack & Lynam 2006: 2000).
+    B_swap : int
+        Swap-experiment repetitions per topic-set size (Sanderson & Zobel 2005: 50).
+    max_size : int
+        The largest topic-set size of the swap experiment (Sanderson & Zobel 2005: 25).
+    B_halves : int
+        Random topic halves (Webber et al. 2008: "multiple"; we use 1000).
+    scale : str
+        ``"paper"`` or ``"quick"``.
+
+    Examples
+    --------
+    >>> from irrepro import report
+    >>> report.Settings(B_tests=100, B_corpus=100, B_swap=5, max_size=10, B_halves=20, scale="quick").B_tests
+    100
+    """
+
+    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
+    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
+    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
+    max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
+    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
+    scale: str
+
+    # the names before 0.2 (deprecated; CHANGELOG.md)
+    B = renamed_attribute("B", "B_tests")
+    n_boot = renamed_attribute("n_boot", "B_corpus")
+    repetitions = renamed_attribute("repetitions", "B_swap")
+    partitions = renamed_attribute("partitions", "B_halves")
+
+
+Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
+    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
+)(Settings.__init__)
+
+
+def settings(scale: str | None = None) -> Settings:
+    """The papers' sizes (``"paper"``, the default) or small ones (``"quick"``).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"} or None
+        None is ``"paper"`` whatever ``IRREPRO_SCALE`` says: the command line reads it
+        (``--scale`` or ``IRREPRO_SCALE``) and passes it.
+
+    Returns
+    -------
+    Settings
+        The resamples, repetitions and sizes of every analysis of the report.
+
+    Raises
+    ------
+    irrepro.InputError
+        ``scale`` is neither ``"paper"`` nor ``"quick"``.
+
+    Examples
+    --------
+    >>> from irrepro import report
+    >>> report.settings()
+    Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale='paper')
+    >>> report.settings("quick")
+    Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale='quick')
+    """
+    scale = "paper" if scale is None else parallel.check_scale(scale)
+    if scale == "paper":
+        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
+    return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`.
+
+    ``pairs`` has one row per pair of runs (difference, its 95% percentile interval, d_z, ASL,
+    Holm- and BH-adjusted ASL); the bootstrap replicates themselves are not kept (7,875 pairs x
+    B = 1000 would be 126 MB). ``coverage`` is the runs' :meth:`RunSet.coverage
+    <irrepro.data.RunSet.coverage>`, indexed by run (the ``missing`` and ``ignored`` topic ids).
+
+    Attributes
+    ----------
+    name : str
+        The run set's name (its directory).
+    qrels : str
+        How the qrels were named (a path, an ir_datasets id, a collection).
+    measure : str
+        The measure of the scores and the tests.
+    seed : int
+        The seed every random step drew from (a child each).
+    rel : int
+        The lowest relevant grade.
+    settings : Settings
+        The sizes of the computations.
+    scores : irrepro.data.ScoreMatrix
+        ``(S, T)`` per-topic scores of ``measure``.
+    n_relevant : numpy.ndarray
+        ``(T,)`` relevant documents per topic.
+    pairs : pandas.DataFrame
+        One row per pair of runs: run x, run y, difference, 95% CI low / high, effect size d_z,
+        ASL and (but for randomised Tukey HSD) ASL (Holm) and ASL (BH).
+    corpus : irrepro.corpus_bootstrap.FullCorpus
+        The corpus bootstrap of every run (Cormack & Lynam 2006).
+    swap : irrepro.topic_split.SwapExperiment or None
+        The swap experiment (Sanderson & Zobel 2005); None below 10 topics.
+    growth : irrepro.topic_split.GrowthFit or None
+        Its GROWTH projection to the full topic set; None with ``swap``.
+    swap_note : str
+        Why the swap experiment is left out (empty when it is not).
+    standardized : numpy.ndarray
+        ``(S, T)`` standardized scores Phi(z) (Webber, Moffat & Zobel 2008).
+    halves : dict of str to irrepro.standardize.PartitionResult
+        The random-halves experiment, ``"raw"`` and ``"standardized"``.
+    coverage : pandas.DataFrame
+        The runs' coverage of the qrels' topics, indexed by run.
+    simulated : bool
+        The report is computed on simulated data (its header says so).
+    timings : dict of str to float
+        Seconds per analysis.
+    test : str
+        The test of the pairs (:data:`irrepro.significance.TESTS`).
+    baseline : str or None
+        With a baseline, only it is compared with every other run.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import data, report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
+    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    ...                                  qrels=d / "qrels.txt")
+    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
+    >>> rep.runs, rep.test_label, rep.discriminative_power()
+    (('simrun001', 'simrun002', 'simrun003'), 'paired bootstrap test', 0.0)
+    >>> rep.pairs[["run x", "run y", "difference", "ASL", "ASL (Holm)", "ASL (BH)"]].round(3)
+           run x      run y  difference    ASL  ASL (Holm)  ASL (BH)
+    0  simrun001  simrun002       0.085  0.325        0.65      0.45
+    1  simrun001  simrun003       0.167  0.150        0.45      0.45
+    2  simrun002  simrun003       0.082  0.450        0.65      0.45
+    >>> rep.runs_table()[["run", "mean AP", "rank by AP", "rank standardized"]].round(4)
+             run  mean AP  rank by AP  rank standardized
+    0  simrun001   0.4584           1                  1
+    1  simrun002   0.3735           2                  2
+    2  simrun003   0.2913           3                  3
+    >>> rep.swap is None, rep.summary()["significant pairs, Holm"]  # 4 topics: no topic split
+    (True, 0)
+    >>> tmp.cleanup()
+    """
+
+    name: str
+    qrels: str
+    measure: str
+    seed: int
+    rel: int
+    settings: Settings
+    scores: ScoreMatrix
+    n_relevant: np.ndarray  # (T,)
+    pairs: pd.DataFrame  # one row per pair (comparisons, Holm and BH)
+    corpus: cb.FullCorpus
+    swap: ts.SwapExperiment | None
+    growth: ts.GrowthFit | None
+    swap_note: str
+    standardized: np.ndarray  # (S, T) Phi(z)
+    halves: dict[str, sz.PartitionResult]
+    coverage: pd.DataFrame
+    simulated: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    test: str = "bootstrap"  # the test of the pairs (irrepro.significance.TESTS)
+    baseline: str | None = None  # with a baseline, only it against every other run
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The runs' names, in the order of :attr:`scores`."""
+        return self.scores.systems
+
+    @property
+    def test_label(self) -> str:
+        """The name of the pairs' test, as every table of the report prints it."""
+        return significance.TESTS[self.test]
+
+    @property
+    def family_wise(self) -> str:
+        """The column of :attr:`pairs` the significance counts use.
+
+        The Holm-adjusted ASL, or randomised Tukey HSD's own (family-wise) ASL.
+        """
+        return "ASL" if self.test == "tukey" else "ASL (Holm)"
+
+    def pair_index(self) -> np.ndarray:
+        """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(P, 2)`` integer indices.
+        """
+        pos = {r: k for k, r in enumerate(self.runs)}
+        return np.stack([self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1)
+
+    def discriminative_power(self, alpha: float = 0.05) -> float:
+        """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3).
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        float
+            The discriminative power, in [0, 1].
+        """
+        return float(np.mean(self.pairs["ASL"].to_numpy() < alpha))
+
+    def runs_table(self) -> pd.DataFrame:
+        """One row per run, best mean first (the report's runs table).
+
+        Mean score, coverage, MAP intervals, standardized mean, ranks, and how many runs it beats /
+        loses to significantly (Holm-adjusted ASL < 0.05; randomised Tukey HSD: its family-wise
+        ASL < 0.05).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per run, sorted by the mean of :attr:`measure`.
+        """
+        mean = self.scores.mean()
+        par = self.corpus.maps[("parametric", "MAP")]
+        boot = self.corpus.maps[("bootstrap", "MAP")]
+        std = self.standardized.mean(axis=1)
+        sig = self.pairs[self.family_wise].to_numpy() < 0.05
+        wins = np.zeros(len(mean), dtype=int)
+        losses = np.zeros(len(mean), dtype=int)
+        d = self.pairs["difference"].to_numpy()
+        ij = self.pair_index()
+        i, j = ij[:, 0], ij[:, 1]
+        np.add.at(wins, i[sig & (d > 0)], 1)
+        np.add.at(wins, j[sig & (d < 0)], 1)
+        np.add.at(losses, i[sig & (d < 0)], 1)
+        np.add.at(losses, j[sig & (d > 0)], 1)
+        m, T = self.measure, len(self.scores.topics)
+        cov = self.coverage.loc[list(self.runs)]
+        frame = pd.DataFrame(
+            {
+                "run": self.runs,
+                f"mean {m}": mean,
+                f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
+                "topics ignored (not in qrels)": cov["ignored"].map(len).to_numpy(),
+                "MAP": par.estimate,
+                "MAP low (parametric)": par.lower,
+                "MAP high (parametric)": par.upper,
+                "MAP low (bootstrap)": boot.lower,
+                "MAP high (bootstrap)": boot.upper,
+                f"standardized {m}": std,
+                f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
+                "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
+                "significantly better than": wins,
+                "significantly worse than": losses,
+            }
+        )
+        return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
+
+    def summary(self) -> dict:
+        """The headline numbers of the report (first, when the qrels are simulated, a warning).
+
+        A number that is undefined (Kendall's tau or the dRMSE of runs whose means do not differ) is
+        the reason, e.g. "no variance: every run scores 1 on every topic", never NaN.
+
+        Returns
+        -------
+        dict
+            Quantity -> number or text, in the order the report shows them.
+        """
+        S, T = self.scores.shape
+        tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
+
+        def defined(v: float):
+            if np.isfinite(v):
+                return v
+            return no_variance(self.scores) or no_variance(self.standardized, "standardized ") or UNDEFINED
+        out: dict = {}
+        if self.simulated:
+            out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
+        out.update({
+            "runs": S,
+            "topics": T,
+            "mean": "over all qrels topics, a missing topic = 0 (trec_eval -c)",
+            "runs missing qrels topics": int((self.coverage["missing"].map(len) > 0).sum()),
+            "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
+            "test of the pairs": self.test_label + (f", against the baseline {self.baseline}" if self.baseline else ""),
+            "pairs": len(self.pairs),
+            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
+        })  # fmt: skip
+        if self.test == "tukey":
+            out["significant pairs, family-wise (randomised Tukey HSD)"] = int((self.pairs["ASL"] < 0.05).sum())
+        else:
+            out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
+            out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
+        out.update({
+            "median width of the MAP interval (parametric)": float(
+                np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
+            ),
+            "Kendall tau, raw vs standardized ranking": defined(tau),
+        })  # fmt: skip
+        for form, res in self.halves.items():
+            s = res.summary()
+            out[f"dRMSE between random halves, {form}"] = defined(s["dRMSE mean"])
+            out[f"runs different from themselves, {form} (mean)"] = s["FP mean"]
+        return out
+
+    def to_html(self) -> str:
+        """The report as one HTML document: figures embedded as PNG data, no external resource.
+
+        Returns
+        -------
+        str
+            The page (``index.html``).
+        """
+        return _render(self, self.summary(), self.runs_table())
+
+    def files(self) -> dict[str, str]:
+        """The report's files by name: ``index.html`` and the tables as CSV.
+
+        The tables: summary, runs, pairs, per-topic scores and (with the topic split) error rates.
+
+        Returns
+        -------
+        dict of str to str
+            File name -> content.
+        """
+        summ, runs = self.summary(), self.runs_table()
+        files = {
+            "summary.csv": to_csv(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False),
+            "runs.csv": to_csv(runs, index=False),
+            "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
+            _per_topic_file(self.measure): to_csv(self.scores.to_frame()),
+        }
+        if self.swap is not None:
+            files["error-rates.csv"] = to_csv(_error_table(self))
+        files["index.html"] = _render(self, summ, runs)
+        return files
+
+    def write(self, out: str | Path) -> Path:
+        """Write the report's :meth:`files` into the directory ``out``; returns its ``index.html``.
+
+        ``out`` must be new, empty, or an earlier irrepro report (its ``.irrepro-report`` holds a
+        manifest of the files irrepro wrote, with their sha256); anything else is refused before
+        the page is drawn (:func:`check_out`; ``irrepro.InputError`` naming ``out``). Of an earlier
+        report only the listed files whose content still matches are replaced or removed; files of
+        the user's beside them are left in place and named in a warning. The files are written
+        into a temporary sibling directory which then takes ``out``'s place in one step where
+        ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
+        report as it was (:mod:`irrepro._report_out`).
+
+        Parameters
+        ----------
+        out : str or Path
+            The report's directory: new, empty, or an earlier irrepro report.
+
+        Returns
+        -------
+        Path
+            ``out/index.html``.
+
+        Raises
+        ------
+        irrepro.InputError
+            ``out`` cannot take the report (:func:`check_out`).
+        """
+        d = check_out(out)
+        write_dir(d, self.files(), given=out)
+        return d / "index.html"
+
+
+def _per_topic_file(measure: str) -> str:
+    """The name of the report's per-topic table of ``measure``."""
+    return f"{slug(measure) or 'scores'}-per-topic.csv"
