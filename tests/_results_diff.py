@@ -30,6 +30,9 @@ VOLATILE = (
 )
 #: JSON keys whose values are timings, never results.
 TIMING_KEYS = frozenset({"seconds", "elapsed", "timings", "timing", "written"})
+#: The report's ownership manifest (irrepro/_report_manifest.py) is JSON; its checksums follow the
+#: files it lists (compared themselves, with their volatile parts masked).
+MANIFEST = ".irrepro-report"
 
 
 def _strip(text: str) -> str:
@@ -51,6 +54,14 @@ def _normalise(obj, renames: Mapping[str, str]):
         return [_normalise(v, renames) for v in obj]
     if isinstance(obj, str):
         return _rename(obj, renames)
+    return obj
+
+
+def _drop_checksums(obj):
+    if isinstance(obj, dict):
+        return {k: _drop_checksums(v) for k, v in obj.items() if k != "sha256"}
+    if isinstance(obj, list):
+        return [_drop_checksums(v) for v in obj]
     return obj
 
 
@@ -87,8 +98,10 @@ def compare(old: Path | str, new: Path | str, renames: Mapping[str, str] | None 
         x, y = (old / f).read_bytes(), (new / f).read_bytes()
         if x == y:
             continue
-        if f.suffix == ".json":
+        if f.suffix == ".json" or f.name == MANIFEST:
             jx, jy = _normalise(json.loads(x), renames), _normalise(json.loads(y), {})
+            if f.name == MANIFEST:
+                jx, jy = _drop_checksums(jx), _drop_checksums(jy)
             if jx != jy:
                 out.append(f"{f}: {_first_difference(jx, jy)}")
         elif _rename(_strip(x.decode()), renames) != _strip(y.decode()):

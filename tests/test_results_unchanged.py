@@ -63,10 +63,18 @@ def test_a_missing_file_and_a_changed_report_are_differences_its_volatile_parts_
             f"<p>qrels <code>/tmp/{tmp}/qrels.txt</code>. Written by irrepro on 2026-11-25 {when} UTC.</p>"
             f"<p>Computed in: scores {secs} s.</p><td>{value}</td>"
         )
+    for d, when, digest in ((a, "2026-11-25T23:45:07Z", "f316"), (b, "2026-11-26T00:26:37Z", "4c11")):
+        manifest = {"written": when, "files": [{"name": "index.html", "sha256": digest}]}
+        (d / "report" / ".irrepro-report").write_text(json.dumps(manifest))
     assert compare(a, b) == []
     (b / "report" / "index.html").write_text((b / "report" / "index.html").read_text().replace("0.305", "0.306"))
     (b / "extra.json").write_text("{}")
-    assert compare(a, b) == ["extra.json: only in new", "report/index.html: differs"]
+    (b / "report" / ".irrepro-report").write_text(json.dumps({"written": "x", "files": [{"name": "other.csv"}]}))
+    assert compare(a, b) == [
+        "extra.json: only in new",
+        "report/.irrepro-report: /files[0]/name: 'index.html' vs 'other.csv'",
+        "report/index.html: differs",
+    ]
 
 
 def test_the_command_line_exits_1_on_a_difference(tmp_path, capsys):
