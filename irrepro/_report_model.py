@@ -217,7 +217,7 @@ class Report:
 
     @property
     def runs(self) -> tuple[str, ...]:
-        """The runs' names, in the order of :attr:`scores`."""
+        """The runs' names, in the order of ``scores``."""
         return self.scores.systems
 
     @property
@@ -269,7 +269,7 @@ class Report:
         Returns
         -------
         pandas.DataFrame
-            One row per run, sorted by the mean of :attr:`measure`.
+            One row per run, sorted by the mean of ``measure``.
         """
         mean = self.scores.mean()
         par = self.corpus.maps[("parametric", "MAP")]

@@ -20,8 +20,8 @@ What the paper defines (section numbers of Sakai 2006):
   geometric means (3.1, end); :func:`~irrepro.significance.unpaired_bootstrap_test` - the unpaired
   test for any summary: arithmetic mean, geometric mean or a user function (3.2, Figures 3-4).
   (``paired_test``, ``unpaired_test`` and ``PairwiseTest`` here are their deprecated names.)
-- :meth:`BootstrapResult.discriminative_power`, :meth:`BootstrapResult.asl_curve` and
-  :meth:`BootstrapResult.required_difference` (3.3, Figures 5-8 and Table 2); :func:`sensitivity`
+- :meth:`~irrepro.significance.BootstrapResult.discriminative_power`, :meth:`~irrepro.significance.BootstrapResult.asl_curve` and
+  :meth:`~irrepro.significance.BootstrapResult.required_difference` (3.3, Figures 5-8 and Table 2); :func:`sensitivity`
   (Table 2).
 - :func:`stability` - minority rate / proportion of ties over fuzziness values (3.5, Figures 9-10).
 - :func:`swap_rates` - the swap method on two independent sets of bootstrap samples (3.5,

@@ -270,7 +270,7 @@ def get_collection(name: str) -> Collection:
 
     Raises
     ------
-    irrepro.UnknownNameError
+    irrepro.errors.UnknownNameError
         For a name the book does not know, listing the known ones.
 
     Examples

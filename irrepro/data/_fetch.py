@@ -210,7 +210,7 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
         Naming the file, where it was looked for and how to supply it.
     CacheError
         When the cache cannot be used.
-    irrepro.UnknownNameError
+    irrepro.errors.UnknownNameError
         For a path that is not in the registry.
 
     Examples

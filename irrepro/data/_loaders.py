@@ -257,7 +257,7 @@ def load_matrix(
 
     Raises
     ------
-    irrepro.UnknownNameError
+    irrepro.errors.UnknownNameError
         A measure the collection has no matrix of.
     DataUnavailable
         Its file cannot be had, unless the stand-in is allowed.
@@ -323,7 +323,7 @@ def leaderboard(collection: str) -> pd.DataFrame:
 
     Raises
     ------
-    irrepro.UnknownNameError
+    irrepro.errors.UnknownNameError
         For a collection without a leaderboard.
 
     Examples

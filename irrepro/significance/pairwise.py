@@ -53,7 +53,7 @@ def pairwise_test(
 
     - ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's
       ``ttest_rel``, ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences
-      (:func:`irrepro.significance.classical.paired_t_pvalues` etc.; NaN for two identical systems); a
+      (:func:`irrepro.significance.paired_t_pvalues` etc.; NaN for two identical systems); a
       topic's difference within rounding noise of the pair's scores (1e-9 times the larger
       absolute score) counts as zero, so two runs that differ by rounding alone are not different
       (as in the bootstrap and permutation tests);

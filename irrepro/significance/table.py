@@ -104,7 +104,7 @@ class ComparisonTable:
         Parameters
         ----------
         measure : str
-            A column of :attr:`means`.
+            A column of ``means``.
 
         Returns
         -------
