@@ -21,7 +21,7 @@ class _Filters(dict):
 
     def __missing__(self, key):
         if key in _OLD_FILTERS:
-            return self[_filter_name(key)]
+            return self[_filter_name(key, stacklevel=3)]
         raise KeyError(key)
 
 
@@ -41,7 +41,7 @@ FILTERS: dict[str, tuple[str | None, float, float]] = _Filters({
 _OLD_FILTERS = {"t " + name.split(" ", 1)[1]: name for name in FILTERS if name.startswith("paired-t ")}
 
 
-def _filter_name(name: str, stacklevel: int = 3) -> str:
+def _filter_name(name: str, stacklevel: int = 4) -> str:
     """``name`` of :data:`FILTERS`; an old name (``"t p<=0.05"``) warns and gives its new one."""
     new = _OLD_FILTERS.get(name)
     if new is None:

@@ -291,13 +291,15 @@ def test_old_filter_and_test_names_warn_and_give_the_same_numbers():
     rng = np.random.default_rng(5)
     m = _matrix(rng.beta(2, 4, size=(6, 30)))
     new = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "paired-t 0.01<p<=0.05"])
-    with pytest.warns(DeprecationWarning, match=r"'t 0\.01<p<=0\.05'.*'paired-t 0\.01<p<=0\.05'"):
+    with pytest.warns(DeprecationWarning, match=r"'t 0\.01<p<=0\.05'.*'paired-t 0\.01<p<=0\.05'") as caught:
         old = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "t 0.01<p<=0.05"])
+    assert caught[0].filename == __file__
     assert old.filters == new.filters == ("none", "paired-t 0.01<p<=0.05")
     np.testing.assert_array_equal(old.trials, new.trials)
     np.testing.assert_array_equal(old.errors, new.errors)
-    with pytest.warns(DeprecationWarning, match="'t p<=0.05'"):
+    with pytest.warns(DeprecationWarning, match="'t p<=0.05'") as caught:
         assert ts.FILTERS["t p<=0.05"] == ts.FILTERS["paired-t p<=0.05"] == ("paired-t", -1.0, 0.05)
+    assert caught[0].filename == __file__
     with pytest.warns(DeprecationWarning, match="filter name") as caught:
         rates = new.error_rates("t 0.01<p<=0.05")
     assert caught[0].filename == __file__  # the warning points at the caller
