@@ -23,8 +23,9 @@ __all__ = ["default_trials", "default_B", "SelfSignificance", "self_significance
 
 
 def default_trials(scale: str = "paper") -> int:
-    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale. With
-    independent trials a 5% rate has the Monte Carlo error ``known_truth.mc_error(0.05, 24000)`` = 0.0014; the
+    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale.
+
+    With independent trials a 5% rate has the Monte Carlo error ``known_truth.mc_error(0.05, 24000)`` = 0.0014; the
     trials of one simulated pair (or family) share its model, so the clustered error is larger by
     the square root of the design effect: 24,000 keeps it below :data:`irrepro.known_truth.MC_TARGET` for design
     effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered).
@@ -39,6 +40,16 @@ def default_trials(scale: str = "paper") -> int:
     -------
     int
         The number of trials.
+
+    Notes
+    -----
+    The precision of Urbano et al. (2019), section 3, for all four papers' known-truth experiments.
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import default_trials
+    >>> default_trials(), default_trials("quick")
+    (24000, 600)
     """
     return 24_000 if parallel.check_scale(scale) == "paper" else 600
 
@@ -55,6 +66,16 @@ def default_B(scale: str = "paper") -> int:
     -------
     int
         The number of resamples.
+
+    Notes
+    -----
+    Sakai (2006): B = 1000.
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import default_B
+    >>> default_B(), default_B("quick")
+    (1000, 200)
     """
     return 1000 if parallel.check_scale(scale) == "paper" else 200
 
@@ -67,9 +88,34 @@ def default_B(scale: str = "paper") -> int:
 
 @dataclass(frozen=True)
 class SelfSignificance:
-    """Per trial (two topic sets of ``n_topics`` drawn independently, with replacement, from the
-    same population of topics) and form (``"raw"``, ``"standardized"``): the share of systems a
-    two-sample t-test at ``alpha`` finds different from themselves. ``share[form]`` is (trials,)."""
+    """The share of systems a two-sample t-test finds different from themselves, per trial and form.
+
+    A trial draws two topic sets of ``n_topics`` independently, with replacement, from the same
+    population of topics; the forms are ``"raw"`` and ``"standardized"``.
+
+    Attributes
+    ----------
+    share : dict
+        Form -> ``(trials,)`` the share of systems found different at ``alpha``.
+    n_systems : int
+        Systems.
+    n_topics : int
+        Topics per set.
+    alpha : float
+        The t-test's level.
+
+    Notes
+    -----
+    Webber, Moffat & Zobel (2008), section 5 (Figure 6), with a known truth.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> from irrepro.data import simulate
+    >>> res = kt.self_significance_null(simulate.score_matrix(10, 100, seed=1), n_topics=20, trials=50, seed=2)
+    >>> res.summary().index.tolist(), res.share["raw"].shape
+    (['raw', 'standardized'], (50,))
+    """
 
     share: dict
     n_systems: int
@@ -77,10 +123,22 @@ class SelfSignificance:
     alpha: float
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Per form: the mean false-positive rate (over systems and trials) with its Monte Carlo
-        se (over trials), and the upper end of the central ``level`` range of the per-trial
-        share (the paper's Figure 6 statistic). ``level``: a fraction or a percentage
-        (:func:`irrepro.stats.check_level`)."""
+        """Per form: the mean false-positive rate with its Monte Carlo se, and an upper percentile.
+
+        The rate is the mean over systems and trials, its se over trials; the percentile is the
+        upper end of the central ``level`` range of the per-trial share (the paper's Figure 6
+        statistic).
+
+        Parameters
+        ----------
+        level : float
+            A fraction or a percentage (:func:`irrepro.stats.check_level`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per form.
+        """
         level = check_level(level)
         rows = []
         for form, s in self.share.items():
@@ -93,14 +151,54 @@ class SelfSignificance:
 def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
                            factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500,
                            scale: str = "paper") -> SelfSignificance:
-    """Webber et al.'s (2008, section 5) self-significance with a known truth: the topics of
-    ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
+    """Webber et al.'s (2008, section 5) self-significance where the truth is known.
+
+    The topics of ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
     topics from it independently with replacement, so every system's two expected scores are
     equal, and counts the systems that :func:`irrepro.standardize.self_significance` (two-sided
     Student t-test) finds different from themselves, on raw scores and on scores standardized by
     ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
-    per-topic transformation, so the null holds for both forms). ``trials=None``:
-    :func:`default_trials` of ``scale`` (the papers' by default)."""
+    per-topic transformation, so the null holds for both forms).
+
+    Parameters
+    ----------
+    matrix : ScoreMatrix or array_like
+        ``(systems, topics)``: the population of topics.
+    n_topics : int
+        Topics per set.
+    trials : int, optional
+        Trials; None: :func:`default_trials` of ``scale``.
+    alpha : float
+        The t-test's level.
+    factors : optional
+        The standardization (:func:`irrepro.standardize.standardize`); None: the matrix's own.
+    seed : SeedLike
+        The seed of the draws.
+    n_jobs : int, optional
+        Workers; the result does not depend on them.
+    per_task : int
+        Trials per task.
+    scale : {"paper", "quick"}
+        The size of ``trials`` left at None (the papers' by default).
+
+    Returns
+    -------
+    SelfSignificance
+
+    Notes
+    -----
+    Webber, Moffat & Zobel (2008), section 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import known_truth as kt
+    >>> pop = np.random.default_rng(1).normal(0.3, 0.1, size=(20, 200))
+    >>> res = kt.self_significance_null(pop, n_topics=30, trials=200, seed=2)
+    >>> rate = res.summary()["false-positive rate"]
+    >>> bool(abs(rate["raw"] - 0.05) < 0.02)          # the t-test's alpha under the null
+    True
+    """
     x = _checked_scores(matrix, "matrix")
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
     trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
@@ -129,10 +227,39 @@ def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = N
 
 @dataclass(frozen=True)
 class Coverage:
-    """Per usable list of every drawn corpus: where the population's AP (``truth``) and the AP of
+    """Where the population's AP and another corpus's AP fall against each method's interval.
+
+    Per usable list of every drawn corpus: where the population's AP (``truth``) and the AP of
     a second, independent corpus (``other``) fall with respect to each method's interval from the
     first corpus (-1 below, 0 in, +1 above; :func:`irrepro.corpus_bootstrap.position`).
-    ``cluster`` (lists,) identifies (corpus, topic), the unit whose lists share documents."""
+
+    Attributes
+    ----------
+    methods : tuple of str
+        The interval methods.
+    truth, other : dict
+        Method -> ``(lists,)`` positions of the population's AP and the other corpus's AP.
+    cluster : numpy.ndarray
+        ``(lists,)`` identifies (corpus, topic), the unit whose lists share documents.
+    n_rel : numpy.ndarray
+        ``(lists,)`` relevant documents in the population.
+    B : int
+        Corpus-bootstrap samples.
+    n_corpora : int
+        Corpora drawn.
+
+    Notes
+    -----
+    Cormack & Lynam (2006), sections 5-7, where the truth is known.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> from irrepro.data import simulate
+    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=1, B=30, seed=2)
+    >>> cov.table().index.tolist()
+    ['linear', 'logit', 'bca', 'linear+smallR', 'logit+smallR']
+    """
 
     methods: tuple[str, ...]
     truth: dict
@@ -143,9 +270,21 @@ class Coverage:
     n_corpora: int
 
     def table(self, min_rel: int = 0) -> pd.DataFrame:
-        """Per method: below / in / above shares of the population's AP, the in-interval share of
-        the other corpus's AP (the paper's proxy, predicted 83.5% for 95% intervals) and the
-        clustered Monte Carlo se of the coverage; lists with R > ``min_rel`` in the population."""
+        """Per method: below / in / above shares of the population's AP and the other corpus's.
+
+        The in-interval share of the other corpus's AP is the paper's proxy (predicted 83.5% for
+        95% intervals); ``se`` is the clustered Monte Carlo se of the coverage.
+
+        Parameters
+        ----------
+        min_rel : int
+            Lists with more than ``min_rel`` relevant documents in the population are counted.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per method.
+        """
         keep = self.n_rel > min_rel
         _, inv = np.unique(self.cluster[keep], return_inverse=True)
         rows = []
@@ -181,8 +320,9 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
 def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
                     n_jobs: int | None = None, rel: int = 1, level: float = 0.95,
                     scale: str = "paper") -> Coverage:
-    """Coverage of the corpus-bootstrap intervals (Cormack & Lynam 2006, sections 5-7) where the
-    truth is known. The population is the judged collection ``runs`` (a RunSet: its ranked lists
+    """Coverage of the corpus-bootstrap intervals where the truth is known.
+
+    The population is the judged collection ``runs`` (a RunSet: its ranked lists
     and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
     ``n_corpora`` corpora is drawn from it by the paper's own model (every document k ~ Poisson(1)
     times, shared by all lists), linear, logit and BCa intervals at ``level`` (95%) and their small-R corrections
@@ -192,9 +332,44 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
     For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
     TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
     data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
-    the population as non-relevant ones). ``level``: a fraction or a percentage
-    (:func:`irrepro.stats.check_level`). ``B=None``: :func:`default_B` of ``scale`` (the papers'
-    by default)."""
+    the population as non-relevant ones).
+
+    Parameters
+    ----------
+    runs : RunSet
+        The population: ranked lists and qrels.
+    n_corpora : int
+        Corpora drawn.
+    B : int, optional
+        Corpus-bootstrap samples; None: :func:`default_B` of ``scale``.
+    seed : SeedLike
+        The seed of all draws.
+    n_jobs : int, optional
+        Workers of the bootstrap; the result does not depend on them.
+    rel : int
+        The least relevant grade.
+    level : float
+        The intervals' level: a fraction or a percentage (:func:`irrepro.stats.check_level`).
+    scale : {"paper", "quick"}
+        The size of ``B`` left at None (the papers' by default).
+
+    Returns
+    -------
+    Coverage
+
+    Notes
+    -----
+    Cormack & Lynam (2006), sections 5-7.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> from irrepro.data import simulate
+    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=2, B=30, seed=2)
+    >>> t = cov.table()
+    >>> bool(((t.below + t.coverage + t.above) - 1).abs().max() < 1e-12), cov.n_corpora
+    (True, 2)
+    """
     level = check_level(level)
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     S, T, K = runs.grades.shape

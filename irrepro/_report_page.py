@@ -177,7 +177,7 @@ def _error_table(rep: ReportLike) -> pd.DataFrame:
     assert res is not None and fit is not None  # (a report with the swap experiment)
     size = int(res.sizes[-1])
     cols = {}
-    for f, lab in (("none", "all trials"), ("t p<=0.05", "t-test p<=0.05")):
+    for f, lab in (("none", "all trials"), ("paired-t p<=0.05", "t-test p<=0.05")):
         rates = res.error_rates(f, "relative")[size]
         cnt = res.counts(f, "relative")[size]
         cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
@@ -245,7 +245,7 @@ def _fig_split(rep: ReportLike):
     swap, growth = rep.swap, rep.growth
     assert swap is not None and growth is not None  # drawn for a report with the swap experiment only
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
+    panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "paired-t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
         fit = growth if f == "none" else ts.growth_fit(swap, filter=f, kind="relative", at=growth.at)
         plots.plot_error_rates(swap, filter=f, kind="relative", bins=bins, fit=fit, at=growth.at, ax=ax)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import parallel
-from ._deprecation import renamed_arguments
+from ._deprecation import _warn, renamed_arguments
 from .data import RunSet, ScoreMatrix, pool_documents
 from .data._matrices import _checked_scores
 from .errors import InputError, UnknownNameError
@@ -21,9 +21,29 @@ from .significance import classical
 
 __all__ = ["full_set_tests", "significant_share", "pool_sizes", "map_sd"]
 
-#: The paired tests of the significance filters (:mod:`irrepro.significance.classical`), by the
-#: filters' names (the paper's "t" is :data:`irrepro.significance.TESTS`' "paired-t").
-_TESTS = {"t": classical.paired_t_pvalues, "sign": classical.sign_test_pvalues, "wilcoxon": classical.wilcoxon_pvalues}
+#: The paired tests of the significance filters (:mod:`irrepro.significance.classical`), by
+#: :data:`irrepro.significance.TESTS`' names.
+_TESTS = {
+    "paired-t": classical.paired_t_pvalues,
+    "sign": classical.sign_test_pvalues,
+    "wilcoxon": classical.wilcoxon_pvalues,
+}
+#: The tests' names until 0.2 (deprecated, removed in 0.3): the paper's "t" is "paired-t".
+_OLD_TESTS = {"t": "paired-t"}
+
+
+def _test_names(tests: Sequence[str], where: str) -> list[str]:
+    """``tests`` by :data:`_TESTS`' names: an old name warns (at the caller of ``where``) and gives its
+    new one; an unknown name is an error."""
+    out = []
+    for t in tests:
+        if t in _OLD_TESTS:
+            _warn(f"the test name {t!r} of {where}()", repr(_OLD_TESTS[t]), stacklevel=3)
+            t = _OLD_TESTS[t]
+        if t not in _TESTS:
+            raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
+        out.append(t)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -31,7 +51,7 @@ _TESTS = {"t": classical.paired_t_pvalues, "sign": classical.sign_test_pvalues, 
 # --------------------------------------------------------------------------------------------
 
 
-def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t", "sign", "wilcoxon")) -> pd.DataFrame:
+def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("paired-t", "sign", "wilcoxon")) -> pd.DataFrame:
     """Every pair of runs within each matrix compared on all its topics.
 
     Every pair of runs within each matrix compared on all its topics (section 3, "consideration
@@ -41,13 +61,36 @@ def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t",
     Parameters
     ----------
     matrices : sequence of ScoreMatrix
+        One ``(systems, topics)`` matrix per year; pairs only within a matrix.
     tests : sequence of str
-        ``"t"``, ``"sign"``, ``"wilcoxon"``.
+        Of :data:`irrepro.significance.TESTS`: ``"paired-t"``, ``"sign"``, ``"wilcoxon"`` (the
+        name until 0.2, ``"t"``, warns).
 
     Returns
     -------
     pandas.DataFrame
+        Columns ``collection``, ``run_a``, ``run_b``, ``score_a``, ``score_b``, ``abs_diff``,
+        ``rel_diff`` and ``p_<test>`` per test (``p_paired-t``, ``p_sign``, ``p_wilcoxon``;
+        ``p_t`` until 0.2).
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), section 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import ScoreMatrix
+    >>> from irrepro.topic_split import full_set_tests
+    >>> m = ScoreMatrix(np.array([[0.4, 0.6, 0.5, 0.7, 0.3, 0.8], [0.2, 0.5, 0.3, 0.4, 0.2, 0.6]]),
+    ...                 ("a", "b"), tuple("123456"), "AP")
+    >>> pairs = full_set_tests([m])
+    >>> pairs[["run_a", "run_b", "abs_diff", "rel_diff"]].round(4).to_dict("records")
+    [{'run_a': 'a', 'run_b': 'b', 'abs_diff': 0.1833, 'rel_diff': 0.5}]
+    >>> pairs[["p_paired-t", "p_sign", "p_wilcoxon"]].round(4).to_dict("records")
+    [{'p_paired-t': 0.0019, 'p_sign': 0.0312, 'p_wilcoxon': 0.0312}]
     """
+    tests = _test_names(tests, "full_set_tests")
     rows = []
     for k, m in enumerate(matrices):
         a, b = np.triu_indices(m.shape[0], k=1)
@@ -70,8 +113,6 @@ def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("t",
         )
         D = X[a] - X[b]
         for t in tests:
-            if t not in _TESTS:
-                raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
             frame[f"p_{t}"] = _TESTS[t](D)
         rows.append(frame)
     return pd.concat(rows, ignore_index=True)
@@ -83,7 +124,7 @@ def significant_share(
     *,
     alpha: float = 0.05,
     min_score: float | None = None,
-    tests: Sequence[str] = ("t", "sign", "wilcoxon"),
+    tests: Sequence[str] = ("paired-t", "sign", "wilcoxon"),
 ) -> pd.DataFrame:
     """Share of pairs with p <= ``alpha`` per relative-difference band.
 
@@ -98,13 +139,34 @@ def significant_share(
     bands : sequence of (float, float)
         ``[lo, hi)`` relative differences.
     alpha : float
+        The significance level (p <= alpha is significant).
     min_score : float, optional
+        The least mean score of both runs of a pair kept.
     tests : sequence of str
+        The tests of ``pairs`` (``"paired-t"``, ``"sign"``, ``"wilcoxon"``; ``"t"`` warns).
 
     Returns
     -------
     pandas.DataFrame
+        One row per band: ``band`` (``"0-10%"``), ``pairs`` and the share per test, in a
+        column named by the test (``paired-t``; ``t`` until 0.2).
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), section 3 ("consideration of the full sets of 50 queries").
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro.topic_split import significant_share
+    >>> pairs = pd.DataFrame({"score_a": [0.3, 0.2, 0.4], "score_b": [0.25, 0.1, 0.38],
+    ...                       "rel_diff": [0.2, 1.0, 0.05], "p_paired-t": [0.01, 0.001, 0.6]})
+    >>> significant_share(pairs, [(0, 0.5), (0.5, 2)], tests=["paired-t"])
+        band  pairs  paired-t
+    0  0-50%      2       0.5
+    1  50-200%    1       1.0
     """
+    tests = _test_names(tests, "significant_share")
     p = pairs
     if min_score is not None:
         p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
@@ -134,13 +196,31 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     Parameters
     ----------
     runset : RunSet
+        The runs and their qrels.
     depths : sequence of int
+        Pool depths, at least 1.
     rel : int
         The least relevant grade.
 
     Returns
     -------
     pandas.DataFrame
+        Columns ``topic``, ``depth``, ``pool``, ``relevant``.
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), section 4 (pool depth and assessor effort).
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate
+    >>> from irrepro.topic_split import pool_sizes
+    >>> rs = simulate.runs(3, 2, list_length=20, seed=1)
+    >>> p = pool_sizes(rs, depths=[1, 10])
+    >>> p.columns.tolist(), len(p)
+    (['topic', 'depth', 'pool', 'relevant'], 4)
+    >>> bool((p[p.depth == 1].pool <= 3).all())      # one document per run at depth 1
+    True
     """
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
@@ -171,15 +251,32 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     Parameters
     ----------
     matrix : ScoreMatrix
+        ``(systems, topics)`` scores.
     sizes : sequence of int
-        Topics per sample.
+        Topics per sample, in 1..topics.
     B : int
-        Samples per size.
+        Samples per size (the paper's 10); ``n_samples=`` is its old name.
     seed : SeedLike
+        The seed of the draws.
 
     Returns
     -------
     pandas.DataFrame
+        Columns ``topics``, ``sd``, ``sd_p05``, ``sd_p95``.
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), section 5.
+
+    Examples
+    --------
+    >>> from irrepro.data import simulate
+    >>> from irrepro.topic_split import map_sd
+    >>> sd = map_sd(simulate.score_matrix(5, 100, seed=1), [5, 50], B=20, seed=2)
+    >>> sd.columns.tolist()
+    ['topics', 'sd', 'sd_p05', 'sd_p95']
+    >>> bool(sd.sd[0] > sd.sd[1])        # the sd of MAP falls with more topics
+    True
     """
     B = parallel.check_int(B, "B", minimum=2)
     X = _checked_scores(matrix, "matrix")

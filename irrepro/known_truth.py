@@ -40,20 +40,18 @@ depend on ``n_jobs``.
 The permutation test and randomised Tukey HSD are the package's (:func:`irrepro.significance.permutation_test`,
 :func:`irrepro.significance.tukey_hsd_pvalues`), and so is the thinning of qrels to TREC-6's
 numbers of relevant documents (:func:`irrepro.data.thin_qrels`).
+
+**Modules** (every name is served from here): the tests' p-values and rates live in
+:mod:`irrepro._known_truth_pvalues`, the family-wise error in :mod:`irrepro._known_truth_family`,
+the default sizes, self-significance and coverage in :mod:`irrepro._known_truth_papers`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import numpy as np
-import pandas as pd
-from scipy import stats
 
-from . import bootstrap_tests as bt
 from . import parallel
-from . import significance as sig
+from ._known_truth_family import FamilyResult, family_experiment
 from ._known_truth_papers import (
     Coverage,
     SelfSignificance,
@@ -61,6 +59,16 @@ from ._known_truth_papers import (
     default_B,
     default_trials,
     self_significance_null,
+)
+from ._known_truth_pvalues import (
+    ALPHAS,
+    MC_TARGET,
+    RESAMPLING,
+    TESTS,
+    PValues,
+    mc_error,
+    mc_error_at,
+    paired_pvalues,
 )
 from .errors import InputError
 from .parallel import SeedLike, check_int
@@ -86,165 +94,50 @@ __all__ = [
     "self_significance_null",
 ]
 
-#: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
-ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
-#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names
-#: (until 0.2 "t" and "unpaired bootstrap").
-TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
-#: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
-RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
-
-
-#: The Monte Carlo error a type I error rate of 5% must stay below (issue 17's rule), clustered
-#: standard error included (:meth:`PValues.se`, :meth:`FamilyResult.se`).
-MC_TARGET = 0.002
-
-
-def mc_error(rate: float, n: int) -> float:
-    """Binomial Monte Carlo standard error of a rate over n independent trials."""
-    return float(np.sqrt(rate * (1 - rate) / n))
-
-
-def mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
-    """The Monte Carlo error a rate of ``at`` would have in the design that gave ``rate`` its
-    standard error ``se`` over ``n`` trials: ``mc_error(at, n)`` times the square root of the design
-    effect ``(se / mc_error(rate, n))^2`` (trials that share a simulated pair or family are not
-    independent). :data:`MC_TARGET` bounds it for ``at = 0.05``; a rate of 0 or 1 (no variance)
-    gives the binomial error."""
-    binomial = mc_error(rate, n)
-    deff = (se / binomial) ** 2 if binomial > 0 else 1.0
-    return mc_error(at, n) * float(np.sqrt(max(deff, 1.0)))
-
-
-# --------------------------------------------------------------------------------------------
-# the paired tests, vectorised over trials
-# --------------------------------------------------------------------------------------------
-
-
-def _one_sided(p2: np.ndarray, direction: np.ndarray) -> np.ndarray:
-    """One-tailed p (H1: positive) from a two-sided p of a symmetric null distribution (exact below
-    1/2; see the module notes)."""
-    p2 = np.where(np.isnan(p2), 1.0, p2)
-    return np.where(direction > 0, p2 / 2, 1 - p2 / 2)
-
-
-def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
-    """Sign of W+ - W- (zeros dropped, ties at average ranks): the side of Wilcoxon's statistic."""
-    a = np.abs(d)
-    ranks = stats.rankdata(a, axis=-1) - (a == 0).sum(axis=-1, keepdims=True)
-    return np.sign(np.sum(np.sign(d) * ranks, axis=-1))
-
-
-def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
-                   scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
-    """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of the
-    baseline scores ``b`` and experimental scores ``e`` (trials, topics): two ``(tests, trials)``
-    arrays. The bootstrap and permutation tests share one set of B resamples over all rows
-    (drawn from ``seed``), as Sakai (2006) shares them over all pairs of systems; ``B=None``:
-    :func:`default_B` of ``scale`` (the papers' by default)."""
-    b = np.asarray(b, dtype=np.float64)
-    e = np.asarray(e, dtype=np.float64)
-    if b.shape != e.shape or b.ndim != 2:
-        raise InputError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
-    m, n = b.shape
-    g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
-    d = e - b
-    two, one = np.empty((len(TESTS), m)), np.empty((len(TESTS), m))
-    mean_dir = np.sign(d.mean(axis=1))
-    two[0] = sig.paired_t_pvalues(d)
-    one[0] = _one_sided(two[0], mean_dir)
-    two[1] = sig.wilcoxon_pvalues(d)
-    one[1] = _one_sided(two[1], _signed_rank_direction(d))
-    two[2] = sig.sign_test_pvalues(d)
-    one[2] = _one_sided(two[2], np.sign((d > 0).sum(1) - (d < 0).sum(1)))
-    scores = np.empty((2 * m, n))
-    scores[0::2], scores[1::2] = e, b
-    pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    paired = sig.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
-    two[3] = paired.p
-    one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
-    signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
-    both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
-    two[4], one[4] = both.p, greater.p
-    unp = sig.unpaired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
-    two[5] = unp.p
-    one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
-    two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
-    return two, one
-
-
-@dataclass(frozen=True)
-class PValues:
-    """p-values of every test on every trial of one configuration.
-
-    ``two`` and ``one`` are (tests, trials) two- and one-tailed p-values; ``pair`` (trials,) the
-    index of the simulated pair (system pair and its models) each trial came from, for cluster
-    standard errors; ``delta`` the true difference of expected scores (0 under H0)."""
-
-    tests: tuple[str, ...]
-    two: np.ndarray
-    one: np.ndarray
-    pair: np.ndarray
-    delta: float
-    n_topics: int
-    B: int
-    label: str = ""
-
-    @property
-    def trials(self) -> int:
-        return self.two.shape[1]
-
-    def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
-        """(tests, trials) bool: p <= alpha for closed-form tests, ASL < alpha for resampling."""
-        p = self.two if tails == 2 else self.one
-        if tails not in (1, 2):
-            raise InputError("tails must be 1 or 2")
-        strict = np.array([t in RESAMPLING for t in self.tests])[:, None]
-        return np.where(strict, p < alpha, p <= alpha + 1e-12)
-
-    def rates(self, alphas: Sequence[float] = ALPHAS, tails: int = 2) -> pd.DataFrame:
-        """Rejection rates: one row per alpha, one column per test."""
-        return pd.DataFrame({t: [self.rejected(a, tails)[k].mean() for a in alphas] for k, t in enumerate(self.tests)},
-                            index=pd.Index(list(alphas), name="alpha"))
-
-    def se(self, alpha: float, tails: int = 2) -> pd.Series:
-        """Monte Carlo standard error of each rate, clustered by simulated pair (the trials of a
-        pair share its margins and copula): sqrt(sum_c (r_c - rate n_c)^2) / N."""
-        r = self.rejected(alpha, tails).astype(float)
-        _, inv = np.unique(self.pair, return_inverse=True)
-        k = inv.max() + 1
-        n_c = np.bincount(inv, minlength=k)
-        out = {}
-        for i, t in enumerate(self.tests):
-            r_c = np.bincount(inv, weights=r[i], minlength=k)
-            rate = r[i].mean()
-            out[t] = float(np.sqrt(np.sum((r_c - rate * n_c) ** 2) * k / max(k - 1, 1)) / len(r[i]))
-        return pd.Series(out)
-
-    def frame(self, alphas: Sequence[float] = ALPHAS, tails: Sequence[int] = (1, 2)) -> pd.DataFrame:
-        """Long table: test, tails, alpha, rate, se, trials, delta, topics."""
-        rows = []
-        for tl in tails:
-            for a in alphas:
-                rej = self.rejected(a, tl).mean(axis=1)
-                se = self.se(a, tl)
-                rows += [{"test": t, "tails": tl, "alpha": a, "rate": rej[k], "se": se[t], "trials": self.trials,
-                          "delta": self.delta, "topics": self.n_topics} for k, t in enumerate(self.tests)]
-        return pd.DataFrame(rows)
-
-
 # --------------------------------------------------------------------------------------------
 # the experiments of Urbano et al. (2019): pairs of simulated systems
 # --------------------------------------------------------------------------------------------
 
 
 def sample_pairs(models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbours: int = 10) -> list[tuple[int, int, int]]:
-    """``k`` (model, baseline, experimental) system triples as Urbano et al. (2019) draw them: a
-    collection with probability proportional to its number of systems, then under H0
+    """``k`` (model, baseline, experimental) system triples as Urbano et al. (2019) draw them.
+
+    A collection with probability proportional to its number of systems, then under H0
     (``delta == 0``) two distinct systems uniformly; with ``delta > 0`` a baseline uniformly from
     the bottom 75% by expected score and the experimental system uniformly from the
-    ``neighbours`` others whose expected score is closest to the baseline's + delta."""
+    ``neighbours`` others whose expected score is closest to the baseline's + delta.
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+        :func:`irrepro.simulation.fit_collection`'s models.
+    k : int
+        Triples drawn.
+    delta : float
+        The target difference of expected scores (0: H0).
+    seed : SeedLike
+        The seed of the draws.
+    neighbours : int
+        Candidates for the experimental system.
+
+    Returns
+    -------
+    list of (int, int, int)
+        (model, baseline system, experimental system).
+
+    Notes
+    -----
+    Urbano et al. (2019), section 3.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> triples = kt.sample_pairs(models, 4, seed=1)
+    >>> len(triples), all(i != j for _, i, j in triples)
+    (4, True)
+    """
     rng = parallel.as_generator(seed)
     sizes = np.array([len(m.margins) for m in models])
     out = []
@@ -285,8 +178,9 @@ def rejection_experiment(
     label: str = "",
     scale: str = "paper",
 ) -> PValues:
-    """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics
-    (Urbano et al. 2019, section 3: type I error with ``delta=0``, power with ``delta > 0``).
+    """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics.
+
+    Type I error with ``delta=0``, power with ``delta > 0``.
 
     ``n_pairs`` system pairs are drawn by :func:`sample_pairs` and the trials shared out evenly
     among them (each pair's copula is fitted once). Under H0, ``null="same-margin"`` draws both
@@ -296,8 +190,53 @@ def rejection_experiment(
     t-test's and the bootstrap's null, not the sign test's or Wilcoxon's). With ``delta > 0`` the
     experimental margin is moved to the baseline's expected value + delta; a pair whose margin
     cannot be moved is replaced by the next candidate. Trials of ``pairs_per_task`` pairs form one
-    vectorised task with its own child seed. ``trials`` and ``B`` left at None take
-    :func:`default_trials` and :func:`default_B` of ``scale`` (the papers' sizes by default)."""
+    vectorised task with its own child seed.
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+        :func:`irrepro.simulation.fit_collection`'s models.
+    n_topics : int
+        Topics per trial.
+    delta : float
+        The true difference of expected scores, >= 0.
+    trials : int, optional
+        Trials; None: :func:`default_trials` of ``scale``.
+    n_pairs : int
+        Simulated system pairs the trials are shared out among.
+    B : int, optional
+        Resamples of the resampling tests; None: :func:`default_B` of ``scale``.
+    null : {"same-margin", "same-mean"}
+        The null hypothesis simulated when ``delta == 0``.
+    seed : SeedLike
+        The seed of all draws.
+    n_jobs : int, optional
+        Workers; the result does not depend on them.
+    pairs_per_task : int
+        Pairs per vectorised task.
+    label : str
+        Stored in the result.
+    scale : {"paper", "quick"}
+        The sizes of ``trials`` and ``B`` left at None (the papers' by default).
+
+    Returns
+    -------
+    PValues
+
+    Notes
+    -----
+    Urbano, Lima & Hanjalic (2019), section 3.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> alt = kt.rejection_experiment(models, 20, delta=0.1, trials=200, n_pairs=20, B=100, seed=3)
+    >>> power = alt.rates(alphas=(0.05,), tails=1).loc[0.05]
+    >>> bool(power["paired-t"] > 0.05)      # a true difference of 0.1 is found more often than alpha
+    True
+    """
     if null not in ("same-margin", "same-mean"):
         raise InputError("null must be 'same-margin' or 'same-mean'")
     if delta < 0:
@@ -337,93 +276,3 @@ def rejection_experiment(
     one = np.concatenate([o[1] for o in out], axis=1)[:, :trials]
     pair = np.concatenate([o[2] for o in out])[:trials]
     return PValues(TESTS, two, one, pair, float(delta), int(n_topics), B, label)
-
-
-# --------------------------------------------------------------------------------------------
-# families of systems: family-wise error under the complete null
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FamilyResult:
-    """Per trial (a family of ``m`` systems with identical distributions): the smallest paired
-    t-test p-value over the m(m-1)/2 pairs and the randomised Tukey HSD ASL of the largest
-    difference; ``family`` (trials,) which simulated family each trial came from."""
-
-    min_p: np.ndarray
-    hsd_asl: np.ndarray
-    family: np.ndarray
-    m: int
-    n_topics: int
-    B: int
-
-    def fwer(self, alpha: float = 0.05) -> pd.Series:
-        """Family-wise error: any pair rejected, by unadjusted t-tests, Bonferroni / Holm (both
-        reject some pair exactly when min p <= alpha / k) and randomised Tukey HSD."""
-        return pd.Series({k: v.mean() for k, v in self._rejections(alpha).items()})
-
-    def _rejections(self, alpha: float) -> dict:
-        k = self.m * (self.m - 1) // 2
-        return {"t, unadjusted": self.min_p <= alpha, "t, Bonferroni / Holm": self.min_p <= alpha / k,
-                "randomised Tukey HSD": self.hsd_asl < alpha}
-
-    def se(self, alpha: float = 0.05) -> pd.Series:
-        """Monte Carlo standard error of each family-wise error, clustered by simulated family
-        (the trials of a family share its vine copula and margin)."""
-        _, inv = np.unique(self.family, return_inverse=True)
-        k = inv.max() + 1
-        n_c = np.bincount(inv, minlength=k)
-        out = {}
-        for name, r in self._rejections(alpha).items():
-            r_c = np.bincount(inv, weights=r.astype(float), minlength=k)
-            out[name] = float(np.sqrt(np.sum((r_c - r.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(r))
-        return pd.Series(out)
-
-
-def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | None = None,
-                      n_families: int = 400, B: int | None = None, seed: SeedLike, n_jobs: int | None = None,
-                      families_per_task: int = 10, scale: str = "paper") -> FamilyResult:
-    """Family-wise error under the complete null: ``n_families`` sets of ``m`` systems of one
-    collection (collection drawn by size), their dependence a vine copula fitted to their scores
-    (pyvinecopulib ``Vinecop``, parametric families by AIC, itau), every margin the first
-    system's (so all m systems have one distribution); ``trials`` families of scores shared out
-    among them, each compared on all pairs. ``trials`` and ``B`` left at None take
-    :func:`default_trials` and :func:`default_B` of ``scale`` (the papers' sizes by default)."""
-    import pyvinecopulib as pv
-
-    from .simulation import pseudo_obs
-
-    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
-    per = -(-trials // n_families)
-    g_pick, g_tasks = parallel.spawn(seed, 2)
-    rng = parallel.as_generator(g_pick)
-    sizes = np.array([len(md.margins) for md in models])
-    picks = []
-    for c in rng.choice(len(models), size=n_families, p=sizes / sizes.sum()):
-        picks.append((int(c), rng.choice(sizes[c], size=m, replace=False)))
-    tasks = [range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)]
-    seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
-    controls = pv.FitControlsVinecop(family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau")
-    i, j = np.triu_indices(m, 1)
-
-    def run(k):
-        g_fit, g_sim, g_perm = parallel.spawn(seeds[k], 3)
-        xs = []
-        for f in tasks[k]:
-            c, systems = picks[f]
-            md = models[c]
-            vine = pv.Vinecop.from_data(pseudo_obs(md.scores[systems].T, g_fit), controls=controls)
-            u = vine.inverse_rosenblatt(g_sim.random((per * n_topics, m)))
-            x = md.margins[systems[0]].ppf(np.clip(u, 0, 1))  # (per * n, m)
-            xs.append(x.reshape(per, n_topics, m).transpose(0, 2, 1))
-        x = np.concatenate(xs)
-        p = sig.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
-        min_p = np.nanmin(np.where(np.isnan(p), 1.0, p), axis=1)
-        perms = np.argsort(g_perm.random((B, n_topics, m)), axis=2)
-        hsd = sig.tukey_hsd_pvalues(x, perms).min(axis=1)  # the family's smallest adjusted p
-        return min_p, hsd, np.repeat(np.asarray(tasks[k]), per)
-
-    out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
-    cat = [np.concatenate([o[q] for o in out])[:trials] for q in range(3)]
-    return FamilyResult(cat[0], cat[1], cat[2], m, n_topics, B)

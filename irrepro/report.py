@@ -212,7 +212,7 @@ def analyse(
             sizes = list(range(5, top + 1)) if st.scale == "paper" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(
                 [scores], sizes=sizes, B=st.B_swap, design="disjoint",
-                filters=["none", "t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
+                filters=["none", "paired-t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
                 progress="swap experiment" if progress else False,
             )  # fmt: skip
             fit = ts.growth_fit(res, kind="relative", at=T)

@@ -6,7 +6,7 @@ One-line use::
     from irrepro import data, topic_split as ts
     years = [data.load_matrix(c, "AP") for c in ("trec3", "trec5", "trec6", "trec7", "trec8")]
     res = ts.swap_experiment([ts.drop_bottom(m) for m in years], seed=2005)
-    res.error_rates(kind="relative", filter="t 0.01<p<=0.05")      # bins x sizes
+    res.error_rates(kind="relative", filter="paired-t 0.01<p<=0.05")  # bins x sizes
     fit = ts.growth_fit(res, kind="relative")                       # projection to 50 topics
 
 What is here:
@@ -15,7 +15,8 @@ What is here:
   :mod:`irrepro.significance.classical`'s (``paired_t_pvalues`` etc. moved there; the old names
   here are deprecated);
 - the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
-- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit`;
+- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` (these two, with
+  :data:`FILTERS` and the chapter's summaries, live in :mod:`irrepro._topic_split_results`);
 - significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
@@ -30,14 +31,21 @@ topic-set size) are drawn by :func:`irrepro.plots.plot_error_rates`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-import pandas as pd
 
 from . import parallel
-from ._deprecation import moved_names, renamed_arguments, renamed_attribute
+from ._deprecation import moved_names, renamed_arguments
+from ._topic_split_results import (
+    FILTERS,
+    GrowthFit,
+    SwapExperiment,
+    _filter_name,
+    bin_lower_edge,
+    growth_fit,
+    largest_projected_error,
+)
 from ._topic_split_sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 from .data import ScoreMatrix
 from .data._matrices import _checked_scores
@@ -60,26 +68,45 @@ __all__ = [
 ]
 
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper).
-FILTERS: dict[str, tuple[str | None, float, float]] = {
-    "none": (None, -1.0, 2.0),
-    "t 0.01<p<=0.05": ("t", 0.01, 0.05),
-    "t 0.04<p<=0.05": ("t", 0.04, 0.05),
-    "t p<=0.05": ("t", -1.0, 0.05),
-    "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
-    "sign p<=0.05": ("sign", -1.0, 0.05),
-    "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
-    "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
-}
-
 # --------------------------------------------------------------------------------------------
 # the swap experiment
 # --------------------------------------------------------------------------------------------
 
 
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
-    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by`` (default the
-    matrix itself; pass the AP matrix to drop by MAP as the paper does for P@10 too).
-    ``floor(fraction * S)`` runs are dropped (section 3: "the bottom 25% of runs ... by MAP")."""
+    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by``.
+
+    ``by`` defaults to the matrix itself; pass the AP matrix to drop by MAP as the paper does for
+    P@10 too. ``floor(fraction * S)`` runs are dropped; ties keep the earlier run.
+
+    Parameters
+    ----------
+    matrix : ScoreMatrix
+        ``(systems, topics)`` scores.
+    fraction : float
+        The share of runs dropped, in [0, 1).
+    by : ScoreMatrix, optional
+        The scores ranking the runs: the same systems in the same order.
+
+    Returns
+    -------
+    ScoreMatrix
+        The kept runs, in their order in ``matrix``.
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), section 3: "the bottom 25% of runs ... by MAP".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.data import ScoreMatrix
+    >>> from irrepro.topic_split import drop_bottom
+    >>> m = ScoreMatrix(np.array([[0.5, 0.3], [0.1, 0.2], [0.4, 0.4], [0.2, 0.6]]), ("a", "b", "c", "d"),
+    ...                 ("1", "2"), "AP")
+    >>> drop_bottom(m).systems        # means 0.4, 0.15, 0.4, 0.4: b goes
+    ('a', 'c', 'd')
+    """
     if not 0 <= fraction < 1:
         raise InputError(f"fraction must be in [0, 1), got {fraction}")
     ref = matrix if by is None else by
@@ -90,72 +117,6 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     k = int(np.floor(fraction * len(ref.systems)))
     keep = np.sort(np.argsort(-ref.mean(), kind="stable")[: len(ref.systems) - k])
     return matrix.subset(systems=[matrix.systems[i] for i in keep])
-
-
-@dataclass(frozen=True)
-class SwapExperiment:
-    """Counts of the swap experiment (:func:`swap_experiment`), ``B`` random pairs of topic sets
-    per size.
-
-    ``trials[f, k, s, b]`` / ``errors[f, k, s, b]``: trials and order swaps for filter ``filters[f]``,
-    bin kind ``kinds[k]`` ("absolute" or "relative"), topic-set size ``sizes[s]`` and bin ``b``
-    (absolute: ``[b, b+1)`` x ``abs_width``; relative: ``[b, b+1)`` x ``rel_width`` of the smaller
-    set-1 score). ``dep_errors[s, r]`` / ``dep_trials[s, r]``: errors and trials at position ``r``
-    when each pair's B repetitions are sorted by absolute set-1 difference (Figure 8)."""
-
-    measure: str
-    design: str
-    sizes: np.ndarray
-    B: int
-    filters: tuple[str, ...]
-    kinds: tuple[str, ...]
-    abs_width: float
-    rel_width: float
-    trials: np.ndarray
-    errors: np.ndarray
-    dep_errors: np.ndarray
-    dep_trials: np.ndarray
-    n_pairs: int
-    collections: tuple[str, ...]
-    seed: object = None
-
-    repetitions = renamed_attribute("repetitions", "B")
-
-    def _fk(self, filter: str, kind: str) -> tuple[int, int]:
-        if filter not in self.filters:
-            raise UnknownNameError(f"unknown filter {filter!r}; known: {list(self.filters)}")
-        if kind not in self.kinds:
-            raise UnknownNameError(f"kind must be one of {self.kinds}")
-        return self.filters.index(filter), self.kinds.index(kind)
-
-    def bin_labels(self, kind: str = "relative") -> list[str]:
-        w = self.abs_width if kind == "absolute" else self.rel_width
-        nb = self.trials.shape[-1]
-        return [f"{100 * b * w:g}-{100 * (b + 1) * w:g}%" for b in range(nb)]
-
-    def error_rates(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial)."""
-        f, k = self._fk(filter, kind)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = self.errors[f, k] / self.trials[f, k]
-        return pd.DataFrame(rate.T, index=self.bin_labels(kind), columns=self.sizes)
-
-    def counts(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        f, k = self._fk(filter, kind)
-        return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
-
-    def pooled_error(self, filter: str, kind: str, bins: slice, size: int) -> float:
-        """Error rate pooled over a range of bins at one topic-set size."""
-        f, k = self._fk(filter, kind)
-        s = list(self.sizes).index(size)
-        t = self.trials[f, k, s, bins].sum()
-        return float(self.errors[f, k, s, bins].sum() / t) if t else float("nan")
-
-    def dependence(self) -> pd.DataFrame:
-        """Mean error by position of the pair's trials sorted by set-1 difference (sizes x positions)."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = self.dep_errors / self.dep_trials
-        return pd.DataFrame(rate, index=self.sizes, columns=np.arange(1, self.B + 1))
 
 
 def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
@@ -238,10 +199,10 @@ def swap_experiment(
     chunk: int = 2000,
     scale: str = "paper",
 ) -> SwapExperiment:
-    """The swap experiment of Voorhees & Buckley (2002) as extended by Sanderson & Zobel (2005,
-    sections 3, 4 and 7), over one score matrix per TREC year (pairs only within a year).
+    """The swap experiment over one score matrix per TREC year (pairs only within a year).
 
-    For each year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``B`` repetitions
+    Voorhees & Buckley's (2002) experiment as extended by Sanderson & Zobel (2005). For each
+    year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``B`` repetitions
     (paper: 50), two sets of n topics are drawn: ``design="disjoint"`` (the paper's "without
     replacement": set 2 from the topics not in set 1) or ``"independent"`` (section 7's "with
     replacement": each set an independent sample of n distinct topics from all topics). Every pair
@@ -258,9 +219,55 @@ def swap_experiment(
 
     Work is cut into one task per (matrix, size); task i draws from child i of ``seed``
     (:func:`irrepro.parallel.spawn`), so results do not depend on ``n_jobs``; with the same seed
-    and the same years, the AP and P@10 experiments draw the same topic sets. ``sizes`` and ``B``
-    left at None are the paper's (5..25 and 50) at ``scale="paper"`` (the default), 5, 15, 25 and
-    10 at ``"quick"``; the function never reads ``IRREPRO_SCALE`` (the book passes it).
+    and the same years, the AP and P@10 experiments draw the same topic sets.
+
+    Parameters
+    ----------
+    matrices : sequence of ScoreMatrix
+        One ``(systems, topics)`` matrix per year, all of one measure.
+    sizes : sequence of int, optional
+        Topic-set sizes; None: the paper's 5..25 at ``scale="paper"``, 5, 15, 25 at ``"quick"``.
+    B : int, optional
+        Repetitions per size; None: 50 (paper) or 10 (quick). ``repetitions=`` is its old name.
+    design : {"disjoint", "independent"}
+        How set 2 is drawn.
+    filters : sequence of str, optional
+        Names of :data:`FILTERS` (default all); the names until 0.2 (``"t p<=0.05"``) warn.
+    abs_width, rel_width : float
+        Bin widths of the absolute and the relative difference.
+    n_bins : int
+        Bins of each kind.
+    seed : SeedLike
+        The seed of all draws.
+    n_jobs : int, optional
+        Workers (:func:`irrepro.parallel.parallel_map`); the result does not depend on them.
+    progress : bool or str
+        A progress bar (a str: its label).
+    chunk : int
+        Pairs of runs per vectorised step (memory only).
+    scale : {"paper", "quick"}
+        The sizes of ``sizes`` and ``B`` left at None; the function never reads
+        ``IRREPRO_SCALE`` (the book passes it).
+
+    Returns
+    -------
+    SwapExperiment
+
+    Notes
+    -----
+    Sanderson & Zobel (2005), sections 3, 4 and 7.
+
+    Examples
+    --------
+    >>> from irrepro import topic_split as ts
+    >>> from irrepro.data import simulate
+    >>> years = [simulate.score_matrix(8, 50, seed=s) for s in (1, 2)]
+    >>> res = ts.swap_experiment(years, sizes=[5, 25], B=10, seed=3, filters=["none", "paired-t p<=0.05"])
+    >>> res.n_pairs                       # 2 x 8 x 7 / 2
+    56
+    >>> rates = res.errors[0, 1].sum(1) / res.trials[0, 1].sum(1)   # no filter, relative bins
+    >>> bool(rates[1] < rates[0])         # fewer swaps on 25 topics than on 5
+    True
     """
     if design not in {"disjoint", "independent"}:
         raise InputError(f"design must be 'disjoint' or 'independent', not {design!r}")
@@ -279,7 +286,10 @@ def swap_experiment(
     if sizes[0] < 2:
         raise InputError("topic-set sizes must be at least 2")
     B = parallel.check_int(B, "B", minimum=1)
-    filters = tuple(FILTERS) if filters is None else tuple(filters)
+    names = []
+    for f in FILTERS if filters is None else filters:
+        names.append(_filter_name(f, stacklevel=4))
+    filters = tuple(names)
     for f in filters:
         if f not in FILTERS:
             raise UnknownNameError(f"unknown filter {f!r}; known: {list(FILTERS)}")
@@ -334,106 +344,6 @@ def swap_experiment(
         collections=tuple(m.collection for m in matrices),
         seed=seed if isinstance(seed, (int, np.integer)) else None,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# GROWTH-style exponential fit
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GrowthFit:
-    """error(n) = exp(log_a + b n) per bin, fitted by least squares on log(error) (Excel's GROWTH).
-
-    ``projected[b]`` is the fitted error at ``at`` topics (NaN when the bin has fewer than
-    ``min_points`` usable sizes); ``n_points[b]`` the number of sizes used."""
-
-    labels: tuple[str, ...]
-    log_a: np.ndarray
-    b: np.ndarray
-    projected: np.ndarray
-    n_points: np.ndarray
-    at: int
-    threshold: float = 0.05
-
-    def predict(self, n) -> np.ndarray:
-        """Fitted error at sizes ``n``: (bins, len(n))."""
-        n = np.atleast_1d(np.asarray(n, dtype=float))
-        return np.exp(self.log_a[:, None] + self.b[:, None] * n[None, :])
-
-    def first_reliable(self) -> str | None:
-        """Label of the smallest bin whose projected error is below ``threshold`` (None if none)."""
-        ok = np.flatnonzero(self.projected < self.threshold)
-        return self.labels[ok[0]] if len(ok) else None
-
-    def table(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {"bin": self.labels, "a": np.exp(self.log_a), "b": self.b,
-             f"error at {self.at}": self.projected, "sizes used": self.n_points}
-        )
-
-
-def growth_fit(
-    result: SwapExperiment,
-    *,
-    filter: str = "none",
-    kind: str = "relative",
-    at: int = 50,
-    min_trials: int = 20,
-    min_points: int = 3,
-    threshold: float = 0.05,
-) -> GrowthFit:
-    """Fit error = a exp(b n) per bin to the swap experiment's error rates and project to ``at``
-    topics (paper, section 3: trends "projected" with MS Excel's GROWTH, i.e. least squares on
-    log(error) against n). Our policy for points Excel cannot take: sizes with fewer than
-    ``min_trials`` trials or with zero error (log 0) are left out of the fit of that bin; a bin
-    with fewer than ``min_points`` sizes left is not fitted (NaN), as the paper left out bins with
-    "insufficient data"."""
-    f, k = result._fk(filter, kind)
-    tr = result.trials[f, k].T.astype(float)  # (bins, sizes)
-    er = result.errors[f, k].T.astype(float)
-    n = result.sizes.astype(float)
-    use = (tr >= min_trials) & (er > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(er / tr)
-    w = use.astype(float)
-    cnt = w.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        nbar = (w * n).sum(1) / cnt
-        ybar = np.where(use, y, 0).sum(1) / cnt
-        sxx = (w * (n - nbar[:, None]) ** 2).sum(1)
-        sxy = np.where(use, (n - nbar[:, None]) * (y - ybar[:, None]), 0).sum(1)
-        b = sxy / sxx
-    ok = cnt >= min_points
-    b = np.where(ok, b, np.nan)
-    log_a = np.where(ok, ybar - b * nbar, np.nan)
-    return GrowthFit(
-        labels=tuple(result.bin_labels(kind)),
-        log_a=log_a,
-        b=b,
-        projected=np.exp(log_a + b * at),
-        n_points=cnt.astype(int),
-        at=at,
-        threshold=threshold,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# summaries of growth fits that the book's chapter reports (moved out of its cells)
-# --------------------------------------------------------------------------------------------
-
-
-def bin_lower_edge(label: str | None) -> float:
-    """The lower edge, in %, of a bin label such as ``"25-30%"`` (as :meth:`GrowthFit.first_reliable`
-    returns it); NaN for ``None`` (no bin qualifies)."""
-    return float(label.split("-")[0]) if label else float("nan")
-
-
-def largest_projected_error(fit: GrowthFit) -> float:
-    """The largest projected error at ``fit.at`` topics over the fitted bins (Figures 10 and 12:
-    "well below 0.05"); NaN when no bin could be fitted."""
-    p = fit.projected
-    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
 
 
 #: Names that moved or were renamed (deprecated; see CHANGELOG.md).

@@ -37,15 +37,6 @@ PUBLIC_MODULES = [
     "irrepro.book",
 ]
 
-#: Still pending: modules (or single names of a module) other helpers of issue 27 rework at the
-#: time of writing (significance, bootstrap_tests, topic_split, known_truth, report: item 1; data,
-#: standardize: item 6; the measure-name grammar, measures/names.py: item 2). The lead empties this
-#: after the merge, when their docstrings are in numpydoc form.
-PENDING: dict[str, set[str] | None] = {
-    "irrepro.topic_split": None,
-    "irrepro.known_truth": None,
-}
-
 SECTION = re.compile(r"^(\w[\w ]*)\n-{3,}\n", re.M)
 
 
@@ -72,11 +63,8 @@ def documented_names(body: str) -> set[str]:
 def public_names():
     for modname in PUBLIC_MODULES:
         module = importlib.import_module(modname)
-        pending = PENDING.get(modname, set())
         for name in module.__all__:
             obj = getattr(module, name)
-            if pending is None or name in pending:
-                continue
             if inspect.isfunction(obj) or inspect.isclass(obj):
                 yield pytest.param(obj, id=f"{modname}.{name}")
 
@@ -174,8 +162,8 @@ def test_every_public_module_has_a_page():
 # --------------------------------------------------------------------------------------------
 # The docstrings are valid reStructuredText: the book's API reference builds with warnings as
 # errors, so a docstring that docutils cannot read (``|d|`` is a substitution, ``AG_`` a link, a
-# lone ``*`` starts emphasis) breaks the book. Checked here for every public module, pending or
-# not, as the book renders it: napoleon's reST of the numpydoc sections, parsed by docutils.
+# lone ``*`` starts emphasis) breaks the book. Checked here for every public module, as the book
+# renders it: napoleon's reST of the numpydoc sections, parsed by docutils.
 # --------------------------------------------------------------------------------------------
 
 SPHINX_ROLES = ("func", "class", "meth", "mod", "data", "attr", "exc", "obj", "ref", "doc", "cite", "math",

@@ -317,11 +317,11 @@ def test_stability_draws_mr_against_pt_per_measure():
 def swap():
     rng = np.random.default_rng(5)
     m = ScoreMatrix(rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy")
-    return ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none", "t 0.01<p<=0.05"])
+    return ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none", "paired-t 0.01<p<=0.05"])
 
 
 def test_pooled_error_rates_sum_errors_and_trials_over_the_bins(swap):
-    ax = _rendered(plots.plot_pooled_error_rates(swap, {"all": "none", "t": "t 0.01<p<=0.05"}, bins=slice(2, 6)))
+    ax = _rendered(plots.plot_pooled_error_rates(swap, {"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6)))
     assert [ln.get_label() for ln in ax.get_lines()] == ["all", "t"]
     f, k = swap.filters.index("none"), swap.kinds.index("relative")
     for s, _size in enumerate(swap.sizes):

@@ -21,6 +21,10 @@ RENAMES_27: dict[str, str] = {
     # the known-truth chapter's rows "AP, 50 topics, t": known_truth.TESTS took significance's names
     "topics, t": "topics, paired-t",
     "topics, unpaired bootstrap": "topics, unpaired-bootstrap",
+    # the Sanderson & Zobel chapter's rows "t: error at 25 topics, ..." and "t: share significant,
+    # ...": topic_split's filters and full_set_tests took significance's "paired-t"
+    "t: error at 25 topics": "paired-t: error at 25 topics",
+    "t: share significant": "paired-t: share significant",
 }
 
 
@@ -93,3 +97,23 @@ def test_the_built_results_are_unchanged():
     before, after = Path(os.environ["IRREPRO_RESULTS_BEFORE"]), Path(os.environ["IRREPRO_RESULTS_AFTER"])
     assert any(before.glob("*.json")), f"{before}: no results recorded"
     assert compare(before, after, RENAMES_27) == []
+
+
+def test_the_renames_of_issue_27_catch_only_their_labels():
+    """Each key of RENAMES_27 renames the chapter's label it is for, and no other text the
+    recorded results hold (the other tests' rows, the paper's keys, prose with "t-test")."""
+    from _results_diff import _rename
+
+    renamed = {
+        "AP, 50 topics, t": "AP, 50 topics, paired-t",
+        "t: error at 25 topics, 10-15% -> 25-30% bin": "paired-t: error at 25 topics, 10-15% -> 25-30% bin",
+        "t: share significant, relative difference 0-10%": "paired-t: share significant, relative difference 0-10%",
+        "t: share significant, 40-50%, runs with MAP ≥ 0.1": "paired-t: share significant, 40-50%, runs with MAP ≥ 0.1",
+    }
+    for old, new in renamed.items():
+        assert _rename(old, RENAMES_27) == new
+    for text in ("sign: error at 25 topics, 10-15% -> 25-30% bin", "wilcoxon: share significant, 0-10%",
+                 "paired-t: share significant, 0-10%", "full.t.0-10%", "tests.t", "Section 3: t vs sign vs Wilcoxon",
+                 "P@10 with t p in (0.01, 0.05]", "t-test more reliable than sign and Wilcoxon",
+                 "at: error at 25 topics", "AP, 50 topics, paired-t"):
+        assert _rename(text, RENAMES_27) == text

@@ -116,7 +116,7 @@ def _reference_swap(X, n, i1, i2, filters):
                     dd = x - y
                     k, m = int((dd > 0).sum()), int((dd != 0).sum())
                     p = {
-                        "t": stats.ttest_rel(x, y).pvalue,
+                        "paired-t": stats.ttest_rel(x, y).pvalue,
                         "sign": stats.binomtest(k, m).pvalue if m else np.nan,
                         "wilcoxon": stats.wilcoxon(x, y).pvalue,
                     }
@@ -238,11 +238,11 @@ def test_full_set_tests_and_share():
     assert len(pairs) == 15
     r = pairs.iloc[3]
     a, b = m.systems.index(r.run_a), m.systems.index(r.run_b)
-    assert r.p_t == pytest.approx(stats.ttest_rel(m.scores[a], m.scores[b]).pvalue, rel=1e-9)
+    assert r["p_paired-t"] == pytest.approx(stats.ttest_rel(m.scores[a], m.scores[b]).pvalue, rel=1e-9)
     assert r.p_wilcoxon == pytest.approx(stats.wilcoxon(m.scores[a], m.scores[b]).pvalue, rel=1e-9)
     share = ts.significant_share(pairs, [(0, 10), (0, 0.0)])
     assert share.pairs.iloc[0] == 15 and share.pairs.iloc[1] == 0
-    assert share.t.iloc[0] == pytest.approx((pairs.p_t <= 0.05).mean())
+    assert share["paired-t"].iloc[0] == pytest.approx((pairs["p_paired-t"] <= 0.05).mean())
 
 
 def test_pool_sizes_by_hand():
@@ -279,7 +279,44 @@ def test_real_trec8_runs(real_matrix):
     ap = real_matrix("trec8", "AP")
     kept = ts.drop_bottom(ap)
     assert len(kept.systems) == 97
-    res = ts.swap_experiment([kept], sizes=[5, 25], B=3, seed=1, filters=["none", "t p<=0.05"])
+    res = ts.swap_experiment([kept], sizes=[5, 25], B=3, seed=1, filters=["none", "paired-t p<=0.05"])
     assert res.n_pairs == 97 * 96 // 2
     fit_rates = res.errors[0, 1].sum(1) / res.trials[0, 1].sum(1)
     assert fit_rates[1] < fit_rates[0]
+
+
+def test_old_filter_and_test_names_warn_and_give_the_same_numbers():
+    """The names until 0.2 ("t p<=0.05", tests=("t", ...)) are significance's "paired-t" now; the
+    old ones still work for one release, each with a DeprecationWarning, and give the same counts."""
+    rng = np.random.default_rng(5)
+    m = _matrix(rng.beta(2, 4, size=(6, 30)))
+    new = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "paired-t 0.01<p<=0.05"])
+    with pytest.warns(DeprecationWarning, match=r"'t 0\.01<p<=0\.05'.*'paired-t 0\.01<p<=0\.05'") as caught:
+        old = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "t 0.01<p<=0.05"])
+    assert caught[0].filename == __file__
+    assert old.filters == new.filters == ("none", "paired-t 0.01<p<=0.05")
+    np.testing.assert_array_equal(old.trials, new.trials)
+    np.testing.assert_array_equal(old.errors, new.errors)
+    with pytest.warns(DeprecationWarning, match="'t p<=0.05'") as caught:
+        assert ts.FILTERS["t p<=0.05"] == ts.FILTERS["paired-t p<=0.05"] == ("paired-t", -1.0, 0.05)
+    assert caught[0].filename == __file__
+    with pytest.warns(DeprecationWarning, match="filter name") as caught:
+        rates = new.error_rates("t 0.01<p<=0.05")
+    assert caught[0].filename == __file__  # the warning points at the caller
+    pd.testing.assert_frame_equal(rates, new.error_rates("paired-t 0.01<p<=0.05"))
+    with pytest.warns(DeprecationWarning):
+        fit = ts.growth_fit(new, filter="t 0.01<p<=0.05")
+    np.testing.assert_array_equal(fit.b, ts.growth_fit(new, filter="paired-t 0.01<p<=0.05").b)
+
+    pairs = ts.full_set_tests([m])
+    assert [c for c in pairs.columns if c.startswith("p_")] == ["p_paired-t", "p_sign", "p_wilcoxon"]
+    with pytest.warns(DeprecationWarning, match=r"'t' of full_set_tests\(\).*'paired-t'") as caught:
+        old_pairs = ts.full_set_tests([m], tests=("t", "sign"))
+    assert caught[0].filename == __file__
+    pd.testing.assert_frame_equal(old_pairs, pairs.drop(columns="p_wilcoxon"))
+    share = ts.significant_share(pairs, [(0, 10)])
+    with pytest.warns(DeprecationWarning, match="significant_share"):
+        old_share = ts.significant_share(pairs, [(0, 10)], tests=("t",))
+    assert old_share["paired-t"].iloc[0] == share["paired-t"].iloc[0]
+    with pytest.raises(ValueError, match="unknown test 'student'"):
+        ts.full_set_tests([m], tests=("student",))

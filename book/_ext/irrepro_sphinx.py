@@ -273,14 +273,16 @@ def _override_solution_start(app):
 
 def _doc_comment(modname: str, name: str, obj) -> list[str] | None:
     """The ``#:`` comment documenting the constant ``name`` of ``modname``, looked up in the
-    module and, for a name a package imports from its submodules, in the submodule that holds it."""
+    module and, for a name it imports from its submodules or from a private sibling module
+    (``irrepro._topic_split_results`` for ``irrepro.topic_split``), in the module that holds it."""
     import sys
 
     from sphinx.pycode import ModuleAnalyzer
 
+    sibling = modname.rpartition(".")[0] + "._"
     homes = [modname] + sorted(
         m for m, mod in list(sys.modules.items())
-        if m.startswith(modname + ".") and getattr(mod, name, None) is obj
+        if (m.startswith(modname + ".") or m.startswith(sibling)) and getattr(mod, name, None) is obj
     )
     for home in homes:
         try:

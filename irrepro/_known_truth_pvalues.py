@@ -1,0 +1,342 @@
+"""The known-truth experiments' tests and rates, served from :mod:`irrepro.known_truth`: the
+paired tests of many simulated trials at once (:func:`paired_pvalues`, all
+:mod:`irrepro.significance`'s), their rejection rates with clustered Monte Carlo errors
+(:class:`PValues`) and the precision rule (:data:`MC_TARGET`, :func:`mc_error`,
+:func:`mc_error_at`), after Urbano, Lima & Hanjalic (2019)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import bootstrap_tests as bt
+from . import parallel
+from . import significance as sig
+from ._known_truth_papers import default_B
+from .errors import InputError
+from .parallel import SeedLike, check_int
+
+__all__ = ["ALPHAS", "TESTS", "RESAMPLING", "MC_TARGET", "mc_error", "mc_error_at", "paired_pvalues", "PValues"]
+
+#: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
+ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
+#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names
+#: (until 0.2 "t" and "unpaired bootstrap").
+TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
+#: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
+RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
+
+
+#: The Monte Carlo error a type I error rate of 5% must stay below (issue 17's rule), clustered
+#: standard error included (:meth:`PValues.se`, :meth:`FamilyResult.se`).
+MC_TARGET = 0.002
+
+
+def mc_error(rate: float, n: int) -> float:
+    """Binomial Monte Carlo standard error of a rate over n independent trials.
+
+    Parameters
+    ----------
+    rate : float
+        The rate, in [0, 1].
+    n : int
+        The trials.
+
+    Returns
+    -------
+    float
+        ``sqrt(rate (1 - rate) / n)``.
+
+    Notes
+    -----
+    The precision rule of the known-truth experiments (:data:`MC_TARGET`), after Urbano et al. (2019).
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import mc_error
+    >>> round(mc_error(0.05, 24000), 4)
+    0.0014
+    """
+    return float(np.sqrt(rate * (1 - rate) / n))
+
+
+def mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
+    """The Monte Carlo error a rate of ``at`` would have in the design that gave ``rate`` its ``se``.
+
+    ``mc_error(at, n)`` times the square root of the design effect ``(se / mc_error(rate, n))^2``
+    (trials that share a simulated pair or family are not independent; a design effect below 1
+    counts as 1). :data:`MC_TARGET` bounds it for ``at = 0.05``; a rate of 0 or 1 (no variance)
+    gives the binomial error.
+
+    Parameters
+    ----------
+    rate : float
+        The measured rate.
+    se : float
+        Its clustered standard error (:meth:`PValues.se`, :meth:`FamilyResult.se`).
+    n : int
+        The trials.
+    at : float
+        The rate whose error is wanted.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Urbano et al. (2019), section 3: the precision of the type I error rates.
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import mc_error_at
+    >>> round(mc_error_at(0.05, 0.002, 24000), 4)       # design effect 2.02
+    0.002
+    >>> round(mc_error_at(0.05, 0.001, 24000), 4)       # below binomial: the binomial error
+    0.0014
+    """
+    binomial = mc_error(rate, n)
+    deff = (se / binomial) ** 2 if binomial > 0 else 1.0
+    return mc_error(at, n) * float(np.sqrt(max(deff, 1.0)))
+
+
+# --------------------------------------------------------------------------------------------
+# the paired tests, vectorised over trials
+# --------------------------------------------------------------------------------------------
+
+
+def _one_sided(p2: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """One-tailed p (H1: positive) from a two-sided p of a symmetric null distribution (exact below
+    1/2; see the module notes)."""
+    p2 = np.where(np.isnan(p2), 1.0, p2)
+    return np.where(direction > 0, p2 / 2, 1 - p2 / 2)
+
+
+def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
+    """Sign of W+ - W- (zeros dropped, ties at average ranks): the side of Wilcoxon's statistic."""
+    a = np.abs(d)
+    ranks = stats.rankdata(a, axis=-1) - (a == 0).sum(axis=-1, keepdims=True)
+    return np.sign(np.sum(np.sign(d) * ranks, axis=-1))
+
+
+def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
+                   scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of ``b`` and ``e``.
+
+    The bootstrap and permutation tests share one set of B resamples over all rows (drawn from
+    ``seed``), as Sakai (2006) shares them over all pairs of systems. A row without a test (all
+    differences zero) has p = 1.
+
+    Parameters
+    ----------
+    b, e : array_like
+        Baseline and experimental scores, ``(trials, topics)``.
+    B : int, optional
+        Resamples; None: :func:`default_B` of ``scale``.
+    seed : SeedLike
+        The seed of the resamples.
+    scale : {"paper", "quick"}
+        The size of ``B`` left at None (the papers' by default).
+
+    Returns
+    -------
+    two, one : numpy.ndarray
+        ``(tests, trials)`` two- and one-tailed p-values, tests in the order of :data:`TESTS`.
+
+    Notes
+    -----
+    The tests of Sanderson & Zobel (2005: t, Wilcoxon, sign) and Sakai (2006: paired and unpaired
+    bootstrap), and the permutation test, as Urbano et al. (2019) compare them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from irrepro.known_truth import paired_pvalues
+    >>> rng = np.random.default_rng(1)
+    >>> b = rng.beta(2, 5, size=(3, 20))
+    >>> e = np.clip(b + rng.normal(0.05, 0.1, size=b.shape), 0, 1)
+    >>> two, one = paired_pvalues(b, e, B=200, seed=2)
+    >>> two.shape, one.shape
+    ((6, 3), (6, 3))
+    >>> bool(np.allclose(two[0], stats.ttest_rel(e, b, axis=1).pvalue))   # "paired-t" is scipy's
+    True
+    """
+    b = np.asarray(b, dtype=np.float64)
+    e = np.asarray(e, dtype=np.float64)
+    if b.shape != e.shape or b.ndim != 2:
+        raise InputError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
+    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
+    m, n = b.shape
+    g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
+    d = e - b
+    two, one = np.empty((len(TESTS), m)), np.empty((len(TESTS), m))
+    mean_dir = np.sign(d.mean(axis=1))
+    two[0] = sig.paired_t_pvalues(d)
+    one[0] = _one_sided(two[0], mean_dir)
+    two[1] = sig.wilcoxon_pvalues(d)
+    one[1] = _one_sided(two[1], _signed_rank_direction(d))
+    two[2] = sig.sign_test_pvalues(d)
+    one[2] = _one_sided(two[2], np.sign((d > 0).sum(1) - (d < 0).sum(1)))
+    scores = np.empty((2 * m, n))
+    scores[0::2], scores[1::2] = e, b
+    pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
+    paired = sig.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
+    two[3] = paired.p
+    one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
+    signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
+    both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
+    two[4], one[4] = both.p, greater.p
+    unp = sig.unpaired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
+    two[5] = unp.p
+    one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
+    two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
+    return two, one
+
+
+@dataclass(frozen=True)
+class PValues:
+    """p-values of every test on every trial of one configuration (:func:`rejection_experiment`).
+
+    Attributes
+    ----------
+    tests : tuple of str
+        The tests, :data:`TESTS`.
+    two, one : numpy.ndarray
+        ``(tests, trials)`` two- and one-tailed p-values.
+    pair : numpy.ndarray
+        ``(trials,)`` the index of the simulated pair (system pair and its models) each trial came
+        from, for cluster standard errors.
+    delta : float
+        The true difference of expected scores (0 under H0).
+    n_topics : int
+        Topics per trial.
+    B : int
+        Resamples of the resampling tests.
+    label : str
+        A label of the configuration.
+
+    Notes
+    -----
+    Urbano et al. (2019), section 3: type I error and power of the tests.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> res = kt.rejection_experiment(models, 20, trials=200, n_pairs=20, B=100, seed=3)
+    >>> res.trials, res.tests == kt.TESTS
+    (200, True)
+    >>> rates = res.rates(alphas=(0.01, 0.05))
+    >>> bool(((rates >= 0) & (rates <= 1)).all().all()), rates.shape
+    (True, (2, 6))
+    """
+
+    tests: tuple[str, ...]
+    two: np.ndarray
+    one: np.ndarray
+    pair: np.ndarray
+    delta: float
+    n_topics: int
+    B: int
+    label: str = ""
+
+    @property
+    def trials(self) -> int:
+        """The number of trials."""
+        return self.two.shape[1]
+
+    def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
+        """Which trials each test rejects: p <= alpha for closed-form tests, ASL < alpha for resampling.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+        tails : {2, 1}
+            Two-tailed, or one-tailed (H1: e > b).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(tests, trials)`` bool.
+        """
+        p = self.two if tails == 2 else self.one
+        if tails not in (1, 2):
+            raise InputError("tails must be 1 or 2")
+        strict = np.array([t in RESAMPLING for t in self.tests])[:, None]
+        return np.where(strict, p < alpha, p <= alpha + 1e-12)
+
+    def rates(self, alphas: Sequence[float] = ALPHAS, tails: int = 2) -> pd.DataFrame:
+        """Rejection rates: one row per alpha, one column per test.
+
+        Parameters
+        ----------
+        alphas : sequence of float
+            Significance levels (default :data:`ALPHAS`).
+        tails : {2, 1}
+            As in :meth:`rejected`.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        return pd.DataFrame({t: [self.rejected(a, tails)[k].mean() for a in alphas] for k, t in enumerate(self.tests)},
+                            index=pd.Index(list(alphas), name="alpha"))
+
+    def se(self, alpha: float, tails: int = 2) -> pd.Series:
+        """Monte Carlo standard error of each rate, clustered by simulated pair.
+
+        The trials of a pair share its margins and copula: ``sqrt(sum_c (r_c - rate n_c)^2) / N``
+        (with the small-sample factor ``k / (k - 1)`` over ``k`` pairs).
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+        tails : {2, 1}
+            As in :meth:`rejected`.
+
+        Returns
+        -------
+        pandas.Series
+            One value per test.
+        """
+        r = self.rejected(alpha, tails).astype(float)
+        _, inv = np.unique(self.pair, return_inverse=True)
+        k = inv.max() + 1
+        n_c = np.bincount(inv, minlength=k)
+        out = {}
+        for i, t in enumerate(self.tests):
+            r_c = np.bincount(inv, weights=r[i], minlength=k)
+            rate = r[i].mean()
+            out[t] = float(np.sqrt(np.sum((r_c - rate * n_c) ** 2) * k / max(k - 1, 1)) / len(r[i]))
+        return pd.Series(out)
+
+    def frame(self, alphas: Sequence[float] = ALPHAS, tails: Sequence[int] = (1, 2)) -> pd.DataFrame:
+        """Long table: test, tails, alpha, rate, se, trials, delta, topics.
+
+        Parameters
+        ----------
+        alphas : sequence of float
+            Significance levels.
+        tails : sequence of int
+            1 and / or 2.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        rows = []
+        for tl in tails:
+            for a in alphas:
+                rej = self.rejected(a, tl).mean(axis=1)
+                se = self.se(a, tl)
+                rows += [{"test": t, "tails": tl, "alpha": a, "rate": rej[k], "se": se[t], "trials": self.trials,
+                          "delta": self.delta, "topics": self.n_topics} for k, t in enumerate(self.tests)]
+        return pd.DataFrame(rows)
