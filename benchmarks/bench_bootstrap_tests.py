@@ -80,10 +80,14 @@ def main():
     print(f"{P} pairs x {len(METRICS)} metrics x B = {B}, n = {N} topics")
     # ours
     t0 = time.perf_counter()
-    ours_p = {m: sg.paired_bootstrap_test(mats[m], samples=samples_p, log=m.startswith("G_")) for m in METRICS}
+    ours_p = {
+        m: sg.paired_bootstrap_test(mats[m], samples=samples_p, log=m.startswith("G_")) for m in METRICS
+    }
     t_ours_p = time.perf_counter() - t0
     t0 = time.perf_counter()
-    ours_u = {m: sg.unpaired_bootstrap_test(mats[m], samples=samples_u, summary=summaries[m]) for m in METRICS}
+    ours_u = {
+        m: sg.unpaired_bootstrap_test(mats[m], samples=samples_u, summary=summaries[m]) for m in METRICS
+    }
     t_ours_u = time.perf_counter() - t0
 
     # literal loop on a subsample of pairs, extrapolated
@@ -119,11 +123,15 @@ def main():
 
     print(f"{'':28s}{'paired':>10s}{'unpaired':>10s}")
     print(f"{'irrepro (all pairs at once)':28s}{t_ours_p:9.2f}s{t_ours_u:9.2f}s")
-    print(f"{'literal loop (extrapolated)':28s}{t_loop_p:9.1f}s{t_loop_u:9.1f}s"
-          f"   ({SUBSAMPLE} of {P} pairs per metric timed, ASLs checked equal)")
+    print(
+        f"{'literal loop (extrapolated)':28s}{t_loop_p:9.1f}s{t_loop_u:9.1f}s"
+        f"   ({SUBSAMPLE} of {P} pairs per metric timed, ASLs checked equal)"
+    )
     print(f"{'per-pair numpy loop':28s}{t_np_p:9.2f}s{t_np_u:9.2f}s")
-    print(f"ratio vs literal loop:     {t_loop_p / t_ours_p:8.0f}x {t_loop_u / t_ours_u:8.0f}x"
-          f"   (both tests: {(t_loop_p + t_loop_u) / (t_ours_p + t_ours_u):.0f}x)")
+    print(
+        f"ratio vs literal loop:     {t_loop_p / t_ours_p:8.0f}x {t_loop_u / t_ours_u:8.0f}x"
+        f"   (both tests: {(t_loop_p + t_loop_u) / (t_ours_p + t_ours_u):.0f}x)"
+    )
     print(f"ratio vs per-pair numpy:   {t_np_p / t_ours_p:8.1f}x {t_np_u / t_ours_u:8.1f}x")
     print("(2 shared cores: timings are noisy)")
 

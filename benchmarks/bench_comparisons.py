@@ -76,7 +76,9 @@ def main() -> None:
 
     ap_ranx = np.stack([np.asarray(evaluate(qrels, r, "map", return_mean=False, make_comparable=True))[order]
                         for r in runs[:5]])  # fmt: skip
-    print(f"per-topic AP, max |ranx - irrepro| over the first 5 runs: {np.abs(ap_ranx - ap.scores[:5]).max():.2e}")
+    print(
+        f"per-topic AP, max |ranx - irrepro| over the first 5 runs: {np.abs(ap_ranx - ap.scores[:5]).max():.2e}"
+    )
 
     p_ranx = np.array([report.comparisons[rs.runs[i], rs.runs[j]]["map"]["p_value"] for i, j in res.pairs])
     diff = np.abs(res.p - p_ranx)
@@ -87,7 +89,9 @@ def main() -> None:
     print()
     print(f"{'':34s}{'time':>10s}")
     print(f"{'ranx compare (fisher), end to end':34s}{t_ranx:9.1f}s")
-    print(f"{'irrepro evaluate + permutation':34s}{t_ours:9.2f}s   (evaluate {t_eval:.2f} s, test {t_ours - t_eval:.2f} s)")
+    print(
+        f"{'irrepro evaluate + permutation':34s}{t_ours:9.2f}s   (evaluate {t_eval:.2f} s, test {t_ours - t_eval:.2f} s)"
+    )
     print(f"speed-up: {t_ranx / t_ours:.0f}x end to end, {t_ranx / (t_ours - t_eval):.0f}x the test alone")
     print()
     print(f"p-values, {P:,} pairs: max |irrepro - ranx| = {diff.max():.4f} (pair {res.pairs[k].tolist()}: "

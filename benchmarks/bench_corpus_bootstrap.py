@@ -38,25 +38,34 @@ def main():
     B = args.boot
 
     t0 = time.perf_counter()
-    ref = [cb.bootstrap_ap_reference(rel[s, t, : half_a.lengths[s, t]], R[t], B, seed=i) for i, (s, t) in enumerate(pick)]
+    ref = [
+        cb.bootstrap_ap_reference(rel[s, t, : half_a.lengths[s, t]], R[t], B, seed=i)
+        for i, (s, t) in enumerate(pick)
+    ]
     t_ref = time.perf_counter() - t0
 
     sel = np.array([[rel[s, t]] for s, t in pick])[:, 0]
-    lists = cb.compact_lists(sel, np.array([R[t] for _, t in pick]), np.array([half_a.lengths[s, t] for s, t in pick]))
+    lists = cb.compact_lists(
+        sel, np.array([R[t] for _, t in pick]), np.array([half_a.lengths[s, t] for s, t in pick])
+    )
     t0 = time.perf_counter()
     ours = cb.bootstrap_ap(lists, B, seed=1, n_jobs=args.jobs)
     t_ours = time.perf_counter() - t0
 
     m = lists.n_ret_rel
-    print(f"{len(pick)} lists (mean length {lists.length.mean():.0f}, mean relevant retrieved {m.mean():.1f}), B = {B}")
+    print(
+        f"{len(pick)} lists (mean length {lists.length.mean():.0f}, mean relevant retrieved {m.mean():.1f}), B = {B}"
+    )
     print(f"  reference (expand + numpy AP, per sample): {t_ref:8.2f} s")
     print(f"  irrepro bootstrap_ap (n_jobs={args.jobs}):          {t_ours:8.2f} s")
     print(f"  speed-up: {t_ref / t_ours:.1f}x")
     sd_ref = np.array([np.nanstd(r, ddof=1) for r in ref])
     sd_ours = np.nanstd(ours, axis=1, ddof=1)
-    print(f"  same law: median |sd_ours / sd_ref - 1| = {np.median(np.abs(sd_ours / sd_ref - 1)):.3f} "
-          f"(Monte-Carlo sd of the ratio of two independent sds at B={B}: about {1 / np.sqrt(B):.3f} "
-          f"for normal data, so a median |ratio - 1| near {0.674 / np.sqrt(B):.3f} or a bit more)")
+    print(
+        f"  same law: median |sd_ours / sd_ref - 1| = {np.median(np.abs(sd_ours / sd_ref - 1)):.3f} "
+        f"(Monte-Carlo sd of the ratio of two independent sds at B={B}: about {1 / np.sqrt(B):.3f} "
+        f"for normal data, so a median |ratio - 1| near {0.674 / np.sqrt(B):.3f} or a bit more)"
+    )
 
     if args.full:
         cells = 0
@@ -65,10 +74,14 @@ def main():
         t_full = time.perf_counter() - t0
         for h in (half_a, half_b):
             cells += int(h.relevant(1).sum()) * B
-        print(f"all {S}x{T} lists of both halves, B = {B}, linear + logit + BCa (+ small-R, MAP): {t_full:.1f} s "
-              f"({t_full / cells * 1e9:.0f} ns per relevant-document x sample)")
-        print(f"  (reference at the same scale, extrapolated from the sample: "
-              f"{t_ref / lists.length.sum() * (half_a.lengths.sum() + half_b.lengths.sum()):.0f} s)")
+        print(
+            f"all {S}x{T} lists of both halves, B = {B}, linear + logit + BCa (+ small-R, MAP): {t_full:.1f} s "
+            f"({t_full / cells * 1e9:.0f} ns per relevant-document x sample)"
+        )
+        print(
+            f"  (reference at the same scale, extrapolated from the sample: "
+            f"{t_ref / lists.length.sum() * (half_a.lengths.sum() + half_b.lengths.sum()):.0f} s)"
+        )
     print(f"cpu count {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}")
 
 

@@ -31,7 +31,9 @@ def plain_reference(files, qrels: dict[str, dict[str, int]]):
         for topic, docs in run.items():
             if topic not in qrels:
                 continue
-            order = sorted(docs, key=lambda d: (np.float32(docs[d]), d), reverse=True)  # C float, as trec_eval
+            order = sorted(
+                docs, key=lambda d: (np.float32(docs[d]), d), reverse=True
+            )  # C float, as trec_eval
             ranked[topic] = [qrels[topic].get(d, -1) for d in order]
         out[f.name] = ranked
     return out
@@ -67,11 +69,18 @@ def main() -> None:
             i = rs.runs.index(fh.readline().split()[5])
         for t, topic in enumerate(rs.topics):
             k = i * len(rs.topics) + t
-            assert rs.flat_grades[rs.offsets[k] : rs.offsets[k + 1]].tolist() == ref[f.name].get(topic, []), (f, topic)
+            assert rs.flat_grades[rs.offsets[k] : rs.offsets[k + 1]].tolist() == ref[f.name].get(topic, []), (
+                f,
+                topic,
+            )
 
-    print(f"runs x topics x longest list   : {rs.shape}  ({len(rs.flat_grades)} documents, "
-          f"{rs.nbytes() / 1e6:.1f} MB of ragged arrays)")
-    print(f"irrepro, from the run files    : {t_files:6.2f} s  (peak RSS grew by {peak / 1e6:.0f} MB while loading)")
+    print(
+        f"runs x topics x longest list   : {rs.shape}  ({len(rs.flat_grades)} documents, "
+        f"{rs.nbytes() / 1e6:.1f} MB of ragged arrays)"
+    )
+    print(
+        f"irrepro, from the run files    : {t_files:6.2f} s  (peak RSS grew by {peak / 1e6:.0f} MB while loading)"
+    )
     print(f"irrepro, from its .npz cache   : {t_cache:6.2f} s")
     print(f"plain reference (pytrec_eval parser + Python sort): {t_ref:6.2f} s")
     print(f"ratio reference / irrepro (files): {t_ref / t_files:5.1f}x")

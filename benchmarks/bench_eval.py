@@ -130,13 +130,17 @@ def trec_eval_means(text: str) -> dict:
 def same_text(name: str, ours: str, theirs: str) -> bool:
     """Whether two trec_eval outputs are the same text; the first differing lines if not."""
     if ours == theirs:
-        print(f"  output: irrepro --format trec_eval == {name}, byte for byte ({len(ours.splitlines())} lines)")
+        print(
+            f"  output: irrepro --format trec_eval == {name}, byte for byte ({len(ours.splitlines())} lines)"
+        )
         return True
     a, b = ours.splitlines(), theirs.splitlines()
     bad = [i for i in range(max(len(a), len(b))) if i >= len(a) or i >= len(b) or a[i] != b[i]]
     print(f"  output: {len(bad)} of {len(b)} lines differ from {name}")
     for i in bad[:10]:
-        print(f"    line {i + 1}: irrepro {a[i] if i < len(a) else None!r}  {name} {b[i] if i < len(b) else None!r}")
+        print(
+            f"    line {i + 1}: irrepro {a[i] if i < len(a) else None!r}  {name} {b[i] if i < len(b) else None!r}"
+        )
     return False
 
 
@@ -163,11 +167,15 @@ def memory(python: str, qrels: str, files: list[Path], pythonpath: str | None) -
     if p.returncode != 0:
         return f"failed: {p.stderr.strip().splitlines()[-1] if p.stderr.strip() else p.returncode}"
     base, loaded, peak, t_load, t_eval, k, where = p.stdout.split()
-    return (f"peak RSS after load_runs {loaded:>5s} MB, after evaluate {peak:>5s} MB (imports {base} MB); "
-            f"{t_load} s + {t_eval} s; longest list {k}; {Path(where).parent.parent}")
+    return (
+        f"peak RSS after load_runs {loaded:>5s} MB, after evaluate {peak:>5s} MB (imports {base} MB); "
+        f"{t_load} s + {t_eval} s; longest list {k}; {Path(where).parent.parent}"
+    )
 
 
-def long_topic_runs(files: list[Path], qrels_topics: list[str], tmp: Path, n_lines: int = 100_000) -> list[Path]:
+def long_topic_runs(
+    files: list[Path], qrels_topics: list[str], tmp: Path, n_lines: int = 100_000
+) -> list[Path]:
     """5 real runs, the first rewritten so that its first topic has ``n_lines`` lines: its real
     documents of that topic, then made-up ones, scores descending."""
     out = []
@@ -205,12 +213,19 @@ def memory_part(files: list[Path], qrels: str, tmp: Path, compare_with: str | No
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--trec-eval", action="append", default=[], metavar="PATH",
-                    help="a trec_eval binary to time beside irrepro (repeatable)")
+    ap.add_argument(
+        "--trec-eval",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a trec_eval binary to time beside irrepro (repeatable)",
+    )
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per tool (default 1)")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory part")
     ap.add_argument("--memory-only", action="store_true", help="only the memory part")
-    ap.add_argument("--compare-with", metavar="DIR", help="also measure memory with the irrepro package in DIR")
+    ap.add_argument(
+        "--compare-with", metavar="DIR", help="also measure memory with the irrepro package in DIR"
+    )
     args = ap.parse_args()
 
     from irrepro import data
@@ -242,8 +257,10 @@ def main() -> None:
         script.write_text(PYTREC_SCRIPT)
         t_py, _ = run_timed([sys.executable, str(script), qrels, str(tmp / "py.tsv"), *map(str, files)],
                             repeat=args.repeat, label="pytrec_eval")  # fmt: skip
-        print(f"pytrec_eval         {t_py:7.2f} s wall, {CPU['pytrec_eval']:6.2f} s CPU   irrepro is "
-              f"{t_py / t_ours:4.1f}x faster (wall), {CPU['pytrec_eval'] / CPU['irrepro']:4.1f}x (CPU)")
+        print(
+            f"pytrec_eval         {t_py:7.2f} s wall, {CPU['pytrec_eval']:6.2f} s CPU   irrepro is "
+            f"{t_py / t_ours:4.1f}x faster (wall), {CPU['pytrec_eval'] / CPU['irrepro']:4.1f}x (CPU)"
+        )
         theirs = {}
         for line in (tmp / "py.tsv").read_text().splitlines():
             run, m, v = line.split("\t")
@@ -259,8 +276,10 @@ def main() -> None:
             version = subprocess.run([te, "-v"], capture_output=True, text=True)
             version = (version.stdout + version.stderr).strip()
             version = version.splitlines()[0].replace(" version", "") if version else "trec_eval"
-            print(f"{version:19s} {t_te:7.2f} s wall, {CPU[te]:6.2f} s CPU   irrepro is {t_te / t_ours:4.1f}x "
-                  f"faster (wall), {CPU[te] / CPU['irrepro']:4.1f}x (CPU)   [{te}]")
+            print(
+                f"{version:19s} {t_te:7.2f} s wall, {CPU[te]:6.2f} s CPU   irrepro is {t_te / t_ours:4.1f}x "
+                f"faster (wall), {CPU[te] / CPU['irrepro']:4.1f}x (CPU)   [{te}]"
+            )
             if "10." in version:  # trec_eval 10 ranks by double: irrepro --precision float64 (untimed)
                 if out64 is None:
                     out64 = subprocess.run([*cmd, "--precision", "float64"], capture_output=True, text=True,

@@ -59,21 +59,33 @@ def loop_resampling(b, e, B, rng):
 def loop_scipy_permutation(b, e, B, seed):
     out = np.empty(len(b))
     for r in range(len(b)):
-        res = stats.permutation_test((e[r], b[r]), lambda x, y: np.mean(x - y), permutation_type="samples",
-                                     n_resamples=B, random_state=seed + r)
+        res = stats.permutation_test(
+            (e[r], b[r]),
+            lambda x, y: np.mean(x - y),
+            permutation_type="samples",
+            n_resamples=B,
+            random_state=seed + r,
+        )
         out[r] = res.pvalue
     return out
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--trials", type=int, default=24_000, help="trials of the vectorised run (the chapter's per configuration)")
+    ap.add_argument(
+        "--trials",
+        type=int,
+        default=24_000,
+        help="trials of the vectorised run (the chapter's per configuration)",
+    )
     ap.add_argument("--loop", type=int, default=300, help="trials of the per-trial loops")
     ap.add_argument("--B", type=int, default=1000)
     args = ap.parse_args()
     model = sim.fit_collection(data.load_matrix("trec8", "AP"), seed=1)
     rng = np.random.default_rng(2)
-    pairs = [model.pair(*rng.choice(len(model.margins), 2, replace=False), same_margin=True) for _ in range(60)]
+    pairs = [
+        model.pair(*rng.choice(len(model.margins), 2, replace=False), same_margin=True) for _ in range(60)
+    ]
     per = -(-args.trials // len(pairs))
     sims = [p.sample(50, per, seed=k) for k, p in enumerate(pairs)]
     b = np.concatenate([s[0] for s in sims])[: args.trials]
@@ -97,8 +109,13 @@ def main():
     loop_closed_form(lb, le)
     loop_resampling(lb, le, args.B, np.random.default_rng(4))
     t_loop_all = time.perf_counter() - t0
-    rows.append((f"all six tests (B = {args.B}; loop: 3 scipy + numpy bootstrap and permutation)",
-                 args.trials / t_vec_all, args.loop / t_loop_all))
+    rows.append(
+        (
+            f"all six tests (B = {args.B}; loop: 3 scipy + numpy bootstrap and permutation)",
+            args.trials / t_vec_all,
+            args.loop / t_loop_all,
+        )
+    )
 
     k = max(20, args.loop // 10)
     t0 = time.perf_counter()
@@ -110,9 +127,13 @@ def main():
     t0 = time.perf_counter()
     sg.permutation_test(scores, pairs, signs=sg.sign_flips(50, args.B, seed=6))
     t_vp = time.perf_counter() - t0
-    rows.append((f"permutation test (B = {args.B}; loop: scipy.stats.permutation_test)", args.trials / t_vp, k / t_sp))
+    rows.append(
+        (f"permutation test (B = {args.B}; loop: scipy.stats.permutation_test)", args.trials / t_vp, k / t_sp)
+    )
 
-    print(f"trials of 50 topics (simulated TREC-8 AP pairs); vectorised: {args.trials} trials, loop: {args.loop}")
+    print(
+        f"trials of 50 topics (simulated TREC-8 AP pairs); vectorised: {args.trials} trials, loop: {args.loop}"
+    )
     print(f"{'tests':<80} {'vectorised/s':>13} {'loop/s':>10} {'ratio':>8}")
     for name, v, lo in rows:
         print(f"{name:<80} {v:13.0f} {lo:10.1f} {v / lo:8.1f}")

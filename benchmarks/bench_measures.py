@@ -74,7 +74,9 @@ def main() -> None:
     rs = data.load_runs(name, allow_simulated=False)
     t_load = time.perf_counter() - t0
     how = "from irrepro's .npz cache" if cached else "from the run files: read + rank + lay out"
-    print(f"data.load_runs({name!r}): {len(rs.runs)} runs x {len(rs.topics)} topics in {t_load:.2f} s ({how})")
+    print(
+        f"data.load_runs({name!r}): {len(rs.runs)} runs x {len(rs.topics)} topics in {t_load:.2f} s ({how})"
+    )
 
     # the parsed inputs both start from
     files = [data.locate(p) for p in coll.files() if p.startswith(coll.run_dir)]
@@ -108,8 +110,12 @@ def main() -> None:
 
     print(f"measures {MEASURES} on {len(runs)} runs (best of {args.repeat}):")
     print(f"  pytrec_eval (evaluator + evaluate, from dicts)  {t_trec:8.3f} s")
-    print(f"  irrepro (build_runset + evaluate, from parsed)  {t_ours:8.3f} s   ratio {t_trec / t_ours:6.1f}x")
-    print(f"  irrepro evaluate on the ready block             {t_eval:8.3f} s   ratio {t_trec / t_eval:6.1f}x")
+    print(
+        f"  irrepro (build_runset + evaluate, from parsed)  {t_ours:8.3f} s   ratio {t_trec / t_ours:6.1f}x"
+    )
+    print(
+        f"  irrepro evaluate on the ready block             {t_eval:8.3f} s   ratio {t_trec / t_eval:6.1f}x"
+    )
     print(f"  largest |irrepro - pytrec_eval| per topic: {worst:.2e}")
 
     print(f"each measure alone on the ready block (best of {args.repeat}; pytrec_eval from dicts):")
@@ -117,7 +123,9 @@ def main() -> None:
     for m, tm in EACH.items():
         t_m, sc_m = best(lambda m=m: measures.evaluate(rs, [m]), args.repeat)
         if tm.startswith("-"):
-            print(f"  {m:<18}{t_m:9.3f}s{'-':>13}{'':>8}  (not in pytrec_eval; the tests check it with {tm[1:]})")
+            print(
+                f"  {m:<18}{t_m:9.3f}s{'-':>13}{'':>8}  (not in pytrec_eval; the tests check it with {tm[1:]})"
+            )
             continue
         ev = pytrec_eval.RelevanceEvaluator(qrels_dict, {tm})
         t_p, res_m = best(lambda ev=ev: [ev.evaluate(d) for d in run_dicts], args.repeat)

@@ -83,8 +83,12 @@ def mean_ap(text: str, key: str) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--trec-eval", metavar="PATH", default=os.environ.get("TREC_EVAL"),
-                    help="the trec_eval binary (default: $TREC_EVAL)")
+    ap.add_argument(
+        "--trec-eval",
+        metavar="PATH",
+        default=os.environ.get("TREC_EVAL"),
+        help="the trec_eval binary (default: $TREC_EVAL)",
+    )
     ap.add_argument("--lines", type=int, default=2_000_000, help="qrels lines (default 2,000,000)")
     ap.add_argument("--topics", type=int, default=200, help="topics (default 200)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per tool, alternating (default 5)")
@@ -111,7 +115,9 @@ def main() -> None:
         te_cmd = [te, "-m", "map", str(qrels), str(run)] if te else None
         print(f"qrels: {args.lines:,} lines, {args.topics} topics ({qrels.stat().st_size / 1e6:.1f} MB); "
               f"run: {sum(1 for _ in open(run)):,} lines")  # fmt: skip
-        print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(
+            f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
         print(f"{args.repeat} runs per tool, alternating; medians (peak RSS floor of a child: {floor:.0f} MB, "
               "this process)")  # fmt: skip
         results: dict[str, list] = {"irrepro": [], "trec_eval": []}

@@ -71,16 +71,22 @@ def long_topic_dirs(src: Path, work: Path, lines: int, qrels: Path | None) -> tu
     have = {r.split()[2] for r in first}
     judged = []
     if qrels is not None and qrels.is_file():
-        judged = sorted({ln.split()[2] for ln in qrels.read_text().splitlines() if ln.split()[:1] == ["1"]} - have)
+        judged = sorted(
+            {ln.split()[2] for ln in qrels.read_text().splitlines() if ln.split()[:1] == ["1"]} - have
+        )
     n_new = lines - len(first)
     docs = [f"bench-doc-{i:06d}" for i in range(n_new)]
     for j, doc in enumerate(judged[:n_new]):  # evenly spread, the last one at the very end
         docs[(j + 1) * n_new // len(judged) - 1] = doc
     low = min(float(r.split()[4]) for r in first)
-    extra = [f"1 Q0 {doc} {len(first) + i + 1} {low - 1e-3 * (i + 1):.6f} {tag}" for i, doc in enumerate(docs)]
+    extra = [
+        f"1 Q0 {doc} {len(first) + i + 1} {low - 1e-3 * (i + 1):.6f} {tag}" for i, doc in enumerate(docs)
+    ]
     with gzip.open(grown / f"{FIVE[0]}.gz", "wt") as f:
         f.write("\n".join(rows + extra) + "\n")
-    print(f"long topic: {lines:,} lines, {len(judged[:n_new])} of them judged documents spread down to rank {lines:,}")
+    print(
+        f"long topic: {lines:,} lines, {len(judged[:n_new])} of them judged documents spread down to rank {lines:,}"
+    )
     return base, grown
 
 
@@ -94,7 +100,11 @@ def main() -> int:
     ap.add_argument("--skip-126", action="store_true", help="only the long-topic case")
     args = ap.parse_args()
 
-    src = Path(args.runs) if args.runs else Path(os.environ.get("IRREPRO_MIRROR", "")) / "trec-covid/round5/runs"
+    src = (
+        Path(args.runs)
+        if args.runs
+        else Path(os.environ.get("IRREPRO_MIRROR", "")) / "trec-covid/round5/runs"
+    )
     if not src.is_dir():
         raise SystemExit(f"no run directory {src}: set IRREPRO_MIRROR or give --runs")
     print(f"irrepro report, scale {args.scale}, {args.jobs} worker(s); load: {os.getloadavg()[0]:.2f} "
@@ -108,13 +118,19 @@ def main() -> int:
             print(f"{n} runs ({mb:.0f} MB gzipped):  peak RSS {peak:7.0f} MB  (budget {BUDGET_126_MB} MB, "
                   f"ratio {peak / BUDGET_126_MB:.2f})  time {sec:6.1f} s (CPU {cpu:.1f} s)")  # fmt: skip
         mirror = Path(os.environ.get("IRREPRO_MIRROR", "/nonexistent"))
-        qrels_file = Path(args.qrels) if Path(args.qrels).is_file() else mirror / "ir_datasets" / args.qrels / "qrels"
+        qrels_file = (
+            Path(args.qrels) if Path(args.qrels).is_file() else mirror / "ir_datasets" / args.qrels / "qrels"
+        )
         base, grown = long_topic_dirs(src, work, args.long_lines, qrels_file)
         p0, s0, c0 = run_report(base, args.qrels, work / "r5", args.scale, args.jobs)
         p1, s1, c1 = run_report(grown, args.qrels, work / "r5long", args.scale, args.jobs)
         print(f"5 runs:                         peak RSS {p0:7.0f} MB  time {s0:6.1f} s (CPU {c0:.1f} s)")
-        print(f"5 runs, one {args.long_lines:,}-line topic: peak RSS {p1:7.0f} MB  time {s1:6.1f} s (CPU {c1:.1f} s)")
-        print(f"the long topic adds             {p1 - p0:7.0f} MB  (budget {BUDGET_LONG_MB} MB, ratio {(p1 - p0) / BUDGET_LONG_MB:.2f})")
+        print(
+            f"5 runs, one {args.long_lines:,}-line topic: peak RSS {p1:7.0f} MB  time {s1:6.1f} s (CPU {c1:.1f} s)"
+        )
+        print(
+            f"the long topic adds             {p1 - p0:7.0f} MB  (budget {BUDGET_LONG_MB} MB, ratio {(p1 - p0) / BUDGET_LONG_MB:.2f})"
+        )
     return 0
 
 

@@ -81,7 +81,9 @@ def _peak_mb() -> float:
         return next(float(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")) / 1024
 
 
-def on_cluster(runs_dir: Path, out: Path, scale: str, workers: int) -> tuple[float, float, float, list[float]]:
+def on_cluster(
+    runs_dir: Path, out: Path, scale: str, workers: int
+) -> tuple[float, float, float, list[float]]:
     """:func:`report` on a fresh LocalCluster of ``workers`` processes (127.0.0.1), and the
     workers' peak RSS in MB."""
     from distributed import Client
@@ -104,8 +106,12 @@ def main() -> None:
     ap.add_argument("--scale", choices=["paper", "quick"], default="paper")
     ap.add_argument("--runs", type=int, default=500, help="runs of the synthetic archive (default 500)")
     ap.add_argument("--workers", type=int, default=2, help="worker processes of the LocalCluster (default 2)")
-    ap.add_argument("--archive", type=Path, default=None,
-                    help="directory of the synthetic archive (made there if empty; default a temporary one)")
+    ap.add_argument(
+        "--archive",
+        type=Path,
+        default=None,
+        help="directory of the synthetic archive (made there if empty; default a temporary one)",
+    )
     args = ap.parse_args()
 
     from irrepro import data
@@ -114,14 +120,18 @@ def main() -> None:
     if src is None or not (src / "trec-covid" / "round5" / "runs").is_dir():
         raise SystemExit("set IRREPRO_MIRROR to the data mirror (trec-covid/round5/runs)")
     real = src / "trec-covid" / "round5" / "runs"
-    print(f"bench_scale: scale={args.scale}, workers={args.workers}, cores={os.cpu_count()}, "
-          f"load before={os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(
+        f"bench_scale: scale={args.scale}, workers={args.workers}, cores={os.cpu_count()}, "
+        f"load before={os.getloadavg()[0]:.2f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         archive = args.archive or tmp / "archive"
         t0 = time.perf_counter()
         if not archive.is_dir() or not any(archive.glob("*.gz")):  # in a child: this process stays small
-            subprocess.run([sys.executable, "-c", _ARCHIVE, str(real), str(archive), str(args.runs)], check=True)
+            subprocess.run(
+                [sys.executable, "-c", _ARCHIVE, str(real), str(archive), str(args.runs)], check=True
+            )
         n_arch = len(list(archive.glob("*.gz")))
         made = time.perf_counter() - t0
         mb_arch = sum(p.stat().st_size for p in archive.glob("*.gz")) / 2**20
@@ -137,15 +147,21 @@ def main() -> None:
         rows.append((f"{n_arch} synthetic runs, LocalCluster {args.workers} workers", n_arch, a_mb, a_wall,
                      a_cpu, a_peaks))  # fmt: skip
 
-    head = f"{'case':<44} {'runs':>5} {'pairs':>8} {'wall s':>8} {'x serial':>8} {'client CPU s':>12} " \
-           f"{'client MB':>9} {'worker peaks MB':>18}"
+    head = (
+        f"{'case':<44} {'runs':>5} {'pairs':>8} {'wall s':>8} {'x serial':>8} {'client CPU s':>12} "
+        f"{'client MB':>9} {'worker peaks MB':>18}"
+    )
     print(head)
     print("-" * len(head))
     for name, n, mb, wall, cpu, peaks in rows:
         w = ", ".join(f"{p:.0f}" for p in peaks) or "-"
-        print(f"{name:<44} {n:>5} {n * (n - 1) // 2:>8} {wall:>8.1f} {wall / s_wall:>8.2f} {cpu:>12.1f} "
-              f"{mb:>9.0f} {w:>18}")
-    print(f"\n126-run tables (CSV) of the cluster run byte-identical to the serial run's: {'yes' if identical else 'NO'}")
+        print(
+            f"{name:<44} {n:>5} {n * (n - 1) // 2:>8} {wall:>8.1f} {wall / s_wall:>8.2f} {cpu:>12.1f} "
+            f"{mb:>9.0f} {w:>18}"
+        )
+    print(
+        f"\n126-run tables (CSV) of the cluster run byte-identical to the serial run's: {'yes' if identical else 'NO'}"
+    )
     print(f"load after={os.getloadavg()[0]:.2f} (2 cores shared: wall times are upper bounds; compare CPU)")
     if not identical:
         raise SystemExit(1)

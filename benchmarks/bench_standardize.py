@@ -42,16 +42,22 @@ def main():
     t0 = time.perf_counter()
     res = sz.partition_experiment(x, B, seed=1, n_jobs=jobs)
     t_vec = time.perf_counter() - t0
-    masks = np.vstack([sz.random_halves(x.shape[1], n, g) for n, g in
-                       zip([min(100, B - s) for s in range(0, B, 100)], parallel.spawn(1, -(-B // 100)))])
+    masks = np.vstack(
+        [
+            sz.random_halves(x.shape[1], n, g)
+            for n, g in zip([min(100, B - s) for s in range(0, B, 100)], parallel.spawn(1, -(-B // 100)))
+        ]
+    )
     n_loop = min(B, 100)  # the loop takes ~0.35 s per partition: time it on the first 100
     t0 = time.perf_counter()
     d, fp = loop_partitions(x, masks[:n_loop])
     t_loop = (time.perf_counter() - t0) * B / n_loop
     assert np.allclose(d, res.drmse[:n_loop]) and np.array_equal(fp, res.false_positive[:n_loop])
     print(f"random halves, {B} partitions x {x.shape[0]} systems x {x.shape[1]} topics (n_jobs={jobs})")
-    print(f"  vectorised {t_vec:8.3f} s   loop (scipy ttest_ind per system; timed on {n_loop}, scaled to {B}) "
-          f"{t_loop:8.3f} s   ratio {t_loop / t_vec:6.1f}x   (same numbers: yes)")
+    print(
+        f"  vectorised {t_vec:8.3f} s   loop (scipy ttest_ind per system; timed on {n_loop}, scaled to {B}) "
+        f"{t_loop:8.3f} s   ratio {t_loop / t_vec:6.1f}x   (same numbers: yes)"
+    )
 
     std = sz.topic_range(data.load_matrix("robust2003", "AP"), 601, 650).scores
     ev = sz.topic_range(r, 601, 650).scores
@@ -63,8 +69,10 @@ def main():
     loop_sampled(std, ev, 5, B, np.random.default_rng(2))
     t_loop = time.perf_counter() - t0
     print(f"sampled standardizers, {B} samples of 5 of {std.shape[0]} systems, {ev.shape[0]} evaluated")
-    print(f"  vectorised {t_vec:8.3f} s   loop (scipy kendalltau per sample) {t_loop:8.3f} s   "
-          f"ratio {t_loop / t_vec:6.1f}x")
+    print(
+        f"  vectorised {t_vec:8.3f} s   loop (scipy kendalltau per sample) {t_loop:8.3f} s   "
+        f"ratio {t_loop / t_vec:6.1f}x"
+    )
     print(f"(machine shared with other jobs; cpu count {os.cpu_count()})")
 
 

@@ -55,7 +55,9 @@ def _sign_scipy(d: np.ndarray) -> np.ndarray:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--sign-rows", type=int, default=1000, help="rows for scipy's per-row binomtest (scaled up)")
+    ap.add_argument(
+        "--sign-rows", type=int, default=1000, help="rows for scipy's per-row binomtest (scaled up)"
+    )
     args = ap.parse_args()
     x, what = _matrix()
     a, b = np.triu_indices(x.shape[0], 1)
@@ -78,7 +80,9 @@ def main() -> None:
             same = np.allclose(p_o[: len(p_s)], p_s, rtol=1e-9, atol=1e-14, equal_nan=True)
             worst = np.nanmax(np.abs(p_o[: len(p_s)] - p_s))
             note = "" if scale == 1 else f"  (per-row loop on {k:,} rows, scaled)"
-            print(f"{name:10} {t_o:9.4f} {t_s:9.4f} {t_s / t_o:10.1f}  {'yes' if same else f'no (max |diff| {worst:.2g})'}{note}")
+            print(
+                f"{name:10} {t_o:9.4f} {t_s:9.4f} {t_s / t_o:10.1f}  {'yes' if same else f'no (max |diff| {worst:.2g})'}{note}"
+            )
 
 
 if __name__ == "__main__":

@@ -53,7 +53,9 @@ def plain_trial(X, a, b, i1, i2):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--per-cell", type=int, default=3, help="plain-loop trials timed per measure x design x size")
+    ap.add_argument(
+        "--per-cell", type=int, default=3, help="plain-loop trials timed per measure x design x size"
+    )
     args = ap.parse_args()
     mats = load()
     sizes, B = list(range(5, 26)), 50
@@ -65,7 +67,10 @@ def main():
             t = time.perf_counter()
             res = ts.swap_experiment(ms, sizes=sizes, B=B, design=design, seed=1)
             total_trials += res.n_pairs * len(sizes) * B
-            print(f"  ours {measure:5s} {design:11s} {time.perf_counter() - t:7.1f} s  ({res.n_pairs} pairs)", flush=True)
+            print(
+                f"  ours {measure:5s} {design:11s} {time.perf_counter() - t:7.1f} s  ({res.n_pairs} pairs)",
+                flush=True,
+            )
     ours = time.perf_counter() - t0
 
     rng = np.random.default_rng(0)
@@ -93,10 +98,16 @@ def main():
                 est_w += dw / args.per_cell * sum(n_pairs) * B
     print(f"trials at paper scale: {total_trials:,} (x 3 tests)")
     print(f"ours (vectorised, all of them):        {ours:10.1f} s")
-    print(f"plain loop calling scipy (estimated):  {est:10.1f} s  (from {timed} timed trials, "
-          f"{args.per_cell} per measure x design x size, extrapolated)")
-    print(f"  of which scipy.stats.wilcoxon:      {est_w:10.1f} s  (its permutation path for ties/zeros at n <= 13 dominates)")
-    print(f"speed-up: {est / ours:.0f}x  (without the Wilcoxon calls in the loop: {(est - est_w) / ours:.0f}x)")
+    print(
+        f"plain loop calling scipy (estimated):  {est:10.1f} s  (from {timed} timed trials, "
+        f"{args.per_cell} per measure x design x size, extrapolated)"
+    )
+    print(
+        f"  of which scipy.stats.wilcoxon:      {est_w:10.1f} s  (its permutation path for ties/zeros at n <= 13 dominates)"
+    )
+    print(
+        f"speed-up: {est / ours:.0f}x  (without the Wilcoxon calls in the loop: {(est - est_w) / ours:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -129,8 +129,10 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
     "" for real qrels."""
     if not rs.simulated:
         return ""
-    banner = (f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
-              f"judgments; these {what} describe no real system")
+    banner = (
+        f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+        f"judgments; these {what} describe no real system"
+    )
     _err(command, banner)
     return banner
 
@@ -201,8 +203,11 @@ def _compare(args: argparse.Namespace) -> int:
     correction = args.correction
     if correction in DEPRECATED_CORRECTIONS:  # said here: a DeprecationWarning is hidden outside __main__
         correction = DEPRECATED_CORRECTIONS[correction]
-        _err("compare", f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
-             f"use --correction {correction}")
+        _err(
+            "compare",
+            f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
+            f"use --correction {correction}",
+        )
     table = significance.compare(
         scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
         intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,

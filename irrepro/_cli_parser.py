@@ -47,7 +47,7 @@ def _checked(check, name: str):
             return check(text)
         except InputError as exc:
             msg = str(exc)
-            msg = msg[len(name) + 1:] if msg.startswith(name + " ") else msg
+            msg = msg[len(name) + 1 :] if msg.startswith(name + " ") else msg
             raise argparse.ArgumentTypeError(msg) from None
 
     parse.__name__ = name
@@ -66,8 +66,9 @@ def _level_value(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
-                         f"got {text!r}") from None
+        raise InputError(
+            f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); got {text!r}"
+        ) from None
     return check_level(value, "--level")
 
 
@@ -118,12 +119,16 @@ def _scheduler(text: str) -> str:
     try:
         return parallel.scheduler(text) or ""
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}"
+        ) from None
 
 
-_SCHEDULER_HELP = ("run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
-                   "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
-                   "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')")
+_SCHEDULER_HELP = (
+    "run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
+    "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
+    "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')"
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -146,8 +151,14 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
     """The options eval and compare share: --qrels, the run files and repeatable -m."""
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
-    p.add_argument("-m", "--measure", dest="measures", action="append", required=True,
-                   help=f"measure name, repeatable: {examples}")
+    p.add_argument(
+        "-m",
+        "--measure",
+        dest="measures",
+        action="append",
+        required=True,
+        help=f"measure name, repeatable: {examples}",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -185,27 +196,52 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
 9.0.8 leaves it out); csv and json give the long table run, query_id, measure, value.""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...")
-    p.add_argument("-q", "--per-topic", action="store_true",
-                   help="also one row per topic (trec_eval -q)")
+    p.add_argument("-q", "--per-topic", action="store_true", help="also one row per topic (trec_eval -q)")
     avg = p.add_mutually_exclusive_group()
-    avg.add_argument("-c", dest="average", action="store_const", const="all-topics",
-                     help="average over all the qrels' topics, a missing topic scoring 0 "
-                     "(trec_eval -c; the default)")
-    avg.add_argument("--average", choices=AVERAGES,
-                     help="all-topics (= -c, default) or run-topics: over the topics the run "
-                     "retrieved for, as trec_eval without -c")
-    p.add_argument("-M", "--depth", type=_int_at_least(1), default=None, metavar="DEPTH",
-                   help="use only the first DEPTH documents of every ranked list (trec_eval -M)")
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (trec_eval -l; default 1)")
-    p.add_argument("-a", "--aggregate", dest="aggregates", action="append", choices=list(AGGREGATES),
-                   help="repeatable: a geometric mean to print beside every measure's mean: gm, "
-                   "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
-                   "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
-                   "named G_MEASURE (the mean is always printed; -a mean says so)")
+    avg.add_argument(
+        "-c",
+        dest="average",
+        action="store_const",
+        const="all-topics",
+        help="average over all the qrels' topics, a missing topic scoring 0 (trec_eval -c; the default)",
+    )
+    avg.add_argument(
+        "--average",
+        choices=AVERAGES,
+        help="all-topics (= -c, default) or run-topics: over the topics the run "
+        "retrieved for, as trec_eval without -c",
+    )
+    p.add_argument(
+        "-M",
+        "--depth",
+        type=_int_at_least(1),
+        default=None,
+        metavar="DEPTH",
+        help="use only the first DEPTH documents of every ranked list (trec_eval -M)",
+    )
+    p.add_argument(
+        "-l",
+        "--rel",
+        type=_int_at_least(1),
+        default=1,
+        metavar="LEVEL",
+        help="lowest relevant grade (trec_eval -l; default 1)",
+    )
+    p.add_argument(
+        "-a",
+        "--aggregate",
+        dest="aggregates",
+        action="append",
+        choices=list(AGGREGATES),
+        help="repeatable: a geometric mean to print beside every measure's mean: gm, "
+        "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
+        "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
+        "named G_MEASURE (the mean is always printed; -a mean says so)",
+    )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
-    p.add_argument("--digits", type=_int_at_least(0), default=4,
-                   help="decimals printed by tsv and trec_eval (default 4)")
+    p.add_argument(
+        "--digits", type=_int_at_least(0), default=4, help="decimals printed by tsv and trec_eval (default 4)"
+    )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_eval, average="all-topics")
@@ -236,27 +272,58 @@ B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean diff
 float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
-    p.add_argument("--baseline", default=None, metavar="RUN",
-                   help="the run every other run is compared with (its name or its file)")
+    p.add_argument(
+        "--baseline",
+        default=None,
+        metavar="RUN",
+        help="the run every other run is compared with (its name or its file)",
+    )
     p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
-    p.add_argument("--correction", choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS], default=None,
-                   help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
-                   "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none")
-    p.add_argument("--alpha", type=_alpha, default=0.05,
-                   help="significance level of the marks (default 0.05)")
+    p.add_argument(
+        "--correction",
+        choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS],
+        default=None,
+        help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
+        "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none",
+    )
+    p.add_argument(
+        "--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)"
+    )
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
-    p.add_argument("--level", type=_level, default=0.95,
-                   help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)")
-    p.add_argument("-B", dest="B", type=_int_at_least(1), default=None,
-                   help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)")
+    p.add_argument(
+        "--level",
+        type=_level,
+        default=0.95,
+        help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)",
+    )
+    p.add_argument(
+        "-B",
+        dest="B",
+        type=_int_at_least(1),
+        default=None,
+        help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)",
+    )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
-                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
+    )
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
-    p.add_argument("--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)")
+    p.add_argument(
+        "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
+    )
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (default 1)")
+    p.add_argument(
+        "-l",
+        "--rel",
+        type=_int_at_least(1),
+        default=1,
+        metavar="LEVEL",
+        help="lowest relevant grade (default 1)",
+    )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_compare)
@@ -276,22 +343,53 @@ float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
     )
     p.add_argument("runs_dir", metavar="RUNS_DIR", help="directory of TREC run files (plain or .gz)")
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("--out", default="irrepro-report", help="output directory (default irrepro-report): new, "
-                   "empty, or an earlier report")
-    p.add_argument("-m", "--measure", default="AP", help="measure of the tests, topic split and "
-                   "standardization (default AP; the corpus bootstrap is always on AP)")
+    p.add_argument(
+        "--out",
+        default="irrepro-report",
+        help="output directory (default irrepro-report): new, empty, or an earlier report",
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        default="AP",
+        help="measure of the tests, topic split and "
+        "standardization (default AP; the corpus bootstrap is always on AP)",
+    )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (default 1)")
-    p.add_argument("--scale", choices=["paper", "quick"], default=None,
-                   help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="workers, >= 1 or -1 for all cores (default "
-                   "IRREPRO_JOBS or 1; the numbers do not depend on it)")
+    p.add_argument(
+        "-l",
+        "--rel",
+        type=_int_at_least(1),
+        default=1,
+        metavar="LEVEL",
+        help="lowest relevant grade (default 1)",
+    )
+    p.add_argument(
+        "--scale",
+        choices=["paper", "quick"],
+        default=None,
+        help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
+    )
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
-    p.add_argument("--test", choices=list(TESTS), default="bootstrap",
-                   help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)")
-    p.add_argument("--baseline", default=None, metavar="RUN",
-                   help="test only the baseline run against every other (its name), adjusting over those pairs")
+    p.add_argument(
+        "--test",
+        choices=list(TESTS),
+        default="bootstrap",
+        help="the test of the pairs of runs (default bootstrap, Sakai's paired bootstrap test)",
+    )
+    p.add_argument(
+        "--baseline",
+        default=None,
+        metavar="RUN",
+        help="test only the baseline run against every other (its name), adjusting over those pairs",
+    )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")

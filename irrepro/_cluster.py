@@ -174,7 +174,9 @@ def dask_client(address: str | None = None):
         try:
             client = Client(address, timeout="30s")
         except OSError as exc:
-            raise InputError(f"cannot reach the Dask scheduler {address} (IRREPRO_SCHEDULER / --scheduler): {exc}") from None
+            raise InputError(
+                f"cannot reach the Dask scheduler {address} (IRREPRO_SCHEDULER / --scheduler): {exc}"
+            ) from None
     _CLIENTS[address] = client
     return client
 

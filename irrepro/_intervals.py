@@ -75,12 +75,15 @@ def check_level(level, name: str = "level") -> float:
     (0.9, 0.95)
     """
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
-        raise InputError(f"{name} must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
-                         f"got {level!r} ({type(level).__name__})")
+        raise InputError(
+            f"{name} must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
+            f"got {level!r} ({type(level).__name__})"
+        )
     value = float(level)
     if not math.isfinite(value) or not (0 < value < 1 or 1 < value < 100):
-        raise InputError(f"{name} must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), "
-                         f"got {level!r}")
+        raise InputError(
+            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), got {level!r}"
+        )
     return value if value < 1 else value / 100
 
 

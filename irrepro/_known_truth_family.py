@@ -81,8 +81,11 @@ class FamilyResult:
 
     def _rejections(self, alpha: float) -> dict:
         k = self.m * (self.m - 1) // 2
-        return {"t, unadjusted": self.min_p <= alpha, "t, Bonferroni / Holm": self.min_p <= alpha / k,
-                "randomised Tukey HSD": self.hsd_asl < alpha}
+        return {
+            "t, unadjusted": self.min_p <= alpha,
+            "t, Bonferroni / Holm": self.min_p <= alpha / k,
+            "randomised Tukey HSD": self.hsd_asl < alpha,
+        }
 
     def se(self, alpha: float = 0.05) -> pd.Series:
         """Monte Carlo standard error of each family-wise error, clustered by simulated family.
@@ -109,9 +112,19 @@ class FamilyResult:
         return pd.Series(out)
 
 
-def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | None = None,
-                      n_families: int = 400, B: int | None = None, seed: SeedLike, n_jobs: int | None = None,
-                      families_per_task: int = 10, scale: str = "paper") -> FamilyResult:
+def family_experiment(
+    models,
+    *,
+    m: int = 5,
+    n_topics: int = 50,
+    trials: int | None = None,
+    n_families: int = 400,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    families_per_task: int = 10,
+    scale: str = "paper",
+) -> FamilyResult:
     """Family-wise error of all-pairs comparisons under the complete null.
 
     ``n_families`` sets of ``m`` systems of one collection (collection drawn by size), their
@@ -175,9 +188,13 @@ def family_experiment(models, *, m: int = 5, n_topics: int = 50, trials: int | N
     picks = []
     for c in rng.choice(len(models), size=n_families, p=sizes / sizes.sum()):
         picks.append((int(c), rng.choice(sizes[c], size=m, replace=False)))
-    tasks = [range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)]
+    tasks = [
+        range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)
+    ]
     seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
-    controls = pv.FitControlsVinecop(family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau")
+    controls = pv.FitControlsVinecop(
+        family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau"
+    )
     i, j = np.triu_indices(m, 1)
 
     def run(k):

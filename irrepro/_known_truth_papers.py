@@ -18,8 +18,14 @@ from .data._matrices import _checked_scores
 from .parallel import SeedLike, check_int
 from .stats import check_level
 
-__all__ = ["default_trials", "default_B", "SelfSignificance", "self_significance_null", "Coverage",
-           "corpus_coverage"]
+__all__ = [
+    "default_trials",
+    "default_B",
+    "SelfSignificance",
+    "self_significance_null",
+    "Coverage",
+    "corpus_coverage",
+]
 
 
 def default_trials(scale: str = "paper") -> int:
@@ -78,7 +84,6 @@ def default_B(scale: str = "paper") -> int:
     (1000, 200)
     """
     return 1000 if parallel.check_scale(scale) == "paper" else 200
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,15 +147,30 @@ class SelfSignificance:
         level = check_level(level)
         rows = []
         for form, s in self.share.items():
-            rows.append({"form": form, "false-positive rate": s.mean(), "se": s.std(ddof=1) / np.sqrt(len(s)),
-                         f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
-                         "trials": len(s)})
+            rows.append(
+                {
+                    "form": form,
+                    "false-positive rate": s.mean(),
+                    "se": s.std(ddof=1) / np.sqrt(len(s)),
+                    f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
+                    "trials": len(s),
+                }
+            )
         return pd.DataFrame(rows).set_index("form")
 
 
-def self_significance_null(matrix, *, n_topics: int = 50, trials: int | None = None, alpha: float = 0.05,
-                           factors=None, seed: SeedLike, n_jobs: int | None = None, per_task: int = 500,
-                           scale: str = "paper") -> SelfSignificance:
+def self_significance_null(
+    matrix,
+    *,
+    n_topics: int = 50,
+    trials: int | None = None,
+    alpha: float = 0.05,
+    factors=None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    per_task: int = 500,
+    scale: str = "paper",
+) -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance where the truth is known.
 
     The topics of ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
@@ -294,13 +314,29 @@ class Coverage:
             k = inv.max() + 1
             r_c, n_c = np.bincount(inv, inside, k), np.bincount(inv, minlength=k)
             se = np.sqrt(np.sum((r_c - inside.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(inside)
-            rows.append({"method": m, "lists": int(keep.sum()), "below": np.mean(pos < 0), "coverage": inside.mean(),
-                         "above": np.mean(pos > 0), "se": se, "other corpus inside": np.mean(oth == 0)})
+            rows.append(
+                {
+                    "method": m,
+                    "lists": int(keep.sum()),
+                    "below": np.mean(pos < 0),
+                    "coverage": inside.mean(),
+                    "above": np.mean(pos > 0),
+                    "se": se,
+                    "other corpus inside": np.mean(oth == 0),
+                }
+            )
         return pd.DataFrame(rows).set_index("method")
 
 
-def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r_not_vocab: np.ndarray,
-                 rel_in_vocab: list, n_vocab: int, rng: np.random.Generator):
+def _draw_corpus(
+    relevant: np.ndarray,
+    lengths: np.ndarray,
+    codes: np.ndarray,
+    r_not_vocab: np.ndarray,
+    rel_in_vocab: list,
+    n_vocab: int,
+    rng: np.random.Generator,
+):
     """One corpus drawn from the population by Cormack & Lynam's model: every document of the
     population k ~ Poisson(1) times (the same k in every list), copies ranked consecutively.
     Returns the drawn lists' relevance (L, K'), their lengths and R* per topic."""
@@ -317,9 +353,17 @@ def _draw_corpus(relevant: np.ndarray, lengths: np.ndarray, codes: np.ndarray, r
     return out, new_len, r_star
 
 
-def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: SeedLike,
-                    n_jobs: int | None = None, rel: int = 1, level: float = 0.95,
-                    scale: str = "paper") -> Coverage:
+def corpus_coverage(
+    runs,
+    *,
+    n_corpora: int = 4,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    rel: int = 1,
+    level: float = 0.95,
+    scale: str = "paper",
+) -> Coverage:
     """Coverage of the corpus-bootstrap intervals where the truth is known.
 
     The population is the judged collection ``runs`` (a RunSet: its ranked lists
@@ -394,17 +438,21 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
         g_a, g_b, g_boot = parallel.spawn(ss, 3)
         drawn = []
         for g in (g_a, g_b):
-            lst, ln, r_star = _draw_corpus(flat_rel, lengths.ravel(), flat_codes, r_not_vocab, rel_in_vocab,
-                                           len(runs.vocab), g)
+            lst, ln, r_star = _draw_corpus(
+                flat_rel, lengths.ravel(), flat_codes, r_not_vocab, rel_in_vocab, len(runs.vocab), g
+            )
             drawn.append(cb.compact_lists(lst.reshape(S, T, -1), r_star[None, :], ln.reshape(S, T)))
         a, b_ = drawn
         reps = cb.bootstrap_ap(a, B, g_boot, n_jobs=n_jobs)
         est = a.ap.reshape(S, T)
-        ivs = cb.intervals_from_replicates(est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T),
-                                           level=level)
+        ivs = cb.intervals_from_replicates(
+            est, reps, cb.METHODS, accel=cb.ap_acceleration(a).reshape(S, T), level=level
+        )
         r_a = a.n_rel.reshape(S, T)
         for m in ("linear", "logit"):
-            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level)
+            ivs[m + "+smallR"] = cb.small_r_correct(
+                ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level
+            )
         ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
         for m in methods:
             iv = ivs[m]
@@ -412,6 +460,12 @@ def corpus_coverage(runs, *, n_corpora: int = 4, B: int | None = None, seed: See
             other[m].append(cb.position(b_.ap.reshape(S, T), iv.lower, iv.upper)[ok])
         clusters.append((c * T + np.broadcast_to(np.arange(T), (S, T)))[ok])
         rels.append(np.broadcast_to(n_rel, (S, T))[ok])
-    return Coverage(methods, {m: np.concatenate(v) for m, v in truth.items()},
-                    {m: np.concatenate(v) for m, v in other.items()}, np.concatenate(clusters),
-                    np.concatenate(rels), B, n_corpora)
+    return Coverage(
+        methods,
+        {m: np.concatenate(v) for m, v in truth.items()},
+        {m: np.concatenate(v) for m, v in other.items()},
+        np.concatenate(clusters),
+        np.concatenate(rels),
+        B,
+        n_corpora,
+    )

@@ -20,7 +20,16 @@ from ._known_truth_papers import default_B
 from .errors import InputError
 from .parallel import SeedLike, check_int
 
-__all__ = ["ALPHAS", "TESTS", "RESAMPLING", "MC_TARGET", "mc_error", "mc_error_at", "paired_pvalues", "PValues"]
+__all__ = [
+    "ALPHAS",
+    "TESTS",
+    "RESAMPLING",
+    "MC_TARGET",
+    "mc_error",
+    "mc_error_at",
+    "paired_pvalues",
+    "PValues",
+]
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
 ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
@@ -123,8 +132,9 @@ def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
     return np.sign(np.sum(np.sign(d) * ranks, axis=-1))
 
 
-def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
-                   scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
+def paired_pvalues(
+    b, e, *, B: int | None = None, seed: SeedLike, scale: str = "paper"
+) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided and one-sided (H1: e > b) p-values of the :data:`TESTS` for every row of ``b`` and ``e``.
 
     The bootstrap and permutation tests share one set of B resamples over all rows (drawn from
@@ -185,13 +195,17 @@ def paired_pvalues(b, e, *, B: int | None = None, seed: SeedLike,
     scores = np.empty((2 * m, n))
     scores[0::2], scores[1::2] = e, b
     pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    paired = sig.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1)
+    paired = sig.paired_bootstrap_test(
+        scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1
+    )
     two[3] = paired.p
     one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
     signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
     both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
     two[4], one[4] = both.p, greater.p
-    unp = sig.unpaired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1)
+    unp = sig.unpaired_bootstrap_test(
+        scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1
+    )
     two[5] = unp.p
     one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
     two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
@@ -286,8 +300,10 @@ class PValues:
         -------
         pandas.DataFrame
         """
-        return pd.DataFrame({t: [self.rejected(a, tails)[k].mean() for a in alphas] for k, t in enumerate(self.tests)},
-                            index=pd.Index(list(alphas), name="alpha"))
+        return pd.DataFrame(
+            {t: [self.rejected(a, tails)[k].mean() for a in alphas] for k, t in enumerate(self.tests)},
+            index=pd.Index(list(alphas), name="alpha"),
+        )
 
     def se(self, alpha: float, tails: int = 2) -> pd.Series:
         """Monte Carlo standard error of each rate, clustered by simulated pair.
@@ -337,6 +353,17 @@ class PValues:
             for a in alphas:
                 rej = self.rejected(a, tl).mean(axis=1)
                 se = self.se(a, tl)
-                rows += [{"test": t, "tails": tl, "alpha": a, "rate": rej[k], "se": se[t], "trials": self.trials,
-                          "delta": self.delta, "topics": self.n_topics} for k, t in enumerate(self.tests)]
+                rows += [
+                    {
+                        "test": t,
+                        "tails": tl,
+                        "alpha": a,
+                        "rate": rej[k],
+                        "se": se[t],
+                        "trials": self.trials,
+                        "delta": self.delta,
+                        "topics": self.n_topics,
+                    }
+                    for k, t in enumerate(self.tests)
+                ]
         return pd.DataFrame(rows)

@@ -30,8 +30,9 @@ _CORPUS_CELLS = 1 << 22
 # --------------------------------------------------------------------------------------------
 
 
-def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap",
-                baseline: str | None = None) -> pd.DataFrame:
+def _pair_table(
+    scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
+) -> pd.DataFrame:
     """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
     pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
     the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
@@ -64,10 +65,22 @@ def _pair_table(scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str =
     x = scores.scores
     es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
     if test == "bootstrap":
-        res = significance.PairwiseResult("bootstrap", scores.measure, tuple(scores.systems), pairs, obs, asl,
-                                          asl.copy(), "none", x.shape[1], int(samples.shape[0]))
+        res = significance.PairwiseResult(
+            "bootstrap",
+            scores.measure,
+            tuple(scores.systems),
+            pairs,
+            obs,
+            asl,
+            asl.copy(),
+            "none",
+            x.shape[1],
+            int(samples.shape[0]),
+        )
     else:
-        res = significance.pairwise_test(scores, test, pairs, correction="none", B=B, seed=seed_test, n_jobs=n_jobs)
+        res = significance.pairwise_test(
+            scores, test, pairs, correction="none", B=B, seed=seed_test, n_jobs=n_jobs
+        )
     # the difference, interval and d_z are the paired bootstrap's whatever the test
     res = replace(res, difference=obs, effect_size=es, interval=ci)
     frame = res.to_frame()[["system_x", "system_y", "difference", "ci_low", "ci_high", "effect_size", "p"]]

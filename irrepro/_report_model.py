@@ -242,7 +242,9 @@ class Report:
             ``(P, 2)`` integer indices.
         """
         pos = {r: k for k, r in enumerate(self.runs)}
-        return np.stack([self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1)
+        return np.stack(
+            [self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1
+        )
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
         """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3).
@@ -325,6 +327,7 @@ class Report:
             if np.isfinite(v):
                 return v
             return no_variance(self.scores) or no_variance(self.standardized, "standardized ") or UNDEFINED
+
         out: dict = {}
         if self.simulated:
             out["WARNING"] = _SIMULATED.format(qrels=self.qrels)
@@ -339,7 +342,9 @@ class Report:
             "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
         })  # fmt: skip
         if self.test == "tukey":
-            out["significant pairs, family-wise (randomised Tukey HSD)"] = int((self.pairs["ASL"] < 0.05).sum())
+            out["significant pairs, family-wise (randomised Tukey HSD)"] = int(
+                (self.pairs["ASL"] < 0.05).sum()
+            )
         else:
             out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
             out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
@@ -377,7 +382,9 @@ class Report:
         """
         summ, runs = self.summary(), self.runs_table()
         files = {
-            "summary.csv": to_csv(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False),
+            "summary.csv": to_csv(
+                pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False
+            ),
             "runs.csv": to_csv(runs, index=False),
             "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
             _per_topic_file(self.measure): to_csv(self.scores.to_frame()),

@@ -146,7 +146,9 @@ def _conflicts(given: str, s: _Survey, names: Iterable[str]) -> None:
         )
 
 
-def check_out(out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iterable[str] | None = None) -> Path:
+def check_out(
+    out: str | Path, *, inputs: Iterable[str | Path] = (), files: Iterable[str] | None = None
+) -> Path:
     """Check, before any work, that a report can be written to ``out``; returns it (absolute).
 
     Parameters
@@ -299,7 +301,9 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
     try:
         tmp = Path(tempfile.mkdtemp(dir=d.parent, prefix=f".{d.name}.", suffix=".tmp"))
     except OSError as exc:
-        raise OutputError(exc.errno, f"{exc.strerror} (creating the report's temporary directory)", given) from None
+        raise OutputError(
+            exc.errno, f"{exc.strerror} (creating the report's temporary directory)", given
+        ) from None
     lock = _lock(tmp)
     ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier report)
     try:
@@ -324,8 +328,9 @@ def write_dir(d: Path, files: dict[str, str], given: str | Path | None = None) -
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry],
-                  ours: list[bool]) -> None:
+def _put_in_place(
+    given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry], ours: list[bool]
+) -> None:
     """Put the finished report ``tmp`` in ``d``'s place (module docstring); ``ours[0]`` is set
     False the moment ``tmp`` no longer holds only what this process wrote (it must not then be
     removed whole, whatever happens next)."""
@@ -360,7 +365,9 @@ def _put_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entri
         try:
             os.rename(old / "report", d)
         except OSError as exc:  # keep it where it is, and say where
-            raise OutputError(exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given) from exc
+            raise OutputError(
+                exc.errno, f"{exc.strerror}; the earlier report is in {old / 'report'}", given
+            ) from exc
         os.rmdir(old)
         raise
     left = _remove_owned(old / "report")
@@ -385,8 +392,9 @@ def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes]) -> _Survey |
     return s
 
 
-def _write_in_place(given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry],
-                    s: _Survey) -> None:
+def _write_in_place(
+    given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry], s: _Survey
+) -> None:
     """The new files moved one by one from ``tmp`` into ``d``, which also holds what irrepro
     leaves alone: first a manifest listing old and new files (a run killed here leaves only
     files it can prove), then each new file, then the old files not replaced, then the final

@@ -125,8 +125,14 @@ def _png(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bool = False,
-           caption: str = "", names: tuple = ()) -> str:
+def _table(
+    frame: pd.DataFrame,
+    digits: int = 4,
+    index: bool = False,
+    scroll: bool = False,
+    caption: str = "",
+    names: tuple = (),
+) -> str:
     """``frame`` as an HTML table (pandas' ``to_html``), every text cell and header through
     :func:`irrepro.escape.html`; the cells of the columns ``names`` (run names) through
     :func:`irrepro.escape.html_name`: a long name shortened, the full one in its tooltip."""
@@ -140,7 +146,9 @@ def _table(frame: pd.DataFrame, digits: int = 4, index: bool = False, scroll: bo
     out.columns = [escape.html(c) for c in out.columns]
     if index:
         out.index = out.index.map(escape.html)
-    html = out.to_html(index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-", border=0, escape=False)
+    html = out.to_html(
+        index=index, float_format=lambda v: f"{v:.{digits}f}", na_rep="-", border=0, escape=False
+    )
     if caption:  # pandas' to_html has no caption: put one after the opening tag
         head, rest = html.split(">", 1)
         html = f"{head}>\n  <caption>{escape.html(caption)}</caption>{rest}"
@@ -152,7 +160,7 @@ _NAMES = ("run", "run x", "run y")
 
 
 def _against(rep: ReportLike):
-    """" against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
+    """ " against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
     from markupsafe import Markup
 
     return Markup(" against the baseline ") + escape.html_name(rep.baseline) if rep.baseline else Markup("")
@@ -182,7 +190,9 @@ def _error_table(rep: ReportLike) -> pd.DataFrame:
         cnt = res.counts(f, "relative")[size]
         cols[f"error at {size} topics, {lab}"] = rates.where(cnt > 0)
         cols[f"trials at {size} topics, {lab}"] = cnt
-    cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(fit.projected, index=fit.labels)
+    cols[f"projected error at {fit.at} topics (GROWTH, all trials)"] = pd.Series(
+        fit.projected, index=fit.labels
+    )
     frame = pd.DataFrame(cols)
     keep = frame[[c for c in frame.columns if c.startswith("trials")]].sum(axis=1) > 0
     return frame[keep]
@@ -206,8 +216,10 @@ def _fig_asl(rep: ReportLike):
     if rep.test == "tukey":
         curves, colors = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}, {"ASL (family-wise)": "C3"}
     else:
-        curves = {name: rep.pairs[col].to_numpy()
-                  for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))}
+        curves = {
+            name: rep.pairs[col].to_numpy()
+            for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))
+        }
         colors = {"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}
     plots.plot_asl_curves(curves, colors=colors, ax=axes[0])
     B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
@@ -215,12 +227,20 @@ def _fig_asl(rep: ReportLike):
     axes[0].legend(fontsize=8)
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
-    plots.plot_significance_matrix(rep.pair_index(), rep.pairs["difference"].to_numpy(),
-                                   rep.pairs[rep.family_wise].to_numpy() < 0.05, order,
-                                   labels=rep.runs if len(rep.runs) <= 30 else None, ax=axes[1])
+    plots.plot_significance_matrix(
+        rep.pair_index(),
+        rep.pairs["difference"].to_numpy(),
+        rep.pairs[rep.family_wise].to_numpy() < 0.05,
+        order,
+        labels=rep.runs if len(rep.runs) <= 30 else None,
+        ax=axes[1],
+    )
     which = "Family-wise" if rep.test == "tukey" else "Holm-"
-    axes[1].set(xlabel="run (rank)", ylabel="run (rank)",
-                title=f"{which}significant differences\n(blue: row better, red: row worse, grey: not significant)")
+    axes[1].set(
+        xlabel="run (rank)",
+        ylabel="run (rank)",
+        title=f"{which}significant differences\n(blue: row better, red: row worse, grey: not significant)",
+    )
     fig.tight_layout()
     return fig
 
@@ -230,8 +250,9 @@ def _fig_corpus(rep: ReportLike):
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     plots.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
-    plots.plot_run_intervals(axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap",
-                             transform=expit)
+    plots.plot_run_intervals(
+        axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap", transform=expit
+    )
     axes[0].set_ylabel("MAP")
     axes[1].set_ylabel("expit(L-MAP)")
     fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.B_corpus})")
@@ -245,7 +266,10 @@ def _fig_split(rep: ReportLike):
     swap, growth = rep.swap, rep.growth
     assert swap is not None and growth is not None  # drawn for a report with the swap experiment only
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    panels = ((axes[0], "none", "all trials", range(10)), (axes[1], "paired-t p<=0.05", "t-test p <= 0.05 on set 1", range(8)))
+    panels = (
+        (axes[0], "none", "all trials", range(10)),
+        (axes[1], "paired-t p<=0.05", "t-test p <= 0.05 on set 1", range(8)),
+    )
     for ax, f, title, bins in panels:  # the bins the book's Figures 2-4 show
         fit = growth if f == "none" else ts.growth_fit(swap, filter=f, kind="relative", at=growth.at)
         plots.plot_error_rates(swap, filter=f, kind="relative", bins=bins, fit=fit, at=growth.at, ax=ax)
@@ -260,12 +284,19 @@ def _fig_std(rep: ReportLike):
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     m = escape.shorten(rep.measure)
-    plots.plot_scatter(rep.scores.mean(), rep.standardized.mean(axis=1), xlabel=f"mean {m}",
-                       ylabel=f"mean standardized {m}", ax=axes[0])
+    plots.plot_scatter(
+        rep.scores.mean(),
+        rep.standardized.mean(axis=1),
+        xlabel=f"mean {m}",
+        ylabel=f"mean standardized {m}",
+        ax=axes[0],
+    )
     axes[0].set_title("Raw vs standardized means")
     plots.plot_false_positives({f: r.summary() for f, r in rep.halves.items()}, ax=axes[1])
-    axes[1].set(ylabel="share of runs significantly\ndifferent from themselves",
-                title=f"Random topic halves ({rep.settings.B_halves} partitions)")
+    axes[1].set(
+        ylabel="share of runs significantly\ndifferent from themselves",
+        title=f"Random topic halves ({rep.settings.B_halves} partitions)",
+    )
     fig.tight_layout()
     return fig
 
@@ -280,7 +311,9 @@ def _template():
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["name"] = escape.html_name  # a user's name: shortened beyond MAX_NAME, the full one as tooltip
+    env.filters["name"] = (
+        escape.html_name
+    )  # a user's name: shortened beyond MAX_NAME, the full one as tooltip
     env.filters["short"] = escape.shorten
     return env.get_template("report.html.j2")
 
@@ -298,7 +331,9 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         rank = {r: k for k, r in enumerate(runs["run"])}
         adj = (shown["run x"].map(rank) - shown["run y"].map(rank)).abs() == 1
         shown = shown[adj]
-        pairs_note = f"{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the ranking are listed;"
+        pairs_note = (
+            f"{len(rep.pairs)} pairs: only the {len(shown)} pairs of runs adjacent in the ranking are listed;"
+        )
     shown = shown.sort_values("ASL", kind="stable").copy()
     for col in [c for c in ("ASL", "ASL (Holm)", "ASL (BH)") if c in shown]:
         if rep.test == "bootstrap":  # no replicate as extreme: below 1/B, not 0
@@ -310,9 +345,15 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         none = rep.pair_index()[np.isnan(rep.pairs[col].to_numpy())]
         if len(none):  # no answer for these pairs ("-"): why, never "nan"
             x = rep.scores.scores
-            why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none))
-            pairs_undefined += (f" {col.split()[-1]} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
-                                + "; ".join(why[:3]) + ("; ..." if len(why) > 3 else "") + ".")
+            why = list(
+                dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none)
+            )
+            pairs_undefined += (
+                f" {col.split()[-1]} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
+                + "; ".join(why[:3])
+                + ("; ..." if len(why) > 3 else "")
+                + "."
+            )
     pairs_undefined = pairs_undefined.strip()
     cov = rep.coverage[(rep.coverage["missing"].map(len) > 0) | (rep.coverage["ignored"].map(len) > 0)]
     cov_table = pd.DataFrame({
@@ -334,10 +375,16 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         "averaging": AVERAGING.format(T=T),
         "summary_table": _table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})),
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
-        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES) if len(cov_table) else "",
+        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES)
+        if len(cov_table)
+        else "",
         "n_coverage": len(cov_table),
-        "runs_table": _table(runs, scroll=True, caption=escape.html(f"Runs; significance by the {rep.test_label}")
-                             + _against(rep), names=_NAMES),  # wide: scrolls
+        "runs_table": _table(
+            runs,
+            scroll=True,
+            caption=escape.html(f"Runs; significance by the {rep.test_label}") + _against(rep),
+            names=_NAMES,
+        ),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
         "fig_corpus": _png(_fig_corpus(rep)),
@@ -351,11 +398,18 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         "test_label": rep.test_label,
         "pairs_note": pairs_note,
         "pairs_undefined": pairs_undefined,
-        "pairs_table": _table(shown, scroll=len(shown) > 30, names=_NAMES,
-                              caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep)),
+        "pairs_table": _table(
+            shown,
+            scroll=len(shown) > 30,
+            names=_NAMES,
+            caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep),
+        ),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
-        "error_table": (_table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
-                        if rep.swap is not None else ""),
+        "error_table": (
+            _table(_error_table(rep).rename_axis("relative difference on set 1").reset_index(), digits=3)
+            if rep.swap is not None
+            else ""
+        ),
         "first_reliable": first or "none",
         "tau": summ["Kendall tau, raw vs standardized ranking"],
         "drmse_raw": summ["dRMSE between random halves, raw"],

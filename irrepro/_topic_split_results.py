@@ -14,7 +14,15 @@ import pandas as pd
 from ._deprecation import _warn, renamed_attribute
 from .errors import UnknownNameError
 
-__all__ = ["FILTERS", "SwapExperiment", "GrowthFit", "growth_fit", "bin_lower_edge", "largest_projected_error"]
+__all__ = [
+    "FILTERS",
+    "SwapExperiment",
+    "GrowthFit",
+    "growth_fit",
+    "bin_lower_edge",
+    "largest_projected_error",
+]
+
 
 class _Filters(dict):
     """A dict whose old keys (the filters' names until 0.2) still look up, with a warning."""
@@ -27,16 +35,18 @@ class _Filters(dict):
 
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper); the
 #: tests by :data:`irrepro.significance.TESTS`' names.
-FILTERS: dict[str, tuple[str | None, float, float]] = _Filters({
-    "none": (None, -1.0, 2.0),
-    "paired-t 0.01<p<=0.05": ("paired-t", 0.01, 0.05),
-    "paired-t 0.04<p<=0.05": ("paired-t", 0.04, 0.05),
-    "paired-t p<=0.05": ("paired-t", -1.0, 0.05),
-    "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
-    "sign p<=0.05": ("sign", -1.0, 0.05),
-    "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
-    "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
-})
+FILTERS: dict[str, tuple[str | None, float, float]] = _Filters(
+    {
+        "none": (None, -1.0, 2.0),
+        "paired-t 0.01<p<=0.05": ("paired-t", 0.01, 0.05),
+        "paired-t 0.04<p<=0.05": ("paired-t", 0.04, 0.05),
+        "paired-t p<=0.05": ("paired-t", -1.0, 0.05),
+        "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
+        "sign p<=0.05": ("sign", -1.0, 0.05),
+        "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
+        "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
+    }
+)
 #: The filters' names until 0.2 (deprecated, removed in 0.3): the paper's "t" is "paired-t".
 _OLD_FILTERS = {"t " + name.split(" ", 1)[1]: name for name in FILTERS if name.startswith("paired-t ")}
 
@@ -303,8 +313,13 @@ class GrowthFit:
         pandas.DataFrame
         """
         return pd.DataFrame(
-            {"bin": self.labels, "a": np.exp(self.log_a), "b": self.b,
-             f"error at {self.at}": self.projected, "sizes used": self.n_points}
+            {
+                "bin": self.labels,
+                "a": np.exp(self.log_a),
+                "b": self.b,
+                f"error at {self.at}": self.projected,
+                "sizes used": self.n_points,
+            }
         )
 
 

@@ -51,7 +51,9 @@ def _test_names(tests: Sequence[str], where: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def full_set_tests(matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("paired-t", "sign", "wilcoxon")) -> pd.DataFrame:
+def full_set_tests(
+    matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("paired-t", "sign", "wilcoxon")
+) -> pd.DataFrame:
     """Every pair of runs within each matrix compared on all its topics.
 
     Every pair of runs within each matrix compared on all its topics (section 3, "consideration
@@ -289,5 +291,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     for n, rng in zip(sizes, rngs):
         idx = rng.permuted(np.tile(np.arange(T), (B, 1)), axis=1)[:, :n]
         sd = X[:, idx].mean(axis=-1).std(axis=1, ddof=1)
-        out.append({"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)})
+        out.append(
+            {"topics": n, "sd": sd.mean(), "sd_p05": np.quantile(sd, 0.05), "sd_p95": np.quantile(sd, 0.95)}
+        )
     return pd.DataFrame(out)

@@ -44,8 +44,10 @@ def _explain(exc: BaseException, args: argparse.Namespace) -> str:
     msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     if (isinstance(exc, data.DataUnavailable) and not isinstance(exc, data.CacheError)
             and str(getattr(args, "qrels", "")) in data.COLLECTIONS):  # fmt: skip
-        msg += (" (irrepro answers a request for real data with real data only; --allow-simulated "
-                "uses the book's simulated stand-in, labelled as such)")
+        msg += (
+            " (irrepro answers a request for real data with real data only; --allow-simulated "
+            "uses the book's simulated stand-in, labelled as such)"
+        )
     return msg
 
 
@@ -87,8 +89,11 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         if not _users(exc):
             traceback.print_exc()
-            print(f"irrepro: this is a bug in irrepro, not in your input - please report it with the command "
-                  f"and the traceback above: {ISSUES_URL}", file=sys.stderr)
+            print(
+                f"irrepro: this is a bug in irrepro, not in your input - please report it with the command "
+                f"and the traceback above: {ISSUES_URL}",
+                file=sys.stderr,
+            )
             return 1
         _err(args.command, _explain(exc, args))
         return 2

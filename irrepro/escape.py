@@ -90,7 +90,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
     if len(name) <= width:
         return name
     tail = (width - 1) // 4
-    return name[: width - 1 - tail] + ELLIPSIS + name[len(name) - tail:]
+    return name[: width - 1 - tail] + ELLIPSIS + name[len(name) - tail :]
 
 
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
@@ -244,8 +244,11 @@ def latex_beyond_pdflatex(text) -> list[str]:
     >>> latex_beyond_pdflatex("caf\u00e9 \u03b1\u03b2")
     ['\u03b1', '\u03b2']
     """
-    return list(dict.fromkeys(c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026)
-                              or c in _OT1_MISSING))
+    return list(
+        dict.fromkeys(
+            c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026) or c in _OT1_MISSING
+        )
+    )
 
 
 # CommonMark: any ASCII punctuation may be backslash-escaped. These start inline constructs

@@ -99,7 +99,9 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def sample_pairs(models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbours: int = 10) -> list[tuple[int, int, int]]:
+def sample_pairs(
+    models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbours: int = 10
+) -> list[tuple[int, int, int]]:
     """``k`` (model, baseline, experimental) system triples as Urbano et al. (2019) draw them.
 
     A collection with probability proportional to its number of systems, then under H0
@@ -146,7 +148,7 @@ def sample_pairs(models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbou
         if delta == 0:
             i, j = rng.choice(len(mu), size=2, replace=False)
         else:
-            lower = np.argsort(-mu, kind="stable")[int(round(0.25 * len(mu))):]
+            lower = np.argsort(-mu, kind="stable")[int(round(0.25 * len(mu))) :]
             i = int(rng.choice(lower))
             cand = [j for j in np.argsort(np.abs(mu - mu[i] - delta), kind="stable") if j != i][:neighbours]
             j = int(rng.choice(cand))

@@ -198,16 +198,22 @@ def analyse(
 
     try:
         scores = step("scores", lambda: evaluate(runs, [measure], rel=rel)[measure])
-        corpus = step("corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress))
+        corpus = step(
+            "corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress)
+        )
         pairs = step("pairwise tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress,
                                                            test, baseline))  # fmt: skip
 
         def split():
             top = min(st.max_size, T // 2)
             if top < 5:
-                return None, None, (
-                    f"Left out: the swap experiment needs two disjoint sets of at least 5 topics, "
-                    f"and these runs have {T} topics."
+                return (
+                    None,
+                    None,
+                    (
+                        f"Left out: the swap experiment needs two disjoint sets of at least 5 topics, "
+                        f"and these runs have {T} topics."
+                    ),
                 )
             sizes = list(range(5, top + 1)) if st.scale == "paper" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(

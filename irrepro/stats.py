@@ -157,7 +157,9 @@ def kendall_tau(x, y) -> np.ndarray:
         else:
             dy = np.sign(yf[s : s + 128, i] - yf[s : s + 128, j])
         num = (dx * dy).sum(axis=-1)
-        den = np.sqrt((dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float))
+        den = np.sqrt(
+            (dx != 0).sum(axis=-1) * np.broadcast_to((dy != 0).sum(axis=-1), num.shape).astype(float)
+        )
         with np.errstate(divide="ignore", invalid="ignore"):
             out[s : s + 128] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return out.reshape(lead)
@@ -197,7 +199,9 @@ class MetaAnalysis:
     lower: float
     upper: float
     k: int
-    p_one_sided: float  # fixed: Stouffer's 1 - Phi(sum(d_i / s_i) / sqrt k) (the paper's); DL: 1 - Phi(effect / se)
+    p_one_sided: (
+        float  # fixed: Stouffer's 1 - Phi(sum(d_i / s_i) / sqrt k) (the paper's); DL: 1 - Phi(effect / se)
+    )
     q: float  # Cochran's heterogeneity Q
     tau2: float  # between-topic variance (DerSimonian-Laird; 0 for fixed effect)
 
@@ -272,7 +276,9 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
         tau2, eff, se = float(res.tau2), float(res.mean_effect_re), float(res.sd_eff_w_re)
     else:
         tau2, eff, se = 0.0, float(res.mean_effect_fe), float(res.sd_eff_w_fe)
-    return MetaAnalysis("DerSimonian-Laird", eff, se, eff - z * se, eff + z * se, k, float(norm.sf(eff / se)), q, tau2)
+    return MetaAnalysis(
+        "DerSimonian-Laird", eff, se, eff - z * se, eff + z * se, k, float(norm.sf(eff / se)), q, tau2
+    )
 
 
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
@@ -327,6 +333,8 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     except ValueError as exc:  # statsmodels' bare "method not recognized"
         if "not recognized" not in str(exc):
             raise
-        raise InputError(f"unknown multiple-comparison method {method!r}: statsmodels' multipletests names, "
-                         "e.g. 'holm', 'fdr_bh' (Benjamini-Hochberg), 'bonferroni', 'fdr_by', 'hommel'") from None
+        raise InputError(
+            f"unknown multiple-comparison method {method!r}: statsmodels' multipletests names, "
+            "e.g. 'holm', 'fdr_bh' (Benjamini-Hochberg), 'bonferroni', 'fdr_by', 'hommel'"
+        ) from None
     return np.where(ok, adjusted, np.nan)

@@ -347,10 +347,13 @@ def swap_experiment(
 
 
 #: Names that moved or were renamed (deprecated; see CHANGELOG.md).
-__getattr__ = moved_names(__name__, {
-    "SwapResult": "irrepro.topic_split:SwapExperiment",
-    "paired_t_pvalues": "irrepro.significance.classical:paired_t_pvalues",
-    "sign_test_pvalues": "irrepro.significance.classical:sign_test_pvalues",
-    "wilcoxon_pvalues": "irrepro.significance.classical:wilcoxon_pvalues",
-    "plot_error_rates": "irrepro.plots:plot_error_rates",
-})
+__getattr__ = moved_names(
+    __name__,
+    {
+        "SwapResult": "irrepro.topic_split:SwapExperiment",
+        "paired_t_pvalues": "irrepro.significance.classical:paired_t_pvalues",
+        "sign_test_pvalues": "irrepro.significance.classical:sign_test_pvalues",
+        "wilcoxon_pvalues": "irrepro.significance.classical:wilcoxon_pvalues",
+        "plot_error_rates": "irrepro.plots:plot_error_rates",
+    },
+)

@@ -13,12 +13,6 @@ import irrepro
 PACKAGE = Path(irrepro.__file__).parent
 MAX_LINES = 500
 
-#: Modules still being split by another part of issue 27 (significance tests: one home); the lead
-#: empties these after the merges.
-PENDING_LENGTH: set[str] = set()
-#: Circles whose removal needs those modules (none left on this branch).
-PENDING_CIRCLES: set[frozenset[str]] = set()
-
 
 def _module_name(path: Path, package: Path) -> str:
     parts = list(path.relative_to(package.parent).with_suffix("").parts)
@@ -101,7 +95,7 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 def test_no_import_circles():
     graph = import_graph()
     assert "irrepro.data._runs" in graph["irrepro.data"] and len(graph) > 50  # the graph is read at all
-    found = [sorted(c) for c in circles(graph) if c not in PENDING_CIRCLES]
+    found = [sorted(c) for c in circles(graph)]
     assert not found, f"modules importing one another in a circle: {found}"
     # and the package imports in dependency order (no cycle graphlib would refuse)
     order = list(graphlib.TopologicalSorter(graph).static_order())
@@ -112,12 +106,26 @@ def test_no_import_circles():
     "source, expected",
     [
         ({"a.py": "from . import b\n", "b.py": "def f():\n    from .a import g\n"}, [{"pkg.a", "pkg.b"}]),
-        ({"a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import X\n",
-          "b.py": "import pkg.a\n"}, [{"pkg.a", "pkg.b"}]),
-        ({"__init__.py": "from .sub import f\n", "sub/__init__.py": "", "sub/m.py": "from .. import g\n",
-          "a.py": "import os\n"}, []),
-        ({"__init__.py": "from .m import f\n", "m.py": "from . import a\n", "a.py": "from pkg import m\n"},
-         [{"pkg.a", "pkg.m"}]),
+        (
+            {
+                "a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import X\n",
+                "b.py": "import pkg.a\n",
+            },
+            [{"pkg.a", "pkg.b"}],
+        ),
+        (
+            {
+                "__init__.py": "from .sub import f\n",
+                "sub/__init__.py": "",
+                "sub/m.py": "from .. import g\n",
+                "a.py": "import os\n",
+            },
+            [],
+        ),
+        (
+            {"__init__.py": "from .m import f\n", "m.py": "from . import a\n", "a.py": "from pkg import m\n"},
+            [{"pkg.a", "pkg.m"}],
+        ),
     ],
     ids=["function-local", "type-checking", "no-circle", "from-package-import-module"],
 )
@@ -132,6 +140,8 @@ def test_circles_are_found_at_any_level(tmp_path, source, expected):
 
 
 def test_no_module_is_longer_than_500_lines():
-    lengths = {str(p.relative_to(PACKAGE.parent)): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
-    long = {m: n for m, n in lengths.items() if n > MAX_LINES and m not in PENDING_LENGTH}
+    lengths = {
+        str(p.relative_to(PACKAGE.parent)): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")
+    }
+    long = {m: n for m, n in lengths.items() if n > MAX_LINES}
     assert not long, f"modules longer than {MAX_LINES} lines: {long}"

@@ -158,8 +158,10 @@ def test_type_one_error_shuffled_real_pairs(real_matrix):
     p2 = np.stack([np.arange(len(pairs)), np.arange(len(pairs)) + len(pairs)], axis=1)
     paired = sg.paired_bootstrap_test(xs, p2, B=500, seed=13)
     pooled = np.concatenate([a, b], axis=1)
-    pooled = np.take_along_axis(pooled, rng.permuted(np.tile(np.arange(pooled.shape[1]), (len(pairs), 1)), axis=1), axis=1)
-    xu = np.concatenate([pooled[:, : m.shape[1]], pooled[:, m.shape[1]:]])
+    pooled = np.take_along_axis(
+        pooled, rng.permuted(np.tile(np.arange(pooled.shape[1]), (len(pairs), 1)), axis=1), axis=1
+    )
+    xu = np.concatenate([pooled[:, : m.shape[1]], pooled[:, m.shape[1] :]])
     unpaired = sg.unpaired_bootstrap_test(xu, p2, B=500, seed=14)
     for r in (paired, unpaired):
         rate = np.mean(r.p < 0.05)
@@ -185,7 +187,11 @@ def test_identical_with_one_and_several_workers(monkeypatch):
     rng = np.random.default_rng(18)
     x = rng.beta(2, 5, size=(20, 25))
     monkeypatch.setattr(sg.bootstrap, "_CHUNK", 17)  # 190 pairs -> 12 tasks
-    for fn, kw in [(sg.paired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {}), (sg.unpaired_bootstrap_test, {"summary": "gmean"})]:
+    for fn, kw in [
+        (sg.paired_bootstrap_test, {}),
+        (sg.unpaired_bootstrap_test, {}),
+        (sg.unpaired_bootstrap_test, {"summary": "gmean"}),
+    ]:
         a = fn(x, B=300, seed=19, n_jobs=1, **kw)
         b = fn(x, B=300, seed=19, n_jobs=3, **kw)
         np.testing.assert_array_equal(a.p, b.p)
@@ -207,7 +213,9 @@ def test_seeds_reproducible():
 
 def test_ag_form_is_paired_test_on_logs(small):
     s = bt.bootstrap_samples(small.shape[1], 100, seed=23)
-    a = sg.paired_bootstrap_test(ScoreMatrix(small, tuple("abcdef"), tuple(range(15)), "AP"), samples=s, log=True)
+    a = sg.paired_bootstrap_test(
+        ScoreMatrix(small, tuple("abcdef"), tuple(range(15)), "AP"), samples=s, log=True
+    )
     b = sg.paired_bootstrap_test(np.log(small + 1e-5), samples=s)
     np.testing.assert_array_equal(a.p, b.p)
     assert a.measure == "AG_AP" and a.systems == tuple("abcdef")
@@ -329,21 +337,26 @@ def test_degenerate_pairs():
 def test_measure_study_equals_individual_calls(small):
     from irrepro import parallel
 
-    other = small ** 2
+    other = small**2
     st = bt.measure_study({"A": small, "G_A": (small, "gmean"), "B": other}, B=100, seed=40)
     g_p, g_u, g_2 = parallel.spawn(40, 3)
     sp = bt.bootstrap_samples(small.shape[1], 100, seed=g_p)
     su = bt.bootstrap_samples(2 * small.shape[1], 100, seed=g_u)
     s2 = bt.bootstrap_samples(small.shape[1], 100, seed=g_2)
     np.testing.assert_array_equal(st.paired["G_A"].p, sg.paired_bootstrap_test(small, samples=sp, log=True).p)
-    np.testing.assert_array_equal(st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p)
+    np.testing.assert_array_equal(
+        st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p
+    )
     assert st.swap["B"].abs_diff == bt.swap_rates(other, sp, s2).abs_diff
     assert st.rank_correlations[("A", "B")].tau == bt.rank_correlation(small, other, sp).tau
     t2 = st.table2()
     assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
     assert t2["sensitivity %"].is_monotonic_decreasing
     assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].p < 0.05).sum())
-    assert np.isnan(st.tau_matrix().loc["A", "B"]) and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
+    assert (
+        np.isnan(st.tau_matrix().loc["A", "B"])
+        and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
+    )
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
 
 
@@ -365,6 +378,6 @@ def test_rounding_noise_is_no_difference():
         if {i, j} == {0, 3}:
             assert r.p[k] == 1.0
             continue
-        a, b = (np.vstack([real, real[0]])[[i, j]])
+        a, b = np.vstack([real, real[0]])[[i, j]]
         assert r.p[k] == ref_paired(a, b, samples)[0]
     assert r.p[1] == 0.0  # pair (0, 2): a constant real shift stays significant

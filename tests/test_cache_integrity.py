@@ -42,8 +42,13 @@ def fake_entry(tmp_path, monkeypatch):
     src = tmp_path / "mirror" / rel
     src.parent.mkdir(parents=True)
     src.write_bytes(b"1 0 doc1 1\n" * 1000)
-    entry = _fetch.RegistryEntry(rel, hashlib.sha256(src.read_bytes()).hexdigest(), src.stat().st_size,
-                                 "http://127.0.0.1:9/file.txt", "")
+    entry = _fetch.RegistryEntry(
+        rel,
+        hashlib.sha256(src.read_bytes()).hexdigest(),
+        src.stat().st_size,
+        "http://127.0.0.1:9/file.txt",
+        "",
+    )
     monkeypatch.setitem(data.registry(), rel, entry)
     monkeypatch.setenv("IRREPRO_MIRROR", str(tmp_path / "mirror"))
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
@@ -210,7 +215,9 @@ def test_thinning_to_trec6_r_works_on_the_stand_in_and_says_simulated(isolated_d
     assert depth10.source == "simulated" and (depth10.n_relevant(1) <= rs5.n_relevant()).all()
 
 
-@pytest.mark.parametrize("name", [c.name for c in data.COLLECTIONS.values() if getattr(c, "relevant_median", None)])
+@pytest.mark.parametrize(
+    "name", [c.name for c in data.COLLECTIONS.values() if getattr(c, "relevant_median", None)]
+)
 def test_the_stand_ins_median_r_is_the_real_qrels(name, mirror, tmp_path, monkeypatch):
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "c"))
     real = data.load_qrels(name, allow_simulated=False)

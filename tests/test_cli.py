@@ -79,12 +79,19 @@ def ours(capsys, *args) -> pd.DataFrame:
 @pytest.mark.parametrize(
     "ours_args, te_args, gappy",
     [
-        (["-c", "-q", "-m", "gm_map", "-m", "gm_bpref"], ["-c", "-q", "-m", "gm_map", "-m", "gm_bpref"], False),
+        (
+            ["-c", "-q", "-m", "gm_map", "-m", "gm_bpref"],
+            ["-c", "-q", "-m", "gm_map", "-m", "gm_bpref"],
+            False,
+        ),
         (["-q", "--average", "run-topics"], ["-q"], True),  # trec_eval without -c: the run's own topics
         (["-c", "-m", "gm_map"], ["-c", "-m", "gm_map"], True),
         (["-c", "-q", "-M", "100"], ["-c", "-q", "-M", "100"], False),
-        (["-c", "-q", "-l", "2", "-m", "NumRel", "-m", "NumRelRet", "-m", "NumQ", "-m", "NumRet"],
-         ["-c", "-q", "-l", "2", "-m", "num_rel", "-m", "num_rel_ret", "-m", "num_q", "-m", "num_ret"], False),
+        (
+            ["-c", "-q", "-l", "2", "-m", "NumRel", "-m", "NumRelRet", "-m", "NumQ", "-m", "NumRet"],
+            ["-c", "-q", "-l", "2", "-m", "num_rel", "-m", "num_rel_ret", "-m", "num_q", "-m", "num_ret"],
+            False,
+        ),
     ],
 )
 def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, te_args, gappy, trec_eval_9):
@@ -94,7 +101,9 @@ def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, 
     and irrepro as 10: that case is the next test's.)"""
     d, qrels = real
     files = [d / r for r in [*RUNS, *(["gappy"] if gappy else [])]]
-    rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, *OUR_ARGS, *ours_args, "--format", "trec_eval"], capsys)
+    rc, out, _ = run_cli(
+        ["eval", "--qrels", qrels, *files, *OUR_ARGS, *ours_args, "--format", "trec_eval"], capsys
+    )
     assert rc == 0
     ref = trec_eval_text(trec_eval_9, qrels, files, *TE_ARGS, *te_args)
     if "-l" in te_args:  # trec_eval -c's num_rel summary counts grade > 0 whatever -l says (its bug)
@@ -165,23 +174,31 @@ def test_eval_coverage_is_reported_per_run(real, capsys):
     assert rc == 0
     lines = err.strip().splitlines()
     assert len(lines) == 1  # only the run whose topics differ from the qrels'
-    assert lines[0] == ("irrepro eval: run gappy: 48 of the 50 qrels topics retrieved; 2 missing, scored 0 "
-                        "(trec_eval -c): 3, 7; 1 run topics not in the qrels, ignored: 999")
-    rc, _, err = run_cli(["eval", "--qrels", qrels, d / "gappy", "-m", "AP", "--average", "run-topics"], capsys)
+    assert lines[0] == (
+        "irrepro eval: run gappy: 48 of the 50 qrels topics retrieved; 2 missing, scored 0 "
+        "(trec_eval -c): 3, 7; 1 run topics not in the qrels, ignored: 999"
+    )
+    rc, _, err = run_cli(
+        ["eval", "--qrels", qrels, d / "gappy", "-m", "AP", "--average", "run-topics"], capsys
+    )
     assert "2 missing, left out of its average: 3, 7" in err
 
 
 @pytest.mark.realdata
 def test_eval_json_and_tsv(real, capsys):
     d, qrels = real
-    rc, out, _ = run_cli(["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "-m", "P@10",
-                          "--format", "json"], capsys)
+    rc, out, _ = run_cli(
+        ["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "-m", "P@10", "--format", "json"],
+        capsys,
+    )
     doc = json.loads(out)
     assert doc["simulated"] is False and doc["average"] == "all-topics" and "warning" not in doc
     te = pytrec_eval_frame(qrels, d / RUNS[1], ["map"]).query("query_id == 'all'")
     got = [r["value"] for r in doc["scores"] if r["run"] == RUNS[1] and r["measure"] == "AP"]
     assert got == pytest.approx([te["value"].iloc[0]], abs=1e-12)
-    rc, out, _ = run_cli(["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "--digits", "6"], capsys)
+    rc, out, _ = run_cli(
+        ["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "--digits", "6"], capsys
+    )
     rows = [ln.split("\t") for ln in out.splitlines()]
     assert [r[:2] for r in rows] == [[RUNS[0], "AP"], [RUNS[1], "AP"]]
     assert all(len(r[2].split(".")[1]) == 6 for r in rows)
@@ -203,8 +220,10 @@ def test_a_run_matching_no_qrels_topic_is_an_error(tiny, capsys):
     (tiny / "t.txt").write_text("T1 Q0 d1 1 2.0 r\nT2 Q0 d4 1 1.0 r\n")
     rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "t.txt", "-m", "AP"], capsys)
     assert rc == 2 and out == ""
-    assert err.startswith(f"irrepro eval: {tiny / 't.txt'}: run 'r' matches no topic of the qrels: "
-                          "its topics are 'T1', 'T2'; the qrels' are '1', '2'")
+    assert err.startswith(
+        f"irrepro eval: {tiny / 't.txt'}: run 'r' matches no topic of the qrels: "
+        "its topics are 'T1', 'T2'; the qrels' are '1', '2'"
+    )
 
 
 @pytest.mark.parametrize(
@@ -218,7 +237,9 @@ def test_a_run_matching_no_qrels_topic_is_an_error(tiny, capsys):
     ],
 )
 def test_eval_bad_options_exit_2_naming_the_option(tiny, capsys, args, message):
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", *args], capsys)
+    rc, out, err = run_cli(
+        ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", *args], capsys
+    )
     assert rc == 2 and out == "" and message in err and "Traceback" not in err
 
 
@@ -253,6 +274,7 @@ def test_ctrl_c_prints_interrupted_and_exits_130(tiny, capsys, monkeypatch):
 def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, capsys, monkeypatch):
     """The audit of issue 12 #7: Ctrl-C while matplotlib was being imported came out as its
     RuntimeError (the KeyboardInterrupt as its cause) with a traceback."""
+
     def wrapped(*a, **k):
         try:
             raise KeyboardInterrupt
@@ -325,7 +347,9 @@ def test_ctrl_c_in_a_running_report(tmp_path):
 def test_irrepro_jobs_is_checked_before_the_work(tiny, capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("IRREPRO_JOBS", "abc")
     monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
-    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "--out", tmp_path / "o", "-q"], capsys)
+    rc, _, err = run_cli(
+        ["report", tiny, "--qrels", tiny / "qrels.txt", "--out", tmp_path / "o", "-q"], capsys
+    )
     assert rc == 2 and "IRREPRO_JOBS must be an integer" in err and "'abc'" in err
     rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "--seed", "1.7", "-q"], capsys)
     assert rc == 2 and "argument --seed: must be an integer, got '1.7'" in err
@@ -359,14 +383,18 @@ def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand
     rc, out, err = run_cli([*args, "--allow-simulated"], capsys)
     assert rc == 0
     first, *rest = out.splitlines()
-    assert first.startswith("# SIMULATED DATA: the qrels 'trec-covid-round5' are irrepro's simulated stand-in")
+    assert first.startswith(
+        "# SIMULATED DATA: the qrels 'trec-covid-round5' are irrepro's simulated stand-in"
+    )
     assert rest[0].startswith("sim\tAP\t") and float(rest[0].split("\t")[2]) > 0
     assert "SIMULATED DATA" in err
     rc, out, _ = run_cli([*args, "--allow-simulated", "--format", "json"], capsys)
     doc = json.loads(out)
     assert list(doc)[0] == "warning" and "SIMULATED" in doc["warning"] and doc["simulated"] is True
     # an ir_datasets id (no stand-in): the same clear error, and no suggestion of a stand-in
-    rc, _, err = run_cli(["eval", "--qrels", "cord19/trec-covid/round5", tiny / "sim.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(
+        ["eval", "--qrels", "cord19/trec-covid/round5", tiny / "sim.txt", "-m", "AP"], capsys
+    )
     assert rc == 2 and "not found" in err and "--allow-simulated" not in err
 
 
@@ -396,9 +424,12 @@ def test_eval_geometric_means(tiny, capsys):
         x = [per[t, m] for t in ("1", "2")]
         assert summ[m] == pytest.approx(sum(x) / 2, abs=1e-15)
         assert summ[f"gm_{'map' if m == 'AP' else m}"] == pytest.approx(
-            math.exp(sum(math.log(max(v, 1e-5)) for v in x) / 2), abs=1e-15)
+            math.exp(sum(math.log(max(v, 1e-5)) for v in x) / 2), abs=1e-15
+        )
         assert summ[f"G_{m}"] == pytest.approx(math.exp(sum(math.log(v + 1e-5) for v in x) / 2), abs=1e-15)
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"], capsys)
+    rc, _, err = run_cli(
+        ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"], capsys
+    )
     assert rc == 2 and "a geometric mean of a count (NumRet) is not offered" in err
 
 
@@ -424,6 +455,16 @@ def test_eval_imports_only_what_it_needs(tiny):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     rc, mods = out.splitlines()[-1].split(" ", 1)
     assert rc == "0"
-    for heavy in ("pandas", "scipy", "matplotlib", "statsmodels", "jinja2", "tqdm", "ir_datasets",
-                  "irrepro.report", "irrepro.stats", "irrepro.bootstrap_tests"):
+    for heavy in (
+        "pandas",
+        "scipy",
+        "matplotlib",
+        "statsmodels",
+        "jinja2",
+        "tqdm",
+        "ir_datasets",
+        "irrepro.report",
+        "irrepro.stats",
+        "irrepro.bootstrap_tests",
+    ):
         assert f"'{heavy}'" not in mods, heavy

@@ -288,7 +288,9 @@ def test_chapter_statistics_at_quick_scale(round5):
             assert np.all(cor.width[v.usable] >= base.width[v.usable] - 1e-15)
     f = cb.full_corpus(round5, 60, seed=2006)
     assert np.all(f.maps[("parametric", "MAP")].width > 0)
-    assert np.nanmedian(f.maps[("parametric", "MAP")].width) < np.nanmedian(v.maps[("A", "parametric", "MAP")].width)
+    assert np.nanmedian(f.maps[("parametric", "MAP")].width) < np.nanmedian(
+        v.maps[("A", "parametric", "MAP")].width
+    )
 
 
 def test_difference_intervals_on_a_real_pair(round5):
@@ -349,7 +351,9 @@ def test_run_means_over_all_topics_are_trec_eval_c():
         per_b = np.array([np.nanmean(reps[s, u, b]) * u.sum() / T for b in range(200)])
         assert allt.maps[("bootstrap", "MAP")].sd[s] == pytest.approx(np.nanstd(per_b, ddof=1), rel=1e-9)
         share = u.sum() / T
-        assert allt.maps[("parametric", "MAP")].sd[s] == pytest.approx(usual.maps[("parametric", "MAP")].sd[s] * share)
+        assert allt.maps[("parametric", "MAP")].sd[s] == pytest.approx(
+            usual.maps[("parametric", "MAP")].sd[s] * share
+        )
         lmap = (st.logit(allt.ap[s, u]).sum() + (T - u.sum()) * st.logit(0.0)) / T
         assert allt.maps[("parametric", "L-MAP")].estimate[s] == pytest.approx(lmap)
     np.testing.assert_allclose(cb.run_means(allt.ap, allt.usable, average="all"), mean_ap, atol=1e-12)

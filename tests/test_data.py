@@ -98,7 +98,9 @@ def test_unreachable_network_fails_within_seconds_and_is_remembered(isolated_dat
     monkeypatch.delenv("IRREPRO_OFFLINE")
     rel = "score-matrices/urbano/sigir2019-statistical/data/adhoc5_p10.csv"
     entry = data.registry()[rel]
-    fake = _fetch.RegistryEntry(entry.path, entry.sha256, entry.bytes, "http://127.0.0.1:9/adhoc5_p10.csv", "")
+    fake = _fetch.RegistryEntry(
+        entry.path, entry.sha256, entry.bytes, "http://127.0.0.1:9/adhoc5_p10.csv", ""
+    )
     monkeypatch.setitem(data.registry(), rel, fake)
     t0 = time.perf_counter()
     with pytest.raises(DataUnavailable, match="127.0.0.1:9"):
@@ -127,11 +129,31 @@ GOOD_RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n"
         ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 inf tag\n", 2, "score 'inf' is not a finite number"),
         ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1e400 tag\n", 2, "score '1e400' is not a finite number"),
         ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 1.5abc tag\n", 2, "score '1.5abc' is not a finite number"),
-        ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n1 Q0 d1 3 1.0 tag\n", 3, "duplicate document 'd1' in topic '1' (first at line 1)"),
-        ("run", "1 Q0 d1 1 3.0 tagA\n1 Q0 d2 2 2.0 tagB\n", 2, "run tag changes from 'tagA' (line 1) to 'tagB'"),
+        (
+            "run",
+            "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n1 Q0 d1 3 1.0 tag\n",
+            3,
+            "duplicate document 'd1' in topic '1' (first at line 1)",
+        ),
+        (
+            "run",
+            "1 Q0 d1 1 3.0 tagA\n1 Q0 d2 2 2.0 tagB\n",
+            2,
+            "run tag changes from 'tagA' (line 1) to 'tagB'",
+        ),
         # every line with a 7th field: the error is still the score of line 3, not a shifted column
-        ("run", "1 Q0 d1 1 3.0 t x\n1 Q0 d2 2 2.0 t x\n1 Q0 d3 3 oops t x\n", 3, "score 'oops' is not a finite number"),
-        ("run", "1\tQ0\td1\t1\t3.0\tt\n# a comment\n\n1\tQ0\td2\t2\t2.0\n", 4, "expected at least 6 fields, found 5"),
+        (
+            "run",
+            "1 Q0 d1 1 3.0 t x\n1 Q0 d2 2 2.0 t x\n1 Q0 d3 3 oops t x\n",
+            3,
+            "score 'oops' is not a finite number",
+        ),
+        (
+            "run",
+            "1\tQ0\td1\t1\t3.0\tt\n# a comment\n\n1\tQ0\td2\t2\t2.0\n",
+            4,
+            "expected at least 6 fields, found 5",
+        ),
         ("run", "1 Q0 d1 1 3.0 tag\n1 Q0 d\xe9 2 2.0 tag\n", 2, "document id"),
         # binary data: refused for its NUL byte (issue 26: an 8 GB sparse file is not read whole)
         ("run", "\x00\x01garbage\xff\n", 1, "NUL byte: this is not a text file"),
@@ -142,7 +164,12 @@ GOOD_RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n"
         ("qrels", "1 0 d1 1\n1 0 d2 1e20\n", 2, "relevance grade '1e20' is not an integer"),
         ("qrels", "1 0 d1 1\n1 0 d2 3000000000\n", 2, "relevance grade '3000000000' does not fit 32 bits"),
         ("qrels", "1 0 d1 1\n1 0 d2 99999999999999999999\n", 2, "does not fit 32 bits"),
-        ("qrels", "1 0 d1 1\n1 0 d1 0\n", 2, "duplicate judgment for document 'd1' in topic '1' (first at line 1)"),
+        (
+            "qrels",
+            "1 0 d1 1\n1 0 d1 0\n",
+            2,
+            "duplicate judgment for document 'd1' in topic '1' (first at line 1)",
+        ),
         ("qrels", "1 0 d1 1\n1 0 d2\n", 2, "malformed qrels line: expected 4 fields, found 3"),
         # a 5-column qrels is refused at its first line as such (trec_eval refuses it too), not
         # blamed on the grade or shifted into a wrong topic
@@ -283,7 +310,9 @@ def test_simulation_is_deterministic_by_seed():
     b = data.simulate.runs(6, 4, list_length=50, seed=3)
     c = data.simulate.runs(6, 4, list_length=50, seed=4)
     np.testing.assert_array_equal(a.grades, b.grades)
-    np.testing.assert_array_equal(a.vocab[a.doc_codes[a.doc_codes >= 0]], b.vocab[b.doc_codes[b.doc_codes >= 0]])
+    np.testing.assert_array_equal(
+        a.vocab[a.doc_codes[a.doc_codes >= 0]], b.vocab[b.doc_codes[b.doc_codes >= 0]]
+    )
     assert not np.array_equal(a.grades, c.grades)
     m1 = data.simulate.score_matrix(10, 20, "AP", seed=1)
     m2 = data.simulate.score_matrix(10, 20, "AP", seed=1)
@@ -314,8 +343,12 @@ def test_simulated_runs_round_trip_through_trec_files(tmp_path):
 
 
 def test_a_fresh_offline_machine_gets_a_clear_error_not_simulated_data(isolated_data, monkeypatch):
-    for call in (lambda **k: data.load_matrix("trec8", "AP", **k), lambda **k: data.load_runs("trec-covid-round1", **k),
-                 lambda **k: data.load_qrels("trec-covid-round5", **k), lambda **k: data.load_qrels("robust2004", **k)):
+    for call in (
+        lambda **k: data.load_matrix("trec8", "AP", **k),
+        lambda **k: data.load_runs("trec-covid-round1", **k),
+        lambda **k: data.load_qrels("trec-covid-round5", **k),
+        lambda **k: data.load_qrels("robust2004", **k),
+    ):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # no SimulatedDataWarning either
             with pytest.raises(DataUnavailable) as err:
@@ -403,6 +436,7 @@ def test_qrels_of_a_collection_fall_back_to_the_stand_in_when_asked(isolated_dat
 # reading the way trec_eval does: checked against the trec_eval binaries
 # ------------------------------------------------------------------------------------------
 
+
 def trec_eval(version: str, qrels, run, *measures: str) -> dict[tuple[str, str], float]:
     """``{(measure, topic): value}`` of ``trec_eval -q -c -m ...`` (topic ``all`` = the mean): the
     binary ``TREC_EVAL`` (version "10", ranks by double) or ``TREC_EVAL_9`` ("9", ranks by float)
@@ -463,16 +497,21 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
         "crlf": "".join(" ".join(r) + "\r\n" for r in runs),
         "mixed whitespace": "".join(f"  {r[0]}\t{r[1]}   {r[2]} \t{r[3]} {r[4]}\t\t{r[5]}  \n" for r in runs),
         "7th and 8th fields": "".join(" ".join(r + ["x", "y"]) + "\n" for r in runs),
-        "blank and comment lines": "# my run\n\n" + "".join(" ".join(r) + "\n" + ("\n   \n# c\n" if i % 7 == 0 else "")
-                                                           for i, r in enumerate(runs)) + "\n\n",
+        "blank and comment lines": "# my run\n\n"
+        + "".join(" ".join(r) + "\n" + ("\n   \n# c\n" if i % 7 == 0 else "") for i, r in enumerate(runs))
+        + "\n\n",
         "no final newline": "".join(" ".join(r) + "\n" for r in runs).rstrip("\n"),
         "byte order mark": "\ufeff" + "".join("\t".join(r) + "\n" for r in runs),
         "rank column ignored": "".join(" ".join(r[:3] + ["999", r[4], r[5]]) + "\n" for r in shuffled),
-        "one odd line among tabs": "".join(("\t\t".join(r) if i == 3 else "\t".join(r)) + "\n" for i, r in enumerate(runs)),
+        "one odd line among tabs": "".join(
+            ("\t\t".join(r) if i == 3 else "\t".join(r)) + "\n" for i, r in enumerate(runs)
+        ),
     }
     qvariants = {
         "plain": plain_qrels.read_text(),
-        "comments, blank lines, tabs, CRLF": "# judged by X\n" + "".join("\t".join(r) + "\r\n" for r in qrels) + "\n",
+        "comments, blank lines, tabs, CRLF": "# judged by X\n"
+        + "".join("\t".join(r) + "\r\n" for r in qrels)
+        + "\n",
     }
     for qname, qtext in qvariants.items():
         qp = tmp_path / "q2"
@@ -500,9 +539,13 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
         lines, expect = [], {}
         for i in range(n):
             t, d, s = str(rng.integers(1, 4)), f"d{i}", f"{rng.normal():.{int(rng.integers(1, 9))}f}"
-            fields = [t, "Q0", d, str(i), s, "tag"] + ["extra"] * int(rng.integers(0, 3) if trial % 3 == 0 else 0)
-            seps = [ws[int(rng.integers(0, len(ws)))] if trial % 2 else ("\t" if trial % 4 == 0 else " ")
-                    for _ in fields]
+            fields = [t, "Q0", d, str(i), s, "tag"] + ["extra"] * int(
+                rng.integers(0, 3) if trial % 3 == 0 else 0
+            )
+            seps = [
+                ws[int(rng.integers(0, len(ws)))] if trial % 2 else ("\t" if trial % 4 == 0 else " ")
+                for _ in fields
+            ]
             line = "".join(f + sep for f, sep in zip(fields, seps[:-1] + [""]))
             if trial % 5 == 0 and rng.random() < 0.3:
                 line = " " + line + " "
@@ -526,7 +569,22 @@ def test_float_syntax_of_the_two_passes_is_the_same():
     from irrepro.data import _runs
 
     good = ["1", "-1", "+1.5", ".5", "5.", "1e5", "1E+05", "-2.5e-3", "00012", "0", "-0"]
-    bad = ["nan", "NaN", "inf", "-inf", "Infinity", "1e400", "0x10", "1_0", "1.5f", "e5", ".", "+", "--1", "1,5"]
+    bad = [
+        "nan",
+        "NaN",
+        "inf",
+        "-inf",
+        "Infinity",
+        "1e400",
+        "0x10",
+        "1_0",
+        "1.5f",
+        "e5",
+        ".",
+        "+",
+        "--1",
+        "1,5",
+    ]
     for s in good + bad:
         text = f"1 Q0 a 1 {s} t\n".encode()
         try:
@@ -549,7 +607,10 @@ def test_large_grades_keep_their_value_and_ideal_rankings_score_one(tmp_path):
     rs = data.load_runs(tmp_path / "r", qrels=tmp_path / "q")
     assert rs.flat_grades.tolist() == [200, 150, 0, 1_000_000_000, 1]
     levels, counts = rs.qrels.grade_levels()
-    assert levels.tolist() == [0, 1, 150, 200, 1_000_000_000] and counts.tolist() == [[1, 0, 1, 1, 0], [0, 1, 0, 0, 1]]
+    assert levels.tolist() == [0, 1, 150, 200, 1_000_000_000] and counts.tolist() == [
+        [1, 0, 1, 1, 0],
+        [0, 1, 0, 0, 1],
+    ]
     with pytest.raises(ValueError, match="grade_levels"):
         rs.qrels.grade_counts()  # one column per grade would be a billion columns: refused
     # topic 1 alone (grades <= 200): nDCG@2 of its perfect ranking is 1, as trec_eval says
@@ -572,7 +633,7 @@ def _dense_reference(rs):
     for s in range(S):
         for t in range(T):
             i = s * T + t
-            g = rs.flat_grades[rs.offsets[i]: rs.offsets[i + 1]]
+            g = rs.flat_grades[rs.offsets[i] : rs.offsets[i + 1]]
             out[s, t, : len(g)] = g
     return out
 
@@ -585,8 +646,9 @@ def test_ragged_lists_blocks_dense_views_and_truncation():
     lists = np.repeat(np.arange(len(rs.offsets) - 1), np.diff(rs.offsets))
     keep[lists == 3] = False  # an empty list
     lens = np.bincount(lists[keep], minlength=len(rs.offsets) - 1)
-    rs = dataclasses.replace(rs, offsets=np.r_[0, np.cumsum(lens)], flat_grades=rs.flat_grades[keep],
-                             flat_docs=rs.flat_docs[keep])
+    rs = dataclasses.replace(
+        rs, offsets=np.r_[0, np.cumsum(lens)], flat_grades=rs.flat_grades[keep], flat_docs=rs.flat_docs[keep]
+    )
     dense = _dense_reference(rs)
     np.testing.assert_array_equal(rs.grades, dense)
     assert rs.lengths.tolist() == (dense != data.PAD).sum(axis=-1).tolist()
@@ -597,14 +659,20 @@ def test_ragged_lists_blocks_dense_views_and_truncation():
             assert len(idx) == 1 or len(idx) * block.shape[1] <= max_cells
             flat = dense.reshape(len(rs.offsets) - 1, -1)
             k = block.shape[1]
-            np.testing.assert_array_equal(block, np.pad(flat[idx], ((0, 0), (0, max(0, k - flat.shape[1]))),
-                                                        constant_values=data.PAD)[:, :k])
+            np.testing.assert_array_equal(
+                block,
+                np.pad(flat[idx], ((0, 0), (0, max(0, k - flat.shape[1]))), constant_values=data.PAD)[:, :k],
+            )
             seen += idx.tolist()
         assert sorted(seen) == list(range(len(rs.offsets) - 1))  # every list exactly once
     for depth in (1, 3, 1000):
         cut = rs.truncate(depth)
-        np.testing.assert_array_equal(cut.grades, np.where(np.arange(dense.shape[2]) < depth, dense, data.PAD)[
-            :, :, : max(min(depth, dense.shape[2]), 1)])
+        np.testing.assert_array_equal(
+            cut.grades,
+            np.where(np.arange(dense.shape[2]) < depth, dense, data.PAD)[
+                :, :, : max(min(depth, dense.shape[2]), 1)
+            ],
+        )
         blocks = dict()
         for idx, block in rs.iter_blocks(depth=depth):
             blocks.update({int(i): b for i, b in zip(idx, block)})
@@ -619,8 +687,12 @@ def test_a_long_topic_costs_memory_for_its_lines_only(tmp_path):
     lines += [f"{t} Q0 doc{i} {i} {10 - i} long" for t in range(2, 51) for i in range(10)]
     (tmp_path / "long").write_text("\n".join(lines) + "\n")
     for r in range(4):
-        (tmp_path / f"short{r}").write_text("".join(f"{t} Q0 doc{i} {i} {10 - i} s{r}\n" for t in range(1, 51) for i in range(10)))
-    (tmp_path / "q").write_text("".join(f"{t} 0 doc{i} {i % 3}\n" for t in range(1, 51) for i in range(0, 300, 7)))
+        (tmp_path / f"short{r}").write_text(
+            "".join(f"{t} Q0 doc{i} {i} {10 - i} s{r}\n" for t in range(1, 51) for i in range(10))
+        )
+    (tmp_path / "q").write_text(
+        "".join(f"{t} 0 doc{i} {i % 3}\n" for t in range(1, 51) for i in range(0, 300, 7))
+    )
     rs = data.load_runs(sorted(tmp_path.glob("*o*")), qrels=tmp_path / "q")
     n = 100_000 + 49 * 10 + 4 * 500
     assert len(rs.flat_grades) == n and rs.shape == (5, 50, 100_000)
@@ -673,8 +745,12 @@ def _precision_case(tmp_path):
     float64 orders them by score."""
     lines = []
     for t in (1, 2, 3):
-        lines += [f"{t} Q0 a{t} 1 1.00000003 r", f"{t} Q0 b{t} 2 1.00000002 r", f"{t} Q0 c{t} 3 1.00000001 r",
-                  f"{t} Q0 z{t} 4 0.5 r"]
+        lines += [
+            f"{t} Q0 a{t} 1 1.00000003 r",
+            f"{t} Q0 b{t} 2 1.00000002 r",
+            f"{t} Q0 c{t} 3 1.00000001 r",
+            f"{t} Q0 z{t} 4 0.5 r",
+        ]
     (tmp_path / "r").write_text("\n".join(lines) + "\n")
     (tmp_path / "q").write_text("".join(f"{t} 0 a{t} 1\n{t} 0 z{t} 2\n" for t in (1, 2, 3)))
     f32 = data.load_runs(tmp_path / "r", qrels=tmp_path / "q")
@@ -734,10 +810,14 @@ def test_runs_and_qrels_from_frames_dicts_and_ranx(tmp_path):
     frame = pd.DataFrame(two, columns=["qid", "Q0", "docno", "rank", "score", "name"])
     frame["score"] = frame["score"].astype(float)
     qframe = pd.DataFrame(qrels, columns=["query_id", "it", "doc_id", "relevance"]).astype({"relevance": int})
-    pyterrier = data.load_runs(frame, qrels=qframe.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"}))
+    pyterrier = data.load_runs(
+        frame, qrels=qframe.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+    )
     _same(pyterrier, rs)
-    ir_measures = {n: g.rename(columns={"qid": "query_id", "docno": "doc_id"})[["query_id", "doc_id", "score"]]
-                   for n, g in frame.groupby("name")}
+    ir_measures = {
+        n: g.rename(columns={"qid": "query_id", "docno": "doc_id"})[["query_id", "doc_id", "score"]]
+        for n, g in frame.groupby("name")
+    }
     _same(data.load_runs(ir_measures, qrels=qframe), rs)
     dicts = {n: {} for n in ("first", "second")}
     for t, _, d, _, s, n in two:
@@ -770,11 +850,26 @@ def test_runs_and_qrels_from_frames_dicts_and_ranx(tmp_path):
 @pytest.mark.parametrize(
     "frame, problem",
     [
-        (pd.DataFrame({"qid": ["1"], "doc": ["a"], "score": [1.0]}), "needs the columns query_id, doc_id, score (ir_measures) or qid, docno, score (PyTerrier)"),
-        (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, "high"]}), "row 2 (topic '1', document 'b'): score 'high' is not a finite number"),
-        (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, np.nan]}), "row 2 (topic '1', document 'b'): score nan is not a finite number"),
-        (pd.DataFrame({"qid": ["1", None], "docno": ["a", "b"], "score": [1.0, 2.0]}), "row 2: missing topic"),
-        (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}), "row 2 (topic '1', document 'a'): duplicate document (first at row 1)"),
+        (
+            pd.DataFrame({"qid": ["1"], "doc": ["a"], "score": [1.0]}),
+            "needs the columns query_id, doc_id, score (ir_measures) or qid, docno, score (PyTerrier)",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, "high"]}),
+            "row 2 (topic '1', document 'b'): score 'high' is not a finite number",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, np.nan]}),
+            "row 2 (topic '1', document 'b'): score nan is not a finite number",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", None], "docno": ["a", "b"], "score": [1.0, 2.0]}),
+            "row 2: missing topic",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}),
+            "row 2 (topic '1', document 'a'): duplicate document (first at row 1)",
+        ),
     ],
 )
 def test_bad_run_frames_name_the_row_and_the_problem(tmp_path, frame, problem):
@@ -786,9 +881,15 @@ def test_bad_run_frames_name_the_row_and_the_problem(tmp_path, frame, problem):
 
 def test_bad_qrels_frames_and_dicts_name_the_row_and_the_problem():
     run = {"1": {"a": 1.0}}
-    with pytest.raises(DataError, match=r"row 2 \(topic '1', document 'b'\): relevance grade 1.5 is not an integer"):
-        data.load_runs(run, qrels=pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 1.5]}))
-    with pytest.raises(DataError, match=r"entry 1 \(topic '1', document 'a'\): relevance grade 'x' is not an integer"):
+    with pytest.raises(
+        DataError, match=r"row 2 \(topic '1', document 'b'\): relevance grade 1.5 is not an integer"
+    ):
+        data.load_runs(
+            run, qrels=pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 1.5]})
+        )
+    with pytest.raises(
+        DataError, match=r"entry 1 \(topic '1', document 'a'\): relevance grade 'x' is not an integer"
+    ):
         data.load_qrels({"1": {"a": "x"}})
     with pytest.raises(DataError, match="needs the columns"):
         data.load_qrels(pd.DataFrame({"q": ["1"], "d": ["a"], "g": [1]}))
@@ -815,7 +916,9 @@ def test_ir_datasets_is_reached_without_changing_the_environment(mirror, tmp_pat
         "print(json.dumps([dict(os.environ) == before, str(ir_datasets.util.home_path()), len(mine), mine == ref, len(t)]))"
     )
     for user_home in (tmp_path / "my-irds", None):  # the user's IR_DATASETS_HOME, or its default
-        env = dict(os.environ, IRREPRO_CACHE=str(tmp_path / "c"), IRREPRO_OFFLINE="1", HOME=str(tmp_path / "home"))
+        env = dict(
+            os.environ, IRREPRO_CACHE=str(tmp_path / "c"), IRREPRO_OFFLINE="1", HOME=str(tmp_path / "home")
+        )
         env.pop("IR_DATASETS_HOME", None)
         if user_home is not None:
             env["IR_DATASETS_HOME"] = str(user_home)
@@ -839,8 +942,11 @@ def test_an_unknown_ir_datasets_id_offline_is_a_clear_error_without_network(isol
 def test_a_cache_that_cannot_be_used_is_a_clear_error(mirror, tmp_path, monkeypatch):
     rel = "score-matrices/urbano/sigir2019-statistical/data/adhoc5_ap.csv"
     (tmp_path / "afile").write_text("x")
-    for cache, words in ((tmp_path / "afile", "is a file"), (tmp_path / "afile" / "sub", "is a file"),
-                         (Path("/sys/irrepro-cache-test"), "cannot create the directory")):
+    for cache, words in (
+        (tmp_path / "afile", "is a file"),
+        (tmp_path / "afile" / "sub", "is a file"),
+        (Path("/sys/irrepro-cache-test"), "cannot create the directory"),
+    ):
         monkeypatch.setenv("IRREPRO_CACHE", str(cache))
         with pytest.raises(data.CacheError, match=words) as err:
             data.locate(rel)
@@ -872,8 +978,16 @@ def test_two_processes_repairing_the_same_corrupt_cache_file(mirror, tmp_path):
     for _trial in range(5):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(good[: len(good) // 2])  # corrupt
-        procs = [subprocess.Popen([sys.executable, "-c", _REPAIR, rel, "3"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _REPAIR, rel, "3"],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
         outs = [p.communicate(timeout=120) for p in procs]
         for p, (out, err) in zip(procs, outs):
             assert p.returncode == 0 and out.strip() == "ok", err[-2000:]
@@ -894,7 +1008,9 @@ def test_coverage_per_run_and_a_run_that_matches_no_topic(tmp_path):
     cov = rs.coverage().set_index("run")
     assert cov.loc["ra", "retrieved"] == 1 and cov.loc["ra", "missing"] == ("2", "3")
     assert cov.loc["ra", "ignored"] == ("8", "9") and rs.ignored_topics == {"ra": ("8", "9")}
-    assert cov.loc["rb", "retrieved"] == 3 and cov.loc["rb", "missing"] == () and cov.loc["rb", "ignored"] == ()
+    assert (
+        cov.loc["rb", "retrieved"] == 3 and cov.loc["rb", "missing"] == () and cov.loc["rb", "ignored"] == ()
+    )
     (tmp_path / "t").write_text("".join(f"T{i} Q0 a 1 1 wrong\n" for i in range(1, 9)))
     with pytest.raises(DataError) as err:
         data.load_runs([tmp_path / "b", tmp_path / "t"], qrels=tmp_path / "q")
@@ -932,5 +1048,7 @@ def test_gzip_files_of_several_members_are_read_whole(tmp_path):
 def test_the_topics_of_a_collection_of_score_matrices_are_refused_by_name():
     # trec8 holds score matrices only: no ir_datasets id, so no topics to load (was an obscure
     # "None: is neither a file nor an ir_datasets id")
-    with pytest.raises(InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"):
+    with pytest.raises(
+        InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"
+    ):
         data.load_topics("trec8")

@@ -85,7 +85,8 @@ def problems(obj) -> list[str]:
             found.append("no Parameters or Attributes section")
         return found
     params = [
-        p.name for p in inspect.signature(obj).parameters.values()
+        p.name
+        for p in inspect.signature(obj).parameters.values()
         if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
     if params:
@@ -166,10 +167,38 @@ def test_every_public_module_has_a_page():
 # renders it: napoleon's reST of the numpydoc sections, parsed by docutils.
 # --------------------------------------------------------------------------------------------
 
-SPHINX_ROLES = ("func", "class", "meth", "mod", "data", "attr", "exc", "obj", "ref", "doc", "cite", "math",
-                "py:func", "py:class", "py:meth", "py:mod", "py:data", "py:attr", "py:exc", "py:obj")
-SPHINX_DIRECTIVES = ("seealso", "versionadded", "versionchanged", "deprecated", "attribute", "method",
-                     "autosummary", "rubric")
+SPHINX_ROLES = (
+    "func",
+    "class",
+    "meth",
+    "mod",
+    "data",
+    "attr",
+    "exc",
+    "obj",
+    "ref",
+    "doc",
+    "cite",
+    "math",
+    "py:func",
+    "py:class",
+    "py:meth",
+    "py:mod",
+    "py:data",
+    "py:attr",
+    "py:exc",
+    "py:obj",
+)
+SPHINX_DIRECTIVES = (
+    "seealso",
+    "versionadded",
+    "versionchanged",
+    "deprecated",
+    "attribute",
+    "method",
+    "autosummary",
+    "rubric",
+)
 
 
 def documented_objects():
@@ -207,8 +236,11 @@ def rest_problems(doc: str, what: str) -> list[str]:
         def run(self):
             return []
 
-    Any.option_spec = type("AnyOptions", (dict,), {"__getitem__": lambda self, k: directives.unchanged,
-                                                   "__contains__": lambda self, k: True})()
+    Any.option_spec = type(
+        "AnyOptions",
+        (dict,),
+        {"__getitem__": lambda self, k: directives.unchanged, "__contains__": lambda self, k: True},
+    )()
     for name in SPHINX_DIRECTIVES:
         directives.register_directive(name, Any)
     config = Config(napoleon_use_param=False, napoleon_use_rtype=False, napoleon_use_ivar=True)

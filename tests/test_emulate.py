@@ -33,10 +33,10 @@ def test_thinning_keeps_every_judgment_and_only_lowers_relevant_grades_to_0(sim)
     before, after = _lines(q), _lines(thin)
     assert len(before) == len(after)
     for (t0, d0, g0), (t1, d1, g1) in zip(before, after):
-        assert (t0, d0) == (t1, d1)                      # same judged document, same line
-        assert g1 == g0 or (g0 >= 1 and g1 == 0)         # only relevant documents change, to 0
-    assert list(thin.n_relevant(1)) == list(target)      # R is the target exactly
-    assert list(thin.n_judged()) == list(q.n_judged())   # and nothing leaves the judged set
+        assert (t0, d0) == (t1, d1)  # same judged document, same line
+        assert g1 == g0 or (g0 >= 1 and g1 == 0)  # only relevant documents change, to 0
+    assert list(thin.n_relevant(1)) == list(target)  # R is the target exactly
+    assert list(thin.n_judged()) == list(q.n_judged())  # and nothing leaves the judged set
     # by a literal count of the lines
     for t, want in zip(q.topics, target):
         assert sum(1 for tt, _, g in after if tt == t and g >= 1) == want
@@ -49,7 +49,7 @@ def test_rank_matching_gives_the_target_distribution_in_the_topics_order_of_r(si
     target = rng.integers(1, R.min() + 1, size=len(R))
     thin = data.thin_qrels(q, target, seed=3)
     got = thin.n_relevant(1)
-    assert sorted(got) == sorted(target)                  # exactly the target's distribution
+    assert sorted(got) == sorted(target)  # exactly the target's distribution
     # literally: the topic with the k-th fewest relevant documents gets the k-th smallest target
     ranked = sorted(range(len(R)), key=lambda i: (R[i], i))
     for k, i in enumerate(ranked):
@@ -66,7 +66,7 @@ def test_thinning_is_uniform_within_a_topic():
         kept += (g[docs] >= 1).to_numpy()
         assert g["n"] == 0
     assert kept.sum() == 3 * n
-    assert stats.chisquare(kept).pvalue > 1e-3           # every document kept 3/10 of the time
+    assert stats.chisquare(kept).pvalue > 1e-3  # every document kept 3/10 of the time
 
 
 def test_thinning_is_seeded_and_does_not_depend_on_the_order_of_the_lines(sim):
@@ -131,8 +131,9 @@ def test_with_qrels_judges_the_same_lists_as_reading_them_afresh(sim, tmp_path):
             s2 = fresh.runs.index(rs.runs[s])
             assert list(fresh.doc_ids(s2, t)) == list(rs.doc_ids(s, t))
             i, j = s * len(rs.topics) + t, s2 * len(rs.topics) + t
-            assert list(rs.flat_grades[rs.offsets[i]:rs.offsets[i + 1]]) == \
-                list(fresh.flat_grades[fresh.offsets[j]:fresh.offsets[j + 1]])
+            assert list(rs.flat_grades[rs.offsets[i] : rs.offsets[i + 1]]) == list(
+                fresh.flat_grades[fresh.offsets[j] : fresh.offsets[j + 1]]
+            )
     # AP on them against pytrec_eval with the thinned qrels
     pytrec_eval = pytest.importorskip("pytrec_eval")
     ev = pytrec_eval.RelevanceEvaluator(thin.to_dict(), {"map"})
@@ -181,17 +182,21 @@ def test_the_pool_is_the_literal_union_of_the_runs_top_documents(sim, tmp_path, 
     judged = {(tt, dd): gg for tt, dd, gg in _lines(sim.qrels)}
     assert set(_lines(pq)) == {(tt, dd, judged[(tt, dd)]) for tt, dd in want if (tt, dd) in judged}
     # grades of the pooled documents: their judgments, or unjudged
-    assert all(g[k] == judged.get((sim.topics[t[k]], str(sim.vocab[d[k]])), data.UNJUDGED) for k in range(len(t)))
+    assert all(
+        g[k] == judged.get((sim.topics[t[k]], str(sim.vocab[d[k]])), data.UNJUDGED) for k in range(len(t))
+    )
     sizes = ts.pool_sizes(sim, depths=[depth]).set_index("topic")
     for topic in sim.topics:
         assert sizes.loc[topic, "pool"] == sum(1 for tt, _ in want if tt == topic)
-        assert sizes.loc[topic, "relevant"] == sum(1 for tt, dd in want if tt == topic and judged.get((tt, dd), 0) >= 1)
+        assert sizes.loc[topic, "relevant"] == sum(
+            1 for tt, dd in want if tt == topic and judged.get((tt, dd), 0) >= 1
+        )
 
 
 def test_a_pooled_run_set_leaves_unpooled_documents_unjudged(sim):
     pq = data.pool_qrels(sim, 5)
     rs = sim.with_qrels(pq)
-    assert (rs.truncate(5).flat_grades == sim.truncate(5).flat_grades).all()   # the pool keeps its judgments
+    assert (rs.truncate(5).flat_grades == sim.truncate(5).flat_grades).all()  # the pool keeps its judgments
     deep = rs._ranks() >= 5
     pooled = set(zip(*data.pool_documents(sim, 5)[:2]))
     T = len(sim.topics)
@@ -202,7 +207,9 @@ def test_a_pooled_run_set_leaves_unpooled_documents_unjudged(sim):
 
 
 def test_split_validation_on_thinned_qrels_does_not_depend_on_the_workers(sim):
-    rs = sim.with_qrels(data.thin_qrels(sim.qrels, np.maximum(sim.n_relevant(1) // 3, 1), seed=1, match="order"))
+    rs = sim.with_qrels(
+        data.thin_qrels(sim.qrels, np.maximum(sim.n_relevant(1) // 3, 1), seed=1, match="order")
+    )
     a = cb.split_validation(rs, B=50, seed=3, n_jobs=1)
     b = cb.split_validation(rs, B=50, seed=3, n_jobs=2)
     for k in a.intervals:

@@ -37,8 +37,17 @@ def _user_errors(d: Path) -> dict[str, list]:
     return {
         "data": ["data", "fetch", "NOSUCH"],
         "eval": ["eval", "--qrels", d / "qrels.txt", d / "r.txt", "-m", "NOSUCH"],
-        "compare": ["compare", "--qrels", d / "qrels.txt", d / "r.txt", d / "s.txt", "-m", "AP",
-                    "--baseline", "nosuch"],
+        "compare": [
+            "compare",
+            "--qrels",
+            d / "qrels.txt",
+            d / "r.txt",
+            d / "s.txt",
+            "-m",
+            "AP",
+            "--baseline",
+            "nosuch",
+        ],
         "report": ["report", d / "nodir", "--qrels", d / "qrels.txt", "--out", d / "out"],
     }
 
@@ -68,11 +77,15 @@ def test_data_fetch_of_data_not_to_be_had_exits_2(tmp_path, capsys, monkeypatch)
     assert rc == 2 and err.count("\n") == 1 and "IRREPRO_MIRROR" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("bug", [ValueError("a bad internal value"), KeyError("an internal key"),
-                                 ZeroDivisionError("division by zero")], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "bug",
+    [ValueError("a bad internal value"), KeyError("an internal key"), ZeroDivisionError("division by zero")],
+    ids=lambda e: type(e).__name__,
+)
 def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, capsys, monkeypatch, bug):
     """ValueError and KeyError were taken for the user's mistakes (one line, exit 2), hiding the
     bug; other exceptions escaped main."""
+
     def broken(*a, **k):
         raise bug
 
@@ -81,8 +94,10 @@ def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, capsys, monke
     assert rc == 1
     assert "Traceback (most recent call last)" in err and f"{type(bug).__name__}: " in err
     last = err.rstrip("\n").splitlines()[-1]
-    assert last == ("irrepro: this is a bug in irrepro, not in your input - please report it with the "
-                    f"command and the traceback above: {ISSUES_URL}")
+    assert last == (
+        "irrepro: this is a bug in irrepro, not in your input - please report it with the "
+        f"command and the traceback above: {ISSUES_URL}"
+    )
 
 
 def test_a_bug_in_data_fetch_is_a_bug_too(capsys, monkeypatch):
@@ -160,5 +175,7 @@ def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, ca
 
     monkeypatch.setattr(report, "run", run)
     (tmp_path / "runs").mkdir()
-    rc, _, err = run_cli(["report", tmp_path / "runs", "--qrels", tmp_path / "q.txt", "--out", out, "-q"], capsys)
+    rc, _, err = run_cli(
+        ["report", tmp_path / "runs", "--qrels", tmp_path / "q.txt", "--out", out, "-q"], capsys
+    )
     assert rc == 2 and err == f"irrepro report: {out}: No space left on device (writing the report)\n"

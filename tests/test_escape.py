@@ -98,7 +98,9 @@ def test_text_table_keeps_one_line_per_run_and_no_control_character(tables):
 def _md_table(md: str):
     """The header and rows of the first pipe table of ``md`` as markdown-it-py parses it: each
     cell as (its text, whether it holds raw HTML)."""
-    markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py not installed (jupyter-book's parser)")
+    markdown_it = pytest.importorskip(
+        "markdown_it", reason="markdown-it-py not installed (jupyter-book's parser)"
+    )
     tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(md)
     rows, row = [], None
     for t in tokens:
@@ -163,8 +165,6 @@ def test_to_csv_quotes_text_cells_labels_and_index_only():
 # ---------------------------------------------------------------- LaTeX
 
 
-
-
 def _compile(exe, tmp_path, body: str) -> str:
     """Compile ``body`` in an article with booktabs; returns the log (lines not wrapped)."""
     doc = tmp_path / "doc.tex"
@@ -200,7 +200,9 @@ def test_a_latex_table_pdflatex_cannot_set_is_said(hostile):
     it - a warning names the characters (the audit: exit 0 and a table pdflatex refused)."""
     ap = hostile["AP"]
     greek = ScoreMatrix(ap.scores[:3], ("résumé", "β-run", "日本"), ap.topics, "AP")
-    with pytest.warns(UserWarning, match="pdflatex does not set without a package .β 日 本.: compile it with xelatex"):
+    with pytest.warns(
+        UserWarning, match="pdflatex does not set without a package .β 日 本.: compile it with xelatex"
+    ):
         sg.compare(greek, test="paired-t").to_latex()
     latin = ScoreMatrix(ap.scores[:2], ("résumé", "é²ß"), ap.topics, "AP")
     import warnings
@@ -232,7 +234,7 @@ def test_latex_sets_less_than_greater_than_and_bar_as_themselves(tables, tmp_pat
     tab = tables["baseline"]
     assert "< 0.0001" in tab.to_string()  # a p-value below what 4 digits show
     latex = tab.to_latex()
-    tabular = latex[latex.index("\\begin{tabular}"):latex.index("\\end{tabular}") + len("\\end{tabular}")]
+    tabular = latex[latex.index("\\begin{tabular}") : latex.index("\\end{tabular}") + len("\\end{tabular}")]
     probe = "p: < 0.0001 | a>b"  # irrepro's own "< 0.0001" and the hostile names
     # \tracingoutput lists every glyph of the pages in the log, with its font (encoding/family/...)
     body = ("\\tracingoutput=1 \\showboxdepth=1000 \\showboxbreadth=1000000\n" + tabular + "\n\n"
@@ -241,7 +243,9 @@ def test_latex_sets_less_than_greater_than_and_bar_as_themselves(tables, tmp_pat
     text_font = re.findall(r"\\OT1/[\w/.]+ ([<>|])$", log, flags=re.MULTILINE)
     assert not text_font, f"set from the text font's slots (printed as ¡ ¿ —): {sorted(set(text_font))}"
     math = set(re.findall(r"\\(OML/[\w/.]+ [<>]|OMS/[\w/.]+ j)$", log, flags=re.MULTILINE))  # cmsy's "j" is |
-    assert {m.split("/")[0] + m[-1] for m in math} == {"OML<", "OML>", "OMSj"}, "the probe did not reach the log"
+    assert {m.split("/")[0] + m[-1] for m in math} == {"OML<", "OML>", "OMSj"}, (
+        "the probe did not reach the log"
+    )
 
 
 # ---------------------------------------------------------------- HTML
@@ -265,7 +269,7 @@ def test_html_escape_and_name_tooltip():
     hostile = '<script>x</script> & "q"'
     p.feed("<p>" + str(escape.html(hostile)) + "</p>" + str(escape.html_name(LONG)))
     assert p.tags == ["p", "span"] and p.titles == [LONG]
-    assert "".join(p.text).startswith("<script>x</script> & \"q\"")
+    assert "".join(p.text).startswith('<script>x</script> & "q"')
     assert len(p.text[-1]) <= escape.MAX_NAME
 
 
@@ -362,8 +366,14 @@ def _literal(fig, text) -> bool:
 
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
-    ref = Text(0, 0, text._irrepro_name, parse_math=False, fontproperties=text.get_fontproperties(),
-               rotation=text.get_rotation())
+    ref = Text(
+        0,
+        0,
+        text._irrepro_name,
+        parse_math=False,
+        fontproperties=text.get_fontproperties(),
+        rotation=text.get_rotation(),
+    )
     ref.set_figure(fig)
     a, b = text.get_window_extent(r), ref.get_window_extent(r)
     return abs(a.width - b.width) < 0.5 and abs(a.height - b.height) < 0.5
@@ -392,7 +402,9 @@ def test_plots_draw_hostile_names_literally_and_long_names_shortened(agg, tables
     axes[1].legend()
     plots.plot_relevant_per_topic({"cost$\\foo$": [1, 5, 9], LONG: [2, 3, 4]}, ax=axes[2])
     ticks = axes[0].get_xticklabels()
-    assert max(len(t.get_text()) for t in ticks) <= escape.MAX_NAME + 1  # before drawing: 20,000 chars do not fit
+    assert (
+        max(len(t.get_text()) for t in ticks) <= escape.MAX_NAME + 1
+    )  # before drawing: 20,000 chars do not fit
     legend = [t.get_text() for t in axes[1].get_legend().get_texts()]
     assert len(legend) == S  # "_x" is not left out of the legend
     for t, name in zip(ticks, names):

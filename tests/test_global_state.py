@@ -78,7 +78,9 @@ CALLS = {
     "standardize.partition_experiment": lambda: sz.partition_experiment(X, seed=3),
     "standardize.sampled_standardizers": lambda: sz.sampled_standardizers(X, Y, [2], seed=4),
     "standardize.compare_collections": lambda: sz.compare_collections(X[:, :6], X[:, 6:], seed=5),
-    "topic_split.swap_experiment": lambda: ts.swap_experiment([_matrix(X)], sizes=[3], seed=6, filters=["none"]),
+    "topic_split.swap_experiment": lambda: ts.swap_experiment(
+        [_matrix(X)], sizes=[3], seed=6, filters=["none"]
+    ),
     "report.settings": lambda: report.settings(),
     "parallel.n_jobs": lambda: parallel.n_jobs(),
 }
@@ -97,7 +99,11 @@ def test_library_defaults_are_the_papers_and_quick_is_an_argument(monkeypatch):
     monkeypatch.setenv("IRREPRO_SCALE", "quick")
     monkeypatch.setenv("IRREPRO_JOBS", "2")
     assert (kt.default_trials(), kt.default_B(), sz.default_partitions()) == (24_000, 1000, 1000)
-    assert (kt.default_trials("quick"), kt.default_B("quick"), sz.default_partitions("quick")) == (600, 200, 50)
+    assert (kt.default_trials("quick"), kt.default_B("quick"), sz.default_partitions("quick")) == (
+        600,
+        200,
+        50,
+    )
     assert report.settings().scale == "paper" and report.settings("quick").B_tests == 200
     assert parallel.n_jobs() == 1
     assert sz.partition_experiment(X, seed=3).drmse.shape == (1000,)
@@ -265,14 +271,17 @@ def _n_jobs_of_chapter(path: Path) -> list[str]:
 
 def test_n_jobs_of_chapter_finds_a_hard_coded_count(tmp_path):
     page = tmp_path / "x.md"
-    page.write_text("---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
-                    "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n\n"
-                    "```{code-cell} ipython3\nCFG = book.config()\nJOBS = 2\nW = CFG.jobs\nf(n_jobs=JOBS); g(n_jobs=W); h(n_jobs=CFG.jobs)\n```\n")
+    page.write_text(
+        "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+        "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n\n"
+        "```{code-cell} ipython3\nCFG = book.config()\nJOBS = 2\nW = CFG.jobs\nf(n_jobs=JOBS); g(n_jobs=W); h(n_jobs=CFG.jobs)\n```\n"
+    )
     assert _n_jobs_of_chapter(page) == ["JOBS"]
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.md")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.md")), ids=lambda p: p.name
+)
 def test_chapters_take_their_workers_from_the_configuration(path):
     """Every chapter passes the configuration's workers (``book.config().jobs``: IRREPRO_JOBS) to
     the functions that take ``n_jobs``, never a count of its own (it was ``JOBS = 2``)."""

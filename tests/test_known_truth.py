@@ -67,7 +67,7 @@ def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
 
     rng = np.random.default_rng(4)
     pair = np.repeat(np.arange(40), 25)
-    p_pair = rng.uniform(0.01, 0.2, size=40)[pair]           # pairs differ: a design effect
+    p_pair = rng.uniform(0.01, 0.2, size=40)[pair]  # pairs differ: a design effect
     two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(kt.TESTS), 0)
     res = kt.PValues(kt.TESTS, two, two, pair, 0.0, 25, 100)
     y = res.rejected(0.05)[0].astype(float)
@@ -91,9 +91,11 @@ def test_one_tailed_p_values_match_scipy():
     for r in range(len(b)):
         d = e[r] - b[r]
         k, m = int((d > 0).sum()), int((d != 0).sum())
-        refs = [stats.ttest_rel(e[r], b[r], alternative="greater").pvalue,
-                stats.wilcoxon(d, alternative="greater").pvalue,
-                stats.binomtest(k, m, alternative="greater").pvalue]
+        refs = [
+            stats.ttest_rel(e[r], b[r], alternative="greater").pvalue,
+            stats.wilcoxon(d, alternative="greater").pvalue,
+            stats.binomtest(k, m, alternative="greater").pvalue,
+        ]
         for q, ref in enumerate(refs):
             if ref < 0.5:  # exact where a one-tailed test at alpha < 1/2 can reject
                 assert one[q, r] == pytest.approx(ref, rel=1e-9)
@@ -123,7 +125,9 @@ def test_self_significance_null_is_alpha_for_a_normal_population():
     pop = rng.normal(0.3, 0.1, size=(20, 4000)) + rng.normal(0, 0.05, size=(1, 4000))
     res = kt.self_significance_null(pop, n_topics=30, trials=1500, seed=17, n_jobs=1)
     s = res.summary()
-    assert _within(s.loc["raw", "false-positive rate"], 0.05, 1500 * 4, z=5)  # shares correlated across systems
+    assert _within(
+        s.loc["raw", "false-positive rate"], 0.05, 1500 * 4, z=5
+    )  # shares correlated across systems
     assert _within(s.loc["standardized", "false-positive rate"], 0.05, 1500 * 4, z=5)
 
 
@@ -141,8 +145,12 @@ def test_results_do_not_depend_on_the_number_of_workers(models):
     alt1 = kt.rejection_experiment(models, 20, delta=0.05, n_jobs=1, **kw)
     alt2 = kt.rejection_experiment(models, 20, delta=0.05, n_jobs=2, **kw)
     np.testing.assert_array_equal(alt1.two, alt2.two)
-    f1 = kt.family_experiment(models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=1, families_per_task=2)
-    f2 = kt.family_experiment(models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=2, families_per_task=2)
+    f1 = kt.family_experiment(
+        models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=1, families_per_task=2
+    )
+    f2 = kt.family_experiment(
+        models, m=3, n_topics=15, trials=60, n_families=6, B=40, seed=20, n_jobs=2, families_per_task=2
+    )
     np.testing.assert_array_equal(f1.min_p, f2.min_p)
     np.testing.assert_array_equal(f1.hsd_asl, f2.hsd_asl)
     s1 = kt.self_significance_null(models[0].scores, trials=300, seed=21, n_jobs=1, per_task=70)
@@ -162,7 +170,11 @@ def test_simulated_pairs_have_the_true_difference(models):
             assert abs(d.mean() - delta) <= 4 * d.std(ddof=1) / np.sqrt(len(d))
     res = kt.rejection_experiment(models, 30, delta=0.1, **kw)
     null = kt.rejection_experiment(models, 30, **kw)
-    assert (res.rates([0.05]).iloc[0] > null.rates([0.05]).iloc[0]).loc[["paired-t", "wilcoxon", "bootstrap", "permutation"]].all()
+    assert (
+        (res.rates([0.05]).iloc[0] > null.rates([0.05]).iloc[0])
+        .loc[["paired-t", "wilcoxon", "bootstrap", "permutation"]]
+        .all()
+    )
     frame = res.frame(alphas=[0.05], tails=[1, 2])
     assert set(frame.test) == set(kt.TESTS) and len(frame) == 2 * len(kt.TESTS)
 

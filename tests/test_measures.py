@@ -65,9 +65,7 @@ def ref_measures(grades, counts, k=10, gain=lambda g: float(g) if g > 0 else 0.0
     out["AP"] = sum(count(r) / r for r in range(1, L + 1) if isrel[r - 1]) / R if R else 0.0
     out["SP"] = out["AP"] * R
     out["Q"] = (
-        sum((count(r) + cg(r)) / (r + cg_ideal(r)) for r in range(1, L + 1) if isrel[r - 1]) / R
-        if R
-        else 0.0
+        sum((count(r) + cg(r)) / (r + cg_ideal(r)) for r in range(1, L + 1) if isrel[r - 1]) / R if R else 0.0
     )
     out[f"PDoc@{k}"] = count(min(k, L)) / k
     out[f"nCG@{k}"] = cg(min(k, L)) / cg_ideal(k) if cg_ideal(k) else 0.0
@@ -302,7 +300,9 @@ def test_chunking_does_not_change_results(monkeypatch):
     monkeypatch.setattr(measures.kernel, "_CHUNK_CELLS", 300)  # one run at a time
     blocks = []
     score_block = measures.kernel._score_block
-    monkeypatch.setattr(measures.kernel, "_score_block", lambda g, *a: blocks.append(g.shape) or score_block(g, *a))
+    monkeypatch.setattr(
+        measures.kernel, "_score_block", lambda g, *a: blocks.append(g.shape) or score_block(g, *a)
+    )
     chunked = score_grades(g, counts, names)
     assert blocks == [(6, 50)] * 40  # 40 runs x 6 topics, one run per block
     for m in names:
@@ -353,7 +353,9 @@ def test_aggregates_against_scipy():
     np.testing.assert_allclose(measures.aggregate(x, "AG"), np.log(stats.gmean(x + eps, axis=1)))
     clipped = np.clip(x, eps, 1 - eps)
     np.testing.assert_allclose(measures.aggregate(x, "L"), special.logit(clipped).mean(axis=1))
-    np.testing.assert_allclose(measures.aggregate(x, "L", eps=0.01), special.logit(np.clip(x, 0.01, 0.99)).mean(axis=1))
+    np.testing.assert_allclose(
+        measures.aggregate(x, "L", eps=0.01), special.logit(np.clip(x, 0.01, 0.99)).mean(axis=1)
+    )
     with pytest.raises(ValueError, match="aggregate"):
         measures.aggregate(x, "median")
 
@@ -405,7 +407,11 @@ def test_equal_to_pytrec_eval_on_every_run(real_runs, mirror, name, rel):
             worst[m] = max(worst[m], float(np.abs(ref - ours[m].scores[s]).max()))
         ap = np.array([res[t]["map"] if t in res else 0.0 for t in rs.topics])
         num_rel = np.array([res[t]["num_rel"] for t in rs.topics if t in res])
-        np.testing.assert_allclose(ours["SP"].scores[s][[t in res for t in rs.topics]], ap[[t in res for t in rs.topics]] * num_rel, atol=1e-9)
+        np.testing.assert_allclose(
+            ours["SP"].scores[s][[t in res for t in rs.topics]],
+            ap[[t in res for t in rs.topics]] * num_rel,
+            atol=1e-9,
+        )
         gm = [res[t]["gm_map"] if t in res else math.log(1e-5) for t in rs.topics]
         assert measures.aggregate(ours["AP"].scores[s], "G_trec") == pytest.approx(
             pytrec_eval.compute_aggregated_measure("gm_map", gm), abs=1e-9

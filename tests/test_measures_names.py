@@ -68,7 +68,11 @@ def test_every_ir_measures_spelling_parses_as_ir_measures_does(spelling):
 @pytest.mark.parametrize("spelling", sorted(IR_OBJECTS))
 def test_object_forms_name_the_same_measure(spelling):
     obj = IR_OBJECTS[spelling](ir_measures)
-    assert parse_measure(obj).name == parse_measure(spelling).name == str(ir_measures.parse_measure(parse_measure(spelling).name))
+    assert (
+        parse_measure(obj).name
+        == parse_measure(spelling).name
+        == str(ir_measures.parse_measure(parse_measure(spelling).name))
+    )
     assert _effective(obj) == _effective(ir_measures.parse_measure(spelling))
 
 
@@ -79,7 +83,9 @@ def test_canonical_names_are_ir_measures_str():
                            ("Precision@5", "P@5")]:  # fmt: skip
         assert parse_measure(spelling).name == want, spelling
         if spelling != "bpref":  # (the project's former spelling; ir_measures has Bpref)
-            assert _effective(ir_measures.parse_measure(spelling)) == _effective(ir_measures.parse_measure(want))
+            assert _effective(ir_measures.parse_measure(spelling)) == _effective(
+                ir_measures.parse_measure(want)
+            )
     # a global relevance level shows in the name of the binary measures that take it
     assert parse_measure("AP", rel=2).name == "AP(rel=2)" == str(ir_measures.AP(rel=2))
     assert parse_measure("P@10", rel=3).name == "P(rel=3)@10" == str(ir_measures.P(rel=3) @ 10)
@@ -153,7 +159,9 @@ def collection(tmp_path_factory):
     from test_measures_parity import make_collection
 
     tmp = tmp_path_factory.mktemp("names")
-    qpath, files, qrels, runs = make_collection(tmp, 7, n_topics=12, pooled=False, grades=(0, 0, 1, 1, 2, 3, 4))
+    qpath, files, qrels, runs = make_collection(
+        tmp, 7, n_topics=12, pooled=False, grades=(0, 0, 1, 1, 2, 3, 4)
+    )
     return data.load_runs(files, qrels=qpath), qrels, runs
 
 
@@ -170,7 +178,9 @@ def test_values_equal_ir_measures_iter_calc_and_calc_aggregate(collection, form)
     summary = measures.summarize(ev, complete=True)
     R = {t: sum(g >= 1 for g in js.values()) for t, js in qrels.items()}
     for s, run in enumerate(rs.runs):
-        per_topic = {(str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc(objs, qrels, runs[run])}
+        per_topic = {
+            (str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc(objs, qrels, runs[run])
+        }
         agg = ir_measures.calc_aggregate(objs, qrels, runs[run])
         missing = [t for t in rs.topics if t not in runs[run]]
         assert missing
@@ -204,7 +214,9 @@ def test_objects_from_the_brief_and_per_measure_rel(collection):
     np.testing.assert_array_equal(ev[ir_measures.AP(rel=2)].scores, ev2["AP"].scores)
     assert ev2["AP"].measure == "AP(rel=2)"
     agg = ir_measures.calc_aggregate([ir_measures.AP(rel=2)], qrels, runs[rs.runs[0]])
-    assert measures.summarize(ev2).iloc[0]["AP(rel=2)"] == pytest.approx(agg[ir_measures.AP(rel=2)], abs=1e-12)
+    assert measures.summarize(ev2).iloc[0]["AP(rel=2)"] == pytest.approx(
+        agg[ir_measures.AP(rel=2)], abs=1e-12
+    )
     # ERR without a cutoff: the whole list (gdeval.pl needs a cutoff; lists here are <= 40 long)
     ev3 = measures.evaluate(rs, ["ERR", "ERR@1000"])
     np.testing.assert_array_equal(ev3["ERR"].scores, ev3["ERR@1000"].scores)

@@ -39,7 +39,9 @@ def test_to_frame_long_form(collection):
     wide = df.pivot_table(index=["run", "query_id"], columns="measure", values="value")
     for m in ["AP", "nDCG@10", "NumRet"]:
         for s, run in enumerate(rs.runs):
-            np.testing.assert_array_equal(wide.loc[run][m].reindex(list(rs.topics)).to_numpy(), ev[m].scores[s])
+            np.testing.assert_array_equal(
+                wide.loc[run][m].reindex(list(rs.topics)).to_numpy(), ev[m].scores[s]
+            )
     # plain trec_eval's topics: only those each run retrieved
     part = measures.to_frame(ev, complete=False)
     for run in rs.runs:
@@ -142,11 +144,14 @@ def _ndcg_literal(ranked: list[int], judged: list[int], k: int | None) -> float:
 @pytest.mark.parametrize("top", [200, 1000, 10**9])
 def test_large_grades_perfect_ranking_scores_one_in_bounded_memory(tmp_path, top):
     grades = {"a": top, "b": top // 2, "c": 1, "d": 0, "e": top}
-    (tmp_path / "q.txt").write_text("".join(f"1 0 {d} {g}\n" for d, g in grades.items()) + "2 0 x 3\n2 0 y 0\n")
+    (tmp_path / "q.txt").write_text(
+        "".join(f"1 0 {d} {g}\n" for d, g in grades.items()) + "2 0 x 3\n2 0 y 0\n"
+    )
     lists = {"good": (["a", "e", "b", "c", "d"], "x"), "worse": (["c", "b", "a", "d", "e"], "y")}
     for run, (docs, doc2) in lists.items():
         (tmp_path / f"{run}.txt").write_text(
-            "".join(f"1 Q0 {d} {i} {10 - i} {run}\n" for i, d in enumerate(docs, 1)) + f"2 Q0 {doc2} 1 1 {run}\n"
+            "".join(f"1 Q0 {d} {i} {10 - i} {run}\n" for i, d in enumerate(docs, 1))
+            + f"2 Q0 {doc2} 1 1 {run}\n"
         )
     rs = data.load_runs([tmp_path / "good.txt", tmp_path / "worse.txt"], qrels=tmp_path / "q.txt")
     names = ["nDCG@2", "nDCG", "nDCG@10", "Q", "nCG@3", "nDCG_sakai@3", "RBP(p=0.5)", "AP"]
@@ -160,7 +165,9 @@ def test_large_grades_perfect_ranking_scores_one_in_bounded_memory(tmp_path, top
         assert ev[m].scores[good, 0] == pytest.approx(1.0, abs=1e-12), m
     # graded RBP: gains over the topic's largest grade (the perfect list's first two gain 1 each)
     w = [0.5, 0.25, 0.125, 0.0625]
-    assert ev["RBP(p=0.5)"].scores[good, 0] == pytest.approx(w[0] + w[1] + w[2] * (top // 2) / top + w[3] / top)
+    assert ev["RBP(p=0.5)"].scores[good, 0] == pytest.approx(
+        w[0] + w[1] + w[2] * (top // 2) / top + w[3] / top
+    )
     # every list against the literal definition, and pytrec_eval where it can hold the grades
     qrels = {"1": grades, "2": {"x": 3, "y": 0}}
     for s, run in enumerate(rs.runs):
@@ -168,7 +175,9 @@ def test_large_grades_perfect_ranking_scores_one_in_bounded_memory(tmp_path, top
             docs = lists[run][0] if topic == "1" else [lists[run][1]]
             ranked = [qrels[topic][d] for d in docs]
             for m, k in [("nDCG@2", 2), ("nDCG", None), ("nDCG@10", 10)]:
-                assert ev[m].scores[s, t] == pytest.approx(_ndcg_literal(ranked, list(qrels[topic].values()), k), rel=1e-12)
+                assert ev[m].scores[s, t] == pytest.approx(
+                    _ndcg_literal(ranked, list(qrels[topic].values()), k), rel=1e-12
+                )
     if top > 10**6:
         return  # (trec_eval sizes a table by the largest grade: 8 GB at 10**9)
     pytrec_eval = pytest.importorskip("pytrec_eval")

@@ -320,7 +320,9 @@ def _read_expected(path: Path) -> dict:
 
 def _six_columns(src: Path, dst: Path) -> Path:
     """trec_eval ignores fields after the sixth (results.trunc has some): so do we here."""
-    dst.write_text("".join(" ".join(line.split()[:6]) + "\n" for line in src.read_text().splitlines() if line.strip()))
+    dst.write_text(
+        "".join(" ".join(line.split()[:6]) + "\n" for line in src.read_text().splitlines() if line.strip())
+    )
     return dst
 
 
@@ -393,6 +395,8 @@ def test_trec_eval_names_are_the_names_trec_eval_prints(trec_eval_test):
     # what trec_eval has no name for: irrepro's own, and a relevance level other than -l's
     for m in ("RR@10", "ERR@20", "Judged@10", "Q", "nDCG_sakai@10", "RBP(rel=1,p=0.5)", "G_AP", "gm_nDCG@10"):
         assert measures.trec_eval_name(m) is None, m
-    assert measures.trec_eval_name("AP(rel=2)") is None and measures.trec_eval_name("AP(rel=2)", rel=2) == "map"
+    assert (
+        measures.trec_eval_name("AP(rel=2)") is None and measures.trec_eval_name("AP(rel=2)", rel=2) == "map"
+    )
     assert measures.trec_eval_name("IPrec@0.5") == "iprec_at_recall_0.50"
     assert measures.trec_eval_name("RBP(p=0.5)") == "rbp_p=0.5"  # as -m rbp.p=0.5 prints it

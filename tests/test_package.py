@@ -58,7 +58,9 @@ def test_method_modules_import_no_matplotlib_and_no_book(module):
 
 
 def test_only_plots_report_and_book_mention_matplotlib():
-    users = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "matplotlib" in p.read_text())
+    users = sorted(
+        str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "matplotlib" in p.read_text()
+    )
     users = [u for u in users if not u.startswith("book/")]  # the book's machinery may draw
     # escape.py writes matplotlib's text format (irrepro.escape.mpl) and imports nothing of it
     users = ["plots.py" if u.startswith("plots/") else u for u in users]  # the plots subpackage
@@ -68,7 +70,11 @@ def test_only_plots_report_and_book_mention_matplotlib():
 def test_report_takes_nothing_from_the_book():
     for name in ("report.py", "_report_inputs.py", "_report_page.py"):
         tree = ast.parse((PACKAGE / name).read_text())
-        from_book = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module in ("book", "irrepro.book")]
+        from_book = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.ImportFrom) and n.module in ("book", "irrepro.book")
+        ]
         assert not from_book, name
     assert "irrepro.book" not in _imported_by("irrepro.report")
 
@@ -212,7 +218,9 @@ def _calls(fn):
     return (test,), {}, "level", 0.9  # PairwiseTest.confidence_interval (unbound: self first)
 
 
-@pytest.mark.parametrize("fn, old", RENAMED_ARGUMENTS, ids=[f"{f.__qualname__}-{o}" for f, o in RENAMED_ARGUMENTS])
+@pytest.mark.parametrize(
+    "fn, old", RENAMED_ARGUMENTS, ids=[f"{f.__qualname__}-{o}" for f, o in RENAMED_ARGUMENTS]
+)
 def test_renamed_arguments_warn_and_give_the_same_result(fn, old):
     args, kw, new, value = _calls(fn)
     expected = fn(*args, **kw, **{new: value})
@@ -228,8 +236,9 @@ def test_renamed_attributes_warn():
     v = cb.split_validation(rs, 20, seed=1)
     with pytest.warns(DeprecationWarning, match="SplitValidation.n_boot"):
         assert v.n_boot == v.B == 20
-    m = irrepro.data.ScoreMatrix(np.random.default_rng(1).random((4, 12)), tuple("abcd"),
-                                 tuple(str(t) for t in range(12)), "AP", "toy")
+    m = irrepro.data.ScoreMatrix(
+        np.random.default_rng(1).random((4, 12)), tuple("abcd"), tuple(str(t) for t in range(12)), "AP", "toy"
+    )
     res = ts.swap_experiment([m], sizes=[5], B=3, seed=2)
     with pytest.warns(DeprecationWarning, match="SwapExperiment.repetitions"):
         assert res.repetitions == res.B == 3
@@ -239,7 +248,12 @@ def test_report_settings_old_names_warn():
     from irrepro import report
 
     st = report.settings("quick")
-    for old, new in (("B", "B_tests"), ("n_boot", "B_corpus"), ("repetitions", "B_swap"), ("partitions", "B_halves")):
+    for old, new in (
+        ("B", "B_tests"),
+        ("n_boot", "B_corpus"),
+        ("repetitions", "B_swap"),
+        ("partitions", "B_halves"),
+    ):
         with pytest.warns(DeprecationWarning, match=rf"Settings\.{old} is deprecated.*Settings\.{new}"):
             assert getattr(st, old) == getattr(st, new)
     with pytest.warns(DeprecationWarning) as caught:

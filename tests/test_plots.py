@@ -43,7 +43,9 @@ def test_run_intervals_sorted_by_estimate_and_transformed():
 
 def test_error_rates_draw_the_measured_rates_and_the_fit():
     rng = np.random.default_rng(1)
-    m = ScoreMatrix(rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy")
+    m = ScoreMatrix(
+        rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy"
+    )
     res = ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none"])
     fit = ts.growth_fit(res, min_trials=1)
     ax = plots.plot_error_rates(res, bins=[0, 1], fit=fit, min_trials=1, at=40)
@@ -129,8 +131,17 @@ def _rates_frame():
     for n in (25, 50):
         for t, base in (("t", 0.05), ("sign", 0.03)):
             for a in (0.01, 0.05, 0.1):
-                rows.append({"test": t, "tails": 2, "alpha": a, "rate": base * a / 0.05 + n / 1e4, "se": 0.002,
-                             "topics": n, "delta": 0.0})
+                rows.append(
+                    {
+                        "test": t,
+                        "tails": 2,
+                        "alpha": a,
+                        "rate": base * a / 0.05 + n / 1e4,
+                        "se": 0.002,
+                        "topics": n,
+                        "delta": 0.0,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -146,13 +157,18 @@ def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
             np.testing.assert_allclose(lines[t].get_ydata(), o["rate"] / o["alpha"])
         published = [ln for ln in ax.lines if ln.get_linestyle() == "None"]
         assert len(published) == 2
-        np.testing.assert_allclose(sorted(np.concatenate([ln.get_ydata() for ln in published])),
-                                   sorted(1.2 * ours[ours.topics == n]["rate"] / ours[ours.topics == n]["alpha"]))
+        np.testing.assert_allclose(
+            sorted(np.concatenate([ln.get_ydata() for ln in published])),
+            sorted(1.2 * ours[ours.topics == n]["rate"] / ours[ours.topics == n]["alpha"]),
+        )
 
 
 def test_power_by_delta_draws_the_rates_at_alpha():
-    rows = [{"test": "t", "tails": 2, "alpha": a, "delta": d, "rate": d * 5 + a, "se": 0.01}
-            for d in (0.01, 0.05) for a in (0.05, 0.01)]
+    rows = [
+        {"test": "t", "tails": 2, "alpha": a, "delta": d, "rate": d * 5 + a, "se": 0.01}
+        for d in (0.01, 0.05)
+        for a in (0.05, 0.01)
+    ]
     ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
     np.testing.assert_allclose(ax.lines[0].get_xdata(), [0.01, 0.05])
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.1, 0.3])
@@ -160,13 +176,17 @@ def test_power_by_delta_draws_the_rates_at_alpha():
 
 
 def test_coverage_draws_coverage_and_the_other_corpus_per_method():
-    t = pd.DataFrame({"coverage": [0.9, 0.95], "se": [0.01, 0.02], "other corpus inside": [0.8, 0.83]},
-                     index=["linear", "logit"])
+    t = pd.DataFrame(
+        {"coverage": [0.9, 0.95], "se": [0.01, 0.02], "other corpus inside": [0.8, 0.83]},
+        index=["linear", "logit"],
+    )
     ax = plots.plot_coverage({"a": t}, proxy=0.835)
     pts = [ln for ln in ax.lines if ln.get_marker() == "o"]
     np.testing.assert_allclose(np.asarray(pts[0].get_ydata(), dtype=float), t["coverage"].to_numpy())
     squares = [ln for ln in ax.lines if ln.get_marker() == "s"]
-    np.testing.assert_allclose(np.asarray(squares[0].get_ydata(), dtype=float), t["other corpus inside"].to_numpy())
+    np.testing.assert_allclose(
+        np.asarray(squares[0].get_ydata(), dtype=float), t["other corpus inside"].to_numpy()
+    )
     assert {ln.get_ydata()[0] for ln in ax.lines if ln.get_linestyle() in (":", "--")} == {0.95, 0.835}
     assert [x.get_text() for x in ax.get_xticklabels()] == ["linear", "logit"]
 
@@ -179,7 +199,7 @@ def test_margin_draws_the_fitted_probabilities():
     m = ScoreMatrix(x, ("a", "b", "c"), tuple(str(i) for i in range(40)), "P@10", "toy")
     model = sim.fit_collection(m, seed=1, bottom=0.0)
     ax = plots.plot_margin(model, 0, delta=0.05)
-    fitted = ax.containers[1]                              # the fitted margin's bars
+    fitted = ax.containers[1]  # the fitted margin's bars
     np.testing.assert_allclose([b.get_height() for b in fitted], np.diff(np.r_[0.0, model.margins[0].cdf]))
     moved = model.margins[0].with_mean(model.margins[0].mean + 0.05)
     np.testing.assert_allclose(ax.lines[0].get_ydata(), np.diff(np.r_[0.0, moved.cdf]))
@@ -189,10 +209,39 @@ def test_margin_draws_the_fitted_probabilities():
 
 ROOT = Path(__file__).resolve().parents[1]
 #: matplotlib's (and pandas', seaborn's) drawing primitives: a chapter that calls one draws by hand
-DRAWING = {"plot", "hist", "hist2d", "scatter", "bar", "barh", "vlines", "hlines", "axhline", "axvline",
-           "axhspan", "axvspan", "fill_between", "fill_betweenx", "errorbar", "imshow", "pcolormesh", "matshow",
-           "contour", "contourf", "text", "annotate", "pie", "boxplot", "violinplot", "step", "stem", "stairs",
-           "heatmap", "arrow", "quiver"}
+DRAWING = {
+    "plot",
+    "hist",
+    "hist2d",
+    "scatter",
+    "bar",
+    "barh",
+    "vlines",
+    "hlines",
+    "axhline",
+    "axvline",
+    "axhspan",
+    "axvspan",
+    "fill_between",
+    "fill_betweenx",
+    "errorbar",
+    "imshow",
+    "pcolormesh",
+    "matshow",
+    "contour",
+    "contourf",
+    "text",
+    "annotate",
+    "pie",
+    "boxplot",
+    "violinplot",
+    "step",
+    "stem",
+    "stairs",
+    "heatmap",
+    "arrow",
+    "quiver",
+}
 
 
 def _drawing_calls(source: str) -> list[str]:
@@ -212,7 +261,10 @@ def test_drawing_calls_finds_hand_drawn_figures():
     cell = "fig, ax = plt.subplots()\nax.hist(x)\n%time y = 1\nsd.plot(x='t')"
     assert _drawing_calls(cell) == ["ax.hist", "sd.plot"]
     assert _drawing_calls("sns.heatmap(t)") == ["sns.heatmap"]
-    assert _drawing_calls("plots.plot_map_sd(sd)\nfig.suptitle('a'); ax.set_title('b'); plt.tight_layout()") == []
+    assert (
+        _drawing_calls("plots.plot_map_sd(sd)\nfig.suptitle('a'); ax.set_title('b'); plt.tight_layout()")
+        == []
+    )
 
 
 PAGES = sorted([*ROOT.glob("notebooks/*.md"), *ROOT.glob("book/*.md")])
@@ -239,6 +291,7 @@ def test_chapters_draw_figures_only_through_irrepro_plots(page):
 
 # --- the chapters' own figures ---------------------------------------------------------------------------
 
+
 def _rendered(ax):
     """Draw the figure with Agg into memory (every artist must render) and return the axes."""
     import io
@@ -255,7 +308,7 @@ def test_normalized_differences_histogram_clips_into_the_end_bins():
     ax = _rendered(plots.plot_normalized_differences(x, clip=(-2, 2), xlabel="d $x$", title="Figure 1"))
     heights = [p.get_height() for p in ax.patches]
     assert len(heights) == 16 and sum(heights) == 6
-    assert heights[0] == 1 and heights[-1] == 1   # -9 and 7 land in the end bins
+    assert heights[0] == 1 and heights[-1] == 1  # -9 and 7 land in the end bins
     assert sorted(ln.get_xdata()[0] for ln in ax.get_lines()) == [-1, 1]
     assert ax.get_title() == "Figure 1" and ax.get_xlabel() == r"d \$x\$"
 
@@ -316,12 +369,18 @@ def test_stability_draws_mr_against_pt_per_measure():
 @pytest.fixture(scope="module")
 def swap():
     rng = np.random.default_rng(5)
-    m = ScoreMatrix(rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy")
-    return ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none", "paired-t 0.01<p<=0.05"])
+    m = ScoreMatrix(
+        rng.beta(2, 5, (8, 40)), tuple(f"s{i}" for i in range(8)), tuple(map(str, range(40))), "AP", "toy"
+    )
+    return ts.swap_experiment(
+        [m], sizes=[5, 10, 15, 20], B=20, seed=3, filters=["none", "paired-t 0.01<p<=0.05"]
+    )
 
 
 def test_pooled_error_rates_sum_errors_and_trials_over_the_bins(swap):
-    ax = _rendered(plots.plot_pooled_error_rates(swap, {"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6)))
+    ax = _rendered(
+        plots.plot_pooled_error_rates(swap, {"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6))
+    )
     assert [ln.get_label() for ln in ax.get_lines()] == ["all", "t"]
     f, k = swap.filters.index("none"), swap.kinds.index("relative")
     for s, _size in enumerate(swap.sizes):
@@ -361,7 +420,9 @@ def test_dependence_one_line_per_size_it_holds(swap):
 
 
 def test_lower_triangle_annotates_only_the_lower_triangle():
-    t = pd.DataFrame([[1.0, 0.5, 0.2], [0.5, 1.0, 0.3], [0.2, 0.3, 1.0]], index=list("abc"), columns=list("abc"))
+    t = pd.DataFrame(
+        [[1.0, 0.5, 0.2], [0.5, 1.0, 0.3], [0.2, 0.3, 1.0]], index=list("abc"), columns=list("abc")
+    )
     ax = _rendered(plots.plot_lower_triangle(t, fmt=".1f", label="tau", title="F12", vmin=0, vmax=1))
     assert sorted(x.get_text() for x in ax.texts) == sorted(["1.0", "0.5", "1.0", "0.2", "0.3", "1.0"])
     assert ax.get_title() == "F12" and ax.figure.axes[-1].get_ylabel() == "tau"
@@ -385,7 +446,9 @@ def test_score_histogram_counts_every_score():
 
 def test_percentile_curves_and_reference_lines():
     pct = pd.DataFrame({50: [0.8, 0.9], 5: [0.6, 0.8]}, index=[2, 10])
-    ax = _rendered(plots.plot_percentile_curves(pct, labels=["median", "p5"], references={"a": 0.7, "b": 0.75}))
+    ax = _rendered(
+        plots.plot_percentile_curves(pct, labels=["median", "p5"], references={"a": 0.7, "b": 0.75})
+    )
     assert [ln.get_label() for ln in ax.get_lines()] == ["median", "p5", "a", "b"]
     np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), [0.6, 0.8])
     assert [ln.get_linestyle() for ln in ax.get_lines()[2:]] == ["--", ":"]
@@ -393,9 +456,17 @@ def test_percentile_curves_and_reference_lines():
 
 
 def test_partition_summaries_one_panel_per_setting():
-    rows = pd.DataFrame({"setting": ["A", "A", "B"], "metric": ["AP", "AP", "AP"],
-                         "form": ["raw", "standardized", "raw"], "dRMSE mean": [0.1, 0.05, 0.2],
-                         "dRMSE low": [0.08, 0.04, 0.1], "dRMSE high": [0.12, 0.07, 0.3], "FP high": [0.2, 0.06, 0.1]})
+    rows = pd.DataFrame(
+        {
+            "setting": ["A", "A", "B"],
+            "metric": ["AP", "AP", "AP"],
+            "form": ["raw", "standardized", "raw"],
+            "dRMSE mean": [0.1, 0.05, 0.2],
+            "dRMSE low": [0.08, 0.04, 0.1],
+            "dRMSE high": [0.12, 0.07, 0.3],
+            "FP high": [0.2, 0.06, 0.1],
+        }
+    )
     short = {"raw": "raw", "standardized": "std"}
     axes = plots.plot_partition_summaries(rows, short=short, kind="dRMSE")
     _rendered(axes)

@@ -81,7 +81,9 @@ def test_readme_evaluation_three_forms_give_the_same_numbers(evaluation, capsys)
     run, qrels = ns["run"], ns["qrels"]
     a = measures.summarize(frame_scores)
     b = measures.summarize(pt_scores)
-    assert list(a.columns) == list(b.columns) == ["AP", "nDCG@10"] and list(a.index) == list(b.index) == ["run"]
+    assert list(a.columns) == list(b.columns) == ["AP", "nDCG@10"] and list(a.index) == list(b.index) == [
+        "run"
+    ]
     np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
     # the independent reference: pytrec_eval on the same frames (every qrels topic is retrieved)
     q = {}

@@ -85,7 +85,9 @@ def test_report_numbers_against_independent_references(written, run_dir):
     assert diff.max() <= 5e-5 + 1e-12
     # MAP of the corpus bootstrap (usable lists) equals the mean AP here (every topic has R > 0)
     np.testing.assert_allclose(runs["MAP"], runs["mean AP"], atol=1e-12)
-    assert (runs["MAP low (parametric)"] < runs["MAP"]).all() and (runs["MAP"] < runs["MAP high (parametric)"]).all()
+    assert (runs["MAP low (parametric)"] < runs["MAP"]).all() and (
+        runs["MAP"] < runs["MAP high (parametric)"]
+    ).all()
 
     pairs = pd.read_csv(written / "pairs.csv")
     assert len(pairs) == RUNS * (RUNS - 1) // 2
@@ -93,7 +95,9 @@ def test_report_numbers_against_independent_references(written, run_dir):
     x = per_topic.loc[pairs["run x"]].to_numpy()
     y = per_topic.loc[pairs["run y"]].to_numpy()
     np.testing.assert_allclose(pairs["difference"], (x - y).mean(axis=1), atol=1e-12)
-    assert ((pairs["95% CI low"] <= pairs["difference"]) & (pairs["difference"] <= pairs["95% CI high"])).all()
+    assert (
+        (pairs["95% CI low"] <= pairs["difference"]) & (pairs["difference"] <= pairs["95% CI high"])
+    ).all()
     # the bootstrap ASL agrees with the paired t-test where the t-test is clear-cut
     p_t = stats.ttest_rel(x, y, axis=1).pvalue
     assert ((pairs["ASL"] < 0.05) == (p_t < 0.05))[(p_t < 0.01) | (p_t > 0.2)].all()
@@ -109,13 +113,19 @@ def test_report_numbers_against_independent_references(written, run_dir):
     np.testing.assert_allclose(pairs["ASL (BH)"], bh, atol=1e-12)
     # significance counts in the runs table follow from the Holm column
     sig = pairs[pairs["ASL (Holm)"] < 0.05]
-    better = pd.concat([sig.loc[sig.difference > 0, "run x"], sig.loc[sig.difference < 0, "run y"]]).value_counts()
+    better = pd.concat(
+        [sig.loc[sig.difference > 0, "run x"], sig.loc[sig.difference < 0, "run y"]]
+    ).value_counts()
     got = runs.set_index("run")["significantly better than"]
     assert (got == better.reindex(got.index, fill_value=0)).all()
 
     # standardization: scipy's z-scores (ddof=1) over the runs, through the normal CDF
     std = stats.norm.cdf(stats.zscore(per_topic.to_numpy(), axis=0, ddof=1)).mean(axis=1)
-    np.testing.assert_allclose(runs.set_index("run")["standardized AP"], pd.Series(std, index=per_topic.index).loc[runs["run"]], atol=1e-12)
+    np.testing.assert_allclose(
+        runs.set_index("run")["standardized AP"],
+        pd.Series(std, index=per_topic.index).loc[runs["run"]],
+        atol=1e-12,
+    )
 
     err = pd.read_csv(written / "error-rates.csv", index_col=0)
     rates = err.filter(like="error at").to_numpy()
@@ -142,7 +152,9 @@ def test_report_is_reproducible_and_independent_of_workers(run_dir):
 def test_report_on_few_topics_leaves_the_topic_split_out(tmp_path):
     rs = data.simulate.runs(4, 8, list_length=50, seed=1)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
-    out = report.run(tmp_path / "runs", tmp_path / "qrels.txt", tmp_path / "out", scale="quick", progress=False)
+    out = report.run(
+        tmp_path / "runs", tmp_path / "qrels.txt", tmp_path / "out", scale="quick", progress=False
+    )
     html = out.read_text()
     assert "the swap experiment needs two disjoint sets of at least 5 topics" in html
     assert "these runs have 8 topics" in html
@@ -161,7 +173,9 @@ def test_report_errors_are_clear(tmp_path, capsys):
     assert cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "q2.txt"), "-q"]) == 2
     assert "need at least 3 runs" in capsys.readouterr().err
     # counted before the qrels are read (the audit: a stand-in's qrels took 12 s to refuse 2 runs)
-    assert cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "no-such-qrels.txt"), "-q"]) == 2
+    assert (
+        cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "no-such-qrels.txt"), "-q"]) == 2
+    )
     assert "need at least 3 runs, got 2" in capsys.readouterr().err
     with pytest.raises(ValueError, match="unknown|measure"):
         report.analyse(data.simulate.runs(3, 8, list_length=20, seed=1), "NOPE@x", progress=False)
@@ -170,6 +184,7 @@ def test_report_errors_are_clear(tmp_path, capsys):
 
 
 # ---- issue 12: one mean, coverage, blocks, the output directory, simulated data ---------------
+
 
 @pytest.fixture(scope="module")
 def gappy_dir(tmp_path_factory):
@@ -206,7 +221,9 @@ def test_one_mean_across_the_report_is_trec_eval_c(gappy_dir, tmp_path, capsys):
 
     d, qrels = gappy_dir
     out = tmp_path / "rep"
-    assert cli_main(["report", str(d), "--qrels", str(qrels), "--out", str(out), "--scale", "quick", "-q"]) == 0
+    assert (
+        cli_main(["report", str(d), "--qrels", str(qrels), "--out", str(out), "--scale", "quick", "-q"]) == 0
+    )
     runs = pd.read_csv(out / "runs.csv").set_index("run")
     for f in sorted(d.iterdir()):
         plain = tmp_path / f.name.removesuffix(".gz")
@@ -219,10 +236,17 @@ def test_one_mean_across_the_report_is_trec_eval_c(gappy_dir, tmp_path, capsys):
         run = plain.read_text().split("\n", 1)[0].split()[5]
         assert runs.at[run, "mean AP"] == pytest.approx(te, abs=1e-12)
     np.testing.assert_allclose(runs["MAP"], runs["mean AP"], atol=1e-12)  # one mean
-    assert (runs["MAP low (parametric)"] <= runs["MAP"]).all() and (runs["MAP"] <= runs["MAP high (parametric)"]).all()
-    assert (runs["MAP low (bootstrap)"] <= runs["MAP"]).all() and (runs["MAP"] <= runs["MAP high (bootstrap)"]).all()
+    assert (runs["MAP low (parametric)"] <= runs["MAP"]).all() and (
+        runs["MAP"] <= runs["MAP high (parametric)"]
+    ).all()
+    assert (runs["MAP low (bootstrap)"] <= runs["MAP"]).all() and (
+        runs["MAP"] <= runs["MAP high (bootstrap)"]
+    ).all()
     # coverage: the gappy run retrieved 47 of 50 topics and had one the qrels lack
-    assert runs.at["gappy", "topics retrieved (of 50)"] == 47 and runs.at["gappy", "topics ignored (not in qrels)"] == 1
+    assert (
+        runs.at["gappy", "topics retrieved (of 50)"] == 47
+        and runs.at["gappy", "topics ignored (not in qrels)"] == 1
+    )
     assert (runs.drop("gappy")["topics retrieved (of 50)"] == 50).all()
     html = (out / "index.html").read_text()
     assert "Every mean on this page is over all 50 topics of the qrels" in html and "trec_eval -c" in html
@@ -247,8 +271,12 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     res = significance.paired_bootstrap_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
     ref = pd.DataFrame(bt.comparisons(res, method="holm"))
     # (the blocks' matrix products may round differently in the last bit)
-    for ours, theirs in (("difference", "difference"), ("95% CI low", "ci_low"), ("95% CI high", "ci_high"),
-                         ("effect size d_z", "effect_size")):
+    for ours, theirs in (
+        ("difference", "difference"),
+        ("95% CI low", "ci_low"),
+        ("95% CI high", "ci_high"),
+        ("effect size d_z", "effect_size"),
+    ):
         np.testing.assert_allclose(rep.pairs[ours], ref[theirs], rtol=0, atol=1e-12)
     np.testing.assert_array_equal(rep.pairs["ASL"], ref["asl"])
     np.testing.assert_array_equal(rep.pairs["ASL (Holm)"], ref["asl_adjusted"])
@@ -268,7 +296,9 @@ def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
         np.testing.assert_array_equal(a.maps[k].lower, b.maps[k].lower)
     from irrepro.measures import evaluate
 
-    np.testing.assert_allclose(a.maps[("parametric", "MAP")].estimate, evaluate(rs, "AP")["AP"].mean(), atol=1e-12)
+    np.testing.assert_allclose(
+        a.maps[("parametric", "MAP")].estimate, evaluate(rs, "AP")["AP"].mean(), atol=1e-12
+    )
     assert a.intervals["logit"].lower.shape == (5, 8)
 
 
@@ -315,8 +345,17 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
     with pytest.warns(UserWarning, match="left in place, not written by irrepro.*: notes-of-mine.txt"):
         assert _report(sim_dir, out) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        [report.MARKER, "ap-per-topic.csv", "error-rates.csv", "index.html", "pairs.csv", "runs.csv", "summary.csv",
-         "notes-of-mine.txt"])
+        [
+            report.MARKER,
+            "ap-per-topic.csv",
+            "error-rates.csv",
+            "index.html",
+            "pairs.csv",
+            "runs.csv",
+            "summary.csv",
+            "notes-of-mine.txt",
+        ]
+    )
     assert not [p for p in sim_dir.iterdir() if p.name.startswith(".")]  # no temporary left behind
     assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~_umask())  # not mkdtemp's 0700
 
@@ -418,7 +457,17 @@ def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir,
                 docs = q.table.loc[q.table["topic"] == topic, "doc"].to_numpy()[:40]
                 for i, doc in enumerate(rng.permutation(docs)):
                     f.write(f"{topic} Q0 {doc} {i + 1} {40 - i} r{r}\n")
-    args = ["report", str(runs), "--qrels", "trec-covid-round5", "--out", str(sim_dir / "o"), "--scale", "quick", "-q"]
+    args = [
+        "report",
+        str(runs),
+        "--qrels",
+        "trec-covid-round5",
+        "--out",
+        str(sim_dir / "o"),
+        "--scale",
+        "quick",
+        "-q",
+    ]
     assert cli_main(args) == 2
     err = capsys.readouterr().err
     assert "trec-covid/round5/qrels: not found" in err and "--allow-simulated" in err
@@ -426,10 +475,13 @@ def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir,
     assert cli_main([*args, "--allow-simulated"]) == 0
     html = (sim_dir / "o" / "index.html").read_text()
     head = html[: html.index("<h2>")]
-    assert "<title>irrepro report (SIMULATED DATA)" in head and "SIMULATED DATA. This report is computed on SIMULATED data" in head
+    assert (
+        "<title>irrepro report (SIMULATED DATA)" in head
+        and "SIMULATED DATA. This report is computed on SIMULATED data" in head
+    )
     summ = pd.read_csv(sim_dir / "o" / "summary.csv")
     assert summ.iloc[0]["quantity"] == "WARNING" and "SIMULATED" in summ.iloc[0]["value"]
-    assert "--allow-simulated" in html[html.index("Reproducing"):]
+    assert "--allow-simulated" in html[html.index("Reproducing") :]
 
 
 def test_real_data_report_has_no_simulated_label(sim_dir):
@@ -448,7 +500,9 @@ def test_template_is_package_data():
     import irrepro
 
     root = Path(irrepro.__file__).parent
-    globs = tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["irrepro"]
+    globs = tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "irrepro"
+    ]
     template = root / "templates" / "report.html.j2"
     assert template.is_file()
     assert any(fnmatch.fnmatch("templates/report.html.j2", g) for g in globs)

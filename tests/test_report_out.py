@@ -47,7 +47,9 @@ def sim_dir(tmp_path, monkeypatch):
     """Runs and qrels on disk, for the command line; reading them fails the test."""
     rs = data.simulate.runs(4, 12, list_length=30, seed=1)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
-    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read before --out was checked"))
+    monkeypatch.setattr(
+        report, "load", lambda *a, **k: pytest.fail("the runs were read before --out was checked")
+    )
     return tmp_path
 
 
@@ -120,7 +122,9 @@ def test_a_copied_report_is_not_an_earlier_report(rep, files, tmp_path):
     (d / "paper.tex").write_text("\\input{results}")
     (d / "index.html").write_text(files["index.html"])
     before = _tree(d)
-    with pytest.raises(irrepro.InputError, match="index.html titled 'irrepro report' but no .irrepro-report manifest"):
+    with pytest.raises(
+        irrepro.InputError, match="index.html titled 'irrepro report' but no .irrepro-report manifest"
+    ):
         rep.write(d)
     assert _tree(d) == before
 
@@ -160,14 +164,18 @@ def test_a_rerun_removes_only_its_own_files_and_names_the_others(rep, files, tmp
     with pytest.warns(UserWarning, match=f"^{re.escape(str(out))}: {message}$"):
         rep.write(out)
     assert sorted(p.name for p in out.iterdir()) == sorted([*files, report.MARKER, "notes.txt", "figs"])
-    assert (out / "notes.txt").read_text() == "my notes" and (out / "figs" / "edited.pdf").read_bytes() == b"mine"
+    assert (out / "notes.txt").read_text() == "my notes" and (
+        out / "figs" / "edited.pdf"
+    ).read_bytes() == b"mine"
     assert sorted(json.loads((out / report.MARKER).read_text())["files"]) == sorted(files)
     assert all((out / n).read_text() == t for n, t in files.items()) and _hidden(tmp_path) == []
 
 
 def test_a_changed_file_of_the_earlier_report_is_kept(rep, files, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    monkeypatch.setattr(report.Report, "files", lambda self: dict(files, **{"p-10-per-topic.csv": "irrepro's"}))
+    monkeypatch.setattr(
+        report.Report, "files", lambda self: dict(files, **{"p-10-per-topic.csv": "irrepro's"})
+    )
     rep.write(out)
     (out / "p-10-per-topic.csv").write_text("irrepro's, then edited by hand")
     monkeypatch.setattr(report.Report, "files", lambda self: dict(files))
@@ -204,12 +212,20 @@ def _out_cases(sim_dir: Path, rep) -> dict[str, tuple[Path, str]]:
     name_max = os.pathconf(sim_dir, "PC_NAME_MAX")
     long = sim_dir / ("r" * (name_max - 10))  # a valid name, but its hidden sibling .NAME.XXXXXXXX.tmp is not
     return {
-        "symlink to a report": (sim_dir / "link", f"--out is a symbolic link (to {earlier}); irrepro replaces"),
+        "symlink to a report": (
+            sim_dir / "link",
+            f"--out is a symbolic link (to {earlier}); irrepro replaces",
+        ),
         "dangling symlink": (sim_dir / "dangling", "--out is a symbolic link (to "),
-        "temp sibling too long": (long, "the name is too long: the report is written first into a hidden sibling "
-                                  f"'.NAME.XXXXXXXX.tmp' of {name_max + 4} bytes, more than the {name_max}"),
-        "name too long": (sim_dir / ("r" * (name_max + 1)),
-                          f"has {name_max + 1} bytes, more than the {name_max} a file name may have here"),
+        "temp sibling too long": (
+            long,
+            "the name is too long: the report is written first into a hidden sibling "
+            f"'.NAME.XXXXXXXX.tmp' of {name_max + 4} bytes, more than the {name_max}",
+        ),
+        "name too long": (
+            sim_dir / ("r" * (name_max + 1)),
+            f"has {name_max + 1} bytes, more than the {name_max} a file name may have here",
+        ),
         "the runs directory": (sim_dir / "runs", "--out is the input directory"),
         "holding the inputs": (sim_dir, "--out contains the input directory"),
         "the qrels file": (sim_dir / "qrels.txt", "--out is the input file"),
@@ -307,7 +323,9 @@ def test_stale_temporary_siblings_are_cleaned_or_named(rep, tmp_path):
         _age(p)
     recent = tmp_path / ".out.recent01.tmp"  # younger than this process: maybe a running report's
     recent.mkdir()
-    message = "left by an earlier irrepro report that was stopped; kept, as irrepro cannot prove it wrote mine.txt"
+    message = (
+        "left by an earlier irrepro report that was stopped; kept, as irrepro cannot prove it wrote mine.txt"
+    )
     with pytest.warns(UserWarning, match=f"^{re.escape(str(foreign))}: {message}"):
         rep.write(out)
     assert _hidden(tmp_path) == sorted([foreign.name, unrelated.name, recent.name])

@@ -61,7 +61,10 @@ def test_a_renamed_label_matches_only_through_the_rename(tmp_path):
 def test_a_missing_file_and_a_changed_report_are_differences_its_volatile_parts_are_not(tmp_path):
     a = _write(tmp_path / "a", [_row("q", 1.0)])
     b = _write(tmp_path / "b", [_row("q", 1.0)])
-    for d, tmp, when, secs, value in ((a, "tmpab12", "22:49", "5.3", "0.305"), (b, "tmpzz9_", "23:01", "0.4", "0.305")):
+    for d, tmp, when, secs, value in (
+        (a, "tmpab12", "22:49", "5.3", "0.305"),
+        (b, "tmpzz9_", "23:01", "0.4", "0.305"),
+    ):
         (d / "report").mkdir()
         (d / "report" / "index.html").write_text(
             f"<p>qrels <code>/tmp/{tmp}/qrels.txt</code>. Written by irrepro on 2026-11-25 {when} UTC.</p>"
@@ -71,9 +74,13 @@ def test_a_missing_file_and_a_changed_report_are_differences_its_volatile_parts_
         manifest = {"written": when, "files": [{"name": "index.html", "sha256": digest}]}
         (d / "report" / ".irrepro-report").write_text(json.dumps(manifest))
     assert compare(a, b) == []
-    (b / "report" / "index.html").write_text((b / "report" / "index.html").read_text().replace("0.305", "0.306"))
+    (b / "report" / "index.html").write_text(
+        (b / "report" / "index.html").read_text().replace("0.305", "0.306")
+    )
     (b / "extra.json").write_text("{}")
-    (b / "report" / ".irrepro-report").write_text(json.dumps({"written": "x", "files": [{"name": "other.csv"}]}))
+    (b / "report" / ".irrepro-report").write_text(
+        json.dumps({"written": "x", "files": [{"name": "other.csv"}]})
+    )
     assert compare(a, b) == [
         "extra.json: only in new",
         "report/.irrepro-report: /files[0]/name: 'index.html' vs 'other.csv'",
@@ -112,8 +119,16 @@ def test_the_renames_of_issue_27_catch_only_their_labels():
     }
     for old, new in renamed.items():
         assert _rename(old, RENAMES_27) == new
-    for text in ("sign: error at 25 topics, 10-15% -> 25-30% bin", "wilcoxon: share significant, 0-10%",
-                 "paired-t: share significant, 0-10%", "full.t.0-10%", "tests.t", "Section 3: t vs sign vs Wilcoxon",
-                 "P@10 with t p in (0.01, 0.05]", "t-test more reliable than sign and Wilcoxon",
-                 "at: error at 25 topics", "AP, 50 topics, paired-t"):
+    for text in (
+        "sign: error at 25 topics, 10-15% -> 25-30% bin",
+        "wilcoxon: share significant, 0-10%",
+        "paired-t: share significant, 0-10%",
+        "full.t.0-10%",
+        "tests.t",
+        "Section 3: t vs sign vs Wilcoxon",
+        "P@10 with t p in (0.01, 0.05]",
+        "t-test more reliable than sign and Wilcoxon",
+        "at: error at 25 topics",
+        "AP, 50 topics, paired-t",
+    ):
         assert _rename(text, RENAMES_27) == text

@@ -55,8 +55,15 @@ def test_permutation_test_monte_carlo_equals_scipy_on_the_same_permutations(x, a
     r = sg.permutation_test(x, signs=_scipy_signs(7, B, n), alternative=alternative)
     assert not r.exact and r.B == B and r.alternative == alternative
     for k, (i, j) in enumerate(r.pairs):
-        ref = stats.permutation_test((x[i], x[j]), _mean_diff, permutation_type="samples", n_resamples=B,
-                                     vectorized=True, alternative=alternative, rng=np.random.default_rng(7))
+        ref = stats.permutation_test(
+            (x[i], x[j]),
+            _mean_diff,
+            permutation_type="samples",
+            n_resamples=B,
+            vectorized=True,
+            alternative=alternative,
+            rng=np.random.default_rng(7),
+        )
         assert r.p[k] == ref.pvalue
 
 
@@ -67,8 +74,14 @@ def test_permutation_test_ties_on_a_grid_equal_scipy():
     B = 500
     r = sg.permutation_test(x, signs=_scipy_signs(11, B, 20))
     for k, (i, j) in enumerate(r.pairs):
-        ref = stats.permutation_test((x[i], x[j]), _mean_diff, permutation_type="samples", n_resamples=B,
-                                     vectorized=True, rng=np.random.default_rng(11))
+        ref = stats.permutation_test(
+            (x[i], x[j]),
+            _mean_diff,
+            permutation_type="samples",
+            n_resamples=B,
+            vectorized=True,
+            rng=np.random.default_rng(11),
+        )
         assert r.p[k] == ref.pvalue
 
 
@@ -142,8 +155,15 @@ def test_tukey_hsd_largest_pair_equals_scipy_range_test(x):
         m = np.stack([s.mean(axis=axis) for s in samples])
         return m.max(axis=0) - m.min(axis=0)
 
-    ref = stats.permutation_test(tuple(x), spread, permutation_type="samples", n_resamples=B, vectorized=True,
-                                 alternative="greater", rng=np.random.default_rng(9))
+    ref = stats.permutation_test(
+        tuple(x),
+        spread,
+        permutation_type="samples",
+        n_resamples=B,
+        vectorized=True,
+        alternative="greater",
+        rng=np.random.default_rng(9),
+    )
     k = np.argmax(np.abs(r.difference))
     assert r.p[k] == ref.pvalue
     assert (r.p >= r.p[k]).all()
@@ -254,8 +274,11 @@ def test_rounding_noise_is_no_difference_for_any_test(test):
     assert r.significant(0.05)[1] or test == "unpaired-bootstrap", (test, r.p[1])
     if test in ("paired-t", "wilcoxon", "sign"):
         d = np.linspace(0.02, 0.2, 20)
-        ref = {"paired-t": stats.ttest_rel(y + d, y).pvalue, "wilcoxon": stats.wilcoxon(d).pvalue,
-               "sign": stats.binomtest(20, 20).pvalue}[test]
+        ref = {
+            "paired-t": stats.ttest_rel(y + d, y).pvalue,
+            "wilcoxon": stats.wilcoxon(d).pvalue,
+            "sign": stats.binomtest(20, 20).pvalue,
+        }[test]
         assert r.p[1] == pytest.approx(ref, rel=1e-6)
     rows = sg.compare(m[:2], baseline=0, test=test, seed=1).to_string().splitlines()[2:4]  # the two runs
     assert not any(a in r for r in rows for a in "↑↓"), rows
@@ -288,7 +311,9 @@ def test_residual_variance_is_statsmodels_anova_residual_mean_square():
 
     rng = np.random.default_rng(2)
     x = rng.beta(2, 4, size=(5, 8)) + np.linspace(0, 0.2, 5)[:, None]
-    long = pd.DataFrame({"score": x.ravel(), "system": np.repeat(np.arange(5), 8), "topic": np.tile(np.arange(8), 5)})
+    long = pd.DataFrame(
+        {"score": x.ravel(), "system": np.repeat(np.arange(5), 8), "topic": np.tile(np.arange(8), 5)}
+    )
     table = anova_lm(smf.ols("score ~ C(system) + C(topic)", data=long).fit())
     assert sg.residual_variance(x) == pytest.approx(table.loc["Residual", "mean_sq"], rel=1e-12)
 
@@ -306,8 +331,9 @@ def test_paired_effect_size_intervals_equal_scipy_bootstrap(x, kind):
         z = x[i] - x[j]
         ref = stats.bootstrap((z,), stat, n_resamples=B, method="BCa", rng=np.random.default_rng(4))
         assert r.estimate[k] == pytest.approx(stat(z), rel=1e-12)
-        assert (r.low[k], r.high[k]) == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high),
-                                                      rel=1e-9, abs=1e-12)
+        assert (r.low[k], r.high[k]) == pytest.approx(
+            (ref.confidence_interval.low, ref.confidence_interval.high), rel=1e-9, abs=1e-12
+        )
 
 
 def test_es_e_interval_equals_scipy_bootstrap_of_the_whole_matrix(x):
@@ -331,11 +357,19 @@ def test_es_e_interval_equals_scipy_bootstrap_of_the_whole_matrix(x):
     for k in (0, 7, 14):
         i, j = r.pairs[k]
         stat = es_e(i, j)
-        ref = stats.bootstrap(tuple(x), stat, paired=True, vectorized=True, n_resamples=B, method="BCa",
-                              rng=np.random.default_rng(6))
+        ref = stats.bootstrap(
+            tuple(x),
+            stat,
+            paired=True,
+            vectorized=True,
+            n_resamples=B,
+            method="BCa",
+            rng=np.random.default_rng(6),
+        )
         assert r.estimate[k] == pytest.approx(stat(*x), rel=1e-12)
-        assert (r.low[k], r.high[k]) == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high),
-                                                      rel=1e-9)
+        assert (r.low[k], r.high[k]) == pytest.approx(
+            (ref.confidence_interval.low, ref.confidence_interval.high), rel=1e-9
+        )
 
 
 def test_effect_sizes_undefined_where_the_differences_do_not_vary(x):
@@ -364,7 +398,10 @@ def test_win_tie_loss_counts_like_a_loop(x):
 def matrices(x):
     names = ("bm25", "dense_1", "rm3", "splade", "t5&co", "50%")  # LaTeX specials in run names
     topics = tuple(map(str, range(x.shape[1])))
-    return {"AP": ScoreMatrix(x, names, topics, "AP"), "nDCG@10": ScoreMatrix(np.sqrt(x), names, topics, "nDCG@10")}
+    return {
+        "AP": ScoreMatrix(x, names, topics, "AP"),
+        "nDCG@10": ScoreMatrix(np.sqrt(x), names, topics, "nDCG@10"),
+    }
 
 
 def test_compare_marks_follow_the_test(matrices):
@@ -433,12 +470,12 @@ def test_compare_refuses_measures_of_different_runs(matrices):
         sg.compare(matrices, test="permutation")
 
 
-
-
 @pytest.mark.parametrize("baseline", [None, "bm25"])
 def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
     exe = pdflatex()
-    tab = sg.compare(matrices, baseline=baseline, test="tukey", intervals=True, B=500, B_intervals=200, seed=1)
+    tab = sg.compare(
+        matrices, baseline=baseline, test="tukey", intervals=True, B=500, B_intervals=200, seed=1
+    )
     latex = tab.to_latex(label="tab:runs")
     assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
     assert "t5\\&co" in latex and "50\\%" in latex and "dense\\_1" in latex
@@ -488,7 +525,9 @@ def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
     x = ap.scores
     p = np.array([stats.ttest_rel(x[inp.runset.runs.index(r)], x[2]).pvalue for r in others])
     np.testing.assert_allclose(got.loc[others, "AP p"], p, rtol=1e-10)
-    np.testing.assert_allclose(got.loc[others, "AP p adjusted"], multipletests(p, method="holm")[1], rtol=1e-10)
+    np.testing.assert_allclose(
+        got.loc[others, "AP p adjusted"], multipletests(p, method="holm")[1], rtol=1e-10
+    )
     np.testing.assert_allclose(got["AP mean"], ap.mean())
     rc, text, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
                         "--baseline", sim_runs / "runs" / base, "--test", "sign"], capsys)  # by its file  # fmt: skip
@@ -518,7 +557,9 @@ def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
 
     inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
     base = inp.runset.runs[0]
-    rep = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="paired-t", baseline=base)
+    rep = report.analyse(
+        inp.runset, "AP", seed=2, scale="quick", progress=False, test="paired-t", baseline=base
+    )
     x = rep.scores.scores
     assert (rep.pairs["run y"] == base).all() and len(rep.pairs) == 4
     ref = [stats.ttest_rel(x[rep.runs.index(r)], x[0]).pvalue for r in rep.pairs["run x"]]

@@ -72,6 +72,7 @@ def test_exact_permutation_test_equals_scipy_permutation_test():
     r = sg.permutation_test(x, B=10_000, seed=1)
     assert r.exact
     for k, (i, j) in enumerate(r.pairs):
-        ref = stats.permutation_test((x[i], x[j]), lambda a, b: np.mean(a - b), permutation_type="samples",
-                                     n_resamples=np.inf).pvalue
+        ref = stats.permutation_test(
+            (x[i], x[j]), lambda a, b: np.mean(a - b), permutation_type="samples", n_resamples=np.inf
+        ).pvalue
         assert r.p[k] == pytest.approx(ref, rel=1e-12), (i, j)

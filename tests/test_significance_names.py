@@ -29,8 +29,9 @@ def x():
 # ------------------------------------------------------------------ old names: warn, same numbers
 
 
-@pytest.mark.parametrize("old, new", [("paired_test", "paired_bootstrap_test"),
-                                      ("unpaired_test", "unpaired_bootstrap_test")])
+@pytest.mark.parametrize(
+    "old, new", [("paired_test", "paired_bootstrap_test"), ("unpaired_test", "unpaired_bootstrap_test")]
+)
 @pytest.mark.parametrize("module", [bt, bt.pairwise], ids=["bootstrap_tests", "bootstrap_tests.pairwise"])
 def test_old_bootstrap_test_names_warn_and_give_the_same_numbers(x, module, old, new):
     with pytest.warns(DeprecationWarning, match=rf"{module.__name__}\.{old} is deprecated.*{new}"):
@@ -78,8 +79,18 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
 
     rs = data.simulate.runs(4, 12, list_length=30, seed=3)
     data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
-    args = ["compare", "--qrels", str(tmp_path / "qrels.txt"), str(tmp_path / "runs"), "-m", "AP",
-            "--baseline", rs.runs[0], "--format", "csv"]
+    args = [
+        "compare",
+        "--qrels",
+        str(tmp_path / "qrels.txt"),
+        str(tmp_path / "runs"),
+        "-m",
+        "AP",
+        "--baseline",
+        rs.runs[0],
+        "--format",
+        "csv",
+    ]
     outs, errs = {}, {}
     for corr in ("fdr_bh", "bh", "bonferroni"):
         with warnings.catch_warnings():
@@ -87,7 +98,10 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
             assert cli_main(args + ["--correction", corr]) == 0
         outs[corr], errs[corr] = capsys.readouterr()
     assert outs["bh"] == outs["fdr_bh"] != outs["bonferroni"]
-    assert "irrepro compare: --correction bh is deprecated" in errs["bh"] and "use --correction fdr_bh" in errs["bh"]
+    assert (
+        "irrepro compare: --correction bh is deprecated" in errs["bh"]
+        and "use --correction fdr_bh" in errs["bh"]
+    )
     assert "deprecated" not in errs["fdr_bh"]
 
 
@@ -113,9 +127,18 @@ def test_corrections_are_statsmodels_names():
 def test_each_test_is_implemented_in_one_module_only():
     """No module outside irrepro/significance computes a test's p-values: the kernels' and the
     bootstrap tests' definitions appear once, in significance."""
-    defs = {"paired_t_pvalues", "sign_test_pvalues", "wilcoxon_pvalues", "paired_bootstrap_test",
-            "unpaired_bootstrap_test", "bootstrap_shift_test", "permutation_test", "tukey_hsd",
-            "_studentised", "_signed_rank_counts"}
+    defs = {
+        "paired_t_pvalues",
+        "sign_test_pvalues",
+        "wilcoxon_pvalues",
+        "paired_bootstrap_test",
+        "unpaired_bootstrap_test",
+        "bootstrap_shift_test",
+        "permutation_test",
+        "tukey_hsd",
+        "_studentised",
+        "_signed_rank_counts",
+    }
     found: dict[str, list[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         for name in re.findall(r"^def (\w+)\(", path.read_text(), flags=re.M):

@@ -71,8 +71,9 @@ def test_standardized_sp_equals_standardized_ap():
     sp = ap * r
     new_ap = _toy(3, s=7)
     np.testing.assert_allclose(sz.standardize(sp), sz.standardize(ap), atol=1e-12)
-    np.testing.assert_allclose(sz.standardize(new_ap * r, sz.factors(sp)),
-                               sz.standardize(new_ap, sz.factors(ap)), atol=1e-12)
+    np.testing.assert_allclose(
+        sz.standardize(new_ap * r, sz.factors(sp)), sz.standardize(new_ap, sz.factors(ap)), atol=1e-12
+    )
     np.testing.assert_allclose(sz.r_normalize(sp, r), ap, atol=1e-12)
 
 
@@ -179,7 +180,9 @@ def test_discriminative_power_against_loop():
 def test_item_total_correlation_against_loop():
     x = _toy(17)
     for corrected in (True, False):
-        expect = [np.corrcoef(x[:, t], x.sum(1) - (x[:, t] if corrected else 0))[0, 1] for t in range(x.shape[1])]
+        expect = [
+            np.corrcoef(x[:, t], x.sum(1) - (x[:, t] if corrected else 0))[0, 1] for t in range(x.shape[1])
+        ]
         np.testing.assert_allclose(sz.item_total_correlation(x, corrected=corrected), expect)
 
 
@@ -232,5 +235,7 @@ def test_drmse_is_nan_without_a_warning_where_no_mean_varies():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert np.isnan(sz.drmse(np.zeros(5), np.zeros(5)))
-        got = sz.drmse(np.vstack([np.zeros(4), [0.1, 0.2, 0.3, 0.5]]), np.vstack([np.zeros(4), [0.2, 0.2, 0.4, 0.4]]))
+        got = sz.drmse(
+            np.vstack([np.zeros(4), [0.1, 0.2, 0.3, 0.5]]), np.vstack([np.zeros(4), [0.2, 0.2, 0.4, 0.4]])
+        )
     assert np.isnan(got[0]) and np.isfinite(got[1])

@@ -37,15 +37,25 @@ def test_bootstrap_sd_ignores_undefined_samples():
 def test_bca_interval_equals_scipy_on_the_same_replicates(dist):
     rng = np.random.default_rng(SEED)
     x = rng.normal(size=25) if dist == "normal" else rng.exponential(size=25) ** 2
-    res = stats.bootstrap((x,), np.mean, n_resamples=3000, method="BCa", random_state=np.random.default_rng(3))
+    res = stats.bootstrap(
+        (x,), np.mean, n_resamples=3000, method="BCa", random_state=np.random.default_rng(3)
+    )
     jack = np.array([np.delete(x, i).mean() for i in range(len(x))])
     lo, hi = st.bca_interval(x.mean(), res.bootstrap_distribution, jackknife=jack)
     assert lo == pytest.approx(res.confidence_interval.low, rel=1e-12, abs=1e-12)
     assert hi == pytest.approx(res.confidence_interval.high, rel=1e-12, abs=1e-12)
-    res90 = stats.bootstrap((x,), np.mean, n_resamples=3000, method="BCa", confidence_level=0.9,
-                            random_state=np.random.default_rng(3))
+    res90 = stats.bootstrap(
+        (x,),
+        np.mean,
+        n_resamples=3000,
+        method="BCa",
+        confidence_level=0.9,
+        random_state=np.random.default_rng(3),
+    )
     lo90, hi90 = st.bca_interval(x.mean(), res90.bootstrap_distribution, jackknife=jack, level=0.9)
-    assert (lo90, hi90) == pytest.approx((res90.confidence_interval.low, res90.confidence_interval.high), rel=1e-12)
+    assert (lo90, hi90) == pytest.approx(
+        (res90.confidence_interval.low, res90.confidence_interval.high), rel=1e-12
+    )
 
 
 def test_bca_is_vectorised_and_handles_nan_replicates():
@@ -108,14 +118,20 @@ def test_meta_analysis_equals_statsmodels_and_the_formulas():
     s = rng.uniform(0.1, 0.5, 30)
     res = combine_effects(d, s**2, method_re="dl")
     fe, re = st.meta_analysis(d, s, "fixed"), st.meta_analysis(d, s, "dl")
-    assert fe.effect == pytest.approx(res.mean_effect_fe, rel=1e-12) and fe.se == pytest.approx(res.sd_eff_w_fe, rel=1e-12)
-    assert re.effect == pytest.approx(res.mean_effect_re, rel=1e-12) and re.se == pytest.approx(res.sd_eff_w_re, rel=1e-12)
+    assert fe.effect == pytest.approx(res.mean_effect_fe, rel=1e-12) and fe.se == pytest.approx(
+        res.sd_eff_w_fe, rel=1e-12
+    )
+    assert re.effect == pytest.approx(res.mean_effect_re, rel=1e-12) and re.se == pytest.approx(
+        res.sd_eff_w_re, rel=1e-12
+    )
     assert re.tau2 == pytest.approx(res.tau2, rel=1e-12) and fe.q == pytest.approx(res.q, rel=1e-12)
     ci_fe, ci_re = res.conf_int(alpha=0.05, use_t=False)[:2]
     assert (fe.lower, fe.upper) == pytest.approx(tuple(ci_fe), rel=1e-12)
     assert (re.lower, re.upper) == pytest.approx(tuple(ci_re), rel=1e-12)
     fixed, se, q, tau2, rand, se_re = _literal_meta(d, s)
-    assert (fe.effect, fe.se, fe.q, re.tau2, re.effect, re.se) == pytest.approx((fixed, se, q, tau2, rand, se_re), rel=1e-10)
+    assert (fe.effect, fe.se, fe.q, re.tau2, re.effect, re.se) == pytest.approx(
+        (fixed, se, q, tau2, rand, se_re), rel=1e-10
+    )
     assert fe.p_one_sided == pytest.approx(stats.norm.sf((d / s).sum() / np.sqrt(30)))
     assert re.p_one_sided == pytest.approx(stats.norm.sf(re.effect / re.se))
     assert fe.k == re.k == 30

@@ -59,7 +59,9 @@ def test_runs_and_qrels_from_fifos_match_the_files(tmp_path):
         os.mkfifo(f)
         fifos.append(f)
         # a writer in a thread, as a shell would feed a FIFO; gzipped, like `zcat`'s input
-        threading.Thread(target=lambda f=f, t=text: f.write_bytes(gzip.compress(t.encode())), daemon=True).start()
+        threading.Thread(
+            target=lambda f=f, t=text: f.write_bytes(gzip.compress(t.encode())), daemon=True
+        ).start()
     got = _ap([fifos[0]], fifos[1])
     np.testing.assert_array_equal(got, _ap([run], qrels))
 
@@ -130,7 +132,9 @@ def test_a_gzip_bomb_is_refused_with_its_ratio_not_as_corrupt(tmp_path):
     size = _bomb(bomb, 64)
     assert (64 << 20) > data.GZIP_MAX_RATIO * size + (1 << 20)  # it is one, by the stated limit
     for read in (data.read_run, data.read_qrels):
-        with pytest.raises(DataError, match=f"decompresses to more than {data.GZIP_MAX_RATIO} times its size"):
+        with pytest.raises(
+            DataError, match=f"decompresses to more than {data.GZIP_MAX_RATIO} times its size"
+        ):
             read(bomb)
     zeros = tmp_path / "zeros.gz"
     _bomb(zeros, 64, b"\0" * 64)  # the classic bomb: refused by its ratio before any NUL is read
@@ -186,7 +190,9 @@ print((status("VmHWM") - base) * 1024)
 """
 
 
-@pytest.mark.skipif(not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs")
+@pytest.mark.skipif(
+    not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs"
+)
 def test_a_large_qrels_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
     # 400,000 judgments of distinct documents: the peak memory of reading and evaluating them
     # was ~24 times the file (a Python string per id, twice, and a hash table of the ids)
@@ -203,7 +209,9 @@ def test_a_large_qrels_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
                          env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
     assert out.returncode == 0, out.stderr
     peak = int(out.stdout)
-    assert peak < 10 * qrels.stat().st_size, f"{peak / 1e6:.0f} MB for a {qrels.stat().st_size / 1e6:.0f} MB qrels"
+    assert peak < 10 * qrels.stat().st_size, (
+        f"{peak / 1e6:.0f} MB for a {qrels.stat().st_size / 1e6:.0f} MB qrels"
+    )
 
 
 def test_the_vocabulary_made_on_first_use_is_every_id_of_runs_and_qrels_sorted(tmp_path):
@@ -262,8 +270,11 @@ def test_a_file_of_many_pieces_reads_as_one_and_a_late_nul_names_its_line(tmp_pa
     r, w = os.pipe()
     threading.Thread(target=lambda: (os.write(w, lines.encode()), os.close(w)), daemon=True).start()
     try:
-        assert whole.sort_values(["topic", "doc"]).reset_index(drop=True).equals(
-            data.read_run(f"/dev/fd/{r}").table.sort_values(["topic", "doc"]).reset_index(drop=True))
+        assert (
+            whole.sort_values(["topic", "doc"])
+            .reset_index(drop=True)
+            .equals(data.read_run(f"/dev/fd/{r}").table.sort_values(["topic", "doc"]).reset_index(drop=True))
+        )
     finally:
         os.close(r)
     p.write_text(lines + "1 Q0 d\x00 1 1.0 tag\n" + lines[:5000])

@@ -92,7 +92,9 @@ def test_pvalues_keep_leading_shape_and_reject_bad_input():
 
 def _matrix(scores, measure="AP", name="sim"):
     S, T = scores.shape
-    return ScoreMatrix(scores, tuple(f"r{i}" for i in range(S)), tuple(str(t) for t in range(T)), measure, name, "simulated")
+    return ScoreMatrix(
+        scores, tuple(f"r{i}" for i in range(S)), tuple(str(t) for t in range(T)), measure, name, "simulated"
+    )
 
 
 def _reference_swap(X, n, i1, i2, filters):
@@ -121,8 +123,10 @@ def _reference_swap(X, n, i1, i2, filters):
                         "wilcoxon": stats.wilcoxon(x, y).pvalue,
                     }
                 lo = min(m1a, m1b)
-                bins = [int(np.floor(abs(d1) / 0.01 + 1e-9)),
-                        int(np.floor(abs(d1) / lo / 0.05 + 1e-9)) if lo > 0 else 99]
+                bins = [
+                    int(np.floor(abs(d1) / 0.01 + 1e-9)),
+                    int(np.floor(abs(d1) / lo / 0.05 + 1e-9)) if lo > 0 else 99,
+                ]
                 for f, name in enumerate(filters):
                     test, plo, phi = ts.FILTERS[name]
                     if test is not None and not (p[test] > plo and p[test] <= phi):
@@ -181,8 +185,11 @@ def test_null_model_type_one_error_near_alpha():
         a, b = np.triu_indices(S, 1)
         D_all.append((X[a] - X[b])[:, idx])
     D = np.concatenate(D_all)
-    for f, lo, hi in ((sg.paired_t_pvalues, 0.035, 0.065), (sg.wilcoxon_pvalues, 0.035, 0.065),
-                      (sg.sign_test_pvalues, 0.02, 0.065)):  # sign test is conservative (discrete)
+    for f, lo, hi in (
+        (sg.paired_t_pvalues, 0.035, 0.065),
+        (sg.wilcoxon_pvalues, 0.035, 0.065),
+        (sg.sign_test_pvalues, 0.02, 0.065),
+    ):  # sign test is conservative (discrete)
         rate = np.mean(f(D) <= 0.05)
         assert lo < rate < hi, (f.__name__, rate)
 
@@ -205,8 +212,22 @@ def test_growth_fit_recovers_exponential_and_handles_zeros():
     errors[0, 1, :, 0] = np.round(true * 10_000)
     errors[0, 1, ::2, 1] = 100  # zero-error sizes are skipped
     errors[0, 1, :2, 2] = 50  # only two usable sizes -> not fitted
-    res = ts.SwapExperiment("AP", "disjoint", sizes, 50, ("none",), ("absolute", "relative"), 0.01, 0.05,
-                            trials, errors, np.zeros((21, 50)), np.ones((21, 50)), 1, ("x",))
+    res = ts.SwapExperiment(
+        "AP",
+        "disjoint",
+        sizes,
+        50,
+        ("none",),
+        ("absolute", "relative"),
+        0.01,
+        0.05,
+        trials,
+        errors,
+        np.zeros((21, 50)),
+        np.ones((21, 50)),
+        1,
+        ("x",),
+    )
     fit = ts.growth_fit(res)
     assert fit.projected[0] == pytest.approx(0.9 * np.exp(-1.0), rel=1e-3)
     assert fit.n_points[1] == 11 and fit.projected[1] == pytest.approx(0.01)
@@ -249,10 +270,28 @@ def test_pool_sizes_by_hand():
     from irrepro.data import Run, build_runset, qrels_from_records
 
     runs = [
-        Run("a", pd.DataFrame({"topic": ["1"] * 3 + ["2"] * 2, "doc": ["d1", "d2", "d3", "d1", "d4"],
-                               "score": [3, 2, 1, 2, 1], "rank": [1, 2, 3, 1, 2]})),
-        Run("b", pd.DataFrame({"topic": ["1"] * 2 + ["2"] * 3, "doc": ["d2", "d5", "d4", "d6", "d7"],
-                               "score": [3, 2, 3, 2, 1], "rank": [1, 2, 1, 2, 3]})),
+        Run(
+            "a",
+            pd.DataFrame(
+                {
+                    "topic": ["1"] * 3 + ["2"] * 2,
+                    "doc": ["d1", "d2", "d3", "d1", "d4"],
+                    "score": [3, 2, 1, 2, 1],
+                    "rank": [1, 2, 3, 1, 2],
+                }
+            ),
+        ),
+        Run(
+            "b",
+            pd.DataFrame(
+                {
+                    "topic": ["1"] * 2 + ["2"] * 3,
+                    "doc": ["d2", "d5", "d4", "d6", "d7"],
+                    "score": [3, 2, 3, 2, 1],
+                    "rank": [1, 2, 1, 2, 3],
+                }
+            ),
+        ),
     ]
     q = qrels_from_records([("1", "d2", 1), ("1", "d5", 2), ("2", "d7", 1), ("2", "d1", 0)])
     rs = build_runset(runs, q, name="toy")

@@ -76,17 +76,23 @@ def _level_entries():
     return {
         "stats.check_level": lambda lv: stats.check_level(lv),
         "stats.bca_interval": lambda lv: stats.bca_interval(_REPS.mean(axis=1), _REPS, level=lv),
-        "stats.meta_analysis": lambda lv: stats.meta_analysis([0.1, 0.3, 0.2], [0.1, 0.2, 0.1], level=lv).upper,
+        "stats.meta_analysis": lambda lv: (
+            stats.meta_analysis([0.1, 0.3, 0.2], [0.1, 0.2, 0.1], level=lv).upper
+        ),
         "significance.compare": lambda lv: significance.compare(
-            _X, intervals=True, level=lv, seed=1).low.to_numpy(),
+            _X, intervals=True, level=lv, seed=1
+        ).low.to_numpy(),
         "significance.compare(baseline)": lambda lv: significance.compare(
-            _X, baseline=0, intervals=True, level=lv, seed=1).high.to_numpy(),
-        "significance.effect_sizes": lambda lv: significance.effect_sizes(
-            _X, baseline=0, level=lv, B=50, seed=1).low,
+            _X, baseline=0, intervals=True, level=lv, seed=1
+        ).high.to_numpy(),
+        "significance.effect_sizes": lambda lv: (
+            significance.effect_sizes(_X, baseline=0, level=lv, B=50, seed=1).low
+        ),
         "PairwiseTest.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
         "bootstrap_tests.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
-        "corpus_bootstrap.intervals_from_replicates": lambda lv: cb.intervals_from_replicates(
-            _REPS.mean(axis=1), _REPS, level=lv)["logit"].upper,
+        "corpus_bootstrap.intervals_from_replicates": lambda lv: (
+            cb.intervals_from_replicates(_REPS.mean(axis=1), _REPS, level=lv)["logit"].upper
+        ),
         "corpus_bootstrap.predicted_in_interval": lambda lv: cb.predicted_in_interval(lv),
         "standardize.mean_intervals": lambda lv: sz.mean_intervals(_X, level=lv),
         "standardize.binomial_interval": lambda lv: sz.binomial_interval(3, 20, level=lv),
@@ -100,8 +106,10 @@ def test_a_level_given_as_a_percentage_is_read_as_the_fraction(entry):
     mean_intervals, a refusal in effect_sizes): the same numbers as ``level=0.95``."""
     f = _level_entries()[entry]
     as_fraction, as_percent = f(0.95), f(95)
-    np.testing.assert_equal(np.asarray(as_percent, dtype=object if isinstance(as_percent, dict) else None),
-                            np.asarray(as_fraction, dtype=object if isinstance(as_fraction, dict) else None))
+    np.testing.assert_equal(
+        np.asarray(as_percent, dtype=object if isinstance(as_percent, dict) else None),
+        np.asarray(as_fraction, dtype=object if isinstance(as_fraction, dict) else None),
+    )
 
 
 @pytest.mark.parametrize("bad", [0, 1, 100, -5, 150, math.nan, math.inf, True, "95"])
@@ -114,8 +122,9 @@ def test_a_level_out_of_range_is_refused_naming_it(entry, bad):
 def test_compare_level_on_the_command_line(tmp_path, capsys):
     """``--level 95`` gives the table of ``--level 0.95`` (it was an IndexError); 0, 1, 100, a
     negative and NaN are refused by argparse, naming --level (``--level 0`` printed a "0% CI")."""
-    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1],
-                                         "c": [1, 1, 1, 0, 0, 1]})
+    qrels, runs = _write_runs(
+        tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1], "c": [1, 1, 1, 0, 0, 1]}
+    )
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--seed", "1"]
     rc, fraction, err = run_cli([*base, "--level", "0.95"], capsys)
     assert rc == 0, err
@@ -199,7 +208,8 @@ def _matrix_entries():
         "significance.pairwise_test": lambda m: significance.pairwise_test(m, "wilcoxon"),
         "standardize.standardize": lambda m: sz.standardize(m),
         "known_truth.self_significance_null": lambda m: kt.self_significance_null(
-            m, n_topics=5, trials=2, seed=1),
+            m, n_topics=5, trials=2, seed=1
+        ),
     }
 
 
@@ -217,9 +227,21 @@ def test_a_non_finite_score_is_refused_naming_its_system_and_topic(entry, bad):
 # repeated options
 # --------------------------------------------------------------------------------------------
 
-_VALUES = {"qrels": "q", "baseline": "r", "alpha": "0.05", "level": "0.95", "B": "10", "seed": "1",
-           "jobs": "1", "scheduler": "local", "digits": "3", "rel": "1", "depth": "10", "out": "o",
-           "measure": "AP"}
+_VALUES = {
+    "qrels": "q",
+    "baseline": "r",
+    "alpha": "0.05",
+    "level": "0.95",
+    "B": "10",
+    "seed": "1",
+    "jobs": "1",
+    "scheduler": "local",
+    "digits": "3",
+    "rel": "1",
+    "depth": "10",
+    "out": "o",
+    "measure": "AP",
+}
 
 
 def _single_valued_options():
@@ -246,14 +268,23 @@ def test_a_single_valued_option_given_twice_is_refused(command, option, value, c
     rc, out, err = run_cli([*command.split(), option, value, option, value], capsys)
     assert rc == 2 and out == ""
     line = err.strip().splitlines()[-1]
-    assert re.search(rf"error: argument (\S+/)?{re.escape(option)}: given twice \({re.escape(option)} .*, then "
-                     rf"{re.escape(option)} .*\): give it once$", line), line
+    assert re.search(
+        rf"error: argument (\S+/)?{re.escape(option)}: given twice \({re.escape(option)} .*, then "
+        rf"{re.escape(option)} .*\): give it once$",
+        line,
+    ), line
 
 
 def test_the_single_valued_options_are_all_found():
     found = {(c, o) for c, o, _ in _single_valued_options()}
-    assert {("compare", "--baseline"), ("report", "--baseline"), ("compare", "--level"), ("eval", "--format"),
-            ("report", "--out"), ("report", "--measure")} <= found
+    assert {
+        ("compare", "--baseline"),
+        ("report", "--baseline"),
+        ("compare", "--level"),
+        ("eval", "--format"),
+        ("report", "--out"),
+        ("report", "--measure"),
+    } <= found
 
 
 def test_options_meant_to_repeat_still_repeat():
@@ -295,8 +326,11 @@ def test_compare_names_two_identical_runs(tmp_path, capsys):
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 0, 1], "b": [1, 0, 1, 0, 1], "c": [0, 1, 1, 1, 0]})
     rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a"], capsys)
     assert rc == 0, err
-    assert re.search(r"No test of AP for 1 pair \(p: -\): no variance: runs (b and a|a and b) score the same "
-                     r"on every topic\.", out)
+    assert re.search(
+        r"No test of AP for 1 pair \(p: -\): no variance: runs (b and a|a and b) score the same "
+        r"on every topic\.",
+        out,
+    )
     _no_nan(out)
 
 
@@ -339,15 +373,27 @@ def _empty(*columns: str) -> pd.DataFrame:
 @pytest.mark.parametrize(
     "what,call,message",
     [
-        ("runs DataFrame", lambda: data.load_runs(_empty("query_id", "doc_id", "score"), _QRELS),
-         "run DataFrame: has no rows"),
-        ("named runs DataFrame", lambda: data.load_runs(_empty("qid", "docno", "score", "name"), _QRELS),
-         "run DataFrame: has no rows"),
+        (
+            "runs DataFrame",
+            lambda: data.load_runs(_empty("query_id", "doc_id", "score"), _QRELS),
+            "run DataFrame: has no rows",
+        ),
+        (
+            "named runs DataFrame",
+            lambda: data.load_runs(_empty("qid", "docno", "score", "name"), _QRELS),
+            "run DataFrame: has no rows",
+        ),
         ("runs dict", lambda: data.load_runs({"x": {}}, _QRELS), "run 'run' has no rows"),
-        ("qrels DataFrame", lambda: data.load_qrels(_empty("query_id", "doc_id", "relevance")),
-         "qrels DataFrame: empty"),
-        ("qrels DataFrame of runs", lambda: data.load_runs(_RUN, _empty("qid", "docno", "label")),
-         "qrels DataFrame: empty"),
+        (
+            "qrels DataFrame",
+            lambda: data.load_qrels(_empty("query_id", "doc_id", "relevance")),
+            "qrels DataFrame: empty",
+        ),
+        (
+            "qrels DataFrame of runs",
+            lambda: data.load_runs(_RUN, _empty("qid", "docno", "label")),
+            "qrels DataFrame: empty",
+        ),
         ("qrels dict", lambda: data.load_qrels({}), "qrels dict: empty"),
     ],
 )

@@ -142,7 +142,7 @@ def _setup_cell(config):
         f'    %pip install --quiet "irrepro @ git+{url}@{ref}"\n'
         'if importlib.util.find_spec("myst_nb") is None:\n'
         f'    %pip install --quiet "myst-nb=={myst_nb.__version__}"\n'
-        'here = pathlib.Path.cwd()\n'
+        "here = pathlib.Path.cwd()\n"
         'if not any((d / "book" / "papers").is_dir() for d in (here, *here.parents)):\n'
         f"    for name in {files!r}:\n"
         '        (here / "book" / name).parent.mkdir(parents=True, exist_ok=True)\n'
@@ -261,7 +261,10 @@ def _drop_hidden_solutions(app, doctree):
     for start in list(doctree.findall(_HiddenSolution)):
         parent = start.parent
         i = parent.index(start)
-        j = next((k for k in range(i, len(parent.children)) if isinstance(parent.children[k], solution_end_node)), None)
+        j = next(
+            (k for k in range(i, len(parent.children)) if isinstance(parent.children[k], solution_end_node)),
+            None,
+        )
         if j is None:
             raise ValueError(f"{app.env.docname}: solution-start without solution-end")
         del parent.children[i : j + 1]
@@ -281,7 +284,8 @@ def _doc_comment(modname: str, name: str, obj) -> list[str] | None:
 
     sibling = modname.rpartition(".")[0] + "._"
     homes = [modname] + sorted(
-        m for m, mod in list(sys.modules.items())
+        m
+        for m, mod in list(sys.modules.items())
         if (m.startswith(modname + ".") or m.startswith(sibling)) and getattr(mod, name, None) is obj
     )
     for home in homes:

@@ -125,10 +125,12 @@ def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
         raise ValueError(f"status {status!r}: one of {STATUSES}")
     sym, fg, bg, border, style = _BADGES[status]
     width = "3px" if style == "double" else "1px"
-    badge = (f'<span class="irrepro-status" data-status="{status}" title="{html.escape(reason)}" '
-             f'style="display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.7em;'
-             f'font-size:.85em;line-height:1.5;color:{fg};background:{bg};border:{width} {style} {border}">'
-             f'<span aria-hidden="true">{sym}</span> {status}</span>')
+    badge = (
+        f'<span class="irrepro-status" data-status="{status}" title="{html.escape(reason)}" '
+        f'style="display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.7em;'
+        f'font-size:.85em;line-height:1.5;color:{fg};background:{bg};border:{width} {style} {border}">'
+        f'<span aria-hidden="true">{sym}</span> {status}</span>'
+    )
     if note is not None:
         badge += f'<sup class="irrepro-note-ref">{note}</sup>'
     return badge
@@ -147,8 +149,15 @@ def _cell(x) -> str:
     return html.escape(str(x))
 
 
-def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str, Sequence[str]] | None = None,
-                 anchor: str = "", hide: Sequence[str] = (), badges: Sequence[str] = ()) -> _HTML:
+def status_table(
+    frame: pd.DataFrame,
+    caption: str = "",
+    *,
+    titles: Mapping[str, Sequence[str]] | None = None,
+    anchor: str = "",
+    hide: Sequence[str] = (),
+    badges: Sequence[str] = (),
+) -> _HTML:
     """A table with its ``status`` column drawn as badges and its reasons as footnotes.
 
     A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
@@ -190,8 +199,11 @@ def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str,
                 cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
             elif c in badges:
                 tip = r.get(f"{c} reason")
-                cells.append(f"<td>{_cell(None)}</td>" if _missing(r[c]) else
-                             f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>')
+                cells.append(
+                    f"<td>{_cell(None)}</td>"
+                    if _missing(r[c])
+                    else f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>'
+                )
             else:
                 t = titles.get(c, [])
                 tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
@@ -204,8 +216,10 @@ def status_table(frame: pd.DataFrame, caption: str = "", *, titles: Mapping[str,
         items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
         foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
     ident = f' id="cmp-{anchor}"' if anchor else ""
-    return _HTML(f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
-                 f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>")
+    return _HTML(
+        f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
+    )
 
 
 def collections_table() -> pd.DataFrame:

@@ -27,9 +27,7 @@ PAPERS = (
 #: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
 #: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
 #: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`).
-STUDIES = (
-    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
-)
+STUDIES = (("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),)
 
 
 #: Environment variable naming the book's directory (the one holding ``papers/`` and
@@ -65,8 +63,10 @@ def book_dir() -> Path:
         if (c / "papers").is_dir():
             return c
     raise FileNotFoundError(
-        "the book's papers/ directory was not found (tried " + ", ".join(str(c) for c in candidates[:4])
-        + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory")
+        "the book's papers/ directory was not found (tried "
+        + ", ".join(str(c) for c in candidates[:4])
+        + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory"
+    )
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,12 @@ class PaperValue:
     @property
     def where(self) -> str:
         """Where the paper prints it: ``"§6.2, Table 1, linear (all runs), below / in / above (%)"``."""
-        parts = [f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
-                 self.table, self.row, self.column]
+        parts = [
+            f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
+            self.table,
+            self.row,
+            self.column,
+        ]
         return ", ".join(p for p in parts if p)
 
     def part(self, i: int, column: str | None = None) -> PaperValue:
@@ -121,9 +125,13 @@ class PaperValue:
     def join(values: Sequence[PaperValue], sep: str = " / ") -> PaperValue:
         """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
         first = values[0]
-        return replace(first, key="+".join(v.key for v in values), value=sep.join(str(v.value) for v in values),
-                       row=" / ".join(dict.fromkeys(v.row for v in values)),
-                       column=" / ".join(dict.fromkeys(v.column for v in values)))
+        return replace(
+            first,
+            key="+".join(v.key for v in values),
+            value=sep.join(str(v.value) for v in values),
+            row=" / ".join(dict.fromkeys(v.row for v in values)),
+            column=" / ".join(dict.fromkeys(v.column for v in values)),
+        )
 
 
 class PaperNumbers(Mapping):
@@ -147,8 +155,13 @@ class PaperNumbers(Mapping):
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
 
-    def __init__(self, paper: str, entries: Mapping[str, Mapping], source: str = "",
-                 names: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        paper: str,
+        entries: Mapping[str, Mapping],
+        source: str = "",
+        names: Mapping[str, str] | None = None,
+    ):
         self.paper = paper
         self.source = source
         #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
@@ -157,18 +170,26 @@ class PaperNumbers(Mapping):
         for key, e in entries.items():
             unknown = set(e) - set(self._FIELDS)
             if unknown or "value" not in e or "section" not in e or "table" not in e:
-                raise ValueError(f"{source or paper}: entry {key!r} needs table, value and section "
-                                 f"(and may have row, column, wording){'; unknown ' + str(sorted(unknown)) if unknown else ''}")
-            self._values[str(key)] = PaperValue(paper, str(key), e["value"], **{
-                k: "" if e.get(k) is None else str(e[k]) for k in self._FIELDS if k != "value"})
+                raise ValueError(
+                    f"{source or paper}: entry {key!r} needs table, value and section "
+                    f"(and may have row, column, wording){'; unknown ' + str(sorted(unknown)) if unknown else ''}"
+                )
+            self._values[str(key)] = PaperValue(
+                paper,
+                str(key),
+                e["value"],
+                **{k: "" if e.get(k) is None else str(e[k]) for k in self._FIELDS if k != "value"},
+            )
 
     def __getitem__(self, key: str) -> PaperValue:
         try:
             return self._values[key]
         except KeyError:
             near = [k for k in self._values if k.split(".")[0] == key.split(".")[0]]
-            raise KeyError(f"{self.source or self.paper} has no {key!r}"
-                           + (f" (entries of that table: {', '.join(near)})" if near else "")) from None
+            raise KeyError(
+                f"{self.source or self.paper} has no {key!r}"
+                + (f" (entries of that table: {', '.join(near)})" if near else "")
+            ) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -188,8 +209,19 @@ class PaperNumbers(Mapping):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: key, table / figure, row, column, value, section."""
-        return pd.DataFrame([{"key": v.key, "table / figure": v.table, "row": v.row, "column": v.column,
-                              "value": v.value, "section": v.section} for v in self._values.values()])
+        return pd.DataFrame(
+            [
+                {
+                    "key": v.key,
+                    "table / figure": v.table,
+                    "row": v.row,
+                    "column": v.column,
+                    "value": v.value,
+                    "section": v.section,
+                }
+                for v in self._values.values()
+            ]
+        )
 
 
 @functools.cache
@@ -198,7 +230,9 @@ def _read_numbers(path: str, mtime: float) -> PaperNumbers:
 
     doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     if not isinstance(doc, Mapping) or not isinstance(doc.get("numbers"), Mapping):
-        raise ValueError(f"{path}: expected 'paper' and a mapping 'numbers: {{key: {{table, row, column, value, section}}}}'")
+        raise ValueError(
+            f"{path}: expected 'paper' and a mapping 'numbers: {{key: {{table, row, column, value, section}}}}'"
+        )
     paper = Path(path).stem
     if doc.get("paper") != paper:
         raise ValueError(f"{path}: 'paper' is {doc.get('paper')!r}, the file name says {paper!r}")

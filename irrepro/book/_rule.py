@@ -13,14 +13,28 @@ import numpy as np
 
 from ..stats import Z95  # tolerances built from a standard error are Z95 x se
 
-__all__ = ["STATUSES", "REPLICATED", "PARTLY", "NOT_REPLICATED", "NOT_COMPARABLE", "verdict", "judge", "judge_row",
-           "spread_notes"]
+__all__ = [
+    "STATUSES",
+    "REPLICATED",
+    "PARTLY",
+    "NOT_REPLICATED",
+    "NOT_COMPARABLE",
+    "verdict",
+    "judge",
+    "judge_row",
+    "spread_notes",
+]
 
 #: replicated, or not comparable (the paper gives no number, or our data cannot speak to it).
 STATUSES = ("replicated", "partly", "not replicated", "not comparable")
 REPLICATED, PARTLY, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
 
-_VERDICTS = {"holds": REPLICATED, "partly": PARTLY, "does not": NOT_REPLICATED, "not testable": NOT_COMPARABLE}
+_VERDICTS = {
+    "holds": REPLICATED,
+    "partly": PARTLY,
+    "does not": NOT_REPLICATED,
+    "not testable": NOT_COMPARABLE,
+}
 _WORDS = {s: s for s in STATUSES} | _VERDICTS
 _VERDICT_OF = {v: k for k, v in _VERDICTS.items()}
 #: the keys of a comparison row that feed the rule and are not shown as columns
@@ -128,7 +142,9 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         elif cmp in {"<", "<=", "≤", "under", "below", "less than"}:
             out.append(_Value(-math.inf, float(a), 0.0, pct))
         else:  # a count "k of n" is exact
-            out.append(_Value(float(a), float(a), 0.0 if (m["x"] or "").startswith("of") else _half_unit(a), pct))
+            out.append(
+                _Value(float(a), float(a), 0.0 if (m["x"] or "").startswith("of") else _half_unit(a), pct)
+            )
     return out
 
 
@@ -136,8 +152,17 @@ def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
 
-def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str = "",
-          status: str | None = None, reason: str = "") -> tuple[str, str]:
+def judge(
+    paper,
+    ours,
+    *,
+    tol: float | None = None,
+    se=None,
+    n=None,
+    basis: str = "",
+    status: str | None = None,
+    reason: str = "",
+) -> tuple[str, str]:
     """The status of one paper-vs-ours row and the reason for it: the scorecard's rule.
 
     1. A row whose ``status`` is given (a :func:`verdict` word - holds / partly / does not - or one
@@ -225,8 +250,10 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
             return REPLICATED, "the same answer" + extra
         if {said_p, said_o} <= {"yes", "no"}:
             return NOT_REPLICATED, "the opposite answer" + extra
-        raise ValueError(f"paper {paper!r} vs ours {ours!r}: give the row a status "
-                         "(book.verdict(...) or 'not comparable' with a reason)")
+        raise ValueError(
+            f"paper {paper!r} vs ours {ours!r}: give the row a status "
+            "(book.verdict(...) or 'not comparable' with a reason)"
+        )
     if len(p) == 1 and len(o) > 1:
         p = p * len(o)
     elif len(o) == 1 and len(p) > 1:
@@ -259,28 +286,39 @@ def judge(paper, ours, *, tol: float | None = None, se=None, n=None, basis: str 
     bases = []
     if n is not None:
         nn = [", ".join(dict.fromkeys(f"{v:.0f}" for v in x)) for x in (n_p, n_o)]
-        bases.append("1.96 binomial se, n = " + (f"{nn[1]} (ours)" if nn[0] == "nan" else f"{nn[0]} (paper) / {nn[1]} (ours)"))
+        bases.append(
+            "1.96 binomial se, n = "
+            + (f"{nn[1]} (ours)" if nn[0] == "nan" else f"{nn[0]} (paper) / {nn[1]} (ours)")
+        )
     elif se is not None:
         bases.append("1.96 se of the difference")
     if tol:
         bases.append(basis or "the chapter's tolerance")
     why = " or ".join(bases) or "the printed precision"
-    within = ("±" + "/".join(dict.fromkeys(_fmt(t) for t in tols)) + f" ({why})") if max(tols) > 0 else "exactly"
+    within = (
+        ("±" + "/".join(dict.fromkeys(_fmt(t) for t in tols)) + f" ({why})") if max(tols) > 0 else "exactly"
+    )
     where = "bound" if all(math.isinf(a.lo) or math.isinf(a.hi) for a in p) else "range"
     if k == m and max(offs) == 0 and any(a.lo != a.hi for a in p):
         st, txt = REPLICATED, f"inside the paper's {where}"
     elif k == m:
         st = REPLICATED
-        txt = ("equal" if within == "exactly" else f"within {within}") if m == 1 else f"all {m} within {within}"
+        txt = (
+            ("equal" if within == "exactly" else f"within {within}") if m == 1 else f"all {m} within {within}"
+        )
     else:
         st = PARTLY if k else NOT_REPLICATED
         worst = max(o_ - t for o_, t in zip(offs, tols))
         if within == "exactly":
             txt = (f"{k} of {m} agree; " if m > 1 else "") + (
-                f"outside the paper's {where} by up to {_fmt(worst)}" if any(a.lo != a.hi for a in p)
-                else f"differs by up to {_fmt(worst)}")
+                f"outside the paper's {where} by up to {_fmt(worst)}"
+                if any(a.lo != a.hi for a in p)
+                else f"differs by up to {_fmt(worst)}"
+            )
         else:
-            txt = (f"{k} of {m} within {within}" if m > 1 else f"outside {within}") + f"; beyond it by up to {_fmt(worst)}"
+            txt = (
+                f"{k} of {m} within {within}" if m > 1 else f"outside {within}"
+            ) + f"; beyond it by up to {_fmt(worst)}"
     return st, txt + extra
 
 
@@ -381,6 +419,8 @@ def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> l
         for r in rows:
             st = judge_row(r)[0]
             counts[st] = counts.get(st, 0) + 1
-        statuses = ", ".join(f"{n} {st}" for st, n in sorted(counts.items(), key=lambda x: STATUSES.index(x[0])))
+        statuses = ", ".join(
+            f"{n} {st}" for st, n in sorted(counts.items(), key=lambda x: STATUSES.index(x[0]))
+        )
         out.append(f"{label + ': ' if label else ''}{shown} ({statuses})")
     return out

@@ -20,11 +20,33 @@ from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
 from ._tables import _SESSION
 
-__all__ = ["scorecard", "summary", "LABELS", "label", "session_card", "header", "conditions", "emulated",
-           "emulation_summary", "MOVES"]
+__all__ = [
+    "scorecard",
+    "summary",
+    "LABELS",
+    "label",
+    "session_card",
+    "header",
+    "conditions",
+    "emulated",
+    "emulation_summary",
+    "MOVES",
+]
 
-_CARD_COLUMNS = ["table / figure / claim", "quantity", "paper", "ours", "status", "reason", "note", "data",
-                 "paper_ref", "same_as", "condition", "emulates"]
+_CARD_COLUMNS = [
+    "table / figure / claim",
+    "quantity",
+    "paper",
+    "ours",
+    "status",
+    "reason",
+    "note",
+    "data",
+    "paper_ref",
+    "same_as",
+    "condition",
+    "emulates",
+]
 
 
 def _card(records: Sequence[Mapping]) -> pd.DataFrame:
@@ -33,13 +55,27 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
     for rec in records:
         is_verdict = rec["item"].lower().startswith("verdict")
         for r in rec["rows"]:
-            status, reason = (r["status"], r.get("reason", "")) if r.get("status") in STATUSES \
+            status, reason = (
+                (r["status"], r.get("reason", ""))
+                if r.get("status") in STATUSES
                 else _judge_row(r, is_verdict)
-            rows.append({"table / figure / claim": rec["item"], "quantity": r.get("quantity"),
-                         "paper": r.get("paper"), "ours": r.get("ours"), "status": status,
-                         "reason": reason, "note": r.get("note") or "", "data": rec.get("data", ""),
-                         "paper_ref": r.get("paper_ref") or "", "same_as": r.get("same_as") or "",
-                         "condition": rec.get("condition") or "", "emulates": r.get("emulates") or ""})
+            )
+            rows.append(
+                {
+                    "table / figure / claim": rec["item"],
+                    "quantity": r.get("quantity"),
+                    "paper": r.get("paper"),
+                    "ours": r.get("ours"),
+                    "status": status,
+                    "reason": reason,
+                    "note": r.get("note") or "",
+                    "data": rec.get("data", ""),
+                    "paper_ref": r.get("paper_ref") or "",
+                    "same_as": r.get("same_as") or "",
+                    "condition": rec.get("condition") or "",
+                    "emulates": r.get("emulates") or "",
+                }
+            )
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
 
 
@@ -70,7 +106,9 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     # in the order the chapters wrote them (each chapter runs top to bottom)
     files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
     records = [json.loads(f.read_text()) for f in files]
-    return {title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)}
+    return {
+        title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)
+    }
 
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +154,8 @@ _RANK = {REPLICATED: 2, PARTLY: 1, NOT_REPLICATED: 0}
 def _move(before: str, after: str) -> str:
     if before == NOT_COMPARABLE or after == NOT_COMPARABLE:
         return {(True, True): "unchanged", (True, False): "now comparable"}.get(
-            (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable")
+            (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable"
+        )
     d = _RANK[after] - _RANK[before]
     return "toward the paper" if d > 0 else ("away from the paper" if d < 0 else "unchanged")
 
@@ -147,11 +186,34 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
         e = by_ref.get(f"{r['table / figure / claim']}: {r['quantity']}")
         if e is None:
             continue
-        rows.append({"table / figure / claim": r["table / figure / claim"], "quantity": r["quantity"],
-                     "paper": r["paper"], "ours, as is": r["ours"], "as is": r["status"], "ours": e["ours"],
-                     "status": e["status"], "reason": e["reason"], "move": _move(r["status"], e["status"])})
-    return pd.DataFrame(rows, columns=["table / figure / claim", "quantity", "paper", "ours, as is", "as is", "ours",
-                                       "status", "reason", "move"], dtype=object)
+        rows.append(
+            {
+                "table / figure / claim": r["table / figure / claim"],
+                "quantity": r["quantity"],
+                "paper": r["paper"],
+                "ours, as is": r["ours"],
+                "as is": r["status"],
+                "ours": e["ours"],
+                "status": e["status"],
+                "reason": e["reason"],
+                "move": _move(r["status"], e["status"]),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "table / figure / claim",
+            "quantity",
+            "paper",
+            "ours, as is",
+            "as is",
+            "ours",
+            "status",
+            "reason",
+            "move",
+        ],
+        dtype=object,
+    )
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
@@ -175,20 +237,33 @@ def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> 
     pandas.DataFrame
         One row per paper, columns :data:`STATUSES` and ``total``.
     """
+
     def counted(card: pd.DataFrame) -> pd.Series:
         st = _as_is(card)["status"].copy()
         if condition:
             em = emulated(card, condition)
             new = dict(zip(zip(em["table / figure / claim"], em["quantity"]), em["status"]))
             base = _as_is(card)
-            st = pd.Series([new.get((t, q), x) for t, q, x in
-                            zip(base["table / figure / claim"], base["quantity"], base["status"])], index=base.index)
+            st = pd.Series(
+                [
+                    new.get((t, q), x)
+                    for t, q, x in zip(base["table / figure / claim"], base["quantity"], base["status"])
+                ],
+                index=base.index,
+            )
         return st
 
-    counts = pd.DataFrame(
-        [counted(card).value_counts().reindex(STATUSES, fill_value=0).rename(title) for title, card in cards.items()],
-        columns=list(STATUSES),
-    ).fillna(0).astype(int)
+    counts = (
+        pd.DataFrame(
+            [
+                counted(card).value_counts().reindex(STATUSES, fill_value=0).rename(title)
+                for title, card in cards.items()
+            ],
+            columns=list(STATUSES),
+        )
+        .fillna(0)
+        .astype(int)
+    )
     counts["total"] = counts.sum(axis=1)
     return counts
 
@@ -216,11 +291,21 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         for cond in conditions(card):
             after = summary({title: card}, cond).iloc[0]
             moves = emulated(card, cond)["move"].value_counts()
-            rows.append({"paper": title, "condition": cond, **{s: int(after[s]) for s in STATUSES},
-                         "total": int(after["total"]), "label": label(after), "label as is": label(before),
-                         "rows rerun": int(moves.sum()), **{m: int(moves.get(m, 0)) for m in MOVES}})
-    return pd.DataFrame(rows, columns=["paper", "condition", *STATUSES, "total", "label", "label as is", "rows rerun",
-                                       *MOVES])
+            rows.append(
+                {
+                    "paper": title,
+                    "condition": cond,
+                    **{s: int(after[s]) for s in STATUSES},
+                    "total": int(after["total"]),
+                    "label": label(after),
+                    "label as is": label(before),
+                    "rows rerun": int(moves.sum()),
+                    **{m: int(moves.get(m, 0)) for m in MOVES},
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["paper", "condition", *STATUSES, "total", "label", "label as is", "rows rerun", *MOVES]
+    )
 
 
 #: ReScience C's labels of a replication, from :func:`label`.
@@ -272,7 +357,9 @@ def session_card(paper: str) -> pd.DataFrame:
         Its scorecard rows, as :func:`scorecard` lays them out.
     """
     comps = _SESSION.get(paper, {}).values()
-    return _card([{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps])
+    return _card(
+        [{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps]
+    )
 
 
 def _reference_html(paper: str) -> str:
@@ -290,11 +377,16 @@ def _reference_html(paper: str) -> str:
     style = find_plugin("pybtex.style.formatting", "unsrt")()
     entry = next(iter(style.format_entries([bib.entries[paper]])))
     # pybtex leaves a note's \url{...} as a command: make it the link the bibliography shows
-    return re.sub(r'\\url\s*<span class="bibtex-protected">([^<]*)</span>', r'<a href="\1">\1</a>',
-                  entry.text.render(Backend()))
+    return re.sub(
+        r'\\url\s*<span class="bibtex-protected">([^<]*)</span>',
+        r'<a href="\1">\1</a>',
+        entry.text.render(Backend()),
+    )
 
 
-def header(paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, tested: Sequence[str] = ()) -> _HTML:
+def header(
+    paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, tested: Sequence[str] = ()
+) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
     The opening box of a chapter: the replicated paper's full reference with its DOI and the
@@ -331,29 +423,41 @@ def header(paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, t
         for cond in conditions(card):
             c = summary({paper: card}, cond).iloc[0]
             lab_c = label(c)
-            others += (f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
-                       + (f'<span class="irrepro-label" data-label="{lab_c}" style="font-weight:bold">'
-                          f"{html.escape(lab_c)}</span> {LABELS[lab_c]}" if lab_c else "no comparable result")
-                       + " (" + ", ".join(f"{int(c[s])} {s}" for s in STATUSES) + ").</p>")
+            others += (
+                f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
+                + (
+                    f'<span class="irrepro-label" data-label="{lab_c}" style="font-weight:bold">'
+                    f"{html.escape(lab_c)}</span> {LABELS[lab_c]}"
+                    if lab_c
+                    else "no comparable result"
+                )
+                + " ("
+                + ", ".join(f"{int(c[s])} {s}" for s in STATUSES)
+                + ").</p>"
+            )
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     listed = "".join(f"<li>{_reference_html(k)}</li>" for k in tested)
     if paper in dict(STUDIES):
         return _HTML(
             f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="">'
             '<p class="admonition-title">Beyond the papers</p>'
-            + (f"<p>The methods of:</p><ul class=\"irrepro-tested\">{listed}</ul>" if listed else "")
+            + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
             + "<p>measured where the truth is known, beside the published results of:</p>"
             f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
             f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
             f"{words} ({int(counts['total'])} rows counted).</p></div>"
         )
     lab = label(counts)
-    verdict_html = (f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
-                    f"{LABELS[lab]}" if lab else "no comparable result yet")
+    verdict_html = (
+        f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
+        f"{LABELS[lab]}"
+        if lab
+        else "no comparable result yet"
+    )
     return _HTML(
         f'<div class="admonition note irrepro-header" data-paper="{paper}">'
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-        + (f"<p>Methods also measured, from:</p><ul class=\"irrepro-tested\">{listed}</ul>" if listed else "")
+        + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
         + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p>{others}</div>"
     )

@@ -31,6 +31,7 @@ __all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above
 
 # --- comparison tables ----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RowRef:
     """A row of a :class:`Comparison`, for a later row that restates it.
@@ -96,8 +97,9 @@ class Comparison:
         caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
         titles = {"paper": [m.get("where", "") for m in self.meta]} if self.meta else {}
         badges = [c for c in ("as is",) if c in self.frame.columns]
-        return status_table(self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}"),
-                            badges=badges).text
+        return status_table(
+            self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}"), badges=badges
+        ).text
 
     def to_records(self) -> list[dict]:
         """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref``,
@@ -111,7 +113,9 @@ class Comparison:
         """The row whose quantity is ``quantity``, for a later row that restates it (``same_as``)."""
         hit = self.frame.index[self.frame["quantity"] == quantity]
         if len(hit) != 1:
-            raise KeyError(f"{self.item} has {len(hit)} rows {quantity!r}; quantities: {list(self.frame['quantity'])}")
+            raise KeyError(
+                f"{self.item} has {len(hit)} rows {quantity!r}; quantities: {list(self.frame['quantity'])}"
+            )
         r = self.frame.loc[hit[0]]
         return RowRef(self.paper, self.item, quantity, r["status"], r["reason"])
 
@@ -200,15 +204,21 @@ def compare(
         For a row the rule cannot judge.
     """
     if (emulates is None) != (not condition):
-        raise ValueError(f"{item}: give both emulates= (the comparison on the data as they are) and condition=")
+        raise ValueError(
+            f"{item}: give both emulates= (the comparison on the data as they are) and condition="
+        )
     as_is = {}
     if emulates is not None:
         if emulates.paper != paper or emulates.condition:
             raise ValueError(f"{item}: emulates= takes a comparison of {paper} on the data as they are")
         as_is = {q: i for i, q in enumerate(emulates.frame["quantity"])}
-    records: list[dict] = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
+    records: list[dict] = (
+        rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
+    )
     records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
-    missing = {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
+    missing = (
+        {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
+    )
     if missing:
         raise ValueError(f"comparison rows need the columns {sorted(missing)}")
     is_verdict = item.lower().startswith("verdict")
@@ -223,8 +233,10 @@ def compare(
         same = r.pop("same_as", None)
         if emulates is not None:
             if same is not None or r.get("quantity") not in as_is:
-                raise ValueError(f"{item}, row {r.get('quantity')!r}: a row under {condition!r} reruns one row of "
-                                 f"{emulates.item!r} (quantities: {list(as_is)}) and restates nothing")
+                raise ValueError(
+                    f"{item}, row {r.get('quantity')!r}: a row under {condition!r} reruns one row of "
+                    f"{emulates.item!r} (quantities: {list(as_is)}) and restates nothing"
+                )
             old = emulates.frame.iloc[as_is[r["quantity"]]]
             meta["emulates"] = f"{emulates.item}: {r['quantity']}"
             r.setdefault("ours, as is", old["ours"])
@@ -246,8 +258,14 @@ def compare(
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS and k != "status"}
-        out_rows.append({**{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
-                         "status": status, "reason": reason, **shown})
+        out_rows.append(
+            {
+                **{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
+                "status": status,
+                "reason": reason,
+                **shown,
+            }
+        )
         metas.append(meta)
     frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
     comp = Comparison(paper, item, frame, data, meta=tuple(metas), condition=condition)
@@ -257,14 +275,23 @@ def compare(
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(f'{paper}-{item}')}.json").write_text(
-            json.dumps({"paper": paper, "item": item, "data": data, "rows": comp.to_records(),
-                        **({"condition": condition} if condition else {})}, indent=1)
+            json.dumps(
+                {
+                    "paper": paper,
+                    "item": item,
+                    "data": data,
+                    "rows": comp.to_records(),
+                    **({"condition": condition} if condition else {}),
+                },
+                indent=1,
+            )
         )
     return comp
 
 
-def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *,
-                    pairs: bool = False) -> dict:
+def ordering_status(
+    ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *, pairs: bool = False
+) -> dict:
     """The ``status`` and ``reason`` of a row whose paper value lists names.
 
     The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
@@ -303,8 +330,11 @@ def ordering_status(ours: Sequence[str], paper, names: Mapping[str, str] | None 
     else:
         want = {names.get(m, m) for m in text.split(", ")}
         n, k = len(want), len(want & set(ours))
-        reason = (f"{k} of the paper's {n} among ours" if n > 1
-                  else ("the same measure" if k else "another measure"))
+        reason = (
+            f"{k} of the paper's {n} among ours"
+            if n > 1
+            else ("the same measure" if k else "another measure")
+        )
     return {"status": verdict(k == n, k > 0), "reason": reason}
 
 
@@ -338,5 +368,3 @@ def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
     """
     r = table.set_index(table.columns[0]).loc[key]
     return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
-
-

@@ -18,7 +18,9 @@ from ..significance.bootstrap import BootstrapResult
 __all__ = ["sensitivity"]
 
 
-def sensitivity(tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05) -> pd.DataFrame:
+def sensitivity(
+    tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05
+) -> pd.DataFrame:
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
     Sakai's (2006) Table 2 for several measures: for each test, the number and percentage of

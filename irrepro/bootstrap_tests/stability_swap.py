@@ -67,9 +67,7 @@ class Stability:
         pandas.DataFrame
             Columns fuzziness, MR (minority rate) and PT (proportion of ties), a row per fuzziness.
         """
-        return pd.DataFrame(
-            {"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties}
-        )
+        return pd.DataFrame({"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties})
 
 
 def minority_rate_at(st: Stability, prop_ties: float) -> float:

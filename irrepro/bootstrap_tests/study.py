@@ -321,8 +321,13 @@ def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
     >>> bt.geometric_consistent(study, "AP")
     True
     """
-    dp = {test: np.sign(getattr(study, test)[f"G_{measure}"].discriminative_power()
-                        - getattr(study, test)[measure].discriminative_power()) for test in ("paired", "unpaired")}
+    dp = {
+        test: np.sign(
+            getattr(study, test)[f"G_{measure}"].discriminative_power()
+            - getattr(study, test)[measure].discriminative_power()
+        )
+        for test in ("paired", "unpaired")
+    }
     return bool(dp["paired"] == dp["unpaired"])
 
 

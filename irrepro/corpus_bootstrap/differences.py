@@ -151,13 +151,22 @@ def difference_intervals(
     paired = np.full((2, T, B), np.nan)
     for t in np.flatnonzero(usable):
         n0, n1 = sub.lengths[0, t], sub.lengths[1, t]
-        px, py = _paired_topic(sub.doc_codes[0, t, :n0], rel_arr[0, t, :n0], sub.doc_codes[1, t, :n1],
-                               rel_arr[1, t, :n1], int(R[t]), B, rngs[t])
+        px, py = _paired_topic(
+            sub.doc_codes[0, t, :n0],
+            rel_arr[0, t, :n0],
+            sub.doc_codes[1, t, :n1],
+            rel_arr[1, t, :n1],
+            int(R[t]),
+            B,
+            rngs[t],
+        )
         paired[0, t], paired[1, t] = px, py
     d, sd_sep, sd_pair = {}, {}, {}
     for sc, f in (("AP", lambda x: x), ("logit AP", lambda x: logit(x, eps))):
         d[sc] = np.where(usable, f(ap[0]) - f(ap[1]), np.nan)
-        sd_sep[sc] = np.where(usable, np.sqrt(bootstrap_sd(f(sep[0])) ** 2 + bootstrap_sd(f(sep[1])) ** 2), np.nan)
+        sd_sep[sc] = np.where(
+            usable, np.sqrt(bootstrap_sd(f(sep[0])) ** 2 + bootstrap_sd(f(sep[1])) ** 2), np.nan
+        )
         sd_pair[sc] = np.where(usable, bootstrap_sd(f(paired[0]) - f(paired[1])), np.nan)
     mean_d, mean_sd = {}, {}
     for meas, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
@@ -165,4 +174,3 @@ def difference_intervals(
         dm = np.nanmean(f(paired[0][usable]) - f(paired[1][usable]), axis=0)
         mean_sd[meas] = float(bootstrap_sd(dm))
     return DifferenceIntervals(sub.topics, (run_x, run_y), d, sd_sep, sd_pair, mean_d, mean_sd, usable)
-

@@ -103,7 +103,6 @@ def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
     return acc.reshape(lists.shape)
 
 
-
 def intervals_from_replicates(
     estimate,
     replicates: np.ndarray,
@@ -244,4 +243,3 @@ def ap_intervals(
         out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
         out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
     return out
-

@@ -109,7 +109,9 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
     m = flat.sum(axis=1)
     if np.any(m > n_rel):
         i = int(np.flatnonzero(m > n_rel)[0])
-        raise InputError(f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}")
+        raise InputError(
+            f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}"
+        )
     li, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
     start = np.r_[0, np.cumsum(m)].astype(np.int64)
     j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
@@ -136,4 +138,3 @@ def _lists_of(obj, rel: int) -> Lists:
         ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
         return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
     raise InputTypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")
-

@@ -41,7 +41,12 @@ def _mean_of_usable(x: np.ndarray) -> np.ndarray:
 
 
 def map_bootstrap_intervals(
-    ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    ap: np.ndarray,
+    replicates: np.ndarray,
+    usable: np.ndarray,
+    *,
+    eps: float = EPS,
+    level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
     """Table 3 of Cormack & Lynam (2006): bootstrap intervals of MAP and L-MAP per run.
@@ -101,7 +106,11 @@ def map_bootstrap_intervals(
 
 
 def map_parametric_intervals(
-    logit_iv: Intervals, usable: np.ndarray, *, eps: float = EPS, level: float = 0.95,
+    logit_iv: Intervals,
+    usable: np.ndarray,
+    *,
+    eps: float = EPS,
+    level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
     """Table 4: MAP and L-MAP intervals combined from the per-topic logit intervals.
@@ -160,7 +169,9 @@ def map_parametric_intervals(
     }
 
 
-def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable") -> dict:
+def _run_intervals(
+    ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable"
+) -> dict:
     """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
     (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
     boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
@@ -170,8 +181,9 @@ def _run_intervals(ap, replicates, usable, logit_small_r: Intervals, eps: float,
     return out
 
 
-def run_means(ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS,
-              average: str = "usable") -> np.ndarray:
+def run_means(
+    ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS, average: str = "usable"
+) -> np.ndarray:
     """Per run: MAP or L-MAP over the usable topics (or all topics).
 
     Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,

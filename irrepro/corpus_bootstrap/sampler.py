@@ -291,9 +291,7 @@ def bootstrap_ap(
 
 
 @renamed_arguments(n_boot="B")
-def bootstrap_ap_reference(
-    relevant: np.ndarray, n_rel: int, B: int, seed: parallel.SeedLike
-) -> np.ndarray:
+def bootstrap_ap_reference(relevant: np.ndarray, n_rel: int, B: int, seed: parallel.SeedLike) -> np.ndarray:
     """The paper's construction, literally, for ONE list (reference for tests and benchmark).
 
     ``relevant`` is the boolean list (rank order). Each sample replicates every retrieved document
@@ -334,4 +332,3 @@ def bootstrap_ap_reference(
         r_star = expanded.sum() + rng.poisson(1.0, size=r_not).sum()
         out[b] = average_precision(expanded, r_star) if r_star > 0 else np.nan
     return out
-

@@ -202,5 +202,7 @@ def _limits(n_rel: int, depth: int, alpha: float) -> tuple[float, float]:
 def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:
     """``ivs`` plus the section-7 corrections of its linear and logit intervals
     (keys ``"linear+smallR"``, ``"logit+smallR"``)."""
-    return {**ivs, **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs}}
-
+    return {
+        **ivs,
+        **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs},
+    }

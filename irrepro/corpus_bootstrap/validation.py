@@ -251,8 +251,15 @@ class SplitValidation:
             iv = self.maps[(src, kind, meas)]
             val = run_means(self.ap[o], self.usable, meas)
             pos = position(val, iv.lower, iv.upper)
-            rows.append({"measure": meas, "n": len(pos), "below": 100 * np.mean(pos < 0),
-                         "in": 100 * np.mean(pos == 0), "above": 100 * np.mean(pos > 0)})
+            rows.append(
+                {
+                    "measure": meas,
+                    "n": len(pos),
+                    "below": 100 * np.mean(pos < 0),
+                    "in": 100 * np.mean(pos == 0),
+                    "above": 100 * np.mean(pos > 0),
+                }
+            )
         return pd.DataFrame(rows)
 
     def normalized_difference(self, src: str, method: str) -> np.ndarray:
@@ -266,8 +273,6 @@ class SplitValidation:
         with np.errstate(invalid="ignore", divide="ignore"):
             out = np.where(d == 0, 0.0, d / half)
         return out[self.usable]
-
-
 
 
 @renamed_arguments(n_boot="B")
@@ -322,10 +327,13 @@ def split_validation(
     for h, ss in zip("AB", seeds):
         reps = bootstrap_ap(lists[h], B, ss, n_jobs=n_jobs, progress=progress and f"bootstrap half {h}")
         acc = ap_acceleration(lists[h]).reshape(shape)
-        ivs = _with_small_r(intervals_from_replicates(ap[h], reps, METHODS, accel=acc, eps=eps),
-                            n_rel[h][None, :], length[h])
+        ivs = _with_small_r(
+            intervals_from_replicates(ap[h], reps, METHODS, accel=acc, eps=eps), n_rel[h][None, :], length[h]
+        )
         intervals.update({(h, meth): iv for meth, iv in ivs.items()})
-        maps.update({(h, *k): iv for k, iv in _run_intervals(ap[h], reps, usable, ivs["logit+smallR"], eps).items()})
+        maps.update(
+            {(h, *k): iv for k, iv in _run_intervals(ap[h], reps, usable, ivs["logit+smallR"], eps).items()}
+        )
         del reps
     return SplitValidation(rs.runs, rs.topics, ap, n_rel, length, usable, intervals, maps, B, seed)
 
@@ -426,12 +434,13 @@ def full_corpus(
     ap = lists.ap.reshape(shape)
     usable = lists.usable.reshape(shape)
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs, progress=progress)
-    ivs = _with_small_r(intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
-                        lists.n_rel.reshape(shape), lists.length.reshape(shape))
+    ivs = _with_small_r(
+        intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
+        lists.n_rel.reshape(shape),
+        lists.length.reshape(shape),
+    )
     maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps, average)
     return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
-
-
 
 
 # --- summaries of a split validation that the book's chapter reports (moved out of its cells) -----

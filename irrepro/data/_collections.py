@@ -118,7 +118,14 @@ def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
 
 
 def _web(year: int, n_runs: int, topics: tuple[str, ...]) -> Collection:
-    ms = [("AP", "ap"), ("P@10", "p10"), ("P@20", "p20"), ("RR", "rr"), ("nDCG@20", "ndcg20"), ("ERR@20", "err20")]
+    ms = [
+        ("AP", "ap"),
+        ("P@10", "p10"),
+        ("P@20", "p20"),
+        ("RR", "rr"),
+        ("nDCG@20", "ndcg20"),
+        ("ERR@20", "err20"),
+    ]
     return Collection(
         name=f"web{year}",
         title=f"TREC {year} Web track",

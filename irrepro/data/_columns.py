@@ -14,7 +14,9 @@ from ._textfiles import _TO_SPACE
 __all__: list[str] = []
 
 
-def _fast_table(data: bytes | bytearray, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None):
+def _fast_table(
+    data: bytes | bytearray, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None
+):
     """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
     data lines, or None when anything is unusual (then the slow pass reads the file).
 
@@ -139,7 +141,9 @@ def _has_pair(data: bytes | bytearray, byte: int) -> bool:
     return False
 
 
-def _csv(data: bytes | bytearray, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None):
+def _csv(
+    data: bytes | bytearray, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None
+):
     """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
     number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
     pyarrow's); None if it fails."""

@@ -42,7 +42,9 @@ def _writable_dir(directory: Path) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise CacheError(f"{directory} is a file, not a directory: point IRREPRO_CACHE at a directory") from None
+        raise CacheError(
+            f"{directory} is a file, not a directory: point IRREPRO_CACHE at a directory"
+        ) from None
     except NotADirectoryError:
         bad = next((p for p in [directory, *directory.parents] if p.exists() and not p.is_dir()), directory)
         raise CacheError(
@@ -120,7 +122,9 @@ def atomic_write(dst: str | Path, write, *, record_sha256: bool = False) -> None
     except OSError as exc:
         if exc.errno in _DISK_FULL:
             raise _disk_full(dst, exc) from exc
-        raise CacheError(f"cannot write in {dst.parent}: {exc.strerror or exc} (check IRREPRO_CACHE)") from None
+        raise CacheError(
+            f"cannot write in {dst.parent}: {exc.strerror or exc} (check IRREPRO_CACHE)"
+        ) from None
     os.close(fd)
     try:
         write(Path(tmp))

@@ -56,8 +56,9 @@ def _pick_columns(df: pd.DataFrame, conventions: Mapping, what: str) -> tuple[st
 def _frame_runs(df: pd.DataFrame, default_name: str) -> list[Run]:
     topic, doc, score = _pick_columns(df, RUN_COLUMNS, "run")
     if len(df) == 0:
-        raise DataError("run DataFrame", None,
-                        "has no rows: a run needs at least one (topic, document, score)")
+        raise DataError(
+            "run DataFrame", None, "has no rows: a run needs at least one (topic, document, score)"
+        )
     if "name" in df.columns:
         names = df["name"]
         if names.isna().any():
@@ -79,7 +80,9 @@ def _dict_rows(obj: Mapping, what: str) -> pd.DataFrame:
     rows = []
     for q, docs in obj.items():
         if not isinstance(docs, Mapping):
-            raise DataError(f"{what} dict", None, f"topic {q!r}: expected {{docno: value}}, got {type(docs).__name__}")
+            raise DataError(
+                f"{what} dict", None, f"topic {q!r}: expected {{docno: value}}, got {type(docs).__name__}"
+            )
         rows += [(q, d, v) for d, v in docs.items()]
     return pd.DataFrame(rows, columns=["topic", "doc", "value"])
 
@@ -128,7 +131,9 @@ def qrels_from_object(obj, name: str = "qrels") -> Qrels:
         topic, doc, grade = _pick_columns(obj, QRELS_COLUMNS, "qrels")
         table = pd.DataFrame({"topic": obj[topic].to_numpy(), "doc": obj[doc].to_numpy(),
                               "grade": obj[grade].to_numpy()})  # fmt: skip
-        return _checked_qrels(table, "qrels DataFrame" + (f" {name}" if name not in ("", "qrels") else ""), "row")
+        return _checked_qrels(
+            table, "qrels DataFrame" + (f" {name}" if name not in ("", "qrels") else ""), "row"
+        )
     if isinstance(obj, Mapping):
         rows = _dict_rows(obj, "qrels").rename(columns={"value": "grade"})
         return _checked_qrels(rows, "qrels dict" + (f" {name}" if name not in ("", "qrels") else ""), "entry")

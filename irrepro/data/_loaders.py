@@ -142,9 +142,13 @@ def load_runs(
         src = "real"
     else:
         if qrels is None:
-            raise InputError("give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs")
+            raise InputError(
+                "give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs"
+            )
         if isinstance(source, (str, Path)) or (
-            isinstance(source, (list, tuple)) and source and all(isinstance(p, (str, bytes, Path)) for p in source)
+            isinstance(source, (list, tuple))
+            and source
+            and all(isinstance(p, (str, bytes, Path)) for p in source)
         ):
             files, name = _run_paths(source)
             cols = _read_runs(files, progress=progress, desc=f"reading {name}")
@@ -235,9 +239,7 @@ def _store_runset(rs: RunSet, coll: Collection) -> None:
         warnings.warn(f"could not cache the run set of {coll.name}: {exc}", stacklevel=3)
 
 
-def load_matrix(
-    collection: str, measure: str = "AP", *, allow_simulated: bool | None = None
-) -> ScoreMatrix:
+def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool | None = None) -> ScoreMatrix:
     """The per-topic score matrix (systems x topics) of ``measure`` for a collection of the book.
 
     Parameters

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ScoreMatrix", "read_score_matrix"]
 
+
 @dataclass(frozen=True, eq=False)
 class ScoreMatrix:
     """Per-topic scores of one measure: ``scores[s, t]`` for system ``s`` on topic ``t``.
@@ -107,8 +108,10 @@ def _checked_scores(scores, name: str = "scores") -> np.ndarray:
         where = f"row {i + 1}, column {j + 1}"
         if isinstance(scores, ScoreMatrix):
             where = f"system {scores.systems[i]!r}, topic {scores.topics[j]!r} ({where})"
-        raise InputError(f"{name} must be finite numbers, not NaN or infinite: {float(x[i, j])!r} at "
-                         f"{where} ({int(bad.sum())} non-finite value(s) in all)")
+        raise InputError(
+            f"{name} must be finite numbers, not NaN or infinite: {float(x[i, j])!r} at "
+            f"{where} ({int(bad.sum())} non-finite value(s) in all)"
+        )
     return x
 
 

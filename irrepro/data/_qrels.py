@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path ne
 
 __all__ = ["Qrels", "read_qrels", "qrels_from_records"]
 
+
 class _CodedColumns(_SequenceABC):
     """The (topic, doc, grade) columns of qrels read from a file, kept encoded: the topic and
     document dictionaries (a list of str, a pyarrow string array) and int32 codes per line (for
@@ -45,7 +46,9 @@ class _CodedColumns(_SequenceABC):
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
+    def __init__(
+        self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray
+    ):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
@@ -385,11 +388,15 @@ def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
     raw = table["grade"].to_numpy()
     g = pd.to_numeric(table["grade"], errors="coerce").to_numpy(dtype=np.float64)
     if raw.dtype == object:  # e.g. strings: only integer literals, as in a qrels file
-        g = np.where([isinstance(x, str) and _INTEGER.fullmatch(x.strip().encode()) is None for x in raw], np.nan, g)
+        g = np.where(
+            [isinstance(x, str) and _INTEGER.fullmatch(x.strip().encode()) is None for x in raw], np.nan, g
+        )
     ok = np.isfinite(g) & (g == np.round(g)) & (g >= _GRADE_MIN) & (g <= _GRADE_MAX)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        problem = "does not fit 32 bits" if np.isfinite(g[i]) and g[i] == np.round(g[i]) else "is not an integer"
+        problem = (
+            "does not fit 32 bits" if np.isfinite(g[i]) and g[i] == np.round(g[i]) else "is not an integer"
+        )
         raise DataError(name, None, f"{where(i)}: relevance grade {_show(raw[i])} {problem}")
     topic = table["topic"].astype(str).to_numpy(dtype=object)
     doc = table["doc"].astype(str).to_numpy(dtype=object)

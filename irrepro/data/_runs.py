@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Run", "read_run", "build_runset"]
 
+
 @dataclass(frozen=True, eq=False)
 class _RunCols:
     """A run as columns: topic and doc ids dictionary-encoded (pyarrow dictionaries + int32
@@ -246,8 +247,9 @@ def _run_cols_of(run: Run) -> _RunCols:
     if missing:
         raise DataError(where, None, f"run table lacks column(s) {missing}; it has {list(tab.columns)}")
     if len(tab) == 0:
-        raise DataError(where, None, f"run {run.name!r} has no rows: a run needs at least one (topic, "
-                        "document, score)")
+        raise DataError(
+            where, None, f"run {run.name!r} has no rows: a run needs at least one (topic, document, score)"
+        )
     at = _rows_named(tab, where, "row")
     score = _pd().to_numeric(tab["score"], errors="coerce").to_numpy(dtype=np.float64)
     bad = ~np.isfinite(score)

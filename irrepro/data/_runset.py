@@ -56,6 +56,7 @@ class _OnFirstUse:
         value = obj.__dict__[self.key]
         return value.shape
 
+
 @dataclass(frozen=True, eq=False)
 class RunSet:
     """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
@@ -229,11 +230,20 @@ class RunSet:
         retrieved counts in R only. The qrels must have exactly the run set's topics (a
         ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
         if set(qrels.topics) != set(self.topics):
-            extra, lack = sorted(set(qrels.topics) - set(self.topics)), sorted(set(self.topics) - set(qrels.topics))
+            extra, lack = (
+                sorted(set(qrels.topics) - set(self.topics)),
+                sorted(set(self.topics) - set(qrels.topics)),
+            )
             raise InputError(
                 f"qrels {qrels.name!r} do not have the run set's topics: "
-                + "; ".join(x for x in (f"topics not in the run set {extra[:5]}" if extra else "",
-                                        f"run set topics they lack {lack[:5]}" if lack else "") if x)
+                + "; ".join(
+                    x
+                    for x in (
+                        f"topics not in the run set {extra[:5]}" if extra else "",
+                        f"run set topics they lack {lack[:5]}" if lack else "",
+                    )
+                    if x
+                )
             )
         T, V = len(self.topics), len(self.vocab)
         tpos = {t: i for i, t in enumerate(self.topics)}

@@ -66,7 +66,9 @@ def _stand_in_runs(coll: Collection) -> RunSet:
     from . import simulate
 
     seed = _seed_of(coll.name)
-    return simulate.runs(coll.shape[0], _stand_in_topics(coll), seed=seed, name=coll.name, **_stand_in_r(coll))
+    return simulate.runs(
+        coll.shape[0], _stand_in_topics(coll), seed=seed, name=coll.name, **_stand_in_r(coll)
+    )
 
 
 def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
@@ -146,12 +148,12 @@ def _irds_dataset(irds_id: str):
     try:
         return _ir_datasets().load(irds_id)
     except KeyError:
-        raise FileNotFoundError(errno.ENOENT, "is neither a file nor an ir_datasets id", str(irds_id)) from None
+        raise FileNotFoundError(
+            errno.ENOENT, "is neither a file nor an ir_datasets id", str(irds_id)
+        ) from None
 
 
-def load_qrels(
-    source, name: str | None = None, *, allow_simulated: bool | None = None
-) -> Qrels:
+def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None = None) -> Qrels:
     """Qrels from a file, an ir_datasets id, a collection of the book or an object of another tool.
 
     Parameters
@@ -208,8 +210,12 @@ def load_qrels(
 
             if coll.kind == "runs":
                 return _stand_in_runs(coll).qrels
-            return simulate.qrels(_stand_in_topics(coll), seed=_seed_of(coll.name), name=f"{coll.name} (simulated)",
-                                  **_stand_in_r(coll))
+            return simulate.qrels(
+                _stand_in_topics(coll),
+                seed=_seed_of(coll.name),
+                name=f"{coll.name} (simulated)",
+                **_stand_in_r(coll),
+            )
     if Path(source).exists():
         return read_qrels(source, name)
     rel = _registry_qrels_file(source)

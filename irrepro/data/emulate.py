@@ -196,7 +196,9 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
             raise InputError(f"target names topic(s) the qrels lack: {unknown[:5]}")
         want = np.array([parallel.check_int(target.get(t, 0), f"target[{t!r}]", minimum=0) for t in topics])
         if np.any((want == 0) & (R > 0)):
-            raise InputError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
+            raise InputError(
+                "a target of 0 relevant documents leaves AP undefined; give each topic at least 1"
+            )
         return want.astype(np.int64)
     want = np.asarray(target)
     if want.ndim != 1 or len(want) != T:

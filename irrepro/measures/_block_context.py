@@ -70,6 +70,7 @@ class _Context:
     def rbp_scale(self, gains: _Gains) -> np.ndarray:
         """Per topic: the divisor of graded RBP's gains - the largest gain of the topic's levels
         when it exceeds 1, else 1 (m_rbp.c: gains already within [0, 1] are kept)."""
+
         def compute():
             top = gains.max_upto(self.judg.max_grade)
             return np.where(top > 1.0, top, 1.0)

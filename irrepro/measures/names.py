@@ -184,8 +184,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     if fam not in _FAMILIES:
         if fam in _MISSING:
             raise InputError(
-                f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. "
-                f"Supported: {_known_names()}"
+                f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. Supported: {_known_names()}"
             )
         raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
     spec = _FAMILIES[fam]

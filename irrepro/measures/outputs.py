@@ -130,8 +130,9 @@ def evaluate(
     fix = _pooled_fix(runset, judg, topics, any(s.family == "infAP" for s in specs))
     out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
     mats = {
-        s.name: ScoreMatrix(out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name,
-                            runset.name, runset.source)  # fmt: skip
+        s.name: ScoreMatrix(
+            out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name, runset.name, runset.source
+        )  # fmt: skip
         for s in specs
     }
     return Evaluation({key: mats[s.name] for key, s in pairs}, retrieved.reshape(S, T), rel)
@@ -207,7 +208,9 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
         return np.exp(v) if agg in ("gm", "G") else v
 
 
-def _summary(scores, complete: bool, retrieved, agg: str | None = None) -> tuple[tuple, dict[str, np.ndarray]]:
+def _summary(
+    scores, complete: bool, retrieved, agg: str | None = None
+) -> tuple[tuple, dict[str, np.ndarray]]:
     """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
     its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
     cols: dict[str, np.ndarray] = {}
@@ -371,8 +374,15 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
     return out
 
 
-def _rows(scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None,
-          trec_eval: bool = False) -> list[tuple[str, str, str, float, bool]]:
+def _rows(
+    scores,
+    *,
+    per_topic: bool,
+    complete: bool = True,
+    retrieved=None,
+    rel: int | None = None,
+    trec_eval: bool = False,
+) -> list[tuple[str, str, str, float, bool]]:
     """The long table of per-topic and summary values, pandas-free: ``(run, query_id, measure,
     value, is_count)``, for each run its per-topic rows (``per_topic``) and then its summary rows
     (query_id ``"all"``, :func:`summarize`'s values); per-topic rows leave out ``NumQ`` and the
@@ -390,7 +400,10 @@ def _rows(scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel
     if not mats:
         return []
     specs = [parse_measure(sm.measure) for sm in mats]
-    names = [(trec_eval_name(sp, rel=rel) or sm.measure) if trec_eval else sm.measure for sm, sp in zip(mats, specs)]
+    names = [
+        (trec_eval_name(sp, rel=rel) or sm.measure) if trec_eval else sm.measure
+        for sm, sp in zip(mats, specs)
+    ]
     counts = [sp.agg == "sum" for sp in specs]
     per_line = [not (sp.family == "NumQ" or sp.agg in ("gm", "G")) for sp in specs]
     runs, summary = _summary(scores, complete, retrieved)

@@ -12,8 +12,12 @@ __all__ = ["TEST_STYLE"]
 #: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
 #: figures (the markers keep them apart in grey scale).
 TEST_STYLE = {
-    "paired-t": ("C0", "o"), "wilcoxon": ("C1", "s"), "sign": ("C2", "^"), "bootstrap": ("C3", "D"),
-    "permutation": ("C4", "v"), "unpaired-bootstrap": ("C7", "x"),
+    "paired-t": ("C0", "o"),
+    "wilcoxon": ("C1", "s"),
+    "sign": ("C2", "^"),
+    "bootstrap": ("C3", "D"),
+    "permutation": ("C4", "v"),
+    "unpaired-bootstrap": ("C7", "x"),
 }
 
 

@@ -18,8 +18,9 @@ __all__ = [
 ]
 
 
-def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None,
-                    ax=None):
+def plot_asl_curves(
+    curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None, ax=None
+):
     """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
 
     Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
@@ -53,8 +54,9 @@ def plot_asl_curves(curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, co
     return ax
 
 
-def plot_significance_matrix(pairs, difference, significant, order, *, labels: Sequence[str] | None = None,
-                             ax=None):
+def plot_significance_matrix(
+    pairs, difference, significant, order, *, labels: Sequence[str] | None = None, ax=None
+):
     """Which pairs of systems differ significantly, as a systems x systems matrix.
 
     Which pairs of systems differ significantly: a systems x systems matrix, systems in
@@ -104,8 +106,9 @@ def plot_significance_matrix(pairs, difference, significant, order, *, labels: S
     return ax
 
 
-def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05,
-                    axes=None):
+def plot_asl_panels(
+    paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05, axes=None
+):
     """Sakai's (2006) Figures 7 and 8 side by side: paired and unpaired ASL curves.
 
     Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
@@ -168,7 +171,14 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     """
     ax = _axes(ax, (6.5, 4.5))
     for name, st in stability.items():
-        ax.plot(st.prop_ties, st.minority_rate, marker="o", ms=3, color=(colors or {}).get(name), label=_name(name))
+        ax.plot(
+            st.prop_ties,
+            st.minority_rate,
+            marker="o",
+            ms=3,
+            color=(colors or {}).get(name),
+            label=_name(name),
+        )
     ax.set_xlabel("proportion of ties (PT)")
     ax.set_ylabel("minority rate (MR)")
     ax.set_title(escape.mpl(title))
@@ -205,7 +215,9 @@ def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str
 
     ax = _axes(ax, (6, 4.8))
     mask = np.triu(np.ones_like(matrix, dtype=bool), k=1)
-    sns.heatmap(matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap)
+    sns.heatmap(
+        matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap
+    )
     ax.set_title(escape.mpl(title))
     ax.tick_params(axis="x", rotation=45)
     return ax

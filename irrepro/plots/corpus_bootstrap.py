@@ -44,15 +44,24 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     ax.vlines(xs, tf(iv.lower[order]), tf(iv.upper[order]), color="0.6", lw=1.5)
     ax.scatter(xs, tf(iv.estimate[order]), marker="x", s=12, color="k", label="estimate (x)", zorder=3)
     if other is not None:
-        ax.scatter(xs, tf(np.asarray(other)[order]), marker="o", s=10, facecolors="none", edgecolors="C3",
-                   label="other half (o)", zorder=3)
+        ax.scatter(
+            xs,
+            tf(np.asarray(other)[order]),
+            marker="o",
+            s=10,
+            facecolors="none",
+            edgecolors="C3",
+            label="other half (o)",
+            zorder=3,
+        )
     ax.set_title(escape.mpl(title))
     ax.set_xlabel("runs (sorted)")
     return ax
 
 
-def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0.25, xlabel: str = "",
-                                title: str = "", ax=None):
+def plot_normalized_differences(
+    x, *, clip: tuple[float, float], step: float = 0.25, xlabel: str = "", title: str = "", ax=None
+):
     """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
 
     Histogram of normalised differences (Cormack & Lynam's (2006) Figures 1 and 2: the other
@@ -78,7 +87,9 @@ def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0
     """
     ax = _axes(ax, (7, 3.2))
     lo, hi = clip
-    ax.hist(np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4")
+    ax.hist(
+        np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4"
+    )
     ax.axvline(-1, color="C3", ls="--")
     ax.axvline(1, color="C3", ls="--")
     ax.set_xlabel(escape.mpl(xlabel))
@@ -87,7 +98,9 @@ def plot_normalized_differences(x, *, clip: tuple[float, float], step: float = 0
     return ax
 
 
-def plot_topic_differences(d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None):
+def plot_topic_differences(
+    d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None
+):
     """Per-topic differences of two runs with their intervals (Cormack & Lynam 2006).
 
     Per-topic differences of two runs (points, topics sorted by the difference) with their 95%
@@ -117,8 +130,14 @@ def plot_topic_differences(d, sd_separate, sd_paired, *, interval=None, ylabel: 
     xs = np.arange(len(t_order))
     for off, kind, sd, col in ((-0.15, "separate", sd_separate, "0.6"), (0.15, "paired", sd_paired, "C0")):
         sd = np.asarray(sd, dtype=np.float64)[t_order]
-        ax.vlines(xs + off, d[t_order] - Z95 * sd, d[t_order] + Z95 * sd, color=col, lw=1.5,
-                  label=f"{kind} bootstrap")
+        ax.vlines(
+            xs + off,
+            d[t_order] - Z95 * sd,
+            d[t_order] + Z95 * sd,
+            color=col,
+            lw=1.5,
+            label=f"{kind} bootstrap",
+        )
     ax.scatter(xs, d[t_order], s=10, color="k", zorder=3)
     ax.axhline(0, color="k", lw=0.5)
     if interval is not None:

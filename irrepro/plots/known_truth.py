@@ -54,9 +54,12 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
     for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
-        lab = f"{_name(name)} (median {np.median(r):g}" + (f", {int((r <= threshold).sum())} <= {threshold})"
-                                                     if threshold is not None else ")")
-        ax.plot(x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full")
+        lab = f"{_name(name)} (median {np.median(r):g}" + (
+            f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
+        )
+        ax.plot(
+            x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full"
+        )
     if threshold is not None:
         ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
     ax.set_yscale("log")
@@ -146,8 +149,14 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
             c, mk = TEST_STYLE.get(test, ("k", "."))
             g = g.sort_values("alpha")
             ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
-            ax.fill_between(g["alpha"], (g["rate"] - Z95 * g["se"]) / g["alpha"],
-                            (g["rate"] + Z95 * g["se"]) / g["alpha"], color=c, alpha=0.15, lw=0)
+            ax.fill_between(
+                g["alpha"],
+                (g["rate"] - Z95 * g["se"]) / g["alpha"],
+                (g["rate"] + Z95 * g["se"]) / g["alpha"],
+                color=c,
+                alpha=0.15,
+                lw=0,
+            )
             if theirs is not None:
                 u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
                 u = u.sort_values("alpha")
@@ -191,17 +200,22 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
         c, mk = TEST_STYLE.get(test, ("k", "."))
         g = g.sort_values("delta")
         ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
-        ax.fill_between(g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0)
+        ax.fill_between(
+            g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0
+        )
         if theirs is not None:
             u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
             ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
-    ax.set(xlabel="true difference of expected scores (delta)", ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
+    ax.set(
+        xlabel="true difference of expected scores (delta)", ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1)
+    )
     ax.legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
     return ax
 
 
-def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None,
-                  ax=None):
+def plot_coverage(
+    tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None, ax=None
+):
     """Coverage of each interval method per setting, against the nominal level.
 
     Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
@@ -234,10 +248,25 @@ def plot_coverage(tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, pr
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
-        ax.errorbar(x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=f"C{k}", ms=4,
-                    label=f"{_name(lab)}: coverage")
-        ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=f"C{k}", ms=5,
-                label=f"{_name(lab)}: other corpus inside")
+        ax.errorbar(
+            x,
+            t["coverage"],
+            yerr=Z95 * t["se"],
+            fmt="o",
+            color=f"C{k}",
+            ms=4,
+            label=f"{_name(lab)}: coverage",
+        )
+        ax.plot(
+            x,
+            t["other corpus inside"],
+            ls="none",
+            marker="s",
+            mfc="none",
+            color=f"C{k}",
+            ms=5,
+            label=f"{_name(lab)}: other corpus inside",
+        )
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")

@@ -26,6 +26,7 @@ def _ordinal(n: int) -> str:
     suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
+
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map.
 
@@ -53,8 +54,13 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
     ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
     order_s = np.argsort(-x.mean(axis=1), kind="stable")
     order_t = np.argsort(-x.mean(axis=0), kind="stable")
-    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0,
-                   vmax=max(1e-9, float(np.nanmax(x))) if vmax is None else vmax)
+    im = ax.imshow(
+        x[order_s][:, order_t],
+        cmap="gray",
+        aspect="auto",
+        vmin=0,
+        vmax=max(1e-9, float(np.nanmax(x))) if vmax is None else vmax,
+    )
     measure = _name(measure)
     ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
     ax.figure.colorbar(im, ax=ax, label=measure)
@@ -108,8 +114,20 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))
-    ax.bar(xs - 0.2, [summaries[f]["FP mean"] for f in forms], width=0.4, color="C0", label="mean over partitions")
-    ax.bar(xs + 0.2, [summaries[f]["FP high"] for f in forms], width=0.4, color="C1", label="upper end of 95% range")
+    ax.bar(
+        xs - 0.2,
+        [summaries[f]["FP mean"] for f in forms],
+        width=0.4,
+        color="C0",
+        label="mean over partitions",
+    )
+    ax.bar(
+        xs + 0.2,
+        [summaries[f]["FP high"] for f in forms],
+        width=0.4,
+        color="C1",
+        label="upper end of 95% range",
+    )
     ax.set_xticks(xs, [_name(f) for f in forms])
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
@@ -140,17 +158,32 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
     ax = _axes(ax, (7, 3.5))
     m, lo, hi = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
     order = np.argsort(-m)
-    ax.errorbar(np.arange(1, len(m) + 1), m[order], yerr=[m[order] - lo[order], hi[order] - m[order]],
-                fmt=".", ms=3, lw=0.6, color="0.3")
+    ax.errorbar(
+        np.arange(1, len(m) + 1),
+        m[order],
+        yerr=[m[order] - lo[order], hi[order] - m[order]],
+        fmt=".",
+        ms=3,
+        lw=0.6,
+        color="0.3",
+    )
     if highlight is not None:
         k = order[highlight - 1]
-        ax.errorbar([highlight], [m[k]], yerr=[[m[k] - lo[k]], [hi[k] - m[k]]], fmt="o", color="C3",
-                    label=f"{_ordinal(highlight)} run")
+        ax.errorbar(
+            [highlight],
+            [m[k]],
+            yerr=[[m[k] - lo[k]], [hi[k] - m[k]]],
+            fmt="o",
+            color="C3",
+            label=f"{_ordinal(highlight)} run",
+        )
         ax.legend()
     return ax
 
 
-def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None):
+def plot_score_histogram(
+    scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None
+):
     """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
 
     Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
@@ -179,8 +212,9 @@ def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] =
     return ax
 
 
-def plot_percentile_curves(percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None,
-                           ax=None):
+def plot_percentile_curves(
+    percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None, ax=None
+):
     """Percentiles of a statistic against a size (Webber, Moffat & Zobel 2008, Figure 4).
 
     Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
@@ -242,13 +276,20 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
     for ax, (setting, g) in zip(axes, groups):
         lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
         if kind == "dRMSE":
-            ax.errorbar(range(len(g)), g["dRMSE mean"],
-                        yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
-                        fmt="o", color="C0")
+            ax.errorbar(
+                range(len(g)),
+                g["dRMSE mean"],
+                yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
+                fmt="o",
+                color="C0",
+            )
             ylabel = "dRMSE between random halves\n(mean, 95% interval)"
         else:
-            ax.bar(range(len(g)), g["FP high"], color=g["form"].map({"raw": "0.5", "R-normalized": "C1",
-                                                                    "standardized": "C0"}))
+            ax.bar(
+                range(len(g)),
+                g["FP high"],
+                color=g["form"].map({"raw": "0.5", "R-normalized": "C1", "standardized": "C0"}),
+            )
             ax.axhline(0.05, color="k", lw=0.8, ls="--")
             ylabel = "false-positive rate,\nupper end of 95% interval"
         ax.set_xticks(range(len(g)), lab, fontsize=7, rotation=90)

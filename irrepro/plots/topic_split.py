@@ -83,13 +83,21 @@ def plot_error_rates(
     if drawn:
         ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
     else:  # (small run sets: no bin reaches min_trials at any size)
-        ax.text(0.5, 0.5, f"no difference bin has {min_trials} trials at any size", transform=ax.transAxes,
-                ha="center", va="center", fontsize=8)
+        ax.text(
+            0.5,
+            0.5,
+            f"no difference bin has {min_trials} trials at any size",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=8,
+        )
     return ax
 
 
-def plot_pooled_error_rates(result: SwapExperiment, filters: Mapping[str, str], *, kind: str = "relative",
-                            bins=slice(2, 6), ax=None):
+def plot_pooled_error_rates(
+    result: SwapExperiment, filters: Mapping[str, str], *, kind: str = "relative", bins=slice(2, 6), ax=None
+):
     """Error rate against topic-set size, bins pooled, one line per filter.
 
     Error rate against topic-set size over several bins pooled (errors and trials summed), one

@@ -161,7 +161,9 @@ def _baseline_index(baseline, systems: tuple) -> int:
     if isinstance(baseline, str):
         if baseline not in systems:
             names = ", ".join(map(repr, systems[:8])) + (", ..." if len(systems) > 8 else "")
-            raise UnknownNameError(f"baseline {baseline!r} is not one of the {len(systems)} systems ({names})")
+            raise UnknownNameError(
+                f"baseline {baseline!r} is not one of the {len(systems)} systems ({names})"
+            )
         return systems.index(baseline)
     if isinstance(baseline, bool) or not isinstance(baseline, numbers.Integral):
         raise InputError(f"baseline must be a system's name (str) or index (int), got {baseline!r}")

@@ -232,7 +232,9 @@ def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> Boo
         w = z - zbar[:, None]
         wbar, tw = _studentised(w @ c.T, (w * w) @ c.T, n, tol[:, None])  # (P, B)
         if shift:  # |mean(w*b)| >= |mean(z)|; a mean within rounding noise is no difference
-            asl = np.where(np.abs(zbar) <= tol, 1.0, np.count_nonzero(np.abs(wbar) >= np.abs(zbar)[:, None], axis=1) / B)
+            asl = np.where(
+                np.abs(zbar) <= tol, 1.0, np.count_nonzero(np.abs(wbar) >= np.abs(zbar)[:, None], axis=1) / B
+            )
         else:
             asl = np.count_nonzero(np.abs(tw) >= np.abs(tz)[:, None], axis=1) / B
         sd = z.std(axis=1, ddof=1)
@@ -456,8 +458,10 @@ def unpaired_bootstrap_test(
     kind = s.fn if s.kind == "callable" else s.kind
 
     def ci():
-        return (bootstrap_summaries(x, samples[:, :n] % n, summary=kind),
-                bootstrap_summaries(x, samples[:, n:] % n, summary=kind))
+        return (
+            bootstrap_summaries(x, samples[:, :n] % n, summary=kind),
+            bootstrap_summaries(x, samples[:, n:] % n, summary=kind),
+        )
 
     return BootstrapResult(
         "unpaired-bootstrap", measure, systems, pairs, obs, asl, asl.copy(), "none", n, B,

@@ -130,7 +130,9 @@ def compare(
         if first is None:
             first = systems
         elif systems != first:
-            raise InputError(f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs")
+            raise InputError(
+                f"measure {m!r} holds other runs than {next(iter(mats))!r}: every measure must score the same runs"
+            )
         arrays[m] = x
     runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
@@ -143,8 +145,14 @@ def compare(
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
     tests, wtl, lows, highs = {}, {}, {}, {}
     for m, x in arrays.items():
-        sm = mats[m] if isinstance(mats[m], ScoreMatrix) else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
-        tests[m] = pairwise_test(sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs)
+        sm = (
+            mats[m]
+            if isinstance(mats[m], ScoreMatrix)
+            else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
+        )
+        tests[m] = pairwise_test(
+            sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs
+        )
         wtl[m] = win_tie_loss(sm, baseline=base)
         if intervals:
             samples = _check_samples(None, x.shape[1], B_intervals, ss_ci)
@@ -165,5 +173,6 @@ def compare(
         if len(none):
             why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
             undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
-    return ComparisonTable(runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits,
-                           undefined)
+    return ComparisonTable(
+        runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits, undefined
+    )

@@ -147,4 +147,3 @@ def pairwise_test(
             baseline=_baseline_name(systems, pairs, baseline),
         )  # fmt: skip
     return res if res.correction == FAMILY_WISE else res.adjust(correction)
-

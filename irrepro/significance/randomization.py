@@ -242,7 +242,9 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
     tol = _NOISE * np.abs(x).max(axis=(1, 2))[:, None]
     B = stat.shape[1]
     srt = np.sort(stat, axis=1)
-    reached = np.stack([B - np.searchsorted(srt[f], np.abs(obs[f]) - tol[f], side="left") for f in range(len(x))])
+    reached = np.stack(
+        [B - np.searchsorted(srt[f], np.abs(obs[f]) - tol[f], side="left") for f in range(len(x))]
+    )
     return obs, (reached + 1) / (B + 1)
 
 
@@ -358,8 +360,9 @@ def tukey_hsd(
     if permutations is not None:
         perms = _check_permutations(permutations, n, S)
         blocks = [perms[a : a + _PERM_BLOCK] for a in range(0, len(perms), _PERM_BLOCK)]
-        stat = np.concatenate(parallel.parallel_map(lambda b: _family_max(x[None], b, pairs)[0], blocks,
-                                                    n_jobs=n_jobs))
+        stat = np.concatenate(
+            parallel.parallel_map(lambda b: _family_max(x[None], b, pairs)[0], blocks, n_jobs=n_jobs)
+        )
     else:
         B = parallel.check_int(B, "B", minimum=1)
         if seed is None:
@@ -378,6 +381,17 @@ def tukey_hsd(
     obs, pv = _hsd_p(x[None], stat[None], pairs)
     obs, pv = obs[0], pv[0]
     return PairwiseResult(
-        "tukey", measure, systems, pairs, obs, pv, pv.copy(), FAMILY_WISE, n, B, False, "two-sided",
+        "tukey",
+        measure,
+        systems,
+        pairs,
+        obs,
+        pv,
+        pv.copy(),
+        FAMILY_WISE,
+        n,
+        B,
+        False,
+        "two-sided",
         _baseline_name(systems, pairs, baseline),
     )

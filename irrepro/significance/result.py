@@ -24,7 +24,9 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
     if correction in CORRECTIONS:
         return CORRECTIONS[correction]
     if correction == FAMILY_WISE:
-        raise InputError("'tukey' is not a correction: randomised Tukey HSD (test='tukey') is family-wise by itself")
+        raise InputError(
+            "'tukey' is not a correction: randomised Tukey HSD (test='tukey') is family-wise by itself"
+        )
     from statsmodels.stats.multitest import multipletests
 
     try:

@@ -142,8 +142,12 @@ class ComparisonTable:
                     col = np.full(len(self.runs), np.nan)
                     col[idx] = v
                     cols[(m, name)] = col
-                for name, counts in (("significant", sig), ("wins", w["wins"]), ("ties", w["ties"]),
-                                     ("losses", w["losses"])):
+                for name, counts in (
+                    ("significant", sig),
+                    ("wins", w["wins"]),
+                    ("ties", w["ties"]),
+                    ("losses", w["losses"]),
+                ):
                     ints = pd.array([pd.NA] * len(self.runs), dtype="Int64")
                     ints[idx] = np.asarray(counts, dtype=np.int64)
                     cols[(m, name)] = ints
@@ -240,7 +244,7 @@ class ComparisonTable:
         def full(n: str) -> str:
             if fmt != "latex":
                 return e(n)
-            return r"\allowbreak{}".join(e(n[k:k + 40]) for k in range(0, len(n), 40))
+            return r"\allowbreak{}".join(e(n[k : k + 40]) for k in range(0, len(n), 40))
 
         pairs = [f"{e(lab)} = {full(n)}" for lab, n in self._shortened()]
         return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
@@ -280,8 +284,11 @@ class ComparisonTable:
                 p = np.full(S, "", dtype=object)
                 for (i, _), s, pa in zip(pairs, sig, self.tests[m].p_adjusted):
                     if s:
-                        mark = (_UP if s > 0 else _DOWN) if fmt != "latex" else (
-                            "$^{\\uparrow}$" if s > 0 else "$^{\\downarrow}$")
+                        mark = (
+                            (_UP if s > 0 else _DOWN)
+                            if fmt != "latex"
+                            else ("$^{\\uparrow}$" if s > 0 else "$^{\\downarrow}$")
+                        )
                         cells[i] += mark
                     p[i] = "-" if np.isnan(pa) else eq(_p(pa, digits))
                 cols[(m, "mean")] = cells
@@ -305,7 +312,9 @@ class ComparisonTable:
                 cols[(m, f"{100 * self.level:g}% CI")] = ci
         frame = pd.DataFrame(cols)
         short = dict(zip(self.measures, escape.short_names(self.measures)))  # long measure names, kept apart
-        frame.columns = pd.MultiIndex.from_tuples([(e(short[m]) if m else m, eq(q)) for m, q in frame.columns])
+        frame.columns = pd.MultiIndex.from_tuples(
+            [(e(short[m]) if m else m, eq(q)) for m, q in frame.columns]
+        )
         return frame
 
     def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
@@ -347,7 +356,9 @@ class ComparisonTable:
         table = self._flat("markdown", digits).to_markdown(index=False, disable_numparse=True)
         return f"{table}\n\n{self.note('markdown')}"
 
-    def to_latex(self, digits: int | None = None, *, caption: str | None = None, label: str | None = None) -> str:
+    def to_latex(
+        self, digits: int | None = None, *, caption: str | None = None, label: str | None = None
+    ) -> str:
         """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
         (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
         defaults to :meth:`note`; the full names of shortened runs (:meth:`key`) follow the table in

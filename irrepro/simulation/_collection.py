@@ -124,8 +124,15 @@ def _precision_cutoff(measure: str) -> int | None:
     return spec.cutoff if spec.family == "P" else None
 
 
-def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
-                   copula_method: str = "itau") -> CollectionModel:
+def fit_collection(
+    matrix,
+    *,
+    seed: SeedLike,
+    bottom: float = 0.1,
+    support="auto",
+    n_jobs: int | None = None,
+    copula_method: str = "itau",
+) -> CollectionModel:
     """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
 
     Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
@@ -179,7 +186,11 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
             support = np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
     return CollectionModel(
-        name=matrix.collection, measure=matrix.measure,
-        systems=tuple(np.asarray(matrix.systems)[keep]), scores=x[keep], margins=list(margins),
-        seed=parallel.as_seed_sequence(seed), copula_method=copula_method,
+        name=matrix.collection,
+        measure=matrix.measure,
+        systems=tuple(np.asarray(matrix.systems)[keep]),
+        scores=x[keep],
+        margins=list(margins),
+        seed=parallel.as_seed_sequence(seed),
+        copula_method=copula_method,
     )

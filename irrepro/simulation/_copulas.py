@@ -92,8 +92,9 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """
     pv = _pyvinecopulib()
     u = pseudo_obs(np.column_stack([x, y]), seed)
-    controls = pv.FitControlsBicop(family_set=pv.families.parametric, selection_criterion="aic",
-                                   parametric_method=method)
+    controls = pv.FitControlsBicop(
+        family_set=pv.families.parametric, selection_criterion="aic", parametric_method=method
+    )
     return pv.Bicop.from_data(u, controls=controls)
 
 

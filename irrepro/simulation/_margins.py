@@ -94,7 +94,7 @@ class Margin:
         ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
         if -1 < power < 1:
             raise InputError("the Lehmann power must be >= 1 (raise) or <= -1 (lower)")
-        f = self.cdf ** power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
+        f = self.cdf**power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
@@ -173,8 +173,13 @@ def _fit_truncnorm(x: np.ndarray, xc: np.ndarray) -> Margin:
         return f, np.array([g_mu, g_ls])
 
     sd0 = max(x.std(ddof=1), 1e-2)
-    res = optimize.minimize(nll, [x.mean(), np.log(sd0)], jac=True, method="TNC",
-                            bounds=[(-3.0, 4.0), (np.log(1e-2), np.log(20.0))])
+    res = optimize.minimize(
+        nll,
+        [x.mean(), np.log(sd0)],
+        jac=True,
+        method="TNC",
+        bounds=[(-3.0, 4.0), (np.log(1e-2), np.log(20.0))],
+    )
     mu, sd = res.x[0], np.exp(res.x[1])
     f = _truncnorm_cdf(_GRID, mu, sd)
     f[0], f[-1] = 0.0, 1.0
@@ -189,12 +194,15 @@ def _fit_beta(xc: np.ndarray) -> Margin:
         a, b = np.exp(p)
         f = -((a - 1) * s1 + (b - 1) * s2 - n * special.betaln(a, b))
         dab = special.digamma(a + b)
-        return f, -np.array([a * (s1 - n * (special.digamma(a) - dab)), b * (s2 - n * (special.digamma(b) - dab))])
+        return f, -np.array(
+            [a * (s1 - n * (special.digamma(a) - dab)), b * (s2 - n * (special.digamma(b) - dab))]
+        )
 
     m, v = xc.mean(), max(xc.var(), 1e-6)  # start from the method of moments
     c = max(m * (1 - m) / v - 1, 0.05)
-    res = optimize.minimize(nll, np.log([m * c, (1 - m) * c]), jac=True, method="TNC",
-                            bounds=[(np.log(1e-3), np.log(1e4))] * 2)
+    res = optimize.minimize(
+        nll, np.log([m * c, (1 - m) * c]), jac=True, method="TNC", bounds=[(np.log(1e-3), np.log(1e4))] * 2
+    )
     a, b = np.exp(res.x)
     return Margin("beta", False, _GRID, stats.beta.cdf(_GRID, a, b), _aic(-res.fun, 2), 2)
 
@@ -226,8 +234,13 @@ def _fit_betabinom(counts: np.ndarray, m: int, support: np.ndarray) -> Margin:
         return -np.sum(c * logpmf(a, b)), -np.array([a * ga, b * gb])
 
     mean = np.clip(counts.mean() / m, 0.02, 0.98)
-    res = optimize.minimize(nll, [np.log(mean * 2), np.log((1 - mean) * 2)], jac=True, method="TNC",
-                            bounds=[(np.log(1e-3), np.log(1e4))] * 2)
+    res = optimize.minimize(
+        nll,
+        [np.log(mean * 2), np.log((1 - mean) * 2)],
+        jac=True,
+        method="TNC",
+        bounds=[(np.log(1e-3), np.log(1e4))] * 2,
+    )
     a, b = np.exp(res.x)
     cdf = np.cumsum(np.exp(logpmf(a, b)))
     cdf[-1] = 1.0

@@ -238,8 +238,9 @@ def partition_experiment(
         return _halves_block(x, random_halves(x.shape[1], sizes[i], rngs[i]), alpha)
 
     out = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
-    return PartitionResult(np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]),
-                           x.shape[0], alpha)
+    return PartitionResult(
+        np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]), x.shape[0], alpha
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,7 +282,9 @@ class SampledStandardizers:
         """Lowest-percentiles of tau per size (the paper's median, 95th and 99th percentile
         lowest values are q = 50, 5, 1)."""
         p = np.percentile(self.taus, q, axis=1)
-        return pd.DataFrame({f"q{g:g}": p[k] for k, g in enumerate(q)}, index=pd.Index(self.sizes, name="systems"))
+        return pd.DataFrame(
+            {f"q{g:g}": p[k] for k, g in enumerate(q)}, index=pd.Index(self.sizes, name="systems")
+        )
 
     def smallest_size_beating(self, threshold: float, q: float = 1) -> int | None:
         """Fewest sampled systems whose q-th lowest percentile of tau, and that of every larger
@@ -374,7 +377,6 @@ def sampled_standardizers(
     return SampledStandardizers(n_sampled, np.stack(taus))
 
 
-
 # --------------------------------------------------------------------------------------------
 # Two collections compared (section 5.2)
 # --------------------------------------------------------------------------------------------
@@ -420,9 +422,16 @@ class CollectionPair:
 
 
 @renamed_arguments(n_partitions="B")
-def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedLike,
-                        alpha: float = 0.05, n_jobs: int | None = None,
-                        scale: str = "paper") -> CollectionPair:
+def compare_collections(
+    scores_c,
+    scores_d,
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    alpha: float = 0.05,
+    n_jobs: int | None = None,
+    scale: str = "paper",
+) -> CollectionPair:
     """Compare the same systems on collections C and D, observed and against random halves.
 
     Section 5.2 of Webber, Moffat & Zobel (2008): the observed dRMSE and self-significance of C
@@ -461,5 +470,10 @@ def compare_collections(scores_c, scores_d, B: int | None = None, *, seed: SeedL
     c, d = _matrix(scores_c), _matrix(scores_d)
     sig = self_significance(c, d, alpha=alpha)
     rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
-    return CollectionPair(float(drmse(c.mean(axis=1), d.mean(axis=1))), int(sig.sum()), len(sig),
-                          binomial_interval(sig.sum(), len(sig)), rand)
+    return CollectionPair(
+        float(drmse(c.mean(axis=1), d.mean(axis=1))),
+        int(sig.sum()),
+        len(sig),
+        binomial_interval(sig.sum(), len(sig)),
+        rand,
+    )

@@ -29,7 +29,12 @@ __all__ = [
 
 #: The Robust 2004 sub-collections of the paper (section 3.1): name -> (first topic, last topic).
 #: TREC 6 (301-350) is excluded as in the paper; TREC 2004 has 49 topics (672 has no relevant).
-SUBCOLLECTIONS = {"TREC 7": (351, 400), "TREC 8": (401, 450), "TREC 2003": (601, 650), "TREC 2004": (651, 700)}
+SUBCOLLECTIONS = {
+    "TREC 7": (351, 400),
+    "TREC 8": (401, 450),
+    "TREC 2003": (601, 650),
+    "TREC 2004": (651, 700),
+}
 
 
 def topic_range(matrix, first: int, last: int):
@@ -142,8 +147,13 @@ class Factors:
         for c in ("topic", "mean", "sd"):
             if c not in frame.columns:
                 raise InputError(f"a factors table needs the column {c!r}")
-        return cls(frame["mean"].to_numpy(float), frame["sd"].to_numpy(float),
-                   tuple(frame["topic"].astype(str)), n_systems, ddof)
+        return cls(
+            frame["mean"].to_numpy(float),
+            frame["sd"].to_numpy(float),
+            tuple(frame["topic"].astype(str)),
+            n_systems,
+            ddof,
+        )
 
 
 def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
@@ -187,8 +197,13 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
         topics = standardizing.topics
     if topics is not None and len(topics) != x.shape[1]:
         raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
-    return Factors(x.mean(axis=0), x.std(axis=0, ddof=ddof),
-                   None if topics is None else tuple(str(t) for t in topics), x.shape[0], ddof)
+    return Factors(
+        x.mean(axis=0),
+        x.std(axis=0, ddof=ddof),
+        None if topics is None else tuple(str(t) for t in topics),
+        x.shape[0],
+        ddof,
+    )
 
 
 def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
@@ -251,7 +266,9 @@ def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> 
     return _z(x, fac.mean, fac.sd, zero_sd)
 
 
-def standardize(scores, fac: Factors | None = None, *, cdf: bool = True, zero_sd: str = "average") -> np.ndarray:
+def standardize(
+    scores, fac: Factors | None = None, *, cdf: bool = True, zero_sd: str = "average"
+) -> np.ndarray:
     """Standardized scores ``Phi(z_st)`` in [0, 1] (eq. 2), or the z-scores.
 
     Parameters

@@ -49,8 +49,10 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
-        _unavailable("Chromium / ChromeDriver not installed (apt-get install chromium chromium-driver; "
-                     "or set IRREPRO_CHROMIUM / IRREPRO_CHROMEDRIVER)")
+        _unavailable(
+            "Chromium / ChromeDriver not installed (apt-get install chromium chromium-driver; "
+            "or set IRREPRO_CHROMIUM / IRREPRO_CHROMEDRIVER)"
+        )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -272,9 +274,9 @@ def test_repository_link_and_launch_buttons(server, browser):
         assert f'"irrepro @ git+{url}@{branch}"' in setup.source
         assert "find_spec" in setup.source  # installs only where irrepro is missing
         source = jupytext.read(ROOT / f"{doc}.md")
-        assert [(c.cell_type, c.source) for c in cells] == [
-            (c.cell_type, c.source) for c in source.cells
-        ], f"{paired} is not the notebook of {doc}.md"
+        assert [(c.cell_type, c.source) for c in cells] == [(c.cell_type, c.source) for c in source.cells], (
+            f"{paired} is not the notebook of {doc}.md"
+        )
         assert not any(c.get("outputs") for c in cells if c.cell_type == "code")
 
 
@@ -367,7 +369,6 @@ def test_scorecard_and_report_pages_load(server, browser):
         browser.switch_to.default_content()
 
 
-
 # --- the chapters: header, visible method code, status badges, numbered contents ---------------------
 
 CHAPTERS = {
@@ -433,11 +434,17 @@ def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, b
         header = browser.find_element(By.CSS_SELECTOR, ".irrepro-header")
         first_h2 = browser.find_element(By.CSS_SELECTOR, "#the-question > h2")
         assert header.is_displayed() and header.location["y"] < first_h2.location["y"], page
-        assert not header.find_elements(By.CSS_SELECTOR, ".irrepro-label"), f"{page}: a label on a study chapter"
+        assert not header.find_elements(By.CSS_SELECTOR, ".irrepro-label"), (
+            f"{page}: a label on a study chapter"
+        )
         assert "No verdict label" in header.text
         dois = {a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10.1145/"]')}
-        assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), dois   # the study and the papers
-        assert browser.find_element(By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']").is_displayed()
+        assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), (
+            dois
+        )  # the study and the papers
+        assert browser.find_element(
+            By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']"
+        ).is_displayed()
 
 
 def test_every_results_section_shows_its_code(server, browser):
@@ -474,10 +481,18 @@ def test_comparison_tables_show_status_badges_with_reasons(server, browser):
         for status, title, w, h, bg, _border, text in badges:
             assert status in STATUSES and text.endswith(status), (page, status, text)
             assert title, f"{page}: a {status} badge without its reason"
-            assert w > 20 and h > 8 and bg not in ("rgba(0, 0, 0, 0)", "transparent"), (page, status, w, h, bg)
+            assert w > 20 and h > 8 and bg not in ("rgba(0, 0, 0, 0)", "transparent"), (
+                page,
+                status,
+                w,
+                h,
+                bg,
+            )
         # the four statuses differ in symbol and border, not only in colour
         looks = {(status, text[0], border) for status, _, _, _, _, border, text in badges}
-        assert len({(sym, border) for _, sym, border in looks}) == len({status for status, _, _ in looks}), looks
+        assert len({(sym, border) for _, sym, border in looks}) == len({status for status, _, _ in looks}), (
+            looks
+        )
         notes = browser.execute_script(
             "return Array.from(document.querySelectorAll('.irrepro-comparison')).map(c =>"
             "  [c.querySelectorAll('.irrepro-note-ref').length, c.querySelectorAll('.irrepro-reasons li').length]);"
@@ -492,7 +507,9 @@ def test_table_of_contents_is_numbered(server, browser):
 
     _load(browser, f"{server}/book/intro.html")
     entries = {
-        a.get_attribute("href").rsplit("/", 2)[-2] + "/" + a.get_attribute("href").rsplit("/", 1)[-1]: a.text.strip()
+        a.get_attribute("href").rsplit("/", 2)[-2]
+        + "/"
+        + a.get_attribute("href").rsplit("/", 1)[-1]: a.text.strip()
         for a in browser.find_elements(By.CSS_SELECTOR, "nav.bd-docs-nav a.reference.internal")
     }
     for page in ALL_CHAPTERS:
