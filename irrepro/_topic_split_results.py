@@ -162,13 +162,13 @@ class SwapExperiment:
         Parameters
         ----------
         filter : str
-            One of :attr:`filters`.
+            One of ``filters``.
         kind : {"relative", "absolute"}
 
         Returns
         -------
         pandas.DataFrame
-            Rows :meth:`bin_labels`, columns :attr:`sizes`.
+            Rows :meth:`bin_labels`, columns ``sizes``.
         """
         f, k = self._fk(filter, kind)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -181,13 +181,13 @@ class SwapExperiment:
         Parameters
         ----------
         filter : str
-            One of :attr:`filters`.
+            One of ``filters``.
         kind : {"relative", "absolute"}
 
         Returns
         -------
         pandas.DataFrame
-            Rows :meth:`bin_labels`, columns :attr:`sizes`.
+            Rows :meth:`bin_labels`, columns ``sizes``.
         """
         f, k = self._fk(filter, kind)
         return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
@@ -198,12 +198,12 @@ class SwapExperiment:
         Parameters
         ----------
         filter : str
-            One of :attr:`filters`.
+            One of ``filters``.
         kind : {"relative", "absolute"}
         bins : slice
             The bins pooled (``slice(2, 6)``: 10-30% relative).
         size : int
-            One of :attr:`sizes`.
+            One of ``sizes``.
 
         Returns
         -------
@@ -221,7 +221,7 @@ class SwapExperiment:
         Returns
         -------
         pandas.DataFrame
-            Rows :attr:`sizes`, columns the positions 1..B.
+            Rows ``sizes``, columns the positions 1..B.
         """
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = self.dep_errors / self.dep_trials
