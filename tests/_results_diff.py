@@ -42,8 +42,11 @@ def _strip(text: str) -> str:
 
 
 def _rename(value: str, renames: Mapping[str, str]) -> str:
+    """``value`` with each label ``old`` of ``renames`` (whole: not inside a longer word or
+    hyphenated name; ending in ``$``: only at the end of the value) replaced by its new label."""
     for old, new in renames.items():
-        value = re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", new, value)
+        end = "$" if old.endswith("$") else r"(?![\w-])"
+        value = re.sub(rf"(?<![\w-]){re.escape(old.removesuffix('$'))}{end}", new, value)
     return value
 
 

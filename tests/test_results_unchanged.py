@@ -19,12 +19,15 @@ from _results_diff import compare, main
 #: Labels issue 27 renamed inside the recorded rows (one vocabulary for the tests): old -> new.
 RENAMES_27: dict[str, str] = {
     # the known-truth chapter's rows "AP, 50 topics, t": known_truth.TESTS took significance's names
-    "topics, t": "topics, paired-t",
-    "topics, unpaired bootstrap": "topics, unpaired-bootstrap",
+    # (at the end of the row's label: "50 topics, t p in (0.01, 0.05]" elsewhere is the paper's)
+    "topics, t$": "topics, paired-t",
+    "topics, unpaired bootstrap$": "topics, unpaired-bootstrap",
     # the Sanderson & Zobel chapter's rows "t: error at 25 topics, ..." and "t: share significant,
     # ...": topic_split's filters and full_set_tests took significance's "paired-t"
     "t: error at 25 topics": "paired-t: error at 25 topics",
     "t: share significant": "paired-t: share significant",
+    # ... and its verdict's note "error at 25 topics, relative 10-30%: t 7.6%, sign 7.9%, ..."
+    "relative 10-30%: t": "relative 10-30%: paired-t",
 }
 
 
@@ -116,6 +119,7 @@ def test_the_renames_of_issue_27_catch_only_their_labels():
         "t: error at 25 topics, 10-15% -> 25-30% bin": "paired-t: error at 25 topics, 10-15% -> 25-30% bin",
         "t: share significant, relative difference 0-10%": "paired-t: share significant, relative difference 0-10%",
         "t: share significant, 40-50%, runs with MAP ≥ 0.1": "paired-t: share significant, 40-50%, runs with MAP ≥ 0.1",
+        "error at 25 topics, relative 10-30%: t 7.6%, sign 7.9%": "error at 25 topics, relative 10-30%: paired-t 7.6%, sign 7.9%",
     }
     for old, new in renamed.items():
         assert _rename(old, RENAMES_27) == new
@@ -130,5 +134,6 @@ def test_the_renames_of_issue_27_catch_only_their_labels():
         "t-test more reliable than sign and Wilcoxon",
         "at: error at 25 topics",
         "AP, 50 topics, paired-t",
+        "relative MAP difference for below 5% error at 50 topics, t p in (0.01, 0.05] (replicated)",
     ):
         assert _rename(text, RENAMES_27) == text
