@@ -106,6 +106,28 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
     assert "deprecated" not in errs["fdr_bh"]
 
 
+#: The old names of CHANGELOG's issue-27 table as the prose would write them.
+OLD_NAMES = re.compile(
+    r"`bh`|--correction bh|(correction|method)=[\"']bh[\"']|\bPairwiseTest\b|\b(un)?paired_test\(|"
+    r"topic_split\.(paired_t|sign_test|wilcoxon)_pvalues|[\"']t (0\.0[14]<)?p<=0\.05[\"']|tests=\([\"']t[\"']"
+)
+
+
+def test_the_docs_use_no_deprecated_name():
+    """README, the book's pages and the chapters name the tests and corrections by their new names
+    (the CHANGELOG alone lists the old ones)."""
+    root = PACKAGE.parent
+    pages = [root / "README.md", *(root / "book").rglob("*.md"), *(root / "notebooks").glob("*.md")]
+    stale = [
+        f"{page.relative_to(root)}:{n}: {line.strip()}"
+        for page in pages
+        if "_build" not in page.parts
+        for n, line in enumerate(page.read_text().splitlines(), 1)
+        if OLD_NAMES.search(line)
+    ]
+    assert len(pages) > 10 and not stale, stale
+
+
 @pytest.mark.parametrize("call", ["pairwise_test", "adjust", "compare", "comparisons"])
 def test_an_old_correction_name_warns_once_at_the_caller(x, call):
     """A DeprecationWarning pointing inside irrepro is hidden by Python's default filters: the
