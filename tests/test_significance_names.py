@@ -167,13 +167,14 @@ def test_comparisons_take_the_correction_names_of_significance(x):
     assert set(holm.adjustment) == {"holm"}
 
 
-@pytest.mark.parametrize("alpha", [0, 1, 2, -0.05, "0.05", None, True])
+@pytest.mark.parametrize("alpha", [0, 1, 2, -0.05, float("nan"), "0.05", None, True])
 def test_alpha_outside_zero_one_is_an_input_error(x, alpha):
     r = sg.paired_bootstrap_test(x, B=200, seed=3)
     for call in (r.significant, r.discriminative_power, lambda a: sg.compare(x, alpha=a)):
         with pytest.raises(InputError, match="alpha must be a number in"):
             call(alpha)
     assert r.discriminative_power(0.05) == np.mean(r.p < 0.05)
+    assert r.discriminative_power(np.array(0.05)) == np.mean(r.p < 0.05)  # a 0-d array is a number
     np.testing.assert_array_equal(r.significant(0.05), r.p_adjusted < 0.05)
 
 

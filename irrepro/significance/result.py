@@ -56,10 +56,13 @@ def _correction_name(correction: str, stacklevel: int = 3) -> str:
 
 def _check_alpha(alpha) -> float:
     """``alpha`` as a float in (0, 1), else an InputError."""
-    number = isinstance(alpha, (int, float, np.integer, np.floating)) and not isinstance(alpha, bool)
-    if not number or not 0 < alpha < 1:
+    try:
+        value = float(alpha) if not isinstance(alpha, (bool, str)) else np.nan
+    except (TypeError, ValueError):
+        value = np.nan
+    if not 0 < value < 1:  # NaN too
         raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    return float(alpha)
+    return value
 
 
 def _baseline_name(systems: tuple, pairs: np.ndarray, baseline) -> str | None:
