@@ -268,8 +268,9 @@ Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, 
 binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
 randomization test, exact for up to log2(B) topics, B = 10,000), tukey (randomised Tukey HSD,
 B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's unpaired test,
-B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference, B = 1000). Formats: text, markdown, latex (a table
-float with booktabs rules: \\usepackage{booktabs}), csv (every number).""",
+B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference,
+B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
+\\usepackage{booktabs}), csv (every number).""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument(

@@ -468,3 +468,13 @@ def test_eval_imports_only_what_it_needs(tiny):
         "irrepro.bootstrap_tests",
     ):
         assert f"'{heavy}'" not in mods, heavy
+
+
+@pytest.mark.parametrize("command", [["eval"], ["compare"], ["report"], ["data"], ["data", "fetch"]])
+def test_the_help_texts_fit_a_terminal(command, capsys, monkeypatch):
+    """Every line of a command's --help fits 100 columns (the descriptions are written pre-wrapped;
+    argparse's usage line of a choice list is the exception it cannot break)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli_main([*command, "--help"]) == 0
+    long = [line for line in capsys.readouterr().out.splitlines() if len(line) > 100 and "{" not in line]
+    assert not long, long

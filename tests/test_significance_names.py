@@ -16,6 +16,7 @@ from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.cli import main as cli_main
 from irrepro.data import ScoreMatrix
+from irrepro.errors import InputError
 
 PACKAGE = Path(sg.__file__).resolve().parent.parent
 
@@ -103,6 +104,86 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
         and "use --correction fdr_bh" in errs["bh"]
     )
     assert "deprecated" not in errs["fdr_bh"]
+
+
+#: The old names of CHANGELOG's issue-27 table as the prose would write them.
+OLD_NAMES = re.compile(
+    r"`bh`|--correction bh|(correction|method)=[\"']bh[\"']|\bPairwiseTest\b|\b(un)?paired_test\(|"
+    r"topic_split\.(paired_t|sign_test|wilcoxon)_pvalues|[\"']t (0\.0[14]<)?p<=0\.05[\"']|tests=\([\"']t[\"']"
+)
+
+
+def test_the_docs_use_no_deprecated_name():
+    """README, the book's pages and the chapters name the tests and corrections by their new names
+    (the CHANGELOG alone lists the old ones)."""
+    root = PACKAGE.parent
+    pages = [root / "README.md", *(root / "book").rglob("*.md"), *(root / "notebooks").glob("*.md")]
+    stale = [
+        f"{page.relative_to(root)}:{n}: {line.strip()}"
+        for page in pages
+        if "_build" not in page.parts
+        for n, line in enumerate(page.read_text().splitlines(), 1)
+        if OLD_NAMES.search(line)
+    ]
+    assert len(pages) > 10 and not stale, stale
+
+
+@pytest.mark.parametrize("call", ["pairwise_test", "adjust", "compare", "comparisons"])
+def test_an_old_correction_name_warns_once_at_the_caller(x, call):
+    """A DeprecationWarning pointing inside irrepro is hidden by Python's default filters: the
+    warning of "bh" names the user's line, whichever function takes the correction."""
+    r = sg.paired_bootstrap_test(x, B=200, seed=3)
+    run = {
+        "pairwise_test": lambda c: sg.pairwise_test(x, "paired-t", correction=c).p_adjusted,
+        "adjust": lambda c: r.adjust(c).p_adjusted,
+        "compare": lambda c: sg.compare({"AP": x, "P@10": x[::-1]}, baseline=0, correction=c).to_frame(),
+        "comparisons": lambda c: pd.DataFrame(bt.comparisons(r, method=c)),
+    }[call]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = run("bh")
+    assert [w.category for w in caught] == [DeprecationWarning], [str(w.message) for w in caught]
+    assert caught[0].filename == __file__ and "'bh' is deprecated" in str(caught[0].message)
+    new = run("fdr_bh")
+    if isinstance(new, pd.DataFrame):
+        pd.testing.assert_frame_equal(old, new)
+    else:
+        np.testing.assert_array_equal(old, new)
+
+
+def test_comparisons_take_the_correction_names_of_significance(x):
+    """bootstrap_tests.comparisons takes significance's names: "none" (refused before: not a
+    statsmodels method) is the unadjusted ASL, as None is."""
+    r = sg.paired_bootstrap_test(x, B=200, seed=3)
+    none = pd.DataFrame(bt.comparisons(r, method="none"))
+    unadjusted = pd.DataFrame(bt.comparisons(r, method=None))
+    pd.testing.assert_frame_equal(none, unadjusted)
+    np.testing.assert_array_equal(none.asl_adjusted, r.p)
+    assert set(none.adjustment) == {"none"}
+    from statsmodels.stats.multitest import multipletests
+
+    holm = pd.DataFrame(bt.comparisons(r, method="holm"))  # unchanged: statsmodels' Holm
+    np.testing.assert_array_equal(holm.asl_adjusted, multipletests(r.p, method="holm")[1])
+    assert set(holm.adjustment) == {"holm"}
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 2, -0.05, float("nan"), "0.05", None, True])
+def test_alpha_outside_zero_one_is_an_input_error(x, alpha):
+    r = sg.paired_bootstrap_test(x, B=200, seed=3)
+    for call in (r.significant, r.discriminative_power, lambda a: sg.compare(x, alpha=a)):
+        with pytest.raises(InputError, match="alpha must be a number in"):
+            call(alpha)
+    assert r.discriminative_power(0.05) == np.mean(r.p < 0.05)
+    assert r.discriminative_power(np.array(0.05)) == np.mean(r.p < 0.05)  # a 0-d array is a number
+    np.testing.assert_array_equal(r.significant(0.05), r.p_adjusted < 0.05)
+
+
+@pytest.mark.parametrize("correction", [1, 0.05, ("holm",)])
+def test_a_correction_that_is_not_a_name_is_an_input_error(x, correction):
+    with pytest.raises(InputError, match="correction must be a name"):
+        sg.pairwise_test(x, "paired-t", correction=correction)
+    with pytest.raises(InputError, match="correction must be a name"):
+        sg.pairwise_test(x, "paired-t").adjust(correction)
 
 
 # ---------------------------------------------------------------------------- one vocabulary

@@ -10,7 +10,8 @@ import numpy as np
 
 from .._deprecation import renamed_arguments
 from ..significance.bootstrap import BootstrapResult
-from ..stats import adjust_pvalues, check_level
+from ..significance.result import _correction_name
+from ..stats import check_level
 
 __all__ = ["BootstrapComparison", "comparisons"]
 
@@ -92,9 +93,10 @@ def comparisons(
     """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted ASLs.
 
     One :class:`BootstrapComparison` per pair of ``result``, with the ASLs adjusted for
-    multiple comparisons by ``method`` (:func:`irrepro.stats.adjust_pvalues`: any method of
-    ``statsmodels.stats.multitest.multipletests``, ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg),
-    ...; None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
+    multiple comparisons by ``method`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
+    ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"`` is its deprecated name),
+    ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
+    None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
     percentage (:func:`irrepro.stats.check_level`).
 
@@ -104,7 +106,8 @@ def comparisons(
         A test of :mod:`irrepro.significance` (:func:`~irrepro.significance.paired_bootstrap_test`,
         :func:`~irrepro.significance.unpaired_bootstrap_test`).
     method : str or None
-        The correction for multiple comparisons, as ``multipletests`` spells it; None: unadjusted.
+        The correction for multiple comparisons (:data:`irrepro.significance.CORRECTIONS` or a
+        method of ``multipletests``); None or ``"none"``: unadjusted.
     level : float
         The level of the percentile intervals: a fraction or a percentage (``confidence`` is its
         deprecated name).
@@ -133,7 +136,11 @@ def comparisons(
     2        1        2       -0.12  0.335         0.670   -0.16    -0.10
     """
     level = check_level(level)
-    adj = adjust_pvalues(result.p, method)
+    if method is not None:  # an old name ("bh") warns at the caller (past renamed_arguments' wrapper)
+        method = _correction_name(method, stacklevel=4)
+    # significance's names of the corrections ("none", the deprecated "bh"), as pairwise_test takes them
+    adjusted = result.adjust(method)
+    adj = adjusted.p_adjusted
     ci = result.confidence_interval(level)
     es = result.effect_size if result.effect_size is not None else np.full(len(result.p), np.nan)
     out = []
@@ -147,7 +154,7 @@ def comparisons(
                 float(result.difference[k]),
                 float(result.p[k]),
                 float(adj[k]),
-                method or "none",
+                adjusted.correction,
                 float(es[k]),
                 float(ci[k, 0]),
                 float(ci[k, 1]),

@@ -25,7 +25,7 @@ from ._samples import (
     bootstrap_summaries,
     log_scores,
 )
-from .result import PairwiseResult, _baseline_name
+from .result import PairwiseResult, _baseline_name, _check_alpha
 
 __all__ = ["BootstrapResult", "paired_bootstrap_test", "unpaired_bootstrap_test", "bootstrap_shift_test"]
 
@@ -130,7 +130,7 @@ class BootstrapResult(PairwiseResult):
         -------
         float
         """
-        return float(np.mean(self.p < alpha))
+        return float(np.mean(self.p < _check_alpha(alpha)))
 
     def asl_curve(self) -> np.ndarray:
         """The ASLs sorted ascending: the curves of Sakai's (2006) Figures 7 and 8.

@@ -17,6 +17,7 @@ from ._names import RESAMPLING
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from .pairwise import pairwise_test
+from .result import _check_alpha, _correction_name
 from .table import ComparisonTable
 
 __all__ = ["compare"]
@@ -118,8 +119,9 @@ def compare(
     <BLANKLINE>
     ↑ / ↓: significantly higher / lower than the baseline 1 (paired t-test; p < 0.05 after Holm's adjustment over 2 pairs per measure); p: the adjusted p-value.
     """
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
+    _check_alpha(alpha)
+    if correction is not None:  # an old name warns once, at the caller of compare
+        correction = _correction_name(correction)
     digits = parallel.check_int(digits, "digits", minimum=0)
     level = check_level(level)
     mats = _as_measures(scores)

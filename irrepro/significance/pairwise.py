@@ -53,7 +53,8 @@ def pairwise_test(
 
     - ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's
       ``ttest_rel``, ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences
-      (:func:`irrepro.significance.paired_t_pvalues` etc.; NaN for two identical systems); a
+      (:func:`irrepro.significance.paired_t_pvalues` etc.; two identical systems: NaN from the
+      t and sign tests, 1 from Wilcoxon's up to 13 topics and NaN beyond, as scipy's); a
       topic's difference within rounding noise of the pair's scores (1e-9 times the larger
       absolute score) counts as zero, so two runs that differ by rounding alone are not different
       (as in the bootstrap and permutation tests);

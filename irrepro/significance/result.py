@@ -20,6 +20,11 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
     """(statsmodels' method or None, label) of a correction's name."""
     if correction is None:
         return CORRECTIONS["none"]
+    if not isinstance(correction, str):
+        raise InputError(
+            f"correction must be a name ({', '.join(CORRECTIONS)} or a method of statsmodels' "
+            f"multipletests), not {correction!r}"
+        )
     correction = _correction_name(correction)
     if correction in CORRECTIONS:
         return CORRECTIONS[correction]
@@ -47,6 +52,17 @@ def _correction_name(correction: str, stacklevel: int = 3) -> str:
         _warn(f"the correction {correction!r}", repr(new), stacklevel=stacklevel)
         return new
     return correction
+
+
+def _check_alpha(alpha) -> float:
+    """``alpha`` as a float in (0, 1), else an InputError."""
+    try:
+        value = float(alpha) if not isinstance(alpha, (bool, str)) else np.nan
+    except (TypeError, ValueError):
+        value = np.nan
+    if not 0 < value < 1:  # NaN too
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    return value
 
 
 def _baseline_name(systems: tuple, pairs: np.ndarray, baseline) -> str | None:
@@ -138,6 +154,8 @@ class PairwiseResult:
             A pair without a p-value (NaN) counts in the family as p = 1 and keeps NaN. Refused
             (InputError) for randomised Tukey HSD, whose p-values are family-wise already.
         """
+        if correction is not None:  # an old name warns at the caller of adjust
+            correction = _correction_name(correction)
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
                 return self
@@ -162,7 +180,7 @@ class PairwiseResult:
         numpy.ndarray
             ``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant).
         """
-        return np.nan_to_num(self.p_adjusted, nan=1.0) < alpha
+        return np.nan_to_num(self.p_adjusted, nan=1.0) < _check_alpha(alpha)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pair: systems, mean difference, p, adjusted p, and the effect size and
