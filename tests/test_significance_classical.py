@@ -76,3 +76,17 @@ def test_exact_permutation_test_equals_scipy_permutation_test():
             (x[i], x[j]), lambda a, b: np.mean(a - b), permutation_type="samples", n_resamples=np.inf
         ).pvalue
         assert r.p[k] == pytest.approx(ref, rel=1e-12), (i, j)
+
+
+def test_two_sample_t_from_summaries_equals_scipy_ttest_ind():
+    """The unpaired t-test of the standardization chapter's random halves (it was written inside
+    standardize's partition experiment): scipy's ttest_ind on the samples themselves."""
+    rng = np.random.default_rng(7)
+    for na, nb in ((3, 4), (25, 25), (12, 38)):
+        a, b = rng.beta(2, 5, (200, na)), rng.beta(2, 4, (200, nb))
+        a[:20] = np.round(a[:20], 1)  # ties
+        ss = lambda x: ((x - x.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)  # noqa: E731
+        ours = sg.two_sample_t_pvalues(a.mean(1), b.mean(1), ss(a), ss(b), na, nb)
+        np.testing.assert_allclose(ours, stats.ttest_ind(a, b, axis=1).pvalue, rtol=1e-10, atol=1e-15)
+    same = np.full(5, 0.3)
+    assert np.isnan(sg.two_sample_t_pvalues(same.mean(), same.mean(), 0.0, 0.0, 5, 5))

@@ -10,7 +10,8 @@ paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16); the p
   p-values adjusted over the family (statsmodels' names: ``"holm"``, ``"fdr_bh"``,
   ``"bonferroni"``, ``"none"``), as a :class:`PairwiseResult`;
 - :func:`paired_t_pvalues`, :func:`wilcoxon_pvalues`, :func:`sign_test_pvalues` - the classical
-  tests' vectorised p-values of many rows of differences (:mod:`~irrepro.significance.classical`);
+  tests' vectorised p-values of many rows of differences, and :func:`two_sample_t_pvalues`, the
+  unpaired t-test from the samples' summaries (:mod:`~irrepro.significance.classical`);
 - :func:`paired_bootstrap_test`, :func:`unpaired_bootstrap_test` - Sakai's (2006) bootstrap
   tests, and :func:`bootstrap_shift_test`, on shared topic samples, as a :class:`BootstrapResult`
   (:mod:`~irrepro.significance.bootstrap`);
@@ -56,6 +57,7 @@ _LAZY = {
     "sign_flips": "randomization", "tukey_hsd": "randomization", "tukey_hsd_pvalues": "randomization",
     "PairwiseResult": "result", "ComparisonTable": "table", "compare": "comparison",
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
+    "two_sample_t_pvalues": "classical",
     "BootstrapResult": "bootstrap", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
     "bootstrap_shift_test": "bootstrap",
 }  # fmt: skip
@@ -81,6 +83,7 @@ __all__ = [
     "paired_t_pvalues",
     "wilcoxon_pvalues",
     "sign_test_pvalues",
+    "two_sample_t_pvalues",
     "BootstrapResult",
     "paired_bootstrap_test",
     "unpaired_bootstrap_test",

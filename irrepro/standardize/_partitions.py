@@ -9,11 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
 from .._deprecation import renamed_arguments
 from ..errors import InputError
 from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
+from ..significance.classical import two_sample_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._comparability import binomial_interval, drmse, self_significance
@@ -164,12 +165,7 @@ def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.nd
     ssb = qb - nb * cb**2
     ma, mb = ca + centre, cb + centre
     d = drmse(ma, mb)
-    df = na + nb - 2
-    sp2 = np.maximum(ssa + ssb, 0.0) / df
-    se = np.sqrt(sp2 * (1 / na + 1 / nb))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (ma - mb) / se
-    p = 2 * stats.t.sf(np.abs(t), df)
+    p = two_sample_t_pvalues(ma, mb, ssa, ssb, na, nb)
     fp = (np.nan_to_num(p, nan=1.0) < alpha).mean(axis=1)
     return d, fp
 
