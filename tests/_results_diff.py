@@ -102,7 +102,11 @@ def compare(old: Path | str, new: Path | str, renames: Mapping[str, str] | None 
         if x == y:
             continue
         if f.suffix == ".json" or f.name == MANIFEST:
-            jx, jy = _normalise(json.loads(x), renames), _normalise(json.loads(y), {})
+            try:
+                jx, jy = _normalise(json.loads(x), renames), _normalise(json.loads(y), {})
+            except json.JSONDecodeError as e:  # e.g. a manifest of the format before 0.2
+                out.append(f"{f}: not JSON on both sides ({e})")
+                continue
             if f.name == MANIFEST:
                 jx, jy = _drop_checksums(jx), _drop_checksums(jy)
             if jx != jy:
