@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data import Qrels, RunSet
+from ..data import Qrels, RunSet
 
 __all__ = ["Inputs", "load"]
 
@@ -112,7 +112,7 @@ def load(
     (3, True)
     >>> tmp.cleanup()
     """
-    from . import data
+    from .. import data
 
     # paths (a Path is never taken for a collection's name): a directory, or files and directories
     sources = Path(runs) if isinstance(runs, (str, Path)) else [Path(r) for r in runs]

@@ -1,0 +1,7 @@
+"""``python -m irrepro.cli``: the command line, as the ``irrepro`` script (:func:`irrepro.cli.main`)."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
