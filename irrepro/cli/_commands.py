@@ -139,8 +139,8 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
 
 def _eval(args: argparse.Namespace) -> int:
     from .. import measures
+    from .._user_inputs import load
     from ..measures.outputs import _rows
-    from ..report._inputs import load
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
@@ -187,7 +187,7 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
 
 def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
-    from ..report._inputs import load
+    from .._user_inputs import load
     from ..significance._names import DEPRECATED_CORRECTIONS
 
     for m in args.measures:

@@ -39,7 +39,7 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
 
-The runs are read by ``irrepro.report._inputs`` (:func:`load`, served from here, through
+The runs are read by ``irrepro._user_inputs`` (:func:`load`, served from here, through
 :func:`irrepro.data.load_runs`), the results are ``irrepro.report._model``'s (:class:`Report`,
 :class:`Settings`, :func:`settings`, served from here) and the page is drawn by
 ``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
@@ -55,16 +55,16 @@ from pathlib import Path
 from .. import parallel, significance
 from .. import standardize as sz
 from .. import topic_split as ts
+
+# the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
+# Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
+from .._user_inputs import Inputs, load
 from ..data import DataError, RunSet
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate, parse_measure
 
 # the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
 from ._analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
-
-# the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
-# Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
-from ._inputs import Inputs, load
 
 # the report's results (Settings, settings, Report) in a module of their own, served from here
 from ._model import Report, Settings, _per_topic_file, settings

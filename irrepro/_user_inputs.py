@@ -1,8 +1,10 @@
-"""The user's runs for ``irrepro report``: :func:`load` reads them with real (or, when asked
-for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also refuses a run
-matching no qrels topic; each run's coverage of the qrels' topics is
+"""The user's runs for ``irrepro report``, ``eval`` and ``compare``: :func:`load` reads them with
+real (or, when asked for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also
+refuses a run matching no qrels topic; each run's coverage of the qrels' topics is
 :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`. Public names are re-exported by
-:mod:`irrepro.report` (``report.load``, ``report.Inputs``)."""
+:mod:`irrepro.report` (``report.load``, ``report.Inputs``). A module of the package's top level,
+not of :mod:`irrepro.report`: the command line's ``eval`` and ``compare`` read runs with it without
+importing the report (pandas, jinja2, ...)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data import Qrels, RunSet
+from .data import Qrels, RunSet
 
 __all__ = ["Inputs", "load"]
 
@@ -112,7 +114,7 @@ def load(
     (3, True)
     >>> tmp.cleanup()
     """
-    from .. import data
+    from . import data
 
     # paths (a Path is never taken for a collection's name): a directory, or files and directories
     sources = Path(runs) if isinstance(runs, (str, Path)) else [Path(r) for r in runs]
