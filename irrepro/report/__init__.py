@@ -56,8 +56,8 @@ from .. import parallel, significance
 from .. import standardize as sz
 from .. import topic_split as ts
 
-# the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
-# Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
+# the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
+# served from here
 from .._user_inputs import Inputs, load
 from ..data import DataError, RunSet
 from ..errors import InputError, InputTypeError
@@ -71,6 +71,8 @@ from ._model import Report, Settings, _per_topic_file, settings
 
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
 from ._out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
+
+# the page (figures, tables, HTML): MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
 from ._page import (  # noqa: F401
     _SIMULATED,
     AVERAGING,
