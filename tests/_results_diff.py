@@ -30,7 +30,7 @@ VOLATILE = (
 )
 #: JSON keys whose values are timings, never results.
 TIMING_KEYS = frozenset({"seconds", "elapsed", "timings", "timing", "written"})
-#: The report's ownership manifest (irrepro/_report_manifest.py) is JSON; its checksums follow the
+#: The report's ownership manifest (irrepro/report/_manifest.py) is JSON; its checksums follow the
 #: files it lists (compared themselves, with their volatile parts masked).
 MANIFEST = ".irrepro-report"
 

@@ -197,7 +197,7 @@ def test_the_command_line_report_honours_irrepro_scale(sim_dir, monkeypatch):
 PACKAGE = Path(irrepro.__file__).parent
 #: the only readers of os.environ: (module, function or None for anywhere in the module)
 ENV_READERS = {
-    ("cli.py", None),  # the command line
+    ("cli/__init__.py", None),  # the command line
     ("book/_config.py", None),  # the book's configuration: IRREPRO_SCALE, IRREPRO_JOBS, IRREPRO_RESULTS
     ("book/_papers.py", "book_dir"),  # IRREPRO_BOOK: where the book's files are
     ("data/_fetch.py", None),  # data locations: IRREPRO_CACHE, IRREPRO_MIRROR, IRREPRO_OFFLINE, ...
@@ -206,7 +206,7 @@ ENV_READERS = {
     ("_cluster.py", "scheduler"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
 }
 #: the only callers of the environment's scale and workers
-SCALE_CALLERS = {"cli.py", "book/_config.py"}
+SCALE_CALLERS = {"cli/__init__.py", "book/_config.py"}
 
 
 def _reads(tree):

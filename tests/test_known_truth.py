@@ -11,6 +11,7 @@ from irrepro import data
 from irrepro import known_truth as kt
 from irrepro import significance as sig
 from irrepro import simulation as sim
+from irrepro.known_truth import _experiments
 
 
 def _within(rate, target, n, z=4.0):
@@ -163,7 +164,7 @@ def test_simulated_pairs_have_the_true_difference(models):
     for delta in (0.0, 0.05):
         pairs = kt.sample_pairs(models, 40, delta=delta, seed=23)
         for c, i, j in pairs[:5]:
-            pm = kt._pair_model(models, c, i, j, delta, "same-margin")
+            pm = _experiments._pair_model(models, c, i, j, delta, "same-margin")
             assert pm.delta == pytest.approx(delta, abs=1e-7)
             b, e = pm.sample(50, 2000, seed=24)
             d = (e - b).mean(axis=1)

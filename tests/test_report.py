@@ -18,8 +18,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import _report_analyses, data, report
+from irrepro import data, report
 from irrepro.cli import main as cli_main
+from irrepro.report import _analyses as _report_analyses
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -514,7 +515,7 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
     second fails."""
     import os
 
-    from irrepro import _report_out
+    from irrepro.report import _out as _report_out
 
     monkeypatch.setattr(_report_out, "_exchange", lambda a, b: False)
     out = tmp_path / "out"

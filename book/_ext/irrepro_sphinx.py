@@ -276,8 +276,9 @@ def _override_solution_start(app):
 
 def _doc_comment(modname: str, name: str, obj) -> list[str] | None:
     """The ``#:`` comment documenting the constant ``name`` of ``modname``, looked up in the
-    module and, for a name it imports from its submodules or from a private sibling module
-    (``irrepro._topic_split_results`` for ``irrepro.topic_split``), in the module that holds it."""
+    module and, for a name it imports from its submodules (``irrepro.topic_split._results`` for
+    ``irrepro.topic_split``) or from a private sibling module (``irrepro._text``), in the module that
+    holds it."""
     import sys
 
     from sphinx.pycode import ModuleAnalyzer

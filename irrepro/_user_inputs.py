@@ -1,8 +1,10 @@
-"""The user's runs for ``irrepro report``: :func:`load` reads them with real (or, when asked
-for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also refuses a run
-matching no qrels topic; each run's coverage of the qrels' topics is
+"""The user's runs for ``irrepro report``, ``eval`` and ``compare``: :func:`load` reads them with
+real (or, when asked for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also
+refuses a run matching no qrels topic; each run's coverage of the qrels' topics is
 :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`. Public names are re-exported by
-:mod:`irrepro.report` (``report.load``, ``report.Inputs``)."""
+:mod:`irrepro.report` (``report.load``, ``report.Inputs``). A module of the package's top level,
+not of :mod:`irrepro.report`: the command line's ``eval`` and ``compare`` read runs with it without
+importing the report (pandas, jinja2, ...)."""
 
 from __future__ import annotations
 

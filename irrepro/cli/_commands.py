@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["AVERAGES", "AGGREGATES", "FORMATS", "write_scores"]
 
@@ -26,7 +26,7 @@ def _err(command: str, message: str) -> None:
 
 
 def _data_status(args: argparse.Namespace) -> int:
-    from . import data
+    from .. import data
 
     table = data.status()
     if args.brief:  # one line per collection: what a rebuild depends on
@@ -40,7 +40,7 @@ def _data_status(args: argparse.Namespace) -> int:
 
 
 def _data_fetch(args: argparse.Namespace) -> int:
-    from . import data
+    from .. import data
 
     names = args.names or ["all"]
     names = "all" if names == ["all"] else names
@@ -57,7 +57,7 @@ def _data_fetch(args: argparse.Namespace) -> int:
 def _coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
     :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`."""
-    from ._text import few
+    from .._text import few
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
@@ -78,7 +78,7 @@ def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str
     geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
     :func:`irrepro.measures.parse_measure` (unknown names and a geometric mean of a count are
     refused there)."""
-    from .measures import parse_measure
+    from ..measures import parse_measure
 
     out = []
     for m in names:
@@ -97,7 +97,7 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     are printed as integers); csv and json carry every digit. Names go through
     :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
     characters made visible (:func:`~irrepro.escape.plain`)."""
-    from .escape import csv_cell, csv_quoting, plain
+    from ..escape import csv_cell, csv_quoting, plain
 
     if fmt == "json":
         doc = ({"warning": banner} if banner else {}) | (meta or {})
@@ -138,9 +138,9 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from . import measures
-    from ._report_inputs import load
-    from .measures.outputs import _rows
+    from .. import measures
+    from .._user_inputs import load
+    from ..measures.outputs import _rows
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
@@ -176,7 +176,7 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
         return baseline
     name = baseline
     if Path(baseline).expanduser().is_file():
-        from .data import read_run
+        from ..data import read_run
 
         name = read_run(Path(baseline).expanduser()).name
     if runs is None or name in runs:
@@ -186,9 +186,9 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from . import measures, significance
-    from ._report_inputs import load
-    from .significance._names import DEPRECATED_CORRECTIONS
+    from .. import measures, significance
+    from .._user_inputs import load
+    from ..significance._names import DEPRECATED_CORRECTIONS
 
     for m in args.measures:
         measures.parse_measure(m)
@@ -221,7 +221,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from . import report
+    from .. import report
 
     path = report.run(
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,

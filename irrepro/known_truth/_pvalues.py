@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import bootstrap_tests as bt
-from . import parallel
-from . import significance as sig
-from ._known_truth_papers import default_B
-from .errors import InputError
-from .parallel import SeedLike, check_int
+from .. import bootstrap_tests as bt
+from .. import parallel
+from .. import significance as sig
+from ..errors import InputError
+from ..parallel import SeedLike, check_int
+from ._papers import default_B
 
 __all__ = [
     "ALPHAS",

@@ -39,10 +39,10 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
 
-The runs are read by ``irrepro._report_inputs`` (:func:`load`, served from here, through
-:func:`irrepro.data.load_runs`), the results are ``irrepro._report_model``'s (:class:`Report`,
+The runs are read by ``irrepro._user_inputs`` (:func:`load`, served from here, through
+:func:`irrepro.data.load_runs`), the results are ``irrepro.report._model``'s (:class:`Report`,
 :class:`Settings`, :func:`settings`, served from here) and the page is drawn by
-``irrepro._report_page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
+``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
 ``irrepro/templates/report.html.j2``).
 """
 
@@ -52,23 +52,28 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import parallel, significance
-from . import standardize as sz
-from . import topic_split as ts
+from .. import parallel, significance
+from .. import standardize as sz
+from .. import topic_split as ts
+
+# the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
+# served from here
+from .._user_inputs import Inputs, load
+from ..data import DataError, RunSet
+from ..errors import InputError, InputTypeError
+from ..measures import evaluate, parse_measure
 
 # the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
-from ._report_analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
-
-# the user's runs (loading) and the page (figures, tables, HTML) live in two modules of their own;
-# Inputs, load, MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
-from ._report_inputs import Inputs, load
+from ._analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
 
 # the report's results (Settings, settings, Report) in a module of their own, served from here
-from ._report_model import Report, Settings, _per_topic_file, settings
+from ._model import Report, Settings, _per_topic_file, settings
 
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
-from ._report_out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
-from ._report_page import (  # noqa: F401
+from ._out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
+
+# the page (figures, tables, HTML): MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
+from ._page import (  # noqa: F401
     _SIMULATED,
     AVERAGING,
     MAX_PAIRS_SHOWN,
@@ -77,9 +82,6 @@ from ._report_page import (  # noqa: F401
     _render,
     _template,
 )
-from .data import DataError, RunSet
-from .errors import InputError, InputTypeError
-from .measures import evaluate, parse_measure
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
@@ -370,7 +372,7 @@ def run(
         raise InputError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if not Path(runs_dir).is_dir():
         raise DataError(runs_dir, None, "not a directory of run files")
-    from .data import run_files
+    from ..data import run_files
 
     _check_run_count(len(run_files(runs_dir)))  # before the qrels are read (a download, maybe)
     inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)

@@ -1,4 +1,4 @@
-"""The report directory's manifest and its temporary siblings (used by :mod:`irrepro._report_out`,
+"""The report directory's manifest and its temporary siblings (used by :mod:`irrepro.report._out`,
 which says what irrepro may write, replace and remove in ``--out``): the marker file
 ``.irrepro-report`` that proves which files irrepro wrote (every file's size and sha256), the survey
 of a directory against it, the removal of what it proves irrepro's, and the locks and leftovers of
@@ -16,7 +16,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._text import few
+from .._text import few
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl

@@ -11,17 +11,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import corpus_bootstrap as cb
-from . import parallel, significance
-from . import standardize as sz
-from . import topic_split as ts
-from ._deprecation import renamed_arguments, renamed_attribute
-from ._report_out import check_out, write_dir
-from ._report_page import _SIMULATED, _error_table, _formatted, _render
-from ._text import UNDEFINED, no_variance, slug
-from .data import ScoreMatrix
-from .escape import to_csv
-from .stats import kendall_tau
+from .. import corpus_bootstrap as cb
+from .. import parallel, significance
+from .. import standardize as sz
+from .. import topic_split as ts
+from .._deprecation import renamed_arguments, renamed_attribute
+from .._text import UNDEFINED, no_variance, slug
+from ..data import ScoreMatrix
+from ..escape import to_csv
+from ..stats import kendall_tau
+from ._out import check_out, write_dir
+from ._page import _SIMULATED, _error_table, _formatted, _render
 
 __all__ = ["Report", "Settings", "settings"]
 
@@ -404,7 +404,7 @@ class Report:
         the user's beside them are left in place and named in a warning. The files are written
         into a temporary sibling directory which then takes ``out``'s place in one step where
         ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
-        report as it was (:mod:`irrepro._report_out`).
+        report as it was (:mod:`irrepro.report._out`).
 
         Parameters
         ----------

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._deprecation import _warn, renamed_attribute
-from .errors import UnknownNameError
+from .._deprecation import _warn, renamed_attribute
+from ..errors import UnknownNameError
 
 __all__ = [
     "FILTERS",

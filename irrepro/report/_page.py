@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import pandas as pd
 
-from . import escape, plots
-from . import topic_split as ts
-from ._text import UNDEFINED, few, no_pair_variance
-from .stats import expit
+from .. import escape, plots
+from .. import topic_split as ts
+from .._text import UNDEFINED, few, no_pair_variance
+from ..stats import expit
 
 if TYPE_CHECKING:
-    from . import corpus_bootstrap as cb
-    from . import standardize as sz
-    from .data import ScoreMatrix
+    from .. import corpus_bootstrap as cb
+    from .. import standardize as sz
+    from ..data import ScoreMatrix
 
 
 class ReportLike(Protocol):

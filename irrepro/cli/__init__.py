@@ -26,16 +26,18 @@ import sys
 import traceback
 import warnings
 
-# the parser, and the commands it calls, live in modules of their own; served from here as before
-from ._cli_commands import AGGREGATES, AVERAGES, FORMATS, _err, write_scores  # noqa: F401
-from ._cli_parser import build_parser
-from .errors import ISSUES_URL, InputError
+from ..errors import ISSUES_URL, InputError
+
+# the parser, and the commands it calls, live in the private modules _parser and _commands;
+# served from here as before (``python -m irrepro.cli`` runs __main__.py)
+from ._commands import AGGREGATES, AVERAGES, FORMATS, _err, write_scores  # noqa: F401
+from ._parser import build_parser
 
 
 def _explain(exc: BaseException, args: argparse.Namespace) -> str:
     """One line for a failure: the data layer's messages already name file, line and problem; an
     OSError is given its file name."""
-    from . import data
+    from .. import data
 
     if isinstance(exc, OSError) and not isinstance(exc, data.DataUnavailable):
         name = exc.filename or ""
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.formatwarning = _format_warning  # "irrepro: warning: ...", not Python's source line
     try:
         if hasattr(args, "jobs") or hasattr(args, "scale"):
-            from . import parallel
+            from .. import parallel
 
             # the environment is read here (and in the book's configuration) only, and passed down:
             # report, compare: -j or IRREPRO_JOBS, checked before any work; report: --scale or IRREPRO_SCALE
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, "scale", "") is None:
                 args.scale = parallel.scale()
         if getattr(args, "scheduler", None):  # report, compare --scheduler
-            from . import parallel
+            from .. import parallel
 
             with parallel.using_scheduler(args.scheduler):
                 return args.func(args)
@@ -123,7 +125,3 @@ def _interrupted(exc: BaseException) -> bool:
         seen.add(id(link))
         link = link.__cause__ or link.__context__
     return False
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,11 +10,11 @@ from dataclasses import fields, replace
 import numpy as np
 import pandas as pd
 
-from . import bootstrap_tests as bt
-from . import corpus_bootstrap as cb
-from . import parallel, significance
-from .data import RunSet, ScoreMatrix
-from .errors import InputError
+from .. import bootstrap_tests as bt
+from .. import corpus_bootstrap as cb
+from .. import parallel, significance
+from ..data import RunSet, ScoreMatrix
+from ..errors import InputError
 
 #: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
 #: the report's columns at once, so memory does not grow with the number of pairs.

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import corpus_bootstrap as cb
-from . import parallel
-from . import standardize as sz
-from .data._matrices import _checked_scores
-from .parallel import SeedLike, check_int
-from .stats import check_level
+from .. import corpus_bootstrap as cb
+from .. import parallel
+from .. import standardize as sz
+from ..data._matrices import _checked_scores
+from ..parallel import SeedLike, check_int
+from ..stats import check_level
 
 __all__ = [
     "default_trials",

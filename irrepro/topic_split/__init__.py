@@ -16,12 +16,12 @@ What is here:
   here are deprecated);
 - the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
 - the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` (these two, with
-  :data:`FILTERS` and the chapter's summaries, live in :mod:`irrepro._topic_split_results`);
+  :data:`FILTERS` and the chapter's summaries, live in :mod:`irrepro.topic_split._results`);
 - significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
 - the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`
-  (these four live in :mod:`irrepro._topic_split_sets` and are served from here).
+  (these four live in :mod:`irrepro.topic_split._sets` and are served from here).
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
 paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
@@ -35,9 +35,13 @@ from functools import partial
 
 import numpy as np
 
-from . import parallel
-from ._deprecation import moved_names, renamed_arguments
-from ._topic_split_results import (
+from .. import parallel
+from .._deprecation import moved_names, renamed_arguments
+from ..data import ScoreMatrix
+from ..data._matrices import _checked_scores
+from ..errors import InputError, UnknownNameError
+from ..parallel import SeedLike
+from ._results import (
     FILTERS,
     GrowthFit,
     SwapExperiment,
@@ -46,11 +50,7 @@ from ._topic_split_results import (
     growth_fit,
     largest_projected_error,
 )
-from ._topic_split_sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
-from .data import ScoreMatrix
-from .data._matrices import _checked_scores
-from .errors import InputError, UnknownNameError
-from .parallel import SeedLike
+from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
     "FILTERS",

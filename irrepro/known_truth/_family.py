@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import parallel
-from . import significance as sig
-from ._known_truth_papers import default_B, default_trials
-from .parallel import SeedLike, check_int
+from .. import parallel
+from .. import significance as sig
+from ..parallel import SeedLike, check_int
+from ._papers import default_B, default_trials
 
 __all__ = ["FamilyResult", "family_experiment"]
 
@@ -177,7 +177,7 @@ def family_experiment(
     """
     import pyvinecopulib as pv
 
-    from .simulation import pseudo_obs
+    from ..simulation import pseudo_obs
 
     trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)

@@ -37,8 +37,12 @@ import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
+from .._text import few, shown
+from ..data._files import _umask
+from ..errors import InputError, OutputError
+
 # the manifest that proves which files irrepro wrote, and the temporary siblings' locks and leftovers
-from ._report_manifest import (
+from ._manifest import (
     _TEMP_EXTRA,
     MARKER,
     REPORT_FILES,
@@ -54,9 +58,6 @@ from ._report_manifest import (
     _valid_name,
     _write_marker,
 )
-from ._text import few, shown
-from .data._files import _umask
-from .errors import InputError, OutputError
 
 __all__ = ["MARKER", "REPORT_FILES", "check_out", "write_dir"]
 

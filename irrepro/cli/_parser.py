@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._cli_commands import (
+from ..errors import InputError
+from ._commands import (
     AGGREGATES,
     AVERAGES,
     FORMATS,
@@ -15,7 +16,6 @@ from ._cli_commands import (
     _eval,
     _report,
 )
-from .errors import InputError
 
 __all__ = ["build_parser"]
 
@@ -55,13 +55,13 @@ def _checked(check, name: str):
 
 
 def _jobs_value(text: str) -> int:
-    from .parallel import check_jobs
+    from ..parallel import check_jobs
 
     return check_jobs(text, "--jobs")
 
 
 def _level_value(text: str) -> float:
-    from .stats import check_level
+    from ..stats import check_level
 
     try:
         value = float(text)
@@ -114,7 +114,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _scheduler(text: str) -> str:
-    from . import parallel
+    from .. import parallel
 
     try:
         return parallel.scheduler(text) or ""
@@ -246,9 +246,9 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_eval, average="all-topics")
 
-    from .significance import CORRECTIONS, TESTS
-    from .significance import FORMATS as TABLE_FORMATS
-    from .significance._names import DEPRECATED_CORRECTIONS
+    from ..significance import CORRECTIONS, TESTS
+    from ..significance import FORMATS as TABLE_FORMATS
+    from ..significance._names import DEPRECATED_CORRECTIONS
 
     p = sub.add_parser(
         "compare",

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from . import parallel
-from ._deprecation import _warn, renamed_arguments
-from .data import RunSet, ScoreMatrix, pool_documents
-from .data._matrices import _checked_scores
-from .errors import InputError, UnknownNameError
-from .parallel import SeedLike
-from .significance import classical
+from .. import parallel
+from .._deprecation import _warn, renamed_arguments
+from ..data import RunSet, ScoreMatrix, pool_documents
+from ..data._matrices import _checked_scores
+from ..errors import InputError, UnknownNameError
+from ..parallel import SeedLike
+from ..significance import classical
 
 __all__ = ["full_set_tests", "significant_share", "pool_sizes", "map_sd"]
 

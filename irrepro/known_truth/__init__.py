@@ -1,0 +1,92 @@
+"""The four papers' methods measured where the truth is known: type I error and power of paired
+significance tests, family-wise error of multiple comparisons, coverage of corpus-bootstrap
+intervals and the false-positive rate of self-significance under the null.
+
+One-line use::
+
+    from irrepro import data, simulation as sim, known_truth as kt
+    models = [sim.fit_collection(data.load_matrix(c, "AP"), seed=1) for c in ("trec5", "trec6", "trec7", "trec8")]
+    null = kt.rejection_experiment(models, n_topics=50, seed=2)          # H0 true
+    null.rates(alphas=(0.01, 0.05), tails=2)                              # tests x alphas
+    alt = kt.rejection_experiment(models, n_topics=50, delta=0.05, seed=3)  # power
+
+What is here, and which paper each part tests:
+
+- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (as Sanderson & Zobel 2005 use
+  them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and a paired permutation
+  (sign-flip) test, all :mod:`irrepro.significance`'s, on all trials of a configuration at once;
+- :func:`rejection_experiment` -> :class:`PValues` - trials simulated in the manner of Urbano,
+  Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and copulas,
+  under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
+- :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
+  under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
+- :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
+  the population's AP, and the split-half concordance the paper uses as its proxy;
+- :func:`self_significance_null` - Webber, Moffat & Zobel's (2008) self-significance on two topic
+  sets drawn from the same population, raw and standardized.
+
+**Decision rules.** A closed-form test rejects when p <= alpha (Urbano et al.'s empirical CDF of
+p at alpha); a resampling test when its ASL < alpha (Sakai 2006), which with B resamples keeps
+its type I error at or below alpha. One-tailed tests take H1: E[e] > E[b] (Urbano et al.'s
+direction); for the closed-form tests the one-tailed p is p/2 on the side of the observed
+statistic and 1 - p/2 on the other: exact below 1/2 for their symmetric null distributions (the
+only side where a test at alpha < 1/2 rejects); above 1/2 the discrete tests' exact value is a
+little larger (the probability of the observed statistic counts on both sides).
+
+**Seeds and workers.** Every experiment is cut into a fixed number of tasks; task ``i`` draws
+from child ``i`` of the seed's SeedSequence (:func:`irrepro.parallel.spawn`), so results do not
+depend on ``n_jobs``.
+
+The permutation test and randomised Tukey HSD are the package's (:func:`irrepro.significance.permutation_test`,
+:func:`irrepro.significance.tukey_hsd_pvalues`), and so is the thinning of qrels to TREC-6's
+numbers of relevant documents (:func:`irrepro.data.thin_qrels`).
+
+**Modules** (every name is served from here): the tests' p-values and rates live in
+:mod:`irrepro.known_truth._pvalues`, the family-wise error in :mod:`irrepro.known_truth._family`,
+the default sizes, self-significance and coverage in :mod:`irrepro.known_truth._papers`, the
+experiments on pairs of simulated systems in :mod:`irrepro.known_truth._experiments`.
+"""
+
+from __future__ import annotations
+
+from ._experiments import rejection_experiment, sample_pairs
+from ._family import FamilyResult, family_experiment
+from ._papers import (
+    Coverage,
+    SelfSignificance,
+    corpus_coverage,
+    default_B,
+    default_trials,
+    self_significance_null,
+)
+from ._pvalues import (
+    ALPHAS,
+    MC_TARGET,
+    RESAMPLING,
+    TESTS,
+    PValues,
+    mc_error,
+    mc_error_at,
+    paired_pvalues,
+)
+
+__all__ = [
+    "ALPHAS",
+    "TESTS",
+    "RESAMPLING",
+    "MC_TARGET",
+    "default_trials",
+    "default_B",
+    "mc_error",
+    "mc_error_at",
+    "paired_pvalues",
+    "PValues",
+    "sample_pairs",
+    "rejection_experiment",
+    "FamilyResult",
+    "family_experiment",
+    "Coverage",
+    "corpus_coverage",
+    "SelfSignificance",
+    "self_significance_null",
+]
