@@ -582,7 +582,7 @@ def test_study_helpers_against_the_studys_own_tables():
             dp["unpaired"][f"G_{m}"] - dp["unpaired"][m]
         )
         assert bt.geometric_consistent(study, m) == bool(same)
-    req = dict(zip(study.table2("paired")["measure"], study.table2("paired")["required difference"]))
+    req = dict(zip(study.table2("bootstrap")["measure"], study.table2("bootstrap")["required difference"]))
     sw = dict(zip(study.table3()["measure"], study.table3()["abs"]))
     k = 0
     for m in ("AP", "Q"):

@@ -291,11 +291,11 @@ def test_comparisons_ci_coverage_and_adjustment():
     u = sg.unpaired_bootstrap_test(y, pairs, B=500, seed=31)
     cover_u = np.mean((u.confidence_interval()[:, 0] <= 0.3) & (0.3 <= u.confidence_interval()[:, 1]))
     assert 0.90 <= cover_u <= 0.985, cover_u
-    holm = bt.comparisons(r, method="holm")
-    bh = bt.comparisons(r, method="fdr_bh")
-    raw = np.array([c.asl for c in holm])
-    assert all(c.asl_adjusted >= c.asl for c in holm)
-    assert all(h.asl_adjusted >= b.asl_adjusted - 1e-12 for h, b in zip(holm, bh))
+    holm = bt.comparisons(r, correction="holm")
+    bh = bt.comparisons(r, correction="fdr_bh")
+    raw = np.array([c.p for c in holm])
+    assert all(c.p_adjusted >= c.p for c in holm)
+    assert all(h.p_adjusted >= b.p_adjusted - 1e-12 for h, b in zip(holm, bh))
     assert sum(c.significant() for c in holm) <= np.sum(raw < 0.05)
     k = 5
     z = x[pairs[k, 0]] - x[pairs[k, 1]]

@@ -225,10 +225,10 @@ def test_baseline_on_sakais_tests(x):
     assert r.pairs.tolist() == [[0, 1], [2, 1], [3, 1], [4, 1], [5, 1]]
     u = sg.unpaired_bootstrap_test(x, baseline=1, B=100, seed=2)
     assert len(u.pairs) == 5
-    holm = bt.comparisons(r, method="holm")  # the family is the 5 baseline pairs
+    holm = bt.comparisons(r, correction="holm")  # the family is the 5 baseline pairs
     from statsmodels.stats.multitest import multipletests
 
-    np.testing.assert_allclose([c.asl_adjusted for c in holm], multipletests(r.p, method="holm")[1])
+    np.testing.assert_allclose([c.p_adjusted for c in holm], multipletests(r.p, method="holm")[1])
 
 
 def test_bad_baselines_and_corrections(x):

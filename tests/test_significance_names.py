@@ -109,7 +109,8 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
 #: The old names of CHANGELOG's issue-27 table as the prose would write them.
 OLD_NAMES = re.compile(
     r"`bh`|--correction bh|(correction|method)=[\"']bh[\"']|\bPairwiseTest\b|\b(un)?paired_test\(|"
-    r"topic_split\.(paired_t|sign_test|wilcoxon)_pvalues|[\"']t (0\.0[14]<)?p<=0\.05[\"']|tests=\([\"']t[\"']"
+    r"topic_split\.(paired_t|sign_test|wilcoxon)_pvalues|[\"']t (0\.0[14]<)?p<=0\.05[\"']|tests=\([\"']t[\"']|"
+    r"table2\([\"'](un)?paired[\"']\)|comparisons\([^)]*method=|\.asl_adjusted\b"
 )
 
 
@@ -137,7 +138,7 @@ def test_an_old_correction_name_warns_once_at_the_caller(x, call):
         "pairwise_test": lambda c: sg.pairwise_test(x, "paired-t", correction=c).p_adjusted,
         "adjust": lambda c: r.adjust(c).p_adjusted,
         "compare": lambda c: sg.compare({"AP": x, "P@10": x[::-1]}, baseline=0, correction=c).to_frame(),
-        "comparisons": lambda c: pd.DataFrame(bt.comparisons(r, method=c)),
+        "comparisons": lambda c: pd.DataFrame(bt.comparisons(r, correction=c)),
     }[call]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -155,16 +156,16 @@ def test_comparisons_take_the_correction_names_of_significance(x):
     """bootstrap_tests.comparisons takes significance's names: "none" (refused before: not a
     statsmodels method) is the unadjusted ASL, as None is."""
     r = sg.paired_bootstrap_test(x, B=200, seed=3)
-    none = pd.DataFrame(bt.comparisons(r, method="none"))
-    unadjusted = pd.DataFrame(bt.comparisons(r, method=None))
+    none = pd.DataFrame(bt.comparisons(r, correction="none"))
+    unadjusted = pd.DataFrame(bt.comparisons(r, correction=None))
     pd.testing.assert_frame_equal(none, unadjusted)
-    np.testing.assert_array_equal(none.asl_adjusted, r.p)
-    assert set(none.adjustment) == {"none"}
+    np.testing.assert_array_equal(none.p_adjusted, r.p)
+    assert set(none.correction) == {"none"}
     from statsmodels.stats.multitest import multipletests
 
-    holm = pd.DataFrame(bt.comparisons(r, method="holm"))  # unchanged: statsmodels' Holm
-    np.testing.assert_array_equal(holm.asl_adjusted, multipletests(r.p, method="holm")[1])
-    assert set(holm.adjustment) == {"holm"}
+    holm = pd.DataFrame(bt.comparisons(r, correction="holm"))  # unchanged: statsmodels' Holm
+    np.testing.assert_array_equal(holm.p_adjusted, multipletests(r.p, method="holm")[1])
+    assert set(holm.correction) == {"holm"}
 
 
 @pytest.mark.parametrize("alpha", [0, 1, 2, -0.05, float("nan"), "0.05", None, True])
@@ -272,3 +273,31 @@ def test_one_result_type_to_frame(x):
     np.testing.assert_array_equal(g[["ci_low", "ci_high"]].to_numpy(), ci)
     t = sg.pairwise_test(sm, "paired-t").to_frame()
     assert list(t.columns) == ["system_x", "system_y", "difference", "p", "p_adjusted"]
+
+
+def test_comparisons_and_table2_use_significance_names_and_the_old_ones_warn(x):
+    """bootstrap_tests spoke its own dialect (method=, asl, asl_adjusted, adjustment; table2's
+    "paired" / "unpaired"): significance's names now, the old ones warning for one release."""
+    r = sg.paired_bootstrap_test(x, B=200, seed=3)
+    new = bt.comparisons(r, correction="holm")
+    with pytest.warns(DeprecationWarning, match=r"'method' of comparisons\(\).*'correction'"):
+        old = bt.comparisons(r, method="holm")
+    assert old == new
+    c = new[0]
+    for attr, renamed in (("asl", "p"), ("asl_adjusted", "p_adjusted"), ("adjustment", "correction")):
+        with pytest.warns(DeprecationWarning, match=rf"BootstrapComparison\.{attr} is deprecated.*{renamed}"):
+            assert getattr(c, attr) == getattr(c, renamed)
+    assert list(pd.DataFrame(new).columns[4:8]) == ["difference", "p", "p_adjusted", "correction"]
+    assert c.p == r.p[0] and c.correction == "holm"
+
+    m = {
+        name: ScoreMatrix(x + k * 0.01, tuple("abcde"), tuple(map(str, range(20))), name)
+        for k, name in enumerate(("AP", "Q"))
+    }
+    study = bt.measure_study(m, B=100, seed=1)
+    for old_name, new_name in (("paired", "bootstrap"), ("unpaired", "unpaired-bootstrap")):
+        with pytest.warns(DeprecationWarning, match=rf"table2\(test='{old_name}'\).*test='{new_name}'"):
+            old_table = study.table2(old_name)
+        pd.testing.assert_frame_equal(old_table, study.table2(new_name))
+    with pytest.raises(InputError, match="'bootstrap' or 'unpaired-bootstrap'"):
+        study.table2("paired-t")

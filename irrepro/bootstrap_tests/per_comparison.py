@@ -1,5 +1,5 @@
-"""Beyond Sakai (2006): one result object per comparison of two systems, with the ASL adjusted
-for multiple comparisons (:func:`irrepro.stats.adjust_pvalues`)."""
+"""Beyond Sakai (2006): one result object per comparison of two systems, with the p-value (the
+ASL) adjusted for multiple comparisons (:func:`irrepro.stats.adjust_pvalues`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_arguments
+from .._deprecation import renamed_arguments, renamed_attribute
 from ..significance.bootstrap import BootstrapResult
 from ..significance.result import _correction_name
 from ..stats import check_level
@@ -18,7 +18,7 @@ __all__ = ["BootstrapComparison", "comparisons"]
 
 @dataclass(frozen=True)
 class BootstrapComparison:
-    """One bootstrap comparison of two systems, with its adjusted ASL, effect size and interval.
+    """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
 
     One comparison of two systems (beyond Sakai 2006): the observed difference, the bootstrap
     ASL (a p-value), the ASL adjusted across all comparisons of the test, an effect size
@@ -35,12 +35,15 @@ class BootstrapComparison:
         The test (``"bootstrap"``, ``"bootstrap-shift"``, ``"unpaired-bootstrap"``).
     difference : float
         The observed difference.
-    asl : float
-        The achieved significance level (a p-value), unadjusted.
-    asl_adjusted : float
-        The ASL adjusted over all the comparisons of the test by ``adjustment``.
-    adjustment : str
-        The correction (a ``statsmodels`` ``multipletests`` method), ``"none"`` when unadjusted.
+    p : float
+        The achieved significance level (ASL, Sakai's name of the bootstrap test's p-value),
+        unadjusted (``asl`` is its deprecated name).
+    p_adjusted : float
+        ``p`` adjusted over all the comparisons of the test by ``correction`` (``asl_adjusted`` is
+        its deprecated name).
+    correction : str
+        The correction (a ``statsmodels`` ``multipletests`` method), ``"none"`` when unadjusted
+        (``adjustment`` is its deprecated name).
     effect_size : float
         Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
     ci_low, ci_high : float
@@ -52,7 +55,7 @@ class BootstrapComparison:
     >>> from irrepro import bootstrap_tests as bt, significance as sg
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> c = bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1))[0]
-    >>> c.system_x, c.system_y, round(c.difference, 2), c.asl, round(c.asl_adjusted, 3), c.adjustment
+    >>> c.system_x, c.system_y, round(c.difference, 2), c.p, round(c.p_adjusted, 3), c.correction
     ('0', '1', 0.14, 0.075, 0.225, 'holm')
     >>> round(c.ci_low, 2), round(c.ci_high, 2), c.significant(alpha=0.1)
     (0.06, 0.22, False)
@@ -63,15 +66,20 @@ class BootstrapComparison:
     measure: str
     test: str
     difference: float
-    asl: float
-    asl_adjusted: float
-    adjustment: str
+    p: float
+    p_adjusted: float
+    correction: str
     effect_size: float
     ci_low: float
     ci_high: float
 
+    # the names before 0.2 (deprecated; CHANGELOG.md)
+    asl = renamed_attribute("asl", "p")
+    asl_adjusted = renamed_attribute("asl_adjusted", "p_adjusted")
+    adjustment = renamed_attribute("adjustment", "correction")
+
     def significant(self, alpha: float = 0.05) -> bool:
-        """Is the adjusted ASL below ``alpha``?
+        """Is the adjusted p-value below ``alpha``?
 
         Parameters
         ----------
@@ -81,19 +89,19 @@ class BootstrapComparison:
         Returns
         -------
         bool
-            ``asl_adjusted < alpha``.
+            ``p_adjusted < alpha``.
         """
-        return self.asl_adjusted < alpha
+        return self.p_adjusted < alpha
 
 
-@renamed_arguments(confidence="level")
+@renamed_arguments(confidence="level", method="correction")
 def comparisons(
-    result: BootstrapResult, *, method: str | None = "holm", level: float = 0.95
+    result: BootstrapResult, *, correction: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
-    """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted ASLs.
+    """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
 
-    One :class:`BootstrapComparison` per pair of ``result``, with the ASLs adjusted for
-    multiple comparisons by ``method`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
+    One :class:`BootstrapComparison` per pair of ``result``, with the p-values (ASLs) adjusted for
+    multiple comparisons by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
     ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"`` is its deprecated name),
     ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
     None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
@@ -105,9 +113,10 @@ def comparisons(
     result : BootstrapResult
         A test of :mod:`irrepro.significance` (:func:`~irrepro.significance.paired_bootstrap_test`,
         :func:`~irrepro.significance.unpaired_bootstrap_test`).
-    method : str or None
+    correction : str or None
         The correction for multiple comparisons (:data:`irrepro.significance.CORRECTIONS` or a
-        method of ``multipletests``); None or ``"none"``: unadjusted.
+        method of ``multipletests``); None or ``"none"``: unadjusted (``method`` is its
+        deprecated name).
     level : float
         The level of the percentile intervals: a fraction or a percentage (``confidence`` is its
         deprecated name).
@@ -129,17 +138,17 @@ def comparisons(
     >>> from irrepro import bootstrap_tests as bt, significance as sg
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> table = pd.DataFrame(bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1)))
-    >>> table[["system_x", "system_y", "difference", "asl", "asl_adjusted", "ci_low", "ci_high"]].round(3)
-      system_x system_y  difference    asl  asl_adjusted  ci_low  ci_high
+    >>> table[["system_x", "system_y", "difference", "p", "p_adjusted", "ci_low", "ci_high"]].round(3)
+      system_x system_y  difference      p  p_adjusted  ci_low  ci_high
     0        0        1        0.14  0.075         0.225    0.06     0.22
     1        0        2        0.02  0.520         0.670   -0.04     0.08
     2        1        2       -0.12  0.335         0.670   -0.16    -0.10
     """
     level = check_level(level)
-    if method is not None:  # an old name ("bh") warns at the caller (past renamed_arguments' wrapper)
-        method = _correction_name(method, stacklevel=4)
+    if correction is not None:  # an old name ("bh") warns at the caller (past renamed_arguments' wrapper)
+        correction = _correction_name(correction, stacklevel=4)
     # significance's names of the corrections ("none", the deprecated "bh"), as pairwise_test takes them
-    adjusted = result.adjust(method)
+    adjusted = result.adjust(correction)
     adj = adjusted.p_adjusted
     ci = result.confidence_interval(level)
     es = result.effect_size if result.effect_size is not None else np.full(len(result.p), np.nan)

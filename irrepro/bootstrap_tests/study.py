@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
+from .._deprecation import _warn
 from ..errors import InputError
 from ..parallel import SeedLike
 from ..significance.bootstrap import paired_bootstrap_test, unpaired_bootstrap_test
@@ -20,6 +21,10 @@ from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
 
 __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
+
+
+#: MeasureStudy.table2's test names before 0.2 -> significance's.
+_OLD_TESTS = {"paired": "bootstrap", "unpaired": "unpaired-bootstrap"}
 
 
 @dataclass(frozen=True)
@@ -81,15 +86,16 @@ class MeasureStudy:
     seed: Any
     B: int
 
-    def table2(self, test: str = "paired", alpha: float = 0.05) -> pd.DataFrame:
+    def table2(self, test: str = "bootstrap", alpha: float = 0.05) -> pd.DataFrame:
         """Discriminative power and estimated required difference (Table 2), most sensitive first.
 
-        ``test="unpaired"`` gives the table the paper describes but omits.
+        ``test="unpaired-bootstrap"`` gives the table the paper describes but omits.
 
         Parameters
         ----------
-        test : {"paired", "unpaired"}
-            The test whose table it is.
+        test : {"bootstrap", "unpaired-bootstrap"}
+            The test whose table it is, named as :data:`irrepro.significance.TESTS` names it
+            (``"paired"`` and ``"unpaired"`` are their deprecated names).
         alpha : float
             The significance level.
 
@@ -117,10 +123,13 @@ class MeasureStudy:
         1      AP            0      6          0.000                 0.18
         2       Q            0      6          0.000                 0.12
         """
-        if test == "unpaired":
+        if test in _OLD_TESTS:  # the names before 0.2 (deprecated; CHANGELOG.md)
+            _warn(f"MeasureStudy.table2(test={test!r})", f"test={_OLD_TESTS[test]!r}", stacklevel=2)
+            test = _OLD_TESTS[test]
+        if test == "unpaired-bootstrap":
             return sensitivity(self.unpaired, alpha)
-        if test != "paired":
-            raise InputError(f"test must be 'paired' or 'unpaired', not {test!r}")
+        if test != "bootstrap":
+            raise InputError(f"test must be 'bootstrap' or 'unpaired-bootstrap', not {test!r}")
         # the paired test of a geometric mean G_X is the test of its AG_ form
         names = {
             k: ("AG_" + k.removeprefix("G_")) if t.measure.startswith("AG") else k
@@ -245,7 +254,7 @@ def measure_study(
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-    >>> study.table2("unpaired").round(3)
+    >>> study.table2("unpaired-bootstrap").round(3)
       measure  significant  pairs  sensitivity %  required difference
     0    G_AP            1      6         16.667                 0.21
     1      AP            0      6          0.000                 0.20
