@@ -376,7 +376,7 @@ def swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
     >>> bt.swaps_below_required(study)
     (1, 2)
     """
-    req = study.table2("paired").set_index("measure")["required difference"]
+    req = study.table2("bootstrap").set_index("measure")["required difference"]
     sw = study.table3().set_index("measure")["abs"]
     arith = [m for m in study.names if not m.startswith("G_")]
     return int(sum(sw[m] < req[m] for m in arith)), len(arith)
