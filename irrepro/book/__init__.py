@@ -36,14 +36,20 @@ from .._text import slug  # the file names of the recorded results (also irrepro
 from ._config import BookConfig, config
 from ._display import collections_table, data_banner, status_badge, status_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
+from ._prose import STATUS_WORDS, verdict_text
 from ._rule import (
+    INCONCLUSIVE,
+    KINDS,
     NOT_COMPARABLE,
     NOT_REPLICATED,
     PARTLY,
     REPLICATED,
     STATUSES,
+    Judgement,
+    Margins,
     judge,
     judge_row,
+    margins,
     spread_notes,
     verdict,
 )
@@ -59,7 +65,7 @@ from ._scorecard import (
     session_card,
     summary,
 )
-from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status
+from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status, with_error
 
 __all__ = [
     "data_banner",
@@ -101,4 +107,12 @@ __all__ = [
     "NOT_REPLICATED",
     "NOT_COMPARABLE",
     "session_card",
+    "INCONCLUSIVE",
+    "KINDS",
+    "Judgement",
+    "Margins",
+    "margins",
+    "with_error",
+    "verdict_text",
+    "STATUS_WORDS",
 ]

@@ -86,10 +86,11 @@ def data_banner(*objs) -> _HTML:
 # --- status badges and tables -----------------------------------------------------------------------
 
 #: A status's badge: symbol, colours (text, background, border) and border style, chosen so that
-#: the four also differ in greyscale and print (symbol and border), not by colour alone.
+#: the five also differ in greyscale and print (symbol and border), not by colour alone.
 _BADGES = {
     "replicated": ("✓", "#0b4a1f", "#dafbe1", "#1a7f37", "solid"),
     "partly": ("◐", "#5c3c00", "#fff1c2", "#9a6700", "dashed"),
+    "inconclusive": ("?", "#1f3a70", "#ddeaff", "#0969da", "dashed"),
     "not replicated": ("✗", "#7d1414", "#ffe0e0", "#cf222e", "double"),
     "not comparable": ("–", "#3d444d", "#f0f1f3", "#8c959f", "dotted"),
 }

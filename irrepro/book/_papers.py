@@ -224,11 +224,57 @@ class PaperNumbers(Mapping):
         )
 
 
+class PrintedFloat(float):
+    """A paper's number read from its yml with the text it was typed with (``0.60`` keeps its
+    trailing zero, so the rule reads its printed precision the same as the text ``"0.60"``)."""
+
+    printed: str
+
+    def __new__(cls, value: float, printed: str):
+        obj = super().__new__(cls, value)
+        obj.printed = printed
+        return obj
+
+    def __reduce__(self):
+        return (PrintedFloat, (float(self), self.printed))
+
+
+class PrintedInt(int):
+    """An integer read from a paper's yml with the text it was typed with (see :class:`PrintedFloat`)."""
+
+    printed: str
+
+    def __new__(cls, value: int, printed: str):
+        obj = super().__new__(cls, value)
+        obj.printed = printed
+        return obj
+
+    def __reduce__(self):
+        return (PrintedInt, (int(self), self.printed))
+
+
+def _loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def as_float(loader, node):
+        return PrintedFloat(yaml.SafeLoader.construct_yaml_float(loader, node), node.value)
+
+    def as_int(loader, node):
+        return PrintedInt(yaml.SafeLoader.construct_yaml_int(loader, node), node.value)
+
+    Loader.add_constructor("tag:yaml.org,2002:float", as_float)
+    Loader.add_constructor("tag:yaml.org,2002:int", as_int)
+    return Loader
+
+
 @functools.cache
 def _read_numbers(path: str, mtime: float) -> PaperNumbers:
     import yaml
 
-    doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_loader())
     if not isinstance(doc, Mapping) or not isinstance(doc.get("numbers"), Mapping):
         raise ValueError(
             f"{path}: expected 'paper' and a mapping 'numbers: {{key: {{table, row, column, value, section}}}}'"

@@ -17,7 +17,7 @@ import pandas as pd
 from ._config import results_dir
 from ._display import _HTML
 from ._papers import PAPERS, STUDIES, book_dir
-from ._rule import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, _judge_row
+from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
 
 __all__ = [
@@ -46,6 +46,11 @@ _CARD_COLUMNS = [
     "same_as",
     "condition",
     "emulates",
+    "supports",
+    "kind",
+    "ours_se",
+    "se_reason",
+    "margin",
 ]
 
 
@@ -53,13 +58,12 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
     """The scorecard rows of one paper from its comparison records (``{item, data, rows}``)."""
     rows = []
     for rec in records:
-        is_verdict = rec["item"].lower().startswith("verdict")
         for r in rec["rows"]:
-            status, reason = (
-                (r["status"], r.get("reason", ""))
-                if r.get("status") in STATUSES
-                else _judge_row(r, is_verdict)
-            )
+            status, reason = r["status"], r.get("reason", "")
+            if status not in STATUSES:
+                raise ValueError(
+                    f"{rec['item']}, row {r.get('quantity')!r}: status {status!r} is not one of {STATUSES}"
+                )
             rows.append(
                 {
                     "table / figure / claim": rec["item"],
@@ -74,6 +78,11 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
                     "same_as": r.get("same_as") or "",
                     "condition": rec.get("condition") or "",
                     "emulates": r.get("emulates") or "",
+                    "supports": r.get("supports") or "",
+                    "kind": r.get("kind"),
+                    "ours_se": r.get("ours_se"),
+                    "se_reason": r.get("se_reason"),
+                    "margin": r.get("margin"),
                 }
             )
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
@@ -112,9 +121,11 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
 
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
-    """The rows counted on the data as they are: neither restating (``same_as``) nor rerun under
-    emulated conditions (``emulates``)."""
-    keep = pd.Series(True, index=card.index)
+    """The rows counted on the data as they are: the paper's claims (a row with a number or
+    statement of ``book/papers/<paper>.yml``, ``paper_ref``), neither restating one (``same_as``)
+    nor rerun under emulated conditions (``emulates``). Rows without a paper value describe our
+    data and are shown, not counted."""
+    keep = card["paper_ref"].fillna("") != "" if "paper_ref" in card else pd.Series(False, index=card.index)
     for col in ("same_as", "emulates"):
         if col in card:
             keep &= card[col].fillna("") == ""
@@ -148,7 +159,7 @@ def conditions(card: pd.DataFrame) -> list[str]:
 
 #: How a row's status moves from the data as they are to the emulated conditions (:func:`emulated`).
 MOVES = ("toward the paper", "unchanged", "away from the paper", "now comparable", "no longer comparable")
-_RANK = {REPLICATED: 2, PARTLY: 1, NOT_REPLICATED: 0}
+_RANK = {REPLICATED: 2, PARTLY: 1, INCONCLUSIVE: 1, NOT_REPLICATED: 0}
 
 
 def _move(before: str, after: str) -> str:
@@ -308,6 +319,10 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     )
 
 
+#: The link from every chapter's verdict to the page that states the rule and its margins
+#: (``book/rule.md``; chapters are rendered from ``notebooks/``).
+_RULE_LINK = '<a class="irrepro-rule-link" href="../book/rule.html">how each row is judged</a>'
+
 #: ReScience C's labels of a replication, from :func:`label`.
 LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
@@ -315,8 +330,8 @@ LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not re
 def label(counts: Mapping[str, int] | pd.Series) -> str:
     """The verdict label of a replication in ReScience C's style, from its scorecard counts.
 
-    Over the rows that compare something (replicated, partly, not replicated; rows not comparable
-    are left out), the score is (replicated + partly / 2) / rows: **[Re]** (reproduced) when it is
+    Over the rows that decide (replicated, partly, not replicated; inconclusive and not
+    comparable rows are left out), the score is (replicated + partly / 2) / rows: **[Re]** (reproduced) when it is
     at least 2/3, **[¬Re]** (not reproduced) below 1/3, **[~Re]** (reproduced in part) between.
     ``""`` when no row compares anything.
 
@@ -445,7 +460,7 @@ def header(
             + "<p>measured where the truth is known, beside the published results of:</p>"
             f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
             f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
-            f"{words} ({int(counts['total'])} rows counted).</p></div>"
+            f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
         )
     lab = label(counts)
     verdict_html = (
@@ -459,5 +474,6 @@ def header(
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
         + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-        + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted).</p>{others}</div>"
+        + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted; {_RULE_LINK}).</p>"
+        + f"{others}</div>"
     )

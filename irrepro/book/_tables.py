@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .._text import slug  # the file names of the recorded results
@@ -19,15 +20,14 @@ from ._papers import PaperValue
 from ._rule import (
     _RULE_KEYS,
     _VERDICT_OF,
-    NOT_COMPARABLE,
-    NOT_REPLICATED,
-    PARTLY,
-    REPLICATED,
+    Judgement,
+    _combine,
     _judge_row,
+    _missing,
     verdict,
 )
 
-__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
+__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above", "with_error"]
 
 # --- comparison tables ----------------------------------------------------------------------------
 
@@ -97,8 +97,16 @@ class Comparison:
         caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
         titles = {"paper": [m.get("where", "") for m in self.meta]} if self.meta else {}
         badges = [c for c in ("as is",) if c in self.frame.columns]
+        shown = self.frame.copy()
+        if "ours_se" in shown:
+            shown["ours"] = [with_error(o, se) for o, se in zip(shown["ours"], shown["ours_se"])]
         return status_table(
-            self.frame, caption, titles=titles, anchor=slug(f"{self.paper}-{self.item}"), badges=badges
+            shown,
+            caption,
+            titles=titles,
+            anchor=slug(f"{self.paper}-{self.item}"),
+            badges=badges,
+            hide=[c for c in _RULE_COLUMNS if c in shown],
         ).text
 
     def to_records(self) -> list[dict]:
@@ -106,7 +114,7 @@ class Comparison:
         ``same_as`` and ``emulates`` where a row has them."""
         records = json.loads(self.frame.to_json(orient="records"))
         for rec, meta in zip(records, self.meta or [{}] * len(records)):
-            rec.update({k: meta[k] for k in ("paper_ref", "same_as", "emulates") if meta.get(k)})
+            rec.update({k: meta[k] for k in ("paper_ref", "same_as", "emulates", "supports") if meta.get(k)})
         return records
 
     def row(self, quantity: str) -> RowRef:
@@ -124,20 +132,45 @@ class Comparison:
         return self.row(quantity).status
 
 
+#: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
+#: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
+_RULE_COLUMNS = ("kind", "ours_se", "se_reason", "margin", "paper_n")
+
+
+def with_error(ours, se) -> str | object:
+    """Our value with its Monte Carlo standard error, as tables print it: ``"0.049 ± 0.004"``.
+
+    Parameters
+    ----------
+    ours : object
+        Our value: a number, or text with parts (``"3.1 / 80.2"``).
+    se : float, sequence of float or None
+        Its standard error (per part); 0 or None: the value alone.
+
+    Returns
+    -------
+    object
+        The value with ``± se`` (two significant digits), or the value as it is.
+
+    Examples
+    --------
+    >>> from irrepro.book import with_error
+    >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
+    ('0.049 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.21 / 1.3')
+    """
+    arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
+    if not np.isfinite(arr).any() or np.nanmax(arr) <= 0:
+        return ours
+    err = " / ".join(f"{x:.2g}" for x in arr)
+    if isinstance(ours, (float, np.floating)) and not isinstance(ours, bool):
+        digits = max(0, -int(np.floor(np.log10(np.nanmax(arr)))) + 1) if np.nanmax(arr) > 0 else 3
+        return f"{float(ours):.{min(digits, 6)}f} ± {err}"
+    return f"{ours} ± {err}"
+
+
 #: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
 #: same rows as the JSON records :func:`scorecard` reads).
 _SESSION: dict[str, dict[str, Comparison]] = {}
-
-
-def _combine(statuses: Sequence[str]) -> str:
-    """The status of a claim resting on several rows: replicated when all comparable rows are, not
-    replicated when none is, partly otherwise; not comparable when no row is comparable."""
-    s = [x for x in statuses if x != NOT_COMPARABLE]
-    if not s:
-        return NOT_COMPARABLE
-    if all(x == REPLICATED for x in s):
-        return REPLICATED
-    return NOT_REPLICATED if all(x == NOT_REPLICATED for x in s) else PARTLY
 
 
 def compare(
@@ -221,49 +254,64 @@ def compare(
     )
     if missing:
         raise ValueError(f"comparison rows need the columns {sorted(missing)}")
-    is_verdict = item.lower().startswith("verdict")
     out_rows, metas = [], []
     for r in records:
         meta = {}
         pv = r.get("paper")
-        if isinstance(pv, PaperValue):
-            if pv.paper != paper:
-                raise ValueError(f"{item}, row {r.get('quantity')!r}: a number of {pv.paper}, not {paper}")
-            r["paper"], meta["paper_ref"], meta["where"] = pv.value, pv.key, pv.where
-        same = r.pop("same_as", None)
-        if emulates is not None:
-            if same is not None or r.get("quantity") not in as_is:
-                raise ValueError(
-                    f"{item}, row {r.get('quantity')!r}: a row under {condition!r} reruns one row of "
-                    f"{emulates.item!r} (quantities: {list(as_is)}) and restates nothing"
-                )
-            old = emulates.frame.iloc[as_is[r["quantity"]]]
-            meta["emulates"] = f"{emulates.item}: {r['quantity']}"
-            r.setdefault("ours, as is", old["ours"])
-            r.setdefault("as is", old["status"])
-            r.setdefault("as is reason", old["reason"])
         try:
+            if isinstance(pv, PaperValue):
+                if pv.paper != paper:
+                    raise ValueError(f"a number of {pv.paper}, not {paper}")
+                r["paper"], meta["paper_ref"], meta["where"] = pv.value, pv.key, pv.where
+            elif not _missing(pv):
+                raise ValueError(
+                    f"the paper's value {pv!r} is typed in the chapter: take it from "
+                    f"book/papers/{paper}.yml (book.paper_numbers), so the scorecard knows where it is printed"
+                )
+            same = r.pop("same_as", None)
+            if emulates is not None:
+                if same is not None or r.get("quantity") not in as_is:
+                    raise ValueError(
+                        f"a row under {condition!r} reruns one row of "
+                        f"{emulates.item!r} (quantities: {list(as_is)}) and restates nothing"
+                    )
+                old = emulates.frame.iloc[as_is[r["quantity"]]]
+                meta["emulates"] = f"{emulates.item}: {r['quantity']}"
+                r.setdefault("ours, as is", old["ours"])
+                r.setdefault("as is", old["status"])
+                r.setdefault("as is reason", old["reason"])
             if same is not None:
-                refs = [same] if isinstance(same, RowRef) else list(same)
-                if not refs or not all(isinstance(x, RowRef) for x in refs):
-                    raise ValueError("same_as takes rows of earlier comparisons (comparison.row(quantity))")
-                status = _combine([x.status for x in refs])
-                reason = "as " + "; ".join(f"{x.item}: {x.quantity} ({x.status})" for x in refs)
+                refs = _refs(same, "same_as")
+                if "status" in r or "supports" in r:
+                    raise ValueError("a row that restates rows (same_as) takes their status")
+                j = Judgement(
+                    _combine([x.status for x in refs]), "as " + "; ".join(f"{x} ({x.status})" for x in refs)
+                )
                 meta["same_as"] = "; ".join(str(x) for x in refs)
-                r.pop("status", None)
+                r["kind"], r["ours_se"] = "claim", None
+                r["se_reason"] = "restates rows judged above"
                 if r.get("ours") is None:  # a restated claim shows the verdict its rows give
-                    r["ours"] = _VERDICT_OF[status]
+                    r["ours"] = _VERDICT_OF.get(j.status, j.status)
             else:
-                status, reason = _judge_row(r, is_verdict)
+                if "supports" in r:
+                    r["supports"] = _refs(r["supports"], "supports")
+                    meta["supports"] = "; ".join(str(x) for x in r["supports"])
+                j = _judge_row(r)
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
-        shown = {k: v for k, v in r.items() if k not in _RULE_KEYS and k != "status"}
+        shown = {k: v for k, v in r.items() if k not in _RULE_KEYS}
+        se = r.get("ours_se")
         out_rows.append(
             {
                 **{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
-                "status": status,
-                "reason": reason,
+                "status": j.status,
+                "reason": j.reason,
                 **shown,
+                "kind": r.get("kind"),
+                "ours_se": list(se) if isinstance(se, (list, tuple, np.ndarray)) else se,
+                "se_reason": r.get("se_reason") or None,
+                "margin": list(j.margin) if isinstance(j.margin, tuple) else j.margin,
+                **({"paper_n": r["paper_n"]} if r.get("paper_n") is not None else {}),
             }
         )
         metas.append(meta)
@@ -284,13 +332,39 @@ def compare(
                     **({"condition": condition} if condition else {}),
                 },
                 indent=1,
+                default=_json_default,
             )
         )
     return comp
 
 
+def _json_default(x):
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"{type(x).__name__} is not JSON serialisable")
+
+
+def _refs(x, key: str) -> list:
+    """Rows a row rests on: :class:`RowRef` s (``same_as`` takes only those), or for ``supports``
+    also text naming evidence that is not a row (a ranking computed above)."""
+    refs = [x] if isinstance(x, (RowRef, str)) else list(x)
+    ok = (RowRef,) if key == "same_as" else (RowRef, str)
+    if not refs or not all(isinstance(v, ok) and (str(v).strip()) for v in refs):
+        raise ValueError(f"{key} takes rows of earlier comparisons (comparison.row(quantity))")
+    return refs
+
+
 def ordering_status(
-    ours: Sequence[str], paper, names: Mapping[str, str] | None = None, *, pairs: bool = False
+    ours: Sequence[str],
+    paper,
+    names: Mapping[str, str] | None = None,
+    *,
+    pairs: bool = False,
+    supports="",
 ) -> dict:
     """The ``status`` and ``reason`` of a row whose paper value lists names.
 
@@ -309,17 +383,21 @@ def ordering_status(
         The paper's names -> ours.
     pairs : bool
         The names are pairs (``"Q/AveP"``).
+    supports : RowRef, str or sequence
+        The rows (or the ranking, named) our names come from.
 
     Returns
     -------
     dict
-        ``{"status": ..., "reason": ...}`` for a row of :func:`compare`.
+        ``{"kind": "claim", "status": ..., "reason": ..., "supports": ...}`` for a row of
+        :func:`compare`.
 
     Examples
     --------
     >>> from irrepro.book import ordering_status
-    >>> ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"})
-    {'status': 'holds', 'reason': "2 of the paper's 2 among ours"}
+    >>> ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"},
+    ...                 supports="the ranking by discriminative power above")["status"]
+    'holds'
     """
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
@@ -335,7 +413,9 @@ def ordering_status(
             if n > 1
             else ("the same measure" if k else "another measure")
         )
-    return {"status": verdict(k == n, k > 0), "reason": reason}
+    if not supports:
+        raise ValueError("ordering_status needs supports=: the rows (or the ranking) the names come from")
+    return {"kind": "claim", "status": verdict(k == n, k > 0), "reason": reason, "supports": supports}
 
 
 def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:

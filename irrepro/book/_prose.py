@@ -1,0 +1,126 @@
+"""Sentences generated from rows: a chapter's verdict in words (:func:`verdict_text`) is rendered
+from the statuses of its comparison rows, so the text cannot disagree with the tables; each
+sentence carries its row's status (``data-status``) for the test that scans the built book."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from ._display import _HTML, status_badge
+from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
+from ._tables import Comparison
+
+__all__ = ["verdict_text", "STATUS_WORDS", "STATUS_PATTERN", "stray_statements", "markdown_prose"]
+
+#: How a sentence says each status (the scan of the built book reads these words back).
+STATUS_WORDS = {
+    REPLICATED: "replicated",
+    PARTLY: "replicated in part",
+    INCONCLUSIVE: "inconclusive",
+    NOT_REPLICATED: "not replicated",
+    NOT_COMPARABLE: "not comparable",
+}
+
+
+def verdict_text(comparison: Comparison, *, on: str = "") -> _HTML:
+    """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
+
+    Each sentence names the claim (the row's quantity), says its status in the words of
+    :data:`STATUS_WORDS` with its badge, "on our data" (``on``: which, default the comparison's
+    data), the reason the rule gave and the rows it rests on. The HTML carries the status and the
+    row (``data-status``, ``data-item``, ``data-quantity``) so a test can check the built book.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        A chapter's comparison (usually its Verdict table).
+    on : str
+        The data the claims were judged on (default: ``comparison.data``).
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+
+    Examples
+    --------
+    >>> import irrepro.book as book
+    >>> P = book.paper_numbers("cormack2006statistical")
+    >>> c = book.compare("cormack2006statistical", "Example", [
+    ...     {"quantity": "runs", "paper": P["map.runs"], "ours": 74, "kind": "count",
+    ...      "ours_se": 0, "se_reason": "counted"}], data="TREC-6", results="")
+    >>> "data-status=" in book.verdict_text(c)._repr_html_()
+    True
+    """
+    where = on or comparison.data
+    items = []
+    metas = comparison.meta or tuple({} for _ in range(len(comparison.frame)))
+    for (_, r), meta in zip(comparison.frame.iterrows(), metas):
+        st = r["status"]
+        rests = meta.get("supports") or meta.get("same_as") or ""
+        items.append(
+            f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
+            f'data-quantity="{html.escape(str(r["quantity"]))}">'
+            f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st)} "
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
+            + (f" on our data ({html.escape(where)})" if where else " on our data")
+            + f" - {html.escape(str(r['reason']))}"
+            + (f"; rests on {html.escape(rests)}" if rests and rests not in str(r["reason"]) else "")
+            + ".</li>"
+        )
+    return _HTML(f'<ul class="irrepro-verdicts">{"".join(items)}</ul>')
+
+
+#: Words that state a status. Outside the generated parts of a page (the verdict sentences of
+#: :func:`verdict_text`, comparison tables, the chapter's header box, code and its output) no
+#: sentence may use them: a status is stated only where it is generated from its row.
+STATUS_PATTERN = re.compile(
+    r"\b(?:not\s+)?replicated\b|\binconclusive\b|\[(?:~|¬)?Re\]|\bnot reproduced\b|\breproduced in part\b"
+    r"|\bholds?\s+only\s+in\s+part\b|\bdoes\s+not\s+hold\b",
+    re.IGNORECASE,
+)
+
+
+def stray_statements(text: str) -> list[str]:
+    """The sentences of ``text`` (prose, without the generated parts) that state a status.
+
+    Parameters
+    ----------
+    text : str
+        Prose: a page's text outside its generated verdicts, tables, header and code.
+
+    Returns
+    -------
+    list of str
+        Each sentence (whitespace collapsed) that matches :data:`STATUS_PATTERN`.
+
+    Examples
+    --------
+    >>> from irrepro.book._prose import stray_statements
+    >>> stray_statements("We rerun Table 1. The claim holds only in part here. Fine.")
+    ['The claim holds only in part here.']
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", re.sub(r"\s+", " ", text))
+    return [s.strip() for s in sentences if STATUS_PATTERN.search(s)]
+
+
+def markdown_prose(source: str) -> str:
+    """The prose of a MyST notebook's source: its text without code cells, front matter, glue
+    roles and HTML comments (what :func:`stray_statements` reads before the book is built)."""
+    text = re.sub(r"\A---\n.*?\n---\n", "", source, flags=re.S)
+    text = re.sub(r"```\{code-cell\}.*?```", " ", text, flags=re.S)
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    return re.sub(r"\{glue:[a-z]*\}`[^`]*`", " ", text)
+
+
+if __name__ == "__main__":  # python -m irrepro.book._prose notebooks/<chapter>.md ...
+    import sys
+    from pathlib import Path
+
+    bad = 0
+    for name in sys.argv[1:]:
+        for s in stray_statements(markdown_prose(Path(name).read_text(encoding="utf-8"))):
+            bad += 1
+            print(f"{name}: {s}")
+    sys.exit(1 if bad else 0)
