@@ -134,7 +134,7 @@ class Comparison:
 
 #: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
 #: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
-_RULE_COLUMNS = ("kind", "ours_se", "se_reason", "margin", "paper_n")
+_RULE_COLUMNS = ("kind", "ours_se", "se_reason", "margin", "paper_n", "status_by")
 
 
 def with_error(ours, se) -> str | object:
@@ -262,7 +262,10 @@ def compare(
             if isinstance(pv, PaperValue):
                 if pv.paper != paper:
                     raise ValueError(f"a number of {pv.paper}, not {paper}")
-                r["paper"], meta["paper_ref"], meta["where"] = pv.value, pv.key, pv.where
+                # as printed: a yml number keeps its text ("0.60"), so the record is judged the same again
+                printed = getattr(pv.value, "printed", None)
+                r["paper"] = printed if printed is not None else pv.value
+                meta["paper_ref"], meta["where"] = pv.key, pv.where
             elif not _missing(pv):
                 raise ValueError(
                     f"the paper's value {pv!r} is typed in the chapter: take it from "
@@ -311,6 +314,15 @@ def compare(
                 "ours_se": list(se) if isinstance(se, (list, tuple, np.ndarray)) else se,
                 "se_reason": r.get("se_reason") or None,
                 "margin": list(j.margin) if isinstance(j.margin, tuple) else j.margin,
+                # who set the status: the rule on numbers, the rows a claim rests on, or the chapter
+                # (a claim's computed verdict, which names its supports)
+                "status_by": "restated"
+                if same is not None
+                else "chapter"
+                if r.get("status") is not None
+                else "supports"
+                if r.get("kind") == "claim"
+                else "rule",
                 **({"paper_n": r["paper_n"]} if r.get("paper_n") is not None else {}),
             }
         )
