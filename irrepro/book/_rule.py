@@ -267,7 +267,8 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         v = float(x)
         if exact:
             return [_Value(v, v, 0.0, False, v)]
-        text = _printed(x) or repr(v)
+        # as typed: an int 15 is printed "15" (not "15.0"), like the text "15" and the yml's 15
+        text = _printed(x) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(v))
         if "e" in text.lower():
             return [_Value(v, v, 0.0, False, v)]
         return _parse(text)
@@ -556,7 +557,8 @@ def judge_row(row: Mapping) -> Judgement:
     :func:`judge` with the row's keys (``paper``, ``ours``, ``kind``, ``ours_se``, ``se_reason``,
     ``paper_n``, ``status``, ``supports``, ``reason``), the paper's value read from a
     :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`) and for checking a
-    recorded row again.
+    recorded row again (a row of ``$IRREPRO_RESULTS``, with its ``status_by``: its recorded status
+    and reason are left out unless the chapter set the status).
 
     Parameters
     ----------
@@ -579,6 +581,10 @@ def judge_row(row: Mapping) -> Judgement:
     from ._papers import PaperValue
 
     r = dict(row)
+    if "status_by" in r:  # a row as compare recorded it: its status and reason are the rule's output
+        r.pop("reason", None)
+        if r.get("status_by") != "chapter":
+            r.pop("status", None)
     if isinstance(r.get("paper"), PaperValue):
         r["paper"] = r["paper"].value
     return _judge_row(r)
