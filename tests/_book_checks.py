@@ -8,6 +8,7 @@ file and the row."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -47,8 +48,8 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
     """Every recorded row carries the rule's fields, and its status is the one the rule gives.
 
     - ``kind`` in :data:`~irrepro.book.KINDS`, ``status`` in :data:`~irrepro.book.STATUSES`;
-    - a numeric row comparing two numbers has its ``margin``; ``ours_se`` null or 0 only with a
-      ``se_reason``;
+    - a numeric row comparing two numbers has its ``margin``; its ``ours_se`` is null or 0 only
+      with a ``se_reason``;
     - ``status_by`` "rule": :func:`~irrepro.book.judge_row` on the row's inputs gives its status;
       "chapter": a claim naming its ``supports``; "supports" / "restated": the combined status of
       the rows it names (looked up as ``"item: quantity"`` among the same paper's rows).
@@ -71,13 +72,17 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
             if numeric and by == "rule" and not _missing(r.get("paper")) and not _missing(r.get("ours")):
                 if r.get("margin") is None:
                     problems.append(f"{where}: no margin")
-            if _zero(r.get("ours_se")) and _missing(r.get("se_reason")):
+            if numeric and _zero(r.get("ours_se")) and _missing(r.get("se_reason")):
                 problems.append(f"{where}: ours_se is {r.get('ours_se')!r} without a se_reason")
             if by == "rule":
                 if not numeric:
                     problems.append(f"{where}: a claim judged as a number")
                     continue
-                again = book.judge_row({k: r[k] for k in _INPUTS if k in r}).status
+                try:
+                    again = book.judge_row({k: r[k] for k in _INPUTS if k in r}).status
+                except ValueError as exc:
+                    problems.append(f"{where}: the rule refuses it: {exc}")
+                    continue
                 if again != status:
                     problems.append(f"{where}: recorded {status!r}, the rule gives {again!r}")
             elif by == "chapter":
@@ -207,3 +212,37 @@ def check_counts(pages: Iterable[tuple[str, str]], scorecard_html: str, results:
     missing = [k for k, t in title.items() if want.get(t, {}).get("total") and k not in seen]
     problems += [f"no chapter header with counts for {k}" for k in missing]
     return problems
+
+
+# --- for the tests: a small book directory -------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fake_book(tmp_path, monkeypatch, margins_text=None) -> Path:
+    """A book directory in tmp_path: the real margins.yml (or ``margins_text``) and references.bib,
+    and small papers/*.yml; IRREPRO_BOOK points at it, IRREPRO_RESULTS at tmp_path / "results"."""
+    d = tmp_path / "book"
+    (d / "papers").mkdir(parents=True)
+    shutil.copy(ROOT / "book" / "references.bib", d / "references.bib")
+    if margins_text is None:
+        shutil.copy(ROOT / "book" / "margins.yml", d / "margins.yml")
+    else:
+        (d / "margins.yml").write_text(margins_text)
+    (d / "papers" / "webber2008score.yml").write_text(
+        "paper: webber2008score\n"
+        "numbers:\n"
+        "  fig2.map: {table: Figure 2, row: 13th run, column: MAP, value: 0.324, section: '2'}\n"
+        "  fig3.median: {table: Figure 3, value: '0.50', section: '3', wording: the median}\n"
+        "  t1: {table: Table 1, row: linear, column: below / in / above, value: 3.7 / 77.8 / 11.1, section: '6.2'}\n"
+        "  t2: {table: Table 1, row: logit, column: below / in / above, value: 11.1 / 76.5 / 12.5, section: '6.2'}\n"
+        "  fp: {table: Section 5, value: 5%, section: '5'}\n"
+        "  share: {table: Section 6, value: about 15%, section: '6'}\n"
+        "  tau: {table: Table 3, value: 0.60, section: '4'}\n"
+        "  runs: {table: Section 2, value: 15, section: '2'}\n"
+        "  claim: {table: Section 7, value: every comparison is problematic, section: '7'}\n"
+    )
+    monkeypatch.setenv("IRREPRO_BOOK", str(d))
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "results"))
+    book._tables._SESSION.clear()
+    return d

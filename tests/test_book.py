@@ -7,7 +7,6 @@ import ast
 import json
 import math
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +30,9 @@ from irrepro.book import (
     judge,
 )
 from irrepro.book._rule import _combine
+
+from _book_checks import fake_book as _fake_book
+from _book_checks import verdict_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -152,35 +154,6 @@ def test_the_rule_is_two_one_sided_tests_at_five_percent(kind, p, d, s):
 
 
 # --- how the paper's number was typed --------------------------------------------------------------
-
-
-def _fake_book(tmp_path, monkeypatch, margins_text=None) -> Path:
-    """A book directory in tmp_path: the real margins.yml (or ``margins_text``) and references.bib,
-    and small papers/*.yml; IRREPRO_BOOK points at it, IRREPRO_RESULTS at tmp_path / "results"."""
-    d = tmp_path / "book"
-    (d / "papers").mkdir(parents=True)
-    shutil.copy(ROOT / "book" / "references.bib", d / "references.bib")
-    if margins_text is None:
-        shutil.copy(ROOT / "book" / "margins.yml", d / "margins.yml")
-    else:
-        (d / "margins.yml").write_text(margins_text)
-    (d / "papers" / "webber2008score.yml").write_text(
-        "paper: webber2008score\n"
-        "numbers:\n"
-        "  fig2.map: {table: Figure 2, row: 13th run, column: MAP, value: 0.324, section: '2'}\n"
-        "  fig3.median: {table: Figure 3, value: '0.50', section: '3', wording: the median}\n"
-        "  t1: {table: Table 1, row: linear, column: below / in / above, value: 3.7 / 77.8 / 11.1, section: '6.2'}\n"
-        "  t2: {table: Table 1, row: logit, column: below / in / above, value: 11.1 / 76.5 / 12.5, section: '6.2'}\n"
-        "  fp: {table: Section 5, value: 5%, section: '5'}\n"
-        "  share: {table: Section 6, value: about 15%, section: '6'}\n"
-        "  tau: {table: Table 3, value: 0.60, section: '4'}\n"
-        "  runs: {table: Section 2, value: 15, section: '2'}\n"
-        "  claim: {table: Section 7, value: every comparison is problematic, section: '7'}\n"
-    )
-    monkeypatch.setenv("IRREPRO_BOOK", str(d))
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "results"))
-    book._tables._SESSION.clear()
-    return d
 
 
 def test_a_yml_number_judges_as_the_text_it_was_typed_with(tmp_path, monkeypatch):
@@ -424,8 +397,6 @@ def test_rescience_label_from_counts(rep, part, inc, notrep, nc, expected):
 
 
 def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
-    from tests._book_checks import verdict_sentences
-
     _fake_book(tmp_path, monkeypatch)
     fig, verdict, _ = _webber_tables(book.paper_numbers("webber2008score"))
     for comp in (fig, verdict):
