@@ -413,7 +413,8 @@ def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
     "ours, se, shown",
     [
         (0.0491, 0.00412, "0.0491 ± 0.0041"),  # ours to the last digit of its error's two
-        (0.0491, 0.04, "0.049 ± 0.04"),
+        (0.0491, 0.04, "0.049 ± 0.040"),  # the error to the decimals of ours
+        (0.042, 0.002, "0.0420 ± 0.0020"),
         (12.345, 1.5, "12.3 ± 1.5"),
         (0.3, 0, 0.3),  # exact: the value alone
         (0.3, None, 0.3),
