@@ -87,7 +87,9 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
                     problems.append(f"{where}: recorded {status!r}, the rule gives {again!r}")
             elif by == "chapter":
                 if numeric or _missing(r.get("supports")):
-                    problems.append(f"{where}: a status set by the chapter on a row that is not a claim with supports")
+                    problems.append(
+                        f"{where}: a status set by the chapter on a row that is not a claim with supports"
+                    )
             elif by in ("supports", "restated"):
                 names = str(r.get("supports" if by == "supports" else "same_as") or "")
                 refs = [n.strip() for n in names.split("; ") if n.strip()]

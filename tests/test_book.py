@@ -17,6 +17,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
+from _book_checks import fake_book as _fake_book
+from _book_checks import verdict_sentences
 from irrepro import book
 from irrepro.book import (
     INCONCLUSIVE,
@@ -30,9 +32,6 @@ from irrepro.book import (
     judge,
 )
 from irrepro.book._rule import _combine
-
-from _book_checks import fake_book as _fake_book
-from _book_checks import verdict_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -48,6 +47,7 @@ def _ref(status, quantity="q"):
 
 
 # --- the rule on hand-made rows (each expected status worked out in its comment) ------------------
+
 
 # margins (book/margins.yml): rate min(2 points, half the distance to 0 or 1); correlation 0.05;
 # score and count 5% of the paper's value; the paper's interval is its printed value +- half a unit
@@ -174,8 +174,16 @@ def test_a_yml_number_judges_as_the_text_it_was_typed_with(tmp_path, monkeypatch
     comp = book.compare(
         "webber2008score",
         "Table 3",
-        [{"quantity": "tau", "paper": P["tau"], "ours": 0.656, "kind": "correlation", "ours_se": 0.002,
-          "se_reason": "sd over 5 seeds / sqrt(5)"}],
+        [
+            {
+                "quantity": "tau",
+                "paper": P["tau"],
+                "ours": 0.656,
+                "kind": "correlation",
+                "ours_se": 0.002,
+                "se_reason": "sd over 5 seeds / sqrt(5)",
+            }
+        ],
     )
     rec = json.loads((tmp_path / "results" / "webber2008score-table-3.json").read_text())["rows"][0]
     assert rec["paper"] == "0.60" and rec["status"] == comp.status("tau") == INCONCLUSIVE
@@ -279,7 +287,14 @@ def test_the_rule_refuses_rows_it_cannot_judge(row, match):
 
 def test_compare_refuses_a_paper_value_typed_in_the_chapter(tmp_path, monkeypatch):
     _fake_book(tmp_path, monkeypatch)
-    row = {"quantity": "MAP", "paper": 0.324, "ours": 0.32, "kind": "score", "ours_se": 0.001, "se_reason": "x"}
+    row = {
+        "quantity": "MAP",
+        "paper": 0.324,
+        "ours": 0.32,
+        "kind": "score",
+        "ours_se": 0.001,
+        "se_reason": "x",
+    }
     with pytest.raises(ValueError, match=r"Figure 2, row 'MAP': .*typed in the chapter"):
         book.compare("webber2008score", "Figure 2", [row])
     P = book.paper_numbers("webber2008score")
@@ -299,17 +314,42 @@ def _webber_tables(P):
         "Figure 2",
         [
             # 0.3246 inside 0.324 +- 0.0005 +- 0.0162
-            {"quantity": "MAP", "paper": P["fig2.map"], "ours": 0.3246, "kind": "score", "ours_se": 0,
-             "se_reason": "computed exactly from the qrels"},
+            {
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.3246,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "computed exactly from the qrels",
+            },
             # 10.3 +- 1.6 wholly above 5 + 0.5 + 2
-            {"quantity": "fp", "paper": P["fp"], "ours": "10.3%", "kind": "rate", "ours_se": 1.0,
-             "se_reason": "binomial, n = 900"},
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "10.3%",
+                "kind": "rate",
+                "ours_se": 1.0,
+                "se_reason": "binomial, n = 900",
+            },
             # 17 +- 0.82 across 15 + 0.5 + 2
-            {"quantity": "share", "paper": P["share"], "ours": "17%", "kind": "rate", "ours_se": 0.5,
-             "se_reason": "sd over 5 seeds / sqrt(5)", "note": "five seeds"},
+            {
+                "quantity": "share",
+                "paper": P["share"],
+                "ours": "17%",
+                "kind": "rate",
+                "ours_se": 0.5,
+                "se_reason": "sd over 5 seeds / sqrt(5)",
+                "note": "five seeds",
+            },
             # describes our data: shown, not counted
-            {"quantity": "topics", "paper": None, "ours": 50, "kind": "count", "ours_se": 0,
-             "se_reason": "counted"},
+            {
+                "quantity": "topics",
+                "paper": None,
+                "ours": 50,
+                "kind": "count",
+                "ours_se": 0,
+                "se_reason": "counted",
+            },
         ],
         data="TREC-COVID",
     )
@@ -318,16 +358,29 @@ def _webber_tables(P):
         "Verdict",
         [
             {"quantity": "restated", "paper": P["fig2.map"], "same_as": fig.row("MAP")},
-            {"quantity": "problematic", "paper": P["claim"], "ours": "on our data: 2 of 3",
-             "kind": "claim", "supports": [fig.row("MAP"), fig.row("fp")]},
+            {
+                "quantity": "problematic",
+                "paper": P["claim"],
+                "ours": "on our data: 2 of 3",
+                "kind": "claim",
+                "supports": [fig.row("MAP"), fig.row("fp")],
+            },
         ],
         data="TREC-COVID",
     )
     rerun = book.compare(
         "webber2008score",
         "Figure 2 under X",
-        [{"quantity": "fp", "paper": P["fp"], "ours": "6%", "kind": "rate", "ours_se": 0.5,
-          "se_reason": "binomial, n = 900"}],  # 6 +- 0.82 inside 5 +- 2.5
+        [
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "6%",
+                "kind": "rate",
+                "ours_se": 0.5,
+                "se_reason": "binomial, n = 900",
+            }
+        ],  # 6 +- 0.82 inside 5 +- 2.5
         emulates=fig,
         condition="X",
     )
@@ -436,10 +489,22 @@ def test_a_restated_row_takes_the_status_of_what_it_restates_and_is_counted_once
         "webber2008score",
         "Figure 7",
         [
-            {"quantity": "ratio", "paper": P["fig3.median"], "ours": 0.51, "kind": "score", "ours_se": 0.001,
-             "se_reason": "sd over seeds"},  # replicated
-            {"quantity": "gap", "paper": P["fp"], "ours": "0.5%", "kind": "rate", "ours_se": 0,
-             "se_reason": "exact"},  # not replicated: 5% +- 0.5 +- 2
+            {
+                "quantity": "ratio",
+                "paper": P["fig3.median"],
+                "ours": 0.51,
+                "kind": "score",
+                "ours_se": 0.001,
+                "se_reason": "sd over seeds",
+            },  # replicated
+            {
+                "quantity": "gap",
+                "paper": P["fp"],
+                "ours": "0.5%",
+                "kind": "rate",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },  # not replicated: 5% +- 0.5 +- 2
         ],
     )
     verdict = book.compare(
@@ -466,7 +531,9 @@ def test_a_restated_row_takes_the_status_of_what_it_restates_and_is_counted_once
         fig.row("nothing")
     with pytest.raises(ValueError, match="same_as takes rows"):
         book.compare(
-            "webber2008score", "Verdict", [{"quantity": "q", "paper": None, "ours": 1, "same_as": ["Figure 7: ratio"]}]
+            "webber2008score",
+            "Verdict",
+            [{"quantity": "q", "paper": None, "ours": 1, "same_as": ["Figure 7: ratio"]}],
         )
     with pytest.raises(ValueError, match="takes their status"):
         book.compare(
@@ -490,6 +557,8 @@ def test_status_badges_carry_symbol_colour_and_reason():
     assert len({s for s, _ in seen}) == len(STATUSES) and len({c for _, c in seen}) == len(STATUSES)
     with pytest.raises(ValueError):
         book.status_badge("fine")
+
+
 def test_status_table_moves_reasons_to_footnotes_numbered_once():
     frame = pd.DataFrame(
         [
@@ -505,8 +574,6 @@ def test_status_table_moves_reasons_to_footnotes_numbered_once():
     assert html.count('irrepro-note-ref">1<') == 2 and html.count('irrepro-note-ref">2<') == 1
     assert '<td title="§2, Figure 2">0.500</td>' in html and "<td>0.512</td>" in html and "<td>-</td>" in html
     assert "<td>3</td>" in html  # integers stay integers
-
-
 
 
 def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, monkeypatch):
@@ -529,10 +596,22 @@ def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, m
         "webber2008score",
         "Figure 2",
         [
-            {"quantity": "MAP", "paper": P["fig2.map"], "ours": 0.323972, "kind": "score", "ours_se": 0,
-             "se_reason": "exact"},
-            {"quantity": "in", "paper": joined, "ours": "77.9 / 76.4", "kind": "rate", "ours_se": 0,
-             "se_reason": "exact"},
+            {
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.323972,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },
+            {
+                "quantity": "in",
+                "paper": joined,
+                "ours": "77.9 / 76.4",
+                "kind": "rate",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },
         ],
     )
     assert list(comp.frame["paper"]) == ["0.324", "77.8 / 76.5"]  # as printed
@@ -564,7 +643,10 @@ def test_header_of_a_chapter_beyond_the_papers_has_no_label_and_lists_what_it_te
     key = book.STUDIES[0][0]
     html = book.header(key, counts, tested=["sakai2006evaluating", "webber2008score"]).text
     assert 'data-label=""' in html and "irrepro-label" not in html and "No verdict label" in html
-    assert "8 replicated, 0 partly, 0 inconclusive, 13 not replicated, 15 not comparable (36 rows counted" in html
+    assert (
+        "8 replicated, 0 partly, 0 inconclusive, 13 not replicated, 15 not comparable (36 rows counted"
+        in html
+    )
     # the study's DOI, then each tested paper's, all as links
     for doi in ("10.1145/3331184.3331259", "10.1145/1148170.1148261", "10.1145/1390334.1390346"):
         assert f'href="https://doi.org/{doi}"' in html, doi
@@ -589,7 +671,10 @@ def test_ordering_status_maps_the_papers_names():
     assert (got["status"], got["reason"]) == ("partly", "1 of the paper's 2 pairs among ours")
     with pytest.raises(ValueError, match="supports"):
         book.ordering_status(["AP"], "PDoc", names)
-    assert judge("PDoc", "AP", **book.ordering_status(["AP"], "PDoc", names, supports=sup)).status == NOT_REPLICATED
+    assert (
+        judge("PDoc", "AP", **book.ordering_status(["AP"], "PDoc", names, supports=sup)).status
+        == NOT_REPLICATED
+    )
 
 
 def test_the_books_paper_files_are_complete_and_name_real_citations():
@@ -604,8 +689,6 @@ def test_the_books_paper_files_are_complete_and_name_real_citations():
                 key,
                 k,
             )  # no NaN, no YAML yes/no booleans
-
-
 
 
 def test_below_in_above_prints_a_row_as_the_papers_do():
@@ -916,14 +999,19 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
         assert not unread, f"{path.name} never reads {unread} of book/papers/{key}.yml"
 
 
-
-
 def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, monkeypatch):
     _fake_book(tmp_path, monkeypatch)
     P = book.paper_numbers("webber2008score")
 
     def row(q, paper, ours, kind="rate", se=0.0):
-        return {"quantity": q, "paper": paper, "ours": ours, "kind": kind, "ours_se": se, "se_reason": "exact"}
+        return {
+            "quantity": q,
+            "paper": paper,
+            "ours": ours,
+            "kind": kind,
+            "ours_se": se,
+            "se_reason": "exact",
+        }
 
     t1 = book.compare(
         "webber2008score",
@@ -970,11 +1058,18 @@ def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, mo
     assert list(moves["quantity"]) == ["a", "c", "d"]
     assert list(moves["move"]) == ["toward the paper", "toward the paper", "away from the paper"]
     s = book.emulation_summary(cards).set_index(["paper", "condition"]).loc[(title, "X")]
-    assert (s["rows rerun"], s["toward the paper"], s["away from the paper"], s["now comparable"]) == (3, 2, 1, 0)
+    assert (s["rows rerun"], s["toward the paper"], s["away from the paper"], s["now comparable"]) == (
+        3,
+        2,
+        1,
+        0,
+    )
     assert s["label as is"] == book.label(book.summary(cards).loc[title])
     assert "Under X (3 rows rerun)" in book.header("webber2008score").text
     with pytest.raises(ValueError, match="reruns one row"):
-        book.compare("webber2008score", "Table 1 under Y", [row("zz", P["fp"], "5%")], emulates=t1, condition="Y")
+        book.compare(
+            "webber2008score", "Table 1 under Y", [row("zz", P["fp"], "5%")], emulates=t1, condition="Y"
+        )
     with pytest.raises(ValueError, match="give both"):
         book.compare("webber2008score", "Table 1 under Y", [row("a", P["fp"], "5%")], emulates=t1)
 
@@ -985,10 +1080,22 @@ def test_spread_notes_give_the_range_and_the_statuses_over_runs(tmp_path, monkey
     sup = "the ranking above"
     runs = [
         [
-            {"quantity": "t", "paper": P["t1"], "ours": ours, "kind": "rate", "ours_se": 0.1,
-             "se_reason": "binomial"},
-            {"quantity": "w", "paper": P["claim"], "ours": "AP, nCG", "kind": "claim", "status": s,
-             "supports": sup},
+            {
+                "quantity": "t",
+                "paper": P["t1"],
+                "ours": ours,
+                "kind": "rate",
+                "ours_se": 0.1,
+                "se_reason": "binomial",
+            },
+            {
+                "quantity": "w",
+                "paper": P["claim"],
+                "ours": "AP, nCG",
+                "kind": "claim",
+                "status": s,
+                "supports": sup,
+            },
         ]
         for ours, s in (
             ("3.7 / 77.8 / 11.1", "holds"),

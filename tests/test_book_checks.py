@@ -30,10 +30,22 @@ def _build(tmp_path, monkeypatch):
         "Figure 2",
         [
             {"quantity": "MAP", "paper": P["fig2.map"], "ours": 0.3246, "kind": "score", **exact},
-            {"quantity": "fp", "paper": P["fp"], "ours": "10.3%", "kind": "rate", "ours_se": 1.0,
-             "se_reason": "binomial, n = 900"},
-            {"quantity": "share", "paper": P["share"], "ours": "17%", "kind": "rate", "ours_se": 0.5,
-             "se_reason": "sd over 5 seeds / sqrt(5)"},
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "10.3%",
+                "kind": "rate",
+                "ours_se": 1.0,
+                "se_reason": "binomial, n = 900",
+            },
+            {
+                "quantity": "share",
+                "paper": P["share"],
+                "ours": "17%",
+                "kind": "rate",
+                "ours_se": 0.5,
+                "se_reason": "sd over 5 seeds / sqrt(5)",
+            },
             {"quantity": "topics", "paper": None, "ours": 50, "kind": "count", **exact},
         ],
         data="TREC-COVID",
@@ -43,10 +55,21 @@ def _build(tmp_path, monkeypatch):
         "Verdict",
         [
             {"quantity": "restated", "paper": P["fig2.map"], "same_as": fig.row("MAP")},
-            {"quantity": "problematic", "paper": P["claim"], "ours": "2 of 3", "kind": "claim",
-             "supports": [fig.row("MAP"), fig.row("fp")]},
-            {"quantity": "ranking", "paper": P["runs"], "ours": "AP first", "kind": "claim",
-             "status": book.verdict(True), "supports": [fig.row("MAP"), "the ranking above"]},
+            {
+                "quantity": "problematic",
+                "paper": P["claim"],
+                "ours": "2 of 3",
+                "kind": "claim",
+                "supports": [fig.row("MAP"), fig.row("fp")],
+            },
+            {
+                "quantity": "ranking",
+                "paper": P["runs"],
+                "ours": "AP first",
+                "kind": "claim",
+                "status": book.verdict(True),
+                "supports": [fig.row("MAP"), "the ranking above"],
+            },
         ],
         data="TREC-COVID",
     )
@@ -68,7 +91,11 @@ def _build(tmp_path, monkeypatch):
 
 
 def _rows(results):
-    return {(f.name, r["quantity"]): (f, r) for f in results.glob("*.json") for r in json.loads(f.read_text())["rows"]}
+    return {
+        (f.name, r["quantity"]): (f, r)
+        for f in results.glob("*.json")
+        for r in json.loads(f.read_text())["rows"]
+    }
 
 
 def _edit(results, file, quantity, **changes):
@@ -105,7 +132,9 @@ def test_a_consistent_build_passes_every_check(tmp_path, monkeypatch):
         ("webber2008score-verdict.json", "ranking", {"supports": None}, "not a claim with supports"),
     ],
 )
-def test_check_rows_catches_a_row_the_rule_would_not_give(tmp_path, monkeypatch, file, quantity, changes, problem):
+def test_check_rows_catches_a_row_the_rule_would_not_give(
+    tmp_path, monkeypatch, file, quantity, changes, problem
+):
     results, *_ = _build(tmp_path, monkeypatch)
     _edit(results, file, quantity, **changes)
     problems = check_rows(load_results(results))
@@ -116,7 +145,9 @@ def test_check_rows_catches_a_row_the_rule_would_not_give(tmp_path, monkeypatch,
 def test_check_verdicts_catches_a_sentence_that_disagrees_with_its_row(tmp_path, monkeypatch):
     results, chapter, _ = _build(tmp_path, monkeypatch)
     records = load_results(results)
-    wrong = chapter.replace('data-status="partly" data-item="Verdict"', 'data-status="replicated" data-item="Verdict"', 1)
+    wrong = chapter.replace(
+        'data-status="partly" data-item="Verdict"', 'data-status="replicated" data-item="Verdict"', 1
+    )
     assert wrong != chapter
     assert "says 'replicated', the row is 'partly'" in check_verdicts(wrong, records)[0]
     worded = chapter.replace('verdict-word">replicated in part<', 'verdict-word">replicated<', 1)
@@ -127,7 +158,11 @@ def test_check_verdicts_catches_a_sentence_that_disagrees_with_its_row(tmp_path,
 
 @pytest.mark.parametrize(
     "sentence",
-    ["The claim holds only in part here.", "Table 2 is not replicated on our data.", "A label of [~Re] fits."],
+    [
+        "The claim holds only in part here.",
+        "Table 2 is not replicated on our data.",
+        "A label of [~Re] fits.",
+    ],
 )
 def test_check_prose_catches_a_status_stated_outside_the_generated_parts(tmp_path, monkeypatch, sentence):
     _, chapter, _ = _build(tmp_path, monkeypatch)
@@ -138,8 +173,14 @@ def test_check_prose_catches_a_status_stated_outside_the_generated_parts(tmp_pat
 def test_check_counts_catches_a_header_or_a_scorecard_that_disagrees(tmp_path, monkeypatch):
     results, chapter, card = _build(tmp_path, monkeypatch)
     head = json.loads(chapter.split("data-counts='")[1].split("'")[0])
-    assert head == {"replicated": 2, "partly": 1, "inconclusive": 1, "not replicated": 1, "not comparable": 0,
-                    "total": 5}
+    assert head == {
+        "replicated": 2,
+        "partly": 1,
+        "inconclusive": 1,
+        "not replicated": 1,
+        "not comparable": 0,
+        "total": 5,
+    }
     bad = chapter.replace('"partly": 1', '"partly": 3')
     assert "header counts" in check_counts([("chapter", bad)], card, results)[0]
     _edit(results, "webber2008score-figure-2.json", "fp", status="replicated")  # the page was built before
