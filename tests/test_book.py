@@ -1111,3 +1111,32 @@ def test_spread_notes_give_the_range_and_the_statuses_over_runs(tmp_path, monkey
     assert notes[1] == "seeds 1-3: AP, nCG (2 replicated, 1 partly)"
     with pytest.raises(ValueError):
         book.spread_notes([runs[0], runs[1][:1]])
+
+
+# --- the book's own pages: the rule's page, reachable, and no status stated in prose ------------------
+
+
+def test_the_rule_page_is_in_the_book_where_the_chapters_link_to_it():
+    from irrepro.book._scorecard import _RULE_LINK
+
+    href = re.search(r'href="([^"]+)"', _RULE_LINK).group(1)
+    # chapters are rendered from notebooks/: the link resolves against notebooks/<chapter>.html
+    target = (Path("notebooks") / href).as_posix()
+    assert target == "notebooks/../book/rule.html" and (ROOT / "book" / "rule.md").is_file()
+    for toc in ("_toc.yml", "book/_toc_offline.yml"):
+        files = re.findall(r"file:\s*(\S+)", (ROOT / toc).read_text())
+        assert "book/rule" in files and "book/scorecard" in files, toc
+    bib = (ROOT / "book" / "references.bib").read_text()
+    for kind, entry in MARGINS["kinds"].items():
+        if entry.get("cite"):
+            assert f"{{{entry['cite']},".lower() in bib.lower(), (kind, entry["cite"])
+        assert entry.get("what") and entry.get("why"), kind
+
+
+def test_the_books_pages_state_no_status_in_prose():
+    from irrepro.book._prose import markdown_prose, stray_statements
+
+    pages = sorted((ROOT / "book").glob("*.md"))
+    assert {"rule.md", "scorecard.md", "replications.md", "intro.md"} <= {p.name for p in pages}
+    for page in pages:
+        assert not stray_statements(markdown_prose(page.read_text(encoding="utf-8"))), page.name
