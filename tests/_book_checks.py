@@ -19,7 +19,15 @@ from irrepro.book._prose import stray_statements
 from irrepro.book._rule import _WORD_KINDS, _combine
 
 #: classes of the parts of a page generated from rows (they may state statuses)
-GENERATED = ("irrepro-verdicts", "irrepro-header", "irrepro-comparison", "cell_output", "highlight")
+GENERATED = (
+    "irrepro-verdicts",
+    "irrepro-header",
+    "irrepro-comparison",
+    "irrepro-status",
+    "irrepro-label",
+    "cell_output",
+    "highlight",
+)
 #: the keys of a recorded row the rule reads again (the recorded status and reason are its output)
 _INPUTS = ("paper", "ours", "kind", "ours_se", "se_reason", "paper_n")
 
@@ -145,9 +153,14 @@ def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> lis
     return problems
 
 
-def page_prose(html: str) -> str:
-    """The text of a page's article outside its generated parts (:data:`GENERATED`), code and
-    scripts."""
+#: the elements whose text is read as prose, each on its own (a heading is not run into the next
+#: paragraph's sentence)
+_BLOCKS = ["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "td", "th", "caption", "figcaption"]
+
+
+def page_prose(html: str) -> list[str]:
+    """The text blocks (paragraphs, list items, headings, cells) of a page's article outside its
+    generated parts (:data:`GENERATED`), code and scripts."""
     soup = _soup(html)
     root = soup.select_one("article.bd-article") or soup.body or soup
     for tag in root.find_all(["script", "style", "pre", "code", "math"]):
@@ -155,13 +168,16 @@ def page_prose(html: str) -> str:
     for cls in GENERATED:
         for tag in root.select(f".{cls}"):
             tag.decompose()
-    return " ".join(root.get_text(" ").split())
+    for link in root.select("a.headerlink"):
+        link.decompose()
+    blocks = [" ".join(el.get_text(" ").split()) for el in root.find_all(_BLOCKS) if not el.find(_BLOCKS)]
+    return [b for b in blocks if b]
 
 
 def check_prose(html: str, page: str = "") -> list[str]:
     """No sentence of a page outside its generated parts states a status
     (:data:`~irrepro.book._prose.STATUS_PATTERN`)."""
-    return [f"{page}: states a status: {s!r}" for s in stray_statements(page_prose(html))]
+    return [f"{page}: states a status: {s!r}" for b in page_prose(html) for s in stray_statements(b)]
 
 
 def header_counts(html: str) -> dict[str, dict[str, int]]:

@@ -188,3 +188,14 @@ def test_check_counts_catches_a_header_or_a_scorecard_that_disagrees(tmp_path, m
     assert any("header counts" in p for p in problems) and any("scorecard page" in p for p in problems)
     assert "no chapter header with counts for webber2008score" in check_counts([], card, results)[-1]
     assert any("no table.irrepro-summary" in p for p in check_counts([], "<html></html>", results))
+
+
+def test_check_prose_reads_each_block_on_its_own(tmp_path, monkeypatch):
+    _, chapter, _ = _build(tmp_path, monkeypatch)
+    page = chapter.replace(
+        "<p>We rerun", '<h2>Why it is not replicated<a class="headerlink">#</a></h2><p>We rerun'
+    )
+    assert check_prose(page, "c") == ["c: states a status: 'Why it is not replicated'"]
+    # a badge or a label placed in a sentence is generated from its row
+    badge = book.status_badge(book.NOT_REPLICATED)
+    assert check_prose(chapter.replace("<p>We rerun", f"<p>Our row: {badge}. We rerun"), "c") == []
