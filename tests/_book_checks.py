@@ -101,6 +101,8 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
             elif by in ("supports", "restated"):
                 names = str(r.get("supports" if by == "supports" else "same_as") or "")
                 refs = [n.strip() for n in names.split("; ") if n.strip()]
+                if not refs and _missing(r.get("paper")) and status == book.NOT_COMPARABLE:
+                    continue  # a claim of ours beside no claim of the paper's: nothing to rest on
                 found = [by_name.get((rec["paper"], n)) for n in refs]
                 if not refs or None in found:
                     missing = [n for n, f in zip(refs, found) if f is None]

@@ -62,6 +62,7 @@ def _build(tmp_path, monkeypatch):
                 "kind": "claim",
                 "supports": [fig.row("MAP"), fig.row("fp")],
             },
+            {"quantity": "ours only", "paper": None, "ours": "AP first", "kind": "claim"},
             {
                 "quantity": "ranking",
                 "paper": P["runs"],
@@ -110,7 +111,7 @@ def _edit(results, file, quantity, **changes):
 def test_a_consistent_build_passes_every_check(tmp_path, monkeypatch):
     results, chapter, card = _build(tmp_path, monkeypatch)
     records = load_results(results)
-    assert sum(len(r["rows"]) for r in records) == 7
+    assert sum(len(r["rows"]) for r in records) == 8
     assert check_rows(records) == []
     assert check_verdicts(chapter, records, "chapter") == []
     assert check_prose(chapter, "chapter") == []  # the sidebar, the tables and the code may say it
