@@ -36,7 +36,7 @@ $(STAMP): pyproject.toml requirements.lock
 # the results the pages recorded (_build/results), whenever the package, the papers' numbers
 # (book/papers/*.yml), the pins, the scale or the data status change.
 book: $(STAMP)
-	@fp=$$( { cat $$(find irrepro book/_ext book/papers -name '*.py' -o -name '*.tsv' -o -name '*.yml' | sort) requirements.lock; \
+	@fp=$$( { cat $$(find irrepro book/_ext book/papers book/margins.yml -name '*.py' -o -name '*.tsv' -o -name '*.yml' | sort) requirements.lock; \
 	          echo "$${IRREPRO_SCALE:-paper}"; $(BIN)/irrepro data status --brief; } | sha256sum | cut -c1-16 ); \
 	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
 	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees $(BUILD)/results; fi; \

@@ -1,5 +1,7 @@
-"""The scorecard's rule (book.judge) on hand-made rows, and compare / scorecard end to end through
-the JSON that compare writes to IRREPRO_RESULTS."""
+"""The book's one rule (book.judge: an equivalence test per row, margins per kind from
+book/margins.yml) on hand-made rows and against an independent two-one-sided-tests computation, and
+compare / scorecard / verdict_text end to end through the JSON that compare writes to
+IRREPRO_RESULTS."""
 
 import ast
 import json
@@ -10,387 +12,549 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy.stats import norm
 
+from _book_checks import fake_book as _fake_book
+from _book_checks import verdict_sentences
 from irrepro import book
-from irrepro.book import NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES, judge
+from irrepro.book import (
+    INCONCLUSIVE,
+    KINDS,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    RowRef,
+    judge,
+)
+from irrepro.book._rule import _combine
+
+ROOT = Path(__file__).resolve().parents[1]
+MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
 
 
+def _j(paper, ours, kind, se=0.0, **kw):
+    """judge with our error (0: exact, and then a reason for it)."""
+    return judge(paper, ours, kind=kind, ours_se=se, se_reason=kw.pop("se_reason", "exact"), **kw)
+
+
+def _ref(status, quantity="q"):
+    return RowRef("webber2008score", "Figure 7", quantity, status, "")
+
+
+# --- the rule on hand-made rows (each expected status worked out in its comment) ------------------
+
+
+# margins (book/margins.yml): rate min(2 points, half the distance to 0 or 1); correlation 0.05;
+# score and count 5% of the paper's value; the paper's interval is its printed value +- half a unit
+# of its last digit; ours +- 1.645 ours_se (0.90, two one-sided tests at 5%)
 @pytest.mark.parametrize(
-    "paper, ours, status",
+    "paper, ours, kind, se, status",
     [
-        (0.324, 0.323972, REPLICATED),  # within half a unit of the paper's last digit
-        (0.324, 0.3246, NOT_REPLICATED),  # just outside it
-        (0.05, 0.028, NOT_REPLICATED),
-        (94, 94, REPLICATED),
-        (5, 3.0, NOT_REPLICATED),
-        (15, 14.6, REPLICATED),  # "15" is 15 +- 0.5
-        ("0.60", 0.6049, REPLICATED),  # text keeps the paper's trailing zero: +- 0.005
-        ("0.60", 0.6051, NOT_REPLICATED),
-        (0.60, 0.64, REPLICATED),  # the float 0.60 prints as 0.6: +- 0.05
-        ("11%-14%", "13.7%", REPLICATED),  # ranges
-        ("11%-14%", "14.7%", NOT_REPLICATED),
-        ("357-454", "340", NOT_REPLICATED),
-        ("1.7-3.6 x", "3.2 x", REPLICATED),
-        ("> 0.6", 0.43, NOT_REPLICATED),  # bounds
-        ("> 0.6", 0.61, REPLICATED),
-        ("< 1 ('more powerful')", 0.6, REPLICATED),  # parentheses are ignored
-        ("well below 0.05", 0.004, REPLICATED),
-        ("under 10%", "0-5%", REPLICATED),  # a bound against one of our bins
-        ("25%", "20-25%", REPLICATED),
-        ("about 10", 9.89, REPLICATED),
-        ("1/3", 0.3388, REPLICATED),  # "two thirds": +- 1/6
-        ("0 %", "0.0 %", REPLICATED),  # percentages
-        ("6 of 6", "6 of 6", REPLICATED),
-        ("3.7 / 77.8 / 11.1", "3.8 / 77.7 / 12.2", PARTLY),  # part by part
-        ("3.7 / 77.8 / 11.1", "7.7 / 80.1 / 15.2", NOT_REPLICATED),
-        ("77.8", "77.9 (round 1) / 80.1 (round 5)", PARTLY),  # one paper value against two of ours
-        ("13% -> 7%", "12% -> 7%", REPLICATED),
-        ("yes", "yes", REPLICATED),  # words
-        ("yes (larger spread)", "no", NOT_REPLICATED),
-        (None, 0.5, NOT_COMPARABLE),  # no number in the paper
-        (float("nan"), 0.5, NOT_COMPARABLE),
-        ("-", "2 of 5", NOT_COMPARABLE),
-        ("5%", "no bin", NOT_REPLICATED),  # no value of ours
-        (0.5, None, NOT_REPLICATED),
+        ("0.324", 0.3246, "score", 0, REPLICATED),  # 0.324 +- 0.0005 +- 0.0162
+        ("0.324", 0.36, "score", 0, NOT_REPLICATED),  # above 0.3407
+        ("0.05", 0.018, "rate", 0, NOT_REPLICATED),  # below 0.05 - 0.005 - 0.02 = 0.025
+        ("0.05", 0.049, "rate", 0.004, REPLICATED),  # 0.049 +- 0.0066 inside 0.025-0.075
+        ("0.05", 0.072, "rate", 0.004, INCONCLUSIVE),  # 0.0654-0.0786 straddles 0.075
+        ("94", 94, "count", 0, REPLICATED),
+        ("94", 80, "count", 0, NOT_REPLICATED),  # below 94 - 0.5 - 4.7
+        ("15%", "16.4%", "rate", 0, REPLICATED),  # 15 +- 0.5 +- 2 points
+        ("15%", "18%", "rate", 0, NOT_REPLICATED),
+        ("about 15%", "16.4%", "rate", 0, REPLICATED),  # "about" reads as the number printed
+        ("just over 15%", "16.4%", "rate", 0, REPLICATED),  # 15 to 16, +- 2
+        ("just over 15%", "18.5%", "rate", 0, NOT_REPLICATED),  # above 18
+        ("almost 15%", "12.5%", "rate", 0, REPLICATED),  # 14 to 15, +- 2
+        ("almost 15%", "11.5%", "rate", 0, NOT_REPLICATED),  # below 12
+        ("> 0.6", 0.61, "correlation", 0, REPLICATED),  # a bound is not rounded
+        ("> 0.6", 0.56, "correlation", 0, REPLICATED),  # within 0.05 of it
+        ("> 0.6", 0.43, "correlation", 0, NOT_REPLICATED),
+        ("under 10%", "11%", "rate", 0, REPLICATED),  # up to 10 + 2
+        ("under 10%", "13%", "rate", 0, NOT_REPLICATED),
+        ("11%-14%", "15.7%", "rate", 0, REPLICATED),  # a range: 11 to 14 +- 0.5 +- 2
+        ("11%-14%", "17%", "rate", 0, NOT_REPLICATED),
+        ("3 of 5", "3 of 5", "count", 0, REPLICATED),  # "k of n" is exact
+        ("3 of 5", "2 of 5", "count", 0, NOT_REPLICATED),  # margin 0.15: one unit off is outside
+        ("2/3", 0.66, "rate", 0, REPLICATED),  # a fraction: +- 1/6
+        ("1/3", 0.9, "rate", 0, NOT_REPLICATED),  # above 1/3 + 1/6 + 0.02
+        ("3.7 / 77.8 / 11.1", "3.8 / 77.7 / 15.2", "rate", 0, PARTLY),  # part by part: 15.2 > 13.15
+        ("3.7 / 77.8 / 11.1", "7.7 / 80.1 / 15.2", "rate", 0, NOT_REPLICATED),  # 7.7 > 5.6, 80.1 > 79.85
+        ("3.7 / 77.8 / 11.1", "3.7 / 77.8 / 13.9", "rate", [0, 0, 1.0], INCONCLUSIVE),  # one straddles
+        ("13% -> 7%", "12% -> 7%", "rate", 0, REPLICATED),
+        (None, 0.5, "score", 0, NOT_COMPARABLE),  # no number in the paper
+        (float("nan"), 0.5, "score", 0, NOT_COMPARABLE),
+        ("-", "2 of 5", "count", 0, NOT_COMPARABLE),
+        ("5%", "no bin", "rate", 0, NOT_REPLICATED),  # no value of ours
+        ("0.5", None, "score", 0, NOT_REPLICATED),
     ],
 )
-def test_rule_on_hand_made_rows(paper, ours, status):
-    got, reason = judge(paper, ours)
-    assert got == status, reason
-    assert reason
+def test_rule_on_hand_made_rows(paper, ours, kind, se, status):
+    j = _j(paper, ours, kind, se)
+    assert j.status == status, j.reason
+    assert j.reason
 
 
-def test_binomial_error_widens_the_tolerance_as_the_counts_shrink():
-    # 77.8% of 3652 against 80.1% of 6292: 2.3 points apart, the binomial se of the difference ~0.85
-    assert judge("77.8", "80.1")[0] == NOT_REPLICATED
-    assert judge("77.8", "80.1", n=(3652, 6292))[0] == NOT_REPLICATED
-    assert judge("77.8", "80.1", n=(300, 300))[0] == REPLICATED
-    st, reason = judge("77.8", "80.1", n=(300, 300))
-    expected = 1.96 * 100 * math.sqrt(0.778 * 0.222 / 300 + 0.801 * 0.199 / 300) + 0.1
-    assert f"±{expected:.3g}" in reason and "binomial" in reason
-    # shares as fractions; ours only; per-part counts
-    assert judge(0.05, 0.103, n=(660, 660))[0] == NOT_REPLICATED
-    assert judge("≤ 0.11", 0.127, n=(110, 110))[0] == REPLICATED
-    assert judge("1.3%", "2.0%", n=2802)[0] == NOT_REPLICATED
-    assert judge("1.3%", "1.7%", n=2802)[0] == REPLICATED
-    assert judge("77.8", "79.0 / 80.1", n=(3652, [500, 6292]))[0] == PARTLY
+def test_the_papers_sampling_error_widens_a_rate_it_gives_n_for():
+    # 0.078 against 5% of n = 100: the paper's binomial se 0.0218 puts 0.078 +- 0.036 across 0.075
+    assert _j("0.05", 0.078, "rate").status == NOT_REPLICATED
+    j = _j("0.05", 0.078, "rate", paper_n=100)
+    assert j.status == INCONCLUSIVE and "paper n = 100" in j.reason
+    with pytest.raises(ValueError, match="paper_n"):
+        _j("0.324", 0.3, "score", paper_n=100)
 
 
-def test_standard_error_and_stated_tolerance():
-    assert judge(0.005, 0.09)[0] == NOT_REPLICATED
-    assert judge(0.005, 0.09, se=0.2)[0] == REPLICATED
-    assert judge(0.005, 0.09, se=[0.2])[0] == REPLICATED
-    st, reason = judge("8.25 / 83.5 / 8.25", "8.29 / 83.42 / 8.29", tol=0.25, basis="half-point rounding")
-    assert st == REPLICATED and "half-point rounding" in reason
-    assert (
-        judge("8.25 / 83.5 / 8.25", "8.29 / 83.42 / 8.29")[0] == NOT_REPLICATED
-    )  # not to the printed digits
+# --- the rule against an independent two-one-sided-tests computation ------------------------------
 
 
-def test_explicit_status_and_verdict_words():
-    assert judge("Q, AP", "PDoc", status=book.verdict(False, partly=True)) == (
-        PARTLY,
-        "the chapter's verdict",
-    )
-    assert judge("claimed", "holds", status="holds")[0] == REPLICATED
-    assert judge("claimed", "x", status="does not")[0] == NOT_REPLICATED
-    assert judge("74 x 50", "126 x 50", status="not comparable", reason="different collection") == (
-        NOT_COMPARABLE,
-        "different collection",
-    )
-    with pytest.raises(ValueError, match="needs a reason"):
-        judge("74 x 50", "126 x 50", status="not comparable")
-    with pytest.raises(ValueError, match="status"):
-        judge("74 x 50", "126 x 50", status="fine")
+def _margin_from_file(kind: str, p: float) -> float:
+    """The margin of ``kind`` at the paper's value ``p`` (a fraction), read from the yml here."""
+    e = MARGINS["kinds"][kind]
+    out = []
+    if e.get("absolute") is not None:
+        out.append(float(e["absolute"]))
+    if e.get("relative") is not None:
+        out.append(float(e["relative"]) * abs(p))
+    if e.get("relative_to_edge") is not None:
+        out.append(float(e["relative_to_edge"]) * min(p, 1 - p))
+    return min(out)
 
 
-@pytest.mark.parametrize(
-    "paper, ours, match",
-    [
-        ("Q-measure, AveP", "AP, Q", "give the row a status"),  # words need a computed status
-        ("3.7 / 77.8 / 11.1", "7.7 / 80.1", "3 values"),
-        ("5%", 0.05, "percentages"),
-        ("13%-7%", "12%", "low to high"),
-    ],
+@settings(max_examples=400, deadline=None)
+@given(
+    kind=st.sampled_from(["rate", "correlation", "score", "count"]),
+    p=st.floats(0.05, 0.95),
+    d=st.floats(-0.12, 0.12),
+    s=st.floats(1e-4, 0.05),
 )
-def test_rule_refuses_rows_it_cannot_judge(paper, ours, match):
-    with pytest.raises(ValueError, match=match):
-        judge(paper, ours)
+def test_the_rule_is_two_one_sided_tests_at_five_percent(kind, p, d, s):
+    """For a point paper value printed with 12 decimals (rounding ~0), our value p + d with Monte
+    Carlo error s, and the margin m of the kind: replicated exactly when both one-sided tests
+    (H0: d <= -m, H0: d >= m) reject at 5%; not replicated exactly when one of the tests of
+    H0: |d| <= m (H0: d <= m, H0: d >= -m) rejects at 5%; inconclusive otherwise."""
+    alpha = (1 - MARGINS["confidence"]) / 2
+    assert alpha == pytest.approx(0.05)
+    text = f"{p:.12f}"
+    assume(kind != "rate" or 0 <= p + d <= 1)  # a rate above 1 reads as a percentage
+    m = _margin_from_file(kind, float(text)) + 0.5e-12
+    p_lower, p_upper = norm.sf((d + m) / s), norm.cdf((d - m) / s)  # TOST
+    p_above, p_below = norm.sf((d - m) / s), norm.cdf((d + m) / s)  # |d| <= m
+    assume(min(abs(x - alpha) for x in (p_lower, p_upper, p_above, p_below)) > 1e-6)
+    if p_lower < alpha and p_upper < alpha:
+        expected = REPLICATED
+    elif p_above < alpha or p_below < alpha:
+        expected = NOT_REPLICATED
+    else:
+        expected = INCONCLUSIVE
+    j = judge(text, float(text) + d, kind=kind, ours_se=s, se_reason="")
+    assert j.status == expected, (j.reason, p_lower, p_upper, p_above, p_below, m)
+    assert j.margin == pytest.approx(m - 0.5e-12, abs=1e-12)
 
 
-def test_compare_shows_status_and_reason_and_hides_rule_inputs(tmp_path, monkeypatch):
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+# --- how the paper's number was typed --------------------------------------------------------------
+
+
+def test_a_yml_number_judges_as_the_text_it_was_typed_with(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    tau, runs = P["tau"].value, P["runs"].value  # typed 0.60 and 15 in the yml
+    for x in (0.6049, 0.64, 0.656, 0.68, 0.5):
+        assert _j(tau, x, "correlation") == _j("0.60", x, "correlation"), x
+    # "0.60" is 0.60 +- 0.005 (+ 0.05), so 0.68 is outside; the float 0.6 prints as 0.6 (+- 0.05)
+    assert _j("0.60", 0.68, "correlation").status == NOT_REPLICATED
+    assert _j(0.6, 0.68, "correlation").status == REPLICATED
+    for x in (15, 16.2, 16.3, 13.7, 13.8):
+        assert _j(runs, x, "count") == _j("15", x, "count") == _j(15, x, "count"), x
+    assert _j("15", 16.2, "count").status == REPLICATED  # 15 +- 0.5 +- 0.75
+    # "about" and a percentage sign: one reading whether typed as text or number
+    assert _j(P["share"].value, "16.4%", "rate") == _j("15%", "16.4%", "rate")
+    # compare records the paper's value as printed, and the record judges the same again
     comp = book.compare(
+        "webber2008score",
+        "Table 3",
+        [
+            {
+                "quantity": "tau",
+                "paper": P["tau"],
+                "ours": 0.656,
+                "kind": "correlation",
+                "ours_se": 0.002,
+                "se_reason": "sd over 5 seeds / sqrt(5)",
+            }
+        ],
+    )
+    rec = json.loads((tmp_path / "results" / "webber2008score-table-3.json").read_text())["rows"][0]
+    assert rec["paper"] == "0.60" and rec["status"] == comp.status("tau") == INCONCLUSIVE
+    assert book.judge_row(rec).status == rec["status"]
+
+
+# --- margins from book/margins.yml -----------------------------------------------------------------
+
+
+def test_the_margins_file_lists_exactly_the_kinds():
+    assert set(MARGINS["kinds"]) == set(KINDS)
+    m = book.margins()
+    assert m.confidence == MARGINS["confidence"] and m.z == pytest.approx(norm.ppf(0.95))
+    frame = m.to_frame()
+    assert list(frame["kind"]) == list(MARGINS["kinds"]) and frame["why"].str.len().gt(0).all()
+    with pytest.raises(ValueError, match="kind 'speed'"):
+        _j("0.5", 0.5, "speed")
+
+
+def test_the_margins_come_from_the_file(tmp_path, monkeypatch):
+    text = (ROOT / "book" / "margins.yml").read_text().replace("absolute: 0.05", "absolute: 0.2")
+    assert text.count("absolute: 0.2") == 1  # the correlation's
+    _fake_book(tmp_path, monkeypatch, text)
+    assert book.margins().margin("correlation", 0.5) == pytest.approx(0.2)
+    assert _j("0.60", 0.75, "correlation").status == REPLICATED  # NOT_REPLICATED with 0.05
+    monkeypatch.delenv("IRREPRO_BOOK")
+    assert book.margins().margin("correlation", 0.5) == pytest.approx(0.05)
+    assert _j("0.60", 0.75, "correlation").status == NOT_REPLICATED
+
+
+def test_a_margins_file_without_every_kind_is_refused(tmp_path, monkeypatch):
+    data = yaml.safe_load((ROOT / "book" / "margins.yml").read_text())
+    del data["kinds"]["ordering"]
+    _fake_book(tmp_path, monkeypatch, yaml.safe_dump(data))
+    with pytest.raises(ValueError, match="must list exactly"):
+        book.margins()
+
+
+# --- claims, and rows the rule refuses ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statuses, combined",
+    [
+        ([REPLICATED, REPLICATED], REPLICATED),
+        ([NOT_REPLICATED, NOT_REPLICATED], NOT_REPLICATED),
+        ([REPLICATED, NOT_REPLICATED], PARTLY),
+        ([REPLICATED, PARTLY], PARTLY),
+        ([REPLICATED, INCONCLUSIVE], INCONCLUSIVE),
+        ([NOT_REPLICATED, INCONCLUSIVE], INCONCLUSIVE),
+        ([REPLICATED, NOT_COMPARABLE], REPLICATED),  # a row that compares nothing does not count
+        ([NOT_COMPARABLE], NOT_COMPARABLE),
+    ],
+)
+def test_a_claim_takes_the_combined_status_of_its_supports(statuses, combined):
+    assert _combine(statuses) == combined
+    sup = [_ref(s, f"q{i}") for i, s in enumerate(statuses)]
+    j = judge("claimed", "on our data", kind="claim", supports=sup)
+    assert j.status == combined and all(str(r) in j.reason for r in sup)
+
+
+def test_a_claims_own_status_needs_its_supports():
+    sup = [_ref(REPLICATED), "the ranking by discriminative power above"]
+    assert judge("Q, AP", "AP", kind="claim", status=book.verdict(False, True), supports=sup).status == PARTLY
+    assert judge("Q, AP", "AP", kind="claim", status="does not", supports=sup).status == NOT_REPLICATED
+    assert judge("Q, AP", "Q, AP", kind="claim", status="holds", supports=sup).status == REPLICATED
+    with pytest.raises(ValueError, match="needs 'supports'"):
+        judge("Q, AP", "AP", kind="claim", status="holds")
+    with pytest.raises(ValueError, match="status"):
+        judge("Q, AP", "AP", kind="claim", status="fine", supports=sup)
+    with pytest.raises(ValueError, match="not a row needs the chapter's 'status'"):
+        judge("Q, AP", "AP", kind="claim", supports=["a ranking computed above"])
+    with pytest.raises(ValueError, match="supports"):
+        judge("Q, AP", "AP", kind="claim")
+    assert judge(None, "AP", kind="claim", supports=sup).status == NOT_COMPARABLE
+
+
+@pytest.mark.parametrize(
+    "row, match",
+    [
+        ({"paper": "0.5", "ours": 0.5, "ours_se": 0.01}, "needs a 'kind'"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score"}, "se_reason"),  # no error, no reason
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "ours_se": 0}, "se_reason"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "ours_se": 0.01, "status": "holds"}, "for claims"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "ours_se": -0.01}, "negative"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "ours_se": 0.01, "tol": 0.1}, "'tol' is gone"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "ours_se": 0.01, "basis": "x"}, "'basis' is gone"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "score", "se": 0.01}, "'se' is gone"),
+        ({"paper": "0.5", "ours": 0.5, "kind": "rate", "ours_se": 0.01, "n": 100}, "'n' is gone"),
+        ({"paper": "Q-measure, AveP", "ours": "AP, Q", "kind": "score", "ours_se": 0.01}, "kind 'claim'"),
+        ({"paper": "3.7 / 77.8 / 11.1", "ours": "7.7 / 80.1", "kind": "rate", "ours_se": 0.1}, "3 values"),
+        ({"paper": "5%", "ours": 0.05, "kind": "rate", "ours_se": 0.01}, "percentages"),
+        ({"paper": "13%-7%", "ours": "12%", "kind": "rate", "ours_se": 0.1}, "low to high"),
+        ({"paper": "0.5", "ours": "0.5 / 0.6", "kind": "score", "ours_se": [0.1, 0.1, 0.1]}, "3 values"),
+    ],
+)
+def test_the_rule_refuses_rows_it_cannot_judge(row, match):
+    with pytest.raises(ValueError, match=match):
+        book.judge_row(row)
+
+
+def test_compare_refuses_a_paper_value_typed_in_the_chapter(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    row = {
+        "quantity": "MAP",
+        "paper": 0.324,
+        "ours": 0.32,
+        "kind": "score",
+        "ours_se": 0.001,
+        "se_reason": "x",
+    }
+    with pytest.raises(ValueError, match=r"Figure 2, row 'MAP': .*typed in the chapter"):
+        book.compare("webber2008score", "Figure 2", [row])
+    P = book.paper_numbers("webber2008score")
+    with pytest.raises(ValueError, match="a number of webber2008score"):
+        book.compare("sakai2006evaluating", "Table 2", [dict(row, paper=P["fig2.map"])])
+    with pytest.raises(ValueError, match="Figure 2, row 'MAP': 'tol' is gone"):
+        book.compare("webber2008score", "Figure 2", [dict(row, paper=P["fig2.map"], tol=0.1)])
+
+
+# --- compare, the scorecard and the verdict sentences ------------------------------------------------
+
+
+def _webber_tables(P):
+    """Rows of every kind of status; returns the results table, the verdict and the rerun."""
+    fig = book.compare(
         "webber2008score",
         "Figure 2",
         [
-            {"quantity": "MAP", "paper": 0.324, "ours": np.float64(0.323972)},
-            {"quantity": "share", "paper": "77.8", "ours": "80.1", "n": (300, 300), "note": "n lists"},
-            {"quantity": "extra", "paper": None, "ours": 3, "reason": "beyond the paper"},
-        ],
-    )
-    assert list(comp.frame.columns) == ["quantity", "paper", "ours", "status", "reason", "note"]
-    assert list(comp.frame["status"]) == [REPLICATED, REPLICATED, NOT_COMPARABLE]
-    assert comp.frame["reason"].iloc[2] == "the paper gives no number; beyond the paper"
-    html = comp._repr_html_()
-    assert "replicated" in html and "not comparable" in html
-    rec = json.loads((tmp_path / "webber2008score-figure-2.json").read_text())
-    assert [r["status"] for r in rec["rows"]] == list(comp.frame["status"])
-    assert "n" not in rec["rows"][1]
-    with pytest.raises(ValueError, match="Figure 9, row 'order'"):
-        book.compare("webber2008score", "Figure 9", [{"quantity": "order", "paper": "a, b", "ours": "b, a"}])
-
-
-def test_verdict_rows_take_the_status_they_are_given_not_a_word_in_their_text(tmp_path, monkeypatch):
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
-    comp = book.compare(
-        "cormack2006statistical",
-        "Verdict",
-        [
+            # 0.3246 inside 0.324 +- 0.0005 +- 0.0162
             {
-                "quantity": "a",
-                "paper": "holds",
-                "ours": book.verdict(True),
-                "status": book.verdict(True),
-                "note": "x",
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.3246,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "computed exactly from the qrels",
             },
+            # 10.3 +- 1.6 wholly above 5 + 0.5 + 2
             {
-                "quantity": "b",
-                "paper": "2/3",
-                "ours": 0.66,
-                "note": "does not hold: 0.66",
-                "status": book.verdict(False, True),
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "10.3%",
+                "kind": "rate",
+                "ours_se": 1.0,
+                "se_reason": "binomial, n = 900",
             },
+            # 17 +- 0.82 across 15 + 0.5 + 2
             {
-                "quantity": "c",
-                "paper": "holds",
-                "ours": "not testable",
-                "status": "not testable",
-                "reason": "3 lists",
+                "quantity": "share",
+                "paper": P["share"],
+                "ours": "17%",
+                "kind": "rate",
+                "ours_se": 0.5,
+                "se_reason": "sd over 5 seeds / sqrt(5)",
+                "note": "five seeds",
             },
-            {"quantity": "d", "paper": "claimed", "ours": "holds", "status": book.verdict(False)},
-        ],
-    )
-    assert list(comp.frame["status"]) == [REPLICATED, PARTLY, NOT_COMPARABLE, NOT_REPLICATED]
-    assert comp.frame["reason"].iloc[0] == "the chapter's verdict (deciding number in the note)"
-    # a verdict word in the display text decides nothing: the row is judged by the rule
-    assert (
-        book.compare("x", "Verdict", [{"quantity": "e", "paper": "2/3", "ours": 0.66, "note": "does not"}])
-        .frame["status"]
-        .iloc[0]
-        == REPLICATED
-    )
-    with pytest.raises(ValueError, match="give the row a status"):
-        book.compare("x", "Verdict", [{"quantity": "f", "paper": "claimed", "ours": "holds"}])
-
-
-def test_scorecard_reads_mixed_rows_and_counts_them(tmp_path, monkeypatch):
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
-    book.compare(
-        "sakai2006evaluating",
-        "Table 2",
-        [
-            {"quantity": "order", "paper": "Q, AP", "ours": "AP, PDoc", "status": book.verdict(False, True)},
-            {"quantity": "req. difference", "paper": 0.16, "ours": 0.076, "reason": "other data"},
+            # describes our data: shown, not counted
             {
-                "quantity": "spread",
-                "paper": ".4166 / .2224",
-                "ours": "0.47 / 0.36",
-                "status": "not comparable",
-                "reason": "describes the runs",
+                "quantity": "topics",
+                "paper": None,
+                "ours": 50,
+                "kind": "count",
+                "ours_se": 0,
+                "se_reason": "counted",
             },
-            {"quantity": "tau", "paper": "about 10", "ours": 9.9},
         ],
         data="TREC-COVID",
     )
-    book.compare(
-        "sakai2006evaluating",
+    verdict = book.compare(
+        "webber2008score",
         "Verdict",
-        [{"quantity": "claim", "paper": "claimed", "ours": "holds", "status": "holds"}],
-    )
-    # a row recorded without a status (an older results file) is judged by the same rule
-    (tmp_path / "webber2008score-old.json").write_text(
-        json.dumps(
+        [
+            {"quantity": "restated", "paper": P["fig2.map"], "same_as": fig.row("MAP")},
             {
-                "paper": "webber2008score",
-                "item": "Old",
-                "data": "",
-                "rows": [{"quantity": "q", "paper": 0.742, "ours": 0.7423}],
-            }
-        )
+                "quantity": "problematic",
+                "paper": P["claim"],
+                "ours": "on our data: 2 of 3",
+                "kind": "claim",
+                "supports": [fig.row("MAP"), fig.row("fp")],
+            },
+        ],
+        data="TREC-COVID",
     )
-    (tmp_path / "not-a-paper-x.json").write_text(json.dumps({"paper": "nobody", "item": "x", "rows": []}))
-    cards = book.scorecard(tmp_path)
+    rerun = book.compare(
+        "webber2008score",
+        "Figure 2 under X",
+        [
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "6%",
+                "kind": "rate",
+                "ours_se": 0.5,
+                "se_reason": "binomial, n = 900",
+            }
+        ],  # 6 +- 0.82 inside 5 +- 2.5
+        emulates=fig,
+        condition="X",
+    )
+    return fig, verdict, rerun
+
+
+def test_compare_records_the_rules_fields_and_shows_ours_with_its_error(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    fig, verdict, _ = _webber_tables(book.paper_numbers("webber2008score"))
+    assert list(fig.frame["status"]) == [REPLICATED, NOT_REPLICATED, INCONCLUSIVE, NOT_COMPARABLE]
+    assert list(verdict.frame["status"]) == [REPLICATED, PARTLY]
+    rows = json.loads((tmp_path / "results" / "webber2008score-figure-2.json").read_text())["rows"]
+    for r in rows:
+        assert {"kind", "ours_se", "se_reason", "margin", "status", "status_by", "reason"} <= set(r)
+        assert r["status_by"] == "rule"
+    assert [r["margin"] for r in rows][:3] == pytest.approx([0.0162, 2.0, 2.0])
+    assert rows[3]["margin"] is None and "paper_ref" not in rows[3]
+    assert [r["paper_ref"] for r in rows[:3]] == ["fig2.map", "fp", "share"]
+    vrows = json.loads((tmp_path / "results" / "webber2008score-verdict.json").read_text())["rows"]
+    assert [r["status_by"] for r in vrows] == ["restated", "supports"]
+    assert vrows[0]["same_as"] == "Figure 2: MAP" and vrows[1]["supports"] == "Figure 2: MAP; Figure 2: fp"
+    html = fig._repr_html_()
+    assert "10.3% ± 1" in html and "17% ± 0.5" in html  # ours with its Monte Carlo error
+    assert "<th>kind</th>" not in html and "<th>ours_se</th>" not in html and "<th>margin</th>" not in html
+    assert "five seeds" in html
+
+
+def test_the_scorecard_counts_the_papers_claims_only(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    _webber_tables(book.paper_numbers("webber2008score"))
+    cards = book.scorecard(tmp_path / "results")
     assert list(cards) == [title for _, title in (*book.PAPERS, *book.STUDIES)]
-    sakai = cards["Sakai 2006"]
-    assert list(sakai["status"]) == [PARTLY, NOT_REPLICATED, NOT_COMPARABLE, REPLICATED, REPLICATED]
-    assert sakai["reason"].str.len().gt(0).all() and set(sakai["data"]) == {"TREC-COVID", ""}
-    assert list(cards["Webber, Moffat & Zobel 2008"]["status"]) == [REPLICATED]
-    assert cards["Cormack & Lynam 2006"].empty
+    card = cards["Webber, Moffat & Zobel 2008"]
+    assert len(card) == 7  # every row is shown
     counts = book.summary(cards)
     assert list(counts.columns) == [*STATUSES, "total"]
-    assert counts.loc["Sakai 2006"].tolist() == [2, 1, 1, 1, 5]
+    # MAP, fp, share and the claim: the context row, the restating row and the rerun are not counted
+    assert counts.loc["Webber, Moffat & Zobel 2008"].tolist() == [1, 1, 1, 1, 0, 4]
+    # under X the rerun fp (6% +- 0.8 inside 5% +- 2.5) counts in place of fp
+    assert book.summary(cards, "X").loc["Webber, Moffat & Zobel 2008"].tolist() == [2, 1, 1, 0, 0, 4]
     assert counts.loc["Cormack & Lynam 2006", "total"] == 0
+    # the chapter's header says the same counts as the scorecard
+    head = book.header("webber2008score").text
+    said = json.loads(re.search(r"data-counts='([^']*)'", head).group(1))
+    assert said == {k: int(v) for k, v in counts.loc["Webber, Moffat & Zobel 2008"].items()}
+    assert "1 inconclusive" in head and 'href="../book/rule.html"' in head
+    # (1 + 1/2) / 3 over the rows that decide: inconclusive is left out
+    assert 'data-label="[~Re]"' in head and book.label(counts.loc["Webber, Moffat & Zobel 2008"]) == "[~Re]"
 
 
-def test_every_row_compare_writes_has_a_status(tmp_path, monkeypatch):
-    """Rows of every kind the chapters use, written by compare to IRREPRO_RESULTS = tmp_path: each
-    comes back from the JSON with one of the four statuses and a reason, none as "compared"."""
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
-    book.compare(
-        "cormack2006statistical",
-        "Table 1",
-        [
-            {
-                "quantity": "triple",
-                "paper": "3.7 / 77.8 / 11.1",
-                "ours": "7.7 / 80.1 / 12.2",
-                "n": (3652, 6292),
-            },
-            {
-                "quantity": "size",
-                "paper": "74 x 50",
-                "ours": "126 x 50",
-                "status": "not comparable",
-                "reason": "other data",
-            },
-            {"quantity": "none", "paper": None, "ours": "+0.05 [+0.04, +0.06]"},
-            {"quantity": "range", "paper": "11%-14%", "ours": "14.7%"},
-            {"quantity": "words", "paper": "Q, AP", "ours": "AP, nCG", "status": book.verdict(False, True)},
-            {"quantity": "yes/no", "paper": "yes", "ours": "no"},
-            {"quantity": "se", "paper": 0.005, "ours": np.float64(0.02), "se": 0.2},
-        ],
-        data="x",
-    )
-    book.compare(
-        "cormack2006statistical",
-        "Verdict",
-        [
-            {
-                "quantity": "claim",
-                "paper": "holds",
-                "ours": "not testable",
-                "status": "not testable",
-                "reason": "no such lists",
-            }
-        ],
-    )
-    rows = [r for f in sorted(tmp_path.glob("*.json")) for r in json.loads(f.read_text())["rows"]]
-    assert len(rows) == 8
-    assert [r["status"] for r in rows] == [
-        PARTLY,
-        NOT_COMPARABLE,
-        NOT_COMPARABLE,
-        NOT_REPLICATED,
-        PARTLY,
-        NOT_REPLICATED,
-        REPLICATED,
-        NOT_COMPARABLE,
-    ]
-    assert all(r["reason"] for r in rows)
-    card = book.scorecard(tmp_path)["Cormack & Lynam 2006"]
-    assert list(card["status"]) == [r["status"] for r in rows]
+@pytest.mark.parametrize(
+    "rep, part, inc, notrep, nc, expected",
+    [
+        (2, 0, 0, 1, 5, "[Re]"),  # 2/3 exactly
+        (2, 0, 9, 1, 0, "[Re]"),  # inconclusive rows do not decide
+        (1, 2, 0, 0, 0, "[Re]"),  # (1 + 1) / 3
+        (1, 1, 0, 2, 0, "[~Re]"),  # 1.5 / 4
+        (1, 0, 0, 2, 9, "[~Re]"),  # 1/3 exactly
+        (0, 1, 0, 1, 0, "[¬Re]"),  # 0.5 / 2 = 1/4
+        (0, 0, 0, 3, 0, "[¬Re]"),
+        (0, 0, 4, 0, 4, ""),  # nothing decides: no label
+    ],
+)
+def test_rescience_label_from_counts(rep, part, inc, notrep, nc, expected):
+    counts = {REPLICATED: rep, PARTLY: part, INCONCLUSIVE: inc, NOT_REPLICATED: notrep, NOT_COMPARABLE: nc}
+    assert book.label(counts) == expected
 
 
-def test_counts_and_bounds_are_exact():
-    assert judge("6 of 6", "5 of 6")[0] == NOT_REPLICATED  # a count is not rounded
-    assert judge("> 1", 0.8)[0] == NOT_REPLICATED  # nor is a threshold
-    assert judge("> 1", 1.2) == (REPLICATED, "inside the paper's bound")
-    assert judge("11%-14%", "12.5%") == (REPLICATED, "inside the paper's range")
+def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    fig, verdict, _ = _webber_tables(book.paper_numbers("webber2008score"))
+    for comp in (fig, verdict):
+        sentences = verdict_sentences(book.verdict_text(comp)._repr_html_())
+        assert [s["quantity"] for s in sentences] == list(comp.frame["quantity"])
+        for s, (_, r) in zip(sentences, comp.frame.iterrows()):
+            assert s["status"] == r["status"] and s["item"] == comp.item
+            assert s["word"] == book.STATUS_WORDS[r["status"]] and "on our data (TREC-COVID)" in s["text"]
+    assert set(book.STATUS_WORDS) == set(STATUSES)
+    assert len(set(book.STATUS_WORDS.values())) == len(STATUSES)
 
 
-def test_reasons_name_the_tolerance_or_the_bound():
-    assert judge("> 0.6", 0.43) == (NOT_REPLICATED, "outside the paper's bound by up to 0.17")
-    assert judge("6 of 6", "6 of 6") == (REPLICATED, "equal")
-    assert judge("6 of 6", "4 of 6") == (NOT_REPLICATED, "differs by up to 2")
-    st, reason = judge(0.05, 0.028)
-    assert reason == "outside ±0.005 (the printed precision); beyond it by up to 0.017"
-    st, reason = judge("3.7 / 77.8", "3.7 / 80.1", n=(3652, 6292))
-    assert (
-        st == PARTLY and reason.startswith("1 of 2 within ±") and "n = 3652 (paper) / 6292 (ours)" in reason
-    )
+@pytest.mark.parametrize(
+    "ours, se, shown",
+    [
+        (0.0491, 0.00412, "0.0491 ± 0.0041"),  # ours to the last digit of its error's two
+        (0.0491, 0.04, "0.049 ± 0.040"),  # the error to the decimals of ours
+        (0.042, 0.002, "0.0420 ± 0.0020"),
+        (12.345, 1.5, "12.3 ± 1.5"),
+        (0.3, 0, 0.3),  # exact: the value alone
+        (0.3, None, 0.3),
+        ("3.1 / 80.2", [0.21, 1.3], "3.1 / 80.2 ± 0.21 / 1.3"),
+        ("10.3%", 1.0, "10.3% ± 1"),
+    ],
+)
+def test_with_error_prints_ours_with_its_monte_carlo_error(ours, se, shown):
+    assert book.with_error(ours, se) == shown
 
 
-# --- restated rows, labels, badges, headers ---------------------------------------------------------
+# --- restated rows, badges, headers ------------------------------------------------------------------
 
 
 def test_a_restated_row_takes_the_status_of_what_it_restates_and_is_counted_once(tmp_path, monkeypatch):
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
     fig = book.compare(
         "webber2008score",
         "Figure 7",
         [
-            {"quantity": "ratio", "paper": "1/3", "ours": 0.34},  # replicated
-            {"quantity": "gap", "paper": 0.05, "ours": 0.028},  # not replicated
+            {
+                "quantity": "ratio",
+                "paper": P["fig3.median"],
+                "ours": 0.51,
+                "kind": "score",
+                "ours_se": 0.001,
+                "se_reason": "sd over seeds",
+            },  # replicated
+            {
+                "quantity": "gap",
+                "paper": P["fp"],
+                "ours": "0.5%",
+                "kind": "rate",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },  # not replicated: 5% +- 0.5 +- 2
         ],
     )
     verdict = book.compare(
         "webber2008score",
         "Verdict",
         [
-            {"quantity": "two thirds", "paper": "2/3", "ours": 0.66, "same_as": fig.row("ratio")},
-            {"quantity": "both", "paper": "claimed", "same_as": [fig.row("ratio"), fig.row("gap")]},
-            {"quantity": "gap only", "paper": "claimed", "same_as": [fig.row("gap"), fig.row("gap")]},
-            {"quantity": "own", "paper": "claimed", "ours": "holds", "status": "holds"},
+            {"quantity": "median", "paper": P["fig3.median"], "ours": 0.51, "same_as": fig.row("ratio")},
+            {"quantity": "both", "paper": P["claim"], "same_as": [fig.row("ratio"), fig.row("gap")]},
+            {"quantity": "gap only", "paper": P["claim"], "same_as": [fig.row("gap"), fig.row("gap")]},
         ],
     )
-    assert list(verdict.frame["status"]) == [REPLICATED, PARTLY, NOT_REPLICATED, REPLICATED]
-    assert list(verdict.frame["ours"]) == [0.66, "partly", "does not", "holds"]  # no ours: the verdict word
+    assert list(verdict.frame["status"]) == [REPLICATED, PARTLY, NOT_REPLICATED]
+    assert list(verdict.frame["ours"]) == [0.51, "partly", "does not"]  # no ours: the verdict word
     assert verdict.frame["reason"].iloc[0] == "as Figure 7: ratio (replicated)"
-    rows = json.loads((tmp_path / "webber2008score-verdict.json").read_text())["rows"]
+    rows = json.loads((tmp_path / "results" / "webber2008score-verdict.json").read_text())["rows"]
     assert [r.get("same_as") for r in rows] == [
         "Figure 7: ratio",
         "Figure 7: ratio; Figure 7: gap",
         "Figure 7: gap; Figure 7: gap",
-        None,
     ]
-    card = book.scorecard(tmp_path)["Webber, Moffat & Zobel 2008"]
-    assert len(card) == 6
-    counts = book.summary(book.scorecard(tmp_path)).loc["Webber, Moffat & Zobel 2008"]
-    assert counts.tolist() == [2, 0, 1, 0, 3]  # ratio, own / gap: the three restating rows are not counted
+    counts = book.summary(book.scorecard(tmp_path / "results")).loc["Webber, Moffat & Zobel 2008"]
+    assert counts.tolist() == [1, 0, 0, 1, 0, 2]  # ratio, gap: the three restating rows are not counted
     with pytest.raises(KeyError, match="quantities"):
         fig.row("nothing")
     with pytest.raises(ValueError, match="same_as takes rows"):
         book.compare(
             "webber2008score",
             "Verdict",
-            [{"quantity": "q", "paper": "x", "ours": 1, "same_as": ["Figure 7: ratio"]}],
+            [{"quantity": "q", "paper": None, "ours": 1, "same_as": ["Figure 7: ratio"]}],
         )
-
-
-@pytest.mark.parametrize(
-    "rep, part, notrep, nc, expected",
-    [
-        (2, 0, 1, 5, "[Re]"),  # 2/3 exactly
-        (1, 2, 0, 0, "[Re]"),  # (1 + 1) / 3
-        (1, 1, 2, 0, "[~Re]"),  # 1.5 / 4
-        (1, 0, 2, 9, "[~Re]"),  # 1/3 exactly
-        (0, 1, 1, 0, "[~Re]"),  # 0.5 / 2 = 1/4 ... below 1/3
-        (0, 0, 3, 0, "[¬Re]"),
-        (0, 0, 0, 4, ""),  # nothing comparable: no label
-    ],
-)
-def test_rescience_label_from_counts(rep, part, notrep, nc, expected):
-    counts = {REPLICATED: rep, PARTLY: part, NOT_REPLICATED: notrep, NOT_COMPARABLE: nc}
-    score = (rep + part / 2) / max(rep + part + notrep, 1)
-    if expected == "[~Re]" and score < 1 / 3:
-        expected = "[¬Re]"
-    assert book.label(counts) == expected
+    with pytest.raises(ValueError, match="takes their status"):
+        book.compare(
+            "webber2008score",
+            "Verdict",
+            [{"quantity": "q", "paper": None, "ours": 1, "same_as": fig.row("gap"), "status": "holds"}],
+        )
 
 
 def test_status_badges_carry_symbol_colour_and_reason():
     seen = set()
-    for st in STATUSES:
-        html = book.status_badge(st, 'reason with "quotes" & <tags>', note=3)
-        assert f'data-status="{st}"' in html and f"> {st}</span>" in html
+    for s in STATUSES:
+        html = book.status_badge(s, 'reason with "quotes" & <tags>', note=3)
+        assert f'data-status="{s}"' in html and f"> {s}</span>" in html
         assert 'title="reason with &quot;quotes&quot; &amp; &lt;tags&gt;"' in html
         assert html.endswith('<sup class="irrepro-note-ref">3</sup>')
         style = html.split('style="')[1].split('"')[0]
         sym = html.split('aria-hidden="true">')[1][0]
-        seen.add((sym, style.split("border:")[1]))
-    assert (
-        len({s for s, _ in seen}) == 4 and len({b.split()[1] for _, b in seen}) == 4
-    )  # symbols and border styles differ
+        seen.add((sym, style.split("color:")[1].split(";")[0]))
+    # a symbol and a colour of its own per status
+    assert len({s for s, _ in seen}) == len(STATUSES) and len({c for _, c in seen}) == len(STATUSES)
     with pytest.raises(ValueError):
         book.status_badge("fine")
 
@@ -413,17 +577,7 @@ def test_status_table_moves_reasons_to_footnotes_numbered_once():
 
 
 def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, monkeypatch):
-    (tmp_path / "papers").mkdir()
-    (tmp_path / "papers" / "webber2008score.yml").write_text(
-        "paper: webber2008score\n"
-        "numbers:\n"
-        "  fig2.map: {table: Figure 2, row: 13th run, column: MAP, value: 0.324, section: '2'}\n"
-        "  fig3.median: {table: Figure 3, value: '0.50', section: '3', wording: the median}\n"
-        "  t1: {table: Table 1, row: linear, column: below / in / above, value: 3.7 / 77.8 / 11.1, section: '6.2'}\n"
-        "  t2: {table: Table 1, row: logit, column: below / in / above, value: 11.1 / 76.5 / 12.5, section: '6.2'}\n"
-    )
-    monkeypatch.setenv("IRREPRO_BOOK", str(tmp_path))
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "results"))
+    d = _fake_book(tmp_path, monkeypatch)
     P = book.paper_numbers("webber2008score")
     assert (
         P["fig2.map"].value == 0.324
@@ -442,26 +596,85 @@ def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, m
         "webber2008score",
         "Figure 2",
         [
-            {"quantity": "MAP", "paper": P["fig2.map"], "ours": 0.323972},
-            {"quantity": "in", "paper": joined, "ours": "77.9 / 76.4"},
+            {
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.323972,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },
+            {
+                "quantity": "in",
+                "paper": joined,
+                "ours": "77.9 / 76.4",
+                "kind": "rate",
+                "ours_se": 0,
+                "se_reason": "exact",
+            },
         ],
     )
-    assert list(comp.frame["paper"]) == [0.324, "77.8 / 76.5"] and list(comp.frame["status"]) == [
-        REPLICATED,
-        REPLICATED,
-    ]
+    assert list(comp.frame["paper"]) == ["0.324", "77.8 / 76.5"]  # as printed
+    assert list(comp.frame["status"]) == [REPLICATED, REPLICATED]
     rec = json.loads((tmp_path / "results" / "webber2008score-figure-2.json").read_text())
     assert [r["paper_ref"] for r in rec["rows"]] == ["fig2.map", "t1[1]+t2[1]"]
     assert 'title="§2, Figure 2, 13th run, MAP"' in comp._repr_html_()
-    with pytest.raises(ValueError, match="a number of webber2008score"):
-        book.compare("sakai2006evaluating", "Table 2", [{"quantity": "x", "paper": P["fig2.map"], "ours": 1}])
-    (tmp_path / "papers" / "sakai2006evaluating.yml").write_text(
+    (d / "papers" / "sakai2006evaluating.yml").write_text(
         "paper: sakai2006evaluating\nnumbers:\n  x: {table: Figure 7, value: 1}\n"
     )
     with pytest.raises(ValueError, match="needs table, value and section"):
         book.paper_numbers("sakai2006evaluating")
     with pytest.raises(FileNotFoundError):
         book.paper_numbers("nobody2000")
+
+
+def test_header_gives_the_reference_with_its_doi_and_the_label_of_the_counts():
+    counts = {REPLICATED: 8, PARTLY: 16, INCONCLUSIVE: 3, NOT_REPLICATED: 13, NOT_COMPARABLE: 15, "total": 55}
+    html = book.header("cormack2006statistical", counts).text
+    assert "Statistical precision of information retrieval evaluation" in html
+    assert 'href="https://doi.org/10.1145/1148170.1148262"' in html
+    assert 'data-label="[~Re]"' in html and "reproduced in part" in html and "55 rows counted" in html
+    assert "3 inconclusive" in html and 'href="../book/rule.html"' in html
+    assert json.loads(re.search(r"data-counts='([^']*)'", html).group(1)) == counts
+
+
+def test_header_of_a_chapter_beyond_the_papers_has_no_label_and_lists_what_it_tests():
+    counts = {REPLICATED: 8, PARTLY: 0, INCONCLUSIVE: 0, NOT_REPLICATED: 13, NOT_COMPARABLE: 15, "total": 36}
+    key = book.STUDIES[0][0]
+    html = book.header(key, counts, tested=["sakai2006evaluating", "webber2008score"]).text
+    assert 'data-label=""' in html and "irrepro-label" not in html and "No verdict label" in html
+    assert (
+        "8 replicated, 0 partly, 0 inconclusive, 13 not replicated, 15 not comparable (36 rows counted"
+        in html
+    )
+    # the study's DOI, then each tested paper's, all as links
+    for doi in ("10.1145/3331184.3331259", "10.1145/1148170.1148261", "10.1145/1390334.1390346"):
+        assert f'href="https://doi.org/{doi}"' in html, doi
+    assert "\\url" not in html  # the study's data note is a link, not a LaTeX command
+    assert book.label(counts) == "[~Re]"  # what a replication with these counts would be labelled
+    labelled = book.header("webber2008score", counts, tested=["sakai2006evaluating"]).text
+    assert 'data-label="[~Re]"' in labelled and "10.1145/1148170.1148261" in labelled
+
+
+def test_ordering_status_maps_the_papers_names():
+    names = {"AveP": "AP", "Q-measure": "Q", "G_AveP": "G_AP", "G_Q-measure": "G_Q"}
+    sup = "the ranking by discriminative power above"
+    assert book.ordering_status(["AP", "Q", "nCG"], "Q-measure, AveP", names, supports=sup) == {
+        "kind": "claim",
+        "status": "holds",
+        "reason": "2 of the paper's 2 among ours",
+        "supports": sup,
+    }
+    assert book.ordering_status(["PDoc"], "PDoc", names, supports=sup)["reason"] == "the same measure"
+    assert book.ordering_status(["AP"], "PDoc", names, supports=sup)["status"] == "does not"
+    got = book.ordering_status(["AP / Q", "AP / G_AP"], "Q/AveP, G_Q/G_AveP", names, pairs=True, supports=sup)
+    assert (got["status"], got["reason"]) == ("partly", "1 of the paper's 2 pairs among ours")
+    with pytest.raises(ValueError, match="supports"):
+        book.ordering_status(["AP"], "PDoc", names)
+    assert (
+        judge("PDoc", "AP", **book.ordering_status(["AP"], "PDoc", names, supports=sup)).status
+        == NOT_REPLICATED
+    )
 
 
 def test_the_books_paper_files_are_complete_and_name_real_citations():
@@ -476,43 +689,6 @@ def test_the_books_paper_files_are_complete_and_name_real_citations():
                 key,
                 k,
             )  # no NaN, no YAML yes/no booleans
-
-
-def test_header_gives_the_reference_with_its_doi_and_the_label_of_the_counts():
-    counts = {REPLICATED: 8, PARTLY: 16, NOT_REPLICATED: 13, NOT_COMPARABLE: 15, "total": 52}
-    html = book.header("cormack2006statistical", counts).text
-    assert "Statistical precision of information retrieval evaluation" in html
-    assert 'href="https://doi.org/10.1145/1148170.1148262"' in html
-    assert 'data-label="[~Re]"' in html and "reproduced in part" in html and "52 rows counted" in html
-
-
-def test_header_of_a_chapter_beyond_the_papers_has_no_label_and_lists_what_it_tests():
-    counts = {REPLICATED: 8, PARTLY: 0, NOT_REPLICATED: 13, NOT_COMPARABLE: 15, "total": 36}
-    key = book.STUDIES[0][0]
-    html = book.header(key, counts, tested=["sakai2006evaluating", "webber2008score"]).text
-    assert 'data-label=""' in html and "irrepro-label" not in html and "No verdict label" in html
-    assert "8 replicated, 0 partly, 13 not replicated, 15 not comparable (36 rows counted)" in html
-    # the study's DOI, then each tested paper's, all as links
-    for doi in ("10.1145/3331184.3331259", "10.1145/1148170.1148261", "10.1145/1390334.1390346"):
-        assert f'href="https://doi.org/{doi}"' in html, doi
-    assert "\\url" not in html  # the study's data note is a link, not a LaTeX command
-    assert book.label(counts) == "[~Re]"  # what a replication with these counts would be labelled
-    labelled = book.header("webber2008score", counts, tested=["sakai2006evaluating"]).text
-    assert 'data-label="[~Re]"' in labelled and "10.1145/1148170.1148261" in labelled
-
-
-def test_ordering_status_maps_the_papers_names():
-    names = {"AveP": "AP", "Q-measure": "Q", "G_AveP": "G_AP", "G_Q-measure": "G_Q"}
-    assert book.ordering_status(["AP", "Q", "nCG"], "Q-measure, AveP", names) == {
-        "status": "holds",
-        "reason": "2 of the paper's 2 among ours",
-    }
-    assert book.ordering_status(["PDoc"], "PDoc", names) == {"status": "holds", "reason": "the same measure"}
-    assert book.ordering_status(["AP"], "PDoc", names)["status"] == "does not"
-    assert book.ordering_status(["AP / Q", "AP / G_AP"], "Q/AveP, G_Q/G_AveP", names, pairs=True) == {
-        "status": "partly",
-        "reason": "1 of the paper's 2 pairs among ours",
-    }
 
 
 def test_below_in_above_prints_a_row_as_the_papers_do():
@@ -593,7 +769,6 @@ def test_study_helpers_against_the_studys_own_tables():
 
 # --- the chapters' notebooks: visible method, the papers' numbers as data -----------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "notebooks").glob("*.md"))
 #: cell tags that hide a cell's code with no toggle to show it
 NO_TOGGLE = {"remove-input", "remove-cell"}
@@ -825,96 +1000,143 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
 
 
 def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, monkeypatch):
-    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+
+    def row(q, paper, ours, kind="rate", se=0.0):
+        return {
+            "quantity": q,
+            "paper": paper,
+            "ours": ours,
+            "kind": kind,
+            "ours_se": se,
+            "se_reason": "exact",
+        }
+
     t1 = book.compare(
-        "cormack2006statistical",
+        "webber2008score",
         "Table 1",
         [
-            {
-                "quantity": "a",
-                "paper": "3.7 / 77.8",
-                "ours": "7.7 / 80.1",
-                "n": (3652, 6292),
-            },  # not replicated
-            {"quantity": "b", "paper": 0.05, "ours": 0.028},  # not replicated
-            {"quantity": "c", "paper": 5, "ours": 0, "status": "not comparable", "reason": "other data"},
-            {"quantity": "d", "paper": 0.5, "ours": 0.5},  # replicated
+            row("a", P["t1"], "7.7 / 80.1 / 15.2"),  # not replicated: 7.7 > 5.6, 80.1 > 79.85, 15.2 > 13.15
+            row("b", P["fp"], "0.5%"),  # not replicated: below 5 - 0.5 - 2
+            row("c", P["share"], "17%", se=0.5),  # inconclusive: 17 +- 0.82 across 17.5
+            row("d", P["fig2.map"], 0.3246, "score"),  # replicated
+            row("e", None, 3, "count"),  # describes our data: not counted
         ],
     )
     book.compare(
-        "cormack2006statistical",
+        "webber2008score",
         "Verdict",
-        [{"quantity": "restated", "paper": "claimed", "same_as": t1.row("a")}],
+        [{"quantity": "restated", "paper": P["claim"], "same_as": t1.row("a")}],
     )
     em = book.compare(
-        "cormack2006statistical",
+        "webber2008score",
         "Table 1 under X",
         [
-            {"quantity": "a", "paper": "3.7 / 77.8", "ours": "3.8 / 80.1", "n": (3652, 6292)},  # partly
-            {"quantity": "c", "paper": 5, "ours": 5},  # now comparable
-            {"quantity": "d", "paper": 0.5, "ours": 0.7},  # away
+            row("a", P["t1"], "3.8 / 77.7 / 15.2"),  # partly
+            row("c", P["share"], "15.2%", se=0.5),  # replicated
+            row("d", P["fig2.map"], 0.36, "score"),  # not replicated: away
         ],
         emulates=t1,
         condition="X",
     )
-    assert list(em.frame["as is"]) == [NOT_REPLICATED, NOT_COMPARABLE, REPLICATED]
-    assert list(em.frame["ours, as is"]) == ["7.7 / 80.1", 0, 0.5]
+    assert list(em.frame["as is"]) == [NOT_REPLICATED, INCONCLUSIVE, REPLICATED]
+    assert list(em.frame["ours, as is"]) == ["7.7 / 80.1 / 15.2", "17%", 0.3246]
     html = em._repr_html_()
     assert html.count('class="irrepro-status"') == 6 and "as is reason" not in html
-    rec = json.loads((tmp_path / "cormack2006statistical-table-1-under-x.json").read_text())
+    rec = json.loads((tmp_path / "results" / "webber2008score-table-1-under-x.json").read_text())
     assert rec["condition"] == "X" and rec["rows"][0]["emulates"] == "Table 1: a"
-    cards = book.scorecard(tmp_path)
-    card = cards["Cormack & Lynam 2006"]
+    cards = book.scorecard(tmp_path / "results")
+    card = cards["Webber, Moffat & Zobel 2008"]
     assert book.conditions(card) == ["X"]
-    # the data as they are: a, b, c, d (the restating and the rerun rows are not counted)
-    assert book.summary(cards).loc["Cormack & Lynam 2006"].tolist() == [1, 0, 2, 1, 4]
+    title = "Webber, Moffat & Zobel 2008"
+    # the data as they are: a, b, c, d (the context, restating and rerun rows are not counted)
+    assert book.summary(cards).loc[title].tolist() == [1, 0, 1, 2, 0, 4]
     # under X: a partly, b as it was, c replicated, d not replicated
-    assert book.summary(cards, "X").loc["Cormack & Lynam 2006"].tolist() == [1, 1, 2, 0, 4]
+    assert book.summary(cards, "X").loc[title].tolist() == [1, 1, 0, 2, 0, 4]
     moves = book.emulated(card, "X")
     assert list(moves["quantity"]) == ["a", "c", "d"]
-    assert list(moves["move"]) == ["toward the paper", "now comparable", "away from the paper"]
-    s = book.emulation_summary(cards).set_index(["paper", "condition"]).loc[("Cormack & Lynam 2006", "X")]
+    assert list(moves["move"]) == ["toward the paper", "toward the paper", "away from the paper"]
+    s = book.emulation_summary(cards).set_index(["paper", "condition"]).loc[(title, "X")]
     assert (s["rows rerun"], s["toward the paper"], s["away from the paper"], s["now comparable"]) == (
         3,
+        2,
         1,
-        1,
-        1,
+        0,
     )
-    assert s["label as is"] == book.label(book.summary(cards).loc["Cormack & Lynam 2006"])
-    assert "Under X (3 rows rerun)" in book.header("cormack2006statistical").text
+    assert s["label as is"] == book.label(book.summary(cards).loc[title])
+    assert "Under X (3 rows rerun)" in book.header("webber2008score").text
     with pytest.raises(ValueError, match="reruns one row"):
         book.compare(
-            "cormack2006statistical",
-            "Table 1 under Y",
-            [{"quantity": "zz", "paper": 1, "ours": 1}],
-            emulates=t1,
-            condition="Y",
+            "webber2008score", "Table 1 under Y", [row("zz", P["fp"], "5%")], emulates=t1, condition="Y"
         )
     with pytest.raises(ValueError, match="give both"):
-        book.compare(
-            "cormack2006statistical",
-            "Table 1 under Y",
-            [{"quantity": "a", "paper": 1, "ours": 1}],
-            emulates=t1,
-        )
+        book.compare("webber2008score", "Table 1 under Y", [row("a", P["fp"], "5%")], emulates=t1)
 
 
-def test_spread_notes_give_the_range_and_the_statuses_over_runs():
-    P = book.paper_numbers("cormack2006statistical")
+def test_spread_notes_give_the_range_and_the_statuses_over_runs(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    sup = "the ranking above"
     runs = [
         [
-            {"quantity": "t", "paper": P["table1.all.linear"], "ours": ours, "n": (3652, 6000)},
-            {"quantity": "w", "paper": "Q, AP", "ours": "AP, nCG", "status": st},
+            {
+                "quantity": "t",
+                "paper": P["t1"],
+                "ours": ours,
+                "kind": "rate",
+                "ours_se": 0.1,
+                "se_reason": "binomial",
+            },
+            {
+                "quantity": "w",
+                "paper": P["claim"],
+                "ours": "AP, nCG",
+                "kind": "claim",
+                "status": s,
+                "supports": sup,
+            },
         ]
-        for ours, st in (
+        for ours, s in (
             ("3.7 / 77.8 / 11.1", "holds"),
             ("8.0 / 70.0 / 22.0", "partly"),
             ("3.9 / 77.0 / 11.0", "holds"),
         )
     ]
-    assert book.judge_row(runs[0][0]) == book.judge("3.7 / 77.8 / 11.1", "3.7 / 77.8 / 11.1", n=(3652, 6000))
+    assert book.judge_row(runs[0][0]) == judge(
+        "3.7 / 77.8 / 11.1", "3.7 / 77.8 / 11.1", kind="rate", ours_se=0.1, se_reason="binomial"
+    )
     notes = book.spread_notes(runs, "seeds 1-3")
     assert notes[0] == "seeds 1-3: 3.7-8 / 70-77.8 / 11-22 (2 replicated, 1 not replicated)"
     assert notes[1] == "seeds 1-3: AP, nCG (2 replicated, 1 partly)"
     with pytest.raises(ValueError):
         book.spread_notes([runs[0], runs[1][:1]])
+
+
+# --- the book's own pages: the rule's page, reachable, and no status stated in prose ------------------
+
+
+def test_the_rule_page_is_in_the_book_where_the_chapters_link_to_it():
+    from irrepro.book._scorecard import _RULE_LINK
+
+    href = re.search(r'href="([^"]+)"', _RULE_LINK).group(1)
+    # chapters are rendered from notebooks/: the link resolves against notebooks/<chapter>.html
+    target = (Path("notebooks") / href).as_posix()
+    assert target == "notebooks/../book/rule.html" and (ROOT / "book" / "rule.md").is_file()
+    for toc in ("_toc.yml", "book/_toc_offline.yml"):
+        files = re.findall(r"file:\s*(\S+)", (ROOT / toc).read_text())
+        assert "book/rule" in files and "book/scorecard" in files, toc
+    bib = (ROOT / "book" / "references.bib").read_text()
+    for kind, entry in MARGINS["kinds"].items():
+        if entry.get("cite"):
+            assert f"{{{entry['cite']},".lower() in bib.lower(), (kind, entry["cite"])
+        assert entry.get("what") and entry.get("why"), kind
+
+
+def test_the_books_pages_state_no_status_in_prose():
+    from irrepro.book._prose import markdown_prose, stray_statements
+
+    pages = sorted((ROOT / "book").glob("*.md"))
+    assert {"rule.md", "scorecard.md", "replications.md", "intro.md"} <= {p.name for p in pages}
+    for page in pages:
+        assert not stray_statements(markdown_prose(page.read_text(encoding="utf-8"))), page.name

@@ -138,7 +138,9 @@ def test_the_book_configuration_reads_the_environment(monkeypatch, tmp_path):
 
 def test_the_comparison_tables_are_written_where_the_caller_says(monkeypatch, tmp_path):
     """compare's results directory is an argument (default: the book configuration's)."""
-    rows = [{"quantity": "x", "paper": "-", "ours": 1.0, "status": book.NOT_COMPARABLE, "reason": "r"}]
+    rows = [
+        {"quantity": "x", "paper": "-", "ours": 1.0, "kind": "count", "ours_se": 0, "se_reason": "counted"}
+    ]
     monkeypatch.delenv("IRREPRO_RESULTS", raising=False)
     book.compare("sakai2006evaluating", "Table T", rows, results=tmp_path / "mine")
     assert [p.name for p in (tmp_path / "mine").iterdir()] == ["sakai2006evaluating-table-t.json"]

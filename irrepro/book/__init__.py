@@ -6,14 +6,19 @@ The numbers a chapter prints as the paper's are data, not code: one file per pap
 ``book/papers/<bibkey>.yml``, read by :func:`paper_numbers` (each entry with the paper's table or
 figure, row, column, value and section). A chapter prints each of them beside ours with
 :func:`compare`, so that the chapters and any page that gathers their numbers cannot disagree.
-Every compared row gets a status - replicated, partly, not replicated or not comparable - and a
-reason from one rule, :func:`judge`: our number against the paper's within the paper's printed
-precision plus, where the chapter knows it, 1.96 standard errors of the difference; claims in words
-carry the chapter's computed :func:`verdict`, and a row restating another row (``same_as``) takes
-its status and is counted once. Tables show the status as a badge (:func:`status_badge`) with the
-reason on hover and as a footnote. :func:`scorecard` gathers the rows of all chapters,
-:func:`summary` counts the statuses, :func:`label` turns the counts into ReScience C's verdict
-label ([Re], [~Re], [¬Re]) and :func:`header` opens a chapter with the paper's reference and label.
+Every compared row gets a status (:data:`STATUSES`: replicated, partly, inconclusive, not
+replicated, not comparable) and a reason from one rule, :func:`judge`: an equivalence test of our
+number, with its Monte Carlo error (``ours_se``), against the paper's printed value widened by the
+margin of the row's kind (:data:`KINDS`; :func:`margins` reads them from ``book/margins.yml``, the
+page ``book/rule.md`` shows them). A claim in words (kind ``"claim"``) rests on rows
+(``supports``): it takes their combined status, or a :func:`verdict` the chapter computes from
+them; a row restating another row (``same_as``) takes its status and is counted once. Tables show
+ours with its error (:func:`with_error`) and the status as a badge (:func:`status_badge`) with the
+reason on hover and as a footnote; :func:`verdict_text` renders a chapter's verdict sentences from
+the statuses (:data:`STATUS_WORDS`). :func:`scorecard` gathers the rows of all chapters,
+:func:`summary` counts the statuses of the papers' claims, :func:`label` turns the counts into
+ReScience C's verdict label and :func:`header` opens a chapter with the paper's reference, its
+counts and label.
 Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
 condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
 :func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
@@ -24,7 +29,9 @@ directory of ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``), and p
 
 The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`config`),
 :mod:`~irrepro.book._rule` (the statuses and
-:func:`judge`), :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
+:func:`judge`), :mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
+(the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
+:mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
 (comparison tables), :mod:`~irrepro.book._display` (banners, status badges and tables) and
 :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers); everything public is served
 here.

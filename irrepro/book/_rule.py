@@ -1,20 +1,20 @@
 """The one rule that gives every compared row its status (:func:`judge`): an equivalence test of
 our number against the paper's, with our Monte Carlo error, the paper's printed precision (and its
 sampling error where it gives n) and a margin per kind of number from ``book/margins.yml``
-(:func:`margins`); the reading of the paper's printed numbers (precision, qualifiers, ranges, bounds,
-fractions, "a / b / c" rows), parsed once here."""
+(:func:`margins`, in :mod:`~irrepro.book._margins`); the paper's printed numbers (precision,
+qualifiers, ranges, bounds, fractions, "a / b / c" rows) are read once, by
+:mod:`~irrepro.book._reading`."""
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-from scipy import stats
+
+from ._margins import KINDS, Margins, margins
+from ._reading import _fmt, _missing, _parse
 
 __all__ = [
     "STATUSES",
@@ -36,8 +36,6 @@ __all__ = [
 #: The statuses, in the order tables and counts show them.
 STATUSES = ("replicated", "partly", "inconclusive", "not replicated", "not comparable")
 REPLICATED, PARTLY, INCONCLUSIVE, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
-#: The kinds of number a row compares; each has its equivalence margin in ``book/margins.yml``.
-KINDS = ("rate", "correlation", "score", "count", "ordering", "claim")
 #: kinds whose status comes from words (the rows a claim rests on), not from numbers
 _WORD_KINDS = ("claim",)
 
@@ -90,227 +88,6 @@ def verdict(holds: bool, partly: bool = False) -> str:
     ('holds', 'partly', 'does not')
     """
     return "holds" if holds else ("partly" if partly else "does not")
-
-
-# --- the margins -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Margins:
-    """The equivalence margins per kind and the confidence of the rule's interval.
-
-    Read from ``book/margins.yml`` by :func:`margins`.
-
-    Attributes
-    ----------
-    confidence : float
-        The two-sided confidence of the interval of (ours - paper): 0.90 is two one-sided tests
-        at 5% each.
-    kinds : dict
-        Kind -> its entry (``absolute``, ``relative``, ``relative_to_edge``, ``cite``, ``what``,
-        ``why``).
-    source : str
-        The file read.
-    """
-
-    confidence: float
-    kinds: Mapping[str, Mapping]
-    source: str = ""
-
-    @property
-    def z(self) -> float:
-        """The normal quantile of the interval (1.645 at 0.90)."""
-        return float(stats.norm.ppf(0.5 + self.confidence / 2))
-
-    def margin(self, kind: str, value: float, scale: float = 1.0) -> float:
-        """The absolute margin for a paper value ``value`` of ``kind`` (in the row's unit;
-        ``scale`` 100 for a share printed in %)."""
-        if kind not in self.kinds:
-            raise ValueError(f"kind {kind!r}: one of {sorted(self.kinds)} ({self.source})")
-        e = self.kinds[kind]
-        v = abs(value) if math.isfinite(value) else 0.0
-        out = []
-        if e.get("absolute") is not None:
-            out.append(float(e["absolute"]) * (scale if kind == "rate" else 1.0))
-        if e.get("relative") is not None:
-            out.append(float(e["relative"]) * v)
-        if e.get("relative_to_edge") is not None:
-            p = min(max(v / scale, 0.0), 1.0)
-            out.append(float(e["relative_to_edge"]) * min(p, 1 - p) * scale)
-        return min(out) if out else 0.0
-
-    def to_frame(self):
-        """One row per kind: what it is, its margin, why, and the source cited."""
-        import pandas as pd
-
-        def rule(e):
-            parts = []
-            if e.get("absolute") is not None:
-                parts.append(f"{e['absolute']:g}" + (" (absolute)" if e.get("relative_to_edge") else ""))
-            if e.get("relative") is not None:
-                parts.append(f"{100 * e['relative']:g}% of the paper's value")
-            if e.get("relative_to_edge") is not None:
-                parts.append(f"{e['relative_to_edge']:g} x the distance to the nearer of 0 and 1")
-            return ("the smaller of " if len(parts) > 1 else "") + " and ".join(parts)
-
-        return pd.DataFrame(
-            [
-                {
-                    "kind": k,
-                    "what": e.get("what", ""),
-                    "margin": rule(e),
-                    "why": e.get("why", ""),
-                    "source": e.get("cite", ""),
-                }
-                for k, e in self.kinds.items()
-            ]
-        )
-
-
-@functools.cache
-def _read_margins(path: str, mtime: float) -> Margins:
-    import yaml
-
-    doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    kinds = doc.get("kinds") if isinstance(doc, Mapping) else None
-    if not isinstance(kinds, Mapping) or set(kinds) != set(KINDS):
-        raise ValueError(f"{path}: 'kinds' must list exactly {KINDS}")
-    conf = float(doc.get("confidence", 0.90))
-    if not 0 < conf < 1:
-        raise ValueError(f"{path}: confidence {conf} is not in (0, 1)")
-    return Margins(conf, {k: dict(kinds[k]) for k in KINDS}, path)
-
-
-def margins() -> Margins:
-    """The rule's margins per kind, from ``book/margins.yml``.
-
-    Returns
-    -------
-    Margins
-        The confidence and the margin of each kind.
-
-    Examples
-    --------
-    >>> from irrepro.book import margins
-    >>> m = margins()
-    >>> round(m.z, 3), m.margin("rate", 0.05), m.margin("rate", 0.5), m.margin("score", 0.2)
-    (1.645, 0.02, 0.02, 0.010000000000000002)
-    >>> m.margin("rate", 0.01)  # half the distance to 0
-    0.005
-    """
-    from ._papers import book_dir
-
-    path = book_dir() / "margins.yml"
-    return _read_margins(str(path), path.stat().st_mtime)
-
-
-# --- reading printed numbers ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Value:
-    lo: float
-    hi: float
-    half: float  # half a unit of the last printed digit (the printed value's rounding)
-    pct: bool
-    point: float  # where the margin of a relative kind is measured
-
-
-_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
-_ABOUT = r"about|around|approximately|roughly|typically|some|circa|~"
-_JUST_OVER = r"just over|just above|slightly over|slightly above|slightly more than|just more than"
-_JUST_UNDER = (
-    r"just under|just below|slightly under|slightly below|slightly less than|almost|nearly|just short of"
-)
-_OVER = r">=|>|≥|over|above|more than|at least|exceeds?"
-_UNDER = r"<=|<|≤|under|below|less than|at most|up to|no more than"
-_PART = re.compile(
-    rf"^(?:(?P<q>{_ABOUT}|{_JUST_OVER}|{_JUST_UNDER}|{_OVER}|{_UNDER})\s*)?"
-    rf"(?P<a>{_NUM})\s*(?P<pa>%)?\s*(?:[-–]\s*(?P<b>{_NUM})\s*(?P<pb>%)?)?\s*(?P<x>x|of\s+\d+)?$"
-)
-_FRACTION = re.compile(rf"^(?:(?:{_ABOUT}|{_JUST_UNDER})\s+)?(?P<a>\d+)/(?P<b>[1-9]\d*)$")
-_SPLIT = re.compile(r"\s+/\s+|\s+vs\.?\s+|\s*->\s*")
-
-
-def _unit(text: str) -> float:
-    digits = text.split(".")[1] if "." in text else ""
-    return 10.0 ** -len(digits)
-
-
-def _missing(x) -> bool:
-    if x is None:
-        return True
-    if isinstance(x, float) and math.isnan(x):
-        return True
-    return isinstance(x, str) and x.strip() in {"", "-", "–", "n/a"}
-
-
-def _printed(x) -> str | None:
-    """The text a paper's number was typed with (``book/papers/*.yml`` keeps it), else None."""
-    return getattr(x, "printed", None)
-
-
-def _parse(x, exact: bool = False) -> list[_Value] | None:
-    """The numbers printed in a cell (``None`` if it holds words): one value per part of
-    ``"a / b / c"``, ``"a vs b"`` or ``"a -> b"``. A part is a number with an optional qualifier, a
-    range ``"11%-14%"``, a count ``"3 of 5"`` or a fraction ``"2/3"``:
-
-    - *about 15%*, *15%*: 15 +- half a printed unit;
-    - *just over 15%*: 15 to 16 (one printed unit above); *almost 15*, *just under 15*: 14 to 15;
-    - *over 15*, *> 15*, *at least 15*: a bound from 15; *under*, *<*, *at most*: up to it.
-
-    A number passed as a number is exact when ``exact`` (ours, computed); a paper's is read with
-    the text it was typed with in the yml (``0.60`` keeps its trailing zero), else ``repr``."""
-    if isinstance(x, bool) or _missing(x):
-        return None
-    if isinstance(x, (int, float, np.integer, np.floating)):
-        v = float(x)
-        if exact:
-            return [_Value(v, v, 0.0, False, v)]
-        text = _printed(x) or repr(v)
-        if "e" in text.lower():
-            return [_Value(v, v, 0.0, False, v)]
-        return _parse(text)
-    if not isinstance(x, str):
-        return None
-    text = re.sub(r"\([^)]*\)", " ", x).strip().lower()
-    out = []
-    for part in _SPLIT.split(text):
-        part = part.strip()
-        f = _FRACTION.match(part)
-        if f:  # "2/3": a fraction is printed to half of its denominator's unit
-            v, d = int(f["a"]) / int(f["b"]), int(f["b"])
-            out.append(_Value(v, v, 0.5 / d, False, v))
-            continue
-        m = _PART.match(part)
-        if not m:
-            return None
-        a, b, q = m["a"], m["b"], (m["q"] or "")
-        pct = bool(m["pa"] or m["pb"])
-        va, unit = float(a), _unit(a)
-        if b is not None:
-            if q and not re.fullmatch(_ABOUT, q):
-                return None
-            lo, hi = va, float(b)
-            if lo > hi:
-                raise ValueError(f"{x!r}: a range must run from low to high (write 'a -> b' for two values)")
-            out.append(_Value(lo, hi, 0.5 * max(unit, _unit(b)), pct, (lo + hi) / 2))
-        elif re.fullmatch(_JUST_OVER, q):
-            out.append(_Value(va, va + unit, 0.0, pct, va))
-        elif re.fullmatch(_JUST_UNDER, q):
-            out.append(_Value(va - unit, va, 0.0, pct, va))
-        elif re.fullmatch(_OVER, q):  # a bound is a threshold, not rounded
-            out.append(_Value(va, math.inf, 0.0, pct, va))
-        elif re.fullmatch(_UNDER, q):
-            out.append(_Value(-math.inf, va, 0.0, pct, va))
-        else:  # a count "k of n" is exact
-            exact_count = (m["x"] or "").startswith("of")
-            out.append(_Value(va, va, 0.0 if exact_count else 0.5 * unit, pct, va))
-    return out
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.3g}"
 
 
 # --- the rule ------------------------------------------------------------------------------------
@@ -382,7 +159,7 @@ def judge(
     2. Our value carries its Monte Carlo standard error ``ours_se`` (0 only for a number computed
        exactly from the data: ``se_reason`` says why); a paper's rate with ``paper_n`` carries its
        binomial standard error. The interval of our value is ours +- z x sqrt(ours_se^2 +
-       paper_se^2), z for :attr:`Margins.confidence` (1.645: two one-sided tests at 5%).
+       paper_se^2), z for the ``confidence`` of :func:`margins` (1.645: two one-sided tests at 5%).
     3. **replicated** when our interval lies inside the widened paper interval, **not replicated**
        when it lies wholly outside, **inconclusive** when it straddles an edge (more replicates
        would decide). Several parts: replicated when all are, not replicated when all are not,
@@ -556,7 +333,8 @@ def judge_row(row: Mapping) -> Judgement:
     :func:`judge` with the row's keys (``paper``, ``ours``, ``kind``, ``ours_se``, ``se_reason``,
     ``paper_n``, ``status``, ``supports``, ``reason``), the paper's value read from a
     :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`) and for checking a
-    recorded row again.
+    recorded row again (a row of ``$IRREPRO_RESULTS``, with its ``status_by``: its recorded status
+    and reason are left out unless the chapter set the status).
 
     Parameters
     ----------
@@ -579,6 +357,10 @@ def judge_row(row: Mapping) -> Judgement:
     from ._papers import PaperValue
 
     r = dict(row)
+    if "status_by" in r:  # a row as compare recorded it: its status and reason are the rule's output
+        r.pop("reason", None)
+        if r.get("status_by") != "chapter":
+            r.pop("status", None)
     if isinstance(r.get("paper"), PaperValue):
         r["paper"] = r["paper"].value
     return _judge_row(r)

@@ -451,10 +451,13 @@ def header(
                 + ").</p>"
             )
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
+    # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
+    data_counts = html.escape(json.dumps({s: int(counts[s]) for s in (*STATUSES, "total")}), quote=False)
     listed = "".join(f"<li>{_reference_html(k)}</li>" for k in tested)
     if paper in dict(STUDIES):
         return _HTML(
-            f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="">'
+            f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="" '
+            f"data-counts='{data_counts}'>"
             '<p class="admonition-title">Beyond the papers</p>'
             + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
             + "<p>measured where the truth is known, beside the published results of:</p>"
@@ -470,7 +473,7 @@ def header(
         else "no comparable result yet"
     )
     return _HTML(
-        f'<div class="admonition note irrepro-header" data-paper="{paper}">'
+        f'<div class="admonition note irrepro-header" data-paper="{paper}" data-counts=\'{data_counts}\'>'
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
         + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")

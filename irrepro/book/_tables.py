@@ -156,15 +156,18 @@ def with_error(ours, se) -> str | object:
     --------
     >>> from irrepro.book import with_error
     >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
-    ('0.049 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.21 / 1.3')
+    ('0.0491 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.21 / 1.3')
+    >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
+    '0.0420 ± 0.0020'
     """
     arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
     if not np.isfinite(arr).any() or np.nanmax(arr) <= 0:
         return ours
     err = " / ".join(f"{x:.2g}" for x in arr)
     if isinstance(ours, (float, np.floating)) and not isinstance(ours, bool):
-        digits = max(0, -int(np.floor(np.log10(np.nanmax(arr)))) + 1) if np.nanmax(arr) > 0 else 3
-        return f"{float(ours):.{min(digits, 6)}f} ± {err}"
+        # ours and its error to the same decimals: those of the error's two significant digits
+        digits = min(max(0, -int(np.floor(np.log10(np.nanmax(arr)))) + 1), 6)
+        return f"{float(ours):.{digits}f} ± {float(np.nanmax(arr)):.{digits}f}"
     return f"{ours} ± {err}"
 
 

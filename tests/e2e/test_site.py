@@ -416,9 +416,11 @@ def test_chapters_open_with_the_reference_doi_and_the_scorecards_label(server, b
         label = header.find_element(By.CSS_SELECTOR, ".irrepro-label").get_attribute("data-label")
         assert label in LABELS, (page, label)
         assert label == labels[title], f"{page}: header {label}, scorecard {labels[title]}"
-        # the rule is stated once, on the scorecard, and the chapter links to it
-        link = browser.find_element(By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']")
-        assert link.is_displayed()
+        # the rule is stated once, on its own page, and the chapter's header links to it
+        link = header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link")
+        assert link.is_displayed() and link.get_attribute("href").endswith("/book/rule.html"), page
+    _load(browser, link.get_attribute("href"))
+    assert "How a row is judged" in browser.find_element(By.TAG_NAME, "h1").text
 
 
 def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, browser):
@@ -442,9 +444,7 @@ def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, b
         assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), (
             dois
         )  # the study and the papers
-        assert browser.find_element(
-            By.CSS_SELECTOR, "a[href*='scorecard.html#verdict-labels']"
-        ).is_displayed()
+        assert header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link").is_displayed()
 
 
 def test_every_results_section_shows_its_code(server, browser):

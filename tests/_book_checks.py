@@ -1,0 +1,268 @@
+"""Checks of a built book against the rows it recorded: used by tests/e2e/test_verdicts.py on
+``_build`` (after ``make book``) and by tests/test_book_checks.py on a small fake build, so the
+checks themselves are tested in ``make test``.
+
+Each ``check_*`` function returns a list of problems (empty: fine), one line each, naming the
+file and the row."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from irrepro import book
+from irrepro.book._prose import stray_statements
+from irrepro.book._rule import _WORD_KINDS, _combine
+
+#: classes of the parts of a page generated from rows (they may state statuses)
+GENERATED = (
+    "irrepro-verdicts",
+    "irrepro-header",
+    "irrepro-comparison",
+    "irrepro-status",
+    "irrepro-label",
+    "cell_output",
+    "highlight",
+)
+#: the keys of a recorded row the rule reads again (the recorded status and reason are its output)
+_INPUTS = ("paper", "ours", "kind", "ours_se", "se_reason", "paper_n")
+
+
+def load_results(directory: str | Path) -> list[dict]:
+    """The comparison records (``{paper, item, data, rows, [condition]}``) of a results directory,
+    each with its file name as ``file``."""
+    out = []
+    for f in sorted(Path(directory).glob("*.json")):
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        rec["file"] = f.name
+        out.append(rec)
+    return out
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and v.strip() in {"", "-"})
+
+
+def _zero(se) -> bool:
+    vals = se if isinstance(se, list) else [se]
+    return all(v is None or v == 0 for v in vals)
+
+
+def check_rows(records: Sequence[Mapping]) -> list[str]:
+    """Every recorded row carries the rule's fields, and its status is the one the rule gives.
+
+    - ``kind`` in :data:`~irrepro.book.KINDS`, ``status`` in :data:`~irrepro.book.STATUSES`;
+    - a numeric row comparing two numbers has its ``margin``; its ``ours_se`` is null or 0 only
+      with a ``se_reason``;
+    - ``status_by`` "rule": :func:`~irrepro.book.judge_row` on the row's inputs gives its status;
+      "chapter": a claim naming its ``supports``; "supports" / "restated": the combined status of
+      the rows it names (looked up as ``"item: quantity"`` among the same paper's rows).
+    """
+    problems = []
+    by_name = {
+        (rec["paper"], f"{rec['item']}: {r.get('quantity')}"): r for rec in records for r in rec["rows"]
+    }
+    for rec in records:
+        for r in rec["rows"]:
+            where = f"{rec.get('file', rec['item'])}, row {r.get('quantity')!r}"
+            kind, status, by = r.get("kind"), r.get("status"), r.get("status_by")
+            if kind not in book.KINDS:
+                problems.append(f"{where}: kind {kind!r} is not one of {book.KINDS}")
+                continue
+            if status not in book.STATUSES:
+                problems.append(f"{where}: status {status!r} is not one of {book.STATUSES}")
+                continue
+            numeric = kind not in _WORD_KINDS
+            if numeric and by == "rule" and not _missing(r.get("paper")) and not _missing(r.get("ours")):
+                if r.get("margin") is None:
+                    problems.append(f"{where}: no margin")
+            if numeric and _zero(r.get("ours_se")) and _missing(r.get("se_reason")):
+                problems.append(f"{where}: ours_se is {r.get('ours_se')!r} without a se_reason")
+            if by == "rule":
+                if not numeric:
+                    problems.append(f"{where}: a claim judged as a number")
+                    continue
+                try:
+                    again = book.judge_row({k: r[k] for k in _INPUTS if k in r}).status
+                except ValueError as exc:
+                    problems.append(f"{where}: the rule refuses it: {exc}")
+                    continue
+                if again != status:
+                    problems.append(f"{where}: recorded {status!r}, the rule gives {again!r}")
+            elif by == "chapter":
+                if numeric or _missing(r.get("supports")):
+                    problems.append(
+                        f"{where}: a status set by the chapter on a row that is not a claim with supports"
+                    )
+            elif by in ("supports", "restated"):
+                names = str(r.get("supports" if by == "supports" else "same_as") or "")
+                refs = [n.strip() for n in names.split("; ") if n.strip()]
+                if not refs and _missing(r.get("paper")) and status == book.NOT_COMPARABLE:
+                    continue  # a claim of ours beside no claim of the paper's: nothing to rest on
+                found = [by_name.get((rec["paper"], n)) for n in refs]
+                if not refs or None in found:
+                    missing = [n for n, f in zip(refs, found) if f is None]
+                    problems.append(f"{where}: rests on rows not recorded: {missing or names!r}")
+                    continue
+                combined = _combine([f["status"] for f in found])
+                if combined != status:
+                    problems.append(f"{where}: recorded {status!r}, its rows {refs} give {combined!r}")
+            else:
+                problems.append(f"{where}: status_by {by!r}")
+    return problems
+
+
+def _soup(html: str) -> BeautifulSoup:
+    return BeautifulSoup(html, "html.parser")
+
+
+def verdict_sentences(html: str) -> list[dict]:
+    """The verdict sentences of a page (``li.irrepro-verdict``): status, item, quantity, the
+    status word and the sentence's text."""
+    out = []
+    for li in _soup(html).select("li.irrepro-verdict"):
+        word = li.select_one(".irrepro-verdict-word")
+        out.append(
+            {
+                "status": li.get("data-status"),
+                "item": li.get("data-item"),
+                "quantity": li.get("data-quantity"),
+                "word": word.get_text(strip=True) if word else None,
+                "text": " ".join(li.get_text(" ").split()),
+            }
+        )
+    return out
+
+
+def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> list[str]:
+    """Every verdict sentence of a page states its row's recorded status, in its words
+    (:data:`~irrepro.book.STATUS_WORDS`)."""
+    status = {(rec["item"], r.get("quantity")): r["status"] for rec in records for r in rec["rows"]}
+    problems = []
+    for s in verdict_sentences(html):
+        where = f"{page}: {s['item']}: {s['quantity']}"
+        want = status.get((s["item"], s["quantity"]))
+        if want is None:
+            problems.append(f"{where}: no recorded row")
+        elif s["status"] != want:
+            problems.append(f"{where}: the sentence says {s['status']!r}, the row is {want!r}")
+        elif s["word"] != book.STATUS_WORDS[want]:
+            problems.append(f"{where}: the sentence reads {s['word']!r}, not {book.STATUS_WORDS[want]!r}")
+    return problems
+
+
+#: the elements whose text is read as prose, each on its own (a heading is not run into the next
+#: paragraph's sentence)
+_BLOCKS = ["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "td", "th", "caption", "figcaption"]
+
+
+def page_prose(html: str) -> list[str]:
+    """The text blocks (paragraphs, list items, headings, cells) of a page's article outside its
+    generated parts (:data:`GENERATED`), code and scripts."""
+    soup = _soup(html)
+    root = soup.select_one("article.bd-article") or soup.body or soup
+    for tag in root.find_all(["script", "style", "pre", "code", "math"]):
+        tag.decompose()
+    for cls in GENERATED:
+        for tag in root.select(f".{cls}"):
+            tag.decompose()
+    for link in root.select("a.headerlink"):
+        link.decompose()
+    blocks = [" ".join(el.get_text(" ").split()) for el in root.find_all(_BLOCKS) if not el.find(_BLOCKS)]
+    return [b for b in blocks if b]
+
+
+def check_prose(html: str, page: str = "") -> list[str]:
+    """No sentence of a page outside its generated parts states a status
+    (:data:`~irrepro.book._prose.STATUS_PATTERN`)."""
+    return [f"{page}: states a status: {s!r}" for b in page_prose(html) for s in stray_statements(b)]
+
+
+def header_counts(html: str) -> dict[str, dict[str, int]]:
+    """The counts each chapter header (``.irrepro-header``) shows, per paper key."""
+    out = {}
+    for div in _soup(html).select(".irrepro-header"):
+        if div.get("data-counts"):
+            out[div.get("data-paper")] = {k: int(v) for k, v in json.loads(div["data-counts"]).items()}
+    return out
+
+
+def summary_table(html: str) -> dict[str, dict[str, int]]:
+    """The counts the scorecard page shows (``table.irrepro-summary``), per paper title."""
+    table = _soup(html).select_one("table.irrepro-summary")
+    if table is None:
+        return {}
+    head = [th.get_text(strip=True) for th in table.select("thead tr")[-1].find_all("th")]
+    out = {}
+    for tr in table.select("tbody tr"):
+        cells = [c.get_text(strip=True) for c in tr.find_all(["th", "td"])]
+        row = dict(zip(head[1:], cells[1:]))
+        out[cells[0]] = {k: int(row[k]) for k in (*book.STATUSES, "total")}
+    return out
+
+
+def expected_counts(results: str | Path) -> dict[str, dict[str, int]]:
+    """The counts of :func:`~irrepro.book.summary` over the recorded rows, per paper title."""
+    counts = book.summary(book.scorecard(results))
+    return {t: {k: int(v) for k, v in r.items()} for t, r in counts.iterrows()}
+
+
+def check_counts(pages: Iterable[tuple[str, str]], scorecard_html: str, results: str | Path) -> list[str]:
+    """The counts in each chapter's header and on the scorecard page equal the scorecard's
+    :func:`~irrepro.book.summary` of the recorded rows. ``pages``: (name, html) of the chapters."""
+    want = expected_counts(results)
+    title = dict((*book.PAPERS, *book.STUDIES))
+    problems, seen = [], set()
+    for name, html in pages:
+        for key, got in header_counts(html).items():
+            seen.add(key)
+            exp = want.get(title.get(key, key))
+            if got != exp:
+                problems.append(f"{name}: header counts {got} != the scorecard's {exp}")
+    shown = summary_table(scorecard_html)
+    if not shown:
+        problems.append("scorecard page: no table.irrepro-summary")
+    for t, exp in want.items():
+        if shown and shown.get(t) != exp:
+            problems.append(f"scorecard page: {t} shows {shown.get(t)} != {exp}")
+    missing = [k for k, t in title.items() if want.get(t, {}).get("total") and k not in seen]
+    problems += [f"no chapter header with counts for {k}" for k in missing]
+    return problems
+
+
+# --- for the tests: a small book directory -------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fake_book(tmp_path, monkeypatch, margins_text=None) -> Path:
+    """A book directory in tmp_path: the real margins.yml (or ``margins_text``) and references.bib,
+    and small papers/*.yml; IRREPRO_BOOK points at it, IRREPRO_RESULTS at tmp_path / "results"."""
+    d = tmp_path / "book"
+    (d / "papers").mkdir(parents=True)
+    shutil.copy(ROOT / "book" / "references.bib", d / "references.bib")
+    if margins_text is None:
+        shutil.copy(ROOT / "book" / "margins.yml", d / "margins.yml")
+    else:
+        (d / "margins.yml").write_text(margins_text)
+    (d / "papers" / "webber2008score.yml").write_text(
+        "paper: webber2008score\n"
+        "numbers:\n"
+        "  fig2.map: {table: Figure 2, row: 13th run, column: MAP, value: 0.324, section: '2'}\n"
+        "  fig3.median: {table: Figure 3, value: '0.50', section: '3', wording: the median}\n"
+        "  t1: {table: Table 1, row: linear, column: below / in / above, value: 3.7 / 77.8 / 11.1, section: '6.2'}\n"
+        "  t2: {table: Table 1, row: logit, column: below / in / above, value: 11.1 / 76.5 / 12.5, section: '6.2'}\n"
+        "  fp: {table: Section 5, value: 5%, section: '5'}\n"
+        "  share: {table: Section 6, value: about 15%, section: '6'}\n"
+        "  tau: {table: Table 3, value: 0.60, section: '4'}\n"
+        "  runs: {table: Section 2, value: 15, section: '2'}\n"
+        "  claim: {table: Section 7, value: every comparison is problematic, section: '7'}\n"
+    )
+    monkeypatch.setenv("IRREPRO_BOOK", str(d))
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "results"))
+    book._tables._SESSION.clear()
+    return d
