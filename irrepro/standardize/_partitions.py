@@ -358,11 +358,57 @@ class SampledStandardizers:
         """Fewest sampled systems whose q-th lowest percentile of tau, and that of every larger
         size, exceeds ``threshold``."""
         p = np.percentile(self.taus, q, axis=1)
-        ok = p > threshold
-        for k in range(len(ok)):
-            if ok[k:].all():
-                return int(self.sizes[k])
-        return None
+        return _fewest(self.sizes, p > threshold)
+
+    def smallest_size_se(
+        self, threshold: float, q: float = 1, *, n_resamples: int = 200, seed: SeedLike = 0
+    ) -> float:
+        """The Monte Carlo standard error of :meth:`smallest_size_beating`, by the bootstrap.
+
+        The samples of each size are independent draws, so resampling them (with replacement,
+        each size on its own) ``n_resamples`` times and taking the sd of the fewest systems found
+        estimates how much that number moves with the samples drawn. A resample in which no size
+        qualifies is left out; NaN when none qualifies.
+
+        Parameters
+        ----------
+        threshold, q : float
+            As for :meth:`smallest_size_beating`.
+        n_resamples : int, default 200
+            Bootstrap resamples.
+        seed : int, numpy.random.Generator or SeedSequence, default 0
+            The resampling's random numbers.
+
+        Returns
+        -------
+        float
+            The bootstrap sd of the fewest systems (0 when every resample gives the same size).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro.standardize import SampledStandardizers
+        >>> s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
+        >>> s.smallest_size_beating(0.9), s.smallest_size_se(0.9)
+        (4, 0.0)
+        """
+        n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
+        rng = as_generator(seed)
+        k, b = self.taus.shape
+        idx = rng.integers(0, b, size=(n_resamples, k, b))
+        boot = np.take_along_axis(np.broadcast_to(self.taus, (n_resamples, k, b)), idx, axis=2)
+        p = np.percentile(boot, q, axis=2)  # (n_resamples, k)
+        sizes = [_fewest(self.sizes, row > threshold) for row in p]
+        found = np.array([s for s in sizes if s is not None], dtype=float)
+        return float(found.std(ddof=1)) if found.size > 1 else float("nan")
+
+
+def _fewest(sizes: np.ndarray, ok: np.ndarray) -> int | None:
+    """The smallest size from which every larger size is ``ok``."""
+    for k in range(len(ok)):
+        if ok[k:].all():
+            return int(sizes[k])
+    return None
 
 
 @renamed_arguments(n_samples="B")
