@@ -239,3 +239,37 @@ def test_drmse_is_nan_without_a_warning_where_no_mean_varies():
             np.vstack([np.zeros(4), [0.1, 0.2, 0.3, 0.5]]), np.vstack([np.zeros(4), [0.2, 0.2, 0.4, 0.4]])
         )
     assert np.isnan(got[0]) and np.isfinite(got[1])
+
+
+def test_monte_carlo_errors_of_the_partition_summaries_match_the_spread_over_seeds():
+    # Independent derivation: rerun the same experiment with 60 seeds; the sd of each summary number
+    # over the seeds is its Monte Carlo error, which summary_se / percentile_se estimate from one run.
+    x = _toy(21, s=20, t=30)
+    runs = [sz.partition_experiment(x, 200, seed=s) for s in range(60)]
+    spread = pd.DataFrame([r.summary() for r in runs]).std(ddof=1)
+    est = pd.DataFrame([r.summary_se() for r in runs]).mean()
+    assert list(est.index) == list(spread.index)
+    varies = spread > 0  # with 20 systems the lower end of the FP interval is 0 in every run
+    ratio = est[varies] / spread[varies]
+    assert varies.sum() >= 5 and ratio.between(0.6, 1.7).all(), ratio.round(2).to_dict()
+    observed = float(np.median(runs[0].drmse))
+    pct = np.array([r.percentile_of(observed) for r in runs])
+    assert runs[0].percentile_se(pct.mean()) == pytest.approx(pct.std(ddof=1), rel=0.35)
+    # a share of 100% still carries the error of one partition in 2B
+    assert runs[0].percentile_se(100.0) == pytest.approx(100 * np.sqrt((1 / 400) * (1 - 1 / 400) / 200))
+    assert np.isnan(sz.partition_experiment(x, 1, seed=0).summary_se()["FP high"])
+
+
+def test_bootstrap_error_of_the_fewest_standardizing_systems_matches_the_spread_over_seeds():
+    # Independent derivation: the sd, over 40 seeds, of the fewest systems found is the Monte Carlo
+    # error that smallest_size_se estimates from one seed's samples by the bootstrap.
+    rng = np.random.default_rng(31)
+    std, ev = rng.beta(2, 5, size=(40, 25)), rng.beta(2, 5, size=(15, 25))
+    sizes = [2, 3, 4, 5, 6, 8, 10, 15, 20]
+    runs = [sz.sampled_standardizers(std, ev, sizes, 60, seed=s) for s in range(40)]
+    thr = float(np.median(runs[0].percentiles((5,))["q5"]))
+    found = np.array([r.smallest_size_beating(thr, 5) for r in runs], dtype=float)
+    est = np.nanmean([r.smallest_size_se(thr, 5, n_resamples=100, seed=s) for s, r in enumerate(runs)])
+    assert np.isfinite(found).all() and found.std(ddof=1) > 0
+    assert est == pytest.approx(found.std(ddof=1), rel=0.5)
+    assert np.isnan(runs[0].smallest_size_se(1.5, 5))  # no size ever beats tau 1.5

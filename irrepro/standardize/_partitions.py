@@ -141,9 +141,81 @@ class PartitionResult:
             "FP high": float(np.percentile(self.false_positive, hi)),
         }
 
+    def summary_se(self, level: float = 0.95) -> dict:
+        """The Monte Carlo standard errors of :meth:`summary`'s numbers, from the partitions drawn.
+
+        The partitions are independent random draws, so a mean over them has the standard error
+        ``sd / sqrt(B)`` (``ddof=1``), and an end of the central ``level`` interval (a quantile of
+        the B values) the Maritz-Jarrett standard error of that quantile
+        (:func:`scipy.stats.mstats.mjci`).
+
+        Parameters
+        ----------
+        level : float, default 0.95
+            The interval's level, as for :meth:`summary`.
+
+        Returns
+        -------
+        dict
+            The keys of :meth:`summary`, each with its standard error (NaN with one partition).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro.standardize import partition_experiment
+        >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+        >>> se = partition_experiment(x, 200, seed=1).summary_se()
+        >>> sorted(se) == sorted(partition_experiment(x, 2, seed=1).summary())
+        True
+        """
+        from scipy.stats import mstats
+
+        level = check_level(level)
+        probs = [0.5 * (1 - level), 0.5 * (1 + level)]
+        out = {}
+        for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
+            v = np.asarray(v, dtype=float)
+            if v.size < 2:
+                out |= {f"{name} {k}": float("nan") for k in ("mean", "low", "high")}
+                continue
+            out[f"{name} mean"] = float(v.std(ddof=1) / np.sqrt(v.size))
+            lo, hi = (float(s) for s in mstats.mjci(v, prob=probs))
+            out[f"{name} low"], out[f"{name} high"] = lo, hi
+        return {k: out[k] for k in self.summary(level)}
+
     def percentile_of(self, observed: float) -> float:
         """Share of partitions with dRMSE below an observed collection pair's dRMSE (in %)."""
         return float(100 * np.mean(self.drmse < observed))
+
+    def percentile_se(self, percentile: float) -> float:
+        """The Monte Carlo standard error of a percentile among the partitions (in %).
+
+        The binomial standard error of a share over B independent partitions,
+        ``100 sqrt(p (1 - p) / B)``, with ``p`` kept at least ``1 / (2B)`` from 0 and 1 so that a
+        share of 0% or 100% (no partition on one side) still carries the error of one partition
+        in ``2B``.
+
+        Parameters
+        ----------
+        percentile : float
+            A percentile among the partitions, in % (:meth:`percentile_of`).
+
+        Returns
+        -------
+        float
+            Its standard error, in %.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro.standardize import partition_experiment
+        >>> r = partition_experiment(np.random.default_rng(0).random((5, 20)), 100, seed=1)
+        >>> round(r.percentile_se(50.0), 2), round(r.percentile_se(100.0), 2)
+        (5.0, 0.7)
+        """
+        b = self.drmse.size
+        p = min(max(float(percentile) / 100, 0.5 / b), 1 - 0.5 / b)
+        return float(100 * np.sqrt(p * (1 - p) / b))
 
 
 def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -286,11 +358,57 @@ class SampledStandardizers:
         """Fewest sampled systems whose q-th lowest percentile of tau, and that of every larger
         size, exceeds ``threshold``."""
         p = np.percentile(self.taus, q, axis=1)
-        ok = p > threshold
-        for k in range(len(ok)):
-            if ok[k:].all():
-                return int(self.sizes[k])
-        return None
+        return _fewest(self.sizes, p > threshold)
+
+    def smallest_size_se(
+        self, threshold: float, q: float = 1, *, n_resamples: int = 200, seed: SeedLike = 0
+    ) -> float:
+        """The Monte Carlo standard error of :meth:`smallest_size_beating`, by the bootstrap.
+
+        The samples of each size are independent draws, so resampling them (with replacement,
+        each size on its own) ``n_resamples`` times and taking the sd of the fewest systems found
+        estimates how much that number moves with the samples drawn. A resample in which no size
+        qualifies is left out; NaN when none qualifies.
+
+        Parameters
+        ----------
+        threshold, q : float
+            As for :meth:`smallest_size_beating`.
+        n_resamples : int, default 200
+            Bootstrap resamples.
+        seed : int, numpy.random.Generator or SeedSequence, default 0
+            The resampling's random numbers.
+
+        Returns
+        -------
+        float
+            The bootstrap sd of the fewest systems (0 when every resample gives the same size).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from irrepro.standardize import SampledStandardizers
+        >>> s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
+        >>> s.smallest_size_beating(0.9), s.smallest_size_se(0.9)
+        (4, 0.0)
+        """
+        n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
+        rng = as_generator(seed)
+        k, b = self.taus.shape
+        idx = rng.integers(0, b, size=(n_resamples, k, b))
+        boot = np.take_along_axis(np.broadcast_to(self.taus, (n_resamples, k, b)), idx, axis=2)
+        p = np.percentile(boot, q, axis=2)  # (n_resamples, k)
+        sizes = [_fewest(self.sizes, row > threshold) for row in p]
+        found = np.array([s for s in sizes if s is not None], dtype=float)
+        return float(found.std(ddof=1)) if found.size > 1 else float("nan")
+
+
+def _fewest(sizes: np.ndarray, ok: np.ndarray) -> int | None:
+    """The smallest size from which every larger size is ``ok``."""
+    for k in range(len(ok)):
+        if ok[k:].all():
+            return int(sizes[k])
+    return None
 
 
 @renamed_arguments(n_samples="B")
