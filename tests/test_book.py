@@ -80,6 +80,9 @@ def _ref(status, quantity="q"):
         ("3 of 5", "2 of 5", "count", 0, NOT_REPLICATED),  # margin 0.15: one unit off is outside
         ("2/3", 0.66, "rate", 0, REPLICATED),  # a fraction: +- 1/6
         ("1/3", 0.9, "rate", 0, NOT_REPLICATED),  # above 1/3 + 1/6 + 0.02
+        ("almost 1/2", 0.2, "rate", 0, NOT_REPLICATED),  # almost: 1/4 to 1/2, - 0.02 -> 0.23
+        ("almost 1/2", 0.26, "rate", 0, REPLICATED),
+        ("almost 1/2", 0.53, "rate", 0, NOT_REPLICATED),  # above 1/2 + 0.02 (no rounding either side)
         ("3.7 / 77.8 / 11.1", "3.8 / 77.7 / 15.2", "rate", 0, PARTLY),  # part by part: 15.2 > 13.15
         ("3.7 / 77.8 / 11.1", "7.7 / 80.1 / 15.2", "rate", 0, NOT_REPLICATED),  # 7.7 > 5.6, 80.1 > 79.85
         ("3.7 / 77.8 / 11.1", "3.7 / 77.8 / 13.9", "rate", [0, 0, 1.0], INCONCLUSIVE),  # one straddles

@@ -66,7 +66,11 @@ def verdict_text(comparison: Comparison, *, on: str = "") -> _HTML:
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
             + (f" on our data ({html.escape(where)})" if where else " on our data")
             + f" - {html.escape(str(r['reason']))}"
-            + (f"; rests on {html.escape(rests)}" if rests and rests not in str(r["reason"]) else "")
+            + (
+                f"; rests on {html.escape(rests)}"
+                if rests and not str(r["reason"]).startswith(("as ", "from ", "the chapter's verdict on "))
+                else ""
+            )
             + ".</li>"
         )
     return _HTML(f'<ul class="irrepro-verdicts">{"".join(items)}</ul>')

@@ -34,7 +34,7 @@ _PART = re.compile(
     rf"^(?:(?P<q>{_ABOUT}|{_JUST_OVER}|{_JUST_UNDER}|{_OVER}|{_UNDER})\s*)?"
     rf"(?P<a>{_NUM})\s*(?P<pa>%)?\s*(?:[-–]\s*(?P<b>{_NUM})\s*(?P<pb>%)?)?\s*(?P<x>x|of\s+\d+)?$"
 )
-_FRACTION = re.compile(rf"^(?:(?:{_ABOUT}|{_JUST_UNDER})\s+)?(?P<a>\d+)/(?P<b>[1-9]\d*)$")
+_FRACTION = re.compile(rf"^(?:(?P<q>{_ABOUT}|{_JUST_UNDER})\s+)?(?P<a>\d+)/(?P<b>[1-9]\d*)$")
 _SPLIT = re.compile(r"\s+/\s+|\s+vs\.?\s+|\s*->\s*")
 
 
@@ -87,7 +87,10 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         f = _FRACTION.match(part)
         if f:  # "2/3": a fraction is printed to half of its denominator's unit
             v, d = int(f["a"]) / int(f["b"]), int(f["b"])
-            out.append(_Value(v, v, 0.5 / d, False, v))
+            if f["q"] and re.fullmatch(_JUST_UNDER, f["q"]):  # "almost 1/2": up to it, by that unit
+                out.append(_Value(v - 0.5 / d, v, 0.0, False, v))
+            else:
+                out.append(_Value(v, v, 0.5 / d, False, v))
             continue
         m = _PART.match(part)
         if not m:
