@@ -192,3 +192,67 @@ def test_corpus_coverage_runs_on_a_known_population(real_runs):
     np.testing.assert_array_equal(a.truth["bca"], b.truth["bca"])
     assert np.allclose(t[["below", "coverage", "above"]].sum(axis=1), 1.0)
     assert (a.n_rel <= np.maximum(r6, 0).max()).all()
+
+
+# --- the chapter's rows for the book's one rule (issue 23) ------------------------------------------
+
+
+def _uneven_null(trials=400, pairs=8, seed=3):
+    """p-values whose rejections at 0.05 cluster by pair: pair c rejects with probability c / 40."""
+    rng = np.random.default_rng(seed)
+    pair = np.repeat(np.arange(pairs), trials // pairs)
+    p = np.where(rng.random((len(kt.TESTS), trials)) < pair / 40, 0.01, 0.5)
+    return kt.PValues(kt.TESTS, p, p, pair, 0.0, 25, 100)
+
+
+def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials():
+    from irrepro import book
+
+    U = book.paper_numbers("urbano2019statistical")
+    r = _uneven_null()
+    rows = {row["quantity"]: row for row in kt.comparison_rows({("AP", 25): r}, U, "type1")}
+    row = rows["AP, 25 topics, paired-t"]
+    rej = (r.two[0] <= 0.05).astype(float)
+    # the clustered standard error of eq. kt-se, written out: sum over pairs of (r_c - p n_c)^2
+    r_c = np.bincount(r.pair, rej)
+    n_c = np.bincount(r.pair)
+    k = len(n_c)
+    se = np.sqrt(np.sum((r_c - rej.mean() * n_c) ** 2) * k / (k - 1)) / len(rej)
+    assert row["kind"] == "rate" and row["ours"] == pytest.approx(rej.mean())
+    assert row["ours_se"] == pytest.approx(se) and se > np.sqrt(rej.mean() * (1 - rej.mean()) / len(rej))
+    assert "400 trials in 8 pairs" in row["se_reason"]
+    assert row["paper"] is U["type1.ap.25.t2.a0.05"] and row["paper_n"] == U["trials.type1"].value
+    power = kt.comparison_rows(
+        {("AP", 25): kt.PValues(kt.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
+    )
+    assert power[0]["paper"] is U["power.ap.25.t2.d0.05"] and power[0]["paper_n"] == U["trials.power"].value
+
+
+def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications():
+    from irrepro import book
+
+    U = book.paper_numbers("urbano2019statistical")
+    rows = kt.comparison_rows({("AP", 25): _uneven_null()}, U, "type1")
+    table = book.compare("urbano2019statistical", "rows test", rows, results="").frame.set_index("quantity")
+    for t in ("sign", "bootstrap"):
+        q = f"AP, 25 topics, {t}"
+        assert table.loc[q, "status"] == "not comparable" and table.loc[q, "paper"] is None
+        # the note names their rate and the difference
+        their = U[f"type1.ap.25.{t[0]}2.a0.05"].value
+        assert f"their rate {their:.4f}" in table.loc[q, "note"] and "context" in table.loc[q, "note"]
+    assert table.loc["AP, 25 topics, unpaired-bootstrap", "status"] == "not comparable"
+    for t in ("paired-t", "wilcoxon", "permutation"):  # the same tests: judged by the rule
+        assert table.loc[f"AP, 25 topics, {t}", "status_by"] == "rule"
+        assert table.loc[f"AP, 25 topics, {t}", "status"] != "not comparable"
+
+
+def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
+    assert kt.level("0.05", [0.049, 0.052], [0.001, 0.001]) == "at its level"
+    assert kt.level("0.05", [0.2, 0.3], [0.001, 0.001]) == "off its level (above)"
+    assert kt.level("0.05", [0.01], [0.001]) == "off its level (below)"
+    assert kt.level("at most 0.05", [0.01], [0.001]) == "at its level"  # a bound: conservative is fine
+    assert kt.level("0.05", [0.05, 0.2], [0.001, 0.001]) == "mixed (above)"
+    assert kt.level("0.05", [0.072], [0.004]) == "undecided (above)"  # straddles 0.05 + 0.005 + 0.02
+    assert kt.level("0.95", [0.94, 0.951], [0.002, 0.002]) == "at its level"
+    with pytest.raises(ValueError):
+        kt.level("0.05", [0.05, 0.06], [0.001])

@@ -23,7 +23,10 @@ What is here, and which paper each part tests:
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
   the population's AP, and the split-half concordance the paper uses as its proxy;
 - :func:`self_significance_null` - Webber, Moffat & Zobel's (2008) self-significance on two topic
-  sets drawn from the same population, raw and standardized.
+  sets drawn from the same population, raw and standardized;
+- :func:`comparison_rows` - the rows of the book's one rule for our rates beside Urbano et al.'s
+  (each a rate with its clustered Monte Carlo error; their tests that are not ours as context), and
+  :func:`level` - a measured error rate against the rate a method promises, by the same rule.
 
 **Decision rules.** A closed-form test rejects when p <= alpha (Urbano et al.'s empirical CDF of
 p at alpha); a resampling test when its ASL < alpha (Sakai 2006), which with B resamples keeps
@@ -69,6 +72,7 @@ from ._pvalues import (
     mc_error_at,
     paired_pvalues,
 )
+from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
 
 __all__ = [
     "ALPHAS",
@@ -89,4 +93,8 @@ __all__ = [
     "corpus_coverage",
     "SelfSignificance",
     "self_significance_null",
+    "OTHER_TESTS",
+    "LEVEL_WORDS",
+    "comparison_rows",
+    "level",
 ]
