@@ -596,15 +596,18 @@ def rate_se(*counts, signs=None) -> float:
     signs = [1.0] + [-1.0] * (len(counts) - 1) if signs is None else list(signs)
     if len(signs) != len(counts):
         raise InputError(f"{len(signs)} signs for {len(counts)} rates")
-    u = None
+    B = len(np.asarray(counts[0][1]))
+    u = np.zeros(B)
     for s, (e, t) in zip(signs, counts):
         e, t = np.asarray(e, dtype=float), np.asarray(t, dtype=float)
+        if len(e) != B or len(t) != B:
+            raise InputError(
+                f"every rate needs {B} repetitions (errors and trials), got {len(e)} and {len(t)}"
+            )
         tot = t.sum()
         if tot == 0:
             return float("nan")
-        term = s * (e - e.sum() / tot * t) / tot
-        u = term if u is None else u + term
-    B = len(u)
+        u += s * (e - e.sum() / tot * t) / tot
     if B < 2:
         return float("nan")
     return float(np.sqrt(B / (B - 1) * (u**2).sum()))
