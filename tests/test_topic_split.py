@@ -12,6 +12,7 @@ from irrepro import parallel
 from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
+from irrepro.errors import InputError
 
 
 def _cases(rng, n, rows):
@@ -359,3 +360,61 @@ def test_old_filter_and_test_names_warn_and_give_the_same_numbers():
     assert old_share["paired-t"].iloc[0] == share["paired-t"].iloc[0]
     with pytest.raises(ValueError, match="unknown test 'student'"):
         ts.full_set_tests([m], tests=("student",))
+
+
+def test_counts_per_repetition_equal_plain_loop():
+    """Each repetition's counts (rep_trials / rep_errors) are the plain loop's on that repetition's
+    topic sets alone, and they sum to the pooled counts."""
+    rng = np.random.default_rng(12)
+    X = np.clip(rng.beta(2, 5, size=(6, 30)) + rng.normal(0, 0.05, size=(6, 1)), 0, 1)
+    res = ts.swap_experiment([_matrix(X)], sizes=[5, 12], B=3, seed=7, filters=["none", "paired-t p<=0.05"])
+    assert res.rep_trials.shape == (2, 2, 2, 3, 20)
+    np.testing.assert_array_equal(res.rep_trials.sum(axis=3), res.trials)
+    np.testing.assert_array_equal(res.rep_errors.sum(axis=3), res.errors)
+    rngs = parallel.spawn(7, 2)
+    for s, n in enumerate([5, 12]):
+        perm = rngs[s].permuted(np.tile(np.arange(30), (3, 1)), axis=1)
+        for r in range(3):
+            tr, er = _reference_swap(X, n, perm[r : r + 1, :n], perm[r : r + 1, n : 2 * n], res.filters)
+            np.testing.assert_array_equal(res.rep_trials[:, :, s, r], tr)
+            np.testing.assert_array_equal(res.rep_errors[:, :, s, r], er)
+    e, t = res.pooled_counts("none", "relative", slice(0, 20), 12)
+    np.testing.assert_array_equal(t, res.rep_trials[0, 1, 1].sum(axis=-1))
+    assert e.sum() / t.sum() == res.pooled_error("none", "relative", slice(0, 20), 12)
+
+
+def test_resampled_repetitions_sum_their_counts():
+    rng = np.random.default_rng(3)
+    res = ts.swap_experiment(
+        [_matrix(rng.beta(2, 5, size=(6, 40)))], sizes=[5, 10, 15], B=5, seed=1, filters=["none"]
+    )
+    same = res.resampled(range(5))
+    np.testing.assert_array_equal(same.trials, res.trials)
+    np.testing.assert_array_equal(same.errors, res.errors)
+    twice = res.resampled([2, 2])
+    assert twice.B == 2
+    np.testing.assert_array_equal(twice.trials, 2 * res.rep_trials[:, :, :, 2])
+    np.testing.assert_array_equal(twice.errors, 2 * res.rep_errors[:, :, :, 2])
+    assert len(ts.growth_fit(twice).labels) == 20  # the fit takes a resampled experiment
+    with pytest.raises(InputError, match="0..4"):
+        res.resampled([0, 5])
+
+
+def test_rate_se_is_the_spread_over_repetitions_and_over_seeds():
+    # equal trials per repetition: the linearised se is the sd of the repetitions' rates / sqrt(B)
+    e, t = np.array([1, 3, 2, 2, 5]), np.full(5, 10)
+    assert ts.rate_se((e, t)) == pytest.approx(np.std(e / t, ddof=1) / np.sqrt(5))
+    assert ts.rate_se((e, t), (e, t)) == 0.0  # a rate minus itself
+    assert ts.rate_se((e, t), (e, t), signs=[1, 1]) == pytest.approx(2 * ts.rate_se((e, t)))
+    # calibrated: the se from one run's repetitions matches the spread of the pooled rate over seeds
+    m = _matrix(np.random.default_rng(4).beta(2, 5, size=(8, 50)))
+
+    def run(seed):
+        res = ts.swap_experiment([m], sizes=[5], B=30, seed=seed, filters=["none"])
+        return res.pooled_error("none", "relative", slice(0, 6), 5), ts.rate_se(
+            res.pooled_counts("none", "relative", slice(0, 6), 5)
+        )
+
+    runs = np.array([run(s) for s in range(40)])
+    ratio = runs[:, 1].mean() / runs[:, 0].std(ddof=1)
+    assert 0.7 < ratio < 1.4, ratio

@@ -49,6 +49,7 @@ from ._results import (
     bin_lower_edge,
     growth_fit,
     largest_projected_error,
+    rate_se,
 )
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
@@ -57,6 +58,7 @@ __all__ = [
     "GrowthFit",
     "bin_lower_edge",
     "largest_projected_error",
+    "rate_se",
     "SwapExperiment",
     "drop_bottom",
     "full_set_tests",
@@ -144,7 +146,7 @@ def _swap_task(args) -> tuple:
     M2 = X[:, i2].mean(axis=-1)
     a, b = _pairs(S)
     F = len(filters)
-    trials = np.zeros((F, 2, n_bins), dtype=np.int64)
+    trials = np.zeros((F, 2, reps, n_bins), dtype=np.int64)  # per repetition (its Monte Carlo error)
     errors = np.zeros_like(trials)
     dep_e = np.zeros(reps, dtype=np.int64)
     dep_t = np.zeros(reps, dtype=np.int64)
@@ -168,14 +170,18 @@ def _swap_task(args) -> tuple:
             D = (X[pa] - X[pb])[:, i1]  # (P, R, n)
             for t in need:
                 pv[t] = _TESTS[t](D)
+        rep = np.broadcast_to(np.arange(reps, dtype=np.int64) * n_bins, d1.shape)
         for f, (test, plo, phi) in enumerate(filters):
             keep = valid if test is None else valid & (pv[test] > plo) & (pv[test] <= phi)
             for k in range(2):
                 bk = bins[k]
                 sel = keep & (bk < n_bins)
-                idx = bk[sel].astype(np.int64)
-                trials[f, k] += np.bincount(idx, minlength=n_bins)
-                errors[f, k] += np.bincount(idx, weights=err[sel], minlength=n_bins).astype(np.int64)
+                idx = bk[sel].astype(np.int64) + rep[sel]  # (repetition, bin), flattened
+                size = reps * n_bins
+                trials[f, k] += np.bincount(idx, minlength=size).reshape(reps, n_bins)
+                errors[f, k] += (
+                    np.bincount(idx, weights=err[sel], minlength=size).astype(np.int64).reshape(reps, n_bins)
+                )
         order = np.argsort(absd, axis=1, kind="stable")
         dep_e += np.take_along_axis(err, order, axis=1).sum(axis=0)
         dep_t += np.take_along_axis(valid, order, axis=1).sum(axis=0)
@@ -315,14 +321,14 @@ def swap_experiment(
     label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
     out = parallel.parallel_map(partial(_swap_on, xs), items, n_jobs=n_jobs, progress=label)
     F = len(filters)
-    trials = np.zeros((F, 2, len(sizes), n_bins), dtype=np.int64)
-    errors = np.zeros_like(trials)
+    rep_trials = np.zeros((F, 2, len(sizes), B, n_bins), dtype=np.int64)
+    rep_errors = np.zeros_like(rep_trials)
     dep_e = np.zeros((len(sizes), B), dtype=np.int64)
     dep_t = np.zeros_like(dep_e)
     n_pairs = 0
     for (_k, s), (tr, er, de, dt, npairs) in zip(tasks, out):
-        trials[:, :, s] += tr
-        errors[:, :, s] += er
+        rep_trials[:, :, s] += tr
+        rep_errors[:, :, s] += er
         dep_e[s] += de
         dep_t[s] += dt
         if s == 0:
@@ -336,13 +342,15 @@ def swap_experiment(
         kinds=("absolute", "relative"),
         abs_width=abs_width,
         rel_width=rel_width,
-        trials=trials,
-        errors=errors,
+        trials=rep_trials.sum(axis=3),
+        errors=rep_errors.sum(axis=3),
         dep_errors=dep_e,
         dep_trials=dep_t,
         n_pairs=n_pairs,
         collections=tuple(m.collection for m in matrices),
         seed=seed if isinstance(seed, (int, np.integer)) else None,
+        rep_trials=rep_trials,
+        rep_errors=rep_errors,
     )
 
 

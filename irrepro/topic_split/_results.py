@@ -6,13 +6,13 @@ and the summaries the book's chapter reports (:func:`bin_lower_edge`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from .._deprecation import _warn, renamed_attribute
-from ..errors import UnknownNameError
+from ..errors import InputError, UnknownNameError
 
 __all__ = [
     "FILTERS",
@@ -21,6 +21,7 @@ __all__ = [
     "growth_fit",
     "bin_lower_edge",
     "largest_projected_error",
+    "rate_se",
 ]
 
 
@@ -69,8 +70,11 @@ class SwapExperiment:
     "relative"), topic-set size ``sizes[s]`` and bin ``b`` (absolute: ``[b, b+1)`` x
     ``abs_width``; relative: ``[b, b+1)`` x ``rel_width`` of the smaller set-1 score).
     ``dep_errors[s, r]`` / ``dep_trials[s, r]``: errors and trials at position ``r`` when each
-    pair's B repetitions are sorted by absolute set-1 difference (Figure 8). A filter may be named
-    by its name until 0.2 (``"t p<=0.05"``, deprecated) in every method.
+    pair's B repetitions are sorted by absolute set-1 difference (Figure 8). ``rep_trials[f, k, s,
+    r, b]`` / ``rep_errors``: the same counts per repetition ``r`` (``trials`` is their sum): the
+    repetitions are independent draws, so they give the Monte Carlo error of every rate
+    (:meth:`pooled_counts`, :func:`rate_se`) and of every fit (:meth:`resampled`). A filter may be
+    named by its name until 0.2 (``"t p<=0.05"``, deprecated) in every method.
 
     Attributes
     ----------
@@ -98,6 +102,8 @@ class SwapExperiment:
         The matrices' collections.
     seed : int or None
         The seed, when it was an int.
+    rep_trials, rep_errors : numpy.ndarray or None
+        ``(filters, kinds, sizes, B, bins)`` counts per repetition (None when not kept).
 
     Notes
     -----
@@ -130,8 +136,86 @@ class SwapExperiment:
     n_pairs: int
     collections: tuple[str, ...]
     seed: object = None
+    rep_trials: np.ndarray | None = None
+    rep_errors: np.ndarray | None = None
 
     repetitions = renamed_attribute("repetitions", "B")
+
+    def _per_rep(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.rep_trials is None or self.rep_errors is None:
+            raise InputError("this result keeps no counts per repetition: rerun swap_experiment")
+        return self.rep_trials, self.rep_errors
+
+    def pooled_counts(self, filter: str, kind: str, bins: slice, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """Errors and trials per repetition, pooled over a range of bins at one topic-set size.
+
+        What :meth:`pooled_error` pools, one value per repetition (the repetitions are independent
+        draws of topic sets): the input of :func:`rate_se`.
+
+        Parameters
+        ----------
+        filter : str
+            One of ``filters``.
+        kind : {"relative", "absolute"}
+        bins : slice
+            The bins pooled (``slice(2, 6)``: 10-30% relative).
+        size : int
+            One of ``sizes``.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(errors, trials)``, each of length ``B``.
+
+        Examples
+        --------
+        >>> from irrepro import topic_split as ts
+        >>> from irrepro.data import simulate
+        >>> res = ts.swap_experiment([simulate.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
+        ...                          filters=["none"])
+        >>> e, t = res.pooled_counts("none", "relative", slice(2, 6), 5)
+        >>> len(t), float(e.sum() / t.sum()) == res.pooled_error("none", "relative", slice(2, 6), 5)
+        (4, True)
+        """
+        f, k = self._fk(filter, kind)
+        s = list(self.sizes).index(size)
+        tr, er = self._per_rep()
+        return er[f, k, s, :, bins].sum(axis=-1), tr[f, k, s, :, bins].sum(axis=-1)
+
+    def resampled(self, reps) -> SwapExperiment:
+        """The experiment made of the repetitions ``reps`` (indices into ``0..B-1``, repeats allowed).
+
+        A bootstrap over repetitions (``reps`` drawn with replacement) gives the Monte Carlo error
+        of anything computed from the counts, e.g. a fit's threshold bin (:func:`growth_fit`). The
+        counts of Figure 8 (``dep_errors``, by sorted position, not by repetition) are kept as they are.
+
+        Parameters
+        ----------
+        reps : array_like of int
+            The repetitions kept.
+
+        Returns
+        -------
+        SwapExperiment
+            With ``B = len(reps)``.
+
+        Examples
+        --------
+        >>> from irrepro import topic_split as ts
+        >>> from irrepro.data import simulate
+        >>> res = ts.swap_experiment([simulate.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
+        ...                          filters=["none"])
+        >>> bool((res.resampled(range(4)).trials == res.trials).all())
+        True
+        """
+        tr, er = self._per_rep()
+        reps = np.asarray(reps, dtype=np.int64).reshape(-1)
+        if reps.size == 0 or reps.min() < 0 or reps.max() >= self.B:
+            raise InputError(f"reps must be indices in 0..{self.B - 1}")
+        rt, re_ = tr[:, :, :, reps], er[:, :, :, reps]
+        return replace(
+            self, B=len(reps), trials=rt.sum(axis=3), errors=re_.sum(axis=3), rep_trials=rt, rep_errors=re_
+        )
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
         filter = _filter_name(filter, stacklevel=4)
@@ -466,3 +550,64 @@ def largest_projected_error(fit: GrowthFit) -> float:
     """
     p = fit.projected
     return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")
+
+
+def rate_se(*counts, signs=None) -> float:
+    """The Monte Carlo standard error of a pooled error rate, or of a sum or difference of them.
+
+    Each of ``counts`` is ``(errors, trials)`` per repetition (:meth:`SwapExperiment.pooled_counts`)
+    and gives the rate R = sum(errors) / sum(trials). The standard error of sum_i s_i R_i is the
+    linearisation (delta-method) estimate over the B independent repetitions: with u_r = sum_i s_i
+    (errors_ir - R_i trials_ir) / sum(trials_i), se^2 = B / (B - 1) sum_r u_r^2. The trials of one
+    repetition share its topic sets, so they are not independent: a binomial error over trials
+    would be too small; the repetitions are. Counts of different experiments drawn with the same
+    seed and years share their topic sets repetition by repetition (:func:`swap_experiment`), so a
+    difference of their rates is paired by repetition.
+
+    Parameters
+    ----------
+    *counts : tuple of numpy.ndarray
+        ``(errors, trials)`` per repetition, all of the same length B.
+    signs : sequence of float, optional
+        The weights s_i (default 1 for the first and -1 for the others: one rate, or a difference).
+
+    Returns
+    -------
+    float
+        The standard error; NaN without a trial or with fewer than two repetitions.
+
+    Notes
+    -----
+    Sanderson & Zobel (2005) repeat each split 50 times; the spread over those repetitions is the
+    Monte Carlo error of the rates their figures show.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.topic_split import rate_se
+    >>> e, t = np.array([1, 3, 2, 2]), np.array([10, 10, 10, 10])
+    >>> round(rate_se((e, t)), 4)          # rates 0.1, 0.3, 0.2, 0.2: sd 0.0816 / sqrt(4)
+    0.0408
+    >>> rate_se((e, t), (e, t))            # a rate minus itself
+    0.0
+    """
+    if not counts:
+        raise InputError("give at least one (errors, trials) pair")
+    signs = [1.0] + [-1.0] * (len(counts) - 1) if signs is None else list(signs)
+    if len(signs) != len(counts):
+        raise InputError(f"{len(signs)} signs for {len(counts)} rates")
+    B = len(np.asarray(counts[0][1]))
+    u = np.zeros(B)
+    for s, (e, t) in zip(signs, counts):
+        e, t = np.asarray(e, dtype=float), np.asarray(t, dtype=float)
+        if len(e) != B or len(t) != B:
+            raise InputError(
+                f"every rate needs {B} repetitions (errors and trials), got {len(e)} and {len(t)}"
+            )
+        tot = t.sum()
+        if tot == 0:
+            return float("nan")
+        u += s * (e - e.sum() / tot * t) / tot
+    if B < 2:
+        return float("nan")
+    return float(np.sqrt(B / (B - 1) * (u**2).sum()))
