@@ -30,6 +30,7 @@ Interpretations (the paper does not say):
 from __future__ import annotations
 
 from .._deprecation import moved_names
+from ._collections import CollectionPair, compare_collections
 from ._comparability import (
     binomial_interval,
     discriminative_power,
@@ -41,10 +42,8 @@ from ._comparability import (
     self_significance,
 )
 from ._partitions import (
-    CollectionPair,
     PartitionResult,
     SampledStandardizers,
-    compare_collections,
     default_partitions,
     partition_experiment,
     random_halves,

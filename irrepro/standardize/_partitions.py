@@ -17,12 +17,10 @@ from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_
 from ..significance.classical import two_sample_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
-from ._comparability import binomial_interval, drmse, self_significance
+from ._comparability import drmse
 from ._scores import _matrix, _z, factors, standardize
 
 __all__ = [
-    "CollectionPair",
-    "compare_collections",
     "default_partitions",
     "random_halves",
     "PartitionResult",
@@ -172,7 +170,7 @@ class PartitionResult:
 
         level = check_level(level)
         probs = [0.5 * (1 - level), 0.5 * (1 + level)]
-        out = {}
+        out: dict[str, float] = {}
         for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
             v = np.asarray(v, dtype=float)
             if v.size < 2:
@@ -489,105 +487,3 @@ def sampled_standardizers(
 
     taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)
     return SampledStandardizers(n_sampled, np.stack(taus))
-
-
-# --------------------------------------------------------------------------------------------
-# Two collections compared (section 5.2)
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CollectionPair:
-    """Two collections compared on the same systems (Tables 3-5 of Webber, Moffat & Zobel 2008).
-
-    Parameters
-    ----------
-    drmse : float
-        The observed dRMSE of the system means between the collections.
-    n_significant : int
-        Systems significantly different from themselves (:func:`self_significance`).
-    n_systems : int
-        Number of systems.
-    interval : tuple of float
-        The exact binomial interval of ``n_significant / n_systems``.
-    random : PartitionResult
-        The random-halves distribution over the pooled topics of both collections.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
-    >>> from irrepro.standardize import compare_collections
-    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
-    >>> round(c.drmse, 3), c.n_significant, c.n_systems, c.percentile
-    (0.593, 1, 5, 80.0)
-    """
-
-    drmse: float
-    n_significant: int
-    n_systems: int
-    interval: tuple[float, float]
-    random: PartitionResult
-
-    @property
-    def percentile(self) -> float:
-        """Percentile of the observed dRMSE among the random halves' dRMSE."""
-        return self.random.percentile_of(self.drmse)
-
-
-@renamed_arguments(n_partitions="B")
-def compare_collections(
-    scores_c,
-    scores_d,
-    B: int | None = None,
-    *,
-    seed: SeedLike,
-    alpha: float = 0.05,
-    n_jobs: int | None = None,
-    scale: str = "paper",
-) -> CollectionPair:
-    """Compare the same systems on collections C and D, observed and against random halves.
-
-    Section 5.2 of Webber, Moffat & Zobel (2008): the observed dRMSE and self-significance of C
-    against D, set against ``B`` random halves of the pooled topics (the seed rules of
-    :func:`partition_experiment`).
-
-    Parameters
-    ----------
-    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores on C and on D (the same systems).
-    B : int, optional
-        Number of random partitions; None: :func:`default_partitions` of ``scale``.
-    seed : int, numpy.random.Generator or SeedSequence
-        The random numbers' source.
-    alpha : float, default 0.05
-        The t-tests' significance level.
-    n_jobs : int, optional
-        Worker processes (:func:`irrepro.parallel.parallel_map`).
-    scale : {"paper", "quick"}
-        The size ``B=None`` stands for.
-
-    Returns
-    -------
-    CollectionPair
-        The observed values and the random-halves distribution.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
-    >>> from irrepro.standardize import compare_collections
-    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
-    >>> [round(v, 3) for v in c.interval]
-    [0.005, 0.716]
-    """
-    c, d = _matrix(scores_c), _matrix(scores_d)
-    sig = self_significance(c, d, alpha=alpha)
-    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
-    return CollectionPair(
-        float(drmse(c.mean(axis=1), d.mean(axis=1))),
-        int(sig.sum()),
-        len(sig),
-        binomial_interval(sig.sum(), len(sig)),
-        rand,
-    )

@@ -41,16 +41,8 @@ from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
-from ._results import (
-    FILTERS,
-    GrowthFit,
-    SwapExperiment,
-    _filter_name,
-    bin_lower_edge,
-    growth_fit,
-    largest_projected_error,
-    rate_se,
-)
+from ._fits import GrowthFit, bin_lower_edge, growth_fit, largest_projected_error
+from ._results import FILTERS, SwapExperiment, _filter_name, rate_se
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
