@@ -22,7 +22,9 @@ def test_sign_claims_are_bounds_the_rule_reads(P, entry):
     required': one sign per measure, judged as an ordering with our Monte Carlo error."""
     parts, se = "3.0 / 1.5", [0.5, 0.5]
     assert book.judge(P[entry].value, parts, kind="ordering", ours_se=se).status == book.REPLICATED
-    assert book.judge(P[entry].value, "-3.0 / -1.5", kind="ordering", ours_se=se).status == book.NOT_REPLICATED
+    assert (
+        book.judge(P[entry].value, "-3.0 / -1.5", kind="ordering", ours_se=se).status == book.NOT_REPLICATED
+    )
     assert book.judge(P[entry].value, "0.2 / 3.0", kind="ordering", ours_se=se).status == book.INCONCLUSIVE
 
 
