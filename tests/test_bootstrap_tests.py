@@ -3,6 +3,7 @@
 the truth is known (null data, known effects, known means)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -10,6 +11,7 @@ from irrepro import bootstrap_tests as bt
 from irrepro import measures
 from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
+from irrepro.errors import InputError
 
 
 def _t(v):
@@ -358,6 +360,20 @@ def test_measure_study_equals_individual_calls(small):
         and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
     )
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
+
+
+def test_measure_study_parts_are_the_whole_studys(small):
+    """Issue 23: a study of some parts (the tests and the swap method, for cheap replicates at other
+    seeds) gives exactly the whole study's numbers for those parts and leaves the others empty."""
+    mats = {"A": small, "G_A": (small, "gmean"), "B": small**2}
+    whole = bt.measure_study(mats, B=100, seed=41)
+    some = bt.measure_study(mats, B=100, seed=41, parts=("paired", "unpaired", "swap"))
+    for test in ("bootstrap", "unpaired-bootstrap"):
+        pd.testing.assert_frame_equal(some.table2(test), whole.table2(test))
+    pd.testing.assert_frame_equal(some.table3(), whole.table3())
+    assert some.stability == {} and some.rank_correlations == {}
+    with pytest.raises(InputError, match="parts"):
+        bt.measure_study(mats, B=100, seed=41, parts=("paired", "ranks"))
 
 
 def test_rounding_noise_is_no_difference():

@@ -195,6 +195,11 @@ class MeasureStudy:
         return self._square("se_boot")
 
 
+#: The parts of a :func:`measure_study`: the paired and unpaired tests (Sakai 2006, sections 3.1-3.2),
+#: the stability and swap methods (3.5) and the rank correlations between measures (4).
+PARTS = ("paired", "unpaired", "stability", "swap", "rank")
+
+
 def measure_study(
     matrices: dict,
     *,
@@ -203,6 +208,7 @@ def measure_study(
     fuzziness: Sequence[float] | None = None,
     n_jobs: int | None = None,
     progress: bool = False,
+    parts: Sequence[str] = PARTS,
 ) -> MeasureStudy:
     """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
 
@@ -227,6 +233,12 @@ def measure_study(
         Workers of the tests (:func:`irrepro.parallel.n_jobs`); the results do not depend on it.
     progress : bool
         Show a progress bar over the measures.
+    parts : sequence of str
+        Which parts to compute (default all): ``"paired"``, ``"unpaired"``,
+        ``"stability"``, ``"swap"``, ``"rank"``. A part left out is an empty dict in the study. The
+        samples are drawn as for the whole study, so every part computed is the whole study's (with
+        the same seed) - e.g. cheaper replicates at other seeds for Monte Carlo errors of the tests
+        and the swap method.
 
     Returns
     -------
@@ -236,7 +248,8 @@ def measure_study(
     Raises
     ------
     irrepro.InputError
-        The matrices differ in shape; a summary other than ``"mean"`` or ``"gmean"``.
+        The matrices differ in shape; a summary other than ``"mean"`` or ``"gmean"``; a part not
+        among those five.
 
     Notes
     -----
@@ -260,6 +273,9 @@ def measure_study(
     1      AP            0      6          0.000                 0.20
     2       Q            0      6          0.000                 0.16
     """
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise InputError(f"measure_study: parts {unknown} unknown; choose from {list(PARTS)}")
     items = {}
     for name, v in matrices.items():
         m, how = (v, "mean") if not isinstance(v, tuple) else v
@@ -278,13 +294,17 @@ def measure_study(
     for name, (m, how) in tqdm(items.items(), desc="measures", disable=not progress):
         if how == "callable":
             raise InputError("measure_study takes 'mean' or 'gmean' summaries")
-        paired[name] = paired_bootstrap_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)
-        unpaired[name] = unpaired_bootstrap_test(m, samples=su, summary=how, n_jobs=n_jobs)
-        stab[name] = stability(m, sp, summary=how, fuzziness=fuzziness)
-        swap[name] = swap_rates(m, sp, s2, summary=how)
+        if "paired" in parts:
+            paired[name] = paired_bootstrap_test(m, samples=sp, log=how == "gmean", n_jobs=n_jobs)
+        if "unpaired" in parts:
+            unpaired[name] = unpaired_bootstrap_test(m, samples=su, summary=how, n_jobs=n_jobs)
+        if "stability" in parts:
+            stab[name] = stability(m, sp, summary=how, fuzziness=fuzziness)
+        if "swap" in parts:
+            swap[name] = swap_rates(m, sp, s2, summary=how)
     names = tuple(items)
     rc = {}
-    for i, a in enumerate(names):
+    for i, a in enumerate(names if "rank" in parts else ()):
         for b in names[i + 1 :]:
             rc[(a, b)] = rank_correlation(
                 items[a][0], items[b][0], sp, summary_a=items[a][1], summary_b=items[b][1]
