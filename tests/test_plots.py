@@ -175,6 +175,17 @@ def test_power_by_delta_draws_the_rates_at_alpha():
     assert ax.get_ylim() == (0, 1)
 
 
+def test_power_at_a_single_delta_shows_its_monte_carlo_error_as_bars():
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    rows = [{"test": "t", "tails": 2, "alpha": 0.05, "delta": 0.05, "rate": 0.4, "se": 0.02}]
+    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    bars = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert len(bars) == 1 and not [c for c in ax.collections if isinstance(c, PolyCollection)]
+    (seg,) = bars[0].get_segments()
+    np.testing.assert_allclose(seg[:, 1], [0.4 - 1.959964 * 0.02, 0.4 + 1.959964 * 0.02], rtol=1e-5)
+
+
 def test_coverage_draws_coverage_and_the_other_corpus_per_method():
     t = pd.DataFrame(
         {"coverage": [0.9, 0.95], "se": [0.01, 0.02], "other corpus inside": [0.8, 0.83]},

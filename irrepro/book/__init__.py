@@ -45,6 +45,7 @@ from ._display import collections_table, data_banner, status_badge, status_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._rule import (
+    combine,
     INCONCLUSIVE,
     KINDS,
     NOT_COMPARABLE,
@@ -122,4 +123,5 @@ __all__ = [
     "with_error",
     "verdict_text",
     "STATUS_WORDS",
+    "combine",
 ]

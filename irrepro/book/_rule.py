@@ -30,6 +30,7 @@ __all__ = [
     "verdict",
     "judge",
     "judge_row",
+    "combine",
     "spread_notes",
 ]
 
@@ -126,6 +127,36 @@ def _combine(statuses: Sequence[str]) -> str:
     if REPLICATED in s and NOT_REPLICATED in s or PARTLY in s:
         return PARTLY
     return INCONCLUSIVE
+
+
+def combine(statuses: Sequence[str]) -> str:
+    """The status of a claim resting on several rows or parts, as the rule combines them.
+
+    Replicated when all comparable ones are, not replicated when all are not, partly when both
+    occur (or any is partly), inconclusive otherwise; not comparable when none is comparable.
+    Verdict words (:func:`verdict`) are read as the statuses they stand for.
+
+    Parameters
+    ----------
+    statuses : sequence of str
+        Statuses of :data:`STATUSES` or verdict words.
+
+    Returns
+    -------
+    str
+        One of :data:`STATUSES`.
+
+    Examples
+    --------
+    >>> from irrepro.book import combine
+    >>> combine(["replicated", "holds"]), combine(["replicated", "not replicated"]), combine(["inconclusive", "replicated"])
+    ('replicated', 'partly', 'inconclusive')
+    """
+    words = [str(x).strip().lower() for x in statuses]
+    unknown = [x for x in words if x not in _WORDS]
+    if unknown:
+        raise ValueError(f"{unknown}: statuses are {STATUSES} or verdict words {tuple(_VERDICTS)}")
+    return _combine([_WORDS[x] for x in words])
 
 
 def _per_part(x, k: int, name: str) -> np.ndarray:

@@ -119,7 +119,7 @@ def comparison_rows(
             if key in numbers and t in other_tests:
                 why = other_tests[t].format(B=value(numbers.get("resamples", 0)) or 0)
                 row["paper"] = None
-                row["note"] = f"context: {why}; their rate {float(value(numbers[key]) or "nan"):.4f}"
+                row["note"] = f"context: {why}; their rate {float(value(numbers[key]) or 'nan'):.4f}"
             elif key in numbers:
                 row["paper_n"] = int(value(numbers[f"trials.{kind}"]) or 0)
             rows.append(row)

@@ -173,7 +173,8 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
     """Power at alpha against the true difference, one line per test.
 
     Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
-    :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands) and the published power
+    :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands, or error bars where
+    a test has a single delta) and the published power
     (``theirs``: test, tails, delta, value) as open markers.
 
     Parameters
@@ -200,9 +201,12 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
         c, mk = TEST_STYLE.get(test, ("k", "."))
         g = g.sort_values("delta")
         ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
-        ax.fill_between(
-            g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0
-        )
+        if g["delta"].nunique() > 1:
+            ax.fill_between(
+                g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0
+            )
+        else:  # a single delta: a band has no width, so bars show +-1.96 se
+            ax.errorbar(g["delta"], g["rate"], yerr=Z95 * g["se"], fmt="none", capsize=3, lw=1, color=c)
         if theirs is not None:
             u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
             ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
