@@ -45,7 +45,6 @@ from ._display import collections_table, data_banner, status_badge, status_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._rule import (
-    combine,
     INCONCLUSIVE,
     KINDS,
     NOT_COMPARABLE,
@@ -55,6 +54,7 @@ from ._rule import (
     STATUSES,
     Judgement,
     Margins,
+    combine,
     judge,
     judge_row,
     margins,
