@@ -77,8 +77,8 @@ def comparison_rows(
     --------
     >>> import numpy as np
     >>> from irrepro import known_truth as kt
-    >>> rej = np.zeros((len(kt.TESTS), 40)); rej[:, :2] = 0.01             # 2 of 40 trials reject
-    >>> r = kt.PValues(kt.TESTS, 1 - rej, 1 - rej, np.repeat(np.arange(4), 10), 0.0, 25, 100)
+    >>> p = np.ones((len(kt.TESTS), 40)); p[:, :2] = 0.01                  # 2 of 40 trials reject
+    >>> r = kt.PValues(kt.TESTS, p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
     >>> numbers = {"trials.type1": 1000, "type1.ap.25.t2.a0.05": 0.05}
     >>> row = kt.comparison_rows({("AP", 25): r}, numbers)[0]
     >>> row["quantity"], row["kind"], row["ours"], row["paper_n"]
