@@ -96,7 +96,7 @@ _BADGES = {
 }
 
 
-def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
+def status_badge(status: str, reason: str = "", note: int | None = None, *, word: bool = True) -> str:
     """The HTML badge of a status (symbol and word, coloured).
 
     The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
@@ -110,6 +110,9 @@ def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
         The hover text.
     note : int or None
         The number of the reason's footnote.
+    word : bool
+        Print the status's word in the badge (False: the symbol only, for a sentence that says the
+        word beside it).
 
     Returns
     -------
@@ -130,7 +133,7 @@ def status_badge(status: str, reason: str = "", note: int | None = None) -> str:
         f'<span class="irrepro-status" data-status="{status}" title="{html.escape(reason)}" '
         f'style="display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.7em;'
         f'font-size:.85em;line-height:1.5;color:{fg};background:{bg};border:{width} {style} {border}">'
-        f'<span aria-hidden="true">{sym}</span> {status}</span>'
+        f'<span aria-hidden="true">{sym}</span>{" " + status if word else ""}</span>'
     )
     if note is not None:
         badge += f'<sup class="irrepro-note-ref">{note}</sup>'

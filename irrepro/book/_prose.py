@@ -62,7 +62,7 @@ def verdict_text(comparison: Comparison, *, on: str = "") -> _HTML:
         items.append(
             f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
             f'data-quantity="{html.escape(str(r["quantity"]))}">'
-            f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st)} "
+            f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
             + (f" on our data ({html.escape(where)})" if where else " on our data")
             + f" - {html.escape(str(r['reason']))}"
