@@ -420,7 +420,7 @@ def test_chapters_open_with_the_reference_doi_and_the_scorecards_label(server, b
         link = header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link")
         assert link.is_displayed() and link.get_attribute("href").endswith("/book/rule.html"), page
     _load(browser, link.get_attribute("href"))
-    assert "How a row is judged" in browser.find_element(By.TAG_NAME, "h1").text
+    assert "How a row is judged" in browser.find_element(By.CSS_SELECTOR, "article h1").text
 
 
 def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, browser):
