@@ -207,6 +207,21 @@ def test_permutation_test_urbano_converges_to_the_exact_randomization_test(discr
     _within_mc(float(p.two_tailed), exact["two-sided"], B)
 
 
+def test_permutation_test_urbano_counts_ties_with_the_observed_mean():
+    """P@10-like scores whose differences are all +-0.1: every flip's mean is a multiple of
+    0.02, a fifth of them tie with the observed one (up to rounding: e - b is not exactly 0.1), and
+    the exact p-values are the binomial sign test's: 14 wins of 20."""
+    rng = np.random.default_rng(16)
+    b = rng.integers(1, 9, 20) / 10
+    e = (b * 10 + np.r_[np.ones(14), -np.ones(6)]) / 10
+    d = e - b
+    assert np.ptp(np.abs(d)) > 0  # not exactly equal in floating point
+    B = 40_000
+    p = sg.permutation_test_urbano(b, e, B=B, seed=17)
+    _within_mc(float(p.one_tailed), stats.binomtest(14, 20, alternative="greater").pvalue, B)
+    _within_mc(float(p.two_tailed), stats.binomtest(14, 20).pvalue, B)
+
+
 @pytest.mark.parametrize("fn", [sg.bootstrap_test_urbano, sg.permutation_test_urbano])
 def test_resampling_tests_are_reproducible_and_do_not_depend_on_the_workers(fn):
     rng = np.random.default_rng(14)
