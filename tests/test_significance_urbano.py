@@ -134,7 +134,9 @@ def test_sign_test_urbano_is_rs_binom_test_on_differences_beyond_min_d():
         d = e[i] - b[i]
         pos, m = int((d > 0.01).sum()), int((np.abs(d) > 0.01).sum())
         assert p.two_tailed[i] == pytest.approx(stats.binomtest(pos, m).pvalue, rel=1e-12)
-        assert p.one_tailed[i] == pytest.approx(stats.binomtest(pos, m, alternative="greater").pvalue, rel=1e-12)
+        assert p.one_tailed[i] == pytest.approx(
+            stats.binomtest(pos, m, alternative="greater").pvalue, rel=1e-12
+        )
 
 
 def test_sign_test_urbano_all_ties_gives_nan_and_min_d_zero_is_the_usual_sign_test():
@@ -152,7 +154,9 @@ def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
     rng = np.random.default_rng(7)
     b, e = rng.uniform(0, 1, (2, 20, 30))
     p = sg.urbano_tests(b, e, tests="t")["t"]
-    np.testing.assert_allclose(p.one_tailed, stats.ttest_rel(b, e, axis=1, alternative="less").pvalue, rtol=1e-10)
+    np.testing.assert_allclose(
+        p.one_tailed, stats.ttest_rel(b, e, axis=1, alternative="less").pvalue, rtol=1e-10
+    )
     np.testing.assert_allclose(p.two_tailed, stats.ttest_rel(b, e, axis=1).pvalue, rtol=1e-10)
     w = sg.urbano_tests(b, e, tests=["wilcoxon"])["wilcoxon"]
     np.testing.assert_array_equal(w.one_tailed, sg.wilcoxon_r(b, e, "less"))
