@@ -21,6 +21,11 @@ paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16); the p
 - :func:`tukey_hsd` - randomised Tukey HSD (Carterette 2012; Sakai 2018): family-wise p-values
   from the max statistic over all the pairs tested, per permutation of the scores within topics
   (:func:`tukey_hsd_pvalues`: the same for many score matrices at once, e.g. simulated families);
+- :func:`urbano_tests` - the five tests as Urbano, Lima & Hanjalic (2019) ran them, each
+  one- and two-tailed (:class:`TailedPValues`), on many pairs at once: the t-test,
+  :func:`wilcoxon_r` (R's ``wilcox.test``), :func:`sign_test_urbano` (ties within 0.01),
+  :func:`bootstrap_test_urbano` and :func:`permutation_test_urbano` (their C++ estimators)
+  (:mod:`~irrepro.significance.urbano`);
 - :func:`effect_sizes` - the difference, Cohen's d_z or Sakai's ES_E (residual variance of the
   two-way design, :func:`residual_variance`) of every pair, with BCa bootstrap intervals
   (:class:`EffectSizes`); :func:`win_tie_loss` - topics won, tied and lost per pair;
@@ -40,7 +45,8 @@ the tests' and corrections' names), :mod:`~irrepro.significance.classical` (t, W
 :mod:`~irrepro.significance._samples` (bootstrap samples, pairs, summaries),
 :mod:`~irrepro.significance.randomization` (permutation test,
 Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
-:mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss) and
+:mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss),
+:mod:`~irrepro.significance.urbano` (the tests as Urbano et al. 2019 ran them) and
 :mod:`~irrepro.significance.table` (the table) and :mod:`~irrepro.significance.comparison` (:func:`compare`,
 which builds it).
 """
@@ -59,7 +65,9 @@ _LAZY = {
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
     "two_sample_t_pvalues": "classical",
     "BootstrapResult": "bootstrap", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
-    "bootstrap_shift_test": "bootstrap",
+    "bootstrap_shift_test": "bootstrap", "TailedPValues": "urbano", "wilcoxon_r": "urbano",
+    "sign_test_urbano": "urbano", "bootstrap_test_urbano": "urbano", "permutation_test_urbano": "urbano",
+    "urbano_tests": "urbano",
 }  # fmt: skip
 
 
@@ -92,6 +100,12 @@ __all__ = [
     "permutation_test",
     "tukey_hsd",
     "tukey_hsd_pvalues",
+    "TailedPValues",
+    "wilcoxon_r",
+    "sign_test_urbano",
+    "bootstrap_test_urbano",
+    "permutation_test_urbano",
+    "urbano_tests",
     "EFFECTS",
     "EffectSizes",
     "effect_sizes",

@@ -1,0 +1,420 @@
+"""The five paired tests as Urbano, Lima & Hanjalic (SIGIR 2019, section 2) ran them, from their
+public R code (``R/ir_tests.R``, ``R/test.cpp`` of julian-urbano/sigir2019-statistical): the paired
+t-test, Wilcoxon's signed-rank test as R's ``wilcox.test`` computes it (:func:`wilcoxon_r`), their
+sign test with differences within ``min_d`` as ties (:func:`sign_test_urbano`), and their
+bootstrap and permutation tests of the mean difference (:func:`bootstrap_test_urbano`,
+:func:`permutation_test_urbano`); :func:`urbano_tests` runs all five on many pairs at once.
+
+Their convention: ``b`` the baseline's scores, ``e`` the experimental system's, each test giving
+two p-values, one-tailed ("the experimental system is better", e > b) and two-tailed
+(:class:`TailedPValues`). Every function takes rows ``(..., n)`` of many pairs at once (the last
+axis the topics), so a simulation tests all its trials in one call.
+
+How these relate to the package's other tests (``tests/test_significance_urbano.py`` checks each):
+the t-test is :func:`~irrepro.significance.paired_t_pvalues`; :func:`wilcoxon_r` differs from
+scipy's ``wilcoxon`` (and :func:`~irrepro.significance.wilcoxon_pvalues`) in switching to the
+normal approximation, *with* continuity correction, at n >= 50 or with any tie or zero (scipy: n >
+50, no correction); the sign test with ``min_d=0`` is :func:`~irrepro.significance.sign_test_pvalues`;
+the bootstrap test is the bootstrap-shift test (:func:`~irrepro.significance.bootstrap_shift_test`)
+and the permutation test the randomization test (:func:`~irrepro.significance.permutation_test`):
+the same ideal p-values, estimated here as their C++ code does - fresh draws for every pair, the
+bootstrap replicates centred at their own mean, no +1 in the counts.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import special, stats
+
+from .. import parallel
+from ..errors import InputError
+from ..parallel import SeedLike
+from .classical import _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
+
+__all__ = [
+    "TailedPValues",
+    "wilcoxon_r",
+    "sign_test_urbano",
+    "bootstrap_test_urbano",
+    "permutation_test_urbano",
+    "urbano_tests",
+]
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+#: Pairs (rows) per task of the resampling tests: block ``k`` draws from child ``k`` of the seed,
+#: so the p-values do not depend on the number of workers.
+_ROWS = 64
+#: Draws (rows x resamples x topics) made at once within a task (memory, about 32 MB of floats).
+_DRAWS = 4_000_000
+#: A permuted mean this close to the observed one (times the pair's largest absolute score) is a
+#: tie, counted as at least as extreme (their C++ compares floats exactly, so a tie counts or not
+#: by the order of the summation; a tie is frequent with discrete measures such as P@10).
+_NOISE = 1e-9
+
+
+class TailedPValues(NamedTuple):
+    """The two p-values of each of Urbano et al.'s tests, as their R functions return them.
+
+    Attributes
+    ----------
+    one_tailed : numpy.ndarray
+        The p-values of H1 "the experimental system is better" (mean of e - b > 0).
+    two_tailed : numpy.ndarray
+        The two-tailed p-values.
+    """
+
+    one_tailed: np.ndarray
+    two_tailed: np.ndarray
+
+
+def _pair(b, e) -> tuple[np.ndarray, np.ndarray]:
+    b, e = np.asarray(b, dtype=np.float64), np.asarray(e, dtype=np.float64)
+    if b.shape != e.shape or b.ndim == 0:
+        raise InputError(
+            f"b and e must be arrays of the same shape (..., topics), got {b.shape} and {e.shape}"
+        )
+    if b.shape[-1] < 2:
+        raise InputError(f"need at least 2 topics per pair, got {b.shape[-1]}")
+    if not (np.isfinite(b).all() and np.isfinite(e).all()):
+        raise InputError("scores must be finite numbers: b or e holds NaN or an infinity")
+    return b, e
+
+
+def _check_alternative(alternative: str) -> str:
+    if alternative not in ALTERNATIVES:
+        raise InputError(f"alternative must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
+    return alternative
+
+
+def wilcoxon_r(x, y, alternative: str = "two-sided") -> np.ndarray:
+    """Wilcoxon's signed-rank test as R's ``wilcox.test(x, y, paired = TRUE)`` computes it.
+
+    R's rule (``stats:::wilcox.test.default``, exact = NULL, correct = TRUE): d = x - y; zero
+    differences are dropped and the non-zero ``|d|`` ranked (ties: average ranks); V is the sum of the
+    ranks of the positive d. With n < 50 non-zero differences and no tie and no zero the p-value is
+    exact (the distribution of ``psignrank``); otherwise it is the normal approximation with the
+    ties correction of the variance, n (n + 1) (2n + 1) / 24 - sum(t^3 - t) / 48, and the
+    continuity correction (0.5 towards the mean). Urbano, Lima & Hanjalic (2019, section 2) run it
+    as ``wilcox.test(b, e, paired = TRUE)``: their one-tailed p is ``alternative="less"``.
+
+    It differs from ``scipy.stats.wilcoxon`` (defaults) in three ways: scipy is exact up to n = 50
+    (R below 50), takes no continuity correction, and with ties or zeros and n <= 13 enumerates
+    the sign flips; with ``method="exact"`` (n < 50, no ties, no zeros) or ``method="approx",
+    correction=True`` scipy gives R's p-values.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Paired scores ``(..., n)``, the last axis the topics (R's x and y).
+    alternative : {"two-sided", "greater", "less"}
+        H1 on the location of x - y, as R's ``alternative``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The p-values, of shape ``x.shape[:-1]`` (NaN where every difference is zero).
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
+    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
+    >>> float(sg.wilcoxon_r(b, e)), float(sg.wilcoxon_r(b, e, "less"))  # exact, as scipy's method="exact"
+    (0.21875, 0.109375)
+    """
+    x, y = _pair(x, y)
+    alternative = _check_alternative(alternative)
+    d = (x - y).reshape(-1, x.shape[-1])
+    a = np.where(d == 0, -1.0, np.abs(d))  # zeros rank first, then are left out
+    zeros = (d == 0).sum(axis=1)
+    m = d.shape[1] - zeros  # R's n: the non-zero differences
+    lo = stats.rankdata(a, method="min", axis=1)
+    hi = stats.rankdata(a, method="max", axis=1)
+    rank = (lo + hi) / 2 - zeros[:, None]  # average rank among the non-zero |d|
+    V = np.where(d > 0, rank, 0.0).sum(axis=1)
+    t = hi - lo + 1  # size of each |d|'s tie group
+    ties = np.where(d != 0, t * t - 1, 0.0).sum(axis=1)  # sum over groups of t^3 - t
+    p = np.full(d.shape[0], np.nan)
+
+    exact = (m < 50) & (zeros == 0) & (ties == 0)
+    if exact.any():  # R's exact test never has zeros, so n is the full length here
+        n = d.shape[1]
+        c = _signed_rank_counts(n) / float(2**n)
+        cdf, sf = np.cumsum(c), np.cumsum(c[::-1])[::-1]  # P(V' <= v), P(V' >= v)
+        v = V[exact].astype(np.int64)
+        if alternative == "less":
+            p[exact] = cdf[v]
+        elif alternative == "greater":
+            p[exact] = sf[v]
+        else:
+            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 4, sf[v], cdf[v]), 1.0)
+
+    approx = ~exact & (m > 0)
+    if approx.any():
+        mm = m[approx].astype(np.float64)
+        z = V[approx] - mm * (mm + 1) / 4
+        sigma = np.sqrt(mm * (mm + 1) * (2 * mm + 1) / 24 - ties[approx] / 48)
+        corr = {"two-sided": np.sign(z) * 0.5, "greater": 0.5, "less": -0.5}[alternative]
+        z = (z - corr) / sigma
+        if alternative == "less":
+            p[approx] = special.ndtr(z)
+        elif alternative == "greater":
+            p[approx] = special.ndtr(-z)
+        else:
+            p[approx] = 2 * np.minimum(special.ndtr(z), special.ndtr(-z))
+    return p.reshape(x.shape[:-1])
+
+
+def sign_test_urbano(b, e, min_d: float = 0.01) -> TailedPValues:
+    """Urbano et al.'s sign test: differences within ``min_d`` are ties, dropped; exact binomial.
+
+    As their ``test_sign`` (``R/ir_tests.R``): of the n topics, ``pos`` have e - b > min_d and
+    ``eq`` have ``|e - b| <= min_d``; the test is R's ``binom.test(pos, n - eq)`` with p = 1/2, one-tailed
+    ``"greater"`` and two-tailed (R's rule: the probabilities of the outcomes no more likely than the
+    observed one, within a relative 1e-7, which for p = 1/2 is twice the smaller tail, capped at 1 -
+    ``scipy.stats.binomtest``'s rule too). NaN where every difference is a tie (their NA).
+    With ``min_d=0`` it is the usual sign test, :func:`~irrepro.significance.sign_test_pvalues`
+    (Urbano, Lima & Hanjalic 2019, section 2).
+
+    Parameters
+    ----------
+    b, e : array_like
+        Baseline and experimental scores ``(..., n)``, the last axis the topics.
+    min_d : float
+        Differences with ``|e - b| <= min_d`` are ties (their default 0.01).
+
+    Returns
+    -------
+    TailedPValues
+        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
+    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
+    >>> [float(p) for p in sg.sign_test_urbano(b, e)]  # 4 of 5 better by more than 0.01, 1 tie
+    [0.1875, 0.375]
+    """
+    b, e = _pair(b, e)
+    if not (np.isfinite(min_d) and min_d >= 0):
+        raise InputError(f"min_d must be a number >= 0, got {min_d!r}")
+    d = e - b
+    pos = (d > min_d).sum(axis=-1)
+    m = d.shape[-1] - (np.abs(d) <= min_d).sum(axis=-1)
+    two = sign_test_pvalues(np.where(np.abs(d) <= min_d, 0.0, d))  # ties as zeros: dropped
+    with np.errstate(invalid="ignore"):
+        one = np.where(m == 0, np.nan, stats.binom.sf(pos - 1, m, 0.5))
+    return TailedPValues(one, two)
+
+
+def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
+    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b."""
+    b, e = _pair(b, e)
+    B = parallel.check_int(B, "B", minimum=1)
+    if seed is None:
+        raise InputError("pass seed (an int or a numpy Generator): the resampling tests are random")
+    shape, n = b.shape[:-1], b.shape[-1]
+    d = (e - b).reshape(-1, n)
+    scale = np.maximum(np.abs(b), np.abs(e)).reshape(-1, n).max(axis=1)
+    blocks = [slice(a, min(a + _ROWS, len(d))) for a in range(0, len(d), _ROWS)]
+    rngs = parallel.spawn(seed, len(blocks))
+
+    def run(k: int):
+        x, rng = d[blocks[k]], rngs[k]
+        obs = x.mean(axis=1)
+        r = len(x)
+        step = max(1, _DRAWS // (r * n))
+        reps = np.empty((r, B))
+        for a in range(0, B, step):
+            c = min(step, B - a)
+            if kind == "bootstrap":  # means of n differences drawn with replacement
+                idx = rng.integers(0, n, size=(r, c, n))
+                reps[:, a : a + c] = np.take_along_axis(x[:, None, :], idx, axis=2).mean(axis=2)
+            else:  # means under random sign flips: sum(d) - 2 sum of the flipped ones
+                flip = rng.integers(0, 2, size=(r, c, n), dtype=np.int8)
+                reps[:, a : a + c] = (x.sum(axis=1)[:, None] - 2 * np.einsum("rcn,rn->rc", flip, x)) / n
+        if kind == "bootstrap":  # centred at the replicates' own mean, compared exactly
+            reps -= reps.mean(axis=1, keepdims=True)
+            tol = np.zeros((r, 1))
+        else:
+            tol = _NOISE * scale[blocks[k], None]
+        p1 = np.count_nonzero(reps >= obs[:, None] - tol, axis=1) / B
+        p2 = np.count_nonzero(np.abs(reps) >= np.abs(obs)[:, None] - tol, axis=1) / B
+        return p1, p2
+
+    parts = parallel.parallel_map(run, range(len(blocks)), n_jobs=n_jobs)
+    p1, p2 = (np.concatenate(a).reshape(shape) for a in zip(*parts))
+    return TailedPValues(p1, p2)
+
+
+def bootstrap_test_urbano(
+    b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
+) -> TailedPValues:
+    """Urbano et al.'s bootstrap test of the mean difference, every pair at once.
+
+    As their ``testCpp_bootstrap`` (``R/test.cpp``): d = e - b; B means of n differences drawn
+    with replacement, centred at their own mean (the null made true); p = the share of centred
+    replicates >= mean(d) (one-tailed) and with absolute value >= ``|mean(d)|`` (two-tailed), with no
+    +1. Its ideal (B -> infinity) p-value is that of the bootstrap-shift test
+    (:func:`~irrepro.significance.bootstrap_shift_test`, which centres at mean(d) instead); its
+    Monte Carlo standard error is sqrt(p (1 - p) / B). Each pair draws its own resamples (their
+    code draws anew at every call); pairs are taken in blocks of 64, block k drawing from child k
+    of ``seed``, so the result does not depend on ``n_jobs`` (Urbano, Lima & Hanjalic 2019,
+    section 2).
+
+    Parameters
+    ----------
+    b, e : array_like
+        Baseline and experimental scores ``(..., n)``, the last axis the topics.
+    B : int
+        Bootstrap resamples per pair (their default 1e5; 1e6 in their README's example).
+    seed : SeedLike
+        An int, a SeedSequence or a numpy Generator.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    TailedPValues
+        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
+    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
+    >>> p = sg.bootstrap_test_urbano(b, e, B=10_000, seed=1)
+    >>> bool(p.one_tailed < p.two_tailed < 0.3)
+    True
+    """
+    return _resample("bootstrap", b, e, B, seed, n_jobs)
+
+
+def permutation_test_urbano(
+    b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
+) -> TailedPValues:
+    """Urbano et al.'s permutation (randomization) test of the mean difference, every pair at once.
+
+    As their ``testCpp_permutation`` (``R/test.cpp``): d = e - b; B random sign flips of the
+    differences (each topic's two scores swapped with probability 1/2); p = the share of permuted
+    means >= mean(d) (one-tailed) and with absolute value >= ``|mean(d)|`` (two-tailed), with no +1.
+    A permuted mean within rounding noise (1e-9 times the pair's largest absolute score) of the
+    observed one counts as a tie, i.e. as extreme. Its ideal p-values are those of the exact
+    randomization test (:func:`~irrepro.significance.permutation_test`: the sign-flip
+    distribution is symmetric, so ``P(|mean| >= |obs|)`` is twice the smaller tail). Each pair draws
+    its own flips, in blocks of 64 pairs from the children of ``seed``, so the result does not
+    depend on ``n_jobs`` (Urbano, Lima & Hanjalic 2019, section 2).
+
+    Parameters
+    ----------
+    b, e : array_like
+        Baseline and experimental scores ``(..., n)``, the last axis the topics.
+    B : int
+        Random sign flips per pair (their default 1e5).
+    seed : SeedLike
+        An int, a SeedSequence or a numpy Generator.
+    n_jobs : int, optional
+        Workers; the results do not depend on it.
+
+    Returns
+    -------
+    TailedPValues
+        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
+    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
+    >>> p = sg.permutation_test_urbano(b, e, B=10_000, seed=1)
+    >>> bool(p.one_tailed < p.two_tailed < 0.3)
+    True
+    """
+    return _resample("permutation", b, e, B, seed, n_jobs)
+
+
+#: The tests of :func:`urbano_tests`, by the name of their R functions (``test_t`` etc.).
+URBANO_TESTS = ("t", "wilcoxon", "sign", "bootstrap", "permutation")
+
+
+def urbano_tests(
+    b,
+    e,
+    *,
+    tests=URBANO_TESTS,
+    B: int = 100_000,
+    seed: SeedLike = None,
+    min_d: float = 0.01,
+    n_jobs: int | None = None,
+) -> dict[str, TailedPValues]:
+    """All of Urbano et al.'s five tests of many pairs at once, as their R functions.
+
+    ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``:
+    :func:`wilcoxon_r` (``b``, ``e``), one-tailed ``"less"``; ``test_sign``:
+    :func:`sign_test_urbano`; ``test_bootstrap`` and ``test_permutation``:
+    :func:`bootstrap_test_urbano` and :func:`permutation_test_urbano` with ``B`` and ``seed``
+    (the permutation test from child 1 of the seed, the bootstrap from child 0). Every one-tailed
+    p-value is of H1 "e is better" (Urbano, Lima & Hanjalic 2019, section 2).
+
+    Parameters
+    ----------
+    b, e : array_like
+        Baseline and experimental scores ``(..., n)``, the last axis the topics.
+    tests : sequence of str
+        Which of ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap"``, ``"permutation"``.
+    B : int
+        Resamples of the bootstrap and permutation tests.
+    seed : SeedLike
+        Seed of the resampling tests (needed only for them).
+    min_d : float
+        The sign test's tie threshold.
+    n_jobs : int, optional
+        Workers of the resampling tests; the results do not depend on it.
+
+    Returns
+    -------
+    dict of str to TailedPValues
+        Test name -> its p-values, in the order of ``tests``.
+
+    Examples
+    --------
+    >>> from irrepro import significance as sg
+    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
+    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
+    >>> p = sg.urbano_tests(b, e, tests=("t", "wilcoxon", "sign"))
+    >>> {k: round(float(v.two_tailed), 4) for k, v in p.items()}
+    {'t': 0.3037, 'wilcoxon': 0.2188, 'sign': 0.375}
+    """
+    tests = (tests,) if isinstance(tests, str) else tuple(tests)
+    unknown = [t for t in tests if t not in URBANO_TESTS]
+    if unknown:
+        raise InputError(
+            f"tests must be among {', '.join(URBANO_TESTS)}, not {', '.join(map(repr, unknown))}"
+        )
+    b, e = _pair(b, e)
+    out: dict[str, TailedPValues] = {}
+    seeds = None
+    for name in tests:
+        if name == "t":
+            d = e - b
+            n = d.shape[-1]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = d.mean(axis=-1) / np.sqrt(d.var(axis=-1, ddof=1) / n)
+            out[name] = TailedPValues(special.stdtr(n - 1, -t), paired_t_pvalues(d))
+        elif name == "wilcoxon":
+            out[name] = TailedPValues(wilcoxon_r(b, e, "less"), wilcoxon_r(b, e))
+        elif name == "sign":
+            out[name] = sign_test_urbano(b, e, min_d)
+        else:
+            if seeds is None:
+                if seed is None:
+                    raise InputError(
+                        "pass seed (an int or a numpy Generator) for the bootstrap and permutation tests"
+                    )
+                seeds = parallel.as_seed_sequence(seed).spawn(2)
+            fn = bootstrap_test_urbano if name == "bootstrap" else permutation_test_urbano
+            out[name] = fn(b, e, B, seed=seeds[int(name == "permutation")], n_jobs=n_jobs)
+    return out
