@@ -18,7 +18,7 @@ from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
-from ..simulation import CollectionModel
+from ..simulation import CollectionModel, fit_copula
 from ._pvalues import ALPHAS, PValues
 
 __all__ = ["URBANO_NULLS", "UrbanoPValues", "trials_for_se", "urbano_experiment"]
@@ -31,13 +31,15 @@ _TOP = 0.25
 #: Experimental candidates per baseline: the systems closest in mean to the baseline's + delta.
 _NEIGHBOURS = 10
 _MLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: Copulas fitted per process task.
+_CHUNK = 100
 
 
 def trials_for_se(se: float, rate: float = 0.05) -> int:
     """Trials that give a rate its binomial Monte Carlo standard error ``se`` or less.
 
     ``ceil(rate (1 - rate) / se^2)``: with a new pair of systems and topic set every trial, the
-    trials are independent and the binomial error is the error (:meth:`UrbanoPValues.se` checks
+    trials are independent and the binomial error is the error (``UrbanoPValues.se`` checks
     the clustered one).
 
     Parameters
@@ -70,7 +72,8 @@ def trials_for_se(se: float, rate: float = 0.05) -> int:
 class UrbanoPValues(PValues):
     """p-values of Urbano et al.'s tests on every trial of one configuration (:func:`urbano_experiment`).
 
-    A :class:`PValues` whose tests are :data:`irrepro.significance.urbano.URBANO_TESTS`, rejected
+    A :class:`PValues` whose tests are ``irrepro.significance.urbano.URBANO_TESTS`` (t, wilcoxon,
+    sign, bootstrap, permutation), rejected
     as their ``ecdf(p)(alpha)`` counts them (p <= alpha for every test, the resampling ones
     included), with the observed mean differences for their type III errors.
 
@@ -151,7 +154,7 @@ class UrbanoPValues(PValues):
         Parameters
         ----------
         alphas : sequence of float, optional
-            Significance levels; None: :attr:`alphas`.
+            Significance levels; None: the ``alphas`` attribute.
         tails : sequence of int
             1 and / or 2.
 
@@ -203,6 +206,48 @@ def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
         if moved:
             out[int(i)] = moved
     return out
+
+
+def _fit_pairs(task):
+    """The copulas of the pairs ``keys`` of one model, as :meth:`CollectionModel.copula` fits them
+    (a process task: the model's scores, seed and method travel, not the model)."""
+    scores, seed, method, keys = task
+    return [
+        fit_copula(
+            scores[i],
+            scores[j],
+            seed=np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, i, j)),
+            method=method,
+        )
+        for i, j in keys
+    ]
+
+
+def _fit_copulas(models, keys, n_jobs) -> None:
+    """Fit the copulas of the (collection, i, j) ``keys`` not cached yet (on processes) and cache them."""
+    todo = sorted(k for k in keys if (k[1], k[2]) not in models[k[0]]._copulas)
+    if parallel.n_jobs(n_jobs) == 1 or len(todo) <= _CHUNK:
+        for c, i, j in todo:
+            models[c].copula(i, j)
+        return
+    tasks = []
+    for c, m in enumerate(models):
+        ij = [(i, j) for cc, i, j in todo if cc == c]
+        tasks += [
+            (c, (m.scores, m.seed, m.copula_method, ij[a : a + _CHUNK])) for a in range(0, len(ij), _CHUNK)
+        ]
+    fitted = parallel.parallel_map(_fit_pairs, [t for _, t in tasks], n_jobs=n_jobs, processes=True)
+    for (c, (*_, ij)), cops in zip(tasks, fitted):
+        for key, cop in zip(ij, cops):
+            models[c]._copulas.setdefault(key, cop)
+
+
+def _test_batch(task):
+    """Their tests of one batch of simulated trials (a process task): (two, one, d)."""
+    b, e, g_test, tests, B, min_d = task
+    p = urbano_tests(b, e, tests=tests, B=B, seed=g_test, min_d=min_d, n_jobs=1)
+    two = np.array([p[t].two_tailed for t in tests])
+    return two, np.array([p[t].one_tailed for t in tests]), (e - b).mean(axis=1)
 
 
 def _simulate(model: CollectionModel, i: int, j: int, e_margin, u1, w):
@@ -261,7 +306,7 @@ def urbano_experiment(
     delta : float
         The true difference of expected scores, >= 0 (0: type I error).
     tests : sequence of str
-        Among :data:`irrepro.significance.urbano.URBANO_TESTS`.
+        Among ``irrepro.significance.urbano.URBANO_TESTS`` (t, wilcoxon, sign, bootstrap, permutation).
     B : int
         Resamples of the bootstrap and permutation tests (theirs: 1e6).
     seed : SeedLike
@@ -332,40 +377,42 @@ def urbano_experiment(
     base = [sorted(c) for c in cands]
     width = max(len(m.margins) for m in models)
     bounds = [(a, min(a + batch, trials)) for a in range(0, trials, batch)]
-    seeds = parallel.as_seed_sequence(seed).spawn(len(bounds))
-
-    def run(k):
-        g_draw, g_u, g_test = parallel.spawn(seeds[k], 3)
-        m = bounds[k][1] - bounds[k][0]
-        u1, w = g_u.random((m, n_topics)), g_u.random((m, n_topics))
-        b, e = np.empty((m, n_topics)), np.empty((m, n_topics))
-        pair = np.empty(m, dtype=np.int64)
-        for r, c in enumerate(g_draw.choice(len(models), size=m, p=prob)):
+    seeds = [parallel.spawn(s, 3) for s in parallel.as_seed_sequence(seed).spawn(len(bounds))]
+    drawn = []  # (collection, baseline, experimental, its margin) of every trial, batch by batch
+    for (a, z), (g_draw, _, _) in zip(bounds, seeds):
+        for c in g_draw.choice(len(models), size=z - a, p=prob):
             i = base[c][g_draw.integers(len(base[c]))]
             j, e_margin = cands[c][i][g_draw.integers(len(cands[c][i]))]
-            if e_margin is None:
-                e_margin = models[c].margins[j].with_mean(models[c].means[i])
-            b[r], e[r] = _simulate(models[c], i, j, e_margin, u1[r], w[r])
-            pair[r] = (c * width + i) * width + j
-        p = urbano_tests(b, e, tests=tests, B=B, seed=g_test, min_d=min_d, n_jobs=1)
-        return (
-            np.array([p[t].two_tailed for t in tests]),
-            np.array([p[t].one_tailed for t in tests]),
-            pair,
-            (e - b).mean(axis=1),
-        )
+            drawn.append((int(c), int(i), int(j), e_margin))
+    _fit_copulas(models, {(c, min(i, j), max(i, j)) for c, i, j, _ in drawn}, n_jobs)
+    moved: dict = {}  # same-mean null: the experimental margins moved to the baseline's mean
 
-    out = parallel.parallel_map(run, range(len(bounds)), n_jobs=n_jobs)
+    def simulate(k):
+        (a, z), (_, g_u, g_test) = bounds[k], seeds[k]
+        u1, w = g_u.random((z - a, n_topics)), g_u.random((z - a, n_topics))
+        b, e = np.empty((z - a, n_topics)), np.empty((z - a, n_topics))
+        for r, (c, i, j, e_margin) in enumerate(drawn[a:z]):
+            if e_margin is None:
+                if (c, i, j) not in moved:
+                    moved[c, i, j] = models[c].margins[j].with_mean(models[c].means[i])
+                e_margin = moved[c, i, j]
+            b[r], e[r] = _simulate(models[c], i, j, e_margin, u1[r], w[r])
+        return b, e, g_test, tests, B, min_d
+
+    out = parallel.parallel_map(
+        _test_batch, (simulate(k) for k in range(len(bounds))), n_jobs=n_jobs, processes=True
+    )
+    pair = np.array([(c * width + i) * width + j for c, i, j, _ in drawn], dtype=np.int64)
     two, one = (np.nan_to_num(np.concatenate([o[x] for o in out], axis=1), nan=1.0) for x in (0, 1))
     return UrbanoPValues(
         tests,
         two,
         one,
-        np.concatenate([o[2] for o in out]),
+        pair,
         float(delta),
         n_topics,
         B,
         label,
-        d=np.concatenate([o[3] for o in out]),
+        d=np.concatenate([o[2] for o in out]),
         alphas=tuple(alphas),
     )
