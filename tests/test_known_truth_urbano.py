@@ -148,3 +148,20 @@ def test_trec8_ap(real_matrix):
     assert ((rates > 0) & (rates < 0.2)).all()
     alt = kt.urbano_experiment([model], 50, trials=200, B=200, delta=0.05, seed=3, tests=("t",))
     assert alt.rates(alphas=(0.05,)).loc[0.05, "t"] > 0.3
+
+
+def test_copulas_fitted_on_processes_equal_the_serial_fits():
+    from irrepro.known_truth._urbano import _CHUNK, _fit_copulas
+
+    fitted = []
+    for jobs in (1, 2):
+        model = _mle(sim.fit_collection(_gaussian(n_systems=18, seed=3), seed=3, bottom=0.0))
+        keys = {(0, i, j) for i in range(18) for j in range(i + 1, 18)}
+        assert len(keys) > _CHUNK  # more than one process task
+        _fit_copulas([model], keys, jobs)
+        fitted.append(model._copulas)
+    assert fitted[0].keys() == fitted[1].keys()
+    for key, cop in fitted[0].items():
+        other = fitted[1][key]
+        assert (cop.family, cop.rotation) == (other.family, other.rotation)
+        np.testing.assert_array_equal(cop.parameters, other.parameters)

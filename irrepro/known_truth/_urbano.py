@@ -292,7 +292,9 @@ def urbano_experiment(
     pair on the first use and cached on the model. The trials are cut into batches of ``batch``;
     batch ``k`` draws everything from child ``k`` of the seed and runs the five tests on all its
     trials in one call (:func:`irrepro.significance.urbano_tests`), so results do not depend on
-    ``n_jobs``.
+    ``n_jobs``. The draws and the simulated scores are made here; the copula fits and each batch's
+    tests run on ``n_jobs`` worker processes (numpy's random generators hold the GIL), or on the
+    Dask cluster of :func:`irrepro.parallel.scheduler` when one is set.
 
     Parameters
     ----------
@@ -312,7 +314,7 @@ def urbano_experiment(
     seed : SeedLike
         The seed of all draws.
     n_jobs : int, optional
-        Workers over batches (threads; a Dask scheduler when configured).
+        Worker processes (see above).
     batch : int
         Trials per batch (their ``.N_PER_BATCH`` is 1000).
     null : {"same-margin", "same-mean"}
