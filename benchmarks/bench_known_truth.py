@@ -7,9 +7,17 @@ Trials are simulated pairs of TREC-8 AP runs (irrepro.simulation: margins + copu
 studentised bootstrap and a sign-flip permutation test with numpy per trial, as a careful user
 would write them, and ``scipy.stats.permutation_test`` on a smaller subsample, against
 ``irrepro.significance.permutation_test`` of all trials with one set of sign flips). Simulation time
-is excluded from both. Run:
+is excluded from both.
+
+``--urbano`` (issue 25): Urbano, Lima & Hanjalic's five tests as their R code runs them
+(:func:`irrepro.significance.urbano_tests`, one call per test on all trials) against a per-trial
+loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
+permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
+of :func:`irrepro.known_truth.urbano_experiment` on TREC-5..8 AP at 25/50/100 topics on 1 and 2
+workers (copulas fitted in a first, separately timed pass and cached). Run:
 
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --urbano [--trials 2000] [--loop 200]
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from irrepro import data
 from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
+from irrepro.significance.urbano import URBANO_TESTS
 
 
 def loop_closed_form(b, e):
@@ -70,6 +79,77 @@ def loop_scipy_permutation(b, e, B, seed):
     return out
 
 
+def loop_urbano(name, b, e, B, rng, min_d=0.01):
+    """One of Urbano et al.'s tests, trial by trial: scipy for the closed-form ones, numpy for the
+    resampling ones (their C++: bootstrap of the centred differences, random sign flips)."""
+    out = np.empty(len(b))
+    n = b.shape[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for r in range(len(b)):
+            d = e[r] - b[r]
+            if name == "t":
+                out[r] = stats.ttest_rel(e[r], b[r]).pvalue
+            elif name == "wilcoxon":
+                out[r] = stats.wilcoxon(e[r], b[r], correction=True).pvalue
+            elif name == "sign":
+                k, m = int((d > min_d).sum()), int((np.abs(d) > min_d).sum())
+                out[r] = stats.binomtest(k, m).pvalue if m else 1.0
+            elif name == "bootstrap":
+                w = d - d.mean()
+                reps = w[rng.integers(0, n, size=(B, n))].mean(1)
+                out[r] = np.mean(np.abs(reps) >= abs(d.mean()))
+            else:
+                s = np.where(rng.random((B, n)) < 0.5, -1.0, 1.0)
+                out[r] = np.mean(np.abs((s * d).mean(1)) >= abs(d.mean()))
+    return out
+
+
+def bench_urbano(args):
+    """Issue 25: their five tests vectorised vs a per-trial loop; urbano_experiment end to end."""
+    models = [
+        sim.fit_collection(data.load_matrix(c, "AP"), seed=1) for c in ("trec5", "trec6", "trec7", "trec8")
+    ]
+    model = models[-1]
+    rng = np.random.default_rng(2)
+    pairs = [
+        model.pair(*rng.choice(len(model.margins), 2, replace=False), same_margin=True) for _ in range(60)
+    ]
+    per = -(-args.trials // len(pairs))
+    sims = [p.sample(50, per, seed=k) for k, p in enumerate(pairs)]
+    b = np.concatenate([s[0] for s in sims])[: args.trials]
+    e = np.concatenate([s[1] for s in sims])[: args.trials]
+    lb, le = b[: args.loop], e[: args.loop]
+    print(f"Urbano et al.'s tests on trials of 50 topics (simulated TREC-8 AP pairs, B = {args.B});")
+    print(f"vectorised: {args.trials} trials in one urbano_tests call per test; loop: {args.loop} trials")
+    print(f"{'test':<14} {'vectorised/s':>13} {'loop/s':>10} {'ratio':>8}")
+    for name in URBANO_TESTS:
+        t0 = time.perf_counter()
+        sg.urbano_tests(b, e, tests=(name,), B=args.B, seed=3, n_jobs=1)
+        v = args.trials / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        loop_urbano(name, lb, le, args.B, np.random.default_rng(4))
+        lo = args.loop / (time.perf_counter() - t0)
+        print(f"{name:<14} {v:13.0f} {lo:10.1f} {v / lo:8.1f}")
+
+    print(f"\nurbano_experiment, TREC-5..8 AP, H0 true, all five tests, B = {args.B}, {args.trials} trials")
+    for n_topics in (25, 50, 100):
+        t0 = time.perf_counter()
+        kt.urbano_experiment(models, n_topics, trials=args.trials, B=args.B, seed=5)
+        first = time.perf_counter() - t0
+        rates = []
+        for jobs in (1, 2):
+            t0 = time.perf_counter()
+            kt.urbano_experiment(models, n_topics, trials=args.trials, B=args.B, seed=5, n_jobs=jobs)
+            rates.append(args.trials / (time.perf_counter() - t0))
+        print(
+            f"{n_topics:4d} topics: first pass (fits the drawn pairs' copulas) {first:6.1f} s; "
+            f"cached: {rates[0]:7.0f} trials/s on 1 worker, {rates[1]:7.0f} on 2"
+        )
+    fitted = sum(len(m._copulas) for m in kt._urbano._MLE.values())
+    print(f"copulas fitted (ML / AIC) and cached: {fitted}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument(
@@ -80,7 +160,10 @@ def main():
     )
     ap.add_argument("--loop", type=int, default=300, help="trials of the per-trial loops")
     ap.add_argument("--B", type=int, default=1000)
+    ap.add_argument("--urbano", action="store_true", help="Urbano et al.'s tests and urbano_experiment")
     args = ap.parse_args()
+    if args.urbano:
+        return bench_urbano(args)
     model = sim.fit_collection(data.load_matrix("trec8", "AP"), seed=1)
     rng = np.random.default_rng(2)
     pairs = [

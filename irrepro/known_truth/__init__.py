@@ -18,6 +18,11 @@ What is here, and which paper each part tests:
 - :func:`rejection_experiment` -> :class:`PValues` - trials simulated in the manner of Urbano,
   Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and copulas,
   under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
+- :func:`urbano_experiment` -> :class:`UrbanoPValues` - the same experiments as Urbano et al.'s
+  R code runs them: a new collection, pair of systems and topic set every trial, copulas by
+  maximum likelihood and AIC, their five tests (:mod:`irrepro.significance.urbano`) on a batch of
+  trials at once, type I, II and III errors with clustered and binomial Monte Carlo errors
+  (:func:`trials_for_se` sizes the trials);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -73,6 +78,7 @@ from ._pvalues import (
     paired_pvalues,
 )
 from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
+from ._urbano import URBANO_NULLS, UrbanoPValues, trials_for_se, urbano_experiment
 
 __all__ = [
     "ALPHAS",
@@ -97,4 +103,8 @@ __all__ = [
     "LEVEL_WORDS",
     "comparison_rows",
     "level",
+    "URBANO_NULLS",
+    "UrbanoPValues",
+    "trials_for_se",
+    "urbano_experiment",
 ]

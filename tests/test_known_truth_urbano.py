@@ -1,0 +1,169 @@
+"""irrepro.known_truth.urbano_experiment: Urbano, Lima & Hanjalic's (2019) simulation as their R code
+runs it (a new pair of systems every trial, ML / AIC copulas, their five tests in one call per batch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from irrepro import InputError
+from irrepro import known_truth as kt
+from irrepro import simulation as sim
+from irrepro.data import ScoreMatrix
+from irrepro.known_truth._urbano import _candidates, _mle
+
+
+def _gaussian(n_systems=10, n_topics=60, rho=0.5, seed=0, low=0.3, high=0.7):
+    """Systems with normal scores (sd 0.08) around means from ``low`` to ``high``, correlated across
+    systems by a shared topic effect (a Gaussian copula with correlation ``rho``)."""
+    rng = np.random.default_rng(seed)
+    topic = rng.standard_normal(n_topics)
+    z = np.sqrt(rho) * topic + np.sqrt(1 - rho) * rng.standard_normal((n_systems, n_topics))
+    x = np.clip(np.linspace(low, high, n_systems)[:, None] + 0.08 * z, 0.0, 1.0)
+    names = tuple(f"s{i}" for i in range(n_systems))
+    return ScoreMatrix(x, names, tuple(str(t) for t in range(n_topics)), "AP", f"gauss{seed}")
+
+
+@pytest.fixture(scope="module")
+def models():
+    return [sim.fit_collection(_gaussian(seed=s), seed=s, bottom=0.0) for s in (1, 2)]
+
+
+def test_t_test_type_i_error_at_alpha_under_the_null(models):
+    res = kt.urbano_experiment(models, 30, trials=4000, tests=("t",), seed=11, batch=1000)
+    rate = res.rates(alphas=(0.05,)).loc[0.05, "t"]
+    se = res.se(0.05)["t"]
+    assert 0 < se < 0.006
+    assert abs(rate - 0.05) <= 3 * se, (rate, se)
+
+
+def test_copula_is_the_aic_minimum_of_ml_fits(models):
+    import pyvinecopulib as pv
+
+    model = _mle(models[0])
+    assert model.copula_method == "mle" and _mle(models[0]) is model  # the twin is cached
+    lo, hi = 2, 5
+    chosen = model.copula(lo, hi)
+    ss = np.random.SeedSequence(model.seed.entropy, spawn_key=(*model.seed.spawn_key, lo, hi))
+    u = sim.pseudo_obs(np.column_stack([model.scores[lo], model.scores[hi]]), ss)
+    mle = pv.FitControlsBicop(parametric_method="mle")
+    aics = {}
+    for fam in pv.families.parametric:
+        for rot in (0, 90, 180, 270):
+            try:
+                cop = pv.Bicop(family=fam, rotation=rot)
+                cop.fit(u, controls=mle)
+            except Exception:  # a rotation the family does not have
+                continue
+            aics[(fam, rot)] = cop.aic(u)
+    best = min(aics, key=aics.get)
+    assert chosen.aic(u) == pytest.approx(aics[best], abs=1e-6)
+    assert (chosen.family, chosen.rotation) == best or aics[
+        (chosen.family, chosen.rotation)
+    ] == pytest.approx(aics[best], abs=1e-6)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.03, 0.08])
+def test_moved_margins_have_the_target_mean(models, delta):
+    model = models[0]
+    null = "same-mean" if delta == 0 else "same-margin"
+    cands = _candidates(model, delta, null)
+    assert cands
+    for i, moved in cands.items():
+        for j, margin in moved:
+            assert j != i
+            got = (model.margins[j].with_mean(model.means[i]) if margin is None else margin).mean
+            assert got == pytest.approx(model.means[i] + delta, abs=1e-3)
+    if delta > 0:  # baselines: the bottom 75% by mean; candidates: the 10 closest to mu + delta
+        top = set(np.argsort(-model.means)[: round(0.25 * len(model.means))])
+        assert not top & set(cands)
+        assert all(len(m) <= 10 for m in cands.values())
+
+
+def test_results_do_not_depend_on_workers(models):
+    runs = [
+        kt.urbano_experiment(models, 15, trials=90, B=200, seed=5, batch=25, delta=0.02, n_jobs=k)
+        for k in (1, 2, 4)
+    ]
+    for r in runs[1:]:
+        np.testing.assert_array_equal(r.two, runs[0].two)
+        np.testing.assert_array_equal(r.one, runs[0].one)
+        np.testing.assert_array_equal(r.pair, runs[0].pair)
+        np.testing.assert_array_equal(r.d, runs[0].d)
+    assert runs[0].tests == ("t", "wilcoxon", "sign", "bootstrap", "permutation")
+
+
+def test_power_rises_with_delta(models):
+    power = [
+        kt.urbano_experiment(models, 25, trials=600, delta=d, tests=("t", "wilcoxon"), seed=7)
+        .rates(alphas=(0.05,))
+        .loc[0.05]
+        for d in (0.01, 0.04, 0.1)
+    ]
+    assert (power[0] < power[1]).all() and (power[1] < power[2]).all()
+
+
+def test_type_iii_errors(models):
+    big = kt.urbano_experiment(models, 25, trials=400, delta=0.1, tests=("t", "sign"), seed=8)
+    assert (big.d > 0).all()
+    assert (big.type3(0.05) == 0).all()
+    small = kt.urbano_experiment(models, 25, trials=400, delta=0.01, tests=("t",), seed=8)
+    wrong = (small.d < 0) & (small.two[0] <= 0.1)
+    assert small.type3(0.1)["t"] == pytest.approx(wrong.mean()) and wrong.any()
+    frame = small.frame(alphas=(0.05, 0.1))
+    two = frame[frame.tails == 2].set_index("alpha")
+    assert two.loc[0.1, "type3"] == pytest.approx(wrong.mean())
+    assert frame[frame.tails == 1].type3.isna().all()
+    r = small.rejected(0.05)[0].mean()
+    assert two.loc[0.05, "se_binomial"] == pytest.approx(np.sqrt(r * (1 - r) / 400))
+
+
+def test_rejection_counts_p_equal_to_alpha(models):
+    res = kt.urbano_experiment(models, 10, trials=200, B=50, tests=("bootstrap",), seed=9)
+    alpha = np.unique(res.two[0])[1]  # a p-value that occurs: their ecdf counts p <= alpha
+    assert res.rejected(alpha)[0].sum() == (res.two[0] <= alpha).sum() > (res.two[0] < alpha).sum()
+
+
+def test_trials_for_se():
+    n = kt.trials_for_se(0.003)
+    assert kt.mc_error(0.05, n) <= 0.003 < kt.mc_error(0.05, n - 1)
+    with pytest.raises(InputError):
+        kt.trials_for_se(0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [({"delta": -0.1}, "delta"), ({"null": "same"}, "null"), ({"tests": ("t", "z")}, "tests")],
+)
+def test_input_errors(models, kwargs, words):
+    with pytest.raises(InputError, match=words):
+        kt.urbano_experiment(models, 10, trials=5, seed=1, **kwargs)
+
+
+@pytest.mark.realdata
+def test_trec8_ap(real_matrix):
+    model = sim.fit_collection(real_matrix("trec8", "AP"), seed=1)
+    res = kt.urbano_experiment([model], 50, trials=300, B=200, seed=2)
+    rates = res.rates(alphas=(0.05,)).loc[0.05]
+    assert ((rates > 0) & (rates < 0.2)).all()
+    alt = kt.urbano_experiment([model], 50, trials=200, B=200, delta=0.05, seed=3, tests=("t",))
+    assert alt.rates(alphas=(0.05,)).loc[0.05, "t"] > 0.3
+
+
+def test_copulas_fitted_on_processes_equal_the_serial_fits():
+    from irrepro.known_truth._urbano import _CHUNK, _fit_copulas
+
+    fitted = []
+    for jobs in (1, 2):
+        x = _gaussian(n_systems=18, seed=3)  # scores rounded to 0.05: ties, broken by the pair's seed
+        x = ScoreMatrix(np.round(x.scores * 20) / 20, x.systems, x.topics, x.measure, x.collection)
+        model = _mle(sim.fit_collection(x, seed=3, bottom=0.0))
+        keys = {(0, i, j) for i in range(18) for j in range(i + 1, 18)}
+        assert len(keys) > _CHUNK  # more than one process task
+        _fit_copulas([model], keys, jobs)
+        fitted.append(model._copulas)
+    assert fitted[0].keys() == fitted[1].keys()
+    for key, cop in fitted[0].items():
+        other = fitted[1][key]
+        assert (cop.family, cop.rotation) == (other.family, other.rotation)
+        np.testing.assert_array_equal(cop.parameters, other.parameters)
