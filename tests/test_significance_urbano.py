@@ -187,6 +187,19 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift
     _within_mc(float(shift.p[0]), exact2, B)
 
 
+def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shift_test():
+    """From 256 topics on the bootstrap draws one topic at a time (no pair table): its p-value is
+    the bootstrap-shift test's, within the two estimates' Monte Carlo error."""
+    rng = np.random.default_rng(5)
+    b = rng.uniform(0.1, 0.6, 300)
+    e = b + rng.normal(0.01, 0.1, 300)
+    B = 40_000
+    p = sg.bootstrap_test_urbano(b, e, B=B, seed=1)
+    shift = sg.bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
+    assert 0.05 < float(shift.p[0]) < 0.95
+    _within_mc(float(p.two_tailed), float(shift.p[0]), B, other_B=B)
+
+
 @pytest.mark.parametrize("discrete", [False, True], ids=["continuous", "ties-like-P@10"])
 def test_permutation_test_urbano_converges_to_the_exact_randomization_test(discrete):
     """All 2^n sign flips (scipy's permutation_test, n_resamples=inf) give the exact p-values;
