@@ -8,6 +8,7 @@ import pytest
 
 from irrepro import InputError
 from irrepro import known_truth as kt
+from irrepro import significance as sg
 from irrepro import simulation as sim
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth._urbano import _candidates, _mle
@@ -167,3 +168,40 @@ def test_copulas_fitted_on_processes_equal_the_serial_fits():
         other = fitted[1][key]
         assert (cop.family, cop.rotation) == (other.family, other.rotation)
         np.testing.assert_array_equal(cop.parameters, other.parameters)
+
+
+# ------------------------------------------------------------------ finite-B bias (issue 25, item 2)
+
+
+def test_finite_b_bias_matches_brute_force_at_a_large_b():
+    """The same 8000 null trials (permutation test, 20 Gaussian topics) at B = 100 and B = 10000
+    (the ideal test, up to a bias ~ 1/10000): the rates' difference is the finite-B bias, which
+    finite_b_bias estimates from the B = 100 p-values alone (within the difference's own noise)
+    and bounds; at B = 100 it is well above the Monte Carlo error (ok is False)."""
+    rng = np.random.default_rng(21)
+    b, e = rng.normal(0.3, 0.1, (2, 8000, 20))
+    small = sg.permutation_test_urbano(b, e, B=100, seed=22).two_tailed
+    large = sg.permutation_test_urbano(b, e, B=10_000, seed=23).two_tailed
+    diff = np.mean(small <= 0.05) - np.mean(large <= 0.05)
+    # noise of diff: the trials whose classification differs, each +-1
+    noise = np.sqrt(np.mean((small <= 0.05) != (large <= 0.05)) / len(small))
+    r = kt.finite_b_bias(small, B=100)
+    assert r.bias > 3 * noise  # a real bias here: a stub returning 0 fails
+    assert abs(diff - r.bias) <= 3 * noise + (r.bound - abs(r.bias))
+    assert r.bound >= diff - 3 * noise
+    assert not r.ok and r.se == pytest.approx(np.sqrt(r.rate * (1 - r.rate) / 8000))
+    big = kt.finite_b_bias(large, B=10_000)
+    assert big.ok and abs(big.bias) < 2e-4
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"p": [0.1, 1.2], "B": 100}, "p-values"),
+        ({"p": [0.1], "B": 0}, "B"),
+        ({"p": [0.1], "B": 10, "alpha": 1}, "alpha"),
+    ],
+)
+def test_finite_b_bias_rejects_bad_input(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        kt.finite_b_bias(**kwargs)

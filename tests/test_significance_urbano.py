@@ -165,16 +165,17 @@ def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
 # ------------------------------------------------------------------ bootstrap and permutation
 
 
-def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value():
-    """All n^n resamples of n = 6 differences give the ideal bootstrap p-values; their estimator
-    (replicates centred at their own mean) and the package's bootstrap-shift test (centred at the
-    mean difference) are both within Monte Carlo error of them: the same test."""
+@pytest.mark.parametrize(("n", "shift"), [(6, 0.05), (7, 0.1)], ids=["even", "odd"])
+def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift):
+    """All n^n resamples of n = 6 (or 7: topics drawn in pairs plus a single one) differences give
+    the ideal bootstrap p-values; their estimator (replicates centred at their own mean) and the
+    package's bootstrap-shift test (centred at the mean difference) are both within Monte Carlo
+    error of them: the same test."""
     rng = np.random.default_rng(0)
-    b = rng.uniform(0.1, 0.6, 6)
-    e = b + rng.normal(0.05, 0.1, 6)
+    b = rng.uniform(0.1, 0.6, n)
+    e = b + rng.normal(shift, 0.1, n)
     d = e - b
-    n = len(d)
-    means = np.array([d[list(ix)].mean() for ix in itertools.product(range(n), repeat=n)])
+    means = d[np.array(list(itertools.product(range(n), repeat=n)))].mean(axis=1)
     c = means - d.mean()
     exact1, exact2 = np.mean(c >= d.mean()), np.mean(np.abs(c) >= abs(d.mean()))
     assert 0.05 < exact1 < exact2 < 0.5
@@ -184,6 +185,19 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value():
     _within_mc(float(p.two_tailed), exact2, B)
     shift = sg.bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
     _within_mc(float(shift.p[0]), exact2, B)
+
+
+def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shift_test():
+    """From 256 topics on the bootstrap draws one topic at a time (no pair table): its p-value is
+    the bootstrap-shift test's, within the two estimates' Monte Carlo error."""
+    rng = np.random.default_rng(5)
+    b = rng.uniform(0.1, 0.6, 300)
+    e = b + rng.normal(0.01, 0.1, 300)
+    B = 40_000
+    p = sg.bootstrap_test_urbano(b, e, B=B, seed=1)
+    shift = sg.bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
+    assert 0.05 < float(shift.p[0]) < 0.95
+    _within_mc(float(p.two_tailed), float(shift.p[0]), B, other_B=B)
 
 
 @pytest.mark.parametrize("discrete", [False, True], ids=["continuous", "ties-like-P@10"])

@@ -22,7 +22,7 @@ What is here, and which paper each part tests:
   R code runs them: a new collection, pair of systems and topic set every trial, copulas by
   maximum likelihood and AIC, their five tests (:mod:`irrepro.significance.urbano`) on a batch of
   trials at once, type I, II and III errors with clustered and binomial Monte Carlo errors
-  (:func:`trials_for_se` sizes the trials);
+  (:func:`trials_for_se` sizes the trials, :func:`finite_b_bias` bounds the bias from finite B);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from ._experiments import rejection_experiment, sample_pairs
 from ._family import FamilyResult, family_experiment
+from ._finite_b import FiniteB, finite_b_bias
 from ._papers import (
     Coverage,
     SelfSignificance,
@@ -105,6 +106,8 @@ __all__ = [
     "level",
     "URBANO_NULLS",
     "UrbanoPValues",
+    "FiniteB",
+    "finite_b_bias",
     "trials_for_se",
     "urbano_experiment",
 ]

@@ -250,14 +250,25 @@ def _test_batch(task):
     return two, np.array([p[t].one_tailed for t in tests]), (e - b).mean(axis=1)
 
 
-def _simulate(model: CollectionModel, i: int, j: int, e_margin, u1, w):
-    """Baseline i's and experimental j's scores from the copula of (min, max) (fitted once, as their
-    ``03-bicops.R`` fits i < j only) and uniforms ``u1``, ``w`` (conditional inversion)."""
-    lo, hi = min(i, j), max(i, j)
-    cop = model.copula(lo, hi)
+def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
+    """Baseline's and experimental scores from the copula of (min, max) of their indices (fitted
+    once, as their ``03-bicops.R`` fits i < j only; ``i_first``: the baseline is the min) and
+    uniforms ``u1``, ``w`` (conditional inversion)."""
     v = np.clip(cop.hinv1(np.column_stack([u1, w])), 0.0, 1.0)
-    ub, ue = (u1, v) if i == lo else (v, u1)
-    return model.margins[i].ppf(ub), e_margin.ppf(ue)
+    ub, ue = (u1, v) if i_first else (v, u1)
+    return b_margin.ppf(ub), e_margin.ppf(ue)
+
+
+def _simulate_and_test(task):
+    """One batch simulated (from its seed ``g_u``) and tested (a process task): (two, one, d).
+    ``pairs``: the batch's distinct (copula, baseline first, b margin, e margin); ``which``: each
+    trial's."""
+    pairs, which, n_topics, g_u, g_test, tests, B, min_d = task
+    u1, w = g_u.random((len(which), n_topics)), g_u.random((len(which), n_topics))
+    b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
+    for r, q in enumerate(which):
+        b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
+    return _test_batch((b, e, g_test, tests, B, min_d))
 
 
 def urbano_experiment(
@@ -292,9 +303,10 @@ def urbano_experiment(
     pair on the first use and cached on the model. The trials are cut into batches of ``batch``;
     batch ``k`` draws everything from child ``k`` of the seed and runs the five tests on all its
     trials in one call (:func:`irrepro.significance.urbano_tests`), so results do not depend on
-    ``n_jobs``. The draws and the simulated scores are made here; the copula fits and each batch's
-    tests run on ``n_jobs`` worker processes (numpy's random generators hold the GIL), or on the
-    Dask cluster of :func:`irrepro.parallel.scheduler` when one is set.
+    ``n_jobs``. The draws of collections and pairs are made here; the copula fits, and each batch's
+    simulated scores (from its pairs' copulas and margins and its seed) and tests, run on ``n_jobs``
+    worker processes (numpy's random generators hold the GIL), or on the Dask cluster of
+    :func:`irrepro.parallel.scheduler` when one is set.
 
     Parameters
     ----------
@@ -389,20 +401,25 @@ def urbano_experiment(
     _fit_copulas(models, {(c, min(i, j), max(i, j)) for c, i, j, _ in drawn}, n_jobs)
     moved: dict = {}  # same-mean null: the experimental margins moved to the baseline's mean
 
-    def simulate(k):
+    def task(k):  # what batch k's worker needs: its trials' copulas and margins, and its seeds
         (a, z), (_, g_u, g_test) = bounds[k], seeds[k]
-        u1, w = g_u.random((z - a, n_topics)), g_u.random((z - a, n_topics))
-        b, e = np.empty((z - a, n_topics)), np.empty((z - a, n_topics))
-        for r, (c, i, j, e_margin) in enumerate(drawn[a:z]):
-            if e_margin is None:
-                if (c, i, j) not in moved:
-                    moved[c, i, j] = models[c].margins[j].with_mean(models[c].means[i])
-                e_margin = moved[c, i, j]
-            b[r], e[r] = _simulate(models[c], i, j, e_margin, u1[r], w[r])
-        return b, e, g_test, tests, B, min_d
+        index: dict = {}
+        pairs, which = [], []
+        for c, i, j, e_margin in drawn[a:z]:
+            key = (c, i, j, e_margin is None)
+            if key not in index:
+                if e_margin is None:
+                    if (c, i, j) not in moved:
+                        moved[c, i, j] = models[c].margins[j].with_mean(models[c].means[i])
+                    e_margin = moved[c, i, j]
+                cop = models[c].copula(min(i, j), max(i, j))
+                index[key] = len(pairs)
+                pairs.append((cop, i < j, models[c].margins[i], e_margin))
+            which.append(index[key])
+        return pairs, which, n_topics, g_u, g_test, tests, B, min_d
 
     out = parallel.parallel_map(
-        _test_batch, (simulate(k) for k in range(len(bounds))), n_jobs=n_jobs, processes=True
+        _simulate_and_test, (task(k) for k in range(len(bounds))), n_jobs=n_jobs, processes=True
     )
     pair = np.array([(c * width + i) * width + j for c, i, j, _ in drawn], dtype=np.int64)
     two, one = (np.nan_to_num(np.concatenate([o[x] for o in out], axis=1), nan=1.0) for x in (0, 1))

@@ -46,8 +46,11 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 #: Pairs (rows) per task of the resampling tests: block ``k`` draws from child ``k`` of the seed,
 #: so the p-values do not depend on the number of workers.
 _ROWS = 64
-#: Draws (rows x resamples x topics) made at once within a task (memory, about 32 MB of floats).
-_DRAWS = 4_000_000
+#: Draws (rows x resamples x draws a resample) made at once within a task: small enough that the
+#: chunk's draws, indices and gathered sums stay in cache (larger chunks are slower).
+_DRAWS = 1 << 16
+#: Entries of the bootstrap's pair-sum tables (n^2 a row) built at once, so they stay in cache.
+_TABLE = 1 << 15
 #: A permuted mean this close to the observed one (times the pair's largest absolute score) is a
 #: tie, counted as at least as extreme (their C++ compares floats exactly, so a tie counts or not
 #: by the order of the summation; a tie is frequent with discrete measures such as P@10).
@@ -210,8 +213,41 @@ def sign_test_urbano(b, e, min_d: float = 0.01) -> TailedPValues:
     return TailedPValues(one, two)
 
 
+def _uniform16(rng: np.random.Generator, high: int, size: tuple[int, ...]) -> np.ndarray:
+    """Exactly uniform integers in [0, high), high <= 2^16, from the raw 64-bit words of ``rng``:
+    four 16-bit draws a word, each one >= the largest multiple of ``high`` redrawn (in order)
+    until below it, then taken modulo ``high``. About twice as fast as ``rng.integers``."""
+    count = int(np.prod(size))
+    lim = 65536 - 65536 % high
+
+    def raw(k):
+        return rng.bit_generator.random_raw(-(-k // 4)).view(np.uint16)[:k]
+
+    out = raw(count)
+    bad = np.flatnonzero(out >= lim)
+    while bad.size:
+        fresh = raw(bad.size)
+        out[bad] = fresh
+        bad = bad[fresh >= lim]
+    if lim != 65536:
+        out %= np.uint16(high)
+    return out.reshape(size)
+
+
+#: The 8 bits (little-endian) of each byte value, as floats: a byte of random bits picks which of
+#: 8 topics are flipped, and ``_BITS @ x[8 topics]`` tabulates the flipped sum of every byte.
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(float)
+
+
 def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
-    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b."""
+    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b.
+
+    Both are bound by random-number generation and memory traffic, so (in cache-sized chunks of
+    ``_DRAWS`` draws) the bootstrap draws a *pair* of topics at once, a uniform integer v in
+    [0, n^2) from 16 bits, and adds the pair's tabulated sum ``x[v // n] + x[v % n]`` (n = 256 or
+    more: one topic a draw); the permutation test takes its sign flips from raw random bits, a
+    byte per 8 topics, and adds the tabulated flipped sums of the ceil(n / 8) bytes.
+    """
     b, e = _pair(b, e)
     B = parallel.check_int(B, "B", minimum=1)
     if seed is None:
@@ -222,24 +258,57 @@ def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
     blocks = [slice(a, min(a + _ROWS, len(d))) for a in range(0, len(d), _ROWS)]
     rngs = parallel.spawn(seed, len(blocks))
 
-    def run(k: int):
-        x, rng = d[blocks[k]], rngs[k]
-        obs = x.mean(axis=1)
+    def sums_of(x, rng):
+        """The B resampled sums of each row of x: of the drawn topics, or of the flipped ones."""
         r = len(x)
-        step = max(1, _DRAWS // (r * n))
-        reps = np.empty((r, B))
+        if kind == "bootstrap":
+            if n < 256:  # pairs of topics: table[v] = x[v // n] + x[v % n]; odd n, last one single
+                size, width = n * n, n // 2 + n % 2
+                table = (x[:, :, None] + x[:, None, :]).reshape(r, size)
+                single = np.repeat(x, n, axis=1).reshape(-1) if n % 2 else None
+            else:
+                size, width, table, single = n, n, x, None
+            offset = (np.arange(r) * size)[:, None, None]
+        else:
+            width = -(-n // 8)
+            xp = np.zeros((r, width * 8))
+            xp[:, :n] = x
+            table = np.einsum("kb,rgb->rgk", _BITS, xp.reshape(r, width, 8)).reshape(r, width * 256)
+            offset = (np.arange(r)[:, None] * (width * 256) + np.arange(width)[None, :] * 256)[:, None, :]
+        flat = table.reshape(-1)
+        step = max(1, _DRAWS // (r * width))
+        sums = np.empty((r, B))
         for a in range(0, B, step):
             c = min(step, B - a)
-            if kind == "bootstrap":  # means of n differences drawn with replacement
-                idx = rng.integers(0, n, size=(r, c, n))
-                reps[:, a : a + c] = np.take_along_axis(x[:, None, :], idx, axis=2).mean(axis=2)
-            else:  # means under random sign flips: sum(d) - 2 sum of the flipped ones
-                flip = rng.integers(0, 2, size=(r, c, n), dtype=np.int8)
-                reps[:, a : a + c] = (x.sum(axis=1)[:, None] - 2 * np.einsum("rcn,rn->rc", flip, x)) / n
-        if kind == "bootstrap":  # centred at the replicates' own mean, compared exactly
+            if kind == "bootstrap":
+                v = (
+                    _uniform16(rng, size, (r, c, width))
+                    if size <= 65536
+                    else rng.integers(0, size, (r, c, width))
+                )
+                idx = v + offset
+                if single is None:
+                    sums[:, a : a + c] = flat[idx].sum(axis=2)
+                else:
+                    sums[:, a : a + c] = flat[idx[:, :, :-1]].sum(axis=2) + single[idx[:, :, -1]]
+            else:
+                bits = rng.bit_generator.random_raw(-(-r * c * width // 8)).view(np.uint8)
+                idx = bits[: r * c * width].reshape(r, c, width) + offset
+                sums[:, a : a + c] = flat[idx].sum(axis=2)
+        return sums
+
+    def run(k: int):
+        x, rng = d[blocks[k]], rngs[k]
+        # the rows in groups whose tables (bootstrap: n^2 pair sums a row) stay in cache
+        q = max(1, _TABLE // (n * n)) if kind == "bootstrap" else len(x)
+        sums = np.concatenate([sums_of(x[a : a + q], rng) for a in range(0, len(x), q)])
+        obs = x.mean(axis=1)
+        if kind == "bootstrap":  # means, centred at the replicates' own mean, compared exactly
+            reps = sums / n
             reps -= reps.mean(axis=1, keepdims=True)
-            tol = np.zeros((r, 1))
-        else:
+            tol = np.zeros((len(x), 1))
+        else:  # means under the flips: (sum(d) - 2 * the flipped sum) / n
+            reps = (x.sum(axis=1)[:, None] - 2 * sums) / n
             tol = _NOISE * scale[blocks[k], None]
         p1 = np.count_nonzero(reps >= obs[:, None] - tol, axis=1) / B
         p2 = np.count_nonzero(np.abs(reps) >= np.abs(obs)[:, None] - tol, axis=1) / B
