@@ -88,14 +88,14 @@ def loop_urbano(name, b, e, B, rng, min_d=0.01):
         warnings.simplefilter("ignore")
         for r in range(len(b)):
             d = e[r] - b[r]
-            if name == "t":
+            if name == "paired-t":
                 out[r] = stats.ttest_rel(e[r], b[r]).pvalue
             elif name == "wilcoxon":
                 out[r] = stats.wilcoxon(e[r], b[r], correction=True).pvalue
             elif name == "sign":
                 k, m = int((d > min_d).sum()), int((np.abs(d) > min_d).sum())
                 out[r] = stats.binomtest(k, m).pvalue if m else 1.0
-            elif name == "bootstrap":
+            elif name == "bootstrap-shift":
                 w = d - d.mean()
                 reps = w[rng.integers(0, n, size=(B, n))].mean(1)
                 out[r] = np.mean(np.abs(reps) >= abs(d.mean()))
@@ -146,8 +146,48 @@ def bench_urbano(args):
             f"{n_topics:4d} topics: first pass (fits the drawn pairs' copulas) {first:6.1f} s; "
             f"cached: {rates[0]:7.0f} trials/s on 1 worker, {rates[1]:7.0f} on 2"
         )
-    fitted = sum(len(m._copulas) for m in kt._urbano._MLE.values())
+    fitted = sum(len(t._copulas) for twins in kt._urbano._TWINS.values() for t in twins.values())
     print(f"copulas fitted (ML / AIC) and cached: {fitted}")
+    if args.full_grid:
+        full_grid(models, args)
+
+
+def full_grid(models, args):
+    """The chapter's grid at IRREPRO_SCALE=full (kt.urbano_design("full")), estimated from trials/s
+    measured here on 1 worker at its B with all seven tests (copulas cached) and the time of a
+    copula fit; the grid's batches are independent tasks, so its time on c cores is the 1-worker
+    time / c (an estimate: memory bandwidth and Dask's overhead are not measured)."""
+    d = kt.urbano_design("full")
+    tests = sg.urbano.URBANO_TESTS + kt.SAKAI_TESTS
+    n = args.full_trials
+    per_trial = {}
+    for n_topics in (25, 50, 100):
+        kt.urbano_experiment(models, n_topics, trials=n, B=d.B, seed=7, tests=tests, n_jobs=1)  # fits
+        t0 = time.perf_counter()
+        kt.urbano_experiment(models, n_topics, trials=n, B=d.B, seed=7, tests=tests, n_jobs=1)
+        per_trial[n_topics] = (time.perf_counter() - t0) / n
+    m = models[-1]
+    rng = np.random.default_rng(8)
+    t0 = time.perf_counter()
+    for _ in range(40):
+        i, j = rng.choice(len(m.margins), 2, replace=False)
+        sim.fit_copula(m.scores[i], m.scores[j], seed=1, method="mle")
+    per_fit = (time.perf_counter() - t0) / 40
+    measures = 3  # AP, P@10 (TREC-5..8) and nDCG@20 (TREC 2010-13 Web)
+    trials_s = measures * sum(per_trial[k] * (d.trials + 10 * d.power_trials) for k in d.power_topics)
+    pairs = sum(len(x.margins) * (len(x.margins) - 1) // 2 for x in models)  # AP's; P@10 the same
+    web = 3_000  # nDCG@20's pairs over the four Web tracks (fewer runs)
+    fits_s = (2 * pairs + web) * per_fit
+    print(
+        f"\nfull grid (IRREPRO_SCALE=full): B = {d.B:,}, {d.trials:,} type I and 10 x {d.power_trials:,} power trials"
+    )
+    print("per measure and topic-set size, 3 measures, all seven tests; measured on 1 worker:")
+    for k, v in per_trial.items():
+        print(f"  {k:4d} topics: {1 / v:7.1f} trials/s")
+    print(f"  a copula fit: {per_fit * 1000:.1f} ms; at most {2 * pairs + web:,} pairs to fit")
+    total = trials_s + fits_s
+    for cores in (2, 16):
+        print(f"  estimated on {cores:2d} cores: {total / cores / 60:6.1f} min")
 
 
 def main():
@@ -161,6 +201,12 @@ def main():
     ap.add_argument("--loop", type=int, default=300, help="trials of the per-trial loops")
     ap.add_argument("--B", type=int, default=1000)
     ap.add_argument("--urbano", action="store_true", help="Urbano et al.'s tests and urbano_experiment")
+    ap.add_argument(
+        "--full-grid",
+        action="store_true",
+        help="with --urbano: estimate the chapter's grid at IRREPRO_SCALE=full",
+    )
+    ap.add_argument("--full-trials", type=int, default=1000, help="trials measured per size for --full-grid")
     args = ap.parse_args()
     if args.urbano:
         return bench_urbano(args)

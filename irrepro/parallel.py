@@ -45,11 +45,15 @@ __all__ = [
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
-SCALES = ("paper", "quick")
+#: The book's scales: the papers' sizes, small ones for tests, and "full" - the papers' sizes
+#: everywhere except where a chapter's anchor ran more (the known-truth chapter: Urbano et al.'s
+#: Monte Carlo precision, issue 25); every function that sizes work treats "full" as "paper"
+#: unless it says otherwise.
+SCALES = ("paper", "quick", "full")
 
 
 def scale(default: str = "paper") -> str:
-    """``"paper"`` or ``"quick"``, from the environment's ``IRREPRO_SCALE`` (else ``default``).
+    """``"paper"``, ``"quick"`` or ``"full"``, from the environment's ``IRREPRO_SCALE`` (else ``default``).
 
     The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
     only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument.
@@ -80,7 +84,7 @@ def scale(default: str = "paper") -> str:
 
 
 def check_scale(value: Any, name: str = "scale") -> str:
-    """The scale ``value`` if it is ``"paper"`` or ``"quick"``.
+    """The scale ``value`` if it is ``"paper"``, ``"quick"`` or ``"full"``.
 
     Parameters
     ----------
@@ -106,7 +110,7 @@ def check_scale(value: Any, name: str = "scale") -> str:
     'quick'
     """
     if value not in SCALES:
-        raise InputError(f"{name} must be 'paper' or 'quick', not {value!r}")
+        raise InputError(f"{name} must be 'paper', 'quick' or 'full', not {value!r}")
     return value
 
 

@@ -109,7 +109,7 @@ def test_library_defaults_are_the_papers_and_quick_is_an_argument(monkeypatch):
     assert sz.partition_experiment(X, seed=3).drmse.shape == (1000,)
     assert sz.partition_experiment(X, seed=3, scale="quick").drmse.shape == (50,)
     assert ts.swap_experiment([_matrix(X)], sizes=[3], seed=6, scale="quick").B == 10
-    with pytest.raises(irrepro.InputError, match="scale must be 'paper' or 'quick', not 'huge'"):
+    with pytest.raises(irrepro.InputError, match="scale must be 'paper', 'quick' or 'full', not 'huge'"):
         kt.default_trials("huge")
 
 
@@ -132,7 +132,9 @@ def test_the_book_configuration_reads_the_environment(monkeypatch, tmp_path):
         monkeypatch.delenv(name)
     assert book.config() == book.BookConfig(scale="paper", jobs=1, results=None)
     monkeypatch.setenv("IRREPRO_SCALE", "huge")
-    with pytest.raises(irrepro.InputError, match="IRREPRO_SCALE must be 'paper' or 'quick', not 'huge'"):
+    with pytest.raises(
+        irrepro.InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full', not 'huge'"
+    ):
         book.config()
 
 

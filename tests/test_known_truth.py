@@ -234,13 +234,14 @@ def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications(
     U = book.paper_numbers("urbano2019statistical")
     rows = kt.comparison_rows({("AP", 25): _uneven_null()}, U, "type1")
     table = book.compare("urbano2019statistical", "rows test", rows, results="").frame.set_index("quantity")
-    for t in ("sign", "bootstrap"):
+    q = "AP, 25 topics, sign"  # scipy's sign test (only d = 0 a tie) is not theirs (|d| <= 0.01)
+    assert table.loc[q, "status"] == "not comparable" and table.loc[q, "paper"] is None
+    # the note names their rate and the difference
+    their = U["type1.ap.25.s2.a0.05"].value
+    assert f"their rate {their:.4f}" in table.loc[q, "note"] and "context" in table.loc[q, "note"]
+    for t in ("bootstrap", "unpaired-bootstrap"):  # Sakai's: not in their study (theirs is bootstrap-shift)
         q = f"AP, 25 topics, {t}"
-        assert table.loc[q, "status"] == "not comparable" and table.loc[q, "paper"] is None
-        # the note names their rate and the difference
-        their = U[f"type1.ap.25.{t[0]}2.a0.05"].value
-        assert f"their rate {their:.4f}" in table.loc[q, "note"] and "context" in table.loc[q, "note"]
-    assert table.loc["AP, 25 topics, unpaired-bootstrap", "status"] == "not comparable"
+        assert table.loc[q, "status"] == "not comparable" and "not in their study" in table.loc[q, "note"]
     for t in ("paired-t", "wilcoxon", "permutation"):  # the same tests: judged by the rule
         assert table.loc[f"AP, 25 topics, {t}", "status_by"] == "rule"
         assert table.loc[f"AP, 25 topics, {t}", "status"] != "not comparable"

@@ -11,7 +11,7 @@ from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
 from irrepro.data import ScoreMatrix
-from irrepro.known_truth._urbano import _candidates, _mle
+from irrepro.known_truth._urbano import _candidates, _twin
 
 
 def _gaussian(n_systems=10, n_topics=60, rho=0.5, seed=0, low=0.3, high=0.7):
@@ -31,9 +31,9 @@ def models():
 
 
 def test_t_test_type_i_error_at_alpha_under_the_null(models):
-    res = kt.urbano_experiment(models, 30, trials=4000, tests=("t",), seed=11, batch=1000)
-    rate = res.rates(alphas=(0.05,)).loc[0.05, "t"]
-    se = res.se(0.05)["t"]
+    res = kt.urbano_experiment(models, 30, trials=4000, tests=("paired-t",), seed=11, batch=1000)
+    rate = res.rates(alphas=(0.05,)).loc[0.05, "paired-t"]
+    se = res.se(0.05)["paired-t"]
     assert 0 < se < 0.006
     assert abs(rate - 0.05) <= 3 * se, (rate, se)
 
@@ -41,8 +41,8 @@ def test_t_test_type_i_error_at_alpha_under_the_null(models):
 def test_copula_is_the_aic_minimum_of_ml_fits(models):
     import pyvinecopulib as pv
 
-    model = _mle(models[0])
-    assert model.copula_method == "mle" and _mle(models[0]) is model  # the twin is cached
+    model = _twin(models[0], "mle")
+    assert model.copula_method == "mle" and _twin(models[0], "mle") is model  # the twin is cached
     lo, hi = 2, 5
     chosen = model.copula(lo, hi)
     ss = np.random.SeedSequence(model.seed.entropy, spawn_key=(*model.seed.spawn_key, lo, hi))
@@ -71,9 +71,9 @@ def test_moved_margins_have_the_target_mean(models, delta):
     cands = _candidates(model, delta, null)
     assert cands
     for i, moved in cands.items():
-        for j, margin in moved:
-            assert j != i
-            got = (model.margins[j].with_mean(model.means[i]) if margin is None else margin).mean
+        for j, target in moved:
+            assert j != i and target == pytest.approx(model.means[i] + delta)  # moved when drawn
+            got = model.margins[j].with_mean(target).mean
             assert got == pytest.approx(model.means[i] + delta, abs=1e-3)
     if delta > 0:  # baselines: the bottom 75% by mean; candidates: the 10 closest to mu + delta
         top = set(np.argsort(-model.means)[: round(0.25 * len(model.means))])
@@ -91,12 +91,12 @@ def test_results_do_not_depend_on_workers(models):
         np.testing.assert_array_equal(r.one, runs[0].one)
         np.testing.assert_array_equal(r.pair, runs[0].pair)
         np.testing.assert_array_equal(r.d, runs[0].d)
-    assert runs[0].tests == ("t", "wilcoxon", "sign", "bootstrap", "permutation")
+    assert runs[0].tests == ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
 
 
 def test_power_rises_with_delta(models):
     power = [
-        kt.urbano_experiment(models, 25, trials=600, delta=d, tests=("t", "wilcoxon"), seed=7)
+        kt.urbano_experiment(models, 25, trials=600, delta=d, tests=("paired-t", "wilcoxon"), seed=7)
         .rates(alphas=(0.05,))
         .loc[0.05]
         for d in (0.01, 0.04, 0.1)
@@ -105,12 +105,12 @@ def test_power_rises_with_delta(models):
 
 
 def test_type_iii_errors(models):
-    big = kt.urbano_experiment(models, 25, trials=400, delta=0.1, tests=("t", "sign"), seed=8)
+    big = kt.urbano_experiment(models, 25, trials=400, delta=0.1, tests=("paired-t", "sign"), seed=8)
     assert (big.d > 0).all()
     assert (big.type3(0.05) == 0).all()
-    small = kt.urbano_experiment(models, 25, trials=400, delta=0.01, tests=("t",), seed=8)
+    small = kt.urbano_experiment(models, 25, trials=400, delta=0.01, tests=("paired-t",), seed=8)
     wrong = (small.d < 0) & (small.two[0] <= 0.1)
-    assert small.type3(0.1)["t"] == pytest.approx(wrong.mean()) and wrong.any()
+    assert small.type3(0.1)["paired-t"] == pytest.approx(wrong.mean()) and wrong.any()
     frame = small.frame(alphas=(0.05, 0.1))
     two = frame[frame.tails == 2].set_index("alpha")
     assert two.loc[0.1, "type3"] == pytest.approx(wrong.mean())
@@ -120,7 +120,7 @@ def test_type_iii_errors(models):
 
 
 def test_rejection_counts_p_equal_to_alpha(models):
-    res = kt.urbano_experiment(models, 10, trials=200, B=50, tests=("bootstrap",), seed=9)
+    res = kt.urbano_experiment(models, 10, trials=200, B=50, tests=("bootstrap-shift",), seed=9)
     alpha = np.unique(res.two[0])[1]  # a p-value that occurs: their ecdf counts p <= alpha
     assert res.rejected(alpha)[0].sum() == (res.two[0] <= alpha).sum() > (res.two[0] < alpha).sum()
 
@@ -134,7 +134,7 @@ def test_trials_for_se():
 
 @pytest.mark.parametrize(
     "kwargs, words",
-    [({"delta": -0.1}, "delta"), ({"null": "same"}, "null"), ({"tests": ("t", "z")}, "tests")],
+    [({"delta": -0.1}, "delta"), ({"null": "same"}, "null"), ({"tests": ("paired-t", "z")}, "tests")],
 )
 def test_input_errors(models, kwargs, words):
     with pytest.raises(InputError, match=words):
@@ -147,8 +147,8 @@ def test_trec8_ap(real_matrix):
     res = kt.urbano_experiment([model], 50, trials=300, B=200, seed=2)
     rates = res.rates(alphas=(0.05,)).loc[0.05]
     assert ((rates > 0) & (rates < 0.2)).all()
-    alt = kt.urbano_experiment([model], 50, trials=200, B=200, delta=0.05, seed=3, tests=("t",))
-    assert alt.rates(alphas=(0.05,)).loc[0.05, "t"] > 0.3
+    alt = kt.urbano_experiment([model], 50, trials=200, B=200, delta=0.05, seed=3, tests=("paired-t",))
+    assert alt.rates(alphas=(0.05,)).loc[0.05, "paired-t"] > 0.3
 
 
 def test_copulas_fitted_on_processes_equal_the_serial_fits():
@@ -158,7 +158,7 @@ def test_copulas_fitted_on_processes_equal_the_serial_fits():
     for jobs in (1, 2):
         x = _gaussian(n_systems=18, seed=3)  # scores rounded to 0.05: ties, broken by the pair's seed
         x = ScoreMatrix(np.round(x.scores * 20) / 20, x.systems, x.topics, x.measure, x.collection)
-        model = _mle(sim.fit_collection(x, seed=3, bottom=0.0))
+        model = _twin(sim.fit_collection(x, seed=3, bottom=0.0), "mle")
         keys = {(0, i, j) for i in range(18) for j in range(i + 1, 18)}
         assert len(keys) > _CHUNK  # more than one process task
         _fit_copulas([model], keys, jobs)
@@ -205,3 +205,81 @@ def test_finite_b_bias_matches_brute_force_at_a_large_b():
 def test_finite_b_bias_rejects_bad_input(kwargs, match):
     with pytest.raises(InputError, match=match):
         kt.finite_b_bias(**kwargs)
+
+
+def test_sakais_tests_run_on_the_same_trials_and_leave_theirs_unchanged(models):
+    five = kt.urbano_experiment(models, 20, trials=300, B=200, seed=12)
+    seven = kt.urbano_experiment(models, 20, trials=300, B=200, seed=12, tests=five.tests + kt.SAKAI_TESTS)
+    assert seven.tests[-2:] == ("bootstrap", "unpaired-bootstrap")
+    assert np.array_equal(seven.two[:5], five.two) and np.array_equal(seven.one[:5], five.one)
+    # under the null Sakai's paired test is near alpha and the unpaired one conservative (paired data)
+    rates = seven.rates(alphas=(0.05,)).iloc[0]
+    assert abs(rates["bootstrap"] - 0.05) < 0.04 and rates["unpaired-bootstrap"] < rates["bootstrap"]
+
+
+def test_sakais_paired_bootstrap_p_values_are_the_significance_packages(models):
+    """A batch's Sakai p-values equal irrepro.significance.paired_bootstrap_test on the same draws."""
+    from irrepro import bootstrap_tests as bt
+    from irrepro import parallel
+    from irrepro.known_truth._urbano import _sakai_tests
+
+    rng = np.random.default_rng(3)
+    b = rng.beta(2, 5, size=(6, 25))
+    e = np.clip(b + rng.normal(0.03, 0.1, size=b.shape), 0, 1)
+    got = _sakai_tests(b, e, ("bootstrap",), 300, np.random.default_rng(7))["bootstrap"][0]
+    g_paired, _ = parallel.spawn(np.random.default_rng(7), 2)
+    scores = np.empty((12, 25))
+    scores[0::2], scores[1::2] = e, b
+    pairs = np.column_stack([np.arange(0, 12, 2), np.arange(1, 12, 2)])
+    ref = sg.paired_bootstrap_test(scores, pairs, samples=bt.bootstrap_samples(25, 300, seed=g_paired))
+    assert np.allclose(got, ref.p)
+
+
+def test_copula_itau_uses_exchangeable_fits_on_the_same_pairs(models):
+    mle = kt.urbano_experiment(models, 20, trials=200, B=50, seed=13, tests=("paired-t",))
+    tau = kt.urbano_experiment(models, 20, trials=200, B=50, seed=13, tests=("paired-t",), copula="itau")
+    assert np.array_equal(mle.pair, tau.pair)  # the same draws of pairs
+    assert _twin(models[0], "itau").copula_method == "itau"
+    with pytest.raises(InputError, match="copula"):
+        kt.urbano_experiment(models, 20, trials=10, seed=1, copula="tau")
+
+
+def test_type3_se_is_the_clustered_error_of_wrong_sign_rejections(models):
+    res = kt.urbano_experiment(models, 15, trials=500, delta=0.01, tests=("paired-t", "sign"), seed=14)
+    wrong = res.rejected(0.1, 2) & (res.d < 0)[None, :]
+    r = wrong.mean(axis=1)
+    # every trial draws a new pair, so with few repeats the clustered error is near the binomial one
+    assert np.allclose(res.type3_se(0.1), np.sqrt(r * (1 - r) / 500), rtol=0.35)
+    frame = res.frame(alphas=(0.1,))
+    two = frame[frame.tails == 2].set_index("test")
+    assert two.loc["sign", "type3_se"] == pytest.approx(res.type3_se(0.1)["sign"])
+
+
+def test_comparison_rows_for_type3_and_their_tests(models):
+    res = kt.urbano_experiment(models, 25, trials=200, delta=0.01, seed=15)
+    numbers = {"trials.type3": 167000, "type3.ap.25.s2.d0.01": 0.012, "type3.ap.25.t2.d0.01": 0.007}
+    rows = {r["quantity"]: r for r in kt.comparison_rows({("AP", 25): res}, numbers, "type3")}
+    sign = rows["AP, 25 topics, sign"]
+    assert sign["paper"] == 0.012 and sign["paper_n"] == 167000  # their sign test: compared, not context
+    assert sign["ours"] == pytest.approx(res.type3(0.05)["sign"])
+    assert sign["ours_se"] == pytest.approx(res.type3_se(0.05)["sign"])
+    assert rows["AP, 25 topics, wilcoxon"]["paper"] is None  # not in the numbers: context
+
+
+def test_urbano_design_meets_the_issue_precision():
+    paper, full = kt.urbano_design("paper"), kt.urbano_design("full")
+    assert kt.mc_error(0.05, paper.trials) <= 0.0027 and kt.mc_error(0.05, full.trials) <= 0.00047
+    assert full.B > paper.B and set(full.power_topics) == {25, 50, 100}
+    with pytest.raises(InputError):
+        kt.urbano_design("huge")
+
+
+def test_can_move_to_agrees_with_with_mean(models):
+    for margin in models[0].margins:
+        for target in np.linspace(-0.05, 1.05, 23):
+            try:
+                margin.with_mean(float(target))
+                ok = True
+            except ValueError:
+                ok = False
+            assert margin.can_move_to(float(target)) == ok, (margin.family, target)

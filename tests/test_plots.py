@@ -163,6 +163,46 @@ def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
         )
 
 
+def test_rates_by_alpha_in_their_form_draw_the_rate_on_log_log_axes_with_the_diagonal():
+    ours = _rates_frame()
+    theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
+    axes = plots.plot_rates_by_alpha(ours, theirs, form="loglog")
+    for ax, n in zip(axes, (25, 50)):
+        assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+        lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
+        o = ours[(ours.topics == n) & (ours.test == "sign")].sort_values("alpha")
+        np.testing.assert_allclose(lines["sign"].get_ydata(), o["rate"])  # the rate itself
+        diagonal = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
+        np.testing.assert_allclose(diagonal[0].get_xdata(), diagonal[0].get_ydata())
+        published = [ln for ln in ax.lines if ln.get_linestyle() == "None"]
+        np.testing.assert_allclose(
+            sorted(np.concatenate([ln.get_ydata() for ln in published])),
+            sorted(1.2 * ours[ours.topics == n]["rate"]),
+        )
+    assert axes[0].get_ylabel() == "type I error"
+    with pytest.raises(ValueError, match="form"):
+        plots.plot_rates_by_alpha(ours, form="log")
+
+
+def test_type3_by_delta_draws_the_type3_column_and_its_error():
+    rows = [
+        {
+            "test": "sign",
+            "tails": 2,
+            "alpha": 0.05,
+            "delta": d,
+            "rate": 0.5,
+            "se": 0.01,
+            "type3": t3,
+            "type3_se": 0.001,
+        }
+        for d, t3 in ((0.01, 0.012), (0.05, 0.001))
+    ]
+    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05, rate="type3")
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.012, 0.001])
+    assert "type III" in ax.get_ylabel()
+
+
 def test_power_by_delta_draws_the_rates_at_alpha():
     rows = [
         {"test": "t", "tails": 2, "alpha": a, "delta": d, "rate": d * 5 + a, "se": 0.01}

@@ -40,9 +40,9 @@ def test_the_readme_example_adhoc8_runs_125_and_126(real_matrix):
     assert (m.systems[ib], m.systems[ie]) == ("run125", "run126")
     b, e = m.scores[ib], m.scores[ie]
     assert len(b) == 50
-    p = sg.urbano_tests(b, e, tests=("t", "wilcoxon", "sign"))
+    p = sg.urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
     readme = {
-        "t": (0.0006596986, 0.0013193972),
+        "paired-t": (0.0006596986, 0.0013193972),
         "wilcoxon": (0.001722594, 0.003445188),
         "sign": (0.004779939, 0.009559879),
     }
@@ -58,8 +58,8 @@ def test_the_readme_example_adhoc8_runs_125_and_126(real_matrix):
     assert float(sg.sign_test_pvalues(d)) == pytest.approx(plain, rel=1e-12)
     # bootstrap and permutation: their B = 1e6 estimates and ours are estimates of one p-value
     B = 200_000
-    r = sg.urbano_tests(b, e, tests=("bootstrap", "permutation"), B=B, seed=25)
-    theirs = {"bootstrap": (0.000424, 0.000586), "permutation": (0.000603, 0.001188)}
+    r = sg.urbano_tests(b, e, tests=("bootstrap-shift", "permutation"), B=B, seed=25)
+    theirs = {"bootstrap-shift": (0.000424, 0.000586), "permutation": (0.000603, 0.001188)}
     for name, (one, two) in theirs.items():
         _within_mc(float(r[name].one_tailed), one, B, other_B=10**6)
         _within_mc(float(r[name].two_tailed), two, B, other_B=10**6)
@@ -153,7 +153,7 @@ def test_sign_test_urbano_all_ties_gives_nan_and_min_d_zero_is_the_usual_sign_te
 def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
     rng = np.random.default_rng(7)
     b, e = rng.uniform(0, 1, (2, 20, 30))
-    p = sg.urbano_tests(b, e, tests="t")["t"]
+    p = sg.urbano_tests(b, e, tests="paired-t")["paired-t"]
     np.testing.assert_allclose(
         p.one_tailed, stats.ttest_rel(b, e, axis=1, alternative="less").pvalue, rtol=1e-10
     )
@@ -259,7 +259,7 @@ def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
     rng = np.random.default_rng(15)
     b, e = rng.uniform(0, 1, (2, 5, 20))
     a = sg.urbano_tests(b, e, B=300, seed=8)
-    assert list(a) == ["t", "wilcoxon", "sign", "bootstrap", "permutation"]
+    assert list(a) == ["paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation"]
     c = sg.urbano_tests(b, e, B=300, seed=8, n_jobs=2)
     for name in a:
         np.testing.assert_array_equal(a[name].two_tailed, c[name].two_tailed)
@@ -275,9 +275,9 @@ def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
         (lambda: sg.sign_test_urbano(B_, E_, min_d=-1), "min_d must be"),
         (lambda: sg.bootstrap_test_urbano(B_, E_, B=0, seed=1), "B"),
         (lambda: sg.permutation_test_urbano(B_, E_, seed=None), "pass seed"),
-        (lambda: sg.urbano_tests(B_, E_, tests=("t", "mann-whitney")), "mann-whitney"),
+        (lambda: sg.urbano_tests(B_, E_, tests=("paired-t", "mann-whitney")), "mann-whitney"),
         (lambda: sg.urbano_tests(B_, E_), "pass seed"),
-        (lambda: sg.urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="t"), "finite"),
+        (lambda: sg.urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="paired-t"), "finite"),
     ],
 )
 def test_bad_input_is_an_input_error_naming_it(call, match):

@@ -413,9 +413,9 @@ def header(
 
     A chapter beyond the papers (``paper`` one of :data:`STUDIES`) opens with the study whose
     published numbers it sets beside its own, and gets **no label**: ReScience C's labels say
-    whether a paper was reproduced, and such a chapter reproduces none - it changes the study's
-    design where it sees fit, so a row that differs from the study's is a finding, not a failed
-    replication. Its counts are shown as they are.
+    whether one of the book's papers was reproduced, and such a chapter reproduces none of them -
+    it reruns the study as a measurement of the papers' methods, stating each difference from the
+    study's design. Its counts are shown as they are.
 
     Parameters
     ----------

@@ -21,8 +21,10 @@ What is here, and which paper each part tests:
 - :func:`urbano_experiment` -> :class:`UrbanoPValues` - the same experiments as Urbano et al.'s
   R code runs them: a new collection, pair of systems and topic set every trial, copulas by
   maximum likelihood and AIC, their five tests (:mod:`irrepro.significance.urbano`) on a batch of
-  trials at once, type I, II and III errors with clustered and binomial Monte Carlo errors
-  (:func:`trials_for_se` sizes the trials, :func:`finite_b_bias` bounds the bias from finite B);
+  trials at once (and Sakai's two bootstrap tests, :data:`SAKAI_TESTS`, on the same trials), type
+  I, II and III errors with clustered and binomial Monte Carlo errors (:func:`trials_for_se` sizes
+  the trials, :func:`urbano_design` gives the book's sizes per scale, :func:`finite_b_bias` bounds
+  the bias from finite B);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -79,7 +81,8 @@ from ._pvalues import (
     paired_pvalues,
 )
 from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
-from ._urbano import URBANO_NULLS, UrbanoPValues, trials_for_se, urbano_experiment
+from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
+from ._urbano_sizes import UrbanoDesign, trials_for_se, urbano_design
 
 __all__ = [
     "ALPHAS",
@@ -105,6 +108,9 @@ __all__ = [
     "comparison_rows",
     "level",
     "URBANO_NULLS",
+    "SAKAI_TESTS",
+    "UrbanoDesign",
+    "urbano_design",
     "UrbanoPValues",
     "FiniteB",
     "finite_b_bias",

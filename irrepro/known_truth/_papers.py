@@ -57,7 +57,7 @@ def default_trials(scale: str = "paper") -> int:
     >>> default_trials(), default_trials("quick")
     (24000, 600)
     """
-    return 24_000 if parallel.check_scale(scale) == "paper" else 600
+    return 24_000 if parallel.check_scale(scale) != "quick" else 600
 
 
 def default_B(scale: str = "paper") -> int:
@@ -83,7 +83,7 @@ def default_B(scale: str = "paper") -> int:
     >>> default_B(), default_B("quick")
     (1000, 200)
     """
-    return 1000 if parallel.check_scale(scale) == "paper" else 200
+    return 1000 if parallel.check_scale(scale) != "quick" else 200
 
 
 # --------------------------------------------------------------------------------------------

@@ -323,7 +323,11 @@ class PValues:
         pandas.Series
             One value per test.
         """
-        r = self.rejected(alpha, tails).astype(float)
+        return self._clustered_se(self.rejected(alpha, tails))
+
+    def _clustered_se(self, events: np.ndarray) -> pd.Series:
+        """The clustered standard error of each test's rate of ``events`` ``(tests, trials)``."""
+        r = np.asarray(events, dtype=float)
         _, inv = np.unique(self.pair, return_inverse=True)
         k = inv.max() + 1
         n_c = np.bincount(inv, minlength=k)

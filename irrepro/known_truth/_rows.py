@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ._pvalues import PValues, mc_error
+from ._urbano import UrbanoPValues
 
 __all__ = ["OTHER_TESTS", "LEVEL_WORDS", "comparison_rows", "level"]
 
 #: Tests of Urbano et al. that carry the name of one of ours but are another test: their rows are
 #: context (no common quantity), the note giving their rate. ``{B}`` is their number of resamples.
 OTHER_TESTS = {
-    "bootstrap": "their bootstrap of the mean (shift method, B = {B:,}) is not our studentised one (Sakai)",
     "sign": "their sign test counts |d| <= 0.01 as a tie, ours only d = 0",
 }
 
@@ -36,7 +36,7 @@ def comparison_rows(
     tails: int = 2,
     alpha: float = 0.05,
     notes: Mapping[str, str] | None = None,
-    other_tests: Mapping[str, str] = OTHER_TESTS,
+    other_tests: Mapping[str, str] | None = None,
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s.
 
@@ -56,16 +56,19 @@ def comparison_rows(
         Urbano et al.'s numbers (:func:`irrepro.book.paper_numbers`): keys
         ``type1.<m>.<topics>.<test><tails>.a<alpha>``, ``power.<m>.<topics>.<test><tails>.d<delta>``,
         ``trials.type1``, ``trials.power`` and ``resamples``; its ``names`` map their letters to ours.
-    kind : {"type1", "power"}
-        Which of their rates.
+    kind : {"type1", "power", "type3"}
+        Which of their rates (type III: two-tailed significance with the observed difference of
+        the wrong sign, :meth:`UrbanoPValues.type3`; ``tails`` is then 2).
     tails : {2, 1}
         Two- or one-tailed.
     alpha : float
         The significance level.
     notes : mapping or None
         Test -> a note for its compared rows.
-    other_tests : mapping
-        Test -> why theirs is another test (formatted with ``B``, their resamples).
+    other_tests : mapping, optional
+        Test -> why theirs is another test (formatted with ``B``, their resamples); None:
+        :data:`OTHER_TESTS` for :func:`rejection_experiment`'s results, none for
+        :func:`urbano_experiment`'s (their tests, as they ran them).
 
     Returns
     -------
@@ -84,25 +87,31 @@ def comparison_rows(
     >>> row["quantity"], row["kind"], row["ours"], row["paper_n"]
     ('AP, 25 topics, paired-t', 'rate', 0.05, 1000)
     """
-    if kind not in ("type1", "power"):
-        raise ValueError(f"kind {kind!r}: 'type1' or 'power'")
+    if kind not in ("type1", "power", "type3"):
+        raise ValueError(f"kind {kind!r}: 'type1', 'power' or 'type3'")
+    if kind == "type3":
+        tails = 2
     names = dict(getattr(numbers, "names", {}) or {})
     code = {ours: theirs for theirs, ours in names.items()} or {
-        "AP": "ap", "P@10": "p10", "paired-t": "t", "wilcoxon": "w", "sign": "s", "bootstrap": "b",
-        "permutation": "p",
+        "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
+        "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
     value = lambda x: getattr(x, "value", x)  # noqa: E731  (a PaperValue, or the number itself)
     notes = dict(notes or {})
     rows = []
     for (m, n), r in results.items():
-        rate, se = r.rates([alpha], tails).iloc[0], r.se(alpha, tails)
+        urbano = isinstance(r, UrbanoPValues)
+        if kind == "type3":
+            if not isinstance(r, UrbanoPValues):
+                raise ValueError("type III rates need urbano_experiment's results (UrbanoPValues)")
+            rate, se = r.type3(alpha), r.type3_se(alpha)
+        else:
+            rate, se = r.rates([alpha], tails).iloc[0], r.se(alpha, tails)
+        others = (OTHER_TESTS if not urbano else {}) if other_tests is None else other_tests
         pairs = len(np.unique(r.pair))
         for t in r.tests:
-            key = (
-                f"type1.{code.get(m, m)}.{n}.{code.get(t)}{tails}.a{alpha:g}"
-                if kind == "type1"
-                else f"power.{code.get(m, m)}.{n}.{code.get(t)}{tails}.d{r.delta:g}"
-            )
+            at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
+            key = f"{kind}.{code.get(m, m)}.{n}.{code.get(t)}{tails}.{at}"
             ours = float(rate[t])
             row = {
                 "quantity": f"{m}, {n} topics, {t}",
@@ -116,8 +125,8 @@ def comparison_rows(
                 ),
                 "note": notes.get(t, "" if key in numbers else "not in their study"),
             }
-            if key in numbers and t in other_tests:
-                why = other_tests[t].format(B=value(numbers.get("resamples", 0)) or 0)
+            if key in numbers and t in others:
+                why = others[t].format(B=value(numbers.get("resamples", 0)) or 0)
                 row["paper"] = None
                 row["note"] = f"context: {why}; their rate {float(value(numbers[key]) or 'nan'):.4f}"
             elif key in numbers:

@@ -7,21 +7,27 @@ on a batch of trials at once (:func:`urbano_experiment`, :class:`UrbanoPValues`,
 
 from __future__ import annotations
 
-import math
 import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .. import bootstrap_tests as bt
 from .. import parallel
+from .. import significance as sig
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
 from ._pvalues import ALPHAS, PValues
 
-__all__ = ["URBANO_NULLS", "UrbanoPValues", "trials_for_se", "urbano_experiment"]
+__all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "urbano_experiment"]
+
+#: Tests outside Urbano et al.'s study that :func:`urbano_experiment` runs on the same trials:
+#: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
+#: :data:`irrepro.significance.TESTS`' names.
+SAKAI_TESTS = ("bootstrap", "unpaired-bootstrap")
 
 #: The nulls :func:`urbano_experiment` simulates with ``delta == 0``: both systems' scores from the
 #: baseline's margin (their ``11-type_1.R``), or the experimental margin moved to the baseline's mean.
@@ -30,50 +36,17 @@ URBANO_NULLS = ("same-margin", "same-mean")
 _TOP = 0.25
 #: Experimental candidates per baseline: the systems closest in mean to the baseline's + delta.
 _NEIGHBOURS = 10
-_MLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: Copulas fitted per process task.
 _CHUNK = 100
-
-
-def trials_for_se(se: float, rate: float = 0.05) -> int:
-    """Trials that give a rate its binomial Monte Carlo standard error ``se`` or less.
-
-    ``ceil(rate (1 - rate) / se^2)``: with a new pair of systems and topic set every trial, the
-    trials are independent and the binomial error is the error (``UrbanoPValues.se`` checks
-    the clustered one).
-
-    Parameters
-    ----------
-    se : float
-        The largest standard error wanted, > 0.
-    rate : float
-        The rate whose error it bounds (a type I error at alpha = .05 by default).
-
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Issue 25, item 4: se <= 0.003 in the book's build, <= 0.0005 at ``IRREPRO_SCALE=full``.
-
-    Examples
-    --------
-    >>> from irrepro.known_truth import trials_for_se
-    >>> trials_for_se(0.003), trials_for_se(0.0005)
-    (5278, 190000)
-    """
-    if not se > 0 or not 0 <= rate <= 1:
-        raise InputError(f"se must be > 0 and rate in [0, 1], got se={se}, rate={rate}")
-    return max(1, math.ceil(round(rate * (1 - rate) / se**2, 9)))
 
 
 @dataclass(frozen=True)
 class UrbanoPValues(PValues):
     """p-values of Urbano et al.'s tests on every trial of one configuration (:func:`urbano_experiment`).
 
-    A :class:`PValues` whose tests are ``irrepro.significance.urbano.URBANO_TESTS`` (t, wilcoxon,
-    sign, bootstrap, permutation), rejected
+    A :class:`PValues` whose tests are among ``irrepro.significance.urbano.URBANO_TESTS``
+    (paired-t, wilcoxon, sign, bootstrap-shift, permutation) and :data:`SAKAI_TESTS`, rejected
     as their ``ecdf(p)(alpha)`` counts them (p <= alpha for every test, the resampling ones
     included), with the observed mean differences for their type III errors.
 
@@ -148,8 +121,23 @@ class UrbanoPValues(PValues):
         wrong = self.rejected(alpha, 2) & (self.d < 0)[None, :]
         return pd.Series(wrong.mean(axis=1), index=list(self.tests))
 
+    def type3_se(self, alpha: float) -> pd.Series:
+        """Monte Carlo standard error of each type III rate (:meth:`type3`), clustered by pair.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+
+        Returns
+        -------
+        pandas.Series
+            One value per test.
+        """
+        return self._clustered_se(self.rejected(alpha, 2) & (self.d < 0)[None, :])
+
     def frame(self, alphas=None, tails=(1, 2)) -> pd.DataFrame:
-        """Long table: test, tails, alpha, rate, se (clustered by pair), se_binomial, type3, trials, ...
+        """Long table: test, tails, alpha, rate, se (clustered by pair), se_binomial, type3, type3_se, ...
 
         Parameters
         ----------
@@ -161,48 +149,52 @@ class UrbanoPValues(PValues):
         Returns
         -------
         pandas.DataFrame
-            ``type3`` is the type III rate on the two-tailed rows (NaN on one-tailed ones).
+            ``type3`` and ``type3_se`` are the type III rate and its clustered standard error on
+            the two-tailed rows (NaN on one-tailed ones).
         """
         alphas = self.alphas if alphas is None else alphas
         out = super().frame(alphas, tails)
         out["se_binomial"] = [self.binomial_se(a, tl)[t] for t, tl, a in zip(out.test, out.tails, out.alpha)]
         type3 = {a: self.type3(a) for a in alphas}
+        type3_se = {a: self.type3_se(a) for a in alphas}
         out["type3"] = [
             type3[a][t] if tl == 2 else np.nan for t, tl, a in zip(out.test, out.tails, out.alpha)
+        ]
+        out["type3_se"] = [
+            type3_se[a][t] if tl == 2 else np.nan for t, tl, a in zip(out.test, out.tails, out.alpha)
         ]
         return out
 
 
-def _mle(model: CollectionModel) -> CollectionModel:
-    """``model`` with its copulas fitted by maximum likelihood (a twin sharing its margins, cached)."""
-    if model.copula_method == "mle":
+def _twin(model: CollectionModel, method: str) -> CollectionModel:
+    """``model`` with its copulas fitted by ``method`` (a twin sharing its margins, cached)."""
+    if model.copula_method == method:
         return model
-    twin = _MLE.get(model)
-    if twin is None:
-        twin = CollectionModel(
-            model.name, model.measure, model.systems, model.scores, model.margins, model.seed, "mle"
+    twins = _TWINS.setdefault(model, {})
+    if method not in twins:
+        twins[method] = CollectionModel(
+            model.name, model.measure, model.systems, model.scores, model.margins, model.seed, method
         )
-        _MLE[model] = twin
-    return twin
+    return twins[method]
 
 
 def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
-    """Baseline -> [(experimental system, its margin)]: what a trial of ``model`` may draw (margin
-    None: the experimental system's own, moved to the baseline's mean when drawn)."""
+    """Baseline -> [(experimental system, its margin)]: what a trial of ``model`` may draw. The
+    margin is a :class:`~irrepro.simulation.Margin` to use as it is, or a float: the experimental
+    system's own margin moved to that expected value when the pair is drawn (the moves are many
+    and most pairs are never drawn; :meth:`~irrepro.simulation.Margin.can_move_to` decides here
+    which pairs can be)."""
     mu = model.means
     if delta == 0:
         if null == "same-margin":
             return {i: [(j, model.margins[i]) for j in range(len(mu)) if j != i] for i in range(len(mu))}
-        return {i: [(j, None) for j in range(len(mu)) if j != i] for i in range(len(mu))}  # moved lazily
+        return {i: [(j, float(mu[i])) for j in range(len(mu)) if j != i] for i in range(len(mu))}
     out = {}
     for i in np.argsort(-mu, kind="stable")[int(round(_TOP * len(mu))) :]:
         js = [j for j in np.argsort(np.abs(mu - mu[i] - delta), kind="stable") if j != i][:_NEIGHBOURS]
-        moved = []
-        for j in js:
-            try:
-                moved.append((int(j), model.margins[j].with_mean(mu[i] + delta)))
-            except ValueError:  # their effTransform failed: the pair is not a candidate
-                continue
+        target = float(mu[i] + delta)
+        # their effTransform fails for some: such a pair is not a candidate
+        moved = [(int(j), target) for j in js if model.margins[j].can_move_to(target)]
         if moved:
             out[int(i)] = moved
     return out
@@ -242,12 +234,46 @@ def _fit_copulas(models, keys, n_jobs) -> None:
             models[c]._copulas.setdefault(key, cop)
 
 
+def _sakai_tests(b, e, tests, B: int, seed) -> dict:
+    """Sakai's paired and unpaired bootstrap tests of every row: test -> (two-tailed, one-tailed)
+    ASLs, each row its own B resamples (:func:`irrepro.significance.paired_bootstrap_test`,
+    :func:`irrepro.significance.unpaired_bootstrap_test`; one-tailed: H1 e > b)."""
+    m, n = b.shape
+    scores = np.empty((2 * m, n))
+    scores[0::2], scores[1::2] = e, b
+    pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
+    g_paired, g_pool = parallel.spawn(seed, 2)
+    out = {}
+    if "bootstrap" in tests:
+        r = sig.paired_bootstrap_test(
+            scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_paired), n_jobs=1
+        )
+        one = np.count_nonzero(r.replicate_statistic >= r.statistic[:, None], axis=1) / B
+        out["bootstrap"] = (np.where(np.isnan(r.p), 1.0, r.p), one)
+    if "unpaired-bootstrap" in tests:
+        u = sig.unpaired_bootstrap_test(
+            scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1
+        )
+        one = np.count_nonzero(u.replicates >= u.difference[:, None], axis=1) / B
+        out["unpaired-bootstrap"] = (np.where(np.isnan(u.p), 1.0, u.p), one)
+    return out
+
+
 def _test_batch(task):
-    """Their tests of one batch of simulated trials (a process task): (two, one, d)."""
-    b, e, g_test, tests, B, min_d = task
-    p = urbano_tests(b, e, tests=tests, B=B, seed=g_test, min_d=min_d, n_jobs=1)
-    two = np.array([p[t].two_tailed for t in tests])
-    return two, np.array([p[t].one_tailed for t in tests]), (e - b).mean(axis=1)
+    """Their tests (and Sakai's) of one batch of simulated trials (a process task): (two, one, d)."""
+    b, e, g_test, g_sakai, tests, B, min_d = task
+    theirs = tuple(t for t in tests if t in URBANO_TESTS)
+    p = (
+        {
+            t: (v.two_tailed, v.one_tailed)
+            for t, v in urbano_tests(b, e, tests=theirs, B=B, seed=g_test, min_d=min_d, n_jobs=1).items()
+        }
+        if theirs
+        else {}
+    )
+    p |= _sakai_tests(b, e, tests, B, g_sakai)
+    two = np.array([p[t][0] for t in tests])
+    return two, np.array([p[t][1] for t in tests]), (e - b).mean(axis=1)
 
 
 def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
@@ -263,12 +289,12 @@ def _simulate_and_test(task):
     """One batch simulated (from its seed ``g_u``) and tested (a process task): (two, one, d).
     ``pairs``: the batch's distinct (copula, baseline first, b margin, e margin); ``which``: each
     trial's."""
-    pairs, which, n_topics, g_u, g_test, tests, B, min_d = task
+    pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d = task
     u1, w = g_u.random((len(which), n_topics)), g_u.random((len(which), n_topics))
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
     for r, q in enumerate(which):
         b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
-    return _test_batch((b, e, g_test, tests, B, min_d))
+    return _test_batch((b, e, g_test, g_sakai, tests, B, min_d))
 
 
 def urbano_experiment(
@@ -283,6 +309,7 @@ def urbano_experiment(
     n_jobs: int | None = None,
     batch: int = 500,
     null: str = "same-margin",
+    copula: str = "mle",
     min_d: float = 0.01,
     alphas=ALPHAS,
     label: str = "",
@@ -311,8 +338,8 @@ def urbano_experiment(
     Parameters
     ----------
     models : sequence of CollectionModel
-        :func:`irrepro.simulation.fit_collection`'s models (any ``copula_method``: a model not
-        fitted with ``"mle"`` gets a cached twin that is).
+        :func:`irrepro.simulation.fit_collection`'s models (any ``copula_method``: a model fitted
+        with another method than ``copula`` gets a cached twin that shares its margins).
     n_topics : int
         Topics per trial.
     trials : int
@@ -320,7 +347,9 @@ def urbano_experiment(
     delta : float
         The true difference of expected scores, >= 0 (0: type I error).
     tests : sequence of str
-        Among ``irrepro.significance.urbano.URBANO_TESTS`` (t, wilcoxon, sign, bootstrap, permutation).
+        Among ``irrepro.significance.urbano.URBANO_TESTS`` (their five: paired-t, wilcoxon, sign,
+        bootstrap-shift, permutation) and :data:`SAKAI_TESTS` (Sakai's paired and unpaired
+        bootstrap tests, run on the same trials; rejected by the same p <= alpha).
     B : int
         Resamples of the bootstrap and permutation tests (theirs: 1e6).
     seed : SeedLike
@@ -331,6 +360,9 @@ def urbano_experiment(
         Trials per batch (their ``.N_PER_BATCH`` is 1000).
     null : {"same-margin", "same-mean"}
         The null simulated when ``delta == 0``.
+    copula : {"mle", "itau"}
+        How the pairs' copulas are fitted: maximum likelihood (theirs, the default) or by inverting
+        Kendall's tau (one-parameter exchangeable families only; for comparison).
     min_d : float
         The sign test's tie threshold (theirs: 0.01).
     alphas : sequence of float
@@ -364,10 +396,10 @@ def urbano_experiment(
     >>> from irrepro import known_truth as kt, simulation as sim
     >>> from irrepro.data import simulate
     >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
-    >>> res = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests=("t", "sign"))
+    >>> res = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests=("paired-t", "sign"))
     >>> res.tests, res.trials
-    (('t', 'sign'), 60)
-    >>> bool(0 <= res.rates(alphas=(0.05,)).loc[0.05, "t"] <= 1)
+    (('paired-t', 'sign'), 60)
+    >>> bool(0 <= res.rates(alphas=(0.05,)).loc[0.05, "paired-t"] <= 1)
     True
     """
     if delta < 0:
@@ -375,14 +407,16 @@ def urbano_experiment(
     if null not in URBANO_NULLS:
         raise InputError(f"null must be one of {', '.join(URBANO_NULLS)}, got {null!r}")
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
-    bad = [t for t in tests if t not in URBANO_TESTS]
+    bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
     if bad or not tests:
-        raise InputError(f"tests must be among {', '.join(URBANO_TESTS)}, not {bad}")
+        raise InputError(f"tests must be among {', '.join(URBANO_TESTS + SAKAI_TESTS)}, not {bad}")
     n_topics = check_int(n_topics, "n_topics", minimum=2)
     trials = check_int(trials, "trials", minimum=1)
     batch = check_int(batch, "batch", minimum=1)
     B = check_int(B, "B", minimum=1)
-    models = [_mle(m) for m in models]
+    if copula not in ("mle", "itau"):
+        raise InputError(f"copula must be 'mle' or 'itau', got {copula!r}")
+    models = [_twin(m, copula) for m in models]
     cands = parallel.parallel_map(lambda m: _candidates(m, float(delta), null), models, n_jobs=n_jobs)
     sizes = np.array([len(c) for c in cands], dtype=np.float64)
     if sizes.sum() == 0:
@@ -391,32 +425,33 @@ def urbano_experiment(
     base = [sorted(c) for c in cands]
     width = max(len(m.margins) for m in models)
     bounds = [(a, min(a + batch, trials)) for a in range(0, trials, batch)]
-    seeds = [parallel.spawn(s, 3) for s in parallel.as_seed_sequence(seed).spawn(len(bounds))]
+    # per batch: pair draws, topic draws, their tests' resamples, Sakai's tests' resamples
+    seeds = [parallel.spawn(s, 4) for s in parallel.as_seed_sequence(seed).spawn(len(bounds))]
     drawn = []  # (collection, baseline, experimental, its margin) of every trial, batch by batch
-    for (a, z), (g_draw, _, _) in zip(bounds, seeds):
+    for (a, z), (g_draw, *_) in zip(bounds, seeds):
         for c in g_draw.choice(len(models), size=z - a, p=prob):
             i = base[c][g_draw.integers(len(base[c]))]
             j, e_margin = cands[c][i][g_draw.integers(len(cands[c][i]))]
             drawn.append((int(c), int(i), int(j), e_margin))
     _fit_copulas(models, {(c, min(i, j), max(i, j)) for c, i, j, _ in drawn}, n_jobs)
-    moved: dict = {}  # same-mean null: the experimental margins moved to the baseline's mean
+    moved: dict = {}  # (collection, experimental system, target mean) -> its moved margin
 
     def task(k):  # what batch k's worker needs: its trials' copulas and margins, and its seeds
-        (a, z), (_, g_u, g_test) = bounds[k], seeds[k]
+        (a, z), (_, g_u, g_test, g_sakai) = bounds[k], seeds[k]
         index: dict = {}
         pairs, which = [], []
         for c, i, j, e_margin in drawn[a:z]:
-            key = (c, i, j, e_margin is None)
+            key = (c, i, j, e_margin if isinstance(e_margin, float) else None)
             if key not in index:
-                if e_margin is None:
-                    if (c, i, j) not in moved:
-                        moved[c, i, j] = models[c].margins[j].with_mean(models[c].means[i])
-                    e_margin = moved[c, i, j]
+                if isinstance(e_margin, float):
+                    if (c, j, e_margin) not in moved:
+                        moved[c, j, e_margin] = models[c].margins[j].with_mean(e_margin)
+                    e_margin = moved[c, j, e_margin]
                 cop = models[c].copula(min(i, j), max(i, j))
                 index[key] = len(pairs)
                 pairs.append((cop, i < j, models[c].margins[i], e_margin))
             which.append(index[key])
-        return pairs, which, n_topics, g_u, g_test, tests, B, min_d
+        return pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d
 
     out = parallel.parallel_map(
         _simulate_and_test, (task(k) for k in range(len(bounds))), n_jobs=n_jobs, processes=True

@@ -16,6 +16,7 @@ TEST_STYLE = {
     "wilcoxon": ("C1", "s"),
     "sign": ("C2", "^"),
     "bootstrap": ("C3", "D"),
+    "bootstrap-shift": ("C5", "P"),
     "permutation": ("C4", "v"),
     "unpaired-bootstrap": ("C7", "x"),
 }

@@ -116,7 +116,7 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     return ax
 
 
-def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
+def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio", axes=None):
     """Type I error divided by alpha against alpha, one panel per topic-set size.
 
     Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
@@ -133,6 +133,9 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
         The published rates.
     tails : int
         One- or two-tailed tests.
+    form : {"ratio", "loglog"}
+        Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
+        diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
     axes : sequence of matplotlib Axes, optional
         One per topic-set size (new ones when None).
 
@@ -141,6 +144,8 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
     sequence of matplotlib Axes
         The axes drawn on.
     """
+    if form not in ("ratio", "loglog"):
+        raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
     sizes = sorted(ours["topics"].unique())
     axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
     for ax, n in zip(axes, sizes):
@@ -148,11 +153,12 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
         for test, g in o.groupby("test", sort=False):
             c, mk = TEST_STYLE.get(test, ("k", "."))
             g = g.sort_values("alpha")
-            ax.plot(g["alpha"], g["rate"] / g["alpha"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+            div = g["alpha"] if form == "ratio" else 1.0
+            ax.plot(g["alpha"], g["rate"] / div, color=c, marker=mk, ms=3, lw=1, label=_name(test))
             ax.fill_between(
                 g["alpha"],
-                (g["rate"] - Z95 * g["se"]) / g["alpha"],
-                (g["rate"] + Z95 * g["se"]) / g["alpha"],
+                np.maximum((g["rate"] - Z95 * g["se"]) / div, 1e-5 if form == "loglog" else -np.inf),
+                (g["rate"] + Z95 * g["se"]) / div,
                 color=c,
                 alpha=0.15,
                 lw=0,
@@ -160,16 +166,24 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, axes=None):
             if theirs is not None:
                 u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
                 u = u.sort_values("alpha")
-                ax.plot(u["alpha"], u["value"] / u["alpha"], ls="none", marker=mk, mfc="none", color=c, ms=6)
-        ax.axhline(1.0, color="k", lw=0.8, ls=":")
+                ud = u["alpha"] if form == "ratio" else 1.0
+                ax.plot(u["alpha"], u["value"] / ud, ls="none", marker=mk, mfc="none", color=c, ms=6)
+        if form == "ratio":
+            ax.axhline(1.0, color="k", lw=0.8, ls=":")
+        else:
+            a = np.sort(o["alpha"].unique())
+            ax.plot(a, a, color="k", lw=0.8, ls=":")
+            ax.set_yscale("log")
         ax.set_xscale("log")
         ax.set(title=f"{n} topics", xlabel="alpha")
-    axes[0].set_ylabel("type I error / alpha")
+    axes[0].set_ylabel("type I error / alpha" if form == "ratio" else "type I error")
     axes[0].legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
     return axes
 
 
-def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, ax=None):
+def plot_power_by_delta(
+    ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, rate: str = "rate", ax=None
+):
     """Power at alpha against the true difference, one line per test.
 
     Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
@@ -187,6 +201,9 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
         The significance level.
     tails : int
         One- or two-tailed tests.
+    rate : {"rate", "type3"}
+        Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
+        ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -196,23 +213,25 @@ def plot_power_by_delta(ours, theirs=None, *, alpha: float = 0.05, tails: int = 
         The axes drawn on.
     """
     ax = _axes(ax, (6, 3.5))
+    se_col = "se" if rate == "rate" else f"{rate}_se"
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
     for test, g in o.groupby("test", sort=False):
         c, mk = TEST_STYLE.get(test, ("k", "."))
         g = g.sort_values("delta")
-        ax.plot(g["delta"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+        y, e = g[rate], g[se_col]
+        ax.plot(g["delta"], y, color=c, marker=mk, ms=3, lw=1, label=_name(test))
         if g["delta"].nunique() > 1:
-            ax.fill_between(
-                g["delta"], g["rate"] - Z95 * g["se"], g["rate"] + Z95 * g["se"], color=c, alpha=0.15, lw=0
-            )
+            ax.fill_between(g["delta"], y - Z95 * e, y + Z95 * e, color=c, alpha=0.15, lw=0)
         else:  # a single delta: a band has no width, so bars show +-1.96 se
-            ax.errorbar(g["delta"], g["rate"], yerr=Z95 * g["se"], fmt="none", capsize=3, lw=1, color=c)
+            ax.errorbar(g["delta"], y, yerr=Z95 * e, fmt="none", capsize=3, lw=1, color=c)
         if theirs is not None:
             u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
             ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
-    ax.set(
-        xlabel="true difference of expected scores (delta)", ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1)
-    )
+    if rate == "rate":
+        ax.set(ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
+    else:
+        ax.set(ylabel=f"type III error at alpha = {alpha:g}", ylim=(0, None))
+    ax.set(xlabel="true difference of expected scores (delta)")
     ax.legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
     return ax
 

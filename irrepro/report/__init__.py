@@ -217,7 +217,7 @@ def analyse(
                         f"and these runs have {T} topics."
                     ),
                 )
-            sizes = list(range(5, top + 1)) if st.scale == "paper" else sorted({5, (5 + top) // 2, top})
+            sizes = list(range(5, top + 1)) if st.scale != "quick" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(
                 [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "paired-t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,

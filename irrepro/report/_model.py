@@ -103,7 +103,7 @@ def settings(scale: str | None = None) -> Settings:
     Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale='quick')
     """
     scale = "paper" if scale is None else parallel.check_scale(scale)
-    if scale == "paper":
+    if scale != "quick":
         return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
     return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
 

@@ -405,8 +405,10 @@ def permutation_test_urbano(
     return _resample("permutation", b, e, B, seed, n_jobs)
 
 
-#: The tests of :func:`urbano_tests`, by the name of their R functions (``test_t`` etc.).
-URBANO_TESTS = ("t", "wilcoxon", "sign", "bootstrap", "permutation")
+#: The tests of :func:`urbano_tests`, by the package's names of the tests they are
+#: (:data:`irrepro.significance.TESTS`; their R functions ``test_t``, ``test_wilcoxon``,
+#: ``test_sign``, ``test_bootstrap``, ``test_permutation``).
+URBANO_TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
 
 
 def urbano_tests(
@@ -433,7 +435,8 @@ def urbano_tests(
     b, e : array_like
         Baseline and experimental scores ``(..., n)``, the last axis the topics.
     tests : sequence of str
-        Which of ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap"``, ``"permutation"``.
+        Which of ``"paired-t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap-shift"``, ``"permutation"``
+        (``URBANO_TESTS``).
     B : int
         Resamples of the bootstrap and permutation tests.
     seed : SeedLike
@@ -453,9 +456,9 @@ def urbano_tests(
     >>> from irrepro import significance as sg
     >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
     >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> p = sg.urbano_tests(b, e, tests=("t", "wilcoxon", "sign"))
+    >>> p = sg.urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
     >>> {k: round(float(v.two_tailed), 4) for k, v in p.items()}
-    {'t': 0.3037, 'wilcoxon': 0.2188, 'sign': 0.375}
+    {'paired-t': 0.3037, 'wilcoxon': 0.2188, 'sign': 0.375}
     """
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
     unknown = [t for t in tests if t not in URBANO_TESTS]
@@ -467,7 +470,7 @@ def urbano_tests(
     out: dict[str, TailedPValues] = {}
     seeds = None
     for name in tests:
-        if name == "t":
+        if name == "paired-t":
             d = e - b
             n = d.shape[-1]
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -484,6 +487,6 @@ def urbano_tests(
                         "pass seed (an int or a numpy Generator) for the bootstrap and permutation tests"
                     )
                 seeds = parallel.as_seed_sequence(seed).spawn(2)
-            fn = bootstrap_test_urbano if name == "bootstrap" else permutation_test_urbano
+            fn = bootstrap_test_urbano if name == "bootstrap-shift" else permutation_test_urbano
             out[name] = fn(b, e, B, seed=seeds[int(name == "permutation")], n_jobs=n_jobs)
     return out

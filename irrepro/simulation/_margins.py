@@ -97,6 +97,17 @@ class Margin:
         f = self.cdf**power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
+    def can_move_to(self, mean: float, tol: float = 1e-9) -> bool:
+        """Whether :meth:`with_mean` can move this margin to expected value ``mean`` (one
+        evaluation of the mean instead of a root search: the mean is monotone in the power)."""
+        now = self.mean
+        if abs(mean - now) <= tol:
+            return True
+        if not float(self.x[0]) < mean < float(self.x[-1]):
+            return False
+        sign = 1.0 if mean > now else -1.0
+        return bool((self.lehmann(sign * np.exp(_TOP_LOG_POWER)).mean - mean) * sign >= 0)
+
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
         (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
@@ -115,10 +126,14 @@ class Margin:
         top = 1.0
         while gap(top) * sign < 0:
             top *= 2
-            if top > 64:
+            if top > _TOP_LOG_POWER:
                 raise InputError(f"cannot move the margin's mean from {now:.4f} to {mean:.4f}")
         log_p = optimize.brentq(gap, 0.0, top, xtol=1e-12)
         return self.lehmann(sign * np.exp(log_p))
+
+
+#: The largest log power :meth:`Margin.with_mean` tries (its root search doubles up to it).
+_TOP_LOG_POWER = 64.0
 
 
 def _aic(loglik: float, k: float) -> float:

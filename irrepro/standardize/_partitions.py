@@ -57,7 +57,7 @@ def default_partitions(scale: str = "paper") -> int:
     >>> default_partitions(), default_partitions("quick")
     (1000, 50)
     """
-    return 1000 if check_scale(scale) == "paper" else 50
+    return 1000 if check_scale(scale) != "quick" else 50
 
 
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:

@@ -1,0 +1,111 @@
+"""The sizes of Urbano, Lima & Hanjalic's (2019) experiments: trials for a Monte Carlo error
+(:func:`trials_for_se`) and the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`;
+served from :mod:`irrepro.known_truth`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .. import parallel
+from ..errors import InputError
+
+__all__ = ["UrbanoDesign", "trials_for_se", "urbano_design"]
+
+
+def trials_for_se(se: float, rate: float = 0.05) -> int:
+    """Trials that give a rate its binomial Monte Carlo standard error ``se`` or less.
+
+    ``ceil(rate (1 - rate) / se^2)``: with a new pair of systems and topic set every trial, the
+    trials are independent and the binomial error is the error (``UrbanoPValues.se`` checks
+    the clustered one).
+
+    Parameters
+    ----------
+    se : float
+        The largest standard error wanted, > 0.
+    rate : float
+        The rate whose error it bounds (a type I error at alpha = .05 by default).
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Issue 25, item 4: se <= 0.003 in the book's build, <= 0.0005 at ``IRREPRO_SCALE=full``.
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import trials_for_se
+    >>> trials_for_se(0.003), trials_for_se(0.0005)
+    (5278, 190000)
+    """
+    if not se > 0 or not 0 <= rate <= 1:
+        raise InputError(f"se must be > 0 and rate in [0, 1], got se={se}, rate={rate}")
+    return max(1, math.ceil(round(rate * (1 - rate) / se**2, 9)))
+
+
+@dataclass(frozen=True)
+class UrbanoDesign:
+    """The sizes of the known-truth chapter's Urbano et al. experiments at one scale (:func:`urbano_design`).
+
+    Attributes
+    ----------
+    trials : int
+        Trials per type I configuration (measure x topic-set size).
+    power_trials : int
+        Trials per power / type III configuration (measure x topic-set size x delta).
+    B : int
+        Resamples of the bootstrap and permutation tests.
+    power_topics : tuple of int
+        The topic-set sizes of the power and type III experiments.
+    se : float
+        The binomial Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
+    """
+
+    trials: int
+    power_trials: int
+    B: int
+    power_topics: tuple
+    se: float
+
+
+def urbano_design(scale: str = "paper") -> UrbanoDesign:
+    """The sizes of Urbano et al.'s experiments in the book at ``scale``.
+
+    ``"paper"`` (the book's build): a type I rate at alpha = .05 to a Monte Carlo error of 0.003
+    with room for a design effect of up to 1.23 from pairs drawn more than once (:func:`trials_for_se`
+    of 0.0027: 6,516 trials; 5,278 give 0.003 with none), 500 trials per power configuration at 50
+    topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
+    rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
+    trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
+    from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
+    ``"quick"``: 400, 100, B = 200.
+
+    Parameters
+    ----------
+    scale : {"paper", "quick", "full"}
+        The book's ``IRREPRO_SCALE`` (:func:`irrepro.book.config`), never read here.
+
+    Returns
+    -------
+    UrbanoDesign
+
+    Notes
+    -----
+    Issue 25, item 4; theirs (Urbano, Lima & Hanjalic 2019, ``R/common.R``): 1,667,000 type I and
+    167,000 power trials per configuration, B = 1e6.
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import urbano_design
+    >>> urbano_design().trials, urbano_design("full").trials
+    (6516, 215030)
+    """
+    scale = parallel.check_scale(scale)
+    if scale == "full":
+        return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005)
+    if scale == "paper":
+        return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003)
+    return UrbanoDesign(400, 100, 200, (50,), 0.011)
