@@ -1,6 +1,7 @@
 """What a chapter displays as HTML: the data banner (:func:`data_banner`), status badges and
 tables (:func:`status_badge`, :func:`status_table`) and the book's collections
-(:func:`collections_table`). Served from :mod:`irrepro.book`."""
+(:func:`collections_table`), and any other table of a page (:func:`table`). Served from
+:mod:`irrepro.book`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pandas as pd
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._rule import STATUSES, _missing
 
-__all__ = ["data_banner", "status_badge", "status_table", "collections_table"]
+__all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table"]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -260,3 +261,38 @@ def collections_table() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def table(frame, *, digits: int = 3, caption: str = ""):
+    """A table as a reader of the book sees it: numbers to ``digits`` decimals, no bare index.
+
+    The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
+    floats shown with ``digits`` decimals (the values are not changed), a missing value as "-",
+    and a default 0..n-1 index left out (an index that labels the rows is kept).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or pandas.Series
+        The table.
+    digits : int
+        Decimals of the floats (issue 24: no cell shows more than four significant ones).
+    caption : str
+        Shown above the table.
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import book
+    >>> html = book.table(pd.DataFrame({"rate": [0.0454545, 0.1]}), digits=3).to_html()
+    >>> "0.045" in html and "0.0454545" not in html and ">0<" not in html
+    True
+    """
+    df = frame.to_frame() if isinstance(frame, pd.Series) else frame
+    sty = df.style.format(precision=digits, na_rep="-")
+    if isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1:
+        sty = sty.hide(axis="index")
+    return sty.set_caption(caption) if caption else sty
