@@ -195,24 +195,29 @@ def status_table(
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}
     body = []
+    # data-label: the column's name, shown before the value when a phone stacks the row (irrepro.css)
+    label = {c: f' data-label="{html.escape(str(c), quote=True)}"' for c in cols}
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
         for c in cols:
             if c == "status":
                 reason = "" if _missing(r.get("reason")) else str(r["reason"])
                 n = notes.setdefault(reason, len(notes) + 1) if reason else None
-                cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
+                cells.append(
+                    f'<td{label[c]} style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>'
+                )
             elif c in badges:
                 tip = r.get(f"{c} reason")
                 cells.append(
-                    f"<td>{_cell(None)}</td>"
+                    f"<td{label[c]}>{_cell(None)}</td>"
                     if _missing(r[c])
-                    else f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>'
+                    else f'<td{label[c]} style="white-space:nowrap">'
+                    f"{status_badge(r[c], '' if _missing(tip) else str(tip))}</td>"
                 )
             else:
                 t = titles.get(c, [])
                 tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
-                cells.append(f"<td{tip}>{_cell(r[c])}</td>")
+                cells.append(f"<td{label[c]}{tip}>{_cell(r[c])}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
@@ -263,7 +268,7 @@ def collections_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table(frame, *, digits: int = 3, caption: str = ""):
+def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = ""):
     """A table as a reader of the book sees it: numbers to ``digits`` decimals, no bare index.
 
     The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
@@ -274,8 +279,9 @@ def table(frame, *, digits: int = 3, caption: str = ""):
     ----------
     frame : pandas.DataFrame or pandas.Series
         The table.
-    digits : int
-        Decimals of the floats (issue 24: no cell shows more than four significant ones).
+    digits : int or mapping
+        Decimals of the floats (issue 24: no cell shows more than four significant ones), or
+        column -> decimals (columns not named: 3).
     caption : str
         Shown above the table.
 
@@ -292,7 +298,12 @@ def table(frame, *, digits: int = 3, caption: str = ""):
     True
     """
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
-    sty = df.style.format(precision=digits, na_rep="-")
+    if isinstance(digits, Mapping):
+        sty = df.style.format(precision=3, na_rep="-")
+        for col, d in digits.items():
+            sty = sty.format(precision=d, na_rep="-", subset=[col])
+    else:
+        sty = df.style.format(precision=digits, na_rep="-")
     if isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1:
         sty = sty.hide(axis="index")
     return sty.set_caption(caption) if caption else sty
