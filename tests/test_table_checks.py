@@ -36,3 +36,14 @@ def test_a_label_index_is_not_bare_and_a_repeated_table_is_found():
     page = df.to_html() + "<p>text</p>" + df.to_html()
     (dup,) = check_duplicates(page, "page.html")
     assert "repeats table 1" in dup
+
+
+def test_a_stacked_table_labels_its_cells_for_the_phone_layout():
+    df = pd.DataFrame(
+        {"aspect": ["data", "copulas"], "theirs": ["TREC", "AIC"], "ours": ["the same", "AIC, ML"]}
+    )
+    html = book.table(df, stack=True).text
+    assert 'class="irrepro-plain"' in html and "irrepro-comparison" not in html  # not read as a comparison
+    assert (
+        html.count('data-label="ours"') == 2 and check_bare_index(html) == [] and check_precision(html) == []
+    )

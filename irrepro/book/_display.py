@@ -162,6 +162,7 @@ def status_table(
     anchor: str = "",
     hide: Sequence[str] = (),
     badges: Sequence[str] = (),
+    comparison: bool = True,
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and its reasons as footnotes.
 
@@ -185,6 +186,9 @@ def status_table(
         Columns not shown.
     badges : sequence of str
         Further columns of statuses drawn as badges.
+    comparison : bool
+        A comparison table (class ``irrepro-comparison``, which the book's checks read as one), or
+        any other table drawn the same way (``irrepro-plain``: :func:`table` with ``stack=True``).
 
     Returns
     -------
@@ -226,8 +230,9 @@ def status_table(
         items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
         foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
     ident = f' id="cmp-{anchor}"' if anchor else ""
+    wrapper = "irrepro-comparison" if comparison else "irrepro-plain"
     return _HTML(
-        f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
+        f'<div class="{wrapper}"{ident}><table class="dataframe irrepro-table">{cap}'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
     )
 
@@ -268,7 +273,7 @@ def collections_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = ""):
+def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", stack: bool = False):
     """A table as a reader of the book sees it: numbers to ``digits`` decimals, no bare index.
 
     The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
@@ -284,10 +289,14 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = ""):
         column -> decimals (columns not named: 3).
     caption : str
         Shown above the table.
+    stack : bool
+        Drawn as the book's comparison tables are (:func:`status_table`), so that at phone width
+        each row becomes a card of "column: value" lines instead of a box that scrolls sideways
+        (for tables of text; floats are then shown with 3 decimals).
 
     Returns
     -------
-    pandas.io.formats.style.Styler
+    pandas.io.formats.style.Styler or HTML
 
     Examples
     --------
@@ -298,6 +307,8 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = ""):
     True
     """
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
+    if stack:
+        return status_table(df, caption, comparison=False)
     if isinstance(digits, Mapping):
         sty = df.style.format(precision=3, na_rep="-")
         for col, d in digits.items():
