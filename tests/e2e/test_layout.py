@@ -1,7 +1,8 @@
 """The book on a phone and a laptop (issue 24): every chapter, the introduction, the replications
 index and the scorecard, opened in headless Chromium at 390 px and 1280 px wide. The page never
 scrolls sideways (document scrollWidth <= viewport width); the boxes that scroll sideways inside
-it (wide tables and code) are counted and printed per page; a screenshot of each page at each width
+it (wide tables and code) are counted and printed per page (and written to
+``_build/screenshots/scrollers-<width>.txt``); a screenshot of each page at each width
 is written to ``_build/screenshots/`` for a person to look at."""
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ def test_no_page_scrolls_sideways_and_screenshots_are_written(server, browser, w
             assert browser.save_screenshot(str(SHOTS / f"{name}-{width}.png"))
     finally:
         browser.set_window_size(1280, 2000)
-    print(f"\nat {width} px: page width / viewport, boxes scrolling sideways (of them tables)")
-    for page, m in rows.items():
-        print(f"  {page:<45} {m['page']:>5} / {m['view']:<5} {m['scrollers']:>4} ({m['tables']})")
+    lines = [f"at {width} px: page width / viewport, boxes scrolling sideways (of them tables)"]
+    lines += [
+        f"  {page:<45} {m['page']:>5} / {m['view']:<5} {m['scrollers']:>4} ({m['tables']})"
+        for page, m in rows.items()
+    ]
+    print("\n" + "\n".join(lines))  # shown with pytest -s; and kept beside the screenshots
+    (SHOTS / f"scrollers-{width}.txt").write_text("\n".join(lines) + "\n")
     wide = {p: (m["page"], m["view"]) for p, m in rows.items() if m["page"] > m["view"]}
     assert not wide, f"pages scrolling sideways at {width} px: {wide}"
