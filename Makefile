@@ -22,7 +22,7 @@ book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 # numbers do not depend on the number of workers).
 book student: export IRREPRO_JOBS ?= -1
 
-.PHONY: book book-offline student test e2e venv lock clean data-status bench
+.PHONY: book book-offline student student-edition test e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -44,6 +44,7 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs
 	@echo "book: $(BUILD)/html/index.html"
+	@$(MAKE) --no-print-directory student-edition
 
 # The book without network and without a mirror (README: it still builds, on the labelled simulated
 # stand-in): the data page and a chapter that thins and pools (book/_toc_offline.yml) at quick scale,
@@ -58,8 +59,11 @@ book-offline: $(STAMP)
 	@echo "offline book: $(OFFLINE)/_build/html/index.html"
 
 # The same book without the exercises' solutions (sphinx-exercise's hide_solutions), for students:
-# _build/student/_build/html. It reuses the main build's execution cache, so run `make book` first.
+# _build/student/_build/html. `make book` builds it after the book (issue 24), reusing the book's
+# execution cache (nothing is executed again); `make student` is the same as `make book`.
 student: book
+
+student-edition:
 	$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
 	  c['sphinx']['config']['hide_solutions'] = True; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
 	  c['bibtex_bibfiles'] = ['$(abspath book/references.bib)']; c['html']['favicon'] = '$(abspath book/_static/favicon.png)'; \

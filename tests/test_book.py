@@ -575,8 +575,12 @@ def test_status_table_moves_reasons_to_footnotes_numbered_once():
     assert "<th>reason</th>" not in html and "<caption>cap</caption>" in html
     assert html.count("<li>") == 2 and "<li>within ±0.05</li><li>no number</li>" in html
     assert html.count('irrepro-note-ref">1<') == 2 and html.count('irrepro-note-ref">2<') == 1
-    assert '<td title="§2, Figure 2">0.500</td>' in html and "<td>0.512</td>" in html and "<td>-</td>" in html
-    assert "<td>3</td>" in html  # integers stay integers
+    assert (
+        '<td data-label="paper" title="§2, Figure 2">0.500</td>' in html
+        and '<td data-label="ours">0.512</td>' in html
+        and 'data-label="paper">-</td>' in html
+    )
+    assert '<td data-label="ours">3</td>' in html  # integers stay integers
 
 
 def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, monkeypatch):

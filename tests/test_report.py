@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -540,3 +541,14 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert len(calls) == 2 and (out / "index.html").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_the_command_prints_the_report_path_as_it_was_given(monkeypatch, capsys, tmp_path):
+    """``report: my-report/index.html``, not the resolved path (no directory of the machine on a page
+    that shows the command's output: issue 24, item 7)."""
+    from irrepro import report
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(report, "run", lambda *a, **k: (tmp_path / "my-report" / "index.html").resolve())
+    assert cli_main(["report", "runs", "--qrels", "q.txt", "--out", "my-report", "-q"]) == 0
+    assert capsys.readouterr().out.strip() == f"report: {Path('my-report') / 'index.html'}"

@@ -404,6 +404,15 @@ def _api_directive():
     return ModuleAPI
 
 
+def _add_css(app):
+    """The book's own style sheet (book/_static/irrepro.css: tables at phone width), whatever the
+    configuration the book is built with (the student edition's too)."""
+    static = str(Path(__file__).resolve().parents[1] / "_static")
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
+    app.add_css_file("irrepro.css")
+
+
 def setup(app):
     global _HiddenSolution
     from docutils import nodes
@@ -418,6 +427,7 @@ def setup(app):
     # after the theme's header buttons (501), which copy the executed notebook to _sources
     app.connect("html-page-context", _setup_cell_in_download, priority=502)
     app.connect("config-inited", _use_local_mathjax, priority=900)
+    app.connect("builder-inited", _add_css)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _copy_example_report)
     # after the other env-before-read-docs handlers, so that nothing reorders it again

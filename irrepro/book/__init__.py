@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
-from ._display import collections_table, data_banner, status_badge, status_table
+from ._display import collections_table, data_banner, status_badge, status_table, table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._rule import (
@@ -92,6 +92,7 @@ __all__ = [
     "PaperValue",
     "status_badge",
     "status_table",
+    "table",
     "below_in_above",
     "ordering_status",
     "STATUSES",

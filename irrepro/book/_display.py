@@ -1,6 +1,7 @@
 """What a chapter displays as HTML: the data banner (:func:`data_banner`), status badges and
 tables (:func:`status_badge`, :func:`status_table`) and the book's collections
-(:func:`collections_table`). Served from :mod:`irrepro.book`."""
+(:func:`collections_table`), and any other table of a page (:func:`table`). Served from
+:mod:`irrepro.book`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pandas as pd
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 from ._rule import STATUSES, _missing
 
-__all__ = ["data_banner", "status_badge", "status_table", "collections_table"]
+__all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table"]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -161,6 +162,7 @@ def status_table(
     anchor: str = "",
     hide: Sequence[str] = (),
     badges: Sequence[str] = (),
+    comparison: bool = True,
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and its reasons as footnotes.
 
@@ -184,6 +186,9 @@ def status_table(
         Columns not shown.
     badges : sequence of str
         Further columns of statuses drawn as badges.
+    comparison : bool
+        A comparison table (class ``irrepro-comparison``, which the book's checks read as one), or
+        any other table drawn the same way (``irrepro-plain``: :func:`table` with ``stack=True``).
 
     Returns
     -------
@@ -194,24 +199,29 @@ def status_table(
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}
     body = []
+    # data-label: the column's name, shown before the value when a phone stacks the row (irrepro.css)
+    label = {c: f' data-label="{html.escape(str(c), quote=True)}"' for c in cols}
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
         for c in cols:
             if c == "status":
                 reason = "" if _missing(r.get("reason")) else str(r["reason"])
                 n = notes.setdefault(reason, len(notes) + 1) if reason else None
-                cells.append(f'<td style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>')
+                cells.append(
+                    f'<td{label[c]} style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>'
+                )
             elif c in badges:
                 tip = r.get(f"{c} reason")
                 cells.append(
-                    f"<td>{_cell(None)}</td>"
+                    f"<td{label[c]}>{_cell(None)}</td>"
                     if _missing(r[c])
-                    else f'<td style="white-space:nowrap">{status_badge(r[c], "" if _missing(tip) else str(tip))}</td>'
+                    else f'<td{label[c]} style="white-space:nowrap">'
+                    f"{status_badge(r[c], '' if _missing(tip) else str(tip))}</td>"
                 )
             else:
                 t = titles.get(c, [])
                 tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
-                cells.append(f"<td{tip}>{_cell(r[c])}</td>")
+                cells.append(f"<td{label[c]}{tip}>{_cell(r[c])}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
@@ -220,8 +230,9 @@ def status_table(
         items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
         foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
     ident = f' id="cmp-{anchor}"' if anchor else ""
+    wrapper = "irrepro-comparison" if comparison else "irrepro-plain"
     return _HTML(
-        f'<div class="irrepro-comparison"{ident}><table class="dataframe irrepro-table">{cap}'
+        f'<div class="{wrapper}"{ident}><table class="dataframe irrepro-table">{cap}'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
     )
 
@@ -260,3 +271,50 @@ def collections_table() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", stack: bool = False):
+    """A table as a reader of the book sees it: numbers to ``digits`` decimals, no bare index.
+
+    The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
+    floats shown with ``digits`` decimals (the values are not changed), a missing value as "-",
+    and a default 0..n-1 index left out (an index that labels the rows is kept).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or pandas.Series
+        The table.
+    digits : int or mapping
+        Decimals of the floats (issue 24: no cell shows more than four significant ones), or
+        column -> decimals (columns not named: 3).
+    caption : str
+        Shown above the table.
+    stack : bool
+        Drawn as the book's comparison tables are (:func:`status_table`), so that at phone width
+        each row becomes a card of "column: value" lines instead of a box that scrolls sideways
+        (for tables of text; floats are then shown with 3 decimals).
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler or HTML
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import book
+    >>> html = book.table(pd.DataFrame({"rate": [0.0454545, 0.1]}), digits=3).to_html()
+    >>> "0.045" in html and "0.0454545" not in html and ">0<" not in html
+    True
+    """
+    df = frame.to_frame() if isinstance(frame, pd.Series) else frame
+    if stack:
+        return status_table(df, caption, comparison=False)
+    if isinstance(digits, Mapping):
+        sty = df.style.format(precision=3, na_rep="-")
+        for col, d in digits.items():
+            sty = sty.format(precision=d, na_rep="-", subset=[col])
+    else:
+        sty = df.style.format(precision=digits, na_rep="-")
+    if isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1:
+        sty = sty.hide(axis="index")
+    return sty.set_caption(caption) if caption else sty

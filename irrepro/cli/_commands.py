@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..errors import InputError
 
@@ -229,5 +230,5 @@ def _report(args: argparse.Namespace) -> int:
         allow_simulated=args.allow_simulated, precision=args.precision,
         test=args.test, baseline=_baseline_run(args.baseline),
     )  # fmt: skip
-    print(f"report: {path}")
+    print(f"report: {Path(args.out) / path.name}")  # as the user named it (trec_eval's habit: no resolving)
     return 0

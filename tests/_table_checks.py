@@ -1,0 +1,108 @@
+"""Checks of the tables of a built page as a reader sees them (issue 24): no number with more
+than four significant decimals (digits after the point, leading zeros not counted: 0.00271 has
+three, 92.400000 six; the paper's own printed values excepted), no bare 0..N-1 index column, no
+table shown twice. Used by tests/e2e/test_tables.py on ``_build/html`` and by
+tests/test_table_checks.py on small pages, so the checks are tested in ``make test``.
+
+Each ``check_*`` function returns a list of problems (empty: fine), one line each, naming the page
+and the table."""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup
+
+#: a decimal number (not part of a longer token): its digits after the point
+_DECIMAL = re.compile(r"(?<![\w.])-?\d+\.(\d+)(?![\w.])")
+#: the most significant decimals a cell may show
+MAX_DECIMALS = 4
+
+
+def significant_decimals(text: str) -> tuple[int, str]:
+    """The most significant decimals of a number in ``text`` (leading zeros after the point not
+    counted) and that number."""
+    best = (0, "")
+    for m in _DECIMAL.finditer(text):
+        n = len(m.group(1).lstrip("0"))
+        if n > best[0]:
+            best = (n, m.group(0))
+    return best
+
+
+#: the columns of a comparison table that show a paper's printed value (exempt from the precision rule)
+_PAPER_COLUMNS = {"paper"}
+
+
+def _tables(html: str):
+    soup = BeautifulSoup(html, "html.parser")
+    return [t for t in soup.find_all("table") if not t.find_parent("table")]
+
+
+def _header(table) -> list[str]:
+    row = table.find("thead")
+    row = row.find_all("tr")[-1] if row else table.find("tr")
+    return [c.get_text(" ", strip=True).lower() for c in row.find_all(["th", "td"])] if row else []
+
+
+def _label(table, k: int) -> str:
+    cap = table.find("caption")
+    head = ", ".join(h for h in _header(table) if h)[:60]
+    return f"table {k + 1}" + (f" ({cap.get_text(' ', strip=True)[:60]})" if cap else f" [{head}]")
+
+
+def check_precision(html: str, page: str = "") -> list[str]:
+    """The first cell of each table showing a number with more than :data:`MAX_DECIMALS`
+    significant decimals (a paper's printed value excepted)."""
+    out = []
+    for k, table in enumerate(_tables(html)):
+        header = _header(table)
+        exempt = {i for i, h in enumerate(header) if h in _PAPER_COLUMNS}
+        for tr in table.find_all("tr"):
+            for i, cell in enumerate(tr.find_all(["td", "th"])):
+                if i in exempt:
+                    continue
+                n, number = significant_decimals(cell.get_text(" ", strip=True))
+                if n > MAX_DECIMALS:
+                    out.append(f"{page}: {_label(table, k)}: {number!r} shows {n} significant decimals")
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def check_bare_index(html: str, page: str = "") -> list[str]:
+    """pandas tables whose first column is the bare index 0, 1, ..., n - 1 (n >= 2)."""
+    out = []
+    for k, table in enumerate(_tables(html)):
+        if "dataframe" not in (table.get("class") or []):
+            continue
+        body = table.find("tbody") or table
+        firsts = []
+        for tr in body.find_all("tr"):
+            cell = tr.find(["th", "td"])
+            firsts.append(cell.get_text(strip=True) if cell else "")
+        if len(firsts) >= 2 and firsts == [str(i) for i in range(len(firsts))]:
+            out.append(f"{page}: {_label(table, k)}: a bare 0..{len(firsts) - 1} index column")
+    return out
+
+
+def check_duplicates(html: str, page: str = "") -> list[str]:
+    """Tables shown twice on the page (the same text in every cell)."""
+    seen: dict[str, int] = {}
+    out = []
+    for k, table in enumerate(_tables(html)):
+        text = " ".join(table.get_text(" ", strip=True).split())
+        if len(text) < 20:
+            continue
+        if text in seen:
+            out.append(f"{page}: {_label(table, k)} repeats table {seen[text] + 1}")
+        else:
+            seen[text] = k
+    return out
+
+
+def check_tables(html: str, page: str = "") -> list[str]:
+    """All three checks."""
+    return check_precision(html, page) + check_bare_index(html, page) + check_duplicates(html, page)

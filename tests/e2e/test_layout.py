@@ -1,0 +1,61 @@
+"""The book on a phone and a laptop (issue 24): every chapter, the introduction, the replications
+index and the scorecard, opened in headless Chromium at 390 px and 1280 px wide. The page never
+scrolls sideways (document scrollWidth <= viewport width); the boxes that scroll sideways inside
+it (wide tables and code) are counted and printed per page (and written to
+``_build/screenshots/scrollers-<width>.txt``); a screenshot of each page at each width
+is written to ``_build/screenshots/`` for a person to look at."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_site import ALL_CHAPTERS, _load, browser, server  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
+PAGES = ["book/intro.html", "book/replications.html", *ALL_CHAPTERS, "book/scorecard.html"]
+#: the tallest screenshot taken (px): longer pages are cut there
+TALLEST = 16000
+
+_METRICS = """
+const de = document.documentElement;
+const scrollers = Array.from(document.querySelectorAll('main *')).filter(e => {
+  const s = getComputedStyle(e);
+  return (s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1
+    && e.clientWidth > 0;
+});
+const inTables = scrollers.filter(e => e.querySelector('table') || e.closest('.irrepro-comparison')).length;
+return {page: de.scrollWidth, view: window.innerWidth, scrollers: scrollers.length, tables: inTables,
+        height: de.scrollHeight};
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_page_scrolls_sideways_and_screenshots_are_written(server, browser, width):  # noqa: F811
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    rows = {}
+    try:
+        for page in PAGES:
+            browser.set_window_size(width, 1000)
+            _load(browser, f"{server}/{page}")
+            m = browser.execute_script(_METRICS)
+            rows[page] = m
+            browser.set_window_size(width, min(int(m["height"]) + 50, TALLEST))
+            name = page.replace("/", "_").removesuffix(".html")
+            assert browser.save_screenshot(str(SHOTS / f"{name}-{width}.png"))
+    finally:
+        browser.set_window_size(1280, 2000)
+    lines = [f"at {width} px: page width / viewport, boxes scrolling sideways (of them tables)"]
+    lines += [
+        f"  {page:<45} {m['page']:>5} / {m['view']:<5} {m['scrollers']:>4} ({m['tables']})"
+        for page, m in rows.items()
+    ]
+    print("\n" + "\n".join(lines))  # shown with pytest -s; and kept beside the screenshots
+    (SHOTS / f"scrollers-{width}.txt").write_text("\n".join(lines) + "\n")
+    wide = {p: (m["page"], m["view"]) for p, m in rows.items() if m["page"] > m["view"]}
+    assert not wide, f"pages scrolling sideways at {width} px: {wide}"

@@ -1,0 +1,30 @@
+"""The tables of the built book as a reader sees them (issue 24): no cell with more than four
+significant decimals (a paper's printed value excepted), no bare 0..N-1 index, no table shown
+twice on a page (tests/_table_checks.py, itself tested by tests/test_table_checks.py)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _table_checks import check_tables
+
+pytestmark = pytest.mark.e2e
+
+SITE = Path(__file__).resolve().parents[2] / "_build" / "html"
+
+
+def test_every_table_of_the_book_reads_well():
+    if not (SITE / "index.html").is_file():
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(f"no built site at {SITE}: run `make book` first")
+        pytest.skip(f"no built site at {SITE}: run `make book` first")
+    pages = [p for p in sorted(SITE.rglob("*.html")) if "_static" not in p.parts and "api" not in p.parts]
+    problems = [
+        x for p in pages for x in check_tables(p.read_text(encoding="utf-8"), str(p.relative_to(SITE)))
+    ]
+    assert not problems, f"{len(problems)} tables read badly:\n" + "\n".join(problems)

@@ -1,0 +1,49 @@
+"""The table checks of tests/_table_checks.py (run on the built book by tests/e2e/test_tables.py),
+tested on small pages."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from _table_checks import check_bare_index, check_duplicates, check_precision, significant_decimals
+from irrepro import book
+
+
+def test_significant_decimals_do_not_count_leading_zeros():
+    assert significant_decimals("0.00271") == (3, "0.00271")
+    assert significant_decimals("92.400000 MB") == (6, "92.400000")
+    assert significant_decimals("0.049 ± 0.0041")[0] == 2
+    assert significant_decimals("run-0.123456x")[0] == 0  # part of a longer token: not a number
+
+
+def test_precision_flags_raw_floats_but_not_the_papers_printed_values():
+    raw = pd.DataFrame({"ours": [0.8541234567], "paper": [0.123456]}).to_html()  # pandas shows 0.854123
+    assert check_precision(raw, "p") and "0.854123" in check_precision(raw, "p")[0]
+    paper_only = pd.DataFrame({"paper": [0.123456], "ours": ["0.123 ± 0.004"]}).to_html(index=False)
+    assert check_precision(paper_only, "p") == []
+
+
+def test_the_books_table_helper_passes_every_check():
+    df = pd.DataFrame({"method": ["linear", "logit"], "in": [80.123456, 81.5], "n": [3, 4]})
+    html = book.table(df, digits=1).to_html()
+    assert check_precision(html) == [] and check_bare_index(html) == []
+    assert check_bare_index(df.to_html()) and check_precision(df.to_html())  # the raw frame fails both
+
+
+def test_a_label_index_is_not_bare_and_a_repeated_table_is_found():
+    df = pd.DataFrame({"measure": ["AP", "nDCG@10"], "x": [1, 2]}, index=["first run", "second run"])
+    assert check_bare_index(df.to_html()) == []
+    page = df.to_html() + "<p>text</p>" + df.to_html()
+    (dup,) = check_duplicates(page, "page.html")
+    assert "repeats table 1" in dup
+
+
+def test_a_stacked_table_labels_its_cells_for_the_phone_layout():
+    df = pd.DataFrame(
+        {"aspect": ["data", "copulas"], "theirs": ["TREC", "AIC"], "ours": ["the same", "AIC, ML"]}
+    )
+    html = book.table(df, stack=True).text
+    assert 'class="irrepro-plain"' in html and "irrepro-comparison" not in html  # not read as a comparison
+    assert (
+        html.count('data-label="ours"') == 2 and check_bare_index(html) == [] and check_precision(html) == []
+    )
