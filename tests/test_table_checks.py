@@ -47,3 +47,9 @@ def test_a_stacked_table_labels_its_cells_for_the_phone_layout():
     assert (
         html.count('data-label="ours"') == 2 and check_bare_index(html) == [] and check_precision(html) == []
     )
+
+
+def test_floats_in_an_object_column_are_rounded_too():
+    df = pd.DataFrame({"ours": [0.11, "0.5 ± 0.1"], "n": [3, 4]}, index=[1, 2])  # object dtype
+    html = book.table(df, digits=3).to_html()
+    assert "0.110" in html and "0.110000" not in html and check_precision(html) == []

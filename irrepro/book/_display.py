@@ -309,12 +309,21 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", stac
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
     if stack:
         return status_table(df, caption, comparison=False)
+
+    def fixed(d: int):  # floats in any column (an object column's too), to d decimals
+        def fmt(x):
+            if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
+                return "-" if math.isnan(x) else f"{float(x):.{d}f}"
+            return x
+
+        return fmt
+
     if isinstance(digits, Mapping):
-        sty = df.style.format(precision=3, na_rep="-")
+        sty = df.style.format(fixed(3), na_rep="-")
         for col, d in digits.items():
-            sty = sty.format(precision=d, na_rep="-", subset=[col])
+            sty = sty.format(fixed(d), na_rep="-", subset=[col])
     else:
-        sty = df.style.format(precision=digits, na_rep="-")
+        sty = df.style.format(fixed(digits), na_rep="-")
     if isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1:
         sty = sty.hide(axis="index")
     return sty.set_caption(caption) if caption else sty

@@ -159,9 +159,12 @@ def with_error(ours, se) -> str | object:
     ('0.0491 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.21 / 1.3')
     >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
     '0.0420 ± 0.0020'
+    >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
+    0.11
     """
     arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
-    if not np.isfinite(arr).any() or np.nanmax(arr) <= 0:
+    # no error, or one that is rounding noise (the sd of equal replicates: 1e-17), shows the value alone
+    if not np.isfinite(arr).any() or np.nanmax(arr) <= 1e-9:
         return ours
     err = " / ".join(f"{x:.2g}" for x in arr)
     if isinstance(ours, (float, np.floating)) and not isinstance(ours, bool):
