@@ -192,24 +192,65 @@ def paired_pvalues(
     one[1] = _one_sided(two[1], _signed_rank_direction(d))
     two[2] = sig.sign_test_pvalues(d)
     one[2] = _one_sided(two[2], np.sign((d > 0).sum(1) - (d < 0).sum(1)))
-    scores = np.empty((2 * m, n))
-    scores[0::2], scores[1::2] = e, b
-    pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    paired = sig.paired_bootstrap_test(
-        scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_boot), n_jobs=1
-    )
-    two[3] = paired.p
-    one[3] = np.count_nonzero(paired.replicate_statistic >= paired.statistic[:, None], axis=1) / B
+    scores, pairs = _as_pairs(b, e)
+    sakai = sakai_pvalues(b, e, ("bootstrap", "unpaired-bootstrap"), B, g_boot, g_pool)
+    two[3], one[3] = sakai["bootstrap"]
     signs = sig.sign_flips(n, B, seed=g_sign)  # one set of flips for every row
     both, greater = sig.permutation_test(scores, pairs, signs=signs, alternative=("two-sided", "greater"))
     two[4], one[4] = both.p, greater.p
-    unp = sig.unpaired_bootstrap_test(
-        scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1
-    )
-    two[5] = unp.p
-    one[5] = np.count_nonzero(unp.replicates >= unp.difference[:, None], axis=1) / B
+    two[5], one[5] = sakai["unpaired-bootstrap"]
     two = np.where(np.isnan(two), 1.0, two)  # no test (e.g. all differences zero): not rejected
     return two, one
+
+
+def _as_pairs(b: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows (e_0, b_0, e_1, b_1, ...) and the pairs (2r, 2r + 1) of them: z = e - b per trial."""
+    m, n = b.shape
+    scores = np.empty((2 * m, n))
+    scores[0::2], scores[1::2] = e, b
+    return scores, np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])
+
+
+def sakai_pvalues(b, e, tests, B: int, g_paired, g_pool) -> dict:
+    """Sakai's (2006) paired and unpaired bootstrap tests of every row of ``b``, ``e``.
+
+    Each test draws its B resamples from its own generator (``g_paired``, ``g_pool``), shared by
+    the rows (:func:`irrepro.significance.paired_bootstrap_test`,
+    :func:`irrepro.significance.unpaired_bootstrap_test`); the one-tailed ASL is of H1: e > b. A
+    row without a test has ASL 1.
+
+    Parameters
+    ----------
+    b, e : numpy.ndarray
+        Baseline and experimental scores, ``(trials, topics)``.
+    tests : sequence of str
+        Among ``"bootstrap"`` and ``"unpaired-bootstrap"``.
+    B : int
+        Resamples.
+    g_paired, g_pool : numpy.random.Generator
+        The generators of the paired and of the unpaired (pooled) resamples.
+
+    Returns
+    -------
+    dict
+        Test -> (two-tailed, one-tailed) ASLs, ``(trials,)`` each.
+    """
+    scores, pairs = _as_pairs(b, e)
+    n = b.shape[1]
+    out = {}
+    if "bootstrap" in tests:
+        r = sig.paired_bootstrap_test(
+            scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_paired), n_jobs=1
+        )
+        one = np.count_nonzero(r.replicate_statistic >= r.statistic[:, None], axis=1) / B
+        out["bootstrap"] = (np.where(np.isnan(r.p), 1.0, r.p), one)
+    if "unpaired-bootstrap" in tests:
+        u = sig.unpaired_bootstrap_test(
+            scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1
+        )
+        one = np.count_nonzero(u.replicates >= u.difference[:, None], axis=1) / B
+        out["unpaired-bootstrap"] = (np.where(np.isnan(u.p), 1.0, u.p), one)
+    return out
 
 
 @dataclass(frozen=True)

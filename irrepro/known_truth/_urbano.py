@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import bootstrap_tests as bt
 from .. import parallel
-from .. import significance as sig
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
-from ._pvalues import ALPHAS, PValues
+from ._pvalues import ALPHAS, PValues, sakai_pvalues
 
 __all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "urbano_experiment"]
 
@@ -235,28 +233,8 @@ def _fit_copulas(models, keys, n_jobs) -> None:
 
 
 def _sakai_tests(b, e, tests, B: int, seed) -> dict:
-    """Sakai's paired and unpaired bootstrap tests of every row: test -> (two-tailed, one-tailed)
-    ASLs, each row its own B resamples (:func:`irrepro.significance.paired_bootstrap_test`,
-    :func:`irrepro.significance.unpaired_bootstrap_test`; one-tailed: H1 e > b)."""
-    m, n = b.shape
-    scores = np.empty((2 * m, n))
-    scores[0::2], scores[1::2] = e, b
-    pairs = np.column_stack([np.arange(0, 2 * m, 2), np.arange(1, 2 * m, 2)])  # (e, b): z = e - b
-    g_paired, g_pool = parallel.spawn(seed, 2)
-    out = {}
-    if "bootstrap" in tests:
-        r = sig.paired_bootstrap_test(
-            scores, pairs, samples=bt.bootstrap_samples(n, B, seed=g_paired), n_jobs=1
-        )
-        one = np.count_nonzero(r.replicate_statistic >= r.statistic[:, None], axis=1) / B
-        out["bootstrap"] = (np.where(np.isnan(r.p), 1.0, r.p), one)
-    if "unpaired-bootstrap" in tests:
-        u = sig.unpaired_bootstrap_test(
-            scores, pairs, samples=bt.bootstrap_samples(2 * n, B, seed=g_pool), n_jobs=1
-        )
-        one = np.count_nonzero(u.replicates >= u.difference[:, None], axis=1) / B
-        out["unpaired-bootstrap"] = (np.where(np.isnan(u.p), 1.0, u.p), one)
-    return out
+    """Sakai's two tests of a batch (:func:`sakai_pvalues`), their generators children of ``seed``."""
+    return sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
 
 
 def _test_batch(task):
