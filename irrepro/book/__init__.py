@@ -18,7 +18,8 @@ reason on hover and as a footnote; :func:`verdict_text` renders a chapter's verd
 the statuses (:data:`STATUS_WORDS`). :func:`scorecard` gathers the rows of all chapters,
 :func:`summary` counts the statuses of the papers' claims, :func:`label` turns the counts into
 ReScience C's verdict label and :func:`header` opens a chapter with the paper's reference, its
-counts and label.
+question, data, headline finding and time to rerun (:func:`headline`, gathered for the introduction
+by :func:`headline_table`), its counts and label.
 Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
 condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
 :func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
@@ -33,7 +34,8 @@ The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`co
 (the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
 :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
 (comparison tables), :mod:`~irrepro.book._display` (banners, status badges and tables) and
-:mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers); everything public is served
+:mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers) and
+:mod:`~irrepro.book._headline` (the chapters' headlines); everything public is served
 here.
 """
 
@@ -42,6 +44,7 @@ from __future__ import annotations
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
 from ._display import collections_table, data_banner, status_badge, status_table, table
+from ._headline import Headline, headline, headline_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._rule import (
@@ -87,6 +90,9 @@ __all__ = [
     "judge",
     "label",
     "header",
+    "headline",
+    "headline_table",
+    "Headline",
     "paper_numbers",
     "PaperNumbers",
     "PaperValue",
