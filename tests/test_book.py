@@ -825,6 +825,36 @@ def test_at_most_a_quarter_of_the_chapters_code_is_hidden_without_a_toggle():
         assert h <= n / 4, (name, h, n)
 
 
+def _named_scalars(source: str) -> list[str]:
+    """Top-level ``NAME = <number>`` (upper-case name, a number or a negated one) in a cell's code."""
+    out = []
+    for node in ast.parse(source).body:
+        value = getattr(node, "value", None)
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+            value = value.operand
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(value, ast.Constant)
+            and type(value.value) in (int, float)
+        ):
+            out += [t.id for t in node.targets if isinstance(t, ast.Name) and t.id.isupper()]
+    return out
+
+
+def test_named_thresholds_are_set_in_visible_code():
+    """A number a chapter names (a threshold, a cut-off, a seed: ``OUTLIER = 4``) is set in a code cell
+    the page shows, not in folded or removed code: the reader sees every rule that decides a row."""
+    folded_tags = {"hide-input", "hide-cell", *NO_TOGGLE}
+    found = {}
+    for path in CHAPTERS:
+        for c in _code_cells(path):
+            if folded_tags & set(c.metadata.get("tags", [])) and not c.source.lstrip().startswith("%"):
+                found.setdefault(path.stem, []).extend(_named_scalars(c.source))
+    assert not any(found.values()), found
+    # the check itself: it finds a threshold set in folded code, and lets a visible one pass
+    assert _named_scalars("OUTLIER = 4\nZ = -1.5\nname = 3\nPAIR = (1, 2)") == ["OUTLIER", "Z"]
+
+
 def test_results_sections_show_code():
     """Every results section (### under ## Results) has at least one code cell shown as code."""
     import jupytext
