@@ -14,7 +14,8 @@
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
   Identical script and style entries are dropped here, keeping the first.
 - The student edition (``make student``, ``hide_solutions``) drops gated solutions
-  (``solution-start`` ... ``solution-end``, whose code cells the book executes) entirely.
+  (``solution-start`` ... ``solution-end``, whose code cells the book executes) entirely; it is
+  built with ``irrepro_edition: student``, the tag ``student`` of ``{only}`` blocks.
 - Publishing (see the README's *Publishing*): the repository URL of ``_config.yml`` is replaced by
   ``IRREPRO_REPOSITORY_URL`` when set (the GitHub workflow sets it to the repository it runs in);
   every notebook page (the chapters, ``book/data``, ...) gets a paired ``.ipynb`` beside its ``.md``
@@ -52,6 +53,13 @@ def _read_scorecard_last(app, env, docnames):
         if d in docnames:
             docnames.remove(d)
             docnames.append(d)
+
+
+def _edition_tag(app, config):
+    """The student edition (``irrepro_edition: student``, set by ``make book``'s second build) is
+    the tag ``student`` of ``{only}`` blocks (the coursework page links the other edition)."""
+    if config.irrepro_edition == "student":
+        app.tags.add("student")
 
 
 def _reread_gatherers(app, env, added, changed, removed):
@@ -446,6 +454,8 @@ def setup(app):
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     app.connect("env-get-outdated", _reread_gatherers)
+    app.add_config_value("irrepro_edition", "book", "env")
+    app.connect("config-inited", _edition_tag)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)
     app.connect("html-page-context", _dedupe_assets, priority=100)
