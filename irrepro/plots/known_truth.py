@@ -24,6 +24,9 @@ __all__ = [
 ]
 
 
+#: Pairs of :data:`PALETTE` colours of one hue (dark, light), for two series of one setting.
+_PAIRS = ((PALETTE[0], PALETTE[5]), (PALETTE[3], PALETTE[1]), (PALETTE[6], PALETTE[2]))
+
 #: The markers of :func:`plot_relevant_per_topic`, in the order of its series.
 _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 
@@ -327,7 +330,8 @@ def plot_coverage(
     Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
     given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares), each series its own colour. ``level``: a fraction or a percentage
+    concordance (open squares), each series its own colour (a setting's two in shades of one
+    hue). ``level``: a fraction or a percentage
     (:func:`irrepro.stats.check_level`).
 
     Parameters
@@ -354,6 +358,10 @@ def plot_coverage(
     methods = list(next(iter(tables.values())).index)
     width = 0.8 / len(labels)
     colors = series_colors([(lab, q) for lab in labels for q in ("coverage", "inside")])
+    if len(labels) <= len(_PAIRS):  # a setting's two series in a dark and a light shade of one hue
+        colors = {
+            (lab, q): c for lab, pair in zip(labels, _PAIRS) for q, c in zip(("coverage", "inside"), pair)
+        }
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
