@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import parallel
-from ._config import results_dir
+from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
@@ -151,6 +151,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             f"{paper}: the headline's claim needs the chapter's {VERDICT_ITEM!r} table, compared first"
         )
     row = verdict.row(spec["claim"])
+    cfg = config()
     h = Headline(
         paper=paper,
         title=dict((*PAPERS, *STUDIES)).get(paper, paper),
@@ -162,11 +163,11 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         data_paper=spec["data"],
         data_ours=data or verdict.data,
         seconds=round(time.perf_counter() - _STARTED, 1),
-        scale=parallel.scale(),
-        workers=parallel.n_jobs(parallel.env_jobs()),
+        scale=cfg.scale,
+        workers=parallel.n_jobs(cfg.jobs),
         cores=_cores(),
     )
-    out = results_dir()
+    out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json.dumps(asdict(h), indent=1), encoding="utf-8")
