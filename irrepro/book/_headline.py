@@ -23,7 +23,7 @@ from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
 from ._tables import _SESSION
 
-__all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM"]
+__all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
 
 #: When the chapter's kernel imported :mod:`irrepro.book` (its first cell): a chapter's time to
 #: run is measured from here to its header cell, the chapter's last.
@@ -31,6 +31,9 @@ _STARTED = time.perf_counter()
 
 #: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).
 VERDICT_ITEM = "Verdict"
+
+#: ReScience C's labels of a replication, from :func:`irrepro.book.label`.
+LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
 #: Where :func:`headline` records a chapter's headline, under the results directory.
 _DIR = "headlines"
@@ -47,6 +50,9 @@ class Headline:
         (``notebooks/<name>``).
     question, claim : str
         The paper's question and its central claim (a row of the chapter's Verdict table).
+    summary : str
+        The claim in a few words, as the headline table shows it (the claim itself when the
+        paper's file gives none).
     status : str
         That row's status.
     label : str
@@ -66,6 +72,7 @@ class Headline:
     chapter: str
     question: str
     claim: str
+    summary: str
     status: str
     label: str
     data_paper: str
@@ -158,6 +165,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         chapter=spec["chapter"],
         question=spec["question"],
         claim=spec["claim"],
+        summary=spec.get("summary", spec["claim"]),
         status=row.status,
         label=label,
         data_paper=spec["data"],
@@ -213,12 +221,13 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         if h is None:
             cells = [html.escape(title), "-", "not run in this build", "-", "-"]
         else:
-            lab = html.escape(h.label) if h.label else "none (beyond the papers)"
+            lab = html.escape(h.label) if h.label else "none: beyond the papers"
             cells = [
                 f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a>',
-                html.escape(h.claim),
+                f'<span title="{html.escape(h.claim, quote=True)}">{html.escape(h.summary)}</span>',
                 h.finding(),
-                f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>',
+                f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>'
+                + (f" {LABELS[h.label]}" if h.label else ""),
                 html.escape(h.took()),
             ]
         rows.append("<tr>" + "".join(f'<td data-label="{c}">{v}</td>' for c, v in zip(cols, cells)) + "</tr>")

@@ -152,7 +152,8 @@ class PaperNumbers(Mapping):
     names : mapping or None
         The paper's names of measures -> ours.
     headline : mapping or None
-        The chapter's headline (``chapter``, ``question``, ``claim``, ``data``): the file's
+        The chapter's headline (``chapter``, ``question``, ``claim``, ``data``, optionally
+        ``summary``: the claim in a few words): the file's
         optional ``headline`` mapping, read by the chapter's opening box and the introduction's
         headline table (:func:`irrepro.book.headline`).
     """
@@ -172,8 +173,10 @@ class PaperNumbers(Mapping):
         #: the chapter's question, central claim (a Verdict row's quantity), paper's data and page
         self.headline = {str(k): str(v) for k, v in (headline or {}).items()}
         missing = {"chapter", "question", "claim", "data"} - set(self.headline) if headline else set()
-        if missing or set(self.headline) - {"chapter", "question", "claim", "data"}:
-            raise ValueError(f"{source or paper}: headline needs exactly chapter, question, claim and data")
+        if missing or set(self.headline) - {"chapter", "question", "claim", "data", "summary"}:
+            raise ValueError(
+                f"{source or paper}: headline needs chapter, question, claim and data (and may have summary)"
+            )
         #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
         self.names = dict(names or {})
         self._values = {}

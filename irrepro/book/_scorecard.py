@@ -16,7 +16,7 @@ import pandas as pd
 
 from ._config import results_dir
 from ._display import _HTML
-from ._headline import headline
+from ._headline import LABELS, headline
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
@@ -323,9 +323,6 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 #: The link from every chapter's verdict to the page that states the rule and its margins
 #: (``book/rule.md``; chapters are rendered from ``notebooks/``).
 _RULE_LINK = '<a class="irrepro-rule-link" href="../book/rule.html">how each row is judged</a>'
-
-#: ReScience C's labels of a replication, from :func:`label`.
-LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
 
 def label(counts: Mapping[str, int] | pd.Series) -> str:
