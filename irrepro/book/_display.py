@@ -448,7 +448,7 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     cells = []
     for idx, row in zip(df.index, df.itertuples(index=False, name=None)):
         labels = [] if bare else (list(idx) if isinstance(idx, tuple) else [idx])
-        values = [shown(x, default) for x in labels]
+        values = ["-" if _missing(x) else html.escape(str(x)) for x in labels]  # labels as they are
         cells.append(values + [shown(x, places.get(c, default)) for c, x in zip(df.columns, row)])
     body = ["<tr>" + "".join(f"<td{a}>{v}</td>" for a, v in zip(label, r)) + "</tr>" for r in cells]
     text = pd.DataFrame(
