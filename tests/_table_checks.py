@@ -2,7 +2,8 @@
 than four significant decimals (digits after the point, leading zeros not counted: 0.00271 has
 three, 92.400000 six; the paper's own printed values excepted), no bare 0..N-1 index column, no
 table shown twice; in a comparison table, ours printed with at most one decimal more than the
-paper's value of its row, and one legend entry per kind of reason (not one footnote per row). Used by tests/e2e/test_tables.py on ``_build/html`` and by
+paper's value of its row, and one legend entry per kind of reason (not one footnote per row); in a chapter, every table a cell
+shows stackable into cards at phone width (:func:`check_stackable`). Used by tests/e2e/test_tables.py on ``_build/html`` and by
 tests/test_table_checks.py on small pages, so the checks are tested in ``make test``.
 
 Each ``check_*`` function returns a list of problems (empty: fine), one line each, naming the page
@@ -180,3 +181,28 @@ def check_tables(html: str, page: str = "") -> list[str]:
         + check_ours_precision(html, page)
         + check_legend(html, page)
     )
+
+
+#: the wrappers of the book's tables (irrepro.book.table, status_table, compare), stacked at phone width
+_STACKED = ("irrepro-comparison", "irrepro-plain")
+
+
+def check_stackable(html: str, page: str = "") -> list[str]:
+    """Tables a cell shows (in ``div.cell_output``) that a phone cannot stack into cards: neither
+    inside a ``div.irrepro-comparison`` / ``div.irrepro-plain`` nor with a ``data-label`` on every
+    body cell (book/_static/irrepro.css turns such a table's rows into cards of "column: value"
+    lines at <= 640 px; any other table scrolls sideways inside its own box). Tables of the page's
+    prose (MyST Markdown) are not cell outputs and are not checked."""
+    out = []
+    for k, table in enumerate(_tables(html)):
+        if not table.find_parent("div", class_="cell_output"):
+            continue
+        if any(table.find_parent("div", class_=w) for w in _STACKED):
+            continue
+        cells = (table.find("tbody") or table).find_all("td")
+        if cells and all(c.has_attr("data-label") for c in cells):
+            continue
+        out.append(
+            f"{page}: {_label(table, k)}: not stackable at phone width (not drawn by irrepro.book.table)"
+        )
+    return out

@@ -604,6 +604,42 @@ def test_status_badges_carry_symbol_colour_and_reason():
         book.status_badge("fine")
 
 
+def test_table_formats_as_the_book_shows_and_labels_every_cell_for_a_phone():
+    df = pd.DataFrame(
+        {"rate": [0.0454545, np.nan], "mixed": [0.11, "a < b"], "n": [3, 4], "kept": [0.123456, None]}
+    )
+    html = book.table(df, digits={"rate": 2}, caption="rates")._repr_html_()
+    assert html.startswith('<div class="irrepro-plain"><table class="dataframe irrepro-table">')
+    assert "<caption>rates</caption>" in html
+    cells = re.findall(r'<td data-label="([^"]*)">([^<]*)</td>', html)
+    # floats to their column's decimals (3 when not named, an object column's too), "-" when missing,
+    # text escaped, no bare 0..n-1 index
+    assert cells == [
+        ("rate", "0.05"),
+        ("mixed", "0.110"),
+        ("n", "3"),
+        ("kept", "0.123"),
+        ("rate", "-"),
+        ("mixed", "a &lt; b"),
+        ("n", "4"),
+        ("kept", "-"),
+    ]
+    assert html.count("<td") == len(cells) and "<th>rate</th>" in html
+    # a labelling index is the first column, its name as header; MultiIndex columns read "a / b"
+    multi = pd.DataFrame(
+        [[1.0, 2.0]], columns=pd.MultiIndex.from_tuples([("round 5", "AP"), ("round 5", "P@10")])
+    )
+    labelled = book.table(multi.set_axis(pd.Index(["run x"], name="run")), digits=1)._repr_html_()
+    assert "<th>run</th><th>round 5 / AP</th><th>round 5 / P@10</th>" in labelled
+    assert '<td data-label="run">run x</td><td data-label="round 5 / AP">1.0</td>' in labelled
+    # a Series is a one-column table; the plain-text form shows the same values
+    series = book.table(pd.Series([0.5], name="share"), digits=1)
+    assert '<td data-label="share">0.5</td>' in series._repr_html_() and repr(series).split() == [
+        "share",
+        "0.5",
+    ]
+
+
 def test_status_table_moves_reasons_to_one_legend_numbered_once():
     frame = pd.DataFrame(
         [

@@ -85,7 +85,7 @@ def _build(tmp_path, monkeypatch):
     counts = book.summary(book.scorecard(tmp_path / "results"))
     card = (
         '<html><body><article class="bd-article"><p>The rows of the chapters.</p>'
-        + counts.style.set_table_attributes('class="irrepro-summary"').to_html()
+        + book.table(counts, classes="irrepro-summary")._repr_html_()
         + "</article></body></html>"
     )
     return tmp_path / "results", chapter, card

@@ -11,6 +11,7 @@ from _table_checks import (
     check_legend,
     check_ours_precision,
     check_precision,
+    check_stackable,
     significant_decimals,
 )
 from irrepro import book
@@ -32,8 +33,8 @@ def test_precision_flags_raw_floats_but_not_the_papers_printed_values():
 
 def test_the_books_table_helper_passes_every_check():
     df = pd.DataFrame({"method": ["linear", "logit"], "in": [80.123456, 81.5], "n": [3, 4]})
-    html = book.table(df, digits=1).to_html()
-    assert check_precision(html) == [] and check_bare_index(html) == []
+    html = book.table(df, digits=1)._repr_html_()
+    assert check_precision(html) == [] and check_bare_index(html) == [] and check_stackable(_cell(html)) == []
     assert check_bare_index(df.to_html()) and check_precision(df.to_html())  # the raw frame fails both
 
 
@@ -45,11 +46,11 @@ def test_a_label_index_is_not_bare_and_a_repeated_table_is_found():
     assert "repeats table 1" in dup
 
 
-def test_a_stacked_table_labels_its_cells_for_the_phone_layout():
+def test_the_books_table_labels_its_cells_for_the_phone_layout():
     df = pd.DataFrame(
         {"aspect": ["data", "copulas"], "theirs": ["TREC", "AIC"], "ours": ["the same", "AIC, ML"]}
     )
-    html = book.table(df, stack=True).text
+    html = book.table(df).text
     assert 'class="irrepro-plain"' in html and "irrepro-comparison" not in html  # not read as a comparison
     assert (
         html.count('data-label="ours"') == 2 and check_bare_index(html) == [] and check_precision(html) == []
@@ -58,8 +59,27 @@ def test_a_stacked_table_labels_its_cells_for_the_phone_layout():
 
 def test_floats_in_an_object_column_are_rounded_too():
     df = pd.DataFrame({"ours": [0.11, "0.5 ± 0.1"], "n": [3, 4]}, index=[1, 2])  # object dtype
-    html = book.table(df, digits=3).to_html()
+    html = book.table(df, digits=3)._repr_html_()
     assert "0.110" in html and "0.110000" not in html and check_precision(html) == []
+
+
+def _cell(html: str) -> str:
+    """``html`` as a chapter's cell shows it."""
+    return f'<html><body><article><div class="cell_output docutils container">{html}</div></article></body></html>'
+
+
+def test_a_plain_pandas_table_in_a_cell_is_not_stackable():
+    df = pd.DataFrame({"measure": ["AP", "P@10"], "rate": [0.051, 0.048]})
+    for raw in (df.to_html(index=False), df.style.hide(axis="index").format(precision=3).to_html()):
+        (problem,) = check_stackable(_cell(raw), "chapter.html")
+        assert problem.startswith("chapter.html: table 1") and "not stackable" in problem
+    labelled = raw.replace("<td ", '<td data-label="x" ')  # every body cell labelled: stackable
+    assert check_stackable(_cell(labelled)) == []
+    assert check_stackable(raw) == []  # prose (not a cell's output) is not checked
+    good = book.table(df, caption="rates").text + book.status_table(_rows(2), "cmp").text
+    assert check_stackable(_cell(good)) == []
+    (problem,) = check_stackable(_cell(good + df.to_html()), "p")
+    assert "table 3" in problem
 
 
 def _rows(n: int) -> pd.DataFrame:

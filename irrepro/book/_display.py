@@ -37,13 +37,16 @@ def _label(obj) -> tuple[str, bool]:
 
 
 class _HTML:
-    def __init__(self, text: str):
+    def __init__(self, text: str, plain: str | None = None):
         self.text = text
+        self.plain = plain
 
     def _repr_html_(self) -> str:
         return self.text
 
     def __repr__(self) -> str:  # plain-text fallback
+        if self.plain is not None:
+            return self.plain
         return html.unescape(self.text.replace("<p>", "\n").replace("</p>", ""))
 
 
@@ -283,7 +286,7 @@ def status_table(
         Further columns of statuses drawn as badges.
     comparison : bool
         A comparison table (class ``irrepro-comparison``, which the book's checks read as one), or
-        any other table drawn the same way (``irrepro-plain``: :func:`table` with ``stack=True``).
+        any other table drawn the same way (``irrepro-plain``, as :func:`table` draws one).
 
     Returns
     -------
@@ -318,8 +321,6 @@ def status_table(
                 tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
                 cells.append(f"<td{label[c]}{tip}>{_cell(r[c])}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     foot = ""
     if notes:
         items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
@@ -329,10 +330,27 @@ def status_table(
             'title="the numbers of each row: hover over its badge">'
             f"{items}</ol>"
         )
-    ident = f' id="cmp-{anchor}"' if anchor else ""
     wrapper = "irrepro-comparison" if comparison else "irrepro-plain"
-    return _HTML(
-        f'<div class="{wrapper}"{ident}><table class="dataframe irrepro-table">{cap}'
+    return _HTML(_wrap([str(c) for c in cols], body, caption, wrapper, anchor=anchor, foot=foot))
+
+
+def _wrap(
+    heads: Sequence[str],
+    body: Sequence[str],
+    caption: str,
+    wrapper: str,
+    *,
+    anchor: str = "",
+    foot: str = "",
+    classes: str = "",
+) -> str:
+    """A book table's HTML: its header, rows (``<tr>`` each), caption and legend in ``div.<wrapper>``."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    ident = f' id="cmp-{anchor}"' if anchor else ""
+    more = f" {classes}" if classes else ""
+    return (
+        f'<div class="{wrapper}"{ident}><table class="dataframe irrepro-table{more}">{cap}'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
     )
 
@@ -373,12 +391,16 @@ def collections_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", stack: bool = False):
-    """A table as a reader of the book sees it: numbers to ``digits`` decimals, no bare index.
+def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", classes: str = "") -> _HTML:
+    """A table as a reader of the book sees it: numbers to ``digits`` decimals, a card per row on a phone.
 
     The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
-    floats shown with ``digits`` decimals (the values are not changed), a missing value as "-",
-    and a default 0..n-1 index left out (an index that labels the rows is kept).
+    floats (an object column's too) shown with ``digits`` decimals (the values are not changed), a
+    missing value as "-", a default 0..n-1 index left out (an index that labels the rows is kept as
+    the first column, its name as header) and MultiIndex columns named "a / b". Drawn as the
+    comparison tables are (class ``irrepro-table`` in a ``div.irrepro-plain``, each cell's
+    ``data-label`` its column's name), so that at phone width (book/_static/irrepro.css) each row
+    becomes a card of "column: value" lines instead of a box that scrolls sideways.
 
     Parameters
     ----------
@@ -389,41 +411,48 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", stac
         column -> decimals (columns not named: 3).
     caption : str
         Shown above the table.
-    stack : bool
-        Drawn as the book's comparison tables are (:func:`status_table`), so that at phone width
-        each row becomes a card of "column: value" lines instead of a box that scrolls sideways
-        (for tables of text; floats are then shown with 3 decimals).
+    classes : str
+        More CSS classes of the ``<table>`` (a page's check finds its table by one).
 
     Returns
     -------
-    pandas.io.formats.style.Styler or HTML
+    object
+        HTML that Jupyter displays (``_repr_html_``).
 
     Examples
     --------
     >>> import pandas as pd
     >>> from irrepro import book
-    >>> html = book.table(pd.DataFrame({"rate": [0.0454545, 0.1]}), digits=3).to_html()
-    >>> "0.045" in html and "0.0454545" not in html and ">0<" not in html
-    True
+    >>> html = book.table(pd.DataFrame({"rate": [0.0454545, None]}), digits=3)._repr_html_()
+    >>> '<td data-label="rate">0.045</td>' in html, "0.0454545" in html, ">0<" in html
+    (True, False, False)
     """
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
-    if stack:
-        return status_table(df, caption, comparison=False)
+    places = dict(digits) if isinstance(digits, Mapping) else {}
+    default = 3 if isinstance(digits, Mapping) else digits
 
-    def fixed(d: int):  # floats in any column (an object column's too), to d decimals
-        def fmt(x):
-            if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
-                return "-" if math.isnan(x) else f"{float(x):.{d}f}"
-            return x
+    def shown(x, d: int) -> str:  # as the book shows a value: floats to d decimals, "-" for missing
+        if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
+            return "-" if math.isnan(x) else f"{float(x):.{d}f}"
+        if x is None or x is pd.NA or x is pd.NaT:
+            return "-"
+        return html.escape(str(x))
 
-        return fmt
+    def name(c) -> str:  # a column's header: a MultiIndex's levels as "a / b"
+        return " / ".join(str(p) for p in c if str(p) != "") if isinstance(c, tuple) else str(c)
 
-    if isinstance(digits, Mapping):
-        sty = df.style.format(fixed(3), na_rep="-")
-        for col, d in digits.items():
-            sty = sty.format(fixed(d), na_rep="-", subset=[col])
-    else:
-        sty = df.style.format(fixed(digits), na_rep="-")
-    if isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1:
-        sty = sty.hide(axis="index")
-    return sty.set_caption(caption) if caption else sty
+    bare = isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1
+    keys = [] if bare else [("" if n is None else str(n)) for n in df.index.names]
+    heads = keys + [name(c) for c in df.columns]
+    label = [f' data-label="{html.escape(h, quote=True)}"' for h in heads]
+    cells = []
+    for idx, row in zip(df.index, df.itertuples(index=False, name=None)):
+        labels = [] if bare else (list(idx) if isinstance(idx, tuple) else [idx])
+        values = ["-" if _missing(x) else html.escape(str(x)) for x in labels]  # labels as they are
+        cells.append(values + [shown(x, places.get(c, default)) for c, x in zip(df.columns, row)])
+    body = ["<tr>" + "".join(f"<td{a}>{v}</td>" for a, v in zip(label, r)) + "</tr>" for r in cells]
+    text = pd.DataFrame(
+        [[html.unescape(v) for v in r] for r in cells], columns=heads
+    )  # the plain-text fallback
+    plain = (caption + "\n" if caption else "") + text.to_string(index=False)
+    return _HTML(_wrap(heads, body, caption, "irrepro-plain", classes=classes), plain)

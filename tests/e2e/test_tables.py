@@ -1,6 +1,7 @@
 """The tables of the built book as a reader sees them (issue 24): no cell with more than four
 significant decimals (a paper's printed value excepted), no bare 0..N-1 index, no table shown
-twice on a page (tests/_table_checks.py, itself tested by tests/test_table_checks.py)."""
+twice on a page, and in a chapter every table a cell shows stackable into cards at phone width
+(tests/_table_checks.py, itself tested by tests/test_table_checks.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _table_checks import check_tables
+from _table_checks import check_stackable, check_tables
 
 pytestmark = pytest.mark.e2e
 
@@ -28,3 +29,13 @@ def test_every_table_of_the_book_reads_well():
         x for p in pages for x in check_tables(p.read_text(encoding="utf-8"), str(p.relative_to(SITE)))
     ]
     assert not problems, f"{len(problems)} tables read badly:\n" + "\n".join(problems)
+
+
+def test_every_table_a_chapter_shows_stacks_on_a_phone():
+    chapters = sorted((SITE / "notebooks").glob("*.html"))
+    if not chapters:
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(f"no built chapters in {SITE / 'notebooks'}: run `make book` first")
+        pytest.skip(f"no built chapters in {SITE / 'notebooks'}: run `make book` first")
+    problems = [x for p in chapters for x in check_stackable(p.read_text(encoding="utf-8"), p.name)]
+    assert not problems, f"{len(problems)} tables scroll sideways on a phone:\n" + "\n".join(problems)
