@@ -27,6 +27,18 @@ def _book_with_headline(tmp_path, monkeypatch):
     return d
 
 
+def _runs_row(P):
+    """A counted row of the fake paper: 15 runs, ours exact."""
+    return {
+        "quantity": "runs",
+        "paper": P["runs"],
+        "ours": 15,
+        "kind": "count",
+        "ours_se": 0,
+        "se_reason": "counted",
+    }
+
+
 def _verdict(ours="every comparison is problematic, and more", status=None):
     P = book.paper_numbers("webber2008score")
     return book.compare(
@@ -41,14 +53,7 @@ def _verdict(ours="every comparison is problematic, and more", status=None):
                 "status": status or book.verdict(False),
                 "supports": "the table above",
             },
-            {
-                "quantity": "runs",
-                "paper": P["runs"],
-                "ours": 15,
-                "kind": "count",
-                "ours_se": 0,
-                "se_reason": "counted",
-            },
+            _runs_row(P),
         ],
         data="our data",
     )
@@ -117,16 +122,7 @@ def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, mon
     book.compare(
         "webber2008score",
         "Verdict",
-        [
-            {
-                "quantity": "runs",
-                "paper": P["runs"],
-                "ours": 15,
-                "kind": "count",
-                "ours_se": 0,
-                "se_reason": "counted",
-            }
-        ],
+        [_runs_row(P)],
     )
     with pytest.raises(KeyError, match="every comparison is problematic"):
         book.headline("webber2008score")
