@@ -229,5 +229,12 @@ def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str
         matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap
     )
     ax.set_title(escape.mpl(title))
-    ax.tick_params(axis="x", rotation=45)
+    # labels turned about their right end, so each ends under its column
+    ax.set_xticks(
+        ax.get_xticks(),
+        [t.get_text() for t in ax.get_xticklabels()],
+        rotation=45,
+        ha="right",
+        rotation_mode="anchor",
+    )
     return ax
