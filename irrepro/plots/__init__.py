@@ -29,10 +29,12 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
   :func:`plot_pooled_error_rates`, :func:`plot_error_rates_by_effort`, :func:`plot_map_sd`,
   :func:`plot_dependence` (Sanderson & Zobel), :func:`plot_mean_intervals`,
   :func:`plot_score_histogram`, :func:`plot_percentile_curves`, :func:`plot_partition_summaries`,
-  :func:`plot_grouped_bars` (Webber, Moffat & Zobel).
+  :func:`plot_grouped_bars` (Webber, Moffat & Zobel);
+- :func:`plot_power_curve` - simulated power against the number of topics beside the closed form
+  (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``).
 
 The functions live in one module per family (``irrepro.plots.corpus_bootstrap``, ``topic_split``,
-``bootstrap_tests``, ``standardize``, ``known_truth``); every one is served from here.
+``bootstrap_tests``, ``standardize``, ``known_truth``, ``design``); every one is served from here.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from .bootstrap_tests import (
     plot_stability,
 )
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
+from .design import plot_power_curve, save_power_curve
 from .known_truth import (
     plot_coverage,
     plot_margin,
@@ -98,4 +101,6 @@ __all__ = [
     "plot_percentile_curves",
     "plot_partition_summaries",
     "plot_grouped_bars",
+    "plot_power_curve",
+    "save_power_curve",
 ]

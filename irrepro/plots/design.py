@@ -1,0 +1,121 @@
+"""The figures of :mod:`irrepro.design`: power against the number of topics
+(:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
+does), served from :mod:`irrepro.plots`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import escape
+from ..stats import Z95
+from ._base import TEST_STYLE, _axes, _name
+
+__all__ = ["plot_power_curve", "save_power_curve"]
+
+
+def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
+    """Simulated power against the number of topics, beside the closed form.
+
+    Each :class:`~irrepro.design.PowerCurve` is a line with a +-1.96 Monte Carlo standard error
+    band, in its test's colour and marker (``irrepro.plots.TEST_STYLE``); ``closed`` adds
+    closed-form curves as dashed lines; ``target`` a horizontal line at the power wanted.
+
+    Parameters
+    ----------
+    curves : PowerCurve or sequence of PowerCurve
+        Simulated curves (:func:`irrepro.design.simulated_power`).
+    closed : mapping of str to (array_like, array_like), optional
+        label -> (topic-set sizes, power), e.g. from :func:`irrepro.design.power_closed_form`.
+    target : float, optional
+        The power wanted; None draws no line.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from irrepro import design, plots
+    >>> def gauss(family, n, trials, rng):
+    ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
+    ...     return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
+    >>> c = design.power_curve(gauss, [10, 20, 40], families=4, trials=100, seed=1)
+    >>> ax = plots.plot_power_curve(c, closed={"t, closed form": ([10, 40], [0.3, 0.8])})
+    >>> len(ax.lines) >= 2
+    True
+    """
+    ax = _axes(ax, (6, 3.5))
+    if hasattr(curves, "power"):
+        curves = [curves]
+    for c in curves:
+        colour, marker = TEST_STYLE.get(c.test, ("k", "."))
+        label = c.test if c.correction in ("none", "tukey") else f"{c.test}, {c.correction}"
+        if c.systems > 2:
+            label += f", m = {c.systems}"
+        ax.plot(c.n_topics, c.power, color=colour, marker=marker, ms=3, lw=1, label=_name(label))
+        ax.fill_between(c.n_topics, np.clip(c.power - Z95 * c.se, 0, 1), np.clip(c.power + Z95 * c.se, 0, 1),
+                        color=colour, alpha=0.15, lw=0)  # fmt: skip
+    for k, (label, (n, p)) in enumerate((closed or {}).items()):
+        ax.plot(n, p, color=f"C{(k + 6) % 10}", ls="--", lw=1, label=_name(label))
+    if target is not None:
+        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    ax.set(xlabel="topics", ylabel="power", ylim=(0, 1))
+    ax.legend(fontsize=7, title="bands: +-1.96 Monte Carlo se", title_fontsize=7)
+    return ax
+
+
+def save_power_curve(
+    path, curves, *, closed=None, target: float | None = 0.8, title: str = "", dpi: int = 120
+):
+    """:func:`plot_power_curve` on a new figure, written to ``path`` (the format from its suffix).
+
+    The figure is drawn with matplotlib's Agg backend unless another one is in use, and closed
+    after it is written (or fails to be).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to write, e.g. ``power-curve.png``.
+    curves, closed, target
+        As :func:`plot_power_curve` takes them.
+    title : str
+        A title above the axes ("" for none), drawn literally.
+    dpi : int
+        Resolution of a raster format.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import plots
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     out = plots.save_power_curve(Path(tmp) / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
+    ...     out.read_bytes()[:4] == b"\\x89PNG"
+    True
+    """
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    try:
+        plot_power_curve(curves, closed=closed, target=target, ax=ax)
+        if title:
+            ax.set_title(escape.mpl(title), fontsize=9)
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return Path(path)
