@@ -59,19 +59,21 @@ book-offline: $(STAMP)
 	@echo "offline book: $(OFFLINE)/_build/html/index.html"
 
 # The same book without the exercises' solutions (sphinx-exercise's hide_solutions), for students:
-# _build/student/_build/html. `make book` builds it after the book (issue 24), reusing the book's
-# execution cache (nothing is executed again); `make student` is the same as `make book`.
+# _build/student/_build/html, copied into the book's site as student/ (the coursework page links
+# it). `make book` builds it after the book (issue 24), reusing the book's execution cache (nothing
+# is executed again); `make student` is the same as `make book`.
 student: book
 
 student-edition:
 	$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
-	  c['sphinx']['config']['hide_solutions'] = True; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
+	  c['sphinx']['config']['hide_solutions'] = True; c['sphinx']['config']['irrepro_edition'] = 'student'; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
 	  c['bibtex_bibfiles'] = ['$(abspath book/references.bib)']; c['html']['favicon'] = '$(abspath book/_static/favicon.png)'; \
 	  c['sphinx']['local_extensions'] = {'irrepro_sphinx': '$(abspath book/_ext)'}; \
 	  c['title'] += ' (student edition)'; yaml.safe_dump(c, open('$(BUILD)/_config.student.yml', 'w'))"
 	$(BIN)/jupyter-book build . --config $(BUILD)/_config.student.yml --path-output $(BUILD)/student \
 	  --builder html -W -n --keep-going
-	@echo "student book: $(BUILD)/student/_build/html/index.html"
+	rm -rf $(BUILD)/html/student && cp -r $(BUILD)/student/_build/html $(BUILD)/html/student
+	@echo "student book: $(BUILD)/student/_build/html/index.html (and in the book's site: $(BUILD)/html/student/)"
 
 # -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
 # checks against trec_eval's own binaries and test files run where TREC_EVAL, TREC_EVAL_9 and

@@ -22,6 +22,7 @@ from irrepro.book._rule import _WORD_KINDS, _combine
 GENERATED = (
     "irrepro-verdicts",
     "irrepro-header",
+    "irrepro-headlines",
     "irrepro-comparison",
     "irrepro-status",
     "irrepro-label",
@@ -231,6 +232,61 @@ def check_counts(pages: Iterable[tuple[str, str]], scorecard_html: str, results:
             problems.append(f"scorecard page: {t} shows {shown.get(t)} != {exp}")
     missing = [k for k, t in title.items() if want.get(t, {}).get("total") and k not in seen]
     problems += [f"no chapter header with counts for {k}" for k in missing]
+    return problems
+
+
+def headline_rows(html: str) -> list[dict]:
+    """The rows of a page's headline table (``.irrepro-headlines``, :func:`irrepro.book.headline_table`):
+    per chapter the paper, the claim, the status its finding states (and in which words) and the label."""
+    out = []
+    for tr in _soup(html).select(".irrepro-headlines tbody tr"):
+        span = tr.select_one("span.irrepro-headline")
+        lab = tr.select_one(".irrepro-label")
+        word = span.select_one(".irrepro-verdict-word") if span else None
+        out.append(
+            {
+                "text": " ".join(tr.get_text(" ").split()),
+                "paper": span.get("data-paper") if span else None,
+                "quantity": span.get("data-quantity") if span else None,
+                "status": span.get("data-status") if span else None,
+                "word": word.get_text(strip=True) if word else None,
+                "label": lab.get("data-label") if lab else None,
+            }
+        )
+    return out
+
+
+def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]:
+    """A page's headline table has a row per chapter (:data:`~irrepro.book.PAPERS`, then
+    :data:`~irrepro.book.STUDIES`), each stating the status of its paper's central claim as the
+    chapter's Verdict row records it, in its words, and the chapter's label as the scorecard gives it."""
+    rows = headline_rows(html)
+    keys = [k for k, _ in (*book.PAPERS, *book.STUDIES)]
+    if len(rows) != len(keys):
+        return [f"{page}: {len(rows)} headline rows, {len(keys)} chapters"]
+    records = load_results(results)
+    verdict = {
+        (rec["paper"], r.get("quantity")): r["status"]
+        for rec in records
+        if rec["item"] == "Verdict"
+        for r in rec["rows"]
+    }
+    counts = book.summary(book.scorecard(results))
+    title = dict((*book.PAPERS, *book.STUDIES))
+    problems = []
+    for key, r in zip(keys, rows):
+        where = f"{page}: {key}"
+        if r["paper"] != key:
+            problems.append(f"{where}: the row is {r['paper']!r} ({r['text'][:60]!r})")
+            continue
+        want = verdict.get((key, r["quantity"]))
+        if want is None:
+            problems.append(f"{where}: no recorded Verdict row {r['quantity']!r}")
+        elif r["status"] != want or r["word"] != book.STATUS_WORDS[want]:
+            problems.append(f"{where}: states {r['status']!r} ({r['word']!r}), the row is {want!r}")
+        lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
+        if r["label"] != lab:
+            problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")
     return problems
 
 

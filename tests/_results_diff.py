@@ -29,7 +29,8 @@ VOLATILE = (
     re.compile(r"Computed in:[^<]*"),
 )
 #: JSON keys whose values are timings, never results.
-TIMING_KEYS = frozenset({"seconds", "elapsed", "timings", "timing", "written"})
+#: (and the machine a chapter ran on, which its headline records: irrepro.book.headline)
+TIMING_KEYS = frozenset({"seconds", "elapsed", "timings", "timing", "written", "workers", "cores"})
 #: The report's ownership manifest (irrepro/report/_manifest.py) is JSON; its checksums follow the
 #: files it lists (compared themselves, with their volatile parts masked).
 MANIFEST = ".irrepro-report"

@@ -1,7 +1,8 @@
 """Checks of the tables of a built page as a reader sees them (issue 24): no number with more
 than four significant decimals (digits after the point, leading zeros not counted: 0.00271 has
 three, 92.400000 six; the paper's own printed values excepted), no bare 0..N-1 index column, no
-table shown twice. Used by tests/e2e/test_tables.py on ``_build/html`` and by
+table shown twice; in a comparison table, ours printed with at most one decimal more than the
+paper's value of its row, and one legend entry per kind of reason (not one footnote per row). Used by tests/e2e/test_tables.py on ``_build/html`` and by
 tests/test_table_checks.py on small pages, so the checks are tested in ``make test``.
 
 Each ``check_*`` function returns a list of problems (empty: fine), one line each, naming the page
@@ -12,6 +13,8 @@ from __future__ import annotations
 import re
 
 from bs4 import BeautifulSoup
+
+from irrepro.book import reason_kind
 
 #: a decimal number (not part of a longer token): its digits after the point
 _DECIMAL = re.compile(r"(?<![\w.])-?\d+\.(\d+)(?![\w.])")
@@ -103,6 +106,77 @@ def check_duplicates(html: str, page: str = "") -> list[str]:
     return out
 
 
+def _decimals(text: str) -> int | None:
+    """The most decimals of a number in ``text`` (0 for integers), None when it holds no number, a
+    fraction ("2/3", printed to half its denominator's unit) or a bound ("> 0")."""
+    if re.search(r"\d\s*/\s*\d", text) and not re.search(r"\d\s+/\s+\d", text):
+        return None
+    if re.search(
+        r"(^|/)\s*(>|<|≥|≤|over|under|above|below|more than|less than|at least|at most|up to)", text
+    ):
+        return None  # a bound is a threshold, not a printed precision
+    numbers = re.findall(r"(?<![\w.])-?\d+(?:\.(\d+))?(?![\w])", text)
+    return max((len(d) for d in numbers), default=None) if numbers else None
+
+
+def _comparisons(html: str):
+    soup = BeautifulSoup(html, "html.parser")
+    return [d for d in soup.find_all("div", class_="irrepro-comparison") if d.find("table")]
+
+
+def check_ours_precision(html: str, page: str = "") -> list[str]:
+    """Rows of comparison tables whose ours (and its error) shows more than one decimal more than
+    the paper's value of the row (a row whose paper value holds no number, or a fraction, is not
+    checked)."""
+    out = []
+    for k, div in enumerate(_comparisons(html)):
+        table = div.find("table")
+        header = _header(table)
+        if "paper" not in header or "ours" not in header:
+            continue
+        ip, io = header.index("paper"), header.index("ours")
+        for tr in (table.find("tbody") or table).find_all("tr"):
+            cells = tr.find_all(["td", "th"])
+            if len(cells) <= max(ip, io):
+                continue
+            paper, ours = (cells[i].get_text(" ", strip=True) for i in (ip, io))
+            dp, do = _decimals(paper), _decimals(ours)
+            if dp is not None and do is not None and do > dp + 1:
+                out.append(
+                    f"{page}: {_label(table, k)}: ours {ours!r} has {do} decimals, the paper's {paper!r} {dp}"
+                )
+                break
+    return out
+
+
+def check_legend(html: str, page: str = "") -> list[str]:
+    """Comparison tables whose legend has more entries than the kinds of reason of its rows (one
+    footnote per row's reason, not one legend entry per kind: :func:`irrepro.book.reason_kind`),
+    or a badge pointing to no entry."""
+    out = []
+    for k, div in enumerate(_comparisons(html)):
+        badges = [b for b in div.select(".irrepro-status") if b.get("title") and b.find_next_sibling("sup")]
+        kinds = {reason_kind(b["title"])[0] for b in badges}
+        legend = div.select("ol.irrepro-reasons > li")
+        refs = {int(s.get_text(strip=True)) for s in div.select("sup.irrepro-note-ref")}
+        if len(legend) > len(kinds):
+            out.append(
+                f"{page}: {_label(div.find('table'), k)}: {len(legend)} legend entries for "
+                f"{len(kinds)} kinds of reason"
+            )
+        elif refs - set(range(1, len(legend) + 1)):
+            out.append(
+                f"{page}: {_label(div.find('table'), k)}: badges point to entries {sorted(refs)} of {len(legend)}"
+            )
+    return out
+
+
 def check_tables(html: str, page: str = "") -> list[str]:
-    """All three checks."""
-    return check_precision(html, page) + check_bare_index(html, page) + check_duplicates(html, page)
+    """All the checks."""
+    return (
+        check_precision(html, page)
+        + check_bare_index(html, page)
+        + check_duplicates(html, page)
+        + check_ours_precision(html, page)
+        + check_legend(html, page)
+    )

@@ -7,6 +7,7 @@ import ast
 import json
 import math
 import re
+from html import escape, unescape
 from pathlib import Path
 
 import numpy as np
@@ -474,12 +475,53 @@ def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
         (12.345, 1.5, "12.3 ± 1.5"),
         (0.3, 0, 0.3),  # exact: the value alone
         (0.3, None, 0.3),
-        ("3.1 / 80.2", [0.21, 1.3], "3.1 / 80.2 ± 0.21 / 1.3"),
-        ("10.3%", 1.0, "10.3% ± 1"),
+        ("3.1 / 80.2", [0.21, 1.3], "3.1 / 80.2 ± 0.2 / 1.3"),  # the error to the decimals of ours
+        ("10.3%", 1.0, "10.3% ± 1.0"),
+        ("0.003 / 0.014", [0.0048, 0.00071], "0.003 / 0.014 ± 0.005 / 0.001"),
+        ("2 of 5", 0.447, "2 of 5 ± 0.45"),  # no decimals: two significant digits
     ],
 )
 def test_with_error_prints_ours_with_its_monte_carlo_error(ours, se, shown):
     assert book.with_error(ours, se) == shown
+
+
+@pytest.mark.parametrize(
+    "ours, se, paper, shown",
+    [
+        (0.3239721, 0.0, "0.324", "0.3240"),  # exact: the paper's three decimals + 1
+        (0.3239721, 0.0, 0.32, "0.324"),
+        (0.6544136, 0.0462, "0.60", "0.654 ± 0.046"),  # the error's two digits, within the paper's + 1
+        (10.6325022, 0.53296, "about 10", "10.6 ± 0.5"),  # an integer printed: one decimal
+        (100.0, 1.4071, "> 99", "100.0 ± 1.4"),
+        (3, 0.484, "5", "3 ± 0.5"),  # an integer of ours stays one; its error to the paper's + 1
+        (94, 0.0, "94", 94),
+        ("19.09%", 1.81991, "just over 15%", "19.1% ± 1.8"),  # a percentage: one decimal
+        ("16.4%", 0.0, "15%", "16.4%"),  # never padded
+        ("29.71 / 29.23", [0.53, 0.62], "30 / 29", "29.7 / 29.2 ± 0.5 / 0.6"),
+        ("29.712 / 29.23", [0.53, 0.62], "> 0", "29.712 / 29.23 ± 0.530 / 0.620"),  # a bound: no precision
+        (0.0458856, 0.0, "> 0", 0.0458856),  # (the table's cell then shows three decimals)
+        ("3.12 / 80.24", [0.2, 1.3], "3.7 / 77.8", "3.1 / 80.2 ± 0.2 / 1.3"),  # no finer than the error
+        ("3.123 / 80.245", None, "3.7 / 77.8", "3.12 / 80.25"),
+        ("+0.01234 [-0.01011, +0.03456]", None, "0.01", "+0.012 [-0.010, +0.035]"),
+        (0.0491, 0.00002, "0.05", "0.049 ± <0.001"),  # an error below the last decimal shown
+        (0.000104321, 0.0, "0.000101796", "0.0001043"),  # at most four significant decimals
+        (0.6611, None, "2/3", 0.6611),  # a fraction: no decimals to follow
+        ("holds", None, "holds", "holds"),  # words
+    ],
+)
+def test_with_error_prints_ours_to_the_papers_precision_plus_one(ours, se, paper, shown):
+    assert book.with_error(ours, se, paper) == shown
+
+
+def test_a_comparison_shows_ours_rounded_but_judges_and_records_it_unrounded(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    row = {"quantity": "MAP", "paper": P["fig2.map"], "ours": 0.32397213, "kind": "score", "ours_se": 0.0}
+    comp = book.compare("webber2008score", "Figure 2", [dict(row, se_reason="exact")])
+    assert '<td data-label="ours">0.3240</td>' in comp._repr_html_()
+    recorded = json.loads((tmp_path / "results" / "webber2008score-figure-2.json").read_text())["rows"][0]
+    assert recorded["ours"] == 0.32397213 and comp.frame["ours"].iloc[0] == 0.32397213
+    assert book.judge_row(recorded).reason == comp.frame["reason"].iloc[0]
 
 
 # --- restated rows, badges, headers ------------------------------------------------------------------
@@ -562,18 +604,19 @@ def test_status_badges_carry_symbol_colour_and_reason():
         book.status_badge("fine")
 
 
-def test_status_table_moves_reasons_to_footnotes_numbered_once():
+def test_status_table_moves_reasons_to_one_legend_numbered_once():
     frame = pd.DataFrame(
         [
-            {"quantity": "a", "paper": 0.5, "ours": 0.51234, "status": REPLICATED, "reason": "within ±0.05"},
+            {"quantity": "a", "paper": 0.5, "ours": 0.51234, "status": REPLICATED, "reason": "my words"},
             {"quantity": "b", "paper": None, "ours": 3, "status": NOT_COMPARABLE, "reason": "no number"},
-            {"quantity": "c", "paper": "x", "ours": "y", "status": REPLICATED, "reason": "within ±0.05"},
+            {"quantity": "c", "paper": "x", "ours": "y", "status": REPLICATED, "reason": "my words"},
         ],
         dtype=object,
     )
     html = book.status_table(frame, "cap", titles={"paper": ["§2, Figure 2", "", ""]}).text
     assert "<th>reason</th>" not in html and "<caption>cap</caption>" in html
-    assert html.count("<li>") == 2 and "<li>within ±0.05</li><li>no number</li>" in html
+    # reasons the rule did not write are kinds of their own
+    assert html.count("<li>") == 2 and "<li>my words</li><li>no number</li>" in html
     assert html.count('irrepro-note-ref">1<') == 2 and html.count('irrepro-note-ref">2<') == 1
     assert (
         '<td data-label="paper" title="§2, Figure 2">0.500</td>' in html
@@ -581,6 +624,105 @@ def test_status_table_moves_reasons_to_footnotes_numbered_once():
         and 'data-label="paper">-</td>' in html
     )
     assert '<td data-label="ours">3</td>' in html  # integers stay integers
+
+
+def test_a_legend_gives_each_kind_of_reason_once_and_the_badges_keep_the_particulars():
+    # ten rows judged by the rule, of two kinds of reason (within / outside), each with its own numbers
+    rows = []
+    for i in range(10):
+        ours = 0.50 + 0.001 * i if i % 2 else 0.70 + 0.01 * i
+        j = book.judge("0.50", ours, kind="score", ours_se=0.001 * (i + 1))
+        rows.append(
+            {"quantity": f"q{i}", "paper": "0.50", "ours": ours, "status": j.status, "reason": j.reason}
+        )
+    frame = pd.DataFrame(rows, dtype=object)
+    assert len(set(frame["reason"])) == 10  # ten different reasons...
+    html = book.status_table(frame).text
+    legend = [unescape(x) for x in re.findall(r"<li>(.*?)</li>", html)]
+    assert len(legend) == 2  # ...of two kinds: one legend entry each
+    assert legend[0].startswith("Outside") and legend[1].startswith("Within")  # in order of first use
+    assert "0.001" not in "".join(legend)  # the legend has no row's numbers
+    for r in rows:  # every row's whole reason, its particulars included, on its badge's hover
+        assert f'title="{escape(r["reason"])}"' in html
+    refs = re.findall(r'irrepro-note-ref">(\d+)<', html)
+    assert refs == ["1", "2"] * 5
+    for reason in frame["reason"]:
+        sentence, particulars = book.reason_kind(reason)
+        assert sentence in legend and "margin" in particulars and reason.endswith(particulars)
+
+
+def test_reason_kind_names_every_kind_of_reason_the_rule_writes(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    a = book.compare(
+        "webber2008score",
+        "Figure 3",
+        [
+            {"quantity": "within", "paper": P["fig3.median"], "ours": 0.5, "kind": "score", "ours_se": 0.001},
+            {
+                "quantity": "outside",
+                "paper": P["fig3.median"],
+                "ours": 0.9,
+                "kind": "score",
+                "ours_se": 0.001,
+            },
+            {
+                "quantity": "straddles",
+                "paper": P["fig3.median"],
+                "ours": 0.55,
+                "kind": "score",
+                "ours_se": 0.02,
+            },
+            {
+                "quantity": "parts",
+                "paper": P["t1"],
+                "ours": "3.7 / 77.8 / 31.1",
+                "kind": "rate",
+                "ours_se": 0.1,
+            },
+            {"quantity": "no number", "paper": None, "ours": 0.5, "kind": "score", "ours_se": 0.001},
+            {
+                "quantity": "no value",
+                "paper": P["fig3.median"],
+                "ours": "none",
+                "kind": "score",
+                "ours_se": 0.001,
+            },
+        ],
+        results="",
+    )
+    b = book.compare(
+        "webber2008score",
+        "Verdict",
+        [
+            {"quantity": "restates", "paper": P["claim"], "same_as": a.row("within")},
+            {
+                "quantity": "from",
+                "paper": P["claim"],
+                "ours": "yes",
+                "kind": "claim",
+                "supports": a.row("outside"),
+            },
+            {
+                "quantity": "verdict",
+                "paper": P["claim"],
+                "ours": "yes",
+                "kind": "claim",
+                "supports": a.row("outside"),
+                "status": "holds",
+                "reason": "the chapter's own note",
+            },
+            {"quantity": "no claim", "paper": None, "ours": "x", "kind": "claim"},
+        ],
+        results="",
+    )
+    reasons = list(a.frame["reason"]) + list(b.frame["reason"])
+    sentences = [book.reason_kind(r)[0] for r in reasons]
+    assert len(set(sentences)) == len(reasons)  # ten kinds, each its own legend entry
+    assert all(s not in reasons for s in sentences)  # each a sentence of the rule's, not the reason
+    assert book.reason_kind(reasons[-2])[1].endswith(
+        "the chapter's own note"
+    )  # the chapter's words: particulars
 
 
 def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, monkeypatch):
@@ -823,6 +965,36 @@ def test_at_most_a_quarter_of_the_chapters_code_is_hidden_without_a_toggle():
     assert hidden <= total / 4, counts
     for name, (h, n) in counts.items():
         assert h <= n / 4, (name, h, n)
+
+
+def _named_scalars(source: str) -> list[str]:
+    """Top-level ``NAME = <number>`` (upper-case name, a number or a negated one) in a cell's code."""
+    out = []
+    for node in ast.parse(source).body:
+        value = getattr(node, "value", None)
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+            value = value.operand
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(value, ast.Constant)
+            and type(value.value) in (int, float)
+        ):
+            out += [t.id for t in node.targets if isinstance(t, ast.Name) and t.id.isupper()]
+    return out
+
+
+def test_named_thresholds_are_set_in_visible_code():
+    """A number a chapter names (a threshold, a cut-off, a seed: ``OUTLIER = 4``) is set in a code cell
+    the page shows, not in folded or removed code: the reader sees every rule that decides a row."""
+    folded_tags = {"hide-input", "hide-cell", *NO_TOGGLE}
+    found = {}
+    for path in CHAPTERS:
+        for c in _code_cells(path):
+            if folded_tags & set(c.metadata.get("tags", [])) and not c.source.lstrip().startswith("%"):
+                found.setdefault(path.stem, []).extend(_named_scalars(c.source))
+    assert not any(found.values()), found
+    # the check itself: it finds a threshold set in folded code, and lets a visible one pass
+    assert _named_scalars("OUTLIER = 4\nZ = -1.5\nname = 3\nPAIR = (1, 2)") == ["OUTLIER", "Z"]
 
 
 def test_results_sections_show_code():

@@ -28,17 +28,35 @@ def _close():
 def test_run_intervals_sorted_by_estimate_and_transformed():
     est = np.array([0.3, -1.0, 0.8, 0.1])
     iv = cb.Intervals("L-MAP bootstrap", est, est - 0.2, est + 0.3, np.full(4, 0.1))
-    other = np.array([0.2, -0.9, 1.0, 0.0])
+    other = np.array([0.2, -0.9, 1.2, 0.0])  # run 2's other value falls above its interval
     _, ax = plt.subplots()
     plots.plot_run_intervals(ax, iv, other, "t", transform=stats.expit)
     order = sorted(range(4), key=lambda i: est[i])
     segs = ax.collections[0].get_segments()
-    for k, i in enumerate(order):
-        assert segs[k][0] == pytest.approx([k, stats.expit(est[i] - 0.2)])
-        assert segs[k][1] == pytest.approx([k, stats.expit(est[i] + 0.3)])
+    for k, i in enumerate(order):  # x: the rank from 1
+        assert segs[k][0] == pytest.approx([k + 1, stats.expit(est[i] - 0.2)])
+        assert segs[k][1] == pytest.approx([k + 1, stats.expit(est[i] + 0.3)])
     np.testing.assert_allclose(ax.collections[1].get_offsets()[:, 1], [stats.expit(est[i]) for i in order])
-    np.testing.assert_allclose(ax.collections[2].get_offsets()[:, 1], [stats.expit(other[i]) for i in order])
+    inside, outside = ax.collections[2].get_offsets(), ax.collections[3].get_offsets()
+    np.testing.assert_allclose(
+        inside, [[k + 1, stats.expit(other[i])] for k, i in enumerate(order) if i != 2]
+    )
+    np.testing.assert_allclose(outside, [[4, stats.expit(other[2])]])
     assert ax.get_title() == "t"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["interval", "estimate (x)", "other half inside (3 of 4)", "other half outside (1)"]
+
+
+def test_run_intervals_in_small_multiples_split_the_sorted_runs():
+    est = np.linspace(0.05, 0.5, 60)[::-1]
+    iv = cb.Intervals("MAP parametric", est, est - 0.02, est + 0.02, np.full(60, 0.01))
+    axes = plots.plot_run_intervals(None, iv, title="MAP")
+    assert len(axes) == -(-60 // plots.corpus_bootstrap.RUNS_PER_PANEL)
+    xs = np.concatenate([ax.collections[0].get_segments() for ax in axes])[:, 0, 0]
+    np.testing.assert_array_equal(xs, np.arange(1, 61))  # every run once, in rank order
+    first = axes[0].collections[1].get_offsets()[:, 1]
+    np.testing.assert_allclose(first, np.sort(est)[: len(first)])
+    assert axes[0].get_ylim()[1] < est.max()  # each panel's y axis spans its own runs
 
 
 def test_error_rates_draw_the_measured_rates_and_the_fit():
@@ -521,7 +539,9 @@ def test_partition_summaries_one_panel_per_setting():
     short = {"raw": "raw", "standardized": "std"}
     axes = plots.plot_partition_summaries(rows, short=short, kind="dRMSE")
     _rendered(axes)
-    np.testing.assert_array_equal(axes[0].containers[0].lines[0].get_ydata(), [0.1, 0.05])
+    drawn = {c.get_label(): c.lines[0].get_ydata() for c in axes[0].containers}  # one series per form
+    assert list(drawn) == ["raw", "standardized"]
+    np.testing.assert_array_equal(np.concatenate(list(drawn.values())), [0.1, 0.05])
     assert [t.get_text() for t in axes[0].get_xticklabels()] == ["AP\nraw", "AP\nstd"]
     assert (axes[0].get_title(), axes[1].get_title()) == ("A", "B")
     axes = plots.plot_partition_summaries(rows, short=short, kind="FP")

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from _table_checks import check_bare_index, check_duplicates, check_precision, significant_decimals
+from _table_checks import (
+    check_bare_index,
+    check_duplicates,
+    check_legend,
+    check_ours_precision,
+    check_precision,
+    significant_decimals,
+)
 from irrepro import book
 
 
@@ -53,3 +60,48 @@ def test_floats_in_an_object_column_are_rounded_too():
     df = pd.DataFrame({"ours": [0.11, "0.5 ± 0.1"], "n": [3, 4]}, index=[1, 2])  # object dtype
     html = book.table(df, digits=3).to_html()
     assert "0.110" in html and "0.110000" not in html and check_precision(html) == []
+
+
+def _rows(n: int) -> pd.DataFrame:
+    """n rows judged by the rule, every reason different, of two kinds (within / outside)."""
+    rows = []
+    for i in range(n):
+        ours = 0.501 + 0.0001 * i if i % 2 else 0.7 + 0.01 * i
+        j = book.judge("0.50", ours, kind="score", ours_se=0.0001 * (i + 1))
+        rows.append(
+            {"quantity": f"q{i}", "paper": "0.50", "ours": ours, "status": j.status, "reason": j.reason}
+        )
+    return pd.DataFrame(rows, dtype=object)
+
+
+def test_a_legend_of_one_footnote_per_row_is_found():
+    frame = _rows(10)
+    good = book.status_table(frame, "cap").text
+    assert check_legend(good, "p") == []
+    # the old way: one numbered footnote per distinct reason, ten for two kinds
+    notes = "".join(f"<li>{r}</li>" for r in frame["reason"])
+    badges = "".join(
+        f"<tr><td>{book.status_badge(s, r, i + 1)}</td></tr>"
+        for i, (s, r) in enumerate(zip(frame["status"], frame["reason"]))
+    )
+    old = (
+        f'<div class="irrepro-comparison"><table><caption>old</caption><tbody>{badges}</tbody></table>'
+        f'<ol class="irrepro-reasons">{notes}</ol></div>'
+    )
+    (problem,) = check_legend(old, "p")
+    assert "10 legend entries for 2 kinds of reason" in problem
+    dangling = good.replace('irrepro-note-ref">2<', 'irrepro-note-ref">7<')
+    assert "point to entries" in check_legend(dangling, "p")[0]
+
+
+def test_ours_with_more_than_one_decimal_beyond_the_papers_is_found():
+    frame = _rows(4)
+    good = book.Comparison("webber2008score", "Figure 3", frame.assign(ours_se=0.0001))._repr_html_()
+    assert check_ours_precision(good, "p") == [] and "0.501" in good  # the paper's two decimals + 1
+    raw = book.status_table(frame.assign(ours=[f"{x:.4f}" for x in frame["ours"]]), "cap").text
+    (problem,) = check_ours_precision(raw, "p")
+    assert "has 4 decimals, the paper's '0.50' 2" in problem
+    fraction = book.status_table(frame.assign(paper="2/3"), "cap").text  # a fraction: not checked
+    assert check_ours_precision(fraction, "p") == []
+    bound = book.status_table(frame.assign(paper="> 0", ours="0.1234"), "cap").text  # a threshold: neither
+    assert check_ours_precision(bound, "p") == []

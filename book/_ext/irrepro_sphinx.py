@@ -1,7 +1,8 @@
 """Local Sphinx extension of the book.
 
-- The scorecard page (``book/scorecard``) gathers the numbers the chapters record while they
-  execute, so it is read last, and read again whenever any other page is.
+- The scorecard page (``book/scorecard``), the introduction and the replications page gather what
+  the chapters record while they execute (every compared row; each chapter's headline), so they
+  are read last, and read again whenever any other page is.
 - Math is rendered by a local copy of MathJax (2.7, shipped by the ``jupyter-server-mathjax``
   package) copied into ``_static/mathjax``, so that equations render offline and the site loads
   nothing from a CDN.
@@ -13,7 +14,8 @@
   page twice, and the second ``const THEBE_JS_URL`` is a JavaScript error in the reader's console.
   Identical script and style entries are dropped here, keeping the first.
 - The student edition (``make student``, ``hide_solutions``) drops gated solutions
-  (``solution-start`` ... ``solution-end``, whose code cells the book executes) entirely.
+  (``solution-start`` ... ``solution-end``, whose code cells the book executes) entirely; it is
+  built with ``irrepro_edition: student``, the tag ``student`` of ``{only}`` blocks.
 - Publishing (see the README's *Publishing*): the repository URL of ``_config.yml`` is replaced by
   ``IRREPRO_REPOSITORY_URL`` when set (the GitHub workflow sets it to the repository it runs in);
   every notebook page (the chapters, ``book/data``, ...) gets a paired ``.ipynb`` beside its ``.md``
@@ -35,17 +37,36 @@ import shutil
 from pathlib import Path
 
 SCORECARD = "book/scorecard"
+#: The pages read after the chapters: they show what the chapters record as they run (the
+#: headlines, irrepro.book.headline_table; every compared row, the scorecard).
+LAST = ("book/intro", "book/replications", SCORECARD)
 REPOSITORY_ENV = "IRREPRO_REPOSITORY_URL"
 SETUP_CELL_ID = "irrepro-setup"
 
 
 def _read_scorecard_last(app, env, docnames):
-    if SCORECARD not in env.found_docs:
+    """Read (and so execute) the pages that gather what the chapters record after the chapters."""
+    last = [d for d in LAST if d in env.found_docs]
+    if not any(d not in last for d in docnames):
         return
-    if any(d != SCORECARD for d in docnames):
-        if SCORECARD in docnames:
-            docnames.remove(SCORECARD)
-        docnames.append(SCORECARD)
+    for d in last:
+        if d in docnames:
+            docnames.remove(d)
+            docnames.append(d)
+
+
+def _edition_tag(app, config):
+    """The student edition (``irrepro_edition: student``, set by ``make book``'s second build) is
+    the tag ``student`` of ``{only}`` blocks (the coursework page links the other edition)."""
+    if config.irrepro_edition == "student":
+        app.tags.add("student")
+
+
+def _reread_gatherers(app, env, added, changed, removed):
+    """The pages of :data:`LAST` are outdated whenever any other page is."""
+    if (set(added) | set(changed) | set(removed)) - set(LAST):
+        return [d for d in LAST if d in env.found_docs]
+    return []
 
 
 def _key(asset) -> tuple:
@@ -432,6 +453,9 @@ def setup(app):
     app.connect("build-finished", _copy_example_report)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
+    app.connect("env-get-outdated", _reread_gatherers)
+    app.add_config_value("irrepro_edition", "book", "env")
+    app.connect("config-inited", _edition_tag)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)
     app.connect("html-page-context", _dedupe_assets, priority=100)

@@ -13,12 +13,14 @@ margin of the row's kind (:data:`KINDS`; :func:`margins` reads them from ``book/
 page ``book/rule.md`` shows them). A claim in words (kind ``"claim"``) rests on rows
 (``supports``): it takes their combined status, or a :func:`verdict` the chapter computes from
 them; a row restating another row (``same_as``) takes its status and is counted once. Tables show
-ours with its error (:func:`with_error`) and the status as a badge (:func:`status_badge`) with the
-reason on hover and as a footnote; :func:`verdict_text` renders a chapter's verdict sentences from
+ours with its error to the paper's printed precision (:func:`with_error`) and the status as a
+badge (:func:`status_badge`) with the reason on hover and its kind (:func:`reason_kind`) in one
+numbered legend under the table; :func:`verdict_text` renders a chapter's verdict sentences from
 the statuses (:data:`STATUS_WORDS`). :func:`scorecard` gathers the rows of all chapters,
 :func:`summary` counts the statuses of the papers' claims, :func:`label` turns the counts into
 ReScience C's verdict label and :func:`header` opens a chapter with the paper's reference, its
-counts and label.
+question, data, headline finding and time to rerun (:func:`headline`, gathered for the introduction
+by :func:`headline_table`), its counts and label.
 Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
 condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
 :func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
@@ -29,11 +31,13 @@ directory of ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``), and p
 
 The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`config`),
 :mod:`~irrepro.book._rule` (the statuses and
-:func:`judge`), :mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
+:func:`judge`), :mod:`~irrepro.book._reasons` (the kinds of its reasons, for a table's legend),
+:mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
 (the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
 :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
-(comparison tables), :mod:`~irrepro.book._display` (banners, status badges and tables) and
-:mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers); everything public is served
+(comparison tables), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
+shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers) and
+:mod:`~irrepro.book._headline` (the chapters' headlines); everything public is served
 here.
 """
 
@@ -41,9 +45,11 @@ from __future__ import annotations
 
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
-from ._display import collections_table, data_banner, status_badge, status_table, table
+from ._display import collections_table, data_banner, status_badge, status_table, table, with_error
+from ._headline import Headline, headline, headline_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
+from ._reasons import reason_kind
 from ._rule import (
     INCONCLUSIVE,
     KINDS,
@@ -73,7 +79,7 @@ from ._scorecard import (
     session_card,
     summary,
 )
-from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status, with_error
+from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status
 
 __all__ = [
     "data_banner",
@@ -87,6 +93,9 @@ __all__ = [
     "judge",
     "label",
     "header",
+    "headline",
+    "headline_table",
+    "Headline",
     "paper_numbers",
     "PaperNumbers",
     "PaperValue",
@@ -125,4 +134,5 @@ __all__ = [
     "verdict_text",
     "STATUS_WORDS",
     "combine",
+    "reason_kind",
 ]

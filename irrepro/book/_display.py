@@ -1,5 +1,5 @@
 """What a chapter displays as HTML: the data banner (:func:`data_banner`), status badges and
-tables (:func:`status_badge`, :func:`status_table`) and the book's collections
+tables (:func:`status_badge`, :func:`status_table`; ours as it is shown, :func:`with_error`) and the book's collections
 (:func:`collections_table`), and any other table of a page (:func:`table`). Served from
 :mod:`irrepro.book`."""
 
@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
+from ._reading import _decimals
+from ._reasons import reason_kind
 from ._rule import STATUSES, _missing
 
-__all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table"]
+__all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table", "with_error"]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -101,7 +104,7 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
     """The HTML badge of a status (symbol and word, coloured).
 
     The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
-    when ``note`` is given, the number of its footnote.
+    when ``note`` is given, the number of its entry in the table's legend.
 
     Parameters
     ----------
@@ -110,7 +113,7 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
     reason : str
         The hover text.
     note : int or None
-        The number of the reason's footnote.
+        The number of the reason's entry in the table's legend.
     word : bool
         Print the status's word in the badge (False: the symbol only, for a sentence that says the
         word beside it).
@@ -141,6 +144,96 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
     return badge
 
 
+def with_error(ours, se, paper=None) -> str | object:
+    """Our value with its Monte Carlo standard error, as tables print it: ``"0.049 ± 0.004"``.
+
+    The one place a table's "ours" is rounded for display (the value judged and recorded is not
+    changed). Ours and its error are printed to the same decimals: those of the error's two
+    significant digits, and, when ``paper`` (the paper's value as printed) is given, at most one
+    decimal more than the paper prints (``"15%"``: one decimal; ``"0.60"``: three), and never more
+    than four significant decimals. Text with numbers (``"3.12 / 80.24"``, ``"54.61%"``) has each
+    number rounded to those decimals if it shows more (never padded), and its error printed to the
+    decimals it shows.
+
+    Parameters
+    ----------
+    ours : object
+        Our value: a number, or text with parts (``"3.1 / 80.2"``).
+    se : float, sequence of float or None
+        Its standard error (per part); 0 or None: the value alone.
+    paper : object
+        The paper's value as printed (a number typed in ``book/papers/*.yml``, or its text), or
+        None: no paper precision to follow.
+
+    Returns
+    -------
+    object
+        The value with ``± se``, or the value as it is (an integer, words, no paper and no error).
+
+    Examples
+    --------
+    >>> from irrepro.book import with_error
+    >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
+    ('0.0491 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.2 / 1.3')
+    >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
+    '0.0420 ± 0.0020'
+    >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
+    0.11
+    >>> with_error(0.3239721, 0.0, paper="0.324"), with_error(10.6325, 0.533, paper="about 10")
+    ('0.3240', '10.6 ± 0.5')
+    >>> with_error("19.09%", 1.82, paper="just over 15%"), with_error(0.0491, 0.00002, paper="0.05")
+    ('19.1% ± 1.8', '0.049 ± <0.001')
+    """
+    arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
+    # no error, or one that is rounding noise (the sd of equal replicates: 1e-17), shows the value alone
+    noise = not np.isfinite(arr).any() or np.nanmax(arr) <= 1e-9
+    printed = [d for d in (_decimals(paper) or []) if d is not None]
+    allowed = max(printed) + 1 if printed else None  # the paper's decimals, plus one
+    number = isinstance(ours, (float, np.floating)) and not isinstance(ours, bool)
+    if noise and (allowed is None or not (number or isinstance(ours, str))):
+        return ours
+    # the error's two significant digits, then the paper's precision + 1
+    digits = 6 if noise else min(max(0, -int(np.floor(np.log10(np.nanmax(arr)))) + 1), 6)
+    if allowed is not None:
+        digits = min(digits, allowed) if not noise else allowed
+    if number:
+        v = float(ours)
+        if math.isfinite(v) and v != 0 and abs(v) < 1:  # at most four significant decimals
+            digits = min(digits, MAX_SIGNIFICANT - 1 - int(np.floor(np.log10(abs(v)))))
+        shown = f"{v:.{digits}f}"
+        return shown if noise else f"{shown} ± {_err(float(np.nanmax(arr)), digits)}"
+    if allowed is None:  # text, no paper precision: the error to the decimals ours shows (else two digits)
+        if noise:
+            return ours
+        places = max((len(m[2]) for m in _DECIMAL.finditer(str(ours))), default=0)
+        errs = [_err(x, places) for x in arr] if places else [f"{x:.2g}" for x in arr]
+        return f"{ours} ± {' / '.join(errs)}"
+    if not isinstance(ours, str):  # an integer: exact, or with its error to the paper's decimals + 1
+        return ours if noise else f"{ours} ± {_err(float(np.nanmax(arr)), digits)}"
+    text = _DECIMAL.sub(
+        lambda m: f"{float(m[0]):+.{digits}f}"[0 if m[0][0] in "+-" else 1 :] if len(m[2]) > digits else m[0],
+        ours,
+    )
+    if noise:
+        return text
+    shown_digits = max((len(m[2]) for m in _DECIMAL.finditer(text)), default=0) or digits
+    return f"{text} ± {' / '.join(_err(x, shown_digits) for x in arr)}"
+
+
+#: the most significant decimals a table shows (issue 24; tests/_table_checks.py checks the pages)
+MAX_SIGNIFICANT = 4
+#: a decimal number in text, its integer part and decimals (``-0.25``, ``+3.10``)
+_DECIMAL = re.compile(r"(?<![\w.])([+-]?\d+)\.(\d+)(?![\w.])")
+
+
+def _err(x: float, digits: int) -> str:
+    """An error to ``digits`` decimals; ``"<0.001"`` when it rounds to 0 there."""
+    if not math.isfinite(x):
+        return "-"
+    shown = f"{x:.{digits}f}"
+    return shown if float(shown) > 0 or x == 0 else f"<{10.0**-digits:.{digits}f}"
+
+
 def _cell(x) -> str:
     """A table cell as pandas' Styler formats it for the book (precision 3, "-" for missing)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -164,10 +257,12 @@ def status_table(
     badges: Sequence[str] = (),
     comparison: bool = True,
 ) -> _HTML:
-    """A table with its ``status`` column drawn as badges and its reasons as footnotes.
+    """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
-    A table with a ``status`` column drawn as badges and the ``reason`` column moved to numbered
-    footnotes below it (the same reason, the same number) and to the badges' hover text. ``titles``
+    A table with a ``status`` column drawn as badges and the ``reason`` column moved to the badges'
+    hover text (each row's whole reason, its particulars included) and to one numbered legend below
+    the table: one entry per kind of reason (:func:`~irrepro.book.reason_kind`: the rule's sentence
+    for it, or a reason the rule did not write), its number beside each badge of that kind. ``titles``
     gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
     ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
     drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
@@ -197,7 +292,7 @@ def status_table(
     """
     titles = titles or {}
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
-    notes: dict[str, int] = {}
+    notes: dict[str, int] = {}  # the legend: the sentence of each kind of reason -> its number
     body = []
     # data-label: the column's name, shown before the value when a phone stacks the row (irrepro.css)
     label = {c: f' data-label="{html.escape(str(c), quote=True)}"' for c in cols}
@@ -206,7 +301,7 @@ def status_table(
         for c in cols:
             if c == "status":
                 reason = "" if _missing(r.get("reason")) else str(r["reason"])
-                n = notes.setdefault(reason, len(notes) + 1) if reason else None
+                n = notes.setdefault(reason_kind(reason)[0], len(notes) + 1) if reason else None
                 cells.append(
                     f'<td{label[c]} style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>'
                 )
@@ -228,7 +323,12 @@ def status_table(
     foot = ""
     if notes:
         items = "".join(f"<li>{html.escape(k)}</li>" for k in notes)
-        foot = f'<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em">{items}</ol>'
+        # one entry per kind of reason; a row's particulars are in its badge's hover text
+        foot = (
+            '<ol class="irrepro-reasons" style="font-size:.8em;margin-top:.2em" '
+            'title="the numbers of each row: hover over its badge">'
+            f"{items}</ol>"
+        )
     ident = f' id="cmp-{anchor}"' if anchor else ""
     wrapper = "irrepro-comparison" if comparison else "irrepro-plain"
     return _HTML(

@@ -151,6 +151,10 @@ class PaperNumbers(Mapping):
         The file read.
     names : mapping or None
         The paper's names of measures -> ours.
+    headline : mapping or None
+        The chapter's headline (``chapter``, ``question``, ``claim``, ``data``): the file's
+        optional ``headline`` mapping, read by the chapter's opening box and the introduction's
+        headline table (:func:`irrepro.book.headline`).
     """
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
@@ -161,9 +165,15 @@ class PaperNumbers(Mapping):
         entries: Mapping[str, Mapping],
         source: str = "",
         names: Mapping[str, str] | None = None,
+        headline: Mapping[str, str] | None = None,
     ):
         self.paper = paper
         self.source = source
+        #: the chapter's question, central claim (a Verdict row's quantity), paper's data and page
+        self.headline = {str(k): str(v) for k, v in (headline or {}).items()}
+        missing = {"chapter", "question", "claim", "data"} - set(self.headline) if headline else set()
+        if missing or set(self.headline) - {"chapter", "question", "claim", "data"}:
+            raise ValueError(f"{source or paper}: headline needs exactly chapter, question, claim and data")
         #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
         self.names = dict(names or {})
         self._values = {}
@@ -282,7 +292,9 @@ def _read_numbers(path: str, mtime: float) -> PaperNumbers:
     paper = Path(path).stem
     if doc.get("paper") != paper:
         raise ValueError(f"{path}: 'paper' is {doc.get('paper')!r}, the file name says {paper!r}")
-    return PaperNumbers(paper, doc["numbers"], source=path, names=doc.get("names"))
+    return PaperNumbers(
+        paper, doc["numbers"], source=path, names=doc.get("names"), headline=doc.get("headline")
+    )
 
 
 def paper_numbers(paper: str) -> PaperNumbers:

@@ -119,5 +119,35 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
     return out
 
 
+def _decimals(x) -> list[int | None] | None:
+    """The decimals a paper prints each part of a cell with (``"0.60"``: 2, ``"15%"``: 0,
+    ``"3.7 / 77.8"``: 1 and 1, ``"11%-14%"``: 0), read as :func:`_parse` reads the cell; None for a
+    part printed as a fraction (``"2/3"``) or a bound (``"> 0"``: a threshold, not a precision),
+    and None for words or a missing value. A number typed
+    in the yml keeps its printed text; an int is printed with no decimals."""
+    if isinstance(x, bool) or _missing(x):
+        return None
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        text = _printed(x) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x)))
+        return None if "e" in text.lower() else _decimals(text)
+    if not isinstance(x, str) or _parse(x) is None:
+        return None
+    text = re.sub(r"\([^)]*\)", " ", x).strip().lower()
+    out: list[int | None] = []
+    for part in _SPLIT.split(text):
+        part = part.strip()
+        if _FRACTION.match(part):
+            out.append(None)
+            continue
+        m = _PART.match(part)
+        assert m is not None  # _parse read it
+        q = m["q"] or ""
+        if m["b"] is None and (re.fullmatch(_OVER, q) or re.fullmatch(_UNDER, q)):
+            out.append(None)  # a bound ("> 0", "> 0.742") is a threshold, not a printed precision
+            continue
+        out.append(max(len(n.split(".")[1]) if "." in n else 0 for n in (m["a"], m["b"] or "0")))
+    return out
+
+
 def _fmt(v: float) -> str:
     return f"{v:.3g}"

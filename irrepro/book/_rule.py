@@ -3,7 +3,8 @@ our number against the paper's, with our Monte Carlo error, the paper's printed 
 sampling error where it gives n) and a margin per kind of number from ``book/margins.yml``
 (:func:`margins`, in :mod:`~irrepro.book._margins`); the paper's printed numbers (precision,
 qualifiers, ranges, bounds, fractions, "a / b / c" rows) are read once, by
-:mod:`~irrepro.book._reading`."""
+:mod:`~irrepro.book._reading`. The kinds of reasons it writes, with the sentence a table's legend
+gives each, are listed beside it in :mod:`~irrepro.book._reasons`."""
 
 from __future__ import annotations
 
@@ -245,6 +246,7 @@ def judge(
     >>> judge("just over 15%", "16.4%", kind="rate", ours_se=0, se_reason="exact").status
     'replicated'
     """
+    # every kind of reason written here has its legend sentence in _reasons.py (reason_kind)
     extra = f"; {reason}" if reason else ""
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: one of {KINDS}")
@@ -336,6 +338,11 @@ def judge(
         txt = ", ".join(f"{c} {s}" for s, c in counts.items()) + " of the parts:"
     out_margin: float | tuple[float, ...] = margins_used[0] if k == 1 else tuple(margins_used)
     return Judgement(st, f"{txt} {what}; {err}" + extra, out_margin)
+
+
+def _restated(refs: Sequence) -> Judgement:
+    """The status of a row that restates rows judged above (``same_as``): theirs, combined."""
+    return Judgement(_combine([x.status for x in refs]), "as " + _named(refs))
 
 
 def _named(sup: Sequence) -> str:

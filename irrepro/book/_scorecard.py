@@ -16,6 +16,7 @@ import pandas as pd
 
 from ._config import results_dir
 from ._display import _HTML
+from ._headline import headline
 from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
@@ -400,7 +401,11 @@ def _reference_html(paper: str) -> str:
 
 
 def header(
-    paper: str, counts: Mapping[str, int] | pd.Series | None = None, *, tested: Sequence[str] = ()
+    paper: str,
+    counts: Mapping[str, int] | pd.Series | None = None,
+    *,
+    tested: Sequence[str] = (),
+    data: str = "",
 ) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
@@ -410,6 +415,10 @@ def header(
     the scorecard's rows for it - and then the label under each emulated condition of the
     chapter follows (the same rows, each rerun row with its rerun's status). ``tested``: citation
     keys of further papers whose methods the chapter measures, listed with their references.
+
+    The box opens with the chapter's :func:`irrepro.book.headline` (recorded for the introduction):
+    question, data (ours: ``data``), central claim's status, time to run - so a chapter calls
+    ``header`` in its last cell and shows it at its top with ``{glue:}``.
 
     A chapter beyond the papers (``paper`` one of :data:`STUDIES`) opens with the study whose
     published numbers it sets beside its own, and gets **no label**: ReScience C's labels say
@@ -425,13 +434,15 @@ def header(
         Status -> rows (None: the comparisons this session made for ``paper``).
     tested : sequence of str
         Citation keys of further papers whose methods the chapter measures.
+    data : str
+        Our data in a line (default: the chapter's Verdict table's ``data``).
 
     Returns
     -------
     object
         HTML that Jupyter displays (``_repr_html_``).
     """
-    others = ""
+    others, counts_from_session = "", counts is None
     if counts is None:
         card = session_card(paper)
         counts = summary({paper: card}).iloc[0]
@@ -454,18 +465,22 @@ def header(
     # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
     data_counts = html.escape(json.dumps({s: int(counts[s]) for s in (*STATUSES, "total")}), quote=False)
     listed = "".join(f"<li>{_reference_html(k)}</li>" for k in tested)
-    if paper in dict(STUDIES):
+    study = paper in dict(STUDIES)
+    lab = "" if study else label(counts)
+    head = headline(paper, lab, data=data) if counts_from_session else None
+    opening = head.opening_html() if head is not None else ""
+    if study:
         return _HTML(
             f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="" '
             f"data-counts='{data_counts}'>"
             '<p class="admonition-title">Beyond the papers</p>'
+            + opening
             + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
             + "<p>measured where the truth is known, beside the published results of:</p>"
             f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
             f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
             f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
         )
-    lab = label(counts)
     verdict_html = (
         f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
         f"{LABELS[lab]}"
@@ -476,6 +491,7 @@ def header(
         f'<div class="admonition note irrepro-header" data-paper="{paper}" data-counts=\'{data_counts}\'>'
         '<p class="admonition-title">A replication of</p>'
         f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
+        + opening
         + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
         + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted; {_RULE_LINK}).</p>"
         + f"{others}</div>"

@@ -15,19 +15,18 @@ import pandas as pd
 
 from .._text import slug  # the file names of the recorded results
 from ._config import results_dir
-from ._display import status_table
+from ._display import status_table, with_error
 from ._papers import PaperValue
 from ._rule import (
     _RULE_KEYS,
     _VERDICT_OF,
-    Judgement,
-    _combine,
     _judge_row,
     _missing,
+    _restated,
     verdict,
 )
 
-__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above", "with_error"]
+__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
 
 # --- comparison tables ----------------------------------------------------------------------------
 
@@ -98,8 +97,13 @@ class Comparison:
         titles = {"paper": [m.get("where", "") for m in self.meta]} if self.meta else {}
         badges = [c for c in ("as is",) if c in self.frame.columns]
         shown = self.frame.copy()
-        if "ours_se" in shown:
-            shown["ours"] = [with_error(o, se) for o, se in zip(shown["ours"], shown["ours_se"])]
+        # ours to the paper's printed precision + 1, with its error in the same cell (display only)
+        ses = shown["ours_se"] if "ours_se" in shown else [None] * len(shown)
+        shown["ours"] = [with_error(o, se, p) for o, se, p in zip(shown["ours"], ses, shown["paper"])]
+        if "ours, as is" in shown:
+            shown["ours, as is"] = [
+                with_error(o, None, p) for o, p in zip(shown["ours, as is"], shown["paper"])
+            ]
         return status_table(
             shown,
             caption,
@@ -137,43 +141,6 @@ class Comparison:
 _RULE_COLUMNS = ("kind", "ours_se", "se_reason", "margin", "paper_n", "status_by")
 
 
-def with_error(ours, se) -> str | object:
-    """Our value with its Monte Carlo standard error, as tables print it: ``"0.049 ± 0.004"``.
-
-    Parameters
-    ----------
-    ours : object
-        Our value: a number, or text with parts (``"3.1 / 80.2"``).
-    se : float, sequence of float or None
-        Its standard error (per part); 0 or None: the value alone.
-
-    Returns
-    -------
-    object
-        The value with ``± se`` (two significant digits), or the value as it is.
-
-    Examples
-    --------
-    >>> from irrepro.book import with_error
-    >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
-    ('0.0491 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.21 / 1.3')
-    >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
-    '0.0420 ± 0.0020'
-    >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
-    0.11
-    """
-    arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
-    # no error, or one that is rounding noise (the sd of equal replicates: 1e-17), shows the value alone
-    if not np.isfinite(arr).any() or np.nanmax(arr) <= 1e-9:
-        return ours
-    err = " / ".join(f"{x:.2g}" for x in arr)
-    if isinstance(ours, (float, np.floating)) and not isinstance(ours, bool):
-        # ours and its error to the same decimals: those of the error's two significant digits
-        digits = min(max(0, -int(np.floor(np.log10(np.nanmax(arr)))) + 1), 6)
-        return f"{float(ours):.{digits}f} ± {float(np.nanmax(arr)):.{digits}f}"
-    return f"{ours} ± {err}"
-
-
 #: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
 #: same rows as the JSON records :func:`scorecard` reads).
 _SESSION: dict[str, dict[str, Comparison]] = {}
@@ -198,7 +165,7 @@ def compare(
     ``reason`` by the rule of :func:`judge`, which reads the row's optional keys ``status``, ``tol``,
     ``basis``, ``se``, ``n`` and ``reason``. A row with ``same_as`` (a :class:`RowRef`, or several)
     restates rows already judged (a Verdict row summarising a results row): it takes their status
-    (:func:`_combine` for several; without ``ours`` it shows the verdict word of that status) and the
+    (combined for several, :func:`~irrepro.book.combine`; without ``ours`` it shows the verdict word of that status) and the
     scorecard counts it once. A row the rule cannot judge is a
     :class:`ValueError`; a word-valued row of a Verdict table needs its ``status``
     (:func:`verdict`). When ``results`` names a directory (default: the book configuration's,
@@ -293,9 +260,7 @@ def compare(
                 refs = _refs(same, "same_as")
                 if "status" in r or "supports" in r:
                     raise ValueError("a row that restates rows (same_as) takes their status")
-                j = Judgement(
-                    _combine([x.status for x in refs]), "as " + "; ".join(f"{x} ({x.status})" for x in refs)
-                )
+                j = _restated(refs)
                 meta["same_as"] = "; ".join(str(x) for x in refs)
                 r["kind"], r["ours_se"] = "claim", None
                 r["se_reason"] = "restates rows judged above"

@@ -7,8 +7,9 @@ name, a title or axis label - is drawn literally, never as mathtext (:func:`irre
 and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
 (:func:`irrepro.escape.shorten`; the tables beside a figure hold the full names):
 
-- :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted (Cormack &
-  Lynam's Figures 3 and 4);
+- :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted, the other
+  half's values inside and outside marked apart, in small multiples by rank (Cormack & Lynam's
+  Figures 3 and 4);
 - :func:`plot_error_rates` - error rate against topic-set size per difference bin, with the
   GROWTH projection (Sanderson & Zobel's Figures 1-6 and 9-12);
 - :func:`plot_asl_curves` - sorted achieved significance levels (Sakai's Figures 7 and 8);
@@ -33,13 +34,21 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
 - :func:`plot_power_curve` - simulated power against the number of topics beside the closed form
   (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``).
 
+Every figure is drawn in one style (``irrepro.plots._base``): Okabe & Ito's colour-blind-safe
+:data:`PALETTE` with a distinct colour per series of an axes (:func:`series_colors`; the known-truth
+tests keep theirs in :data:`TEST_STYLE`), fonts read at 9 pt or more at the width the book's column
+shows the image, legends beside or below the axes, never over the data, axis ranges from the data.
+The style is set for the time of each call and then restored: importing or calling this package
+leaves matplotlib's global settings as they were. :func:`panels` lays out a figure of several
+axes at the column's width for a chapter to pass to the functions panel by panel.
+
 The functions live in one module per family (``irrepro.plots.corpus_bootstrap``, ``topic_split``,
 ``bootstrap_tests``, ``standardize``, ``known_truth``, ``design``); every one is served from here.
 """
 
 from __future__ import annotations
 
-from ._base import TEST_STYLE  # noqa: F401  (irrepro.plots.TEST_STYLE, as before the split)
+from ._base import PALETTE, TEST_STYLE, panels, series_colors
 from .bootstrap_tests import (
     plot_asl_curves,
     plot_asl_panels,
@@ -75,6 +84,10 @@ from .topic_split import (
 )
 
 __all__ = [
+    "PALETTE",
+    "TEST_STYLE",
+    "panels",
+    "series_colors",
     "plot_run_intervals",
     "plot_error_rates",
     "plot_asl_curves",

@@ -1,25 +1,211 @@
-"""What every figure shares: the known-truth tests' styles, names drawn literally, a new axes."""
+"""What every figure shares: one style, its palette, legends outside the data, names drawn literally,
+new axes and panels at the book's content width.
+
+The style (:data:`STYLE`) is applied by :func:`styled` - a decorator on every public plot function -
+for the time of the call and then restored, so importing or calling :mod:`irrepro.plots` leaves
+matplotlib's global ``rcParams`` as they were. Sizes are chosen for the page the figure is read on: the book's
+content column is :data:`CONTENT_PX` CSS pixels wide and a PNG is saved at the figure's ``dpi``
+(:data:`DPI`), so a figure wider than the column is scaled down by the browser. A font of ``s``
+points in a figure whose saved image is ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
+points (:func:`rendered_scale`); every text of every figure is read at :data:`MIN_PT` points or
+more (``tests/test_plot_style.py`` checks it). Figures are therefore made :data:`WIDTH` inches wide
+(the column at :data:`DPI`) with a constrained layout that keeps the legends - placed beside the
+axes by :func:`_legend` - inside that width.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import functools
 
 import numpy as np
 
 from .. import escape
 
-__all__ = ["TEST_STYLE"]
+__all__ = [
+    "TEST_STYLE",
+    "PALETTE",
+    "STYLE",
+    "CONTENT_PX",
+    "DPI",
+    "MIN_PT",
+    "WIDTH",
+    "panels",
+    "series_colors",
+]
 
+#: The width of the book's content column assumed, in CSS pixels (sphinx-book-theme's main column
+#: in a 1280 px window is about 730-800 px; the narrower end is taken).
+CONTENT_PX = 730
+
+#: The dots per inch figures are made and saved at (the inline backend saves at the figure's dpi).
+DPI = 100
+
+#: The smallest font, in points, a reader meets at the rendered size.
+MIN_PT = 9.0
+
+#: The width of a full-column figure, in inches: the column at :data:`DPI`, less the 0.1 inch the
+#: inline backend pads the saved image with on either side.
+WIDTH = CONTENT_PX / DPI - 0.2
+
+#: Okabe & Ito's colour-blind-safe palette (blue, orange, bluish green, vermillion, reddish purple,
+#: sky blue, black, yellow - yellow last, as it is faint on white).
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
+
+#: The grey of reference data (e.g. the data a fitted curve is drawn against).
+GREY = "0.6"
+
+#: The rc settings of every figure (applied by :func:`styled`, never globally).
+STYLE = {
+    "figure.dpi": DPI,
+    "savefig.dpi": "figure",
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 11,
+    "legend.frameon": False,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 
 #: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
-#: figures (the markers keep them apart in grey scale).
+#: figures: each a different colour of :data:`PALETTE` (the markers keep them apart in grey scale).
 TEST_STYLE = {
-    "paired-t": ("C0", "o"),
-    "wilcoxon": ("C1", "s"),
-    "sign": ("C2", "^"),
-    "bootstrap": ("C3", "D"),
-    "bootstrap-shift": ("C5", "P"),
-    "permutation": ("C4", "v"),
-    "unpaired-bootstrap": ("C7", "x"),
+    "paired-t": (PALETTE[0], "o"),
+    "wilcoxon": (PALETTE[1], "s"),
+    "sign": (PALETTE[2], "^"),
+    "bootstrap": (PALETTE[3], "D"),
+    "bootstrap-shift": (PALETTE[4], "P"),
+    "permutation": (PALETTE[5], "v"),
+    "unpaired-bootstrap": (PALETTE[6], "x"),
 }
+
+
+@contextlib.contextmanager
+def _rc():
+    """:data:`STYLE`, with the palette as the colour cycle, for the time of a ``with`` block.
+
+    Only the settings of the style are set and then restored: not ``matplotlib.rc_context``,
+    which restores every setting and so would undo what the first figure of a session sets up
+    (the inline backend turns on interactive mode when pyplot first loads it; restoring it turned
+    off the display of every later figure of a notebook)."""
+    import matplotlib as mpl
+    from cycler import cycler
+
+    style = {**STYLE, "axes.prop_cycle": cycler(color=list(PALETTE))}
+    old = {k: mpl.rcParams[k] for k in style}
+    mpl.rcParams.update(style)
+    try:
+        yield
+    finally:
+        mpl.rcParams.update(old)
+
+
+def styled(fn):
+    """``fn`` drawn in :data:`STYLE` (set for the call, then restored: matplotlib's global settings
+    are left as they were); the decorator of every public plot function."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with _rc():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def series_colors(names, ordered: bool = False) -> dict:
+    """A distinct, colour-blind-safe colour per series name.
+
+    The colours of :data:`PALETTE` in order or - for ordered series (bins, sizes) or more names
+    than the palette holds - evenly spaced colours of the ``viridis`` map.
+
+    Parameters
+    ----------
+    names : iterable
+        The series, in drawing order.
+    ordered : bool
+        The series are ordered (a sequential map shows their order).
+
+    Returns
+    -------
+    dict
+        Name -> colour.
+    """
+    names = list(names)
+    if not ordered and len(names) <= len(PALETTE):
+        return dict(zip(names, PALETTE))
+    import matplotlib as mpl
+
+    cmap = mpl.colormaps["viridis"]
+    return {n: mpl.colors.to_hex(cmap(x)) for n, x in zip(names, np.linspace(0, 0.9, max(len(names), 1)))}
+
+
+def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
+    """A new figure of panels at the width of the book's column, in the book's style.
+
+    A figure of ``nrows`` x ``ncols`` axes, ``irrepro.plots._base.WIDTH`` inches wide and
+    ``height`` inches per row, drawn in the style (``irrepro.plots._base.STYLE``) with a constrained
+    layout (legends beside the axes kept inside the width): the layout a chapter passes panel by
+    panel to the plot functions.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        The grid of axes.
+    height : float
+        Inches per row.
+    **subplots
+        Passed to ``matplotlib.pyplot.subplots`` (``sharey``, ``squeeze``, ...).
+
+    Returns
+    -------
+    tuple
+        (figure, axes) as ``matplotlib.pyplot.subplots`` returns them.
+    """
+    import matplotlib.pyplot as plt
+
+    with _rc():
+        return plt.subplots(nrows, ncols, figsize=(WIDTH, height * nrows), layout="constrained", **subplots)
+
+
+def rendered_scale(fig) -> float:
+    """The factor the browser scales ``fig`` by in the content column: ``min(1, CONTENT_PX / w)``
+    with ``w`` the width in pixels of the PNG the inline backend saves (``bbox_inches="tight"``,
+    0.1 inch padding, at the figure's dpi).
+
+    Parameters
+    ----------
+    fig : matplotlib Figure
+        The drawn figure.
+
+    Returns
+    -------
+    float
+        The scale, at most 1.
+    """
+    fig.canvas.draw()
+    w = (fig.get_tightbbox(fig.canvas.get_renderer()).width + 0.2) * fig.dpi
+    return min(1.0, CONTENT_PX / w)
+
+
+def _legend(ax, *, below: float | None = None, **kwargs):
+    """``ax``'s legend outside its data, without a frame: beside the axes (right, top-aligned), or
+    with ``below`` centred under them, ``below`` points under the axes' bottom edge (room for the
+    tick labels and the x label)."""
+    kwargs.setdefault("borderaxespad", 0.0)
+    if below is None:
+        kwargs.setdefault("loc", "upper left")
+        kwargs.setdefault("bbox_to_anchor", (1.02, 1.0))
+        return ax.legend(**kwargs)
+    from matplotlib.transforms import ScaledTranslation
+
+    down = ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
+    kwargs.setdefault("loc", "upper center")
+    return ax.legend(bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + down, **kwargs)
 
 
 def _name(name) -> str:
@@ -29,19 +215,24 @@ def _name(name) -> str:
 
 
 def _axes(ax, figsize):
-    """``ax``, or the axes of a new figure of ``figsize``."""
+    """``ax``, or the axes of a new figure of ``figsize`` (constrained layout, at most
+    :data:`WIDTH` inches wide)."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=figsize)[1]
+    return plt.subplots(figsize=(min(figsize[0], WIDTH), figsize[1]), layout="constrained")[1]
 
 
-def _axes_row(axes, n: int, figsize, sharey: bool = False):
-    """``axes`` as an array, or a row of ``n`` new axes in one figure of ``figsize`` (the y axis
-    shared with ``sharey``): the figures drawn as panels side by side."""
+def _axes_row(axes, n: int, figsize, sharey: bool = False, vertical: bool = False):
+    """``axes`` as an array, or a row (``vertical``: a column) of ``n`` new axes in one figure of
+    ``figsize`` (at most :data:`WIDTH` inches wide, constrained layout, the y axis shared with
+    ``sharey``): the figures drawn as panels side by side (one above the other)."""
     if axes is None:
         import matplotlib.pyplot as plt
 
-        axes = plt.subplots(1, n, figsize=figsize, sharey=sharey)[1]
+        grid = (n, 1) if vertical else (1, n)
+        axes = plt.subplots(
+            *grid, figsize=(min(figsize[0], WIDTH), figsize[1]), sharey=sharey, layout="constrained"
+        )[1]
     return np.atleast_1d(axes)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import _axes, _axes_row, _name
+from ._base import _axes, _axes_row, _legend, _name, series_colors, styled
 
 __all__ = [
     "plot_asl_curves",
@@ -18,6 +18,7 @@ __all__ = [
 ]
 
 
+@styled
 def plot_asl_curves(
     curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None, ax=None
 ):
@@ -25,7 +26,8 @@ def plot_asl_curves(
 
     Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
     pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs), against the pair's
-    rank, with a dashed line at ``alpha``. ``colors`` maps a label to its colour.
+    rank, with a dashed line at ``alpha`` and the legend beside the axes. ``colors`` maps a label to
+    its colour (default: :func:`irrepro.plots.series_colors`).
 
     Parameters
     ----------
@@ -44,16 +46,18 @@ def plot_asl_curves(
         The axes drawn on.
     """
     ax = _axes(ax, (6, 4))
+    colors = series_colors(curves) if colors is None else colors
     for label, asl in curves.items():
         asl = np.sort(np.asarray(asl, dtype=np.float64))
-        color = None if colors is None else colors.get(label)
-        ax.plot(np.arange(1, len(asl) + 1), asl, color=color, label=_name(label))
-    ax.axhline(alpha, ls="--", color="grey", lw=1)
+        ax.plot(np.arange(1, len(asl) + 1), asl, color=colors.get(label), label=_name(label))
+    ax.axhline(alpha, ls="--", color="0.5", lw=1)
     ax.set_xlabel("pairs sorted by ASL")
     ax.set_ylabel("achieved significance level")
+    _legend(ax)
     return ax
 
 
+@styled
 def plot_significance_matrix(
     pairs, difference, significant, order, *, labels: Sequence[str] | None = None, ax=None
 ):
@@ -101,11 +105,12 @@ def plot_significance_matrix(
     if labels is not None:
         short = escape.short_names(labels)  # long names shortened, none two alike
         names = [escape.mpl(short[k]) for k in order]
-        ax.set_xticks(range(S), names, rotation=90, fontsize=6)
-        ax.set_yticks(range(S), names, fontsize=6)
+        ax.set_xticks(range(S), names, rotation=90)
+        ax.set_yticks(range(S), names)
     return ax
 
 
+@styled
 def plot_asl_panels(
     paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05, axes=None
 ):
@@ -113,7 +118,7 @@ def plot_asl_panels(
 
     Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
     labelled by measure) and of the unpaired tests (right, labelled by name), drawn by
-    :func:`plot_asl_curves`.
+    :func:`plot_asl_curves`, each panel's legend below it.
 
     Parameters
     ----------
@@ -121,7 +126,8 @@ def plot_asl_panels(
         Name -> :class:`irrepro.significance.BootstrapResult` (``MeasureStudy.paired`` /
         ``.unpaired``).
     colors : mapping, optional
-        Name -> colour, the same in both panels.
+        Name -> colour, the same in both panels (default: :func:`irrepro.plots.series_colors` of the
+        names of both).
     alpha : float
         The dashed line.
     axes : sequence of two matplotlib Axes, optional
@@ -132,8 +138,8 @@ def plot_asl_panels(
     numpy.ndarray of matplotlib Axes
         The two axes.
     """
-    axes = _axes_row(axes, 2, (11, 4), sharey=True)
-    colors = colors or {}
+    axes = _axes_row(axes, 2, (11, 4.6), sharey=True)
+    colors = series_colors([*paired, *[n for n in unpaired if n not in paired]]) if colors is None else colors
     panels = [("paired test (Figure 7)", paired, True), ("unpaired test (Figure 8)", unpaired, False)]
     for ax, (title, tests, by_measure) in zip(axes, panels):
         curves = {(t.measure if by_measure else name): t.asl_curve() for name, t in tests.items()}
@@ -142,11 +148,13 @@ def plot_asl_panels(
         ax.set_xlabel("system pairs sorted by ASL")
         ax.set_ylabel("")
         ax.set_title(title)
-        ax.legend(fontsize=8)
+        ax.get_legend().remove()
+        _legend(ax, below=34, ncol=2)
     axes[0].set_ylabel("achieved significance level")
     return axes
 
 
+@styled
 def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
     """Sakai's (2006) stability method (Figures 9 and 10): minority rate against ties.
 
@@ -158,7 +166,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     stability : mapping
         Name -> :class:`irrepro.bootstrap_tests.Stability` (``MeasureStudy.stability``).
     colors : mapping, optional
-        Name -> colour.
+        Name -> colour (default: :func:`irrepro.plots.series_colors`).
     title : str
         The title, drawn literally.
     ax : matplotlib Axes, optional
@@ -170,22 +178,24 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
         The axes drawn on.
     """
     ax = _axes(ax, (6.5, 4.5))
+    colors = series_colors(stability) if colors is None else colors
     for name, st in stability.items():
         ax.plot(
             st.prop_ties,
             st.minority_rate,
             marker="o",
             ms=3,
-            color=(colors or {}).get(name),
+            color=colors.get(name),
             label=_name(name),
         )
     ax.set_xlabel("proportion of ties (PT)")
     ax.set_ylabel("minority rate (MR)")
     ax.set_title(escape.mpl(title))
-    ax.legend(fontsize=8)
+    _legend(ax)
     return ax
 
 
+@styled
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
     """A square table of pairwise values as an annotated heat map of its lower triangle.
 

@@ -5,62 +5,97 @@ from __future__ import annotations
 import numpy as np
 
 from .. import escape
-from ..corpus_bootstrap import Intervals
+from ..corpus_bootstrap import Intervals, position
 from ..stats import Z95
-from ._base import _axes
+from ._base import GREY, PALETTE, WIDTH, _axes, _axes_row, _legend, styled
 
-__all__ = ["plot_run_intervals", "plot_normalized_differences", "plot_topic_differences"]
+__all__ = ["plot_run_intervals", "plot_normalized_differences", "plot_topic_differences", "RUNS_PER_PANEL"]
 
 
-def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None):
+#: The most runs one panel of :func:`plot_run_intervals` holds when it makes its own panels.
+RUNS_PER_PANEL = 25
+
+
+@styled
+def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None, *, ylabel: str = ""):
     """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
 
     The paper's Figures 3 and 4 (Cormack & Lynam 2006): every run's estimate (x) with its
-    interval (``iv``, arrays of shape (systems,)), runs sorted by the estimate; ``other`` (e.g.
-    the other half's value, o) drawn over it when given. ``transform`` maps the values before
-    drawing (``irrepro.stats.expit`` for L-MAP).
+    interval (``iv``, arrays of shape (systems,)), runs sorted by the estimate and numbered by
+    that rank; ``other`` (e.g. the other half's value) drawn over it when given, as an open circle
+    where it falls inside the run's interval (bounds included, as
+    :func:`irrepro.corpus_bootstrap.position` counts) and a filled vermillion dot where it falls
+    outside (the legend, below the last axes, counts both). ``transform`` maps the values before drawing
+    (``irrepro.stats.expit`` for L-MAP).
+
+    So that each interval can be read, the runs are drawn as small multiples: ``ax`` may be a
+    sequence of axes, and the sorted runs are split into as many consecutive groups, one per axes,
+    each with a y axis spanning its own runs (the paper's single panel of 74 runs at the full
+    range reads as a smear). With ``ax`` None a new figure holds one panel per
+    ``irrepro.plots.corpus_bootstrap.RUNS_PER_PANEL`` (25) runs, one above the other.
 
     Parameters
     ----------
-    ax : matplotlib Axes
-        Where to draw.
+    ax : matplotlib Axes or sequence of Axes, optional
+        Where to draw: one axes, or one per group of runs (None: new ones).
     iv : irrepro.corpus_bootstrap.Intervals
         Per run, (systems,).
     other : array_like, optional
         Values drawn over the intervals (the other half's).
     title : str
-        The title, drawn literally.
+        The title (of the first axes), drawn literally.
     transform : callable, optional
         Maps the values before drawing.
+    ylabel : str
+        The y axis label, drawn literally.
 
     Returns
     -------
-    matplotlib Axes
-        The axes drawn on.
+    matplotlib Axes or numpy.ndarray of Axes
+        The axes drawn on (as given; the array of new ones when ``ax`` is None).
     """
     tf = transform or (lambda v: v)
     order = np.argsort(iv.estimate, kind="stable")
-    xs = np.arange(len(order))
-    ax.vlines(xs, tf(iv.lower[order]), tf(iv.upper[order]), color="0.6", lw=1.5)
-    ax.scatter(xs, tf(iv.estimate[order]), marker="x", s=12, color="k", label="estimate (x)", zorder=3)
+    n = len(order)
+    if ax is None:
+        rows = max(1, -(-n // RUNS_PER_PANEL))
+        ax = _axes_row(None, rows, (WIDTH, 1.9 * rows + 0.6), vertical=True)
+    axes = np.atleast_1d(ax)
+    lo, hi, est = (np.asarray(tf(v[order]), dtype=np.float64) for v in (iv.lower, iv.upper, iv.estimate))
     if other is not None:
-        ax.scatter(
-            xs,
-            tf(np.asarray(other)[order]),
-            marker="o",
-            s=10,
-            facecolors="none",
-            edgecolors="C3",
-            label="other half (o)",
-            zorder=3,
-        )
-    ax.set_title(escape.mpl(title))
-    ax.set_xlabel("runs (sorted)")
+        oth = np.asarray(tf(np.asarray(other)[order]), dtype=np.float64)
+        inside = (
+            position(np.asarray(other)[order], iv.lower[order], iv.upper[order]) == 0
+        )  # as Tables 3-4 count
+    ranks = np.arange(1, n + 1)
+    for a, idx in zip(axes, np.array_split(np.arange(n), len(axes))):
+        a.vlines(ranks[idx], lo[idx], hi[idx], color=GREY, lw=3, label="interval")
+        a.scatter(ranks[idx], est[idx], marker="x", s=16, color="k", label="estimate (x)", zorder=3)
+        if other is not None:
+            i_in, i_out = idx[inside[idx]], idx[~inside[idx]]
+            a.scatter(ranks[i_in], oth[i_in], marker="o", s=18, facecolors="none", edgecolors=PALETTE[0],
+                      label=f"other half inside ({int(inside.sum())} of {n})", zorder=4)  # fmt: skip
+            a.scatter(ranks[i_out], oth[i_out], marker="o", s=18, color=PALETTE[3],
+                      label=f"other half outside ({int((~inside).sum())})", zorder=4)  # fmt: skip
+        a.set_ylabel(escape.mpl(ylabel))
+        if len(idx):
+            a.set_xlim(ranks[idx[0]] - 0.8, ranks[idx[-1]] + 0.8)
+    axes[0].set_title(escape.mpl(title))
+    axes[-1].set_xlabel("run (rank by estimate)")
+    _legend(axes[-1], below=34)
     return ax
 
 
+@styled
 def plot_normalized_differences(
-    x, *, clip: tuple[float, float], step: float = 0.25, xlabel: str = "", title: str = "", ax=None
+    x,
+    *,
+    clip: tuple[float, float],
+    step: float = 0.25,
+    xlabel: str = "",
+    ylabel: str = "",
+    title: str = "",
+    ax=None,
 ):
     """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
 
@@ -75,8 +110,8 @@ def plot_normalized_differences(
         (low, high): values outside are drawn at the ends; the bins of width ``step`` span it.
     step : float
         Bin width.
-    xlabel, title : str
-        Axis label and title, drawn literally.
+    xlabel, ylabel, title : str
+        Axis labels and title, drawn literally.
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -90,14 +125,16 @@ def plot_normalized_differences(
     ax.hist(
         np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4"
     )
-    ax.axvline(-1, color="C3", ls="--")
-    ax.axvline(1, color="C3", ls="--")
+    ax.axvline(-1, color=PALETTE[3], ls="--")
+    ax.axvline(1, color=PALETTE[3], ls="--")
     ax.set_xlabel(escape.mpl(xlabel))
+    ax.set_ylabel(escape.mpl(ylabel))
     if title:
         ax.set_title(escape.mpl(title))
     return ax
 
 
+@styled
 def plot_topic_differences(
     d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None
 ):
@@ -128,7 +165,10 @@ def plot_topic_differences(
     d = np.asarray(d, dtype=np.float64)
     t_order = np.argsort(d)
     xs = np.arange(len(t_order))
-    for off, kind, sd, col in ((-0.15, "separate", sd_separate, "0.6"), (0.15, "paired", sd_paired, "C0")):
+    for off, kind, sd, col in (
+        (-0.15, "separate", sd_separate, GREY),
+        (0.15, "paired", sd_paired, PALETTE[0]),
+    ):
         sd = np.asarray(sd, dtype=np.float64)[t_order]
         ax.vlines(
             xs + off,
@@ -141,9 +181,9 @@ def plot_topic_differences(
     ax.scatter(xs, d[t_order], s=10, color="k", zorder=3)
     ax.axhline(0, color="k", lw=0.5)
     if interval is not None:
-        ax.axhspan(interval.lower, interval.upper, color="C1", alpha=0.3, label="fixed-effect 95% CI")
+        ax.axhspan(interval.lower, interval.upper, color=PALETTE[1], alpha=0.3, label="fixed-effect 95% CI")
     ax.set_xlabel("topics (sorted by d)")
     ax.set_ylabel(escape.mpl(ylabel))
     ax.set_title(escape.mpl(title))
-    ax.legend(fontsize=8, loc="upper left")
+    _legend(ax, below=34, ncol=3)
     return ax

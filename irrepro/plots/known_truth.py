@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import escape
 from ..stats import Z95, check_level
-from ._base import TEST_STYLE, _axes, _axes_row, _name
+from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, series_colors, styled
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,18 +24,24 @@ __all__ = [
 ]
 
 
+#: Pairs of :data:`PALETTE` colours of one hue (dark, light), for two series of one setting.
+_PAIRS = ((PALETTE[0], PALETTE[5]), (PALETTE[3], PALETTE[1]), (PALETTE[6], PALETTE[2]))
+
 #: The markers of :func:`plot_relevant_per_topic`, in the order of its series.
 _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 
 
-def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, ax=None):
+@styled
+def plot_relevant_per_topic(
+    relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, title: str = "", ax=None
+):
     """R per topic of several collections in one figure.
 
     R per topic of several collections in one figure: each series (label -> R of every topic)
     sorted ascending and drawn against its topics' rank as a share of its topics (so that sets of
     30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's small-R line
     (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
-    legend.
+    legend (below the axes).
 
     Parameters
     ----------
@@ -42,6 +49,8 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
         Label -> R of every topic.
     threshold : int, optional
         The small-R line (None: none).
+    title : str
+        The title, drawn literally.
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -51,6 +60,7 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
         The axes drawn on.
     """
     ax = _axes(ax, (7, 3.6))
+    colors = series_colors(relevant)
     for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
@@ -58,23 +68,35 @@ def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, threshold:
             f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
         )
         ax.plot(
-            x, r, marker=marker, ms=4, lw=0.8, label=lab, fillstyle="none" if marker in "os^vD" else "full"
+            x,
+            r,
+            marker=marker,
+            ms=4,
+            lw=0.8,
+            color=colors[name],
+            label=lab,
+            fillstyle="none" if marker in "os^vD" else "full",
         )
     if threshold is not None:
         ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("topics ranked by R (% of the topics)")
     ax.set_ylabel("relevant documents (R)")
-    ax.legend(fontsize=7)
+    ax.set_title(escape.mpl(title))
+    _legend(ax, below=34)
     return ax
 
 
+@styled
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     """One system's topic scores against its fitted margin.
 
     System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
-    histogram or bars) against its fitted margin (density, or probabilities for P@10) and, with
-    ``delta``, the margin moved to its expected value + ``delta`` (dashed).
+    histogram or bars, the measure on the x axis, the collection and system in the title) against
+    its fitted margin (density, or probabilities for P@10) and, with
+    ``delta``, the margin moved to its expected value + ``delta`` (dashed). The y axis spans the
+    data and the fitted margin (a density that runs off to infinity at 0 or 1 is cut at twice the
+    histogram's highest bar).
 
     Parameters
     ----------
@@ -97,33 +119,62 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     x = np.asarray(model.scores[i])
     if m.discrete:
         w = (m.x[1] - m.x[0]) * 0.4
-        ax.bar(m.x - w / 2, [np.mean(np.isclose(x, v)) for v in m.x], width=w, color="0.7", label="data")
-        ax.bar(m.x + w / 2, np.diff(np.r_[0.0, m.cdf]), width=w, color="C0", label=f"fitted ({m.family})")
+        ax.bar(m.x - w / 2, [np.mean(np.isclose(x, v)) for v in m.x], width=w, color=GREY, label="data")
+        ax.bar(
+            m.x + w / 2, np.diff(np.r_[0.0, m.cdf]), width=w, color=PALETTE[0], label=f"fitted ({m.family})"
+        )
         if delta is not None:
             t = m.with_mean(m.mean + delta)
-            ax.plot(t.x, np.diff(np.r_[0.0, t.cdf]), "k.--", lw=0.8, label=f"moved to mean + {delta:g}")
+            ax.plot(
+                t.x,
+                np.diff(np.r_[0.0, t.cdf]),
+                ".--",
+                color=PALETTE[3],
+                lw=0.8,
+                label=f"moved to mean + {delta:g}",
+            )
         ax.set_ylabel("probability")
     else:
-        ax.hist(x, bins=20, range=(0, 1), density=True, color="0.7", label="data")
-        ax.plot(m.x, np.gradient(m.cdf, m.x), color="C0", label=f"fitted ({m.family})")
+        heights = ax.hist(x, bins=20, range=(0, 1), density=True, color=GREY, label="data")[0]
+        ax.plot(m.x, np.gradient(m.cdf, m.x), color=PALETTE[0], label=f"fitted ({m.family})")
         if delta is not None:
             t = m.with_mean(m.mean + delta)
-            ax.plot(t.x, np.gradient(t.cdf, t.x), "k--", lw=0.8, label=f"moved to mean + {delta:g}")
+            ax.plot(
+                t.x,
+                np.gradient(t.cdf, t.x),
+                "--",
+                color=PALETTE[3],
+                lw=0.8,
+                label=f"moved to mean + {delta:g}",
+            )
         ax.set_ylabel("density")
-        ax.set_ylim(0, min(ax.get_ylim()[1], 12))
-    ax.set_xlabel(f"{_name(model.measure)} ({_name(model.name)}, system {_name(model.systems[i])})")
-    ax.legend(fontsize=7)
+        ax.set_ylim(0, min(ax.get_ylim()[1], 2 * heights.max()))
+    ax.set_xlabel(_name(model.measure))
+    ax.set_title(f"{_name(model.name)}, system {_name(model.systems[i])}")
+    _legend(ax, below=34)
     return ax
 
 
-def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio", axes=None):
+@styled
+def plot_rates_by_alpha(
+    ours,
+    theirs=None,
+    *,
+    tails: int = 2,
+    form: str = "ratio",
+    ylabel: str = "",
+    legend: bool = True,
+    axes=None,
+):
     """Type I error divided by alpha against alpha, one panel per topic-set size.
 
     Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
     (ours, with +-1.96 se bands) and the published rates (``theirs``) as open markers. ``ours``: a
     long frame of :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se,
     topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
-    one per topic-set size (new ones when None).
+    one per topic-set size (new ones when None). The legend (``legend``) is drawn beside the last
+    axes. On log axes a rate of 0 is not drawn and a band reaching 0 is cut at half the smallest
+    rate or alpha drawn, so the y axis spans the data.
 
     Parameters
     ----------
@@ -136,6 +187,10 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio
     form : {"ratio", "loglog"}
         Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
         diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
+    ylabel : str
+        The first axes' y label, drawn literally (default: what is drawn).
+    legend : bool
+        Draw the legend (False in all but one row of a grid of such rows).
     axes : sequence of matplotlib Axes, optional
         One per topic-set size (new ones when None).
 
@@ -147,6 +202,12 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio
     if form not in ("ratio", "loglog"):
         raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
     sizes = sorted(ours["topics"].unique())
+    # on log axes a band reaching 0 is cut at half the smallest rate (or alpha) drawn: the y axis
+    # spans the data, not a floor of its own
+    rates = ours.loc[(ours["tails"] == tails) & (ours["rate"] > 0), "rate"]
+    floor = (
+        0.5 * min(rates.min() if len(rates) else np.inf, ours["alpha"].min()) if form == "loglog" else -np.inf
+    )
     axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
     for ax, n in zip(axes, sizes):
         o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
@@ -157,7 +218,7 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio
             ax.plot(g["alpha"], g["rate"] / div, color=c, marker=mk, ms=3, lw=1, label=_name(test))
             ax.fill_between(
                 g["alpha"],
-                np.maximum((g["rate"] - Z95 * g["se"]) / div, 1e-5 if form == "loglog" else -np.inf),
+                np.maximum((g["rate"] - Z95 * g["se"]) / div, floor),
                 (g["rate"] + Z95 * g["se"]) / div,
                 color=c,
                 alpha=0.15,
@@ -173,16 +234,30 @@ def plot_rates_by_alpha(ours, theirs=None, *, tails: int = 2, form: str = "ratio
         else:
             a = np.sort(o["alpha"].unique())
             ax.plot(a, a, color="k", lw=0.8, ls=":")
-            ax.set_yscale("log")
+            ax.set_yscale("log", nonpositive="mask")  # a rate of 0 is not drawn
         ax.set_xscale("log")
         ax.set(title=f"{n} topics", xlabel="alpha")
-    axes[0].set_ylabel("type I error / alpha" if form == "ratio" else "type I error")
-    axes[0].legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    axes[0].set_ylabel(escape.mpl(ylabel) or ("type I error / alpha" if form == "ratio" else "type I error"))
+    for ax in axes[1:]:
+        ax.set_ylabel("")
+    if legend:
+        _legend(
+            axes[-1], handles=axes[0].get_legend_handles_labels()[0], title="lines: ours\nopen: published"
+        )
     return axes
 
 
+@styled
 def plot_power_by_delta(
-    ours, theirs=None, *, alpha: float = 0.05, tails: int = 2, rate: str = "rate", ax=None
+    ours,
+    theirs=None,
+    *,
+    alpha: float = 0.05,
+    tails: int = 2,
+    rate: str = "rate",
+    title: str = "",
+    legend: bool = True,
+    ax=None,
 ):
     """Power at alpha against the true difference, one line per test.
 
@@ -204,6 +279,10 @@ def plot_power_by_delta(
     rate : {"rate", "type3"}
         Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
         ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).
+    title : str
+        The title, drawn literally.
+    legend : bool
+        Draw the legend, beside the axes (False in all but one panel of a grid).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -231,20 +310,28 @@ def plot_power_by_delta(
         ax.set(ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
     else:
         ax.set(ylabel=f"type III error at alpha = {alpha:g}", ylim=(0, None))
-    ax.set(xlabel="true difference of expected scores (delta)")
-    ax.legend(fontsize=7, title="lines: ours; open: published", title_fontsize=7)
+    ax.set(xlabel="true difference (delta)", title=escape.mpl(title))
+    if legend:
+        _legend(ax, title="lines: ours\nopen: published")
     return ax
 
 
+@styled
 def plot_coverage(
-    tables: Mapping[str, pd.DataFrame], *, level: float = 0.95, proxy: float | None = None, ax=None
+    tables: Mapping[str, pd.DataFrame],
+    *,
+    level: float = 0.95,
+    proxy: float | None = None,
+    title: str = "",
+    ax=None,
 ):
     """Coverage of each interval method per setting, against the nominal level.
 
     Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
     :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
     given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares). ``level``: a fraction or a percentage
+    concordance (open squares), each series its own colour (a setting's two in shades of one
+    hue). ``level``: a fraction or a percentage
     (:func:`irrepro.stats.check_level`).
 
     Parameters
@@ -255,6 +342,8 @@ def plot_coverage(
         The nominal level.
     proxy : float, optional
         The split-half concordance the paper predicts.
+    title : str
+        The title, drawn literally.
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -268,6 +357,11 @@ def plot_coverage(
     labels = list(tables)
     methods = list(next(iter(tables.values())).index)
     width = 0.8 / len(labels)
+    colors = series_colors([(lab, q) for lab in labels for q in ("coverage", "inside")])
+    if len(labels) <= len(_PAIRS):  # a setting's two series in a dark and a light shade of one hue
+        colors = {
+            (lab, q): c for lab, pair in zip(labels, _PAIRS) for q, c in zip(("coverage", "inside"), pair)
+        }
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
@@ -276,7 +370,7 @@ def plot_coverage(
             t["coverage"],
             yerr=Z95 * t["se"],
             fmt="o",
-            color=f"C{k}",
+            color=colors[lab, "coverage"],
             ms=4,
             label=f"{_name(lab)}: coverage",
         )
@@ -286,14 +380,15 @@ def plot_coverage(
             ls="none",
             marker="s",
             mfc="none",
-            color=f"C{k}",
+            color=colors[lab, "inside"],
             ms=5,
             label=f"{_name(lab)}: other corpus inside",
         )
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
-    ax.set_xticks(np.arange(len(methods)), [_name(m) for m in methods], rotation=20, fontsize=8)
+    ax.set_xticks(np.arange(len(methods)), [_name(m) for m in methods], rotation=20, ha="right")
     ax.set_ylabel("share of lists")
-    ax.legend(fontsize=7)
+    ax.set_title(escape.mpl(title))
+    _legend(ax, below=50, ncol=2)
     return ax

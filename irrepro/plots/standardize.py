@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import _axes, _axes_row, _name
+from ._base import GREY, PALETTE, _axes, _axes_row, _legend, _name, series_colors, styled
 
 __all__ = [
     "plot_score_matrix",
@@ -27,6 +27,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+@styled
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map.
 
@@ -67,6 +68,7 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
     return ax
 
 
+@styled
 def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
     """One value per system on each axis (e.g. raw against standardized mean scores).
 
@@ -85,11 +87,12 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
         The axes drawn on.
     """
     ax = _axes(ax, (5, 4))
-    ax.scatter(np.asarray(x), np.asarray(y), s=14, color="C0")
+    ax.scatter(np.asarray(x), np.asarray(y), s=14, color=PALETTE[0])
     ax.set(xlabel=escape.mpl(xlabel), ylabel=escape.mpl(ylabel))
     return ax
 
 
+@styled
 def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
     """Share of systems significantly different from themselves, per form of the scores.
 
@@ -118,35 +121,36 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
         xs - 0.2,
         [summaries[f]["FP mean"] for f in forms],
         width=0.4,
-        color="C0",
+        color=PALETTE[0],
         label="mean over partitions",
     )
     ax.bar(
         xs + 0.2,
         [summaries[f]["FP high"] for f in forms],
         width=0.4,
-        color="C1",
+        color=PALETTE[1],
         label="upper end of 95% range",
     )
     ax.set_xticks(xs, [_name(f) for f in forms])
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
-    ax.legend(fontsize=8)
+    _legend(ax)
     return ax
 
 
+@styled
 def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
     """Every system's mean with its interval (Webber, Moffat & Zobel 2008, Figure 2).
 
     Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
-    & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in red.
+    & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in vermillion.
 
     Parameters
     ----------
     mean, lower, upper : array_like
         Per system: the mean and its interval (e.g. :func:`irrepro.standardize.mean_intervals`).
     highlight : int, optional
-        The rank (1 = best) drawn in red, labelled e.g. "13th run" (the rank as an English ordinal).
+        The rank (1 = best) drawn in vermillion, labelled e.g. "13th run" (the rank as an English ordinal).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -165,7 +169,7 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
         fmt=".",
         ms=3,
         lw=0.6,
-        color="0.3",
+        color=GREY,
     )
     if highlight is not None:
         k = order[highlight - 1]
@@ -174,16 +178,15 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
             [m[k]],
             yerr=[[m[k] - lo[k]], [hi[k] - m[k]]],
             fmt="o",
-            color="C3",
+            color=PALETTE[3],
             label=f"{_ordinal(highlight)} run",
         )
-        ax.legend()
+        _legend(ax)
     return ax
 
 
-def plot_score_histogram(
-    scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color="0.5", ax=None
-):
+@styled
+def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color=GREY, ax=None):
     """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
 
     Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
@@ -212,6 +215,7 @@ def plot_score_histogram(
     return ax
 
 
+@styled
 def plot_percentile_curves(
     percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None, ax=None
 ):
@@ -219,7 +223,7 @@ def plot_percentile_curves(
 
     Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
     the sizes, drawn on a log scale), with horizontal reference lines (label -> value; dashed,
-    dotted, ...) - Webber, Moffat & Zobel's (2008) Figure 4.
+    dotted, ... in greys) - Webber, Moffat & Zobel's (2008) Figure 4; the legend beside the axes.
 
     Parameters
     ----------
@@ -238,22 +242,32 @@ def plot_percentile_curves(
         The axes drawn on.
     """
     ax = _axes(ax, (7, 3.5))
+    colors = series_colors(labels)
     for col, lab in zip(percentiles.columns, labels):
-        ax.plot(percentiles.index, percentiles[col], marker="o", ms=3, label=escape.mpl(lab))
-    for (lab, value), ls in zip((references or {}).items(), ("--", ":", "-.")):
-        ax.axhline(value, color="0.4", ls=ls, lw=1, label=escape.mpl(lab))
+        ax.plot(
+            percentiles.index, percentiles[col], marker="o", ms=3, color=colors[lab], label=escape.mpl(lab)
+        )
+    for (lab, value), ls, grey in zip((references or {}).items(), ("--", ":", "-."), ("0.2", "0.5", "0.7")):
+        ax.axhline(value, color=grey, ls=ls, lw=1, label=escape.mpl(lab))
     ax.set_xscale("log")
-    ax.legend(fontsize=8)
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
+
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))  # 1, 2, 5, 10, 20, ...
+    ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    _legend(ax)
     return ax
 
 
+@styled
 def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
     """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting.
 
     Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
     form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95% interval) or
-    the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars coloured by form,
-    with a dashed line at 0.05).
+    the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars, with a dashed
+    line at 0.05); each form in its colour (:func:`irrepro.plots.series_colors` of the forms, as in
+    :func:`plot_grouped_bars`), the panels one above the other.
 
     Parameters
     ----------
@@ -264,7 +278,7 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
     kind : str
         "dRMSE" or "FP".
     axes : sequence of matplotlib Axes, optional
-        One per setting (a new figure when None).
+        One per setting (a new figure, one row per setting, when None).
 
     Returns
     -------
@@ -272,43 +286,50 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
         The axes, one per setting.
     """
     groups = list(summaries.groupby("setting", sort=False))
-    axes = _axes_row(axes, len(groups), (10, 3.5))
+    axes = _axes_row(axes, len(groups), (10, 2.6 * len(groups)), vertical=True)
+    colors = series_colors(summaries["form"].unique())
     for ax, (setting, g) in zip(axes, groups):
-        lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
+        xs = np.arange(len(g))
+        for form in g["form"].unique():
+            at = (g["form"] == form).to_numpy()
+            f = g[at]
+            if kind == "dRMSE":
+                ax.errorbar(
+                    xs[at],
+                    f["dRMSE mean"],
+                    yerr=[f["dRMSE mean"] - f["dRMSE low"], f["dRMSE high"] - f["dRMSE mean"]],
+                    fmt="o",
+                    color=colors[form],
+                    label=escape.mpl(form),
+                )
+            else:
+                ax.bar(xs[at], f["FP high"], color=colors[form], label=escape.mpl(form))
         if kind == "dRMSE":
-            ax.errorbar(
-                range(len(g)),
-                g["dRMSE mean"],
-                yerr=[g["dRMSE mean"] - g["dRMSE low"], g["dRMSE high"] - g["dRMSE mean"]],
-                fmt="o",
-                color="C0",
-            )
-            ylabel = "dRMSE between random halves\n(mean, 95% interval)"
+            ylabel = "dRMSE between\nrandom halves"
         else:
-            ax.bar(
-                range(len(g)),
-                g["FP high"],
-                color=g["form"].map({"raw": "0.5", "R-normalized": "C1", "standardized": "C0"}),
-            )
             ax.axhline(0.05, color="k", lw=0.8, ls="--")
-            ylabel = "false-positive rate,\nupper end of 95% interval"
-        ax.set_xticks(range(len(g)), lab, fontsize=7, rotation=90)
+            ylabel = "false-positive rate\n(upper end of 95%)"
+        lab = [escape.mpl(m) + "\n" + escape.mpl(short[f]) for m, f in zip(g["metric"], g["form"])]
+        ax.set_xticks(xs, lab, rotation=90)
         ax.set(title=escape.mpl(setting), ylabel=ylabel)
+        _legend(ax)
     return axes
 
 
+@styled
 def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     """A bar per cell of frame, one group per column.
 
     A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
-    e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
+    e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics);
+    the legend beside the axes.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         Rows x groups.
     colors : sequence, optional
-        One colour per row.
+        One colour per row (default: :func:`irrepro.plots.series_colors` of the rows).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -318,4 +339,7 @@ def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
         The axes drawn on.
     """
     ax = _axes(ax, (6, 3.5))
-    return frame.T.plot.bar(ax=ax, rot=0, color=colors)
+    colors = list(series_colors(frame.index).values()) if colors is None else colors
+    frame.T.plot.bar(ax=ax, rot=0, color=colors)
+    _legend(ax)
+    return ax

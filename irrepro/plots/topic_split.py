@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import escape
 from ..topic_split import GrowthFit, SwapExperiment, growth_fit
-from ._base import _axes, _axes_row, _name
+from ._base import PALETTE, _axes, _axes_row, _legend, _name, series_colors, styled
 
 __all__ = [
     "plot_error_rates",
@@ -19,6 +19,7 @@ __all__ = [
 ]
 
 
+@styled
 def plot_error_rates(
     result: SwapExperiment,
     *,
@@ -28,13 +29,15 @@ def plot_error_rates(
     fit: GrowthFit | None = None,
     at: int = 50,
     min_trials: int = 20,
+    title: str = "",
+    legend: bool = True,
     ax=None,
 ):
     """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
 
     Sanderson & Zobel's (2005) Figures 1-6 and 9-12: error rate against topic-set size, one
-    line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
-    line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default
+    line per bin (measured points solid, GROWTH projection to ``at`` topics dashed; the bins in the
+    order of a sequential colour map, the legend beside the axes), with the 5% line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default
     fit, :func:`irrepro.topic_split.growth_fit`).
 
     Parameters
@@ -53,6 +56,11 @@ def plot_error_rates(
         The topic-set size projected to.
     min_trials : int
         The fewest trials a point needs.
+    title : str
+        The title, drawn literally.
+    legend : bool
+        Draw the legend (False in all but one of several panels of the same ``bins``: a bin has
+        the same colour in each).
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -66,23 +74,24 @@ def plot_error_rates(
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
     bins = range(len(rates)) if bins is None else bins
     grid = np.linspace(result.sizes[0], at, 60)
-    drawn = 0
-    for b in bins:
+    colors = series_colors(list(bins), ordered=True)  # the same bins: the same colours in every panel
+    drawn = [b for b in bins if rates.iloc[b].notna().sum() > 0]
+    for b in drawn:
         row = rates.iloc[b]
-        if row.notna().sum() == 0:
-            continue
-        drawn += 1
-        (line,) = ax.plot(result.sizes, row.to_numpy(), marker=".", lw=1, label=escape.mpl(rates.index[b]))
+        ax.plot(
+            result.sizes, row.to_numpy(), marker=".", lw=1, color=colors[b], label=escape.mpl(rates.index[b])
+        )
         if np.isfinite(fit.projected[b]):
-            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=line.get_color())
+            ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=colors[b])
     ax.axhline(0.05, color="k", lw=0.8, ls=":")
     ax.set_xlabel("topic-set size")
     ax.set_ylabel("error rate")
     ax.set_xlim(0, at + 1)
     ax.set_ylim(0, None)
-    if drawn:
-        ax.legend(title=f"{kind} difference", fontsize=7, ncol=2, title_fontsize=8)
-    else:  # (small run sets: no bin reaches min_trials at any size)
+    ax.set_title(escape.mpl(title))
+    if drawn and legend:
+        _legend(ax, title=f"{kind}\ndifference")
+    elif not drawn:  # (small run sets: no bin reaches min_trials at any size)
         ax.text(
             0.5,
             0.5,
@@ -90,13 +99,20 @@ def plot_error_rates(
             transform=ax.transAxes,
             ha="center",
             va="center",
-            fontsize=8,
         )
     return ax
 
 
+@styled
 def plot_pooled_error_rates(
-    result: SwapExperiment, filters: Mapping[str, str], *, kind: str = "relative", bins=slice(2, 6), ax=None
+    result: SwapExperiment,
+    filters: Mapping[str, str],
+    *,
+    kind: str = "relative",
+    bins=slice(2, 6),
+    ylabel: str = "error rate",
+    title: str = "",
+    ax=None,
 ):
     """Error rate against topic-set size, bins pooled, one line per filter.
 
@@ -114,6 +130,8 @@ def plot_pooled_error_rates(
         "relative" or "absolute" difference bins.
     bins : slice or sequence of int
         The bins pooled.
+    ylabel, title : str
+        The y axis label and the title, drawn literally.
     ax : matplotlib Axes, optional
         Where to draw (a new figure when None).
 
@@ -123,21 +141,31 @@ def plot_pooled_error_rates(
         The axes drawn on.
     """
     ax = _axes(ax, (7, 4))
+    colors = series_colors(filters)
     for label, flt in filters.items():
         f, k = result._fk(flt, kind)
         e = result.errors[f, k][:, bins].sum(1)
         t = result.trials[f, k][:, bins].sum(1)
-        ax.plot(result.sizes, np.where(t > 0, e / np.maximum(t, 1), np.nan), marker=".", label=_name(label))
-    ax.set_xlabel("topic-set size")
-    ax.legend()
+        y = np.where(t > 0, e / np.maximum(t, 1), np.nan)
+        ax.plot(result.sizes, y, marker=".", color=colors[label], label=_name(label))
+    ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
+    _legend(ax)
     return ax
 
 
-def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[int] = (2, 5), axes=None):
+@styled
+def plot_error_rates_by_effort(
+    results: Mapping[str, tuple],
+    *,
+    bins: Sequence[int] = (2, 5),
+    titles: Sequence[str] = ("per topic", "per unit of effort"),
+    axes=None,
+):
     """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
 
     Sanderson & Zobel's (2005) Figure 7: error rate of difference bins against topic-set size
-    (left) and against assessor effort (right: sizes times the cost of a topic), per measure.
+    (left) and against assessor effort (right: sizes times the cost of a topic), per measure, the
+    legend beside the right panel.
 
     Parameters
     ----------
@@ -145,6 +173,8 @@ def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[i
         Label -> (SwapExperiment, cost of one of its topics).
     bins : sequence of int
         The relative-difference bins drawn (solid, dashed, ...).
+    titles : sequence of two str
+        The panels' titles, drawn literally.
     axes : sequence of two matplotlib Axes, optional
         Where to draw (a new figure, the y axis shared, when None).
 
@@ -153,20 +183,24 @@ def plot_error_rates_by_effort(results: Mapping[str, tuple], *, bins: Sequence[i
     numpy.ndarray of matplotlib Axes
         The two axes.
     """
-    axes = _axes_row(axes, 2, (11, 4), sharey=True)
+    axes = _axes_row(axes, 2, (11, 3.6), sharey=True)
+    colors = series_colors([(name, b) for name in results for b in bins])
     for name, (res, cost) in results.items():
         for b, ls in zip(bins, ("-", "--", ":", "-.")):
             e = res.error_rates("none").iloc[b]
             label = f"{_name(name)}, {escape.mpl(e.name)}"
-            axes[0].plot(res.sizes, e, ls=ls, marker=".", label=label)
-            axes[1].plot(res.sizes * cost, e, ls=ls, marker=".", label=label)
+            axes[0].plot(res.sizes, e, ls=ls, marker=".", color=colors[name, b], label=label)
+            axes[1].plot(res.sizes * cost, e, ls=ls, marker=".", color=colors[name, b], label=label)
     axes[0].set_xlabel("topic-set size")
     axes[1].set_xlabel("assessor effort (depth-100 topics)")
     axes[0].set_ylabel("error rate")
-    axes[0].legend(fontsize=8)
+    for ax, title in zip(axes, titles):
+        ax.set_title(escape.mpl(title))
+    _legend(axes[-1], handles=axes[0].get_legend_handles_labels()[0])
     return axes
 
 
+@styled
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
 
@@ -189,8 +223,8 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
         The axes drawn on.
     """
     ax = _axes(ax, (7, 3.5))
-    ax.plot(sd["topics"], sd["sd"], marker=".")
-    ax.fill_between(sd["topics"], sd["sd_p05"], sd["sd_p95"], alpha=0.2)
+    ax.plot(sd["topics"], sd["sd"], marker=".", color=PALETTE[0])
+    ax.fill_between(sd["topics"], sd["sd_p05"], sd["sd_p95"], color=PALETTE[0], alpha=0.2)
     if threshold is not None:
         ax.axhline(threshold, color="k", ls=":", lw=0.8)
     ax.set_xlabel("topics in the sample")
@@ -198,6 +232,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     return ax
 
 
+@styled
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
     """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
 
@@ -222,10 +257,12 @@ def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
         The axes drawn on.
     """
     ax = _axes(ax, (7, 4))
-    for n in [s for s in sizes if s in dep.index]:
-        ax.plot(dep.columns, dep.loc[n].to_numpy(), label=str(n))
+    drawn = [s for s in sizes if s in dep.index]
+    colors = series_colors(drawn, ordered=True)
+    for n in drawn:
+        ax.plot(dep.columns, dep.loc[n].to_numpy(), color=colors[n], label=str(n))
     ax.set_xlabel(f"trial rank by set-1 difference (of {dep.shape[1]} per pair)")
     ax.set_ylabel("mean error")
     ax.set_title(escape.mpl(title))
-    ax.legend(title="topics")
+    _legend(ax, title="topics")
     return ax

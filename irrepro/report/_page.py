@@ -199,10 +199,8 @@ def _error_table(rep: ReportLike) -> pd.DataFrame:
 
 
 def _fig_scores(rep: ReportLike):
-    import matplotlib.pyplot as plt
-
     x = rep.scores.scores
-    fig, ax = plt.subplots(figsize=(7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
+    fig, ax = plots.panels(height=max(2.5, min(8, 0.12 * x.shape[0] + 1.5)))
     plots.plot_score_matrix(x, rep.measure, ax=ax)
     m = escape.mpl(escape.shorten(rep.measure))
     ax.set(ylabel=f"run (best mean {m} first)", title=f"{m} per run and topic")
@@ -210,21 +208,17 @@ def _fig_scores(rep: ReportLike):
 
 
 def _fig_asl(rep: ReportLike):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, axes = plots.panels(2, 1, height=4.2)
     if rep.test == "tukey":
-        curves, colors = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}, {"ASL (family-wise)": "C3"}
+        curves = {"ASL (family-wise)": rep.pairs["ASL"].to_numpy()}
     else:
         curves = {
             name: rep.pairs[col].to_numpy()
             for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))
         }
-        colors = {"ASL": "C0", "Holm-adjusted": "C3", "BH-adjusted": "C2"}
-    plots.plot_asl_curves(curves, colors=colors, ax=axes[0])
+    plots.plot_asl_curves(curves, ax=axes[0])
     B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
     axes[0].set(xlabel="run pairs sorted by ASL", title=f"ASL curve, {rep.test_label}{B}")
-    axes[0].legend(fontsize=8)
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
     plots.plot_significance_matrix(
@@ -241,31 +235,30 @@ def _fig_asl(rep: ReportLike):
         ylabel="run (rank)",
         title=f"{which}significant differences\n(blue: row better, red: row worse, grey: not significant)",
     )
-    fig.tight_layout()
     return fig
 
 
 def _fig_corpus(rep: ReportLike):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    plots.plot_run_intervals(axes[0], rep.corpus.maps[("parametric", "MAP")], title="MAP, parametric")
+    n = len(rep.corpus.maps[("parametric", "MAP")].estimate)
+    rows = max(1, -(-n // plots.corpus_bootstrap.RUNS_PER_PANEL))  # the runs in groups by rank
+    fig, axes = plots.panels(rows, 2, height=1.9, squeeze=False)
+    maps = rep.corpus.maps
+    plots.plot_run_intervals(axes[:, 0], maps[("parametric", "MAP")], title="MAP, parametric", ylabel="MAP")
     plots.plot_run_intervals(
-        axes[1], rep.corpus.maps[("bootstrap", "L-MAP")], title="L-MAP, bootstrap", transform=expit
+        axes[:, 1],
+        maps[("bootstrap", "L-MAP")],
+        title="L-MAP, bootstrap",
+        transform=expit,
+        ylabel="expit(L-MAP)",
     )
-    axes[0].set_ylabel("MAP")
-    axes[1].set_ylabel("expit(L-MAP)")
     fig.suptitle(f"Corpus-bootstrap 95% intervals of every run (B = {rep.settings.B_corpus})")
-    fig.tight_layout()
     return fig
 
 
 def _fig_split(rep: ReportLike):
-    import matplotlib.pyplot as plt
-
     swap, growth = rep.swap, rep.growth
     assert swap is not None and growth is not None  # drawn for a report with the swap experiment only
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    fig, axes = plots.panels(2, 1, height=3.0, sharex=True)
     panels = (
         (axes[0], "none", "all trials", range(10)),
         (axes[1], "paired-t p<=0.05", "t-test p <= 0.05 on set 1", range(8)),
@@ -275,14 +268,11 @@ def _fig_split(rep: ReportLike):
         plots.plot_error_rates(swap, filter=f, kind="relative", bins=bins, fit=fit, at=growth.at, ax=ax)
         ax.set_title(title)
     fig.suptitle(f"Swap experiment: {swap.B} repetitions per size, disjoint topic sets")
-    fig.tight_layout()
     return fig
 
 
 def _fig_std(rep: ReportLike):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, axes = plots.panels(1, 2, height=3.8)
     m = escape.shorten(rep.measure)
     plots.plot_scatter(
         rep.scores.mean(),
@@ -297,7 +287,6 @@ def _fig_std(rep: ReportLike):
         ylabel="share of runs significantly\ndifferent from themselves",
         title=f"Random topic halves ({rep.settings.B_halves} partitions)",
     )
-    fig.tight_layout()
     return fig
 
 

@@ -1,6 +1,7 @@
 """The book on a phone and a laptop (issue 24): every chapter, the introduction, the replications
 index and the scorecard, opened in headless Chromium at 390 px and 1280 px wide. The page never
-scrolls sideways (document scrollWidth <= viewport width); the boxes that scroll sideways inside
+scrolls sideways (document scrollWidth <= viewport width) and no element is clipped (cut off by a
+box that hides its overflow, or reaching past the viewport outside a box that scrolls); the boxes that scroll sideways inside
 it (wide tables and code) are counted and printed per page (and written to
 ``_build/screenshots/scrollers-<width>.txt``); a screenshot of each page at each width
 is written to ``_build/screenshots/`` for a person to look at."""
@@ -22,7 +23,7 @@ PAGES = ["book/intro.html", "book/replications.html", *ALL_CHAPTERS, "book/score
 #: the tallest screenshot taken (px): longer pages are cut there
 TALLEST = 16000
 
-_METRICS = """
+_METRICS = r"""
 const de = document.documentElement;
 const scrollers = Array.from(document.querySelectorAll('main *')).filter(e => {
   const s = getComputedStyle(e);
@@ -30,8 +31,28 @@ const scrollers = Array.from(document.querySelectorAll('main *')).filter(e => {
     && e.clientWidth > 0;
 });
 const inTables = scrollers.filter(e => e.querySelector('table') || e.closest('.irrepro-comparison')).length;
+// clipped: content cut off where no one can scroll to it - a box hiding what overflows it, or an
+// element reaching past the viewport's right edge outside any box that scrolls sideways
+const scrolls = e => { const s = getComputedStyle(e); return s.overflowX === 'auto' || s.overflowX === 'scroll'; };
+const inScroller = e => { for (let p = e.parentElement; p; p = p.parentElement) if (scrolls(p)) return true; return false; };
+const describe = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+  (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') +
+  ' "' + Array.from((e.textContent || '').trim()).slice(0, 40).join('') + '"';
+// (in the page's article: the theme's off-canvas drawers are not the book's)
+const clipped = Array.from(document.querySelectorAll('article.bd-article *')).filter(e => {
+  if (!e.offsetParent && getComputedStyle(e).position !== 'fixed') return false;  // not shown
+  const s = getComputedStyle(e);
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return false;
+  // text for screen readers only (MathJax's assistive MathML): clipped on purpose
+  if (s.position === 'absolute' && (s.clip !== 'auto' || r.width <= 1 || r.height <= 1)) return false;
+  const hides = (s.overflowX === 'hidden' || s.overflowX === 'clip') && e.scrollWidth > e.clientWidth + 1
+    && e.clientWidth > 0 && s.textOverflow !== 'ellipsis';
+  const past = r.right > window.innerWidth + 1 && !inScroller(e);
+  return hides || past;
+}).slice(0, 20).map(describe);
 return {page: de.scrollWidth, view: window.innerWidth, scrollers: scrollers.length, tables: inTables,
-        height: de.scrollHeight};
+        height: de.scrollHeight, clipped: clipped};
 """
 
 
@@ -50,12 +71,16 @@ def test_no_page_scrolls_sideways_and_screenshots_are_written(server, browser, w
             assert browser.save_screenshot(str(SHOTS / f"{name}-{width}.png"))
     finally:
         browser.set_window_size(1280, 2000)
-    lines = [f"at {width} px: page width / viewport, boxes scrolling sideways (of them tables)"]
+    lines = [
+        f"at {width} px: page width / viewport, boxes scrolling sideways (of them tables), elements clipped"
+    ]
     lines += [
-        f"  {page:<45} {m['page']:>5} / {m['view']:<5} {m['scrollers']:>4} ({m['tables']})"
+        f"  {page:<45} {m['page']:>5} / {m['view']:<5} {m['scrollers']:>4} ({m['tables']}) {len(m['clipped']):>4}"
         for page, m in rows.items()
     ]
     print("\n" + "\n".join(lines))  # shown with pytest -s; and kept beside the screenshots
     (SHOTS / f"scrollers-{width}.txt").write_text("\n".join(lines) + "\n")
     wide = {p: (m["page"], m["view"]) for p, m in rows.items() if m["page"] > m["view"]}
     assert not wide, f"pages scrolling sideways at {width} px: {wide}"
+    clipped = {p: m["clipped"][:5] for p, m in rows.items() if m["clipped"]}
+    assert not clipped, f"elements clipped at {width} px (first five per page): {clipped}"

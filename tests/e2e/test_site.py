@@ -82,7 +82,10 @@ def _pages() -> list[str]:
     return sorted(
         str(p.relative_to(SITE))
         for p in SITE.rglob("*.html")
-        if p.name not in SKIP_PAGES and "_static" not in p.parts and "_sources" not in p.parts
+        if p.name not in SKIP_PAGES
+        and "_static" not in p.parts
+        and "_sources" not in p.parts
+        and "student" not in p.relative_to(SITE).parts  # the student edition's copy: its own test
     )
 
 
@@ -536,3 +539,18 @@ def test_student_edition_leaves_out_the_solutions():
         assert count(stud, "exercise") == count(full, "exercise") >= 4, page
         # no code or output of a solution is left between the exercises
         assert stud.count('class="cell') < full.count('class="cell'), page
+
+
+def test_the_coursework_page_links_the_student_edition_inside_the_site():
+    """``make book`` copies the student edition into the site (``student/``), and the coursework
+    page links it; the student edition's own coursework page says which edition it is instead."""
+    page = SITE / "book" / "coursework.html"
+    if not page.is_file():
+        _unavailable(f"no built site at {SITE}: run `make book` first")
+    html = page.read_text(encoding="utf-8")
+    assert 'href="../student/index.html"' in html
+    student = SITE / "student"
+    assert (student / "index.html").is_file(), "make book did not copy the student edition into the site"
+    own = (student / "book" / "coursework.html").read_text(encoding="utf-8")
+    assert "This is the student edition" in own and "../student/index.html" not in own
+    assert 'class="solution' not in (student / "notebooks" / "sakai_2006.html").read_text(encoding="utf-8")

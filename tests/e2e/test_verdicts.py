@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from _book_checks import check_counts, check_prose, check_rows, check_verdicts, load_results
+from _book_checks import check_counts, check_headlines, check_prose, check_rows, check_verdicts, load_results
 
 pytestmark = pytest.mark.e2e
 
@@ -75,3 +75,13 @@ def test_every_chapter_links_to_the_rule_page(chapters):
     assert (SITE / "book" / "rule.html").is_file()
     for name, html in chapters.items():
         assert 'href="../book/rule.html"' in html, name
+
+
+@pytest.mark.parametrize("page", ["intro", "replications"])
+def test_the_headline_tables_state_each_central_claims_row_and_label(page):
+    """The introduction's and the replications page's headline tables (issue 24): a row per chapter,
+    its finding the status of the paper's central claim as the chapter's Verdict table records it,
+    its label the scorecard's."""
+    html = (_need(SITE) / "book" / f"{page}.html").read_text(encoding="utf-8")
+    problems = check_headlines(html, _need(RESULTS), f"book/{page}.html")
+    assert not problems, "\n".join(problems)

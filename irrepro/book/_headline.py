@@ -1,0 +1,230 @@
+"""The book's headlines: what a chapter's opening box says first - the paper's question, its data
+and ours, the status of its central claim, the verdict label and the time the chapter took to run
+(:func:`headline`, shown by :func:`irrepro.book.header`) - recorded in the results directory and
+gathered into the introduction's and the replications page's table (:func:`headline_table`).
+
+The question, the central claim and the paper's data are data, in the ``headline`` mapping of
+``book/papers/<key>.yml``; the claim names a row of the chapter's Verdict table, whose status (from
+the book's one rule) is the headline's, so the first screen cannot disagree with the verdict."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .. import parallel
+from ._config import config, results_dir
+from ._display import _HTML, status_badge
+from ._papers import PAPERS, STUDIES, paper_numbers
+from ._prose import STATUS_WORDS
+from ._tables import _SESSION
+
+__all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM"]
+
+#: When the chapter's kernel imported :mod:`irrepro.book` (its first cell): a chapter's time to
+#: run is measured from here to its header cell, the chapter's last.
+_STARTED = time.perf_counter()
+
+#: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).
+VERDICT_ITEM = "Verdict"
+
+#: Where :func:`headline` records a chapter's headline, under the results directory.
+_DIR = "headlines"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A chapter's headline (:func:`headline`).
+
+    Attributes
+    ----------
+    paper, title, chapter : str
+        The citation key, the book's short title of the paper and the chapter's page
+        (``notebooks/<name>``).
+    question, claim : str
+        The paper's question and its central claim (a row of the chapter's Verdict table).
+    status : str
+        That row's status.
+    label : str
+        The chapter's verdict label (``""`` for a chapter beyond the papers).
+    data_paper, data_ours : str
+        The paper's data and ours.
+    seconds : float
+        The time the chapter took to run when this headline was recorded.
+    scale : str
+        ``IRREPRO_SCALE`` of that run.
+    workers, cores : int
+        The workers of its heavy computations and the cores of the machine it ran on.
+    """
+
+    paper: str
+    title: str
+    chapter: str
+    question: str
+    claim: str
+    status: str
+    label: str
+    data_paper: str
+    data_ours: str
+    seconds: float
+    scale: str
+    workers: int
+    cores: int
+
+    def finding(self) -> str:
+        """The finding in one line of HTML: the claim's status badge and words, "on our data"
+        (``data-status`` and the row named, for the check of the built book)."""
+        return (
+            f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
+            f'data-quantity="{html.escape(self.claim, quote=True)}" data-paper="{self.paper}">'
+            f"{status_badge(self.status, word=False)} "
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on our data</span>'
+        )
+
+    def opening_html(self) -> str:
+        """The opening facts of the chapter's box (:func:`irrepro.book.header`): its question, the
+        paper's data and ours, the headline finding and the time to rerun."""
+        e = html.escape
+        return (
+            f'<dl class="irrepro-opening"><dt>Question</dt><dd>{e(self.question)}</dd>'
+            f"<dt>Data</dt><dd>the paper's: {e(self.data_paper)}; ours: {e(self.data_ours)}</dd>"
+            f"<dt>Headline</dt><dd>{e(self.claim)}: {self.finding()}.</dd>"
+            f"<dt>Time to rerun</dt><dd>{e(self.took())}, the last time it ran for this book; "
+            '<a href="#run-this-chapter-on-your-machine">run this chapter on your machine</a>.</dd></dl>'
+        )
+
+    def took(self) -> str:
+        """How long the chapter took to run, in words."""
+        s = self.seconds
+        when = f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min"
+        return (
+            f"{when} at {self.scale} scale ({self.workers} worker{'s' if self.workers != 1 else ''}, "
+            f"{self.cores} core{'s' if self.cores != 1 else ''})"
+        )
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
+    """The headline of the chapter of ``paper``, recorded for the introduction's table.
+
+    The question, central claim and paper's data come from ``book/papers/<paper>.yml``'s
+    ``headline`` mapping, the claim's status from the row of that name in the chapter's Verdict
+    table (compared in this session), the time from the chapter's first import of
+    :mod:`irrepro.book` to this call. Recorded as ``headlines/<paper>.json`` in the results
+    directory (``IRREPRO_RESULTS``) when there is one.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's (or study's) citation key.
+    label : str
+        The chapter's verdict label (:func:`irrepro.book.label`; ``""`` for none).
+    data : str
+        Our data in a line (default: the Verdict table's ``data``).
+
+    Returns
+    -------
+    Headline or None
+        None when the paper's file has no ``headline``.
+
+    Raises
+    ------
+    KeyError
+        When the chapter has no Verdict table or it has no row named by the claim.
+    """
+    spec = paper_numbers(paper).headline
+    if not spec:
+        return None
+    verdict = _SESSION.get(paper, {}).get(VERDICT_ITEM)
+    if verdict is None:
+        raise KeyError(
+            f"{paper}: the headline's claim needs the chapter's {VERDICT_ITEM!r} table, compared first"
+        )
+    row = verdict.row(spec["claim"])
+    cfg = config()
+    h = Headline(
+        paper=paper,
+        title=dict((*PAPERS, *STUDIES)).get(paper, paper),
+        chapter=spec["chapter"],
+        question=spec["question"],
+        claim=spec["claim"],
+        status=row.status,
+        label=label,
+        data_paper=spec["data"],
+        data_ours=data or verdict.data,
+        seconds=round(time.perf_counter() - _STARTED, 1),
+        scale=cfg.scale,
+        workers=parallel.n_jobs(cfg.jobs),
+        cores=_cores(),
+    )
+    out = cfg.results
+    if out is not None:
+        (out / _DIR).mkdir(parents=True, exist_ok=True)
+        (out / _DIR / f"{paper}.json").write_text(json.dumps(asdict(h), indent=1), encoding="utf-8")
+    return h
+
+
+def _read(directory: Path) -> dict[str, Headline]:
+    out = {}
+    for f in sorted((directory / _DIR).glob("*.json")):
+        h = Headline(**json.loads(f.read_text(encoding="utf-8")))
+        out[h.paper] = h
+    return out
+
+
+def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
+    """The book's headline table: per chapter its central claim, finding, label and time to rerun.
+
+    Per chapter (linked) the paper's central claim, our finding in one line, the verdict label and
+    the time to rerun. Read from the headlines the chapters recorded (:func:`headline`) in ``directory`` (default:
+    the results directory); a chapter that has recorded none says so. Drawn like the book's
+    other tables (rows stack into cards at phone width).
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        The results directory (None: ``IRREPRO_RESULTS``).
+    base : str
+        The path from the page showing the table to the book's root (the chapters' links).
+    caption : str
+        The table's caption.
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays (``_repr_html_``).
+    """
+    d = Path(directory) if directory is not None else results_dir()
+    got = _read(d) if d is not None else {}
+    cols = ("chapter", "the paper's central claim", "our finding", "label", "time to rerun")
+    rows = []
+    for key, title in (*PAPERS, *STUDIES):
+        h = got.get(key)
+        if h is None:
+            cells = [html.escape(title), "-", "not run in this build", "-", "-"]
+        else:
+            lab = html.escape(h.label) if h.label else "none (beyond the papers)"
+            cells = [
+                f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a>',
+                html.escape(h.claim),
+                h.finding(),
+                f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>',
+                html.escape(h.took()),
+            ]
+        rows.append("<tr>" + "".join(f'<td data-label="{c}">{v}</td>' for c, v in zip(cols, cells)) + "</tr>")
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return _HTML(
+        f'<div class="irrepro-plain irrepro-headlines"><table class="dataframe irrepro-table">{cap}'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )

@@ -1,0 +1,149 @@
+"""A chapter's headline (issue 24): the opening box's question, data, central claim's status and time
+to rerun, recorded for the introduction's table (irrepro.book._headline), and the check of the built
+pages' headline tables (tests/_book_checks.py: check_headlines)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import irrepro.book as book
+from _book_checks import check_headlines, fake_book, headline_rows
+
+HEADLINE = (
+    "headline:\n"
+    "  chapter: notebooks/webber_moffat_zobel_2008\n"
+    "  question: Can scores be compared across collections?\n"
+    "  claim: every comparison is problematic\n"
+    "  data: TREC 2004 Robust\n"
+)
+
+
+def _book_with_headline(tmp_path, monkeypatch):
+    d = fake_book(tmp_path, monkeypatch)
+    f = d / "papers" / "webber2008score.yml"
+    f.write_text(f.read_text().replace("numbers:\n", HEADLINE + "numbers:\n", 1))
+    return d
+
+
+def _verdict(ours="every comparison is problematic, and more", status=None):
+    P = book.paper_numbers("webber2008score")
+    return book.compare(
+        "webber2008score",
+        "Verdict",
+        [
+            {
+                "quantity": "every comparison is problematic",
+                "paper": P["claim"],
+                "ours": ours,
+                "kind": "claim",
+                "status": status or book.verdict(False),
+                "supports": "the table above",
+            },
+            {
+                "quantity": "runs",
+                "paper": P["runs"],
+                "ours": 15,
+                "kind": "count",
+                "ours_se": 0,
+                "se_reason": "counted",
+            },
+        ],
+        data="our data",
+    )
+
+
+def test_the_header_opens_with_the_headline_and_records_it(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    _verdict()
+    html = book.header("webber2008score", data="TREC-8 and Robust 2004")._repr_html_()
+    assert "Can scores be compared across collections?" in html
+    assert "the paper's: TREC 2004 Robust; ours: TREC-8 and Robust 2004" in html
+    # the central claim's status is its Verdict row's, in the verdict sentences' words
+    assert 'class="irrepro-headline" data-status="not replicated"' in html
+    assert '<span class="irrepro-verdict-word">not replicated</span> on our data' in html
+    rec = json.loads((tmp_path / "results" / "headlines" / "webber2008score.json").read_text())
+    assert rec["status"] == "not replicated" and rec["label"] == "[~Re]"  # 1 replicated, 1 not
+    assert rec["data_ours"] == "TREC-8 and Robust 2004" and rec["seconds"] >= 0
+    assert f"<dt>Time to rerun</dt><dd>{rec['seconds']:.0f} s at {rec['scale']} scale" in html
+
+
+def test_the_headline_table_links_each_chapter_and_says_which_did_not_run(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    _verdict()
+    book.header("webber2008score")
+    html = book.headline_table(tmp_path / "results")._repr_html_()
+    rows = headline_rows(html)
+    assert len(rows) == len(book.PAPERS) + len(book.STUDIES)
+    webber = [r for r in rows if r["paper"] == "webber2008score"]
+    assert len(webber) == 1 and webber[0]["status"] == "not replicated" and webber[0]["label"] == "[~Re]"
+    assert 'href="../notebooks/webber_moffat_zobel_2008.html"' in html
+    assert sum("not run in this build" in r["text"] for r in rows) == len(rows) - 1
+    # the data default to the Verdict table's
+    rec = json.loads((tmp_path / "results" / "headlines" / "webber2008score.json").read_text())
+    assert rec["data_ours"] == "our data"
+
+
+def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_missing_chapter(
+    tmp_path, monkeypatch
+):
+    _book_with_headline(tmp_path, monkeypatch)
+    _verdict()
+    book.header("webber2008score")
+    results = tmp_path / "results"
+    html = book.headline_table(results)._repr_html_()
+    problems = check_headlines(html, results, "intro")
+    # the other chapters did not run in this fake book: each is a problem, the Webber row is not
+    assert len(problems) == len(book.PAPERS) + len(book.STUDIES) - 1
+    assert not [p for p in problems if "webber2008score" in p]
+    wrong = html.replace('data-status="not replicated"', 'data-status="replicated"', 1)
+    assert any("webber2008score: states 'replicated'" in p for p in check_headlines(wrong, results, "intro"))
+    relabelled = html.replace('data-label="[~Re]"', 'data-label="[Re]"')
+    assert any(
+        "label '[Re]', the scorecard's '[~Re]'" in p for p in check_headlines(relabelled, results, "intro")
+    )
+    assert check_headlines("<p>no table</p>", results, "intro") == ["intro: 0 headline rows, 5 chapters"]
+
+
+def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    with pytest.raises(KeyError, match="Verdict"):
+        book.headline("webber2008score")
+    P = book.paper_numbers("webber2008score")
+    book.compare(
+        "webber2008score",
+        "Verdict",
+        [
+            {
+                "quantity": "runs",
+                "paper": P["runs"],
+                "ours": 15,
+                "kind": "count",
+                "ours_se": 0,
+                "se_reason": "counted",
+            }
+        ],
+    )
+    with pytest.raises(KeyError, match="every comparison is problematic"):
+        book.headline("webber2008score")
+
+
+def test_a_paper_file_without_a_headline_has_none_and_a_partial_one_is_an_error(tmp_path, monkeypatch):
+    d = fake_book(tmp_path, monkeypatch)
+    _verdict()
+    assert book.headline("webber2008score") is None
+    assert "irrepro-opening" not in book.header("webber2008score")._repr_html_()
+    f = d / "papers" / "webber2008score.yml"
+    f.write_text(f.read_text().replace("numbers:\n", "headline:\n  question: why?\nnumbers:\n", 1))
+    with pytest.raises(ValueError, match="headline needs exactly chapter, question, claim and data"):
+        book.paper_numbers("webber2008score")
+
+
+def test_every_paper_file_names_a_headline_whose_claim_is_a_paper_claim():
+    """The book's own files: every chapter has a headline (its claim is checked against the chapter's
+    Verdict rows when the chapter runs, and against the built page by tests/e2e/test_verdicts.py)."""
+    for key, _ in (*book.PAPERS, *book.STUDIES):
+        h = book.paper_numbers(key).headline
+        assert set(h) == {"chapter", "question", "claim", "data"}, key
+        assert h["chapter"].startswith("notebooks/"), key
