@@ -8,11 +8,12 @@ import numpy as np
 
 from .. import escape
 from ..stats import Z95
-from ._base import TEST_STYLE, _axes, _name
+from ._base import TEST_STYLE, WIDTH, _axes, _legend, _name, styled
 
 __all__ = ["plot_power_curve", "save_power_curve"]
 
 
+@styled
 def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
     """Simulated power against the number of topics, beside the closed form.
 
@@ -49,7 +50,7 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
     >>> len(ax.lines) >= 2
     True
     """
-    ax = _axes(ax, (6, 3.5))
+    ax = _axes(ax, (WIDTH * 0.62, 3.2))
     if hasattr(curves, "power"):
         curves = [curves]
     for c in curves:
@@ -61,11 +62,12 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
         ax.fill_between(c.n_topics, np.clip(c.power - Z95 * c.se, 0, 1), np.clip(c.power + Z95 * c.se, 0, 1),
                         color=colour, alpha=0.15, lw=0)  # fmt: skip
     for k, (label, (n, p)) in enumerate((closed or {}).items()):
-        ax.plot(n, p, color=f"C{(k + 6) % 10}", ls="--", lw=1, label=_name(label))
+        # the closed forms dashed, in greys (the palette's colours are the tests')
+        ax.plot(n, p, color=str(round(0.15 + 0.2 * (k % 4), 2)), ls="--", lw=1.2, label=_name(label))
     if target is not None:
         ax.axhline(target, color="0.4", lw=0.8, ls=":")
     ax.set(xlabel="topics", ylabel="power", ylim=(0, 1))
-    ax.legend(fontsize=7, title="bands: +-1.96 Monte Carlo se", title_fontsize=7)
+    _legend(ax, title="bands: ±1.96 Monte Carlo se")
     return ax
 
 
@@ -110,11 +112,11 @@ def save_power_curve(
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = plt.subplots(figsize=(WIDTH * 0.62, 3.2))
     try:
         plot_power_curve(curves, closed=closed, target=target, ax=ax)
         if title:
-            ax.set_title(escape.mpl(title), fontsize=9)
+            ax.set_title(escape.mpl(title))
         fig.savefig(path, dpi=dpi, bbox_inches="tight")
     finally:
         plt.close(fig)
