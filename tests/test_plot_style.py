@@ -138,6 +138,12 @@ MEASURES = ["AP", "Q", "nDCG_sakai@1000", "nCG@1000", "PDoc@1000", "AG_AP", "AG_
 
 
 #: Name -> a call drawing it on small synthetic inputs (new figures where the function makes its own).
+def _d_study(seed):
+    from irrepro import design
+
+    return design.d_study(design.two_way_anova(_matrix(seed=seed)), [5, 10, 25, 50, 100, 200])
+
+
 def _power_curves():
     from irrepro import design
 
@@ -197,6 +203,9 @@ CASES = {
     "plot_power_curve": lambda: plots.plot_power_curve(
         _power_curves(),
         closed={"t, closed form": ([10, 40], [0.3, 0.8]), "ANOVA, closed form": ([10, 40], [0.25, 0.7])},
+    ),
+    "plot_reliability": lambda: plots.plot_reliability(
+        {lab: _d_study(seed) for lab, seed in (("AP", 5), ("P@10", 6))}
     ),
     "plot_normalized_differences": lambda: plots.plot_normalized_differences(
         np.random.default_rng(2).normal(0, 1, 300), clip=(-4, 4), xlabel="normalised difference", title="BCa"

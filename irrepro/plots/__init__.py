@@ -32,7 +32,8 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
   :func:`plot_score_histogram`, :func:`plot_percentile_curves`, :func:`plot_partition_summaries`,
   :func:`plot_grouped_bars` (Webber, Moffat & Zobel);
 - :func:`plot_power_curve` - simulated power against the number of topics beside the closed form
-  (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``).
+  (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``),
+  :func:`plot_reliability` - generalizability theory's E rho^2 and Phi against the number of topics.
 
 Every figure is drawn in one style (``irrepro.plots._base``): Okabe & Ito's colour-blind-safe
 :data:`PALETTE` with a distinct colour per series of an axes (:func:`series_colors`; the known-truth
@@ -57,7 +58,7 @@ from .bootstrap_tests import (
     plot_stability,
 )
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
-from .design import plot_power_curve, save_power_curve
+from .design import plot_power_curve, plot_reliability, save_power_curve
 from .known_truth import (
     plot_coverage,
     plot_margin,
@@ -115,5 +116,6 @@ __all__ = [
     "plot_partition_summaries",
     "plot_grouped_bars",
     "plot_power_curve",
+    "plot_reliability",
     "save_power_curve",
 ]

@@ -1,6 +1,7 @@
 """The figures of :mod:`irrepro.design`: power against the number of topics
 (:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
-does), served from :mod:`irrepro.plots`."""
+does) and generalizability theory's D-study, E rho^2 and Phi against the number of topics
+(:func:`plot_reliability`), served from :mod:`irrepro.plots`."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 
 from .. import escape
 from ..stats import Z95
-from ._base import TEST_STYLE, WIDTH, _axes, _legend, _name, styled
+from ._base import TEST_STYLE, WIDTH, _axes, _legend, _name, series_colors, styled
 
-__all__ = ["plot_power_curve", "save_power_curve"]
+__all__ = ["plot_power_curve", "plot_reliability", "save_power_curve"]
 
 
 @styled
@@ -68,6 +69,46 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
         ax.axhline(target, color="0.4", lw=0.8, ls=":")
     ax.set(xlabel="topics", ylabel="power", ylim=(0, 1))
     _legend(ax, title="bands: ±1.96 Monte Carlo se")
+    return ax
+
+
+@styled
+def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
+    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot and coefficient.
+
+    Parameters
+    ----------
+    studies : mapping of str to DStudy
+        label -> :func:`irrepro.design.d_study` of a pilot.
+    target : float, optional
+        The coefficient wanted, a dotted horizontal line; None draws none.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from irrepro import design, plots
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> ax = plots.plot_reliability({"toy": design.d_study(design.two_way_anova(x), [5, 10, 50])})
+    >>> len(ax.lines)
+    3
+    """
+    ax = _axes(ax, (WIDTH * 0.62, 3.2))
+    colours = series_colors([(label, k) for label in studies for k in ("Erho2", "Phi")])
+    for label, d in studies.items():
+        ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=_name(f"{label}: Eρ²"))
+        ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=_name(f"{label}: Φ"))
+    if target is not None:
+        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    ax.set(xlabel="topics", ylabel="coefficient", ylim=(0, 1))
+    _legend(ax, title="solid: Eρ², dashed: Φ")
     return ax
 
 
