@@ -107,7 +107,10 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
         ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=_name(f"{label}: Φ"))
     if target is not None:
         ax.axhline(target, color="0.4", lw=0.8, ls=":")
-    ax.set(xlabel="topics", ylabel="coefficient", ylim=(0, 1))
+    low = min((float(np.nanmin(np.r_[d.erho2, d.phi])) for d in studies.values()), default=0.0)
+    ax.set(
+        xlabel="topics", ylabel="coefficient", ylim=(max(0.0, np.floor(low * 10) / 10), 1)
+    )  # from the data
     _legend(ax, title="solid: Eρ², dashed: Φ")
     return ax
 
