@@ -330,7 +330,7 @@ def _design_context(rep: ReportLike) -> dict:
         "method": d["method"], "topics needed": [size(n) for n in d["topics"]],
         "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])],
     })  # fmt: skip
-    out.update(design_table=_table(shown), design_ve=_num(float(d["V_E"].iloc[0])),
+    out.update(design_table=_table(shown), design_ve=f"{float(d['V_E'].iloc[0]):.3g}",
                design_t=int(d.loc[d["method"] == "paired t-test", "topics"].iloc[0]))  # fmt: skip
     return out
 
