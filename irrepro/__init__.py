@@ -31,6 +31,9 @@ Modules, by method family:
 - :mod:`irrepro.known_truth` - the four papers' methods against a known truth: type I error and
   power of the paired tests, family-wise error, interval coverage, self-significance under the null
   (its figures in :mod:`irrepro.plots`);
+- :mod:`irrepro.design` - plan a study from pilot runs: the two-way ANOVA and variance components,
+  generalizability theory's D-study, Sakai's topic-set sizes with bootstrap intervals and power by
+  simulation from the known-truth simulator (``irrepro design``);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
 - :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``;
   its page from a jinja2 template, its figures from :mod:`irrepro.plots`);

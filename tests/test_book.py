@@ -866,7 +866,10 @@ def test_the_books_paper_files_are_complete_and_name_real_citations():
     bib = (ROOT / "book" / "references.bib").read_text()
     for key, _ in (*book.PAPERS, *book.STUDIES):
         P = book.paper_numbers(key)
-        assert len(P) > 10 and f"@inproceedings{{{key}," in bib
+        # a replication sets many of its paper's numbers beside ours; a study beside the papers may
+        # rest on its paper's claims alone (what its open text states)
+        assert len(P) > (10 if key in dict(book.PAPERS) else 1), key
+        assert f"@inproceedings{{{key}," in bib or f"@article{{{key}," in bib, key
         for k in P:
             v = P[k]
             assert v.table and v.section and v.value is not None, (key, k)
@@ -1150,7 +1153,7 @@ def test_no_paper_number_is_typed_in_a_code_cell():
             for t in _NUM.findall(str(e["value"]))
             if _significant_digits(t) >= 3
         }
-        assert printed, key
+        assert printed or key not in dict(book.PAPERS), key  # a study's yml may hold claims only
         code = "\n".join(c.source for c in _code_cells(path))
         typed = sorted(printed & set(_NUM.findall(code)))
         assert not typed, f"{path.name} types numbers of {key}: {typed}"

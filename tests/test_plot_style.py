@@ -136,7 +136,27 @@ def _partitions():
 
 MEASURES = ["AP", "Q", "nDCG_sakai@1000", "nCG@1000", "PDoc@1000", "AG_AP", "AG_Q"]
 
+
 #: Name -> a call drawing it on small synthetic inputs (new figures where the function makes its own).
+def _d_study(seed):
+    from irrepro import design
+
+    return design.d_study(design.two_way_anova(_matrix(seed=seed)), [5, 10, 25, 50, 100, 200])
+
+
+def _power_curves():
+    from irrepro import design
+
+    def gauss(family, n, trials, rng):
+        b = rng.normal(0.5, 0.1, (trials, 1, n))
+        return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
+
+    return [
+        design.power_curve(gauss, [10, 20, 40], families=2, trials=50, seed=1, test=t)
+        for t in ("paired-t", "wilcoxon")
+    ]
+
+
 CASES = {
     "plot_run_intervals": lambda: plots.plot_run_intervals(None, *_intervals(), title="MAP, parametric"),
     "plot_error_rates": lambda: plots.plot_error_rates(_swap(), bins=range(0, 12), min_trials=1, at=50),
@@ -179,6 +199,13 @@ CASES = {
             for lab in ("TREC-6 emulated", "Robust 2004 emulated")
         },
         proxy=0.835,
+    ),
+    "plot_power_curve": lambda: plots.plot_power_curve(
+        _power_curves(),
+        closed={"t, closed form": ([10, 40], [0.3, 0.8]), "ANOVA, closed form": ([10, 40], [0.25, 0.7])},
+    ),
+    "plot_reliability": lambda: plots.plot_reliability(
+        {lab: _d_study(seed) for lab, seed in (("AP", 5), ("P@10", 6))}
     ),
     "plot_normalized_differences": lambda: plots.plot_normalized_differences(
         np.random.default_rng(2).normal(0, 1, 300), clip=(-4, 4), xlabel="normalised difference", title="BCa"
@@ -308,6 +335,7 @@ def test_every_public_plot_function_is_checked():
         "series_colors",
         "PALETTE",
         "TEST_STYLE",
+        "save_power_curve",  # plot_power_curve (checked above) written to a file
     }
 
 

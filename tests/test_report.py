@@ -71,7 +71,14 @@ def test_report_files_and_self_contained_html(written):
     assert "<script" not in html
     assert re.findall(r"<link[^>]*>", html) == ["<link rel='icon' href='data:,'>"]  # no /favicon.ico request
     assert html.count("<table") >= 4
-    for f in ("summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "ap-per-topic.csv"):
+    for f in (
+        "summary.csv",
+        "runs.csv",
+        "pairs.csv",
+        "error-rates.csv",
+        "ap-per-topic.csv",
+        "topic-set-size.csv",
+    ):
         assert (written / f).is_file()
     assert not list(written.glob(".*.tmp"))
 
@@ -132,6 +139,29 @@ def test_report_numbers_against_independent_references(written, run_dir):
     err = pd.read_csv(written / "error-rates.csv", index_col=0)
     rates = err.filter(like="error at").to_numpy()
     assert np.nanmin(rates) >= 0 and np.nanmax(rates) <= 1
+
+
+@pytest.mark.realdata
+def test_report_topic_set_size_section_is_design_on_the_same_runs(written):
+    """Section 6 shows Sakai's three topic-set sizes of the report's runs, as irrepro.design computes
+    them on the same per-topic scores, design and bootstrap (the fifth child of the seed)."""
+    from irrepro import design, parallel
+    from irrepro.report._analyses import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
+
+    html = (written / "index.html").read_text()
+    assert "<h2>6. How many topics would this need? (Sakai 2016)</h2>" in html
+    per_topic = pd.read_csv(written / "ap-per-topic.csv", index_col=0).to_numpy()
+    shown = pd.read_csv(written / "topic-set-size.csv")
+    seed = parallel.as_seed_sequence(7).spawn(5)[4]
+    B = report.settings("quick").B_tests
+    for method, name in design.METHODS.items():
+        r = design.topic_set_size(per_topic, method, min_diff=DESIGN_MIN_DIFF, alpha=DESIGN_ALPHA,
+                                  power=DESIGN_POWER, systems=RUNS, B=B, seed=seed)  # fmt: skip
+        row = shown.set_index("method").loc[name]
+        assert (row["topics"], row["low"], row["high"]) == (r.n_topics, r.low, r.high)
+        assert f"<td>{r.n_topics:,}</td>" in html
+    t = shown.set_index("method").loc["paired t-test", "topics"]
+    assert f"needs <b>{t}</b> topics" in html
 
 
 @pytest.mark.realdata
@@ -355,6 +385,7 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
             "pairs.csv",
             "runs.csv",
             "summary.csv",
+            "topic-set-size.csv",
             "notes-of-mine.txt",
         ]
     )

@@ -182,6 +182,18 @@ def test_adjust_pvalues_holm_and_bh_by_hand():
     np.testing.assert_array_equal(st.adjust_pvalues(p, None), p)
 
 
+def test_holm_is_statsmodels_multipletests_to_the_bit():
+    """adjust_pvalues' own Holm (statsmodels runs gc.collect() on every call) equals
+    multipletests(method="holm") exactly, ties, ones and single p-values included."""
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(SEED)
+    cases = [rng.uniform(0, 1, n) for n in (1, 2, 7, 50)]
+    cases += [np.array([0.01, 0.01, 0.03, 0.5, 0.5, 1.0]), rng.choice([0.001, 0.02, 0.2], 30)]
+    for p in cases:
+        np.testing.assert_array_equal(st.adjust_pvalues(p, "holm"), multipletests(p, method="holm")[1])
+
+
 def test_adjust_pvalues_counts_a_missing_p_as_1_and_keeps_it_missing():
     from statsmodels.stats.multitest import multipletests
 

@@ -27,7 +27,10 @@ PAPERS = (
 #: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
 #: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
 #: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`).
-STUDIES = (("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),)
+STUDIES = (
+    ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
+    ("sakai2016topic", "Planning an evaluation (beside Sakai 2016)"),
+)
 
 
 #: Environment variable naming the book's directory (the one holding ``papers/`` and

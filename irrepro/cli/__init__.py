@@ -7,7 +7,10 @@
                                       --format trec_eval|csv|json
     irrepro compare --qrels Q RUN... -m AP -m nDCG@10 [--baseline RUN] [--test T] [--format F]
                                       the results table of a paper: means, significance marks,
-                                      adjusted p-values, intervals (text, markdown, latex, csv)
+                                      adjusted p-values, intervals (text, markdown, latex, csv);
+                                      --anova adds the ANOVA table and all pairs by Tukey HSD
+    irrepro design --qrels Q RUN... -m nDCG@10 --min-diff 0.02 [--power 0.8] [--systems m] [--simulate]
+                                      how many topics a study needs, from pilot runs (table, figure)
     irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
                                       the four papers' analyses of your runs as one HTML report
 

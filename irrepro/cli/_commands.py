@@ -218,7 +218,26 @@ def _compare(args: argparse.Namespace) -> int:
     if banner:
         out = ("% " if args.format == "latex" else "# ") + banner + "\n" + out
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if args.anova:
+        _print_anova(scores, args)
     return 0
+
+
+def _print_anova(scores, args: argparse.Namespace) -> None:
+    """``irrepro compare --anova``: per measure, the two-way ANOVA table and all pairs by the
+    classical and the randomised Tukey HSD (:func:`irrepro.design.tukey_table`)."""
+    from .. import design
+
+    for name, matrix in scores.items():
+        anova = design.two_way_anova(matrix)
+        B = 10_000 if args.B is None else args.B
+        table = design.tukey_table(matrix, alpha=args.alpha, B=B, seed=args.seed, n_jobs=args.jobs)
+        print(f"\nANOVA of {name} (system x topic, without replication):")
+        print(anova.to_string(args.digits))
+        print(
+            f"\nall pairs of {name}: Tukey HSD, classical (statsmodels, two-way V_E) and randomised (B = {B}):"
+        )
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.{args.digits}f}"))
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from ._commands import (
     _eval,
     _report,
 )
+from ._design import FIGURE, TABLE, _design
 
 __all__ = ["build_parser"]
 
@@ -159,6 +160,78 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
         required=True,
         help=f"measure name, repeatable: {examples}",
     )
+
+
+def _fraction(name: str):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < 1:  # (NaN too)
+            raise InputError(f"{name} must be a number in (0, 1), got {text!r}")
+        return value
+
+    return _checked(parse, name)
+
+
+def _positive(name: str):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not value > 0 or value == float("inf"):
+            raise InputError(f"{name} must be a number > 0, got {text!r}")
+        return value
+
+    return _checked(parse, name)
+
+
+def _design_parser(sub) -> None:
+    """``irrepro design``: how many topics a study needs, from pilot runs."""
+    from ..significance import CORRECTIONS, TESTS
+
+    p = sub.add_parser(
+        "design",
+        help="plan a study: how many topics detect a difference, from pilot runs",
+        description="How many topics a test collection needs to detect a difference of --min-diff with "
+        "--power, from pilot runs: Sakai's (2016) topic set size design by the paired t-test, the "
+        "one-way ANOVA of --systems systems and the CI width, each with a bootstrap interval over the "
+        "pilot's topics; generalizability theory's topics for E rho^2 >= 0.8 and 0.95; with --simulate "
+        "the power of --test simulated from the known-truth simulator fitted to the runs. Writes "
+        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table).",
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
+    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
+    p.add_argument("-m", "--measure", required=True, help="the measure, e.g. nDCG@10, AP, P@10")
+    p.add_argument("--min-diff", type=_positive("--min-diff"), required=True,
+                   help="the smallest difference of means to detect (the CI width for the CI method)")  # fmt: skip
+    p.add_argument("--power", type=_fraction("--power"), default=0.8, help="power wanted (default 0.8)")
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--systems", type=_int_at_least(2), default=2,
+                   help="m, the systems the study compares (ANOVA method, simulated correction; default 2)")  # fmt: skip
+    p.add_argument("--simulate", action="store_true", help="also the power simulated from the pilot")
+    p.add_argument(
+        "--test", choices=list(TESTS), default="paired-t", help="the simulated test (default paired-t)"
+    )
+    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
+                   help="adjustment over the m systems' pairs in the simulation (default none)")  # fmt: skip
+    p.add_argument("--scale", choices=["paper", "quick"], default=None,
+                   help="simulation precision: quick (600 trials per size) or paper (24,000); default IRREPRO_SCALE or paper")  # fmt: skip
+    p.add_argument("-B", dest="B", type=_int_at_least(0), default=1000,
+                   help="bootstrap samples of the pilot's topics for the intervals (default 1000)")  # fmt: skip
+    p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
+                   help="resamples of a simulated resampling test (default by --scale)")  # fmt: skip
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None,
+                   help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")  # fmt: skip
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_design)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -327,7 +400,13 @@ B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
     )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.add_argument(
+        "--anova",
+        action="store_true",
+        help="also print each measure's two-way ANOVA and all pairs by Tukey HSD, classical and randomised",
+    )
     p.set_defaults(func=_compare)
+    _design_parser(sub)
 
     p = sub.add_parser(
         "report",

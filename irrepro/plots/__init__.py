@@ -30,7 +30,10 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
   :func:`plot_pooled_error_rates`, :func:`plot_error_rates_by_effort`, :func:`plot_map_sd`,
   :func:`plot_dependence` (Sanderson & Zobel), :func:`plot_mean_intervals`,
   :func:`plot_score_histogram`, :func:`plot_percentile_curves`, :func:`plot_partition_summaries`,
-  :func:`plot_grouped_bars` (Webber, Moffat & Zobel).
+  :func:`plot_grouped_bars` (Webber, Moffat & Zobel);
+- :func:`plot_power_curve` - simulated power against the number of topics beside the closed form
+  (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``),
+  :func:`plot_reliability` - generalizability theory's E rho^2 and Phi against the number of topics.
 
 Every figure is drawn in one style (``irrepro.plots._base``): Okabe & Ito's colour-blind-safe
 :data:`PALETTE` with a distinct colour per series of an axes (:func:`series_colors`; the known-truth
@@ -41,7 +44,7 @@ leaves matplotlib's global settings as they were. :func:`panels` lays out a figu
 axes at the column's width for a chapter to pass to the functions panel by panel.
 
 The functions live in one module per family (``irrepro.plots.corpus_bootstrap``, ``topic_split``,
-``bootstrap_tests``, ``standardize``, ``known_truth``); every one is served from here.
+``bootstrap_tests``, ``standardize``, ``known_truth``, ``design``); every one is served from here.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from .bootstrap_tests import (
     plot_stability,
 )
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
+from .design import plot_power_curve, plot_reliability, save_power_curve
 from .known_truth import (
     plot_coverage,
     plot_margin,
@@ -111,4 +115,7 @@ __all__ = [
     "plot_percentile_curves",
     "plot_partition_summaries",
     "plot_grouped_bars",
+    "plot_power_curve",
+    "plot_reliability",
+    "save_power_curve",
 ]

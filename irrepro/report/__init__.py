@@ -31,6 +31,10 @@ What it computes, each with the package function the book's chapter uses, at the
    run, the ranking beside the raw one (Kendall's tau), and random topic halves
    (:func:`irrepro.standardize.partition_experiment`): dRMSE of run means between halves and the
    share of runs a t-test finds different from themselves, raw vs standardized.
+6. **How many topics would this need?** (Sakai 2016) - the runs as a pilot: the topics Sakai's
+   paired t-test, one-way ANOVA (all the runs) and CI-width methods recommend to find a
+   difference of 0.05 in the measure's mean with power 0.8 at alpha 0.05, each with a bootstrap
+   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B as the paired tests').
 
 **One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
 run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
@@ -64,7 +68,7 @@ from ..errors import InputError, InputTypeError
 from ..measures import evaluate, parse_measure
 
 # the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
-from ._analyses import _corpus, _pair_table, _run_blocks  # noqa: F401
+from ._analyses import _corpus, _design, _pair_table, _run_blocks  # noqa: F401
 
 # the report's results (Settings, settings, Report) in a module of their own, served from here
 from ._model import Report, Settings, _per_topic_file, settings
@@ -185,9 +189,16 @@ def analyse(
     _check_test(test, baseline, runs.runs)
     st = settings(scale)
     n_jobs = parallel.n_jobs(n_jobs)
-    rng_tests, rng_corpus, rng_swap, rng_halves = parallel.as_seed_sequence(seed).spawn(4)
+    rng_tests, rng_corpus, rng_swap, rng_halves, rng_design = parallel.as_seed_sequence(seed).spawn(5)
     timings: dict[str, float] = {}
-    steps = ["scores", "corpus bootstrap", "pairwise tests", "topic split", "standardization"]
+    steps = [
+        "scores",
+        "corpus bootstrap",
+        "pairwise tests",
+        "topic split",
+        "standardization",
+        "topic-set size",
+    ]
     bar = tqdm(total=len(steps), desc="report", unit="analysis", disable=not progress)
 
     def step(name: str, fn: Callable):
@@ -238,6 +249,7 @@ def analyse(
             return std, halves
 
         std, halves = step("standardization", standardization)
+        design, design_note = step("topic-set size", lambda: _design(scores, st.B_tests, rng_design))
     finally:
         bar.close()
     return Report(
@@ -261,6 +273,8 @@ def analyse(
         timings=timings,
         test=test,
         baseline=baseline,
+        design=design,
+        design_note=design_note,
     )
 
 

@@ -1,7 +1,8 @@
 """The report's two heavy analyses, by blocks so that memory does not grow with the number of
 runs: the paired tests of every pair of runs (a :class:`~irrepro.significance.PairwiseResult` as
 the report's table) and the corpus bootstrap of every run; :func:`irrepro.report.analyse` calls
-them."""
+them; and the topic-set sizes of the report's "How many topics would this need?" section
+(:func:`_design`, from :func:`irrepro.design.topic_set_sizes`)."""
 
 from __future__ import annotations
 
@@ -23,11 +24,27 @@ _PAIR_BLOCK = 512
 #: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
 _CORPUS_LISTS = 800
 _CORPUS_CELLS = 1 << 22
+#: The design of the report's topic-set-size section: a difference of 0.05 in the measure's mean,
+#: found with power 0.8 at alpha 0.05 (the design of the book's chapter "Planning an evaluation").
+DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
 
 
 # --------------------------------------------------------------------------------------------
 # the analyses
 # --------------------------------------------------------------------------------------------
+
+
+def _design(scores: ScoreMatrix, B: int, seed) -> tuple[pd.DataFrame | None, str]:
+    """Sakai's three topic-set sizes for the report's runs as the pilot (the one-way ANOVA over all
+    of them), or None and the reason when these scores cannot be a pilot (no residual variance)."""
+    from .. import design
+
+    try:
+        table = design.topic_set_sizes(scores, min_diff=DESIGN_MIN_DIFF, alpha=DESIGN_ALPHA, power=DESIGN_POWER,
+                                       systems=max(2, scores.shape[0]), B=B, seed=seed)  # fmt: skip
+    except InputError as e:
+        return None, f"Left out: {e}."
+    return table, ""
 
 
 def _pair_table(

@@ -214,6 +214,8 @@ class Report:
     timings: dict[str, float] = field(default_factory=dict)
     test: str = "bootstrap"  # the test of the pairs (irrepro.significance.TESTS)
     baseline: str | None = None  # with a baseline, only it against every other run
+    design: pd.DataFrame | None = None  # Sakai's topic-set sizes (irrepro.design.topic_set_sizes)
+    design_note: str = ""  # why there is no design table
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -373,7 +375,8 @@ class Report:
     def files(self) -> dict[str, str]:
         """The report's files by name: ``index.html`` and the tables as CSV.
 
-        The tables: summary, runs, pairs, per-topic scores and (with the topic split) error rates.
+        The tables: summary, runs, pairs, per-topic scores, (with the topic split) error rates and
+        (where the runs can be a pilot) the topic-set sizes.
 
         Returns
         -------
@@ -391,6 +394,8 @@ class Report:
         }
         if self.swap is not None:
             files["error-rates.csv"] = to_csv(_error_table(self))
+        if self.design is not None:
+            files["topic-set-size.csv"] = to_csv(self.design, index=False)
         files["index.html"] = _render(self, summ, runs)
         return files
 

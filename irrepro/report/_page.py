@@ -76,6 +76,12 @@ class ReportLike(Protocol):
     def baseline(self) -> str | None: ...
 
     @property
+    def design(self) -> pd.DataFrame | None: ...
+
+    @property
+    def design_note(self) -> str: ...
+
+    @property
     def runs(self) -> tuple[str, ...]: ...
 
     @property
@@ -307,6 +313,28 @@ def _template():
     return env.get_template("report.html.j2")
 
 
+def _design_context(rep: ReportLike) -> dict:
+    """The template's values of the section "How many topics would this need?"."""
+    from ._analyses import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
+
+    out = {"design_min_diff": DESIGN_MIN_DIFF, "design_power": DESIGN_POWER, "design_alpha": DESIGN_ALPHA,
+           "design_table": "", "design_ve": "", "design_t": ""}  # fmt: skip
+    if rep.design is None:
+        return out
+    d = rep.design
+
+    def size(n) -> str:
+        return "more than 1,000,000" if n < 0 else f"{n:,}"
+
+    shown = pd.DataFrame({
+        "method": d["method"], "topics needed": [size(n) for n in d["topics"]],
+        "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])],
+    })  # fmt: skip
+    out.update(design_table=_table(shown), design_ve=f"{float(d['V_E'].iloc[0]):.3g}",
+               design_t=int(d.loc[d["method"] == "paired t-test", "topics"].iloc[0]))  # fmt: skip
+    return out
+
+
 def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
     """The report's HTML: the numbers, tables and figures computed here, the page laid out by the
     jinja2 template ``irrepro/templates/report.html.j2``."""
@@ -408,5 +436,6 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         "hs": rep.halves["standardized"].summary(),
         "pct": _pct,
         "timings": ", ".join(f"{k} {v:.1f} s" for k, v in rep.timings.items()),
+        **_design_context(rep),
     }
     return _template().render(**context)

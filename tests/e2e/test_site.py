@@ -383,6 +383,7 @@ CHAPTERS = {
 #: Chapters beyond the papers (irrepro.book.STUDIES): a header without a label, the rest as above.
 STUDY_CHAPTERS = {
     "notebooks/known_truth.html": "Against a known truth (beside Urbano, Lima & Hanjalic 2019)",
+    "notebooks/planning.html": "Planning an evaluation (beside Sakai 2016)",
 }
 ALL_CHAPTERS = {**CHAPTERS, **STUDY_CHAPTERS}
 

@@ -1,0 +1,352 @@
+"""Topic-set size design in closed form: Sakai's three methods (paired t-test, one-way ANOVA of m
+systems, confidence-interval width) from a pilot's residual variance, each with a bootstrap
+interval over the pilot's topics (:func:`topic_set_size` -> :class:`TopicSetSize`,
+:func:`topic_set_sizes`, :func:`power_closed_form`); served from :mod:`irrepro.design`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import parallel
+from ..errors import InputError
+from ..parallel import SeedLike, check_int
+from ._anova import two_way_anova
+
+__all__ = [
+    "METHODS",
+    "TopicSetSize",
+    "check_design",
+    "power_closed_form",
+    "topic_set_size",
+    "topic_set_sizes",
+]
+
+#: Sakai's (2016) three methods, by the name the functions take, with the name tables print.
+METHODS = {
+    "paired-t": "paired t-test",
+    "anova": "one-way ANOVA",
+    "ci-width": "CI width",
+}
+#: The largest topic-set size searched: beyond it a design is reported as not reachable.
+MAX_TOPICS = 1_000_000
+
+
+def check_design(min_diff, alpha, power, systems: int = 2) -> tuple[float, float, float, int]:
+    """The design's parameters, checked: ``min_diff`` > 0, ``alpha`` and ``power`` in (0, 1),
+    ``systems`` >= 2 (an :class:`~irrepro.InputError` naming the one out of range)."""
+    out = []
+    for name, v, lo in (("min_diff", min_diff, None), ("alpha", alpha, 1), ("power", power, 1)):
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be a number, got {v!r}") from None
+        if not (v > 0 and (lo is None or v < lo)) or not math.isfinite(v):
+            span = "> 0" if lo is None else "in (0, 1)"
+            raise InputError(f"{name} must be {span}, got {v!r}")
+        out.append(v)
+    return out[0], out[1], out[2], check_int(systems, "systems", minimum=2)
+
+
+def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float, alpha: float = 0.05,
+                      systems: int = 2) -> np.ndarray:  # fmt: skip
+    """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
+
+    - ``"paired-t"``: the two-sided paired t-test of a difference ``min_diff`` whose per-topic
+      differences have variance ``2 * variance`` (twice V_E: the mean over all pairs of the pilot's
+      variance of differences), by the noncentral t with n - 1 degrees of freedom and
+      noncentrality ``sqrt(n) min_diff / sqrt(2 V_E)`` (statsmodels' ``TTestPower.power``);
+    - ``"anova"``: the one-way ANOVA of ``systems`` means whose range is ``min_diff`` and the others
+      at their centre (the least favourable configuration), noncentral F with
+      (m - 1, m (n - 1)) degrees of freedom and noncentrality ``n min_diff^2 / (2 V_E)``
+      (statsmodels' ``FTestAnovaPower`` with f = min_diff / sqrt(2 m V_E) and m n observations).
+
+    Parameters
+    ----------
+    method : {"paired-t", "anova"}
+    n_topics : int or array_like of int
+        Topics, >= 2.
+    variance : float
+        The pilot's residual variance V_E.
+    min_diff : float
+        The minimum detectable difference (the range of the means, for the ANOVA).
+    alpha : float
+        Significance level.
+    systems : int
+        m, the systems of the ANOVA.
+
+    Returns
+    -------
+    numpy.ndarray
+        The power at each size.
+
+    Notes
+    -----
+    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016), sections 4 and 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statsmodels.stats.power import TTestPower
+    >>> from irrepro.design import power_closed_form
+    >>> p = power_closed_form("paired-t", [10, 50], variance=0.01, min_diff=0.05)
+    >>> p.round(3).tolist(), bool(np.allclose(p, TTestPower().power(0.05 / np.sqrt(0.02), np.array([10, 50]), 0.05)))
+    ([0.171, 0.688], True)
+    """
+    from scipy import stats
+
+    n = np.asarray(n_topics, dtype=float)
+    if method == "paired-t":
+        d = min_diff / math.sqrt(2 * variance)
+        crit = stats.t.isf(alpha / 2, n - 1)
+        nc = d * np.sqrt(n)
+        return np.asarray(stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc))
+    if method == "anova":
+        m = systems
+        crit = stats.f.isf(alpha, m - 1, m * (n - 1))
+        return np.asarray(stats.ncf.sf(crit, m - 1, m * (n - 1), n * min_diff**2 / (2 * variance)))
+    raise InputError(f"method must be 'paired-t' or 'anova' for a power, not {method!r}")
+
+
+def _ci_width(n, variance: float, alpha: float) -> np.ndarray:
+    """Expected width of the paired t interval of the mean difference with n topics:
+    ``2 t_{alpha/2}(n - 1) c*(n) sigma_t / sqrt(n)``, ``E[s] = c* sigma`` for normal data."""
+    from scipy import special, stats
+
+    n = np.asarray(n, dtype=float)
+    c = np.sqrt(2 / (n - 1)) * np.exp(special.gammaln(n / 2) - special.gammaln((n - 1) / 2))
+    return 2 * stats.t.isf(alpha / 2, n - 1) * c * math.sqrt(2 * variance) / np.sqrt(n)
+
+
+def _smallest(ok) -> int:
+    """The smallest n >= 2 with ``ok(n)`` (monotone in n): doubling, then bisection."""
+    hi = 2
+    while not ok(hi):
+        if hi >= MAX_TOPICS:
+            return -1
+        hi = min(2 * hi, MAX_TOPICS)
+    lo = hi // 2 if hi > 2 else 1  # ok(lo) is False (or lo = 1, below the range)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
+def _size(method: str, variance: float, min_diff: float, alpha: float, power: float, systems: int) -> int:
+    if method == "ci-width":
+        return _smallest(lambda n: bool(_ci_width(n, variance, alpha) <= min_diff))
+    return _smallest(
+        lambda n: bool(
+            power_closed_form(method, n, variance=variance, min_diff=min_diff, alpha=alpha, systems=systems)
+            >= power
+        )  # fmt: skip
+    )
+
+
+@dataclass(frozen=True)
+class TopicSetSize:
+    """The topics one of Sakai's methods recommends, with a bootstrap interval.
+
+    Attributes
+    ----------
+    method : str
+        A name of :data:`METHODS`.
+    n_topics : int
+        The recommended topic-set size from the pilot's V_E (-1: more than a million, not reachable).
+    low, high : int
+        The sizes at the ends of the percentile bootstrap interval of V_E over the pilot's
+        topics (the size grows with V_E, so these are the percentile interval of the size
+        itself); -1 when no bootstrap was made.
+    variance : float
+        The pilot's V_E.
+    variance_low, variance_high : float
+        Its bootstrap interval.
+    min_diff, alpha, power : float
+        The design (``power`` is unused by the CI-width method).
+    systems : int
+        m (the ANOVA method).
+    level : float
+        The interval's confidence level.
+    B : int
+        Bootstrap samples.
+    """
+
+    method: str
+    n_topics: int
+    low: int
+    high: int
+    variance: float
+    variance_low: float
+    variance_high: float
+    min_diff: float
+    alpha: float
+    power: float
+    systems: int
+    level: float
+    B: int
+
+
+def _variance_interval(scores, B: int, level: float, seed: SeedLike) -> tuple[float, float]:
+    """The percentile interval of V_E over B bootstrap samples of the pilot's topics (order
+    statistics: each end is one bootstrap V_E)."""
+    from ..significance._samples import bootstrap_samples
+    from ..significance.effects import _ve_weighted
+
+    x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
+    T = x.shape[1]
+    idx = bootstrap_samples(T, B, seed=seed)
+    w = np.zeros((B, T))
+    np.add.at(w, (np.repeat(np.arange(B), T), idx.ravel()), 1.0)
+    _, ve = _ve_weighted(x, w)
+    a = (1 - level) / 2
+    lo, hi = np.quantile(ve, [a, 1 - a], method="inverted_cdf")
+    return float(lo), float(hi)
+
+
+def topic_set_size(
+    pilot,
+    method: str = "paired-t",
+    *,
+    min_diff: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    systems: int = 2,
+    B: int = 1000,
+    level: float = 0.95,
+    seed: SeedLike = 0,
+) -> TopicSetSize:
+    """The topics a study needs by one of Sakai's (2016) methods, from a pilot score matrix.
+
+    - ``"paired-t"``: the fewest topics with which the two-sided paired t-test at ``alpha``
+      detects a true difference ``min_diff`` with probability ``power`` (the size statsmodels'
+      ``TTestPower().solve_power`` gives for effect size ``min_diff / sqrt(2 V_E)``, rounded up);
+    - ``"anova"``: the fewest topics per system with which the one-way ANOVA of ``systems``
+      systems detects a range ``min_diff`` of their means with probability ``power``
+      (statsmodels' ``FTestAnovaPower().solve_power`` divided by m, rounded up);
+    - ``"ci-width"``: the fewest topics whose expected (1 - alpha) confidence interval of a
+      paired mean difference is at most ``min_diff`` wide.
+
+    V_E is the pilot's residual variance of the two-way ANOVA (:func:`two_way_anova`); the
+    interval on the size comes from ``B`` bootstrap samples of the pilot's topics (the size at each
+    end of V_E's percentile interval; the size grows with V_E).
+
+    Parameters
+    ----------
+    pilot : ScoreMatrix, array_like or float
+        ``(S, T)`` pilot scores (S, T >= 2), or V_E itself (then no interval).
+    method : {"paired-t", "anova", "ci-width"}
+        The method (:data:`METHODS`).
+    min_diff : float
+        The minimum detectable difference, > 0, in the measure's units (the CI width for
+        ``"ci-width"``).
+    alpha : float
+        The significance level (1 - the CI's confidence), in (0, 1).
+    power : float
+        1 - beta, in (0, 1).
+    systems : int
+        m, the systems the ANOVA compares (>= 2).
+    B : int
+        Bootstrap samples of the pilot's topics (0: no interval).
+    level : float
+        The interval's confidence level.
+    seed : SeedLike
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    TopicSetSize
+
+    Raises
+    ------
+    irrepro.InputError
+        Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0, ``alpha`` or
+        ``power`` outside (0, 1), an unknown method.
+
+    Notes
+    -----
+    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016): sections 4 (t-test),
+    5 (one-way ANOVA, least favourable configuration) and 6 (CI width), with V_E as the pilot
+    variance and ``2 V_E`` as the variance of a paired difference.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.design import topic_set_size
+    >>> rng = np.random.default_rng(1)
+    >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 40)) + rng.normal(0, 0.1, (6, 40)), 0, 1)
+    >>> r = topic_set_size(x, "paired-t", min_diff=0.05, B=200, seed=2)
+    >>> r.low <= r.n_topics <= r.high
+    True
+    """
+    if method not in METHODS:
+        raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    min_diff, alpha, power, systems = check_design(min_diff, alpha, power, systems)
+    B = check_int(B, "B", minimum=0)
+    from ..stats import check_level
+
+    level = check_level(level)
+    if np.ndim(pilot) == 0 and not hasattr(pilot, "scores"):
+        variance = float(pilot)
+        if not variance > 0 or not math.isfinite(variance):
+            raise InputError(f"the pilot variance must be a positive number, got {pilot!r}")
+        v_lo = v_hi = math.nan
+        B = 0
+    else:
+        variance = two_way_anova(pilot).sigma2_residual  # the checks: 2 x 2, finite, variance
+        v_lo, v_hi = _variance_interval(pilot, B, level, seed) if B else (math.nan, math.nan)
+
+    def size(v):
+        return _size(method, v, min_diff, alpha, power, systems) if v > 0 else 2
+
+    n = size(variance)
+    lo, hi = (size(v_lo), size(v_hi)) if B else (-1, -1)
+    return TopicSetSize(method, n, lo, hi, variance, v_lo, v_hi, min_diff, alpha, power, systems, level, B)
+
+
+def topic_set_sizes(
+    pilot,
+    *,
+    min_diff: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    systems: int = 2,
+    B: int = 1000,
+    level: float = 0.95,
+    seed: SeedLike = 0,
+) -> pd.DataFrame:
+    """All three of Sakai's methods (:func:`topic_set_size`) as one table, on one bootstrap.
+
+    Parameters
+    ----------
+    pilot : ScoreMatrix, array_like or float
+        As :func:`topic_set_size` takes it.
+    min_diff, alpha, power, systems, B, level, seed
+        As :func:`topic_set_size` takes them (the same seed, so the same bootstrap samples, for
+        every method).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method: ``method``, ``topics``, ``low``, ``high``, ``V_E``, ``V_E_low``,
+        ``V_E_high``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.design import topic_set_sizes
+    >>> rng = np.random.default_rng(1)
+    >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 40)) + rng.normal(0, 0.1, (6, 40)), 0, 1)
+    >>> topic_set_sizes(x, min_diff=0.05, B=200, seed=2)["method"].tolist()
+    ['paired t-test', 'one-way ANOVA', 'CI width']
+    """
+    seed = parallel.as_seed_sequence(seed)
+    rows = []
+    for method in METHODS:
+        r = topic_set_size(pilot, method, min_diff=min_diff, alpha=alpha, power=power, systems=systems,
+                           B=B, level=level, seed=seed)  # fmt: skip
+        rows.append({"method": METHODS[method], "topics": r.n_topics, "low": r.low, "high": r.high,
+                     "V_E": r.variance, "V_E_low": r.variance_low, "V_E_high": r.variance_high})  # fmt: skip
+    return pd.DataFrame(rows)

@@ -1,0 +1,167 @@
+"""The figures of :mod:`irrepro.design`: power against the number of topics
+(:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
+does) and generalizability theory's D-study, E rho^2 and Phi against the number of topics
+(:func:`plot_reliability`), served from :mod:`irrepro.plots`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import escape
+from ..stats import Z95
+from ._base import TEST_STYLE, WIDTH, _axes, _legend, _name, series_colors, styled
+
+__all__ = ["plot_power_curve", "plot_reliability", "save_power_curve"]
+
+
+@styled
+def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
+    """Simulated power against the number of topics, beside the closed form.
+
+    Each :class:`~irrepro.design.PowerCurve` is a line with a +-1.96 Monte Carlo standard error
+    band, in its test's colour and marker (``irrepro.plots.TEST_STYLE``); ``closed`` adds
+    closed-form curves as dashed lines; ``target`` a horizontal line at the power wanted.
+
+    Parameters
+    ----------
+    curves : PowerCurve or sequence of PowerCurve
+        Simulated curves (:func:`irrepro.design.simulated_power`).
+    closed : mapping of str to (array_like, array_like), optional
+        label -> (topic-set sizes, power), e.g. from :func:`irrepro.design.power_closed_form`.
+    target : float, optional
+        The power wanted; None draws no line.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from irrepro import design, plots
+    >>> def gauss(family, n, trials, rng):
+    ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
+    ...     return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
+    >>> c = design.power_curve(gauss, [10, 20, 40], families=4, trials=100, seed=1)
+    >>> ax = plots.plot_power_curve(c, closed={"t, closed form": ([10, 40], [0.3, 0.8])})
+    >>> len(ax.lines) >= 2
+    True
+    """
+    ax = _axes(ax, (WIDTH * 0.62, 3.2))
+    if hasattr(curves, "power"):
+        curves = [curves]
+    for c in curves:
+        colour, marker = TEST_STYLE.get(c.test, ("k", "."))
+        label = c.test if c.correction in ("none", "tukey") else f"{c.test}, {c.correction}"
+        if c.systems > 2:
+            label += f", m = {c.systems}"
+        ax.plot(c.n_topics, c.power, color=colour, marker=marker, ms=3, lw=1, label=_name(label))
+        ax.fill_between(c.n_topics, np.clip(c.power - Z95 * c.se, 0, 1), np.clip(c.power + Z95 * c.se, 0, 1),
+                        color=colour, alpha=0.15, lw=0)  # fmt: skip
+    for k, (label, (n, p)) in enumerate((closed or {}).items()):
+        # the closed forms dashed, in greys (the palette's colours are the tests')
+        ax.plot(n, p, color=str(round(0.15 + 0.2 * (k % 4), 2)), ls="--", lw=1.2, label=_name(label))
+    if target is not None:
+        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    ax.set(xlabel="topics", ylabel="power", ylim=(0, 1))
+    _legend(ax, title="bands: ±1.96 Monte Carlo se")
+    return ax
+
+
+@styled
+def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
+    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot and coefficient.
+
+    Parameters
+    ----------
+    studies : mapping of str to DStudy
+        label -> :func:`irrepro.design.d_study` of a pilot.
+    target : float, optional
+        The coefficient wanted, a dotted horizontal line; None draws none.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from irrepro import design, plots
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> ax = plots.plot_reliability({"toy": design.d_study(design.two_way_anova(x), [5, 10, 50])})
+    >>> len(ax.lines)
+    3
+    """
+    ax = _axes(ax, (WIDTH * 0.62, 3.2))
+    colours = series_colors([(label, k) for label in studies for k in ("Erho2", "Phi")])
+    for label, d in studies.items():
+        ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=_name(f"{label}: Eρ²"))
+        ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=_name(f"{label}: Φ"))
+    if target is not None:
+        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    low = min((float(np.nanmin(np.r_[d.erho2, d.phi])) for d in studies.values()), default=0.0)
+    ax.set(
+        xlabel="topics", ylabel="coefficient", ylim=(max(0.0, np.floor(low * 10) / 10), 1)
+    )  # from the data
+    _legend(ax, title="solid: Eρ², dashed: Φ")
+    return ax
+
+
+def save_power_curve(
+    path, curves, *, closed=None, target: float | None = 0.8, title: str = "", dpi: int = 120
+):
+    """:func:`plot_power_curve` on a new figure, written to ``path`` (the format from its suffix).
+
+    The figure is drawn with matplotlib's Agg backend unless another one is in use, and closed
+    after it is written (or fails to be).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to write, e.g. ``power-curve.png``.
+    curves, closed, target
+        As :func:`plot_power_curve` takes them.
+    title : str
+        A title above the axes ("" for none), drawn literally.
+    dpi : int
+        Resolution of a raster format.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import plots
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     out = plots.save_power_curve(Path(tmp) / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
+    ...     out.read_bytes()[:4] == b"\\x89PNG"
+    True
+    """
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(WIDTH * 0.62, 3.2))
+    try:
+        plot_power_curve(curves, closed=closed, target=target, ax=ax)
+        if title:
+            ax.set_title(escape.mpl(title))
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return Path(path)

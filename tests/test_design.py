@@ -1,0 +1,227 @@
+"""irrepro.design (issue 28): the ANOVA and variance components against statsmodels, Sakai's
+topic-set sizes against statsmodels' power solvers, simulated power against the noncentral t,
+the D-study against the pilot's own reliability, and the errors of bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from irrepro import InputError, design
+from irrepro import significance as sig
+
+
+def pilot(S=6, T=40, seed=1, system_sd=0.05):
+    """Scores with a topic effect, a system effect and noise, kept within [0, 1]."""
+    rng = np.random.default_rng(seed)
+    x = 0.4 + rng.normal(0, 0.15, (1, T)) + rng.normal(0, system_sd, (S, 1)) + rng.normal(0, 0.1, (S, T))
+    return np.clip(x, 0, 1)
+
+
+def statsmodels_anova(x):
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", design.long_frame(x)).fit())
+
+
+@pytest.mark.parametrize("shape, seed", [((6, 40), 1), ((2, 3), 2), ((12, 25), 3)])
+def test_anova_and_components_equal_statsmodels(shape, seed):
+    x = pilot(*shape, seed=seed)
+    ours = design.two_way_anova(x)
+    ref = statsmodels_anova(x)
+    cols = ["df", "sum_sq", "mean_sq", "F", "PR(>F)"]
+    np.testing.assert_allclose(ours.table[cols].to_numpy(), ref[cols].to_numpy(), rtol=0, atol=1e-10)
+    ms = ref["mean_sq"].to_numpy()
+    S, T = shape
+    assert ours.sigma2_residual == pytest.approx(ms[2], abs=1e-10)
+    assert ours.sigma2_system == pytest.approx(max((ms[0] - ms[2]) / T, 0), abs=1e-10)
+    assert ours.sigma2_topic == pytest.approx(max((ms[1] - ms[2]) / S, 0), abs=1e-10)
+    ss = ref["sum_sq"].to_numpy()
+    omega2 = (ss[:2] - ref["df"].to_numpy()[:2] * ms[2]) / (ss.sum() + ms[2])
+    np.testing.assert_allclose(ours.omega2.to_numpy(), omega2, rtol=0, atol=1e-10)
+    assert ours.sigma2_residual == pytest.approx(sig.residual_variance(x), abs=1e-12)
+
+
+def test_mixed_model_equals_anova_on_a_complete_matrix_and_leaves_out_missing_topics():
+    x = pilot(5, 30, seed=4)
+    a, m = design.two_way_anova(x), design.mixed_model(x)
+    assert m.converged and m.n_observed == x.size
+    assert m.sigma2_residual == pytest.approx(a.sigma2_residual, rel=1e-4)
+    assert m.sigma2_topic == pytest.approx(a.sigma2_topic, rel=1e-3)
+    np.testing.assert_allclose(m.system_means.to_numpy(), x.mean(axis=1), atol=1e-6)
+    easy = np.argsort(-x.mean(axis=0))[:6]
+    gappy = x.copy()
+    gappy[0, easy] = np.nan  # a run that missed the six easiest topics
+    g = design.mixed_model(gappy)
+    assert g.n_observed == x.size - 6
+    # its mean over the topic population, not over its own (harder) topics: the random topic effects
+    # the other runs show correct it, where the mean of what it has is far too low
+    naive = np.nanmean(gappy[0])
+    assert naive < x[0].mean() - 0.02
+    assert abs(g.system_means.iloc[0] - x[0].mean()) < 0.25 * abs(naive - x[0].mean())
+
+
+@pytest.mark.parametrize(
+    "d, alpha, power", [(0.2, 0.05, 0.8), (0.5, 0.01, 0.9), (0.1, 0.05, 0.5), (1.5, 0.1, 0.8)]
+)
+def test_paired_t_size_is_statsmodels_solve_power_rounded_up(d, alpha, power):
+    from statsmodels.stats.power import TTestPower
+
+    variance = 0.01
+    min_diff = d * math.sqrt(2 * variance)
+    r = design.topic_set_size(variance, "paired-t", min_diff=min_diff, alpha=alpha, power=power)
+    n_sm = TTestPower().solve_power(effect_size=d, alpha=alpha, power=power, alternative="two-sided")
+    assert r.n_topics == math.ceil(n_sm - 1e-6)
+    n = np.arange(3, 400)
+    np.testing.assert_allclose(
+        design.power_closed_form("paired-t", n, variance=variance, min_diff=min_diff, alpha=alpha),
+        TTestPower().power(d, n, alpha, alternative="two-sided"), rtol=0, atol=1e-10,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "m, alpha, power, min_diff", [(2, 0.05, 0.8, 0.05), (5, 0.05, 0.8, 0.1), (10, 0.01, 0.9, 0.1)]
+)
+def test_anova_size_is_statsmodels_ftestanovapower(m, alpha, power, min_diff):
+    from statsmodels.stats.power import FTestAnovaPower
+
+    variance = 0.02
+    f = min_diff / math.sqrt(2 * m * variance)
+    r = design.topic_set_size(variance, "anova", min_diff=min_diff, alpha=alpha, power=power, systems=m)
+    N = FTestAnovaPower().solve_power(effect_size=f, nobs=None, alpha=alpha, power=power, k_groups=m)
+    assert r.n_topics == math.ceil(N / m - 1e-6)
+    n = np.arange(3, 300)
+    ours = design.power_closed_form("anova", n, variance=variance, min_diff=min_diff, alpha=alpha, systems=m)
+    np.testing.assert_allclose(ours, FTestAnovaPower().power(f, n * m, alpha, k_groups=m), rtol=0, atol=1e-10)
+
+
+def test_ci_width_size_gives_that_expected_width_by_simulation():
+    variance, delta, alpha = 0.01, 0.05, 0.05
+    n = design.topic_set_size(variance, "ci-width", min_diff=delta, alpha=alpha).n_topics
+    rng = np.random.default_rng(5)
+    for k, below in ((n, True), (n - 1, False)):
+        d = rng.normal(0, math.sqrt(2 * variance), (20000, k))
+        width = 2 * stats.t.isf(alpha / 2, k - 1) * d.std(axis=1, ddof=1) / math.sqrt(k)
+        se = width.std() / math.sqrt(len(width))
+        # the expected width at n is at most delta, at n - 1 above it (within Monte Carlo error)
+        assert (width.mean() <= delta + 3 * se) if below else (width.mean() > delta - 3 * se)
+        # and the closed form's expected width (E[s] = c* sigma) is the simulated mean width
+        assert design._sizes._ci_width(k, variance, alpha) == pytest.approx(width.mean(), abs=3 * se)
+
+
+def test_interval_is_the_percentile_interval_of_the_size_over_bootstrap_samples():
+    x = pilot(6, 40, seed=7)
+    B = 60
+    r = design.topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
+    assert r.low <= r.n_topics <= r.high and r.variance_low <= r.variance <= r.variance_high
+    idx = sig._samples.bootstrap_samples(x.shape[1], B, seed=3)  # the same draws
+    sizes = [
+        design.topic_set_size(sig.residual_variance(x[:, i]), "paired-t", min_diff=0.05).n_topics for i in idx
+    ]
+    assert (r.low, r.high) == tuple(np.quantile(sizes, [0.05, 0.95], method="inverted_cdf"))
+    again = design.topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
+    assert again == r
+    table = design.topic_set_sizes(x, min_diff=0.05, B=B, level=0.9, seed=3, systems=4)
+    assert table["method"].tolist() == list(design.METHODS.values())
+    assert table.loc[0, ["topics", "low", "high"]].tolist() == [r.n_topics, r.low, r.high]
+
+
+def gaussian(sd_diff: float, delta: float):
+    def sample(family, n, trials, rng):
+        b = rng.normal(0.5, 0.1, (trials, 1, n))
+        return np.concatenate([b, b + rng.normal(delta, sd_diff, (trials, 1, n))], axis=1)
+
+    return sample
+
+
+def test_simulated_t_power_is_the_noncentral_t_power_on_gaussian_data():
+    from statsmodels.stats.power import TTestPower
+
+    sd, delta, sizes = 0.1, 0.05, [8, 20, 35]
+    c = design.power_curve(gaussian(sd, delta), sizes, families=10, trials=1500, seed=11)
+    expected = TTestPower().power(delta / sd, np.array(sizes), 0.05, alternative="two-sided")
+    assert np.all(c.se > 0)
+    assert np.all(np.abs(c.power - expected) <= 3 * c.se), (c.power, expected, c.se)
+
+
+def test_simulated_power_is_seeded_and_the_same_for_any_number_of_workers():
+    x = pilot(8, 30, seed=2)
+    kw = dict(min_diff=0.08, n_topics=[10, 25], trials=60, families=6, seed=5)
+    one = design.simulated_power(x, **kw, n_jobs=1)
+    two = design.simulated_power(x, **kw, n_jobs=2)
+    np.testing.assert_array_equal(one.power, two.power)
+    np.testing.assert_array_equal(one.se, two.se)
+    assert one.power[1] >= one.power[0] - 3 * one.se[1]
+    # a resampling test with a correction across m = 3 systems goes through the same path
+    perm = design.simulated_power(x, test="permutation", systems=3, correction="holm", B=100,
+                                  **{**kw, "trials": 20}, n_jobs=2)  # fmt: skip
+    assert perm.systems == 3 and perm.correction == "holm" and np.all((0 <= perm.power) & (perm.power <= 1))
+    assert 10 <= one.topics_needed(one.power[0]) <= 25
+
+
+def test_d_study_at_the_pilots_size_is_the_direct_estimate():
+    x = pilot(8, 30, seed=6, system_sd=0.08)
+    a = design.two_way_anova(x)
+    ms = statsmodels_anova(x)["mean_sq"].to_numpy()
+    d = design.d_study(a, [30, 60])
+    assert d.erho2[0] == pytest.approx(1 - ms[2] / ms[0], abs=1e-10)
+    assert d.erho2[1] > d.erho2[0] and np.all(d.phi <= d.erho2)
+    for coefficient, values in (("Erho2", "erho2"), ("Phi", "phi")):
+        n = design.topics_for_reliability(a, 0.9, coefficient)
+        got = getattr(design.d_study(a, [n - 1, n]), values)
+        assert got[0] < 0.9 <= got[1] + 1e-12
+
+
+def test_tukey_table_classical_is_the_studentized_range_of_the_two_way_design():
+    x = pilot(5, 30, seed=3)
+    a = design.two_way_anova(x)
+    t = design.tukey_table(x, B=300, seed=2)
+    q = np.abs(t["difference"]) / np.sqrt(a.sigma2_residual / 30)
+    np.testing.assert_allclose(t["p_classical"], stats.studentized_range.sf(q, 5, a.table.loc["residual", "df"]),
+                               atol=1e-10)  # fmt: skip
+    np.testing.assert_allclose(
+        t["difference"], x[t.system_1.astype(int)].mean(1) - x[t.system_2.astype(int)].mean(1)
+    )
+    pairs = t[["system_1", "system_2"]].astype(int).to_numpy()
+    assert t["p_randomised"].tolist() == sig.tukey_hsd(x, pairs, B=300, seed=2).p_adjusted.tolist()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: design.two_way_anova(np.ones((1, 5))), "at least 2 systems and 2 topics"),
+        (lambda: design.two_way_anova(np.ones((4, 1))), "at least 2 systems and 2 topics"),
+        (lambda: design.two_way_anova(np.full((3, 4), 0.3)), "no residual variance"),
+        (lambda: design.two_way_anova(np.add.outer([0.1, 0.2], [0.0, 0.3, 0.5])), "no residual variance"),
+        (lambda: design.topic_set_size(pilot(), min_diff=0), "min_diff must be > 0"),
+        (lambda: design.topic_set_size(pilot(), min_diff=-0.1), "min_diff must be > 0"),
+        (lambda: design.topic_set_size(pilot(), min_diff=0.05, power=1.0), r"power must be in \(0, 1\)"),
+        (lambda: design.topic_set_size(pilot(), min_diff=0.05, power=0), r"power must be in \(0, 1\)"),
+        (lambda: design.topic_set_size(pilot(), min_diff=0.05, alpha=1.5), r"alpha must be in \(0, 1\)"),
+        (lambda: design.topic_set_size(pilot(), "z", min_diff=0.05), "method must be one of"),
+        (lambda: design.topic_set_size(0.0, min_diff=0.05), "pilot variance must be a positive"),
+        (lambda: design.simulated_power(pilot(), min_diff=0, seed=1), "min_diff must be > 0"),
+        (lambda: design.simulated_power(np.ones((1, 9)), min_diff=0.1, seed=1), "at least 2 systems"),
+        (
+            lambda: design.topics_for_reliability(design.two_way_anova(pilot()), 1.2),
+            r"target must be in \(0, 1\)",
+        ),
+        (lambda: design.d_study(design.two_way_anova(pilot()), [0]), "n_topics must be whole numbers"),
+        (lambda: design.mixed_model(np.array([[np.nan, np.nan], [0.1, 0.2]])), "has no scored topic"),
+    ],
+)
+def test_bad_input_is_a_clear_input_error(call, message):
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+def test_results_are_frozen_dataclasses():
+    r = design.topic_set_size(0.01, min_diff=0.05)
+    with pytest.raises(AttributeError):
+        r.n_topics = 3  # type: ignore[misc]
+    assert isinstance(design.d_study(design.two_way_anova(pilot()), [10]).to_frame(), pd.DataFrame)
