@@ -241,6 +241,10 @@ _VALUES = {
     "depth": "10",
     "out": "o",
     "measure": "AP",
+    "min_diff": "0.02",
+    "power": "0.8",
+    "systems": "2",
+    "sim_B": "10",
 }
 
 
