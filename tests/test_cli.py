@@ -470,7 +470,9 @@ def test_eval_imports_only_what_it_needs(tiny):
         assert f"'{heavy}'" not in mods, heavy
 
 
-@pytest.mark.parametrize("command", [["eval"], ["compare"], ["report"], ["design"], ["data"], ["data", "fetch"]])
+@pytest.mark.parametrize(
+    "command", [["eval"], ["compare"], ["report"], ["design"], ["data"], ["data", "fetch"]]
+)
 def test_the_help_texts_fit_a_terminal(command, capsys, monkeypatch):
     """Every line of a command's --help fits 100 columns (the descriptions are written pre-wrapped;
     argparse's usage line of a choice list is the exception it cannot break)."""

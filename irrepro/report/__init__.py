@@ -372,7 +372,8 @@ def run(
     >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
     >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())
     ('my-report/index.html',
-     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'pairs.csv', 'runs.csv', 'summary.csv'])
+     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'pairs.csv', 'runs.csv', 'summary.csv',
+      'topic-set-size.csv'])
     >>> tmp.cleanup()
     """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
