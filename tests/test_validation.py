@@ -245,6 +245,8 @@ _VALUES = {
     "power": "0.8",
     "systems": "2",
     "sim_B": "10",
+    "export_zscores": "z",
+    "zscores": "z",
 }
 
 

@@ -11,6 +11,8 @@
                                       --anova adds the ANOVA table and all pairs by Tukey HSD
     irrepro design --qrels Q RUN... -m nDCG@10 --min-diff 0.02 [--power 0.8] [--systems m] [--simulate]
                                       how many topics a study needs, from pilot runs (table, figure)
+    irrepro standardize --qrels Q RUN... -m AP (--export-zscores FILE | --zscores FILE)
+                                      standardization factors for trec_eval -Z, or such a file applied
     irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
                                       the four papers' analyses of your runs as one HTML report
 

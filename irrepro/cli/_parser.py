@@ -17,6 +17,7 @@ from ._commands import (
     _report,
 )
 from ._design import FIGURE, TABLE, _design
+from ._standardize import _standardize
 
 __all__ = ["build_parser"]
 
@@ -234,6 +235,27 @@ def _design_parser(sub) -> None:
     p.set_defaults(func=_design)
 
 
+def _standardize_parser(sub) -> None:
+    """``irrepro standardize``: standardization factors for ``trec_eval -Z``, or applied."""
+    p = sub.add_parser(
+        "standardize",
+        help="standardization factors of runs for trec_eval -Z, or such factors applied",
+        description="Webber, Moffat & Zobel's (2008) standardization: with --export-zscores, write the "
+        "per-topic mean and sd of the RUNs' scores (the standardizing systems) in the format "
+        "trec_eval -Z reads (qid measure mean sd); with --zscores, read such a file and print the "
+        "RUNs' standardized means (normal CDF of the z-scores). A missing topic scores 0.",
+    )
+    _inputs_and_measures(p, "AP, nDCG@10, P@10 (measures trec_eval has)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--export-zscores", metavar="FILE", help="write the factors to FILE")
+    how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")  # fmt: skip
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_standardize)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="irrepro", description=_DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -407,6 +429,7 @@ B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
     )
     p.set_defaults(func=_compare)
     _design_parser(sub)
+    _standardize_parser(sub)
 
     p = sub.add_parser(
         "report",

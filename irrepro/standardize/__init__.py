@@ -8,7 +8,8 @@ set of *standardizing systems* achieved on it,
 
 so that each topic has mean 0 and sd 1 over the standardizing systems, and the normal CDF maps the
 result into [0, 1]. Factors (``mu_t``, ``sigma_t``) can be published with a collection and applied
-to any later system (:class:`Factors`).
+to any later system (:class:`Factors`), also in the file format ``trec_eval -Z`` reads
+(:func:`write_zscores`, :func:`read_zscores`).
 
 Comparability between collections (section 5) is measured with the standard-deviation normalized
 RMSE of system mean scores (:func:`drmse`) and with the number of systems found significantly
@@ -60,6 +61,7 @@ from ._scores import (
     topic_range,
     zscores,
 )
+from ._trec_eval import read_zscores, write_zscores
 
 __all__ = [
     "Factors",
@@ -87,6 +89,8 @@ __all__ = [
     "CollectionPair",
     "compare_collections",
     "topic_range",
+    "write_zscores",
+    "read_zscores",
 ]
 
 #: Names that moved (deprecated; see CHANGELOG.md).

@@ -1,0 +1,53 @@
+"""``irrepro standardize`` (:mod:`irrepro.cli`): the standardization factors of a set of
+standardizing runs written in the format ``trec_eval -Z`` reads, or such a file applied to runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import InputError
+
+
+def _standardize(args: argparse.Namespace) -> int:
+    from .. import measures, standardize
+    from .._user_inputs import load
+    from ._commands import _coverage_lines, _simulated_banner
+
+    names = {}
+    for m in args.measures:
+        te = measures.trec_eval_name(m, rel=args.rel)
+        if te is None:
+            raise InputError(f"-m {m}: trec_eval has no such measure, so trec_eval -Z cannot use it")
+        names[m] = te
+    rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
+    banner = _simulated_banner("standardize", args.qrels, rs, "factors")
+    for line in _coverage_lines(rs, "all-topics"):
+        print(f"irrepro standardize: {line}", file=sys.stderr)
+    scores = measures.evaluate(rs, list(names), rel=args.rel)
+    out = [f"# {banner}"] if banner else []
+    if args.export_zscores is not None:
+        facs = {names[m]: standardize.factors(matrix) for m, matrix in scores.items()}
+        n = standardize.write_zscores(args.export_zscores, facs)
+        first = next(iter(scores.values()))
+        out.append(
+            f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "
+            f"{len(first.systems)} runs) to {args.export_zscores}"
+        )
+    else:
+        read = standardize.read_zscores(args.zscores)
+        cols = {}
+        for m, matrix in scores.items():
+            if names[m] not in read:
+                raise InputError(f"{args.zscores}: no factors for {names[m]} (-m {m})")
+            cols[m] = standardize.standardize(matrix, read[names[m]]).mean(axis=1)
+        systems = next(iter(scores.values())).systems
+        width = max(len("run"), *(len(s) for s in systems))
+        out.append(f"{'run':<{width}}  " + "  ".join(f"{m:>10}" for m in cols))
+        out += [
+            f"{s:<{width}}  " + "  ".join(f"{cols[m][i]:>10.4f}" for m in cols) for i, s in enumerate(systems)
+        ]
+        out.append(f"standardized means Phi(z) over {len(next(iter(scores.values())).topics)} topics, "
+                   f"factors from {args.zscores}")  # fmt: skip
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
