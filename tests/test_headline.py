@@ -148,6 +148,30 @@ def test_every_paper_file_names_a_headline_whose_claim_is_a_paper_claim():
         assert (
             {"chapter", "question", "claim", "data"}
             <= set(h)
-            <= {"chapter", "question", "claim", "data", "summary"}
+            <= {"chapter", "question", "claim", "data", "summary", "beside"}
         ), key
+        # a study's chapter says how it sets its numbers beside the study's; a replication does not
+        assert ("beside" in h) == (key in dict(book.STUDIES)), key
         assert h["chapter"].startswith("notebooks/"), key
+
+
+def test_a_study_chapter_says_how_it_sets_its_numbers_beside_the_study():
+    """The opening box of a chapter beyond the papers says how it measures the papers' methods -
+    by simulation where the truth is known, or by planning on pilot data - from its study's yml; the
+    planning chapter must not claim a known truth (it had the known-truth chapter's line)."""
+    from irrepro.book._papers import STUDIES
+    from irrepro.book._scorecard import _beside
+
+    lines = {key: _beside(key) for key, _ in STUDIES}
+    assert "truth is known" in lines["urbano2019statistical"]
+    assert "truth is known" not in lines["sakai2016topic"]
+    assert "pilot" in lines["sakai2016topic"]
+    assert len(set(lines.values())) == len(lines)
+
+
+def test_a_study_without_its_beside_line_is_refused(tmp_path, monkeypatch):
+    from irrepro.book._scorecard import _beside
+
+    _book_with_headline(tmp_path, monkeypatch)
+    with pytest.raises(KeyError, match="beside"):
+        _beside("webber2008score")

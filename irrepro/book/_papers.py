@@ -156,6 +156,7 @@ class PaperNumbers(Mapping):
         The paper's names of measures -> ours.
     headline : mapping or None
         The chapter's headline (``chapter``, ``question``, ``claim``, ``data``, optionally
+        ``beside`` - for a study, how its chapter sets its numbers beside the study's -, optionally
         ``summary``: the claim in a few words): the file's
         optional ``headline`` mapping, read by the chapter's opening box and the introduction's
         headline table (:func:`irrepro.book.headline`).
@@ -176,9 +177,9 @@ class PaperNumbers(Mapping):
         #: the chapter's question, central claim (a Verdict row's quantity), paper's data and page
         self.headline = {str(k): str(v) for k, v in (headline or {}).items()}
         missing = {"chapter", "question", "claim", "data"} - set(self.headline) if headline else set()
-        if missing or set(self.headline) - {"chapter", "question", "claim", "data", "summary"}:
+        if missing or set(self.headline) - {"chapter", "question", "claim", "data", "summary", "beside"}:
             raise ValueError(
-                f"{source or paper}: headline needs chapter, question, claim and data (and may have summary)"
+                f"{source or paper}: headline needs chapter, question, claim and data (and may have summary, and for a study beside)"
             )
         #: the paper's names of measures, runs, ... mapped to ours (``"AveP": "AP"``)
         self.names = dict(names or {})

@@ -17,7 +17,7 @@ import pandas as pd
 from ._config import results_dir
 from ._display import _HTML
 from ._headline import LABELS, headline
-from ._papers import PAPERS, STUDIES, book_dir
+from ._papers import PAPERS, STUDIES, book_dir, paper_numbers
 from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
 
@@ -397,6 +397,18 @@ def _reference_html(paper: str) -> str:
     )
 
 
+def _beside(paper: str) -> str:
+    """How a chapter beyond the papers sets its numbers beside its study's: the ``beside`` line of
+    the study's ``headline`` in ``book/papers/<study>.yml`` (a study's chapter measures the papers'
+    methods in its own way: by simulation where the truth is known, by planning on pilot runs...)."""
+    spec = paper_numbers(paper).headline or {}
+    if "beside" not in spec:
+        raise KeyError(
+            f"book/papers/{paper}.yml: a study's headline needs 'beside' (how its chapter sets its numbers beside the study's)"
+        )
+    return str(spec["beside"])
+
+
 def header(
     paper: str,
     counts: Mapping[str, int] | pd.Series | None = None,
@@ -473,7 +485,7 @@ def header(
             '<p class="admonition-title">Beyond the papers</p>'
             + opening
             + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-            + "<p>measured where the truth is known, beside the published results of:</p>"
+            + f"<p>{html.escape(_beside(paper))}</p>"
             f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
             f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
             f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
