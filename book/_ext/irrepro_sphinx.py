@@ -22,6 +22,13 @@
   (no outputs, a first set-up cell that installs irrepro where it is missing), which the theme's
   Binder and Colab buttons open from the launch branch the workflow publishes; the ``.ipynb``
   download (the executed notebook, with outputs) gets the same set-up cell.
+- The notebooks a build must execute run **concurrently** before Sphinx reads them
+  (:func:`_pre_execute`, issue 30): each is read exactly as myst-nb reads it, executed in its own
+  kernel (``IRREPRO_BOOK_JOBS`` at a time, default the machine's cores) and stored in myst-nb's
+  execution cache, so that Sphinx then reads every page from the cache; the cache stays keyed by
+  content, so a warm rebuild executes nothing. A notebook that fails is not stored, and Sphinx
+  executes it again as usual, failing the build with its error. The pages of ``LAST`` are executed
+  by Sphinx afterwards, as before.
 - The API reference (``book/api/*.md``): the ``irrepro-api`` directive documents a public module
   by its ``__all__`` - the module's docstring, an autosummary table, then each name under the public
   module's path (``irrepro.significance.pairwise_test``, never a private submodule), so that names
@@ -53,6 +60,121 @@ def _read_scorecard_last(app, env, docnames):
         if d in docnames:
             docnames.remove(d)
             docnames.append(d)
+
+
+#: Notebooks executed at once before Sphinx reads them (default: the machine's cores).
+BOOK_JOBS_ENV = "IRREPRO_BOOK_JOBS"
+
+
+def _execute_one(path: str, nb_json: str, cwd: str, timeout, allow_errors: bool):
+    """Execute one notebook in a worker process (:func:`_pre_execute`): its executed JSON, its
+    time, and the error's text (None when every cell ran)."""
+    import nbformat
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    nb = nbformat.reads(nb_json, as_version=4)
+    result = single_nb_execution(nb, cwd=cwd, timeout=timeout, allow_errors=allow_errors, meta_override=True)
+    return (
+        path,
+        nbformat.writes(result.nb),
+        result.time,
+        result.exc_string if result.err is not None else None,
+    )
+
+
+def _to_execute(app, env, docnames):
+    """(path, notebook as myst-nb reads it) of the pages to read that are notebooks missing from
+    the execution cache, the gatherers of :data:`LAST` left out."""
+    from jupyter_cache import get_cache
+    from myst_nb.core.read import create_nb_reader
+
+    nb_config, md_config = env.mystnb_config, env.myst_config
+    cache = get_cache(nb_config.execution_cache_path or ".jupyter_cache")
+    todo = []
+    for docname in docnames:
+        if docname in LAST:
+            continue
+        path = str(env.doc2path(docname))
+        text = Path(path).read_text(encoding="utf-8")
+        reader = create_nb_reader(path, md_config, nb_config, text)
+        if reader is None:
+            continue  # a text page
+        nb = reader.read(text)
+        if "kernelspec" not in nb.metadata:
+            continue
+        # a page's own execution mode (``mystnb: execution_mode: force``: the rule page) is myst-nb's
+        if dict(nb.metadata.get(nb_config.metadata_key) or {}).get("execution_mode", "cache") != "cache":
+            continue
+        name = nb.metadata["kernelspec"].get("name")
+        for rgx, alias in (nb_config.kernel_rgx_aliases or {}).items():  # as myst-nb's parser does
+            if name is not None and re.fullmatch(rgx, name):
+                nb.metadata["kernelspec"]["name"] = alias
+                break
+        try:
+            cache.match_cache_notebook(nb)
+            continue  # executed before: read from the cache
+        except KeyError:
+            todo.append((path, nb, reader.read_fmt))
+    return cache, todo
+
+
+def _pre_execute(app, env, docnames):
+    """Execute the notebooks Sphinx is about to read, several at a time, into myst-nb's cache."""
+    import concurrent.futures
+    import time
+
+    import nbformat
+    from jupyter_cache.base import CacheBundleIn
+    from sphinx.util import logging
+
+    nb_config = getattr(env, "mystnb_config", None)
+    if nb_config is None or nb_config.execution_mode != "cache":
+        return
+    cache, todo = _to_execute(app, env, docnames)
+    jobs = int(os.environ.get(BOOK_JOBS_ENV) or os.cpu_count() or 1)
+    if len(todo) < 2 or jobs < 2:
+        return  # nothing to gain: Sphinx executes it as it reads
+    log = logging.getLogger(__name__)
+    # the longest first (text length is a fair proxy), so that the last to finish is a short one
+    todo.sort(key=lambda t: -len(nbformat.writes(t[1])))
+    log.info(f"irrepro: executing {len(todo)} notebooks, {jobs} at a time, into the execution cache")
+    started = time.perf_counter()
+    formats = {path: fmt for path, _, fmt in todo}
+    # threads: each notebook runs in a kernel process of its own; a thread only waits on it
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+        futures = [
+            pool.submit(
+                _execute_one,
+                path,
+                nbformat.writes(nb),
+                str(Path(path).parent),
+                nb_config.execution_timeout,
+                nb_config.execution_allow_errors,
+            )
+            for path, nb, _ in todo
+        ]
+        for future in concurrent.futures.as_completed(futures):
+            path, nb_json, seconds, error = future.result()
+            rel = os.path.relpath(path, app.srcdir)
+            if error is not None:  # Sphinx executes it again and fails the build with its error
+                last = re.sub(r"\x1b\[[0-9;]*m", "", error).strip().splitlines()[-1:] or [""]
+                log.info(f"irrepro: {rel} failed ({seconds:.1f} s): {last[0]}; executed again by Sphinx")
+                continue
+            fmt = formats[path]
+            record = (
+                cache.add_nb_to_project(path, read_data=fmt)
+                if fmt is not None
+                else cache.add_nb_to_project(path)
+            )
+            cache.cache_notebook_bundle(
+                CacheBundleIn(
+                    nbformat.reads(nb_json, as_version=4), record.uri, data={"execution_seconds": seconds}
+                ),
+                check_validity=False,
+                overwrite=True,
+            )
+            log.info(f"irrepro: executed {rel} in {seconds:.1f} s")
+    log.info(f"irrepro: {len(todo)} notebooks executed in {time.perf_counter() - started:.1f} s")
 
 
 def _edition_tag(app, config):
@@ -453,6 +575,7 @@ def setup(app):
     app.connect("build-finished", _copy_example_report)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
+    app.connect("env-before-read-docs", _pre_execute, priority=950)
     app.connect("env-get-outdated", _reread_gatherers)
     app.add_config_value("irrepro_edition", "book", "env")
     app.connect("config-inited", _edition_tag)
