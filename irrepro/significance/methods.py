@@ -325,7 +325,7 @@ def methods_paragraph(
     >>> print(m.markdown[:45])
     **Methods.** We compared 3 runs on 50 topics.
     >>> print(m.latex[m.latex.index("We tested"):].split(".")[0])
-    We tested each run against the baseline run \texttt{bm25} (2 comparisons per measure) by the two-sided paired t-test on the per-topic differences (as scipy
+    We tested each run against the baseline run \\texttt{bm25} (2 comparisons per measure) by the two-sided paired t-test on the per-topic differences (as scipy
     >>> sorted(m.metadata)
     ['data', 'implementation', 'irrepro', 'platform', 'research goal', 'schema-version']
     """
