@@ -361,7 +361,7 @@ def methods_paragraph(
              + ([_Code(qrels), ")"] if qrels else []) + ["."])  # fmt: skip
     s.append([f"Every score is a run's mean over all {n_topics} topics of the qrels (trec_eval -c): a topic a "
               "run retrieved nothing for scores 0 ("
-              + (f"{missing_runs} of the {n_runs} runs {'misses' if missing_runs == 1 else 'miss'} some"
+              + (f"{missing_runs} of the {n_runs} runs {'misses' if missing_runs == 1 else 'miss'} some of them"
                  if missing_runs else "every run retrieved "
                  "documents for every topic")
               + "), and a run's topics the qrels lack are not evaluated."])  # fmt: skip
