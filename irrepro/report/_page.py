@@ -439,6 +439,6 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "pct": _pct,
         "timings": ", ".join(f"{k} {v:.1f} s" for k, v in rep.timings.items()),
         **_design_context(rep),
-        "methods": Markup(methods),  # noqa: S704  # its names escaped by irrepro.escape.html
+        "methods": Markup(methods),  # its names escaped by irrepro.escape.html
     }
     return _template().render(**context)

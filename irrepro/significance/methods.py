@@ -22,10 +22,7 @@ from .. import escape
 from ..errors import REPOSITORY_URL, InputError
 from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, RESAMPLING, TESTS
 
-__all__ = ["Methods", "methods_paragraph", "METHODS_FILES"]
-
-#: The files ``irrepro report`` writes the paragraph and the sidecar into.
-METHODS_FILES = ("methods.md", "methods.tex", "ir_metadata.yml")
+__all__ = ["Methods", "methods_paragraph"]
 
 #: How each test computes its p-value, after its name (:data:`~irrepro.significance.TESTS`).
 _HOW = {
@@ -44,14 +41,14 @@ _HOW = {
 _DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
               "bootstrap-shift": 1000}  # fmt: skip
 #: Effect sizes (``effect_sizes=``) as the paragraph names them.
-EFFECTS = {
+_EFFECTS = {
     "difference": "the difference in mean score",
     "win-tie-loss": "the topics won, tied and lost",
     "d_z": "Cohen's d_z (the mean difference over the standard deviation of the per-topic differences)",
     "ES_E": "Sakai's ES_E (the mean difference over the residual standard deviation of the two-way design)",
 }
 #: Interval methods (``interval=``).
-INTERVALS = {
+_INTERVALS = {
     "bca": "bias-corrected and accelerated (BCa) bootstrap",
     "percentile": "percentile bootstrap",
 }
@@ -203,11 +200,15 @@ def _measure_parts(names: Sequence[str], rel: int, depth: int | None) -> tuple[l
         if m.cutoff is not None:
             what += f", cut off at rank {m.cutoff}"
         elif m.family not in ("NumQ", "NumRel", "IPrec", "11pt_avg"):
-            what += ", over the whole ranking" + (f" (first {depth} documents, trec_eval -M {depth})" if depth else "")
+            what += ", over the whole ranking" + (
+                f" (first {depth} documents, trec_eval -M {depth})" if depth else ""
+            )
         if m.family == "RBP" and m.p is not None:
             what += f", persistence p = {m.p:g}"
         if m.agg in ("gm", "G"):
-            what += ", geometric mean over topics" + (" (trec_eval's gm_)" if m.agg == "gm" else " (Sakai's G_)")
+            what += ", geometric mean over topics" + (
+                " (trec_eval's gm_)" if m.agg == "gm" else " (Sakai's G_)"
+            )
         parts += ["; " if k else "", _Code(m.name)]
         parts += [" (trec_eval ", _Code(te), f": {what})"] if te else [f" (not in trec_eval: {what})"]
     return parts, reported
@@ -279,7 +280,7 @@ def methods_paragraph(
     exact : bool
         The permutation test enumerated all sign flips.
     effect_sizes : sequence of str
-        Keys of ``EFFECTS``: ``"difference"``, ``"win-tie-loss"``, ``"d_z"``, ``"ES_E"``.
+        ``"difference"``, ``"win-tie-loss"``, ``"d_z"``, ``"ES_E"``.
     interval : {"bca", "percentile"} or None
         The bootstrap interval method, or None for no interval.
     interval_of : str
@@ -343,10 +344,10 @@ def methods_paragraph(
     if alternative not in ("two-sided", "greater", "less"):
         raise InputError(f"alternative must be 'two-sided', 'greater' or 'less', not {alternative!r}")
     for e in effect_sizes:
-        if e not in EFFECTS:
-            raise InputError(f"effect size {e!r} is none of {', '.join(EFFECTS)}")
-    if interval is not None and interval not in INTERVALS:
-        raise InputError(f"interval must be one of {', '.join(INTERVALS)} or None, not {interval!r}")
+        if e not in _EFFECTS:
+            raise InputError(f"effect size {e!r} is none of {', '.join(_EFFECTS)}")
+    if interval is not None and interval not in _INTERVALS:
+        raise InputError(f"interval must be one of {', '.join(_INTERVALS)} or None, not {interval!r}")
     precision = precision or "float32"
     if precision not in ("float32", "float64"):
         raise InputError(f"precision must be 'float32' or 'float64', not {precision!r}")
@@ -394,13 +395,13 @@ def methods_paragraph(
         s.append([f"The p-values are adjusted for the {n_comparisons} comparisons of each measure by {labels} "
                   f"(statsmodels' multipletests: {', '.join(corrections)}); a difference is significant at "
                   f"an adjusted p < {alpha:g}."])  # fmt: skip
-    effects = [EFFECTS[e] for e in effect_sizes]
+    effects = [_EFFECTS[e] for e in effect_sizes]
     if effects:
         s.append(["Effect sizes: " + "; ".join(effects) + "."])
     if interval is not None:
         of = "the difference in mean" + (" from the baseline" if baseline is not None else " of each pair")
         of = of if interval_of == "difference" else "each run's mean"
-        s.append([f"Intervals: {100 * level:g}% {INTERVALS[interval]} intervals of {of}, from {B_interval:,} "
+        s.append([f"Intervals: {100 * level:g}% {_INTERVALS[interval]} intervals of {of}, from {B_interval:,} "
                   "bootstrap samples of the topics."])  # fmt: skip
     s += [[a] for a in analyses]
     random = resampled or interval is not None or bool(analyses)
@@ -412,7 +413,9 @@ def methods_paragraph(
     elif not random:
         s.append(["No step is random."])
     v = _versions()
-    s.append(["Software: " + ", ".join(f"{k} {v[k]}" for k in v if k != "python") + f", Python {v['python']}."])
+    s.append(
+        ["Software: " + ", ".join(f"{k} {v[k]}" for k in v if k != "python") + f", Python {v['python']}."]
+    )
     md = "**Methods.** " + " ".join(_render(p, "markdown") for p in s)
     tex = "\\paragraph{Methods.} " + " ".join(_render(p, "latex") for p in s)
     meta = _metadata(
@@ -428,7 +431,9 @@ def methods_paragraph(
 
 
 def _corrections(correction) -> list[str]:
-    given = ["holm"] if correction is None else [correction] if isinstance(correction, str) else list(correction)
+    given = (
+        ["holm"] if correction is None else [correction] if isinstance(correction, str) else list(correction)
+    )
     out = []
     for c in given:
         c = DEPRECATED_CORRECTIONS.get(c, c)
@@ -454,8 +459,10 @@ def _metadata(*, names, reported, test, corrections, versions, command, qrels, b
         "schema-version": "0.1",
         "platform": {
             "hardware": {"cpu": {"architecture": platform.machine(), "number of cores": os.cpu_count() or 1}},
-            "operating system": {"kernel": f"{platform.system()} {platform.release()}".strip(),
-                                 "distribution": _distribution()},  # fmt: skip
+            "operating system": {
+                "kernel": f"{platform.system()} {platform.release()}".strip(),
+                "distribution": _distribution(),
+            },  # fmt: skip
             "software": {"libraries": {"python": [f"python=={versions['python']}", *libraries]}},
         },
         "implementation": {
@@ -470,8 +477,13 @@ def _metadata(*, names, reported, test, corrections, versions, command, qrels, b
             }
         },
         "data": {"test collection": {"qrels": qrels}} if qrels else {},
-        "irrepro": {"measures": names, "test": test, "corrections": corrections, **settings,
-                    "python": sys.version.split()[0]},  # fmt: skip
+        "irrepro": {
+            "measures": names,
+            "test": test,
+            "corrections": corrections,
+            **settings,
+            "python": sys.version.split()[0],
+        },  # fmt: skip
     }
     return meta
 
