@@ -124,7 +124,7 @@ class Methods:
         return self.latex if fmt == "latex" else self.markdown
 
     def to_yaml(self) -> str:
-        """:attr:`metadata` as the YAML of an ``ir_metadata.yml`` sidecar (``yaml.safe_load`` reads
+        """``metadata`` as the YAML of an ``ir_metadata.yml`` sidecar (``yaml.safe_load`` reads
         it back); the run-file markers ``ir_metadata.start`` / ``.end`` are for metadata inside a
         run file and are left out of a file of its own.
 
