@@ -11,15 +11,12 @@ paragraph; ``irrepro report`` writes it into its page and as ``methods.md``, ``m
 
 from __future__ import annotations
 
-import os
-import platform
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import escape
-from ..errors import REPOSITORY_URL, InputError
+from ..errors import InputError
+from ._ir_metadata import _metadata, _versions
 from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, RESAMPLING, TESTS
 
 __all__ = ["Methods", "methods_paragraph"]
@@ -165,26 +162,6 @@ def _render(parts: Sequence[str], fmt: str) -> str:
     return "".join(out)
 
 
-def _versions() -> dict[str, str]:
-    """The versions of the software the numbers depend on."""
-    import numpy
-    import pandas
-    import scipy
-
-    from .. import __version__
-
-    out = {"irrepro": __version__, "numpy": numpy.__version__, "scipy": scipy.__version__,
-           "pandas": pandas.__version__}  # fmt: skip
-    try:
-        import statsmodels
-
-        out["statsmodels"] = statsmodels.__version__  # the corrections (multipletests)
-    except ImportError:  # pragma: no cover - a dependency of irrepro
-        pass
-    out["python"] = platform.python_version()
-    return out
-
-
 def _measure_parts(names: Sequence[str], rel: int, depth: int | None) -> tuple[list[str], list[str]]:
     """The paragraph's parts naming each measure (ir_measures' name, trec_eval's, what it is, its
     cutoff), and the names ir_metadata's ``reported measures`` takes (trec_eval's where it has one)."""
@@ -197,6 +174,10 @@ def _measure_parts(names: Sequence[str], rel: int, depth: int | None) -> tuple[l
         te = trec_eval_name(m, rel=rel)
         reported.append(te or m.name)
         what = _DEFINED.get(m.family, m.family)
+        if m.gains is not None:  # nDCG's, DCG's own gains
+            what = what.replace(
+                "gain = grade", "gain = grade but " + ", ".join(f"{v:g} for grade {g}" for g, v in m.gains)
+            )
         if m.cutoff is not None:
             what += f", cut off at rank {m.cutoff}"
         elif m.family not in ("NumQ", "NumRel", "IPrec", "11pt_avg"):
@@ -353,6 +334,7 @@ def methods_paragraph(
         raise InputError(f"precision must be 'float32' or 'float64', not {precision!r}")
     if n_comparisons is None:
         n_comparisons = n_runs - 1 if baseline is not None else n_runs * (n_runs - 1) // 2
+    comparisons = f"{n_comparisons} comparison" + ("s" if n_comparisons != 1 else "")
     resampled = test in RESAMPLING
     if resampled and B is None:
         B = _DEFAULT_B[test]
@@ -368,31 +350,31 @@ def methods_paragraph(
               + "), and a run's topics the qrels lack are not evaluated."])  # fmt: skip
     tie = ("as trec_eval 9.0.8, pytrec_eval and NIST's official scores: scores equal to about 7 digits tie"
            if precision == "float32" else "as trec_eval 10")  # fmt: skip
-    s.append([f"A document is relevant at grade {rel} or above (trec_eval -l {rel}); documents are ranked by "
+    s.append([f"For the binary measures a document is relevant at grade {rel} or above (trec_eval -l {rel}); documents are ranked by "
               f"score compared at {precision} precision ({tie}), ties broken by document id, descending, as trec_eval does"
               + (f", and only the first {depth} documents of a ranking count (trec_eval -M {depth})" if depth else "")
               + "."])  # fmt: skip
     mparts, reported = _measure_parts(names, rel, depth)
-    s.append(["Measures (ir_measures' names): ", *mparts, "."])
+    s.append(["Measures (ir_measures' names, else irrepro's): ", *mparts, "."])
     tails = {"two-sided": "two-sided", "greater": "one-sided (the first run better)",
              "less": "one-sided (the first run worse)"}[alternative]  # fmt: skip
     how = _HOW[test].format(B=f"B = {B:,}" if B is not None else "")
     if test == "permutation" and exact:
         how = "of Fisher (Smucker et al. 2007), exact: all sign flips of the per-topic differences"
     family: list[str] = (
-        ["each run against the baseline run ", _Code(baseline), f" ({n_comparisons} comparisons per measure)"]
-        if baseline is not None else [f"every pair of runs ({n_comparisons} comparisons per measure)"]
+        ["each run against the baseline run ", _Code(baseline), f" ({comparisons} per measure)"]
+        if baseline is not None else [f"every pair of runs ({comparisons} per measure)"]
     )  # fmt: skip
     s.append(["We tested ", *family, f" by the {tails} {TESTS[test]} {how}."])
     if test == FAMILY_WISE:
-        s.append([f"Its p-values are family-wise over the {n_comparisons} comparisons by construction; a "
+        s.append([f"Its p-values are family-wise over the {comparisons} by construction; a "
                   f"difference is significant at p < {alpha:g}."])  # fmt: skip
     elif corrections == ["none"]:
         s.append([f"The p-values are not adjusted for multiple comparisons; a difference is significant at "
                   f"p < {alpha:g}."])  # fmt: skip
     else:
         labels = " and, separately, ".join(f"{_label(c)}'s method" for c in corrections)
-        s.append([f"The p-values are adjusted for the {n_comparisons} comparisons of each measure by {labels} "
+        s.append([f"The p-values are adjusted for the {comparisons} of each measure by {labels} "
                   f"(statsmodels' multipletests: {', '.join(corrections)}); a difference is significant at "
                   f"an adjusted p < {alpha:g}."])  # fmt: skip
     effects = [_EFFECTS[e] for e in effect_sizes]
@@ -447,50 +429,3 @@ def _corrections(correction) -> list[str]:
 
 def _label(c: str) -> str:
     return CORRECTIONS[c][1]
-
-
-def _metadata(*, names, reported, test, corrections, versions, command, qrels, baseline, **settings) -> dict:
-    """The settings in ir_metadata's (v0.1) fields, and the rest under ``irrepro``."""
-    libraries = [f"{k}=={v}" for k, v in versions.items() if k != "python"]
-    significance = [{"name": TESTS[test], "correction method": c} for c in corrections]
-    if test == FAMILY_WISE:
-        significance = [{"name": TESTS[test], "correction method": "none (family-wise by itself)"}]
-    meta: dict[str, Any] = {
-        "schema-version": "0.1",
-        "platform": {
-            "hardware": {"cpu": {"architecture": platform.machine(), "number of cores": os.cpu_count() or 1}},
-            "operating system": {
-                "kernel": f"{platform.system()} {platform.release()}".strip(),
-                "distribution": _distribution(),
-            },  # fmt: skip
-            "software": {"libraries": {"python": [f"python=={versions['python']}", *libraries]}},
-        },
-        "implementation": {
-            **({"executable": {"cmd": command}} if command else {}),
-            "source": {"lang": ["python"], "repository": REPOSITORY_URL},
-        },
-        "research goal": {
-            "evaluation": {
-                "reported measures": reported,
-                **({"baseline": [baseline]} if baseline is not None else {}),
-                "significance test": significance,
-            }
-        },
-        "data": {"test collection": {"qrels": qrels}} if qrels else {},
-        "irrepro": {
-            "measures": names,
-            "test": test,
-            "corrections": corrections,
-            **settings,
-            "python": sys.version.split()[0],
-        },  # fmt: skip
-    }
-    return meta
-
-
-def _distribution() -> str:
-    try:
-        info = platform.freedesktop_os_release()
-        return info.get("PRETTY_NAME") or info.get("NAME", "")
-    except (OSError, AttributeError):
-        return platform.platform()
