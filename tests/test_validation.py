@@ -247,6 +247,7 @@ _VALUES = {
     "sim_B": "10",
     "export_zscores": "z",
     "zscores": "z",
+    "methods_file": "m.md",
 }
 
 

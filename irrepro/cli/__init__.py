@@ -8,13 +8,15 @@
     irrepro compare --qrels Q RUN... -m AP -m nDCG@10 [--baseline RUN] [--test T] [--format F]
                                       the results table of a paper: means, significance marks,
                                       adjusted p-values, intervals (text, markdown, latex, csv);
-                                      --anova adds the ANOVA table and all pairs by Tukey HSD
+                                      --anova adds the ANOVA table and all pairs by Tukey HSD;
+                                      --methods the methods paragraph (--methods-file FILE)
     irrepro design --qrels Q RUN... -m nDCG@10 --min-diff 0.02 [--power 0.8] [--systems m] [--simulate]
                                       how many topics a study needs, from pilot runs (table, figure)
     irrepro standardize --qrels Q RUN... -m AP (--export-zscores FILE | --zscores FILE)
                                       standardization factors for trec_eval -Z, or such a file applied
     irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
-                                      the four papers' analyses of your runs as one HTML report
+                                      the four papers' analyses of your runs as one HTML report,
+                                      its methods as methods.md, methods.tex and ir_metadata.yml
 
 Every problem with the input (a malformed file, a missing one, a bad option, an unknown name, data
 not to be had) is an :class:`irrepro.InputError`: one line on stderr naming the file, the line and

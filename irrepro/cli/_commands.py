@@ -193,6 +193,9 @@ def _compare(args: argparse.Namespace) -> int:
 
     for m in args.measures:
         measures.parse_measure(m)
+    if args.methods and args.methods_file is None and args.format == "csv":
+        raise InputError("--methods prints prose after the table, which would break the CSV: "
+                         "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
@@ -218,9 +221,37 @@ def _compare(args: argparse.Namespace) -> int:
     if banner:
         out = ("% " if args.format == "latex" else "# ") + banner + "\n" + out
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if args.methods or args.methods_file is not None:
+        _write_methods(table, rs, args)
     if args.anova:
         _print_anova(scores, args)
     return 0
+
+
+def _write_methods(table, rs, args: argparse.Namespace) -> None:
+    """``irrepro compare --methods``: the table's methods paragraph
+    (:func:`irrepro.significance.methods_paragraph`) after the table, or into ``--methods-file``."""
+    from ..significance import methods_paragraph
+
+    r = table.test
+    fmt = "latex" if args.format == "latex" else "markdown"
+    missing = sum(1 for c in rs._coverage() if c["missing"])
+    cmd = " ".join(["irrepro", "compare", *sys.argv[2:]]) if sys.argv[1:2] == ["compare"] else ""
+    text = methods_paragraph(
+        table.measures, n_topics=r.n_topics, n_runs=len(table.runs), test=r.test,
+        correction=r.correction if r.test != "tukey" else "none", alpha=table.alpha,
+        alternative=r.alternative, baseline=table.baseline, n_comparisons=len(r.pairs),
+        B=r.B or None, exact=r.exact, effect_sizes=("difference", "win-tie-loss"),
+        interval="bca" if table.low is not None else None,
+        interval_of="difference" if table.baseline is not None else "mean", level=table.level,
+        seed=args.seed, rel=args.rel, precision=rs.precision, missing_runs=missing, qrels=str(args.qrels),
+        command=cmd,
+    ).render(fmt)  # fmt: skip
+    if args.methods_file is None:
+        sys.stdout.write("\n" + text)
+        return
+    Path(args.methods_file).expanduser().write_text(text, encoding="utf-8")
+    print(f"methods paragraph: {args.methods_file}", file=sys.stderr)
 
 
 def _print_anova(scores, args: argparse.Namespace) -> None:

@@ -10,83 +10,30 @@ from ._commands import (
     AGGREGATES,
     AVERAGES,
     FORMATS,
-    _compare,
     _data_fetch,
     _data_status,
     _eval,
     _report,
 )
+from ._compare_parser import _compare_parser
 from ._design import FIGURE, TABLE, _design
+from ._options import (
+    _PRECISION_HELP,
+    _SCHEDULER_HELP,
+    _SIMULATED_HELP,
+    _alpha,
+    _checked,
+    _inputs_and_measures,
+    _int_at_least,
+    _jobs,
+    _scheduler,
+)
 from ._standardize import _standardize
 
 __all__ = ["build_parser"]
 
 #: The parser's description: the first line of :mod:`irrepro.cli`'s docstring.
 _DESCRIPTION = "The ``irrepro`` command line."
-
-
-def _int_at_least(minimum: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
-        return value
-
-    parse.__name__ = f"integer >= {minimum}"
-    return parse
-
-
-def _checked(check, name: str):
-    """An argparse ``type`` from one of irrepro's validators (the same check as the Python API's
-    and the environment's): its :class:`~irrepro.InputError` becomes argparse's message, which
-    names the option already."""
-
-    def parse(text: str):
-        try:
-            return check(text)
-        except InputError as exc:
-            msg = str(exc)
-            msg = msg[len(name) + 1 :] if msg.startswith(name + " ") else msg
-            raise argparse.ArgumentTypeError(msg) from None
-
-    parse.__name__ = name
-    return parse
-
-
-def _jobs_value(text: str) -> int:
-    from ..parallel import check_jobs
-
-    return check_jobs(text, "--jobs")
-
-
-def _level_value(text: str) -> float:
-    from ..stats import check_level
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(
-            f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); got {text!r}"
-        ) from None
-    return check_level(value, "--level")
-
-
-def _alpha_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < 1:  # (NaN too)
-        raise InputError(f"--alpha must be a number in (0, 1), got {text!r}")
-    return value
-
-
-_jobs = _checked(_jobs_value, "--jobs")
-_level = _checked(_level_value, "--level")
-_alpha = _checked(_alpha_value, "--alpha")
 
 
 class _Once(argparse.Action):
@@ -115,52 +62,9 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _Once)
 
 
-def _scheduler(text: str) -> str:
-    from .. import parallel
-
-    try:
-        return parallel.scheduler(text) or ""
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a Dask scheduler address (tcp://host:8786) or 'local', got {text!r}"
-        ) from None
-
-
-_SCHEDULER_HELP = (
-    "run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
-    "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
-    "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')"
-)
-
-
 # --------------------------------------------------------------------------------------------
 # the parser
 # --------------------------------------------------------------------------------------------
-
-_SIMULATED_HELP = (
-    "when --qrels names a collection of the book whose files cannot be had (no network, no "
-    "IRREPRO_MIRROR, empty cache), use its simulated stand-in instead of stopping with an error; "
-    "everything computed from it says SIMULATED in its first line"
-)
-_PRECISION_HELP = (
-    "ranking precision of the scores: float32 (default: trec_eval <= 9.0.8, pytrec_eval and NIST's "
-    "official scores, where scores equal to 7 digits tie and the document id decides) or float64 "
-    "(trec_eval 10)"
-)
-
-
-def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
-    """The options eval and compare share: --qrels, the run files and repeatable -m."""
-    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
-    p.add_argument(
-        "-m",
-        "--measure",
-        dest="measures",
-        action="append",
-        required=True,
-        help=f"measure name, repeatable: {examples}",
-    )
 
 
 def _fraction(name: str):
@@ -341,93 +245,9 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_eval, average="all-topics")
 
-    from ..significance import CORRECTIONS, TESTS
-    from ..significance import FORMATS as TABLE_FORMATS
-    from ..significance._names import DEPRECATED_CORRECTIONS
+    _compare_parser(sub)
+    from ..significance import TESTS
 
-    p = sub.add_parser(
-        "compare",
-        help="the results table of a paper: runs x measures with significance tests",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="""Compare runs under one or more measures, as a table for a paper.
-
-Rows are runs, columns measures; a cell is the run's mean over all the qrels' topics (a topic a
-run misses scores 0, trec_eval -c). With --baseline every other run is tested against the
-baseline run, the p-values are adjusted over those comparisons (per measure), and a mean
-significantly higher / lower than the baseline's is marked with an arrow, its adjusted p-value
-beside it. Without --baseline all pairs are tested and each mean carries the letters of the runs
-it is significantly better than (ranx's convention). --intervals adds a BCa bootstrap interval of
-the difference from the baseline (or, without one, of the mean).
-
-Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
-binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
-randomization test, exact for up to log2(B) topics, B = 10,000), tukey (randomised Tukey HSD,
-B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's unpaired test,
-B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference,
-B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
-\\usepackage{booktabs}), csv (every number).""",
-    )
-    _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
-    p.add_argument(
-        "--baseline",
-        default=None,
-        metavar="RUN",
-        help="the run every other run is compared with (its name or its file)",
-    )
-    p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
-    p.add_argument(
-        "--correction",
-        choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS],
-        default=None,
-        help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
-        "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none",
-    )
-    p.add_argument(
-        "--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)"
-    )
-    p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
-    p.add_argument(
-        "--level",
-        type=_level,
-        default=0.95,
-        help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)",
-    )
-    p.add_argument(
-        "-B",
-        dest="B",
-        type=_int_at_least(1),
-        default=None,
-        help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)",
-    )
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default=None,
-        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
-    )
-    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
-    p.add_argument(
-        "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
-    )
-    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
-    p.add_argument(
-        "-l",
-        "--rel",
-        type=_int_at_least(1),
-        default=1,
-        metavar="LEVEL",
-        help="lowest relevant grade (default 1)",
-    )
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
-    p.add_argument(
-        "--anova",
-        action="store_true",
-        help="also print each measure's two-way ANOVA and all pairs by Tukey HSD, classical and randomised",
-    )
-    p.set_defaults(func=_compare)
     _design_parser(sub)
     _standardize_parser(sub)
 

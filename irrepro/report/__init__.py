@@ -275,6 +275,7 @@ def analyse(
         baseline=baseline,
         design=design,
         design_note=design_note,
+        precision=runs.precision,
     )
 
 
@@ -372,8 +373,8 @@ def run(
     >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
     >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())
     ('my-report/index.html',
-     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'pairs.csv', 'runs.csv', 'summary.csv',
-      'topic-set-size.csv'])
+     ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'ir_metadata.yml', 'methods.md', 'methods.tex',
+      'pairs.csv', 'runs.csv', 'summary.csv', 'topic-set-size.csv'])
     >>> tmp.cleanup()
     """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))

@@ -154,3 +154,50 @@ def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCo
         {k: cat([p.maps[k] for p in parts]) for k in first.maps},
         None,
     )  # fmt: skip
+
+
+def _methods(rep):
+    """The report's methods paragraph (:func:`irrepro.significance.methods_paragraph`): the pairs'
+    test as :func:`_pair_table` runs it (Holm and Benjamini-Hochberg, alpha 0.05, the paired
+    bootstrap's percentile intervals and d_z whatever the test), then a sentence per further
+    analysis with its resamples; ``rep`` is an :class:`irrepro.report.Report`."""
+    st, (S, T) = rep.settings, rep.scores.shape
+    analyses = [
+        f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {rep.rel} or above; a topic "
+        f"without a usable list adds an AP of 0) with 95% parametric intervals (per-topic logit intervals, "
+        f"small-R correction) and L-MAP bootstrap intervals, from B = {st.B_corpus:,} Poisson(1) "
+        "replications of the documents of each ranked list.",
+    ]
+    if rep.swap is not None:
+        sizes = rep.swap.sizes
+        analyses.append(
+            f"Topic split (Sanderson & Zobel 2005): {rep.swap.B} random splits of the topics into two disjoint "
+            f"sets of {sizes[0]} to {sizes[-1]} topics per size, swaps counted with and without a paired t-test "
+            f"at p <= 0.05 on the first set, the error rates projected to {T} topics by an exponential fit."
+        )
+    else:
+        analyses.append(f"Topic split (Sanderson & Zobel 2005): {rep.swap_note}")
+    analyses.append(
+        "Standardization (Webber, Moffat & Zobel 2008): each topic's scores standardized by these runs' mean "
+        f"and standard deviation on it and mapped by the normal CDF; {st.B_halves:,} random halves of the "
+        "topics give the dRMSE of run means between halves and the runs a two-sample t-test (p < 0.05) "
+        "finds different from themselves."
+    )
+    if rep.design is not None:
+        analyses.append(
+            f"Topic-set sizes (Sakai 2016): to find a difference of {DESIGN_MIN_DIFF:g} with power "
+            f"{DESIGN_POWER:g} at alpha {DESIGN_ALPHA:g}, from the residual variance of the two-way ANOVA, with "
+            f"intervals from {st.B_tests:,} bootstrap samples of the topics."
+        )
+    cmd = (f"irrepro report RUNS_DIR --qrels {rep.qrels} -m {rep.measure} --seed {rep.seed} --test {rep.test}"
+           + (f" --baseline {rep.baseline}" if rep.baseline else "") + f" -l {rep.rel} --scale {st.scale}"
+           + f" --precision {rep.precision}")  # fmt: skip
+    return significance.methods_paragraph(
+        [rep.measure], n_topics=T, n_runs=S, test=rep.test, alpha=0.05,
+        correction=("holm", "fdr_bh"), baseline=rep.baseline, n_comparisons=len(rep.pairs),
+        B=st.B_tests, exact=rep.test == "permutation" and T < 63 and 2**T <= st.B_tests,
+        effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
+        B_interval=st.B_tests, seed=rep.seed, rel=rep.rel, precision=rep.precision,
+        missing_runs=int((rep.coverage["missing"].map(len) > 0).sum()), qrels=rep.qrels,
+        analyses=analyses, command=cmd,
+    )  # fmt: skip

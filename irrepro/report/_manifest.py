@@ -28,7 +28,8 @@ __all__ = ["MARKER", "REPORT_FILES"]
 #: The manifest of an irrepro report (JSON: every file's size and sha256), written last.
 MARKER = ".irrepro-report"
 #: The files every report may write whatever its measure (the per-topic table is named after it).
-REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv")
+REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "methods.md",
+                "methods.tex", "ir_metadata.yml")  # fmt: skip
 _FORMAT = "irrepro report manifest"
 _VERSION = 1
 #: A manifest is small; a bigger "marker" is not irrepro's (and is not read whole).

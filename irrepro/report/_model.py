@@ -165,6 +165,12 @@ class Report:
         The test of the pairs (:data:`irrepro.significance.TESTS`).
     baseline : str or None
         With a baseline, only it is compared with every other run.
+    design : pandas.DataFrame or None
+        Sakai's topic-set sizes (:func:`irrepro.design.topic_set_sizes`).
+    design_note : str
+        Why there is no design table.
+    precision : str
+        How the run files' scores were ranked (``"float32"`` or ``"float64"``).
 
     Examples
     --------
@@ -216,6 +222,7 @@ class Report:
     baseline: str | None = None  # with a baseline, only it against every other run
     design: pd.DataFrame | None = None  # Sakai's topic-set sizes (irrepro.design.topic_set_sizes)
     design_note: str = ""  # why there is no design table
+    precision: str = "float32"  # how the run files' scores were ranked (irrepro.data.RunSet.precision)
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -370,13 +377,26 @@ class Report:
         str
             The page (``index.html``).
         """
-        return _render(self, self.summary(), self.runs_table())
+        return _render(self, self.summary(), self.runs_table(), self.methods().html)
+
+    def methods(self) -> significance.Methods:
+        """The report's methods paragraph and its ir_metadata sidecar, from its settings.
+
+        Returns
+        -------
+        irrepro.significance.Methods
+            :func:`irrepro.significance.methods_paragraph` of the report's settings.
+        """
+        from ._analyses import _methods
+
+        return _methods(self)
 
     def files(self) -> dict[str, str]:
-        """The report's files by name: ``index.html`` and the tables as CSV.
+        """The report's files by name: ``index.html``, the tables as CSV and the methods.
 
         The tables: summary, runs, pairs, per-topic scores, (with the topic split) error rates and
-        (where the runs can be a pilot) the topic-set sizes.
+        (where the runs can be a pilot) the topic-set sizes; the methods paragraph as Markdown and
+        LaTeX (``methods.md``, ``methods.tex``) and its sidecar ``ir_metadata.yml`` (:meth:`methods`).
 
         Returns
         -------
@@ -396,7 +416,10 @@ class Report:
             files["error-rates.csv"] = to_csv(_error_table(self))
         if self.design is not None:
             files["topic-set-size.csv"] = to_csv(self.design, index=False)
-        files["index.html"] = _render(self, summ, runs)
+        methods = self.methods()
+        files.update({"methods.md": methods.markdown, "methods.tex": methods.latex,
+                      "ir_metadata.yml": methods.to_yaml()})  # fmt: skip
+        files["index.html"] = _render(self, summ, runs, methods.html)
         return files
 
     def write(self, out: str | Path) -> Path:

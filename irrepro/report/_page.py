@@ -335,10 +335,12 @@ def _design_context(rep: ReportLike) -> dict:
     return out
 
 
-def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
+def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") -> str:
     """The report's HTML: the numbers, tables and figures computed here, the page laid out by the
-    jinja2 template ``irrepro/templates/report.html.j2``."""
+    jinja2 template ``irrepro/templates/report.html.j2``; ``methods`` the methods paragraph's HTML
+    (:attr:`irrepro.significance.Methods.html`, escaped there)."""
     import matplotlib
+    from markupsafe import Markup
 
     matplotlib.use("Agg", force=False)
     S, T = rep.scores.shape
@@ -437,5 +439,6 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame) -> str:
         "pct": _pct,
         "timings": ", ".join(f"{k} {v:.1f} s" for k, v in rep.timings.items()),
         **_design_context(rep),
+        "methods": Markup(methods),  # its names escaped by irrepro.escape.html
     }
     return _template().render(**context)

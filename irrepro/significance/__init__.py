@@ -32,7 +32,10 @@ paper: what researchers ask of ranx, PyTerrier and ir_measures (issue 16); the p
 - :func:`compare` - runs as rows, measures as columns, the means marked by significance against
   a baseline or by the runs they beat, adjusted p-values and intervals
   (:class:`ComparisonTable`: ``to_frame``, ``to_string``, ``to_markdown``, ``to_latex``,
-  ``to_csv``); ``irrepro compare`` on the command line.
+  ``to_csv``); ``irrepro compare`` on the command line;
+- :func:`methods_paragraph` - the methods paragraph of a comparison, from the settings used, as
+  Markdown and LaTeX, and its ir_metadata sidecar (:class:`Methods`; ``irrepro compare --methods``,
+  ``irrepro report``'s Methods section).
 
 Every function takes a ``(systems, topics)`` score matrix (a :class:`~irrepro.data.ScoreMatrix`
 or an array), ``pairs`` ``(P, 2)`` or ``baseline``, and for the resampling tests ``B`` and
@@ -47,8 +50,8 @@ the tests' and corrections' names), :mod:`~irrepro.significance.classical` (t, W
 Tukey HSD), :mod:`~irrepro.significance.pairwise` (any test in one call),
 :mod:`~irrepro.significance.effects` (effect sizes, win / tie / loss),
 :mod:`~irrepro.significance.urbano` (the tests as Urbano et al. 2019 ran them) and
-:mod:`~irrepro.significance.table` (the table) and :mod:`~irrepro.significance.comparison` (:func:`compare`,
-which builds it).
+:mod:`~irrepro.significance.table` (the table), :mod:`~irrepro.significance.comparison` (:func:`compare`,
+which builds it) and :mod:`~irrepro.significance.methods` (the methods paragraph).
 """
 
 # The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
@@ -67,7 +70,7 @@ _LAZY = {
     "BootstrapResult": "bootstrap", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
     "bootstrap_shift_test": "bootstrap", "TailedPValues": "urbano", "wilcoxon_r": "urbano",
     "sign_test_urbano": "urbano", "bootstrap_test_urbano": "urbano", "permutation_test_urbano": "urbano",
-    "urbano_tests": "urbano",
+    "urbano_tests": "urbano", "Methods": "methods", "methods_paragraph": "methods",
 }  # fmt: skip
 
 
@@ -114,4 +117,6 @@ __all__ = [
     "FORMATS",
     "ComparisonTable",
     "compare",
+    "Methods",
+    "methods_paragraph",
 ]

@@ -1,0 +1,128 @@
+"""``irrepro compare``'s options (:mod:`irrepro.cli._parser` registers it): the results table of
+a paper, and with ``--methods`` its methods paragraph."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._commands import _compare
+from ._options import (
+    _PRECISION_HELP,
+    _SCHEDULER_HELP,
+    _SIMULATED_HELP,
+    _alpha,
+    _inputs_and_measures,
+    _int_at_least,
+    _jobs,
+    _level,
+    _scheduler,
+)
+
+
+def _compare_parser(sub) -> None:
+    """``irrepro compare``: runs x measures with significance tests, as a paper's table."""
+    from ..significance import CORRECTIONS, TESTS
+    from ..significance import FORMATS as TABLE_FORMATS
+    from ..significance._names import DEPRECATED_CORRECTIONS
+
+    p = sub.add_parser(
+        "compare",
+        help="the results table of a paper: runs x measures with significance tests",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="""Compare runs under one or more measures, as a table for a paper.
+
+Rows are runs, columns measures; a cell is the run's mean over all the qrels' topics (a topic a
+run misses scores 0, trec_eval -c). With --baseline every other run is tested against the
+baseline run, the p-values are adjusted over those comparisons (per measure), and a mean
+significantly higher / lower than the baseline's is marked with an arrow, its adjusted p-value
+beside it. Without --baseline all pairs are tested and each mean carries the letters of the runs
+it is significantly better than (ranx's convention). --intervals adds a BCa bootstrap interval of
+the difference from the baseline (or, without one, of the mean).
+
+Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
+binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
+randomization test, exact for up to log2(B) topics, B = 10,000), tukey (randomised Tukey HSD,
+B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's unpaired test,
+B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference,
+B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
+\\usepackage{booktabs}), csv (every number).
+
+--methods prints the methods paragraph of the comparison after the table, ready to paste into a
+paper (Markdown; LaTeX with --format latex): the test and its tails, the correction and alpha, the
+topics and how a topic missing from a run was scored, the measures with their trec_eval names and
+cutoffs, the intervals, the seed, the resamples and the software versions; --methods-file FILE
+writes it to FILE instead.""",
+    )
+    _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
+    p.add_argument(
+        "--baseline",
+        default=None,
+        metavar="RUN",
+        help="the run every other run is compared with (its name or its file)",
+    )
+    p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
+    p.add_argument(
+        "--correction",
+        choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS],
+        default=None,
+        help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
+        "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none",
+    )
+    p.add_argument(
+        "--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)"
+    )
+    p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
+    p.add_argument(
+        "--level",
+        type=_level,
+        default=0.95,
+        help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)",
+    )
+    p.add_argument(
+        "-B",
+        dest="B",
+        type=_int_at_least(1),
+        default=None,
+        help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)",
+    )
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
+    )
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    p.add_argument(
+        "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
+    )
+    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument(
+        "-l",
+        "--rel",
+        type=_int_at_least(1),
+        default=1,
+        metavar="LEVEL",
+        help="lowest relevant grade (default 1)",
+    )
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.add_argument(
+        "--anova",
+        action="store_true",
+        help="also print each measure's two-way ANOVA and all pairs by Tukey HSD, classical and randomised",
+    )
+    p.add_argument(
+        "--methods",
+        action="store_true",
+        help="also print the methods paragraph of the comparison after the table: Markdown, LaTeX with "
+        "--format latex (not with --format csv: use --methods-file)",
+    )
+    p.add_argument(
+        "--methods-file",
+        metavar="FILE",
+        default=None,
+        help="write the methods paragraph to FILE instead (LaTeX with --format latex, else Markdown)",
+    )
+    p.set_defaults(func=_compare)
