@@ -155,6 +155,25 @@ def test_equal_to_trec_eval_binary(tmp_path, seed, trec_eval_10):
             assert n == len(BINARY) * len(rs.topics) - len(BOGUS)
 
 
+@pytest.mark.parametrize("rel", [1, 2])
+def test_irrepro_eval_prints_what_trec_eval_prints(tmp_path, capsys, rel, trec_eval_10):
+    """``irrepro eval --format trec_eval --precision float64 -c -q``: trec_eval 10's output of the
+    same job, byte for byte - names, order, per-topic lines (a missed topic's too), summaries."""
+    from irrepro.cli import main
+
+    qpath, files, _, _ = make_collection(tmp_path, 980 + rel, grades=(0, 0, 1, 1, 2, 3))
+    ours = ["Rprec_mult@0.4", "relative_P@5", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+            "num_nonrel_judged_ret", "unj@10", "rbp_resid"]  # fmt: skip
+    theirs = ["Rprec_mult.0.4", "relative_P.5", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+              "num_nonrel_judged_ret", "unj.10", "rbp_resid"]  # fmt: skip
+    args = ["eval", "--qrels", qpath, *files, *[a for m in ours for a in ("-m", m)], "-l", rel, "-c", "-q",
+            "--precision", "float64", "--format", "trec_eval"]  # fmt: skip
+    assert main([str(a) for a in args]) == 0
+    out = capsys.readouterr().out
+    opts = ["-m", "runid", *[a for m in theirs for a in ("-m", m)], f"-l{rel}", "-c", "-q"]
+    assert out == "".join(run_trec_eval(trec_eval_10, qpath, f, *opts) for f in files)
+
+
 def test_to_trec_eval_prints_trec_eval_names_in_its_order():
     qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}})
     runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}}, qrels)
