@@ -376,6 +376,11 @@ TREC_NAMES = {
     "NumRel": "num_rel", "NumQ": "num_q", "SetP": "set_P", "SetRelP": "set_relative_P",
     "SetR": "set_recall", "SetF": "set_F", "SetAP": "set_map", "IPrec@0.0": "iprec_at_recall_0.00",
     "IPrec@0.3": "iprec_at_recall_0.30", "IPrec@0.7": "iprec_at_recall_0.70", "11pt_avg": "11pt_avg",
+    # added with issue 29 (pytrec_eval computes every multiple of Rprec_mult; relative_P at 5, 10, ...)
+    "Rprec_mult@0.2": "Rprec_mult_0.20", "Rprec_mult@1.4": "Rprec_mult_1.40",
+    "Rprec_mult@2.0": "Rprec_mult_2.00", "relative_P@10": "relative_P_10",
+    "relative_P@100": "relative_P_100", "utility": "utility", "binG": "binG", "G": "G",
+    "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg", "num_nonrel_judged_ret": "num_nonrel_judged_ret",
 }  # fmt: skip
 
 

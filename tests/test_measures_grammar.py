@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import subprocess
 import sys
 import warnings
@@ -38,13 +39,21 @@ SUPPORTED = {"AP", "P", "R", "Rprec", "RR", "Success", "Bpref", "infAP", "nDCG",
              "NumRet", "NumRel", "NumQ", "IPrec", "SetP", "SetR", "SetF", "SetAP"}  # fmt: skip
 # the project's own names (no ir_measures equivalent), with a cutoff where they need one
 OWN = ["SP", "Q", "PDoc@10", "DCG@10", "nDCG_sakai@10", "nCG@10", "11pt_avg", "gm_map", "gm_bpref",
-       "G_AP", "gm_nDCG@10", "Q(rel=2)"]  # fmt: skip
+       "G_AP", "gm_nDCG@10", "Q(rel=2)",
+       # trec_eval's measures that ir_measures lacks, under trec_eval's names (issue 29)
+       "relative_P@10", "Rprec_mult@0.5", "utility", "utility(rel_ret=2.0,nonrel_ret=-0.5)", "binG", "G",
+       "G(gains={1:3})", "ndcg_rel", "Rndcg", "num_nonrel_judged_ret", "unj@10", "rbp_resid",
+       "rbp_resid(p=0.5)"]  # fmt: skip
 # trec_eval names irrepro reads that ir_measures' parse_trec_measure does not
-TREC_OWN = {"11pt_avg", "gm_map", "gm_bpref", "rbp"}
+TREC_OWN = {"11pt_avg", "gm_map", "gm_bpref", "rbp", "Rndcg", "num_nonrel_judged_ret", "binG", "ndcg_rel",
+            "utility", "G", "rbp_resid"}  # fmt: skip
+# ... and those with one number (a cutoff: a whole one), as trec_eval prints them
+TREC_OWN_NUMBERED = {"relative_P": "cutoff", "unj": "cutoff", "Rprec_mult": "multiple"}
 TREC_NAMES = ["ndcg", "P", "map_cut", "Rndcg", "num_nonrel_judged_ret", "set_map", "11pt_avg", "relative_P",
               "gm_map", "binG", "set_P", "infAP", "bpref", "num_rel_ret", "ndcg_rel", "recip_rank", "recall",
               "set_recall", "utility", "set_relative_P", "num_ret", "num_rel", "ndcg_cut", "Rprec", "Rprec_mult",
-              "relstring", "gm_bpref", "num_q", "map", "G", "success", "set_F", "iprec_at_recall", "rbp"]  # fmt: skip
+              "relstring", "gm_bpref", "num_q", "map", "G", "success", "set_F", "iprec_at_recall", "rbp",
+              "unj", "rbp_resid"]  # fmt: skip
 
 
 def _in_domain(m) -> bool:
@@ -226,10 +235,23 @@ def _trec_parse(text: str):
 @example("ndcg_cut.20")
 @example("iprec_at_recall_.5")  # ir_measures needs a digit before the point
 @example("P_5,10")  # two measures
+@example("Rprec_mult_0.5")  # trec_eval's, that ir_measures does not read
+@example("relative_P.010")
+@example("unj_5.5")
+@example("unj_5,10")
 def test_trec_eval_grammar(text):
     theirs = _trec_parse(text)
     if theirs is None and text in TREC_OWN:
         assert _parse_ours(text) is not None, text  # trec_eval's, that irrepro reads beyond ir_measures
+        return
+    own = re.fullmatch(rf"({'|'.join(TREC_OWN_NUMBERED)})[._]([0-9.]+)", text)
+    if theirs is None and own:
+        ours, number = _parse_ours(text), own.group(2)
+        whole = number.isdigit() and int(number) >= 1
+        if TREC_OWN_NUMBERED[own.group(1)] == "cutoff":
+            assert (ours is not None) == whole and (ours is None or ours.cutoff == int(number)), text
+        else:
+            assert ours is not None and ours.mult == float(number), text
         return
     if theirs is not None and len(theirs) == 1:
         (m,) = theirs
@@ -283,7 +305,9 @@ def test_documented_names_parse_in_both():
 
 @pytest.mark.parametrize("family", sorted(MEASURE_FAMILIES))
 def test_every_family_parses_in_both(family):
-    at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5"}[MEASURE_FAMILIES[family]]
+    at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5", "multiple": "@0.5"}[
+        MEASURE_FAMILIES[family]
+    ]
     name = family + at
     if family in SUPPORTED:
         _check(name, _ir_measures_parse(name))

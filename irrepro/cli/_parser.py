@@ -194,7 +194,7 @@ order and number format; a measure trec_eval lacks keeps irrepro's name; with -q
 average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints it - trec_eval
 9.0.8 leaves it out); csv and json give the long table run, query_id, measure, value.""",
     )
-    _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), bpref, ...")
+    _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), Rndcg, ... (all of trec_eval -m all_trec)")
     p.add_argument("-q", "--per-topic", action="store_true", help="also one row per topic (trec_eval -q)")
     avg = p.add_mutually_exclusive_group()
     avg.add_argument(

@@ -53,7 +53,7 @@ irrepro / ir_measures  trec_eval                 definition and convention
                                                  stop probability (2**grade - 1) / 2**4, grades
                                                  0..4 (a larger judged grade is an error, as
                                                  there)
-``Judged@k``           (1 - ``unj_k``)           judged documents in the top min(k, L) / min(k,
+``Judged@k``           (cf. ``unj_k``)           judged documents in the top min(k, L) / min(k,
                                                  L) (ir_measures'); a qrels grade < 0 is not a
                                                  judgment (trec_eval's convention; ir_measures
                                                  counts any qrels line)
@@ -97,6 +97,61 @@ irrepro / ir_measures  trec_eval                 definition and convention
                                                  2.1)
 =====================  ========================  ================================================
 
+trec_eval's measures that ir_measures lacks go by trec_eval's names, with ir_measures' syntax for
+their parameters (``relative_P@5`` is trec_eval's ``relative_P_5``, which is read too), each
+computed as trec_eval 10's C code (its ``m_*.c``) computes it; with the table above, every measure
+of ``trec_eval -m all_trec`` but ``relstring`` (a string, not a number):
+
+=========================  ==========================  ========================================
+irrepro                    trec_eval                   definition and convention
+=========================  ==========================  ========================================
+``relative_P@k``           ``relative_P_k``            relevant in the top k / min(k, R)
+``Rprec_mult@x``           ``Rprec_mult_x``            precision at rank (long)(x R + 0.9), 0
+                                                       there when that is 0: at multiples of R
+                                                       (trec_eval prints x = 0.2, 0.4, ..., 2.0)
+``utility``                ``utility``                 p1 a + p2 b + p3 c, with a the relevant
+                                                       documents retrieved, b the others
+                                                       retrieved, c the relevant not retrieved;
+                                                       ``utility(rel_ret=p1,nonrel_ret=p2,``
+                                                       ``rel_missed=p3)``, by default 1, -1, 0
+                                                       (the weights may be negative; trec_eval's
+                                                       p4, of the documents neither relevant
+                                                       nor retrieved, needs the collection's
+                                                       size: not offered); averaged over topics
+``binG``                   ``binG``                    (1/R) sum over the relevant documents
+                                                       retrieved of 1 / log2(2 + the documents
+                                                       above it that are not relevant)
+``G``                      ``G``                       sum over the retrieved documents of gain
+                                                       / log2(2 + cost - cg), cg the run's
+                                                       cumulative gain there, cost the sum so
+                                                       far of max(ideal gain, 1); over the
+                                                       ideal list's total gain (m_G.c)
+``ndcg_rel``               ``ndcg_rel``                nDCG averaged over the documents with a
+                                                       positive gain: at the rank of each one
+                                                       retrieved, the whole run's for each one
+                                                       not retrieved (0 unless positive)
+``Rndcg``                  ``Rndcg``                   nDCG@c averaged over the ranks c where
+                                                       the ideal gain drops, and the whole
+                                                       run's when the run is longer than the
+                                                       ideal list plus one; 0 where R = 0 at
+                                                       ``rel`` (its only use of ``rel``)
+``num_nonrel_judged_ret``  ``num_nonrel_judged_ret``   judged non-relevant documents retrieved
+                                                       (summed over topics)
+``unj@k``                  ``unj_k``                   unjudged documents in the top k / k
+                                                       (``Judged@k`` divides by min(k, L))
+``rbp_resid``              ``rbp_resid``               RBP's residual as :func:`rbp_residual`,
+                                                       p = 0.9 unless given (trec_eval's:
+                                                       ``rbp_resid(p=0.5)`` is its
+                                                       ``rbp_resid_p=0.5``), but 0 for a list
+                                                       without unjudged documents, as there
+=========================  ==========================  ========================================
+
+``G``, ``ndcg_rel`` and ``Rndcg`` take ``gains`` as ``nDCG`` does (gains >= 0; trec_eval also
+allows negative ones and a gain for grade 0), and order the ideal list by gain exactly (trec_eval
+compares gains by their difference cast to an integer, so gains less than 1 apart may come in
+either order there). ``Rndcg`` where R > 0 but no gain is positive (``gains={1:0}``) is 0 (trec_eval:
+NaN).
+
 Conventions (trec_eval's, which NIST's official scores use):
 
 * **Topics.** Only topics with judgments are evaluated: a :class:`~irrepro.data.RunSet` holds
@@ -107,7 +162,10 @@ Conventions (trec_eval's, which NIST's official scores use):
   (the default; ``trec_eval -c``, and ir_measures' ``calc_aggregate``, which reports a missing
   topic as 0 - also for NumRel and NumQ) over all the qrels' topics, or ``complete=False``
   (plain trec_eval 9, pytrec_eval) over the topics the run retrieved something for. (trec_eval
-  10.0 without ``-c`` stops with an error on a run that misses a qrels topic.)
+  10.0 without ``-c`` stops with an error on a run that misses a qrels topic. With ``-c`` it scores
+  a missing topic on a stand-in list of one unjudged document and then zeroes what that document
+  changes - for ``utility`` and ``rbp_resid`` only under these names: with other weights or p,
+  trec_eval adds the document's share, p2 or 1.)
 * **Topics without relevant documents** (R = 0) score 0 on every measure normalised by R or an
   ideal list, and still count in the mean, as in trec_eval.
 * **Relevance** is ``grade >= rel`` (``rel=1`` by default: trec_eval's ``-l``); a measure's own
@@ -129,7 +187,8 @@ largest grade.
 **Modules** (everything public is re-exported here, so ``measures.evaluate`` is the call):
 
 - :mod:`~irrepro.measures.names` - measure names and their parameters (:func:`parse_measure`,
-  :class:`Measure`, ``MEASURE_FAMILIES``, :func:`trec_eval_name`);
+  :class:`Measure`, ``MEASURE_FAMILIES``);
+- :mod:`~irrepro.measures.trec_names` - trec_eval's names and order (:func:`trec_eval_name`);
 - :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
 - :mod:`~irrepro.measures.kernel` - the block kernel, :func:`score_grades`,
   :func:`average_precision` and :func:`rbp_residual`;
@@ -140,8 +199,9 @@ largest grade.
 
 from .aggregates import GM_EPSILON, aggregate
 from .kernel import average_precision, rbp_residual, score_grades
-from .names import MEASURE_FAMILIES, Measure, parse_measure, trec_eval_name
+from .names import MEASURE_FAMILIES, Measure, parse_measure
 from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
+from .trec_names import trec_eval_name
 
 __all__ = [
     "GM_EPSILON",

@@ -25,10 +25,14 @@ _TREC_EXACT: dict[str, tuple[str, dict]] = {
 }  # fmt: skip
 _TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": ("R", "cutoff"),
                   "ndcg_cut": ("nDCG", "cutoff"), "success": ("Success", "cutoff"),
-                  "set_F": ("SetF", "beta"), "iprec_at_recall": ("IPrec", "recall")}  # fmt: skip
+                  "set_F": ("SetF", "beta"), "iprec_at_recall": ("IPrec", "recall"),
+                  "relative_P": ("relative_P", "cutoff"), "unj": ("unj", "cutoff"),
+                  "Rprec_mult": ("Rprec_mult", "mult")}  # fmt: skip
 _TREC_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 _TREC_NUMBERED_RE = re.compile(rf"({'|'.join(_TREC_NUMBERED)})[._]({_TREC_NUMBER}(?:,{_TREC_NUMBER})*)")
-_TREC_RBP = re.compile(rf"rbp(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
+_TREC_RBP = re.compile(rf"(rbp|rbp_resid)(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
+# (ir_measures has no utility: its weights, unlike any parameter ir_measures reads, may be negative)
+_SIGNED = ("utility",)
 
 
 def _known_names() -> str:
@@ -36,14 +40,21 @@ def _known_names() -> str:
         "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
         "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
         "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
-        "nCG@k, Q; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
+        "nCG@k, Q, relative_P@k, Rprec_mult@0.5, utility, binG, G, ndcg_rel, Rndcg, "
+        "num_nonrel_judged_ret, unj@k, rbp_resid; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
         "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
     )
 
 
-def _value(node, text):
+def _value(node, text, signed: bool = False):
     """A parameter's value as ir_measures' parser reads it (``_ast_to_value``): a number without
-    a sign, a string, True, False, None, or a ``{...}`` of these - no expression."""
+    a sign, a string, True, False, None, or a ``{...}`` of these - no expression; ``signed``: a
+    number with a minus sign too."""
+    if signed and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, (int, float)):
+            if not isinstance(inner.value, bool):
+                return -inner.value
     if isinstance(node, ast.Constant) and (
         node.value is None or isinstance(node.value, (int, float, complex, str))
     ):
@@ -88,11 +99,16 @@ def _split_string(text: str) -> tuple[str, dict, str]:
             raise InputError(f"measure {text!r}: the cutoff {values[0]} must be a whole number")
         return fam, {key: (int if key == "cutoff" else float)(values[0])}, agg
     if s in _TREC_NUMBERED and s not in ("P", "set_F"):  # ir_measures reads a list of measures
+        example = "0.5" if s in ("iprec_at_recall", "Rprec_mult") else "10"
         raise InputError(f"measure {text!r} is trec_eval's name of several measures; name one, "
-                         f"e.g. {s}_{'0.5' if s == 'iprec_at_recall' else '10'}")  # fmt: skip
+                         f"e.g. {s}_{example}")  # fmt: skip
     m = _TREC_RBP.fullmatch(s)
-    if m:  # trec_eval's rbp: p = 0.9 unless given (ir_measures' RBP: 0.8)
-        return "RBP", {"p": 0.9 if m.group(1) is None else float(m.group(1))}, agg
+    if m:  # trec_eval's rbp and rbp_resid: p = 0.9 unless given (ir_measures' RBP: 0.8)
+        return (
+            ("RBP" if m.group(1) == "rbp" else "rbp_resid"),
+            {"p": 0.9 if m.group(2) is None else float(m.group(2))},
+            agg,
+        )
     if s.startswith("11pt_avg"):  # not a Python identifier: parse it under another name
         s = "_11pt_avg" + s[len("11pt_avg") :]
     try:
@@ -109,10 +125,11 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     if isinstance(node, ast.Call):
         if node.args:
             raise InputError(f"measure {text!r}: parameters must be named, e.g. AP(rel=2)")
+        signed = isinstance(node.func, ast.Name) and node.func.id in _SIGNED
         for kw in node.keywords:
             if kw.arg is None or kw.arg in params:
                 raise InputError(f"measure {text!r}: a parameter is given twice or unnamed")
-            params[kw.arg] = _value(kw.value, text)
+            params[kw.arg] = _value(kw.value, text, signed)
         node = node.func
     if not isinstance(node, ast.Name):
         raise InputError(f"unknown measure {text!r}; known: {_known_names()}")

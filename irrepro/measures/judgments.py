@@ -88,7 +88,7 @@ class _Ideal:
         self.start = np.r_[0, np.cumsum(self.length)[:-1]].astype(np.int64)
         self.pos = np.arange(len(self.flat), dtype=np.int64) - np.repeat(self.start, self.length)
         self.T = judg.T
-        self._cum: np.ndarray | None = None
+        self._cum: dict = {}
 
     def normaliser(self, disc: np.ndarray, cutoff: int | None) -> np.ndarray:
         """Per topic: sum over the ideal list's first ``cutoff`` ranks of gain x disc[rank - 1]."""
@@ -98,14 +98,21 @@ class _Ideal:
 
     def cg_at(self, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """Ideal cumulative gain cg_I at 0-based ranks ``cols`` of lists of ``topics``."""
-        if self._cum is None:
-            cum = np.empty_like(self.flat)
+        return self.cum_at("cg", lambda: self.flat, topics, cols)
+
+    def cum_at(self, key, values, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Cumulative sums, along each topic's ideal list, of ``values()`` (one value per ideal
+        position, as ``flat``; computed once per ``key``), at 0-based ranks ``cols`` of lists of
+        ``topics``: the whole list's sum past its end, 0 for an empty list."""
+        if key not in self._cum:
+            v = np.asarray(values(), dtype=np.float64)
+            cum = np.empty_like(v)
             for s, n in zip(self.start.tolist(), self.length.tolist()):
-                np.cumsum(self.flat[s : s + n], out=cum[s : s + n])
-            self._cum = np.r_[cum, 0.0]  # index len(flat): cg_I of an empty ideal list
+                np.cumsum(v[s : s + n], out=cum[s : s + n])
+            self._cum[key] = np.r_[cum, 0.0]  # index len(flat): an empty ideal list's
         length = self.length[topics]
         idx = np.minimum(cols, length - 1) + self.start[topics]
-        return self._cum[np.where(length > 0, idx, len(self.flat))]
+        return self._cum[key][np.where(length > 0, idx, len(self.flat))]
 
 
 class _Judgments:

@@ -12,6 +12,7 @@ import numpy as np
 from ..data import PAD, UNJUDGED, RunSet
 from ..errors import InputError
 from ._block_context import _Context, _Hits, _safe_div
+from ._gain_curves import GAIN_CURVES
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .names import Measure, parse_measure
@@ -300,6 +301,30 @@ def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: 
                 res = np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
             else:
                 res = P * Rc
+        elif fam == "relative_P":  # m_rel_P.c
+            assert c is not None  # parse_measure gives relative_P a cutoff
+            res = _safe_div(top(r, c), np.minimum(c, ctx.n_rel(r)[t]))
+        elif fam == "Rprec_mult":  # m_Rprec_mult.c: P at rank (long)(mult R + 0.9)
+            assert s.mult is not None  # parse_measure gives Rprec_mult its multiple
+            h, cut = rel_at(r), np.floor(s.mult * ctx.n_rel(r)[t] + 0.9)
+            res = _safe_div(np.bincount(h.rows, weights=h.cols < cut[h.rows], minlength=n), cut)
+        elif fam == "utility":  # m_utility.c (its fourth weight, of cell d, needs -N: not offered)
+            assert s.weights is not None  # parse_measure gives utility its weights
+            got, R = rel_at(r).count, ctx.n_rel(r)[t]
+            res = s.weights[0] * got + s.weights[1] * (length() - got) + s.weights[2] * (R - got)
+        elif fam == "binG":  # m_binG.c: 1 / log2(2 + documents not relevant above), over R
+            h = rel_at(r)
+            res = _safe_div(h.sum(1.0 / np.log2(2.0 + h.cols - (h.nth - 1))), ctx.n_rel(r)[t])
+        elif fam == "num_nonrel_judged_ret":
+            res = ((g >= 0) & (g < r)).sum(axis=1).astype(np.float64)
+        elif fam == "unj":  # m_unjudged.c: unjudged in the top k / k
+            assert c is not None  # parse_measure gives unj a cutoff
+            res = ((g[:, :c] < 0) & (g[:, :c] != PAD)).sum(axis=1) / float(c)
+        elif fam == "rbp_resid":  # m_rbp_resid.c: 0 for a list without unjudged documents
+            assert s.p is not None  # parse_measure gives rbp_resid its p
+            res = np.where(((g < 0) & (g != PAD)).any(axis=1), rbp_residual(g, s.p), 0.0)
+        elif fam in GAIN_CURVES:
+            res = GAIN_CURVES[fam](s, g, t, ctx)
         else:  # pragma: no cover - parse_measure guards this
             raise AssertionError(fam)
         out[s.name][index] = res

@@ -22,7 +22,7 @@ from ..errors import InputError
 from ._grammar import _GLOBAL_REL, _known_names, _split_string
 from .judgments import _gain_pairs
 
-__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure", "trec_eval_name"]
+__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure"]
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,30 @@ _FAMILIES: dict[str, _Family] = {
     "nDCG_sakai": _Family(("cutoff",), "cutoff", True, ir_measures=False),
     "nCG": _Family(("cutoff",), "cutoff", True, ir_measures=False),
     "11pt_avg": _Family(("rel",), binary=True, ir_measures=False),
+    # trec_eval's measures that ir_measures lacks, under trec_eval's names
+    "relative_P": _Family(("cutoff", "rel"), "cutoff", True, binary=True, ir_measures=False),
+    "Rprec_mult": _Family(("mult", "rel"), "mult", True, binary=True, ir_measures=False),
+    "utility": _Family(("rel_ret", "nonrel_ret", "rel_missed", "rel"), binary=True, ir_measures=False),
+    "binG": _Family(("rel",), binary=True, ir_measures=False),
+    "G": _Family(("gains",), ir_measures=False),
+    "ndcg_rel": _Family(("gains",), ir_measures=False),
+    "Rndcg": _Family(("rel", "gains"), binary=True, ir_measures=False),
+    "num_nonrel_judged_ret": _Family(("rel",), binary=True, agg="sum", ir_measures=False),
+    "unj": _Family(("cutoff",), "cutoff", True, ir_measures=False),
+    "rbp_resid": _Family(("p",), ir_measures=False),
 }
 
+# the default of a parameter a measure leaves out (rbp_resid: trec_eval's p; RBP: ir_measures')
+_DEFAULTS = {"p": 0.8, "beta": 1.0, "relative": False, "gains": None, "rel_ret": 1.0, "nonrel_ret": -1.0,
+             "rel_missed": 0.0}  # fmt: skip
+_RBP_RESID_P = 0.9
+
 #: Families of measures :func:`evaluate` knows, with what ``@x`` sets and whether it is needed:
-#: ``"none"``, ``"optional"``, ``"required"`` (a rank cutoff) or ``"recall"`` (IPrec's level).
+#: ``"none"``, ``"optional"``, ``"required"`` (a rank cutoff), ``"recall"`` (IPrec's level) or
+#: ``"multiple"`` (Rprec_mult's multiple of R).
 MEASURE_FAMILIES = {
-    name: ("recall" if f.at == "recall" else "none" if f.at is None else "required" if f.at_required else "optional")
+    name: ("recall" if f.at == "recall" else "multiple" if f.at == "mult" else "none" if f.at is None
+           else "required" if f.at_required else "optional")
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
@@ -128,6 +146,11 @@ class Measure:
         SetF's beta.
     relative : bool
         SetP's ``relative`` (ir_measures' SetRelP).
+    mult : float or None
+        Rprec_mult's multiple of R (the cutoff is ``(long)(mult R + 0.9)``, as trec_eval's).
+    weights : tuple of float or None
+        utility's weights of the relevant retrieved, the non-relevant retrieved and the relevant
+        not retrieved documents (trec_eval's p1, p2, p3; default 1, -1, 0).
     gains : tuple of (int, float) or None
         nDCG's and DCG's gains other than gain = grade, as (grade, gain) pairs sorted by grade.
     agg : str
@@ -152,11 +175,15 @@ class Measure:
     relative: bool = False
     gains: tuple[tuple[int, float], ...] | None = None
     agg: str = "mean"
+    mult: float | None = None
+    weights: tuple[float, float, float] | None = None
 
 
 # each parameter's type, as ir_measures' SUPPORTED_PARAMS require it (bool is no int here)
+# (numbers.Real: a whole number or a float, for the parameters only irrepro reads)
 _TYPES = {"cutoff": int, "rel": int, "p": float, "recall": float, "beta": float, "relative": bool,
-          "judged_only": bool, "dcg": str, "gains": dict}  # fmt: skip
+          "judged_only": bool, "dcg": str, "gains": dict, "mult": numbers.Real, "rel_ret": numbers.Real,
+          "nonrel_ret": numbers.Real, "rel_missed": numbers.Real}  # fmt: skip
 
 
 def _check_type(text, key, value):
@@ -165,6 +192,10 @@ def _check_type(text, key, value):
         ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     elif kind is float:
         ok = isinstance(value, (float, np.floating))
+    elif kind is numbers.Real:
+        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+        if ok:
+            return float(value)
     else:
         ok = isinstance(value, kind)
     if not ok and kind is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -172,7 +203,8 @@ def _check_type(text, key, value):
         _warn(f"the measure name {text!r} with a whole number for {key}", f"{key}={value}.0", stacklevel=3)
         return float(value)
     if not ok:
-        raise InputError(f"measure {text!r}: {key}={value!r} must be {kind.__name__}")
+        what = "a finite number" if kind is numbers.Real else kind.__name__
+        raise InputError(f"measure {text!r}: {key}={value!r} must be {what}")
     return value
 
 
@@ -200,7 +232,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         raise InputError(f"measure {text!r}: {fam} does not take {', '.join(unknown)} (it takes {takes})")
     for key, value in params.items():
         if not (key == "rel" and value is _GLOBAL_REL):
-            _check_type(text, key, value)
+            params[key] = _check_type(text, key, value)
     if params.get("judged_only", False):
         raise InputError(
             f"measure {text!r}: judged_only=True (trec_eval -J) is not supported by irrepro; "
@@ -212,7 +244,8 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         )
     kw: dict = {"agg": agg if agg in ("gm", "G") else spec.agg}
     if spec.at_required and params.get(spec.at) is None:
-        what, example = ("a recall level", "@0.5") if spec.at == "recall" else ("a cutoff", "@10")
+        what, example = {"recall": ("a recall level", "@0.5"), "mult": ("a multiple of R", "@0.5")}.get(
+            spec.at or "", ("a cutoff", "@10"))  # fmt: skip
         raise InputError(f"measure {text!r} needs {what}, e.g. {fam}{example}")
     if spec.at == "cutoff" and params.get("cutoff") is not None:
         if params["cutoff"] < 1:
@@ -223,11 +256,17 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         if not 0.0 <= r <= 1.0:
             raise InputError(f"measure {text!r}: the recall level must be in [0, 1]")
         kw["recall"] = r
-    if fam == "RBP":
-        p = float(params.get("p", 0.8))
+    if spec.at == "mult":
+        if not params["mult"] >= 0:
+            raise InputError(f"measure {text!r}: the multiple of R must be >= 0")
+        kw["mult"] = params["mult"]
+    if fam in ("RBP", "rbp_resid"):
+        p = float(params.get("p", _RBP_RESID_P if fam == "rbp_resid" else 0.8))
         if not 0.0 < p < 1.0:
             raise InputError(f"measure {text!r}: RBP's persistence p must be in (0, 1)")
         kw["p"] = p
+    if fam == "utility":
+        kw["weights"] = tuple(params.get(w, _DEFAULTS[w]) for w in ("rel_ret", "nonrel_ret", "rel_missed"))
     if fam == "SetF":
         b = float(params.get("beta", 1.0))
         if not b >= 0 or not math.isfinite(b):
@@ -262,9 +301,11 @@ def _canonical(m: Measure) -> str:
     for key in spec.params:
         if key == spec.at or key in ("judged_only", "dcg"):
             continue
-        v = {"p": m.p, "rel": m.rel, "beta": m.beta, "relative": m.relative, "gains": m.gains}[key]
-        default = {"p": 0.8, "rel": 1 if spec.binary else None, "beta": 1.0, "relative": False,
-                   "gains": None}[key]  # fmt: skip
+        w = dict(zip(("rel_ret", "nonrel_ret", "rel_missed"), m.weights or ()))
+        v = {"p": m.p, "rel": m.rel, "beta": m.beta, "relative": m.relative, "gains": m.gains, **w}[key]
+        default = {**_DEFAULTS, "rel": 1 if spec.binary else None}[key]
+        if key == "p" and m.family == "rbp_resid":
+            default = _RBP_RESID_P
         if v == default:
             continue
         if key == "gains":
@@ -272,7 +313,7 @@ def _canonical(m: Measure) -> str:
         else:
             shown.append(f"{key}={v!r}")
     name = m.family + (f"({','.join(shown)})" if shown else "")
-    at = m.recall if spec.at == "recall" else m.cutoff if spec.at == "cutoff" else None
+    at = {"recall": m.recall, "mult": m.mult, "cutoff": m.cutoff}.get(spec.at or "")
     if at is not None:
         name += f"@{at}"
     if m.agg == "gm":
@@ -338,99 +379,3 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
         params = {k: v for k, v in name.params.items()}
         return _build(str(name), name.NAME, params, "mean", rel)
     raise InputError(f"a measure must be a name or an ir_measures measure, got {name!r}")
-
-
-# trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
-# 9.0.8 lacks rbp): a measure's lines come out in this order whatever the order of the -m options
-_TREC_ORDER = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
-    "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut",
-    "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
-    "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
-)  # fmt: skip
-
-
-def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, float | None] | None:
-    """(trec_eval's measure, its parameter or None) of ``m`` under ``trec_eval -l rel``, or None."""
-    if m.rel is not None and m.rel != rel:
-        return None  # a relevance level of its own: not what trec_eval -l rel computes
-    f, k = m.family, m.cutoff
-    if m.agg == "G":  # Sakai's geometric mean: not a trec_eval measure
-        return None
-    if m.agg == "gm":
-        return {"AP": ("gm_map", None), "Bpref": ("gm_bpref", None)}.get(f) if k is None else None
-    if f == "NumRet":
-        return ("num_ret", None) if m.rel is None else ("num_rel_ret", None)
-    simple = {"NumRel": "num_rel", "NumQ": "num_q", "Rprec": "Rprec", "Bpref": "bpref",
-              "infAP": "infAP", "11pt_avg": "11pt_avg", "SetR": "set_recall", "SetAP": "set_map"}  # fmt: skip
-    if f in simple:
-        return simple[f], None
-    if f in ("AP", "RR", "nDCG"):
-        if f == "nDCG" and m.gains is not None:
-            return None
-        if k is None:
-            return {"AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}[f], None
-        return ({"AP": "map_cut", "nDCG": "ndcg_cut"}[f], k) if f != "RR" else None
-    if f in ("P", "R", "Success"):
-        return {"P": "P", "R": "recall", "Success": "success"}[f], k
-    if f == "IPrec":
-        return "iprec_at_recall", m.recall
-    if f == "SetP":
-        return ("set_relative_P" if m.relative else "set_P"), None
-    if f == "SetF":
-        return "set_F", (None if m.beta == 1.0 else m.beta)
-    if f == "RBP" and m.rel is None and k is None:  # trec_eval's rbp: graded, p = 0.9 unless given
-        return "rbp", (None if m.p == 0.9 else m.p)
-    return None
-
-
-def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
-    """The name trec_eval prints for a measure, or None when trec_eval has no such measure.
-
-    Parameters
-    ----------
-    measure : str, Measure or ir_measures measure
-        The measure, as :func:`parse_measure` reads it.
-    rel : int, optional
-        trec_eval's ``-l`` (1 when None): the level of binary measures that set none of their own.
-
-    Returns
-    -------
-    str or None
-        ``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``,
-        ``iprec_at_recall_0.50``, ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it), ...;
-        None for ``RR@10``, ``ERR@20``, ``Q``, a relevance level other than ``rel``, ...
-        (trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
-
-    Examples
-    --------
-    >>> from irrepro.measures import trec_eval_name
-    >>> trec_eval_name("P@10"), trec_eval_name("IPrec@0.5"), trec_eval_name("RBP(p=0.5)")
-    ('P_10', 'iprec_at_recall_0.50', 'rbp_p=0.5')
-    >>> trec_eval_name("AP(rel=2)", rel=2), trec_eval_name("AP(rel=2)"), trec_eval_name("RR@10")
-    ('map', None, None)
-    """
-    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
-    if parts is None:
-        return None
-    name, param = parts
-    if param is None:
-        return name
-    if name == "iprec_at_recall":
-        return f"{name}_{param:3.2f}"
-    if name == "rbp":
-        return f"rbp_p={param!r}"
-    if name == "set_F":
-        return f"set_F_{param:g}"
-    return f"{name}_{param}"
-
-
-def _trec_eval_key(measure, rel: int | None = None) -> tuple:
-    """Sort key putting measures in the order trec_eval prints them (cutoffs ascending within a
-    measure); measures trec_eval lacks come after, in their given order (a stable sort)."""
-    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
-    if parts is None:
-        return (len(_TREC_ORDER), 0.0)
-    name, param = parts
-    return (_TREC_ORDER.index(name), 0.0 if param is None else float(param))

@@ -15,7 +15,8 @@ from ..escape import plain
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
-from .names import _trec_eval_key, parse_measure, trec_eval_name
+from .names import parse_measure
+from .trec_names import _trec_eval_key, trec_eval_name
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd

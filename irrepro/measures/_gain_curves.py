@@ -1,0 +1,102 @@
+"""trec_eval's experimental gain measures on a block of ranked lists, for the kernel
+(:mod:`irrepro.measures.kernel`): ``G`` (m_G.c), ``ndcg_rel`` (m_ndcg_rel.c) and ``Rndcg``
+(m_Rndcg.c) of trec_eval 10, each as its C loop computes it, vectorised over the block's lists.
+
+Gains are the measure's (grade -> gain, the grade itself by default, as nDCG's); the ideal list
+is the topic's positive gains in decreasing order (trec_eval walks its gain levels from the
+largest gain down, which is the same list)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data import PAD
+from ._block_context import _Context, _safe_div
+from .names import Measure
+
+
+def _run_dcg(gain: np.ndarray, ctx: _Context) -> np.ndarray:
+    """(n, k) cumulative DCG of the block's lists: sum over ranks <= j + 1 of gain / log2(rank + 1)."""
+    return np.cumsum(gain * ctx.disc("log2", gain.shape[1]), axis=1)
+
+
+def _ideal_dcg_at(ideal, ctx: _Context, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The ideal DCG of ``topics`` over its first ``cols + 1`` ranks (all of it past its end)."""
+    disc = ctx.disc("log2", int(ideal.length.max(initial=0)))
+    return ideal.cum_at("dcg", lambda: ideal.flat * disc[ideal.pos], topics, cols)
+
+
+def gain_g(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+    """m_G.c: sum over retrieved documents with a gain of gain / log2(2 + cost(i) - cg(i)), over
+    the topic's total ideal gain; cg(i) the run's cumulative gain at rank i, cost(i) the sum over
+    ranks <= i of max(ideal gain there, 1) (1 past the ideal list)."""
+    gains = ctx.gain_of(s)
+    gain = gains(g)
+    ideal = ctx.judg.ideal(gains)
+    rows, cols = np.nonzero(gain != 0)
+    tr = t[rows]
+    cg = np.cumsum(gain, axis=1)[rows, cols]
+    cost = ideal.cum_at("cost", lambda: np.maximum(ideal.flat, 1.0), tr, cols)
+    cost = cost + np.maximum(cols + 1 - ideal.length[tr], 0)
+    total = np.bincount(rows, weights=gain[rows, cols] / np.log2(2.0 + cost - cg), minlength=len(g))
+    return _safe_div(total, ctx.ideal_norm(s, "cg")[t])
+
+
+def gain_ndcg_rel(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+    """m_ndcg_rel.c: nDCG averaged over the topic's documents with a positive gain - at the rank
+    of each one retrieved (the run's DCG there over the ideal DCG at that rank), and the whole
+    run's nDCG for each one not retrieved; 0 unless the sum is positive."""
+    gains = ctx.gain_of(s)
+    gain = gains(g)
+    ideal = ctx.judg.ideal(gains)
+    dcg = _run_dcg(gain, ctx)
+    rows, cols = np.nonzero(gain > 0)
+    at_rel = dcg[rows, cols] / _ideal_dcg_at(ideal, ctx, t[rows], cols)
+    n = len(g)
+    found = np.bincount(rows, minlength=n)
+    L = ideal.length[t]
+    full = ctx.ideal_norm(s, "log2")[t]
+    with np.errstate(divide="ignore", invalid="ignore"):  # (no ideal gain: NaN, then 0, as there)
+        total = np.bincount(rows, weights=at_rel, minlength=n) + (L - found) * dcg[:, -1] / full
+        return np.where(total > 0, total / np.maximum(L, 1), 0.0)
+
+
+def _rndcg_points(ideal, ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per topic, the ranks c where the ideal gain changes (c in 1..L: the gain at rank c + 1
+    differs from the gain at rank c, 0 past the list): (count per topic, first index per topic,
+    the ranks c, topic by topic)."""
+    flat, pos, topic = ideal.flat, ideal.pos, ideal.topic_of
+    nxt = np.r_[flat[1:], 0.0]
+    last = pos == ideal.length[topic] - 1
+    change = last | (nxt != flat)
+    ranks = pos[change] + 1
+    count = np.bincount(topic[change], minlength=ideal.T)
+    return count, np.r_[0, np.cumsum(count)[:-1]], ranks
+
+
+def gain_rndcg(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+    """m_Rndcg.c: the mean of nDCG@c over the ranks c where the ideal gain changes (the ends of
+    the ideal list's gain levels), and the whole run's nDCG when the run is longer than the ideal
+    list plus one; 0 for a topic without relevant documents (at the measure's ``rel``)."""
+    gains = ctx.gain_of(s)
+    gain = gains(g)
+    ideal = ctx.judg.ideal(gains)
+    count, first, ranks = ctx.topic(("rndcg", gains.pairs), lambda: _rndcg_points(ideal, ctx))
+    n, k = g.shape
+    dcg = _run_dcg(gain, ctx)
+    per_row = count[t]
+    rows = np.repeat(np.arange(n), per_row)
+    offset = np.arange(len(rows)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    c = ranks[np.repeat(first[t], per_row) + offset]
+    ratio = dcg[rows, np.minimum(c, k) - 1] / _ideal_dcg_at(ideal, ctx, t[rows], c - 1)
+    total = np.bincount(rows, weights=ratio, minlength=n)
+    full = ctx.ideal_norm(s, "log2")[t]
+    extra = ((g != PAD).sum(axis=1) > ideal.length[t] + 1) & (full > 0)
+    total = total + np.where(extra, _safe_div(dcg[:, -1], full), 0.0)
+    points = per_row + extra
+    assert s.rel is not None  # parse_measure gives Rndcg the relevance level
+    return np.where(ctx.n_rel(s.rel)[t] > 0, _safe_div(total, points), 0.0)
+
+
+#: family -> its block function
+GAIN_CURVES = {"G": gain_g, "ndcg_rel": gain_ndcg_rel, "Rndcg": gain_rndcg}

@@ -1,0 +1,241 @@
+"""trec_eval's measures that ir_measures lacks (issue 29, item 4): ``Rprec_mult@x``,
+``relative_P@k``, ``utility``, ``binG``, ``G``, ``ndcg_rel``, ``Rndcg``,
+``num_nonrel_judged_ret``, ``unj@k`` and ``rbp_resid``, per topic and in both of trec_eval's
+averages, against
+
+* pytrec_eval (trec_eval's C code, full precision; every measure it has: all but unj and
+  rbp_resid) on generated collections - graded grades, qrels grades -1 (pooled, not judged),
+  unjudged documents, a topic without relevant documents, runs missing a topic, tied scores - at
+  several relevance levels and depths: these run on every machine, CI included;
+* the trec_eval 10 binary (``TREC_EVAL``; 4 decimals) for all of them, with ``-c``, ``-l``,
+  ``-M`` and the measures' parameters (gains, utility's weights, rbp_resid's p).
+
+The trec_eval test files (``TREC_EVAL_TEST``) are checked in test_measures_parity.py, and the
+TREC-COVID runs against pytrec_eval in test_measures.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from _reference import pytrec_eval_scores, run_trec_eval
+from irrepro import InputError, data, measures
+from test_measures_parity import make_collection
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+# our name -> pytrec_eval's (trec_eval's) name
+PYTREC = {
+    **{f"Rprec_mult@{x}": f"Rprec_mult_{x:.2f}" for x in (0.2, 0.4, 0.6, 1.0, 1.4, 2.0)},
+    **{f"relative_P@{k}": f"relative_P_{k}" for k in (1, 3, 5, 10, 100)},
+    "utility": "utility", "binG": "binG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg",
+    "num_nonrel_judged_ret": "num_nonrel_judged_ret",
+}  # fmt: skip
+# pytrec_eval's measure options: every multiple and cutoff above in one evaluator
+PYTREC_OPTIONS = {"Rprec_mult", "relative_P.1,3,5,10,100", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+                  "num_nonrel_judged_ret"}  # fmt: skip
+
+
+def _with_ties(tmp_path: Path, files: list[Path]) -> list[Path]:
+    """The same runs with scores rounded to a few values: many ties, broken by document id."""
+    out = []
+    for f in files:
+        g = tmp_path / "tied" / f.name
+        g.parent.mkdir(exist_ok=True)
+        lines = [ln.split() for ln in f.read_text().splitlines()]
+        g.write_text("".join(f"{t} Q0 {d} {r} {float(s) // 20:g} {n}\n" for t, _, d, r, s, n in lines))
+        out.append(g)
+    return out
+
+
+def _runs_of(files: list[Path]) -> dict:
+    runs: dict = {}
+    for f in files:
+        run = runs.setdefault(f.stem, {})
+        for t, _, d, _, s, _ in (ln.split() for ln in f.read_text().splitlines()):
+            run.setdefault(t, {})[d] = float(s)
+    return runs
+
+
+# (depth on tied lists is left out: the reference cuts a list by score, irrepro by rank)
+@pytest.mark.parametrize(("depth", "ties"), [(None, False), (6, False), (None, True)])
+@pytest.mark.parametrize("rel", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_equal_to_pytrec_eval(tmp_path, seed, rel, depth, ties):
+    """Per topic (a topic the run missed: on the empty list) and both averages, to 1e-12."""
+    qpath, files, qrels, runs = make_collection(tmp_path, 900 + seed + 10 * rel)
+    if ties:
+        files = _with_ties(tmp_path, files)
+        runs = _runs_of(files)
+    rs = data.load_runs(files, qrels=qpath)
+    ev = measures.evaluate(rs, list(PYTREC), rel=rel, depth=depth)
+    checked = 0
+    for complete in (True, False):
+        summ = measures.summarize(ev, complete=complete)
+        for s, run in enumerate(rs.runs):
+            ref = pytrec_eval_scores(
+                qrels, runs[run], PYTREC_OPTIONS, rel=rel, complete=complete, depth=depth
+            )
+            for m, tm in PYTREC.items():
+                for t, topic in enumerate(rs.topics):
+                    if (tm, topic) in ref:
+                        assert ev[m].scores[s, t] == pytest.approx(ref[tm, topic], abs=1e-12), (run, topic, m)
+                        checked += 1
+                got = summ.loc[run, ev[m].measure]
+                assert got == pytest.approx(ref[tm, "all"], abs=1e-12, rel=1e-12), (run, m, complete)
+    assert checked > 600  # 16 measures x 9 topics x 3 runs x 2 averages, less the missed topics
+
+
+def _trec_eval(binary, qrels, run, meas, *flags) -> dict:
+    out = run_trec_eval(binary, qrels, run, "-q", *flags, *[a for m in meas for a in ("-m", m)])
+    res = {}
+    for line in out.splitlines():
+        name, topic, value = line.split()
+        if name != "runid":
+            res[name, topic] = float(value)
+    return res
+
+
+# our name -> trec_eval's printed name, and the -m options that print them
+BINARY = {
+    **PYTREC,
+    "unj@5": "unj_5", "unj@10": "unj_10", "unj@20": "unj_20", "rbp_resid": "rbp_resid",
+    "rbp_resid(p=0.5)": "rbp_resid_p=0.5", "G(gains={1:3,2:9})": "G_1=3,2=9",
+    "ndcg_rel(gains={2:5})": "ndcg_rel_2=5", "Rndcg(gains={1:2,3:4})": "Rndcg_1=2,3=4",
+    "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)": "utility_2,-0.5,-1,0",
+}  # fmt: skip
+BINARY_OPTIONS = [["Rprec_mult", "relative_P.1,3,5,10,100", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+                   "num_nonrel_judged_ret", "unj.5,10,20", "rbp_resid"],
+                  ["rbp_resid.p=0.5", "G.1=3,2=9", "ndcg_rel.2=5", "Rndcg.1=2,3=4",
+                   "utility.2,-0.5,-1,0"]]  # fmt: skip
+
+
+# trec_eval -c scores a topic the run missed on a stand-in list of one unjudged document
+# (trec_eval.c's bogus ranking), then zeroes what that document changes - for ``utility`` and
+# ``rbp_resid`` only under these names: with other weights or p it keeps the document's part
+# (utility: p2 = -0.5; rbp_resid: p + (1 - p) = 1). irrepro scores the empty list, as for every
+# measure (utility: p3 R).
+BOGUS = {"rbp_resid(p=0.5)": 1.0, "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)": -0.5}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_equal_to_trec_eval_binary(tmp_path, seed, trec_eval_10):
+    """Every new measure, with -c, at -l 1 and 2, with and without -M, per topic and the summary,
+    against trec_eval 10 (4 decimals)."""
+    qpath, files, _, _ = make_collection(tmp_path, 950 + seed, grades=(0, 0, 1, 1, 2, 3))
+    rs = data.load_runs(files, qrels=qpath)
+    for rel, depth in [(1, None), (2, 8)]:
+        ev = measures.evaluate(rs, list(BINARY), rel=rel, depth=depth)
+        summ = measures.summarize(ev, complete=True)
+        for f in files:
+            s = rs.runs.index(f.stem)
+            flags = ["-c", f"-l{rel}", *([f"-M{depth}"] if depth else [])]
+            ref: dict = {}
+            for options in BINARY_OPTIONS:  # (one parameter set per measure and call)
+                ref |= _trec_eval(trec_eval_10, qpath, f, options, *flags)
+            missed = {
+                t for t in rs.topics if not any(ln.startswith(f"{t} ") for ln in f.read_text().splitlines())
+            }
+            assert len(missed) == 1
+            n = 0
+            for m, tm in BINARY.items():
+                for t, topic in enumerate(rs.topics):
+                    if topic in missed and m in BOGUS:  # trec_eval's stand-in list, not the empty one
+                        # ours: the empty list's; theirs: plus the stand-in's one unjudged document
+                        assert ref[tm, topic] - ev[m].scores[s, t] == pytest.approx(BOGUS[m], abs=5e-5)
+                        continue
+                    assert ev[m].scores[s, t] == pytest.approx(ref[tm, topic], abs=5e-5 + 1e-12), (m, topic)
+                    n += 1
+                if m not in BOGUS:
+                    got = summ.loc[f.stem, ev[m].measure]
+                    assert got == pytest.approx(ref[tm, "all"], abs=5e-5 + 1e-12, rel=1e-12), (m, rel)
+            assert n == len(BINARY) * len(rs.topics) - len(BOGUS)
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+def test_irrepro_eval_prints_what_trec_eval_prints(tmp_path, capsys, rel, trec_eval_10):
+    """``irrepro eval --format trec_eval --precision float64 -c -q``: trec_eval 10's output of the
+    same job, byte for byte - names, order, per-topic lines (a missed topic's too), summaries."""
+    from irrepro.cli import main
+
+    qpath, files, _, _ = make_collection(tmp_path, 980 + rel, grades=(0, 0, 1, 1, 2, 3))
+    ours = ["Rprec_mult@0.4", "relative_P@5", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+            "num_nonrel_judged_ret", "unj@10", "rbp_resid"]  # fmt: skip
+    theirs = ["Rprec_mult.0.4", "relative_P.5", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+              "num_nonrel_judged_ret", "unj.10", "rbp_resid"]  # fmt: skip
+    args = ["eval", "--qrels", qpath, *files, *[a for m in ours for a in ("-m", m)], "-l", rel, "-c", "-q",
+            "--precision", "float64", "--format", "trec_eval"]  # fmt: skip
+    assert main([str(a) for a in args]) == 0
+    out = capsys.readouterr().out
+    opts = ["-m", "runid", *[a for m in theirs for a in ("-m", m)], f"-l{rel}", "-c", "-q"]
+    assert out == "".join(run_trec_eval(trec_eval_10, qpath, f, *opts) for f in files)
+
+
+def test_to_trec_eval_prints_trec_eval_names_in_its_order():
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}}, qrels)
+    ev = measures.evaluate(runs, ["unj@5", "Rndcg", "utility", "Rprec_mult@0.2", "num_nonrel_judged_ret"])
+    names = [line.split()[0] for line in measures.to_trec_eval(ev).splitlines()]
+    assert names == ["runid", "Rprec_mult_0.20", "utility", "Rndcg", "num_nonrel_judged_ret", "unj_5"]
+    assert "num_nonrel_judged_ret \tall\t1" in measures.to_trec_eval(ev)  # a count: summed, an integer
+
+
+def test_worked_values():
+    """One list worked by hand: relevant d1 (grade 1) at rank 1, judged non-relevant d2 at 2, an
+    unjudged document at 3; d3 (grade 2) not retrieved. R = 2."""
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}}, qrels)
+    ev = measures.evaluate(runs, ["binG", "utility", "relative_P@2", "Rprec_mult@1.0", "unj@2", "unj@5",
+                                  "num_nonrel_judged_ret", "rbp_resid(p=0.5)", "G", "ndcg_rel", "Rndcg"])  # fmt: skip
+    v = {m: sm.scores[0, 0] for m, sm in ev.items()}
+    assert v["binG"] == pytest.approx(1 / np.log2(2) / 2)  # d1: no non-relevant above it
+    assert v["utility"] == 1 - 2  # a - b: 1 relevant, 2 others retrieved
+    assert v["relative_P@2"] == 1 / 2 and v["Rprec_mult@1.0"] == 1 / 2
+    assert v["unj@2"] == 0 and v["unj@5"] == 1 / 5  # over k, not over the list's length
+    assert v["num_nonrel_judged_ret"] == 1
+    assert v["rbp_resid(p=0.5)"] == pytest.approx(0.5 * 0.25 + 0.5**3)
+    # G: gains 1, 0, 0; cost 2, 3, 4 (ideal 2, 1, then 1); cg 1, 1, 1: 1 / log2(2 + 2 - 1) over 3
+    assert v["G"] == pytest.approx(1 / np.log2(3) / 3)
+    idcg1, idcg2 = 2.0, 2.0 + 1 / np.log2(3)
+    # ndcg_rel: at d1 DCG 1 / ideal 2; d3 not retrieved: the run's DCG 1 / the whole ideal DCG
+    assert v["ndcg_rel"] == pytest.approx((1 / idcg1 + 1 / idcg2) / 2)
+    # Rndcg: the ideal gain changes after rank 1 (2 -> 1) and rank 2 (1 -> 0): nDCG@1 and nDCG@2
+    assert v["Rndcg"] == pytest.approx((1 / idcg1 + 1 / idcg2) / 2)
+
+
+@pytest.mark.parametrize("bad", ["unj", "Rprec_mult", "relative_P", "Rprec_mult@-0.5", "unj@0",
+                                 "utility(d=1)", "utility(rel_ret=True)", "rbp_resid(p=1.5)", "G(rel=2)",
+                                 "G(gains={1:-1})", "gm_num_nonrel_judged_ret", "P(rel=-1)@5"])  # fmt: skip
+def test_bad_names_are_refused_saying_why(bad):
+    with pytest.raises(InputError, match="measure"):
+        measures.parse_measure(bad)
+
+
+def test_names_round_trip():
+    """Canonical names parse back to the same measure; trec_eval's spellings give the same one."""
+    pairs = {"Rprec_mult_0.20": "Rprec_mult@0.2", "Rprec_mult.1.5": "Rprec_mult@1.5",
+             "relative_P_5": "relative_P@5", "relative_P.5": "relative_P@5", "unj_10": "unj@10",
+             "rbp_resid_p=0.5": "rbp_resid(p=0.5)", "rbp_resid": "rbp_resid(p=0.9)",
+             "utility(nonrel_ret=-1)": "utility"}  # fmt: skip
+    for trec, ours in pairs.items():
+        assert measures.parse_measure(trec) == measures.parse_measure(ours), trec
+    for name in [*BINARY, "Rndcg(rel=2)", "utility(rel_ret=-2.5)", "gm_binG"]:
+        m = measures.parse_measure(name)
+        assert measures.parse_measure(m.name) == m, name
+
+
+def test_documented_names_parse_and_give_trec_eval_names():
+    """The second table of irrepro.measures' docstring: each name parses (k = 10, x = 0.5), its
+    trec_eval name is the table's, and that parses back to the same measure."""
+    doc = measures.__doc__
+    table = doc[doc.index("irrepro                    trec_eval") :].split("\n=====")[1]
+    rows = [line.split()[:2] for line in table.splitlines()[1:] if line[:1] == "`"]
+    assert len(rows) == 10
+    for ours, theirs in rows:
+        ours, theirs = (n.strip("`").replace("@k", "@10").replace("@x", "@0.5") for n in (ours, theirs))
+        theirs = theirs.replace("_k", "_10").replace("_x", "_0.50")
+        assert measures.trec_eval_name(ours) == theirs, ours
+        assert measures.parse_measure(theirs) == measures.parse_measure(ours), theirs
