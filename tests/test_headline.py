@@ -60,6 +60,13 @@ def _verdict(ours="every comparison is problematic, and more", status=None):
 
 
 def test_the_header_opens_with_the_headline_and_records_it(tmp_path, monkeypatch):
+    import time
+
+    import irrepro.book._headline as hl
+
+    # the time counts from the first import of irrepro.book: this test's, not the test process's
+    # (past two minutes the box says minutes)
+    monkeypatch.setattr(hl, "_STARTED", time.perf_counter())
     _book_with_headline(tmp_path, monkeypatch)
     _verdict()
     html = book.header("webber2008score", data="TREC-8 and Robust 2004")._repr_html_()
@@ -159,8 +166,8 @@ def test_a_study_chapter_says_how_it_sets_its_numbers_beside_the_study():
     """The opening box of a chapter beyond the papers says how it measures the papers' methods -
     by simulation where the truth is known, or by planning on pilot data - from its study's yml; the
     planning chapter must not claim a known truth (it had the known-truth chapter's line)."""
+    from irrepro.book._headline import _beside
     from irrepro.book._papers import STUDIES
-    from irrepro.book._scorecard import _beside
 
     lines = {key: _beside(key) for key, _ in STUDIES}
     assert "truth is known" in lines["urbano2019statistical"]
@@ -170,7 +177,7 @@ def test_a_study_chapter_says_how_it_sets_its_numbers_beside_the_study():
 
 
 def test_a_study_without_its_beside_line_is_refused(tmp_path, monkeypatch):
-    from irrepro.book._scorecard import _beside
+    from irrepro.book._headline import _beside
 
     _book_with_headline(tmp_path, monkeypatch)
     with pytest.raises(KeyError, match="beside"):

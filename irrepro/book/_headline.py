@@ -114,6 +114,18 @@ class Headline:
         )
 
 
+def _beside(paper: str) -> str:
+    """How a chapter beyond the papers sets its numbers beside its study's: the ``beside`` line of
+    the study's ``headline`` in ``book/papers/<study>.yml`` (a study's chapter measures the papers'
+    methods in its own way: by simulation where the truth is known, by planning on pilot runs...)."""
+    spec = paper_numbers(paper).headline or {}
+    if "beside" not in spec:
+        raise KeyError(
+            f"book/papers/{paper}.yml: a study's headline needs 'beside' (how its chapter sets its numbers beside the study's)"
+        )
+    return str(spec["beside"])
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))

@@ -16,8 +16,8 @@ import pandas as pd
 
 from ._config import results_dir
 from ._display import _HTML
-from ._headline import LABELS, headline
-from ._papers import PAPERS, STUDIES, book_dir, paper_numbers
+from ._headline import LABELS, _beside, headline
+from ._papers import PAPERS, STUDIES, book_dir
 from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
 
@@ -395,18 +395,6 @@ def _reference_html(paper: str) -> str:
         r'<a href="\1">\1</a>',
         entry.text.render(Backend()),
     )
-
-
-def _beside(paper: str) -> str:
-    """How a chapter beyond the papers sets its numbers beside its study's: the ``beside`` line of
-    the study's ``headline`` in ``book/papers/<study>.yml`` (a study's chapter measures the papers'
-    methods in its own way: by simulation where the truth is known, by planning on pilot runs...)."""
-    spec = paper_numbers(paper).headline or {}
-    if "beside" not in spec:
-        raise KeyError(
-            f"book/papers/{paper}.yml: a study's headline needs 'beside' (how its chapter sets its numbers beside the study's)"
-        )
-    return str(spec["beside"])
 
 
 def header(
