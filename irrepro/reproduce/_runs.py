@@ -215,14 +215,14 @@ def reproduce_runs(
     names_m = tuple(scores_o)
     est: dict[tuple[str, str, str], Estimate] = {}
     for run in ("baseline", "advanced"):
-        o, r = x[f"orig_{run}"], x[f"repro_{run}"]
+        xo, xr = x[f"orig_{run}"], x[f"repro_{run}"]
         if paired:
             codes = rs_o.doc_codes
             oc, rc = codes[idx[f"orig_{run}"], :, :RUN_LENGTH], codes[idx[f"repro_{run}"], :, :RUN_LENGTH]
             est[(run, "-", "KTU")] = topic_mean(ktu(oc, rc), seed=_same(seed), **kw)
             est[(run, "-", "RBO")] = topic_mean(rbo(oc, rc, p=RBO_P, depth=RBO_DEPTH), seed=_same(seed), **kw)
-            _per_measure(est, run, names_m, "RMSE", rmse(o, r, seed=_same(seed), **kw))
-        _per_measure(est, run, names_m, "p-value", p_value(o, r, paired=paired, seed=_same(seed), **kw))
+            _per_measure(est, run, names_m, "RMSE", rmse(xo, xr, seed=_same(seed), **kw))
+        _per_measure(est, run, names_m, "p-value", p_value(xo, xr, paired=paired, seed=_same(seed), **kw))
     args = (x["orig_baseline"], x["orig_advanced"], x["repro_baseline"], x["repro_advanced"])
     _per_measure(est, "effect", names_m, "ER", effect_ratio(*args, paired=paired, seed=_same(seed), **kw))
     _per_measure(est, "effect", names_m, "DeltaRI", delta_ri(*args, paired=paired, seed=_same(seed), **kw))
