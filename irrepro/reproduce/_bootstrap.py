@@ -104,7 +104,8 @@ def estimate(
     with np.errstate(invalid="ignore", divide="ignore"):
         jack = np.where(np.isfinite(jack), jack, np.nan)
         reps = np.where(np.isfinite(reps), reps, np.nan)
-        centre = np.nanmean(jack, axis=-1, keepdims=True) if jack.size else jack
+        ok = ~np.isnan(jack)
+        centre = np.where(ok, jack, 0.0).sum(axis=-1, keepdims=True) / ok.sum(axis=-1, keepdims=True)
         jack = np.where(np.isnan(jack), centre, jack)  # an undefined leave-one-out value adds no skew
     low, high = bca_interval(value, reps, jackknife=jack, level=level)
     return Estimate(np.asarray(value), np.asarray(low), np.asarray(high), level, B, paired)

@@ -51,6 +51,8 @@ class Reproduction:
         ``advanced`` or ``effect``, measure ``-`` for the ranking measures (KTU, RBO).
     seed : object
         The seed of the resamples.
+    simulated : bool
+        The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
 
     Examples
     --------
@@ -72,6 +74,7 @@ class Reproduction:
     topics: tuple[int, int]
     estimates: dict
     seed: object = None
+    simulated: bool = False
 
     def to_frame(self) -> pd.DataFrame:
         """The long table: one row per experiment, run, measure and statistic.
@@ -115,13 +118,23 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
     return union, {role: [got[n] for n in union] for role, got in zip(ROLES, names)}
 
 
-def _runset(files: list[Path], labels: list[str], qrels, precision: str):
+def _runset(files: list[Path], labels: list[str], qrels, precision: str, rankings: bool = False):
     """One RunSet of ``files`` named ``labels`` (run tags may repeat: a reproduction keeps its
-    original's tag), ranked trec_eval's way."""
+    original's tag), ranked trec_eval's way at ``precision``; with ``rankings`` also the same runs
+    ranked by their scores in double precision (the order of a run file's lines, which is how
+    repro_eval reads a ranking), from the same parsed files."""
     from ..data._runs import _assemble, _read_runs
 
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]
-    return _assemble(cols, qrels, name="reproduce", source="user files", precision=precision)
+    source = "simulated" if qrels.source == "simulated" else "user files"
+    rs = _assemble(
+        list(cols), qrels, name="reproduce", source=source, precision=precision
+    )  # (it consumes the list)
+    if not rankings:
+        return rs, None
+    exact = rs if precision == "float64" else _assemble(cols, qrels, name="reproduce", source=source,
+                                                        precision="float64")  # fmt: skip
+    return rs, exact
 
 
 def reproduce_runs(
@@ -158,7 +171,12 @@ def reproduce_runs(
     rel : int, default 1
         Lowest relevant grade.
     precision : {"float32", "float64"}
-        How scores are compared when ranking (see :func:`irrepro.data.load_runs`).
+        How scores are compared when ranking for the evaluation measures (see
+        :func:`irrepro.data.load_runs`; float32, the default, gives pytrec_eval's and so
+        repro_eval's scores). The rankings KTU and RBO compare are always ordered by the scores
+        in double precision, ties by document id descending: a run file's order, as repro_eval
+        reads it (repro_eval takes the lines' order as the ranking; irrepro the scores' - the
+        same for a file sorted by score, as run files are).
     allow_simulated : bool, default False
         Accept a collection's simulated stand-in for qrels that cannot be had.
 
@@ -195,13 +213,14 @@ def reproduce_runs(
     labels = {role: [f"{role}:{n}" for n in names] for role in ROLES}
     if paired:
         order = list(ROLES)
-        rs_o = rs_r = _runset([f for r in order for f in files[r]], [x for r in order for x in labels[r]], q_o,
-                              precision)  # fmt: skip
+        rs_o, exact = _runset([f for r in order for f in files[r]], [x for r in order for x in labels[r]], q_o,
+                              precision, rankings=True)  # fmt: skip
+        rs_r = rs_o
     else:
         q_r = load_qrels(repro_qrels, allow_simulated=allow_simulated)
         o, r = ROLES[:2], ROLES[2:]
-        rs_o = _runset([f for x in o for f in files[x]], [y for x in o for y in labels[x]], q_o, precision)
-        rs_r = _runset([f for x in r for f in files[x]], [y for x in r for y in labels[x]], q_r, precision)
+        rs_o = _runset([f for x in o for f in files[x]], [y for x in o for y in labels[x]], q_o, precision)[0]
+        rs_r = _runset([f for x in r for f in files[x]], [y for x in r for y in labels[x]], q_r, precision)[0]
     idx = {role: [(rs_o if role.startswith("orig") else rs_r).runs.index(x) for x in labels[role]]
            for role in ROLES}  # fmt: skip
     if paired:
@@ -217,7 +236,8 @@ def reproduce_runs(
     for run in ("baseline", "advanced"):
         xo, xr = x[f"orig_{run}"], x[f"repro_{run}"]
         if paired:
-            codes = rs_o.doc_codes
+            assert exact is not None  # paired: the rankings were made
+            codes = exact.doc_codes
             oc, rc = codes[idx[f"orig_{run}"], :, :RUN_LENGTH], codes[idx[f"repro_{run}"], :, :RUN_LENGTH]
             est[(run, "-", "KTU")] = topic_mean(ktu(oc, rc), seed=_same(seed), **kw)
             est[(run, "-", "RBO")] = topic_mean(rbo(oc, rc, p=RBO_P, depth=RBO_DEPTH), seed=_same(seed), **kw)
@@ -226,7 +246,16 @@ def reproduce_runs(
     args = (x["orig_baseline"], x["orig_advanced"], x["repro_baseline"], x["repro_advanced"])
     _per_measure(est, "effect", names_m, "ER", effect_ratio(*args, paired=paired, seed=_same(seed), **kw))
     _per_measure(est, "effect", names_m, "DeltaRI", delta_ri(*args, paired=paired, seed=_same(seed), **kw))
-    return Reproduction(tuple(names), files, names_m, paired, (len(rs_o.topics), len(rs_r.topics)), est, seed)
+    return Reproduction(
+        tuple(names),
+        files,
+        names_m,
+        paired,
+        (len(rs_o.topics), len(rs_r.topics)),
+        est,
+        seed,
+        rs_o.simulated or rs_r.simulated,
+    )
 
 
 def _same(seed: np.random.SeedSequence) -> np.random.SeedSequence:
