@@ -247,6 +247,8 @@ _VALUES = {
     "sim_B": "10",
     "export_zscores": "z",
     "zscores": "z",
+    "repro_qrels": "q2",
+    "resamples": "10",
 }
 
 

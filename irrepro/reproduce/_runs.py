@@ -48,7 +48,7 @@ class Reproduction:
         The numbers of topics of the original and of the reproduction.
     estimates : dict
         ``(run, measure, statistic) -> Estimate`` over the experiments; run is ``baseline``,
-        ``advanced`` or ``effect``, measure ``-`` for the ranking measures (KTU, RBO).
+        ``advanced`` or ``effect``, measure empty for the ranking measures (KTU, RBO).
     seed : object
         The seed of the resamples.
     simulated : bool
@@ -64,7 +64,7 @@ class Reproduction:
     ...                                  qrels=tmp / "q.txt")
     >>> rep = reproduce.reproduce_runs(*sorted(files), tmp / "q.txt", measures=["AP"], B=200, seed=0)
     >>> rep.to_frame()[["run", "measure", "statistic"]].head(3).values.tolist()
-    [['baseline', '-', 'KTU'], ['baseline', '-', 'RBO'], ['baseline', 'AP', 'RMSE']]
+    [['baseline', '', 'KTU'], ['baseline', '', 'RBO'], ['baseline', 'AP', 'RMSE']]
     """
 
     experiments: tuple[str, ...]
@@ -239,8 +239,8 @@ def reproduce_runs(
             assert exact is not None  # paired: the rankings were made
             codes = exact.doc_codes
             oc, rc = codes[idx[f"orig_{run}"], :, :RUN_LENGTH], codes[idx[f"repro_{run}"], :, :RUN_LENGTH]
-            est[(run, "-", "KTU")] = topic_mean(ktu(oc, rc), seed=_same(seed), **kw)
-            est[(run, "-", "RBO")] = topic_mean(rbo(oc, rc, p=RBO_P, depth=RBO_DEPTH), seed=_same(seed), **kw)
+            est[(run, "", "KTU")] = topic_mean(ktu(oc, rc), seed=_same(seed), **kw)
+            est[(run, "", "RBO")] = topic_mean(rbo(oc, rc, p=RBO_P, depth=RBO_DEPTH), seed=_same(seed), **kw)
             _per_measure(est, run, names_m, "RMSE", rmse(xo, xr, seed=_same(seed), **kw))
         _per_measure(est, run, names_m, "p-value", p_value(xo, xr, paired=paired, seed=_same(seed), **kw))
     args = (x["orig_baseline"], x["orig_advanced"], x["repro_baseline"], x["repro_advanced"])
