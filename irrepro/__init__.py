@@ -34,6 +34,9 @@ Modules, by method family:
 - :mod:`irrepro.design` - plan a study from pilot runs: the two-way ANOVA and variance components,
   generalizability theory's D-study, Sakai's topic-set sizes with bootstrap intervals and power by
   simulation from the known-truth simulator (``irrepro design``);
+- :mod:`irrepro.reproduce` - how far a reproduction or replication of an experiment got: Breuer et
+  al.'s (2020) KTU, RBO, RMSE, effect ratio, Delta RI and p-values, each with a topic-bootstrap
+  interval, for many experiments at once (``irrepro reproduce``);
 - :mod:`irrepro.parallel` - seeds, workers and the quick / paper scale switch;
 - :mod:`irrepro.report` - all four analyses of any runs as one HTML report (``irrepro report``;
   its page from a jinja2 template, its figures from :mod:`irrepro.plots`);

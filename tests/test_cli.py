@@ -471,7 +471,17 @@ def test_eval_imports_only_what_it_needs(tiny):
 
 
 @pytest.mark.parametrize(
-    "command", [["eval"], ["compare"], ["report"], ["design"], ["standardize"], ["data"], ["data", "fetch"]]
+    "command",
+    [
+        ["eval"],
+        ["compare"],
+        ["report"],
+        ["design"],
+        ["standardize"],
+        ["reproduce"],
+        ["data"],
+        ["data", "fetch"],
+    ],
 )
 def test_the_help_texts_fit_a_terminal(command, capsys, monkeypatch):
     """Every line of a command's --help fits 100 columns (the descriptions are written pre-wrapped;

@@ -26,6 +26,7 @@ PUBLIC_MODULES = [
     "irrepro.corpus_bootstrap",
     "irrepro.topic_split",
     "irrepro.standardize",
+    "irrepro.reproduce",
     "irrepro.known_truth",
     "irrepro.simulation",
     "irrepro.stats",

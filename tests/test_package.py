@@ -34,6 +34,7 @@ METHOD_MODULES = [
     "irrepro.significance",
     "irrepro.topic_split",
     "irrepro.standardize",
+    "irrepro.reproduce",
     "irrepro.simulation",
     "irrepro.known_truth",
 ]

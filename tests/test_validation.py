@@ -248,6 +248,8 @@ _VALUES = {
     "export_zscores": "z",
     "zscores": "z",
     "methods_file": "m.md",
+    "repro_qrels": "q2",
+    "resamples": "10",
 }
 
 

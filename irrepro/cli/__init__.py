@@ -14,6 +14,10 @@
                                       how many topics a study needs, from pilot runs (table, figure)
     irrepro standardize --qrels Q RUN... -m AP (--export-zscores FILE | --zscores FILE)
                                       standardization factors for trec_eval -Z, or such a file applied
+    irrepro reproduce ORIG_BASELINE ORIG_ADVANCED REPRO_BASELINE REPRO_ADVANCED --qrels Q [-m AP]
+                                      [--repro-qrels Q2] [--resamples N] [--seed N] [--format F]
+                                      how far a reproduction got: KTU, RBO, RMSE, ER, Delta RI,
+                                      p-values, each with an interval (four files or directories)
     irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
                                       the four papers' analyses of your runs as one HTML report,
                                       its methods as methods.md, methods.tex and ir_metadata.yml

@@ -28,6 +28,7 @@ from ._options import (
     _jobs,
     _scheduler,
 )
+from ._reproduce import _reproduce_parser
 from ._standardize import _standardize
 
 __all__ = ["build_parser"]
@@ -250,6 +251,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
 
     _design_parser(sub)
     _standardize_parser(sub)
+    _reproduce_parser(sub)
 
     p = sub.add_parser(
         "report",

@@ -1,0 +1,134 @@
+"""``irrepro reproduce`` (:mod:`irrepro.cli`): how far a reproduction of an experiment got
+(Breuer et al. 2020, :mod:`irrepro.reproduce`) - its parser and its command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value
+
+#: The output formats of ``irrepro reproduce``.
+FORMATS = ("text", "csv", "json", "markdown", "latex")
+
+_DESCRIPTION = """\
+How far a reproduction of an experiment got, after Breuer et al. (SIGIR 2020): an original
+baseline and advanced run and their reproductions, compared at four levels, every number with a
+topic-bootstrap BCa interval (the same --resamples of the topics for all). Ranking level
+(KTU, RBO of the ranked lists, mean over topics) and score level (RMSE per measure), the effect
+ratio ER and Delta RI per measure, and the t-test's p-value between original and reproduced
+per-topic scores. With --repro-qrels the reproduction ran on other topics (replicability): only
+ER, Delta RI and the unpaired t-test apply, the two topic sets resampled independently. The four
+arguments are run files, or four directories whose run files are matched by name (one
+experiment per name, all computed at once). A topic a run misses scores 0 (trec_eval -c)."""
+
+
+def _reproduce_parser(sub) -> None:
+    """``irrepro reproduce``: the parser, registered by :func:`irrepro.cli._parser.build_parser`."""
+    p = sub.add_parser(
+        "reproduce",
+        help="how far a reproduction got: KTU, RBO, RMSE, ER, Delta RI, p-values, with intervals",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for name in ("ORIG_BASELINE", "ORIG_ADVANCED", "REPRO_BASELINE", "REPRO_ADVANCED"):
+        p.add_argument(
+            name.lower(), metavar=name, help=f"{name.lower().replace('_', ' ')} run file or directory"
+        )
+    p.add_argument("--qrels", required=True, help="qrels of the original (and of the reproduction)")
+    p.add_argument("--repro-qrels", default=None, metavar="QRELS",
+                   help="qrels of the reproduction's other topics: replicability (unpaired)")  # fmt: skip
+    p.add_argument("-m", "--measure", dest="measures", action="append", default=None,
+                   help="measure, repeatable (default AP, nDCG@10, P@10)")  # fmt: skip
+    p.add_argument("--resamples", type=_int_at_least(2), default=1000,
+                   help="bootstrap resamples of the topics (default 1000)")  # fmt: skip
+    p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
+                   help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (default 1)")  # fmt: skip
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_reproduce)
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from .. import reproduce
+
+    rep = reproduce.reproduce_runs(
+        args.orig_baseline, args.orig_advanced, args.repro_baseline, args.repro_advanced, args.qrels,
+        repro_qrels=args.repro_qrels, measures=args.measures or ["AP", "nDCG@10", "P@10"],
+        B=args.resamples, level=args.level, seed=args.seed, rel=args.rel,
+        precision=args.precision or "float32", allow_simulated=args.allow_simulated,
+    )  # fmt: skip
+    sys.stdout.write(render(rep, args.format, args.digits))
+    return 0
+
+
+def render(rep, fmt: str, digits: int = 4) -> str:
+    """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
+    text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
+    digit of every column."""
+    df = rep.to_frame()
+    first = next(iter(rep.estimates.values()))
+    pct = f"{first.level * 100:g}%"
+    kind = "reproducibility (paired)" if rep.paired else "replicability (unpaired)"
+    note = (
+        f"{kind}; {rep.topics[0]} original / {rep.topics[1]} reproduction topics; "
+        f"{pct} BCa intervals from {first.B} topic resamples"
+    )
+    banner = (
+        "SIMULATED DATA: the qrels are irrepro's simulated stand-in, not real judgments; these "
+        "results describe no real system"
+        if rep.simulated
+        else ""
+    )
+    if fmt == "json":
+        doc = ({"warning": banner} if banner else {}) | {
+            "kind": kind, "topics": list(rep.topics), "level": first.level, "resamples": first.B,
+            "rows": df.to_dict(orient="records"),
+        }  # fmt: skip
+        return json.dumps(doc, indent=1, allow_nan=True) + "\n"
+    top = (("% " if fmt == "latex" else "# ") + banner + "\n") if banner else ""
+    return top + _table(df, fmt, digits, pct, note)
+
+
+def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
+    from ..escape import csv_cell, csv_quoting, latex, markdown, plain
+
+    if fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        cells = [
+            [csv_cell(c) if isinstance(c, str) else c for c in row] for row in df.itertuples(index=False)
+        ]
+        w = csv.writer(out, lineterminator="\n", quoting=csv_quoting(c for r in cells for c in r[:4]))  # type: ignore[arg-type]
+        w.writerow(list(df.columns))
+        w.writerows(cells)
+        return out.getvalue()
+
+    def cell(r) -> str:
+        v = f"{r.value:.{digits}f}"
+        return v if r.value != r.value else f"{v} [{r.low:.{digits}f}, {r.high:.{digits}f}]"
+
+    head = ["experiment", "run", "measure", "statistic", f"value [{pct} CI]"]
+    rows = [[r.experiment, r.run, r.measure, r.statistic, cell(r)] for r in df.itertuples(index=False)]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join([*(markdown(c) for c in row[:4]), row[4]]) + " |" for row in rows]
+        return "\n".join(lines) + f"\n\n{note}\n"
+    if fmt == "latex":
+        lines = [r"\begin{tabular}{llllr}", r"\toprule", " & ".join(latex(h) for h in head) + r" \\",
+                 r"\midrule"]  # fmt: skip
+        lines += [" & ".join(latex(c) for c in row) + r" \\" for row in rows]
+        lines += [r"\bottomrule", r"\end{tabular}", f"% {note}"]
+        return "\n".join(lines) + "\n"
+    rows = [[plain(c) for c in row] for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    fmt_row = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + f"  {{:>{widths[-1]}}}"
+    return "\n".join([fmt_row.format(*head), *(fmt_row.format(*r) for r in rows), note]) + "\n"

@@ -1,0 +1,114 @@
+"""``irrepro reproduce`` (issue 29, item 1): the printed numbers are the API's
+(:func:`irrepro.reproduce.reproduce_runs`) in every format, directories give one experiment per
+file name, replicability prints only what is defined on other topics, and bad input exits 2
+naming the files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from irrepro import data, reproduce
+from irrepro.cli import main as cli_main
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+
+def run_cli(args, capsys):
+    rc = cli_main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two experiments of simulated runs as four directories (x and y in each), their qrels and
+    other qrels for a replication."""
+    d = tmp_path_factory.mktemp("runs")
+    rs = data.simulate.runs(8, 12, list_length=30, seed=5)
+    data.simulate.write_trec(rs, d / "all", qrels=d / "q.txt")
+    other = data.simulate.runs(4, 9, list_length=30, seed=6)
+    data.simulate.write_trec(other, d / "other", qrels=d / "q2.txt")
+    for k, role in enumerate(["ob", "oa", "rb", "ra"]):
+        (d / role).mkdir()
+        for j, name in enumerate(["x", "y"]):
+            (d / role / name).write_text((d / "all" / rs.runs[2 * k + j]).read_text())
+        if role in ("rb", "ra"):
+            (d / f"{role}2").mkdir()
+            for j, name in enumerate(["x", "y"]):
+                (d / f"{role}2" / name).write_text((d / "other" / other.runs[2 * (k - 2) + j]).read_text())
+    return d
+
+
+def _api(d, **kw):
+    return reproduce.reproduce_runs(d / "ob", d / "oa", d / "rb", d / "ra", d / "q.txt", measures=["AP", "P@10"],
+                                    B=300, seed=3, **kw).to_frame()  # fmt: skip
+
+
+ARGS = ["-m", "AP", "-m", "P@10", "--resamples", "300", "--seed", "3"]
+
+
+def test_csv_and_json_carry_the_apis_numbers(runs, capsys):
+    d = runs
+    want = _api(d)
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
+                            "--format", "csv"], capsys)  # fmt: skip
+    assert rc == 0, err
+    got = list(csv.DictReader(io.StringIO(out)))
+    # 2 experiments x (2 runs x (KTU, RBO, RMSE and p of 2 measures) + ER and Delta RI of 2 measures)
+    assert len(got) == len(want) == 2 * (2 * (2 + 2 * 2) + 2 * 2)
+    for g, w in zip(got, want.itertuples(index=False)):
+        assert (g["experiment"], g["run"], g["measure"], g["statistic"]) == (
+            w.experiment,
+            w.run,
+            w.measure,
+            w.statistic,
+        )
+        assert [float(g[c]) for c in ("value", "low", "high")] == [w.value, w.low, w.high]
+    rc, out, _ = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
+                          "--format", "json"], capsys)  # fmt: skip
+    doc = json.loads(out)
+    assert doc["kind"].startswith("reproducibility") and doc["resamples"] == 300 and doc["level"] == 0.95
+    assert [r["value"] for r in doc["rows"]] == list(want["value"])
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
+def test_the_tables_show_every_value_with_its_interval(runs, capsys, fmt):
+    d = runs
+    want = _api(d, level=0.9)
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
+                            "--level", "90", "--format", fmt, "--digits", "3"], capsys)  # fmt: skip
+    assert rc == 0, err
+    for w in want.itertuples(index=False):
+        assert f"{w.value:.3f} [{w.low:.3f}, {w.high:.3f}]" in out
+    assert "90% BCa intervals from 300 topic resamples" in out
+
+
+def test_replicability_prints_er_delta_ri_and_unpaired_p_values_only(runs, capsys):
+    d = runs
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb2", d / "ra2", "--qrels", d / "q.txt",
+                            "--repro-qrels", d / "q2.txt", *ARGS, "--format", "csv"], capsys)  # fmt: skip
+    assert rc == 0, err
+    got = list(csv.DictReader(io.StringIO(out)))
+    assert {g["statistic"] for g in got} == {"p-value", "ER", "DeltaRI"}
+    want = reproduce.reproduce_runs(d / "ob", d / "oa", d / "rb2", d / "ra2", d / "q.txt", repro_qrels=d / "q2.txt",
+                                    measures=["AP", "P@10"], B=300, seed=3).to_frame()  # fmt: skip
+    assert [float(g["value"]) for g in got] == list(want["value"])
+
+
+def test_bad_input_exits_2_naming_the_files(runs, capsys, tmp_path):
+    d = runs
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "gone", "--qrels", d / "q.txt"],
+                           capsys)  # fmt: skip
+    assert rc == 2 and out == "" and f"{tmp_path / 'gone'}: no such file or directory" in err
+    (tmp_path / "ra").mkdir()
+    (tmp_path / "ra" / "x").write_text((d / "ra" / "x").read_text())
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "ra", "--qrels", d / "q.txt"],
+                           capsys)  # fmt: skip
+    assert rc == 2 and f"{tmp_path / 'ra'}/ has no 'y'" in err
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt",
+                            "--resamples", "1"], capsys)  # fmt: skip
+    assert rc == 2 and "--resamples: must be an integer >= 2" in err
