@@ -134,6 +134,23 @@ def _partitions():
     return pd.DataFrame(rows)
 
 
+def _reproduction(experiments=("UIowaS_Run3",)):
+    """A long table as :meth:`irrepro.reproduce.Reproduction.to_frame` gives it (replicability:
+    no ranking or score level), with an interval wider than the others."""
+    rows = [
+        (e, run, m, stat, v, v - 0.1 - k / 10, v + 0.2 + k / 5)
+        for e in experiments
+        for k, m in enumerate(("AP", "nDCG@10", "P@10"))
+        for run, stat, v in (
+            ("baseline", "p-value", 0.01),
+            ("advanced", "p-value", 0.2),
+            ("effect", "ER", 0.3 * k),
+            ("effect", "DeltaRI", 0.05),
+        )
+    ]
+    return pd.DataFrame(rows, columns=["experiment", "run", "measure", "statistic", "value", "low", "high"])
+
+
 MEASURES = ["AP", "Q", "nDCG_sakai@1000", "nCG@1000", "PDoc@1000", "AG_AP", "AG_Q"]
 
 
@@ -250,6 +267,7 @@ CASES = {
     "plot_partition_summaries": lambda: plots.plot_partition_summaries(
         _partitions(), short={"raw": "raw", "R-normalized": "R-norm", "standardized": "std"}
     ),
+    "plot_reproduction": lambda: plots.plot_reproduction(_reproduction()),
     "plot_grouped_bars": lambda: plots.plot_grouped_bars(
         pd.DataFrame(
             {"P@10": [0.3, 0.2, 0.1], "SP/AP": [0.1, 0.05, 0.04]},
@@ -356,6 +374,13 @@ def test_panels_given_to_a_plot_function_keep_the_style():
     for ax, res in zip(axes, (_swap(), _swap())):
         plots.plot_error_rates(res, bins=range(0, 8), min_trials=1, ax=ax)
     assert check_style(fig) == []
+
+
+def test_a_reproduction_of_several_experiments_keeps_the_style():
+    """Several experiments: one colour per experiment (and run), the legends under the panels."""
+    axes = plots.plot_reproduction(_reproduction(("UIowaS_Run3", "udel_fang_run3")))
+    assert check_style(axes[0].figure) == []
+    assert len(axes[2].get_legend().get_texts()) == 4
 
 
 def test_the_check_finds_small_fonts_legends_over_the_data_and_shared_colours():

@@ -33,7 +33,9 @@ and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
   :func:`plot_grouped_bars` (Webber, Moffat & Zobel);
 - :func:`plot_power_curve` - simulated power against the number of topics beside the closed form
   (:mod:`irrepro.design`), :func:`save_power_curve` - the same written to a file (``irrepro design``),
-  :func:`plot_reliability` - generalizability theory's E rho^2 and Phi against the number of topics.
+  :func:`plot_reliability` - generalizability theory's E rho^2 and Phi against the number of topics;
+- :func:`plot_reproduction` - a reproduction's effect ratio, Delta RI and p-values with their
+  intervals (:mod:`irrepro.reproduce`).
 
 Every figure is drawn in one style (``irrepro.plots._base``): Okabe & Ito's colour-blind-safe
 :data:`PALETTE` with a distinct colour per series of an axes (:func:`series_colors`; the known-truth
@@ -44,7 +46,8 @@ leaves matplotlib's global settings as they were. :func:`panels` lays out a figu
 axes at the column's width for a chapter to pass to the functions panel by panel.
 
 The functions live in one module per family (``irrepro.plots.corpus_bootstrap``, ``topic_split``,
-``bootstrap_tests``, ``standardize``, ``known_truth``, ``design``); every one is served from here.
+``bootstrap_tests``, ``standardize``, ``known_truth``, ``design``, ``reproduce``); every one is served
+from here.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from .known_truth import (
     plot_rates_by_alpha,
     plot_relevant_per_topic,
 )
+from .reproduce import plot_reproduction
 from .standardize import (
     plot_false_positives,
     plot_grouped_bars,
@@ -117,5 +121,6 @@ __all__ = [
     "plot_grouped_bars",
     "plot_power_curve",
     "plot_reliability",
+    "plot_reproduction",
     "save_power_curve",
 ]

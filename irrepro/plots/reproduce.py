@@ -1,0 +1,79 @@
+"""Figures of reproducibility and replicability measures (:mod:`irrepro.reproduce`): the effect
+level and the p-values, each with its topic-bootstrap interval."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import escape
+from ._base import GREY, _axes_row, _legend, _name, series_colors, styled
+
+__all__ = ["plot_reproduction"]
+
+#: The panels of :func:`plot_reproduction`: statistic -> (x label, reference lines).
+_PANELS = {
+    "ER": ("effect ratio ER", (0.0, 1.0)),
+    "DeltaRI": ("\u0394RI", (0.0,)),
+    "p-value": ("p-value, orig. vs repro.", ()),
+}
+
+
+@styled
+def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
+    """The effect ratio, Delta RI and p-values of a reproduction, each with its interval.
+
+    Three panels side by side, one row per evaluation measure: the effect ratio ER (dotted lines
+    at 0, no improvement left, and 1, the original improvement in full), Delta RI (dotted at 0,
+    the relative improvement kept) and the t-test's p-values between the original and the
+    reproduced per-topic scores of the baseline and the advanced run (dashed at ``alpha``). Each
+    value is a dot with its confidence interval as a bar; one colour per experiment (ER, Delta
+    RI) or per experiment and run (p-values), the legend under the panels.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        :meth:`irrepro.reproduce.Reproduction.to_frame`'s long table (columns ``experiment, run,
+        measure, statistic, value, low, high``); rows of other statistics are left out.
+    alpha : float, default 0.05
+        Where the p-value panel's dashed line is drawn.
+    axes : sequence of matplotlib Axes, optional
+        Three axes (a new figure, one row of three sharing the measures' axis, when None).
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The three axes.
+    """
+    f = frame[frame["statistic"].isin(list(_PANELS))]
+    measures = list(dict.fromkeys(f["measure"]))
+    experiments = list(dict.fromkeys(f["experiment"]))
+    axes = _axes_row(axes, len(_PANELS), (10, 0.5 * len(measures) + 1.6), sharey=True)
+    y = {m: k for k, m in enumerate(measures)}
+    for ax, (stat, (label, refs)) in zip(axes, _PANELS.items()):
+        part = f[f["statistic"] == stat]
+        keys = list(dict.fromkeys(zip(part["experiment"], part["run"])))
+        names = [_series(e, r, len(experiments) > 1, stat == "p-value") for e, r in keys]
+        colors = series_colors(names)
+        offsets = np.linspace(-0.2, 0.2, len(keys)) if len(keys) > 1 else np.zeros(1)
+        for (e, r), name, dy in zip(keys, names, offsets):
+            g = part[(part["experiment"] == e) & (part["run"] == r)]
+            ys = np.array([y[m] for m in g["measure"]], dtype=float) - dy
+            v, lo, hi = (g[c].to_numpy(dtype=float) for c in ("value", "low", "high"))
+            ax.errorbar(v, ys, xerr=[np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)], fmt="o", ms=4,
+                        capsize=2, color=colors[name], label=name)  # fmt: skip
+        for x in refs:
+            ax.axvline(x, color=GREY, lw=0.8, ls=":")
+        if stat == "p-value":
+            ax.axvline(alpha, color="k", lw=0.8, ls="--")
+        ax.set_xlabel(label)
+        if len(keys) > 1:
+            _legend(ax, below=32, ncols=1)
+    axes[0].set_yticks(range(len(measures)), [_name(m) for m in measures])
+    axes[0].set_ylim(len(measures) - 0.5, -0.5)
+    return axes
+
+
+def _series(experiment: str, run: str, several: bool, per_run: bool) -> str:
+    """A series' label: the run (p-values), the experiment when there are several."""
+    parts = ([escape.shorten(experiment)] if several else []) + ([run] if per_run else [])
+    return escape.mpl(", ".join(parts) or "effect")
