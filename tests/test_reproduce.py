@@ -372,3 +372,19 @@ def test_directories_give_one_experiment_per_name(small):
     assert rep.experiments == ("x", "y")
     rbo = rep.estimates[("advanced", "", "RBO")].value
     assert rbo[0] == pytest.approx(reproduce.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]
+
+
+def test_no_original_improvement_gives_no_effect_ratio():
+    """An original pair whose per-topic differences cancel (0.2 and -0.2, as floats leave them) has
+    no improvement to reproduce: ER is NaN, not the reproduced mean over the rounding error."""
+    import numpy as np
+
+    from irrepro import reproduce
+
+    ob, oa = np.array([0.1, 0.7, 0.3]), np.array([0.3, 0.5, 0.3])
+    assert (oa - ob).mean() != 0  # the rounding error the division would blow up
+    est = reproduce.effect_ratio(ob, oa, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    assert np.isnan(est.value)
+    # an improvement just above the threshold is divided as usual
+    est = reproduce.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    assert np.isfinite(est.value) and est.value > 1e6

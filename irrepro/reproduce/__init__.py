@@ -24,7 +24,7 @@ reproduce``.
 """
 
 from ._bootstrap import Estimate
-from ._effects import delta_ri, effect_ratio, p_value, rmse, topic_mean
+from ._effects import NO_EFFECT, delta_ri, effect_ratio, p_value, rmse, topic_mean
 from ._ranking import RBO_DEPTH, RBO_P, RUN_LENGTH, ktu, rbo
 from ._runs import ROLES, Reproduction, reproduce_runs
 
@@ -43,4 +43,5 @@ __all__ = [
     "RUN_LENGTH",
     "RBO_DEPTH",
     "RBO_P",
+    "NO_EFFECT",
 ]

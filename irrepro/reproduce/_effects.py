@@ -10,7 +10,12 @@ from ..errors import InputError
 from ..parallel import SeedLike
 from ._bootstrap import Estimate, estimate, wmean
 
-__all__ = ["topic_mean", "rmse", "effect_ratio", "delta_ri", "p_value"]
+__all__ = ["topic_mean", "rmse", "effect_ratio", "delta_ri", "p_value", "NO_EFFECT"]
+
+
+#: An original mean improvement smaller than this in absolute value is none (zero up to rounding):
+#: :func:`effect_ratio` is NaN for it.
+NO_EFFECT = 1e-12
 
 
 def _scores(name: str, x) -> np.ndarray:
@@ -165,7 +170,9 @@ def effect_ratio(
 
     Notes
     -----
-    Breuer et al. (2020), section 3 ("overall effects"); equal to repro_eval's ``ER``.
+    Breuer et al. (2020), section 3 ("overall effects"); equal to repro_eval's ``ER``, except
+    where the original mean improvement is below :data:`NO_EFFECT` in absolute value (no
+    improvement, up to rounding): ER is NaN there, where repro_eval divides by the rounding error.
 
     Examples
     --------
@@ -178,8 +185,11 @@ def effect_ratio(
     d_o, d_r = oa - ob, ra - rb
 
     def stat(w_o, w_r):
+        den = wmean(d_o, w_o)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return wmean(d_r, w_r) / wmean(d_o, w_o)
+            # no original improvement (zero up to rounding: a mean of differences that cancel
+            # leaves ~1e-17, which would give an ER of ~1e14): nothing to reproduce, NaN
+            return np.where(np.abs(den) < NO_EFFECT, np.nan, wmean(d_r, w_r) / den)
 
     return estimate(stat, ob.shape[-1], rb.shape[-1], paired=paired, B=B, level=level, seed=seed)
 
