@@ -1,6 +1,6 @@
 """The corpus bootstrap's inner loop compiled (numba): Poisson counts by the tables' inverse CDF and
-AP* from them, one pass per sample over a list's blocks of relevant documents, bit for bit the
-numbers of the numpy path (:meth:`~irrepro.corpus_bootstrap.sampler._PoissonTables.draw` then
+AP* from them, in one pass over a list's blocks of relevant documents (all samples of a group block
+by block, each sample's running sums kept), bit for bit the numbers of the numpy path (:meth:`~irrepro.corpus_bootstrap.sampler._PoissonTables.draw` then
 :func:`~irrepro.corpus_bootstrap.sampler.ap_from_counts`) from the same uniforms.
 
 Bit for bit means the same floating-point operations in the same order: the harmonic sum of a block
@@ -8,7 +8,8 @@ term by term (then ``digamma(p + k) - digamma(p + 4)`` by scipy's own compiled d
 products ``N_j * harm_j`` added over the blocks in rank order, as ``np.einsum`` adds them when a block
 of samples has two columns or more (with one column it adds them in another order: the numpy path
 serves those). This module imports numba: :mod:`~irrepro.corpus_bootstrap.sampler` imports it at
-the first bootstrap, not with irrepro. Compiled at the first call and cached on disk (numba's
+the first bootstrap, not with irrepro (``benchmarks/bench_corpus_bootstrap.py`` times both paths,
+about 2x on the same lists). Compiled at the first call and cached on disk (numba's
 ``cache=True``); the loop releases the GIL, so the threads of
 :func:`irrepro.parallel.parallel_map` run it side by side."""
 
@@ -35,44 +36,50 @@ _psi = numba.types.ExternalFunction(
 def _kernel(
     u_k, u_g, g_row, size, bgap, r_not, cdf, guide, guide_cdf, offset, scale, t_size, out
 ):  # pragma: no cover
-    """``boot_block``'s loop: per sample, the blocks in rank order (``ap_from_counts``'s sums); each
-    count found as ``_PoissonTables.draw`` finds it: the guide slot, one step up, else a search."""
+    """``boot_block``'s loop: block by block in rank order, every sample in turn (contiguous reads;
+    per sample the sums of ``ap_from_counts`` in its order); each count found as
+    ``_PoissonTables.draw`` finds it: the guide slot, one step up, else a search in lam's table."""
     n_blocks, n_samples = u_k.shape
-    for b in range(n_samples):
-        k_sum = 0  # copies of the relevant documents above the block (cumsum(k) - k)
-        n_above = 0  # non-relevant documents above the block (cumsum(nonrel))
-        acc = 0.0  # einsum's sum of n_above * harm, block by block
-        for i in range(n_blocks):
-            if g_row[i] >= 0:
-                u, lam = u_g[g_row[i], b], bgap[i]
-                o = offset[lam]
-                slot = np.int64(u * scale[lam]) + o
+    k_sum = np.zeros(n_samples, dtype=np.int64)  # copies of the relevant documents above the block
+    n_above = np.zeros(n_samples, dtype=np.int64)  # non-relevant documents above it (cumsum(nonrel))
+    acc = np.zeros(n_samples)  # einsum's sum of n_above * harm, block by block
+    for i in range(n_blocks):
+        row = g_row[i]
+        if row >= 0:
+            lam = bgap[i]
+            o, sc, ts = offset[lam], scale[lam], t_size[lam]
+            for b in range(n_samples):
+                u = u_g[row, b]
+                slot = np.int64(u * sc) + o
                 g = guide[slot]
                 if u >= guide_cdf[slot]:
                     g += 1
                     if u >= cdf[o + g]:
-                        g = np.searchsorted(cdf[o : o + t_size[lam]], u, side="right")
-                n_above += g
-            u, lam = u_k[i, b], size[i]
-            o = offset[lam]
-            slot = np.int64(u * scale[lam]) + o
+                        g = np.searchsorted(cdf[o : o + ts], u, side="right")
+                n_above[b] += g
+        lam = size[i]
+        o, sc, ts = offset[lam], scale[lam], t_size[lam]
+        for b in range(n_samples):
+            u = u_k[i, b]
+            slot = np.int64(u * sc) + o
             k = guide[slot]
             if u >= guide_cdf[slot]:
                 k += 1
                 if u >= cdf[o + k]:
-                    k = np.searchsorted(cdf[o : o + t_size[lam]], u, side="right")
-            p = np.float64(k_sum + n_above) + 1.0
-            k_sum += k
-            # numpy's (k > c) / (p + c) term by term: selects, not branches (k is random)
+                    k = np.searchsorted(cdf[o : o + ts], u, side="right")
+            p = np.float64(k_sum[b] + n_above[b]) + 1.0
+            k_sum[b] += k
+            # numpy's (k > c) / (p + c), term by term: selects, not branches (k is random)
             harm = (1.0 if k >= 1 else 0.0) / p
             harm += (1.0 if k > 1 else 0.0) / (p + 1.0)
             harm += (1.0 if k > 2 else 0.0) / (p + 2.0)
             harm += (1.0 if k > 3 else 0.0) / (p + 3.0)
             if k > 4:
                 harm += _psi(p + np.float64(k), 0) - _psi(p + 4.0, 0)
-            acc += np.float64(n_above) * harm
-        r_star = k_sum + r_not[b]
-        out[b] = (np.float64(k_sum) - acc) / np.float64(r_star) if r_star > 0 else np.nan
+            acc[b] += np.float64(n_above[b]) * harm
+    for b in range(n_samples):
+        r_star = k_sum[b] + r_not[b]
+        out[b] = (np.float64(k_sum[b]) - acc[b]) / np.float64(r_star) if r_star > 0 else np.nan
 
 
 def boot_block(
