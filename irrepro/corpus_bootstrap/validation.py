@@ -306,7 +306,7 @@ def split_validation(
     eps : float
         The logit's clipping of 0 and 1.
     n_jobs : int or None
-        Workers (the values do not depend on them).
+        Workers (the values do not depend on them); with two or more, both halves at once.
     progress : bool
         A tqdm progress bar.
 
@@ -324,7 +324,7 @@ def split_validation(
     length = {h: L.length.reshape(shape).astype(np.int64) for h, L in lists.items()}
     usable = lists["A"].usable.reshape(shape) & lists["B"].usable.reshape(shape)
 
-    def half(h, ss):  # one half's bootstrap and intervals; both halves at once (serial steps overlap)
+    def half(h, ss):  # one half's bootstrap and intervals; with n_jobs > 1 both halves at once
         reps = bootstrap_ap(lists[h], B, ss, n_jobs=n_jobs, progress=progress and f"bootstrap half {h}")
         acc = ap_acceleration(lists[h]).reshape(shape)
         ivs = _with_small_r(
