@@ -296,8 +296,12 @@ def test_split_corpus_partitions_lists_and_qrels(round5):
 def test_chapter_statistics_at_quick_scale(round5):
     v = cb.split_validation(round5, 60, seed=2006, n_jobs=2)
     w = cb.split_validation(round5, 60, seed=2006, n_jobs=1)
-    for key in v.intervals:
+    for key in v.intervals:  # two workers run the halves at once: the same numbers, in the same order
         np.testing.assert_array_equal(v.intervals[key].lower, w.intervals[key].lower)
+        np.testing.assert_array_equal(v.intervals[key].upper, w.intervals[key].upper)
+    assert list(v.intervals) == list(w.intervals) and list(v.maps) == list(w.maps)
+    for key in v.maps:
+        np.testing.assert_array_equal(v.maps[key].sd, w.maps[key].sd)
     assert v.usable.sum() == np.sum((v.length["A"] > 0) & (v.length["B"] > 0))  # every topic has R > 0
     for src in "AB":
         tab = v.table(src, ["linear", "logit", "bca", "linear+smallR", "logit+smallR"])
