@@ -10,7 +10,7 @@ from scipy import stats
 from irrepro import corpus_bootstrap as cb
 from irrepro import data
 from irrepro import stats as st
-from irrepro.corpus_bootstrap.sampler import _poisson_ones, _PoissonTables
+from irrepro.corpus_bootstrap.sampler import _BLOCK, _boot_list, _poisson_ones, _PoissonTables, _tables_for
 from irrepro.measures import average_precision
 
 SEED = 20060806
@@ -116,6 +116,34 @@ def test_results_identical_with_one_and_several_workers_and_per_list():
     again = cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=7, n_jobs=2)
     np.testing.assert_array_equal(one, again)
     assert not np.array_equal(one, cb.bootstrap_ap(cb.compact_lists(rel, R[None, :]), 50, seed=8))
+
+
+def test_compiled_kernel_gives_the_numpy_numbers_bit_for_bit():
+    """The compiled kernel (issue 30) and the numpy path (tables' draw + ap_from_counts) give the
+    same floats from the same generator, on lists that exercise every branch: blocks of consecutive
+    relevant documents (k > 4, digamma), gaps deep in the tables' search, groups of one sample
+    (B = a multiple of the group plus one), B above numpy's 8192-element buffer, one block, and a
+    gap beyond the tables (numpy's sampler)."""
+    tables = _tables_for(1024)
+    rng = np.random.default_rng(SEED)
+    cases = []
+    for _ in range(60):
+        m = int(rng.integers(1, 600))
+        gaps = np.where(rng.random(m) < 0.6, rng.integers(1, 40, size=m), 0)
+        gaps[rng.random(m) < 0.03] = rng.integers(100, 1000)
+        nb = 1 + int((gaps[1:] > 0).sum())
+        step = max(1, _BLOCK // nb)
+        B = int(rng.choice([2, int(rng.integers(3, 2500)), step + 1, 2 * step + 1]))
+        cases.append((gaps, m + int(rng.integers(0, 30)), B))
+    cases += [
+        (np.array([0]), 1, 10_000),
+        (np.array([3, 0, 0, 0, 0, 0, 0]), 9, 9000),
+        (np.array([0, 5000]), 4, 300),
+    ]
+    for i, (gaps, n_rel, B) in enumerate(cases):
+        fast = _boot_list(gaps, n_rel, B, np.random.default_rng(i), tables)
+        plain = _boot_list(gaps, n_rel, B, np.random.default_rng(i), tables, compiled=False)
+        np.testing.assert_array_equal(fast.view(np.int64), plain.view(np.int64), err_msg=f"case {i}")
 
 
 def test_bad_input_is_refused():
@@ -268,8 +296,12 @@ def test_split_corpus_partitions_lists_and_qrels(round5):
 def test_chapter_statistics_at_quick_scale(round5):
     v = cb.split_validation(round5, 60, seed=2006, n_jobs=2)
     w = cb.split_validation(round5, 60, seed=2006, n_jobs=1)
-    for key in v.intervals:
+    for key in v.intervals:  # two workers run the halves at once: the same numbers, in the same order
         np.testing.assert_array_equal(v.intervals[key].lower, w.intervals[key].lower)
+        np.testing.assert_array_equal(v.intervals[key].upper, w.intervals[key].upper)
+    assert list(v.intervals) == list(w.intervals) and list(v.maps) == list(w.maps)
+    for key in v.maps:
+        np.testing.assert_array_equal(v.maps[key].sd, w.maps[key].sd)
     assert v.usable.sum() == np.sum((v.length["A"] > 0) & (v.length["B"] > 0))  # every topic has R > 0
     for src in "AB":
         tab = v.table(src, ["linear", "logit", "bca", "linear+smallR", "logit+smallR"])

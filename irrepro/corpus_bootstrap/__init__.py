@@ -23,7 +23,8 @@ drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant document
 ``r_j`` relevant documents (their copies are consecutive hits however they are shared out), and
 ``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks
 (:func:`ap_from_counts`). The cost per list scales with its number of retrieved relevant
-documents, not its length, and all B samples of a list are one set of array operations.
+documents, not its length; a compiled kernel (numba) draws and sums all B samples of a list in one
+pass, bit for bit the numbers of the numpy functions it stands for.
 :func:`bootstrap_ap_reference` is the literal expand-the-list implementation the tests and the
 benchmark compare against.
 

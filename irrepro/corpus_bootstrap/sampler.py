@@ -185,10 +185,19 @@ def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.
 _BLOCK = 65_536  # cells (relevant doc x sample) per block: keeps the arrays in cache
 
 
-def _boot_list(gaps: np.ndarray, n_rel: int, B: int, rng: np.random.Generator, tables) -> np.ndarray:
+def _boot_list(
+    gaps: np.ndarray, n_rel: int, B: int, rng: np.random.Generator, tables, compiled: bool = True
+) -> np.ndarray:
     """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
     form a block whose copies are consecutive hits wherever they come from, so a block of r
-    documents needs only its total multiplicity, Poisson(r)."""
+    documents needs only its total multiplicity, Poisson(r).
+
+    Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the blocks'
+    uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
+    (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample, or a
+    list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents), goes the numpy
+    way (:meth:`_PoissonTables.draw`, :func:`ap_from_counts`). Both give the same numbers, bit for
+    bit, from the same generator (``compiled=False``: numpy for every group, for the tests)."""
     m = len(gaps)
     out = np.empty(B)
     if m == 0:
@@ -200,8 +209,20 @@ def _boot_list(gaps: np.ndarray, n_rel: int, B: int, rng: np.random.Generator, t
     nz = np.flatnonzero(bgap)
     nb = len(first)
     step = max(1, _BLOCK // nb)
+    compiled = compiled and max(int(size.max()), int(bgap.max())) <= tables.lam_max
+    if compiled:
+        from . import _kernel  # numba, imported at the first bootstrap
+
+        g_row = np.full(nb, -1, dtype=np.int64)
+        g_row[nz] = np.arange(len(nz))
     for b0 in range(0, B, step):
         bb = min(step, B - b0)
+        if compiled and bb > 1:
+            u_k = rng.random((nb, bb))
+            u_g = rng.random((len(nz), bb)) if nz.size else np.empty((0, bb))
+            r_not = rng.poisson(float(n_rel - m), size=bb)
+            _kernel.boot_block(u_k, u_g, g_row, size, bgap, r_not, tables, out[b0 : b0 + bb])
+            continue
         k = tables.draw(rng, size, bb)
         g = np.zeros((nb, bb), dtype=np.int64)
         if nz.size:

@@ -306,7 +306,7 @@ def split_validation(
     eps : float
         The logit's clipping of 0 and 1.
     n_jobs : int or None
-        Workers (the values do not depend on them).
+        Workers (the values do not depend on them); with two or more, both halves at once.
     progress : bool
         A tqdm progress bar.
 
@@ -323,18 +323,21 @@ def split_validation(
     n_rel = {h: L.n_rel.reshape(shape)[0] for h, L in lists.items()}  # R per topic
     length = {h: L.length.reshape(shape).astype(np.int64) for h, L in lists.items()}
     usable = lists["A"].usable.reshape(shape) & lists["B"].usable.reshape(shape)
-    intervals, maps = {}, {}
-    for h, ss in zip("AB", seeds):
+
+    def half(h, ss):  # one half's bootstrap and intervals; with n_jobs > 1 both halves at once
         reps = bootstrap_ap(lists[h], B, ss, n_jobs=n_jobs, progress=progress and f"bootstrap half {h}")
         acc = ap_acceleration(lists[h]).reshape(shape)
         ivs = _with_small_r(
             intervals_from_replicates(ap[h], reps, METHODS, accel=acc, eps=eps), n_rel[h][None, :], length[h]
         )
+        return h, ivs, _run_intervals(ap[h], reps, usable, ivs["logit+smallR"], eps)
+
+    intervals, maps = {}, {}
+    for h, ivs, run_ivs in parallel.parallel_map(
+        lambda t: half(*t), list(zip("AB", seeds)), n_jobs=n_jobs, here=True
+    ):
         intervals.update({(h, meth): iv for meth, iv in ivs.items()})
-        maps.update(
-            {(h, *k): iv for k, iv in _run_intervals(ap[h], reps, usable, ivs["logit+smallR"], eps).items()}
-        )
-        del reps
+        maps.update({(h, *k): iv for k, iv in run_ivs.items()})
     return SplitValidation(rs.runs, rs.topics, ap, n_rel, length, usable, intervals, maps, B, seed)
 
 
