@@ -22,7 +22,7 @@ book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 # numbers do not depend on the number of workers).
 book student: export IRREPRO_JOBS ?= -1
 
-.PHONY: book book-offline student student-edition test e2e venv lock clean data-status bench
+.PHONY: book book-offline student student-edition student-build test e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -64,7 +64,15 @@ book-offline: $(STAMP)
 # is executed again); `make student` is the same as `make book`.
 student: book
 
+# Skipped when nothing it is built from changed since it was last built (a warm `make book`): the
+# inputs' fingerprint (_build/.inputs), the pages, the toc and config, and the execution cache.
 student-edition:
+	@if [ -d $(BUILD)/html/student ] && cmp -s $(BUILD)/.inputs $(BUILD)/student/.built 2>/dev/null && \
+	   [ -z "$$(find book notebooks _config.yml _toc.yml $(BUILD)/.jupyter_cache -newer $(BUILD)/student/.built -print -quit)" ]; then \
+	   echo "student book: up to date ($(BUILD)/html/student/)"; \
+	 else $(MAKE) --no-print-directory student-build; fi
+
+student-build:
 	$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
 	  c['sphinx']['config']['hide_solutions'] = True; c['sphinx']['config']['irrepro_edition'] = 'student'; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
 	  c['bibtex_bibfiles'] = ['$(abspath book/references.bib)']; c['html']['favicon'] = '$(abspath book/_static/favicon.png)'; \
@@ -73,6 +81,7 @@ student-edition:
 	$(BIN)/jupyter-book build . --config $(BUILD)/_config.student.yml --path-output $(BUILD)/student \
 	  --builder html -W -n --keep-going
 	rm -rf $(BUILD)/html/student && cp -r $(BUILD)/student/_build/html $(BUILD)/html/student
+	@cp $(BUILD)/.inputs $(BUILD)/student/.built
 	@echo "student book: $(BUILD)/student/_build/html/index.html (and in the book's site: $(BUILD)/html/student/)"
 
 # -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
