@@ -8,14 +8,12 @@ import argparse
 from ._commands import _compare
 from ._options import (
     _PRECISION_HELP,
-    _SCHEDULER_HELP,
     _SIMULATED_HELP,
     _alpha,
     _inputs_and_measures,
     _int_at_least,
-    _jobs,
     _level,
-    _scheduler,
+    _parallel_options,
 )
 
 
@@ -86,14 +84,7 @@ writes it to FILE instead.""",
         help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)",
     )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default=None,
-        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
-    )
-    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    _parallel_options(p)
     p.add_argument(
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )

@@ -59,19 +59,24 @@ def _level_value(text: str) -> float:
     return check_level(value, "--level")
 
 
-def _alpha_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < 1:  # (NaN too)
-        raise InputError(f"--alpha must be a number in (0, 1), got {text!r}")
-    return value
+def _fraction(name: str):
+    """An argparse ``type``: a number in (0, 1) for option ``name`` (--alpha, --power)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < 1:  # (NaN too)
+            raise InputError(f"{name} must be a number in (0, 1), got {text!r}")
+        return value
+
+    return _checked(parse, name)
 
 
 _jobs = _checked(_jobs_value, "--jobs")
 _level = _checked(_level_value, "--level")
-_alpha = _checked(_alpha_value, "--alpha")
+_alpha = _fraction("--alpha")
 
 
 def _scheduler(text: str) -> str:
@@ -116,3 +121,15 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
         required=True,
         help=f"measure name, repeatable: {examples}",
     )
+
+
+def _parallel_options(p: argparse.ArgumentParser) -> None:
+    """-j/--jobs and --scheduler, as report and compare take them."""
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
+    )
+    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)

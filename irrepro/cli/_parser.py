@@ -19,14 +19,14 @@ from ._compare_parser import _compare_parser
 from ._design import FIGURE, TABLE, _design
 from ._options import (
     _PRECISION_HELP,
-    _SCHEDULER_HELP,
     _SIMULATED_HELP,
     _alpha,
     _checked,
+    _fraction,
     _inputs_and_measures,
     _int_at_least,
     _jobs,
-    _scheduler,
+    _parallel_options,
 )
 from ._reproduce import _reproduce_parser
 from ._standardize import _standardize
@@ -66,19 +66,6 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------------
 # the parser
 # --------------------------------------------------------------------------------------------
-
-
-def _fraction(name: str):
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not 0 < value < 1:  # (NaN too)
-            raise InputError(f"{name} must be a number in (0, 1), got {text!r}")
-        return value
-
-    return _checked(parse, name)
 
 
 def _positive(name: str):
@@ -295,14 +282,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
         default=None,
         help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones",
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default=None,
-        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
-    )
-    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    _parallel_options(p)
     p.add_argument(
         "--test",
         choices=list(TESTS),
