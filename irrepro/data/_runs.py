@@ -317,7 +317,10 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
         key = t.astype(np.uint64) << np.uint64(bs + bd)
         key |= sb.astype(np.uint64) << np.uint64(bd)
         key |= (V - 1) - d.astype(np.uint64)  # ascending = doc id descending
-        key.sort()
+        # timsort (kind='stable'; the keys are distinct, so any sort gives the same order): a run file
+        # lists each topic's documents mostly by score already, and timsort takes those stretches
+        # as they are (126 TREC-COVID runs: 0.02 s against quicksort's 0.21 s)
+        key.sort(kind="stable")
         t = (key >> np.uint64(bs + bd)).astype(np.int32)
         d = ((V - 1) - (key & np.uint64((1 << bd) - 1))).astype(np.int32)
     else:
