@@ -27,6 +27,7 @@ from ._columns import (
     _np,
     _np_filled,
     _strings,
+    _union_dictionary,
 )
 from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
 from ._qrels import Qrels
@@ -354,7 +355,7 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     # vocabulary of runs and qrels (RunSet.vocab, flat_docs' codes) is made when it is asked for
     # (sorting a two-million-line qrels' ids costs more than reading it).
     q_t, q_docs, q_didx, q_g = qrels._arrays
-    uniq, idx = _dict_parts(pa.chunked_array([c.doc_dict for c in cols], pa.string()).dictionary_encode())
+    uniq, idx = _union_dictionary([c.doc_dict for c in cols])
     by_id = pc.sort_indices(uniq)
     run_vocab = uniq.take(by_id)
     V = len(uniq)
