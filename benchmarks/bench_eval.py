@@ -1,32 +1,45 @@
 """Benchmark: ``irrepro eval`` end to end on all 126 TREC-COVID round-5 runs (268 MB of run text,
-AP + nDCG@10 + P@10), beside pytrec_eval and trec_eval, in the same run; and the peak memory of
-``load_runs`` + ``evaluate``.
+AP + nDCG@10 + P@10), beside the parse floor, trec_eval and pytrec_eval, alternating in one run;
+and the peak memory of ``load_runs`` + ``evaluate``.
 
 Every tool runs cold in its own process, reading included (the gzipped run files as NIST
-publishes them), and prints the mean over all the qrels' topics (trec_eval ``-c``):
+publishes them); the tools take turns (floor, irrepro, trec_eval, pytrec_eval, floor, ...,
+``--repeat`` rounds), so a drift of the machine's speed hits them alike:
 
-* irrepro: ``irrepro eval --qrels Q RUNS_DIR -m AP -m nDCG@10 -m P@10 --format trec_eval`` (a
-  subprocess);
-* pytrec_eval: a Python script that reads every run with ``pytrec_eval.parse_run`` and evaluates
-  it with ``RelevanceEvaluator`` (``map``, ``ndcg_cut.10``, ``P.10``);
+* floor: pyarrow alone reading every gzipped run into arrow columns (``pyarrow.csv.read_csv`` with
+  its defaults: its own threads, its own gzip; the delimiter of each file's first line; the one
+  line with an empty field skipped) and nothing else: no check, no ranking, no measure. The time
+  any reader built on pyarrow's CSV reader needs at least;
+* irrepro: ``irrepro eval --qrels Q RUNS_DIR -m AP -m nDCG@10 -m P@10 --format trec_eval``;
 * trec_eval (with ``--trec-eval PATH``, repeatable): a shell loop that decompresses each run to a
-  temporary file and runs ``trec_eval -c -m runid -m map -m ndcg_cut.10 -m P.10`` on it.
+  temporary file and runs ``trec_eval -c -m runid -m map -m ndcg_cut.10 -m P.10`` on it;
+* pytrec_eval (when installed): a Python script that reads every run with
+  ``pytrec_eval.parse_run`` and evaluates it with ``RelevanceEvaluator`` (``map``,
+  ``ndcg_cut.10``, ``P.10``).
+
+A tool that cannot run (no ``--trec-eval`` given, pytrec_eval not installed) gets a line saying
+why, and the others run. Every figure is min / median / max over the rounds, wall and CPU (user +
+system of the process and its children); the ratios (trec_eval / irrepro, irrepro / floor) are
+taken round by round, then min / median / max.
 
 The outputs are compared: irrepro's ``--format trec_eval`` text must equal trec_eval's, byte for
 byte (irrepro ranks by 32-bit scores by default, like pytrec_eval and trec_eval <= 9.0.8; for
 trec_eval 10, which ranks by double, irrepro is run once more, untimed, with ``--precision
 float64``), and pytrec_eval's means, printed to 4 decimals, must equal irrepro's.
 
+``--compare-with DIR`` also times (alternating with the others) and measures the memory of the
+irrepro package found in DIR (e.g. ``git worktree add ../before main``), for before/after figures;
+its output must equal this irrepro's, byte for byte.
+
 Memory (``--memory``, default on): peak RSS of a fresh process doing ``data.load_runs`` +
 ``measures.evaluate`` on (a) the 126 runs and (b) 5 runs where one run has a 100,000-line topic
-(made in a temporary directory from a real run). ``--compare-with DIR`` also measures the package
-found in DIR (e.g. ``git worktree add ../before main``), for before/after figures.
+(made in a temporary directory from a real run).
 
-    IRREPRO_MIRROR=../shared/data .venv/bin/python benchmarks/bench_eval.py \\
+    IRREPRO_MIRROR=../shared/data .venv/bin/python benchmarks/bench_eval.py --repeat 5 \\
         --trec-eval /path/to/trec_eval-9.0.8/trec_eval --trec-eval /path/to/trec_eval/trec_eval
 
-Timings are wall-clock, best of ``--repeat`` (default 1); they are noisy on a shared machine: say
-what ``uptime`` said.
+Timings are wall-clock and noisy on a shared machine: the load average is printed before and
+after (and with every round), and the median is the figure to quote.
 """
 
 from __future__ import annotations
@@ -71,6 +84,23 @@ for f in "$@"; do
 done
 """
 
+FLOOR_SCRIPT = r"""
+import sys
+import pyarrow as pa, pyarrow.csv as pcsv
+names = ["topic", "q0", "doc", "rank", "score", "tag"]
+rows = skipped = 0
+def skip(row):  # a line pyarrow cannot split into 6 fields (round 5: one, with an empty field)
+    global skipped
+    skipped += 1
+    return "skip"
+for path in sys.argv[1:]:
+    with pa.input_stream(path, compression="detect") as f:
+        first = f.read(1 << 12).split(b"\n")[0]
+    opts = pcsv.ParseOptions(delimiter="\t" if b"\t" in first else " ", invalid_row_handler=skip)
+    rows += pcsv.read_csv(path, read_options=pcsv.ReadOptions(column_names=names), parse_options=opts).num_rows
+print(rows, skipped)
+"""
+
 MEMORY_SCRIPT = r"""
 import resource, sys, time
 from irrepro import data, measures
@@ -92,27 +122,34 @@ print(f"{base:.0f} {loaded:.0f} {rss():.0f} {t1 - t0:.2f} {t2 - t1:.2f} {rs.shap
 """
 
 
-CPU = {}  # label -> CPU seconds (user + system) of the best run
-
-
-def run_timed(cmd, env=None, repeat=1, label=None, **kw):
-    """Best wall time of ``repeat`` runs of a command, and its last stdout; the CPU time (user +
-    system, of the process and its children) of that run goes to ``CPU[label]``."""
+def run_once(cmd, env=None, **kw) -> tuple[float, float, str | None, str]:
+    """Wall and CPU seconds (user + system, of the process and its children) of one run of a
+    command, its stdout, and why it failed ("" if it did not)."""
     import resource
 
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    try:
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, **kw)
-        dt = time.perf_counter() - t0
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if p.returncode != 0:
-            sys.exit(f"{cmd[0]} failed ({p.returncode}):\n{p.stderr[-2000:]}")
-        if dt < best:
-            best, out = dt, p.stdout
-            CPU[label] = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    return best, out
+    except OSError as exc:
+        return 0.0, 0.0, None, f"cannot start {cmd[0]}: {exc}"
+    dt = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    if p.returncode != 0:
+        return dt, cpu, None, f"exit {p.returncode}: {p.stderr.strip()[-500:]}"
+    return dt, cpu, p.stdout, ""
+
+
+def spread(xs: list[float], fmt: str = "6.2f") -> str:
+    """min / median / max of some figures."""
+    import statistics
+
+    return " / ".join(format(x, fmt) for x in (min(xs), statistics.median(xs), max(xs)))
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def trec_eval_means(text: str) -> dict:
@@ -220,12 +257,10 @@ def main() -> None:
         metavar="PATH",
         help="a trec_eval binary to time beside irrepro (repeatable)",
     )
-    ap.add_argument("--repeat", type=int, default=1, help="best of N runs per tool (default 1)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of every tool in turn (default 3)")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory part")
     ap.add_argument("--memory-only", action="store_true", help="only the memory part")
-    ap.add_argument(
-        "--compare-with", metavar="DIR", help="also measure memory with the irrepro package in DIR"
-    )
+    ap.add_argument("--compare-with", metavar="DIR", help="also time and measure the irrepro package in DIR")
     args = ap.parse_args()
 
     from irrepro import data
@@ -246,40 +281,109 @@ def main() -> None:
     irrepro = str(Path(sys.executable).with_name("irrepro"))
     cmd = [irrepro, "eval", "--qrels", qrels, str(run_dir), "-m", "AP", "-m", "nDCG@10", "-m", "P@10",
            "--format", "trec_eval"]  # fmt: skip
-    t_ours, out = run_timed(cmd, repeat=args.repeat, label="irrepro")
-    ours = trec_eval_means(out)
-    print(f"irrepro eval        {t_ours:7.2f} s wall, {CPU['irrepro']:6.2f} s CPU")
-
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        script = tmp / "pytrec.py"
-        script.write_text(PYTREC_SCRIPT)
-        t_py, _ = run_timed([sys.executable, str(script), qrels, str(tmp / "py.tsv"), *map(str, files)],
-                            repeat=args.repeat, label="pytrec_eval")  # fmt: skip
-        print(
-            f"pytrec_eval         {t_py:7.2f} s wall, {CPU['pytrec_eval']:6.2f} s CPU   irrepro is "
-            f"{t_py / t_ours:4.1f}x faster (wall), {CPU['pytrec_eval'] / CPU['irrepro']:4.1f}x (CPU)"
-        )
-        theirs = {}
-        for line in (tmp / "py.tsv").read_text().splitlines():
-            run, m, v = line.split("\t")
-            theirs[(run, m)] = v
-        ok &= compare("pytrec_eval", ours, theirs)
-
-        loop = tmp / "loop.sh"
-        loop.write_text(TREC_LOOP)
-        out64 = None
+        (tmp / "floor.py").write_text(FLOOR_SCRIPT)
+        (tmp / "pytrec.py").write_text(PYTREC_SCRIPT)
+        (tmp / "loop.sh").write_text(TREC_LOOP)
+        # the tools: label -> (command, environment); the ones that cannot run say why
+        tools: dict[str, tuple[list[str], dict | None]] = {
+            "floor (pyarrow read)": ([sys.executable, str(tmp / "floor.py"), *map(str, files)], None),
+            "irrepro eval": (cmd, None),
+        }
+        if args.compare_with:
+            env = dict(os.environ, PYTHONPATH=str(Path(args.compare_with).resolve()))
+            tools[f"irrepro eval in {args.compare_with}"] = (cmd, env)
+        missing: dict[str, str] = {}
+        versions: dict[str, str] = {}
         for te in args.trec_eval:
-            t_te, text = run_timed(["bash", str(loop), te, qrels, str(tmp / "run.txt"), *map(str, files)],
-                                   repeat=args.repeat, label=te)  # fmt: skip
-            version = subprocess.run([te, "-v"], capture_output=True, text=True)
-            version = (version.stdout + version.stderr).strip()
-            version = version.splitlines()[0].replace(" version", "") if version else "trec_eval"
-            print(
-                f"{version:19s} {t_te:7.2f} s wall, {CPU[te]:6.2f} s CPU   irrepro is {t_te / t_ours:4.1f}x "
-                f"faster (wall), {CPU[te] / CPU['irrepro']:4.1f}x (CPU)   [{te}]"
+            try:
+                v = subprocess.run([te, "-v"], capture_output=True, text=True)
+                v_text = (v.stdout + v.stderr).strip()
+                version = v_text.splitlines()[0].replace(" version", "") if v_text else "trec_eval"
+            except OSError as exc:
+                missing[f"trec_eval [{te}]"] = f"cannot run it ({exc})"
+                continue
+            label = version if version not in tools else f"{version} [{te}]"
+            versions[label] = te
+            tools[label] = (
+                ["bash", str(tmp / "loop.sh"), te, qrels, str(tmp / "run.txt"), *map(str, files)],
+                None,
             )
+        if not args.trec_eval:
+            missing["trec_eval"] = (
+                "not timed: no --trec-eval PATH given (build usnistgov/trec_eval with make and pass "
+                "its binary)"
+            )  # fmt: skip
+        try:
+            import pytrec_eval  # noqa: F401  # (only whether it is installed)
+
+            tools["pytrec_eval"] = ([sys.executable, str(tmp / "pytrec.py"), qrels, str(tmp / "py.tsv"),
+                                     *map(str, files)], None)  # fmt: skip
+        except ImportError as exc:
+            missing["pytrec_eval"] = f"not timed: {exc} (pip install pytrec_eval)"
+
+        print(f"{args.repeat} rounds, the tools in turn: {', '.join(tools)}; wall and CPU seconds")
+        wall: dict[str, list[float]] = {k: [] for k in tools}
+        cpu: dict[str, list[float]] = {k: [] for k in tools}
+        outs: dict[str, str] = {}
+        for r in range(args.repeat):
+            for label, (c, env) in list(tools.items()):
+                dt, ct, out, why = run_once(c, env=env)
+                if out is None:
+                    missing[label] = f"failed: {why}"
+                    del tools[label]
+                    continue
+                wall[label].append(dt)
+                cpu[label].append(ct)
+                outs.setdefault(label, out)
+            print(f"  round {r + 1}: " + ", ".join(f"{k} {wall[k][-1]:.2f} s" for k in tools)
+                  + f"   (load average {load()})", flush=True)  # fmt: skip
+        print(f"{'':30s} {'wall s: min / median / max':>26s}   {'CPU s: min / median / max':>26s}")
+        for label in tools:
+            print(f"{label:30s} {spread(wall[label]):>26s}   {spread(cpu[label]):>26s}")
+        for label, why in missing.items():
+            print(f"{label:30s} {why}")
+
+        def ratios(a: str, b: str) -> None:  # a / b, round by round
+            if a in tools and b in tools:
+                w = [x / y for x, y in zip(wall[a], wall[b])]
+                c = [x / y for x, y in zip(cpu[a], cpu[b])]
+                print(f"  {a + ' / ' + b:60s} wall {spread(w, '5.2f')}   CPU {spread(c, '5.2f')}")
+
+        print("ratios, round by round (min / median / max):")
+        for label in versions:
+            ratios(label, "irrepro eval")
+        ratios("pytrec_eval", "irrepro eval")
+        ratios("irrepro eval", "floor (pyarrow read)")
+        if args.compare_with:
+            ratios(f"irrepro eval in {args.compare_with}", "floor (pyarrow read)")
+            ratios(f"irrepro eval in {args.compare_with}", "irrepro eval")
+        print(f"load average at the end: {load()}")
+
+        if "floor (pyarrow read)" in outs:
+            n_rows, n_skipped = outs["floor (pyarrow read)"].split()
+            print(f"  floor: {int(n_rows):,} lines read into arrow columns, {n_skipped} skipped")
+        if "irrepro eval" not in outs:
+            sys.exit("irrepro eval failed: nothing to compare")
+        out = outs["irrepro eval"]
+        ours = trec_eval_means(out)
+        if args.compare_with and f"irrepro eval in {args.compare_with}" in outs:
+            ok &= same_text(
+                f"irrepro in {args.compare_with}", out, outs[f"irrepro eval in {args.compare_with}"]
+            )
+        if "pytrec_eval" in outs:
+            theirs = {}
+            for line in (tmp / "py.tsv").read_text().splitlines():
+                run, m, v = line.split("\t")
+                theirs[(run, m)] = v
+            ok &= compare("pytrec_eval", ours, theirs)
+        out64 = None
+        for version in versions:
+            if version not in outs:
+                continue
+            text = outs[version]
             if "10." in version:  # trec_eval 10 ranks by double: irrepro --precision float64 (untimed)
                 if out64 is None:
                     out64 = subprocess.run([*cmd, "--precision", "float64"], capture_output=True, text=True,

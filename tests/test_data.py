@@ -1020,20 +1020,36 @@ def test_coverage_per_run_and_a_run_that_matches_no_topic(tmp_path):
 
 
 def test_reading_does_not_depend_on_the_thread_count_and_caches_nothing(tmp_path, monkeypatch):
-    from irrepro.data import _runs
+    from irrepro.data import _columns, _runs
 
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
     rs = data.simulate.runs(9, 6, list_length=50, seed=8)
     paths = data.simulate.write_trec(rs, tmp_path / "runs", gzip=True, qrels=tmp_path / "qrels")
     results = []
     for n in (1, 2, 5):
-        monkeypatch.setattr(_runs, "_n_threads", lambda k, n=n: n)
+        monkeypatch.setattr(_runs, "_n_threads", lambda k, n=n: min(k, n))
+        monkeypatch.setattr(_columns, "_n_threads", lambda k, n=n: min(k, n))  # the run vocabulary
         results.append(data.load_runs(tmp_path / "runs", qrels=tmp_path / "qrels"))
     for other in results[1:]:
         _same(results[0], other)
     order = [results[0].runs.index(r) for r in rs.runs]
     _same(results[0].subset(runs=order), rs)
     assert len(paths) == 9 and not (tmp_path / "cache").exists()  # nothing cached for the user's files
+
+
+def test_the_union_dictionary_is_one_pass_encoding_whatever_the_thread_count(monkeypatch):
+    import pyarrow as pa
+
+    from irrepro.data import _columns
+
+    arrays = [pa.array(x, pa.string()) for x in (["b", "a"], ["c", "a", "d"], [], ["d", "e", "b"], ["a"])]
+    one = pa.chunked_array(arrays, pa.string()).dictionary_encode()
+    want = pa.table({"c": one}).unify_dictionaries().column(0).combine_chunks()
+    for n in (1, 2, 3, 5):
+        monkeypatch.setattr(_columns, "_n_threads", lambda k, n=n: min(k, n))
+        uniq, idx = _columns._union_dictionary(arrays)
+        assert uniq.to_pylist() == want.dictionary.to_pylist() == ["b", "a", "c", "d", "e"]
+        assert idx.tolist() == want.indices.to_pylist() == [0, 1, 2, 1, 3, 3, 4, 0, 1]
 
 
 def test_gzip_files_of_several_members_are_read_whole(tmp_path):

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 
+from ._common import _n_threads
 from ._textfiles import _TO_SPACE
 
 __all__: list[str] = []
@@ -194,6 +195,28 @@ def _dict_parts(col) -> tuple:
         else:
             col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()  # type: ignore[dict-item]
     return col.dictionary, _np(col.indices, np.int32)
+
+
+def _union_dictionary(arrays: list) -> tuple:
+    """(dictionary, int32 indices) of several pyarrow string arrays taken as one: ``_dict_parts``
+    of their ``dictionary_encode``, the arrays split among threads (one per core, each encoding its
+    share; then their dictionaries encoded together). The dictionary is in order of first
+    occurrence, as one pass would make it, whatever the number of threads."""
+    import pyarrow as pa
+
+    k = min(_n_threads(len(arrays)), 8)
+    if k < 2:
+        return _dict_parts(pa.chunked_array(arrays, pa.string()).dictionary_encode())
+    from concurrent.futures import ThreadPoolExecutor
+
+    shares = [arrays[i * len(arrays) // k : (i + 1) * len(arrays) // k] for i in range(k)]
+    with ThreadPoolExecutor(k) as ex:  # (pyarrow's kernels release the GIL)
+        parts = list(
+            ex.map(lambda a: _dict_parts(pa.chunked_array(a, pa.string()).dictionary_encode()), shares)
+        )
+    uniq, codes = _dict_parts(pa.chunked_array([d for d, _ in parts], pa.string()).dictionary_encode())
+    starts = np.cumsum([0] + [len(d) for d, _ in parts])
+    return uniq, np.concatenate([codes[a:b][i] for (_, i), a, b in zip(parts, starts[:-1], starts[1:])])
 
 
 def _same_array(a, b) -> bool:

