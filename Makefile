@@ -86,9 +86,9 @@ student-build:
 
 # -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
 # checks against trec_eval's own binaries and test files run where TREC_EVAL, TREC_EVAL_9 and
-# TREC_EVAL_TEST name them (see README, CI).
+# TREC_EVAL_TEST name them (see README, CI). On all the machine's cores (pytest-xdist -n auto; issue 30).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n auto
 
 # The built site in headless Chromium (Debian's chromium + chromium-driver; no browser download).
 e2e: $(STAMP)
