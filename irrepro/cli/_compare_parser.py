@@ -14,6 +14,7 @@ from ._options import (
     _int_at_least,
     _level,
     _parallel_options,
+    _rel_option,
 )
 
 
@@ -89,14 +90,7 @@ writes it to FILE instead.""",
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
-    p.add_argument(
-        "-l",
-        "--rel",
-        type=_int_at_least(1),
-        default=1,
-        metavar="LEVEL",
-        help="lowest relevant grade (default 1)",
-    )
+    _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.add_argument(

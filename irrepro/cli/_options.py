@@ -133,3 +133,9 @@ def _parallel_options(p: argparse.ArgumentParser) -> None:
         help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
     )
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+
+
+def _rel_option(p: argparse.ArgumentParser) -> None:
+    """-l/--rel, the lowest relevant grade, as every command that scores runs takes it."""
+    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+                   help="lowest relevant grade (trec_eval -l; default 1)")  # fmt: skip

@@ -27,6 +27,7 @@ from ._options import (
     _int_at_least,
     _jobs,
     _parallel_options,
+    _rel_option,
 )
 from ._reproduce import _reproduce_parser
 from ._standardize import _standardize
@@ -120,8 +121,7 @@ def _design_parser(sub) -> None:
     p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None,
                    help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (default 1)")  # fmt: skip
+    _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_design)
@@ -141,8 +141,7 @@ def _standardize_parser(sub) -> None:
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--export-zscores", metavar="FILE", help="write the factors to FILE")
     how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (default 1)")  # fmt: skip
+    _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_standardize)
@@ -206,14 +205,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
         metavar="DEPTH",
         help="use only the first DEPTH documents of every ranked list (trec_eval -M)",
     )
-    p.add_argument(
-        "-l",
-        "--rel",
-        type=_int_at_least(1),
-        default=1,
-        metavar="LEVEL",
-        help="lowest relevant grade (trec_eval -l; default 1)",
-    )
+    _rel_option(p)
     p.add_argument(
         "-a",
         "--aggregate",
@@ -268,14 +260,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
         "standardization (default AP; the corpus bootstrap is always on AP)",
     )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
-    p.add_argument(
-        "-l",
-        "--rel",
-        type=_int_at_least(1),
-        default=1,
-        metavar="LEVEL",
-        help="lowest relevant grade (default 1)",
-    )
+    _rel_option(p)
     p.add_argument(
         "--scale",
         choices=["paper", "quick"],

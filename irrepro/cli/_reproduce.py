@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value
+from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value, _rel_option
 
 #: The output formats of ``irrepro reproduce``.
 FORMATS = ("text", "csv", "json", "markdown", "latex")
@@ -48,8 +48,7 @@ def _reproduce_parser(sub) -> None:
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
-                   help="lowest relevant grade (default 1)")  # fmt: skip
+    _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
     p.set_defaults(func=_reproduce)
