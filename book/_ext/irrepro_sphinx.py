@@ -135,8 +135,15 @@ def _pre_execute(app, env, docnames):
     if len(todo) < 2 or jobs < 2:
         return  # nothing to gain: Sphinx executes it as it reads
     log = logging.getLogger(__name__)
-    # the longest first (text length is a fair proxy), so that the last to finish is a short one
-    todo.sort(key=lambda t: -len(nbformat.writes(t[1])))
+    # the longest first, so that the last to finish is a short one: the pages the configuration
+    # names (``irrepro_execute_first``, in its order: measured the longest), then by text length
+    first = [str(Path(app.srcdir, d)) for d in app.config.irrepro_execute_first]
+    todo.sort(
+        key=lambda t: (
+            first.index(str(Path(t[0]).with_suffix(""))) if str(Path(t[0]).with_suffix("")) in first else len(first),
+            -len(nbformat.writes(t[1])),
+        )
+    )
     log.info(f"irrepro: executing {len(todo)} notebooks, {jobs} at a time, into the execution cache")
     started = time.perf_counter()
     formats = {path: fmt for path, _, fmt in todo}
@@ -578,6 +585,7 @@ def setup(app):
     app.connect("env-before-read-docs", _pre_execute, priority=950)
     app.connect("env-get-outdated", _reread_gatherers)
     app.add_config_value("irrepro_edition", "book", "env")
+    app.add_config_value("irrepro_execute_first", [], "env")
     app.connect("config-inited", _edition_tag)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)

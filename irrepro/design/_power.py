@@ -7,8 +7,9 @@ the known-truth simulator fitted to the pilot (:func:`simulated_power`), or from
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import pandas as pd
@@ -109,12 +110,21 @@ def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None
     """Per trial of ``x`` ``(trials, m, n)``: whether ``test`` finds system 1 better than system 0
     (the pair tested first), adjusted over all m(m-1)/2 pairs by ``correction``."""
     from .. import significance as sig
-    from ..significance._names import RESAMPLING
+    from ..significance._names import CLASSICAL, RESAMPLING
 
     m = x.shape[1]
     others = [(i, j) for i in range(m) for j in range(i + 1, m) if (i, j) != (0, 1)]
     pairs = np.array([(1, 0), *others])
     strict = test in RESAMPLING  # an ASL rejects below alpha (Sakai 2006), a p-value at it
+    if test in CLASSICAL:  # every trial at once: pairwise_test's floats, trial by trial
+        from ..significance.result import _correction
+        from ..stats import adjust_pvalues
+
+        diff, p = sig.classical_pairs(x, pairs, test)
+        method, _ = _correction(correction)
+        if method is not None:
+            p = np.stack([adjust_pvalues(row, method) for row in p])
+        return (diff[:, 0] > 0) & (p[:, 0] <= alpha + 1e-12)
     seeds = parallel.spawn(rng, len(x)) if test in RESAMPLING else [None] * len(x)
     out = np.empty(len(x), dtype=bool)
     for k in range(len(x)):
@@ -124,6 +134,7 @@ def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None
     return out
 
 
+@overload
 def power_curve(
     sample: Callable,
     n_topics,
@@ -137,7 +148,40 @@ def power_curve(
     seed: SeedLike,
     n_jobs: int | None = None,
     min_diff: float = math.nan,
-) -> PowerCurve:
+) -> PowerCurve: ...
+
+
+@overload
+def power_curve(
+    sample: Callable,
+    n_topics,
+    *,
+    families: int,
+    test: Sequence[str],
+    correction: str | None = None,
+    alpha: float = 0.05,
+    trials: int = 600,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    min_diff: float = math.nan,
+) -> dict[str, PowerCurve]: ...
+
+
+def power_curve(
+    sample: Callable,
+    n_topics,
+    *,
+    families: int,
+    test: str | Sequence[str] = "paired-t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    trials: int = 600,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    min_diff: float = math.nan,
+) -> PowerCurve | dict[str, PowerCurve]:
     """Power of ``test`` at each size in ``n_topics`` on scores drawn by ``sample``.
 
     ``sample(family, n, trials, rng)`` returns ``(trials, m, n)`` scores of a family of m systems
@@ -153,8 +197,9 @@ def power_curve(
         Topic-set sizes, >= 2.
     families : int
         Families the trials are shared out among (the clusters of the Monte Carlo error).
-    test : str
-        A name of :data:`irrepro.significance.TESTS`.
+    test : str or sequence of str
+        A name of :data:`irrepro.significance.TESTS`, or several: each tested on the same draws
+        (each curve equal to the call with that test alone).
     correction : str, optional
         The adjustment over all pairs of the m systems (:func:`irrepro.significance.pairwise_test`'s
         names); None: "none" (one pair, or each pair at alpha).
@@ -173,7 +218,8 @@ def power_curve(
 
     Returns
     -------
-    PowerCurve
+    PowerCurve or dict of str to PowerCurve
+        One curve for one test; test name -> its curve for several.
 
     Examples
     --------
@@ -188,7 +234,9 @@ def power_curve(
     """
     from ..significance import TESTS
 
-    if test not in TESTS:
+    tests = (test,) if isinstance(test, str) else tuple(test)
+    bad = [t for t in tests if t not in TESTS]
+    if bad or not tests:
         raise InputError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
     correction = "none" if correction is None else correction
     sizes = np.unique(np.asarray(n_topics, dtype=np.int64))
@@ -203,21 +251,29 @@ def power_curve(
 
     def run(t):
         k, f = tasks[t]
-        g_sim, g_test = parallel.spawn(seeds[t], 2)
-        x = np.asarray(sample(f, int(sizes[k]), per, g_sim), dtype=np.float64)
-        if x.ndim != 3 or x.shape[0] != per or x.shape[1] < 2 or x.shape[2] != sizes[k]:
-            raise InputError(f"sample must return ({per}, m >= 2, {sizes[k]}) scores, got {x.shape}")
-        return _hits(x, test, correction, alpha, B, g_test), x.shape[1]
+        hits = []
+        for name in tests:  # every test from a fresh copy of the task's seed: its draws and its tests'
+            s = seeds[t]  # resamples are those of a call with that test alone
+            g_sim, g_test = parallel.spawn(np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key), 2)
+            if not hits:
+                x = np.asarray(sample(f, int(sizes[k]), per, g_sim), dtype=np.float64)
+                if x.ndim != 3 or x.shape[0] != per or x.shape[1] < 2 or x.shape[2] != sizes[k]:
+                    raise InputError(f"sample must return ({per}, m >= 2, {sizes[k]}) scores, got {x.shape}")
+            hits.append(_hits(x, name, correction, alpha, B, g_test))
+        return hits, x.shape[1]
 
     out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
-    power, se = np.empty(len(sizes)), np.empty(len(sizes))
-    for k in range(len(sizes)):
-        hits = np.concatenate([o[0] for o in out[k * families : (k + 1) * families]])[:trials]
-        fam = np.repeat(np.arange(families), per)[:trials]
-        power[k], se[k] = hits.mean(), _clustered_se(hits, fam)
     b = -1 if B is None else int(B)
-    return PowerCurve(sizes, power, se, test, correction, int(out[0][1]), float(min_diff), float(alpha),
-                      trials, families, b)  # fmt: skip
+    fam = np.repeat(np.arange(families), per)[:trials]
+    curves = {}
+    for q, name in enumerate(tests):
+        power, se = np.empty(len(sizes)), np.empty(len(sizes))
+        for k in range(len(sizes)):
+            hits = np.concatenate([o[0][q] for o in out[k * families : (k + 1) * families]])[:trials]
+            power[k], se[k] = hits.mean(), _clustered_se(hits, fam)
+        curves[name] = PowerCurve(sizes, power, se, name, correction, int(out[0][1]), float(min_diff),
+                                  float(alpha), trials, families, b)  # fmt: skip
+    return curves[test] if isinstance(test, str) else curves
 
 
 class _FamilySampler:
@@ -271,6 +327,7 @@ class _FamilySampler:
         return x.reshape(trials, n, self.systems).transpose(0, 2, 1)
 
 
+@overload
 def simulated_power(
     pilot,
     *,
@@ -287,7 +344,46 @@ def simulated_power(
     n_jobs: int | None = None,
     scale: str = "quick",
     model=None,
-) -> PowerCurve:
+) -> PowerCurve: ...
+
+
+@overload
+def simulated_power(
+    pilot,
+    *,
+    min_diff: float,
+    n_topics=None,
+    test: Sequence[str],
+    systems: int = 2,
+    correction: str | None = None,
+    alpha: float = 0.05,
+    trials: int | None = None,
+    families: int | None = None,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    scale: str = "quick",
+    model=None,
+) -> dict[str, PowerCurve]: ...
+
+
+def simulated_power(
+    pilot,
+    *,
+    min_diff: float,
+    n_topics=None,
+    test: str | Sequence[str] = "paired-t",
+    systems: int = 2,
+    correction: str | None = None,
+    alpha: float = 0.05,
+    trials: int | None = None,
+    families: int | None = None,
+    B: int | None = None,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    scale: str = "quick",
+    model=None,
+) -> PowerCurve | dict[str, PowerCurve]:
     """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot.
 
     The pilot's runs are fitted by :func:`irrepro.simulation.fit_collection` (margins selected by
@@ -310,8 +406,9 @@ def simulated_power(
         The true difference, > 0.
     n_topics : sequence of int, optional
         Sizes; default eight sizes from a quarter to twice the paired t-test's closed-form answer.
-    test : str
-        A name of :data:`irrepro.significance.TESTS`.
+    test : str or sequence of str
+        A name of :data:`irrepro.significance.TESTS`, or several: each tested on the same simulated
+        families and draws (each curve equal to the call with that test alone).
     systems : int
         m, systems per family (>= 2).
     correction : str, optional
@@ -335,7 +432,8 @@ def simulated_power(
 
     Returns
     -------
-    PowerCurve
+    PowerCurve or dict of str to PowerCurve
+        One curve for one test; test name -> its curve for several.
 
     Raises
     ------

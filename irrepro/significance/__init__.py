@@ -62,7 +62,7 @@ from ._names import CORRECTIONS, FORMATS, TESTS
 
 _LAZY = {
     "EFFECTS": "effects", "EffectSizes": "effects", "effect_sizes": "effects", "residual_variance": "effects",
-    "win_tie_loss": "effects", "pairwise_test": "pairwise", "permutation_test": "randomization",
+    "win_tie_loss": "effects", "pairwise_test": "pairwise", "classical_pairs": "pairwise", "permutation_test": "randomization",
     "sign_flips": "randomization", "tukey_hsd": "randomization", "tukey_hsd_pvalues": "randomization",
     "PairwiseResult": "result", "ComparisonTable": "table", "compare": "comparison",
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
@@ -91,6 +91,7 @@ __all__ = [
     "CORRECTIONS",
     "PairwiseResult",
     "pairwise_test",
+    "classical_pairs",
     "paired_t_pvalues",
     "wilcoxon_pvalues",
     "sign_test_pvalues",

@@ -18,6 +18,9 @@ TESTS = {
 #: The tests that resample (they take ``B`` and a seed).
 RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift")
 
+#: The classical tests, computed in closed form (:func:`~irrepro.significance.classical_pairs`).
+CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)
+
 #: Adjustments for multiple comparisons (``--correction``), by the name of statsmodels'
 #: ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`), with that method (None for
 #: "none") and the label the tables print. Any other method name of ``multipletests`` is accepted

@@ -37,9 +37,10 @@ _NOISE = 1e-9
 
 
 def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """``(P,)``: the size of rounding noise of each pair, ``_NOISE`` times the larger absolute
-    score of its two systems (a difference this small is no difference)."""
-    return _NOISE * np.maximum(np.abs(x[pairs[:, 0]]).max(1), np.abs(x[pairs[:, 1]]).max(1))
+    """``(..., P)`` of ``x`` ``(..., S, T)``: the size of rounding noise of each pair, ``_NOISE``
+    times the larger absolute score of its two systems (a difference this small is no difference)."""
+    a, b = x[..., pairs[:, 0], :], x[..., pairs[:, 1], :]
+    return _NOISE * np.maximum(np.abs(a).max(-1), np.abs(b).max(-1))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from .bootstrap import (
 from .randomization import permutation_test, tukey_hsd
 from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name, _correction_name
 
-__all__ = ["pairwise_test"]
+__all__ = ["pairwise_test", "classical_pairs"]
 
 #: The classical tests: vectorised p-values of many rows of differences, equal to scipy's
 #: ``ttest_rel``, ``wilcoxon`` and ``binomtest`` row by row (:mod:`irrepro.significance.classical`).
@@ -36,6 +36,46 @@ _BOOTSTRAP = {
     "unpaired-bootstrap": unpaired_bootstrap_test,
     "bootstrap-shift": bootstrap_shift_test,
 }
+
+
+def classical_pairs(x: np.ndarray, pairs: np.ndarray, test: str) -> tuple[np.ndarray, np.ndarray]:
+    """Mean differences and p-values of the classical ``test`` on ``pairs`` of one or many matrices.
+
+    The computation of :func:`pairwise_test` for ``"paired-t"``, ``"wilcoxon"`` and ``"sign"``,
+    before any correction: ``x`` ``(..., S, T)`` (many score matrices at once, e.g. the trials of a
+    simulation), ``pairs`` ``(P, 2)``; the difference of a pair is system ``pairs[:, 0]`` minus
+    ``pairs[:, 1]``, and a topic's difference within rounding noise of the pair's scores (1e-9 times
+    the larger absolute score) is a zero. Row by row the same floats whatever the number of
+    matrices.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        ``(..., S, T)`` finite scores.
+    pairs : numpy.ndarray
+        ``(P, 2)`` system indices.
+    test : {"paired-t", "wilcoxon", "sign"}
+        The test.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The mean differences and the two-sided p-values, each ``(..., P)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import significance as sg
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> diff, p = sg.classical_pairs(np.stack([x, x[::-1]]), np.array([[0, 1]]), "paired-t")
+    >>> diff.round(2).tolist(), bool(p[0, 0] == p[1, 0] == sg.pairwise_test(x, correction="none").p[0])
+    ([[0.14], [-0.14]], True)
+    """
+    d = x[..., pairs[:, 0], :] - x[..., pairs[:, 1], :]
+    # rounding noise is no difference: a topic's |d| within _NOISE times the pair's largest
+    # |score| counts as a tie (a zero difference), as in the resampling tests
+    tol = _pair_noise(x, pairs)[..., None]
+    return d.mean(axis=-1), _CLASSICAL[test](np.where(np.abs(d) <= tol, 0.0, d))
 
 
 def pairwise_test(
@@ -133,14 +173,9 @@ def pairwise_test(
     else:
         x, systems, measure = _as_matrix(scores)
         pairs = _resolve_pairs(pairs, baseline, systems)
-        fn = _CLASSICAL[test]
 
         def run(sl: slice):
-            d = x[pairs[sl, 0]] - x[pairs[sl, 1]]
-            # rounding noise is no difference: a topic's |d| within _NOISE times the pair's largest
-            # |score| counts as a tie (a zero difference), as in the resampling tests
-            tol = _pair_noise(x, pairs[sl])[:, None]
-            return d.mean(axis=1), fn(np.where(np.abs(d) <= tol, 0.0, d))
+            return classical_pairs(x, pairs[sl], test)
 
         diff, p = (np.concatenate(a) for a in zip(*_map_chunks(run, len(pairs), n_jobs)))
         res = PairwiseResult(

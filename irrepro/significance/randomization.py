@@ -222,16 +222,10 @@ def _check_permutations(perms, n: int, S: int) -> np.ndarray:
 def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """``(F, b)``: for each of F score matrices ``x`` ``(F, S, n)`` and each permutation ``perm``
     ``(b, n, S)`` of the systems within topics, the largest ``|difference|`` of the permuted systems'
-    means over ``pairs`` (in chunks of the matrices, about 32 MB at a time)."""
-    F, S, n = x.shape
-    xt = np.ascontiguousarray(x.transpose(0, 2, 1))  # (F, n, S)
-    i, j = pairs[:, 0], pairs[:, 1]
-    out = np.empty((F, len(perm)))
-    step = max(1, 4_000_000 // max(1, len(perm) * n * S))
-    for a in range(0, F, step):
-        m = np.take_along_axis(xt[a : a + step, None], perm[None], axis=-1).mean(axis=-2)  # (f, b, S)
-        out[a : a + step] = np.abs(m[..., i] - m[..., j]).max(axis=-1)
-    return out
+    means over ``pairs`` (compiled: :mod:`~irrepro.significance._hsd_kernel`)."""
+    from ._hsd_kernel import family_max  # numba, imported at the first use
+
+    return family_max(x, perm, pairs)
 
 
 def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

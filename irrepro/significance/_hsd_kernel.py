@@ -1,0 +1,50 @@
+"""Randomised Tukey HSD's inner loop compiled (numba): for every score matrix and permutation, the
+permuted systems' means and their largest absolute difference over the pairs tested, without the
+``(matrices, permutations, topics, systems)`` array of the numpy expression it replaces.
+
+Bit for bit that expression's numbers (``np.take_along_axis(...).mean(axis=-2)``, then
+``np.abs(m[..., i] - m[..., j]).max(axis=-1)``): numpy reduces a middle axis by adding its slices in
+order, so each mean here is the sum over the topics in topic order divided by the number of topics
+(``tests/test_speed_paths.py`` compares the two). Compiled at the first call and
+cached on disk (numba's ``cache=True``); the loop releases the GIL, so the threads of
+:func:`irrepro.parallel.parallel_map` run it side by side (Carterette 2012; Sakai 2018, ch. 4)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["family_max"]
+
+
+@numba.njit(nogil=True, cache=True)
+def _kernel(xt, perm, pi, pj, out):  # pragma: no cover
+    F, n, S = xt.shape
+    m = np.empty(S)
+    for f in range(F):
+        for b in range(perm.shape[0]):
+            for s in range(S):
+                m[s] = xt[f, 0, perm[b, 0, s]]
+            for t in range(1, n):
+                for s in range(S):
+                    m[s] += xt[f, t, perm[b, t, s]]
+            for s in range(S):
+                m[s] = m[s] / n
+            best = np.abs(m[pi[0]] - m[pj[0]])
+            for k in range(1, pi.shape[0]):
+                d = np.abs(m[pi[k]] - m[pj[k]])
+                if d > best or np.isnan(d):  # NaN propagates, as numpy's max
+                    best = d
+                if np.isnan(best):
+                    break
+            out[f, b] = best
+
+
+def family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``(F, b)``: for each score matrix ``x`` ``(F, S, n)`` and permutation ``perm`` ``(b, n, S)``,
+    the largest ``|difference|`` of the permuted systems' means over ``pairs`` ``(P, 2)``."""
+    xt = np.ascontiguousarray(np.asarray(x, dtype=np.float64).transpose(0, 2, 1))
+    out = np.empty((xt.shape[0], len(perm)))
+    pairs = np.asarray(pairs, dtype=np.int64)
+    _kernel(xt, np.ascontiguousarray(perm), pairs[:, 0].copy(), pairs[:, 1].copy(), out)
+    return out
