@@ -26,10 +26,12 @@ book student: export IRREPRO_JOBS ?= -1
 
 venv: $(STAMP)
 
+# --no-compile: no bytecode for every installed module (most are never imported; the ones that are
+# get theirs at their first import), about 40% off the environment's creation (issue 30)
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
-	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[book,test]"
+	$(BIN)/python -m pip install --quiet --no-compile -c requirements.lock -e ".[book,test]"
 	@touch $(STAMP)
 
 # The execution cache (_build/.jupyter_cache) is keyed on notebook text only, so it is dropped, with
