@@ -140,7 +140,9 @@ def _pre_execute(app, env, docnames):
     first = [str(Path(app.srcdir, d)) for d in app.config.irrepro_execute_first]
     todo.sort(
         key=lambda t: (
-            first.index(str(Path(t[0]).with_suffix(""))) if str(Path(t[0]).with_suffix("")) in first else len(first),
+            first.index(str(Path(t[0]).with_suffix("")))
+            if str(Path(t[0]).with_suffix("")) in first
+            else len(first),
             -len(nbformat.writes(t[1])),
         )
     )
