@@ -141,11 +141,11 @@ def size_table(src: Path, work: Path, sizes: list[int], args) -> None:
         assert best is not None
         peak, sec, cpu = best
         rows.append((n, peak, sec, cpu))
-        n0, p0, s0, _ = rows[0]
+        n0, p0, s0, c0 = rows[0]
         pairs, pairs0 = n * (n - 1) // 2, n0 * (n0 - 1) // 2
         growth = ""
         if n != n0:
-            growth = (f"  time/pair {sec / pairs / (s0 / pairs0):5.2f}x the {n0}-run row's"
+            growth = (f"  time/pair {sec / pairs / (s0 / pairs0):5.2f}x (CPU {cpu / pairs / (c0 / pairs0):5.2f}x) the {n0}-run row's"
                       f"  MB/run {peak / n / (p0 / n0):5.2f}x, +{(peak - p0) / (n - n0):5.2f} MB/run above {n0}")  # fmt: skip
         budget = ""
         if n == 126:
