@@ -1,20 +1,28 @@
 """Peak memory and time of ``irrepro report``, end to end (reading included), in a child process.
 
-Two cases (issue 12 #9):
+Three cases:
 
-1. all 126 TREC-COVID round-5 runs with the round-5 qrels, at the papers' scale - budget: a peak
-   resident set of at most 600 MB;
+1. sizes (issue 30 item 4): the first 25 and 50 TREC-COVID round-5 runs (sorted by file name),
+   all 126, and 250 (the 126 and 124 of them again under new names, in a temporary directory),
+   with the round-5 qrels at the papers' scale. Per size: wall time, CPU time, peak RSS, then the
+   growth against the smallest size: time per pair of runs and MB per run as ratios to it
+   (time growing no faster than the pairs means a ratio <= 1; memory linear in runs means the MB per
+   run above the smallest size's, ``(peak - peak_25) / (n - 25)``, stays flat), and at 126 runs
+   the budget ratios (:data:`BUDGET_126_S`, :data:`BUDGET_126_MB`);
 2. five round-5 runs, then the same five with one topic of one run grown to 100,000 lines (the
    extra documents ranked below the run's own, scores descending, the topic's judged documents the
-   run lacked spread among them down to the last rank) - budget: at most 100 MB more.
+   run lacked spread among them down to the last rank) - budget: at most 100 MB more (issue 12 #9).
 
 Each report runs as ``python -m irrepro.cli report ...`` in its own child; its peak RSS is the
-child's ``ru_maxrss`` (``os.wait4``), its time the wall clock around it. Prints each figure beside
-its budget and the ratio.
+child's ``ru_maxrss`` (``os.wait4``), its time the wall clock around it, its CPU time user +
+system (the figure to compare on a shared machine). ``--repeat`` runs each size that many times
+and keeps the fastest (the smallest peak). A first, untimed report of five runs warms the caches
+(numba's compiled kernel on disk, the file system's).
 
-    python benchmarks/bench_report.py                      # both cases, paper scale
-    python benchmarks/bench_report.py --scale quick --skip-126
-    IRREPRO_MIRROR=/path/to/mirror python benchmarks/bench_report.py --jobs 2
+    python benchmarks/bench_report.py                      # all sizes and the long topic, paper scale
+    python benchmarks/bench_report.py --sizes 25,50 --skip-long
+    python benchmarks/bench_report.py --scale quick --sizes none
+    IRREPRO_MIRROR=/path/to/mirror python benchmarks/bench_report.py --jobs 2 --repeat 3
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
-BUDGET_126_MB = 600
+BUDGET_126_MB = 400
+BUDGET_126_S = 20.0
+SIZES = (25, 50, 126, 250)
 BUDGET_LONG_MB = 100
 FIVE = ["BRPHJ_BM25", "CSIROmedFR", "uogTrDPH_QE_RF", "r5.fusion1", "sab20.5.dfo"]
 
@@ -90,15 +100,77 @@ def long_topic_dirs(src: Path, work: Path, lines: int, qrels: Path | None) -> tu
     return base, grown
 
 
+def size_dir(src: Path, work: Path, n: int) -> Path:
+    """A directory of ``n`` runs: the first ``n`` of ``src`` (sorted by name) as links, or, past
+    the runs there, all of them and then copies of the first ones with the tag (the run's name)
+    and the file name suffixed ``-dup``."""
+    files = sorted(src.glob("*.gz"))
+    d = work / f"runs{n}"
+    d.mkdir()
+    for f in files[:n]:
+        (d / f.name).symlink_to(f.resolve())
+    for f in files[: max(0, n - len(files))]:
+        with gzip.open(f, "rt") as fin, gzip.open(d / f"{f.name[:-3]}-dup.gz", "wt", compresslevel=1) as fout:
+            for line in fin:
+                head, tag = line.rsplit(None, 1)
+                fout.write(f"{head} {tag}-dup\n")
+    return d
+
+
+def _sizes(text: str) -> list[int]:
+    if text in ("", "none"):
+        return []
+    sizes = sorted({int(x) for x in text.split(",")})
+    if sizes[0] < 3:
+        raise SystemExit("--sizes: at least 3 runs (the report compares runs)")
+    return sizes
+
+
+def size_table(src: Path, work: Path, sizes: list[int], args) -> None:
+    """Time and peak memory per number of runs, with the growth ratios and the budgets (module
+    docstring)."""
+    rows = []
+    for n in sizes:
+        d = size_dir(src, work, n)
+        best = None
+        for i in range(args.repeat):
+            out = work / f"r{n}-{i}"
+            peak, sec, cpu = run_report(d, args.qrels, out, args.scale, args.jobs)
+            shutil.rmtree(out)
+            best = (peak, sec, cpu) if best is None else tuple(map(min, best, (peak, sec, cpu)))
+        assert best is not None
+        peak, sec, cpu = best
+        rows.append((n, peak, sec, cpu))
+        n0, p0, s0, c0 = rows[0]
+        pairs, pairs0 = n * (n - 1) // 2, n0 * (n0 - 1) // 2
+        growth = ""
+        if n != n0:
+            growth = (f"  time/pair {sec / pairs / (s0 / pairs0):5.2f}x (CPU {cpu / pairs / (c0 / pairs0):5.2f}x) the {n0}-run row's"
+                      f"  MB/run {peak / n / (p0 / n0):5.2f}x, +{(peak - p0) / (n - n0):5.2f} MB/run above {n0}")  # fmt: skip
+        budget = ""
+        if n == 126:
+            budget = f"  budget ratios: time {sec / BUDGET_126_S:.2f}, memory {peak / BUDGET_126_MB:.2f}"
+        print(f"{n:4d} runs ({pairs:6,d} pairs): time {sec:6.1f} s  CPU {cpu:6.1f} s  peak RSS {peak:5.0f} MB"
+              f"  ({peak / n:5.2f} MB/run){growth}{budget}", flush=True)  # fmt: skip
+    if rows and 126 in sizes:
+        _, peak, sec, _ = next(r for r in rows if r[0] == 126)
+        print(f"126 runs against the budget ({BUDGET_126_S:g} s, {BUDGET_126_MB} MB): time {sec / BUDGET_126_S:.2f}, "
+              f"memory {peak / BUDGET_126_MB:.2f} (<= 1 is within)")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", default=None, help="round-5 run directory (default: IRREPRO_MIRROR's)")
     ap.add_argument("--qrels", default="cord19/trec-covid/round5")
     ap.add_argument("--scale", choices=["paper", "quick"], default="paper")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)),
+                    help="numbers of runs, comma-separated, or 'none' (default %(default)s)")  # fmt: skip
+    ap.add_argument("--repeat", type=int, default=1, help="reports per size, the fastest kept")
     ap.add_argument("--long-lines", type=int, default=100_000)
-    ap.add_argument("--skip-126", action="store_true", help="only the long-topic case")
+    ap.add_argument("--skip-long", action="store_true", help="leave out the long-topic case")
     args = ap.parse_args()
+    sizes = _sizes(args.sizes)
 
     src = (
         Path(args.runs)
@@ -111,26 +183,23 @@ def main() -> int:
           f"(1 min), {os.cpu_count()} cores")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        if not args.skip_126:
-            n = len(list(src.glob("*.gz")))
-            mb = sum(p.stat().st_size for p in src.glob("*.gz")) / 2**20
-            peak, sec, cpu = run_report(src, args.qrels, work / "r126", args.scale, args.jobs)
-            print(f"{n} runs ({mb:.0f} MB gzipped):  peak RSS {peak:7.0f} MB  (budget {BUDGET_126_MB} MB, "
-                  f"ratio {peak / BUDGET_126_MB:.2f})  time {sec:6.1f} s (CPU {cpu:.1f} s)")  # fmt: skip
         mirror = Path(os.environ.get("IRREPRO_MIRROR", "/nonexistent"))
         qrels_file = (
             Path(args.qrels) if Path(args.qrels).is_file() else mirror / "ir_datasets" / args.qrels / "qrels"
         )
         base, grown = long_topic_dirs(src, work, args.long_lines, qrels_file)
-        p0, s0, c0 = run_report(base, args.qrels, work / "r5", args.scale, args.jobs)
-        p1, s1, c1 = run_report(grown, args.qrels, work / "r5long", args.scale, args.jobs)
-        print(f"5 runs:                         peak RSS {p0:7.0f} MB  time {s0:6.1f} s (CPU {c0:.1f} s)")
-        print(
-            f"5 runs, one {args.long_lines:,}-line topic: peak RSS {p1:7.0f} MB  time {s1:6.1f} s (CPU {c1:.1f} s)"
-        )
-        print(
-            f"the long topic adds             {p1 - p0:7.0f} MB  (budget {BUDGET_LONG_MB} MB, ratio {(p1 - p0) / BUDGET_LONG_MB:.2f})"
-        )
+        run_report(base, args.qrels, work / "warm", "quick", args.jobs)  # warm-up, untimed
+        size_table(src, work, sizes, args)
+        if not args.skip_long:
+            p0, s0, c0 = run_report(base, args.qrels, work / "r5", args.scale, args.jobs)
+            p1, s1, c1 = run_report(grown, args.qrels, work / "r5long", args.scale, args.jobs)
+            print(f"5 runs:                         peak RSS {p0:7.0f} MB  time {s0:6.1f} s (CPU {c0:.1f} s)")
+            print(
+                f"5 runs, one {args.long_lines:,}-line topic: peak RSS {p1:7.0f} MB  time {s1:6.1f} s (CPU {c1:.1f} s)"
+            )
+            print(
+                f"the long topic adds             {p1 - p0:7.0f} MB  (budget {BUDGET_LONG_MB} MB, ratio {(p1 - p0) / BUDGET_LONG_MB:.2f})"
+            )
     return 0
 
 

@@ -38,7 +38,9 @@ def _kernel(
 ):  # pragma: no cover
     """``boot_block``'s loop: block by block in rank order, every sample in turn (contiguous reads;
     per sample the sums of ``ap_from_counts`` in its order); each count found as
-    ``_PoissonTables.draw`` finds it: the guide slot, one step up, else a search in lam's table."""
+    ``_PoissonTables.draw`` finds it: the guide slot, one step up, else a search in lam's table
+    (the step taken as a 0 or 1 added, not a branch: it goes either way at random, and a
+    mispredicted branch cost more than the rest of the draw)."""
     n_blocks, n_samples = u_k.shape
     k_sum = np.zeros(n_samples, dtype=np.int64)  # copies of the relevant documents above the block
     n_above = np.zeros(n_samples, dtype=np.int64)  # non-relevant documents above it (cumsum(nonrel))
@@ -51,22 +53,18 @@ def _kernel(
             for b in range(n_samples):
                 u = u_g[row, b]
                 slot = np.int64(u * sc) + o
-                g = guide[slot]
-                if u >= guide_cdf[slot]:
-                    g += 1
-                    if u >= cdf[o + g]:
-                        g = np.searchsorted(cdf[o : o + ts], u, side="right")
+                g = guide[slot] + (u >= guide_cdf[slot])  # one step up, without a branch
+                if u >= cdf[o + g]:  # (never after no step: guide_cdf[slot] is cdf[o + guide[slot]])
+                    g = np.searchsorted(cdf[o : o + ts], u, side="right")
                 n_above[b] += g
         lam = size[i]
         o, sc, ts = offset[lam], scale[lam], t_size[lam]
         for b in range(n_samples):
             u = u_k[i, b]
             slot = np.int64(u * sc) + o
-            k = guide[slot]
-            if u >= guide_cdf[slot]:
-                k += 1
-                if u >= cdf[o + k]:
-                    k = np.searchsorted(cdf[o : o + ts], u, side="right")
+            k = guide[slot] + (u >= guide_cdf[slot])  # one step up, without a branch
+            if u >= cdf[o + k]:  # (never after no step: guide_cdf[slot] is cdf[o + guide[slot]])
+                k = np.searchsorted(cdf[o : o + ts], u, side="right")
             p = np.float64(k_sum[b] + n_above[b]) + 1.0
             k_sum[b] += k
             # numpy's (k > c) / (p + c), term by term: selects, not branches (k is random)

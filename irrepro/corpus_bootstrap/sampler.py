@@ -9,8 +9,6 @@ consecutive relevant documents and ``R_not* ~ Poisson(R_not)``; AP* follows from
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from scipy import special, stats
 
@@ -96,12 +94,18 @@ class _PoissonTables:
 _TABLE_MAX = 1024
 
 
-@functools.lru_cache(maxsize=4)
+_TABLES: list[_PoissonTables] = []  # the largest tables built so far (one set, shared)
+
+
 def _tables_for(lam_max: int) -> _PoissonTables:
-    """Cached tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two
-    (a table for lam does not depend on lam_max, so draws are the same whichever cached set serves
-    them)."""
-    return _PoissonTables(min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length())))
+    """Tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two and
+    kept: one set, the largest asked for so far, serves every smaller request (a table for lam does
+    not depend on lam_max, so draws are the same whichever set serves them; one set in memory, not
+    one per block of runs)."""
+    size = min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length()))
+    if not _TABLES or _TABLES[0].lam_max < size:
+        _TABLES[:] = [_PoissonTables(size)]
+    return _TABLES[0]
 
 
 _ONES = None

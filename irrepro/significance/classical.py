@@ -65,7 +65,10 @@ def paired_t_pvalues(d) -> np.ndarray:
     d = _as_diffs(d)
     n = d.shape[-1]
     mean = d.mean(axis=-1)
-    var = d.var(axis=-1, ddof=1)
+    dev = d - mean[..., None]  # d.var(axis=-1, ddof=1) from this mean, numpy's steps and bits
+    np.multiply(dev, dev, out=dev)  # (one pass over d fewer: the swap experiment's (pairs, reps, n))
+    var = dev.sum(axis=-1) / (n - 1)
+    del dev
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / np.sqrt(var / n)
     return 2.0 * special.stdtr(n - 1, -np.abs(t))
