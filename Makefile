@@ -1,4 +1,4 @@
-# irrepro: `make book` builds the executed book, `make test` runs the tests.
+# irrepro: `make book` builds the executed book, `make test` runs the tests (`make test-full`: at full size).
 # Both create the pinned environment in .venv first if it is missing or out of date.
 
 PYTHON ?= python3
@@ -22,7 +22,7 @@ book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 # numbers do not depend on the number of workers).
 book student: export IRREPRO_JOBS ?= -1
 
-.PHONY: book book-offline student student-edition student-build test e2e venv lock clean data-status bench
+.PHONY: book book-offline student student-edition student-build test test-full e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -88,9 +88,16 @@ student-build:
 
 # -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
 # checks against trec_eval's own binaries and test files run where TREC_EVAL, TREC_EVAL_9 and
-# TREC_EVAL_TEST name them (see README, CI). On all the machine's cores (pytest-xdist -n auto; issue 30).
+# TREC_EVAL_TEST name them (see README, CI). On all the machine's cores (pytest-xdist -n auto; issue 30),
+# the tests marked slow started first and the idle worker taking tests from the busy one's queue
+# (--dist worksteal). `make test` runs the slow tests that have two sizes at their quick size (fewer
+# random cases, a spread of the runs: the same checks, every code path); `make test-full` (CI) at
+# their full size (pytest --full; tests/conftest.py, the `size` fixture).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
+
+test-full: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist worksteal --full
 
 # The built site in headless Chromium (Debian's chromium + chromium-driver; no browser download).
 e2e: $(STAMP)

@@ -1,18 +1,89 @@
 """Shared fixtures. Tests run at the quick scale; tests that need real data use ``real_runs`` /
 ``real_matrix``, which skip when the data cannot be had - except under CI (``CI=true``), where
-missing real data is a failure."""
+missing real data is a failure.
 
+The tests marked ``slow`` take seconds; they are started first (below: so that no xdist worker ends
+the run on a long test). Those that take the ``size`` fixture run the same check on a smaller input
+in ``make test`` (fewer random cases, a spread of the runs) and at full size under ``--full``
+(``make test-full``)."""
+
+import functools
 import os
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 
 os.environ.setdefault("IRREPRO_SCALE", "quick")
 
 
-def pytest_terminal_summary(terminalreporter):
+def pytest_addoption(parser):
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="run the tests marked slow at their full size (`make test-full`); by default they run "
+        "at their quick size (`make test`)",
+    )
+
+
+@dataclass(frozen=True)
+class Size:
+    """The size a slow test runs at: quick (``make test``) or full (``--full``, ``make test-full``).
+
+    Parameters
+    ----------
+    full : bool
+        Whether the full size was asked for.
+    """
+
+    full: bool
+
+    def __call__(self, quick, full):
+        """``full`` under ``--full``, else ``quick``."""
+        return full if self.full else quick
+
+    def spread(self, items, n: int) -> list:
+        """All of ``items`` at full size; at quick size ``n`` (>= 2) of them spread evenly over
+        the sequence, the first and the last included, in their order."""
+        items = list(items)
+        if self.full or n >= len(items):
+            return items
+        return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+@pytest.fixture(scope="session")
+def size(request) -> Size:
+    """The :class:`Size` of this run; only tests marked ``slow`` take it."""
+    return Size(bool(request.config.getoption("--full")))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``slow`` first, in their order (stable sort): xdist hands them out before
+    the short ones, which then fill in around them. A test that takes ``size`` must be marked slow
+    (the marker is how ``-m "not slow"`` and the summary find the tests that have two sizes)."""
+    full = config.getoption("--full")
+    for item in items:
+        if "size" in getattr(item, "fixturenames", ()):
+            if item.get_closest_marker("slow") is None:
+                raise pytest.UsageError(f"{item.nodeid} takes the `size` fixture: mark it @pytest.mark.slow")
+            item.user_properties.append(("size", "full" if full else "quick"))  # for the summary
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_terminal_summary(terminalreporter, config):
     """Skips counted by reason (``-ra`` lists each one): what a run did not check, and what to
-    set or install to check it."""
+    set or install to check it; and the size the slow tests ran at."""
+    quick = sum(
+        1
+        for key in ("passed", "failed")
+        for rep in terminalreporter.stats.get(key, [])
+        if rep.when == "call" and ["size", "quick"] in [list(p) for p in rep.user_properties]
+    )
+    if quick:
+        terminalreporter.write_sep(
+            "-",
+            f"{quick} tests ran at their quick size; `make test-full` (pytest --full) runs them at full size",
+        )
     reasons = Counter()
     for rep in terminalreporter.stats.get("skipped", []):
         longrepr = rep.longrepr
@@ -109,3 +180,56 @@ def mirror():
     if m is None or not m.is_dir():
         _need_real(RuntimeError("IRREPRO_MIRROR is not set to a directory"))
     return m
+
+
+@pytest.fixture(scope="session")
+def _stand_in_runs_memo():
+    """``data.simulate.runs`` memoised for the whole session (one per xdist worker) where the seed
+    is an int; the memoised run sets' arrays are read-only, so a test that wrote into one fails."""
+    from irrepro.data import simulate
+
+    draw = simulate.runs
+
+    @functools.cache
+    def memo(*args, **kwargs):
+        rs = draw(*args, **kwargs)
+        rs.offsets.setflags(write=False)
+        rs.flat_grades.setflags(write=False)
+        return rs
+
+    def runs(*args, **kwargs):
+        if isinstance(kwargs.get("seed", 0), int) and not any(isinstance(a, list) for a in args):
+            return memo(*args, **kwargs)
+        return draw(*args, **kwargs)
+
+    return runs
+
+
+@pytest.fixture
+def cached_stand_in(monkeypatch, _stand_in_runs_memo):
+    """The simulated stand-ins drawn once per session: the data layer builds a stand-in's qrels
+    from its whole simulated run set (round 5's: 126 runs x 50 topics x 1000 documents, seconds).
+    ``simulate.runs`` is deterministic for an int seed (its docstring); the tests that take this
+    fixture share its run sets, read-only."""
+    from irrepro.data import simulate
+
+    monkeypatch.setattr(simulate, "runs", _stand_in_runs_memo)
+
+
+@pytest.fixture(scope="session")
+def pytrec_eval_run():
+    """``pytrec_eval_run(path)`` -> ``(tag, run)``: a gzipped TREC run file as pytrec_eval's own
+    reader parses it (a pure-Python reader: most of the time of the checks against pytrec_eval on
+    the real runs), with the run's tag (its first line's) - read once per session."""
+    import gzip
+
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+
+    @functools.cache
+    def read(path):
+        with gzip.open(path, "rt") as fh:
+            tag = fh.readline().split()[5]
+        with gzip.open(path, "rt") as fh:
+            return tag, pytrec_eval.parse_run(fh)
+
+    return read

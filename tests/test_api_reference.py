@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,6 +18,7 @@ def _api_part() -> dict:
     return part
 
 
+@pytest.mark.slow
 def test_the_api_reference_builds_without_a_warning(tmp_path):
     (index,) = _api_part()["chapters"]
     toc = {"format": "jb-book", "root": index["file"], "chapters": index["sections"]}

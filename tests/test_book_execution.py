@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("myst_nb", reason="the book's extra (myst-nb) is not installed")
+pytestmark = pytest.mark.slow  # each test runs Sphinx builds in processes of their own
 
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 

@@ -201,7 +201,10 @@ def test_a_full_disk_while_caching_a_run_set_is_a_warning_naming_the_cache_file(
 # -- the stand-in can show the thinning of the book's pages ------------------------------------
 
 
-def test_thinning_to_trec6_r_works_on_the_stand_in_and_says_simulated(isolated_data, monkeypatch):
+@pytest.mark.slow
+def test_thinning_to_trec6_r_works_on_the_stand_in_and_says_simulated(
+    isolated_data, cached_stand_in, monkeypatch
+):
     """Issue 26: offline without a mirror, book/data.md's cell raised "topic '2' has 24 relevant
     documents, fewer than its target 26" (the stand-in of round 5 had TREC-6's R, not its own)."""
     monkeypatch.setenv("IRREPRO_ALLOW_SIMULATED", "1")  # as `make book`

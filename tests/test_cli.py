@@ -360,14 +360,7 @@ def test_irrepro_jobs_is_checked_before_the_work(tiny, capsys, monkeypatch, tmp_
 # ---- real data or a clear error ---------------------------------------------------------------
 
 
-@pytest.fixture
-def cached_stand_in(monkeypatch):
-    """The data layer builds the stand-in's qrels from its whole simulated run set (~15 s): once."""
-    import functools
-
-    monkeypatch.setattr(data.simulate, "runs", functools.lru_cache(maxsize=None)(data.simulate.runs))
-
-
+@pytest.mark.slow
 def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand_in, tiny, capsys):
     """Issue 12 #1: offline, no mirror, empty cache: `--qrels trec-covid-round5` scored every run
     0.0000 against the simulated stand-in, with exit 0."""

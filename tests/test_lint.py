@@ -32,6 +32,7 @@ def test_ruff_format():
     assert res.returncode == 0, f"ruff format would change these files:\n{res.stdout}{res.stderr}"
 
 
+@pytest.mark.slow  # from a fresh clone (no .mypy_cache) it checks the stubs of numpy, pandas, scipy: ~35 s
 def test_mypy():
     res = _run("mypy", "irrepro")
     lines = res.stdout.splitlines()

@@ -477,11 +477,11 @@ def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_p
     assert sorted(p.name for p in outs.iterdir()) == ["earlier", "empty"]
 
 
-def test_report_on_simulated_qrels_says_so_or_is_refused(isolated_data, sim_dir, monkeypatch, capsys):
+@pytest.mark.slow
+def test_report_on_simulated_qrels_says_so_or_is_refused(
+    isolated_data, cached_stand_in, sim_dir, monkeypatch, capsys
+):
     """Issue 12 #1: the HTML never said 'simulated'."""
-    import functools
-
-    monkeypatch.setattr(data.simulate, "runs", functools.lru_cache(maxsize=None)(data.simulate.runs))
     with pytest.warns(data.SimulatedDataWarning):  # the stand-in, to build runs from
         q = data.load_qrels("trec-covid-round5", allow_simulated=True)
     rng = np.random.default_rng(0)

@@ -41,9 +41,10 @@ def _same(ours: np.ndarray, ref: np.ndarray) -> None:
     np.testing.assert_allclose(ours[ok], ref[ok], rtol=1e-9, atol=1e-14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 10, 12, 14, 25, 50, 60])  # both sides of scipy's 13 and 50
-def test_kernels_equal_scipy_row_by_row_on_random_and_tied_input(n):
-    d = _cases(n, n, rows=60 if n > 13 else 8)  # scipy's permutation path is slow: fewer rows
+def test_kernels_equal_scipy_row_by_row_on_random_and_tied_input(n, size):
+    d = _cases(n, n, rows=60 if n > 13 else size(3, 8))  # scipy's permutation path is slow: fewer rows
     _same(sg.paired_t_pvalues(d), _scipy(lambda r: stats.ttest_rel(r, np.zeros_like(r)).pvalue, d))
     _same(sg.wilcoxon_pvalues(d), _scipy(lambda r: stats.wilcoxon(r).pvalue, d))
     nz = lambda r: stats.binomtest(int((r > 0).sum()), int((r != 0).sum())).pvalue  # noqa: E731
