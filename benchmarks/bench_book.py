@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -100,7 +101,7 @@ def main() -> int:
         if args.keep:
             print(f"clones and logs kept in {work}")
         else:
-            subprocess.run(["rm", "-rf", str(work)], check=False)
+            shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

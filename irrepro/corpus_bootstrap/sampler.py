@@ -9,6 +9,8 @@ consecutive relevant documents and ``R_not* ~ Poisson(R_not)``; AP* follows from
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from scipy import special, stats
 
@@ -95,6 +97,7 @@ _TABLE_MAX = 1024
 
 
 _TABLES: list[_PoissonTables] = []  # the largest tables built so far (one set, shared)
+_TABLES_LOCK = threading.Lock()  # bootstraps run in threads (split_validation's two halves at once)
 
 
 def _tables_for(lam_max: int) -> _PoissonTables:
@@ -103,9 +106,10 @@ def _tables_for(lam_max: int) -> _PoissonTables:
     not depend on lam_max, so draws are the same whichever set serves them; one set in memory, not
     one per block of runs)."""
     size = min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length()))
-    if not _TABLES or _TABLES[0].lam_max < size:
-        _TABLES[:] = [_PoissonTables(size)]
-    return _TABLES[0]
+    with _TABLES_LOCK:  # check and replace at once: a thread must never get a set smaller than it asked
+        if not _TABLES or _TABLES[0].lam_max < size:
+            _TABLES[:] = [_PoissonTables(size)]
+        return _TABLES[0]
 
 
 _ONES = None
