@@ -5,6 +5,8 @@ for one release with a DeprecationWarning."""
 import ast
 import importlib
 import inspect
+import json
+import os
 import pkgutil
 import subprocess
 import sys
@@ -44,18 +46,79 @@ def _all_modules() -> list[str]:
     return ["irrepro"] + [m.name for m in pkgutil.walk_packages([str(PACKAGE)], "irrepro.")]
 
 
-def _imported_by(module: str) -> set[str]:
-    """The modules a fresh interpreter holds after importing ``module``."""
-    code = f"import sys, {module}; print('\\n'.join(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return set(out.stdout.split())
+#: A child that has imported what every method module imports (numpy, scipy.stats, pandas) once,
+#: then forks a fresh copy of itself per module asked for (stdin: a module name; stdout: one JSON
+#: line, the modules the copy holds after importing it, or the import's error): what a fresh
+#: interpreter holds after the import, plus that common part (which holds neither matplotlib nor
+#: irrepro: checked), without paying for the common part 14 times.
+_PROBE = r"""
+import json, os, sys, traceback
+import numpy, pandas, scipy.stats
+print(json.dumps(sorted(sys.modules)), flush=True)
+for line in sys.stdin:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            __import__(line.strip())
+            out = {"modules": sorted(sys.modules)}
+        except BaseException:
+            out = {"error": traceback.format_exc()}
+        with os.fdopen(w, "w") as f:
+            f.write(json.dumps(out))
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        text = f.read()
+    os.waitpid(pid, 0)
+    print(text, flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def imported_by():
+    """``imported_by(module)`` -> the modules a fresh interpreter holds after importing ``module``,
+    with the common part :data:`_PROBE` loads first (``imported_by.base``; checked to hold no
+    module the tests look for)."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    with subprocess.Popen(
+        [sys.executable, "-c", _PROBE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+    ) as probe:
+        assert probe.stdin is not None and probe.stdout is not None
+        base = set(json.loads(probe.stdout.readline()))
+        assert not {m for m in base if m.split(".")[0] == "matplotlib" or m.startswith("irrepro")}, base
+
+        def get(module: str) -> set[str]:
+            probe.stdin.write(module + "\n")
+            probe.stdin.flush()
+            out = json.loads(probe.stdout.readline())
+            assert "error" not in out, out.get("error")
+            return set(out["modules"])
+
+        get.base = base  # type: ignore[attr-defined]
+        yield get
+        probe.stdin.close()
 
 
 @pytest.mark.parametrize("module", METHOD_MODULES)  # a subpackage's import loads all its modules
-def test_method_modules_import_no_matplotlib_and_no_book(module):
-    loaded = _imported_by(module)
+def test_method_modules_import_no_matplotlib_and_no_book(module, imported_by):
+    loaded = imported_by(module)
     assert "matplotlib" not in loaded, f"{module} imports matplotlib"
     assert "irrepro.book" not in loaded and "irrepro.report" not in loaded, f"{module} imports the book"
+
+
+def test_the_import_probe_sees_what_a_fresh_interpreter_sees(imported_by):
+    """The probe's list is a fresh interpreter's plus the common part: it sees matplotlib and the
+    book when they are imported (``irrepro.plots`` imports matplotlib only when it draws), and for
+    ``irrepro.stats`` and ``irrepro.report`` it holds every module ``python -c`` lists and nothing
+    else outside the common part."""
+    assert "matplotlib" in imported_by("matplotlib.pyplot") and "irrepro.book" in imported_by("irrepro.book")
+    for module in ("irrepro.stats", "irrepro.report"):
+        code = f"import sys, {module}; print('\\n'.join(sorted(sys.modules)))"
+        fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        seen, listed = imported_by(module), set(fresh.stdout.split())
+        assert listed <= seen and seen - listed <= imported_by.base, (module, listed ^ seen)
 
 
 def test_only_plots_report_and_book_mention_matplotlib():
@@ -68,7 +131,7 @@ def test_only_plots_report_and_book_mention_matplotlib():
     assert set(users) <= {"plots.py", "report/__init__.py", "report/_page.py", "escape.py"}, users
 
 
-def test_report_takes_nothing_from_the_book():
+def test_report_takes_nothing_from_the_book(imported_by):
     for path in sorted((PACKAGE / "report").glob("*.py")) + [PACKAGE / "_user_inputs.py"]:
         tree = ast.parse(path.read_text())
         from_book = [
@@ -77,7 +140,7 @@ def test_report_takes_nothing_from_the_book():
             if isinstance(n, ast.ImportFrom) and n.module in ("book", "irrepro.book")
         ]
         assert not from_book, path.name
-    assert "irrepro.book" not in _imported_by("irrepro.report")
+    assert "irrepro.book" not in imported_by("irrepro.report")
 
 
 def test_no_two_public_classes_share_a_name():
