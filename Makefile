@@ -22,7 +22,7 @@ book student: export IRREPRO_ALLOW_SIMULATED ?= 1
 # numbers do not depend on the number of workers).
 book student: export IRREPRO_JOBS ?= -1
 
-.PHONY: book book-offline student student-edition student-build test test-full e2e venv lock clean data-status bench
+.PHONY: book book-offline student student-config test test-full e2e venv lock clean data-status bench
 
 venv: $(STAMP)
 
@@ -43,10 +43,10 @@ book: $(STAMP)
 	 if [ "$$(cat $(BUILD)/.inputs 2>/dev/null)" != "$$fp" ]; then \
 	   rm -rf $(BUILD)/.jupyter_cache $(BUILD)/jupyter_execute $(BUILD)/html $(BUILD)/.doctrees $(BUILD)/results; fi; \
 	 mkdir -p $(BUILD) && echo "$$fp" > $(BUILD)/.inputs.new
-	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
+	@$(MAKE) --no-print-directory student-config
+	$(BIN)/python book/_ext/editions.py --build $(BUILD)
 	@mv $(BUILD)/.inputs.new $(BUILD)/.inputs
 	@echo "book: $(BUILD)/html/index.html"
-	@$(MAKE) --no-print-directory student-edition
 
 # The book without network and without a mirror (README: it still builds, on the labelled simulated
 # stand-in): the data page and a chapter that thins and pools (book/_toc_offline.yml) at quick scale,
@@ -62,29 +62,19 @@ book-offline: $(STAMP)
 
 # The same book without the exercises' solutions (sphinx-exercise's hide_solutions), for students:
 # _build/student/_build/html, copied into the book's site as student/ (the coursework page links
-# it). `make book` builds it after the book (issue 24), reusing the book's execution cache (nothing
-# is executed again); `make student` is the same as `make book`.
+# it). `make book` builds it (book/_ext/editions.py, issue 24 and 30): its Sphinx run starts beside
+# the book's once the book's notebooks are in the execution cache, which it reuses (nothing is
+# executed twice; its output in _build/student.log); it is skipped when nothing it is built from
+# changed since it was last built. `make student` is the same as `make book`.
 student: book
 
-# Skipped when nothing it is built from changed since it was last built (a warm `make book`): the
-# inputs' fingerprint (_build/.inputs), the pages, the toc and config, and the execution cache.
-student-edition:
-	@if [ -d $(BUILD)/html/student ] && cmp -s $(BUILD)/.inputs $(BUILD)/student/.built 2>/dev/null && \
-	   [ -z "$$(find book notebooks _config.yml _toc.yml $(BUILD)/.jupyter_cache -newer $(BUILD)/student/.built -print -quit)" ]; then \
-	   echo "student book: up to date ($(BUILD)/html/student/)"; \
-	 else $(MAKE) --no-print-directory student-build; fi
-
-student-build:
-	$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
+# The student edition's configuration: the book's, with the solutions hidden and the book's cache.
+student-config:
+	@$(BIN)/python -c "import yaml; c = yaml.safe_load(open('_config.yml')); \
 	  c['sphinx']['config']['hide_solutions'] = True; c['sphinx']['config']['irrepro_edition'] = 'student'; c['execute']['cache'] = '$(abspath $(BUILD))/.jupyter_cache'; \
 	  c['bibtex_bibfiles'] = ['$(abspath book/references.bib)']; c['html']['favicon'] = '$(abspath book/_static/favicon.png)'; \
 	  c['sphinx']['local_extensions'] = {'irrepro_sphinx': '$(abspath book/_ext)'}; \
 	  c['title'] += ' (student edition)'; yaml.safe_dump(c, open('$(BUILD)/_config.student.yml', 'w'))"
-	$(BIN)/jupyter-book build . --config $(BUILD)/_config.student.yml --path-output $(BUILD)/student \
-	  --builder html -W -n --keep-going
-	rm -rf $(BUILD)/html/student && cp -r $(BUILD)/student/_build/html $(BUILD)/html/student
-	@cp $(BUILD)/.inputs $(BUILD)/student/.built
-	@echo "student book: $(BUILD)/student/_build/html/index.html (and in the book's site: $(BUILD)/html/student/)"
 
 # -ra (pyproject's addopts) lists every skipped test; tests/conftest.py counts them by reason. The
 # checks against trec_eval's own binaries and test files run where TREC_EVAL, TREC_EVAL_9 and

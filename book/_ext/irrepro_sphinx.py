@@ -127,13 +127,18 @@ def _pre_execute(app, env, docnames):
     from jupyter_cache.base import CacheBundleIn
     from sphinx.util import logging
 
+    flag = os.environ.get(PRE_EXECUTED_ENV)
     nb_config = getattr(env, "mystnb_config", None)
     if nb_config is None or nb_config.execution_mode != "cache":
+        _say_pre_executed(flag, "ok")
         return
     cache, todo = _to_execute(app, env, docnames)
     jobs = int(os.environ.get(BOOK_JOBS_ENV) or os.cpu_count() or 1)
-    if len(todo) < 2 or jobs < 2:
-        return  # nothing to gain: Sphinx executes it as it reads
+    # nothing to gain when one runs at a time: Sphinx executes it as it reads - unless another
+    # build waits for this one's notebooks to be in the cache (PRE_EXECUTED_ENV)
+    if not todo or (flag is None and (len(todo) < 2 or jobs < 2)):
+        _say_pre_executed(flag, "ok")
+        return
     log = logging.getLogger(__name__)
     # the longest first, so that the last to finish is a short one: the pages the configuration
     # names (``irrepro_execute_first``, in its order: measured the longest), then by text length
@@ -149,8 +154,9 @@ def _pre_execute(app, env, docnames):
     log.info(f"irrepro: executing {len(todo)} notebooks, {jobs} at a time, into the execution cache")
     started = time.perf_counter()
     formats = {path: fmt for path, _, fmt in todo}
+    failed = 0
     # threads: each notebook runs in a kernel process of its own; a thread only waits on it
-    with concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
         futures = [
             pool.submit(
                 _execute_one,
@@ -168,6 +174,7 @@ def _pre_execute(app, env, docnames):
             if error is not None:  # Sphinx executes it again and fails the build with its error
                 last = re.sub(r"\x1b\[[0-9;]*m", "", error).strip().splitlines()[-1:] or [""]
                 log.info(f"irrepro: {rel} failed ({seconds:.1f} s): {last[0]}; executed again by Sphinx")
+                failed += 1
                 continue
             fmt = formats[path]
             record = (
@@ -184,6 +191,21 @@ def _pre_execute(app, env, docnames):
             )
             log.info(f"irrepro: executed {rel} in {seconds:.1f} s")
     log.info(f"irrepro: {len(todo)} notebooks executed in {time.perf_counter() - started:.1f} s")
+    _say_pre_executed(flag, "failed" if failed else "ok")
+
+
+#: Set by ``book/_ext/editions.py`` (``make book``) to a file that :func:`_pre_execute` writes when
+#: every notebook of the build is in the execution cache (``ok``) or one failed (``failed``): the
+#: student edition's build then starts beside this one and executes nothing.
+PRE_EXECUTED_ENV = "IRREPRO_PRE_EXECUTED"
+
+
+def _say_pre_executed(flag: str | None, status: str) -> None:
+    """Write ``status`` into the file ``flag`` names (:data:`PRE_EXECUTED_ENV`), whole or not at all."""
+    if flag:
+        tmp = Path(f"{flag}.tmp")
+        tmp.write_text(status + "\n", encoding="utf-8")
+        os.replace(tmp, flag)
 
 
 def _edition_tag(app, config):
