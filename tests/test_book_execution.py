@@ -67,9 +67,11 @@ def _project(tmp_path: Path, pages: dict[str, str]) -> Path:
     return src
 
 
-def _build(src: Path, out: Path) -> subprocess.CompletedProcess:
-    """``sphinx-build -E`` (a fresh environment) in a process of its own, two notebooks at a time."""
-    env = {**os.environ, "IRREPRO_BOOK_JOBS": "2"}
+def _build(src: Path, out: Path, **extra: str) -> subprocess.CompletedProcess:
+    """``sphinx-build -E`` (a fresh environment) in a process of its own, two notebooks at a time
+    (``extra``: more environment variables)."""
+    env = {k: v for k, v in os.environ.items() if k != "IRREPRO_PRE_EXECUTED"}
+    env |= {"IRREPRO_BOOK_JOBS": "2", **extra}
     cmd = [sys.executable, "-m", "sphinx", "-E", "-b", "html", str(src), str(out)]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
 
@@ -82,26 +84,38 @@ def test_notebooks_run_at_once_into_the_cache_and_a_rebuild_executes_nothing(tmp
         "b": WAIT.format(here=str(here), me="b", other="a"),
     }
     src = _project(tmp_path, pages)
-    first = _build(src, tmp_path / "out1")
+    # IRREPRO_PRE_EXECUTED (book/_ext/editions.py: the student edition's build waits for it): the
+    # file says "ok" once every notebook is in the cache
+    flag = tmp_path / "pre-executed"
+    first = _build(src, tmp_path / "out1", IRREPRO_PRE_EXECUTED=str(flag))
     assert first.returncode == 0, first.stderr
-    assert "executing 2 notebooks, 2 at a time" in first.stdout
+    assert "executing 2 notebooks, 2 at a time" in first.stdout and flag.read_text() == "ok\n"
     # each executed once (by the pre-execution; Sphinx read both from the cache), both to the end
     assert (here / "a.runs").read_text() == "x" and (here / "b.runs").read_text() == "x"
     for name in pages:
         assert f"{name} done" in (tmp_path / "out1" / f"{name}.html").read_text()
     # a fresh environment on the same cache: nothing runs again
-    second = _build(src, tmp_path / "out2")
+    flag.unlink()
+    second = _build(src, tmp_path / "out2", IRREPRO_PRE_EXECUTED=str(flag))
     assert second.returncode == 0, second.stderr
     assert "executing" not in second.stdout and second.stdout.count("Using cached notebook") == 2
     assert (here / "a.runs").read_text() == "x" and (here / "b.runs").read_text() == "x"
-    assert "a done" in (tmp_path / "out2" / "a.html").read_text()
+    assert "a done" in (tmp_path / "out2" / "a.html").read_text() and flag.read_text() == "ok\n"
+    # one page changed: with a build waiting, it is executed before Sphinx reads, not while it
+    # reads (where the build beside would execute it again)
+    (src / "a.md").write_text(HEADER.format(title="a", code="print('a again')"))
+    flag.unlink()
+    third = _build(src, tmp_path / "out3", IRREPRO_PRE_EXECUTED=str(flag))
+    assert third.returncode == 0, third.stderr
+    assert "executing 1 notebooks" in third.stdout and third.stdout.count("Using cached notebook") == 2
+    assert "a again" in (tmp_path / "out3" / "a.html").read_text() and flag.read_text() == "ok\n"
 
 
 def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
     pages = {"ok": "print('fine')", "bad": "raise ValueError('the chapter broke')"}
     src = _project(tmp_path, pages)
-    done = _build(src, tmp_path / "out")
-    assert done.returncode != 0
+    done = _build(src, tmp_path / "out", IRREPRO_PRE_EXECUTED=str(tmp_path / "flag"))
+    assert done.returncode != 0 and (tmp_path / "flag").read_text() == "failed\n"
     out = done.stdout + done.stderr
     assert "bad.md failed" in out and "ValueError: the chapter broke" in out, out
     # the good page was stored by the pre-execution, the failing one was not
@@ -109,3 +123,4 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
 
     uris = {Path(r.uri).name for r in get_cache(str(tmp_path / "cache")).list_cache_records()}
     assert uris == {"ok.md"}
+

@@ -28,7 +28,10 @@
   execution cache, so that Sphinx then reads every page from the cache; the cache stays keyed by
   content, so a warm rebuild executes nothing. A notebook that fails is not stored, and Sphinx
   executes it again as usual, failing the build with its error. The pages of ``LAST`` are executed
-  by Sphinx afterwards, as before.
+  by Sphinx afterwards, as before. When ``IRREPRO_PRE_EXECUTED`` names a file (``make book``,
+  ``book/_ext/editions.py``), every missing notebook is executed here, one too, and the file then
+  says ``ok`` (or ``failed``): the student edition's build starts beside this one and finds every
+  notebook in the cache.
 - The API reference (``book/api/*.md``): the ``irrepro-api`` directive documents a public module
   by its ``__all__`` - the module's docstring, an autosummary table, then each name under the public
   module's path (``irrepro.significance.pairwise_test``, never a private submodule), so that names
