@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
 BOOK = """import os, pathlib, sys, time
@@ -127,7 +125,11 @@ def test_one_at_a_time_builds_them_one_after_the_other(tmp_path, monkeypatch):
     (here / "_build" / ".inputs.new").write_text("fingerprint\n")
 
     def command(*args):
-        code = STUDENT.format(sleep=0, rc=0) if "--config" in args else BOOK.format(status="ok", wait=False, rc=0)
+        code = (
+            STUDENT.format(sleep=0, rc=0)
+            if "--config" in args
+            else BOOK.format(status="ok", wait=False, rc=0)
+        )
         return [sys.executable, "-c", code, str(here)]
 
     monkeypatch.setattr(editions, "_jupyter_book", command)

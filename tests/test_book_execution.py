@@ -123,4 +123,3 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
 
     uris = {Path(r.uri).name for r in get_cache(str(tmp_path / "cache")).list_cache_records()}
     assert uris == {"ok.md"}
-
