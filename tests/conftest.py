@@ -58,8 +58,8 @@ def size(request) -> Size:
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests marked ``slow`` first, in their order (stable sort): xdist hands them out before
-    the short ones, which then fill in around them. A test that takes ``size`` must be marked slow
+    """The tests marked ``compiles`` first, then those marked ``slow``, in their order (stable
+    sort): xdist hands them out before the short ones, which then fill in around them. A test that takes ``size`` must be marked slow
     (the marker is how ``-m "not slow"`` and the summary find the tests that have two sizes)."""
     full = config.getoption("--full")
     for item in items:
@@ -67,7 +67,16 @@ def pytest_collection_modifyitems(config, items):
             if item.get_closest_marker("slow") is None:
                 raise pytest.UsageError(f"{item.nodeid} takes the `size` fixture: mark it @pytest.mark.slow")
             item.user_properties.append(("size", "full" if full else "quick"))  # for the summary
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+    # the tests marked `compiles` first of all, grouped by name: xdist's worksteal hands the first
+    # tests to the first worker, which runs them in order, and steals only from a queue's end - so
+    # they share one process and its compilation (a fresh clone compiles ranx's kernels once, not
+    # on two workers at once)
+    def key(item):
+        mark = item.get_closest_marker("compiles")
+        return (mark is None, mark.args[0] if mark else "", item.get_closest_marker("slow") is None)
+
+    items.sort(key=key)
 
 
 def pytest_terminal_summary(terminalreporter, config):

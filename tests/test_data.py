@@ -809,7 +809,8 @@ def _same(a, b):
     np.testing.assert_array_equal(a.flat_grades, b.flat_grades)
 
 
-@pytest.mark.slow  # ranx compiles its typed dicts in each process: with the other ranx test, first
+@pytest.mark.slow
+@pytest.mark.compiles("ranx")  # its numba kernels, once per process: with the other ranx test
 def test_runs_and_qrels_from_frames_dicts_and_ranx(tmp_path):
     rs, two, qrels = _reference_runset(tmp_path)
     frame = pd.DataFrame(two, columns=["qid", "Q0", "docno", "rank", "score", "name"])

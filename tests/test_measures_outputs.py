@@ -77,7 +77,8 @@ def test_to_dict_is_pytrec_eval_evaluate(collection):
     assert all(set(full[run]) == set(rs.topics) for run in rs.runs)
 
 
-@pytest.mark.slow  # ranx compiles its typed dicts in each process: with the other ranx test, first
+@pytest.mark.slow
+@pytest.mark.compiles("ranx")  # its numba kernels, once per process: with the other ranx test
 def test_to_dict_is_ranx_run_scores_and_feeds_its_tests(collection):
     """form='ranx' has the shape of ranx's Run.scores, with ranx's values (make_comparable: the
     -c average); fed to ranx's significance tests it gives the p-values of ranx.compare."""
