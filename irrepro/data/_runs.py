@@ -29,7 +29,7 @@ from ._columns import (
     _strings,
     _union_dictionary,
 )
-from ._common import _PRECISIONS, DataError, _n_threads, _pd, _rows_named, _show, topic_order
+from ._common import _PRECISIONS, DataError, _n_threads, _pd, _release_memory, _rows_named, _show, topic_order
 from ._qrels import Qrels
 from ._runset import Deferred, RunSet, _GradeIndex, _Vocabulary
 from ._textfiles import (
@@ -334,7 +334,6 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     """Rank every run (in threads: results do not depend on their number) and lay all of them
     out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
     consumed: its items are released (set to None) as the runs are ranked."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     if precision not in _PRECISIONS:
@@ -401,15 +400,15 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
             keep[a : a + n] = True
         flat_docs, flat_grades = flat_docs[keep], flat_grades[keep]
     counts = np.stack([r.counts for r in ranked])
-    pa.default_memory_pool().release_unused()  # the readers' buffers: back to the system, not kept
+    _release_memory()  # the readers' buffers: back to the system, not kept
     vocab = _Vocabulary(run_vocab, q_docs, q_didx)
     return RunSet(
         runs=tuple(names),
         topics=tuple(topics),
         offsets=np.r_[0, np.cumsum(counts.ravel())].astype(np.int64),
         flat_grades=flat_grades,
-        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape),  # type: ignore[arg-type]  # made
-        vocab=Deferred(vocab.ids),  # type: ignore[arg-type]  # on first use (RunSet's _OnFirstUse fields)
+        flat_docs=Deferred(vocab.codes, flat_docs, shape=flat_docs.shape, elementwise=True),  # type: ignore[arg-type]
+        vocab=Deferred(vocab.ids),  # type: ignore[arg-type]  # both made on first use (RunSet's _OnFirstUse fields)
         qrels=qrels,
         name=name,
         source=source,
