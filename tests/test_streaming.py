@@ -262,6 +262,30 @@ def test_a_subset_or_a_cut_of_a_run_set_leaves_its_documents_unmade(tmp_path):
     np.testing.assert_array_equal(cut.flat_docs, rs.flat_docs[keep])
 
 
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_runs_kept_for_ranking_only_rank_as_the_runs_read_whole(tmp_path, precision):
+    # load_runs keeps of each run file only its scores' order and narrow indices while it reads the
+    # others (memory): the same run set as ranking the runs read whole (read_run, build_runset)
+    rng = np.random.default_rng(5)
+    lines = {"A": [], "B": []}
+    for t in range(1, 4):
+        for i in range(300):  # 300 documents a run: indices of two bytes
+            score = 1.0 + (i // 3) * 1e-9  # ties at float32, not at float64
+            lines["A"].append(f"{t} Q0 d{rng.integers(10_000):05d}x{i} 0 {score!r} A")
+            lines["B"].append(f"{t} Q0 d{i:05d} 0 {-rng.random():.17g} B")
+    lines["B"].append("9 Q0 d00001 0 1.0 B")  # a topic the qrels lack
+    for name, rows in lines.items():
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+    (tmp_path / "q").write_text("1 0 d00003 1\n2 0 d00010 2\n3 0 d00299 0\n")
+    files = [tmp_path / "A", tmp_path / "B"]
+    got = data.load_runs(files, qrels=tmp_path / "q", precision=precision)
+    qrels = data.read_qrels(tmp_path / "q")
+    want = data.build_runset([data.read_run(f) for f in files], qrels, precision=precision)
+    for field in ("offsets", "flat_grades", "flat_docs"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert list(got.vocab) == list(want.vocab) and got.ignored_topics == want.ignored_topics == {"B": ("9",)}
+
+
 def test_duplicate_judgments_are_found_when_the_ids_hashes_collide(tmp_path, monkeypatch):
     from irrepro.data import _columns
 
