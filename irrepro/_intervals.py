@@ -12,16 +12,25 @@ from scipy import special
 
 from .errors import InputError
 
+#: Cells (float64) of the replicates :func:`bootstrap_sd` works on at once (2 MB): its
+#: temporaries, a few times that, do not grow with the number of statistics.
+_SD_CELLS = 1 << 18
 
-def bootstrap_sd(replicates) -> np.ndarray:
+
+def bootstrap_sd(replicates, transform=None) -> np.ndarray:
     """Standard deviation (ddof = 1) of bootstrap replicates along the last axis.
 
-    NaN replicates (samples on which the statistic is undefined) are left out.
+    NaN replicates (samples on which the statistic is undefined) are left out. The replicates are
+    taken a block of rows at a time (each row's sd is computed on its own, so the numbers are those
+    of one pass over all of them), and ``transform`` (an elementwise function, e.g. a logit) is
+    applied to one block at a time: memory beyond the replicates stays bounded.
 
     Parameters
     ----------
     replicates : array_like
         Bootstrap replicates, the resamples on the last axis (..., B).
+    transform : callable, optional
+        An elementwise function applied to the replicates before the sd.
 
     Returns
     -------
@@ -35,8 +44,23 @@ def bootstrap_sd(replicates) -> np.ndarray:
     >>> from irrepro.stats import bootstrap_sd
     >>> bootstrap_sd([[1.0, 2.0, 3.0, np.nan], [1.0, np.nan, np.nan, np.nan]])
     array([ 1., nan])
+    >>> bootstrap_sd([[1.0, 4.0, 9.0]], transform=np.sqrt)
+    array([1.])
     """
     x = np.asarray(replicates, dtype=np.float64)
+    if x.ndim < 2 or x.size <= _SD_CELLS or not x.flags.c_contiguous:  # (a copy would sum in another order)
+        return _sd(x, transform)
+    rows = x.reshape(-1, x.shape[-1])  # a view
+    step = max(1, _SD_CELLS // max(x.shape[-1], 1))
+    out = np.empty(len(rows))
+    for a in range(0, len(rows), step):
+        out[a : a + step] = _sd(rows[a : a + step], transform)
+    return out.reshape(x.shape[:-1])
+
+
+def _sd(x: np.ndarray, transform=None) -> np.ndarray:
+    if transform is not None:
+        x = np.asarray(transform(x), dtype=np.float64)
     n = np.sum(~np.isnan(x), axis=-1)
     mean = np.nansum(x, axis=-1) / np.maximum(n, 1)
     ss = np.nansum((x - mean[..., None]) ** 2, axis=-1)

@@ -438,6 +438,22 @@ def test_an_unusable_cache_is_named_not_blamed_on_missing_data(isolated_data, ti
     assert rc == 0 and out.startswith("r\tAP\t")
 
 
+@pytest.mark.parametrize("env", [None, "jemalloc"])
+def test_the_command_reads_on_the_system_allocator_unless_told(tiny, env):
+    """The command's own process (``main()`` without arguments) runs pyarrow on the C library's
+    allocator, whose freed memory the report hands back between its steps (mimalloc, pyarrow's
+    default, kept ~60 MB of reading 126 runs); a pool the user names wins."""
+    code = ("import sys; sys.argv = ['irrepro', 'eval', '--qrels', sys.argv[1], sys.argv[2], '-m', 'AP', '-q']; "
+            "from irrepro.cli import main; rc = main(); import pyarrow; "
+            "print(rc, pyarrow.default_memory_pool().backend_name)")  # fmt: skip
+    environ = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if env is not None:
+        environ["ARROW_DEFAULT_MEMORY_POOL"] = env
+    out = subprocess.run([sys.executable, "-c", code, str(tiny / "qrels.txt"), str(tiny / "run.txt")],
+                         capture_output=True, text=True, check=True, env=environ).stdout  # fmt: skip
+    assert out.splitlines()[-1] == f"0 {env or 'system'}"
+
+
 def test_eval_imports_only_what_it_needs(tiny):
     """The eval path (its time is mostly imports on small jobs) loads neither pandas nor the
     report's libraries: a fresh process, its modules listed after a run."""

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from irrepro import InputError, data
 from irrepro import corpus_bootstrap as cb
-from irrepro import data
 from irrepro import stats as st
 from irrepro.corpus_bootstrap.sampler import _BLOCK, _boot_list, _poisson_ones, _PoissonTables, _tables_for
 from irrepro.measures import average_precision
@@ -439,3 +439,59 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert np.array_equal(_mean_of_usable(x), np.nanmean(x, axis=1), equal_nan=True)
+
+
+def test_poisson_tables_hold_each_means_cdf_and_guide():
+    """The tables are built 64 means at a time (memory): every mean's table is its own CDF
+    (scipy's, cut to 1 at the last entry) and guide (#{k : F(k) <= i / size}), across the seams
+    between the groups of means."""
+    t = _PoissonTables(150)
+    for lam in (0, 1, 63, 64, 65, 127, 128, 150):
+        o, n = t.offset[lam], t.size[lam]
+        cdf = stats.poisson.cdf(np.arange(n), lam) if lam else np.ones(n)
+        cdf[-1] = 1.0
+        np.testing.assert_array_equal(t.cdf[o : o + n], cdf)
+        guide = np.searchsorted(cdf, np.arange(n) / n, side="right")
+        np.testing.assert_array_equal(t.guide[o : o + n], guide)
+        np.testing.assert_array_equal(t.guide_cdf[o : o + n], cdf[guide])
+    assert t.cdf.size == t.offset[-1] + t.size[-1]
+
+
+def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
+    """map_bootstrap_intervals transforms the replicates a few runs at a time (memory): the same
+    numbers, bit for bit, as all runs at once; so does the sd of logit replicates by blocks."""
+    from irrepro.corpus_bootstrap import maps
+
+    rng = np.random.default_rng(3)
+    ap, reps = rng.random((7, 12)), rng.random((7, 12, 300))
+    reps[rng.random(reps.shape) < 0.05] = np.nan
+    usable = rng.random((7, 12)) > 0.2
+    whole = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
+    whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
+    monkeypatch.setattr(maps, "_CELLS", 2 * 12 * 300)  # two runs at a time
+    monkeypatch.setattr("irrepro._intervals._SD_CELLS", 5 * 300)  # five lists at a time
+    blocks = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
+    blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
+    for k in whole:
+        for f in ("estimate", "lower", "upper", "sd"):
+            np.testing.assert_array_equal(getattr(blocks[k], f), getattr(whole[k], f))
+    for k in whole_iv:
+        np.testing.assert_array_equal(blocks_iv[k].sd, whole_iv[k].sd)
+
+
+def test_full_corpus_of_lists_equals_full_corpus_of_the_runs():
+    """full_corpus takes the runs' compact lists (what irrepro report keeps once the runs are let
+    go): the same numbers; the runs and topics are numbered then."""
+    from irrepro.corpus_bootstrap.lists import _lists_of
+
+    rs = data.simulate.runs(4, 6, list_length=25, seed=5)
+    a = cb.full_corpus(rs, B=60, seed=2, average="all")
+    b = cb.full_corpus(_lists_of(rs, 1), B=60, seed=2, average="all")
+    assert b.runs == ("0", "1", "2", "3") and b.topics == tuple(map(str, range(6)))
+    np.testing.assert_array_equal(a.ap, b.ap)
+    for k in a.maps:
+        np.testing.assert_array_equal(a.maps[k].lower, b.maps[k].lower)
+    for k in a.intervals:
+        np.testing.assert_array_equal(a.intervals[k].upper, b.intervals[k].upper)
+    with pytest.raises(InputError, match=r"shape \(systems, topics\)"):
+        cb.full_corpus(cb.compact_lists(np.ones((3, 4), dtype=bool), 5), B=10, seed=1)  # (3,) lists

@@ -586,3 +586,51 @@ def test_the_command_prints_the_report_path_as_it_was_given(monkeypatch, capsys,
     monkeypatch.setattr(report, "run", lambda *a, **k: (tmp_path / "my-report" / "index.html").resolve())
     assert cli_main(["report", "runs", "--qrels", "q.txt", "--out", "my-report", "-q"]) == 0
     assert capsys.readouterr().out.strip() == f"report: {Path('my-report') / 'index.html'}"
+
+
+def test_the_report_reads_the_runs_before_it_loads_the_analyses_libraries():
+    """``irrepro report`` reads the runs (its first memory peak) before pandas, scipy, numba and
+    matplotlib are in memory: importing irrepro.report loads none of them; its names load on
+    first use."""
+    import subprocess
+    import sys
+
+    code = ("import sys, irrepro.report as r; heavy = ('pandas', 'scipy', 'numba', 'matplotlib', 'jinja2'); "
+            "print(sorted(m for m in heavy if m in sys.modules)); r.Report, r._render, r.MAX_PAIRS_SHOWN; "
+            "print('pandas' in sys.modules)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["[]", "True"]
+    assert {"Report", "_corpus", "_template"} <= set(dir(report))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        report.nothing  # noqa: B018
+
+
+def test_the_runs_are_let_go_before_the_corpus_bootstrap(monkeypatch):
+    """report.run hands the run set over (_analyse empties the list holding it) and the run set is
+    freed once the scores and the corpus bootstrap's lists are made, before the bootstrap: the
+    same report as analyse's."""
+    import weakref
+
+    rs = data.simulate.runs(5, 8, list_length=30, seed=2)
+    ref = weakref.ref(rs)
+    held = [rs]
+    del rs
+    seen = []
+    corpus_of = _report_analyses._corpus_of
+
+    def check(*a, **k):
+        seen.append(ref())
+        return corpus_of(*a, **k)
+
+    monkeypatch.setattr(_report_analyses, "_corpus_of", check)
+    kw = dict(seed=4, rel=1, scale="quick", n_jobs=1, progress=False, qrels_label="", simulated=None,
+              test="bootstrap", baseline=None)  # fmt: skip
+    got = report._analyse(held, "AP", **kw)
+    assert seen == [None] and held == []
+    want = report.analyse(data.simulate.runs(5, 8, list_length=30, seed=2), "AP", seed=4, scale="quick",
+                          progress=False)  # fmt: skip
+    got_files, want_files = got.files(), want.files()
+    assert got_files.keys() == want_files.keys()
+    for name, text in want_files.items():
+        if name != "index.html":  # (its time of writing)
+            assert got_files[name] == text, name

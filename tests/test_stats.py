@@ -203,3 +203,17 @@ def test_adjust_pvalues_counts_a_missing_p_as_1_and_keeps_it_missing():
         ref = multipletests([0.01, 1.0, 0.04, 0.2], method=method)[1]
         assert np.isnan(got[1])
         np.testing.assert_allclose(got[[0, 2, 3]], ref[[0, 2, 3]])
+
+
+def test_bootstrap_sd_by_blocks_of_rows_equals_one_pass(monkeypatch):
+    """bootstrap_sd works on a block of rows at a time (memory), ``transform`` applied per block:
+    the numbers of one pass over all the replicates, bit for bit."""
+    rng = np.random.default_rng(4)
+    x = rng.random((9, 11, 200))
+    x[rng.random(x.shape) < 0.1] = np.nan
+    x[0, 0, 1:] = np.nan  # one valid replicate: NaN
+    whole, whole_t = st.bootstrap_sd(x), st.bootstrap_sd(st.logit(x))
+    monkeypatch.setattr("irrepro._intervals._SD_CELLS", 7 * 200)  # blocks of 7 rows, the last shorter
+    np.testing.assert_array_equal(st.bootstrap_sd(x), whole)
+    np.testing.assert_array_equal(st.bootstrap_sd(x, transform=st.logit), whole_t)
+    assert np.isnan(whole[0, 0]) and whole.shape == (9, 11)

@@ -241,6 +241,51 @@ def test_the_vocabulary_made_on_first_use_is_every_id_of_runs_and_qrels_sorted(t
     assert list(sub.doc_ids(1, 0)) == ["c", "q9"] and set(sub.qrels.table["doc"]) == {"c", "m", "q9"}
 
 
+def test_a_subset_or_a_cut_of_a_run_set_leaves_its_documents_unmade(tmp_path):
+    # irrepro report takes subsets of its runs (the corpus bootstrap's blocks): making the vocabulary
+    # (every id a Python string) and every document's code for them cost ~40 MB it never read
+    from irrepro.data._runset import Deferred
+
+    (tmp_path / "a").write_text("1 Q0 b 1 2.0 A\n1 Q0 a 2 2.0 A\n1 Q0 zz 3 1.0 A\n2 Q0 c 1 5.0 A\n")
+    (tmp_path / "b").write_text("2 Q0 q9 1 1.0 B\n2 Q0 c 2 3.0 B\n1 Q0 y 1 1.0 B\n")
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 y 0\n2 0 c 2\n2 0 m 1\n")
+    rs = data.load_runs([tmp_path / "a", tmp_path / "b"], qrels=tmp_path / "q")
+    sub, cut = rs.subset(runs=["B"], topics=["2"]), rs.truncate(1)
+    for r in (rs, sub, cut):
+        for name in ("flat_docs", "vocab"):
+            assert isinstance(type(r).__dict__[name].stored(r), Deferred), name
+    # made, they are those of the whole run set's, subset or cut
+    assert list(sub.doc_ids(0, 0)) == list(rs.doc_ids(1, 1)) == ["c", "q9"]
+    assert [list(cut.doc_ids(s, t)) for s in (0, 1) for t in (0, 1)] == [["b"], ["c"], ["y"], ["c"]]
+    assert list(sub.vocab) == list(rs.vocab)
+    keep = rs._ranks() < 1
+    np.testing.assert_array_equal(cut.flat_docs, rs.flat_docs[keep])
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_runs_kept_for_ranking_only_rank_as_the_runs_read_whole(tmp_path, precision):
+    # load_runs keeps of each run file only its scores' order and narrow indices while it reads the
+    # others (memory): the same run set as ranking the runs read whole (read_run, build_runset)
+    rng = np.random.default_rng(5)
+    lines = {"A": [], "B": []}
+    for t in range(1, 4):
+        for i in range(300):  # 300 documents a run: indices of two bytes
+            score = 1.0 + (i // 3) * 1e-9  # ties at float32, not at float64
+            lines["A"].append(f"{t} Q0 d{rng.integers(10_000):05d}x{i} 0 {score!r} A")
+            lines["B"].append(f"{t} Q0 d{i:05d} 0 {-rng.random():.17g} B")
+    lines["B"].append("9 Q0 d00001 0 1.0 B")  # a topic the qrels lack
+    for name, rows in lines.items():
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+    (tmp_path / "q").write_text("1 0 d00003 1\n2 0 d00010 2\n3 0 d00299 0\n")
+    files = [tmp_path / "A", tmp_path / "B"]
+    got = data.load_runs(files, qrels=tmp_path / "q", precision=precision)
+    qrels = data.read_qrels(tmp_path / "q")
+    want = data.build_runset([data.read_run(f) for f in files], qrels, precision=precision)
+    for field in ("offsets", "flat_grades", "flat_docs"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert list(got.vocab) == list(want.vocab) and got.ignored_topics == want.ignored_topics == {"B": ("9",)}
+
+
 def test_duplicate_judgments_are_found_when_the_ids_hashes_collide(tmp_path, monkeypatch):
     from irrepro.data import _columns
 

@@ -163,7 +163,7 @@ def intervals_from_replicates(
             sd = bootstrap_sd(reps)
             out[meth] = Intervals(meth, est, est - z * sd, est + z * sd, sd)
         elif meth == "logit":
-            sd = bootstrap_sd(logit(reps, eps))
+            sd = bootstrap_sd(reps, transform=lambda r: logit(r, eps))  # (block by block: memory)
             c = logit(est, eps)
             # eps stands for 0 (1 - eps for 1): a limit at or beyond it is 0 (1)
             edge = float(logit(eps, eps)) + 1e-9

@@ -40,6 +40,26 @@ def _mean_of_usable(x: np.ndarray) -> np.ndarray:
         return np.where(count > 0, total / count, np.nan)
 
 
+#: Cells (float64) of the replicates :func:`map_bootstrap_intervals` transforms at once (2 MB), a
+#: few runs at a time: its temporaries do not grow with the number of runs.
+_CELLS = 1 << 18
+
+
+def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
+    """``_mean_of_usable(f(replicates) * w[..., None])``: per run, the mean of ``f`` over its usable
+    topics, (S, B), computed a few runs at a time (each run's row as in one pass over all)."""
+    replicates = np.asarray(replicates)
+    if replicates.ndim != 3 or replicates.shape[0] < 2:
+        return _mean_of_usable(f(replicates) * w[..., None])
+    step = max(1, _CELLS // max(replicates[0].size, 1))
+    return np.concatenate(
+        [
+            _mean_of_usable(f(replicates[a : a + step]) * w[a : a + step, :, None])
+            for a in range(0, len(w), step)
+        ]
+    )
+
+
 def map_bootstrap_intervals(
     ap: np.ndarray,
     replicates: np.ndarray,
@@ -95,7 +115,7 @@ def map_bootstrap_intervals(
     for name, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
         with np.errstate(invalid="ignore"):
             est = _mean_of_usable(f(ap) * w)
-            reps = _mean_of_usable(f(replicates) * w[..., None])  # (S, B)
+            reps = _run_replicates(replicates, w, f)  # (S, B)
         if average == "all":  # no usable list: the run's mean is the constant
             f0 = float(f(0.0))
             est = np.where(share > 0, share * est, 0.0) + fixed * f0

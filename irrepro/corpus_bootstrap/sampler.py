@@ -42,22 +42,34 @@ class _PoissonTables:
         lams = np.arange(lam_max + 1)
         self.size = (lams + 12 * np.sqrt(lams) + 30).astype(np.int64)
         self.offset = np.r_[0, np.cumsum(self.size)[:-1]].astype(np.int64)
-        owner = np.repeat(lams, self.size)
-        pos = np.arange(owner.size) - self.offset[owner]  # k within its table
-        cdf = np.asarray(stats.poisson.cdf(pos, np.maximum(owner, 1e-300)), dtype=np.float64)
-        cdf[owner == 0] = 1.0
-        cdf[self.offset + self.size - 1] = 1.0  # every uniform (< 1) stops at the last entry
-        self.cdf = cdf
-        # guide[i] = #{k : F(k) <= i / size} within each table: a search start never past the draw
-        frac = pos / self.size[owner]
-        self.guide = np.empty(owner.size, dtype=np.int64)
-        for lam in range(lam_max + 1):  # one searchsorted per table (fast); values are exact
-            o, n = self.offset[lam], self.size[lam]
-            self.guide[o : o + n] = np.searchsorted(cdf[o : o + n], frac[o : o + n], side="right")
-        # per slot: the search start and the CDF there, so that most draws need one gather each
-        self.guide_cdf = self.cdf[np.repeat(self.offset, self.size) + self.guide]
+        n_all = int(self.offset[-1] + self.size[-1])
+        self.cdf = np.empty(n_all)
+        self.guide = np.empty(n_all, dtype=np.int64)
+        self.guide_cdf = np.empty(n_all)
+        for a in range(0, lam_max + 1, 64):  # 64 tables at a time: the temporaries stay small
+            self._fill(lams[a : a + 64])
         self.scale = self.size * (1 - 2.0**-52)
         self.lam_max = lam_max
+
+    def _fill(self, lams: np.ndarray) -> None:
+        """The tables of consecutive means ``lams`` (every entry computed on its own)."""
+        start, stop = self.offset[lams[0]], self.offset[lams[-1]] + self.size[lams[-1]]
+        owner = np.repeat(lams, self.size[lams])
+        pos = np.arange(start, stop) - self.offset[owner]  # k within its table
+        cdf = np.asarray(stats.poisson.cdf(pos, np.maximum(owner, 1e-300)), dtype=np.float64)
+        cdf[owner == 0] = 1.0
+        cdf[self.offset[lams] + self.size[lams] - 1 - start] = (
+            1.0  # every uniform (< 1) stops at the last entry
+        )
+        self.cdf[start:stop] = cdf
+        # guide[i] = #{k : F(k) <= i / size} within each table: a search start never past the draw
+        frac = pos / self.size[owner]
+        guide = self.guide[start:stop]
+        for lam in lams:  # one searchsorted per table (fast); values are exact
+            o, n = self.offset[lam] - start, self.size[lam]
+            guide[o : o + n] = np.searchsorted(cdf[o : o + n], frac[o : o + n], side="right")
+        # per slot: the search start and the CDF there, so that most draws need one gather each
+        self.guide_cdf[start:stop] = cdf[self.offset[owner] - start + guide]
 
     def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
         """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i]); means above the tables'
@@ -110,6 +122,13 @@ def _tables_for(lam_max: int) -> _PoissonTables:
         if not _TABLES or _TABLES[0].lam_max < size:
             _TABLES[:] = [_PoissonTables(size)]
         return _TABLES[0]
+
+
+def _release_tables() -> None:
+    """Let the shared tables go (a later bootstrap builds them again, the same): for a caller done
+    with bootstrapping, as :func:`irrepro.report.analyse` is after its corpus bootstrap (~20 MB)."""
+    with _TABLES_LOCK:
+        _TABLES.clear()
 
 
 _ONES = None

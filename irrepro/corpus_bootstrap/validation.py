@@ -14,9 +14,10 @@ from scipy import stats
 from .. import parallel
 from .._deprecation import renamed_arguments, renamed_attribute
 from ..data import RunSet
+from ..errors import InputError
 from ..stats import EPS, check_level
 from .intervals import METHODS, ap_acceleration, intervals_from_replicates
-from .lists import _lists_of
+from .lists import Lists, _lists_of
 from .maps import _fixed_share, _run_intervals, run_means
 from .sampler import bootstrap_ap
 from .small_r import _with_small_r
@@ -375,7 +376,7 @@ class FullCorpus:
 
 @renamed_arguments(n_boot="B")
 def full_corpus(
-    rs: RunSet,
+    rs: RunSet | Lists,
     B: int = 2000,
     seed: parallel.SeedLike = None,
     *,
@@ -396,8 +397,8 @@ def full_corpus(
 
     Parameters
     ----------
-    rs : irrepro.data.RunSet
-        The runs.
+    rs : irrepro.data.RunSet or Lists
+        The runs, or their :class:`Lists` (``rel`` is theirs then; runs and topics are numbered).
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -433,17 +434,16 @@ def full_corpus(
     """
     _fixed_share(np.zeros((0, 0), dtype=bool), average)  # a bad ``average`` fails before the work
     lists = _lists_of(rs, rel)
-    shape = lists.shape
-    ap = lists.ap.reshape(shape)
-    usable = lists.usable.reshape(shape)
+    if len(shape := lists.shape) != 2:
+        raise InputError(f"full_corpus needs lists of shape (systems, topics), not {shape}")
+    numbered = (tuple(map(str, range(n))) for n in shape)  # (the names of Lists' runs and topics)
+    runs, topics = (rs.runs, rs.topics) if isinstance(rs, RunSet) else numbered
+    ap, usable = lists.ap.reshape(shape), lists.usable.reshape(shape)
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs, progress=progress)
-    ivs = _with_small_r(
-        intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps),
-        lists.n_rel.reshape(shape),
-        lists.length.reshape(shape),
-    )
+    ivs = intervals_from_replicates(ap, reps, ("linear", "logit"), eps=eps)
+    ivs = _with_small_r(ivs, lists.n_rel.reshape(shape), lists.length.reshape(shape))
     maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps, average)
-    return FullCorpus(rs.runs, rs.topics, ap, usable, ivs, maps, reps if keep_replicates else None)
+    return FullCorpus(runs, topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
 # --- summaries of a split validation that the book's chapter reports (moved out of its cells) -----

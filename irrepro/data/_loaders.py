@@ -138,7 +138,7 @@ def load_runs(
             rs = _stand_in_runs(coll)
             return rs.subset(runs=runs) if runs is not None else rs
         name = coll.name
-        cols = _read_runs(files, progress=progress, desc=f"reading {name}")
+        cols = _read_runs(files, progress=progress, desc=f"reading {name}", precision=precision)
         src = "real"
     else:
         if qrels is None:
@@ -151,7 +151,7 @@ def load_runs(
             and all(isinstance(p, (str, bytes, Path)) for p in source)
         ):
             files, name = _run_paths(source)
-            cols = _read_runs(files, progress=progress, desc=f"reading {name}")
+            cols = _read_runs(files, progress=progress, desc=f"reading {name}", precision=precision)
         else:
             from ._inputs import runs_from_object
 

@@ -295,7 +295,9 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
     # costs more time and memory than the rest of the reading)
     # (the iteration is not read when no field can be empty; the system allocator's peak is
-    # lower than mimalloc's for one large file, higher for many run files read in threads)
+    # lower than mimalloc's for one large file; for many run files read in threads it is lower
+    # too when all of pyarrow uses it - the command line's default - higher when only the
+    # parser does)
     col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
     # (data: the annotation allows the None that releases it below; here it holds the bytes)
     table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]

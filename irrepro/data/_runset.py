@@ -25,13 +25,22 @@ __all__ = ["RunSet"]
 class Deferred:
     """A field value computed on first use, ``fn(*args)`` (``shape``: that of the value, known
     beforehand). Give one for :attr:`RunSet.vocab` or :attr:`RunSet.flat_docs`: reading the
-    field computes it once and keeps it; a run set that is only evaluated never makes it."""
+    field computes it once and keeps it; a run set that is only evaluated never makes it.
+    ``elementwise``: ``fn`` maps its one array argument element by element (a table of codes), so
+    a selection of the value is the Deferred of that selection of the argument (:meth:`take`):
+    :meth:`RunSet.subset` and :meth:`RunSet.truncate` then leave ``flat_docs`` unmade."""
 
-    def __init__(self, fn, *args, shape: tuple | None = None):
-        self.fn, self.args, self.shape = fn, args, shape
+    def __init__(self, fn, *args, shape: tuple | None = None, elementwise: bool = False):
+        self.fn, self.args, self.shape, self.elementwise = fn, args, shape, elementwise
 
     def __call__(self):
         return self.fn(*self.args)
+
+    def take(self, idx) -> Deferred:
+        """``self()[idx]``, still deferred (an ``elementwise`` Deferred only)."""
+        assert self.elementwise and len(self.args) == 1
+        arg = self.args[0][idx]
+        return Deferred(self.fn, arg, shape=arg.shape, elementwise=True)
 
 
 class _OnFirstUse:
@@ -55,6 +64,10 @@ class _OnFirstUse:
     def shape(self, obj) -> tuple:
         value = obj.__dict__[self.key]
         return value.shape
+
+    def stored(self, obj):
+        """The field's value as it is stored: a :class:`Deferred` not made yet, or the value."""
+        return obj.__dict__[self.key]
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,6 +223,14 @@ class RunSet:
             yield idx, block
             i = j
 
+    def _take_docs(self, idx) -> dict:
+        """``flat_docs[idx]`` and ``vocab`` as :func:`dataclasses.replace` arguments, left unmade
+        when they are (a subset of a run set that is only evaluated never makes them either)."""
+        fields = type(self).__dict__
+        docs, vocab = fields["flat_docs"].stored(self), fields["vocab"].stored(self)
+        docs = docs.take(idx) if isinstance(docs, Deferred) and docs.elementwise else self.flat_docs[idx]
+        return {"flat_docs": docs, "vocab": vocab}
+
     def truncate(self, depth: int) -> RunSet:
         """The same run set with every list cut at ``depth`` documents (trec_eval ``-M``)."""
         if depth < 1:
@@ -220,7 +241,7 @@ class RunSet:
             self,
             offsets=np.r_[0, np.cumsum(lens)].astype(np.int64),
             flat_grades=self.flat_grades[keep],
-            flat_docs=self.flat_docs[keep],
+            **self._take_docs(keep),
         )
 
     def with_qrels(self, qrels: Qrels) -> RunSet:
@@ -318,7 +339,7 @@ class RunSet:
             topics=tuple(self.topics[i] for i in ti),
             offsets=new_off,
             flat_grades=self.flat_grades[src],
-            flat_docs=self.flat_docs[src],
+            **self._take_docs(src),
             qrels=q,
             ignored_topics={r: v for r, v in self.ignored_topics.items() if r in names},
         )

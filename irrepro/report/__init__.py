@@ -52,40 +52,54 @@ The runs are read by ``irrepro._user_inputs`` (:func:`load`, served from here, t
 
 from __future__ import annotations
 
+import importlib as _importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import parallel, significance
-from .. import standardize as sz
-from .. import topic_split as ts
 
 # the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
 # served from here
 from .._user_inputs import Inputs, load
 from ..data import DataError, RunSet
+from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate, parse_measure
-
-# the analyses' blocks of pairs and of runs (memory bounded whatever the number of runs)
-from ._analyses import _corpus, _design, _pair_table, _run_blocks  # noqa: F401
-
-# the report's results (Settings, settings, Report) in a module of their own, served from here
-from ._model import Report, Settings, _per_topic_file, settings
 
 # --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
 from ._out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
 
-# the page (figures, tables, HTML): MAX_PAIRS_SHOWN, AVERAGING and _template are served from here
-from ._page import (  # noqa: F401
-    _SIMULATED,
-    AVERAGING,
-    MAX_PAIRS_SHOWN,
-    _error_table,
-    _formatted,
-    _render,
-    _template,
-)
+# the sizes of the computations (Settings, settings) in a module of their own, served from here
+from ._settings import Settings, _per_topic_file, settings
+
+if TYPE_CHECKING:
+    from ._model import Report
+
+# The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
+# first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
+# memory (its peak; issue 30). Served from here: the report's results (Report, in _model), the
+# analyses' blocks of pairs and of runs (_analyses: memory bounded whatever the number of runs),
+# and the page (_page: figures, tables, HTML; MAX_PAIRS_SHOWN, AVERAGING and _template).
+_LAZY = {
+    "Report": "_model", "_corpus": "_analyses", "_design": "_analyses", "_pair_table": "_analyses",
+    "_run_blocks": "_analyses", "_SIMULATED": "_page", "AVERAGING": "_page", "MAX_PAIRS_SHOWN": "_page",
+    "_error_table": "_page", "_formatted": "_page", "_render": "_page", "_template": "_page",
+}  # fmt: skip
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
 
@@ -175,18 +189,33 @@ def analyse(
     [['simrun001', 'simrun002'], ['simrun003', 'simrun002']]
     >>> tmp.cleanup()
     """
+    return _analyse([runs], measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
+                    qrels_label=qrels_label, simulated=simulated, test=test, baseline=baseline)  # fmt: skip
+
+
+def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qrels_label, simulated, test,
+             baseline) -> Report:  # fmt: skip
+    """:func:`analyse` of the run set ``held[0]``: once what the analyses read of the runs
+    themselves is made (the scores, the corpus bootstrap's compact lists), ``held`` is emptied, so
+    that a caller holding no other reference to the run set (:func:`run`) has its memory back for
+    the rest of the work (here it is ``held[0]``, never a name: a name would hold it to the end)."""
     from tqdm import tqdm
 
-    if not isinstance(runs, RunSet):
-        raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(runs).__name__}")
+    from .. import standardize as sz
+    from .. import topic_split as ts
+    from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table
+    from ._model import Report
+
+    if not isinstance(held[0], RunSet):
+        raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")
     parse_measure(measure)
     seed = parallel.check_int(seed, "seed", minimum=0)
-    S, T = len(runs.runs), len(runs.topics)
+    S, T = len(held[0].runs), len(held[0].topics)
     _check_run_count(S)
     if T < 4:
         raise InputError(f"need at least 4 topics with judgments, got {T}")
-    cov = runs.coverage().set_index("run")
-    _check_test(test, baseline, runs.runs)
+    cov = held[0].coverage().set_index("run")
+    _check_test(test, baseline, held[0].runs)
     st = settings(scale)
     n_jobs = parallel.n_jobs(n_jobs)
     rng_tests, rng_corpus, rng_swap, rng_halves, rng_design = parallel.as_seed_sequence(seed).spawn(5)
@@ -201,19 +230,30 @@ def analyse(
     ]
     bar = tqdm(total=len(steps), desc="report", unit="analysis", disable=not progress)
 
-    def step(name: str, fn: Callable):
+    def step(name: str, fn: Callable, t0: float | None = None):
         bar.set_postfix_str(name)
-        t0 = time.perf_counter()
+        t0 = time.perf_counter() if t0 is None else t0
         out = fn()
         timings[name] = time.perf_counter() - t0
         bar.update()
+        _release_memory()  # what the analysis freed: not under the next one's peak
         return out
 
+    rs = held[0]  # what the report shows of the runs themselves
+    set_name, names, topics = rs.name, rs.runs, rs.topics
+    n_relevant, precision = rs.n_relevant(rel), rs.precision
+    qrels_label = qrels_label or getattr(rs.qrels, "name", "") or ""
+    simulated = rs.simulated if simulated is None else bool(simulated)
+    del rs
     try:
-        scores = step("scores", lambda: evaluate(runs, [measure], rel=rel)[measure])
-        corpus = step(
-            "corpus bootstrap", lambda: _corpus(runs, st.B_corpus, rng_corpus, rel, n_jobs, progress)
-        )
+        scores = step("scores", lambda: evaluate(held[0], [measure], rel=rel)[measure])
+        t0 = time.perf_counter()
+        lists = _corpus_lists(held[0], rel)
+        held.clear()  # nothing reads the runs from here on (their memory goes if the caller lets them go)
+        _release_memory()
+        corpus = step("corpus bootstrap", lambda: _corpus_of(lists, names, topics, st.B_corpus, rng_corpus,
+                                                             n_jobs, progress), t0)  # fmt: skip
+        lists.clear()
         pairs = step("pairwise tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress,
                                                            test, baseline))  # fmt: skip
 
@@ -232,7 +272,7 @@ def analyse(
             res = ts.swap_experiment(
                 [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "paired-t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
-                progress="swap experiment" if progress else False,
+                progress="swap experiment" if progress else False, chunk=_SWAP_CHUNK,
             )  # fmt: skip
             fit = ts.growth_fit(res, kind="relative", at=T)
             return res, fit, ""
@@ -253,14 +293,14 @@ def analyse(
     finally:
         bar.close()
     return Report(
-        name=runs.name,
-        qrels=qrels_label or getattr(runs.qrels, "name", "") or "",
+        name=set_name,
+        qrels=qrels_label,
         measure=measure,
         seed=seed,
         rel=rel,
         settings=st,
         scores=scores,
-        n_relevant=runs.n_relevant(rel),
+        n_relevant=n_relevant,
         pairs=pairs,
         corpus=corpus,
         swap=swap,
@@ -269,13 +309,13 @@ def analyse(
         standardized=std,
         halves=halves,
         coverage=cov,
-        simulated=runs.simulated if simulated is None else bool(simulated),
+        simulated=simulated,
         timings=timings,
         test=test,
         baseline=baseline,
         design=design,
         design_note=design_note,
-        precision=runs.precision,
+        precision=precision,
     )
 
 
@@ -392,6 +432,8 @@ def run(
 
     _check_run_count(len(run_files(runs_dir)))  # before the qrels are read (a download, maybe)
     inp = load(runs_dir, qrels, allow_simulated=allow_simulated, precision=precision, progress=progress)
-    rep = analyse(inp.runset, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
-                  qrels_label=inp.qrels_label, simulated=inp.simulated, test=test, baseline=baseline)  # fmt: skip
+    held, label, sim = [inp.runset], inp.qrels_label, inp.simulated
+    del inp  # the run set is held by `held` alone: _analyse lets it go once it has read it
+    rep = _analyse(held, measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
+                   qrels_label=label, simulated=sim, test=test, baseline=baseline)  # fmt: skip
     return rep.write(out)

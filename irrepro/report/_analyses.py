@@ -14,6 +14,8 @@ import pandas as pd
 from .. import bootstrap_tests as bt
 from .. import corpus_bootstrap as cb
 from .. import parallel, significance
+from ..corpus_bootstrap.lists import _lists_of
+from ..corpus_bootstrap.sampler import _release_tables
 from ..data import RunSet, ScoreMatrix
 from ..errors import InputError
 
@@ -24,6 +26,10 @@ _PAIR_BLOCK = 512
 #: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
 _CORPUS_LISTS = 800
 _CORPUS_CELLS = 1 << 22
+#: Pairs of runs per vectorised step of the swap experiment (its ``chunk``): its differences,
+#: pairs x repetitions x topics floats per worker, stay near 5 MB (the function's default, 2000,
+#: makes 20 MB per worker at 25 topics and 50 repetitions).
+_SWAP_CHUNK = 500
 #: The design of the report's topic-set-size section: a difference of 0.05 in the measure's mean,
 #: found with power 0.8 at alpha 0.05 (the design of the book's chapter "Planning an evaluation").
 DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
@@ -125,22 +131,36 @@ def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
     return blocks
 
 
+def _corpus_lists(runs: RunSet, rel: int) -> list[cb.Lists]:
+    """What the corpus bootstrap reads of the runs, block by block (:func:`_run_blocks`): each
+    block's compact lists (the non-relevant documents above every relevant one; a few MB for 126
+    runs), so that the runs themselves can go before the bootstrap starts."""
+    blocks = _run_blocks(np.asarray(runs.lengths))
+    return [_lists_of(runs.subset(runs=idx), rel) for idx in blocks]  # type: ignore[arg-type]  # (indices)
+
+
 def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
     """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
     run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
-    the dense lists of one block at a time are in memory."""
+    the dense lists of one block at a time are in memory: :func:`_corpus_of` the
+    :func:`_corpus_lists`."""
+    return _corpus_of(_corpus_lists(runs, rel), runs.runs, runs.topics, B, seed, n_jobs, progress)
+
+
+def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progress) -> cb.FullCorpus:
+    """:func:`_corpus` from the blocks' lists (:func:`_corpus_lists`) and the names of the runs
+    and topics."""
     from tqdm import tqdm
 
-    blocks = _run_blocks(np.asarray(runs.lengths))
     seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
     parts = []
-    with tqdm(total=len(runs.runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
-        for idx, ss in zip(blocks, seeds):
-            parts.append(cb.full_corpus(runs.subset(runs=idx), B=B, seed=ss, rel=rel,  # type: ignore[arg-type]
-                                        n_jobs=n_jobs, average="all"))  # fmt: skip
-            bar.update(len(idx))
+    with tqdm(total=len(runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
+        for lists, ss in zip(blocks, seeds):
+            parts.append(cb.full_corpus(lists, B=B, seed=ss, n_jobs=n_jobs, average="all"))
+            bar.update(lists.shape[0])
+    _release_tables()  # the Poisson tables: not needed by the rest of the report
     if len(parts) == 1:
-        return parts[0]
+        return replace(parts[0], runs=tuple(runs), topics=tuple(topics))
 
     def cat(ivs):
         return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])
@@ -148,7 +168,7 @@ def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCo
 
     first = parts[0]
     return cb.FullCorpus(
-        runs.runs, runs.topics,
+        tuple(runs), tuple(topics),
         np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
         {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
         {k: cat([p.maps[k] for p in parts]) for k in first.maps},

@@ -1,0 +1,101 @@
+"""The sizes of the report's computations: :class:`Settings` and :func:`settings` (the papers'
+values or quick ones), and the name of its per-topic table. A module of its own, importing neither
+pandas nor scipy: ``irrepro report`` checks its arguments and reads the runs before it loads the
+analyses' libraries. Served from :mod:`irrepro.report` (and :mod:`irrepro.report._model`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import parallel
+from .._deprecation import renamed_arguments, renamed_attribute
+from .._text import slug
+
+__all__ = ["Settings", "settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sizes of the report's computations (the papers' values at ``scale="paper"``).
+
+    The number of resamples ``B`` of each analysis (issue 14's one vocabulary); made by
+    :func:`settings`. ``B``, ``n_boot``, ``repetitions`` and ``partitions`` are the deprecated
+    names of ``B_tests``, ``B_corpus``, ``B_swap`` and ``B_halves`` (attributes and keywords).
+
+    Attributes
+    ----------
+    B_tests : int
+        Bootstrap samples of the paired tests (Sakai 2006, section 3.1: B = 1000).
+    B_corpus : int
+        Corpus-bootstrap samples per ranked list (Cormack & Lynam 2006: 2000).
+    B_swap : int
+        Swap-experiment repetitions per topic-set size (Sanderson & Zobel 2005: 50).
+    max_size : int
+        The largest topic-set size of the swap experiment (Sanderson & Zobel 2005: 25).
+    B_halves : int
+        Random topic halves (Webber et al. 2008: "multiple"; we use 1000).
+    scale : str
+        ``"paper"`` or ``"quick"``.
+
+    Examples
+    --------
+    >>> from irrepro import report
+    >>> report.Settings(B_tests=100, B_corpus=100, B_swap=5, max_size=10, B_halves=20, scale="quick").B_tests
+    100
+    """
+
+    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
+    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
+    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
+    max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
+    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
+    scale: str
+
+    # the names before 0.2 (deprecated; CHANGELOG.md)
+    B = renamed_attribute("B", "B_tests")
+    n_boot = renamed_attribute("n_boot", "B_corpus")
+    repetitions = renamed_attribute("repetitions", "B_swap")
+    partitions = renamed_attribute("partitions", "B_halves")
+
+
+Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
+    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
+)(Settings.__init__)
+
+
+def settings(scale: str | None = None) -> Settings:
+    """The papers' sizes (``"paper"``, the default) or small ones (``"quick"``).
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"} or None
+        None is ``"paper"`` whatever ``IRREPRO_SCALE`` says: the command line reads it
+        (``--scale`` or ``IRREPRO_SCALE``) and passes it.
+
+    Returns
+    -------
+    Settings
+        The resamples, repetitions and sizes of every analysis of the report.
+
+    Raises
+    ------
+    irrepro.InputError
+        ``scale`` is neither ``"paper"`` nor ``"quick"``.
+
+    Examples
+    --------
+    >>> from irrepro import report
+    >>> report.settings()
+    Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale='paper')
+    >>> report.settings("quick")
+    Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale='quick')
+    """
+    scale = "paper" if scale is None else parallel.check_scale(scale)
+    if scale != "quick":
+        return Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale=scale)
+    return Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale=scale)
+
+
+def _per_topic_file(measure: str) -> str:
+    """The name of the report's per-topic table of ``measure``."""
+    return f"{slug(measure) or 'scores'}-per-topic.csv"
