@@ -52,13 +52,12 @@ The runs are read by ``irrepro._user_inputs`` (:func:`load`, served from here, t
 
 from __future__ import annotations
 
-import importlib as _importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import parallel, significance
+from .. import _lazy, parallel, significance
 
 # the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
 # served from here
@@ -90,15 +89,11 @@ _LAZY = {
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _lazy.load(__name__, _LAZY, name)
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return _lazy.names(__name__, _LAZY)
 
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]

@@ -56,8 +56,7 @@ which builds it) and :mod:`~irrepro.significance.methods` (the methods paragraph
 
 # The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
 # command line offers the names as choices and `irrepro eval` loads neither pandas nor scipy.
-import importlib as _importlib
-
+from .. import _lazy
 from ._names import CORRECTIONS, FORMATS, TESTS
 
 _LAZY = {
@@ -75,15 +74,11 @@ _LAZY = {
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _lazy.load(__name__, _LAZY, name)
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return _lazy.names(__name__, _LAZY)
 
 
 __all__ = [
