@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
 BOOK = """import os, pathlib, sys, time
@@ -137,3 +139,34 @@ def test_one_at_a_time_builds_them_one_after_the_other(tmp_path, monkeypatch):
     assert editions.main(["--build", "_build"]) == 0
     assert (here / "book.flag-env").read_text() == "None"  # not told: nobody waits for it
     assert (here / "_build" / "html" / "student" / "index.html").is_file()
+
+
+def test_ctrl_c_stops_both_builds(tmp_path, monkeypatch):
+    """Ctrl-C while both run: the book's build and the student edition's (its whole session) are
+    stopped before ``make book`` exits, and the interrupt goes on."""
+    editions = _editions()
+    here = tmp_path
+    (here / "_build" / "html").mkdir(parents=True)
+    (here / "_build" / ".inputs.new").write_text("fingerprint\n")
+    slow_book = BOOK.format(status="ok", wait=True, rc=0).replace("sys.exit(0)", "time.sleep(60)")
+
+    def command(*args):
+        code = STUDENT.format(sleep=60, rc=0) if "--config" in args else slow_book
+        return [sys.executable, "-c", code, str(here)]
+
+    real_sleep = time.sleep
+
+    def sleep(seconds):
+        if (here / "student.started").exists():
+            raise KeyboardInterrupt
+        real_sleep(seconds)
+
+    monkeypatch.setattr(editions, "_jupyter_book", command)
+    monkeypatch.setattr(editions.time, "sleep", sleep)
+    monkeypatch.chdir(here)
+    monkeypatch.delenv("IRREPRO_BOOK_JOBS", raising=False)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        editions.main(["--build", "_build"])
+    assert time.monotonic() - started < 30  # stopped by SIGTERM, not waited for
+    assert not (here / "student.done").exists()

@@ -65,17 +65,24 @@ def _jupyter_book(*args: str) -> list[str]:
             "-W", "-n", "--keep-going"]  # fmt: skip
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """Stop ``proc`` and everything it started (its own session)."""
-    if proc.poll() is None:
+def _stop(proc: subprocess.Popen, group: bool) -> None:
+    """Stop ``proc`` - with everything it started when ``group`` (it leads a session of its own)."""
+
+    def signal_it(sig: int) -> None:
         try:
-            os.killpg(proc.pid, signal.SIGTERM)
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
         except ProcessLookupError:
             pass
+
+    if proc.poll() is None:
+        signal_it(signal.SIGTERM)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            signal_it(signal.SIGKILL)
             proc.wait()
 
 
@@ -110,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
                 student = start_student()
             time.sleep(0.5)
     except BaseException:
-        for proc in (book, student):
-            if proc is not None:
-                _stop(proc)
+        _stop(book, group=False)  # the terminal's Ctrl-C reached it too
+        if student is not None:
+            _stop(student, group=True)
         raise
     if book.returncode != 0:
         if student is not None:
-            _stop(student)
+            _stop(student, group=True)
             print(f"student book: stopped (the book's build failed); its output so far: {log_path}")
         return book.returncode
     if not need:
