@@ -12,9 +12,17 @@ from scipy import special
 
 from .errors import InputError
 
-#: Cells (float64) of the replicates :func:`bootstrap_sd` works on at once (2 MB): its
-#: temporaries, a few times that, do not grow with the number of statistics.
-_SD_CELLS = 1 << 18
+#: Cells (float64) of replicates worked on at once (2 MB) by :func:`bootstrap_sd` and
+#: ``corpus_bootstrap.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
+#: with the number of statistics or runs.
+_BLOCK_CELLS = 1 << 18
+
+
+def _row_blocks(n_rows: int, row_cells: int) -> list[slice]:
+    """Slices over ``n_rows`` rows of ``row_cells`` cells each, about :data:`_BLOCK_CELLS` cells
+    (at least one row) a block."""
+    step = max(1, _BLOCK_CELLS // max(row_cells, 1))
+    return [slice(a, a + step) for a in range(0, n_rows, step)]
 
 
 def bootstrap_sd(replicates, transform=None) -> np.ndarray:
@@ -48,13 +56,14 @@ def bootstrap_sd(replicates, transform=None) -> np.ndarray:
     array([1.])
     """
     x = np.asarray(replicates, dtype=np.float64)
-    if x.ndim < 2 or x.size <= _SD_CELLS or not x.flags.c_contiguous:  # (a copy would sum in another order)
+    if (
+        x.ndim < 2 or x.size <= _BLOCK_CELLS or not x.flags.c_contiguous
+    ):  # (a copy would sum in another order)
         return _sd(x, transform)
     rows = x.reshape(-1, x.shape[-1])  # a view
-    step = max(1, _SD_CELLS // max(x.shape[-1], 1))
     out = np.empty(len(rows))
-    for a in range(0, len(rows), step):
-        out[a : a + step] = _sd(rows[a : a + step], transform)
+    for block in _row_blocks(len(rows), x.shape[-1]):
+        out[block] = _sd(rows[block], transform)
     return out.reshape(x.shape[:-1])
 
 

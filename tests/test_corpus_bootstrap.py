@@ -460,7 +460,6 @@ def test_poisson_tables_hold_each_means_cdf_and_guide():
 def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     """map_bootstrap_intervals transforms the replicates a few runs at a time (memory): the same
     numbers, bit for bit, as all runs at once; so does the sd of logit replicates by blocks."""
-    from irrepro.corpus_bootstrap import maps
 
     rng = np.random.default_rng(3)
     ap, reps = rng.random((7, 12)), rng.random((7, 12, 300))
@@ -468,8 +467,8 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     usable = rng.random((7, 12)) > 0.2
     whole = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
     whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
-    monkeypatch.setattr(maps, "_CELLS", 2 * 12 * 300)  # two runs at a time
-    monkeypatch.setattr("irrepro._intervals._SD_CELLS", 5 * 300)  # five lists at a time
+    # one block size for both: two runs (of 12 x 300) at a time, 24 of the 84 lists' sds at a time
+    monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 2 * 12 * 300)
     blocks = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
     blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     for k in whole:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .._intervals import _row_blocks
 from ..errors import InputError
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
@@ -40,23 +41,14 @@ def _mean_of_usable(x: np.ndarray) -> np.ndarray:
         return np.where(count > 0, total / count, np.nan)
 
 
-#: Cells (float64) of the replicates :func:`map_bootstrap_intervals` transforms at once (2 MB), a
-#: few runs at a time: its temporaries do not grow with the number of runs.
-_CELLS = 1 << 18
-
-
 def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
     """``_mean_of_usable(f(replicates) * w[..., None])``: per run, the mean of ``f`` over its usable
     topics, (S, B), computed a few runs at a time (each run's row as in one pass over all)."""
     replicates = np.asarray(replicates)
     if replicates.ndim != 3 or replicates.shape[0] < 2:
         return _mean_of_usable(f(replicates) * w[..., None])
-    step = max(1, _CELLS // max(replicates[0].size, 1))
     return np.concatenate(
-        [
-            _mean_of_usable(f(replicates[a : a + step]) * w[a : a + step, :, None])
-            for a in range(0, len(w), step)
-        ]
+        [_mean_of_usable(f(replicates[b]) * w[b, :, None]) for b in _row_blocks(len(w), replicates[0].size)]
     )
 
 
