@@ -165,6 +165,21 @@ def collection(tmp_path_factory):
     return data.load_runs(files, qrels=qpath), qrels, runs
 
 
+def _one_by_one(objs, qrels, run):
+    """ir_measures' per-topic values and aggregates, each measure in a call of its own.
+
+    Asked for together, ir_measures 0.4.3's pytrec_eval provider (``_build_invokers``) puts a
+    plain nDCG (and NumQ, NumRet) into whichever pytrec_eval invocation its set of measures
+    yields first - a custom-gains one (``nDCG(gains=...)``) included - so the plain nDCG it
+    reports depends on the hash seed (PYTHONHASHSEED=2: nDCG computed with gains={2:3}).
+    """
+    per_topic, agg = {}, {}
+    for obj in objs:
+        per_topic.update({(str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc([obj], qrels, run)})
+        agg.update(ir_measures.calc_aggregate([obj], qrels, run))
+    return per_topic, agg
+
+
 @pytest.mark.parametrize("form", ["string", "object"])
 def test_values_equal_ir_measures_iter_calc_and_calc_aggregate(collection, form):
     """Per topic (iter_calc) and per run (calc_aggregate: means, and sums for the counts) for
@@ -178,10 +193,7 @@ def test_values_equal_ir_measures_iter_calc_and_calc_aggregate(collection, form)
     summary = measures.summarize(ev, complete=True)
     R = {t: sum(g >= 1 for g in js.values()) for t, js in qrels.items()}
     for s, run in enumerate(rs.runs):
-        per_topic = {
-            (str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc(objs, qrels, runs[run])
-        }
-        agg = ir_measures.calc_aggregate(objs, qrels, runs[run])
+        per_topic, agg = _one_by_one(objs, qrels, runs[run])
         missing = [t for t in rs.topics if t not in runs[run]]
         assert missing
         for key, obj in zip(given, objs):
