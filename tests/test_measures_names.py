@@ -175,7 +175,9 @@ def _one_by_one(objs, qrels, run):
     """
     per_topic, agg = {}, {}
     for obj in objs:
-        per_topic.update({(str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc([obj], qrels, run)})
+        per_topic.update(
+            {(str(m.measure), m.query_id): m.value for m in ir_measures.iter_calc([obj], qrels, run)}
+        )
         agg.update(ir_measures.calc_aggregate([obj], qrels, run))
     return per_topic, agg
 
