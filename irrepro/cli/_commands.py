@@ -57,8 +57,10 @@ def _data_fetch(args: argparse.Namespace) -> int:
 
 def _coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`."""
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`; names through
+    :func:`irrepro.escape.plain`."""
     from .._text import few
+    from ..escape import plain
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
@@ -70,7 +72,7 @@ def _coverage_lines(rs, average: str) -> list[str]:
             parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
         if r["ignored"]:
             parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
-        lines.append("; ".join(parts))
+        lines.append(plain("; ".join(parts)))
     return lines
 
 

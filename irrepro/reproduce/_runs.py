@@ -115,6 +115,9 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
         raise InputError(f"the four directories' run files must match by name: {shown}")
     if not union:
         raise InputError(f"no run files in {ps[0]}")
+    from ..data._common import look_alike
+
+    look_alike(union, [""] * len(union), "experiments (file names)")
     return union, {role: [got[n] for n in union] for role, got in zip(ROLES, names)}
 
 
@@ -128,12 +131,12 @@ def _runset(files: list[Path], labels: list[str], qrels, precision: str, ranking
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]
     source = "simulated" if qrels.source == "simulated" else "user files"
     rs = _assemble(
-        list(cols), qrels, name="reproduce", source=source, precision=precision
-    )  # (it consumes the list)
+        list(cols), qrels, name="reproduce", source=source, precision=precision, twins=False
+    )  # (it consumes the list; the experiments' names are checked by _quadruples)
     if not rankings:
         return rs, None
     exact = rs if precision == "float64" else _assemble(cols, qrels, name="reproduce", source=source,
-                                                        precision="float64")  # fmt: skip
+                                                        precision="float64", twins=False)  # fmt: skip
     return rs, exact
 
 

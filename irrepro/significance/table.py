@@ -207,7 +207,7 @@ class ComparisonTable:
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
-            base = escape.shorten(self.baseline)
+            base = dict(zip(self.runs, self._labels()))[self.baseline]  # as the table labels it
             text = (f"{up} / {down}: " + e(f"significantly higher / lower than the baseline {base} "
                                             f"({test}; {how} per measure); p: the adjusted p-value"))  # fmt: skip
         else:
