@@ -205,6 +205,36 @@ def test_eval_json_and_tsv(real, capsys):
     assert float(rows[1][2]) == pytest.approx(te["value"].iloc[0], abs=5e-5)
 
 
+def _strict_json(text: str):
+    """``text`` read by a strict JSON parser: a bare NaN or Infinity (not JSON) is an error."""
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_eval_json_is_strict_an_undefined_value_null_with_its_reason():
+    """A run's average over the topics it retrieved for, when it retrieved for none (trec_eval's
+    plain average; only through the API, the command refuses such a run): null and the reason,
+    where the JSON held a bare NaN."""
+    import numpy as np
+
+    from irrepro.cli import write_scores
+    from irrepro.data import ScoreMatrix
+    from irrepro.measures.outputs import _rows
+
+    sm = ScoreMatrix(np.array([[0.5, 0.25], [0.0, 0.0]]), ("a", "b"), ("1", "2"), "AP")
+    rows = _rows(sm, per_topic=False, complete=False, retrieved=np.array([[True, True], [False, False]]))
+    out = io.StringIO()
+    write_scores(rows, "json", 4, out)
+    doc = _strict_json(out.getvalue())
+    assert doc["scores"] == [
+        {"run": "a", "query_id": "all", "measure": "AP", "value": (0.5 + 0.25) / 2},
+        {"run": "b", "query_id": "all", "measure": "AP", "value": None, "reason": "no topic to average over"},
+    ]
+
+
 # ---- errors -------------------------------------------------------------------------------
 
 

@@ -5,7 +5,6 @@ the exit status; and how ``eval`` writes its scores (:func:`write_scores`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -97,16 +96,22 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
     ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
     formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
-    are printed as integers); csv and json carry every digit. Names go through
+    are printed as integers); csv and json carry every digit. The JSON is strict: a value that
+    is undefined (a summary over no topic) is null with a ``reason`` beside it. Names go through
     :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
-    characters made visible (:func:`~irrepro.escape.plain`)."""
+    and format characters made visible (:func:`~irrepro.escape.plain`)."""
+    from .._text import UNDEFINED, json_record, json_text
     from ..escape import csv_cell, csv_quoting, plain
 
     if fmt == "json":
+
+        def why(row: dict) -> str:  # (a measure's summary is undefined only over no topic)
+            return "no topic to average over" if row["query_id"] == "all" else UNDEFINED
+
         doc = ({"warning": banner} if banner else {}) | (meta or {})
-        doc["scores"] = [{"run": r, "query_id": q, "measure": m, "value": v} for r, q, m, v, _ in rows]
-        json.dump(doc, out, indent=1, allow_nan=True)
-        out.write("\n")
+        doc["scores"] = [json_record({"run": r, "query_id": q, "measure": m, "value": v}, why)
+                         for r, q, m, v, _ in rows]  # fmt: skip
+        out.write(json_text(doc) + "\n")
         return
     if banner:
         out.write(f"# {banner}\n")
