@@ -75,7 +75,7 @@ class _Stdout:
     """``sys.stdout`` while a command runs: a failure to write it is an :class:`_OutputFailed`
     (the output cannot be written), not taken for a bug of irrepro's or an error in the input."""
 
-    def __init__(self, stream):
+    def __init__(self, stream) -> None:
         self._stream = stream
         self.failed: _OutputFailed | None = None  # the first failure (also when a caller swallowed it)
 
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     for Ctrl-C."""
     stdout = sys.stdout
     out = _Stdout(stdout)
-    sys.stdout = out  # type: ignore[assignment]  # (a failure to write it named as such)
+    sys.stdout = out  # (a failure to write it named as such)
     given = sys.argv[1:] if argv is None else argv
     command = str(given[0]) if given and not str(given[0]).startswith("-") else ""  # (until parsed)
     try:
