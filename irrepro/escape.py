@@ -42,6 +42,7 @@ __all__ = [
     "shorten",
     "short_names",
     "shortened_key",
+    "look_alikes",
     "plain",
     "latex",
     "markdown",
@@ -185,6 +186,36 @@ def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str
         (label, full name) of every name whose label is not the name itself, in order.
     """
     return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
+
+
+def look_alikes(names: Iterable) -> list[list[str]]:
+    """The names that differ but look the same: one text in different Unicode normalizations.
+
+    Groups of names equal in NFC - canonically equivalent text, which is drawn alike ("café"
+    with a composed "é", U+00E9, and with "e" and a combining acute accent, U+0301) - but not
+    equal: different names to a program, one to a reader.
+
+    Parameters
+    ----------
+    names : iterable
+        The names (made strings).
+
+    Returns
+    -------
+    list of list of str
+        Each group of look-alikes (two or more different names), in order of first appearance.
+
+    Examples
+    --------
+    >>> from irrepro.escape import look_alikes
+    >>> for group in look_alikes(["caf\\u00e9", "tea", "cafe\\u0301"]):
+    ...     print(*map(ascii, group))
+    'caf\\xe9' 'cafe\\u0301'
+    """
+    groups: dict[str, list[str]] = {}
+    for n in dict.fromkeys(str(n) for n in names):
+        groups.setdefault(_twin_key(n), []).append(n)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 def plain(text) -> str:

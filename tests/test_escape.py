@@ -550,6 +550,8 @@ def test_compare_with_look_alike_and_format_character_names(twin_runs, capsys, r
     if shown is not None:
         assert len(shown) == len(TWINS)
         assert len({unicodedata.normalize("NFC", s) for s in shown}) == len(TWINS)  # every run its own label
+    if fmt == "text":  # the key below the table tells the two "café" apart by their code points
+        assert "= café ('caf\\xe9')" in out and "= café ('cafe\\u0301')" in unicodedata.normalize("NFC", out)
 
 
 def test_report_with_look_alike_and_format_character_names(twin_runs, tmp_path, capsys, recwarn):

@@ -158,19 +158,17 @@ def _unique(names: list[str], where: list[str], what: str) -> list[str]:
 
 
 def look_alike(names: list[str], where: list[str], what: str) -> None:
-    """Warn of ``names`` that differ but look the same (:func:`_unique`); ``where`` (a file per
-    name, or "") is named beside each."""
+    """Warn of ``names`` that differ but look the same (:func:`irrepro.escape.look_alikes`), one
+    warning per group naming each in ASCII escapes, and its ``where`` (a file, or "")."""
     import warnings
 
-    from ..escape import _twin_key, plain
+    from ..escape import look_alikes, plain
 
-    groups: dict[str, list[int]] = {}
-    for i, n in enumerate(names):
-        groups.setdefault(_twin_key(n), []).append(i)
-    for idx in (g for g in groups.values() if len(set(names[i] for i in g)) > 1):
-        each = " and ".join(ascii(names[i]) + (f" ({plain(where[i])})" if where[i] else "") for i in idx)
+    at = dict(zip(names, where))
+    for group in look_alikes(names):
+        each = " and ".join(ascii(n) + (f" ({plain(at[n])})" if at[n] else "") for n in group)
         warnings.warn(
-            f"{what} {each} look the same ({plain(names[idx[0]])!r}): one text in different Unicode "
+            f"{what} {each} look the same ({plain(group[0])!r}): one text in different Unicode "
             "normalizations, which print alike but are different to irrepro; rename one to tell "
             "them apart in its output",
             stacklevel=3,
