@@ -21,7 +21,7 @@ shown around them as Python writes them in a string literal (``\\n``, ``\\x1b``,
 control characters (Unicode category Cc), the line and paragraph separators (Zl, Zp), lone
 surrogates (Cs) and the format characters (Cf) - the bidirectional overrides, embeddings and
 isolates (U+202A-U+202E, U+2066-U+2069) that reorder the text after them (a right-to-left
-override makes ``run-exe.txt`` look like ``run-txt.exe``), the zero-width spaces and joiners
+override before ``exe.txt`` shows it as ``txt.exe``), the zero-width spaces and joiners
 (U+200B-U+200D, U+2060, U+FEFF), the soft hyphen. CSV cells (and JSON) keep a name as it is:
 they are data, read back by programs.
 """
