@@ -196,6 +196,11 @@ def _compare(args: argparse.Namespace) -> int:
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
+    if args.methods_file is not None:  # before any work: never over an input or a file of the user's
+        from .._outputs import check_file
+
+        inputs = [*args.runs, args.qrels, *([args.baseline] if args.baseline else [])]
+        check_file(args.methods_file, inputs=inputs, option="--methods-file")
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
@@ -250,7 +255,9 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
     if args.methods_file is None:
         sys.stdout.write("\n" + text)
         return
-    Path(args.methods_file).expanduser().write_text(text, encoding="utf-8")
+    from .._outputs import write_file
+
+    write_file(Path(args.methods_file).expanduser(), text, given=args.methods_file, option="--methods-file")
     print(f"methods paragraph: {args.methods_file}", file=sys.stderr)
 
 

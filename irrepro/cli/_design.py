@@ -4,14 +4,13 @@ compare --anova`` (:mod:`irrepro.cli`): each a function of the parsed arguments.
 from __future__ import annotations
 
 import argparse
-import errno
 import math
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError, OutputError
+from ..errors import InputError
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
 FIGURE = "power-curve.png"
@@ -53,8 +52,11 @@ def _up(n: float) -> str:
 
 def _design(args: argparse.Namespace) -> int:
     from .. import design
+    from .._outputs import check_dir
     from ..data import ScoreMatrix
 
+    # before any work: never into or over an input, never over a file irrepro did not write
+    out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[*args.runs, args.qrels], what="design output")
     min_diff, alpha, power, m = design._sizes.check_design(
         args.min_diff, args.alpha, args.power, args.systems
     )
@@ -103,6 +105,7 @@ def _design(args: argparse.Namespace) -> int:
     lines.append(f"{'method':<{width}}  {'topics':>11}  interval (95%)")
     lines += [f"{a:<{width}}  {b:>11}  {c}" for a, b, c in rows]
     _write(
+        out,
         args.out,
         rows,
         curve,
@@ -121,23 +124,19 @@ def _design(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(out, rows, curve, v: float, largest: int, min_diff, alpha, power, m) -> None:
-    """The figure and the table into ``out`` (created if needed; only :data:`FIGURE` and
-    :data:`TABLE` are written): the simulated ``curve`` (or None) beside the closed forms from V_E
-    ``v``, drawn up to twice the ``largest`` closed-form size."""
+def _write(out: Path, given: str, rows, curve, v: float, largest: int, min_diff, alpha, power, m) -> None:
+    """The figure and the table as the output directory ``out`` (:func:`irrepro._outputs.write_dir`:
+    only :data:`FIGURE` and :data:`TABLE`, and the manifest that proves them irrepro's): the
+    simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn up to twice the
+    ``largest`` closed-form size."""
     import csv
+    import io
 
     from .. import design
+    from .._outputs import write_dir
     from ..escape import csv_cell
     from ..plots import save_power_curve
 
-    path = Path(out).expanduser()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), str(out)) from None
-    if not path.is_dir():
-        raise OutputError(errno.ENOTDIR, "not a directory", str(out))
     hi = max([largest * 2, 20] + ([int(curve.n_topics.max())] if curve is not None else []))
     n = np.unique(np.linspace(3, hi, 60).round().astype(int))
     closed = {f"paired t, closed form (V_E = {v:.4g})": (n, design.power_closed_form(
@@ -145,12 +144,11 @@ def _write(out, rows, curve, v: float, largest: int, min_diff, alpha, power, m) 
     if m > 2:
         closed[f"ANOVA of {m} systems, closed form"] = (n, design.power_closed_form(
             "anova", n, variance=v, min_diff=min_diff, alpha=alpha, systems=m))  # fmt: skip
-    try:
-        save_power_curve(path / FIGURE, [] if curve is None else [curve], closed=closed, target=power,
-                         title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
-        with open(path / TABLE, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["method", "topics", "interval"])
-            w.writerows([csv_cell(c) for c in r] for r in rows)
-    except OSError as exc:
-        raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), str(out)) from None
+    figure = io.BytesIO()
+    save_power_curve(figure, [] if curve is None else [curve], closed=closed, target=power,
+                     title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
+    table = io.StringIO()
+    w = csv.writer(table, lineterminator="\n")
+    w.writerow(["method", "topics", "interval"])
+    w.writerows([csv_cell(c) for c in r] for r in rows)
+    write_dir(out, {FIGURE: figure.getvalue(), TABLE: table.getvalue()}, given=given, what="design output")

@@ -94,7 +94,10 @@ def _design_parser(sub) -> None:
         "one-way ANOVA of --systems systems and the CI width, each with a bootstrap interval over the "
         "pilot's topics; generalizability theory's topics for E rho^2 >= 0.8 and 0.95; with --simulate "
         "the power of --test simulated from the known-truth simulator fitted to the runs. Writes "
-        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table).",
+        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table). OUT must be new, empty or an "
+        "earlier output of irrepro's: irrepro replaces only the files its manifest (OUT/.irrepro-report) "
+        "proves it wrote, and refuses - before any work - an input, a directory holding one, or a "
+        "directory of yours.",
     )
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
@@ -139,7 +142,9 @@ def _standardize_parser(sub) -> None:
     )
     _inputs_and_measures(p, "AP, nDCG@10, P@10 (measures trec_eval has)")
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--export-zscores", metavar="FILE", help="write the factors to FILE")
+    how.add_argument("--export-zscores", metavar="FILE",
+                     help="write the factors to FILE (new, or written by irrepro before: never an input or a "
+                     "file of yours)")  # fmt: skip
     how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
