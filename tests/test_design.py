@@ -116,7 +116,7 @@ def test_ci_width_size_gives_that_expected_width_by_simulation():
 
 def test_interval_is_the_percentile_interval_of_the_size_over_bootstrap_samples():
     x = pilot(6, 40, seed=7)
-    B = 60
+    B = 100  # the fewest samples an interval takes (design.check_design)
     r = design.topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
     assert r.low <= r.n_topics <= r.high and r.variance_low <= r.variance <= r.variance_high
     idx = sig._samples.bootstrap_samples(x.shape[1], B, seed=3)  # the same draws
