@@ -194,7 +194,10 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
         d = min_diff / math.sqrt(2 * variance)
         crit = stats.t.isf(alpha / 2, n - 1)
         nc = d * np.sqrt(n)
-        return np.asarray(stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc))
+        lower = stats.nct.cdf(-crit, n - 1, nc)
+        # scipy's cdf is NaN far in the lower tail at a large noncentrality: the same tail by symmetry
+        lower = np.where(np.isnan(lower), stats.nct.sf(crit, n - 1, -nc), lower)
+        return np.asarray(stats.nct.sf(crit, n - 1, nc) + lower)
     if method == "anova":
         m = systems
         crit = stats.f.isf(alpha, m - 1, m * (n - 1))
