@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "UNDEFINED"]
+__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED"]
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -98,3 +98,15 @@ def no_pair_variance(scores, i: int, j: int, names=None) -> str:
         a, b = (names[i], names[j]) if names is not None else (i, j)
         return f"no variance: runs {a} and {b} score the same on every topic"
     return ""
+
+
+def missing_scored(values, runs: int) -> str:
+    """How the run-topics that ``runs`` runs miss were scored (``values``: their scores), as one
+    clause: ``"2 run-topics that 1 run misses scored 0 (trec_eval -c, as every mean of irrepro)"``."""
+    import numpy as np
+
+    v = np.unique(np.asarray(values, dtype=np.float64))
+    n = int(np.asarray(values).size)
+    how = f"scored {v[0]:g}" if len(v) == 1 else "scored as trec_eval -c scores an empty ranking"
+    who = "1 run misses" if runs == 1 else f"{runs} runs miss"
+    return f"{n} run-topic{'s' if n != 1 else ''} that {who} {how} (trec_eval -c, as every mean of irrepro)"
