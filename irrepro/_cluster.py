@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, InputTypeError
 
 #: Tasks in flight per worker thread of a Dask cluster: the client submits this many ahead and
 #: submits the next as one completes, so that neither the cluster nor the client holds more than
@@ -211,12 +211,40 @@ def _run_task(fn: Callable[..., Any], x: Any) -> Any:
         _TASK.active = False
 
 
+def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> None:
+    """Refuse, before any work and before connecting, a task the cluster of ``address`` cannot be
+    sent: ``fn`` (with what it holds) or an item (the first of each type) that does not pickle as
+    Dask pickles it (pickle, else cloudpickle)."""
+    import pickle
+
+    try:
+        import cloudpickle  # type: ignore[import-untyped]  # (no stubs)
+    except ImportError:  # no Dask: dask_client says so
+        return
+    firsts = {type(x): x for x in reversed(items)}  # the first item of each type
+    for what, obj in [("its function", fn), *(("an item", x) for x in firsts.values())]:
+        try:
+            try:
+                pickle.dumps(obj, protocol=5)
+            except Exception:
+                cloudpickle.dumps(obj, protocol=5)
+        except Exception as exc:
+            name = getattr(fn, "__qualname__", type(fn).__name__)
+            raise InputTypeError(
+                f"the task {name} cannot be sent to the Dask cluster {address} (IRREPRO_SCHEDULER / "
+                f"--scheduler): {what} does not serialise ({type(exc).__name__}: {exc}); run it without "
+                "a scheduler (-j N gives the same numbers)"
+            ) from None
+
+
 def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
-    """``[fn(x) for x in items]`` on the Dask cluster of ``address``: ``fn`` (and what it holds)
-    scattered once to every worker, at most ``IN_FLIGHT`` tasks per worker thread submitted
-    at a time, results put in order as they complete."""
+    """``[fn(x) for x in items]`` on the Dask cluster of ``address``: the task checked to serialise
+    (:func:`_check_serialisable`), ``fn`` (and what it holds) scattered once to every worker, at
+    most ``IN_FLIGHT`` tasks per worker thread submitted at a time, results put in order as they
+    complete."""
     from distributed import as_completed
 
+    _check_serialisable(fn, items, address)
     client = dask_client(address)
     threads = max(1, sum(client.nthreads().values()))
     fn_on_workers = client.scatter(fn, broadcast=True, hash=False)

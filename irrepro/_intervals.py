@@ -85,7 +85,7 @@ def check_level(level, name: str = "level") -> float:
     Parameters
     ----------
     level : float
-        A fraction in (0, 1) (``0.95``), returned as it is, or a percentage in (1, 100) (``95``),
+        A fraction in (0, 1) (``0.95``), returned as it is, or a percentage in [50, 100) (``95``),
         returned divided by 100 (``0.95``, the same float as the literal).
     name : str
         What the message calls the value: the argument (``level``) or the option (``--level``).
@@ -98,8 +98,9 @@ def check_level(level, name: str = "level") -> float:
     Raises
     ------
     irrepro.InputError
-        For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), NaN, an
-        infinity, a bool or a value that is not a real number, naming ``name``.
+        For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), a number in
+        (1, 50) (``1.5`` reads as 1.5%, a level nobody means: 0.95 or 95?), NaN, an infinity, a
+        bool or a value that is not a real number, naming ``name``.
 
     Examples
     --------
@@ -109,13 +110,18 @@ def check_level(level, name: str = "level") -> float:
     """
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise InputError(
-            f"{name} must be a number, a fraction in (0, 1) or a percentage in (1, 100); "
+            f"{name} must be a number, a fraction in (0, 1) or a percentage in [50, 100); "
             f"got {level!r} ({type(level).__name__})"
         )
     value = float(level)
     if not math.isfinite(value) or not (0 < value < 1 or 1 < value < 100):
         raise InputError(
-            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), got {level!r}"
+            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r}"
+        )
+    if 1 < value < 50:
+        raise InputError(
+            f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r} "
+            f"(read as a percentage: a {value:g}% interval)"
         )
     return value if value < 1 else value / 100
 

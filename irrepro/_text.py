@@ -6,7 +6,8 @@ import math
 import numbers
 from collections.abc import Callable
 
-__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "UNDEFINED", "json_text", "json_record"]
+__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED", "json_text",
+           "json_record"]  # fmt: skip
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -132,3 +133,15 @@ def json_record(record: dict, reason: str | Callable[[dict], str]) -> dict:
     out = {k: None if k in bad else v for k, v in record.items()}
     out["reason"] = reason(record) if callable(reason) else reason
     return out
+
+
+def missing_scored(values, runs: int) -> str:
+    """How the run-topics that ``runs`` runs miss were scored (``values``: their scores), as one
+    clause: ``"2 run-topics that 1 run misses scored 0 (trec_eval -c, as every mean of irrepro)"``."""
+    import numpy as np
+
+    v = np.unique(np.asarray(values, dtype=np.float64))
+    n = int(np.asarray(values).size)
+    how = f"scored {v[0]:g}" if len(v) == 1 else "scored as trec_eval -c scores an empty ranking"
+    who = "1 run misses" if runs == 1 else f"{runs} runs miss"
+    return f"{n} run-topic{'s' if n != 1 else ''} that {who} {how} (trec_eval -c, as every mean of irrepro)"

@@ -34,7 +34,7 @@ class InputError(ValueError):
     ...     check_level(100)
     ... except InputError as exc:
     ...     print(exc)
-    level must be a fraction in (0, 1) (0.95) or a percentage in (1, 100) (95), got 100
+    level must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got 100
     """
 
 

@@ -56,7 +56,8 @@ def scale(default: str = "paper") -> str:
     """``"paper"``, ``"quick"`` or ``"full"``, from the environment's ``IRREPRO_SCALE`` (else ``default``).
 
     The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
-    only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument.
+    only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument. Checked
+    and normalised by :func:`check_scale`, as every ``--scale`` option is.
 
     Parameters
     ----------
@@ -66,7 +67,7 @@ def scale(default: str = "paper") -> str:
     Returns
     -------
     str
-        ``"paper"`` or ``"quick"``.
+        ``"paper"``, ``"quick"`` or ``"full"``.
 
     Raises
     ------
@@ -80,11 +81,19 @@ def scale(default: str = "paper") -> str:
     >>> scale() if "IRREPRO_SCALE" in os.environ else scale("quick")
     '...'
     """
-    return check_scale(os.environ.get("IRREPRO_SCALE", default).strip().lower(), "IRREPRO_SCALE")
+    return check_scale(os.environ.get("IRREPRO_SCALE", default), "IRREPRO_SCALE")
 
 
 def check_scale(value: Any, name: str = "scale") -> str:
-    """The scale ``value`` if it is ``"paper"``, ``"quick"`` or ``"full"``.
+    """The scale ``value`` names: ``"paper"``, ``"quick"`` or ``"full"``, in any case, spaces around.
+
+    The one check of every scale: the Python API's ``scale``, ``IRREPRO_SCALE`` (:func:`scale`)
+    and every ``--scale`` option accept the same words, normalised the same way.
+
+    - ``"paper"``: the papers' B, repetitions and set sizes (the default);
+    - ``"quick"``: small sizes, for tests and a first look;
+    - ``"full"``: the papers' sizes, and more where a chapter's anchor ran more (the known-truth
+      chapter's Monte Carlo precision); everything else treats it as ``"paper"``.
 
     Parameters
     ----------
@@ -96,7 +105,7 @@ def check_scale(value: Any, name: str = "scale") -> str:
     Returns
     -------
     str
-        ``value``.
+        ``value`` stripped and in lower case.
 
     Raises
     ------
@@ -106,12 +115,13 @@ def check_scale(value: Any, name: str = "scale") -> str:
     Examples
     --------
     >>> from irrepro.parallel import check_scale
-    >>> check_scale("quick")
-    'quick'
+    >>> check_scale("quick"), check_scale(" PAPER ")
+    ('quick', 'paper')
     """
-    if value not in SCALES:
+    word = value.strip().lower() if isinstance(value, str) else value
+    if word not in SCALES:
         raise InputError(f"{name} must be 'paper', 'quick' or 'full', not {value!r}")
-    return value
+    return word
 
 
 def env_jobs() -> int:

@@ -78,13 +78,114 @@ def test_design_simulate_adds_the_simulated_row(real, capsys, tmp_path):
     assert "simulated power (+- Monte Carlo se):" in text
 
 
-def test_design_with_runs_missing_topics_uses_the_mixed_model(real, capsys, tmp_path):
+def _zero_filled_sizes(x: np.ndarray, min_diff: float, systems: int) -> tuple[float, int]:
+    """V_E (the two-way ANOVA's residual mean square, by hand) and the paired t-test's size
+    (statsmodels' solve_power, rounded up) of the score matrix ``x``."""
+    from statsmodels.stats.power import TTestPower
+
+    S, T = x.shape
+    r = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    v_e = float((r**2).sum() / ((S - 1) * (T - 1)))
+    n = TTestPower().solve_power(min_diff / np.sqrt(2 * v_e), alpha=0.05, power=0.8, alternative="two-sided")
+    return v_e, int(np.ceil(n))
+
+
+def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, capsys, tmp_path):
+    """A topic a run misses scores 0 (trec_eval -c) for Sakai's sizes as for G-theory, in design as
+    in the report's section 6 (design took V_E from a mixed model and the report from the zero-filled
+    matrix: two answers), and both say so in one line."""
+    import shutil
+
+    import pandas as pd
+
+    from irrepro.report._analyses import DESIGN_MIN_DIFF
+
     d, qrels = real
-    rc, text, err = run_cli(["design", *sorted((d / "full").iterdir()), d / "gappy", "--qrels", qrels, "-m", "AP",
-                             "--min-diff", "0.05", "--out", tmp_path], capsys)  # fmt: skip
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for f in [*(d / "full").iterdir(), d / "gappy"]:
+        shutil.copy(f, runs / f.name)
+    S = len(RUNS) + 1
+    rc, text, err = run_cli(["design", runs, "--qrels", qrels, "-m", "AP", "--min-diff", DESIGN_MIN_DIFF,
+                             "--systems", S, "-B", "0", "--out", tmp_path / "plan"], capsys)  # fmt: skip
     assert rc == 0, err
-    assert "mixed model (runs miss 2 run-topics)" in text
-    assert "run gappy" in err
+    rc, _, err = run_cli(["report", runs, "--qrels", qrels, "-m", "AP", "--scale", "quick", "-q",
+                          "--out", tmp_path / "report"], capsys)  # fmt: skip
+    assert rc == 0, err
+    x = next(iter(measures.evaluate(data.load_runs(runs, qrels), ["AP"]).values()))
+    gappy = x.systems.index("gappy")
+    assert (x.scores[gappy, [x.topics.index("3"), x.topics.index("7")]] == 0).all()  # trec_eval -c
+    v_e, n_t = _zero_filled_sizes(x.scores, DESIGN_MIN_DIFF, S)
+    assert f"V_E = {v_e:.6g} (two-way ANOVA)" in text
+    shown = pd.read_csv(tmp_path / "report" / "topic-set-size.csv").set_index("method")
+    assert shown["V_E"].iloc[0] == pytest.approx(v_e, rel=1e-12)
+    rows = {line[:30].strip(): line[30:].split() for line in text.splitlines()}
+    for method in design.METHODS.values():  # the same sizes, method by method
+        assert rows[method][0] == str(shown.loc[method, "topics"]), method
+    assert shown.loc["paired t-test", "topics"] == n_t
+    said = "2 run-topics that 1 run misses scored 0 (trec_eval -c, as every mean of irrepro)"
+    assert f"missing topics: {said}; V_E, Sakai's sizes and G-theory are all from these scores" in text
+    assert f"Runs that miss topics: {said}" in (tmp_path / "report" / "index.html").read_text()
+    assert "-B 0: no bootstrap, so Sakai's sizes have no interval" in text
+
+
+def test_design_refuses_a_design_that_means_nothing_before_reading_the_runs(real, capsys, tmp_path):
+    """A difference beyond the measure's range, a power at or below alpha and a bootstrap too small
+    for a 95% interval gave "2 topics" or an interval [19, 19] around 20: each is refused, naming the
+    option and why, before the runs are read (no line about the run that misses topics)."""
+    d, qrels = real
+    base = ["design", d / "full", d / "gappy", "--qrels", qrels, "--out", tmp_path / "plan"]
+    for extra, message in [
+        (
+            ["-m", "AP", "--min-diff", "1.5"],
+            "--min-diff 1.5 is beyond the range of AP: its scores lie in [0, 1]",
+        ),
+        (["-m", "nDCG@10", "--min-diff", "1"], "--min-diff 1 is beyond the range of nDCG@10"),
+        (["-m", "AP", "--min-diff", "0.05", "--power", "0.01"], "--power 0.01 is at or below --alpha 0.05"),
+        (
+            ["-m", "AP", "--min-diff", "0.05", "--power", "0.1", "--alpha", "0.1"],
+            "--power 0.1 is at or below",
+        ),
+        (
+            ["-m", "AP", "--min-diff", "0.05", "-B", "1"],
+            "-B = 1: too few bootstrap samples for a 95% interval",
+        ),
+        (["-m", "AP", "--min-diff", "0.05", "-B", "99"], "give -B >= 100, or -B = 0 for no interval"),
+    ]:
+        rc, text, err = run_cli([*base, *extra], capsys)
+        assert rc == 2 and text == "", (extra, err)
+        assert message in err and "run gappy" not in err, (extra, err)
+        assert not (tmp_path / "plan").exists()
+    # a count has no range: a difference of 5 retrieved documents is a design
+    rc, text, err = run_cli([*base, "-m", "NumRet", "--min-diff", "5", "-B", "0"], capsys)
+    assert rc == 0 and "paired t-test" in text, err
+    rc, text, err = run_cli([*base, "-m", "AP", "--min-diff", "0.05", "-B", "100"], capsys)
+    assert rc == 0, err
+
+
+def test_design_api_refuses_the_same_designs():
+    """topic_set_size(s) and check_design refuse what the command line refuses, with the reason."""
+    x = data.ScoreMatrix(
+        np.clip(np.random.default_rng(3).normal(0.3, 0.1, (4, 30)), 0, 1),
+        tuple("abcd"), tuple(map(str, range(30))), "AP",
+    )  # fmt: skip
+    from irrepro import InputError
+    from irrepro.design._sizes import check_design
+
+    for call, message in [
+        (lambda: design.topic_set_sizes(x, min_diff=1.5), "min_diff 1.5 is beyond the range of AP"),
+        (lambda: design.topic_set_size(x, min_diff=0.05, power=0.01), "power 0.01 is at or below alpha 0.05"),
+        (lambda: design.topic_set_size(x, min_diff=0.05, B=1), "B = 1: too few bootstrap samples"),
+        (lambda: design.topic_set_size(x, min_diff=0.05, B=50, level=0.9), "for a 90% interval"),
+        (lambda: check_design(2, 0.05, 0.8, measure="P@10"), "min_diff 2 is beyond the range of P@10"),
+        (lambda: check_design(0.05, 0.05, 0.05), "power 0.05 is at or below alpha 0.05"),
+        (lambda: design.simulated_power(x, min_diff=1.0, seed=1), "min_diff 1 is beyond the range of AP"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            call()
+    assert check_design(0.05, 0.05, 0.8, measure="AP", B=0) == (0.05, 0.05, 0.8, 2)
+    assert check_design(40, 0.05, 0.8, measure="NumRet")[0] == 40  # a count: no range
+    design.topic_set_size(x.scores, min_diff=1.5, B=0)  # an array names no measure: no range to check
 
 
 @pytest.mark.parametrize(
@@ -128,3 +229,35 @@ def test_compare_anova_prints_the_anova_and_both_tukey_tests(real, capsys):
     header = next(i for i, line in enumerate(body) if "p_classical" in line)
     got = np.array([[float(v) for v in line.split()[-2:]] for line in body[header + 1 : header + 1 + len(t)]])
     np.testing.assert_allclose(got, t[["p_classical", "p_randomised"]].to_numpy(), atol=1e-6)
+
+
+def test_compare_anova_of_identical_runs_says_why_there_is_none_and_exits_0(real, capsys, tmp_path):
+    """Two identical runs: the table, then one line saying why AP has no ANOVA (it printed the table,
+    then exited 2 saying there was "nothing to plan a study from")."""
+    d, qrels = real
+    twin = tmp_path / "twin"
+    twin.write_text((d / "full" / RUNS[0]).read_text().replace(RUNS[0], "twin"))
+    rc, text, err = run_cli(["compare", d / "full" / RUNS[0], twin, "--qrels", qrels, "-m", "AP", "--anova",
+                             "-B", "200"], capsys)  # fmt: skip
+    assert rc == 0 and err == "", err
+    assert text.index("twin") < text.index("ANOVA of AP: none - no variance between runs: every run scores "
+                                           "the same as every other on each topic")  # fmt: skip
+    assert "nothing to plan" not in text + err and "Tukey HSD, classical" not in text
+
+
+def test_compare_anova_prints_every_measure_beside_a_constant_one(real, capsys):
+    """A constant measure (NumQ: 1 on every topic) beside AP: its reason in one line, and AP's ANOVA
+    and Tukey tables printed as on their own (AP's were never printed)."""
+    d, qrels = real
+    base = ["compare", d / "full", "--qrels", qrels, "-B", "200", "--digits", "6", "--anova"]
+    rc, alone, err = run_cli([*base, "-m", "AP"], capsys)
+    assert rc == 0, err
+    rc, text, err = run_cli([*base, "-m", "NumQ", "-m", "AP"], capsys)
+    assert rc == 0 and err == "", err
+    assert "\nANOVA of NumQ: none - no variance: every run scores 1 on every topic, so F and Tukey's HSD are " \
+           "undefined\n" in text  # fmt: skip
+    ap = alone[alone.index("\nANOVA of AP") :]
+    assert text.endswith(ap)  # AP's ANOVA and both Tukey tests, as without NumQ
+    residual = next(line for line in ap.splitlines() if line.startswith("residual")).split()
+    a = design.two_way_anova(scores(real, "AP"))
+    assert float(residual[3]) == pytest.approx(a.sigma2_residual, abs=1e-6)

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import data, report
+from irrepro import _outputs, data, report
 from irrepro.cli import main as cli_main
 from irrepro.report import _analyses as _report_analyses
 
@@ -464,7 +464,7 @@ def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_p
     monkeypatch.setattr(os, "access", lambda p, mode: bool(os.stat(p).st_mode & stat.S_IWUSR))
     outs = tmp_path / "outs"
     earlier, empty = outs / "earlier", outs / "empty"
-    report.write_dir(earlier, {"index.html": "an earlier report"})
+    _outputs.write_dir(earlier, {"index.html": "an earlier report"})
     empty.mkdir()
     for d in (earlier, empty):
         d.chmod(0o555)
@@ -550,12 +550,10 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
     second fails."""
     import os
 
-    from irrepro.report import _out as _report_out
-
-    monkeypatch.setattr(_report_out, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(_outputs, "_exchange", lambda a, b: False)
     out = tmp_path / "out"
-    report.write_dir(out, {"index.html": "old", "stale.csv": "x"})
-    report.write_dir(out, {"index.html": "new"})
+    _outputs.write_dir(out, {"index.html": "old", "stale.csv": "x"})
+    _outputs.write_dir(out, {"index.html": "new"})
     assert sorted(p.name for p in out.iterdir()) == [report.MARKER, "index.html"]
     assert (out / "index.html").read_text() == "new"
     real_rename = os.rename
@@ -571,7 +569,7 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(OSError, match="Input/output error"):
-        report.write_dir(out, {"index.html": "newer"})
+        _outputs.write_dir(out, {"index.html": "newer"})
     monkeypatch.undo()
     assert len(calls) == 2 and (out / "index.html").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -210,18 +210,12 @@ def _out_cases(sim_dir: Path, rep) -> dict[str, tuple[Path, str]]:
     (sim_dir / "link").symlink_to(earlier, target_is_directory=True)
     (sim_dir / "dangling").symlink_to(sim_dir / "nowhere")
     name_max = os.pathconf(sim_dir, "PC_NAME_MAX")
-    long = sim_dir / ("r" * (name_max - 10))  # a valid name, but its hidden sibling .NAME.XXXXXXXX.tmp is not
     return {
         "symlink to a report": (
             sim_dir / "link",
             f"--out is a symbolic link (to {earlier}); irrepro replaces",
         ),
         "dangling symlink": (sim_dir / "dangling", "--out is a symbolic link (to "),
-        "temp sibling too long": (
-            long,
-            "the name is too long: the report is written first into a hidden sibling "
-            f"'.NAME.XXXXXXXX.tmp' of {name_max + 4} bytes, more than the {name_max}",
-        ),
         "name too long": (
             sim_dir / ("r" * (name_max + 1)),
             f"has {name_max + 1} bytes, more than the {name_max} a file name may have here",

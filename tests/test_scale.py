@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import irrepro
 from irrepro import data, parallel, report, significance
 from irrepro.cli import main as cli_main
 
@@ -119,6 +120,47 @@ def test_report_cli_scheduler_writes_the_same_tables(run_dir, cluster, monkeypat
     assert "pairs.csv" in names and "runs.csv" in names
     for name in names:
         assert (tmp_path / "serial" / name).read_text() == (tmp_path / "dask" / name).read_text(), name
+
+
+@pytest.mark.realdata
+def test_design_simulate_on_a_local_cluster_prints_the_serial_numbers(
+    run_dir, cluster, monkeypatch, capsys, tmp_path
+):
+    """``IRREPRO_SCHEDULER=local irrepro design --simulate`` failed to serialise a local function
+    holding the fitted simulator (its lock); on the cluster it prints the serial run's numbers."""
+    runs = sorted(run_dir.iterdir())[:4]
+    base = ["design", *map(str, runs), "--qrels", QRELS, "-m", "AP", "--min-diff", "0.1", "--simulate",
+            "--scale", "quick", "-B", "0"]  # fmt: skip
+
+    def printed(out: str) -> str:
+        assert cli_main([*base, "--out", str(tmp_path / out)]) == 0
+        return capsys.readouterr().out.replace(str(tmp_path / out), "OUT")
+
+    _serial(monkeypatch)
+    serial = printed("serial")
+    monkeypatch.setenv("IRREPRO_SCHEDULER", cluster.scheduler_address)
+    assert printed("dask") == serial
+    assert "simulated paired-t" in serial and "simulated power (+- Monte Carlo se): " in serial
+
+
+@pytest.mark.parametrize("where", ["function", "item"])
+def test_a_task_that_does_not_serialise_is_refused_before_any_work(where, monkeypatch):
+    """A task the cluster cannot be sent is a one-line error naming it and why, before connecting
+    to the scheduler (nothing listens at this address) and before any task runs."""
+    import threading
+
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "tcp://127.0.0.1:9")
+    lock, ran = threading.Lock(), []
+    fn, items = (lambda i: (lock, i), [1, 2]) if where == "function" else (ran.append, [1, lock])
+    what = "its function" if where == "function" else "an item"
+    with pytest.raises(irrepro.InputError) as err:
+        parallel.parallel_map(fn, items)
+    assert str(err.value).endswith(
+        f"cannot be sent to the Dask cluster tcp://127.0.0.1:9 (IRREPRO_SCHEDULER / --scheduler): {what} does "
+        "not serialise (TypeError: cannot pickle '_thread.lock' object); run it without a scheduler (-j N "
+        "gives the same numbers)"
+    )
+    assert isinstance(err.value, TypeError) and ran == []
 
 
 def test_scheduler_addresses_are_checked(monkeypatch, capsys):

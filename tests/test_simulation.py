@@ -103,3 +103,20 @@ def test_collection_model_drops_duplicates_and_the_bottom_tenth(real_matrix):
     again = sim.fit_collection(m, seed=7)
     again.copula(3, 4)
     assert again.copula(1, 2).parameters.tolist() == model.copula(1, 2).parameters.tolist()
+
+
+def test_a_fitted_collection_model_pickles_with_its_copulas():
+    """A CollectionModel goes to a Dask worker or a process (its lock did not pickle): the copy has
+    the margins and the copulas fitted so far, a lock of its own, and draws what the original draws."""
+    import pickle
+
+    from irrepro.data import ScoreMatrix
+
+    x = np.random.default_rng(0).beta(2, 5, (5, 30))
+    model = sim.fit_collection(ScoreMatrix(x, tuple("abcde"), tuple(map(str, range(30))), "AP"), seed=1)
+    model.copula(0, 1)
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy._lock is not model._lock and set(copy._copulas) == {(0, 1)}
+    np.testing.assert_array_equal(copy.means, model.means)
+    a, b = (m.pair(0, 2).sample(20, 5, seed=3) for m in (model, copy))
+    np.testing.assert_array_equal(np.stack(a), np.stack(b))

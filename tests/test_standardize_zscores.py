@@ -108,7 +108,7 @@ def test_the_command_refuses_a_file_lacking_a_measure_and_a_measure_trec_eval_la
     base = ["standardize", d / "runs", "--qrels", d / "qrels.txt"]
     rc, out, err = _cli([*base, "-m", "P@10", "--zscores", z], capsys)
     assert rc == 2 and out == "" and "no factors for P_10" in err
-    rc, out, err = _cli([*base, "-m", "RR@10", "--export-zscores", z], capsys)
+    rc, out, err = _cli([*base, "-m", "RR@10", "--export-zscores", tmp_path / "new.txt"], capsys)
     assert rc == 2 and "trec_eval has no such measure" in err
 
 

@@ -119,6 +119,59 @@ def test_a_level_out_of_range_is_refused_naming_it(entry, bad):
         _level_entries()[entry](bad)
 
 
+@pytest.mark.parametrize("bad", [1.5, 10, 49.99])
+@pytest.mark.parametrize("entry", list(_level_entries()))
+def test_a_level_that_reads_as_a_percentage_below_50_is_refused(entry, bad):
+    """``level=1.5`` is 1.5%, which nobody means (``compare --level 1.5`` printed a "1.5% CI"):
+    refused by the one check of every level, suggesting 0.95 or 95; 50 is still 0.5."""
+    with pytest.raises(
+        InputError, match=r"\(0\.95\) or a percentage in \[50, 100\) \(95\), got .* \(read as a "
+    ):
+        _level_entries()[entry](bad)
+    assert stats.check_level(50) == 0.5 and stats.check_level(0.3) == 0.3
+
+
+def test_compare_level_read_as_a_small_percentage_is_refused(tmp_path, capsys):
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
+    rc, out, err = run_cli(
+        ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--level", "1.5"], capsys
+    )
+    assert rc == 2 and out == ""
+    assert (
+        "argument --level: must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got 1.5 "
+        "(read as a percentage: a 1.5% interval)"
+    ) in err
+
+
+def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp_path, capsys):
+    """``IRREPRO_SCALE=full`` and ``=PAPER`` were accepted and ``--scale full`` / ``PAPER`` refused:
+    one check (parallel.check_scale) for the environment, every --scale and the Python API."""
+    argv = {"report": ["report", "runs", "--qrels", "q"],
+            "design": ["design", "r1", "r2", "--qrels", "q", "-m", "AP", "--min-diff", "0.05"]}  # fmt: skip
+    for word in ["paper", "quick", "full", "PAPER", " Full ", "Quick"]:
+        monkeypatch.setenv("IRREPRO_SCALE", word)
+        expected = parallel.scale()
+        assert expected == word.strip().lower() == parallel.check_scale(word)
+        for command, base in argv.items():
+            assert cli.build_parser().parse_args([*base, "--scale", word]).scale == expected, (command, word)
+    for word in ["huge", "", "papers"]:
+        monkeypatch.setenv("IRREPRO_SCALE", word or " ")
+        with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
+            parallel.scale()
+        for base in argv.values():
+            rc, out, err = run_cli([*base, "--scale", word], capsys)
+            assert rc == 2 and f"argument --scale: must be 'paper', 'quick' or 'full', not {word!r}" in err
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `IRREPRO_SCALE`"))
+    assert all(f"`{w}`" in row for w in parallel.SCALES), row
+    for command in argv:
+        rc, out, _ = run_cli([command, "--help"], capsys)
+        out = " ".join(out.split())  # argparse's wrapping
+        assert all(f"{w} (" in out for w in parallel.SCALES) and "in any case" in out
+
+
 def test_compare_level_on_the_command_line(tmp_path, capsys):
     """``--level 95`` gives the table of ``--level 0.95`` (it was an IndexError); 0, 1, 100, a
     negative and NaN are refused by argparse, naming --level (``--level 0`` printed a "0% CI")."""
@@ -250,6 +303,7 @@ _VALUES = {
     "methods_file": "m.md",
     "repro_qrels": "q2",
     "resamples": "10",
+    "scale": "quick",
 }
 
 

@@ -203,6 +203,11 @@ def _compare(args: argparse.Namespace) -> int:
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
+    if args.methods_file is not None:  # before any work: never over an input or a file of the user's
+        from .._outputs import check_file
+
+        inputs = [*args.runs, args.qrels, *([args.baseline] if args.baseline else [])]
+        check_file(args.methods_file, inputs=inputs, option="--methods-file")
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
@@ -224,14 +229,14 @@ def _compare(args: argparse.Namespace) -> int:
         intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,
         digits=args.digits,
     )  # fmt: skip
+    anova = _anova_text(scores, args) if args.anova else ""  # every measure decided before any output
     out = table.render(args.format)
     if banner:
         out = ("% " if args.format == "latex" else "# ") + banner + "\n" + out
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if args.methods or args.methods_file is not None:
         _write_methods(table, rs, args)
-    if args.anova:
-        _print_anova(scores, args)
+    sys.stdout.write(anova)
     return 0
 
 
@@ -257,25 +262,39 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
     if args.methods_file is None:
         sys.stdout.write("\n" + text)
         return
-    Path(args.methods_file).expanduser().write_text(text, encoding="utf-8")
+    from .._outputs import write_file
+
+    write_file(Path(args.methods_file).expanduser(), text, given=args.methods_file, option="--methods-file")
     print(f"methods paragraph: {args.methods_file}", file=sys.stderr)
 
 
-def _print_anova(scores, args: argparse.Namespace) -> None:
+def _anova_text(scores, args: argparse.Namespace) -> str:
     """``irrepro compare --anova``: per measure, the two-way ANOVA table and all pairs by the
-    classical and the randomised Tukey HSD (:func:`irrepro.design.tukey_table`)."""
+    classical and the randomised Tukey HSD (:func:`irrepro.design.tukey_table`), or one line saying
+    why a measure has none (no residual variance: identical runs, a constant measure)."""
     from .. import design
+    from .._text import no_variance
 
+    B = 10_000 if args.B is None else args.B
+    parts = []
     for name, matrix in scores.items():
-        anova = design.two_way_anova(matrix)
-        B = 10_000 if args.B is None else args.B
+        try:
+            anova = design.two_way_anova(matrix)
+        except InputError:  # no residual variance: F and both Tukey tests are undefined
+            why = no_variance(matrix) or (
+                "no residual variance: every score is a run effect plus a topic effect (each run differs "
+                "from the others by the same amount on every topic)"
+            )
+            parts.append(f"\nANOVA of {name}: none - {why}, so F and Tukey's HSD are undefined\n")
+            continue
         table = design.tukey_table(matrix, alpha=args.alpha, B=B, seed=args.seed, n_jobs=args.jobs)
-        print(f"\nANOVA of {name} (system x topic, without replication):")
-        print(anova.to_string(args.digits))
-        print(
-            f"\nall pairs of {name}: Tukey HSD, classical (statsmodels, two-way V_E) and randomised (B = {B}):"
+        parts.append(
+            f"\nANOVA of {name} (system x topic, without replication):\n{anova.to_string(args.digits)}\n"
+            f"\nall pairs of {name}: Tukey HSD, classical (statsmodels, two-way V_E) and randomised (B = {B}):\n"
+            + table.to_string(index=False, float_format=lambda v: f"{v:.{args.digits}f}")
+            + "\n"
         )
-        print(table.to_string(index=False, float_format=lambda v: f"{v:.{args.digits}f}"))
+    return "".join(parts)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -50,7 +50,9 @@ B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
 paper (Markdown; LaTeX with --format latex): the test and its tails, the correction and alpha, the
 topics and how a topic missing from a run was scored, the measures with their trec_eval names and
 cutoffs, the intervals, the seed, the resamples and the software versions; --methods-file FILE
-writes it to FILE instead.""",
+writes it to FILE instead. FILE must be new, or a file irrepro wrote there before (the record
+.irrepro-files beside it lists what irrepro wrote, with sha256): irrepro never writes over an input
+or a file of yours, nor into a runs directory, and says so before any work.""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument(
@@ -108,6 +110,7 @@ writes it to FILE instead.""",
         "--methods-file",
         metavar="FILE",
         default=None,
-        help="write the methods paragraph to FILE instead (LaTeX with --format latex, else Markdown)",
+        help="write the methods paragraph to FILE instead (LaTeX with --format latex, else Markdown); "
+        "FILE must be new or written by irrepro before",
     )
     p.set_defaults(func=_compare)

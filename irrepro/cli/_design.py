@@ -4,14 +4,13 @@ compare --anova`` (:mod:`irrepro.cli`): each a function of the parsed arguments.
 from __future__ import annotations
 
 import argparse
-import errno
 import math
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError, OutputError
+from ..errors import InputError
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
 FIGURE = "power-curve.png"
@@ -19,13 +18,12 @@ TABLE = "topics.csv"
 
 
 def _pilot(args: argparse.Namespace, command: str, measure: str):
-    """The pilot's score matrix of ``measure`` (a topic a run misses: NaN in ``missing``), its
-    banner and the run set."""
+    """The pilot's score matrix of ``measure`` (a topic a run misses scored as trec_eval -c scores
+    it), where runs miss topics (``missing``) and the banner."""
     from .. import measures
     from .._user_inputs import load
     from ._commands import _coverage_lines, _simulated_banner
 
-    measures.parse_measure(measure)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"{command} needs at least 2 runs, got {len(rs.runs)}")
@@ -51,29 +49,46 @@ def _up(n: float) -> str:
     return _fmt_n(math.ceil(n) if math.isfinite(n) else -1)
 
 
-def _design(args: argparse.Namespace) -> int:
-    from .. import design
-    from ..data import ScoreMatrix
+#: How the messages of :func:`irrepro.design._sizes.check_design` name ``irrepro design``'s options.
+_OPTIONS = {
+    "min_diff": "--min-diff",
+    "alpha": "--alpha",
+    "power": "--power",
+    "systems": "--systems",
+    "B": "-B",
+}
 
+
+def _design(args: argparse.Namespace) -> int:
+    from .. import design, measures
+    from .._outputs import check_dir
+    from .._text import missing_scored
+
+    # before any work: never into or over an input, never over a file irrepro did not write
+    out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[*args.runs, args.qrels], what="design output")
+    spec = measures.parse_measure(args.measure)  # its range checks --min-diff, before the runs are read
     min_diff, alpha, power, m = design._sizes.check_design(
-        args.min_diff, args.alpha, args.power, args.systems
+        args.min_diff, args.alpha, args.power, args.systems, measure=spec, B=args.B, names=_OPTIONS
     )
     matrix, missing, banner = _pilot(args, "design", args.measure)
     lines = [f"# {banner}"] if banner else []
-    anova = design.two_way_anova(matrix)
-    if missing.any():  # runs that miss topics: the mixed model's residual variance, no interval
-        x = np.where(missing, np.nan, matrix.scores)
-        mixed = design.mixed_model(ScoreMatrix(x, matrix.systems, matrix.topics, matrix.measure))
-        pilot, how = mixed.sigma2_residual, f"mixed model (runs miss {int(missing.sum())} run-topics)"
-    else:
-        pilot, how = matrix, "two-way ANOVA"
-    sizes = design.topic_set_sizes(pilot, min_diff=min_diff, alpha=alpha, power=power, systems=m,
+    anova = design.two_way_anova(matrix)  # every method on the one matrix: a missed topic scores 0
+    sizes = design.topic_set_sizes(matrix, min_diff=min_diff, alpha=alpha, power=power, systems=m,
                                    B=args.B, seed=args.seed)  # fmt: skip
     S, T = matrix.shape
     lines.append(
-        f"pilot: {S} runs x {T} topics, {matrix.measure}; V_E = {sizes['V_E'].iloc[0]:.6g} ({how}); "
+        f"pilot: {S} runs x {T} topics, {matrix.measure}; V_E = {sizes['V_E'].iloc[0]:.6g} (two-way ANOVA); "
         f"min diff {min_diff:g}, alpha {alpha:g}, power {power:g}, m = {m} systems"
     )
+    if missing.any():
+        runs = int(missing.any(axis=1).sum())
+        lines.append(
+            f"missing topics: {missing_scored(matrix.scores[missing], runs)}; V_E, Sakai's sizes"
+            + (", G-theory and the simulation" if args.simulate else " and G-theory")
+            + " are all from these scores"
+        )
+    if args.B == 0:
+        lines.append("-B 0: no bootstrap, so Sakai's sizes have no interval")
     rows: list[tuple[str, str, str]] = []
     for r in sizes.to_dict("records"):
         low, high = int(r["low"]), int(r["high"])
@@ -103,6 +118,7 @@ def _design(args: argparse.Namespace) -> int:
     lines.append(f"{'method':<{width}}  {'topics':>11}  interval (95%)")
     lines += [f"{a:<{width}}  {b:>11}  {c}" for a, b, c in rows]
     _write(
+        out,
         args.out,
         rows,
         curve,
@@ -121,23 +137,19 @@ def _design(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(out, rows, curve, v: float, largest: int, min_diff, alpha, power, m) -> None:
-    """The figure and the table into ``out`` (created if needed; only :data:`FIGURE` and
-    :data:`TABLE` are written): the simulated ``curve`` (or None) beside the closed forms from V_E
-    ``v``, drawn up to twice the ``largest`` closed-form size."""
+def _write(out: Path, given: str, rows, curve, v: float, largest: int, min_diff, alpha, power, m) -> None:
+    """The figure and the table as the output directory ``out`` (:func:`irrepro._outputs.write_dir`:
+    only :data:`FIGURE` and :data:`TABLE`, and the manifest that proves them irrepro's): the
+    simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn up to twice the
+    ``largest`` closed-form size."""
     import csv
+    import io
 
     from .. import design
+    from .._outputs import write_dir
     from ..escape import csv_cell
     from ..plots import save_power_curve
 
-    path = Path(out).expanduser()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), str(out)) from None
-    if not path.is_dir():
-        raise OutputError(errno.ENOTDIR, "not a directory", str(out))
     hi = max([largest * 2, 20] + ([int(curve.n_topics.max())] if curve is not None else []))
     n = np.unique(np.linspace(3, hi, 60).round().astype(int))
     closed = {f"paired t, closed form (V_E = {v:.4g})": (n, design.power_closed_form(
@@ -145,12 +157,11 @@ def _write(out, rows, curve, v: float, largest: int, min_diff, alpha, power, m) 
     if m > 2:
         closed[f"ANOVA of {m} systems, closed form"] = (n, design.power_closed_form(
             "anova", n, variance=v, min_diff=min_diff, alpha=alpha, systems=m))  # fmt: skip
-    try:
-        save_power_curve(path / FIGURE, [] if curve is None else [curve], closed=closed, target=power,
-                         title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
-        with open(path / TABLE, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["method", "topics", "interval"])
-            w.writerows([csv_cell(c) for c in r] for r in rows)
-    except OSError as exc:
-        raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), str(out)) from None
+    figure = io.BytesIO()
+    save_power_curve(figure, [] if curve is None else [curve], closed=closed, target=power,
+                     title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
+    table = io.StringIO()
+    w = csv.writer(table, lineterminator="\n")
+    w.writerow(["method", "topics", "interval"])
+    w.writerows([csv_cell(c) for c in r] for r in rows)
+    write_dir(out, {FIGURE: figure.getvalue(), TABLE: table.getvalue()}, given=given, what="design output")

@@ -54,7 +54,7 @@ def _level_value(text: str) -> float:
         value = float(text)
     except ValueError:
         raise InputError(
-            f"--level must be a number, a fraction in (0, 1) or a percentage in (1, 100); got {text!r}"
+            f"--level must be a number, a fraction in (0, 1) or a percentage in [50, 100); got {text!r}"
         ) from None
     return check_level(value, "--level")
 
@@ -74,7 +74,14 @@ def _fraction(name: str):
     return _checked(parse, name)
 
 
+def _scale_value(text: str) -> str:
+    from ..parallel import check_scale
+
+    return check_scale(text, "--scale")
+
+
 _jobs = _checked(_jobs_value, "--jobs")
+_scale = _checked(_scale_value, "--scale")
 _level = _checked(_level_value, "--level")
 _alpha = _fraction("--alpha")
 
@@ -94,6 +101,13 @@ _SCHEDULER_HELP = (
     "run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
     "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
     "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')"
+)
+
+
+#: What every ``--scale`` says of its words (IRREPRO_SCALE's, checked by irrepro.parallel.check_scale).
+_SCALE_WORDS = (
+    "paper (the papers' sizes), quick (small ones, for a first look) or full (paper, and more where "
+    "the book's known-truth chapter ran more), in any case; default IRREPRO_SCALE, else paper"
 )
 
 

@@ -19,6 +19,7 @@ from ._compare_parser import _compare_parser
 from ._design import FIGURE, TABLE, _design
 from ._options import (
     _PRECISION_HELP,
+    _SCALE_WORDS,
     _SIMULATED_HELP,
     _alpha,
     _checked,
@@ -28,6 +29,7 @@ from ._options import (
     _jobs,
     _parallel_options,
     _rel_option,
+    _scale,
 )
 from ._reproduce import _reproduce_parser
 from ._standardize import _standardize
@@ -93,15 +95,22 @@ def _design_parser(sub) -> None:
         "--power, from pilot runs: Sakai's (2016) topic set size design by the paired t-test, the "
         "one-way ANOVA of --systems systems and the CI width, each with a bootstrap interval over the "
         "pilot's topics; generalizability theory's topics for E rho^2 >= 0.8 and 0.95; with --simulate "
-        "the power of --test simulated from the known-truth simulator fitted to the runs. Writes "
-        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table).",
+        "the power of --test simulated from the known-truth simulator fitted to the runs. A topic a run "
+        "misses scores 0 for all of them (trec_eval -c, as every mean of irrepro), said in one line. Writes "
+        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table). OUT must be new, empty or an "
+        "earlier output of irrepro's: irrepro replaces only the files its manifest (OUT/.irrepro-report) "
+        "proves it wrote, and refuses - before any work - an input, a directory holding one, or a "
+        "directory of yours.",
     )
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
     p.add_argument("-m", "--measure", required=True, help="the measure, e.g. nDCG@10, AP, P@10")
     p.add_argument("--min-diff", type=_positive("--min-diff"), required=True,
-                   help="the smallest difference of means to detect (the CI width for the CI method)")  # fmt: skip
-    p.add_argument("--power", type=_fraction("--power"), default=0.8, help="power wanted (default 0.8)")
+                   help="the smallest difference of means to detect (the CI width for the CI method); below 1 "
+                        "for a measure in [0, 1]")  # fmt: skip
+    p.add_argument(
+        "--power", type=_fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
+    )
     p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--systems", type=_int_at_least(2), default=2,
                    help="m, the systems the study compares (ANOVA method, simulated correction; default 2)")  # fmt: skip
@@ -111,10 +120,11 @@ def _design_parser(sub) -> None:
     )
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
                    help="adjustment over the m systems' pairs in the simulation (default none)")  # fmt: skip
-    p.add_argument("--scale", choices=["paper", "quick"], default=None,
-                   help="simulation precision: quick (600 trials per size) or paper (24,000); default IRREPRO_SCALE or paper")  # fmt: skip
+    p.add_argument("--scale", type=_scale, default=None, metavar="SCALE",
+                   help=f"simulation precision, 24,000 trials per size or 600 at quick: {_SCALE_WORDS}")  # fmt: skip
     p.add_argument("-B", dest="B", type=_int_at_least(0), default=1000,
-                   help="bootstrap samples of the pilot's topics for the intervals (default 1000)")  # fmt: skip
+                   help="bootstrap samples of the pilot's topics for the 95%% intervals: 0 (no interval) or "
+                        "at least 100 (default 1000)")  # fmt: skip
     p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
                    help="resamples of a simulated resampling test (default by --scale)")  # fmt: skip
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
@@ -139,7 +149,9 @@ def _standardize_parser(sub) -> None:
     )
     _inputs_and_measures(p, "AP, nDCG@10, P@10 (measures trec_eval has)")
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--export-zscores", metavar="FILE", help="write the factors to FILE")
+    how.add_argument("--export-zscores", metavar="FILE",
+                     help="write the factors to FILE (new, or written by irrepro before: never an input or a "
+                     "file of yours)")  # fmt: skip
     how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
@@ -262,10 +274,7 @@ average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints i
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     _rel_option(p)
     p.add_argument(
-        "--scale",
-        choices=["paper", "quick"],
-        default=None,
-        help="the papers' sizes (default, or IRREPRO_SCALE) or quick ones",
+        "--scale", type=_scale, default=None, metavar="SCALE", help=f"the analyses' sizes: {_SCALE_WORDS}"
     )
     _parallel_options(p)
     p.add_argument(

@@ -4,6 +4,7 @@ standardizing runs written in the format ``trec_eval -Z`` reads, or such a file 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from ..errors import InputError
@@ -11,10 +12,14 @@ from ..errors import InputError
 
 def _standardize(args: argparse.Namespace) -> int:
     from .. import measures, standardize
+    from .._outputs import check_file, write_file
     from .._user_inputs import load
     from ..escape import plain
     from ._commands import _coverage_lines, _simulated_banner
 
+    if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
+        inputs = [*args.runs, args.qrels]
+        target = check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
     names = {}
     for m in args.measures:
         te = measures.trec_eval_name(m, rel=args.rel)
@@ -29,7 +34,9 @@ def _standardize(args: argparse.Namespace) -> int:
     out = [f"# {banner}"] if banner else []
     if args.export_zscores is not None:
         facs = {names[m]: standardize.factors(matrix) for m, matrix in scores.items()}
-        n = standardize.write_zscores(args.export_zscores, facs)
+        text = io.StringIO()
+        n = standardize.write_zscores(text, facs)
+        write_file(target, text.getvalue(), given=args.export_zscores, option="--export-zscores")
         first = next(iter(scores.values()))
         out.append(
             f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "

@@ -438,8 +438,9 @@ def simulated_power(
     Raises
     ------
     irrepro.InputError
-        ``min_diff`` <= 0, ``alpha`` outside (0, 1), fewer than 2 systems or topics, an unknown
-        test, or a difference the pilot's margins cannot be moved to.
+        ``min_diff`` <= 0 or beyond the range of the pilot's measure (< 1 for AP), ``alpha``
+        outside (0, 1), fewer than 2 systems or topics, an unknown test, or a difference the
+        pilot's margins cannot be moved to.
 
     Notes
     -----
@@ -461,7 +462,9 @@ def simulated_power(
     from ._anova import two_way_anova
     from ._sizes import topic_set_size
 
-    min_diff, alpha, _, systems = check_design(min_diff, alpha, 0.5, systems)
+    min_diff, alpha, _, systems = check_design(
+        min_diff, alpha, None, systems, measure=getattr(pilot, "measure", None)
+    )
     scale = parallel.check_scale(scale)
     anova = two_way_anova(pilot)  # checks 2 x 2, finite, variance
     trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)

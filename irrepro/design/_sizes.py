@@ -35,20 +35,111 @@ METHODS = {
 MAX_TOPICS = 1_000_000
 
 
-def check_design(min_diff, alpha, power, systems: int = 2) -> tuple[float, float, float, int]:
-    """The design's parameters, checked: ``min_diff`` > 0, ``alpha`` and ``power`` in (0, 1),
-    ``systems`` >= 2 (an :class:`~irrepro.InputError` naming the one out of range)."""
+#: The fewest bootstrap samples of an interval on a size: each end is an order statistic of B
+#: values (B = 1 made a "95% interval" [19, 19] around an estimate of 20).
+MIN_B = 100
+
+
+def _bounds(measure) -> tuple[float, float] | None:
+    """The range of ``measure`` (a name or a parsed :class:`~irrepro.measures.Measure`; None or a
+    label that names no measure: no range)."""
+    from ..measures import parse_measure
+
+    if measure is None or hasattr(measure, "bounds"):
+        return getattr(measure, "bounds", None)
+    try:
+        return parse_measure(measure).bounds
+    except InputError:
+        return None
+
+
+def check_design(
+    min_diff, alpha, power, systems: int = 2, *, measure=None, B=None, level=0.95, names=None
+) -> tuple[float, float, float, int]:
+    """A design's parameters, checked for type and for meaning, before any work.
+
+    Parameters
+    ----------
+    min_diff : float
+        The minimum detectable difference: > 0, and below the width of the measure's range
+        (< 1 for a measure in [0, 1]: two means of such a measure differ by less than 1).
+    alpha : float
+        The significance level, in (0, 1).
+    power : float or None
+        The power wanted: in (0, 1) and above ``alpha`` (a test at level alpha already rejects
+        with probability about alpha when there is no difference); None: not checked (the
+        simulation has none), returned as NaN.
+    systems : int
+        m, >= 2.
+    measure : str or Measure, optional
+        The measure of the pilot (its range: :attr:`irrepro.measures.Measure.bounds`); None, or a
+        label that names no measure, or an unbounded measure (a count): no range check.
+    B : int, optional
+        The bootstrap samples of the intervals: 0 (no interval) or at least ``MIN_B`` (100);
+        None: not checked.
+    level : float
+        The intervals' confidence level (for the message).
+    names : dict, optional
+        How the messages name the parameters (the command line's options: ``{"min_diff":
+        "--min-diff", ...}``); default the arguments' names.
+
+    Returns
+    -------
+    tuple
+        ``(min_diff, alpha, power, systems)`` as floats and an int.
+
+    Raises
+    ------
+    irrepro.InputError
+        Naming the parameter out of range, and why.
+
+    Examples
+    --------
+    >>> from irrepro.design._sizes import check_design
+    >>> check_design(0.05, 0.05, 0.8, measure="AP")
+    (0.05, 0.05, 0.8, 2)
+    >>> check_design(1.5, 0.05, 0.8, measure="AP")
+    Traceback (most recent call last):
+    irrepro.errors.InputError: min_diff 1.5 is beyond the range of AP: its scores lie in [0, 1], so two means differ by less than 1
+    """
+    name = {"min_diff": "min_diff", "alpha": "alpha", "power": "power", "systems": "systems", "B": "B"}
+    name.update(names or {})
     out = []
-    for name, v, lo in (("min_diff", min_diff, None), ("alpha", alpha, 1), ("power", power, 1)):
+    for key, v, lo in (("min_diff", min_diff, None), ("alpha", alpha, 1), ("power", power, 1)):
+        if key == "power" and v is None:
+            out.append(math.nan)
+            continue
         try:
             v = float(v)
         except (TypeError, ValueError):
-            raise InputError(f"{name} must be a number, got {v!r}") from None
+            raise InputError(f"{name[key]} must be a number, got {v!r}") from None
         if not (v > 0 and (lo is None or v < lo)) or not math.isfinite(v):
             span = "> 0" if lo is None else "in (0, 1)"
-            raise InputError(f"{name} must be {span}, got {v!r}")
+            raise InputError(f"{name[key]} must be {span}, got {v!r}")
         out.append(v)
-    return out[0], out[1], out[2], check_int(systems, "systems", minimum=2)
+    min_diff, alpha, power = out
+    bounds = _bounds(measure)
+    if bounds is not None and min_diff >= bounds[1] - bounds[0]:
+        label = getattr(measure, "name", measure)
+        raise InputError(
+            f"{name['min_diff']} {min_diff:g} is beyond the range of {label}: its scores lie in "
+            f"[{bounds[0]:g}, {bounds[1]:g}], so two means differ by less than {bounds[1] - bounds[0]:g}"
+        )
+    if power <= alpha:
+        raise InputError(
+            f"{name['power']} {power:g} is at or below {name['alpha']} {alpha:g}: a test at level {alpha:g} "
+            f"rejects with probability {alpha:g} when there is no difference at all, so any number of topics "
+            "has that power; ask for a power above alpha (0.8 is usual)"
+        )
+    if B is not None:
+        B = check_int(B, name["B"], minimum=0)
+        if 0 < B < MIN_B:
+            raise InputError(
+                f"{name['B']} = {B}: too few bootstrap samples for a {100 * level:g}% interval (its ends "
+                f"would be order statistics of {B} values); give {name['B']} >= {MIN_B}, or "
+                f"{name['B']} = 0 for no interval"
+            )
+    return min_diff, alpha, power, check_int(systems, name["systems"], minimum=2)
 
 
 def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float, alpha: float = 0.05,
@@ -103,7 +194,10 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
         d = min_diff / math.sqrt(2 * variance)
         crit = stats.t.isf(alpha / 2, n - 1)
         nc = d * np.sqrt(n)
-        return np.asarray(stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc))
+        lower = stats.nct.cdf(-crit, n - 1, nc)
+        # scipy's cdf is NaN far in the lower tail at a large noncentrality: the same tail by symmetry
+        lower = np.where(np.isnan(lower), stats.nct.sf(crit, n - 1, -nc), lower)
+        return np.asarray(stats.nct.sf(crit, n - 1, nc) + lower)
     if method == "anova":
         m = systems
         crit = stats.f.isf(alpha, m - 1, m * (n - 1))
@@ -249,7 +343,7 @@ def topic_set_size(
     systems : int
         m, the systems the ANOVA compares (>= 2).
     B : int
-        Bootstrap samples of the pilot's topics (0: no interval).
+        Bootstrap samples of the pilot's topics: 0 (no interval) or at least 100.
     level : float
         The interval's confidence level.
     seed : SeedLike
@@ -262,8 +356,10 @@ def topic_set_size(
     Raises
     ------
     irrepro.InputError
-        Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0, ``alpha`` or
-        ``power`` outside (0, 1), an unknown method.
+        Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0 or beyond the
+        range of the pilot's measure (:attr:`irrepro.measures.Measure.bounds`: < 1 for AP),
+        ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, 0 < ``B`` < 100,
+        an unknown method.
 
     Notes
     -----
@@ -283,11 +379,13 @@ def topic_set_size(
     """
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    min_diff, alpha, power, systems = check_design(min_diff, alpha, power, systems)
-    B = check_int(B, "B", minimum=0)
     from ..stats import check_level
 
     level = check_level(level)
+    min_diff, alpha, power, systems = check_design(
+        min_diff, alpha, power, systems, measure=getattr(pilot, "measure", None), B=B, level=level
+    )
+    B = check_int(B, "B", minimum=0)
     if np.ndim(pilot) == 0 and not hasattr(pilot, "scores"):
         variance = float(pilot)
         if not variance > 0 or not math.isfinite(variance):

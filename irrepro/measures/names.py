@@ -91,6 +91,14 @@ MEASURE_FAMILIES = {
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
+#: Families whose per-topic scores lie in [0, 1] (shares, normalised gains, reciprocal ranks); the
+#: others are unbounded or counts (NumRet, DCG, utility, SP = AP x R).
+_UNIT_FAMILIES = frozenset({
+    "AP", "P", "R", "Rprec", "RR", "Success", "Bpref", "infAP", "nDCG", "RBP", "ERR", "Judged", "IPrec",
+    "SetP", "SetR", "SetF", "SetAP", "Q", "PDoc", "nDCG_sakai", "nCG", "11pt_avg", "relative_P",
+    "Rprec_mult", "binG", "G", "ndcg_rel", "Rndcg", "unj", "rbp_resid",
+})  # fmt: skip
+
 # ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
     "MAP": ("AP", {}),
@@ -177,6 +185,27 @@ class Measure:
     agg: str = "mean"
     mult: float | None = None
     weights: tuple[float, float, float] | None = None
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """The range of the measure's per-topic scores, ``(0.0, 1.0)``, or None when it has none.
+
+        A share, a normalised gain or a reciprocal rank lies in [0, 1] (with gains of its own, as
+        long as none is negative); a count, DCG, utility or SP (AP x R) has no upper bound.
+
+        Returns
+        -------
+        tuple of float or None
+
+        Examples
+        --------
+        >>> from irrepro.measures import parse_measure
+        >>> parse_measure("nDCG@10").bounds, parse_measure("NumRet").bounds
+        ((0.0, 1.0), None)
+        """
+        if self.family not in _UNIT_FAMILIES or any(g < 0 for _, g in self.gains or ()):
+            return None
+        return (0.0, 1.0)
 
 
 # each parameter's type, as ir_measures' SUPPORTED_PARAMS require it (bool is no int here)

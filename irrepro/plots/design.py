@@ -126,8 +126,9 @@ def save_power_curve(
 
     Parameters
     ----------
-    path : str or Path
-        The file to write, e.g. ``power-curve.png``.
+    path : str, Path or binary file object
+        The file to write, e.g. ``power-curve.png`` (the format from its suffix), or an open
+        binary file (PNG).
     curves, closed, target
         As :func:`plot_power_curve` takes them.
     title : str
@@ -137,8 +138,8 @@ def save_power_curve(
 
     Returns
     -------
-    pathlib.Path
-        ``path``.
+    pathlib.Path or file object
+        ``path`` (a str as a Path).
 
     Examples
     --------
@@ -162,7 +163,7 @@ def save_power_curve(
         plot_power_curve(curves, closed=closed, target=target, ax=ax)
         if title:
             ax.set_title(escape.mpl(title))
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        fig.savefig(path, dpi=dpi, bbox_inches="tight", format="png" if hasattr(path, "write") else None)
     finally:
         plt.close(fig)
-    return Path(path)
+    return path if hasattr(path, "write") else Path(path)

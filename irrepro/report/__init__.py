@@ -59,6 +59,10 @@ from typing import TYPE_CHECKING
 
 from .. import _lazy, parallel, significance
 
+# --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
+from .._manifest import MARKER
+from .._outputs import check_dir
+
 # the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
 # served from here
 from .._user_inputs import Inputs, load
@@ -67,11 +71,8 @@ from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate, parse_measure
 
-# --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
-from ._out import MARKER, REPORT_FILES, check_out, write_dir  # noqa: F401
-
 # the sizes of the computations (Settings, settings) in a module of their own, served from here
-from ._settings import Settings, _per_topic_file, settings
+from ._settings import REPORT_FILES, Settings, _per_topic_file, settings
 
 if TYPE_CHECKING:
     from ._model import Report
@@ -97,6 +98,61 @@ def __dir__():
 
 
 __all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
+
+
+def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
+    """Check, before any work, that a report can be written to ``out``; returns it (absolute).
+
+    ``out`` must be new, empty, or an earlier irrepro report: a directory whose ``.irrepro-report``
+    manifest lists the files irrepro wrote there with their sha256. irrepro replaces or removes only
+    those of them whose content still matches and leaves anything else in place (the one guard of
+    every command that writes, ``irrepro._outputs``).
+
+    Parameters
+    ----------
+    out : str or Path
+        The report's directory, as the user gave it (``--out``); every error names it.
+    inputs : iterable of paths, optional
+        The inputs of the report (the runs directory, the qrels file); ``out`` may be none of
+        them nor a hard link to one, hold none, nor be a file of an input directory (a new
+        directory inside the runs directory is fine: only its visible files are runs). Names
+        that are no path are skipped.
+    files : iterable of str, optional
+        The names of the files the report will write (default ``REPORT_FILES``): none may
+        overwrite a file irrepro cannot prove it wrote.
+
+    Returns
+    -------
+    Path
+        ``out``, absolute.
+
+    Raises
+    ------
+    irrepro.InputError
+        ``out`` is a symbolic link, a file, the root, an input, a file of an input directory, or
+        holds an input; a part of its name is longer than the system takes; it is a non-empty
+        directory without a valid manifest (not an earlier report: nothing is deleted there); a
+        file of the new report would overwrite one irrepro did not write; it is not writable, or
+        cannot be created (no write permission on its parent, a parent that is a file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from irrepro import report
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = Path(tmp.name).resolve()
+    >>> report.check_out(d / "my-report") == d / "my-report"  # new: the report may go there
+    True
+    >>> (d / "notes.txt").write_text("mine")
+    4
+    >>> report.check_out(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    irrepro.errors.InputError: ...: not an irrepro report (no .irrepro-report file) and not empty; ...
+    >>> tmp.cleanup()
+    """
+    return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
 
 
 def analyse(

@@ -16,11 +16,11 @@ from .. import corpus_bootstrap as cb
 from .. import significance
 from .. import standardize as sz
 from .. import topic_split as ts
+from .._outputs import check_dir, write_dir
 from .._text import UNDEFINED, no_variance
 from ..data import ScoreMatrix
 from ..escape import to_csv
 from ..stats import kendall_tau
-from ._out import check_out, write_dir
 from ._page import _SIMULATED, _error_table, _formatted, _render
 from ._settings import Settings, _per_topic_file, settings
 
@@ -351,7 +351,7 @@ class Report:
         the user's beside them are left in place and named in a warning. The files are written
         into a temporary sibling directory which then takes ``out``'s place in one step where
         ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
-        report as it was (:mod:`irrepro.report._out`).
+        report as it was (``irrepro._outputs``).
 
         Parameters
         ----------
@@ -368,6 +368,7 @@ class Report:
         irrepro.InputError
             ``out`` cannot take the report (:func:`check_out`).
         """
-        d = check_out(out)
-        write_dir(d, self.files(), given=out)
+        files = self.files()
+        d = check_dir(out, files=files, what="report")
+        write_dir(d, files, given=out, what="report")
         return d / "index.html"

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import escape, plots
 from .. import topic_split as ts
-from .._text import UNDEFINED, few, no_pair_variance
+from .._text import UNDEFINED, few, missing_scored, no_pair_variance
 from ..stats import expit
 
 if TYPE_CHECKING:
@@ -337,10 +337,23 @@ def _design_context(rep: ReportLike) -> dict:
     from ._analyses import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
 
     out = {"design_min_diff": DESIGN_MIN_DIFF, "design_power": DESIGN_POWER, "design_alpha": DESIGN_ALPHA,
-           "design_table": "", "design_ve": "", "design_t": ""}  # fmt: skip
+           "design_table": "", "design_ve": "", "design_t": "", "design_missing": ""}  # fmt: skip
     if rep.design is None:
         return out
     d = rep.design
+    x, col = rep.scores.scores, {t: j for j, t in enumerate(rep.scores.topics)}
+    row = {r: i for i, r in enumerate(rep.scores.systems)}
+    cells = [
+        (row[r], col[t]) for r, ts in rep.coverage["missing"].items() for t in ts if t in col and r in row
+    ]
+    if cells:  # the sizes are those of irrepro design on the same runs: one matrix, stated
+        from markupsafe import Markup
+
+        i, j = np.array(cells).T
+        out["design_missing"] = Markup(  # numbers only: no name of the user's
+            f"Runs that miss topics: {missing_scored(x[i, j], len(set(i.tolist())))}; V<sub>E</sub> and "
+            "the sizes are from these scores, as <code>irrepro design</code> gives them."
+        )
 
     def size(n) -> str:
         return "more than 1,000,000" if n < 0 else f"{n:,}"

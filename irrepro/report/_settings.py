@@ -11,7 +11,11 @@ from .. import parallel
 from .._deprecation import renamed_arguments, renamed_attribute
 from .._text import slug
 
-__all__ = ["Settings", "settings"]
+__all__ = ["Settings", "settings", "REPORT_FILES"]
+
+#: The files every report may write whatever its measure (the per-topic table is named after it).
+REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "topic-set-size.csv",
+                "methods.md", "methods.tex", "ir_metadata.yml")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,19 @@ class CollectionModel:
     _copulas: dict = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    def __getstate__(self) -> dict:
+        """The model without its lock (a lock does not pickle): what a Dask worker or a process
+        receives, with the copulas fitted so far."""
+        state = self.__dict__.copy()
+        del state["_lock"]
+        with self._lock:
+            state["_copulas"] = dict(self._copulas)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     @functools.cached_property
     def means(self) -> np.ndarray:
         """Every kept system's expected score (the margins' means)."""

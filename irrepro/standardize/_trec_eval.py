@@ -32,8 +32,8 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The file to write.
+    path : str, os.PathLike or text file object
+        The file to write (replaced if it exists), or an open text file to write into.
     factors_by_measure : mapping of str to Factors
         Per measure name *as trec_eval prints it* (``map``, ``P_10``, ``ndcg_cut_10``: see
         :func:`irrepro.measures.trec_eval_name`), the factors of :func:`factors` (with topic ids).
@@ -92,6 +92,9 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
                     "needs a finite mean and sd >= 0"
                 )
             lines.append(f"{topic} {measure} {float(mean):.17g} {float(sd):.17g}\n")
+    if hasattr(path, "write"):
+        path.writelines(lines)
+        return len(lines)
     try:
         with open(os.fspath(path), "w", encoding="utf-8") as f:
             f.writelines(lines)

@@ -1,8 +1,9 @@
-"""The report directory's manifest and its temporary siblings (used by :mod:`irrepro.report._out`,
-which says what irrepro may write, replace and remove in ``--out``): the marker file
-``.irrepro-report`` that proves which files irrepro wrote (every file's size and sha256), the survey
-of a directory against it, the removal of what it proves irrepro's, and the locks and leftovers of
-the temporary siblings a report is written into."""
+"""The manifests that prove which files irrepro wrote, and the temporary siblings it writes into
+(used by :mod:`irrepro._outputs`, which says what irrepro may write, replace and remove): the
+marker ``.irrepro-report`` of an output directory and the record ``.irrepro-files`` of the single
+files irrepro wrote into a user's directory (every file's size and sha256), the survey of a
+directory against its marker, the removal of what it proves irrepro's, and the names, locks and
+leftovers of the temporary siblings."""
 
 from __future__ import annotations
 
@@ -16,28 +17,34 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._text import few
+from ._text import few
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]  # no locks there: _lock gives None
 
-__all__ = ["MARKER", "REPORT_FILES"]
+__all__ = ["MARKER", "RECORD"]
 
-#: The manifest of an irrepro report (JSON: every file's size and sha256), written last.
+#: The manifest of an output directory of irrepro (a report, a design; JSON: every file's size and
+#: sha256), written last.
 MARKER = ".irrepro-report"
-#: The files every report may write whatever its measure (the per-topic table is named after it).
-REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "methods.md",
-                "methods.tex", "ir_metadata.yml")  # fmt: skip
+#: The record of the single files irrepro wrote into a directory of the user's (a methods
+#: paragraph, a z-score file), in the same JSON form.
+RECORD = ".irrepro-files"
 _FORMAT = "irrepro report manifest"
+_RECORD_FORMAT = "irrepro files record"
 _VERSION = 1
 #: A manifest is small; a bigger "marker" is not irrepro's (and is not read whole).
 _MAX_MANIFEST = 1 << 20
-#: mkdtemp's random part: 8 characters of this alphabet.
+#: A manifest nests three levels (document, table, entry); deeper JSON is not irrepro's.
+_MAX_DEPTH = 3
+#: tempfile's random part: 8 characters of this alphabet.
 _RANDOM = "[a-z0-9_]{8}"
-#: Bytes the temporary sibling's name adds to ``--out``'s: "." + "." + 8 random + ".tmp".
-_TEMP_EXTRA = 14
+#: The longest file name assumed where the system does not say (POSIX's NAME_MAX on Linux, macOS).
+NAME_MAX = 255
+#: Bytes a temporary sibling's name adds to its stem: 8 random characters and ".tmp".
+_TEMP_SUFFIX = 12
 #: This process's start, as far as irrepro can tell (the import of this module): a temporary
 #: sibling older than this was not written by this process.
 _STARTED = time.time()
@@ -75,17 +82,32 @@ def _file_entry(path: Path, size: int) -> Entry | None:
 
 def _valid_name(name) -> bool:
     """A file name a manifest may list: one plain name in the directory itself."""
-    return (isinstance(name, str) and name not in ("", ".", "..", MARKER) and "/" not in name
+    return (isinstance(name, str) and name not in ("", ".", "..", MARKER, RECORD) and "/" not in name
             and "\\" not in name and "\0" not in name)  # fmt: skip
 
 
-def _encode(files: dict[str, Entry], pending: dict[str, Entry] | None = None) -> bytes:
+def _depth(doc, limit: int) -> int:
+    """How deep the JSON value ``doc`` nests (a scalar 0), counted no further than ``limit`` + 1."""
+    if not isinstance(doc, (dict, list)) or limit < 0:
+        return 0
+    values = doc.values() if isinstance(doc, dict) else doc
+    return 1 + max((_depth(v, limit - 1) for v in values), default=0)
+
+
+_NOTES = {
+    _FORMAT: "irrepro removes or replaces only the files listed here whose size and sha256 still "
+    "match; anything else in this directory is left as it is.",
+    _RECORD_FORMAT: "irrepro overwrites only the files listed here whose size and sha256 still "
+    "match; it never removes a file of this directory.",
+}
+
+
+def _encode(files: dict[str, Entry], pending: dict[str, Entry] | None = None, fmt: str = _FORMAT) -> bytes:
     doc = {
-        "format": _FORMAT,
+        "format": fmt,
         "version": _VERSION,
         "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "note": "irrepro report --out removes or replaces only the files listed here whose size and "
-        "sha256 still match; anything else in this directory is left as it is.",
+        "note": _NOTES[fmt],
         "files": {n: {"size": s, "sha256": h} for n, (s, h) in files.items()},
     }
     if pending:  # while a report is being written: its new files, also irrepro's
@@ -93,41 +115,50 @@ def _encode(files: dict[str, Entry], pending: dict[str, Entry] | None = None) ->
     return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
-def _read_manifest(d: Path) -> tuple[dict[str, set[Entry]] | None, str]:
-    """The files the manifest of ``d`` proves irrepro's (name -> the sizes and digests it may
-    have), or None and the reason why ``d/.irrepro-report`` is no manifest."""
-    m = d / MARKER
+def _read_manifest(d: Path, marker: str = MARKER) -> tuple[dict[str, set[Entry]] | None, str]:
+    """The files the manifest ``d/marker`` proves irrepro's (name -> the sizes and digests it may
+    have), or None and the reason why it is no manifest. Read within limits (size, nesting,
+    numbers): whatever it holds, the answer is a manifest or a reason, never an exception."""
+    fmt = _RECORD_FORMAT if marker == RECORD else _FORMAT
+    m = d / marker
     try:
         st = os.lstat(m)
     except FileNotFoundError:
-        return None, f"no {MARKER} file"
+        return None, f"no {marker} file"
     except OSError as exc:
-        return None, f"{MARKER}: {exc.strerror}"
+        return None, f"{marker}: {exc.strerror}"
     if not stat.S_ISREG(st.st_mode):
-        return None, f"{MARKER} is not a regular file"
+        return None, f"{marker} is not a regular file"
     if st.st_size == 0:
-        return None, f"its {MARKER} file is empty"
+        return None, f"its {marker} file is empty"
     if st.st_size > _MAX_MANIFEST:
-        return None, f"its {MARKER} file is too large to be irrepro's manifest"
+        return None, f"its {marker} file is too large to be irrepro's manifest"
     try:
-        doc = json.loads(m.read_bytes())
-    except (OSError, ValueError):
-        return None, f"its {MARKER} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
-    if not isinstance(doc, dict) or doc.get("format") != _FORMAT or doc.get("version") != _VERSION:
-        return None, f"its {MARKER} file is not an irrepro manifest of version {_VERSION}"
+        doc = json.loads(m.read_bytes(), parse_constant=_no_constant)
+    except (OSError, ValueError, RecursionError):  # (RecursionError: JSON nested thousands deep)
+        return None, f"its {marker} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
+    if _depth(doc, _MAX_DEPTH) > _MAX_DEPTH:
+        return None, f"its {marker} file is not an irrepro manifest (nested deeper than a manifest)"
+    if not isinstance(doc, dict) or doc.get("format") != fmt or doc.get("version") != _VERSION:
+        return None, f"its {marker} file is not an irrepro manifest of version {_VERSION}"
     listed: dict[str, set[Entry]] = {}
     for key in ("files", "pending"):
         part = doc.get(key, {})
         if not isinstance(part, dict):
-            return None, f"its {MARKER} file is damaged ({key!r} is not a table)"
+            return None, f"its {marker} file is damaged ({key!r} is not a table)"
         for name, e in part.items():
             ok = (_valid_name(name) and isinstance(e, dict) and type(e.get("size")) is int
-                  and e["size"] >= 0 and isinstance(e.get("sha256"), str)
+                  and 0 <= e["size"] < 1 << 63 and isinstance(e.get("sha256"), str)
                   and re.fullmatch("[0-9a-f]{64}", e["sha256"]))  # fmt: skip
             if not ok:
-                return None, f"its {MARKER} file is damaged (entry {name!r})"
+                return None, f"its {marker} file is damaged (entry {name!r})"
             listed.setdefault(name, set()).add((e["size"], e["sha256"]))
     return listed, ""
+
+
+def _no_constant(name: str):
+    """json's hook for NaN and Infinity, which no manifest holds."""
+    raise ValueError(f"{name} in a manifest")
 
 
 @dataclass
@@ -203,18 +234,44 @@ def _write_marker(path: Path, files: dict[str, Entry], pending: dict[str, Entry]
     path.write_bytes(_encode(files, pending))
 
 
+def _record(d: Path, name: str, entry: Entry) -> None:
+    """Add ``name`` (just written, ``entry``) to the record ``d/.irrepro-files`` of the single files
+    irrepro wrote there, dropping listed files that are gone; written to a temporary file and
+    renamed, under a lock so that two processes recording at once lose nothing."""
+    lock = _lock(d, wait=True)
+    try:
+        listed, _ = _read_manifest(d, RECORD)
+        files = {n: max(es) for n, es in (listed or {}).items() if n != name and os.path.lexists(d / n)}
+        files[name] = entry
+        tmp = d / f"{RECORD}.{os.getpid()}.tmp"
+        tmp.write_bytes(_encode(dict(sorted(files.items())), fmt=_RECORD_FORMAT))
+        os.replace(tmp, d / RECORD)
+    finally:
+        _unlock(lock)
+
+
+def _recorded(d: Path, name: str) -> bool:
+    """Whether the record of ``d`` proves the regular file ``d/name`` irrepro's (listed, its
+    size and sha256 matching)."""
+    listed, _ = _read_manifest(d, RECORD)
+    if not listed or name not in listed:
+        return False
+    return any(_file_entry(d / name, size) in listed[name] for size, _ in listed[name])
+
+
 # --------------------------------------------------------------------------------------------
 # temporary siblings: locks and leftovers
 # --------------------------------------------------------------------------------------------
 
 
-def _lock(d: Path) -> int | None:
-    """Hold a lock on the directory ``d`` while this process writes it (None without flock)."""
+def _lock(d: Path, wait: bool = False) -> int | None:
+    """Hold a lock on the directory ``d`` while this process writes it (None without flock, or
+    when another process holds it and ``wait`` is False)."""
     if fcntl is None:  # pragma: no cover
         return None
     fd = os.open(d, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
     except OSError:
         os.close(fd)
         return None
@@ -235,15 +292,38 @@ def _in_use(d: Path) -> bool:
     return False
 
 
-def _temp_pattern(name: str) -> re.Pattern:
-    return re.compile(rf"\.{re.escape(name)}\.{_RANDOM}\.(tmp|old)")
+def _name_max(d: Path) -> int:
+    """The longest file name (in bytes) the directory ``d`` takes."""
+    try:
+        return os.pathconf(d, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return NAME_MAX
+
+
+def temp_stem(name: str, name_max: int = NAME_MAX) -> str:
+    """The prefix of the temporary siblings of ``name``: ``.NAME.``, or where that would make a
+    sibling's name longer than ``name_max`` bytes, ``.PART~HASH.`` (the name cut at a character
+    boundary, and 8 hex digits of its sha256), so that every name the system takes has siblings."""
+    stem = f".{name}."
+    if len(os.fsencode(stem)) + _TEMP_SUFFIX <= name_max:
+        return stem
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:8]
+    room = name_max - _TEMP_SUFFIX - len(f"..~{digest}")
+    part = os.fsencode(name)[:room].decode("utf-8", "ignore") if room > 0 else ""
+    while len(os.fsencode(part)) > room:  # (a name that is not UTF-8: surrogates take 1 byte each)
+        part = part[:-1]
+    return f".{part}~{digest}."
+
+
+def _temp_pattern(name: str, name_max: int = NAME_MAX) -> re.Pattern:
+    return re.compile(rf"{re.escape(temp_stem(name, name_max))}{_RANDOM}\.(tmp|old)")
 
 
 def _clean_stale(d: Path) -> None:
     """Remove the temporary siblings of ``d`` that a killed report left (older than this process,
     not locked by a running one), by their manifests; name in a warning what cannot be proven
     irrepro's."""
-    pattern = _temp_pattern(d.name)
+    pattern = _temp_pattern(d.name, _name_max(d.parent))
     try:
         siblings = [p for p in d.parent.iterdir() if pattern.fullmatch(p.name)]
     except OSError:
@@ -261,6 +341,8 @@ def _clean_stale(d: Path) -> None:
                 left = _remove_owned(p)
         except OSError as exc:
             left = [f"({exc.strerror})"]
+        except (ValueError, RecursionError):  # not one of irrepro's, whatever it holds
+            left = ["(not irrepro's)"]
         if left:
             warnings.warn(
                 f"{p}: left by an earlier irrepro report that was stopped; kept, as irrepro cannot prove "

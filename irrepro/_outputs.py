@@ -1,0 +1,498 @@
+"""What irrepro may write, replace and remove where a command writes the user's outputs: the one
+guard of every command that writes (``irrepro report`` and ``design --out DIR``, ``compare
+--methods-file FILE``, ``standardize --export-zscores FILE``).
+
+**Never over an input.** An output is none of the command's inputs (the run files and directories,
+the qrels, a z-score file read), holds none of them, and is no visible file of an input directory
+(it would be read as a run next time); a hard link to an input is the input. A new directory
+inside a runs directory is allowed: the runs are its visible files only
+(:func:`irrepro.data.run_files`).
+
+**Ownership, not guesses.** irrepro deletes or overwrites only files it wrote and can prove it
+wrote (:mod:`irrepro._manifest`):
+
+* an output directory holds the marker ``.irrepro-report``, a JSON manifest of every file with
+  its size and sha256, written last. A later run into the same ``--out`` replaces or removes a file
+  only if the manifest lists it and its content still matches; leaves everything else in place and
+  says so in a warning; and refuses, before any work, when a new file would overwrite such a file
+  or when the directory is not empty and holds no valid manifest (an empty ``.irrepro-report``, one
+  written before irrepro 0.2, or a copied report's ``index.html`` prove nothing);
+* a single file (``--methods-file``, ``--export-zscores``) is written only where nothing is, or
+  over a file that the record ``.irrepro-files`` of its directory lists with the same size and
+  sha256 (irrepro adds every file it writes there); a symbolic link is never written through.
+
+**Checked first.** :func:`check_dir` and :func:`check_file` run before any analysis and refuse,
+naming the path as the user gave it, everything that would fail later: an input, a link, a file
+where a directory is wanted or the reverse, a directory that is not irrepro's, a name too long, no
+write permission. Every name the system takes is accepted: a temporary sibling's name is cut and
+hashed where ``.NAME.XXXXXXXX.tmp`` would be too long (:func:`irrepro._manifest.temp_stem`).
+
+**Atomic where it can be.** Files are written into a hidden temporary sibling first. A new or empty
+directory is that sibling renamed; an earlier output directory holding only its own files is
+exchanged with it in one step (Linux ``renameat2``; elsewhere two renames, the earlier one put back
+if the second fails) and then removed file by file, by its manifest. Only where the directory also
+holds files of the user's are the new files moved in one by one (each move atomic; the manifest,
+written last, first lists old and new files as ``pending`` so that a run killed half-way leaves
+nothing unprovable). A single file is a temporary file renamed over its target.
+
+**Leftovers.** A temporary sibling of an earlier run that was killed (older than this process and
+not locked by a running one) is removed by the same manifest rule; what cannot be proven irrepro's
+is named in a warning, never deleted.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import shutil
+import stat
+import tempfile
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from ._manifest import (
+    MARKER,
+    RECORD,
+    Entry,
+    _clean_stale,
+    _entry,
+    _file_entry,
+    _lock,
+    _name_max,
+    _record,
+    _recorded,
+    _remove_owned,
+    _Survey,
+    _survey,
+    _unlock,
+    _valid_name,
+    _write_marker,
+    temp_stem,
+)
+from ._text import few, shown
+from .data._files import _umask
+from .errors import InputError, OutputError
+
+__all__ = ["check_dir", "check_file", "write_dir", "write_file"]
+
+# --------------------------------------------------------------------------------------------
+# the checks, before any work
+# --------------------------------------------------------------------------------------------
+
+
+def _out_path(out: str | Path) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(os.fspath(out))))
+
+
+def _input_paths(inputs: Iterable) -> list[Path]:
+    """The inputs that are paths of this system (resolved); ids, collection names and objects are
+    no paths and are left out."""
+    paths = []
+    for p in inputs:
+        try:
+            if isinstance(p, (str, os.PathLike)) and Path(p).expanduser().exists():
+                paths.append(Path(p).expanduser().resolve())
+        except (OSError, ValueError):  # not a path this system can have
+            continue
+    return paths
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_inputs(given: str, d: Path, inputs: Iterable, option: str, what: str, file: bool = False) -> None:
+    """``d`` (``option`` of the command, which writes ``what`` there; a ``file`` or a directory) is
+    none of ``inputs`` nor a hard link to one, holds none of them, and is no file of an input
+    directory (a run file, or a visible new ``file`` that would be read as one). A new directory
+    inside the runs directory is allowed."""
+    rd = d.resolve()
+    for rp in _input_paths(inputs):
+        kind = "directory" if rp.is_dir() else "file"
+        if rd == rp or (os.path.lexists(d) and _same(d, rp)):
+            raise InputError(f"{given}: {option} is the input {kind} {rp}; give another {what}")
+        if rp.is_relative_to(rd):
+            raise InputError(f"{given}: {option} contains the input {kind} {rp}; give a {what} that holds none "
+                             "of the inputs")  # fmt: skip
+        if rp.is_dir() and rd.parent == rp and (rd.is_file() or (file and not rd.name.startswith("."))):
+            raise InputError(f"{given}: {option} is a file of the input directory {rp}, where it would be read "
+                             f"as a run; give a {what} outside it")  # fmt: skip
+
+
+def _check_length(given: str, d: Path, base: Path, option: str) -> None:
+    name_max = _name_max(base)
+    try:
+        path_max = os.pathconf(base, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        path_max = 4096
+    for part in d.relative_to(base).parts:
+        if len(os.fsencode(part)) > name_max:
+            raise InputError(f"{given}: the name {part[:40]!r}... has {len(os.fsencode(part))} bytes, more "
+                             f"than the {name_max} a file name may have here; give a shorter {option}")  # fmt: skip
+    longest = d.parent / (temp_stem(d.name, name_max) + "XXXXXXXX.tmp") / ("x" * 64)
+    if len(os.fsencode(str(longest))) >= path_max:
+        raise InputError(f"{given}: the path is too long (the files written there would exceed the {path_max} "
+                         f"bytes a path may have here); give a shorter {option}")  # fmt: skip
+
+
+def _base(given: str, d: Path, option: str, what: str, file: bool = False) -> Path:
+    """The nearest existing ancestor of ``d``, after the checks every output shares: not empty,
+    not the root, a name the system takes, no symbolic link."""
+    if d == d.parent:
+        raise InputError(f"{given}: {option} is the root directory; give a {what}")
+    base = d.parent
+    while not os.path.lexists(base):  # (False, not an error, for a name too long)
+        base = base.parent
+    _check_length(given, d, base, option)  # first: a name too long fails every other test with ENAMETOOLONG
+    if d.is_symlink():
+        how = ("does not write through a link: give the file itself" if file else
+               f"replaces the directory {option} names and does not write through a link: give the directory itself")  # fmt: skip
+        raise InputError(
+            f"{given}: {option} is a symbolic link (to {os.readlink(d)}); irrepro {how}, or a new name"
+        )
+    return base
+
+
+def _not_a_report(given: str, d: Path, s: _Survey, what: str) -> InputError:
+    index = d / "index.html"
+    try:
+        titled = index.is_file() and "<title>irrepro report" in index.read_text(errors="replace")[:4000]
+    except OSError:
+        titled = False
+    kept = few(s.kept()) or f"nothing but {MARKER}"
+    if os.path.lexists(d / MARKER):
+        why = (f"{s.reason}, so irrepro cannot tell which of its files it wrote ({kept}); it deletes only "
+               "what it can prove it wrote, and will not write here")  # fmt: skip
+    elif titled:
+        why = (f"it holds an index.html titled 'irrepro report' but no {MARKER} manifest listing the files "
+               "irrepro wrote (a copied report, or one written before irrepro 0.2); irrepro deletes only "
+               "what it can prove it wrote, and will not write here")  # fmt: skip
+    else:
+        return InputError(f"{given}: not an irrepro {what} (no {MARKER} file) and not empty; refusing to "
+                          "overwrite it: give a new or empty directory as --out")  # fmt: skip
+    return InputError(f"{given}: not an earlier irrepro {what}: {why}: give a new or empty directory as --out "
+                      f"(or, if it is an old {what} of yours, remove it yourself)")  # fmt: skip
+
+
+def _conflicts(given: str, s: _Survey, names: Iterable[str], what: str) -> None:
+    kept = {k.rstrip("/") for k in s.kept()}
+    hit = sorted(n for n in names if n in kept)
+    if hit:
+        raise InputError(
+            f"{given}: the {what} would overwrite {', '.join(hit)}, which irrepro did not write or which "
+            "changed since it did; move them away, or give another --out"
+        )
+
+
+def _probe(given: str, base: Path, what: str) -> None:
+    """The one reliable test of writability: make (and remove) a hidden directory in ``base``."""
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=base, prefix=".irrepro-probe-"))
+    except OSError as exc:
+        raise InputError(f"{given}: cannot write the {what} there ({base}: {exc.strerror})") from None
+
+
+def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), what: str = "report") -> Path:
+    """Check, before any work, that an output directory of ``files`` can be written to ``out``.
+
+    ``out`` may be new, empty, or an earlier output directory of irrepro's (module docstring);
+    returns it absolute. ``what`` names the output in messages (``"report"``). Raises
+    :class:`~irrepro.InputError` naming ``out`` as given for everything :func:`write_dir` would
+    refuse or fail on that can be known before: a symbolic link, a file, the root, an input, a
+    file of an input directory, a directory holding an input, a name too long, a non-empty
+    directory without a valid manifest, a file of the new output over one irrepro did not write,
+    no write permission."""
+    given = os.fspath(out)
+    if not str(given).strip():  # Path("") is ".": the working directory, which the user did not name
+        raise InputError(f"--out is empty: give a directory for the {what}")
+    d = _out_path(out)
+    base = _base(given, d, "--out", f"directory for the {what}")
+    _check_inputs(given, d, inputs, "--out", f"directory for the {what}")
+    if d.exists() and not d.is_dir():
+        raise InputError(f"{given}: --out names a file, not a directory for the {what}")
+    if not base.is_dir():
+        raise InputError(f"{given}: cannot create the {what} there, {base} is a file")
+    if d.is_dir():
+        try:
+            s = _survey(d)
+        except OSError as exc:
+            raise InputError(f"{given}: cannot read the directory ({exc.strerror})") from None
+        if not s.empty and s.listed is None:
+            raise _not_a_report(given, d, s, what)
+        _conflicts(given, s, files, what)
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise InputError(
+                f"{given}: the directory is not writable (mode {d.stat().st_mode & 0o777:o}); refusing to "
+                "replace it: make it writable, or give another --out"
+            )
+    _probe(given, base, what)
+    return d
+
+
+def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out") -> Path:
+    """Check, before any work, that the file ``out`` can be written; returns it absolute.
+
+    ``out`` may be new, a file irrepro wrote there and the record ``.irrepro-files`` of its
+    directory proves so, or a device or pipe (``/dev/stdout``, a FIFO), written through. Raises
+    :class:`~irrepro.InputError` naming ``out`` as given and ``option`` for anything else: an
+    input or a hard link to one, a file of an input directory, a symbolic link to a file, a
+    directory, a file irrepro cannot prove it wrote, a missing or unwritable directory, a name too
+    long or reserved for irrepro's markers."""
+    given = os.fspath(out)
+    if not str(given).strip():
+        raise InputError(f"{option} is empty: give a file name")
+    d = _out_path(out)
+    if _stream(d):
+        return d
+    base = _base(given, d, option, "file name", file=True)
+    if d.name in (MARKER, RECORD):
+        raise InputError(f"{given}: {d.name} is the name of irrepro's own record; give another file name")
+    _check_inputs(given, d, inputs, option, "file name", file=True)
+    if d.is_dir():
+        raise InputError(f"{given}: {option} names a directory, not a file")
+    if base != d.parent or not base.is_dir():
+        raise InputError(
+            f"{given}: the directory {d.parent} does not exist; create it, or give another {option}"
+        )
+    if os.path.lexists(d) and not _recorded(d.parent, d.name):
+        raise InputError(
+            f"{given}: the file exists and irrepro did not write it (or it changed since): irrepro overwrites "
+            f"only files it wrote, as the record {RECORD} beside them proves; move it away, or give another "
+            f"{option}"
+        )
+    _probe(given, base, "file")
+    return d
+
+
+def _stream(d: Path) -> bool:
+    """Whether ``d`` leads, through any links, to a character device, a pipe or a socket (written
+    through: nothing there can be overwritten)."""
+    try:
+        mode = os.stat(d).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+# --------------------------------------------------------------------------------------------
+# writing
+# --------------------------------------------------------------------------------------------
+
+
+def _blob(data: str | bytes) -> bytes:
+    return data if isinstance(data, bytes) else shown(data).encode("utf-8")  # a non-UTF-8 path as \xNN
+
+
+def write_file(path: Path, data: str | bytes, given: str | Path | None = None, option: str = "--out") -> None:
+    """Write ``data`` (text as UTF-8) to the file ``path`` (:func:`check_file`'s answer, checked
+    again here: the directory may have changed since) through a temporary sibling renamed over it,
+    and add it to the record ``.irrepro-files`` of its directory. ``given`` names it in messages;
+    an :class:`~irrepro.errors.OutputError` when writing fails (nothing half-written is left)."""
+    given = os.fspath(given if given is not None else path)
+    blob = _blob(data)
+    path = check_file(given, option=option)
+    if _stream(path):
+        try:
+            with open(path, "wb") as f:
+                f.write(blob)
+        except OSError as exc:
+            raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), given) from None
+        return
+    fd, tmp = -1, ""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temp_stem(path.name, _name_max(path.parent)),
+                                   suffix=".tmp")  # fmt: skip
+        with os.fdopen(fd, "wb") as f:
+            fd = -1
+            f.write(blob)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600, as a new file under the umask
+        if os.path.lexists(path) and not _recorded(path.parent, path.name):
+            check_file(given, option=option)  # raises, naming what changed
+        os.replace(tmp, path)
+        tmp = ""
+    except OSError as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), given) from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+    try:
+        _record(path.parent, path.name, _entry(blob))
+    except OSError as exc:  # written, but not provably irrepro's: a later run will not overwrite it
+        warnings.warn(f"{given}: written, but irrepro could not record it in {RECORD} ({exc.strerror}), so it "
+                      "will not overwrite it later", stacklevel=2)  # fmt: skip
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not
+    available (other systems, old kernels, some file systems)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD, RENAME_EXCHANGE = -100, 2
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _say_kept(given: str, kept: list[str], where: str = "") -> None:
+    if kept:
+        warnings.warn(
+            f"{given}: left in place, not written by irrepro or changed since it wrote them: {few(kept, 8)}"
+            + where, stacklevel=4)  # fmt: skip
+
+
+def write_dir(
+    d: Path, files: Mapping[str, str | bytes], given: str | Path | None = None, what: str = "report"
+) -> None:
+    """Write ``files`` (name -> text as UTF-8, or bytes) as an output directory ``d``
+    (:func:`check_dir`'s answer, checked again here: it may have changed since), by the rules of
+    the module docstring: only files irrepro can prove it wrote are replaced or removed. ``given``
+    names ``d`` in messages (``--out`` as the user gave it); an :class:`~irrepro.InputError` for
+    what :func:`check_dir` refuses, an :class:`~irrepro.errors.OutputError` naming ``given`` when
+    writing fails (an earlier output directory is then left as it was)."""
+    given = os.fspath(given if given is not None else d)
+    blobs = {name: _blob(data) for name, data in files.items()}
+    bad = [n for n in blobs if not _valid_name(n)]
+    if bad:
+        raise InputError(f"{what} file names must be plain names, not {bad}")
+    entries = {name: _entry(b) for name, b in blobs.items()}
+    d.parent.mkdir(parents=True, exist_ok=True)
+    _clean_stale(d)
+    _survey_for_write(given, d, blobs, what)
+    try:
+        tmp = Path(
+            tempfile.mkdtemp(dir=d.parent, prefix=temp_stem(d.name, _name_max(d.parent)), suffix=".tmp")
+        )
+    except OSError as exc:
+        raise OutputError(
+            exc.errno, f"{exc.strerror} (creating the {what}'s temporary directory)", given
+        ) from None
+    lock = _lock(tmp)
+    ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier output)
+    try:
+        try:
+            _write_marker(tmp / MARKER, {}, pending=entries)
+            for name, blob in blobs.items():
+                (tmp / name).write_bytes(blob)
+            _write_marker(tmp / MARKER, entries)  # written last
+        except OSError as exc:
+            raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
+        try:
+            _put_in_place(given, d, tmp, blobs, entries, ours, what)
+        except OSError as exc:  # named by --out as given, never by the hidden temporary directory
+            if isinstance(exc, InputError):
+                raise
+            if exc.filename == given:
+                raise OutputError(exc.errno, exc.strerror, given) from exc
+            raise OutputError(exc.errno, f"{exc.strerror} (putting the {what} in place)", given) from None
+    finally:
+        _unlock(lock)
+        if ours[0] and tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _put_in_place(
+    given: str,
+    d: Path,
+    tmp: Path,
+    blobs: dict[str, bytes],
+    entries: dict[str, Entry],
+    ours: list[bool],
+    what: str,
+) -> None:
+    """Put the finished output directory ``tmp`` in ``d``'s place (module docstring); ``ours[0]`` is set
+    False the moment ``tmp`` no longer holds only what this process wrote (it must not then be
+    removed whole, whatever happens next)."""
+    os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the output from others
+    try:
+        os.rename(tmp, d)  # d absent or empty: one step
+        ours[0] = False
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+    s = _survey_for_write(given, d, blobs, what)  # d is not empty
+    assert s is not None  # (None only for an absent d)
+    if not s.only_owned:
+        _write_in_place(given, d, tmp, blobs, entries, s, what)
+        return
+    if _exchange(tmp, d):  # tmp now holds the earlier output
+        ours[0] = False
+        left = _remove_owned(tmp)
+        _say_kept(given, left, f"; they are in {tmp}, where the earlier {what} was moved")
+        return
+    old = Path(tempfile.mkdtemp(dir=d.parent, prefix=temp_stem(d.name, _name_max(d.parent)), suffix=".old"))
+    try:
+        os.rename(d, old / "report")
+    except BaseException:
+        os.rmdir(old)
+        raise
+    try:
+        os.rename(tmp, d)
+        ours[0] = False
+    except BaseException:
+        try:
+            os.rename(old / "report", d)
+        except OSError as exc:  # keep it where it is, and say where
+            raise OutputError(
+                exc.errno, f"{exc.strerror}; the earlier {what} is in {old / 'report'}", given
+            ) from exc
+        os.rmdir(old)
+        raise
+    left = _remove_owned(old / "report")
+    if not left:
+        try:
+            os.rmdir(old)
+        except OSError:
+            pass
+    _say_kept(given, left, f"; they are in {old / 'report'}, where the earlier {what} was moved")
+
+
+def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes], what: str) -> _Survey | None:
+    """The survey of ``d`` (None if absent), refusing what :func:`check_dir` refuses."""
+    if d.is_symlink() or (d.exists() and not d.is_dir()):
+        check_dir(given, files=blobs, what=what)  # raises, naming the problem
+    if not d.is_dir():
+        return None
+    s = _survey(d)
+    if not s.empty and s.listed is None:
+        raise _not_a_report(given, d, s, what)
+    _conflicts(given, s, blobs, what)
+    return s
+
+
+def _write_in_place(
+    given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry], s: _Survey, what: str
+) -> None:
+    """The new files moved one by one from ``tmp`` into ``d``, which also holds what irrepro
+    leaves alone: first a manifest listing old and new files (a run killed here leaves only
+    files it can prove), then each new file, then the old files not replaced, then the final
+    manifest."""
+    try:
+        interim = tmp / (MARKER + ".interim")
+        _write_marker(interim, s.owned, pending=entries)
+        os.replace(interim, d / MARKER)
+        for name in blobs:
+            os.replace(tmp / name, d / name)
+        for name, e in s.owned.items():
+            if name not in blobs and _file_entry(d / name, e[0]) == e:
+                (d / name).unlink()
+        os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
+    except OSError as exc:
+        raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
+    _say_kept(given, s.kept())

@@ -1,0 +1,276 @@
+"""The one output guard of every command that writes (issue 41, items 1, 2 and 8): ``irrepro design
+--out DIR``, ``compare --methods-file FILE`` and ``standardize --export-zscores FILE`` never write
+into or over an input, never overwrite a file irrepro did not write, and refuse before any work;
+manifests are read within limits; every legal ``--out`` name is accepted.
+
+Each refusal is checked on the bytes of every file under the test's directory before and after (the
+user's files unchanged, nothing left behind), and through the command line's exit status and
+one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from irrepro import _manifest, _outputs, data, report
+from irrepro.cli import main as cli_main
+from irrepro.errors import InputError
+
+pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error
+
+
+@pytest.fixture
+def sim(tmp_path):
+    """Four simulated runs on twelve topics and their qrels, written as TREC files."""
+    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
+    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    return tmp_path
+
+
+def _tree(d: Path) -> dict[str, bytes | None]:
+    """Every entry under ``d`` (hidden ones too) and its bytes (None: a directory or a link)."""
+    return {str(p.relative_to(d)): p.read_bytes() if p.is_file() and not p.is_symlink() else None
+            for p in sorted(d.rglob("*"))}  # fmt: skip
+
+
+def _run(args, capsys):
+    rc = cli_main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _no_work(monkeypatch):
+    """Reading the runs fails the test: every refusal must come before any work."""
+    import irrepro._user_inputs
+
+    monkeypatch.setattr(irrepro._user_inputs, "load", lambda *a, **k: pytest.fail("the runs were read"))
+
+
+def _design(sim, out):
+    return ["design", sim / "runs", "--qrels", sim / "qrels.txt", "-m", "P@10", "--min-diff", "0.1", "-B", "0",
+            "--out", out]  # fmt: skip
+
+
+def _compare(sim, target):
+    return ["compare", sim / "runs", "--qrels", sim / "qrels.txt", "-m", "AP", "--methods-file", target]
+
+
+def _export(sim, target):
+    return ["standardize", sim / "runs", "--qrels", sim / "qrels.txt", "-m", "AP", "--export-zscores", target]
+
+
+def _a_run(sim) -> Path:
+    return sorted((sim / "runs").iterdir())[0]
+
+
+# ---- every command that writes: never into or over an input, never over a user's file ------------
+
+
+def _refusals(sim: Path) -> dict[str, list[tuple[list, str]]]:
+    """Per command, (arguments, words of the message) of every target it must refuse."""
+    (sim / "mine").mkdir()
+    (sim / "mine" / "topics.csv").write_text("my,own,table\n")
+    (sim / "notes.md").write_text("my notes\n")
+    os.link(sim / "qrels.txt", sim / "qrels-link.txt")
+    (sim / "to-notes").symlink_to(sim / "notes.md")
+    return {
+        "design": [
+            (_design(sim, sim / "runs"), "--out is the input directory"),
+            (_design(sim, sim), "--out contains the input directory"),
+            (_design(sim, sim / "qrels.txt"), "--out is the input file"),
+            (
+                _design(sim, sim / "mine"),
+                "not an irrepro design output (no .irrepro-report file) and not empty",
+            ),
+        ],
+        "compare": [
+            (_compare(sim, sim / "qrels.txt"), "--methods-file is the input file"),
+            (_compare(sim, sim / "qrels-link.txt"), "--methods-file is the input file"),
+            (_compare(sim, _a_run(sim)), "--methods-file is a file of the input directory"),
+            (_compare(sim, sim / "runs" / "methods.md"), "is a file of the input directory"),
+            (_compare(sim, sim / "notes.md"), "the file exists and irrepro did not write it"),
+            (_compare(sim, sim / "to-notes"), "is a symbolic link"),
+            (_compare(sim, sim / "runs"), "--methods-file is the input directory"),
+            (_compare(sim, sim / "mine"), "names a directory, not a file"),
+            (_compare(sim, sim / "nowhere" / "m.md"), "does not exist"),
+            (_compare(sim, sim / ".irrepro-files"), "is the name of irrepro's own record"),
+        ],
+        "standardize": [
+            (_export(sim, _a_run(sim)), "--export-zscores is a file of the input directory"),
+            (_export(sim, sim / "qrels.txt"), "--export-zscores is the input file"),
+            (_export(sim, sim / "runs" / "z.txt"), "is a file of the input directory"),
+            (_export(sim, sim / "notes.md"), "the file exists and irrepro did not write it"),
+            (
+                [
+                    "standardize",
+                    *sorted((sim / "runs").iterdir()),
+                    "--qrels",
+                    sim / "qrels.txt",
+                    "-m",
+                    "AP",
+                    "--export-zscores",
+                    _a_run(sim),
+                ],
+                "--export-zscores is the input file",
+            ),
+        ],
+    }
+
+
+@pytest.mark.parametrize("command", ["design", "compare", "standardize"])
+def test_outputs_never_go_into_or_over_inputs_or_users_files(command, sim, capsys, monkeypatch):
+    cases = _refusals(sim)[command]
+    before = _tree(sim)
+    _no_work(monkeypatch)
+    for args, words in cases:
+        rc, out, err = _run(args, capsys)
+        target = str(args[-1])
+        assert rc == 2 and out == "", (args, err)
+        assert err.startswith(f"irrepro {command}: {target}: ") and words in err, (words, err)
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert _tree(sim) == before  # every input and every file of the user's as it was, nothing added
+
+
+def test_design_writes_its_own_directory_and_replaces_only_its_own_files(sim, capsys):
+    out = sim / "plan"
+    rc, _, err = _run(_design(sim, out), capsys)
+    assert rc == 0, err
+    assert sorted(p.name for p in out.iterdir()) == [".irrepro-report", "power-curve.png", "topics.csv"]
+    listed = json.loads((out / ".irrepro-report").read_text())["files"]
+    assert sorted(listed) == ["power-curve.png", "topics.csv"]
+    (out / "my-notes.txt").write_text("kept")
+    with pytest.warns(UserWarning, match="left in place, not written by irrepro.*my-notes.txt"):
+        rc, _, err = _run(_design(sim, out), capsys)
+    assert rc == 0, err
+    assert (out / "my-notes.txt").read_text() == "kept"
+    # the table changed by the user is no longer irrepro's: refused before any work, and kept
+    (out / "topics.csv").write_text("edited by hand\n")
+    rc, _, err = _run(_design(sim, out), capsys)
+    assert rc == 2 and "would overwrite topics.csv, which irrepro did not write or which changed" in err
+    assert (out / "topics.csv").read_text() == "edited by hand\n"
+    # a new directory inside the runs directory is fine (only its visible files are runs), and the runs
+    # directory then still reads as before
+    rc, _, err = _run(_design(sim, sim / "runs" / "plan"), capsys)
+    assert rc == 0, err
+    assert len(data.run_files(sim / "runs")) == 4
+
+
+@pytest.mark.parametrize("command", ["compare", "standardize"])
+def test_a_file_irrepro_wrote_is_overwritten_and_recorded(command, sim, capsys):
+    target = sim / "out.txt"
+    args = _compare(sim, target) if command == "compare" else _export(sim, target)
+    rc, _, err = _run(args, capsys)
+    assert rc == 0, err
+    first = target.read_bytes()
+    record = json.loads((sim / ".irrepro-files").read_text())
+    assert record["format"] == "irrepro files record" and list(record["files"]) == ["out.txt"]
+    assert record["files"]["out.txt"]["size"] == len(first)
+    rc, _, err = _run(args, capsys)  # irrepro's own file: replaced
+    assert rc == 0, err and target.read_bytes() == first
+    target.write_bytes(first + b"% my edit\n")  # changed since: no longer provably irrepro's
+    rc, _, err = _run(args, capsys)
+    assert rc == 2 and "the file exists and irrepro did not write it (or it changed since)" in err
+    assert target.read_bytes().endswith(b"% my edit\n")
+    assert sorted(p.name for p in sim.iterdir()) == [".irrepro-files", "out.txt", "qrels.txt", "runs"]
+
+
+def test_a_file_target_may_be_a_device(sim, capsys):
+    rc, out, err = _run(_compare(sim, "/dev/null"), capsys)
+    assert rc == 0, err
+    assert "methods paragraph: /dev/null" in err
+
+
+def test_the_file_guard_from_python(tmp_path):
+    """write_file: a temporary sibling renamed over the target (nothing left behind), under the
+    umask; a forged record entry proves nothing (its digest must match)."""
+    target = tmp_path / "m.md"
+    _outputs.write_file(_outputs.check_file(target), "text")
+    assert target.read_text() == "text" and sorted(p.name for p in tmp_path.iterdir()) == [
+        ".irrepro-files",
+        "m.md",
+    ]
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_outputs._umask()
+    (tmp_path / "yours.md").write_text("yours")
+    doc = json.loads((tmp_path / ".irrepro-files").read_text())
+    doc["files"]["yours.md"] = {"size": 5, "sha256": "0" * 64}
+    (tmp_path / ".irrepro-files").write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="irrepro did not write it"):
+        _outputs.check_file(tmp_path / "yours.md")
+    assert (tmp_path / "yours.md").read_text() == "yours"
+
+
+# ---- manifests read within limits ---------------------------------------------------------------
+
+_NESTED = ("[" * 200_000 + "]" * 200_000).encode()  # 400 KB: deeper than Python's recursion limit
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        _NESTED,
+        b'{"format": "irrepro report manifest", "version": 1, "files": {"a": {"size": NaN}}}',
+        b'{"format": "irrepro report manifest", "version": 1, "files": {"a": {"size": '
+        + b"9" * 5000
+        + b"}}}",
+        b'{"format": "irrepro report manifest", "version": 1, "files": {"a": [[[[[1]]]]]}}',
+    ],
+    ids=["nested-400KB", "NaN", "huge-int", "deep-entry"],
+)
+def test_a_hostile_manifest_is_not_a_manifest_never_a_traceback(marker, tmp_path, capsys, monkeypatch):
+    listed, reason = _manifest._read_manifest(_write(tmp_path / "a", marker))
+    assert listed is None and ".irrepro-report" in reason
+    out = _write(tmp_path / "out", marker)
+    (out / "index.html").write_text("x")
+    before = _tree(tmp_path)
+    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
+    rc = cli_main(["report", str(tmp_path / "a"), "--qrels", "q", "--out", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not an earlier irrepro report" in err and "Traceback" not in err, err
+    assert _tree(tmp_path) == before
+
+
+def _write(d: Path, marker: bytes) -> Path:
+    d.mkdir()
+    (d / _manifest.MARKER).write_bytes(marker)
+    return d
+
+
+def test_a_hostile_manifest_in_a_stale_sibling_does_not_stop_a_later_report(tmp_path):
+    """A killed report's temporary sibling holding a hostile manifest: named in a warning and
+    kept; the new report is written."""
+    out = tmp_path / "out"
+    stale = tmp_path / (_manifest.temp_stem("out") + "abcd1234.tmp")
+    _write(stale, _NESTED)
+    os.utime(stale, (0, 0))  # older than this process
+    with pytest.warns(UserWarning, match="left by an earlier irrepro report that was stopped"):
+        _outputs.write_dir(out, {"index.html": "new"})
+    assert (out / "index.html").read_text() == "new"
+    assert (stale / _manifest.MARKER).read_bytes() == _NESTED
+
+
+# ---- every legal name is accepted --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("extra", [0, 1, 13, 14])
+def test_every_legal_out_name_is_accepted_and_its_leftovers_found(extra, tmp_path):
+    """Names up to NAME_MAX bytes (the hidden sibling's name is then cut and hashed); a rerun
+    replaces the report, and a stale sibling of a killed run of that name is cleaned."""
+    name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
+    name = "é" * ((name_max - extra) // 2) + "r" * ((name_max - extra) % 2)  # two bytes each, in UTF-8
+    assert len(os.fsencode(name)) == name_max - extra
+    out = report.check_out(tmp_path / name)
+    _outputs.write_dir(out, {"index.html": "first"})
+    stem = _manifest.temp_stem(name, name_max)
+    assert len(os.fsencode(stem)) + 12 <= name_max
+    stale = tmp_path / (stem + "abcd1234.tmp")
+    _outputs.write_dir(stale, {"index.html": "killed"})  # a killed run's sibling, with its manifest
+    os.utime(stale, (0, 0))
+    _outputs.write_dir(report.check_out(tmp_path / name), {"index.html": "second"})
+    assert (out / "index.html").read_text() == "second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # the stale sibling removed, nothing left
+    # a sibling of another name is not taken for this one's
+    assert _manifest._temp_pattern(name + "x", name_max).fullmatch(stem + "abcd1234.tmp") is None
