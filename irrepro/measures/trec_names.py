@@ -200,7 +200,7 @@ def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple
             at = f" (at -l {fm.rel or 1} and -l {m.rel or 1})" if fm.rel != m.rel else ""
             raise InputError(
                 f"-m {first} and -m {given} are both trec_eval's {te.name}{at}: a z-score file holds "
-                f"one {te.name} per topic; export them to two files"
+                f"one {te.name} per topic; give them one file each"
             )
     levels: list[int] = list(dict.fromkeys(te.level for te in found if te.level is not None))
     levels = levels or [1 if rel is None else rel]
