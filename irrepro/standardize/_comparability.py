@@ -12,6 +12,7 @@ from scipy import stats
 
 from .. import _spread
 from ..errors import InputError
+from ..significance.classical import paired_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._scores import _matrix
@@ -250,9 +251,10 @@ def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
 def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     """The share of system pairs a two-sided paired t-test over topics finds significant.
 
-    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: scipy's
-    ``ttest_rel``, vectorised over all S(S-1)/2 pairs at once; a pair with no variance counts as not
-    significant.
+    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: the
+    paired t-test (scipy's ``ttest_rel``; :func:`irrepro.significance.paired_t_pvalues`), vectorised
+    over all S(S-1)/2 pairs at once; a pair whose differences are all 0 counts as not significant,
+    one whose differences are all equal and not 0 as significant.
 
     Parameters
     ----------
@@ -276,7 +278,7 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     """
     x = _matrix(scores)
     i, j = np.triu_indices(x.shape[0], 1)
-    p = stats.ttest_rel(x[i], x[j], axis=1).pvalue
+    p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs
     return float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
 
 
