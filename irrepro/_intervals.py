@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 from scipy import special
 
+from . import _spread
 from .errors import InputError
 
 #: Cells (float64) of replicates worked on at once (2 MB) by :func:`bootstrap_sd` and
@@ -44,7 +45,7 @@ def bootstrap_sd(replicates, transform=None) -> np.ndarray:
     -------
     numpy.ndarray
         The standard error, shaped as the replicates without the last axis; NaN with fewer than
-        two valid replicates.
+        two valid replicates, exactly 0 where the valid replicates are all equal.
 
     Examples
     --------
@@ -74,7 +75,8 @@ def _sd(x: np.ndarray, transform=None) -> np.ndarray:
     mean = np.nansum(x, axis=-1) / np.maximum(n, 1)
     ss = np.nansum((x - mean[..., None]) ** 2, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
+        sd = np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
+    return _spread.exact(x, mean, sd, squared=False)[1]  # equal replicates: exactly 0
 
 
 def check_level(level, name: str = "level") -> float:

@@ -239,3 +239,80 @@ def test_documented_names_parse_and_give_trec_eval_names():
         theirs = theirs.replace("_k", "_10").replace("_x", "_0.50")
         assert measures.trec_eval_name(ours) == theirs, ours
         assert measures.parse_measure(theirs) == measures.parse_measure(ours), theirs
+
+
+# irrepro's measure -> the -m option of trec_eval 10 that computes it, written by hand from trec_eval's
+# measure descriptions (trec_eval -h -m ...): trec_eval prints each under the name trec_eval_name gives
+PARAMETERISED = {
+    "P@5": "P.5", "R@10": "recall.10", "AP@10": "map_cut.10", "nDCG@10": "ndcg_cut.10",
+    "Success@5": "success.5", "IPrec@0.125": "iprec_at_recall.0.125", "SetF(beta=0.5)": "set_F.0.5",
+    "SetF(beta=2.0)": "set_F.2", "RBP(p=0.5)": "rbp.p=0.5", "rbp_resid(p=0.25)": "rbp_resid.p=0.25",
+    "Rprec_mult@0.25": "Rprec_mult.0.25", "relative_P@5": "relative_P.5", "unj@10": "unj.10",
+    "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)": "utility.2,-0.5,-1,0",
+    "utility(rel_ret=1.5)": "utility.1.5,-1,0,0", "G(gains={1:3,2:9})": "G.1=3,2=9",
+    "nDCG(gains={1:3,2:9})": "ndcg.1=3,2=9", "ndcg_rel(gains={2:5})": "ndcg_rel.2=5",
+    "Rndcg(gains={1:2,3:4})": "Rndcg.1=2,3=4", "gm_map": "gm_map", "gm_bpref": "gm_bpref",
+    "SetRelP": "set_relative_P", "RBP": "rbp.p=0.8", "RBP(p=0.9)": "rbp",
+}  # fmt: skip
+
+
+def test_trec_eval_names_of_parameterised_measures(tmp_path, trec_eval_10):
+    """Each parameterised measure's name is what trec_eval 10 prints for the -m option computing it."""
+    qpath, files, _, _ = make_collection(tmp_path, 990, grades=(0, 0, 1, 1, 2, 3))
+    for ours, option in PARAMETERISED.items():
+        out = run_trec_eval(trec_eval_10, qpath, files[0], "-c", "-m", option)
+        printed = {line.split()[0] for line in out.splitlines()}
+        assert printed == {measures.trec_eval_name(ours)}, (ours, option)
+
+
+def test_to_trec_eval_names_weights_and_gains_as_trec_eval_prints_them():
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}}, qrels)
+    ev = measures.evaluate(runs, ["Rndcg(gains={1:2})", "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)",
+                                  "G(gains={1:3,2:9})", "SetF(beta=0.5)", "AP(rel=2)"])  # fmt: skip
+    names = [line.split()[0] for line in measures.to_trec_eval(ev).splitlines()]
+    # trec_eval's order (utility, G, Rndcg, set_F); AP(rel=2) is trec_eval's map only under -l 2
+    assert names == ["runid", "utility_2,-0.5,-1,0", "G_1=3,2=9", "Rndcg_1=2", "set_F_0.5", "AP(rel=2)"]
+
+
+# the weighted utility of irrepro eval -m, its trec_eval -m option and its weight of a non-relevant
+# document retrieved (p2): the stand-in document's share on a topic the run misses
+WEIGHTED = ("utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)", "utility.2,-0.5,-1,0", -0.5)
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+def test_eval_format_trec_eval_weighted_utility_and_the_missing_topic(tmp_path, capsys, rel, trec_eval_10):
+    """``irrepro eval --format trec_eval -c -q`` with weighted utility and gains prints trec_eval 10's
+    lines byte for byte - names included - but for weighted utility on the topic the run misses and
+    in its summary: there trec_eval 10's value is irrepro's + p2 (its stand-in document; over the
+    number of topics in the mean)."""
+    from irrepro.cli import main
+
+    qpath, files, _, _ = make_collection(tmp_path, 970 + rel, grades=(0, 0, 1, 1, 2, 3))
+    topics = data.load_qrels(qpath).topics
+    ours = [WEIGHTED[0], "G(gains={1:3,2:9})", "ndcg_rel(gains={2:5})", "Rndcg(gains={1:2,3:4})",
+            "SetF(beta=0.5)", "Success@5"]  # fmt: skip
+    theirs = [WEIGHTED[1], "G.1=3,2=9", "ndcg_rel.2=5", "Rndcg.1=2,3=4", "set_F.0.5", "success.5"]
+    for f in files:
+        args = ["eval", "--qrels", qpath, f, *[a for m in ours for a in ("-m", m)], "-l", rel, "-c", "-q",
+                "--precision", "float64", "--format", "trec_eval"]  # fmt: skip
+        assert main([str(a) for a in args]) == 0
+        mine = capsys.readouterr().out.splitlines()
+        opts = ["-m", "runid", *[a for m in theirs for a in ("-m", m)], f"-l{rel}", "-c", "-q"]
+        reference = run_trec_eval(trec_eval_10, qpath, f, *opts).splitlines()
+        (missed,) = {
+            t for t in topics if not any(ln.startswith(f"{t} ") for ln in f.read_text().splitlines())
+        }
+        assert len(mine) == len(reference) > 6 * len(topics)
+        differ = []
+        for a, b in zip(mine, reference):
+            if a != b:
+                (name, topic, value), theirs_value = a.split("\t"), b.split("\t")[2]
+                assert b.split("\t")[:2] == [name, topic]
+                share = WEIGHTED[2] / (len(topics) if topic == "all" else 1)
+                assert float(theirs_value) == pytest.approx(float(value) + share, abs=1e-4), (
+                    f,
+                    topic,
+                )  # (both rounded)
+                differ.append((name.strip(), topic))
+        assert differ == [("utility_2,-0.5,-1,0", missed), ("utility_2,-0.5,-1,0", "all")]

@@ -144,10 +144,18 @@ def _standardize_parser(sub) -> None:
         help="standardization factors of runs for trec_eval -Z, or such factors applied",
         description="Webber, Moffat & Zobel's (2008) standardization: with --export-zscores, write the "
         "per-topic mean and sd of the RUNs' scores (the standardizing systems) in the format "
-        "trec_eval -Z reads (qid measure mean sd); with --zscores, read such a file and print the "
-        "RUNs' standardized means (normal CDF of the z-scores). A missing topic scores 0.",
+        "trec_eval -Z reads (qid measure mean sd, under trec_eval's names: map, P_10, "
+        "utility_2,-0.5,-1,0, G_1=3,2=9, ...), and print the trec_eval command lines that apply it "
+        "(trec_eval -c -Z FILE with the -l and -m options that compute each measure: AP(rel=2) is "
+        "-l 2 -m map; one line per relevance level); with --zscores, read such a file and print the "
+        "RUNs' standardized means (normal CDF of the z-scores). A missing topic scores 0. A topic on "
+        "which every RUN scores the same has sd exactly 0: trec_eval -Z then gives z = 0 to a run "
+        "scoring that value and -1000000 (its missing value) to a run scoring otherwise; irrepro's "
+        "--zscores gives both z = 0 (standardized score 0.5: no spread, no scale to measure a "
+        "difference in). trec_eval 10 ranks by float64 scores: with --precision float64 the "
+        "factors are of the values it computes.",
     )
-    _inputs_and_measures(p, "AP, nDCG@10, P@10 (measures trec_eval has)")
+    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (measures trec_eval has)")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--export-zscores", metavar="FILE",
                      help="write the factors to FILE (new, or written by irrepro before: never an input or a "
@@ -180,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="""Score TREC run files against qrels, as trec_eval does.
 
 Averages. By default (-c, trec_eval -c) a run's mean is over all the qrels' topics, a topic the
-run retrieved nothing for scoring 0: the mean NIST's leaderboards and the irrepro report use.
+run retrieved nothing for scoring 0 (the empty list's value: see below for weighted utility): the
+mean NIST's leaderboards and the irrepro report use.
 trec_eval WITHOUT -c averages over the topics the run retrieved for only: --average run-topics.
 The two differ only for runs that miss topics; every such run gets one line on stderr (how many
 topics it retrieved, which qrels topics it misses, which of its topics the qrels lack - those are
@@ -189,9 +198,16 @@ never evaluated). A run none of whose topics is in the qrels is an error.
 Output (--format): tsv (default) prints run<TAB>measure<TAB>value, with -q
 run<TAB>measure<TAB>topic<TAB>value and an 'all' row per run and measure; trec_eval prints, run
 after run, exactly what `trec_eval -m runid -m ...` prints for the same job (its measure names,
-order and number format; a measure trec_eval lacks keeps irrepro's name; with -q and the default
-average a topic the run lacks gets its line at 0, as trec_eval 10 -c -q prints it - trec_eval
-9.0.8 leaves it out); csv and json give the long table run, query_id, measure, value.""",
+parameters included - utility_2,-0.5,-1,0, G_1=3,2=9, set_F_0.5 -, order and number format; a
+measure trec_eval lacks, or has only at another -l, keeps irrepro's name; with -q and the default
+average a topic the run lacks gets its line, as trec_eval 10 -c -q prints it - trec_eval 9.0.8
+leaves it out); csv and json give the long table run, query_id, measure, value.
+
+A topic the run lacks is scored on the empty list (0, but p3 R for weighted utility with
+rel_missed p3). trec_eval -c agrees but on two measures: weighted utility, where trec_eval 10
+gives that + p2 (it scores a missing topic on a stand-in list of one unjudged document and zeroes
+only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its own p (trec_eval
+10: + 1). irrepro keeps the empty list, what a run that retrieved nothing scores.""",
     )
     _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), Rndcg, ... (all of trec_eval -m all_trec)")
     p.add_argument("-q", "--per-topic", action="store_true", help="also one row per topic (trec_eval -q)")

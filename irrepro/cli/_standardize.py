@@ -5,9 +5,29 @@ from __future__ import annotations
 
 import argparse
 import io
+import shlex
 import sys
 
 from ..errors import InputError
+
+
+def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
+    """The trec_eval command lines that apply the z-score file ``path`` (QRELS and RUN stand for
+    the user's files): one per call of :func:`~irrepro.measures.trec_names._trec_eval_calls`."""
+    from ..escape import plain
+
+    lines = []
+    for level, options in calls:
+        args = ["trec_eval", "-c", "-Z", shlex.quote(path), *([f"-l {level}"] if level != 1 else [])]
+        lines.append(
+            "  " + plain(" ".join([*args, *(f"-m {shlex.quote(o)}" for o in options), "QRELS", "RUN"]))
+        )
+    how = (
+        "this call"
+        if len(lines) == 1
+        else f"these {len(lines)} calls (one trec_eval call has one -l and one parameter set per measure)"
+    )
+    return [f"apply it with {how}, adding -q for per-topic z-scores:", *lines]
 
 
 def _standardize(args: argparse.Namespace) -> int:
@@ -15,17 +35,13 @@ def _standardize(args: argparse.Namespace) -> int:
     from .._outputs import check_file, write_file
     from .._user_inputs import load
     from ..escape import plain
+    from ..measures.trec_names import _trec_eval_calls
     from ._commands import _coverage_lines, _simulated_banner
 
+    names, calls = _trec_eval_calls(args.measures, rel=args.rel)
     if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
         inputs = [*args.runs, args.qrels]
         target = check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
-    names = {}
-    for m in args.measures:
-        te = measures.trec_eval_name(m, rel=args.rel)
-        if te is None:
-            raise InputError(f"-m {m}: trec_eval has no such measure, so trec_eval -Z cannot use it")
-        names[m] = te
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     banner = _simulated_banner("standardize", args.qrels, rs, "factors")
     for line in _coverage_lines(rs, "all-topics"):
@@ -42,6 +58,7 @@ def _standardize(args: argparse.Namespace) -> int:
             f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "
             f"{len(first.systems)} runs) to {args.export_zscores}"
         )
+        out += _trec_eval_lines(args.export_zscores, calls)
     else:
         read = standardize.read_zscores(args.zscores)
         cols = {}

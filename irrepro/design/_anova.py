@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import _spread
 from ..data._matrices import ScoreMatrix
 from ..errors import InputError
 
@@ -279,7 +280,7 @@ def mixed_model(scores) -> MixedComponents:
         raise InputError(f"system {systems[int(np.argmax(empty))]!r} has no scored topic")
     df = long_frame(scores)
     df["system"] = pd.Categorical(df["system"], categories=list(dict.fromkeys(systems)))
-    if float(np.var(df["score"])) == 0.0:
+    if _spread.constant(df["score"].to_numpy()):
         raise InputError("the pilot scores are all equal: there is nothing to plan a study from")
     model = smf.mixedlm("score ~ 0 + C(system)", df, groups=df["topic"])
     with warnings.catch_warnings():

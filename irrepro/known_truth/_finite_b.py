@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
+from .. import _spread
 from ..errors import InputError
 from ..parallel import check_int
 
@@ -92,8 +93,9 @@ def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     near = np.flatnonzero(np.abs(p - alpha) < 10 * math.sqrt(alpha * (1 - alpha) / B) + 2 / B)
     q = np.clip(p[near, None] + (np.arange(_CELL) + 0.5 - _CELL / 2) / (_CELL * B), 0, 1)
     m[near] = (stats.binom.cdf(k, B, q) - (q <= alpha)).mean(axis=1)
-    bias = float(m.mean())
-    bound = abs(bias) + 2 * float(m.std(ddof=1) / math.sqrt(p.size) if p.size > 1 else 0.0)
+    mean, sd = _spread.mean_sd(m) if p.size > 1 else (m[0], 0.0)  # (equal estimates: their m, sd 0)
+    bias = float(mean)
+    bound = abs(bias) + 2 * float(sd / math.sqrt(p.size))
     rate = float(np.mean(p <= alpha + 1e-12))
     se = math.sqrt(rate * (1 - rate) / p.size)
     return FiniteB(rate, bias, bound, se, bound < se)

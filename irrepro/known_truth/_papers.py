@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import _spread, parallel
 from .. import corpus_bootstrap as cb
-from .. import parallel
 from .. import standardize as sz
 from ..data._matrices import _checked_scores
 from ..parallel import SeedLike, check_int
@@ -147,11 +147,12 @@ class SelfSignificance:
         level = check_level(level)
         rows = []
         for form, s in self.share.items():
+            rate, sd = _spread.mean_sd(s)  # (every trial at one share: that share, se 0)
             rows.append(
                 {
                     "form": form,
-                    "false-positive rate": s.mean(),
-                    "se": s.std(ddof=1) / np.sqrt(len(s)),
+                    "false-positive rate": rate,
+                    "se": sd / np.sqrt(len(s)),
                     f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
                     "trials": len(s),
                 }

@@ -156,16 +156,29 @@ Conventions (trec_eval's, which NIST's official scores use):
 
 * **Topics.** Only topics with judgments are evaluated: a :class:`~irrepro.data.RunSet` holds
   the qrels' topics; topics a run has but the qrels lack are ignored (``RunSet.ignored_topics``).
-* **Averages.** A run missing a topic scores 0 there (every measure is computed on the empty
-  list, as ``trec_eval -c`` does; ``NumRel`` and ``NumQ`` still count the topic). :func:`summarize`,
-  :func:`to_frame` and :func:`to_dict` give either of trec_eval's averages: ``complete=True``
-  (the default; ``trec_eval -c``, and ir_measures' ``calc_aggregate``, which reports a missing
-  topic as 0 - also for NumRel and NumQ) over all the qrels' topics, or ``complete=False``
-  (plain trec_eval 9, pytrec_eval) over the topics the run retrieved something for. (trec_eval
-  10.0 without ``-c`` stops with an error on a run that misses a qrels topic. With ``-c`` it scores
-  a missing topic on a stand-in list of one unjudged document and then zeroes what that document
-  changes - for ``utility`` and ``rbp_resid`` only under these names: with other weights or p,
-  trec_eval adds the document's share, p2 or 1.)
+* **Averages.** A run missing a topic is scored there on the empty list, as a run that retrieved
+  nothing: 0 on every measure but ``utility`` with a weight ``rel_missed`` p3 other than 0, which
+  gives p3 R (every relevant document missed); ``NumRel`` and ``NumQ`` still count the topic.
+  :func:`summarize`, :func:`to_frame` and :func:`to_dict` give either of trec_eval's averages:
+  ``complete=True`` (the default; ``trec_eval -c``, and ir_measures' ``calc_aggregate``, which
+  reports a missing topic as 0 - also for NumRel and NumQ) over all the qrels' topics, or
+  ``complete=False`` (plain trec_eval 9, pytrec_eval) over the topics the run retrieved something
+  for. (trec_eval 10.0 without ``-c`` stops with an error on a run that misses a qrels topic.)
+* **A missing topic in trec_eval -c** (the one difference of convention). trec_eval 9.0.8 adds 0
+  for it ("Missing queries will contribute a value of 0 to all evaluation measures"); trec_eval
+  10 scores it on a stand-in list of one unjudged document ("Bogus results for a missing topic",
+  trec_eval.c) and then zeroes, by name, what that document changes: ``num_ret``, ``unj*``, and
+  ``utility`` and ``rbp_resid`` only under these exact names. Both equal the empty list's value
+  on every measure but two: weighted utility (trec_eval's ``utility_p1,p2,p3,0``), where trec_eval
+  10 gives irrepro's value + p2 (the stand-in counted as a non-relevant document retrieved) and
+  9.0.8 gives 0 (irrepro's - p3 R), and ``rbp_resid`` with its own p (trec_eval 10:
+  irrepro's + 1). irrepro keeps the empty list for them too: it is what trec_eval 10's clean-up
+  sets out to restore (zero is the empty list's value of every measure it zeroes, ``utility``
+  with its default weights included) and what 9.0.8's 0 is for every other measure; the stand-in's
+  share would give one measure two values by the spelling of its name (``utility`` and
+  ``utility.1,-1,0,0`` are the same weights: 0 and -1 on a missing topic), and 0 would score a
+  topic the run left out above one it answered with half its relevant documents (p1 = 1, p3 = -2:
+  0 against -R/2), rewarding a run for dropping topics - what ``-c`` is for preventing.
 * **Topics without relevant documents** (R = 0) score 0 on every measure normalised by R or an
   ideal list, and still count in the mean, as in trec_eval.
 * **Relevance** is ``grade >= rel`` (``rel=1`` by default: trec_eval's ``-l``); a measure's own

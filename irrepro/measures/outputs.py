@@ -445,9 +445,13 @@ def to_trec_eval(
     under ``-l rel``, ``rel`` defaulting to the Evaluation's) and come in trec_eval's order;
     per-topic lines (topics in trec_eval's order, by the bytes of their ids) precede the run's
     summary, which starts with the ``runid`` line; there is no per-topic line of ``num_q`` and the
-    geometric means. A measure trec_eval lacks keeps irrepro's name and comes last. The output of
-    the same job by trec_eval (9.0.8; trec_eval 10 with ``precision="float64"``) is the same text,
-    byte for byte (tested).
+    geometric means. A measure trec_eval lacks, or has only at another relevance level than
+    ``rel``, keeps irrepro's name and comes last. The output of the same job by trec_eval (9.0.8;
+    trec_eval 10 with ``precision="float64"``) is the same text, byte for byte (tested), but for
+    weighted utility (``utility_2,-0.5,-1,0``) and ``rbp_resid`` with its own p on a topic the run
+    misses: irrepro scores the empty list there, trec_eval 10 adds its stand-in document's share
+    (p2; 1) and 9.0.8 adds 0 for the topic (:mod:`irrepro.measures`, "A missing topic in
+    trec_eval -c").
 
     Parameters
     ----------

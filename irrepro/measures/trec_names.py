@@ -3,6 +3,9 @@ trec_eval prints them."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from ..errors import InputError
 from .names import Measure, parse_measure
 
 __all__ = ["trec_eval_name"]
@@ -19,49 +22,106 @@ _TREC_ORDER = (
 )  # fmt: skip
 
 
-def _trec_eval_parts(m: Measure, rel: int) -> tuple[str, float | None] | None:
-    """(trec_eval's measure, its parameter or None) of ``m`` under ``trec_eval -l rel``, or None."""
-    if m.rel is not None and m.rel != rel:
-        return None  # a relevance level of its own: not what trec_eval -l rel computes
-    f, k = m.family, m.cutoff
+class _TrecEval(NamedTuple):
+    """One of trec_eval's measures with its parameters: how ``-m`` takes it and how it prints it."""
+
+    measure: str  # trec_eval's measure, as -m names it: "P", "map", "utility"
+    printed: str  # its parameter as trec_eval prints it after "_" ("" for none): "10", "0.50"
+    given: str  # the parameter as -m takes it after "." ("" for none): "10", "0.5"
+    level: int | None  # the relevance level (-l) it is computed at; None: a graded measure or a count
+    order: float = 0.0  # its place among the measure's parameters (cutoffs ascending)
+
+    @property
+    def name(self) -> str:
+        """What trec_eval prints: ``P_10``, ``utility_2,-0.5,-1,0``, ``map``."""
+        return f"{self.measure}_{self.printed}" if self.printed else self.measure
+
+    @property
+    def option(self) -> str:
+        """The ``-m`` option that prints it: ``P.10``, ``utility.2,-0.5,-1,0``, ``map``."""
+        return f"{self.measure}.{self.given}" if self.given else self.measure
+
+
+#: trec_eval's measures whose -m takes a list of parameters (``P.5,10``): several in one call
+_LISTS = (
+    "P",
+    "recall",
+    "map_cut",
+    "ndcg_cut",
+    "success",
+    "relative_P",
+    "iprec_at_recall",
+    "Rprec_mult",
+    "unj",
+)
+
+
+def _number(x: float) -> str:
+    """``x`` as the shortest text that reads back to it, a whole number without ``.0``."""
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
+
+
+def _trec_eval_of(m: Measure) -> _TrecEval | None:
+    """trec_eval's measure computing ``m`` (at the level ``m.rel``), or None when it has none."""
+    f, k, level = m.family, m.cutoff, m.rel
+
+    def plain(name: str) -> _TrecEval:
+        return _TrecEval(name, "", "", level)
+
+    def param(name: str, printed, given=None, order: float = 0.0) -> _TrecEval:
+        return _TrecEval(name, str(printed), str(printed if given is None else given), level, order)
+
     if m.agg == "G":  # Sakai's geometric mean: not a trec_eval measure
         return None
     if m.agg == "gm":
-        return {"AP": ("gm_map", None), "Bpref": ("gm_bpref", None)}.get(f) if k is None else None
+        name = {"AP": "gm_map", "Bpref": "gm_bpref"}.get(f) if k is None else None
+        return plain(name) if name else None
     if f == "NumRet":
-        return ("num_ret", None) if m.rel is None else ("num_rel_ret", None)
+        return plain("num_ret" if m.rel is None else "num_rel_ret")
     simple = {"NumRel": "num_rel", "NumQ": "num_q", "Rprec": "Rprec", "Bpref": "bpref",
               "infAP": "infAP", "11pt_avg": "11pt_avg", "SetR": "set_recall", "SetAP": "set_map",
               "binG": "binG", "num_nonrel_judged_ret": "num_nonrel_judged_ret"}  # fmt: skip
     if f in simple:
-        return simple[f], None
-    if f in ("G", "ndcg_rel", "Rndcg"):  # (trec_eval prints other gains as given: G_1=3,2=9)
-        return (f, None) if m.gains is None else None
-    if f == "utility":  # (likewise its weights: utility_2,-1,0,0)
-        return ("utility", None) if m.weights == (1.0, -1.0, 0.0) else None
-    if f in ("relative_P", "unj"):
-        return f, k
-    if f == "Rprec_mult":
-        return f, m.mult
-    if f == "rbp_resid":
-        return f, (None if m.p == 0.9 else m.p)
-    if f in ("AP", "RR", "nDCG"):
-        if f == "nDCG" and m.gains is not None:
+        return plain(simple[f])
+    if f in ("G", "ndcg_rel", "Rndcg") or (f == "nDCG" and k is None):
+        name = "ndcg" if f == "nDCG" else f  # gains as -m takes them, printed as given: G_1=3,2=9
+        return (
+            plain(name) if m.gains is None else param(name, ",".join(f"{g}={_number(v)}" for g, v in m.gains))
+        )
+    if f == "utility":  # its weights p1, p2, p3 and p4 = 0, printed as given: utility_2,-0.5,-1,0
+        default = m.weights == (1.0, -1.0, 0.0)
+        return plain(f) if default else param(f, ",".join(_number(w) for w in (*(m.weights or ()), 0.0)))
+    if f == "rbp_resid" or (f == "RBP" and m.rel is None and k is None):  # graded, p = 0.9 unless given
+        name = "rbp" if f == "RBP" else f
+        return plain(name) if m.p == 0.9 else param(name, f"p={m.p!r}", order=m.p or 0.0)
+    if f in ("relative_P", "unj", "P", "R", "Success") or (f in ("AP", "nDCG") and k is not None):
+        if f == "nDCG" and m.gains is not None:  # (trec_eval's ndcg_cut takes no gains)
             return None
-        if k is None:
-            return {"AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}[f], None
-        return ({"AP": "map_cut", "nDCG": "ndcg_cut"}[f], k) if f != "RR" else None
-    if f in ("P", "R", "Success"):
-        return {"P": "P", "R": "recall", "Success": "success"}[f], k
-    if f == "IPrec":
-        return "iprec_at_recall", m.recall
+        name = {"R": "recall", "Success": "success", "AP": "map_cut", "nDCG": "ndcg_cut"}.get(f, f)
+        return param(name, k, order=float(k or 0))
+    if f in ("Rprec_mult", "IPrec"):  # printed with two decimals (%3.2f), computed at the value given
+        x = float((m.mult if f == "Rprec_mult" else m.recall) or 0.0)
+        return param("Rprec_mult" if f == "Rprec_mult" else "iprec_at_recall", f"{x:3.2f}", _number(x), x)
+    if f in ("AP", "RR"):
+        return plain("map" if f == "AP" else "recip_rank") if k is None else None
     if f == "SetP":
-        return ("set_relative_P" if m.relative else "set_P"), None
-    if f == "SetF":
-        return "set_F", (None if m.beta == 1.0 else m.beta)
-    if f == "RBP" and m.rel is None and k is None:  # trec_eval's rbp: graded, p = 0.9 unless given
-        return "rbp", (None if m.p == 0.9 else m.p)
+        return plain("set_relative_P" if m.relative else "set_P")
+    if f == "SetF":  # beta printed as given: set_F_0.5
+        return (
+            plain("set_F") if m.beta == 1.0 else param("set_F", _number(m.beta or 0.0), order=m.beta or 0.0)
+        )
     return None
+
+
+def _trec_eval_measure(measure, rel: int | None = None) -> _TrecEval | None:
+    """trec_eval's measure computing ``measure`` under ``trec_eval -l rel`` (1 when None), or None
+    when trec_eval has none or computes it only at another level."""
+    m = parse_measure(measure, rel=rel)
+    te = _trec_eval_of(m)
+    if te is None or (te.level is not None and te.level != (1 if rel is None else rel)):
+        return None
+    return te
 
 
 def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
@@ -79,10 +139,14 @@ def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
     str or None
         ``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``,
         ``iprec_at_recall_0.50``, ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it),
-        ``Rprec_mult_0.20``, ``relative_P_5``, ``unj_10``, ...; None for ``RR@10``, ``ERR@20``,
-        ``Q``, a relevance level other than ``rel``, gains (``G``, ``ndcg_rel``, ``Rndcg``, like
-        ``nDCG``) or weights (``utility``) other than trec_eval's defaults, ...
-        (trec_eval 9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
+        ``Rprec_mult_0.20``, ``relative_P_5``, ``unj_10``, ``set_F_0.5``, a measure's own gains
+        and weights as ``-m G.1=3,2=9`` and ``-m utility.2,-0.5,-1,0`` print them (``G_1=3,2=9``,
+        ``ndcg_1=3``, ``ndcg_rel_2=5``, ``Rndcg_1=2``, ``utility_2,-0.5,-1,0``: whole numbers
+        without ``.0``, others as the shortest decimal that reads back to them), ...; None for
+        ``RR@10``, ``ERR@20``, ``Q``, ``G_AP``, gains with a cutoff (``nDCG(gains={2:3})@10``:
+        trec_eval's ``ndcg_cut`` takes none), a relevance level other than ``rel`` (``AP(rel=2)``
+        is trec_eval's ``map`` under ``-l 2``), ... (trec_eval 9.0.8 lacks ``rbp``; its
+        ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
 
     Examples
     --------
@@ -91,27 +155,69 @@ def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
     ('P_10', 'iprec_at_recall_0.50', 'rbp_p=0.5')
     >>> trec_eval_name("AP(rel=2)", rel=2), trec_eval_name("AP(rel=2)"), trec_eval_name("RR@10")
     ('map', None, None)
+    >>> trec_eval_name("utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)"), trec_eval_name("G(gains={1:3})")
+    ('utility_2,-0.5,-1,0', 'G_1=3')
     """
-    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
-    if parts is None:
-        return None
-    name, param = parts
-    if param is None:
-        return name
-    if name in ("iprec_at_recall", "Rprec_mult"):
-        return f"{name}_{param:3.2f}"
-    if name in ("rbp", "rbp_resid"):
-        return f"{name}_p={param!r}"
-    if name == "set_F":
-        return f"set_F_{param:g}"
-    return f"{name}_{param}"
+    te = _trec_eval_measure(measure, rel)
+    return None if te is None else te.name
 
 
 def _trec_eval_key(measure, rel: int | None = None) -> tuple:
     """Sort key putting measures in the order trec_eval prints them (cutoffs ascending within a
     measure); measures trec_eval lacks come after, in their given order (a stable sort)."""
-    parts = _trec_eval_parts(parse_measure(measure, rel=rel), 1 if rel is None else rel)
-    if parts is None:
+    te = _trec_eval_measure(measure, rel)
+    if te is None:
         return (len(_TREC_ORDER), 0.0)
-    name, param = parts
-    return (_TREC_ORDER.index(name), 0.0 if param is None else float(param))
+    return (_TREC_ORDER.index(te.measure), te.order)
+
+
+def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple[int, list[str]]]]:
+    """``({measure: trec_eval's name}, [(-l, [-m options]), ...])``: the trec_eval calls that
+    print every measure of ``measures`` (each binary one at its own level, ``rel`` unless it sets
+    its own): one call per relevance level, and more where a measure comes with two parameter
+    sets that one call cannot hold (``utility`` and ``utility.2,-1,0,0``); lists merged
+    (``P.5,10``). A measure given twice (under any spelling) counts once.
+
+    Raises :class:`~irrepro.InputError` for a measure trec_eval lacks and for two measures that
+    trec_eval prints under one name (``AP`` and ``AP(rel=2)``, both ``map``)."""
+    names: dict = {}
+    seen: dict[str, tuple[str, Measure]] = {}  # trec_eval's name -> (the first -m giving it, measure)
+    found: list[_TrecEval] = []
+    for given in measures:
+        m = parse_measure(given, rel=rel)
+        te = _trec_eval_of(m)
+        if te is None:
+            raise InputError(
+                f"-m {given}: trec_eval has no such measure ({m.name}), so trec_eval -Z cannot use it"
+            )
+        names[given] = te.name
+        if te.name not in seen:
+            seen[te.name] = (given, m)
+            found.append(te)
+            continue
+        first, fm = seen[te.name]
+        if fm != m:
+            at = f" (at -l {fm.rel or 1} and -l {m.rel or 1})" if fm.rel != m.rel else ""
+            raise InputError(
+                f"-m {first} and -m {given} are both trec_eval's {te.name}{at}: a z-score file holds "
+                f"one {te.name} per topic; give them one file each"
+            )
+    levels: list[int] = list(dict.fromkeys(te.level for te in found if te.level is not None))
+    levels = levels or [1 if rel is None else rel]
+    calls: list[tuple[int, dict[str, list[_TrecEval]]]] = [(lv, {}) for lv in levels]
+    for te in found:
+        for level, held in calls:
+            same = held.get(te.measure, [])
+            if (te.level in (None, level)) and (not same or te.measure in _LISTS):
+                held.setdefault(te.measure, []).append(te)
+                break
+        else:
+            calls.append((te.level or levels[0], {te.measure: [te]}))
+    out = []
+    for level, held in calls:
+        options = []
+        for measure, tes in held.items():
+            tes = sorted(tes, key=lambda t: t.order)
+            options.append(measure + ("." + ",".join(t.given for t in tes) if tes[0].given else ""))
+        out.append((level, options))
+    return names, out

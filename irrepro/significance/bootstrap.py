@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import parallel
+from .. import _spread, parallel
 from .._deprecation import renamed_arguments, renamed_attribute
 from ..errors import InputError
 from ..parallel import SeedLike
@@ -238,7 +238,7 @@ def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> Boo
             )
         else:
             asl = np.count_nonzero(np.abs(tw) >= np.abs(tz)[:, None], axis=1) / B
-        sd = z.std(axis=1, ddof=1)
+        sd = _spread.sd(z, axis=1)
         return zbar, tz, asl, wbar, tw, np.where(sd > tol, sd, 0.0)  # noise-level sd: none
 
     parts = _map_chunks(run, len(pairs), n_jobs)
@@ -443,7 +443,7 @@ def unpaired_bootstrap_test(
             obs = s.back(v[:, :n].mean(1)) - s.back(v[:, n:].mean(1))
             d = np.exp(v @ cx.T) - np.exp(v @ cy.T)
         asl = np.count_nonzero(np.abs(d) >= np.abs(obs)[:, None], axis=1) / B
-        pooled = np.concatenate([x[p[:, 0]], x[p[:, 1]]], axis=1).std(axis=1, ddof=1)
+        pooled = _spread.sd(np.concatenate([x[p[:, 0]], x[p[:, 1]]], axis=1), axis=1)
         return obs, asl, d, pooled
 
     # a function gathers (pairs, B, 2n) arrays: keep each chunk near 5 million values

@@ -31,7 +31,7 @@ from scipy import special, stats
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
-from .classical import _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
+from .classical import _paired_t, _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
 
 __all__ = [
     "TailedPValues",
@@ -472,10 +472,8 @@ def urbano_tests(
     for name in tests:
         if name == "paired-t":
             d = e - b
-            n = d.shape[-1]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = d.mean(axis=-1) / np.sqrt(d.var(axis=-1, ddof=1) / n)
-            out[name] = TailedPValues(special.stdtr(n - 1, -t), paired_t_pvalues(d))
+            two = paired_t_pvalues(d)
+            out[name] = TailedPValues(special.stdtr(d.shape[-1] - 1, -_paired_t(d)), two)
         elif name == "wilcoxon":
             out[name] = TailedPValues(wilcoxon_r(b, e, "less"), wilcoxon_r(b, e))
         elif name == "sign":

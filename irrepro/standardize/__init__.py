@@ -23,8 +23,10 @@ Interpretations (the paper does not say):
   ``sigma_t`` estimates the population value) and for the system-score sd in dRMSE, where only
   ``ddof=1`` reproduces the paper's 1.857 for TREC 7 vs TREC 2003 (``ddof=0`` gives 1.866).
 - **zero sd**: a topic on which every standardizing system scored the same (possible with very few
-  standardizing systems) carries no information on spread; its z-scores are set to 0 (every
-  system "average", standardized score 0.5) unless ``zero_sd="raise"``.
+  standardizing systems) has that score as its mean and an sd of exactly 0, and carries no
+  information on spread; its z-scores are set to 0 (every system "average", standardized score
+  0.5), also for a system scoring otherwise, unless ``zero_sd="raise"`` (:func:`zscores` says
+  why; ``trec_eval -Z`` gives such a system -1000000, its missing value: :func:`write_zscores`).
 - **two-sample t-test**: Student's equal-variance test (scipy's default), two-sided.
 """
 

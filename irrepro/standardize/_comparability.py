@@ -10,7 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from .. import _spread
 from ..errors import InputError
+from ..significance.classical import paired_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._scores import _matrix
@@ -30,7 +32,8 @@ __all__ = [
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each system's mean score with its t confidence interval over topics.
 
-    ``mean +- t_{T-1} * sd / sqrt(T)``: the intervals of Figure 2 of Webber, Moffat & Zobel (2008).
+    ``mean +- t_{T-1} * sd / sqrt(T)``: the intervals of Figure 2 of Webber, Moffat & Zobel (2008);
+    a system scoring the same on every topic has that score as its interval.
 
     Parameters
     ----------
@@ -55,8 +58,8 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
     level = check_level(level)
     x = _matrix(scores)
     t = x.shape[1]
-    m = x.mean(axis=1)
-    half = stats.t.ppf(0.5 + level / 2, t - 1) * x.std(axis=1, ddof=1) / np.sqrt(t)
+    m, sd = _spread.mean_sd(x, axis=1)
+    half = stats.t.ppf(0.5 + level / 2, t - 1) * sd / np.sqrt(t)
     return m, m - half, m + half
 
 
@@ -121,8 +124,8 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
     x = _matrix(scores)
     total = x.sum(axis=1, keepdims=True)
     other = total - x if corrected else np.broadcast_to(total, x.shape)
-    xc = x - x.mean(axis=0)
-    oc = other - other.mean(axis=0)
+    xc = _spread.centred(x, axis=0)  # a topic every system scores the same on: exactly 0
+    oc = _spread.centred(other, axis=0)
     den = np.sqrt((xc**2).sum(axis=0) * (oc**2).sum(axis=0))
     return np.divide((xc * oc).sum(axis=0), den, out=np.full(x.shape[1], np.nan), where=den > 0)
 
@@ -149,7 +152,7 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
     Returns
     -------
     numpy.ndarray or float
-        Shape ``(...)``; NaN where neither collection's means vary.
+        Shape ``(...)``; NaN where neither collection's means vary (all equal: sd exactly 0).
 
     Examples
     --------
@@ -162,7 +165,7 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
     if a.shape != b.shape or a.shape[-1] < 2:
         raise InputError(f"a and b need the same shape with >= 2 systems, got {a.shape} and {b.shape}")
     rmse = np.sqrt(np.mean((a - b) ** 2, axis=-1))
-    den = np.asarray(a.std(axis=-1, ddof=ddof) + b.std(axis=-1, ddof=ddof))
+    den = np.asarray(_spread.sd(a, ddof=ddof) + _spread.sd(b, ddof=ddof))
     # undefined (NaN, no warning) where neither collection's means vary, e.g. every score 0
     out = np.divide(2 * rmse, den, out=np.full(den.shape, np.nan), where=den > 0)
     return out[()]
@@ -172,7 +175,9 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
     """Which systems a two-sample t-test finds significantly different from themselves on two collections.
 
     Student's two-sided test, per system, of its scores on C against its scores on D (section 5 and
-    Table 4 of Webber, Moffat & Zobel 2008).
+    Table 4 of Webber, Moffat & Zobel 2008). A system scoring one value on every topic of C and one
+    on every topic of D is significant when the two differ (no spread: t = +-inf) and not when they
+    are equal (where scipy divides by the rounding noise of the means).
 
     Parameters
     ----------
@@ -203,7 +208,12 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
     c, d = _matrix(scores_c), _matrix(scores_d)
     if c.shape[0] != d.shape[0]:
         raise InputError("both collections need the same systems (rows)")
-    p = stats.ttest_ind(c, d, axis=1).pvalue
+    flat = _spread.constant(c, axis=1) & _spread.constant(d, axis=1)
+    p = np.full(len(c), np.nan)
+    if not flat.all():
+        p[~flat] = stats.ttest_ind(c[~flat], d[~flat], axis=1).pvalue
+    # no spread on either collection: t = +-inf (p = 0) between two scores, 0/0 for one score
+    p[flat] = np.where(c[flat, 0] == d[flat, 0], np.nan, 0.0)
     return np.nan_to_num(p, nan=1.0) < alpha
 
 
@@ -241,9 +251,10 @@ def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
 def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     """The share of system pairs a two-sided paired t-test over topics finds significant.
 
-    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: scipy's
-    ``ttest_rel``, vectorised over all S(S-1)/2 pairs at once; a pair with no variance counts as not
-    significant.
+    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: the
+    paired t-test (scipy's ``ttest_rel``; :func:`irrepro.significance.paired_t_pvalues`), vectorised
+    over all S(S-1)/2 pairs at once; a pair whose differences are all 0 counts as not significant,
+    one whose differences are all equal and not 0 as significant.
 
     Parameters
     ----------
@@ -267,7 +278,7 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     """
     x = _matrix(scores)
     i, j = np.triu_indices(x.shape[0], 1)
-    p = stats.ttest_rel(x[i], x[j], axis=1).pvalue
+    p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs
     return float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from .. import _spread
 from .._deprecation import renamed_arguments
 from ..errors import InputError
 from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
@@ -176,7 +177,7 @@ class PartitionResult:
             if v.size < 2:
                 out |= {f"{name} {k}": float("nan") for k in ("mean", "low", "high")}
                 continue
-            out[f"{name} mean"] = float(v.std(ddof=1) / np.sqrt(v.size))
+            out[f"{name} mean"] = float(_spread.sd(v) / np.sqrt(v.size))
             lo, hi = (float(s) for s in mstats.mjci(v, prob=probs))
             out[f"{name} low"], out[f"{name} high"] = lo, hi
         return {k: out[k] for k in self.summary(level)}
@@ -223,7 +224,7 @@ def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.nd
     n_s, n_t = x.shape
     na = a.sum(axis=1, keepdims=True)
     nb = n_t - na
-    centre = x.mean(axis=1)
+    centre = _spread.mean(x, axis=1)
     xc = x - centre[:, None]
     y = np.vstack([xc, xc**2])  # one product gives first-half sums and sums of squares
     part = a @ y.T  # (b, 2S)
@@ -398,7 +399,7 @@ class SampledStandardizers:
         p = np.percentile(boot, q, axis=2)  # (n_resamples, k)
         sizes = [_fewest(self.sizes, row > threshold) for row in p]
         found = np.array([s for s in sizes if s is not None], dtype=float)
-        return float(found.std(ddof=1)) if found.size > 1 else float("nan")
+        return float(_spread.sd(found)) if found.size > 1 else float("nan")
 
 
 def _fewest(sizes: np.ndarray, ok: np.ndarray) -> int | None:
@@ -480,9 +481,10 @@ def sampled_standardizers(
         means = np.empty((B, ev.shape[0]))
         for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
             sample = std[idx[s : s + 50]]  # (b, n, T)
-            mu = sample.mean(axis=1)[:, None, :]
-            sd = sample.std(axis=1, ddof=1)[:, None, :]
-            means[s : s + 50] = special.ndtr(_z(ev[None], mu, sd, "average")).mean(axis=2)
+            mu, sd = _spread.mean_sd(sample, axis=1)
+            means[s : s + 50] = special.ndtr(_z(ev[None], mu[:, None, :], sd[:, None, :], "average")).mean(
+                axis=2
+            )
         return _kendall_tau(means, full)
 
     taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)

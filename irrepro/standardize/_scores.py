@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from .. import _spread
 from ..data._matrices import _checked_scores
 from ..errors import InputError
 
@@ -160,7 +161,9 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     """Standardization factors from the standardizing systems' scores.
 
     The per-topic mean and sample sd (``ddof=1``: see the module's notes) of Webber, Moffat & Zobel
-    (2008, section 3, eq. 1).
+    (2008, section 3, eq. 1). A topic on which every standardizing system scored the same has that
+    score as its mean and an sd of exactly 0 (numpy's mean of three 0.7s is 0.7 - 1.1e-16, and its
+    sd 1.4e-16: divided by, that noise would give z-scores near 1e16).
 
     Parameters
     ----------
@@ -189,6 +192,8 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     >>> f = factors(x)
     >>> f.mean, f.sd, f.n_systems
     (array([0.3, 0.5, 0.2]), array([0.1, 0.2, 0.1]), 3)
+    >>> factors(np.full((3, 1), 0.7)).sd  # every system at 0.7: no spread
+    array([0.])
     """
     x = _matrix(standardizing, "standardizing scores")
     if x.shape[0] <= ddof:
@@ -197,9 +202,10 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
         topics = standardizing.topics
     if topics is not None and len(topics) != x.shape[1]:
         raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
+    mean, sd = _spread.mean_sd(x, axis=0, ddof=ddof)
     return Factors(
-        x.mean(axis=0),
-        x.std(axis=0, ddof=ddof),
+        mean,
+        sd,
         None if topics is None else tuple(str(t) for t in topics),
         x.shape[0],
         ddof,
@@ -229,8 +235,8 @@ def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> 
         The standardization factors; by default those of ``scores`` itself (the systems standardize
         themselves). Factors with topic ids are matched to a ScoreMatrix's topics by id.
     zero_sd : {"average", "raise"}
-        A topic on which every standardizing system scored the same: z = 0 for every system
-        (default), or an error.
+        A topic on which every standardizing system scored the same (sd 0): z = 0 for every system
+        (default; see Notes), or an error.
 
     Returns
     -------
@@ -244,7 +250,15 @@ def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> 
 
     Notes
     -----
-    Webber, Moffat & Zobel (2008), section 3.
+    Webber, Moffat & Zobel (2008), section 3. On a topic whose sd is 0, a system scoring the mean
+    gets z = 0, as ``trec_eval -Z`` gives it. A system scoring otherwise gets z = 0 too (its
+    standardized score ``Phi(z)`` is 0.5), where ``trec_eval -Z`` prints -1000000 (its value for a
+    missing z-score): with no spread among the standardizing systems, the topic gives no scale to
+    measure a difference in. The limit of ``(m - mu) / sigma`` as ``sigma`` falls to 0, z = +-inf
+    and ``Phi(z)`` 1 or 0, would turn any difference - one in the last bit of a score computed
+    another way included - into the whole range of the standardized score; z = 0 leaves the topic
+    the same for every system, so that it cannot reorder them (it adds 0.5 to every system's
+    total). ``zero_sd="raise"`` refuses such a topic instead.
 
     Examples
     --------
@@ -255,6 +269,10 @@ def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> 
     array([[-1.,  0., -1.],
            [ 1.,  1.,  1.],
            [ 0., -1.,  0.]])
+    >>> from irrepro.standardize import factors
+    >>> fac = factors(np.full((3, 1), 0.7))  # three systems at 0.7: mean 0.7, sd 0
+    >>> zscores(np.array([[0.7], [0.8]]), fac).tolist()
+    [[0.0], [0.0]]
     """
     x = _matrix(scores)
     if fac is None:

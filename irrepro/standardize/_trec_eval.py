@@ -9,8 +9,8 @@ lines 183-230; ``trec_eval.c`` lines 82-89, the ``-Z`` usage): one line per quer
 four whitespace-separated fields (strings without whitespace, two doubles read with ``atof``), in
 any order. ``convert_zscores.c`` lines 26-65 applies it per query and measure as
 ``(value - mean) / std_dev`` - the z-score, *not* mapped through the normal CDF; a zero std_dev
-gives 0 when the value equals the mean and -1000000 (missing) otherwise, as does a query or
-measure the file lacks.
+gives 0 when the value equals the mean and ``MISSING_ZSCORE_VALUE`` (-1000000, ``trec_eval.h``)
+otherwise, as does a query or measure the file lacks.
 """
 
 from __future__ import annotations
@@ -54,13 +54,20 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     Notes
     -----
     Lines are ``qid measure mean sd`` (trec_eval's ``get_zscores.c``), the numbers written with 17
-    significant digits so that :func:`read_zscores` gives back exactly the same doubles. The factors
-    are the per-topic mean and sample sd of the standardizing systems, eq. 1 of Webber, Moffat &
-    Zobel (2008, section 3); ``trec_eval -Z FILE`` then prints the z-scores ``z_st``, to which
-    :func:`standardize` with ``cdf=False`` is equal. A topic on which every standardizing system
-    scored the same has sd 0 and is written so: trec_eval then prints 0 for a run scoring the mean
-    (``convert_zscores.c`` lines 53-59), as irrepro's ``zero_sd="average"`` does, but -1000000
-    (missing) for a later run scoring otherwise, where irrepro gives 0.
+    significant digits so that :func:`read_zscores` and trec_eval's ``atof`` give back exactly the
+    same doubles. The factors are the per-topic mean and sample sd of the standardizing systems,
+    eq. 1 of Webber, Moffat & Zobel (2008, section 3); ``trec_eval -c -Z FILE`` (with the ``-m``
+    options and ``-l`` that print these names: ``irrepro standardize`` prints the command) then
+    prints the z-scores ``z_st``, to which :func:`standardize` with ``cdf=False`` is equal.
+
+    A topic on which every standardizing system scored the same has that score as its mean and sd
+    exactly 0 (:func:`factors`), and is written so. trec_eval's ``-Z`` convention for it
+    (``convert_zscores.c`` lines 49-60): z = 0 for a run whose value equals the mean - each
+    standardizing run, and any run scoring the same - and ``MISSING_ZSCORE_VALUE``, -1000000, for
+    a run scoring otherwise (which then dominates trec_eval's mean of the z-scores). irrepro's
+    :func:`zscores` gives such a run z = 0 as well (standardized score 0.5; its Notes say why).
+    The values trec_eval compares with the mean are its own: equal to irrepro's where irrepro
+    evaluates as trec_eval does (trec_eval 10 ranks by float64 scores: ``--precision float64``).
 
     Examples
     --------
