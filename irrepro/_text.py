@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED"]
+import math
+import numbers
+from collections.abc import Callable
+
+__all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED", "json_text",
+           "json_record"]  # fmt: skip
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -98,6 +103,36 @@ def no_pair_variance(scores, i: int, j: int, names=None) -> str:
         a, b = (names[i], names[j]) if names is not None else (i, j)
         return f"no variance: runs {a} and {b} score the same on every topic"
     return ""
+
+
+def json_text(doc, **kwargs) -> str:
+    """``doc`` as strict JSON (RFC 8259; indented by 1), what every JSON irrepro writes is: a NaN
+    or an infinity in it is a ValueError, never the bare ``NaN`` strict parsers refuse (a writer
+    first puts None and the reason there, :func:`json_record`). ``kwargs`` go to
+    :func:`json.dumps` (``default``)."""
+    import json
+
+    return json.dumps(doc, indent=1, allow_nan=False, **kwargs)
+
+
+def json_record(record: dict, reason: str | Callable[[dict], str]) -> dict:
+    """``record`` for :func:`json_text`: its values that are undefined numbers (NaN, infinite)
+    None, and ``"reason"`` beside them (``reason``, or ``reason(record)``); a record without
+    such a value as it is.
+
+    Examples
+    --------
+    >>> from irrepro._text import json_record
+    >>> json_record({"run": "a", "value": float("nan")}, "no variance")
+    {'run': 'a', 'value': None, 'reason': 'no variance'}
+    """
+    bad = [k for k, v in record.items()
+           if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) and not math.isfinite(v)]  # fmt: skip
+    if not bad:
+        return record
+    out = {k: None if k in bad else v for k, v in record.items()}
+    out["reason"] = reason(record) if callable(reason) else reason
+    return out
 
 
 def missing_scored(values, runs: int) -> str:

@@ -1,7 +1,8 @@
 """One escaping function per output format, so that any name - a run, topic, measure or collection
 name a user chose - comes out of every writer as itself, literally, and breaks nothing.
 
-- :func:`plain` - terminal text and the tab-separated formats: control characters made visible;
+- :func:`plain` - terminal text and the tab-separated formats: control and invisible format
+  characters made visible;
 - :func:`latex` - LaTeX text mode (every special character, and ``<``, ``>``, ``|``, which are
   other glyphs in the default font encoding);
 - :func:`markdown` - a Markdown (CommonMark / GFM pipe-table) cell or inline text;
@@ -14,12 +15,21 @@ Names longer than :data:`MAX_NAME` characters are shortened for display by :func
 shortens keeps the full name beside it: the note below a table (text, Markdown, LaTeX), the
 HTML ``title`` attribute (a tooltip), and the CSV files, which are never shortened. A figure
 shows the shortened names only; the tables written with it hold the full ones.
+
+Every escaper but the CSV one writes the characters a reader cannot see or that change what is
+shown around them as Python writes them in a string literal (``\\n``, ``\\x1b``, ``\\u202e``):
+control characters (Unicode category Cc), the line and paragraph separators (Zl, Zp), lone
+surrogates (Cs) and the format characters (Cf) - the bidirectional overrides, embeddings and
+isolates (U+202A-U+202E, U+2066-U+2069) that reorder the text after them (a right-to-left
+override before ``exe.txt`` shows it as ``txt.exe``), the zero-width spaces and joiners
+(U+200B-U+200D, U+2060, U+FEFF), the soft hyphen. CSV cells (and JSON) keep a name as it is:
+they are data, read back by programs.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
+import unicodedata
 from collections.abc import Iterable
 
 from ._csv import csv_cell, csv_quoting, to_csv
@@ -32,6 +42,7 @@ __all__ = [
     "shorten",
     "short_names",
     "shortened_key",
+    "look_alikes",
     "plain",
     "latex",
     "markdown",
@@ -49,14 +60,24 @@ MAX_NAME = 40
 #: What stands for the characters a shortened name leaves out.
 ELLIPSIS = "\u2026"
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: The Unicode categories :func:`plain` and the other escapers write as escapes: control (C0, DEL,
+#: C1), format (bidirectional controls, zero-width characters, ...), surrogate, line and paragraph
+#: separator.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def _visible(text: str) -> str:
-    """Control characters (C0, DEL, C1 and the Unicode line / paragraph separators) as Python
-    writes them in a string literal (``\\t``, ``\\n``, ``\\x1b``): no line break, tab or terminal
-    escape sequence comes out of a name."""
-    return _CONTROL.sub(lambda mo: repr(mo.group(0))[1:-1], text)
+    """The characters of the categories :data:`_HIDDEN` as Python writes them in a string literal
+    (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``): no line break, tab, terminal escape sequence,
+    bidirectional override or zero-width character comes out of a name."""
+    if text.isprintable():  # (printable: none of those; the usual case, at C speed)
+        return text
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
+
+
+def _twin_key(label: str) -> str:
+    """What a label looks like: its NFC form (canonically equivalent text is drawn alike)."""
+    return unicodedata.normalize("NFC", label)
 
 
 def shorten(name, width: int = MAX_NAME) -> str:
@@ -96,9 +117,11 @@ def shorten(name, width: int = MAX_NAME) -> str:
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     """The :func:`shorten` ed names, kept apart.
 
-    :func:`shorten` of every name, kept apart: names whose shortened forms coincide end in
-    ``[1]``, ``[2]``, ... (still at most ``width`` characters), so a table or a figure never shows
-    two runs under one label.
+    :func:`shorten` of every name, kept apart: names whose shortened forms coincide - or only
+    look alike, being the same text in another Unicode normalization ("café" with a composed
+    "é" and with "e" and a combining accent: equal in NFC) - end in ``[1]``, ``[2]``, ... (still
+    at most ``width`` characters), so a table or a figure never shows two runs under one label.
+    A name shown whole beside shortened ones of the same label keeps its own.
 
     Parameters
     ----------
@@ -110,23 +133,40 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     Returns
     -------
     list of str
-        One label per name, in order; a name of at most ``width`` characters is its own label.
+        One label per name, in order, no two alike; a name of at most ``width`` characters is
+        its own label unless another looks the same.
 
     Examples
     --------
     >>> from irrepro.escape import short_names
     >>> short_names(["run-alpha-v1", "run-alpha-v2"], width=8)
     ['run-al\u20261', 'run-al\u20262']
+    >>> short_names(["caf\u00e9", "cafe\u0301"])  # one text, two normalizations
+    ['caf\u00e9[1]', 'cafe\u0301[2]']
     """
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
-    seen = Counter(out)
-    k: Counter = Counter()
-    for i, (n, s) in enumerate(zip(names, out)):
-        if seen[s] > 1 and s != n:
-            k[s] += 1
-            tag = f"[{k[s]}]"
-            out[i] = shorten(n, width - len(tag)) + tag if len(n) > width - len(tag) else n + tag
+    groups: dict[str, list[int]] = {}
+    for i, s in enumerate(out):
+        groups.setdefault(_twin_key(s), []).append(i)
+    taken = set(groups)
+    for idx in groups.values():
+        if len(idx) < 2:
+            continue
+        whole = [i for i in idx if out[i] == names[i]]
+        k = 0
+        for i in idx:
+            if len(whole) == 1 and i == whole[0]:
+                continue
+            while True:  # the next tag whose label no other name has
+                k += 1
+                tag = f"[{k}]"
+                n = names[i]
+                label = shorten(n, width - len(tag)) + tag if len(n) > width - len(tag) else n + tag
+                if _twin_key(label) not in taken:
+                    break
+            out[i] = label
+            taken.add(_twin_key(label))
     return out
 
 
@@ -148,12 +188,43 @@ def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str
     return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
 
 
+def look_alikes(names: Iterable) -> list[list[str]]:
+    """The names that differ but look the same: one text in different Unicode normalizations.
+
+    Groups of names equal in NFC - canonically equivalent text, which is drawn alike ("café"
+    with a composed "é", U+00E9, and with "e" and a combining acute accent, U+0301) - but not
+    equal: different names to a program, one to a reader.
+
+    Parameters
+    ----------
+    names : iterable
+        The names (made strings).
+
+    Returns
+    -------
+    list of list of str
+        Each group of look-alikes (two or more different names), in order of first appearance.
+
+    Examples
+    --------
+    >>> from irrepro.escape import look_alikes
+    >>> for group in look_alikes(["caf\\u00e9", "tea", "cafe\\u0301"]):
+    ...     print(*map(ascii, group))
+    'caf\\xe9' 'cafe\\u0301'
+    """
+    groups: dict[str, list[str]] = {}
+    for n in dict.fromkeys(str(n) for n in names):
+        groups.setdefault(_twin_key(n), []).append(n)
+    return [g for g in groups.values() if len(g) > 1]
+
+
 def plain(text) -> str:
     """``text`` for a terminal or a tab-separated file.
 
     ``text`` for a terminal or a tab-separated file: control characters (tab, newline,
-    carriage return, escape, ...) written as Python writes them in a string (``\\t``, ``\\n``,
-    ``\\x1b``), everything else as it is.
+    carriage return, escape, ...) and the invisible format characters (bidirectional overrides
+    and isolates, zero-width spaces and joiners, ...) written as Python writes them in a string
+    (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``), everything else as it is.
 
     Parameters
     ----------
@@ -168,8 +239,8 @@ def plain(text) -> str:
     Examples
     --------
     >>> from irrepro.escape import plain
-    >>> print(plain("run\\tA"))
-    run\\tA
+    >>> print(plain("run\\tA"), plain("evil\\u202eexe.txt"))
+    run\\tA evil\\u202eexe.txt
     """
     return _visible(str(text))
 

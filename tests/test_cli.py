@@ -205,6 +205,36 @@ def test_eval_json_and_tsv(real, capsys):
     assert float(rows[1][2]) == pytest.approx(te["value"].iloc[0], abs=5e-5)
 
 
+def _strict_json(text: str):
+    """``text`` read by a strict JSON parser: a bare NaN or Infinity (not JSON) is an error."""
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_eval_json_is_strict_an_undefined_value_null_with_its_reason():
+    """A run's average over the topics it retrieved for, when it retrieved for none (trec_eval's
+    plain average; only through the API, the command refuses such a run): null and the reason,
+    where the JSON held a bare NaN."""
+    import numpy as np
+
+    from irrepro.cli import write_scores
+    from irrepro.data import ScoreMatrix
+    from irrepro.measures.outputs import _rows
+
+    sm = ScoreMatrix(np.array([[0.5, 0.25], [0.0, 0.0]]), ("a", "b"), ("1", "2"), "AP")
+    rows = _rows(sm, per_topic=False, complete=False, retrieved=np.array([[True, True], [False, False]]))
+    out = io.StringIO()
+    write_scores(rows, "json", 4, out)
+    doc = _strict_json(out.getvalue())
+    assert doc["scores"] == [
+        {"run": "a", "query_id": "all", "measure": "AP", "value": (0.5 + 0.25) / 2},
+        {"run": "b", "query_id": "all", "measure": "AP", "value": None, "reason": "no topic to average over"},
+    ]
+
+
 # ---- errors -------------------------------------------------------------------------------
 
 
@@ -499,3 +529,79 @@ def test_the_help_texts_fit_a_terminal(command, capsys, monkeypatch):
     assert cli_main([*command, "--help"]) == 0
     long = [line for line in capsys.readouterr().out.splitlines() if len(line) > 100 and "{" not in line]
     assert not long, long
+
+
+# ---- output that cannot be written ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def printing(tmp_path_factory):
+    """Three simulated runs on 12 topics and their qrels, and the command line of every command
+    that prints (a new --out per call)."""
+    d = tmp_path_factory.mktemp("printing")
+    rs = data.simulate.runs(3, 12, list_length=30, seed=4)
+    files = sorted(data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt"))
+    q, runs = str(d / "qrels.txt"), str(d / "runs")
+
+    def command(name: str, out: Path) -> list[str]:
+        return {
+            "eval": ["eval", "--qrels", q, runs, "-m", "AP", "-q"],
+            "compare": ["compare", "--qrels", q, runs, "-m", "AP"],
+            "design": ["design", "--qrels", q, runs, "-m", "AP", "--min-diff", "0.1", "--out", str(out)],
+            "standardize": ["standardize", "--qrels", q, runs, "-m", "AP", "--export-zscores", str(out)],
+            "reproduce": ["reproduce", *map(str, files[:3]), str(files[0]), "--qrels", q, "-m", "AP",
+                          "--resamples", "50"],
+            "report": ["report", runs, "--qrels", q, "--out", str(out), "--scale", "quick", "-q"],
+            "help": ["eval", "--help"],
+        }[name]  # fmt: skip
+
+    return command
+
+
+COMMANDS = ["eval", "compare", "design", "standardize", "reproduce", "report", "help"]
+
+
+def _printing_into(stdout, args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "irrepro.cli", *args], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=600)  # fmt: skip
+
+
+def _one_line(res: subprocess.CompletedProcess, command: str, errno_: int) -> None:
+    """Exit 1 and one line on stderr naming the command and the system's reason: no traceback,
+    no "Exception ignored" of the interpreter's exit."""
+    assert res.returncode == 1, res.stderr
+    assert res.stderr == f"irrepro {command}: cannot write the output: {os.strerror(errno_)}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_full_stdout_is_one_line_and_exit_1(printing, tmp_path, name):
+    """`irrepro eval ... > /dev/full`: every write fails with ENOSPC (the audit: a traceback)."""
+    import errno
+
+    with open("/dev/full", "w") as full:
+        res = _printing_into(full, printing(name, tmp_path / "out"))
+    _one_line(res, "eval" if name == "help" else name, errno.ENOSPC)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_pipe_closed_by_its_reader_is_one_line_and_exit_1(printing, tmp_path, name):
+    """`irrepro eval ... | head -0`: the reader closed the pipe before anything was written (the
+    audit: killed by SIGPIPE, exit 141 in a shell, nothing said)."""
+    import errno
+
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        res = _printing_into(write, printing(name, tmp_path / "out"))
+    finally:
+        os.close(write)
+    _one_line(res, "eval" if name == "help" else name, errno.EPIPE)
+
+
+def test_a_closed_stdout_is_one_line_and_exit_1(printing, tmp_path):
+    """`irrepro eval ... >&-`: Python starts with no sys.stdout (the audit: a traceback)."""
+    res = subprocess.run([sys.executable, "-m", "irrepro.cli", *printing("eval", tmp_path / "out")],
+                         stderr=subprocess.PIPE, text=True, timeout=600, preexec_fn=lambda: os.close(1))  # fmt: skip
+    assert res.returncode == 1
+    assert res.stderr == "irrepro eval: cannot write the output: standard output is closed\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import pytest
 
@@ -112,3 +113,48 @@ def test_bad_input_exits_2_naming_the_files(runs, capsys, tmp_path):
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt",
                             "--resamples", "1"], capsys)  # fmt: skip
     assert rc == 2 and "--resamples: must be an integer >= 2" in err
+
+
+def _strict(text: str):
+    """``text`` read by a strict JSON parser: a bare NaN or Infinity (not JSON) is an error."""
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path, capsys):
+    """An experiment whose original advanced run is its baseline (no effect: ER undefined) and one
+    whose original baseline retrieves nothing relevant (mean AP 0: Delta RI infinite): strict JSON,
+    each undefined number null with its reason beside it, every other number the API's."""
+    d = runs
+    for role in ("ob", "oa", "rb", "ra"):
+        (tmp_path / role).mkdir()
+        same = (d / role / "x").read_text() if role != "oa" else (d / "ob" / "x").read_text()
+        (tmp_path / role / "same").write_text(same)
+        text = (d / role / "y").read_text()
+        if role == "ob":  # every document unjudged: AP 0 on every topic
+            text = "".join(f"{t} Q0 junk{i}-{doc} {r} {s} {tag}\n"
+                           for i, (t, _, doc, r, s, tag) in enumerate(ln.split() for ln in text.splitlines()))  # fmt: skip
+        (tmp_path / role / "zero").write_text(text)
+    files = [tmp_path / r for r in ("ob", "oa", "rb", "ra")]
+    api = reproduce.reproduce_runs(*files, d / "q.txt", measures=["AP"], B=200, seed=1).to_frame()
+    rc, out, err = run_cli(["reproduce", *files, "--qrels", d / "q.txt", "-m", "AP", "--resamples", "200",
+                            "--seed", "1", "--format", "json"], capsys)  # fmt: skip
+    assert rc == 0, err
+    rows = _strict(out)["rows"]
+    assert len(rows) == len(api)
+    undefined = {}
+    for got, want in zip(rows, api.to_dict(orient="records")):
+        for c in ("value", "low", "high"):
+            if math.isfinite(want[c]):
+                assert got[c] == want[c]
+            else:
+                assert got[c] is None and got["reason"], got
+        if not math.isfinite(want["value"]):
+            undefined[want["experiment"], want["statistic"]] = (want["value"], got["reason"])
+    assert undefined["same", "ER"][1].startswith("no effect to reproduce: the original advanced and baseline")
+    assert math.isinf(undefined["zero", "DeltaRI"][0])  # 0.1 / 0: what json.dumps wrote as Infinity
+    assert "baseline run's mean AP is 0" in undefined["zero", "DeltaRI"][1]
+    assert set(undefined) == {("same", "ER"), ("zero", "DeltaRI")}

@@ -423,3 +423,238 @@ def test_mpl_escape_is_literal_for_dollars_and_backslashes(agg):
         t = ax.text(0.1, 0.1 * k, escape.mpl(name))
         t._irrepro_name = name if not name.startswith("_") else "\u200b" + name
         assert _literal(fig, t), name
+
+
+# ---------------------------------------------------------------- names a reader cannot tell apart
+
+#: Two 300-character run tags that differ in the middle only (one shortened form), one text in
+#: two Unicode normalizations (NFC and NFD: drawn alike), and format characters a terminal, a
+#: browser or a Markdown viewer acts on without showing them (a right-to-left override makes
+#: "evil<RLO>abc" show as "evilcba"; a zero-width space shows as nothing).
+LONG_X, LONG_Y = "a" * 150 + "X" + "b" * 149, "a" * 150 + "Y" + "b" * 149
+CAFE_NFC, CAFE_NFD = "caf\u00e9", "cafe\u0301"
+RLO, ZWSP = "evil\u202eabc", "zw\u200bsp"
+TWINS = [LONG_X, LONG_Y, CAFE_NFC, CAFE_NFD, RLO, ZWSP]
+
+
+def _format_characters() -> list[str]:
+    """Every character of Unicode's category Cf (format) in this Python's Unicode database."""
+    import sys
+    import unicodedata
+
+    return [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+
+
+def _escaped(c: str) -> str:
+    """A character as Python's string literals write it: \\xNN, \\uNNNN or \\UNNNNNNNN."""
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def _raw_format(text: str) -> list[str]:
+    import unicodedata
+
+    return sorted({f"U+{ord(c):04X}" for c in text if unicodedata.category(c) == "Cf"})
+
+
+def test_every_escaper_writes_format_characters_visibly():
+    """Bidirectional controls, zero-width and other format characters (category Cf: 163 in
+    Unicode 14) come out of the text, Markdown, HTML, LaTeX and matplotlib escapers as their
+    escapes, each format's reader showing the escape: none is written raw."""
+    cf = _format_characters()
+    assert {"\u200b", "\u200d", "\u200e", "\u202a", "\u202e", "\u2066", "\u2069", "\ufeff"} <= set(cf)
+    for c in cf:
+        name = f"a{c}b"
+        shown = "a" + _escaped(c) + "b"
+        assert escape.plain(name) == shown, c
+        assert escape.mpl(name) == shown, c
+        p = _Tags()
+        p.feed(str(escape.html(name)))
+        assert "".join(p.text) == shown, c
+        assert escape.latex(name) == "a" + _escaped(c).replace("\\", "\\textbackslash{}") + "b", c
+    md = "| run |\n|---|\n" + "".join(f"| {escape.markdown(f'a{c}b')} |\n" for c in cf)
+    rows = _md_table(md)
+    assert [text for ((text, _html),) in rows[1:]] == ["a" + _escaped(c) + "b" for c in cf]
+
+
+def test_short_names_keep_long_twins_and_look_alikes_apart():
+    """Labels are distinct as a reader sees them: two long names that shorten alike, and one text
+    in two normalizations (equal in NFC), each get a label of their own; other names keep theirs."""
+    import unicodedata
+
+    names = [*TWINS, "short"]
+    labels = escape.short_names(names)
+    assert len({unicodedata.normalize("NFC", lab) for lab in labels}) == len(names)
+    assert all(len(lab) <= escape.MAX_NAME for lab in labels)
+    assert labels[4:] == [RLO, ZWSP, "short"]  # (different characters: their escapes tell them apart)
+    assert unicodedata.normalize("NFC", labels[2]).startswith("café") and labels[2] != CAFE_NFC
+    assert [n for _, n in escape.shortened_key(names, labels)] == names[:4]
+
+
+def _cli(args, capsys) -> tuple[int, str, str]:
+    rc = cli_main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def twin_runs(tmp_path_factory):
+    return _write_runs(tmp_path_factory.mktemp("twins"), TWINS)
+
+
+def _one_warning(recwarn, what: str = "run names") -> str:
+    """One warning names both normalizations of "café", in ASCII escapes; its text."""
+    said = [str(w.message) for w in recwarn if "look the same" in str(w.message)]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{what} ") and "'caf\\xe9'" in said[0] and "'cafe\\u0301'" in said[0]
+    assert _raw_format(said[0]) == []
+    return said[0]
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "trec_eval", "csv", "json"])
+def test_eval_with_look_alike_and_format_character_names(twin_runs, capsys, recwarn, fmt):
+    import json as json_module
+
+    runs, qrels = twin_runs
+    rc, out, err = _cli(["eval", "--qrels", qrels, runs, "-m", "AP", "--format", fmt], capsys)
+    assert rc == 0, err
+    said = _one_warning(recwarn)
+    assert "run2)" in said and "run3)" in said  # the files of the two "café"
+    if fmt in ("csv", "json"):  # data, read back by programs: every name as it is
+        if fmt == "csv":
+            got = set(pd.read_csv(io.StringIO(out), keep_default_na=False)["run"])
+        else:
+            got = {r["run"] for r in json_module.loads(out)["scores"]}
+        assert got == set(TWINS)
+        return
+    assert _raw_format(out) == []
+    assert "evil\\u202eabc" in out and "zw\\u200bsp" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
+def test_compare_with_look_alike_and_format_character_names(twin_runs, capsys, recwarn, fmt):
+    import unicodedata
+
+    runs, qrels = twin_runs
+    rc, out, err = _cli(["compare", "--qrels", qrels, runs, "-m", "AP", "--format", fmt], capsys)
+    assert rc == 0, err
+    _one_warning(recwarn)
+    if fmt == "csv":
+        assert set(pd.read_csv(io.StringIO(out), keep_default_na=False)["run"]) == set(TWINS)
+        return
+    assert _raw_format(out) == [] and "u202eabc" in out
+    if fmt == "markdown":
+        shown = [r[1][0] for r in _md_table(out)[1:]]  # the run column as a Markdown reader shows it
+    else:
+        shown = [ln.split()[1] for ln in out.split("\n\n")[0].splitlines()[2:]] if fmt == "text" else None
+    if shown is not None:
+        assert len(shown) == len(TWINS)
+        assert len({unicodedata.normalize("NFC", s) for s in shown}) == len(TWINS)  # every run its own label
+    if fmt == "text":  # the key below the table tells the two "café" apart by their code points
+        assert "= café ('caf\\xe9')" in out and "= café ('cafe\\u0301')" in unicodedata.normalize("NFC", out)
+
+
+def test_report_with_look_alike_and_format_character_names(twin_runs, tmp_path, capsys, recwarn):
+    """The report's tables label every run apart (the two long names, the two "café"), with the
+    full name as tooltip; nothing in its HTML, Markdown or LaTeX holds a raw format character; its
+    CSVs keep the names as they are."""
+    import unicodedata
+
+    runs, qrels = twin_runs
+    rc, out, err = _cli(["report", runs, "--qrels", qrels, "--out", tmp_path / "out", "--scale", "quick", "-q",
+                         "--baseline", RLO], capsys)  # fmt: skip
+    assert rc == 0, err
+    _one_warning(recwarn)
+    d = tmp_path / "out"
+    html = (d / "index.html").read_text(encoding="utf-8")
+    for head, k in (("<th>run</th>", 1), ("<th>run x</th>", 2)):  # the runs and the pairs tables
+        (table,) = [t for t in re.findall(r"<table.*?</table>", html, flags=re.DOTALL) if head in t]
+        label_of: dict[str, set] = {}
+        for row in re.findall(r"<tr>(.*?)</tr>", table, flags=re.DOTALL):  # (the header: <th>, no <td>)
+            for cell in re.findall(r"<td>(.*?)</td>", row, flags=re.DOTALL)[:k]:
+                p = _Tags()
+                p.feed(cell)
+                full = p.titles[0] if p.titles else "".join(p.text)  # a shortened label's tooltip
+                label_of.setdefault(full, set()).add("".join(p.text))
+        assert set(label_of) == {escape.plain(n) for n in TWINS}  # every run, its full name at hand
+        assert all(len(labs) == 1 for labs in label_of.values())  # one label per run throughout
+        shown = {unicodedata.normalize("NFC", lab) for labs in label_of.values() for lab in labs}
+        assert len(shown) == len(TWINS), label_of  # ... and no two runs under one label
+    for f in ("index.html", "methods.md", "methods.tex"):
+        assert _raw_format((d / f).read_text(encoding="utf-8")) == [], f
+    assert "against the baseline evil\\u202eabc" in html
+    runs_csv = pd.read_csv(d / "runs.csv", keep_default_na=False)
+    assert set(runs_csv["run"]) == set(TWINS)
+
+
+def test_design_with_look_alike_and_format_character_names(twin_runs, tmp_path, capsys, recwarn):
+    runs, qrels = twin_runs
+    # the first run misses a topic: design names it on stderr
+    gappy = tmp_path / "runs"
+    gappy.mkdir()
+    for f in sorted(runs.iterdir()):
+        lines = f.read_text(encoding="utf-8").splitlines(keepends=True)
+        (gappy / f.name).write_text("".join(ln for ln in lines if not (f.name == "run4" and ln.split()[0] == lines[0].split()[0])),
+                                    encoding="utf-8")  # fmt: skip
+    rc, out, err = _cli(["design", "--qrels", qrels, gappy, "-m", "AP", "--min-diff", "0.1", "--out",
+                         tmp_path / "out"], capsys)  # fmt: skip
+    assert rc == 0, err
+    _one_warning(recwarn)
+    assert _raw_format(out) == [] and _raw_format(err) == []
+    assert "run evil\\u202eabc:" in err  # the run missing a topic, named visibly
+    assert _raw_format((tmp_path / "out" / "topics.csv").read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv", "json"])
+def test_reproduce_with_look_alike_and_format_character_names(tmp_path_factory, capsys, recwarn, fmt):
+    """Experiments named by their files: a right-to-left override in a file name is escaped in the
+    tables (kept in csv and json), and file names that look alike are warned of once."""
+    import json as json_module
+
+    d = tmp_path_factory.mktemp("repro")
+    runs, qrels = _write_runs(d, ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7"])
+    names = [CAFE_NFC, CAFE_NFD, RLO, ZWSP]
+    dirs = [d / role for role in ("ob", "oa", "rb", "ra")]
+    for k, role in enumerate(dirs):
+        role.mkdir()
+        for j, name in enumerate(names):
+            (role / name).write_text(
+                (runs / f"run{(2 * k + j) % 8}").read_text(encoding="utf-8"), encoding="utf-8"
+            )
+    rc, out, err = _cli(["reproduce", *dirs, "--qrels", qrels, "-m", "AP", "--resamples", "100", "--format", fmt],
+                        capsys)  # fmt: skip
+    assert rc == 0, err
+    _one_warning(recwarn, "experiments (file names)")
+    if fmt == "csv":
+        assert set(pd.read_csv(io.StringIO(out), keep_default_na=False)["experiment"]) == set(names)
+    elif fmt == "json":
+        assert {r["experiment"] for r in json_module.loads(out)["rows"]} == set(names)
+    else:
+        assert _raw_format(out) == [] and "u202eabc" in out
+
+
+def test_figures_label_long_twins_and_look_alikes_apart(agg):
+    """A figure's series and ticks: the two long names and the two "café" each under a label of
+    their own, format characters escaped."""
+    import unicodedata
+
+    plt = agg
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+    plots.plot_asl_curves({n: np.linspace(0, 1, 5) for n in TWINS}, ax=axes[0])
+    S = len(TWINS)
+    pairs = np.array([(i, j) for i in range(S) for j in range(i + 1, S)])
+    plots.plot_significance_matrix(pairs, np.ones(len(pairs)), np.zeros(len(pairs), bool), np.arange(S),
+                                   labels=TWINS, ax=axes[1])  # fmt: skip
+    frame = pd.DataFrame(
+        {"experiment": [n for n in TWINS for _ in range(2)], "run": "effect", "measure": "AP",
+         "statistic": ["ER", "DeltaRI"] * S, "value": 1.0, "low": 0.5, "high": 1.5}
+    )  # fmt: skip
+    rep = plots.plot_reproduction(frame)
+    legends = [
+        [t.get_text() for t in axes[0].get_legend().get_texts()],
+        [t.get_text() for t in axes[1].get_xticklabels()],
+        [t.get_text() for t in rep[0].get_legend().get_texts()],
+    ]
+    for shown in legends:
+        assert len({unicodedata.normalize("NFC", s) for s in shown}) == S, shown
+        assert all(_raw_format(s) == [] for s in shown)

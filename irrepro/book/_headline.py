@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import parallel
+from .._text import json_text
 from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
@@ -190,7 +191,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
-        (out / _DIR / f"{paper}.json").write_text(json.dumps(asdict(h), indent=1), encoding="utf-8")
+        (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._text import slug  # the file names of the recorded results
+from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
 from ._display import status_table, with_error
 from ._papers import PaperValue
@@ -306,7 +306,7 @@ def compare(
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(f'{paper}-{item}')}.json").write_text(
-            json.dumps(
+            json_text(
                 {
                     "paper": paper,
                     "item": item,
@@ -314,7 +314,6 @@ def compare(
                     "rows": comp.to_records(),
                     **({"condition": condition} if condition else {}),
                 },
-                indent=1,
                 default=_json_default,
             )
         )

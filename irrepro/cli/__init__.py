@@ -26,14 +26,16 @@ Every problem with the input (a malformed file, a missing one, a bad option, an 
 not to be had) is an :class:`irrepro.InputError`: one line on stderr naming the file, the line and
 the problem, and exit status 2, for every command alike. Anything else is a bug in irrepro: its
 traceback, a line asking to report it, and exit status 1. Ctrl-C prints "interrupted" and exits
-with 130.
+with 130. Output that cannot be written - a full disk (``> /dev/full``), a pipe whose reader has
+gone (``| head``), a closed stdout - ends the command with one line on stderr ("irrepro eval:
+cannot write the output: No space left on device") and exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
-import signal
 import sys
 import traceback
 import warnings
@@ -65,19 +67,105 @@ def _explain(exc: BaseException, args: argparse.Namespace) -> str:
     return msg
 
 
+class _OutputFailed(OSError):
+    """Writing the command's output (stdout) failed: a full disk, a pipe without reader, ..."""
+
+
+class _Stdout:
+    """``sys.stdout`` while a command runs: a failure to write it is an :class:`_OutputFailed`
+    (the output cannot be written), not taken for a bug of irrepro's or an error in the input."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.failed: _OutputFailed | None = None  # the first failure (also when a caller swallowed it)
+
+    def _call(self, name: str, *args):
+        if self._stream is None:  # started with stdout closed (`irrepro ... >&-`)
+            self.failed = self.failed or _OutputFailed(errno.EBADF, "standard output is closed")
+            raise self.failed
+        try:
+            return getattr(self._stream, name)(*args)
+        except UnicodeError:  # (a ValueError, but irrepro's: every name is escaped before it is written)
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: "I/O operation on closed file"
+            code = getattr(exc, "errno", None) or errno.EIO
+            failed = _OutputFailed(code, getattr(exc, "strerror", None) or str(exc))
+            self.failed = self.failed or failed
+            raise failed from exc
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def writelines(self, lines) -> None:
+        return self._call("writelines", lines)
+
+    def flush(self) -> None:
+        return self._call("flush")
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
-    if argv is None and hasattr(signal, "SIGPIPE"):  # `irrepro ... | head` exits quietly
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    if argv is None:  # the command's own process (not a call from Python): pyarrow not loaded yet
-        # pyarrow on the C library's allocator: what reading the runs frees goes back to the system
-        # (irrepro.data's _release_memory), where mimalloc, pyarrow's default, keeps ~60 MB of 126
-        # runs' parsing for good (irrepro report: 390 -> 332 MB while loading, and no slower). A
-        # value the user set wins.
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    """Run the command of ``argv`` (None: the process's arguments) and return its exit status: 0,
+    1 for a bug in irrepro or output that cannot be written, 2 for a problem with the input, 130
+    for Ctrl-C."""
+    stdout = sys.stdout
+    out = _Stdout(stdout)
+    sys.stdout = out  # (a failure to write it named as such)
+    given = sys.argv[1:] if argv is None else argv
+    command = str(given[0]) if given and not str(given[0]).startswith("-") else ""  # (until parsed)
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse: --help (0) or a bad option (2, message printed)
-        return exc.code if isinstance(exc.code, int) else 2
+        if argv is None:  # the command's own process (not a call from Python): pyarrow not loaded yet
+            # pyarrow on the C library's allocator: what reading the runs frees goes back to the
+            # system (irrepro.data's _release_memory), where mimalloc, pyarrow's default, keeps ~60
+            # MB of 126 runs' parsing for good (irrepro report: 390 -> 332 MB while loading, and no
+            # slower). A value the user set wins.
+            os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # argparse: --help (0) or a bad option (2, message printed)
+            status = exc.code if isinstance(exc.code, int) else 2
+        else:
+            command = args.command
+            status = _run(args)
+        out.flush()  # (what is still buffered fails here, not at exit)
+        if out.failed is not None:  # a failure someone caught (argparse's --help ignores its own)
+            raise out.failed
+        return status
+    except _OutputFailed as exc:
+        return _output_failed(command, exc, stdout if argv is None else None)
+    finally:
+        sys.stdout = stdout
+
+
+def _output_failed(command: str, exc: _OutputFailed, stdout) -> int:
+    """One line on stderr for output that cannot be written (``irrepro eval: cannot write the
+    output: Broken pipe``), exit status 1. The process's own ``stdout`` is then pointed at the
+    null device, so that what it still buffers is dropped at exit instead of failing again there
+    (Python's "Exception ignored ... BrokenPipeError")."""
+    try:
+        fd = stdout.fileno() if stdout is not None else -1
+    except (OSError, ValueError):  # (closed, or not a file)
+        fd = -1
+    if fd >= 0:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+        try:
+            stdout.flush()  # (into the null device now)
+        except (OSError, ValueError):
+            pass
+    try:
+        print(f"irrepro{' ' + command if command else ''}: cannot write the output: {exc.strerror}",
+              file=sys.stderr, flush=True)  # fmt: skip
+    except (OSError, ValueError):  # stderr gone too: the exit status says it
+        pass
+    return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command of the parsed ``args``: its exit status, or 1, 2 or 130 for what it raised."""
     if args.command in ("report", "compare"):  # no progress-bar monitor thread to interrupt at exit
         import tqdm
 
@@ -103,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nirrepro: interrupted", file=sys.stderr)
         return 130
+    except _OutputFailed:
+        raise
     except Exception as exc:
         if _interrupted(exc):  # Ctrl-C inside a library that wraps it (e.g. during an import)
             print("\nirrepro: interrupted", file=sys.stderr)

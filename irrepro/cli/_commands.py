@@ -5,7 +5,6 @@ the exit status; and how ``eval`` writes its scores (:func:`write_scores`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -57,8 +56,10 @@ def _data_fetch(args: argparse.Namespace) -> int:
 
 def _coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`."""
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`; names through
+    :func:`irrepro.escape.plain`."""
     from .._text import few
+    from ..escape import plain
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
@@ -70,7 +71,7 @@ def _coverage_lines(rs, average: str) -> list[str]:
             parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
         if r["ignored"]:
             parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
-        lines.append("; ".join(parts))
+        lines.append(plain("; ".join(parts)))
     return lines
 
 
@@ -95,16 +96,22 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
     ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
     formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
-    are printed as integers); csv and json carry every digit. Names go through
+    are printed as integers); csv and json carry every digit. The JSON is strict: a value that
+    is undefined (a summary over no topic) is null with a ``reason`` beside it. Names go through
     :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
-    characters made visible (:func:`~irrepro.escape.plain`)."""
+    and format characters made visible (:func:`~irrepro.escape.plain`)."""
+    from .._text import UNDEFINED, json_record, json_text
     from ..escape import csv_cell, csv_quoting, plain
 
     if fmt == "json":
+
+        def why(row: dict) -> str:  # (a measure's summary is undefined only over no topic)
+            return "no topic to average over" if row["query_id"] == "all" else UNDEFINED
+
         doc = ({"warning": banner} if banner else {}) | (meta or {})
-        doc["scores"] = [{"run": r, "query_id": q, "measure": m, "value": v} for r, q, m, v, _ in rows]
-        json.dump(doc, out, indent=1, allow_nan=True)
-        out.write("\n")
+        doc["scores"] = [json_record({"run": r, "query_id": q, "measure": m, "value": v}, why)
+                         for r, q, m, v, _ in rows]  # fmt: skip
+        out.write(json_text(doc) + "\n")
         return
     if banner:
         out.write(f"# {banner}\n")

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value, _rel_option
@@ -70,7 +69,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 def render(rep, fmt: str, digits: int = 4) -> str:
     """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
     text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
-    digit of every column."""
+    digit of every column (json: an undefined number null, with a ``reason``)."""
     df = rep.to_frame()
     first = next(iter(rep.estimates.values()))
     pct = f"{first.level * 100:g}%"
@@ -85,12 +84,15 @@ def render(rep, fmt: str, digits: int = 4) -> str:
         if rep.simulated
         else ""
     )
-    if fmt == "json":
+    if fmt == "json":  # strict: an undefined number is null, with the reason beside it
+        from .._text import json_record, json_text
+        from ..reproduce._runs import _undefined
+
         doc = ({"warning": banner} if banner else {}) | {
             "kind": kind, "topics": list(rep.topics), "level": first.level, "resamples": first.B,
-            "rows": df.to_dict(orient="records"),
+            "rows": [json_record(r, _undefined) for r in df.to_dict(orient="records")],
         }  # fmt: skip
-        return json.dumps(doc, indent=1, allow_nan=True) + "\n"
+        return json_text(doc) + "\n"
     top = (("% " if fmt == "latex" else "# ") + banner + "\n") if banner else ""
     return top + _table(df, fmt, digits, pct, note)
 

@@ -34,6 +34,7 @@ def _standardize(args: argparse.Namespace) -> int:
     from .. import measures, standardize
     from .._outputs import check_file, write_file
     from .._user_inputs import load
+    from ..escape import plain
     from ..measures.trec_names import _trec_eval_calls
     from ._commands import _coverage_lines, _simulated_banner
 
@@ -65,7 +66,7 @@ def _standardize(args: argparse.Namespace) -> int:
             if names[m] not in read:
                 raise InputError(f"{args.zscores}: no factors for {names[m]} (-m {m})")
             cols[m] = standardize.standardize(matrix, read[names[m]]).mean(axis=1)
-        systems = next(iter(scores.values())).systems
+        systems = [plain(s) for s in next(iter(scores.values())).systems]  # no raw control characters
         width = max(len("run"), *(len(s) for s in systems))
         out.append(f"{'run':<{width}}  " + "  ".join(f"{m:>10}" for m in cols))
         out += [

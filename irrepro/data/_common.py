@@ -143,6 +143,38 @@ def _show(value) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
+def _unique(names: list[str], where: list[str], what: str) -> list[str]:
+    """``names``, refused when one repeats (:class:`~irrepro.InputError` naming ``where``, their
+    files); with ``what`` (``"run names"``), names that differ but look the same - one text in
+    different Unicode normalizations, equal in NFC ("café" with a composed "é" and with "e" and
+    a combining accent) - are warned of, one warning per such group naming each in ASCII escapes."""
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        files = [w for n, w in zip(names, where) if n in dupes]
+        raise InputError(f"run name(s) {dupes} appear in more than one file: {files}")
+    if what:
+        look_alike(names, where, what)
+    return names
+
+
+def look_alike(names: list[str], where: list[str], what: str) -> None:
+    """Warn of ``names`` that differ but look the same (:func:`irrepro.escape.look_alikes`), one
+    warning per group naming each in ASCII escapes, and its ``where`` (a file, or "")."""
+    import warnings
+
+    from ..escape import look_alikes, plain
+
+    at = dict(zip(names, where))
+    for group in look_alikes(names):
+        each = " and ".join(ascii(n) + (f" ({plain(at[n])})" if at[n] else "") for n in group)
+        warnings.warn(
+            f"{what} {each} look the same ({plain(group[0])!r}): one text in different Unicode "
+            "normalizations, which print alike but are different to irrepro; rename one to tell "
+            "them apart in its output",
+            stacklevel=3,
+        )
+
+
 def _pd():
     import pandas
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
+from . import _common
 from ._columns import (
     _dict_parts,
     _duplicate_pair,
@@ -348,21 +349,19 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
 
-def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str) -> RunSet:
+def _assemble(
+    cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str, twins: bool = True
+) -> RunSet:
     """Rank every run (in threads: results do not depend on their number) and lay all of them
     out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
-    consumed: its items are released (set to None) as the runs are ranked."""
+    consumed: its items are released (set to None) as the runs are ranked. Names: :func:`._common._unique`."""
     import pyarrow.compute as pc
 
     if precision not in _PRECISIONS:
         raise InputError(f"precision must be one of {_PRECISIONS}, not {precision!r}")
     if not cols:
         raise InputError("no runs given")
-    names = [c.name for c in cols]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        where = [c.path for c in cols if c.name in dupes]
-        raise InputError(f"run name(s) {dupes} appear in more than one file: {where}")
+    names = _common._unique([c.name for c in cols], [c.path for c in cols], "run names" if twins else "")
     topics = qrels.topics
     T = len(topics)
     tindex = {t: i for i, t in enumerate(topics)}

@@ -4,8 +4,9 @@ Every function draws on a matplotlib ``ax`` it is given (or a new one when ``ax`
 functions that can make their own) and returns it, so that a chapter or :mod:`irrepro.report`
 composes figures from them. Every text a function is given - a run, topic, measure or collection
 name, a title or axis label - is drawn literally, never as mathtext (:func:`irrepro.escape.mpl`),
-and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened
-(:func:`irrepro.escape.shorten`; the tables beside a figure hold the full names):
+and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened, the names of one
+figure kept apart (:func:`irrepro.escape.short_names`; the tables beside a figure hold the full
+names):
 
 - :func:`plot_run_intervals` - every run's estimate with its interval, runs sorted, the other
   half's values inside and outside marked apart, in small multiples by rank (Cormack & Lynam's

@@ -214,6 +214,12 @@ def _name(name) -> str:
     return escape.mpl(escape.shorten(name))
 
 
+def _names(names) -> list[str]:
+    """The labels of several series or ticks of one figure: :func:`_name` of each, kept apart
+    (:func:`irrepro.escape.short_names`: no two alike)."""
+    return [escape.mpl(s) for s in escape.short_names(names)]
+
+
 def _axes(ax, figsize):
     """``ax``, or the axes of a new figure of ``figsize`` (constrained layout, at most
     :data:`WIDTH` inches wide)."""

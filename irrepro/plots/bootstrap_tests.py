@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import _axes, _axes_row, _legend, _name, series_colors, styled
+from ._base import _axes, _axes_row, _legend, _names, series_colors, styled
 
 __all__ = [
     "plot_asl_curves",
@@ -47,9 +47,9 @@ def plot_asl_curves(
     """
     ax = _axes(ax, (6, 4))
     colors = series_colors(curves) if colors is None else colors
-    for label, asl in curves.items():
+    for (label, asl), shown in zip(curves.items(), _names(curves)):
         asl = np.sort(np.asarray(asl, dtype=np.float64))
-        ax.plot(np.arange(1, len(asl) + 1), asl, color=colors.get(label), label=_name(label))
+        ax.plot(np.arange(1, len(asl) + 1), asl, color=colors.get(label), label=shown)
     ax.axhline(alpha, ls="--", color="0.5", lw=1)
     ax.set_xlabel("pairs sorted by ASL")
     ax.set_ylabel("achieved significance level")
@@ -179,14 +179,14 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     """
     ax = _axes(ax, (6.5, 4.5))
     colors = series_colors(stability) if colors is None else colors
-    for name, st in stability.items():
+    for (name, st), shown in zip(stability.items(), _names(stability)):
         ax.plot(
             st.prop_ties,
             st.minority_rate,
             marker="o",
             ms=3,
             color=colors.get(name),
-            label=_name(name),
+            label=shown,
         )
     ax.set_xlabel("proportion of ties (PT)")
     ax.set_ylabel("minority rate (MR)")
@@ -206,7 +206,7 @@ def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str
     Parameters
     ----------
     matrix : pandas.DataFrame
-        The table; its index and columns label the axes.
+        The table; its index and columns label the axes (drawn literally, long names shortened).
     fmt : str
         Format of the annotations.
     label, title : str
@@ -225,6 +225,8 @@ def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str
 
     ax = _axes(ax, (6, 4.8))
     mask = np.triu(np.ones_like(matrix, dtype=bool), k=1)
+    heatmap.setdefault("xticklabels", _names(matrix.columns))  # drawn literally, kept apart
+    heatmap.setdefault("yticklabels", _names(matrix.index))
     sns.heatmap(
         matrix, mask=mask, annot=True, fmt=fmt, ax=ax, cbar_kws={"label": escape.mpl(label)}, **heatmap
     )

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import escape
 from ..stats import Z95
-from ._base import TEST_STYLE, WIDTH, _axes, _legend, _name, series_colors, styled
+from ._base import TEST_STYLE, WIDTH, _axes, _legend, _names, series_colors, styled
 
 __all__ = ["plot_power_curve", "plot_reliability", "save_power_curve"]
 
@@ -52,19 +52,19 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
     True
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
-    if hasattr(curves, "power"):
-        curves = [curves]
-    for c in curves:
+    curves = [curves] if hasattr(curves, "power") else list(curves)
+    closed = closed or {}
+    labels = [c.test if c.correction in ("none", "tukey") else f"{c.test}, {c.correction}" for c in curves]
+    labels = [lab + (f", m = {c.systems}" if c.systems > 2 else "") for lab, c in zip(labels, curves)]
+    shown = _names([*labels, *closed])
+    for c, label in zip(curves, shown):
         colour, marker = TEST_STYLE.get(c.test, ("k", "."))
-        label = c.test if c.correction in ("none", "tukey") else f"{c.test}, {c.correction}"
-        if c.systems > 2:
-            label += f", m = {c.systems}"
-        ax.plot(c.n_topics, c.power, color=colour, marker=marker, ms=3, lw=1, label=_name(label))
+        ax.plot(c.n_topics, c.power, color=colour, marker=marker, ms=3, lw=1, label=label)
         ax.fill_between(c.n_topics, np.clip(c.power - Z95 * c.se, 0, 1), np.clip(c.power + Z95 * c.se, 0, 1),
                         color=colour, alpha=0.15, lw=0)  # fmt: skip
-    for k, (label, (n, p)) in enumerate((closed or {}).items()):
+    for k, ((n, p), label) in enumerate(zip(closed.values(), shown[len(curves) :])):
         # the closed forms dashed, in greys (the palette's colours are the tests')
-        ax.plot(n, p, color=str(round(0.15 + 0.2 * (k % 4), 2)), ls="--", lw=1.2, label=_name(label))
+        ax.plot(n, p, color=str(round(0.15 + 0.2 * (k % 4), 2)), ls="--", lw=1.2, label=label)
     if target is not None:
         ax.axhline(target, color="0.4", lw=0.8, ls=":")
     ax.set(xlabel="topics", ylabel="power", ylim=(0, 1))
@@ -102,9 +102,10 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
     colours = series_colors([(label, k) for label in studies for k in ("Erho2", "Phi")])
-    for label, d in studies.items():
-        ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=_name(f"{label}: Eρ²"))
-        ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=_name(f"{label}: Φ"))
+    shown = _names([f"{label}: {c}" for label in studies for c in ("Eρ²", "Φ")])
+    for k, (label, d) in enumerate(studies.items()):
+        ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=shown[2 * k])
+        ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=shown[2 * k + 1])
     if target is not None:
         ax.axhline(target, color="0.4", lw=0.8, ls=":")
     low = min((float(np.nanmin(np.r_[d.erho2, d.phi])) for d in studies.values()), default=0.0)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import escape
 from ..stats import Z95, check_level
-from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, series_colors, styled
+from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, _names, series_colors, styled
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,10 +61,11 @@ def plot_relevant_per_topic(
     """
     ax = _axes(ax, (7, 3.6))
     colors = series_colors(relevant)
+    shown = dict(zip(relevant, _names(relevant)))
     for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
-        lab = f"{_name(name)} (median {np.median(r):g}" + (
+        lab = f"{shown[name]} (median {np.median(r):g}" + (
             f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
         )
         ax.plot(
@@ -362,6 +363,7 @@ def plot_coverage(
         colors = {
             (lab, q): c for lab, pair in zip(labels, _PAIRS) for q, c in zip(("coverage", "inside"), pair)
         }
+    shown = dict(zip(labels, _names(labels)))
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
@@ -372,7 +374,7 @@ def plot_coverage(
             fmt="o",
             color=colors[lab, "coverage"],
             ms=4,
-            label=f"{_name(lab)}: coverage",
+            label=f"{shown[lab]}: coverage",
         )
         ax.plot(
             x,
@@ -382,12 +384,12 @@ def plot_coverage(
             mfc="none",
             color=colors[lab, "inside"],
             ms=5,
-            label=f"{_name(lab)}: other corpus inside",
+            label=f"{shown[lab]}: other corpus inside",
         )
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
-    ax.set_xticks(np.arange(len(methods)), [_name(m) for m in methods], rotation=20, ha="right")
+    ax.set_xticks(np.arange(len(methods)), _names(methods), rotation=20, ha="right")
     ax.set_ylabel("share of lists")
     ax.set_title(escape.mpl(title))
     _legend(ax, below=50, ncol=2)

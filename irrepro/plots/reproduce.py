@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import escape
-from ._base import GREY, _axes_row, _legend, _name, series_colors, styled
+from ._base import GREY, _axes_row, _legend, _names, series_colors, styled
 
 __all__ = ["plot_reproduction"]
 
@@ -47,12 +47,13 @@ def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
     f = frame[frame["statistic"].isin(list(_PANELS))]
     measures = list(dict.fromkeys(f["measure"]))
     experiments = list(dict.fromkeys(f["experiment"]))
+    short = dict(zip(experiments, escape.short_names(experiments)))  # no two experiments alike
     axes = _axes_row(axes, len(_PANELS), (10, 0.5 * len(measures) + 1.6), sharey=True)
     y = {m: k for k, m in enumerate(measures)}
     for ax, (stat, (label, refs)) in zip(axes, _PANELS.items()):
         part = f[f["statistic"] == stat]
         keys = list(dict.fromkeys(zip(part["experiment"], part["run"])))
-        names = [_series(e, r, len(experiments) > 1, stat == "p-value") for e, r in keys]
+        names = [_series(short[e], r, len(experiments) > 1, stat == "p-value") for e, r in keys]
         colors = series_colors(names)
         offsets = np.linspace(-0.2, 0.2, len(keys)) if len(keys) > 1 else np.zeros(1)
         for (e, r), name, dy in zip(keys, names, offsets):
@@ -68,12 +69,12 @@ def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
         ax.set_xlabel(label)
         if len(keys) > 1:
             _legend(ax, below=32, ncols=1)
-    axes[0].set_yticks(range(len(measures)), [_name(m) for m in measures])
+    axes[0].set_yticks(range(len(measures)), _names(measures))
     axes[0].set_ylim(len(measures) - 0.5, -0.5)
     return axes
 
 
 def _series(experiment: str, run: str, several: bool, per_run: bool) -> str:
-    """A series' label: the run (p-values), the experiment when there are several."""
-    parts = ([escape.shorten(experiment)] if several else []) + ([run] if per_run else [])
+    """A series' label: the run (p-values), the experiment (its label) when there are several."""
+    parts = ([experiment] if several else []) + ([run] if per_run else [])
     return escape.mpl(", ".join(parts) or "effect")

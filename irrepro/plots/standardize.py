@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import escape
-from ._base import GREY, PALETTE, _axes, _axes_row, _legend, _name, series_colors, styled
+from ._base import GREY, PALETTE, _axes, _axes_row, _legend, _name, _names, series_colors, styled
 
 __all__ = [
     "plot_score_matrix",
@@ -131,7 +131,7 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
         color=PALETTE[1],
         label="upper end of 95% range",
     )
-    ax.set_xticks(xs, [_name(f) for f in forms])
+    ax.set_xticks(xs, _names(forms))
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
     _legend(ax)

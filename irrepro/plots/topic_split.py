@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import escape
 from ..topic_split import GrowthFit, SwapExperiment, growth_fit
-from ._base import PALETTE, _axes, _axes_row, _legend, _name, series_colors, styled
+from ._base import PALETTE, _axes, _axes_row, _legend, _names, series_colors, styled
 
 __all__ = [
     "plot_error_rates",
@@ -142,12 +142,12 @@ def plot_pooled_error_rates(
     """
     ax = _axes(ax, (7, 4))
     colors = series_colors(filters)
-    for label, flt in filters.items():
+    for (label, flt), shown in zip(filters.items(), _names(filters)):
         f, k = result._fk(flt, kind)
         e = result.errors[f, k][:, bins].sum(1)
         t = result.trials[f, k][:, bins].sum(1)
         y = np.where(t > 0, e / np.maximum(t, 1), np.nan)
-        ax.plot(result.sizes, y, marker=".", color=colors[label], label=_name(label))
+        ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
     ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
     _legend(ax)
     return ax
@@ -185,10 +185,10 @@ def plot_error_rates_by_effort(
     """
     axes = _axes_row(axes, 2, (11, 3.6), sharey=True)
     colors = series_colors([(name, b) for name in results for b in bins])
-    for name, (res, cost) in results.items():
+    for (name, (res, cost)), shown in zip(results.items(), _names(results)):
         for b, ls in zip(bins, ("-", "--", ":", "-.")):
             e = res.error_rates("none").iloc[b]
-            label = f"{_name(name)}, {escape.mpl(e.name)}"
+            label = f"{shown}, {escape.mpl(e.name)}"
             axes[0].plot(res.sizes, e, ls=ls, marker=".", color=colors[name, b], label=label)
             axes[1].plot(res.sizes * cost, e, ls=ls, marker=".", color=colors[name, b], label=label)
     axes[0].set_xlabel("topic-set size")

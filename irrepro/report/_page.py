@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -138,16 +139,23 @@ def _table(
     scroll: bool = False,
     caption: str = "",
     names: tuple = (),
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """``frame`` as an HTML table (pandas' ``to_html``), every text cell and header through
     :func:`irrepro.escape.html`; the cells of the columns ``names`` (run names) through
-    :func:`irrepro.escape.html_name`: a long name shortened, the full one in its tooltip."""
+    :func:`irrepro.escape.html_name` with their ``labels`` (:func:`_labels`): a long name
+    shortened, the full one in its tooltip."""
     from markupsafe import Markup
+
+    shown = labels or {}
+
+    def run(v):
+        return escape.html_name(v, label=shown.get(v))
 
     out = frame.copy(deep=False)
     for k, col in enumerate(out.columns):
         if not pd.api.types.is_numeric_dtype(out.iloc[:, k]):  # object or str: cells of text
-            cell = escape.html_name if col in names else escape.html
+            cell = run if col in names else escape.html
             out.isetitem(k, out.iloc[:, k].map(lambda v, cell=cell: cell(v) if isinstance(v, str) else v))
     out.columns = [escape.html(c) for c in out.columns]
     if index:
@@ -165,11 +173,22 @@ def _table(
 _NAMES = ("run", "run x", "run y")
 
 
+def _labels(rep: ReportLike) -> dict[str, str]:
+    """Run -> the label every table and figure of the page shows for it
+    (:func:`irrepro.escape.short_names`: long names shortened, no two labels alike)."""
+    return dict(zip(rep.runs, escape.short_names(rep.runs)))
+
+
+def _run_name(rep: ReportLike, run: str):
+    """A run's name in the page's HTML: its label (:func:`_labels`), the full name as tooltip."""
+    return escape.html_name(run, label=_labels(rep).get(run))
+
+
 def _against(rep: ReportLike):
     """ " against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
     from markupsafe import Markup
 
-    return Markup(" against the baseline ") + escape.html_name(rep.baseline) if rep.baseline else Markup("")
+    return Markup(" against the baseline ") + _run_name(rep, rep.baseline) if rep.baseline else Markup("")
 
 
 def _num(x) -> str:
@@ -309,7 +328,7 @@ def _template():
     env.filters["name"] = (
         escape.html_name
     )  # a user's name: shortened beyond MAX_NAME, the full one as tooltip
-    env.filters["short"] = escape.shorten
+    env.filters["short"] = lambda v: escape.html(escape.shorten(v))
     return env.get_template("report.html.j2")
 
 
@@ -396,8 +415,10 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "ignored, ids": cov["ignored"].map(few).to_numpy(),
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
+    labels = _labels(rep)
     context = {
         "rep": rep,
+        "baseline": _run_name(rep, rep.baseline) if rep.baseline else "",
         "S": S,
         "T": T,
         "m": rep.measure,
@@ -407,7 +428,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "averaging": AVERAGING.format(T=T),
         "summary_table": _table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})),
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
-        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES)
+        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES, labels=labels)
         if len(cov_table)
         else "",
         "n_coverage": len(cov_table),
@@ -416,6 +437,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
             scroll=True,
             caption=escape.html(f"Runs; significance by the {rep.test_label}") + _against(rep),
             names=_NAMES,
+            labels=labels,
         ),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
         "fig_asl": _png(_fig_asl(rep)),
@@ -434,6 +456,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
             shown,
             scroll=len(shown) > 30,
             names=_NAMES,
+            labels=labels,
             caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep),
         ),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),

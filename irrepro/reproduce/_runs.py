@@ -27,6 +27,24 @@ __all__ = ["ROLES", "Reproduction", "reproduce_runs"]
 ROLES = ("orig_baseline", "orig_advanced", "repro_baseline", "repro_advanced")
 #: The columns of :meth:`Reproduction.to_frame`.
 COLUMNS = ["experiment", "run", "measure", "statistic", "value", "low", "high"]
+#: Why a statistic is undefined (NaN; Delta RI also infinite) where it is: the one case in which
+#: its computation gives no number ({m}: the measure). RMSE and the p-value are always defined.
+_UNDEFINED = {
+    "KTU": "no topic on which both rankings hold 2 documents or more",
+    "RBO": "no topic that both runs ranked",
+    "ER": "no effect to reproduce: the original advanced and baseline runs' mean {m} are equal (up to rounding)",
+    "DeltaRI": "a baseline run's mean {m} is 0 (original or reproduction): its relative improvement is undefined",
+}
+
+
+def _undefined(row: dict) -> str:
+    """Why a row of :meth:`Reproduction.to_frame` (as a dict) holds an undefined number: its
+    statistic's (:data:`_UNDEFINED`) or, where only the interval is, the interval's."""
+    from .._text import UNDEFINED
+
+    if np.isfinite(row["value"]):
+        return "no interval: the statistic is undefined on the resamples of the topics"
+    return _UNDEFINED.get(row["statistic"], UNDEFINED).format(m=row["measure"])
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +133,9 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
         raise InputError(f"the four directories' run files must match by name: {shown}")
     if not union:
         raise InputError(f"no run files in {ps[0]}")
+    from ..data._common import look_alike
+
+    look_alike(union, [""] * len(union), "experiments (file names)")
     return union, {role: [got[n] for n in union] for role, got in zip(ROLES, names)}
 
 
@@ -128,12 +149,12 @@ def _runset(files: list[Path], labels: list[str], qrels, precision: str, ranking
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]
     source = "simulated" if qrels.source == "simulated" else "user files"
     rs = _assemble(
-        list(cols), qrels, name="reproduce", source=source, precision=precision
-    )  # (it consumes the list)
+        list(cols), qrels, name="reproduce", source=source, precision=precision, twins=False
+    )  # (it consumes the list; the experiments' names are checked by _quadruples)
     if not rankings:
         return rs, None
     exact = rs if precision == "float64" else _assemble(cols, qrels, name="reproduce", source=source,
-                                                        precision="float64")  # fmt: skip
+                                                        precision="float64", twins=False)  # fmt: skip
     return rs, exact
 
 

@@ -207,7 +207,7 @@ class ComparisonTable:
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
-            base = escape.shorten(self.baseline)
+            base = dict(zip(self.runs, self._labels()))[self.baseline]  # as the table labels it
             text = (f"{up} / {down}: " + e(f"significantly higher / lower than the baseline {base} "
                                             f"({test}; {how} per measure); p: the adjusted p-value"))  # fmt: skip
         else:
@@ -226,8 +226,9 @@ class ComparisonTable:
 
     def key(self, fmt: str = "text") -> str:
         """The full names of the runs the display table shortens (names longer than
-        :data:`irrepro.escape.MAX_NAME`), "" when none is: ``Run names shortened: label = full
-        name; ...``, in ``fmt``'s markup. In LaTeX a full name may break at every 40th character
+        :data:`irrepro.escape.MAX_NAME`, names that look alike: :func:`irrepro.escape.short_names`),
+        "" when none is: ``Run names shortened: label = full name; ...``, in ``fmt``'s markup; a
+        name that looks like another's is followed by its ASCII form (``'cafe\\u0301'``). In LaTeX a full name may break at every 40th character
         (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it.
 
         Parameters
@@ -246,7 +247,11 @@ class ComparisonTable:
                 return e(n)
             return r"\allowbreak{}".join(e(n[k : k + 40]) for k in range(0, len(n), 40))
 
-        pairs = [f"{e(lab)} = {full(n)}" for lab, n in self._shortened()]
+        twins = {n for group in escape.look_alikes(self.runs) for n in group}  # shown with their code points
+        pairs = [
+            f"{e(lab)} = {full(n)}" + (e(f" ({ascii(n)})") if n in twins else "")
+            for lab, n in self._shortened()
+        ]
         return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
 
     def _labels(self) -> list[str]:
