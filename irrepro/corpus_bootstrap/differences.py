@@ -171,6 +171,8 @@ def difference_intervals(
     mean_d, mean_sd = {}, {}
     for meas, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
         mean_d[meas] = float(np.mean(f(ap[0][usable]) - f(ap[1][usable])))
-        dm = np.nanmean(f(paired[0][usable]) - f(paired[1][usable]), axis=0)
+        x = f(paired[0][usable]) - f(paired[1][usable])
+        n = np.sum(~np.isnan(x), axis=0)  # nanmean's bits, NaN for a replicate without a value and no warning
+        dm = np.where(n > 0, np.nansum(x, axis=0) / np.maximum(n, 1), np.nan)
         mean_sd[meas] = float(bootstrap_sd(dm))
     return DifferenceIntervals(sub.topics, (run_x, run_y), d, sd_sep, sd_pair, mean_d, mean_sd, usable)
