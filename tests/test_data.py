@@ -595,7 +595,7 @@ def test_float_syntax_of_the_two_passes_is_the_same():
             slow = _runs._parse_run_slow(text, "x").score[0]
         except DataError:
             slow = None
-        fast = _runs._parse_run_fast(text, Path("x"))
+        fast = _runs._parse_run_fast([text], Path("x"))
         fast = fast.score[0] if fast is not None else None
         assert (slow is None) == (s in bad) and fast == slow, s
 

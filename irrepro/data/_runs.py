@@ -11,7 +11,7 @@ leaderboards exactly). ``precision="float64"`` compares full doubles, as trec_ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,12 +20,13 @@ import numpy as np
 
 from ..errors import InputError
 from ._columns import (
+    _ascending,
     _dict_parts,
     _duplicate_pair,
     _encode,
     _fast_table,
     _np,
-    _np_filled,
+    _positions,
     _strings,
     _union_dictionary,
 )
@@ -37,8 +38,10 @@ from ._textfiles import (
     _data_lines,
     _field_count_error,
     _fspath,
+    _line_pieces,
     _parse_score,
     _read_bytes,
+    _rereadable,
     _text,
 )
 
@@ -122,17 +125,52 @@ def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
 
 
 def _parse_run(path: str | Path) -> _RunCols:
-    """Read a run file into columns (conventions in :func:`read_run`)."""
+    """Read a run file into columns (conventions in :func:`read_run`): the fast pass a piece of the
+    file at a time (:func:`_line_pieces`: the memory of a large run is its columns and a piece, not
+    its text as well), the slow pass when the fast one meets anything unusual."""
     path = _fspath(path)
-    data = _read_bytes(path, "run")
-    cols = _parse_run_fast(data, path)
+    kept: list | None = None if _rereadable(path) else []  # (a pipe: its bytes, for the slow pass)
+    pieces = _line_pieces(path, "run")
+    cols = _parse_run_fast(pieces if kept is None else _keeping(pieces, kept), path)
     if cols is not None:
         return cols
+    if kept is None:
+        pieces.close()
+        data: bytes | bytearray = _read_bytes(path, "run")
+    else:
+        data = b"".join([*kept, *pieces])
+        del kept
     return _parse_run_slow(data, path)
 
 
-def _parse_run_fast(data: bytes | bytearray, path: Path) -> _RunCols | None:
-    """The fast pass over a run file's bytes, or None (then the slow pass reads it)."""
+def _keeping(pieces: Iterator, kept: list) -> Iterator:
+    """``pieces``, each also put in ``kept``."""
+    for piece in pieces:
+        kept.append(piece)
+        yield piece
+
+
+def _parse_run_fast(pieces: Iterable, path: Path) -> _RunCols | None:
+    """The fast pass over a run file's bytes, given as pieces that end at line ends, or None
+    (then the slow pass reads it)."""
+    tables: list = []
+    tag = None
+    for piece in pieces:
+        fast = _fast_run_table(piece)
+        del piece
+        if fast is None or (tag is not None and fast[1] is not None and fast[1] != tag):
+            return None  # (or the tag changes between pieces: the slow pass says where)
+        tables.append(fast[0])
+        tag = tag if fast[1] is None else fast[1]
+        del fast
+        if len(tables) > 1:  # a large file: the parser's freed memory back to the system, piece by piece
+            _release_memory()
+    return None if tag is None else _run_cols_of_tables(tables, tag, path)
+
+
+def _fast_run_table(data: bytes | bytearray) -> tuple | None:
+    """The fast pass over (a piece of) a run file's bytes: its table (columns ``c0`` topic, ``c2``
+    document, ``c4`` score) and its tag (None: no line), or None (then the slow pass reads it)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -142,24 +180,38 @@ def _parse_run_fast(data: bytes | bytearray, path: Path) -> _RunCols | None:
     )  # fmt: skip
     if table is None:
         return None
+    if table.num_rows == 0:
+        return table.select(["c0", "c2", "c4"]), None
     meta = table.schema.metadata or {}
     if b"constant" in meta:  # the tag, checked on every line by _fast_table
         tag = meta[b"constant"]
     else:
         tag_col = table.column("c5")
-        if len(tag_col) == 0 or not pc.all(pc.equal(tag_col, tag_col[0])).as_py():
-            return None  # no line, or the tag changes: the slow pass says where
+        if not pc.all(pc.equal(tag_col, tag_col[0])).as_py():
+            return None  # the tag changes: the slow pass says where
         tag = tag_col[0].as_py()
-    if table.num_rows == 0:
-        return None
     try:
-        tag = tag.decode("utf-8")
+        return table.select(["c0", "c2", "c4"]).replace_schema_metadata(None), tag.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    td, ti = _dict_parts(table.column("c0"))
-    dd, di = _dict_parts(table.column("c2"))
+
+
+def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
+    """The columns of a run from the fast pass's tables (of its pieces; the list is emptied, so
+    that what is merged can be freed), or None when a score is not finite or a document repeats
+    in a topic (then the slow pass names the line)."""
+    import pyarrow as pa
+
+    table = pa.concat_tables(tables)
+    tables.clear()
     score = _np(table.column("c4"), np.float64)
-    if not np.isfinite(score).all() or _duplicate_pair(ti, di, len(dd)) is not None:
+    if not np.isfinite(score).all():
+        return None
+    td, ti = _dict_parts(table.column("c0"))
+    docs = table.column("c2").chunks  # (a list _dict_parts empties: each chunk freed once merged)
+    del table
+    dd, di = _dict_parts(docs)
+    if _duplicate_pair(ti, di, len(dd)) is not None:
         return None
     return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
 
@@ -302,6 +354,22 @@ def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
     return ~(bits ^ flip)
 
 
+def _dense_ranks(x: np.ndarray) -> np.ndarray:
+    """uint32 (uint64 past 2**32 values): the rank of each of ``x`` among its distinct values, 0
+    the smallest (equal values, equal ranks)."""
+    n = len(x)
+    it = np.uint32 if n < (1 << 32) else np.uint64
+    order = np.argsort(x, kind="stable").astype(it)
+    new = np.ones(n, dtype=bool)
+    step = 1 << 20  # (compared a block at a time: no sorted copy of x)
+    for a in range(0, max(n - 1, 0), step):
+        v = x[order[a : a + step + 1]]
+        new[a + 1 : a + len(v)] = v[1:] != v[:-1]
+    ranks = np.empty(n, dtype=it)
+    ranks[order] = np.cumsum(new, dtype=it) - it(1)
+    return ranks
+
+
 @dataclass
 class _Ranked:
     t: np.ndarray | None  # int32 topic index of each ranked entry (ascending)
@@ -330,20 +398,36 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
     if cols.order:  # (read for ranking: the scores' order is there)
         assert cols.order == precision
     sb = score if cols.order else _descending_bits(score, precision)
+    del score
     bt, bd = max(1, (T - 1).bit_length()), max(1, (V - 1).bit_length())
     bs = 32 if precision == "float32" else 64
+    if bt + bs + bd > 64:  # the scores' ranks among the run's distinct scores: the same order, fewer bits
+        sb = _dense_ranks(sb)
+        bs = max(1, int(sb.max(initial=0)).bit_length())
     if bt + bs + bd <= 64:  # one key (topic, score, doc) packed in 64 bits, sorted in place
-        key = t.astype(np.uint64) << np.uint64(bs + bd)
-        key |= sb.astype(np.uint64) << np.uint64(bd)
-        key |= (V - 1) - d.astype(np.uint64)  # ascending = doc id descending
+        key = t.astype(np.uint64)
+        key <<= np.uint64(bs + bd)
+        part = sb.astype(np.uint64)
+        del sb
+        part <<= np.uint64(bd)
+        key |= part
+        part[:] = d
+        np.subtract(np.uint64(V - 1), part, out=part)  # ascending = doc id descending
+        key |= part
+        del part, t, d
         # timsort (kind='stable'; the keys are distinct, so any sort gives the same order): a run file
         # lists each topic's documents mostly by score already, and timsort takes those stretches
         # as they are (126 TREC-COVID runs: 0.02 s against quicksort's 0.21 s)
         key.sort(kind="stable")
-        t = (key >> np.uint64(bs + bd)).astype(np.int32)
-        d = ((V - 1) - (key & np.uint64((1 << bd) - 1))).astype(np.int32)
+        t, d = np.empty(len(key), dtype=np.int32), np.empty(len(key), dtype=np.int32)
+        step = 1 << 20  # (unpacked a block at a time: no temporary of the keys' size)
+        for a in range(0, len(key), step):
+            k = key[a : a + step]
+            t[a : a + step] = k >> np.uint64(bs + bd)
+            d[a : a + step] = (V - 1) - (k & np.uint64((1 << bd) - 1))
+        del key
     else:
-        order = np.lexsort((-d.astype(np.int64), sb, t))
+        order = np.lexsort(((V - 1) - d.astype(np.int64), sb, t))
         t, d = t[order], d[order]
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
@@ -372,23 +456,27 @@ def _assemble(cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, pre
     # vocabulary of runs and qrels (RunSet.vocab, flat_docs' codes) is made when it is asked for
     # (sorting a two-million-line qrels' ids costs more than reading it).
     q_t, q_docs, q_didx, q_g = qrels._arrays
-    uniq, idx = _union_dictionary([c.doc_dict for c in cols])
-    by_id = pc.sort_indices(uniq)
-    run_vocab = uniq.take(by_id)
+    # (one run: its dictionary, which holds each id once, is the union)
+    uniq, idx = (cols[0].doc_dict, None) if len(cols) == 1 else _union_dictionary([c.doc_dict for c in cols])
     V = len(uniq)
-    code = np.empty(V, dtype=np.int32)
-    code[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
-    remap = code[idx]
-    del idx, uniq, by_id, code
+    if _ascending(uniq):  # (a dictionary merged by sorting is in byte order already)
+        run_vocab, remap = uniq, np.arange(V, dtype=np.int32) if idx is None else idx
+    else:
+        by_id = pc.sort_indices(uniq)
+        run_vocab = uniq.take(by_id)
+        remap = np.empty(V, dtype=np.int32)
+        remap[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
+        remap = remap if idx is None else remap[idx]
+        del by_id
+    del idx, uniq
     starts = np.cumsum([0] + [len(c.doc_dict) for c in cols])
     cols[:] = [replace(c, doc_dict=None) for c in cols]  # (their ids are in run_vocab now: the strings go)
     # every judgment of a retrieved document, in run-vocabulary codes
-    in_runs = pc.index_in(q_docs, value_set=run_vocab)
-    q_code = _np_filled(in_runs, np.int32, -1)
+    q_code = _positions(q_docs, run_vocab)
     q_code = q_code if q_didx is None else q_code[q_didx]
     hit = q_code >= 0
     grade_of = _GradeIndex(q_t[hit], q_code[hit], q_g[hit], T, max(V, 1))
-    del in_runs, q_code, hit
+    del q_code, hit
     # every run writes its ranked lists straight into the flat arrays, at its rows' place
     row_start = np.cumsum([0] + [len(c) for c in cols])
     flat_docs = np.empty(row_start[-1], dtype=np.int32)
