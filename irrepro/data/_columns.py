@@ -180,17 +180,14 @@ def _min_length(arr) -> int:
     return int(pc.min(pc.binary_length(arr)).as_py())
 
 
-#: chunks whose dictionaries hold more values than this are merged by sorting (:func:`_sorted_union`),
-#: not by a hash table: pyarrow's costs ~160 bytes a distinct value at its peak (a run of five
-#: million distinct document ids: 800 MB), sorting ~30 beyond the values
-_SORT_ABOVE = 1 << 20
-
-
-def _dict_parts(col) -> tuple:
+def _dict_parts(col, by_sorting: bool = False) -> tuple:
     """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array, or of a list of
     its chunks (emptied as they are merged: a caller that holds them nowhere else frees each part as
-    soon as it is merged). The dictionary holds each value once (chunks with different
-    dictionaries are merged: in no particular order)."""
+    soon as it is merged). The dictionary holds each value once, in the order of first occurrence;
+    chunks with different dictionaries are merged by pyarrow's hash table, or with ``by_sorting``
+    by sorting (:func:`_sorted_union`; the dictionary then in byte order): for millions of
+    distinct values (a large run's document ids) the table costs ~160 bytes a value at its peak,
+    sorting ~30 beyond the values."""
     import pyarrow as pa
 
     # (type: ignore below: the stubs know no dictionary-typed (Chunked)Array, whose parts these are)
@@ -206,7 +203,7 @@ def _dict_parts(col) -> tuple:
         # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
         idx = np.concatenate([_np(c.indices, np.int32) for c in chunks])
         return chunks[0].dictionary, idx
-    if sum(len(c.dictionary) for c in chunks) <= _SORT_ABOVE:
+    if not by_sorting:
         col = pa.table({"c": pa.chunked_array(chunks)}).unify_dictionaries().column(0).combine_chunks()  # type: ignore[dict-item]
         return col.dictionary, _np(col.indices, np.int32)
     dicts, indices = [c.dictionary for c in chunks], [c.indices for c in chunks]

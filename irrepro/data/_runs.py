@@ -210,7 +210,7 @@ def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
     td, ti = _dict_parts(table.column("c0"))
     docs = table.column("c2").chunks  # (a list _dict_parts empties: each chunk freed once merged)
     del table
-    dd, di = _dict_parts(docs)
+    dd, di = _dict_parts(docs, by_sorting=True)
     if _duplicate_pair(ti, di, len(dd)) is not None:
         return None
     return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)

@@ -26,7 +26,7 @@ GZIP_MAX_RATIO = 100
 _GZIP_SLACK = 1 << 20  # any gzip file may decompress to 1 MiB, whatever its ratio
 _PREFIX = 1 << 16  # read first: a NUL byte there rejects a binary (or sparse) file at once
 _CHUNK = 1 << 26  # then read (and check) in pieces of this size
-_PIECE = 1 << 25  # the pieces of a file read a piece at a time (:func:`_line_pieces`)
+_PIECE = 1 << 24  # the pieces of a file read a piece at a time (:func:`_line_pieces`)
 
 
 def _fspath(path) -> Path:
@@ -206,14 +206,16 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
     return raw
 
 
-def _line_pieces(path: Path, what: str, piece_size: int = _PIECE) -> Iterator[bytes | bytearray]:
+def _line_pieces(path: Path, what: str, piece_size: int | None = None) -> Iterator[bytes | bytearray]:
     """The bytes :func:`_read_bytes` reads, given a piece at a time: pieces of about ``piece_size``
     bytes that end at a line end (the last where the data ends), so that a reader of the pieces
     never holds the whole file (a file of one piece: the same bytes, not a copy). The same
-    checks, with the same errors (raised when the piece that fails is reached)."""
+    checks, with the same errors (raised when the piece that fails is reached); ``piece_size``:
+    :data:`_PIECE` by default."""
     import os
     import stat
 
+    piece_size = _PIECE if piece_size is None else piece_size  # (read when called: the tests make it small)
     parts: list[bytes] = []  # read, not given yet
     n_parts = given_lines = 0  # bytes in parts; lines in the pieces given (each ends a line)
 
