@@ -6,6 +6,7 @@ takes over whenever this pass meets anything unusual."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -193,7 +194,7 @@ def _dict_parts(col, by_sorting: bool = False) -> tuple:
     # (type: ignore below: the stubs know no dictionary-typed (Chunked)Array, whose parts these are)
     if not isinstance(col, (list, pa.ChunkedArray)):
         return col.dictionary, _np(col.indices, np.int32)
-    chunks = col if isinstance(col, list) else col.chunks
+    chunks: list[Any] = col if isinstance(col, list) else col.chunks
     if len(chunks) == 1:
         c = chunks.pop()
         return c.dictionary, _np(c.indices, np.int32)
@@ -338,7 +339,8 @@ def _pa_view(values: np.ndarray):
     import pyarrow as pa
 
     values = np.ascontiguousarray(values)
-    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+    data = pa.py_buffer(values)  # type: ignore[arg-type]  # (the stubs know no numpy array: a buffer)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, data])
 
 
 def _np_filled(arr, dtype, fill) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from ._common import _GRADE_MAX, _GRADE_MIN, DataError
@@ -206,7 +206,9 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
     return raw
 
 
-def _line_pieces(path: Path, what: str, piece_size: int | None = None) -> Iterator[bytes | bytearray]:
+def _line_pieces(
+    path: Path, what: str, piece_size: int | None = None
+) -> Generator[bytes | bytearray, None, None]:
     """The bytes :func:`_read_bytes` reads, given a piece at a time: pieces of about ``piece_size``
     bytes that end at a line end (the last where the data ends), so that a reader of the pieces
     never holds the whole file (a file of one piece: the same bytes, not a copy). The same
