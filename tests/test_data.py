@@ -534,7 +534,7 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
 def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
     """Random layouts (whitespace, blank and comment lines, extra fields, CRLF): the fast
     columnar pass and the line-by-line pass give the same run, equal to a literal split."""
-    from irrepro.data import _runs
+    from irrepro.data import _runfiles
 
     rng = np.random.default_rng(5)
     ws = [" ", "\t", "  ", " \t", "\t\t", "\x0b", "\x0c"]
@@ -561,8 +561,8 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
         raw = (end.join(lines) + (end if trial % 2 else "")).encode()
         p = tmp_path / f"r{trial}"
         p.write_bytes(raw)
-        fast = _runs._parse_run(p)
-        slow = _runs._parse_run_slow(raw, p)
+        fast = _runfiles._parse_run(p)
+        slow = _runfiles._parse_run_slow(raw, p)
         for cols in (fast, slow):
             got = dict(zip(cols.frame()[["topic", "doc"]].itertuples(index=False, name=None), cols.score))
             assert got == expect and cols.name == "tag", (trial, raw[:200])
@@ -570,7 +570,7 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
 
 def test_float_syntax_of_the_two_passes_is_the_same():
     """Scores the fast pass (pyarrow) accepts are the ones the line pass accepts, same values."""
-    from irrepro.data import _runs
+    from irrepro.data import _runfiles
 
     good = ["1", "-1", "+1.5", ".5", "5.", "1e5", "1E+05", "-2.5e-3", "00012", "0", "-0"]
     bad = [
@@ -592,10 +592,10 @@ def test_float_syntax_of_the_two_passes_is_the_same():
     for s in good + bad:
         text = f"1 Q0 a 1 {s} t\n".encode()
         try:
-            slow = _runs._parse_run_slow(text, "x").score[0]
+            slow = _runfiles._parse_run_slow(text, "x").score[0]
         except DataError:
             slow = None
-        fast = _runs._parse_run_fast(text, Path("x"))
+        fast = _runfiles._parse_run_fast([text], Path("x"))
         fast = fast.score[0] if fast is not None else None
         assert (slow is None) == (s in bad) and fast == slow, s
 
@@ -1056,6 +1056,72 @@ def test_the_union_dictionary_is_one_pass_encoding_whatever_the_thread_count(mon
         uniq, idx = _columns._union_dictionary(arrays)
         assert uniq.to_pylist() == want.dictionary.to_pylist() == ["b", "a", "c", "d", "e"]
         assert idx.tolist() == want.indices.to_pylist() == [0, 1, 2, 1, 3, 3, 4, 0, 1]
+
+
+def test_dictionaries_merged_by_sorting_hold_the_same_values_in_byte_order():
+    """A large run's document column (chunks with their own dictionaries) is merged by sorting,
+    not by a hash table: each value once, in byte order, every line mapped to its own value; the
+    chunks handed over in a list are let go as they are merged."""
+    import pyarrow as pa
+
+    from irrepro.data import _columns
+
+    lines = [["b", "a", "é", "a"], [], ["c", "b", "ab", "c"], ["a"], ["", "zz", "b"]]
+    chunks = [pa.array(x, pa.string()).dictionary_encode() for x in lines]
+    flat = [v for x in lines for v in x]
+    for col in (pa.chunked_array(chunks), list(chunks)):
+        uniq, idx = _columns._dict_parts(col, by_sorting=True)
+        assert uniq.to_pylist() == sorted(set(flat), key=str.encode)
+        assert [uniq[i].as_py() for i in idx] == flat
+    handed = list(chunks)
+    _columns._dict_parts(handed, by_sorting=True)
+    assert handed == []
+    hashed, hidx = _columns._dict_parts(pa.chunked_array(chunks))  # the hash table's: first occurrence
+    assert hashed.to_pylist() == list(dict.fromkeys(flat)) and [hashed[i].as_py() for i in hidx] == flat
+
+
+def test_the_places_of_ids_are_index_in_whichever_side_is_hashed():
+    """``_positions`` hashes the smaller side (the qrels' ids, not a large run's millions): the
+    same places as ``pyarrow.compute.index_in``, -1 where absent, for either side the larger."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from irrepro.data import _columns
+
+    rng = np.random.default_rng(7)
+    for n_values, n_set in ((50, 400), (400, 50), (0, 10), (10, 0)):
+        values = pa.chunked_array([pa.array([f"d{x}" for x in rng.integers(0, 300, n_values)], pa.string())])
+        value_set = pa.array([f"d{x}" for x in rng.permutation(300)[:n_set]], pa.string())
+        want = [-1 if x is None else x for x in pc.index_in(values, value_set=value_set).to_pylist()]
+        assert _columns._positions(values, value_set).tolist() == want, (n_values, n_set)
+
+
+def test_every_way_of_ranking_gives_trec_evals_order():
+    """A run's lists are ordered by one 64-bit key (topic, score, document) where it fits; by the
+    scores' ranks among the run's distinct scores in its place where it does not (always at
+    float64); by three keys beyond that: each the order of a plain sort - topic, score descending
+    (as C float or double), document code descending - on lists full of ties."""
+    from irrepro.data import _runfiles, _runs
+
+    rng = np.random.default_rng(3)
+    n, T = 3000, 7
+    t_idx = rng.integers(0, T, n).astype(np.int32)
+    d_idx = np.zeros(n, dtype=np.int32)
+    for t in range(T):  # distinct documents within a topic
+        at = np.flatnonzero(t_idx == t)
+        d_idx[at] = rng.permutation(n)[: len(at)]
+    score = rng.choice([0.5, 1.0, 1.00000001, 2.0, -0.0, 0.0, 3.25], n) + rng.choice([0, 1e-9], n)
+    cols = _runfiles._RunCols("r", "", [str(t) for t in range(T)], t_idx, None, d_idx, score)
+    tindex = {str(t): t for t in range(T)}
+    for precision, dtype in (("float32", np.float32), ("float64", np.float64)):
+        s = score.astype(dtype) + dtype(0)  # (-0.0 ties with 0.0)
+        want = sorted(range(n), key=lambda i: (t_idx[i], -s[i], -d_idx[i]))
+        for V in (n, 1 << 40, 1 << 62):  # packed; by score ranks; three keys
+            r = _runs._rank_run(cols, np.arange(n, dtype=np.int32), V, tindex, T, precision)
+            assert r.t.tolist() == t_idx[want].tolist() and r.docs.tolist() == d_idx[want].tolist(), (
+                precision,
+                V,
+            )
 
 
 def test_gzip_files_of_several_members_are_read_whole(tmp_path):

@@ -388,3 +388,82 @@ def test_no_original_improvement_gives_no_effect_ratio():
     # an improvement just above the threshold is divided as usual
     est = reproduce.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
     assert np.isfinite(est.value) and est.value > 1e6
+
+
+# ------------------------------------------------------------------------------------------
+# memory linear in the topics: the jackknife's leave-one-out weights a block at a time
+# ------------------------------------------------------------------------------------------
+
+
+def _peak_bytes(fn) -> int:
+    """The peak of the memory Python and numpy allocate while ``fn()`` runs (tracemalloc)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _estimates(n: int, m: int, B: int) -> dict:
+    """Every statistic of irrepro.reproduce on random per-topic scores of ``n`` topics (``m`` for
+    the unpaired reproduction), two measures x three experiments."""
+    rng = np.random.default_rng(n + m)
+    ob, oa, rb, ra = (rng.random((2, 3, n)) for _ in range(4))
+    rb_u, ra_u = rng.random((2, 3, m)), rng.random((2, 3, m))
+    topic_values = np.where(rng.random((2, n)) < 0.1, np.nan, rng.random((2, n)))
+    return {
+        "rmse": reproduce.rmse(ob, rb, B=B, seed=1),
+        "p paired": reproduce.p_value(ob, rb, B=B, seed=2),
+        "p unpaired": reproduce.p_value(ob, rb_u, paired=False, B=B, seed=3),
+        "ER paired": reproduce.effect_ratio(ob, oa, rb, ra, B=B, seed=4),
+        "ER unpaired": reproduce.effect_ratio(ob, oa, rb_u, ra_u, paired=False, B=B, seed=5),
+        "DeltaRI paired": reproduce.delta_ri(ob, oa, rb, ra, B=B, seed=6),
+        "DeltaRI unpaired": reproduce.delta_ri(ob, oa, rb_u, ra_u, paired=False, B=B, seed=7),
+        "topic mean": reproduce.topic_mean(topic_values, B=B, seed=8),
+    }
+
+
+def test_memory_is_linear_in_the_topics(monkeypatch):
+    """Twice the topics take about twice the memory, not four times: the jackknife's (topics x
+    topics) leave-one-out weights are made a block of rows at a time (20,000 topics took 3 GiB in
+    one array). Blocks of 2**16 cells here, so that a few thousand topics show it."""
+    from irrepro.reproduce import _bootstrap
+
+    monkeypatch.setattr(_bootstrap, "_JACK_CELLS", 1 << 16, raising=False)
+    rng = np.random.default_rng(0)
+    peaks = {}
+    for n in (1500, 3000):
+        o, r = rng.random((2, n)), rng.random((2, n))
+        peaks[n] = (_peak_bytes(lambda o=o, r=r: reproduce.rmse(o, r, B=20, seed=0)),
+                    _peak_bytes(lambda o=o, r=r: reproduce.effect_ratio(o, r, r, o, paired=False, B=20, seed=0)))  # fmt: skip
+    for k, what in enumerate(("paired (RMSE)", "unpaired (ER)")):
+        ratio = peaks[3000][k] / peaks[1500][k]
+        assert ratio < 2.5, (what, peaks)  # quadratic: 4
+
+
+def test_twenty_thousand_topics_take_megabytes_not_gigabytes():
+    """The issue's case: 20,000 topics within 100 MB of allocations (one (topics x topics) array
+    of float64 is 3.2 GB; the CLI took 6.6 GB)."""
+    rng = np.random.default_rng(0)
+    o, r = rng.random(20_000), rng.random(20_000)
+    peak = _peak_bytes(lambda: reproduce.rmse(o, r, B=10, seed=0))
+    assert peak < 100e6, peak
+
+
+def test_the_jackknife_by_blocks_gives_the_same_numbers_as_in_one_block(monkeypatch):
+    """Numbers unchanged, bit for bit: every statistic with its leave-one-out weights in blocks of
+    rows equals the one-block computation (the whole (n, n) matrix, as up to 2048 topics), for
+    blocks of hundreds of rows (the package makes them larger)."""
+    from irrepro.reproduce import _bootstrap
+
+    n = 1100
+    assert n * n <= _bootstrap._JACK_CELLS  # one block by default
+    whole = _estimates(n, 1000, B=30)
+    monkeypatch.setattr(_bootstrap, "_JACK_CELLS", n * n // 2)
+    blocks = _estimates(n, 1000, B=30)
+    for k, e in whole.items():
+        for f in ("value", "low", "high"):
+            assert np.array_equal(getattr(e, f), getattr(blocks[k], f), equal_nan=True), (k, f)

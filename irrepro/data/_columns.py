@@ -6,10 +6,11 @@ takes over whenever this pass meets anything unusual."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
-from ._common import _n_threads
+from ._common import _n_threads, _release_memory
 from ._textfiles import _TO_SPACE
 
 __all__: list[str] = []
@@ -158,8 +159,9 @@ def _csv(
             pa.py_buffer(data),  # type: ignore[arg-type]  # a Buffer is a readable input to pyarrow
             memory_pool=pool,
             read_options=pcsv.ReadOptions(
-                column_names=[f"c{i}" for i in range(width)], use_threads=len(data) > (64 << 20),
-                block_size=1 << 22,
+                # one thread: with threads, pyarrow parses blocks ahead of their conversion (a
+                # 266 MB run: 300 MB more at the peak); the runs are read in threads anyway
+                column_names=[f"c{i}" for i in range(width)], use_threads=False, block_size=1 << 22,
             ),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim.decode(), quote_char=False, double_quote=False, escape_char=False,
@@ -179,22 +181,93 @@ def _min_length(arr) -> int:
     return int(pc.min(pc.binary_length(arr)).as_py())
 
 
-def _dict_parts(col) -> tuple:
-    """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array."""
+def _dict_parts(col, by_sorting: bool = False) -> tuple:
+    """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array, or of a list of
+    its chunks (emptied as they are merged: a caller that holds them nowhere else frees each part as
+    soon as it is merged). The dictionary holds each value once, in the order of first occurrence;
+    chunks with different dictionaries are merged by pyarrow's hash table, or with ``by_sorting``
+    by sorting (:func:`_sorted_union`; the dictionary then in byte order): for millions of
+    distinct values (a large run's document ids) the table costs ~160 bytes a value at its peak,
+    sorting ~30 beyond the values."""
     import pyarrow as pa
 
     # (type: ignore below: the stubs know no dictionary-typed (Chunked)Array, whose parts these are)
-    if isinstance(col, pa.ChunkedArray):
-        if col.num_chunks == 1:
-            col = col.chunk(0)
-        elif col.num_chunks == 0:
-            return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
-        elif all(_same_array(c.dictionary, col.chunk(0).dictionary) for c in col.chunks[1:]):  # type: ignore[attr-defined]
-            # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
-            return col.chunk(0).dictionary, np.concatenate([_np(c.indices, np.int32) for c in col.chunks])  # type: ignore[attr-defined]
-        else:
-            col = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks()  # type: ignore[dict-item]
-    return col.dictionary, _np(col.indices, np.int32)
+    if not isinstance(col, (list, pa.ChunkedArray)):
+        return col.dictionary, _np(col.indices, np.int32)
+    chunks: list[Any] = col if isinstance(col, list) else col.chunks
+    if len(chunks) == 1:
+        c = chunks.pop()
+        return c.dictionary, _np(c.indices, np.int32)
+    if not chunks:
+        return pa.array([], pa.string()), np.zeros(0, dtype=np.int32)
+    if all(_same_array(c.dictionary, chunks[0].dictionary) for c in chunks[1:]):
+        # one dictionary shared by every chunk (``ChunkedArray.dictionary_encode`` makes it)
+        idx = np.concatenate([_np(c.indices, np.int32) for c in chunks])
+        return chunks[0].dictionary, idx
+    if not by_sorting:
+        col = pa.table({"c": pa.chunked_array(chunks)}).unify_dictionaries().column(0).combine_chunks()  # type: ignore[dict-item]
+        return col.dictionary, _np(col.indices, np.int32)
+    dicts, indices = [c.dictionary for c in chunks], [c.indices for c in chunks]
+    chunks.clear()
+    sizes = [len(d) for d in dicts]
+    uniq, codes = _sorted_union(dicts)
+    idx, a, start = np.empty(sum(len(i) for i in indices), dtype=np.int32), 0, 0
+    for k, size in enumerate(sizes):
+        i, indices[k] = _np(indices[k], np.int32), None
+        idx[a : a + len(i)] = codes[start : start + size][i]
+        a, start = a + len(i), start + size
+    return uniq, idx
+
+
+def _sorted_union(arrays: list) -> tuple:
+    """(dictionary, int32 codes) of pyarrow string arrays taken as one, by sorting: the dictionary
+    holds every distinct value once, in byte order; ``codes`` maps every element of the arrays,
+    in order, to its value's place in it. ``arrays`` is emptied once they are joined."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    # one array (a take from several chunks joins them anew every time)
+    values = arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+    arrays.clear()
+    _release_memory()  # (the C heap keeps what the parts freed otherwise)
+    n = len(values)
+    at = _np(pc.sort_indices(values), np.uint64).astype(np.uint32 if n < (1 << 32) else np.uint64)
+    new = np.ones(n, dtype=bool)  # where the sorted values change
+    step = 1 << 16  # (compared a block at a time: a MB or two, not a sorted copy of all)
+    for a in range(0, max(n - 1, 0), step):
+        b = min(n, a + step + 1)
+        block = values.take(_pa_view(at[a:b]))
+        new[a + 1 : b] = _np_bool(pc.not_equal(block.slice(1), block.slice(0, b - a - 1)))
+        del block
+    codes = np.empty(n, dtype=np.int32)
+    codes[at] = np.cumsum(new, dtype=np.int32) - 1
+    first = at[new]
+    del at, new
+    return values.take(_pa_view(first)), codes
+
+
+def _ascending(arr) -> bool:
+    """Whether a pyarrow string array is in strictly ascending byte order (sorted, no repeats)."""
+    import pyarrow.compute as pc
+
+    n = len(arr)
+    return n < 2 or bool(pc.all(pc.greater(arr.slice(1), arr.slice(0, n - 1))).as_py())
+
+
+def _positions(values, value_set) -> np.ndarray:
+    """int32: the place of each of ``values`` in ``value_set`` (pyarrow string arrays, ``value_set``
+    without repeats), -1 where it is not there: ``pyarrow.compute.index_in``, with its hash table
+    made of the smaller of the two (a table of millions of ids costs ~160 bytes an id at its peak)."""
+    import pyarrow.compute as pc
+
+    if len(value_set) <= len(values):
+        return _np_filled(pc.index_in(values, value_set=value_set), np.int32, -1)
+    d, idx = _dict_parts(values.dictionary_encode())
+    back = _np_filled(pc.index_in(value_set, value_set=d), np.int32, -1)  # each value_set item in d
+    found = np.flatnonzero(back >= 0).astype(np.int32)
+    place = np.full(len(d), -1, dtype=np.int32)
+    place[back[found]] = found
+    return place[idx]
 
 
 def _union_dictionary(arrays: list) -> tuple:
@@ -243,6 +316,31 @@ def _np(arr, dtype) -> np.ndarray:
     if len(arr) == 0:
         return np.zeros(0, dt)
     return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
+
+
+def _np_bool(arr) -> np.ndarray:
+    """A numpy bool copy of a pyarrow (Chunked) BooleanArray without nulls."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        parts = [_np_bool(c) for c in arr.chunks]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+    if arr.null_count:
+        raise ValueError("_np_bool needs an array without nulls")
+    if len(arr) == 0:
+        return np.zeros(0, dtype=bool)
+    bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
+    return np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].view(bool)
+
+
+def _pa_view(values: np.ndarray):
+    """A pyarrow array of a 1-d numpy array of numbers, sharing its memory when it is contiguous
+    (``pyarrow.array`` imports pandas, which reading and evaluating runs do without)."""
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    data = pa.py_buffer(values)  # type: ignore[arg-type]  # (the stubs know no numpy array: a buffer)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, data])
 
 
 def _np_filled(arr, dtype, fill) -> np.ndarray:

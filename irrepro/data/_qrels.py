@@ -30,6 +30,7 @@ from ._textfiles import (
     _fspath,
     _parse_grade,
     _read_bytes,
+    _rereadable,
     _text,
 )
 
@@ -285,9 +286,6 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     >>> qrels.name, qrels.topics, qrels.n_relevant()
     ('qrels.txt', ('1', '2'), array([2, 0]))
     """
-    import os
-    import stat
-
     import pyarrow as pa
 
     path = _fspath(path)
@@ -302,11 +300,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
     # (data: the annotation allows the None that releases it below; here it holds the bytes)
     table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
     if table is not None:
-        try:
-            regular = stat.S_ISREG(os.stat(path).st_mode)
-        except OSError:
-            regular = False
-        if regular:  # the slow pass (which names a line) can read it again: free the bytes
+        if _rereadable(path):  # the slow pass (which names a line) can read it again: free the bytes
             data = None
         td, ti = _dict_parts(table.column("c0"))
         docs = table.column("c2")  # one per line, not encoded: a hash table of them costs more

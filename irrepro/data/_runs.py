@@ -14,64 +14,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InputError
 from . import _common
 from ._columns import (
-    _dict_parts,
+    _ascending,
     _duplicate_pair,
-    _encode,
-    _fast_table,
     _np,
-    _np_filled,
-    _strings,
+    _positions,
     _union_dictionary,
 )
 from ._common import _PRECISIONS, DataError, _n_threads, _pd, _release_memory, _rows_named, _show, topic_order
 from ._qrels import Qrels
+from ._runfiles import _parse_run, _run_cols_from_parts, _RunCols
 from ._runset import Deferred, RunSet, _GradeIndex, _Vocabulary
-from ._textfiles import (
-    _RUN_LAYOUT,
-    _data_lines,
-    _field_count_error,
-    _fspath,
-    _parse_score,
-    _read_bytes,
-    _text,
-)
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["Run", "read_run", "build_runset"]
-
-
-@dataclass(frozen=True, eq=False)
-class _RunCols:
-    """A run as columns: topic and doc ids dictionary-encoded (pyarrow dictionaries + int32
-    indices), scores as float64, in any row order; (topic, doc) pairs are unique. ``order``: ""
-    as read, or the precision whose ranking alone they serve (:func:`_for_ranking`)."""
-
-    name: str
-    path: str
-    topic_dict: list
-    t_idx: np.ndarray
-    doc_dict: Any  # pyarrow StringArray
-    d_idx: np.ndarray
-    score: np.ndarray
-    order: str = ""
-
-    def __len__(self) -> int:
-        return len(self.score)
-
-    def frame(self) -> pd.DataFrame:
-        assert not self.order  # (the scores are there)
-        topics = np.asarray(self.topic_dict, dtype=object)
-        docs = _strings(self.doc_dict)
-        return _pd().DataFrame({"topic": topics[self.t_idx], "doc": docs[self.d_idx], "score": self.score})
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,83 +78,6 @@ def _for_ranking(cols: _RunCols, precision: str) -> _RunCols:
 
     return replace(cols, t_idx=narrow(cols.t_idx, len(cols.topic_dict)), d_idx=narrow(cols.d_idx, len(cols.doc_dict)),
                    score=_descending_bits(cols.score, precision), order=precision)  # fmt: skip
-
-
-def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
-    td, ti = _encode(topics)
-    dd, di = _encode(docs)
-    return _RunCols(name, str(path), td.to_pylist(), ti, dd, di, np.asarray(scores, dtype=np.float64))
-
-
-def _parse_run(path: str | Path) -> _RunCols:
-    """Read a run file into columns (conventions in :func:`read_run`)."""
-    path = _fspath(path)
-    data = _read_bytes(path, "run")
-    cols = _parse_run_fast(data, path)
-    if cols is not None:
-        return cols
-    return _parse_run_slow(data, path)
-
-
-def _parse_run_fast(data: bytes | bytearray, path: Path) -> _RunCols | None:
-    """The fast pass over a run file's bytes, or None (then the slow pass reads it)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    table = _fast_table(
-        data, 6, {1: pa.binary(), 3: pa.binary(), 4: pa.float64(), 5: pa.binary()}, extra_empty=False,
-        lean=((1, 3), 5),
-    )  # fmt: skip
-    if table is None:
-        return None
-    meta = table.schema.metadata or {}
-    if b"constant" in meta:  # the tag, checked on every line by _fast_table
-        tag = meta[b"constant"]
-    else:
-        tag_col = table.column("c5")
-        if len(tag_col) == 0 or not pc.all(pc.equal(tag_col, tag_col[0])).as_py():
-            return None  # no line, or the tag changes: the slow pass says where
-        tag = tag_col[0].as_py()
-    if table.num_rows == 0:
-        return None
-    try:
-        tag = tag.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    td, ti = _dict_parts(table.column("c0"))
-    dd, di = _dict_parts(table.column("c2"))
-    score = _np(table.column("c4"), np.float64)
-    if not np.isfinite(score).all() or _duplicate_pair(ti, di, len(dd)) is not None:
-        return None
-    return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
-
-
-def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
-    topics, docs, scores = [], [], []
-    tag = tag_line = None
-    first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "run"):
-        if len(f) < 6:
-            raise _field_count_error(path, i, "run", _RUN_LAYOUT, 6, len(f), at_least=True)
-        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
-        s = _parse_score(f[4], path, i)
-        if tag is None:
-            tag, tag_line = _text(f[5], path, i, "run tag"), i
-        elif f[5] != tag.encode():
-            raise DataError(
-                path, i, f"run tag changes from {tag!r} (line {tag_line}) to "
-                f"{_text(f[5], path, i, 'run tag')!r}; one run per file, please"
-            )  # fmt: skip
-        key = (f[0], f[2])
-        if key in first:
-            raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
-        first[key] = i
-        topics.append(t)
-        docs.append(d)
-        scores.append(s)
-    if not topics:
-        raise DataError(path, None, "empty run file (only blank or comment lines)")
-    return _run_cols_from_parts(tag, path, topics, docs, scores)
 
 
 def read_run(path: str | Path) -> Run:
@@ -303,6 +190,22 @@ def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
     return ~(bits ^ flip)
 
 
+def _dense_ranks(x: np.ndarray) -> np.ndarray:
+    """uint32 (uint64 past 2**32 values): the rank of each of ``x`` among its distinct values, 0
+    the smallest (equal values, equal ranks)."""
+    n = len(x)
+    it = np.uint32 if n < (1 << 32) else np.uint64
+    order = np.argsort(x, kind="stable").astype(it)
+    new = np.ones(n, dtype=bool)
+    step = 1 << 20  # (compared a block at a time: no sorted copy of x)
+    for a in range(0, max(n - 1, 0), step):
+        v = x[order[a : a + step + 1]]
+        new[a + 1 : a + len(v)] = v[1:] != v[:-1]
+    ranks = np.empty(n, dtype=it)
+    ranks[order] = np.cumsum(new, dtype=it) - it(1)
+    return ranks
+
+
 @dataclass
 class _Ranked:
     t: np.ndarray | None  # int32 topic index of each ranked entry (ascending)
@@ -331,20 +234,36 @@ def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, p
     if cols.order:  # (read for ranking: the scores' order is there)
         assert cols.order == precision
     sb = score if cols.order else _descending_bits(score, precision)
+    del score
     bt, bd = max(1, (T - 1).bit_length()), max(1, (V - 1).bit_length())
     bs = 32 if precision == "float32" else 64
+    if bt + bs + bd > 64:  # the scores' ranks among the run's distinct scores: the same order, fewer bits
+        sb = _dense_ranks(sb)
+        bs = max(1, int(sb.max(initial=0)).bit_length())
     if bt + bs + bd <= 64:  # one key (topic, score, doc) packed in 64 bits, sorted in place
-        key = t.astype(np.uint64) << np.uint64(bs + bd)
-        key |= sb.astype(np.uint64) << np.uint64(bd)
-        key |= (V - 1) - d.astype(np.uint64)  # ascending = doc id descending
+        key = t.astype(np.uint64)
+        key <<= np.uint64(bs + bd)
+        part = sb.astype(np.uint64)
+        del sb
+        part <<= np.uint64(bd)
+        key |= part
+        part[:] = d
+        np.subtract(np.uint64(V - 1), part, out=part)  # ascending = doc id descending
+        key |= part
+        del part, t, d
         # timsort (kind='stable'; the keys are distinct, so any sort gives the same order): a run file
         # lists each topic's documents mostly by score already, and timsort takes those stretches
         # as they are (126 TREC-COVID runs: 0.02 s against quicksort's 0.21 s)
         key.sort(kind="stable")
-        t = (key >> np.uint64(bs + bd)).astype(np.int32)
-        d = ((V - 1) - (key & np.uint64((1 << bd) - 1))).astype(np.int32)
+        t, d = np.empty(len(key), dtype=np.int32), np.empty(len(key), dtype=np.int32)
+        step = 1 << 20  # (unpacked a block at a time: no temporary of the keys' size)
+        for a in range(0, len(key), step):
+            k = key[a : a + step]
+            t[a : a + step] = k >> np.uint64(bs + bd)
+            d[a : a + step] = (V - 1) - (k & np.uint64((1 << bd) - 1))
+        del key
     else:
-        order = np.lexsort((-d.astype(np.int64), sb, t))
+        order = np.lexsort(((V - 1) - d.astype(np.int64), sb, t))
         t, d = t[order], d[order]
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
@@ -371,23 +290,27 @@ def _assemble(
     # vocabulary of runs and qrels (RunSet.vocab, flat_docs' codes) is made when it is asked for
     # (sorting a two-million-line qrels' ids costs more than reading it).
     q_t, q_docs, q_didx, q_g = qrels._arrays
-    uniq, idx = _union_dictionary([c.doc_dict for c in cols])
-    by_id = pc.sort_indices(uniq)
-    run_vocab = uniq.take(by_id)
+    # (one run: its dictionary, which holds each id once, is the union)
+    uniq, idx = (cols[0].doc_dict, None) if len(cols) == 1 else _union_dictionary([c.doc_dict for c in cols])
     V = len(uniq)
-    code = np.empty(V, dtype=np.int32)
-    code[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
-    remap = code[idx]
-    del idx, uniq, by_id, code
+    if _ascending(uniq):  # (a dictionary merged by sorting is in byte order already)
+        run_vocab, remap = uniq, np.arange(V, dtype=np.int32) if idx is None else idx
+    else:
+        by_id = pc.sort_indices(uniq)
+        run_vocab = uniq.take(by_id)
+        remap = np.empty(V, dtype=np.int32)
+        remap[_np(by_id, np.uint64)] = np.arange(V, dtype=np.int32)
+        remap = remap if idx is None else remap[idx]
+        del by_id
+    del idx, uniq
     starts = np.cumsum([0] + [len(c.doc_dict) for c in cols])
     cols[:] = [replace(c, doc_dict=None) for c in cols]  # (their ids are in run_vocab now: the strings go)
     # every judgment of a retrieved document, in run-vocabulary codes
-    in_runs = pc.index_in(q_docs, value_set=run_vocab)
-    q_code = _np_filled(in_runs, np.int32, -1)
+    q_code = _positions(q_docs, run_vocab)
     q_code = q_code if q_didx is None else q_code[q_didx]
     hit = q_code >= 0
     grade_of = _GradeIndex(q_t[hit], q_code[hit], q_g[hit], T, max(V, 1))
-    del in_runs, q_code, hit
+    del q_code, hit
     # every run writes its ranked lists straight into the flat arrays, at its rows' place
     row_start = np.cumsum([0] + [len(c) for c in cols])
     flat_docs = np.empty(row_start[-1], dtype=np.int32)

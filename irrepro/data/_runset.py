@@ -434,11 +434,14 @@ class _GradeIndex:
             return self.lut.take(self.table.reshape(-1).take(at))
         assert self.keys is not None  # no table: the sorted keys
         out = np.full(len(t), UNJUDGED, dtype=np.int32)
-        if len(self.keys) and len(t):
-            rkey = t.astype(np.int64) * self.V + d
+        step = 1 << 20  # (a block at a time: temporaries of a few MB, whatever the number of lines)
+        for a in range(0, len(t) if len(self.keys) else 0, step):
+            rkey = t[a : a + step].astype(np.int64)
+            rkey *= self.V
+            rkey += d[a : a + step]
             pos = np.minimum(np.searchsorted(self.keys, rkey), len(self.keys) - 1)
             found = self.keys[pos] == rkey
-            out[found] = self.grades[pos[found]]
+            out[a : a + step][found] = self.grades[pos[found]]
         return out
 
 

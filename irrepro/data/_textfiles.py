@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from ._common import _GRADE_MAX, _GRADE_MIN, DataError
@@ -26,6 +26,7 @@ GZIP_MAX_RATIO = 100
 _GZIP_SLACK = 1 << 20  # any gzip file may decompress to 1 MiB, whatever its ratio
 _PREFIX = 1 << 16  # read first: a NUL byte there rejects a binary (or sparse) file at once
 _CHUNK = 1 << 26  # then read (and check) in pieces of this size
+_PIECE = 1 << 24  # the pieces of a file read a piece at a time (:func:`_line_pieces`)
 
 
 def _fspath(path) -> Path:
@@ -34,6 +35,17 @@ def _fspath(path) -> Path:
     import os
 
     return Path(os.fsdecode(path)) if isinstance(path, bytes) else Path(path)
+
+
+def _rereadable(path: Path) -> bool:
+    """Whether a file can be read again from its start (a regular file; not a pipe or a FIFO)."""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _open_input(path: Path, what: str):
@@ -50,26 +62,45 @@ def _open_input(path: Path, what: str):
         raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
 
 
-def _check_text(piece: bytes, before: bytes | bytearray, path, what: str) -> None:
+def _check_text(piece: bytes, before: bytes | bytearray | int, path, what: str) -> None:
     """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
-    ``before`` is the data read before ``piece`` (for the line number)."""
+    ``before`` is the data read before ``piece``, or the number of its lines (for the line number)."""
     at = piece.find(b"\0")
     if at >= 0:
-        line = before.count(b"\n") + piece.count(b"\n", 0, at) + 1
+        line = (before if isinstance(before, int) else before.count(b"\n")) + piece.count(b"\n", 0, at) + 1
         raise DataError(path, line, f"NUL byte: this is not a text file (a {what} file is TREC text)")
 
 
 def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     """Decompress the gzip stream whose first bytes are ``head`` and the rest ``f`` (every
-    member, CRC checked; ISA-L's zlib when python-isal is installed), in bounded pieces: more than
+    member, CRC checked; ISA-L's zlib when python-isal is installed), in bounded pieces
+    (:func:`_gunzip_pieces`), into one bytes."""
+    pieces: list[bytes] = []
+
+    def lines_before() -> int:
+        return sum(p.count(b"\n") for p in pieces)
+
+    for piece in _gunzip_pieces(head, f, path, what, size, lines_before):
+        pieces.append(piece)
+    data = b"".join(pieces)
+    pieces.clear()
+    _check_text(data, b"", path, what)
+    return data
+
+
+def _gunzip_pieces(
+    head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int = _CHUNK
+) -> Iterator[bytes]:
+    """The decompressed pieces (at most ``piece_size`` bytes each) of the gzip stream whose first
+    bytes are ``head`` and the rest ``f``, each checked as it comes: more than
     :data:`GZIP_MAX_RATIO` times the compressed size (``size``; for a pipe, the compressed bytes
-    read so far) plus 1 MiB is refused before it is held in memory."""
+    read so far) plus 1 MiB is refused before it is held in memory, and a NUL byte where it is met
+    (``lines_before()``: the number of lines in the pieces given before, for its line number)."""
     try:
         from isal import isal_zlib as zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
         import zlib  # type: ignore[no-redef]  # the same interface
 
-    pieces: list[bytes] = []
     src = head if size is None else head + f.read()  # (a file: its compressed bytes, at once)
     produced, read = 0, len(src)
     # the size its (last) member's trailer states, mod 2**32: a hint for the output buffer (an
@@ -89,8 +120,9 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
     try:
         while True:
             limit = bound() - produced
-            # at most one _CHUNK a piece, so binary data is refused after one piece, whatever the bound
-            piece = d.decompress(src, min(limit, hint - produced if hint > produced else limit, _CHUNK) + 1)
+            # at most one piece at a time, so binary data is refused after one piece, whatever the bound
+            want = min(limit, hint - produced if hint > produced else limit, piece_size) + 1
+            piece = d.decompress(src, want)
             produced += len(piece)
             if produced > bound():
                 raise DataError(
@@ -98,10 +130,10 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
                     f"size (refused as a decompression bomb; real {what} files compress 3-10 times)"
                 )  # fmt: skip
             if piece:
-                pieces.append(piece)
                 if b"\0" in piece:  # binary data (a gzipped image, zeros): refused now, not once whole
-                    lines = sum(p.count(b"\n") for p in pieces[:-1])
-                    _check_text(piece, b"\n" * lines, path, what)
+                    _check_text(piece, lines_before(), path, what)
+                yield piece
+                del piece
             if d.eof:  # the end of a member: another one may follow (``cat a.gz b.gz``)
                 src = d.unused_data or more()
                 if not src.strip(b"\0"):  # the end (NUL padding after the last member is allowed)
@@ -115,10 +147,6 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
         raise
     except Exception as exc:  # EOFError, zlib / isal errors
         raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
-    data = b"".join(pieces)
-    del pieces
-    _check_text(data, b"", path, what)
-    return data
 
 
 def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearray:
@@ -176,6 +204,81 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
     if not raw or raw.isspace():
         raise DataError(path, None, f"empty {what} file")
     return raw
+
+
+def _line_pieces(
+    path: Path, what: str, piece_size: int | None = None
+) -> Generator[bytes | bytearray, None, None]:
+    """The bytes :func:`_read_bytes` reads, given a piece at a time: pieces of about ``piece_size``
+    bytes that end at a line end (the last where the data ends), so that a reader of the pieces
+    never holds the whole file (a file of one piece: the same bytes, not a copy). The same
+    checks, with the same errors (raised when the piece that fails is reached); ``piece_size``:
+    :data:`_PIECE` by default."""
+    import os
+    import stat
+
+    piece_size = _PIECE if piece_size is None else piece_size  # (read when called: the tests make it small)
+    parts: list[bytes] = []  # read, not given yet
+    n_parts = given_lines = 0  # bytes in parts; lines in the pieces given (each ends a line)
+
+    def lines_before() -> int:
+        return given_lines + sum(p.count(b"\n") for p in parts)
+
+    with _open_input(path, what) as f:
+        try:
+            st = os.fstat(f.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            head = f.read(_PREFIX)
+            if head[:2] == b"\x1f\x8b":
+                raw = _gunzip_pieces(head, f, path, what, size, lines_before, piece_size)
+            else:
+                raw = _plain_pieces(head, f, path, what, size, lines_before, piece_size)
+            for chunk in raw:
+                parts.append(chunk)
+                n_parts += len(chunk)
+                del chunk
+                if n_parts >= piece_size and any(b"\n" in p for p in parts):
+                    whole = _bom_dropped(bytearray().join(parts), given_lines == 0)
+                    cut = whole.rfind(b"\n") + 1
+                    parts = [bytes(memoryview(whole)[cut:])]
+                    n_parts = len(parts[0])
+                    del whole[cut:]
+                    given_lines += whole.count(b"\n")
+                    yield whole
+                    del whole
+        except OSError as exc:
+            raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+    last = _bom_dropped(parts[0] if len(parts) == 1 else b"".join(parts), given_lines == 0)
+    parts = []
+    if given_lines == 0 and (not last or last.isspace()):
+        raise DataError(path, None, f"empty {what} file")
+    if last:
+        yield last
+
+
+def _bom_dropped(data, at_start: bool):
+    """``data`` without a UTF-8 byte order mark at its start, when it is the start of the file."""
+    return data[3:] if at_start and data[:3] == b"\xef\xbb\xbf" else data
+
+
+def _plain_pieces(
+    head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int
+) -> Iterator[bytes]:
+    """The bytes of an uncompressed file whose first bytes ``head`` are read: a file of at most
+    ``piece_size`` bytes in one piece, a larger one ``piece_size`` at a time, each checked for a
+    NUL byte (``lines_before()``: the number of lines given before, for its line number)."""
+    _check_text(head, 0, path, what)
+    if size is not None and len(head) < size <= piece_size:  # read again from the start: one piece
+        f.seek(0)
+        head = f.read(size + 1)
+        _check_text(head, 0, path, what)
+    piece = head
+    while piece:
+        yield piece
+        del piece
+        piece = f.read(piece_size)
+        if b"\0" in piece:
+            _check_text(piece, lines_before(), path, what)
 
 
 def _data_lines(data: bytes | bytearray, path, what: str) -> Iterator[tuple[int, list[bytes]]]:

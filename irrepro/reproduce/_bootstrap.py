@@ -70,6 +70,26 @@ def _check(B, level) -> tuple[int, float]:
     return parallel.check_int(B, "B", minimum=2), check_level(level)
 
 
+#: The jackknife's leave-one-out weights are made this many cells (float64) at a time: one block,
+#: the whole (n, n) matrix, up to 2048 topics; more topics, blocks of rows (memory linear in the
+#: topics, not quadratic: 20,000 topics would need 3 GiB at once).
+_JACK_CELLS = 1 << 22
+
+
+def _jackknife(stat_of: Callable[[np.ndarray], np.ndarray], n: int) -> np.ndarray:
+    """The jackknife values ``stat_of(w)[..., i]`` for the weights ``w`` (n, n) that leave topic
+    ``i`` out (1 everywhere but 0 at ``i``), made a block of rows of ``w`` at a time
+    (:data:`_JACK_CELLS`), the blocks of equal size."""
+    blocks = max(1, -(-n * n // _JACK_CELLS))
+    parts = []
+    for rows in np.array_split(np.arange(n), blocks):
+        w = np.ones((len(rows), n))
+        w[np.arange(len(rows)), rows] = 0.0
+        parts.append(stat_of(w))
+        del w
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
+
+
 def estimate(
     stat: Statistic, n_orig: int, n_repro: int, *, paired: bool, B: int, level: float, seed: SeedLike
 ) -> Estimate:
@@ -90,16 +110,17 @@ def estimate(
     if paired:
         w = _counts(bootstrap_samples(n_orig, B, seed=seed), n_orig)
         reps = stat(w, w)
-        jo = 1.0 - np.eye(n_orig)
-        jack = stat(jo, jo)
+        del w
+        jack = _jackknife(lambda left_out: stat(left_out, left_out), n_orig)
     else:
         g_o, g_r = parallel.spawn(seed, 2)
         w_o = _counts(bootstrap_samples(n_orig, B, seed=g_o), n_orig)
         w_r = _counts(bootstrap_samples(n_repro, B, seed=g_r), n_repro)
         reps = stat(w_o, w_r)
+        del w_o, w_r
         jack = np.concatenate(
-            [stat(1.0 - np.eye(n_orig), np.ones((n_orig, n_repro))),
-             stat(np.ones((n_repro, n_orig)), 1.0 - np.eye(n_repro))], axis=-1,
+            [_jackknife(lambda left_out: stat(left_out, np.ones((len(left_out), n_repro))), n_orig),
+             _jackknife(lambda left_out: stat(np.ones((len(left_out), n_orig)), left_out), n_repro)], axis=-1,
         )  # fmt: skip
     with np.errstate(invalid="ignore", divide="ignore"):
         jack = np.where(np.isfinite(jack), jack, np.nan)

@@ -1,0 +1,182 @@
+"""Reading a TREC run file into columns (:class:`_RunCols`): the fast columnar pass a piece of the
+file at a time, the line-numbered slow pass when the fast one meets anything unusual (the
+conventions: :func:`~irrepro.data.read_run`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._columns import _dict_parts, _duplicate_pair, _encode, _fast_table, _np, _strings
+from ._common import DataError, _pd, _release_memory
+from ._textfiles import (
+    _RUN_LAYOUT,
+    _data_lines,
+    _field_count_error,
+    _fspath,
+    _line_pieces,
+    _parse_score,
+    _read_bytes,
+    _rereadable,
+    _text,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__: list[str] = []
+
+
+@dataclass(frozen=True, eq=False)
+class _RunCols:
+    """A run as columns: topic and doc ids dictionary-encoded (pyarrow dictionaries + int32
+    indices), scores as float64, in any row order; (topic, doc) pairs are unique. ``order``: ""
+    as read, or the precision whose ranking alone they serve (:func:`_for_ranking`)."""
+
+    name: str
+    path: str
+    topic_dict: list
+    t_idx: np.ndarray
+    doc_dict: Any  # pyarrow StringArray
+    d_idx: np.ndarray
+    score: np.ndarray
+    order: str = ""
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def frame(self) -> pd.DataFrame:
+        assert not self.order  # (the scores are there)
+        topics = np.asarray(self.topic_dict, dtype=object)
+        docs = _strings(self.doc_dict)
+        return _pd().DataFrame({"topic": topics[self.t_idx], "doc": docs[self.d_idx], "score": self.score})
+
+
+def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
+    td, ti = _encode(topics)
+    dd, di = _encode(docs)
+    return _RunCols(name, str(path), td.to_pylist(), ti, dd, di, np.asarray(scores, dtype=np.float64))
+
+
+def _parse_run(path: str | Path) -> _RunCols:
+    """Read a run file into columns (conventions in :func:`read_run`): the fast pass a piece of the
+    file at a time (:func:`_line_pieces`: the memory of a large run is its columns and a piece, not
+    its text as well), the slow pass when the fast one meets anything unusual."""
+    path = _fspath(path)
+    kept: list | None = None if _rereadable(path) else []  # (a pipe: its bytes, for the slow pass)
+    pieces = _line_pieces(path, "run")
+    cols = _parse_run_fast(pieces if kept is None else _keeping(pieces, kept), path)
+    if cols is not None:
+        return cols
+    if kept is None:
+        pieces.close()
+        data: bytes | bytearray = _read_bytes(path, "run")
+    else:
+        data = b"".join([*kept, *pieces])
+        del kept
+    return _parse_run_slow(data, path)
+
+
+def _keeping(pieces: Iterator, kept: list) -> Iterator:
+    """``pieces``, each also put in ``kept``."""
+    for piece in pieces:
+        kept.append(piece)
+        yield piece
+
+
+def _parse_run_fast(pieces: Iterable, path: Path) -> _RunCols | None:
+    """The fast pass over a run file's bytes, given as pieces that end at line ends, or None
+    (then the slow pass reads it)."""
+    tables: list = []
+    tag = None
+    for piece in pieces:
+        fast = _fast_run_table(piece)
+        del piece
+        if fast is None or (tag is not None and fast[1] is not None and fast[1] != tag):
+            return None  # (or the tag changes between pieces: the slow pass says where)
+        tables.append(fast[0])
+        tag = tag if fast[1] is None else fast[1]
+        del fast
+        if len(tables) > 1:  # a large file: the parser's freed memory back to the system, piece by piece
+            _release_memory()
+    return None if tag is None else _run_cols_of_tables(tables, tag, path)
+
+
+def _fast_run_table(data: bytes | bytearray) -> tuple | None:
+    """The fast pass over (a piece of) a run file's bytes: its table (columns ``c0`` topic, ``c2``
+    document, ``c4`` score) and its tag (None: no line), or None (then the slow pass reads it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = _fast_table(
+        data, 6, {1: pa.binary(), 3: pa.binary(), 4: pa.float64(), 5: pa.binary()}, extra_empty=False,
+        lean=((1, 3), 5),
+    )  # fmt: skip
+    if table is None:
+        return None
+    if table.num_rows == 0:
+        return table.select(["c0", "c2", "c4"]), None
+    meta = table.schema.metadata or {}
+    if b"constant" in meta:  # the tag, checked on every line by _fast_table
+        tag = meta[b"constant"]
+    else:
+        tag_col = table.column("c5")
+        if not pc.all(pc.equal(tag_col, tag_col[0])).as_py():
+            return None  # the tag changes: the slow pass says where
+        tag = tag_col[0].as_py()
+    try:
+        return table.select(["c0", "c2", "c4"]).replace_schema_metadata(None), tag.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
+    """The columns of a run from the fast pass's tables (of its pieces; the list is emptied, so
+    that what is merged can be freed), or None when a score is not finite or a document repeats
+    in a topic (then the slow pass names the line)."""
+    import pyarrow as pa
+
+    table = pa.concat_tables(tables)
+    tables.clear()
+    score = _np(table.column("c4"), np.float64)
+    if not np.isfinite(score).all():
+        return None
+    td, ti = _dict_parts(table.column("c0"))
+    docs = table.column("c2").chunks  # (a list _dict_parts empties: each chunk freed once merged)
+    del table
+    dd, di = _dict_parts(docs, by_sorting=True)
+    if _duplicate_pair(ti, di, len(dd)) is not None:
+        return None
+    return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
+
+
+def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
+    topics, docs, scores = [], [], []
+    tag = tag_line = None
+    first: dict[tuple[bytes, bytes], int] = {}
+    for i, f in _data_lines(data, path, "run"):
+        if len(f) < 6:
+            raise _field_count_error(path, i, "run", _RUN_LAYOUT, 6, len(f), at_least=True)
+        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
+        s = _parse_score(f[4], path, i)
+        if tag is None:
+            tag, tag_line = _text(f[5], path, i, "run tag"), i
+        elif f[5] != tag.encode():
+            raise DataError(
+                path, i, f"run tag changes from {tag!r} (line {tag_line}) to "
+                f"{_text(f[5], path, i, 'run tag')!r}; one run per file, please"
+            )  # fmt: skip
+        key = (f[0], f[2])
+        if key in first:
+            raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
+        first[key] = i
+        topics.append(t)
+        docs.append(d)
+        scores.append(s)
+    if not topics:
+        raise DataError(path, None, "empty run file (only blank or comment lines)")
+    return _run_cols_from_parts(tag, path, topics, docs, scores)
