@@ -9,6 +9,8 @@ import csv
 import io
 import json
 import math
+import re
+from pathlib import Path
 
 import pytest
 
@@ -124,11 +126,10 @@ def _strict(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
-def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path, capsys):
-    """An experiment whose original advanced run is its baseline (no effect: ER undefined) and one
-    whose original baseline retrieves nothing relevant (mean AP 0: Delta RI infinite): strict JSON,
-    each undefined number null with its reason beside it, every other number the API's."""
-    d = runs
+def _undefined_experiments(d: Path, tmp_path: Path) -> list[Path]:
+    """Two experiments: "same", whose original advanced run is its baseline (no effect: ER
+    undefined), and "zero", whose original baseline retrieves nothing relevant (mean AP 0: Delta RI
+    infinite); the four directories."""
     for role in ("ob", "oa", "rb", "ra"):
         (tmp_path / role).mkdir()
         same = (d / role / "x").read_text() if role != "oa" else (d / "ob" / "x").read_text()
@@ -138,7 +139,14 @@ def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path,
             text = "".join(f"{t} Q0 junk{i}-{doc} {r} {s} {tag}\n"
                            for i, (t, _, doc, r, s, tag) in enumerate(ln.split() for ln in text.splitlines()))  # fmt: skip
         (tmp_path / role / "zero").write_text(text)
-    files = [tmp_path / r for r in ("ob", "oa", "rb", "ra")]
+    return [tmp_path / r for r in ("ob", "oa", "rb", "ra")]
+
+
+def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path, capsys):
+    """The two experiments of :func:`_undefined_experiments`: strict JSON, each undefined number null
+    with its reason beside it, every other number the API's."""
+    d = runs
+    files = _undefined_experiments(d, tmp_path)
     api = reproduce.reproduce_runs(*files, d / "q.txt", measures=["AP"], B=200, seed=1).to_frame()
     rc, out, err = run_cli(["reproduce", *files, "--qrels", d / "q.txt", "-m", "AP", "--resamples", "200",
                             "--seed", "1", "--format", "json"], capsys)  # fmt: skip
@@ -158,3 +166,24 @@ def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path,
     assert math.isinf(undefined["zero", "DeltaRI"][0])  # 0.1 / 0: what json.dumps wrote as Infinity
     assert "baseline run's mean AP is 0" in undefined["zero", "DeltaRI"][1]
     assert set(undefined) == {("same", "ER"), ("zero", "DeltaRI")}
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
+def test_the_tables_say_undefined_and_why_never_nan(runs, tmp_path, capsys, fmt):
+    """The same two experiments in every table format: no "nan" or "inf"; an undefined number reads
+    "undefined" with a numbered reason under the table (csv: an empty cell, the reason in its column)."""
+    files = _undefined_experiments(runs, tmp_path)
+    rc, out, err = run_cli(["reproduce", *files, "--qrels", runs / "q.txt", "-m", "AP", "--resamples", "200",
+                            "--seed", "1", "--format", fmt], capsys)  # fmt: skip
+    assert rc == 0, err
+    assert not re.search(r"\b(nan|inf)\b", out, re.I), out
+    if fmt == "csv":
+        got = {(r["experiment"], r["statistic"]): r for r in csv.DictReader(io.StringIO(out))}
+        assert got["same", "ER"]["value"] == "" and got["same", "ER"]["reason"].startswith(
+            "no effect to reproduce"
+        )
+        assert got["zero", "DeltaRI"]["value"] == "" and "mean AP is 0" in got["zero", "DeltaRI"]["reason"]
+        assert got["same", "RMSE"]["reason"] == "" and math.isfinite(float(got["same", "RMSE"]["value"]))
+        return
+    assert out.count("undefined (") == 2
+    assert "(1) no effect to reproduce" in out and "mean AP is 0" in out

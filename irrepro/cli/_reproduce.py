@@ -98,38 +98,62 @@ def render(rep, fmt: str, digits: int = 4) -> str:
 
 
 def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
-    from ..escape import csv_cell, csv_quoting, latex, markdown, plain
+    import math
 
-    if fmt == "csv":
+    from ..escape import csv_cell, csv_quoting, latex, markdown, plain
+    from ..reproduce._runs import _undefined
+
+    records = df.to_dict(orient="records")
+    why = [
+        _undefined(r) if not all(map(math.isfinite, (r["value"], r["low"], r["high"]))) else ""
+        for r in records
+    ]
+    if fmt == "csv":  # an undefined number an empty cell, its reason in the last column
         import csv
         import io
 
         out = io.StringIO()
         cells = [
-            [csv_cell(c) if isinstance(c, str) else c for c in row] for row in df.itertuples(index=False)
+            [csv_cell(c) if isinstance(c, str) else ("" if not math.isfinite(c) else c) for c in r.values()]
+            + [csv_cell(w)]
+            for r, w in zip(records, why)
         ]
         w = csv.writer(out, lineterminator="\n", quoting=csv_quoting(c for r in cells for c in r[:4]))  # type: ignore[arg-type]
-        w.writerow(list(df.columns))
+        w.writerow([*df.columns, "reason"])
         w.writerows(cells)
         return out.getvalue()
 
-    def cell(r) -> str:
-        v = f"{r.value:.{digits}f}"
-        return v if r.value != r.value else f"{v} [{r.low:.{digits}f}, {r.high:.{digits}f}]"
+    reasons = list(dict.fromkeys(w for w in why if w))  # each reason once, numbered in the cells
+
+    def cell(r: dict, w: str) -> str:
+        mark = f" ({reasons.index(w) + 1})" if w else ""
+        if not math.isfinite(r["value"]):
+            return "undefined" + mark
+        v = f"{r['value']:.{digits}f}"
+        if not (math.isfinite(r["low"]) and math.isfinite(r["high"])):
+            return f"{v} [no interval]{mark}"
+        return f"{v} [{r['low']:.{digits}f}, {r['high']:.{digits}f}]"
 
     head = ["experiment", "run", "measure", "statistic", f"value [{pct} CI]"]
-    rows = [[r.experiment, r.run, r.measure, r.statistic, cell(r)] for r in df.itertuples(index=False)]
+    rows = [
+        [r["experiment"], r["run"], r["measure"], r["statistic"], cell(r, w)] for r, w in zip(records, why)
+    ]
+    notes = [note, *(f"({i}) {w}" for i, w in enumerate(reasons, 1))]
     if fmt == "markdown":
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join([*(markdown(c) for c in row[:4]), row[4]]) + " |" for row in rows]
-        return "\n".join(lines) + f"\n\n{note}\n"
+        return "\n".join(lines) + "\n\n" + "\n".join(markdown(n) for n in notes) + "\n"
     if fmt == "latex":
         lines = [r"\begin{tabular}{llllr}", r"\toprule", " & ".join(latex(h) for h in head) + r" \\",
                  r"\midrule"]  # fmt: skip
         lines += [" & ".join(latex(c) for c in row) + r" \\" for row in rows]
-        lines += [r"\bottomrule", r"\end{tabular}", f"% {note}"]
+        lines += [
+            r"\bottomrule",
+            r"\end{tabular}",
+            *(f"% {plain(n)}" for n in notes),
+        ]  # comments: to the line end
         return "\n".join(lines) + "\n"
     rows = [[plain(c) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     fmt_row = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + f"  {{:>{widths[-1]}}}"
-    return "\n".join([fmt_row.format(*head), *(fmt_row.format(*r) for r in rows), note]) + "\n"
+    return "\n".join([fmt_row.format(*head), *(fmt_row.format(*r) for r in rows), *notes]) + "\n"
