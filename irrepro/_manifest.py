@@ -12,12 +12,14 @@ import json
 import os
 import re
 import stat
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._text import few
+from .data._files import _umask
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl
@@ -61,17 +63,33 @@ def _entry(blob: bytes) -> Entry:
     return len(blob), hashlib.sha256(blob).hexdigest()
 
 
-def _file_entry(path: Path, size: int) -> Entry | None:
-    """The size and sha256 of the regular file ``path`` (read afresh: a proof, not a memo), or
-    None when it is not a regular file or cannot be read. Not read when ``size`` differs."""
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_dir(d: Path) -> int:
+    """A file descriptor of the directory ``d`` itself, never of what a symbolic link there
+    points to (OSError for a link or anything but a directory): what irrepro removes, it removes
+    from that directory, whatever ``d`` names by then."""
+    return os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)
+
+
+def _at(path: Path, dir_fd: int | None) -> str | Path:
+    """``path`` as the system calls take it: its name inside ``dir_fd``, or itself."""
+    return path.name if dir_fd is not None else path
+
+
+def _file_entry(path: Path, size: int, dir_fd: int | None = None) -> Entry | None:
+    """The size and sha256 of the regular file ``path`` (read afresh: a proof, not a memo; in
+    ``dir_fd`` when given), or None when it is not a regular file or cannot be read. Not read when
+    ``size`` differs."""
     try:
-        st = os.lstat(path)
+        st = os.lstat(_at(path, dir_fd), dir_fd=dir_fd)
         if not stat.S_ISREG(st.st_mode):
             return None
         if st.st_size != size:
             return st.st_size, ""
         h = hashlib.sha256()
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(_at(path, dir_fd), os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
         with os.fdopen(fd, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
@@ -102,10 +120,13 @@ _NOTES = {
 }
 
 
-def _encode(files: dict[str, Entry], pending: dict[str, Entry] | None = None, fmt: str = _FORMAT) -> bytes:
+def _encode(
+    files: dict[str, Entry], pending: dict[str, Entry] | None = None, fmt: str = _FORMAT, kind: str = ""
+) -> bytes:
     doc = {
         "format": fmt,
         "version": _VERSION,
+        **({"written_by": kind} if kind else {}),
         "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "note": _NOTES[fmt],
         "files": {n: {"size": s, "sha256": h} for n, (s, h) in files.items()},
@@ -115,45 +136,65 @@ def _encode(files: dict[str, Entry], pending: dict[str, Entry] | None = None, fm
     return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
-def _read_manifest(d: Path, marker: str = MARKER) -> tuple[dict[str, set[Entry]] | None, str]:
-    """The files the manifest ``d/marker`` proves irrepro's (name -> the sizes and digests it may
-    have), or None and the reason why it is no manifest. Read within limits (size, nesting,
-    numbers): whatever it holds, the answer is a manifest or a reason, never an exception."""
+@dataclass(frozen=True)
+class _Manifest:
+    """What a manifest proves: ``listed`` (name -> the sizes and digests a file may have), or None
+    and the ``reason`` it is no manifest; ``kind``, what it is the manifest of (``"report"``, or
+    another command's output directory, e.g. ``"design output"``)."""
+
+    listed: dict[str, set[Entry]] | None
+    reason: str = ""
+    kind: str = "report"
+
+
+def _read_manifest(d: Path, marker: str = MARKER, dir_fd: int | None = None) -> _Manifest:
+    """The manifest ``d/marker`` (in ``dir_fd`` when given), read within limits (size, nesting,
+    numbers, never through a link): whatever it holds, a manifest or a reason, never an exception."""
     fmt = _RECORD_FORMAT if marker == RECORD else _FORMAT
     m = d / marker
+    name = marker if dir_fd is not None else m
     try:
-        st = os.lstat(m)
+        st = os.lstat(name, dir_fd=dir_fd)
     except FileNotFoundError:
-        return None, f"no {marker} file"
+        return _Manifest(None, f"no {marker} file")
     except OSError as exc:
-        return None, f"{marker}: {exc.strerror}"
+        return _Manifest(None, f"{marker}: {exc.strerror}")
     if not stat.S_ISREG(st.st_mode):
-        return None, f"{marker} is not a regular file"
+        return _Manifest(None, f"{marker} is not a regular file")
     if st.st_size == 0:
-        return None, f"its {marker} file is empty"
+        return _Manifest(None, f"its {marker} file is empty")
     if st.st_size > _MAX_MANIFEST:
-        return None, f"its {marker} file is too large to be irrepro's manifest"
+        return _Manifest(None, f"its {marker} file is too large to be irrepro's manifest")
     try:
-        doc = json.loads(m.read_bytes(), parse_constant=_no_constant)
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
+        with os.fdopen(fd, "rb") as f:
+            doc = json.loads(f.read(_MAX_MANIFEST + 1), parse_constant=_no_constant)
     except (OSError, ValueError, RecursionError):  # (RecursionError: JSON nested thousands deep)
-        return None, f"its {marker} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
+        return _Manifest(
+            None, f"its {marker} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
+        )
     if _depth(doc, _MAX_DEPTH) > _MAX_DEPTH:
-        return None, f"its {marker} file is not an irrepro manifest (nested deeper than a manifest)"
+        return _Manifest(
+            None, f"its {marker} file is not an irrepro manifest (nested deeper than a manifest)"
+        )
     if not isinstance(doc, dict) or doc.get("format") != fmt or doc.get("version") != _VERSION:
-        return None, f"its {marker} file is not an irrepro manifest of version {_VERSION}"
+        return _Manifest(None, f"its {marker} file is not an irrepro manifest of version {_VERSION}")
+    kind = doc.get("written_by", "report")
+    if not isinstance(kind, str) or not kind or len(kind) > 40:
+        return _Manifest(None, f"its {marker} file is damaged ('written_by' is not a name)")
     listed: dict[str, set[Entry]] = {}
     for key in ("files", "pending"):
         part = doc.get(key, {})
         if not isinstance(part, dict):
-            return None, f"its {marker} file is damaged ({key!r} is not a table)"
+            return _Manifest(None, f"its {marker} file is damaged ({key!r} is not a table)")
         for name, e in part.items():
             ok = (_valid_name(name) and isinstance(e, dict) and type(e.get("size")) is int
                   and 0 <= e["size"] < 1 << 63 and isinstance(e.get("sha256"), str)
                   and re.fullmatch("[0-9a-f]{64}", e["sha256"]))  # fmt: skip
             if not ok:
-                return None, f"its {marker} file is damaged (entry {name!r})"
+                return _Manifest(None, f"its {marker} file is damaged (entry {name!r})")
             listed.setdefault(name, set()).add((e["size"], e["sha256"]))
-    return listed, ""
+    return _Manifest(listed, "", kind)
 
 
 def _no_constant(name: str):
@@ -169,6 +210,7 @@ class _Survey:
 
     listed: dict[str, set[Entry]] | None
     reason: str = ""
+    kind: str = "report"
     owned: dict[str, Entry] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
@@ -183,21 +225,26 @@ class _Survey:
         return sorted(self.changed + self.foreign)
 
 
-def _survey(d: Path) -> _Survey:
-    names = sorted(os.listdir(d))
-    listed, reason = _read_manifest(d)
-    s = _Survey(listed, reason, empty=not names)
+def _survey(d: Path, dir_fd: int | None = None) -> _Survey:
+    """What ``d`` holds (read through ``dir_fd`` when given), by ownership under its manifest."""
+    names = sorted(os.listdir(d if dir_fd is None else dir_fd))
+    m = _read_manifest(d, dir_fd=dir_fd)
+    listed = m.listed
+    s = _Survey(listed, m.reason, m.kind, empty=not names)
     for name in names:
         if name == MARKER:
             continue
-        label = name + "/" if (d / name).is_dir() and not (d / name).is_symlink() else name
+        try:
+            is_dir = stat.S_ISDIR(os.lstat(_at(d / name, dir_fd), dir_fd=dir_fd).st_mode)
+        except OSError:
+            is_dir = False
+        label = name + "/" if is_dir else name
         if listed is None or name not in listed:
             s.foreign.append(label)
             continue
-        sizes = {size for size, _ in listed[name]}
         got = None
-        for size in sizes:
-            got = _file_entry(d / name, size)
+        for size in {size for size, _ in listed[name]}:
+            got = _file_entry(d / name, size, dir_fd)
             if got in listed[name]:
                 break
         if got in listed[name]:
@@ -209,18 +256,32 @@ def _survey(d: Path) -> _Survey:
 
 def _remove_owned(d: Path) -> list[str]:
     """Remove from ``d`` every file its manifest proves irrepro's, then the manifest and ``d``
-    itself if nothing else is left; returns what is left (empty when ``d`` is gone). What another
-    process removed meanwhile is no error; any other failure is returned as "(its reason)"."""
+    itself if nothing else is left; returns what is left (empty when ``d`` is gone). ``d`` is
+    opened once, never through a symbolic link, and everything is read and removed inside what
+    was opened. What another process removed meanwhile is no error; any other failure is returned
+    as "(its reason)"."""
     try:
-        s = _survey(d)
+        fd = _open_dir(d)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:  # a link, or no directory: not irrepro's to empty
+        return [f"({exc.strerror})"]
+    try:
+        s = _survey(d, fd)
         if s.listed is None:
             left = sorted(s.foreign)
         else:
             for name in s.owned:
-                (d / name).unlink(missing_ok=True)
+                try:
+                    os.unlink(name, dir_fd=fd)
+                except FileNotFoundError:
+                    pass
             left = s.kept()
             if not left:
-                (d / MARKER).unlink(missing_ok=True)
+                try:
+                    os.unlink(MARKER, dir_fd=fd)
+                except FileNotFoundError:
+                    pass
         if not left:
             os.rmdir(d)
         return left
@@ -228,10 +289,14 @@ def _remove_owned(d: Path) -> list[str]:
         return []
     except OSError as exc:
         return [f"({exc.strerror})"]
+    finally:
+        os.close(fd)
 
 
-def _write_marker(path: Path, files: dict[str, Entry], pending: dict[str, Entry] | None = None) -> None:
-    path.write_bytes(_encode(files, pending))
+def _write_marker(
+    path: Path, files: dict[str, Entry], pending: dict[str, Entry] | None = None, kind: str = ""
+) -> None:
+    path.write_bytes(_encode(files, pending, kind=kind))
 
 
 def _record(d: Path, name: str, entry: Entry) -> None:
@@ -239,21 +304,27 @@ def _record(d: Path, name: str, entry: Entry) -> None:
     irrepro wrote there, dropping listed files that are gone; written to a temporary file and
     renamed, under a lock so that two processes recording at once lose nothing."""
     lock = _lock(d, wait=True)
+    tmp = ""
     try:
-        listed, _ = _read_manifest(d, RECORD)
+        listed = _read_manifest(d, RECORD).listed
         files = {n: max(es) for n, es in (listed or {}).items() if n != name and os.path.lexists(d / n)}
         files[name] = entry
-        tmp = d / f"{RECORD}.{os.getpid()}.tmp"
-        tmp.write_bytes(_encode(dict(sorted(files.items())), fmt=_RECORD_FORMAT))
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=RECORD + ".", suffix=".tmp")  # a new file: no link followed
+        with os.fdopen(fd, "wb") as f:
+            f.write(_encode(dict(sorted(files.items())), fmt=_RECORD_FORMAT))
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, d / RECORD)
+        tmp = ""
     finally:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
         _unlock(lock)
 
 
 def _recorded(d: Path, name: str) -> bool:
     """Whether the record of ``d`` proves the regular file ``d/name`` irrepro's (listed, its
     size and sha256 matching)."""
-    listed, _ = _read_manifest(d, RECORD)
+    listed = _read_manifest(d, RECORD).listed
     if not listed or name not in listed:
         return False
     return any(_file_entry(d / name, size) in listed[name] for size, _ in listed[name])
@@ -319,6 +390,14 @@ def _temp_pattern(name: str, name_max: int = NAME_MAX) -> re.Pattern:
     return re.compile(rf"{re.escape(temp_stem(name, name_max))}{_RANDOM}\.(tmp|old)")
 
 
+def _is_dir(p: Path) -> bool:
+    """Whether ``p`` is a directory itself (not a link to one)."""
+    try:
+        return stat.S_ISDIR(os.lstat(p).st_mode)
+    except OSError:
+        return False
+
+
 def _clean_stale(d: Path) -> None:
     """Remove the temporary siblings of ``d`` that a killed report left (older than this process,
     not locked by a running one), by their manifests; name in a warning what cannot be proven
@@ -333,7 +412,7 @@ def _clean_stale(d: Path) -> None:
             st = os.lstat(p)
             if not stat.S_ISDIR(st.st_mode) or st.st_mtime >= _STARTED or _in_use(p):
                 continue
-            if p.name.endswith(".old") and (p / "report").is_dir():  # the fallback's earlier report
+            if p.name.endswith(".old") and _is_dir(p / "report"):  # the fallback's earlier report
                 left = _remove_owned(p / "report") or sorted(os.listdir(p))
                 if not left:
                     os.rmdir(p)

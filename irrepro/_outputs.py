@@ -61,6 +61,7 @@ from ._manifest import (
     _file_entry,
     _lock,
     _name_max,
+    _read_manifest,
     _record,
     _recorded,
     _remove_owned,
@@ -179,6 +180,22 @@ def _not_a_report(given: str, d: Path, s: _Survey, what: str) -> InputError:
                       f"(or, if it is an old {what} of yours, remove it yourself)")  # fmt: skip
 
 
+def _other_kind(given: str, s: _Survey, what: str) -> None:
+    """Refuse to replace an earlier output of another command (a report by a design, say)."""
+    if s.listed is not None and not s.empty and s.kind != what:
+        raise InputError(
+            f"{given}: an earlier irrepro {s.kind} (so its manifest says), not a {what}: irrepro replaces an "
+            f"output only with one of the same command; give another --out (or remove the {s.kind} yourself)"
+        )
+
+
+def _read_only(d: Path) -> bool:
+    try:
+        return bool(os.statvfs(d).f_flag & getattr(os, "ST_RDONLY", 1))
+    except OSError:
+        return False
+
+
 def _conflicts(given: str, s: _Survey, names: Iterable[str], what: str) -> None:
     kept = {k.rstrip("/") for k in s.kept()}
     hit = sorted(n for n in names if n in kept)
@@ -224,11 +241,13 @@ def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), w
             raise InputError(f"{given}: cannot read the directory ({exc.strerror})") from None
         if not s.empty and s.listed is None:
             raise _not_a_report(given, d, s, what)
+        _other_kind(given, s, what)
         _conflicts(given, s, files, what)
         if not os.access(d, os.W_OK | os.X_OK):
+            why = ("it is on a read-only file system" if _read_only(d) else
+                   f"the directory is not writable (mode {d.stat().st_mode & 0o777:o})")  # fmt: skip
             raise InputError(
-                f"{given}: the directory is not writable (mode {d.stat().st_mode & 0o777:o}); refusing to "
-                "replace it: make it writable, or give another --out"
+                f"{given}: {why}; refusing to replace it: make it writable, or give another --out"
             )
     _probe(given, base, what)
     return d
@@ -246,6 +265,9 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
     given = os.fspath(out)
     if not str(given).strip():
         raise InputError(f"{option} is empty: give a file name")
+    if given.endswith(("/", os.sep)) or os.path.basename(given) in (".", ".."):
+        raise InputError(f"{given}: {option} names a directory (it ends with {os.path.basename(given) or '/'}); "
+                         "give a file name")  # fmt: skip
     d = _out_path(out)
     if _stream(d):
         return d
@@ -260,6 +282,10 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
             f"{given}: the directory {d.parent} does not exist; create it, or give another {option}"
         )
     if os.path.lexists(d) and not _recorded(d.parent, d.name):
+        kind = _listed_by(d)
+        if kind:
+            raise InputError(f"{given}: a file of an irrepro {kind} (its {MARKER} lists it), which irrepro replaces "
+                             f"only as a whole; give another {option}")  # fmt: skip
         raise InputError(
             f"{given}: the file exists and irrepro did not write it (or it changed since): irrepro overwrites "
             f"only files it wrote, as the record {RECORD} beside them proves; move it away, or give another "
@@ -267,6 +293,12 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
         )
     _probe(given, base, "file")
     return d
+
+
+def _listed_by(path: Path) -> str:
+    """The kind of irrepro output directory whose manifest lists ``path`` ("" for none)."""
+    m = _read_manifest(path.parent)
+    return m.kind if m.listed is not None and path.name in m.listed else ""
 
 
 def _stream(d: Path) -> bool:
@@ -349,11 +381,11 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _say_kept(given: str, kept: list[str], where: str = "") -> None:
+def _say_kept(given: str, kept: list[str], what: str, where: str = "") -> None:
     if kept:
         warnings.warn(
-            f"{given}: left in place, not written by irrepro or changed since it wrote them: {few(kept, 8)}"
-            + where, stacklevel=4)  # fmt: skip
+            f"{given}: left in place, not written by irrepro as this {what} or changed since it wrote them: "
+            f"{few(kept, 8)}" + where, stacklevel=4)  # fmt: skip
 
 
 def write_dir(
@@ -386,10 +418,10 @@ def write_dir(
     ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier output)
     try:
         try:
-            _write_marker(tmp / MARKER, {}, pending=entries)
+            _write_marker(tmp / MARKER, {}, pending=entries, kind=what)
             for name, blob in blobs.items():
                 (tmp / name).write_bytes(blob)
-            _write_marker(tmp / MARKER, entries)  # written last
+            _write_marker(tmp / MARKER, entries, kind=what)  # written last
         except OSError as exc:
             raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
         try:
@@ -434,7 +466,7 @@ def _put_in_place(
     if _exchange(tmp, d):  # tmp now holds the earlier output
         ours[0] = False
         left = _remove_owned(tmp)
-        _say_kept(given, left, f"; they are in {tmp}, where the earlier {what} was moved")
+        _say_kept(given, left, what, f"; they are in {tmp}, where the earlier {what} was moved")
         return
     old = Path(tempfile.mkdtemp(dir=d.parent, prefix=temp_stem(d.name, _name_max(d.parent)), suffix=".old"))
     try:
@@ -460,7 +492,7 @@ def _put_in_place(
             os.rmdir(old)
         except OSError:
             pass
-    _say_kept(given, left, f"; they are in {old / 'report'}, where the earlier {what} was moved")
+    _say_kept(given, left, what, f"; they are in {old / 'report'}, where the earlier {what} was moved")
 
 
 def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes], what: str) -> _Survey | None:
@@ -472,6 +504,7 @@ def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes], what: str) -
     s = _survey(d)
     if not s.empty and s.listed is None:
         raise _not_a_report(given, d, s, what)
+    _other_kind(given, s, what)
     _conflicts(given, s, blobs, what)
     return s
 
@@ -485,7 +518,7 @@ def _write_in_place(
     manifest."""
     try:
         interim = tmp / (MARKER + ".interim")
-        _write_marker(interim, s.owned, pending=entries)
+        _write_marker(interim, s.owned, pending=entries, kind=what)
         os.replace(interim, d / MARKER)
         for name in blobs:
             os.replace(tmp / name, d / name)
@@ -495,4 +528,4 @@ def _write_in_place(
         os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
     except OSError as exc:
         raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
-    _say_kept(given, s.kept())
+    _say_kept(given, s.kept(), what)

@@ -143,7 +143,9 @@ def test_design_writes_its_own_directory_and_replaces_only_its_own_files(sim, ca
     listed = json.loads((out / ".irrepro-report").read_text())["files"]
     assert sorted(listed) == ["power-curve.png", "topics.csv"]
     (out / "my-notes.txt").write_text("kept")
-    with pytest.warns(UserWarning, match="left in place, not written by irrepro.*my-notes.txt"):
+    with pytest.warns(
+        UserWarning, match="left in place, not written by irrepro as this design output.*my-notes.txt"
+    ):
         rc, _, err = _run(_design(sim, out), capsys)
     assert rc == 0, err
     assert (out / "my-notes.txt").read_text() == "kept"
@@ -221,8 +223,8 @@ _NESTED = ("[" * 200_000 + "]" * 200_000).encode()  # 400 KB: deeper than Python
     ids=["nested-400KB", "NaN", "huge-int", "deep-entry"],
 )
 def test_a_hostile_manifest_is_not_a_manifest_never_a_traceback(marker, tmp_path, capsys, monkeypatch):
-    listed, reason = _manifest._read_manifest(_write(tmp_path / "a", marker))
-    assert listed is None and ".irrepro-report" in reason
+    m = _manifest._read_manifest(_write(tmp_path / "a", marker))
+    assert m.listed is None and ".irrepro-report" in m.reason
     out = _write(tmp_path / "out", marker)
     (out / "index.html").write_text("x")
     before = _tree(tmp_path)
@@ -274,3 +276,103 @@ def test_every_legal_out_name_is_accepted_and_its_leftovers_found(extra, tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # the stale sibling removed, nothing left
     # a sibling of another name is not taken for this one's
     assert _manifest._temp_pattern(name + "x", name_max).fullmatch(stem + "abcd1234.tmp") is None
+
+
+# ---- what an attacker plants beside an output (the audit of issue 41) ---------------------------
+
+
+def test_a_planted_stale_sibling_linking_to_another_output_deletes_nothing(sim, capsys):
+    """A killed run's fallback sibling ``.NAME.XXXXXXXX.old/report`` planted as a symbolic link to
+    another irrepro output: named in a warning, and that output left whole (it was emptied)."""
+    victim = sim / "victim"
+    assert _run(_design(sim, victim), capsys)[0] == 0
+    before = _tree(victim)
+    shared = sim / "shared"
+    old = shared / (_manifest.temp_stem("out") + "abcd1234.old")
+    old.mkdir(parents=True)
+    (old / "report").symlink_to(victim, target_is_directory=True)
+    os.utime(old / "report", (0, 0), follow_symlinks=False)
+    os.utime(old, (0, 0))
+    stale = shared / (_manifest.temp_stem("out") + "efgh5678.tmp")
+    stale.symlink_to(victim, target_is_directory=True)  # a linked .tmp sibling: not even looked into
+    with pytest.warns(UserWarning, match="left by an earlier irrepro report that was stopped"):
+        rc, _, err = _run(_design(sim, shared / "out"), capsys)
+    assert rc == 0, err
+    assert _tree(victim) == before and len(before) == 3
+    assert (old / "report").is_symlink() and stale.is_symlink()
+
+
+def test_the_record_is_never_written_through_a_planted_link(sim, capsys):
+    """The record's temporary file has a name nobody can plant beforehand (the pid-named one was
+    written through a link to the qrels); a record that is itself a link proves nothing."""
+    qrels = (sim / "qrels.txt").read_bytes()
+    for pid in range(os.getpid() - 50, os.getpid() + 50):
+        (sim / f".irrepro-files.{pid}.tmp").symlink_to(sim / "qrels.txt")
+    assert _run(_compare(sim, sim / "m.md"), capsys)[0] == 0
+    assert (sim / "qrels.txt").read_bytes() == qrels
+    assert not (sim / ".irrepro-files").is_symlink()
+    assert json.loads((sim / ".irrepro-files").read_text())["files"].keys() == {"m.md"}
+    # a record replaced by a link to a forged one: not a regular file, so m.md is no longer provably irrepro's
+    forged = sim / "forged.json"
+    forged.write_bytes((sim / ".irrepro-files").read_bytes())
+    (sim / ".irrepro-files").unlink()
+    (sim / ".irrepro-files").symlink_to(forged)
+    rc, _, err = _run(_compare(sim, sim / "m.md"), capsys)
+    assert rc == 2 and "irrepro did not write it" in err
+
+
+@pytest.mark.parametrize("command", ["compare", "standardize"])
+def test_a_file_name_ending_in_a_slash_names_a_directory(command, sim, capsys, monkeypatch):
+    _no_work(monkeypatch)
+    before = _tree(sim)
+    for target in ("newdir/", f"{sim}/runs/", "x/.", "x/.."):
+        args = _compare(sim, target) if command == "compare" else _export(sim, target)
+        rc, _, err = _run(args, capsys)
+        assert rc == 2 and "names a directory" in err, err
+    assert _tree(sim) == before
+
+
+def test_one_commands_output_is_never_replaced_by_anothers(sim, capsys, monkeypatch):
+    """A design into a report's directory, or a report into a design's: refused, before any work,
+    saying what the directory holds; each manifest says which command wrote it."""
+    rep, plan = sim / "rep", sim / "plan"
+    assert cli_main(["report", str(sim / "runs"), "--qrels", str(sim / "qrels.txt"), "--out", str(rep),
+                     "--scale", "quick", "-q"]) == 0  # fmt: skip
+    assert _run(_design(sim, plan), capsys)[0] == 0
+    assert json.loads((plan / ".irrepro-report").read_text())["written_by"] == "design output"
+    assert json.loads((rep / ".irrepro-report").read_text())["written_by"] == "report"
+    before = _tree(sim)
+    _no_work(monkeypatch)
+    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
+    rc, _, err = _run(_design(sim, rep), capsys)
+    assert rc == 2 and "an earlier irrepro report (so its manifest says), not a design output" in err
+    rc = cli_main(["report", str(sim / "runs"), "--qrels", str(sim / "qrels.txt"), "--out", str(plan), "-q"])
+    assert (
+        rc == 2
+        and "an earlier irrepro design output (so its manifest says), not a report" in capsys.readouterr().err
+    )
+    assert _tree(sim) == before
+
+
+def test_a_reports_own_file_is_named_as_such(sim, capsys):
+    rep = sim / "rep"
+    assert cli_main(["report", str(sim / "runs"), "--qrels", str(sim / "qrels.txt"), "--out", str(rep),
+                     "--scale", "quick", "-q"]) == 0  # fmt: skip
+    rc, _, err = _run(_compare(sim, rep / "methods.md"), capsys)
+    assert rc == 2 and "a file of an irrepro report (its .irrepro-report lists it)" in err
+
+
+def test_a_read_only_file_system_is_named(sim, capsys, monkeypatch):
+    """An earlier output on a read-only file system: said so, not "mode 755" (statvfs's flag, as a
+    read-only mount sets it; root may write anywhere, so os.access answers as for a read-only mount)."""
+    plan = sim / "plan"
+    assert _run(_design(sim, plan), capsys)[0] == 0
+
+    class _ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "access", lambda p, mode: False)
+    monkeypatch.setattr(os, "statvfs", lambda p: _ReadOnly())
+    _no_work(monkeypatch)
+    rc, _, err = _run(_design(sim, plan), capsys)
+    assert rc == 2 and f"{plan}: it is on a read-only file system" in err, err

@@ -374,7 +374,9 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
     assert _report(sim_dir, out, "-m", "P@10") == 0
     assert (out / "p-10-per-topic.csv").exists() and (out / report.MARKER).is_file()
     (out / "notes-of-mine.txt").write_text("inside the report directory: not irrepro's, kept (issue 26)")
-    with pytest.warns(UserWarning, match="left in place, not written by irrepro.*: notes-of-mine.txt"):
+    with pytest.warns(
+        UserWarning, match="left in place, not written by irrepro as this report.*: notes-of-mine.txt"
+    ):
         assert _report(sim_dir, out) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
         [

@@ -160,7 +160,7 @@ def test_a_rerun_removes_only_its_own_files_and_names_the_others(rep, files, tmp
     (out / "figs").mkdir()
     (out / "figs" / "edited.pdf").write_bytes(b"mine")
     monkeypatch.setattr(report.Report, "files", lambda self: dict(files))
-    message = "left in place, not written by irrepro or changed since it wrote them: figs/, notes.txt"
+    message = "left in place, not written by irrepro as this report or changed since it wrote them: figs/, notes.txt"
     with pytest.warns(UserWarning, match=f"^{re.escape(str(out))}: {message}$"):
         rep.write(out)
     assert sorted(p.name for p in out.iterdir()) == sorted([*files, report.MARKER, "notes.txt", "figs"])

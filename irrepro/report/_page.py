@@ -352,7 +352,9 @@ def _design_context(rep: ReportLike) -> dict:
         i, j = np.array(cells).T
         out["design_missing"] = Markup(  # numbers only: no name of the user's
             f"Runs that miss topics: {missing_scored(x[i, j], len(set(i.tolist())))}; V<sub>E</sub> and "
-            "the sizes are from these scores, as <code>irrepro design</code> gives them."
+            "the sizes are from these scores, as <code>irrepro design</code> computes them (its intervals "
+            "draw their bootstrap samples from another seed stream than the report's, so they may differ "
+            "within their Monte Carlo error)."
         )
 
     def size(n) -> str:
