@@ -243,7 +243,8 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
         help="repeatable: a geometric mean to print beside every measure's mean: gm, "
         "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
         "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
-        "named G_MEASURE (the mean is always printed; -a mean says so)",
+        "named G_MEASURE, refused for a measure that can be negative (utility: use gm); not on a "
+        "geometric mean (-m gm_map: give -m AP) (the mean is always printed; -a mean says so)",
     )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument(
