@@ -155,7 +155,8 @@ def _standardize_parser(sub) -> None:
         "difference in). trec_eval 10 ranks by float64 scores: with --precision float64 the "
         "factors are of the values it computes.",
     )
-    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (measures trec_eval has)")
+    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (per-topic measures trec_eval has; not a "
+                            "geometric mean over topics, gm_map or G_AP: standardize AP)")  # fmt: skip
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--export-zscores", metavar="FILE",
                      help="write the factors to FILE (new, or written by irrepro before: never an input or a "

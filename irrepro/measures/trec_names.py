@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import InputError
-from .names import Measure, parse_measure
+from .names import Measure, _per_topic, parse_measure
 
 __all__ = ["trec_eval_name"]
 
@@ -190,6 +190,19 @@ def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple
     found: list[_TrecEval] = []
     for given in measures:
         m = parse_measure(given, rel=rel)
+        if m.agg in ("gm", "G"):
+            base = _per_topic(m)
+            te = _trec_eval_of(base)
+            whose = "trec_eval's" if m.agg == "gm" else "Sakai's"
+            if te is None:
+                then = f"the per-topic {base.name} is not trec_eval's either"
+            else:
+                then = f"standardize the per-topic measure, -m {base.name}"
+                then += f" (trec_eval's {te.name})" if te.name != base.name else ""
+            raise InputError(
+                f"-m {given}: {m.name} is {whose} geometric mean over topics ({m.agg}_), a summary with no "
+                f"per-topic score, and trec_eval -Z standardizes each topic's score; {then}"
+            )
         te = _trec_eval_of(m)
         if te is None:
             raise InputError(
