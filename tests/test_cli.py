@@ -456,6 +456,37 @@ def test_eval_geometric_means(tiny, capsys):
     assert rc == 2 and "a geometric mean of a count (NumRet) is not offered" in err
 
 
+@pytest.mark.parametrize("fmt", ["tsv", "csv", "trec_eval", "json"])
+def test_eval_sakai_geometric_mean_of_a_measure_that_can_be_negative_is_refused(tiny, capsys, fmt):
+    """``-m utility -a G``: Sakai's G_ is log(x + 0.00001) of scores that can be negative; refused
+    (exit 2, nothing printed) naming trec_eval's gm_, which stays defined (it printed G_utility nan,
+    and the JSON's reason "no topic to average over"); with no negative weight it is computed."""
+    base = ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "--format", fmt]
+    rc, out, err = run_cli([*base, "-m", "utility", "-a", "G"], capsys)
+    assert rc == 2 and out == ""
+    assert err.startswith("irrepro eval: -m utility -a G: measure 'G_utility': Sakai's G_ is exp(mean(log(x + "
+                          "0.00001))), undefined for a score below -0.00001, and utility can be negative")  # fmt: skip
+    assert "trec_eval's gm_, which takes max(x, 0.00001), stays defined: gm_utility" in err
+    for measure, agg in (("utility", "gm"), ("utility(nonrel_ret=0)", "G")):
+        rc, out, err = run_cli([*base, "-m", measure, "-a", agg], capsys)
+        assert rc == 0 and f"{agg}_utility" in out and "nan" not in out.lower() and "reason" not in out
+
+
+@pytest.mark.parametrize(("measure", "agg", "whose", "per_topic"),
+                         [("gm_map", "gm", "trec_eval's", "AP"), ("gm_map", "G", "trec_eval's", "AP"),
+                          ("gm_bpref", "G", "trec_eval's", "Bpref"), ("G_P@1", "gm", "Sakai's", "P@1")])  # fmt: skip
+def test_eval_a_geometric_mean_of_a_geometric_mean_says_it_is_one(
+    tiny, capsys, measure, agg, whose, per_topic
+):
+    """``-m gm_map -a gm`` (or ``-a G``): the measure is already a geometric mean - not "unknown
+    measure 'gm_gm_map'" - and the per-topic measure to give instead."""
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", measure, "-a", agg],
+                           capsys)  # fmt: skip
+    assert rc == 2 and out == ""
+    assert err == (f"irrepro eval: -m {measure} -a {agg}: {measure} is already a geometric mean over topics "
+                   f"({whose}); -a {agg} adds one to a per-topic measure: -m {per_topic} -a {agg}\n")  # fmt: skip
+
+
 def test_an_unusable_cache_is_named_not_blamed_on_missing_data(isolated_data, tiny, capsys, monkeypatch):
     """IRREPRO_CACHE naming a file: the message says so (exit 2), and offers no simulated
     stand-in; a qrels file needs no cache at all."""

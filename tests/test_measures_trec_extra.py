@@ -16,10 +16,13 @@ TREC-COVID runs against pytrec_eval in test_measures.py.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from _reference import pytrec_eval_scores, run_trec_eval
 from irrepro import InputError, data, measures
@@ -316,3 +319,155 @@ def test_eval_format_trec_eval_weighted_utility_and_the_missing_topic(tmp_path, 
                 )  # (both rounded)
                 differ.append((name.strip(), topic))
         assert differ == [("utility_2,-0.5,-1,0", missed), ("utility_2,-0.5,-1,0", "all")]
+
+
+# ---- trec_eval's names read back (-m options and what --format trec_eval prints) ------------------
+
+
+def test_trec_eval_options_and_printed_names_are_read_as_the_measure():
+    """Each -m option of trec_eval (written by hand above) and the name trec_eval prints for it read
+    as the measure they compute: ``utility.2,-0.5,-1,0``, ``G.1=3,2=9``, ``ndcg.1=3,2=9``,
+    ``rbp.p=0.5`` as well as ``P.5`` and ``set_F.0.5`` (the first were refused)."""
+    for ours, option in PARAMETERISED.items():
+        m = measures.parse_measure(ours)
+        assert measures.parse_measure(option) == m, option
+        if ours != "IPrec@0.125":  # (printed iprec_at_recall_0.12, as trec_eval prints it: %3.2f)
+            assert measures.parse_measure(measures.trec_eval_name(m)) == m, ours
+    for ours, theirs in BINARY.items():
+        assert measures.parse_measure(theirs) == measures.parse_measure(ours), theirs
+
+
+# a measure of every family trec_eval prints under a name of its own (levels with two decimals:
+# trec_eval prints iprec_at_recall and Rprec_mult with %3.2f), and some it does not (printed under
+# irrepro's names: G_AP, Q, ERR@10, gm_nDCG@10, nDCG with gains and a cutoff)
+PRINTED = ["AP", "AP@10", "P@5", "R@10", "Rprec", "RR", "Success@5", "Bpref", "infAP", "nDCG", "nDCG@10",
+           "RBP", "RBP(p=0.5)", "RBP(p=0.9)", "NumRet", "NumRelRet", "NumRel", "NumQ", "IPrec@0.25",
+           "11pt_avg", "SetP", "SetRelP", "SetR", "SetF", "SetF(beta=0.5)", "SetAP", "gm_map", "gm_bpref",
+           "relative_P@5", "Rprec_mult@0.4", "utility", "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)",
+           "utility(rel_ret=0.00001)", "binG", "G", "G(gains={1:3,2:9})", "nDCG(gains={1:3,2:9})",
+           "ndcg_rel", "ndcg_rel(gains={2:5})", "Rndcg", "Rndcg(gains={1:2})", "num_nonrel_judged_ret",
+           "unj@10", "rbp_resid", "rbp_resid(p=0.5)", "G_AP", "G_G(gains={1:3})", "Q", "ERR@10",
+           "gm_nDCG@10", "nDCG(gains={2:3})@10", "AP(rel=2)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("rel", [1, 2])
+def test_every_name_format_trec_eval_prints_reads_back_as_its_measure(rel):
+    """``to_trec_eval`` (``irrepro eval --format trec_eval``) under ``-l rel``: the names it prints,
+    read with the same level, are the measures evaluated - one for one."""
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 3, "d5": 1}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}, "q2": {"d5": 2.0, "d4": 1.0}}, qrels)
+    ev = measures.evaluate(runs, PRINTED, rel=rel)
+    printed = [line.split("\t")[0].strip() for line in measures.to_trec_eval(ev).splitlines()]
+    distinct = {measures.parse_measure(m, rel=rel).name for m in PRINTED}  # (under -l 2, AP is AP(rel=2))
+    assert printed[0] == "runid" and len(printed) == len(distinct) + 1
+    assert {"utility_2,-0.5,-1,0", "G_1=3,2=9", "ndcg_1=3,2=9", "ndcg_rel_2=5", "Rndcg_1=2"} <= set(printed)
+    back = [measures.parse_measure(name, rel=rel).name for name in printed[1:]]
+    assert sorted(back) == sorted(distinct)
+
+
+_WEIGHT = st.floats(min_value=-1e100, max_value=1e100, allow_nan=False)
+_GAIN = st.floats(min_value=0, max_value=1e100, allow_nan=False)
+
+
+@given(w=st.tuples(_WEIGHT, _WEIGHT, _WEIGHT),
+       gains=st.dictionaries(st.integers(1, 12), _GAIN, min_size=1, max_size=4),
+       family=st.sampled_from(["G", "nDCG", "ndcg_rel", "Rndcg"]),
+       beta=st.floats(min_value=0, max_value=1e6, allow_nan=False),
+       p=st.floats(min_value=1e-9, max_value=1 - 1e-9, exclude_max=True))  # fmt: skip
+@settings(max_examples=200, deadline=None)
+@example(w=(2.0, -0.5, -1.0), gains={1: 3.0, 2: 9.0}, family="G", beta=0.5, p=0.5)
+@example(w=(1e-05, -1.5e20, 5e-324), gains={1: 1e-05, 2: 1e100}, family="nDCG", beta=1e-05, p=1e-05)
+def test_trec_eval_names_read_back_for_any_weights_and_gains(w, gains, family, beta, p):
+    """trec_eval's name of utility with any weights, a gain-taking measure with any gains, SetF
+    with any beta and RBP with any p reads back as the same measure (numbers printed without an
+    exponent, as trec_eval's -m takes and prints them)."""
+    weights = dict(zip(("rel_ret", "nonrel_ret", "rel_missed"), w))
+    gain_text = ",".join(f"{g}:{v!r}" for g, v in gains.items())
+    for m in [measures.parse_measure(ir_measures_call("utility", weights)),
+              measures.parse_measure(f"{family}(gains={{{gain_text}}})"),
+              measures.parse_measure(f"SetF(beta={float(beta)!r})"), measures.parse_measure(f"RBP(p={p!r})")]:  # fmt: skip
+        name = measures.trec_eval_name(m)
+        assert name is not None and not re.search(r"[0-9][eE]", name), name
+        assert measures.parse_measure(name) == m, name
+
+
+def ir_measures_call(family: str, params: dict) -> str:
+    """``family(k=v, ...)`` with each value's repr (a sign allowed: utility's weights)."""
+    return f"{family}({','.join(f'{k}={float(v)!r}' for k, v in params.items())})"
+
+
+def test_g_before_a_grade_is_trec_eval_g_before_a_measure_sakai_geometric_mean():
+    """``G_<grade>=`` is trec_eval's G with gains; ``G_`` before a measure name is Sakai's geometric
+    mean - of trec_eval's G with gains too (``G_G_1=3``)."""
+    p = measures.parse_measure
+    assert p("G_1=3,2=9") == p("G.1=3,2=9") == p("G(gains={1:3,2:9})")
+    assert p("G_1=3,2=9").agg == "mean"
+    assert p("G_G_1=3") == p("G_G(gains={1:3})") and p("G_G_1=3").agg == "G"
+    assert p("G_nDCG@10").agg == "G" and p("G_ndcg_1=3") == p("G_nDCG(gains={1:3})")
+    assert p("gm_ndcg.1=3").agg == "gm" and p("G_G").agg == "G" and p("G_G").family == "G"
+
+
+@pytest.mark.parametrize(("bad", "why"), [
+    ("utility_1,-1,0", "trec_eval's utility takes four weights p1,p2,p3,p4 (e.g. utility.1,-1,0,0), not 3"),
+    ("utility.1,-1,0,2", "p4 = 2, trec_eval's weight of the documents neither relevant nor retrieved, needs "
+                         "the collection's size"),
+    ("ndcg_1=3,1=4", "a grade is given two gains"),
+    ("G.1=-3", "gain -3.0 of grade 1 must be a number in [0, 1e100]"),
+    ("ndcg_rel_1=1e200", "gain 1e+200 of grade 1 must be a number in [0, 1e100]"),
+    ("utility_1,-1e101,0,0", "a weight must lie in [-1e100, 1e100]"),
+])  # fmt: skip
+def test_trec_eval_weights_and_gains_out_of_range_are_refused_saying_why(bad, why):
+    with pytest.raises(InputError, match=f"measure {re.escape(repr(bad))}: {re.escape(why)}"):
+        measures.parse_measure(bad)
+
+
+@pytest.mark.parametrize("name", ["G_utility", "G_utility(rel_missed=-0.5,nonrel_ret=0)", "G_utility_2,-0.5,-1,0",
+                                  "ir_measures.G_utility(nonrel_ret=-1e-9)"])  # fmt: skip
+def test_sakai_geometric_mean_of_a_measure_that_can_be_negative_is_refused(name):
+    """Sakai's G_ (log(x + 0.00001)) of utility with a negative weight is undefined for a topic
+    scoring below -0.00001: refused when the name is read, naming trec_eval's gm_, which stays
+    defined (it printed G_utility nan)."""
+    with pytest.raises(InputError, match=r"Sakai's G_ is exp\(mean\(log\(x \+ 0.00001\)\)\), undefined for a "
+                                         r"score below -0.00001, and utility.* can be negative \(a negative "
+                                         r"weight\); trec_eval's gm_.* stays defined: gm_utility"):  # fmt: skip
+        measures.parse_measure(name)
+
+
+def test_geometric_means_of_utility_that_stay_defined():
+    """trec_eval's gm_ of utility with negative weights, and Sakai's G_ of utility without one:
+    the formulas over the topics' scores (a topic scoring -2 is clamped at 0.00001 by gm_)."""
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 0}, "q2": {"d4": 1}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}}, qrels)
+    ev = measures.evaluate(runs, ["utility", "gm_utility", "G_utility(nonrel_ret=0)"])
+    s = measures.summarize(ev).iloc[0]
+    assert ev["utility"].scores[0].tolist() == [1 - 2, 1]  # q1: 1 relevant, 2 others retrieved; q2: 1
+    assert s["gm_utility"] == pytest.approx(np.exp((np.log(1e-5) + np.log(1)) / 2), rel=1e-12)
+    assert s["G_utility(nonrel_ret=0.0)"] == pytest.approx(np.exp(np.log(1 + 1e-5)), rel=1e-12)
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("gm_gm_map", "gm_map is already a geometric mean over topics; gm_ goes before a per-topic measure, e.g. gm_map"),
+    ("G_gm_map", "gm_map is already a geometric mean over topics; G_ goes before a per-topic measure, e.g. G_map"),
+    ("G_G_AP", "G_AP is already a geometric mean over topics; G_ goes before a per-topic measure, e.g. G_AP"),
+    ("gm_G_nDCG@10", "G_nDCG@10 is already a geometric mean over topics; gm_ goes before a per-topic measure"),
+])  # fmt: skip
+def test_a_geometric_mean_of_a_geometric_mean_is_refused_saying_so(name, why):
+    with pytest.raises(InputError, match=f"measure {re.escape(repr(name))}: {re.escape(why)}"):
+        measures.parse_measure(name)
+
+
+def test_weights_and_gains_that_could_overflow_are_refused():
+    """A utility weight or a gain beyond 1e100 in magnitude is refused: its sums over documents and
+    topics could overflow (``utility(rel_ret=1e308,nonrel_ret=-1e308)`` scored inf - inf = NaN
+    per topic, and ``irrepro eval --format json`` gave its mean the reason "no topic to average
+    over"); at the bound, scores are the formula's."""
+    for bad in ("utility(rel_ret=1e101)", "utility(rel_ret=1e308,nonrel_ret=-1e308)", "nDCG(gains={1:1e101})",
+                "G(gains={2:1e300})", "DCG(gains={1:1e308})@10"):  # fmt: skip
+        with pytest.raises(InputError, match=r"1e100\]"):
+            measures.parse_measure(bad)
+    qrels = data.load_qrels({"q1": {"d1": 1, "d2": 0, "d3": 2}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "u": 1.0}}, qrels)
+    big = ["utility(rel_ret=1e100,nonrel_ret=1e100,rel_missed=-1e100)", "DCG(gains={1:1e100,2:1e100})@10"]
+    ev = measures.evaluate(runs, big)
+    assert ev[big[0]].scores[0, 0] == pytest.approx(1e100 * (1 + 2 - 1), rel=1e-12)  # a = 1, b = 2, c = 1
+    assert ev[big[1]].scores[0, 0] == pytest.approx(1e100, rel=1e-12)  # d1 at rank 1: gain / log2(2)

@@ -276,3 +276,31 @@ def test_the_printed_command_quotes_the_file(sim, tmp_path, capsys):
                          "-m", "P@10", "--export-zscores", z], capsys)  # fmt: skip
     assert rc == 0, err
     assert out.splitlines()[-1] == f"  trec_eval -c -Z '{z}' -m map -m P.5,10 QRELS RUN"
+
+
+@pytest.mark.parametrize(
+    ("given", "then"),
+    [
+        ("gm_map", "standardize the per-topic measure, -m AP (trec_eval's map)"),
+        ("gm_bpref", "standardize the per-topic measure, -m Bpref (trec_eval's bpref)"),
+        ("G_AP", "standardize the per-topic measure, -m AP (trec_eval's map)"),
+        ("gm_P@10", "standardize the per-topic measure, -m P@10 (trec_eval's P_10)"),
+        ("G_Q", "the per-topic Q is not trec_eval's either"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["--export-zscores", "--zscores"])
+def test_a_geometric_mean_over_topics_is_refused_naming_the_per_topic_measure(sim, tmp_path, capsys, given,
+                                                                              then, mode):  # fmt: skip
+    """gm_map, gm_bpref, G_...: a summary over topics has no per-topic score, which trec_eval -Z
+    standardizes; refused before any work, saying so (it exported AP's factors under gm_map, whose
+    trec_eval -Z line reads Zgm_map 0, and --zscores printed AP's standardized means as gm_map)."""
+    d, scores = sim
+    z = tmp_path / "z.txt"
+    if mode == "--zscores":  # a file that holds the measure's name, with AP's factors
+        standardize.write_zscores(z, {measures.parse_measure(given).name: standardize.factors(scores["AP"])})
+    rc, out, err = _cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", given, mode, z], capsys)
+    assert rc == 2 and out == "" and z.exists() == (mode == "--zscores")
+    whose = "trec_eval's" if given.startswith("gm_") else "Sakai's"
+    assert err == (f"irrepro standardize: -m {given}: {measures.parse_measure(given).name} is {whose} geometric "
+                   f"mean over topics ({given[:given.index('_')]}_), a summary with no per-topic score, and "
+                   f"trec_eval -Z standardizes each topic's score; {then}\n")  # fmt: skip

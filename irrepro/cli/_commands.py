@@ -78,15 +78,28 @@ def _coverage_lines(rs, average: str) -> list[str]:
 def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
     """The measures to evaluate: each of ``names`` as it is (aggregate ``mean``) and as its
     geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
-    :func:`irrepro.measures.parse_measure` (unknown names and a geometric mean of a count are
-    refused there)."""
+    :func:`irrepro.measures.parse_measure` (unknown names, a geometric mean of a count or of a
+    measure that can be negative are refused there; of a geometric mean, here)."""
     from ..measures import parse_measure
+    from ..measures.names import _per_topic
 
     out = []
     for m in names:
-        parse_measure(m, rel=rel)
+        pm = parse_measure(m, rel=rel)
         for agg in aggregates:
-            out.append(m if agg == "mean" else parse_measure(AGGREGATES[agg] + m, rel=rel).name)
+            if agg == "mean":
+                out.append(m)
+                continue
+            if pm.agg in ("gm", "G"):
+                whose = "trec_eval's" if pm.agg == "gm" else "Sakai's"
+                raise InputError(
+                    f"-m {m} -a {agg}: {pm.name} is already a geometric mean over topics ({whose}); -a {agg} "
+                    f"adds one to a per-topic measure: -m {_per_topic(pm).name} -a {agg}"
+                )
+            try:
+                out.append(parse_measure(AGGREGATES[agg] + pm.name, rel=rel).name)
+            except InputError as e:
+                raise InputError(f"-m {m} -a {agg}: {e}") from None
     return list(dict.fromkeys(out))
 
 
@@ -104,8 +117,9 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
     from ..escape import csv_cell, csv_quoting, plain
 
     if fmt == "json":
-
-        def why(row: dict) -> str:  # (a measure's summary is undefined only over no topic)
+        # a summary is undefined only over no topic: parse_measure refuses Sakai's G_ of a measure
+        # that can be negative, and gains and weights whose sums could overflow
+        def why(row: dict) -> str:
             return "no topic to average over" if row["query_id"] == "all" else UNDEFINED
 
         doc = ({"warning": banner} if banner else {}) | (meta or {})

@@ -155,7 +155,8 @@ def _standardize_parser(sub) -> None:
         "difference in). trec_eval 10 ranks by float64 scores: with --precision float64 the "
         "factors are of the values it computes.",
     )
-    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (measures trec_eval has)")
+    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (per-topic measures trec_eval has; not a "
+                            "geometric mean over topics, gm_map or G_AP: standardize AP)")  # fmt: skip
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--export-zscores", metavar="FILE",
                      help="write the factors to FILE (new, or written by irrepro before: never an input or a "
@@ -243,7 +244,8 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
         help="repeatable: a geometric mean to print beside every measure's mean: gm, "
         "trec_eval's exp(mean(log(max(x, 1e-5)))), rows named gm_MEASURE (gm_map for AP, "
         "as trec_eval; -m gm_map is the same); G, Sakai's exp(mean(log(x + 1e-5))), rows "
-        "named G_MEASURE (the mean is always printed; -a mean says so)",
+        "named G_MEASURE, refused for a measure that can be negative (utility: use gm); not on a "
+        "geometric mean (-m gm_map: give -m AP) (the mean is always printed; -a mean says so)",
     )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument(

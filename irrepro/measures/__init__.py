@@ -97,6 +97,16 @@ irrepro / ir_measures  trec_eval                 definition and convention
                                                  2.1)
 =====================  ========================  ================================================
 
+**Geometric means.** ``gm_`` and ``G_`` go before a per-topic measure, once: ``gm_gm_map`` and
+``G_gm_map`` are refused (``gm_map`` is already a geometric mean). ``G_`` takes log(x + 0.00001),
+undefined for a score below -0.00001, so it is refused for a measure that can be negative
+(``utility`` with a negative weight); ``gm_`` takes log(max(x, 0.00001)) and stays defined. A
+geometric mean over topics has no per-topic score: ``irrepro standardize`` refuses it (standardize
+the per-topic measure). The prefix ``G_`` is read by what follows it: ``G_`` followed by digits
+and ``=`` (``G_1=3,2=9``: grade 1 gains 3, grade 2 gains 9) is trec_eval's measure G with its
+gains, as trec_eval prints it; ``G_`` followed by a measure name is Sakai's geometric mean of that
+measure (``G_AP``; ``G_G`` of trec_eval's G, ``G_G_1=3,2=9`` of G with gains).
+
 trec_eval's measures that ir_measures lacks go by trec_eval's names, with ir_measures' syntax for
 their parameters (``relative_P@5`` is trec_eval's ``relative_P_5``, which is read too), each
 computed as trec_eval 10's C code (its ``m_*.c``) computes it; with the table above, every measure
@@ -151,6 +161,15 @@ allows negative ones and a gain for grade 0), and order the ideal list by gain e
 compares gains by their difference cast to an integer, so gains less than 1 apart may come in
 either order there). ``Rndcg`` where R > 0 but no gain is positive (``gains={1:0}``) is 0 (trec_eval:
 NaN).
+
+Every name ``irrepro eval --format trec_eval`` prints reads back as its measure, and so do
+trec_eval's ``-m`` options: gains as ``grade=gain`` pairs (``ndcg_1=3,2=9`` or ``ndcg.1=3,2=9`` is
+``nDCG(gains={1:3,2:9})``, and likewise ``G``, ``ndcg_rel``, ``Rndcg``), utility's four weights
+p1,p2,p3,p4 (``utility_2,-0.5,-1,0`` or ``utility.2,-0.5,-1,0`` is
+``utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)``; p4 must be 0), ``rbp_p=0.5`` or ``rbp.p=0.5``.
+(``iprec_at_recall`` and ``Rprec_mult`` print their level with two decimals, as trec_eval does:
+``IPrec@0.125`` prints ``iprec_at_recall_0.12``.) A utility weight lies in [-1e100, 1e100] and a
+gain in [0, 1e100]: beyond, sums over documents and topics could overflow.
 
 Conventions (trec_eval's, which NIST's official scores use):
 

@@ -30,7 +30,16 @@ _TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": (
                   "Rprec_mult": ("Rprec_mult", "mult")}  # fmt: skip
 _TREC_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 _TREC_NUMBERED_RE = re.compile(rf"({'|'.join(_TREC_NUMBERED)})[._]({_TREC_NUMBER}(?:,{_TREC_NUMBER})*)")
-_TREC_RBP = re.compile(rf"(rbp|rbp_resid)(?:_p=({_TREC_NUMBER}))?")  # trec_eval 10's, printed rbp_p=0.5
+# trec_eval 10's rbp and rbp_resid: printed rbp_p=0.5, given as -m rbp.p=0.5
+_TREC_RBP = re.compile(rf"(rbp|rbp_resid)(?:[._]p=({_TREC_NUMBER}))?")
+# trec_eval's parameters that irrepro names: gains as grade=gain pairs (-m ndcg.1=3,2=9, printed
+# ndcg_1=3,2=9) and utility's four weights (-m utility.2,-0.5,-1,0, printed utility_2,-0.5,-1,0)
+_TREC_SIGNED = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"  # (as C's atof reads it)
+_TREC_GAINS = re.compile(rf"(ndcg|ndcg_rel|Rndcg|G)[._]((?:[0-9]+={_TREC_SIGNED},)*[0-9]+={_TREC_SIGNED})")
+_TREC_UTILITY = re.compile(rf"utility[._]((?:{_TREC_SIGNED},)*{_TREC_SIGNED})")
+_TREC_GAINS_FAMILY = {"ndcg": "nDCG", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg", "G": "G"}
+# "G_" opens trec_eval's G with gains when a grade= follows (G_1=3,2=9), else Sakai's geometric mean
+_TREC_G_GAINS = re.compile(r"G_[0-9]+=")
 # (ir_measures has no utility: its weights, unlike any parameter ir_measures reads, may be negative)
 _SIGNED = ("utility",)
 
@@ -42,8 +51,43 @@ def _known_names() -> str:
         "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
         "nCG@k, Q, relative_P@k, Rprec_mult@0.5, utility, binG, G, ndcg_rel, Rndcg, "
         "num_nonrel_judged_ret, unj@k, rbp_resid; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
-        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ...)"
+        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ndcg_1=3,2=9, "
+        "utility_2,-0.5,-1,0, ...)"
     )
+
+
+def _aggregate(s: str) -> tuple[str, str]:
+    """``(aggregate, rest)``: ``gm_``, ``G_`` (not before ``<grade>=``: trec_eval's G) or ``mean``."""
+    if s.startswith("gm_"):
+        return "gm", s[3:]
+    if s.startswith("G_") and not _TREC_G_GAINS.match(s):
+        return "G", s[2:]
+    return "mean", s
+
+
+def _trec_parameters(text: str, s: str) -> tuple[str, dict] | None:
+    """``(family, params)`` of trec_eval's name with gains or weights (``G.1=3``), else None."""
+    m = _TREC_GAINS.fullmatch(s)
+    if m:
+        pairs = [p.split("=") for p in m.group(2).split(",")]
+        gains = {int(g): float(v) for g, v in pairs}
+        if len(gains) < len(pairs):
+            raise InputError(f"measure {text!r}: a grade is given two gains")
+        return _TREC_GAINS_FAMILY[m.group(1)], {"gains": gains}
+    m = _TREC_UTILITY.fullmatch(s)
+    if m:
+        w = [float(x) for x in m.group(1).split(",")]
+        if len(w) != 4:
+            raise InputError(f"measure {text!r}: trec_eval's utility takes four weights p1,p2,p3,p4 "
+                             f"(e.g. utility.1,-1,0,0), not {len(w)}")  # fmt: skip
+        if w[3] != 0:
+            raise InputError(
+                f"measure {text!r}: p4 = {m.group(1).split(',')[3]}, trec_eval's weight of the documents "
+                "neither relevant nor retrieved, needs the collection's size, which irrepro does not read: "
+                "give p4 = 0"
+            )
+        return "utility", dict(zip(("rel_ret", "nonrel_ret", "rel_missed"), w[:3]))
+    return None
 
 
 def _value(node, text, signed: bool = False):
@@ -75,15 +119,22 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     Strings are read as ir_measures reads them (``parse_measure``: one Python expression
     ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and as
     ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the name,
-    the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` and the project's own names."""
+    the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` (not two), trec_eval's names
+    that ir_measures lacks, with their gains and weights (``G_1=3,2=9``, ``utility.2,-0.5,-1,0``:
+    ``G_`` before ``<grade>=`` is trec_eval's G, before a measure Sakai's geometric mean) and the
+    project's own names."""
     s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
     if s.startswith("ir_measures."):
         s = s[len("ir_measures.") :]
-    agg = "mean"
-    if s.startswith("gm_"):
-        agg, s = "gm", s[3:]
-    elif s.startswith("G_"):
-        agg, s = "G", s[2:]
+    agg, s = _aggregate(s)
+    inner, rest = _aggregate(s)
+    if agg != "mean" and inner != "mean":
+        prefix = f"{agg}_"
+        raise InputError(f"measure {text!r}: {s} is already a geometric mean over topics; {prefix} goes "
+                         f"before a per-topic measure, e.g. {prefix}{rest}")  # fmt: skip
+    trec = _trec_parameters(text, s)
+    if trec:
+        return (*trec, agg)
     if s in _TREC_EXACT:
         fam, fixed = _TREC_EXACT[s]
         return fam, dict(fixed), agg

@@ -9,6 +9,10 @@ import numpy as np
 
 from ..errors import InputError
 
+#: The largest gain or utility weight (in magnitude): sums of larger ones over the documents of a
+#: list and over topics can overflow to inf
+_LARGEST = 1e100
+
 
 def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
     """A grade -> gain mapping (or sequence indexed by grade) as sorted pairs, checked."""
@@ -20,8 +24,8 @@ def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
         if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
             raise InputError(f"gains: grade {g!r} is not an integer")
         v = float(v)
-        if not np.isfinite(v) or v < 0:
-            raise InputError(f"gain {v!r} of grade {g} must be a finite number >= 0")
+        if not 0 <= v <= _LARGEST:
+            raise InputError(f"gain {v!r} of grade {g} must be a number in [0, 1e100]")
         if g <= 0 and v != 0:
             raise InputError(f"gain {v!r} of grade {g}: grades <= 0 are not relevant and gain 0")
         if v != g and not (g <= 0 and v == 0):  # (a grade's own gain is the default)

@@ -20,7 +20,7 @@ import numpy as np
 from .._deprecation import _warn
 from ..errors import InputError
 from ._grammar import _GLOBAL_REL, _known_names, _split_string
-from .judgments import _gain_pairs
+from .judgments import _LARGEST, _gain_pairs
 
 __all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure"]
 
@@ -296,6 +296,9 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         kw["p"] = p
     if fam == "utility":
         kw["weights"] = tuple(params.get(w, _DEFAULTS[w]) for w in ("rel_ret", "nonrel_ret", "rel_missed"))
+        if max(abs(w) for w in kw["weights"]) > _LARGEST:
+            raise InputError(f"measure {text!r}: a weight must lie in [-1e100, 1e100] (beyond, a topic's "
+                             "score or the mean over topics can overflow to inf)")  # fmt: skip
     if fam == "SetF":
         b = float(params.get("beta", 1.0))
         if not b >= 0 or not math.isfinite(b):
@@ -307,7 +310,10 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         gains = params["gains"]
         if not all(isinstance(v, numbers.Real) for v in gains.values()):
             raise InputError(f"measure {text!r}: gains={gains!r}: every gain must be a number")
-        kw["gains"] = _gain_pairs(gains)
+        try:
+            kw["gains"] = _gain_pairs(gains)
+        except InputError as e:
+            raise InputError(f"measure {text!r}: {e}") from None
     # the relevance level: the measure's own, else the global one (binary measures), else none
     if "rel" in spec.params:
         own = params.get("rel", "absent")
@@ -320,7 +326,32 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     if agg in ("gm", "G") and spec.agg != "mean":
         raise InputError(f"measure {text!r}: a geometric mean of a count ({fam}) is not offered")
     m = Measure("", fam, **kw)
-    return replace(m, name=_canonical(m))
+    m = replace(m, name=_canonical(m))
+    if m.agg == "G" and _negative(m):
+        base = _per_topic(m).name
+        raise InputError(
+            f"measure {text!r}: Sakai's G_ is exp(mean(log(x + 0.00001))), undefined for a score below "
+            f"-0.00001, and {base} can be negative ({_negative(m)}); trec_eval's gm_, which takes "
+            f"max(x, 0.00001), stays defined: gm_{base}"
+        )
+    return m
+
+
+def _negative(m: Measure) -> str:
+    """Why the measure's per-topic scores can be negative, or "" when they cannot."""
+    if m.family == "utility" and min(m.weights or (0.0,)) < 0:
+        return "a negative weight"
+    if any(g < 0 for _, g in m.gains or ()):
+        return "a negative gain"
+    return ""
+
+
+def _per_topic(m: Measure) -> Measure:
+    """The per-topic measure of a geometric mean over topics (``gm_map``: ``AP``), else ``m``."""
+    if m.agg not in ("gm", "G"):
+        return m
+    base = replace(m, agg="mean")
+    return replace(base, name=_canonical(base))
 
 
 def _canonical(m: Measure) -> str:
@@ -361,9 +392,11 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
         A string in ir_measures' grammar: ``Name``, ``Name(k=v, ...)``, either followed by ``@x``
         (``"AP"``, ``"P@10"``, ``"RBP(p=0.5,rel=2)"``, ``"nDCG(gains={0:0,1:1,2:3})@10"``), values
         as literals without a sign or an expression, a float parameter as a float (``IPrec@1.0``);
-        or a trec_eval name (``map``, ``P_10``, ``P.10``, ``ndcg_cut_20``, ``iprec_at_recall_0.10``,
-        ``rbp_p=0.5``); or a project name (``Q``, ``nDCG_sakai@1000``, ``11pt_avg``). ``gm_`` or
-        ``G_`` before a name asks for trec_eval's or Sakai's geometric mean; space around the name
+        or a trec_eval name, printed or as ``-m`` takes it (``map``, ``P_10``, ``P.10``,
+        ``ndcg_cut_20``, ``iprec_at_recall_0.10``, ``rbp_p=0.5``, ``utility_2,-0.5,-1,0``,
+        ``ndcg.1=3,2=9``, ``G_1=3,2=9``); or a project name (``Q``, ``nDCG_sakai@1000``,
+        ``11pt_avg``). ``gm_`` or ``G_`` before a name asks for trec_eval's or Sakai's geometric
+        mean (``G_`` before digits and ``=`` is trec_eval's G with gains); space around the name
         is ignored. A :class:`Measure` is returned as it is.
     rel : int, optional
         The relevance level (trec_eval's ``-l``; 1 when None) of the binary measures that set no
@@ -380,7 +413,8 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
         An unknown name; a measure irrepro does not compute (the message says why and lists what it
         computes); a parameter the measure does not take, of the wrong type or out of range; a
         parameter given twice (``P(cutoff=5)@10``); a trec_eval name of several measures
-        (``P_5,10``).
+        (``P_5,10``); a geometric mean of a geometric mean (``gm_gm_map``); Sakai's ``G_`` of a
+        measure that can be negative (``G_utility``: utility's default weights include -1).
 
     Examples
     --------
@@ -392,6 +426,8 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
     ('P', 10, 2)
     >>> parse_measure("ndcg_cut.20") == parse_measure("nDCG@20")
     True
+    >>> parse_measure("G_1=3,2=9").name, parse_measure("G_AP").name
+    ('G(gains={1:3,2:9})', 'G_AP')
     >>> parse_measure("AP", rel=2).name
     'AP(rel=2)'
     >>> parse_measure("P@x")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from ..errors import InputError
-from .names import Measure, parse_measure
+from .names import Measure, _per_topic, parse_measure
 
 __all__ = ["trec_eval_name"]
 
@@ -57,9 +59,9 @@ _LISTS = (
 
 
 def _number(x: float) -> str:
-    """``x`` as the shortest text that reads back to it, a whole number without ``.0``."""
-    x = float(x)
-    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
+    """``x`` as the shortest decimal that reads back to it, without an exponent (``0.00001``), a
+    whole number without ``.0``."""
+    return np.format_float_positional(float(x), trim="-")
 
 
 def _trec_eval_of(m: Measure) -> _TrecEval | None:
@@ -94,7 +96,7 @@ def _trec_eval_of(m: Measure) -> _TrecEval | None:
         return plain(f) if default else param(f, ",".join(_number(w) for w in (*(m.weights or ()), 0.0)))
     if f == "rbp_resid" or (f == "RBP" and m.rel is None and k is None):  # graded, p = 0.9 unless given
         name = "rbp" if f == "RBP" else f
-        return plain(name) if m.p == 0.9 else param(name, f"p={m.p!r}", order=m.p or 0.0)
+        return plain(name) if m.p == 0.9 else param(name, f"p={_number(m.p or 0.0)}", order=m.p or 0.0)
     if f in ("relative_P", "unj", "P", "R", "Success") or (f in ("AP", "nDCG") and k is not None):
         if f == "nDCG" and m.gains is not None:  # (trec_eval's ndcg_cut takes no gains)
             return None
@@ -142,11 +144,14 @@ def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
         ``Rprec_mult_0.20``, ``relative_P_5``, ``unj_10``, ``set_F_0.5``, a measure's own gains
         and weights as ``-m G.1=3,2=9`` and ``-m utility.2,-0.5,-1,0`` print them (``G_1=3,2=9``,
         ``ndcg_1=3``, ``ndcg_rel_2=5``, ``Rndcg_1=2``, ``utility_2,-0.5,-1,0``: whole numbers
-        without ``.0``, others as the shortest decimal that reads back to them), ...; None for
-        ``RR@10``, ``ERR@20``, ``Q``, ``G_AP``, gains with a cutoff (``nDCG(gains={2:3})@10``:
-        trec_eval's ``ndcg_cut`` takes none), a relevance level other than ``rel`` (``AP(rel=2)``
-        is trec_eval's ``map`` under ``-l 2``), ... (trec_eval 9.0.8 lacks ``rbp``; its
-        ``iprec_at_recall`` counts as irrepro's ``IPrec``.)
+        without ``.0``, others as the shortest decimal that reads back to them, with no
+        exponent: ``0.00001``), ...; None for ``RR@10``, ``ERR@20``, ``Q``, ``G_AP``, gains with a
+        cutoff (``nDCG(gains={2:3})@10``: trec_eval's ``ndcg_cut`` takes none), a relevance level
+        other than ``rel`` (``AP(rel=2)`` is trec_eval's ``map`` under ``-l 2``), ... (trec_eval
+        9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.) The name
+        reads back as the measure (:func:`parse_measure`, at the same ``rel``), but for levels
+        of ``iprec_at_recall`` and ``Rprec_mult`` with more than two decimals (printed ``%3.2f``,
+        as trec_eval prints them).
 
     Examples
     --------
@@ -185,6 +190,19 @@ def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple
     found: list[_TrecEval] = []
     for given in measures:
         m = parse_measure(given, rel=rel)
+        if m.agg in ("gm", "G"):
+            base = _per_topic(m)
+            te = _trec_eval_of(base)
+            whose = "trec_eval's" if m.agg == "gm" else "Sakai's"
+            if te is None:
+                then = f"the per-topic {base.name} is not trec_eval's either"
+            else:
+                then = f"standardize the per-topic measure, -m {base.name}"
+                then += f" (trec_eval's {te.name})" if te.name != base.name else ""
+            raise InputError(
+                f"-m {given}: {m.name} is {whose} geometric mean over topics ({m.agg}_), a summary with no "
+                f"per-topic score, and trec_eval -Z standardizes each topic's score; {then}"
+            )
         te = _trec_eval_of(m)
         if te is None:
             raise InputError(
