@@ -376,3 +376,26 @@ def test_a_read_only_file_system_is_named(sim, capsys, monkeypatch):
     _no_work(monkeypatch)
     rc, _, err = _run(_design(sim, plan), capsys)
     assert rc == 2 and f"{plan}: it is on a read-only file system" in err, err
+
+
+@pytest.mark.parametrize("command", ["compare", "design", "report"])
+@pytest.mark.parametrize("measure", ["gm_map", "G_AP", "gm_P@10"])
+def test_a_geometric_mean_over_topics_is_refused_by_methods_on_per_topic_scores(command, measure, sim, capsys,
+                                                                               monkeypatch):  # fmt: skip
+    """compare printed AP's means under the heading gm_map (the matrix's per-topic values are AP's):
+    every command whose method works on per-topic scores refuses a summary, naming the per-topic
+    measure, before any work."""
+    _no_work(monkeypatch)
+    monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
+    args = {"compare": ["compare", sim / "runs", "--qrels", sim / "qrels.txt", "-m", measure],
+            "design": ["design", sim / "runs", "--qrels", sim / "qrels.txt", "-m", measure, "--min-diff", "0.1",
+                       "--out", sim / "plan"],
+            "report": ["report", sim / "runs", "--qrels", sim / "qrels.txt", "-m", measure, "--out", sim / "r"]}  # fmt: skip
+    rc, out, err = _run(args[command], capsys)
+    base = "P@10" if "P@10" in measure else "AP"
+    assert (
+        rc == 2
+        and out == ""
+        and f"is {'Sakai' if measure.startswith('G_') else 'trec_eval'}'s geometric mean" in err
+    )
+    assert f"give the per-topic measure, -m {base}" in err

@@ -210,10 +210,11 @@ def _baseline_run(baseline: str | None, runs=None) -> str | None:
 def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
     from .._user_inputs import load
+    from ..measures.names import _require_per_topic
     from ..significance._names import DEPRECATED_CORRECTIONS
 
-    for m in args.measures:
-        measures.parse_measure(m)
+    for m in args.measures:  # the tests, means and intervals are of per-topic scores
+        _require_per_topic(m, "irrepro compare")
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip

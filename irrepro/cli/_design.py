@@ -60,13 +60,15 @@ _OPTIONS = {
 
 
 def _design(args: argparse.Namespace) -> int:
-    from .. import design, measures
+    from .. import design
     from .._outputs import check_dir
     from .._text import missing_scored
+    from ..measures.names import _require_per_topic
 
     # before any work: never into or over an input, never over a file irrepro did not write
     out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[*args.runs, args.qrels], what="design output")
-    spec = measures.parse_measure(args.measure)  # its range checks --min-diff, before the runs are read
+    # its range checks --min-diff, before the runs are read; the variances are of per-topic scores
+    spec = _require_per_topic(args.measure, "irrepro design")
     min_diff, alpha, power, m = design._sizes.check_design(
         args.min_diff, args.alpha, args.power, args.systems, measure=spec, B=args.B, names=_OPTIONS
     )

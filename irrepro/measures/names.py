@@ -354,6 +354,20 @@ def _per_topic(m: Measure) -> Measure:
     return replace(base, name=_canonical(base))
 
 
+def _require_per_topic(name, what: str) -> Measure:
+    """The measure ``name``, refused (an :class:`~irrepro.InputError`) when it is a geometric mean
+    over topics, which ``what`` (a method on per-topic scores) cannot take."""
+    m = parse_measure(name)
+    if m.agg in ("gm", "G"):
+        whose = "trec_eval's" if m.agg == "gm" else "Sakai's"
+        raise InputError(
+            f"-m {name}: {m.name} is {whose} geometric mean over topics, a summary with no per-topic score, "
+            f"and {what} works on per-topic scores: give the per-topic measure, -m {_per_topic(m).name} "
+            f"(irrepro eval -a {m.agg} prints its geometric mean)"
+        )
+    return m
+
+
 def _canonical(m: Measure) -> str:
     """ir_measures' str() of the measure (parameters in its order, defaults left out)."""
     spec = _FAMILIES[m.family]

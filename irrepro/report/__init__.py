@@ -69,7 +69,8 @@ from .._user_inputs import Inputs, load
 from ..data import DataError, RunSet
 from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
-from ..measures import evaluate, parse_measure
+from ..measures import evaluate
+from ..measures.names import _require_per_topic
 
 # the sizes of the computations (Settings, settings) in a module of their own, served from here
 from ._settings import REPORT_FILES, Settings, _per_topic_file, settings
@@ -259,7 +260,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
 
     if not isinstance(held[0], RunSet):
         raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")
-    parse_measure(measure)
+    _require_per_topic(measure, "the report")
     seed = parallel.check_int(seed, "seed", minimum=0)
     S, T = len(held[0].runs), len(held[0].topics)
     _check_run_count(S)
@@ -470,7 +471,7 @@ def run(
     """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())
-    parse_measure(measure)
+    _require_per_topic(measure, "the report")
     settings(scale)
     parallel.check_int(seed, "seed", minimum=0)
     n_jobs = parallel.n_jobs(n_jobs)
