@@ -728,3 +728,49 @@ def test_report_names_odd_paths_visibly_and_quotes_them_in_its_command(
     words = bash_words(meta["implementation"]["executable"]["cmd"])
     assert words[words.index(b"--qrels") + 1] == os.fsencode(qrels)
 
+
+# ---- a byte order mark ---------------------------------------------------------------------
+
+
+def _bom_copies(printing, tmp_path) -> tuple[list[str], Path, Path, Path, Path]:
+    """The eval command of the printing fixture's first run, and that run and its qrels with
+    copies that start with a UTF-8 byte order mark."""
+    args = printing("eval", tmp_path)
+    qrels = Path(args[args.index("--qrels") + 1])
+    run = sorted(Path(args[args.index("--qrels") + 2]).iterdir())[0]
+    bom_run, bom_qrels = tmp_path / "bom-run", tmp_path / "bom-qrels"
+    bom_run.write_bytes(b"\xef\xbb\xbf" + run.read_bytes())
+    bom_qrels.write_bytes(b"\xef\xbb\xbf" + qrels.read_bytes())
+    return args, run, qrels, bom_run, bom_qrels
+
+
+def test_a_byte_order_mark_is_not_data(printing, tmp_path, capsys):
+    """A run or qrels file that starts with a UTF-8 byte order mark scores, topic by topic, as the
+    same file without it (as the README and read_run say)."""
+    _, run, qrels, bom_run, bom_qrels = _bom_copies(printing, tmp_path)
+    measures = ["-m", "AP", "-m", "NumRet", "-m", "NumQ", "-q"]
+    results = []
+    for q, r in ((qrels, run), (qrels, bom_run), (bom_qrels, run), (bom_qrels, bom_run)):
+        rc, out, err = run_cli(["eval", "--qrels", q, r, *measures], capsys)
+        assert rc == 0 and err == "", err
+        results.append(out)
+    assert len(results[0].splitlines()) == 2 * 13 + 1 and results[0].endswith("\tNumQ\tall\t12\n")
+    assert results[1:] == [results[0]] * 3
+
+
+def test_trec_eval_keeps_a_byte_order_mark(printing, tmp_path, trec_eval_10):
+    """What the README says trec_eval does with a byte order mark: a topic id of its own, so the
+    run's first topic loses a document and the qrels gain a topic."""
+
+    def counts(q, r, measure) -> dict[str, str]:
+        res = subprocess.run([str(trec_eval_10), "-q", "-c", "-m", measure, str(q), str(r)], capture_output=True,
+                             text=True, check=True)  # fmt: skip
+        return {t: v for _, t, v in (line.split() for line in res.stdout.splitlines())}
+
+    _, run, qrels, bom_run, bom_qrels = _bom_copies(printing, tmp_path)
+    first = run.read_text().split()[0]
+    plain, bom = counts(qrels, run, "num_ret"), counts(qrels, bom_run, "num_ret")
+    assert int(bom[first]) == int(plain[first]) - 1 and {t: v for t, v in bom.items() if t != first} == {
+        t: v for t, v in plain.items() if t not in (first, "all")
+    } | {"all": str(int(plain["all"]) - 1)}
+    assert int(counts(bom_qrels, run, "num_q")["all"]) == int(counts(qrels, run, "num_q")["all"]) + 1
