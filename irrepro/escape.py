@@ -8,7 +8,8 @@ name a user chose - comes out of every writer as itself, literally, and breaks n
 - :func:`markdown` - a Markdown (CommonMark / GFM pipe-table) cell or inline text;
 - :func:`csv_cell` / :func:`to_csv` - CSV cells under OWASP's rule against formula injection;
 - :func:`html` / :func:`html_name` - HTML text (markupsafe's escape, what jinja2's autoescape uses);
-- :func:`mpl` - matplotlib text, never parsed as mathtext.
+- :func:`mpl` - matplotlib text, never parsed as mathtext;
+- :func:`shell` - a word of a bash command line (a path in a command irrepro prints).
 
 Names longer than :data:`MAX_NAME` characters are shortened for display by :func:`shorten` (and
 :func:`short_names` for several names at once, which keeps them apart); every writer that
@@ -28,7 +29,9 @@ they are data, read back by programs.
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import unicodedata
 from collections.abc import Iterable
 
@@ -36,23 +39,10 @@ from ._csv import csv_cell, csv_quoting, to_csv
 from .errors import InputError
 
 __all__ = [
-    "MAX_NAME",
-    "latex_beyond_pdflatex",
-    "ELLIPSIS",
-    "shorten",
-    "short_names",
-    "shortened_key",
-    "look_alikes",
-    "plain",
-    "latex",
-    "markdown",
-    "csv_cell",
-    "csv_quoting",
-    "to_csv",
-    "html",
-    "html_name",
-    "mpl",
-]
+    "MAX_NAME", "latex_beyond_pdflatex", "ELLIPSIS", "shorten", "short_names", "shortened_key",
+    "look_alikes", "plain", "latex", "markdown", "csv_cell", "csv_quoting", "to_csv", "html",
+    "html_name", "mpl", "shell"
+]  # fmt: skip
 
 #: Names longer than this many characters are shortened in tables and figures (40: what fits a
 #: table column or a tick label beside the numbers; run tags of TREC tracks are at most 20-30).
@@ -76,8 +66,9 @@ def _visible(text: str) -> str:
 
 
 def _twin_key(label: str) -> str:
-    """What a label looks like: its NFC form (canonically equivalent text is drawn alike)."""
-    return unicodedata.normalize("NFC", label)
+    """What a label looks like: its NFKC form (canonically equivalent text is drawn alike, and
+    compatibility forms - a ligature, a fullwidth letter - look like the letters they stand for)."""
+    return unicodedata.normalize("NFKC", label)
 
 
 def shorten(name, width: int = MAX_NAME) -> str:
@@ -118,9 +109,10 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     """The :func:`shorten` ed names, kept apart.
 
     :func:`shorten` of every name, kept apart: names whose shortened forms coincide - or only
-    look alike, being the same text in another Unicode normalization ("café" with a composed
-    "é" and with "e" and a combining accent: equal in NFC) - end in ``[1]``, ``[2]``, ... (still
-    at most ``width`` characters), so a table or a figure never shows two runs under one label.
+    look alike, being equal in Unicode's compatibility normalization NFKC (:func:`look_alikes`:
+    "café" with a composed "é" and with "e" and a combining accent, "ﬁle" with the ligature "ﬁ"
+    and "file") - end in ``[1]``, ``[2]``, ... (still at most ``width`` characters), so a table
+    or a figure never shows two runs under one label.
     A name shown whole beside shortened ones of the same label keeps its own.
 
     Parameters
@@ -143,6 +135,8 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     ['run-al\u20261', 'run-al\u20262']
     >>> short_names(["caf\u00e9", "cafe\u0301"])  # one text, two normalizations
     ['caf\u00e9[1]', 'cafe\u0301[2]']
+    >>> short_names(["\ufb01le", "file"])  # a ligature and its letters
+    ['\ufb01le[1]', 'file[2]']
     """
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
@@ -189,11 +183,13 @@ def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str
 
 
 def look_alikes(names: Iterable) -> list[list[str]]:
-    """The names that differ but look the same: one text in different Unicode normalizations.
+    """The names that differ but look the same: equal in Unicode's normalization NFKC.
 
-    Groups of names equal in NFC - canonically equivalent text, which is drawn alike ("café"
-    with a composed "é", U+00E9, and with "e" and a combining acute accent, U+0301) - but not
-    equal: different names to a program, one to a reader.
+    Groups of names equal in NFKC but not equal - different names to a program, one to a reader:
+    canonically equivalent text ("café" with a composed "é", U+00E9, and with "e" and a combining
+    accent, U+0301), a ligature and its letters ("ﬁle", U+FB01, and "file"), fullwidth and ASCII
+    letters ("ＡＰ", "AP"), a superscript digit and the digit. Letters of other scripts that look
+    alike (Cyrillic "а", U+0430, and "a": Unicode's confusables) are not found.
 
     Parameters
     ----------
@@ -211,6 +207,8 @@ def look_alikes(names: Iterable) -> list[list[str]]:
     >>> for group in look_alikes(["caf\\u00e9", "tea", "cafe\\u0301"]):
     ...     print(*map(ascii, group))
     'caf\\xe9' 'cafe\\u0301'
+    >>> look_alikes(["\\ufb01le", "file", "\\uff21P", "AP"])
+    [['\\ufb01le', 'file'], ['\\uff21P', 'AP']]
     """
     groups: dict[str, list[str]] = {}
     for n in dict.fromkeys(str(n) for n in names):
@@ -455,3 +453,47 @@ def mpl(text) -> str:
     """
     out = _visible(str(text)).replace("$", r"\$")
     return "\u200b" + out if out.startswith("_") else out
+
+
+#: The characters :func:`shell` writes by the names bash's ``$'...'`` knows.
+_SHELL_NAMED = {"\\": "\\\\", "'": "\\'", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def shell(text) -> str:
+    r"""``text`` as one word of a bash command line: pasted into bash, it is ``text``, byte for byte.
+
+    ``shlex.quote`` of ``text`` if it holds none of the characters :func:`plain` escapes, else
+    bash's ``$'...'`` quoting with each of those written as its bytes in the file system's encoding
+    (``\xe2\x80\xae`` for U+202E: the same file name in any locale; ``\n``, ``\t``, ``\r`` by
+    name; a surrogate of Python's ``surrogateescape`` as its byte), ``\`` and ``'`` escaped.
+
+    Parameters
+    ----------
+    text : str or os.PathLike
+        The word (a path, an option's value).
+
+    Returns
+    -------
+    str
+        The word for bash, on one line, shown as it is by a terminal.
+
+    Examples
+    --------
+    >>> from irrepro.escape import shell
+    >>> print(shell("my runs/a.txt"), shell("z\nnl\u202e"))
+    'my runs/a.txt' $'z\nnl\xe2\x80\xae'
+    """
+    text = os.fspath(text) if isinstance(text, os.PathLike) else str(text)
+    if not any(unicodedata.category(c) in _HIDDEN for c in text):
+        return shlex.quote(text)
+
+    def word(c: str) -> str:
+        if c in _SHELL_NAMED or unicodedata.category(c) not in _HIDDEN:
+            return _SHELL_NAMED.get(c, c)
+        try:
+            raw = os.fsencode(c)
+        except UnicodeError:  # a lone surrogate no file name holds: its UTF-8 form
+            raw = c.encode("utf-8", "surrogatepass")
+        return "".join(f"\\x{b:02x}" for b in raw)
+
+    return "$'" + "".join(map(word, text)) + "'"

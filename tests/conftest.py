@@ -242,3 +242,24 @@ def pytrec_eval_run():
             return tag, pytrec_eval.parse_run(fh)
 
     return read
+
+
+@pytest.fixture(scope="session")
+def bash_words():
+    """``bash_words(command, locale="C")`` -> the words bash makes of ``command`` (a command line
+    as irrepro prints it: quoting, ``$'...'`` escapes), as bytes; or skip without bash."""
+    import shutil
+    import subprocess
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash not found: the checks of the shell words irrepro prints need it")
+
+    def words(command: str, locale: str = "C") -> list[bytes]:
+        env = {**os.environ, "LC_ALL": locale}
+        res = subprocess.run(
+            [bash, "-c", "printf '%s\\0' " + command], capture_output=True, env=env, check=True
+        )
+        return res.stdout.split(b"\0")[:-1]
+
+    return words

@@ -636,3 +636,172 @@ def test_a_closed_stdout_is_one_line_and_exit_1(printing, tmp_path):
                          stderr=subprocess.PIPE, text=True, timeout=600, preexec_fn=lambda: os.close(1))  # fmt: skip
     assert res.returncode == 1
     assert res.stderr == "irrepro eval: cannot write the output: standard output is closed\n"
+
+
+# ---- file names a terminal would act on ------------------------------------------------------
+
+#: A name with a newline and a right-to-left override (U+202E), which a terminal shows as a line
+#: break and as the text after it reversed.
+ODD = "o\u202edd\nname"
+
+
+def _shown(path) -> str:
+    """``path`` as irrepro prints it: the newline and the override written as Python escapes."""
+    return str(path).replace("\n", "\\n").replace("\u202e", "\\u202e")
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` is lines holding no control or format character (Cc, Cf, Zl, Zp, Cs)."""
+    import unicodedata
+
+    return all(unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs") for c in text.replace("\n", ""))
+
+
+def test_errors_name_odd_files_in_one_visible_line(tiny, capsys):
+    """The audit of issue 41 (D6): a run file named with a newline and U+202E gave a two-line error
+    with the override raw; the qrels the same."""
+    bad = tiny / f"bad{ODD}"
+    bad.write_text("1 Q0 d1 1 abc r\n")
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", bad, "-m", "AP"], capsys)
+    assert rc == 2 and out == ""
+    assert err == f"irrepro eval: {tiny}/bado\\u202edd\\nname, line 1: score 'abc' is not a finite number\n"
+    qrels = tiny / f"q{ODD}"
+    qrels.write_text("1 0 d1\n")
+    rc, out, err = run_cli(["eval", "--qrels", qrels, tiny / "run.txt", "-m", "AP"], capsys)
+    assert rc == 2 and err.startswith(f"irrepro eval: {_shown(qrels)}, line 1: ") and err.count("\n") == 1
+    assert _visible(err)
+
+
+def test_argparse_errors_and_warnings_are_one_visible_line(tiny, capsys):
+    """argparse's message and a warning's (e.g. one naming an output file) hold the user's text as
+    one line, control and format characters escaped."""
+    from irrepro.cli import _format_warning
+
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", f"--x{ODD}"],
+                         capsys)  # fmt: skip
+    assert rc == 2 and err.splitlines()[-1] == "irrepro: error: unrecognized arguments: --xo\\u202edd\\nname"
+    said = _format_warning(f"{ODD}: written, but not recorded", UserWarning, "x.py", 1)
+    assert said == "irrepro: warning: o\\u202edd\\nname: written, but not recorded\n"
+
+
+def test_output_paths_are_printed_visibly(printing, tmp_path, capsys, isolated_data, monkeypatch):
+    """Every line naming an output - design's figure and table, standardize's z-score file (written
+    and read), compare's methods file, data's cache - shows an odd name escaped, on one line."""
+    d = tmp_path / f"d{ODD}"
+    rc, out, err = run_cli(printing("design", d), capsys)
+    assert rc == 0, err
+    assert f"figure: {_shown(d)}/power-curve.png; table: {_shown(d)}/topics.csv\n" in out
+    assert _visible(out + err)
+    z = tmp_path / f"z{ODD}"
+    rc, out, err = run_cli(printing("standardize", z), capsys)
+    assert rc == 0 and f"runs) to {_shown(z)}\n" in out and _visible(out + err), err
+    args = printing("standardize", z)
+    i = args.index("--export-zscores")
+    rc, out, err = run_cli([*args[:i], "--zscores", str(z), *args[i + 2 :]], capsys)
+    assert rc == 0 and out.endswith(f"factors from {_shown(z)}\n") and _visible(out + err), err
+    m = tmp_path / f"m{ODD}.md"
+    rc, out, err = run_cli([*printing("compare", tmp_path), "--methods-file", m], capsys)
+    assert rc == 0 and err == f"methods paragraph: {_shown(m)}\n" and _visible(out)
+    cache = isolated_data / f"c{ODD}"
+    monkeypatch.setenv("IRREPRO_CACHE", str(cache))
+    rc, out, err = run_cli(["data", "status"], capsys)
+    assert out.startswith(f"cache:  {_shown(cache)}\nmirror: ") and _visible(out + err)
+
+
+@pytest.mark.parametrize("name", [f"z{ODD}", "it's a $file", "plain.z"])
+def test_the_printed_trec_eval_command_names_the_z_score_file(printing, tmp_path, capsys, bash_words, name):
+    """`standardize --export-zscores FILE` prints trec_eval's command line: pasted into bash, its
+    -Z argument is FILE, byte for byte (the audit: 'z\\nnl\\u202e' in single quotes, another file)."""
+    z = tmp_path / name
+    rc, out, err = run_cli(printing("standardize", z), capsys)
+    assert rc == 0, err
+    (command,) = [line.strip() for line in out.splitlines() if line.strip().startswith("trec_eval ")]
+    words = bash_words(command)
+    assert words[:3] == [b"trec_eval", b"-c", b"-Z"] and words[-2:] == [b"QRELS", b"RUN"]
+    assert words[3] == os.fsencode(z) and z.is_file()
+
+
+def test_trec_eval_runs_the_printed_command(printing, tmp_path, capsys, trec_eval_10):
+    """The printed command, run by bash with trec_eval 10, reads the odd-named file."""
+    import shlex
+
+    z = tmp_path / f"z{ODD}"
+    args = printing("standardize", z)
+    rc, out, err = run_cli(args, capsys)
+    assert rc == 0, err
+    (command,) = [line.strip() for line in out.splitlines() if line.strip().startswith("trec_eval ")]
+    run = next(Path(args[args.index("--qrels") + 2]).iterdir())
+    command = command.replace("trec_eval", shlex.quote(str(trec_eval_10)), 1).replace(
+        "QRELS RUN", f"{shlex.quote(args[args.index('--qrels') + 1])} {shlex.quote(str(run))}"
+    )
+    res = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.startswith("Zmap"), res.stderr
+
+
+@pytest.mark.slow
+def test_report_names_odd_paths_visibly_and_quotes_them_in_its_command(
+    printing, tmp_path, capsys, bash_words
+):
+    """`irrepro report` prints its page's path escaped, and its ir_metadata's command quotes the
+    qrels for bash (the command names the qrels file it read)."""
+    import shutil
+
+    import yaml
+
+    args = printing("report", tmp_path / f"r{ODD}")
+    qrels = tmp_path / f"q r{ODD}"
+    shutil.copy(args[args.index("--qrels") + 1], qrels)
+    args[args.index("--qrels") + 1] = str(qrels)
+    rc, out, err = run_cli(args, capsys)
+    assert rc == 0, err
+    assert out == f"report: {_shown(tmp_path / f'r{ODD}')}/index.html\n"
+    meta = yaml.safe_load((tmp_path / f"r{ODD}" / "ir_metadata.yml").read_text(encoding="utf-8"))
+    words = bash_words(meta["implementation"]["executable"]["cmd"])
+    assert words[words.index(b"--qrels") + 1] == os.fsencode(qrels)
+
+
+# ---- a byte order mark ---------------------------------------------------------------------
+
+
+def _bom_copies(printing, tmp_path) -> tuple[list[str], Path, Path, Path, Path]:
+    """The eval command of the printing fixture's first run, and that run and its qrels with
+    copies that start with a UTF-8 byte order mark."""
+    args = printing("eval", tmp_path)
+    qrels = Path(args[args.index("--qrels") + 1])
+    run = sorted(Path(args[args.index("--qrels") + 2]).iterdir())[0]
+    bom_run, bom_qrels = tmp_path / "bom-run", tmp_path / "bom-qrels"
+    bom_run.write_bytes(b"\xef\xbb\xbf" + run.read_bytes())
+    bom_qrels.write_bytes(b"\xef\xbb\xbf" + qrels.read_bytes())
+    return args, run, qrels, bom_run, bom_qrels
+
+
+def test_a_byte_order_mark_is_not_data(printing, tmp_path, capsys):
+    """A run or qrels file that starts with a UTF-8 byte order mark scores, topic by topic, as the
+    same file without it (as the README and read_run say)."""
+    _, run, qrels, bom_run, bom_qrels = _bom_copies(printing, tmp_path)
+    measures = ["-m", "AP", "-m", "NumRet", "-m", "NumQ", "-q"]
+    results = []
+    for q, r in ((qrels, run), (qrels, bom_run), (bom_qrels, run), (bom_qrels, bom_run)):
+        rc, out, err = run_cli(["eval", "--qrels", q, r, *measures], capsys)
+        assert rc == 0 and err == "", err
+        results.append(out)
+    assert len(results[0].splitlines()) == 2 * 13 + 1 and results[0].endswith("\tNumQ\tall\t12\n")
+    assert results[1:] == [results[0]] * 3
+
+
+def test_trec_eval_keeps_a_byte_order_mark(printing, tmp_path, trec_eval_10):
+    """What the README says trec_eval does with a byte order mark: a topic id of its own, so the
+    run's first topic loses a document and the qrels gain a topic."""
+
+    def counts(q, r, measure) -> dict[str, str]:
+        res = subprocess.run([str(trec_eval_10), "-q", "-c", "-m", measure, str(q), str(r)], capture_output=True,
+                             text=True, check=True)  # fmt: skip
+        return {t: v for _, t, v in (line.split() for line in res.stdout.splitlines())}
+
+    _, run, qrels, bom_run, bom_qrels = _bom_copies(printing, tmp_path)
+    first = run.read_text().split()[0]
+    plain, bom = counts(qrels, run, "num_ret"), counts(qrels, bom_run, "num_ret")
+    assert int(bom[first]) == int(plain[first]) - 1 and {t: v for t, v in bom.items() if t != first} == {
+        t: v for t, v in plain.items() if t not in (first, "all")
+    } | {"all": str(int(plain["all"]) - 1)}
+    assert int(counts(bom_qrels, run, "num_q")["all"]) == int(counts(qrels, run, "num_q")["all"]) + 1

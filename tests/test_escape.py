@@ -357,6 +357,32 @@ def test_write_scores_tsv_keeps_its_columns_with_control_characters():
     assert list(back["run"]) == [_owasp(n) for n in HOSTILE] * 2
 
 
+#: File names a shell must be told literally: spaces, quotes, backslashes, what the shell expands,
+#: control and format characters (a newline, a right-to-left override, an escape sequence, a zero-
+#: width space, a BOM, the line separator), a byte that is not UTF-8 (Python's surrogateescape),
+#: letters beyond ASCII.
+SHELL_NAMES = [
+    "plain.txt", "my runs/a b.txt", "it's", "back\\slash\\n", "$HOME `id` \"q\" !x *", "-rf", "",
+    "z\nnl\u202e", "tab\there", "cr\rx", "esc\x1b[31m", "del\x7f", "c1\x85", "zw\u200bsp", "bom\ufeff",
+    "ls\u2028ps\u2029", "caf\u00e9", "x\udce9y", "emoji\U0001f600", "trailing\n", "'\n'", "\\'$'\x01",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+def test_shell_words_are_the_names_in_bash(bash_words, locale):
+    """Each word :func:`escape.shell` makes, pasted into bash, is the name byte for byte (whatever
+    the locale: the escapes are of bytes); it is one line a terminal shows as it is, and a name with
+    nothing to escape is quoted as :func:`shlex.quote` quotes it."""
+    import shlex
+
+    words = [escape.shell(n) for n in SHELL_NAMES]
+    assert bash_words(" ".join(words), locale) == [os.fsencode(n) for n in SHELL_NAMES]
+    for name, word in zip(SHELL_NAMES, words):
+        assert "\n" not in word and escape.plain(word) == word, (name, word)
+        assert word == shlex.quote(name) or (word.startswith("$'") and escape.plain(name) != name), name
+    assert escape.shell("z\nnl\u202e") == "$'z\\nnl\\xe2\\x80\\xae'"  # (not 'z\\nnl\\u202e': another file)
+
+
 # ---------------------------------------------------------------- matplotlib
 
 
@@ -491,6 +517,19 @@ def test_short_names_keep_long_twins_and_look_alikes_apart():
     assert [n for _, n in escape.shortened_key(names, labels)] == names[:4]
 
 
+def test_nfkc_twins_are_look_alikes_kept_apart():
+    """Names equal in NFKC only - a ligature and its letters, fullwidth and ASCII letters, a
+    superscript digit - are look-alikes, labelled apart like NFC twins; names that differ as a
+    reader sees them are not. Letters of other scripts that look alike (Cyrillic "a") are not
+    found: Unicode's confusables are not in the standard library."""
+    fi, full, sup = "\ufb01le", "\uff21P", "run\u00b2"  # "ﬁle", "ＡP", "run²"
+    names = [fi, "file", full, "AP", sup, "run2", "File", "p\u0430per", "paper"]
+    assert escape.look_alikes(names) == [[fi, "file"], [full, "AP"], [sup, "run2"]]
+    labels = escape.short_names(names)
+    assert labels == [f"{fi}[1]", "file[2]", f"{full}[1]", "AP[2]", f"{sup}[1]", "run2[2]", "File",
+                      "p\u0430per", "paper"]  # fmt: skip
+
+
 def _cli(args, capsys) -> tuple[int, str, str]:
     rc = cli_main([str(a) for a in args])
     out = capsys.readouterr()
@@ -509,6 +548,27 @@ def _one_warning(recwarn, what: str = "run names") -> str:
     assert said[0].startswith(f"{what} ") and "'caf\\xe9'" in said[0] and "'cafe\\u0301'" in said[0]
     assert _raw_format(said[0]) == []
     return said[0]
+
+
+def test_eval_warns_of_nfkc_twins(tmp_path, capsys, recwarn):
+    """A run tagged "ﬁle" (the ligature) beside one tagged "file", and "ＡP" (fullwidth) beside
+    "AP": one warning per pair, naming both in ASCII escapes and their files; the two still score
+    as two runs."""
+    runs, qrels = _write_runs(tmp_path, ["\ufb01le", "file", "\uff21P", "AP"])
+    rc, out, err = _cli(["eval", "--qrels", qrels, runs, "-m", "AP"], capsys)
+    assert rc == 0, err
+    said = [str(w.message) for w in recwarn if "look the same" in str(w.message)]
+    assert len(said) == 2, said
+    for a, b in (
+        (("'\\ufb01le' (", "run0)"), ("'file' (", "run1)")),
+        (("'\\uff21P' (", "run2)"), ("'AP' (", "run3)")),
+    ):
+        (one,) = [w for w in said if a[0] in w]
+        assert one.startswith("run names ") and all(x in one for x in (*a, *b)), one
+        assert one.isascii(), one  # (the names in ASCII escapes, their NFKC form in ASCII here)
+    assert sorted(line.split("\t")[0] for line in out.splitlines()) == sorted(
+        ["\ufb01le", "file", "\uff21P", "AP"]
+    )
 
 
 @pytest.mark.parametrize("fmt", ["tsv", "trec_eval", "csv", "json"])

@@ -144,6 +144,8 @@ def _output_failed(command: str, exc: _OutputFailed, stdout) -> int:
     output: Broken pipe``), exit status 1. The process's own ``stdout`` is then pointed at the
     null device, so that what it still buffers is dropped at exit instead of failing again there
     (Python's "Exception ignored ... BrokenPipeError")."""
+    from ..escape import plain
+
     try:
         fd = stdout.fileno() if stdout is not None else -1
     except (OSError, ValueError):  # (closed, or not a file)
@@ -157,7 +159,7 @@ def _output_failed(command: str, exc: _OutputFailed, stdout) -> int:
         except (OSError, ValueError):
             pass
     try:
-        print(f"irrepro{' ' + command if command else ''}: cannot write the output: {exc.strerror}",
+        print(plain(f"irrepro{' ' + command if command else ''}: cannot write the output: {exc.strerror}"),
               file=sys.stderr, flush=True)  # fmt: skip
     except (OSError, ValueError):  # stderr gone too: the exit status says it
         pass
@@ -219,8 +221,11 @@ def _users(exc: BaseException) -> bool:
 
 
 def _format_warning(message, category, filename, lineno, line=None) -> str:
-    """A warning as the command line prints it: one line, no Python source."""
-    return f"irrepro: warning: {message}\n"
+    """A warning as the command line prints it: one line (:func:`irrepro.escape.plain`), no Python
+    source."""
+    from ..escape import plain
+
+    return plain(f"irrepro: warning: {message}") + "\n"
 
 
 def _interrupted(exc: BaseException) -> bool:

@@ -22,30 +22,37 @@ FORMATS = ("tsv", "trec_eval", "csv", "json")
 
 
 def _err(command: str, message: str) -> None:
-    print(f"irrepro {command}: {message}", file=sys.stderr)
+    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, every control and format
+    character in it (a file name's newline or right-to-left override) made visible
+    (:func:`irrepro.escape.plain`)."""
+    from ..escape import plain
+
+    print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
 
 
 def _data_status(args: argparse.Namespace) -> int:
     from .. import data
+    from ..escape import plain
 
     table = data.status()
     if args.brief:  # one line per collection: what a rebuild depends on
         for name, state in zip(table["collection"], table["status"]):
             print(name, state)
         return 0
-    print(f"cache:  {data.cache_dir()}")
-    print(f"mirror: {data.mirror_dir() or '(IRREPRO_MIRROR not set)'}")
+    print(f"cache:  {plain(data.cache_dir())}")
+    print(f"mirror: {plain(data.mirror_dir() or '(IRREPRO_MIRROR not set)')}")
     print(table.to_string(index=False))
     return 0 if (table["status"] == "verified").all() else 1
 
 
 def _data_fetch(args: argparse.Namespace) -> int:
     from .. import data
+    from ..escape import plain
 
     names = args.names or ["all"]
     names = "all" if names == ["all"] else names
     paths = data.fetch(names, progress=not args.quiet)  # an unknown name, data not to be had: exit 2
-    print(f"{len(paths)} files verified in {data.cache_dir()}")
+    print(f"{len(paths)} files verified in {plain(data.cache_dir())}")
     return 0
 
 
@@ -258,12 +265,13 @@ def _compare(args: argparse.Namespace) -> int:
 def _write_methods(table, rs, args: argparse.Namespace) -> None:
     """``irrepro compare --methods``: the table's methods paragraph
     (:func:`irrepro.significance.methods_paragraph`) after the table, or into ``--methods-file``."""
+    from ..escape import plain, shell
     from ..significance import methods_paragraph
 
     r = table.test
     fmt = "latex" if args.format == "latex" else "markdown"
     missing = sum(1 for c in rs._coverage() if c["missing"])
-    cmd = " ".join(["irrepro", "compare", *sys.argv[2:]]) if sys.argv[1:2] == ["compare"] else ""
+    cmd = " ".join(["irrepro", "compare", *map(shell, sys.argv[2:])]) if sys.argv[1:2] == ["compare"] else ""
     text = methods_paragraph(
         table.measures, n_topics=r.n_topics, n_runs=len(table.runs), test=r.test,
         correction=r.correction if r.test != "tukey" else "none", alpha=table.alpha,
@@ -280,7 +288,7 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
     from .._outputs import write_file
 
     write_file(Path(args.methods_file).expanduser(), text, given=args.methods_file, option="--methods-file")
-    print(f"methods paragraph: {args.methods_file}", file=sys.stderr)
+    print(f"methods paragraph: {plain(args.methods_file)}", file=sys.stderr)
 
 
 def _anova_text(scores, args: argparse.Namespace) -> str:
@@ -314,6 +322,7 @@ def _anova_text(scores, args: argparse.Namespace) -> str:
 
 def _report(args: argparse.Namespace) -> int:
     from .. import report
+    from ..escape import plain
 
     path = report.run(
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
@@ -321,5 +330,5 @@ def _report(args: argparse.Namespace) -> int:
         allow_simulated=args.allow_simulated, precision=args.precision,
         test=args.test, baseline=_baseline_run(args.baseline),
     )  # fmt: skip
-    print(f"report: {Path(args.out) / path.name}")  # as the user named it (trec_eval's habit: no resolving)
+    print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
     return 0

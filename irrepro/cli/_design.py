@@ -63,6 +63,7 @@ def _design(args: argparse.Namespace) -> int:
     from .. import design
     from .._outputs import check_dir
     from .._text import missing_scored
+    from ..escape import plain
     from ..measures.names import _require_per_topic
 
     # before any work: never into or over an input, never over a file irrepro did not write
@@ -131,7 +132,7 @@ def _design(args: argparse.Namespace) -> int:
         power,
         m,
     )
-    lines.append(f"figure: {Path(args.out) / FIGURE}; table: {Path(args.out) / TABLE}")
+    lines.append(f"figure: {plain(Path(args.out) / FIGURE)}; table: {plain(Path(args.out) / TABLE)}")
     if curve is not None:
         lines.append("simulated power (+- Monte Carlo se): " + ", ".join(
             f"{n}: {p:.3f} +- {s:.3f}" for n, p, s in zip(curve.n_topics, curve.power, curve.se)))  # fmt: skip

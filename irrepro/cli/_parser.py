@@ -4,6 +4,7 @@ same validators as the Python API's, so the messages agree) and their help."""
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 from ..errors import InputError
 from ._commands import (
@@ -57,13 +58,20 @@ class _Once(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser whose options store with :class:`_Once` unless they say otherwise; its
-    sub-commands' parsers are of this class too."""
+    """argparse's parser whose options store with :class:`_Once` unless they say otherwise, and
+    whose errors are one line; its sub-commands' parsers are of this class too."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage and one line for a bad command line, the user's text in it made
+        visible (:func:`irrepro.escape.plain`: ``unrecognized arguments: --bo\\u202e``)."""
+        from ..escape import plain
+
+        super().error(plain(message))
 
 
 # --------------------------------------------------------------------------------------------

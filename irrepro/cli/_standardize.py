@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import shlex
 import sys
 
 from ..errors import InputError
@@ -13,15 +12,14 @@ from ..errors import InputError
 
 def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
     """The trec_eval command lines that apply the z-score file ``path`` (QRELS and RUN stand for
-    the user's files): one per call of :func:`~irrepro.measures.trec_names._trec_eval_calls`."""
-    from ..escape import plain
+    the user's files): one per call of :func:`~irrepro.measures.trec_names._trec_eval_calls`, every
+    word quoted for bash (:func:`irrepro.escape.shell`: pasted, ``path`` names that file)."""
+    from ..escape import shell
 
     lines = []
     for level, options in calls:
-        args = ["trec_eval", "-c", "-Z", shlex.quote(path), *([f"-l {level}"] if level != 1 else [])]
-        lines.append(
-            "  " + plain(" ".join([*args, *(f"-m {shlex.quote(o)}" for o in options), "QRELS", "RUN"]))
-        )
+        args = ["trec_eval", "-c", "-Z", shell(path), *([f"-l {level}"] if level != 1 else [])]
+        lines.append("  " + " ".join([*args, *(f"-m {shell(o)}" for o in options), "QRELS", "RUN"]))
     how = (
         "this call"
         if len(lines) == 1
@@ -56,7 +54,7 @@ def _standardize(args: argparse.Namespace) -> int:
         first = next(iter(scores.values()))
         out.append(
             f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "
-            f"{len(first.systems)} runs) to {args.export_zscores}"
+            f"{len(first.systems)} runs) to {plain(args.export_zscores)}"
         )
         out += _trec_eval_lines(args.export_zscores, calls)
     else:
@@ -73,6 +71,6 @@ def _standardize(args: argparse.Namespace) -> int:
             f"{s:<{width}}  " + "  ".join(f"{cols[m][i]:>10.4f}" for m in cols) for i, s in enumerate(systems)
         ]
         out.append(f"standardized means Phi(z) over {len(next(iter(scores.values())).topics)} topics, "
-                   f"factors from {args.zscores}")  # fmt: skip
+                   f"factors from {plain(args.zscores)}")  # fmt: skip
     sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -145,9 +145,10 @@ def _show(value) -> str:
 
 def _unique(names: list[str], where: list[str], what: str) -> list[str]:
     """``names``, refused when one repeats (:class:`~irrepro.InputError` naming ``where``, their
-    files); with ``what`` (``"run names"``), names that differ but look the same - one text in
-    different Unicode normalizations, equal in NFC ("café" with a composed "é" and with "e" and
-    a combining accent) - are warned of, one warning per such group naming each in ASCII escapes."""
+    files); with ``what`` (``"run names"``), names that differ but look the same - equal in
+    Unicode's normalization NFKC ("café" with a composed "é" and with "e" and a combining accent,
+    "ﬁle" with a ligature and "file", fullwidth letters; :func:`irrepro.escape.look_alikes`) - are
+    warned of, one warning per such group naming each in ASCII escapes."""
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         files = [w for n, w in zip(names, where) if n in dupes]
@@ -160,6 +161,7 @@ def _unique(names: list[str], where: list[str], what: str) -> list[str]:
 def look_alike(names: list[str], where: list[str], what: str) -> None:
     """Warn of ``names`` that differ but look the same (:func:`irrepro.escape.look_alikes`), one
     warning per group naming each in ASCII escapes, and its ``where`` (a file, or "")."""
+    import unicodedata
     import warnings
 
     from ..escape import look_alikes, plain
@@ -168,9 +170,10 @@ def look_alike(names: list[str], where: list[str], what: str) -> None:
     for group in look_alikes(names):
         each = " and ".join(ascii(n) + (f" ({plain(at[n])})" if at[n] else "") for n in group)
         warnings.warn(
-            f"{what} {each} look the same ({plain(group[0])!r}): one text in different Unicode "
-            "normalizations, which print alike but are different to irrepro; rename one to tell "
-            "them apart in its output",
+            f"{what} {each} look the same ({plain(unicodedata.normalize('NFKC', group[0]))!r}): "
+            "one text in different Unicode normalizations (NFKC: composed and decomposed accents, "
+            "ligatures, fullwidth letters), which print alike but are different to irrepro; rename "
+            "one to tell them apart in its output",
             stacklevel=3,
         )
 

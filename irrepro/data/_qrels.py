@@ -265,9 +265,10 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
 
     Notes
     -----
-    trec_eval's ``get_qrels.c``, with :func:`read_run`'s rules for whitespace, gzip, blank lines
-    (trec_eval refuses them in qrels; they carry no data, so irrepro skips them) and ``#`` comment
-    lines (trec_eval skips them when ``#`` is a line's first character), and:
+    trec_eval's ``get_qrels.c``, with :func:`read_run`'s rules for whitespace, gzip, a UTF-8 byte
+    order mark at the start (dropped; trec_eval makes it part of the first topic id, a topic of one
+    judgment), blank lines (trec_eval refuses them in qrels; they carry no data, so irrepro skips
+    them) and ``#`` comment lines (trec_eval skips them when ``#`` is a line's first character), and:
 
     * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
     * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to

@@ -105,7 +105,9 @@ def read_run(path: str | Path) -> Run:
 
     * Fields are separated by any run of whitespace (space, tab, ``\r``, ``\v``, ``\f``); a
       line ends at ``\n`` (Windows ``\r\n`` line ends are fine). Text is UTF-8, and a byte order
-      mark at the start is dropped (trec_eval would make it part of the first topic id).
+      mark at the start is dropped, so that the file scores as the same file without it (trec_eval
+      makes it part of the first line's topic id, a topic the qrels lack: the run's first topic
+      loses its first document).
     * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
     * A line whose first non-blank character is ``#`` is a comment and is skipped.
     * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)

@@ -181,6 +181,8 @@ def _methods(rep):
     test as :func:`_pair_table` runs it (Holm and Benjamini-Hochberg, alpha 0.05, the paired
     bootstrap's percentile intervals and d_z whatever the test), then a sentence per further
     analysis with its resamples; ``rep`` is an :class:`irrepro.report.Report`."""
+    from ..escape import shell
+
     st, (S, T) = rep.settings, rep.scores.shape
     analyses = [
         f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {rep.rel} or above; a topic "
@@ -209,8 +211,9 @@ def _methods(rep):
             f"{DESIGN_POWER:g} at alpha {DESIGN_ALPHA:g}, from the residual variance of the two-way ANOVA, with "
             f"intervals from {st.B_tests:,} bootstrap samples of the topics."
         )
-    cmd = (f"irrepro report RUNS_DIR --qrels {rep.qrels} -m {rep.measure} --seed {rep.seed} --test {rep.test}"
-           + (f" --baseline {rep.baseline}" if rep.baseline else "") + f" -l {rep.rel} --scale {st.scale}"
+    cmd = (f"irrepro report RUNS_DIR --qrels {shell(rep.qrels)} -m {shell(rep.measure)} --seed {rep.seed}"
+           + f" --test {rep.test}" + (f" --baseline {shell(rep.baseline)}" if rep.baseline else "")
+           + f" -l {rep.rel} --scale {st.scale}"
            + f" --precision {rep.precision}")  # fmt: skip
     return significance.methods_paragraph(
         [rep.measure], n_topics=T, n_runs=S, test=rep.test, alpha=0.05,
