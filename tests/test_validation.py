@@ -155,9 +155,10 @@ def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp
         for command, base in argv.items():
             assert cli.build_parser().parse_args([*base, "--scale", word]).scale == expected, (command, word)
     for word in ["huge", "", "papers"]:
-        monkeypatch.setenv("IRREPRO_SCALE", word or " ")
-        with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
-            parallel.scale()
+        if word:  # (IRREPRO_SCALE= is unset: test_an_empty_irrepro_variable_is_unset)
+            monkeypatch.setenv("IRREPRO_SCALE", word)
+            with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
+                parallel.scale()
         for base in argv.values():
             rc, out, err = run_cli([*base, "--scale", word], capsys)
             assert rc == 2 and f"argument --scale: must be 'paper', 'quick' or 'full', not {word!r}" in err
@@ -504,3 +505,72 @@ def test_adjust_pvalues_names_its_methods_for_an_unknown_one():
     with pytest.raises(irrepro.InputError, match="unknown multiple-comparison method 'bh'.*'fdr_bh'"):
         stats.adjust_pvalues([0.01, 0.2], "bh")
     assert np.allclose(stats.adjust_pvalues([0.01, 0.2], "fdr_bh"), [0.02, 0.2])
+
+
+# --------------------------------------------------------------------------------------------
+# the environment: an empty IRREPRO_ variable is unset; scheduler words as scale words
+# --------------------------------------------------------------------------------------------
+
+
+def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, capsys):
+    """``IRREPRO_SCALE=`` was refused while ``IRREPRO_JOBS=`` and ``IRREPRO_SCHEDULER=`` meant
+    unset; ``IRREPRO_CACHE=' '`` was a directory named ' ' (the audit): one rule for all."""
+    from irrepro import book
+    from irrepro.book._config import results_dir
+    from irrepro.data import _fetch, _sources, cache_dir, mirror_dir
+
+    readers = {
+        "IRREPRO_SCALE": parallel.scale, "IRREPRO_JOBS": parallel.env_jobs, "IRREPRO_SCHEDULER": parallel.scheduler,
+        "IRREPRO_CACHE": cache_dir, "IRREPRO_MIRROR": mirror_dir, "IRREPRO_RESULTS": results_dir,
+        "IRREPRO_OFFLINE": _fetch.is_offline, "IRREPRO_BOOK": book.book_dir,
+        "IRREPRO_ALLOW_SIMULATED": lambda: _sources._simulated_allowed(None),
+        "IRREPRO_REQUIRE_REAL": lambda: _sources._simulated_allowed(True),
+    }  # fmt: skip
+    for var, read in readers.items():
+        monkeypatch.delenv(var, raising=False)
+        unset = read()
+        for empty in ("", " ", "\t"):
+            monkeypatch.setenv(var, empty)
+            assert read() == unset, (var, empty)
+        monkeypatch.delenv(var)
+    (tmp_path / "w").mkdir()
+    qrels, runs = _write_runs(tmp_path / "w", {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
+    monkeypatch.setenv("IRREPRO_SCALE", "")
+    rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
+                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0 and "paired t-test" in out, err
+
+
+def test_irrepro_scheduler_takes_local_in_any_case(monkeypatch):
+    for word in ("LOCAL", " Local ", "local"):
+        monkeypatch.setenv("IRREPRO_SCHEDULER", word)
+        assert parallel.scheduler() == "local"
+        assert cli.build_parser().parse_args(["compare", "--qrels", "q", "r", "-m", "AP", "--scheduler",
+                                              word]).scheduler == "local"  # fmt: skip
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "LOCALE")
+    with pytest.raises(InputError, match="IRREPRO_SCHEDULER must be a Dask scheduler address"):
+        parallel.scheduler()
+
+
+def test_a_scheduler_error_names_what_the_user_set(monkeypatch, tmp_path, capsys):
+    """design has no --scheduler, yet its scheduler errors named it (the audit): a message names
+    IRREPRO_SCHEDULER or --scheduler, whichever was set, before any work."""
+    import threading
+
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "not an address")
+    rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
+                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 2 and out == "" and not (tmp_path / "plan").exists()
+    assert err == ("irrepro design: IRREPRO_SCHEDULER must be a Dask scheduler address (tcp://host:8786) or "
+                   "'local', not 'not an address'\n")  # fmt: skip
+    lock = threading.Lock()
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "tcp://127.0.0.1:9")
+    with pytest.raises(
+        InputError, match=r"tcp://127\.0\.0\.1:9 \(IRREPRO_SCHEDULER\): its function"
+    ) as env_err:
+        parallel.parallel_map(lambda i: (lock, i), [1, 2])
+    assert "--scheduler" not in str(env_err.value)
+    with parallel.using_scheduler("tcp://127.0.0.1:8", "--scheduler"):
+        with pytest.raises(InputError, match=r"tcp://127\.0\.0\.1:8 \(--scheduler\): its function"):
+            parallel.parallel_map(lambda i: (lock, i), [1, 2])
