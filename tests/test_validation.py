@@ -62,6 +62,13 @@ def _write_runs(d, scores: dict[str, list[float]]) -> tuple:
     return d / "qrels.txt", files
 
 
+@pytest.fixture
+def three_runs(tmp_path):
+    """Three runs on 8 topics (:func:`_write_runs`): the qrels and the run files."""
+    return _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
+                                  "c": [1, 1, 1, 0, 0, 1, 1, 1]})  # fmt: skip
+
+
 # --------------------------------------------------------------------------------------------
 # confidence levels
 # --------------------------------------------------------------------------------------------
@@ -505,6 +512,32 @@ def test_adjust_pvalues_names_its_methods_for_an_unknown_one():
     with pytest.raises(irrepro.InputError, match="unknown multiple-comparison method 'bh'.*'fdr_bh'"):
         stats.adjust_pvalues([0.01, 0.2], "bh")
     assert np.allclose(stats.adjust_pvalues([0.01, 0.2], "fdr_bh"), [0.02, 0.2])
+
+
+# --------------------------------------------------------------------------------------------
+# --digits: at most the 17 digits a double carries
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "reproduce"])
+def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, capsys):
+    qrels, runs = three_runs
+    base = {"eval": ["eval", "--qrels", qrels, *runs, "-m", "AP"],
+            "compare": ["compare", "--qrels", qrels, *runs, "-m", "AP"],
+            "reproduce": ["reproduce", runs[0], runs[1], runs[0], runs[2], "--qrels", qrels, "-m", "AP",
+                          "--resamples", "100"]}[command]  # fmt: skip
+    for bad in ("18", "100"):
+        rc, out, err = run_cli([*base, "--digits", bad], capsys)
+        assert rc == 2 and out == "", err
+        assert (
+            f"argument --digits: must be an integer from 0 to 17, got {bad}: a double carries at most 17"
+            in err
+        )
+    rc, out, err = run_cli([*base, "--digits", "17"], capsys)
+    assert rc == 0 and re.search(r"\d\.\d{17}\b", out), err
+    if command == "compare":
+        with pytest.raises(InputError, match="digits must be an integer from 0 to 17, got 18"):
+            significance.compare(_X, digits=18)
 
 
 # --------------------------------------------------------------------------------------------

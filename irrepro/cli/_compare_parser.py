@@ -10,6 +10,7 @@ from ._options import (
     _PRECISION_HELP,
     _SIMULATED_HELP,
     _alpha,
+    _digits,
     _inputs_and_measures,
     _int_at_least,
     _level,
@@ -91,7 +92,7 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     p.add_argument(
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )
-    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)

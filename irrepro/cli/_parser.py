@@ -24,6 +24,7 @@ from ._options import (
     _SIMULATED_HELP,
     _alpha,
     _checked,
+    _digits,
     _fraction,
     _inputs_and_measures,
     _int_at_least,
@@ -257,7 +258,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument(
-        "--digits", type=_int_at_least(0), default=4, help="decimals printed by tsv and trec_eval (default 4)"
+        "--digits", type=_digits, default=4, help="decimals printed by tsv and trec_eval, 0 to 17 (default 4)"
     )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value, _rel_option
+from ._options import (
+    _PRECISION_HELP,
+    _SIMULATED_HELP,
+    _checked,
+    _digits,
+    _int_at_least,
+    _level_value,
+    _rel_option,
+)
 
 #: The output formats of ``irrepro reproduce``.
 FORMATS = ("text", "csv", "json", "markdown", "latex")
@@ -46,7 +54,7 @@ def _reproduce_parser(sub) -> None:
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
-    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._text import UNDEFINED, no_pair_variance
+from .._text import UNDEFINED, check_digits, no_pair_variance
 from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
@@ -99,7 +99,7 @@ def compare(
     n_jobs : int, optional
         Workers; the table does not depend on it.
     digits : int
-        Decimals shown.
+        Decimals shown, 0 to 17 (the significant digits a double carries).
 
     Returns
     -------
@@ -122,7 +122,7 @@ def compare(
     _check_alpha(alpha)
     if correction is not None:  # an old name warns once, at the caller of compare
         correction = _correction_name(correction)
-    digits = parallel.check_int(digits, "digits", minimum=0)
+    digits = check_digits(digits)
     level = check_level(level)
     mats = _as_measures(scores)
     first: tuple | None = None
