@@ -28,7 +28,10 @@ ratio ER and Delta RI per measure, and the t-test's p-value between original and
 per-topic scores. With --repro-qrels the reproduction ran on other topics (replicability): only
 ER, Delta RI and the unpaired t-test apply, the two topic sets resampled independently. The four
 arguments are run files, or four directories whose run files are matched by name (one
-experiment per name, all computed at once). A topic a run misses scores 0 (trec_eval -c)."""
+experiment per name, all computed at once). A topic a run misses scores 0 (trec_eval -c).
+
+--resamples: at least 100, and at least one resample beyond each end of a --level interval,
+resamples x (1 - level) / 2 >= 1 (1000 serve up to 99.8%); fewer are refused before any work."""
 
 
 def _reproduce_parser(sub) -> None:
@@ -48,8 +51,9 @@ def _reproduce_parser(sub) -> None:
                    help="qrels of the reproduction's other topics: replicability (unpaired)")  # fmt: skip
     p.add_argument("-m", "--measure", dest="measures", action="append", default=None,
                    help="measure, repeatable (default AP, nDCG@10, P@10)")  # fmt: skip
-    p.add_argument("--resamples", type=_int_at_least(2), default=1000,
-                   help="bootstrap resamples of the topics (default 1000)")  # fmt: skip
+    p.add_argument("--resamples", type=_int_at_least(1), default=1000,
+                   help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
+                        "(default 1000)")  # fmt: skip
     p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
@@ -63,7 +67,9 @@ def _reproduce_parser(sub) -> None:
 
 def _reproduce(args: argparse.Namespace) -> int:
     from .. import reproduce
+    from ..stats import check_resamples
 
+    check_resamples(args.resamples, "--resamples", level=args.level)  # before any work
     rep = reproduce.reproduce_runs(
         args.orig_baseline, args.orig_advanced, args.repro_baseline, args.repro_advanced, args.qrels,
         repro_qrels=args.repro_qrels, measures=args.measures or ["AP", "nDCG@10", "P@10"],
@@ -78,9 +84,11 @@ def render(rep, fmt: str, digits: int = 4) -> str:
     """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
     text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
     digit of every column (json: an undefined number null, with a ``reason``)."""
+    from ..stats import level_percent
+
     df = rep.to_frame()
     first = next(iter(rep.estimates.values()))
-    pct = f"{first.level * 100:g}%"
+    pct = level_percent(first.level)
     kind = "reproducibility (paired)" if rep.paired else "replicability (unpaired)"
     note = (
         f"{kind}; {rep.topics[0]} original / {rep.topics[1]} reproduction topics; "

@@ -184,7 +184,8 @@ def reproduce_runs(
     measures : sequence of str
         Evaluation measures (:func:`irrepro.measures.parse_measure` names).
     B : int, default 1000
-        Bootstrap resamples of the topics.
+        Bootstrap resamples of the topics: at least 100, and one beyond each end of the intervals,
+        ``B (1 - level) / 2 >= 1`` (:func:`irrepro.stats.check_resamples`).
     level : float, default 0.95
         Confidence level.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -209,8 +210,8 @@ def reproduce_runs(
     Raises
     ------
     irrepro.InputError
-        A missing file, directories whose files do not match by name, or an original and its
-        reproduction without a topic in common - naming the files.
+        Too few resamples for ``level``, a missing file, directories whose files do not match by
+        name, or an original and its reproduction without a topic in common - naming the files.
 
     Notes
     -----
@@ -225,7 +226,9 @@ def reproduce_runs(
     from .. import measures as ms
     from ..data import load_qrels
     from ..parallel import as_seed_sequence
+    from ..stats import check_resamples
 
+    check_resamples(B, "B", level=level)
     names, files = _quadruples([orig_baseline, orig_advanced, repro_baseline, repro_advanced])
     for m in measures:
         ms.parse_measure(m, rel=rel)
