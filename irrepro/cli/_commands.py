@@ -63,14 +63,15 @@ def _data_fetch(args: argparse.Namespace) -> int:
 
 def _coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`; names through
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>` of the RunSet ``rs``, or from such rows
+    (:attr:`Reproduction.coverage <irrepro.reproduce.Reproduction.coverage>`); names through
     :func:`irrepro.escape.plain`."""
     from .._text import few
     from ..escape import plain
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
-    for r in rs._coverage():  # (coverage()'s rows, without pandas)
+    for r in rs._coverage() if hasattr(rs, "_coverage") else rs:  # (coverage()'s rows, without pandas)
         if not r["missing"] and not r["ignored"]:
             continue
         parts = [f"run {r['run']}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]

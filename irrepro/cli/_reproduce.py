@@ -28,7 +28,12 @@ ratio ER and Delta RI per measure, and the t-test's p-value between original and
 per-topic scores. With --repro-qrels the reproduction ran on other topics (replicability): only
 ER, Delta RI and the unpaired t-test apply, the two topic sets resampled independently. The four
 arguments are run files, or four directories whose run files are matched by name (one
-experiment per name, all computed at once). A topic a run misses scores 0 (trec_eval -c).
+experiment per name, all computed at once).
+
+A topic a run misses scores 0 (trec_eval -c) in RMSE, ER, Delta RI and the p-values, which are
+over all the qrels' topics; KTU and RBO compare two rankings, so they are means over the topics
+both runs ranked (KTU: 2 documents or more), a topic either run misses left out. Every run that
+misses topics gets one line on stderr, as in eval and compare; the note under the table says it.
 
 --resamples: at least 100, and at least one resample beyond each end of a --level interval,
 resamples x (1 - level) / 2 >= 1 (1000 serve up to 99.8%); fewer are refused before any work."""
@@ -68,6 +73,7 @@ def _reproduce_parser(sub) -> None:
 def _reproduce(args: argparse.Namespace) -> int:
     from .. import reproduce
     from ..stats import check_resamples
+    from ._commands import _coverage_lines, _err
 
     check_resamples(args.resamples, "--resamples", level=args.level)  # before any work
     rep = reproduce.reproduce_runs(
@@ -76,6 +82,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         B=args.resamples, level=args.level, seed=args.seed, rel=args.rel,
         precision=args.precision or "float32", allow_simulated=args.allow_simulated,
     )  # fmt: skip
+    for line in _coverage_lines(rep.coverage, "all-topics"):
+        _err("reproduce", line)
     sys.stdout.write(render(rep, args.format, args.digits))
     return 0
 
@@ -90,9 +98,12 @@ def render(rep, fmt: str, digits: int = 4) -> str:
     first = next(iter(rep.estimates.values()))
     pct = level_percent(first.level)
     kind = "reproducibility (paired)" if rep.paired else "replicability (unpaired)"
+    over = "ER, Delta RI, p: over all the qrels' topics, a topic a run misses scoring 0"
+    if rep.paired:
+        over = "KTU, RBO: over the topics both runs ranked; RMSE, " + over
     note = (
         f"{kind}; {rep.topics[0]} original / {rep.topics[1]} reproduction topics; "
-        f"{pct} BCa intervals from {first.B} topic resamples"
+        f"{pct} BCa intervals from {first.B} topic resamples; {over}"
     )
     banner = (
         "SIMULATED DATA: the qrels are irrepro's simulated stand-in, not real judgments; these "

@@ -71,6 +71,10 @@ class Reproduction:
         The seed of the resamples.
     simulated : bool
         The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
+    coverage : tuple of dict
+        Each run file's coverage of its qrels' topics, as :meth:`RunSet.coverage
+        <irrepro.data.RunSet.coverage>`'s rows (``run`` the file's path): the topics it misses
+        score 0 in RMSE, ER, Delta RI and the p-value, and are left out of KTU and RBO.
 
     Examples
     --------
@@ -93,6 +97,7 @@ class Reproduction:
     estimates: dict
     seed: object = None
     simulated: bool = False
+    coverage: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
         """The long table: one row per experiment, run, measure and statistic.
@@ -217,7 +222,9 @@ def reproduce_runs(
     -----
     Breuer et al. (2020), section 3. Scores are irrepro's (trec_eval's conventions: every
     topic of the qrels, a topic a run misses scoring 0; repro_eval averages over the topics a run
-    retrieved for, which is the same for runs that miss none).
+    retrieved for, which is the same for runs that miss none): RMSE, ER, Delta RI and the p-value
+    are over all the qrels' topics; KTU and RBO compare two rankings, so they are means over the
+    topics both runs ranked (KTU: with 2 documents or more), a topic either run misses left out.
 
     Examples
     --------
@@ -249,6 +256,10 @@ def reproduce_runs(
            for role in ROLES}  # fmt: skip
     if paired:
         _check_topics(rs_o, idx, files)
+    path = {lab: str(f) for role in ROLES for lab, f in zip(labels[role], files[role])}
+    coverage = tuple(
+        {**r, "run": path[r["run"]]} for r in rs_o._coverage() + ([] if paired else rs_r._coverage())
+    )
     seed = as_seed_sequence(seed)  # one seed: every statistic draws the same resamples
     scores_o = ms.evaluate(rs_o, list(measures), rel=rel)
     scores_r = scores_o if paired else ms.evaluate(rs_r, list(measures), rel=rel)
@@ -279,6 +290,7 @@ def reproduce_runs(
         est,
         seed,
         rs_o.simulated or rs_r.simulated,
+        coverage,
     )
 
 
