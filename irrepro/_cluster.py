@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from ._env import env
 from .errors import InputError, InputTypeError
 
 #: Tasks in flight per worker thread of a Dask cluster: the client submits this many ahead and
@@ -24,56 +25,75 @@ IN_FLIGHT = 2
 
 _ADDRESS = re.compile(r"^(local|[a-z][a-z0-9+.-]*://\S+|[^\s:/]+:\d+)$")
 _CLIENTS: dict[str, Any] = {}
-_OVERRIDE: list[str | None] = []  # using_scheduler's addresses, innermost last
+_OVERRIDE: list[tuple[str, str] | None] = []  # using_scheduler's (address, name), innermost last
 _TASK = threading.local()  # set while a task of parallel_map runs on a Dask worker
 
 
-def scheduler(address: str | None = None) -> str | None:
+def _active() -> tuple[str | None, str]:
+    """The address :func:`parallel_map` would use and what set it: the innermost
+    :func:`using_scheduler`'s (named as it was given), else ``IRREPRO_SCHEDULER``."""
+    if _OVERRIDE and _OVERRIDE[-1] is not None:
+        return _OVERRIDE[-1]
+    return env("IRREPRO_SCHEDULER"), "IRREPRO_SCHEDULER"
+
+
+def _origin(address: str) -> str:
+    """How a message names what set the scheduler ``address``: ``--scheduler``,
+    ``IRREPRO_SCHEDULER``, or the address given."""
+    active, name = _active()
+    return name if active is not None and scheduler(active, name) == address else "the scheduler address"
+
+
+def scheduler(address: str | None = None, name: str = "address") -> str | None:
     """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``.
 
     An address is ``local`` (a LocalCluster with one single-threaded worker process per core of
-    this machine) or a scheduler's address (``tcp://host:8786``, ``tls://...``, ``host:8786``).
-    Inside :func:`using_scheduler`, its address comes before the environment's.
+    this machine; in any case, spaces around) or a scheduler's address (``tcp://host:8786``,
+    ``tls://...``, ``host:8786``). Inside :func:`using_scheduler`, its address comes before the
+    environment's. ``IRREPRO_SCHEDULER`` set to nothing (or white space) is unset.
 
     Parameters
     ----------
     address : str or None
-        The address given (``--scheduler``); None: the environment's.
+        The address given (``--scheduler``); None: :func:`using_scheduler`'s, else the
+        environment's.
+    name : str
+        How a message names ``address`` (``--scheduler``); the environment's is named
+        ``IRREPRO_SCHEDULER``.
 
     Returns
     -------
     str or None
-        The checked address; None (unset or empty) means no cluster (threads or processes of this
-        machine, as ``n_jobs`` says).
+        The checked address (``local`` in lower case); None (unset or empty) means no cluster
+        (threads or processes of this machine, as ``n_jobs`` says).
 
     Raises
     ------
     irrepro.InputError
-        For text that is no scheduler address.
+        For text that is no scheduler address, naming where it came from.
 
     Examples
     --------
     >>> from irrepro.parallel import scheduler
-    >>> scheduler("tcp://127.0.0.1:8786")
-    'tcp://127.0.0.1:8786'
+    >>> scheduler("tcp://127.0.0.1:8786"), scheduler(" LOCAL ")
+    ('tcp://127.0.0.1:8786', 'local')
     """
-    if address is None and _OVERRIDE and _OVERRIDE[-1] is not None:
-        address = _OVERRIDE[-1]
     if address is None:
-        address = os.environ.get("IRREPRO_SCHEDULER")
+        address, name = _active()
     address = (address or "").strip()
     if not address:
         return None
+    if address.lower() == "local":
+        return "local"
     if not _ADDRESS.match(address):
         raise InputError(
-            f"IRREPRO_SCHEDULER / --scheduler must be a Dask scheduler address (tcp://host:8786) "
-            f"or 'local', not {address!r}"
+            f"{name} must be a Dask scheduler address (tcp://host:8786) or 'local', not {address!r}"
         )
     return address
 
 
 @contextlib.contextmanager
-def using_scheduler(address: str | None):
+def using_scheduler(address: str | None, name: str = "address"):
     """A context within which :func:`parallel_map` uses the Dask scheduler ``address``.
 
     What ``--scheduler`` of ``irrepro report`` and ``irrepro compare`` does. The address is checked
@@ -83,6 +103,8 @@ def using_scheduler(address: str | None):
     ----------
     address : str or None
         The scheduler's address or ``local``; None: as before, ``IRREPRO_SCHEDULER`` or none.
+    name : str
+        How messages name it (the command line's ``--scheduler``).
 
     Yields
     ------
@@ -96,7 +118,8 @@ def using_scheduler(address: str | None):
     ...     scheduler()
     'tcp://127.0.0.1:8786'
     """
-    _OVERRIDE.append(None if address is None else scheduler(address))
+    checked = None if address is None else scheduler(address, name)
+    _OVERRIDE.append(None if checked is None else (checked, name))
     try:
         yield
     finally:
@@ -158,6 +181,7 @@ def dask_client(address: str | None = None):
     address = scheduler(address)
     if address is None:
         raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
+    origin = _origin(address)
     client = _CLIENTS.get(address)
     if client is not None and client.status == "running":
         return client
@@ -165,8 +189,7 @@ def dask_client(address: str | None = None):
         from distributed import Client
     except ImportError:
         raise InputError(
-            f"IRREPRO_SCHEDULER / --scheduler {address} needs dask.distributed, which is not installed: "
-            "pip install 'irrepro[dask]'"
+            f"{origin} {address} needs dask.distributed, which is not installed: pip install 'irrepro[dask]'"
         ) from None
     if address == "local":
         client = Client(local_cluster())
@@ -174,9 +197,7 @@ def dask_client(address: str | None = None):
         try:
             client = Client(address, timeout="30s")
         except OSError as exc:
-            raise InputError(
-                f"cannot reach the Dask scheduler {address} (IRREPRO_SCHEDULER / --scheduler): {exc}"
-            ) from None
+            raise InputError(f"cannot reach the Dask scheduler {address} ({origin}): {exc}") from None
     _CLIENTS[address] = client
     return client
 
@@ -231,9 +252,9 @@ def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> No
         except Exception as exc:
             name = getattr(fn, "__qualname__", type(fn).__name__)
             raise InputTypeError(
-                f"the task {name} cannot be sent to the Dask cluster {address} (IRREPRO_SCHEDULER / "
-                f"--scheduler): {what} does not serialise ({type(exc).__name__}: {exc}); run it without "
-                "a scheduler (-j N gives the same numbers)"
+                f"the task {name} cannot be sent to the Dask cluster {address} ({_origin(address)}): {what} "
+                f"does not serialise ({type(exc).__name__}: {exc}); run it without a scheduler (-j N gives "
+                "the same numbers)"
             ) from None
 
 

@@ -1,6 +1,7 @@
-"""Confidence levels and bootstrap intervals: :func:`check_level`, :func:`bootstrap_sd`,
-:func:`jackknife_acceleration` and :func:`bca_interval`. Served from :mod:`irrepro.stats`, whose
-docstring lists them with the rest of the package's shared statistics."""
+"""Confidence levels, resample counts and bootstrap intervals: :func:`check_level`,
+:func:`level_percent`, :func:`check_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
+and :func:`bca_interval`. Served from :mod:`irrepro.stats`, whose docstring lists them with the rest
+of the package's shared statistics."""
 
 from __future__ import annotations
 
@@ -123,9 +124,149 @@ def check_level(level, name: str = "level") -> float:
     if 1 < value < 50:
         raise InputError(
             f"{name} must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got {level!r} "
-            f"(read as a percentage: a {value:g}% interval)"
+            f"(read as a percentage: a {level_percent(value / 100)} interval)"
         )
     return value if value < 1 else value / 100
+
+
+def level_percent(level: float) -> str:
+    """A confidence level as a percentage, with the digits it needs: ``"95%"``, ``"99.99999%"``.
+
+    The one way irrepro prints a level (every table, heading and message): the shortest decimal
+    within a few units in the last place of ``100 * level``, never rounded to 100% or 0% (nor
+    0.9123456 to "91.2346%").
+
+    Parameters
+    ----------
+    level : float
+        A level as a fraction in (0, 1) (:func:`check_level`'s result).
+
+    Returns
+    -------
+    str
+        The percentage followed by "%".
+
+    Examples
+    --------
+    >>> from irrepro.stats import level_percent
+    >>> level_percent(0.95), level_percent(0.9), level_percent(0.9999999), level_percent(99.9 / 100)
+    ('95%', '90%', '99.99999%', '99.9%')
+    """
+    pct = 100 * float(level)
+    for decimals in range(20):
+        text = f"{pct:.{decimals}f}"
+        if 0 < float(text) < 100 and math.isclose(float(text), pct, rel_tol=1e-14):
+            return text + "%"
+    return f"{pct!r}%"  # (outside (0, 100), or below 1e-18%: as it is)
+
+
+#: The fewest resamples behind an interval or a resampling test's p-value (:func:`check_resamples`).
+MIN_RESAMPLES = 100
+
+
+def _at_least(numerator: int, value: float, minus_from: int = 0) -> int:
+    """The smallest integer >= ``numerator / (minus_from - value)`` (or ``/ value`` when
+    ``minus_from`` is 0), ``value`` taken as its shortest decimal (0.95, not the double below it:
+    2 / (1 - 0.95) is 40, not 40.000000000000036)."""
+    from decimal import Decimal
+
+    d = Decimal(repr(float(value)))
+    return math.ceil(Decimal(numerator) / ((minus_from - d) if minus_from else d))
+
+
+def check_resamples(
+    B, name: str = "B", *, level=None, alpha=None, test: str = "", default: bool = False, hint: str = ""
+) -> int:
+    """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked.
+
+    The one check of every count of resamples a user gives for an interval or a test: the command
+    line's ``-B`` (``irrepro compare``: its resampling tests, ``--intervals``, ``--anova``;
+    ``irrepro design``: the intervals on the sizes), ``--sim-B`` (``irrepro design --simulate``) and
+    ``--resamples`` (``irrepro reproduce``), and the Python entry points behind these commands
+    (:func:`irrepro.significance.compare`, :func:`irrepro.design.topic_set_size`,
+    :func:`irrepro.design.simulated_power`, :func:`irrepro.reproduce.reproduce_runs`). Defaults pass
+    it (1000 resamples, 200 at the quick scale). The building blocks (the tests of
+    :mod:`irrepro.significance`, :func:`bca_interval`, the known-truth experiments) take any B >= 1:
+    studies of what a small B does need them.
+
+    - An interval at ``level`` needs B >= :data:`MIN_RESAMPLES` (100) and at least one resample
+      beyond each end, ``B (1 - level) / 2 >= 1``: its ends are order statistics of the
+      resamples (a percentile interval's the ``B (1 - level) / 2``-th from each end); with fewer
+      the end is the most extreme resample, or lies beyond all of them, and the interval does not
+      have the level it is printed with (1000 resamples serve up to 99.8%).
+    - A resampling test at ``alpha`` needs B >= 100 and B >= 1 / alpha: its p-value is a count of
+      resamples over B (or B + 1), a multiple of 1 / B, so with fewer than 1 / alpha resamples no
+      p-value lies strictly between 0 and alpha and the test cannot compare its p-value with alpha
+      (it rejects whenever no resample is as extreme, or never).
+
+    Parameters
+    ----------
+    B : int
+        The resamples.
+    name : str
+        How the message names B (``"B"``, ``"-B"``, ``"--sim-B"``).
+    level : float, optional
+        The confidence level of an interval from the resamples (:func:`check_level`).
+    alpha : float, optional
+        The significance level of a resampling test from the resamples, in (0, 1).
+    test : str
+        The test's name, for the message (default "a resampling test").
+    default : bool
+        B is the default, not the user's (the message says "the default -B 1000").
+    hint : str
+        Appended to the message's advice (``", or -B 0 for no interval"``).
+
+    Returns
+    -------
+    int
+        ``B`` as an int.
+
+    Raises
+    ------
+    irrepro.InputError
+        For a B that is not an integer >= 1, or too small for the interval or the test, naming
+        ``name``, the rule and the smallest B that serves.
+
+    Notes
+    -----
+    A Monte Carlo p-value ``(1 + count) / (B + 1)`` can fall at or below alpha only when
+    ``alpha (B + 1) >= 1``, and its test then keeps its level (Barnard 1963; Davison & Hinkley
+    1997, ch. 4); B >= 1 / alpha is that bound for the ``count / B`` of the bootstrap tests too.
+
+    Examples
+    --------
+    >>> from irrepro.stats import check_resamples
+    >>> check_resamples(1000, level=0.95, alpha=0.05)
+    1000
+    >>> check_resamples(1000, "-B", level=0.999)
+    Traceback (most recent call last):
+    irrepro.errors.InputError: -B 1000: too few resamples for a 99.9% interval: an interval needs at least 100 resamples and at least one beyond each end, B (1 - level) / 2 >= 1; give -B >= 2000
+    """
+    from .parallel import check_int
+
+    B = check_int(B, name, minimum=1)
+    need, what, rules = MIN_RESAMPLES, [], []
+    if level is not None:
+        level = check_level(level)
+        need = max(need, _at_least(2, level, minus_from=1))
+        what.append(f"a {level_percent(level)} interval")
+        rules.append("an interval needs at least 100 resamples and at least one beyond each end, "
+                     "B (1 - level) / 2 >= 1")  # fmt: skip
+    if alpha is not None:
+        alpha = float(alpha)
+        if not 0 < alpha < 1:
+            raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+        need = max(need, _at_least(1, alpha))
+        what.append(f"{test or 'a resampling test'} at alpha {alpha:g}")
+        rules.append("a resampling test needs at least 100 resamples and B >= 1 / alpha, so that its "
+                     "p-value, a count of resamples over B, can fall between 0 and alpha")  # fmt: skip
+    if not what:
+        what.append("an interval or a test")
+        rules.append("a bootstrap interval or a resampling test needs at least 100 resamples")
+    if B >= need:
+        return B
+    raise InputError(f"{'the default ' if default else ''}{name} {B}: too few resamples for {' and '.join(what)}: "
+                     f"{'; '.join(rules)}; give {name} >= {need}{hint}")  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Callable
 
 __all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED", "json_text",
-           "json_record"]  # fmt: skip
+           "json_record", "MAX_DIGITS", "check_digits"]  # fmt: skip
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -145,3 +145,30 @@ def missing_scored(values, runs: int) -> str:
     how = f"scored {v[0]:g}" if len(v) == 1 else "scored as trec_eval -c scores an empty ranking"
     who = "1 run misses" if runs == 1 else f"{runs} runs miss"
     return f"{n} run-topic{'s' if n != 1 else ''} that {who} {how} (trec_eval -c, as every mean of irrepro)"
+
+
+#: The most decimals irrepro prints (``--digits``): a double carries 17 significant digits.
+MAX_DIGITS = 17
+
+
+def check_digits(value, name: str = "digits") -> int:
+    """``value`` as a count of decimals to print, 0 to :data:`MAX_DIGITS`, else an InputError
+    naming ``name`` and why (further decimals are digits of a double's binary representation).
+
+    Examples
+    --------
+    >>> from irrepro._text import check_digits
+    >>> check_digits(17)
+    17
+    """
+    from .errors import InputError
+    from .parallel import check_int
+
+    value = check_int(value, name, minimum=0)
+    if value > MAX_DIGITS:
+        raise InputError(
+            f"{name} must be an integer from 0 to {MAX_DIGITS}, got {value}: a double carries at most "
+            f"{MAX_DIGITS} significant digits, and further decimals are digits of its binary "
+            "representation, not of the number"
+        )
+    return value

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ._cluster import _TASK, _dask_map, close_clients, dask_client, local_cluster, scheduler, using_scheduler
+from ._env import env
 from .errors import InputError
 
 __all__ = [
@@ -62,7 +63,7 @@ def scale(default: str = "paper") -> str:
     Parameters
     ----------
     default : str, default "paper"
-        The scale when ``IRREPRO_SCALE`` is unset.
+        The scale when ``IRREPRO_SCALE`` is unset (or set to nothing).
 
     Returns
     -------
@@ -81,7 +82,7 @@ def scale(default: str = "paper") -> str:
     >>> scale() if "IRREPRO_SCALE" in os.environ else scale("quick")
     '...'
     """
-    return check_scale(os.environ.get("IRREPRO_SCALE", default), "IRREPRO_SCALE")
+    return check_scale(env("IRREPRO_SCALE") or default, "IRREPRO_SCALE")
 
 
 def check_scale(value: Any, name: str = "scale") -> str:
@@ -141,7 +142,7 @@ def env_jobs() -> int:
     irrepro.InputError
         When ``IRREPRO_JOBS`` is not such a count, naming it.
     """
-    return check_jobs(os.environ.get("IRREPRO_JOBS", "1").strip() or "1", "IRREPRO_JOBS")
+    return check_jobs(env("IRREPRO_JOBS") or "1", "IRREPRO_JOBS")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:

@@ -13,7 +13,10 @@
   ``combine_effects``, plus Stouffer's one-sided p-value that Cormack & Lynam use);
 - :func:`adjust_pvalues` - Holm, Benjamini-Hochberg and the other adjustments of statsmodels'
   ``multipletests``;
-- :func:`check_level` - the one check of a confidence level (a fraction, or a percentage).
+- :func:`check_level` - the one check of a confidence level (a fraction, or a percentage), and
+  :func:`level_percent`, the one way a level is printed (the digits it needs, never "100%");
+- :func:`check_resamples` - the one check of the resamples behind an interval or a resampling
+  test (at least 100, one beyond each end of the interval, 1 / alpha for a test).
 
 Arrays follow the package's convention: the resamples on the last axis, e.g.
 ``(systems, topics, B)``.
@@ -27,7 +30,15 @@ import numpy as np
 from scipy import special
 from scipy.stats import norm
 
-from ._intervals import bca_interval, bootstrap_sd, check_level, jackknife_acceleration
+from ._intervals import (
+    MIN_RESAMPLES,
+    bca_interval,
+    bootstrap_sd,
+    check_level,
+    check_resamples,
+    jackknife_acceleration,
+    level_percent,
+)
 from .errors import InputError
 
 __all__ = [
@@ -43,6 +54,9 @@ __all__ = [
     "meta_analysis",
     "adjust_pvalues",
     "check_level",
+    "level_percent",
+    "check_resamples",
+    "MIN_RESAMPLES",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).

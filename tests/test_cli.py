@@ -581,7 +581,7 @@ def printing(tmp_path_factory):
             "design": ["design", "--qrels", q, runs, "-m", "AP", "--min-diff", "0.1", "--out", str(out)],
             "standardize": ["standardize", "--qrels", q, runs, "-m", "AP", "--export-zscores", str(out)],
             "reproduce": ["reproduce", *map(str, files[:3]), str(files[0]), "--qrels", q, "-m", "AP",
-                          "--resamples", "50"],
+                          "--resamples", "100"],
             "report": ["report", runs, "--qrels", q, "--out", str(out), "--scale", "quick", "-q"],
             "help": ["eval", "--help"],
         }[name]  # fmt: skip

@@ -148,9 +148,9 @@ def test_design_refuses_a_design_that_means_nothing_before_reading_the_runs(real
         ),
         (
             ["-m", "AP", "--min-diff", "0.05", "-B", "1"],
-            "-B = 1: too few bootstrap samples for a 95% interval",
+            "-B 1: too few resamples for a 95% interval",
         ),
-        (["-m", "AP", "--min-diff", "0.05", "-B", "99"], "give -B >= 100, or -B = 0 for no interval"),
+        (["-m", "AP", "--min-diff", "0.05", "-B", "99"], "give -B >= 100, or -B 0 for no interval"),
     ]:
         rc, text, err = run_cli([*base, *extra], capsys)
         assert rc == 2 and text == "", (extra, err)
@@ -175,7 +175,7 @@ def test_design_api_refuses_the_same_designs():
     for call, message in [
         (lambda: design.topic_set_sizes(x, min_diff=1.5), "min_diff 1.5 is beyond the range of AP"),
         (lambda: design.topic_set_size(x, min_diff=0.05, power=0.01), "power 0.01 is at or below alpha 0.05"),
-        (lambda: design.topic_set_size(x, min_diff=0.05, B=1), "B = 1: too few bootstrap samples"),
+        (lambda: design.topic_set_size(x, min_diff=0.05, B=1), "B 1: too few resamples for a 95% interval"),
         (lambda: design.topic_set_size(x, min_diff=0.05, B=50, level=0.9), "for a 90% interval"),
         (lambda: check_design(2, 0.05, 0.8, measure="P@10"), "min_diff 2 is beyond the range of P@10"),
         (lambda: check_design(0.05, 0.05, 0.05), "power 0.05 is at or below alpha 0.05"),

@@ -113,8 +113,8 @@ def test_bad_input_exits_2_naming_the_files(runs, capsys, tmp_path):
                            capsys)  # fmt: skip
     assert rc == 2 and f"{tmp_path / 'ra'}/ has no 'y'" in err
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt",
-                            "--resamples", "1"], capsys)  # fmt: skip
-    assert rc == 2 and "--resamples: must be an integer >= 2" in err
+                            "--resamples", "0"], capsys)  # fmt: skip
+    assert rc == 2 and "--resamples: must be an integer >= 1" in err
 
 
 def _strict(text: str):
@@ -187,3 +187,47 @@ def test_the_tables_say_undefined_and_why_never_nan(runs, tmp_path, capsys, fmt)
         return
     assert out.count("undefined (") == 2
     assert "(1) no effect to reproduce" in out and "mean AP is 0" in out
+
+
+def test_runs_missing_topics_get_their_coverage_line_and_the_note_says_what_each_number_averages(
+    tmp_path, capsys
+):
+    """reproduce said nothing of runs that miss topics (eval, compare and design print a line per
+    run), nor that KTU and RBO average over the topics both runs ranked while RMSE, ER and p take
+    every qrels topic, a missed one scoring 0 (the audit). The reproduced baseline misses 2 of 6
+    topics: by hand, KTU = 1 (four identical rankings; 4/6 if a missed topic counted 0), RMSE of AP
+    = sqrt(2/6) (AP 1 against 0 on two topics), ER = (-1/6) / (-1/2) = 1/3 (1 without them)."""
+    from scipy.stats import kendalltau
+
+    (tmp_path / "q.txt").write_text("".join(f"{t} 0 d1 1\n{t} 0 d2 0\n" for t in range(1, 7)))
+
+    def write(name, topics, docs):
+        (tmp_path / name).write_text("".join(f"{t} Q0 {d} {i + 1} {3 - i} {name}\n"
+                                             for t in topics for i, d in enumerate(docs)))  # fmt: skip
+        return tmp_path / name
+
+    ob, oa = write("ob", range(1, 7), ("d1", "d2", "d3")), write("oa", range(1, 7), ("d2", "d1", "d3"))
+    rb, ra = write("rb", range(1, 5), ("d1", "d2", "d3")), write("ra", range(1, 7), ("d2", "d1", "d3"))
+    base = ["reproduce", ob, oa, rb, ra, "--qrels", tmp_path / "q.txt", "-m", "AP", "--resamples", "100"]
+    rc, out, err = run_cli([*base, "--format", "csv"], capsys)
+    assert rc == 0, err
+    _, _, eval_err = run_cli(["eval", "--qrels", tmp_path / "q.txt", rb, "-m", "AP"], capsys)
+    assert eval_err.startswith("irrepro eval: run rb: 4 of the 6 qrels topics retrieved; 2 missing")
+    assert err == eval_err.replace("irrepro eval: run rb:", f"irrepro reproduce: run {rb}:")
+    got = {(r["run"], r["statistic"]): float(r["value"]) for r in csv.DictReader(io.StringIO(out))}
+    taus = [kendalltau([0, 1, 2], [0, 1, 2]).statistic for _ in range(4)]  # the topics both ranked
+    assert got["baseline", "KTU"] == pytest.approx(sum(taus) / len(taus))
+    assert got["baseline", "RMSE"] == pytest.approx(math.sqrt(((1 - 1) ** 2 * 4 + (1 - 0) ** 2 * 2) / 6))
+    assert got["effect", "ER"] == pytest.approx(((0.5 - 1) * 4 + (0.5 - 0) * 2) / 6 / (0.5 - 1))
+    rc, out, err = run_cli(base, capsys)
+    assert rc == 0 and out.splitlines()[-1].endswith(
+        "KTU, RBO: over the topics both runs ranked; RMSE, ER, Delta RI, p: over all the qrels' topics, a topic a "
+        "run misses scoring 0"), out  # fmt: skip
+    rc, out, err = run_cli(["reproduce", "--help"], capsys)
+    help_text = " ".join(out.split())
+    assert (
+        rc == 0
+        and "KTU and RBO compare two rankings, so they are means over the topics both runs ranked"
+        in help_text
+    )
+    assert "A topic a run misses scores 0 (trec_eval -c) in RMSE, ER, Delta RI and the p-values" in help_text

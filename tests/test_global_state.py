@@ -207,7 +207,8 @@ ENV_READERS = {
     ("data/_fetch.py", None),  # data locations: IRREPRO_CACHE, IRREPRO_MIRROR, IRREPRO_OFFLINE, ...
     ("parallel.py", "scale"),  # the one reader of IRREPRO_SCALE
     ("parallel.py", "env_jobs"),  # the one reader of IRREPRO_JOBS
-    ("_cluster.py", "scheduler"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
+    ("_cluster.py", "_active"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
+    ("_env.py", "env"),  # the reader the others call: an empty variable is unset
 }
 #: the only callers of the environment's scale and workers
 SCALE_CALLERS = {"cli/__init__.py", "book/_config.py"}
@@ -228,6 +229,8 @@ def _reads(tree):
                 called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
                 if called in ("scale", "env_jobs"):
                     found.append((name, called + "()"))
+                if called == "env":  # irrepro._env.env: os.environ, read for the caller
+                    found.append((name, "os.environ (env())"))
             visit(child, name)
 
     visit(tree, None)

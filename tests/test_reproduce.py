@@ -328,14 +328,14 @@ def test_disjoint_topics_are_refused_naming_both_files(small):
     _write(small / "rb", [4, 5, 6])
     with pytest.raises(InputError, match=r"rb and .*ob rank documents for no topic in common"):
         reproduce.reproduce_runs(
-            small / "ob", small / "oa", small / "rb", small / "ra", small / "q.txt", B=10
+            small / "ob", small / "oa", small / "rb", small / "ra", small / "q.txt", B=100
         )
 
 
 def test_a_missing_run_is_refused_naming_it(small):
     with pytest.raises(InputError, match=r"nope: no such file or directory \(repro advanced run\)"):
         reproduce.reproduce_runs(
-            small / "ob", small / "oa", small / "rb", small / "nope", small / "q.txt", B=10
+            small / "ob", small / "oa", small / "rb", small / "nope", small / "q.txt", B=100
         )
 
 
@@ -347,7 +347,7 @@ def test_directories_whose_names_do_not_match_are_refused_naming_the_files(small
     (small / "ra_dir" / "y").rename(small / "ra_dir" / "z")
     with pytest.raises(InputError, match=r"must match by name: .*ob_dir/ has no 'z'.*ra_dir/ has no 'y'"):
         reproduce.reproduce_runs(
-            *(small / f"{n}_dir" for n in ("ob", "oa", "rb", "ra")), small / "q.txt", B=10
+            *(small / f"{n}_dir" for n in ("ob", "oa", "rb", "ra")), small / "q.txt", B=100
         )
     with pytest.raises(InputError, match="four run files or four directories, not a mix"):
         reproduce.reproduce_runs(small / "ob_dir", small / "oa", small / "rb", small / "ra", small / "q.txt")
@@ -357,7 +357,7 @@ def test_a_run_without_a_qrels_topic_is_refused_naming_it(small):
     _write(small / "ra", [40, 41])
     with pytest.raises(data.DataError, match="ra"):
         reproduce.reproduce_runs(
-            small / "ob", small / "oa", small / "rb", small / "ra", small / "q.txt", B=10
+            small / "ob", small / "oa", small / "rb", small / "ra", small / "q.txt", B=100
         )
 
 
@@ -368,7 +368,7 @@ def test_directories_give_one_experiment_per_name(small):
             docs = ("d1", "d2", "d3") if (name, run) != ("ra", "y") else ("d2", "d1", "d3")
             _write(small / f"{name}_dir" / run, range(1, 7), tag=name, docs=docs)
     rep = reproduce.reproduce_runs(*(small / f"{n}_dir" for n in ("ob", "oa", "rb", "ra")), small / "q.txt",
-                                   measures=["AP"], B=50, seed=0)  # fmt: skip
+                                   measures=["AP"], B=100, seed=0)  # fmt: skip
     assert rep.experiments == ("x", "y")
     rbo = rep.estimates[("advanced", "", "RBO")].value
     assert rbo[0] == pytest.approx(reproduce.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]

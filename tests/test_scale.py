@@ -156,7 +156,7 @@ def test_a_task_that_does_not_serialise_is_refused_before_any_work(where, monkey
     with pytest.raises(irrepro.InputError) as err:
         parallel.parallel_map(fn, items)
     assert str(err.value).endswith(
-        f"cannot be sent to the Dask cluster tcp://127.0.0.1:9 (IRREPRO_SCHEDULER / --scheduler): {what} does "
+        f"cannot be sent to the Dask cluster tcp://127.0.0.1:9 (IRREPRO_SCHEDULER): {what} does "
         "not serialise (TypeError: cannot pickle '_thread.lock' object); run it without a scheduler (-j N "
         "gives the same numbers)"
     )

@@ -62,6 +62,13 @@ def _write_runs(d, scores: dict[str, list[float]]) -> tuple:
     return d / "qrels.txt", files
 
 
+@pytest.fixture
+def three_runs(tmp_path):
+    """Three runs on 8 topics (:func:`_write_runs`): the qrels and the run files."""
+    return _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
+                                  "c": [1, 1, 1, 0, 0, 1, 1, 1]})  # fmt: skip
+
+
 # --------------------------------------------------------------------------------------------
 # confidence levels
 # --------------------------------------------------------------------------------------------
@@ -155,9 +162,10 @@ def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp
         for command, base in argv.items():
             assert cli.build_parser().parse_args([*base, "--scale", word]).scale == expected, (command, word)
     for word in ["huge", "", "papers"]:
-        monkeypatch.setenv("IRREPRO_SCALE", word or " ")
-        with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
-            parallel.scale()
+        if word:  # (IRREPRO_SCALE= is unset: test_an_empty_irrepro_variable_is_unset)
+            monkeypatch.setenv("IRREPRO_SCALE", word)
+            with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
+                parallel.scale()
         for base in argv.values():
             rc, out, err = run_cli([*base, "--scale", word], capsys)
             assert rc == 2 and f"argument --scale: must be 'paper', 'quick' or 'full', not {word!r}" in err
@@ -504,3 +512,263 @@ def test_adjust_pvalues_names_its_methods_for_an_unknown_one():
     with pytest.raises(irrepro.InputError, match="unknown multiple-comparison method 'bh'.*'fdr_bh'"):
         stats.adjust_pvalues([0.01, 0.2], "bh")
     assert np.allclose(stats.adjust_pvalues([0.01, 0.2], "fdr_bh"), [0.02, 0.2])
+
+
+# --------------------------------------------------------------------------------------------
+# resamples: enough for the interval or the test they are printed as (one check, stats.check_resamples)
+# --------------------------------------------------------------------------------------------
+
+#: (level, the smallest B): B >= 100 and B (1 - level) / 2 >= 1, by hand: 2 / 0.05 = 40 -> 100,
+#: 2 / 0.01 = 200, 2 / 0.002 = 1000, 2 / 0.001 = 2000, 2 / 1e-7 = 20,000,000.
+_INTERVAL_B = [(0.95, 100), (0.99, 200), (0.998, 1000), (0.999, 2000), (0.9999999, 20_000_000)]
+#: (alpha, the smallest B): B >= 100 and B >= 1 / alpha: 1 / 0.003 = 333.3 -> 334.
+_TEST_B = [(0.05, 100), (0.01, 100), (0.003, 334), (0.001, 1000), (0.0001, 10_000)]
+
+
+@pytest.mark.parametrize("level, smallest", _INTERVAL_B)
+def test_an_interval_needs_100_resamples_and_one_beyond_each_end(level, smallest):
+    assert stats.check_resamples(smallest, level=level) == smallest
+    assert smallest * (1 - level) / 2 >= 1 - 1e-9 or smallest == 100
+    with pytest.raises(InputError, match=rf"^B {smallest - 1}: too few resamples for a .*% interval: .*; "
+                                         rf"give B >= {smallest}$"):  # fmt: skip
+        stats.check_resamples(smallest - 1, level=level)
+
+
+@pytest.mark.parametrize("alpha, smallest", _TEST_B)
+def test_a_resampling_test_needs_100_resamples_and_one_over_alpha(alpha, smallest):
+    assert stats.check_resamples(smallest, alpha=alpha) == smallest
+    with pytest.raises(InputError, match=rf"too few resamples for a resampling test at alpha {alpha:g}: .* "
+                                         rf"B >= 1 / alpha.*give B >= {smallest}$"):  # fmt: skip
+        stats.check_resamples(smallest - 1, alpha=alpha)
+    for bad in (0, 1.5, True, "100"):
+        with pytest.raises(InputError, match="B must be an integer"):
+            stats.check_resamples(bad, alpha=alpha)
+
+
+def test_the_defaults_and_the_quick_scale_pass_the_resamples_rule():
+    """The rule applies to the library's entry points too, so every default must pass it: the
+    tests' B, compare's intervals, the simulation's B at both scales, the report's sizes."""
+    from irrepro import report
+    from irrepro.significance._names import DEFAULT_B
+    from irrepro.significance.comparison import B_INTERVALS
+
+    for B in DEFAULT_B.values():
+        stats.check_resamples(B, alpha=0.05)
+    stats.check_resamples(B_INTERVALS, level=0.95)
+    for scale in ("quick", "paper"):
+        stats.check_resamples(kt.default_B(scale), alpha=0.05)
+        st = report.settings(scale)
+        stats.check_resamples(st.B_tests, level=0.95, alpha=0.05)
+        stats.check_resamples(st.B_corpus, level=0.95)
+
+
+@pytest.mark.parametrize(
+    "test", ["bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift"]
+)
+def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, capsys):
+    """``compare --test bootstrap -B 1`` printed significance marks, exit 0 (the audit)."""
+    qrels, runs = three_runs
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", test, "--baseline", "a"]
+    rc, out, err = run_cli([*base, "-B", "1"], capsys)
+    assert rc == 2 and out == "", err
+    assert err.startswith(f"irrepro compare: -B 1: too few resamples for the {significance.TESTS[test]} at "
+                          "alpha 0.05: ") and err.endswith("give -B >= 100\n")  # fmt: skip
+    rc, out, err = run_cli([*base, "-B", "100"], capsys)
+    assert rc == 0 and "B = 100" in out, err
+    rc, out, err = run_cli([*base, "--alpha", "0.0001"], capsys)  # the test's default B is checked too
+    default = 1000 if test in ("bootstrap", "unpaired-bootstrap", "bootstrap-shift") else 10_000
+    assert (rc == 2) == (default < 10_000) and (f"the default -B {default}: " in err) == (default < 10_000), (
+        err
+    )
+
+
+def test_compare_intervals_and_anova_need_resamples_for_their_level(three_runs, capsys):
+    """``--intervals --level 0.9999999`` printed "AP 100% CI" from 1000 resamples (the audit);
+    -B sets the intervals' resamples, refused when fewer than one lies beyond each end."""
+    qrels, runs = three_runs
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--intervals"]
+    rc, out, err = run_cli([*base, "--level", "0.9999999"], capsys)
+    assert rc == 2 and out == "" and err.startswith(
+        "irrepro compare: the default -B 1000: too few resamples for a 99.99999% interval: ") and (
+        err.endswith("give -B >= 20000000\n")), err  # fmt: skip
+    rc, out, err = run_cli([*base, "--level", "0.999"], capsys)
+    assert rc == 2 and "give -B >= 2000" in err, err
+    rc, out, err = run_cli([*base, "--level", "0.999", "-B", "2000", "--methods"], capsys)
+    assert rc == 0 and "from 2,000 bootstrap samples of the topics" in out, err
+    rc, out, err = run_cli([*base, "-B", "50"], capsys)
+    assert rc == 2 and "-B 50: too few resamples for a 95% interval" in err, err
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--anova", "-B", "50"], capsys)
+    assert rc == 2 and "-B 50: too few resamples for the randomised Tukey HSD at alpha 0.05" in err, err
+    with pytest.raises(InputError, match="B_intervals 150: too few resamples for a 99% interval"):
+        significance.compare(_X, intervals=True, level=0.99, B_intervals=150, seed=1)
+    with pytest.raises(InputError, match="the default B 1000: too few resamples for the paired bootstrap"):
+        significance.compare(_X, test="bootstrap", alpha=0.0005, seed=1)
+
+
+def test_design_refuses_too_few_simulated_resamples_before_any_work(three_runs, capsys):
+    """``design --simulate --test bootstrap --sim-B 1`` gave 27 topics where the paired t-test gave
+    70 (the audit): a test whose p-value cannot fall between 0 and alpha rejects too often."""
+    from irrepro import design
+
+    qrels, runs = three_runs
+    out_dir = runs[0].parent.parent / "plan"
+    base = ["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.1", "--simulate", "--test",
+            "bootstrap", "--out", out_dir, "-B", "0"]  # fmt: skip
+    rc, out, err = run_cli([*base, "--sim-B", "1"], capsys)
+    assert rc == 2 and out == "" and not out_dir.exists(), err
+    assert err == (
+        "irrepro design: --sim-B 1: too few resamples for the simulated paired bootstrap test at alpha 0.05: a "
+        "resampling test needs at least 100 resamples and B >= 1 / alpha, so that its p-value, a count of "
+        "resamples over B, can fall between 0 and alpha; give --sim-B >= 100\n"
+    )
+    rc, out, err = run_cli([*base, "--scale", "quick", "--alpha", "0.001", "--power", "0.5"], capsys)
+    assert rc == 2 and "the default --sim-B 200: " in err and "give --sim-B >= 1000" in err, err
+    with pytest.raises(InputError, match="B 20: too few resamples for the simulated paired bootstrap test"):
+        design.simulated_power(_X, min_diff=0.1, test=("paired-t", "bootstrap"), B=20, seed=1)
+
+
+def test_reproduce_refuses_too_few_resamples_for_its_level(tmp_path, capsys):
+    """``reproduce --resamples 2`` printed a "95% BCa" interval that excluded its estimate, and
+    ``--level 0.9999999`` "100% BCa intervals" (the audit)."""
+    from irrepro import reproduce
+
+    qrels, runs = _write_runs(tmp_path, {n: [1, 0, 1, 1, 0, 1] for n in ("ob", "oa", "rb", "ra")})
+    base = ["reproduce", *runs, "--qrels", qrels, "-m", "AP"]
+    rc, out, err = run_cli([*base, "--resamples", "2"], capsys)
+    assert (
+        rc == 2
+        and out == ""
+        and err.startswith("irrepro reproduce: --resamples 2: too few resamples for a 95% interval: ")
+        and err.endswith("give --resamples >= 100\n")
+    )
+    rc, out, err = run_cli([*base, "--level", "0.9999999"], capsys)
+    assert rc == 2 and "--resamples 1000: too few resamples for a 99.99999% interval" in err, err
+    rc, out, err = run_cli([*base, "--resamples", "100"], capsys)
+    assert rc == 0 and "95% BCa intervals from 100 topic resamples" in out, err
+    with pytest.raises(InputError, match="B 99: too few resamples for a 95% interval"):
+        reproduce.reproduce_runs(*runs, qrels, B=99)
+
+
+# --------------------------------------------------------------------------------------------
+# levels printed with the digits they need, never "100%"
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_level_is_printed_with_the_digits_it_needs_never_as_100_percent():
+    for k in range(1, 17):
+        level = 1 - 10.0**-k
+        text = stats.level_percent(level)
+        assert text.endswith("%") and float(text[:-1]) < 100, (k, text)
+        assert math.isclose(float(text[:-1]) / 100, level, rel_tol=1e-13), (k, text)
+    assert [stats.level_percent(x) for x in (0.95, 0.9, 0.999, 0.9123456, 0.5)] == [
+        "95%", "90%", "99.9%", "91.23456%", "50%"]  # fmt: skip
+    frame = significance.effect_sizes(_X, baseline=0, level=0.9123456, B=100, seed=1).to_frame()
+    assert "91.23456% low" in frame.columns
+
+
+def test_every_table_prints_the_level_it_computed(three_runs, capsys):
+    """``:g`` printed 0.9123456 as "91.2346%" (and 0.9999999 as "100%")."""
+    qrels, runs = three_runs
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--intervals",
+                            "--level", "0.9123456", "--methods"], capsys)  # fmt: skip
+    assert rc == 0, err
+    assert "AP 91.23456% CI" in out and "91.23456% BCa bootstrap interval of the difference" in out
+    assert "Intervals: 91.23456% bias-corrected" in out and "91.2346%" not in out
+    rs = [runs[0], runs[1], runs[0], runs[2]]
+    rc, out, err = run_cli(["reproduce", *rs, "--qrels", qrels, "-m", "AP", "--level", "0.9123456"], capsys)
+    assert rc == 0 and "91.23456% CI" in out and "91.23456% BCa intervals" in out and "91.2346%" not in out
+
+
+# --------------------------------------------------------------------------------------------
+# --digits: at most the 17 digits a double carries
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "reproduce"])
+def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, capsys):
+    qrels, runs = three_runs
+    base = {"eval": ["eval", "--qrels", qrels, *runs, "-m", "AP"],
+            "compare": ["compare", "--qrels", qrels, *runs, "-m", "AP"],
+            "reproduce": ["reproduce", runs[0], runs[1], runs[0], runs[2], "--qrels", qrels, "-m", "AP",
+                          "--resamples", "100"]}[command]  # fmt: skip
+    for bad in ("18", "100"):
+        rc, out, err = run_cli([*base, "--digits", bad], capsys)
+        assert rc == 2 and out == "", err
+        assert (
+            f"argument --digits: must be an integer from 0 to 17, got {bad}: a double carries at most 17"
+            in err
+        )
+    rc, out, err = run_cli([*base, "--digits", "17"], capsys)
+    assert rc == 0 and re.search(r"\d\.\d{17}\b", out), err
+    if command == "compare":
+        with pytest.raises(InputError, match="digits must be an integer from 0 to 17, got 18"):
+            significance.compare(_X, digits=18)
+
+
+# --------------------------------------------------------------------------------------------
+# the environment: an empty IRREPRO_ variable is unset; scheduler words as scale words
+# --------------------------------------------------------------------------------------------
+
+
+def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, capsys):
+    """``IRREPRO_SCALE=`` was refused while ``IRREPRO_JOBS=`` and ``IRREPRO_SCHEDULER=`` meant
+    unset; ``IRREPRO_CACHE=' '`` was a directory named ' ' (the audit): one rule for all."""
+    from irrepro import book
+    from irrepro.book._config import results_dir
+    from irrepro.data import _fetch, _sources, cache_dir, mirror_dir
+
+    readers = {
+        "IRREPRO_SCALE": parallel.scale, "IRREPRO_JOBS": parallel.env_jobs, "IRREPRO_SCHEDULER": parallel.scheduler,
+        "IRREPRO_CACHE": cache_dir, "IRREPRO_MIRROR": mirror_dir, "IRREPRO_RESULTS": results_dir,
+        "IRREPRO_OFFLINE": _fetch.is_offline, "IRREPRO_BOOK": book.book_dir,
+        "IRREPRO_ALLOW_SIMULATED": lambda: _sources._simulated_allowed(None),
+        "IRREPRO_REQUIRE_REAL": lambda: _sources._simulated_allowed(True),
+    }  # fmt: skip
+    for var, read in readers.items():
+        monkeypatch.delenv(var, raising=False)
+        unset = read()
+        for empty in ("", " ", "\t"):
+            monkeypatch.setenv(var, empty)
+            assert read() == unset, (var, empty)
+        monkeypatch.delenv(var)
+    (tmp_path / "w").mkdir()
+    qrels, runs = _write_runs(tmp_path / "w", {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
+    monkeypatch.setenv("IRREPRO_SCALE", "")
+    rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
+                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0 and "paired t-test" in out, err
+
+
+def test_irrepro_scheduler_takes_local_in_any_case(monkeypatch):
+    for word in ("LOCAL", " Local ", "local"):
+        monkeypatch.setenv("IRREPRO_SCHEDULER", word)
+        assert parallel.scheduler() == "local"
+        assert cli.build_parser().parse_args(["compare", "--qrels", "q", "r", "-m", "AP", "--scheduler",
+                                              word]).scheduler == "local"  # fmt: skip
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "LOCALE")
+    with pytest.raises(InputError, match="IRREPRO_SCHEDULER must be a Dask scheduler address"):
+        parallel.scheduler()
+
+
+def test_a_scheduler_error_names_what_the_user_set(monkeypatch, tmp_path, capsys):
+    """design has no --scheduler, yet its scheduler errors named it (the audit): a message names
+    IRREPRO_SCHEDULER or --scheduler, whichever was set, before any work."""
+    import threading
+
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "not an address")
+    rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
+                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 2 and out == "" and not (tmp_path / "plan").exists()
+    assert err == ("irrepro design: IRREPRO_SCHEDULER must be a Dask scheduler address (tcp://host:8786) or "
+                   "'local', not 'not an address'\n")  # fmt: skip
+    lock = threading.Lock()
+    monkeypatch.setenv("IRREPRO_SCHEDULER", "tcp://127.0.0.1:9")
+    with pytest.raises(
+        InputError, match=r"tcp://127\.0\.0\.1:9 \(IRREPRO_SCHEDULER\): its function"
+    ) as env_err:
+        parallel.parallel_map(lambda i: (lock, i), [1, 2])
+    assert "--scheduler" not in str(env_err.value)
+    with parallel.using_scheduler("tcp://127.0.0.1:8", "--scheduler"):
+        with pytest.raises(InputError, match=r"tcp://127\.0\.0\.1:8 \(--scheduler\): its function"):
+            parallel.parallel_map(lambda i: (lock, i), [1, 2])

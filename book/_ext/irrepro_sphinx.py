@@ -136,7 +136,7 @@ def _pre_execute(app, env, docnames):
         _say_pre_executed(flag, "ok")
         return
     cache, todo = _to_execute(app, env, docnames)
-    jobs = int(os.environ.get(BOOK_JOBS_ENV) or os.cpu_count() or 1)
+    jobs = int(os.environ.get(BOOK_JOBS_ENV, "").strip() or os.cpu_count() or 1)  # set to nothing: unset
     # nothing to gain when one runs at a time: Sphinx executes it as it reads - unless another
     # build waits for this one's notebooks to be in the cache (PRE_EXECUTED_ENV)
     if not todo or (flag is None and (len(todo) < 2 or jobs < 2)):
@@ -401,7 +401,8 @@ def _results_dir(app) -> Path:
     """Where the executed pages leave their results (the Makefile's IRREPRO_RESULTS)."""
     import os
 
-    return Path(os.environ.get("IRREPRO_RESULTS") or Path(app.srcdir) / "_build" / "results")
+    results = os.environ.get("IRREPRO_RESULTS", "")  # set to nothing (or spaces): unset, as irrepro reads it
+    return Path(results if results.strip() else Path(app.srcdir) / "_build" / "results")
 
 
 def _copy_example_report(app, exception):

@@ -8,11 +8,11 @@ never reads the environment (the same call gives the same result in every shell)
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import parallel
+from .._env import env
 
 __all__ = ["BookConfig", "config", "results_dir"]
 
@@ -69,5 +69,5 @@ def results_dir() -> Path | None:
     """The results directory of the book's configuration (``IRREPRO_RESULTS``), or None when it
     is unset or empty: the default of :func:`irrepro.book.compare` and
     :func:`irrepro.book.scorecard` (:attr:`BookConfig.results`)."""
-    results = os.environ.get("IRREPRO_RESULTS")
+    results = env("IRREPRO_RESULTS")
     return Path(results) if results else None

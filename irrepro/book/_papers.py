@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._env import env
+
 __all__ = ["PAPERS", "STUDIES", "BOOK_ENV", "book_dir", "PaperValue", "PaperNumbers", "paper_numbers"]
 
 #: The book's chapters, in reading order: (citation key, title).
@@ -57,7 +59,7 @@ def book_dir() -> Path:
     True
     """
     candidates = []
-    if os.environ.get(BOOK_ENV):
+    if env(BOOK_ENV):
         candidates.append(Path(os.environ[BOOK_ENV]).expanduser())
     candidates.append(Path(__file__).resolve().parents[2] / "book")
     cwd = Path.cwd().resolve()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..stats import level_percent
 from ._margins import KINDS, Margins, margins
 from ._reading import _fmt, _missing, _parse
 
@@ -321,7 +322,7 @@ def judge(
     st = _combine(results)
     what = f"margin {'/'.join(dict.fromkeys(_fmt(x) for x in margins_used))} ({kind})"
     err = (
-        f"ours ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_o))} at {m.confidence:.0%}"
+        f"ours ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_o))} at {level_percent(m.confidence)}"
         if se_o.max() > 0
         else "ours exact"
     )

@@ -184,10 +184,12 @@ def _run(args: argparse.Namespace) -> int:
                 args.jobs = parallel.env_jobs() if args.jobs is None else args.jobs
             if getattr(args, "scale", "") is None:
                 args.scale = parallel.scale()
+            if hasattr(args, "jobs") and not getattr(args, "scheduler", None):
+                parallel.scheduler()  # IRREPRO_SCHEDULER: an address or 'local', before any work
         if getattr(args, "scheduler", None):  # report, compare --scheduler
             from .. import parallel
 
-            with parallel.using_scheduler(args.scheduler):
+            with parallel.using_scheduler(args.scheduler, "--scheduler"):
                 return args.func(args)
         return args.func(args)
     except KeyboardInterrupt:

@@ -63,14 +63,15 @@ def _data_fetch(args: argparse.Namespace) -> int:
 
 def _coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`; names through
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>` of the RunSet ``rs``, or from such rows
+    (:attr:`Reproduction.coverage <irrepro.reproduce.Reproduction.coverage>`); names through
     :func:`irrepro.escape.plain`."""
     from .._text import few
     from ..escape import plain
 
     fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
     lines = []
-    for r in rs._coverage():  # (coverage()'s rows, without pandas)
+    for r in rs._coverage() if hasattr(rs, "_coverage") else rs:  # (coverage()'s rows, without pandas)
         if not r["missing"] and not r["ignored"]:
             continue
         parts = [f"run {r['run']}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]
@@ -225,6 +226,12 @@ def _compare(args: argparse.Namespace) -> int:
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
+    from ..significance.comparison import _check_resamples
+
+    # before any work: resamples enough for the test at --alpha, the intervals at --level, --anova's Tukey HSD
+    _check_resamples(args.test, args.B, args.alpha, args.intervals, args.B, args.level, ("-B", "-B"))
+    if args.anova:
+        _check_resamples("tukey", args.B, args.alpha, names=("-B", "-B"))
     if args.methods_file is not None:  # before any work: never over an input or a file of the user's
         from .._outputs import check_file
 
@@ -248,8 +255,8 @@ def _compare(args: argparse.Namespace) -> int:
         )
     table = significance.compare(
         scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
-        intervals=args.intervals, level=args.level, B=args.B, seed=args.seed, n_jobs=args.jobs,
-        digits=args.digits,
+        intervals=args.intervals, level=args.level, B=args.B, B_intervals=args.B, seed=args.seed,
+        n_jobs=args.jobs, digits=args.digits,
     )  # fmt: skip
     anova = _anova_text(scores, args) if args.anova else ""  # every measure decided before any output
     out = table.render(args.format)
@@ -267,6 +274,7 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
     (:func:`irrepro.significance.methods_paragraph`) after the table, or into ``--methods-file``."""
     from ..escape import plain, shell
     from ..significance import methods_paragraph
+    from ..significance.comparison import B_INTERVALS
 
     r = table.test
     fmt = "latex" if args.format == "latex" else "markdown"
@@ -279,7 +287,7 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
         B=r.B or None, exact=r.exact, effect_sizes=("difference", "win-tie-loss"),
         interval="bca" if table.low is not None else None,
         interval_of="difference" if table.baseline is not None else "mean", level=table.level,
-        seed=args.seed, rel=args.rel, precision=rs.precision, missing_runs=missing, qrels=str(args.qrels),
+        B_interval=args.B or B_INTERVALS, seed=args.seed, rel=args.rel, precision=rs.precision, missing_runs=missing, qrels=str(args.qrels),
         command=cmd,
     ).render(fmt)  # fmt: skip
     if args.methods_file is None:
@@ -297,8 +305,9 @@ def _anova_text(scores, args: argparse.Namespace) -> str:
     why a measure has none (no residual variance: identical runs, a constant measure)."""
     from .. import design
     from .._text import no_variance
+    from ..significance._names import DEFAULT_B
 
-    B = 10_000 if args.B is None else args.B
+    B = DEFAULT_B["tukey"] if args.B is None else args.B
     parts = []
     for name, matrix in scores.items():
         try:

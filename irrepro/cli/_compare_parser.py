@@ -10,6 +10,7 @@ from ._options import (
     _PRECISION_HELP,
     _SIMULATED_HELP,
     _alpha,
+    _digits,
     _inputs_and_measures,
     _int_at_least,
     _level,
@@ -45,6 +46,11 @@ B = 10,000: family-wise by itself, no --correction), unpaired-bootstrap (Sakai's
 B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean difference,
 B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
 \\usepackage{booktabs}), csv (every number).
+
+Resamples (-B, the test's, --intervals' and --anova's): at least 100; a test at --alpha needs
+B >= 1/alpha (its p-value, a count of resamples over B, falls between 0 and alpha only then), an
+interval at --level at least one resample beyond each end, B (1 - level) / 2 >= 1 (1000 serve up
+to 99.8%). Fewer are refused, naming the B that serves, before any work.
 
 --methods prints the methods paragraph of the comparison after the table, ready to paste into a
 paper (Markdown; LaTeX with --format latex): the test and its tails, the correction and alpha, the
@@ -84,14 +90,16 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         dest="B",
         type=_int_at_least(1),
         default=None,
-        help="resamples of the bootstrap, permutation or Tukey test (default 1000, 10000, 10000)",
+        help="resamples of the resampling test (default 1000; permutation and tukey 10000), of "
+        "--intervals (default 1000) and of --anova's randomised Tukey HSD (default 10000): at least "
+        "100, at least 1/alpha for a test, and B (1 - level) / 2 >= 1 for an interval",
     )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     _parallel_options(p)
     p.add_argument(
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )
-    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)

@@ -73,6 +73,8 @@ def _design(args: argparse.Namespace) -> int:
     min_diff, alpha, power, m = design._sizes.check_design(
         args.min_diff, args.alpha, args.power, args.systems, measure=spec, B=args.B, names=_OPTIONS
     )
+    if args.simulate:  # enough resamples for the simulated test at --alpha, before any work
+        design._sizes._simulation_B(args.sim_B, args.test, alpha, args.scale, "--sim-B")
     matrix, missing, banner = _pilot(args, "design", args.measure)
     lines = [f"# {banner}"] if banner else []
     anova = design.two_way_anova(matrix)  # every method on the one matrix: a missed topic scores 0

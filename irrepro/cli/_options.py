@@ -59,6 +59,16 @@ def _level_value(text: str) -> float:
     return check_level(value, "--level")
 
 
+def _digits_value(text: str) -> int:
+    from .._text import check_digits
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--digits must be an integer, got {text!r}") from None
+    return check_digits(value, "--digits")
+
+
 def _fraction(name: str):
     """An argparse ``type``: a number in (0, 1) for option ``name`` (--alpha, --power)."""
 
@@ -84,6 +94,7 @@ _jobs = _checked(_jobs_value, "--jobs")
 _scale = _checked(_scale_value, "--scale")
 _level = _checked(_level_value, "--level")
 _alpha = _fraction("--alpha")
+_digits = _checked(_digits_value, "--digits")
 
 
 def _scheduler(text: str) -> str:

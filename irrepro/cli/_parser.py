@@ -24,6 +24,7 @@ from ._options import (
     _SIMULATED_HELP,
     _alpha,
     _checked,
+    _digits,
     _fraction,
     _inputs_and_measures,
     _int_at_least,
@@ -132,9 +133,10 @@ def _design_parser(sub) -> None:
                    help=f"simulation precision, 24,000 trials per size or 600 at quick: {_SCALE_WORDS}")  # fmt: skip
     p.add_argument("-B", dest="B", type=_int_at_least(0), default=1000,
                    help="bootstrap samples of the pilot's topics for the 95%% intervals: 0 (no interval) or "
-                        "at least 100 (default 1000)")  # fmt: skip
+                        "at least 100, one beyond each end of the interval (default 1000)")  # fmt: skip
     p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
-                   help="resamples of a simulated resampling test (default by --scale)")  # fmt: skip
+                   help="resamples of a simulated resampling test: at least 100 and 1/alpha, so that its "
+                        "p-value can fall between 0 and alpha (default by --scale: 1000, 200 at quick)")  # fmt: skip
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None,
@@ -257,7 +259,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument(
-        "--digits", type=_int_at_least(0), default=4, help="decimals printed by tsv and trec_eval (default 4)"
+        "--digits", type=_digits, default=4, help="decimals printed by tsv and trec_eval, 0 to 17 (default 4)"
     )
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._options import _PRECISION_HELP, _SIMULATED_HELP, _checked, _int_at_least, _level_value, _rel_option
+from ._options import (
+    _PRECISION_HELP,
+    _SIMULATED_HELP,
+    _checked,
+    _digits,
+    _int_at_least,
+    _level_value,
+    _rel_option,
+)
 
 #: The output formats of ``irrepro reproduce``.
 FORMATS = ("text", "csv", "json", "markdown", "latex")
@@ -20,7 +28,15 @@ ratio ER and Delta RI per measure, and the t-test's p-value between original and
 per-topic scores. With --repro-qrels the reproduction ran on other topics (replicability): only
 ER, Delta RI and the unpaired t-test apply, the two topic sets resampled independently. The four
 arguments are run files, or four directories whose run files are matched by name (one
-experiment per name, all computed at once). A topic a run misses scores 0 (trec_eval -c)."""
+experiment per name, all computed at once).
+
+A topic a run misses scores 0 (trec_eval -c) in RMSE, ER, Delta RI and the p-values, which are
+over all the qrels' topics; KTU and RBO compare two rankings, so they are means over the topics
+both runs ranked (KTU: 2 documents or more), a topic either run misses left out. Every run that
+misses topics gets one line on stderr, as in eval and compare; the note under the table says it.
+
+--resamples: at least 100, and at least one resample beyond each end of a --level interval,
+resamples x (1 - level) / 2 >= 1 (1000 serve up to 99.8%); fewer are refused before any work."""
 
 
 def _reproduce_parser(sub) -> None:
@@ -40,13 +56,14 @@ def _reproduce_parser(sub) -> None:
                    help="qrels of the reproduction's other topics: replicability (unpaired)")  # fmt: skip
     p.add_argument("-m", "--measure", dest="measures", action="append", default=None,
                    help="measure, repeatable (default AP, nDCG@10, P@10)")  # fmt: skip
-    p.add_argument("--resamples", type=_int_at_least(2), default=1000,
-                   help="bootstrap resamples of the topics (default 1000)")  # fmt: skip
+    p.add_argument("--resamples", type=_int_at_least(1), default=1000,
+                   help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
+                        "(default 1000)")  # fmt: skip
     p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
-    p.add_argument("--digits", type=_int_at_least(0), default=4, help="decimals shown (default 4)")
+    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
     p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
@@ -55,13 +72,18 @@ def _reproduce_parser(sub) -> None:
 
 def _reproduce(args: argparse.Namespace) -> int:
     from .. import reproduce
+    from ..stats import check_resamples
+    from ._commands import _coverage_lines, _err
 
+    check_resamples(args.resamples, "--resamples", level=args.level)  # before any work
     rep = reproduce.reproduce_runs(
         args.orig_baseline, args.orig_advanced, args.repro_baseline, args.repro_advanced, args.qrels,
         repro_qrels=args.repro_qrels, measures=args.measures or ["AP", "nDCG@10", "P@10"],
         B=args.resamples, level=args.level, seed=args.seed, rel=args.rel,
         precision=args.precision or "float32", allow_simulated=args.allow_simulated,
     )  # fmt: skip
+    for line in _coverage_lines(rep.coverage, "all-topics"):
+        _err("reproduce", line)
     sys.stdout.write(render(rep, args.format, args.digits))
     return 0
 
@@ -70,13 +92,18 @@ def render(rep, fmt: str, digits: int = 4) -> str:
     """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
     text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
     digit of every column (json: an undefined number null, with a ``reason``)."""
+    from ..stats import level_percent
+
     df = rep.to_frame()
     first = next(iter(rep.estimates.values()))
-    pct = f"{first.level * 100:g}%"
+    pct = level_percent(first.level)
     kind = "reproducibility (paired)" if rep.paired else "replicability (unpaired)"
+    over = "ER, Delta RI, p: over all the qrels' topics, a topic a run misses scoring 0"
+    if rep.paired:
+        over = "KTU, RBO: over the topics both runs ranked; RMSE, " + over
     note = (
         f"{kind}; {rep.topics[0]} original / {rep.topics[1]} reproduction topics; "
-        f"{pct} BCa intervals from {first.B} topic resamples"
+        f"{pct} BCa intervals from {first.B} topic resamples; {over}"
     )
     banner = (
         "SIMULATED DATA: the qrels are irrepro's simulated stand-in, not real judgments; these "

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .._env import env
 from ..errors import InputError, UnknownNameError
 from ._common import CacheError, DataUnavailable
 
@@ -103,7 +104,7 @@ def registry() -> dict[str, RegistryEntry]:
 def _env_flag(name: str) -> bool:
     """The yes / no environment variable ``name``: 1, true, yes, on; unset, empty, 0, false, no,
     off; anything else is refused naming it (``IRREPRO_ALLOW_SIMULATED=maybe`` was taken as no)."""
-    value = os.environ.get(name, "").strip().lower()
+    value = (env(name) or "").strip().lower()
     if value in {"1", "true", "yes", "on"}:
         return True
     if value in {"", "0", "false", "no", "off"}:
@@ -125,8 +126,8 @@ def cache_dir() -> Path:
     >>> cache_dir().is_absolute()
     True
     """
-    env = os.environ.get("IRREPRO_CACHE")
-    return Path(env).expanduser().resolve() if env else Path(platformdirs.user_cache_dir("irrepro"))
+    cache = env("IRREPRO_CACHE")
+    return Path(cache).expanduser().resolve() if cache else Path(platformdirs.user_cache_dir("irrepro"))
 
 
 def mirror_dir() -> Path | None:
@@ -143,8 +144,8 @@ def mirror_dir() -> Path | None:
     >>> mirror_dir() is None or mirror_dir().is_absolute()
     True
     """
-    env = os.environ.get("IRREPRO_MIRROR")
-    return Path(env).expanduser().resolve() if env else None
+    mirror = env("IRREPRO_MIRROR")
+    return Path(mirror).expanduser().resolve() if mirror else None
 
 
 def is_offline() -> bool:

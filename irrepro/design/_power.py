@@ -420,7 +420,8 @@ def simulated_power(
     families : int, optional
         Simulated families (default 40 quick, 400 paper).
     B : int, optional
-        Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``.
+        Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``;
+        at least 100 and 1 / ``alpha`` (:func:`irrepro.stats.check_resamples`).
     seed : SeedLike
         The seed of the fit and of all draws.
     n_jobs : int, optional
@@ -439,8 +440,8 @@ def simulated_power(
     ------
     irrepro.InputError
         ``min_diff`` <= 0 or beyond the range of the pilot's measure (< 1 for AP), ``alpha``
-        outside (0, 1), fewer than 2 systems or topics, an unknown test, or a difference the
-        pilot's margins cannot be moved to.
+        outside (0, 1), too few resamples ``B`` for a resampling test at ``alpha``, fewer than 2
+        systems or topics, an unknown test, or a difference the pilot's margins cannot be moved to.
 
     Notes
     -----
@@ -457,10 +458,10 @@ def simulated_power(
     >>> c.to_frame().columns.tolist()
     ['n_topics', 'power', 'se']
     """
-    from ..known_truth import default_B, default_trials
+    from ..known_truth import default_trials
     from ..simulation import fit_collection
     from ._anova import two_way_anova
-    from ._sizes import topic_set_size
+    from ._sizes import _simulation_B, topic_set_size
 
     min_diff, alpha, _, systems = check_design(
         min_diff, alpha, None, systems, measure=getattr(pilot, "measure", None)
@@ -473,8 +474,7 @@ def simulated_power(
         if families is None
         else check_int(families, "families", minimum=1)
     )
-    if B is None:
-        B = default_B(scale)
+    B = _simulation_B(B, test, alpha, scale)
     if n_topics is None:
         n = topic_set_size(anova.sigma2_residual, "paired-t", min_diff=min_diff, alpha=alpha, B=0).n_topics
         n = max(n, 8) if n > 0 else 1000

@@ -14,6 +14,7 @@ import pandas as pd
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
+from ..stats import check_resamples
 from ._anova import two_way_anova
 
 __all__ = [
@@ -33,11 +34,6 @@ METHODS = {
 }
 #: The largest topic-set size searched: beyond it a design is reported as not reachable.
 MAX_TOPICS = 1_000_000
-
-
-#: The fewest bootstrap samples of an interval on a size: each end is an order statistic of B
-#: values (B = 1 made a "95% interval" [19, 19] around an estimate of 20).
-MIN_B = 100
 
 
 def _bounds(measure) -> tuple[float, float] | None:
@@ -75,10 +71,10 @@ def check_design(
         The measure of the pilot (its range: :attr:`irrepro.measures.Measure.bounds`); None, or a
         label that names no measure, or an unbounded measure (a count): no range check.
     B : int, optional
-        The bootstrap samples of the intervals: 0 (no interval) or at least ``MIN_B`` (100);
-        None: not checked.
+        The bootstrap samples of the intervals: 0 (no interval), or enough for an interval at
+        ``level`` (:func:`irrepro.stats.check_resamples`: at least 100); None: not checked.
     level : float
-        The intervals' confidence level (for the message).
+        The intervals' confidence level.
     names : dict, optional
         How the messages name the parameters (the command line's options: ``{"min_diff":
         "--min-diff", ...}``); default the arguments' names.
@@ -131,15 +127,23 @@ def check_design(
             f"rejects with probability {alpha:g} when there is no difference at all, so any number of topics "
             "has that power; ask for a power above alpha (0.8 is usual)"
         )
-    if B is not None:
-        B = check_int(B, name["B"], minimum=0)
-        if 0 < B < MIN_B:
-            raise InputError(
-                f"{name['B']} = {B}: too few bootstrap samples for a {100 * level:g}% interval (its ends "
-                f"would be order statistics of {B} values); give {name['B']} >= {MIN_B}, or "
-                f"{name['B']} = 0 for no interval"
-            )
+    if B is not None and check_int(B, name["B"], minimum=0):
+        check_resamples(B, name["B"], level=level, hint=f", or {name['B']} 0 for no interval")
     return min_diff, alpha, power, check_int(systems, name["systems"], minimum=2)
+
+
+def _simulation_B(B, test, alpha: float, scale: str, name: str = "B") -> int:
+    """The resamples of a simulated resampling ``test`` (a name or several): ``B``, else
+    :func:`irrepro.known_truth.default_B` of ``scale``; enough to resolve ``alpha`` when a test
+    resamples (:func:`irrepro.stats.check_resamples`, naming ``name``)."""
+    from ..known_truth import default_B
+    from ..significance._names import RESAMPLING, TESTS
+
+    n = default_B(scale) if B is None else B
+    for t in [test] if isinstance(test, str) else list(test):
+        if t in RESAMPLING:
+            check_resamples(n, name, alpha=alpha, test=f"the simulated {TESTS[t]}", default=B is None)
+    return n
 
 
 def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float, alpha: float = 0.05,
@@ -343,7 +347,8 @@ def topic_set_size(
     systems : int
         m, the systems the ANOVA compares (>= 2).
     B : int
-        Bootstrap samples of the pilot's topics: 0 (no interval) or at least 100.
+        Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
+        ``level`` (:func:`irrepro.stats.check_resamples`: at least 100, one beyond each end).
     level : float
         The interval's confidence level.
     seed : SeedLike
@@ -358,8 +363,8 @@ def topic_set_size(
     irrepro.InputError
         Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0 or beyond the
         range of the pilot's measure (:attr:`irrepro.measures.Measure.bounds`: < 1 for AP),
-        ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, 0 < ``B`` < 100,
-        an unknown method.
+        ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, a ``B`` > 0 too
+        small for an interval at ``level``, an unknown method.
 
     Notes
     -----

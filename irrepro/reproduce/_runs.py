@@ -71,6 +71,10 @@ class Reproduction:
         The seed of the resamples.
     simulated : bool
         The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
+    coverage : tuple of dict
+        Each run file's coverage of its qrels' topics, as :meth:`RunSet.coverage
+        <irrepro.data.RunSet.coverage>`'s rows (``run`` the file's path): the topics it misses
+        score 0 in RMSE, ER, Delta RI and the p-value, and are left out of KTU and RBO.
 
     Examples
     --------
@@ -93,6 +97,7 @@ class Reproduction:
     estimates: dict
     seed: object = None
     simulated: bool = False
+    coverage: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
         """The long table: one row per experiment, run, measure and statistic.
@@ -184,7 +189,8 @@ def reproduce_runs(
     measures : sequence of str
         Evaluation measures (:func:`irrepro.measures.parse_measure` names).
     B : int, default 1000
-        Bootstrap resamples of the topics.
+        Bootstrap resamples of the topics: at least 100, and one beyond each end of the intervals,
+        ``B (1 - level) / 2 >= 1`` (:func:`irrepro.stats.check_resamples`).
     level : float, default 0.95
         Confidence level.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -209,14 +215,16 @@ def reproduce_runs(
     Raises
     ------
     irrepro.InputError
-        A missing file, directories whose files do not match by name, or an original and its
-        reproduction without a topic in common - naming the files.
+        Too few resamples for ``level``, a missing file, directories whose files do not match by
+        name, or an original and its reproduction without a topic in common - naming the files.
 
     Notes
     -----
     Breuer et al. (2020), section 3. Scores are irrepro's (trec_eval's conventions: every
     topic of the qrels, a topic a run misses scoring 0; repro_eval averages over the topics a run
-    retrieved for, which is the same for runs that miss none).
+    retrieved for, which is the same for runs that miss none): RMSE, ER, Delta RI and the p-value
+    are over all the qrels' topics; KTU and RBO compare two rankings, so they are means over the
+    topics both runs ranked (KTU: with 2 documents or more), a topic either run misses left out.
 
     Examples
     --------
@@ -225,7 +233,9 @@ def reproduce_runs(
     from .. import measures as ms
     from ..data import load_qrels
     from ..parallel import as_seed_sequence
+    from ..stats import check_resamples
 
+    check_resamples(B, "B", level=level)
     names, files = _quadruples([orig_baseline, orig_advanced, repro_baseline, repro_advanced])
     for m in measures:
         ms.parse_measure(m, rel=rel)
@@ -246,6 +256,10 @@ def reproduce_runs(
            for role in ROLES}  # fmt: skip
     if paired:
         _check_topics(rs_o, idx, files)
+    path = {lab: str(f) for role in ROLES for lab, f in zip(labels[role], files[role])}
+    coverage = tuple(
+        {**r, "run": path[r["run"]]} for r in rs_o._coverage() + ([] if paired else rs_r._coverage())
+    )
     seed = as_seed_sequence(seed)  # one seed: every statistic draws the same resamples
     scores_o = ms.evaluate(rs_o, list(measures), rel=rel)
     scores_r = scores_o if paired else ms.evaluate(rs_r, list(measures), rel=rel)
@@ -276,6 +290,7 @@ def reproduce_runs(
         est,
         seed,
         rs_o.simulated or rs_r.simulated,
+        coverage,
     )
 
 

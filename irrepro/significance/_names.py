@@ -17,6 +17,9 @@ TESTS = {
 
 #: The tests that resample (they take ``B`` and a seed).
 RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift")
+#: The resampling tests' resamples when none are given (:func:`~irrepro.significance.pairwise_test`).
+DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
+             "bootstrap-shift": 1000}  # fmt: skip
 
 #: The classical tests, computed in closed form (:func:`~irrepro.significance.classical_pairs`).
 CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)

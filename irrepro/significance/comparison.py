@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._text import UNDEFINED, no_pair_variance
+from .._text import UNDEFINED, check_digits, no_pair_variance
 from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
-from ..stats import bca_interval, check_level
-from ._names import RESAMPLING
+from ..stats import bca_interval, check_level, check_resamples
+from ._names import DEFAULT_B, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from .pairwise import pairwise_test
@@ -29,6 +29,24 @@ def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[n
     reps = x @ _counts(samples, n).T / n
     jack = (x.sum(axis=1, keepdims=True) - x) / (n - 1)
     return bca_interval(x.mean(axis=1), reps, jackknife=jack, level=level)
+
+
+#: The topic samples of :func:`compare`'s intervals when none are given.
+B_INTERVALS = 1000
+
+
+def _check_resamples(test: str, B, alpha, intervals=False, B_intervals=None, level=0.95,
+                     names=("B", "B_intervals")) -> int:  # fmt: skip
+    """Refuse too few resamples (:func:`irrepro.stats.check_resamples`) for ``test`` at ``alpha``
+    and, with ``intervals``, for intervals at ``level`` (None: the defaults, said so); ``names``:
+    how the messages name the two counts. Returns the intervals' resamples."""
+    if test in RESAMPLING:
+        check_resamples(DEFAULT_B[test] if B is None else B, names[0], alpha=alpha, test=f"the {TESTS[test]}",
+                        default=B is None)  # fmt: skip
+    n = B_INTERVALS if B_intervals is None else B_intervals
+    if intervals:
+        check_resamples(n, names[1], level=level, default=B_intervals is None)
+    return n
 
 
 def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
@@ -51,7 +69,7 @@ def compare(
     intervals: bool = False,
     level: float = 0.95,
     B: int | None = None,
-    B_intervals: int = 1000,
+    B_intervals: int | None = None,
     seed: SeedLike = None,
     n_jobs: int | None = None,
     digits: int = 4,
@@ -67,7 +85,7 @@ def compare(
     (default), ``"fdr_bh"`` (``"bh"`` deprecated), ``"bonferroni"``, ``"none"`` (randomised
     Tukey HSD: family-wise by itself), ``alpha`` the
     level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
-    or a percentage: :func:`irrepro.stats.check_level`; B_intervals topic samples) of each run's
+    or a percentage: :func:`irrepro.stats.check_level`; ``B_intervals`` topic samples) of each run's
     difference from the baseline, or of its mean without one.
 
     The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
@@ -91,15 +109,18 @@ def compare(
     level : float
         Confidence level of the intervals.
     B : int, optional
-        Resamples of a resampling test.
-    B_intervals : int
-        Topic samples of the intervals.
+        Resamples of a resampling test (default the test's: 1000, or 10,000 for the permutation
+        test and randomised Tukey HSD); at least 100 and 1 / ``alpha``
+        (:func:`irrepro.stats.check_resamples`).
+    B_intervals : int, optional
+        Topic samples of the intervals (default 1000); at least 100 and one beyond each end of the
+        interval, ``B_intervals (1 - level) / 2 >= 1``.
     seed : SeedLike
         Seed of every random step.
     n_jobs : int, optional
         Workers; the table does not depend on it.
     digits : int
-        Decimals shown.
+        Decimals shown, 0 to 17 (the significant digits a double carries).
 
     Returns
     -------
@@ -122,8 +143,9 @@ def compare(
     _check_alpha(alpha)
     if correction is not None:  # an old name warns once, at the caller of compare
         correction = _correction_name(correction)
-    digits = parallel.check_int(digits, "digits", minimum=0)
+    digits = check_digits(digits)
     level = check_level(level)
+    B_intervals = _check_resamples(test, B, alpha, intervals, B_intervals, level)
     mats = _as_measures(scores)
     first: tuple | None = None
     arrays = {}

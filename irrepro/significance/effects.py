@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..parallel import SeedLike
-from ..stats import bca_interval, check_level
+from ..stats import bca_interval, check_level, level_percent
 from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from .bootstrap import _NOISE, _map_chunks
 
@@ -125,7 +125,7 @@ class EffectSizes:
         -------
         pandas.DataFrame
         """
-        pct = f"{100 * self.level:g}%"
+        pct = level_percent(self.level)
         return pd.DataFrame(
             {
                 "system_x": [self.systems[i] for i in self.pairs[:, 0]],

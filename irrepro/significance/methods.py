@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .. import escape
 from ..errors import InputError
 from ._ir_metadata import _metadata, _versions
-from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, RESAMPLING, TESTS
+from ._names import CORRECTIONS, DEFAULT_B, DEPRECATED_CORRECTIONS, FAMILY_WISE, RESAMPLING, TESTS
 
 __all__ = ["Methods", "methods_paragraph"]
 
@@ -34,9 +34,6 @@ _HOW = {
     "unpaired-bootstrap": "of Sakai (2006): {B} bootstrap samples of each run's topics",
     "bootstrap-shift": "(unstudentised, of the mean difference): {B} bootstrap samples of the topics",
 }
-#: The tests' resamples when none are given (:func:`~irrepro.significance.pairwise_test`).
-_DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
-              "bootstrap-shift": 1000}  # fmt: skip
 #: Effect sizes (``effect_sizes=``) as the paragraph names them.
 _EFFECTS = {
     "difference": "the difference in mean score",
@@ -311,7 +308,7 @@ def methods_paragraph(
     >>> sorted(m.metadata)
     ['data', 'implementation', 'irrepro', 'platform', 'research goal', 'schema-version']
     """
-    from ..stats import check_level
+    from ..stats import check_level, level_percent
     from .result import _check_alpha
 
     names = [measures] if isinstance(measures, str) else list(measures)
@@ -337,7 +334,7 @@ def methods_paragraph(
     comparisons = f"{n_comparisons} comparison" + ("s" if n_comparisons != 1 else "")
     resampled = test in RESAMPLING
     if resampled and B is None:
-        B = _DEFAULT_B[test]
+        B = DEFAULT_B[test]
 
     s: list[list[str]] = []  # the sentences, as parts
     s.append([f"We compared {n_runs} runs on {n_topics} topics" + (" (qrels " if qrels else "")]
@@ -383,7 +380,7 @@ def methods_paragraph(
     if interval is not None:
         of = "the difference in mean" + (" from the baseline" if baseline is not None else " of each pair")
         of = of if interval_of == "difference" else "each run's mean"
-        s.append([f"Intervals: {100 * level:g}% {_INTERVALS[interval]} intervals of {of}, from {B_interval:,} "
+        s.append([f"Intervals: {level_percent(level)} {_INTERVALS[interval]} intervals of {of}, from {B_interval:,} "
                   "bootstrap samples of the topics."])  # fmt: skip
     s += [[a] for a in analyses]
     random = resampled or interval is not None or bool(analyses)

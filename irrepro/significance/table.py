@@ -19,6 +19,7 @@ import pandas as pd
 
 from .. import escape
 from ..errors import InputError
+from ..stats import level_percent
 from ._names import CORRECTIONS, FORMATS
 from .result import FAMILY_WISE, PairwiseResult
 
@@ -215,7 +216,7 @@ class ComparisonTable:
                      f"{how} per measure)")  # fmt: skip
         if self.low is not None:
             what = "the difference from the baseline" if self.baseline is not None else "the mean"
-            text += e(f"; {100 * self.level:g}% BCa bootstrap interval of {what}")
+            text += e(f"; {level_percent(self.level)} BCa bootstrap interval of {what}")
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
         text += f"; {best}." if best else "."
         for m, why in self.undefined.items():  # the tests with no answer: the reason, never "nan"
@@ -314,7 +315,7 @@ class ComparisonTable:
             if self.low is not None and self.high is not None:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
-                cols[(m, f"{100 * self.level:g}% CI")] = ci
+                cols[(m, f"{level_percent(self.level)} CI")] = ci
         frame = pd.DataFrame(cols)
         short = dict(zip(self.measures, escape.short_names(self.measures)))  # long measure names, kept apart
         frame.columns = pd.MultiIndex.from_tuples(
