@@ -1,43 +1,22 @@
 """What irrepro may write, replace and remove where a command writes the user's outputs: the one
-guard of every command that writes (``irrepro report`` and ``design --out DIR``, ``compare
---methods-file FILE``, ``standardize --export-zscores FILE``).
+guard of ``report`` and ``design --out DIR``, ``compare --methods-file FILE`` and ``standardize
+--export-zscores FILE``, checked before any work (:func:`check_dir`, :func:`check_file`).
 
-**Never over an input.** An output is none of the command's inputs (the run files and directories,
-the qrels, a z-score file read), holds none of them, and is no visible file of an input directory
-(it would be read as a run next time); a hard link to an input is the input. A new directory
-inside a runs directory is allowed: the runs are its visible files only
-(:func:`irrepro.data.run_files`).
-
-**Ownership, not guesses.** irrepro deletes or overwrites only files it wrote and can prove it
-wrote (:mod:`irrepro._manifest`):
-
-* an output directory holds the marker ``.irrepro-report``, a JSON manifest of every file with
-  its size and sha256, written last. A later run into the same ``--out`` replaces or removes a file
-  only if the manifest lists it and its content still matches; leaves everything else in place and
-  says so in a warning; and refuses, before any work, when a new file would overwrite such a file
-  or when the directory is not empty and holds no valid manifest (an empty ``.irrepro-report``, one
-  written before irrepro 0.2, or a copied report's ``index.html`` prove nothing);
-* a single file (``--methods-file``, ``--export-zscores``) is written only where nothing is, or
-  over a file that the record ``.irrepro-files`` of its directory lists with the same size and
-  sha256 (irrepro adds every file it writes there); a symbolic link is never written through.
-
-**Checked first.** :func:`check_dir` and :func:`check_file` run before any analysis and refuse,
-naming the path as the user gave it, everything that would fail later: an input, a link, a file
-where a directory is wanted or the reverse, a directory that is not irrepro's, a name too long, no
-write permission. Every name the system takes is accepted: a temporary sibling's name is cut and
-hashed where ``.NAME.XXXXXXXX.tmp`` would be too long (:func:`irrepro._manifest.temp_stem`).
-
-**Atomic where it can be.** Files are written into a hidden temporary sibling first. A new or empty
-directory is that sibling renamed; an earlier output directory holding only its own files is
-exchanged with it in one step (Linux ``renameat2``; elsewhere two renames, the earlier one put back
-if the second fails) and then removed file by file, by its manifest. Only where the directory also
-holds files of the user's are the new files moved in one by one (each move atomic; the manifest,
-written last, first lists old and new files as ``pending`` so that a run killed half-way leaves
-nothing unprovable). A single file is a temporary file renamed over its target.
-
-**Leftovers.** A temporary sibling of an earlier run that was killed (older than this process and
-not locked by a running one) is removed by the same manifest rule; what cannot be proven irrepro's
-is named in a warning, never deleted.
+- **Never over an input**: an output is none of the inputs nor a hard link to one, holds none, and
+  is no visible file of an input directory (a run next time); a new directory inside a runs
+  directory is allowed (:func:`irrepro.data.run_files` reads visible files only).
+- **Ownership, not guesses** (:mod:`irrepro._manifest`): an output directory's manifest
+  ``.irrepro-report`` lists every file with its size and sha256 and the command that wrote it; a
+  later run of that command replaces or removes only listed files whose content still matches,
+  leaves the rest in place and names it. A single file is written where nothing is, or over a file
+  the record ``.irrepro-files`` beside it lists unchanged; never through a symbolic link.
+- **Every legal name**: a temporary sibling's name is cut and hashed where ``.NAME.XXXXXXXX.tmp``
+  would be too long (:func:`irrepro._manifest.temp_stem`).
+- **Atomic where it can be**: files go into a hidden temporary sibling first, renamed into place,
+  exchanged with an earlier output in one step (Linux ``renameat2``; elsewhere two renames, the
+  earlier one put back on failure), or, beside the user's files, moved in one by one under a
+  manifest that first lists them as ``pending``. A killed run's sibling is removed later by the
+  same rule; what cannot be proven irrepro's is named, never deleted.
 """
 
 from __future__ import annotations
@@ -215,15 +194,9 @@ def _probe(given: str, base: Path, what: str) -> None:
 
 
 def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), what: str = "report") -> Path:
-    """Check, before any work, that an output directory of ``files`` can be written to ``out``.
-
-    ``out`` may be new, empty, or an earlier output directory of irrepro's (module docstring);
-    returns it absolute. ``what`` names the output in messages (``"report"``). Raises
-    :class:`~irrepro.InputError` naming ``out`` as given for everything :func:`write_dir` would
-    refuse or fail on that can be known before: a symbolic link, a file, the root, an input, a
-    file of an input directory, a directory holding an input, a name too long, a non-empty
-    directory without a valid manifest, a file of the new output over one irrepro did not write,
-    no write permission."""
+    """The absolute ``out`` if an output directory of ``files`` (``what``: "report") may be written
+    there (new, empty, or an earlier one of the same command's), else an InputError naming ``out``
+    for all that :func:`write_dir` would refuse or fail on and can be known now."""
     given = os.fspath(out)
     if not str(given).strip():  # Path("") is ".": the working directory, which the user did not name
         raise InputError(f"--out is empty: give a directory for the {what}")
@@ -254,14 +227,9 @@ def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), w
 
 
 def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out") -> Path:
-    """Check, before any work, that the file ``out`` can be written; returns it absolute.
-
-    ``out`` may be new, a file irrepro wrote there and the record ``.irrepro-files`` of its
-    directory proves so, or a device or pipe (``/dev/stdout``, a FIFO), written through. Raises
-    :class:`~irrepro.InputError` naming ``out`` as given and ``option`` for anything else: an
-    input or a hard link to one, a file of an input directory, a symbolic link to a file, a
-    directory, a file irrepro cannot prove it wrote, a missing or unwritable directory, a name too
-    long or reserved for irrepro's markers."""
+    """The absolute ``out`` if the file may be written there (new, recorded in ``.irrepro-files``
+    unchanged, or a device or pipe written through), else an InputError naming ``out`` and
+    ``option`` (an input, a link, a directory, a file irrepro did not write, a missing directory)."""
     given = os.fspath(out)
     if not str(given).strip():
         raise InputError(f"{option} is empty: give a file name")
