@@ -56,8 +56,21 @@ _VERDICT_OF = {
     INCONCLUSIVE: "inconclusive",
 }
 #: the keys of a comparison row that feed the rule
-_RULE_KEYS = ("kind", "se_sampling", "se_mc", "ours_se", "se_reason", "paper_se", "paper_n", "nominal",
-              "replicates", "unit", "supports", "reason", "status")
+_RULE_KEYS = (
+    "kind",
+    "se_sampling",
+    "se_mc",
+    "ours_se",
+    "se_reason",
+    "paper_se",
+    "paper_n",
+    "nominal",
+    "replicates",
+    "unit",
+    "supports",
+    "reason",
+    "status",
+)
 #: keys of the rule before issue 23: rejected with a pointer to the new ones
 _OLD_KEYS = {
     "tol": "margins are per kind (book/margins.yml): give 'kind'",
@@ -185,7 +198,9 @@ def _per_part(x, k: int, name: str) -> np.ndarray:
 MONTE_CARLO, SAMPLING = "monte-carlo", "sampling"
 
 
-def _part(a, b, mg: float, se_s: float, se_m: float, se_p: float, z: float) -> tuple[str, float, float, float]:
+def _part(
+    a, b, mg: float, se_s: float, se_m: float, se_p: float, z: float
+) -> tuple[str, float, float, float]:
     """One part of a row: (status, margin used, gap outside, factor f by which the Monte Carlo
     replicates must grow to decide it - inf when no number of replicates would, 0 when decided)."""
     half = z * math.sqrt(se_s**2 + se_m**2 + se_p**2)
@@ -402,7 +417,11 @@ def judge(
     se_s, se_m = np.nan_to_num(se_s, nan=0.0), np.nan_to_num(se_m, nan=0.0)
     finite = [v for x in p + o for v in (x.lo, x.hi) if math.isfinite(v)]
     scale = 100.0 if p[0].pct or (kind == "rate" and max(map(abs, finite), default=0) > 1) else 1.0
-    if (paper_n is not None or paper_se is not None or nominal is not None) and kind != "rate" and paper_se is None:
+    if (
+        (paper_n is not None or paper_se is not None or nominal is not None)
+        and kind != "rate"
+        and paper_se is None
+    ):
         raise ValueError("paper_n and nominal are of a rate: the row's kind is not 'rate'")
     n_p = _per_part(paper_n, k, "paper_n")
     se_p = _per_part(paper_se, k, "paper_se")
