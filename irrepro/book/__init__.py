@@ -35,7 +35,9 @@ The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`co
 :mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
 (the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
 :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
-(comparison tables), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
+(comparison tables), :mod:`~irrepro.book._rows` (the rows by kind, with their two errors:
+:func:`errors`, :func:`share`, :func:`rate`, :func:`score`, :func:`correlation`, :func:`ordering`,
+:func:`count`, :func:`claim`), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
 shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers) and
 :mod:`~irrepro.book._headline` (the chapters' headlines); everything public is served
 here.
@@ -50,6 +52,7 @@ from ._headline import Headline, headline, headline_table
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._reasons import reason_kind
+from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share
 from ._rule import (
     INCONCLUSIVE,
     KINDS,
@@ -84,6 +87,15 @@ from ._tables import Comparison, RowRef, below_in_above, compare, ordering_statu
 __all__ = [
     "data_banner",
     "compare",
+    "errors",
+    "Errors",
+    "share",
+    "rate",
+    "score",
+    "correlation",
+    "ordering",
+    "count",
+    "claim",
     "Comparison",
     "RowRef",
     "collections_table",

@@ -425,11 +425,12 @@ def judge(
         raise ValueError("paper_n and nominal are of a rate: the row's kind is not 'rate'")
     n_p = _per_part(paper_n, k, "paper_n")
     se_p = _per_part(paper_se, k, "paper_se")
+    nom = _per_part(nominal, k, "nominal")
     m = margins()
     z = m.z
     results, margins_used, gaps, factors, ses = [], [], [], [], []
     for i, (a, b) in enumerate(zip(p, o)):
-        mg = m.margin(kind, a.point, scale, nominal=nominal)
+        mg = m.margin(kind, a.point, scale, nominal=float(nom[i]) if math.isfinite(nom[i]) else None)
         sp = float(se_p[i]) if math.isfinite(se_p[i]) else 0.0
         if not math.isfinite(se_p[i]) and math.isfinite(n_p[i]) and n_p[i] > 0:
             fr = min(max(a.point / scale, 0.0), 1.0)
@@ -548,6 +549,8 @@ def judge_row(row: Mapping) -> Judgement:
             r.pop("status", None)
     if isinstance(r.get("paper"), PaperValue):
         r["paper"] = r["paper"].value
+    if r.get("se_sampling") is not None or r.get("se_mc") is not None:  # ours_se is their sum, recorded
+        r.pop("ours_se", None)
     return _judge_row(r)
 
 
