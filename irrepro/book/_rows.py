@@ -133,7 +133,11 @@ def errors(
             raise ValueError("errors: give values (and clusters) or sampling, or a reason there is none")
         if values is not None:
             raise ValueError("errors: give values or sampling, not both")
-    s = _per(clustered_se(values, clusters)) if values is not None else _per(0.0 if sampling is None else sampling)
+    s = (
+        _per(clustered_se(values, clusters))
+        if values is not None
+        else _per(0.0 if sampling is None else sampling)
+    )
     if replicate_values is not None:
         if mc is not None:
             raise ValueError("errors: give mc or replicate_values, not both")
@@ -205,7 +209,9 @@ def share(
     se = np.atleast_1d(clustered_se(hits, clusters))
     k = len(np.unique(clusters)) if clusters is not None else hits.shape[-1]
     se = np.where(se > 0, se, _agresti_coull_se(hits.sum(axis=-1) * k / hits.shape[-1], k))
-    err = errors(sampling=100 * se, unit=unit, mc=mc, replicates=replicates, reason=reason or "no random step")
+    err = errors(
+        sampling=100 * se, unit=unit, mc=mc, replicates=replicates, reason=reason or "no random step"
+    )
     ours = " / ".join(f"{v:.{digits}f}" for v in shares)
     row = _row(quantity, paper, ours, "rate", err, "", extra)
     if nominal is not None:

@@ -138,8 +138,23 @@ class Comparison:
 
 #: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
 #: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
-_RULE_COLUMNS = ("kind", "ours_se", "se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_se",
-                 "se_reason", "margin", "paper_n", "status_by", "inconclusive", "replicates_needed", "z")
+_RULE_COLUMNS = (
+    "kind",
+    "ours_se",
+    "se_sampling",
+    "se_mc",
+    "unit",
+    "replicates",
+    "nominal",
+    "paper_se",
+    "se_reason",
+    "margin",
+    "paper_n",
+    "status_by",
+    "inconclusive",
+    "replicates_needed",
+    "z",
+)
 
 
 #: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
