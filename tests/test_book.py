@@ -21,7 +21,6 @@ from scipy.stats import norm
 from _book_checks import fake_book as _fake_book
 from _book_checks import verdict_sentences
 from irrepro import book
-from irrepro.book import _reading as book_reading
 from irrepro.book import (
     INCONCLUSIVE,
     KINDS,
@@ -33,6 +32,7 @@ from irrepro.book import (
     RowRef,
     judge,
 )
+from irrepro.book import _reading as book_reading
 from irrepro.book._rule import _combine
 
 ROOT = Path(__file__).resolve().parents[1]
