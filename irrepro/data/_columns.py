@@ -277,11 +277,13 @@ def _places(values, keys) -> np.ndarray:
     costs a few bytes an id where a dict of a million topic ids costs ~70 MB."""
     import pyarrow as pa
 
+    arrow = (pa.Array, pa.ChunkedArray)
     try:
-        v, k = (x if isinstance(x, (pa.Array, pa.ChunkedArray)) else _pa_strings(x) for x in (values, keys))
-    except UnicodeEncodeError:  # (a lone surrogate, which no pyarrow string holds)
-        pos = {x: i for i, x in enumerate(keys)}
-        return np.array([pos.get(x, -1) for x in values], dtype=np.int32)
+        v, k = (x if isinstance(x, arrow) else _pa_strings(x) for x in (values, keys))
+    except UnicodeEncodeError:  # (a lone surrogate, which no pyarrow string holds: a dict)
+        v, k = (x.to_pylist() if isinstance(x, arrow) else x for x in (values, keys))
+        pos = {x: i for i, x in enumerate(k)}
+        return np.array([pos.get(x, -1) for x in v], dtype=np.int32)
     if v.type != k.type:  # (string and large_string: ids of more than 2 GB)
         v, k = v.cast(pa.large_string()), k.cast(pa.large_string())
     return _positions(v, k)

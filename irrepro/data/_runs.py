@@ -215,7 +215,7 @@ def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: 
     """trec_eval's order of run ``cols[i]``: topic (qrels order), score descending, doc id
     descending. The run is taken out of ``cols`` (set to None) and its arrays are let go as they
     are used. ``codes`` maps the run's doc dictionary to vocabulary codes (code order = byte
-    order); ``topics``: the qrels' topic ids, a pyarrow string array."""
+    order); ``topics``: the qrels' topic ids (a pyarrow string array, or a sequence of str)."""
     run: _RunCols = cols[i]
     cols[i] = None
     name, where, order, score = run.name, run.path or run.name, run.order, run.score
@@ -232,7 +232,7 @@ def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: 
         t, d, score = t[keep], d[keep], score[keep]
     if len(t) == 0:
         some = ", ".join(repr(x) for x in ignored[:5]) + (", ..." if len(ignored) > 5 else "")
-        qsome = ", ".join(repr(x) for x in topics[:5].to_pylist()) + (", ..." if T > 5 else "")
+        qsome = ", ".join(repr(str(x)) for x in topics[:5]) + (", ..." if T > 5 else "")
         raise DataError(
             where, None, f"run {name!r} matches no topic of the qrels: its "
             f"topics are {some}; the qrels' are {qsome} (wrong qrels file?)"
@@ -290,7 +290,10 @@ def _assemble(
     names = _common._unique([c.name for c in cols], [c.path for c in cols], "run names" if twins else "")
     topics = qrels.topics
     T = len(topics)
-    topic_ids = _pa_strings(topics)  # (a pyarrow array: a dict of a million ids costs ~70 MB)
+    try:  # (looked up in pyarrow's hash table: a dict of a million ids costs ~70 MB)
+        topic_ids = _pa_strings(topics)
+    except UnicodeEncodeError:  # (a lone surrogate in a Qrels object's ids: a dict, _places)
+        topic_ids = topics
 
     # the runs' vocabulary: every run's dictionary, sorted by byte order. Ranking needs only the
     # order of the retrieved documents, and grades only the judgments of retrieved documents: the
