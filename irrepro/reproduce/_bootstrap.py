@@ -82,7 +82,8 @@ class _Matrix(Weights):
 
 class _LeaveOneOut(Weights):
     """The T weightings that leave one topic out (1 everywhere but 0 at topic i): the sums are the
-    total less each value, O(T) (the (T, T) matrix of :class:`_Matrix` costs O(T^2))."""
+    total less each value, O(T) (the (T, T) matrix of :class:`_Matrix` costs O(T^2)); equal to
+    the matrix's up to rounding (the same numbers added in another order)."""
 
     def __init__(self, T: int):
         self.n = np.full(T, T - 1.0)
@@ -129,7 +130,7 @@ def _jackknife(stat_of: Callable[[Weights], np.ndarray], n: int, by_sums: bool =
     out (1 everywhere but 0 at ``i``). ``by_sums``: from the leave-one-out sums (the total less
     each value: O(n) time and memory, :class:`_LeaveOneOut`); else from the (n, n) weight matrix,
     made a block of rows at a time (:data:`_JACK_CELLS`, the blocks of equal size: O(n^2) time,
-    O(n) memory), for a statistic that needs the weights themselves."""
+    O(n) memory), for a statistic that reads the weight matrix itself (:class:`_Matrix`'s ``w``)."""
     if by_sums:
         return stat_of(_LeaveOneOut(n))
     blocks = max(1, -(-n * n // _JACK_CELLS))
