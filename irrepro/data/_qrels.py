@@ -40,9 +40,7 @@ class _CodedColumns(_SequenceABC):
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(
-        self, topic_dict, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray
-    ):
+    def __init__(self, topic_dict, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
