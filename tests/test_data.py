@@ -1101,7 +1101,7 @@ def test_every_way_of_ranking_gives_trec_evals_order():
     scores' ranks among the run's distinct scores in its place where it does not (always at
     float64); by three keys beyond that: each the order of a plain sort - topic, score descending
     (as C float or double), document code descending - on lists full of ties."""
-    from irrepro.data import _runfiles, _runs
+    from irrepro.data import _arrays, _runfiles, _runs
 
     rng = np.random.default_rng(3)
     n, T = 3000, 7
@@ -1111,13 +1111,14 @@ def test_every_way_of_ranking_gives_trec_evals_order():
         at = np.flatnonzero(t_idx == t)
         d_idx[at] = rng.permutation(n)[: len(at)]
     score = rng.choice([0.5, 1.0, 1.00000001, 2.0, -0.0, 0.0, 3.25], n) + rng.choice([0, 1e-9], n)
-    cols = _runfiles._RunCols("r", "", [str(t) for t in range(T)], t_idx, None, d_idx, score)
-    tindex = {str(t): t for t in range(T)}
+    topics = _arrays._pa_strings([str(t) for t in range(T)])
     for precision, dtype in (("float32", np.float32), ("float64", np.float64)):
         s = score.astype(dtype) + dtype(0)  # (-0.0 ties with 0.0)
         want = sorted(range(n), key=lambda i: (t_idx[i], -s[i], -d_idx[i]))
         for V in (n, 1 << 40, 1 << 62):  # packed; by score ranks; three keys
-            r = _runs._rank_run(cols, np.arange(n, dtype=np.int32), V, tindex, T, precision)
+            cols = [_runfiles._RunCols("r", "", topics, t_idx, None, d_idx, score)]  # (taken by the ranking)
+            r = _runs._rank_run(cols, 0, np.arange(n, dtype=np.int32), V, topics, precision)
+            assert cols == [None]
             assert r.t.tolist() == t_idx[want].tolist() and r.docs.tolist() == d_idx[want].tolist(), (
                 precision,
                 V,

@@ -233,3 +233,40 @@ def test_a_run_that_retrieved_no_qrels_topic_averages_to_nan_over_its_topics(tmp
     full = measures.summarize(ev)
     assert full.loc["off", "AP"] == 0.0 and full.loc["good", "AP"] == 1.0
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_trec_eval_text_in_pieces_is_to_trec_eval_with_topics_in_byte_order():
+    """``irrepro eval --format trec_eval`` writes the text a piece at a time (a million topics'
+    lines are never all held): pieces of at most 16,384 lines that join to :func:`to_trec_eval`,
+    whose topics come in trec_eval's order, the bytes of their ids (C's strcmp: "10" before "9",
+    "Z" before "a", "é" after "z"), sorted here by Python on the UTF-8 bytes."""
+    from irrepro.measures.outputs import _trec_eval_text
+
+    rng = np.random.default_rng(2)
+    ids = [str(t) for t in range(12_000)] + ["Z", "a", "z", "é", "\u202e", "日本", "a b"]
+    qrels = data.qrels_from_records([(t, "d1", 1) for t in ids])
+    run = data.Run("r", pd.DataFrame({"topic": ids, "doc": "d1", "score": rng.random(len(ids))}))
+    ev = measures.evaluate(data.build_runset([run], qrels), ["AP", "P@10"])
+    pieces = list(_trec_eval_text(ev, per_topic=True))
+    text = measures.to_trec_eval(ev, per_topic=True)
+    assert len(pieces) > 1 and max(p.count("\n") for p in pieces) <= 1 << 14
+    assert "".join(pieces) == text
+    topics = [line.split("\t")[1] for line in text.splitlines() if line.startswith("map ")][
+        :-1
+    ]  # (not "all")
+    shown = {t: t.replace("\u202e", "\\u202e") for t in ids}  # (a format character made visible)
+    assert topics == [shown[t] for t in sorted(ids, key=str.encode)]
+
+
+def test_a_topic_id_pyarrow_cannot_hold_is_evaluated_and_printed():
+    """A Qrels object's topic id with a lone surrogate (no file or table holds one: pyarrow and
+    pandas refuse it) is looked up, ordered and printed escaped: to_trec_eval raised
+    UnicodeEncodeError."""
+    qrels = data.Qrels(columns=(["\ud800", "1", "2"], ["d1", "d2", "d3"], [1, 1, 0]), name="q")
+    run = data.Run(
+        "r", pd.DataFrame({"topic": ["1", "1", "2"], "doc": ["d1", "d2", "d3"], "score": [2.0, 1.0, 0.5]})
+    )
+    ev = measures.evaluate(data.build_runset([run], qrels), ["AP"])
+    assert ev["AP"].scores.tolist() == [[0.5, 0.0, 0.0]]  # d2, the relevant one, at rank 2
+    lines = measures.to_trec_eval(ev, per_topic=True).splitlines()
+    assert [ln.split("\t")[1] for ln in lines[:3]] == ["1", "2", "\\ud800"] and lines[2].endswith("0.0000")

@@ -170,7 +170,7 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
 def _eval(args: argparse.Namespace) -> int:
     from .. import measures
     from .._user_inputs import load
-    from ..measures.outputs import _rows
+    from ..measures.outputs import _rows, _trec_eval_text
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
@@ -182,8 +182,8 @@ def _eval(args: argparse.Namespace) -> int:
     if args.format == "trec_eval":
         if banner:
             sys.stdout.write(f"# {banner}\n")
-        sys.stdout.write(measures.to_trec_eval(scores, per_topic=args.per_topic, complete=complete,
-                                               digits=args.digits))  # fmt: skip
+        for piece in _trec_eval_text(scores, per_topic=args.per_topic, complete=complete, digits=args.digits):
+            sys.stdout.write(piece)  # (a piece at a time: a million topics' text is never all held)
         return 0
     rows = _rows(scores, per_topic=args.per_topic, complete=complete)
     meta = {"qrels": str(args.qrels), "simulated": rs.simulated, "average": args.average,

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ._arrays import _np, _np_bool, _np_filled, _pa_strings, _pa_view
 from ._common import _n_threads, _release_memory
 from ._textfiles import _TO_SPACE
 
@@ -270,6 +271,24 @@ def _positions(values, value_set) -> np.ndarray:
     return place[idx]
 
 
+def _places(values, keys) -> np.ndarray:
+    """int32: the place of each of ``values`` in ``keys`` (pyarrow string arrays or sequences of
+    str; ``keys`` without repeats), -1 where it is not there: :func:`_positions`, whose hash table
+    costs a few bytes an id where a dict of a million topic ids costs ~70 MB."""
+    import pyarrow as pa
+
+    arrow = (pa.Array, pa.ChunkedArray)
+    try:
+        v, k = (x if isinstance(x, arrow) else _pa_strings(x) for x in (values, keys))
+    except UnicodeEncodeError:  # (a lone surrogate, which no pyarrow string holds: a dict)
+        v, k = (x.to_pylist() if isinstance(x, arrow) else x for x in (values, keys))
+        pos = {x: i for i, x in enumerate(k)}
+        return np.array([pos.get(x, -1) for x in v], dtype=np.int32)
+    if v.type != k.type:  # (string and large_string: ids of more than 2 GB)
+        v, k = v.cast(pa.large_string()), k.cast(pa.large_string())
+    return _positions(v, k)
+
+
 def _union_dictionary(arrays: list) -> tuple:
     """(dictionary, int32 indices) of several pyarrow string arrays taken as one: ``_dict_parts``
     of their ``dictionary_encode``, the arrays split among threads (one per core, each encoding its
@@ -300,76 +319,6 @@ def _same_array(a, b) -> bool:
         for x, y in zip(a.buffers(), b.buffers())
     )  # fmt: skip
     return same or a.equals(b)
-
-
-def _np(arr, dtype) -> np.ndarray:
-    """A numpy view (no copy) of a primitive pyarrow (Chunked)Array without nulls. (pyarrow's own
-    ``to_numpy`` and ``pa.array`` import pandas, which reading and evaluating runs do without.)"""
-    import pyarrow as pa
-
-    dt = np.dtype(dtype)
-    if isinstance(arr, pa.ChunkedArray):
-        parts = [_np(c, dt) for c in arr.chunks]
-        return parts[0] if len(parts) == 1 else (np.concatenate(parts) if parts else np.zeros(0, dt))
-    if arr.null_count:
-        raise ValueError("_np needs an array without nulls")
-    if len(arr) == 0:
-        return np.zeros(0, dt)
-    return np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize)
-
-
-def _np_bool(arr) -> np.ndarray:
-    """A numpy bool copy of a pyarrow (Chunked) BooleanArray without nulls."""
-    import pyarrow as pa
-
-    if isinstance(arr, pa.ChunkedArray):
-        parts = [_np_bool(c) for c in arr.chunks]
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
-    if arr.null_count:
-        raise ValueError("_np_bool needs an array without nulls")
-    if len(arr) == 0:
-        return np.zeros(0, dtype=bool)
-    bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
-    return np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].view(bool)
-
-
-def _pa_view(values: np.ndarray):
-    """A pyarrow array of a 1-d numpy array of numbers, sharing its memory when it is contiguous
-    (``pyarrow.array`` imports pandas, which reading and evaluating runs do without)."""
-    import pyarrow as pa
-
-    values = np.ascontiguousarray(values)
-    data = pa.py_buffer(values)  # type: ignore[arg-type]  # (the stubs know no numpy array: a buffer)
-    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, data])
-
-
-def _np_filled(arr, dtype, fill) -> np.ndarray:
-    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null (without
-    ``pc.fill_null``, whose scalar conversion imports pandas)."""
-    import pyarrow as pa
-
-    if isinstance(arr, pa.ChunkedArray):
-        out, a = np.empty(len(arr), dtype=dtype), 0
-        for c in arr.chunks:
-            out[a : a + len(c)] = _np_filled(c, dtype, fill)
-            a += len(c)
-        return out
-    dt = np.dtype(dtype)
-    if len(arr) == 0:
-        return np.zeros(0, dt)
-    values = np.frombuffer(arr.buffers()[1], dtype=dt, count=len(arr), offset=arr.offset * dt.itemsize).copy()
-    if arr.null_count:
-        bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
-        valid = np.unpackbits(bits, count=arr.offset + len(arr), bitorder="little")[arr.offset :].astype(bool)
-        values[~valid] = fill
-    return values
-
-
-def _strings(arr) -> np.ndarray:
-    """An object array of the Python strings of a pyarrow string array."""
-    out = np.empty(len(arr), dtype=object)
-    out[:] = arr.to_pylist()
-    return out
 
 
 def _encode(values) -> tuple:

@@ -12,15 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from ._columns import (
-    _dict_parts,
-    _duplicate_line,
-    _duplicate_pair,
-    _encode,
-    _fast_table,
-    _np,
-    _strings,
-)
+from ._arrays import _np, _pa_view, _strings
+from ._columns import _dict_parts, _duplicate_line, _duplicate_pair, _encode, _fast_table, _places
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._textfiles import (
     _INTEGER,
@@ -42,14 +35,12 @@ __all__ = ["Qrels", "read_qrels", "qrels_from_records"]
 
 class _CodedColumns(_SequenceABC):
     """The (topic, doc, grade) columns of qrels read from a file, kept encoded: the topic and
-    document dictionaries (a list of str, a pyarrow string array) and int32 codes per line (for
+    document dictionaries (pyarrow string arrays) and int32 codes per line (for
     the documents: None when the array has one id per line, unencoded), the grades as int64.
     ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
     Python strings for a two-million-line qrels) are made on first use."""
 
-    def __init__(
-        self, topic_dict: list, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray
-    ):
+    def __init__(self, topic_dict, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
         self.grade = grade
         self._made: dict = {}
@@ -62,7 +53,7 @@ class _CodedColumns(_SequenceABC):
         if i == 2:
             return self.grade
         if i not in self._made:
-            names = np.asarray(self.topic_dict, dtype=object) if i == 0 else _strings(self.doc_dict)
+            names = _strings(self.topic_dict if i == 0 else self.doc_dict)
             codes = self.t_idx if i == 0 else self.d_idx
             self._made[i] = names if codes is None else names[codes]
         return self._made[i]
@@ -75,7 +66,7 @@ class _CodedColumns(_SequenceABC):
         """The topic ids that occur, in the order of their first line (a pyarrow dictionary
         lists its values in that order)."""
         present = np.bincount(self.t_idx, minlength=len(self.topic_dict)) > 0
-        return [t for t, p in zip(self.topic_dict, present) if p]
+        return self.topic_dict.take(_pa_view(np.flatnonzero(present))).to_pylist()
 
 
 class Qrels:
@@ -153,19 +144,17 @@ class Qrels:
     @cached_property
     def _topic_index(self) -> np.ndarray:
         """int32 index in ``topics`` of every line."""
-        pos = {t: i for i, t in enumerate(self.topics)}
         cols = self._columns
         if isinstance(cols, _CodedColumns):  # a lookup per distinct topic, not per line
-            lut = np.array([pos.get(str(t), -1) for t in cols.topic_dict], dtype=np.int32)
-            return lut[cols.t_idx]
+            return _places(cols.topic_dict, self.topics)[cols.t_idx]
+        pos = {t: i for i, t in enumerate(self.topics)}
         return np.fromiter((pos[str(t)] for t in self._columns[0]), dtype=np.int32, count=len(self))
 
     def _reorder(self, per_topic: np.ndarray, topics: Sequence[str] | None) -> np.ndarray:
         """Rows of a per-``self.topics`` array in the order of ``topics`` (0 for unknown ones)."""
         if topics is None or tuple(topics) == self.topics:
             return per_topic
-        pos = {t: i for i, t in enumerate(self.topics)}
-        idx = np.array([pos.get(str(t), -1) for t in topics], dtype=np.int64)
+        idx = _places([str(t) for t in topics], self.topics)
         out = np.zeros((len(idx),) + per_topic.shape[1:], dtype=per_topic.dtype)
         out[idx >= 0] = per_topic[idx[idx >= 0]]
         return out
@@ -310,7 +299,7 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
         pa.system_memory_pool().release_unused()  # (glibc: malloc_trim, the parser's freed memory)
         ok = len(grade) > 0 and grade.min() >= _GRADE_MIN and grade.max() <= _GRADE_MAX
         if ok and _duplicate_line(ti, docs) is None:
-            return _coded_qrels(_CodedColumns(td.to_pylist(), ti, docs, None, grade), name or path.name)
+            return _coded_qrels(_CodedColumns(td, ti, docs, None, grade), name or path.name)
         del td, ti, docs, grade
     if data is None:
         data = _read_bytes(path, "qrels")

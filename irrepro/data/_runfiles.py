@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._columns import _dict_parts, _duplicate_pair, _encode, _fast_table, _np, _strings
+from ._arrays import _np, _strings
+from ._columns import _dict_parts, _duplicate_pair, _encode, _fast_table
 from ._common import DataError, _pd, _release_memory
 from ._textfiles import (
     _RUN_LAYOUT,
@@ -33,13 +34,13 @@ __all__: list[str] = []
 
 @dataclass(frozen=True, eq=False)
 class _RunCols:
-    """A run as columns: topic and doc ids dictionary-encoded (pyarrow dictionaries + int32
-    indices), scores as float64, in any row order; (topic, doc) pairs are unique. ``order``: ""
+    """A run as columns: topic and doc ids dictionary-encoded (pyarrow string dictionaries + int32
+    indices: no Python string per topic), scores as float64, in any row order; (topic, doc) pairs are unique. ``order``: ""
     as read, or the precision whose ranking alone they serve (:func:`_for_ranking`)."""
 
     name: str
     path: str
-    topic_dict: list
+    topic_dict: Any  # pyarrow StringArray
     t_idx: np.ndarray
     doc_dict: Any  # pyarrow StringArray
     d_idx: np.ndarray
@@ -51,15 +52,14 @@ class _RunCols:
 
     def frame(self) -> pd.DataFrame:
         assert not self.order  # (the scores are there)
-        topics = np.asarray(self.topic_dict, dtype=object)
-        docs = _strings(self.doc_dict)
+        topics, docs = _strings(self.topic_dict), _strings(self.doc_dict)
         return _pd().DataFrame({"topic": topics[self.t_idx], "doc": docs[self.d_idx], "score": self.score})
 
 
 def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
     td, ti = _encode(topics)
     dd, di = _encode(docs)
-    return _RunCols(name, str(path), td.to_pylist(), ti, dd, di, np.asarray(scores, dtype=np.float64))
+    return _RunCols(name, str(path), td, ti, dd, di, np.asarray(scores, dtype=np.float64))
 
 
 def _parse_run(path: str | Path) -> _RunCols:
@@ -151,7 +151,7 @@ def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
     dd, di = _dict_parts(docs, by_sorting=True)
     if _duplicate_pair(ti, di, len(dd)) is not None:
         return None
-    return _RunCols(tag, str(path), td.to_pylist(), ti, dd, di, score)
+    return _RunCols(tag, str(path), td, ti, dd, di, score)
 
 
 def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:

@@ -20,13 +20,8 @@ import numpy as np
 
 from ..errors import InputError
 from . import _common
-from ._columns import (
-    _ascending,
-    _duplicate_pair,
-    _np,
-    _positions,
-    _union_dictionary,
-)
+from ._arrays import _np, _pa_strings, _pa_view
+from ._columns import _ascending, _duplicate_pair, _places, _positions, _union_dictionary
 from ._common import _PRECISIONS, DataError, _n_threads, _pd, _release_memory, _rows_named, _show, topic_order
 from ._qrels import Qrels
 from ._runfiles import _parse_run, _run_cols_from_parts, _RunCols
@@ -216,57 +211,67 @@ class _Ranked:
     ignored: tuple
 
 
-def _rank_run(cols: _RunCols, codes: np.ndarray, V: int, tindex: dict, T: int, precision: str) -> _Ranked:
-    """trec_eval's order of one run: topic (qrels order), score descending, doc id descending.
-    ``codes`` maps the run's doc dictionary to vocabulary codes (code order = byte order)."""
-    tmap = np.array([tindex.get(t, -1) for t in cols.topic_dict], dtype=np.int32)
-    ignored = tuple(topic_order(t for t, m in zip(cols.topic_dict, tmap) if m < 0))
-    t = tmap[cols.t_idx] if len(tmap) else np.zeros(0, dtype=np.int32)
-    d, score = codes[cols.d_idx], cols.score
+def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: str) -> _Ranked:
+    """trec_eval's order of run ``cols[i]``: topic (qrels order), score descending, doc id
+    descending. The run is taken out of ``cols`` (set to None) and its arrays are let go as they
+    are used. ``codes`` maps the run's doc dictionary to vocabulary codes (code order = byte
+    order); ``topics``: the qrels' topic ids (a pyarrow string array, or a sequence of str)."""
+    run: _RunCols = cols[i]
+    cols[i] = None
+    name, where, order, score = run.name, run.path or run.name, run.order, run.score
+    t_idx, d_idx, topic_dict = run.t_idx, run.d_idx, run.topic_dict
+    del run
+    T = len(topics)
+    tmap = _places(topic_dict, topics)
+    ignored = tuple(topic_order(topic_dict.take(_pa_view(np.flatnonzero(tmap < 0))).to_pylist()))
+    t = tmap[t_idx] if len(tmap) else np.zeros(0, dtype=np.int32)
+    d = codes[d_idx]
+    del t_idx, d_idx, topic_dict
     if ignored:
         keep = t >= 0
         t, d, score = t[keep], d[keep], score[keep]
     if len(t) == 0:
         some = ", ".join(repr(x) for x in ignored[:5]) + (", ..." if len(ignored) > 5 else "")
-        qsome = ", ".join(repr(x) for x in list(tindex)[:5]) + (", ..." if len(tindex) > 5 else "")
+        qsome = ", ".join(repr(str(x)) for x in topics[:5]) + (", ..." if T > 5 else "")
         raise DataError(
-            cols.path or cols.name, None, f"run {cols.name!r} matches no topic of the qrels: its "
+            where, None, f"run {name!r} matches no topic of the qrels: its "
             f"topics are {some}; the qrels' are {qsome} (wrong qrels file?)"
         )  # fmt: skip
-    if cols.order:  # (read for ranking: the scores' order is there)
-        assert cols.order == precision
-    sb = score if cols.order else _descending_bits(score, precision)
+    if order:  # (read for ranking: the scores' order is there)
+        assert order == precision
+    sb = score if order else _descending_bits(score, precision)
     del score
     bt, bd = max(1, (T - 1).bit_length()), max(1, (V - 1).bit_length())
     bs = 32 if precision == "float32" else 64
     if bt + bs + bd > 64:  # the scores' ranks among the run's distinct scores: the same order, fewer bits
         sb = _dense_ranks(sb)
         bs = max(1, int(sb.max(initial=0)).bit_length())
+    step = 1 << 20  # (the keys made and unpacked a block at a time: no temporary of their size)
     if bt + bs + bd <= 64:  # one key (topic, score, doc) packed in 64 bits, sorted in place
         key = t.astype(np.uint64)
+        del t
         key <<= np.uint64(bs + bd)
-        part = sb.astype(np.uint64)
-        del sb
-        part <<= np.uint64(bd)
-        key |= part
-        part[:] = d
-        np.subtract(np.uint64(V - 1), part, out=part)  # ascending = doc id descending
-        key |= part
-        del part, t, d
+        for a in range(0, len(key), step):
+            part = sb[a : a + step].astype(np.uint64)
+            part <<= np.uint64(bd)
+            key[a : a + step] |= part
+            part[:] = d[a : a + step]
+            np.subtract(np.uint64(V - 1), part, out=part)  # ascending = doc id descending
+            key[a : a + step] |= part
+        del part, sb, d
         # timsort (kind='stable'; the keys are distinct, so any sort gives the same order): a run file
         # lists each topic's documents mostly by score already, and timsort takes those stretches
         # as they are (126 TREC-COVID runs: 0.02 s against quicksort's 0.21 s)
         key.sort(kind="stable")
         t, d = np.empty(len(key), dtype=np.int32), np.empty(len(key), dtype=np.int32)
-        step = 1 << 20  # (unpacked a block at a time: no temporary of the keys' size)
         for a in range(0, len(key), step):
             k = key[a : a + step]
             t[a : a + step] = k >> np.uint64(bs + bd)
             d[a : a + step] = (V - 1) - (k & np.uint64((1 << bd) - 1))
         del key
     else:
-        order = np.lexsort(((V - 1) - d.astype(np.int64), sb, t))
-        t, d = t[order], d[order]
+        by = np.lexsort(((V - 1) - d.astype(np.int64), sb, t))
+        t, d = t[by], d[by]
     return _Ranked(t, d, np.bincount(t, minlength=T).astype(np.int64), ignored)
 
 
@@ -285,7 +290,10 @@ def _assemble(
     names = _common._unique([c.name for c in cols], [c.path for c in cols], "run names" if twins else "")
     topics = qrels.topics
     T = len(topics)
-    tindex = {t: i for i, t in enumerate(topics)}
+    try:  # (looked up in pyarrow's hash table: a dict of a million ids costs ~70 MB)
+        topic_ids = _pa_strings(topics)
+    except UnicodeEncodeError:  # (a lone surrogate in a Qrels object's ids: a dict, _places)
+        topic_ids = topics
 
     # the runs' vocabulary: every run's dictionary, sorted by byte order. Ranking needs only the
     # order of the retrieved documents, and grades only the judgments of retrieved documents: the
@@ -319,14 +327,13 @@ def _assemble(
     flat_grades = np.empty(row_start[-1], dtype=np.int32)
 
     def rank(i: int) -> _Ranked:
-        r = _rank_run(cols[i], remap[starts[i] : starts[i + 1]], V, tindex, T, precision)
+        r = _rank_run(cols, i, remap[starts[i] : starts[i + 1]], V, topic_ids, precision)
         t, docs = r.t, r.docs
         assert t is not None and docs is not None  # (released below)
         a, n = row_start[i], len(docs)
         flat_docs[a : a + n] = docs
         flat_grades[a : a + n] = grade_of(t, docs)
         r.t = r.docs = None  # the offsets keep the topics
-        cols[i] = None  # type: ignore[call-overload]  # no longer needed (the caller hands them over)
         return r
 
     if len(cols) > 1:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, UnknownNameError
-from ._columns import _dict_parts, _np, _strings
+from ._arrays import _np, _strings
+from ._columns import _dict_parts
 from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
 

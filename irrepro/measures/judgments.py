@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..data._columns import _places
 from ..errors import InputError
 
 #: The largest gain or utility weight (in magnitude): sums of larger ones over the documents of a
@@ -138,8 +139,8 @@ class _Judgments:
     @classmethod
     def from_qrels(cls, qrels, topics: Sequence[str]) -> _Judgments:
         """From a :class:`~irrepro.data.Qrels` (its arrays: no pandas), for ``topics`` in order."""
-        pos = {t: i for i, t in enumerate(topics)}
-        lut = np.array([pos.get(t, -1) for t in qrels.topics], dtype=np.int32)
+        same = tuple(topics) == qrels.topics
+        lut = np.arange(len(topics), dtype=np.int32) if same else _places(qrels.topics, topics)
         t = lut[qrels._topic_index] if len(lut) else np.zeros(0, dtype=np.int32)
         g = np.asarray(qrels._columns[2], dtype=np.int64)
         T = len(topics)

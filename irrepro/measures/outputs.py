@@ -4,7 +4,7 @@ of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -12,7 +12,7 @@ import numpy as np
 from ..data import RunSet, ScoreMatrix
 from ..errors import InputError
 from ..escape import plain
-from .aggregates import GM_EPSILON
+from ._summary import _score_matrices, _summary, _topic_mask, _trec_eval_order
 from .judgments import _Judgments
 from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
 from .names import parse_measure
@@ -151,77 +151,6 @@ def _pooled_fix(runset, judg: _Judgments, topics, infap: bool):
         if i in qrels:
             qrels[i][d] = int(gr)
     return lambda index, block: _pooled_grades(runset, index, block, pooled, qrels)
-
-
-def _score_matrices(scores) -> list[ScoreMatrix]:
-    if isinstance(scores, ScoreMatrix):
-        return [scores]
-    seen, out = set(), []
-    for sm in scores.values():
-        if id(sm) not in seen:
-            seen.add(id(sm))
-            out.append(sm)
-    return out
-
-
-def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarray:
-    if complete:
-        return np.ones(sm.shape, dtype=bool)
-    if retrieved is None:
-        retrieved = getattr(scores, "retrieved", None)
-    if retrieved is None:
-        raise InputError(
-            "complete=False averages over the topics each run retrieved: pass retrieved= "
-            "(runs x topics booleans) or the Evaluation that evaluate() returned"
-        )
-    retrieved = np.asarray(retrieved, dtype=bool)
-    if retrieved.shape != sm.shape:
-        raise InputError(f"retrieved has shape {retrieved.shape}, the scores {sm.shape}")
-    return retrieved
-
-
-def _trec_eval_order(topics) -> np.ndarray:
-    """Indices of ``topics`` in trec_eval's order: by the bytes of the ids (C's strcmp)."""
-    return np.array(sorted(range(len(topics)), key=lambda i: str(topics[i]).encode()), dtype=np.int64)
-
-
-def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np.ndarray:
-    """Per run, the topics of ``mask`` combined as trec_eval combines them: ``"mean"`` (the sum
-    over topics / their number), ``"sum"`` (counts), ``"gm"`` (trec_eval's geometric mean,
-    exp(mean(log(max(x, 0.00001))))) or ``"G"`` (Sakai's, exp(mean(log(x + 0.00001)))).
-
-    The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does, so that
-    equal per-topic values give trec_eval's summary to the last bit. NaN for a run without
-    topics (a sum: NaN too); a NaN score leaves its topic out."""
-    x, mask = x[:, order], mask[:, order] & ~np.isnan(x[:, order])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if agg == "gm":
-            x = np.log(np.maximum(x, GM_EPSILON))
-        elif agg == "G":
-            x = np.log(x + GM_EPSILON)
-        elif agg not in ("mean", "sum"):
-            raise InputError(f"unknown aggregate {agg!r}")
-        n = mask.sum(axis=1)
-        total = np.cumsum(np.where(mask, x, 0.0), axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
-        if agg == "sum":
-            return np.where(n > 0, total, np.nan)
-        v = np.where(n > 0, total / np.maximum(n, 1), np.nan)
-        return np.exp(v) if agg in ("gm", "G") else v
-
-
-def _summary(
-    scores, complete: bool, retrieved, agg: str | None = None
-) -> tuple[tuple, dict[str, np.ndarray]]:
-    """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
-    its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
-    cols: dict[str, np.ndarray] = {}
-    runs: tuple[str, ...] = ()
-    for sm in _score_matrices(scores):
-        mask = _topic_mask(scores, sm, complete, retrieved)
-        how = parse_measure(sm.measure).agg if agg is None else agg
-        cols[sm.measure] = _combine(sm.scores, mask, how, _trec_eval_order(sm.topics))
-        runs = tuple(sm.systems)
-    return runs, cols
 
 
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
@@ -393,13 +322,21 @@ def _rows(
     ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names (under
     ``-l rel``) and order, topics by the bytes of their ids, and each summary opened by the
     ``runid`` row (value: the run's name; is_count None)."""
+    return list(_iter_rows(scores, per_topic=per_topic, complete=complete, retrieved=retrieved, rel=rel,
+                           trec_eval=trec_eval))  # fmt: skip
+
+
+def _iter_rows(
+    scores, *, per_topic: bool, complete: bool, retrieved, rel: int | None, trec_eval: bool
+) -> Iterator[tuple]:
+    """The rows of :func:`_rows`, one at a time (a million topics' rows are never all held)."""
     if rel is None:
         rel = getattr(scores, "rel", 1)
     mats = _score_matrices(scores)
     if trec_eval:
         mats = sorted(mats, key=lambda sm: _trec_eval_key(sm.measure, rel))
     if not mats:
-        return []
+        return
     specs = [parse_measure(sm.measure) for sm in mats]
     names = [
         (trec_eval_name(sp, rel=rel) or sm.measure) if trec_eval else sm.measure
@@ -409,20 +346,24 @@ def _rows(
     per_line = [not (sp.family == "NumQ" or sp.agg in ("gm", "G")) for sp in specs]
     runs, summary = _summary(scores, complete, retrieved)
     topics = mats[0].topics
-    order = _trec_eval_order(topics).tolist() if trec_eval else range(len(topics))
+    order = _trec_eval_order(topics) if trec_eval else np.arange(len(topics))
     masks = [_topic_mask(scores, sm, complete, retrieved) for sm in mats]
-    rows: list = []
+    shown = [(sm, name, count, mask) for sm, name, count, line, mask in zip(mats, names, counts, per_line, masks)
+             if line]  # fmt: skip
+    step = 1 << 14  # (topics a block at a time: their values as Python floats, a block's worth)
     for s, run in enumerate(runs):
-        if per_topic:
-            for t in order:
-                for sm, name, count, shown, mask in zip(mats, names, counts, per_line, masks):
-                    if shown and mask[s, t]:
-                        rows.append((run, topics[t], name, float(sm.scores[s, t]), count))
+        for a in range(0, len(order) if per_topic else 0, step):
+            at = order[a : a + step]
+            block = [(name, count, np.asarray(sm.scores[s, at], dtype=np.float64).tolist(), mask[s, at].tolist())
+                     for sm, name, count, mask in shown]  # fmt: skip
+            for j, t in enumerate(at.tolist()):
+                for name, count, values, keep in block:
+                    if keep[j]:
+                        yield run, topics[t], name, values[j], count
         if trec_eval:
-            rows.append((run, "all", "runid", run, None))
+            yield run, "all", "runid", run, None
         for sm, name, count in zip(mats, names, counts):
-            rows.append((run, "all", name, float(summary[sm.measure][s]), count))
-    return rows
+            yield run, "all", name, float(summary[sm.measure][s]), count
 
 
 def to_trec_eval(
@@ -484,9 +425,25 @@ def to_trec_eval(
     map                     all   0.4167
     P_2                     all   0.2500
     """
-    lines = []
-    for _, topic, name, v, count in _rows(scores, per_topic=per_topic, complete=complete,
-                                          retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
+    return "".join(_trec_eval_text(scores, per_topic=per_topic, complete=complete, retrieved=retrieved,
+                                   rel=rel, digits=digits))  # fmt: skip
+
+
+def _trec_eval_text(
+    scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None, digits: int = 4
+) -> Iterator[str]:
+    """The text of :func:`to_trec_eval` in pieces of some thousand lines, made as they are asked
+    for (``irrepro eval`` writes a million topics' lines with a piece in memory, not all)."""
+    lines: list[str] = []
+    last, shown = None, ""
+    for _, topic, name, v, count in _iter_rows(scores, per_topic=per_topic, complete=complete,
+                                               retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
         value = plain(v) if count is None else str(int(v)) if count and np.isfinite(v) else f"{v:6.{digits}f}"
-        lines.append(f"{name:<22}\t{plain(topic)}\t{value}")  # a name's tab or newline made visible
-    return "".join(line + "\n" for line in lines)
+        if topic is not last:  # (a topic's lines follow each other)
+            last, shown = topic, plain(topic)  # a name's tab or newline made visible
+        lines.append(f"{name:<22}\t{shown}\t{value}\n")
+        if len(lines) >= 1 << 14:
+            yield "".join(lines)
+            lines.clear()
+    if lines:
+        yield "".join(lines)

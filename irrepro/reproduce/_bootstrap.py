@@ -56,71 +56,130 @@ class Estimate:
     paired: bool = True
 
 
-#: A statistic of topic weights: ``stat(w_orig, w_repro)`` with weights (M, T_orig) and
-#: (M, T_repro) returns its M values on the last axis (leading axes: the runs or pairs).
-Statistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
+class Weights:
+    """M weightings of T topics as a statistic sees them: :meth:`sums` (the weighted sums of
+    per-topic values) and :attr:`n` (the total weights). Every statistic of
+    :mod:`irrepro.reproduce` is a function of these, so that its value (all weights 1), its
+    bootstrap replicates (multinomial counts) and its jackknife values (one topic left out) come
+    from the same code."""
+
+    n: np.ndarray  # (M,) float64
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        """The weighted sums over the last axis of ``x`` (..., T): (..., M)."""
+        raise NotImplementedError
 
 
-def wmean(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted means of ``x`` (..., T) under the rows of ``w`` (M, T): (..., M)."""
-    return (x @ w.T) / w.sum(axis=1)
+class _Matrix(Weights):
+    """The rows of a weight matrix ``w`` (M, T)."""
+
+    def __init__(self, w: np.ndarray):
+        self.w, self.n = w, w.sum(axis=1)
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        return x @ self.w.T
+
+
+class _LeaveOneOut(Weights):
+    """The T weightings that leave one topic out (1 everywhere but 0 at topic i): the sums are the
+    total less each value, O(T) (the (T, T) matrix of :class:`_Matrix` costs O(T^2)); equal to
+    the matrix's up to rounding (the same numbers added in another order)."""
+
+    def __init__(self, T: int):
+        self.n = np.full(T, T - 1.0)
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        return x.sum(axis=-1, keepdims=True) - x
+
+
+class _All(Weights):
+    """M weightings of T topics, each weighing every topic 1 (the other side of an unpaired
+    jackknife)."""
+
+    def __init__(self, M: int, T: int):
+        self.n = np.full(M, float(T))
+
+    def sums(self, x: np.ndarray) -> np.ndarray:
+        total = x.sum(axis=-1, keepdims=True)
+        return np.broadcast_to(total, total.shape[:-1] + self.n.shape)
+
+
+#: A statistic of topic weights: ``stat(w_orig, w_repro)`` with M weightings of the original's
+#: and of the reproduction's topics (:class:`Weights`) returns its M values on the last axis
+#: (leading axes: the runs or pairs).
+Statistic = Callable[[Weights, Weights], np.ndarray]
+
+
+def wmean(x: np.ndarray, w: Weights) -> np.ndarray:
+    """Weighted means of ``x`` (..., T) under the M weightings ``w``: (..., M)."""
+    return w.sums(x) / w.n
 
 
 def _check(B, level) -> tuple[int, float]:
     return parallel.check_int(B, "B", minimum=2), check_level(level)
 
 
-#: The jackknife's leave-one-out weights are made this many cells (float64) at a time: one block,
-#: the whole (n, n) matrix, up to 2048 topics; more topics, blocks of rows (memory linear in the
-#: topics, not quadratic: 20,000 topics would need 3 GiB at once).
+#: The general jackknife's leave-one-out weights are made this many cells (float64) at a time: one
+#: block, the whole (n, n) matrix, up to 2048 topics; more topics, blocks of rows (memory linear
+#: in the topics, not quadratic: 20,000 topics would need 3 GiB at once).
 _JACK_CELLS = 1 << 22
 
 
-def _jackknife(stat_of: Callable[[np.ndarray], np.ndarray], n: int) -> np.ndarray:
-    """The jackknife values ``stat_of(w)[..., i]`` for the weights ``w`` (n, n) that leave topic
-    ``i`` out (1 everywhere but 0 at ``i``), made a block of rows of ``w`` at a time
-    (:data:`_JACK_CELLS`), the blocks of equal size."""
+def _jackknife(stat_of: Callable[[Weights], np.ndarray], n: int, by_sums: bool = True) -> np.ndarray:
+    """The jackknife values ``stat_of(w)[..., i]`` for the weightings ``w`` that leave topic ``i``
+    out (1 everywhere but 0 at ``i``). ``by_sums``: from the leave-one-out sums (the total less
+    each value: O(n) time and memory, :class:`_LeaveOneOut`); else from the (n, n) weight matrix,
+    made a block of rows at a time (:data:`_JACK_CELLS`, the blocks of equal size: O(n^2) time,
+    O(n) memory), for a statistic that reads the weight matrix itself (:class:`_Matrix`'s ``w``)."""
+    if by_sums:
+        return stat_of(_LeaveOneOut(n))
     blocks = max(1, -(-n * n // _JACK_CELLS))
     parts = []
     for rows in np.array_split(np.arange(n), blocks):
         w = np.ones((len(rows), n))
         w[np.arange(len(rows)), rows] = 0.0
-        parts.append(stat_of(w))
+        parts.append(stat_of(_Matrix(w)))
         del w
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
 
 
 def estimate(
-    stat: Statistic, n_orig: int, n_repro: int, *, paired: bool, B: int, level: float, seed: SeedLike
-) -> Estimate:
+    stat: Statistic, n_orig: int, n_repro: int, *, paired: bool, B: int, level: float, seed: SeedLike,
+    by_sums: bool = True,
+) -> Estimate:  # fmt: skip
     """``stat`` on all topics, with its BCa interval from ``B`` topic resamples.
 
     Paired: one resample of the ``n_orig == n_repro`` topics weighs original and reproduction
     alike, and the jackknife leaves one topic out of both. Unpaired: the original's and the
     reproduction's topics are resampled independently (two generators spawned from ``seed``),
     and the jackknife leaves out one topic of either set (the values of both sets together give
-    the acceleration)."""
+    the acceleration). ``by_sums``: the jackknife from the leave-one-out sums, in O(topics)
+    (:func:`_jackknife`); False: from the leave-one-out weight matrices, in O(topics^2)."""
     B, level = _check(B, level)
     if n_orig < 2 or n_repro < 2:
         raise InputError(f"need at least 2 topics on each side, got {n_orig} and {n_repro}")
     if paired and n_orig != n_repro:
         raise InputError(f"paired statistics need the same topics: got {n_orig} and {n_repro}")
-    ones_o, ones_r = np.ones((1, n_orig)), np.ones((1, n_repro))
-    value = stat(ones_o, ones_r)[..., 0]
+    value = stat(_Matrix(np.ones((1, n_orig))), _Matrix(np.ones((1, n_repro))))[..., 0]
     if paired:
-        w = _counts(bootstrap_samples(n_orig, B, seed=seed), n_orig)
+        w = _Matrix(_counts(bootstrap_samples(n_orig, B, seed=seed), n_orig))
         reps = stat(w, w)
         del w
-        jack = _jackknife(lambda left_out: stat(left_out, left_out), n_orig)
+        jack = _jackknife(lambda left_out: stat(left_out, left_out), n_orig, by_sums)
     else:
         g_o, g_r = parallel.spawn(seed, 2)
-        w_o = _counts(bootstrap_samples(n_orig, B, seed=g_o), n_orig)
-        w_r = _counts(bootstrap_samples(n_repro, B, seed=g_r), n_repro)
+        w_o = _Matrix(_counts(bootstrap_samples(n_orig, B, seed=g_o), n_orig))
+        w_r = _Matrix(_counts(bootstrap_samples(n_repro, B, seed=g_r), n_repro))
         reps = stat(w_o, w_r)
         del w_o, w_r
+
+        def all_of(n: int, M: int) -> Weights:  # (the general path: every topic weighed 1, as a matrix)
+            return _All(M, n) if by_sums else _Matrix(np.ones((M, n)))
+
         jack = np.concatenate(
-            [_jackknife(lambda left_out: stat(left_out, np.ones((len(left_out), n_repro))), n_orig),
-             _jackknife(lambda left_out: stat(np.ones((len(left_out), n_orig)), left_out), n_repro)], axis=-1,
+            [_jackknife(lambda left_out: stat(left_out, all_of(n_repro, len(left_out.n))), n_orig, by_sums),
+             _jackknife(lambda left_out: stat(all_of(n_orig, len(left_out.n)), left_out), n_repro, by_sums)],
+            axis=-1,
         )  # fmt: skip
     with np.errstate(invalid="ignore", divide="ignore"):
         jack = np.where(np.isfinite(jack), jack, np.nan)

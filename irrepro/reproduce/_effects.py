@@ -8,7 +8,7 @@ from scipy import special
 
 from ..errors import InputError
 from ..parallel import SeedLike
-from ._bootstrap import Estimate, estimate, wmean
+from ._bootstrap import Estimate, Weights, estimate, wmean
 
 __all__ = ["topic_mean", "rmse", "effect_ratio", "delta_ri", "p_value", "NO_EFFECT"]
 
@@ -78,7 +78,7 @@ def topic_mean(values, *, B: int = 1000, level: float = 0.95, seed: SeedLike = N
 
     def stat(w, _):
         with np.errstate(invalid="ignore", divide="ignore"):
-            return (filled @ w.T) / (okf @ w.T)
+            return w.sums(filled) / w.sums(okf)
 
     return estimate(stat, x.shape[-1], x.shape[-1], paired=True, B=B, level=level, seed=seed)
 
@@ -245,14 +245,14 @@ def delta_ri(
     return estimate(stat, ob.shape[-1], rb.shape[-1], paired=paired, B=B, level=level, seed=seed)
 
 
-def _mean_var(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Weighted mean, variance (ddof 1) and n of ``x`` (..., T) under weights ``w`` (M, T); ``x``
-    is centred on its plain mean first, so that the one-pass variance loses no digits."""
+def _mean_var(x: np.ndarray, w: Weights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted mean, variance (ddof 1) and n of ``x`` (..., T) under the M weightings ``w``;
+    ``x`` is centred on its plain mean first, so that the one-pass variance loses no digits."""
     c = x - x.mean(axis=-1, keepdims=True)
-    n = w.sum(axis=1)
-    m = (c @ w.T) / n
+    n = w.n
+    m = w.sums(c) / n
     with np.errstate(invalid="ignore", divide="ignore"):
-        v = ((c**2 @ w.T) / n - m**2) * n / (n - 1)
+        v = (w.sums(c**2) / n - m**2) * n / (n - 1)
     return m + x.mean(axis=-1, keepdims=True), np.maximum(v, 0.0), n
 
 

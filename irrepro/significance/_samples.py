@@ -77,9 +77,9 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
 
 def _counts(samples: np.ndarray, n: int) -> np.ndarray:
     """(B, n) float matrix: how often each sample drew each index."""
-    B = samples.shape[0]
-    c = np.zeros((B, n), dtype=np.float64)
-    np.add.at(c, (np.repeat(np.arange(B), samples.shape[1]), samples.ravel()), 1.0)
+    c = np.empty((samples.shape[0], n), dtype=np.float64)
+    for b, row in enumerate(samples):  # (a bincount a row: no index arrays of the samples' size, no ufunc.at)
+        c[b] = np.bincount(row, minlength=n)
     return c
 
 
