@@ -1419,3 +1419,49 @@ def test_sensitivity_counts_the_rows_again_under_scaled_margins(tmp_path, monkey
     assert (sens["total"] == sens.groupby(level=0)["total"].transform("first")).all()
     assert book.judged_on(cards)[webber] == "TREC-COVID"
     assert book.judged_on(cards)["Cormack & Lynam 2006"] == ""
+
+
+def test_error_units_says_what_each_chapters_errors_rest_on(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    hits = np.array([1, 1, 0, 1, 0, 0, 1, 1])
+    book.compare(
+        "webber2008score",
+        "Figure 2",
+        [
+            book.share(
+                "share",
+                P["share"],
+                hits.astype(bool),
+                clusters=[1, 1, 2, 2, 3, 3, 4, 4],
+                unit="topic",
+                reason="no random step",
+            ),
+            {
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.3246,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "computed exactly from the qrels",
+            },
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "8.5%",
+                "kind": "rate",
+                "se_sampling": 0.2,
+                "se_mc": 1.0,
+                "unit": "system pair",
+                "replicates": 500,
+            },
+        ],
+        data="TREC-COVID",
+    )
+    units = book.error_units(tmp_path / "results").set_index("chapter")
+    row = units.loc["Webber, Moffat & Zobel 2008"]
+    assert row["clustered by"] in {"topic (1), system pair (1)", "system pair (1), topic (1)"}
+    assert row["no error"] == 1
+    # fp: 8.5 +- 1.645 x 1.02 straddles 5 + 0.5 + 2 points; without its Monte Carlo error, wholly above
+    assert row["inconclusive: monte-carlo"] == 1 and row["inconclusive: sampling"] == 0
+    assert list(units.index) == ["Webber, Moffat & Zobel 2008"]

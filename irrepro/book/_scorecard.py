@@ -33,6 +33,7 @@ __all__ = [
     "emulation_summary",
     "judged_on",
     "sensitivity",
+    "error_units",
     "MOVES",
 ]
 
@@ -373,6 +374,45 @@ def sensitivity(
         ["chapter", "margins"], key=lambda c: c.map(order) if c.name == "chapter" else c
     )
     return frame.set_index(["chapter", "margins"])
+
+
+def error_units(directory: str | Path | None = None) -> pd.DataFrame:
+    """Per chapter, what its compared rows' errors rest on: the units their sampling errors are
+    clustered by, the rows with no error (and a reason), and the inconclusive rows by why.
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        The results directory (None: ``IRREPRO_RESULTS``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per chapter that recorded rows compared by the rule: ``clustered by`` ("topic
+        (12), system pair (3)"), ``no error`` (rows whose errors are 0, each with a reason),
+        ``inconclusive: monte-carlo`` and ``inconclusive: sampling``.
+    """
+    records = _records(directory)
+    out = []
+    for key, name in (*PAPERS, *STUDIES):
+        rows = [
+            r for rec in records if rec["paper"] == key for r in rec["rows"] if r.get("status_by") == "rule"
+        ]
+        if not rows:
+            continue
+        units = pd.Series([r.get("unit") or "" for r in rows]).value_counts()
+        zero = sum(1 for r in rows if not r.get("unit") and not r.get("ours_se"))
+        why = pd.Series([r.get("inconclusive") for r in rows if r.get("inconclusive")], dtype=object)
+        out.append(
+            {
+                "chapter": name,
+                "clustered by": ", ".join(f"{u} ({n})" for u, n in units.items() if u) or "-",
+                "no error": zero,
+                "inconclusive: monte-carlo": int((why == "monte-carlo").sum()),
+                "inconclusive: sampling": int((why == "sampling").sum()),
+            }
+        )
+    return pd.DataFrame(out)
 
 
 def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
