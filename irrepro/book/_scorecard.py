@@ -298,8 +298,8 @@ def judged_on(cards: Mapping[str, pd.DataFrame]) -> pd.Series:
     """
     out = {}
     for title, card in cards.items():
-        data = card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"] if len(card) else []
-        out[title] = str(data.iloc[0]) if len(data) else ""
+        data = list(card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"]) if len(card) else []
+        out[title] = str(data[0]) if data else ""
     return pd.Series(out, name="judged on", dtype=object)
 
 
@@ -355,13 +355,15 @@ def sensitivity(
                     refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
                     cond = rec.get("condition") or ""
                     found = [status.get((rec["paper"], cond, *ref)) for ref in refs if len(ref) == 2]
-                    if found and len(found) == len(refs) and None not in found:
-                        status[(rec["paper"], cond, rec["item"], r.get("quantity"))] = combine(found)
-        for key, name in title.items():
+                    if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
+                        status[(rec["paper"], cond, rec["item"], r.get("quantity"))] = combine(
+                            [str(x) for x in found]
+                        )
+        for paper, name in title.items():
             counted = [
                 status[(rec["paper"], "", rec["item"], r.get("quantity"))]
                 for rec in records
-                if rec["paper"] == key and not rec.get("condition")
+                if rec["paper"] == paper and not rec.get("condition")
                 for r in rec["rows"]
                 if _counted(r)
             ]
