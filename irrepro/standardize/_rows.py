@@ -264,7 +264,7 @@ def power_rows(P: Mapping, forms: Mapping[str, tuple], context: Mapping[str, flo
         our first form: the same runs, topics and test) and the context rows.
     """
     got = {m: power_ratio(*x) for m, x in forms.items()}
-    sampling = tuple(float(e.sampling) for _, e in got.values())
+    sampling = tuple(float(np.asarray(e.sampling)) for _, e in got.values())
     err = book.Errors(sampling, 0.0, "system pair", None, "every pair tested once, no random step")
     rows = [
         book.score(f"discriminative power, standardized / raw: {' / '.join(got)} (TREC 8 topics)", P["power.no-harm"],

@@ -236,10 +236,9 @@ def tables35_rows(
     )
     (lo73, hi73), n = r73.interval, int(t5["of"].iloc[0])
 
-    def k_of(key, label):
+    def k_of(key, paper, label):
         c, m, se = counts[key]
-        return book.count(label, P[{"same-track within": "table3.same-track", "cross-track beyond": "table3.cross-track",
-                                    "sAP within": "table5.within"}[key]], f"{c} of {m}", _mc(se, B, count))  # fmt: skip
+        return book.count(label, paper, f"{c} of {m}", _mc(se, B, count))
 
     rows = [
         book.score("AP dRMSE, TREC 7 vs TREC 8", P["table3.7-8"], r78.drmse, pairs),
@@ -254,10 +253,10 @@ def tables35_rows(
                    note=f"paper: {P['table4.7-2003'].wording}; 95% binomial interval of the rate [{lo73:.2f}, {hi73:.2f}]"),
         book.rate("percentile of that false-positive rate among random halves", P["table4.7-2003-percentile"], fp73,
                   _mc(r73.random.percentile_se(fp73), B, binom)),
-        k_of("same-track within", "AP: same-track pairs within the random 95% interval"),
-        {**k_of("cross-track beyond", "AP: AdHoc-Robust pairs beyond the random 95% interval"),
+        k_of("same-track within", P["table3.same-track"], "AP: same-track pairs within the random 95% interval"),
+        {**k_of("cross-track beyond", P["table3.cross-track"], "AP: AdHoc-Robust pairs beyond the random 95% interval"),
          "note": f"paper: {P['table3.cross-track'].wording}"},
-        k_of("sAP within", "sAP: pairs within the random 95% interval"),
+        k_of("sAP within", P["table5.within"], "sAP: pairs within the random 95% interval"),
         book.ordering("sAP dRMSE below AP dRMSE, every pair", P["table5.lower-every-pair"],
                       float((t3["dRMSE"] - t5["dRMSE"]).min()), pairs, note="smallest, over the six pairs, AP minus sAP dRMSE"),
         book.rate("sAP self-significant rate, mean over pairs", P["table5.fp-mean"], float(rate5.mean()), pairs,
@@ -284,11 +283,12 @@ def figure7_rows(P: Mapping, fig7: pd.DataFrame) -> list[dict]:
         The rows.
     """
     e = _exact("the six observed sub-collection pairs, no random step")
+    v = {(form, metric): float(fig7.loc[form, metric]) for form in fig7.index for metric in fig7.columns}
     return [
-        book.score("AP (R-normalized SP), mean of Table 3", P["fig7.ap"], fig7.loc["R-normalized", "SP/AP"], e),
-        book.score("sAP / AP mean dRMSE", P["fig7.sap-ratio"], fig7.loc["standardized", "SP/AP"] / fig7.loc["R-normalized", "SP/AP"],
+        book.score("AP (R-normalized SP), mean of Table 3", P["fig7.ap"], v["R-normalized", "SP/AP"], e),
+        book.score("sAP / AP mean dRMSE", P["fig7.sap-ratio"], v["standardized", "SP/AP"] / v["R-normalized", "SP/AP"],
                    e, note=f"paper: {P['fig7.sap-ratio'].wording}; 1/3 read as a point value"),
-        book.ordering("sP@10 minus raw P@10", P["fig7.p10"], fig7.loc["standardized", "P@10"] - fig7.loc["raw", "P@10"], e,
+        book.ordering("sP@10 minus raw P@10", P["fig7.p10"], v["standardized", "P@10"] - v["raw", "P@10"], e,
                       note=f"paper: {P['fig7.p10'].wording}"),
     ]  # fmt: skip
 
