@@ -22,6 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
+from ._rule import _VERDICT_OF
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -66,6 +67,8 @@ class Headline:
         ``IRREPRO_SCALE`` of that run.
     workers, cores : int
         The workers of its heavy computations and the cores of the machine it ran on.
+    ours : str
+        What we found for the claim, in words (the row's ``ours``), where the row gives it.
     """
 
     paper: str
@@ -82,6 +85,7 @@ class Headline:
     scale: str
     workers: int
     cores: int
+    ours: str = ""
 
     def finding(self) -> str:
         """The finding in one line of HTML: the claim's status badge and words, "on our data"
@@ -90,7 +94,9 @@ class Headline:
             f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
             f'data-quantity="{html.escape(self.claim, quote=True)}" data-paper="{self.paper}">'
             f"{status_badge(self.status, word=False)} "
-            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on our data</span>'
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on our data'
+            + (f": {html.escape(self.ours)}" if self.ours else "")
+            + "</span>"
         )
 
     def opening_html(self) -> str:
@@ -132,6 +138,13 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _ours(verdict, claim: str) -> str:
+    """What we found for the headline's claim, in words: its row's ``ours`` when it is text beyond a
+    restated verdict word."""
+    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
+    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
 
 
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
@@ -187,6 +200,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
         cores=_cores(),
+        ours=_ours(verdict, spec["claim"]),
     )
     out = cfg.results
     if out is not None:

@@ -27,8 +27,8 @@ def verdict_text(comparison: Comparison, *, on: str = "") -> _HTML:
     """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
 
     Each sentence names the claim (the row's quantity), says its status in the words of
-    :data:`STATUS_WORDS` with its badge, "on our data" (``on``: which, default the comparison's
-    data), the reason the rule gave and the rows it rests on. The HTML carries the status and the
+    :data:`STATUS_WORDS` with its badge, "on our data" (which: the row's own ``data`` where it
+    has one, else ``on``, default the comparison's data), the reason the rule gave and the rows it rests on. The HTML carries the status and the
     row (``data-status``, ``data-item``, ``data-quantity``) so a test can check the built book.
 
     Parameters
@@ -59,12 +59,13 @@ def verdict_text(comparison: Comparison, *, on: str = "") -> _HTML:
     for (_, r), meta in zip(comparison.frame.iterrows(), metas):
         st = r["status"]
         rests = meta.get("supports") or meta.get("same_as") or ""
+        scope = str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
         items.append(
             f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
             f'data-quantity="{html.escape(str(r["quantity"]))}">'
             f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
-            + (f" on our data ({html.escape(where)})" if where else " on our data")
+            + (f" on our data ({html.escape(scope)})" if scope else " on our data")
             + f" - {html.escape(str(r['reason']))}"
             + (
                 f"; rests on {html.escape(rests)}"
