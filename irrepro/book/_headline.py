@@ -22,6 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
+from ._rule import _VERDICT_OF
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -68,6 +69,8 @@ class Headline:
         ``IRREPRO_SCALE`` of that run.
     workers, cores : int
         The workers of its heavy computations and the cores of the machine it ran on.
+    ours : str
+        What we found for the claim, in words (the row's ``ours``), where the row gives it.
     """
 
     paper: str
@@ -85,6 +88,7 @@ class Headline:
     scale: str
     workers: int
     cores: int
+    ours: str = ""
 
     def finding(self) -> str:
         """The finding in one line of HTML: the claim's status badge and words, and the data it
@@ -96,7 +100,9 @@ class Headline:
             f'data-quantity="{e(self.claim, quote=True)}" data-paper="{self.paper}" '
             f'data-data="{e(self.judged_on, quote=True)}">{status_badge(self.status, word=False)} '
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on '
-            f'<span class="irrepro-data">{e(self.judged_on)}</span></span>'
+            f'<span class="irrepro-data">{e(self.judged_on)}</span>'
+            + (f": {e(self.ours)}" if self.ours else "")
+            + "</span>"
         )
 
     def opening_html(self) -> str:
@@ -138,6 +144,20 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _ours(verdict, claim: str) -> str:
+    """What we found for the headline's claim, in words: its row's ``ours`` when it is text beyond a
+    restated verdict word."""
+    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
+    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
+
+
+def _scope(verdict, claim: str) -> str:
+    """The data the claim's row was judged on: its own ``data`` where it has one, else its table's."""
+    f = verdict.frame.set_index("quantity")
+    v = f.loc[claim, "data"] if "data" in f.columns else None
+    return v if isinstance(v, str) and v else verdict.data
 
 
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
@@ -194,11 +214,12 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=verdict.data,
+        judged_on=_scope(verdict, spec["claim"]),
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
         cores=_cores(),
+        ours=_ours(verdict, spec["claim"]),
     )
     out = cfg.results
     if out is not None:
