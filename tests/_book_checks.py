@@ -289,9 +289,12 @@ def verdict_sentences(html: str) -> list[dict]:
 
 def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> list[str]:
     """Every verdict sentence of a page states its row's recorded fields: its status in its words
-    (:data:`~irrepro.book.STATUS_WORDS`), the data its table was judged on, and the rule's reason."""
+    (:data:`~irrepro.book.STATUS_WORDS`), the data it was judged on (its own, or its table's), and the
+    rule's reason."""
     rows = {
-        (rec["item"], r.get("quantity")): (r, rec.get("data", "")) for rec in records for r in rec["rows"]
+        (rec["item"], r.get("quantity")): (r, r.get("data") or rec.get("data", ""))
+        for rec in records
+        for r in rec["rows"]
     }
     problems = []
     for s in verdict_sentences(html):
@@ -429,7 +432,12 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
         if rec["item"] == "Verdict"
         for r in rec["rows"]
     }
-    judged_on = {rec["paper"]: rec.get("data", "") for rec in records if rec["item"] == "Verdict"}
+    judged_on = {
+        (rec["paper"], r.get("quantity")): r.get("data") or rec.get("data", "")
+        for rec in records
+        if rec["item"] == "Verdict"
+        for r in rec["rows"]
+    }
     counts = book.summary(book.scorecard(results))
     title = dict((*book.PAPERS, *book.STUDIES))
     problems = []
@@ -443,10 +451,9 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
             problems.append(f"{where}: no recorded Verdict row {r['quantity']!r}")
         elif r["status"] != want or r["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: states {r['status']!r} ({r['word']!r}), the row is {want!r}")
-        if r["data"] != judged_on.get(key):
-            problems.append(
-                f"{where}: names the data {r['data']!r}, the Verdict table {judged_on.get(key)!r}"
-            )
+        on = judged_on.get((key, r["quantity"]))
+        if r["data"] != on:
+            problems.append(f"{where}: names the data {r['data']!r}, the Verdict row {on!r}")
         lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
         if r["label"] != lab:
             problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")
