@@ -151,16 +151,16 @@ class SplitRows:
         return self._boot[k]
 
     @staticmethod
-    def _edge(res, filter="none", kind="relative"):
-        return edge(res, filter, kind)
+    def _edge(res: SwapExperiment, *args) -> float:
+        return edge(res, *args)
 
     @staticmethod
-    def _projected(res, b, kind):
-        return float(growth_fit(res, kind=kind).projected[b])
+    def _projected(res: SwapExperiment, *args) -> float:
+        return float(growth_fit(res, kind=args[1]).projected[args[0]])
 
     @staticmethod
-    def _largest(res, filter):
-        return largest_projected_error(growth_fit(res, filter=filter))
+    def _largest(res: SwapExperiment, *args) -> float:
+        return float(largest_projected_error(growth_fit(res, filter=args[0])))
 
     def _years(self, *exps: str) -> int:
         return max(len(self.x[e].collections) for e in exps)
