@@ -60,7 +60,7 @@ def test_share_rows_cluster_by_pair_and_give_all_agreeing_pairs_an_error():
     P = book.paper_numbers("sanderson2005information")
     full = pd.DataFrame({"score_a": [0.5] * 92, "score_b": [0.1] * 92, "rel_diff": [0.95] * 92,
                          "p_paired-t": [0.001] * 92})  # fmt: skip
-    rows = ts.share_rows(full, P, [("paired-t", (0.9, 1.0))], min_scores=())
+    rows = ts.share_rows(full, P, [("full.t.90-100%", "paired-t", (0.9, 1.0), None)])
     (row,) = rows
     assert row["ours"] == "100.0%" and row["unit"] == "system pair"
     assert 1.0 < row["se_sampling"] < 5.0  # Agresti & Coull's over 92 pairs, not 0

@@ -36,8 +36,6 @@ __all__ = [
 
 #: The paper's repetitions of each topic split and its TREC years (section 3): its rates rest on them.
 PAPER_REPETITIONS, PAPER_YEARS = 50, 10
-#: the paper's keys of the tests
-_KEY = {"paired-t": "t", "sign": "sign", "wilcoxon": "wilcoxon"}
 _SPLITS_REASON = (
     "a rate of the topic splits of our years' topics and runs (their difference from the paper's "
     "years is the data's, named in the data column): its random step is the splits, whose error is "
@@ -307,11 +305,12 @@ def _percent(row: dict) -> dict:
 
 
 def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, alpha: float = 0.05,
-               min_scores: Sequence[float] = (0.1, 0.2), note: str = "") -> list[dict]:  # fmt: skip
+               note: str = "") -> list[dict]:  # fmt: skip
     """The shares of pairs significant at ``alpha`` on the full topic sets per relative-difference
-    band (in %), one row per ``(test, band)`` of ``spec`` and, for the t-test, per least MAP of
-    ``min_scores`` at 40-50% and 90-100%: the sampling error clustered by system pair (Agresti &
-    Coull's where every pair agrees); the paper gives no count of pairs per band (no paper_se).
+    band (in %), one row per ``(key, test, (lo, hi), least MAP or None)`` of ``spec`` (``key``: the
+    paper's number; a least MAP drops the pairs with a run below it): the sampling error clustered
+    by system pair (Agresti & Coull's where every pair agrees); the paper gives no count of pairs
+    per band (no paper_se).
 
     Examples
     --------
@@ -319,36 +318,27 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
     >>> from irrepro import book, topic_split as ts
     >>> full = pd.DataFrame({"score_a": [0.3] * 4, "score_b": [0.2] * 4, "rel_diff": [0.05, 0.06, 0.07, 0.08],
     ...                      "p_paired-t": [0.01, 0.5, 0.6, 0.7]})
-    >>> row = ts.share_rows(full, book.paper_numbers("sanderson2005information"), [("paired-t", (0, 0.1))],
-    ...                     min_scores=())[0]
+    >>> P = book.paper_numbers("sanderson2005information")
+    >>> row = ts.share_rows(full, P, [("full.t.0-10%", "paired-t", (0, 0.1), None)])[0]
     >>> row["ours"], row["unit"], round(row["se_sampling"], 1)
     ('25.0%', 'system pair', 25.0)
     """
     rows = []
     why = "every pair of kept runs on all its year's topics: no random step"
-
-    def one(test, lo, hi, min_score=None):
-        p = full if min_score is None else full[(full.score_a >= min_score) & (full.score_b >= min_score)]
+    for key, test, (lo, hi), least in spec:
+        p = full if least is None else full[(full.score_a >= least) & (full.score_b >= least)]
         sel = p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
         band = f"{100 * lo:g}-{100 * hi:g}%"
-        key = f"full.{_KEY[test]}.{band}" + ("" if min_score is None else f".map{min_score:g}")
-        q = f"{test}: share significant, " + (f"relative difference {band}" if min_score is None
-                                               else f"{band}, runs with MAP ≥ {min_score:g}")  # fmt: skip
-        return _percent(book.share(q, numbers[key], (sel[f"p_{test}"] <= alpha).to_numpy(), unit="system pair",
-                                   reason=why, note=f"{len(sel)} pairs; the paper gives no count per band"))  # fmt: skip
-
-    for test, (lo, hi) in spec:
-        rows.append(one(test, lo, hi))
-    for ms in min_scores:
-        for lo, hi in ((0.4, 0.5), (0.9, 1.0)):
-            rows.append(one("paired-t", lo, hi, ms))
-    if note:
-        rows = [r | {"reason": note} for r in rows]
+        q = f"{test}: share significant, " + (f"relative difference {band}" if least is None
+                                               else f"{band}, runs with MAP ≥ {least:g}")  # fmt: skip
+        row = book.share(q, numbers[key], (sel[f"p_{test}"] <= alpha).to_numpy(), unit="system pair",
+                         reason=why, note=f"{len(sel)} pairs; the paper gives no count per band")  # fmt: skip
+        rows.append(_percent(row) | ({"reason": note} if note else {}))
     return rows
 
 
 def half_claim_row(
-    full: pd.DataFrame, numbers: Mapping, *, band=(0.2, 0.3), alpha: float = 0.05, **extra
+    full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, **extra
 ) -> dict:
     """The paper's "only about half of comparisons with a MAP difference of around 20% are
     significant" (section 3) as a rate: the share of pairs ``band`` apart significant by the
@@ -361,7 +351,7 @@ def half_claim_row(
                       reason="every pair of kept runs on all its year's topics: no random step")  # fmt: skip
     share = float(significant_share(sel, [band], alpha=alpha, tests=["paired-t"])["paired-t"].iloc[0])
     return book.rate("t-test: share of pairs 20%-30% apart significant (\"about half\")",
-                     numbers["full.t.half"], round(share, 3), err,
+                     numbers[key], round(share, 3), err,
                      note=f"{len(sel)} pairs; the paper's 57.3% for 20%-30% is its evidence", **extra)  # fmt: skip
 
 
@@ -373,12 +363,12 @@ def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, flo
     return ratio, 50 / ratio, (s10[1] / s100[1]) / ratio
 
 
-def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, *, n_boot: int = 1000, seed: int = 0,
+def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
               runs: Mapping[int, str] | None = None, **extra) -> list[dict]:  # fmt: skip
     """Section 4's pool rows per round (``pools``: :func:`~irrepro.topic_split.pool_sizes`' per
     topic and depth): the depth-10 pool over the depth-100 pool, the topics of depth 10 for the
     effort of 50 at depth 100, and the relevant documents found by the shallow many-topic pools
-    against the deep 50-topic ones; each with its sampling error from a bootstrap over topics
+    against the deep 50-topic ones (the paper's numbers: ``keys``, in this order); each with its sampling error from a bootstrap over topics
     (the sums are over topics), no random step."""
     rows = []
     rng = np.random.default_rng(seed)
@@ -395,11 +385,11 @@ def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, *, n_boot: in
         e = [book.errors(sampling=float(s), unit=unit, mc=0.0, reason=why) for s in se]
         where = (runs or {}).get(r, "")
         rows += [
-            book.rate(f"round {r}: depth-10 pool / depth-100 pool", numbers["pools.ratio"], f"{100 * value[0]:.1f}%",
+            book.rate(f"round {r}: depth-10 pool / depth-100 pool", numbers[keys[0]], f"{100 * value[0]:.1f}%",
                       e[0].scaled(100), note=where, **extra),
-            book.count(f"round {r}: topics for the effort of 50 at depth 100", numbers["pools.topics"],
+            book.count(f"round {r}: topics for the effort of 50 at depth 100", numbers[keys[1]],
                        f"{value[1]:.0f}", e[1], **extra),
-            book.score(f"round {r}: relevant found, shallow many-topic vs deep 50-topic", numbers["pools.relevant"],
+            book.score(f"round {r}: relevant found, shallow many-topic vs deep 50-topic", numbers[keys[2]],
                        f"{value[2]:.1f} x", e[2],
                        note="judged-relevant only: deep pools are judged shallowly (a lower bound for depth 100)",
                        **extra),
@@ -407,10 +397,12 @@ def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, *, n_boot: in
     return rows
 
 
-def sd_rows(sds: Sequence[pd.DataFrame], numbers: Mapping, *, samples: int, **extra) -> list[dict]:
+def sd_rows(
+    sds: Sequence[pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, samples: int, **extra
+) -> list[dict]:
     """Section 5's rows from :func:`~irrepro.topic_split.map_sd` at several seeds (the first is
     shown): the sd of MAP at 5 and 25 topics, the implied per-topic sd, and the first size below
-    0.01; the Monte Carlo error is the spread over the seeds of one seed's value (``samples``
+    0.01 (the paper's numbers: ``keys``, the three in this order); the Monte Carlo error is the spread over the seeds of one seed's value (``samples``
     topic samples per run and size)."""
     sd = sds[0].set_index("topics").sd
     seeds = f"sd over {len(sds)} seeds of map_sd ({samples} samples per run and size): the spread of one seed's value"
@@ -425,13 +417,13 @@ def sd_rows(sds: Sequence[pd.DataFrame], numbers: Mapping, *, samples: int, **ex
     step = int(sds[0].topics.iloc[1] - sds[0].topics.iloc[0])
     b0 = below[0]
     return [
-        book.score("sd of MAP, 5 topics", numbers["sd.5"], float(sd[5]), err(at[5]), **extra),
-        book.score("sd of MAP, 25 topics", numbers["sd.25"], float(sd[25]), err(at[25]), **extra),
+        book.score("sd of MAP, 5 topics", numbers[keys[0]], float(sd[5]), err(at[5]), **extra),
+        book.score("sd of MAP, 25 topics", numbers[keys[1]], float(sd[25]), err(at[25]), **extra),
         book.score("implied per-topic sd of AP (sd at 5 topics x sqrt 5)", None, float(sd[5] * 5**0.5),
                    err(np.array(at[5]) * 5**0.5),
-                   note=f"the paper's: {numbers['sd.5'].value} x sqrt 5 = {numbers['sd.5'].value * 5**0.5:.3f}; "
+                   note=f"the paper's: {numbers[keys[0]].value} x sqrt 5 = {numbers[keys[0]].value * 5**0.5:.3f}; "
                         "the sd of a mean scales as sigma / sqrt(n)", **extra),
-        book.count("topics where sd first drops below 0.01", numbers["sd.below-0.01"],
+        book.count("topics where sd first drops below 0.01", numbers[keys[2]],
                    int(b0) if np.isfinite(b0) else "not within the topics", err(below),
                    note=f"sizes in steps of {step}; the finite population of topics shrinks the sd of large samples",
                    **extra),
