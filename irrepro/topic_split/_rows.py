@@ -299,6 +299,11 @@ def _thin(res: SwapExperiment, filter: str, kind: str) -> SwapExperiment:
     return replace(res, filters=(filter,), kinds=(kind,), **cut)
 
 
+def _why(reason: str) -> dict:
+    """A row's ``reason`` (appended to the rule's), when there is one."""
+    return {"reason": reason} if reason else {}
+
+
 def _percent(row: dict) -> dict:
     """A share row of one part printed in % like the paper's."""
     return row | {"ours": f"{row['ours']}%"}
@@ -333,12 +338,12 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
                                                else f"{band}, runs with MAP ≥ {least:g}")  # fmt: skip
         row = book.share(q, numbers[key], (sel[f"p_{test}"] <= alpha).to_numpy(), unit="system pair",
                          reason=why, note=f"{len(sel)} pairs; the paper gives no count per band")  # fmt: skip
-        rows.append(_percent(row) | ({"reason": note} if note else {}))
+        rows.append(_percent(row) | _why(note))
     return rows
 
 
 def half_claim_row(
-    full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, **extra
+    full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, reason: str = ""
 ) -> dict:
     """The paper's "only about half of comparisons with a MAP difference of around 20% are
     significant" (section 3) as a rate: the share of pairs ``band`` apart significant by the
@@ -352,7 +357,7 @@ def half_claim_row(
     share = float(significant_share(sel, [band], alpha=alpha, tests=["paired-t"])["paired-t"].iloc[0])
     return book.rate("t-test: share of pairs 20%-30% apart significant (\"about half\")",
                      numbers[key], round(share, 3), err,
-                     note=f"{len(sel)} pairs; the paper's 57.3% for 20%-30% is its evidence", **extra)  # fmt: skip
+                     note=f"{len(sel)} pairs; the paper's share for 20%-30% is its evidence") | _why(reason)  # fmt: skip
 
 
 def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, float, float]:
@@ -364,12 +369,13 @@ def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, flo
 
 
 def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
-              runs: Mapping[int, str] | None = None, **extra) -> list[dict]:  # fmt: skip
+              runs: Mapping[int, str] | None = None, reason: str = "") -> list[dict]:  # fmt: skip
     """Section 4's pool rows per round (``pools``: :func:`~irrepro.topic_split.pool_sizes`' per
     topic and depth): the depth-10 pool over the depth-100 pool, the topics of depth 10 for the
     effort of 50 at depth 100, and the relevant documents found by the shallow many-topic pools
-    against the deep 50-topic ones (the paper's numbers: ``keys``, in this order); each with its sampling error from a bootstrap over topics
-    (the sums are over topics), no random step."""
+    against the deep 50-topic ones (the paper's numbers: ``keys``, in this order); each with its
+    sampling error from a bootstrap over topics (the sums are over topics), no random step;
+    ``reason`` is appended to each row's."""
     rows = []
     rng = np.random.default_rng(seed)
     why = "counted from the runs and qrels: no random step"
@@ -386,24 +392,24 @@ def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequenc
         where = (runs or {}).get(r, "")
         rows += [
             book.rate(f"round {r}: depth-10 pool / depth-100 pool", numbers[keys[0]], f"{100 * value[0]:.1f}%",
-                      e[0].scaled(100), note=where, **extra),
+                      e[0].scaled(100), note=where),
             book.count(f"round {r}: topics for the effort of 50 at depth 100", numbers[keys[1]],
-                       f"{value[1]:.0f}", e[1], **extra),
+                       f"{value[1]:.0f}", e[1]),
             book.score(f"round {r}: relevant found, shallow many-topic vs deep 50-topic", numbers[keys[2]],
                        f"{value[2]:.1f} x", e[2],
-                       note="judged-relevant only: deep pools are judged shallowly (a lower bound for depth 100)",
-                       **extra),
+                       note="judged-relevant only: deep pools are judged shallowly (a lower bound for depth 100)"),
         ]  # fmt: skip
-    return rows
+    return [row | _why(reason) for row in rows]
 
 
 def sd_rows(
-    sds: Sequence[pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, samples: int, **extra
+    sds: Sequence[pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, samples: int, reason: str = ""
 ) -> list[dict]:
     """Section 5's rows from :func:`~irrepro.topic_split.map_sd` at several seeds (the first is
     shown): the sd of MAP at 5 and 25 topics, the implied per-topic sd, and the first size below
-    0.01 (the paper's numbers: ``keys``, the three in this order); the Monte Carlo error is the spread over the seeds of one seed's value (``samples``
-    topic samples per run and size)."""
+    0.01 (the paper's numbers: ``keys``, the three in this order); the Monte Carlo error is the
+    spread over the seeds of one seed's value (``samples`` topic samples per run and size);
+    ``reason`` is appended to each row's."""
     sd = sds[0].set_index("topics").sd
     seeds = f"sd over {len(sds)} seeds of map_sd ({samples} samples per run and size): the spread of one seed's value"
     why = "the average over the runs and topics we have (a substitution for the paper's, named in the data column)"
@@ -416,15 +422,15 @@ def sd_rows(
     below = [first_below(d) for d in sds]
     step = int(sds[0].topics.iloc[1] - sds[0].topics.iloc[0])
     b0 = below[0]
-    return [
-        book.score("sd of MAP, 5 topics", numbers[keys[0]], float(sd[5]), err(at[5]), **extra),
-        book.score("sd of MAP, 25 topics", numbers[keys[1]], float(sd[25]), err(at[25]), **extra),
+    rows = [
+        book.score("sd of MAP, 5 topics", numbers[keys[0]], float(sd[5]), err(at[5])),
+        book.score("sd of MAP, 25 topics", numbers[keys[1]], float(sd[25]), err(at[25])),
         book.score("implied per-topic sd of AP (sd at 5 topics x sqrt 5)", None, float(sd[5] * 5**0.5),
                    err(np.array(at[5]) * 5**0.5),
                    note=f"the paper's: {numbers[keys[0]].value} x sqrt 5 = {numbers[keys[0]].value * 5**0.5:.3f}; "
-                        "the sd of a mean scales as sigma / sqrt(n)", **extra),
+                        "the sd of a mean scales as sigma / sqrt(n)"),
         book.count("topics where sd first drops below 0.01", numbers[keys[2]],
                    int(b0) if np.isfinite(b0) else "not within the topics", err(below),
-                   note=f"sizes in steps of {step}; the finite population of topics shrinks the sd of large samples",
-                   **extra),
+                   note=f"sizes in steps of {step}; the finite population of topics shrinks the sd of large samples"),
     ]  # fmt: skip
+    return [row | _why(reason) for row in rows]
