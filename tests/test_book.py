@@ -1148,9 +1148,13 @@ def test_compare_rows_take_the_papers_values_from_the_yml_loader():
                     assert _reads_loader(v, names), (
                         f"{path.name}: paper value typed in code: {ast.unparse(v)}"
                     )
-        # a replication types its rows (more than ten) or builds them in its package from the loaded
-        # numbers (compare refuses a paper value that is not the loader's); a chapter beyond the papers
-        # may build them in one function, whose rows then feed several compare tables
+        # a replication types its rows (more than ten), or names the paper's numbers for its
+        # package's row builders; a chapter beyond the papers may build them in one function, whose
+        # rows then feed several compare tables
+        keys = (
+            set(book.paper_numbers(_chapter_key(path))) if _chapter_key(path) in dict(book.PAPERS) else set()
+        )
+        rows += len({a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and a.value in keys})
         compares = sum(
             isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "compare" for n in ast.walk(tree)
         )
@@ -1287,14 +1291,9 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
             )
         }
         patterns = [p for p in _loader_keys(tree, names) + _package_keys(tree, names) if p.pattern != ".+"]
-        # a key passed whole to a chapter's helper that looks it up (row("data.r2-halves", ...))
-        passed = {
-            a.value
-            for c in ast.walk(tree)
-            if isinstance(c, ast.Call)
-            for a in c.args
-            if isinstance(a, ast.Constant) and isinstance(a.value, str)
-        }
+        # a key passed whole to a chapter's helper that looks it up (row("data.r2-halves", ...)), or
+        # named in the chapter's code for its package's row builders (spec = [("full.t.0-10%", ...)])
+        passed = {a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and isinstance(a.value, str)}
         # the rows its package builds (``from irrepro.<package> import rows``: <package>/_rows.py)
         for mod in _row_modules(tree):
             mtree = ast.parse(mod.read_text(encoding="utf-8"))
