@@ -363,6 +363,31 @@ def _report(sim_dir, out, *extra):
                      "--scale", "quick", "-q", *extra])  # fmt: skip
 
 
+def test_the_report_raises_the_pairs_B_for_holm_and_bh_and_says_so(sim_dir, tmp_path, capsys):
+    """Issue 42, item 8: the quick scale's 200 bootstrap samples cannot resolve Holm's alpha / m
+    over the 6 pairs of 4 runs: the report draws 20 x 6 / 0.05 = 2400 -> 3000, and says so on
+    stderr, on the page and in its methods; against a baseline (3 pairs) 2000; randomised Tukey
+    HSD (family-wise, no correction) keeps 200."""
+    from irrepro.stats import corrected_resamples
+
+    assert _report(sim_dir, tmp_path / "all") == 0
+    err = capsys.readouterr().err
+    assert err == ("irrepro report: paired-test B = 3,000: the scale's 200 raised for Holm and Benjamini-Hochberg "
+                   "over m = 6 pairs at alpha 0.05: B >= 20 m / alpha = 2,400 resolves their smallest threshold, "
+                   "alpha / m\n"), err  # fmt: skip
+    page = (tmp_path / "all" / "index.html").read_text()
+    assert "paired-test B = 3,000," in page and "test (B = 3,000, one set" in page and "raised for Holm" in page
+    assert "B = 3,000" in (tmp_path / "all" / "methods.md").read_text()
+    assert corrected_resamples(6, 0.05, default=200) == 3000
+    assert _report(sim_dir, tmp_path / "base", "--baseline", "simrun001") == 0
+    assert "paired-test B = 2,000: " in capsys.readouterr().err
+    assert "paired-test B = 2,000," in (tmp_path / "base" / "index.html").read_text()
+    assert _report(sim_dir, tmp_path / "tukey", "--test", "tukey") == 0
+    assert capsys.readouterr().err == ""
+    page = (tmp_path / "tukey" / "index.html").read_text()
+    assert "paired-test B = 200," in page and "raised for Holm" not in page
+
+
 def _snapshot(d):
     return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 

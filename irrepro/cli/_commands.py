@@ -346,10 +346,10 @@ def _report(args: argparse.Namespace) -> int:
         allow_simulated=args.allow_simulated, precision=args.precision,
         test=args.test, baseline=_baseline_run(args.baseline),
     )  # fmt: skip
+    print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
     # the pairwise tests' B when raised for the corrections (the page and its methods paragraph say it too)
     S = len(run_files(args.runs_dir)) if Path(args.runs_dir).is_dir() else 0
     _, raised = _pairs_resamples(S, args.baseline, args.test, report.settings(args.scale).B_tests)
     if raised:
         _err("report", raised)
-    print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
     return 0
