@@ -249,8 +249,16 @@ def corrected_resamples(comparisons: int, alpha: float = 0.05, correction: str |
 
 
 def check_resamples(
-    B, name: str = "B", *, level=None, alpha=None, test: str = "", default: bool = False, hint: str = "",
-    comparisons: int | None = None, correction: str | None = None,
+    B,
+    name: str = "B",
+    *,
+    level=None,
+    alpha=None,
+    test: str = "",
+    default: bool = False,
+    hint: str = "",
+    comparisons: int | None = None,
+    correction: str | None = None,
 ) -> int:
     """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked.
 

@@ -33,10 +33,10 @@ from scipy.stats import norm
 
 from ._intervals import (
     MIN_RESAMPLES,
+    RESAMPLES_AT_THRESHOLD,
     bca_interval,
     bootstrap_sd,
     check_level,
-    RESAMPLES_AT_THRESHOLD,
     check_resamples,
     corrected_resamples,
     jackknife_acceleration,

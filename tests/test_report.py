@@ -376,7 +376,9 @@ def test_the_report_raises_the_pairs_B_for_holm_and_bh_and_says_so(sim_dir, tmp_
                    "over m = 6 pairs at alpha 0.05: B >= 20 m / alpha = 2,400 resolves their smallest threshold, "
                    "alpha / m\n"), err  # fmt: skip
     page = (tmp_path / "all" / "index.html").read_text()
-    assert "paired-test B = 3,000," in page and "test (B = 3,000, one set" in page and "raised for Holm" in page
+    assert (
+        "paired-test B = 3,000," in page and "test (B = 3,000, one set" in page and "raised for Holm" in page
+    )
     assert "B = 3,000" in (tmp_path / "all" / "methods.md").read_text()
     assert corrected_resamples(6, 0.05, default=200) == 3000
     assert _report(sim_dir, tmp_path / "base", "--baseline", "simrun001") == 0

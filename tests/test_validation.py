@@ -654,7 +654,9 @@ def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, capsys
         assert rc == 2 and out == "" and err.startswith(
             f"irrepro compare: -B 100: too few resamples for the {significance.TESTS[test]} at alpha 0.05 "
             "adjusted by holm over m = 2 comparisons: ") and err.endswith("give -B >= 800\n"), err  # fmt: skip
-        rc, out, err = run_cli([*base, "-B", "800"], capsys)  # (800 sign flips: all of them, exact, for these topics)
+        rc, out, err = run_cli(
+            [*base, "-B", "800"], capsys
+        )  # (800 sign flips: all of them, exact, for these topics)
         assert rc == 0 and ("B = 800" in out or test == "permutation" and "exact" in out), err
     rc, out, err = run_cli([*base, "--alpha", "0.0001"], capsys)  # the test's default B is checked too
     default = 1000 if test in ("bootstrap", "unpaired-bootstrap", "bootstrap-shift") else 10_000

@@ -37,7 +37,7 @@ What it computes, each with the package function the book's chapter uses, at the
 6. **How many topics would this need?** (Sakai 2016) - the runs as a pilot: the topics Sakai's
    paired t-test, one-way ANOVA (all the runs) and CI-width methods recommend to find a
    difference of 0.05 in the measure's mean with power 0.8 at alpha 0.05, each with a bootstrap
-   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B as the paired tests').
+   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B the scale's paired-test B, 1000).
 
 **One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
 run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic

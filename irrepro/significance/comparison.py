@@ -54,7 +54,9 @@ def _comparisons(n_runs: int, baseline) -> int:
     return n_runs - 1 if baseline is not None else n_runs * (n_runs - 1) // 2
 
 
-def _test_resamples(test: str, B, alpha, correction, comparisons: int, name: str = "B") -> tuple[int | None, str]:
+def _test_resamples(
+    test: str, B, alpha, correction, comparisons: int, name: str = "B"
+) -> tuple[int | None, str]:
     """The resamples of ``test`` with its p-values adjusted by ``correction`` (None: the test's
     default, Holm or none for Tukey HSD) over ``comparisons``, and, when the default was raised for
     the correction, the sentence that says so; a given ``B`` too small for it is refused
@@ -64,7 +66,9 @@ def _test_resamples(test: str, B, alpha, correction, comparisons: int, name: str
     correction = "none" if test == "tukey" else correction if correction is not None else "holm"
     what = f"the {TESTS[test]}"
     if B is not None:
-        return check_resamples(B, name, alpha=alpha, test=what, comparisons=comparisons, correction=correction), ""
+        return check_resamples(
+            B, name, alpha=alpha, test=what, comparisons=comparisons, correction=correction
+        ), ""
     chosen = corrected_resamples(comparisons, alpha, correction, default=DEFAULT_B[test])
     if chosen == DEFAULT_B[test]:
         return chosen, ""
