@@ -300,7 +300,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
-    res = significance.paired_bootstrap_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
+    res = significance.paired_bootstrap_test(rep.scores, B=rep.B_pairs, seed=seed_tests)
     ref = pd.DataFrame(bt.comparisons(res, correction="holm"))
     # (the blocks' matrix products may round differently in the last bit)
     for ours, theirs in (
