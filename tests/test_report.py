@@ -390,6 +390,23 @@ def test_the_report_raises_the_pairs_B_for_holm_and_bh_and_says_so(sim_dir, tmp_
     assert "paired-test B = 200," in page and "raised for Holm" not in page
 
 
+def test_beyond_its_largest_B_the_report_keeps_the_scales_and_says_the_corrections_are_unresolved(
+    sim_dir, tmp_path, capsys, monkeypatch
+):
+    """All pairs of many runs would need millions of resamples: past PAIRS_B_MAX the report keeps
+    the scale's B and says the Holm and BH counts are not resolved (here the cap set below the
+    3,000 that 6 pairs need)."""
+    from irrepro.report import _analyses
+
+    monkeypatch.setattr(_analyses, "PAIRS_B_MAX", 2500)
+    assert _report(sim_dir, tmp_path / "capped") == 0
+    err = capsys.readouterr().err
+    assert "are not resolved at the paired tests' B = 200 (B >= 20 m / alpha = 2,400" in err
+    assert "may be too high" in err and err.count("\n") == 1
+    page = (tmp_path / "capped" / "index.html").read_text()
+    assert "paired-test B = 200," in page and "not resolved" in page
+
+
 def _snapshot(d):
     return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 

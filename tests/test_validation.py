@@ -619,6 +619,27 @@ def test_compare_raises_its_default_B_for_the_correction_and_says_so(tmp_path, c
         significance.compare(x, test="bootstrap", seed=1, B=1000)
 
 
+def test_a_default_B_past_its_largest_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    """All pairs of many runs would need millions of resamples: past DEFAULT_B_MAX the default is
+    not raised silently into hours, the user is asked for -B (here the largest set below the 3,000
+    that 6 pairs need)."""
+    from irrepro.significance import comparison
+
+    monkeypatch.setattr(comparison, "DEFAULT_B_MAX", 2500)
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
+                                         "c": [1, 1, 1, 0, 0, 1, 1, 1], "d": [1, 1, 1, 1, 1, 1, 1, 0]})  # fmt: skip
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", "bootstrap"]
+    rc, out, err = run_cli(base, capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1, err
+    assert (
+        "needs B >= 20 m / alpha = 2,400" in err
+        and "give -B 3000 to draw them" in err
+        and "--baseline" in err
+    )
+    rc, out, err = run_cli([*base, "-B", "3000"], capsys)
+    assert rc == 0 and err == "", err
+
+
 def test_the_defaults_and_the_quick_scale_pass_the_resamples_rule():
     """The rule applies to the library's entry points too, so every default must pass it: the
     tests' B, compare's intervals, the simulation's B at both scales, the report's sizes."""

@@ -55,21 +55,37 @@ def _design(scores: ScoreMatrix, B: int, seed) -> tuple[pd.DataFrame | None, str
     return table, ""
 
 
+#: The most resamples the report's pairwise tests are raised to for the corrections: beyond it
+#: (all pairs of more than about 50 runs) the report keeps the scale's B and says the corrected
+#: counts are not resolved (2 s a 1,000 resamples of 7,875 pairs: 3,150,000 would take hours).
+PAIRS_B_MAX = 100_000
+
+
 def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int) -> tuple[int, str]:
-    """The resamples of the report's pairwise tests: ``B_tests`` (the scale's), raised for Holm and
-    Benjamini-Hochberg at alpha 0.05 over the pairs tested (:func:`irrepro.stats.corrected_resamples`;
-    randomised Tukey HSD's ASLs are family-wise: not raised), and the sentence that says so ("" when
-    not raised)."""
+    """The resamples of the report's pairwise tests and the sentence that says why ("" when the
+    scale's ``B_tests`` stands and resolves): raised for Holm and Benjamini-Hochberg at alpha 0.05
+    over the pairs tested (:func:`irrepro.stats.corrected_resamples`; randomised Tukey HSD's ASLs
+    are family-wise: not raised) up to :data:`PAIRS_B_MAX`; beyond it, the scale's B, with the
+    corrected counts said to be unresolved."""
     from ..significance.comparison import _comparisons
     from ..stats import corrected_resamples
 
     m = _comparisons(n_runs, baseline)
-    B = B_tests if test == "tukey" else corrected_resamples(m, DESIGN_ALPHA, "holm", default=B_tests)
+    if test == "tukey":
+        return B_tests, ""
+    B = corrected_resamples(m, DESIGN_ALPHA, "holm", default=B_tests)
     if B == B_tests:
         return B, ""
+    need = f"B >= 20 m / alpha = {20 * m / DESIGN_ALPHA:,.0f} resolves their smallest threshold, alpha / m"
+    if B > PAIRS_B_MAX:
+        return B_tests, (
+            f"Holm and Benjamini-Hochberg over m = {m:,} pairs at alpha {DESIGN_ALPHA:g} are not resolved at "
+            f"the paired tests' B = {B_tests:,} ({need}, more than the report's {PAIRS_B_MAX:,}): a pair no "
+            "replicate reaches has ASL 0, below every threshold, so their counts may be too high; "
+            "--baseline tests fewer pairs"
+        )
     return B, (f"paired-test B = {B:,}: the scale's {B_tests:,} raised for Holm and Benjamini-Hochberg over "
-               f"m = {m:,} pairs at alpha {DESIGN_ALPHA:g}: B >= 20 m / alpha = {20 * m / DESIGN_ALPHA:,.0f} "
-               "resolves their smallest threshold, alpha / m")  # fmt: skip
+               f"m = {m:,} pairs at alpha {DESIGN_ALPHA:g}: {need}")  # fmt: skip
 
 
 def _pair_table(

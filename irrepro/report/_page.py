@@ -463,9 +463,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
         "B_pairs": f"{_pairs_B(rep):,}",
-        "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1]
-        if _pairs_B(rep) != rep.settings.B_tests
-        else "",
+        "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1],
         "pairs_note": pairs_note,
         "pairs_undefined": pairs_undefined,
         "pairs_table": _table(

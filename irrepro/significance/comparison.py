@@ -49,6 +49,11 @@ def _check_resamples(test: str, B, alpha, intervals=False, B_intervals=None, lev
     return n
 
 
+#: The most resamples a resampling test's default is raised to for a correction; beyond it the
+#: user gives B (all pairs of 126 runs need 3,150,000: hours).
+DEFAULT_B_MAX = 100_000
+
+
 def _comparisons(n_runs: int, baseline) -> int:
     """The pairs one measure's p-values are adjusted over: every run against the baseline, or all pairs."""
     return n_runs - 1 if baseline is not None else n_runs * (n_runs - 1) // 2
@@ -72,6 +77,13 @@ def _test_resamples(
     chosen = corrected_resamples(comparisons, alpha, correction, default=DEFAULT_B[test])
     if chosen == DEFAULT_B[test]:
         return chosen, ""
+    if chosen > DEFAULT_B_MAX:
+        raise InputError(
+            f"{name}: the {TESTS[test]} with {correction} over m = {comparisons:,} comparisons at alpha {alpha:g} "
+            f"needs B >= 20 m / alpha = {20 * comparisons / alpha:,.0f} to resolve its smallest threshold, "
+            f"alpha / m, more than a default draws ({DEFAULT_B_MAX:,}): give {name} {chosen} to draw them, "
+            "compare fewer pairs (--baseline), or use a test without resamples (--test t)"
+        )
     return chosen, (f"{name} {chosen}: {what}'s default {DEFAULT_B[test]} raised for {correction} over m = "
                     f"{comparisons} comparisons at alpha {alpha:g}: B >= 20 m / alpha = "
                     f"{20 * comparisons / alpha:,.0f} resolves its smallest threshold, alpha / m")  # fmt: skip
