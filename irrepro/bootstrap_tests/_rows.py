@@ -9,7 +9,6 @@ pairs of a share over pairs, the topics of Kendall's tau: :func:`pair_share_se`,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,8 +276,7 @@ def resolved_pvalues(
     scores, *, m: int, alpha: float = 0.05, seed=0, chunk: int = 20_000, B: int | None = None
 ):
     """The paired bootstrap test's ASLs of every pair with enough samples for a correction over
-    ``m`` comparisons: B >= 20 m / alpha (the smallest Holm threshold alpha / m resolved to 1/20 of
-    itself), drawn in chunks of independent samples so that memory stays bounded.
+    ``m`` comparisons (:func:`irrepro.stats.corrected_resamples`), drawn in chunks of independent samples so that memory stays bounded.
 
     Parameters
     ----------
@@ -293,7 +291,9 @@ def resolved_pvalues(
     chunk : int
         Samples per chunk.
     B : int, optional
-        Fewer samples than the rule asks (the count is then a lower bound); default ``20 m / alpha``.
+        Fewer samples than the rule asks (the counts of a correction are then unresolved: a pair
+        no sample reaches has ASL 0, below every threshold); default
+        :func:`irrepro.stats.corrected_resamples`, 20 m / alpha.
 
     Returns
     -------
@@ -301,8 +301,9 @@ def resolved_pvalues(
         ``(p, B)``: the ASLs (count / B) and the samples drawn.
     """
     from ..significance import paired_bootstrap_test
+    from ..stats import corrected_resamples
 
-    need = int(math.ceil(20 * m / alpha))
+    need = corrected_resamples(m, alpha, "holm", default=1)
     total = need if B is None else int(B)
     sizes = [chunk] * (total // chunk) + ([total % chunk] if total % chunk else [])
     counts = np.zeros(0)
@@ -872,7 +873,9 @@ def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
 
     p, B = resolved
     m = len(p)
-    need = int(math.ceil(20 * m / alpha))
+    from ..stats import corrected_resamples
+
+    need = corrected_resamples(m, alpha, "holm", default=1)
     raw = int((np.asarray(test.p) < alpha).sum())
     rows = [book.count(f"pairs with raw ASL < {alpha:g}", None, f"{raw} of {m}", None,
                        reason="beyond the paper", note=f"B = {int(test.B):,}")]  # fmt: skip
