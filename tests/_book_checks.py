@@ -279,6 +279,7 @@ def verdict_sentences(html: str) -> list[dict]:
                 "status": li.get("data-status"),
                 "item": li.get("data-item"),
                 "quantity": li.get("data-quantity"),
+                "data": li.get("data-data"),
                 "word": word.get_text(strip=True) if word else None,
                 "text": " ".join(li.get_text(" ").split()),
             }
@@ -287,19 +288,28 @@ def verdict_sentences(html: str) -> list[dict]:
 
 
 def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> list[str]:
-    """Every verdict sentence of a page states its row's recorded status, in its words
-    (:data:`~irrepro.book.STATUS_WORDS`)."""
-    status = {(rec["item"], r.get("quantity")): r["status"] for rec in records for r in rec["rows"]}
+    """Every verdict sentence of a page states its row's recorded fields: its status in its words
+    (:data:`~irrepro.book.STATUS_WORDS`), the data its table was judged on, and the rule's reason."""
+    rows = {
+        (rec["item"], r.get("quantity")): (r, rec.get("data", "")) for rec in records for r in rec["rows"]
+    }
     problems = []
     for s in verdict_sentences(html):
         where = f"{page}: {s['item']}: {s['quantity']}"
-        want = status.get((s["item"], s["quantity"]))
-        if want is None:
+        row, data = rows.get((s["item"], s["quantity"]), (None, None))
+        if row is None:
             problems.append(f"{where}: no recorded row")
-        elif s["status"] != want:
+            continue
+        want = row["status"]
+        if s["status"] != want:
             problems.append(f"{where}: the sentence says {s['status']!r}, the row is {want!r}")
         elif s["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: the sentence reads {s['word']!r}, not {book.STATUS_WORDS[want]!r}")
+        if s["data"] != data:
+            problems.append(f"{where}: the sentence names the data {s['data']!r}, the table {data!r}")
+        reason = " ".join(str(row.get("reason", "")).split())
+        if reason and reason not in s["text"]:
+            problems.append(f"{where}: the sentence does not give the row's reason {reason[:60]!r}")
     return problems
 
 
@@ -396,6 +406,7 @@ def headline_rows(html: str) -> list[dict]:
                 "paper": span.get("data-paper") if span else None,
                 "quantity": span.get("data-quantity") if span else None,
                 "status": span.get("data-status") if span else None,
+                "data": span.get("data-data") if span else None,
                 "word": word.get_text(strip=True) if word else None,
                 "label": lab.get("data-label") if lab else None,
             }
@@ -418,6 +429,7 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
         if rec["item"] == "Verdict"
         for r in rec["rows"]
     }
+    judged_on = {rec["paper"]: rec.get("data", "") for rec in records if rec["item"] == "Verdict"}
     counts = book.summary(book.scorecard(results))
     title = dict((*book.PAPERS, *book.STUDIES))
     problems = []
@@ -431,6 +443,10 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
             problems.append(f"{where}: no recorded Verdict row {r['quantity']!r}")
         elif r["status"] != want or r["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: states {r['status']!r} ({r['word']!r}), the row is {want!r}")
+        if r["data"] != judged_on.get(key):
+            problems.append(
+                f"{where}: names the data {r['data']!r}, the Verdict table {judged_on.get(key)!r}"
+            )
         lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
         if r["label"] != lab:
             problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")

@@ -488,7 +488,8 @@ def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
         assert [s["quantity"] for s in sentences] == list(comp.frame["quantity"])
         for s, (_, r) in zip(sentences, comp.frame.iterrows()):
             assert s["status"] == r["status"] and s["item"] == comp.item
-            assert s["word"] == book.STATUS_WORDS[r["status"]] and "on our data (TREC-COVID)" in s["text"]
+            assert s["word"] == book.STATUS_WORDS[r["status"]] and "on TREC-COVID - " in s["text"]
+            assert s["data"] == "TREC-COVID" and r["reason"] in s["text"]
     assert set(book.STATUS_WORDS) == set(STATUSES)
     assert len(set(book.STATUS_WORDS.values())) == len(STATUSES)
 
@@ -1397,3 +1398,70 @@ def test_the_books_pages_state_no_status_in_prose():
     assert {"rule.md", "scorecard.md", "replications.md", "intro.md"} <= {p.name for p in pages}
     for page in pages:
         assert not stray_statements(markdown_prose(page.read_text(encoding="utf-8"))), page.name
+
+
+def test_sensitivity_counts_the_rows_again_under_scaled_margins(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    _webber_tables(book.paper_numbers("webber2008score"))
+    cards = book.scorecard(tmp_path / "results")
+    sens = book.sensitivity(tmp_path / "results", factors=(0.5, 1.0, 2.0, 4.0))
+    webber = "Webber, Moffat & Zobel 2008"
+    # at x1 the recorded counts
+    assert sens.loc[(webber, "x1")].tolist() == book.summary(cards).loc[webber].tolist()
+    # fp (10.3% +- 1 against 5%) lies wholly outside the margin, and not under four times it
+    fp = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
+    with book._margins.scaled(4.0):
+        fp4 = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
+    assert fp.status == NOT_REPLICATED and fp4.status != NOT_REPLICATED
+    # the claim resting on MAP and fp combines their new statuses
+    at4 = sens.loc[(webber, "x4")]
+    assert at4[NOT_REPLICATED] < sens.loc[(webber, "x1"), NOT_REPLICATED]
+    assert (sens["total"] == sens.groupby(level=0)["total"].transform("first")).all()
+    assert book.judged_on(cards)[webber] == "TREC-COVID"
+    assert book.judged_on(cards)["Cormack & Lynam 2006"] == ""
+
+
+def test_error_units_says_what_each_chapters_errors_rest_on(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    hits = np.array([1, 1, 0, 1, 0, 0, 1, 1])
+    book.compare(
+        "webber2008score",
+        "Figure 2",
+        [
+            book.share(
+                "share",
+                P["share"],
+                hits.astype(bool),
+                clusters=[1, 1, 2, 2, 3, 3, 4, 4],
+                unit="topic",
+                reason="no random step",
+            ),
+            {
+                "quantity": "MAP",
+                "paper": P["fig2.map"],
+                "ours": 0.3246,
+                "kind": "score",
+                "ours_se": 0,
+                "se_reason": "computed exactly from the qrels",
+            },
+            {
+                "quantity": "fp",
+                "paper": P["fp"],
+                "ours": "8.5%",
+                "kind": "rate",
+                "se_sampling": 0.2,
+                "se_mc": 1.0,
+                "unit": "system pair",
+                "replicates": 500,
+            },
+        ],
+        data="TREC-COVID",
+    )
+    units = book.error_units(tmp_path / "results").set_index("chapter")
+    row = units.loc["Webber, Moffat & Zobel 2008"]
+    assert row["clustered by"] in {"topic (1), system pair (1)", "system pair (1), topic (1)"}
+    assert row["no error"] == 1
+    # fp: 8.5 +- 1.645 x 1.02 straddles 5 + 0.5 + 2 points; without its Monte Carlo error, wholly above
+    assert row["inconclusive: monte-carlo"] == 1 and row["inconclusive: sampling"] == 0
+    assert list(units.index) == ["Webber, Moffat & Zobel 2008"]

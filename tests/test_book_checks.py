@@ -230,3 +230,18 @@ def test_the_rule_and_its_second_implementation_agree_on_random_rows():
         if _independent_status(row) != want:
             disagree.append((row, want))
     assert not disagree, disagree[:3]
+
+
+def test_check_verdicts_catches_a_sentence_naming_other_data_or_another_reason(tmp_path, monkeypatch):
+    results, chapter, _ = _build(tmp_path, monkeypatch)
+    records = load_results(results)
+    scope = chapter.replace('data-data="TREC-COVID"', 'data-data="TREC-COVID rounds 5 and 1"', 1)
+    assert scope != chapter
+    assert (
+        "names the data 'TREC-COVID rounds 5 and 1', the table 'TREC-COVID'"
+        in check_verdicts(scope, records)[0]
+    )
+    _edit(
+        results, "webber2008score-verdict.json", "problematic", reason="a reason the sentence does not give"
+    )
+    assert "does not give the row's reason" in check_verdicts(chapter, load_results(results))[0]

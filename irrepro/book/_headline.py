@@ -60,6 +60,8 @@ class Headline:
         The chapter's verdict label (``""`` for a chapter beyond the papers).
     data_paper, data_ours : str
         The paper's data and ours.
+    judged_on : str
+        The data the central claim was judged on (its Verdict table's ``data``).
     seconds : float
         The time the chapter took to run when this headline was recorded.
     scale : str
@@ -78,19 +80,23 @@ class Headline:
     label: str
     data_paper: str
     data_ours: str
+    judged_on: str
     seconds: float
     scale: str
     workers: int
     cores: int
 
     def finding(self) -> str:
-        """The finding in one line of HTML: the claim's status badge and words, "on our data"
-        (``data-status`` and the row named, for the check of the built book)."""
+        """The finding in one line of HTML: the claim's status badge and words, and the data it
+        was judged on (``data-status``, ``data-data`` and the row named, for the check of the
+        built book)."""
+        e = html.escape
         return (
             f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
-            f'data-quantity="{html.escape(self.claim, quote=True)}" data-paper="{self.paper}">'
-            f"{status_badge(self.status, word=False)} "
-            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on our data</span>'
+            f'data-quantity="{e(self.claim, quote=True)}" data-paper="{self.paper}" '
+            f'data-data="{e(self.judged_on, quote=True)}">{status_badge(self.status, word=False)} '
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on '
+            f'<span class="irrepro-data">{e(self.judged_on)}</span></span>'
         )
 
     def opening_html(self) -> str:
@@ -160,7 +166,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     Raises
     ------
     KeyError
-        When the chapter has no Verdict table or it has no row named by the claim.
+        When the chapter has no Verdict table, it names no data or it has no row named by the claim.
     """
     spec = paper_numbers(paper).headline
     if not spec:
@@ -169,6 +175,11 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     if verdict is None:
         raise KeyError(
             f"{paper}: the headline's claim needs the chapter's {VERDICT_ITEM!r} table, compared first"
+        )
+    if not verdict.data:
+        raise KeyError(
+            f"{paper}: the {VERDICT_ITEM!r} table names no data (compare(..., data=...)): the headline says "
+            "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
     cfg = config()
@@ -183,6 +194,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
+        judged_on=verdict.data,
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),

@@ -182,7 +182,8 @@ def share(
     **extra,
 ) -> dict:
     """A row of shares in %: one share of ``True`` in ``outcomes``, or with ``categories``, the share
-    of each category as one row of several numbers (``"10.3 / 86.5 / 3.2"``), each with its sampling
+    of each category as one row of several numbers (``"10.3 / 86.5 / 3.2"``; each with "%" where
+    the paper prints one), each with its sampling
     error clustered by ``clusters`` (a binomial error where every outcome is its own unit; where
     every unit agrees, 0% or 100%, Agresti & Coull's error over the clusters, not 0).
 
@@ -212,7 +213,8 @@ def share(
     err = errors(
         sampling=100 * se, unit=unit, mc=mc, replicates=replicates, reason=reason or "no random step"
     )
-    ours = " / ".join(f"{v:.{digits}f}" for v in shares)
+    pct = "%" if "%" in str(getattr(paper, "value", paper) or "") else ""  # as the paper prints it
+    ours = " / ".join(f"{v:.{digits}f}{pct}" for v in shares)
     row = _row(quantity, paper, ours, "rate", err, "", extra)
     if nominal is not None:
         row["nominal"] = nominal
