@@ -65,12 +65,12 @@ def test_run_shares_over_all_topics_are_the_validations_tables(val5, kind):
             assert 100 * np.mean(pos < 0) == pytest.approx(tab.loc[meas, "below"])
 
 
-def test_pooled_rows_take_the_seeds_sampling_error_and_their_spread_as_monte_carlo():
+def test_pooled_rows_take_the_larger_of_the_seeds_error_and_spread_as_sampling_and_spread_over_root_k_as_monte_carlo():
     rows = [[{"quantity": "q", "paper": "1 / 2", "ours": f"{a} / {b}", "kind": "rate", "se_sampling": (1.0, 2.0),
               "se_mc": (0.1, 0.1), "unit": "topic"}] for a, b in ((10, 20), (12, 20), (14, 20))]  # fmt: skip
     (r,) = R.pooled(rows)
     assert r["ours"] == "12.0 / 20.0"
-    assert r["se_sampling"] == (1.0, 2.0)
+    assert r["se_sampling"] == (2.0, 2.0)  # the larger of the seeds' own errors and their sd
     assert r["se_mc"][0] == pytest.approx(2 / np.sqrt(3)) and r["se_mc"][1] < 1e-6
     assert r["replicates"] == 3
 

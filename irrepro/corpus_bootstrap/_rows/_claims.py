@@ -288,10 +288,13 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
 def pooled(rows_by_seed: Sequence[Sequence[Mapping]], label: str = "thinning seeds") -> list[dict]:
     """Each row's mean over the seeds of an emulation of the data (the qrels thinned at random).
 
-    Errors: sampling, the root mean square of the seeds' own sampling errors (the thinning draws
-    each topic's relevant documents independently, so a single thinned collection's variation is
-    inside its topic-clustered error); Monte Carlo, the sd over the k seeds / sqrt(k) (how far the
-    mean of k emulated collections is from its expectation; it includes our bootstrap's noise)."""
+    The thinning emulates a sample of the data (which relevant documents a collection holds), so
+    how much one thinned collection varies is a sampling error. Two estimates of it: the seeds' own
+    sampling errors by topic (root mean square; the thinning draws each topic's documents
+    independently, so its variation is in part inside the topic-clustered error) and the sd over
+    the seeds; the row's sampling error is the larger, part by part. Its Monte Carlo error is the
+    sd over the k seeds / sqrt(k): how far the mean of k emulated collections is from the mean over
+    all thinnings (it includes our bootstrap's noise)."""
     k, out = len(rows_by_seed), []
     for rows in zip(*rows_by_seed):
         vals = np.array([_parts(r["ours"]) for r in rows])
@@ -303,17 +306,14 @@ def pooled(rows_by_seed: Sequence[Sequence[Mapping]], label: str = "thinning see
         text = str(rows[0]["ours"]).split(" (")[0]
         dec = max(1, len(text.split(" / ")[0].split(".")[1]) if "." in text else 1)
         r["ours"] = " / ".join(f"{m:.{dec}f}" for m in mean) if n > 1 else round(float(mean[0]), dec + 1)
-        if rms.max() > 0:
-            r["se_sampling"] = _one(rms)
-        else:  # a count of the emulated data: a single emulated collection varies as the seeds do
-            r["se_sampling"] = _one(sd)
-        r["se_mc"] = _one(np.maximum(sd / np.sqrt(k), 1e-9))
+        r["se_sampling"] = _one(np.maximum(rms, sd))
+        r["se_mc"] = _one(sd / np.sqrt(k))  # 0 where every seed gives the same number
         r["replicates"] = k
         if "paper_se" in rows[0]:
             r["paper_se"] = _one(np.sqrt(np.mean([_vec(x["paper_se"], n) ** 2 for x in rows], axis=0)))
         ratio = "/".join(f"{s / q:.2f}" if q > 0 else "-" for s, q in zip(sd, rms))
-        r["se_reason"] = (f"mean of {k} {label}: sampling, the seeds' own errors by {r.get('unit') or 'topic'} (root mean "
-                          f"square); Monte Carlo, sd over the seeds / sqrt({k})"
+        r["se_reason"] = (f"mean of {k} {label}: sampling, the larger of the seeds' own errors by {r.get('unit') or 'topic'} "
+                          f"(root mean square) and their sd; Monte Carlo, sd over the seeds / sqrt({k})"
                           + (f"; a seed's spread is {ratio} x its sampling error" if rms.max() > 0 else ""))  # fmt: skip
         out.append(r)
     return out
