@@ -1085,9 +1085,10 @@ def test_results_sections_show_code():
         assert shown and all(shown.values()), (path.stem, shown)
 
 
-def _loader_names(tree) -> set[str]:
-    """Names bound to ``book.paper_numbers(...)``, and names bound to values read from those."""
-    out = set()
+def _loader_names(tree, start: set[str] | None = None) -> set[str]:
+    """Names bound to ``book.paper_numbers(...)`` (or given in ``start``), and names bound to values
+    read from those."""
+    out = set(start or ())
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Assign)
@@ -1130,6 +1131,53 @@ def _reads_loader(expr, names) -> bool:
     return False
 
 
+#: the builders of irrepro.book whose second argument is the paper's value
+_BUILDERS = {"share", "rate", "score", "correlation", "ordering", "count", "claim"}
+
+
+def _rows_modules(tree) -> list:
+    """The package modules that build a chapter's rows (``from irrepro.<family> import rows``, the
+    family's ``_rows`` module or package), parsed: their paper values are checked as the chapter's,
+    the paper's numbers named there as the chapter names them (``P``)."""
+    out = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").startswith("irrepro.")
+            and any(a.name in ("rows", "_rows") for a in node.names)
+        ):
+            base = ROOT / node.module.replace(".", "/") / "_rows"
+            files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+            out += [ast.parse(f.read_text(encoding="utf-8")) for f in files if f.is_file()]
+    return out
+
+
+def _builder_rows(tree, names) -> int:
+    """Rows built by ``book.<builder>(quantity, paper, ...)`` in ``tree``, each paper value checked:
+    read from the loader, None, or a function's ``paper`` parameter passed on."""
+    rows = 0
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "book"
+            and node.func.attr in _BUILDERS
+            and len(node.args) >= 2
+        ):
+            rows += 1
+            v = node.args[1]
+            if (
+                isinstance(v, ast.Constant)
+                and v.value in (None, "-")
+                or isinstance(v, ast.Name)
+                and v.id == "paper"
+            ):
+                continue
+            assert _reads_loader(v, names), f"paper value typed in code: {ast.unparse(v)}"
+    return rows
+
+
 def test_compare_rows_take_the_papers_values_from_the_yml_loader():
     for path in CHAPTERS:
         source = "\n".join(c.source for c in _code_cells(path) if not c.source.lstrip().startswith("%"))
@@ -1155,6 +1203,9 @@ def test_compare_rows_take_the_papers_values_from_the_yml_loader():
             set(book.paper_numbers(_chapter_key(path))) if _chapter_key(path) in dict(book.PAPERS) else set()
         )
         rows += len({a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and a.value in keys})
+        rows += _builder_rows(tree, names)
+        for module in _rows_modules(tree):  # rows built in the package, from the chapter's loader
+            rows += _builder_rows(module, _loader_names(module, names))
         compares = sum(
             isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "compare" for n in ast.walk(tree)
         )
@@ -1306,6 +1357,17 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
                 if isinstance(t, ast.Name)
             }  # fmt: skip
             patterns += [p for p in _loader_keys(mtree, loaders) if p.pattern != ".+"]
+        modules = _rows_modules(tree)  # rows built in the package read the chapter's loader there
+        for module in modules:
+            patterns += [p for p in _loader_keys(module, _loader_names(module, names)) if p.pattern != ".+"]
+        passed |= {
+            a.value
+            for t in modules
+            for c in ast.walk(t)
+            if isinstance(c, ast.Call)
+            for a in c.args
+            if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        }
         unread = [
             k
             for k in book.paper_numbers(key)
