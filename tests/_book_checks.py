@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from irrepro import book
 from irrepro.book._prose import stray_statements
-from irrepro.book._rule import _WORD_KINDS, _combine
+from irrepro.book._statuses import _WORD_KINDS, _combine
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (

@@ -33,7 +33,7 @@ from irrepro.book import (
     judge,
 )
 from irrepro.book import _reading as book_reading
-from irrepro.book._rule import _combine
+from irrepro.book._statuses import _combine
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -1345,9 +1345,8 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
         # a key passed whole to a chapter's helper that looks it up (row("data.r2-halves", ...)), or
         # named in the chapter's code for its package's row builders (spec = [("full.t.0-10%", ...)])
         passed = {a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and isinstance(a.value, str)}
-        # the rows its package builds (``from irrepro.<package> import rows``: <package>/_rows.py)
-        for mod in _row_modules(tree):
-            mtree = ast.parse(mod.read_text(encoding="utf-8"))
+        # the rows its package builds (``from irrepro.<package> import rows``), with their own loaders
+        for mtree in _rows_modules(tree):
             loaders = {
                 t.id
                 for a in ast.walk(mtree)
@@ -1374,16 +1373,6 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
             if k not in passed and not any(p.fullmatch(k) for p in patterns)
         ]
         assert not unread, f"{path.name} never reads {unread} of book/papers/{key}.yml"
-
-
-def _row_modules(tree) -> list[Path]:
-    """The row modules a chapter imports (``from irrepro.<package> import rows``)."""
-    return [
-        ROOT / "irrepro" / node.module.split(".")[1] / "_rows.py"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("irrepro.")
-        and any(a.name == "rows" for a in node.names)
-    ]  # fmt: skip
 
 
 def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, monkeypatch):

@@ -22,7 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
-from ._rule import _VERDICT_OF
+from ._statuses import _VERDICT_OF
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]

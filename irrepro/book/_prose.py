@@ -8,7 +8,7 @@ import html
 import re
 
 from ._display import _HTML, status_badge
-from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
+from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._tables import Comparison
 
 __all__ = ["verdict_text", "STATUS_WORDS", "STATUS_PATTERN", "stray_statements", "markdown_prose"]
