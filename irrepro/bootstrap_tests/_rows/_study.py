@@ -77,7 +77,7 @@ def top_runs(rs, k: int = 30):
     -------
     RunSet
     """
-    from .. import measures
+    from ... import measures
 
     ap = measures.evaluate(rs, ["AP"], rel=1)["AP"]
     best = np.argsort(-ap.mean(), kind="stable")[:k]
@@ -125,7 +125,7 @@ def paper_procedure(
     The study at each seed is one call of :func:`~irrepro.bootstrap_tests.measure_study` on the
     five arithmetic-mean measures and the geometric means of AP and Q.
     """
-    from .. import measures
+    from ... import measures
 
     runs = top_runs(rs) if top else rs
     sc = dict(scores) if scores is not None else measures.evaluate(runs, list(MEASURES), rel=1)
@@ -258,8 +258,8 @@ def resolved_pvalues(
     tuple
         ``(p, B)``: the ASLs (count / B) and the samples drawn.
     """
-    from ..significance import paired_bootstrap_test
-    from ..stats import corrected_resamples
+    from ...significance import paired_bootstrap_test
+    from ...stats import corrected_resamples
 
     need = corrected_resamples(m, alpha, "holm", default=1)
     total = need if B is None else int(B)

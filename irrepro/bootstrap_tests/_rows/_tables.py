@@ -32,7 +32,7 @@ from ._study import (
 
 
 def _P():
-    from ..book import paper_numbers
+    from ...book import paper_numbers
 
     return paper_numbers(PAPER)
 
@@ -67,7 +67,7 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     list of dict
         Rows for :func:`irrepro.book.compare`.
     """
-    from .. import book
+    from ... import book
 
     P = _P()
     r = st["round 5"]
@@ -123,7 +123,7 @@ def _required(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.Series:
 def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
     """Sakai's 'the unpaired test's required differences are comparable to the paired test's',
     judged per measure and round by the rule (kind score), combined as a claim's rows."""
-    from .. import book
+    from ... import book
 
     sts, bits = [], []
     for name, r in st.items():
@@ -148,7 +148,7 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
 def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
     """The paper's 'AveP very sensitive, PDoc1000 very insensitive' as a difference of the paired
     test's discriminative power over the same pairs."""
-    from .. import book
+    from ... import book
 
     P = _P()
     s = r.study
@@ -183,7 +183,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
     -------
     list of dict
     """
-    from .. import book
+    from ... import book
 
     P = _P()
     paper_top = {P.names.get(n, n) for n in P["table2.a.top3"].value.split(", ")}
@@ -293,7 +293,7 @@ def fig10_rows(st: Mapping[str, Round]) -> list[dict]:
     -------
     list of dict
     """
-    from .. import book
+    from ... import book
 
     P = _P()
     pt0, t = stability_order(st["round 5"].study)
@@ -327,7 +327,7 @@ def table3_rows(st: Mapping[str, Round]) -> list[dict]:
     -------
     list of dict
     """
-    from .. import book
+    from ... import book
 
     P = _P()
     rows = []
@@ -390,8 +390,8 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     -------
     list of dict
     """
-    from .. import book
-    from .rank import tau_threshold
+    from ... import book
+    from ..rank import tau_threshold
 
     P = _P()
     r = st["round 5"]

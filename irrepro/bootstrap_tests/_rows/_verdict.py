@@ -16,8 +16,8 @@ from ._tables import _P, _names_of, stability_order
 
 def agree_row(st: Mapping[str, Round]) -> dict:
     """Sakai's 'the bootstrap, stability and swap methods agree', on round 5: the stability and
-    the swap method's top three, middle three and last, each against the paired test's (the AG_
-    forms read as G_), by :func:`irrepro.book.ordering_status`, combined as a claim's rows.
+    the swap method's top three, middle three and last, each against the paired test's (the ``AG_``
+    forms read as ``G_``), by :func:`irrepro.book.ordering_status`, combined as a claim's rows.
 
     Parameters
     ----------
@@ -28,7 +28,7 @@ def agree_row(st: Mapping[str, Round]) -> dict:
     -------
     dict
     """
-    from .. import book
+    from ... import book
 
     P = _P()
     r = st["round 5"]
@@ -99,7 +99,7 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
     -------
     list of dict
     """
-    from .. import book
+    from ... import book
 
     P = _P()
 
@@ -168,11 +168,11 @@ def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
     list of dict
         Rows for :func:`irrepro.book.compare` (no paper value).
     """
-    from .. import book
+    from ... import book
 
     p, B = resolved
     m = len(p)
-    from ..stats import corrected_resamples
+    from ...stats import corrected_resamples
 
     need = corrected_resamples(m, alpha, "holm", default=1)
     raw = int((np.asarray(test.p) < alpha).sum())
@@ -206,7 +206,7 @@ def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: 
     -------
     list of dict
     """
-    from .. import book
+    from ... import book
 
     years = [c for c in web_reps[0].columns if c != "mean rank"]
 
@@ -237,7 +237,7 @@ def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: 
 
 
 def _part(err, i: int):
-    from ..book import Errors
+    from ...book import Errors
 
     mc = err.mc[i] if isinstance(err.mc, tuple) else err.mc
     return Errors(0.0, float(mc), err.unit, err.replicates, err.reason)
@@ -258,7 +258,7 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
-    from ..book import with_error
+    from ...book import with_error
 
     def of(s):
         return s.table3() if which == "table3" else _t2(r, s, which)
@@ -347,7 +347,7 @@ def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data:
     -------
     Comparison
     """
-    from .. import book
+    from ... import book
 
     restated = {q for q, m in zip(as_is.frame["quantity"], as_is.meta) if m.get("same_as")}
 
