@@ -80,7 +80,18 @@ from ._pvalues import (
     mc_error_at,
     paired_pvalues,
 )
-from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
+from ._rows import (
+    LEVEL_WORDS,
+    OTHER_TESTS,
+    UNIT,
+    comparison_rows,
+    level,
+    level_rows,
+    simulation_se,
+    status_counts,
+    trials_needed,
+    with_z,
+)
 from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
 from ._urbano_sizes import UrbanoDesign, trials_for_se, urbano_design
 
@@ -107,6 +118,12 @@ __all__ = [
     "LEVEL_WORDS",
     "comparison_rows",
     "level",
+    "level_rows",
+    "UNIT",
+    "simulation_se",
+    "status_counts",
+    "trials_needed",
+    "with_z",
     "URBANO_NULLS",
     "SAKAI_TESTS",
     "UrbanoDesign",
