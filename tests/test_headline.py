@@ -139,11 +139,23 @@ def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, mon
 def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, monkeypatch):
     _book_with_headline(tmp_path, monkeypatch)
     P = book.paper_numbers("webber2008score")
-    none = {"quantity": "sizes", "paper": None, "ours": 3, "kind": "count", "ours_se": 0, "se_reason": "counted"}
+    none = {
+        "quantity": "sizes",
+        "paper": None,
+        "ours": 3,
+        "kind": "count",
+        "ours_se": 0,
+        "se_reason": "counted",
+    }
     rows = book.compare("webber2008score", "Rows", [none])
     assert rows.frame["status"].tolist() == ["not comparable"]
-    claim = {"quantity": "every comparison is problematic", "paper": P["claim"], "ours": "yes", "kind": "claim",
-             "supports": [rows.row("sizes")]}
+    claim = {
+        "quantity": "every comparison is problematic",
+        "paper": P["claim"],
+        "ours": "yes",
+        "kind": "claim",
+        "supports": [rows.row("sizes")],
+    }
     # the chapter's "holds" on rows that compare nothing with the paper: the headline refuses it
     book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))])
     with pytest.raises(ValueError, match="not comparable"):
@@ -153,7 +165,9 @@ def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, mon
     assert book.headline("webber2008score").status == "not comparable"
     # resting on a comparable row, the chapter's verdict stands
     runs = book.compare("webber2008score", "Runs", [_runs_row(P)])
-    book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])])
+    book.compare(
+        "webber2008score", "Verdict", [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])]
+    )
     assert book.headline("webber2008score").status == "replicated"
 
 

@@ -252,7 +252,9 @@ def test_type1_rows_judge_with_a_margin_relative_to_alpha_and_print_z():
     paper_se = np.sqrt(theirs * (1 - theirs) / r["paper_n"])
     assert r["z"] == pytest.approx((float(r["ours"]) - theirs) / np.hypot(r["se_mc"], paper_se))
     shown = kt.with_z(book.compare("urbano2019statistical", "z test", [rows[0]], results=""))
-    assert shown.frame.columns.get_loc("z = (ours - theirs) / se") == shown.frame.columns.get_loc("status") + 1
+    assert (
+        shown.frame.columns.get_loc("z = (ours - theirs) / se") == shown.frame.columns.get_loc("status") + 1
+    )
 
 
 def test_pair_clustered_error_of_a_simulated_rate_matches_the_spread_over_resampled_pairs(models):
@@ -266,7 +268,10 @@ def test_pair_clustered_error_of_a_simulated_rate_matches_the_spread_over_resamp
     rates = np.array([r.rates([0.05]).iloc[0][["paired-t", "sign"]].to_numpy() for r in reps])
     ses = np.array([r.se(0.05)[["paired-t", "sign"]].to_numpy() for r in reps])
     spread = rates.std(axis=0, ddof=1)
-    assert np.allclose(np.sqrt((ses**2).mean(axis=0)), spread, rtol=0.2), (np.sqrt((ses**2).mean(axis=0)), spread)
+    assert np.allclose(np.sqrt((ses**2).mean(axis=0)), spread, rtol=0.2), (
+        np.sqrt((ses**2).mean(axis=0)),
+        spread,
+    )
 
 
 def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications():

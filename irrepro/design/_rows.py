@@ -32,13 +32,13 @@ def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
 
     return [
         count(
-            f"{c}, {m}: t-test topics",
+            f"{k[0]}, {k[1]}: t-test topics",
             None,
             int(r["topics"]),
             reason="closed form on the pilot's V_E; its bootstrap interval in the note",
             note=f"95% interval {int(r['low']):,}-{int(r['high']):,}",
         )
-        for (c, m), r in t_sizes.iterrows()
+        for k, r in zip(t_sizes.index, t_sizes.to_dict("records"))
     ]
 
 
@@ -64,7 +64,8 @@ def variance_rows(
         total = a.var(ddof=1)
         within = ((a - a.mean(axis=1, keepdims=True)) ** 2).sum() / (a.shape[0] * (a.shape[1] - 1))
         n_tot, n_within = (
-            topic_set_size(v, min_diff=min_diff, alpha=alpha, power=power, B=0).n_topics for v in (total, within)
+            topic_set_size(v, min_diff=min_diff, alpha=alpha, power=power, B=0).n_topics
+            for v in (total, within)
         )
         rows.append(
             count(
@@ -121,22 +122,26 @@ def agreement_rows(
 
 
 def claim_rows(
-    numbers, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
+    measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
 ) -> list[dict]:
-    """The Verdict's rows of Sakai's two claims (``numbers``: his yml's), each resting on rows that
+    """The Verdict's rows of Sakai's two claims (his yml's ``claim.measures-differ`` and
+    ``claim.within-smaller``), each resting on rows that
     compare nothing with his numbers, so not comparable by the rule; ours in words: the size ratio
     and whether the bootstrap intervals lie apart, the share fewer topics the within-system
     variance asks for."""
     from ..book import claim
 
     t = sizes[sizes["method"] == "paired t-test"]
-    ratio = {c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min() for c in collections}
+    ratio = {
+        c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min()
+        for c in collections
+    }
     apart = {c: sizes_apart(sizes, c) for c in collections}
     fewer = within_fewer(variances.frame.to_dict("records"))
     return [
         claim(
             "different measures need substantially different topic-set sizes under the same requirements",
-            numbers["claim.measures-differ"],
+            measures_differ,
             supports=[by_measure.row(q) for q in by_measure.frame["quantity"]],
             ours="; ".join(
                 f"{c}: largest / smallest {ratio[c]:.1f}, intervals {'apart' if apart[c] else 'overlap'}"
@@ -147,7 +152,7 @@ def claim_rows(
         ),
         claim(
             "within-system variances give slightly smaller topic-set sizes than total variances",
-            numbers["claim.within-smaller"],
+            within_smaller,
             supports=[variances.row(q) for q in variances.frame["quantity"]],
             ours=f"{min(fewer):.1%}-{max(fewer):.1%} fewer topics",
             note="slightly: fewer topics, by less than 20%; Sakai's sizes are on his pilots, not ours",

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from ._experiments import rejection_experiment, sample_pairs
 from ._family import FamilyResult, family_experiment
+from ._figures import by_delta_figure, mc_rows, type1_figure
 from ._finite_b import FiniteB, finite_b_bias
 from ._papers import (
     Coverage,
@@ -88,6 +89,7 @@ from ._rows import (
     level,
     level_rows,
     simulation_se,
+    spread_text,
     status_counts,
     trials_needed,
     with_z,
@@ -122,8 +124,12 @@ __all__ = [
     "UNIT",
     "simulation_se",
     "status_counts",
+    "spread_text",
     "trials_needed",
     "with_z",
+    "type1_figure",
+    "by_delta_figure",
+    "mc_rows",
     "URBANO_NULLS",
     "SAKAI_TESTS",
     "UrbanoDesign",

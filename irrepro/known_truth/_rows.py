@@ -24,6 +24,7 @@ __all__ = [
     "level",
     "with_z",
     "status_counts",
+    "spread_text",
     "trials_needed",
 ]
 
@@ -131,7 +132,8 @@ def comparison_rows(
         "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
         "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
-    from ..book import errors, rate as rate_row
+    from ..book import errors
+    from ..book import rate as rate_row
 
     value = lambda x: getattr(x, "value", x)  # noqa: E731  (a PaperValue, or the number itself)
     notes = dict(notes or {})
@@ -160,7 +162,7 @@ def comparison_rows(
                     f"binomial over the trials {mc_error(ours, r.trials):.2g}"
                 ),
             )
-            extra = {"note": notes.get(t, "" if key in numbers else "not in their study")}
+            extra: dict = {"note": notes.get(t, "" if key in numbers else "not in their study")}
             paper = numbers[key] if key in numbers else None
             if key in numbers and t in others:
                 why = others[t].format(B=value(numbers.get("resamples", 0)) or 0)
@@ -312,10 +314,27 @@ def with_z(comparison):
     import dataclasses
 
     f = comparison.frame.copy()
-    z = [f"{v:+.1f}" if isinstance(v, (int, float)) and np.isfinite(v) else "" for v in f.get("z", [None] * len(f))]
+    z = [
+        f"{v:+.1f}" if isinstance(v, (int, float)) and np.isfinite(v) else ""
+        for v in f.get("z", [None] * len(f))
+    ]
     cols = list(f.columns)
     f.insert(cols.index("status") + 1, "z = (ours - theirs) / se", z)
     return dataclasses.replace(comparison, frame=f)
+
+
+def spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
+    """Rates over settings in words, with their largest standard error.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> kt.spread_text([0.052, 0.049], [0.002, 0.0015])
+    '0.049-0.052 (se ≤ 0.002)'
+    """
+    d = digits
+    shown = f"{min(values):.{d}f}-{max(values):.{d}f}" if len(values) > 1 else f"{values[0]:.{d}f}"
+    return shown + f" (se ≤ {max(ses):.2g})"
 
 
 def status_counts(comparison) -> str:
