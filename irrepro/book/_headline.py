@@ -22,7 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
-from ._statuses import _VERDICT_OF
+from ._statuses import _VERDICT_OF, NOT_COMPARABLE
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -187,6 +187,9 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     ------
     KeyError
         When the chapter has no Verdict table, it names no data or it has no row named by the claim.
+    ValueError
+        When the claim's status is the chapter's verdict but every row it rests on is not
+        comparable (a headline is never "replicated" on rows that compare nothing with the paper).
     """
     spec = paper_numbers(paper).headline
     if not spec:
@@ -202,6 +205,11 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
+    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(paper, verdict, spec["claim"]):
+        raise ValueError(
+            f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
+            "but every row it rests on is not comparable: a headline is never more than what it rests on"
+        )
     cfg = config()
     h = Headline(
         paper=paper,
@@ -226,6 +234,22 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
+
+
+def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
+    """Whether the Verdict row ``quantity`` has a status the chapter set (a claim's verdict) while
+    every row it names in ``supports`` is not comparable."""
+    i = list(verdict.frame["quantity"]).index(quantity)
+    if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
+        return False
+    named = set(str(verdict.meta[i].get("supports", "")).split("; "))
+    found = [
+        st
+        for item, comp in _SESSION.get(paper, {}).items()
+        for q, st in zip(comp.frame["quantity"], comp.frame["status"])
+        if f"{item}: {q}" in named
+    ]
+    return bool(found) and all(st == NOT_COMPARABLE for st in found)
 
 
 def _read(directory: Path) -> dict[str, Headline]:

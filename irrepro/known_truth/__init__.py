@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from ._experiments import rejection_experiment, sample_pairs
 from ._family import FamilyResult, family_experiment
+from ._figures import by_delta_figure, mc_rows, type1_figure
 from ._finite_b import FiniteB, finite_b_bias
 from ._papers import (
     Coverage,
@@ -80,7 +81,19 @@ from ._pvalues import (
     mc_error_at,
     paired_pvalues,
 )
-from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
+from ._rows import (
+    LEVEL_WORDS,
+    OTHER_TESTS,
+    UNIT,
+    comparison_rows,
+    level,
+    level_rows,
+    simulation_se,
+    spread_text,
+    status_counts,
+    trials_needed,
+    with_z,
+)
 from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
 from ._urbano_sizes import UrbanoDesign, trials_for_se, urbano_design
 
@@ -107,6 +120,16 @@ __all__ = [
     "LEVEL_WORDS",
     "comparison_rows",
     "level",
+    "level_rows",
+    "UNIT",
+    "simulation_se",
+    "status_counts",
+    "spread_text",
+    "trials_needed",
+    "with_z",
+    "type1_figure",
+    "by_delta_figure",
+    "mc_rows",
     "URBANO_NULLS",
     "SAKAI_TESTS",
     "UrbanoDesign",
