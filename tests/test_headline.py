@@ -165,16 +165,19 @@ def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, mon
         "supports": [rows.row("sizes")],
     }
     # the chapter's "holds" on rows that compare nothing with the paper: the headline refuses it
-    book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))])
+    book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))], data="TREC-8")
     with pytest.raises(ValueError, match="not comparable"):
         book.headline("webber2008score")
     # the status the rule gives from those rows: not comparable, and so is the headline
-    book.compare("webber2008score", "Verdict", [claim])
+    book.compare("webber2008score", "Verdict", [claim], data="TREC-8")
     assert book.headline("webber2008score").status == "not comparable"
     # resting on a comparable row, the chapter's verdict stands
     runs = book.compare("webber2008score", "Runs", [_runs_row(P)])
     book.compare(
-        "webber2008score", "Verdict", [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])]
+        "webber2008score",
+        "Verdict",
+        [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])],
+        data="TREC-8",
     )
     assert book.headline("webber2008score").status == "replicated"
 

@@ -5,15 +5,21 @@ Served from :mod:`irrepro.standardize`."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import book
+from .. import _lazy
 from ._collections import CollectionPair
 from ._partitions import PartitionResult
 from ._rows import _exact, _mc
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
+if TYPE_CHECKING:
+    from ..book import Comparison
 
 __all__ = [
     "fp_upper_ends",
@@ -322,7 +328,7 @@ def table6_rows(P: Mapping, table6: pd.DataFrame, adhoc: Sequence[str], robust: 
                               table6.loc["sAP (original systems)", earlier].mean(), e)]  # fmt: skip
 
 
-def verdict_rows(P: Mapping, c: Mapping[str, book.Comparison], ours: Mapping[str, str]) -> list[dict]:
+def verdict_rows(P: Mapping, c: Mapping[str, Comparison], ours: Mapping[str, str]) -> list[dict]:
     """The Verdict: each claim of the paper, restating the rows above that decide it.
 
     Parameters

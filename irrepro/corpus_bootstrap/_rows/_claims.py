@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from ... import book, stats
+from ... import _lazy, stats
 from ...stats import clustered_se
 from ..validation import SplitValidation, predicted_in_interval
 from ._shares import (
@@ -26,6 +26,8 @@ from ._shares import (
     list_topics,
     map_positions,
 )
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 
 def width_rows(P: Mapping, full, half, B: int) -> list[dict]:

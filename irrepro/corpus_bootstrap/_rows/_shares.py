@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.stats
 
-from ... import book, stats
+from ... import _lazy, stats
 from .._interval import Intervals
 from ..maps import map_parametric_intervals, run_means
 from ..validation import SplitValidation, position, predicted_in_interval
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 #: the three places of the other half's value w.r.t. an interval
 SIDES = ("below", "in", "above")

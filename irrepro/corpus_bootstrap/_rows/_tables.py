@@ -6,10 +6,12 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ... import book
+from ... import _lazy
 from ...stats import clustered_se
 from ..validation import SplitValidation, predicted_in_interval
 from ._shares import _TOPIC, CONTEXT, EXACT, SMALL_R, _pick, list_share_row, list_topics, map_share_row
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 
 def small_r_rows(P: Mapping, R, RA, RB, *, compared: bool = True) -> list[dict]:
