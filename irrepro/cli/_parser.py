@@ -307,7 +307,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     p.add_argument(
         "--scale", type=_scale, default=None, metavar="SCALE", help=f"the analyses' sizes: {_SCALE_WORDS}"
     )
-    _parallel_options(p)
+    _parallel_options(p, default="-1, all cores")
     p.add_argument(
         "--test",
         choices=list(TESTS),
