@@ -307,3 +307,53 @@ def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
     assert kt.level("0.95", [0.938], [0.001]) == "off its level (below)"
     with pytest.raises(ValueError):
         kt.level("0.05", [0.05, 0.06], [0.001])
+
+
+def test_their_rates_for_the_figures_are_every_matching_number_of_their_yml():
+    """``their_type1`` / ``their_by_delta`` against the yml's keys read one by one: every type I,
+    power and type III number of the measures, sizes and tests asked for, with its value."""
+    import re
+
+    from irrepro import book
+
+    U = book.paper_numbers("urbano2019statistical")
+    ours = {theirs: o for theirs, o in U.names.items()}  # "w" -> "wilcoxon", "ap" -> "AP"
+    measures, tests = ("AP", "P@10"), ("paired-t", "wilcoxon", "sign")
+    want1, wantd = {}, {}
+    for key in U:
+        m = re.fullmatch(r"type1\.(\w+)\.(\d+)\.([a-z]+)([12])\.a([\d.]+)", key)
+        if m and ours.get(m[1]) in measures and ours.get(m[3]) in tests and int(m[2]) in (25, 100):
+            want1[(ours[m[1]], int(m[2]), ours[m[3]], int(m[4]), float(m[5]))] = U[key].value
+        m = re.fullmatch(r"(power|type3)\.(\w+)\.(\d+)\.([a-z]+)([12])\.d([\d.]+)", key)
+        if m and ours.get(m[2]) in measures and ours.get(m[4]) in tests and int(m[3]) == 50:
+            if float(m[6]) in (0.01, 0.05) and (m[1] == "power" or m[5] == "2"):
+                wantd[(m[1], ours[m[2]], ours[m[4]], int(m[5]), float(m[6]))] = U[key].value
+    t1 = kt.their_type1(U, measures=measures, sizes=(25, 100), tests=tests)
+    got1 = {(r.measure, r.topics, r.test, r.tails, float(r.alpha)): r.value for r in t1.itertuples()}
+    assert want1 and got1 == want1
+    td = kt.their_by_delta(U, measures=measures, sizes=(50,), tests=tests, deltas=(0.01, 0.05))
+    gotd = {(r.kind, r.measure, r.test, r.tails, float(r.delta)): r.value for r in td.itertuples()}
+    assert wantd and gotd == wantd
+
+
+def test_the_chapter_shows_its_method_and_states_no_sentence_in_code():
+    """The known-truth chapter: at most 30% of its code lines (non-blank, non-comment) folded, no
+    function defined and no sentence made in a code cell (its numbers enter the prose by glue)."""
+    import ast
+    from pathlib import Path
+
+    import jupytext
+
+    folded_tags = {"hide-input", "remove-input", "remove-cell", "hide-cell"}
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "known_truth.md"
+    folded = total = 0
+    for c in jupytext.read(path).cells:
+        if c.cell_type != "code":
+            continue
+        n = sum(1 for line in c.source.splitlines() if line.strip() and not line.strip().startswith("#"))
+        total += n
+        folded += n if folded_tags & set(c.metadata.get("tags", [])) else 0
+        assert "Markdown(" not in c.source, c.source[:200]
+        defined = [d for d in ast.walk(ast.parse(c.source)) if isinstance(d, (ast.FunctionDef, ast.Lambda))]
+        assert not defined, c.source[:200]  # none of the chapter's exercises defines one either
+    assert total > 100 and folded <= 0.3 * total, (folded, total)

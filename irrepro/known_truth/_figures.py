@@ -1,6 +1,8 @@
 """The known-truth chapter's figures of our rates beside Urbano et al.'s: type I error against alpha
 (:func:`type1_figure`, their Figures 2 and 3) and power or type III error against delta
-(:func:`by_delta_figure`, their Figure 4), and the rows of its Monte Carlo check (:func:`mc_rows`)."""
+(:func:`by_delta_figure`, their Figure 4) with their rates as the figures take them
+(:func:`their_type1`, :func:`their_by_delta`), and its Monte Carlo check (:func:`mc_rows`,
+:func:`mc_check`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,14 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-__all__ = ["type1_figure", "by_delta_figure", "mc_rows"]
+__all__ = [
+    "type1_figure",
+    "by_delta_figure",
+    "their_type1",
+    "their_by_delta",
+    "mc_rows",
+    "mc_check",
+]
 
 
 def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
@@ -60,3 +69,104 @@ def mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float)
         }  # fmt: skip
         for t in rates.index
     ]
+
+
+def _codes(numbers) -> dict[str, str]:
+    """Our names of tests and measures -> theirs in the yml's keys (``"wilcoxon"`` -> ``"w"``)."""
+    return {ours: theirs for theirs, ours in numbers.names.items()}
+
+
+def their_type1(
+    numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
+) -> pd.DataFrame:
+    """Urbano et al.'s published type I rates as :func:`type1_figure` takes them.
+
+    Parameters
+    ----------
+    numbers : PaperNumbers
+        Their numbers (``book.paper_numbers("urbano2019statistical")``); its ``names`` map their
+        codes of tests and measures to ours.
+    measures, sizes, tests : sequence
+        Our measures, topic-set sizes and tests to look up, at both tails and every
+        :data:`~irrepro.known_truth.ALPHAS` the yml holds.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``measure, topics, test, tails, alpha, value``.
+    """
+    from ._pvalues import ALPHAS
+
+    code = _codes(numbers)
+    return pd.DataFrame([{"measure": m, "topics": n, "test": t, "tails": tl, "alpha": a,
+                          "value": numbers[f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}"].value}
+                         for m in measures for n in sizes for t in tests for tl in (1, 2) for a in ALPHAS
+                         if f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}" in numbers])  # fmt: skip
+
+
+def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
+                   deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
+    """Urbano et al.'s published power and type III rates as :func:`by_delta_figure` takes them.
+
+    Power at both tails, type III two-tailed.
+
+    Parameters
+    ----------
+    numbers : PaperNumbers
+        Their numbers (``book.paper_numbers("urbano2019statistical")``).
+    measures, sizes, tests : sequence
+        Our measures, topic-set sizes and tests to look up.
+    deltas : sequence of float
+        The true differences.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``kind, measure, topics, test, tails, delta, value`` (``kind`` ``"power"`` or
+        ``"type3"``).
+    """
+    code = _codes(numbers)
+    return pd.DataFrame([{"kind": kind, "measure": m, "topics": n, "test": t, "tails": tl, "delta": d,
+                          "value": numbers[f"{kind}.{code[m]}.{n}.{code[t]}{tl}.d{d:g}"].value}
+                         for kind, tails in (("power", (1, 2)), ("type3", (2,))) for m in measures for n in sizes
+                         for t in tests for tl in tails for d in deltas])  # fmt: skip
+
+
+#: The tests whose null holds under equal means (the sign and Wilcoxon tests' does not).
+MEAN_TESTS = ["paired-t", "bootstrap-shift", "permutation", "bootstrap", "unpaired-bootstrap"]
+
+
+def mc_check(null, same_mean, family, target: float, family_target: float) -> pd.DataFrame:
+    """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target.
+
+    Every test of ``null`` (both tails), the tests whose null holds under equal means
+    (``same_mean``: t, the bootstraps, permutation) and the family-wise errors (``family``): one row
+    per rate (:func:`mc_rows`), with whether the Monte Carlo error of a 5% rate with its design
+    effect lies below the target.
+
+    Parameters
+    ----------
+    null : mapping
+        ``(measure, topics)`` -> :class:`UrbanoPValues` under the null.
+    same_mean : mapping
+        measure -> :class:`UrbanoPValues` under equal means.
+    family : mapping
+        measure -> :class:`FamilyResult`.
+    target, family_target : float
+        The targets of the pairs' and of the families' experiments.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of :func:`mc_rows` and ``below target``.
+    """
+    mc = pd.DataFrame(
+        [row for (m, n), r in null.items() for tl in (1, 2)
+         for row in mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]
+        + [row for m, r in same_mean.items()
+           for row in mc_rows(f"{m}, equal means", r.rates([0.05]).iloc[0][MEAN_TESTS], r.se(0.05), r.trials, target)]
+        + [row for m, f in family.items()
+           for row in mc_rows(f"{m}, families of 5", f.fwer(0.05), f.se(0.05), len(f.min_p), family_target)]
+    )  # fmt: skip
+    mc["below target"] = mc["MC error of a 5% rate"] <= mc["target"]
+    return mc

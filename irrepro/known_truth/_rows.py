@@ -1,8 +1,8 @@
 """The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano, Lima &
 Hanjalic's (2019) published ones (:func:`comparison_rows`), a method's measured error rate against
 the rate it promises (:func:`level_rows`, :func:`level`), the rule's z beside each status
-(:func:`with_z`) and the trials that would decide the rows more trials would decide
-(:func:`trials_needed`). Every rate carries its Monte Carlo error clustered by simulated system
+(:func:`with_z`), the trials that would decide the rows more trials would decide
+(:func:`trials_needed`) and the verdict's rows per test (:func:`verdict_rows`). Every rate carries its Monte Carlo error clustered by simulated system
 pair (:data:`UNIT`), built by :func:`irrepro.book.errors` and :func:`irrepro.book.rate`."""
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ __all__ = [
     "status_counts",
     "spread_text",
     "trials_needed",
+    "verdict_rows",
+    "TEST_NAMES",
 ]
 
 #: The unit a known-truth rate's Monte Carlo error is clustered by: the trials of one simulated
@@ -36,6 +38,15 @@ UNIT = "system pair"
 #: context (no common quantity), the note giving their rate. ``{B}`` is their number of resamples.
 OTHER_TESTS = {
     "sign": "their sign test counts |d| <= 0.01 as a tie, ours only d = 0",
+}
+
+#: Urbano et al.'s five tests by name.
+TEST_NAMES = {
+    "paired-t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "bootstrap-shift": "bootstrap test of the mean",
+    "permutation": "paired permutation test",
 }
 
 #: The rule's status of measured rates against a promised rate, in words of a method's level.
@@ -387,3 +398,35 @@ def trials_needed(*comparisons) -> dict:
         "ran": int(sum(ran.values())),
         "largest": int(max(need.values(), default=0)),
     }
+
+
+def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
+    """The verdict's rows: per test of Urbano et al.'s, its type I error and its power beside theirs.
+
+    Each row restates the rows it rests on (``same_as``) and takes their combined status, so the
+    verdict's sentences (:func:`irrepro.book.verdict_text`) say what those rows say.
+
+    Parameters
+    ----------
+    type1, type1_one : Comparison
+        The two-tailed and one-tailed type I comparisons.
+    power : Comparison
+        The power comparison.
+    power_topics : sequence of int
+        The topic-set sizes of ``power``.
+
+    Returns
+    -------
+    list of dict
+        Two rows per test, for :func:`irrepro.book.compare`.
+    """
+    rows = []
+    for t, label in TEST_NAMES.items():
+        ends = f", {t}"
+        rows += [
+            {"quantity": f"{label}: type I error at alpha = 0.05 beside Urbano et al.'s (both tails, 25-100 topics)",
+             "paper": None, "same_as": [c.row(q) for c in (type1, type1_one) for q in c.frame["quantity"] if q.endswith(ends)]},
+            {"quantity": f"{label}: power at delta = 0.05 beside Urbano et al.'s ({', '.join(map(str, power_topics))} topics)",
+             "paper": None, "same_as": [power.row(q) for q in power.frame["quantity"] if q.endswith(ends)]},
+        ]  # fmt: skip
+    return rows
