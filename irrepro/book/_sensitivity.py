@@ -31,13 +31,13 @@ def _counted(row: Mapping) -> bool:
 def sensitivity(
     directory: str | Path | None = None, factors: Sequence[float] = (0.5, 1.0, 2.0)
 ) -> pd.DataFrame:
-    """Per chapter, the counts of :func:`summary` with every margin of ``book/margins.yml`` times
-    each of ``factors``.
+    """Per chapter, the counts of its statuses with every margin of the rule scaled by each factor.
 
-    Every counted row set by the rule is judged again (:func:`~irrepro.book.judge_row`) under the
-    scaled margins (:func:`irrepro.book._margins.scaled`); a claim whose status combines the rows it
-    rests on (``status_by`` ``supports``) combines their new statuses; a status the chapter
-    computed (``chapter``) is kept. At a factor of 1 the counts are the recorded ones.
+    The counts are those of :func:`summary`, with every margin of ``book/margins.yml`` times each of
+    ``factors``. Every counted row set by the rule is judged again (:func:`~irrepro.book.judge_row`)
+    under the scaled margins (:func:`irrepro.book._margins.scaled`); a claim whose status combines
+    the rows it rests on (``status_by`` ``supports``) combines their new statuses; a status the
+    chapter computed (``chapter``) is kept. At a factor of 1 the counts are the recorded ones.
 
     Parameters
     ----------
@@ -96,8 +96,11 @@ def sensitivity(
 
 
 def error_units(directory: str | Path | None = None) -> pd.DataFrame:
-    """Per chapter, what its compared rows' errors rest on: the units their sampling errors are
-    clustered by, the rows with no error (and a reason), and the inconclusive rows by why.
+    """Per chapter, what its compared rows' errors rest on, and its inconclusive rows by why.
+
+    Read from the rows the rule judged: the units their sampling errors are clustered by, the rows
+    with no error (each with a reason), and the inconclusive rows by why (``monte-carlo`` or
+    ``sampling``).
 
     Parameters
     ----------

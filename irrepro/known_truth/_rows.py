@@ -321,7 +321,7 @@ Z_COLUMN = "z"
 
 def with_z(comparison):
     """The comparison as shown, with each row's z = (ours - theirs) / se beside its status (the
-    rule's :attr:`~irrepro.book.Judgement.z`, recorded as ``z``; blank where it has none)."""
+    rule's ``Judgement.z``, recorded as ``z``; blank where it has none)."""
     import dataclasses
 
     f = comparison.frame.copy()

@@ -243,13 +243,19 @@ def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, book.
 
 
 def power_rows(P: Mapping, forms: Mapping[str, tuple], context: Mapping[str, float]) -> list[dict]:
-    """Rows of discriminative power: standardized over raw power on the paper's runs and topics, against
-    the paper's sDCG over DCG; and, as context, our shares on the second setting.
+    """Rows of discriminative power: standardized over raw, against the paper's sDCG over DCG.
+
+    The compared row (kind ``"score"``) holds, per metric of ``forms``, the discriminative power of
+    the standardized form over that of the raw form (:func:`power_ratio`) on the paper's runs and
+    TREC 8 topics, one part per metric (``"AP / P@10"``), against the paper's sDCG over DCG. The
+    context rows (kind ``"rate"``, not compared) show each share of ``context``, with the paper's
+    power for the same metric in the note where it has one.
 
     Parameters
     ----------
     P : mapping
-        The paper's numbers.
+        The paper's numbers (:func:`irrepro.book.paper_numbers`): ``power.no-harm`` and the
+        ``power.<metric>`` of the context rows.
     forms : mapping
         Metric -> (raw, standardized) scores on the paper's runs and TREC 8 topics (``"AP"``, ``"P@10"``):
         one part of the compared row each.

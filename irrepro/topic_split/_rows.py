@@ -25,8 +25,6 @@ __all__ = [
     "PAPER_YEARS",
     "SplitRows",
     "pct",
-    "edge",
-    "first_below",
     "rise",
     "share_rows",
     "half_claim_row",
@@ -44,34 +42,69 @@ _SPLITS_REASON = (
 
 
 def pct(x: float, digits: int = 0) -> str:
-    """A percentage as the rows print it (``"20%"``), or ``"no bin"`` for NaN."""
-    return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
+    """A percentage as the chapter's rows print it, or ``"no bin"`` for NaN.
 
 
-def edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
-    """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none).
+    Returns
+    -------
+    str
+        ``x`` with a ``%`` sign, or ``"no bin"`` when ``x`` is not finite.
 
     Examples
     --------
+    Parameters
+    ----------
+    x : float
+        The number in percent (a bin's lower edge, an error rate in %); NaN when no bin qualified.
+    digits : int
+        Digits after the decimal point.
     >>> from irrepro import topic_split as ts
-    >>> from irrepro.data import simulate
-    >>> res = ts.swap_experiment([simulate.score_matrix(8, 50, seed=1)], B=10, seed=3, filters=["none"])
-    >>> float(ts.edge(res)) >= 0
-    True
+    >>> ts.pct(20.0), ts.pct(3.14159, 1), ts.pct(float("nan"))
+    ('20%', '3.1%', 'no bin')
     """
     return bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
 
 
-def first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
-    """The smallest topic-set size whose sd of MAP (:func:`~irrepro.topic_split.map_sd`) is below
-    ``level`` (NaN: none)."""
+def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
+    """The smallest topic-set size whose sd of MAP (``map_sd``'s ``sd``) is below ``level`` (NaN:
+    none)."""
+    return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
+
+
+def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
+    """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
     below = sd.topics[sd.sd < level]
     return float(below.min()) if len(below) else math.nan
 
 
 def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, float]:
-    """Figure 8's rise at the right end per topic-set size: the error at the last position minus
-    the lowest (:meth:`SwapExperiment.dependence`)."""
+    """The rise of Figure 8 at its right end: per topic-set size, the last position's error minus the lowest.
+
+    Figure 8 plots, per topic-set size, the error rate of the pairs' trials by their position when
+    each pair's repetitions are sorted by set-1 difference (:meth:`SwapExperiment.dependence`). The
+    rise is the error at the last position (the largest set-1 differences) minus the smallest error
+    at any position of that size.
+
+    Parameters
+    ----------
+    dependence : pandas.DataFrame
+        :meth:`SwapExperiment.dependence`: rows the topic-set sizes, columns the positions.
+    sizes : sequence of int
+        The topic-set sizes to read (rows of ``dependence``).
+
+    Returns
+    -------
+    dict of int to float
+        Topic-set size -> the rise (a difference of error rates, as fractions).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import topic_split as ts
+    >>> dep = pd.DataFrame([[0.30, 0.20, 0.25], [0.10, 0.05, 0.12]], index=[5, 25], columns=[1, 2, 3])
+    >>> {n: round(v, 2) for n, v in ts.rise(dep).items()}
+    {5: 0.05, 25: 0.07}
+    """
     return {n: float(dependence.loc[n].iloc[-1] - dependence.loc[n].min()) for n in sizes}
 
 
@@ -150,7 +183,7 @@ class SplitRows:
 
     @staticmethod
     def _edge(res: SwapExperiment, *args) -> float:
-        return edge(res, *args)
+        return _edge(res, *args)
 
     @staticmethod
     def _projected(res: SwapExperiment, *args) -> float:
@@ -185,8 +218,9 @@ class SplitRows:
         return se, why
 
     def edge(self, exp: str, filter: str = "none", kind: str = "relative") -> float:
-        """The threshold of ``exp`` (:func:`edge`), for the prose."""
-        return edge(self.x[exp], filter, kind)
+        """The threshold of ``exp``: the lower edge (%) of the first bin whose projection to 50 topics
+        is below 5% (NaN: none), for the prose."""
+        return _edge(self.x[exp], filter, kind)
 
     def _compared(self, row: dict, mc, exps: Sequence[str]) -> dict:
         if row.get("paper") is not None:
@@ -304,18 +338,39 @@ def _why(reason: str) -> dict:
     return {"reason": reason} if reason else {}
 
 
-def _percent(row: dict) -> dict:
-    """A share row of one part printed in % like the paper's."""
-    return row | {"ours": f"{row['ours']}%"}
-
-
 def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, alpha: float = 0.05,
                note: str = "") -> list[dict]:  # fmt: skip
-    """The shares of pairs significant at ``alpha`` on the full topic sets per relative-difference
-    band (in %), one row per ``(key, test, (lo, hi), least MAP or None)`` of ``spec`` (``key``: the
-    paper's number; a least MAP drops the pairs with a run below it): the sampling error clustered
-    by system pair (Agresti & Coull's where every pair agrees); the paper gives no count of pairs
-    per band (no paper_se).
+    """Rows of the share (%) of run pairs significant on the full topic sets, per relative-difference band.
+
+    Each entry ``(key, test, (lo, hi), least)`` of ``spec`` gives one row (kind ``"rate"``, built by
+    :func:`irrepro.book.share`): the share of the pairs of ``full`` whose relative difference lies in
+    ``[lo, hi)`` and whose p-value by ``test`` is at most ``alpha``, printed in %, against the paper's
+    number ``numbers[key]``. A ``least`` MAP (not None) keeps only the pairs whose two runs both score
+    at least that. The sampling error is clustered by system pair (Agresti & Coull's where every pair
+    agrees); there is no random step. The paper gives no count of pairs per band, so the rows carry
+    no ``paper_se``.
+
+    Parameters
+    ----------
+    full : pandas.DataFrame
+        :func:`~irrepro.topic_split.full_set_tests`' rows: ``score_a``, ``score_b``, ``rel_diff`` and a
+        ``p_<test>`` column per test.
+    numbers : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`), indexed by the keys of ``spec``.
+    spec : sequence of tuple
+        ``(key, test, (lo, hi), least)`` per row: the paper's number, the test (``"paired-t"``,
+        ``"sign"``, ``"wilcoxon"``), the band of relative differences (fractions) and the least MAP
+        of both runs or None.
+    alpha : float
+        The significance level (p <= alpha is significant).
+    note : str
+        Appended to each row as its ``reason`` (none when empty).
+
+    Returns
+    -------
+    list of dict
+        One row per entry of ``spec``, for :func:`irrepro.book.compare`; ``note`` gives the number of
+        pairs in the band.
 
     Examples
     --------
@@ -338,17 +393,53 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
                                                else f"{band}, runs with MAP ≥ {least:g}")  # fmt: skip
         row = book.share(q, numbers[key], (sel[f"p_{test}"] <= alpha).to_numpy(), unit="system pair",
                          reason=why, note=f"{len(sel)} pairs; the paper gives no count per band")  # fmt: skip
-        rows.append(_percent(row) | _why(note))
+        rows.append(row | _why(note))
     return rows
 
 
 def half_claim_row(
     full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, reason: str = ""
 ) -> dict:
-    """The paper's "only about half of comparisons with a MAP difference of around 20% are
-    significant" (section 3) as a rate: the share of pairs ``band`` apart significant by the
-    t-test at ``alpha`` on all topics (the paper's evidence: 57.3% in 20%-30%), a fraction with
-    its sampling error clustered by system pair."""
+    """The row of the paper's "only about half" of pairs about 20% apart being significant, as a rate.
+
+    Section 3 of the paper says "only about half of comparisons with a MAP difference of around 20%
+    are significant" (its evidence: 57.3% in the band 20%-30%). The row (kind ``"rate"``) is the
+    share of the pairs of ``full`` whose relative difference lies in ``band`` that the paired t-test
+    finds significant at ``alpha`` on all topics, as a fraction rounded to 3 digits, with its
+    sampling error clustered by system pair and no random step. Its quantity names the band
+    20%-30%, the default.
+
+    Parameters
+    ----------
+    full : pandas.DataFrame
+        :func:`~irrepro.topic_split.full_set_tests`' rows, with ``rel_diff`` and ``p_paired-t``.
+    numbers : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+    key : str
+        The key of the paper's number in ``numbers``.
+    band : tuple of float
+        ``(lo, hi)``: the relative differences ``[lo, hi)`` of the pairs read (fractions).
+    alpha : float
+        The t-test's level.
+    reason : str
+        Appended to the row as its ``reason`` (none when empty).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`irrepro.book.compare`; its ``note`` gives the number of pairs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import book, topic_split as ts
+    >>> full = pd.DataFrame({"score_a": [0.3] * 4, "score_b": [0.24] * 4, "rel_diff": [0.21, 0.22, 0.25, 0.28],
+    ...                      "p_paired-t": [0.01, 0.04, 0.2, 0.6]})
+    >>> P = book.paper_numbers("sanderson2005information")
+    >>> row = ts.half_claim_row(full, P, "full.t.half")
+    >>> row["kind"], row["ours"], row["unit"]
+    ('rate', 0.5, 'system pair')
+    """
     lo, hi = band
     sel = full[(full.rel_diff >= lo - 1e-12) & (full.rel_diff < hi - 1e-12)]
     hits = (sel["p_paired-t"] <= alpha).to_numpy(dtype=float)
@@ -370,12 +461,54 @@ def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, flo
 
 def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
               runs: Mapping[int, str] | None = None, reason: str = "") -> list[dict]:  # fmt: skip
-    """Section 4's pool rows per round (``pools``: :func:`~irrepro.topic_split.pool_sizes`' per
-    topic and depth): the depth-10 pool over the depth-100 pool, the topics of depth 10 for the
-    effort of 50 at depth 100, and the relevant documents found by the shallow many-topic pools
-    against the deep 50-topic ones (the paper's numbers: ``keys``, in this order); each with its
-    sampling error from a bootstrap over topics (the sums are over topics), no random step;
-    ``reason`` is appended to each row's."""
+    """The rows of section 4 (pool depth and assessor effort), three per round, each with a bootstrap error.
+
+    Per round of ``pools``, over the topics with pools at both depth 10 and depth 100:
+
+    1. the depth-10 pool over the depth-100 pool, summed over topics (kind ``"rate"``, in %);
+    2. the topics pooled to depth 10 for the assessor effort of 50 topics at depth 100, that is 50
+       over that ratio (kind ``"count"``);
+    3. the relevant documents the shallow many-topic pools find against the deep 50-topic ones,
+       per unit of effort (kind ``"score"``, ``"<x> x"``; judged-relevant documents only, so a
+       lower bound for depth 100).
+
+    Each carries its sampling error from ``n_boot`` bootstrap resamples of the topics (the sums are
+    over topics); the counts have no random step.
+
+    Parameters
+    ----------
+    pools : mapping of int to pandas.DataFrame
+        Round -> :func:`~irrepro.topic_split.pool_sizes`' rows (``topic``, ``depth``, ``pool``,
+        ``relevant``), with depths 10 and 100.
+    numbers : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+    keys : sequence of str
+        The keys of the paper's three numbers in ``numbers``, in the order of the rows above.
+    n_boot : int
+        Bootstrap resamples of the topics.
+    seed : int
+        The seed of the resamples.
+    runs : mapping of int to str, optional
+        Round -> a note on its runs, put on the round's first row.
+    reason : str
+        Appended to each row as its ``reason`` (none when empty).
+
+    Returns
+    -------
+    list of dict
+        Three rows per round, for :func:`irrepro.book.compare`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import book, topic_split as ts
+    >>> pools = {8: pd.DataFrame({"topic": ["1", "2", "1", "2"], "depth": [10, 10, 100, 100],
+    ...                           "pool": [40, 60, 400, 500], "relevant": [10, 20, 30, 40]})}
+    >>> P = book.paper_numbers("sanderson2005information")
+    >>> rows = ts.pool_rows(pools, P, ["pools.ratio", "pools.topics", "pools.relevant"], n_boot=50)
+    >>> [r["ours"] for r in rows]
+    ['11.1%', '450', '3.9 x']
+    """
     rows = []
     rng = np.random.default_rng(seed)
     why = "counted from the runs and qrels: no random step"
@@ -405,11 +538,44 @@ def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequenc
 def sd_rows(
     sds: Sequence[pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, samples: int, reason: str = ""
 ) -> list[dict]:
-    """Section 5's rows from :func:`~irrepro.topic_split.map_sd` at several seeds (the first is
-    shown): the sd of MAP at 5 and 25 topics, the implied per-topic sd, and the first size below
-    0.01 (the paper's numbers: ``keys``, the three in this order); the Monte Carlo error is the
-    spread over the seeds of one seed's value (``samples`` topic samples per run and size);
-    ``reason`` is appended to each row's."""
+    """The rows of section 5: the standard deviation of MAP against the number of topics.
+
+    Four rows from :func:`~irrepro.topic_split.map_sd` run at several seeds, the values of the
+    first: the sd of MAP at 5 topics and at 25 topics (kind ``"score"``), the per-topic sd of AP
+    they imply (the sd at 5 topics times sqrt 5; not compared, the paper's implied value in its
+    note) and the smallest topic-set size whose sd is below 0.01 (kind ``"count"``). The Monte Carlo
+    error of each is the sd over the seeds of its value (the spread of one seed's value); there is
+    no sampling error, the sd being the average over the runs and topics we have.
+
+    Parameters
+    ----------
+    sds : sequence of pandas.DataFrame
+        :func:`~irrepro.topic_split.map_sd` at each seed (at least two, with the sizes 5 and 25).
+    numbers : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+    keys : sequence of str
+        The keys in ``numbers`` of the paper's sd at 5 topics, sd at 25 topics and first size below
+        0.01, in this order.
+    samples : int
+        The topic samples per run and size of each ``map_sd`` (the replicates of the rows).
+    reason : str
+        Appended to each row as its ``reason`` (none when empty).
+
+    Returns
+    -------
+    list of dict
+        The four rows, for :func:`irrepro.book.compare`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import book, topic_split as ts
+    >>> sds = [pd.DataFrame({"topics": [5, 15, 25], "sd": [0.030 + d, 0.012, 0.009 + d]}) for d in (0, 0.0005)]
+    >>> P = book.paper_numbers("sanderson2005information")
+    >>> rows = ts.sd_rows(sds, P, ["sd.5", "sd.25", "sd.below-0.01"], samples=10)
+    >>> [r["ours"] for r in rows]
+    [0.03, 0.009, 0.067..., 25]
+    """
     sd = sds[0].set_index("topics").sd
     seeds = f"sd over {len(sds)} seeds of map_sd ({samples} samples per run and size): the spread of one seed's value"
     why = "the average over the runs and topics we have (a substitution for the paper's, named in the data column)"
@@ -419,7 +585,7 @@ def sd_rows(
                            reason=why + "; " + seeds)  # fmt: skip
 
     at = {n: [float(d.set_index("topics").sd[n]) for d in sds] for n in (5, 25)}
-    below = [first_below(d) for d in sds]
+    below = [_first_below(d) for d in sds]
     step = int(sds[0].topics.iloc[1] - sds[0].topics.iloc[0])
     b0 = below[0]
     rows = [
