@@ -44,6 +44,12 @@ _SPLITS_REASON = (
 def pct(x: float, digits: int = 0) -> str:
     """A percentage as the chapter's rows print it, or ``"no bin"`` for NaN.
 
+    Parameters
+    ----------
+    x : float
+        The number in percent (a bin's lower edge, an error rate in %); NaN when no bin qualified.
+    digits : int
+        Digits after the decimal point.
 
     Returns
     -------
@@ -52,27 +58,21 @@ def pct(x: float, digits: int = 0) -> str:
 
     Examples
     --------
-    Parameters
-    ----------
-    x : float
-        The number in percent (a bin's lower edge, an error rate in %); NaN when no bin qualified.
-    digits : int
-        Digits after the decimal point.
     >>> from irrepro import topic_split as ts
     >>> ts.pct(20.0), ts.pct(3.14159, 1), ts.pct(float("nan"))
     ('20%', '3.1%', 'no bin')
     """
+    return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
+
+
+def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
+    """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
     return bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
     """The smallest topic-set size whose sd of MAP (``map_sd``'s ``sd``) is below ``level`` (NaN:
     none)."""
-    return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
-
-
-def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
-    """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
     below = sd.topics[sd.sd < level]
     return float(below.min()) if len(below) else math.nan
 
