@@ -11,11 +11,17 @@ share over system pairs, clustered by pair. Served from :mod:`irrepro.standardiz
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import book
+from .. import _lazy
 from ._comparability import significant_pairs
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
+if TYPE_CHECKING:
+    from ..book import Errors
 
 __all__ = [
     "SAME_SAMPLE",
@@ -32,12 +38,12 @@ __all__ = [
 SAME_SAMPLE = "the paper's own runs and topics: ours and the paper's number rest on the same sample"
 
 
-def _exact(what: str = "no random step") -> book.Errors:
+def _exact(what: str = "no random step") -> Errors:
     """The errors of a number computed exactly from the paper's own data: none, and why."""
     return book.errors(sampling=0.0, mc=0.0, reason=f"{SAME_SAMPLE}; {what}")
 
 
-def _mc(se, replicates: int, what: str) -> book.Errors:
+def _mc(se, replicates: int, what: str) -> Errors:
     """The errors of a number resting on our random draws from the paper's own data."""
     return book.errors(
         sampling=0.0, mc=se, replicates=replicates, reason=f"{SAME_SAMPLE}; Monte Carlo: {what}"
@@ -205,7 +211,7 @@ def figure4_rows(
     ]  # fmt: skip
 
 
-def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, book.Errors]:
+def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Errors]:
     """The discriminative power of a standardized form over that of its raw form, with its error.
 
     The share of system pairs a paired t-test finds significant (:func:`significant_pairs`) for each

@@ -10,15 +10,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from .. import book
+from .. import _lazy
 from ..errors import InputError
 from ._fits import bin_lower_edge, growth_fit, largest_projected_error
 from ._results import SwapExperiment, rate_se
 from ._sets import significant_share
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
+if TYPE_CHECKING:
+    from ..book import Errors
 
 __all__ = [
     "PAPER_REPETITIONS",
@@ -196,7 +202,7 @@ class SplitRows:
     def _years(self, *exps: str) -> int:
         return max(len(self.x[e].collections) for e in exps)
 
-    def _errors(self, mc, exps: Sequence[str], note: str = "") -> book.Errors:
+    def _errors(self, mc, exps: Sequence[str], note: str = "") -> Errors:
         return book.errors(
             sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
         )
