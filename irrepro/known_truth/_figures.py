@@ -22,9 +22,33 @@ __all__ = [
 
 def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
                  sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Type I error against alpha per measure (rows) and topic-set size (columns), ours (``ours``:
-    the long frames of :meth:`PValues.frame` with a ``measure`` column) and theirs (``measure,
-    topics, test, tails, alpha, value``), log-log."""
+    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
+
+    One row of panels per measure, drawn by :func:`irrepro.plots.plot_rates_by_alpha` on log-log
+    axes with the diagonal: our rates as lines with +-1.96 se bands, theirs as open markers. The
+    y axes are shared; the legend is drawn beside the first measure's row.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our rates: the long frames of :meth:`PValues.frame` with a ``measure`` column.
+    theirs : pandas.DataFrame
+        Their rates, columns ``measure, topics, test, tails, alpha, value`` (:func:`their_type1`).
+    tails : {2, 1}
+        Two- or one-tailed rates.
+    measures : sequence of str
+        The measures, one row of panels each.
+    sizes : sequence of int
+        The topic-set sizes: the number of columns. Each row draws the sizes in ``ours`` (in
+        increasing order), so ``ours`` holds these.
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    matplotlib Figure
+        The figure.
+    """
     from .. import plots
 
     fig, axes = plots.panels(len(measures), len(sizes), height=2.4, sharey=True)
@@ -37,9 +61,37 @@ def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measur
 
 def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
                     measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Power or type III error (``kind``) against delta, one panel per measure and topic-set size,
-    ours (with a ``measure`` column) and theirs (``kind, measure, topics, test, tails, delta,
-    value``)."""
+    """Power or type III error against delta, one panel per measure and topic-set size.
+
+    One row of panels per topic-set size and one column per measure, each drawn by
+    :func:`irrepro.plots.plot_power_by_delta` at alpha = 0.05: our rates as lines with +-1.96 se
+    bands (error bars at a single delta), theirs as open markers. The legend is drawn beside the
+    first size's panel of the last measure.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our rates: the long frames of :meth:`PValues.frame` (for type III error
+        :meth:`UrbanoPValues.frame`, with its ``type3`` columns) with a ``measure`` column.
+    theirs : pandas.DataFrame
+        Their rates, columns ``kind, measure, topics, test, tails, delta, value``
+        (:func:`their_by_delta`).
+    kind : {"power", "type3"}
+        Which rate to draw.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+    measures : sequence of str
+        The measures, one column of panels each.
+    sizes : sequence of int
+        The topic-set sizes, one row of panels each.
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    matplotlib Figure
+        The figure.
+    """
     from .. import plots
 
     fig, axes = plots.panels(len(sizes), len(measures), height=2.8, squeeze=False)
@@ -53,8 +105,31 @@ def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tail
 
 
 def mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
-    """One row per test of an experiment's Monte Carlo check: its rate, trials, clustered se, the
-    target and the Monte Carlo error a 5% rate would have with that design effect."""
+    """One row per test of an experiment's Monte Carlo check, for :func:`mc_check`.
+
+    Each row holds the experiment, the test, its rate, the trials, its clustered standard error,
+    the target and the Monte Carlo error a 5% rate would have with that rate's design effect
+    (:func:`mc_error_at`).
+
+    Parameters
+    ----------
+    label : str
+        The experiment (column ``experiment``).
+    rates : pandas.Series
+        Test -> the measured rate.
+    ses : pandas.Series
+        Test -> its standard error clustered by pair or family (indexed as ``rates``).
+    n : int
+        The trials behind each rate.
+    target : float
+        The bound the experiment's Monte Carlo error of a 5% rate should stay below.
+
+    Returns
+    -------
+    list of dict
+        One per test of ``rates``: ``experiment``, ``test``, ``rate``, ``trials``, ``se``,
+        ``target`` and ``MC error of a 5% rate``.
+    """
     from ._pvalues import mc_error_at
 
     return [

@@ -59,8 +59,26 @@ LEVEL_WORDS = {
 
 
 def simulation_se(rate: float, clustered: float, clusters: int) -> float:
-    """The Monte Carlo error of a simulated rate: its error clustered by pair, or where no trial
-    (or every trial) had the event and that error is 0, Agresti & Coull's over the clusters.
+    """The Monte Carlo error of a simulated rate, never 0 where the rate is 0 or 1.
+
+    The error clustered by simulated pair (``clustered``) where it is positive (or where there are
+    no clusters); where it is 0 - no trial, or every trial, had the event - Agresti & Coull's
+    standard error of the share ``rate`` of ``clusters`` clusters instead, so the rule still sees
+    an interval.
+
+    Parameters
+    ----------
+    rate : float
+        The simulated rate.
+    clustered : float
+        Its Monte Carlo standard error clustered by pair (:meth:`PValues.se`).
+    clusters : int
+        The number of clusters (simulated pairs) behind the rate.
+
+    Returns
+    -------
+    float
+        ``clustered``, or where it is 0 and ``clusters`` at least 1 the Agresti & Coull error.
 
     Examples
     --------
@@ -197,10 +215,10 @@ def level_rows(
     replicates: int | None = None,
     reason: str = "",
 ) -> list[dict]:
-    """A method's measured error rates beside the rate it promises: one row of kind ``"rate"`` per
-    setting, for :func:`irrepro.book.judge_row`, with the promised rate in the paper's place.
+    """A method's measured error rates beside the rate it promises, as rows for the book's rule.
 
-    The promised level is exact (read to four decimals, not as a number printed to its precision).
+    One row of kind ``"rate"`` per setting, for :func:`irrepro.book.judge_row`, with the promised
+    rate in the paper's place. The promised level is exact (read to four decimals, not as a number printed to its precision).
     Each row's error is its Monte Carlo error (clustered by ``unit``; the trials are the
     simulation's draws, so there is no sampled data) and its ``nominal`` the promised level, so the
     margin is the share of it ``book/margins.yml`` gives (0.01 about 0.05 or 0.95).
@@ -320,8 +338,23 @@ Z_COLUMN = "z"
 
 
 def with_z(comparison):
-    """The comparison as shown, with each row's z = (ours - theirs) / se beside its status (the
-    rule's ``Judgement.z``, recorded as ``z``; blank where it has none)."""
+    """The comparison with each row's z = (ours - theirs) / se shown beside its status.
+
+    The rule's ``Judgement.z``, recorded in the frame's ``z`` column, is shown to one decimal with
+    its sign in a new column ``z = (ours - theirs) / se`` right after ``status`` (blank where a row
+    has no z, or the frame no ``z`` column). The comparison itself is not changed: a copy is
+    returned.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison (:func:`irrepro.book.compare`).
+
+    Returns
+    -------
+    Comparison
+        A copy of ``comparison`` whose frame has the z column.
+    """
     import dataclasses
 
     f = comparison.frame.copy()
@@ -337,6 +370,24 @@ def with_z(comparison):
 def spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
     """Rates over settings in words, with their largest standard error.
 
+    The range ``lowest-highest`` of the rates (the one rate where there is one), each to ``digits``
+    decimals, followed by ``(se ≤ s)`` with ``s`` the largest standard error to two significant
+    digits.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The rates, one per setting (at least one).
+    ses : sequence of float
+        Their standard errors.
+    digits : int
+        The decimals the rates are shown to.
+
+    Returns
+    -------
+    str
+        E.g. ``"0.049-0.052 (se ≤ 0.002)"``.
+
     Examples
     --------
     >>> from irrepro import known_truth as kt
@@ -350,6 +401,19 @@ def spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) 
 
 def status_counts(comparison) -> str:
     """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``.
+
+    The number of rows of each status, in the order of :data:`irrepro.book.STATUSES`; a status no
+    row has is left out.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison (anything whose ``frame`` has a ``status`` column).
+
+    Returns
+    -------
+    str
+        The counts, separated by commas.
 
     Examples
     --------
@@ -366,11 +430,18 @@ def status_counts(comparison) -> str:
 
 
 def trials_needed(*comparisons) -> dict:
-    """The trials that would decide the rows more trials would decide (``inconclusive`` =
-    ``"monte-carlo"``), from the rows' ``replicates_needed``.
+    """The trials that would decide the rows more trials would decide.
 
-    A configuration (``"AP, 50 topics"``: its tests share the trials) needs the largest of its
-    rows' numbers; the total is the sum over configurations, beside the trials they ran.
+    The rows counted are those whose ``inconclusive`` column is ``"monte-carlo"``; a comparison
+    whose frame has no ``inconclusive`` column adds nothing. A configuration (a comparison's item
+    and a row's quantity without its last part, ``"AP, 50 topics"``: its tests share the trials)
+    needs the largest of its rows' ``replicates_needed``; the total is the sum over
+    configurations, beside the trials they ran (their rows' ``replicates``).
+
+    Parameters
+    ----------
+    *comparisons : Comparison
+        The comparisons (:func:`irrepro.book.compare`).
 
     Returns
     -------
