@@ -357,3 +357,26 @@ def test_the_chapter_shows_its_method_and_states_no_sentence_in_code():
         defined = [d for d in ast.walk(ast.parse(c.source)) if isinstance(d, (ast.FunctionDef, ast.Lambda))]
         assert not defined, c.source[:200]  # none of the chapter's exercises defines one either
     assert total > 100 and folded <= 0.3 * total, (folded, total)
+
+
+def test_trials_needed_counts_the_rows_the_rule_finds_undecided_for_monte_carlo_reasons():
+    """The rows come from book.compare, so the count reads the field the rule records."""
+    from irrepro import book
+
+    P = book.paper_numbers("urbano2019statistical")
+    err = book.errors(mc=0.0015, unit="system pair", replicates=3000, reason="a simulation samples no data")
+    comp = book.compare(
+        "urbano2019statistical",
+        "Power",
+        [
+            # ours +- 1.645 x 0.0015 straddles the paper's 0.00114 + 0.0002 margin; its sampling error alone would not
+            book.rate("AP, 25 topics, t", P["type1.ap.25.t1.a0.001"], 0.0016, err, nominal=0.001),
+            book.rate("AP, 25 topics, w", P["type1.ap.25.w1.a0.001"], 0.0018, err, nominal=0.001),
+        ],
+        data="simulation",
+        results="",
+    )
+    why = list(comp.frame.get("why", []))
+    got = kt.trials_needed(comp)
+    assert got["rows"] == why.count("monte-carlo") >= 1 and got["configurations"] == 1
+    assert got["needed"] > 3000 and got["ran"] == 3000

@@ -432,8 +432,8 @@ def status_counts(comparison) -> str:
 def trials_needed(*comparisons) -> dict:
     """The trials that would decide the rows more trials would decide.
 
-    The rows counted are those whose ``inconclusive`` column is ``"monte-carlo"``; a comparison
-    whose frame has no ``inconclusive`` column adds nothing. A configuration (a comparison's item
+    The rows counted are those the rule found inconclusive for Monte Carlo reasons (``why`` is
+    ``"monte-carlo"``); a comparison without such a row adds nothing. A configuration (a comparison's item
     and a row's quantity without its last part, ``"AP, 50 topics"``: its tests share the trials)
     needs the largest of its rows' ``replicates_needed``; the total is the sum over
     configurations, beside the trials they ran (their rows' ``replicates``).
@@ -455,9 +455,9 @@ def trials_needed(*comparisons) -> dict:
     rows = 0
     for c in comparisons:
         f = c.frame
-        if "inconclusive" not in f:
+        if "why" not in f:
             continue
-        for _, r in f[f["inconclusive"] == "monte-carlo"].iterrows():
+        for _, r in f[f["why"] == "monte-carlo"].iterrows():
             rows += 1
             key = (c.item, r["quantity"].rsplit(", ", 1)[0])
             need[key] = max(need.get(key, 0), int(r["replicates_needed"]))
