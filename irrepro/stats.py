@@ -16,7 +16,8 @@
 - :func:`check_level` - the one check of a confidence level (a fraction, or a percentage), and
   :func:`level_percent`, the one way a level is printed (the digits it needs, never "100%");
 - :func:`check_resamples` - the one check of the resamples behind an interval or a resampling
-  test (at least 100, one beyond each end of the interval, 1 / alpha for a test).
+  test (at least 100, one beyond each end of the interval, 1 / alpha for a test, 20 m / alpha for
+  a test corrected over m comparisons), and :func:`corrected_resamples`, the default B of such a test.
 
 Arrays follow the package's convention: the resamples on the last axis, e.g.
 ``(systems, topics, B)``.
@@ -32,10 +33,12 @@ from scipy.stats import norm
 
 from ._intervals import (
     MIN_RESAMPLES,
+    RESAMPLES_AT_THRESHOLD,
     bca_interval,
     bootstrap_sd,
     check_level,
     check_resamples,
+    corrected_resamples,
     jackknife_acceleration,
     level_percent,
 )
@@ -50,13 +53,16 @@ __all__ = [
     "jackknife_acceleration",
     "bca_interval",
     "kendall_tau",
+    "clustered_se",
     "MetaAnalysis",
     "meta_analysis",
     "adjust_pvalues",
     "check_level",
     "level_percent",
     "check_resamples",
+    "corrected_resamples",
     "MIN_RESAMPLES",
+    "RESAMPLES_AT_THRESHOLD",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
@@ -218,6 +224,58 @@ class MetaAnalysis:
     )
     q: float  # Cochran's heterogeneity Q
     tau2: float  # between-topic variance (DerSimonian-Laird; 0 for fixed effect)
+
+
+def clustered_se(values, clusters=None) -> np.ndarray:
+    """The standard error of the mean of ``values``, clustered by ``clusters``.
+
+    The cluster-robust (sandwich) standard error of a mean or a share: with cluster totals
+    ``r_c`` of ``n_c`` values and the mean ``m``, ``sqrt(k / (k - 1) * sum_c (r_c - m n_c)^2) / n``
+    over the ``k`` clusters. Values of one cluster (the lists of one topic, the trials of one
+    simulated pair) are not taken as independent; with ``clusters=None`` every value is its own
+    cluster and this is the usual ``sd / sqrt(n)`` (ddof 1).
+
+    Parameters
+    ----------
+    values : array_like
+        ``(..., n)``: the values whose mean is estimated (0 / 1 for a share), along the last axis.
+    clusters : array_like or None
+        ``(n,)``: the cluster of each value (any labels); None: every value its own.
+
+    Returns
+    -------
+    numpy.ndarray
+        The standard error, of shape ``values.shape[:-1]`` (a 0-d array for one mean).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.stats import clustered_se
+    >>> x = np.array([1, 1, 0, 0, 1, 0], dtype=float)
+    >>> round(float(clustered_se(x)), 4), round(float(np.std(x, ddof=1) / np.sqrt(6)), 4)
+    (0.2236, 0.2236)
+    >>> round(float(clustered_se(x, [0, 0, 1, 1, 2, 2])), 4)  # two by two: the pairs agree
+    0.2887
+    """
+    x = np.asarray(values, dtype=float)
+    n = x.shape[-1]
+    if n == 0:
+        raise ValueError("clustered_se of no values")
+    if clusters is None:
+        inv = np.arange(n)
+    else:
+        c = np.asarray(clusters)
+        if c.shape != (n,):
+            raise ValueError(f"clusters has shape {c.shape}, values {n} along their last axis")
+        _, inv = np.unique(c, return_inverse=True)
+    k = int(inv.max()) + 1
+    n_c = np.bincount(inv, minlength=k)
+    flat = x.reshape(-1, n)
+    out = np.empty(flat.shape[0])
+    for i, row in enumerate(flat):
+        r_c = np.bincount(inv, weights=row, minlength=k)
+        out[i] = np.sqrt(np.sum((r_c - row.mean() * n_c) ** 2) * k / max(k - 1, 1)) / n
+    return out.reshape(x.shape[:-1])
 
 
 def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnalysis:

@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from irrepro import book
 from irrepro.book._prose import stray_statements
-from irrepro.book._rule import _WORD_KINDS, _combine
+from irrepro.book._statuses import _WORD_KINDS, _combine
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (
@@ -30,7 +30,146 @@ GENERATED = (
     "highlight",
 )
 #: the keys of a recorded row the rule reads again (the recorded status and reason are its output)
-_INPUTS = ("paper", "ours", "kind", "ours_se", "se_reason", "paper_n")
+_INPUTS = ("paper", "ours", "kind", "ours_se", "se_sampling", "se_mc", "se_reason", "paper_se", "paper_n",
+           "nominal", "replicates", "unit")  # fmt: skip
+
+
+# --- the rule, implemented a second time from the rule page's words (book/rule.md) -----------------
+
+_ONE_SIDED = [  # (words, side, bound allowed, moved by the margin)
+    (r"well above|well over|well in excess of|far above|far more than|well beyond", "above", False, True),
+    (r"well below|well under|far below|far less than", "below", False, True),
+    (r">=|≥|at least|no less than", "above", True, False),
+    (r">|over|above|more than|exceeds?", "above", False, False),
+    (r"<=|≤|at most|up to|no more than|not exceeding|as few as", "below", True, False),
+    (r"<|under|below|less than", "below", False, False),
+]
+_WORDS = {"half": 0.5, "a half": 0.5, "one half": 0.5, "a third": 1 / 3, "one third": 1 / 3,
+          "two thirds": 2 / 3, "two-thirds": 2 / 3, "a quarter": 0.25, "three quarters": 0.75}  # fmt: skip
+
+
+def _paper_part(text: str) -> dict | None:
+    """One part of a paper's printed value, read as the rule page says (an independent reading)."""
+    import re
+
+    t = re.sub(r"^(about|around|approximately|roughly|typically|some|circa|~)\s+", "", text.strip().lower())
+    pct = "%" in t
+    t = t.replace("%", "").strip()
+    if t in _WORDS:
+        return {"lo": _WORDS[t], "hi": _WORDS[t], "half": 0.0, "pct": False, "side": ""}
+    m = re.fullmatch(r"(almost|nearly|just under|just below|slightly under|slightly below|slightly less than|"
+                     r"just short of)?\s*(\d+)/(\d+)", t)  # fmt: skip
+    if m:
+        v, d = int(m[2]) / int(m[3]), int(m[3])
+        return {"lo": v - 0.5 / d if m[1] else v, "hi": v, "half": 0.0, "pct": False, "side": "", "point": v}
+    for words, side, allowed, well in _ONE_SIDED:
+        m = re.fullmatch(rf"(?:{words})\s*([+-]?[\d.]+)", t)
+        if m:
+            v = float(m[1])
+            return {"lo": v, "hi": v, "half": 0.0, "pct": pct, "side": side, "allowed": allowed, "well": well}
+    dec = lambda n: len(n.split(".")[1]) if "." in n else 0  # noqa: E731
+    m = re.fullmatch(r"(just over|just above|slightly over|slightly above|slightly more than|just more than)\s*"
+                     r"([\d.]+)", t)  # fmt: skip
+    if m:
+        v = float(m[2])
+        return {"lo": v, "hi": v + 10.0 ** -dec(m[2]), "half": 0.0, "pct": pct, "side": "", "point": v}
+    m = re.fullmatch(r"(just under|just below|slightly under|slightly below|slightly less than|almost|nearly|"
+                     r"just short of)\s*([\d.]+)", t)  # fmt: skip
+    if m:
+        v = float(m[2])
+        return {"lo": v - 10.0 ** -dec(m[2]), "hi": v, "half": 0.0, "pct": pct, "side": "", "point": v}
+    m = re.fullmatch(r"([\d.]+)\s*[-–]\s*([\d.]+)", t)
+    if m:
+        return {"lo": float(m[1]), "hi": float(m[2]), "half": 0.5 * 10.0 ** -max(dec(m[1]), dec(m[2])), "pct": pct,
+                "side": ""}  # fmt: skip
+    m = re.fullmatch(r"([+-]?[\d.]+)\s*(x|of \d+(?: [a-z]+)?)?", t.replace(",", ""))
+    if m:
+        v = float(m[1])
+        half = 0.0 if (m[2] or "").startswith("of") else 0.5 * 10.0 ** -dec(m[1])
+        return {"lo": v, "hi": v, "half": half, "pct": pct, "side": ""}
+    return None
+
+
+def _independent_status(row: Mapping) -> str:
+    """The status the rule page's words give a numeric row, computed here without irrepro.book's
+    rule: the paper's interval (or one-sided bound), the margin of its kind from book/margins.yml,
+    ours +- z sqrt(se_sampling^2 + se_mc^2 + paper_se^2), inside / wholly outside / across."""
+    import math
+    import re
+
+    import yaml
+    from scipy.stats import norm
+
+    doc = yaml.safe_load((book.book_dir() / "margins.yml").read_text())
+    z = float(norm.ppf(0.5 + doc["confidence"] / 2))
+    e = doc["kinds"][row["kind"]]
+    paper, ours = str(row["paper"]), row["ours"]
+    split = r"\s+/\s+|\s+vs\.?\s+|\s*->\s*"
+    pp = [_paper_part(x) for x in re.split(split, re.sub(r"\([^)]*\)", " ", paper).strip())]
+    if isinstance(ours, str):
+        oo = [float(x.strip().replace("%", "").split(" of ")[0]) for x in re.split(split, ours)]
+    else:
+        oo = [float(ours)]
+    if len(pp) == 1 and len(oo) > 1:
+        pp = pp * len(oo)
+    if len(oo) == 1 and len(pp) > 1:
+        oo = oo * len(pp)
+
+    def per(key):
+        v = row.get(key)
+        v = [v] * len(pp) if not isinstance(v, list) else v
+        return [0.0 if x is None else float(x) for x in v]
+
+    legacy = row.get("se_sampling") is None and row.get("se_mc") is None
+    se_s, se_m = ([0.0] * len(pp), per("ours_se")) if legacy else (per("se_sampling"), per("se_mc"))
+    se_p = per("paper_se")
+    n_p = per("paper_n")
+    nominal = per("nominal")
+    values = [v for p in pp for v in (p["lo"], p["hi"])] + oo
+    scale = 100.0 if pp[0]["pct"] or (row["kind"] == "rate" and max(map(abs, values)) > 1) else 1.0
+    out = []
+    for p, o, s1, s2, sp, n, nom in zip(pp, oo, se_s, se_m, se_p, n_p, nominal):
+        point = p.get("point", (p["lo"] + p["hi"]) / 2)  # the printed value; a range's middle
+        if row.get("nominal") is not None:
+            m = e["relative_to_nominal"] * min(nom, 1 - nom) * scale
+        else:
+            ms = []
+            if e.get("absolute") is not None:
+                ms.append(e["absolute"] * (scale if row["kind"] == "rate" else 1.0))
+            if e.get("relative") is not None:
+                ms.append(e["relative"] * abs(point))
+            if e.get("relative_to_edge") is not None:
+                q = min(max(abs(point) / scale, 0.0), 1.0)
+                ms.append(e["relative_to_edge"] * min(q, 1 - q) * scale)
+            m = min(ms) if ms else 0.0
+        if sp == 0 and n > 0:
+            q = min(max(point / scale, 0.0), 1.0)
+            sp = scale * math.sqrt(q * (1 - q) / n)
+        h = z * math.sqrt(s1**2 + s2**2 + sp**2)
+        lo_o, hi_o = o - h, o + h
+        tol = 1e-12 * max(1.0, abs(o))
+        if p["side"] == "above":
+            t = p["lo"] + (m if p["well"] else 0.0)
+            strict = not p["allowed"] or p["well"]
+            ok = lo_o > t + tol if strict else lo_o >= t - tol
+            no = hi_o <= t + tol if strict else hi_o < t - tol
+        elif p["side"] == "below":
+            t = p["hi"] - (m if p["well"] else 0.0)
+            strict = not p["allowed"] or p["well"]
+            ok = hi_o < t - tol if strict else hi_o <= t + tol
+            no = lo_o >= t - tol if strict else lo_o > t + tol
+        else:
+            lo, hi = p["lo"] - p["half"] - m, p["hi"] + p["half"] + m
+            ok = lo_o >= lo - tol and hi_o <= hi + tol
+            no = hi_o < lo - tol or lo_o > hi + tol
+        out.append(book.REPLICATED if ok else book.NOT_REPLICATED if no else book.INCONCLUSIVE)
+    if all(x == book.REPLICATED for x in out):
+        return book.REPLICATED
+    if 2 * out.count(book.NOT_REPLICATED) > len(out):
+        return book.NOT_REPLICATED
+    if book.REPLICATED in out and book.NOT_REPLICATED in out:
+        return book.PARTLY
+    return book.INCONCLUSIVE
 
 
 def load_results(directory: str | Path) -> list[dict]:
@@ -94,6 +233,14 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
                     continue
                 if again != status:
                     problems.append(f"{where}: recorded {status!r}, the rule gives {again!r}")
+                elif not _missing(r.get("paper")) and not _missing(r.get("ours")):
+                    try:
+                        other = _independent_status(r)
+                    except (TypeError, ValueError, KeyError) as exc:
+                        problems.append(f"{where}: the rule page's words cannot read it ({exc})")
+                        continue
+                    if other != status:
+                        problems.append(f"{where}: recorded {status!r}, the rule page's words give {other!r}")
             elif by == "chapter":
                 if numeric or _missing(r.get("supports")):
                     problems.append(
@@ -132,6 +279,7 @@ def verdict_sentences(html: str) -> list[dict]:
                 "status": li.get("data-status"),
                 "item": li.get("data-item"),
                 "quantity": li.get("data-quantity"),
+                "data": li.get("data-data"),
                 "word": word.get_text(strip=True) if word else None,
                 "text": " ".join(li.get_text(" ").split()),
             }
@@ -140,19 +288,31 @@ def verdict_sentences(html: str) -> list[dict]:
 
 
 def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> list[str]:
-    """Every verdict sentence of a page states its row's recorded status, in its words
-    (:data:`~irrepro.book.STATUS_WORDS`)."""
-    status = {(rec["item"], r.get("quantity")): r["status"] for rec in records for r in rec["rows"]}
+    """Every verdict sentence of a page states its row's recorded fields: its status in its words
+    (:data:`~irrepro.book.STATUS_WORDS`), the data it was judged on (its own, or its table's), and the
+    rule's reason."""
+    rows = {
+        (rec["item"], r.get("quantity")): (r, r.get("data") or rec.get("data", ""))
+        for rec in records
+        for r in rec["rows"]
+    }
     problems = []
     for s in verdict_sentences(html):
         where = f"{page}: {s['item']}: {s['quantity']}"
-        want = status.get((s["item"], s["quantity"]))
-        if want is None:
+        row, data = rows.get((s["item"], s["quantity"]), (None, None))
+        if row is None:
             problems.append(f"{where}: no recorded row")
-        elif s["status"] != want:
+            continue
+        want = row["status"]
+        if s["status"] != want:
             problems.append(f"{where}: the sentence says {s['status']!r}, the row is {want!r}")
         elif s["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: the sentence reads {s['word']!r}, not {book.STATUS_WORDS[want]!r}")
+        if s["data"] != data:
+            problems.append(f"{where}: the sentence names the data {s['data']!r}, the table {data!r}")
+        reason = " ".join(str(row.get("reason", "")).split())
+        if reason and reason not in s["text"]:
+            problems.append(f"{where}: the sentence does not give the row's reason {reason[:60]!r}")
     return problems
 
 
@@ -249,6 +409,7 @@ def headline_rows(html: str) -> list[dict]:
                 "paper": span.get("data-paper") if span else None,
                 "quantity": span.get("data-quantity") if span else None,
                 "status": span.get("data-status") if span else None,
+                "data": span.get("data-data") if span else None,
                 "word": word.get_text(strip=True) if word else None,
                 "label": lab.get("data-label") if lab else None,
             }
@@ -271,6 +432,12 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
         if rec["item"] == "Verdict"
         for r in rec["rows"]
     }
+    judged_on = {
+        (rec["paper"], r.get("quantity")): r.get("data") or rec.get("data", "")
+        for rec in records
+        if rec["item"] == "Verdict"
+        for r in rec["rows"]
+    }
     counts = book.summary(book.scorecard(results))
     title = dict((*book.PAPERS, *book.STUDIES))
     problems = []
@@ -284,6 +451,9 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
             problems.append(f"{where}: no recorded Verdict row {r['quantity']!r}")
         elif r["status"] != want or r["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: states {r['status']!r} ({r['word']!r}), the row is {want!r}")
+        on = judged_on.get((key, r["quantity"]))
+        if r["data"] != on:
+            problems.append(f"{where}: names the data {r['data']!r}, the Verdict row {on!r}")
         lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
         if r["label"] != lab:
             problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")

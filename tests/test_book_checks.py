@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from _book_checks import (
@@ -200,3 +201,47 @@ def test_check_prose_reads_each_block_on_its_own(tmp_path, monkeypatch):
     # a badge or a label placed in a sentence is generated from its row
     badge = book.status_badge(book.NOT_REPLICATED)
     assert check_prose(chapter.replace("<p>We rerun", f"<p>Our row: {badge}. We rerun"), "c") == []
+
+
+def test_the_rule_and_its_second_implementation_agree_on_random_rows():
+    """book.judge and the rule page's words implemented again (_book_checks._independent_status)
+    give the same status to 3,000 random rows of every form, kind and error."""
+    from _book_checks import _independent_status
+
+    rng = np.random.default_rng(42)
+    forms = ["{v}", "about {v}", "> {v}", "well above {v}", "≤ {v}", "as few as {v}", "under {v}", "at least {v}",
+             "just over {v}", "almost {v}", "{v} / {w}", "1/3", "half"]  # fmt: skip
+    disagree = []
+    for _ in range(3000):
+        kind = rng.choice(["rate", "score", "correlation", "count"])
+        v = round(float(rng.uniform(0.01, 0.99)), int(rng.integers(1, 4)))
+        w = round(float(rng.uniform(0.01, 0.99)), 2)
+        paper = str(rng.choice(forms)).format(v=v, w=w)
+        ours = (
+            f"{rng.uniform(0, 1):.4f} / {rng.uniform(0, 1):.4f}"
+            if " / " in paper
+            else float(rng.uniform(0, 1))
+        )
+        row = {"paper": paper, "ours": ours, "kind": kind, "se_sampling": float(rng.exponential(0.02)),
+               "se_mc": float(rng.exponential(0.01))}  # fmt: skip
+        if kind == "rate" and rng.random() < 0.3:
+            row["nominal"] = float(rng.choice([0.05, 0.01, 0.835]))
+        want = book.judge(paper, ours, **{k: row[k] for k in row if k not in ("paper", "ours")}).status
+        if _independent_status(row) != want:
+            disagree.append((row, want))
+    assert not disagree, disagree[:3]
+
+
+def test_check_verdicts_catches_a_sentence_naming_other_data_or_another_reason(tmp_path, monkeypatch):
+    results, chapter, _ = _build(tmp_path, monkeypatch)
+    records = load_results(results)
+    scope = chapter.replace('data-data="TREC-COVID"', 'data-data="TREC-COVID rounds 5 and 1"', 1)
+    assert scope != chapter
+    assert (
+        "names the data 'TREC-COVID rounds 5 and 1', the table 'TREC-COVID'"
+        in check_verdicts(scope, records)[0]
+    )
+    _edit(
+        results, "webber2008score-verdict.json", "problematic", reason="a reason the sentence does not give"
+    )
+    assert "does not give the row's reason" in check_verdicts(chapter, load_results(results))[0]

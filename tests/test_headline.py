@@ -55,7 +55,7 @@ def _verdict(ours="every comparison is problematic, and more", status=None):
             },
             _runs_row(P),
         ],
-        data="our data",
+        data="TREC-8, 126 runs",
     )
 
 
@@ -74,10 +74,15 @@ def test_the_header_opens_with_the_headline_and_records_it(tmp_path, monkeypatch
     assert "the paper's: TREC 2004 Robust; ours: TREC-8 and Robust 2004" in html
     # the central claim's status is its Verdict row's, in the verdict sentences' words
     assert 'class="irrepro-headline" data-status="not replicated"' in html
-    assert '<span class="irrepro-verdict-word">not replicated</span> on our data' in html
+    # on the data the Verdict table was judged on, not the header's wider description
+    assert (
+        '<span class="irrepro-verdict-word">not replicated</span> on <span class="irrepro-data">TREC-8, 126 runs<'
+        in html
+    )
     rec = json.loads((tmp_path / "results" / "headlines" / "webber2008score.json").read_text())
     assert rec["status"] == "not replicated" and rec["label"] == "[~Re]"  # 1 replicated, 1 not
     assert rec["data_ours"] == "TREC-8 and Robust 2004" and rec["seconds"] >= 0
+    assert rec["judged_on"] == "TREC-8, 126 runs"
     assert f"<dt>Time to rerun</dt><dd>{rec['seconds']:.0f} s at {rec['scale']} scale" in html
 
 
@@ -97,7 +102,7 @@ def test_the_headline_table_links_each_chapter_and_says_which_did_not_run(tmp_pa
     assert sum("not run in this build" in r["text"] for r in rows) == len(rows) - 1
     # the data default to the Verdict table's
     rec = json.loads((tmp_path / "results" / "headlines" / "webber2008score.json").read_text())
-    assert rec["data_ours"] == "our data"
+    assert rec["data_ours"] == rec["judged_on"] == "TREC-8, 126 runs"
 
 
 def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_missing_chapter(
@@ -114,6 +119,10 @@ def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_m
     assert not [p for p in problems if "webber2008score" in p]
     wrong = html.replace('data-status="not replicated"', 'data-status="replicated"', 1)
     assert any("webber2008score: states 'replicated'" in p for p in check_headlines(wrong, results, "intro"))
+    elsewhere = html.replace('data-data="TREC-8, 126 runs"', 'data-data="TREC-8 and round 1"', 1)
+    assert any(
+        "names the data 'TREC-8 and round 1'" in p for p in check_headlines(elsewhere, results, "intro")
+    )
     relabelled = html.replace('data-label="[~Re]"', 'data-label="[Re]"')
     assert any(
         "label '[Re]', the scorecard's '[~Re]'" in p for p in check_headlines(relabelled, results, "intro")
@@ -127,13 +136,50 @@ def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, mon
     with pytest.raises(KeyError, match="Verdict"):
         book.headline("webber2008score")
     P = book.paper_numbers("webber2008score")
+    book.compare("webber2008score", "Verdict", [_runs_row(P)])
+    with pytest.raises(KeyError, match="names no data"):
+        book.headline("webber2008score")
+    book.compare("webber2008score", "Verdict", [_runs_row(P)], data="TREC-8")
+    with pytest.raises(KeyError, match="every comparison is problematic"):
+        book.headline("webber2008score")
+
+
+def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    none = {
+        "quantity": "sizes",
+        "paper": None,
+        "ours": 3,
+        "kind": "count",
+        "ours_se": 0,
+        "se_reason": "counted",
+    }
+    rows = book.compare("webber2008score", "Rows", [none])
+    assert rows.frame["status"].tolist() == ["not comparable"]
+    claim = {
+        "quantity": "every comparison is problematic",
+        "paper": P["claim"],
+        "ours": "yes",
+        "kind": "claim",
+        "supports": [rows.row("sizes")],
+    }
+    # the chapter's "holds" on rows that compare nothing with the paper: the headline refuses it
+    book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))], data="TREC-8")
+    with pytest.raises(ValueError, match="not comparable"):
+        book.headline("webber2008score")
+    # the status the rule gives from those rows: not comparable, and so is the headline
+    book.compare("webber2008score", "Verdict", [claim], data="TREC-8")
+    assert book.headline("webber2008score").status == "not comparable"
+    # resting on a comparable row, the chapter's verdict stands
+    runs = book.compare("webber2008score", "Runs", [_runs_row(P)])
     book.compare(
         "webber2008score",
         "Verdict",
-        [_runs_row(P)],
+        [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])],
+        data="TREC-8",
     )
-    with pytest.raises(KeyError, match="every comparison is problematic"):
-        book.headline("webber2008score")
+    assert book.headline("webber2008score").status == "replicated"
 
 
 def test_a_paper_file_without_a_headline_has_none_and_a_partial_one_is_an_error(tmp_path, monkeypatch):

@@ -49,7 +49,7 @@ from pathlib import Path
 SCORECARD = "book/scorecard"
 #: The pages read after the chapters: they show what the chapters record as they run (the
 #: headlines, irrepro.book.headline_table; every compared row, the scorecard).
-LAST = ("book/intro", "book/replications", SCORECARD)
+LAST = ("book/intro", "book/replications", SCORECARD, "book/rule")
 REPOSITORY_ENV = "IRREPRO_REPOSITORY_URL"
 SETUP_CELL_ID = "irrepro-setup"
 

@@ -35,7 +35,9 @@ The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`co
 :mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
 (the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
 :mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
-(comparison tables), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
+(comparison tables), :mod:`~irrepro.book._rows` (the rows by kind, with their two errors:
+:func:`errors`, :func:`share`, :func:`rate`, :func:`score`, :func:`correlation`, :func:`ordering`,
+:func:`count`, :func:`claim`), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
 shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers) and
 :mod:`~irrepro.book._headline` (the chapters' headlines); everything public is served
 here.
@@ -47,26 +49,12 @@ from .._text import slug  # the file names of the recorded results (also irrepro
 from ._config import BookConfig, config
 from ._display import collections_table, data_banner, status_badge, status_table, table, with_error
 from ._headline import Headline, headline, headline_table
+from ._margins import KINDS, Margins, margins
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._reasons import reason_kind
-from ._rule import (
-    INCONCLUSIVE,
-    KINDS,
-    NOT_COMPARABLE,
-    NOT_REPLICATED,
-    PARTLY,
-    REPLICATED,
-    STATUSES,
-    Judgement,
-    Margins,
-    combine,
-    judge,
-    judge_row,
-    margins,
-    spread_notes,
-    verdict,
-)
+from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share
+from ._rule import judge, judge_row, spread_notes
 from ._scorecard import (
     LABELS,
     MOVES,
@@ -79,11 +67,32 @@ from ._scorecard import (
     session_card,
     summary,
 )
+from ._sensitivity import error_units, judged_on, sensitivity
+from ._statuses import (
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    Judgement,
+    combine,
+    verdict,
+)
 from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status
 
 __all__ = [
     "data_banner",
     "compare",
+    "errors",
+    "Errors",
+    "share",
+    "rate",
+    "score",
+    "correlation",
+    "ordering",
+    "count",
+    "claim",
     "Comparison",
     "RowRef",
     "collections_table",
@@ -111,6 +120,9 @@ __all__ = [
     "conditions",
     "emulated",
     "emulation_summary",
+    "judged_on",
+    "sensitivity",
+    "error_units",
     "MOVES",
     "judge_row",
     "spread_notes",

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
-from ._reading import _decimals
+from ._reading import _decimals, _missing
 from ._reasons import reason_kind
-from ._rule import STATUSES, _missing
+from ._statuses import STATUSES
 
 __all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table", "with_error"]
 
@@ -148,7 +148,7 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
 
 
 def with_error(ours, se, paper=None) -> str | object:
-    """Our value with its Monte Carlo standard error, as tables print it: ``"0.049 ± 0.004"``.
+    """Our value with its standard error, as tables print it: ``"0.049 ± 0.004"``.
 
     The one place a table's "ours" is rounded for display (the value judged and recorded is not
     changed). Ours and its error are printed to the same decimals: those of the error's two
@@ -156,7 +156,8 @@ def with_error(ours, se, paper=None) -> str | object:
     decimal more than the paper prints (``"15%"``: one decimal; ``"0.60"``: three), and never more
     than four significant decimals. Text with numbers (``"3.12 / 80.24"``, ``"54.61%"``) has each
     number rounded to those decimals if it shows more (never padded), and its error printed to the
-    decimals it shows.
+    decimals it shows; a row of several parts has each part's error beside it (``"10.3 (±2.7) / 86.5
+    (±3.0)"``).
 
     Parameters
     ----------
@@ -177,7 +178,7 @@ def with_error(ours, se, paper=None) -> str | object:
     --------
     >>> from irrepro.book import with_error
     >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
-    ('0.0491 ± 0.0041', 0.3, '3.1 / 80.2 ± 0.2 / 1.3')
+    ('0.0491 ± 0.0041', 0.3, '3.1 (±0.2) / 80.2 (±1.3)')
     >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
     '0.0420 ± 0.0020'
     >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
@@ -210,7 +211,7 @@ def with_error(ours, se, paper=None) -> str | object:
             return ours
         places = max((len(m[2]) for m in _DECIMAL.finditer(str(ours))), default=0)
         errs = [_err(x, places) for x in arr] if places else [f"{x:.2g}" for x in arr]
-        return f"{ours} ± {' / '.join(errs)}"
+        return _with_errors(str(ours), errs)
     if not isinstance(ours, str):  # an integer: exact, or with its error to the paper's decimals + 1
         return ours if noise else f"{ours} ± {_err(float(np.nanmax(arr)), digits)}"
     text = _DECIMAL.sub(
@@ -220,7 +221,29 @@ def with_error(ours, se, paper=None) -> str | object:
     if noise:
         return text
     shown_digits = max((len(m[2]) for m in _DECIMAL.finditer(text)), default=0) or digits
-    return f"{text} ± {' / '.join(_err(x, shown_digits) for x in arr)}"
+    return _with_errors(text, [_err(x, shown_digits) for x in arr])
+
+
+def _with_errors(text: str, errs: list[str]) -> str:
+    """Text of one or more parts (``"10.3 / 86.5 / 3.2"``) with each part's error beside it, the
+    book's one notation for a row of several numbers: ``"10.3 (±2.7) / 86.5 (±3.0) / 3.2 (±1.6)"``;
+    one part: ``"19.1% ± 1.8"``."""
+    parts = _PARTS.split(text)
+    seps = _PARTS.findall(text)
+    if len(parts) == 1:
+        return f"{text} ± {errs[0]}" if len(errs) == 1 else f"{text} ± {' / '.join(errs)}"
+    if len(errs) == 1:
+        errs = errs * len(parts)
+    if len(errs) != len(parts):
+        return f"{text} ± {' / '.join(errs)}"
+    out = f"{parts[0]} (±{errs[0]})"
+    for sep, part, e in zip(seps, parts[1:], errs[1:]):
+        out += f"{sep}{part} (±{e})"
+    return out
+
+
+#: the separators of a row's parts, as the rule reads them (book._reading)
+_PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 
 #: the most significant decimals a table shows (issue 24; tests/_table_checks.py checks the pages)

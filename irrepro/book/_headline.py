@@ -22,6 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
+from ._statuses import _VERDICT_OF, NOT_COMPARABLE
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -60,12 +61,16 @@ class Headline:
         The chapter's verdict label (``""`` for a chapter beyond the papers).
     data_paper, data_ours : str
         The paper's data and ours.
+    judged_on : str
+        The data the central claim was judged on (its Verdict table's ``data``).
     seconds : float
         The time the chapter took to run when this headline was recorded.
     scale : str
         ``IRREPRO_SCALE`` of that run.
     workers, cores : int
         The workers of its heavy computations and the cores of the machine it ran on.
+    ours : str
+        What we found for the claim, in words (the row's ``ours``), where the row gives it.
     """
 
     paper: str
@@ -78,19 +83,26 @@ class Headline:
     label: str
     data_paper: str
     data_ours: str
+    judged_on: str
     seconds: float
     scale: str
     workers: int
     cores: int
+    ours: str = ""
 
     def finding(self) -> str:
-        """The finding in one line of HTML: the claim's status badge and words, "on our data"
-        (``data-status`` and the row named, for the check of the built book)."""
+        """The finding in one line of HTML: the claim's status badge and words, and the data it
+        was judged on (``data-status``, ``data-data`` and the row named, for the check of the
+        built book)."""
+        e = html.escape
         return (
             f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
-            f'data-quantity="{html.escape(self.claim, quote=True)}" data-paper="{self.paper}">'
-            f"{status_badge(self.status, word=False)} "
-            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on our data</span>'
+            f'data-quantity="{e(self.claim, quote=True)}" data-paper="{self.paper}" '
+            f'data-data="{e(self.judged_on, quote=True)}">{status_badge(self.status, word=False)} '
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on '
+            f'<span class="irrepro-data">{e(self.judged_on)}</span>'
+            + (f": {e(self.ours)}" if self.ours else "")
+            + "</span>"
         )
 
     def opening_html(self) -> str:
@@ -134,6 +146,20 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _ours(verdict, claim: str) -> str:
+    """What we found for the headline's claim, in words: its row's ``ours`` when it is text beyond a
+    restated verdict word."""
+    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
+    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
+
+
+def _scope(verdict, claim: str) -> str:
+    """The data the claim's row was judged on: its own ``data`` where it has one, else its table's."""
+    f = verdict.frame.set_index("quantity")
+    v = f.loc[claim, "data"] if "data" in f.columns else None
+    return v if isinstance(v, str) and v else verdict.data
+
+
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper``, recorded for the introduction's table.
 
@@ -160,7 +186,10 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     Raises
     ------
     KeyError
-        When the chapter has no Verdict table or it has no row named by the claim.
+        When the chapter has no Verdict table, it names no data or it has no row named by the claim.
+    ValueError
+        When the claim's status is the chapter's verdict but every row it rests on is not
+        comparable (a headline is never "replicated" on rows that compare nothing with the paper).
     """
     spec = paper_numbers(paper).headline
     if not spec:
@@ -170,7 +199,17 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         raise KeyError(
             f"{paper}: the headline's claim needs the chapter's {VERDICT_ITEM!r} table, compared first"
         )
+    if not verdict.data:
+        raise KeyError(
+            f"{paper}: the {VERDICT_ITEM!r} table names no data (compare(..., data=...)): the headline says "
+            "what the central claim was judged on"
+        )
     row = verdict.row(spec["claim"])
+    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(paper, verdict, spec["claim"]):
+        raise ValueError(
+            f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
+            "but every row it rests on is not comparable: a headline is never more than what it rests on"
+        )
     cfg = config()
     h = Headline(
         paper=paper,
@@ -183,16 +222,34 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
+        judged_on=_scope(verdict, spec["claim"]),
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
         cores=_cores(),
+        ours=_ours(verdict, spec["claim"]),
     )
     out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
+
+
+def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
+    """Whether the Verdict row ``quantity`` has a status the chapter set (a claim's verdict) while
+    every row it names in ``supports`` is not comparable."""
+    i = list(verdict.frame["quantity"]).index(quantity)
+    if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
+        return False
+    named = set(str(verdict.meta[i].get("supports", "")).split("; "))
+    found = [
+        st
+        for item, comp in _SESSION.get(paper, {}).items()
+        for q, st in zip(comp.frame["quantity"], comp.frame["status"])
+        if f"{item}: {q}" in named
+    ]
+    return bool(found) and all(st == NOT_COMPARABLE for st in found)
 
 
 def _read(directory: Path) -> dict[str, Headline]:

@@ -4,6 +4,7 @@ its interval: read from ``book/margins.yml`` (:func:`margins`), shown on the pag
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Mapping
@@ -45,12 +46,23 @@ class Margins:
         """The normal quantile of the interval (1.645 at 0.90)."""
         return float(stats.norm.ppf(0.5 + self.confidence / 2))
 
-    def margin(self, kind: str, value: float, scale: float = 1.0) -> float:
+    def margin(self, kind: str, value: float, scale: float = 1.0, nominal: float | None = None) -> float:
         """The absolute margin for a paper value ``value`` of ``kind`` (in the row's unit;
-        ``scale`` 100 for a share printed in %)."""
+        ``scale`` 100 for a share printed in %); for a rate whose scale a ``nominal`` level sets
+        (a fraction: alpha, or an interval's coverage), a share of the nearer of it and 1 - it."""
         if kind not in self.kinds:
             raise ValueError(f"kind {kind!r}: one of {sorted(self.kinds)} ({self.source})")
         e = self.kinds[kind]
+        if nominal is not None:
+            if e.get("relative_to_nominal") is None:
+                raise ValueError(f"kind {kind!r} has no margin relative to a nominal level ({self.source})")
+            nominal = float(nominal)
+            if not 0 < nominal < 1:
+                raise ValueError(f"nominal {nominal!r}: a level is a fraction in (0, 1)")
+            return _FACTOR[0] * float(e["relative_to_nominal"]) * min(nominal, 1 - nominal) * scale
+        return _FACTOR[0] * self._margin(e, value, scale, kind)
+
+    def _margin(self, e: Mapping, value: float, scale: float, kind: str) -> float:
         v = abs(value) if math.isfinite(value) else 0.0
         out = []
         if e.get("absolute") is not None:
@@ -74,7 +86,11 @@ class Margins:
                 parts.append(f"{100 * e['relative']:g}% of the paper's value")
             if e.get("relative_to_edge") is not None:
                 parts.append(f"{e['relative_to_edge']:g} x the distance to the nearer of 0 and 1")
-            return ("the smaller of " if len(parts) > 1 else "") + " and ".join(parts)
+            text = ("the smaller of " if len(parts) > 1 else "") + " and ".join(parts)
+            if e.get("relative_to_nominal") is not None:
+                text += (f"; a rate set by a nominal level (alpha, a coverage): {100 * e['relative_to_nominal']:g}% "
+                         "of the nearer of that level and 1 - it")  # fmt: skip
+            return text
 
         return pd.DataFrame(
             [
@@ -88,6 +104,22 @@ class Margins:
                 for k, e in self.kinds.items()
             ]
         )
+
+
+#: The factor every margin is multiplied by (1; :func:`scaled` halves or doubles it for the rule
+#: page's sensitivity table).
+_FACTOR = [1.0]
+
+
+@contextlib.contextmanager
+def scaled(factor: float):
+    """Within the block, every margin of :func:`margins` times ``factor``."""
+    old = _FACTOR[0]
+    _FACTOR[0] = float(factor)
+    try:
+        yield
+    finally:
+        _FACTOR[0] = old
 
 
 @functools.cache

@@ -10,53 +10,43 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..stats import level_percent
 from ._margins import KINDS, Margins, margins
 from ._reading import _fmt, _missing, _parse
+from ._statuses import (
+    _WORD_KINDS,
+    _WORDS,
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    Judgement,
+    _combine,
+)
 
-__all__ = [
-    "STATUSES",
-    "KINDS",
-    "REPLICATED",
-    "PARTLY",
-    "INCONCLUSIVE",
-    "NOT_REPLICATED",
-    "NOT_COMPARABLE",
-    "Margins",
-    "margins",
-    "Judgement",
-    "verdict",
-    "judge",
-    "judge_row",
-    "combine",
-    "spread_notes",
-]
+__all__ = ["judge", "judge_row", "spread_notes"]
 
-#: The statuses, in the order tables and counts show them.
-STATUSES = ("replicated", "partly", "inconclusive", "not replicated", "not comparable")
-REPLICATED, PARTLY, INCONCLUSIVE, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
-#: kinds whose status comes from words (the rows a claim rests on), not from numbers
-_WORD_KINDS = ("claim",)
-
-_VERDICTS = {
-    "holds": REPLICATED,
-    "partly": PARTLY,
-    "does not": NOT_REPLICATED,
-    "inconclusive": INCONCLUSIVE,
-}
-_WORDS = {s: s for s in STATUSES} | _VERDICTS
-_VERDICT_OF = {
-    REPLICATED: "holds",
-    PARTLY: "partly",
-    NOT_REPLICATED: "does not",
-    INCONCLUSIVE: "inconclusive",
-}
 #: the keys of a comparison row that feed the rule
-_RULE_KEYS = ("kind", "ours_se", "se_reason", "paper_n", "supports", "reason", "status")
+_RULE_KEYS = (
+    "kind",
+    "se_sampling",
+    "se_mc",
+    "ours_se",
+    "se_reason",
+    "paper_se",
+    "paper_n",
+    "nominal",
+    "replicates",
+    "unit",
+    "supports",
+    "reason",
+    "status",
+)
 #: keys of the rule before issue 23: rejected with a pointer to the new ones
 _OLD_KEYS = {
     "tol": "margins are per kind (book/margins.yml): give 'kind'",
@@ -66,101 +56,6 @@ _OLD_KEYS = {
 }
 
 
-def verdict(holds: bool, partly: bool = False) -> str:
-    """A verdict word for a claim in words: ``"holds"``, ``"partly"`` or ``"does not"``.
-
-    For the ``status`` of a row of kind ``"claim"`` that a chapter computes (it must name the rows
-    it rests on in ``supports``); it reads as replicated / partly / not replicated.
-
-    Parameters
-    ----------
-    holds : bool
-        The claim holds.
-    partly : bool
-        It holds in part (when ``holds`` is False).
-
-    Returns
-    -------
-    str
-        The verdict word.
-
-    Examples
-    --------
-    >>> from irrepro.book import verdict
-    >>> verdict(True), verdict(False, partly=True), verdict(False)
-    ('holds', 'partly', 'does not')
-    """
-    return "holds" if holds else ("partly" if partly else "does not")
-
-
-# --- the rule ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Judgement:
-    """The status of one row and what it rests on.
-
-    Attributes
-    ----------
-    status : str
-        One of :data:`STATUSES`.
-    reason : str
-        Why, in one line.
-    margin : float, tuple of float or None
-        The equivalence margin used, per part of the row (None: no number compared).
-    """
-
-    status: str
-    reason: str
-    margin: float | tuple[float, ...] | None = None
-
-
-def _combine(statuses: Sequence[str]) -> str:
-    """The status of a row resting on several parts or rows: replicated when all comparable ones
-    are, not replicated when all are not, partly when both occur, inconclusive otherwise; not
-    comparable when none is comparable."""
-    s = [x for x in statuses if x != NOT_COMPARABLE]
-    if not s:
-        return NOT_COMPARABLE
-    if all(x == REPLICATED for x in s):
-        return REPLICATED
-    if all(x == NOT_REPLICATED for x in s):
-        return NOT_REPLICATED
-    if REPLICATED in s and NOT_REPLICATED in s or PARTLY in s:
-        return PARTLY
-    return INCONCLUSIVE
-
-
-def combine(statuses: Sequence[str]) -> str:
-    """The status of a claim resting on several rows or parts, as the rule combines them.
-
-    Replicated when all comparable ones are, not replicated when all are not, partly when both
-    occur (or any is partly), inconclusive otherwise; not comparable when none is comparable.
-    Verdict words (:func:`verdict`) are read as the statuses they stand for.
-
-    Parameters
-    ----------
-    statuses : sequence of str
-        Statuses of :data:`STATUSES` or verdict words.
-
-    Returns
-    -------
-    str
-        One of :data:`STATUSES`.
-
-    Examples
-    --------
-    >>> from irrepro.book import combine
-    >>> combine(["replicated", "holds"]), combine(["replicated", "not replicated"]), combine(["inconclusive", "replicated"])
-    ('replicated', 'partly', 'inconclusive')
-    """
-    words = [str(x).strip().lower() for x in statuses]
-    unknown = [x for x in words if x not in _WORDS]
-    if unknown:
-        raise ValueError(f"{unknown}: statuses are {STATUSES} or verdict words {tuple(_VERDICTS)}")
-    return _combine([_WORDS[x] for x in words])
-
-
 def _per_part(x, k: int, name: str) -> np.ndarray:
     arr = np.asarray(np.nan if x is None else x, dtype=float).reshape(-1)
     if arr.size not in (1, k):
@@ -168,14 +63,79 @@ def _per_part(x, k: int, name: str) -> np.ndarray:
     return np.broadcast_to(arr, (k,))
 
 
+#: why a row is inconclusive: more replicates of our resampling would decide it, or they would not
+#: (the sampling error of our data, or the paper's, keeps it across the edge)
+MONTE_CARLO, SAMPLING = "monte-carlo", "sampling"
+
+
+def _part(
+    a, b, mg: float, se_s: float, se_m: float, se_p: float, z: float
+) -> tuple[str, float, float, float]:
+    """One part of a row: (status, margin used, gap outside, factor f by which the Monte Carlo
+    replicates must grow to decide it - inf when no number of replicates would, 0 when decided)."""
+    half = z * math.sqrt(se_s**2 + se_m**2 + se_p**2)
+    c_lo, c_hi = b.lo - half, b.hi + half
+    eps = 1e-12 * max(1.0, abs(b.lo))
+    if a.side:  # one-sided: no margin in the claim's favour; "well": the margin against it
+        used = mg if a.well else 0.0
+        up = a.side == "above"
+        t = a.lo + used if up else a.hi - used
+        strict = a.strict or a.well
+        if up:
+            ok = c_lo > t + eps if strict else c_lo >= t - eps
+            no = c_hi <= t + eps if strict else c_hi < t - eps
+            gap, dist = max(t - b.hi, 0.0), abs(b.lo - t)
+        else:
+            ok = c_hi < t - eps if strict else c_hi <= t + eps
+            no = c_lo >= t - eps if strict else c_lo > t + eps
+            gap, dist = max(b.lo - t, 0.0), abs(b.hi - t)
+        st = REPLICATED if ok else NOT_REPLICATED if no else INCONCLUSIVE
+    else:
+        used = mg
+        lo, hi = a.lo - a.half - mg, a.hi + a.half + mg
+        if c_lo >= lo - eps and c_hi <= hi + eps:
+            st = REPLICATED
+        elif c_hi < lo - eps or c_lo > hi + eps:
+            st = NOT_REPLICATED
+        else:
+            st = INCONCLUSIVE
+        gap = max(lo - b.lo, b.hi - hi, 0.0)
+        inside = lo <= b.lo and b.hi <= hi
+        dist = min(b.lo - lo, hi - b.hi) if inside else max(lo - b.hi, b.lo - hi)
+    f = 0.0
+    if st == INCONCLUSIVE:  # se_m^2 / f + se_s^2 + se_p^2 < (dist / z)^2 decides it
+        room = (dist / z) ** 2 - se_s**2 - se_p**2
+        f = se_m**2 / room if dist > 0 and room > 0 and se_m > 0 else math.inf
+    return st, used, gap, f
+
+
+def _rows_of_parts(results: Sequence[str]) -> str:
+    """The status of one row of several parts ("a / b / c"): replicated when every part is, not
+    replicated when most lie wholly outside, partly when some part is replicated and some not,
+    inconclusive otherwise."""
+    if all(x == REPLICATED for x in results):
+        return REPLICATED
+    if results.count(NOT_REPLICATED) * 2 > len(results):
+        return NOT_REPLICATED
+    if REPLICATED in results and NOT_REPLICATED in results:
+        return PARTLY
+    return INCONCLUSIVE
+
+
 def judge(
     paper,
     ours,
     *,
     kind: str,
+    se_sampling=None,
+    se_mc=None,
     ours_se=None,
     se_reason: str = "",
+    paper_se=None,
     paper_n=None,
+    nominal=None,
+    replicates=None,
+    unit: str = "",
     status: str | None = None,
     supports: Sequence = (),
     reason: str = "",
@@ -185,18 +145,27 @@ def judge(
     For each number of the row (a cell ``"a / b / c"`` is compared part by part), with ``d`` our
     value minus the paper's:
 
-    1. The paper's value is an interval: its printed precision (``0.324`` is 0.324 +- 0.0005,
-       ``15%`` is 15 +- 0.5), a range (``"11%-14%"``), a bound (``"> 0.6"``), or a qualified number
-       (*just over 15%* is 15 to 16) - see :func:`_parse`. The margin of the row's ``kind``
-       (:func:`margins`, ``book/margins.yml``) widens it on both sides.
-    2. Our value carries its Monte Carlo standard error ``ours_se`` (0 only for a number computed
-       exactly from the data: ``se_reason`` says why); a paper's rate with ``paper_n`` carries its
-       binomial standard error. The interval of our value is ours +- z x sqrt(ours_se^2 +
-       paper_se^2), z for the ``confidence`` of :func:`margins` (1.645: two one-sided tests at 5%).
-    3. **replicated** when our interval lies inside the widened paper interval, **not replicated**
-       when it lies wholly outside, **inconclusive** when it straddles an edge (more replicates
-       would decide). Several parts: replicated when all are, not replicated when all are not,
-       **partly** when both occur, inconclusive otherwise.
+    1. The paper's value is read once, by its form (:data:`~irrepro.book._reading.FORMS`): a
+       printed number is an interval of its precision (``0.324`` is 0.324 +- 0.0005), a range
+       (``"11%-14%"``) or a qualified number (*just over 15%* is 15 to 16), widened on both sides
+       by the margin of the row's ``kind`` (:func:`margins`, ``book/margins.yml``; for a rate set
+       by a nominal level, ``nominal``, a share of that level); a fraction (``"1/3"``) is a point
+       value with that margin; a one-sided claim (``"> 5%"``, ``"at most 0.11"``, ``"as few as
+       5"``) is tested one-sided against its bound with no margin in its favour (``"well above
+       5%"``: the bound moved by the margin against it).
+    2. Our value carries two standard errors: ``se_sampling``, the sampling error of what was
+       sampled (clustered by the unit sampled, ``unit``), and ``se_mc``, the Monte Carlo error of
+       our resampling; 0 only with ``se_reason`` saying why. The paper's sampling error is
+       ``paper_se``, or the binomial error of a rate over ``paper_n``. The interval of our value is
+       ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2), z for the ``confidence`` of
+       :func:`margins` (1.645: two one-sided tests at 5%).
+    3. **replicated** when our interval lies inside (a one-sided claim: wholly on its side of the
+       bound), **not replicated** when wholly outside (on the other side), **inconclusive** when it
+       straddles an edge. An inconclusive row says why (``Judgement.why``): ``"monte-carlo"``
+       when more replicates of ours would decide it (and, given ``replicates``, about how many),
+       ``"sampling"`` when the sampling errors alone keep it across the edge. Several parts:
+       replicated when all are, not replicated when most lie wholly outside, **partly** when some
+       part is replicated and some not, inconclusive otherwise.
 
     A row with no paper value is **not comparable**. A row of kind ``"claim"`` (words) takes the
     combined status of the rows it rests on (``supports``, :class:`RowRef` s), or a ``status`` the
@@ -211,12 +180,24 @@ def judge(
         Ours: a number, or text with parts (``"3.1 / 80.2 / 16.7"``); words for a claim.
     kind : str
         One of :data:`KINDS`.
+    se_sampling, se_mc : float, sequence of float or None
+        Our sampling error and Monte Carlo error (per part, or one for all).
     ours_se : float, sequence of float or None
-        The Monte Carlo standard error of our value (per part, or one for all).
+        Our error where it is not split into the two (read as a Monte Carlo error).
     se_reason : str
-        Where ``ours_se`` comes from; required when it is 0 or None (why the number is exact).
+        Why an error is 0 or missing (required then).
+    paper_se : float, sequence of float or None
+        The paper's sampling error.
     paper_n : int, sequence of int or None
-        The sample size behind the paper's rate (its binomial standard error).
+        The sample size behind the paper's rate (its binomial standard error, where ``paper_se``
+        is not given).
+    nominal : float or None
+        The nominal level that sets a rate's scale (a type I error's alpha, an interval's
+        coverage), as a fraction: the margin is a share of it (``book/margins.yml``).
+    replicates : int or None
+        The Monte Carlo replicates behind ``se_mc``, to say how many would decide.
+    unit : str
+        The unit whose sampling ``se_sampling`` is clustered by (for the reason).
     status : str or None
         Only for a claim: the chapter's computed verdict word.
     supports : sequence
@@ -227,25 +208,29 @@ def judge(
     Returns
     -------
     Judgement
-        Status, reason and margin.
+        Status, reason, margin, and for an inconclusive row why (and the replicates needed); z for
+        a row of one part.
 
     Raises
     ------
     ValueError
         For a row the rule cannot judge (no kind, words without a claim's supports, a numeric
-        row without its error or the reason it has none).
+        row without its errors or the reason it has none).
 
     Examples
     --------
     >>> from irrepro.book import judge
-    >>> judge("0.05", 0.049, kind="rate", ours_se=0.004).status
+    >>> judge("0.05", 0.049, kind="rate", se_sampling=0.003, se_mc=0.002).status
     'replicated'
-    >>> judge("0.05", 0.018, kind="rate", ours_se=0.001).status
+    >>> judge("0.05", 0.018, kind="rate", se_sampling=0.001, se_mc=0.0005).status
     'not replicated'
-    >>> judge("0.05", 0.072, kind="rate", ours_se=0.004).status  # straddles 0.05 + 0.005 + 0.02
+    >>> j = judge("0.05", 0.072, kind="rate", se_sampling=0.001, se_mc=0.004, replicates=1000)
+    >>> j.status, j.why, j.needed  # straddles 0.05 + 0.005 + 0.02: more replicates would decide
+    ('inconclusive', 'monte-carlo', 6878)
+    >>> judge("> 5%", "4.9%", kind="rate", se_sampling=0.3, se_mc=0, se_reason="no random step").status
     'inconclusive'
-    >>> judge("just over 15%", "16.4%", kind="rate", ours_se=0, se_reason="exact").status
-    'replicated'
+    >>> judge("well above 5%", "4.9%", kind="rate", se_sampling=0.3, se_mc=0, se_reason="no random step").status
+    'not replicated'
     """
     # every kind of reason written here has its legend sentence in _reasons.py (reason_kind)
     extra = f"; {reason}" if reason else ""
@@ -286,48 +271,59 @@ def judge(
     if any(a.pct != b.pct for a, b in zip(p, o)):
         raise ValueError(f"paper {paper!r} vs ours {ours!r}: print percentages on both sides or neither")
     k = len(p)
-    se_o = _per_part(ours_se, k, "ours_se")
-    if (np.isnan(se_o) | (se_o == 0)).any() and not se_reason:
-        raise ValueError("ours_se is 0 or missing: say in se_reason why the number is exact")
-    if (se_o < 0).any():
-        raise ValueError(f"ours_se {ours_se!r} is negative")
-    se_o = np.nan_to_num(se_o, nan=0.0)
+    if ours_se is not None and (se_sampling is not None or se_mc is not None):
+        raise ValueError("give se_sampling and se_mc, or ours_se where the two are not split, not both")
+    se_s = _per_part(se_sampling, k, "se_sampling")
+    se_m = _per_part(ours_se if ours_se is not None else se_mc, k, "se_mc")
+    for name, se in (("se_sampling", se_s), ("se_mc", se_m)):
+        if (se < 0).any():
+            raise ValueError(f"{name} {se.tolist()} is negative")
+    if ours_se is not None:
+        missing = np.isnan(se_m) | (se_m == 0)
+    else:
+        missing = np.isnan(se_s) | (se_s == 0) | np.isnan(se_m) | (se_m == 0)
+    if missing.any() and not se_reason:
+        raise ValueError("an error is 0 or missing: say in se_reason why (no sampled unit, no random step)")
+    se_s, se_m = np.nan_to_num(se_s, nan=0.0), np.nan_to_num(se_m, nan=0.0)
     finite = [v for x in p + o for v in (x.lo, x.hi) if math.isfinite(v)]
     scale = 100.0 if p[0].pct or (kind == "rate" and max(map(abs, finite), default=0) > 1) else 1.0
+    if (
+        (paper_n is not None or paper_se is not None or nominal is not None)
+        and kind != "rate"
+        and paper_se is None
+    ):
+        raise ValueError("paper_n and nominal are of a rate: the row's kind is not 'rate'")
     n_p = _per_part(paper_n, k, "paper_n")
-    if paper_n is not None and kind != "rate":
-        raise ValueError("paper_n gives a rate's binomial error: the row's kind is not 'rate'")
+    se_p = _per_part(paper_se, k, "paper_se")
+    nom = _per_part(nominal, k, "nominal")
     m = margins()
     z = m.z
-    results, margins_used, gaps = [], [], []
+    results, margins_used, gaps, factors, ses = [], [], [], [], []
     for i, (a, b) in enumerate(zip(p, o)):
-        mg = m.margin(kind, a.point, scale)
-        se_p = 0.0
-        if math.isfinite(n_p[i]) and n_p[i] > 0:
+        mg = m.margin(kind, a.point, scale, nominal=float(nom[i]) if math.isfinite(nom[i]) else None)
+        sp = float(se_p[i]) if math.isfinite(se_p[i]) else 0.0
+        if not math.isfinite(se_p[i]) and math.isfinite(n_p[i]) and n_p[i] > 0:
             fr = min(max(a.point / scale, 0.0), 1.0)
-            se_p = scale * math.sqrt(fr * (1 - fr) / n_p[i])
-        half_ci = z * math.hypot(se_o[i], se_p)
-        lo, hi = a.lo - a.half - mg, a.hi + a.half + mg
-        c_lo, c_hi = b.lo - half_ci, b.hi + half_ci
-        eps = 1e-12 * max(1.0, abs(b.lo))
-        if c_lo >= lo - eps and c_hi <= hi + eps:
-            st = REPLICATED
-        elif c_hi < lo - eps or c_lo > hi + eps:
-            st = NOT_REPLICATED
-        else:
-            st = INCONCLUSIVE
+            sp = scale * math.sqrt(fr * (1 - fr) / n_p[i])
+        st, used, gap, f = _part(a, b, mg, float(se_s[i]), float(se_m[i]), sp, z)
         results.append(st)
-        margins_used.append(mg)
-        gaps.append(max(lo - b.lo, b.hi - hi, 0.0))
-    st = _combine(results)
+        margins_used.append(used)
+        gaps.append(gap)
+        factors.append(f)
+        ses.append(math.sqrt(se_s[i] ** 2 + se_m[i] ** 2 + sp**2))
+    st = _rows_of_parts(results)
+    why, needed = "", None
+    if st == INCONCLUSIVE:
+        f = max(x for x, r in zip(factors, results) if r == INCONCLUSIVE)
+        why = MONTE_CARLO if math.isfinite(f) else SAMPLING
+        if why == MONTE_CARLO and replicates:
+            needed = int(math.ceil(float(replicates) * max(f, 1.0) * 1.0001))
     what = f"margin {'/'.join(dict.fromkeys(_fmt(x) for x in margins_used))} ({kind})"
-    err = (
-        f"ours ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_o))} at {level_percent(m.confidence)}"
-        if se_o.max() > 0
-        else "ours exact"
-    )
-    if n_p is not None and np.isfinite(n_p).any():
+    err = _errors_text(se_s, se_m, ses, z, m, unit)
+    if n_p is not None and np.isfinite(n_p).any() and not np.isfinite(se_p).any():
         err += f", paper n = {'/'.join(dict.fromkeys(f'{x:.0f}' for x in n_p if math.isfinite(x)))}"
+    elif np.isfinite(se_p).any():
+        err += f", paper ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_p if math.isfinite(x)))}"
     if k == 1:
         txt = {
             REPLICATED: "within",
@@ -337,8 +333,29 @@ def judge(
     else:
         counts = {s: results.count(s) for s in (REPLICATED, INCONCLUSIVE, NOT_REPLICATED) if s in results}
         txt = ", ".join(f"{c} {s}" for s, c in counts.items()) + " of the parts:"
+    tail = ""
+    if why == MONTE_CARLO:
+        tail = "; more replicates would decide" + (f" (about {needed:,})" if needed else "")
+    elif why == SAMPLING:
+        tail = "; the sampling error keeps it across the edge: more data would decide, not more replicates"
+    zval = None
+    if k == 1 and ses[0] > 0 and math.isfinite(p[0].point) and not p[0].side:
+        zval = (o[0].point - p[0].point) / ses[0]
     out_margin: float | tuple[float, ...] = margins_used[0] if k == 1 else tuple(margins_used)
-    return Judgement(st, f"{txt} {what}; {err}" + extra, out_margin)
+    return Judgement(st, f"{txt} {what}; {err}{tail}" + extra, out_margin, why, needed, zval)
+
+
+def _errors_text(se_s, se_m, ses, z: float, m: Margins, unit: str) -> str:
+    if max(ses) == 0:
+        return "ours exact"
+    out = f"ours ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in ses))} at {level_percent(m.confidence)}"
+    parts = []
+    if se_s.max() > 0:
+        parts.append(f"sampling ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_s))}"
+                     + (f" by {unit}" if unit else ""))  # fmt: skip
+    if se_m.max() > 0:
+        parts.append(f"Monte Carlo ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_m))}")
+    return out + (f" ({', '.join(parts)})" if len(parts) > 1 or (parts and unit) else "")
 
 
 def _restated(refs: Sequence) -> Judgement:
@@ -402,6 +419,8 @@ def judge_row(row: Mapping) -> Judgement:
             r.pop("status", None)
     if isinstance(r.get("paper"), PaperValue):
         r["paper"] = r["paper"].value
+    if r.get("se_sampling") is not None or r.get("se_mc") is not None:  # ours_se is their sum, recorded
+        r.pop("ours_se", None)
     return _judge_row(r)
 
 

@@ -18,7 +18,7 @@ from ._config import results_dir
 from ._display import _HTML
 from ._headline import LABELS, _beside, headline
 from ._papers import PAPERS, STUDIES, book_dir
-from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
+from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
 
 __all__ = [

@@ -17,14 +17,8 @@ from .._text import json_text, slug  # strict JSON; the file names of the record
 from ._config import results_dir
 from ._display import status_table, with_error
 from ._papers import PaperValue
-from ._rule import (
-    _RULE_KEYS,
-    _VERDICT_OF,
-    _judge_row,
-    _missing,
-    _restated,
-    verdict,
-)
+from ._rule import _RULE_KEYS, _judge_row, _missing, _restated
+from ._statuses import _VERDICT_OF, verdict
 
 __all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
 
@@ -138,7 +132,23 @@ class Comparison:
 
 #: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
 #: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
-_RULE_COLUMNS = ("kind", "ours_se", "se_reason", "margin", "paper_n", "status_by")
+_RULE_COLUMNS = (
+    "kind",
+    "ours_se",
+    "se_sampling",
+    "se_mc",
+    "unit",
+    "replicates",
+    "nominal",
+    "paper_se",
+    "se_reason",
+    "margin",
+    "paper_n",
+    "status_by",
+    "why",
+    "replicates_needed",
+    "z",
+)
 
 
 #: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
@@ -274,7 +284,7 @@ def compare(
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS}
-        se = r.get("ours_se")
+        se = _total_se(r)
         out_rows.append(
             {
                 **{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
@@ -282,9 +292,13 @@ def compare(
                 "reason": j.reason,
                 **shown,
                 "kind": r.get("kind"),
-                "ours_se": list(se) if isinstance(se, (list, tuple, np.ndarray)) else se,
+                "ours_se": se,
+                **{k: _listed(r[k]) for k in _ERROR_KEYS if r.get(k) is not None},
                 "se_reason": r.get("se_reason") or None,
                 "margin": list(j.margin) if isinstance(j.margin, tuple) else j.margin,
+                **({"why": j.why} if j.why else {}),
+                **({"replicates_needed": j.needed} if j.needed else {}),
+                **({"z": j.z} if j.z is not None else {}),
                 # who set the status: the rule on numbers, the rows a claim rests on, or the chapter
                 # (a claim's computed verdict, which names its supports)
                 "status_by": "restated"
@@ -318,6 +332,25 @@ def compare(
             )
         )
     return comp
+
+
+#: the keys of a row's errors recorded beside ours_se (their root sum of squares)
+_ERROR_KEYS = ("se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_se")
+
+
+def _listed(x):
+    return list(x) if isinstance(x, (list, tuple, np.ndarray)) else x
+
+
+def _total_se(r: Mapping):
+    """Our error as the row's ``ours_se``: given so, or the root sum of squares of its sampling and
+    Monte Carlo errors (per part)."""
+    if r.get("se_sampling") is None and r.get("se_mc") is None:
+        return _listed(r.get("ours_se"))
+    s = np.nan_to_num(np.asarray(r.get("se_sampling") or 0.0, dtype=float))
+    m = np.nan_to_num(np.asarray(r.get("se_mc") or 0.0, dtype=float))
+    t = np.hypot(s, m)
+    return [float(v) for v in t] if t.ndim else float(t)
 
 
 def _json_default(x):

@@ -18,6 +18,7 @@ from .. import parallel
 from ..data._matrices import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
+from ..stats import clustered_se
 from ._sizes import check_design
 
 __all__ = ["PowerCurve", "power_curve", "simulated_power"]
@@ -95,15 +96,6 @@ class PowerCurve:
             return float(self.n_topics[0])
         n0, n1, p0, p1 = self.n_topics[k - 1], self.n_topics[k], p[k - 1], p[k]
         return float(n0 + (power - p0) / (p1 - p0) * (n1 - n0))
-
-
-def _clustered_se(hits: np.ndarray, family: np.ndarray) -> float:
-    """The Monte Carlo standard error of ``hits.mean()``, clustered by ``family``."""
-    _, inv = np.unique(family, return_inverse=True)
-    k = inv.max() + 1
-    n_c = np.bincount(inv, minlength=k)
-    r_c = np.bincount(inv, weights=hits.astype(float), minlength=k)
-    return float(np.sqrt(np.sum((r_c - hits.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(hits))
 
 
 def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None, rng) -> np.ndarray:
@@ -270,7 +262,7 @@ def power_curve(
         power, se = np.empty(len(sizes)), np.empty(len(sizes))
         for k in range(len(sizes)):
             hits = np.concatenate([o[0][q] for o in out[k * families : (k + 1) * families]])[:trials]
-            power[k], se[k] = hits.mean(), _clustered_se(hits, fam)
+            power[k], se[k] = hits.mean(), float(clustered_se(hits, fam))
         curves[name] = PowerCurve(sizes, power, se, name, correction, int(out[0][1]), float(min_diff),
                                   float(alpha), trials, families, b)  # fmt: skip
     return curves[test] if isinstance(test, str) else curves

@@ -18,6 +18,7 @@ from .. import parallel
 from .. import significance as sig
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
+from ..stats import clustered_se
 from ._papers import default_B
 
 __all__ = [
@@ -368,16 +369,8 @@ class PValues:
 
     def _clustered_se(self, events: np.ndarray) -> pd.Series:
         """The clustered standard error of each test's rate of ``events`` ``(tests, trials)``."""
-        r = np.asarray(events, dtype=float)
-        _, inv = np.unique(self.pair, return_inverse=True)
-        k = inv.max() + 1
-        n_c = np.bincount(inv, minlength=k)
-        out = {}
-        for i, t in enumerate(self.tests):
-            r_c = np.bincount(inv, weights=r[i], minlength=k)
-            rate = r[i].mean()
-            out[t] = float(np.sqrt(np.sum((r_c - rate * n_c) ** 2) * k / max(k - 1, 1)) / len(r[i]))
-        return pd.Series(out)
+        se = clustered_se(np.asarray(events, dtype=float), self.pair)
+        return pd.Series({t: float(v) for t, v in zip(self.tests, se)})
 
     def frame(self, alphas: Sequence[float] = ALPHAS, tails: Sequence[int] = (1, 2)) -> pd.DataFrame:
         """Long table: test, tails, alpha, rate, se, trials, delta, topics.

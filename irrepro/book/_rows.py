@@ -1,0 +1,504 @@
+"""The rows a chapter compares with the paper, built by kind (:func:`share`, :func:`rate`,
+:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`) for
+:func:`~irrepro.book.compare`, each carrying its two errors from the one error helper,
+:func:`errors`: the sampling error of what was sampled, clustered by the unit sampled, and the Monte
+Carlo error of our resampling."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import clustered_se
+
+__all__ = ["Errors", "errors", "share", "rate", "score", "correlation", "ordering", "count", "claim"]
+
+
+@dataclass(frozen=True)
+class Errors:
+    """Our two standard errors of a number and what they rest on (made by :func:`errors`).
+
+    Attributes
+    ----------
+    sampling : float or tuple of float
+        The sampling error of what was sampled (per part of a row of several numbers).
+    mc : float or tuple of float
+        The Monte Carlo error of our resampling or simulation.
+    unit : str
+        The unit the sampling error is clustered by ("topic", "system pair", "repetition").
+    replicates : int or None
+        The Monte Carlo replicates behind ``mc`` (the rule then says how many would decide).
+    reason : str
+        Why an error is 0 (no sampled unit, no random step).
+    """
+
+    sampling: float | tuple[float, ...]
+    mc: float | tuple[float, ...]
+    unit: str = ""
+    replicates: int | None = None
+    reason: str = ""
+
+    def fields(self) -> dict:
+        """The row's keys of the rule: ``se_sampling``, ``se_mc``, ``unit``, ``replicates``,
+        ``se_reason``."""
+        out: dict = {"se_sampling": self.sampling, "se_mc": self.mc, "unit": self.unit}
+        if self.replicates:
+            out["replicates"] = int(self.replicates)
+        if self.reason:
+            out["se_reason"] = self.reason
+        return out
+
+    def scaled(self, factor: float) -> Errors:
+        """The errors of the number times ``factor`` (a share as a percentage: 100)."""
+
+        def times(x):
+            return tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor
+
+        return Errors(times(self.sampling), times(self.mc), self.unit, self.replicates, self.reason)
+
+
+def _per(x) -> float | tuple[float, ...]:
+    arr = np.asarray(x, dtype=float).reshape(-1)
+    return float(arr[0]) if arr.size == 1 else tuple(float(v) for v in arr)
+
+
+def errors(
+    *,
+    values=None,
+    clusters=None,
+    sampling=None,
+    unit: str = "",
+    mc=None,
+    replicate_values=None,
+    replicates: int | None = None,
+    reason: str = "",
+) -> Errors:
+    """Our two errors of a number: its sampling error and its Monte Carlo error.
+
+    **Sampling error.** Given as ``sampling``, or the standard error of the mean of ``values`` (per
+    sampled unit: 0 / 1 for a share), clustered by ``clusters`` (:func:`irrepro.stats.clustered_se`:
+    the lists of one topic, the trials of one simulated pair are not independent). ``unit`` names
+    what was sampled (the rule page lists each chapter's).
+
+    **Monte Carlo error.** Given as ``mc``, or the spread of the number over independent replicates
+    of our random step (``replicate_values``: sd / sqrt(k)). ``replicates``: how many replicates
+    (or resamples) the number rests on, for the rule to say how many would decide it.
+
+    An error that is 0 needs ``reason`` (no sampled unit; no random step).
+
+    Parameters
+    ----------
+    values : array_like, optional
+        ``(..., n)``: per sampled unit, the values whose mean is the number (a leading axis per part
+        of a row of several numbers).
+    clusters : array_like, optional
+        ``(n,)``: the cluster of each value.
+    sampling : float or sequence of float, optional
+        The sampling error, when it is computed otherwise (a bootstrap over the units).
+    unit : str
+        What was sampled.
+    mc : float or sequence of float, optional
+        The Monte Carlo error, when it is computed otherwise (a binomial error over trials).
+    replicate_values : array_like, optional
+        ``(k, ...)``: the number over ``k`` independent replicates of our random step.
+    replicates : int, optional
+        The replicates the number rests on.
+    reason : str
+        Why an error is 0.
+
+    Returns
+    -------
+    Errors
+
+    Raises
+    ------
+    ValueError
+        A sampling error given both ways, or an error that is 0 without a reason.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import book
+    >>> hits = np.array([1, 1, 1, 0, 0, 0, 1, 0])           # a share over lists
+    >>> topic = np.array([1, 1, 1, 2, 2, 2, 3, 3])          # the topic of each list
+    >>> e = book.errors(values=hits, clusters=topic, unit="topic", mc=0.01, replicates=1000)
+    >>> round(e.sampling, 3), e.mc, e.unit
+    (0.325, 0.01, 'topic')
+    """
+    if (values is None) == (sampling is None):
+        if sampling is None and not reason:
+            raise ValueError("errors: give values (and clusters) or sampling, or a reason there is none")
+        if values is not None:
+            raise ValueError("errors: give values or sampling, not both")
+    s = (
+        _per(clustered_se(values, clusters))
+        if values is not None
+        else _per(0.0 if sampling is None else sampling)
+    )
+    if replicate_values is not None:
+        if mc is not None:
+            raise ValueError("errors: give mc or replicate_values, not both")
+        r = np.asarray(replicate_values, dtype=float)
+        k = r.shape[0]
+        if k < 2:
+            raise ValueError("errors: replicate_values needs at least 2 replicates")
+        mc = np.std(r, axis=0, ddof=1) / math.sqrt(k)
+    m = _per(0.0 if mc is None else mc)
+    zero = any(v == 0 for v in np.atleast_1d(s)) or any(v == 0 for v in np.atleast_1d(m))
+    if zero and not reason:
+        raise ValueError("errors: an error is 0: say why in reason (no sampled unit, no random step)")
+    return Errors(s, m, unit, replicates, reason)
+
+
+def _row(quantity: str, paper, ours, kind: str, err: Errors | None, reason: str, extra: dict) -> dict:
+    row = {"quantity": quantity, "paper": paper, "ours": ours, "kind": kind}
+    if err is None:
+        if not reason:
+            raise ValueError(f"{quantity}: give its errors (book.errors), or the reason it has none")
+        row |= {"se_sampling": 0.0, "se_mc": 0.0, "se_reason": reason}
+    else:
+        row |= err.fields()
+        if reason:
+            row["se_reason"] = reason
+    return row | extra
+
+
+def share(
+    quantity: str,
+    paper,
+    outcomes,
+    *,
+    categories: Sequence | None = None,
+    clusters=None,
+    unit: str = "",
+    mc=0.0,
+    replicates: int | None = None,
+    reason: str = "",
+    nominal=None,
+    digits: int = 1,
+    **extra,
+) -> dict:
+    """A row (kind ``"rate"``) of shares in %, computed from outcomes, each with its sampling error.
+
+    One share of ``True`` in ``outcomes``, or with ``categories``, the share of each category as one
+    row of several numbers (``"10.3 / 86.5 / 3.2"``; each with "%" where the paper prints one). The
+    sampling error of each is clustered by ``clusters`` (a binomial error where every outcome is its
+    own unit); where every unit agrees (0% or 100%) it is Agresti & Coull's error over the clusters,
+    not 0.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    outcomes : array_like
+        ``(n,)``: one outcome per observation: booleans (0 / 1), or with ``categories`` labels.
+    categories : sequence, optional
+        The labels whose shares form the row's parts, in this order.
+    clusters : array_like, optional
+        ``(n,)``: the cluster (sampled unit) of each outcome; None: every outcome its own unit.
+    unit : str
+        What was sampled ("topic", "system pair").
+    mc : float or sequence of float
+        The Monte Carlo error of each share, in %.
+    replicates : int, optional
+        The Monte Carlo replicates behind ``mc``.
+    reason : str
+        Why an error is 0 (default: "no random step").
+    nominal : float or sequence of float, optional
+        The level each share is compared against, as fractions per part (an interval's 8.25 / 83.5
+        / 8.25% as 0.0825 / 0.835 / 0.0825); it sets the margin.
+    digits : int
+        Digits after the decimal point of each share.
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``ours`` the shares as text, the error keys of
+        :meth:`Errors.fields` (the sampling errors in %), ``nominal`` when given, then ``extra``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import book
+    >>> side = np.array(["in", "in", "below", "in", "above", "in", "in", "in"])
+    >>> r = book.share("lists in", "8.25 / 83.5 / 8.25", side, categories=("below", "in", "above"),
+    ...                clusters=[1, 1, 2, 2, 3, 3, 4, 4], unit="topic", reason="no random step")
+    >>> r["ours"], [round(x, 1) for x in r["se_sampling"]]
+    ('12.5 / 75.0 / 12.5', [12.5, 14.4, 12.5])
+    """
+    x = np.asarray(outcomes)
+    if categories is None:
+        hits = np.asarray(x, dtype=float)[None]
+    else:
+        hits = np.stack([(x == c).astype(float) for c in categories])
+    shares = 100 * hits.mean(axis=-1)
+    se = np.atleast_1d(clustered_se(hits, clusters))
+    k = len(np.unique(clusters)) if clusters is not None else hits.shape[-1]
+    se = np.where(se > 0, se, _agresti_coull_se(hits.sum(axis=-1) * k / hits.shape[-1], k))
+    err = errors(
+        sampling=100 * se, unit=unit, mc=mc, replicates=replicates, reason=reason or "no random step"
+    )
+    pct = "%" if "%" in str(getattr(paper, "value", paper) or "") else ""  # as the paper prints it
+    ours = " / ".join(f"{v:.{digits}f}{pct}" for v in shares)
+    row = _row(quantity, paper, ours, "rate", err, "", extra)
+    if nominal is not None:
+        row["nominal"] = nominal
+    return row
+
+
+def _agresti_coull_se(x, n: int) -> np.ndarray:
+    """The standard error of a share of ``x`` in ``n`` by Agresti & Coull's (1998) adjusted share
+    (two successes and two failures added): not 0 where every unit agrees, where the binomial's is."""
+    z2 = 1.959963984540054**2
+    p = (np.asarray(x, dtype=float) + z2 / 2) / (n + z2)
+    return np.sqrt(p * (1 - p) / (n + z2))
+
+
+def rate(quantity: str, paper, value, err: Errors | None, *, nominal=None, reason: str = "", **extra) -> dict:
+    """A row (kind ``"rate"``) comparing a rate or a proportion with the paper's.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Ours: a fraction, or text in % (``"12.5%"``, ``"3.1% -> 1.2%"`` for several parts).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    nominal : float or sequence of float, optional
+        The level (a fraction) the rate is compared against; it sets the rate's scale and margin.
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.004, unit="topic", mc=0.001, replicates=1000)
+    >>> row = book.rate("type I error rate at alpha 0.05", "5%", 0.052, e, nominal=0.05)
+    >>> row["kind"], row["ours"], row["se_sampling"], row["nominal"]
+    ('rate', 0.052, 0.004, 0.05)
+    """
+    row = _row(quantity, paper, value, "rate", err, reason, extra)
+    if nominal is not None:
+        row["nominal"] = nominal
+    return row
+
+
+def score(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
+    """A row (kind ``"score"``) comparing a score, a difference of scores or a standard deviation.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Ours (text for a row of several numbers, ``"0.21 / 0.19"``).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.003, unit="topic", reason="no random step")
+    >>> row = book.score("sd of MAP, 25 topics", 0.032, 0.029, e)
+    >>> row["kind"], row["ours"], row["se_mc"], row["se_reason"]
+    ('score', 0.029, 0.0, 'no random step')
+    """
+    return _row(quantity, paper, value, "score", err, reason, extra)
+
+
+def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
+    """A row (kind ``"correlation"``) comparing a correlation between rankings or scores.
+
+    Kendall's tau between two rankings of the systems, Pearson's r between two sets of scores.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Our correlation.
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.correlation("Kendall's tau, AP vs P@10", 0.81, 0.78,
+    ...                        book.errors(sampling=0.03, unit="topic", reason="no random step"))
+    >>> row["kind"], row["ours"], row["unit"]
+    ('correlation', 0.78, 'topic')
+    """
+    return _row(quantity, paper, value, "correlation", err, reason, extra)
+
+
+def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: str = "", **extra) -> dict:
+    """A row (kind ``"ordering"``) comparing the direction of a difference with the paper's.
+
+    The paper's number is a direction (``"> 0"``, ``"< 0"``); the rule finds the row replicated
+    when the interval of our ``difference`` lies wholly on the paper's side of 0.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    difference : float or str
+        Our difference (text for several parts, ``"0.8 / 1.2"``).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.4, unit="repetition", mc=0.1, replicates=200)
+    >>> row = book.ordering("error rate, 5 topics minus 25 topics (points)", "> 0", 6.3, e)
+    >>> row["kind"], row["ours"], row["replicates"]
+    ('ordering', 6.3, 200)
+    """
+    return _row(quantity, paper, difference, "ordering", err, reason, extra)
+
+
+def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str = "", **extra) -> dict:
+    """A row (kind ``"count"``) comparing a count: runs, topics, the systems a method needs.
+
+    A count of the data itself has no error: ``err`` None and the ``reason``.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : int or str
+        Our count.
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.count("runs kept", None, 120, reason="counted from the runs: no random step")
+    >>> row["kind"], row["ours"], row["se_sampling"], row["se_reason"]
+    ('count', 120, 0.0, 'counted from the runs: no random step')
+    """
+    return _row(quantity, paper, value, "count", err, reason, extra)
+
+
+def claim(quantity: str, paper, *, supports, ours=None, status: str | None = None, reason: str = "",
+          **extra) -> dict:  # fmt: skip
+    """A row (kind ``"claim"``) of a claim of the paper in words, resting on other rows.
+
+    Its status combines those of the rows in ``supports`` (:class:`~irrepro.book.RowRef` s), or is
+    the ``status`` the chapter computes (a :func:`~irrepro.book.verdict` word), with ``supports``
+    then naming the evidence in text.
+
+    Parameters
+    ----------
+    quantity : str
+        The claim (its label in the table).
+    paper : PaperValue, str or None
+        The paper's words (:func:`paper_numbers`' entry).
+    supports : RowRef, str or sequence of them
+        The rows the claim rests on, or text naming them.
+    ours : str, optional
+        What we find, in words.
+    status : str, optional
+        The chapter's verdict (:func:`~irrepro.book.verdict`); None: combined from ``supports``.
+    reason : str
+        The reason for the status (the row's ``reason``).
+    **extra
+        Further keys of the row (``note``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind``,
+        ``supports``, ``status`` and ``reason`` when given, then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.claim("larger differences reverse less often", "fewer swaps above 10%",
+    ...                  supports="Figure 1: error rate by bin", status=book.verdict(True))
+    >>> row["kind"], row["status"], row["supports"]
+    ('claim', 'holds', 'Figure 1: error rate by bin')
+    """
+    row = {"quantity": quantity, "paper": paper, "ours": ours, "kind": "claim", "supports": supports}
+    if status is not None:
+        row["status"] = status
+    if reason:
+        row["reason"] = reason
+    return row | extra
