@@ -1,8 +1,7 @@
 """The rows a chapter compares with the paper, built by kind (:func:`share`, :func:`rate`,
-:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`) for
-:func:`~irrepro.book.compare`, each carrying its two errors from the one error helper,
-:func:`errors`: the sampling error of what was sampled, clustered by the unit sampled, and the Monte
-Carlo error of our resampling."""
+:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`), each with
+its two errors from :func:`errors`: the sampling error, clustered by the unit sampled, and the
+Monte Carlo error of our resampling."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ class Errors:
     reason: str = ""
 
     def fields(self) -> dict:
-        """The row's keys of the rule: ``se_sampling``, ``se_mc``, ``unit``, ``replicates``,
-        ``se_reason``."""
+        """The row's keys of the rule (``se_sampling``, ``se_mc``, ``unit``, ...)."""
         out: dict = {"se_sampling": self.sampling, "se_mc": self.mc, "unit": self.unit}
         if self.replicates:
             out["replicates"] = int(self.replicates)
@@ -54,9 +52,7 @@ class Errors:
     def scaled(self, factor: float) -> Errors:
         """The errors of the number times ``factor`` (a share as a percentage: 100)."""
 
-        def times(x):
-            return tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor
-
+        times = lambda x: tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor  # noqa: E731
         return Errors(times(self.sampling), times(self.mc), self.unit, self.replicates, self.reason)
 
 

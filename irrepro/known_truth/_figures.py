@@ -46,7 +46,7 @@ def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measur
 
     Returns
     -------
-    matplotlib Figure
+    Figure
         The figure.
     """
     from .. import plots
@@ -89,7 +89,7 @@ def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tail
 
     Returns
     -------
-    matplotlib Figure
+    Figure
         The figure.
     """
     from .. import plots

@@ -1,9 +1,7 @@
-"""The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano, Lima &
-Hanjalic's (2019) published ones (:func:`comparison_rows`), a method's measured error rate against
-the rate it promises (:func:`level_rows`, :func:`level`), the rule's z beside each status
-(:func:`with_z`), the trials that would decide the rows more trials would decide
-(:func:`trials_needed`) and the verdict's rows per test (:func:`verdict_rows`). Every rate carries its Monte Carlo error clustered by simulated system
-pair (:data:`UNIT`), built by :func:`irrepro.book.errors` and :func:`irrepro.book.rate`."""
+"""The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano et al.'s
+(2019) (:func:`comparison_rows`), a method's error rate against its promise (:func:`level_rows`,
+:func:`level`), z (:func:`with_z`), the trials that would decide (:func:`trials_needed`) and the
+verdict's rows (:func:`verdict_rows`); Monte Carlo errors clustered by pair (:data:`UNIT`)."""
 
 from __future__ import annotations
 
@@ -50,12 +48,8 @@ TEST_NAMES = {
 }
 
 #: The rule's status of measured rates against a promised rate, in words of a method's level.
-LEVEL_WORDS = {
-    "replicated": "at its level",
-    "not replicated": "off its level",
-    "partly": "mixed",
-    "inconclusive": "undecided",
-}
+LEVEL_WORDS = {"replicated": "at its level", "not replicated": "off its level", "partly": "mixed",
+               "inconclusive": "undecided"}  # fmt: skip
 
 
 def simulation_se(rate: float, clustered: float, clusters: int) -> float:

@@ -50,13 +50,10 @@ from ._rows import (
     PAPER_REPETITIONS,
     PAPER_YEARS,
     SplitRows,
-    half_claim_row,
     pct,
-    pool_rows,
     rise,
-    sd_rows,
-    share_rows,
 )
+from ._rows_full import half_claim_row, pool_rows, sd_rows, share_rows
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
