@@ -55,6 +55,10 @@ def _paper_part(text: str) -> dict | None:
     t = re.sub(r"^(about|around|approximately|roughly|typically|some|circa|~)\s+", "", text.strip().lower())
     pct = "%" in t
     t = t.replace("%", "").strip()
+    t = re.sub(
+        r"^(almost|nearly|just under|just short of)\s+(\d+) of \d+$", r"\1 \2", t
+    )  # "almost 110 of 110"
+    t = re.sub(r"\s*x$", "", t)  # a ratio printed "1.7-3.6 x"
     if t in _WORDS:
         return {"lo": _WORDS[t], "hi": _WORDS[t], "half": 0.0, "pct": False, "side": ""}
     m = re.fullmatch(r"(almost|nearly|just under|just below|slightly under|slightly below|slightly less than|"
@@ -106,8 +110,12 @@ def _independent_status(row: Mapping) -> str:
     paper, ours = str(row["paper"]), row["ours"]
     split = r"\s+/\s+|\s+vs\.?\s+|\s*->\s*"
     pp = [_paper_part(x) for x in re.split(split, re.sub(r"\([^)]*\)", " ", paper).strip())]
-    if isinstance(ours, str):
-        oo = [float(x.strip().replace("%", "").split(" of ")[0]) for x in re.split(split, ours)]
+    if isinstance(ours, str):  # a label after a value ("81.0 (round 1)") is not part of it
+        ours = re.sub(r"\([^)]*\)", " ", ours).strip()
+        oo = [
+            float(re.sub(r"\s*x$", "", x.strip().replace("%", "").split(" of ")[0]))
+            for x in re.split(split, ours)
+        ]
     else:
         oo = [float(ours)]
     if len(pp) == 1 and len(oo) > 1:

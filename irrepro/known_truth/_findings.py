@@ -122,14 +122,12 @@ def type1_text(numbers, type1, trials: int) -> dict[str, str]:
     yml), the rule's margin of a rate at alpha = 0.05, the rows by status and those more than 3 se
     from theirs."""
     from .. import book
-    from ._rows import status_counts
 
     far = type1.frame[type1.frame["z"].astype(float).abs() > 3]
     return {
         "kt_trials": f"{trials:,}",
         "kt_their_trials": f"{numbers['trials.type1'].value:,}",
         "kt_margin": f"{book.margins().margin('rate', 0.05, nominal=0.05):.2g}",
-        "kt_type1_counts": status_counts(type1),
         "kt_type1_far": "; ".join(
             f"{q} (z = {z:+.1f}, {st})"
             for q, z, st in far[["quantity", "z", "status"]].itertuples(index=False)
@@ -224,7 +222,6 @@ def power_text(numbers, power: Mapping, *, measures: Sequence[str], deltas: Sequ
 def power_gap_text(pw, trials: int) -> dict[str, str]:
     """Our power minus theirs per measure (mean over their tests), the comparison's counts by status
     and the rows wholly outside the margin, from the rows of ``pw`` (a comparison) of ``trials`` each."""
-    from ._rows import status_counts
 
     pf = pw.frame[pw.frame["paper"].notna()]
     gap = pf.assign(diff=pf["ours"].astype(float) - pf["paper"].astype(float))
@@ -237,7 +234,6 @@ def power_gap_text(pw, trials: int) -> dict[str, str]:
     return {
         "kt_power_trials": f"{trials:,}",
         "kt_power_gap": ", ".join(f"{d:+.3f} ({m})" for m, d in by_m.items()),
-        "kt_power_counts": status_counts(pw),
         "kt_power_out": "; ".join(
             f"{q} ({d:+.3f})" for q, d in out[["quantity", "diff"]].itertuples(index=False)
         )

@@ -87,7 +87,6 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
         mc=float(_mc(r, lambda x: 100 * x.unpaired["PDoc@1000"].discriminative_power())), replicates=r.B,
         reason="Monte Carlo 0 where every seed agrees", note="the paper's 'outlier' curve",
     )  # fmt: skip
-    pdoc_row["ours"] += " %"
 
     def geo(m, g, key):
         side = geometric_consistent(s, m)
