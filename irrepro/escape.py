@@ -243,21 +243,35 @@ def plain(text) -> str:
     return _visible(str(text))
 
 
+#: The typewriter glyph of a character the text font of LaTeX's default encoding (OT1) prints as
+#: something else ("_" a rule, "~" "^" raised accents, "`" "'" '"' curly quotes): the slot of
+#: Computer Modern Typewriter in OT1 (cmtt, in every TeX installation), whatever the document's
+#: encoding and fonts; a T1 font would serve only with cm-super or Latin Modern installed.
+_TT = r"{\usefont{OT1}{cmtt}{m}{n}\char%d}"
 _LATEX = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
-    "^": r"\textasciicircum{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%",
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
+    "_": _TT % 95, "~": _TT % 126, "^": _TT % 94, "`": _TT % 18, "'": _TT % 13, '"': _TT % 34,
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "-": "-{}", ",": ",{}",
 }  # fmt: skip
-_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+#: "-" and "," only before another: "--" and "---" would print dashes, ",," (T1) a low quote.
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,") + "|-(?=-)|,(?=,)")
+#: Prose: its apostrophes, quotes and dashes typeset as LaTeX types them (’ ” – —).
+_LATEX_PROSE_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,'\"") + "|,(?=,)")
 
 
-def latex(text) -> str:
-    """``text`` for LaTeX's text mode (a table cell, a caption).
+def latex(text, *, prose: bool = False) -> str:
+    """``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is.
 
-    ``text`` for LaTeX's text mode (a table cell, a caption): ``\\ { } $ & # ^ _ ~ %`` escaped,
-    and ``<``, ``>``, ``|`` written as ``\\textless{}``, ``\\textgreater{}``, ``\\textbar{}``
-    (typed as they are they print "¡", "¿" and "—" in LaTeX's default OT1 encoding); control
-    characters are made visible first (:func:`plain`).
+    ``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is
+    (a name reads the same in the PDF, pdftotext's copy included): ``\\ { } $ & # %`` escaped;
+    ``<``, ``>``, ``|`` written as ``\\textless{}``, ``\\textgreater{}``, ``\\textbar{}``
+    (typed as they are they print "¡", "¿" and "—" in LaTeX's default OT1 encoding);
+    ``_ ~ ^ ` ' "``, which OT1's text fonts print as a rule, accents and curly quotes, set in
+    Computer Modern Typewriter's glyphs (``{\\usefont{OT1}{cmtt}{m}{n}\\char95}``: in every TeX
+    installation, whatever the document's encoding); ``--`` and ``,,`` kept apart (``-{}-``) so
+    that they print no dash or low quote. Control characters are made visible first
+    (:func:`plain`).
 
     Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
     scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
@@ -266,6 +280,9 @@ def latex(text) -> str:
     ----------
     text : object
         The text (made a string).
+    prose : bool, default False
+        irrepro's own sentences: their ``'``, ``"``, ``--`` and ``---`` left to LaTeX, which
+        prints the typographic apostrophe, quotes and dashes.
 
     Returns
     -------
@@ -276,9 +293,12 @@ def latex(text) -> str:
     --------
     >>> from irrepro.escape import latex
     >>> print(latex("50% of A_1 <= B"))
-    50\\% of A\\_1 \\textless{}= B
+    50\\% of A{\\usefont{OT1}{cmtt}{m}{n}\\char95}1 \\textless{}= B
+    >>> print(latex("a--b's"), latex("a--b's", prose=True))
+    a-{}-b{\\usefont{OT1}{cmtt}{m}{n}\\char13}s a--b's
     """
-    return _LATEX_RE.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
+    pattern = _LATEX_PROSE_RE if prose else _LATEX_RE
+    return pattern.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
 
 
 #: Letters and punctuation of those ranges that pdflatex's default font encoding (OT1) lacks

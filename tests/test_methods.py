@@ -95,7 +95,7 @@ def test_bad_settings_are_refused():
         _both(measures=["NoSuchMeasure@3"])
 
 
-HOSTILE = ["a_b&c%$#{}~^\\", "<x>|y", "*bold* `tick`", "50% [link](x)"]
+HOSTILE = ["a_b&c%$#{}~^\\", "<x>|y", "*bold* `tick`", "50% [link](x)", 'it\'s "q" a--b---c ,,d !`e']
 
 
 @pytest.mark.parametrize("name", HOSTILE)

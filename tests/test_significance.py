@@ -478,7 +478,9 @@ def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
     )
     latex = tab.to_latex(label="tab:runs")
     assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
-    assert "t5\\&co" in latex and "50\\%" in latex and "dense\\_1" in latex
+    assert (
+        "t5\\&co" in latex and "50\\%" in latex and "dense{\\usefont{OT1}{cmtt}{m}{n}\\char95}1" in latex
+    )  # "_" in typewriter
     doc = tmp_path / "table.tex"
     doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + latex
                    + "\n\\end{document}\n")  # fmt: skip
