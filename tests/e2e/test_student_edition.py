@@ -315,6 +315,10 @@ def test_a_student_notebook_runs_top_to_bottom_without_its_solutions(tmp_path):
     nb_path = ROOT / "student" / f"{RUN_CHAPTER}.ipynb"
     assert nb_path.is_file(), f"{nb_path}: not written by `make book`"
     assert not _leaks(nb_path, markers=True)
+    exercises = re.findall(
+        r"^:label: (ex-\S+)", (ROOT / f"{RUN_CHAPTER}.md").read_text(encoding="utf-8"), re.M
+    )
+    assert exercises and exercises == re.findall(r":label: (ex-\S+)", _file_text(nb_path)), "an exercise went"
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER")}
     env |= {
         "IRREPRO_MIRROR": str(Path(mirror).resolve()),
@@ -327,7 +331,8 @@ def test_a_student_notebook_runs_top_to_bottom_without_its_solutions(tmp_path):
     for k in ("IRREPRO_REQUIRE_REAL", "IRREPRO_ALLOW_SIMULATED"):
         if os.environ.get(k):
             env[k] = os.environ[k]
-    env.setdefault("IRREPRO_ALLOW_SIMULATED", "1")
+    if not env.get("IRREPRO_REQUIRE_REAL"):
+        env.setdefault("IRREPRO_ALLOW_SIMULATED", "1")
     out = tmp_path / "executed.ipynb"
     jupytext = Path(sys.executable).parent / "jupytext"
     run = subprocess.run(
