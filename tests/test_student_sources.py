@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -218,3 +219,46 @@ def test_the_books_pages_lose_every_solution_and_keep_every_exercise(page):
 
 def test_the_chapters_have_solutions_to_strip():
     assert {p.stem for p in PAGES} >= {"sakai_2006", "planning", "known_truth", "reproducibility"}
+
+
+def _names(source: str, ctx: type) -> set[str]:
+    """The names a code cell binds (``ast.Store``: assignments, imports, definitions) or reads."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    tree = ast.parse(TransformerManager().transform_cell(source))  # magics as Python
+    out = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+    if ctx is ast.Store:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.FunctionDef | ast.ClassDef):
+                out.add(n.name)
+            elif isinstance(n, ast.Import | ast.ImportFrom):
+                out |= {a.asname or a.name.split(".")[0] for a in n.names}
+    return out
+
+
+def _needing_a_solution(text: str) -> dict[str, int]:
+    """The names that code cells the student edition keeps read and only a solution's code binds
+    (name -> the kept code cell's index)."""
+    full = jupytext.reads(text, "md:myst")
+    kept = [c.source for c in strip_solutions(full).cells if c.cell_type == "code"]
+    gone = [c.source for c in full.cells if c.cell_type == "code" and c.source not in kept]
+    bound = set().union(*(_names(s, ast.Store) for s in gone)) - set().union(
+        *(_names(s, ast.Store) for s in kept)
+    )
+    return {name: i for i, s in enumerate(kept) for name in _names(s, ast.Load) & bound}
+
+
+def test_a_cell_reading_a_solutions_name_is_found():
+    pytest.importorskip("IPython")
+    assert _needing_a_solution(PAGE) == {}
+    checked = PAGE + "\n```{code-cell} ipython3\nprint(check(answer_one))\n```\n"
+    assert _needing_a_solution(checked) == {"answer_one": 2}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_no_cell_left_to_the_student_needs_a_solution(page):
+    """The student's notebook runs without the solutions: no code cell it keeps reads a name that
+    only a solution's code binds (such a cell needs a placeholder outside the solution)."""
+    pytest.importorskip("IPython")
+    needed = _needing_a_solution(page.read_text(encoding="utf-8"))
+    assert not needed, f"cells left to the student read names only a solution binds: {needed}"
