@@ -36,20 +36,7 @@ MARKERS = ("{solution}", "{solution-start}", "{solution-end}")
 #: Shorter lines are too common to be a solution's own (``plt.show()``, ``print(table)``).
 MIN_CHARS = 24
 #: Files read as bytes only (images, fonts): no solution text to find in them.
-BINARY_SUFFIXES = {
-    ".png",
-    ".jpg",
-    ".jpeg",
-    ".gif",
-    ".ico",
-    ".svg",
-    ".woff",
-    ".woff2",
-    ".ttf",
-    ".eot",
-    ".otf",
-    ".pdf",
-}
+BINARY_SUFFIXES = set(".png .jpg .jpeg .gif .ico .svg .woff .woff2 .ttf .eot .otf .pdf".split())
 
 
 def _unavailable(why: str):
