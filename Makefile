@@ -70,7 +70,9 @@ book-offline: $(STAMP)
 # it). `make book` builds it (book/_ext/editions.py, issue 24 and 30): its Sphinx run starts beside
 # the book's once the book's notebooks are in the execution cache, which it reuses (nothing is
 # executed twice; its output in _build/student.log); it is skipped when nothing it is built from
-# changed since it was last built. `make student` is the same as `make book`.
+# changed since it was last built. Its download links and launch buttons serve its own sources,
+# without the solutions (book/_ext/irrepro_sphinx.py; the launch notebooks in student/, issue 44).
+# `make student` is the same as `make book`.
 student: book
 
 # The student edition's configuration: the book's, with the solutions hidden and the book's cache.
@@ -94,7 +96,9 @@ test: $(STAMP)
 test-full: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal --full
 
-# The built site in headless Chromium (Debian's chromium + chromium-driver; no browser download).
+# The built site in headless Chromium (Debian's chromium + chromium-driver; no browser download),
+# and the student edition's links and one of its notebooks run from a clean environment
+# (tests/e2e/test_student_edition.py; with IRREPRO_MIRROR, else that run is skipped).
 e2e: $(STAMP)
 	$(BIN)/python -m pytest -m e2e tests/e2e -p no:xdist
 

@@ -22,6 +22,11 @@
   (no outputs, a first set-up cell that installs irrepro where it is missing), which the theme's
   Binder and Colab buttons open from the launch branch the workflow publishes; the ``.ipynb``
   download (the executed notebook, with outputs) gets the same set-up cell.
+- The student edition serves no solution anywhere (``irrepro_solutions.strip_solutions``): its
+  download links (``_sources``: the page's ``.md``, the executed ``.ipynb``) are rewritten without
+  them at the end of its build, and its launch buttons open ``student/<page>.ipynb``
+  (``path_to_docs``), the paired notebook without them, which its build writes beside the book's
+  for the launch branch.
 - The notebooks a build must execute run **concurrently** before Sphinx reads them
   (:func:`_pre_execute`, issue 30): each is read exactly as myst-nb reads it, executed in its own
   kernel (``IRREPRO_BOOK_JOBS`` at a time, default the machine's cores) and stored in myst-nb's
@@ -52,6 +57,9 @@ SCORECARD = "book/scorecard"
 LAST = ("book/intro", "book/replications", SCORECARD, "book/rule")
 REPOSITORY_ENV = "IRREPRO_REPOSITORY_URL"
 SETUP_CELL_ID = "irrepro-setup"
+#: The student edition's paired notebooks, without the solutions: ``student/<page>.ipynb`` of the
+#: source tree (pushed to the launch branch with the book's), which its launch buttons open.
+STUDENT_DIR = "student"
 
 
 def _read_scorecard_last(app, env, docnames):
@@ -339,10 +347,15 @@ def _pair_notebooks(app, config):
     """
     import jupytext
     import nbformat
+    from irrepro_solutions import strip_solutions
 
+    config.exclude_patterns.append(f"{STUDENT_DIR}/**")
     site_map = getattr(config, "external_site_map", None)  # sphinx-external-toc, priority 900
     if not site_map or not config.html_theme_options.get("repository_url"):
         return  # no toc, or no repository to launch from
+    student = bool(config.hide_solutions)
+    if student:  # the launch buttons open <path_to_docs>/<page>.ipynb
+        config.html_theme_options["path_to_docs"] = STUDENT_DIR
     setup = _setup_cell(config)
     for docname in sorted(site_map):
         md = Path(app.srcdir) / f"{docname}.md"
@@ -359,10 +372,36 @@ def _pair_notebooks(app, config):
         # re-read the cells from the .md, dropping the set-up cell
         nb.metadata.pop("jupytext", None)
         nbformat.validate(nb)
-        text = jupytext.writes(nb, "ipynb")
-        ipynb = md.with_suffix(".ipynb")
-        if not ipynb.is_file() or ipynb.read_text(encoding="utf-8") != text:
-            ipynb.write_text(text, encoding="utf-8")
+        _write_if_changed(md.with_suffix(".ipynb"), jupytext.writes(nb, "ipynb"))
+        if student:
+            path = Path(app.srcdir) / STUDENT_DIR / f"{docname}.ipynb"
+            _write_if_changed(path, jupytext.writes(strip_solutions(nb), "ipynb"))
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` unless the file already holds it (its time stamp kept)."""
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _student_sources(app, exception):
+    """The student edition's download links serve its pages' sources without the solutions: the
+    ``.md`` Sphinx copies to ``_sources`` and the executed ``.ipynb`` the theme copies there."""
+    if exception is not None or app.builder.format != "html" or not app.config.hide_solutions:
+        return
+    import nbformat
+    from irrepro_solutions import strip_solutions
+
+    for path in sorted((Path(app.outdir) / "_sources").rglob("*")):
+        if path.suffix == ".md":
+            text = path.read_text(encoding="utf-8")
+            _write_if_changed(path, strip_solutions(text))
+        elif path.suffix == ".ipynb":
+            nb = nbformat.read(path, as_version=4)
+            stripped = strip_solutions(nb)
+            if stripped != nb:
+                nbformat.write(stripped, path)
 
 
 def _setup_cell_in_download(app, pagename, templatename, context, doctree):
@@ -608,6 +647,7 @@ def setup(app):
     app.connect("builder-inited", _add_css)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _copy_example_report)
+    app.connect("build-finished", _student_sources)
     # after the other env-before-read-docs handlers, so that nothing reorders it again
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     app.connect("env-before-read-docs", _pre_execute, priority=950)
