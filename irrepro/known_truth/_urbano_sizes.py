@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from .. import parallel
 from ..errors import InputError
 
-__all__ = ["UrbanoDesign", "trials_for_se", "urbano_design"]
+__all__ = ["POOL_PAIRS", "UrbanoDesign", "trials_for_se", "urbano_design"]
+
+#: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
+#: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
+#: al.): so many that reusing them adds little to a rate's Monte Carlo error
+#: (:meth:`UrbanoPValues.design_effect`).
+POOL_PAIRS = 1500
 
 
 def trials_for_se(se: float, rate: float = 0.05) -> int:
@@ -62,6 +68,9 @@ class UrbanoDesign:
         The topic-set sizes of the power and type III experiments.
     se : float
         The binomial Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
+    pool : int or None
+        Pairs in the pool every experiment of a measure draws its trials from (``pool`` of
+        :func:`urbano_experiment`); None: a new pair every trial.
     """
 
     trials: int
@@ -69,6 +78,7 @@ class UrbanoDesign:
     B: int
     power_topics: tuple
     se: float
+    pool: int | None = None
 
 
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
@@ -81,7 +91,9 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
     trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
     from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
-    ``"quick"``: 400, 100, B = 200.
+    ``"quick"``: 400, 100, B = 200. The trials draw their pairs from a pool of :data:`POOL_PAIRS`
+    pairs per experiment's seed at ``"paper"`` (each pair's copula fitted once, the trials' Monte
+    Carlo error clustered by pair), of 100 at ``"quick"``, and a new pair every trial at ``"full"``.
 
     Parameters
     ----------
@@ -102,10 +114,12 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     >>> from irrepro.known_truth import urbano_design
     >>> urbano_design().trials, urbano_design("full").trials
     (6516, 215030)
+    >>> urbano_design().pool, urbano_design("full").pool
+    (1500, None)
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
         return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005)
     if scale == "paper":
-        return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003)
-    return UrbanoDesign(400, 100, 200, (50,), 0.011)
+        return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003, POOL_PAIRS)
+    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100)
