@@ -165,17 +165,18 @@ def test_trec8_ap(real_matrix):
     assert alt.rates(alphas=(0.05,)).loc[0.05, "paired-t"] > 0.3
 
 
-def test_copulas_fitted_on_processes_equal_the_serial_fits():
+def test_copulas_fitted_on_processes_equal_the_serial_fits(tmp_path, monkeypatch):
     from irrepro.known_truth._urbano import _CHUNK, _fit_copulas
 
     fitted = []
     for jobs in (1, 2):
+        monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / str(jobs)))  # fitted, not read from the cache
         x = _gaussian(n_systems=18, seed=3)  # scores rounded to 0.05: ties, broken by the pair's seed
         x = ScoreMatrix(np.round(x.scores * 20) / 20, x.systems, x.topics, x.measure, x.collection)
         model = _twin(sim.fit_collection(x, seed=3, bottom=0.0), "mle")
         keys = {(0, i, j) for i in range(18) for j in range(i + 1, 18)}
         assert len(keys) > _CHUNK  # more than one process task
-        _fit_copulas([model], keys, jobs)
+        assert _fit_copulas([model], keys, jobs) == len(keys)
         fitted.append(model._copulas)
     assert fitted[0].keys() == fitted[1].keys()
     for key, cop in fitted[0].items():
@@ -333,7 +334,9 @@ def test_pool_results_do_not_depend_on_workers(tmp_path, monkeypatch):
         monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / f"cache{k}"))  # every copula fitted by each
         ms = _fresh(n_systems=18)
         runs.append(
-            kt.urbano_experiment(ms, 15, trials=700, B=100, seed=5, batch=100, n_jobs=k, tests=ALL_SEVEN, pool=250)
+            kt.urbano_experiment(
+                ms, 15, trials=700, B=100, seed=5, batch=100, n_jobs=k, tests=ALL_SEVEN, pool=250
+            )
         )
         assert sum(len(_twin(m, "mle")._copulas) for m in ms) > _CHUNK  # the 2-worker run's fits on processes
     np.testing.assert_array_equal(runs[1].two, runs[0].two)
