@@ -400,6 +400,9 @@ def test_pool_type_i_rates_agree_with_a_new_pair_every_trial(models):
 def test_design_effect_is_clustered_over_binomial_se(models):
     res = kt.urbano_experiment(models, 20, trials=400, B=50, seed=13, tests=("paired-t", "sign"), pool=15)
     np.testing.assert_allclose(res.design_effect(0.05, 1), res.se(0.05, 1) / res.binomial_se(0.05, 1))
+    table = kt.design_effects({"a": res, "b": res}, 0.05, 1)
+    assert list(table.index) == ["a", "b"] and list(table.columns) == ["paired-t", "sign"]
+    np.testing.assert_allclose(table.loc["b"], res.design_effect(0.05, 1))
 
 
 def test_the_pool_is_a_named_constant_of_the_paper_design():

@@ -26,7 +26,8 @@ What is here, and which paper each part tests:
   the trials, :func:`urbano_design` gives the book's sizes per scale, :func:`finite_b_bias` bounds
   the bias from finite B; at the book's paper and quick scales the trials draw their pairs from
   a fixed pool of :data:`POOL_PAIRS` pairs, whose copulas are fitted once and cached by content in
-  ``IRREPRO_CACHE``; :func:`pool_check` compares it with a new pair every trial);
+  ``IRREPRO_CACHE``; :func:`pool_check` compares it with a new pair every trial, :func:`design_effects` gives
+  what the pool adds to each rate's Monte Carlo error);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -83,7 +84,7 @@ from ._pvalues import (
     paired_pvalues,
 )
 from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
-from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, pool_check, urbano_experiment
+from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, design_effects, pool_check, urbano_experiment
 from ._urbano_sizes import POOL_PAIRS, UrbanoDesign, trials_for_se, urbano_design
 
 __all__ = [
@@ -120,4 +121,5 @@ __all__ = [
     "urbano_experiment",
     "POOL_PAIRS",
     "pool_check",
+    "design_effects",
 ]

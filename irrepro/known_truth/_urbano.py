@@ -21,7 +21,14 @@ from ..simulation import CollectionModel, fit_copula
 from . import _copula_cache
 from ._pvalues import ALPHAS, PValues, sakai_pvalues
 
-__all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "pool_check", "urbano_experiment"]
+__all__ = [
+    "URBANO_NULLS",
+    "SAKAI_TESTS",
+    "UrbanoPValues",
+    "design_effects",
+    "pool_check",
+    "urbano_experiment",
+]
 
 #: Tests outside Urbano et al.'s study that :func:`urbano_experiment` runs on the same trials:
 #: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
@@ -601,3 +608,33 @@ def pool_check(
     out["z"] = (out["pool"] - out["new"]) / np.sqrt(out["pool_se"] ** 2 + out["new_se"] ** 2)
     out["agree"] = out["z"].abs() <= 1.96
     return out
+
+
+def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
+    """The design effect of every rate of several experiments (:meth:`UrbanoPValues.design_effect`):
+    how much drawing trials from a pool of pairs adds to their Monte Carlo error.
+
+    Parameters
+    ----------
+    results : mapping
+        ``{key: UrbanoPValues}`` (as the book keeps its experiments, e.g. by (measure, topics)).
+    alpha : float
+        The significance level.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per key, one column per test: the clustered standard error over the binomial one.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
+    >>> kt.design_effects(runs).shape
+    (2, 1)
+    """
+    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T
