@@ -82,17 +82,17 @@ def store(model, copulas: dict) -> None:
     for r, k in enumerate(keys):
         p = np.asarray(copulas[k].parameters, dtype=np.float64).ravel()
         par[r, : p.size], npar[r] = p, p.size
-    arrays = {
-        "keys": np.array(keys, dtype=np.int32).reshape(-1, 2),
-        "family": np.array([names.index(copulas[k].family.name) for k in keys], dtype=np.int8),
-        "rotation": np.array([copulas[k].rotation for k in keys], dtype=np.int16),
-        "parameters": par,
-        "npar": npar,
-    }
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
+            np.savez(
+                f,
+                keys=np.array(keys, dtype=np.int32).reshape(-1, 2),
+                family=np.array([names.index(copulas[k].family.name) for k in keys], dtype=np.int8),
+                rotation=np.array([copulas[k].rotation for k in keys], dtype=np.int16),
+                parameters=par,
+                npar=npar,
+            )
 
     path = cache_path(model)
     try:
