@@ -84,8 +84,8 @@ from ._pvalues import (
     paired_pvalues,
 )
 from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
-from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, design_effects, pool_check, urbano_experiment
-from ._urbano_sizes import POOL_PAIRS, UrbanoDesign, trials_for_se, urbano_design
+from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
+from ._urbano_sizes import POOL_PAIRS, UrbanoDesign, design_effects, pool_check, trials_for_se, urbano_design
 
 __all__ = [
     "ALPHAS",

@@ -19,16 +19,10 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
 from . import _copula_cache
+from ._pool import _draw, _pool
 from ._pvalues import ALPHAS, PValues, sakai_pvalues
 
-__all__ = [
-    "URBANO_NULLS",
-    "SAKAI_TESTS",
-    "UrbanoPValues",
-    "design_effects",
-    "pool_check",
-    "urbano_experiment",
-]
+__all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "urbano_experiment"]
 
 #: Tests outside Urbano et al.'s study that :func:`urbano_experiment` runs on the same trials:
 #: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
@@ -45,8 +39,6 @@ _NEIGHBOURS = 10
 _TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: Copulas fitted per process task.
 _CHUNK = 100
-#: The spawn key (below the seed's) of an experiment's pool of pairs; its batches' are 0, 1, ...
-_POOL_KEY = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -243,8 +235,8 @@ def _fit_pairs(task):
 
 
 def _fit_copulas(models, keys, n_jobs) -> int:
-    """Give the models the copulas of the (collection, i, j) ``keys``: from memory, else from the
-    cache (:mod:`._copula_cache`), else fitted (on processes) and cached; returns the number fitted."""
+    """Give the models the copulas of the (collection, i, j) ``keys`` (from memory, the cache, or
+    fitted on processes and cached); the number fitted."""
     todo = sorted(k for k in keys if (k[1], k[2]) not in models[k[0]]._copulas)
     for c in sorted({c for c, _, _ in todo}):
         for key, cop in _copula_cache.load(models[c]).items():
@@ -270,28 +262,6 @@ def _fit_copulas(models, keys, n_jobs) -> int:
     for c in sorted({c for c, _ in tasks}):
         _copula_cache.store(models[c], dict(models[c]._copulas))
     return len(todo)
-
-
-def _draw(cands, base, collections, g) -> list:
-    """A trial's (collection, baseline, experimental, its margin) for each of ``collections``:
-    the baseline uniform among the collection's, the experimental uniform among its candidates."""
-    out = []
-    for c in collections:
-        i = base[c][g.integers(len(base[c]))]
-        j, e_margin = cands[c][i][g.integers(len(cands[c][i]))]
-        out.append((int(c), int(i), int(j), e_margin))
-    return out
-
-
-def _pool(cands, base, prob, size: int, ss: np.random.SeedSequence) -> list:
-    """The experiment's pool: ``size`` draws of :func:`_draw`, stratified by collection (each
-    collection's share of ``size`` by ``prob``, largest remainders first), from the seed's child
-    :data:`_POOL_KEY` (so every experiment given the same seed and candidates has the same pool)."""
-    g = np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, _POOL_KEY)))
-    quota = prob * size
-    n = np.floor(quota).astype(np.int64)
-    n[np.argsort(-(quota - n), kind="stable")[: size - int(n.sum())]] += 1
-    return _draw(cands, base, np.repeat(np.arange(len(prob)), n), g)
 
 
 def _sakai_tests(b, e, tests, B: int, seed) -> dict:
@@ -355,8 +325,7 @@ def urbano_experiment(
     label: str = "",
     pool: int | None = None,
 ) -> UrbanoPValues:
-    """Urbano et al.'s (2019) type I / II / III experiment: a new pair of systems every trial, or
-    trials drawn from a fixed pool of pairs.
+    """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
     Each trial draws a collection with probability proportional to its number of candidate
     baselines, then a pair of its systems, then ``n_topics`` topic scores from the pair's model.
@@ -372,15 +341,11 @@ def urbano_experiment(
     pair on the first use and cached on the model. The trials are cut into batches of ``batch``;
     batch ``k`` draws everything from child ``k`` of the seed and runs the five tests on all its
     trials in one call (:func:`irrepro.significance.urbano_tests`), so results do not depend on
-    ``n_jobs``. With ``pool`` (the book's design at its paper and quick scales, :func:`urbano_design`)
-    ``pool`` pairs are drawn first, each as a trial draws it and stratified by collection (each
-    collection's share of the pool is its probability above), from a child of ``seed`` that no
-    batch uses, and every trial then draws one of them uniformly: every experiment given the same
-    seed (the type I error at every topic-set size and both nulls, in the book) shares one pool, so
-    each pool pair's copula is fitted once, however many trials there are. Each rate's Monte
-    Carlo error stays clustered by pair (:meth:`~PValues.se`), so it carries the pool's reuse
-    (:meth:`UrbanoPValues.design_effect`). Fitted copulas are kept by content in ``IRREPRO_CACHE``
-    (``copulas/``), so a rerun does not refit them. The draws of collections and pairs are made here; the copula fits, and each batch's
+    ``n_jobs``. With ``pool`` (the book's paper and quick scales, :func:`urbano_design`) ``pool`` pairs
+    are drawn first as trials draw them, stratified by collection, from a child of ``seed`` no batch
+    uses, and each trial draws one of them: experiments given one seed share one pool, each pair's
+    copula fitted once; rates stay clustered by pair (:meth:`UrbanoPValues.design_effect`). Fitted
+    copulas are kept by content in ``IRREPRO_CACHE``. The draws of collections and pairs are made here; the copula fits, and each batch's
     simulated scores (from its pairs' copulas and margins and its seed) and tests, run on ``n_jobs``
     worker processes (numpy's random generators hold the GIL), or on the Dask cluster of
     :func:`irrepro.parallel.scheduler` when one is set.
@@ -529,112 +494,3 @@ def urbano_experiment(
         d=np.concatenate([o[2] for o in out]),
         alphas=tuple(alphas),
     )
-
-
-def pool_check(
-    models,
-    n_topics: int,
-    *,
-    trials: int,
-    pool: int,
-    tests=URBANO_TESTS,
-    B: int = 1000,
-    seed: SeedLike,
-    n_jobs: int | None = None,
-    alpha: float = 0.05,
-    tails: int = 2,
-) -> pd.DataFrame:
-    """The type I error of each test with trials drawn from a pool of pairs, beside a new pair every
-    trial: does the pool change what the experiment shows?
-
-    Two :func:`urbano_experiment` runs of ``trials`` trials under the null, one with ``pool`` pairs
-    and one with a new pair every trial, from independent children of ``seed``; each rate with
-    its Monte Carlo error clustered by pair.
-
-    Parameters
-    ----------
-    models : sequence of CollectionModel
-        As in :func:`urbano_experiment`.
-    n_topics : int
-        Topics per trial.
-    trials : int
-        Trials of each run.
-    pool : int
-        Pairs in the pool.
-    tests : sequence of str
-        As in :func:`urbano_experiment`.
-    B : int
-        Resamples of the resampling tests.
-    seed : SeedLike
-        The seed of both runs.
-    n_jobs : int, optional
-        Workers; the result does not depend on them.
-    alpha : float
-        The significance level.
-    tails : {2, 1}
-        Two- or one-tailed rates.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per test: ``pool`` and ``pool_se`` (its rate and clustered error),
-        ``design_effect`` (``pool_se`` over the pool rate's binomial error), ``new`` and
-        ``new_se`` (a new pair every trial), ``z`` = (pool - new) / sqrt(pool_se^2 + new_se^2)
-        and ``agree`` (``|z| <= 1.96``).
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
-    >>> check = kt.pool_check(models, 20, trials=200, pool=20, tests=("paired-t",), B=50, seed=4)
-    >>> list(check.columns)
-    ['pool', 'pool_se', 'design_effect', 'new', 'new_se', 'z', 'agree']
-    """
-    g_pool, g_new = parallel.as_seed_sequence(seed).spawn(2)
-    common = dict(trials=trials, tests=tests, B=B, n_jobs=n_jobs)
-    pooled = urbano_experiment(models, n_topics, seed=g_pool, pool=pool, **common)
-    new = urbano_experiment(models, n_topics, seed=g_new, **common)
-    out = pd.DataFrame(
-        {
-            "pool": pooled.rejected(alpha, tails).mean(axis=1),
-            "pool_se": pooled.se(alpha, tails).to_numpy(),
-            "design_effect": pooled.design_effect(alpha, tails).to_numpy(),
-            "new": new.rejected(alpha, tails).mean(axis=1),
-            "new_se": new.se(alpha, tails).to_numpy(),
-        },
-        index=pd.Index(pooled.tests, name="test"),
-    )
-    out["z"] = (out["pool"] - out["new"]) / np.sqrt(out["pool_se"] ** 2 + out["new_se"] ** 2)
-    out["agree"] = out["z"].abs() <= 1.96
-    return out
-
-
-def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
-    """The design effect of every rate of several experiments (:meth:`UrbanoPValues.design_effect`):
-    how much drawing trials from a pool of pairs adds to their Monte Carlo error.
-
-    Parameters
-    ----------
-    results : mapping
-        ``{key: UrbanoPValues}`` (as the book keeps its experiments, e.g. by (measure, topics)).
-    alpha : float
-        The significance level.
-    tails : {2, 1}
-        Two- or one-tailed rates.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per key, one column per test: the clustered standard error over the binomial one.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
-    >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
-    >>> kt.design_effects(runs).shape
-    (2, 1)
-    """
-    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T

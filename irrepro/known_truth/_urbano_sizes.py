@@ -1,16 +1,23 @@
 """The sizes of Urbano, Lima & Hanjalic's (2019) experiments: trials for a Monte Carlo error
-(:func:`trials_for_se`) and the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`;
-served from :mod:`irrepro.known_truth`)."""
+(:func:`trials_for_se`), the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`,
+:data:`POOL_PAIRS`) and what its pool of pairs costs (:func:`design_effects`, :func:`pool_check`);
+served from :mod:`irrepro.known_truth`."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import numpy as np
+import pandas as pd
+
 from .. import parallel
 from ..errors import InputError
+from ..parallel import SeedLike
+from ..significance.urbano import URBANO_TESTS
+from ._urbano import urbano_experiment
 
-__all__ = ["POOL_PAIRS", "UrbanoDesign", "trials_for_se", "urbano_design"]
+__all__ = ["POOL_PAIRS", "UrbanoDesign", "design_effects", "pool_check", "trials_for_se", "urbano_design"]
 
 #: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
 #: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
@@ -123,3 +130,114 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     if scale == "paper":
         return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003, POOL_PAIRS)
     return UrbanoDesign(400, 100, 200, (50,), 0.011, 100)
+
+
+def pool_check(
+    models,
+    n_topics: int,
+    *,
+    trials: int,
+    pool: int,
+    tests=URBANO_TESTS,
+    B: int = 1000,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    alpha: float = 0.05,
+    tails: int = 2,
+) -> pd.DataFrame:
+    """The type I error of each test from a pool of pairs beside a new pair every trial's.
+
+    Does the pool change what the experiment shows?
+
+    Two :func:`urbano_experiment` runs of ``trials`` trials under the null, one with ``pool`` pairs
+    and one with a new pair every trial, from independent children of ``seed``; each rate with
+    its Monte Carlo error clustered by pair.
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+        As in :func:`urbano_experiment`.
+    n_topics : int
+        Topics per trial.
+    trials : int
+        Trials of each run.
+    pool : int
+        Pairs in the pool.
+    tests : sequence of str
+        As in :func:`urbano_experiment`.
+    B : int
+        Resamples of the resampling tests.
+    seed : SeedLike
+        The seed of both runs.
+    n_jobs : int, optional
+        Workers; the result does not depend on them.
+    alpha : float
+        The significance level.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test: ``pool`` and ``pool_se`` (its rate and clustered error),
+        ``design_effect`` (``pool_se`` over the pool rate's binomial error), ``new`` and
+        ``new_se`` (a new pair every trial), ``z`` = (pool - new) / sqrt(pool_se^2 + new_se^2)
+        and ``agree`` (``|z| <= 1.96``).
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> check = kt.pool_check(models, 20, trials=200, pool=20, tests=("paired-t",), B=50, seed=4)
+    >>> list(check.columns)
+    ['pool', 'pool_se', 'design_effect', 'new', 'new_se', 'z', 'agree']
+    """
+    g_pool, g_new = parallel.as_seed_sequence(seed).spawn(2)
+    common = dict(trials=trials, tests=tests, B=B, n_jobs=n_jobs)
+    pooled = urbano_experiment(models, n_topics, seed=g_pool, pool=pool, **common)
+    new = urbano_experiment(models, n_topics, seed=g_new, **common)
+    out = pd.DataFrame(
+        {
+            "pool": pooled.rejected(alpha, tails).mean(axis=1),
+            "pool_se": pooled.se(alpha, tails).to_numpy(),
+            "design_effect": pooled.design_effect(alpha, tails).to_numpy(),
+            "new": new.rejected(alpha, tails).mean(axis=1),
+            "new_se": new.se(alpha, tails).to_numpy(),
+        },
+        index=pd.Index(pooled.tests, name="test"),
+    )
+    out["z"] = (out["pool"] - out["new"]) / np.sqrt(out["pool_se"] ** 2 + out["new_se"] ** 2)
+    out["agree"] = out["z"].abs() <= 1.96
+    return out
+
+
+def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
+    """The design effect of every rate of several experiments (:meth:`UrbanoPValues.design_effect`).
+
+    How much drawing trials from a pool of pairs adds to their Monte Carlo error.
+
+    Parameters
+    ----------
+    results : mapping
+        ``{key: UrbanoPValues}`` (as the book keeps its experiments, e.g. by (measure, topics)).
+    alpha : float
+        The significance level.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per key, one column per test: the clustered standard error over the binomial one.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
+    >>> kt.design_effects(runs).shape
+    (2, 1)
+    """
+    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T
