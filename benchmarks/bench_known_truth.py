@@ -14,7 +14,8 @@ is excluded from both.
 loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
 permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
 of :func:`irrepro.known_truth.urbano_experiment` on TREC-5..8 AP at 25/50/100 topics on 1 and 2
-workers (copulas fitted in a first, separately timed pass and cached). Run:
+workers (copulas fitted in a first, separately timed pass and cached; with an empty
+``IRREPRO_CACHE``: its copulas cache leaves nothing to fit). Run:
 
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --urbano [--trials 2000] [--loop 200]
