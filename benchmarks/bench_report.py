@@ -11,7 +11,11 @@ Three cases:
    the budget ratios (:data:`BUDGET_126_S`, :data:`BUDGET_126_MB`);
 2. five round-5 runs, then the same five with one topic of one run grown to 100,000 lines (the
    extra documents ranked below the run's own, scores descending, the topic's judged documents the
-   run lacked spread among them down to the last rank) - budget: at most 100 MB more (issue 12 #9).
+   run lacked spread among them down to the last rank) - budget: at most 100 MB more (issue 12 #9);
+3. the report as a user runs it (issue 43 item 5): all of the mirror's round-5 gzip files where
+   they are, an empty ``IRREPRO_CACHE``, default options (no ``-j``, ``--scale``, ``IRREPRO_JOBS``
+   or ``IRREPRO_SCALE``: every core, paper scale), against the same budgets as 126 runs above
+   (``--skip-user`` leaves it out).
 
 Each report runs as ``python -m irrepro.cli report ...`` in its own child; its peak RSS is the
 child's ``ru_maxrss`` (``os.wait4``), its time the wall clock around it, its CPU time user +
@@ -21,6 +25,7 @@ and keeps the fastest (the smallest peak). A first, untimed report of five runs 
 
     python benchmarks/bench_report.py                      # all sizes and the long topic, paper scale
     python benchmarks/bench_report.py --sizes 25,50 --skip-long
+    python benchmarks/bench_report.py --sizes none --skip-long     # the user's path only
     python benchmarks/bench_report.py --scale quick --sizes none
     IRREPRO_MIRROR=/path/to/mirror python benchmarks/bench_report.py --jobs 2 --repeat 3
 """
@@ -44,14 +49,29 @@ BUDGET_LONG_MB = 100
 FIVE = ["BRPHJ_BM25", "CSIROmedFR", "uogTrDPH_QE_RF", "r5.fusion1", "sab20.5.dfo"]
 
 
-def run_report(runs_dir: Path, qrels: str, out: Path, scale: str, jobs: int) -> tuple[float, float, float]:
+def run_report(
+    runs_dir: Path, qrels: str, out: Path, scale: str | None, jobs: int | None, env: dict | None = None
+) -> tuple[float, float, float]:
     """(peak RSS in MB, wall seconds, CPU seconds) of one ``irrepro report`` in a child process
-    (CPU time, user + system, is the figure to compare on a shared machine)."""
-    cmd = [sys.executable, "-m", "irrepro.cli", "report", str(runs_dir), "--qrels", qrels,
-           "--out", str(out), "--scale", scale, "-j", str(jobs), "-q"]  # fmt: skip
+    (CPU time, user + system, is the figure to compare on a shared machine); ``scale`` or ``jobs``
+    None leaves that option out (the default), ``env`` is the child's environment."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "irrepro.cli",
+        "report",
+        str(runs_dir),
+        "--qrels",
+        qrels,
+        "--out",
+        str(out),
+        "-q",
+    ]
+    cmd += ["--scale", scale] if scale is not None else []
+    cmd += ["-j", str(jobs)] if jobs is not None else []
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -158,6 +178,28 @@ def size_table(src: Path, work: Path, sizes: list[int], args) -> None:
               f"memory {peak / BUDGET_126_MB:.2f} (<= 1 is within)")  # fmt: skip
 
 
+def user_path(src: Path, work: Path, args) -> None:
+    """The report as a user runs it: every run of ``src`` (the mirror's gzip files, read where
+    they are), default options (no -j, no --scale; IRREPRO_JOBS and IRREPRO_SCALE unset: all cores,
+    paper scale), an empty IRREPRO_CACHE of its own per report; the fastest of ``--repeat``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("IRREPRO_JOBS", "IRREPRO_SCALE")}
+    best = None
+    for i in range(args.repeat):
+        cache = work / f"user-cache-{i}"
+        cache.mkdir()
+        out = work / f"user-{i}"
+        got = run_report(src, args.qrels, out, None, None, dict(env, IRREPRO_CACHE=str(cache)))
+        shutil.rmtree(out)
+        shutil.rmtree(cache)
+        best = got if best is None else tuple(map(min, best, got))
+    assert best is not None
+    peak, sec, cpu = best
+    n = len(list(src.glob("*.gz")))
+    print(f"as a user runs it ({n} gzip runs, empty cache, defaults: {os.cpu_count()} workers, paper scale): "
+          f"time {sec:6.1f} s  CPU {cpu:6.1f} s  peak RSS {peak:5.0f} MB  budget ratios: time "
+          f"{sec / BUDGET_126_S:.2f}, memory {peak / BUDGET_126_MB:.2f}", flush=True)  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", default=None, help="round-5 run directory (default: IRREPRO_MIRROR's)")
@@ -169,6 +211,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="reports per size, the fastest kept")
     ap.add_argument("--long-lines", type=int, default=100_000)
     ap.add_argument("--skip-long", action="store_true", help="leave out the long-topic case")
+    ap.add_argument("--skip-user", action="store_true", help="leave out the report as a user runs it")
     args = ap.parse_args()
     sizes = _sizes(args.sizes)
 
@@ -189,6 +232,8 @@ def main() -> int:
         )
         base, grown = long_topic_dirs(src, work, args.long_lines, qrels_file)
         run_report(base, args.qrels, work / "warm", "quick", args.jobs)  # warm-up, untimed
+        if not args.skip_user:
+            user_path(src, work, args)
         size_table(src, work, sizes, args)
         if not args.skip_long:
             p0, s0, c0 = run_report(base, args.qrels, work / "r5", args.scale, args.jobs)

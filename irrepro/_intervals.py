@@ -1,5 +1,5 @@
 """Confidence levels, resample counts and bootstrap intervals: :func:`check_level`,
-:func:`level_percent`, :func:`check_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
+:func:`level_percent`, :func:`check_resamples`, :func:`corrected_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
 and :func:`bca_interval`. Served from :mod:`irrepro.stats`, whose docstring lists them with the rest
 of the package's shared statistics."""
 
@@ -174,8 +174,91 @@ def _at_least(numerator: int, value: float, minus_from: int = 0) -> int:
     return math.ceil(Decimal(numerator) / ((minus_from - d) if minus_from else d))
 
 
+#: Resamples expected below the smallest threshold of a correction over m comparisons, alpha / m:
+#: a test corrected over m >= 2 comparisons needs B >= this x m / alpha (:func:`corrected_resamples`).
+RESAMPLES_AT_THRESHOLD = 20
+
+
+def _corrected(correction, comparisons) -> bool:
+    """Whether ``correction`` (a statsmodels name, None or ``"none"``) adjusts over ``comparisons`` >= 2."""
+    return correction not in (None, "none") and comparisons is not None and int(comparisons) >= 2
+
+
+def corrected_resamples(comparisons: int, alpha: float = 0.05, correction: str | None = "holm", *,
+                        default: int = 1000, multiple: int = 1000) -> int:  # fmt: skip
+    """The resamples a resampling test needs for its p-values to be adjusted over ``comparisons``.
+
+    ``max(default, B)``, B the smallest multiple of ``multiple`` with ``B >= 20 m / alpha`` for
+    m = ``comparisons`` >= 2 adjusted by ``correction`` (Holm, Benjamini-Hochberg, Bonferroni or any
+    other method of statsmodels' ``multipletests``); ``default`` for no correction (None or
+    ``"none"``) or a single comparison (nothing to adjust: :func:`check_resamples`' B >= 1 / alpha
+    holds for the default). ``irrepro compare`` and ``irrepro report`` take their default B from
+    here; :func:`check_resamples` refuses a smaller B given by the user (``comparisons=``).
+
+    The rule: Holm's first step, Bonferroni's every step and Benjamini-Hochberg's smallest step
+    compare a p-value with alpha / m. A resampled p-value is a count of resamples over B:
+    Sakai's ASL ``count / B`` is 0 when no resample is as extreme, and then passes every threshold
+    (so with too few resamples the count of significant pairs is not a lower bound: pairs with a
+    true p-value above alpha / m are counted); the Monte Carlo p-value ``(1 + count) / (B + 1)``
+    has the floor 1 / (B + 1) (Davison & Hinkley 1997, ch. 4), which falls below alpha / m only
+    when B + 1 > m / alpha, so below that Holm rejects nothing whatever the data. B >= m / alpha
+    is thus the least that resolves the smallest threshold at all; 20 m / alpha puts about 20
+    resamples' worth of p-value below it (the floor 1 / (B + 1) is then at most 1/20 of alpha / m),
+    so that a p-value at the threshold carries a Monte Carlo relative error of about
+    1 / sqrt(20), 22%, in the count of resamples beyond it, and the adjusted decisions near the
+    threshold are not set by the resampling's granularity.
+
+    Parameters
+    ----------
+    comparisons : int
+        m, the comparisons the correction adjusts over (the pairs of one measure).
+    alpha : float
+        The significance level, in (0, 1).
+    correction : str, optional
+        statsmodels' name of the adjustment; None or ``"none"``: none.
+    default : int
+        The test's own default resamples.
+    multiple : int
+        The computed B is rounded up to a multiple of this.
+
+    Returns
+    -------
+    int
+        The resamples to draw.
+
+    Examples
+    --------
+    >>> from irrepro.stats import corrected_resamples
+    >>> corrected_resamples(4, 0.05)  # 20 x 4 / 0.05 = 1600, rounded up
+    2000
+    >>> corrected_resamples(45, 0.05, "fdr_bh", default=10_000)  # 10 runs, all pairs
+    18000
+    >>> corrected_resamples(45, 0.05, "none"), corrected_resamples(2, 0.05, default=10_000)
+    (1000, 10000)
+    """
+    from .parallel import check_int
+
+    m = check_int(comparisons, "comparisons", minimum=0)
+    alpha = float(alpha)
+    if not 0 < alpha < 1:
+        raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    if not _corrected(correction, m):
+        return int(default)
+    need = _at_least(RESAMPLES_AT_THRESHOLD * m, alpha)
+    return max(int(default), -(-need // multiple) * multiple)
+
+
 def check_resamples(
-    B, name: str = "B", *, level=None, alpha=None, test: str = "", default: bool = False, hint: str = ""
+    B,
+    name: str = "B",
+    *,
+    level=None,
+    alpha=None,
+    test: str = "",
+    default: bool = False,
+    hint: str = "",
+    comparisons: int | None = None,
+    correction: str | None = None,
 ) -> int:
     """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked.
 
@@ -198,6 +281,9 @@ def check_resamples(
       resamples over B (or B + 1), a multiple of 1 / B, so with fewer than 1 / alpha resamples no
       p-value lies strictly between 0 and alpha and the test cannot compare its p-value with alpha
       (it rejects whenever no resample is as extreme, or never).
+    - A resampling test whose p-values are adjusted by ``correction`` over ``comparisons`` = m >= 2
+      (Holm, Benjamini-Hochberg, Bonferroni) needs B >= 20 m / alpha, so that the smallest adjusted
+      threshold, alpha / m, is resolved (:func:`corrected_resamples`, which gives the default B).
 
     Parameters
     ----------
@@ -215,6 +301,10 @@ def check_resamples(
         B is the default, not the user's (the message says "the default -B 1000").
     hint : str
         Appended to the message's advice (``", or -B 0 for no interval"``).
+    comparisons : int, optional
+        m, the comparisons the test's p-values are adjusted over (with ``alpha``).
+    correction : str, optional
+        statsmodels' name of that adjustment; None or ``"none"``: none.
 
     Returns
     -------
@@ -241,6 +331,9 @@ def check_resamples(
     >>> check_resamples(1000, "-B", level=0.999)
     Traceback (most recent call last):
     irrepro.errors.InputError: -B 1000: too few resamples for a 99.9% interval: an interval needs at least 100 resamples and at least one beyond each end, B (1 - level) / 2 >= 1; give -B >= 2000
+    >>> check_resamples(1000, "-B", alpha=0.05, test="the paired bootstrap test", comparisons=45, correction="holm")
+    Traceback (most recent call last):
+    irrepro.errors.InputError: -B 1000: too few resamples for the paired bootstrap test at alpha 0.05 adjusted by holm over m = 45 comparisons: a resampling test needs at least 100 resamples and B >= 1 / alpha, so that its p-value, a count of resamples over B, can fall between 0 and alpha; a correction over m comparisons needs B >= 20 m / alpha, so that its smallest threshold, alpha / m, is resolved; give -B >= 18000
     """
     from .parallel import check_int
 
@@ -257,9 +350,15 @@ def check_resamples(
         if not 0 < alpha < 1:
             raise InputError(f"alpha must be a number in (0, 1), got {alpha!r}")
         need = max(need, _at_least(1, alpha))
-        what.append(f"{test or 'a resampling test'} at alpha {alpha:g}")
+        adjusted = _corrected(correction, comparisons)
+        by = f" adjusted by {correction} over m = {int(comparisons)} comparisons" if adjusted else ""  # type: ignore[arg-type]
+        what.append(f"{test or 'a resampling test'} at alpha {alpha:g}{by}")
         rules.append("a resampling test needs at least 100 resamples and B >= 1 / alpha, so that its "
                      "p-value, a count of resamples over B, can fall between 0 and alpha")  # fmt: skip
+        if adjusted:
+            need = max(need, _at_least(RESAMPLES_AT_THRESHOLD * int(comparisons), alpha))  # type: ignore[arg-type]
+            rules.append(f"a correction over m comparisons needs B >= {RESAMPLES_AT_THRESHOLD} m / alpha, so "
+                         "that its smallest threshold, alpha / m, is resolved")  # fmt: skip
     if not what:
         what.append("an interval or a test")
         rules.append("a bootstrap interval or a resampling test needs at least 100 resamples")

@@ -21,3 +21,14 @@ def load(package: str, names: dict[str, str], name: str):
 def names(package: str, served: dict[str, str]) -> list[str]:
     """The package's ``dir()``: what it holds and what it serves on first use."""
     return sorted(set(vars(sys.modules[package])) | set(served))
+
+
+class module:
+    """A module imported on its first attribute use: for a method family's rows for the book's
+    rule, which need :mod:`irrepro.book` while importing the family must not import it."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        return getattr(importlib.import_module(self._name), attr)

@@ -17,14 +17,11 @@ shortens keeps the full name beside it: the note below a table (text, Markdown, 
 HTML ``title`` attribute (a tooltip), and the CSV files, which are never shortened. A figure
 shows the shortened names only; the tables written with it hold the full ones.
 
-Every escaper but the CSV one writes the characters a reader cannot see or that change what is
-shown around them as Python writes them in a string literal (``\\n``, ``\\x1b``, ``\\u202e``):
-control characters (Unicode category Cc), the line and paragraph separators (Zl, Zp), lone
-surrogates (Cs) and the format characters (Cf) - the bidirectional overrides, embeddings and
-isolates (U+202A-U+202E, U+2066-U+2069) that reorder the text after them (a right-to-left
-override before ``exe.txt`` shows it as ``txt.exe``), the zero-width spaces and joiners
-(U+200B-U+200D, U+2060, U+FEFF), the soft hyphen. CSV cells (and JSON) keep a name as it is:
-they are data, read back by programs.
+Every escaper but the CSV one writes what a reader cannot see, or what changes the text around
+it, as a Python string literal does (``\\n``, ``\\x1b``, ``\\u202e``): control characters, line
+and paragraph separators, lone surrogates and format characters (bidirectional overrides that
+reorder the text after them - ``txt.exe`` for ``exe.txt`` -, zero-width spaces and joiners, the
+soft hyphen). CSV cells (and JSON) keep a name as it is.
 """
 
 from __future__ import annotations
@@ -44,15 +41,11 @@ __all__ = [
     "html_name", "mpl", "shell"
 ]  # fmt: skip
 
-#: Names longer than this many characters are shortened in tables and figures (40: what fits a
-#: table column or a tick label beside the numbers; run tags of TREC tracks are at most 20-30).
+#: Names longer than this are shortened in tables and figures (a column or a tick label's width).
 MAX_NAME = 40
-#: What stands for the characters a shortened name leaves out.
-ELLIPSIS = "\u2026"
+ELLIPSIS = "\u2026"  #: what stands for the characters a shortened name leaves out
 
-#: The Unicode categories :func:`plain` and the other escapers write as escapes: control (C0, DEL,
-#: C1), format (bidirectional controls, zero-width characters, ...), surrogate, line and paragraph
-#: separator.
+#: The Unicode categories the escapers write as escapes: control, format, surrogate, separators.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
@@ -66,8 +59,7 @@ def _visible(text: str) -> str:
 
 
 def _twin_key(label: str) -> str:
-    """What a label looks like: its NFKC form (canonically equivalent text is drawn alike, and
-    compatibility forms - a ligature, a fullwidth letter - look like the letters they stand for)."""
+    """What a label looks like: its NFKC form (a ligature or fullwidth letter as the letters)."""
     return unicodedata.normalize("NFKC", label)
 
 
@@ -243,21 +235,28 @@ def plain(text) -> str:
     return _visible(str(text))
 
 
+#: Computer Modern Typewriter's glyph (OT1 cmtt: in every TeX installation) of a character OT1's
+#: text fonts print otherwise ("_" a rule, "~" "^" accents, "`" "'" '"' curly quotes).
+_TT = r"{\usefont{OT1}{cmtt}{m}{n}\char%d}"
 _LATEX = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
-    "^": r"\textasciicircum{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%",
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
+    "_": _TT % 95, "~": _TT % 126, "^": _TT % 94, "`": _TT % 18, "'": _TT % 13, '"': _TT % 34,
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "-": "-{}", ",": ",{}",
 }  # fmt: skip
-_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+#: "-" and "," only before another: "--" and "---" would print dashes, ",," (T1) a low quote.
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,") + "|-(?=-)|,(?=,)")
+#: Prose: its apostrophes, quotes and dashes typeset as LaTeX types them (’ ” – —).
+_LATEX_PROSE_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,'\"") + "|,(?=,)")
 
 
-def latex(text) -> str:
-    """``text`` for LaTeX's text mode (a table cell, a caption).
+def latex(text, *, prose: bool = False) -> str:
+    """``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is.
 
-    ``text`` for LaTeX's text mode (a table cell, a caption): ``\\ { } $ & # ^ _ ~ %`` escaped,
-    and ``<``, ``>``, ``|`` written as ``\\textless{}``, ``\\textgreater{}``, ``\\textbar{}``
-    (typed as they are they print "¡", "¿" and "—" in LaTeX's default OT1 encoding); control
-    characters are made visible first (:func:`plain`).
+    ``\\ { } $ & # %`` escaped; ``<``, ``>``, ``|`` as ``\\textless{}`` ... (OT1 prints "¡", "¿",
+    "—" for them); ``_ ~ ^ ` ' "`` in Computer Modern Typewriter's glyphs (OT1's text fonts print a
+    rule, accents, curly quotes); ``--`` and ``,,`` kept apart (``-{}-``). A name reads the same in
+    the PDF (pdftotext's copy included). Control characters are made visible first (:func:`plain`).
 
     Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
     scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
@@ -266,6 +265,8 @@ def latex(text) -> str:
     ----------
     text : object
         The text (made a string).
+    prose : bool, default False
+        irrepro's own sentences: ``'``, ``"``, ``--``, ``---`` left to LaTeX's typography.
 
     Returns
     -------
@@ -276,9 +277,12 @@ def latex(text) -> str:
     --------
     >>> from irrepro.escape import latex
     >>> print(latex("50% of A_1 <= B"))
-    50\\% of A\\_1 \\textless{}= B
+    50\\% of A{\\usefont{OT1}{cmtt}{m}{n}\\char95}1 \\textless{}= B
+    >>> print(latex("a--b's"), latex("a--b's", prose=True))
+    a-{}-b{\\usefont{OT1}{cmtt}{m}{n}\\char13}s a--b's
     """
-    return _LATEX_RE.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
+    pattern = _LATEX_PROSE_RE if prose else _LATEX_RE
+    return pattern.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
 
 
 #: Letters and punctuation of those ranges that pdflatex's default font encoding (OT1) lacks
@@ -292,10 +296,8 @@ def latex_beyond_pdflatex(text) -> list[str]:
 
     The characters of ``text`` that pdflatex does not set without a package of the document's
     own in its default font encoding (OT1): everything beyond Latin-1 and Latin Extended-A
-    (U+0000-U+017F) but the general punctuation pdflatex's UTF-8 input knows (dashes, quotes, the
-    ellipsis of shortened names, U+2010-U+2026), and the few of those ranges OT1 lacks
-    (guillemets, thorn, eth, ogonek letters...); Greek, CJK, emoji and the like need ``xelatex`` /
-    ``lualatex`` or a package (``\\usepackage[T1]{fontenc}`` for most of the Latin ones).
+    (U+0000-U+017F) but the punctuation pdflatex's UTF-8 input knows (U+2010-U+2026), and the few
+    of those ranges OT1 lacks (guillemets, thorn, eth...); Greek, CJK, emoji need ``xelatex``.
 
     Parameters
     ----------
@@ -432,8 +434,7 @@ def mpl(text) -> str:
     that is not math (its rule: math needs an even number of unescaped ``$``, and after this there
     is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry)
     gets a zero-width space before it, and control characters are made visible (:func:`plain`).
-    Shorten long names first (:func:`shorten`): a label of thousands of characters makes a figure
-    thousands of inches wide. Under ``text.usetex`` LaTeX draws the text: use :func:`latex`.
+    Shorten long names first (:func:`shorten`); under ``text.usetex`` use :func:`latex`.
 
     Parameters
     ----------

@@ -125,12 +125,17 @@ def check_scale(value: Any, name: str = "scale") -> str:
     return word
 
 
-def env_jobs() -> int:
-    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: 1).
+def env_jobs(default: int = 1) -> int:
+    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: ``default``).
 
     Checked by :func:`check_jobs` (-1, all cores, is returned as it is). The one reader of
     ``IRREPRO_JOBS``, called by the command line and the book's configuration only; library
     functions take ``n_jobs`` (default 1).
+
+    Parameters
+    ----------
+    default : int, default 1
+        The count when ``IRREPRO_JOBS`` is unset or empty (``irrepro report``'s: -1, all cores).
 
     Returns
     -------
@@ -142,7 +147,7 @@ def env_jobs() -> int:
     irrepro.InputError
         When ``IRREPRO_JOBS`` is not such a count, naming it.
     """
-    return check_jobs(env("IRREPRO_JOBS") or "1", "IRREPRO_JOBS")
+    return check_jobs(env("IRREPRO_JOBS") or str(check_jobs(default)), "IRREPRO_JOBS")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:

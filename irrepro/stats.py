@@ -16,7 +16,8 @@
 - :func:`check_level` - the one check of a confidence level (a fraction, or a percentage), and
   :func:`level_percent`, the one way a level is printed (the digits it needs, never "100%");
 - :func:`check_resamples` - the one check of the resamples behind an interval or a resampling
-  test (at least 100, one beyond each end of the interval, 1 / alpha for a test).
+  test (at least 100, one beyond each end of the interval, 1 / alpha for a test, 20 m / alpha for
+  a test corrected over m comparisons), and :func:`corrected_resamples`, the default B of such a test.
 
 Arrays follow the package's convention: the resamples on the last axis, e.g.
 ``(systems, topics, B)``.
@@ -32,10 +33,12 @@ from scipy.stats import norm
 
 from ._intervals import (
     MIN_RESAMPLES,
+    RESAMPLES_AT_THRESHOLD,
     bca_interval,
     bootstrap_sd,
     check_level,
     check_resamples,
+    corrected_resamples,
     jackknife_acceleration,
     level_percent,
 )
@@ -57,7 +60,9 @@ __all__ = [
     "check_level",
     "level_percent",
     "check_resamples",
+    "corrected_resamples",
     "MIN_RESAMPLES",
+    "RESAMPLES_AT_THRESHOLD",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).

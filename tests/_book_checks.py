@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from irrepro import book
 from irrepro.book._prose import stray_statements
-from irrepro.book._rule import _WORD_KINDS, _combine
+from irrepro.book._statuses import _WORD_KINDS, _combine
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (
@@ -55,6 +55,10 @@ def _paper_part(text: str) -> dict | None:
     t = re.sub(r"^(about|around|approximately|roughly|typically|some|circa|~)\s+", "", text.strip().lower())
     pct = "%" in t
     t = t.replace("%", "").strip()
+    t = re.sub(
+        r"^(almost|nearly|just under|just short of)\s+(\d+) of \d+$", r"\1 \2", t
+    )  # "almost 110 of 110"
+    t = re.sub(r"\s*x$", "", t)  # a ratio printed "1.7-3.6 x"
     if t in _WORDS:
         return {"lo": _WORDS[t], "hi": _WORDS[t], "half": 0.0, "pct": False, "side": ""}
     m = re.fullmatch(r"(almost|nearly|just under|just below|slightly under|slightly below|slightly less than|"
@@ -106,8 +110,12 @@ def _independent_status(row: Mapping) -> str:
     paper, ours = str(row["paper"]), row["ours"]
     split = r"\s+/\s+|\s+vs\.?\s+|\s*->\s*"
     pp = [_paper_part(x) for x in re.split(split, re.sub(r"\([^)]*\)", " ", paper).strip())]
-    if isinstance(ours, str):
-        oo = [float(x.strip().replace("%", "").split(" of ")[0]) for x in re.split(split, ours)]
+    if isinstance(ours, str):  # a label after a value ("81.0 (round 1)") is not part of it
+        ours = re.sub(r"\([^)]*\)", " ", ours).strip()
+        oo = [
+            float(re.sub(r"\s*x$", "", x.strip().replace("%", "").split(" of ")[0]))
+            for x in re.split(split, ours)
+        ]
     else:
         oo = [float(ours)]
     if len(pp) == 1 and len(oo) > 1:
@@ -289,9 +297,12 @@ def verdict_sentences(html: str) -> list[dict]:
 
 def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> list[str]:
     """Every verdict sentence of a page states its row's recorded fields: its status in its words
-    (:data:`~irrepro.book.STATUS_WORDS`), the data its table was judged on, and the rule's reason."""
+    (:data:`~irrepro.book.STATUS_WORDS`), the data it was judged on (its own, or its table's), and the
+    rule's reason."""
     rows = {
-        (rec["item"], r.get("quantity")): (r, rec.get("data", "")) for rec in records for r in rec["rows"]
+        (rec["item"], r.get("quantity")): (r, r.get("data") or rec.get("data", ""))
+        for rec in records
+        for r in rec["rows"]
     }
     problems = []
     for s in verdict_sentences(html):
@@ -429,7 +440,12 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
         if rec["item"] == "Verdict"
         for r in rec["rows"]
     }
-    judged_on = {rec["paper"]: rec.get("data", "") for rec in records if rec["item"] == "Verdict"}
+    judged_on = {
+        (rec["paper"], r.get("quantity")): r.get("data") or rec.get("data", "")
+        for rec in records
+        if rec["item"] == "Verdict"
+        for r in rec["rows"]
+    }
     counts = book.summary(book.scorecard(results))
     title = dict((*book.PAPERS, *book.STUDIES))
     problems = []
@@ -443,10 +459,9 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
             problems.append(f"{where}: no recorded Verdict row {r['quantity']!r}")
         elif r["status"] != want or r["word"] != book.STATUS_WORDS[want]:
             problems.append(f"{where}: states {r['status']!r} ({r['word']!r}), the row is {want!r}")
-        if r["data"] != judged_on.get(key):
-            problems.append(
-                f"{where}: names the data {r['data']!r}, the Verdict table {judged_on.get(key)!r}"
-            )
+        on = judged_on.get((key, r["quantity"]))
+        if r["data"] != on:
+            problems.append(f"{where}: names the data {r['data']!r}, the Verdict row {on!r}")
         lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
         if r["label"] != lab:
             problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")

@@ -113,7 +113,9 @@ def _decimals(text: str) -> int | None:
     if re.search(r"\d\s*/\s*\d", text) and not re.search(r"\d\s+/\s+\d", text):
         return None
     if re.search(
-        r"(^|/)\s*(>|<|≥|≤|over|under|above|below|more than|less than|at least|at most|up to)", text
+        r"(^|/)\s*(>|<|≥|≤|over|under|above|below|more than|less than|at least|at most|up to|as few as"
+        r"|no more than|no less than|not exceeding|exceeds?|(?:well|far) (?:above|over|below|under|more than|less than))",
+        text,
     ):
         return None  # a bound is a threshold, not a printed precision
     numbers = re.findall(r"(?<![\w.])-?\d+(?:\.(\d+))?(?![\w])", text)

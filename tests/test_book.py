@@ -33,7 +33,7 @@ from irrepro.book import (
     judge,
 )
 from irrepro.book import _reading as book_reading
-from irrepro.book._rule import _combine
+from irrepro.book._statuses import _combine
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -1085,9 +1085,10 @@ def test_results_sections_show_code():
         assert shown and all(shown.values()), (path.stem, shown)
 
 
-def _loader_names(tree) -> set[str]:
-    """Names bound to ``book.paper_numbers(...)``, and names bound to values read from those."""
-    out = set()
+def _loader_names(tree, start: set[str] | None = None) -> set[str]:
+    """Names bound to ``book.paper_numbers(...)`` (or given in ``start``), and names bound to values
+    read from those."""
+    out = set(start or ())
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Assign)
@@ -1130,6 +1131,53 @@ def _reads_loader(expr, names) -> bool:
     return False
 
 
+#: the builders of irrepro.book whose second argument is the paper's value
+_BUILDERS = {"share", "rate", "score", "correlation", "ordering", "count", "claim"}
+
+
+def _rows_modules(tree) -> list:
+    """The package modules that build a chapter's rows (``from irrepro.<family> import rows``, the
+    family's ``_rows`` module or package), parsed: their paper values are checked as the chapter's,
+    the paper's numbers named there as the chapter names them (``P``)."""
+    out = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").startswith("irrepro.")
+            and any(a.name in ("rows", "_rows") for a in node.names)
+        ):
+            base = ROOT / node.module.replace(".", "/") / "_rows"
+            files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+            out += [ast.parse(f.read_text(encoding="utf-8")) for f in files if f.is_file()]
+    return out
+
+
+def _builder_rows(tree, names) -> int:
+    """Rows built by ``book.<builder>(quantity, paper, ...)`` in ``tree``, each paper value checked:
+    read from the loader, None, or a function's ``paper`` parameter passed on."""
+    rows = 0
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "book"
+            and node.func.attr in _BUILDERS
+            and len(node.args) >= 2
+        ):
+            rows += 1
+            v = node.args[1]
+            if (
+                isinstance(v, ast.Constant)
+                and v.value in (None, "-")
+                or isinstance(v, ast.Name)
+                and v.id == "paper"
+            ):
+                continue
+            assert _reads_loader(v, names), f"paper value typed in code: {ast.unparse(v)}"
+    return rows
+
+
 def test_compare_rows_take_the_papers_values_from_the_yml_loader():
     for path in CHAPTERS:
         source = "\n".join(c.source for c in _code_cells(path) if not c.source.lstrip().startswith("%"))
@@ -1148,14 +1196,37 @@ def test_compare_rows_take_the_papers_values_from_the_yml_loader():
                     assert _reads_loader(v, names), (
                         f"{path.name}: paper value typed in code: {ast.unparse(v)}"
                     )
-        # a replication types its rows (more than ten); a chapter beyond the papers may build them
-        # in one function, whose rows then feed several compare tables
+        # a replication types its rows (more than ten), or names the paper's numbers for its
+        # package's row builders; a chapter beyond the papers may build them in one function, whose
+        # rows then feed several compare tables
+        keys = (
+            set(book.paper_numbers(_chapter_key(path))) if _chapter_key(path) in dict(book.PAPERS) else set()
+        )
+        rows += len({a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and a.value in keys})
+        rows += _builder_rows(tree, names)
+        for module in _rows_modules(tree):  # rows built in the package, from the chapter's loader
+            rows += _builder_rows(module, _loader_names(module, names))
         compares = sum(
             isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "compare" for n in ast.walk(tree)
         )
-        assert rows > 10 or (_chapter_key(path) in dict(book.STUDIES) and rows >= 1 and compares >= 3), (
-            path.name
+        built = sum(
+            isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id in names for a in n.args)
+            for n in ast.walk(tree)
         )
+        # or its rows come from its package's row builders (``<package>.rows.<table>_rows(...)``),
+        # which read the paper's values from the same loader
+        built_rows = sum(
+            isinstance(n, ast.Call)
+            and getattr(n.func, "attr", "") == "compare"
+            and any(isinstance(a, ast.Call) and getattr(a.func, "attr", "").endswith("_rows") for a in n.args)
+            for n in ast.walk(tree)
+        )
+        assert (
+            rows > 10
+            or (built >= 3 and compares >= 3)
+            or built_rows >= 3
+            or (_chapter_key(path) in dict(book.STUDIES) and compares >= 3)
+        ), path.name
 
 
 _NUM = re.compile(r"(?<![\w.])(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
@@ -1224,6 +1295,36 @@ def _loader_keys(tree, names) -> list[re.Pattern]:
     return out
 
 
+def _package_keys(tree, names) -> list[re.Pattern]:
+    """The keys read by the package's row builders a chapter hands its loader
+    (``sz.figure2_rows(P, ...)``, ``sz`` imported as ``from irrepro import standardize as sz``): the
+    keys their module reads from the parameter the loader is passed as."""
+    import importlib
+    import inspect
+
+    aliases = {
+        a.asname or a.name: f"irrepro.{a.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "irrepro"
+        for a in node.names
+    }
+    out = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in aliases
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in names
+        ):
+            fn = getattr(importlib.import_module(aliases[node.func.value.id]), node.func.attr)
+            param = next(iter(inspect.signature(fn).parameters))
+            out.extend(_loader_keys(ast.parse(inspect.getsource(inspect.getmodule(fn))), {param}))
+    return out
+
+
 def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
     for path in CHAPTERS:
         key = _chapter_key(path)
@@ -1240,11 +1341,28 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
                 for a in ast.walk(tree)
             )
         }
-        patterns = [p for p in _loader_keys(tree, names) if p.pattern != ".+"]
-        # a key passed whole to a chapter's helper that looks it up (row("data.r2-halves", ...))
-        passed = {
+        patterns = [p for p in _loader_keys(tree, names) + _package_keys(tree, names) if p.pattern != ".+"]
+        # a key passed whole to a chapter's helper that looks it up (row("data.r2-halves", ...)), or
+        # named in the chapter's code for its package's row builders (spec = [("full.t.0-10%", ...)])
+        passed = {a.value for a in ast.walk(tree) if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+        # the rows its package builds (``from irrepro.<package> import rows``), with their own loaders
+        for mtree in _rows_modules(tree):
+            loaders = {
+                t.id
+                for a in ast.walk(mtree)
+                if isinstance(a, ast.Assign) and isinstance(a.value, ast.Call)
+                and getattr(a.value.func, "id", getattr(a.value.func, "attr", "")) in ("_P", "paper_numbers")
+                for t in a.targets
+                if isinstance(t, ast.Name)
+            }  # fmt: skip
+            patterns += [p for p in _loader_keys(mtree, loaders) if p.pattern != ".+"]
+        modules = _rows_modules(tree)  # rows built in the package read the chapter's loader there
+        for module in modules:
+            patterns += [p for p in _loader_keys(module, _loader_names(module, names)) if p.pattern != ".+"]
+        passed |= {
             a.value
-            for c in ast.walk(tree)
+            for t in modules
+            for c in ast.walk(t)
             if isinstance(c, ast.Call)
             for a in c.args
             if isinstance(a, ast.Constant) and isinstance(a.value, str)

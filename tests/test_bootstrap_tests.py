@@ -397,3 +397,55 @@ def test_rounding_noise_is_no_difference():
         a, b = np.vstack([real, real[0]])[[i, j]]
         assert r.p[k] == ref_paired(a, b, samples)[0]
     assert r.p[1] == 0.0  # pair (0, 2): a constant real shift stays significant
+
+
+# ---- the chapter's sampling errors against the spread over resampled units ----------------------
+
+
+def _population(rng, n_sys=30, n_top=50):
+    """Scores of two related measures for n_sys fixed systems on n_top topics drawn afresh."""
+    mu = np.linspace(0.25, 0.45, n_sys)
+    topic = rng.normal(0, 0.12, size=n_top)
+    a = np.clip(mu[:, None] + topic + rng.normal(0, 0.12, size=(n_sys, n_top)), 0, 1)
+    b = np.clip(a + rng.normal(0, 0.10, size=a.shape), 0, 1)
+    return a, b
+
+
+def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
+    # the row's sampling error of Kendall's tau (the topic bootstrap's se, rows.tau_se) against the
+    # sd of tau over independent topic samples drawn from the population: within 20%
+    from irrepro.bootstrap_tests import rows
+
+    rng = np.random.default_rng(2006)
+    taus, ses = [], []
+    for k in range(120):
+        a, b = _population(rng)
+        taus.append(stats.kendalltau(a.mean(1), b.mean(1))[0])
+        if k < 12:
+            study = bt.measure_study({"A": a, "B": b}, B=200, seed=k, parts=("rank",))
+            ses.append(rows.tau_se(study, ("A", "B")))
+    spread, formula = np.std(taus, ddof=1), np.mean(ses)
+    assert 0.3 < np.mean(taus) < 0.9  # a pair of measures that disagree some
+    assert abs(formula / spread - 1) < 0.2, (formula, spread)
+
+
+def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
+    # the rows' sampling error of a share of system pairs (and of a difference of two shares over
+    # the same pairs) against the sd over resampled pairs: within 20%; Agresti & Coull's, not 0,
+    # where every pair agrees
+    from irrepro.bootstrap_tests import rows
+
+    rng = np.random.default_rng(435)
+    a, b = _population(rng)
+    pa, pb = (sg.paired_bootstrap_test(x, B=200, seed=1).p < 0.05 for x in (a, b))
+    sig = np.stack([pa, pb]).astype(float)
+    diff = sig[1] - sig[0]
+    assert 0.1 < sig.mean(1).min() and sig.mean(1).max() < 0.9 and np.abs(diff).sum() > 5
+    idx = rng.integers(0, sig.shape[1], size=(4000, sig.shape[1]))
+    for x in (sig[0], sig[1], diff):
+        spread = x[idx].mean(axis=1).std(ddof=1)
+        assert abs(rows.pair_share_se(x) / spread - 1) < 0.2, (rows.pair_share_se(x), spread)
+    none = np.zeros(435)
+    assert 0 < rows.pair_share_se(none) < 0.01 and np.isclose(
+        rows.pair_share_se(none), rows.pair_share_se(1 - none)
+    )

@@ -387,6 +387,32 @@ def test_irrepro_jobs_is_checked_before_the_work(tiny, capsys, monkeypatch, tmp_
     assert rc == 2 and "argument -j/--jobs" in err
 
 
+def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(capsys, monkeypatch, tmp_path):
+    """Without -j and IRREPRO_JOBS, ``irrepro report`` runs on all cores (``os.cpu_count()``, made
+    3 here so that the default differs from 1 on any machine); every file it writes but the page
+    (which shows the timings) and the manifest (which lists the page's size) is byte for byte
+    that of -j 1. ``compare`` keeps 1."""
+    monkeypatch.delenv("IRREPRO_JOBS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    data.simulate.write_trec(data.simulate.runs(4, 8, list_length=30, seed=5), tmp_path / "runs",
+                             gzip=True, qrels=tmp_path / "qrels.txt")  # fmt: skip
+    seen = []
+    analyse = report._analyse
+    monkeypatch.setattr(report, "_analyse", lambda *a, **k: seen.append(k["n_jobs"]) or analyse(*a, **k))
+    common = ["report", tmp_path / "runs", "--qrels", tmp_path / "qrels.txt", "--scale", "quick", "-q"]
+    assert run_cli([*common, "--out", tmp_path / "default"], capsys)[0] == 0
+    assert run_cli([*common, "--out", tmp_path / "one", "-j", "1"], capsys)[0] == 0
+    assert seen == [3, 1]
+    files = sorted(
+        p.name for p in (tmp_path / "one").iterdir() if p.name not in ("index.html", ".irrepro-report")
+    )
+    assert "pairs.csv" in files and "methods.tex" in files
+    for name in files:
+        assert (tmp_path / "default" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
+    rc, out, _ = run_cli(["report", "--help"], capsys)
+    assert rc == 0 and "default IRREPRO_JOBS or -1, all cores" in " ".join(out.split())
+
+
 # ---- real data or a clear error ---------------------------------------------------------------
 
 

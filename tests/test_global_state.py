@@ -163,7 +163,7 @@ def sim_dir(tmp_path):
 @pytest.mark.parametrize(("env", "options", "want"), [
     ({"IRREPRO_SCALE": "quick", "IRREPRO_JOBS": "2"}, [], ("quick", 2)),
     ({"IRREPRO_SCALE": "paper", "IRREPRO_JOBS": "3"}, [], ("paper", 3)),
-    ({}, [], ("paper", 1)),
+    ({}, [], ("paper", -1)),  # report: every core unless told
     ({"IRREPRO_SCALE": "paper", "IRREPRO_JOBS": "3"}, ["--scale", "quick", "-j", "2"], ("quick", 2)),
 ])  # fmt: skip
 def test_the_command_line_reads_the_environment_and_passes_it_down(env, options, want, sim_dir, monkeypatch):

@@ -144,6 +144,44 @@ def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, mon
         book.headline("webber2008score")
 
 
+def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    none = {
+        "quantity": "sizes",
+        "paper": None,
+        "ours": 3,
+        "kind": "count",
+        "ours_se": 0,
+        "se_reason": "counted",
+    }
+    rows = book.compare("webber2008score", "Rows", [none])
+    assert rows.frame["status"].tolist() == ["not comparable"]
+    claim = {
+        "quantity": "every comparison is problematic",
+        "paper": P["claim"],
+        "ours": "yes",
+        "kind": "claim",
+        "supports": [rows.row("sizes")],
+    }
+    # the chapter's "holds" on rows that compare nothing with the paper: the headline refuses it
+    book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))], data="TREC-8")
+    with pytest.raises(ValueError, match="not comparable"):
+        book.headline("webber2008score")
+    # the status the rule gives from those rows: not comparable, and so is the headline
+    book.compare("webber2008score", "Verdict", [claim], data="TREC-8")
+    assert book.headline("webber2008score").status == "not comparable"
+    # resting on a comparable row, the chapter's verdict stands
+    runs = book.compare("webber2008score", "Runs", [_runs_row(P)])
+    book.compare(
+        "webber2008score",
+        "Verdict",
+        [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])],
+        data="TREC-8",
+    )
+    assert book.headline("webber2008score").status == "replicated"
+
+
 def test_a_paper_file_without_a_headline_has_none_and_a_partial_one_is_an_error(tmp_path, monkeypatch):
     d = fake_book(tmp_path, monkeypatch)
     _verdict()

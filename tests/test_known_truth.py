@@ -219,13 +219,59 @@ def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials
     k = len(n_c)
     se = np.sqrt(np.sum((r_c - rej.mean() * n_c) ** 2) * k / (k - 1)) / len(rej)
     assert row["kind"] == "rate" and row["ours"] == pytest.approx(rej.mean())
-    assert row["ours_se"] == pytest.approx(se) and se > np.sqrt(rej.mean() * (1 - rej.mean()) / len(rej))
+    assert row["se_mc"] == pytest.approx(se) and se > np.sqrt(rej.mean() * (1 - rej.mean()) / len(rej))
+    assert row["se_sampling"] == 0 and row["unit"] == "system pair" and row["replicates"] == 400
+    assert row["nominal"] == 0.05  # a type I rate: the margin is a share of alpha
     assert "400 trials in 8 pairs" in row["se_reason"]
     assert row["paper"] is U["type1.ap.25.t2.a0.05"] and row["paper_n"] == U["trials.type1"].value
     power = kt.comparison_rows(
         {("AP", 25): kt.PValues(kt.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
     )
     assert power[0]["paper"] is U["power.ap.25.t2.d0.05"] and power[0]["paper_n"] == U["trials.power"].value
+    assert "nominal" not in power[0]  # power has no nominal level
+
+
+def test_type1_rows_judge_with_a_margin_relative_to_alpha_and_print_z():
+    from irrepro import book
+
+    U = book.paper_numbers("urbano2019statistical")
+    theirs = float(U["type1.ap.25.t2.a0.05"].value)
+    trials = 20_000
+    pair = np.arange(trials) % 400
+    rng = np.random.default_rng(1)
+    out = []
+    for shift in (0.0, 0.02):  # ours at theirs, and 0.02 above it: outside a margin of 0.01
+        p = np.where(rng.random((len(kt.TESTS), trials)) < theirs + shift, 0.01, 0.5)
+        res = kt.PValues(kt.TESTS, p, p, pair, 0.0, 25, 100)
+        rows = kt.comparison_rows({("AP", 25): res}, U, "type1")
+        t = book.compare("urbano2019statistical", "z test", rows, results="").frame.set_index("quantity")
+        out.append(t.loc["AP, 25 topics, paired-t"])
+    assert out[0]["status"] == "replicated" and out[0]["margin"] == pytest.approx(0.01)
+    assert out[1]["status"] == "not replicated" and out[1]["z"] > 3, out[1].to_dict()
+    r = out[1]
+    paper_se = np.sqrt(theirs * (1 - theirs) / r["paper_n"])
+    assert r["z"] == pytest.approx((float(r["ours"]) - theirs) / np.hypot(r["se_mc"], paper_se))
+    shown = kt.with_z(book.compare("urbano2019statistical", "z test", [rows[0]], results=""))
+    assert (
+        shown.frame.columns.get_loc("z = (ours - theirs) / se") == shown.frame.columns.get_loc("status") + 1
+    )
+
+
+def test_pair_clustered_error_of_a_simulated_rate_matches_the_spread_over_resampled_pairs(models):
+    """The Monte Carlo error of a known-truth rate clustered by system pair (eq. kt-se), as the
+    chapter's rows carry it, against the spread of the rate over independent reruns that draw new
+    pairs and topics: power, whose rate differs from pair to pair, at 25 topics."""
+    reps = [
+        kt.urbano_experiment(models, 25, delta=0.03, trials=300, tests=("paired-t", "sign"), B=20, seed=s)
+        for s in range(40)
+    ]
+    rates = np.array([r.rates([0.05]).iloc[0][["paired-t", "sign"]].to_numpy() for r in reps])
+    ses = np.array([r.se(0.05)[["paired-t", "sign"]].to_numpy() for r in reps])
+    spread = rates.std(axis=0, ddof=1)
+    assert np.allclose(np.sqrt((ses**2).mean(axis=0)), spread, rtol=0.2), (
+        np.sqrt((ses**2).mean(axis=0)),
+        spread,
+    )
 
 
 def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications():
@@ -253,7 +299,84 @@ def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
     assert kt.level("0.05", [0.01], [0.001]) == "off its level (below)"
     assert kt.level("at most 0.05", [0.01], [0.001]) == "at its level"  # a bound: conservative is fine
     assert kt.level("0.05", [0.05, 0.2], [0.001, 0.001]) == "mixed (above)"
-    assert kt.level("0.05", [0.072], [0.004]) == "undecided (above)"  # straddles 0.05 + 0.005 + 0.02
-    assert kt.level("0.95", [0.94, 0.951], [0.002, 0.002]) == "at its level"
+    # the margin is 20% of the level (0.01 about 0.05 and about 0.95), the level exact
+    assert kt.level("0.05", [0.072], [0.004]) == "off its level (above)"  # 0.0654 and up: outside 0.06
+    assert kt.level("0.05", [0.062], [0.004]) == "undecided (above)"  # straddles 0.06
+    assert kt.level("0.05", [0.0585], [0.0005]) == "at its level"
+    assert kt.level("0.95", [0.945, 0.951], [0.002, 0.002]) == "at its level"
+    assert kt.level("0.95", [0.938], [0.001]) == "off its level (below)"
     with pytest.raises(ValueError):
         kt.level("0.05", [0.05, 0.06], [0.001])
+
+
+def test_their_rates_for_the_figures_are_every_matching_number_of_their_yml():
+    """``their_type1`` / ``their_by_delta`` against the yml's keys read one by one: every type I,
+    power and type III number of the measures, sizes and tests asked for, with its value."""
+    import re
+
+    from irrepro import book
+
+    U = book.paper_numbers("urbano2019statistical")
+    ours = {theirs: o for theirs, o in U.names.items()}  # "w" -> "wilcoxon", "ap" -> "AP"
+    measures, tests = ("AP", "P@10"), ("paired-t", "wilcoxon", "sign")
+    want1, wantd = {}, {}
+    for key in U:
+        m = re.fullmatch(r"type1\.(\w+)\.(\d+)\.([a-z]+)([12])\.a([\d.]+)", key)
+        if m and ours.get(m[1]) in measures and ours.get(m[3]) in tests and int(m[2]) in (25, 100):
+            want1[(ours[m[1]], int(m[2]), ours[m[3]], int(m[4]), float(m[5]))] = U[key].value
+        m = re.fullmatch(r"(power|type3)\.(\w+)\.(\d+)\.([a-z]+)([12])\.d([\d.]+)", key)
+        if m and ours.get(m[2]) in measures and ours.get(m[4]) in tests and int(m[3]) == 50:
+            if float(m[6]) in (0.01, 0.05) and (m[1] == "power" or m[5] == "2"):
+                wantd[(m[1], ours[m[2]], ours[m[4]], int(m[5]), float(m[6]))] = U[key].value
+    t1 = kt.their_type1(U, measures=measures, sizes=(25, 100), tests=tests)
+    got1 = {(r.measure, r.topics, r.test, r.tails, float(r.alpha)): r.value for r in t1.itertuples()}
+    assert want1 and got1 == want1
+    td = kt.their_by_delta(U, measures=measures, sizes=(50,), tests=tests, deltas=(0.01, 0.05))
+    gotd = {(r.kind, r.measure, r.test, r.tails, float(r.delta)): r.value for r in td.itertuples()}
+    assert wantd and gotd == wantd
+
+
+def test_the_chapter_shows_its_method_and_states_no_sentence_in_code():
+    """The known-truth chapter: at most 30% of its code lines (non-blank, non-comment) folded, no
+    function defined and no sentence made in a code cell (its numbers enter the prose by glue)."""
+    import ast
+    from pathlib import Path
+
+    import jupytext
+
+    folded_tags = {"hide-input", "remove-input", "remove-cell", "hide-cell"}
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "known_truth.md"
+    folded = total = 0
+    for c in jupytext.read(path).cells:
+        if c.cell_type != "code":
+            continue
+        n = sum(1 for line in c.source.splitlines() if line.strip() and not line.strip().startswith("#"))
+        total += n
+        folded += n if folded_tags & set(c.metadata.get("tags", [])) else 0
+        assert "Markdown(" not in c.source, c.source[:200]
+        defined = [d for d in ast.walk(ast.parse(c.source)) if isinstance(d, (ast.FunctionDef, ast.Lambda))]
+        assert not defined, c.source[:200]  # none of the chapter's exercises defines one either
+    assert total > 100 and folded <= 0.3 * total, (folded, total)
+
+
+def test_trials_needed_counts_the_rows_the_rule_finds_undecided_for_monte_carlo_reasons():
+    """The rows come from book.compare, so the count reads the field the rule records."""
+    from irrepro import book
+
+    P = book.paper_numbers("urbano2019statistical")
+    err = book.errors(mc=0.0015, unit="system pair", replicates=3000, reason="a simulation samples no data")
+    comp = book.compare(
+        "urbano2019statistical",
+        "Power",
+        [
+            # ours +- 1.645 x 0.0015 straddles the paper's 0.00114 + 0.0002 margin; its sampling error alone would not
+            book.rate("AP, 25 topics, t", P["type1.ap.25.t1.a0.001"], 0.0016, err, nominal=0.001),
+            book.rate("AP, 25 topics, w", P["type1.ap.25.w1.a0.001"], 0.0018, err, nominal=0.001),
+        ],
+        data="simulation",
+        results="",
+    )
+    why = list(comp.frame.get("why", []))
+    got = kt.trials_needed(comp)
+    assert got["rows"] == why.count("monte-carlo") >= 1 and got["configurations"] == 1
+    assert got["needed"] > 3000 and got["ran"] == 3000

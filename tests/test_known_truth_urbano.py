@@ -277,7 +277,9 @@ def test_comparison_rows_for_type3_and_their_tests(models):
     sign = rows["AP, 25 topics, sign"]
     assert sign["paper"] == 0.012 and sign["paper_n"] == 167000  # their sign test: compared, not context
     assert sign["ours"] == pytest.approx(res.type3(0.05)["sign"])
-    assert sign["ours_se"] == pytest.approx(res.type3_se(0.05)["sign"])
+    se = res.type3_se(0.05)["sign"]  # clustered by pair; Agresti & Coull's over the pairs where it is 0
+    assert sign["se_mc"] == pytest.approx(kt.simulation_se(sign["ours"], se, len(np.unique(res.pair))))
+    assert sign["unit"] == "system pair" and sign["replicates"] == 200 and "nominal" not in sign
     assert rows["AP, 25 topics, wilcoxon"]["paper"] is None  # not in the numbers: context
 
 

@@ -95,7 +95,7 @@ def test_bad_settings_are_refused():
         _both(measures=["NoSuchMeasure@3"])
 
 
-HOSTILE = ["a_b&c%$#{}~^\\", "<x>|y", "*bold* `tick`", "50% [link](x)"]
+HOSTILE = ["a_b&c%$#{}~^\\", "<x>|y", "*bold* `tick`", "50% [link](x)", 'it\'s "q" a--b---c ,,d !`e']
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -176,7 +176,8 @@ def _compare(sim, capsys, *extra):
 #: compare's options that change a number, and what the paragraph then says
 CLI_CHANGES = [
     (["--test", "sign"], "sign test"),
-    (["--test", "bootstrap", "-B", "300"], "B = 300"),
+    (["--test", "bootstrap", "-B", "5000"], "B = 5,000"),
+    (["--test", "bootstrap"], "B = 3,000"),  # 1000 raised for Holm over the 6 pairs of 4 runs: 20 x 6 / 0.05
     (["--correction", "bonferroni"], "Bonferroni"),
     (["--alpha", "0.1"], "p < 0.1"),
     (["-m", "P@5"], "P_5"),

@@ -300,7 +300,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
-    res = significance.paired_bootstrap_test(rep.scores, B=rep.settings.B_tests, seed=seed_tests)
+    res = significance.paired_bootstrap_test(rep.scores, B=rep.B_pairs, seed=seed_tests)
     ref = pd.DataFrame(bt.comparisons(res, correction="holm"))
     # (the blocks' matrix products may round differently in the last bit)
     for ours, theirs in (
@@ -361,6 +361,50 @@ def sim_dir(tmp_path):
 def _report(sim_dir, out, *extra):
     return cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out),
                      "--scale", "quick", "-q", *extra])  # fmt: skip
+
+
+def test_the_report_raises_the_pairs_B_for_holm_and_bh_and_says_so(sim_dir, tmp_path, capsys):
+    """Issue 42, item 8: the quick scale's 200 bootstrap samples cannot resolve Holm's alpha / m
+    over the 6 pairs of 4 runs: the report draws 20 x 6 / 0.05 = 2400 -> 3000, and says so on
+    stderr, on the page and in its methods; against a baseline (3 pairs) 2000; randomised Tukey
+    HSD (family-wise, no correction) keeps 200."""
+    from irrepro.stats import corrected_resamples
+
+    assert _report(sim_dir, tmp_path / "all") == 0
+    err = capsys.readouterr().err
+    assert err == ("irrepro report: paired-test B = 3,000: the scale's 200 raised for Holm and Benjamini-Hochberg "
+                   "over m = 6 pairs at alpha 0.05: B >= 20 m / alpha = 2,400 resolves their smallest threshold, "
+                   "alpha / m\n"), err  # fmt: skip
+    page = (tmp_path / "all" / "index.html").read_text()
+    assert (
+        "paired-test B = 3,000," in page and "test (B = 3,000, one set" in page and "raised for Holm" in page
+    )
+    assert "B = 3,000" in (tmp_path / "all" / "methods.md").read_text()
+    assert corrected_resamples(6, 0.05, default=200) == 3000
+    assert _report(sim_dir, tmp_path / "base", "--baseline", "simrun001") == 0
+    assert "paired-test B = 2,000: " in capsys.readouterr().err
+    assert "paired-test B = 2,000," in (tmp_path / "base" / "index.html").read_text()
+    assert _report(sim_dir, tmp_path / "tukey", "--test", "tukey") == 0
+    assert capsys.readouterr().err == ""
+    page = (tmp_path / "tukey" / "index.html").read_text()
+    assert "paired-test B = 200," in page and "raised for Holm" not in page
+
+
+def test_beyond_its_largest_B_the_report_keeps_the_scales_and_says_the_corrections_are_unresolved(
+    sim_dir, tmp_path, capsys, monkeypatch
+):
+    """All pairs of many runs would need millions of resamples: past PAIRS_B_MAX the report keeps
+    the scale's B and says the Holm and BH counts are not resolved (here the cap set below the
+    3,000 that 6 pairs need)."""
+    from irrepro.report import _analyses
+
+    monkeypatch.setattr(_analyses, "PAIRS_B_MAX", 2500)
+    assert _report(sim_dir, tmp_path / "capped") == 0
+    err = capsys.readouterr().err
+    assert "are not resolved at the paired tests' B = 200 (B >= 20 m / alpha = 2,400" in err
+    assert "may be too high" in err and err.count("\n") == 1
+    page = (tmp_path / "capped" / "index.html").read_text()
+    assert "paired-test B = 200," in page and "not resolved" in page
 
 
 def _snapshot(d):

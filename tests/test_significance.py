@@ -290,15 +290,15 @@ def test_rounding_noise_is_no_difference_for_any_test(test):
 @pytest.mark.parametrize("test", list(sg.TESTS))
 def test_results_do_not_depend_on_the_number_of_workers(x, test, monkeypatch):
     monkeypatch.setattr(sg_bootstrap, "_CHUNK", 4)  # several chunks of pairs
-    one = sg.pairwise_test(x, test, B=300, seed=8, n_jobs=1)
-    two = sg.pairwise_test(x, test, B=300, seed=8, n_jobs=2)
+    one = sg.pairwise_test(x, test, B=2000, seed=8, n_jobs=1)  # Holm over its pairs: B >= 20 m / alpha
+    two = sg.pairwise_test(x, test, B=2000, seed=8, n_jobs=2)
     np.testing.assert_array_equal(one.p, two.p)
     np.testing.assert_array_equal(one.p_adjusted, two.p_adjusted)
     e1 = sg.effect_sizes(x, kind="ES_E", B=200, seed=3, n_jobs=1)
     e2 = sg.effect_sizes(x, kind="ES_E", B=200, seed=3, n_jobs=2)
     np.testing.assert_array_equal(e1.low, e2.low)
-    t1 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=300, seed=1, n_jobs=1)
-    t2 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=300, seed=1, n_jobs=2)
+    t1 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=2000, seed=1, n_jobs=1)
+    t2 = sg.compare({"a": x, "b": x**2}, test=test, baseline=0, intervals=True, B=2000, seed=1, n_jobs=2)
     pd.testing.assert_frame_equal(t1.to_frame(), t2.to_frame())
 
 
@@ -478,7 +478,9 @@ def test_latex_table_compiles_with_booktabs(matrices, baseline, tmp_path):
     )
     latex = tab.to_latex(label="tab:runs")
     assert "\\toprule" in latex and "\\midrule" in latex and "\\bottomrule" in latex
-    assert "t5\\&co" in latex and "50\\%" in latex and "dense\\_1" in latex
+    assert (
+        "t5\\&co" in latex and "50\\%" in latex and "dense{\\usefont{OT1}{cmtt}{m}{n}\\char95}1" in latex
+    )  # "_" in typewriter
     doc = tmp_path / "table.tex"
     doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + latex
                    + "\n\\end{document}\n")  # fmt: skip

@@ -273,3 +273,39 @@ def test_bootstrap_error_of_the_fewest_standardizing_systems_matches_the_spread_
     assert np.isfinite(found).all() and found.std(ddof=1) > 0
     assert est == pytest.approx(found.std(ddof=1), rel=0.5)
     assert np.isnan(runs[0].smallest_size_se(1.5, 5))  # no size ever beats tau 1.5
+
+
+@pytest.mark.parametrize("measure", ["AP", "P@10"])
+def test_sampling_error_of_the_power_ratio_matches_the_spread_over_resampled_pairs(real_matrix, measure):
+    # Independent derivation: resample the system pairs (the unit the error is clustered by) with
+    # replacement; the sd of the ratio of the two shares over the resamples is its sampling error,
+    # which power_ratio gives by the delta method from one sample (the chapter's TREC 8 rows).
+    raw = sz.topic_range(real_matrix("robust2004", measure), 401, 450)
+    std = sz.standardize(raw, sz.factors(real_matrix("trec8", measure)))
+    r, err = sz.power_ratio(raw, std)
+    a, b = sz.significant_pairs(raw).astype(float), sz.significant_pairs(std).astype(float)
+    assert err.unit == "system pair" and r == pytest.approx(b.mean() / a.mean())
+    assert (a != b).sum() >= 20  # enough discordant pairs for the error to mean something
+    idx = np.random.default_rng(42).integers(0, a.size, size=(2000, a.size))
+    spread = float(np.std(b[idx].mean(1) / a[idx].mean(1), ddof=1))
+    assert err.sampling == pytest.approx(spread, rel=0.2)
+
+
+def test_significant_pairs_are_the_outcomes_of_discriminative_power():
+    x = _toy(3, s=12, t=20)
+    sig = sz.significant_pairs(x)
+    assert sig.shape == (66,) and sig.dtype == bool
+    assert sig.mean() == sz.discriminative_power(x)
+
+
+def test_chapter_rows_read_the_papers_words(real_matrix):
+    from irrepro import book
+
+    P = book.paper_numbers("webber2008score")
+    rows = sz.figure4_rows(P, 0.9186, (3, 12, 15), (0.48, 0.88, 1.26), 1000)
+    assert book.judge_row(rows[1]).status == "replicated"  # "as few as 5": at most 5 needed, ours 3
+    rows = sz.figure4_rows(P, 0.9186, (8, 12, 15), (0.0, 0.88, 1.26), 1000)
+    assert book.judge_row(rows[1]).status == "not replicated"  # 8 needed: more than "as few as 5"
+    x = _toy(5, s=10, t=20) + np.linspace(0, 0.3, 10)[:, None]
+    power = sz.power_rows(P, {"AP": (x, sz.standardize(x))}, {})[0]
+    assert power["kind"] == "score" and power["paper"].value == "688/687"  # the paper's sDCG / DCG, a point

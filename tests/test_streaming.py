@@ -190,9 +190,13 @@ print((status("VmHWM") - base) * 1024)
 """
 
 
-@pytest.mark.skipif(
+#: the peak-memory tests reset the process's peak (VmHWM) through Linux's /proc/self/clear_refs
+_needs_clear_refs = pytest.mark.skipif(
     not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs"
 )
+
+
+@_needs_clear_refs
 def test_a_large_qrels_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
     # 400,000 judgments of distinct documents: the peak memory of reading and evaluating them
     # was ~24 times the file (a Python string per id, twice, and a hash table of the ids)
@@ -214,9 +218,7 @@ def test_a_large_qrels_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
     )
 
 
-@pytest.mark.skipif(
-    not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs"
-)
+@_needs_clear_refs
 def test_a_large_run_is_read_and_evaluated_in_a_few_times_its_size(tmp_path):
     # 1,000,000 lines (49 MB), every document id distinct, as in a run on a web collection: reading
     # and evaluating it peaks at 2.2-2.7 times the file; 4.6-5.7 times with the ids in hash tables
@@ -259,15 +261,11 @@ print((status("VmHWM") - base) * 1024, file=sys.stderr)
 """
 
 
-@pytest.mark.skipif(
-    not os.access("/proc/self/clear_refs", os.W_OK), reason="needs Linux's /proc/self/clear_refs"
-)
+@_needs_clear_refs
 def test_a_run_of_many_topics_is_evaluated_and_printed_in_a_few_times_its_size(tmp_path):
     # 1,000,000 lines over 200,000 topics of 5 documents, one judgment a topic (the shape that costs
     # memory a topic: ids, per-topic arrays, the lines printed for each): `irrepro eval -q --format
-    # trec_eval` peaks at 4.2 times the run file; 8.1 times with a dict and a Python string per
-    # topic id in several places and every printed line held until the end (1,000,000 topics:
-    # 1.23 GB, where trec_eval takes 0.49 GB)
+    # trec_eval` peaks at 4.2 times the run file
     rng = np.random.default_rng(8)
     run, qrels = tmp_path / "run", tmp_path / "qrels"
     with open(run, "w") as fr, open(qrels, "w") as fq:

@@ -545,6 +545,101 @@ def test_a_resampling_test_needs_100_resamples_and_one_over_alpha(alpha, smalles
             stats.check_resamples(bad, alpha=alpha)
 
 
+#: (m comparisons, alpha, the smallest B for a correction over them, the default B of a test whose
+#: own default is 1000): 20 m / alpha by hand (20 x 4 / 0.05 = 1600, 20 x 45 / 0.05 = 18,000,
+#: 20 x 7875 / 0.05 = 3,150,000, 20 x 3 / 0.01 = 6000, 20 x 10 / 0.003 = 66,666.7 -> 66,667), the
+#: default that number rounded up to a multiple of 1000, never below 1000.
+_CORRECTED_B = [(2, 0.05, 800, 1000), (4, 0.05, 1600, 2000), (45, 0.05, 18_000, 18_000),
+                (7875, 0.05, 3_150_000, 3_150_000), (3, 0.01, 6000, 6000), (10, 0.003, 66_667, 67_000)]  # fmt: skip
+
+
+@pytest.mark.parametrize("m, alpha, smallest, default", _CORRECTED_B)
+def test_a_corrected_test_needs_20_m_over_alpha_resamples(m, alpha, smallest, default):
+    """Issue 42, item 8: Holm / BH / Bonferroni over m comparisons compare a p-value with alpha / m;
+    B >= 20 m / alpha resolves it (the default B of compare and report), fewer are refused."""
+    for correction in ("holm", "fdr_bh", "bonferroni"):
+        assert stats.check_resamples(smallest, alpha=alpha, comparisons=m, correction=correction) == smallest
+        with pytest.raises(InputError, match=rf"^-B {smallest - 1}: too few resamples for the x test at alpha "
+                                             rf"{alpha:g} adjusted by {correction} over m = {m} comparisons: .*"
+                                             rf"B >= 20 m / alpha.*; give -B >= {smallest}$"):  # fmt: skip
+            stats.check_resamples(smallest - 1, "-B", alpha=alpha, test="the x test", comparisons=m,
+                                  correction=correction)  # fmt: skip
+        assert stats.corrected_resamples(m, alpha, correction) == default
+    # no correction, or one comparison (nothing to adjust): only B >= 1 / alpha and 100
+    for correction, k in (("none", m), (None, m), ("holm", 1)):
+        assert stats.check_resamples(100, alpha=0.05, comparisons=k, correction=correction) == 100
+        assert stats.corrected_resamples(k, 0.05, correction, default=1000) == 1000
+    assert stats.corrected_resamples(m, alpha, "holm", default=10**7) == 10**7  # a larger default stays
+
+
+@pytest.mark.parametrize("B, m", [(1000, 100), (15_000, 1000)])
+def test_below_m_over_alpha_resamples_holm_rejects_nothing(B, m):
+    """Why the rule (:func:`irrepro.stats.corrected_resamples`' docstring): a Monte Carlo p-value
+    (1 + count) / (B + 1) is at least 1 / (B + 1), and when that exceeds Holm's smallest threshold
+    alpha / m (B + 1 < m / alpha) no pair is significant after Holm, however far apart the runs:
+    here m pairs whose every p-value is the floor."""
+    assert 1 / (B + 1) > 0.05 / m
+    p = np.full(m, 1 / (B + 1))  # every resample less extreme than every observed difference
+    assert not (stats.adjust_pvalues(p, "holm") < 0.05).any()
+    B_rule = stats.corrected_resamples(m, 0.05)
+    assert 1 / (B_rule + 1) <= 0.05 / m / 20  # at the rule's B the floor is a 20th of the threshold
+    assert (stats.adjust_pvalues(np.full(m, 1 / (B_rule + 1)), "holm") < 0.05).all()
+
+
+def test_compare_raises_its_default_B_for_the_correction_and_says_so(tmp_path, capsys):
+    """Issue 42, item 8: ``compare --test bootstrap`` over 4 runs (m = 6 pairs, Holm) draws
+    20 x 6 / 0.05 = 2400 -> 3000 resamples, not 1000, and says so on stderr and in the methods;
+    without a correction it keeps 1000 and says nothing."""
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
+                                         "c": [1, 1, 1, 0, 0, 1, 1, 1], "d": [1, 1, 1, 1, 1, 1, 1, 0]})  # fmt: skip
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", "bootstrap", "--methods"]
+    rc, out, err = run_cli(base, capsys)
+    assert rc == 0 and err == (
+        "irrepro compare: -B 3000: the paired bootstrap test's default 1000 raised for holm over m = 6 "
+        "comparisons at alpha 0.05: B >= 20 m / alpha = 2,400 resolves its smallest threshold, alpha / m\n"
+    ), err
+    assert "B = 3,000" in out and "B = 1,000" not in out, out
+    rc, out, err = run_cli([*base, "--correction", "fdr_bh", "--alpha", "0.1"], capsys)  # 20 x 6 / 0.1 = 1200
+    assert rc == 0 and "-B 2000: " in err and "for fdr_bh over m = 6" in err and "B = 2,000" in out, err
+    rc, out, err = run_cli([*base, "--correction", "none"], capsys)
+    assert rc == 0 and err == "" and "B = 1,000" in out, err
+    rc, out, err = run_cli([*base, "--baseline", "a"], capsys)  # 3 pairs: 1200 -> 2000
+    assert rc == 0 and "-B 2000: " in err and "over m = 3 comparisons" in err and "B = 2,000" in out, err
+    rc, out, err = run_cli([*base, "-B", "2399"], capsys)
+    assert rc == 2 and out == "" and err.startswith("irrepro compare: -B 2399: too few resamples for the paired "
+                                                    "bootstrap test at alpha 0.05 adjusted by holm over m = 6 "
+                                                    "comparisons: ") and err.endswith("give -B >= 2400\n"), err  # fmt: skip
+    rc, out, err = run_cli([*base, "-B", "2400"], capsys)
+    assert rc == 0 and err == "" and "B = 2,400" in out, err
+    # the Python entry point takes the same B
+    x = np.random.default_rng(0).random((4, 8))
+    table = significance.compare(x, test="bootstrap", seed=1)
+    assert {r.B for r in table.tests.values()} == {3000}
+    with pytest.raises(InputError, match="give B >= 2400$"):
+        significance.compare(x, test="bootstrap", seed=1, B=1000)
+
+
+def test_a_default_B_past_its_largest_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    """All pairs of many runs would need millions of resamples: past DEFAULT_B_MAX the default is
+    not raised silently into hours, the user is asked for -B (here the largest set below the 3,000
+    that 6 pairs need)."""
+    from irrepro.significance import comparison
+
+    monkeypatch.setattr(comparison, "DEFAULT_B_MAX", 2500)
+    qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
+                                         "c": [1, 1, 1, 0, 0, 1, 1, 1], "d": [1, 1, 1, 1, 1, 1, 1, 0]})  # fmt: skip
+    base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", "bootstrap"]
+    rc, out, err = run_cli(base, capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1, err
+    assert (
+        "needs B >= 20 m / alpha = 2,400" in err
+        and "give -B 3000 to draw them" in err
+        and "--baseline" in err
+    )
+    rc, out, err = run_cli([*base, "-B", "3000"], capsys)
+    assert rc == 0 and err == "", err
+
+
 def test_the_defaults_and_the_quick_scale_pass_the_resamples_rule():
     """The rule applies to the library's entry points too, so every default must pass it: the
     tests' B, compare's intervals, the simulation's B at both scales, the report's sizes."""
@@ -574,12 +669,24 @@ def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, capsys
     assert err.startswith(f"irrepro compare: -B 1: too few resamples for the {significance.TESTS[test]} at "
                           "alpha 0.05: ") and err.endswith("give -B >= 100\n")  # fmt: skip
     rc, out, err = run_cli([*base, "-B", "100"], capsys)
-    assert rc == 0 and "B = 100" in out, err
+    if test == "tukey":  # family-wise by itself: no correction, 100 serve at alpha 0.05
+        assert rc == 0 and "B = 100" in out, err
+    else:  # Holm over the 2 runs against the baseline: 20 m / alpha = 800 resamples
+        assert rc == 2 and out == "" and err.startswith(
+            f"irrepro compare: -B 100: too few resamples for the {significance.TESTS[test]} at alpha 0.05 "
+            "adjusted by holm over m = 2 comparisons: ") and err.endswith("give -B >= 800\n"), err  # fmt: skip
+        rc, out, err = run_cli(
+            [*base, "-B", "800"], capsys
+        )  # (800 sign flips: all of them, exact, for these topics)
+        assert rc == 0 and ("B = 800" in out or test == "permutation" and "exact" in out), err
     rc, out, err = run_cli([*base, "--alpha", "0.0001"], capsys)  # the test's default B is checked too
     default = 1000 if test in ("bootstrap", "unpaired-bootstrap", "bootstrap-shift") else 10_000
-    assert (rc == 2) == (default < 10_000) and (f"the default -B {default}: " in err) == (default < 10_000), (
-        err
-    )
+    if default < 10_000:  # below 1 / alpha
+        assert rc == 2 and f"the default -B {default}: " in err, err
+    elif test == "permutation":  # Holm over 2 pairs at 0.0001: 400,000, past what a default draws
+        assert rc == 2 and "needs B >= 20 m / alpha = 400,000" in err and "give -B 400000" in err, err
+    else:  # randomised Tukey HSD: family-wise by itself, 10,000 serve
+        assert rc == 0, err
 
 
 def test_compare_intervals_and_anova_need_resamples_for_their_level(three_runs, capsys):

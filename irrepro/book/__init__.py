@@ -49,41 +49,35 @@ from .._text import slug  # the file names of the recorded results (also irrepro
 from ._config import BookConfig, config
 from ._display import collections_table, data_banner, status_badge, status_table, table, with_error
 from ._headline import Headline, headline, headline_table
+from ._margins import KINDS, Margins, margins
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._reasons import reason_kind
 from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share
-from ._rule import (
-    INCONCLUSIVE,
-    KINDS,
-    NOT_COMPARABLE,
-    NOT_REPLICATED,
-    PARTLY,
-    REPLICATED,
-    STATUSES,
-    Judgement,
-    Margins,
-    combine,
-    judge,
-    judge_row,
-    margins,
-    spread_notes,
-    verdict,
-)
+from ._rule import judge, judge_row, spread_notes
 from ._scorecard import (
     LABELS,
     MOVES,
     conditions,
     emulated,
     emulation_summary,
-    error_units,
     header,
-    judged_on,
     label,
     scorecard,
-    sensitivity,
     session_card,
     summary,
+)
+from ._sensitivity import error_units, judged_on, sensitivity
+from ._statuses import (
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    Judgement,
+    combine,
+    verdict,
 )
 from ._tables import Comparison, RowRef, below_in_above, compare, ordering_status
 

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
-from ._reading import _decimals
+from ._reading import _decimals, _missing
 from ._reasons import reason_kind
-from ._rule import STATUSES, _missing
+from ._statuses import STATUSES
 
 __all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table", "with_error"]
 

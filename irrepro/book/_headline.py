@@ -22,6 +22,7 @@ from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
+from ._statuses import _VERDICT_OF, NOT_COMPARABLE
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -68,6 +69,8 @@ class Headline:
         ``IRREPRO_SCALE`` of that run.
     workers, cores : int
         The workers of its heavy computations and the cores of the machine it ran on.
+    ours : str
+        What we found for the claim, in words (the row's ``ours``), where the row gives it.
     """
 
     paper: str
@@ -85,6 +88,7 @@ class Headline:
     scale: str
     workers: int
     cores: int
+    ours: str = ""
 
     def finding(self) -> str:
         """The finding in one line of HTML: the claim's status badge and words, and the data it
@@ -96,7 +100,9 @@ class Headline:
             f'data-quantity="{e(self.claim, quote=True)}" data-paper="{self.paper}" '
             f'data-data="{e(self.judged_on, quote=True)}">{status_badge(self.status, word=False)} '
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[self.status]}</span> on '
-            f'<span class="irrepro-data">{e(self.judged_on)}</span></span>'
+            f'<span class="irrepro-data">{e(self.judged_on)}</span>'
+            + (f": {e(self.ours)}" if self.ours else "")
+            + "</span>"
         )
 
     def opening_html(self) -> str:
@@ -140,6 +146,20 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _ours(verdict, claim: str) -> str:
+    """What we found for the headline's claim, in words: its row's ``ours`` when it is text beyond a
+    restated verdict word."""
+    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
+    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
+
+
+def _scope(verdict, claim: str) -> str:
+    """The data the claim's row was judged on: its own ``data`` where it has one, else its table's."""
+    f = verdict.frame.set_index("quantity")
+    v = f.loc[claim, "data"] if "data" in f.columns else None
+    return v if isinstance(v, str) and v else verdict.data
+
+
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper``, recorded for the introduction's table.
 
@@ -167,6 +187,9 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     ------
     KeyError
         When the chapter has no Verdict table, it names no data or it has no row named by the claim.
+    ValueError
+        When the claim's status is the chapter's verdict but every row it rests on is not
+        comparable (a headline is never "replicated" on rows that compare nothing with the paper).
     """
     spec = paper_numbers(paper).headline
     if not spec:
@@ -182,6 +205,11 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
+    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(paper, verdict, spec["claim"]):
+        raise ValueError(
+            f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
+            "but every row it rests on is not comparable: a headline is never more than what it rests on"
+        )
     cfg = config()
     h = Headline(
         paper=paper,
@@ -194,17 +222,34 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=verdict.data,
+        judged_on=_scope(verdict, spec["claim"]),
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
         cores=_cores(),
+        ours=_ours(verdict, spec["claim"]),
     )
     out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
+
+
+def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
+    """Whether the Verdict row ``quantity`` has a status the chapter set (a claim's verdict) while
+    every row it names in ``supports`` is not comparable."""
+    i = list(verdict.frame["quantity"]).index(quantity)
+    if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
+        return False
+    named = set(str(verdict.meta[i].get("supports", "")).split("; "))
+    found = [
+        st
+        for item, comp in _SESSION.get(paper, {}).items()
+        for q, st in zip(comp.frame["quantity"], comp.frame["status"])
+        if f"{item}: {q}" in named
+    ]
+    return bool(found) and all(st == NOT_COMPARABLE for st in found)
 
 
 def _read(directory: Path) -> dict[str, Headline]:

@@ -8,7 +8,7 @@ import html
 import re
 
 from ._display import _HTML, status_badge
-from ._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
+from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._tables import Comparison
 
 __all__ = ["verdict_text", "STATUS_WORDS", "STATUS_PATTERN", "stray_statements", "markdown_prose"]
@@ -27,7 +27,8 @@ def verdict_text(comparison: Comparison) -> _HTML:
     """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
 
     Each sentence names the claim (the row's quantity), says its status in the words of
-    :data:`STATUS_WORDS` with its badge, the data it was judged on (the comparison's ``data``),
+    :data:`STATUS_WORDS` with its badge, the data it was judged on (the row's own ``data`` where it
+    has one, else the comparison's),
     the reason the rule gave and the rows it rests on. The HTML carries the row's fields the
     sentence states (``data-status``, ``data-item``, ``data-quantity``, ``data-data``) so a test
     can check every sentence of the built book against its row.
@@ -58,12 +59,13 @@ def verdict_text(comparison: Comparison) -> _HTML:
     for (_, r), meta in zip(comparison.frame.iterrows(), metas):
         st = r["status"]
         rests = meta.get("supports") or meta.get("same_as") or ""
+        scope = str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
         items.append(
             f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
-            f'data-quantity="{html.escape(str(r["quantity"]))}" data-data="{html.escape(where, quote=True)}">'
+            f'data-quantity="{html.escape(str(r["quantity"]))}" data-data="{html.escape(scope, quote=True)}">'
             f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
-            + (f" on {html.escape(where)}" if where else " on our data")
+            + (f" on {html.escape(scope)}" if scope else " on our data")
             + f" - {html.escape(str(r['reason']))}"
             + (
                 f"; rests on {html.escape(rests)}"

@@ -1,8 +1,7 @@
 """The rows a chapter compares with the paper, built by kind (:func:`share`, :func:`rate`,
-:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`) for
-:func:`~irrepro.book.compare`, each carrying its two errors from the one error helper,
-:func:`errors`: the sampling error of what was sampled, clustered by the unit sampled, and the Monte
-Carlo error of our resampling."""
+:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`), each with
+its two errors from :func:`errors`: the sampling error, clustered by the unit sampled, and the
+Monte Carlo error of our resampling."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ class Errors:
     reason: str = ""
 
     def fields(self) -> dict:
-        """The row's keys of the rule: ``se_sampling``, ``se_mc``, ``unit``, ``replicates``,
-        ``se_reason``."""
+        """The row's keys of the rule (``se_sampling``, ``se_mc``, ``unit``, ...)."""
         out: dict = {"se_sampling": self.sampling, "se_mc": self.mc, "unit": self.unit}
         if self.replicates:
             out["replicates"] = int(self.replicates)
@@ -54,9 +52,7 @@ class Errors:
     def scaled(self, factor: float) -> Errors:
         """The errors of the number times ``factor`` (a share as a percentage: 100)."""
 
-        def times(x):
-            return tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor
-
+        times = lambda x: tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor  # noqa: E731
         return Errors(times(self.sampling), times(self.mc), self.unit, self.replicates, self.reason)
 
 
@@ -181,15 +177,47 @@ def share(
     digits: int = 1,
     **extra,
 ) -> dict:
-    """A row of shares in %: one share of ``True`` in ``outcomes``, or with ``categories``, the share
-    of each category as one row of several numbers (``"10.3 / 86.5 / 3.2"``; each with "%" where
-    the paper prints one), each with its sampling
-    error clustered by ``clusters`` (a binomial error where every outcome is its own unit; where
-    every unit agrees, 0% or 100%, Agresti & Coull's error over the clusters, not 0).
+    """A row (kind ``"rate"``) of shares in %, computed from outcomes, each with its sampling error.
 
-    ``mc`` is the Monte Carlo error of each share, in %; ``nominal`` the level each share is
-    compared against (fractions, per part: an interval's 8.25 / 83.5 / 8.25% as 0.0825 / 0.835 /
-    0.0825), which sets the margin. Further keyword arguments (``note``, ...) go into the row.
+    One share of ``True`` in ``outcomes``, or with ``categories``, the share of each category as one
+    row of several numbers (``"10.3 / 86.5 / 3.2"``; each with "%" where the paper prints one). The
+    sampling error of each is clustered by ``clusters`` (a binomial error where every outcome is its
+    own unit); where every unit agrees (0% or 100%) it is Agresti & Coull's error over the clusters,
+    not 0.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    outcomes : array_like
+        ``(n,)``: one outcome per observation: booleans (0 / 1), or with ``categories`` labels.
+    categories : sequence, optional
+        The labels whose shares form the row's parts, in this order.
+    clusters : array_like, optional
+        ``(n,)``: the cluster (sampled unit) of each outcome; None: every outcome its own unit.
+    unit : str
+        What was sampled ("topic", "system pair").
+    mc : float or sequence of float
+        The Monte Carlo error of each share, in %.
+    replicates : int, optional
+        The Monte Carlo replicates behind ``mc``.
+    reason : str
+        Why an error is 0 (default: "no random step").
+    nominal : float or sequence of float, optional
+        The level each share is compared against, as fractions per part (an interval's 8.25 / 83.5
+        / 8.25% as 0.0825 / 0.835 / 0.0825); it sets the margin.
+    digits : int
+        Digits after the decimal point of each share.
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``ours`` the shares as text, the error keys of
+        :meth:`Errors.fields` (the sampling errors in %), ``nominal`` when given, then ``extra``.
 
     Examples
     --------
@@ -230,8 +258,41 @@ def _agresti_coull_se(x, n: int) -> np.ndarray:
 
 
 def rate(quantity: str, paper, value, err: Errors | None, *, nominal=None, reason: str = "", **extra) -> dict:
-    """A row comparing a rate or proportion (a fraction, or text in %) with ``err``
-    (:func:`errors`); ``nominal``: the level (a fraction) that sets its scale and margin."""
+    """A row (kind ``"rate"``) comparing a rate or a proportion with the paper's.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Ours: a fraction, or text in % (``"12.5%"``, ``"3.1% -> 1.2%"`` for several parts).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    nominal : float or sequence of float, optional
+        The level (a fraction) the rate is compared against; it sets the rate's scale and margin.
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.004, unit="topic", mc=0.001, replicates=1000)
+    >>> row = book.rate("type I error rate at alpha 0.05", "5%", 0.052, e, nominal=0.05)
+    >>> row["kind"], row["ours"], row["se_sampling"], row["nominal"]
+    ('rate', 0.052, 0.004, 0.05)
+    """
     row = _row(quantity, paper, value, "rate", err, reason, extra)
     if nominal is not None:
         row["nominal"] = nominal
@@ -239,31 +300,198 @@ def rate(quantity: str, paper, value, err: Errors | None, *, nominal=None, reaso
 
 
 def score(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row comparing a score, a difference of scores or a standard deviation, with ``err``."""
+    """A row (kind ``"score"``) comparing a score, a difference of scores or a standard deviation.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Ours (text for a row of several numbers, ``"0.21 / 0.19"``).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.003, unit="topic", reason="no random step")
+    >>> row = book.score("sd of MAP, 25 topics", 0.032, 0.029, e)
+    >>> row["kind"], row["ours"], row["se_mc"], row["se_reason"]
+    ('score', 0.029, 0.0, 'no random step')
+    """
     return _row(quantity, paper, value, "score", err, reason, extra)
 
 
 def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row comparing a correlation between rankings or scores (Kendall's tau, Pearson's r)."""
+    """A row (kind ``"correlation"``) comparing a correlation between rankings or scores.
+
+    Kendall's tau between two rankings of the systems, Pearson's r between two sets of scores.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : float or str
+        Our correlation.
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.correlation("Kendall's tau, AP vs P@10", 0.81, 0.78,
+    ...                        book.errors(sampling=0.03, unit="topic", reason="no random step"))
+    >>> row["kind"], row["ours"], row["unit"]
+    ('correlation', 0.78, 'topic')
+    """
     return _row(quantity, paper, value, "correlation", err, reason, extra)
 
 
 def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row comparing the direction of a difference (``paper`` ``"> 0"``): our ``difference``
-    with ``err``, replicated when its interval lies wholly on the paper's side of 0."""
+    """A row (kind ``"ordering"``) comparing the direction of a difference with the paper's.
+
+    The paper's number is a direction (``"> 0"``, ``"< 0"``); the rule finds the row replicated
+    when the interval of our ``difference`` lies wholly on the paper's side of 0.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    difference : float or str
+        Our difference (text for several parts, ``"0.8 / 1.2"``).
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> e = book.errors(sampling=0.4, unit="repetition", mc=0.1, replicates=200)
+    >>> row = book.ordering("error rate, 5 topics minus 25 topics (points)", "> 0", 6.3, e)
+    >>> row["kind"], row["ours"], row["replicates"]
+    ('ordering', 6.3, 200)
+    """
     return _row(quantity, paper, difference, "ordering", err, reason, extra)
 
 
 def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str = "", **extra) -> dict:
-    """A row comparing a count (runs, topics, the systems a method needs); a count of the data
-    itself has no error: ``err`` None and the ``reason``."""
+    """A row (kind ``"count"``) comparing a count: runs, topics, the systems a method needs.
+
+    A count of the data itself has no error: ``err`` None and the ``reason``.
+
+    Parameters
+    ----------
+    quantity : str
+        What the row compares (its label in the table).
+    paper : PaperValue, str, float or None
+        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    value : int or str
+        Our count.
+    err : Errors or None
+        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
+    reason : str
+        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
+        its own (the row's ``se_reason``).
+    **extra
+        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
+        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
+        ``se_reason``), then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.count("runs kept", None, 120, reason="counted from the runs: no random step")
+    >>> row["kind"], row["ours"], row["se_sampling"], row["se_reason"]
+    ('count', 120, 0.0, 'counted from the runs: no random step')
+    """
     return _row(quantity, paper, value, "count", err, reason, extra)
 
 
 def claim(quantity: str, paper, *, supports, ours=None, status: str | None = None, reason: str = "",
           **extra) -> dict:  # fmt: skip
-    """A row of a claim in words: the rows it rests on (``supports``: RowRefs, or text naming the
-    evidence when the chapter computes ``status``, a :func:`~irrepro.book.verdict` word)."""
+    """A row (kind ``"claim"``) of a claim of the paper in words, resting on other rows.
+
+    Its status combines those of the rows in ``supports`` (:class:`~irrepro.book.RowRef` s), or is
+    the ``status`` the chapter computes (a :func:`~irrepro.book.verdict` word), with ``supports``
+    then naming the evidence in text.
+
+    Parameters
+    ----------
+    quantity : str
+        The claim (its label in the table).
+    paper : PaperValue, str or None
+        The paper's words (:func:`paper_numbers`' entry).
+    supports : RowRef, str or sequence of them
+        The rows the claim rests on, or text naming them.
+    ours : str, optional
+        What we find, in words.
+    status : str, optional
+        The chapter's verdict (:func:`~irrepro.book.verdict`); None: combined from ``supports``.
+    reason : str
+        The reason for the status (the row's ``reason``).
+    **extra
+        Further keys of the row (``note``, ...).
+
+    Returns
+    -------
+    dict
+        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind``,
+        ``supports``, ``status`` and ``reason`` when given, then ``extra``.
+
+    Examples
+    --------
+    >>> from irrepro import book
+    >>> row = book.claim("larger differences reverse less often", "fewer swaps above 10%",
+    ...                  supports="Figure 1: error rate by bin", status=book.verdict(True))
+    >>> row["kind"], row["status"], row["supports"]
+    ('claim', 'holds', 'Figure 1: error rate by bin')
+    """
     row = {"quantity": quantity, "paper": paper, "ours": ours, "kind": "claim", "supports": supports}
     if status is not None:
         row["status"] = status

@@ -10,51 +10,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..stats import level_percent
 from ._margins import KINDS, Margins, margins
 from ._reading import _fmt, _missing, _parse
+from ._statuses import (
+    _WORD_KINDS,
+    _WORDS,
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    Judgement,
+    _combine,
+)
 
-__all__ = [
-    "STATUSES",
-    "KINDS",
-    "REPLICATED",
-    "PARTLY",
-    "INCONCLUSIVE",
-    "NOT_REPLICATED",
-    "NOT_COMPARABLE",
-    "Margins",
-    "margins",
-    "Judgement",
-    "verdict",
-    "judge",
-    "judge_row",
-    "combine",
-    "spread_notes",
-]
+__all__ = ["judge", "judge_row", "spread_notes"]
 
-#: The statuses, in the order tables and counts show them.
-STATUSES = ("replicated", "partly", "inconclusive", "not replicated", "not comparable")
-REPLICATED, PARTLY, INCONCLUSIVE, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
-#: kinds whose status comes from words (the rows a claim rests on), not from numbers
-_WORD_KINDS = ("claim",)
-
-_VERDICTS = {
-    "holds": REPLICATED,
-    "partly": PARTLY,
-    "does not": NOT_REPLICATED,
-    "inconclusive": INCONCLUSIVE,
-}
-_WORDS = {s: s for s in STATUSES} | _VERDICTS
-_VERDICT_OF = {
-    REPLICATED: "holds",
-    PARTLY: "partly",
-    NOT_REPLICATED: "does not",
-    INCONCLUSIVE: "inconclusive",
-}
 #: the keys of a comparison row that feed the rule
 _RULE_KEYS = (
     "kind",
@@ -78,112 +54,6 @@ _OLD_KEYS = {
     "se": "give our Monte Carlo error as 'ours_se' (and the paper's sample size as 'paper_n')",
     "n": "give our Monte Carlo error as 'ours_se' and the paper's sample size as 'paper_n'",
 }
-
-
-def verdict(holds: bool, partly: bool = False) -> str:
-    """A verdict word for a claim in words: ``"holds"``, ``"partly"`` or ``"does not"``.
-
-    For the ``status`` of a row of kind ``"claim"`` that a chapter computes (it must name the rows
-    it rests on in ``supports``); it reads as replicated / partly / not replicated.
-
-    Parameters
-    ----------
-    holds : bool
-        The claim holds.
-    partly : bool
-        It holds in part (when ``holds`` is False).
-
-    Returns
-    -------
-    str
-        The verdict word.
-
-    Examples
-    --------
-    >>> from irrepro.book import verdict
-    >>> verdict(True), verdict(False, partly=True), verdict(False)
-    ('holds', 'partly', 'does not')
-    """
-    return "holds" if holds else ("partly" if partly else "does not")
-
-
-# --- the rule ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Judgement:
-    """The status of one row and what it rests on.
-
-    Attributes
-    ----------
-    status : str
-        One of :data:`STATUSES`.
-    reason : str
-        Why, in one line.
-    margin : float, tuple of float or None
-        The equivalence margin used, per part of the row (None: no number compared).
-    why : str
-        Why an inconclusive row is: ``"monte-carlo"`` (more replicates of ours would decide it) or
-        ``"sampling"`` (the sampling errors keep it across the edge); "" for any other status.
-    needed : int or None
-        About how many Monte Carlo replicates would decide a ``"monte-carlo"`` row (given its
-        ``replicates``).
-    z : float or None
-        (ours - paper) / its standard error, for a row of one two-sided part.
-    """
-
-    status: str
-    reason: str
-    margin: float | tuple[float, ...] | None = None
-    why: str = ""
-    needed: int | None = None
-    z: float | None = None
-
-
-def _combine(statuses: Sequence[str]) -> str:
-    """The status of a row resting on several parts or rows: replicated when all comparable ones
-    are, not replicated when all are not, partly when both occur, inconclusive otherwise; not
-    comparable when none is comparable."""
-    s = [x for x in statuses if x != NOT_COMPARABLE]
-    if not s:
-        return NOT_COMPARABLE
-    if all(x == REPLICATED for x in s):
-        return REPLICATED
-    if all(x == NOT_REPLICATED for x in s):
-        return NOT_REPLICATED
-    if REPLICATED in s and NOT_REPLICATED in s or PARTLY in s:
-        return PARTLY
-    return INCONCLUSIVE
-
-
-def combine(statuses: Sequence[str]) -> str:
-    """The status of a claim resting on several rows or parts, as the rule combines them.
-
-    Replicated when all comparable ones are, not replicated when all are not, partly when both
-    occur (or any is partly), inconclusive otherwise; not comparable when none is comparable.
-    Verdict words (:func:`verdict`) are read as the statuses they stand for.
-
-    Parameters
-    ----------
-    statuses : sequence of str
-        Statuses of :data:`STATUSES` or verdict words.
-
-    Returns
-    -------
-    str
-        One of :data:`STATUSES`.
-
-    Examples
-    --------
-    >>> from irrepro.book import combine
-    >>> combine(["replicated", "holds"]), combine(["replicated", "not replicated"]), combine(["inconclusive", "replicated"])
-    ('replicated', 'partly', 'inconclusive')
-    """
-    words = [str(x).strip().lower() for x in statuses]
-    unknown = [x for x in words if x not in _WORDS]
-    if unknown:
-        raise ValueError(f"{unknown}: statuses are {STATUSES} or verdict words {tuple(_VERDICTS)}")
-    return _combine([_WORDS[x] for x in words])
 
 
 def _per_part(x, k: int, name: str) -> np.ndarray:
@@ -291,7 +161,7 @@ def judge(
        :func:`margins` (1.645: two one-sided tests at 5%).
     3. **replicated** when our interval lies inside (a one-sided claim: wholly on its side of the
        bound), **not replicated** when wholly outside (on the other side), **inconclusive** when it
-       straddles an edge. An inconclusive row says why (:attr:`Judgement.why`): ``"monte-carlo"``
+       straddles an edge. An inconclusive row says why (``Judgement.why``): ``"monte-carlo"``
        when more replicates of ours would decide it (and, given ``replicates``, about how many),
        ``"sampling"`` when the sampling errors alone keep it across the edge. Several parts:
        replicated when all are, not replicated when most lie wholly outside, **partly** when some

@@ -17,14 +17,8 @@ from .._text import json_text, slug  # strict JSON; the file names of the record
 from ._config import results_dir
 from ._display import status_table, with_error
 from ._papers import PaperValue
-from ._rule import (
-    _RULE_KEYS,
-    _VERDICT_OF,
-    _judge_row,
-    _missing,
-    _restated,
-    verdict,
-)
+from ._rule import _RULE_KEYS, _judge_row, _missing, _restated
+from ._statuses import _VERDICT_OF, verdict
 
 __all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
 
@@ -151,7 +145,7 @@ _RULE_COLUMNS = (
     "margin",
     "paper_n",
     "status_by",
-    "inconclusive",
+    "why",
     "replicates_needed",
     "z",
 )
@@ -302,7 +296,7 @@ def compare(
                 **{k: _listed(r[k]) for k in _ERROR_KEYS if r.get(k) is not None},
                 "se_reason": r.get("se_reason") or None,
                 "margin": list(j.margin) if isinstance(j.margin, tuple) else j.margin,
-                **({"inconclusive": j.why} if j.why else {}),
+                **({"why": j.why} if j.why else {}),
                 **({"replicates_needed": j.needed} if j.needed else {}),
                 **({"z": j.z} if j.z is not None else {}),
                 # who set the status: the rule on numbers, the rows a claim rests on, or the chapter

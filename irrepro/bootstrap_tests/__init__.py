@@ -46,11 +46,14 @@ Q*b), summaries on the samples ``(systems, B)`` and replicates of the pairs ``(p
 :mod:`~irrepro.bootstrap_tests.stability_swap` (stability and swap methods),
 :mod:`~irrepro.bootstrap_tests.rank` (rank correlations),
 :mod:`~irrepro.bootstrap_tests.per_comparison` (per-comparison results) and
-:mod:`~irrepro.bootstrap_tests.study` (everything for several measures).
+:mod:`~irrepro.bootstrap_tests.study` (everything for several measures) and
+:mod:`~irrepro.bootstrap_tests._rows` (served as ``rows``: the paper's procedure on a run set and
+the chapter's rows beside the paper's, with their sampling and Monte Carlo errors).
 """
 
 from .._deprecation import moved_names
 from ..measures import GM_EPSILON
+from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from .pairwise import MOVED as _MOVED_TESTS
 from .pairwise import sensitivity
 from .per_comparison import BootstrapComparison, comparisons

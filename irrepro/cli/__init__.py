@@ -179,9 +179,10 @@ def _run(args: argparse.Namespace) -> int:
             from .. import parallel
 
             # the environment is read here (and in the book's configuration) only, and passed down:
-            # report, compare: -j or IRREPRO_JOBS, checked before any work; report: --scale or IRREPRO_SCALE
-            if hasattr(args, "jobs"):
-                args.jobs = parallel.env_jobs() if args.jobs is None else args.jobs
+            # report, compare: -j or IRREPRO_JOBS, checked before any work (else report: all cores,
+            # compare: 1); report: --scale or IRREPRO_SCALE
+            if hasattr(args, "jobs") and args.jobs is None:
+                args.jobs = parallel.env_jobs(-1 if args.command == "report" else 1)
             if getattr(args, "scale", "") is None:
                 args.scale = parallel.scale()
             if hasattr(args, "jobs") and not getattr(args, "scheduler", None):

@@ -226,7 +226,7 @@ def _compare(args: argparse.Namespace) -> int:
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
-    from ..significance.comparison import _check_resamples
+    from ..significance.comparison import _check_resamples, _comparisons, _test_resamples
 
     # before any work: resamples enough for the test at --alpha, the intervals at --level, --anova's Tukey HSD
     _check_resamples(args.test, args.B, args.alpha, args.intervals, args.B, args.level, ("-B", "-B"))
@@ -244,7 +244,6 @@ def _compare(args: argparse.Namespace) -> int:
     banner = _simulated_banner("compare", args.qrels, rs, "results")
     for line in _coverage_lines(rs, "all-topics"):
         _err("compare", line)
-    scores = measures.evaluate(rs, args.measures, rel=args.rel)
     correction = args.correction
     if correction in DEPRECATED_CORRECTIONS:  # said here: a DeprecationWarning is hidden outside __main__
         correction = DEPRECATED_CORRECTIONS[correction]
@@ -253,9 +252,15 @@ def _compare(args: argparse.Namespace) -> int:
             f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
             f"use --correction {correction}",
         )
+    # before any test: the test's resamples for its correction over the pairs of a measure (said when raised)
+    m = _comparisons(len(rs.runs), baseline)
+    B, raised = _test_resamples(args.test, args.B, args.alpha, correction, m, "-B")
+    if raised:
+        _err("compare", raised)
+    scores = measures.evaluate(rs, args.measures, rel=args.rel)
     table = significance.compare(
         scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
-        intervals=args.intervals, level=args.level, B=args.B, B_intervals=args.B, seed=args.seed,
+        intervals=args.intervals, level=args.level, B=B, B_intervals=args.B, seed=args.seed,
         n_jobs=args.jobs, digits=args.digits,
     )  # fmt: skip
     anova = _anova_text(scores, args) if args.anova else ""  # every measure decided before any output
@@ -331,7 +336,9 @@ def _anova_text(scores, args: argparse.Namespace) -> str:
 
 def _report(args: argparse.Namespace) -> int:
     from .. import report
+    from ..data import run_files
     from ..escape import plain
+    from ..report._analyses import _pairs_resamples
 
     path = report.run(
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
@@ -340,4 +347,9 @@ def _report(args: argparse.Namespace) -> int:
         test=args.test, baseline=_baseline_run(args.baseline),
     )  # fmt: skip
     print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
+    # the pairwise tests' B when raised for the corrections (the page and its methods paragraph say it too)
+    S = len(run_files(args.runs_dir)) if Path(args.runs_dir).is_dir() else 0
+    _, raised = _pairs_resamples(S, args.baseline, args.test, report.settings(args.scale).B_tests)
+    if raised:
+        _err("report", raised)
     return 0

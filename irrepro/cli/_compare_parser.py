@@ -48,9 +48,13 @@ B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
 \\usepackage{booktabs}), csv (every number).
 
 Resamples (-B, the test's, --intervals' and --anova's): at least 100; a test at --alpha needs
-B >= 1/alpha (its p-value, a count of resamples over B, falls between 0 and alpha only then), an
+B >= 1/alpha (its p-value, a count of resamples over B, falls between 0 and alpha only then), and
+with a correction over m >= 2 pairs of a measure (S - 1 with --baseline, S (S - 1) / 2 without)
+B >= 20 m / alpha, so that the correction's smallest threshold, alpha / m, is resolved; an
 interval at --level at least one resample beyond each end, B (1 - level) / 2 >= 1 (1000 serve up
-to 99.8%). Fewer are refused, naming the B that serves, before any work.
+to 99.8%). Fewer are refused, naming the B that serves, before any work. Without -B a resampling
+test's default is raised to 20 m / alpha, rounded up to a multiple of 1000, and a line on stderr
+says so.
 
 --methods prints the methods paragraph of the comparison after the table, ready to paste into a
 paper (Markdown; LaTeX with --format latex): the test and its tails, the correction and alpha, the
@@ -90,9 +94,10 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         dest="B",
         type=_int_at_least(1),
         default=None,
-        help="resamples of the resampling test (default 1000; permutation and tukey 10000), of "
-        "--intervals (default 1000) and of --anova's randomised Tukey HSD (default 10000): at least "
-        "100, at least 1/alpha for a test, and B (1 - level) / 2 >= 1 for an interval",
+        help="resamples of the resampling test (default 1000; permutation and tukey 10000; raised to "
+        "20 m / alpha for a correction over m pairs), of --intervals (default 1000) and of --anova's "
+        "randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and 20 m / alpha "
+        "with a correction (fewer are refused), and B (1 - level) / 2 >= 1 for an interval",
     )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
     _parallel_options(p)

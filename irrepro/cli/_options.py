@@ -148,14 +148,15 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
     )
 
 
-def _parallel_options(p: argparse.ArgumentParser) -> None:
-    """-j/--jobs and --scheduler, as report and compare take them."""
+def _parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
+    """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's words
+    for the count when neither -j nor IRREPRO_JOBS gives one)."""
     p.add_argument(
         "-j",
         "--jobs",
         type=_jobs,
         default=None,
-        help="workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or 1; the numbers do not depend on it)",
+        help=f"workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or {default}; the numbers do not depend on it)",
     )
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
 

@@ -276,7 +276,10 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
         "report",
         help="the four papers' analyses of your runs, as one HTML report",
         description="Apply the four papers' analyses to a directory of TREC runs: paired bootstrap "
-        "tests of every pair with intervals and Holm / Benjamini-Hochberg adjusted ASLs (Sakai 2006), "
+        "tests of every pair with intervals and Holm / Benjamini-Hochberg adjusted ASLs (Sakai 2006; B, "
+        "the scale's 1000 or 200, raised to 20 m / alpha for the m pairs tested, so that the corrections' "
+        "smallest threshold alpha / m is resolved: printed on stderr and on the page; --baseline tests "
+        "fewer pairs), "
         "corpus-bootstrap intervals of every run's MAP (Cormack & Lynam 2006), topic-split error rates "
         "(Sanderson & Zobel 2005) and standardized scores (Webber, Moffat & Zobel 2008). Every mean is "
         "over all the qrels' topics, a missing topic scoring 0 (trec_eval -c). Writes OUT/index.html "
@@ -304,7 +307,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     p.add_argument(
         "--scale", type=_scale, default=None, metavar="SCALE", help=f"the analyses' sizes: {_SCALE_WORDS}"
     )
-    _parallel_options(p)
+    _parallel_options(p, default="-1, all cores")
     p.add_argument(
         "--test",
         choices=list(TESTS),

@@ -118,6 +118,8 @@ __all__ = [
     "difference_intervals",
 ]
 
+from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
+
 #: Names that moved out of this module (deprecated; see CHANGELOG.md).
 _MOVED = {
     "Z95": "irrepro.stats:Z95",

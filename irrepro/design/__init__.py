@@ -37,12 +37,13 @@ not depend on the number of workers.
 
 **Modules** (everything is re-exported here): :mod:`~irrepro.design._anova`,
 :mod:`~irrepro.design._gtheory`, :mod:`~irrepro.design._sizes`, :mod:`~irrepro.design._power`,
-:mod:`~irrepro.design._tukey`.
+:mod:`~irrepro.design._tukey`, :mod:`~irrepro.design._rows` (the planning chapter's rows).
 """
 
 from ._anova import Anova, MixedComponents, long_frame, mixed_model, two_way_anova
 from ._gtheory import DStudy, d_study, topics_for_reliability
 from ._power import PowerCurve, power_curve, simulated_power
+from ._rows import agreement_rows, claim_rows, pair_power, size_rows, sizes_apart, variance_rows, within_fewer
 from ._sizes import METHODS, TopicSetSize, power_closed_form, topic_set_size, topic_set_sizes
 from ._tukey import tukey_table
 
@@ -64,4 +65,11 @@ __all__ = [
     "power_curve",
     "simulated_power",
     "tukey_table",
+    "size_rows",
+    "sizes_apart",
+    "variance_rows",
+    "within_fewer",
+    "agreement_rows",
+    "claim_rows",
+    "pair_power",
 ]

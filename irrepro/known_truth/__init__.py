@@ -62,9 +62,14 @@ experiments on pairs of simulated systems in :mod:`irrepro.known_truth._experime
 
 from __future__ import annotations
 
+from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
+from ._design import design_table
 from ._experiments import rejection_experiment, sample_pairs
 from ._family import FamilyResult, family_experiment
-from ._finite_b import FiniteB, finite_b_bias
+from ._figures import by_delta_figure, mc_check, mc_rows, their_by_delta, their_type1, type1_figure
+from ._findings import rates_at, simulator_checks
+from ._finite_b import FiniteB, finite_b_bias, finite_b_checks
+from ._methods import method_table
 from ._papers import (
     Coverage,
     SelfSignificance,
@@ -83,7 +88,21 @@ from ._pvalues import (
     mc_error_at,
     paired_pvalues,
 )
-from ._rows import LEVEL_WORDS, OTHER_TESTS, comparison_rows, level
+from ._rows import (
+    LEVEL_WORDS,
+    OTHER_TESTS,
+    TEST_NAMES,
+    UNIT,
+    comparison_rows,
+    level,
+    level_rows,
+    simulation_se,
+    spread_text,
+    status_counts,
+    trials_needed,
+    verdict_rows,
+    with_z,
+)
 from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
 from ._urbano_sizes import POOL_PAIRS, UrbanoDesign, design_effects, pool_check, trials_for_se, urbano_design
 
@@ -110,6 +129,26 @@ __all__ = [
     "LEVEL_WORDS",
     "comparison_rows",
     "level",
+    "level_rows",
+    "UNIT",
+    "simulation_se",
+    "status_counts",
+    "spread_text",
+    "trials_needed",
+    "with_z",
+    "type1_figure",
+    "by_delta_figure",
+    "mc_rows",
+    "mc_check",
+    "their_type1",
+    "their_by_delta",
+    "design_table",
+    "TEST_NAMES",
+    "method_table",
+    "verdict_rows",
+    "simulator_checks",
+    "rates_at",
+    "finite_b_checks",
     "URBANO_NULLS",
     "SAKAI_TESTS",
     "UrbanoDesign",

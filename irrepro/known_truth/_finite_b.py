@@ -1,6 +1,7 @@
 """The bias of a rejection rate from estimating p-values with B resamples, against the rate's Monte
 Carlo error (issue 25, item 2: Urbano et al.'s bootstrap and permutation tests at a finite B;
-:func:`finite_b_bias`, served from :mod:`irrepro.known_truth`)."""
+:func:`finite_b_bias`, served from :mod:`irrepro.known_truth`), over every configuration of an
+experiment (:func:`finite_b_checks`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .. import _spread
 from ..errors import InputError
 from ..parallel import check_int
 
-__all__ = ["FiniteB", "finite_b_bias"]
+__all__ = ["FiniteB", "finite_b_bias", "finite_b_checks"]
 
 #: Points per lattice cell at which :func:`finite_b_bias` averages the misclassification.
 _CELL = 32
@@ -99,3 +100,29 @@ def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     rate = float(np.mean(p <= alpha + 1e-12))
     se = math.sqrt(rate * (1 - rate) / p.size)
     return FiniteB(rate, bias, bound, se, bound < se)
+
+
+def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
+    """:func:`finite_b_bias` of each of ``tests`` (two-tailed) in every configuration of ``results``.
+
+    Parameters
+    ----------
+    results : mapping
+        ``(measure, topics)`` -> :class:`UrbanoPValues`.
+    B : int
+        The resamples each p-value was estimated with.
+    tests : sequence of str
+        The resampling tests to check.
+    alpha : float
+        The significance level.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration and test: ``measure, topics, test`` and the fields of
+        :class:`FiniteB`.
+    """
+    import pandas as pd
+
+    return pd.DataFrame([{"measure": m, "topics": n, "test": t, **finite_b_bias(r.two[r.tests.index(t)], B, alpha)._asdict()}
+                         for (m, n), r in results.items() for t in tests])  # fmt: skip

@@ -1,6 +1,7 @@
-"""The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano, Lima &
-Hanjalic's (2019) published ones (:func:`comparison_rows`), and a method's measured error rate against
-the rate it promises (:func:`level`)."""
+"""The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano et al.'s
+(2019) (:func:`comparison_rows`), a method's error rate against its promise (:func:`level_rows`,
+:func:`level`), z (:func:`with_z`), the trials that would decide (:func:`trials_needed`) and the
+verdict's rows (:func:`verdict_rows`); Monte Carlo errors clustered by pair (:data:`UNIT`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,25 @@ import numpy as np
 from ._pvalues import PValues, mc_error
 from ._urbano import UrbanoPValues
 
-__all__ = ["OTHER_TESTS", "LEVEL_WORDS", "comparison_rows", "level"]
+__all__ = [
+    "UNIT",
+    "OTHER_TESTS",
+    "LEVEL_WORDS",
+    "simulation_se",
+    "comparison_rows",
+    "level_rows",
+    "level",
+    "with_z",
+    "status_counts",
+    "spread_text",
+    "trials_needed",
+    "verdict_rows",
+    "TEST_NAMES",
+]
+
+#: The unit a known-truth rate's Monte Carlo error is clustered by: the trials of one simulated
+#: pair share its margins and copula.
+UNIT = "system pair"
 
 #: Tests of Urbano et al. that carry the name of one of ours but are another test: their rows are
 #: context (no common quantity), the note giving their rate. ``{B}`` is their number of resamples.
@@ -19,13 +38,53 @@ OTHER_TESTS = {
     "sign": "their sign test counts |d| <= 0.01 as a tie, ours only d = 0",
 }
 
-#: The rule's status of measured rates against a promised rate, in words of a method's level.
-LEVEL_WORDS = {
-    "replicated": "at its level",
-    "not replicated": "off its level",
-    "partly": "mixed",
-    "inconclusive": "undecided",
+#: Urbano et al.'s five tests by name.
+TEST_NAMES = {
+    "paired-t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "bootstrap-shift": "bootstrap test of the mean",
+    "permutation": "paired permutation test",
 }
+
+#: The rule's status of measured rates against a promised rate, in words of a method's level.
+LEVEL_WORDS = {"replicated": "at its level", "not replicated": "off its level", "partly": "mixed",
+               "inconclusive": "undecided"}  # fmt: skip
+
+
+def simulation_se(rate: float, clustered: float, clusters: int) -> float:
+    """The Monte Carlo error of a simulated rate, never 0 where the rate is 0 or 1.
+
+    The error clustered by simulated pair (``clustered``) where it is positive (or where there are
+    no clusters); where it is 0 - no trial, or every trial, had the event - Agresti & Coull's
+    standard error of the share ``rate`` of ``clusters`` clusters instead, so the rule still sees
+    an interval.
+
+    Parameters
+    ----------
+    rate : float
+        The simulated rate.
+    clustered : float
+        Its Monte Carlo standard error clustered by pair (:meth:`PValues.se`).
+    clusters : int
+        The number of clusters (simulated pairs) behind the rate.
+
+    Returns
+    -------
+    float
+        ``clustered``, or where it is 0 and ``clusters`` at least 1 the Agresti & Coull error.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> kt.simulation_se(0.05, 0.004, 100), round(kt.simulation_se(0.0, 0.0, 100), 4)
+    (0.004, 0.0132)
+    """
+    from ..book._rows import _agresti_coull_se
+
+    if clustered > 0 or clusters < 1:
+        return float(clustered)
+    return float(_agresti_coull_se(rate * clusters, clusters))
 
 
 def comparison_rows(
@@ -96,6 +155,9 @@ def comparison_rows(
         "AP": "ap", "P@10": "p10", "nDCG@20": "ndcg20", "paired-t": "t", "wilcoxon": "w", "sign": "s",
         "bootstrap-shift": "b", "permutation": "p",
     }  # fmt: skip
+    from ..book import errors
+    from ..book import rate as rate_row
+
     value = lambda x: getattr(x, "value", x)  # noqa: E731  (a PaperValue, or the number itself)
     notes = dict(notes or {})
     rows = []
@@ -113,36 +175,117 @@ def comparison_rows(
             at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
             key = f"{kind}.{code.get(m, m)}.{n}.{code.get(t)}{tails}.{at}"
             ours = float(rate[t])
-            row = {
-                "quantity": f"{m}, {n} topics, {t}",
-                "paper": numbers[key] if key in numbers else None,
-                "ours": ours,
-                "kind": "rate",
-                "ours_se": float(se[t]),
-                "se_reason": (
-                    f"clustered by simulated pair: {r.trials:,} trials in {pairs} pairs; "
+            err = errors(
+                mc=simulation_se(ours, float(se[t]), pairs),
+                unit=UNIT,
+                replicates=int(r.trials),
+                reason=(
+                    "no sampled data: the simulated pairs and topics are the Monte Carlo draws, "
+                    f"clustered by system pair: {r.trials:,} trials in {pairs} pairs; "
                     f"binomial over the trials {mc_error(ours, r.trials):.2g}"
                 ),
-                "note": notes.get(t, "" if key in numbers else "not in their study"),
-            }
+            )
+            extra: dict = {"note": notes.get(t, "" if key in numbers else "not in their study")}
+            paper = numbers[key] if key in numbers else None
             if key in numbers and t in others:
                 why = others[t].format(B=value(numbers.get("resamples", 0)) or 0)
-                row["paper"] = None
-                row["note"] = f"context: {why}; their rate {float(value(numbers[key]) or 'nan'):.4f}"
+                paper = None
+                extra["note"] = f"context: {why}; their rate {float(value(numbers[key]) or 'nan'):.4f}"
             elif key in numbers:
-                row["paper_n"] = int(value(numbers[f"trials.{kind}"]) or 0)
-            rows.append(row)
+                extra["paper_n"] = int(value(numbers[f"trials.{kind}"]) or 0)
+            nominal = alpha if kind == "type1" else None
+            rows.append(rate_row(f"{m}, {n} topics, {t}", paper, ours, err, nominal=nominal, **extra))
     return rows
 
 
-def level(promised: str, values: Sequence[float], ses: Sequence[float], se_reason: str = "") -> str:
+def level_rows(
+    method: str,
+    promised: str,
+    values: Sequence[float],
+    ses: Sequence[float],
+    settings: Sequence[str] | None = None,
+    *,
+    unit: str = UNIT,
+    replicates: int | None = None,
+    reason: str = "",
+) -> list[dict]:
+    """A method's measured error rates beside the rate it promises, as rows for the book's rule.
+
+    One row of kind ``"rate"`` per setting, for :func:`irrepro.book.judge_row`, with the promised
+    rate in the paper's place. The promised level is exact (read to four decimals, not as a number printed to its precision).
+    Each row's error is its Monte Carlo error (clustered by ``unit``; the trials are the
+    simulation's draws, so there is no sampled data) and its ``nominal`` the promised level, so the
+    margin is the share of it ``book/margins.yml`` gives (0.01 about 0.05 or 0.95).
+
+    Parameters
+    ----------
+    method : str
+        The method, for the rows' quantities.
+    promised : str
+        The promised rate as the rule reads it: ``"0.05"``, ``"at most 0.05"``, ``"0.95"``.
+    values, ses : sequence of float
+        The measured rates, one per setting, and their Monte Carlo standard errors.
+    settings : sequence of str, optional
+        The settings' names (default: numbered).
+    unit : str
+        What the errors are clustered by.
+    replicates : int, optional
+        The trials behind each rate (the rule then says how many would decide).
+    reason : str
+        Where the errors come from.
+
+    Returns
+    -------
+    list of dict
+        One row per setting.
+
+    Examples
+    --------
+    >>> from irrepro import book, known_truth as kt
+    >>> rows = kt.level_rows("t-test", "0.05", [0.049, 0.064], [0.002, 0.002], ["25 topics", "100 topics"])
+    >>> [book.judge_row(r).status for r in rows], rows[0]["nominal"]
+    (['replicated', 'not replicated'], 0.05)
+    """
+    from ..book import errors, rate
+
+    if len(values) != len(ses) or not len(values):
+        raise ValueError("level takes one standard error per measured rate")
+    names = list(settings) if settings is not None else [f"setting {i + 1}" for i in range(len(values))]
+    if len(names) != len(values):
+        raise ValueError("level takes one setting name per measured rate")
+    nominal = float(promised.split()[-1])
+    # a promised level is exact, not a printed number of its precision: "0.05" is read as 0.0500
+    exact = " ".join([*promised.split()[:-1], f"{nominal:.4f}"])
+    why = reason or "no sampled data: the trials are the simulation's Monte Carlo draws"
+    return [
+        rate(
+            f"{method}, {name}",
+            exact,
+            float(v),
+            errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
+            nominal=nominal,
+        )
+        for name, v, e in zip(names, values, ses)
+    ]
+
+
+def level(
+    promised: str,
+    values: Sequence[float],
+    ses: Sequence[float],
+    se_reason: str = "",
+    *,
+    unit: str = UNIT,
+    replicates: int | None = None,
+) -> str:
     """A method's measured error rates against the rate it promises, by the book's one rule.
 
-    Each measured rate is judged by :func:`irrepro.book.judge` (kind ``"rate"``, our Monte Carlo
-    error ``ses``) with the promised rate in the paper's place; the settings combine into one word
-    of :data:`LEVEL_WORDS`: *at its level* (inside the margin on every setting), *off its level*
-    (outside on every one), *mixed* (both), *undecided* (an interval straddles the margin); any word
-    but the first says whether the rates lie above or below the promise.
+    The rows of :func:`level_rows` (kind ``"rate"``, the promised rate in the paper's place, the
+    margin a share of the promised level) are judged by :func:`irrepro.book.judge_row`; their
+    statuses combine into one word of :data:`LEVEL_WORDS`: *at its level* (inside the margin on
+    every setting), *off its level* (outside on every one), *mixed* (both), *undecided* (an
+    interval straddles the margin); any word but the first says whether the rates lie above or
+    below the promise.
 
     Parameters
     ----------
@@ -151,7 +294,11 @@ def level(promised: str, values: Sequence[float], ses: Sequence[float], se_reaso
     values, ses : sequence of float
         The measured rates, one per setting, and their Monte Carlo standard errors.
     se_reason : str
-        Where the errors come from (required where one is 0).
+        Where the errors come from.
+    unit : str
+        What the errors are clustered by.
+    replicates : int, optional
+        The trials behind each rate.
 
     Returns
     -------
@@ -164,14 +311,10 @@ def level(promised: str, values: Sequence[float], ses: Sequence[float], se_reaso
     >>> kt.level("0.05", [0.049, 0.052], [0.002, 0.002]), kt.level("0.05", [0.11], [0.002])
     ('at its level', 'off its level (above)')
     """
-    from ..book import judge
+    from ..book import judge_row
 
-    if len(values) != len(ses) or not len(values):
-        raise ValueError("level takes one standard error per measured rate")
-    st = {
-        judge(promised, float(v), kind="rate", ours_se=float(s), se_reason=se_reason).status
-        for v, s in zip(values, ses)
-    }
+    rows = level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
+    st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
         return LEVEL_WORDS["replicated"]
     if st == {"not replicated"}:
@@ -182,3 +325,173 @@ def level(promised: str, values: Sequence[float], ses: Sequence[float], se_reaso
         word = LEVEL_WORDS["inconclusive"]
     target = float(promised.split()[-1])
     return word + (" (above)" if float(np.mean(values)) > target else " (below)")
+
+
+#: The column :func:`with_z` shows beside a row's status.
+Z_COLUMN = "z"
+
+
+def with_z(comparison):
+    """The comparison with each row's z = (ours - theirs) / se shown beside its status.
+
+    The rule's ``Judgement.z``, recorded in the frame's ``z`` column, is shown to one decimal with
+    its sign in a new column ``z = (ours - theirs) / se`` right after ``status`` (blank where a row
+    has no z, or the frame no ``z`` column). The comparison itself is not changed: a copy is
+    returned.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison (:func:`irrepro.book.compare`).
+
+    Returns
+    -------
+    Comparison
+        A copy of ``comparison`` whose frame has the z column.
+    """
+    import dataclasses
+
+    f = comparison.frame.copy()
+    z = [
+        f"{v:+.1f}" if isinstance(v, (int, float)) and np.isfinite(v) else ""
+        for v in f.get("z", [None] * len(f))
+    ]
+    cols = list(f.columns)
+    f.insert(cols.index("status") + 1, "z = (ours - theirs) / se", z)
+    return dataclasses.replace(comparison, frame=f)
+
+
+def spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
+    """Rates over settings in words, with their largest standard error.
+
+    The range ``lowest-highest`` of the rates (the one rate where there is one), each to ``digits``
+    decimals, followed by ``(se ≤ s)`` with ``s`` the largest standard error to two significant
+    digits.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The rates, one per setting (at least one).
+    ses : sequence of float
+        Their standard errors.
+    digits : int
+        The decimals the rates are shown to.
+
+    Returns
+    -------
+    str
+        E.g. ``"0.049-0.052 (se ≤ 0.002)"``.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> kt.spread_text([0.052, 0.049], [0.002, 0.0015])
+    '0.049-0.052 (se ≤ 0.002)'
+    """
+    d = digits
+    shown = f"{min(values):.{d}f}-{max(values):.{d}f}" if len(values) > 1 else f"{values[0]:.{d}f}"
+    return shown + f" (se ≤ {max(ses):.2g})"
+
+
+def status_counts(comparison) -> str:
+    """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``.
+
+    The number of rows of each status, in the order of :data:`irrepro.book.STATUSES`; a status no
+    row has is left out.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison (anything whose ``frame`` has a ``status`` column).
+
+    Returns
+    -------
+    str
+        The counts, separated by commas.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from types import SimpleNamespace
+    >>> from irrepro import known_truth as kt
+    >>> kt.status_counts(SimpleNamespace(frame=pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})))
+    '2 replicated, 1 inconclusive'
+    """
+    from ..book import STATUSES
+
+    c = comparison.frame["status"].value_counts()
+    return ", ".join(f"{int(c[s])} {s}" for s in STATUSES if s in c)
+
+
+def trials_needed(*comparisons) -> dict:
+    """The trials that would decide the rows more trials would decide.
+
+    The rows counted are those the rule found inconclusive for Monte Carlo reasons (``why`` is
+    ``"monte-carlo"``); a comparison without such a row adds nothing. A configuration (a comparison's item
+    and a row's quantity without its last part, ``"AP, 50 topics"``: its tests share the trials)
+    needs the largest of its rows' ``replicates_needed``; the total is the sum over
+    configurations, beside the trials they ran (their rows' ``replicates``).
+
+    Parameters
+    ----------
+    *comparisons : Comparison
+        The comparisons (:func:`irrepro.book.compare`).
+
+    Returns
+    -------
+    dict
+        ``rows`` (how many rows), ``configurations``, ``needed`` (total trials that would decide
+        them), ``ran`` (the trials those configurations ran), ``largest`` (the largest need of one
+        configuration).
+    """
+    need: dict = {}
+    ran: dict = {}
+    rows = 0
+    for c in comparisons:
+        f = c.frame
+        if "why" not in f:
+            continue
+        for _, r in f[f["why"] == "monte-carlo"].iterrows():
+            rows += 1
+            key = (c.item, r["quantity"].rsplit(", ", 1)[0])
+            need[key] = max(need.get(key, 0), int(r["replicates_needed"]))
+            ran[key] = int(r["replicates"])
+    return {
+        "rows": rows,
+        "configurations": len(need),
+        "needed": int(sum(need.values())),
+        "ran": int(sum(ran.values())),
+        "largest": int(max(need.values(), default=0)),
+    }
+
+
+def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
+    """The verdict's rows: per test of Urbano et al.'s, its type I error and its power beside theirs.
+
+    Each row restates the rows it rests on (``same_as``) and takes their combined status, so the
+    verdict's sentences (:func:`irrepro.book.verdict_text`) say what those rows say.
+
+    Parameters
+    ----------
+    type1, type1_one : Comparison
+        The two-tailed and one-tailed type I comparisons.
+    power : Comparison
+        The power comparison.
+    power_topics : sequence of int
+        The topic-set sizes of ``power``.
+
+    Returns
+    -------
+    list of dict
+        Two rows per test, for :func:`irrepro.book.compare`.
+    """
+    rows = []
+    for t, label in TEST_NAMES.items():
+        ends = f", {t}"
+        rows += [
+            {"quantity": f"{label}: type I error at alpha = 0.05 beside Urbano et al.'s (both tails, 25-100 topics)",
+             "paper": None, "same_as": [c.row(q) for c in (type1, type1_one) for q in c.frame["quantity"] if q.endswith(ends)]},
+            {"quantity": f"{label}: power at delta = 0.05 beside Urbano et al.'s ({', '.join(map(str, power_topics))} topics)",
+             "paper": None, "same_as": [power.row(q) for q in power.frame["quantity"] if q.endswith(ends)]},
+        ]  # fmt: skip
+    return rows

@@ -17,7 +17,10 @@ What it computes, each with the package function the book's chapter uses, at the
    (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
    (:func:`irrepro.bootstrap_tests.comparisons`); the ASL curve (Sakai's Figure 7) and the
-   discriminative power.
+   discriminative power. B is raised to resolve the corrections' smallest threshold, alpha / m over
+   the m pairs tested: B >= 20 m / alpha, rounded up to a multiple of 1000
+   (:func:`irrepro.stats.corrected_resamples`; 18,000 for 10 runs, 3,150,000 for all pairs of 126),
+   and the report says so.
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
    interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
@@ -34,7 +37,7 @@ What it computes, each with the package function the book's chapter uses, at the
 6. **How many topics would this need?** (Sakai 2016) - the runs as a pilot: the topics Sakai's
    paired t-test, one-way ANOVA (all the runs) and CI-width methods recommend to find a
    difference of 0.05 in the measure's mean with power 0.8 at alpha 0.05, each with a bootstrap
-   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B as the paired tests').
+   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B the scale's paired-test B, 1000).
 
 **One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
 run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
@@ -255,7 +258,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
 
     from .. import standardize as sz
     from .. import topic_split as ts
-    from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table
+    from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table, _pairs_resamples
     from ._model import Report
 
     if not isinstance(held[0], RunSet):
@@ -269,6 +272,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
     cov = held[0].coverage().set_index("run")
     _check_test(test, baseline, held[0].runs)
     st = settings(scale)
+    B_pairs, _ = _pairs_resamples(S, baseline, test, st.B_tests)
     n_jobs = parallel.n_jobs(n_jobs)
     rng_tests, rng_corpus, rng_swap, rng_halves, rng_design = parallel.as_seed_sequence(seed).spawn(5)
     timings: dict[str, float] = {}
@@ -306,7 +310,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
         corpus = step("corpus bootstrap", lambda: _corpus_of(lists, names, topics, st.B_corpus, rng_corpus,
                                                              n_jobs, progress), t0)  # fmt: skip
         lists.clear()
-        pairs = step("pairwise tests", lambda: _pair_table(scores, st.B_tests, rng_tests, n_jobs, progress,
+        pairs = step("pairwise tests", lambda: _pair_table(scores, B_pairs, rng_tests, n_jobs, progress,
                                                            test, baseline))  # fmt: skip
 
         def split():
@@ -368,6 +372,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
         design=design,
         design_note=design_note,
         precision=precision,
+        B_pairs=B_pairs,
     )
 
 

@@ -20,8 +20,10 @@ from ..data import RunSet, ScoreMatrix
 from ..errors import InputError
 
 #: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
-#: the report's columns at once, so memory does not grow with the number of pairs.
+#: the report's columns at once, so memory does not grow with the number of pairs; fewer pairs a
+#: block when B is large (at most :data:`_PAIR_CELLS` replicates a block, at least one pair).
 _PAIR_BLOCK = 512
+_PAIR_CELLS = 512 * 10_000
 #: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
 #: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
 _CORPUS_LISTS = 800
@@ -53,6 +55,39 @@ def _design(scores: ScoreMatrix, B: int, seed) -> tuple[pd.DataFrame | None, str
     return table, ""
 
 
+#: The most resamples the report's pairwise tests are raised to for the corrections: beyond it
+#: (all pairs of more than about 50 runs) the report keeps the scale's B and says the corrected
+#: counts are not resolved (2 s a 1,000 resamples of 7,875 pairs: 3,150,000 would take hours).
+PAIRS_B_MAX = 100_000
+
+
+def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int) -> tuple[int, str]:
+    """The resamples of the report's pairwise tests and the sentence that says why ("" when the
+    scale's ``B_tests`` stands and resolves): raised for Holm and Benjamini-Hochberg at alpha 0.05
+    over the pairs tested (:func:`irrepro.stats.corrected_resamples`; randomised Tukey HSD's ASLs
+    are family-wise: not raised) up to :data:`PAIRS_B_MAX`; beyond it, the scale's B, with the
+    corrected counts said to be unresolved."""
+    from ..significance.comparison import _comparisons
+    from ..stats import corrected_resamples
+
+    m = _comparisons(n_runs, baseline)
+    if test == "tukey":
+        return B_tests, ""
+    B = corrected_resamples(m, DESIGN_ALPHA, "holm", default=B_tests)
+    if B == B_tests:
+        return B, ""
+    need = f"B >= 20 m / alpha = {20 * m / DESIGN_ALPHA:,.0f} resolves their smallest threshold, alpha / m"
+    if B > PAIRS_B_MAX:
+        return B_tests, (
+            f"Holm and Benjamini-Hochberg over m = {m:,} pairs at alpha {DESIGN_ALPHA:g} are not resolved at "
+            f"the paired tests' B = {B_tests:,} ({need}, more than the report's {PAIRS_B_MAX:,}): a pair no "
+            "replicate reaches has ASL 0, below every threshold, so their counts may be too high; "
+            "--baseline tests fewer pairs"
+        )
+    return B, (f"paired-test B = {B:,}: the scale's {B_tests:,} raised for Holm and Benjamini-Hochberg over "
+               f"m = {m:,} pairs at alpha {DESIGN_ALPHA:g}: {need}")  # fmt: skip
+
+
 def _pair_table(
     scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
 ) -> pd.DataFrame:
@@ -77,7 +112,8 @@ def _pair_table(
         pairs = bt.all_pairs(scores.shape[0])
     else:
         pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
-    blocks = [pairs[a : a + _PAIR_BLOCK] for a in range(0, len(pairs), _PAIR_BLOCK)]
+    step = max(1, min(_PAIR_BLOCK, _PAIR_CELLS // B))
+    blocks = [pairs[a : a + step] for a in range(0, len(pairs), step)]
 
     def block(p):
         res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
@@ -218,9 +254,9 @@ def _methods(rep):
     return significance.methods_paragraph(
         [rep.measure], n_topics=T, n_runs=S, test=rep.test, alpha=0.05,
         correction=("holm", "fdr_bh"), baseline=rep.baseline, n_comparisons=len(rep.pairs),
-        B=st.B_tests, exact=rep.test == "permutation" and T < 63 and 2**T <= st.B_tests,
+        B=rep.B_pairs, exact=rep.test == "permutation" and T < 63 and 2**T <= rep.B_pairs,
         effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
-        B_interval=st.B_tests, seed=rep.seed, rel=rep.rel, precision=rep.precision,
+        B_interval=rep.B_pairs, seed=rep.seed, rel=rep.rel, precision=rep.precision,
         missing_runs=int((rep.coverage["missing"].map(len) > 0).sum()), qrels=rep.qrels,
         analyses=analyses, command=cmd,
     )  # fmt: skip

@@ -90,6 +90,9 @@ class Report:
         Why there is no design table.
     precision : str
         How the run files' scores were ranked (``"float32"`` or ``"float64"``).
+    B_pairs : int or None
+        Resamples of the pairwise tests (``settings.B_tests`` raised for Holm and Benjamini-Hochberg
+        over the pairs: :func:`irrepro.stats.corrected_resamples`); None: ``settings.B_tests``.
 
     Examples
     --------
@@ -104,11 +107,13 @@ class Report:
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
     >>> rep.runs, rep.test_label, rep.discriminative_power()
     (('simrun001', 'simrun002', 'simrun003'), 'paired bootstrap test', 0.0)
+    >>> rep.settings.B_tests, rep.B_pairs  # the quick scale's 200 raised for Holm / BH over 3 pairs: 20 x 3 / 0.05
+    (200, 2000)
     >>> rep.pairs[["run x", "run y", "difference", "ASL", "ASL (Holm)", "ASL (BH)"]].round(3)
            run x      run y  difference    ASL  ASL (Holm)  ASL (BH)
-    0  simrun001  simrun002       0.085  0.325        0.65      0.45
-    1  simrun001  simrun003       0.167  0.150        0.45      0.45
-    2  simrun002  simrun003       0.082  0.450        0.65      0.45
+    0  simrun001  simrun002       0.085  0.308       0.616     0.452
+    1  simrun001  simrun003       0.167  0.128       0.384     0.384
+    2  simrun002  simrun003       0.082  0.452       0.616     0.452
     >>> rep.runs_table()[["run", "mean AP", "rank by AP", "rank standardized"]].round(4)
              run  mean AP  rank by AP  rank standardized
     0  simrun001   0.4584           1                  1
@@ -142,6 +147,11 @@ class Report:
     design: pd.DataFrame | None = None  # Sakai's topic-set sizes (irrepro.design.topic_set_sizes)
     design_note: str = ""  # why there is no design table
     precision: str = "float32"  # how the run files' scores were ranked (irrepro.data.RunSet.precision)
+    B_pairs: int | None = None  # resamples of the pairwise tests (None: settings.B_tests)
+
+    def __post_init__(self) -> None:
+        if self.B_pairs is None:
+            object.__setattr__(self, "B_pairs", self.settings.B_tests)
 
     @property
     def runs(self) -> tuple[str, ...]:

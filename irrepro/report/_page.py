@@ -38,6 +38,9 @@ class ReportLike(Protocol):
     def settings(self) -> Any: ...  # the report's Settings
 
     @property
+    def B_pairs(self) -> int | None: ...  # the pairwise tests' resamples (None: settings.B_tests)
+
+    @property
     def scores(self) -> ScoreMatrix: ...
 
     @property
@@ -173,6 +176,11 @@ def _table(
 _NAMES = ("run", "run x", "run y")
 
 
+def _pairs_B(rep: ReportLike) -> int:
+    """The resamples of the report's pairwise tests."""
+    return int(rep.B_pairs or rep.settings.B_tests)
+
+
 def _labels(rep: ReportLike) -> dict[str, str]:
     """Run -> the label every table and figure of the page shows for it
     (:func:`irrepro.escape.short_names`: long names shortened, no two labels alike)."""
@@ -242,7 +250,7 @@ def _fig_asl(rep: ReportLike):
             for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))
         }
     plots.plot_asl_curves(curves, ax=axes[0])
-    B = f" (B = {rep.settings.B_tests})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
+    B = f" (B = {_pairs_B(rep):,})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
     axes[0].set(xlabel="run pairs sorted by ASL", title=f"ASL curve, {rep.test_label}{B}")
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
@@ -376,6 +384,8 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
     import matplotlib
     from markupsafe import Markup
 
+    from ._analyses import _pairs_resamples
+
     matplotlib.use("Agg", force=False)
     S, T = rep.scores.shape
     shown = rep.pairs
@@ -390,7 +400,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
     shown = shown.sort_values("ASL", kind="stable").copy()
     for col in [c for c in ("ASL", "ASL (Holm)", "ASL (BH)") if c in shown]:
         if rep.test == "bootstrap":  # no replicate as extreme: below 1/B, not 0
-            shown[col] = [f"< {1 / rep.settings.B_tests:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+            shown[col] = [f"< {1 / _pairs_B(rep):g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
     pairs_undefined = ""
@@ -452,6 +462,8 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "n_bh": summ.get("significant pairs, Benjamini-Hochberg", 0),
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
+        "B_pairs": f"{_pairs_B(rep):,}",
+        "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1],
         "pairs_note": pairs_note,
         "pairs_undefined": pairs_undefined,
         "pairs_table": _table(

@@ -12,7 +12,7 @@ from .._text import UNDEFINED, check_digits, no_pair_variance
 from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
-from ..stats import bca_interval, check_level, check_resamples
+from ..stats import bca_interval, check_level, check_resamples, corrected_resamples
 from ._names import DEFAULT_B, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
 from .effects import EffectSizes, effect_sizes, win_tie_loss
@@ -47,6 +47,46 @@ def _check_resamples(test: str, B, alpha, intervals=False, B_intervals=None, lev
     if intervals:
         check_resamples(n, names[1], level=level, default=B_intervals is None)
     return n
+
+
+#: The most resamples a resampling test's default is raised to for a correction; beyond it the
+#: user gives B (all pairs of 126 runs need 3,150,000: hours).
+DEFAULT_B_MAX = 100_000
+
+
+def _comparisons(n_runs: int, baseline) -> int:
+    """The pairs one measure's p-values are adjusted over: every run against the baseline, or all pairs."""
+    return n_runs - 1 if baseline is not None else n_runs * (n_runs - 1) // 2
+
+
+def _test_resamples(
+    test: str, B, alpha, correction, comparisons: int, name: str = "B"
+) -> tuple[int | None, str]:
+    """The resamples of ``test`` with its p-values adjusted by ``correction`` (None: the test's
+    default, Holm or none for Tukey HSD) over ``comparisons``, and, when the default was raised for
+    the correction, the sentence that says so; a given ``B`` too small for it is refused
+    (:func:`irrepro.stats.check_resamples`, naming ``name``). None for a test that does not resample."""
+    if test not in RESAMPLING:
+        return None, ""
+    correction = "none" if test == "tukey" else correction if correction is not None else "holm"
+    what = f"the {TESTS[test]}"
+    if B is not None:
+        return check_resamples(
+            B, name, alpha=alpha, test=what, comparisons=comparisons, correction=correction
+        ), ""
+    chosen = corrected_resamples(comparisons, alpha, correction, default=DEFAULT_B[test])
+    if chosen == DEFAULT_B[test]:
+        return chosen, ""
+    if chosen > DEFAULT_B_MAX:
+        raise InputError(
+            f"{name}: the {TESTS[test]} with {correction} over m = {comparisons:,} comparisons at alpha {alpha:g} "
+            f"needs B >= 20 m / alpha = {20 * comparisons / alpha:,.0f} to resolve its smallest threshold, "
+            f"alpha / m, more than a default draws ({DEFAULT_B_MAX:,}): give {name} {chosen} to draw them, "
+            "compare fewer pairs (--baseline), or use a test without resamples (--test t)"
+        )
+    return chosen, (f"{name} {chosen}: {what}'s default {DEFAULT_B[test]} raised for {correction} over m = "
+                    f"{comparisons} comparisons at alpha {alpha:g}: B >= 20 m / alpha = "
+                    f"{20 * comparisons / alpha:,.0f} resolves its smallest threshold, alpha / m")  # fmt: skip
 
 
 def _as_measures(scores) -> dict[str, ScoreMatrix | np.ndarray]:
@@ -110,7 +150,9 @@ def compare(
         Confidence level of the intervals.
     B : int, optional
         Resamples of a resampling test (default the test's: 1000, or 10,000 for the permutation
-        test and randomised Tukey HSD); at least 100 and 1 / ``alpha``
+        test and randomised Tukey HSD, raised to the next multiple of 1000 of 20 m / ``alpha``
+        when ``correction`` adjusts over m >= 2 pairs: :func:`irrepro.stats.corrected_resamples`);
+        at least 100, 1 / ``alpha`` and, with a correction over m pairs, 20 m / ``alpha``
         (:func:`irrepro.stats.check_resamples`).
     B_intervals : int, optional
         Topic samples of the intervals (default 1000); at least 100 and one beyond each end of the
@@ -160,6 +202,7 @@ def compare(
         arrays[m] = x
     runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
+    B, _ = _test_resamples(test, B, alpha, correction, _comparisons(len(runs), base))
     needs_seed = test in RESAMPLING or intervals
     ss_test = ss_ci = None
     if needs_seed:

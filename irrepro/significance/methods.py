@@ -151,7 +151,9 @@ def _render(parts: Sequence[str], fmt: str) -> str:
         if fmt == "html":
             out.append(f"<code>{escape.html(p)}</code>" if isinstance(p, _Code) else str(escape.html(p)))
         elif fmt == "latex":
-            out.append(f"\\texttt{{{escape.latex(p)}}}" if isinstance(p, _Code) else escape.latex(p))
+            out.append(
+                f"\\texttt{{{escape.latex(p)}}}" if isinstance(p, _Code) else escape.latex(p, prose=True)
+            )
         elif isinstance(p, _Code) and "`" not in p and p.strip() == p and p:
             out.append(f"`{escape.plain(p)}`")
         else:

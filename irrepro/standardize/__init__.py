@@ -43,6 +43,7 @@ from ._comparability import (
     percentile_items,
     rank_agreement,
     self_significance,
+    significant_pairs,
 )
 from ._partitions import (
     PartitionResult,
@@ -51,6 +52,26 @@ from ._partitions import (
     partition_experiment,
     random_halves,
     sampled_standardizers,
+)
+from ._rows import (
+    SAME_SAMPLE,
+    figure2_rows,
+    figure3_rows,
+    figure4_rows,
+    power_ratio,
+    power_rows,
+    table1_rows,
+    table2_rows,
+)
+from ._rows_halves import (
+    beyond_counts,
+    figure7_rows,
+    figures56_rows,
+    fp_upper_ends,
+    pair_table,
+    table6_rows,
+    tables35_rows,
+    verdict_rows,
 )
 from ._scores import (
     SUBCOLLECTIONS,
@@ -93,6 +114,24 @@ __all__ = [
     "topic_range",
     "write_zscores",
     "read_zscores",
+    "significant_pairs",
+    # the chapter's rows for the book's rule
+    "SAME_SAMPLE",
+    "figure2_rows",
+    "table1_rows",
+    "figure3_rows",
+    "table2_rows",
+    "figure4_rows",
+    "power_ratio",
+    "power_rows",
+    "fp_upper_ends",
+    "figures56_rows",
+    "pair_table",
+    "beyond_counts",
+    "tables35_rows",
+    "figure7_rows",
+    "table6_rows",
+    "verdict_rows",
 ]
 
 #: Names that moved (deprecated; see CHANGELOG.md).

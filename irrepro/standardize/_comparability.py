@@ -25,6 +25,7 @@ __all__ = [
     "self_significance",
     "binomial_interval",
     "discriminative_power",
+    "significant_pairs",
     "rank_agreement",
 ]
 
@@ -276,10 +277,39 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     >>> round(discriminative_power(x), 3)
     0.333
     """
+    return float(np.mean(significant_pairs(scores, alpha=alpha)))
+
+
+def significant_pairs(scores, *, alpha: float = 0.05) -> np.ndarray:
+    """Per system pair, whether a two-sided paired t-test over topics finds it significant.
+
+    The outcomes whose share is :func:`discriminative_power`, pair by pair (for an error clustered
+    by pair), in the order of :func:`numpy.triu_indices` over the systems.
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores.
+    alpha : float, default 0.05
+        The significance level.
+
+    Returns
+    -------
+    numpy.ndarray
+        bool ``(S (S - 1) / 2,)``: p < ``alpha``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.standardize import significant_pairs
+    >>> x = np.array([[0.2, 0.5, 0.1, 0.4], [0.4, 0.7, 0.3, 0.7], [0.3, 0.3, 0.2, 0.2]])
+    >>> significant_pairs(x)
+    array([ True, False, False])
+    """
     x = _matrix(scores)
     i, j = np.triu_indices(x.shape[0], 1)
     p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs
-    return float(np.mean(np.nan_to_num(p, nan=1.0) < alpha))
+    return np.nan_to_num(p, nan=1.0) < alpha
 
 
 def rank_agreement(a, b) -> tuple[float, float]:

@@ -21,7 +21,10 @@ What is here:
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
 - the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`
-  (these four live in :mod:`irrepro.topic_split._sets` and are served from here).
+  (these four live in :mod:`irrepro.topic_split._sets` and are served from here);
+- the chapter's rows for the book's rule, each with its errors (:mod:`irrepro.topic_split._rows`):
+  :class:`SplitRows` (thresholds, error rates and their differences), :func:`share_rows`,
+  :func:`half_claim_row`, :func:`pool_rows`, :func:`sd_rows`.
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
 paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
@@ -43,6 +46,14 @@ from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
 from ._fits import GrowthFit, bin_lower_edge, growth_fit, largest_projected_error
 from ._results import FILTERS, SwapExperiment, _filter_name, rate_se
+from ._rows import (
+    PAPER_REPETITIONS,
+    PAPER_YEARS,
+    SplitRows,
+    pct,
+    rise,
+)
+from ._rows_full import half_claim_row, pool_rows, sd_rows, share_rows
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
@@ -59,6 +70,16 @@ __all__ = [
     "pool_sizes",
     "significant_share",
     "swap_experiment",
+    # the chapter's rows for the book's rule (_rows)
+    "PAPER_REPETITIONS",
+    "PAPER_YEARS",
+    "SplitRows",
+    "half_claim_row",
+    "pct",
+    "pool_rows",
+    "rise",
+    "sd_rows",
+    "share_rows",
 ]
 
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper).

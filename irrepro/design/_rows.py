@@ -1,0 +1,185 @@
+"""The planning chapter's rows for the book's one rule, built with :mod:`irrepro.book`'s builders:
+the topic-set sizes by measure (:func:`size_rows`), the sizes from within-system against total
+variances (:func:`variance_rows`), the closed form against simulation (:func:`agreement_rows`), and
+the Verdict's claims (:func:`claim_rows`), whose rows compare nothing with Sakai's numbers (his
+pilots are not ours), so a claim resting on them is not comparable: our finding is its ``ours``.
+:func:`pair_power` is the closed form averaged over a pilot's own pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._sizes import power_closed_form, topic_set_size
+
+__all__ = [
+    "size_rows",
+    "sizes_apart",
+    "variance_rows",
+    "within_fewer",
+    "agreement_rows",
+    "claim_rows",
+    "pair_power",
+]
+
+
+def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
+    """One count row per pilot: the paired t-test's topic-set size (index ``(collection, measure)``,
+    columns ``topics``, ``low``, ``high``); no paper value (Sakai's pilots are not ours)."""
+    from ..book import count
+
+    return [
+        count(
+            f"{k[0]}, {k[1]}: t-test topics",
+            None,
+            int(r["topics"]),
+            reason="closed form on the pilot's V_E; its bootstrap interval in the note",
+            note=f"95% interval {int(r['low']):,}-{int(r['high']):,}",
+        )
+        for k, r in zip(t_sizes.index, t_sizes.to_dict("records"))
+    ]
+
+
+def sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
+    """Whether, on ``collection``, the bootstrap intervals of the largest and the smallest size
+    over the measures (``sizes``: :func:`~irrepro.design.topic_set_sizes` rows with
+    ``collection``, ``measure``) do not overlap."""
+    sub = sizes[(sizes["collection"] == collection) & (sizes["method"] == method)]
+    lo, hi = sub.loc[sub["topics"].idxmin()], sub.loc[sub["topics"].idxmax()]
+    return bool(hi["low"] > lo["high"])
+
+
+def variance_rows(
+    pilots: Mapping[tuple[str, str], object], *, min_diff: float, alpha: float, power: float
+) -> list[dict]:
+    """One count row per pilot: the t-test's topic-set size from the within-system variance (every
+    score about its own system's mean, pooled) and from the total variance (about the grand mean)."""
+    from ..book import count
+
+    rows = []
+    for (c, m), x in pilots.items():
+        a = np.asarray(getattr(x, "scores", x), dtype=float)
+        total = a.var(ddof=1)
+        within = ((a - a.mean(axis=1, keepdims=True)) ** 2).sum() / (a.shape[0] * (a.shape[1] - 1))
+        n_tot, n_within = (
+            topic_set_size(v, min_diff=min_diff, alpha=alpha, power=power, B=0).n_topics
+            for v in (total, within)
+        )
+        rows.append(
+            count(
+                f"{c}, {m}: t-test topics, within-system / total variance",
+                None,
+                f"{n_within} / {n_tot}",
+                reason="closed form on the pilot's variances (no resampling)",
+                note=f"{1 - n_within / n_tot:.1%} fewer",
+            )
+        )
+    return rows
+
+
+def within_fewer(rows: Sequence[Mapping]) -> list[float]:
+    """The share fewer topics the within-system variance asks for, per row of :func:`variance_rows`."""
+    return [1 - int(r["ours"].split(" / ")[0]) / int(r["ours"].split(" / ")[1]) for r in rows]
+
+
+def agreement_rows(
+    curves: Mapping, t_sizes: pd.DataFrame, anovas: Mapping, *, min_diff: float, power: float, trials: int
+) -> tuple[list[dict], dict]:
+    """Rows of the simulated t-test's power at the closed form's size and the size at which the
+    simulated curve reaches ``power`` (per pilot of ``curves``: ``{pilot: PowerCurve}``), each with
+    its Monte Carlo error clustered by simulated system pair; and per pilot ``(size, power, se)``
+    of the simulated point nearest the closed form's size."""
+    from ..book import count, errors, rate
+
+    rows, at_n = [], {}
+    for k, c in curves.items():
+        n_cf = int(t_sizes.loc[k, "topics"])
+        j = int(np.argmin(np.abs(c.n_topics - n_cf)))
+        n_j, p_j, se_j = int(c.n_topics[j]), float(c.power[j]), float(c.se[j])
+        at_n[k] = (n_j, p_j, se_j)
+        lo, hi = c.topics_needed(power, z=1.96), c.topics_needed(power, z=-1.96)
+        cf = power_closed_form("paired-t", n_j, variance=anovas[k].sigma2_residual, min_diff=min_diff)
+        why = "no sampled data: the simulated pairs and topics are the Monte Carlo draws"
+        rows += [
+            rate(
+                f"{k[0]}, {k[1]}: simulated power of the t-test at {n_j} topics (closed form: {n_cf} for {power})",
+                None,
+                round(p_j, 3),
+                errors(mc=se_j, unit="system pair", replicates=trials, reason=why),
+                note=f"± {se_j:.3f} Monte Carlo se; closed form at {n_j} topics: {cf:.3f}",
+            ),
+            count(
+                f"{k[0]}, {k[1]}: topics for power {power}, simulated t-test",
+                None,
+                round(c.topics_needed(power)),
+                errors(mc=(hi - lo) / (2 * 1.96), unit="system pair", replicates=trials, reason=why),
+                note=f"{lo:.0f}-{hi:.0f} where the curve ± 1.96 se reaches {power}; closed form {n_cf}",
+            ),
+        ]
+    return rows, at_n
+
+
+def claim_rows(
+    measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
+) -> list[dict]:
+    """The Verdict's rows of Sakai's two claims (his yml's ``claim.measures-differ`` and
+    ``claim.within-smaller``), each resting on rows that
+    compare nothing with his numbers, so not comparable by the rule; ours in words: the size ratio
+    and whether the bootstrap intervals lie apart, the share fewer topics the within-system
+    variance asks for."""
+    from ..book import claim
+
+    t = sizes[sizes["method"] == "paired t-test"]
+    ratio = {
+        c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min()
+        for c in collections
+    }
+    apart = {c: sizes_apart(sizes, c) for c in collections}
+    fewer = within_fewer(variances.frame.to_dict("records"))
+    return [
+        claim(
+            "different measures need substantially different topic-set sizes under the same requirements",
+            measures_differ,
+            supports=[by_measure.row(q) for q in by_measure.frame["quantity"]],
+            ours="; ".join(
+                f"{c}: largest / smallest {ratio[c]:.1f}, intervals {'apart' if apart[c] else 'overlap'}"
+                for c in collections
+            ),
+            note="substantially: the bootstrap intervals of the largest and smallest size do not overlap; "
+            "Sakai's sizes are on his pilots, not ours",
+        ),
+        claim(
+            "within-system variances give slightly smaller topic-set sizes than total variances",
+            within_smaller,
+            supports=[variances.row(q) for q in variances.frame["quantity"]],
+            ours=f"{min(fewer):.1%}-{max(fewer):.1%} fewer topics",
+            note="slightly: fewer topics, by less than 20%; Sakai's sizes are on his pilots, not ours",
+        ),
+    ]
+
+
+def pair_power(x, n: int, *, min_diff: float, alpha: float, bottom: float = 0.75) -> float:
+    """The t-test's closed-form power at ``n`` topics averaged over the pilot's own pairs (baseline
+    among the bottom ``bottom`` share of runs by mean, as simulated), each pair with its own
+    variance of differences instead of the pooled V_E.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro import design
+    >>> x = np.random.default_rng(1).normal(0.3, 0.1, (6, 40))
+    >>> 0 < design.pair_power(x, 30, min_diff=0.05, alpha=0.05) < 1
+    True
+    """
+    from scipy import stats
+
+    a = np.asarray(getattr(x, "scores", x), dtype=float)
+    low = np.argsort(-a.mean(axis=1), kind="stable")[int(round((1 - bottom) * len(a))) :]
+    v = np.array([np.var(a[i] - a[j], ddof=1) / 2 for i in low for j in range(len(a)) if j != i])
+    v = v[v > 1e-9]  # identical runs: no variance, found every time
+    nc = np.sqrt(n) * min_diff / np.sqrt(2 * v)
+    crit = stats.t.isf(alpha / 2, n - 1)
+    p = np.nan_to_num(stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc), nan=1.0)
+    return float(p.mean())

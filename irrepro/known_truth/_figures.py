@@ -1,0 +1,247 @@
+"""The known-truth chapter's figures of our rates beside Urbano et al.'s: type I error against alpha
+(:func:`type1_figure`, their Figures 2 and 3) and power or type III error against delta
+(:func:`by_delta_figure`, their Figure 4) with their rates as the figures take them
+(:func:`their_type1`, :func:`their_by_delta`), and its Monte Carlo check (:func:`mc_rows`,
+:func:`mc_check`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+__all__ = [
+    "type1_figure",
+    "by_delta_figure",
+    "their_type1",
+    "their_by_delta",
+    "mc_rows",
+    "mc_check",
+]
+
+
+def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
+                 sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
+
+    One row of panels per measure, drawn by :func:`irrepro.plots.plot_rates_by_alpha` on log-log
+    axes with the diagonal: our rates as lines with +-1.96 se bands, theirs as open markers. The
+    y axes are shared; the legend is drawn beside the first measure's row.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our rates: the long frames of :meth:`PValues.frame` with a ``measure`` column.
+    theirs : pandas.DataFrame
+        Their rates, columns ``measure, topics, test, tails, alpha, value`` (:func:`their_type1`).
+    tails : {2, 1}
+        Two- or one-tailed rates.
+    measures : sequence of str
+        The measures, one row of panels each.
+    sizes : sequence of int
+        The topic-set sizes: the number of columns. Each row draws the sizes in ``ours`` (in
+        increasing order), so ``ours`` holds these.
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    Figure
+        The figure.
+    """
+    from .. import plots
+
+    fig, axes = plots.panels(len(measures), len(sizes), height=2.4, sharey=True)
+    for row, m in zip(axes, measures):
+        o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
+        plots.plot_rates_by_alpha(o, theirs[theirs["measure"] == m], tails=tails, form="loglog", axes=row,
+                                  ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
+    return fig
+
+
+def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
+                    measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Power or type III error against delta, one panel per measure and topic-set size.
+
+    One row of panels per topic-set size and one column per measure, each drawn by
+    :func:`irrepro.plots.plot_power_by_delta` at alpha = 0.05: our rates as lines with +-1.96 se
+    bands (error bars at a single delta), theirs as open markers. The legend is drawn beside the
+    first size's panel of the last measure.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our rates: the long frames of :meth:`PValues.frame` (for type III error
+        :meth:`UrbanoPValues.frame`, with its ``type3`` columns) with a ``measure`` column.
+    theirs : pandas.DataFrame
+        Their rates, columns ``kind, measure, topics, test, tails, delta, value``
+        (:func:`their_by_delta`).
+    kind : {"power", "type3"}
+        Which rate to draw.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+    measures : sequence of str
+        The measures, one column of panels each.
+    sizes : sequence of int
+        The topic-set sizes, one row of panels each.
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    Figure
+        The figure.
+    """
+    from .. import plots
+
+    fig, axes = plots.panels(len(sizes), len(measures), height=2.8, squeeze=False)
+    for row, n in zip(axes, sizes):
+        for ax, m in zip(row, measures):
+            o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
+            plots.plot_power_by_delta(o, theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n) & (theirs["tails"] == tails)], tails=tails,
+                                      rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
+                                      legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
+    return fig
+
+
+def mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
+    """One row per test of an experiment's Monte Carlo check, for :func:`mc_check`.
+
+    Each row holds the experiment, the test, its rate, the trials, its clustered standard error,
+    the target and the Monte Carlo error a 5% rate would have with that rate's design effect
+    (:func:`mc_error_at`).
+
+    Parameters
+    ----------
+    label : str
+        The experiment (column ``experiment``).
+    rates : pandas.Series
+        Test -> the measured rate.
+    ses : pandas.Series
+        Test -> its standard error clustered by pair or family (indexed as ``rates``).
+    n : int
+        The trials behind each rate.
+    target : float
+        The bound the experiment's Monte Carlo error of a 5% rate should stay below.
+
+    Returns
+    -------
+    list of dict
+        One per test of ``rates``: ``experiment``, ``test``, ``rate``, ``trials``, ``se``,
+        ``target`` and ``MC error of a 5% rate``.
+    """
+    from ._pvalues import mc_error_at
+
+    return [
+        {
+            "experiment": label,
+            "test": t,
+            "rate": rates[t],
+            "trials": n,
+            "se": ses[t],
+            "target": target,
+            "MC error of a 5% rate": mc_error_at(rates[t], ses[t], n),
+        }  # fmt: skip
+        for t in rates.index
+    ]
+
+
+def _codes(numbers) -> dict[str, str]:
+    """Our names of tests and measures -> theirs in the yml's keys (``"wilcoxon"`` -> ``"w"``)."""
+    return {ours: theirs for theirs, ours in numbers.names.items()}
+
+
+def their_type1(
+    numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
+) -> pd.DataFrame:
+    """Urbano et al.'s published type I rates as :func:`type1_figure` takes them.
+
+    Parameters
+    ----------
+    numbers : PaperNumbers
+        Their numbers (``book.paper_numbers("urbano2019statistical")``); its ``names`` map their
+        codes of tests and measures to ours.
+    measures, sizes, tests : sequence
+        Our measures, topic-set sizes and tests to look up, at both tails and every
+        :data:`~irrepro.known_truth.ALPHAS` the yml holds.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``measure, topics, test, tails, alpha, value``.
+    """
+    from ._pvalues import ALPHAS
+
+    code = _codes(numbers)
+    return pd.DataFrame([{"measure": m, "topics": n, "test": t, "tails": tl, "alpha": a,
+                          "value": numbers[f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}"].value}
+                         for m in measures for n in sizes for t in tests for tl in (1, 2) for a in ALPHAS
+                         if f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}" in numbers])  # fmt: skip
+
+
+def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
+                   deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
+    """Urbano et al.'s published power and type III rates as :func:`by_delta_figure` takes them.
+
+    Power at both tails, type III two-tailed.
+
+    Parameters
+    ----------
+    numbers : PaperNumbers
+        Their numbers (``book.paper_numbers("urbano2019statistical")``).
+    measures, sizes, tests : sequence
+        Our measures, topic-set sizes and tests to look up.
+    deltas : sequence of float
+        The true differences.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``kind, measure, topics, test, tails, delta, value`` (``kind`` ``"power"`` or
+        ``"type3"``).
+    """
+    code = _codes(numbers)
+    return pd.DataFrame([{"kind": kind, "measure": m, "topics": n, "test": t, "tails": tl, "delta": d,
+                          "value": numbers[f"{kind}.{code[m]}.{n}.{code[t]}{tl}.d{d:g}"].value}
+                         for kind, tails in (("power", (1, 2)), ("type3", (2,))) for m in measures for n in sizes
+                         for t in tests for tl in tails for d in deltas])  # fmt: skip
+
+
+#: The tests whose null holds under equal means (the sign and Wilcoxon tests' does not).
+MEAN_TESTS = ["paired-t", "bootstrap-shift", "permutation", "bootstrap", "unpaired-bootstrap"]
+
+
+def mc_check(null, same_mean, family, target: float, family_target: float) -> pd.DataFrame:
+    """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target.
+
+    Every test of ``null`` (both tails), the tests whose null holds under equal means
+    (``same_mean``: t, the bootstraps, permutation) and the family-wise errors (``family``): one row
+    per rate (:func:`mc_rows`), with whether the Monte Carlo error of a 5% rate with its design
+    effect lies below the target.
+
+    Parameters
+    ----------
+    null : mapping
+        ``(measure, topics)`` -> :class:`UrbanoPValues` under the null.
+    same_mean : mapping
+        measure -> :class:`UrbanoPValues` under equal means.
+    family : mapping
+        measure -> :class:`FamilyResult`.
+    target, family_target : float
+        The targets of the pairs' and of the families' experiments.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of :func:`mc_rows` and ``below target``.
+    """
+    mc = pd.DataFrame(
+        [row for (m, n), r in null.items() for tl in (1, 2)
+         for row in mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]
+        + [row for m, r in same_mean.items()
+           for row in mc_rows(f"{m}, equal means", r.rates([0.05]).iloc[0][MEAN_TESTS], r.se(0.05), r.trials, target)]
+        + [row for m, f in family.items()
+           for row in mc_rows(f"{m}, families of 5", f.fwer(0.05), f.se(0.05), len(f.min_p), family_target)]
+    )  # fmt: skip
+    mc["below target"] = mc["MC error of a 5% rate"] <= mc["target"]
+    return mc

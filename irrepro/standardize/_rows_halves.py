@@ -1,0 +1,380 @@
+"""The score-standardization chapter's rows on random halves and sub-collection pairs (Webber, Moffat &
+Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`.
+Served from :mod:`irrepro.standardize`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .. import _lazy
+from ._collections import CollectionPair
+from ._partitions import PartitionResult
+from ._rows import _exact, _mc
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
+if TYPE_CHECKING:
+    from ..book import Comparison
+
+__all__ = [
+    "fp_upper_ends",
+    "figures56_rows",
+    "pair_table",
+    "beyond_counts",
+    "tables35_rows",
+    "figure7_rows",
+    "table6_rows",
+    "verdict_rows",
+]
+
+_Res = Mapping[tuple, PartitionResult]  # (setting, (metric, form)) -> the random halves
+
+
+def _forms(res: _Res, setting: str, form: str) -> list:
+    return [f for (s, f) in res if s == setting and f[1] == form]
+
+
+def _extreme(res: _Res, setting: str, forms: Sequence, col: str, pick) -> tuple:
+    vals = {(setting, f): res[(setting, f)].summary()[col] for f in forms}
+    return pick(vals, key=vals.get)
+
+
+def _upper(res: _Res, setting: str, forms: Sequence) -> tuple[float, float]:
+    """The largest upper end (97.5th percentile) of the false-positive rate among ``forms``, its se."""
+    k = _extreme(res, setting, forms, "FP high", max)
+    return res[k].summary()["FP high"], res[k].summary_se()["FP high"]
+
+
+def _more_stable(res: _Res, setting: str, pairs: Sequence) -> tuple[float, float]:
+    """min over (less stable, more stable) form pairs of the difference of mean dRMSE, with the se of
+    the paired difference over the same partitions."""
+    d = [res[(setting, a)].drmse - res[(setting, b)].drmse for a, b in pairs]
+    i = int(np.argmin([x.mean() for x in d]))
+    return float(d[i].mean()), float(d[i].std(ddof=1) / np.sqrt(d[i].size))
+
+
+def fp_upper_ends(res: _Res, setting: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The largest upper ends of the false-positive interval: raw and R-normalized forms, standardized.
+
+    Parameters
+    ----------
+    res : mapping
+        ``(setting, (metric, form))`` -> :class:`PartitionResult`.
+    setting : str
+        The setting whose forms are compared.
+
+    Returns
+    -------
+    tuple
+        ((upper end, its Monte Carlo error) of the raw and R-normalized forms, the same of the
+        standardized forms), as shares.
+    """
+    nonstd = _forms(res, setting, "raw") + _forms(res, setting, "R-normalized")
+    return _upper(res, setting, nonstd), _upper(res, setting, _forms(res, setting, "standardized"))
+
+
+def figures56_rows(P: Mapping, res: _Res, robust: str, second: str) -> list[dict]:
+    """Rows of Figures 5 and 6: the random halves' dRMSE and false positives per metric form.
+
+    Parameters
+    ----------
+    P : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+    res : mapping
+        ``(setting, (metric, form))`` -> :class:`PartitionResult`, every form of a setting split by
+        the same halves.
+    robust, second : str
+        The setting of the paper's runs and topics, and the second setting (its rows are context).
+
+    Returns
+    -------
+    list of dict
+        The rows, each with the Monte Carlo error of its halves.
+    """
+    B = next(iter(res.values())).drmse.size
+    mean_se, end_se = (
+        f"sd over the {B} random halves / sqrt({B})",
+        f"Maritz-Jarrett se of the 97.5th percentile of {B} halves",
+    )
+    diff_se = f"sd over the {B} random halves of the paired difference / sqrt({B})"
+    context = "second setting (TREC-COVID): the paper's {} is for the Robust runs; shown, not compared"
+    ap = (robust, ("SP/AP", "R-normalized"))
+    lo_k = min(res, key=lambda k: res[k].summary()["FP mean"])
+    hi_k = max(res, key=lambda k: res[k].summary()["FP mean"])
+    (rb_raw, rb_raw_se), (rb_std, rb_std_se) = fp_upper_ends(res, robust)
+    (cv_raw, cv_raw_se), (cv_std, cv_std_se) = fp_upper_ends(res, second)
+
+    def raw_vs_std(s):  # the least stable standardized form against the most stable raw form
+        return [(_extreme(res, s, _forms(res, s, "raw"), "dRMSE mean", min)[1],
+                 _extreme(res, s, _forms(res, s, "standardized"), "dRMSE mean", max)[1])]  # fmt: skip
+
+    def rnorm_vs_std(s):  # each metric's R-normalized form against its standardized form
+        return [((m, "R-normalized"), (m, "standardized")) for (m, _) in _forms(res, s, "standardized")]
+
+    st = {
+        s: (_more_stable(res, s, raw_vs_std(s)), _more_stable(res, s, rnorm_vs_std(s)))
+        for s in (robust, second)
+    }
+    ctx = book.errors(sampling=0.0, mc=0.0, reason="context: another collection, not compared")
+    pct = lambda v: f"{100 * v:.2f}%"  # noqa: E731  (a rate as the paper prints this one)
+    return [
+        book.score("mean dRMSE of random halves, AP (351-450)", P["fig5.drmse-halves"], res[ap].summary()["dRMSE mean"],
+                   _mc(res[ap].summary_se()["dRMSE mean"], B, mean_se)),
+        book.rate("mean false-positive rate, lowest of all forms", P["fig6.fp-low"], res[lo_k].summary()["FP mean"],
+                  _mc(res[lo_k].summary_se()["FP mean"], B, mean_se), note=f"{lo_k[0]}: {' '.join(lo_k[1])}"),
+        book.rate("mean false-positive rate, highest of all forms", P["fig6.fp-high"], res[hi_k].summary()["FP mean"],
+                  _mc(res[hi_k].summary_se()["FP mean"], B, mean_se), note=f"{hi_k[0]}: {' '.join(hi_k[1])}"),
+        book.rate("FP upper end, raw and R-normalized, largest (Robust)", P["fig6.upper-raw"], pct(rb_raw),
+                  _mc(100 * rb_raw_se, B, end_se), note=f"paper: {P['fig6.upper-raw'].wording}"),
+        book.rate("FP upper end, standardized, largest (Robust)", P["fig6.upper-std"], pct(rb_std),
+                  _mc(100 * rb_std_se, B, end_se), note=f"paper: {P['fig6.upper-std'].wording}"),
+        book.rate("FP upper end, raw and R-normalized, largest (TREC-COVID)", None, pct(cv_raw), ctx,
+                  note=context.format(P["fig6.upper-raw"].value) + f"; Monte Carlo se {100 * cv_raw_se:.2f}"),
+        book.rate("FP upper end, standardized, largest (TREC-COVID)", None, pct(cv_std), ctx,
+                  note=context.format(P["fig6.upper-std"].value) + f"; Monte Carlo se {100 * cv_std_se:.2f}"),
+        book.ordering("standardized more stable than every raw form (Robust)", P["fig5.std-stable"], st[robust][0][0],
+                      _mc(st[robust][0][1], B, diff_se), note="smallest mean dRMSE of a raw form minus the largest of a standardized form"),
+        book.ordering("standardized more stable than every raw form (TREC-COVID)", None, st[second][0][0], ctx,
+                      note=context.format("ordering")),
+        book.ordering("standardized more stable than R-normalized, every metric (Robust)", P["fig5.std-vs-rnorm"],
+                      st[robust][1][0], _mc(st[robust][1][1], B, diff_se),
+                      note="smallest, over the metrics, R-normalized minus standardized mean dRMSE"),
+        book.ordering("standardized more stable than R-normalized, every metric (TREC-COVID)", None, st[second][1][0], ctx,
+                      note=context.format("ordering")),
+    ]  # fmt: skip
+
+
+def pair_table(pairs: Mapping[tuple, CollectionPair]) -> pd.DataFrame:
+    """Tables 3-5: one row per pair of sub-collections, observed and against its random halves.
+
+    Parameters
+    ----------
+    pairs : mapping
+        ``(C, D)`` -> :class:`CollectionPair`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        C, D, dRMSE, the random halves' mean and 97.5th percentile, the observed dRMSE's percentile
+        among them (and its Monte Carlo error), the systems significantly different from themselves
+        with the binomial 95% interval of their rate, and the halves' mean false-positive rate.
+    """
+    return pd.DataFrame([{"C": c, "D": d, "dRMSE": r.drmse, "random mean": r.random.drmse.mean(),
+                          "random 95% high": np.percentile(r.random.drmse, 97.5), "percentile": r.percentile,
+                          "self-significant": r.n_significant, "of": r.n_systems,
+                          "rate 95% low": r.interval[0], "rate 95% high": r.interval[1],
+                          "random FP mean": r.random.false_positive.mean(),
+                          "percentile se": r.random.percentile_se(r.percentile)}
+                         for (c, d), r in pairs.items()])  # fmt: skip
+
+
+def _count_se(group: Sequence[CollectionPair], beyond: float) -> float:
+    """The Monte Carlo error of a count of pairs on one side of the ``beyond`` percentile of their
+    halves: each pair's percentile is binomial over the halves, so it lands on the other side with
+    probability pi (normal approximation); the count's variance is the sum of pi (1 - pi)."""
+    pi = [stats.norm.cdf(-abs(r.percentile - beyond) / r.random.percentile_se(r.percentile)) for r in group]
+    return float(np.sqrt(sum(x * (1 - x) for x in pi)))
+
+
+def beyond_counts(raw: Mapping, std: Mapping, same_track: Sequence, beyond: float) -> dict:
+    """The pairs within or beyond the random 95% interval of their halves, by group.
+
+    Parameters
+    ----------
+    raw, std : mapping
+        ``(C, D)`` -> :class:`CollectionPair` of raw and of standardized AP.
+    same_track : sequence
+        The pairs within a track.
+    beyond : float
+        The percentile among the halves from which a pair lies beyond the interval.
+
+    Returns
+    -------
+    dict
+        ``"same-track within"``, ``"cross-track beyond"`` (raw AP), ``"sAP within"``: each (count,
+        number of pairs, the count's Monte Carlo error).
+    """
+    groups = {"same-track within": [raw[p] for p in same_track],
+              "cross-track beyond": [r for p, r in raw.items() if p not in same_track],
+              "sAP within": list(std.values())}  # fmt: skip
+    return {k: (sum((r.percentile >= beyond) == k.endswith("beyond") for r in g), len(g), _count_se(g, beyond))
+            for k, g in groups.items()}  # fmt: skip
+
+
+def tables35_rows(
+    P: Mapping, raw: Mapping, std: Mapping, same_track: Sequence, beyond: float, halves_row
+) -> list[dict]:
+    """Rows of Tables 3-5: the sub-collection pairs of raw and standardized AP against their halves.
+
+    Parameters
+    ----------
+    P : mapping
+        The paper's numbers.
+    raw, std : mapping
+        ``(C, D)`` -> :class:`CollectionPair` of raw and of standardized AP.
+    same_track : sequence
+        The pairs within a track (the others mix AdHoc and Robust).
+    beyond : float
+        The percentile among the halves from which a pair lies beyond the random 95% interval.
+    halves_row : irrepro.book.RowRef
+        The row of Figure 5 that the random halves of TREC 7 + 8 restate.
+
+    Returns
+    -------
+    list of dict
+        The rows.
+    """
+    r78, r73 = raw[("TREC 7", "TREC 8")], raw[("TREC 7", "TREC 2003")]
+    B = r73.random.drmse.size
+    t3, t5 = pair_table(raw), pair_table(std)
+    rate5 = t5["self-significant"] / t5["of"]
+    counts = beyond_counts(raw, std, same_track, beyond)
+    fp73 = 100 * float(np.mean(r73.random.false_positive < r73.n_significant / r73.n_systems))
+    pairs = _exact("the observed sub-collection pairs, no random step")
+    binom, count = (
+        f"binomial over {B} random halves",
+        f"binomial error of each pair's percentile over {B} halves, summed",
+    )
+    (lo73, hi73), n = r73.interval, int(t5["of"].iloc[0])
+
+    def k_of(key, paper, label):
+        c, m, se = counts[key]
+        return book.count(label, paper, f"{c} of {m}", _mc(se, B, count))
+
+    rows = [
+        book.score("AP dRMSE, TREC 7 vs TREC 8", P["table3.7-8"], r78.drmse, pairs),
+        {"quantity": "AP random-halves mean dRMSE, TREC 7 + 8", "paper": P["fig5.drmse-halves"],
+         "ours": r78.random.drmse.mean(), "same_as": halves_row},
+        book.score("AP dRMSE, TREC 7 vs TREC 2003", P["table3.7-2003"], r73.drmse, pairs),
+        book.score("AP random-halves mean dRMSE, TREC 7 + 2003", P["table3.7-2003-random"], r73.random.drmse.mean(),
+                   _mc(r73.random.summary_se()["dRMSE mean"], B, f"sd over the {B} random halves / sqrt({B})")),
+        book.rate(f"percentile of {P['table3.7-2003'].value} among random halves", P["table3.7-2003-percentile"],
+                  r73.percentile, _mc(r73.random.percentile_se(r73.percentile), B, binom)),
+        book.count("AP self-significant, TREC 7 vs 2003 (of 110)", P["table4.7-2003"], r73.n_significant, pairs,
+                   note=f"paper: {P['table4.7-2003'].wording}; 95% binomial interval of the rate [{lo73:.2f}, {hi73:.2f}]"),
+        book.rate("percentile of that false-positive rate among random halves", P["table4.7-2003-percentile"], fp73,
+                  _mc(r73.random.percentile_se(fp73), B, binom)),
+        k_of("same-track within", P["table3.same-track"], "AP: same-track pairs within the random 95% interval"),
+        {**k_of("cross-track beyond", P["table3.cross-track"], "AP: AdHoc-Robust pairs beyond the random 95% interval"),
+         "note": f"paper: {P['table3.cross-track'].wording}"},
+        k_of("sAP within", P["table5.within"], "sAP: pairs within the random 95% interval"),
+        book.ordering("sAP dRMSE below AP dRMSE, every pair", P["table5.lower-every-pair"],
+                      float((t3["dRMSE"] - t5["dRMSE"]).min()), pairs, note="smallest, over the six pairs, AP minus sAP dRMSE"),
+        book.rate("sAP self-significant rate, mean over pairs", P["table5.fp-mean"], float(rate5.mean()), pairs,
+                  note=f"paper: {P['table5.fp-mean'].wording}; the same six pairs of the same runs"),
+        book.rate("sAP self-significant rate, largest pair", P["table5.fp-max"], float(rate5.max()), pairs,
+                  note=f"paper: {P['table5.fp-max'].wording}; {int(t5['self-significant'].max())} of {n} systems"),
+    ]  # fmt: skip
+    return rows
+
+
+def figure7_rows(P: Mapping, fig7: pd.DataFrame) -> list[dict]:
+    """Rows of Figure 7: mean dRMSE over the six sub-collection pairs per metric form.
+
+    Parameters
+    ----------
+    P : mapping
+        The paper's numbers.
+    fig7 : pandas.DataFrame
+        Rows raw / R-normalized / standardized, columns ``"P@10"`` and ``"SP/AP"``.
+
+    Returns
+    -------
+    list of dict
+        The rows.
+    """
+    e = _exact("the six observed sub-collection pairs, no random step")
+    v = {(form, metric): float(fig7.loc[form, metric]) for form in fig7.index for metric in fig7.columns}
+    return [
+        book.score("AP (R-normalized SP), mean of Table 3", P["fig7.ap"], v["R-normalized", "SP/AP"], e),
+        book.score("sAP / AP mean dRMSE", P["fig7.sap-ratio"], v["standardized", "SP/AP"] / v["R-normalized", "SP/AP"],
+                   e, note=f"paper: {P['fig7.sap-ratio'].wording}; 1/3 read as a point value"),
+        book.ordering("sP@10 minus raw P@10", P["fig7.p10"], v["standardized", "P@10"] - v["raw", "P@10"], e,
+                      note=f"paper: {P['fig7.p10'].wording}"),
+    ]  # fmt: skip
+
+
+def table6_rows(P: Mapping, table6: pd.DataFrame, adhoc: Sequence[str], robust: Sequence[str]) -> list[dict]:
+    """Rows of Table 6: each mean as a ratio of the ad hoc to the Robust sub-collections.
+
+    Parameters
+    ----------
+    P : mapping
+        The paper's numbers.
+    table6 : pandas.DataFrame
+        Rows R, P@10, AP, SP, ``"sAP (original systems)"``; a column per sub-collection.
+    adhoc, robust : sequence of str
+        The ad hoc and the Robust sub-collections.
+
+    Returns
+    -------
+    list of dict
+        R, AP and SP as directions (orderings of the ratio against 1), P@10 as a score, sAP as a score.
+    """
+    e = _exact("computed exactly from the score matrices and qrels, no random step")
+    ratio = {
+        r: table6.loc[r, list(adhoc)].mean() / table6.loc[r, list(robust)].mean()
+        for r in ("R", "P@10", "AP", "SP")
+    }
+    rows = [(book.score if r == "P@10" else book.ordering)(f"mean {r}, ad hoc / Robust", P[f"table6.{r}"], ratio[r], e)
+            for r in ratio]  # fmt: skip
+    earlier = [*adhoc, robust[0]]
+    return rows + [book.score("sAP with original standardizers, TREC 7 / 8 / 2003 mean", P["table6.sAP"],
+                              table6.loc["sAP (original systems)", earlier].mean(), e)]  # fmt: skip
+
+
+def verdict_rows(P: Mapping, c: Mapping[str, Comparison], ours: Mapping[str, str]) -> list[dict]:
+    """The Verdict: each claim of the paper, restating the rows above that decide it.
+
+    Parameters
+    ----------
+    P : mapping
+        The paper's numbers.
+    c : mapping
+        The chapter's comparisons by item: ``"Table 2"``, ``"Figure 4"``, ``"Figures 5 and 6"``,
+        ``"Discriminative power"``, ``"Tables 3-5"``, ``"Figure 7"``.
+    ours : mapping
+        Our numbers in words per claim (``"two-thirds"``, ``"robust-R"``, ``"cross-track"``,
+        ``"outdated"``, ``"few"``, ``"false-positives"``, ``"power"``).
+
+    Returns
+    -------
+    list of dict
+        The rows, each ``same_as`` (or ``supports``) the rows it rests on.
+    """
+    t35, f56, f4 = c["Tables 3-5"], c["Figures 5 and 6"], c["Figure 4"]
+    few = [f4.row(q) for q in f4.frame["quantity"][1:3]]
+    outdated = [c["Table 2"].row(q) for q in c["Table 2"].frame["quantity"][:2]]
+    power = c["Discriminative power"]
+    return [
+        {"quantity": "standardization cuts cross-collection dRMSE by about two thirds", "paper": P["claim.two-thirds"],
+         "ours": ours["two-thirds"], "note": "1 - mean sAP / mean AP dRMSE over the six pairs",
+         "same_as": c["Figure 7"].row("sAP / AP mean dRMSE")},
+        {"quantity": "standardization is robust to differences in R", "paper": P["claim.robust-R"], "ours": ours["robust-R"],
+         "note": "pairs whose observed dRMSE lies within the random 95% interval",
+         "same_as": t35.row("sAP: pairs within the random 95% interval")},
+        {"quantity": "every AdHoc-Robust comparison of raw AP is problematic", "paper": P["table3.cross-track"],
+         "ours": ours["cross-track"], "note": "AdHoc-Robust pairs whose observed dRMSE lies beyond the random 95% interval",
+         "same_as": t35.row("AP: AdHoc-Robust pairs beyond the random 95% interval")},
+        {"quantity": "outdated standardizing systems distort less than a change of collection", "paper": P["table2.tau"],
+         "ours": ours["outdated"], "same_as": outdated},
+        {"quantity": f"a few standardizing systems suffice (as few as {P['fig4.n-742'].value.split()[-1]} beat "
+                     f"{P['table2.tau-2003-2004'].value}; {P['fig4.n-919'].value} beat {P['fig4.tau-raw-std'].value})",
+         "paper": P["claim.few-systems"], "ours": ours["few"], "same_as": few},
+        {"quantity": "standardization cuts false positives (random halves and sub-collection pairs)",
+         "paper": P["claim.false-positives"], "ours": ours["false-positives"],
+         "same_as": [f56.row("FP upper end, raw and R-normalized, largest (Robust)"),
+                     f56.row("FP upper end, standardized, largest (Robust)"),
+                     t35.row("sAP self-significant rate, mean over pairs"), t35.row("sAP self-significant rate, largest pair")]},
+        {"quantity": "... without harming discriminative power", "paper": P["power.no-harm"], "ours": ours["power"],
+         "same_as": power.row(power.frame["quantity"].iloc[0])},
+        {"quantity": "recommendation: publish standardization factors with test collections", "paper": P["claim.publish"],
+         "kind": "claim", "ours": "on the TREC 2004 Robust runs only",
+         "supports": [c["Figure 7"].row("sAP / AP mean dRMSE"), t35.row("sAP: pairs within the random 95% interval"),
+                      *outdated, *few]},
+    ]  # fmt: skip

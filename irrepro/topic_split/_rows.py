@@ -1,0 +1,337 @@
+"""Sanderson & Zobel's (2005) rows for the book's one rule, built with :mod:`irrepro.book`'s
+typed builders: thresholds, error rates and their differences from the swap experiments
+(:class:`SplitRows`; their error is the Monte Carlo error of the topic splits, clustered by
+repetition); the rows on the full topic sets are in :mod:`~irrepro.topic_split._rows_full`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from .. import _lazy
+from ..errors import InputError
+from ._fits import bin_lower_edge, growth_fit, largest_projected_error
+from ._results import SwapExperiment, rate_se
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
+if TYPE_CHECKING:
+    from ..book import Errors
+
+__all__ = [
+    "PAPER_REPETITIONS",
+    "PAPER_YEARS",
+    "SplitRows",
+    "pct",
+    "rise",
+]
+
+#: The paper's repetitions of each topic split and its TREC years (section 3): its rates rest on them.
+PAPER_REPETITIONS, PAPER_YEARS = 50, 10
+_SPLITS_REASON = (
+    "a rate of the topic splits of our years' topics and runs (their difference from the paper's "
+    "years is the data's, named in the data column): its random step is the splits, whose error is "
+    "the Monte Carlo error clustered by repetition"
+)
+
+
+def pct(x: float, digits: int = 0) -> str:
+    """A percentage as the chapter's rows print it, or ``"no bin"`` for NaN.
+
+    Parameters
+    ----------
+    x : float
+        The number in percent (a bin's lower edge, an error rate in %); NaN when no bin qualified.
+    digits : int
+        Digits after the decimal point.
+
+    Returns
+    -------
+    str
+        ``x`` with a ``%`` sign, or ``"no bin"`` when ``x`` is not finite.
+
+    Examples
+    --------
+    >>> from irrepro import topic_split as ts
+    >>> ts.pct(20.0), ts.pct(3.14159, 1), ts.pct(float("nan"))
+    ('20%', '3.1%', 'no bin')
+    """
+    return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
+
+
+def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
+    """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
+    return bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
+
+
+def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
+    """The smallest topic-set size whose sd of MAP (``map_sd``'s ``sd``) is below ``level`` (NaN:
+    none)."""
+    below = sd.topics[sd.sd < level]
+    return float(below.min()) if len(below) else math.nan
+
+
+def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, float]:
+    """The rise of Figure 8 at its right end: per topic-set size, the last position's error minus the lowest.
+
+    Figure 8 plots, per topic-set size, the error rate of the pairs' trials by their position when
+    each pair's repetitions are sorted by set-1 difference (:meth:`SwapExperiment.dependence`). The
+    rise is the error at the last position (the largest set-1 differences) minus the smallest error
+    at any position of that size.
+
+    Parameters
+    ----------
+    dependence : pandas.DataFrame
+        :meth:`SwapExperiment.dependence`: rows the topic-set sizes, columns the positions.
+    sizes : sequence of int
+        The topic-set sizes to read (rows of ``dependence``).
+
+    Returns
+    -------
+    dict of int to float
+        Topic-set size -> the rise (a difference of error rates, as fractions).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irrepro import topic_split as ts
+    >>> dep = pd.DataFrame([[0.30, 0.20, 0.25], [0.10, 0.05, 0.12]], index=[5, 25], columns=[1, 2, 3])
+    >>> {n: round(v, 2) for n, v in ts.rise(dep).items()}
+    {5: 0.05, 25: 0.07}
+    """
+    return {n: float(dependence.loc[n].iloc[-1] - dependence.loc[n].min()) for n in sizes}
+
+
+class SplitRows:
+    """The rows of the chapter's swap experiments, each with its errors.
+
+    Every number from the topic splits carries the Monte Carlo error of the splits, clustered by
+    repetition (the trials of one repetition share its topic sets): an error rate's from
+    :func:`~irrepro.topic_split.rate_se`, a threshold's or a projection's from a bootstrap over
+    the repetitions (the same resampled repetitions for every experiment). The rows comparing our
+    number with one of the paper's carry the paper's error from its 50 repetitions of ten years
+    (``paper_se``: ours scaled by sqrt(our repetitions x years / (50 x 10)), the split of each year
+    and repetition an independent draw); an ordering (a direction on our data) does not.
+
+    Parameters
+    ----------
+    numbers : mapping
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+    experiments : mapping
+        Name -> :class:`SwapExperiment`, all with the same number of repetitions ``B``.
+    n_boot : int
+        Bootstrap resamples of the repetitions.
+    seed : int
+        The seed of the resamples.
+    min_trials : int
+        A measured error rate is read only where its cell holds at least this many trials.
+
+    Examples
+    --------
+    >>> from irrepro import book, topic_split as ts
+    >>> from irrepro.data import simulate
+    >>> years = [simulate.score_matrix(10, 50, seed=s) for s in (1, 2)]
+    >>> res = ts.swap_experiment(years, sizes=[5, 15, 25], B=12, seed=3, filters=["none"])
+    >>> rows = ts.SplitRows(book.paper_numbers("sanderson2005information"), {"ap": res}, n_boot=20, seed=1)
+    >>> row = rows.rates("error 10-15% at 25 topics", None, "ap", "none", [slice(2, 3)], 25)
+    >>> row["kind"], row["unit"], row["replicates"]
+    ('rate', 'repetition', 12)
+    """
+
+    def __init__(
+        self,
+        numbers: Mapping,
+        experiments: Mapping[str, SwapExperiment],
+        *,
+        n_boot: int,
+        seed: int,
+        min_trials: int = 100,
+    ):
+        self.P = numbers
+        self.x = dict(experiments)
+        Bs = {r.B for r in self.x.values()}
+        if len(Bs) != 1:
+            raise InputError(f"the experiments have different repetitions: {sorted(Bs)}")
+        self.B = Bs.pop()
+        self.n_boot = int(n_boot)
+        self.min_trials = int(min_trials)
+        self._idx = np.random.default_rng(seed).integers(0, self.B, (self.n_boot, self.B))
+        self._boot: dict[tuple, np.ndarray] = {}
+
+    # --- what the rows rest on -------------------------------------------------------------------
+
+    def _paper(self, key):
+        return None if key is None else self.P[key]
+
+    def _boot_of(self, stat: str, exp: str, *args) -> np.ndarray:
+        """``stat`` (``"edge"``, ``"projected"``, ``"largest"``) of ``exp`` over the resamples."""
+        k = (stat, exp, *args)
+        if k not in self._boot:
+            f = {"edge": self._edge, "projected": self._projected, "largest": self._largest}[stat]
+            flt, kind = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}[
+                stat
+            ]
+            res = _thin(self.x[exp], flt, kind)
+            self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
+        return self._boot[k]
+
+    @staticmethod
+    def _edge(res: SwapExperiment, *args) -> float:
+        return _edge(res, *args)
+
+    @staticmethod
+    def _projected(res: SwapExperiment, *args) -> float:
+        return float(growth_fit(res, kind=args[1]).projected[args[0]])
+
+    @staticmethod
+    def _largest(res: SwapExperiment, *args) -> float:
+        return float(largest_projected_error(growth_fit(res, filter=args[0])))
+
+    def _years(self, *exps: str) -> int:
+        return max(len(self.x[e].collections) for e in exps)
+
+    def _errors(self, mc, exps: Sequence[str], note: str = "") -> Errors:
+        return book.errors(
+            sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
+        )
+
+    def _paper_se(self, mc, exps: Sequence[str]):
+        f = math.sqrt(self.B * self._years(*exps) / (PAPER_REPETITIONS * PAPER_YEARS))
+        se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
+        return float(se[0]) if se.size == 1 else [float(v) for v in se]
+
+    def _boot_se(self, vals: np.ndarray) -> tuple[np.ndarray, str]:
+        v = np.asarray(vals, dtype=float).reshape(self.n_boot, -1)
+        ok = np.isfinite(v).all(axis=1)
+        se = v[ok].std(axis=0, ddof=1) if ok.sum() > 1 else np.full(v.shape[1], np.nan)
+        why = f"; Monte Carlo error: sd over {self.n_boot} bootstrap resamples of the {self.B} repetitions"
+        if (~ok).any():
+            why += f" ({int((~ok).sum())} found no bin and are left out)"
+        if (se == 0).any():
+            why += "; every resample gives the same bin: the error is below the bins' resolution"
+        return se, why
+
+    def edge(self, exp: str, filter: str = "none", kind: str = "relative") -> float:
+        """The threshold of ``exp``: the lower edge (%) of the first bin whose projection to 50 topics
+        is below 5% (NaN: none), for the prose."""
+        return _edge(self.x[exp], filter, kind)
+
+    def _compared(self, row: dict, mc, exps: Sequence[str]) -> dict:
+        if row.get("paper") is not None:
+            row["paper_se"] = self._paper_se(mc, exps)
+        return row
+
+    # --- the rows --------------------------------------------------------------------------------
+
+    def threshold(self, quantity: str, key: str | None, exp: str, filter: str = "none",
+                  kind: str = "relative", **extra) -> dict:  # fmt: skip
+        """A threshold row (kind ``"score"``): the lower edge of the first bin projected below 5%
+        at 50 topics, with its spread over bootstrap resamples of the repetitions."""
+        se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
+        row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
+                         self._errors(float(se[0]), [exp], why), **extra)  # fmt: skip
+        return self._compared(row, float(se[0]), [exp])
+
+    def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
+        """An ordering row of differences of thresholds (points): ``parts`` of ``((exp, filter),
+        (exp, filter))``, each the first's threshold minus the second's (relative bins)."""
+        vals, boots = [], []
+        for (e1, f1), (e2, f2) in parts:
+            vals.append(self.edge(e1, f1) - self.edge(e2, f2))
+            boots.append(
+                self._boot_of("edge", e1, f1, "relative") - self._boot_of("edge", e2, f2, "relative")
+            )
+        se, why = self._boot_se(np.stack(boots, axis=1))
+        exps = [e for pair in parts for e, _ in pair]
+        mc = float(se[0]) if len(parts) == 1 else tuple(float(v) for v in se)
+        ours = " / ".join(f"{v:g}" for v in vals)
+        return book.ordering(quantity, self.P[key], ours, self._errors(mc, exps, why), **extra)
+
+    def projected(
+        self, quantity: str, key: str | None, exp: str, b: int, kind: str = "relative", **extra
+    ) -> dict:
+        """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
+        se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
+        value = float(growth_fit(self.x[exp], kind=kind).projected[b])
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
+        return self._compared(row, float(se[0]), [exp])
+
+    def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
+        """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
+        se, why = self._boot_se(self._boot_of("largest", exp, filter))
+        value = self._largest(self.x[exp], filter)
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
+        return self._compared(row, float(se[0]), [exp])
+
+    def counts(self, exp: str, filter: str, bins: slice, size: int):
+        """``(errors, trials)`` per repetition of the pooled bins at one size."""
+        return self.x[exp].pooled_counts(filter, "relative", bins, size)
+
+    def rates(self, quantity: str, key: str | None, exp: str, filter: str, bins: Sequence[slice],
+              size: int, **extra) -> dict:  # fmt: skip
+        """Error rates (%) of pooled bins at one topic-set size, ``"a% -> b%"`` for several, each
+        with its error clustered by repetition."""
+        vals, ses = [], []
+        for b in bins:
+            c = self.counts(exp, filter, b, size)
+            vals.append(100 * self.x[exp].pooled_error(filter, "relative", b, size))
+            ses.append(100 * rate_se(c))
+        mc = ses[0] if len(ses) == 1 else tuple(ses)
+        ours = " -> ".join(f"{v:.1f}%" for v in vals)
+        row = book.rate(quantity, self._paper(key), ours, self._errors(mc, [exp]), **extra)
+        return self._compared(row, mc, [exp])
+
+    def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
+        """An ordering row of differences of pooled error rates (points): ``terms`` per part, a
+        pair of ``(exp, filter, bins, size)``, the first's rate minus the second's (the experiments
+        share their topic sets repetition by repetition, so the difference is paired)."""
+        vals, ses, exps = [], [], []
+        for a, b in terms:
+            ca, cb = self.counts(*a), self.counts(*b)
+            vals.append(100 * (self.x[a[0]].pooled_error(a[1], "relative", a[2], a[3])
+                               - self.x[b[0]].pooled_error(b[1], "relative", b[2], b[3])))  # fmt: skip
+            ses.append(100 * rate_se(ca, cb))
+            exps += [a[0], b[0]]
+        mc = ses[0] if len(ses) == 1 else tuple(ses)
+        ours = " / ".join(f"{v:.2f}" for v in vals)
+        return book.ordering(quantity, self.P[key], ours if len(vals) > 1 else round(vals[0], 2),
+                             self._errors(mc, exps, "; the difference is paired by repetition"), **extra)  # fmt: skip
+
+    def smallest_rate(self, quantity: str, key: str, exp: str, filter: str, n_bins: int = 8, **extra) -> dict:
+        """The smallest measured error rate (%) over the first ``n_bins`` bins and every size, of
+        cells with at least ``min_trials`` trials, with its error clustered by repetition."""
+        info = self.smallest(exp, filter, n_bins)
+        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"], [exp]),
+                        note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "
+                             "trials; the smallest of many noisy cells lies below their typical value", **extra)  # fmt: skip
+        return self._compared(row, info["se"], [exp])
+
+    def smallest(self, exp: str, filter: str, n_bins: int = 8) -> dict:
+        """The cell of the smallest measured error rate: ``rate`` and ``se`` (%), ``bin``, ``size``."""
+        res = self.x[exp]
+        rates = res.error_rates(filter).iloc[:n_bins].to_numpy()
+        cells = np.where(res.counts(filter).iloc[:n_bins].to_numpy() >= self.min_trials, rates, np.nan)
+        b, s = np.unravel_index(np.nanargmin(cells), cells.shape)
+        size = int(res.sizes[s])
+        se = rate_se(res.pooled_counts(filter, "relative", slice(b, b + 1), size))
+        return {"rate": 100 * float(cells[b, s]), "se": 100 * se, "bin": res.bin_labels()[b], "size": size}
+
+
+def _thin(res: SwapExperiment, filter: str, kind: str) -> SwapExperiment:
+    """``res`` with the counts of one filter and one kind of bins (cheap to resample)."""
+    f, k = res.filters.index(filter), res.kinds.index(kind)
+    cut = {
+        name: getattr(res, name)[f : f + 1, k : k + 1]
+        for name in ("trials", "errors", "rep_trials", "rep_errors")
+    }
+    return replace(res, filters=(filter,), kinds=(kind,), **cut)
+
+
+def _why(reason: str) -> dict:
+    """A row's ``reason`` (appended to the rule's), when there is one."""
+    return {"reason": reason} if reason else {}

@@ -1,0 +1,78 @@
+"""The topic-split chapter's rows (irrepro.topic_split._rows): each sampling or Monte Carlo error
+formula against the spread over resampled units (quick scale), and the rows' fields."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irrepro import book
+from irrepro import topic_split as ts
+from irrepro.data import simulate
+
+YEARS = [simulate.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
+BINS, SIZE = slice(0, 4), 15
+
+
+def _runs(k: int, B: int):
+    """k independent swap experiments of B repetitions (the same years, other seeds)."""
+    return [
+        ts.swap_experiment(YEARS, sizes=[5, SIZE, 25], B=B, seed=100 + i, filters=["none"]) for i in range(k)
+    ]
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return _runs(40, 10)
+
+
+def test_rate_se_by_repetition_matches_the_spread_over_independent_repetitions(runs):
+    # one pooled error rate per experiment: its spread over 40 experiments of 10 repetitions each against the
+    # formula clustered by repetition (rate_se), averaged over the experiments
+    rates = np.array([r.pooled_error("none", "relative", BINS, SIZE) for r in runs])
+    ses = np.array([ts.rate_se(r.pooled_counts("none", "relative", BINS, SIZE)) for r in runs])
+    spread, formula = rates.std(ddof=1), np.sqrt(np.mean(ses**2))
+    assert formula == pytest.approx(spread, rel=0.2)
+
+
+def test_bootstrap_over_repetitions_matches_the_spread_over_independent_repetitions(runs):
+    # the Monte Carlo error SplitRows gives a projection to 50 topics (a bootstrap over the repetitions)
+    P = book.paper_numbers("sanderson2005information")
+    values, ses = [], []
+    for r in runs[:30]:
+        row = ts.SplitRows(P, {"x": r}, n_boot=100, seed=1).projected("projected error, bin 2", None, "x", 2)
+        values.append(row["ours"])
+        ses.append(row["se_mc"])
+    assert np.sqrt(np.mean(np.square(ses))) == pytest.approx(np.std(values, ddof=1), rel=0.2)
+
+
+def test_share_se_by_pair_matches_the_spread_over_resampled_pairs():
+    full = ts.full_set_tests(YEARS + [simulate.score_matrix(30, 50, seed=14)], tests=["paired-t"])
+    sel = full[(full.rel_diff >= 0.0) & (full.rel_diff < 0.3)]
+    hits = (sel["p_paired-t"] <= 0.05).to_numpy()
+    assert 20 < hits.sum() < len(hits) - 20
+    row = book.share("q", None, hits, unit="system pair", reason="no random step")
+    rng = np.random.default_rng(3)
+    boots = [100 * hits[rng.integers(0, len(hits), len(hits))].mean() for _ in range(2000)]
+    assert row["se_sampling"] == pytest.approx(np.std(boots, ddof=1), rel=0.2)
+
+
+def test_share_rows_cluster_by_pair_and_give_all_agreeing_pairs_an_error():
+    P = book.paper_numbers("sanderson2005information")
+    full = pd.DataFrame({"score_a": [0.5] * 92, "score_b": [0.1] * 92, "rel_diff": [0.95] * 92,
+                         "p_paired-t": [0.001] * 92})  # fmt: skip
+    rows = ts.share_rows(full, P, [("full.t.90-100%", "paired-t", (0.9, 1.0), None)])
+    (row,) = rows
+    assert row["ours"] == "100.0%" and row["unit"] == "system pair"
+    assert 1.0 < row["se_sampling"] < 5.0  # Agresti & Coull's over 92 pairs, not 0
+    assert book.judge_row(row | {"paper": P["full.t.90-100%"]}).status == "inconclusive"
+
+
+def test_split_rows_carry_the_monte_carlo_error_and_the_papers_error(runs):
+    P = book.paper_numbers("sanderson2005information")
+    rows = ts.SplitRows(P, {"x": runs[0]}, n_boot=20, seed=1)
+    row = rows.rates("t", "tests.t", "x", "none", [slice(2, 3), slice(5, 6)], 25)
+    assert row["unit"] == "repetition" and row["replicates"] == 10 and row["se_sampling"] == 0
+    # the paper's 50 repetitions of ten years against our 10 of three
+    assert np.allclose(row["paper_se"], np.array(row["se_mc"]) * np.sqrt(10 * 3 / (50 * 10)))
+    order = rows.rate_difference("d", "tests.order", [(("x", "none", BINS, 5), ("x", "none", BINS, 25))])
+    assert "paper_se" not in order and order["kind"] == "ordering"
