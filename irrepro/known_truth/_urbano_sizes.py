@@ -13,25 +13,35 @@ import pandas as pd
 
 from .. import parallel
 from ..errors import InputError
-from ..parallel import SeedLike
+from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
 from ._urbano import urbano_experiment
 
-__all__ = ["POOL_PAIRS", "UrbanoDesign", "design_effects", "pool_check", "trials_for_se", "urbano_design"]
+__all__ = ["POOL_ICC", "POOL_PAIRS", "UrbanoDesign", "design_effects", "pool_check", "trials_for_se", "urbano_design"]
 
 #: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
 #: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
-#: al.): so many that reusing them adds little to a rate's Monte Carlo error
-#: (:meth:`UrbanoPValues.design_effect`).
-POOL_PAIRS = 1500
+#: al.). With 1,500 the sign test's type I rate at 100 topics had a design effect of 1.48 over
+#: 6,516 trials (:func:`pool_check`), past the chapter's Monte Carlo target; 3,000 pairs and the
+#: trials :func:`trials_for_se` gives for them meet it.
+POOL_PAIRS = 3000
+
+#: The largest correlation of two trials' rejections on one pair measured under the null
+#: (the sign test, AP, 100 topics: design effect 1.48 with 6,516 trials from 1,500 pairs, so
+#: 1 + 0.28 x 6,516 / 1,500 = 1.48^2): what :func:`urbano_design` sizes the pool's trials for.
+POOL_ICC = 0.28
 
 
-def trials_for_se(se: float, rate: float = 0.05) -> int:
-    """Trials that give a rate its binomial Monte Carlo standard error ``se`` or less.
+def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc: float = 0.0) -> int:
+    """Trials that give a rate its Monte Carlo standard error ``se`` or less.
 
-    ``ceil(rate (1 - rate) / se^2)``: with a new pair of systems and topic set every trial, the
-    trials are independent and the binomial error is the error (``UrbanoPValues.se`` checks
-    the clustered one).
+    With a new pair of systems and topic set every trial the trials are independent and the
+    binomial error is the error: ``ceil(rate (1 - rate) / se^2)``. With trials drawn from a pool
+    of ``pool`` pairs whose trials' rejections correlate by ``icc`` within a pair, the variance is
+    ``rate (1 - rate) / T x (1 + icc T / pool)`` (each pair drawn about ``T / pool`` times,
+    Poisson), so ``T = ceil(rate (1 - rate) / (se^2 - rate (1 - rate) icc / pool))``; a pool too
+    small for ``se`` at any ``T`` is refused. ``UrbanoPValues.se`` gives the clustered error of a
+    run.
 
     Parameters
     ----------
@@ -39,6 +49,10 @@ def trials_for_se(se: float, rate: float = 0.05) -> int:
         The largest standard error wanted, > 0.
     rate : float
         The rate whose error it bounds (a type I error at alpha = .05 by default).
+    pool : int, optional
+        Pairs in the pool the trials draw from; None: a new pair every trial.
+    icc : float
+        The correlation of two trials' rejections on one pair, in [0, 1] (ignored without ``pool``).
 
     Returns
     -------
@@ -53,10 +67,15 @@ def trials_for_se(se: float, rate: float = 0.05) -> int:
     >>> from irrepro.known_truth import trials_for_se
     >>> trials_for_se(0.003), trials_for_se(0.0005)
     (5278, 190000)
+    >>> trials_for_se(0.003, pool=3000, icc=0.28)
+    10402
     """
-    if not se > 0 or not 0 <= rate <= 1:
-        raise InputError(f"se must be > 0 and rate in [0, 1], got se={se}, rate={rate}")
-    return max(1, math.ceil(round(rate * (1 - rate) / se**2, 9)))
+    if not se > 0 or not 0 <= rate <= 1 or not 0 <= icc <= 1:
+        raise InputError(f"se must be > 0, rate and icc in [0, 1], got se={se}, rate={rate}, icc={icc}")
+    room = se**2 - (0.0 if pool is None else rate * (1 - rate) * icc / check_int(pool, "pool", minimum=1))
+    if room <= 0:
+        raise InputError(f"a pool of {pool} pairs with icc {icc} cannot give a rate of {rate} an error of {se}")
+    return max(1, math.ceil(round(rate * (1 - rate) / room, 9)))
 
 
 @dataclass(frozen=True)
@@ -91,16 +110,15 @@ class UrbanoDesign:
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"`` (the book's build): a type I rate at alpha = .05 to a Monte Carlo error of 0.003
-    with room for a design effect of up to 1.23 from pairs drawn more than once (:func:`trials_for_se`
-    of 0.0027: 6,516 trials; 5,278 give 0.003 with none), 500 trials per power configuration at 50
-    topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
+    ``"paper"`` (the book's build): trials drawn from a pool of :data:`POOL_PAIRS` pairs per
+    experiment's seed (each pair's copula fitted once), so many that a type I rate at alpha = .05
+    keeps a Monte Carlo error of 0.003 clustered by pair with the pool's largest measured
+    correlation :data:`POOL_ICC` (:func:`trials_for_se`: 10,402 trials), 500 trials per power
+    configuration at 50 topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
     rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
     trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
     from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
-    ``"quick"``: 400, 100, B = 200. The trials draw their pairs from a pool of :data:`POOL_PAIRS`
-    pairs per experiment's seed at ``"paper"`` (each pair's copula fitted once, the trials' Monte
-    Carlo error clustered by pair), of 100 at ``"quick"``, and a new pair every trial at ``"full"``.
+    ``"quick"``: 400, 100, B = 200, a pool of 100 pairs. At ``"full"`` a new pair every trial.
 
     Parameters
     ----------
@@ -120,15 +138,16 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     --------
     >>> from irrepro.known_truth import urbano_design
     >>> urbano_design().trials, urbano_design("full").trials
-    (6516, 215030)
+    (10402, 215030)
     >>> urbano_design().pool, urbano_design("full").pool
-    (1500, None)
+    (3000, None)
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
         return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005)
     if scale == "paper":
-        return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003, POOL_PAIRS)
+        trials = trials_for_se(0.003, pool=POOL_PAIRS, icc=POOL_ICC)
+        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS)
     return UrbanoDesign(400, 100, 200, (50,), 0.011, 100)
 
 
