@@ -19,8 +19,8 @@ workers (copulas fitted in a first, separately timed pass and cached; with an em
 
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --urbano [--trials 2000] [--loop 200]
-    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool [--trials 10402] [--B 2000]
-    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool-check [--trials 10402] [--B 2000]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool [--trials 9807] [--B 2000]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool-check [--trials 9807] [--B 2000]
 
 ``--pool`` (issue 43): the copula fits per second, then the chapter's null experiments of one
 measure (TREC-5..8 AP; type I at 25, 50 and 100 topics and the same-mean null at 50, one seed,

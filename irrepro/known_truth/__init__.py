@@ -104,7 +104,15 @@ from ._rows import (
     with_z,
 )
 from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
-from ._urbano_sizes import POOL_ICC, POOL_PAIRS, UrbanoDesign, design_effects, pool_check, trials_for_se, urbano_design
+from ._urbano_sizes import (
+    POOL_ICC,
+    POOL_PAIRS,
+    UrbanoDesign,
+    design_effects,
+    pool_check,
+    trials_for_se,
+    urbano_design,
+)
 
 __all__ = [
     "ALPHAS",

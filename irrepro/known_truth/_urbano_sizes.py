@@ -17,19 +17,28 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
 from ._urbano import urbano_experiment
 
-__all__ = ["POOL_ICC", "POOL_PAIRS", "UrbanoDesign", "design_effects", "pool_check", "trials_for_se", "urbano_design"]
+__all__ = [
+    "POOL_ICC",
+    "POOL_PAIRS",
+    "UrbanoDesign",
+    "design_effects",
+    "pool_check",
+    "trials_for_se",
+    "urbano_design",
+]
 
 #: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
 #: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
 #: al.). With 1,500 the sign test's type I rate at 100 topics had a design effect of 1.48 over
-#: 6,516 trials (:func:`pool_check`), past the chapter's Monte Carlo target; 3,000 pairs and the
-#: trials :func:`trials_for_se` gives for them meet it.
-POOL_PAIRS = 3000
+#: 6,516 trials (:func:`pool_check`), past the chapter's Monte Carlo target; with 4,000 the
+#: trials :func:`trials_for_se` gives for :data:`POOL_ICC` meet it.
+POOL_PAIRS = 4000
 
-#: The largest correlation of two trials' rejections on one pair measured under the null
-#: (the sign test, AP, 100 topics: design effect 1.48 with 6,516 trials from 1,500 pairs, so
-#: 1 + 0.28 x 6,516 / 1,500 = 1.48^2): what :func:`urbano_design` sizes the pool's trials for.
-POOL_ICC = 0.28
+#: The correlation of two trials' rejections on one pair that :func:`urbano_design` sizes the
+#: pool's trials for: the largest measured under the null, 0.33 (the one-tailed sign test, AP, 100
+#: topics: design effect 1.46 with 10,402 trials from 3,000 pairs), rounded up for that estimate's
+#: own error.
+POOL_ICC = 0.35
 
 
 def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc: float = 0.0) -> int:
@@ -67,14 +76,16 @@ def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc
     >>> from irrepro.known_truth import trials_for_se
     >>> trials_for_se(0.003), trials_for_se(0.0005)
     (5278, 190000)
-    >>> trials_for_se(0.003, pool=3000, icc=0.28)
-    10402
+    >>> trials_for_se(0.003, pool=4000, icc=0.35)
+    9807
     """
     if not se > 0 or not 0 <= rate <= 1 or not 0 <= icc <= 1:
         raise InputError(f"se must be > 0, rate and icc in [0, 1], got se={se}, rate={rate}, icc={icc}")
     room = se**2 - (0.0 if pool is None else rate * (1 - rate) * icc / check_int(pool, "pool", minimum=1))
     if room <= 0:
-        raise InputError(f"a pool of {pool} pairs with icc {icc} cannot give a rate of {rate} an error of {se}")
+        raise InputError(
+            f"a pool of {pool} pairs with icc {icc} cannot give a rate of {rate} an error of {se}"
+        )
     return max(1, math.ceil(round(rate * (1 - rate) / room, 9)))
 
 
@@ -113,7 +124,7 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     ``"paper"`` (the book's build): trials drawn from a pool of :data:`POOL_PAIRS` pairs per
     experiment's seed (each pair's copula fitted once), so many that a type I rate at alpha = .05
     keeps a Monte Carlo error of 0.003 clustered by pair with the pool's largest measured
-    correlation :data:`POOL_ICC` (:func:`trials_for_se`: 10,402 trials), 500 trials per power
+    correlation :data:`POOL_ICC` (:func:`trials_for_se`: 9,807 trials), 500 trials per power
     configuration at 50 topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
     rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
     trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
@@ -138,9 +149,9 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     --------
     >>> from irrepro.known_truth import urbano_design
     >>> urbano_design().trials, urbano_design("full").trials
-    (10402, 215030)
+    (9807, 215030)
     >>> urbano_design().pool, urbano_design("full").pool
-    (3000, None)
+    (4000, None)
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
