@@ -146,6 +146,24 @@ def test_trials_for_se():
         kt.trials_for_se(0)
 
 
+def test_trials_for_se_with_a_pool():
+    """The variance of a rate over T trials from P pairs whose trials correlate by icc within a
+    pair is p (1 - p) / T (1 + icc T / P): the trials it gives meet se, one fewer does not."""
+
+    def se(t, pool, icc, p=0.05):
+        return (p * (1 - p) / t * (1 + icc * t / pool)) ** 0.5
+
+    for pool, icc in ((4000, 0.35), (3000, 0.1), (10**6, 0.5)):
+        n = kt.trials_for_se(0.003, pool=pool, icc=icc)
+        assert se(n, pool, icc) <= 0.003 < se(n - 1, pool, icc)
+    assert kt.trials_for_se(0.003, pool=4000, icc=0) == kt.trials_for_se(0.003)
+    assert kt.trials_for_se(0.003, pool=4000, icc=0.35) > kt.trials_for_se(0.003)
+    with pytest.raises(InputError, match="cannot give"):  # the floor 0.05 x 0.95 x 0.5 / 1000 > 0.003^2
+        kt.trials_for_se(0.003, pool=1000, icc=0.5)
+    with pytest.raises(InputError):
+        kt.trials_for_se(0.003, pool=0, icc=0.1)
+
+
 @pytest.mark.parametrize(
     "kwargs, words",
     [({"delta": -0.1}, "delta"), ({"null": "same"}, "null"), ({"tests": ("paired-t", "z")}, "tests")],
