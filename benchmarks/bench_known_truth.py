@@ -14,15 +14,30 @@ is excluded from both.
 loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
 permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
 of :func:`irrepro.known_truth.urbano_experiment` on TREC-5..8 AP at 25/50/100 topics on 1 and 2
-workers (copulas fitted in a first, separately timed pass and cached). Run:
+workers (copulas fitted in a first, separately timed pass and cached; with an empty
+``IRREPRO_CACHE``: its copulas cache leaves nothing to fit). Run:
 
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py [--trials 24000] [--loop 300]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --urbano [--trials 2000] [--loop 200]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool [--trials 9807] [--B 2000]
+    IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool-check [--trials 9807] [--B 2000]
+
+``--pool`` (issue 43): the copula fits per second, then the chapter's null experiments of one
+measure (TREC-5..8 AP; type I at 25, 50 and 100 topics and the same-mean null at 50, one seed,
+as the chapter runs them) with the trials drawn from a pool of ``kt.POOL_PAIRS`` pairs and with a
+new pair every trial, each with an empty copula cache (cold: every drawn pair fitted) and again
+with new models and the cache the cold run left (warm: nothing fitted), in a fresh temporary
+``IRREPRO_CACHE``; seconds, copulas fitted, and the ratios, in the same run. ``--pool-check``: the
+type I rates (alpha = .05, two-tailed) of their five tests on the chapter's AP models at 25 and
+100 topics from the pool and from a new pair every trial (:func:`irrepro.known_truth.pool_check`),
+with the pool's design effect.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 import time
 import warnings
 
@@ -152,6 +167,91 @@ def bench_urbano(args):
         full_grid(models, args)
 
 
+def bench_pool(args):
+    """Issue 43: fits per second; the null experiments' seconds with a pool vs a new pair per trial,
+    cold vs warm copula cache."""
+    from irrepro.known_truth import _copula_cache, _urbano
+
+    matrices = [data.load_matrix(c, "AP") for c in ("trec5", "trec6", "trec7", "trec8")]
+    fresh = [sim.fit_collection(x, seed=k + 1) for k, x in enumerate(matrices)]
+    m = fresh[-1]
+    rng = np.random.default_rng(8)
+    keys = [tuple(sorted(rng.choice(len(m.margins), 2, replace=False))) for _ in range(args.fits)]
+    t0 = time.perf_counter()
+    _urbano._fit_pairs((m.scores, m.seed, "mle", keys))
+    per_fit = (time.perf_counter() - t0) / len(keys)
+    print(
+        f"copula fits (ML / AIC over pyvinecopulib's parametric families), TREC-8 AP, 1 process: "
+        f"{1 / per_fit:.1f} fits/s ({per_fit * 1000:.1f} ms each, {len(keys)} fits)"
+    )
+    tests = sg.urbano.URBANO_TESTS + kt.SAKAI_TESTS
+    runs = [(n, "same-margin") for n in (25, 50, 100)] + [(50, "same-mean")]
+    print(
+        f"\nnull experiments of TREC-5..8 AP as the chapter runs them: {', '.join(f'{n} topics {x}' for n, x in runs)};"
+    )
+    print(f"{args.trials:,} trials each, the seven tests, B = {args.B}, {args.jobs} worker(s)")
+    times = {}
+    old = os.environ.get("IRREPRO_CACHE")
+    try:
+        for pool in (kt.POOL_PAIRS, None):
+            with tempfile.TemporaryDirectory() as cache:
+                os.environ["IRREPRO_CACHE"] = cache
+                for state in ("cold", "warm"):
+                    models = [sim.fit_collection(x, seed=k + 1) for k, x in enumerate(matrices)]
+                    cached = sum(len(_copula_cache.load(_urbano._twin(x, "mle"))) for x in models)
+                    t0 = time.perf_counter()
+                    pairs = set()
+                    for n, null in runs:
+                        r = kt.urbano_experiment(
+                            models,
+                            n,
+                            trials=args.trials,
+                            tests=tests,
+                            B=args.B,
+                            seed=44,
+                            null=null,
+                            n_jobs=args.jobs,
+                            pool=pool,
+                        )
+                        pairs |= set(r.pair)
+                    times[pool, state] = time.perf_counter() - t0
+                    held = sum(len(_urbano._twin(x, "mle")._copulas) for x in models)
+                    name = f"pool of {pool:,}" if pool else "new pair every trial"
+                    print(
+                        f"{name:<22} {state}: {times[pool, state]:7.1f} s, {len(pairs):,} distinct pairs drawn, "
+                        f"{held - cached:,} copulas fitted ({cached:,} in the cache before)"
+                    )
+    finally:
+        if old is None:
+            os.environ.pop("IRREPRO_CACHE", None)
+        else:
+            os.environ["IRREPRO_CACHE"] = old
+    p, n = kt.POOL_PAIRS, None
+    print(
+        f"ratios: new pair / pool, cold {times[n, 'cold'] / times[p, 'cold']:.2f}x; "
+        f"cold / warm, pool {times[p, 'cold'] / times[p, 'warm']:.2f}x, new pair "
+        f"{times[n, 'cold'] / times[n, 'warm']:.2f}x; new pair cold / pool warm "
+        f"{times[n, 'cold'] / times[p, 'warm']:.2f}x"
+    )
+
+
+def bench_pool_check(args):
+    """Issue 43: the pool's type I rates beside a new pair every trial's, AP at 25 and 100 topics."""
+    ss = np.random.SeedSequence(2019).spawn(64)  # the chapter's SEED and children
+    models = [
+        sim.fit_collection(data.load_matrix(c, "AP"), seed=s)
+        for c, s in zip(("trec5", "trec6", "trec7", "trec8"), ss[0:4])
+    ]
+    print(f"AP (TREC-5..8), {args.trials:,} trials per run, B = {args.B}, pool of {kt.POOL_PAIRS:,} pairs")
+    for n in (25, 100):
+        t0 = time.perf_counter()
+        check = kt.pool_check(
+            models, n, trials=args.trials, pool=kt.POOL_PAIRS, B=args.B, seed=44, n_jobs=args.jobs
+        )
+        print(f"\n{n} topics ({time.perf_counter() - t0:.0f} s):")
+        print(check.round(4).to_string())
+
+
 def full_grid(models, args):
     """The chapter's grid at IRREPRO_SCALE=full (kt.urbano_design("full")), estimated from trials/s
     measured here on 1 worker at its B with all seven tests (copulas cached) and the time of a
@@ -207,7 +307,15 @@ def main():
         help="with --urbano: estimate the chapter's grid at IRREPRO_SCALE=full",
     )
     ap.add_argument("--full-trials", type=int, default=1000, help="trials measured per size for --full-grid")
+    ap.add_argument("--pool", action="store_true", help="the pool of pairs and the copula cache (issue 43)")
+    ap.add_argument("--pool-check", action="store_true", help="the pool's type I rates against a new pair's")
+    ap.add_argument("--fits", type=int, default=200, help="with --pool: copula fits timed")
+    ap.add_argument("--jobs", type=int, default=2, help="with --pool: workers")
     args = ap.parse_args()
+    if args.pool_check:
+        return bench_pool_check(args)
+    if args.pool:
+        return bench_pool(args)
     if args.urbano:
         return bench_urbano(args)
     model = sim.fit_collection(data.load_matrix("trec8", "AP"), seed=1)

@@ -146,6 +146,24 @@ def test_trials_for_se():
         kt.trials_for_se(0)
 
 
+def test_trials_for_se_with_a_pool():
+    """The variance of a rate over T trials from P pairs whose trials correlate by icc within a
+    pair is p (1 - p) / T (1 + icc T / P): the trials it gives meet se, one fewer does not."""
+
+    def se(t, pool, icc, p=0.05):
+        return (p * (1 - p) / t * (1 + icc * t / pool)) ** 0.5
+
+    for pool, icc in ((4000, 0.35), (3000, 0.1), (10**6, 0.5)):
+        n = kt.trials_for_se(0.003, pool=pool, icc=icc)
+        assert se(n, pool, icc) <= 0.003 < se(n - 1, pool, icc)
+    assert kt.trials_for_se(0.003, pool=4000, icc=0) == kt.trials_for_se(0.003)
+    assert kt.trials_for_se(0.003, pool=4000, icc=0.35) > kt.trials_for_se(0.003)
+    with pytest.raises(InputError, match="cannot give"):  # the floor 0.05 x 0.95 x 0.5 / 1000 > 0.003^2
+        kt.trials_for_se(0.003, pool=1000, icc=0.5)
+    with pytest.raises(InputError):
+        kt.trials_for_se(0.003, pool=0, icc=0.1)
+
+
 @pytest.mark.parametrize(
     "kwargs, words",
     [({"delta": -0.1}, "delta"), ({"null": "same"}, "null"), ({"tests": ("paired-t", "z")}, "tests")],
@@ -165,17 +183,18 @@ def test_trec8_ap(real_matrix):
     assert alt.rates(alphas=(0.05,)).loc[0.05, "paired-t"] > 0.3
 
 
-def test_copulas_fitted_on_processes_equal_the_serial_fits():
+def test_copulas_fitted_on_processes_equal_the_serial_fits(tmp_path, monkeypatch):
     from irrepro.known_truth._urbano import _CHUNK, _fit_copulas
 
     fitted = []
     for jobs in (1, 2):
+        monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / str(jobs)))  # fitted, not read from the cache
         x = _gaussian(n_systems=18, seed=3)  # scores rounded to 0.05: ties, broken by the pair's seed
         x = ScoreMatrix(np.round(x.scores * 20) / 20, x.systems, x.topics, x.measure, x.collection)
         model = _twin(sim.fit_collection(x, seed=3, bottom=0.0), "mle")
         keys = {(0, i, j) for i in range(18) for j in range(i + 1, 18)}
         assert len(keys) > _CHUNK  # more than one process task
-        _fit_copulas([model], keys, jobs)
+        assert _fit_copulas([model], keys, jobs) == len(keys)
         fitted.append(model._copulas)
     assert fitted[0].keys() == fitted[1].keys()
     for key, cop in fitted[0].items():
@@ -299,3 +318,114 @@ def test_can_move_to_agrees_with_with_mean(models):
             except ValueError:
                 ok = False
             assert margin.can_move_to(float(target)) == ok, (margin.family, target)
+
+
+# ------------------------------------------------------- the pool of pairs and the copula cache (issue 43)
+
+
+def _fresh(n_systems=10, seeds=(1, 2)):
+    """New model objects (no copula in memory) of the same content as the ``models`` fixture's."""
+    return [sim.fit_collection(_gaussian(n_systems=n_systems, seed=s), seed=s, bottom=0.0) for s in seeds]
+
+
+def test_a_pool_is_drawn_once_per_seed_and_stratified_by_collection(models):
+    from irrepro.known_truth._urbano import _candidates, _pool
+
+    runs = [
+        kt.urbano_experiment(models, n, trials=600, B=50, seed=7, tests=("paired-t",), pool=30, null=null)
+        for n, null in ((10, "same-margin"), (30, "same-margin"), (30, "same-mean"))
+    ]
+    pairs = set().union(*(set(r.pair) for r in runs))
+    assert len(pairs) <= 30  # the three experiments share one pool of 30 draws
+    new = kt.urbano_experiment(models, 10, trials=600, B=50, seed=7, tests=("paired-t",))
+    assert len(set(new.pair)) > 100  # a new pair every trial: many more distinct pairs
+    cands = [_candidates(m, 0.0, "same-margin") for m in models]
+    sizes = np.array([len(c) for c in cands], dtype=float)
+    members = _pool(cands, [sorted(c) for c in cands], sizes / sizes.sum(), 31, np.random.SeedSequence(7))
+    counts = np.bincount([c for c, *_ in members], minlength=2)
+    assert abs(counts - 31 * sizes / sizes.sum()).max() < 1  # each collection its share, rounded
+
+
+def test_pool_results_do_not_depend_on_workers(tmp_path, monkeypatch):
+    from irrepro.known_truth._urbano import _CHUNK
+
+    runs = []
+    for k in (1, 2):
+        monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / f"cache{k}"))  # every copula fitted by each
+        ms = _fresh(n_systems=18)
+        runs.append(
+            kt.urbano_experiment(
+                ms, 15, trials=700, B=100, seed=5, batch=100, n_jobs=k, tests=ALL_SEVEN, pool=250
+            )
+        )
+        assert sum(len(_twin(m, "mle")._copulas) for m in ms) > _CHUNK  # the 2-worker run's fits on processes
+    np.testing.assert_array_equal(runs[1].two, runs[0].two)
+    np.testing.assert_array_equal(runs[1].one, runs[0].one)
+    np.testing.assert_array_equal(runs[1].pair, runs[0].pair)
+    np.testing.assert_array_equal(runs[1].d, runs[0].d)
+
+
+def test_a_warm_rerun_fits_no_copula(tmp_path, monkeypatch):
+    from irrepro.known_truth import _urbano
+
+    monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
+    fits = []
+    real_fit = _urbano.fit_copula
+
+    def counted(*args, **kwargs):
+        fits.append(1)
+        return real_fit(*args, **kwargs)
+
+    monkeypatch.setattr(_urbano, "fit_copula", counted)
+    run = dict(trials=300, B=50, seed=8, tests=("paired-t", "sign"), n_jobs=1)
+    cold = kt.urbano_experiment(_fresh(), 20, pool=40, **run)
+    cold_alt = kt.urbano_experiment(_fresh(), 20, delta=0.05, **run)
+    assert len(fits) > 40  # the cold runs fitted their pairs
+    fits.clear()
+    warm = kt.urbano_experiment(_fresh(), 20, pool=40, **run)  # new models: nothing in memory
+    warm_alt = kt.urbano_experiment(_fresh(), 20, delta=0.05, **run)
+    assert fits == []
+    for a, b in ((cold, warm), (cold_alt, warm_alt)):
+        np.testing.assert_array_equal(a.two, b.two)
+        np.testing.assert_array_equal(a.d, b.d)
+
+
+def test_a_damaged_copula_cache_is_refitted(tmp_path, monkeypatch):
+    from irrepro.known_truth import _copula_cache
+
+    monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
+    run = dict(trials=100, B=50, seed=9, tests=("paired-t",), n_jobs=1, pool=20)
+    first = kt.urbano_experiment(_fresh(), 20, **run)
+    path = _copula_cache.cache_path(_twin(_fresh(seeds=(1,))[0], "mle"))
+    assert path.exists()
+    path.write_bytes(path.read_bytes()[:-7] + b"garbage")
+    with pytest.warns(UserWarning, match="recorded sha256"):
+        again = kt.urbano_experiment(_fresh(), 20, **run)
+    np.testing.assert_array_equal(first.two, again.two)
+    assert _copula_cache.load(_twin(_fresh(seeds=(1,))[0], "mle"))  # rewritten whole
+
+
+def test_pool_type_i_rates_agree_with_a_new_pair_every_trial(models):
+    check = kt.pool_check(models, 20, trials=3000, pool=100, tests=sg.urbano.URBANO_TESTS, B=200, seed=12)
+    assert check["agree"].all(), check
+    assert (check["design_effect"] < 1.5).all(), check
+    # the clustered error carries the reuse: the trials of a pool of three pairs less independent
+    # than those of the ~130 candidate pairs (a new pair every trial)
+    run = dict(trials=3000, B=50, seed=12, tests=("sign",), delta=0.03)
+    tiny = kt.urbano_experiment(models, 20, pool=3, **run).design_effect(0.05)["sign"]
+    new = kt.urbano_experiment(models, 20, **run).design_effect(0.05)["sign"]
+    assert tiny > new + 0.2, (tiny, new)
+
+
+def test_design_effect_is_clustered_over_binomial_se(models):
+    res = kt.urbano_experiment(models, 20, trials=400, B=50, seed=13, tests=("paired-t", "sign"), pool=15)
+    np.testing.assert_allclose(res.design_effect(0.05, 1), res.se(0.05, 1) / res.binomial_se(0.05, 1))
+    table = kt.design_effects({"a": res, "b": res}, 0.05, 1)
+    assert list(table.index) == ["a", "b"] and list(table.columns) == ["paired-t", "sign"]
+    np.testing.assert_allclose(table.loc["b"], res.design_effect(0.05, 1))
+
+
+def test_the_pool_is_a_named_constant_of_the_paper_design():
+    assert kt.urbano_design("paper").pool == kt.POOL_PAIRS
+    assert kt.urbano_design("full").pool is None  # Urbano et al.'s design: a new pair every trial
+    assert 0 < kt.urbano_design("quick").pool < kt.POOL_PAIRS

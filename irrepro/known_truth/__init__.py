@@ -24,7 +24,10 @@ What is here, and which paper each part tests:
   trials at once (and Sakai's two bootstrap tests, :data:`SAKAI_TESTS`, on the same trials), type
   I, II and III errors with clustered and binomial Monte Carlo errors (:func:`trials_for_se` sizes
   the trials, :func:`urbano_design` gives the book's sizes per scale, :func:`finite_b_bias` bounds
-  the bias from finite B);
+  the bias from finite B; at the book's paper and quick scales the trials draw their pairs from
+  a fixed pool of :data:`POOL_PAIRS` pairs, whose copulas are fitted once and cached by content in
+  ``IRREPRO_CACHE``; :func:`pool_check` compares it with a new pair every trial, :func:`design_effects` gives
+  what the pool adds to each rate's Monte Carlo error);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -101,7 +104,15 @@ from ._rows import (
     with_z,
 )
 from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
-from ._urbano_sizes import UrbanoDesign, trials_for_se, urbano_design
+from ._urbano_sizes import (
+    POOL_ICC,
+    POOL_PAIRS,
+    UrbanoDesign,
+    design_effects,
+    pool_check,
+    trials_for_se,
+    urbano_design,
+)
 
 __all__ = [
     "ALPHAS",
@@ -155,4 +166,8 @@ __all__ = [
     "finite_b_bias",
     "trials_for_se",
     "urbano_experiment",
+    "POOL_ICC",
+    "POOL_PAIRS",
+    "pool_check",
+    "design_effects",
 ]

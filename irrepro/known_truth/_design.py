@@ -41,12 +41,17 @@ def design_table(numbers, scale: str) -> pd.DataFrame:
          "moved by a one-parameter Lehmann transformation, solved for the exact mean (eq. kt-lehmann)",
          "one parameter keeps the shape closest to the run's own; the mean is exact either way"),
         ("pairs", "a random collection, pair of systems and topic set per trial",
-         "the same; the same sequence of pairs at 25, 50 and 100 topics of a measure",
-         "common random numbers: the growth with the number of topics is measured on the same pairs"),
+         ("the same; " if ours.pool is None else
+          f"a pool of {ours.pool:,} pairs per measure drawn as their trials draw pairs (per delta for power), "
+          "every trial one of them and a random topic set; ") + "the same sequence of pairs at 25, 50 and 100 topics",
+         ("" if ours.pool is None else
+          "each pair's copula is fitted once (a maximum-likelihood selection costs about 11 ms), the Monte Carlo "
+          "error is clustered by pair and the trials sized for it; ")
+         + "common random numbers: the growth with the number of topics is measured on the same pairs"),
         ("trials per row", f"{numbers['trials.type1'].value:,} (type I), {numbers['trials.power'].value:,} (power)",
          f"{ours.trials:,} (type I), {ours.power_trials:,} (power) at this scale; IRREPRO_SCALE=full: "
          f"{full.trials:,} and {full.power_trials:,}",
-         f"a type I rate at alpha = .05 to a Monte Carlo error of {ours.se} in a build of minutes"),
+         f"a type I rate at alpha = .05 to a Monte Carlo error of {ours.se}, clustered by pair, in a build of minutes"),
         ("resamples B", f"{numbers['resamples'].value:,}", f"{ours.B:,} (full: {full.B:,})",
          "the bias a finite B puts in a rate is checked below against its Monte Carlo error"),
         ("tests", "R's t.test and wilcox.test, their sign test (|d| <= 0.01 a tie), their C++ bootstrap and permutation",

@@ -18,6 +18,8 @@ from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
+from . import _copula_cache
+from ._pool import _draw, _pool
 from ._pvalues import ALPHAS, PValues, sakai_pvalues
 
 __all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "urbano_experiment"]
@@ -99,6 +101,25 @@ class UrbanoPValues(PValues):
         """
         r = self.rejected(alpha, tails).mean(axis=1)
         return pd.Series(np.sqrt(r * (1 - r) / self.trials), index=list(self.tests))
+
+    def design_effect(self, alpha: float = 0.05, tails: int = 2) -> pd.Series:
+        """Each rate's clustered standard error over its binomial one (:meth:`~PValues.se` /
+        :meth:`binomial_se`): how much the trials' sharing of pairs adds to the Monte Carlo error.
+
+        Parameters
+        ----------
+        alpha : float
+            The significance level.
+        tails : {2, 1}
+            As in :meth:`rejected`.
+
+        Returns
+        -------
+        pandas.Series
+            One value per test (NaN for a rate of 0 or 1, whose binomial error is 0).
+        """
+        binomial = self.binomial_se(alpha, tails)
+        return (self.se(alpha, tails) / binomial.where(binomial > 0)).rename("design effect")
 
     def type3(self, alpha: float) -> pd.Series:
         """Type III error rates: two-tailed significance with the observed difference of the wrong sign.
@@ -213,23 +234,34 @@ def _fit_pairs(task):
     ]
 
 
-def _fit_copulas(models, keys, n_jobs) -> None:
-    """Fit the copulas of the (collection, i, j) ``keys`` not cached yet (on processes) and cache them."""
+def _fit_copulas(models, keys, n_jobs) -> int:
+    """Give the models the copulas of the (collection, i, j) ``keys`` (from memory, the cache, or
+    fitted on processes and cached); the number fitted."""
     todo = sorted(k for k in keys if (k[1], k[2]) not in models[k[0]]._copulas)
-    if parallel.n_jobs(n_jobs) == 1 or len(todo) <= _CHUNK:
-        for c, i, j in todo:
-            models[c].copula(i, j)
-        return
+    for c in sorted({c for c, _, _ in todo}):
+        for key, cop in _copula_cache.load(models[c]).items():
+            models[c]._copulas.setdefault(key, cop)
+    todo = [k for k in todo if (k[1], k[2]) not in models[k[0]]._copulas]
+    if not todo:
+        return 0
     tasks = []
     for c, m in enumerate(models):
         ij = [(i, j) for cc, i, j in todo if cc == c]
         tasks += [
             (c, (m.scores, m.seed, m.copula_method, ij[a : a + _CHUNK])) for a in range(0, len(ij), _CHUNK)
         ]
-    fitted = parallel.parallel_map(_fit_pairs, [t for _, t in tasks], n_jobs=n_jobs, processes=True)
+    serial = parallel.n_jobs(n_jobs) == 1 or len(todo) <= _CHUNK
+    fitted = (
+        [_fit_pairs(t) for _, t in tasks]
+        if serial
+        else parallel.parallel_map(_fit_pairs, [t for _, t in tasks], n_jobs=n_jobs, processes=True)
+    )
     for (c, (*_, ij)), cops in zip(tasks, fitted):
         for key, cop in zip(ij, cops):
             models[c]._copulas.setdefault(key, cop)
+    for c in sorted({c for c, _ in tasks}):
+        _copula_cache.store(models[c], dict(models[c]._copulas))
+    return len(todo)
 
 
 def _sakai_tests(b, e, tests, B: int, seed) -> dict:
@@ -291,8 +323,9 @@ def urbano_experiment(
     min_d: float = 0.01,
     alphas=ALPHAS,
     label: str = "",
+    pool: int | None = None,
 ) -> UrbanoPValues:
-    """Urbano et al.'s (2019) type I / II / III experiment: a new pair of systems every trial.
+    """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
     Each trial draws a collection with probability proportional to its number of candidate
     baselines, then a pair of its systems, then ``n_topics`` topic scores from the pair's model.
@@ -308,7 +341,11 @@ def urbano_experiment(
     pair on the first use and cached on the model. The trials are cut into batches of ``batch``;
     batch ``k`` draws everything from child ``k`` of the seed and runs the five tests on all its
     trials in one call (:func:`irrepro.significance.urbano_tests`), so results do not depend on
-    ``n_jobs``. The draws of collections and pairs are made here; the copula fits, and each batch's
+    ``n_jobs``. With ``pool`` (the book's paper and quick scales, :func:`urbano_design`) ``pool`` pairs
+    are drawn first as trials draw them, stratified by collection, from a child of ``seed`` no batch
+    uses, and each trial draws one of them: experiments given one seed share one pool, each pair's
+    copula fitted once; rates stay clustered by pair (:meth:`UrbanoPValues.design_effect`). Fitted
+    copulas are kept by content in ``IRREPRO_CACHE``. The draws of collections and pairs are made here; the copula fits, and each batch's
     simulated scores (from its pairs' copulas and margins and its seed) and tests, run on ``n_jobs``
     worker processes (numpy's random generators hold the GIL), or on the Dask cluster of
     :func:`irrepro.parallel.scheduler` when one is set.
@@ -347,6 +384,9 @@ def urbano_experiment(
         The levels :meth:`UrbanoPValues.frame` reports by default.
     label : str
         Stored in the result.
+    pool : int, optional
+        Draw the trials from a fixed pool of this many pairs (see above); None: a new pair every
+        trial (Urbano et al.'s design).
 
     Returns
     -------
@@ -356,7 +396,8 @@ def urbano_experiment(
     Raises
     ------
     irrepro.InputError
-        For ``delta < 0``, an unknown null or test, or no collection with a candidate pair.
+        For ``delta < 0``, an unknown null or test, no collection with a candidate pair, or
+        ``pool < 1``.
 
     Notes
     -----
@@ -378,6 +419,9 @@ def urbano_experiment(
     >>> res.tests, res.trials
     (('paired-t', 'sign'), 60)
     >>> bool(0 <= res.rates(alphas=(0.05,)).loc[0.05, "paired-t"] <= 1)
+    True
+    >>> pooled = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests="sign", pool=10)
+    >>> len(set(pooled.pair)) <= 10
     True
     """
     if delta < 0:
@@ -404,13 +448,15 @@ def urbano_experiment(
     width = max(len(m.margins) for m in models)
     bounds = [(a, min(a + batch, trials)) for a in range(0, trials, batch)]
     # per batch: pair draws, topic draws, their tests' resamples, Sakai's tests' resamples
-    seeds = [parallel.spawn(s, 4) for s in parallel.as_seed_sequence(seed).spawn(len(bounds))]
+    ss = parallel.as_seed_sequence(seed)
+    members = None if pool is None else _pool(cands, base, prob, check_int(pool, "pool", minimum=1), ss)
+    seeds = [parallel.spawn(s, 4) for s in ss.spawn(len(bounds))]
     drawn = []  # (collection, baseline, experimental, its margin) of every trial, batch by batch
     for (a, z), (g_draw, *_) in zip(bounds, seeds):
-        for c in g_draw.choice(len(models), size=z - a, p=prob):
-            i = base[c][g_draw.integers(len(base[c]))]
-            j, e_margin = cands[c][i][g_draw.integers(len(cands[c][i]))]
-            drawn.append((int(c), int(i), int(j), e_margin))
+        if members is None:
+            drawn += _draw(cands, base, g_draw.choice(len(models), size=z - a, p=prob), g_draw)
+        else:
+            drawn += [members[q] for q in g_draw.integers(len(members), size=z - a)]
     _fit_copulas(models, {(c, min(i, j), max(i, j)) for c, i, j, _ in drawn}, n_jobs)
     moved: dict = {}  # (collection, experimental system, target mean) -> its moved margin
 

@@ -1,24 +1,56 @@
 """The sizes of Urbano, Lima & Hanjalic's (2019) experiments: trials for a Monte Carlo error
-(:func:`trials_for_se`) and the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`;
-served from :mod:`irrepro.known_truth`)."""
+(:func:`trials_for_se`), the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`,
+:data:`POOL_PAIRS`) and what its pool of pairs costs (:func:`design_effects`, :func:`pool_check`);
+served from :mod:`irrepro.known_truth`."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import numpy as np
+import pandas as pd
+
 from .. import parallel
 from ..errors import InputError
+from ..parallel import SeedLike, check_int
+from ..significance.urbano import URBANO_TESTS
+from ._urbano import urbano_experiment
 
-__all__ = ["UrbanoDesign", "trials_for_se", "urbano_design"]
+__all__ = [
+    "POOL_ICC",
+    "POOL_PAIRS",
+    "UrbanoDesign",
+    "design_effects",
+    "pool_check",
+    "trials_for_se",
+    "urbano_design",
+]
+
+#: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
+#: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
+#: al.). With 1,500 the sign test's type I rate at 100 topics had a design effect of 1.48 over
+#: 6,516 trials (:func:`pool_check`), past the chapter's Monte Carlo target; with 4,000 the
+#: trials :func:`trials_for_se` gives for :data:`POOL_ICC` meet it.
+POOL_PAIRS = 4000
+
+#: The correlation of two trials' rejections on one pair that :func:`urbano_design` sizes the
+#: pool's trials for: the largest measured under the null, 0.33 (the one-tailed sign test, AP, 100
+#: topics: design effect 1.46 with 10,402 trials from 3,000 pairs), rounded up for that estimate's
+#: own error.
+POOL_ICC = 0.35
 
 
-def trials_for_se(se: float, rate: float = 0.05) -> int:
-    """Trials that give a rate its binomial Monte Carlo standard error ``se`` or less.
+def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc: float = 0.0) -> int:
+    """Trials that give a rate its Monte Carlo standard error ``se`` or less.
 
-    ``ceil(rate (1 - rate) / se^2)``: with a new pair of systems and topic set every trial, the
-    trials are independent and the binomial error is the error (``UrbanoPValues.se`` checks
-    the clustered one).
+    With a new pair of systems and topic set every trial the trials are independent and the
+    binomial error is the error: ``ceil(rate (1 - rate) / se^2)``. With trials drawn from a pool
+    of ``pool`` pairs whose trials' rejections correlate by ``icc`` within a pair, the variance is
+    ``rate (1 - rate) / T x (1 + icc T / pool)`` (each pair drawn about ``T / pool`` times,
+    Poisson), so ``T = ceil(rate (1 - rate) / (se^2 - rate (1 - rate) icc / pool))``; a pool too
+    small for ``se`` at any ``T`` is refused. ``UrbanoPValues.se`` gives the clustered error of a
+    run.
 
     Parameters
     ----------
@@ -26,6 +58,10 @@ def trials_for_se(se: float, rate: float = 0.05) -> int:
         The largest standard error wanted, > 0.
     rate : float
         The rate whose error it bounds (a type I error at alpha = .05 by default).
+    pool : int, optional
+        Pairs in the pool the trials draw from; None: a new pair every trial.
+    icc : float
+        The correlation of two trials' rejections on one pair, in [0, 1] (ignored without ``pool``).
 
     Returns
     -------
@@ -40,10 +76,17 @@ def trials_for_se(se: float, rate: float = 0.05) -> int:
     >>> from irrepro.known_truth import trials_for_se
     >>> trials_for_se(0.003), trials_for_se(0.0005)
     (5278, 190000)
+    >>> trials_for_se(0.003, pool=4000, icc=0.35)
+    9807
     """
-    if not se > 0 or not 0 <= rate <= 1:
-        raise InputError(f"se must be > 0 and rate in [0, 1], got se={se}, rate={rate}")
-    return max(1, math.ceil(round(rate * (1 - rate) / se**2, 9)))
+    if not se > 0 or not 0 <= rate <= 1 or not 0 <= icc <= 1:
+        raise InputError(f"se must be > 0, rate and icc in [0, 1], got se={se}, rate={rate}, icc={icc}")
+    room = se**2 - (0.0 if pool is None else rate * (1 - rate) * icc / check_int(pool, "pool", minimum=1))
+    if room <= 0:
+        raise InputError(
+            f"a pool of {pool} pairs with icc {icc} cannot give a rate of {rate} an error of {se}"
+        )
+    return max(1, math.ceil(round(rate * (1 - rate) / room, 9)))
 
 
 @dataclass(frozen=True)
@@ -62,6 +105,9 @@ class UrbanoDesign:
         The topic-set sizes of the power and type III experiments.
     se : float
         The binomial Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
+    pool : int or None
+        Pairs in the pool every experiment of a measure draws its trials from (``pool`` of
+        :func:`urbano_experiment`); None: a new pair every trial.
     """
 
     trials: int
@@ -69,19 +115,21 @@ class UrbanoDesign:
     B: int
     power_topics: tuple
     se: float
+    pool: int | None = None
 
 
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"`` (the book's build): a type I rate at alpha = .05 to a Monte Carlo error of 0.003
-    with room for a design effect of up to 1.23 from pairs drawn more than once (:func:`trials_for_se`
-    of 0.0027: 6,516 trials; 5,278 give 0.003 with none), 500 trials per power configuration at 50
-    topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
+    ``"paper"`` (the book's build): trials drawn from a pool of :data:`POOL_PAIRS` pairs per
+    experiment's seed (each pair's copula fitted once), so many that a type I rate at alpha = .05
+    keeps a Monte Carlo error of 0.003 clustered by pair with the pool's largest measured
+    correlation :data:`POOL_ICC` (:func:`trials_for_se`: 9,807 trials), 500 trials per power
+    configuration at 50 topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
     rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
     trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
     from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
-    ``"quick"``: 400, 100, B = 200.
+    ``"quick"``: 400, 100, B = 200, a pool of 100 pairs. At ``"full"`` a new pair every trial.
 
     Parameters
     ----------
@@ -101,11 +149,125 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     --------
     >>> from irrepro.known_truth import urbano_design
     >>> urbano_design().trials, urbano_design("full").trials
-    (6516, 215030)
+    (9807, 215030)
+    >>> urbano_design().pool, urbano_design("full").pool
+    (4000, None)
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
         return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005)
     if scale == "paper":
-        return UrbanoDesign(trials_for_se(0.0027), 500, 2000, (50,), 0.003)
-    return UrbanoDesign(400, 100, 200, (50,), 0.011)
+        trials = trials_for_se(0.003, pool=POOL_PAIRS, icc=POOL_ICC)
+        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS)
+    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100)
+
+
+def pool_check(
+    models,
+    n_topics: int,
+    *,
+    trials: int,
+    pool: int,
+    tests=URBANO_TESTS,
+    B: int = 1000,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    alpha: float = 0.05,
+    tails: int = 2,
+) -> pd.DataFrame:
+    """The type I error of each test from a pool of pairs beside a new pair every trial's.
+
+    Does the pool change what the experiment shows?
+
+    Two :func:`urbano_experiment` runs of ``trials`` trials under the null, one with ``pool`` pairs
+    and one with a new pair every trial, from independent children of ``seed``; each rate with
+    its Monte Carlo error clustered by pair.
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+        As in :func:`urbano_experiment`.
+    n_topics : int
+        Topics per trial.
+    trials : int
+        Trials of each run.
+    pool : int
+        Pairs in the pool.
+    tests : sequence of str
+        As in :func:`urbano_experiment`.
+    B : int
+        Resamples of the resampling tests.
+    seed : SeedLike
+        The seed of both runs.
+    n_jobs : int, optional
+        Workers; the result does not depend on them.
+    alpha : float
+        The significance level.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test: ``pool`` and ``pool_se`` (its rate and clustered error),
+        ``design_effect`` (``pool_se`` over the pool rate's binomial error), ``new`` and
+        ``new_se`` (a new pair every trial), ``z`` = (pool - new) / sqrt(pool_se^2 + new_se^2)
+        and ``agree`` (``|z| <= 1.96``).
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> check = kt.pool_check(models, 20, trials=200, pool=20, tests=("paired-t",), B=50, seed=4)
+    >>> list(check.columns)
+    ['pool', 'pool_se', 'design_effect', 'new', 'new_se', 'z', 'agree']
+    """
+    g_pool, g_new = parallel.as_seed_sequence(seed).spawn(2)
+    common = dict(trials=trials, tests=tests, B=B, n_jobs=n_jobs)
+    pooled = urbano_experiment(models, n_topics, seed=g_pool, pool=pool, **common)
+    new = urbano_experiment(models, n_topics, seed=g_new, **common)
+    out = pd.DataFrame(
+        {
+            "pool": pooled.rejected(alpha, tails).mean(axis=1),
+            "pool_se": pooled.se(alpha, tails).to_numpy(),
+            "design_effect": pooled.design_effect(alpha, tails).to_numpy(),
+            "new": new.rejected(alpha, tails).mean(axis=1),
+            "new_se": new.se(alpha, tails).to_numpy(),
+        },
+        index=pd.Index(pooled.tests, name="test"),
+    )
+    out["z"] = (out["pool"] - out["new"]) / np.sqrt(out["pool_se"] ** 2 + out["new_se"] ** 2)
+    out["agree"] = out["z"].abs() <= 1.96
+    return out
+
+
+def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
+    """The design effect of every rate of several experiments (:meth:`UrbanoPValues.design_effect`).
+
+    How much drawing trials from a pool of pairs adds to their Monte Carlo error.
+
+    Parameters
+    ----------
+    results : mapping
+        ``{key: UrbanoPValues}`` (as the book keeps its experiments, e.g. by (measure, topics)).
+    alpha : float
+        The significance level.
+    tails : {2, 1}
+        Two- or one-tailed rates.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per key, one column per test: the clustered standard error over the binomial one.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
+    >>> kt.design_effects(runs).shape
+    (2, 1)
+    """
+    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T
