@@ -465,6 +465,17 @@ def check_headlines(html: str, results: str | Path, page: str = "") -> list[str]
         lab = "" if key in dict(book.STUDIES) else book.label(counts.loc[title[key]])
         if r["label"] != lab:
             problems.append(f"{where}: label {r['label']!r}, the scorecard's {lab!r}")
+    # the phone's one line per chapter (ul.irrepro-headlines-compact) says what its table row says
+    lines = _soup(html).select(".irrepro-headlines ul.irrepro-headlines-compact > li")
+    if len(lines) != len(rows):
+        return [*problems, f"{page}: {len(lines)} compact headline lines, {len(rows)} rows"]
+    for key, r, li in zip(keys, rows, lines):
+        badge, lab = li.select_one(".irrepro-status"), li.select_one(".irrepro-label")
+        said = (badge.get("data-status") if badge else None, lab.get("data-label") if lab else "")
+        if said != (r["status"], r["label"] or ""):
+            problems.append(
+                f"{page}: {key}: the compact line says {said}, the row {(r['status'], r['label'])}"
+            )
     return problems
 
 

@@ -1583,3 +1583,33 @@ def test_error_units_says_what_each_chapters_errors_rest_on(tmp_path, monkeypatc
     # fp: 8.5 +- 1.645 x 1.02 straddles 5 + 0.5 + 2 points; without its Monte Carlo error, wholly above
     assert row["inconclusive: monte-carlo"] == 1 and row["inconclusive: sampling"] == 0
     assert list(units.index) == ["Webber, Moffat & Zobel 2008"]
+
+
+def test_status_table_rounds_a_raw_paper_value_as_ours_and_shows_a_whole_count_whole():
+    frame = pd.DataFrame(
+        [
+            {
+                "quantity": "a",
+                "paper": "0.0509202",
+                "ours": "0.055 ± 0.011",
+                "kind": "rate",
+                "status": REPLICATED,
+            },
+            {"quantity": "b", "paper": "0.05", "ours": 0.0512, "kind": "rate", "status": REPLICATED},
+            {"quantity": "c", "paper": None, "ours": 189.0, "kind": "count", "status": NOT_COMPARABLE},
+            {
+                "quantity": "d",
+                "paper": "< 1 & more",
+                "ours": 189.5,
+                "kind": "count",
+                "status": NOT_COMPARABLE,
+            },
+        ],
+        dtype=object,
+    )
+    html = book.status_table(frame, titles={"paper": ["csv file", "", "", ""]}, hide=["kind"]).text
+    # the file's 7 decimals shown to ours' 3, the full value on hover beside the row's own title
+    assert '<td data-label="paper" title="csv file (full value 0.0509202)">0.051</td>' in html
+    assert "0.0509202</td>" not in html and '<td data-label="paper">0.05</td>' in html
+    assert '<td data-label="ours">189</td>' in html and '<td data-label="ours">189.500</td>' in html
+    assert '<td data-label="paper">&lt; 1 &amp; more</td>' in html

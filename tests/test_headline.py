@@ -5,6 +5,7 @@ pages' headline tables (tests/_book_checks.py: check_headlines)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -105,6 +106,22 @@ def test_the_headline_table_links_each_chapter_and_says_which_did_not_run(tmp_pa
     assert rec["data_ours"] == rec["judged_on"] == "TREC-8, 126 runs"
 
 
+def test_the_headline_table_has_a_line_per_chapter_for_a_phone(tmp_path, monkeypatch):
+    _book_with_headline(tmp_path, monkeypatch)
+    _verdict()
+    book.header("webber2008score")
+    html = book.headline_table(tmp_path / "results")._repr_html_()
+    lines = re.findall(
+        r"<li[^>]*>(.*?)</li>", html.split('<ul class="irrepro-headlines-compact">')[1].split("</ul>")[0]
+    )
+    assert len(lines) == len(book.PAPERS) + len(book.STUDIES)
+    webber = [x for x in lines if "webber_moffat_zobel_2008.html" in x]
+    assert len(webber) == 1 and 'data-status="not replicated"' in webber[0] and "not replicated" in webber[0]
+    assert 'data-label="[~Re]">[~Re]</span>' in webber[0]
+    assert sum("not run in this build" in x for x in lines) == len(lines) - 1
+    assert html.index("irrepro-headlines-compact") < html.index("<table")  # before the table
+
+
 def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_missing_chapter(
     tmp_path, monkeypatch
 ):
@@ -117,8 +134,22 @@ def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_m
     # the other chapters did not run in this fake book: each is a problem, the Webber row is not
     assert len(problems) == len(book.PAPERS) + len(book.STUDIES) - 1
     assert not [p for p in problems if "webber2008score" in p]
-    wrong = html.replace('data-status="not replicated"', 'data-status="replicated"', 1)
+    wrong = html.replace(
+        'class="irrepro-headline" data-status="not replicated"',
+        'class="irrepro-headline" data-status="replicated"',
+        1,
+    )
     assert any("webber2008score: states 'replicated'" in p for p in check_headlines(wrong, results, "intro"))
+    # the phone's line says the row's status too
+    short = html.replace(
+        '<span class="irrepro-status" data-status="not replicated"',
+        '<span class="irrepro-status" data-status="replicated"',
+        1,
+    )
+    assert html.index('data-status="not replicated"') < html.index("<table") and short != html
+    assert any(
+        "webber2008score: the compact line says" in p for p in check_headlines(short, results, "intro")
+    )
     elsewhere = html.replace('data-data="TREC-8, 126 runs"', 'data-data="TREC-8 and round 1"', 1)
     assert any(
         "names the data 'TREC-8 and round 1'" in p for p in check_headlines(elsewhere, results, "intro")

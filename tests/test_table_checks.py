@@ -24,11 +24,17 @@ def test_significant_decimals_do_not_count_leading_zeros():
     assert significant_decimals("run-0.123456x")[0] == 0  # part of a longer token: not a number
 
 
-def test_precision_flags_raw_floats_but_not_the_papers_printed_values():
+def test_precision_flags_raw_floats_the_papers_raw_output_too():
     raw = pd.DataFrame({"ours": [0.8541234567], "paper": [0.123456]}).to_html()  # pandas shows 0.854123
     assert check_precision(raw, "p") and "0.854123" in check_precision(raw, "p")[0]
-    paper_only = pd.DataFrame({"paper": [0.123456], "ours": ["0.123 ± 0.004"]}).to_html(index=False)
-    assert check_precision(paper_only, "p") == []
+    paper_only = pd.DataFrame({"paper": ["0.0509202"], "ours": ["0.055 ± 0.011"]}).to_html(index=False)
+    assert "'0.0509202' shows 6" in check_precision(paper_only, "p")[0]  # a file's value, shown raw
+    printed = pd.DataFrame({"paper": ["0.0491"], "ours": ["0.049 ± 0.004"]}).to_html(index=False)
+    assert check_precision(printed, "p") == []
+    shown = book.status_table(pd.DataFrame({"paper": ["0.0509202"], "ours": ["0.055 ± 0.011"]})).text
+    assert (
+        check_precision(shown, "p") == [] and 'title="full value 0.0509202"' in shown
+    )  # the helper rounds it
 
 
 def test_the_books_table_helper_passes_every_check():

@@ -273,6 +273,26 @@ def _cell(x) -> str:
     return html.escape(str(x))
 
 
+def _whole_count(r, c) -> bool:
+    """Whether column ``c`` of row ``r`` is ours of a count row holding a whole float (189.0: shown "189")."""
+    x = r[c]
+    return (c == "ours" and r.get("kind") == "count" and isinstance(x, (float, np.floating))
+            and math.isfinite(x) and float(x).is_integer())  # fmt: skip
+
+
+def _paper_shown(text: str, places: int) -> str:
+    """A paper's value as a table shows it: a bare number with more than :data:`MAX_SIGNIFICANT`
+    significant decimals (a raw output's) rounded to ``places`` decimals, any other text as it is.
+
+    >>> _paper_shown("0.0509202", 3), _paper_shown("0.05", 3), _paper_shown("about 0.0509202", 3)
+    ('0.051', '0.05', 'about 0.0509202')
+    """
+    m = _DECIMAL.fullmatch(text.strip())
+    if not m or len(m[2].lstrip("0")) <= MAX_SIGNIFICANT:
+        return text
+    return f"{float(m[0]):.{places}f}"
+
+
 def status_table(
     frame: pd.DataFrame,
     caption: str = "",
@@ -322,6 +342,9 @@ def status_table(
     body = []
     # data-label: the column's name, shown before the value when a phone stacks the row (irrepro.css)
     label = {c: f' data-label="{html.escape(str(c), quote=True)}"' for c in cols}
+    # the decimals our numbers show: a paper's raw value (a file's 0.0509202) is shown to as many
+    ours = [] if "ours" not in frame.columns else [_cell(x) for x in frame["ours"] if not _missing(x)]
+    places = max((len(m[2]) for x in ours for m in _DECIMAL.finditer(x)), default=3)
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
         for c in cols:
@@ -341,8 +364,13 @@ def status_table(
                 )
             else:
                 t = titles.get(c, [])
-                tip = f' title="{html.escape(t[i])}"' if i < len(t) and t[i] else ""
-                cells.append(f"<td{label[c]}{tip}>{_cell(r[c])}</td>")
+                hover = str(t[i]) if i < len(t) and t[i] else ""
+                shown = _cell(int(r[c]) if _whole_count(r, c) else r[c])
+                if c == "paper" and isinstance(r[c], str) and _paper_shown(r[c], places) != r[c]:
+                    shown = _paper_shown(r[c], places)  # a raw value, rounded as the table's other numbers
+                    hover = f"{hover} (full value {r[c]})" if hover else f"full value {r[c]}"
+                tip = f' title="{html.escape(hover)}"' if hover else ""
+                cells.append(f"<td{label[c]}{tip}>{shown}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     foot = ""
     if notes:

@@ -266,7 +266,8 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
     Per chapter (linked) the paper's central claim, our finding in one line, the verdict label and
     the time to rerun. Read from the headlines the chapters recorded (:func:`headline`) in ``directory`` (default:
     the results directory); a chapter that has recorded none says so. Drawn like the book's
-    other tables (rows stack into cards at phone width).
+    other tables; at phone width a list of one line per chapter (its finding's badge and word and
+    its label; the claim on hover) takes the table's place, so that the first screen holds them.
 
     Parameters
     ----------
@@ -285,12 +286,20 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
     d = Path(directory) if directory is not None else results_dir()
     got = _read(d) if d is not None else {}
     cols = ("chapter", "the paper's central claim", "our finding", "label", "time to rerun")
-    rows = []
+    rows, lines = [], []
     for key, title in (*PAPERS, *STUDIES):
         h = got.get(key)
         if h is None:
             cells = [html.escape(title), "-", "not run in this build", "-", "-"]
+            lines.append(f"<li>{html.escape(title)}: not run in this build</li>")
         else:
+            lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
+                f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'
+                f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a> '
+                f"{status_badge(h.status, word=False)} {STATUS_WORDS[h.status]}"
+                + (f' <span class="irrepro-label" data-label="{html.escape(h.label)}">{html.escape(h.label)}</span>'
+                   if h.label else "") + "</li>"
+            )  # fmt: skip
             lab = html.escape(h.label) if h.label else "none: beyond the papers"
             cells = [
                 f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a>',
@@ -303,7 +312,9 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         rows.append("<tr>" + "".join(f'<td data-label="{c}">{v}</td>' for c, v in zip(cols, cells)) + "</tr>")
     head = "".join(f"<th>{c}</th>" for c in cols)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    # at phone width (book/_static/irrepro.css) the list of one line per chapter replaces the table
+    compact = f'<ul class="irrepro-headlines-compact">{"".join(lines)}</ul>'
     return _HTML(
-        f'<div class="irrepro-plain irrepro-headlines"><table class="dataframe irrepro-table">{cap}'
+        f'<div class="irrepro-plain irrepro-headlines">{compact}<table class="dataframe irrepro-table">{cap}'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )

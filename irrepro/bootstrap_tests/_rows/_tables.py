@@ -371,7 +371,7 @@ def tau_table(s: MeasureStudy) -> pd.DataFrame:
     return pd.DataFrame(
         [{"pair": f"{a} / {b}", "measures": (a, b), "tau": x.tau, "se": x.se_boot, "p (Z0)": x.p_value}
          for (a, b), x in s.rank_correlations.items()]
-    ).sort_values("tau", ascending=False)  # fmt: skip
+    ).sort_values("tau", ascending=False, ignore_index=True)  # fmt: skip
 
 
 def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:

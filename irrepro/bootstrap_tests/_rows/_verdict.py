@@ -246,7 +246,7 @@ def _part(err, i: int):
 def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     """A results table of the round (``which``: ``"bootstrap"`` or ``"unpaired-bootstrap"`` for
     Table 2, ``"table3"`` for Table 3) with each of ``cols`` shown as "value (±se)", se the sd of
-    that column over the round's seeds; rows numbered from 1.
+    that column over the round's seeds; rows ranked from 1 (index "rank").
 
     Parameters
     ----------
@@ -271,7 +271,7 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
         )
         se = se.std(axis=0, ddof=1)
         out[c] = [with_error(float(v), e) for v, e in zip(table[c], se)]
-    return out.set_index(out.index + 1)
+    return out.set_index(out.index + 1).rename_axis("rank")
 
 
 def ranks(st: Mapping[str, Round]) -> dict[str, str]:
