@@ -275,22 +275,14 @@ def _cell(x) -> str:
 
 def _whole_count(r, c) -> bool:
     """Whether column ``c`` of row ``r`` is ours of a count row holding a whole float (189.0: shown "189")."""
-    x = r[c]
-    return (c == "ours" and r.get("kind") == "count" and isinstance(x, (float, np.floating))
-            and math.isfinite(x) and float(x).is_integer())  # fmt: skip
+    x = r[c] if c == "ours" and r.get("kind") == "count" else None
+    return isinstance(x, (float, np.floating)) and float(x).is_integer()
 
 
 def _paper_shown(text: str, places: int) -> str:
-    """A paper's value as a table shows it: a bare number with more than :data:`MAX_SIGNIFICANT`
-    significant decimals (a raw output's) rounded to ``places`` decimals, any other text as it is.
-
-    >>> _paper_shown("0.0509202", 3), _paper_shown("0.05", 3), _paper_shown("about 0.0509202", 3)
-    ('0.051', '0.05', 'about 0.0509202')
-    """
+    """A paper's bare number of more than :data:`MAX_SIGNIFICANT` decimals (raw output) to ``places``."""
     m = _DECIMAL.fullmatch(text.strip())
-    if not m or len(m[2].lstrip("0")) <= MAX_SIGNIFICANT:
-        return text
-    return f"{float(m[0]):.{places}f}"
+    return text if not m or len(m[2].lstrip("0")) <= MAX_SIGNIFICANT else f"{float(m[0]):.{places}f}"
 
 
 def status_table(
@@ -342,8 +334,7 @@ def status_table(
     body = []
     # data-label: the column's name, shown before the value when a phone stacks the row (irrepro.css)
     label = {c: f' data-label="{html.escape(str(c), quote=True)}"' for c in cols}
-    # the decimals our numbers show: a paper's raw value (a file's 0.0509202) is shown to as many
-    ours = [] if "ours" not in frame.columns else [_cell(x) for x in frame["ours"] if not _missing(x)]
+    ours = [_cell(x) for x in frame.get("ours", []) if not _missing(x)]  # a raw paper value: ours' decimals
     places = max((len(m[2]) for x in ours for m in _DECIMAL.finditer(x)), default=3)
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
