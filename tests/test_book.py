@@ -1613,3 +1613,24 @@ def test_status_table_rounds_a_raw_paper_value_as_ours_and_shows_a_whole_count_w
     assert "0.0509202</td>" not in html and '<td data-label="paper">0.05</td>' in html
     assert '<td data-label="ours">189</td>' in html and '<td data-label="ours">189.500</td>' in html
     assert '<td data-label="paper">&lt; 1 &amp; more</td>' in html
+
+
+def test_a_simulated_data_warning_in_a_page_is_a_box_not_stderr(monkeypatch, capsys):
+    """In a notebook kernel the book shows the stand-in's warning as a simulated-data box (the book
+    fails on stderr); other warnings still reach Python's display."""
+    import IPython.display
+
+    from irrepro.book import _config
+    from irrepro.data import SimulatedDataWarning
+
+    shown, passed = [], []
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    monkeypatch.setattr(_config, "_python_showwarning", lambda *a: passed.append(a[1]))
+    msg = SimulatedDataWarning("TREC-COVID round 5: real data unavailable (looked in /tmp/x)")
+    _config._show_warning(msg, SimulatedDataWarning, "f.py", 1)
+    _config._show_warning(UserWarning("other"), UserWarning, "f.py", 2)
+    html = shown[0].data
+    assert (
+        'class="admonition warning simulated-data"' in html and "TREC-COVID round 5: its real files" in html
+    )
+    assert "/tmp/x" not in html and passed == [UserWarning] and capsys.readouterr().err == ""

@@ -8,6 +8,9 @@ never reads the environment (the same call gives the same result in every shell)
 
 from __future__ import annotations
 
+import html
+import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,3 +74,24 @@ def results_dir() -> Path | None:
     :func:`irrepro.book.scorecard` (:attr:`BookConfig.results`)."""
     results = env("IRREPRO_RESULTS")
     return Path(results) if results else None
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """In a notebook, a SimulatedDataWarning as a simulated-data box on the page (no stderr: the book
+    fails on any); every other warning as Python shows it."""
+    from ..data import SimulatedDataWarning
+
+    if not issubclass(category, SimulatedDataWarning):
+        return _python_showwarning(message, category, filename, lineno, file, line)
+    from IPython.display import HTML, display
+
+    what = html.escape(str(message).split(": real data unavailable")[0])
+    title = '<p class="admonition-title">Simulated data</p>'
+    text = f"<p>{what}: its real files could not be had, so this page uses its simulated stand-in.</p>"
+    display(HTML(f'<div class="admonition warning simulated-data">{title}{text}</div>'))
+
+
+# In a notebook's kernel (a page of the book), the stand-in is labelled on the page, not on stderr.
+_python_showwarning = warnings.showwarning
+if getattr(getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)(), "kernel", None) is not None:
+    warnings.showwarning = _show_warning
