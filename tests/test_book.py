@@ -1613,6 +1613,12 @@ def test_status_table_rounds_a_raw_paper_value_as_ours_and_shows_a_whole_count_w
     assert "0.0509202</td>" not in html and '<td data-label="paper">0.05</td>' in html
     assert '<td data-label="ours">189</td>' in html and '<td data-label="ours">189.500</td>' in html
     assert '<td data-label="paper">&lt; 1 &amp; more</td>' in html
+    # ours to 5 decimals (0.00749): a raw 0.125117 to at most four significant decimals, not 0.12512
+    wide = pd.DataFrame(
+        {"quantity": ["e", "f"], "paper": ["0.125117", "0.00688623"], "ours": ["0.12", "0.00749"]}
+    )
+    shown = book.status_table(wide).text
+    assert ">0.1251</td>" in shown and ">0.00689</td>" in shown and "full value 0.125117" in shown
 
 
 def test_a_simulated_data_warning_in_a_page_is_a_box_not_stderr(monkeypatch, capsys):

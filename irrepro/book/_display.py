@@ -273,16 +273,13 @@ def _cell(x) -> str:
     return html.escape(str(x))
 
 
-def _whole_count(r, c) -> bool:
-    """Whether column ``c`` of row ``r`` is ours of a count row holding a whole float (189.0: shown "189")."""
-    x = r[c] if c == "ours" and r.get("kind") == "count" else None
-    return isinstance(x, (float, np.floating)) and float(x).is_integer()
-
-
 def _paper_shown(text: str, places: int) -> str:
-    """A paper's bare number of more than :data:`MAX_SIGNIFICANT` decimals (raw output) to ``places``."""
+    """A paper's bare number of more than :data:`MAX_SIGNIFICANT` significant decimals (raw output) to
+    ``places`` decimals, and to at most that many significant ones."""
     m = _DECIMAL.fullmatch(text.strip())
-    return text if not m or len(m[2].lstrip("0")) <= MAX_SIGNIFICANT else f"{float(m[0]):.{places}f}"
+    v = float(m[0]) if m and len(m[2].lstrip("0")) > MAX_SIGNIFICANT else 0.0
+    cap = MAX_SIGNIFICANT - 1 - int(np.floor(np.log10(abs(v)))) if 0 < abs(v) < 1 else places
+    return f"{v:.{min(places, cap)}f}" if v else text
 
 
 def status_table(
@@ -356,10 +353,11 @@ def status_table(
             else:
                 t = titles.get(c, [])
                 hover = str(t[i]) if i < len(t) and t[i] else ""
-                shown = _cell(int(r[c]) if _whole_count(r, c) else r[c])
-                if c == "paper" and isinstance(r[c], str) and _paper_shown(r[c], places) != r[c]:
-                    shown = _paper_shown(r[c], places)  # a raw value, rounded as the table's other numbers
-                    hover = f"{hover} (full value {r[c]})" if hover else f"full value {r[c]}"
+                x = r[c]  # a whole count (189.0) shown whole; a paper's raw value rounded as ours
+                whole = c == "ours" and r.get("kind") == "count" and isinstance(x, float) and x.is_integer()
+                raw = c == "paper" and isinstance(x, str) and _paper_shown(x, places) != x
+                shown = _paper_shown(x, places) if raw else _cell(int(x) if whole else x)
+                hover = (f"{hover} (full value {x})" if hover else f"full value {x}") if raw else hover
                 tip = f' title="{html.escape(hover)}"' if hover else ""
                 cells.append(f"<td{label[c]}{tip}>{shown}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
