@@ -1632,11 +1632,11 @@ def test_a_simulated_data_warning_in_a_page_is_a_box_not_stderr(monkeypatch, cap
     shown, passed = [], []
     monkeypatch.setattr(IPython.display, "display", shown.append)
     monkeypatch.setattr(_config, "_python_showwarning", lambda *a: passed.append(a[1]))
-    msg = SimulatedDataWarning("TREC-COVID round 5: real data unavailable (looked in /tmp/x)")
+    msg = SimulatedDataWarning("TREC-COVID round 5: real data unavailable (looked in cache data/x.gz)")
     _config._show_warning(msg, SimulatedDataWarning, "f.py", 1)
     _config._show_warning(UserWarning("other"), UserWarning, "f.py", 2)
     html = shown[0].data
     assert (
         'class="admonition warning simulated-data"' in html and "TREC-COVID round 5: its real files" in html
     )
-    assert "/tmp/x" not in html and passed == [UserWarning] and capsys.readouterr().err == ""
+    assert "data/x.gz" not in html and passed == [UserWarning] and capsys.readouterr().err == ""

@@ -109,7 +109,7 @@ def _load(browser, url: str):
 # MathJax 2 probes whether a web font is usable by loading it from about:blank; Chromium logs the
 # refused probe as an error although nothing on the page fails (the font then loads from _static).
 # Headless Chromium may also ask the server root for /favicon.ico whatever icon a page declares
-# (seen in a CI run, after the report page); every page's declared icon is checked instead
+# (after the report page, say); every page's declared icon is checked instead
 # (test_every_page_renders_without_errors, test_scorecard_and_report_pages_load).
 BENIGN = (
     "Access to font at 'about:blank'",
