@@ -12,6 +12,7 @@ from irrepro import significance as sg
 from irrepro import simulation as sim
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth._urbano import _candidates, _twin
+from irrepro.known_truth._urbano_sizes import _extended
 
 
 def _gaussian(n_systems=10, n_topics=60, rho=0.5, seed=0, low=0.3, high=0.7):
@@ -429,3 +430,75 @@ def test_the_pool_is_a_named_constant_of_the_paper_design():
     assert kt.urbano_design("paper").pool == kt.POOL_PAIRS
     assert kt.urbano_design("full").pool is None  # Urbano et al.'s design: a new pair every trial
     assert 0 < kt.urbano_design("quick").pool < kt.POOL_PAIRS
+
+
+def test_a_run_extended_from_start_is_the_longer_run(models):
+    """urbano_experiment's start runs only the later batches of a longer run (until_decided's extensions)."""
+    seed = np.random.SeedSequence(8, spawn_key=(3,))
+    copy = lambda: np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)  # noqa: E731
+    common = dict(delta=0.02, B=50, pool=15, batch=20)
+    short = kt.urbano_experiment(models, 20, trials=60, seed=copy(), **common)
+    more = kt.urbano_experiment(models, 20, trials=130, seed=copy(), start=60, **common)
+    long = kt.urbano_experiment(models, 20, trials=130, seed=copy(), **common)
+    np.testing.assert_array_equal(long.two, np.hstack([short.two, more.two]))
+    np.testing.assert_array_equal(long.pair, np.concatenate([short.pair, more.pair]))
+    np.testing.assert_array_equal(long.d, np.concatenate([short.d, more.d]))
+    with pytest.raises(InputError, match="multiple of batch"):
+        kt.urbano_experiment(models, 20, trials=130, seed=copy(), start=50, **common)
+
+
+def _rate_run(rate):
+    """Trials of one test that reject with probability ``rate`` (an experiment for until_decided)."""
+
+    def run(t, seed, start):
+        p = np.where(np.random.default_rng(seed).random((1, t))[:, start:] < rate, 0.01, 1.0)
+        return kt.UrbanoPValues(("paired-t",), p, p, np.arange(start, t), 0.0, 25, 100, d=np.zeros(t - start))
+
+    return run
+
+
+def _rows(paper):
+    numbers = {"trials.type1": 10**6, "type1.ap.25.t2.a0.05": paper}
+    return lambda r: kt.comparison_rows({("AP", 25): r}, numbers)
+
+
+def test_until_decided_is_one_experiment_of_its_last_trials(models):
+    """Extended run by run, the experiment is the one that runs all its trials at once."""
+    probe = kt.urbano_experiment(models, 20, trials=100, delta=0.02, tests="paired-t", B=50, seed=6, pool=15)
+    rate = float(probe.rates([0.05], 2).iloc[0]["paired-t"])
+    numbers = {"trials.power": 10**6, "power.ap.20.t2.d0.02": rate + 0.03}  # undecided on 100 trials
+    common = dict(delta=0.02, tests="paired-t", B=50, pool=15)
+    result, ran = kt.until_decided(models, 20, measure="AP", numbers=numbers, kind="power", trials=100, cap=1500,
+                                   seed=6, **common)  # fmt: skip
+    assert ran[0] == 100 and len(ran) > 1 and ran[-1] <= 1500 and result.trials == ran[-1]
+    whole = kt.urbano_experiment(models, 20, trials=ran[-1], seed=6, batch=100, **common)
+    np.testing.assert_array_equal(result.two, whole.two)
+    np.testing.assert_array_equal(result.pair, whole.pair)
+
+
+def test_until_decided_runs_more_trials_only_while_more_would_decide():
+    from irrepro import book
+
+    # 0.05 against a paper's 0.05: decided at once
+    result, ran = _extended(_rate_run(0.05), _rows(0.05), seed=1, trials=2000, cap=50_000)
+    assert ran == [2000] and book.judge_row(_rows(0.05)(result)[0]).status == "replicated"
+    # about 0.08 against 0.05: undecided at 200 trials, decided by the trials the rule asked for
+    result, ran = _extended(_rate_run(0.08), _rows(0.05), seed=1, trials=200, cap=50_000)
+    j = book.judge_row(_rows(0.05)(result)[0])
+    assert ran[0] == 200 and len(ran) > 1 and all(b >= 2 * a and b % 200 == 0 for a, b in zip(ran, ran[1:]))
+    assert j.why != "monte-carlo" and result.trials == ran[-1]
+    first = book.judge_row(_rows(0.05)(_rate_run(0.08)(200, np.random.SeedSequence(1), 0))[0])
+    assert first.why == "monte-carlo"  # the first run alone was undecided
+    whole = _rate_run(0.08)(ran[-1], np.random.SeedSequence(1), 0)  # the extensions joined are one run
+    np.testing.assert_array_equal(result.two, whole.two)
+    np.testing.assert_array_equal(result.pair, whole.pair)
+    # a row at the edge of the margin: stops at the cap, still undecided, and says so
+    result, ran = _extended(_rate_run(0.0605), _rows(0.05), seed=1, trials=200, cap=3000)
+    assert ran[-1] == 3000 and book.judge_row(_rows(0.05)(result)[0]).why == "monte-carlo"
+
+
+@pytest.mark.parametrize("kwargs", [{"factor": 0.5}, {"cap": 0}, {"trials": 0}])
+def test_until_decided_rejects_bad_input(kwargs):
+    args = {"seed": 1, "trials": 100, "cap": 1000} | kwargs
+    with pytest.raises(InputError):
+        _extended(_rate_run(0.05), _rows(0.05), **args)

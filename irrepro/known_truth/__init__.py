@@ -111,6 +111,7 @@ from ._urbano_sizes import (
     design_effects,
     pool_check,
     trials_for_se,
+    until_decided,
     urbano_design,
 )
 
@@ -165,6 +166,7 @@ __all__ = [
     "FiniteB",
     "finite_b_bias",
     "trials_for_se",
+    "until_decided",
     "urbano_experiment",
     "POOL_ICC",
     "POOL_PAIRS",

@@ -49,8 +49,8 @@ def design_table(numbers, scale: str) -> pd.DataFrame:
           "error is clustered by pair and the trials sized for it; ")
          + "common random numbers: the growth with the number of topics is measured on the same pairs"),
         ("trials per row", f"{numbers['trials.type1'].value:,} (type I), {numbers['trials.power'].value:,} (power)",
-         f"{ours.trials:,} (type I), {ours.power_trials:,} (power) at this scale; IRREPRO_SCALE=full: "
-         f"{full.trials:,} and {full.power_trials:,}",
+         f"{ours.trials:,} (type I), {ours.power_trials:,} (power; up to {ours.decide_trials:,} where more decide a "
+         f"compared row) at this scale; IRREPRO_SCALE=full: {full.trials:,} and {full.power_trials:,}",
          f"a type I rate at alpha = .05 to a Monte Carlo error of {ours.se}, clustered by pair, in a build of minutes"),
         ("resamples B", f"{numbers['resamples'].value:,}", f"{ours.B:,} (full: {full.B:,})",
          "the bias a finite B puts in a rate is checked below against its Monte Carlo error"),

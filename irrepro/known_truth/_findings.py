@@ -247,14 +247,23 @@ def power_gap_text(pw, trials: int) -> dict[str, str]:
     }
 
 
-def trials_needed_text(*comparisons) -> dict[str, str]:
-    """:func:`~irrepro.known_truth.trials_needed` of the comparisons, as the prose states it."""
+def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
+    """The trials each compared configuration ran (``ran``: its key -> trials of each run,
+    :func:`~irrepro.known_truth.until_decided`) and the rows still undecided for Monte Carlo reasons
+    (:func:`~irrepro.known_truth.trials_needed` of the comparisons), as the prose states them."""
     from ._rows import trials_needed
 
     need = trials_needed(*comparisons)
-    return {"kt_mc_rows": f"{need['rows']}", "kt_mc_configs": f"{need['configurations']}",
-            "kt_mc_needed": f"{need['needed']:,}", "kt_mc_ran": f"{need['ran']:,}",
-            "kt_mc_largest": f"{need['largest']:,}"}  # fmt: skip
+    runs = "; ".join(f"{m}, {n} topics, delta = {d:g}: " + " -> ".join(f"{t:,}" for t in ts)
+                     for (m, n, d), ts in ran.items())  # fmt: skip
+    left = (
+        "No compared row is left inconclusive for Monte Carlo reasons alone"
+        if not need["rows"]
+        else f"{need['rows']} compared rows still straddle the margin for Monte Carlo reasons alone, in "
+        f"{need['configurations']} configurations that ran {need['ran']:,} trials; deciding them would "
+        f"take about {need['needed']:,} (the largest single need {need['largest']:,})"
+    )
+    return {"kt_decide_runs": runs, "kt_decide_cap": f"{cap:,}", "kt_mc_left": left}
 
 
 def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int) -> dict[str, str]:

@@ -324,6 +324,7 @@ def urbano_experiment(
     alphas=ALPHAS,
     label: str = "",
     pool: int | None = None,
+    start: int = 0,
 ) -> UrbanoPValues:
     """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
@@ -387,6 +388,8 @@ def urbano_experiment(
     pool : int, optional
         Draw the trials from a fixed pool of this many pairs (see above); None: a new pair every
         trial (Urbano et al.'s design).
+    start : int
+        Run only trials ``start`` (a multiple of ``batch``) to ``trials`` (:func:`until_decided`).
 
     Returns
     -------
@@ -396,8 +399,7 @@ def urbano_experiment(
     Raises
     ------
     irrepro.InputError
-        For ``delta < 0``, an unknown null or test, no collection with a candidate pair, or
-        ``pool < 1``.
+        For ``delta < 0``, an unknown null or test, no candidate pair, ``pool < 1`` or a bad ``start``.
 
     Notes
     -----
@@ -436,6 +438,8 @@ def urbano_experiment(
     trials = check_int(trials, "trials", minimum=1)
     batch = check_int(batch, "batch", minimum=1)
     B = check_int(B, "B", minimum=1)
+    if check_int(start, "start", minimum=0) % batch or start >= trials:
+        raise InputError(f"start must be a multiple of batch ({batch}) below trials ({trials}), got {start}")
     if copula not in ("mle", "itau"):
         raise InputError(f"copula must be 'mle' or 'itau', got {copula!r}")
     models = [_twin(m, copula) for m in models]
@@ -446,11 +450,10 @@ def urbano_experiment(
     prob = sizes / sizes.sum()
     base = [sorted(c) for c in cands]
     width = max(len(m.margins) for m in models)
-    bounds = [(a, min(a + batch, trials)) for a in range(0, trials, batch)]
-    # per batch: pair draws, topic draws, their tests' resamples, Sakai's tests' resamples
-    ss = parallel.as_seed_sequence(seed)
+    ss = parallel.as_seed_sequence(seed)  # per batch: pair draws, topics, their tests, Sakai's tests
     members = None if pool is None else _pool(cands, base, prob, check_int(pool, "pool", minimum=1), ss)
-    seeds = [parallel.spawn(s, 4) for s in ss.spawn(len(bounds))]
+    seeds = [parallel.spawn(s, 4) for s in ss.spawn(-(-trials // batch))][start // batch :]
+    bounds = [(a - start, min(a + batch, trials) - start) for a in range(start, trials, batch)]
     drawn = []  # (collection, baseline, experimental, its margin) of every trial, batch by batch
     for (a, z), (g_draw, *_) in zip(bounds, seeds):
         if members is None:

@@ -6,7 +6,7 @@ served from :mod:`irrepro.known_truth`."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,7 @@ __all__ = [
     "design_effects",
     "pool_check",
     "trials_for_se",
+    "until_decided",
     "urbano_design",
 ]
 
@@ -108,6 +109,9 @@ class UrbanoDesign:
     pool : int or None
         Pairs in the pool every experiment of a measure draws its trials from (``pool`` of
         :func:`urbano_experiment`); None: a new pair every trial.
+    decide_trials : int
+        The most trials a compared power or type III configuration runs to decide its rows
+        (:func:`until_decided`).
     """
 
     trials: int
@@ -116,6 +120,7 @@ class UrbanoDesign:
     power_topics: tuple
     se: float
     pool: int | None = None
+    decide_trials: int = 0
 
 
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
@@ -125,11 +130,12 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     experiment's seed (each pair's copula fitted once), so many that a type I rate at alpha = .05
     keeps a Monte Carlo error of 0.003 clustered by pair with the pool's largest measured
     correlation :data:`POOL_ICC` (:func:`trials_for_se`: 9,807 trials), 500 trials per power
-    configuration at 50 topics, B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
+    configuration at 50 topics (the compared ones, power at delta = .05 and type III at .01, up to
+    the full scale's 20,000 where more trials decide their rows: :func:`until_decided`), B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
     rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
-    trials), 20,000 power trials at 25, 50 and 100 topics, B = 10,000 (so that the bias of a rate
+    trials), 20,000 power trials at 25, 50 and 100 topics (up to their 167,000 to decide a row), B = 10,000 (so that the bias of a rate
     from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
-    ``"quick"``: 400, 100, B = 200, a pool of 100 pairs. At ``"full"`` a new pair every trial.
+    ``"quick"``: 400, 100 (up to 400), B = 200, a pool of 100 pairs. At ``"full"`` a new pair every trial.
 
     Parameters
     ----------
@@ -155,11 +161,117 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
-        return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005)
+        return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005, None, 167_000)
     if scale == "paper":
         trials = trials_for_se(0.003, pool=POOL_PAIRS, icc=POOL_ICC)
-        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS)
-    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100)
+        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS, 20_000)
+    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100, 400)
+
+
+def until_decided(
+    models,
+    n_topics: int,
+    *,
+    measure: str,
+    numbers,
+    kind: str,
+    trials: int,
+    cap: int,
+    seed: SeedLike,
+    factor: float = 1.25,
+    **experiment,
+):
+    """:func:`urbano_experiment` extended with more trials until the book's rule decides its rows.
+
+    The experiment runs ``trials`` trials; the rule (:func:`irrepro.book.judge_row`) then judges
+    its rows beside the paper (:func:`comparison_rows` of ``kind``). While some compared row is
+    inconclusive for Monte Carlo reasons (``why == "monte-carlo"``), the experiment is extended to
+    ``max(factor x the largest of their needs, 2 x the trials so far)`` trials, rounded up to a
+    multiple of ``trials``, at most ``cap``; a row still inconclusive at ``cap`` says how many
+    trials would decide it. An extension runs only the new trials: the trials run in batches of
+    ``trials``, each drawn from its own child of ``seed``, so the extended experiment is the one
+    that would have run all its trials at once.
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+        As in :func:`urbano_experiment`.
+    n_topics : int
+        Topics per trial.
+    measure : str
+        The measure as :func:`comparison_rows` names it (``"AP"``).
+    numbers : mapping
+        The paper's numbers, as for :func:`comparison_rows`.
+    kind : {"type1", "power", "type3"}
+        The rates compared.
+    trials : int
+        The first run's trials (and the batch size).
+    cap : int
+        The most trials.
+    seed : int or numpy.random.SeedSequence
+        The experiment's seed.
+    factor : float
+        How far past the rule's estimate of the trials needed an extension goes (the estimate
+        rests on the rates so far), >= 1.
+    **experiment
+        The other arguments of :func:`urbano_experiment` (``delta``, ``tests``, ``B``, ``pool``,
+        ``n_jobs``, ...).
+
+    Returns
+    -------
+    UrbanoPValues
+        All the trials run.
+    list of int
+        The trials after each run.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import simulate
+    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=1), seed=1)]
+    >>> numbers = {"trials.type1": 10**6, "type1.ap.20.t2.a0.05": 0.09}
+    >>> result, ran = kt.until_decided(models, 20, measure="AP", numbers=numbers, kind="type1", trials=100,
+    ...                                cap=3000, seed=3, tests="paired-t", B=50)
+    >>> ran[0], result.trials == ran[-1]
+    (100, True)
+    """
+    from ._rows import comparison_rows
+
+    def run(t, ss, start):
+        return urbano_experiment(models, n_topics, trials=t, seed=ss, batch=trials, start=start, **experiment)
+
+    def rows(result):
+        return comparison_rows({(measure, n_topics): result}, numbers, kind)
+
+    return _extended(run, rows, seed=seed, trials=trials, cap=cap, factor=factor)
+
+
+def _extended(run, rows, *, seed: SeedLike, trials: int, cap: int, factor: float = 1.25):
+    """:func:`until_decided` for any ``run(trials, seed, start)`` (trials ``start`` to ``trials``
+    of an experiment, as :class:`UrbanoPValues`) and ``rows(result)`` (its rows)."""
+    from ..book import judge_row
+
+    trials, cap = check_int(trials, "trials", minimum=1), check_int(cap, "cap", minimum=1)
+    if not factor >= 1:
+        raise InputError(f"factor must be >= 1, got {factor}")
+    ss, step = parallel.as_seed_sequence(seed), trials
+    fresh = lambda: np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size)  # noqa: E731
+    result, ran = run(trials, fresh(), 0), [trials]
+    while True:
+        js = [judge_row(r) for r in rows(result) if r.get("paper") is not None]
+        need = max((j.needed or 0 for j in js if j.why == "monte-carlo"), default=0)
+        if not need or trials >= cap:
+            return result, ran
+        start, trials = trials, min(cap, step * math.ceil(max(factor * need, 2 * trials) / step))
+        more = run(trials, fresh(), start)
+        result = replace(
+            result,
+            two=np.hstack([result.two, more.two]),
+            one=np.hstack([result.one, more.one]),
+            pair=np.concatenate([result.pair, more.pair]),
+            d=np.concatenate([result.d, more.d]),
+        )
+        ran.append(trials)
 
 
 def pool_check(
