@@ -249,3 +249,88 @@ def test_paired_t_power_holds_for_a_large_difference():
     want = np.array([power(k, 0.5, 0.0059) for k in n])
     np.testing.assert_allclose(got, want, atol=1e-6)
     assert design.topic_set_size(0.0059, min_diff=0.5).n_topics == int(n[np.argmax(want >= 0.8)]) == 3
+
+
+# Brennan (2001), Table 6.1's synthetic data set No. 4 (10 persons x 12 items), as gt4ireval
+# distributes it (``synthetic4``): rows systems (persons), columns topics (items).
+BRENNAN_4 = np.array(
+    [
+        [5, 6, 5, 5, 5, 3, 4, 5, 6, 7, 3, 3],
+        [9, 3, 7, 7, 7, 5, 5, 5, 7, 7, 5, 2],
+        [3, 4, 3, 3, 5, 3, 3, 5, 6, 5, 1, 6],
+        [7, 5, 5, 3, 3, 1, 4, 3, 5, 3, 3, 5],
+        [9, 2, 9, 7, 7, 7, 3, 7, 2, 7, 5, 3],
+        [3, 4, 3, 5, 3, 3, 6, 3, 4, 5, 1, 2],
+        [7, 3, 7, 7, 7, 5, 5, 7, 5, 5, 5, 4],
+        [5, 8, 5, 7, 7, 5, 5, 4, 3, 2, 1, 1],
+        [9, 9, 8, 8, 6, 6, 6, 5, 5, 8, 1, 1],
+        [4, 4, 4, 3, 3, 5, 6, 5, 5, 7, 1, 1],
+    ],
+    dtype=float,
+)
+
+
+def test_d_study_intervals_are_brennans_table_6_5():
+    """Brennan (2001): Table 6.2's G-study and Table 6.5's 80% intervals (gt4ireval's tests)."""
+    a = design.two_way_anova(BRENNAN_4)
+    assert a.components.round(4).tolist() == [0.6258, 0.8840, 2.7872]
+    d = design.d_study(a, [12], level=0.8)
+    got = [d.erho2, d.erho2_low, d.erho2_high, d.phi, d.phi_low, d.phi_high]
+    np.testing.assert_allclose(
+        [float(v[0]) for v in got], [0.729, 0.541, 0.876, 0.672, 0.457, 0.845], atol=5e-4
+    )
+
+
+def test_d_study_and_topics_needed_are_gt4irevals_on_trec3(real_matrix):
+    """gt4ireval's README: TREC-3 ad hoc AP after dropping the worst 25% of systems, 95% intervals."""
+    x = np.asarray(real_matrix("trec3", "AP").scores)
+    a = design.two_way_anova(x[x.mean(axis=1) >= np.quantile(x.mean(axis=1), 0.25)])
+    assert a.n_systems == 30 and a.table["mean_sq"].round(5).tolist() == [0.15074, 0.85296, 0.01015]
+    got = design.d_study(a, [50, 100, 150]).to_frame().drop(columns="n_topics").round(5).values.tolist()
+    assert got == [
+        [0.93265, 0.89311, 0.96287, 0.78613, 0.66141, 0.88039],
+        [0.96515, 0.94354, 0.98109, 0.88026, 0.79621, 0.93639],
+        [0.97649, 0.96164, 0.98731, 0.91686, 0.85423, 0.95668],
+    ]
+    need = design.topics_needed(a, 0.95)
+    assert need.loc["Erho2", ["n", "low", "high"]].tolist() == [69, 37, 114]
+    assert need.loc["Phi", ["n", "low", "high"]].tolist() == [259, 130, 487]
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95])
+def test_d_study_intervals_cover_a_known_variance_component_model(level):
+    """Normal system, topic and residual effects of known variance: E rho^2's interval (Feldt, exact)
+    covers the truth at its level within Monte Carlo error; Phi's (Arteaga et al., approximate)
+    at least at its level and at most 2 points above; the topics-needed interval covers the truth
+    as often as E rho^2's."""
+    rng = np.random.default_rng(11)
+    S, T, R, (v_s, v_t, v_e) = 20, 30, 1500, (0.002, 0.02, 0.01)
+    r, p1 = v_s / v_e, v_s / (v_s + v_t + v_e)
+    n_true = 0.95 / (r * 0.05)
+    hits = np.zeros(3)
+    for _ in range(R):
+        x = (rng.normal(0, v_s**0.5, (S, 1)) + rng.normal(0, v_t**0.5, (1, T))
+             + rng.normal(0, v_e**0.5, (S, T)))  # fmt: skip
+        a = design.two_way_anova(x)
+        d = design.d_study(a, [100], level=level)
+        need = design.topics_needed(a, 0.95, level=level)
+        hits += [
+            d.erho2_low[0] <= 100 * r / (1 + 100 * r) <= d.erho2_high[0],
+            d.phi_low[0] <= 100 * p1 / (1 + 99 * p1) <= d.phi_high[0],
+            need.loc["Erho2", "low"] - 1 < n_true <= need.loc["Erho2", "high"],
+        ]
+    cover, se = hits / R, (level * (1 - level) / R) ** 0.5
+    assert abs(cover[0] - level) <= 3 * se, cover
+    assert level - 3 * se <= cover[1] <= level + 0.02 + 3 * se, cover
+    assert abs(cover[2] - level) <= 3 * se, cover
+
+
+def test_topics_needed_is_infinite_when_the_interval_reaches_zero():
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 0.1, (4, 6))  # no system effect: a pilot whose F is just above 1
+    while not 1 < design.two_way_anova(x).table.loc["system", "F"] < 1.5:
+        x = rng.normal(0, 0.1, (4, 6))
+    need = design.topics_needed(design.two_way_anova(x), 0.95)
+    assert np.isinf(need.loc["Erho2", "high"]) and need.loc["Erho2", "low"] >= 1
+    with pytest.raises(InputError, match="level"):
+        design.d_study(design.two_way_anova(x), [5], level=1.5)

@@ -14,7 +14,7 @@ import pandas as pd
 from ..errors import InputError
 from ._anova import Anova
 
-__all__ = ["DStudy", "d_study", "topics_for_reliability"]
+__all__ = ["DStudy", "d_study", "topics_for_reliability", "topics_needed"]
 
 #: The two coefficients of a D-study: relative (E rho^2, for ranking systems) and absolute (Phi,
 #: for their absolute scores).
@@ -37,16 +37,33 @@ class DStudy:
         their absolute scores.
     anova : Anova
         The pilot's variance components.
+    level : float or None
+        The confidence level of the intervals (None: no intervals).
+    erho2_low, erho2_high, phi_low, phi_high : numpy.ndarray
+        The intervals' ends (NaN without ``level``): Feldt's for E rho^2, Arteaga, Jeyaratnam &
+        Franklin's for Phi (Brennan 2001, section 6.1), from the pilot's mean squares.
     """
 
     n_topics: np.ndarray
     erho2: np.ndarray
     phi: np.ndarray
     anova: Anova
+    level: float | None = None
+    erho2_low: np.ndarray | None = None
+    erho2_high: np.ndarray | None = None
+    phi_low: np.ndarray | None = None
+    phi_high: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per topic-set size: ``n_topics``, ``Erho2``, ``Phi``."""
-        return pd.DataFrame({"n_topics": self.n_topics, "Erho2": self.erho2, "Phi": self.phi})
+        """One row per topic-set size: ``n_topics``, ``Erho2`` and ``Phi``, each with its interval's
+        ``_low`` and ``_high`` when the study has a ``level``."""
+        out: dict[str, object] = {"n_topics": self.n_topics, "Erho2": self.erho2}
+        if self.level is not None:
+            out |= {"Erho2_low": self.erho2_low, "Erho2_high": self.erho2_high}
+        out["Phi"] = self.phi
+        if self.level is not None:
+            out |= {"Phi_low": self.phi_low, "Phi_high": self.phi_high}
+        return pd.DataFrame(out)
 
 
 def _components(anova: Anova) -> tuple[float, float, float]:
@@ -55,8 +72,46 @@ def _components(anova: Anova) -> tuple[float, float, float]:
     return anova.sigma2_system, anova.sigma2_topic, anova.sigma2_residual
 
 
-def d_study(anova: Anova, n_topics=None) -> DStudy:
-    """E rho^2 and Phi for topic sets of each size in ``n_topics``.
+def _level(level) -> float:
+    level = float(level)
+    if not 0 < level < 1:
+        raise InputError(f"level must be in (0, 1), got {level!r}")
+    return level
+
+
+def _one_topic_bounds(anova: Anova, level: float) -> dict[str, tuple[float, float]]:
+    """The ends of the two-sided ``level`` intervals of the one-topic ratios the coefficients grow
+    from: ``s2_s / s2_e`` (E rho^2 of n topics is ``n r / (1 + n r)``; Feldt 1965) and the one-topic
+    Phi (Phi of n topics is ``n p / (1 + (n - 1) p)``; Arteaga, Jeyaratnam & Franklin 1982), as
+    Brennan (2001, section 6.1) gives them for the p x i design."""
+    from scipy import stats
+
+    ms_s, ms_t, ms_e = anova.table["mean_sq"].to_numpy(dtype=float)
+    df_s, df_t, df_e = anova.table["df"].to_numpy(dtype=float)
+    n_s, n_t = anova.n_systems, anova.n_topics
+    out: dict[str, list[float]] = {"Erho2": [], "Phi": []}
+    for q in ((1 + level) / 2, (1 - level) / 2):  # the lower end, then the upper
+        f_e, f_t, f_inf = (
+            stats.f.ppf(q, df_s, df_e),
+            stats.f.ppf(q, df_s, df_t),
+            stats.chi2.ppf(q, df_s) / df_s,
+        )
+        out["Erho2"].append((ms_s / (ms_e * f_e) - 1) / n_t)
+        num = ms_s**2 - f_inf * ms_s * ms_e + (f_inf - f_e) * f_e * ms_e**2
+        ratio = num / ((n_s - 1) * f_inf * ms_s * ms_e + f_t * ms_s * ms_t)
+        out["Phi"].append(n_s * ratio / (n_s * ratio + n_t))
+    return {k: (float(v[0]), float(v[1])) for k, v in out.items()}
+
+
+def _grow(coefficient: str, one, n):
+    """E rho^2 (from ``s2_s / s2_e``) or Phi (from the one-topic Phi) of ``n`` topics, in [0, 1]."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = n * one / (1 + n * one) if coefficient == "Erho2" else n * one / (1 + (n - 1) * one)
+    return np.clip(np.where(np.asarray(one) <= 0, 0.0, c), 0.0, 1.0)
+
+
+def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStudy:
+    """E rho^2 and Phi for topic sets of each size in ``n_topics``, with confidence intervals.
 
     Parameters
     ----------
@@ -64,6 +119,9 @@ def d_study(anova: Anova, n_topics=None) -> DStudy:
         The pilot's :func:`~irrepro.design.two_way_anova`.
     n_topics : int or sequence of int, optional
         Topic-set sizes; default 5, 10, ..., 200 and the pilot's own.
+    level : float or None
+        The two-sided confidence level of the intervals (``gt4ireval``'s ``alpha`` is
+        ``(1 - level) / 2``); None: point values only.
 
     Returns
     -------
@@ -71,18 +129,23 @@ def d_study(anova: Anova, n_topics=None) -> DStudy:
 
     Notes
     -----
-    Brennan, "Generalizability Theory" (Springer 2001), ch. 4 (the p x I design); Urbano,
-    Marrero & Martin, "On the measurement of test collection reliability", SIGIR 2013. At the
-    pilot's own number of topics E rho^2 equals ``1 - MS_e / MS_s`` (unless the system component
-    was negative and set to 0), the reliability of the pilot itself.
+    Brennan, "Generalizability Theory" (Springer 2001), ch. 4 (the p x I design) and section 6.1
+    (the intervals: Feldt 1965 for E rho^2, exact for normal effects; Arteaga, Jeyaratnam &
+    Franklin 1982 for Phi, approximate); Urbano, Marrero & Martin, "On the measurement of test
+    collection reliability", SIGIR 2013, and their R package gt4ireval, whose ``dstudy`` gives the
+    same intervals. At the pilot's own number of topics E rho^2 equals ``1 - MS_e / MS_s`` (unless
+    the system component was negative and set to 0), the reliability of the pilot itself. An
+    interval's end below 0 is 0.
 
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.design import d_study, two_way_anova
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> d_study(two_way_anova(x), [5, 50]).to_frame().round(3).values.tolist()
+    >>> d_study(two_way_anova(x), [5, 50], level=None).to_frame().round(3).values.tolist()
     [[5.0, 0.872, 0.56], [50.0, 0.986, 0.927]]
+    >>> d_study(two_way_anova(x), [50]).to_frame().round(3).iloc[0].tolist()
+    [50.0, 0.986, 0.744, 1.0, 0.927, 0.304, 0.998]
     """
     s2_s, s2_t, s2_e = _components(anova)
     if n_topics is None:
@@ -93,7 +156,13 @@ def d_study(anova: Anova, n_topics=None) -> DStudy:
     with np.errstate(invalid="ignore", divide="ignore"):
         erho2 = s2_s / (s2_s + s2_e / n)
         phi = s2_s / (s2_s + (s2_t + s2_e) / n)
-    return DStudy(n.astype(np.int64), np.asarray(erho2, float), np.asarray(phi, float), anova)
+    n = n.astype(np.int64)
+    if level is None:
+        return DStudy(n, np.asarray(erho2, float), np.asarray(phi, float), anova)
+    b = _one_topic_bounds(anova, _level(level))
+    ends = {k: [_grow(k, one, n) for one in b[k]] for k in b}
+    return DStudy(n, np.asarray(erho2, float), np.asarray(phi, float), anova, float(level),
+                  *ends["Erho2"], *ends["Phi"])  # fmt: skip
 
 
 def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str = "Erho2") -> int:
@@ -147,3 +216,59 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
     s2 = s2_e if coefficient == "Erho2" else s2_t + s2_e
     n = target * s2 / ((1 - target) * s2_s)
     return max(1, math.ceil(n - 1e-9 * max(1.0, n)))
+
+
+def _topics(coefficient: str, one: float, target: float) -> float:
+    """The topics whose coefficient grown from ``one`` (:func:`_grow`) reaches ``target`` (inf if none)."""
+    if one <= 0:
+        return math.inf
+    n = target / (one * (1 - target)) if coefficient == "Erho2" else target * (1 - one) / (one * (1 - target))
+    return float(max(1, math.ceil(n - 1e-9 * max(1.0, n))))
+
+
+def topics_needed(anova: Anova, target: float = 0.95, *, level: float = 0.95) -> pd.DataFrame:
+    """The fewest topics whose E rho^2 and Phi reach ``target``, with confidence intervals.
+
+    Parameters
+    ----------
+    anova : Anova
+        The pilot's :func:`~irrepro.design.two_way_anova`.
+    target : float
+        The coefficient wanted, in (0, 1).
+    level : float
+        The two-sided confidence level of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``Erho2`` and ``Phi``; columns ``target``, ``n`` (:func:`topics_for_reliability`),
+        ``low`` and ``high`` (the topics the interval's upper and lower ends of the one-topic
+        ratio need; ``inf`` when that end is 0 or below: the pilot cannot rule out that no number
+        of topics reaches the target).
+
+    Notes
+    -----
+    Brennan (2001), section 6.1; Urbano, Marrero & Martin (SIGIR 2013), section 4; gt4ireval's
+    ``dstudy`` gives the same sizes (its ``n.q_*.upr`` is our ``low``, its ``n.q_*.lwr`` our ``high``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.design import topics_needed, two_way_anova
+    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    >>> topics_needed(two_way_anova(x), 0.95)
+           target   n  low  high
+    Erho2    0.95  14    1   328
+    Phi      0.95  75    2  2176
+    """
+    rows = {}
+    b = _one_topic_bounds(anova, _level(level))
+    for c in COEFFICIENTS:
+        lower, upper = b[c]
+        rows[c] = {"target": float(target), "n": topics_for_reliability(anova, target, c),
+                   "low": _topics(c, upper, target), "high": _topics(c, lower, target)}  # fmt: skip
+    out = pd.DataFrame(rows).T.astype(float)
+    for col in ("n", "low", "high"):  # whole numbers, unless some end is inf
+        if np.isfinite(out[col]).all():
+            out[col] = out[col].astype(int)
+    return out
