@@ -62,8 +62,10 @@ def test_design_prints_the_apis_sizes_and_writes_figure_and_table(real, capsys, 
     rows = {line[:30].strip(): line[30:].split() for line in text.splitlines()[2:]}
     for r in table.itertuples():
         assert rows[r.method][:3] == [str(r.topics), f"[{r.low},", f"{r.high}]"]
-    n95 = design.topics_for_reliability(design.two_way_anova(x), 0.95)
-    assert rows["G-theory E rho^2 >= 0.95"] == [str(n95)]
+    need = design.topics_needed(design.two_way_anova(x), 0.95)  # its 95% interval
+    for c, label in (("Erho2", "E rho^2"), ("Phi", "Phi")):
+        n, low, high = need.loc[c, ["n", "low", "high"]].astype(int)
+        assert rows[f"G-theory {label} >= 0.95"] == [str(n), f"[{low},", f"{high}]"]
     assert f"{len(RUNS)} runs x {x.shape[1]} topics" in text
     assert (out / "power-curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "topics.csv").read_text().splitlines()[0] == "method,topics,interval"
@@ -261,3 +263,94 @@ def test_compare_anova_prints_every_measure_beside_a_constant_one(real, capsys):
     residual = next(line for line in ap.splitlines() if line.startswith("residual")).split()
     a = design.two_way_anova(scores(real, "AP"))
     assert float(residual[3]) == pytest.approx(a.sigma2_residual, abs=1e-6)
+
+
+def _matrix_file(path, matrix, sep="\t", first=""):
+    """``matrix`` (systems x topics) as a topic-by-run file: the header the run names after
+    ``first``, a row per topic."""
+    lines = [sep.join([first, *matrix.systems])]
+    lines += [
+        sep.join([t, *(repr(float(v)) for v in matrix.scores[:, j])]) for j, t in enumerate(matrix.topics)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_design_from_a_score_matrix_is_gt4irevals_readme(real_matrix, capsys, tmp_path):
+    """gt4ireval's README: TREC-3 ad hoc AP, the worst 25% dropped, D-study at 50, 100 and 150
+    topics and the topics needed for 0.95, with their 95% intervals, to its printed precision."""
+    src = _matrix_file(tmp_path / "adhoc3.tsv", real_matrix("trec3", "AP"))
+    rc, text, err = run_cli(["design", "--scores", src, "--drop-worst", "0.25", "--topics", "50,100,150",
+                             "--format", "json", "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0, err
+    doc = __import__("json").loads(text)
+    assert doc["pilot"]["runs"] == 30 and len(doc["pilot"]["dropped"]) == 10
+    assert [round(v, 5) for v in doc["components"].values()] == [0.00281, 0.02809, 0.01015]
+    got = [[round(r[k], 5) for k in ("Erho2", "Erho2_low", "Erho2_high", "Phi", "Phi_low", "Phi_high")]
+           for r in doc["d_study"]]  # fmt: skip
+    assert got == [
+        [0.93265, 0.89311, 0.96287, 0.78613, 0.66141, 0.88039],
+        [0.96515, 0.94354, 0.98109, 0.88026, 0.79621, 0.93639],
+        [0.97649, 0.96164, 0.98731, 0.91686, 0.85423, 0.95668],
+    ]
+    assert doc["topics_needed"] == {"Erho2": {"target": 0.95, "n": 69, "low": 37, "high": 114},
+                                    "Phi": {"target": 0.95, "n": 259, "low": 130, "high": 487}}  # fmt: skip
+    assert "sizes" not in doc  # no --min-diff: G-theory alone
+    csv_src = _matrix_file(tmp_path / "adhoc3.csv", real_matrix("trec3", "AP"), sep=",", first="topic")
+    rc, text2, _ = run_cli(["design", "--scores", csv_src, "--drop-worst", "0.25", "--topics", "50,100,150",
+                            "--format", "json", "--out", tmp_path / "plan2"], capsys)  # fmt: skip
+    assert rc == 0 and __import__("json").loads(text2)["d_study"] == doc["d_study"]  # CSV as TSV
+
+
+def test_design_from_a_variance_alone_is_statsmodels_power_calculation(capsys, tmp_path):
+    """Sakai's calculators: the topics from V_E alone, the paired t-test's as statsmodels solves it."""
+    from statsmodels.stats.power import TTestPower
+
+    rc, text, err = run_cli(["design", "--variance", "0.0102", "--min-diff", "0.05", "--format", "json",
+                             "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0, err
+    doc = __import__("json").loads(text)
+    t = next(r for r in doc["sizes"] if r["method"] == "paired t-test")
+    n = TTestPower().solve_power(effect_size=0.05 / (2 * 0.0102) ** 0.5, alpha=0.05, power=0.8)
+    assert t["topics"] == int(np.ceil(n)) and t["V_E"] == 0.0102 and "components" not in doc
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("\tA\tA\n1\t0.1\t0.2\n2\t0.3\t0.4\n", "line 1: the header names 'A' more than once"),
+        ("\tA\tB\n1\t0.1\t0.2\n1\t0.3\t0.4\n", "line 3: topic '1' has more than one row"),
+        ("\tA\tB\n1\t0.1\t0.2\n2\tx\t0.4\n", "line 3: value 'x' in column 'A' is not a finite number"),
+    ],
+)
+def test_design_names_file_line_and_problem_of_a_bad_matrix(capsys, tmp_path, content, message):
+    src = tmp_path / "pilot.tsv"
+    src.write_text(content)
+    rc, text, err = run_cli(["design", "--scores", src, "--out", tmp_path / "plan"], capsys)
+    assert rc == 2 and text == "" and f"pilot.tsv, {message}" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--variance", "0.01"], "--variance sizes a study by Sakai's methods: give --min-diff too"),
+        (["--variance", "0.01", "--min-diff", "0.05", "--topics", "50"], "--variance has no pilot scores"),
+        (["--scores", "{src}", "--variance", "0.01", "--min-diff", "0.05"], "got --scores and --variance"),
+        ([], "plans from one pilot: RUN... with --qrels, --scores FILE, or --variance V"),
+        (["--scores", "{src}", "--simulate"], "--simulate simulates the power to detect --min-diff"),
+        (["--scores", "{src}", "--drop-worst", "1"], "argument --drop-worst: must be a number in [0, 1)"),
+        (["--scores", "{src}", "--topics", "0,5"], "argument --topics: must be whole numbers >= 1"),
+        (["--scores", "{src}", "--out", "{dir}"], "{dir}"),  # the directory holding the input
+    ],
+)
+def test_design_refuses_a_pilot_that_does_not_fit_before_any_work(capsys, tmp_path, args, message):
+    src = tmp_path / "in" / "pilot.tsv"
+    src.parent.mkdir()
+    src.write_text("\tA\tB\tC\n1\t0.1\t0.2\t0.3\n2\t0.3\t0.4\t0.2\n3\t0.5\t0.4\t0.1\n")
+    fill = {"src": str(src), "dir": str(src.parent)}
+    argv = [a.format(**fill) for a in args]
+    out = [] if "--out" in argv else ["--out", str(tmp_path / "plan")]
+    rc, text, err = run_cli(["design", *argv, *out], capsys)
+    assert rc == 2 and text == "" and message.format(**fill) in err
+    assert src.read_text().startswith("\tA\tB\tC")  # the input untouched
+    assert not (tmp_path / "plan").exists()

@@ -312,6 +312,10 @@ _VALUES = {
     "repro_qrels": "q2",
     "resamples": "10",
     "scale": "quick",
+    "scores": "s.tsv",
+    "variance": "0.01",
+    "topics": "50",
+    "drop_worst": "0.25",
 }
 
 

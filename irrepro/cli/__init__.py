@@ -11,6 +11,8 @@
                                       --anova adds the ANOVA table and all pairs by Tukey HSD;
                                       --methods the methods paragraph (--methods-file FILE)
     irrepro design --qrels Q RUN... -m nDCG@10 --min-diff 0.02 [--power 0.8] [--systems m] [--simulate]
+    irrepro design --scores MATRIX.tsv [--drop-worst 0.25] [--topics 50,100] [--min-diff 0.05] [--format json]
+    irrepro design --variance V_E --min-diff 0.05 [--power 0.8]
                                       how many topics a study needs, from pilot runs (table, figure)
     irrepro standardize --qrels Q RUN... -m AP (--export-zscores FILE | --zscores FILE)
                                       standardization factors for trec_eval -Z, or such a file applied

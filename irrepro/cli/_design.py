@@ -59,6 +59,48 @@ _OPTIONS = {
 }
 
 
+def _source(args: argparse.Namespace) -> str:
+    """The pilot ``irrepro design`` plans from - ``"runs"``, ``"scores"`` or ``"variance"`` -
+    checked with the options that go with it, before any work."""
+    given = [name for name, there in (("RUN... --qrels", bool(args.runs or args.qrels)),
+                                      ("--scores", args.scores is not None),
+                                      ("--variance", args.variance is not None)) if there]  # fmt: skip
+    if len(given) != 1:
+        raise InputError(
+            "plans from one pilot: RUN... with --qrels, --scores FILE, or --variance V"
+            + (f"; got {' and '.join(given)}" if given else "")
+        )
+    if args.runs or args.qrels:
+        if not args.runs or not args.qrels:
+            raise InputError("runs need --qrels, and --qrels needs runs")
+        if not args.measure:
+            raise InputError("-m/--measure is required with runs")
+        return "runs"
+    if args.variance is not None:
+        if args.min_diff is None:
+            raise InputError("--variance sizes a study by Sakai's methods: give --min-diff too")
+        if args.drop_worst or args.topics or args.simulate:
+            raise InputError(
+                "--variance has no pilot scores: --topics, --drop-worst and --simulate need a pilot"
+            )
+        return "variance"
+    return "scores"
+
+
+def _dropped(matrix, fraction: float):
+    """``matrix`` without the runs whose mean is below the ``fraction`` quantile of the runs'
+    means (gt4ireval's ``drop``: numpy's default quantile is R's), the names dropped and the mask
+    of the runs kept."""
+    means = matrix.scores.mean(axis=1)
+    if not fraction:
+        return matrix, [], np.ones(len(means), dtype=bool)
+    keep = means >= np.quantile(means, fraction)
+    if keep.sum() < 2:
+        raise InputError(f"--drop-worst {fraction:g} leaves {int(keep.sum())} run(s): at least 2 are needed")
+    gone = [s for s, k in zip(matrix.systems, keep) if not k]
+    return matrix.subset(systems=[s for s, k in zip(matrix.systems, keep) if k]), gone, keep
+
+
 def _design(args: argparse.Namespace) -> int:
     from .. import design
     from .._outputs import check_dir
@@ -66,50 +108,92 @@ def _design(args: argparse.Namespace) -> int:
     from ..escape import plain
     from ..measures.names import _require_per_topic
 
+    source = _source(args)
+    inputs = [*args.runs, args.qrels, args.scores]
     # before any work: never into or over an input, never over a file irrepro did not write
-    out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[*args.runs, args.qrels], what="design output")
+    out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[i for i in inputs if i], what="design output")
     # its range checks --min-diff, before the runs are read; the variances are of per-topic scores
-    spec = _require_per_topic(args.measure, "irrepro design")
-    min_diff, alpha, power, m = design._sizes.check_design(
-        args.min_diff, args.alpha, args.power, args.systems, measure=spec, B=args.B, names=_OPTIONS
-    )
+    spec = _require_per_topic(args.measure, "irrepro design") if source == "runs" else args.measure
+    sized = args.min_diff is not None  # Sakai's sizes (and the simulation) as well as G-theory
+    min_diff, alpha, power, m = math.nan, float(args.alpha), float(args.power), int(args.systems)
+    if sized:
+        min_diff, alpha, power, m = design._sizes.check_design(
+            args.min_diff, args.alpha, args.power, args.systems, measure=spec, B=args.B, level=args.level,
+            names=_OPTIONS,
+        )  # fmt: skip
+    elif args.simulate:
+        raise InputError("--simulate simulates the power to detect --min-diff: give --min-diff")
     if args.simulate:  # enough resamples for the simulated test at --alpha, before any work
         design._sizes._simulation_B(args.sim_B, args.test, alpha, args.scale, "--sim-B")
-    matrix, missing, banner = _pilot(args, "design", args.measure)
+    banner, missing, dropped = "", None, []
+    if source == "runs":
+        matrix, missing, banner = _pilot(args, "design", args.measure)
+    elif source == "scores":
+        from ..data import read_score_matrix
+
+        matrix = read_score_matrix(args.scores, args.measure or "score")
+    if source != "variance":
+        matrix, dropped, keep = _dropped(matrix, args.drop_worst)
+        if missing is not None:
+            missing = missing[keep]
     lines = [f"# {banner}"] if banner else []
-    anova = design.two_way_anova(matrix)  # every method on the one matrix: a missed topic scores 0
-    sizes = design.topic_set_sizes(matrix, min_diff=min_diff, alpha=alpha, power=power, systems=m,
-                                   B=args.B, seed=args.seed)  # fmt: skip
-    S, T = matrix.shape
-    lines.append(
-        f"pilot: {S} runs x {T} topics, {matrix.measure}; V_E = {sizes['V_E'].iloc[0]:.6g} (two-way ANOVA); "
-        f"min diff {min_diff:g}, alpha {alpha:g}, power {power:g}, m = {m} systems"
-    )
-    if missing.any():
-        runs = int(missing.any(axis=1).sum())
-        lines.append(
-            f"missing topics: {missing_scored(matrix.scores[missing], runs)}; V_E, Sakai's sizes"
-            + (", G-theory and the simulation" if args.simulate else " and G-theory")
-            + " are all from these scores"
-        )
-    if args.B == 0:
-        lines.append("-B 0: no bootstrap, so Sakai's sizes have no interval")
+    doc: dict = {"level": args.level}
     rows: list[tuple[str, str, str]] = []
-    for r in sizes.to_dict("records"):
-        low, high = int(r["low"]), int(r["high"])
-        rows.append(
-            (
-                str(r["method"]),
-                _fmt_n(int(r["topics"])),
-                "" if low < 0 else f"[{_fmt_n(low)}, {_fmt_n(high)}]",
+    if source != "variance":
+        S, T = matrix.shape
+        anova = design.two_way_anova(matrix)  # every method on the one matrix: a missed topic scores 0
+        sizes_n = args.topics or sorted({T, 25, 50, 100, 200})
+        dstudy = design.d_study(anova, sizes_n, level=args.level)
+        needed = {t: _needed(design, anova, t, args.level) for t in (0.8, 0.95)}
+        doc |= {"pilot": {"runs": S, "topics": T, "measure": matrix.measure, "dropped": dropped},
+                "components": {k: float(v) for k, v in anova.components.items()},
+                "d_study": dstudy.to_frame().to_dict(orient="records"),
+                "topics_needed": needed[0.95]}  # fmt: skip
+        head = f"pilot: {S} runs x {T} topics, {matrix.measure}"
+        if dropped:
+            head += f" (dropped the worst {len(dropped)} by mean: {', '.join(plain(d) for d in dropped)})"
+        lines.append(head + "; variance components " + ", ".join(
+            f"{k} {v:.6g}" for k, v in anova.components.items()))  # fmt: skip
+        if missing is not None and missing.any():
+            runs = int(missing.any(axis=1).sum())
+            lines.append(
+                f"missing topics: {missing_scored(matrix.scores[missing], runs)}; V_E, Sakai's sizes"
+                + (", G-theory and the simulation" if args.simulate else " and G-theory")
+                + " are all from these scores"
             )
-        )
-    for target in (0.8, 0.95):
-        try:
-            needed = design.topics_for_reliability(anova, target)
-        except InputError:  # no system variance: no number of topics
-            needed = -1
-        rows.append((f"G-theory E rho^2 >= {target:g}", _fmt_n(needed), ""))
+    pct = f"{args.level * 100:g}%"
+    if sized:
+        pilot = args.variance if source == "variance" else matrix
+        sizes = design.topic_set_sizes(pilot, min_diff=min_diff, alpha=alpha, power=power, systems=m,
+                                       B=args.B, level=args.level, seed=args.seed)  # fmt: skip
+        doc["sizes"] = [{k: v if k == "method" else _number(v, k in ("topics", "low", "high"))
+                         for k, v in r.items()} for r in sizes.to_dict("records")]  # fmt: skip
+        lines.append(
+            f"V_E = {sizes['V_E'].iloc[0]:.6g}" + (" (given)" if source == "variance" else " (two-way ANOVA)")
+            + f"; min diff {min_diff:g}, alpha {alpha:g}, power {power:g}, m = {m} systems"
+        )  # fmt: skip
+        if args.B == 0 and source != "variance":
+            lines.append("-B 0: no bootstrap, so Sakai's sizes have no interval")
+        for r in sizes.to_dict("records"):
+            low, high = int(r["low"]), int(r["high"])
+            rows.append(
+                (
+                    str(r["method"]),
+                    _fmt_n(int(r["topics"])),
+                    "" if low < 0 else f"[{_fmt_n(low)}, {_fmt_n(high)}]",
+                )
+            )
+    if source != "variance":
+        for target, need in needed.items():
+            for c, label in (("Erho2", "E rho^2"), ("Phi", "Phi")):
+                n, lo, hi = (-1 if need[c][k] is None else need[c][k] for k in ("n", "low", "high"))
+                rows.append(
+                    (
+                        f"G-theory {label} >= {target:g}",
+                        _fmt_n(n),
+                        "" if n < 0 else f"[{_fmt_n(lo)}, {_fmt_n(hi)}]",
+                    )
+                )
     curve = None
     if args.simulate:
         curve = design.simulated_power(
@@ -120,39 +204,77 @@ def _design(args: argparse.Namespace) -> int:
         label = f"simulated {args.test}" + (f", {curve.correction}" if curve.correction != "none" else "")
         rows.append((label, n, f"[{lo}, {hi}]"))
     width = max(len(r[0]) for r in rows)
-    lines.append(f"{'method':<{width}}  {'topics':>11}  interval (95%)")
+    lines.append(f"{'method':<{width}}  {'topics':>11}  interval ({pct})")
     lines += [f"{a:<{width}}  {b:>11}  {c}" for a, b, c in rows]
-    _write(
-        out,
-        args.out,
-        rows,
-        curve,
-        float(sizes["V_E"].iloc[0]),
-        int(sizes["topics"].max()),
-        min_diff,
-        alpha,
-        power,
-        m,
-    )
-    lines.append(f"figure: {plain(Path(args.out) / FIGURE)}; table: {plain(Path(args.out) / TABLE)}")
+    if source != "variance":
+        lines.append(f"D-study ({pct} intervals):")
+        lines.append(f"{'topics':>7}  {'E rho^2':<23}  Phi")
+        for r in dstudy.to_frame().to_dict("records"):
+            lines.append(f"{int(r['n_topics']):>7}  {r['Erho2']:.4f} [{r['Erho2_low']:.4f}, {r['Erho2_high']:.4f}]"
+                         f"  {r['Phi']:.4f} [{r['Phi_low']:.4f}, {r['Phi_high']:.4f}]")  # fmt: skip
+    files: dict = {TABLE: _table(rows)}
+    if sized:
+        v = float(sizes["V_E"].iloc[0])
+        files[FIGURE] = _figure(curve, v, int(sizes["topics"].max()), min_diff, alpha, power, m)
+    from .._outputs import write_dir
+
+    write_dir(out, files, given=args.out, what="design output")
+    names = {FIGURE: "figure", TABLE: "table"}
+    lines.append("; ".join(f"{names[f]}: {plain(Path(args.out) / f)}" for f in names if f in files))
     if curve is not None:
+        doc["simulated"] = [{"n_topics": int(n), "power": float(p), "se": float(s)}
+                            for n, p, s in zip(curve.n_topics, curve.power, curve.se)]  # fmt: skip
         lines.append("simulated power (+- Monte Carlo se): " + ", ".join(
             f"{n}: {p:.3f} +- {s:.3f}" for n, p, s in zip(curve.n_topics, curve.power, curve.se)))  # fmt: skip
-    sys.stdout.write("\n".join(lines) + "\n")
+    if args.format == "json":
+        from .._text import json_text
+
+        if banner:
+            doc = {"warning": banner} | doc
+        sys.stdout.write(json_text(doc) + "\n")
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 
-def _write(out: Path, given: str, rows, curve, v: float, largest: int, min_diff, alpha, power, m) -> None:
-    """The figure and the table as the output directory ``out`` (:func:`irrepro._outputs.write_dir`:
-    only :data:`FIGURE` and :data:`TABLE`, and the manifest that proves them irrepro's): the
-    simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn up to twice the
-    ``largest`` closed-form size."""
+def _needed(design, anova, target: float, level: float) -> dict:
+    """:func:`irrepro.design.topics_needed` as plain numbers (None: no number of topics reaches it,
+    or the pilot has no system variance)."""
+    try:
+        t = design.topics_needed(anova, target, level=level)
+    except InputError:
+        return {c: {"target": target, "n": None, "low": None, "high": None} for c in ("Erho2", "Phi")}
+    return {c: {"target": target, **{k: (int(v) if np.isfinite(v) else None) for k, v in t.loc[c, ["n", "low", "high"]].items()}}
+            for c in t.index}  # fmt: skip
+
+
+def _number(v, whole: bool):
+    """A JSON number: None for NaN or a size never reached (-1), an int for a size."""
+    if not np.isfinite(v) or (whole and v < 0):
+        return None
+    return int(v) if whole else float(v)
+
+
+def _table(rows) -> str:
+    """The table file: method, topics, interval."""
     import csv
     import io
 
-    from .. import design
-    from .._outputs import write_dir
     from ..escape import csv_cell
+
+    table = io.StringIO()
+    w = csv.writer(table, lineterminator="\n")
+    w.writerow(["method", "topics", "interval"])
+    w.writerows([csv_cell(c) for c in r] for r in rows)
+    return table.getvalue()
+
+
+def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
+    """The figure: the simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn
+    up to twice the ``largest`` closed-form size."""
+    import io
+
+    from .. import design
     from ..plots import save_power_curve
 
     hi = max([largest * 2, 20] + ([int(curve.n_topics.max())] if curve is not None else []))
@@ -165,8 +287,4 @@ def _write(out: Path, given: str, rows, curve, v: float, largest: int, min_diff,
     figure = io.BytesIO()
     save_power_curve(figure, [] if curve is None else [curve], closed=closed, target=power,
                      title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
-    table = io.StringIO()
-    w = csv.writer(table, lineterminator="\n")
-    w.writerow(["method", "topics", "interval"])
-    w.writerows([csv_cell(c) for c in r] for r in rows)
-    write_dir(out, {FIGURE: figure.getvalue(), TABLE: table.getvalue()}, given=given, what="design output")
+    return figure.getvalue()

@@ -29,6 +29,7 @@ from ._options import (
     _inputs_and_measures,
     _int_at_least,
     _jobs,
+    _level,
     _parallel_options,
     _rel_option,
     _scale,
@@ -80,6 +81,36 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------------------------
 
 
+def _sizes(name: str):
+    """An argparse ``type``: comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
+
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(v) for v in text.split(",")]
+        except ValueError:
+            values = []
+        if not values or min(values) < 1:
+            raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
+        return sorted(set(values))
+
+    return _checked(parse, name)
+
+
+def _share(name: str):
+    """An argparse ``type``: a number in [0, 1) (``--drop-worst``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not 0 <= value < 1:
+            raise InputError(f"{name} must be a number in [0, 1), got {text!r}")
+        return value
+
+    return _checked(parse, name)
+
+
 def _positive(name: str):
     def parse(text: str) -> float:
         try:
@@ -99,24 +130,55 @@ def _design_parser(sub) -> None:
 
     p = sub.add_parser(
         "design",
-        help="plan a study: how many topics detect a difference, from pilot runs",
-        description="How many topics a test collection needs to detect a difference of --min-diff with "
-        "--power, from pilot runs: Sakai's (2016) topic set size design by the paired t-test, the "
-        "one-way ANOVA of --systems systems and the CI width, each with a bootstrap interval over the "
-        "pilot's topics; generalizability theory's topics for E rho^2 >= 0.8 and 0.95; with --simulate "
-        "the power of --test simulated from the known-truth simulator fitted to the runs. A topic a run "
-        "misses scores 0 for all of them (trec_eval -c, as every mean of irrepro), said in one line. Writes "
-        f"OUT/{FIGURE} (power against topics) and OUT/{TABLE} (the table). OUT must be new, empty or an "
+        help="plan a study: how many topics detect a difference, from pilot runs or a score matrix",
+        description="How many topics a test collection needs, from a pilot: runs with --qrels, a "
+        "topic-by-run score matrix (--scores, gt4ireval's and Sakai's layout) or, for Sakai's sizes "
+        "alone, a variance estimate (--variance, as Sakai's calculators). Generalizability theory "
+        "(Brennan 2001; gt4ireval): the variance components, E rho^2 and Phi of --topics topics and the "
+        "topics that reach 0.8 and 0.95, each with its --level interval, after --drop-worst. With "
+        "--min-diff also Sakai's (2016) topic set size design by the paired t-test, the one-way ANOVA "
+        "of --systems systems and the CI width to detect --min-diff with --power, each with a bootstrap "
+        "interval over the pilot's topics; with --simulate the power of --test simulated from the "
+        "known-truth simulator fitted to the pilot. A topic a run misses scores 0 for all of them "
+        "(trec_eval -c, as every mean of irrepro), said in one line. --format json prints one JSON "
+        f"document. Writes OUT/{TABLE} (the table) and, with --min-diff, OUT/{FIGURE} (power against "
+        "topics). OUT must be new, empty or an "
         "earlier output of irrepro's: irrepro replaces only the files its manifest (OUT/.irrepro-report) "
         "proves it wrote, and refuses - before any work - an input, a directory holding one, or a "
         "directory of yours.",
     )
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
-    p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
-    p.add_argument("-m", "--measure", required=True, help="the measure, e.g. nDCG@10, AP, P@10")
-    p.add_argument("--min-diff", type=_positive("--min-diff"), required=True,
+    p.add_argument(
+        "runs", nargs="*", metavar="RUN", help="run files or directories of run files (with --qrels)"
+    )
+    p.add_argument("--qrels", help="qrels file, ir_datasets id or collection name")
+    p.add_argument("--scores", metavar="FILE",
+                   help="instead of runs: a topic-by-run score matrix, CSV or TSV (first column the topic "
+                        "ids, the header the run names; gt4ireval's and Sakai's layout)")  # fmt: skip
+    p.add_argument("--variance", type=_positive("--variance"), metavar="V",
+                   help="instead of a pilot: size the study from a variance estimate V_E alone (Sakai's "
+                        "calculators), with --min-diff")  # fmt: skip
+    p.add_argument("-m", "--measure", help="the measure, e.g. nDCG@10, AP, P@10 (with runs; with --scores "
+                                           "its name, default 'score')")  # fmt: skip
+    p.add_argument("--min-diff", type=_positive("--min-diff"),
                    help="the smallest difference of means to detect (the CI width for the CI method); below 1 "
-                        "for a measure in [0, 1]")  # fmt: skip
+                        "for a measure in [0, 1]; without it, generalizability theory only")  # fmt: skip
+    p.add_argument(
+        "--topics",
+        type=_sizes("--topics"),
+        default=None,
+        metavar="N,N,...",
+        help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
+    )
+    p.add_argument("--drop-worst", type=_share("--drop-worst"), default=0.0, metavar="FRACTION",
+                   help="drop the runs whose mean is below this quantile of the runs' means first, as "
+                        "gt4ireval's drop (default 0: none)")  # fmt: skip
+    p.add_argument(
+        "--level",
+        type=_level,
+        default=0.95,
+        help="confidence level of every interval, a fraction or a percentage (default 0.95)",
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
     p.add_argument(
         "--power", type=_fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
     )

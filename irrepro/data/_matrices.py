@@ -123,12 +123,14 @@ def read_score_matrix(
     collection: str = "",
     source: str = "",
 ) -> ScoreMatrix:
-    r"""Read a topics x systems CSV into a systems x topics :class:`ScoreMatrix`.
+    r"""Read a topics x systems CSV or TSV into a systems x topics :class:`ScoreMatrix`.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The CSV: one row per topic, one column per system, optionally a first column ``topic``.
+        The CSV, or TSV (a tab in its first line): one row per topic, one column per system, the
+        header the systems' names; a first column headed ``topic``, ``query``, ``qid`` or nothing
+        holds the topic ids (gt4ireval's and Sakai's layout).
     measure : str
         The measure the scores are of.
     topics : sequence of str, optional
@@ -160,16 +162,28 @@ def read_score_matrix(
     if not path.is_file():
         raise DataError(path, None, "score-matrix file not found")
     try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline()
+        sep = "\t" if "\t" in first else ","
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep)
     except pd.errors.EmptyDataError as exc:
         raise DataError(path, None, "empty score-matrix file") from exc
     except pd.errors.ParserError as exc:
         raise DataError(path, None, f"malformed CSV ({exc})") from exc
     if len(df) == 0 or df.shape[1] == 0:
         raise DataError(path, None, "empty score-matrix file")
-    if df.columns[0].strip().lower() == "topic":
+    header = [h.strip().strip('"') for h in first.rstrip("\r\n").split(sep)]
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        raise DataError(path, 1, f"the header names {', '.join(map(repr, twice))} more than once")
+    if header[0].lower() in ("topic", "query", "qid", ""):
         row_names = [str(t) for t in df.iloc[:, 0]]
         df = df.iloc[:, 1:]
+        again = sorted({t for t in row_names if row_names.count(t) > 1})
+        if again:
+            raise DataError(path, row_names.index(again[0]) + 3, f"topic {again[0]!r} has more than one row")
+        if df.shape[1] == 0:
+            raise DataError(path, 1, "no system column after the topic ids")
     elif topics is not None:
         if len(topics) != len(df):
             raise DataError(path, None, f"{len(df)} rows but {len(topics)} topic ids were given")
