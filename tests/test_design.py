@@ -334,3 +334,12 @@ def test_topics_needed_is_infinite_when_the_interval_reaches_zero():
     assert np.isinf(need.loc["Erho2", "high"]) and need.loc["Erho2", "low"] >= 1
     with pytest.raises(InputError, match="level"):
         design.d_study(design.two_way_anova(x), [5], level=1.5)
+
+
+def test_expected_correlation_is_urbano_et_als_fit_as_gt4ireval_prints_it():
+    """gt4ireval's README: gt2tauAP(c(0.93, 0.95, 0.98)) prints 0.7487836 0.8150692 0.9226192."""
+    got = design.expected_correlation([0.93, 0.95, 0.98], "tau_AP")
+    np.testing.assert_allclose(got, [0.7487836, 0.8150692, 0.9226192], atol=5e-8)
+    assert design.expected_correlation(0.95) < 0.95 and design.expected_correlation(1.0) == 1.0
+    with pytest.raises(InputError, match="E rho"):
+        design.expected_correlation(0.0)

@@ -147,7 +147,9 @@ def _design(args: argparse.Namespace) -> int:
         needed = {t: _needed(design, anova, t, args.level) for t in (0.8, 0.95)}
         doc |= {"pilot": {"runs": S, "topics": T, "measure": matrix.measure, "dropped": dropped},
                 "components": {k: float(v) for k, v in anova.components.items()},
-                "d_study": dstudy.to_frame().to_dict(orient="records"),
+                "d_study": [r | {k: design.expected_correlation(r["Erho2"], k) if r["Erho2"] > 0 else None
+                                 for k in design._gtheory.CORRELATION_FITS}
+                            for r in dstudy.to_frame().to_dict(orient="records")],
                 "topics_needed": needed[0.95]}  # fmt: skip
         head = f"pilot: {S} runs x {T} topics, {matrix.measure}"
         if dropped:
@@ -207,11 +209,16 @@ def _design(args: argparse.Namespace) -> int:
     lines.append(f"{'method':<{width}}  {'topics':>11}  interval ({pct})")
     lines += [f"{a:<{width}}  {b:>11}  {c}" for a, b, c in rows]
     if source != "variance":
-        lines.append(f"D-study ({pct} intervals):")
-        lines.append(f"{'topics':>7}  {'E rho^2':<23}  Phi")
-        for r in dstudy.to_frame().to_dict("records"):
+        lines.append(f"D-study ({pct} intervals; tau, tau_AP: the expected correlations with the true ranking, "
+                     "Urbano et al.'s 2013 empirical fit):")  # fmt: skip
+        lines.append(f"{'topics':>7}  {'E rho^2':<23}  {'Phi':<23}  {'tau':>5}  {'tau_AP':>6}")
+        for r in doc["d_study"]:
+            tau = " ".join(
+                f"{r[k]:>{w}.3f}" if r[k] is not None else f"{'-':>{w}}"
+                for k, w in (("tau", 5), ("tau_AP", 7))
+            )
             lines.append(f"{int(r['n_topics']):>7}  {r['Erho2']:.4f} [{r['Erho2_low']:.4f}, {r['Erho2_high']:.4f}]"
-                         f"  {r['Phi']:.4f} [{r['Phi_low']:.4f}, {r['Phi_high']:.4f}]")  # fmt: skip
+                         f"  {r['Phi']:.4f} [{r['Phi_low']:.4f}, {r['Phi_high']:.4f}]  {tau}")  # fmt: skip
     files: dict = {TABLE: _table(rows)}
     if sized:
         v = float(sizes["V_E"].iloc[0])

@@ -14,7 +14,7 @@ import pandas as pd
 from ..errors import InputError
 from ._anova import Anova
 
-__all__ = ["DStudy", "d_study", "topics_for_reliability", "topics_needed"]
+__all__ = ["DStudy", "d_study", "expected_correlation", "topics_for_reliability", "topics_needed"]
 
 #: The two coefficients of a D-study: relative (E rho^2, for ranking systems) and absolute (Phi,
 #: for their absolute scores).
@@ -272,3 +272,43 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float = 0.95) ->
         if np.isfinite(out[col]).all():
             out[col] = out[col].astype(int)
     return out
+
+
+#: Urbano, Marrero & Martin's (2013) empirical fits of the expected correlation of a collection's
+#: ranking of systems with the ranking by their true scores, as a power of E rho^2 (fitted on over
+#: 40 TREC collections; the exponents as their package gt4ireval gives them, ``gt2tau``,
+#: ``gt2tauAP``).
+CORRELATION_FITS = {"tau": 2.84729794002905, "tau_AP": 3.98652984123827}
+
+
+def expected_correlation(erho2, kind: str = "tau"):
+    """The expected Kendall tau (or tau_AP) of a collection's ranking with the true ranking, from its E rho^2.
+
+    Urbano, Marrero & Martin's (2013) empirical fit, ``E rho^2 ** a`` (:data:`CORRELATION_FITS`):
+    a reading of E rho^2 on the scale of the correlations users know, not a derivation; it holds
+    as well as their fit over TREC collections does.
+
+    Parameters
+    ----------
+    erho2 : float or array_like
+        E rho^2 values in (0, 1].
+    kind : {"tau", "tau_AP"}
+        Kendall's tau or Yilmaz et al.'s AP correlation.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> from irrepro.design import expected_correlation
+    >>> expected_correlation([0.93, 0.95, 0.98], "tau_AP").round(4).tolist()
+    [0.7488, 0.8151, 0.9226]
+    """
+    if kind not in CORRELATION_FITS:
+        raise InputError(f"kind must be one of {', '.join(CORRELATION_FITS)}, not {kind!r}")
+    e = np.asarray(erho2, dtype=float)
+    if np.any(~(e > 0) | (e > 1)):
+        raise InputError(f"E rho^2 must be in (0, 1], got {erho2!r}")
+    out = e ** CORRELATION_FITS[kind]
+    return float(out) if out.ndim == 0 else out
