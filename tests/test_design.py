@@ -284,7 +284,7 @@ def test_d_study_intervals_are_brennans_table_6_5():
 def test_d_study_and_topics_needed_are_gt4irevals_on_trec3(real_matrix):
     """gt4ireval's README: TREC-3 ad hoc AP after dropping the worst 25% of systems, 95% intervals."""
     x = np.asarray(real_matrix("trec3", "AP").scores)
-    a = design.two_way_anova(x[x.mean(axis=1) >= np.quantile(x.mean(axis=1), 0.25)])
+    a = design.two_way_anova(design.drop_worst(x, 0.25))
     assert a.n_systems == 30 and a.table["mean_sq"].round(5).tolist() == [0.15074, 0.85296, 0.01015]
     got = design.d_study(a, [50, 100, 150]).to_frame().drop(columns="n_topics").round(5).values.tolist()
     assert got == [
@@ -343,3 +343,13 @@ def test_expected_correlation_is_urbano_et_als_fit_as_gt4ireval_prints_it():
     assert design.expected_correlation(0.95) < 0.95 and design.expected_correlation(1.0) == 1.0
     with pytest.raises(InputError, match="E rho"):
         design.expected_correlation(0.0)
+
+
+def test_drop_worst_keeps_what_gt4irevals_drop_keeps():
+    """gt4ireval's tests on Brennan's data: drop 0.3 keeps 7 systems, drop 0.2 keeps 9 (the 2nd and
+    3rd worst are tied)."""
+    assert design.drop_worst(BRENNAN_4, 0.3).shape == (7, 12)
+    assert design.drop_worst(BRENNAN_4, 0.2).shape == (9, 12)
+    assert design.drop_worst(BRENNAN_4, 0.0).shape == (10, 12)
+    with pytest.raises(InputError, match="at least 2"):
+        design.drop_worst(BRENNAN_4[:3], 0.9)

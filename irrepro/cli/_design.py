@@ -88,17 +88,11 @@ def _source(args: argparse.Namespace) -> str:
 
 
 def _dropped(matrix, fraction: float):
-    """``matrix`` without the runs whose mean is below the ``fraction`` quantile of the runs'
-    means (gt4ireval's ``drop``: numpy's default quantile is R's), the names dropped and the mask
-    of the runs kept."""
-    means = matrix.scores.mean(axis=1)
-    if not fraction:
-        return matrix, [], np.ones(len(means), dtype=bool)
-    keep = means >= np.quantile(means, fraction)
-    if keep.sum() < 2:
-        raise InputError(f"--drop-worst {fraction:g} leaves {int(keep.sum())} run(s): at least 2 are needed")
-    gone = [s for s, k in zip(matrix.systems, keep) if not k]
-    return matrix.subset(systems=[s for s, k in zip(matrix.systems, keep) if k]), gone, keep
+    """:func:`irrepro.design.drop_worst` of ``matrix``, the names dropped and the mask of the runs kept."""
+    from ..design import drop_worst
+
+    kept = drop_worst(matrix, fraction) if fraction else matrix
+    return kept, [s for s in matrix.systems if s not in kept.systems], np.isin(matrix.systems, kept.systems)
 
 
 def _design(args: argparse.Namespace) -> int:

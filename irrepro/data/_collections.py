@@ -173,7 +173,7 @@ COLLECTIONS: dict[str, Collection] = {
             shape=(40, 50),
             topics=_r(151, 200),
             matrices={"AP": _U + "gt4ireval/data/adhoc3.rda"},
-            citation="urbano2013gt4ireval",
+            citation="urbano2013measurement",
         ),
         _adhoc(5, 61, 251, ""),
         _adhoc(6, 74, 301, "The 74 runs Cormack & Lynam used."),

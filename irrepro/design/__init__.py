@@ -41,7 +41,7 @@ not depend on the number of workers.
 """
 
 from ._anova import Anova, MixedComponents, long_frame, mixed_model, two_way_anova
-from ._gtheory import DStudy, d_study, expected_correlation, topics_for_reliability, topics_needed
+from ._gtheory import DStudy, d_study, drop_worst, expected_correlation, topics_for_reliability, topics_needed
 from ._power import PowerCurve, power_curve, simulated_power
 from ._rows import agreement_rows, claim_rows, pair_power, size_rows, sizes_apart, variance_rows, within_fewer
 from ._sizes import METHODS, TopicSetSize, power_closed_form, topic_set_size, topic_set_sizes
@@ -55,6 +55,7 @@ __all__ = [
     "long_frame",
     "DStudy",
     "d_study",
+    "drop_worst",
     "expected_correlation",
     "topics_for_reliability",
     "topics_needed",

@@ -14,7 +14,14 @@ import pandas as pd
 from ..errors import InputError
 from ._anova import Anova
 
-__all__ = ["DStudy", "d_study", "expected_correlation", "topics_for_reliability", "topics_needed"]
+__all__ = [
+    "DStudy",
+    "d_study",
+    "drop_worst",
+    "expected_correlation",
+    "topics_for_reliability",
+    "topics_needed",
+]
 
 #: The two coefficients of a D-study: relative (E rho^2, for ranking systems) and absolute (Phi,
 #: for their absolute scores).
@@ -312,3 +319,49 @@ def expected_correlation(erho2, kind: str = "tau"):
         raise InputError(f"E rho^2 must be in (0, 1], got {erho2!r}")
     out = e ** CORRELATION_FITS[kind]
     return float(out) if out.ndim == 0 else out
+
+
+def drop_worst(scores, fraction: float):
+    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile of
+    the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile is R's).
+
+    Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
+    ones whose spread inflates the system variance.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+    fraction : float
+        In [0, 1): 0 keeps every system.
+
+    Returns
+    -------
+    ScoreMatrix or numpy.ndarray
+        The systems kept (as ``scores`` was given).
+
+    Raises
+    ------
+    irrepro.InputError
+        ``fraction`` outside [0, 1), or fewer than 2 systems left.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.design import drop_worst
+    >>> drop_worst(np.array([[0.1, 0.2], [0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]), 0.25).tolist()
+    [[0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]
+    """
+    fraction = float(fraction)
+    if not 0 <= fraction < 1:
+        raise InputError(f"the fraction of systems to drop must be in [0, 1), got {fraction!r}")
+    x = np.asarray(getattr(scores, "scores", scores), dtype=float)
+    means = x.mean(axis=1)
+    keep = means >= np.quantile(means, fraction)
+    if keep.sum() < 2:
+        raise InputError(
+            f"dropping the worst {fraction:g} leaves {int(keep.sum())} system(s): at least 2 are needed"
+        )
+    if hasattr(scores, "subset"):
+        return scores.subset(systems=[s for s, k in zip(scores.systems, keep) if k])
+    return x[keep]
