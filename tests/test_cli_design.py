@@ -354,3 +354,53 @@ def test_design_refuses_a_pilot_that_does_not_fit_before_any_work(capsys, tmp_pa
     assert rc == 2 and text == "" and message.format(**fill) in err
     assert src.read_text().startswith("\tA\tB\tC")  # the input untouched
     assert not (tmp_path / "plan").exists()
+
+
+def test_design_from_brennans_matrix_is_his_table_6_5(capsys, tmp_path):
+    """Brennan (2001) Table 6.5 (gt4ireval's tests): the 80% intervals from the command line."""
+    from test_design import BRENNAN_4
+
+    m = data.ScoreMatrix(
+        BRENNAN_4, tuple(f"p{i}" for i in range(1, 11)), tuple(map(str, range(1, 13))), "score"
+    )
+    src = _matrix_file(tmp_path / "synthetic4.csv", m, sep=",", first="query")
+    rc, text, err = run_cli(["design", "--scores", src, "--level", "80", "--topics", "12", "--format", "json",
+                             "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0, err
+    doc = __import__("json").loads(text)
+    assert [round(v, 4) for v in doc["components"].values()] == [0.6258, 0.8840, 2.7872]
+    r = doc["d_study"][0]
+    got = [round(r[k], 3) for k in ("Erho2", "Erho2_low", "Erho2_high", "Phi", "Phi_low", "Phi_high")]
+    assert got == [0.729, 0.541, 0.876, 0.672, 0.457, 0.845] and doc["level"] == 0.8
+
+
+def test_design_from_a_variance_alone_sizes_the_anova_as_statsmodels(capsys, tmp_path):
+    from statsmodels.stats.power import FTestAnovaPower
+
+    rc, text, err = run_cli(["design", "--variance", "0.0102", "--min-diff", "0.1", "--systems", "5",
+                             "--format", "json", "--out", tmp_path / "plan"], capsys)  # fmt: skip
+    assert rc == 0, err
+    got = next(r for r in __import__("json").loads(text)["sizes"] if r["method"] == "one-way ANOVA")
+    f = 0.1 / (2 * 5 * 0.0102) ** 0.5  # Cohen's f of a range min_diff over m means (Sakai 2016)
+    N = FTestAnovaPower().solve_power(effect_size=f, nobs=None, alpha=0.05, power=0.8, k_groups=5)
+    assert got["topics"] == int(np.ceil(N / 5 - 1e-6))
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_design_prints_its_tables_as_markdown_and_latex(capsys, tmp_path, fmt):
+    src = tmp_path / "pilot.tsv"
+    src.write_text("\tA_1\tB\tC\n1\t0.1\t0.2\t0.35\n2\t0.3\t0.4\t0.5\n3\t0.5\t0.4\t0.7\n4\t0.2\t0.1\t0.3\n")
+    rc, text, err = run_cli(["design", "--scores", src, "--topics", "10", "--format", fmt, "--out", tmp_path / "o"],
+                            capsys)  # fmt: skip
+    assert rc == 0, err
+    if fmt == "markdown":
+        assert (
+            "| method | topics | interval (95%) |" in text
+            and "| topics | E rho^2 | Phi | tau | tau\\_AP |" in text
+        )
+    else:
+        assert text.count(r"\begin{tabular}") == 2 and r"tau{\usefont{OT1}{cmtt}{m}{n}\char95}AP" in text
+        assert all(
+            line.startswith("%") or "&" in line or line.startswith("\\") or not line
+            for line in text.splitlines()
+        )  # fmt: skip  (every note a comment)

@@ -145,7 +145,7 @@ def _design(args: argparse.Namespace) -> int:
                                  for k in design._gtheory.CORRELATION_FITS}
                             for r in dstudy.to_frame().to_dict(orient="records")],
                 "topics_needed": needed[0.95]}  # fmt: skip
-        head = f"pilot: {S} runs x {T} topics, {matrix.measure}"
+        head = f"pilot: {S} runs x {T} topics, {plain(matrix.measure)}"
         if dropped:
             head += f" (dropped the worst {len(dropped)} by mean: {', '.join(plain(d) for d in dropped)})"
         lines.append(head + "; variance components " + ", ".join(
@@ -199,20 +199,22 @@ def _design(args: argparse.Namespace) -> int:
         n, lo, hi = (_up(curve.topics_needed(power, z)) for z in (0.0, 1.96, -1.96))
         label = f"simulated {args.test}" + (f", {curve.correction}" if curve.correction != "none" else "")
         rows.append((label, n, f"[{lo}, {hi}]"))
+    notes = list(lines)
     width = max(len(r[0]) for r in rows)
     lines.append(f"{'method':<{width}}  {'topics':>11}  interval ({pct})")
     lines += [f"{a:<{width}}  {b:>11}  {c}" for a, b, c in rows]
-    if source != "variance":
-        lines.append(f"D-study ({pct} intervals; tau, tau_AP: the expected correlations with the true ranking, "
-                     "Urbano et al.'s 2013 empirical fit):")  # fmt: skip
+    d_rows = [] if source == "variance" else [
+        (str(int(r["n_topics"])), f"{r['Erho2']:.4f} [{r['Erho2_low']:.4f}, {r['Erho2_high']:.4f}]",
+         f"{r['Phi']:.4f} [{r['Phi_low']:.4f}, {r['Phi_high']:.4f}]",
+         *("-" if r[k] is None else f"{r[k]:.3f}" for k in ("tau", "tau_AP")))
+        for r in doc["d_study"]]  # fmt: skip
+    d_title = (f"D-study ({pct} intervals; tau, tau_AP: the expected correlations with the true ranking, "
+               "Urbano et al.'s 2013 empirical fit)")  # fmt: skip
+    if d_rows:
+        lines.append(d_title + ":")
         lines.append(f"{'topics':>7}  {'E rho^2':<23}  {'Phi':<23}  {'tau':>5}  {'tau_AP':>6}")
-        for r in doc["d_study"]:
-            tau = " ".join(
-                f"{r[k]:>{w}.3f}" if r[k] is not None else f"{'-':>{w}}"
-                for k, w in (("tau", 5), ("tau_AP", 7))
-            )
-            lines.append(f"{int(r['n_topics']):>7}  {r['Erho2']:.4f} [{r['Erho2_low']:.4f}, {r['Erho2_high']:.4f}]"
-                         f"  {r['Phi']:.4f} [{r['Phi_low']:.4f}, {r['Phi_high']:.4f}]  {tau}")  # fmt: skip
+        lines += [f"{n:>7}  {e}  {ph}  {t:>5}  {ta:>6}" for n, e, ph, t, ta in d_rows]
+    shown = len(lines)  # the notes and the tables; the lines after them follow the tables
     files: dict = {TABLE: _table(rows)}
     if sized:
         v = float(sizes["V_E"].iloc[0])
@@ -233,9 +235,36 @@ def _design(args: argparse.Namespace) -> int:
         if banner:
             doc = {"warning": banner} | doc
         sys.stdout.write(json_text(doc) + "\n")
+    elif args.format in ("markdown", "latex"):
+        tables: list = [(["method", "topics", f"interval ({pct})"], rows, "")]
+        if d_rows:
+            tables.append((["topics", "E rho^2", "Phi", "tau", "tau_AP"], d_rows, d_title))
+        sys.stdout.write(_tables(args.format, notes + lines[shown:], tables))
     else:
         sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _tables(fmt: str, notes: list[str], tables) -> str:
+    """``tables`` ([(header, rows, caption)]) and ``notes`` as Markdown or LaTeX (every cell escaped)."""
+    from ..escape import latex, markdown
+
+    out = []
+    if fmt == "markdown":
+        for head, rows, caption in tables:
+            out += [markdown(caption), ""] if caption else []
+            out += ["| " + " | ".join(map(markdown, head)) + " |", "|" + "---|" * len(head)]
+            out += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows] + [""]
+        out += [markdown(n.lstrip("# ")) for n in notes]
+    else:
+        for head, rows, caption in tables:
+            out += [f"% {caption}"] if caption else []
+            out += [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
+                    " & ".join(latex(h) for h in head) + r" \\", r"\midrule"]  # fmt: skip
+            out += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
+            out += [r"\bottomrule", r"\end{tabular}", ""]
+        out += [f"% {n.lstrip('# ')}" for n in notes]
+    return "\n".join(out) + "\n"
 
 
 def _needed(design, anova, target: float, level: float) -> dict:

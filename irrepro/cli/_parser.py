@@ -178,7 +178,8 @@ def _design_parser(sub) -> None:
         default=0.95,
         help="confidence level of every interval, a fraction or a percentage (default 0.95)",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text",
+                   help="output format (default text)")  # fmt: skip
     p.add_argument(
         "--power", type=_fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
     )
