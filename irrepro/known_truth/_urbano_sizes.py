@@ -30,15 +30,13 @@ __all__ = [
 
 #: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
 #: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
-#: al.). With 1,500 the sign test's type I rate at 100 topics had a design effect of 1.48 over
-#: 6,516 trials (:func:`pool_check`), past the chapter's Monte Carlo target; with 4,000 the
-#: trials :func:`trials_for_se` gives for :data:`POOL_ICC` meet it.
+#: al.): with the trials :func:`trials_for_se` gives for :data:`POOL_ICC`, about the pool that
+#: meets the chapter's Monte Carlo target at the least cost of fits and trials.
 POOL_PAIRS = 4000
 
 #: The correlation of two trials' rejections on one pair that :func:`urbano_design` sizes the
-#: pool's trials for: the largest measured under the null, 0.33 (the one-tailed sign test, AP, 100
-#: topics: design effect 1.46 with 10,402 trials from 3,000 pairs), rounded up for that estimate's
-#: own error.
+#: pool's trials for: the largest :func:`pool_check` measures under the null (the one-tailed sign
+#: test, AP, 100 topics), rounded up for that estimate's own error.
 POOL_ICC = 0.35
 
 
@@ -70,7 +68,7 @@ def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc
 
     Notes
     -----
-    Issue 25, item 4: se <= 0.003 in the book's build, <= 0.0005 at ``IRREPRO_SCALE=full``.
+    The book asks se <= 0.003 at its paper scale, <= 0.0005 at ``IRREPRO_SCALE=full``.
 
     Examples
     --------
@@ -148,7 +146,7 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
 
     Notes
     -----
-    Issue 25, item 4; theirs (Urbano, Lima & Hanjalic 2019, ``R/common.R``): 1,667,000 type I and
+    Theirs (Urbano, Lima & Hanjalic 2019, ``R/common.R``): 1,667,000 type I and
     167,000 power trials per configuration, B = 1e6.
 
     Examples
