@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -277,3 +278,66 @@ def test_a_student_page_shows_the_check_cell_in_the_students_form_without_its_ou
         doctree.astext()
         == f'answer = None  # your answer: a number of runs\nbook.check("ex-t-11", answer, key="{key}")'
     )
+
+
+CHAPTER = PAGE.replace(
+    "---\nkernelspec:",
+    "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\nkernelspec:",
+    1,
+).replace(
+    "---\n\n```{exercise}",
+    "---\n\n# A chapter\n\n```{code-cell} ipython3\nfrom irrepro import book\n```\n\n```{exercise}",
+    1,
+)
+
+
+@pytest.mark.slow
+def test_the_student_edition_checks_with_keys_on_its_pages_downloads_and_launch_notebooks(tmp_path):
+    """Both editions of a one-chapter book built as ``make book`` builds them (the instructor's
+    first, recording the answer; the student's from its results): the instructor's check cell says
+    right; the student's page, ``.md`` and ``.ipynb`` downloads and launch notebook hold the
+    placeholder and the key, and neither the solution nor its answer."""
+    jb = Path(sys.executable).parent / "jupyter-book"
+    if not jb.exists():
+        pytest.skip("jupyter-book is not installed (pip install -e '.[book]')")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["sphinx"]["local_extensions"] = {"irrepro_sphinx": str(ROOT / "book" / "_ext")}
+    config["sphinx"]["config"]["irrepro_execute_first"] = []
+    config.pop("bibtex_bibfiles", None)
+    config["html"].pop("favicon", None)
+    config["execute"]["cache"] = str(tmp_path / "cache")
+    (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
+    config["sphinx"]["config"] |= {"hide_solutions": True, "irrepro_edition": "student"}
+    (tmp_path / "_config.student.yml").write_text(yaml.safe_dump(config))
+    (tmp_path / "_toc.yml").write_text(yaml.safe_dump({"format": "jb-book", "root": "chapter"}))
+    (tmp_path / "chapter.md").write_text(CHAPTER)
+    env = {**__import__("os").environ, "IRREPRO_RESULTS": str(tmp_path / "results")}
+    for args in (
+        [],
+        ["--config", str(tmp_path / "_config.student.yml"), "--path-output", str(tmp_path / "st")],
+    ):
+        res = subprocess.run(
+            [str(jb), "build", str(tmp_path), *args, "--builder", "html", "--keep-going"],
+            cwd=tmp_path, capture_output=True, text=True, env=env,
+        )  # fmt: skip
+        assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    key = _exercises.recorded_keys(tmp_path / "results")["ex-t-10"]
+    placeholder = 'answer = None  # your answer: a number of pairs\nbook.check("ex-t-10", answer, key="' + key
+    instructor = (tmp_path / "_build" / "html" / "chapter.html").read_text(encoding="utf-8")
+    assert "ex-t-10: right" in instructor and "987654" in instructor
+    html = tmp_path / "st" / "_build" / "html"
+    page = (html / "chapter.html").read_text(encoding="utf-8")
+    assert key in page and "answer = None" in page and "ex-t-10: right" not in page
+    for path in (
+        html / "_sources" / "chapter.md",
+        html / "_sources" / "chapter.ipynb",
+        tmp_path / "student" / "chapter.ipynb",
+    ):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            code = [c["source"] for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+            assert placeholder.replace("\n", "") in "".join("".join(s) for s in code).replace("\n", ""), path
+        else:
+            assert placeholder in text, path
+        assert "987654" not in text and "book.answer" not in text, path
+    assert "987654" not in page and "book.answer" not in page
