@@ -128,7 +128,13 @@ def test_an_answer_is_recorded_in_the_results_directory_and_read_from_it(tmp_pat
 
 @pytest.mark.parametrize(
     "value, kw, error",
-    [(0.5, {}, TypeError), (float("nan"), {"abs": 1}, ValueError), ([1, 2], {}, TypeError)],
+    [
+        (0.5, {}, TypeError),
+        (float("nan"), {"abs": 1}, ValueError),
+        (0.5, {"abs": float("nan")}, ValueError),
+        (0.5, {"abs": -0.1}, ValueError),
+        ([1, 2], {}, TypeError),
+    ],
 )
 def test_an_answer_the_check_could_not_judge_is_refused(value, kw, error):
     with pytest.raises(error, match="ex-t-9"):
@@ -245,13 +251,21 @@ def test_a_checked_exercise_ends_with_its_check_cell_and_an_open_one_says_what_a
         )
 
 
+def _titles(page: str) -> dict[str, str]:
+    text = (ROOT / f"{page}.md").read_text(encoding="utf-8")
+    return {
+        label: m.split("\n")[0].removeprefix("```{exercise}").strip()
+        for label, m in _exercise_texts(text).items()
+    }
+
+
 def test_the_coursework_tables_give_each_exercise_its_level_minutes_and_answer():
     irrepro_sphinx = pytest.importorskip("irrepro_sphinx")
     text = "\n".join(irrepro_sphinx._exercises_lines())
     for page, listed in EXERCISES.items():
         assert f":doc:`/{page}`" in text
         for e in listed:
-            row = f"   * - :ref:`{e['label']}`\n     - {e['level']}\n     - {e['minutes']}\n     - "
+            row = f"   * - :ref:`{_titles(page)[e['label']]} <{e['label']}>`\n     - {e['level']}\n     - {e['minutes']}\n     - "
             assert row + irrepro_sphinx.ANSWER_WORDS[e["answer"]] + "\n" in text + "\n", e["label"]
 
 

@@ -670,9 +670,19 @@ def _exercises_lines(path: Path = EXERCISES) -> list[str]:
     pages = yaml.safe_load(path.read_text(encoding="utf-8"))
     lines: list[str] = []
     for page, exercises in pages.items():
+        # each exercise's title, as its directive gives it (```{exercise} Title / :label: ex-...)
+        source = (path.parent.parent / f"{page}.md").read_text(encoding="utf-8")
+        titles = dict(
+            (b, a.strip()) for a, b in re.findall(r"^`{3,}\{exercise\}(.*)\n:label: (\S+)$", source, re.M)
+        )
         lines += [f":doc:`/{page}`", "", ".. list-table::", "   :header-rows: 1", ""]
         for cells in [("Exercise", "Level", "Minutes", "Answer")] + [
-            (f":ref:`{e['label']}`", e["level"], str(e["minutes"]), ANSWER_WORDS[e["answer"]])
+            (
+                f":ref:`{titles[e['label']]} <{e['label']}>`",
+                e["level"],
+                str(e["minutes"]),
+                ANSWER_WORDS[e["answer"]],
+            )
             for e in exercises
         ]:
             lines += [f"   * - {cells[0]}"] + [f"     - {c}" for c in cells[1:]]

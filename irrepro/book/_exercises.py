@@ -46,9 +46,9 @@ def _record(label: str, value: Any, rel: float | None, abs_: float | None) -> di
             raise ValueError(f"{label}: the answer {value!r} is not a finite number")
         if rel is None and abs_ is None:
             raise TypeError(f"{label}: a numeric answer needs its tolerance (rel= or abs=)")
+        if any(t is not None and not (math.isfinite(t) and t >= 0) for t in (rel, abs_)):
+            raise ValueError(f"{label}: a tolerance is a finite number, not negative")
         tol = max(abs_ or 0.0, (rel or 0.0) * abs(x))
-        if tol < 0:
-            raise ValueError(f"{label}: a tolerance cannot be negative")
         return {"label": label, "kind": "number", "value": x, "tolerance": tol}
     raise TypeError(
         f"{label}: an answer is a number, a str, a bool or a set of str, not {type(value).__name__}"
@@ -88,7 +88,7 @@ def answer(
     TypeError
         A value of another type, or a number without a tolerance.
     ValueError
-        A number that is not finite, or a negative tolerance.
+        A number that is not finite, or a tolerance that is negative or not finite.
 
     Examples
     --------
