@@ -375,7 +375,7 @@ def test_every_check_cell_of_the_book_says_right_for_its_solutions_answer():
     import yaml
 
     pages = yaml.safe_load((ROOT / "book" / "exercises.yml").read_text(encoding="utf-8"))
-    for page in pages:
+    for page in [p for p in pages if _checked(p)]:
         said = {}
         nb = json.loads((SITE / "_sources" / f"{page}.ipynb").read_text(encoding="utf-8"))
         for kind, source, outputs in _notebook_texts(nb):
