@@ -16,6 +16,33 @@ from typing import Any
 
 #: The directive of a solution in one block, and the two that gate a solution spanning cells.
 SOLUTION, START, END = "solution", "solution-start", "solution-end"
+#: A check cell's line: the exercise's label, and what the answer is (its comment).
+CHECK = re.compile(
+    r'^book\.check\("(?P<label>ex-[\w-]+)", answer\)(?:[ \t]*#[ \t]*answer:[ \t]*(?P<what>[^\n]*?))?[ \t]*$',
+    re.M,
+)
+
+
+def _student_check(m: re.Match, keys) -> str:
+    """The student's form of a check cell's line ``m``: a placeholder answer and the check with its key."""
+    label, what = m.group("label"), (m.group("what") or "").strip()
+    if keys is None:
+        key = ""
+    elif label in keys:
+        key = f', key="{keys[label]}"'
+    else:
+        raise ValueError(f"no recorded answer for the check cell of {label} (its solution did not run?)")
+    comment = f"# your answer: {what}" if what else "# your answer"
+    return f'answer = None  {comment}\nbook.check("{label}", answer{key})'
+
+
+def student_checks(text: str, keys=None) -> str:
+    """``text`` (a page's or a code cell's) with its check cells in the student's form.
+
+    ``keys`` (label -> key, ``irrepro.book._exercises.recorded_keys``): every check needs its
+    label's key (a ValueError names a missing one); None leaves the key out (the check then needs
+    the answer recorded in its kernel)."""
+    return CHECK.sub(lambda m: _student_check(m, keys), text)
 
 
 def _parser():
@@ -72,14 +99,16 @@ def _strip_text(text: str, inside: bool, md) -> tuple[str, bool, bool]:
     return out, start is not None, True
 
 
-def strip_solutions(source: Any) -> Any:
-    """A page's source without the exercises' solutions.
+def strip_solutions(source: Any, keys=None) -> Any:
+    """A page's source without the exercises' solutions, its check cells in the student's form.
 
     Parameters
     ----------
     source : str or nbformat.NotebookNode
         The text of a MyST Markdown page (its ``.md``, front matter and code cells included), or a
         notebook (nbformat 4), executed or not.
+    keys : dict of str to str, optional
+        The check cells' keys by label (:func:`student_checks`).
 
     Returns
     -------
@@ -88,24 +117,29 @@ def strip_solutions(source: Any) -> Any:
         ``{solution-start}`` to its ``{solution-end}`` (one blank line left in their place; the
         text unchanged when it has no solution); or a copy of the notebook without those, without
         the code cells between a ``{solution-start}`` and its ``{solution-end}`` (and so without
-        their outputs), and without the markdown cells that held nothing else.
+        their outputs), and without the markdown cells that held nothing else. Check cells are
+        in the student's form (:func:`student_checks`), a notebook's without their outputs.
 
     Raises
     ------
     ValueError
-        A ``{solution-start}`` without its ``{solution-end}``, or the other way round.
+        A ``{solution-start}`` without its ``{solution-end}``, or the other way round; a check
+        cell whose key ``keys`` lacks.
     """
     md = _parser()
     if isinstance(source, str):
         text, open_, _ = _strip_text(source, False, md)
         if open_:
             raise ValueError(f"{START} without {END}")
-        return text
+        return student_checks(text, keys)
     nb = copy.deepcopy(source)
     cells, inside = [], False
     for cell in nb.cells:
         if cell.cell_type == "code":
             if not inside:
+                checked = student_checks(cell.source, keys)
+                if checked != cell.source:
+                    cell.source, cell.outputs, cell.execution_count = checked, [], None
                 cells.append(cell)
             continue
         text, inside, changed = _strip_text(cell.source, inside, md)

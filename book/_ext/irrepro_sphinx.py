@@ -26,7 +26,12 @@
   download links (``_sources``: the page's ``.md``, the executed ``.ipynb``) are rewritten without
   them at the end of its build, and its launch buttons open ``student/<page>.ipynb``
   (``path_to_docs``), the paired notebook without them, which its build writes beside the book's
-  for the launch branch.
+  for the launch branch. Its check cells (``book.check("ex-sakai-2", answer)``) become the
+  student's, in those sources and on its pages: a placeholder answer and the check with the key of
+  the answer the book's executed solution recorded (``irrepro.book.answer``, under
+  ``IRREPRO_RESULTS``); an exercise without a recorded answer fails its build.
+- The coursework page's tables of exercises (``.. irrepro-exercises::``) come from
+  ``book/exercises.yml``: each exercise's level, minutes and kind of answer.
 - The notebooks a build must execute run **concurrently** before Sphinx reads them
   (:func:`_pre_execute`, issue 30): each is read exactly as myst-nb reads it, executed in its own
   kernel (``IRREPRO_BOOK_JOBS`` at a time, default the machine's cores) and stored in myst-nb's
@@ -375,7 +380,14 @@ def _pair_notebooks(app, config):
         _write_if_changed(md.with_suffix(".ipynb"), jupytext.writes(nb, "ipynb"))
         if student:
             path = Path(app.srcdir) / STUDENT_DIR / f"{docname}.ipynb"
-            _write_if_changed(path, jupytext.writes(strip_solutions(nb), "ipynb"))
+            _write_if_changed(path, jupytext.writes(strip_solutions(nb, _answer_keys(app)), "ipynb"))
+
+
+def _answer_keys(app) -> dict[str, str]:
+    """The keys of the exercises' answers the executed pages recorded (``irrepro.book.answer``)."""
+    from irrepro.book._exercises import recorded_keys
+
+    return recorded_keys(_results_dir(app))
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -393,13 +405,14 @@ def _student_sources(app, exception):
     import nbformat
     from irrepro_solutions import strip_solutions
 
+    keys = _answer_keys(app)
     for path in sorted((Path(app.outdir) / "_sources").rglob("*")):
         if path.suffix == ".md":
             text = path.read_text(encoding="utf-8")
-            _write_if_changed(path, strip_solutions(text))
+            _write_if_changed(path, strip_solutions(text, keys))
         elif path.suffix == ".ipynb":
             nb = nbformat.read(path, as_version=4)
-            stripped = strip_solutions(nb)
+            stripped = strip_solutions(nb, keys)
             if stripped != nb:
                 nbformat.write(stripped, path)
 
@@ -485,6 +498,29 @@ def _drop_hidden_solutions(app, doctree):
         if j is None:
             raise ValueError(f"{app.env.docname}: solution-start without solution-end")
         del parent.children[i : j + 1]
+    _student_check_cells(app, doctree)
+
+
+def _student_check_cells(app, doctree):
+    """The check cells of a student page in the student's form (a placeholder answer, the check with
+    its key; ``irrepro_solutions.student_checks``), without the instructor edition's output."""
+    from docutils import nodes
+    from irrepro_solutions import CHECK, student_checks
+
+    keys = None
+    for block in list(doctree.findall(nodes.literal_block)):
+        text = block.astext()
+        if not CHECK.search(text):
+            continue
+        keys = _answer_keys(app) if keys is None else keys
+        new = student_checks(text, keys)
+        block.replace(block.children[0], nodes.Text(new))
+        block["rawsource"] = new
+        cell = block.parent.parent if block.parent is not None else None
+        if cell is not None and "cell" in cell.get("classes", []):
+            for child in list(cell.children):
+                if "cell_output" in child.get("classes", []):
+                    cell.remove(child)
 
 
 def _override_solution_start(app):
@@ -621,6 +657,64 @@ def _api_directive():
     return ModuleAPI
 
 
+#: The exercises of the book, page by page, with their level, time and kind of answer.
+EXERCISES = Path(__file__).resolve().parents[1] / "exercises.yml"
+ANSWER_WORDS = {"number": "checked (a number)", "category": "checked (a category)", "open": "open-ended"}
+
+
+def _exercises_lines(path: Path = EXERCISES) -> list[str]:
+    """The reST of the coursework page's exercise tables: per page, a link to it and a table of its
+    exercises (label, level, minutes, kind of answer)."""
+    import yaml
+
+    pages = yaml.safe_load(path.read_text(encoding="utf-8"))
+    lines: list[str] = []
+    for page, exercises in pages.items():
+        # each exercise's title, as its directive gives it (```{exercise} Title / :label: ex-...)
+        source = (path.parent.parent / f"{page}.md").read_text(encoding="utf-8")
+        titles = dict(
+            (b, a.strip()) for a, b in re.findall(r"^`{3,}\{exercise\}(.*)\n:label: (\S+)$", source, re.M)
+        )
+        lines += [f":doc:`/{page}`", "", ".. list-table::", "   :header-rows: 1", ""]
+        for cells in [("Exercise", "Level", "Minutes", "Answer")] + [
+            (
+                f":ref:`{titles[e['label']]} <{e['label']}>`",
+                e["level"],
+                str(e["minutes"]),
+                ANSWER_WORDS[e["answer"]],
+            )
+            for e in exercises
+        ]:
+            lines += [f"   * - {cells[0]}"] + [f"     - {c}" for c in cells[1:]]
+        lines.append("")
+    return lines
+
+
+def _exercises_directive():
+    from sphinx.util.docutils import SphinxDirective
+
+    class Exercises(SphinxDirective):
+        """``.. irrepro-exercises::``: the book's exercises (``book/exercises.yml``) as tables."""
+
+        has_content = False
+
+        def run(self):
+            from docutils import nodes
+            from docutils.statemachine import StringList
+            from sphinx.util.nodes import nested_parse_with_titles
+
+            self.env.note_dependency(str(EXERCISES))
+            source = self.get_source_info()[0]
+            content = StringList()
+            for line in _exercises_lines():
+                content.append(line, source)
+            node = nodes.container()
+            nested_parse_with_titles(self.state, content, node)
+            return node.children
+
+    return Exercises
+
+
 def _add_css(app):
     """The book's own style sheet (book/_static/irrepro.css: tables at phone width), whatever the
     configuration the book is built with (the student edition's too)."""
@@ -659,6 +753,7 @@ def setup(app):
     # template name (which would stop the emission)
     app.connect("html-page-context", _dedupe_assets, priority=100)
     app.add_directive("irrepro-api", _api_directive())
+    app.add_directive("irrepro-exercises", _exercises_directive())
     app.connect("autodoc-process-docstring", _api_docstring, priority=400)  # napoleon's is 500
     app.connect("autodoc-process-docstring", _api_attribute_text, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -38,8 +38,9 @@ The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`co
 (comparison tables), :mod:`~irrepro.book._rows` (the rows by kind, with their two errors:
 :func:`errors`, :func:`share`, :func:`rate`, :func:`score`, :func:`correlation`, :func:`ordering`,
 :func:`count`, :func:`claim`), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
-shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers) and
-:mod:`~irrepro.book._headline` (the chapters' headlines); everything public is served
+shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers),
+:mod:`~irrepro.book._headline` (the chapters' headlines) and :mod:`~irrepro.book._exercises` (the
+exercises' answers and check cells: :func:`answer`, :func:`check`); everything public is served
 here.
 """
 
@@ -48,6 +49,7 @@ from __future__ import annotations
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import BookConfig, config
 from ._display import collections_table, data_banner, status_badge, status_table, table, with_error
+from ._exercises import answer, check
 from ._headline import Headline, headline, headline_table
 from ._margins import KINDS, Margins, margins
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
@@ -144,6 +146,8 @@ __all__ = [
     "margins",
     "with_error",
     "verdict_text",
+    "answer",
+    "check",
     "STATUS_WORDS",
     "combine",
     "reason_kind",

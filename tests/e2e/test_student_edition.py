@@ -347,3 +347,45 @@ def test_a_student_notebook_runs_top_to_bottom_without_its_solutions(tmp_path):
     errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, errors
     assert not _leaks(out, markers=True)
+    # the check cells, left for the student's answers, run and say so
+    checked = _checked(RUN_CHAPTER)
+    said = {}
+    for c in code:
+        source = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        m = re.search(r'^book\.check\("(ex-[\w-]+)", answer, key="[\w-]+"\)$', source, re.M)
+        if m:
+            assert source.startswith("answer = None  # your answer"), source
+            said[m.group(1)] = "".join("".join(o.get("text", "")) for o in c.get("outputs", []))
+    assert checked and said == {label: f"{label}: no answer yet\n" for label in checked}
+
+
+def _checked(page: str) -> list[str]:
+    """The exercises of ``page`` that end with a check cell (book/exercises.yml)."""
+    import yaml
+
+    listed = yaml.safe_load((ROOT / "book" / "exercises.yml").read_text(encoding="utf-8"))[page]
+    return [e["label"] for e in listed if e["answer"] != "open"]
+
+
+def test_every_check_cell_of_the_book_says_right_for_its_solutions_answer():
+    """In the instructor edition each check cell follows its solution and checks the solution's own
+    answer: each says "right" (a check that says anything else is a solution and a recorded answer
+    that disagree), and the student edition's sources carry each one's key."""
+    _need_sites()
+    import yaml
+
+    pages = yaml.safe_load((ROOT / "book" / "exercises.yml").read_text(encoding="utf-8"))
+    for page in [p for p in pages if _checked(p)]:
+        said = {}
+        nb = json.loads((SITE / "_sources" / f"{page}.ipynb").read_text(encoding="utf-8"))
+        for kind, source, outputs in _notebook_texts(nb):
+            m = re.match(r'book\.check\("(ex-[\w-]+)", answer\)', source)
+            if kind == "code" and m:
+                said[m.group(1)] = "".join(outputs)
+        assert said == {label: f"{label}: right\n" for label in _checked(page)}, page
+        student = (STUDENT / "_sources" / f"{page}.ipynb").read_text(encoding="utf-8")
+        for label in _checked(page):
+            assert re.search(rf'book\.check\(\\"{label}\\", answer, key=\\"[\w-]+\\"\)', student), (
+                page,
+                label,
+            )
