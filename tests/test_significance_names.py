@@ -50,6 +50,7 @@ def test_the_names_before_the_reorganisation_are_gone(module, old):
 
 def test_old_spellings_of_arguments_and_values_are_refused(x):
     r = sg.paired_bootstrap_test(x, B=200, seed=1)
+    assert isinstance(r, sg.PairwiseResult)
     assert not hasattr(r, "asl") and not hasattr(r, "observed")
     with pytest.raises(InputError, match="'bh'"):
         sg.pairwise_test(x, "paired-t", correction="bh")
