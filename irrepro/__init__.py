@@ -46,8 +46,7 @@ Modules, by method family:
 Conventions across the API: ``B`` is the number of resamples (bootstrap samples, random topic
 sets or partitions), ``level`` a confidence level, ``seed`` an int, a
 :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`
-(:data:`irrepro.parallel.SeedLike`), and arrays are ``(systems, topics[, B])``. Renamed and moved
-names are listed in CHANGELOG.md.
+(:data:`irrepro.parallel.SeedLike`), and arrays are ``(systems, topics[, B])``.
 """
 
 __version__ = "0.1.0"

@@ -1,6 +1,7 @@
 """The package's architecture: no module of irrepro is longer than 500 lines, and its modules import
-one another without a circle - counting every ``import`` / ``from ... import`` at any level (module
-top, ``if TYPE_CHECKING:``, inside a function), each mapped to the irrepro module it names."""
+one another without a circle and never upward (:data:`LAYERS`) - counting every ``import`` /
+``from ... import`` at any level (module top, ``if TYPE_CHECKING:``, inside a function), each mapped
+to the irrepro module it names."""
 
 import ast
 import graphlib
@@ -137,6 +138,160 @@ def test_circles_are_found_at_any_level(tmp_path, source, expected):
         (pkg / name).write_text(text)
     (pkg / "__init__.py").touch()
     assert [set(c) for c in circles(import_graph(pkg))] == expected
+
+
+#: The package's layers, lowest first, by top-level module: a module imports its own layer and those
+#: below, never one above (the package's root holds ``__version__`` and imports only ``errors``).
+LAYERS = (
+    {"irrepro", "errors", "_env", "_text", "_csv", "escape", "_lazy", "_spread", "_intervals", "_cluster",
+     "parallel", "stats"},
+    {"data", "_manifest", "_outputs", "_user_inputs"},
+    {"measures"},
+    {"significance", "simulation", "corpus_bootstrap", "bootstrap_tests", "topic_split", "standardize",
+     "known_truth", "design", "reproduce"},
+    {"plots"},
+    {"book"},
+    {"report", "cli"},
+)  # fmt: skip
+#: The book's rule (``judge``, ``judge_row``): a method family's rows (its ``_rows`` modules) may
+#: use the book's row builders, never the rule that judges them.
+BOOK_RULE = "book._rule"
+#: Upward imports the check finds today (issue 45, item 1): module -> the module it imports.
+KNOWN_UPWARD = {
+    "irrepro.data.simulate -> irrepro.measures.names",
+    "irrepro.known_truth._rows -> irrepro.book._rule",
+    "irrepro.known_truth._urbano_sizes -> irrepro.book._rule",
+    "irrepro.known_truth._figures -> irrepro.plots",
+    "irrepro.known_truth._findings -> irrepro.book",
+    "irrepro.corpus_bootstrap._rows._claims -> irrepro.book._rule",
+}
+
+
+def _top(module: str) -> str:
+    """The top-level module under the package's root (``irrepro.data._runs`` -> ``data``; the root
+    itself is ``irrepro``, whatever the package's name)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "irrepro"
+
+
+def _served(files: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """Package -> {name: the submodule its ``__init__`` imports the name from}."""
+    out: dict[str, dict[str, str]] = {}
+    for name, path in files.items():
+        if path.name == "__init__.py":
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                    for a in node.names:
+                        out.setdefault(name, {})[a.asname or a.name] = f"{name}.{node.module}"
+    return out
+
+
+def import_edges(package: Path = PACKAGE) -> list[tuple[str, str, int, bool]]:
+    """(module, irrepro module it imports, line, inside a function) for every import anywhere in a
+    module's source; ``from pkg import name`` and ``_lazy.module("pkg")``'s ``.name`` resolved to the
+    submodule ``pkg`` serves ``name`` from."""
+    files = {_module_name(p, package): p for p in package.rglob("*.py")}
+    modules, served = set(files), _served(files)
+    edges: list[tuple[str, str, int, bool]] = []
+    for name, path in files.items():
+        is_package = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(), str(path))
+        lazy = {}  # variable -> module of a `_lazy.module("...")` call
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute)
+                and node.value.func.attr == "module"
+                and node.value.args
+                and isinstance(node.value.args[0], ast.Constant)
+            ):
+                lazy.update({t.id: node.value.args[0].value for t in node.targets if isinstance(t, ast.Name)})
+
+        stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+        while stack:
+            node, in_function = stack.pop()
+            inside = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            targets: set[str] = set()
+            if isinstance(node, ast.ImportFrom):
+                for source in _imports(node, name, is_package, modules):
+                    targets |= {served.get(source, {}).get(a.name, source) for a in node.names}
+            elif isinstance(node, ast.Import):
+                targets = _imports(node, name, is_package, modules)
+            elif (
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in lazy
+            ):
+                source = _known(lazy[node.value.id], modules)
+                targets = {served.get(source, {}).get(node.attr, source)} if source else set()
+            edges += [(name, t, getattr(node, "lineno", 0), inside) for t in sorted(targets)]
+            stack += [(child, inside) for child in ast.iter_child_nodes(node)]
+    return [e for e in edges if e[0] != e[1]]
+
+
+def _is_rows(module: str) -> bool:
+    return any(part.startswith("_rows") for part in module.split("."))
+
+
+def upward_imports(package: Path = PACKAGE) -> dict[str, list[str]]:
+    """``"module -> imported"`` -> where (``line``, ``line (in a function)``) for each import of a
+    higher layer (:data:`LAYERS`); a ``_rows`` module's import of the book's builders is none."""
+    rank = {top: i for i, layer in enumerate(LAYERS) for top in layer}
+    found: dict[str, list[str]] = {}
+    for module, target, line, in_function in import_edges(package):
+        a, b = _top(module), _top(target)
+        if rank[b] <= rank[a]:
+            continue
+        if _is_rows(module) and b == "book" and not target.endswith(BOOK_RULE):
+            continue
+        found.setdefault(f"{module} -> {target}", []).append(
+            f"{line}{' (in a function)' if in_function else ''}"
+        )
+    return found
+
+
+def test_every_top_level_module_has_a_layer():
+    tops = {_top(m) for m in import_graph()}
+    assert tops == set().union(*LAYERS), tops ^ set().union(*LAYERS)
+
+
+def test_no_upward_import():
+    """No module imports a higher layer, at any level; the upward imports found today are listed
+    (:data:`KNOWN_UPWARD`) and the list must shrink, never grow."""
+    found = upward_imports()
+    assert len(import_edges()) > 500  # the edges are read at all
+    assert set(found) == KNOWN_UPWARD, {k: found.get(k) for k in set(found) ^ KNOWN_UPWARD}
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ({"data/__init__.py": "", "data/sim.py": "def f():\n    from ..measures import m\n"}, {"pkg.data.sim -> pkg.measures"}),
+        ({"data/__init__.py": "", "data/sim.py": "from pkg.measures import m\n"}, {"pkg.data.sim -> pkg.measures"}),
+        ({"data/__init__.py": "", "data/sim.py": "def f():\n    import pkg.book\n"}, {"pkg.data.sim -> pkg.book"}),
+        ({"measures/x.py": "def f():\n    from ..data import d\n"}, set()),
+        ({"stats.py": "from . import _lazy\nb = _lazy.module('pkg.book')\ndef f():\n    return b.judge\n"},
+         {"pkg.stats -> pkg.book._rule"}),
+        ({"design/_rows.py": "def f():\n    from ..book import rate\n"}, set()),
+        ({"design/_rows.py": "def f():\n    from ..book import judge\n"}, {"pkg.design._rows -> pkg.book._rule"}),
+    ],
+    ids=["in-function", "module-level", "import-statement", "downward", "lazy", "rows-builder", "rows-rule"],
+)  # fmt: skip
+def test_an_upward_import_fails_the_check_at_any_level(tmp_path, source, expected):
+    """The check itself: an upward import inside a function is found as one at the module's top."""
+    pkg = tmp_path / "pkg"
+    base = {
+        "__init__.py": "",
+        "_lazy.py": "",
+        "measures/__init__.py": "",
+        "book/__init__.py": "from ._rows import rate\nfrom ._rule import judge\n",
+        "book/_rows.py": "rate = 1\n",
+        "book/_rule.py": "judge = 1\n",
+        "design/__init__.py": "",
+    }
+    for name, text in {**base, **source}.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(text)
+    assert set(upward_imports(pkg)) == expected
 
 
 def test_no_module_is_longer_than_500_lines():

@@ -18,7 +18,6 @@ import numbers
 import re
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -106,10 +105,8 @@ def _ours(o, m) -> tuple:
 def _parse_ours(text: str):
     """irrepro's parse, or None when it raises InputError (anything else is a bug: it propagates)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", DeprecationWarning)  # read for one release only: refused
-            return parse_measure(text)
-    except (InputError, DeprecationWarning) as e:
+        return parse_measure(text)
+    except InputError as e:
         assert str(e), text
         return None
 
@@ -343,13 +340,13 @@ def test_several_measures_in_one_trec_name_are_refused_naming_each():
         parse_measure("P_10.5")
 
 
-def test_a_whole_number_for_a_float_parameter_is_read_for_one_release_with_a_warning():
-    """IPrec@1 and SetF(beta=2) were read before 0.2; ir_measures refuses them (write 1.0)."""
-    with pytest.warns(DeprecationWarning, match=r"'IPrec@1' with a whole number for recall.*use recall=1.0"):
-        m = parse_measure("IPrec@1")
-    assert m == parse_measure("IPrec@1.0")
-    with pytest.warns(DeprecationWarning, match="beta=2.0"):
-        assert parse_measure("SetF(beta=2)") == parse_measure("SetF(beta=2.0)")
+def test_a_whole_number_for_a_float_parameter_is_refused_naming_the_fix():
+    """ir_measures refuses IPrec@1 and SetF(beta=2), and so does irrepro, saying what to write."""
+    with pytest.raises(InputError, match=r"'IPrec@1': recall=1 must be float \(write recall=1\.0"):
+        parse_measure("IPrec@1")
+    with pytest.raises(InputError, match=r"beta=2 must be float \(write beta=2\.0"):
+        parse_measure("SetF(beta=2)")
+    assert parse_measure("IPrec@1.0").recall == 1.0 and parse_measure("SetF(beta=2.0)").beta == 2.0
 
 
 def test_the_grammar_does_not_import_ir_measures():

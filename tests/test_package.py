@@ -1,8 +1,9 @@
 """The package's shape: method modules import neither matplotlib nor the book's machinery, no two
-public classes share a name, and every renamed or moved public name (CHANGELOG.md) still works
-for one release with a DeprecationWarning."""
+public classes share a name, and the names before the reorganisation (CHANGELOG.md lists them
+once) are gone: nothing was released under them."""
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import json
@@ -10,10 +11,8 @@ import os
 import pkgutil
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import irrepro
@@ -144,16 +143,14 @@ def test_report_takes_nothing_from_the_book(imported_by):
 
 
 def test_no_two_public_classes_share_a_name():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        seen: dict[str, object] = {}
-        for name in _all_modules():
-            mod = importlib.import_module(name)
-            for attr in getattr(mod, "__all__", []):
-                obj = getattr(mod, attr)
-                if inspect.isclass(obj) and obj.__module__.startswith("irrepro"):
-                    other = seen.setdefault(attr, obj)
-                    assert other is obj, f"two public classes named {attr}: {other} and {obj}"
+    seen: dict[str, object] = {}
+    for name in _all_modules():
+        mod = importlib.import_module(name)
+        for attr in getattr(mod, "__all__", []):
+            obj = getattr(mod, attr)
+            if inspect.isclass(obj) and obj.__module__.startswith("irrepro"):
+                other = seen.setdefault(attr, obj)
+                assert other is obj, f"two public classes named {attr}: {other} and {obj}"
 
 
 def test_book_slug_still_works():
@@ -162,9 +159,9 @@ def test_book_slug_still_works():
     assert book.slug is _text.slug and book.slug("Table 1: MAP") == "table-1--map"
 
 
-# ---------------------------------------------------------------- the old names, one release more
+# ---------------------------------------------------------------- the names before the reorganisation
 
-MOVED = [  # (module, old name, new object)
+MOVED = [  # (module, old name, its new object)
     (cb, "Z95", stats.Z95),
     (cb, "logit", stats.logit),
     (cb, "expit", stats.expit),
@@ -188,141 +185,65 @@ MOVED = [  # (module, old name, new object)
 
 
 @pytest.mark.parametrize("module, old, new", MOVED, ids=[f"{m.__name__}.{o}" for m, o, _ in MOVED])
-def test_moved_names_warn_and_give_the_new_object(module, old, new):
-    with pytest.warns(DeprecationWarning, match=rf"{module.__name__}\.{old} is deprecated"):
-        assert getattr(module, old) is new
-    with pytest.warns(DeprecationWarning):
-        got = {}
-        exec(f"from {module.__name__} import {old} as x", got)
-    assert got["x"] is new
-    with pytest.raises(AttributeError):
-        _ = module.no_such_name
+def test_a_moved_name_is_served_only_where_it_lives(module, old, new):
+    assert not hasattr(module, old)
+    with pytest.raises(ImportError):
+        exec(f"from {module.__name__} import {old}", {})
 
 
-def test_changelog_lists_every_moved_name():
-    text = (PACKAGE.parent / "CHANGELOG.md").read_text()
-    for module, old, _new in MOVED:
-        assert f"{module.__name__}.{old}" in text, old
-    for fn, old in RENAMED_ARGUMENTS:
-        assert f"`{old}`" in text and fn.__name__ in text, (fn, old)
-
-
-def _toy_runset():
-    from irrepro.data import simulate
-
-    return simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
-
-
-def _same(a, b):
-    if isinstance(a, np.ndarray):
-        np.testing.assert_array_equal(a, b)
-    elif hasattr(a, "__dataclass_fields__"):
-        for f in a.__dataclass_fields__:
-            _same(getattr(a, f), getattr(b, f))
-    elif isinstance(a, dict):
-        assert a.keys() == b.keys()
-        for k in a:
-            _same(a[k], b[k])
-    elif isinstance(a, list):
-        for x, y in zip(a, b, strict=True):
-            _same(x, y)
-    elif hasattr(a, "equals"):
-        assert a.equals(b)
-    else:
-        assert a == b or (a != a and b != b)
-
-
-RENAMED_ARGUMENTS = [  # (function, old keyword)
-    (cb.bootstrap_ap, "n_boot"),
-    (cb.bootstrap_ap_reference, "n_boot"),
-    (cb.ap_intervals, "n_boot"),
-    (cb.split_validation, "n_boot"),
-    (cb.full_corpus, "n_boot"),
-    (cb.difference_intervals, "n_boot"),
-    (ts.swap_experiment, "repetitions"),
-    (ts.map_sd, "n_samples"),
-    (sz.partition_experiment, "n_partitions"),
-    (sz.compare_collections, "n_partitions"),
-    (sz.sampled_standardizers, "n_samples"),
-    (bt.comparisons, "confidence"),
-    (sg.BootstrapResult.confidence_interval, "confidence"),
+RENAMED_ARGUMENTS = [  # (function, old keyword, new keyword)
+    (cb.bootstrap_ap, "n_boot", "B"),
+    (cb.bootstrap_ap_reference, "n_boot", "B"),
+    (cb.ap_intervals, "n_boot", "B"),
+    (cb.split_validation, "n_boot", "B"),
+    (cb.full_corpus, "n_boot", "B"),
+    (cb.difference_intervals, "n_boot", "B"),
+    (ts.swap_experiment, "repetitions", "B"),
+    (ts.map_sd, "n_samples", "B"),
+    (sz.partition_experiment, "n_partitions", "B"),
+    (sz.compare_collections, "n_partitions", "B"),
+    (sz.sampled_standardizers, "n_samples", "B"),
+    (bt.comparisons, "confidence", "level"),
+    (bt.comparisons, "method", "correction"),
+    (sg.BootstrapResult.confidence_interval, "confidence", "level"),
 ]
 
 
-def _calls(fn):
-    """(positional args, new keyword, value) for a call of ``fn`` on small inputs."""
-    rng = np.random.default_rng(3)
-    x = rng.beta(2, 5, size=(6, 24))
-    if fn in (cb.bootstrap_ap, cb.ap_intervals, cb.split_validation, cb.full_corpus):
-        return (_toy_runset(),), {"seed": 1}, "B", 20
-    if fn is cb.bootstrap_ap_reference:
-        return (np.array([1, 0, 1, 0], bool), 3), {"seed": 1}, "B", 20
-    if fn is cb.difference_intervals:
-        rs = _toy_runset()
-        return (rs, rs.runs[0], rs.runs[1]), {"seed": 1}, "B", 20
-    if fn is ts.swap_experiment:
-        from irrepro.data import ScoreMatrix
-
-        m = ScoreMatrix(x, tuple(f"s{i}" for i in range(6)), tuple(str(t) for t in range(24)), "AP", "toy")
-        return ([m],), {"sizes": [5], "seed": 1}, "B", 3
-    if fn is ts.map_sd:
-        from irrepro.data import ScoreMatrix
-
-        m = ScoreMatrix(x, tuple(f"s{i}" for i in range(6)), tuple(str(t) for t in range(24)), "AP", "toy")
-        return (m, [5]), {"seed": 1}, "B", 4
-    if fn is sz.partition_experiment:
-        return (x,), {"seed": 1}, "B", 5
-    if fn is sz.compare_collections:
-        return (x[:, :12], x[:, 12:]), {"seed": 1}, "B", 5
-    if fn is sz.sampled_standardizers:
-        return (x, x[:3], [2, 4]), {"seed": 1}, "B", 5
-    test = sg.paired_bootstrap_test(x, B=50, seed=1)
-    if fn is bt.comparisons:
-        return (test,), {}, "level", 0.9
-    return (test,), {}, "level", 0.9  # PairwiseTest.confidence_interval (unbound: self first)
-
-
 @pytest.mark.parametrize(
-    "fn, old", RENAMED_ARGUMENTS, ids=[f"{f.__qualname__}-{o}" for f, o in RENAMED_ARGUMENTS]
+    "fn, old, new", RENAMED_ARGUMENTS, ids=[f"{f.__qualname__}-{o}" for f, o, _ in RENAMED_ARGUMENTS]
 )
-def test_renamed_arguments_warn_and_give_the_same_result(fn, old):
-    args, kw, new, value = _calls(fn)
-    expected = fn(*args, **kw, **{new: value})
-    with pytest.warns(DeprecationWarning, match=rf"'{old}' of .*{fn.__name__}\(\).*'{new}'"):
-        got = fn(*args, **kw, **{old: value})
-    _same(expected, got)
-    with pytest.raises(TypeError, match="both"):
-        fn(*args, **kw, **{old: value, new: value})
+def test_a_function_takes_its_argument_by_the_new_name_only(fn, old, new):
+    params = inspect.signature(fn).parameters
+    assert new in params and old not in params
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{old}'"):
+        fn(**{old: 1})
 
 
-def test_renamed_attributes_warn():
-    rs = _toy_runset()
-    v = cb.split_validation(rs, 20, seed=1)
-    with pytest.warns(DeprecationWarning, match="SplitValidation.n_boot"):
-        assert v.n_boot == v.B == 20
-    m = irrepro.data.ScoreMatrix(
-        np.random.default_rng(1).random((4, 12)), tuple("abcd"), tuple(str(t) for t in range(12)), "AP", "toy"
-    )
-    res = ts.swap_experiment([m], sizes=[5], B=3, seed=2)
-    with pytest.warns(DeprecationWarning, match="SwapExperiment.repetitions"):
-        assert res.repetitions == res.B == 3
-
-
-def test_report_settings_old_names_warn():
+def test_result_classes_have_only_the_new_attribute_names():
     from irrepro import report
 
-    st = report.settings("quick")
-    for old, new in (
-        ("B", "B_tests"),
-        ("n_boot", "B_corpus"),
-        ("repetitions", "B_swap"),
-        ("partitions", "B_halves"),
-    ):
-        with pytest.warns(DeprecationWarning, match=rf"Settings\.{old} is deprecated.*Settings\.{new}"):
-            assert getattr(st, old) == getattr(st, new)
-    with pytest.warns(DeprecationWarning) as caught:
-        old = report.Settings(B=200, n_boot=200, repetitions=10, max_size=25, partitions=50, scale="quick")
-    assert old == st
-    said = " ".join(str(w.message) for w in caught)
-    for name in ("'B'", "'n_boot'", "'repetitions'", "'partitions'"):
-        assert f"argument {name} of Settings" in said
+    renamed = [
+        (cb.SplitValidation, "n_boot", "B"),
+        (ts.SwapExperiment, "repetitions", "B"),
+        (bt.BootstrapComparison, "asl", "p"),
+        (bt.BootstrapComparison, "asl_adjusted", "p_adjusted"),
+        (bt.BootstrapComparison, "adjustment", "correction"),
+        (sg.BootstrapResult, "asl", "p"),
+        (sg.BootstrapResult, "observed", "difference"),
+        *[(report.Settings, o, n) for o, n in (("B", "B_tests"), ("n_boot", "B_corpus"),
+                                                ("repetitions", "B_swap"), ("partitions", "B_halves"))],
+    ]  # fmt: skip
+    for cls, old, new in renamed:
+        assert new in {f.name for f in dataclasses.fields(cls)}, (cls, new)
+        assert not hasattr(cls, old), (cls, old)
+    with pytest.raises(TypeError, match="n_boot"):
+        report.Settings(B_tests=1, n_boot=1, B_swap=1, max_size=2, B_halves=1, scale="quick")
+
+
+def test_changelog_lists_every_renamed_name_once():
+    text = (PACKAGE.parent / "CHANGELOG.md").read_text()
+    for module, old, _new in MOVED:
+        assert text.count(f"`{module.__name__}.{old}`") == 1, old
+    for fn, old, _new in RENAMED_ARGUMENTS:
+        assert f"`{old}`" in text and fn.__name__ in text, (fn, old)
+    assert "DeprecationWarning" not in text.split("\n## ", 2)[1]  # the unreleased section

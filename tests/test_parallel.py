@@ -85,15 +85,6 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
         for fn in fns:
             with pytest.raises(ValueError, match=rf"{name} must be an integer"):
                 fn()
-    old_keywords = [
-        lambda: cb.bootstrap_ap(rs, n_boot=1.5, seed=1),
-        lambda: ts.swap_experiment([m], sizes=[3], repetitions=2.5, seed=1),
-        lambda: ts.map_sd(m, [3], n_samples=2.5, seed=1),
-        lambda: sz.partition_experiment(x, n_partitions=1.5, seed=1),
-    ]
-    for fn in old_keywords:
-        with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="B must be an integer"):
-            fn()
 
 
 def test_parallel_map_stops_starting_tasks_after_an_error():

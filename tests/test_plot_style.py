@@ -92,7 +92,7 @@ def _intervals(n=60, seed=1):
 
 def _asl_test(measure, seed):
     asl = np.random.default_rng(seed).uniform(0, 1, 40)
-    return SimpleNamespace(measure=measure, asl=asl, asl_curve=lambda: np.sort(asl))
+    return SimpleNamespace(measure=measure, p=asl, asl_curve=lambda: np.sort(asl))
 
 
 @functools.cache
@@ -177,9 +177,7 @@ def _power_curves():
 CASES = {
     "plot_run_intervals": lambda: plots.plot_run_intervals(None, *_intervals(), title="MAP, parametric"),
     "plot_error_rates": lambda: plots.plot_error_rates(_swap(), bins=range(0, 12), min_trials=1, at=50),
-    "plot_asl_curves": lambda: plots.plot_asl_curves(
-        {m: _asl_test(m, k).asl for k, m in enumerate(MEASURES)}
-    ),
+    "plot_asl_curves": lambda: plots.plot_asl_curves({m: _asl_test(m, k).p for k, m in enumerate(MEASURES)}),
     "plot_significance_matrix": lambda: plots.plot_significance_matrix(
         np.array([(i, j) for i in range(30) for j in range(i + 1, 30)]),
         np.linspace(-1, 1, 435),

@@ -1,9 +1,8 @@
 """Issue 27, item 1: irrepro.significance is the one home of every paired test, with one
 vocabulary (the command line's test names, statsmodels' correction names) and one result type;
-the old names keep working for one release with a DeprecationWarning and give the same numbers."""
+the names before the reorganisation are gone (nothing was released under them)."""
 
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.cli import main as cli_main
 from irrepro.data import ScoreMatrix
-from irrepro.errors import InputError
+from irrepro.errors import InputError, UnknownNameError
 
 PACKAGE = Path(sg.__file__).resolve().parent.parent
 
@@ -27,55 +26,41 @@ def x():
     return rng.beta(2, 5, size=(5, 20)) + np.linspace(0, 0.1, 5)[:, None]
 
 
-# ------------------------------------------------------------------ old names: warn, same numbers
+# ------------------------------------------------------------------ old names: gone
 
 
 @pytest.mark.parametrize(
-    "old, new", [("paired_test", "paired_bootstrap_test"), ("unpaired_test", "unpaired_bootstrap_test")]
+    "module, old",
+    [
+        (bt, "paired_test"),
+        (bt, "unpaired_test"),
+        (bt, "PairwiseTest"),
+        (bt, "SwapResult"),
+        (bt, "kendall_tau"),
+        (bt.pairwise, "paired_test"),
+        (ts, "paired_t_pvalues"),
+        (ts, "SwapResult"),
+        (ts, "plot_error_rates"),
+    ],
 )
-@pytest.mark.parametrize("module", [bt, bt.pairwise], ids=["bootstrap_tests", "bootstrap_tests.pairwise"])
-def test_old_bootstrap_test_names_warn_and_give_the_same_numbers(x, module, old, new):
-    with pytest.warns(DeprecationWarning, match=rf"{module.__name__}\.{old} is deprecated.*{new}"):
-        fn = getattr(module, old)
-    a, b = fn(x, B=300, seed=4), getattr(sg, new)(x, B=300, seed=4)
-    np.testing.assert_array_equal(a.p, b.p)
-    np.testing.assert_array_equal(a.difference, b.difference)
-    np.testing.assert_array_equal(a.confidence_interval(0.9), b.confidence_interval(0.9))
+def test_the_names_before_the_reorganisation_are_gone(module, old):
+    """Nothing was released under the old names: the package serves none of them."""
+    assert not hasattr(module, old)
 
 
-def test_old_result_name_and_attributes_warn_and_give_the_same_numbers(x):
-    with pytest.warns(DeprecationWarning, match="PairwiseTest is deprecated.*BootstrapResult"):
-        assert bt.PairwiseTest is sg.BootstrapResult
+def test_old_spellings_of_arguments_and_values_are_refused(x):
     r = sg.paired_bootstrap_test(x, B=200, seed=1)
     assert isinstance(r, sg.PairwiseResult)
-    with pytest.warns(DeprecationWarning, match=r"BootstrapResult\.asl is deprecated.*BootstrapResult\.p"):
-        np.testing.assert_array_equal(r.asl, r.p)
-    with pytest.warns(DeprecationWarning, match=r"BootstrapResult\.observed is deprecated.*difference"):
-        np.testing.assert_array_equal(r.observed, r.difference)
+    assert not hasattr(r, "asl") and not hasattr(r, "observed")
+    with pytest.raises(InputError, match="'bh'"):
+        sg.pairwise_test(x, "paired-t", correction="bh")
+    with pytest.raises(TypeError, match="method"):
+        bt.comparisons(r, method="holm")
+    with pytest.raises(UnknownNameError, match="'t'"):
+        ts.full_set_tests([ScoreMatrix(x, tuple("abcde"), tuple(map(str, range(20))), "AP")], tests=("t",))
 
 
-@pytest.mark.parametrize("name", ["paired_t_pvalues", "sign_test_pvalues", "wilcoxon_pvalues"])
-def test_old_kernel_names_in_topic_split_warn_and_give_the_same_numbers(name):
-    d = np.round(np.random.default_rng(3).normal(0.02, 0.1, (40, 12)), 2)  # ties and zeros
-    with pytest.warns(DeprecationWarning, match=rf"irrepro\.topic_split\.{name} is deprecated"):
-        old = getattr(ts, name)
-    np.testing.assert_array_equal(old(d), getattr(sg, name)(d))
-
-
-def test_correction_bh_warns_and_equals_fdr_bh(x):
-    new = sg.pairwise_test(x, "paired-t", correction="fdr_bh")
-    with pytest.warns(DeprecationWarning, match="'bh' is deprecated.*'fdr_bh'"):
-        old = sg.pairwise_test(x, "paired-t", correction="bh")
-    np.testing.assert_array_equal(old.p_adjusted, new.p_adjusted)
-    assert old.correction == new.correction == "fdr_bh"
-    with pytest.warns(DeprecationWarning, match="'bh' is deprecated"):
-        np.testing.assert_array_equal(new.adjust("bh").p_adjusted, new.p_adjusted)
-    with pytest.warns(DeprecationWarning, match="'bh' is deprecated"):
-        t_old = sg.compare(x, baseline=0, correction="bh").to_frame()
-    pd.testing.assert_frame_equal(t_old, sg.compare(x, baseline=0, correction="fdr_bh").to_frame())
-
-
-def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_path, capsys):
+def test_cli_compare_takes_the_correction_by_statsmodels_name(tmp_path, capsys):
     from irrepro import data
 
     rs = data.simulate.runs(4, 12, list_length=30, seed=3)
@@ -92,18 +77,13 @@ def test_cli_compare_takes_the_correction_by_statsmodels_name_and_bh_still(tmp_p
         "--format",
         "csv",
     ]
-    outs, errs = {}, {}
-    for corr in ("fdr_bh", "bh", "bonferroni"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", DeprecationWarning)  # the CLI says it on stderr instead
-            assert cli_main(args + ["--correction", corr]) == 0
-        outs[corr], errs[corr] = capsys.readouterr()
-    assert outs["bh"] == outs["fdr_bh"] != outs["bonferroni"]
-    assert (
-        "irrepro compare: --correction bh is deprecated" in errs["bh"]
-        and "use --correction fdr_bh" in errs["bh"]
-    )
-    assert "deprecated" not in errs["fdr_bh"]
+    outs = {}
+    for corr in ("fdr_bh", "bonferroni"):
+        assert cli_main(args + ["--correction", corr]) == 0
+        outs[corr] = capsys.readouterr().out
+    assert outs["fdr_bh"] != outs["bonferroni"]
+    assert cli_main(args + ["--correction", "bh"]) == 2
+    assert "argument --correction: invalid choice: 'bh'" in capsys.readouterr().err
 
 
 #: The old names of CHANGELOG's issue-27 table as the prose would write them.
@@ -127,29 +107,6 @@ def test_the_docs_use_no_deprecated_name():
         if OLD_NAMES.search(line)
     ]
     assert len(pages) > 10 and not stale, stale
-
-
-@pytest.mark.parametrize("call", ["pairwise_test", "adjust", "compare", "comparisons"])
-def test_an_old_correction_name_warns_once_at_the_caller(x, call):
-    """A DeprecationWarning pointing inside irrepro is hidden by Python's default filters: the
-    warning of "bh" names the user's line, whichever function takes the correction."""
-    r = sg.paired_bootstrap_test(x, B=200, seed=3)
-    run = {
-        "pairwise_test": lambda c: sg.pairwise_test(x, "paired-t", correction=c).p_adjusted,
-        "adjust": lambda c: r.adjust(c).p_adjusted,
-        "compare": lambda c: sg.compare({"AP": x, "P@10": x[::-1]}, baseline=0, correction=c).to_frame(),
-        "comparisons": lambda c: pd.DataFrame(bt.comparisons(r, correction=c)),
-    }[call]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        old = run("bh")
-    assert [w.category for w in caught] == [DeprecationWarning], [str(w.message) for w in caught]
-    assert caught[0].filename == __file__ and "'bh' is deprecated" in str(caught[0].message)
-    new = run("fdr_bh")
-    if isinstance(new, pd.DataFrame):
-        pd.testing.assert_frame_equal(old, new)
-    else:
-        np.testing.assert_array_equal(old, new)
 
 
 def test_comparisons_take_the_correction_names_of_significance(x):
@@ -275,18 +232,14 @@ def test_one_result_type_to_frame(x):
     assert list(t.columns) == ["system_x", "system_y", "difference", "p", "p_adjusted"]
 
 
-def test_comparisons_and_table2_use_significance_names_and_the_old_ones_warn(x):
-    """bootstrap_tests spoke its own dialect (method=, asl, asl_adjusted, adjustment; table2's
-    "paired" / "unpaired"): significance's names now, the old ones warning for one release."""
+def test_comparisons_and_table2_use_significance_names(x):
+    """bootstrap_tests' comparisons and table2 speak significance's names (correction=, p,
+    p_adjusted, correction; table2's "bootstrap" / "unpaired-bootstrap")."""
     r = sg.paired_bootstrap_test(x, B=200, seed=3)
     new = bt.comparisons(r, correction="holm")
-    with pytest.warns(DeprecationWarning, match=r"'method' of comparisons\(\).*'correction'"):
-        old = bt.comparisons(r, method="holm")
-    assert old == new
     c = new[0]
-    for attr, renamed in (("asl", "p"), ("asl_adjusted", "p_adjusted"), ("adjustment", "correction")):
-        with pytest.warns(DeprecationWarning, match=rf"BootstrapComparison\.{attr} is deprecated.*{renamed}"):
-            assert getattr(c, attr) == getattr(c, renamed)
+    for attr in ("asl", "asl_adjusted", "adjustment"):
+        assert not hasattr(c, attr)
     assert list(pd.DataFrame(new).columns[4:8]) == ["difference", "p", "p_adjusted", "correction"]
     assert c.p == r.p[0] and c.correction == "holm"
 
@@ -295,9 +248,7 @@ def test_comparisons_and_table2_use_significance_names_and_the_old_ones_warn(x):
         for k, name in enumerate(("AP", "Q"))
     }
     study = bt.measure_study(m, B=100, seed=1)
-    for old_name, new_name in (("paired", "bootstrap"), ("unpaired", "unpaired-bootstrap")):
-        with pytest.warns(DeprecationWarning, match=rf"table2\(test='{old_name}'\).*test='{new_name}'"):
-            old_table = study.table2(old_name)
-        pd.testing.assert_frame_equal(old_table, study.table2(new_name))
-    with pytest.raises(InputError, match="'bootstrap' or 'unpaired-bootstrap'"):
-        study.table2("paired-t")
+    assert list(study.table2("bootstrap").columns) == list(study.table2("unpaired-bootstrap").columns)
+    for old_name in ("paired", "unpaired", "paired-t"):
+        with pytest.raises(InputError, match="'bootstrap' or 'unpaired-bootstrap'"):
+            study.table2(old_name)

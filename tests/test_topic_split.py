@@ -12,7 +12,7 @@ from irrepro import parallel
 from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
-from irrepro.errors import InputError
+from irrepro.errors import InputError, UnknownNameError
 
 
 def _cases(rng, n, rows):
@@ -342,41 +342,28 @@ def test_real_trec8_runs(real_matrix):
     assert fit_rates[1] < fit_rates[0]
 
 
-def test_old_filter_and_test_names_warn_and_give_the_same_numbers():
-    """The names until 0.2 ("t p<=0.05", tests=("t", ...)) are significance's "paired-t" now; the
-    old ones still work for one release, each with a DeprecationWarning, and give the same counts."""
+def test_tests_and_filters_are_named_as_significance_names_them():
+    """The paired t-test is "paired-t" (significance's name) in the filters and the full-set tests;
+    the paper's "t" is no name of irrepro's."""
     rng = np.random.default_rng(5)
     m = _matrix(rng.beta(2, 4, size=(6, 30)))
-    new = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "paired-t 0.01<p<=0.05"])
-    with pytest.warns(DeprecationWarning, match=r"'t 0\.01<p<=0\.05'.*'paired-t 0\.01<p<=0\.05'") as caught:
-        old = ts.swap_experiment([m], sizes=[5, 10], B=6, seed=7, filters=["none", "t 0.01<p<=0.05"])
-    assert caught[0].filename == __file__
-    assert old.filters == new.filters == ("none", "paired-t 0.01<p<=0.05")
-    np.testing.assert_array_equal(old.trials, new.trials)
-    np.testing.assert_array_equal(old.errors, new.errors)
-    with pytest.warns(DeprecationWarning, match="'t p<=0.05'") as caught:
-        assert ts.FILTERS["t p<=0.05"] == ts.FILTERS["paired-t p<=0.05"] == ("paired-t", -1.0, 0.05)
-    assert caught[0].filename == __file__
-    with pytest.warns(DeprecationWarning, match="filter name") as caught:
-        rates = new.error_rates("t 0.01<p<=0.05")
-    assert caught[0].filename == __file__  # the warning points at the caller
-    pd.testing.assert_frame_equal(rates, new.error_rates("paired-t 0.01<p<=0.05"))
-    with pytest.warns(DeprecationWarning):
-        fit = ts.growth_fit(new, filter="t 0.01<p<=0.05")
-    np.testing.assert_array_equal(fit.b, ts.growth_fit(new, filter="paired-t 0.01<p<=0.05").b)
+    assert ts.FILTERS["paired-t p<=0.05"] == ("paired-t", -1.0, 0.05)
+    assert not any(name.startswith("t ") for name in ts.FILTERS)
+    with pytest.raises(UnknownNameError, match="unknown filter 't 0.01<p<=0.05'"):
+        ts.swap_experiment([m], sizes=[5, 10], B=2, seed=7, filters=["none", "t 0.01<p<=0.05"])
+    res = ts.swap_experiment([m], sizes=[5, 10], B=2, seed=7, filters=["none", "paired-t 0.01<p<=0.05"])
+    with pytest.raises(UnknownNameError, match="unknown filter 't 0.01<p<=0.05'"):
+        res.error_rates("t 0.01<p<=0.05")
 
     pairs = ts.full_set_tests([m])
     assert [c for c in pairs.columns if c.startswith("p_")] == ["p_paired-t", "p_sign", "p_wilcoxon"]
-    with pytest.warns(DeprecationWarning, match=r"'t' of full_set_tests\(\).*'paired-t'") as caught:
-        old_pairs = ts.full_set_tests([m], tests=("t", "sign"))
-    assert caught[0].filename == __file__
-    pd.testing.assert_frame_equal(old_pairs, pairs.drop(columns="p_wilcoxon"))
     share = ts.significant_share(pairs, [(0, 10)])
-    with pytest.warns(DeprecationWarning, match="significant_share"):
-        old_share = ts.significant_share(pairs, [(0, 10)], tests=("t",))
-    assert old_share["paired-t"].iloc[0] == share["paired-t"].iloc[0]
-    with pytest.raises(ValueError, match="unknown test 'student'"):
-        ts.full_set_tests([m], tests=("student",))
+    assert [c for c in share.columns if c in sg.TESTS] == ["paired-t", "sign", "wilcoxon"]
+    for tests in (("t", "sign"), ("student",)):
+        with pytest.raises(UnknownNameError, match=f"unknown test '{tests[0]}'"):
+            ts.full_set_tests([m], tests=tests)
+    with pytest.raises(UnknownNameError, match="unknown test 't'"):
+        ts.significant_share(pairs, [(0, 10)], tests=("t",))
 
 
 def test_counts_per_repetition_equal_plain_loop():

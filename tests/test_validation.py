@@ -95,7 +95,7 @@ def _level_entries():
         "significance.effect_sizes": lambda lv: (
             significance.effect_sizes(_X, baseline=0, level=lv, B=50, seed=1).low
         ),
-        "PairwiseTest.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
+        "BootstrapResult.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
         "bootstrap_tests.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
         "corpus_bootstrap.intervals_from_replicates": lambda lv: (
             cb.intervals_from_replicates(_REPS.mean(axis=1), _REPS, level=lv)["logit"].upper
@@ -264,7 +264,7 @@ def _matrix_entries():
         "topic_split.full_set_tests": lambda m: ts.full_set_tests([m]),
         "topic_split.map_sd": lambda m: ts.map_sd(m, [3], B=3, seed=1),
         "topic_split.drop_bottom": lambda m: ts.drop_bottom(m),
-        "bootstrap_tests.paired_test": lambda m: significance.paired_bootstrap_test(m, B=10, seed=1),
+        "significance.paired_bootstrap_test": lambda m: significance.paired_bootstrap_test(m, B=10, seed=1),
         "significance.compare": lambda m: significance.compare(m),
         "significance.pairwise_test": lambda m: significance.pairwise_test(m, "wilcoxon"),
         "standardize.standardize": lambda m: sz.standardize(m),

@@ -19,7 +19,6 @@ What the paper defines (section numbers of Sakai 2006):
   statistic (3.1, Figures 1-2); on ``log(x + 0.00001)`` it tests the ``AG_`` forms that stand for the
   geometric means (3.1, end); :func:`~irrepro.significance.unpaired_bootstrap_test` - the unpaired
   test for any summary: arithmetic mean, geometric mean or a user function (3.2, Figures 3-4).
-  (``paired_test``, ``unpaired_test`` and ``PairwiseTest`` here are their deprecated names.)
 - :meth:`~irrepro.significance.BootstrapResult.discriminative_power`, :meth:`~irrepro.significance.BootstrapResult.asl_curve` and
   :meth:`~irrepro.significance.BootstrapResult.required_difference` (3.3, Figures 5-8 and Table 2); :func:`sensitivity`
   (Table 2).
@@ -51,10 +50,8 @@ Q*b), summaries on the samples ``(systems, B)`` and replicates of the pairs ``(p
 the chapter's rows beside the paper's, with their sampling and Monte Carlo errors).
 """
 
-from .._deprecation import moved_names
 from ..measures import GM_EPSILON
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from .pairwise import MOVED as _MOVED_TESTS
 from .pairwise import sensitivity
 from .per_comparison import BootstrapComparison, comparisons
 from .rank import RankCorrelation, rank_correlation, tau_threshold
@@ -85,11 +82,3 @@ __all__ = [
     "swaps_below_required",
     "tau_threshold",
 ]
-
-#: Names that moved or were renamed (deprecated; see CHANGELOG.md).
-_MOVED = {
-    "SwapResult": "irrepro.bootstrap_tests:SwapRates",
-    "kendall_tau": "irrepro.stats:kendall_tau",
-    **_MOVED_TESTS,
-}
-__getattr__ = moved_names(__name__, _MOVED)

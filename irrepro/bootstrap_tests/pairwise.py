@@ -2,8 +2,7 @@
 
 The tests themselves are :mod:`irrepro.significance`'s (:func:`~irrepro.significance.paired_bootstrap_test`,
 :func:`~irrepro.significance.unpaired_bootstrap_test`, their result
-:class:`~irrepro.significance.BootstrapResult`); their old names here (``PairwiseTest``,
-``paired_test``, ``unpaired_test``) are deprecated."""
+:class:`~irrepro.significance.BootstrapResult`)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._deprecation import moved_names
 from ..significance.bootstrap import BootstrapResult
 
 __all__ = ["sensitivity"]
@@ -70,12 +68,3 @@ def sensitivity(
         )
     frame = pd.DataFrame(rows)
     return frame.sort_values("sensitivity %", ascending=False, kind="stable").reset_index(drop=True)
-
-
-#: Names that moved or were renamed (deprecated; see CHANGELOG.md).
-MOVED = {
-    "PairwiseTest": "irrepro.significance.bootstrap:BootstrapResult",
-    "paired_test": "irrepro.significance.bootstrap:paired_bootstrap_test",
-    "unpaired_test": "irrepro.significance.bootstrap:unpaired_bootstrap_test",
-}
-__getattr__ = moved_names(__name__, MOVED)

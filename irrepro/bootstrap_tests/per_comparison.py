@@ -8,9 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_arguments, renamed_attribute
 from ..significance.bootstrap import BootstrapResult
-from ..significance.result import _correction_name
 from ..stats import check_level
 
 __all__ = ["BootstrapComparison", "comparisons"]
@@ -37,13 +35,11 @@ class BootstrapComparison:
         The observed difference.
     p : float
         The achieved significance level (ASL, Sakai's name of the bootstrap test's p-value),
-        unadjusted (``asl`` is its deprecated name).
+        unadjusted.
     p_adjusted : float
-        ``p`` adjusted over all the comparisons of the test by ``correction`` (``asl_adjusted`` is
-        its deprecated name).
+        ``p`` adjusted over all the comparisons of the test by ``correction``.
     correction : str
-        The correction (a ``statsmodels`` ``multipletests`` method), ``"none"`` when unadjusted
-        (``adjustment`` is its deprecated name).
+        The correction (a ``statsmodels`` ``multipletests`` method), ``"none"`` when unadjusted.
     effect_size : float
         Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
     ci_low, ci_high : float
@@ -73,11 +69,6 @@ class BootstrapComparison:
     ci_low: float
     ci_high: float
 
-    # the names before 0.2 (deprecated; CHANGELOG.md)
-    asl = renamed_attribute("asl", "p")
-    asl_adjusted = renamed_attribute("asl_adjusted", "p_adjusted")
-    adjustment = renamed_attribute("adjustment", "correction")
-
     def significant(self, alpha: float = 0.05) -> bool:
         """Is the adjusted p-value below ``alpha``?
 
@@ -94,7 +85,6 @@ class BootstrapComparison:
         return self.p_adjusted < alpha
 
 
-@renamed_arguments(confidence="level", method="correction")
 def comparisons(
     result: BootstrapResult, *, correction: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
@@ -102,8 +92,7 @@ def comparisons(
 
     One :class:`BootstrapComparison` per pair of ``result``, with the p-values (ASLs) adjusted for
     multiple comparisons by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
-    ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"`` is its deprecated name),
-    ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
+    ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
     None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
     percentage (:func:`irrepro.stats.check_level`).
@@ -115,11 +104,9 @@ def comparisons(
         :func:`~irrepro.significance.unpaired_bootstrap_test`).
     correction : str or None
         The correction for multiple comparisons (:data:`irrepro.significance.CORRECTIONS` or a
-        method of ``multipletests``); None or ``"none"``: unadjusted (``method`` is its
-        deprecated name).
+        method of ``multipletests``); None or ``"none"``: unadjusted.
     level : float
-        The level of the percentile intervals: a fraction or a percentage (``confidence`` is its
-        deprecated name).
+        The level of the percentile intervals: a fraction or a percentage.
 
     Returns
     -------
@@ -145,9 +132,6 @@ def comparisons(
     2        1        2       -0.12  0.335         0.670   -0.16    -0.10
     """
     level = check_level(level)
-    if correction is not None:  # an old name ("bh") warns at the caller (past renamed_arguments' wrapper)
-        correction = _correction_name(correction, stacklevel=4)
-    # significance's names of the corrections ("none", the deprecated "bh"), as pairwise_test takes them
     adjusted = result.adjust(correction)
     adj = adjusted.p_adjusted
     ci = result.confidence_interval(level)

@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._deprecation import _warn
 from ..errors import InputError
 from ..parallel import SeedLike
 from ..significance.bootstrap import paired_bootstrap_test, unpaired_bootstrap_test
@@ -21,10 +20,6 @@ from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
 
 __all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
-
-
-#: MeasureStudy.table2's test names before 0.2 -> significance's.
-_OLD_TESTS = {"paired": "bootstrap", "unpaired": "unpaired-bootstrap"}
 
 
 @dataclass(frozen=True)
@@ -94,8 +89,7 @@ class MeasureStudy:
         Parameters
         ----------
         test : {"bootstrap", "unpaired-bootstrap"}
-            The test whose table it is, named as :data:`irrepro.significance.TESTS` names it
-            (``"paired"`` and ``"unpaired"`` are their deprecated names).
+            The test whose table it is, named as :data:`irrepro.significance.TESTS` names it.
         alpha : float
             The significance level.
 
@@ -123,9 +117,6 @@ class MeasureStudy:
         1      AP            0      6          0.000                 0.18
         2       Q            0      6          0.000                 0.12
         """
-        if test in _OLD_TESTS:  # the names before 0.2 (deprecated; CHANGELOG.md)
-            _warn(f"MeasureStudy.table2(test={test!r})", f"test={_OLD_TESTS[test]!r}", stacklevel=2)
-            test = _OLD_TESTS[test]
         if test == "unpaired-bootstrap":
             return sensitivity(self.unpaired, alpha)
         if test != "bootstrap":

@@ -219,7 +219,6 @@ def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
     from .._user_inputs import load
     from ..measures.names import _require_per_topic
-    from ..significance._names import DEPRECATED_CORRECTIONS
 
     for m in args.measures:  # the tests, means and intervals are of per-topic scores
         _require_per_topic(m, "irrepro compare")
@@ -245,13 +244,6 @@ def _compare(args: argparse.Namespace) -> int:
     for line in _coverage_lines(rs, "all-topics"):
         _err("compare", line)
     correction = args.correction
-    if correction in DEPRECATED_CORRECTIONS:  # said here: a DeprecationWarning is hidden outside __main__
-        correction = DEPRECATED_CORRECTIONS[correction]
-        _err(
-            "compare",
-            f"--correction {args.correction} is deprecated and will be removed in irrepro 0.3: "
-            f"use --correction {correction}",
-        )
     # before any test: the test's resamples for its correction over the pairs of a measure (said when raised)
     m = _comparisons(len(rs.runs), baseline)
     B, raised = _test_resamples(args.test, args.B, args.alpha, correction, m, "-B")

@@ -23,7 +23,6 @@ def _compare_parser(sub) -> None:
     """``irrepro compare``: runs x measures with significance tests, as a paper's table."""
     from ..significance import CORRECTIONS, TESTS
     from ..significance import FORMATS as TABLE_FORMATS
-    from ..significance._names import DEPRECATED_CORRECTIONS
 
     p = sub.add_parser(
         "compare",
@@ -74,10 +73,10 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
     p.add_argument(
         "--correction",
-        choices=[*CORRECTIONS, *DEPRECATED_CORRECTIONS],
+        choices=list(CORRECTIONS),
         default=None,
         help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
-        "fdr_bh (Benjamini-Hochberg; bh is its deprecated name), bonferroni or none; tukey takes none",
+        "fdr_bh (Benjamini-Hochberg), bonferroni or none; tukey takes none",
     )
     p.add_argument(
         "--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)"

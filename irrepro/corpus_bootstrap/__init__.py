@@ -64,7 +64,6 @@ Generic statistics (BCa, logit, meta-analysis) are in :mod:`irrepro.stats`, the 
 :mod:`irrepro.plots`.
 """
 
-from .._deprecation import moved_names
 from ..stats import EPS
 from .differences import DifferenceIntervals, difference_intervals
 from .intervals import METHODS, Intervals, ap_acceleration, ap_intervals, intervals_from_replicates
@@ -119,16 +118,3 @@ __all__ = [
 ]
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-
-#: Names that moved out of this module (deprecated; see CHANGELOG.md).
-_MOVED = {
-    "Z95": "irrepro.stats:Z95",
-    "logit": "irrepro.stats:logit",
-    "expit": "irrepro.stats:expit",
-    "bca_interval": "irrepro.stats:bca_interval",
-    "jackknife_acceleration": "irrepro.stats:jackknife_acceleration",
-    "MetaAnalysis": "irrepro.stats:MetaAnalysis",
-    "meta_analysis": "irrepro.stats:meta_analysis",
-    "plot_run_intervals": "irrepro.plots:plot_run_intervals",
-}
-__getattr__ = moved_names(__name__, _MOVED)

@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._deprecation import renamed_arguments
 from ..data import RunSet
 from ..stats import EPS, Z95, bootstrap_sd, logit
 from .lists import compact_lists
@@ -88,7 +87,6 @@ def _paired_topic(codes_x, rel_x, codes_y, rel_y, n_rel, B, rng):
     return out
 
 
-@renamed_arguments(n_boot="B")
 def difference_intervals(
     rs: RunSet,
     run_x: str,

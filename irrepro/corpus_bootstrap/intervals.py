@@ -9,7 +9,6 @@ import numpy as np
 from scipy import stats
 
 from .. import parallel
-from .._deprecation import renamed_arguments
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
@@ -178,7 +177,6 @@ def intervals_from_replicates(
     return out
 
 
-@renamed_arguments(n_boot="B")
 def ap_intervals(
     runs: RunSet | Lists,
     B: int = 2000,

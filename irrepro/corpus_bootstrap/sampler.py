@@ -15,7 +15,6 @@ import numpy as np
 from scipy import special, stats
 
 from .. import parallel
-from .._deprecation import renamed_arguments
 from ..data import RunSet
 from ..errors import InputError
 from ..measures import average_precision
@@ -259,7 +258,6 @@ def _boot_list(
     return out
 
 
-@renamed_arguments(n_boot="B")
 def bootstrap_ap(
     runs: RunSet | Lists,
     B: int = 2000,
@@ -338,7 +336,6 @@ def bootstrap_ap(
     return out.reshape(lists.shape + (B,))
 
 
-@renamed_arguments(n_boot="B")
 def bootstrap_ap_reference(relevant: np.ndarray, n_rel: int, B: int, seed: parallel.SeedLike) -> np.ndarray:
     """The paper's construction, literally, for ONE list (reference for tests and benchmark).
 

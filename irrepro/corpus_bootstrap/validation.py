@@ -12,7 +12,6 @@ import pandas as pd
 from scipy import stats
 
 from .. import parallel
-from .._deprecation import renamed_arguments, renamed_attribute
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, check_level
@@ -212,8 +211,6 @@ class SplitValidation:
     B: int
     seed: object
 
-    n_boot = renamed_attribute("n_boot", "B")
-
     @staticmethod
     def other(src: str) -> str:
         return {"A": "B", "B": "A"}[src]
@@ -276,7 +273,6 @@ class SplitValidation:
         return out[self.usable]
 
 
-@renamed_arguments(n_boot="B")
 def split_validation(
     rs: RunSet,
     B: int = 2000,
@@ -374,7 +370,6 @@ class FullCorpus:
     replicates: np.ndarray | None
 
 
-@renamed_arguments(n_boot="B")
 def full_corpus(
     rs: RunSet | Lists,
     B: int = 2000,

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .._deprecation import _warn
 from ..errors import InputError
 from ._grammar import _GLOBAL_REL, _known_names, _split_string
 from .judgments import _LARGEST, _gain_pairs
@@ -227,13 +226,11 @@ def _check_type(text, key, value):
             return float(value)
     else:
         ok = isinstance(value, kind)
-    if not ok and kind is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        # read before 0.2 (IPrec@1, SetF(beta=2)); ir_measures refuses it: kept for one release
-        _warn(f"the measure name {text!r} with a whole number for {key}", f"{key}={value}.0", stacklevel=3)
-        return float(value)
     if not ok:
         what = "a finite number" if kind is numbers.Real else kind.__name__
-        raise InputError(f"measure {text!r}: {key}={value!r} must be {what}")
+        whole = kind is float and isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        fix = f" (write {key}={value}.0, as ir_measures requires)" if whole else ""
+        raise InputError(f"measure {text!r}: {key}={value!r} must be {what}{fix}")
     return value
 
 

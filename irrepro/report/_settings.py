@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import parallel
-from .._deprecation import renamed_arguments, renamed_attribute
 from .._text import slug
 
 __all__ = ["Settings", "settings", "REPORT_FILES"]
@@ -22,9 +21,7 @@ REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rat
 class Settings:
     """The sizes of the report's computations (the papers' values at ``scale="paper"``).
 
-    The number of resamples ``B`` of each analysis (issue 14's one vocabulary); made by
-    :func:`settings`. ``B``, ``n_boot``, ``repetitions`` and ``partitions`` are the deprecated
-    names of ``B_tests``, ``B_corpus``, ``B_swap`` and ``B_halves`` (attributes and keywords).
+    The number of resamples ``B`` of each analysis; made by :func:`settings`.
 
     Attributes
     ----------
@@ -54,17 +51,6 @@ class Settings:
     max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
     B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
     scale: str
-
-    # the names before 0.2 (deprecated; CHANGELOG.md)
-    B = renamed_attribute("B", "B_tests")
-    n_boot = renamed_attribute("n_boot", "B_corpus")
-    repetitions = renamed_attribute("repetitions", "B_swap")
-    partitions = renamed_attribute("partitions", "B_halves")
-
-
-Settings.__init__ = renamed_arguments(  # type: ignore[method-assign]  # the old keywords, one release more
-    B="B_tests", n_boot="B_corpus", repetitions="B_swap", partitions="B_halves"
-)(Settings.__init__)
 
 
 def settings(scale: str | None = None) -> Settings:

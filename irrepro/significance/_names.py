@@ -34,8 +34,6 @@ CORRECTIONS = {
     "bonferroni": ("bonferroni", "Bonferroni"),
     "none": (None, "none"),
 }
-#: Old names of corrections, still taken for one release with a DeprecationWarning.
-DEPRECATED_CORRECTIONS = {"bh": "fdr_bh"}
 #: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
 FAMILY_WISE = "tukey"
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _spread, parallel
-from .._deprecation import renamed_arguments, renamed_attribute
 from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import check_level
@@ -58,7 +57,6 @@ class BootstrapResult(PairwiseResult):
     statistic (paired: t(z); shift: mean(z); unpaired: the difference); ``replicates`` ``(P, B)``
     the bootstrap replicates of the difference under H0 (paired and shift: the mean of w*b;
     unpaired: d*b) and ``replicate_statistic`` those of the statistic (paired: t(w*b)).
-    ``asl`` and ``observed`` are the deprecated names of ``p`` and ``difference``.
 
     Attributes
     ----------
@@ -87,10 +85,6 @@ class BootstrapResult(PairwiseResult):
     replicate_statistic: np.ndarray = field(default_factory=lambda: np.empty((0, 0)), repr=False)
     _ci_summaries: tuple | Callable[[], tuple] | None = field(default=None, repr=False)
 
-    asl = renamed_attribute("asl", "p")
-    observed = renamed_attribute("observed", "difference")
-
-    @renamed_arguments(confidence="level")
     def confidence_interval(self, level: float = 0.95) -> np.ndarray:
         """``(P, 2)`` percentile bootstrap interval of each difference (beyond the paper).
 

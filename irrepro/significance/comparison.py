@@ -17,7 +17,7 @@ from ._names import DEFAULT_B, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts
 from .effects import EffectSizes, effect_sizes, win_tie_loss
 from .pairwise import pairwise_test
-from .result import _check_alpha, _correction_name
+from .result import _check_alpha
 from .table import ComparisonTable
 
 __all__ = ["compare"]
@@ -122,7 +122,7 @@ def compare(
     adjusted over those S - 1 pairs, per measure; without, all pairs are tested (ranx's report)
     and each mean is marked by the runs it significantly beats. ``test`` is any of
     :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
-    (default), ``"fdr_bh"`` (``"bh"`` deprecated), ``"bonferroni"``, ``"none"`` (randomised
+    (default), ``"fdr_bh"``, ``"bonferroni"``, ``"none"`` (randomised
     Tukey HSD: family-wise by itself), ``alpha`` the
     level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
     or a percentage: :func:`irrepro.stats.check_level`; ``B_intervals`` topic samples) of each run's
@@ -183,8 +183,6 @@ def compare(
     ↑ / ↓: significantly higher / lower than the baseline 1 (paired t-test; p < 0.05 after Holm's adjustment over 2 pairs per measure); p: the adjusted p-value.
     """
     _check_alpha(alpha)
-    if correction is not None:  # an old name warns once, at the caller of compare
-        correction = _correction_name(correction)
     digits = check_digits(digits)
     level = check_level(level)
     B_intervals = _check_resamples(test, B, alpha, intervals, B_intervals, level)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .. import escape
 from ..errors import InputError
 from ._ir_metadata import _metadata, _versions
-from ._names import CORRECTIONS, DEFAULT_B, DEPRECATED_CORRECTIONS, FAMILY_WISE, RESAMPLING, TESTS
+from ._names import CORRECTIONS, DEFAULT_B, FAMILY_WISE, RESAMPLING, TESTS
 
 __all__ = ["Methods", "methods_paragraph"]
 
@@ -417,7 +417,6 @@ def _corrections(correction) -> list[str]:
     )
     out = []
     for c in given:
-        c = DEPRECATED_CORRECTIONS.get(c, c)
         if c not in CORRECTIONS:
             raise InputError(f"correction must be one of {', '.join(CORRECTIONS)}, not {c!r}")
         out.append(c)

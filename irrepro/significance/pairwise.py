@@ -19,7 +19,7 @@ from .bootstrap import (
     unpaired_bootstrap_test,
 )
 from .randomization import permutation_test, tukey_hsd
-from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name, _correction_name
+from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name
 
 __all__ = ["pairwise_test", "classical_pairs"]
 
@@ -110,8 +110,8 @@ def pairwise_test(
 
     ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a run's name or index:
     every other run against it, differences run minus baseline). ``correction`` adjusts over the
-    pairs tested (that family): ``"holm"`` (the default), ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"``
-    is its deprecated name), ``"bonferroni"``, ``"none"`` or any method of statsmodels'
+    pairs tested (that family): ``"holm"`` (the default), ``"fdr_bh"`` (Benjamini-Hochberg),
+    ``"bonferroni"``, ``"none"`` or any method of statsmodels'
     ``multipletests``; randomised Tukey HSD takes none (its default). ``seed`` feeds the
     resampling tests (the permutation and bootstrap draws are shared by all pairs, so the results
     do not depend on ``n_jobs``).
@@ -151,8 +151,6 @@ def pairwise_test(
     """
     if test not in TESTS:
         raise InputError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
-    if correction is not None:
-        correction = _correction_name(correction)
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":

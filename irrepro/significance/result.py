@@ -8,10 +8,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._deprecation import _warn
 from ..errors import InputError
 from ..stats import adjust_pvalues
-from ._names import CORRECTIONS, DEPRECATED_CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
+from ._names import CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
 
 __all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
 
@@ -25,7 +24,6 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
             f"correction must be a name ({', '.join(CORRECTIONS)} or a method of statsmodels' "
             f"multipletests), not {correction!r}"
         )
-    correction = _correction_name(correction)
     if correction in CORRECTIONS:
         return CORRECTIONS[correction]
     if correction == FAMILY_WISE:
@@ -42,16 +40,6 @@ def _correction(correction: str | None) -> tuple[str | None, str]:
             f"multipletests, not {correction!r}"
         ) from None
     return correction, correction
-
-
-def _correction_name(correction: str, stacklevel: int = 3) -> str:
-    """The correction's name, an old one (:data:`DEPRECATED_CORRECTIONS`, e.g. ``"bh"``) replaced by
-    statsmodels' with a DeprecationWarning."""
-    if isinstance(correction, str) and correction in DEPRECATED_CORRECTIONS:
-        new = DEPRECATED_CORRECTIONS[correction]
-        _warn(f"the correction {correction!r}", repr(new), stacklevel=stacklevel)
-        return new
-    return correction
 
 
 def _check_alpha(alpha) -> float:
@@ -145,8 +133,7 @@ class PairwiseResult:
         Parameters
         ----------
         correction : str or None
-            ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg; ``"bh"`` is its deprecated name),
-            ``"bonferroni"``, ``"none"`` / None, or any method of statsmodels' ``multipletests``.
+            ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` / None, or any method of statsmodels' ``multipletests``.
 
         Returns
         -------
@@ -154,8 +141,6 @@ class PairwiseResult:
             A pair without a p-value (NaN) counts in the family as p = 1 and keeps NaN. Refused
             (InputError) for randomised Tukey HSD, whose p-values are family-wise already.
         """
-        if correction is not None:  # an old name warns at the caller of adjust
-            correction = _correction_name(correction)
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
                 return self

@@ -32,7 +32,6 @@ Interpretations (the paper does not say):
 
 from __future__ import annotations
 
-from .._deprecation import moved_names
 from ._collections import CollectionPair, compare_collections
 from ._comparability import (
     binomial_interval,
@@ -133,6 +132,3 @@ __all__ = [
     "table6_rows",
     "verdict_rows",
 ]
-
-#: Names that moved (deprecated; see CHANGELOG.md).
-__getattr__ = moved_names(__name__, {"kendall_tau": "irrepro.stats:kendall_tau"})

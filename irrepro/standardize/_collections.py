@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._deprecation import renamed_arguments
 from ..parallel import SeedLike
 from ._comparability import binomial_interval, drmse, self_significance
 from ._partitions import PartitionResult, partition_experiment
@@ -61,7 +60,6 @@ class CollectionPair:
         return self.random.percentile_of(self.drmse)
 
 
-@renamed_arguments(n_partitions="B")
 def compare_collections(
     scores_c,
     scores_d,

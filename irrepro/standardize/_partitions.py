@@ -12,7 +12,6 @@ import pandas as pd
 from scipy import special
 
 from .. import _spread
-from .._deprecation import renamed_arguments
 from ..errors import InputError
 from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
 from ..significance.classical import two_sample_t_pvalues
@@ -241,7 +240,6 @@ def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.nd
     return d, fp
 
 
-@renamed_arguments(n_partitions="B")
 def partition_experiment(
     scores,
     B: int | None = None,
@@ -410,7 +408,6 @@ def _fewest(sizes: np.ndarray, ok: np.ndarray) -> int | None:
     return None
 
 
-@renamed_arguments(n_samples="B")
 def sampled_standardizers(
     standardizing,
     evaluated,

@@ -12,8 +12,7 @@ One-line use::
 What is here:
 
 - the paired t, sign and Wilcoxon tests of the significance filters are
-  :mod:`irrepro.significance.classical`'s (``paired_t_pvalues`` etc. moved there; the old names
-  here are deprecated);
+  :mod:`irrepro.significance.classical`'s;
 - the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
 - the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` (these two, with
   :data:`FILTERS` and the chapter's summaries, live in :mod:`irrepro.topic_split._results`);
@@ -39,13 +38,12 @@ from functools import partial
 import numpy as np
 
 from .. import parallel
-from .._deprecation import moved_names, renamed_arguments
 from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
 from ._fits import GrowthFit, bin_lower_edge, growth_fit, largest_projected_error
-from ._results import FILTERS, SwapExperiment, _filter_name, rate_se
+from ._results import FILTERS, SwapExperiment, rate_se
 from ._rows import (
     PAPER_REPETITIONS,
     PAPER_YEARS,
@@ -201,7 +199,6 @@ def _swap_task(args) -> tuple:
     return trials, errors, dep_e, dep_t, len(a)
 
 
-@renamed_arguments(repetitions="B")
 def swap_experiment(
     matrices: Sequence[ScoreMatrix],
     *,
@@ -247,11 +244,11 @@ def swap_experiment(
     sizes : sequence of int, optional
         Topic-set sizes; None: the paper's 5..25 at ``scale="paper"``, 5, 15, 25 at ``"quick"``.
     B : int, optional
-        Repetitions per size; None: 50 (paper) or 10 (quick). ``repetitions=`` is its old name.
+        Repetitions per size; None: 50 (paper) or 10 (quick).
     design : {"disjoint", "independent"}
         How set 2 is drawn.
     filters : sequence of str, optional
-        Names of :data:`FILTERS` (default all); the names until 0.2 (``"t p<=0.05"``) warn.
+        Names of :data:`FILTERS` (default all).
     abs_width, rel_width : float
         Bin widths of the absolute and the relative difference.
     n_bins : int
@@ -305,10 +302,7 @@ def swap_experiment(
     if sizes[0] < 2:
         raise InputError("topic-set sizes must be at least 2")
     B = parallel.check_int(B, "B", minimum=1)
-    names = []
-    for f in FILTERS if filters is None else filters:
-        names.append(_filter_name(f, stacklevel=4))
-    filters = tuple(names)
+    filters = tuple(FILTERS if filters is None else filters)
     for f in filters:
         if f not in FILTERS:
             raise UnknownNameError(f"unknown filter {f!r}; known: {list(FILTERS)}")
@@ -365,16 +359,3 @@ def swap_experiment(
         rep_trials=rep_trials,
         rep_errors=rep_errors,
     )
-
-
-#: Names that moved or were renamed (deprecated; see CHANGELOG.md).
-__getattr__ = moved_names(
-    __name__,
-    {
-        "SwapResult": "irrepro.topic_split:SwapExperiment",
-        "paired_t_pvalues": "irrepro.significance.classical:paired_t_pvalues",
-        "sign_test_pvalues": "irrepro.significance.classical:sign_test_pvalues",
-        "wilcoxon_pvalues": "irrepro.significance.classical:wilcoxon_pvalues",
-        "plot_error_rates": "irrepro.plots:plot_error_rates",
-    },
-)

@@ -133,7 +133,7 @@ def growth_fit(
     result : SwapExperiment
         The counts.
     filter : str
-        One of ``result.filters`` (an old name such as ``"t p<=0.05"`` warns).
+        One of ``result.filters``.
     kind : {"relative", "absolute"}
         The bins.
     at : int

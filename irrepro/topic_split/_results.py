@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._deprecation import _warn, renamed_attribute
 from ..errors import InputError, UnknownNameError
 
 __all__ = [
@@ -21,40 +20,18 @@ __all__ = [
 ]
 
 
-class _Filters(dict):
-    """A dict whose old keys (the filters' names until 0.2) still look up, with a warning."""
-
-    def __missing__(self, key):
-        if key in _OLD_FILTERS:
-            return self[_filter_name(key, stacklevel=3)]
-        raise KeyError(key)
-
-
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper); the
 #: tests by :data:`irrepro.significance.TESTS`' names.
-FILTERS: dict[str, tuple[str | None, float, float]] = _Filters(
-    {
-        "none": (None, -1.0, 2.0),
-        "paired-t 0.01<p<=0.05": ("paired-t", 0.01, 0.05),
-        "paired-t 0.04<p<=0.05": ("paired-t", 0.04, 0.05),
-        "paired-t p<=0.05": ("paired-t", -1.0, 0.05),
-        "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
-        "sign p<=0.05": ("sign", -1.0, 0.05),
-        "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
-        "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
-    }
-)
-#: The filters' names until 0.2 (deprecated, removed in 0.3): the paper's "t" is "paired-t".
-_OLD_FILTERS = {"t " + name.split(" ", 1)[1]: name for name in FILTERS if name.startswith("paired-t ")}
-
-
-def _filter_name(name: str, stacklevel: int = 4) -> str:
-    """``name`` of :data:`FILTERS`; an old name (``"t p<=0.05"``) warns and gives its new one."""
-    new = _OLD_FILTERS.get(name)
-    if new is None:
-        return name
-    _warn(f"the filter name {name!r}", repr(new), stacklevel=stacklevel)
-    return new
+FILTERS: dict[str, tuple[str | None, float, float]] = {
+    "none": (None, -1.0, 2.0),
+    "paired-t 0.01<p<=0.05": ("paired-t", 0.01, 0.05),
+    "paired-t 0.04<p<=0.05": ("paired-t", 0.04, 0.05),
+    "paired-t p<=0.05": ("paired-t", -1.0, 0.05),
+    "sign 0.01<p<=0.05": ("sign", 0.01, 0.05),
+    "sign p<=0.05": ("sign", -1.0, 0.05),
+    "wilcoxon 0.01<p<=0.05": ("wilcoxon", 0.01, 0.05),
+    "wilcoxon p<=0.05": ("wilcoxon", -1.0, 0.05),
+}
 
 
 @dataclass(frozen=True)
@@ -69,8 +46,7 @@ class SwapExperiment:
     pair's B repetitions are sorted by absolute set-1 difference (Figure 8). ``rep_trials[f, k, s,
     r, b]`` / ``rep_errors``: the same counts per repetition ``r`` (``trials`` is their sum): the
     repetitions are independent draws, so they give the Monte Carlo error of every rate
-    (:meth:`pooled_counts`, :func:`rate_se`) and of every fit (:meth:`resampled`). A filter may be
-    named by its name until 0.2 (``"t p<=0.05"``, deprecated) in every method.
+    (:meth:`pooled_counts`, :func:`rate_se`) and of every fit (:meth:`resampled`).
 
     Attributes
     ----------
@@ -134,8 +110,6 @@ class SwapExperiment:
     seed: object = None
     rep_trials: np.ndarray | None = None
     rep_errors: np.ndarray | None = None
-
-    repetitions = renamed_attribute("repetitions", "B")
 
     def _per_rep(self) -> tuple[np.ndarray, np.ndarray]:
         if self.rep_trials is None or self.rep_errors is None:
@@ -214,7 +188,6 @@ class SwapExperiment:
         )
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
-        filter = _filter_name(filter, stacklevel=4)
         if filter not in self.filters:
             raise UnknownNameError(f"unknown filter {filter!r}; known: {list(self.filters)}")
         if kind not in self.kinds:

@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._deprecation import _warn, renamed_arguments
 from ..data import RunSet, ScoreMatrix, pool_documents
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
@@ -28,18 +27,12 @@ _TESTS = {
     "sign": classical.sign_test_pvalues,
     "wilcoxon": classical.wilcoxon_pvalues,
 }
-#: The tests' names until 0.2 (deprecated, removed in 0.3): the paper's "t" is "paired-t".
-_OLD_TESTS = {"t": "paired-t"}
 
 
-def _test_names(tests: Sequence[str], where: str) -> list[str]:
-    """``tests`` by :data:`_TESTS`' names: an old name warns (at the caller of ``where``) and gives its
-    new one; an unknown name is an error."""
+def _test_names(tests: Sequence[str]) -> list[str]:
+    """``tests`` as a list of :data:`_TESTS`' names; an unknown name is an error."""
     out = []
     for t in tests:
-        if t in _OLD_TESTS:
-            _warn(f"the test name {t!r} of {where}()", repr(_OLD_TESTS[t]), stacklevel=3)
-            t = _OLD_TESTS[t]
         if t not in _TESTS:
             raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
         out.append(t)
@@ -65,15 +58,13 @@ def full_set_tests(
     matrices : sequence of ScoreMatrix
         One ``(systems, topics)`` matrix per year; pairs only within a matrix.
     tests : sequence of str
-        Of :data:`irrepro.significance.TESTS`: ``"paired-t"``, ``"sign"``, ``"wilcoxon"`` (the
-        name until 0.2, ``"t"``, warns).
+        Of :data:`irrepro.significance.TESTS`: ``"paired-t"``, ``"sign"``, ``"wilcoxon"``.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``collection``, ``run_a``, ``run_b``, ``score_a``, ``score_b``, ``abs_diff``,
-        ``rel_diff`` and ``p_<test>`` per test (``p_paired-t``, ``p_sign``, ``p_wilcoxon``;
-        ``p_t`` until 0.2).
+        ``rel_diff`` and ``p_<test>`` per test (``p_paired-t``, ``p_sign``, ``p_wilcoxon``).
 
     Notes
     -----
@@ -92,7 +83,7 @@ def full_set_tests(
     >>> pairs[["p_paired-t", "p_sign", "p_wilcoxon"]].round(4).to_dict("records")
     [{'p_paired-t': 0.0019, 'p_sign': 0.0312, 'p_wilcoxon': 0.0312}]
     """
-    tests = _test_names(tests, "full_set_tests")
+    tests = _test_names(tests)
     rows = []
     for k, m in enumerate(matrices):
         a, b = np.triu_indices(m.shape[0], k=1)
@@ -151,7 +142,7 @@ def significant_share(
     -------
     pandas.DataFrame
         One row per band: ``band`` (``"0-10%"``), ``pairs`` and the share per test, in a
-        column named by the test (``paired-t``; ``t`` until 0.2).
+        column named by the test (``paired-t``, ``sign``, ``wilcoxon``).
 
     Notes
     -----
@@ -168,7 +159,7 @@ def significant_share(
     0  0-50%      2       0.5
     1  50-200%    1       1.0
     """
-    tests = _test_names(tests, "significant_share")
+    tests = _test_names(tests)
     p = pairs
     if min_score is not None:
         p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
@@ -240,9 +231,6 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 # --------------------------------------------------------------------------------------------
 # standard deviation of MAP against the topic sample size
 # --------------------------------------------------------------------------------------------
-
-
-@renamed_arguments(n_samples="B")
 def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
     """Average over runs of the sd of the mean score over random topic samples.
 
@@ -257,7 +245,7 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
     sizes : sequence of int
         Topics per sample, in 1..topics.
     B : int
-        Samples per size (the paper's 10); ``n_samples=`` is its old name.
+        Samples per size (the paper's 10).
     seed : SeedLike
         The seed of the draws.
 
