@@ -69,19 +69,35 @@ def _digits_value(text: str) -> int:
     return check_digits(value, "--digits")
 
 
-def _fraction(name: str):
-    """An argparse ``type``: a number in (0, 1) for option ``name`` (--alpha, --power)."""
+def _number(name: str, ok, words: str):
+    """An argparse ``type``: a number for option ``name`` that ``ok`` accepts (NaN never), else an
+    error saying it must be ``words``."""
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             value = float("nan")
-        if not 0 < value < 1:  # (NaN too)
-            raise InputError(f"{name} must be a number in (0, 1), got {text!r}")
+        if not ok(value):
+            raise InputError(f"{name} must be {words}, got {text!r}")
         return value
 
     return _checked(parse, name)
+
+
+def _fraction(name: str):
+    """A number in (0, 1) for option ``name`` (--alpha, --power)."""
+    return _number(name, lambda v: 0 < v < 1, "a number in (0, 1)")
+
+
+def _share(name: str):
+    """A number in [0, 1) for option ``name`` (--drop-worst)."""
+    return _number(name, lambda v: 0 <= v < 1, "a number in [0, 1)")
+
+
+def _positive(name: str):
+    """A finite number > 0 for option ``name`` (--min-diff, --variance)."""
+    return _number(name, lambda v: 0 < v < float("inf"), "a number > 0")
 
 
 def _scale_value(text: str) -> str:

@@ -31,8 +31,10 @@ from ._options import (
     _jobs,
     _level,
     _parallel_options,
+    _positive,
     _rel_option,
     _scale,
+    _share,
 )
 from ._reproduce import _reproduce_parser
 from ._standardize import _standardize
@@ -92,34 +94,6 @@ def _sizes(name: str):
         if not values or min(values) < 1:
             raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
         return sorted(set(values))
-
-    return _checked(parse, name)
-
-
-def _share(name: str):
-    """An argparse ``type``: a number in [0, 1) (``--drop-worst``)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not 0 <= value < 1:
-            raise InputError(f"{name} must be a number in [0, 1), got {text!r}")
-        return value
-
-    return _checked(parse, name)
-
-
-def _positive(name: str):
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not value > 0 or value == float("inf"):
-            raise InputError(f"{name} must be a number > 0, got {text!r}")
-        return value
 
     return _checked(parse, name)
 
