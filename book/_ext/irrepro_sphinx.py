@@ -384,10 +384,16 @@ def _pair_notebooks(app, config):
 
 
 def _answer_keys(app) -> dict[str, str]:
-    """The keys of the exercises' answers the executed pages recorded (``irrepro.book.answer``)."""
-    from irrepro.book._exercises import recorded_keys
+    """The keys of the exercises' answers the executed pages recorded (``irrepro.book.answer``),
+    read again only when an answer was recorded since (the answers directory changed)."""
+    from irrepro.book._exercises import _answers_dir, recorded_keys
 
-    return recorded_keys(_results_dir(app))
+    d = _answers_dir(_results_dir(app))
+    stamp = d.stat().st_mtime_ns if d is not None and d.is_dir() else None
+    cached = getattr(app, "_irrepro_answer_keys", None)
+    if cached is None or cached[0] != stamp:
+        app._irrepro_answer_keys = cached = (stamp, recorded_keys(_results_dir(app)))
+    return cached[1]
 
 
 def _write_if_changed(path: Path, text: str) -> None:

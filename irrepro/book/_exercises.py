@@ -23,13 +23,20 @@ import numpy as np
 from .._text import slug
 from ._config import results_dir
 
-__all__ = ["answer", "check", "answer_key", "recorded_keys", "CLOSE"]
+__all__ = ["answer", "check"]
 
 #: A numeric answer off by at most this many times its tolerance is "close" (and in which direction).
 CLOSE = 5.0
 #: The answers recorded in this kernel: label -> the recorded answer (see :func:`_record`).
 _ANSWERS: dict[str, dict[str, Any]] = {}
 _DIR = "answers"
+
+
+def _answers_dir(results=None) -> Path | None:
+    """Where the answers are recorded: ``answers/`` under ``results`` (default the book
+    configuration's results directory); None when there is none."""
+    out = results_dir() if results is None else results
+    return Path(out) / _DIR if out else None
 
 
 def _record(label: str, value: Any, rel: float | None, abs_: float | None) -> dict[str, Any]:
@@ -100,9 +107,8 @@ def answer(
     """
     record = _record(label, value, rel, abs)
     _ANSWERS[label] = record
-    out = results_dir() if results is None else Path(results)
-    if out:
-        d = Path(out) / _DIR
+    d = _answers_dir(results)
+    if d is not None:
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(label)}.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
     return value
@@ -141,8 +147,7 @@ def _from_key(label: str, key: str) -> dict[str, Any]:
 def recorded_keys(results: str | Path | None = None) -> dict[str, str]:
     """The keys of the answers recorded under ``results`` (default: the book configuration's
     results directory): label -> key."""
-    out = results_dir() if results is None else Path(results)
-    d = Path(out) / _DIR if out else None
+    d = _answers_dir(results)
     if d is None or not d.is_dir():
         return {}
     records = [json.loads(f.read_text(encoding="utf-8")) for f in sorted(d.glob("*.json"))]
@@ -154,8 +159,8 @@ def _expected(label: str, key: str | None) -> dict[str, Any]:
         return _from_key(label, key)
     if label in _ANSWERS:
         return _ANSWERS[label]
-    out = results_dir()
-    f = Path(out) / _DIR / f"{slug(label)}.json" if out else None
+    d = _answers_dir()
+    f = d / f"{slug(label)}.json" if d is not None else None
     if f is not None and f.is_file():
         return json.loads(f.read_text(encoding="utf-8"))
     raise KeyError(
