@@ -404,3 +404,10 @@ def test_design_prints_its_tables_as_markdown_and_latex(capsys, tmp_path, fmt):
             line.startswith("%") or "&" in line or line.startswith("\\") or not line
             for line in text.splitlines()
         )  # fmt: skip  (every note a comment)
+
+
+def test_a_quoted_run_name_with_the_separator_is_one_run(tmp_path):
+    src = tmp_path / "pilot.csv"
+    src.write_text('topic,"a,b",c,"c "\n1,0.1,0.2,0.3\n2,0.3,0.5,0.1\n')
+    m = data.read_score_matrix(src, "AP")
+    assert m.systems == ("a,b", "c", "c ") and m.topics == ("1", "2")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -172,11 +173,11 @@ def read_score_matrix(
         raise DataError(path, None, f"malformed CSV ({exc})") from exc
     if len(df) == 0 or df.shape[1] == 0:
         raise DataError(path, None, "empty score-matrix file")
-    header = [h.strip().strip('"') for h in first.rstrip("\r\n").split(sep)]
+    header = next(csv.reader([first.rstrip("\r\n")], delimiter=sep), [""])  # the names as pandas reads them
     twice = sorted({h for h in header if header.count(h) > 1})
     if twice:
         raise DataError(path, 1, f"the header names {', '.join(map(repr, twice))} more than once")
-    if header[0].lower() in ("topic", "query", "qid", ""):
+    if header[0].strip().lower() in ("topic", "query", "qid", ""):
         row_names = [str(t) for t in df.iloc[:, 0]]
         df = df.iloc[:, 1:]
         again = sorted({t for t in row_names if row_names.count(t) > 1})
