@@ -1640,3 +1640,74 @@ def test_a_simulated_data_warning_in_a_page_is_a_box_not_stderr(monkeypatch, cap
         'class="admonition warning simulated-data"' in html and "TREC-COVID round 5: its real files" in html
     )
     assert "data/x.gz" not in html and passed == [UserWarning] and capsys.readouterr().err == ""
+
+
+def test_a_table_on_a_sub_page_is_recorded_there_glued_for_it_and_linked(tmp_path, monkeypatch):
+    """``compare(..., page=)``: the record names the sub-page, the chapter glues the table for it and
+    shows a line linking to it; a verdict row links to the table it rests on; the scorecard too."""
+    d = _fake_book(tmp_path, monkeypatch)
+    yml = d / "papers" / "webber2008score.yml"
+    yml.write_text(
+        yml.read_text() + "headline:\n  chapter: notebooks/webber\n  question: q\n  claim: c\n  data: d\n"
+    )
+    P = book.paper_numbers("webber2008score")
+    row = {
+        "quantity": "MAP",
+        "paper": P["fig2.map"],
+        "ours": 0.3246,
+        "kind": "score",
+        "ours_se": 0,
+        "se_reason": "exact",
+    }
+    fig = book.compare("webber2008score", "Figure 2", [row], page="tables")
+    verdict = book.compare(
+        "webber2008score", "Verdict", [{"quantity": "c", "paper": P["claim"], "same_as": fig.row("MAP")}]
+    )
+    rec = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "results").glob("*.json")}
+    assert rec["webber2008score-figure-2"]["page"] == "notebooks/webber/tables"
+    assert rec["webber2008score-verdict"]["page"] == "notebooks/webber"
+    assert '<a href="webber/tables.html#cmp-webber2008score-figure-2">Figure 2</a>' in verdict._repr_html_()
+    glued, shown = [], []
+    monkeypatch.setattr("myst_nb.glue", lambda key, obj, display: glued.append((key, obj, display)))
+    monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
+    fig._ipython_display_()
+    (key, obj, display), line = glued[0], shown[0]._repr_html_()
+    assert key == "cmp-webber2008score-figure-2" and display is False
+    assert 'id="cmp-webber2008score-figure-2"' in obj._repr_html_() and "0.3246" in obj._repr_html_()
+    assert 'href="webber/tables.html#cmp-webber2008score-figure-2"' in line and "0.3246" not in line
+    verdict._ipython_display_()  # on the chapter's page: the whole table, nothing glued
+    assert len(glued) == 1 and 'id="cmp-webber2008score-verdict"' in shown[1]._repr_html_()
+    book.aside(
+        book.table(pd.DataFrame({"x": [1.5]})), paper="webber2008score", page="tables", title="X, in full"
+    )._ipython_display_()
+    assert glued[1][0] == "aside-x--in-full" and 'id="aside-x--in-full"' in glued[1][1]._repr_html_()
+    assert 'href="webber/tables.html#aside-x--in-full"' in shown[2]._repr_html_()
+    card = next(c for c in book.scorecard(tmp_path / "results").values() if not c.empty)
+    links = dict(zip(card["table / figure / claim"], card["link"]))
+    assert links["Figure 2"] == "../notebooks/webber/tables.html#cmp-webber2008score-figure-2"
+    assert links["Verdict"] == "../notebooks/webber.html#cmp-webber2008score-verdict"
+
+
+def test_the_book_warns_of_a_table_glued_for_a_sub_page_that_no_page_pastes(tmp_path, caplog):
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location(
+        "irrepro_sphinx", ROOT / "book" / "_ext" / "irrepro_sphinx.py"
+    )
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    (tmp_path / "out" / "ch").mkdir(parents=True)
+    (tmp_path / "out" / "ch.glue.json").write_text(json.dumps({"cmp-a": {}, "aside-b": {}, "plain": {}}))
+    (tmp_path / "ch").mkdir()
+    (tmp_path / "ch.md").write_text("# chapter\n")
+    (tmp_path / "ch" / "tables.md").write_text("# tables\n\n```{glue:any} cmp-a\n:doc: ../ch.md\n```\n")
+    env = types.SimpleNamespace(
+        found_docs={"ch", "ch/tables"},
+        doc2path=lambda doc: tmp_path / f"{doc}.md",
+        mystnb_config=types.SimpleNamespace(output_folder=str(tmp_path / "out")),
+    )
+    with caplog.at_level("WARNING"):
+        ext._check_pasted(None, env)
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "'aside-b'" in said[0] and "no page pastes" in said[0], said

@@ -232,10 +232,43 @@ def _edition_tag(app, config):
 
 
 def _reread_gatherers(app, env, added, changed, removed):
-    """The pages of :data:`LAST` are outdated whenever any other page is."""
-    if (set(added) | set(changed) | set(removed)) - set(LAST):
-        return [d for d in LAST if d in env.found_docs]
-    return []
+    """The pages of :data:`LAST` are outdated whenever any other page is, a chapter's sub-pages
+    (``<chapter>/<page>``, which paste what it computes) whenever it is."""
+    touched = set(added) | set(changed) | set(removed)
+    subpages = [d for d in env.found_docs if any(d.startswith(f"{c}/") for c in touched)]
+    if touched - set(LAST):
+        return [d for d in LAST if d in env.found_docs] + subpages
+    return subpages
+
+
+#: the glue keys of what a chapter shows on a sub-page (irrepro.book.compare(..., page=), book.aside)
+_SUBPAGE_KEYS = ("cmp-", "aside-")
+_PASTE = re.compile(r"^```\{glue(?::\w+)?\}\s+(\S+)\s*$", re.M)
+
+
+def _check_pasted(app, env):
+    """Every table a chapter glued for a sub-page is pasted on one: nothing it computed is left out."""
+    import json
+
+    from sphinx.util import logging
+
+    out = Path(env.mystnb_config.output_folder)
+    pasted: set[str] = set()
+    for doc in env.found_docs:
+        src = Path(env.doc2path(doc))
+        if src.suffix == ".md":
+            pasted.update(_PASTE.findall(src.read_text(encoding="utf-8")))
+    for doc in sorted(env.found_docs):
+        glued = out.joinpath(*doc.split("/")[:-1], doc.split("/")[-1] + ".glue.json")
+        if not glued.is_file():
+            continue
+        for key in json.loads(glued.read_text(encoding="utf-8")):
+            if key.startswith(_SUBPAGE_KEYS) and key not in pasted:
+                logging.getLogger(__name__).warning(
+                    f"{doc}: {key!r} is shown on a sub-page (page=, book.aside) that no page pastes: "
+                    f"add it to a page of the chapter ({{glue:any}} {key} with :doc:)",
+                    location=doc,
+                )
 
 
 def _key(asset) -> tuple:
@@ -752,6 +785,7 @@ def setup(app):
     app.connect("env-before-read-docs", _read_scorecard_last, priority=900)
     app.connect("env-before-read-docs", _pre_execute, priority=950)
     app.connect("env-get-outdated", _reread_gatherers)
+    app.connect("env-check-consistency", _check_pasted)
     app.add_config_value("irrepro_edition", "book", "env")
     app.add_config_value("irrepro_execute_first", [], "env")
     app.connect("config-inited", _edition_tag)

@@ -52,6 +52,7 @@ from ._display import collections_table, data_banner, status_badge, status_table
 from ._exercises import answer, check
 from ._headline import Headline, headline, headline_table
 from ._margins import KINDS, Margins, margins
+from ._pages import aside
 from ._papers import BOOK_ENV, PAPERS, STUDIES, PaperNumbers, PaperValue, book_dir, paper_numbers
 from ._prose import STATUS_WORDS, verdict_text
 from ._reasons import reason_kind
@@ -85,6 +86,7 @@ from ._tables import Comparison, RowRef, below_in_above, compare, ordering_statu
 
 __all__ = [
     "data_banner",
+    "aside",
     "compare",
     "errors",
     "Errors",

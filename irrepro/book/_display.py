@@ -291,16 +291,16 @@ def status_table(
     hide: Sequence[str] = (),
     badges: Sequence[str] = (),
     comparison: bool = True,
+    links: Mapping[str, Sequence[str]] | None = None,
+    html_columns: Sequence[str] = (),
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
-    A table with a ``status`` column drawn as badges and the ``reason`` column moved to the badges'
-    hover text (each row's whole reason, its particulars included) and to one numbered legend below
-    the table: one entry per kind of reason (:func:`~irrepro.book.reason_kind`: the rule's sentence
-    for it, or a reason the rule did not write), its number beside each badge of that kind. ``titles``
-    gives hover texts per column and row (where the paper prints its value); ``hide`` drops columns.
-    ``badges`` names further columns of statuses (e.g. a row's status under emulated conditions),
-    drawn as badges too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
+    The ``reason`` column goes to the badges' hover text (each row's whole reason) and to one
+    numbered legend below the table: one entry per kind of reason
+    (:func:`~irrepro.book.reason_kind`), its number beside each badge of that kind. ``badges``
+    names further columns of statuses (a row's status under emulated conditions), drawn as badges
+    too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
 
     Parameters
     ----------
@@ -317,8 +317,9 @@ def status_table(
     badges : sequence of str
         Further columns of statuses drawn as badges.
     comparison : bool
-        A comparison table (class ``irrepro-comparison``, which the book's checks read as one), or
-        any other table drawn the same way (``irrepro-plain``, as :func:`table` draws one).
+        A comparison table (``irrepro-comparison``) or another drawn alike (``irrepro-plain``).
+    links, html_columns : mapping or None, sequence of str
+        Per column and row, the address a cell links to ("" for none); columns of HTML cells.
 
     Returns
     -------
@@ -359,6 +360,11 @@ def status_table(
                 shown = _paper_shown(x, places) if raw else _cell(int(x) if whole else x)
                 hover = (f"{hover} (full value {x})" if hover else f"full value {x}") if raw else hover
                 tip = f' title="{html.escape(hover)}"' if hover else ""
+                if c in html_columns:
+                    shown = _cell(None) if _missing(x) else str(x)
+                to = (links or {}).get(c, [])
+                if i < len(to) and to[i]:
+                    shown = f'<a href="{html.escape(str(to[i]))}">{shown}</a>'
                 cells.append(f"<td{label[c]}{tip}>{shown}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     foot = ""
@@ -434,21 +440,17 @@ def collections_table() -> pd.DataFrame:
 def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", classes: str = "") -> _HTML:
     """A table as a reader of the book sees it: numbers to ``digits`` decimals, a card per row on a phone.
 
-    The one helper for a page's plain tables (comparison tables are :func:`irrepro.book.compare`'s):
-    floats (an object column's too) shown with ``digits`` decimals (the values are not changed), a
-    missing value as "-", a default 0..n-1 index left out (an index that labels the rows is kept as
-    the first column, its name as header) and MultiIndex columns named "a / b". Drawn as the
-    comparison tables are (class ``irrepro-table`` in a ``div.irrepro-plain``, each cell's
-    ``data-label`` its column's name), so that at phone width (book/_static/irrepro.css) each row
-    becomes a card of "column: value" lines instead of a box that scrolls sideways.
+    Floats shown with ``digits`` decimals, a missing value as "-", a default index left out (an
+    index that labels the rows is the first column) and MultiIndex columns named "a / b"; drawn as
+    the comparison tables are, so that at phone width each row becomes a card of "column: value"
+    lines (book/_static/irrepro.css).
 
     Parameters
     ----------
     frame : pandas.DataFrame or pandas.Series
         The table.
     digits : int or mapping
-        Decimals of the floats (issue 24: no cell shows more than four significant ones), or
-        column -> decimals (columns not named: 3).
+        Decimals of the floats, or column -> decimals (columns not named: 3).
     caption : str
         Shown above the table.
     classes : str

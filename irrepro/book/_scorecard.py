@@ -17,6 +17,7 @@ import pandas as pd
 from ._config import results_dir
 from ._display import _HTML
 from ._headline import LABELS, _beside, headline
+from ._pages import docname, table_link
 from ._papers import PAPERS, STUDIES, book_dir
 from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._tables import _SESSION
@@ -36,6 +37,8 @@ __all__ = [
 
 _CARD_COLUMNS = [
     "table / figure / claim",
+    "page",
+    "link",
     "quantity",
     "paper",
     "ours",
@@ -78,6 +81,8 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
                     "paper_ref": r.get("paper_ref") or "",
                     "same_as": r.get("same_as") or "",
                     "condition": rec.get("condition") or "",
+                    "page": rec.get("page") or "",
+                    "link": table_link(rec),  # from the scorecard's page
                     "emulates": r.get("emulates") or "",
                     "supports": r.get("supports") or "",
                     "kind": r.get("kind"),
@@ -370,9 +375,9 @@ def session_card(paper: str) -> pd.DataFrame:
         Its scorecard rows, as :func:`scorecard` lays them out.
     """
     comps = _SESSION.get(paper, {}).values()
-    return _card(
-        [{"item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition} for c in comps]
-    )
+    recs = [{"paper": c.paper, "item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition,
+             "page": docname(c.paper, c.page)} for c in comps]  # fmt: skip
+    return _card(recs)
 
 
 def _reference_html(paper: str) -> str:

@@ -15,7 +15,8 @@ import pandas as pd
 
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
-from ._display import status_table, with_error
+from ._display import _HTML, status_table, with_error
+from ._pages import docname, rests_on, show
 from ._papers import PaperValue
 from ._rule import _RULE_KEYS, _judge_row, _missing, _restated
 from ._statuses import _VERDICT_OF, verdict
@@ -76,6 +77,8 @@ class Comparison:
         Per row: where the paper prints it, the row it restates or reruns.
     condition : str
         The emulated conditions (``""``: the data as they are).
+    page : str
+        The sub-page of the chapter that shows the table (``""``: the chapter's page).
     """
 
     paper: str
@@ -85,6 +88,15 @@ class Comparison:
     notes: tuple[str, ...] = field(default_factory=tuple)
     meta: tuple[dict, ...] = field(default_factory=tuple)
     condition: str = ""
+    page: str = ""
+
+    @property
+    def anchor(self) -> str:
+        """The table's HTML id (``cmp-<paper>-<item>``), the target of the links to it."""
+        return f"cmp-{slug(f'{self.paper}-{self.item}')}"
+
+    def _ipython_display_(self) -> None:
+        show(self, _HTML(self._repr_html_(), f"{self.item}: paper vs ours ({len(self.frame)} rows)"))
 
     def _repr_html_(self) -> str:
         caption = f"{self.item}: paper vs ours" + (f" ({self.data})" if self.data else "")
@@ -98,6 +110,9 @@ class Comparison:
             shown["ours, as is"] = [
                 with_error(o, None, p) for o, p in zip(shown["ours, as is"], shown["paper"])
             ]
+        rests = rests_on(self, _SESSION)
+        if any(rests):
+            shown["rests on"] = rests
         return status_table(
             shown,
             caption,
@@ -105,6 +120,7 @@ class Comparison:
             anchor=slug(f"{self.paper}-{self.item}"),
             badges=badges,
             hide=[c for c in _RULE_COLUMNS if c in shown],
+            html_columns=("rests on",),
         ).text
 
     def to_records(self) -> list[dict]:
@@ -164,6 +180,7 @@ def compare(
     data: str = "",
     emulates: Comparison | None = None,
     condition: str = "",
+    page: str = "",
     results: str | Path | None = None,
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
@@ -206,6 +223,10 @@ def compare(
         The comparison on the data as they are that this table reruns under ``condition``.
     condition : str
         The emulated conditions.
+    page : str
+        The sub-page of the chapter that shows the table (``notebooks/<chapter>/<page>.md``, which
+        pastes it: :mod:`irrepro.book._pages`); the chapter shows a line linking to it. ``""``: the
+        chapter's page shows it.
     results : str, pathlib.Path or None
         Where the JSON record goes (None: the book configuration's).
 
@@ -239,7 +260,7 @@ def compare(
         raise ValueError(f"comparison rows need the columns {sorted(missing)}")
     out_rows, metas = [], []
     for r in records:
-        meta = {}
+        meta: dict = {}
         pv = r.get("paper")
         try:
             if isinstance(pv, PaperValue):
@@ -272,6 +293,7 @@ def compare(
                     raise ValueError("a row that restates rows (same_as) takes their status")
                 j = _restated(refs)
                 meta["same_as"] = "; ".join(str(x) for x in refs)
+                meta["rests_on"] = _items(refs)
                 r["kind"], r["ours_se"] = "claim", None
                 r["se_reason"] = "restates rows judged above"
                 if r.get("ours") is None:  # a restated claim shows the verdict its rows give
@@ -280,6 +302,7 @@ def compare(
                 if "supports" in r:
                     r["supports"] = _refs(r["supports"], "supports")
                     meta["supports"] = "; ".join(str(x) for x in r["supports"])
+                    meta["rests_on"] = _items(r["supports"])
                 j = _judge_row(r)
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
@@ -313,7 +336,7 @@ def compare(
         )
         metas.append(meta)
     frame = pd.DataFrame(out_rows, dtype=object)  # object: a rank stays 2, not 2.000 beside floats
-    comp = Comparison(paper, item, frame, data, meta=tuple(metas), condition=condition)
+    comp = Comparison(paper, item, frame, data, meta=tuple(metas), condition=condition, page=page)
     _SESSION.setdefault(paper, {})[item] = comp
     out = results_dir() if results is None else results
     if out:
@@ -327,6 +350,7 @@ def compare(
                     "data": data,
                     "rows": comp.to_records(),
                     **({"condition": condition} if condition else {}),
+                    **({"page": shown_on} if (shown_on := docname(paper, page)) else {}),
                 },
                 default=_json_default,
             )
@@ -361,6 +385,11 @@ def _json_default(x):
     if isinstance(x, np.ndarray):
         return x.tolist()
     raise TypeError(f"{type(x).__name__} is not JSON serialisable")
+
+
+def _items(refs) -> tuple[tuple[str, str], ...]:
+    """The (paper, item) of the tables of the rows in ``refs``, each once, in order."""
+    return tuple(dict.fromkeys((r.paper, r.item) for r in refs if isinstance(r, RowRef)))
 
 
 def _refs(x, key: str) -> list:

@@ -16,12 +16,17 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_site import ALL_CHAPTERS, _load, browser, server  # noqa: F401  (fixtures)
+from test_site import ALL_CHAPTERS, SUBPAGES, _load, browser, server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.e2e
 
 SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
-PAGES = ["book/intro.html", "book/replications.html", *ALL_CHAPTERS, "book/scorecard.html"]
+PAGES = [
+    "book/intro.html",
+    "book/replications.html",
+    *(p for c in ALL_CHAPTERS for p in (c, *SUBPAGES.get(c, []))),
+    "book/scorecard.html",
+]
 #: the tallest screenshot taken (px): longer pages are cut there
 TALLEST = 16000
 

@@ -399,6 +399,23 @@ STUDY_CHAPTERS = {
 ALL_CHAPTERS = {**CHAPTERS, **STUDY_CHAPTERS}
 
 
+def _subpages() -> dict[str, list[str]]:
+    """Per chapter page, the pages of its sections in the book's table of contents (its full tables)."""
+    import yaml
+
+    toc = yaml.safe_load((Path(__file__).resolve().parents[2] / "_toc.yml").read_text(encoding="utf-8"))
+    out = {}
+    for part in toc["parts"]:
+        for ch in part.get("chapters", []):
+            if f"{ch['file']}.html" in ALL_CHAPTERS:
+                out[f"{ch['file']}.html"] = [f"{s['file']}.html" for s in ch.get("sections", [])]
+    return out
+
+
+#: per chapter page, its sub-pages (the paper's tables beside ours, the emulated conditions)
+SUBPAGES = _subpages()
+
+
 def _scorecard_labels(server, browser) -> dict[str, str]:
     """The label column of the scorecard's summary table, by paper title."""
     _load(browser, f"{server}/book/scorecard.html")
@@ -484,20 +501,27 @@ def test_every_results_section_shows_its_code(server, browser):
 def test_comparison_tables_show_status_badges_with_reasons(server, browser):
     from irrepro.book import STATUSES
 
-    for page in ALL_CHAPTERS:
-        _load(browser, f"{server}/{page}")
-        badges = browser.execute_script(
-            "return Array.from(document.querySelectorAll('.irrepro-comparison .irrepro-status')).map(b => {"
-            "  const s = getComputedStyle(b);"
-            "  return [b.getAttribute('data-status'), b.getAttribute('title'), b.offsetWidth, b.offsetHeight,"
-            "          s.backgroundColor, s.borderStyle, b.textContent.trim()]; });"
-        )
-        assert len(badges) > 10, f"{page}: {len(badges)} badges"
+    for chapter in ALL_CHAPTERS:
+        badges = []  # the chapter's and its sub-pages' (its full tables)
+        for page in (chapter, *SUBPAGES.get(chapter, [])):
+            _load(browser, f"{server}/{page}")
+            badges += browser.execute_script(
+                "return Array.from(document.querySelectorAll('.irrepro-comparison .irrepro-status')).map(b => {"
+                "  const s = getComputedStyle(b);"
+                "  return [b.getAttribute('data-status'), b.getAttribute('title'), b.offsetWidth, b.offsetHeight,"
+                "          s.backgroundColor, s.borderStyle, b.textContent.trim()]; });"
+            )
+            notes = browser.execute_script(
+                "return Array.from(document.querySelectorAll('.irrepro-comparison')).map(c =>"
+                "  [c.querySelectorAll('.irrepro-note-ref').length, c.querySelectorAll('.irrepro-reasons li').length]);"
+            )
+            assert all(refs >= items > 0 for refs, items in notes), (page, notes)
+        assert len(badges) > 10, f"{chapter} and its sub-pages: {len(badges)} badges"
         for status, title, w, h, bg, _border, text in badges:
-            assert status in STATUSES and text.endswith(status), (page, status, text)
-            assert title, f"{page}: a {status} badge without its reason"
+            assert status in STATUSES and text.endswith(status), (chapter, status, text)
+            assert title, f"{chapter}: a {status} badge without its reason"
             assert w > 20 and h > 8 and bg not in ("rgba(0, 0, 0, 0)", "transparent"), (
-                page,
+                chapter,
                 status,
                 w,
                 h,
@@ -508,11 +532,47 @@ def test_comparison_tables_show_status_badges_with_reasons(server, browser):
         assert len({(sym, border) for _, sym, border in looks}) == len({status for status, _, _ in looks}), (
             looks
         )
-        notes = browser.execute_script(
-            "return Array.from(document.querySelectorAll('.irrepro-comparison')).map(c =>"
-            "  [c.querySelectorAll('.irrepro-note-ref').length, c.querySelectorAll('.irrepro-reasons li').length]);"
-        )
-        assert all(refs >= items > 0 for refs, items in notes), (page, notes)
+
+
+def test_every_table_on_a_sub_page_is_linked_and_every_link_to_a_table_lands_on_it():
+    """The chapters' full tables are on sub-pages (issue 44): each recorded table is on the page its
+    record names (``page`` of ``_build/results``, its id ``cmp-<paper>-<item>``), the chapter links
+    to every table of its sub-pages, and every link of the site to a table (``#cmp-`` / ``#aside-``:
+    the chapters' lines, the verdicts' *rests on*, the scorecard's rows) finds it on its page. (A
+    chapter may show a table of its own page in sentences only: a verdict read as ``verdict_text``.)"""
+    import json
+    import re
+
+    from irrepro._text import slug
+
+    if not (SITE / "index.html").is_file():
+        _unavailable(f"no built book at {SITE}: run `make book`")
+    ids = {}
+    for html in SITE.rglob("*.html"):
+        ids[html] = set(re.findall(r'id="((?:cmp|aside)-[^"]+)"', html.read_text(encoding="utf-8")))
+    missing, unlinked = [], []
+    for rec_file in sorted((SITE.parent / "results").glob("*.json")):
+        rec = json.loads(rec_file.read_text(encoding="utf-8"))
+        if rec.get("page", "").count("/") < 2:  # shown on its chapter (as a table or in sentences only)
+            continue
+        anchor = "cmp-" + slug(f"{rec['paper']}-{rec['item']}")
+        if anchor not in ids.get(SITE / f"{rec['page']}.html", set()):
+            missing.append(f"{rec['item']}: not on {rec['page']}.html")
+    bad = []
+    for html in SITE.rglob("*.html"):
+        for href in re.findall(r'href="([^"#]*)#((?:cmp|aside)-[^"]+)"', html.read_text(encoding="utf-8")):
+            target = (html.parent / href[0]).resolve() if href[0] else html
+            if href[1] not in ids.get(target, set()):
+                bad.append(f"{html.relative_to(SITE)} -> {href[0]}#{href[1]}")
+    for chapter, subs in SUBPAGES.items():
+        text = (SITE / chapter).read_text(encoding="utf-8")
+        for sub in subs:
+            for anchor in ids.get(SITE / sub, set()):
+                if f"#{anchor}" not in text:
+                    unlinked.append(f"{sub}#{anchor}")
+    assert not missing, f"recorded tables not on their page: {missing[:10]}"
+    assert not bad, f"links to tables that are not there: {bad[:10]}"
+    assert not unlinked, f"sub-page tables no line of their chapter links to: {unlinked[:10]}"
 
 
 def test_table_of_contents_is_numbered(server, browser):

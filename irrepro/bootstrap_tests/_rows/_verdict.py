@@ -322,7 +322,7 @@ NOT_RERUN = frozenset({"tau significant at 0.01 (Z0), 30 runs, above"})
 
 
 def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data: str, spread: Mapping | None = None,
-          spread_label: str = ""):  # fmt: skip
+          spread_label: str = "", page: str = ""):  # fmt: skip
     """The rows of the comparison ``as_is`` (``rows_of(st)``) under an emulated condition ``cond``;
     rows that describe the runs (no paper value), that do not depend on the data, or that restate
     others are left out; with ``spread`` (key -> {round: Round}, each another emulation of the
@@ -342,6 +342,8 @@ def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data:
         Our data under the condition, in words.
     spread : mapping, optional
     spread_label : str
+    page : str
+        The chapter's sub-page that shows the table (:func:`irrepro.book.compare`).
 
     Returns
     -------
@@ -358,4 +360,6 @@ def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data:
     if spread:
         notes = book.spread_notes([keep(rows_of(v)) for v in spread.values()], spread_label)
         rows = [{**x, "note": "; ".join(y for y in (x.get("note", ""), n) if y)} for x, n in zip(rows, notes)]
-    return book.compare(PAPER, f"{as_is.item} under {cond}", rows, emulates=as_is, condition=cond, data=data)
+    return book.compare(
+        PAPER, f"{as_is.item} under {cond}", rows, emulates=as_is, condition=cond, data=data, page=page
+    )

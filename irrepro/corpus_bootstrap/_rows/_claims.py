@@ -362,15 +362,16 @@ def seed_table(vals: Mapping) -> pd.DataFrame:
 
 
 def rerun(paper: str, as_is, item: str, rows_by_seed: Sequence[Sequence[Mapping]], *, condition: str, label: str,
-          data: str):  # fmt: skip
+          data: str, page: str = ""):  # fmt: skip
     """The rows of ``as_is`` (a :class:`~irrepro.book.Comparison`) rerun once per seed of an
     emulation of the data, judged as their mean (:func:`pooled`), each note giving the range over
-    the seeds and the statuses the seeds would get one by one (:func:`irrepro.book.spread_notes`)."""
+    the seeds and the statuses the seeds would get one by one (:func:`irrepro.book.spread_notes`);
+    ``page``: the chapter's sub-page that shows it (:func:`irrepro.book.compare`)."""
     notes = book.spread_notes(rows_by_seed, label)
     rows = [
         {**r, "note": "; ".join(x for x in (r.get("note", ""), n) if x)}
         for r, n in zip(pooled(rows_by_seed), notes)
     ]
     return book.compare(
-        paper, f"{item} under {condition}", rows, emulates=as_is, condition=condition, data=data
+        paper, f"{item} under {condition}", rows, emulates=as_is, condition=condition, data=data, page=page
     )

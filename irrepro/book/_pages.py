@@ -1,0 +1,151 @@
+"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter (a Jupyter
+Book section beside the chapter's file, ``notebooks/<chapter>/<page>.md``) into which myst-nb's
+``glue`` pastes what the chapter's kernel computed; and the links from one page to a table on
+another. A chapter page keeps its question, data, method, headline results and verdict; its full
+tables go to sub-pages, and the chapter shows a line linking to each (:func:`aside`)."""
+
+from __future__ import annotations
+
+import html
+import posixpath
+
+from .._text import slug
+from ._display import _HTML, status_badge
+from ._statuses import STATUSES
+
+__all__ = ["aside"]
+
+
+def chapter_of(paper: str) -> str:
+    """The docname of the chapter of ``paper`` (``notebooks/sakai_2006``), "" when it has none."""
+    from ._papers import paper_numbers
+
+    try:
+        return paper_numbers(paper).headline.get("chapter", "")
+    except (FileNotFoundError, KeyError, ValueError):
+        return ""
+
+
+def docname(paper: str, page: str = "") -> str:
+    """The docname of the page of ``paper``'s chapter that shows a table: the chapter, or its sub-page ``page``."""
+    chapter = chapter_of(paper)
+    return f"{chapter}/{page}" if chapter and page else chapter
+
+
+def href(target: str, anchor: str, source: str) -> str:
+    """The link from the page ``source`` to the element ``anchor`` of the page ``target`` (docnames)."""
+    if not target or target == source:
+        return f"#{anchor}"
+    rel = posixpath.relpath(f"{target}.html", posixpath.dirname(source) or ".")
+    return f"{rel}#{anchor}"
+
+
+def _paste(key: str, obj, line: str) -> None:
+    """Glue ``obj`` under ``key`` for a sub-page and show ``line`` here (the whole ``obj`` outside myst-nb)."""
+    from IPython.display import display
+
+    try:
+        from myst_nb import glue  # type: ignore[import-untyped]
+    except ImportError:  # a plain Jupyter session: the table where the chapter shows its link
+        display(obj)
+        return
+    glue(key, obj, display=False)
+    display(_HTML(line))
+
+
+def show(comp, whole) -> None:
+    """Display the comparison ``comp``: ``whole`` (its table) on the chapter's page, or glued for its
+    sub-page (``comp.page``) with a line here linking to it and counting its rows' statuses."""
+    from IPython.display import display
+
+    if not comp.page:
+        display(whole)
+        return
+    counts = comp.frame["status"].value_counts()
+    words = ", ".join(f"{status_badge(s, word=False)} {counts[s]} {s}" for s in STATUSES if s in counts)
+    to = html.escape(href(docname(comp.paper, comp.page), comp.anchor, docname(comp.paper)))
+    line = (
+        f'<p class="irrepro-aside"><a href="{to}">{html.escape(comp.item)}: the paper beside ours</a> '
+        f"({len(comp.frame)} rows: {words}) on its page</p>"
+    )
+    _paste(comp.anchor, whole, line)
+
+
+def rests_on(comp, session) -> list[str]:
+    """Per row of ``comp``, links to the tables of the rows it restates or rests on ("" for none;
+    ``session``: the comparisons made, by paper and item)."""
+    here, cells = docname(comp.paper, comp.page), []
+    for m in comp.meta:
+        links = []
+        for paper, item in m.get("rests_on", ()):
+            other = session.get(paper, {}).get(item)
+            to = href(docname(paper, other.page if other else ""), "cmp-" + slug(f"{paper}-{item}"), here)
+            links.append(f'<a href="{html.escape(to)}">{html.escape(item)}</a>')
+        cells.append(", ".join(links))
+    return cells
+
+
+def table_link(rec) -> str:
+    """The address of a recorded table (``{paper, item, page}``) from the scorecard's page."""
+    if not rec.get("page"):
+        return ""
+    return href(rec["page"], "cmp-" + slug(f"{rec.get('paper', '')}-{rec['item']}"), "book/scorecard")
+
+
+class _Aside:
+    """A table or figure of a chapter shown on a sub-page, a line linking to it where it is displayed."""
+
+    def __init__(self, obj, key: str, title: str, target: str, source: str):
+        self.obj, self.key, self.title, self.target, self.source = obj, key, title, target, source
+
+    def link(self, text: str = "") -> str:
+        """``<a>`` to the table on its page."""
+        return f'<a href="{html.escape(href(self.target, self.key, self.source))}">{html.escape(text or self.title)}</a>'
+
+    def _ipython_display_(self) -> None:
+        _paste(
+            self.key,
+            _Anchored(self.obj, self.key),
+            f'<p class="irrepro-aside">{self.link()} (on its page)</p>',
+        )
+
+
+class _Anchored:
+    """``obj``'s HTML in an element whose id is ``key``, the target of the links to it."""
+
+    def __init__(self, obj, key: str):
+        self.obj, self.key = obj, key
+
+    def _repr_html_(self) -> str:
+        inner = self.obj._repr_html_() if hasattr(self.obj, "_repr_html_") else html.escape(repr(self.obj))
+        return f'<div id="{html.escape(self.key)}">{inner}</div>'
+
+    def __repr__(self) -> str:
+        return repr(self.obj)
+
+
+def aside(obj, *, paper: str, page: str, title: str):
+    """Show ``obj`` on the sub-page ``page`` of ``paper``'s chapter, and a link to it here.
+
+    Displayed in a chapter, the result glues ``obj`` (a table or any object with HTML) under the key
+    ``aside-<slug of title>``, which the sub-page ``notebooks/<chapter>/<page>.md`` pastes
+    (``{glue:any}`` with ``:doc:`` naming the chapter), and shows one line linking to it. Outside
+    myst-nb (a plain Jupyter session) it shows ``obj`` itself.
+
+    Parameters
+    ----------
+    obj : object
+        What the sub-page shows (HTML by ``_repr_html_``).
+    paper : str
+        The citation key of the chapter's paper (its ``book/papers/<paper>.yml`` names the chapter).
+    page : str
+        The sub-page's file name, without ``.md``, in the chapter's directory.
+    title : str
+        The link's text; its slug is the glue key.
+
+    Returns
+    -------
+    object
+        What the chapter displays.
+    """
+    return _Aside(obj, f"aside-{slug(title)}", title, docname(paper, page), docname(paper))
