@@ -13,18 +13,12 @@ from scipy import special
 
 from . import _spread
 from .errors import InputError
+from .parallel import _chunks
 
 #: Cells (float64) of replicates worked on at once (2 MB) by :func:`bootstrap_sd` and
 #: ``corpus_bootstrap.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
 #: with the number of statistics or runs.
 _BLOCK_CELLS = 1 << 18
-
-
-def _row_blocks(n_rows: int, row_cells: int) -> list[slice]:
-    """Slices over ``n_rows`` rows of ``row_cells`` cells each, about :data:`_BLOCK_CELLS` cells
-    (at least one row) a block."""
-    step = max(1, _BLOCK_CELLS // max(row_cells, 1))
-    return [slice(a, a + step) for a in range(0, n_rows, step)]
 
 
 def bootstrap_sd(replicates, transform=None) -> np.ndarray:
@@ -64,7 +58,7 @@ def bootstrap_sd(replicates, transform=None) -> np.ndarray:
         return _sd(x, transform)
     rows = x.reshape(-1, x.shape[-1])  # a view
     out = np.empty(len(rows))
-    for block in _row_blocks(len(rows), x.shape[-1]):
+    for block in _chunks(len(rows), _BLOCK_CELLS // max(x.shape[-1], 1)):
         out[block] = _sd(rows[block], transform)
     return out.reshape(x.shape[:-1])
 

@@ -353,6 +353,29 @@ def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(n)]
 
 
+def _chunks(n: int, size: int, widths=None, most: int | None = None) -> list[slice]:
+    """Consecutive slices of ``range(n)``, each the longest of at most ``most`` items and ``size`` cells (at
+    least one item), an item ``widths[i]`` cells wide (default 1) and a slice as wide as its widest."""
+    size, most = max(int(size), 1), max(int(n if most is None else most), 1)
+    if widths is None:
+        step = min(size, most)
+        return [slice(a, min(a + step, n)) for a in range(0, n, step)]
+    w = np.maximum(np.asarray(widths, dtype=np.int64), 1)
+    out: list[slice] = []
+    a, guess = 0, 64
+    while a < n:
+        while True:  # the widest-so-far of a window of items from a, widened until a slice ends in it
+            widest = np.maximum.accumulate(w[a : a + guess])
+            fit = int(np.searchsorted(np.arange(1, len(widest) + 1) * widest, size, side="right"))
+            if fit < len(widest) or a + guess >= n or fit >= most:
+                break
+            guess *= 2
+        b = a + min(max(fit, 1), most)
+        out.append(slice(a, b))
+        a, guess = b, max(2 * (b - a), 64)
+    return out
+
+
 def parallel_map(
     fn: Callable[..., Any],
     items: Sequence[Any] | Iterable[Any],

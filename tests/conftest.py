@@ -226,6 +226,42 @@ def cached_stand_in(monkeypatch, _stand_in_runs_memo):
 
 
 @pytest.fixture(scope="session")
+def sim_runs_4x12():
+    """Four simulated runs on twelve topics (30 documents a list, seed 1), drawn once per session;
+    their arrays are read-only, so a test that wrote into them fails."""
+    from irrepro.data import simulate
+
+    rs = simulate.runs(4, 12, list_length=30, seed=1)
+    rs.offsets.setflags(write=False)
+    rs.flat_grades.setflags(write=False)
+    return rs
+
+
+@pytest.fixture
+def sim_dir(tmp_path, sim_runs_4x12):
+    """:func:`sim_runs_4x12` written as TREC files in ``tmp_path`` (returned): ``runs/`` (a file a
+    run) and ``qrels.txt``."""
+    from irrepro.data import simulate
+
+    simulate.write_trec(sim_runs_4x12, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    return tmp_path
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """``run_cli(args)`` -> ``(rc, out, err)``: the command line run in-process on ``args`` (each
+    made a string), its exit code and what it printed to stdout and stderr."""
+    from irrepro.cli import main
+
+    def run(args) -> tuple[int, str, str]:
+        rc = main([str(a) for a in args])
+        out = capsys.readouterr()
+        return rc, out.out, out.err
+
+    return run
+
+
+@pytest.fixture(scope="session")
 def pytrec_eval_run():
     """``pytrec_eval_run(path)`` -> ``(tag, run)``: a gzipped TREC run file as pytrec_eval's own
     reader parses it (a pure-Python reader: most of the time of the checks against pytrec_eval on

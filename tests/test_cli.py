@@ -34,12 +34,6 @@ TE_ARGS = ["-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", "-m", "recip_rank", "
 OUR_ARGS = ["-m", "AP", "-m", "P@10", "-m", "nDCG@10", "-m", "RR", "-m", "bpref", "-m", "Rprec"]
 
 
-def run_cli(args, capsys) -> tuple[int, str, str]:
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
     """Three real round-5 runs as plain text, and a fourth derived from the first that lacks
@@ -69,8 +63,8 @@ def trec_eval_text(binary, qrels, files, *args) -> str:
     )  # fmt: skip
 
 
-def ours(capsys, *args) -> pd.DataFrame:
-    rc, out, _ = run_cli(["eval", *args, "--format", "csv"], capsys)
+def ours(run_cli, *args) -> pd.DataFrame:
+    rc, out, _ = run_cli(["eval", *args, "--format", "csv"])
     assert rc == 0
     return pd.read_csv(io.StringIO(out), dtype={"query_id": str})
 
@@ -94,16 +88,14 @@ def ours(capsys, *args) -> pd.DataFrame:
         ),
     ],
 )
-def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, te_args, gappy, trec_eval_9):
+def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, run_cli, ours_args, te_args, gappy, trec_eval_9):
     """--format trec_eval prints what trec_eval 9.0.8 (ranking by float, as irrepro by default)
     prints for the same job, run after run: names, order, topics, number format; the two
     averages, -M and -l included. (9.0.8 -c -q prints no line for a topic the run lacks, 10 does,
     and irrepro as 10: that case is the next test's.)"""
     d, qrels = real
     files = [d / r for r in [*RUNS, *(["gappy"] if gappy else [])]]
-    rc, out, _ = run_cli(
-        ["eval", "--qrels", qrels, *files, *OUR_ARGS, *ours_args, "--format", "trec_eval"], capsys
-    )
+    rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, *OUR_ARGS, *ours_args, "--format", "trec_eval"])
     assert rc == 0
     ref = trec_eval_text(trec_eval_9, qrels, files, *TE_ARGS, *te_args)
     if "-l" in te_args:  # trec_eval -c's num_rel summary counts grade > 0 whatever -l says (its bug)
@@ -119,13 +111,13 @@ def test_trec_eval_format_is_trec_eval_9_byte_for_byte(real, capsys, ours_args, 
 
 
 @pytest.mark.realdata
-def test_trec_eval_format_float64_is_trec_eval_10(real, capsys, trec_eval_10):
+def test_trec_eval_format_float64_is_trec_eval_10(real, run_cli, trec_eval_10):
     """--precision float64 ranks by double, as trec_eval 10 does: its output, byte for byte, with
     -c -q on a run that lacks two qrels topics (scored 0, one line each) and has one the qrels lack."""
     d, qrels = real
     files = [d / r for r in [*RUNS, "gappy"]]
     rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, *OUR_ARGS, "-m", "gm_map", "-m", "NumRet",
-                          "-q", "-c", "--precision", "float64", "--format", "trec_eval"], capsys)  # fmt: skip
+                          "-q", "-c", "--precision", "float64", "--format", "trec_eval"])  # fmt: skip
     assert rc == 0
     ref = trec_eval_text(trec_eval_10, qrels, files, *TE_ARGS, "-m", "gm_map", "-m", "num_ret", "-q", "-c")
     assert "num_ret               \t3\t0\n" in ref
@@ -133,19 +125,19 @@ def test_trec_eval_format_float64_is_trec_eval_10(real, capsys, trec_eval_10):
     # rbp alone: trec_eval 10's m_rbp.c reads its min and max gain uninitialised, so that beside
     # another measure (ndcg_cut, for one) it prints other values
     rc, out, _ = run_cli(["eval", "--qrels", qrels, *files, "-m", "RBP(p=0.5)", "-q", "-c",
-                          "--precision", "float64", "--format", "trec_eval"], capsys)  # fmt: skip
+                          "--precision", "float64", "--format", "trec_eval"])  # fmt: skip
     assert out == trec_eval_text(trec_eval_10, qrels, files, "-m", "rbp.p=0.5", "-q", "-c")
 
 
 @pytest.mark.realdata
-def test_eval_tsv_and_csv_carry_trec_eval_numbers(real, capsys):
+def test_eval_tsv_and_csv_carry_trec_eval_numbers(real, run_cli):
     """The default tsv and csv: irrepro's measure names, trec_eval's numbers (pytrec_eval's, to
     every digit of the csv), per-topic rows (-q) then each run's 'all' row; the two averages differ
     exactly where a run misses topics."""
     d, qrels = real
     files = [d / r for r in [*RUNS, "gappy"]]
-    c = ours(capsys, "--qrels", qrels, *files, *OUR_ARGS, "-q", "-c")
-    own = ours(capsys, "--qrels", qrels, *files, *OUR_ARGS, "-q", "--average", "run-topics")
+    c = ours(run_cli, "--qrels", qrels, *files, *OUR_ARGS, "-q", "-c")
+    own = ours(run_cli, "--qrels", qrels, *files, *OUR_ARGS, "-q", "--average", "run-topics")
     names = {"map": "AP", "P_10": "P@10", "ndcg_cut_10": "nDCG@10", "recip_rank": "RR", "bpref": "Bpref",
              "Rprec": "Rprec"}  # fmt: skip
     for f in files:
@@ -168,9 +160,9 @@ def test_eval_tsv_and_csv_carry_trec_eval_numbers(real, capsys):
 
 
 @pytest.mark.realdata
-def test_eval_coverage_is_reported_per_run(real, capsys):
+def test_eval_coverage_is_reported_per_run(real, run_cli):
     d, qrels = real
-    rc, out, err = run_cli(["eval", "--qrels", qrels, d / "gappy", d / RUNS[1], "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", qrels, d / "gappy", d / RUNS[1], "-m", "AP"])
     assert rc == 0
     lines = err.strip().splitlines()
     assert len(lines) == 1  # only the run whose topics differ from the qrels'
@@ -178,27 +170,22 @@ def test_eval_coverage_is_reported_per_run(real, capsys):
         "irrepro eval: run gappy: 48 of the 50 qrels topics retrieved; 2 missing, scored 0 "
         "(trec_eval -c): 3, 7; 1 run topics not in the qrels, ignored: 999"
     )
-    rc, _, err = run_cli(
-        ["eval", "--qrels", qrels, d / "gappy", "-m", "AP", "--average", "run-topics"], capsys
-    )
+    rc, _, err = run_cli(["eval", "--qrels", qrels, d / "gappy", "-m", "AP", "--average", "run-topics"])
     assert "2 missing, left out of its average: 3, 7" in err
 
 
 @pytest.mark.realdata
-def test_eval_json_and_tsv(real, capsys):
+def test_eval_json_and_tsv(real, run_cli):
     d, qrels = real
     rc, out, _ = run_cli(
         ["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "-m", "P@10", "--format", "json"],
-        capsys,
     )
     doc = json.loads(out)
     assert doc["simulated"] is False and doc["average"] == "all-topics" and "warning" not in doc
     te = pytrec_eval_frame(qrels, d / RUNS[1], ["map"]).query("query_id == 'all'")
     got = [r["value"] for r in doc["scores"] if r["run"] == RUNS[1] and r["measure"] == "AP"]
     assert got == pytest.approx([te["value"].iloc[0]], abs=1e-12)
-    rc, out, _ = run_cli(
-        ["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "--digits", "6"], capsys
-    )
+    rc, out, _ = run_cli(["eval", "--qrels", qrels, d / RUNS[0], d / RUNS[1], "-m", "AP", "--digits", "6"])
     rows = [ln.split("\t") for ln in out.splitlines()]
     assert [r[:2] for r in rows] == [[RUNS[0], "AP"], [RUNS[1], "AP"]]
     assert all(len(r[2].split(".")[1]) == 6 for r in rows)
@@ -245,10 +232,10 @@ def tiny(tmp_path):
     return tmp_path
 
 
-def test_a_run_matching_no_qrels_topic_is_an_error(tiny, capsys):
+def test_a_run_matching_no_qrels_topic_is_an_error(tiny, run_cli):
     """Issue 12 #5: topic ids "T1", "T2" (the qrels have 1, 2) scored 0.0000 with exit 0."""
     (tiny / "t.txt").write_text("T1 Q0 d1 1 2.0 r\nT2 Q0 d4 1 1.0 r\n")
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "t.txt", "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "t.txt", "-m", "AP"])
     assert rc == 2 and out == ""
     assert err.startswith(
         f"irrepro eval: {tiny / 't.txt'}: run 'r' matches no topic of the qrels: "
@@ -266,42 +253,40 @@ def test_a_run_matching_no_qrels_topic_is_an_error(tiny, capsys):
         (["-m", "NOPE"], "irrepro eval: unknown measure 'NOPE'"),
     ],
 )
-def test_eval_bad_options_exit_2_naming_the_option(tiny, capsys, args, message):
-    rc, out, err = run_cli(
-        ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", *args], capsys
-    )
+def test_eval_bad_options_exit_2_naming_the_option(tiny, run_cli, args, message):
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", *args])
     assert rc == 2 and out == "" and message in err and "Traceback" not in err
 
 
-def test_eval_bad_files_name_file_line_and_problem(tiny, capsys):
+def test_eval_bad_files_name_file_line_and_problem(tiny, run_cli):
     (tiny / "bad.txt").write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 high r\n")
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "bad.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "bad.txt", "-m", "AP"])
     assert rc == 2 and f"{tiny / 'bad.txt'}, line 2: score 'high' is not a finite number" in err
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "nope.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "nope.txt", "-m", "AP"])
     assert rc == 2 and f"{tiny / 'nope.txt'}: run file or directory not found" in err
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "no-qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "no-qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 2 and "no-qrels.txt" in err and "is neither a file nor an ir_datasets id" in err
 
 
-def test_os_errors_print_the_file_name(tiny, capsys, monkeypatch):
+def test_os_errors_print_the_file_name(tiny, run_cli, monkeypatch):
     def denied(*a, **k):
         raise PermissionError(13, "Permission denied", "/data/runs/r1.gz")
 
     monkeypatch.setattr(data, "load_runs", denied)
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 2 and err == "irrepro eval: /data/runs/r1.gz: Permission denied\n"
 
 
-def test_ctrl_c_prints_interrupted_and_exits_130(tiny, capsys, monkeypatch):
+def test_ctrl_c_prints_interrupted_and_exits_130(tiny, run_cli, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(data, "load_runs", interrupted)
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 130 and "irrepro: interrupted" in err and "Traceback" not in err
 
 
-def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, capsys, monkeypatch):
+def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, run_cli, monkeypatch):
     """The audit of issue 12 #7: Ctrl-C while matplotlib was being imported came out as its
     RuntimeError (the KeyboardInterrupt as its cause) with a traceback."""
 
@@ -312,14 +297,14 @@ def test_ctrl_c_wrapped_by_a_library_is_still_an_interrupt(tiny, capsys, monkeyp
             raise RuntimeError("Error calling __set_name__ on '_axis_method_wrapper'") from exc
 
     monkeypatch.setattr(data, "load_runs", wrapped)
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 130 and "irrepro: interrupted" in err and "Traceback" not in err
 
     def broken(*a, **k):
         raise RuntimeError("a bug, not an interrupt")
 
     monkeypatch.setattr(data, "load_runs", broken)
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 1 and "Traceback" in err and "RuntimeError: a bug" in err  # a real bug shows its traceback
 
 
@@ -374,20 +359,18 @@ def test_ctrl_c_in_a_running_report(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_irrepro_jobs_is_checked_before_the_work(tiny, capsys, monkeypatch, tmp_path):
+def test_irrepro_jobs_is_checked_before_the_work(tiny, run_cli, monkeypatch, tmp_path):
     monkeypatch.setenv("IRREPRO_JOBS", "abc")
     monkeypatch.setattr(report, "load", lambda *a, **k: pytest.fail("the runs were read"))
-    rc, _, err = run_cli(
-        ["report", tiny, "--qrels", tiny / "qrels.txt", "--out", tmp_path / "o", "-q"], capsys
-    )
+    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "--out", tmp_path / "o", "-q"])
     assert rc == 2 and "IRREPRO_JOBS must be an integer" in err and "'abc'" in err
-    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "--seed", "1.7", "-q"], capsys)
+    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "--seed", "1.7", "-q"])
     assert rc == 2 and "argument --seed: must be an integer, got '1.7'" in err
-    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "-j", "0", "-q"], capsys)
+    rc, _, err = run_cli(["report", tiny, "--qrels", tiny / "qrels.txt", "-j", "0", "-q"])
     assert rc == 2 and "argument -j/--jobs" in err
 
 
-def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(capsys, monkeypatch, tmp_path):
+def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(run_cli, monkeypatch, tmp_path):
     """Without -j and IRREPRO_JOBS, ``irrepro report`` runs on all cores (``os.cpu_count()``, made
     3 here so that the default differs from 1 on any machine); every file it writes but the page
     (which shows the timings) and the manifest (which lists the page's size) is byte for byte
@@ -400,8 +383,8 @@ def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(capsys, mo
     analyse = report._analyse
     monkeypatch.setattr(report, "_analyse", lambda *a, **k: seen.append(k["n_jobs"]) or analyse(*a, **k))
     common = ["report", tmp_path / "runs", "--qrels", tmp_path / "qrels.txt", "--scale", "quick", "-q"]
-    assert run_cli([*common, "--out", tmp_path / "default"], capsys)[0] == 0
-    assert run_cli([*common, "--out", tmp_path / "one", "-j", "1"], capsys)[0] == 0
+    assert run_cli([*common, "--out", tmp_path / "default"])[0] == 0
+    assert run_cli([*common, "--out", tmp_path / "one", "-j", "1"])[0] == 0
     assert seen == [3, 1]
     files = sorted(
         p.name for p in (tmp_path / "one").iterdir() if p.name not in ("index.html", ".irrepro-report")
@@ -409,7 +392,7 @@ def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(capsys, mo
     assert "pairs.csv" in files and "methods.tex" in files
     for name in files:
         assert (tmp_path / "default" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
-    rc, out, _ = run_cli(["report", "--help"], capsys)
+    rc, out, _ = run_cli(["report", "--help"])
     assert rc == 0 and "default IRREPRO_JOBS or -1, all cores" in " ".join(out.split())
 
 
@@ -417,7 +400,7 @@ def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(capsys, mo
 
 
 @pytest.mark.slow
-def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand_in, tiny, capsys):
+def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand_in, tiny, run_cli):
     """Issue 12 #1: offline, no mirror, empty cache: `--qrels trec-covid-round5` scored every run
     0.0000 against the simulated stand-in, with exit 0."""
     with pytest.warns(data.SimulatedDataWarning):  # the stand-in, to build runs from
@@ -425,11 +408,11 @@ def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand
     t = q.table[q.table["topic"] == "1"].head(30)
     (tiny / "sim.txt").write_text("".join(f"1 Q0 {d} {i + 1} {30 - i} sim\n" for i, d in enumerate(t["doc"])))
     args = ["eval", "--qrels", "trec-covid-round5", tiny / "sim.txt", "-m", "AP"]
-    rc, out, err = run_cli(args, capsys)
+    rc, out, err = run_cli(args)
     assert rc == 2 and out == ""
     assert "ir_datasets/cord19/trec-covid/round5/qrels: not found" in err and "IRREPRO_MIRROR" in err
     assert "--allow-simulated" in err
-    rc, out, err = run_cli([*args, "--allow-simulated"], capsys)
+    rc, out, err = run_cli([*args, "--allow-simulated"])
     assert rc == 0
     first, *rest = out.splitlines()
     assert first.startswith(
@@ -437,18 +420,16 @@ def test_eval_refuses_simulated_qrels_unless_allowed(isolated_data, cached_stand
     )
     assert rest[0].startswith("sim\tAP\t") and float(rest[0].split("\t")[2]) > 0
     assert "SIMULATED DATA" in err
-    rc, out, _ = run_cli([*args, "--allow-simulated", "--format", "json"], capsys)
+    rc, out, _ = run_cli([*args, "--allow-simulated", "--format", "json"])
     doc = json.loads(out)
     assert list(doc)[0] == "warning" and "SIMULATED" in doc["warning"] and doc["simulated"] is True
     # an ir_datasets id (no stand-in): the same clear error, and no suggestion of a stand-in
-    rc, _, err = run_cli(
-        ["eval", "--qrels", "cord19/trec-covid/round5", tiny / "sim.txt", "-m", "AP"], capsys
-    )
+    rc, _, err = run_cli(["eval", "--qrels", "cord19/trec-covid/round5", tiny / "sim.txt", "-m", "AP"])
     assert rc == 2 and "not found" in err and "--allow-simulated" not in err
 
 
-def test_help_names_both_averages(capsys):
-    rc, out, _ = run_cli(["eval", "--help"], capsys)
+def test_help_names_both_averages(run_cli):
+    rc, out, _ = run_cli(["eval", "--help"])
     assert rc == 0
     text = " ".join(out.split())
     assert "trec_eval -c" in text and "--average run-topics" in text and "WITHOUT -c" in text
@@ -456,13 +437,13 @@ def test_help_names_both_averages(capsys):
         assert flag in text
 
 
-def test_eval_geometric_means(tiny, capsys):
+def test_eval_geometric_means(tiny, run_cli):
     """-a gm adds trec_eval's gm_ (gm_map for AP, named so), -a G Sakai's G_; beside the mean,
     each checked against a literal formula over the qrels' topics (a missing topic is 0)."""
     import math
 
     rc, out, _ = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", "-m", "P@1",
-                          "-q", "-a", "gm", "-a", "G", "--format", "csv"], capsys)  # fmt: skip
+                          "-q", "-a", "gm", "-a", "G", "--format", "csv"])  # fmt: skip
     assert rc == 0
     rows = pd.read_csv(io.StringIO(out), dtype={"query_id": str})
     per = rows[rows.query_id != "all"].set_index(["query_id", "measure"])["value"]
@@ -477,24 +458,24 @@ def test_eval_geometric_means(tiny, capsys):
         )
         assert summ[f"G_{m}"] == pytest.approx(math.exp(sum(math.log(v + 1e-5) for v in x) / 2), abs=1e-15)
     rc, _, err = run_cli(
-        ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"], capsys
+        ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "NumRet", "-a", "gm"]
     )
     assert rc == 2 and "a geometric mean of a count (NumRet) is not offered" in err
 
 
 @pytest.mark.parametrize("fmt", ["tsv", "csv", "trec_eval", "json"])
-def test_eval_sakai_geometric_mean_of_a_measure_that_can_be_negative_is_refused(tiny, capsys, fmt):
+def test_eval_sakai_geometric_mean_of_a_measure_that_can_be_negative_is_refused(tiny, run_cli, fmt):
     """``-m utility -a G``: Sakai's G_ is log(x + 0.00001) of scores that can be negative; refused
     (exit 2, nothing printed) naming trec_eval's gm_, which stays defined (it printed G_utility nan,
     and the JSON's reason "no topic to average over"); with no negative weight it is computed."""
     base = ["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "--format", fmt]
-    rc, out, err = run_cli([*base, "-m", "utility", "-a", "G"], capsys)
+    rc, out, err = run_cli([*base, "-m", "utility", "-a", "G"])
     assert rc == 2 and out == ""
     assert err.startswith("irrepro eval: -m utility -a G: measure 'G_utility': Sakai's G_ is exp(mean(log(x + "
                           "0.00001))), undefined for a score below -0.00001, and utility can be negative")  # fmt: skip
     assert "trec_eval's gm_, which takes max(x, 0.00001), stays defined: gm_utility" in err
     for measure, agg in (("utility", "gm"), ("utility(nonrel_ret=0)", "G")):
-        rc, out, err = run_cli([*base, "-m", measure, "-a", agg], capsys)
+        rc, out, err = run_cli([*base, "-m", measure, "-a", agg])
         assert rc == 0 and f"{agg}_utility" in out and "nan" not in out.lower() and "reason" not in out
 
 
@@ -502,26 +483,25 @@ def test_eval_sakai_geometric_mean_of_a_measure_that_can_be_negative_is_refused(
                          [("gm_map", "gm", "trec_eval's", "AP"), ("gm_map", "G", "trec_eval's", "AP"),
                           ("gm_bpref", "G", "trec_eval's", "Bpref"), ("G_P@1", "gm", "Sakai's", "P@1")])  # fmt: skip
 def test_eval_a_geometric_mean_of_a_geometric_mean_says_it_is_one(
-    tiny, capsys, measure, agg, whose, per_topic
+    tiny, run_cli, measure, agg, whose, per_topic
 ):
     """``-m gm_map -a gm`` (or ``-a G``): the measure is already a geometric mean - not "unknown
     measure 'gm_gm_map'" - and the per-topic measure to give instead."""
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", measure, "-a", agg],
-                           capsys)  # fmt: skip
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", measure, "-a", agg])  # fmt: skip
     assert rc == 2 and out == ""
     assert err == (f"irrepro eval: -m {measure} -a {agg}: {measure} is already a geometric mean over topics "
                    f"({whose}); -a {agg} adds one to a per-topic measure: -m {per_topic} -a {agg}\n")  # fmt: skip
 
 
-def test_an_unusable_cache_is_named_not_blamed_on_missing_data(isolated_data, tiny, capsys, monkeypatch):
+def test_an_unusable_cache_is_named_not_blamed_on_missing_data(isolated_data, tiny, run_cli, monkeypatch):
     """IRREPRO_CACHE naming a file: the message says so (exit 2), and offers no simulated
     stand-in; a qrels file needs no cache at all."""
     (tiny / "afile").write_text("x")
     monkeypatch.setenv("IRREPRO_CACHE", str(tiny / "afile"))
-    rc, out, err = run_cli(["eval", "--qrels", "trec-covid-round5", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", "trec-covid-round5", tiny / "run.txt", "-m", "AP"])
     assert rc == 2 and out == ""
     assert err == f"irrepro eval: IRREPRO_CACHE={tiny / 'afile'} is a file, not a directory\n"
-    rc, out, _ = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"], capsys)
+    rc, out, _ = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP"])
     assert rc == 0 and out.startswith("r\tAP\t")
 
 
@@ -683,63 +663,62 @@ def _visible(text: str) -> bool:
     return all(unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs") for c in text.replace("\n", ""))
 
 
-def test_errors_name_odd_files_in_one_visible_line(tiny, capsys):
+def test_errors_name_odd_files_in_one_visible_line(tiny, run_cli):
     """The audit of issue 41 (D6): a run file named with a newline and U+202E gave a two-line error
     with the override raw; the qrels the same."""
     bad = tiny / f"bad{ODD}"
     bad.write_text("1 Q0 d1 1 abc r\n")
-    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", bad, "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", bad, "-m", "AP"])
     assert rc == 2 and out == ""
     assert err == f"irrepro eval: {tiny}/bado\\u202edd\\nname, line 1: score 'abc' is not a finite number\n"
     qrels = tiny / f"q{ODD}"
     qrels.write_text("1 0 d1\n")
-    rc, out, err = run_cli(["eval", "--qrels", qrels, tiny / "run.txt", "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", qrels, tiny / "run.txt", "-m", "AP"])
     assert rc == 2 and err.startswith(f"irrepro eval: {_shown(qrels)}, line 1: ") and err.count("\n") == 1
     assert _visible(err)
 
 
-def test_argparse_errors_and_warnings_are_one_visible_line(tiny, capsys):
+def test_argparse_errors_and_warnings_are_one_visible_line(tiny, run_cli):
     """argparse's message and a warning's (e.g. one naming an output file) hold the user's text as
     one line, control and format characters escaped."""
     from irrepro.cli import _format_warning
 
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", f"--x{ODD}"],
-                         capsys)  # fmt: skip
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "run.txt", "-m", "AP", f"--x{ODD}"])  # fmt: skip
     assert rc == 2 and err.splitlines()[-1] == "irrepro: error: unrecognized arguments: --xo\\u202edd\\nname"
     said = _format_warning(f"{ODD}: written, but not recorded", UserWarning, "x.py", 1)
     assert said == "irrepro: warning: o\\u202edd\\nname: written, but not recorded\n"
 
 
-def test_output_paths_are_printed_visibly(printing, tmp_path, capsys, isolated_data, monkeypatch):
+def test_output_paths_are_printed_visibly(printing, tmp_path, run_cli, isolated_data, monkeypatch):
     """Every line naming an output - design's figure and table, standardize's z-score file (written
     and read), compare's methods file, data's cache - shows an odd name escaped, on one line."""
     d = tmp_path / f"d{ODD}"
-    rc, out, err = run_cli(printing("design", d), capsys)
+    rc, out, err = run_cli(printing("design", d))
     assert rc == 0, err
     assert f"figure: {_shown(d)}/power-curve.png; table: {_shown(d)}/topics.csv\n" in out
     assert _visible(out + err)
     z = tmp_path / f"z{ODD}"
-    rc, out, err = run_cli(printing("standardize", z), capsys)
+    rc, out, err = run_cli(printing("standardize", z))
     assert rc == 0 and f"runs) to {_shown(z)}\n" in out and _visible(out + err), err
     args = printing("standardize", z)
     i = args.index("--export-zscores")
-    rc, out, err = run_cli([*args[:i], "--zscores", str(z), *args[i + 2 :]], capsys)
+    rc, out, err = run_cli([*args[:i], "--zscores", str(z), *args[i + 2 :]])
     assert rc == 0 and out.endswith(f"factors from {_shown(z)}\n") and _visible(out + err), err
     m = tmp_path / f"m{ODD}.md"
-    rc, out, err = run_cli([*printing("compare", tmp_path), "--methods-file", m], capsys)
+    rc, out, err = run_cli([*printing("compare", tmp_path), "--methods-file", m])
     assert rc == 0 and err == f"methods paragraph: {_shown(m)}\n" and _visible(out)
     cache = isolated_data / f"c{ODD}"
     monkeypatch.setenv("IRREPRO_CACHE", str(cache))
-    rc, out, err = run_cli(["data", "status"], capsys)
+    rc, out, err = run_cli(["data", "status"])
     assert out.startswith(f"cache:  {_shown(cache)}\nmirror: ") and _visible(out + err)
 
 
 @pytest.mark.parametrize("name", [f"z{ODD}", "it's a $file", "plain.z"])
-def test_the_printed_trec_eval_command_names_the_z_score_file(printing, tmp_path, capsys, bash_words, name):
+def test_the_printed_trec_eval_command_names_the_z_score_file(printing, tmp_path, run_cli, bash_words, name):
     """`standardize --export-zscores FILE` prints trec_eval's command line: pasted into bash, its
     -Z argument is FILE, byte for byte (the audit: 'z\\nnl\\u202e' in single quotes, another file)."""
     z = tmp_path / name
-    rc, out, err = run_cli(printing("standardize", z), capsys)
+    rc, out, err = run_cli(printing("standardize", z))
     assert rc == 0, err
     (command,) = [line.strip() for line in out.splitlines() if line.strip().startswith("trec_eval ")]
     words = bash_words(command)
@@ -747,13 +726,13 @@ def test_the_printed_trec_eval_command_names_the_z_score_file(printing, tmp_path
     assert words[3] == os.fsencode(z) and z.is_file()
 
 
-def test_trec_eval_runs_the_printed_command(printing, tmp_path, capsys, trec_eval_10):
+def test_trec_eval_runs_the_printed_command(printing, tmp_path, run_cli, trec_eval_10):
     """The printed command, run by bash with trec_eval 10, reads the odd-named file."""
     import shlex
 
     z = tmp_path / f"z{ODD}"
     args = printing("standardize", z)
-    rc, out, err = run_cli(args, capsys)
+    rc, out, err = run_cli(args)
     assert rc == 0, err
     (command,) = [line.strip() for line in out.splitlines() if line.strip().startswith("trec_eval ")]
     run = next(Path(args[args.index("--qrels") + 2]).iterdir())
@@ -766,7 +745,7 @@ def test_trec_eval_runs_the_printed_command(printing, tmp_path, capsys, trec_eva
 
 @pytest.mark.slow
 def test_report_names_odd_paths_visibly_and_quotes_them_in_its_command(
-    printing, tmp_path, capsys, bash_words
+    printing, tmp_path, run_cli, bash_words
 ):
     """`irrepro report` prints its page's path escaped, and its ir_metadata's command quotes the
     qrels for bash (the command names the qrels file it read)."""
@@ -778,7 +757,7 @@ def test_report_names_odd_paths_visibly_and_quotes_them_in_its_command(
     qrels = tmp_path / f"q r{ODD}"
     shutil.copy(args[args.index("--qrels") + 1], qrels)
     args[args.index("--qrels") + 1] = str(qrels)
-    rc, out, err = run_cli(args, capsys)
+    rc, out, err = run_cli(args)
     assert rc == 0, err
     assert out == f"report: {_shown(tmp_path / f'r{ODD}')}/index.html\n"
     meta = yaml.safe_load((tmp_path / f"r{ODD}" / "ir_metadata.yml").read_text(encoding="utf-8"))
@@ -801,14 +780,14 @@ def _bom_copies(printing, tmp_path) -> tuple[list[str], Path, Path, Path, Path]:
     return args, run, qrels, bom_run, bom_qrels
 
 
-def test_a_byte_order_mark_is_not_data(printing, tmp_path, capsys):
+def test_a_byte_order_mark_is_not_data(printing, tmp_path, run_cli):
     """A run or qrels file that starts with a UTF-8 byte order mark scores, topic by topic, as the
     same file without it (as the README and read_run say)."""
     _, run, qrels, bom_run, bom_qrels = _bom_copies(printing, tmp_path)
     measures = ["-m", "AP", "-m", "NumRet", "-m", "NumQ", "-q"]
     results = []
     for q, r in ((qrels, run), (qrels, bom_run), (bom_qrels, run), (bom_qrels, bom_run)):
-        rc, out, err = run_cli(["eval", "--qrels", q, r, *measures], capsys)
+        rc, out, err = run_cli(["eval", "--qrels", q, r, *measures])
         assert rc == 0 and err == "", err
         results.append(out)
     assert len(results[0].splitlines()) == 2 * 13 + 1 and results[0].endswith("\tNumQ\tall\t12\n")

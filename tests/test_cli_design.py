@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from irrepro import data, design, measures
-from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -39,23 +38,17 @@ def real(tmp_path_factory):
     return d, m / QRELS
 
 
-def run_cli(args, capsys):
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 def scores(real, measure="nDCG@10"):
     d, qrels = real
     rs = data.load_runs(sorted((d / "full").iterdir()), qrels)
     return next(iter(measures.evaluate(rs, [measure]).values()))
 
 
-def test_design_prints_the_apis_sizes_and_writes_figure_and_table(real, capsys, tmp_path):
+def test_design_prints_the_apis_sizes_and_writes_figure_and_table(real, run_cli, tmp_path):
     d, qrels = real
     out = tmp_path / "plan"
     rc, text, err = run_cli(["design", d / "full", "--qrels", qrels, "-m", "nDCG@10", "--min-diff", "0.05",
-                             "--systems", "3", "-B", "200", "--seed", "4", "--out", out], capsys)  # fmt: skip
+                             "--systems", "3", "-B", "200", "--seed", "4", "--out", out])  # fmt: skip
     assert rc == 0, err
     x = scores(real)
     table = design.topic_set_sizes(x, min_diff=0.05, systems=3, B=200, seed=4)
@@ -71,10 +64,10 @@ def test_design_prints_the_apis_sizes_and_writes_figure_and_table(real, capsys, 
     assert (out / "topics.csv").read_text().splitlines()[0] == "method,topics,interval"
 
 
-def test_design_simulate_adds_the_simulated_row(real, capsys, tmp_path):
+def test_design_simulate_adds_the_simulated_row(real, run_cli, tmp_path):
     d, qrels = real
     rc, text, err = run_cli(["design", d / "full", "--qrels", qrels, "-m", "nDCG@10", "--min-diff", "0.1",
-                             "--simulate", "--scale", "quick", "-B", "0", "--out", tmp_path, "-j", "1"], capsys)  # fmt: skip
+                             "--simulate", "--scale", "quick", "-B", "0", "--out", tmp_path, "-j", "1"])  # fmt: skip
     assert rc == 0, err
     assert any(line.startswith("simulated paired-t") for line in text.splitlines())
     assert "simulated power (+- Monte Carlo se):" in text
@@ -92,7 +85,7 @@ def _zero_filled_sizes(x: np.ndarray, min_diff: float, systems: int) -> tuple[fl
     return v_e, int(np.ceil(n))
 
 
-def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, capsys, tmp_path):
+def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, run_cli, tmp_path):
     """A topic a run misses scores 0 (trec_eval -c) for Sakai's sizes as for G-theory, in design as
     in the report's section 6 (design took V_E from a mixed model and the report from the zero-filled
     matrix: two answers), and both say so in one line."""
@@ -109,10 +102,10 @@ def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, ca
         shutil.copy(f, runs / f.name)
     S = len(RUNS) + 1
     rc, text, err = run_cli(["design", runs, "--qrels", qrels, "-m", "AP", "--min-diff", DESIGN_MIN_DIFF,
-                             "--systems", S, "-B", "0", "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                             "--systems", S, "-B", "0", "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0, err
     rc, _, err = run_cli(["report", runs, "--qrels", qrels, "-m", "AP", "--scale", "quick", "-q",
-                          "--out", tmp_path / "report"], capsys)  # fmt: skip
+                          "--out", tmp_path / "report"])  # fmt: skip
     assert rc == 0, err
     x = next(iter(measures.evaluate(data.load_runs(runs, qrels), ["AP"]).values()))
     gappy = x.systems.index("gappy")
@@ -131,7 +124,7 @@ def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, ca
     assert "-B 0: no bootstrap, so Sakai's sizes have no interval" in text
 
 
-def test_design_refuses_a_design_that_means_nothing_before_reading_the_runs(real, capsys, tmp_path):
+def test_design_refuses_a_design_that_means_nothing_before_reading_the_runs(real, run_cli, tmp_path):
     """A difference beyond the measure's range, a power at or below alpha and a bootstrap too small
     for a 95% interval gave "2 topics" or an interval [19, 19] around 20: each is refused, naming the
     option and why, before the runs are read (no line about the run that misses topics)."""
@@ -154,14 +147,14 @@ def test_design_refuses_a_design_that_means_nothing_before_reading_the_runs(real
         ),
         (["-m", "AP", "--min-diff", "0.05", "-B", "99"], "give -B >= 100, or -B 0 for no interval"),
     ]:
-        rc, text, err = run_cli([*base, *extra], capsys)
+        rc, text, err = run_cli([*base, *extra])
         assert rc == 2 and text == "", (extra, err)
         assert message in err and "run gappy" not in err, (extra, err)
         assert not (tmp_path / "plan").exists()
     # a count has no range: a difference of 5 retrieved documents is a design
-    rc, text, err = run_cli([*base, "-m", "NumRet", "--min-diff", "5", "-B", "0"], capsys)
+    rc, text, err = run_cli([*base, "-m", "NumRet", "--min-diff", "5", "-B", "0"])
     assert rc == 0 and "paired t-test" in text, err
-    rc, text, err = run_cli([*base, "-m", "AP", "--min-diff", "0.05", "-B", "100"], capsys)
+    rc, text, err = run_cli([*base, "-m", "AP", "--min-diff", "0.05", "-B", "100"])
     assert rc == 0, err
 
 
@@ -201,26 +194,24 @@ def test_design_api_refuses_the_same_designs():
         (["--min-diff", "0.05", "--systems", "1"], "--systems: must be an integer >= 2"),
     ],
 )
-def test_design_bad_options_exit_2_naming_the_option(real, capsys, extra, message, tmp_path):
+def test_design_bad_options_exit_2_naming_the_option(real, run_cli, extra, message, tmp_path):
     d, qrels = real
-    rc, text, err = run_cli(
-        ["design", d / "full", "--qrels", qrels, "-m", "AP", *extra, "--out", tmp_path], capsys
-    )
+    rc, text, err = run_cli(["design", d / "full", "--qrels", qrels, "-m", "AP", *extra, "--out", tmp_path])
     assert rc == 2 and text == ""
     assert message in err
 
 
-def test_design_needs_two_runs(real, capsys, tmp_path):
+def test_design_needs_two_runs(real, run_cli, tmp_path):
     d, qrels = real
     rc, _, err = run_cli(["design", d / "full" / RUNS[0], "--qrels", qrels, "-m", "AP", "--min-diff", "0.05",
-                          "--out", tmp_path], capsys)  # fmt: skip
+                          "--out", tmp_path])  # fmt: skip
     assert rc == 2 and "design needs at least 2 runs, got 1" in err
 
 
-def test_compare_anova_prints_the_anova_and_both_tukey_tests(real, capsys):
+def test_compare_anova_prints_the_anova_and_both_tukey_tests(real, run_cli):
     d, qrels = real
     rc, text, err = run_cli(["compare", d / "full", "--qrels", qrels, "-m", "AP", "--anova", "-B", "200",
-                             "--digits", "6"], capsys)  # fmt: skip
+                             "--digits", "6"])  # fmt: skip
     assert rc == 0, err
     x = scores(real, "AP")
     a = design.two_way_anova(x)
@@ -233,28 +224,28 @@ def test_compare_anova_prints_the_anova_and_both_tukey_tests(real, capsys):
     np.testing.assert_allclose(got, t[["p_classical", "p_randomised"]].to_numpy(), atol=1e-6)
 
 
-def test_compare_anova_of_identical_runs_says_why_there_is_none_and_exits_0(real, capsys, tmp_path):
+def test_compare_anova_of_identical_runs_says_why_there_is_none_and_exits_0(real, run_cli, tmp_path):
     """Two identical runs: the table, then one line saying why AP has no ANOVA (it printed the table,
     then exited 2 saying there was "nothing to plan a study from")."""
     d, qrels = real
     twin = tmp_path / "twin"
     twin.write_text((d / "full" / RUNS[0]).read_text().replace(RUNS[0], "twin"))
     rc, text, err = run_cli(["compare", d / "full" / RUNS[0], twin, "--qrels", qrels, "-m", "AP", "--anova",
-                             "-B", "200"], capsys)  # fmt: skip
+                             "-B", "200"])  # fmt: skip
     assert rc == 0 and err == "", err
     assert text.index("twin") < text.index("ANOVA of AP: none - no variance between runs: every run scores "
                                            "the same as every other on each topic")  # fmt: skip
     assert "nothing to plan" not in text + err and "Tukey HSD, classical" not in text
 
 
-def test_compare_anova_prints_every_measure_beside_a_constant_one(real, capsys):
+def test_compare_anova_prints_every_measure_beside_a_constant_one(real, run_cli):
     """A constant measure (NumQ: 1 on every topic) beside AP: its reason in one line, and AP's ANOVA
     and Tukey tables printed as on their own (AP's were never printed)."""
     d, qrels = real
     base = ["compare", d / "full", "--qrels", qrels, "-B", "200", "--digits", "6", "--anova"]
-    rc, alone, err = run_cli([*base, "-m", "AP"], capsys)
+    rc, alone, err = run_cli([*base, "-m", "AP"])
     assert rc == 0, err
-    rc, text, err = run_cli([*base, "-m", "NumQ", "-m", "AP"], capsys)
+    rc, text, err = run_cli([*base, "-m", "NumQ", "-m", "AP"])
     assert rc == 0 and err == "", err
     assert "\nANOVA of NumQ: none - no variance: every run scores 1 on every topic, so F and Tukey's HSD are " \
            "undefined\n" in text  # fmt: skip
@@ -276,12 +267,12 @@ def _matrix_file(path, matrix, sep="\t", first=""):
     return path
 
 
-def test_design_from_a_score_matrix_is_gt4irevals_readme(real_matrix, capsys, tmp_path):
+def test_design_from_a_score_matrix_is_gt4irevals_readme(real_matrix, run_cli, tmp_path):
     """gt4ireval's README: TREC-3 ad hoc AP, the worst 25% dropped, D-study at 50, 100 and 150
     topics and the topics needed for 0.95, with their 95% intervals, to its printed precision."""
     src = _matrix_file(tmp_path / "adhoc3.tsv", real_matrix("trec3", "AP"))
     rc, text, err = run_cli(["design", "--scores", src, "--drop-worst", "0.25", "--topics", "50,100,150",
-                             "--format", "json", "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                             "--format", "json", "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0, err
     doc = __import__("json").loads(text)
     assert doc["pilot"]["runs"] == 30 and len(doc["pilot"]["dropped"]) == 10
@@ -298,16 +289,16 @@ def test_design_from_a_score_matrix_is_gt4irevals_readme(real_matrix, capsys, tm
     assert "sizes" not in doc  # no --min-diff: G-theory alone
     csv_src = _matrix_file(tmp_path / "adhoc3.csv", real_matrix("trec3", "AP"), sep=",", first="topic")
     rc, text2, _ = run_cli(["design", "--scores", csv_src, "--drop-worst", "0.25", "--topics", "50,100,150",
-                            "--format", "json", "--out", tmp_path / "plan2"], capsys)  # fmt: skip
+                            "--format", "json", "--out", tmp_path / "plan2"])  # fmt: skip
     assert rc == 0 and __import__("json").loads(text2)["d_study"] == doc["d_study"]  # CSV as TSV
 
 
-def test_design_from_a_variance_alone_is_statsmodels_power_calculation(capsys, tmp_path):
+def test_design_from_a_variance_alone_is_statsmodels_power_calculation(run_cli, tmp_path):
     """Sakai's calculators: the topics from V_E alone, the paired t-test's as statsmodels solves it."""
     from statsmodels.stats.power import TTestPower
 
     rc, text, err = run_cli(["design", "--variance", "0.0102", "--min-diff", "0.05", "--format", "json",
-                             "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                             "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0, err
     doc = __import__("json").loads(text)
     t = next(r for r in doc["sizes"] if r["method"] == "paired t-test")
@@ -323,10 +314,10 @@ def test_design_from_a_variance_alone_is_statsmodels_power_calculation(capsys, t
         ("\tA\tB\n1\t0.1\t0.2\n2\tx\t0.4\n", "line 3: value 'x' in column 'A' is not a finite number"),
     ],
 )
-def test_design_names_file_line_and_problem_of_a_bad_matrix(capsys, tmp_path, content, message):
+def test_design_names_file_line_and_problem_of_a_bad_matrix(run_cli, tmp_path, content, message):
     src = tmp_path / "pilot.tsv"
     src.write_text(content)
-    rc, text, err = run_cli(["design", "--scores", src, "--out", tmp_path / "plan"], capsys)
+    rc, text, err = run_cli(["design", "--scores", src, "--out", tmp_path / "plan"])
     assert rc == 2 and text == "" and f"pilot.tsv, {message}" in err
 
 
@@ -343,20 +334,20 @@ def test_design_names_file_line_and_problem_of_a_bad_matrix(capsys, tmp_path, co
         (["--scores", "{src}", "--out", "{dir}"], "{dir}"),  # the directory holding the input
     ],
 )
-def test_design_refuses_a_pilot_that_does_not_fit_before_any_work(capsys, tmp_path, args, message):
+def test_design_refuses_a_pilot_that_does_not_fit_before_any_work(run_cli, tmp_path, args, message):
     src = tmp_path / "in" / "pilot.tsv"
     src.parent.mkdir()
     src.write_text("\tA\tB\tC\n1\t0.1\t0.2\t0.3\n2\t0.3\t0.4\t0.2\n3\t0.5\t0.4\t0.1\n")
     fill = {"src": str(src), "dir": str(src.parent)}
     argv = [a.format(**fill) for a in args]
     out = [] if "--out" in argv else ["--out", str(tmp_path / "plan")]
-    rc, text, err = run_cli(["design", *argv, *out], capsys)
+    rc, text, err = run_cli(["design", *argv, *out])
     assert rc == 2 and text == "" and message.format(**fill) in err
     assert src.read_text().startswith("\tA\tB\tC")  # the input untouched
     assert not (tmp_path / "plan").exists()
 
 
-def test_design_from_brennans_matrix_is_his_table_6_5(capsys, tmp_path):
+def test_design_from_brennans_matrix_is_his_table_6_5(run_cli, tmp_path):
     """Brennan (2001) Table 6.5 (gt4ireval's tests): the 80% intervals from the command line."""
     from test_design import BRENNAN_4
 
@@ -365,7 +356,7 @@ def test_design_from_brennans_matrix_is_his_table_6_5(capsys, tmp_path):
     )
     src = _matrix_file(tmp_path / "synthetic4.csv", m, sep=",", first="query")
     rc, text, err = run_cli(["design", "--scores", src, "--level", "80", "--topics", "12", "--format", "json",
-                             "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                             "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0, err
     doc = __import__("json").loads(text)
     assert [round(v, 4) for v in doc["components"].values()] == [0.6258, 0.8840, 2.7872]
@@ -374,11 +365,11 @@ def test_design_from_brennans_matrix_is_his_table_6_5(capsys, tmp_path):
     assert got == [0.729, 0.541, 0.876, 0.672, 0.457, 0.845] and doc["level"] == 0.8
 
 
-def test_design_from_a_variance_alone_sizes_the_anova_as_statsmodels(capsys, tmp_path):
+def test_design_from_a_variance_alone_sizes_the_anova_as_statsmodels(run_cli, tmp_path):
     from statsmodels.stats.power import FTestAnovaPower
 
     rc, text, err = run_cli(["design", "--variance", "0.0102", "--min-diff", "0.1", "--systems", "5",
-                             "--format", "json", "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                             "--format", "json", "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0, err
     got = next(r for r in __import__("json").loads(text)["sizes"] if r["method"] == "one-way ANOVA")
     f = 0.1 / (2 * 5 * 0.0102) ** 0.5  # Cohen's f of a range min_diff over m means (Sakai 2016)
@@ -387,11 +378,10 @@ def test_design_from_a_variance_alone_sizes_the_anova_as_statsmodels(capsys, tmp
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "latex"])
-def test_design_prints_its_tables_as_markdown_and_latex(capsys, tmp_path, fmt):
+def test_design_prints_its_tables_as_markdown_and_latex(run_cli, tmp_path, fmt):
     src = tmp_path / "pilot.tsv"
     src.write_text("\tA_1\tB\tC\n1\t0.1\t0.2\t0.35\n2\t0.3\t0.4\t0.5\n3\t0.5\t0.4\t0.7\n4\t0.2\t0.1\t0.3\n")
-    rc, text, err = run_cli(["design", "--scores", src, "--topics", "10", "--format", fmt, "--out", tmp_path / "o"],
-                            capsys)  # fmt: skip
+    rc, text, err = run_cli(["design", "--scores", src, "--topics", "10", "--format", fmt, "--out", tmp_path / "o"])  # fmt: skip
     assert rc == 0, err
     if fmt == "markdown":
         assert (

@@ -15,15 +15,8 @@ from pathlib import Path
 import pytest
 
 from irrepro import data, reproduce
-from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")
-
-
-def run_cli(args, capsys):
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +47,11 @@ def _api(d, **kw):
 ARGS = ["-m", "AP", "-m", "P@10", "--resamples", "300", "--seed", "3"]
 
 
-def test_csv_and_json_carry_the_apis_numbers(runs, capsys):
+def test_csv_and_json_carry_the_apis_numbers(runs, run_cli):
     d = runs
     want = _api(d)
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
-                            "--format", "csv"], capsys)  # fmt: skip
+                            "--format", "csv"])  # fmt: skip
     assert rc == 0, err
     got = list(csv.DictReader(io.StringIO(out)))
     # 2 experiments x (2 runs x (KTU, RBO, RMSE and p of 2 measures) + ER and Delta RI of 2 measures)
@@ -72,28 +65,28 @@ def test_csv_and_json_carry_the_apis_numbers(runs, capsys):
         )
         assert [float(g[c]) for c in ("value", "low", "high")] == [w.value, w.low, w.high]
     rc, out, _ = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
-                          "--format", "json"], capsys)  # fmt: skip
+                          "--format", "json"])  # fmt: skip
     doc = json.loads(out)
     assert doc["kind"].startswith("reproducibility") and doc["resamples"] == 300 and doc["level"] == 0.95
     assert [r["value"] for r in doc["rows"]] == list(want["value"])
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
-def test_the_tables_show_every_value_with_its_interval(runs, capsys, fmt):
+def test_the_tables_show_every_value_with_its_interval(runs, run_cli, fmt):
     d = runs
     want = _api(d, level=0.9)
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt", *ARGS,
-                            "--level", "90", "--format", fmt, "--digits", "3"], capsys)  # fmt: skip
+                            "--level", "90", "--format", fmt, "--digits", "3"])  # fmt: skip
     assert rc == 0, err
     for w in want.itertuples(index=False):
         assert f"{w.value:.3f} [{w.low:.3f}, {w.high:.3f}]" in out
     assert "90% BCa intervals from 300 topic resamples" in out
 
 
-def test_replicability_prints_er_delta_ri_and_unpaired_p_values_only(runs, capsys):
+def test_replicability_prints_er_delta_ri_and_unpaired_p_values_only(runs, run_cli):
     d = runs
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb2", d / "ra2", "--qrels", d / "q.txt",
-                            "--repro-qrels", d / "q2.txt", *ARGS, "--format", "csv"], capsys)  # fmt: skip
+                            "--repro-qrels", d / "q2.txt", *ARGS, "--format", "csv"])  # fmt: skip
     assert rc == 0, err
     got = list(csv.DictReader(io.StringIO(out)))
     assert {g["statistic"] for g in got} == {"p-value", "ER", "DeltaRI"}
@@ -102,18 +95,16 @@ def test_replicability_prints_er_delta_ri_and_unpaired_p_values_only(runs, capsy
     assert [float(g["value"]) for g in got] == list(want["value"])
 
 
-def test_bad_input_exits_2_naming_the_files(runs, capsys, tmp_path):
+def test_bad_input_exits_2_naming_the_files(runs, run_cli, tmp_path):
     d = runs
-    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "gone", "--qrels", d / "q.txt"],
-                           capsys)  # fmt: skip
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "gone", "--qrels", d / "q.txt"])  # fmt: skip
     assert rc == 2 and out == "" and f"{tmp_path / 'gone'}: no such file or directory" in err
     (tmp_path / "ra").mkdir()
     (tmp_path / "ra" / "x").write_text((d / "ra" / "x").read_text())
-    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "ra", "--qrels", d / "q.txt"],
-                           capsys)  # fmt: skip
+    rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", tmp_path / "ra", "--qrels", d / "q.txt"])  # fmt: skip
     assert rc == 2 and f"{tmp_path / 'ra'}/ has no 'y'" in err
     rc, out, err = run_cli(["reproduce", d / "ob", d / "oa", d / "rb", d / "ra", "--qrels", d / "q.txt",
-                            "--resamples", "0"], capsys)  # fmt: skip
+                            "--resamples", "0"])  # fmt: skip
     assert rc == 2 and "--resamples: must be an integer >= 1" in err
 
 
@@ -142,14 +133,14 @@ def _undefined_experiments(d: Path, tmp_path: Path) -> list[Path]:
     return [tmp_path / r for r in ("ob", "oa", "rb", "ra")]
 
 
-def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path, capsys):
+def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path, run_cli):
     """The two experiments of :func:`_undefined_experiments`: strict JSON, each undefined number null
     with its reason beside it, every other number the API's."""
     d = runs
     files = _undefined_experiments(d, tmp_path)
     api = reproduce.reproduce_runs(*files, d / "q.txt", measures=["AP"], B=200, seed=1).to_frame()
     rc, out, err = run_cli(["reproduce", *files, "--qrels", d / "q.txt", "-m", "AP", "--resamples", "200",
-                            "--seed", "1", "--format", "json"], capsys)  # fmt: skip
+                            "--seed", "1", "--format", "json"])  # fmt: skip
     assert rc == 0, err
     rows = _strict(out)["rows"]
     assert len(rows) == len(api)
@@ -169,12 +160,12 @@ def test_json_is_strict_with_the_reason_of_each_undefined_number(runs, tmp_path,
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
-def test_the_tables_say_undefined_and_why_never_nan(runs, tmp_path, capsys, fmt):
+def test_the_tables_say_undefined_and_why_never_nan(runs, tmp_path, run_cli, fmt):
     """The same two experiments in every table format: no "nan" or "inf"; an undefined number reads
     "undefined" with a numbered reason under the table (csv: an empty cell, the reason in its column)."""
     files = _undefined_experiments(runs, tmp_path)
     rc, out, err = run_cli(["reproduce", *files, "--qrels", runs / "q.txt", "-m", "AP", "--resamples", "200",
-                            "--seed", "1", "--format", fmt], capsys)  # fmt: skip
+                            "--seed", "1", "--format", fmt])  # fmt: skip
     assert rc == 0, err
     assert not re.search(r"\b(nan|inf)\b", out, re.I), out
     if fmt == "csv":
@@ -190,7 +181,7 @@ def test_the_tables_say_undefined_and_why_never_nan(runs, tmp_path, capsys, fmt)
 
 
 def test_runs_missing_topics_get_their_coverage_line_and_the_note_says_what_each_number_averages(
-    tmp_path, capsys
+    tmp_path, run_cli
 ):
     """reproduce said nothing of runs that miss topics (eval, compare and design print a line per
     run), nor that KTU and RBO average over the topics both runs ranked while RMSE, ER and p take
@@ -209,9 +200,9 @@ def test_runs_missing_topics_get_their_coverage_line_and_the_note_says_what_each
     ob, oa = write("ob", range(1, 7), ("d1", "d2", "d3")), write("oa", range(1, 7), ("d2", "d1", "d3"))
     rb, ra = write("rb", range(1, 5), ("d1", "d2", "d3")), write("ra", range(1, 7), ("d2", "d1", "d3"))
     base = ["reproduce", ob, oa, rb, ra, "--qrels", tmp_path / "q.txt", "-m", "AP", "--resamples", "100"]
-    rc, out, err = run_cli([*base, "--format", "csv"], capsys)
+    rc, out, err = run_cli([*base, "--format", "csv"])
     assert rc == 0, err
-    _, _, eval_err = run_cli(["eval", "--qrels", tmp_path / "q.txt", rb, "-m", "AP"], capsys)
+    _, _, eval_err = run_cli(["eval", "--qrels", tmp_path / "q.txt", rb, "-m", "AP"])
     assert eval_err.startswith("irrepro eval: run rb: 4 of the 6 qrels topics retrieved; 2 missing")
     assert err == eval_err.replace("irrepro eval: run rb:", f"irrepro reproduce: run {rb}:")
     got = {(r["run"], r["statistic"]): float(r["value"]) for r in csv.DictReader(io.StringIO(out))}
@@ -219,11 +210,11 @@ def test_runs_missing_topics_get_their_coverage_line_and_the_note_says_what_each
     assert got["baseline", "KTU"] == pytest.approx(sum(taus) / len(taus))
     assert got["baseline", "RMSE"] == pytest.approx(math.sqrt(((1 - 1) ** 2 * 4 + (1 - 0) ** 2 * 2) / 6))
     assert got["effect", "ER"] == pytest.approx(((0.5 - 1) * 4 + (0.5 - 0) * 2) / 6 / (0.5 - 1))
-    rc, out, err = run_cli(base, capsys)
+    rc, out, err = run_cli(base)
     assert rc == 0 and out.splitlines()[-1].endswith(
         "KTU, RBO: over the topics both runs ranked; RMSE, ER, Delta RI, p: over all the qrels' topics, a topic a "
         "run misses scoring 0"), out  # fmt: skip
-    rc, out, err = run_cli(["reproduce", "--help"], capsys)
+    rc, out, err = run_cli(["reproduce", "--help"])
     help_text = " ".join(out.split())
     assert (
         rc == 0

@@ -12,16 +12,9 @@ import yaml
 
 import irrepro
 from irrepro import data, measures, parallel
-from irrepro.cli import main as cli_main
 from irrepro.errors import ISSUES_URL, REPOSITORY_URL, InputError, InputTypeError, UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(args, capsys) -> tuple[int, str, str]:
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 @pytest.fixture
@@ -53,27 +46,27 @@ def _user_errors(d: Path) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("command", ["data", "eval", "compare", "report"])
-def test_a_user_error_is_one_line_and_exit_2_in_every_command(tiny, capsys, command):
-    rc, _, err = run_cli(_user_errors(tiny)[command], capsys)
+def test_a_user_error_is_one_line_and_exit_2_in_every_command(tiny, run_cli, command):
+    rc, _, err = run_cli(_user_errors(tiny)[command])
     assert rc == 2
     assert err.count("\n") == 1 and err.startswith(f"irrepro {command}: ")
     assert "Traceback" not in err and ISSUES_URL not in err
 
 
-def test_data_fetch_of_an_unknown_collection_exits_2(capsys):
+def test_data_fetch_of_an_unknown_collection_exits_2(run_cli):
     """It exited 1, where every other command exits 2 for bad input."""
-    rc, out, err = run_cli(["data", "fetch", "NOSUCH"], capsys)
+    rc, out, err = run_cli(["data", "fetch", "NOSUCH"])
     assert rc == 2 and out == ""
     assert err.startswith("irrepro data: unknown collection 'NOSUCH'; known: ") and err.count("\n") == 1
 
 
-def test_data_fetch_of_data_not_to_be_had_exits_2(tmp_path, capsys, monkeypatch):
+def test_data_fetch_of_data_not_to_be_had_exits_2(tmp_path, run_cli, monkeypatch):
     """Offline, no mirror, an empty cache: DataUnavailable, which the user mends (a mirror, the
     network) - exit 2 with one line naming what to do, as for any other input error."""
     monkeypatch.delenv("IRREPRO_MIRROR", raising=False)
     monkeypatch.setenv("IRREPRO_OFFLINE", "1")
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
-    rc, _, err = run_cli(["data", "fetch", "-q", "trec3"], capsys)
+    rc, _, err = run_cli(["data", "fetch", "-q", "trec3"])
     assert rc == 2 and err.count("\n") == 1 and "IRREPRO_MIRROR" in err and "Traceback" not in err
 
 
@@ -82,7 +75,7 @@ def test_data_fetch_of_data_not_to_be_had_exits_2(tmp_path, capsys, monkeypatch)
     [ValueError("a bad internal value"), KeyError("an internal key"), ZeroDivisionError("division by zero")],
     ids=lambda e: type(e).__name__,
 )
-def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, capsys, monkeypatch, bug):
+def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, run_cli, monkeypatch, bug):
     """ValueError and KeyError were taken for the user's mistakes (one line, exit 2), hiding the
     bug; other exceptions escaped main."""
 
@@ -90,7 +83,7 @@ def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, capsys, monke
         raise bug
 
     monkeypatch.setattr(data, "load_runs", broken)
-    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "r.txt", "-m", "AP"], capsys)
+    rc, _, err = run_cli(["eval", "--qrels", tiny / "qrels.txt", tiny / "r.txt", "-m", "AP"])
     assert rc == 1
     assert "Traceback (most recent call last)" in err and f"{type(bug).__name__}: " in err
     last = err.rstrip("\n").splitlines()[-1]
@@ -100,12 +93,12 @@ def test_a_bug_shows_its_traceback_a_report_line_and_exits_1(tiny, capsys, monke
     )
 
 
-def test_a_bug_in_data_fetch_is_a_bug_too(capsys, monkeypatch):
+def test_a_bug_in_data_fetch_is_a_bug_too(run_cli, monkeypatch):
     def broken(*a, **k):
         raise KeyError("an internal key")
 
     monkeypatch.setattr(data, "fetch", broken)
-    rc, _, err = run_cli(["data", "fetch", "trec3"], capsys)
+    rc, _, err = run_cli(["data", "fetch", "trec3"])
     assert rc == 1 and "Traceback" in err and err.rstrip().endswith(ISSUES_URL)
 
 
@@ -149,7 +142,7 @@ def test_a_missing_dask_is_an_input_error_saying_what_to_install(monkeypatch):
         parallel.dask_client("tcp://127.0.0.1:8786")
 
 
-def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, capsys):
+def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, run_cli):
     """A full disk under ``report --out``: an OutputError - an InputError that is still the OSError
     it was, naming --out as given - and one line with exit 2 from the command line."""
     from irrepro import report
@@ -175,7 +168,5 @@ def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, ca
 
     monkeypatch.setattr(report, "run", run)
     (tmp_path / "runs").mkdir()
-    rc, _, err = run_cli(
-        ["report", tmp_path / "runs", "--qrels", tmp_path / "q.txt", "--out", out, "-q"], capsys
-    )
+    rc, _, err = run_cli(["report", tmp_path / "runs", "--qrels", tmp_path / "q.txt", "--out", out, "-q"])
     assert rc == 2 and err == f"irrepro report: {out}: No space left on device (writing the report)\n"

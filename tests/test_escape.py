@@ -530,12 +530,6 @@ def test_nfkc_twins_are_look_alikes_kept_apart():
                       "p\u0430per", "paper"]  # fmt: skip
 
 
-def _cli(args, capsys) -> tuple[int, str, str]:
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def twin_runs(tmp_path_factory):
     return _write_runs(tmp_path_factory.mktemp("twins"), TWINS)
@@ -550,12 +544,12 @@ def _one_warning(recwarn, what: str = "run names") -> str:
     return said[0]
 
 
-def test_eval_warns_of_nfkc_twins(tmp_path, capsys, recwarn):
+def test_eval_warns_of_nfkc_twins(tmp_path, run_cli, recwarn):
     """A run tagged "ﬁle" (the ligature) beside one tagged "file", and "ＡP" (fullwidth) beside
     "AP": one warning per pair, naming both in ASCII escapes and their files; the two still score
     as two runs."""
     runs, qrels = _write_runs(tmp_path, ["\ufb01le", "file", "\uff21P", "AP"])
-    rc, out, err = _cli(["eval", "--qrels", qrels, runs, "-m", "AP"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", qrels, runs, "-m", "AP"])
     assert rc == 0, err
     said = [str(w.message) for w in recwarn if "look the same" in str(w.message)]
     assert len(said) == 2, said
@@ -572,11 +566,11 @@ def test_eval_warns_of_nfkc_twins(tmp_path, capsys, recwarn):
 
 
 @pytest.mark.parametrize("fmt", ["tsv", "trec_eval", "csv", "json"])
-def test_eval_with_look_alike_and_format_character_names(twin_runs, capsys, recwarn, fmt):
+def test_eval_with_look_alike_and_format_character_names(twin_runs, run_cli, recwarn, fmt):
     import json as json_module
 
     runs, qrels = twin_runs
-    rc, out, err = _cli(["eval", "--qrels", qrels, runs, "-m", "AP", "--format", fmt], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", qrels, runs, "-m", "AP", "--format", fmt])
     assert rc == 0, err
     said = _one_warning(recwarn)
     assert "run2)" in said and "run3)" in said  # the files of the two "café"
@@ -592,11 +586,11 @@ def test_eval_with_look_alike_and_format_character_names(twin_runs, capsys, recw
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
-def test_compare_with_look_alike_and_format_character_names(twin_runs, capsys, recwarn, fmt):
+def test_compare_with_look_alike_and_format_character_names(twin_runs, run_cli, recwarn, fmt):
     import unicodedata
 
     runs, qrels = twin_runs
-    rc, out, err = _cli(["compare", "--qrels", qrels, runs, "-m", "AP", "--format", fmt], capsys)
+    rc, out, err = run_cli(["compare", "--qrels", qrels, runs, "-m", "AP", "--format", fmt])
     assert rc == 0, err
     _one_warning(recwarn)
     if fmt == "csv":
@@ -614,15 +608,15 @@ def test_compare_with_look_alike_and_format_character_names(twin_runs, capsys, r
         assert "= café ('caf\\xe9')" in out and "= café ('cafe\\u0301')" in unicodedata.normalize("NFC", out)
 
 
-def test_report_with_look_alike_and_format_character_names(twin_runs, tmp_path, capsys, recwarn):
+def test_report_with_look_alike_and_format_character_names(twin_runs, tmp_path, run_cli, recwarn):
     """The report's tables label every run apart (the two long names, the two "café"), with the
     full name as tooltip; nothing in its HTML, Markdown or LaTeX holds a raw format character; its
     CSVs keep the names as they are."""
     import unicodedata
 
     runs, qrels = twin_runs
-    rc, out, err = _cli(["report", runs, "--qrels", qrels, "--out", tmp_path / "out", "--scale", "quick", "-q",
-                         "--baseline", RLO], capsys)  # fmt: skip
+    rc, out, err = run_cli(["report", runs, "--qrels", qrels, "--out", tmp_path / "out", "--scale", "quick", "-q",
+                            "--baseline", RLO])  # fmt: skip
     assert rc == 0, err
     _one_warning(recwarn)
     d = tmp_path / "out"
@@ -647,7 +641,7 @@ def test_report_with_look_alike_and_format_character_names(twin_runs, tmp_path, 
     assert set(runs_csv["run"]) == set(TWINS)
 
 
-def test_design_with_look_alike_and_format_character_names(twin_runs, tmp_path, capsys, recwarn):
+def test_design_with_look_alike_and_format_character_names(twin_runs, tmp_path, run_cli, recwarn):
     runs, qrels = twin_runs
     # the first run misses a topic: design names it on stderr
     gappy = tmp_path / "runs"
@@ -656,8 +650,8 @@ def test_design_with_look_alike_and_format_character_names(twin_runs, tmp_path, 
         lines = f.read_text(encoding="utf-8").splitlines(keepends=True)
         (gappy / f.name).write_text("".join(ln for ln in lines if not (f.name == "run4" and ln.split()[0] == lines[0].split()[0])),
                                     encoding="utf-8")  # fmt: skip
-    rc, out, err = _cli(["design", "--qrels", qrels, gappy, "-m", "AP", "--min-diff", "0.1", "--out",
-                         tmp_path / "out"], capsys)  # fmt: skip
+    rc, out, err = run_cli(["design", "--qrels", qrels, gappy, "-m", "AP", "--min-diff", "0.1", "--out",
+                            tmp_path / "out"])  # fmt: skip
     assert rc == 0, err
     _one_warning(recwarn)
     assert _raw_format(out) == [] and _raw_format(err) == []
@@ -666,7 +660,7 @@ def test_design_with_look_alike_and_format_character_names(twin_runs, tmp_path, 
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv", "json"])
-def test_reproduce_with_look_alike_and_format_character_names(tmp_path_factory, capsys, recwarn, fmt):
+def test_reproduce_with_look_alike_and_format_character_names(tmp_path_factory, run_cli, recwarn, fmt):
     """Experiments named by their files: a right-to-left override in a file name is escaped in the
     tables (kept in csv and json), and file names that look alike are warned of once."""
     import json as json_module
@@ -681,8 +675,7 @@ def test_reproduce_with_look_alike_and_format_character_names(tmp_path_factory, 
             (role / name).write_text(
                 (runs / f"run{(2 * k + j) % 8}").read_text(encoding="utf-8"), encoding="utf-8"
             )
-    rc, out, err = _cli(["reproduce", *dirs, "--qrels", qrels, "-m", "AP", "--resamples", "100", "--format", fmt],
-                        capsys)  # fmt: skip
+    rc, out, err = run_cli(["reproduce", *dirs, "--qrels", qrels, "-m", "AP", "--resamples", "100", "--format", fmt])  # fmt: skip
     assert rc == 0, err
     _one_warning(recwarn, "experiments (file names)")
     if fmt == "csv":

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import irrepro
-from irrepro import book, data, parallel, report
+from irrepro import book, parallel, report
 from irrepro import known_truth as kt
 from irrepro import simulation as sim
 from irrepro import standardize as sz
@@ -151,13 +151,6 @@ def test_the_comparison_tables_are_written_where_the_caller_says(monkeypatch, tm
     monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "env"))  # the default: the configuration's
     book.compare("sakai2006evaluating", "Table T", rows)
     assert (tmp_path / "env" / "sakai2006evaluating-table-t.json").is_file()
-
-
-@pytest.fixture
-def sim_dir(tmp_path):
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
-    return tmp_path
 
 
 @pytest.mark.parametrize(("env", "options", "want"), [

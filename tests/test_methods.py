@@ -15,7 +15,7 @@ import yaml
 
 import irrepro
 from _reference import pdflatex
-from irrepro import data, escape, report
+from irrepro import escape, report
 from irrepro.cli import main as cli_main
 from irrepro.errors import InputError
 from irrepro.significance import methods_paragraph
@@ -156,17 +156,18 @@ def test_the_sidecar_parses_with_ir_metadata_fields():
 # ---------------------------------------------------------------- the command line and the report
 
 
-@pytest.fixture(scope="module")
-def sim(tmp_path_factory):
-    d = tmp_path_factory.mktemp("methods")
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
-    data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
-    return d
-
-
-def _compare(sim, capsys, *extra):
+def _compare(sim_dir, capsys, *extra):
     rc = cli_main(
-        ["compare", "--qrels", str(sim / "qrels.txt"), str(sim / "runs"), "-m", "AP", "--methods", *extra]
+        [
+            "compare",
+            "--qrels",
+            str(sim_dir / "qrels.txt"),
+            str(sim_dir / "runs"),
+            "-m",
+            "AP",
+            "--methods",
+            *extra,
+        ]
     )
     out = capsys.readouterr()
     assert rc == 0, out.err
@@ -191,30 +192,30 @@ CLI_CHANGES = [
 
 
 @pytest.mark.parametrize("extra, says", CLI_CHANGES, ids=[" ".join(e) for e, _ in CLI_CHANGES])
-def test_compare_methods_follows_the_options(sim, capsys, extra, says):
-    base = _compare(sim, capsys)
-    new = _compare(sim, capsys, *extra)
+def test_compare_methods_follows_the_options(sim_dir, capsys, extra, says):
+    base = _compare(sim_dir, capsys)
+    new = _compare(sim_dir, capsys, *extra)
     para = new[new.index("**Methods.**") :].replace("\\", "")
     assert says in para and says not in base[base.index("**Methods.**") :].replace("\\", "")
 
 
-def test_compare_methods_in_latex_and_to_a_file(sim, capsys, tmp_path):
-    out = _compare(sim, capsys, "--format", "latex")
+def test_compare_methods_in_latex_and_to_a_file(sim_dir, capsys, tmp_path):
+    out = _compare(sim_dir, capsys, "--format", "latex")
     assert out.index("\\end{table}") < out.index("\\paragraph{Methods.}")
     f = tmp_path / "m.md"
-    plain = _compare(sim, capsys)
-    out = _compare(sim, capsys, "--methods-file", str(f))
+    plain = _compare(sim_dir, capsys)
+    out = _compare(sim_dir, capsys, "--methods-file", str(f))
     assert "Methods" not in out and f.read_text().startswith("**Methods.**")
     assert f.read_text() == plain[plain.index("**Methods.**") :]
-    rc = cli_main(["compare", "--qrels", str(sim / "qrels.txt"), str(sim / "runs"), "-m", "AP", "--methods",
+    rc = cli_main(["compare", "--qrels", str(sim_dir / "qrels.txt"), str(sim_dir / "runs"), "-m", "AP", "--methods",
                    "--format", "csv"])  # fmt: skip
     err = capsys.readouterr().err
     assert rc == 2 and "--methods-file" in err
 
 
-def test_the_report_writes_the_methods(sim):
-    out = sim / "rep"
-    rc = cli_main(["report", str(sim / "runs"), "--qrels", str(sim / "qrels.txt"), "--out", str(out), "--scale",
+def test_the_report_writes_the_methods(sim_dir):
+    out = sim_dir / "rep"
+    rc = cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out), "--scale",
                    "quick", "-q", "--seed", "3", "--test", "permutation"])  # fmt: skip
     assert rc == 0
     md, tex = (out / "methods.md").read_text(), (out / "methods.tex").read_text()

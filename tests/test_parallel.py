@@ -102,3 +102,43 @@ def test_parallel_map_stops_starting_tasks_after_an_error():
     with pytest.raises(KeyboardInterrupt):
         parallel.parallel_map(fn, range(50), n_jobs=2)
     assert len(started) < 50  # the queued tasks were cancelled
+
+
+def _greedy(n, size, widths=None, most=None):
+    """The chunks written out: items taken one at a time while the chunk (count x widest) fits."""
+    w = [1] * n if widths is None else [max(int(x), 1) for x in widths]
+    size, most = max(size, 1), max(n if most is None else most, 1)
+    out, start, widest = [], 0, 0
+    for i in range(n):
+        count, wider = i - start + 1, max(widest, w[i])
+        if count > 1 and (count * wider > size or count > most):
+            out.append((start, i))
+            start, wider = i, w[i]
+        widest = wider
+    return out + ([(start, n)] if n else [])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_chunks_are_the_longest_consecutive_runs_that_fit(seed):
+    """The one chunking helper (pairs per task, rows of replicates, runs and lists per block): each
+    chunk the longest that fits ``size`` cells and ``most`` items, an oversized item alone."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 3000))
+    size = int(rng.choice([0, 1, 5, 64, 1000, 1 << 16]))
+    widths = rng.integers(0, rng.choice([2, 30, 5000]), n) if seed % 4 else None
+    if seed % 3 == 0 and widths is not None:
+        widths = np.sort(widths)  # as RunSet.iter_blocks sorts its lists
+    most = (0, 1, 3, 40)[seed // 5] if seed % 5 == 1 else None  # (0: one item a chunk, as 1)
+    got = [(s.start, s.stop) for s in parallel._chunks(n, size, widths, most)]
+    assert got == _greedy(n, size, widths, most)
+    assert [a for a, _ in got] + [n] * bool(got) == [0] + [b for _, b in got] if n else got == []
+
+
+def test_chunks_by_hand():
+    def spans(*args, **kwargs):
+        return [(s.start, s.stop) for s in parallel._chunks(*args, **kwargs)]
+
+    assert spans(0, 5) == [] and spans(7, 3) == [(0, 3), (3, 6), (6, 7)]
+    assert spans(4, 10, [1, 2, 3, 4]) == [(0, 3), (3, 4)]  # 3 x 3 = 9 cells fit, 4 x 4 = 16 do not
+    assert spans(3, 1, [5, 5, 5]) == [(0, 1), (1, 2), (2, 3)]  # an item wider than size alone
+    assert spans(5, 100, [1] * 5, most=0) == spans(5, 100, most=1) == [(i, i + 1) for i in range(5)]

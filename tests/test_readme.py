@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from _reference import pytrec_eval_frame, run_trec_eval
-from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -52,12 +51,6 @@ def write_trec(run, qrels, run_path: Path, qrels_path: Path, tag: str = "run") -
     qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels[["query_id", "doc_id", "relevance"]].itertuples(index=False)))  # fmt: skip
 
 
-def cli(args, capsys) -> tuple[int, str, str]:
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 @pytest.fixture
 def evaluation(tmp_path, monkeypatch):
     """The Evaluation section's Python blocks, run in order in one namespace (in tmp_path)."""
@@ -73,7 +66,7 @@ def evaluation(tmp_path, monkeypatch):
     return ns, results, tmp_path
 
 
-def test_readme_evaluation_three_forms_give_the_same_numbers(evaluation, capsys):
+def test_readme_evaluation_three_forms_give_the_same_numbers(evaluation, run_cli):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     from irrepro import measures
 
@@ -102,15 +95,15 @@ def test_readme_evaluation_three_forms_give_the_same_numbers(evaluation, capsys)
     # the command line, on the same run and qrels as TREC files
     write_trec(run, qrels, tmp / "run.txt", tmp / "qrels.txt")
     (cmd,) = commands(section("Evaluation"))
-    rc, out, err = cli(cmd, capsys)
+    rc, out, err = run_cli(cmd)
     assert rc == 0 and err == ""
     got = {m: float(v) for _, m, v in (ln.split("\t") for ln in out.splitlines())}
     assert got == {m: round(float(a.at["run", m]), 4) for m in a.columns}
-    rc, out, _ = cli([*cmd, "--format", "trec_eval"], capsys)
+    rc, out, _ = run_cli([*cmd, "--format", "trec_eval"])
     assert out == measures.to_trec_eval(frame_scores)  # what the README's first block prints
 
 
-def test_readme_own_runs_commands(evaluation, capsys):
+def test_readme_own_runs_commands(evaluation, run_cli):
     """Every command of "Your own runs" runs as written (a runs/ directory of two runs, one of
     them missing a topic); the trec_eval-format one prints trec_eval's own output."""
     ns, _, tmp = evaluation
@@ -123,7 +116,7 @@ def test_readme_own_runs_commands(evaluation, capsys):
     assert len(cmds) == 3
     outputs = []
     for cmd in cmds:
-        rc, out, err = cli(cmd, capsys)
+        rc, out, err = run_cli(cmd)
         assert rc == 0, err
         outputs.append((cmd, out, err))
     # the runs/ commands name run b, which lacks topic 2
@@ -139,13 +132,13 @@ def test_readme_own_runs_commands(evaluation, capsys):
         assert lines[(r, "gm_map")] == pytest.approx(ref["gm_map"], abs=5e-5 + 1e-12)
 
 
-def test_readme_trec_eval_format_command_prints_trec_eval_9s_output(evaluation, capsys, trec_eval_9):
+def test_readme_trec_eval_format_command_prints_trec_eval_9s_output(evaluation, run_cli, trec_eval_9):
     """The "Your own runs" command with ``--format trec_eval`` prints, byte for byte, what the
     trec_eval 9 binary prints for the same job."""
     ns, _, tmp = evaluation
     write_trec(ns["run"], ns["qrels"], tmp / "run.txt", tmp / "qrels.txt")
     (cmd,) = [c for c in commands(section("Your own runs")) if "trec_eval" in c]
-    rc, out, err = cli(cmd, capsys)
+    rc, out, err = run_cli(cmd)
     assert rc == 0, err
     ref = run_trec_eval(trec_eval_9, "qrels.txt", "run.txt", "-m", "runid", "-m", "map", "-q", "-c", cwd=tmp)
     assert out == ref

@@ -351,13 +351,6 @@ def test_a_run_matching_no_qrels_topic_is_refused(tmp_path, capsys):
     del files
 
 
-@pytest.fixture
-def sim_dir(tmp_path):
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
-    return tmp_path
-
-
 def _report(sim_dir, out, *extra):
     return cli_main(["report", str(sim_dir / "runs"), "--qrels", str(sim_dir / "qrels.txt"), "--out", str(out),
                      "--scale", "quick", "-q", *extra])  # fmt: skip

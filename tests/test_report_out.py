@@ -29,10 +29,9 @@ pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected her
 
 
 @pytest.fixture(scope="module")
-def files():
+def files(sim_runs_4x12):
     """The files of one small report (4 runs, 12 topics, quick scale), drawn once."""
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
-    return report.analyse(rs, scale="quick", progress=False).files()
+    return report.analyse(sim_runs_4x12, scale="quick", progress=False).files()
 
 
 @pytest.fixture
@@ -43,14 +42,13 @@ def rep(files, monkeypatch):
 
 
 @pytest.fixture
-def sim_dir(tmp_path, monkeypatch):
-    """Runs and qrels on disk, for the command line; reading them fails the test."""
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+def sim_dir(sim_dir, monkeypatch):
+    """The runs and qrels on disk (conftest's ``sim_dir``), for the command line; reading them
+    fails the test."""
     monkeypatch.setattr(
         report, "load", lambda *a, **k: pytest.fail("the runs were read before --out was checked")
     )
-    return tmp_path
+    return sim_dir
 
 
 def _cli(sim_dir, out) -> int:

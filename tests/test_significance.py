@@ -503,15 +503,7 @@ def sim_runs(tmp_path_factory):
     return d
 
 
-def _cli(args, capsys):
-    from irrepro.cli import main
-
-    rc = main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
-def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
+def test_cli_compare_against_scipy_and_statsmodels(sim_runs, run_cli):
     from statsmodels.stats.multitest import multipletests
 
     from irrepro import measures, report
@@ -519,8 +511,8 @@ def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
     inp = report.load(sim_runs / "runs", sim_runs / "qrels.txt")
     ap = measures.evaluate(inp.runset, ["AP"])["AP"]
     base = inp.runset.runs[2]
-    rc, out, err = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP", "-m", "P@10",
-                         "--baseline", base, "--format", "csv"], capsys)  # fmt: skip
+    rc, out, err = run_cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP", "-m", "P@10",
+                            "--baseline", base, "--format", "csv"])  # fmt: skip
     assert rc == 0, err
     got = pd.read_csv(pd.io.common.StringIO(out), index_col="run")
     others = [r for r in inp.runset.runs if r != base]
@@ -531,24 +523,24 @@ def test_cli_compare_against_scipy_and_statsmodels(sim_runs, capsys):
         got.loc[others, "AP p adjusted"], multipletests(p, method="holm")[1], rtol=1e-10
     )
     np.testing.assert_allclose(got["AP mean"], ap.mean())
-    rc, text, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
-                        "--baseline", sim_runs / "runs" / base, "--test", "sign"], capsys)  # by its file  # fmt: skip
+    rc, text, _ = run_cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                           "--baseline", sim_runs / "runs" / base, "--test", "sign"])  # by its file  # fmt: skip
     assert rc == 0 and "sign test" in text and f"baseline {base}" in text
-    rc, md, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
-                      "--format", "markdown", "--test", "tukey", "-B", "500"], capsys)  # fmt: skip
+    rc, md, _ = run_cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                         "--format", "markdown", "--test", "tukey", "-B", "500"])  # fmt: skip
     assert rc == 0 and md.startswith("| #") and "randomised Tukey HSD, B = 500" in md
-    rc, tex, _ = _cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
-                       "--format", "latex", "--intervals"], capsys)  # fmt: skip
+    rc, tex, _ = run_cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
+                          "--format", "latex", "--intervals"])  # fmt: skip
     assert rc == 0 and "\\begin{tabular}" in tex and "\\toprule" in tex and "BCa" in tex
 
 
-def test_cli_compare_errors(sim_runs, capsys):
+def test_cli_compare_errors(sim_runs, run_cli):
     base = ["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP"]
-    rc, _, err = _cli(base + ["--baseline", "nobody"], capsys)
+    rc, _, err = run_cli(base + ["--baseline", "nobody"])
     assert rc == 2 and "--baseline 'nobody' is neither the name nor the file of a run" in err
-    rc, _, err = _cli(base + ["--test", "tukey", "--correction", "holm"], capsys)
+    rc, _, err = run_cli(base + ["--test", "tukey", "--correction", "holm"])
     assert rc == 2 and "family-wise already" in err
-    rc, _, err = _cli(base + ["--test", "student"], capsys)
+    rc, _, err = run_cli(base + ["--test", "student"])
     assert rc == 2 and "invalid choice" in err
 
 
@@ -580,18 +572,18 @@ def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
         report.analyse(inp.runset, "AP", scale="quick", progress=False, baseline="x")
 
 
-def test_cli_report_takes_the_baseline_by_its_file(sim_runs, tmp_path, capsys):
+def test_cli_report_takes_the_baseline_by_its_file(sim_runs, tmp_path, run_cli):
     from irrepro import data
 
     first = data.run_files(sim_runs / "runs")[0]
     name = data.read_run(first).name
-    rc, out, err = _cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "rep",
-                         "--scale", "quick", "--quiet", "--test", "paired-t", "--baseline", first], capsys)  # fmt: skip
+    rc, out, err = run_cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "rep",
+                            "--scale", "quick", "--quiet", "--test", "paired-t", "--baseline", first])  # fmt: skip
     assert rc == 0, err
     pairs = pd.read_csv(tmp_path / "rep" / "pairs.csv")
     assert (pairs["run y"] == name).all() and len(pairs) == 4
-    rc, _, err = _cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "r2",
-                       "--scale", "quick", "--quiet", "--baseline", "nobody"], capsys)  # fmt: skip
+    rc, _, err = run_cli(["report", sim_runs / "runs", "--qrels", sim_runs / "qrels.txt", "--out", tmp_path / "r2",
+                          "--scale", "quick", "--quiet", "--baseline", "nobody"])  # fmt: skip
     assert rc == 2 and "nobody" in err
 
 

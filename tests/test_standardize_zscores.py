@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from irrepro import data, measures, standardize
-from irrepro.cli import main as cli_main
 from irrepro.errors import InputError
 
 
@@ -78,17 +77,11 @@ def test_factors_without_topic_ids_are_refused(tmp_path):
         standardize.write_zscores(tmp_path / "z", {"map": standardize.factors(np.eye(3))})
 
 
-def _cli(args, capsys):
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
-def test_the_command_exports_then_applies_the_factors(sim, tmp_path, capsys):
+def test_the_command_exports_then_applies_the_factors(sim, tmp_path, run_cli):
     d, scores = sim
     z = tmp_path / "z.txt"
     base = ["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", "AP", "-m", "P@10"]
-    rc, out, err = _cli([*base, "--export-zscores", z], capsys)
+    rc, out, err = run_cli([*base, "--export-zscores", z])
     assert rc == 0, err
     assert out.splitlines() == [
         f"wrote 12 lines (2 measures x 6 topics, mean and sd of 5 runs) to {z}",
@@ -97,7 +90,7 @@ def test_the_command_exports_then_applies_the_factors(sim, tmp_path, capsys):
     ]
     back = standardize.read_zscores(z)
     assert np.array_equal(back["map"].mean, standardize.factors(scores["AP"]).mean)
-    rc, out, err = _cli([*base, "--zscores", z], capsys)
+    rc, out, err = run_cli([*base, "--zscores", z])
     assert rc == 0, err
     rows = [line.split() for line in out.splitlines()[1:-1]]
     assert [r[0] for r in rows] == list(scores["AP"].systems)
@@ -106,14 +99,14 @@ def test_the_command_exports_then_applies_the_factors(sim, tmp_path, capsys):
         assert [float(r[j]) for r in rows] == pytest.approx(want, abs=5e-5)
 
 
-def test_the_command_refuses_a_file_lacking_a_measure_and_a_measure_trec_eval_lacks(sim, tmp_path, capsys):
+def test_the_command_refuses_a_file_lacking_a_measure_and_a_measure_trec_eval_lacks(sim, tmp_path, run_cli):
     d, _ = sim
     z = tmp_path / "z.txt"
     z.write_text("1 map 0.3 0.1\n")
     base = ["standardize", d / "runs", "--qrels", d / "qrels.txt"]
-    rc, out, err = _cli([*base, "-m", "P@10", "--zscores", z], capsys)
+    rc, out, err = run_cli([*base, "-m", "P@10", "--zscores", z])
     assert rc == 2 and out == "" and "no factors for P_10" in err
-    rc, out, err = _cli([*base, "-m", "RR@10", "--export-zscores", tmp_path / "new.txt"], capsys)
+    rc, out, err = run_cli([*base, "-m", "RR@10", "--export-zscores", tmp_path / "new.txt"])
     assert rc == 2 and "trec_eval has no such measure" in err
 
 
@@ -178,14 +171,14 @@ def _z_of_trec_eval(binary, line, zfile, qrels, run) -> dict:
     return {(name[1:], topic): float(v) for name, topic, v in (ln.split() for ln in out.splitlines())}
 
 
-def test_a_tied_topic_has_sd_zero_and_round_trips_through_trec_eval(tied, tmp_path, capsys, trec_eval_10):
+def test_a_tied_topic_has_sd_zero_and_round_trips_through_trec_eval(tied, tmp_path, run_cli, trec_eval_10):
     """The three runs at P@10 = 0.7 on topic 1: the file says mean 0.7 (its 17 digits), sd 0;
     trec_eval -Z, called as irrepro prints it, gives them z = 0 there (not 0.8165: its value minus
     numpy's mean over numpy's sd), the later run D -1000000 (its missing value, not -1.5e15), and
     on every other topic and measure irrepro's z-scores."""
     z = tmp_path / "z.txt"
     base = ["standardize", tied / "runs", "--qrels", tied / "qrels", "-m", "P@10", "-m", "AP"]
-    rc, out, err = _cli([*base, "--export-zscores", z, "--precision", "float64"], capsys)
+    rc, out, err = run_cli([*base, "--export-zscores", z, "--precision", "float64"])
     assert rc == 0, err
     assert "1 P_10 0.69999999999999996 0\n" in z.read_text()
     line = out.splitlines()[-1]
@@ -205,15 +198,15 @@ def test_a_tied_topic_has_sd_zero_and_round_trips_through_trec_eval(tied, tmp_pa
                     assert got[te, topic] == pytest.approx(ours[t], abs=5e-5), (run, te, topic)
 
 
-def test_a_measure_at_its_own_level_and_the_calls_for_two_levels(tmp_path, capsys, trec_eval_10):
+def test_a_measure_at_its_own_level_and_the_calls_for_two_levels(tmp_path, run_cli, trec_eval_10):
     """``-m 'AP(rel=2)' -m P@10`` exports trec_eval's map (at -l 2) and P_10 (at -l 1) and prints
     the two trec_eval calls that apply them; each, run as printed, gives irrepro's z-scores."""
     from test_measures_parity import make_collection
 
     qpath, files, _, _ = make_collection(tmp_path, 7, grades=(0, 0, 1, 1, 2, 3))
     z = tmp_path / "z.txt"
-    rc, out, err = _cli(["standardize", *files, "--qrels", qpath, "-m", "AP(rel=2)", "-m", "P@10",
-                         "--export-zscores", z, "--precision", "float64"], capsys)  # fmt: skip
+    rc, out, err = run_cli(["standardize", *files, "--qrels", qpath, "-m", "AP(rel=2)", "-m", "P@10",
+                            "--export-zscores", z, "--precision", "float64"])  # fmt: skip
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[1].startswith("apply it with these 2 calls (one trec_eval call has one -l")
@@ -233,7 +226,7 @@ def test_a_measure_at_its_own_level_and_the_calls_for_two_levels(tmp_path, capsy
                     assert got[te, topic] == pytest.approx(ours[t], abs=5e-5), (f, te, topic)
 
 
-def test_weighted_utility_exports_under_trec_eval_name(tmp_path, capsys, trec_eval_10):
+def test_weighted_utility_exports_under_trec_eval_name(tmp_path, run_cli, trec_eval_10):
     """Weighted utility is trec_eval's utility_2,-0.5,-1,0 (``-m utility.2,-0.5,-1,0``): trec_eval's
     z-scores equal irrepro's on every topic a run retrieved for; on the topic it misses, trec_eval
     scores its stand-in list (irrepro's value + p2 = -0.5), so its z is irrepro's - 0.5 / sd."""
@@ -242,8 +235,8 @@ def test_weighted_utility_exports_under_trec_eval_name(tmp_path, capsys, trec_ev
     qpath, files, _, _ = make_collection(tmp_path, 8, grades=(0, 0, 1, 1, 2, 3), n_runs=4)
     z = tmp_path / "z.txt"
     utility = "utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)"
-    rc, out, err = _cli(["standardize", *files, "--qrels", qpath, "-m", utility, "--export-zscores", z,
-                         "--precision", "float64"], capsys)  # fmt: skip
+    rc, out, err = run_cli(["standardize", *files, "--qrels", qpath, "-m", utility, "--export-zscores", z,
+                            "--precision", "float64"])  # fmt: skip
     assert rc == 0, err
     assert out.splitlines()[-1] == f"  trec_eval -c -Z {z} -m utility.2,-0.5,-1,0 QRELS RUN"
     fac = standardize.read_zscores(z)["utility_2,-0.5,-1,0"]
@@ -260,20 +253,20 @@ def test_weighted_utility_exports_under_trec_eval_name(tmp_path, capsys, trec_ev
             assert got["utility_2,-0.5,-1,0", topic] == pytest.approx(want, abs=5e-5), (f, topic, missed)
 
 
-def test_two_measures_trec_eval_names_alike_are_refused(sim, tmp_path, capsys):
+def test_two_measures_trec_eval_names_alike_are_refused(sim, tmp_path, run_cli):
     d, _ = sim
     z = tmp_path / "z.txt"
-    rc, out, err = _cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", "AP", "-m", "AP(rel=2)",
-                         "--export-zscores", z], capsys)  # fmt: skip
+    rc, out, err = run_cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", "AP", "-m", "AP(rel=2)",
+                            "--export-zscores", z])  # fmt: skip
     assert rc == 2 and out == "" and not z.exists()
     assert "-m AP and -m AP(rel=2) are both trec_eval's map (at -l 1 and -l 2)" in err
 
 
-def test_the_printed_command_quotes_the_file(sim, tmp_path, capsys):
+def test_the_printed_command_quotes_the_file(sim, tmp_path, run_cli):
     d, _ = sim
     z = tmp_path / "my z.txt"
-    rc, out, err = _cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", "AP", "-m", "P@5",
-                         "-m", "P@10", "--export-zscores", z], capsys)  # fmt: skip
+    rc, out, err = run_cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", "AP", "-m", "P@5",
+                            "-m", "P@10", "--export-zscores", z])  # fmt: skip
     assert rc == 0, err
     assert out.splitlines()[-1] == f"  trec_eval -c -Z '{z}' -m map -m P.5,10 QRELS RUN"
 
@@ -289,7 +282,7 @@ def test_the_printed_command_quotes_the_file(sim, tmp_path, capsys):
     ],
 )
 @pytest.mark.parametrize("mode", ["--export-zscores", "--zscores"])
-def test_a_geometric_mean_over_topics_is_refused_naming_the_per_topic_measure(sim, tmp_path, capsys, given,
+def test_a_geometric_mean_over_topics_is_refused_naming_the_per_topic_measure(sim, tmp_path, run_cli, given,
                                                                               then, mode):  # fmt: skip
     """gm_map, gm_bpref, G_...: a summary over topics has no per-topic score, which trec_eval -Z
     standardizes; refused before any work, saying so (it exported AP's factors under gm_map, whose
@@ -298,7 +291,7 @@ def test_a_geometric_mean_over_topics_is_refused_naming_the_per_topic_measure(si
     z = tmp_path / "z.txt"
     if mode == "--zscores":  # a file that holds the measure's name, with AP's factors
         standardize.write_zscores(z, {measures.parse_measure(given).name: standardize.factors(scores["AP"])})
-    rc, out, err = _cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", given, mode, z], capsys)
+    rc, out, err = run_cli(["standardize", d / "runs", "--qrels", d / "qrels.txt", "-m", given, mode, z])
     assert rc == 2 and out == "" and z.exists() == (mode == "--zscores")
     whose = "trec_eval's" if given.startswith("gm_") else "Sakai's"
     assert err == (f"irrepro standardize: -m {given}: {measures.parse_measure(given).name} is {whose} geometric "

@@ -29,15 +29,8 @@ from irrepro import corpus_bootstrap as cb
 from irrepro import known_truth as kt
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
-from irrepro.cli import main as cli_main
 
 InputError = irrepro.InputError
-
-
-def run_cli(args, capsys) -> tuple[int, str, str]:
-    rc = cli_main([str(a) for a in args])
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def _matrix(seed: int = 0, S: int = 4, T: int = 12) -> data.ScoreMatrix:
@@ -138,11 +131,9 @@ def test_a_level_that_reads_as_a_percentage_below_50_is_refused(entry, bad):
     assert stats.check_level(50) == 0.5 and stats.check_level(0.3) == 0.3
 
 
-def test_compare_level_read_as_a_small_percentage_is_refused(tmp_path, capsys):
+def test_compare_level_read_as_a_small_percentage_is_refused(tmp_path, run_cli):
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
-    rc, out, err = run_cli(
-        ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--level", "1.5"], capsys
-    )
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--level", "1.5"])
     assert rc == 2 and out == ""
     assert (
         "argument --level: must be a fraction in (0, 1) (0.95) or a percentage in [50, 100) (95), got 1.5 "
@@ -150,7 +141,7 @@ def test_compare_level_read_as_a_small_percentage_is_refused(tmp_path, capsys):
     ) in err
 
 
-def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp_path, capsys):
+def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp_path, run_cli):
     """``IRREPRO_SCALE=full`` and ``=PAPER`` were accepted and ``--scale full`` / ``PAPER`` refused:
     one check (parallel.check_scale) for the environment, every --scale and the Python API."""
     argv = {"report": ["report", "runs", "--qrels", "q"],
@@ -167,7 +158,7 @@ def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp
             with pytest.raises(InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full'"):
                 parallel.scale()
         for base in argv.values():
-            rc, out, err = run_cli([*base, "--scale", word], capsys)
+            rc, out, err = run_cli([*base, "--scale", word])
             assert rc == 2 and f"argument --scale: must be 'paper', 'quick' or 'full', not {word!r}" in err
     from pathlib import Path
 
@@ -175,27 +166,27 @@ def test_every_scale_option_takes_the_words_irrepro_scale_takes(monkeypatch, tmp
     row = next(line for line in readme.splitlines() if line.startswith("| `IRREPRO_SCALE`"))
     assert all(f"`{w}`" in row for w in parallel.SCALES), row
     for command in argv:
-        rc, out, _ = run_cli([command, "--help"], capsys)
+        rc, out, _ = run_cli([command, "--help"])
         out = " ".join(out.split())  # argparse's wrapping
         assert all(f"{w} (" in out for w in parallel.SCALES) and "in any case" in out
 
 
-def test_compare_level_on_the_command_line(tmp_path, capsys):
+def test_compare_level_on_the_command_line(tmp_path, run_cli):
     """``--level 95`` gives the table of ``--level 0.95`` (it was an IndexError); 0, 1, 100, a
     negative and NaN are refused by argparse, naming --level (``--level 0`` printed a "0% CI")."""
     qrels, runs = _write_runs(
         tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1], "c": [1, 1, 1, 0, 0, 1]}
     )
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--intervals", "--seed", "1"]
-    rc, fraction, err = run_cli([*base, "--level", "0.95"], capsys)
+    rc, fraction, err = run_cli([*base, "--level", "0.95"])
     assert rc == 0, err
-    rc, percent, err = run_cli([*base, "--level", "95"], capsys)
+    rc, percent, err = run_cli([*base, "--level", "95"])
     assert rc == 0, err
     assert percent == fraction and "95% CI" in percent
     for bad in ("0", "1", "100", "-5", "nan", "x"):
-        rc, out, err = run_cli([*base, "--level", bad], capsys)
+        rc, out, err = run_cli([*base, "--level", bad])
         assert rc == 2 and out == "" and "argument --level: must be" in err, (bad, err)
-    rc, out, err = run_cli([*base, "--alpha", "5"], capsys)
+    rc, out, err = run_cli([*base, "--alpha", "5"])
     assert rc == 2 and "argument --alpha: must be a number in (0, 1)" in err
 
 
@@ -208,7 +199,7 @@ _JOBS_RULE = "must be a positive integer (workers) or -1 (all cores)"
 
 @pytest.mark.parametrize("bad", ["0", "-5"])
 @pytest.mark.parametrize("source", ["api", "env", "cli", "cli-env"])
-def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monkeypatch, tmp_path, capsys):
+def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monkeypatch, tmp_path, run_cli):
     """One rule, one message, naming where the value came from (IRREPRO_JOBS=0 and -5 were
     accepted - as 1 and as all cores - while -j 0 was refused)."""
     monkeypatch.delenv("IRREPRO_JOBS", raising=False)
@@ -224,11 +215,11 @@ def test_a_worker_count_below_one_is_refused_from_every_source(source, bad, monk
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
     argv = ["compare", "--qrels", qrels, *runs, "-m", "AP"]
     if source == "cli":
-        rc, out, err = run_cli([*argv, f"--jobs={bad}"], capsys)
+        rc, out, err = run_cli([*argv, f"--jobs={bad}"])
         assert rc == 2 and out == "" and f"argument -j/--jobs: {_JOBS_RULE}, not {bad}" in err
     else:
         monkeypatch.setenv("IRREPRO_JOBS", bad)
-        rc, out, err = run_cli(argv, capsys)
+        rc, out, err = run_cli(argv)
         assert rc == 2 and out == "" and err == f"irrepro compare: IRREPRO_JOBS {_JOBS_RULE}, not {bad}\n"
 
 
@@ -339,8 +330,8 @@ def _single_valued_options():
 
 
 @pytest.mark.parametrize("command,option,value", _single_valued_options())
-def test_a_single_valued_option_given_twice_is_refused(command, option, value, capsys):
-    rc, out, err = run_cli([*command.split(), option, value, option, value], capsys)
+def test_a_single_valued_option_given_twice_is_refused(command, option, value, run_cli):
+    rc, out, err = run_cli([*command.split(), option, value, option, value])
     assert rc == 2 and out == ""
     line = err.strip().splitlines()[-1]
     assert re.search(
@@ -368,10 +359,10 @@ def test_options_meant_to_repeat_still_repeat():
     assert args.measures == ["AP", "P@10"] and args.aggregates == ["gm", "G"]
 
 
-def test_baseline_given_twice_on_the_command_line_names_both(capsys, tmp_path):
+def test_baseline_given_twice_on_the_command_line_names_both(run_cli, tmp_path):
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1], "b": [0, 1, 1]})
     argv = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--baseline", "b"]
-    rc, out, err = run_cli(argv, capsys)
+    rc, out, err = run_cli(argv)
     assert rc == 2 and out == ""
     assert "argument --baseline: given twice (--baseline 'a', then --baseline 'b'): give it once" in err
 
@@ -388,18 +379,18 @@ def _no_nan(text: str) -> None:
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
 @pytest.mark.parametrize("baseline", [None, "a"])
-def test_compare_says_why_a_test_has_no_answer(fmt, baseline, tmp_path, capsys):
+def test_compare_says_why_a_test_has_no_answer(fmt, baseline, tmp_path, run_cli):
     qrels, runs = _write_runs(tmp_path, {"a": [1] * 5, "b": [1] * 5, "c": [1] * 5})
     argv = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--format", fmt]
-    rc, out, err = run_cli(argv + (["--baseline", baseline] if baseline else []), capsys)
+    rc, out, err = run_cli(argv + (["--baseline", baseline] if baseline else []))
     assert rc == 0, err
     assert "no variance: every run scores 1 on every topic" in out
     _no_nan(out)
 
 
-def test_compare_names_two_identical_runs(tmp_path, capsys):
+def test_compare_names_two_identical_runs(tmp_path, run_cli):
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 0, 1], "b": [1, 0, 1, 0, 1], "c": [0, 1, 1, 1, 0]})
-    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a"], capsys)
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a"])
     assert rc == 0, err
     assert re.search(
         r"No test of AP for 1 pair \(p: -\): no variance: runs (b and a|a and b) score the same "
@@ -478,7 +469,7 @@ def test_an_empty_table_of_runs_or_qrels_is_a_clear_error(what, call, message):
 
 
 @pytest.mark.parametrize("source", ["api", "cli"])
-def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, capsys):
+def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, run_cli):
     """'²'.isdigit() is True but int('²') fails: topic_order raised ValueError."""
     assert data.topic_order(["²", "10", "2"]) == ["10", "2", "²"]  # sorted as strings
     assert data.topic_order(["10", "2"]) == ["2", "10"]  # integers: numerically, as before
@@ -492,7 +483,7 @@ def test_a_topic_id_that_is_a_digit_but_no_integer_works(source, tmp_path, capsy
         return
     (tmp_path / "q").write_text("² 0 a 1\n1 0 b 1\n")
     (tmp_path / "r").write_text("² Q0 a 1 1.0 r\n1 Q0 c 1 2.0 r\n")
-    rc, out, err = run_cli(["eval", "--qrels", tmp_path / "q", tmp_path / "r", "-m", "AP", "-q"], capsys)
+    rc, out, err = run_cli(["eval", "--qrels", tmp_path / "q", tmp_path / "r", "-m", "AP", "-q"])
     assert rc == 0, err
     assert out.splitlines() == ["r\tAP\t1\t0.0000", "r\tAP\t²\t1.0000", "r\tAP\tall\t0.5000"]
 
@@ -590,30 +581,30 @@ def test_below_m_over_alpha_resamples_holm_rejects_nothing(B, m):
     assert (stats.adjust_pvalues(np.full(m, 1 / (B_rule + 1)), "holm") < 0.05).all()
 
 
-def test_compare_raises_its_default_B_for_the_correction_and_says_so(tmp_path, capsys):
+def test_compare_raises_its_default_B_for_the_correction_and_says_so(tmp_path, run_cli):
     """Issue 42, item 8: ``compare --test bootstrap`` over 4 runs (m = 6 pairs, Holm) draws
     20 x 6 / 0.05 = 2400 -> 3000 resamples, not 1000, and says so on stderr and in the methods;
     without a correction it keeps 1000 and says nothing."""
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
                                          "c": [1, 1, 1, 0, 0, 1, 1, 1], "d": [1, 1, 1, 1, 1, 1, 1, 0]})  # fmt: skip
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", "bootstrap", "--methods"]
-    rc, out, err = run_cli(base, capsys)
+    rc, out, err = run_cli(base)
     assert rc == 0 and err == (
         "irrepro compare: -B 3000: the paired bootstrap test's default 1000 raised for holm over m = 6 "
         "comparisons at alpha 0.05: B >= 20 m / alpha = 2,400 resolves its smallest threshold, alpha / m\n"
     ), err
     assert "B = 3,000" in out and "B = 1,000" not in out, out
-    rc, out, err = run_cli([*base, "--correction", "fdr_bh", "--alpha", "0.1"], capsys)  # 20 x 6 / 0.1 = 1200
+    rc, out, err = run_cli([*base, "--correction", "fdr_bh", "--alpha", "0.1"])  # 20 x 6 / 0.1 = 1200
     assert rc == 0 and "-B 2000: " in err and "for fdr_bh over m = 6" in err and "B = 2,000" in out, err
-    rc, out, err = run_cli([*base, "--correction", "none"], capsys)
+    rc, out, err = run_cli([*base, "--correction", "none"])
     assert rc == 0 and err == "" and "B = 1,000" in out, err
-    rc, out, err = run_cli([*base, "--baseline", "a"], capsys)  # 3 pairs: 1200 -> 2000
+    rc, out, err = run_cli([*base, "--baseline", "a"])  # 3 pairs: 1200 -> 2000
     assert rc == 0 and "-B 2000: " in err and "over m = 3 comparisons" in err and "B = 2,000" in out, err
-    rc, out, err = run_cli([*base, "-B", "2399"], capsys)
+    rc, out, err = run_cli([*base, "-B", "2399"])
     assert rc == 2 and out == "" and err.startswith("irrepro compare: -B 2399: too few resamples for the paired "
                                                     "bootstrap test at alpha 0.05 adjusted by holm over m = 6 "
                                                     "comparisons: ") and err.endswith("give -B >= 2400\n"), err  # fmt: skip
-    rc, out, err = run_cli([*base, "-B", "2400"], capsys)
+    rc, out, err = run_cli([*base, "-B", "2400"])
     assert rc == 0 and err == "" and "B = 2,400" in out, err
     # the Python entry point takes the same B
     x = np.random.default_rng(0).random((4, 8))
@@ -623,7 +614,7 @@ def test_compare_raises_its_default_B_for_the_correction_and_says_so(tmp_path, c
         significance.compare(x, test="bootstrap", seed=1, B=1000)
 
 
-def test_a_default_B_past_its_largest_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+def test_a_default_B_past_its_largest_is_refused_before_any_work(tmp_path, run_cli, monkeypatch):
     """All pairs of many runs would need millions of resamples: past DEFAULT_B_MAX the default is
     not raised silently into hours, the user is asked for -B (here the largest set below the 3,000
     that 6 pairs need)."""
@@ -633,14 +624,14 @@ def test_a_default_B_past_its_largest_is_refused_before_any_work(tmp_path, capsy
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1, 1, 0], "b": [0, 0, 1, 0, 1, 1, 0, 0],
                                          "c": [1, 1, 1, 0, 0, 1, 1, 1], "d": [1, 1, 1, 1, 1, 1, 1, 0]})  # fmt: skip
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", "bootstrap"]
-    rc, out, err = run_cli(base, capsys)
+    rc, out, err = run_cli(base)
     assert rc == 2 and out == "" and err.count("\n") == 1, err
     assert (
         "needs B >= 20 m / alpha = 2,400" in err
         and "give -B 3000 to draw them" in err
         and "--baseline" in err
     )
-    rc, out, err = run_cli([*base, "-B", "3000"], capsys)
+    rc, out, err = run_cli([*base, "-B", "3000"])
     assert rc == 0 and err == "", err
 
 
@@ -664,26 +655,24 @@ def test_the_defaults_and_the_quick_scale_pass_the_resamples_rule():
 @pytest.mark.parametrize(
     "test", ["bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift"]
 )
-def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, capsys):
+def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, run_cli):
     """``compare --test bootstrap -B 1`` printed significance marks, exit 0 (the audit)."""
     qrels, runs = three_runs
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--test", test, "--baseline", "a"]
-    rc, out, err = run_cli([*base, "-B", "1"], capsys)
+    rc, out, err = run_cli([*base, "-B", "1"])
     assert rc == 2 and out == "", err
     assert err.startswith(f"irrepro compare: -B 1: too few resamples for the {significance.TESTS[test]} at "
                           "alpha 0.05: ") and err.endswith("give -B >= 100\n")  # fmt: skip
-    rc, out, err = run_cli([*base, "-B", "100"], capsys)
+    rc, out, err = run_cli([*base, "-B", "100"])
     if test == "tukey":  # family-wise by itself: no correction, 100 serve at alpha 0.05
         assert rc == 0 and "B = 100" in out, err
     else:  # Holm over the 2 runs against the baseline: 20 m / alpha = 800 resamples
         assert rc == 2 and out == "" and err.startswith(
             f"irrepro compare: -B 100: too few resamples for the {significance.TESTS[test]} at alpha 0.05 "
             "adjusted by holm over m = 2 comparisons: ") and err.endswith("give -B >= 800\n"), err  # fmt: skip
-        rc, out, err = run_cli(
-            [*base, "-B", "800"], capsys
-        )  # (800 sign flips: all of them, exact, for these topics)
+        rc, out, err = run_cli([*base, "-B", "800"])  # (800 sign flips: all of them, exact, for these topics)
         assert rc == 0 and ("B = 800" in out or test == "permutation" and "exact" in out), err
-    rc, out, err = run_cli([*base, "--alpha", "0.0001"], capsys)  # the test's default B is checked too
+    rc, out, err = run_cli([*base, "--alpha", "0.0001"])  # the test's default B is checked too
     default = 1000 if test in ("bootstrap", "unpaired-bootstrap", "bootstrap-shift") else 10_000
     if default < 10_000:  # below 1 / alpha
         assert rc == 2 and f"the default -B {default}: " in err, err
@@ -693,22 +682,22 @@ def test_compare_refuses_too_few_resamples_for_its_test(test, three_runs, capsys
         assert rc == 0, err
 
 
-def test_compare_intervals_and_anova_need_resamples_for_their_level(three_runs, capsys):
+def test_compare_intervals_and_anova_need_resamples_for_their_level(three_runs, run_cli):
     """``--intervals --level 0.9999999`` printed "AP 100% CI" from 1000 resamples (the audit);
     -B sets the intervals' resamples, refused when fewer than one lies beyond each end."""
     qrels, runs = three_runs
     base = ["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--intervals"]
-    rc, out, err = run_cli([*base, "--level", "0.9999999"], capsys)
+    rc, out, err = run_cli([*base, "--level", "0.9999999"])
     assert rc == 2 and out == "" and err.startswith(
         "irrepro compare: the default -B 1000: too few resamples for a 99.99999% interval: ") and (
         err.endswith("give -B >= 20000000\n")), err  # fmt: skip
-    rc, out, err = run_cli([*base, "--level", "0.999"], capsys)
+    rc, out, err = run_cli([*base, "--level", "0.999"])
     assert rc == 2 and "give -B >= 2000" in err, err
-    rc, out, err = run_cli([*base, "--level", "0.999", "-B", "2000", "--methods"], capsys)
+    rc, out, err = run_cli([*base, "--level", "0.999", "-B", "2000", "--methods"])
     assert rc == 0 and "from 2,000 bootstrap samples of the topics" in out, err
-    rc, out, err = run_cli([*base, "-B", "50"], capsys)
+    rc, out, err = run_cli([*base, "-B", "50"])
     assert rc == 2 and "-B 50: too few resamples for a 95% interval" in err, err
-    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--anova", "-B", "50"], capsys)
+    rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--anova", "-B", "50"])
     assert rc == 2 and "-B 50: too few resamples for the randomised Tukey HSD at alpha 0.05" in err, err
     with pytest.raises(InputError, match="B_intervals 150: too few resamples for a 99% interval"):
         significance.compare(_X, intervals=True, level=0.99, B_intervals=150, seed=1)
@@ -716,7 +705,7 @@ def test_compare_intervals_and_anova_need_resamples_for_their_level(three_runs, 
         significance.compare(_X, test="bootstrap", alpha=0.0005, seed=1)
 
 
-def test_design_refuses_too_few_simulated_resamples_before_any_work(three_runs, capsys):
+def test_design_refuses_too_few_simulated_resamples_before_any_work(three_runs, run_cli):
     """``design --simulate --test bootstrap --sim-B 1`` gave 27 topics where the paired t-test gave
     70 (the audit): a test whose p-value cannot fall between 0 and alpha rejects too often."""
     from irrepro import design
@@ -725,36 +714,36 @@ def test_design_refuses_too_few_simulated_resamples_before_any_work(three_runs, 
     out_dir = runs[0].parent.parent / "plan"
     base = ["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.1", "--simulate", "--test",
             "bootstrap", "--out", out_dir, "-B", "0"]  # fmt: skip
-    rc, out, err = run_cli([*base, "--sim-B", "1"], capsys)
+    rc, out, err = run_cli([*base, "--sim-B", "1"])
     assert rc == 2 and out == "" and not out_dir.exists(), err
     assert err == (
         "irrepro design: --sim-B 1: too few resamples for the simulated paired bootstrap test at alpha 0.05: a "
         "resampling test needs at least 100 resamples and B >= 1 / alpha, so that its p-value, a count of "
         "resamples over B, can fall between 0 and alpha; give --sim-B >= 100\n"
     )
-    rc, out, err = run_cli([*base, "--scale", "quick", "--alpha", "0.001", "--power", "0.5"], capsys)
+    rc, out, err = run_cli([*base, "--scale", "quick", "--alpha", "0.001", "--power", "0.5"])
     assert rc == 2 and "the default --sim-B 200: " in err and "give --sim-B >= 1000" in err, err
     with pytest.raises(InputError, match="B 20: too few resamples for the simulated paired bootstrap test"):
         design.simulated_power(_X, min_diff=0.1, test=("paired-t", "bootstrap"), B=20, seed=1)
 
 
-def test_reproduce_refuses_too_few_resamples_for_its_level(tmp_path, capsys):
+def test_reproduce_refuses_too_few_resamples_for_its_level(tmp_path, run_cli):
     """``reproduce --resamples 2`` printed a "95% BCa" interval that excluded its estimate, and
     ``--level 0.9999999`` "100% BCa intervals" (the audit)."""
     from irrepro import reproduce
 
     qrels, runs = _write_runs(tmp_path, {n: [1, 0, 1, 1, 0, 1] for n in ("ob", "oa", "rb", "ra")})
     base = ["reproduce", *runs, "--qrels", qrels, "-m", "AP"]
-    rc, out, err = run_cli([*base, "--resamples", "2"], capsys)
+    rc, out, err = run_cli([*base, "--resamples", "2"])
     assert (
         rc == 2
         and out == ""
         and err.startswith("irrepro reproduce: --resamples 2: too few resamples for a 95% interval: ")
         and err.endswith("give --resamples >= 100\n")
     )
-    rc, out, err = run_cli([*base, "--level", "0.9999999"], capsys)
+    rc, out, err = run_cli([*base, "--level", "0.9999999"])
     assert rc == 2 and "--resamples 1000: too few resamples for a 99.99999% interval" in err, err
-    rc, out, err = run_cli([*base, "--resamples", "100"], capsys)
+    rc, out, err = run_cli([*base, "--resamples", "100"])
     assert rc == 0 and "95% BCa intervals from 100 topic resamples" in out, err
     with pytest.raises(InputError, match="B 99: too few resamples for a 95% interval"):
         reproduce.reproduce_runs(*runs, qrels, B=99)
@@ -777,16 +766,16 @@ def test_a_level_is_printed_with_the_digits_it_needs_never_as_100_percent():
     assert "91.23456% low" in frame.columns
 
 
-def test_every_table_prints_the_level_it_computed(three_runs, capsys):
+def test_every_table_prints_the_level_it_computed(three_runs, run_cli):
     """``:g`` printed 0.9123456 as "91.2346%" (and 0.9999999 as "100%")."""
     qrels, runs = three_runs
     rc, out, err = run_cli(["compare", "--qrels", qrels, *runs, "-m", "AP", "--baseline", "a", "--intervals",
-                            "--level", "0.9123456", "--methods"], capsys)  # fmt: skip
+                            "--level", "0.9123456", "--methods"])  # fmt: skip
     assert rc == 0, err
     assert "AP 91.23456% CI" in out and "91.23456% BCa bootstrap interval of the difference" in out
     assert "Intervals: 91.23456% bias-corrected" in out and "91.2346%" not in out
     rs = [runs[0], runs[1], runs[0], runs[2]]
-    rc, out, err = run_cli(["reproduce", *rs, "--qrels", qrels, "-m", "AP", "--level", "0.9123456"], capsys)
+    rc, out, err = run_cli(["reproduce", *rs, "--qrels", qrels, "-m", "AP", "--level", "0.9123456"])
     assert rc == 0 and "91.23456% CI" in out and "91.23456% BCa intervals" in out and "91.2346%" not in out
 
 
@@ -796,20 +785,20 @@ def test_every_table_prints_the_level_it_computed(three_runs, capsys):
 
 
 @pytest.mark.parametrize("command", ["eval", "compare", "reproduce"])
-def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, capsys):
+def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, run_cli):
     qrels, runs = three_runs
     base = {"eval": ["eval", "--qrels", qrels, *runs, "-m", "AP"],
             "compare": ["compare", "--qrels", qrels, *runs, "-m", "AP"],
             "reproduce": ["reproduce", runs[0], runs[1], runs[0], runs[2], "--qrels", qrels, "-m", "AP",
                           "--resamples", "100"]}[command]  # fmt: skip
     for bad in ("18", "100"):
-        rc, out, err = run_cli([*base, "--digits", bad], capsys)
+        rc, out, err = run_cli([*base, "--digits", bad])
         assert rc == 2 and out == "", err
         assert (
             f"argument --digits: must be an integer from 0 to 17, got {bad}: a double carries at most 17"
             in err
         )
-    rc, out, err = run_cli([*base, "--digits", "17"], capsys)
+    rc, out, err = run_cli([*base, "--digits", "17"])
     assert rc == 0 and re.search(r"\d\.\d{17}\b", out), err
     if command == "compare":
         with pytest.raises(InputError, match="digits must be an integer from 0 to 17, got 18"):
@@ -821,7 +810,7 @@ def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, capsys):
 # --------------------------------------------------------------------------------------------
 
 
-def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, capsys):
+def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, run_cli):
     """``IRREPRO_SCALE=`` was refused while ``IRREPRO_JOBS=`` and ``IRREPRO_SCHEDULER=`` meant
     unset; ``IRREPRO_CACHE=' '`` was a directory named ' ' (the audit): one rule for all."""
     from irrepro import book
@@ -846,7 +835,7 @@ def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, capsys):
     qrels, runs = _write_runs(tmp_path / "w", {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
     monkeypatch.setenv("IRREPRO_SCALE", "")
     rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
-                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                            "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 0 and "paired t-test" in out, err
 
 
@@ -861,7 +850,7 @@ def test_irrepro_scheduler_takes_local_in_any_case(monkeypatch):
         parallel.scheduler()
 
 
-def test_a_scheduler_error_names_what_the_user_set(monkeypatch, tmp_path, capsys):
+def test_a_scheduler_error_names_what_the_user_set(monkeypatch, tmp_path, run_cli):
     """design has no --scheduler, yet its scheduler errors named it (the audit): a message names
     IRREPRO_SCHEDULER or --scheduler, whichever was set, before any work."""
     import threading
@@ -869,7 +858,7 @@ def test_a_scheduler_error_names_what_the_user_set(monkeypatch, tmp_path, capsys
     qrels, runs = _write_runs(tmp_path, {"a": [1, 0, 1, 1, 0, 1], "b": [0, 0, 1, 0, 1, 1]})
     monkeypatch.setenv("IRREPRO_SCHEDULER", "not an address")
     rc, out, err = run_cli(["design", *runs, "--qrels", qrels, "-m", "AP", "--min-diff", "0.2", "-B", "0",
-                            "--out", tmp_path / "plan"], capsys)  # fmt: skip
+                            "--out", tmp_path / "plan"])  # fmt: skip
     assert rc == 2 and out == "" and not (tmp_path / "plan").exists()
     assert err == ("irrepro design: IRREPRO_SCHEDULER must be a Dask scheduler address (tcp://host:8786) or "
                    "'local', not 'not an address'\n")  # fmt: skip

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .._intervals import _row_blocks
+from .. import _intervals
 from ..errors import InputError
+from ..parallel import _chunks
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
 
@@ -47,9 +48,8 @@ def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
     replicates = np.asarray(replicates)
     if replicates.ndim != 3 or replicates.shape[0] < 2:
         return _mean_of_usable(f(replicates) * w[..., None])
-    return np.concatenate(
-        [_mean_of_usable(f(replicates[b]) * w[b, :, None]) for b in _row_blocks(len(w), replicates[0].size)]
-    )
+    rows = _chunks(len(w), _intervals._BLOCK_CELLS // max(replicates[0].size, 1))
+    return np.concatenate([_mean_of_usable(f(replicates[b]) * w[b, :, None]) for b in rows])
 
 
 def map_bootstrap_intervals(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, UnknownNameError
+from ..parallel import _chunks
 from ._arrays import _np, _strings
 from ._columns import _dict_parts
 from ._common import PAD, UNJUDGED, _pd
@@ -198,18 +199,8 @@ class RunSet:
             lens = np.minimum(lens, depth)
         order = np.argsort(lens, kind="stable")
         sl = lens[order]
-        n_lists, i = len(order), 0
-        max_cells = max(int(max_cells), 1)
-        while i < n_lists:
-            # the largest j with (j - i) * max(sl[j - 1], 1) <= max_cells (at least one list)
-            lo, hi = i + 1, n_lists
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if (mid - i) * max(int(sl[mid - 1]), 1) <= max_cells:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            j = lo
+        for part in _chunks(len(order), max_cells, sl):  # (sorted: a block as wide as its last list)
+            i, j = part.start, part.stop
             idx = order[i:j].astype(np.int64)
             ln = sl[i:j]
             k = max(int(ln[-1]), 1)
@@ -222,7 +213,6 @@ class RunSet:
                 cols -= np.repeat(np.cumsum(ln) - ln, ln)
                 block[rows, cols] = flat[np.repeat(self.offsets[idx], ln) + cols]
             yield idx, block
-            i = j
 
     def _take_docs(self, idx) -> dict:
         """``flat_docs[idx]`` and ``vocab`` as :func:`dataclasses.replace` arguments, left unmade

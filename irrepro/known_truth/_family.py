@@ -12,6 +12,7 @@ import pandas as pd
 from .. import parallel
 from .. import significance as sig
 from ..parallel import SeedLike, check_int
+from ..stats import clustered_se
 from ._papers import default_B, default_trials
 
 __all__ = ["FamilyResult", "family_experiment"]
@@ -102,14 +103,9 @@ class FamilyResult:
         pandas.Series
             One value per procedure, as :meth:`fwer`.
         """
-        _, inv = np.unique(self.family, return_inverse=True)
-        k = inv.max() + 1
-        n_c = np.bincount(inv, minlength=k)
-        out = {}
-        for name, r in self._rejections(alpha).items():
-            r_c = np.bincount(inv, weights=r.astype(float), minlength=k)
-            out[name] = float(np.sqrt(np.sum((r_c - r.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(r))
-        return pd.Series(out)
+        return pd.Series(
+            {name: float(clustered_se(r, self.family)) for name, r in self._rejections(alpha).items()}
+        )
 
 
 def family_experiment(

@@ -16,7 +16,7 @@ from .. import corpus_bootstrap as cb
 from .. import standardize as sz
 from ..data._matrices import _checked_scores
 from ..parallel import SeedLike, check_int
-from ..stats import check_level
+from ..stats import check_level, clustered_se
 
 __all__ = [
     "default_trials",
@@ -307,14 +307,11 @@ class Coverage:
             One row per method.
         """
         keep = self.n_rel > min_rel
-        _, inv = np.unique(self.cluster[keep], return_inverse=True)
         rows = []
         for m in self.methods:
             pos, oth = self.truth[m][keep], self.other[m][keep]
             inside = (pos == 0).astype(float)
-            k = inv.max() + 1
-            r_c, n_c = np.bincount(inv, inside, k), np.bincount(inv, minlength=k)
-            se = np.sqrt(np.sum((r_c - inside.mean() * n_c) ** 2) * k / max(k - 1, 1)) / len(inside)
+            se = float(clustered_se(inside, self.cluster[keep]))
             rows.append(
                 {
                     "method": m,

@@ -112,8 +112,7 @@ def _pair_table(
         pairs = bt.all_pairs(scores.shape[0])
     else:
         pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
-    step = max(1, min(_PAIR_BLOCK, _PAIR_CELLS // B))
-    blocks = [pairs[a : a + step] for a in range(0, len(pairs), step)]
+    blocks = [pairs[b] for b in parallel._chunks(len(pairs), min(_PAIR_BLOCK, _PAIR_CELLS // B))]
 
     def block(p):
         res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
@@ -154,17 +153,9 @@ def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
     """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` dense
     cells (at least one run each): a rule of the data alone, not of the number of workers."""
     S, T = lengths.shape
-    longest = lengths.max(axis=1, initial=0)
-    blocks, start, k = [], 0, 1
-    for s in range(S):
-        k_new = max(k, int(longest[s]), 1)
-        n = s - start + 1
-        if n > 1 and (n * T > _CORPUS_LISTS or n * T * k_new > _CORPUS_CELLS):
-            blocks.append(np.arange(start, s))
-            start, k_new = s, max(int(longest[s]), 1)
-        k = k_new
-    blocks.append(np.arange(start, S))
-    return blocks
+    longest = lengths.max(axis=1, initial=0)  # a run as wide as its longest list, T lists deep
+    blocks = parallel._chunks(S, _CORPUS_CELLS // max(T, 1), longest, most=_CORPUS_LISTS // max(T, 1))
+    return [np.arange(S)[b] for b in blocks]
 
 
 def _corpus_lists(runs: RunSet, rel: int) -> list[cb.Lists]:

@@ -199,8 +199,7 @@ def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarra
 
 
 def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int | None = None) -> list:
-    chunk = _CHUNK if chunk is None else chunk  # read when called (the tests make it small)
-    chunks = [slice(a, min(a + chunk, n_pairs)) for a in range(0, n_pairs, chunk)]
+    chunks = parallel._chunks(n_pairs, _CHUNK if chunk is None else chunk)  # (_CHUNK read when called)
     return parallel.parallel_map(fn, chunks, n_jobs=n_jobs)  # serial for one worker or one chunk
 
 
