@@ -308,6 +308,22 @@ def test_chunking_does_not_change_results(monkeypatch):
         np.testing.assert_array_equal(whole[m], chunked[m])
 
 
+def test_every_family_has_one_function(monkeypatch):
+    """The registry of the kernel holds one function per family parse_measure knows, and scoring a
+    measure calls its family's function."""
+    kernels = measures.kernel._KERNELS
+    assert set(kernels) == set(measures.MEASURE_FAMILIES)
+    called = []
+    for family, fn in kernels.items():
+        monkeypatch.setitem(
+            kernels, family, lambda s, ctx, fn=fn, family=family: called.append(family) or fn(s, ctx)
+        )
+    at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5", "multiple": "@0.5"}
+    names = [f + at[kind] for f, kind in measures.MEASURE_FAMILIES.items()]
+    score_grades(np.array([[[2, 0, 1, -1]]]), np.array([[3, 1, 1]]), names)
+    assert called == list(measures.MEASURE_FAMILIES)
+
+
 def test_average_precision_keeps_its_signature():
     rel = np.array([[True, False, True, False], [False, False, False, False]])
     np.testing.assert_allclose(measures.average_precision(rel, np.array([2, 0])), [(1 + 2 / 3) / 2, 0])

@@ -1,6 +1,7 @@
-"""What the block kernel (:mod:`irrepro.measures.kernel`) uses beyond a block of grades: the
-per-topic context of a scoring call (judgments, gains, discounts, normalisers), the positions of
-a block's relevant documents, and division that gives 0 where the divisor is 0."""
+"""What the measures' functions (:data:`irrepro.measures.kernel._KERNELS`) take beyond the
+measure: the context of a scoring call (judgments, gains, discounts, normalisers, and the block of
+ranked lists being scored), the positions of a block's relevant documents, and division that gives
+0 where the divisor is 0."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..data import PAD
 from .judgments import _gain_pairs, _Gains, _Judgments
 from .names import Measure
 
 
 class _Context:
-    """What the kernel needs beyond a block: per-topic judgment info, per gain mapping the
-    ideal lists, discounts, and per-measure normalisers - all sized by topics or ranks, never by
-    grades."""
+    """What the measures' functions take: per-topic judgment info, per gain mapping the ideal lists,
+    discounts and normalisers (sized by topics or ranks, never by grades), computed once per call;
+    the block being scored (:meth:`start`) and the sums several measures take of it, once a block."""
 
     def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
         self.judg = judg
@@ -25,6 +27,61 @@ class _Context:
         self._cache: dict = {}
         self.max_rank = 1
 
+    def start(self, g: np.ndarray, t: np.ndarray) -> None:
+        """Score the block of (n, k) grades ``g`` of topics ``t`` next (a column of PAD when k = 0)."""
+        n, k = g.shape
+        if k == 0:
+            g, k = np.full((n, 1), PAD, dtype=np.int8), 1
+        self.max_rank = max(self.max_rank, k)
+        self.g, self.t, self.n, self.k = g, t, n, k
+        self.ranks = np.arange(1, k + 1, dtype=np.float64)
+        self._block: dict = {}
+
+    def once(self, key, fn):  # of the block, computed once
+        if key not in self._block:
+            self._block[key] = fn()
+        return self._block[key]
+
+    def R(self, r) -> np.ndarray:  # each list's topic's number of relevant documents
+        return self.n_rel(r)[self.t]
+
+    def length(self) -> np.ndarray:
+        return self.once("L", lambda: (self.g != PAD).sum(axis=1))
+
+    def hits(self, r) -> _Hits:
+        return self.once(("hits", r), lambda: _Hits(self.g >= r))
+
+    def top(self, r, c) -> np.ndarray:  # relevant documents in the top c: from the positions if at hand
+        if ("hits", r) in self._block or c >= self.k:
+            return self.hits(r).upto(c)
+        return (self.g[:, :c] >= r).sum(axis=1)
+
+    def prec_sum(self, r, c=None) -> np.ndarray:  # sum of precisions at the relevant ranks (in the top c)
+        h = self.hits(r)
+        w = self.once(("prec", r), lambda: h.nth / (h.cols + 1.0))
+        return h.sum(w) if c is None or c >= self.k else h.sum(w, h.cols < c)
+
+    def gain_sum(self, gm: _Gains, disc, c=None) -> np.ndarray:  # sum of gain x disc[rank - 1] (top c)
+        h = self.once("pos", lambda: _Hits(self.g > 0))  # every document that can have a gain
+        gain = self.once(("gain", gm.pairs), lambda: gm(self.g[h.rows, h.cols]))
+        w = gain * disc[h.cols] if disc is not None else gain
+        return h.sum(w) if c is None or c >= self.k else h.sum(w, h.cols < c)
+
+    def count_above(self, mask_fn, key, h: _Hits) -> np.ndarray:  # per hit: mask cells above it
+        return self.once(key, lambda: np.cumsum(mask_fn(), axis=1, dtype=np.int32))[h.rows, h.cols]
+
+    def iprec(self, r, level) -> np.ndarray:  # trec_eval 9.0.8: at the (long)(level R + 0.9)-th hit
+        g, h = self.g, self.hits(r)
+        curve = self.once(("ip", r), lambda: np.maximum.accumulate(
+            (np.cumsum(g >= r, axis=1, dtype=np.int32) / self.ranks)[:, ::-1], axis=1)[:, ::-1])  # fmt: skip
+        c = np.floor(level * self.R(r) + 0.9)
+        ok = (c <= h.count) & (h.count > 0)
+        nth = np.where(ok, np.maximum(c, 1), 1).astype(np.int64)
+        if not len(h.cols):
+            return np.zeros(self.n)
+        col = h.cols[np.minimum(h.first + nth - 1, len(h.cols) - 1)]
+        return np.where(ok, curve[np.arange(self.n), col], 0.0)
+
     def gain_of(self, spec: Measure) -> _Gains:
         if spec.gains is None:
             return self.gains
@@ -32,8 +89,7 @@ class _Context:
             self._gains[spec.gains] = _Gains(spec.gains)
         return self._gains[spec.gains]
 
-    def topic(self, key, fn):
-        """A per-topic (T,) array, computed once."""
+    def topic(self, key, fn):  # a per-topic (T,) array, computed once
         if key not in self._cache:
             self._cache[key] = fn()
         return self._cache[key]
@@ -68,8 +124,7 @@ class _Context:
         return self.topic(("norm", kind, spec.cutoff, gains.pairs), compute)
 
     def rbp_scale(self, gains: _Gains) -> np.ndarray:
-        """Per topic: the divisor of graded RBP's gains - the largest gain of the topic's levels
-        when it exceeds 1, else 1 (m_rbp.c: gains already within [0, 1] are kept)."""
+        """Per topic: graded RBP's divisor of gains, the largest gain when above 1, else 1 (m_rbp.c)."""
 
         def compute():
             top = gains.max_upto(self.judg.max_grade)
@@ -102,6 +157,5 @@ class _Hits:
             return np.bincount(self.rows, weights=weights, minlength=self.n)
         return np.bincount(self.rows[keep], weights=weights[keep], minlength=self.n)
 
-    def upto(self, c: int) -> np.ndarray:
-        """Relevant documents in the top c of each row."""
+    def upto(self, c: int) -> np.ndarray:  # relevant documents in the top c of each row
         return np.bincount(self.rows[self.cols < c], minlength=self.n)

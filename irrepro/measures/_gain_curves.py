@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import PAD
 from ._block_context import _Context, _safe_div
 from .names import Measure
 
@@ -26,33 +25,32 @@ def _ideal_dcg_at(ideal, ctx: _Context, topics: np.ndarray, cols: np.ndarray) ->
     return ideal.cum_at("dcg", lambda: ideal.flat * disc[ideal.pos], topics, cols)
 
 
-def gain_g(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+def gain_g(s: Measure, ctx: _Context) -> np.ndarray:
     """m_G.c: sum over retrieved documents with a gain of gain / log2(2 + cost(i) - cg(i)), over
     the topic's total ideal gain; cg(i) the run's cumulative gain at rank i, cost(i) the sum over
     ranks <= i of max(ideal gain there, 1) (1 past the ideal list)."""
-    gains = ctx.gain_of(s)
-    gain = gains(g)
+    t, gains = ctx.t, ctx.gain_of(s)
+    gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)
     rows, cols = np.nonzero(gain != 0)
     tr = t[rows]
     cg = np.cumsum(gain, axis=1)[rows, cols]
     cost = ideal.cum_at("cost", lambda: np.maximum(ideal.flat, 1.0), tr, cols)
     cost = cost + np.maximum(cols + 1 - ideal.length[tr], 0)
-    total = np.bincount(rows, weights=gain[rows, cols] / np.log2(2.0 + cost - cg), minlength=len(g))
+    total = np.bincount(rows, weights=gain[rows, cols] / np.log2(2.0 + cost - cg), minlength=ctx.n)
     return _safe_div(total, ctx.ideal_norm(s, "cg")[t])
 
 
-def gain_ndcg_rel(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+def gain_ndcg_rel(s: Measure, ctx: _Context) -> np.ndarray:
     """m_ndcg_rel.c: nDCG averaged over the topic's documents with a positive gain - at the rank
     of each one retrieved (the run's DCG there over the ideal DCG at that rank), and the whole
     run's nDCG for each one not retrieved; 0 unless the sum is positive."""
-    gains = ctx.gain_of(s)
-    gain = gains(g)
+    t, n, gains = ctx.t, ctx.n, ctx.gain_of(s)
+    gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)
     dcg = _run_dcg(gain, ctx)
     rows, cols = np.nonzero(gain > 0)
     at_rel = dcg[rows, cols] / _ideal_dcg_at(ideal, ctx, t[rows], cols)
-    n = len(g)
     found = np.bincount(rows, minlength=n)
     L = ideal.length[t]
     full = ctx.ideal_norm(s, "log2")[t]
@@ -74,15 +72,14 @@ def _rndcg_points(ideal, ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndar
     return count, np.r_[0, np.cumsum(count)[:-1]], ranks
 
 
-def gain_rndcg(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.ndarray:
+def gain_rndcg(s: Measure, ctx: _Context) -> np.ndarray:
     """m_Rndcg.c: the mean of nDCG@c over the ranks c where the ideal gain changes (the ends of
     the ideal list's gain levels), and the whole run's nDCG when the run is longer than the ideal
     list plus one; 0 for a topic without relevant documents (at the measure's ``rel``)."""
-    gains = ctx.gain_of(s)
-    gain = gains(g)
+    t, n, k, gains = ctx.t, ctx.n, ctx.k, ctx.gain_of(s)
+    gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)
     count, first, ranks = ctx.topic(("rndcg", gains.pairs), lambda: _rndcg_points(ideal, ctx))
-    n, k = g.shape
     dcg = _run_dcg(gain, ctx)
     per_row = count[t]
     rows = np.repeat(np.arange(n), per_row)
@@ -91,12 +88,8 @@ def gain_rndcg(s: Measure, g: np.ndarray, t: np.ndarray, ctx: _Context) -> np.nd
     ratio = dcg[rows, np.minimum(c, k) - 1] / _ideal_dcg_at(ideal, ctx, t[rows], c - 1)
     total = np.bincount(rows, weights=ratio, minlength=n)
     full = ctx.ideal_norm(s, "log2")[t]
-    extra = ((g != PAD).sum(axis=1) > ideal.length[t] + 1) & (full > 0)
+    extra = (ctx.length() > ideal.length[t] + 1) & (full > 0)
     total = total + np.where(extra, _safe_div(dcg[:, -1], full), 0.0)
     points = per_row + extra
     assert s.rel is not None  # parse_measure gives Rndcg the relevance level
-    return np.where(ctx.n_rel(s.rel)[t] > 0, _safe_div(total, points), 0.0)
-
-
-#: family -> its block function
-GAIN_CURVES = {"G": gain_g, "ndcg_rel": gain_ndcg_rel, "Rndcg": gain_rndcg}
+    return np.where(ctx.R(s.rel) > 0, _safe_div(total, points), 0.0)

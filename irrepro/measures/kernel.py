@@ -1,18 +1,18 @@
-"""The kernel: every measure of one block of ranked lists at once, list by list, summing over the
-positions of the relevant (or positive-gain) documents in rank order as trec_eval's loops do; the
-single-purpose kernels :func:`average_precision` and :func:`rbp_residual`; :func:`score_grades`
-for dense arrays of grades."""
+"""The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
+at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
+trec_eval's loops do; the single-purpose kernels :func:`average_precision` and
+:func:`rbp_residual`; :func:`score_grades` for dense arrays of grades."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from ..data import PAD, UNJUDGED, RunSet
 from ..errors import InputError
-from ._block_context import _Context, _Hits, _safe_div
-from ._gain_curves import GAIN_CURVES
+from ._block_context import _Context, _safe_div
+from ._gain_curves import gain_g, gain_ndcg_rel, gain_rndcg
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .names import Measure, parse_measure
@@ -38,9 +38,7 @@ _ERR_MAX_GRADE = 4
 def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
     """Average precision of ranked lists (trec_eval's ``map``; Sakai's AveP, Sec. 2.1).
 
-    ``relevant`` is boolean ``(..., K)`` (rank axis last, padding False); ``n_rel`` is the number
-    of relevant documents R, broadcastable to ``relevant.shape[:-1]``. AP = (1/R) sum over relevant
-    ranks r of precision@r; 0 when R = 0.
+    AP = (1/R) sum over relevant ranks r of precision@r; 0 when R = 0.
 
     Parameters
     ----------
@@ -77,13 +75,9 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
 def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``).
 
-    The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``): the most RBP
-    could still rise if every unjudged document retrieved, and every document past the end of the
-    list, were relevant: ``(1 - p) * sum over unjudged ranks i of p**(i-1) + p**L`` (L the list
-    length).
-
-    ``grades`` is a RunSet or an int array ``(..., K)`` with ``UNJUDGED``/``PAD`` codes; returns
-    ``(...)`` (``(S, T)`` for a RunSet). RBP + residual is the upper bound of the RBP interval.
+    The most RBP could still rise if every unjudged document retrieved, and every document past
+    the end of the list, were relevant: ``(1 - p) * sum over unjudged ranks i of p**(i-1) + p**L``
+    (L the list length). RBP + residual is the upper bound of the RBP interval.
 
     Parameters
     ----------
@@ -163,171 +157,191 @@ def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qr
 def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
     """Score the lists of one block: ``g`` (n, k) grades, ``t`` (n,) their topics' indices;
     writes ``out[name][index]`` for every measure of ``ctx.specs``."""
-    n, k = g.shape
-    if k == 0:
-        g = np.full((n, 1), PAD, dtype=np.int8)
-        k = 1
-    ctx.max_rank = max(ctx.max_rank, k)
-    ranks = np.arange(1, k + 1, dtype=np.float64)
-    cache: dict = {}
-
-    def get(key, fn):
-        if key not in cache:
-            cache[key] = fn()
-        return cache[key]
-
-    length = lambda: get("L", lambda: (g != PAD).sum(axis=1))  # noqa: E731
-    rel_at = lambda r: get(("hits", r), lambda: _Hits(g >= r))  # noqa: E731
-    # documents with a positive grade (every one that can have a gain), and their gains
-    pos_at = lambda: get("pos", lambda: _Hits(g > 0))  # noqa: E731
-    gain_at = lambda gm: get(("gain", gm.pairs), lambda: gm(g[pos_at().rows, pos_at().cols]))  # noqa: E731
-
-    def top(r, c):  # relevant documents in the top c: from the positions if at hand
-        if ("hits", r) in cache or c >= k:
-            return rel_at(r).upto(c)
-        return (g[:, :c] >= r).sum(axis=1)
-
-    def prec_sum(r, c=None):  # sum of precisions at the relevant ranks (within the top c)
-        h = rel_at(r)
-        w = get(("prec", r), lambda: h.nth / (h.cols + 1.0))
-        return h.sum(w) if c is None or c >= k else h.sum(w, h.cols < c)
-
-    def gain_sum(gm, disc, c=None):  # sum of gain x disc[rank - 1] over the top c
-        h = pos_at()
-        w = gain_at(gm) * disc[h.cols] if disc is not None else gain_at(gm)
-        return h.sum(w) if c is None or c >= k else h.sum(w, h.cols < c)
-
-    def count_above(mask_fn, key, h):  # per relevant document: how many mask cells are above it
-        cum = get(key, lambda: np.cumsum(mask_fn(), axis=1, dtype=np.int32))
-        return cum[h.rows, h.cols]
-
-    def iprec(r, level):  # trec_eval 9.0.8 / pytrec_eval: at the (long)(level R + 0.9)-th relevant
-        h = rel_at(r)
-        curve = get(("ip", r), lambda: np.maximum.accumulate(
-            (np.cumsum(g >= r, axis=1, dtype=np.int32) / ranks)[:, ::-1], axis=1)[:, ::-1])  # fmt: skip
-        c = np.floor(level * ctx.n_rel(r)[t] + 0.9)
-        ok = (c <= h.count) & (h.count > 0)
-        nth = np.where(ok, np.maximum(c, 1), 1).astype(np.int64)
-        if not len(h.cols):
-            return np.zeros(n)
-        col = h.cols[np.minimum(h.first + nth - 1, len(h.cols) - 1)]
-        return np.where(ok, curve[np.arange(n), col], 0.0)
-
+    ctx.start(g, t)
     for s in ctx.specs:
-        fam, c, r = s.family, s.cutoff, s.rel
-        if fam == "AP":
-            res = _safe_div(prec_sum(r, c), ctx.n_rel(r)[t])
-        elif fam == "SP":
-            res = prec_sum(r)
-        elif fam in ("P", "PDoc"):
-            assert c is not None  # parse_measure gives P and PDoc a cutoff
-            res = top(r, c) / float(c)
-        elif fam == "R":
-            res = _safe_div(top(r, c), ctx.n_rel(r)[t])
-        elif fam == "Success":
-            res = (top(r, c) > 0).astype(np.float64)
-        elif fam == "Rprec":
-            h, R = rel_at(r), ctx.n_rel(r)[t]
-            res = _safe_div(np.bincount(h.rows, weights=h.cols < R[h.rows], minlength=n), R)
-        elif fam == "RR":
-            h = rel_at(r)
-            first = h.cols[np.minimum(h.first, len(h.cols) - 1)] if len(h.cols) else np.zeros(n, np.int64)
-            first = np.where(h.count > 0, first, k)
-            res = np.where(first < (k if c is None else c), 1.0 / (first + 1.0), 0.0)
-        elif fam == "Bpref":
-            # m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N),
-            # n the judged non-relevant documents above it, N all of them
-            h, R, N = rel_at(r), ctx.n_rel(r)[t], ctx.n_nonrel(r)[t]
-            above = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
-            Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
-            frac = np.divide(np.minimum(above, Rh), cap, out=np.zeros(len(above)), where=cap > 0)
-            res = _safe_div(h.sum(np.where(above > 0, 1.0 - frac, 1.0)), R)
-        elif fam == "infAP":
-            h = rel_at(r)
-            nonrel = count_above(lambda r=r: (g >= 0) & (g < r), ("nonrel", r), h)
-            pooled = count_above(lambda: g == _POOLED, "pooled", h) if (g == _POOLED).any() else 0
-            res = _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.n_rel(r)[t])
-        elif fam in ("nDCG", "DCG"):
-            dcg = gain_sum(ctx.gain_of(s), ctx.disc("log2", k), c)
-            res = dcg if fam == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, "log2")[t])
-        elif fam == "nDCG_sakai":
-            res = _safe_div(gain_sum(ctx.gains, ctx.disc("sakai", k), c), ctx.ideal_norm(s, "sakai")[t])
-        elif fam == "nCG":
-            res = _safe_div(gain_sum(ctx.gains, None, c), ctx.ideal_norm(s, "cg")[t])
-        elif fam == "Q":
-            # BR(r) = (count(r) + beta cg(r)) / (r + beta cg_I(r)), beta = 1, at relevant ranks
-            h = rel_at(r)
-            gfull = get("gain_full", lambda: ctx.gains(g))
-            cg = get("cg", lambda gfull=gfull: np.cumsum(gfull, axis=1))[h.rows, h.cols]
-            cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(t[h.rows], h.cols)
-            res = _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.n_rel(r)[t])
-        elif fam == "RBP":
-            assert s.p is not None  # parse_measure gives RBP its p
-            w = (1.0 - s.p) * s.p ** (ranks - 1.0)
-            if r is None:  # graded: a topic's gains over its largest gain (when above 1)
-                res = gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[t]
-            else:
-                h = rel_at(r)
-                res = h.sum(w[h.cols]) if c is None or c >= k else h.sum(w[h.cols], h.cols < c)
-        elif fam == "ERR":
-            kk = k if c is None else min(c, k)
-            stop = (np.exp2(np.clip(g[:, :kk], 0, None).astype(np.float64)) - 1.0) / 2.0**_ERR_MAX_GRADE
-            reach = np.cumprod(1.0 - stop, axis=1)
-            reach = np.hstack([np.ones((n, 1)), reach[:, :-1]])
-            res = (stop * reach / ranks[:kk]).sum(axis=1)
-        elif fam == "Judged":
-            L = length()
-            cut = L if c is None else np.minimum(L, c)
-            res = _safe_div((g[:, : (k if c is None else min(c, k))] >= 0).sum(axis=1), cut)
-        elif fam == "NumRet":
-            res = (length() if r is None else rel_at(r).count).astype(np.float64)
-        elif fam == "NumRel":
-            res = ctx.n_rel(r)[t].astype(np.float64)
-        elif fam == "NumQ":
-            res = np.ones(n)
-        elif fam == "IPrec":
-            res = iprec(r, s.recall)
-        elif fam == "11pt_avg":
-            res = sum(iprec(r, x / 10) for x in range(11)) / 11.0
-        elif fam in ("SetP", "SetR", "SetF", "SetAP"):
-            got, L, R = rel_at(r).count, length(), ctx.n_rel(r)[t]
-            P, Rc = _safe_div(got, L), _safe_div(got, R)
-            if fam == "SetP":
-                res = _safe_div(got, np.minimum(L, R)) if s.relative else P
-            elif fam == "SetR":
-                res = Rc
-            elif fam == "SetF":
-                assert s.beta is not None  # parse_measure gives SetF its beta
-                res = np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
-            else:
-                res = P * Rc
-        elif fam == "relative_P":  # m_rel_P.c
-            assert c is not None  # parse_measure gives relative_P a cutoff
-            res = _safe_div(top(r, c), np.minimum(c, ctx.n_rel(r)[t]))
-        elif fam == "Rprec_mult":  # m_Rprec_mult.c: P at rank (long)(mult R + 0.9)
-            assert s.mult is not None  # parse_measure gives Rprec_mult its multiple
-            h, cut = rel_at(r), np.floor(s.mult * ctx.n_rel(r)[t] + 0.9)
-            res = _safe_div(np.bincount(h.rows, weights=h.cols < cut[h.rows], minlength=n), cut)
-        elif fam == "utility":  # m_utility.c (its fourth weight, of cell d, needs -N: not offered)
-            assert s.weights is not None  # parse_measure gives utility its weights
-            got, R = rel_at(r).count, ctx.n_rel(r)[t]
-            res = s.weights[0] * got + s.weights[1] * (length() - got) + s.weights[2] * (R - got)
-        elif fam == "binG":  # m_binG.c: 1 / log2(2 + documents not relevant above), over R
-            h = rel_at(r)
-            res = _safe_div(h.sum(1.0 / np.log2(2.0 + h.cols - (h.nth - 1))), ctx.n_rel(r)[t])
-        elif fam == "num_nonrel_judged_ret":
-            res = ((g >= 0) & (g < r)).sum(axis=1).astype(np.float64)
-        elif fam == "unj":  # m_unjudged.c: unjudged in the top k / k
-            assert c is not None  # parse_measure gives unj a cutoff
-            res = ((g[:, :c] < 0) & (g[:, :c] != PAD)).sum(axis=1) / float(c)
-        elif fam == "rbp_resid":  # m_rbp_resid.c: 0 for a list without unjudged documents
-            assert s.p is not None  # parse_measure gives rbp_resid its p
-            res = np.where(((g < 0) & (g != PAD)).any(axis=1), rbp_residual(g, s.p), 0.0)
-        elif fam in GAIN_CURVES:
-            res = GAIN_CURVES[fam](s, g, t, ctx)
-        else:  # pragma: no cover - parse_measure guards this
-            raise AssertionError(fam)
-        out[s.name][index] = res
+        out[s.name][index] = _KERNELS[s.family](s, ctx)
+
+
+def _ap(s: Measure, ctx: _Context) -> np.ndarray:  # and SP = AP x R
+    ps = ctx.prec_sum(s.rel, s.cutoff)
+    return ps if s.family == "SP" else _safe_div(ps, ctx.R(s.rel))
+
+
+def _p(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.cutoff is not None  # parse_measure gives P and PDoc a cutoff
+    return ctx.top(s.rel, s.cutoff) / float(s.cutoff)
+
+
+def _r(s: Measure, ctx: _Context) -> np.ndarray:
+    return _safe_div(ctx.top(s.rel, s.cutoff), ctx.R(s.rel))
+
+
+def _success(s: Measure, ctx: _Context) -> np.ndarray:
+    return (ctx.top(s.rel, s.cutoff) > 0).astype(np.float64)
+
+
+def _rprec(s: Measure, ctx: _Context) -> np.ndarray:
+    h, R = ctx.hits(s.rel), ctx.R(s.rel)
+    return _safe_div(np.bincount(h.rows, weights=h.cols < R[h.rows], minlength=ctx.n), R)
+
+
+def _rr(s: Measure, ctx: _Context) -> np.ndarray:
+    h, k = ctx.hits(s.rel), ctx.k
+    first = h.cols[np.minimum(h.first, len(h.cols) - 1)] if len(h.cols) else np.zeros(ctx.n, np.int64)
+    first = np.where(h.count > 0, first, k)
+    return np.where(first < (k if s.cutoff is None else s.cutoff), 1.0 / (first + 1.0), 0.0)
+
+
+def _bpref(s: Measure, ctx: _Context) -> np.ndarray:
+    """m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N), n the
+    judged non-relevant documents above it, N all of them."""
+    r, g = s.rel, ctx.g
+    h, R, N = ctx.hits(r), ctx.R(r), ctx.n_nonrel(r)[ctx.t]
+    above = ctx.count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+    Rh, cap = R[h.rows], np.minimum(R, N)[h.rows]
+    frac = np.divide(np.minimum(above, Rh), cap, out=np.zeros(len(above)), where=cap > 0)
+    return _safe_div(h.sum(np.where(above > 0, 1.0 - frac, 1.0)), R)
+
+
+def _infap(s: Measure, ctx: _Context) -> np.ndarray:
+    r, g, h = s.rel, ctx.g, ctx.hits(s.rel)
+    nonrel = ctx.count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
+    pooled = ctx.count_above(lambda: g == _POOLED, "pooled", h) if (g == _POOLED).any() else 0
+    return _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.R(r))
+
+
+def _ndcg(s: Measure, ctx: _Context) -> np.ndarray:
+    dcg = ctx.gain_sum(ctx.gain_of(s), ctx.disc("log2", ctx.k), s.cutoff)
+    return dcg if s.family == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, "log2")[ctx.t])
+
+
+def _ndcg_sakai(s: Measure, ctx: _Context) -> np.ndarray:
+    dcg = ctx.gain_sum(ctx.gains, ctx.disc("sakai", ctx.k), s.cutoff)
+    return _safe_div(dcg, ctx.ideal_norm(s, "sakai")[ctx.t])
+
+
+def _ncg(s: Measure, ctx: _Context) -> np.ndarray:
+    return _safe_div(ctx.gain_sum(ctx.gains, None, s.cutoff), ctx.ideal_norm(s, "cg")[ctx.t])
+
+
+def _q(s: Measure, ctx: _Context) -> np.ndarray:
+    """BR(r) = (count(r) + beta cg(r)) / (r + beta cg_I(r)), beta = 1, at relevant ranks."""
+    h = ctx.hits(s.rel)
+    gfull = ctx.once("gain_full", lambda: ctx.gains(ctx.g))
+    cg = ctx.once("cg", lambda: np.cumsum(gfull, axis=1))[h.rows, h.cols]
+    cg_ideal = ctx.judg.ideal(ctx.gains).cg_at(ctx.t[h.rows], h.cols)
+    return _safe_div(h.sum((h.nth + cg) / (h.cols + 1.0 + cg_ideal)), ctx.R(s.rel))
+
+
+def _rbp(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.p is not None  # parse_measure gives RBP its p
+    c, w = s.cutoff, (1.0 - s.p) * s.p ** (ctx.ranks - 1.0)
+    if s.rel is None:  # graded: a topic's gains over its largest gain (when above 1)
+        return ctx.gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[ctx.t]
+    h = ctx.hits(s.rel)
+    return h.sum(w[h.cols]) if c is None or c >= ctx.k else h.sum(w[h.cols], h.cols < c)
+
+
+def _err(s: Measure, ctx: _Context) -> np.ndarray:
+    kk = ctx.k if s.cutoff is None else min(s.cutoff, ctx.k)
+    stop = (np.exp2(np.clip(ctx.g[:, :kk], 0, None).astype(np.float64)) - 1.0) / 2.0**_ERR_MAX_GRADE
+    reach = np.cumprod(1.0 - stop, axis=1)
+    reach = np.hstack([np.ones((ctx.n, 1)), reach[:, :-1]])
+    return (stop * reach / ctx.ranks[:kk]).sum(axis=1)
+
+
+def _judged(s: Measure, ctx: _Context) -> np.ndarray:
+    c, L = s.cutoff, ctx.length()
+    cut = L if c is None else np.minimum(L, c)
+    return _safe_div((ctx.g[:, : (ctx.k if c is None else min(c, ctx.k))] >= 0).sum(axis=1), cut)
+
+
+def _num_ret(s: Measure, ctx: _Context) -> np.ndarray:
+    return (ctx.length() if s.rel is None else ctx.hits(s.rel).count).astype(np.float64)
+
+
+def _num_rel(s: Measure, ctx: _Context) -> np.ndarray:
+    return ctx.R(s.rel).astype(np.float64)
+
+
+def _num_q(s: Measure, ctx: _Context) -> np.ndarray:
+    return np.ones(ctx.n)
+
+
+def _iprec(s: Measure, ctx: _Context) -> np.ndarray:
+    return ctx.iprec(s.rel, s.recall)
+
+
+def _11pt_avg(s: Measure, ctx: _Context) -> np.ndarray:
+    return sum((ctx.iprec(s.rel, x / 10) for x in range(11)), np.zeros(ctx.n)) / 11.0
+
+
+def _set(s: Measure, ctx: _Context) -> np.ndarray:
+    got, L, R = ctx.hits(s.rel).count, ctx.length(), ctx.R(s.rel)
+    P, Rc = _safe_div(got, L), _safe_div(got, R)
+    if s.family == "SetP":
+        return _safe_div(got, np.minimum(L, R)) if s.relative else P
+    if s.family == "SetR":
+        return Rc
+    if s.family == "SetF":
+        assert s.beta is not None  # parse_measure gives SetF its beta
+        return np.where(got > 0, _safe_div((s.beta + 1.0) * P * Rc, s.beta * P + Rc), 0.0)
+    return P * Rc
+
+
+# m_rel_P.c
+def _relative_p(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.cutoff is not None  # parse_measure gives relative_P a cutoff
+    return _safe_div(ctx.top(s.rel, s.cutoff), np.minimum(s.cutoff, ctx.R(s.rel)))
+
+
+# m_Rprec_mult.c: P at rank (long)(mult R + 0.9)
+def _rprec_mult(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.mult is not None  # parse_measure gives Rprec_mult its multiple
+    h, cut = ctx.hits(s.rel), np.floor(s.mult * ctx.R(s.rel) + 0.9)
+    return _safe_div(np.bincount(h.rows, weights=h.cols < cut[h.rows], minlength=ctx.n), cut)
+
+
+# m_utility.c (its fourth weight, of cell d, needs -N: not offered)
+def _utility(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.weights is not None  # parse_measure gives utility its weights
+    got, R = ctx.hits(s.rel).count, ctx.R(s.rel)
+    return s.weights[0] * got + s.weights[1] * (ctx.length() - got) + s.weights[2] * (R - got)
+
+
+# m_binG.c: 1 / log2(2 + documents not relevant above), over R
+def _bin_g(s: Measure, ctx: _Context) -> np.ndarray:
+    h = ctx.hits(s.rel)
+    return _safe_div(h.sum(1.0 / np.log2(2.0 + h.cols - (h.nth - 1))), ctx.R(s.rel))
+
+
+def _num_nonrel_judged_ret(s: Measure, ctx: _Context) -> np.ndarray:
+    return ((ctx.g >= 0) & (ctx.g < s.rel)).sum(axis=1).astype(np.float64)
+
+
+# m_unjudged.c: unjudged in the top k / k
+def _unj(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.cutoff is not None  # parse_measure gives unj a cutoff
+    top = ctx.g[:, : s.cutoff]
+    return ((top < 0) & (top != PAD)).sum(axis=1) / float(s.cutoff)
+
+
+# m_rbp_resid.c: 0 for a list without unjudged documents
+def _rbp_resid(s: Measure, ctx: _Context) -> np.ndarray:
+    assert s.p is not None  # parse_measure gives rbp_resid its p
+    return np.where(((ctx.g < 0) & (ctx.g != PAD)).any(axis=1), rbp_residual(ctx.g, s.p), 0.0)
+
+
+#: family -> its function of (measure, context), which scores the lists of the context's block
+_KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
+    "AP": _ap, "SP": _ap, "P": _p, "PDoc": _p, "R": _r, "Success": _success, "Rprec": _rprec, "RR": _rr,
+    "Bpref": _bpref, "infAP": _infap, "nDCG": _ndcg, "DCG": _ndcg, "nDCG_sakai": _ndcg_sakai, "nCG": _ncg,
+    "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _num_ret, "NumRel": _num_rel,
+    "NumQ": _num_q, "IPrec": _iprec, "11pt_avg": _11pt_avg, "SetP": _set, "SetR": _set, "SetF": _set,
+    "SetAP": _set, "relative_P": _relative_p, "Rprec_mult": _rprec_mult, "utility": _utility, "binG": _bin_g,
+    "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": gain_g,
+    "ndcg_rel": gain_ndcg_rel, "Rndcg": gain_rndcg,
+}  # fmt: skip
 
 
 def _infap_terms(cols, nth, nonrel, pooled):
@@ -389,23 +403,16 @@ def score_grades(
     rel: int = 1,
     gains: Mapping[int, float] | Sequence[float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Score a dense block of ranked lists given as grades.
-
-    Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`,
-    for arrays).
-
-    ``grades`` is an int array ``(S, T, K)`` (grade at each rank, ``UNJUDGED`` = -1 for a
-    retrieved document without a judgment, ``PAD`` = -2 past the end of the list);
-    ``grade_counts`` is ``(T, G + 1)``: judged documents of each grade 0..G per topic (the
-    relevant ones need not be retrieved). Returns ``{name: (S, T) float64 array}`` keyed by the
-    names given.
+    """Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`).
 
     Parameters
     ----------
     grades : numpy.ndarray
-        Int ``(S, T, K)`` (see above).
+        Int ``(S, T, K)``: the grade at each rank, ``UNJUDGED`` (-1) for a retrieved document
+        without a judgment, ``PAD`` (-2) past the end of the list.
     grade_counts : numpy.ndarray
-        ``(T, G + 1)``: judged documents of each grade per topic.
+        ``(T, G + 1)``: judged documents of each grade 0..G per topic (the relevant ones need not
+        be retrieved).
     measures : sequence of str
         Measure names.
     rel : int
