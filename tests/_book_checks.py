@@ -24,6 +24,8 @@ GENERATED = (
     "irrepro-header",
     "irrepro-headlines",
     "irrepro-comparison",
+    "irrepro-plain",
+    "irrepro-aside",
     "irrepro-status",
     "irrepro-label",
     "cell_output",
