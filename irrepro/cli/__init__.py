@@ -44,9 +44,10 @@ import warnings
 
 from ..errors import ISSUES_URL, InputError
 
-# the parser, and the commands it calls, live in the private modules _parser and _commands;
-# served from here as before (``python -m irrepro.cli`` runs __main__.py)
-from ._commands import AGGREGATES, AVERAGES, FORMATS, _err, write_scores  # noqa: F401
+# the parser (_parser) and one module per command (_data, _eval, _compare, _design, _standardize,
+# _reproduce, _report); ``python -m irrepro.cli`` runs __main__.py
+from ._eval import AGGREGATES, AVERAGES, FORMATS, write_scores  # noqa: F401
+from ._options import _err
 from ._parser import build_parser
 
 

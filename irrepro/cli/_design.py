@@ -11,6 +11,23 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ._options import (
+    _PRECISION_HELP,
+    _SCALE_WORDS,
+    _SIMULATED_HELP,
+    _alpha,
+    _checked,
+    _coverage_lines,
+    _fraction,
+    _int_at_least,
+    _jobs,
+    _level,
+    _positive,
+    _rel_option,
+    _scale,
+    _share,
+    _simulated_banner,
+)
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
 FIGURE = "power-curve.png"
@@ -22,7 +39,6 @@ def _pilot(args: argparse.Namespace, command: str, measure: str):
     it), where runs miss topics (``missing``) and the banner."""
     from .. import measures
     from .._user_inputs import load
-    from ._commands import _coverage_lines, _simulated_banner
 
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
@@ -318,3 +334,104 @@ def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
     save_power_curve(figure, [] if curve is None else [curve], closed=closed, target=power,
                      title=f"minimum difference {min_diff:g}, alpha {alpha:g}")  # fmt: skip
     return figure.getvalue()
+
+
+def _sizes(name: str):
+    """An argparse ``type``: comma-separated whole numbers >= 1 (``--topics 50,100,150``)."""
+
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(v) for v in text.split(",")]
+        except ValueError:
+            values = []
+        if not values or min(values) < 1:
+            raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
+        return sorted(set(values))
+
+    return _checked(parse, name)
+
+
+def add_parser(sub) -> None:
+    """``irrepro design``: how many topics a study needs, from pilot runs."""
+    from ..significance import CORRECTIONS, TESTS
+
+    p = sub.add_parser(
+        "design",
+        help="plan a study: how many topics detect a difference, from pilot runs or a score matrix",
+        description="How many topics a test collection needs, from a pilot: runs with --qrels, a "
+        "topic-by-run score matrix (--scores, gt4ireval's and Sakai's layout) or, for Sakai's sizes "
+        "alone, a variance estimate (--variance, as Sakai's calculators). Generalizability theory "
+        "(Brennan 2001; gt4ireval): the variance components, E rho^2 and Phi of --topics topics and the "
+        "topics that reach 0.8 and 0.95, each with its --level interval, after --drop-worst. With "
+        "--min-diff also Sakai's (2016) topic set size design by the paired t-test, the one-way ANOVA "
+        "of --systems systems and the CI width to detect --min-diff with --power, each with a bootstrap "
+        "interval over the pilot's topics; with --simulate the power of --test simulated from the "
+        "known-truth simulator fitted to the pilot. A topic a run misses scores 0 for all of them "
+        "(trec_eval -c, as every mean of irrepro), said in one line. --format json prints one JSON "
+        f"document. Writes OUT/{TABLE} (the table) and, with --min-diff, OUT/{FIGURE} (power against "
+        "topics). OUT must be new, empty or an "
+        "earlier output of irrepro's: irrepro replaces only the files its manifest (OUT/.irrepro-report) "
+        "proves it wrote, and refuses - before any work - an input, a directory holding one, or a "
+        "directory of yours.",
+    )
+    p.add_argument(
+        "runs", nargs="*", metavar="RUN", help="run files or directories of run files (with --qrels)"
+    )
+    p.add_argument("--qrels", help="qrels file, ir_datasets id or collection name")
+    p.add_argument("--scores", metavar="FILE",
+                   help="instead of runs: a topic-by-run score matrix, CSV or TSV (first column the topic "
+                        "ids, the header the run names; gt4ireval's and Sakai's layout)")  # fmt: skip
+    p.add_argument("--variance", type=_positive("--variance"), metavar="V",
+                   help="instead of a pilot: size the study from a variance estimate V_E alone (Sakai's "
+                        "calculators), with --min-diff")  # fmt: skip
+    p.add_argument("-m", "--measure", help="the measure, e.g. nDCG@10, AP, P@10 (with runs; with --scores "
+                                           "its name, default 'score')")  # fmt: skip
+    p.add_argument("--min-diff", type=_positive("--min-diff"),
+                   help="the smallest difference of means to detect (the CI width for the CI method); below 1 "
+                        "for a measure in [0, 1]; without it, generalizability theory only")  # fmt: skip
+    p.add_argument(
+        "--topics",
+        type=_sizes("--topics"),
+        default=None,
+        metavar="N,N,...",
+        help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
+    )
+    p.add_argument("--drop-worst", type=_share("--drop-worst"), default=0.0, metavar="FRACTION",
+                   help="drop the runs whose mean is below this quantile of the runs' means first, as "
+                        "gt4ireval's drop (default 0: none)")  # fmt: skip
+    p.add_argument(
+        "--level",
+        type=_level,
+        default=0.95,
+        help="confidence level of every interval, a fraction or a percentage (default 0.95)",
+    )
+    p.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text",
+                   help="output format (default text)")  # fmt: skip
+    p.add_argument(
+        "--power", type=_fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
+    )
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--systems", type=_int_at_least(2), default=2,
+                   help="m, the systems the study compares (ANOVA method, simulated correction; default 2)")  # fmt: skip
+    p.add_argument("--simulate", action="store_true", help="also the power simulated from the pilot")
+    p.add_argument(
+        "--test", choices=list(TESTS), default="paired-t", help="the simulated test (default paired-t)"
+    )
+    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
+                   help="adjustment over the m systems' pairs in the simulation (default none)")  # fmt: skip
+    p.add_argument("--scale", type=_scale, default=None, metavar="SCALE",
+                   help=f"simulation precision, 24,000 trials per size or 600 at quick: {_SCALE_WORDS}")  # fmt: skip
+    p.add_argument("-B", dest="B", type=_int_at_least(0), default=1000,
+                   help="bootstrap samples of the pilot's topics for the 95%% intervals: 0 (no interval) or "
+                        "at least 100, one beyond each end of the interval (default 1000)")  # fmt: skip
+    p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
+                   help="resamples of a simulated resampling test: at least 100 and 1/alpha, so that its "
+                        "p-value can fall between 0 and alpha (default by --scale: 1000, 200 at quick)")  # fmt: skip
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None,
+                   help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
+    _rel_option(p)
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_design)

@@ -1,11 +1,12 @@
-"""The option types and help texts several commands of the ``irrepro`` command line share
-(:mod:`irrepro.cli._parser` builds the parser with them): integers with a floor, irrepro's own
-validators as argparse types (the same checks, and messages, as the Python API's), the scheduler's
-address, and the run files with their qrels and measures."""
+"""What the commands of the ``irrepro`` command line share: option types (integers with a floor,
+irrepro's own validators as argparse types, with the Python API's checks and messages, the
+scheduler's address), the run files with their qrels and measures, and the lines a command writes
+on stderr (a problem, the runs' missing topics, the simulated stand-in's banner)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..errors import InputError
 
@@ -181,3 +182,65 @@ def _rel_option(p: argparse.ArgumentParser) -> None:
     """-l/--rel, the lowest relevant grade, as every command that scores runs takes it."""
     p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
                    help="lowest relevant grade (trec_eval -l; default 1)")  # fmt: skip
+
+
+def _err(command: str, message: str) -> None:
+    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, every control and format
+    character in it (a file name's newline or right-to-left override) made visible
+    (:func:`irrepro.escape.plain`)."""
+    from ..escape import plain
+
+    print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
+
+
+def _coverage_lines(rs, average: str) -> list[str]:
+    """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
+    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>` of the RunSet ``rs``, or from such rows
+    (:attr:`Reproduction.coverage <irrepro.reproduce.Reproduction.coverage>`); names through
+    :func:`irrepro.escape.plain`."""
+    from .._text import few
+    from ..escape import plain
+
+    fate = "scored 0 (trec_eval -c)" if average == "all-topics" else "left out of its average"
+    lines = []
+    for r in rs._coverage() if hasattr(rs, "_coverage") else rs:  # (coverage()'s rows, without pandas)
+        if not r["missing"] and not r["ignored"]:
+            continue
+        parts = [f"run {r['run']}: {r['retrieved']} of the {r['topics']} qrels topics retrieved"]
+        if r["missing"]:
+            parts.append(f"{len(r['missing'])} missing, {fate}: {few(r['missing'])}")
+        if r["ignored"]:
+            parts.append(f"{len(r['ignored'])} run topics not in the qrels, ignored: {few(r['ignored'])}")
+        lines.append(plain("; ".join(parts)))
+    return lines
+
+
+def _simulated_banner(command: str, qrels, rs, what: str) -> str:
+    """The first line of everything computed on the simulated stand-in (also said on stderr), or
+    "" for real qrels."""
+    if not rs.simulated:
+        return ""
+    banner = (
+        f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
+        f"judgments; these {what} describe no real system"
+    )
+    _err(command, banner)
+    return banner
+
+
+def _baseline_run(baseline: str | None, runs=None) -> str | None:
+    """The run ``--baseline`` names: a run's name, or the path of a run file (its run tag is read
+    from the file); checked against ``runs`` when given (else where the runs are read)."""
+    from pathlib import Path
+
+    if baseline is None or (runs is not None and baseline in runs):
+        return baseline
+    name = baseline
+    if Path(baseline).expanduser().is_file():
+        from ..data import read_run
+
+        name = read_run(Path(baseline).expanduser()).name
+    if runs is None or name in runs:
+        return name
+    names = ", ".join(runs[:8]) + (", ..." if len(runs) > 8 else "")
+    raise InputError(f"--baseline {baseline!r} is neither the name nor the file of a run ({names})")

@@ -10,7 +10,9 @@ from ._options import (
     _PRECISION_HELP,
     _SIMULATED_HELP,
     _checked,
+    _coverage_lines,
     _digits,
+    _err,
     _int_at_least,
     _level_value,
     _rel_option,
@@ -39,7 +41,7 @@ misses topics gets one line on stderr, as in eval and compare; the note under th
 resamples x (1 - level) / 2 >= 1 (1000 serve up to 99.8%); fewer are refused before any work."""
 
 
-def _reproduce_parser(sub) -> None:
+def add_parser(sub) -> None:
     """``irrepro reproduce``: the parser, registered by :func:`irrepro.cli._parser.build_parser`."""
     p = sub.add_parser(
         "reproduce",
@@ -73,7 +75,6 @@ def _reproduce_parser(sub) -> None:
 def _reproduce(args: argparse.Namespace) -> int:
     from .. import reproduce
     from ..stats import check_resamples
-    from ._commands import _coverage_lines, _err
 
     check_resamples(args.resamples, "--resamples", level=args.level)  # before any work
     rep = reproduce.reproduce_runs(

@@ -8,6 +8,14 @@ import io
 import sys
 
 from ..errors import InputError
+from ._options import (
+    _PRECISION_HELP,
+    _SIMULATED_HELP,
+    _coverage_lines,
+    _inputs_and_measures,
+    _rel_option,
+    _simulated_banner,
+)
 
 
 def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
@@ -34,7 +42,6 @@ def _standardize(args: argparse.Namespace) -> int:
     from .._user_inputs import load
     from ..escape import plain
     from ..measures.trec_names import _trec_eval_calls
-    from ._commands import _coverage_lines, _simulated_banner
 
     names, calls = _trec_eval_calls(args.measures, rel=args.rel)
     if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
@@ -74,3 +81,34 @@ def _standardize(args: argparse.Namespace) -> int:
                    f"factors from {plain(args.zscores)}")  # fmt: skip
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def add_parser(sub) -> None:
+    """``irrepro standardize``: standardization factors for ``trec_eval -Z``, or applied."""
+    p = sub.add_parser(
+        "standardize",
+        help="standardization factors of runs for trec_eval -Z, or such factors applied",
+        description="Webber, Moffat & Zobel's (2008) standardization: with --export-zscores, write the "
+        "per-topic mean and sd of the RUNs' scores (the standardizing systems) in the format "
+        "trec_eval -Z reads (qid measure mean sd, under trec_eval's names: map, P_10, "
+        "utility_2,-0.5,-1,0, G_1=3,2=9, ...), and print the trec_eval command lines that apply it "
+        "(trec_eval -c -Z FILE with the -l and -m options that compute each measure: AP(rel=2) is "
+        "-l 2 -m map; one line per relevance level); with --zscores, read such a file and print the "
+        "RUNs' standardized means (normal CDF of the z-scores). A missing topic scores 0. A topic on "
+        "which every RUN scores the same has sd exactly 0: trec_eval -Z then gives z = 0 to a run "
+        "scoring that value and -1000000 (its missing value) to a run scoring otherwise; irrepro's "
+        "--zscores gives both z = 0 (standardized score 0.5: no spread, no scale to measure a "
+        "difference in). trec_eval 10 ranks by float64 scores: with --precision float64 the "
+        "factors are of the values it computes.",
+    )
+    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (per-topic measures trec_eval has; not a "
+                            "geometric mean over topics, gm_map or G_AP: standardize AP)")  # fmt: skip
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--export-zscores", metavar="FILE",
+                     help="write the factors to FILE (new, or written by irrepro before: never an input or a "
+                     "file of yours)")  # fmt: skip
+    how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
+    _rel_option(p)
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.set_defaults(func=_standardize)
