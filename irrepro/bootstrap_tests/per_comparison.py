@@ -11,17 +11,13 @@ import numpy as np
 from ..significance.bootstrap import BootstrapResult
 from ..stats import check_level
 
-__all__ = ["BootstrapComparison", "comparisons"]
-
 
 @dataclass(frozen=True)
 class BootstrapComparison:
     """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
 
-    One comparison of two systems (beyond Sakai 2006): the observed difference, the bootstrap
-    ASL (a p-value), the ASL adjusted across all comparisons of the test, an effect size
-    (paired: d_z = mean(z)/sd(z); unpaired: d / pooled sd) and a percentile bootstrap CI of the
-    difference. Made by :func:`comparisons`.
+    Beyond Sakai (2006). The effect size is d_z = mean(z)/sd(z) (paired) or d / pooled sd
+    (unpaired). Made by :func:`comparisons`.
 
     Attributes
     ----------
@@ -90,8 +86,7 @@ def comparisons(
 ) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
 
-    One :class:`BootstrapComparison` per pair of ``result``, with the p-values (ASLs) adjusted for
-    multiple comparisons by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
+    The p-values (ASLs) are adjusted by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
     ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
     None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
