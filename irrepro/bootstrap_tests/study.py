@@ -185,7 +185,7 @@ class MeasureStudy:
 
 #: The parts of a :func:`measure_study`: the paired and unpaired tests (Sakai 2006, sections 3.1-3.2),
 #: the stability and swap methods (3.5) and the rank correlations between measures (4).
-PARTS = ("paired", "unpaired", "stability", "swap", "rank")
+_PARTS = ("paired", "unpaired", "stability", "swap", "rank")
 
 
 def measure_study(
@@ -196,7 +196,7 @@ def measure_study(
     fuzziness: Sequence[float] | None = None,
     n_jobs: int | None = None,
     progress: bool = False,
-    parts: Sequence[str] = PARTS,
+    parts: Sequence[str] = _PARTS,
 ) -> MeasureStudy:
     """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
 
@@ -261,9 +261,9 @@ def measure_study(
     1      AP            0      6          0.000                 0.20
     2       Q            0      6          0.000                 0.16
     """
-    unknown = sorted(set(parts) - set(PARTS))
+    unknown = sorted(set(parts) - set(_PARTS))
     if unknown:
-        raise InputError(f"measure_study: parts {unknown} unknown; choose from {list(PARTS)}")
+        raise InputError(f"measure_study: parts {unknown} unknown; choose from {list(_PARTS)}")
     items = {}
     for name, v in matrices.items():
         m, how = (v, "mean") if not isinstance(v, tuple) else v

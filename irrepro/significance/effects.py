@@ -31,7 +31,7 @@ from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from .bootstrap import _NOISE, _map_chunks
 
 #: The effect sizes of :func:`effect_sizes`.
-EFFECTS = ("difference", "d_z", "ES_E")
+_EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
@@ -201,8 +201,8 @@ def effect_sizes(
     1        0        2  0.24    -1.10      1.10
     2        1        2 -2.68    -2.92     -2.56
     """
-    if kind not in EFFECTS:
-        raise InputError(f"kind must be one of {EFFECTS}, not {kind!r}")
+    if kind not in _EFFECTS:
+        raise InputError(f"kind must be one of {_EFFECTS}, not {kind!r}")
     level = check_level(level)
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)

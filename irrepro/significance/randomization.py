@@ -23,7 +23,7 @@ from ._samples import _as_matrix, _check_pairs, _resolve_pairs
 from .bootstrap import _NOISE, _map_chunks, _pair_noise
 from .result import PairwiseResult, _baseline_name
 
-ALTERNATIVES = ("two-sided", "greater", "less")
+_ALTERNATIVES = ("two-sided", "greater", "less")
 #: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
 #: fixed, so that the draws do not depend on the number of workers.
 _PERM_BLOCK = 256
@@ -161,8 +161,8 @@ def permutation_test(
     """
     alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
     for a in alts:
-        if a not in ALTERNATIVES:
-            raise InputError(f"alternative must be one of {ALTERNATIVES}, not {a!r}")
+        if a not in _ALTERNATIVES:
+            raise InputError(f"alternative must be one of {_ALTERNATIVES}, not {a!r}")
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]

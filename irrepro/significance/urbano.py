@@ -32,8 +32,8 @@ from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
 from .classical import _paired_t, _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
+from .randomization import _ALTERNATIVES
 
-ALTERNATIVES = ("two-sided", "greater", "less")
 #: Pairs (rows) per task of the resampling tests: block ``k`` draws from child ``k`` of the seed,
 #: so the p-values do not depend on the number of workers.
 _ROWS = 64
@@ -77,8 +77,8 @@ def _pair(b, e) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_alternative(alternative: str) -> str:
-    if alternative not in ALTERNATIVES:
-        raise InputError(f"alternative must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {', '.join(_ALTERNATIVES)}, not {alternative!r}")
     return alternative
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import clustered_se
-from ..study import PARTS, MeasureStudy, measure_study
+from ..study import _PARTS, MeasureStudy, measure_study
 
 PAPER = "sakai2006evaluating"
 #: The arithmetic-mean measures of the study (the geometric means G_AP and G_Q are added to them).
@@ -130,7 +130,7 @@ def paper_procedure(
     runs = top_runs(rs) if top else rs
     sc = dict(scores) if scores is not None else measures.evaluate(runs, list(MEASURES), rel=1)
     mats = _matrices(sc)
-    first = measure_study(mats, B=B, seed=seeds[0], n_jobs=n_jobs, parts=PARTS)
+    first = measure_study(mats, B=B, seed=seeds[0], n_jobs=n_jobs, parts=_PARTS)
     if borrow is not None:
         return Round(runs, sc, [first, *borrow.replicates[1:]], borrowed=of)
     rest = [measure_study(mats, B=B, seed=s, n_jobs=n_jobs, parts=LIGHT) for s in seeds[1:]]
