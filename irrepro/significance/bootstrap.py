@@ -174,13 +174,9 @@ def _round_sig(x: float, digits: int) -> float:
 
 
 def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1).
-
-    ``tol`` (broadcastable to the result) is the size of rounding noise *on the scale of the
-    scores* (``_NOISE`` times the larger absolute score of the pair), not of the difference: a
-    sample whose sd is within ``tol`` (or zero up to the rounding of the sums) is constant, and a
-    constant sample gives t = 0 when its mean is within ``tol`` too (no difference at all, e.g.
-    1e-12 on every topic), else +-inf (a real difference on which every topic agrees)."""
+    """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1)."""
+    # tol is rounding noise on the scale of the scores (_NOISE x the pair's larger |score|): a sample
+    # whose sd is within tol is constant, and gives t = 0 if its mean is within tol too, else +-inf
     mean = s1 / n
     var = s2 - s1 * mean
     var *= 1.0 / (n * (n - 1))  # var / n

@@ -168,14 +168,10 @@ _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder=
 
 
 def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
-    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b.
-
-    Both are bound by random-number generation and memory traffic, so (in cache-sized chunks of
-    ``_DRAWS`` draws) the bootstrap draws a *pair* of topics at once, a uniform integer v in
-    [0, n^2) from 16 bits, and adds the pair's tabulated sum ``x[v // n] + x[v % n]`` (n = 256 or
-    more: one topic a draw); the permutation test takes its sign flips from raw random bits, a
-    byte per 8 topics, and adds the tabulated flipped sums of the ceil(n / 8) bytes.
-    """
+    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b."""
+    # In cache-sized chunks of _DRAWS draws, the bootstrap draws a pair of topics at once (v in
+    # [0, n^2) from 16 bits; sum x[v // n] + x[v % n]; one topic a draw for n >= 256), the
+    # permutation test flips signs from raw random bits, a byte per 8 topics, by tabulated sums.
     b, e = _pair(b, e)
     B = parallel.check_int(B, "B", minimum=1)
     if seed is None:
