@@ -253,3 +253,37 @@ def test_comparisons_and_table2_use_significance_names(x):
     for old_name in ("paired", "unpaired", "paired-t"):
         with pytest.raises(InputError, match="'bootstrap' or 'unpaired-bootstrap'"):
             study.table2(old_name)
+
+
+# ------------------------------------------------------------------ the public surface: what is used
+
+ROOT = PACKAGE.parent
+#: Where a public name may be used: the chapters, the book's pages and every other package.
+USERS = [
+    *ROOT.glob("notebooks/*.md"),
+    *ROOT.glob("notebooks/*/*.md"),
+    *ROOT.glob("book/*.md"),
+    *ROOT.glob("book/api/*.md"),
+    *PACKAGE.rglob("*.py"),
+]
+
+
+@pytest.mark.parametrize("module", [sg, bt, ts], ids=lambda m: m.__name__)
+def test_every_public_name_is_used_outside_its_package_or_describes_one_that_is(module):
+    """A name in ``__all__`` is used by a chapter, a book page, the CLI or another package, or it is
+    the type (annotation, dataclass field) or the named vocabulary (docstring) of a name that is."""
+    import inspect
+
+    home = Path(module.__file__).parent
+    texts = [p.read_text() for p in USERS if home not in p.parents]
+    used = {n for n in module.__all__ if any(re.search(rf"\b{n}\b", t) for t in texts)}
+    described = set()
+    for n in used:
+        obj = getattr(module, n)
+        words = (obj.__doc__ or "") if callable(obj) else ""
+        if inspect.isclass(obj):
+            words += " ".join(str(v) for v in getattr(obj, "__annotations__", {}).values())
+        elif callable(obj):
+            words += str(inspect.signature(obj))
+        described |= {m for m in module.__all__ if re.search(rf"\b{m}\b", words)}
+    assert set(module.__all__) <= used | described, sorted(set(module.__all__) - used - described)
