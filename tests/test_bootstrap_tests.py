@@ -425,9 +425,9 @@ def _population(rng, n_sys=30, n_top=50):
 
 
 def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
-    # the row's sampling error of Kendall's tau (the topic bootstrap's se, rows.tau_se) against the
+    # the row's sampling error of Kendall's tau (the topic bootstrap's se, tau_se) against the
     # sd of tau over independent topic samples drawn from the population: within 20%
-    from irrepro.bootstrap_tests import rows
+    from irrepro.bootstrap_tests._rows._study import tau_se
 
     rng = np.random.default_rng(2006)
     taus, ses = [], []
@@ -436,7 +436,7 @@ def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
         taus.append(stats.kendalltau(a.mean(1), b.mean(1))[0])
         if k < 12:
             study = bt.measure_study({"A": a, "B": b}, B=200, seed=k, parts=("rank",))
-            ses.append(rows.tau_se(study, ("A", "B")))
+            ses.append(tau_se(study, ("A", "B")))
     spread, formula = np.std(taus, ddof=1), np.mean(ses)
     assert 0.3 < np.mean(taus) < 0.9  # a pair of measures that disagree some
     assert abs(formula / spread - 1) < 0.2, (formula, spread)
@@ -446,7 +446,7 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     # the rows' sampling error of a share of system pairs (and of a difference of two shares over
     # the same pairs) against the sd over resampled pairs: within 20%; Agresti & Coull's, not 0,
     # where every pair agrees
-    from irrepro.bootstrap_tests import rows
+    from irrepro.bootstrap_tests._rows._study import pair_share_se
 
     rng = np.random.default_rng(435)
     a, b = _population(rng)
@@ -457,8 +457,6 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     idx = rng.integers(0, sig.shape[1], size=(4000, sig.shape[1]))
     for x in (sig[0], sig[1], diff):
         spread = x[idx].mean(axis=1).std(ddof=1)
-        assert abs(rows.pair_share_se(x) / spread - 1) < 0.2, (rows.pair_share_se(x), spread)
+        assert abs(pair_share_se(x) / spread - 1) < 0.2, (pair_share_se(x), spread)
     none = np.zeros(435)
-    assert 0 < rows.pair_share_se(none) < 0.01 and np.isclose(
-        rows.pair_share_se(none), rows.pair_share_se(1 - none)
-    )
+    assert 0 < pair_share_se(none) < 0.01 and np.isclose(pair_share_se(none), pair_share_se(1 - none))
