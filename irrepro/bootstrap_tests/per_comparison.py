@@ -16,8 +16,7 @@ from ..stats import check_level
 class BootstrapComparison:
     """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
 
-    Beyond Sakai (2006). The effect size is d_z = mean(z)/sd(z) (paired) or d / pooled sd
-    (unpaired). Made by :func:`comparisons`.
+    Beyond Sakai (2006). Made by :func:`comparisons`.
 
     Attributes
     ----------
@@ -40,17 +39,6 @@ class BootstrapComparison:
         Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
     ci_low, ci_high : float
         The percentile bootstrap interval of the difference.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> c = bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1))[0]
-    >>> c.system_x, c.system_y, round(c.difference, 2), c.p, round(c.p_adjusted, 3), c.correction
-    ('0', '1', 0.14, 0.075, 0.225, 'holm')
-    >>> round(c.ci_low, 2), round(c.ci_high, 2), c.significant(alpha=0.1)
-    (0.06, 0.22, False)
     """
 
     system_x: Any
