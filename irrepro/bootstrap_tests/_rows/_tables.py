@@ -429,7 +429,7 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
 
 
 def median_ratio(study: MeasureStudy) -> float:
-    """The median over the pairs of measures of Kendall's tau over its bootstrap se (Figure 13's
-    "about ten times smaller")."""
+    """The median over the pairs of measures of Kendall's tau over its bootstrap se (Figure 13's "about ten
+    times smaller")."""
     t = tau_table(study)
     return float(np.median(t["tau"] / t["se"]))
