@@ -10,6 +10,8 @@ from irrepro import data, parallel
 from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
+from irrepro.bootstrap_tests.stability_swap import swap_rates
+from irrepro.significance._samples import bootstrap_summaries
 
 
 @pytest.mark.parametrize("bad", [1.5, 1.0, 1e3, "3", True, None, np.float64(2.0)])
@@ -57,9 +59,9 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: bt.bootstrap_samples(12, 1.5, seed=1),
             lambda: sg.paired_bootstrap_test(x, B=1.5, seed=1),
             lambda: sg.unpaired_bootstrap_test(x, B=1.5, seed=1),
-            lambda: bt.bootstrap_summaries(x, B=1.5, seed=1),
+            lambda: bootstrap_summaries(x, B=1.5, seed=1),
             lambda: bt.stability(x, B=1.5, seed=1),
-            lambda: bt.swap_rates(x, B=1.5, seed=1),
+            lambda: swap_rates(x, B=1.5, seed=1),
             lambda: bt.rank_correlation(x, x, B=1.5, seed=1),
             lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
             lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
