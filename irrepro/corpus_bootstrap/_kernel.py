@@ -20,8 +20,6 @@ import numba
 import numpy as np
 from numba.extending import get_cython_function_address
 
-__all__ = ["boot_block"]
-
 # scipy.special.digamma's double implementation, called without the GIL from compiled code; an
 # external symbol (not a ctypes pointer), so that the compiled code can be cached on disk
 llvmlite.binding.add_symbol(
@@ -90,25 +88,7 @@ def boot_block(
     tables,
     out: np.ndarray,
 ) -> None:
-    """AP* of one block of samples of one list, written into ``out`` (``n_samples``,).
-
-    Parameters
-    ----------
-    u_k : numpy.ndarray
-        (blocks, n_samples) uniforms of the blocks' copies (Poisson(size)).
-    u_g : numpy.ndarray
-        (gaps, n_samples) uniforms of the non-empty gaps' counts (Poisson(bgap)).
-    g_row : numpy.ndarray
-        Per block, its row of ``u_g``, or -1 when no non-relevant document precedes it.
-    size, bgap : numpy.ndarray
-        Per block, its relevant documents and the non-relevant documents above it (at most the
-        tables' ``lam_max``).
-    r_not : numpy.ndarray
-        (n_samples,) copies of the unretrieved relevant documents.
-    tables : _PoissonTables
-        The inverse-CDF tables.
-    out : numpy.ndarray
-        (n_samples,) float64, written.
-    """
+    """AP* of one block of samples of one list into ``out`` (``u_k``: the blocks' uniforms, ``u_g``: the
+    non-empty gaps', ``g_row``: a block's row of ``u_g`` or -1)."""
     t = tables
     _kernel(u_k, u_g, g_row, size, bgap, r_not, t.cdf, t.guide, t.guide_cdf, t.offset, t.scale, t.size, out)
