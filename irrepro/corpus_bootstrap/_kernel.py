@@ -1,7 +1,7 @@
 """The corpus bootstrap's inner loop compiled (numba): Poisson counts by the tables' inverse CDF and
 AP* from them, in one pass over a list's blocks of relevant documents (all samples of a group block
 by block, each sample's running sums kept), bit for bit the numbers of the numpy path (:meth:`~irrepro.corpus_bootstrap.sampler._PoissonTables.draw` then
-:func:`~irrepro.corpus_bootstrap.sampler.ap_from_counts`) from the same uniforms.
+``ap_from_counts``) from the same uniforms.
 
 Bit for bit means the same floating-point operations in the same order: the harmonic sum of a block
 term by term (then ``digamma(p + k) - digamma(p + 4)`` by scipy's own compiled digamma), and the

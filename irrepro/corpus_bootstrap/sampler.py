@@ -191,7 +191,7 @@ def _boot_list(
     uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
     (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample, or a
     list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents), goes the numpy
-    way (:meth:`_PoissonTables.draw`, :func:`ap_from_counts`). Both give the same numbers, bit for
+    way (:meth:`_PoissonTables.draw`, ``ap_from_counts``). Both give the same numbers, bit for
     bit, from the same generator (``compiled=False``: numpy for every group, for the tests)."""
     m = len(gaps)
     out = np.empty(B)

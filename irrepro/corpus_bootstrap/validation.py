@@ -76,7 +76,7 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     Returns
     -------
     half_a, half_b : irrepro.data.RunSet
-        The runs and qrels of each half (:func:`doc_half`).
+        The runs and qrels of each half (``doc_half``: the lowest bit of the MD5 of the id).
 
     Examples
     --------

@@ -13,9 +13,6 @@ from ._comparability import binomial_interval, drmse, self_significance
 from ._partitions import PartitionResult, partition_experiment
 from ._scores import _matrix
 
-__all__ = ["CollectionPair", "compare_collections"]
-
-
 # --------------------------------------------------------------------------------------------
 # Two collections compared (section 5.2)
 # --------------------------------------------------------------------------------------------

@@ -21,17 +21,6 @@ book = _lazy.module("irrepro.book")  # on first use: importing the method family
 if TYPE_CHECKING:
     from ..book import Comparison
 
-__all__ = [
-    "fp_upper_ends",
-    "figures56_rows",
-    "pair_table",
-    "beyond_counts",
-    "tables35_rows",
-    "figure7_rows",
-    "table6_rows",
-    "verdict_rows",
-]
-
 _Res = Mapping[tuple, PartitionResult]  # (setting, (metric, form)) -> the random halves
 
 

@@ -15,19 +15,6 @@ from .. import _spread
 from ..data._matrices import _checked_scores
 from ..errors import InputError
 
-__all__ = [
-    "SUBCOLLECTIONS",
-    "topic_range",
-    "Factors",
-    "factors",
-    "zscores",
-    "standardize",
-    "ideal_precision",
-    "ideal_rbp",
-    "r_normalize",
-]
-
-
 #: The Robust 2004 sub-collections of the paper (section 3.1): name -> (first topic, last topic).
 #: TREC 6 (301-350) is excluded as in the paper; TREC 2004 has 49 topics (672 has no relevant).
 SUBCOLLECTIONS = {

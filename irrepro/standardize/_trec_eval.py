@@ -24,8 +24,6 @@ import numpy as np
 from ..errors import InputError, OutputError
 from ._scores import Factors
 
-__all__ = ["write_zscores", "read_zscores"]
-
 
 def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     """Write standardization factors in the format ``trec_eval -Z`` reads.
