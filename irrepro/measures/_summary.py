@@ -12,8 +12,6 @@ from ..errors import InputError
 from .aggregates import GM_EPSILON
 from .names import parse_measure
 
-__all__: list[str] = []
-
 
 def _score_matrices(scores) -> list[ScoreMatrix]:
     if isinstance(scores, ScoreMatrix):

@@ -21,14 +21,11 @@ from .trec_names import _trec_eval_key, trec_eval_name
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd
 
-__all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict", "to_trec_eval"]
-
 
 class Evaluation(dict):
     """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
 
-    ``{measure: ScoreMatrix}`` as :func:`evaluate` returns it, keyed by the measures as given
-    (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
+    Keyed by the measures as given (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
     (``ev["MAP"]`` after evaluating ``"AP"``). ``retrieved`` is the (runs, topics) boolean array
     of the lists with at least one document - the topics plain trec_eval averages over.
 
@@ -75,8 +72,7 @@ def evaluate(
 ) -> Evaluation:
     """Score every run of ``runset`` on every topic for each measure.
 
-    Score every run of ``runset`` on every topic for each measure (names in the module doc;
-    strings or ir_measures objects).
+    Measures are named as in the module doc, as strings or ir_measures objects.
 
     Returns an :class:`Evaluation`, ``{measure: ScoreMatrix}`` with systems x topics scores whose
     ``measure`` is the canonical name; ``ScoreMatrix.mean()`` is the mean over all the qrels'
@@ -199,8 +195,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """Long form of per-topic scores: one row per run, measure and topic.
 
-    Long form of per-topic scores: columns ``run``, ``query_id``, ``measure`` (the canonical
-    name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
+    Columns ``run``, ``query_id``, ``measure`` (the canonical name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
     each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report).
 
     Parameters
@@ -377,8 +372,8 @@ def to_trec_eval(
 ) -> str:
     """The scores as trec_eval prints them, run after run.
 
-    The scores as trec_eval prints them: for each run, what ``trec_eval -m runid -m ...``
-    prints (with ``-q`` when ``per_topic``, ``-c`` when ``complete``), one run after the other.
+    For each run, what ``trec_eval -m runid -m ...`` prints (with ``-q`` when ``per_topic``,
+    ``-c`` when ``complete``).
 
     Lines are ``name<TAB>topic<TAB>value``, the name padded to 22 characters, values with
     ``digits`` decimals (trec_eval: 4) and counts as integers. Measures are named as trec_eval

@@ -10,9 +10,6 @@ import numpy as np
 from ..errors import InputError
 from .names import Measure, _per_topic, parse_measure
 
-__all__ = ["trec_eval_name"]
-
-
 # trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
 # 9.0.8 lacks rbp): a measure's lines come out in this order whatever the order of the -m options
 _TREC_ORDER = (
