@@ -283,7 +283,10 @@ def test_sampling_error_of_the_power_ratio_matches_the_spread_over_resampled_pai
     raw = sz.topic_range(real_matrix("robust2004", measure), 401, 450)
     std = sz.standardize(raw, sz.factors(real_matrix("trec8", measure)))
     r, err = sz.power_ratio(raw, std)
-    a, b = sz._comparability.significant_pairs(raw).astype(float), sz._comparability.significant_pairs(std).astype(float)
+    a, b = (
+        sz._comparability.significant_pairs(raw).astype(float),
+        sz._comparability.significant_pairs(std).astype(float),
+    )
     assert err.unit == "system pair" and r == pytest.approx(b.mean() / a.mean())
     assert (a != b).sum() >= 20  # enough discordant pairs for the error to mean something
     idx = np.random.default_rng(42).integers(0, a.size, size=(2000, a.size))
