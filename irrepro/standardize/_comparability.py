@@ -1,7 +1,6 @@
 """Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5): intervals and
 distributions of system means, dRMSE between two collections' system scores, systems significantly
-different from themselves, discriminative power and rank agreement. Served from
-:mod:`irrepro.standardize`."""
+different from themselves, discriminative power and rank agreement."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Random topic halves and sampled standardizing systems (Webber, Moffat & Zobel 2008, section 5):
 the comparability measures over many random partitions of one collection's topics, and the
-standardization factors of random samples of systems. Served from :mod:`irrepro.standardize`."""
+standardization factors of random samples of systems."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ The chapter computes on the paper's own runs and topics, so where the paper's nu
 the same sample as ours the difference of the two has no sampling error (``SAME_SAMPLE``); the random
 halves and the sampled standardizing systems carry the Monte Carlo error of our draws; the one
 comparison across metrics (discriminative power, :func:`power_rows`) carries the sampling error of a
-share over system pairs, clustered by pair. Served from :mod:`irrepro.standardize`."""
+share over system pairs, clustered by pair."""
 
 from __future__ import annotations
 

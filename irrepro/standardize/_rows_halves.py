@@ -1,6 +1,5 @@
 """The score-standardization chapter's rows on random halves and sub-collection pairs (Webber, Moffat &
-Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`.
-Served from :mod:`irrepro.standardize`."""
+Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`."""
 
 from __future__ import annotations
 

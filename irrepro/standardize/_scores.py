@@ -1,6 +1,6 @@
 """Standardized scores (Webber, Moffat & Zobel 2008, section 3): the standardization factors of a
 set of standardizing systems, z-scores and their normal CDF, and the R-normalisation against an
-ideal score. Served from :mod:`irrepro.standardize`."""
+ideal score."""
 
 from __future__ import annotations
 
