@@ -21,10 +21,10 @@ the non-relevant documents only through how many of them precede each relevant o
 drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant documents above the
 ``j``-th block of consecutive relevant documents, one Poisson(r_j) count of copies for a block of
 ``r_j`` relevant documents (their copies are consecutive hits however they are shared out), and
-``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks. The cost per list scales with its number of retrieved relevant
-documents, not its length; a compiled kernel (numba) draws and sums all B samples of a list in one
-pass, bit for bit the numbers of the numpy functions it stands for. The tests and the benchmark
-compare it with the literal expand-the-list implementation (``sampler.bootstrap_ap_reference``).
+``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks. The cost
+per list scales with its number of retrieved relevant documents, not its length; a compiled
+kernel (numba) draws and sums all B samples of a list in one pass, bit for bit the numbers of the
+numpy functions it stands for. The tests and the benchmark compare it with the literal expand-the-list implementation (``sampler.bootstrap_ap_reference``).
 
 **Conventions we chose (the paper does not state them).**
 
@@ -41,7 +41,8 @@ compare it with the literal expand-the-list implementation (``sampler.bootstrap_
   UTF-8 id is 0; "R > 5" (Table 1) is R of the half the interval is computed from.
 - Small-R limits (section 7): silver bullets and lead balloons land at uniformly random ranks of a
   list of ``max(length, R)`` ranks; lead balloons (our reading of "a similar dynamic approach"):
-  the R relevant documents lead the list and a binomial share of them land at random ranks below; MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
+  the R relevant documents lead the list and a binomial share of them land at random ranks
+  below; MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
 - BCa's acceleration is the jackknife over *documents* (leave one document of the corpus out),
   in the infinite-corpus limit the Poisson bootstrap itself assumes: see :func:`ap_acceleration`.
 

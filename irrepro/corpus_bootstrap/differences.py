@@ -20,8 +20,8 @@ from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
 class DifferenceIntervals:
     """Per-topic differences of two runs x - y on AP and on logit AP, with their sds.
 
-    The sd of the *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap (both lists on
-    the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
+    The sd of the *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap
+    (both lists on the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
 
     Attributes
     ----------
