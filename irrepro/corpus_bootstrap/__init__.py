@@ -24,7 +24,8 @@ drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant document
 ``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks. The cost
 per list scales with its number of retrieved relevant documents, not its length; a compiled
 kernel (numba) draws and sums all B samples of a list in one pass, bit for bit the numbers of the
-numpy functions it stands for. The tests and the benchmark compare it with the literal expand-the-list implementation (``sampler.bootstrap_ap_reference``).
+numpy functions it stands for. The tests and the benchmark compare it with the literal
+expand-the-list implementation (``sampler.bootstrap_ap_reference``).
 
 **Conventions we chose (the paper does not state them).**
 
