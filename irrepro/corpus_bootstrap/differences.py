@@ -96,10 +96,11 @@ def difference_intervals(
 ) -> DifferenceIntervals:
     """The difference of two runs per topic (Cormack & Lynam 2006, section 9).
 
-    d = AP_x - AP_y and logit AP_x - logit AP_y, with 95% intervals from separate bootstraps (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from
-    the paired bootstrap of d (the paper's "more powerful estimate"), and the paired bootstrap of
-    the MAP and L-MAP differences over the topics where both lists are usable. Topic ``t`` draws
-    from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate).
+    d = AP_x - AP_y and logit AP_x - logit AP_y, with 95% intervals from separate bootstraps
+    (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from the paired bootstrap of d (the paper's "more powerful
+    estimate"), and the paired bootstrap of the MAP and L-MAP differences over the topics where both
+    lists are usable. Topic ``t`` draws from child ``t`` of ``seed`` (paired) and child ``T + t``
+    (separate).
 
     Parameters
     ----------

@@ -210,7 +210,8 @@ def ap_intervals(
     small_r: bool = False,
     n_jobs: int | None = None,
 ) -> dict[str, Intervals]:
-    """Every list's intervals, ``{method: Intervals}``; ``small_r`` replaces linear and logit by their correction."""
+    """Every list's intervals, ``{method: Intervals}``; ``small_r`` replaces linear and logit by
+    their correction."""
     lists = _lists_of(runs, rel)
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
     ap = lists.ap.reshape(lists.shape)
@@ -229,7 +230,8 @@ def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
 
 
 def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndarray:
-    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more sit at uniformly random ranks."""
+    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more sit at uniformly
+    random ranks."""
     # exact by linearity: rank r of the N free ranks holds a placed document with probability x/N and
     # then has on average 1 + (x-1)(r-1)/(N-1) placed documents at or above it
     x = np.asarray(n_placed, dtype=np.float64)[..., None]
@@ -243,7 +245,8 @@ def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndar
 
 
 def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
-    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks (section 7)."""
+    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks
+    (section 7)."""
     # Silver bullets: X ~ Binomial(R, u) of the R relevant documents at uniformly random ranks.
     # Lead balloons (our reading of "a similar dynamic approach"): the R relevant documents lead the
     # list, X ~ Binomial(R, u) of them land at uniformly random ranks below the R - X others.

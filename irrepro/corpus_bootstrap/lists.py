@@ -18,9 +18,9 @@ class Lists:
     """Ranked lists reduced to what AP depends on (CSR layout).
 
     ``shape`` = (systems, topics) lists; ``gaps[start[i]:start[i+1]]`` are the numbers of
-    non-relevant documents before each retrieved relevant document of list ``i`` (counted from the previous relevant one); ``n_rel`` is R,
-    ``length`` the list length, ``ap`` the list's AP (``measures.average_precision``), ``usable``
-    whether the list is non-empty and R > 0.
+    non-relevant documents before each retrieved relevant document of list ``i`` (counted from the
+    previous relevant one); ``n_rel`` is R, ``length`` the list length, ``ap`` the list's AP
+    (``measures.average_precision``), ``usable`` whether the list is non-empty and R > 0.
 
     Attributes
     ----------

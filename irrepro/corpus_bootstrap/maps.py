@@ -58,7 +58,7 @@ def map_bootstrap_intervals(
     level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
-    """Table 3: per run, MAP and L-MAP of each bootstrap sample, ``estimate +/- z sd``; ``{"MAP": .., "L-MAP": ..}`` (systems,)."""
+    """Table 3: per run, MAP and L-MAP of each bootstrap sample and ``estimate +/- z sd``, (systems,)."""
     # the mean over the usable topics; average="all": over all T, an unusable list a fixed AP of 0
     # (logit(eps) in L-MAP): trec_eval -c's MAP
     z = stats.norm.ppf(0.5 + check_level(level) / 2)

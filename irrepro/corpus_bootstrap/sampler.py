@@ -154,7 +154,8 @@ def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
 
 
 def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.ndarray:
-    """AP of resampled lists from ``k`` (m, ...) copies of each retrieved relevant document and the ``nonrel`` above each; NaN where ``r_star`` = 0."""
+    """AP of resampled lists from ``k`` (m, ...) copies of each retrieved relevant document and the
+    ``nonrel`` above each; NaN where ``r_star`` = 0."""
     # The k_j copies of relevant document j, ranked consecutively below p documents of which h are
     # relevant, add sum_{c=1..k_j} (h + c) / (p + c) = k_j - N_j sum_{c=1..k_j} 1 / (p + c) to the
     # precision sum (N_j = p - h, the non-relevant documents above them); AP = sum / R*.
