@@ -26,12 +26,13 @@ from .lists import Lists, _lists_of
 
 
 class _PoissonTables:
-    """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers).
+    """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers)."""
 
-    A draw is ``X = #{k : F(k) <= U}`` for one float64 uniform ``U`` (exact inversion up to the
-    uniform's 2**-53 resolution; the tail beyond ``lam + 12 sqrt(lam) + 30``, below 1e-20, is cut
-    there). A guide table of ``size`` slots gives the start of the search, so a draw costs a few
-    array operations instead of numpy's rejection sampler (about 5x faster)."""
+    # A draw is ``X = #{k : F(k) <= U}`` for one float64 uniform ``U`` (exact inversion up to
+    # the uniform's 2**-53 resolution; the tail beyond ``lam + 12 sqrt(lam) + 30``, below
+    # 1e-20, is cut there). A guide table of ``size`` slots gives the start of the search, so
+    # a draw costs a few array operations instead of numpy's rejection sampler (about 5x
+    # faster).
 
     def __init__(self, lam_max: int):
         lam_max = max(int(lam_max), 1)
@@ -186,14 +187,14 @@ def _boot_list(
 ) -> np.ndarray:
     """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
     form a block whose copies are consecutive hits wherever they come from, so a block of r
-    documents needs only its total multiplicity, Poisson(r).
-
-    Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the blocks'
-    uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
-    (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample, or a
-    list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents), goes the numpy
-    way (:meth:`_PoissonTables.draw`, ``ap_from_counts``). Both give the same numbers, bit for
-    bit, from the same generator (``compiled=False``: numpy for every group, for the tests)."""
+    documents needs only its total multiplicity, Poisson(r)."""
+    # Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the
+    # blocks' uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
+    # (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample,
+    # or a list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents),
+    # goes the numpy way (:meth:`_PoissonTables.draw`, ``ap_from_counts``). Both give the same
+    # numbers, bit for bit, from the same generator (``compiled=False``: numpy for every
+    # group, for the tests).
     m = len(gaps)
     out = np.empty(B)
     if m == 0:

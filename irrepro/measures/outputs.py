@@ -311,12 +311,11 @@ def _rows(
     """The long table of per-topic and summary values, pandas-free: ``(run, query_id, measure,
     value, is_count)``, for each run its per-topic rows (``per_topic``) and then its summary rows
     (query_id ``"all"``, :func:`summarize`'s values); per-topic rows leave out ``NumQ`` and the
-    geometric means (``gm_``, ``G_``), as trec_eval does.
-
-    ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
-    ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names (under
-    ``-l rel``) and order, topics by the bytes of their ids, and each summary opened by the
-    ``runid`` row (value: the run's name; is_count None)."""
+    geometric means (``gm_``, ``G_``), as trec_eval does."""
+    # ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
+    # ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names
+    # (under ``-l rel``) and order, topics by the bytes of their ids, and each summary opened
+    # by the ``runid`` row (value: the run's name; is_count None).
     return list(_iter_rows(scores, per_topic=per_topic, complete=complete, retrieved=retrieved, rel=rel,
                            trec_eval=trec_eval))  # fmt: skip
 
