@@ -726,7 +726,7 @@ def test_corpus_bootstrap_lists_and_split_from_the_ragged_arrays():
         np.testing.assert_array_equal(getattr(lists, f), getattr(ref, f))
     np.testing.assert_allclose(lists.ap, ref.ap, rtol=1e-12)
     a, b = cb.split_corpus(rs)
-    half = cb.doc_half(rs.vocab)
+    half = cb.validation.doc_half(rs.vocab)
     for h, part in enumerate((a, b)):
         for s in range(len(rs.runs)):
             for t in range(len(rs.topics)):

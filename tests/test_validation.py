@@ -95,7 +95,7 @@ def _level_entries():
         ),
         "corpus_bootstrap.predicted_in_interval": lambda lv: cb.predicted_in_interval(lv),
         "standardize.mean_intervals": lambda lv: sz.mean_intervals(_X, level=lv),
-        "standardize.binomial_interval": lambda lv: sz.binomial_interval(3, 20, level=lv),
+        "standardize.binomial_interval": lambda lv: sz._comparability.binomial_interval(3, 20, level=lv),
         "PartitionResult.summary": lambda lv: sz.PartitionResult(_REPS[0], _REPS[1], 4, 0.05).summary(lv),
     }
 
