@@ -1,6 +1,5 @@
-"""The margins of the simulation (:mod:`irrepro.simulation`): the distribution of one system's
-topic scores (:class:`Margin`), its candidate families and the choice among them by AIC
-(:func:`fit_margin`)."""
+"""The margins: the distribution of one system's topic scores, its candidate families and the
+choice among them by AIC."""
 
 from __future__ import annotations
 
@@ -35,18 +34,15 @@ def _pyvinecopulib():
 class Margin:
     """The distribution of one system's per-topic scores, tabulated by its CDF.
 
-    Continuous: ``cdf`` holds F at the score grid ``x`` (4097 points on [0, 1]); discrete: ``x``
-    is the support and ``cdf`` F at each support point. ``family`` names the fitted candidate
-    (``"t(...)"`` after :meth:`with_mean`), ``aic`` its AIC on the fitted scores.
-
     Attributes
     ----------
     family : str
-        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...).
+        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...; ``"t(...)"`` after
+        :meth:`with_mean`).
     discrete : bool
         Whether the scores are discrete (P@10) or continuous (AP).
     x : numpy.ndarray
-        The score grid (continuous) or the support (discrete).
+        The score grid (continuous: 4097 points on [0, 1]) or the support (discrete).
     cdf : numpy.ndarray
         F at each point of ``x``.
     aic : float
@@ -110,8 +106,8 @@ class Margin:
 
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
-        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
-        ``ValueError`` when ``mean`` lies outside the open range of the support."""
+        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version);
+        InputError when ``mean`` lies outside the open range of the support."""
         now = self.mean
         if abs(mean - now) <= tol:
             return self
@@ -278,9 +274,9 @@ def fit_margin(scores, *, support=None) -> Margin:
     """The margin of one system's topic scores selected by AIC among the candidates.
 
     ``support=None``: continuous scores on [0, 1] (AP): truncated normal, beta and kernel density.
-    ``support`` (e.g. :data:`SUPPORT_P10`): equally spaced discrete scores (P@10): beta-binomial
+    ``support`` (e.g. 0, 0.1, ..., 1): equally spaced discrete scores (P@10): beta-binomial
     and discrete kernel densities (bandwidth multipliers 1, 2, 5). Candidates that fail to fit
-    are skipped; a ``ValueError`` when none fits.
+    are skipped.
 
     Parameters
     ----------
@@ -297,7 +293,7 @@ def fit_margin(scores, *, support=None) -> Margin:
     Raises
     ------
     irrepro.InputError
-        For fewer than 5 scores, or scores outside [0, 1].
+        For fewer than 5 scores, scores outside [0, 1] or off ``support``, or no candidate fitted.
 
     Notes
     -----
