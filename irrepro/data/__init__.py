@@ -40,60 +40,40 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas is imported where it is used: reading and evaluating runs needs none
     import pandas as pd
 
-from ._collections import COLLECTIONS, Collection, get_collection
-from ._common import MAX_DENSE_GRADE, PAD, UNJUDGED, DataError, topic_order
+from ._collections import COLLECTIONS, get_collection
+from ._common import PAD, UNJUDGED, DataError
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where
 
-# the loaders (_sources: where a collection comes from, its real files or the stand-in; _loaders: runs
-# and matrices); the run set cache's helpers are served here for the tests and benchmarks
-from ._loaders import (  # noqa: F401
-    _cached_runset,
-    _runset_cache_path,
-    _store_runset,
-    leaderboard,
-    load_matrix,
-    load_runs,
-    run_files,
-)
+# not public, imported here by other packages, the tests and the benchmarks: get_collection, locate,
+# where, Run, build_runset, qrels_from_records, read_qrels and two helpers of the run set cache
+from ._loaders import _runset_cache_path, leaderboard, load_matrix, load_runs, run_files  # noqa: F401
 from ._matrices import ScoreMatrix, read_score_matrix
-from ._qrels import Qrels, qrels_from_records, read_qrels
-from ._runs import Run, build_runset, read_run
+from ._qrels import Qrels, qrels_from_records, read_qrels  # noqa: F401
+from ._runs import Run, build_runset, read_run  # noqa: F401
 from ._runset import RunSet
-from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels, load_topics  # noqa: F401
-from ._textfiles import GZIP_MAX_RATIO
-from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
+from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels  # noqa: F401
+from .emulate import pool_documents, pool_qrels, thin_qrels, trec6_relevant
 
 __all__ = [
     "COLLECTIONS",
     "CacheError",
-    "Collection",
     "DataError",
     "DataUnavailable",
-    "GZIP_MAX_RATIO",
-    "MAX_DENSE_GRADE",
     "PAD",
     "UNJUDGED",
     "Qrels",
-    "Run",
     "RunSet",
     "ScoreMatrix",
     "SimulatedDataWarning",
-    "TREC6_TOPICS",
-    "build_runset",
     "cache_dir",
     "fetch",
-    "get_collection",
     "leaderboard",
     "load_matrix",
     "load_qrels",
     "load_runs",
-    "load_topics",
-    "locate",
     "mirror_dir",
     "pool_documents",
     "pool_qrels",
-    "qrels_from_records",
-    "read_qrels",
     "read_run",
     "read_score_matrix",
     "run_files",
@@ -101,7 +81,6 @@ __all__ = [
     "simulate",
     "status",
     "thin_qrels",
-    "topic_order",
     "trec6_relevant",
 ]
 

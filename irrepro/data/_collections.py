@@ -38,42 +38,7 @@ _REL = _U + "irj2015-reliability/data/"
 
 @dataclass(frozen=True)
 class Collection:
-    """A named data set of the book.
-
-    Parameters
-    ----------
-    name, title : str
-        The key (``"trec8"``) and the title shown.
-    kind : {"runs", "matrices"}
-        Ranked lists + qrels through ir_datasets, or per-topic score matrices (one file per measure).
-    shape : tuple of int
-        (systems, topics) as published; the simulated stand-in has this size.
-    topics : tuple of str, optional
-        The topic ids (the stand-in's too).
-    topic_ids_known : bool, default True
-        Whether ``topics`` are the real ids.
-    matrices : dict of str to str
-        Measure -> registry path of its score matrix.
-    run_dir : str, optional
-        Registry folder of the run files.
-    ir_datasets_id : str, optional
-        The ir_datasets id of its qrels and topics.
-    extra_files : tuple of str
-        Further registry files (e.g. NIST's leaderboard).
-    relevant_median : float, optional
-        The median number of relevant documents (grade >= 1) per topic of the real qrels, around
-        which the stand-in draws its topics' R (``r_median`` of :mod:`irrepro.data.simulate`; None:
-        the model's default), so that it is as rich in relevant documents as the collection it
-        stands for (TREC-COVID round 5 has several times TREC-6's R).
-    citation, notes : str
-        Where it comes from, and what to know of it.
-
-    Examples
-    --------
-    >>> from irrepro.data import COLLECTIONS
-    >>> COLLECTIONS["trec-covid-round5"].kind
-    'runs'
-    """
+    """A named data set of the book: its kind (``runs`` or ``matrices``), published shape, files and citation."""
 
     name: str
     title: str
@@ -263,30 +228,7 @@ COLLECTIONS: dict[str, Collection] = {
 
 
 def get_collection(name: str) -> Collection:
-    """The collection of the book named ``name``.
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`COLLECTIONS` (``"trec8"``, ``"trec-covid-round5"``, ...).
-
-    Returns
-    -------
-    Collection
-        Its description: kind, shape, files, citation.
-
-    Raises
-    ------
-    irrepro.errors.UnknownNameError
-        For a name the book does not know, listing the known ones.
-
-    Examples
-    --------
-    >>> from irrepro.data import get_collection
-    >>> c = get_collection("trec8")
-    >>> c.kind, c.shape
-    ('matrices', (129, 50))
-    """
+    """The collection named ``name`` (UnknownNameError listing the known ones)."""
     try:
         return COLLECTIONS[name]
     except KeyError:

@@ -21,8 +21,6 @@ from ._runset import RunSet
 from ._sources import _fallback, _seed_of, _stand_in_runs, _stand_in_topics, load_qrels
 from ._textfiles import _fspath
 
-__all__ = ["run_files", "load_runs", "load_matrix", "leaderboard"]
-
 
 def run_files(directory: str | Path) -> list[Path]:
     """The run files of a directory: every visible file, sorted by name.
@@ -215,7 +213,7 @@ def _runset_cache_path(coll: Collection) -> Path:
 
 
 def _cached_runset(coll: Collection) -> RunSet | None:
-    from ._fetch import recorded_sha256_problem, sha256_record
+    from ._files import recorded_sha256_problem, sha256_record
 
     path = _runset_cache_path(coll)
     if not path.exists():
