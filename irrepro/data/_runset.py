@@ -86,7 +86,7 @@ class RunSet:
         Index of each retrieved document's id in ``vocab``.
     vocab : array of str
         Document ids of runs and qrels, sorted (code order is the ids' byte order).
-        ``flat_docs`` and ``vocab`` may be given as :class:`Deferred` values, made when first
+        ``flat_docs`` and ``vocab`` may be given as ``Deferred`` values, made when first
         read (:func:`~irrepro.data.load_runs` does: evaluating needs neither, and sorting the
         ids of a large qrels costs more than reading it).
     qrels : Qrels
