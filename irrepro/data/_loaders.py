@@ -1,5 +1,5 @@
 """Loading runs and score matrices: a collection of the book (its verified files, its built run set
-cached), the user's run files or objects, and NIST's leaderboards. Served from :mod:`irrepro.data`."""
+cached), the user's run files or objects, and NIST's leaderboards."""
 
 from __future__ import annotations
 

@@ -207,8 +207,7 @@ class Qrels:
 
     @cached_property
     def _arrays(self):
-        """(topic index per line, pyarrow array of doc ids, doc index per line (None: the array
-        has one id per line), grade)."""
+        """(topic index per line, doc id array, doc index per line or None, grade)."""
         cols = self._columns
         docs, d_idx = (cols.doc_dict, cols.d_idx) if isinstance(cols, _CodedColumns) else _encode(cols[1])
         return self._topic_index, docs, d_idx, cols[2]

@@ -207,8 +207,7 @@ class RunSet:
             yield idx, block
 
     def _take_docs(self, idx) -> dict:
-        """``flat_docs[idx]`` and ``vocab`` as :func:`dataclasses.replace` arguments, left unmade
-        when they are (a subset of a run set that is only evaluated never makes them either)."""
+        """``flat_docs[idx]`` and ``vocab`` as replace() arguments, left unmade when they are."""
         fields = type(self).__dict__
         docs, vocab = fields["flat_docs"].stored(self), fields["vocab"].stored(self)
         docs = docs.take(idx) if isinstance(docs, Deferred) and docs.elementwise else self.flat_docs[idx]

@@ -1,7 +1,7 @@
 """Where a named collection comes from: its real files (irrepro's verified copies, or ir_datasets in
 the user's own home, never a changed environment) or, when those cannot be had and the caller allows
-it, the labelled simulated stand-in of the same shape; the qrels and topics loaders. Served from
-:mod:`irrepro.data`."""
+it, the labelled simulated stand-in of the same shape; the qrels and topics
+loaders."""
 
 from __future__ import annotations
 

@@ -140,8 +140,7 @@ _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 
 def _log_mass(a: float, b: float, upper: bool) -> float:
-    """log(Phi(b) - Phi(a)), a < b, in log space from the tail holding the mass (``upper``: the
-    standardized interval lies high, use survival functions) so that far tails do not underflow."""
+    """log(Phi(b) - Phi(a)), a < b, from the tail holding the mass (``upper``) so that far tails do not underflow."""
     if upper:
         la, lb = special.log_ndtr(-a), special.log_ndtr(-b)
         return float(la + np.log1p(-np.exp(lb - la)))
