@@ -9,6 +9,9 @@ from scipy import stats
 from irrepro import simulation as sim
 from irrepro.simulation import _collection, _margins
 
+#: The support of P@10.
+SUPPORT_P10 = np.round(np.arange(11) / 10, 10)
+
 
 def _mc_ok(draws, target, z=4.0):
     se = draws.std(ddof=1) / np.sqrt(draws.size)
@@ -35,7 +38,7 @@ def test_truncnorm_cdf_matches_scipy_also_far_in_the_tail():
         np.testing.assert_allclose(_margins._truncnorm_cdf(grid, mu, sd), ref, atol=1e-9)
 
 
-@pytest.mark.parametrize("support", [None, _margins.SUPPORT_P10])
+@pytest.mark.parametrize("support", [None, SUPPORT_P10])
 def test_margin_means_reproduce_targets_within_monte_carlo_error(support):
     rng = np.random.default_rng(1)
     if support is None:
@@ -60,7 +63,7 @@ def test_margin_selection_prefers_the_true_family_on_large_samples():
     x = stats.beta.rvs(0.7, 3.0, size=3000, random_state=rng)
     assert sim.fit_margin(x).family in {"beta", "kde"}
     y = stats.betabinom.rvs(10, 2, 3, size=3000, random_state=rng) / 10
-    assert sim.fit_margin(y, support=_margins.SUPPORT_P10).family == "betabinom"
+    assert sim.fit_margin(y, support=SUPPORT_P10).family == "betabinom"
 
 
 def test_pseudo_obs_are_ranks_with_random_ties():

@@ -13,8 +13,6 @@ from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
 
-#: The support of P@10.
-SUPPORT_P10 = np.round(np.arange(11) / 10, 10)
 _GRID = np.linspace(0.0, 1.0, 4097)  # score grid on which continuous margins are tabulated
 _CLIP = 1e-3
 
