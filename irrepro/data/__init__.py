@@ -33,16 +33,9 @@ looks (``ir_datasets.util.home_path()``) before asking it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pandas is imported where it is used: reading and evaluating runs needs none
-    import pandas as pd
-
-from ._collections import COLLECTIONS, get_collection
+from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F401
 from ._common import PAD, UNJUDGED, DataError
-from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where
+from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
 # not public, imported here by other packages, the tests and the benchmarks: get_collection, locate,
 # where, Run, build_runset, qrels_from_records, read_qrels and two helpers of the run set cache
@@ -92,85 +85,3 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"{__name__}.simulate")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# --------------------------------------------------------------------------------------------
-# status / fetch
-# --------------------------------------------------------------------------------------------
-
-
-def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
-    """Where each collection's files are found now, and whether all are verified.
-
-    Nothing is downloaded or copied.
-
-    Parameters
-    ----------
-    collections : sequence of str, optional
-        The collections (default: all of :data:`COLLECTIONS`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per collection: its number of files, where they are (cache, mirror, missing, ...),
-        and ``"verified"`` or how many are missing.
-
-    Examples
-    --------
-    >>> from irrepro import data
-    >>> data.status(["trec8"]).columns.tolist()
-    ['collection', 'files', 'where', 'status']
-    """
-    import pandas as pd
-
-    rows = []
-    for name in collections or COLLECTIONS:
-        coll = get_collection(name)
-        files = coll.files()
-        places = pd.Series([where(p) for p in files]).value_counts().to_dict()
-        ok = places.get("cache", 0) + places.get("mirror", 0)
-        rows.append(
-            {
-                "collection": name,
-                "files": len(files),
-                "where": ", ".join(f"{k}: {v}" for k, v in sorted(places.items())),
-                "status": "verified" if ok == len(files) else f"missing {len(files) - ok}",
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
-    """Put every file of the named collections into the cache, verified.
-
-    Parameters
-    ----------
-    names : str or sequence of str, default "all"
-        Collection names, or ``"all"``.
-    progress : bool, default True
-        A progress bar over the files.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The verified files in the cache.
-
-    Raises
-    ------
-    DataUnavailable
-        A file that can be had neither from the mirror nor from the network.
-
-    Examples
-    --------
-    >>> from irrepro import data
-    >>> paths = data.fetch("trec8")  # doctest: +SKIP
-    """
-    from tqdm import tqdm
-
-    if isinstance(names, str):
-        names = list(COLLECTIONS) if names == "all" else [names]
-    files = list(dict.fromkeys(p for n in names for p in get_collection(n).files()))
-    out = []
-    for rel in tqdm(files, desc="fetching", unit="file", disable=not progress):
-        out.append(locate(rel))
-    return out

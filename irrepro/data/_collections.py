@@ -1,11 +1,17 @@
-"""The named collections of the book and the files each needs."""
+"""The named collections of the book, the files each needs, where they are and their download."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UnknownNameError
-from ._fetch import registry
+from ._fetch import locate, registry, where
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _r(a: int, b: int, skip: tuple[int, ...] = ()) -> tuple[str, ...]:
@@ -233,3 +239,80 @@ def get_collection(name: str) -> Collection:
         return COLLECTIONS[name]
     except KeyError:
         raise UnknownNameError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}") from None
+
+
+def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
+    """Where each collection's files are found now, and whether all are verified.
+
+    Nothing is downloaded or copied.
+
+    Parameters
+    ----------
+    collections : sequence of str, optional
+        The collections (default: all of :data:`COLLECTIONS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per collection: its number of files, where they are (cache, mirror, missing, ...),
+        and ``"verified"`` or how many are missing.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> data.status(["trec8"]).columns.tolist()
+    ['collection', 'files', 'where', 'status']
+    """
+    import pandas as pd
+
+    rows = []
+    for name in collections or COLLECTIONS:
+        coll = get_collection(name)
+        files = coll.files()
+        places = pd.Series([where(p) for p in files]).value_counts().to_dict()
+        ok = places.get("cache", 0) + places.get("mirror", 0)
+        rows.append(
+            {
+                "collection": name,
+                "files": len(files),
+                "where": ", ".join(f"{k}: {v}" for k, v in sorted(places.items())),
+                "status": "verified" if ok == len(files) else f"missing {len(files) - ok}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
+    """Put every file of the named collections into the cache, verified.
+
+    Parameters
+    ----------
+    names : str or sequence of str, default "all"
+        Collection names, or ``"all"``.
+    progress : bool, default True
+        A progress bar over the files.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The verified files in the cache.
+
+    Raises
+    ------
+    DataUnavailable
+        A file that can be had neither from the mirror nor from the network.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> paths = data.fetch("trec8")  # doctest: +SKIP
+    """
+    from tqdm import tqdm
+
+    if isinstance(names, str):
+        names = list(COLLECTIONS) if names == "all" else [names]
+    files = list(dict.fromkeys(p for n in names for p in get_collection(n).files()))
+    out = []
+    for rel in tqdm(files, desc="fetching", unit="file", disable=not progress):
+        out.append(locate(rel))
+    return out
