@@ -14,16 +14,6 @@ import pandas as pd
 
 from ._sizes import power_closed_form, topic_set_size
 
-__all__ = [
-    "size_rows",
-    "sizes_apart",
-    "variance_rows",
-    "within_fewer",
-    "agreement_rows",
-    "claim_rows",
-    "pair_power",
-]
-
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
     """One count row per pilot: the paired t-test's topic-set size (index ``(collection, measure)``,
@@ -42,10 +32,8 @@ def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
     ]
 
 
-def sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
-    """Whether, on ``collection``, the bootstrap intervals of the largest and the smallest size
-    over the measures (``sizes``: :func:`~irrepro.design.topic_set_sizes` rows with
-    ``collection``, ``measure``) do not overlap."""
+def _sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
+    """Whether the bootstrap intervals of the largest and smallest size on ``collection`` do not overlap."""
     sub = sizes[(sizes["collection"] == collection) & (sizes["method"] == method)]
     lo, hi = sub.loc[sub["topics"].idxmin()], sub.loc[sub["topics"].idxmax()]
     return bool(hi["low"] > lo["high"])
@@ -79,7 +67,7 @@ def variance_rows(
     return rows
 
 
-def within_fewer(rows: Sequence[Mapping]) -> list[float]:
+def _within_fewer(rows: Sequence[Mapping]) -> list[float]:
     """The share fewer topics the within-system variance asks for, per row of :func:`variance_rows`."""
     return [1 - int(r["ours"].split(" / ")[0]) / int(r["ours"].split(" / ")[1]) for r in rows]
 
@@ -136,8 +124,8 @@ def claim_rows(
         c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min()
         for c in collections
     }
-    apart = {c: sizes_apart(sizes, c) for c in collections}
-    fewer = within_fewer(variances.frame.to_dict("records"))
+    apart = {c: _sizes_apart(sizes, c) for c in collections}
+    fewer = _within_fewer(variances.frame.to_dict("records"))
     return [
         claim(
             "different measures need substantially different topic-set sizes under the same requirements",

@@ -1,10 +1,8 @@
 """The known-truth chapter's findings as the numbers its prose states: each ``*_text`` function
 returns the texts a chapter glues by name (``{"kt_...": "0.049"}``), computed from the results of
 its experiments, so that a sentence states what its table and figure show; the summaries its
-tables show (:func:`check_summary`, :func:`finite_b_summary`). Served as
-``irrepro.known_truth.findings``, not listed in the API. The simulator's own check
-(:func:`simulator_checks`) and the rates at one level of every configuration (:func:`rates_at`),
-both public, are here too."""
+tables show (:func:`check_summary`, :func:`finite_b_summary`); the simulator's own check
+(:func:`simulator_checks`) and the rates at one level of every configuration (:func:`rates_at`)."""
 
 from __future__ import annotations
 
@@ -13,25 +11,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-__all__ = [
-    "simulator_checks",
-    "check_summary",
-    "check_text",
-    "rates_at",
-    "type1_text",
-    "growth_text",
-    "equal_means_text",
-    "power_text",
-    "power_gap_text",
-    "trials_needed_text",
-    "fwer_text",
-    "coverage_text",
-    "self_significance_text",
-    "finite_b_summary",
-    "finite_b_text",
-    "mc_text",
-]
 
 #: The simulator's check's columns: a margin's mean against the run's, a copula's tau against the data's.
 _MARGIN, _TAU, _TAWN = "|margin mean - mean score|", "|copula tau - data tau|", "asymmetric copula (Tawn)"
