@@ -309,6 +309,26 @@ def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
         _rows.level("0.05", [0.05, 0.06], [0.001])
 
 
+def test_spread_text_gives_the_range_of_the_rates_and_their_largest_se():
+    assert _rows._spread_text([0.052, 0.049], [0.002, 0.0015]) == "0.049-0.052 (se ≤ 0.002)"
+    assert _rows._spread_text([0.05], [0.0012], digits=2) == "0.05 (se ≤ 0.0012)"
+
+
+def test_level_rows_promise_the_exact_level():
+    rows = _rows._level_rows(
+        "t-test", "at most 0.05", [0.049, 0.03], [0.002, 0.002], ["25 topics", "100 topics"]
+    )
+    assert [r["quantity"] for r in rows] == ["t-test, 25 topics", "t-test, 100 topics"]
+    assert all(r["nominal"] == 0.05 for r in rows)
+
+
+def test_sample_pairs_draws_two_distinct_systems_the_same_from_one_seed(models):
+    for a, b in zip(
+        _experiments.sample_pairs(models, 30, seed=1), _experiments.sample_pairs(models, 30, seed=1)
+    ):
+        assert a == b and a[1] != a[2]  # the same draws from the same seed, two distinct systems
+
+
 def test_their_rates_for_the_figures_are_every_matching_number_of_their_yml():
     """``their_type1`` / ``their_by_delta`` against the yml's keys read one by one: every type I,
     power and type III number of the measures, sizes and tests asked for, with its value."""
