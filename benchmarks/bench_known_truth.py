@@ -9,7 +9,7 @@ would write them, and ``scipy.stats.permutation_test`` on a smaller subsample, a
 ``irrepro.significance.permutation_test`` of all trials with one set of sign flips). Simulation time
 is excluded from both.
 
-``--urbano`` (issue 25): Urbano, Lima & Hanjalic's five tests as their R code runs them
+``--urbano``: Urbano, Lima & Hanjalic's five tests as their R code runs them
 (:func:`irrepro.significance.urbano_tests`, one call per test on all trials) against a per-trial
 loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
 permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
@@ -22,7 +22,7 @@ workers (copulas fitted in a first, separately timed pass and cached; with an em
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool [--trials 9807] [--B 2000]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool-check [--trials 9807] [--B 2000]
 
-``--pool`` (issue 43): the copula fits per second, then the chapter's null experiments of one
+``--pool``: the copula fits per second, then the chapter's null experiments of one
 measure (TREC-5..8 AP; type I at 25, 50 and 100 topics and the same-mean null at 50, one seed,
 as the chapter runs them) with the trials drawn from a pool of ``_urbano_sizes.POOL_PAIRS`` pairs and with a
 new pair every trial, each with an empty copula cache (cold: every drawn pair fitted) and again
@@ -122,7 +122,7 @@ def loop_urbano(name, b, e, B, rng, min_d=0.01):
 
 
 def bench_urbano(args):
-    """Issue 25: their five tests vectorised vs a per-trial loop; urbano_experiment end to end."""
+    """Their five tests vectorised vs a per-trial loop; urbano_experiment end to end."""
     models = [
         sim.fit_collection(data.load_matrix(c, "AP"), seed=1) for c in ("trec5", "trec6", "trec7", "trec8")
     ]
@@ -169,7 +169,7 @@ def bench_urbano(args):
 
 
 def bench_pool(args):
-    """Issue 43: fits per second; the null experiments' seconds with a pool vs a new pair per trial,
+    """Fits per second; the null experiments' seconds with a pool vs a new pair per trial,
     cold vs warm copula cache."""
     from irrepro.known_truth import _copula_cache, _urbano
 
@@ -237,7 +237,7 @@ def bench_pool(args):
 
 
 def bench_pool_check(args):
-    """Issue 43: the pool's type I rates beside a new pair every trial's, AP at 25 and 100 topics."""
+    """The pool's type I rates beside a new pair every trial's, AP at 25 and 100 topics."""
     ss = np.random.SeedSequence(2019).spawn(64)  # the chapter's SEED and children
     models = [
         sim.fit_collection(data.load_matrix(c, "AP"), seed=s)
@@ -310,7 +310,7 @@ def main():
         help="with --urbano: estimate the chapter's grid at IRREPRO_SCALE=full",
     )
     ap.add_argument("--full-trials", type=int, default=1000, help="trials measured per size for --full-grid")
-    ap.add_argument("--pool", action="store_true", help="the pool of pairs and the copula cache (issue 43)")
+    ap.add_argument("--pool", action="store_true", help="the pool of pairs and the copula cache")
     ap.add_argument("--pool-check", action="store_true", help="the pool's type I rates against a new pair's")
     ap.add_argument("--fits", type=int, default=200, help="with --pool: copula fits timed")
     ap.add_argument("--jobs", type=int, default=2, help="with --pool: workers")

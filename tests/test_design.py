@@ -1,4 +1,4 @@
-"""irrepro.design (issue 28): the ANOVA and variance components against statsmodels, Sakai's
+"""irrepro.design: the ANOVA and variance components against statsmodels, Sakai's
 topic-set sizes against statsmodels' power solvers, simulated power against the noncentral t,
 the D-study against the pilot's own reliability, and the errors of bad input."""
 

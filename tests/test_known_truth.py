@@ -194,7 +194,7 @@ def test_corpus_coverage_runs_on_a_known_population(real_runs):
     assert (a.n_rel <= np.maximum(r6, 0).max()).all()
 
 
-# --- the chapter's rows for the book's one rule (issue 23) ------------------------------------------
+# --- the chapter's rows for the book's one rule --------------------------------------------------
 
 
 def _uneven_null(trials=400, pairs=8, seed=3):

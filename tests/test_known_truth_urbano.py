@@ -206,7 +206,7 @@ def test_copulas_fitted_on_processes_equal_the_serial_fits(tmp_path, monkeypatch
         np.testing.assert_array_equal(cop.parameters, other.parameters)
 
 
-# ------------------------------------------------------------------ finite-B bias (issue 25, item 2)
+# ------------------------------------------------------------------------------------ finite-B bias
 
 
 def test_finite_b_bias_matches_brute_force_at_a_large_b():
@@ -304,7 +304,7 @@ def test_comparison_rows_for_type3_and_their_tests(models):
     assert rows["AP, 25 topics, wilcoxon"]["paper"] is None  # not in the numbers: context
 
 
-def test_urbano_design_meets_the_issue_precision():
+def test_urbano_design_meets_the_chapters_precision():
     paper, full = kt.urbano_design("paper"), kt.urbano_design("full")
     assert kt.mc_error(0.05, paper.trials) <= 0.0027 and kt.mc_error(0.05, full.trials) <= 0.00047
     assert full.B > paper.B and set(full.power_topics) == {25, 50, 100}
@@ -323,7 +323,7 @@ def test_can_move_to_agrees_with_with_mean(models):
             assert margin.can_move_to(float(target)) == ok, (margin.family, target)
 
 
-# ------------------------------------------------------- the pool of pairs and the copula cache (issue 43)
+# -------------------------------------------------------------- the pool of pairs and the copula cache
 
 
 def _fresh(n_systems=10, seeds=(1, 2)):
