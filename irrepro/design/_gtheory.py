@@ -309,10 +309,10 @@ def expected_correlation(erho2, kind: str = "tau"):
 
 
 def drop_worst(scores, fraction: float):
-    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile of
-    the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile is R's).
+    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile.
 
-    Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
+    The quantile is of the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile
+    is R's). Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
     ones whose spread inflates the system variance.
 
     Parameters

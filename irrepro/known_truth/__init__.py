@@ -72,7 +72,7 @@ from ._papers import (
     default_trials,
     self_significance_null,
 )
-from ._pvalues import MC_TARGET, PValues, mc_error, mc_error_at
+from ._pvalues import MC_TARGET, TESTS, PValues, mc_error, mc_error_at
 from ._rows import comparison_rows, status_counts, verdict_rows, with_z
 from ._urbano import SAKAI_TESTS, UrbanoPValues, urbano_experiment
 from ._urbano_sizes import POOL_ICC, UrbanoDesign, design_effects, until_decided, urbano_design
@@ -81,6 +81,7 @@ __all__ = [
     "MC_TARGET",
     "POOL_ICC",
     "SAKAI_TESTS",
+    "TESTS",
     "default_trials",
     "default_B",
     "mc_error",

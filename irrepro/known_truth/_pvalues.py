@@ -122,7 +122,7 @@ def _signed_rank_direction(d: np.ndarray) -> np.ndarray:
 def paired_pvalues(
     b, e, *, B: int | None = None, seed: SeedLike, scale: str = "paper"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Two- and one-tailed (H1: e > b) p-values ``(tests, trials)`` of the :data:`TESTS` for every row."""
+    """Two- and one-tailed (H1: e > b) p-values ``(tests, trials)`` of :data:`TESTS` for every row."""
     b = np.asarray(b, dtype=np.float64)
     e = np.asarray(e, dtype=np.float64)
     if b.shape != e.shape or b.ndim != 2:
@@ -185,7 +185,7 @@ class PValues:
     Attributes
     ----------
     tests : tuple of str
-        The tests, by :data:`irrepro.significance.TESTS`' names.
+        The tests, :data:`TESTS`.
     two, one : numpy.ndarray
         ``(tests, trials)`` two- and one-tailed p-values.
     pair : numpy.ndarray

@@ -56,12 +56,11 @@ def comparison_rows(
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s.
 
-    One row per configuration ``(measure, topics)`` of ``results`` and test of
-    ``results``, each a rate (kind ``"rate"``) with our Monte Carlo standard
-    error clustered by simulated pair (:meth:`PValues.se`; ``se_reason`` names the trials and pairs
-    and gives the binomial error, which the trials of one pair would understate) and, where the
-    paper's value is compared, its number of trials (``paper_n``, the yml's ``trials.type1`` or
-    ``trials.power``). A test of theirs that is another test than ours of the same name
+    One row per configuration ``(measure, topics)`` of ``results`` and each of its tests, each a
+    rate (kind ``"rate"``) with our Monte Carlo standard error clustered by simulated pair
+    (:meth:`PValues.se`; ``se_reason`` names the trials and pairs and gives the binomial error,
+    which the trials of one pair would understate) and, where the paper's value is compared, its
+    number of trials (``paper_n``, the yml's ``trials.type1`` or ``trials.power``). A test of theirs that is another test than ours of the same name
     (``other_tests``) gives a context row: no paper value, a note with their rate and the difference.
 
     Parameters
