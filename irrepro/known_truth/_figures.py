@@ -182,8 +182,8 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
 
     Every test of ``null`` (both tails), the tests whose null holds under equal means
     (``same_mean``: t, the bootstraps, permutation) and the family-wise errors (``family``): one row
-    per rate (:func:`_mc_rows`), with whether the Monte Carlo error of a 5% rate with its design
-    effect lies below the target.
+    per rate, with whether the Monte Carlo error of a 5% rate with its design effect lies below the
+    target.
 
     Parameters
     ----------
@@ -199,7 +199,8 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
     Returns
     -------
     pandas.DataFrame
-        The rows of :func:`_mc_rows` and ``below target``.
+        ``experiment``, ``test``, ``rate``, ``trials``, ``se``, ``target``, ``MC error of a 5% rate``
+        (with the rate's design effect) and ``below target``.
     """
     mc = pd.DataFrame(
         [row for (m, n), r in null.items() for tl in (1, 2)

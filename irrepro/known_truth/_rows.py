@@ -81,9 +81,10 @@ def comparison_rows(
     notes : mapping or None
         Test -> a note for its compared rows.
     other_tests : mapping, optional
-        Test -> why theirs is another test (formatted with ``B``, their resamples); None:
-        :data:`_OTHER_TESTS` for :func:`rejection_experiment`'s results, none for
-        :func:`urbano_experiment`'s (their tests, as they ran them).
+        Test -> why theirs is another test (formatted with ``B``, their resamples); None: for
+        :func:`rejection_experiment`'s results the sign test (theirs counts ``|d| <= 0.01`` as a
+        tie, ours only ``d = 0``), none for :func:`urbano_experiment`'s (their tests, as they ran
+        them).
 
     Returns
     -------
