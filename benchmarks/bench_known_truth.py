@@ -9,7 +9,7 @@ would write them, and ``scipy.stats.permutation_test`` on a smaller subsample, a
 ``irrepro.significance.permutation_test`` of all trials with one set of sign flips). Simulation time
 is excluded from both.
 
-``--urbano`` (issue 25): Urbano, Lima & Hanjalic's five tests as their R code runs them
+``--urbano``: Urbano, Lima & Hanjalic's five tests as their R code runs them
 (:func:`irrepro.significance.urbano_tests`, one call per test on all trials) against a per-trial
 loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
 permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
@@ -22,14 +22,14 @@ workers (copulas fitted in a first, separately timed pass and cached; with an em
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool [--trials 9807] [--B 2000]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_known_truth.py --pool-check [--trials 9807] [--B 2000]
 
-``--pool`` (issue 43): the copula fits per second, then the chapter's null experiments of one
+``--pool``: the copula fits per second, then the chapter's null experiments of one
 measure (TREC-5..8 AP; type I at 25, 50 and 100 topics and the same-mean null at 50, one seed,
-as the chapter runs them) with the trials drawn from a pool of ``kt.POOL_PAIRS`` pairs and with a
+as the chapter runs them) with the trials drawn from a pool of ``_urbano_sizes.POOL_PAIRS`` pairs and with a
 new pair every trial, each with an empty copula cache (cold: every drawn pair fitted) and again
 with new models and the cache the cold run left (warm: nothing fitted), in a fresh temporary
 ``IRREPRO_CACHE``; seconds, copulas fitted, and the ratios, in the same run. ``--pool-check``: the
 type I rates (alpha = .05, two-tailed) of their five tests on the chapter's AP models at 25 and
-100 topics from the pool and from a new pair every trial (:func:`irrepro.known_truth.pool_check`),
+100 topics from the pool and from a new pair every trial (:func:`irrepro.known_truth._urbano_sizes.pool_check`),
 with the pool's design effect.
 """
 
@@ -48,6 +48,7 @@ from irrepro import data
 from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
+from irrepro.known_truth import _pvalues, _urbano_sizes
 from irrepro.significance.urbano import URBANO_TESTS
 
 
@@ -121,7 +122,7 @@ def loop_urbano(name, b, e, B, rng, min_d=0.01):
 
 
 def bench_urbano(args):
-    """Issue 25: their five tests vectorised vs a per-trial loop; urbano_experiment end to end."""
+    """Their five tests vectorised vs a per-trial loop; urbano_experiment end to end."""
     models = [
         sim.fit_collection(data.load_matrix(c, "AP"), seed=1) for c in ("trec5", "trec6", "trec7", "trec8")
     ]
@@ -168,7 +169,7 @@ def bench_urbano(args):
 
 
 def bench_pool(args):
-    """Issue 43: fits per second; the null experiments' seconds with a pool vs a new pair per trial,
+    """Fits per second; the null experiments' seconds with a pool vs a new pair per trial,
     cold vs warm copula cache."""
     from irrepro.known_truth import _copula_cache, _urbano
 
@@ -193,7 +194,7 @@ def bench_pool(args):
     times = {}
     old = os.environ.get("IRREPRO_CACHE")
     try:
-        for pool in (kt.POOL_PAIRS, None):
+        for pool in (_urbano_sizes.POOL_PAIRS, None):
             with tempfile.TemporaryDirectory() as cache:
                 os.environ["IRREPRO_CACHE"] = cache
                 for state in ("cold", "warm"):
@@ -226,7 +227,7 @@ def bench_pool(args):
             os.environ.pop("IRREPRO_CACHE", None)
         else:
             os.environ["IRREPRO_CACHE"] = old
-    p, n = kt.POOL_PAIRS, None
+    p, n = _urbano_sizes.POOL_PAIRS, None
     print(
         f"ratios: new pair / pool, cold {times[n, 'cold'] / times[p, 'cold']:.2f}x; "
         f"cold / warm, pool {times[p, 'cold'] / times[p, 'warm']:.2f}x, new pair "
@@ -236,17 +237,19 @@ def bench_pool(args):
 
 
 def bench_pool_check(args):
-    """Issue 43: the pool's type I rates beside a new pair every trial's, AP at 25 and 100 topics."""
+    """The pool's type I rates beside a new pair every trial's, AP at 25 and 100 topics."""
     ss = np.random.SeedSequence(2019).spawn(64)  # the chapter's SEED and children
     models = [
         sim.fit_collection(data.load_matrix(c, "AP"), seed=s)
         for c, s in zip(("trec5", "trec6", "trec7", "trec8"), ss[0:4])
     ]
-    print(f"AP (TREC-5..8), {args.trials:,} trials per run, B = {args.B}, pool of {kt.POOL_PAIRS:,} pairs")
+    print(
+        f"AP (TREC-5..8), {args.trials:,} trials per run, B = {args.B}, pool of {_urbano_sizes.POOL_PAIRS:,} pairs"
+    )
     for n in (25, 100):
         t0 = time.perf_counter()
-        check = kt.pool_check(
-            models, n, trials=args.trials, pool=kt.POOL_PAIRS, B=args.B, seed=44, n_jobs=args.jobs
+        check = _urbano_sizes.pool_check(
+            models, n, trials=args.trials, pool=_urbano_sizes.POOL_PAIRS, B=args.B, seed=44, n_jobs=args.jobs
         )
         print(f"\n{n} topics ({time.perf_counter() - t0:.0f} s):")
         print(check.round(4).to_string())
@@ -307,7 +310,7 @@ def main():
         help="with --urbano: estimate the chapter's grid at IRREPRO_SCALE=full",
     )
     ap.add_argument("--full-trials", type=int, default=1000, help="trials measured per size for --full-grid")
-    ap.add_argument("--pool", action="store_true", help="the pool of pairs and the copula cache (issue 43)")
+    ap.add_argument("--pool", action="store_true", help="the pool of pairs and the copula cache")
     ap.add_argument("--pool-check", action="store_true", help="the pool's type I rates against a new pair's")
     ap.add_argument("--fits", type=int, default=200, help="with --pool: copula fits timed")
     ap.add_argument("--jobs", type=int, default=2, help="with --pool: workers")
@@ -340,7 +343,7 @@ def main():
     rows.append(("t + Wilcoxon + sign", args.trials / t_vec_cf, args.loop / t_loop_cf))
 
     t0 = time.perf_counter()
-    kt.paired_pvalues(b, e, B=args.B, seed=3)
+    _pvalues.paired_pvalues(b, e, B=args.B, seed=3)
     t_vec_all = time.perf_counter() - t0
     t0 = time.perf_counter()
     loop_closed_form(lb, le)

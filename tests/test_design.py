@@ -1,4 +1,4 @@
-"""irrepro.design (issue 28): the ANOVA and variance components against statsmodels, Sakai's
+"""irrepro.design: the ANOVA and variance components against statsmodels, Sakai's
 topic-set sizes against statsmodels' power solvers, simulated power against the noncentral t,
 the D-study against the pilot's own reliability, and the errors of bad input."""
 
@@ -13,6 +13,7 @@ from scipy import stats
 
 from irrepro import InputError, design
 from irrepro import significance as sig
+from irrepro.design import _anova
 
 
 def pilot(S=6, T=40, seed=1, system_sd=0.05):
@@ -26,7 +27,7 @@ def statsmodels_anova(x):
     import statsmodels.api as sm
     import statsmodels.formula.api as smf
 
-    return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", design.long_frame(x)).fit())
+    return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", _anova.long_frame(x)).fit())
 
 
 @pytest.mark.parametrize("shape, seed", [((6, 40), 1), ((2, 3), 2), ((12, 25), 3)])
@@ -49,7 +50,7 @@ def test_anova_and_components_equal_statsmodels(shape, seed):
 
 def test_mixed_model_equals_anova_on_a_complete_matrix_and_leaves_out_missing_topics():
     x = pilot(5, 30, seed=4)
-    a, m = design.two_way_anova(x), design.mixed_model(x)
+    a, m = design.two_way_anova(x), _anova.mixed_model(x)
     assert m.converged and m.n_observed == x.size
     assert m.sigma2_residual == pytest.approx(a.sigma2_residual, rel=1e-4)
     assert m.sigma2_topic == pytest.approx(a.sigma2_topic, rel=1e-3)
@@ -57,7 +58,7 @@ def test_mixed_model_equals_anova_on_a_complete_matrix_and_leaves_out_missing_to
     easy = np.argsort(-x.mean(axis=0))[:6]
     gappy = x.copy()
     gappy[0, easy] = np.nan  # a run that missed the six easiest topics
-    g = design.mixed_model(gappy)
+    g = _anova.mixed_model(gappy)
     assert g.n_observed == x.size - 6
     # its mean over the topic population, not over its own (harder) topics: the random topic effects
     # the other runs show correct it, where the mean of what it has is far too low
@@ -213,7 +214,7 @@ def test_tukey_table_classical_is_the_studentized_range_of_the_two_way_design():
             r"target must be in \(0, 1\)",
         ),
         (lambda: design.d_study(design.two_way_anova(pilot()), [0]), "n_topics must be whole numbers"),
-        (lambda: design.mixed_model(np.array([[np.nan, np.nan], [0.1, 0.2]])), "has no scored topic"),
+        (lambda: _anova.mixed_model(np.array([[np.nan, np.nan], [0.1, 0.2]])), "has no scored topic"),
     ],
 )
 def test_bad_input_is_a_clear_input_error(call, message):

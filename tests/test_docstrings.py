@@ -28,6 +28,7 @@ PUBLIC_MODULES = [
     "irrepro.standardize",
     "irrepro.reproduce",
     "irrepro.known_truth",
+    "irrepro.design",
     "irrepro.simulation",
     "irrepro.stats",
     "irrepro.parallel",

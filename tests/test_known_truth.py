@@ -11,7 +11,7 @@ from irrepro import data
 from irrepro import known_truth as kt
 from irrepro import significance as sig
 from irrepro import simulation as sim
-from irrepro.known_truth import _experiments
+from irrepro.known_truth import _experiments, _pvalues, _rows
 
 
 def _within(rate, target, n, z=4.0):
@@ -24,14 +24,14 @@ def normal_null():
     rng = np.random.default_rng(11)
     b = rng.normal(0.4, 0.2, size=(20_000, 25))
     e = b + rng.normal(0.0, 0.1, size=b.shape)
-    two, one = kt.paired_pvalues(b, e, B=200, seed=12)
-    return kt.PValues(kt.TESTS, two, one, np.arange(len(b)), 0.0, 25, 200)
+    two, one = _pvalues.paired_pvalues(b, e, B=200, seed=12)
+    return kt.PValues(_pvalues.TESTS, two, one, np.arange(len(b)), 0.0, 25, 200)
 
 
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1])
 def test_t_test_type_one_error_is_alpha_on_normal_data(normal_null, alpha):
     for tails in (1, 2):
-        rate = normal_null.rejected(alpha, tails)[kt.TESTS.index("paired-t")].mean()
+        rate = normal_null.rejected(alpha, tails)[_pvalues.TESTS.index("paired-t")].mean()
         assert _within(rate, alpha, normal_null.trials)
 
 
@@ -40,7 +40,7 @@ def test_sign_test_type_one_error_equals_its_exact_binomial_size(normal_null):
     n = 25
     for alpha in (0.01, 0.05):
         size = sum(stats.binom.pmf(k, n, 0.5) for k in range(n + 1) if stats.binomtest(k, n).pvalue <= alpha)
-        rate = normal_null.rejected(alpha)[kt.TESTS.index("sign")].mean()
+        rate = normal_null.rejected(alpha)[_pvalues.TESTS.index("sign")].mean()
         assert _within(rate, size, normal_null.trials)
 
 
@@ -51,7 +51,7 @@ def test_permutation_test_size_from_the_rank_of_the_observed_mean(normal_null):
     # per tail, and the two tails are disjoint
     for alpha in (0.05, 0.1):
         size = 2 * (np.ceil(alpha * 201 / 2) - 1) / 201
-        rate = normal_null.rejected(alpha)[kt.TESTS.index("permutation")].mean()
+        rate = normal_null.rejected(alpha)[_pvalues.TESTS.index("permutation")].mean()
         assert _within(rate, size, normal_null.trials)
 
 
@@ -69,8 +69,8 @@ def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
     rng = np.random.default_rng(4)
     pair = np.repeat(np.arange(40), 25)
     p_pair = rng.uniform(0.01, 0.2, size=40)[pair]  # pairs differ: a design effect
-    two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(kt.TESTS), 0)
-    res = kt.PValues(kt.TESTS, two, two, pair, 0.0, 25, 100)
+    two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(_pvalues.TESTS), 0)
+    res = kt.PValues(_pvalues.TESTS, two, two, pair, 0.0, 25, 100)
     y = res.rejected(0.05)[0].astype(float)
     fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
     assert res.se(0.05)["paired-t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
@@ -88,7 +88,7 @@ def test_one_tailed_p_values_match_scipy():
     b = rng.random((40, 30))
     e = np.clip(b + rng.normal(0.03, 0.1, size=b.shape), 0, 1)
     e[:5, :10] = b[:5, :10]  # zero differences
-    two, one = kt.paired_pvalues(b, e, B=50, seed=1)
+    two, one = _pvalues.paired_pvalues(b, e, B=50, seed=1)
     for r in range(len(b)):
         d = e[r] - b[r]
         k, m = int((d > 0).sum()), int((d != 0).sum())
@@ -162,7 +162,7 @@ def test_results_do_not_depend_on_the_number_of_workers(models):
 def test_simulated_pairs_have_the_true_difference(models):
     kw = dict(trials=400, n_pairs=40, B=50, seed=22)
     for delta in (0.0, 0.05):
-        pairs = kt.sample_pairs(models, 40, delta=delta, seed=23)
+        pairs = _experiments.sample_pairs(models, 40, delta=delta, seed=23)
         for c, i, j in pairs[:5]:
             pm = _experiments._pair_model(models, c, i, j, delta, "same-margin")
             assert pm.delta == pytest.approx(delta, abs=1e-7)
@@ -177,7 +177,7 @@ def test_simulated_pairs_have_the_true_difference(models):
         .all()
     )
     frame = res.frame(alphas=[0.05], tails=[1, 2])
-    assert set(frame.test) == set(kt.TESTS) and len(frame) == 2 * len(kt.TESTS)
+    assert set(frame.test) == set(_pvalues.TESTS) and len(frame) == 2 * len(_pvalues.TESTS)
 
 
 def test_corpus_coverage_runs_on_a_known_population(real_runs):
@@ -194,15 +194,15 @@ def test_corpus_coverage_runs_on_a_known_population(real_runs):
     assert (a.n_rel <= np.maximum(r6, 0).max()).all()
 
 
-# --- the chapter's rows for the book's one rule (issue 23) ------------------------------------------
+# --- the chapter's rows for the book's one rule --------------------------------------------------
 
 
 def _uneven_null(trials=400, pairs=8, seed=3):
     """p-values whose rejections at 0.05 cluster by pair: pair c rejects with probability c / 40."""
     rng = np.random.default_rng(seed)
     pair = np.repeat(np.arange(pairs), trials // pairs)
-    p = np.where(rng.random((len(kt.TESTS), trials)) < pair / 40, 0.01, 0.5)
-    return kt.PValues(kt.TESTS, p, p, pair, 0.0, 25, 100)
+    p = np.where(rng.random((len(_pvalues.TESTS), trials)) < pair / 40, 0.01, 0.5)
+    return kt.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
 
 
 def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials():
@@ -225,7 +225,7 @@ def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials
     assert "400 trials in 8 pairs" in row["se_reason"]
     assert row["paper"] is U["type1.ap.25.t2.a0.05"] and row["paper_n"] == U["trials.type1"].value
     power = kt.comparison_rows(
-        {("AP", 25): kt.PValues(kt.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
+        {("AP", 25): kt.PValues(_pvalues.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
     )
     assert power[0]["paper"] is U["power.ap.25.t2.d0.05"] and power[0]["paper_n"] == U["trials.power"].value
     assert "nominal" not in power[0]  # power has no nominal level
@@ -241,8 +241,8 @@ def test_type1_rows_judge_with_a_margin_relative_to_alpha_and_print_z():
     rng = np.random.default_rng(1)
     out = []
     for shift in (0.0, 0.02):  # ours at theirs, and 0.02 above it: outside a margin of 0.01
-        p = np.where(rng.random((len(kt.TESTS), trials)) < theirs + shift, 0.01, 0.5)
-        res = kt.PValues(kt.TESTS, p, p, pair, 0.0, 25, 100)
+        p = np.where(rng.random((len(_pvalues.TESTS), trials)) < theirs + shift, 0.01, 0.5)
+        res = kt.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
         rows = kt.comparison_rows({("AP", 25): res}, U, "type1")
         t = book.compare("urbano2019statistical", "z test", rows, results="").frame.set_index("quantity")
         out.append(t.loc["AP, 25 topics, paired-t"])
@@ -294,19 +294,39 @@ def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications(
 
 
 def test_level_judges_measured_rates_against_the_promised_rate_by_the_rule():
-    assert kt.level("0.05", [0.049, 0.052], [0.001, 0.001]) == "at its level"
-    assert kt.level("0.05", [0.2, 0.3], [0.001, 0.001]) == "off its level (above)"
-    assert kt.level("0.05", [0.01], [0.001]) == "off its level (below)"
-    assert kt.level("at most 0.05", [0.01], [0.001]) == "at its level"  # a bound: conservative is fine
-    assert kt.level("0.05", [0.05, 0.2], [0.001, 0.001]) == "mixed (above)"
+    assert _rows.level("0.05", [0.049, 0.052], [0.001, 0.001]) == "at its level"
+    assert _rows.level("0.05", [0.2, 0.3], [0.001, 0.001]) == "off its level (above)"
+    assert _rows.level("0.05", [0.01], [0.001]) == "off its level (below)"
+    assert _rows.level("at most 0.05", [0.01], [0.001]) == "at its level"  # a bound: conservative is fine
+    assert _rows.level("0.05", [0.05, 0.2], [0.001, 0.001]) == "mixed (above)"
     # the margin is 20% of the level (0.01 about 0.05 and about 0.95), the level exact
-    assert kt.level("0.05", [0.072], [0.004]) == "off its level (above)"  # 0.0654 and up: outside 0.06
-    assert kt.level("0.05", [0.062], [0.004]) == "undecided (above)"  # straddles 0.06
-    assert kt.level("0.05", [0.0585], [0.0005]) == "at its level"
-    assert kt.level("0.95", [0.945, 0.951], [0.002, 0.002]) == "at its level"
-    assert kt.level("0.95", [0.938], [0.001]) == "off its level (below)"
+    assert _rows.level("0.05", [0.072], [0.004]) == "off its level (above)"  # 0.0654 and up: outside 0.06
+    assert _rows.level("0.05", [0.062], [0.004]) == "undecided (above)"  # straddles 0.06
+    assert _rows.level("0.05", [0.0585], [0.0005]) == "at its level"
+    assert _rows.level("0.95", [0.945, 0.951], [0.002, 0.002]) == "at its level"
+    assert _rows.level("0.95", [0.938], [0.001]) == "off its level (below)"
     with pytest.raises(ValueError):
-        kt.level("0.05", [0.05, 0.06], [0.001])
+        _rows.level("0.05", [0.05, 0.06], [0.001])
+
+
+def test_spread_text_gives_the_range_of_the_rates_and_their_largest_se():
+    assert _rows._spread_text([0.052, 0.049], [0.002, 0.0015]) == "0.049-0.052 (se ≤ 0.002)"
+    assert _rows._spread_text([0.05], [0.0012], digits=2) == "0.05 (se ≤ 0.0012)"
+
+
+def test_level_rows_promise_the_exact_level():
+    rows = _rows._level_rows(
+        "t-test", "at most 0.05", [0.049, 0.03], [0.002, 0.002], ["25 topics", "100 topics"]
+    )
+    assert [r["quantity"] for r in rows] == ["t-test, 25 topics", "t-test, 100 topics"]
+    assert all(r["nominal"] == 0.05 for r in rows)
+
+
+def test_sample_pairs_draws_two_distinct_systems_the_same_from_one_seed(models):
+    for a, b in zip(
+        _experiments.sample_pairs(models, 30, seed=1), _experiments.sample_pairs(models, 30, seed=1)
+    ):
+        assert a == b and a[1] != a[2]  # the same draws from the same seed, two distinct systems
 
 
 def test_their_rates_for_the_figures_are_every_matching_number_of_their_yml():
@@ -377,6 +397,6 @@ def test_trials_needed_counts_the_rows_the_rule_finds_undecided_for_monte_carlo_
         results="",
     )
     why = list(comp.frame.get("why", []))
-    got = kt.trials_needed(comp)
+    got = _rows.trials_needed(comp)
     assert got["rows"] == why.count("monte-carlo") >= 1 and got["configurations"] == 1
     assert got["needed"] > 3000 and got["ran"] == 3000

@@ -11,6 +11,8 @@ from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
 from irrepro.data import ScoreMatrix
+from irrepro.known_truth import _urbano_sizes
+from irrepro.known_truth._rows import simulation_se
 from irrepro.known_truth._urbano import _candidates, _twin
 from irrepro.known_truth._urbano_sizes import _extended
 from irrepro.significance.urbano import permutation_test_urbano
@@ -142,10 +144,10 @@ def test_rejection_counts_p_equal_to_alpha(models):
 
 
 def test_trials_for_se():
-    n = kt.trials_for_se(0.003)
+    n = _urbano_sizes.trials_for_se(0.003)
     assert kt.mc_error(0.05, n) <= 0.003 < kt.mc_error(0.05, n - 1)
     with pytest.raises(InputError):
-        kt.trials_for_se(0)
+        _urbano_sizes.trials_for_se(0)
 
 
 def test_trials_for_se_with_a_pool():
@@ -156,14 +158,14 @@ def test_trials_for_se_with_a_pool():
         return (p * (1 - p) / t * (1 + icc * t / pool)) ** 0.5
 
     for pool, icc in ((4000, 0.35), (3000, 0.1), (10**6, 0.5)):
-        n = kt.trials_for_se(0.003, pool=pool, icc=icc)
+        n = _urbano_sizes.trials_for_se(0.003, pool=pool, icc=icc)
         assert se(n, pool, icc) <= 0.003 < se(n - 1, pool, icc)
-    assert kt.trials_for_se(0.003, pool=4000, icc=0) == kt.trials_for_se(0.003)
-    assert kt.trials_for_se(0.003, pool=4000, icc=0.35) > kt.trials_for_se(0.003)
+    assert _urbano_sizes.trials_for_se(0.003, pool=4000, icc=0) == _urbano_sizes.trials_for_se(0.003)
+    assert _urbano_sizes.trials_for_se(0.003, pool=4000, icc=0.35) > _urbano_sizes.trials_for_se(0.003)
     with pytest.raises(InputError, match="cannot give"):  # the floor 0.05 x 0.95 x 0.5 / 1000 > 0.003^2
-        kt.trials_for_se(0.003, pool=1000, icc=0.5)
+        _urbano_sizes.trials_for_se(0.003, pool=1000, icc=0.5)
     with pytest.raises(InputError):
-        kt.trials_for_se(0.003, pool=0, icc=0.1)
+        _urbano_sizes.trials_for_se(0.003, pool=0, icc=0.1)
 
 
 @pytest.mark.parametrize(
@@ -205,7 +207,7 @@ def test_copulas_fitted_on_processes_equal_the_serial_fits(tmp_path, monkeypatch
         np.testing.assert_array_equal(cop.parameters, other.parameters)
 
 
-# ------------------------------------------------------------------ finite-B bias (issue 25, item 2)
+# ------------------------------------------------------------------------------------ finite-B bias
 
 
 def test_finite_b_bias_matches_brute_force_at_a_large_b():
@@ -298,12 +300,12 @@ def test_comparison_rows_for_type3_and_their_tests(models):
     assert sign["paper"] == 0.012 and sign["paper_n"] == 167000  # their sign test: compared, not context
     assert sign["ours"] == pytest.approx(res.type3(0.05)["sign"])
     se = res.type3_se(0.05)["sign"]  # clustered by pair; Agresti & Coull's over the pairs where it is 0
-    assert sign["se_mc"] == pytest.approx(kt.simulation_se(sign["ours"], se, len(np.unique(res.pair))))
+    assert sign["se_mc"] == pytest.approx(simulation_se(sign["ours"], se, len(np.unique(res.pair))))
     assert sign["unit"] == "system pair" and sign["replicates"] == 200 and "nominal" not in sign
     assert rows["AP, 25 topics, wilcoxon"]["paper"] is None  # not in the numbers: context
 
 
-def test_urbano_design_meets_the_issue_precision():
+def test_urbano_design_meets_the_chapters_precision():
     paper, full = kt.urbano_design("paper"), kt.urbano_design("full")
     assert kt.mc_error(0.05, paper.trials) <= 0.0027 and kt.mc_error(0.05, full.trials) <= 0.00047
     assert full.B > paper.B and set(full.power_topics) == {25, 50, 100}
@@ -322,7 +324,7 @@ def test_can_move_to_agrees_with_with_mean(models):
             assert margin.can_move_to(float(target)) == ok, (margin.family, target)
 
 
-# ------------------------------------------------------- the pool of pairs and the copula cache (issue 43)
+# -------------------------------------------------------------- the pool of pairs and the copula cache
 
 
 def _fresh(n_systems=10, seeds=(1, 2)):
@@ -408,7 +410,9 @@ def test_a_damaged_copula_cache_is_refitted(tmp_path, monkeypatch):
 
 
 def test_pool_type_i_rates_agree_with_a_new_pair_every_trial(models):
-    check = kt.pool_check(models, 20, trials=3000, pool=100, tests=sg.urbano.URBANO_TESTS, B=200, seed=12)
+    check = _urbano_sizes.pool_check(
+        models, 20, trials=3000, pool=100, tests=sg.urbano.URBANO_TESTS, B=200, seed=12
+    )
     assert check["agree"].all(), check
     assert (check["design_effect"] < 1.5).all(), check
     # the clustered error carries the reuse: the trials of a pool of three pairs less independent
@@ -428,9 +432,9 @@ def test_design_effect_is_clustered_over_binomial_se(models):
 
 
 def test_the_pool_is_a_named_constant_of_the_paper_design():
-    assert kt.urbano_design("paper").pool == kt.POOL_PAIRS
+    assert kt.urbano_design("paper").pool == _urbano_sizes.POOL_PAIRS
     assert kt.urbano_design("full").pool is None  # Urbano et al.'s design: a new pair every trial
-    assert 0 < kt.urbano_design("quick").pool < kt.POOL_PAIRS
+    assert 0 < kt.urbano_design("quick").pool < _urbano_sizes.POOL_PAIRS
 
 
 def test_a_run_extended_from_start_is_the_longer_run(models):

@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 from irrepro import bootstrap_tests as bt
-from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.cli import main as cli_main
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError, UnknownNameError
+from irrepro.known_truth import _pvalues
 from irrepro.significance.bootstrap import bootstrap_shift_test
 
 PACKAGE = Path(sg.__file__).resolve().parent.parent
@@ -149,9 +149,9 @@ def test_a_correction_that_is_not_a_name_is_an_input_error(x, correction):
 
 
 def test_known_truth_names_its_tests_as_significance_does():
-    assert set(kt.TESTS) <= set(sg.TESTS)
-    assert set(kt.RESAMPLING) <= set(sg.TESTS)
-    assert kt.TESTS[0] == "paired-t" and kt.TESTS[-1] == "unpaired-bootstrap"
+    assert set(_pvalues.TESTS) <= set(sg.TESTS)
+    assert set(_pvalues.RESAMPLING) <= set(sg.TESTS)
+    assert _pvalues.TESTS[0] == "paired-t" and _pvalues.TESTS[-1] == "unpaired-bootstrap"
 
 
 def test_corrections_are_statsmodels_names():

@@ -16,11 +16,11 @@ One-line use::
 What is here:
 
 - :func:`two_way_anova` -> :class:`Anova` - the system x topic ANOVA without replication (equal to
-  statsmodels' ``anova_lm``), omega^2 and the variance components; :func:`mixed_model` ->
-  :class:`MixedComponents` - fixed systems, random topics (statsmodels ``MixedLM``) for runs that
-  miss topics; :func:`long_frame` - the matrix as the long frame statsmodels takes;
+  statsmodels' ``anova_lm``), omega^2 and the variance components;
 - :func:`d_study` -> :class:`DStudy` - E rho^2 and Phi for any number of topics;
-  :func:`topics_for_reliability` - the topics that reach a target coefficient;
+  :func:`topics_for_reliability` and :func:`topics_needed` - the topics that reach a target
+  coefficient; :func:`expected_correlation` - the correlation with the systems' true ranking
+  that a coefficient predicts; :func:`drop_worst` - the pilot without its worst runs;
 - :func:`topic_set_size` -> :class:`TopicSetSize`, :func:`topic_set_sizes` - Sakai's paired t-test,
   one-way ANOVA and CI-width methods (:data:`METHODS`), each with a bootstrap interval over the
   pilot's topics; :func:`power_closed_form` - their power curves;
@@ -29,30 +29,25 @@ What is here:
   of topics, simulated from the pilot, with clustered Monte Carlo errors; :func:`power_curve` - the
   same from any sampler of scores;
 - :func:`tukey_table` - all pairs after the ANOVA: the classical Tukey HSD (statsmodels', on the
-  two-way residual) beside the package's randomised one (``irrepro compare --anova``).
+  two-way residual) beside the package's randomised one (``irrepro compare --anova``);
+- :func:`size_rows`, :func:`variance_rows`, :func:`agreement_rows`, :func:`claim_rows` and
+  :func:`pair_power` - the planning chapter's rows for the book's rule.
 
 ``irrepro design RUNS --qrels Q -m nDCG@10 --min-diff 0.02`` prints the table and draws the power
 curve (:func:`irrepro.plots.plot_power_curve`). Every random step takes a ``seed``; the results do
 not depend on the number of workers.
-
-**Modules** (everything is re-exported here): :mod:`~irrepro.design._anova`,
-:mod:`~irrepro.design._gtheory`, :mod:`~irrepro.design._sizes`, :mod:`~irrepro.design._power`,
-:mod:`~irrepro.design._tukey`, :mod:`~irrepro.design._rows` (the planning chapter's rows).
 """
 
-from ._anova import Anova, MixedComponents, long_frame, mixed_model, two_way_anova
+from ._anova import Anova, two_way_anova
 from ._gtheory import DStudy, d_study, drop_worst, expected_correlation, topics_for_reliability, topics_needed
 from ._power import PowerCurve, power_curve, simulated_power
-from ._rows import agreement_rows, claim_rows, pair_power, size_rows, sizes_apart, variance_rows, within_fewer
+from ._rows import agreement_rows, claim_rows, pair_power, size_rows, variance_rows
 from ._sizes import METHODS, TopicSetSize, power_closed_form, topic_set_size, topic_set_sizes
 from ._tukey import tukey_table
 
 __all__ = [
     "Anova",
     "two_way_anova",
-    "MixedComponents",
-    "mixed_model",
-    "long_frame",
     "DStudy",
     "d_study",
     "drop_worst",
@@ -69,9 +64,7 @@ __all__ = [
     "simulated_power",
     "tukey_table",
     "size_rows",
-    "sizes_apart",
     "variance_rows",
-    "within_fewer",
     "agreement_rows",
     "claim_rows",
     "pair_power",

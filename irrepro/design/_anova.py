@@ -1,7 +1,6 @@
 """Variance components of a pilot's (systems, topics) score matrix: the two-way ANOVA without
 replication (:func:`two_way_anova` -> :class:`Anova`) and, where runs miss topics, a mixed model
-with a random topic effect (:func:`mixed_model` -> :class:`MixedComponents`); served from
-:mod:`irrepro.design`."""
+with a random topic effect (:func:`mixed_model`)."""
 
 from __future__ import annotations
 
@@ -14,13 +13,9 @@ from .. import _spread
 from ..data._matrices import ScoreMatrix
 from ..errors import InputError
 
-__all__ = ["Anova", "MixedComponents", "two_way_anova", "mixed_model", "long_frame"]
-
 
 def _matrix(scores, *, allow_missing: bool = False) -> tuple[np.ndarray, tuple, tuple, str]:
-    """The float (S, T) array, system and topic names and measure of ``scores``, checked: at least
-    2 systems and 2 topics, finite values (NaN allowed with ``allow_missing``: a topic a run
-    misses), some variation."""
+    """The checked float (S, T) array, system and topic names and measure of ``scores``."""
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
     if x.ndim != 2:
         raise InputError(f"scores must be a systems x topics matrix (2-d), got shape {x.shape}")
@@ -43,24 +38,7 @@ def _matrix(scores, *, allow_missing: bool = False) -> tuple[np.ndarray, tuple, 
 
 
 def long_frame(scores) -> pd.DataFrame:
-    """The score matrix as a long frame: one row per (system, topic) with a score.
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(S, T)`` scores; NaN cells (topics a run misses) are left out.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``system``, ``topic``, ``score``: what statsmodels' formulas take.
-
-    Examples
-    --------
-    >>> from irrepro.design import long_frame
-    >>> long_frame([[0.1, 0.2], [0.3, float("nan")]]).score.tolist()
-    [0.1, 0.2, 0.3]
-    """
+    """The score matrix as statsmodels' long frame (system, topic, score), NaN cells left out."""
     x, systems, topics, _ = _matrix(scores, allow_missing=True)
     s, t = np.nonzero(~np.isnan(x))
     return pd.DataFrame(
@@ -136,13 +114,13 @@ def two_way_anova(scores) -> Anova:
 
     Sums of squares, mean squares, F and p of the system and topic effects, omega^2 and the
     variance components, equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``
-    on :func:`long_frame` (a test checks them to 1e-10).
+    on the long frame of the scores (a test checks them to 1e-10).
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
         ``(S, T)`` scores, S >= 2 systems, T >= 2 topics, every cell finite (for runs that miss
-        topics see :func:`mixed_model`).
+        topics a mixed model, ``irrepro.design._anova.mixed_model``).
 
     Returns
     -------
@@ -205,22 +183,7 @@ def two_way_anova(scores) -> Anova:
 
 @dataclass(frozen=True)
 class MixedComponents:
-    """A linear mixed model of the scores: fixed system effects, a random topic effect.
-
-    Attributes
-    ----------
-    system_means : pandas.Series
-        Each system's estimated mean score over the topic population (the fixed effects).
-    sigma2_topic : float
-        Variance of the random topic effect.
-    sigma2_residual : float
-        Residual variance: the counterpart of the ANOVA's V_E when runs miss topics.
-    n_systems, n_topics, n_observed : int
-        Systems, topics and scored (system, topic) cells.
-    converged : bool
-        Whether statsmodels' optimiser converged.
-    measure : str
-    """
+    """A mixed model's system means, topic and residual variances, sizes and convergence."""
 
     system_means: pd.Series
     sigma2_topic: float
@@ -233,43 +196,7 @@ class MixedComponents:
 
 
 def mixed_model(scores) -> MixedComponents:
-    """Fit ``score ~ system + (1 | topic)`` by REML (statsmodels ``MixedLM``), for runs that miss topics.
-
-    A NaN cell is a topic the run did not retrieve for: it is left out rather than scored 0,
-    and the topic's random effect is estimated from the runs that have it. On a complete matrix
-    the REML estimates equal the two-way ANOVA's (``sigma2_residual`` = V_E, ``sigma2_topic`` =
-    (MS_t - MS_e) / S when positive).
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, NaN where a run misses a topic.
-
-    Returns
-    -------
-    MixedComponents
-
-    Raises
-    ------
-    irrepro.InputError
-        Fewer than 2 systems or topics, a system without scores, or no residual variance.
-
-    Notes
-    -----
-    Carterette, "Multiple testing in statistical analysis of systems-based information retrieval
-    experiments", TOIS 30 (2012) (the linear model of scores); Sakai, "Topic set size design"
-    (2016) for the residual variance as the pilot variance.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.design import mixed_model, two_way_anova
-    >>> rng = np.random.default_rng(1)
-    >>> x = 0.4 + rng.normal(0, 0.1, (1, 30)) + rng.normal(0, 0.05, (4, 30))
-    >>> m = mixed_model(x)
-    >>> bool(abs(m.sigma2_residual - two_way_anova(x).sigma2_residual) < 1e-6)
-    True
-    """
+    """Fit ``score ~ system + (1 | topic)`` by REML (statsmodels MixedLM), NaN cells left out."""
     import warnings
 
     import statsmodels.formula.api as smf

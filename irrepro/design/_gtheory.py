@@ -1,7 +1,6 @@
 """Generalizability theory's D-study of a test collection (Brennan 2001; Urbano, Marrero &
 Martin, SIGIR 2013): E rho^2 and Phi for any number of topics, and the topics needed to reach a
-target (:func:`d_study` -> :class:`DStudy`, :func:`topics_for_reliability`); served from
-:mod:`irrepro.design`."""
+target (:func:`d_study` -> :class:`DStudy`, :func:`topics_for_reliability`)."""
 
 from __future__ import annotations
 
@@ -13,15 +12,6 @@ import pandas as pd
 
 from ..errors import InputError
 from ._anova import Anova
-
-__all__ = [
-    "DStudy",
-    "d_study",
-    "drop_worst",
-    "expected_correlation",
-    "topics_for_reliability",
-    "topics_needed",
-]
 
 #: The two coefficients of a D-study: relative (E rho^2, for ranking systems) and absolute (Phi,
 #: for their absolute scores).
@@ -87,10 +77,7 @@ def _level(level) -> float:
 
 
 def _one_topic_bounds(anova: Anova, level: float) -> dict[str, tuple[float, float]]:
-    """The ends of the two-sided ``level`` intervals of the one-topic ratios the coefficients grow
-    from: ``s2_s / s2_e`` (E rho^2 of n topics is ``n r / (1 + n r)``; Feldt 1965) and the one-topic
-    Phi (Phi of n topics is ``n p / (1 + (n - 1) p)``; Arteaga, Jeyaratnam & Franklin 1982), as
-    Brennan (2001, section 6.1) gives them for the p x i design."""
+    """The ``level`` interval ends of s2_s / s2_e and of the one-topic Phi (Brennan 2001, 6.1)."""
     from scipy import stats
 
     ms_s, ms_t, ms_e = anova.table["mean_sq"].to_numpy(dtype=float)
@@ -322,10 +309,10 @@ def expected_correlation(erho2, kind: str = "tau"):
 
 
 def drop_worst(scores, fraction: float):
-    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile of
-    the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile is R's).
+    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile.
 
-    Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
+    The quantile is of the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile
+    is R's). Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
     ones whose spread inflates the system variance.
 
     Parameters

@@ -1,8 +1,7 @@
 """Power against the number of topics by simulation: any test of :mod:`irrepro.significance`, with
 or without a multiple-comparison correction across m systems, on families of systems drawn from
 the known-truth simulator fitted to the pilot (:func:`simulated_power`), or from any sampler
-(:func:`power_curve`), with Monte Carlo errors (:class:`PowerCurve`); served from
-:mod:`irrepro.design`."""
+(:func:`power_curve`), with Monte Carlo errors (:class:`PowerCurve`)."""
 
 from __future__ import annotations
 
@@ -20,8 +19,6 @@ from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..stats import clustered_se
 from ._sizes import check_design
-
-__all__ = ["PowerCurve", "power_curve", "simulated_power"]
 
 #: Families of systems the trials are shared out among, per scale.
 _FAMILIES = {"quick": 40, "paper": 400}
@@ -99,8 +96,7 @@ class PowerCurve:
 
 
 def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None, rng) -> np.ndarray:
-    """Per trial of ``x`` ``(trials, m, n)``: whether ``test`` finds system 1 better than system 0
-    (the pair tested first), adjusted over all m(m-1)/2 pairs by ``correction``."""
+    """Per trial: whether ``test`` finds system 1 better than system 0, adjusted over all pairs."""
     from .. import significance as sig
     from ..significance._names import CLASSICAL, RESAMPLING
 
@@ -269,12 +265,7 @@ def power_curve(
 
 
 class _FamilySampler:
-    """Families of m systems from a fitted :class:`~irrepro.simulation.CollectionModel`: system 0
-    a baseline from the bottom 75% by expected score, its own margin; system 1 another system's
-    margin moved to the baseline's mean + ``min_diff``; the other m - 2 moved half way (the least
-    favourable configuration of Sakai's ANOVA design); their dependence a vine copula fitted to
-    the pilot scores of the m systems (pyvinecopulib, parametric families by AIC, itau), as
-    :func:`irrepro.known_truth.family_experiment` fits its families."""
+    """Families of m systems at Sakai's least favourable configuration, from a fitted model."""
 
     def __init__(self, model, systems: int, min_diff: float, families: int, seed: SeedLike, n_jobs=None):
         import pyvinecopulib as pv

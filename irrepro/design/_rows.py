@@ -14,20 +14,23 @@ import pandas as pd
 
 from ._sizes import power_closed_form, topic_set_size
 
-__all__ = [
-    "size_rows",
-    "sizes_apart",
-    "variance_rows",
-    "within_fewer",
-    "agreement_rows",
-    "claim_rows",
-    "pair_power",
-]
-
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
-    """One count row per pilot: the paired t-test's topic-set size (index ``(collection, measure)``,
-    columns ``topics``, ``low``, ``high``); no paper value (Sakai's pilots are not ours)."""
+    """One count row per pilot: the paired t-test's topic-set size, with no paper value.
+
+    Sakai's pilots are not ours, so the rows compare nothing; the bootstrap interval is the note.
+
+    Parameters
+    ----------
+    t_sizes : pandas.DataFrame
+        Index ``(collection, measure)``, columns ``topics``, ``low``, ``high``
+        (:func:`topic_set_sizes`' paired t-test rows).
+
+    Returns
+    -------
+    list of dict
+        Rows for :func:`irrepro.book.compare`.
+    """
     from ..book import count
 
     return [
@@ -42,10 +45,8 @@ def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
     ]
 
 
-def sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
-    """Whether, on ``collection``, the bootstrap intervals of the largest and the smallest size
-    over the measures (``sizes``: :func:`~irrepro.design.topic_set_sizes` rows with
-    ``collection``, ``measure``) do not overlap."""
+def _sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
+    """Whether the bootstrap intervals of the largest and smallest size on ``collection`` do not overlap."""
     sub = sizes[(sizes["collection"] == collection) & (sizes["method"] == method)]
     lo, hi = sub.loc[sub["topics"].idxmin()], sub.loc[sub["topics"].idxmax()]
     return bool(hi["low"] > lo["high"])
@@ -54,8 +55,23 @@ def sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-te
 def variance_rows(
     pilots: Mapping[tuple[str, str], object], *, min_diff: float, alpha: float, power: float
 ) -> list[dict]:
-    """One count row per pilot: the t-test's topic-set size from the within-system variance (every
-    score about its own system's mean, pooled) and from the total variance (about the grand mean)."""
+    """One count row per pilot: the t-test's size from the within-system and the total variance.
+
+    The within-system variance pools every score about its own system's mean; the total variance
+    takes every score about the grand mean.
+
+    Parameters
+    ----------
+    pilots : mapping
+        ``(collection, measure)`` -> the pilot's ScoreMatrix or ``(systems, topics)`` array.
+    min_diff, alpha, power : float
+        The design's requirements (:func:`topic_set_size`).
+
+    Returns
+    -------
+    list of dict
+        Rows for :func:`irrepro.book.compare`, ours ``"within / total"``.
+    """
     from ..book import count
 
     rows = []
@@ -79,7 +95,7 @@ def variance_rows(
     return rows
 
 
-def within_fewer(rows: Sequence[Mapping]) -> list[float]:
+def _within_fewer(rows: Sequence[Mapping]) -> list[float]:
     """The share fewer topics the within-system variance asks for, per row of :func:`variance_rows`."""
     return [1 - int(r["ours"].split(" / ")[0]) / int(r["ours"].split(" / ")[1]) for r in rows]
 
@@ -87,10 +103,28 @@ def within_fewer(rows: Sequence[Mapping]) -> list[float]:
 def agreement_rows(
     curves: Mapping, t_sizes: pd.DataFrame, anovas: Mapping, *, min_diff: float, power: float, trials: int
 ) -> tuple[list[dict], dict]:
-    """Rows of the simulated t-test's power at the closed form's size and the size at which the
-    simulated curve reaches ``power`` (per pilot of ``curves``: ``{pilot: PowerCurve}``), each with
-    its Monte Carlo error clustered by simulated system pair; and per pilot ``(size, power, se)``
-    of the simulated point nearest the closed form's size."""
+    """The simulated t-test's power at the closed form's size, and the size reaching ``power``.
+
+    Parameters
+    ----------
+    curves : mapping
+        Pilot -> its simulated :class:`PowerCurve` of the paired t-test.
+    t_sizes : pandas.DataFrame
+        The closed form's sizes, indexed by pilot (as :func:`size_rows` takes them).
+    anovas : mapping
+        Pilot -> its :class:`Anova`.
+    min_diff, power : float
+        The design's difference and power.
+    trials : int
+        Trials per simulated size.
+
+    Returns
+    -------
+    rows : list of dict
+        Two rows per pilot, each with its Monte Carlo error clustered by simulated system pair.
+    at_n : dict
+        Pilot -> ``(size, power, se)`` of the simulated point nearest the closed form's size.
+    """
     from ..book import count, errors, rate
 
     rows, at_n = [], {}
@@ -124,11 +158,27 @@ def agreement_rows(
 def claim_rows(
     measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
 ) -> list[dict]:
-    """The Verdict's rows of Sakai's two claims (his yml's ``claim.measures-differ`` and
-    ``claim.within-smaller``), each resting on rows that
-    compare nothing with his numbers, so not comparable by the rule; ours in words: the size ratio
-    and whether the bootstrap intervals lie apart, the share fewer topics the within-system
-    variance asks for."""
+    """The Verdict's rows of Sakai's two claims, on rows that compare nothing with his numbers.
+
+    Not comparable by the rule; ours in words: the size ratio and whether the bootstrap intervals
+    lie apart, and the share fewer topics the within-system variance asks for.
+
+    Parameters
+    ----------
+    measures_differ, within_smaller : PaperValue
+        His yml's ``claim.measures-differ`` and ``claim.within-smaller``.
+    by_measure, variances : Comparison
+        The comparisons of :func:`size_rows` and :func:`variance_rows`.
+    sizes : pandas.DataFrame
+        :func:`topic_set_sizes` rows with ``collection`` and ``measure``.
+    collections : sequence of str
+        The pilots' collections.
+
+    Returns
+    -------
+    list of dict
+        Two claim rows for :func:`irrepro.book.compare`.
+    """
     from ..book import claim
 
     t = sizes[sizes["method"] == "paired t-test"]
@@ -136,8 +186,8 @@ def claim_rows(
         c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min()
         for c in collections
     }
-    apart = {c: sizes_apart(sizes, c) for c in collections}
-    fewer = within_fewer(variances.frame.to_dict("records"))
+    apart = {c: _sizes_apart(sizes, c) for c in collections}
+    fewer = _within_fewer(variances.frame.to_dict("records"))
     return [
         claim(
             "different measures need substantially different topic-set sizes under the same requirements",
@@ -161,9 +211,25 @@ def claim_rows(
 
 
 def pair_power(x, n: int, *, min_diff: float, alpha: float, bottom: float = 0.75) -> float:
-    """The t-test's closed-form power at ``n`` topics averaged over the pilot's own pairs (baseline
-    among the bottom ``bottom`` share of runs by mean, as simulated), each pair with its own
-    variance of differences instead of the pooled V_E.
+    """The t-test's closed-form power at ``n`` topics averaged over the pilot's own pairs.
+
+    Each pair has its own variance of differences instead of the pooled V_E; baselines are among
+    the bottom ``bottom`` share of runs by mean, as simulated.
+
+    Parameters
+    ----------
+    x : ScoreMatrix or array_like
+        The pilot's ``(systems, topics)`` scores.
+    n : int
+        Topics.
+    min_diff, alpha : float
+        The difference to detect and the significance level.
+    bottom : float
+        The share of runs, by mean from the bottom, the baselines are drawn from.
+
+    Returns
+    -------
+    float
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Topic-set size design in closed form: Sakai's three methods (paired t-test, one-way ANOVA of m
 systems, confidence-interval width) from a pilot's residual variance, each with a bootstrap
 interval over the pilot's topics (:func:`topic_set_size` -> :class:`TopicSetSize`,
-:func:`topic_set_sizes`, :func:`power_closed_form`); served from :mod:`irrepro.design`."""
+:func:`topic_set_sizes`, :func:`power_closed_form`)."""
 
 from __future__ import annotations
 
@@ -17,15 +17,6 @@ from ..parallel import SeedLike, check_int
 from ..stats import check_resamples
 from ._anova import two_way_anova
 
-__all__ = [
-    "METHODS",
-    "TopicSetSize",
-    "check_design",
-    "power_closed_form",
-    "topic_set_size",
-    "topic_set_sizes",
-]
-
 #: Sakai's (2016) three methods, by the name the functions take, with the name tables print.
 METHODS = {
     "paired-t": "paired t-test",
@@ -37,8 +28,7 @@ MAX_TOPICS = 1_000_000
 
 
 def _bounds(measure) -> tuple[float, float] | None:
-    """The range of ``measure`` (a name or a parsed :class:`~irrepro.measures.Measure`; None or a
-    label that names no measure: no range)."""
+    """The range of ``measure`` (None: no range known)."""
     from ..measures import parse_measure
 
     if measure is None or hasattr(measure, "bounds"):
@@ -52,52 +42,7 @@ def _bounds(measure) -> tuple[float, float] | None:
 def check_design(
     min_diff, alpha, power, systems: int = 2, *, measure=None, B=None, level=0.95, names=None
 ) -> tuple[float, float, float, int]:
-    """A design's parameters, checked for type and for meaning, before any work.
-
-    Parameters
-    ----------
-    min_diff : float
-        The minimum detectable difference: > 0, and below the width of the measure's range
-        (< 1 for a measure in [0, 1]: two means of such a measure differ by less than 1).
-    alpha : float
-        The significance level, in (0, 1).
-    power : float or None
-        The power wanted: in (0, 1) and above ``alpha`` (a test at level alpha already rejects
-        with probability about alpha when there is no difference); None: not checked (the
-        simulation has none), returned as NaN.
-    systems : int
-        m, >= 2.
-    measure : str or Measure, optional
-        The measure of the pilot (its range: :attr:`irrepro.measures.Measure.bounds`); None, or a
-        label that names no measure, or an unbounded measure (a count): no range check.
-    B : int, optional
-        The bootstrap samples of the intervals: 0 (no interval), or enough for an interval at
-        ``level`` (:func:`irrepro.stats.check_resamples`: at least 100); None: not checked.
-    level : float
-        The intervals' confidence level.
-    names : dict, optional
-        How the messages name the parameters (the command line's options: ``{"min_diff":
-        "--min-diff", ...}``); default the arguments' names.
-
-    Returns
-    -------
-    tuple
-        ``(min_diff, alpha, power, systems)`` as floats and an int.
-
-    Raises
-    ------
-    irrepro.InputError
-        Naming the parameter out of range, and why.
-
-    Examples
-    --------
-    >>> from irrepro.design._sizes import check_design
-    >>> check_design(0.05, 0.05, 0.8, measure="AP")
-    (0.05, 0.05, 0.8, 2)
-    >>> check_design(1.5, 0.05, 0.8, measure="AP")
-    Traceback (most recent call last):
-    irrepro.errors.InputError: min_diff 1.5 is beyond the range of AP: its scores lie in [0, 1], so two means differ by less than 1
-    """
+    """A design's parameters, checked for type and meaning; ``names`` names them in messages."""
     name = {"min_diff": "min_diff", "alpha": "alpha", "power": "power", "systems": "systems", "B": "B"}
     name.update(names or {})
     out = []
@@ -133,9 +78,7 @@ def check_design(
 
 
 def _simulation_B(B, test, alpha: float, scale: str, name: str = "B") -> int:
-    """The resamples of a simulated resampling ``test`` (a name or several): ``B``, else
-    :func:`irrepro.known_truth.default_B` of ``scale``; enough to resolve ``alpha`` when a test
-    resamples (:func:`irrepro.stats.check_resamples`, naming ``name``)."""
+    """``B`` or the scale's default, checked to resolve ``alpha`` for a resampling ``test``."""
     from ..known_truth import default_B
     from ..significance._names import RESAMPLING, TESTS
 
@@ -210,8 +153,7 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
 
 
 def _ci_width(n, variance: float, alpha: float) -> np.ndarray:
-    """Expected width of the paired t interval of the mean difference with n topics:
-    ``2 t_{alpha/2}(n - 1) c*(n) sigma_t / sqrt(n)``, ``E[s] = c* sigma`` for normal data."""
+    """Expected width of the paired t interval with n topics: 2 t(n - 1) c*(n) sigma / sqrt(n)."""
     from scipy import special, stats
 
     n = np.asarray(n, dtype=float)
@@ -288,8 +230,7 @@ class TopicSetSize:
 
 
 def _variance_interval(scores, B: int, level: float, seed: SeedLike) -> tuple[float, float]:
-    """The percentile interval of V_E over B bootstrap samples of the pilot's topics (order
-    statistics: each end is one bootstrap V_E)."""
+    """The percentile interval of V_E over B bootstrap samples of the pilot's topics."""
     from ..significance._samples import bootstrap_samples
     from ..significance.effects import _ve_weighted
 

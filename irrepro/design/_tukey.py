@@ -1,5 +1,5 @@
 """All pairs after the ANOVA: the classical Tukey HSD beside the package's randomised one
-(:func:`tukey_table`, ``irrepro compare --anova``); served from :mod:`irrepro.design`."""
+(:func:`tukey_table`, ``irrepro compare --anova``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import pandas as pd
 
 from ..parallel import SeedLike
 from ._anova import _matrix, two_way_anova
-
-__all__ = ["tukey_table"]
 
 
 def tukey_table(

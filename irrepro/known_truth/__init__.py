@@ -12,22 +12,20 @@ One-line use::
 
 What is here, and which paper each part tests:
 
-- :func:`paired_pvalues` - the paired t, Wilcoxon and sign tests (as Sanderson & Zobel 2005 use
-  them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and a paired permutation
-  (sign-flip) test, all :mod:`irrepro.significance`'s, on all trials of a configuration at once;
-- :func:`rejection_experiment` -> :class:`PValues` - trials simulated in the manner of Urbano,
-  Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and copulas,
-  under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
+- :func:`rejection_experiment` -> :class:`PValues` - the paired t, Wilcoxon and sign tests (as
+  Sanderson & Zobel 2005 use them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and
+  a paired permutation test, all :mod:`irrepro.significance`'s, on trials simulated in the manner
+  of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and
+  copulas, under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
 - :func:`urbano_experiment` -> :class:`UrbanoPValues` - the same experiments as Urbano et al.'s
   R code runs them: a new collection, pair of systems and topic set every trial, copulas by
   maximum likelihood and AIC, their five tests (:mod:`irrepro.significance.urbano`) on a batch of
   trials at once (and Sakai's two bootstrap tests, :data:`SAKAI_TESTS`, on the same trials), type
-  I, II and III errors with clustered and binomial Monte Carlo errors (:func:`trials_for_se` sizes
-  the trials, :func:`urbano_design` gives the book's sizes per scale, :func:`finite_b_bias` bounds
-  the bias from finite B; at the book's paper and quick scales the trials draw their pairs from
-  a fixed pool of :data:`POOL_PAIRS` pairs, whose copulas are fitted once and cached by content in
-  ``IRREPRO_CACHE``; :func:`pool_check` compares it with a new pair every trial, :func:`design_effects` gives
-  what the pool adds to each rate's Monte Carlo error);
+  I, II and III errors with clustered and binomial Monte Carlo errors (:func:`urbano_design` gives
+  the book's sizes per scale, :func:`finite_b_bias` bounds the bias from finite B; at the book's
+  paper and quick scales the trials draw their pairs from a fixed pool of pairs, whose copulas are
+  fitted once and cached by content in ``IRREPRO_CACHE``; :func:`design_effects` gives what the
+  pool adds to each rate's Monte Carlo error);
 - :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
   under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
 - :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
@@ -36,7 +34,8 @@ What is here, and which paper each part tests:
   sets drawn from the same population, raw and standardized;
 - :func:`comparison_rows` - the rows of the book's one rule for our rates beside Urbano et al.'s
   (each a rate with its clustered Monte Carlo error; their tests that are not ours as context), and
-  :func:`level` - a measured error rate against the rate a method promises, by the same rule.
+  :func:`method_table` - each method's measured error rate against the rate it promises, by the
+  same rule.
 
 **Decision rules.** A closed-form test rejects when p <= alpha (Urbano et al.'s empirical CDF of
 p at alpha); a resampling test when its ASL < alpha (Sakai 2006), which with B resamples keeps
@@ -53,22 +52,17 @@ depend on ``n_jobs``.
 The permutation test and randomised Tukey HSD are the package's (:func:`irrepro.significance.permutation_test`,
 :func:`irrepro.significance.tukey_hsd_pvalues`), and so is the thinning of qrels to TREC-6's
 numbers of relevant documents (:func:`irrepro.data.thin_qrels`).
-
-**Modules** (every name is served from here): the tests' p-values and rates live in
-:mod:`irrepro.known_truth._pvalues`, the family-wise error in :mod:`irrepro.known_truth._family`,
-the default sizes, self-significance and coverage in :mod:`irrepro.known_truth._papers`, the
-experiments on pairs of simulated systems in :mod:`irrepro.known_truth._experiments`.
 """
 
 from __future__ import annotations
 
 from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
 from ._design import design_table
-from ._experiments import rejection_experiment, sample_pairs
+from ._experiments import rejection_experiment
 from ._family import FamilyResult, family_experiment
-from ._figures import by_delta_figure, mc_check, mc_rows, their_by_delta, their_type1, type1_figure
+from ._figures import by_delta_figure, mc_check, their_by_delta, their_type1, type1_figure
 from ._findings import rates_at, simulator_checks
-from ._finite_b import FiniteB, finite_b_bias, finite_b_checks
+from ._finite_b import finite_b_bias, finite_b_checks
 from ._methods import method_table
 from ._papers import (
     Coverage,
@@ -78,98 +72,47 @@ from ._papers import (
     default_trials,
     self_significance_null,
 )
-from ._pvalues import (
-    ALPHAS,
-    MC_TARGET,
-    RESAMPLING,
-    TESTS,
-    PValues,
-    mc_error,
-    mc_error_at,
-    paired_pvalues,
-)
-from ._rows import (
-    LEVEL_WORDS,
-    OTHER_TESTS,
-    TEST_NAMES,
-    UNIT,
-    comparison_rows,
-    level,
-    level_rows,
-    simulation_se,
-    spread_text,
-    status_counts,
-    trials_needed,
-    verdict_rows,
-    with_z,
-)
-from ._urbano import SAKAI_TESTS, URBANO_NULLS, UrbanoPValues, urbano_experiment
-from ._urbano_sizes import (
-    POOL_ICC,
-    POOL_PAIRS,
-    UrbanoDesign,
-    design_effects,
-    pool_check,
-    trials_for_se,
-    until_decided,
-    urbano_design,
-)
+from ._pvalues import MC_TARGET, TESTS, PValues, mc_error, mc_error_at
+from ._rows import comparison_rows, status_counts, verdict_rows, with_z
+from ._urbano import SAKAI_TESTS, UrbanoPValues, urbano_experiment
+from ._urbano_sizes import POOL_ICC, UrbanoDesign, design_effects, until_decided, urbano_design
 
 __all__ = [
-    "ALPHAS",
-    "TESTS",
-    "RESAMPLING",
     "MC_TARGET",
+    "POOL_ICC",
+    "SAKAI_TESTS",
+    "TESTS",
     "default_trials",
     "default_B",
     "mc_error",
     "mc_error_at",
-    "paired_pvalues",
     "PValues",
-    "sample_pairs",
     "rejection_experiment",
+    "UrbanoPValues",
+    "urbano_experiment",
+    "UrbanoDesign",
+    "urbano_design",
+    "until_decided",
+    "design_effects",
+    "finite_b_bias",
+    "finite_b_checks",
     "FamilyResult",
     "family_experiment",
     "Coverage",
     "corpus_coverage",
     "SelfSignificance",
     "self_significance_null",
-    "OTHER_TESTS",
-    "LEVEL_WORDS",
-    "comparison_rows",
-    "level",
-    "level_rows",
-    "UNIT",
-    "simulation_se",
-    "status_counts",
-    "spread_text",
-    "trials_needed",
-    "with_z",
-    "type1_figure",
-    "by_delta_figure",
-    "mc_rows",
-    "mc_check",
-    "their_type1",
-    "their_by_delta",
-    "design_table",
-    "TEST_NAMES",
-    "method_table",
-    "verdict_rows",
     "simulator_checks",
     "rates_at",
-    "finite_b_checks",
-    "URBANO_NULLS",
-    "SAKAI_TESTS",
-    "UrbanoDesign",
-    "urbano_design",
-    "UrbanoPValues",
-    "FiniteB",
-    "finite_b_bias",
-    "trials_for_se",
-    "until_decided",
-    "urbano_experiment",
-    "POOL_ICC",
-    "POOL_PAIRS",
-    "pool_check",
-    "design_effects",
+    "comparison_rows",
+    "with_z",
+    "status_counts",
+    "verdict_rows",
+    "type1_figure",
+    "by_delta_figure",
+    "their_type1",
+    "their_by_delta",
+    "mc_check",
+    "design_table",
+    "method_table",
 ]

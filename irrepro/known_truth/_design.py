@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["design_table"]
-
 
 def design_table(numbers, scale: str) -> pd.DataFrame:
     """Urbano et al.'s design and ours at ``scale``, one row per aspect where they may differ.

@@ -1,5 +1,5 @@
 """The experiments of Urbano, Lima & Hanjalic (SIGIR 2019) on pairs of simulated systems:
-:func:`sample_pairs` and :func:`rejection_experiment` (served from :mod:`irrepro.known_truth`)."""
+:func:`sample_pairs` and :func:`rejection_experiment`."""
 
 from __future__ import annotations
 
@@ -11,52 +11,11 @@ from ..parallel import SeedLike, check_int
 from ._papers import default_B, default_trials
 from ._pvalues import TESTS, PValues, paired_pvalues
 
-# --------------------------------------------------------------------------------------------
-# the experiments of Urbano et al. (2019): pairs of simulated systems
-# --------------------------------------------------------------------------------------------
-
 
 def sample_pairs(
     models, k: int, *, delta: float = 0.0, seed: SeedLike, neighbours: int = 10
 ) -> list[tuple[int, int, int]]:
-    """``k`` (model, baseline, experimental) system triples as Urbano et al. (2019) draw them.
-
-    A collection with probability proportional to its number of systems, then under H0
-    (``delta == 0``) two distinct systems uniformly; with ``delta > 0`` a baseline uniformly from
-    the bottom 75% by expected score and the experimental system uniformly from the
-    ``neighbours`` others whose expected score is closest to the baseline's + delta.
-
-    Parameters
-    ----------
-    models : sequence of CollectionModel
-        :func:`irrepro.simulation.fit_collection`'s models.
-    k : int
-        Triples drawn.
-    delta : float
-        The target difference of expected scores (0: H0).
-    seed : SeedLike
-        The seed of the draws.
-    neighbours : int
-        Candidates for the experimental system.
-
-    Returns
-    -------
-    list of (int, int, int)
-        (model, baseline system, experimental system).
-
-    Notes
-    -----
-    Urbano et al. (2019), section 3.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
-    >>> triples = kt.sample_pairs(models, 4, seed=1)
-    >>> len(triples), all(i != j for _, i, j in triples)
-    (4, True)
-    """
+    """``k`` (model, baseline, experimental) triples drawn as Urbano et al. (2019, section 3) draw them."""
     rng = parallel.as_generator(seed)
     sizes = np.array([len(m.margins) for m in models])
     out = []
@@ -101,7 +60,7 @@ def rejection_experiment(
 
     Type I error with ``delta=0``, power with ``delta > 0``.
 
-    ``n_pairs`` system pairs are drawn by :func:`sample_pairs` and the trials shared out evenly
+    ``n_pairs`` system pairs are drawn as Urbano et al. draw them and the trials shared out evenly
     among them (each pair's copula is fitted once). Under H0, ``null="same-margin"`` draws both
     systems' scores from the baseline's margin with the pair's copula (Urbano et al.'s null:
     identical distributions, so the null of every test holds); ``null="same-mean"`` moves the

@@ -1,6 +1,6 @@
 """Family-wise error of all-pairs comparisons among m systems under the complete null (Urbano et
-al. 2019's simulation; Carterette 2012 and Sakai 2018 for randomised Tukey HSD), served from
-:mod:`irrepro.known_truth`: :func:`family_experiment` -> :class:`FamilyResult`."""
+al. 2019's simulation; Carterette 2012 and Sakai 2018 for randomised Tukey HSD):
+:func:`family_experiment` -> :class:`FamilyResult`."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from .. import significance as sig
 from ..parallel import SeedLike, check_int
 from ..stats import clustered_se
 from ._papers import default_B, default_trials
-
-__all__ = ["FamilyResult", "family_experiment"]
 
 
 @dataclass(frozen=True)

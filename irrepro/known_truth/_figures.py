@@ -1,23 +1,13 @@
 """The known-truth chapter's figures of our rates beside Urbano et al.'s: type I error against alpha
 (:func:`type1_figure`, their Figures 2 and 3) and power or type III error against delta
 (:func:`by_delta_figure`, their Figure 4) with their rates as the figures take them
-(:func:`their_type1`, :func:`their_by_delta`), and its Monte Carlo check (:func:`mc_rows`,
-:func:`mc_check`)."""
+(:func:`their_type1`, :func:`their_by_delta`), and its Monte Carlo check (:func:`mc_check`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pandas as pd
-
-__all__ = [
-    "type1_figure",
-    "by_delta_figure",
-    "their_type1",
-    "their_by_delta",
-    "mc_rows",
-    "mc_check",
-]
 
 
 def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
@@ -104,32 +94,8 @@ def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tail
     return fig
 
 
-def mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
-    """One row per test of an experiment's Monte Carlo check, for :func:`mc_check`.
-
-    Each row holds the experiment, the test, its rate, the trials, its clustered standard error,
-    the target and the Monte Carlo error a 5% rate would have with that rate's design effect
-    (:func:`mc_error_at`).
-
-    Parameters
-    ----------
-    label : str
-        The experiment (column ``experiment``).
-    rates : pandas.Series
-        Test -> the measured rate.
-    ses : pandas.Series
-        Test -> its standard error clustered by pair or family (indexed as ``rates``).
-    n : int
-        The trials behind each rate.
-    target : float
-        The bound the experiment's Monte Carlo error of a 5% rate should stay below.
-
-    Returns
-    -------
-    list of dict
-        One per test of ``rates``: ``experiment``, ``test``, ``rate``, ``trials``, ``se``,
-        ``target`` and ``MC error of a 5% rate``.
-    """
+def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
+    """One row per test of an experiment's Monte Carlo check (:func:`mc_check`)."""
     from ._pvalues import mc_error_at
 
     return [
@@ -163,7 +129,7 @@ def their_type1(
         codes of tests and measures to ours.
     measures, sizes, tests : sequence
         Our measures, topic-set sizes and tests to look up, at both tails and every
-        :data:`~irrepro.known_truth.ALPHAS` the yml holds.
+        alpha the yml holds.
 
     Returns
     -------
@@ -216,8 +182,8 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
 
     Every test of ``null`` (both tails), the tests whose null holds under equal means
     (``same_mean``: t, the bootstraps, permutation) and the family-wise errors (``family``): one row
-    per rate (:func:`mc_rows`), with whether the Monte Carlo error of a 5% rate with its design
-    effect lies below the target.
+    per rate, with whether the Monte Carlo error of a 5% rate with its design effect lies below the
+    target.
 
     Parameters
     ----------
@@ -233,15 +199,16 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
     Returns
     -------
     pandas.DataFrame
-        The rows of :func:`mc_rows` and ``below target``.
+        ``experiment``, ``test``, ``rate``, ``trials``, ``se``, ``target``, ``MC error of a 5% rate``
+        (with the rate's design effect) and ``below target``.
     """
     mc = pd.DataFrame(
         [row for (m, n), r in null.items() for tl in (1, 2)
-         for row in mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]
+         for row in _mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]
         + [row for m, r in same_mean.items()
-           for row in mc_rows(f"{m}, equal means", r.rates([0.05]).iloc[0][MEAN_TESTS], r.se(0.05), r.trials, target)]
+           for row in _mc_rows(f"{m}, equal means", r.rates([0.05]).iloc[0][MEAN_TESTS], r.se(0.05), r.trials, target)]
         + [row for m, f in family.items()
-           for row in mc_rows(f"{m}, families of 5", f.fwer(0.05), f.se(0.05), len(f.min_p), family_target)]
+           for row in _mc_rows(f"{m}, families of 5", f.fwer(0.05), f.se(0.05), len(f.min_p), family_target)]
     )  # fmt: skip
     mc["below target"] = mc["MC error of a 5% rate"] <= mc["target"]
     return mc

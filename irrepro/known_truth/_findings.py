@@ -1,10 +1,8 @@
 """The known-truth chapter's findings as the numbers its prose states: each ``*_text`` function
 returns the texts a chapter glues by name (``{"kt_...": "0.049"}``), computed from the results of
 its experiments, so that a sentence states what its table and figure show; the summaries its
-tables show (:func:`check_summary`, :func:`finite_b_summary`). Served as
-``irrepro.known_truth.findings``, not listed in the API. The simulator's own check
-(:func:`simulator_checks`) and the rates at one level of every configuration (:func:`rates_at`),
-both public, are here too."""
+tables show (:func:`check_summary`, :func:`finite_b_summary`); the simulator's own check
+(:func:`simulator_checks`) and the rates at one level of every configuration (:func:`rates_at`)."""
 
 from __future__ import annotations
 
@@ -13,25 +11,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-__all__ = [
-    "simulator_checks",
-    "check_summary",
-    "check_text",
-    "rates_at",
-    "type1_text",
-    "growth_text",
-    "equal_means_text",
-    "power_text",
-    "power_gap_text",
-    "trials_needed_text",
-    "fwer_text",
-    "coverage_text",
-    "self_significance_text",
-    "finite_b_summary",
-    "finite_b_text",
-    "mc_text",
-]
 
 #: The simulator's check's columns: a margin's mean against the run's, a copula's tau against the data's.
 _MARGIN, _TAU, _TAWN = "|margin mean - mean score|", "|copula tau - data tau|", "asymmetric copula (Tawn)"
@@ -89,8 +68,7 @@ def check_summary(checks: pd.DataFrame) -> pd.DataFrame:
 
 
 def check_text(checks: pd.DataFrame) -> dict[str, str]:
-    """The check's medians (``kt_chk_mean_<measure>``, ``kt_chk_tau_<measure>``) and shares of
-    asymmetric copulas (``kt_chk_tawn_<measure>``), measures named in lower case without ``@``."""
+    """The simulator check's medians and shares of asymmetric copulas per measure, as glue texts."""
     med = checks.groupby("measure").median(numeric_only=True)
     asym = checks.groupby("measure")[_TAWN].mean()
     out = {}
@@ -124,9 +102,7 @@ def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.Da
 
 
 def type1_text(numbers, type1, trials: int) -> dict[str, str]:
-    """The type I comparison (``type1``) in words: our ``trials`` and theirs (``numbers``, their
-    yml), the rule's margin of a rate at alpha = 0.05, the rows by status and those more than 3 se
-    from theirs."""
+    """The type I comparison in words: trials, the rule's margin, rows by status and those far from theirs."""
     from .. import book
 
     far = type1.frame[type1.frame["z"].astype(float).abs() > 3]
@@ -144,11 +120,7 @@ def type1_text(numbers, type1, trials: int) -> dict[str, str]:
 
 def growth_text(numbers, r5: Any, s5: Any, *, measures: Sequence[str], sizes: Sequence[int],
                 z_beyond: float) -> dict[str, str]:  # fmt: skip
-    """How the type I error at alpha = 0.05 grows with the topics: the Wilcoxon and sign tests' paths
-    over ``sizes`` beside Urbano et al.'s on AP (``numbers``, their yml), whether both rise beyond
-    ``z_beyond`` se of the difference from the smallest to the largest size, the level of their tests
-    of the mean by the book's rule (:func:`~irrepro.known_truth.level`) and Sakai's two bootstraps'
-    ranges."""
+    """How the type I error at alpha = 0.05 grows with the topics, beside Urbano et al.'s, in words."""
     from ._rows import level
 
     lo, hi = sizes[0], sizes[-1]
@@ -200,10 +172,7 @@ def equal_means_text(sm: pd.DataFrame) -> dict[str, str]:
 
 def power_text(numbers, power: Mapping, *, measures: Sequence[str], deltas: Sequence[float], tests: Sequence[str],
                theirs: Sequence[str], fall_se: float, n: int = 50, delta: float = 0.05) -> dict[str, str]:  # fmt: skip
-    """Power at ``delta`` on ``n`` topics per measure (the paired tests' range and the most
-    powerful, the sign test's and the unpaired bootstrap's), whether the t-test's power on AP rises
-    with delta (unless one step lowers it by more than ``fall_se`` se), the largest se, and type III
-    errors at the smallest delta beside Urbano et al.'s sign test (``numbers``)."""
+    """Power and type III errors per measure in words, beside Urbano et al.'s sign test."""
     p5 = pd.DataFrame({m: power[(m, n, delta)].rates([0.05]).iloc[0] for m in measures}).T
     paired = [t for t in tests if t != "unpaired-bootstrap"]
     t_by_delta = [power[("AP", n, d)].rates([0.05]).iloc[0]["paired-t"] for d in deltas]
@@ -226,8 +195,7 @@ def power_text(numbers, power: Mapping, *, measures: Sequence[str], deltas: Sequ
 
 
 def power_gap_text(pw, trials: int) -> dict[str, str]:
-    """Our power minus theirs per measure (mean over their tests), the comparison's counts by status
-    and the rows wholly outside the margin, from the rows of ``pw`` (a comparison) of ``trials`` each."""
+    """Our power minus theirs per measure, the counts by status and the rows outside the margin."""
 
     pf = pw.frame[pw.frame["paper"].notna()]
     gap = pf.assign(diff=pf["ours"].astype(float) - pf["paper"].astype(float))
@@ -248,9 +216,7 @@ def power_gap_text(pw, trials: int) -> dict[str, str]:
 
 
 def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
-    """The trials each compared configuration ran (``ran``: its key -> trials of each run,
-    :func:`~irrepro.known_truth.until_decided`) and the rows still undecided for Monte Carlo reasons
-    (:func:`~irrepro.known_truth.trials_needed` of the comparisons), as the prose states them."""
+    """The trials each compared configuration ran and the rows still undecided, in words."""
     from ._rows import trials_needed
 
     need = trials_needed(*comparisons)
@@ -267,8 +233,7 @@ def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
 
 
 def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int) -> dict[str, str]:
-    """The family-wise errors in words: unadjusted t-tests' range, Bonferroni / Holm's largest,
-    randomised Tukey HSD's with its se, its z from alpha and its level by the book's rule."""
+    """The family-wise errors in words, with randomised Tukey HSD's level by the book's rule."""
     from ._rows import level
 
     hsd, hsd_se = fwer["randomised Tukey HSD"], fwer_se["randomised Tukey HSD"]
@@ -289,9 +254,7 @@ def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int)
 
 def coverage_text(tables: Mapping[str, pd.DataFrame], proxy: float, *, clear_shortfall: float, corpora: int,
                   B: int) -> dict[str, str]:  # fmt: skip
-    """The corpus-bootstrap intervals' coverage and the paper's proxy in words, TREC-COVID's
-    relevant documents and TREC-6's (``tables``), against 95% and the proxy the model predicts;
-    whether the proxy falls short where the coverage falls clearly short (below ``clear_shortfall``)."""
+    """The corpus-bootstrap intervals' coverage and the paper's proxy in words."""
     c5, c6 = tables["TREC-COVID R"], tables["TREC-6 R"]
     allcov = pd.concat(tables)
     short = allcov[allcov["coverage"] < clear_shortfall]
@@ -326,9 +289,7 @@ def coverage_text(tables: Mapping[str, pd.DataFrame], proxy: float, *, clear_sho
 
 
 def self_significance_text(summary: Any, webber) -> dict[str, str]:
-    """Self-significance under the null in words: raw and standardized false-positive rates with their
-    level by the book's rule (``kt_ss_level_raw``, ``kt_ss_level_sta``), their largest se and the upper
-    97.5th percentiles, beside Webber et al.'s words (``webber``, their yml)."""
+    """Self-significance under the null in words, beside Webber et al.'s."""
     from ._rows import level
 
     s = summary
@@ -355,8 +316,7 @@ def self_significance_text(summary: Any, webber) -> dict[str, str]:
 
 
 def finite_b_summary(checks):
-    """:func:`finite_b_checks` per test: rates checked and passing, their range, the largest bound and
-    the smallest se."""
+    """:func:`finite_b_checks` per test: rates checked and passing, range, largest bound, smallest se."""
     return checks.groupby("test", sort=False).agg(
         **{"rates": ("ok", "size"), "passing": ("ok", "sum"), "smallest rate": ("rate", "min"),
            "largest rate": ("rate", "max"), "largest bias bound": ("bound", "max"), "smallest se": ("se", "min")}
@@ -364,8 +324,7 @@ def finite_b_summary(checks):
 
 
 def finite_b_text(checks, B: int, *, theirs, sakai, full_B: int) -> dict[str, str]:
-    """:func:`finite_b_checks` in words: the largest bound of their resampling tests (``theirs``)
-    against their Monte Carlo errors, and which of Sakai's (``sakai``) rates fail the check."""
+    """:func:`finite_b_checks` in words: their tests' largest bound, and Sakai's rates that fail."""
     ours = checks[checks["test"].isin(theirs)]
     bad = checks[~checks["ok"]]
     n_sakai = int(checks["test"].isin(sakai).sum())
@@ -389,8 +348,7 @@ def finite_b_text(checks, B: int, *, theirs, sakai, full_B: int) -> dict[str, st
 
 
 def mc_text(mc: Any, *, target: float, family_target: float) -> dict[str, str]:
-    """:func:`mc_check` in words: the targets, the largest design effect relative to its target, how
-    many rates lie below their target, and the largest standard error."""
+    """:func:`mc_check` in words: targets, largest design effect, rates below target, largest se."""
     worst = mc.loc[(mc["MC error of a 5% rate"] / mc["target"]).idxmax()]
     big = mc.loc[mc["se"].idxmax()]
     return {

@@ -1,7 +1,6 @@
 """The bias of a rejection rate from estimating p-values with B resamples, against the rate's Monte
-Carlo error (issue 25, item 2: Urbano et al.'s bootstrap and permutation tests at a finite B;
-:func:`finite_b_bias`, served from :mod:`irrepro.known_truth`), over every configuration of an
-experiment (:func:`finite_b_checks`)."""
+Carlo error (:func:`finite_b_bias`), over every configuration of an experiment
+(:func:`finite_b_checks`)."""
 
 from __future__ import annotations
 
@@ -15,28 +14,12 @@ from .. import _spread
 from ..errors import InputError
 from ..parallel import check_int
 
-__all__ = ["FiniteB", "finite_b_bias", "finite_b_checks"]
-
 #: Points per lattice cell at which :func:`finite_b_bias` averages the misclassification.
 _CELL = 32
 
 
 class FiniteB(NamedTuple):
-    """The bias of a rejection rate from estimating each p-value with B resamples (:func:`finite_b_bias`).
-
-    Attributes
-    ----------
-    rate : float
-        The rejection rate at B (share of p <= alpha).
-    bias : float
-        Estimated bias of ``rate`` against the ideal (B -> infinity) test's rate.
-    bound : float
-        ``|bias|`` plus two standard errors of its estimate: the bias is at most this.
-    se : float
-        The rate's binomial Monte Carlo standard error.
-    ok : bool
-        ``bound < se``: the finite B adds less than the Monte Carlo error.
-    """
+    """A rejection rate at B, its bias, the bound on it, its binomial se and whether bound < se."""
 
     rate: float
     bias: float
@@ -54,9 +37,9 @@ def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     rate's bias is the mean of m over the trials' ideal p-values, estimated by the mean of m over
     the estimated ones, each spread over its lattice cell [p - 1/(2B), p + 1/(2B)]: the estimates'
     distribution is the ideal one smoothed by a symmetric kernel, which leaves a density that is
-    linear near alpha unchanged, so the plug-in is right to first order. ``bound`` adds two standard errors of that mean; ``ok`` says whether it is below
-    the rate's binomial Monte Carlo error, so a table can show "B = 1000: bias <= x < se = y"
-    (issue 25, item 2).
+    linear near alpha unchanged, so the plug-in is right to first order. ``bound`` adds two
+    standard errors of that mean; ``ok`` says whether it is below the rate's binomial Monte Carlo
+    error, so a table can show "B = 1000: bias <= x < se = y".
 
     Parameters
     ----------
@@ -119,8 +102,8 @@ def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
     Returns
     -------
     pandas.DataFrame
-        One row per configuration and test: ``measure, topics, test`` and the fields of
-        :class:`FiniteB`.
+        One row per configuration and test: ``measure, topics, test`` and those of
+        :func:`finite_b_bias`: ``rate, bias, bound, se, ok``.
     """
     import pandas as pd
 

@@ -1,5 +1,5 @@
 """The known-truth chapter's method table: each method's measured error rate beside the rate it
-promises, its level by the book's one rule (:func:`~irrepro.known_truth.level`), its power and what
+promises, its level by the book's one rule (``irrepro.known_truth._rows.level``), its power and what
 that means on the chapter's data (:func:`method_table`)."""
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["method_table"]
-
 #: The paper each test's use comes from.
 _FROM = {"paired-t": "Sanderson & Zobel", "wilcoxon": "Sanderson & Zobel", "sign": "Sanderson & Zobel",
          "bootstrap-shift": "Urbano et al.", "permutation": "Urbano et al.", "bootstrap": "Sakai",
@@ -19,7 +17,7 @@ _FROM = {"paired-t": "Sanderson & Zobel", "wilcoxon": "Sanderson & Zobel", "sign
 
 def _advice() -> dict[str, str]:
     """What a level means for a reader of the chapter's data, by the level's word."""
-    from ._rows import LEVEL_WORDS as LEVEL
+    from ._rows import _LEVEL_WORDS as LEVEL
 
     return {LEVEL["replicated"]: "keeps its level on our data",
             LEVEL["not replicated"] + " (above)": "avoid on our data: rejects true nulls too often",
@@ -37,7 +35,7 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
     """Each method's measured error rate beside the rate it promises, judged by the book's rule.
 
     One row per method: what it promises, its measured rate over the settings with the largest se,
-    its level (:func:`~irrepro.known_truth.level`), its power at delta = 0.05 on 50 topics (the
+    its level (``irrepro.known_truth._rows.level``), its power at delta = 0.05 on 50 topics (the
     tests), what the level means on our data and the rows it rests on. A test's level is judged over
     every ``(measure, topics)`` of ``null`` (two-tailed, alpha = 0.05) and per topic-set size over
     the measures: a test at its level at the smaller sizes and above it at the larger ones is advised
@@ -74,10 +72,10 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
         One row per method.
     """
     from ._findings import rates_at
-    from ._rows import LEVEL_WORDS as LEVEL
-    from ._rows import TEST_NAMES
+    from ._rows import _LEVEL_WORDS as LEVEL
+    from ._rows import _TEST_NAMES as TEST_NAMES
+    from ._rows import _spread_text as spread
     from ._rows import level as against
-    from ._rows import spread_text as spread
 
     advice_of = _advice()
     r5: Any

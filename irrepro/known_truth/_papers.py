@@ -1,4 +1,4 @@
-"""The known-truth experiments of two more papers, served from :mod:`irrepro.known_truth`:
+"""The known-truth experiments of two more papers:
 Webber, Moffat & Zobel's (2008) self-significance when both topic sets share one population
 (:func:`self_significance_null`) and the coverage of Cormack & Lynam's (2006) corpus-bootstrap
 intervals in a known population (:func:`corpus_coverage`); and the sizes every known-truth
@@ -17,15 +17,6 @@ from .. import standardize as sz
 from ..data._matrices import _checked_scores
 from ..parallel import SeedLike, check_int
 from ..stats import check_level, clustered_se
-
-__all__ = [
-    "default_trials",
-    "default_B",
-    "SelfSignificance",
-    "self_significance_null",
-    "Coverage",
-    "corpus_coverage",
-]
 
 
 def default_trials(scale: str = "paper") -> int:
@@ -335,9 +326,7 @@ def _draw_corpus(
     n_vocab: int,
     rng: np.random.Generator,
 ):
-    """One corpus drawn from the population by Cormack & Lynam's model: every document of the
-    population k ~ Poisson(1) times (the same k in every list), copies ranked consecutively.
-    Returns the drawn lists' relevance (L, K'), their lengths and R* per topic."""
+    """One corpus by Cormack & Lynam's model: each document Poisson(1) times, copies consecutive."""
     mult = rng.poisson(1.0, size=n_vocab)
     L, K = relevant.shape
     k = np.where(codes >= 0, mult[np.maximum(codes, 0)], 0)

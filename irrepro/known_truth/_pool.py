@@ -10,8 +10,7 @@ _POOL_KEY = 2**32 - 1
 
 
 def _draw(cands, base, collections, g) -> list:
-    """A trial's (collection, baseline, experimental, its margin) for each of ``collections``:
-    the baseline uniform among the collection's, the experimental uniform among its candidates."""
+    """A trial's (collection, baseline, experimental, its margin) for each of ``collections``."""
     out = []
     for c in collections:
         i = base[c][g.integers(len(base[c]))]
@@ -21,9 +20,7 @@ def _draw(cands, base, collections, g) -> list:
 
 
 def _pool(cands, base, prob, size: int, ss: np.random.SeedSequence) -> list:
-    """The experiment's pool: ``size`` draws of :func:`_draw`, stratified by collection (each
-    collection's share of ``size`` by ``prob``, largest remainders first), from the seed's child
-    :data:`_POOL_KEY` (so every experiment given the same seed and candidates has the same pool)."""
+    """The experiment's pool of ``size`` draws, stratified by collection, from the seed's child."""
     g = np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, _POOL_KEY)))
     quota = prob * size
     n = np.floor(quota).astype(np.int64)

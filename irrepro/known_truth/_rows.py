@@ -1,7 +1,6 @@
 """The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano et al.'s
-(2019) (:func:`comparison_rows`), a method's error rate against its promise (:func:`level_rows`,
-:func:`level`), z (:func:`with_z`), the trials that would decide (:func:`trials_needed`) and the
-verdict's rows (:func:`verdict_rows`); Monte Carlo errors clustered by pair (:data:`UNIT`)."""
+(2019) (:func:`comparison_rows`), a method's error rate against its promise (:func:`level`), z
+(:func:`with_z`) and the verdict's rows (:func:`verdict_rows`)."""
 
 from __future__ import annotations
 
@@ -12,34 +11,18 @@ import numpy as np
 from ._pvalues import PValues, mc_error
 from ._urbano import UrbanoPValues
 
-__all__ = [
-    "UNIT",
-    "OTHER_TESTS",
-    "LEVEL_WORDS",
-    "simulation_se",
-    "comparison_rows",
-    "level_rows",
-    "level",
-    "with_z",
-    "status_counts",
-    "spread_text",
-    "trials_needed",
-    "verdict_rows",
-    "TEST_NAMES",
-]
-
 #: The unit a known-truth rate's Monte Carlo error is clustered by: the trials of one simulated
 #: pair share its margins and copula.
-UNIT = "system pair"
+_UNIT = "system pair"
 
 #: Tests of Urbano et al. that carry the name of one of ours but are another test: their rows are
 #: context (no common quantity), the note giving their rate. ``{B}`` is their number of resamples.
-OTHER_TESTS = {
+_OTHER_TESTS = {
     "sign": "their sign test counts |d| <= 0.01 as a tie, ours only d = 0",
 }
 
 #: Urbano et al.'s five tests by name.
-TEST_NAMES = {
+_TEST_NAMES = {
     "paired-t": "paired t-test",
     "wilcoxon": "Wilcoxon signed-rank test",
     "sign": "sign test",
@@ -48,38 +31,12 @@ TEST_NAMES = {
 }
 
 #: The rule's status of measured rates against a promised rate, in words of a method's level.
-LEVEL_WORDS = {"replicated": "at its level", "not replicated": "off its level", "partly": "mixed",
+_LEVEL_WORDS = {"replicated": "at its level", "not replicated": "off its level", "partly": "mixed",
                "inconclusive": "undecided"}  # fmt: skip
 
 
 def simulation_se(rate: float, clustered: float, clusters: int) -> float:
-    """The Monte Carlo error of a simulated rate, never 0 where the rate is 0 or 1.
-
-    The error clustered by simulated pair (``clustered``) where it is positive (or where there are
-    no clusters); where it is 0 - no trial, or every trial, had the event - Agresti & Coull's
-    standard error of the share ``rate`` of ``clusters`` clusters instead, so the rule still sees
-    an interval.
-
-    Parameters
-    ----------
-    rate : float
-        The simulated rate.
-    clustered : float
-        Its Monte Carlo standard error clustered by pair (:meth:`PValues.se`).
-    clusters : int
-        The number of clusters (simulated pairs) behind the rate.
-
-    Returns
-    -------
-    float
-        ``clustered``, or where it is 0 and ``clusters`` at least 1 the Agresti & Coull error.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt
-    >>> kt.simulation_se(0.05, 0.004, 100), round(kt.simulation_se(0.0, 0.0, 100), 4)
-    (0.004, 0.0132)
-    """
+    """The Monte Carlo error of a simulated rate: the clustered one, or Agresti & Coull's where that is 0."""
     from ..book._rows import _agresti_coull_se
 
     if clustered > 0 or clusters < 1:
@@ -99,12 +56,11 @@ def comparison_rows(
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s.
 
-    One row per configuration ``(measure, topics)`` of ``results`` and test of
-    :data:`~irrepro.known_truth.TESTS`, each a rate (kind ``"rate"``) with our Monte Carlo standard
-    error clustered by simulated pair (:meth:`PValues.se`; ``se_reason`` names the trials and pairs
-    and gives the binomial error, which the trials of one pair would understate) and, where the
-    paper's value is compared, its number of trials (``paper_n``, the yml's ``trials.type1`` or
-    ``trials.power``). A test of theirs that is another test than ours of the same name
+    One row per configuration ``(measure, topics)`` of ``results`` and each of its tests, each a
+    rate (kind ``"rate"``) with our Monte Carlo standard error clustered by simulated pair
+    (:meth:`PValues.se`; ``se_reason`` names the trials and pairs and gives the binomial error,
+    which the trials of one pair would understate) and, where the paper's value is compared, its
+    number of trials (``paper_n``, the yml's ``trials.type1`` or ``trials.power``). A test of theirs that is another test than ours of the same name
     (``other_tests``) gives a context row: no paper value, a note with their rate and the difference.
 
     Parameters
@@ -125,9 +81,10 @@ def comparison_rows(
     notes : mapping or None
         Test -> a note for its compared rows.
     other_tests : mapping, optional
-        Test -> why theirs is another test (formatted with ``B``, their resamples); None:
-        :data:`OTHER_TESTS` for :func:`rejection_experiment`'s results, none for
-        :func:`urbano_experiment`'s (their tests, as they ran them).
+        Test -> why theirs is another test (formatted with ``B``, their resamples); None: for
+        :func:`rejection_experiment`'s results the sign test (theirs counts ``|d| <= 0.01`` as a
+        tie, ours only ``d = 0``), none for :func:`urbano_experiment`'s (their tests, as they ran
+        them).
 
     Returns
     -------
@@ -139,8 +96,8 @@ def comparison_rows(
     --------
     >>> import numpy as np
     >>> from irrepro import known_truth as kt
-    >>> p = np.ones((len(kt.TESTS), 40)); p[:, :2] = 0.01                  # 2 of 40 trials reject
-    >>> r = kt.PValues(kt.TESTS, p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
+    >>> p = np.ones((1, 40)); p[:, :2] = 0.01                  # 2 of 40 trials reject
+    >>> r = kt.PValues(("paired-t",), p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
     >>> numbers = {"trials.type1": 1000, "type1.ap.25.t2.a0.05": 0.05}
     >>> row = kt.comparison_rows({("AP", 25): r}, numbers)[0]
     >>> row["quantity"], row["kind"], row["ours"], row["paper_n"]
@@ -169,7 +126,7 @@ def comparison_rows(
             rate, se = r.type3(alpha), r.type3_se(alpha)
         else:
             rate, se = r.rates([alpha], tails).iloc[0], r.se(alpha, tails)
-        others = (OTHER_TESTS if not urbano else {}) if other_tests is None else other_tests
+        others = (_OTHER_TESTS if not urbano else {}) if other_tests is None else other_tests
         pairs = len(np.unique(r.pair))
         for t in r.tests:
             at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
@@ -177,7 +134,7 @@ def comparison_rows(
             ours = float(rate[t])
             err = errors(
                 mc=simulation_se(ours, float(se[t]), pairs),
-                unit=UNIT,
+                unit=_UNIT,
                 replicates=int(r.trials),
                 reason=(
                     "no sampled data: the simulated pairs and topics are the Monte Carlo draws, "
@@ -198,54 +155,18 @@ def comparison_rows(
     return rows
 
 
-def level_rows(
+def _level_rows(
     method: str,
     promised: str,
     values: Sequence[float],
     ses: Sequence[float],
     settings: Sequence[str] | None = None,
     *,
-    unit: str = UNIT,
+    unit: str = _UNIT,
     replicates: int | None = None,
     reason: str = "",
 ) -> list[dict]:
-    """A method's measured error rates beside the rate it promises, as rows for the book's rule.
-
-    One row of kind ``"rate"`` per setting, for :func:`irrepro.book.judge_row`, with the promised
-    rate in the paper's place. The promised level is exact (read to four decimals, not as a number printed to its precision).
-    Each row's error is its Monte Carlo error (clustered by ``unit``; the trials are the
-    simulation's draws, so there is no sampled data) and its ``nominal`` the promised level, so the
-    margin is the share of it ``book/margins.yml`` gives (0.01 about 0.05 or 0.95).
-
-    Parameters
-    ----------
-    method : str
-        The method, for the rows' quantities.
-    promised : str
-        The promised rate as the rule reads it: ``"0.05"``, ``"at most 0.05"``, ``"0.95"``.
-    values, ses : sequence of float
-        The measured rates, one per setting, and their Monte Carlo standard errors.
-    settings : sequence of str, optional
-        The settings' names (default: numbered).
-    unit : str
-        What the errors are clustered by.
-    replicates : int, optional
-        The trials behind each rate (the rule then says how many would decide).
-    reason : str
-        Where the errors come from.
-
-    Returns
-    -------
-    list of dict
-        One row per setting.
-
-    Examples
-    --------
-    >>> from irrepro import book, known_truth as kt
-    >>> rows = kt.level_rows("t-test", "0.05", [0.049, 0.064], [0.002, 0.002], ["25 topics", "100 topics"])
-    >>> [book.judge_row(r).status for r in rows], rows[0]["nominal"]
-    (['replicated', 'not replicated'], 0.05)
-    """
+    """A method's measured error rates beside the rate it promises: rows of kind ``"rate"`` for the rule."""
     from ..book import errors, rate
 
     if len(values) != len(ses) or not len(values):
@@ -275,60 +196,24 @@ def level(
     ses: Sequence[float],
     se_reason: str = "",
     *,
-    unit: str = UNIT,
+    unit: str = _UNIT,
     replicates: int | None = None,
 ) -> str:
-    """A method's measured error rates against the rate it promises, by the book's one rule.
-
-    The rows of :func:`level_rows` (kind ``"rate"``, the promised rate in the paper's place, the
-    margin a share of the promised level) are judged by :func:`irrepro.book.judge_row`; their
-    statuses combine into one word of :data:`LEVEL_WORDS`: *at its level* (inside the margin on
-    every setting), *off its level* (outside on every one), *mixed* (both), *undecided* (an
-    interval straddles the margin); any word but the first says whether the rates lie above or
-    below the promise.
-
-    Parameters
-    ----------
-    promised : str
-        The promised rate as the rule reads it: ``"0.05"``, ``"at most 0.05"``, ``"0.95"``.
-    values, ses : sequence of float
-        The measured rates, one per setting, and their Monte Carlo standard errors.
-    se_reason : str
-        Where the errors come from.
-    unit : str
-        What the errors are clustered by.
-    replicates : int, optional
-        The trials behind each rate.
-
-    Returns
-    -------
-    str
-        The word, e.g. ``"at its level"`` or ``"off its level (above)"``.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt
-    >>> kt.level("0.05", [0.049, 0.052], [0.002, 0.002]), kt.level("0.05", [0.11], [0.002])
-    ('at its level', 'off its level (above)')
-    """
+    """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
     from ..book import judge_row
 
-    rows = level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
+    rows = _level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
-        return LEVEL_WORDS["replicated"]
+        return _LEVEL_WORDS["replicated"]
     if st == {"not replicated"}:
-        word = LEVEL_WORDS["not replicated"]
+        word = _LEVEL_WORDS["not replicated"]
     elif {"replicated", "not replicated"} <= st:
-        word = LEVEL_WORDS["partly"]
+        word = _LEVEL_WORDS["partly"]
     else:
-        word = LEVEL_WORDS["inconclusive"]
+        word = _LEVEL_WORDS["inconclusive"]
     target = float(promised.split()[-1])
     return word + (" (above)" if float(np.mean(values)) > target else " (below)")
-
-
-#: The column :func:`with_z` shows beside a row's status.
-Z_COLUMN = "z"
 
 
 def with_z(comparison):
@@ -361,33 +246,8 @@ def with_z(comparison):
     return dataclasses.replace(comparison, frame=f)
 
 
-def spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
-    """Rates over settings in words, with their largest standard error.
-
-    The range ``lowest-highest`` of the rates (the one rate where there is one), each to ``digits``
-    decimals, followed by ``(se ≤ s)`` with ``s`` the largest standard error to two significant
-    digits.
-
-    Parameters
-    ----------
-    values : sequence of float
-        The rates, one per setting (at least one).
-    ses : sequence of float
-        Their standard errors.
-    digits : int
-        The decimals the rates are shown to.
-
-    Returns
-    -------
-    str
-        E.g. ``"0.049-0.052 (se ≤ 0.002)"``.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt
-    >>> kt.spread_text([0.052, 0.049], [0.002, 0.0015])
-    '0.049-0.052 (se ≤ 0.002)'
-    """
+def _spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3) -> str:
+    """The rates' range and their largest standard error: ``"0.049-0.052 (se ≤ 0.002)"``."""
     d = digits
     shown = f"{min(values):.{d}f}-{max(values):.{d}f}" if len(values) > 1 else f"{values[0]:.{d}f}"
     return shown + f" (se ≤ {max(ses):.2g})"
@@ -424,26 +284,7 @@ def status_counts(comparison) -> str:
 
 
 def trials_needed(*comparisons) -> dict:
-    """The trials that would decide the rows more trials would decide.
-
-    The rows counted are those the rule found inconclusive for Monte Carlo reasons (``why`` is
-    ``"monte-carlo"``); a comparison without such a row adds nothing. A configuration (a comparison's item
-    and a row's quantity without its last part, ``"AP, 50 topics"``: its tests share the trials)
-    needs the largest of its rows' ``replicates_needed``; the total is the sum over
-    configurations, beside the trials they ran (their rows' ``replicates``).
-
-    Parameters
-    ----------
-    *comparisons : Comparison
-        The comparisons (:func:`irrepro.book.compare`).
-
-    Returns
-    -------
-    dict
-        ``rows`` (how many rows), ``configurations``, ``needed`` (total trials that would decide
-        them), ``ran`` (the trials those configurations ran), ``largest`` (the largest need of one
-        configuration).
-    """
+    """The trials that would decide the rows found inconclusive for Monte Carlo reasons, per configuration."""
     need: dict = {}
     ran: dict = {}
     rows = 0
@@ -486,7 +327,7 @@ def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
         Two rows per test, for :func:`irrepro.book.compare`.
     """
     rows = []
-    for t, label in TEST_NAMES.items():
+    for t, label in _TEST_NAMES.items():
         ends = f", {t}"
         rows += [
             {"quantity": f"{label}: type I error at alpha = 0.05 beside Urbano et al.'s (both tails, 25-100 topics)",

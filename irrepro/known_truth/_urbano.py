@@ -2,8 +2,7 @@
 (``R/11-type_1.R``, ``12-type_2.R``, ``13-type_3.R`` of julian-urbano/sigir2019-statistical): a
 random collection, pair of systems and topic set per trial, copulas selected by AIC with
 maximum-likelihood parameters, and their five tests (:func:`irrepro.significance.urbano_tests`)
-on a batch of trials at once (:func:`urbano_experiment`, :class:`UrbanoPValues`,
-:func:`trials_for_se`; served from :mod:`irrepro.known_truth`)."""
+on a batch of trials at once (:func:`urbano_experiment`, :class:`UrbanoPValues`)."""
 
 from __future__ import annotations
 
@@ -20,9 +19,7 @@ from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
 from . import _copula_cache
 from ._pool import _draw, _pool
-from ._pvalues import ALPHAS, PValues, sakai_pvalues
-
-__all__ = ["URBANO_NULLS", "SAKAI_TESTS", "UrbanoPValues", "urbano_experiment"]
+from ._pvalues import ALPHAS, PValues, _sakai_pvalues
 
 #: Tests outside Urbano et al.'s study that :func:`urbano_experiment` runs on the same trials:
 #: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
@@ -31,7 +28,7 @@ SAKAI_TESTS = ("bootstrap", "unpaired-bootstrap")
 
 #: The nulls :func:`urbano_experiment` simulates with ``delta == 0``: both systems' scores from the
 #: baseline's margin (their ``11-type_1.R``), or the experimental margin moved to the baseline's mean.
-URBANO_NULLS = ("same-margin", "same-mean")
+_URBANO_NULLS = ("same-margin", "same-mean")
 #: Urbano et al.'s baselines: all but the top quarter of systems by expected score.
 _TOP = 0.25
 #: Experimental candidates per baseline: the systems closest in mean to the baseline's + delta.
@@ -198,11 +195,7 @@ def _twin(model: CollectionModel, method: str) -> CollectionModel:
 
 
 def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
-    """Baseline -> [(experimental system, its margin)]: what a trial of ``model`` may draw. The
-    margin is a :class:`~irrepro.simulation.Margin` to use as it is, or a float: the experimental
-    system's own margin moved to that expected value when the pair is drawn (the moves are many
-    and most pairs are never drawn; :meth:`~irrepro.simulation.Margin.can_move_to` decides here
-    which pairs can be)."""
+    """Baseline -> [(experimental system, its margin or the mean to move its own margin to)]."""
     mu = model.means
     if delta == 0:
         if null == "same-margin":
@@ -220,8 +213,7 @@ def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
 
 
 def _fit_pairs(task):
-    """The copulas of the pairs ``keys`` of one model, as :meth:`CollectionModel.copula` fits them
-    (a process task: the model's scores, seed and method travel, not the model)."""
+    """The copulas of the pairs ``keys`` of one model (a process task)."""
     scores, seed, method, keys = task
     return [
         fit_copula(
@@ -235,8 +227,7 @@ def _fit_pairs(task):
 
 
 def _fit_copulas(models, keys, n_jobs) -> int:
-    """Give the models the copulas of the (collection, i, j) ``keys`` (from memory, the cache, or
-    fitted on processes and cached); the number fitted."""
+    """Give the models the copulas of ``keys`` (memory, cache, or fitted); the number fitted."""
     todo = sorted(k for k in keys if (k[1], k[2]) not in models[k[0]]._copulas)
     for c in sorted({c for c, _, _ in todo}):
         for key, cop in _copula_cache.load(models[c]).items():
@@ -265,8 +256,8 @@ def _fit_copulas(models, keys, n_jobs) -> int:
 
 
 def _sakai_tests(b, e, tests, B: int, seed) -> dict:
-    """Sakai's two tests of a batch (:func:`sakai_pvalues`), their generators children of ``seed``."""
-    return sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
+    """Sakai's two tests of a batch (:func:`_sakai_pvalues`), their generators children of ``seed``."""
+    return _sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
 
 
 def _test_batch(task):
@@ -287,18 +278,15 @@ def _test_batch(task):
 
 
 def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
-    """Baseline's and experimental scores from the copula of (min, max) of their indices (fitted
-    once, as their ``03-bicops.R`` fits i < j only; ``i_first``: the baseline is the min) and
-    uniforms ``u1``, ``w`` (conditional inversion)."""
+    """Baseline's and experimental scores from the pair's copula and uniforms by conditional inversion."""
+    # the copula is of (min, max) of the indices, fitted once as their 03-bicops.R fits i < j only
     v = np.clip(cop.hinv1(np.column_stack([u1, w])), 0.0, 1.0)
     ub, ue = (u1, v) if i_first else (v, u1)
     return b_margin.ppf(ub), e_margin.ppf(ue)
 
 
 def _simulate_and_test(task):
-    """One batch simulated (from its seed ``g_u``) and tested (a process task): (two, one, d).
-    ``pairs``: the batch's distinct (copula, baseline first, b margin, e margin); ``which``: each
-    trial's."""
+    """One batch simulated from ``g_u`` and tested (a process task): (two, one, d)."""
     pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d = task
     u1, w = g_u.random((len(which), n_topics)), g_u.random((len(which), n_topics))
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
@@ -359,7 +347,7 @@ def urbano_experiment(
     n_topics : int
         Topics per trial.
     trials : int
-        Trials (:func:`trials_for_se` sizes them).
+        Trials (:func:`urbano_design` gives the book's).
     delta : float
         The true difference of expected scores, >= 0 (0: type I error).
     tests : sequence of str
@@ -428,8 +416,8 @@ def urbano_experiment(
     """
     if delta < 0:
         raise InputError("delta must be >= 0 (the experimental system is the better one)")
-    if null not in URBANO_NULLS:
-        raise InputError(f"null must be one of {', '.join(URBANO_NULLS)}, got {null!r}")
+    if null not in _URBANO_NULLS:
+        raise InputError(f"null must be one of {', '.join(_URBANO_NULLS)}, got {null!r}")
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
     bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
     if bad or not tests:

@@ -1,7 +1,6 @@
 """The sizes of Urbano, Lima & Hanjalic's (2019) experiments: trials for a Monte Carlo error
 (:func:`trials_for_se`), the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`,
-:data:`POOL_PAIRS`) and what its pool of pairs costs (:func:`design_effects`, :func:`pool_check`);
-served from :mod:`irrepro.known_truth`."""
+:data:`POOL_PAIRS`) and what its pool of pairs costs (:func:`design_effects`, :func:`pool_check`)."""
 
 from __future__ import annotations
 
@@ -17,17 +16,6 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
 from ._urbano import urbano_experiment
 
-__all__ = [
-    "POOL_ICC",
-    "POOL_PAIRS",
-    "UrbanoDesign",
-    "design_effects",
-    "pool_check",
-    "trials_for_se",
-    "until_decided",
-    "urbano_design",
-]
-
 #: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
 #: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
 #: al.): with the trials :func:`trials_for_se` gives for :data:`POOL_ICC`, about the pool that
@@ -35,49 +23,14 @@ __all__ = [
 POOL_PAIRS = 4000
 
 #: The correlation of two trials' rejections on one pair that :func:`urbano_design` sizes the
-#: pool's trials for: the largest :func:`pool_check` measures under the null (the one-tailed sign
-#: test, AP, 100 topics), rounded up for that estimate's own error.
+#: pool's trials for: the largest measured under the null (the one-tailed sign test, AP, 100
+#: topics; :func:`~irrepro.known_truth._urbano_sizes.pool_check`), rounded up for that estimate's
+#: own error.
 POOL_ICC = 0.35
 
 
 def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc: float = 0.0) -> int:
-    """Trials that give a rate its Monte Carlo standard error ``se`` or less.
-
-    With a new pair of systems and topic set every trial the trials are independent and the
-    binomial error is the error: ``ceil(rate (1 - rate) / se^2)``. With trials drawn from a pool
-    of ``pool`` pairs whose trials' rejections correlate by ``icc`` within a pair, the variance is
-    ``rate (1 - rate) / T x (1 + icc T / pool)`` (each pair drawn about ``T / pool`` times,
-    Poisson), so ``T = ceil(rate (1 - rate) / (se^2 - rate (1 - rate) icc / pool))``; a pool too
-    small for ``se`` at any ``T`` is refused. ``UrbanoPValues.se`` gives the clustered error of a
-    run.
-
-    Parameters
-    ----------
-    se : float
-        The largest standard error wanted, > 0.
-    rate : float
-        The rate whose error it bounds (a type I error at alpha = .05 by default).
-    pool : int, optional
-        Pairs in the pool the trials draw from; None: a new pair every trial.
-    icc : float
-        The correlation of two trials' rejections on one pair, in [0, 1] (ignored without ``pool``).
-
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    The book asks se <= 0.003 at its paper scale, <= 0.0005 at ``IRREPRO_SCALE=full``.
-
-    Examples
-    --------
-    >>> from irrepro.known_truth import trials_for_se
-    >>> trials_for_se(0.003), trials_for_se(0.0005)
-    (5278, 190000)
-    >>> trials_for_se(0.003, pool=4000, icc=0.35)
-    9807
-    """
+    """Trials T giving a rate an se of at most ``se``: over a pool, var = r(1-r)/T (1 + icc T/pool)."""
     if not se > 0 or not 0 <= rate <= 1 or not 0 <= icc <= 1:
         raise InputError(f"se must be > 0, rate and icc in [0, 1], got se={se}, rate={rate}, icc={icc}")
     room = se**2 - (0.0 if pool is None else rate * (1 - rate) * icc / check_int(pool, "pool", minimum=1))
@@ -124,16 +77,18 @@ class UrbanoDesign:
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"`` (the book's build): trials drawn from a pool of :data:`POOL_PAIRS` pairs per
-    experiment's seed (each pair's copula fitted once), so many that a type I rate at alpha = .05
-    keeps a Monte Carlo error of 0.003 clustered by pair with the pool's largest measured
-    correlation :data:`POOL_ICC` (:func:`trials_for_se`: 9,807 trials), 500 trials per power
-    configuration at 50 topics (the compared ones, power at delta = .05 and type III at .01, up to
-    the full scale's 20,000 where more trials decide their rows: :func:`until_decided`), B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of the permutation test's
-    rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at 2000 by 0.0019). ``"full"``: to 0.0005 likewise (:func:`trials_for_se` of 0.00047: 215,030
-    trials), 20,000 power trials at 25, 50 and 100 topics (up to their 167,000 to decide a row), B = 10,000 (so that the bias of a rate
-    from a finite B, about 1 / B, stays below its error: :func:`finite_b_bias` checks it).
-    ``"quick"``: 400, 100 (up to 400), B = 200, a pool of 100 pairs. At ``"full"`` a new pair every trial.
+    ``"paper"`` (the book's build): trials drawn from a pool of 4,000 pairs per experiment's seed
+    (each pair's copula fitted once), so many that a type I rate at alpha = .05 keeps a Monte Carlo
+    error of 0.003 clustered by pair with the pool's largest measured correlation :data:`POOL_ICC`
+    (9,807 trials), 500 trials per power configuration at 50 topics (the compared ones, power at
+    delta = .05 and type III at .01, up to the full scale's 20,000 where more trials decide their
+    rows: :func:`until_decided`), B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of
+    the permutation test's rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at
+    2000 by 0.0019). ``"full"``: a new pair every trial, a Monte Carlo error of 0.0005 likewise
+    (215,030 trials for 0.00047), 20,000 power trials at 25, 50 and 100 topics (up to their 167,000
+    to decide a row), B = 10,000 (so that the bias of a rate from a finite B, about 1 / B, stays
+    below its error: :func:`finite_b_bias` checks it). ``"quick"``: 400, 100 (up to 400), B = 200,
+    a pool of 100 pairs.
 
     Parameters
     ----------
@@ -245,8 +200,7 @@ def until_decided(
 
 
 def _extended(run, rows, *, seed: SeedLike, trials: int, cap: int, factor: float = 1.25):
-    """:func:`until_decided` for any ``run(trials, seed, start)`` (trials ``start`` to ``trials``
-    of an experiment, as :class:`UrbanoPValues`) and ``rows(result)`` (its rows)."""
+    """:func:`until_decided` for any ``run(trials, seed, start)`` and ``rows(result)``."""
     from ..book import judge_row
 
     trials, cap = check_int(trials, "trials", minimum=1), check_int(cap, "cap", minimum=1)
@@ -285,54 +239,7 @@ def pool_check(
     alpha: float = 0.05,
     tails: int = 2,
 ) -> pd.DataFrame:
-    """The type I error of each test from a pool of pairs beside a new pair every trial's.
-
-    Does the pool change what the experiment shows?
-
-    Two :func:`urbano_experiment` runs of ``trials`` trials under the null, one with ``pool`` pairs
-    and one with a new pair every trial, from independent children of ``seed``; each rate with
-    its Monte Carlo error clustered by pair.
-
-    Parameters
-    ----------
-    models : sequence of CollectionModel
-        As in :func:`urbano_experiment`.
-    n_topics : int
-        Topics per trial.
-    trials : int
-        Trials of each run.
-    pool : int
-        Pairs in the pool.
-    tests : sequence of str
-        As in :func:`urbano_experiment`.
-    B : int
-        Resamples of the resampling tests.
-    seed : SeedLike
-        The seed of both runs.
-    n_jobs : int, optional
-        Workers; the result does not depend on them.
-    alpha : float
-        The significance level.
-    tails : {2, 1}
-        Two- or one-tailed rates.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per test: ``pool`` and ``pool_se`` (its rate and clustered error),
-        ``design_effect`` (``pool_se`` over the pool rate's binomial error), ``new`` and
-        ``new_se`` (a new pair every trial), ``z`` = (pool - new) / sqrt(pool_se^2 + new_se^2)
-        and ``agree`` (``|z| <= 1.96``).
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
-    >>> check = kt.pool_check(models, 20, trials=200, pool=20, tests=("paired-t",), B=50, seed=4)
-    >>> list(check.columns)
-    ['pool', 'pool_se', 'design_effect', 'new', 'new_se', 'z', 'agree']
-    """
+    """The type I error of each test from a pool of pairs beside a new pair every trial's, with z."""
     g_pool, g_new = parallel.as_seed_sequence(seed).spawn(2)
     common = dict(trials=trials, tests=tests, B=B, n_jobs=n_jobs)
     pooled = urbano_experiment(models, n_topics, seed=g_pool, pool=pool, **common)
