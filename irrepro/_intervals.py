@@ -266,7 +266,7 @@ def check_resamples(
     :mod:`irrepro.significance`, :func:`bca_interval`, the known-truth experiments) take any B >= 1:
     studies of what a small B does need them.
 
-    - An interval at ``level`` needs B >= :data:`MIN_RESAMPLES` (100) and at least one resample
+    - An interval at ``level`` needs B >= 100 and at least one resample
       beyond each end, ``B (1 - level) / 2 >= 1``: its ends are order statistics of the
       resamples (a percentile interval's the ``B (1 - level) / 2``-th from each end); with fewer
       the end is the most extreme resample, or lies beyond all of them, and the interval does not

@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Callable
 
 __all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED", "json_text",
-           "json_record", "MAX_DIGITS", "check_digits"]  # fmt: skip
+           "json_record", "check_digits"]  # fmt: skip
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"

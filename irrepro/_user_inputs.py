@@ -2,7 +2,7 @@
 real (or, when asked for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also
 refuses a run matching no qrels topic; each run's coverage of the qrels' topics is
 :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`. Public names are re-exported by
-:mod:`irrepro.report` (``report.load``, ``report.Inputs``). A module of the package's top level,
+:mod:`irrepro.report` (``report.load``). A module of the package's top level,
 not of :mod:`irrepro.report`: the command line's ``eval`` and ``compare`` read runs with it without
 importing the report (pandas, jinja2, ...)."""
 

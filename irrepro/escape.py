@@ -36,7 +36,7 @@ from ._csv import csv_cell, csv_quoting, to_csv
 from .errors import InputError
 
 __all__ = [
-    "MAX_NAME", "latex_beyond_pdflatex", "ELLIPSIS", "shorten", "short_names", "shortened_key",
+    "MAX_NAME", "latex_beyond_pdflatex", "shorten", "short_names", "shortened_key",
     "look_alikes", "plain", "latex", "markdown", "csv_cell", "csv_quoting", "to_csv", "html",
     "html_name", "mpl", "shell"
 ]  # fmt: skip
@@ -67,7 +67,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
     """A name shortened to at most ``width`` characters for display.
 
     ``name`` (made a string) if it has at most ``width`` characters, else its start and end
-    around :data:`ELLIPSIS`, ``width`` characters in all (the end keeps the last quarter: names
+    around an ellipsis (…), ``width`` characters in all (the end keeps the last quarter: names
     of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
 
     Parameters

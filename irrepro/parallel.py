@@ -31,14 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from ._cluster import _TASK, _dask_map, close_clients, dask_client, local_cluster, scheduler, using_scheduler
+from ._cluster import _TASK, _dask_map, local_cluster, scheduler, using_scheduler
 from ._env import env
 from .errors import InputError
 
 __all__ = [
     "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
     "as_generator", "spawn", "parallel_map",
-    "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
+    "scheduler", "using_scheduler", "local_cluster",
 ]  # fmt: skip
 
 #: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a

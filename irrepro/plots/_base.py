@@ -22,18 +22,6 @@ import numpy as np
 
 from .. import escape
 
-__all__ = [
-    "TEST_STYLE",
-    "PALETTE",
-    "STYLE",
-    "CONTENT_PX",
-    "DPI",
-    "MIN_PT",
-    "WIDTH",
-    "panels",
-    "series_colors",
-]
-
 #: The width of the book's content column assumed, in CSS pixels (sphinx-book-theme's main column
 #: in a 1280 px window is about 730-800 px; the narrower end is taken).
 CONTENT_PX = 730
@@ -120,7 +108,7 @@ def styled(fn):
 def series_colors(names, ordered: bool = False) -> dict:
     """A distinct, colour-blind-safe colour per series name.
 
-    The colours of :data:`PALETTE` in order or - for ordered series (bins, sizes) or more names
+    The colours of ``PALETTE`` in order or - for ordered series (bins, sizes) or more names
     than the palette holds - evenly spaced colours of the ``viridis`` map.
 
     Parameters

@@ -9,14 +9,6 @@ import numpy as np
 from .. import escape
 from ._base import _axes, _axes_row, _legend, _names, series_colors, styled
 
-__all__ = [
-    "plot_asl_curves",
-    "plot_significance_matrix",
-    "plot_asl_panels",
-    "plot_stability",
-    "plot_lower_triangle",
-]
-
 
 @styled
 def plot_asl_curves(

@@ -9,9 +9,6 @@ from ..corpus_bootstrap import Intervals, position
 from ..stats import Z95
 from ._base import GREY, PALETTE, WIDTH, _axes, _axes_row, _legend, styled
 
-__all__ = ["plot_run_intervals", "plot_normalized_differences", "plot_topic_differences", "RUNS_PER_PANEL"]
-
-
 #: The most runs one panel of :func:`plot_run_intervals` holds when it makes its own panels.
 RUNS_PER_PANEL = 25
 

@@ -1,7 +1,7 @@
 """The figures of :mod:`irrepro.design`: power against the number of topics
 (:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
 does) and generalizability theory's D-study, E rho^2 and Phi against the number of topics
-(:func:`plot_reliability`), served from :mod:`irrepro.plots`."""
+(:func:`plot_reliability`)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,13 @@ from .. import escape
 from ..stats import Z95
 from ._base import TEST_STYLE, WIDTH, _axes, _legend, _names, series_colors, styled
 
-__all__ = ["plot_power_curve", "plot_reliability", "save_power_curve"]
-
 
 @styled
 def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
     """Simulated power against the number of topics, beside the closed form.
 
     Each :class:`~irrepro.design.PowerCurve` is a line with a +-1.96 Monte Carlo standard error
-    band, in its test's colour and marker (``irrepro.plots.TEST_STYLE``); ``closed`` adds
+    band, in its test's colour and marker; ``closed`` adds
     closed-form curves as dashed lines; ``target`` a horizontal line at the power wanted.
 
     Parameters

@@ -15,14 +15,6 @@ from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "plot_relevant_per_topic",
-    "plot_margin",
-    "plot_rates_by_alpha",
-    "plot_power_by_delta",
-    "plot_coverage",
-]
-
 
 #: Pairs of :data:`PALETTE` colours of one hue (dark, light), for two series of one setting.
 _PAIRS = ((PALETTE[0], PALETTE[5]), (PALETTE[3], PALETTE[1]), (PALETTE[6], PALETTE[2]))

@@ -9,17 +9,6 @@ import numpy as np
 from .. import escape
 from ._base import GREY, PALETTE, _axes, _axes_row, _legend, _name, _names, series_colors, styled
 
-__all__ = [
-    "plot_score_matrix",
-    "plot_scatter",
-    "plot_false_positives",
-    "plot_mean_intervals",
-    "plot_score_histogram",
-    "plot_percentile_curves",
-    "plot_partition_summaries",
-    "plot_grouped_bars",
-]
-
 
 def _ordinal(n: int) -> str:
     """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd."""

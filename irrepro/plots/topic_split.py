@@ -10,14 +10,6 @@ from .. import escape
 from ..topic_split import GrowthFit, SwapExperiment, growth_fit
 from ._base import PALETTE, _axes, _axes_row, _legend, _names, series_colors, styled
 
-__all__ = [
-    "plot_error_rates",
-    "plot_pooled_error_rates",
-    "plot_error_rates_by_effort",
-    "plot_map_sd",
-    "plot_dependence",
-]
-
 
 @styled
 def plot_error_rates(
