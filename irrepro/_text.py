@@ -57,22 +57,7 @@ def few(ids, limit: int = 5) -> str:
 
 def no_variance(scores, what: str = "") -> str:
     """Why a statistic of the runs' means (their ranking, its correlation, a spread-normalized
-    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ.
-
-    Parameters
-    ----------
-    scores : array-like or ScoreMatrix
-        The ``(runs, topics)`` scores.
-    what : str
-        Words before "mean" and "score" (``"standardized "``).
-
-    Returns
-    -------
-    str
-        ``"no variance: every run scores 1 on every topic"``, ``"no variance between runs: every
-        run scores the same as every other on each topic"``, ``"no variance between runs: every
-        run's mean is 0.5"``, or "" when the runs' means differ.
-    """
+    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ."""
     import numpy as np
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)

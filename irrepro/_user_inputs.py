@@ -22,9 +22,6 @@ __all__ = ["Inputs", "load"]
 class Inputs:
     """What :func:`load` read: the run set, whether its qrels are simulated, how they were named.
 
-    What :func:`load` read: the run set, whether the qrels are the simulated stand-in, and
-    how the qrels were named.
-
     Attributes
     ----------
     runset : irrepro.data.RunSet
@@ -64,9 +61,8 @@ def load(
 ) -> Inputs:
     """Read the user's runs with their qrels: what ``irrepro report`` does first.
 
-    Read the user's runs (a directory of run files, or files and directories) with ``qrels`` (a
-    file, an ir_datasets id, a collection name of the book, or :class:`~irrepro.data.Qrels`): what
-    ``irrepro report`` does first, by :func:`irrepro.data.load_runs`.
+    ``runs`` is a directory of run files, or files and directories; ``qrels`` a file, an ir_datasets id, a
+    collection name of the book, or :class:`~irrepro.data.Qrels`; read by :func:`irrepro.data.load_runs`.
 
     Real data or an error: a collection's simulated stand-in is used only with
     ``allow_simulated=True``, and then ``Inputs.simulated`` says so. A run none of whose topics is

@@ -48,7 +48,7 @@ SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 #: The book's scales: the papers' sizes, small ones for tests, and "full" - the papers' sizes
 #: everywhere except where a chapter's anchor ran more (the known-truth chapter: Urbano et al.'s
-#: Monte Carlo precision, issue 25); every function that sizes work treats "full" as "paper"
+#: Monte Carlo precision); every function that sizes work treats "full" as "paper"
 #: unless it says otherwise.
 SCALES = ("paper", "quick", "full")
 

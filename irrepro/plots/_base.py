@@ -161,20 +161,7 @@ def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
 
 
 def rendered_scale(fig) -> float:
-    """The factor the browser scales ``fig`` by in the content column: ``min(1, CONTENT_PX / w)``
-    with ``w`` the width in pixels of the PNG the inline backend saves (``bbox_inches="tight"``,
-    0.1 inch padding, at the figure's dpi).
-
-    Parameters
-    ----------
-    fig : matplotlib Figure
-        The drawn figure.
-
-    Returns
-    -------
-    float
-        The scale, at most 1.
-    """
+    """``min(1, CONTENT_PX / w)``, ``w`` the width in pixels of ``fig``'s PNG as the inline backend saves it."""
     fig.canvas.draw()
     w = (fig.get_tightbbox(fig.canvas.get_renderer()).width + 0.2) * fig.dpi
     return min(1.0, CONTENT_PX / w)

@@ -345,9 +345,8 @@ def run(
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
 
-    Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
-    ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
-    returns the path of its ``index.html``. What ``irrepro report`` does.
+    ``runs_dir`` is a directory of TREC run files, ``qrels`` a file, an ir_datasets id or a collection name;
+    the runs are analysed by :func:`analyse` and the report is written into ``out``.
 
     Everything that can be checked without the data is checked first (``out``: not a link, a file, an input or holding one, a name too long, a directory
     irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
