@@ -7,8 +7,8 @@ matplotlib's global ``rcParams`` as they were. Sizes are chosen for the page the
 content column is :data:`CONTENT_PX` CSS pixels wide and a PNG is saved at the figure's ``dpi``
 (:data:`DPI`), so a figure wider than the column is scaled down by the browser. A font of ``s``
 points in a figure whose saved image is ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
-points (:func:`rendered_scale`); every text of every figure is read at :data:`MIN_PT` points or
-more (``tests/test_plot_style.py`` checks it). Figures are therefore made :data:`WIDTH` inches wide
+points; every text of every figure is read at 9 points or more (``tests/test_plot_style.py``
+checks it). Figures are therefore made :data:`WIDTH` inches wide
 (the column at :data:`DPI`) with a constrained layout that keeps the legends - placed beside the
 axes by :func:`_legend` - inside that width.
 """
@@ -28,9 +28,6 @@ CONTENT_PX = 730
 
 #: The dots per inch figures are made and saved at (the inline backend saves at the figure's dpi).
 DPI = 100
-
-#: The smallest font, in points, a reader meets at the rendered size.
-MIN_PT = 9.0
 
 #: The width of a full-column figure, in inches: the column at :data:`DPI`, less the 0.1 inch the
 #: inline backend pads the saved image with on either side.
@@ -158,13 +155,6 @@ def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
 
     with _rc():
         return plt.subplots(nrows, ncols, figsize=(WIDTH, height * nrows), layout="constrained", **subplots)
-
-
-def rendered_scale(fig) -> float:
-    """``min(1, CONTENT_PX / w)``, ``w`` the width in pixels of ``fig``'s PNG as the inline backend saves it."""
-    fig.canvas.draw()
-    w = (fig.get_tightbbox(fig.canvas.get_renderer()).width + 0.2) * fig.dpi
-    return min(1.0, CONTENT_PX / w)
 
 
 def _legend(ax, *, below: float | None = None, **kwargs):
