@@ -1,6 +1,6 @@
 """Confidence levels, resample counts and bootstrap intervals: :func:`check_level`,
 :func:`level_percent`, :func:`check_resamples`, :func:`corrected_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
-and :func:`bca_interval`. Served from :mod:`irrepro.stats`, whose docstring lists them with the rest
+and :func:`bca_interval`. Public through :mod:`irrepro.stats`, whose docstring lists them with the rest
 of the package's shared statistics."""
 
 from __future__ import annotations
