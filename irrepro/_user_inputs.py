@@ -30,20 +30,6 @@ class Inputs:
         The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
     qrels_label : str
         How the qrels were named: the path, the ir_datasets id or the collection, as given.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> inp = report.load(d / "runs", d / "qrels.txt")
-    >>> inp.runset.runs, inp.runset.topics, inp.simulated
-    (('simrun001', 'simrun002', 'simrun003'), ('1', '2', '3', '4'), False)
-    >>> tmp.cleanup()
     """
 
     runset: RunSet
@@ -61,10 +47,7 @@ def load(
 ) -> Inputs:
     """Read the user's runs with their qrels: what ``irrepro report`` does first.
 
-    ``runs`` is a directory of run files, or files and directories; ``qrels`` a file, an ir_datasets id, a
-    collection name of the book, or :class:`~irrepro.data.Qrels`; read by :func:`irrepro.data.load_runs`.
-
-    Real data or an error: a collection's simulated stand-in is used only with
+    Read by :func:`irrepro.data.load_runs`. Real data or an error: a collection's simulated stand-in is used only with
     ``allow_simulated=True``, and then ``Inputs.simulated`` says so. A run none of whose topics is
     a topic of the qrels raises :class:`~irrepro.data.DataError` naming its file. ``precision``:
     rank scores as ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval, NIST's leaderboards; the
@@ -106,8 +89,8 @@ def load(
     >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
     ...                                  qrels=d / "qrels.txt")
     >>> inp = report.load(d / "runs", d / "qrels.txt")
-    >>> len(inp.runset.runs), inp.qrels_label == str(d / "qrels.txt")
-    (3, True)
+    >>> inp.runset.runs, inp.simulated, inp.qrels_label == str(d / "qrels.txt")
+    (('simrun001', 'simrun002', 'simrun003'), False, True)
     >>> tmp.cleanup()
     """
     from . import data
