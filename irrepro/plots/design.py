@@ -34,20 +34,6 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
     Returns
     -------
     matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
-    >>> from irrepro import design, plots
-    >>> def gauss(family, n, trials, rng):
-    ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
-    ...     return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
-    >>> c = design.power_curve(gauss, [10, 20, 40], families=4, trials=100, seed=1)
-    >>> ax = plots.plot_power_curve(c, closed={"t, closed form": ([10, 40], [0.3, 0.8])})
-    >>> len(ax.lines) >= 2
-    True
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
     curves = [curves] if hasattr(curves, "power") else list(curves)
@@ -86,17 +72,6 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
-    >>> from irrepro import design, plots
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> ax = plots.plot_reliability({"toy": design.d_study(design.two_way_anova(x), [5, 10, 50])})
-    >>> len(ax.lines)
-    3
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
     colours = series_colors([(label, k) for label in studies for k in ("Erho2", "Phi")])
@@ -138,16 +113,6 @@ def save_power_curve(
     -------
     pathlib.Path or file object
         ``path`` (a str as a Path).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import plots
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     out = plots.save_power_curve(Path(tmp) / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
-    ...     out.read_bytes()[:4] == b"\\x89PNG"
-    True
     """
     from pathlib import Path
 
