@@ -73,7 +73,7 @@ def main():
 
     t0 = time.perf_counter()
     ref = [
-        cb.bootstrap_ap_reference(rel[s, t, : half_a.lengths[s, t]], R[t], B, seed=i)
+        cb.sampler.bootstrap_ap_reference(rel[s, t, : half_a.lengths[s, t]], R[t], B, seed=i)
         for i, (s, t) in enumerate(pick)
     ]
     t_ref = time.perf_counter() - t0

@@ -928,13 +928,14 @@ def test_chapter_helpers_against_literal_loops():
     from irrepro import bootstrap_tests as bt
     from irrepro import corpus_bootstrap as cb
     from irrepro import topic_split as ts
+    from irrepro.topic_split._fits import _bin_lower_edge, _largest_projected_error
 
     x = np.array([-3.0, -0.5, 0.2, 1.5, 2.0, 4.0, np.inf])
     above = sum(1 for v in x if v > 1) / len(x)
     below = sum(1 for v in x if v < -1) / len(x)
     assert cb.miss_ratio(x) == pytest.approx(above / below)
     assert cb.miss_ratio([0.5, 2.0]) == pytest.approx(0.5 / 1e-12)
-    assert ts.bin_lower_edge("25-30%") == 25.0 and math.isnan(ts.bin_lower_edge(None))
+    assert _bin_lower_edge("25-30%") == 25.0 and math.isnan(_bin_lower_edge(None))
     fit = ts.GrowthFit(
         ("0-5%", "5-10%"),
         np.array([np.nan, -1.0]),
@@ -943,9 +944,9 @@ def test_chapter_helpers_against_literal_loops():
         np.array([0, 4]),
         at=50,
     )
-    assert ts.largest_projected_error(fit) == 0.03
+    assert _largest_projected_error(fit) == 0.03
     assert math.isnan(
-        ts.largest_projected_error(
+        _largest_projected_error(
             ts.GrowthFit(
                 ("a",), np.array([np.nan]), np.array([np.nan]), np.array([np.nan]), np.array([0]), at=50
             )
@@ -959,6 +960,7 @@ def test_chapter_helpers_against_literal_loops():
 
 def test_study_helpers_against_the_studys_own_tables():
     from irrepro import bootstrap_tests as bt
+    from irrepro.bootstrap_tests.study import _geometric_consistent, _swaps_below_required
 
     rng = np.random.default_rng(7)
     base = rng.uniform(0.1, 0.6, size=(8, 1)) + rng.normal(0, 0.1, size=(8, 25))
@@ -973,14 +975,14 @@ def test_study_helpers_against_the_studys_own_tables():
         same = np.sign(dp["paired"][f"G_{m}"] - dp["paired"][m]) == np.sign(
             dp["unpaired"][f"G_{m}"] - dp["unpaired"][m]
         )
-        assert bt.geometric_consistent(study, m) == bool(same)
+        assert _geometric_consistent(study, m) == bool(same)
     req = dict(zip(study.table2("bootstrap")["measure"], study.table2("bootstrap")["required difference"]))
     sw = dict(zip(study.table3()["measure"], study.table3()["abs"]))
     k = 0
     for m in ("AP", "Q"):
         if sw[m] < req[m]:
             k += 1
-    assert bt.swaps_below_required(study) == (k, 2)
+    assert _swaps_below_required(study) == (k, 2)
 
 
 # --- the chapters' notebooks: visible method, the papers' numbers as data -----------------------------

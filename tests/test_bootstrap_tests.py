@@ -10,8 +10,11 @@ from scipy import stats
 from irrepro import bootstrap_tests as bt
 from irrepro import measures
 from irrepro import significance as sg
+from irrepro.bootstrap_tests.rank import _tau_threshold
+from irrepro.bootstrap_tests.stability_swap import swap_rates
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError
+from irrepro.significance._samples import bootstrap_summaries, log_scores
 
 
 def _t(v):
@@ -97,9 +100,19 @@ def test_gmean_summary_is_measures_aggregate(small):
     np.testing.assert_allclose(r.difference, g[r.pairs[:, 0]] - g[r.pairs[:, 1]])
     s = bt.bootstrap_samples(small.shape[1], 20, seed=2)
     np.testing.assert_allclose(
-        bt.bootstrap_summaries(small, s, summary="gmean"),
+        bootstrap_summaries(small, s, summary="gmean"),
         np.stack([measures.aggregate(small[:, row], "G") for row in s], axis=1),
     )
+    np.testing.assert_allclose(
+        bootstrap_summaries(small, s), np.stack([small[:, row].mean(axis=1) for row in s], axis=1)
+    )
+
+
+def test_log_scores_is_the_log_of_x_plus_sakais_epsilon():
+    x = np.array([[1.0, 0.5, 0.0]])
+    np.testing.assert_array_equal(log_scores(x), np.log(x + 0.00001))
+    with pytest.raises(InputError, match="x [+] eps > 0"):
+        log_scores(np.array([[-1.0, 0.5]]))
 
 
 def test_required_difference_figures_5_and_6(small):
@@ -249,7 +262,7 @@ def test_stability_equals_literal_figure_9(small):
 def test_swap_rates_equal_literal_figure_11(small):
     s1 = bt.bootstrap_samples(small.shape[1], 100, seed=25)
     s2 = bt.bootstrap_samples(small.shape[1], 100, seed=26)
-    res = bt.swap_rates(small, s1, s2)
+    res = swap_rates(small, s1, s2)
     M1 = np.array([[small[i, idx].mean() for idx in s1] for i in range(6)])
     M2 = np.array([[small[i, idx].mean() for idx in s2] for i in range(6)])
     counter, swaps = np.zeros(21), np.zeros(21)
@@ -278,7 +291,7 @@ def test_kendall_tau_matches_scipy_and_z0():
     np.testing.assert_allclose(rc.replicates[:50], reps)
     assert rc.se_boot == pytest.approx(np.std(rc.replicates, ddof=1))
     # the paper's threshold: with 30 systems tau is significant at 0.01 above about 0.34
-    assert 0.32 < bt.tau_threshold(30, 0.01) < 0.345
+    assert 0.32 < _tau_threshold(30, 0.01) < 0.345
     assert rc.z0 == pytest.approx(3 * abs(rc.tau) * np.sqrt(30 * 29) / np.sqrt(2 * 65))
 
 
@@ -349,7 +362,7 @@ def test_measure_study_equals_individual_calls(small):
     np.testing.assert_array_equal(
         st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p
     )
-    assert st.swap["B"].abs_diff == bt.swap_rates(other, sp, s2).abs_diff
+    assert st.swap["B"].abs_diff == swap_rates(other, sp, s2).abs_diff
     assert st.rank_correlations[("A", "B")].tau == bt.rank_correlation(small, other, sp).tau
     t2 = st.table2()
     assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
@@ -412,9 +425,9 @@ def _population(rng, n_sys=30, n_top=50):
 
 
 def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
-    # the row's sampling error of Kendall's tau (the topic bootstrap's se, rows.tau_se) against the
+    # the row's sampling error of Kendall's tau (the topic bootstrap's se, tau_se) against the
     # sd of tau over independent topic samples drawn from the population: within 20%
-    from irrepro.bootstrap_tests import rows
+    from irrepro.bootstrap_tests._rows._study import tau_se
 
     rng = np.random.default_rng(2006)
     taus, ses = [], []
@@ -423,7 +436,7 @@ def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
         taus.append(stats.kendalltau(a.mean(1), b.mean(1))[0])
         if k < 12:
             study = bt.measure_study({"A": a, "B": b}, B=200, seed=k, parts=("rank",))
-            ses.append(rows.tau_se(study, ("A", "B")))
+            ses.append(tau_se(study, ("A", "B")))
     spread, formula = np.std(taus, ddof=1), np.mean(ses)
     assert 0.3 < np.mean(taus) < 0.9  # a pair of measures that disagree some
     assert abs(formula / spread - 1) < 0.2, (formula, spread)
@@ -433,7 +446,7 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     # the rows' sampling error of a share of system pairs (and of a difference of two shares over
     # the same pairs) against the sd over resampled pairs: within 20%; Agresti & Coull's, not 0,
     # where every pair agrees
-    from irrepro.bootstrap_tests import rows
+    from irrepro.bootstrap_tests._rows._study import pair_share_se
 
     rng = np.random.default_rng(435)
     a, b = _population(rng)
@@ -444,8 +457,6 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     idx = rng.integers(0, sig.shape[1], size=(4000, sig.shape[1]))
     for x in (sig[0], sig[1], diff):
         spread = x[idx].mean(axis=1).std(ddof=1)
-        assert abs(rows.pair_share_se(x) / spread - 1) < 0.2, (rows.pair_share_se(x), spread)
+        assert abs(pair_share_se(x) / spread - 1) < 0.2, (pair_share_se(x), spread)
     none = np.zeros(435)
-    assert 0 < rows.pair_share_se(none) < 0.01 and np.isclose(
-        rows.pair_share_se(none), rows.pair_share_se(1 - none)
-    )
+    assert 0 < pair_share_se(none) < 0.01 and np.isclose(pair_share_se(none), pair_share_se(1 - none))

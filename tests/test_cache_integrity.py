@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from irrepro import data
-from irrepro.data import _fetch, _files
+from irrepro.data import _fetch, _files, _loaders
 
 COLL = data.get_collection("trec-covid-round1")  # only its file list (the cache key) is used
 
@@ -73,25 +73,25 @@ def _tamper_grades(path: Path) -> None:
 
 def test_a_tampered_cached_run_set_is_rebuilt_with_a_warning_naming_it(isolated_data):
     rs = data.simulate.runs(3, 5, list_length=20, seed=2)
-    data._store_runset(rs, COLL)
+    _loaders._store_runset(rs, COLL)
     path = data._runset_cache_path(COLL)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an intact file loads without a word
-        back = data._cached_runset(COLL)
+        back = _loaders._cached_runset(COLL)
     np.testing.assert_array_equal(back.flat_grades, rs.flat_grades)
     _tamper_grades(path)
     expected = re.escape(str(path)) + r" does not match its recorded sha256.*rebuilding"
     with pytest.warns(UserWarning, match=expected):
-        assert data._cached_runset(COLL) is None  # never the tampered grades
-    assert not path.exists() and not _fetch.sha256_record(path).exists()
+        assert _loaders._cached_runset(COLL) is None  # never the tampered grades
+    assert not path.exists() and not _files.sha256_record(path).exists()
 
 
 def test_a_cached_run_set_without_its_record_is_rebuilt(isolated_data):
-    data._store_runset(data.simulate.runs(2, 4, list_length=10, seed=1), COLL)
+    _loaders._store_runset(data.simulate.runs(2, 4, list_length=10, seed=1), COLL)
     path = data._runset_cache_path(COLL)
-    _fetch.sha256_record(path).unlink()
+    _files.sha256_record(path).unlink()
     with pytest.warns(UserWarning, match=re.escape(str(path)) + r" has no recorded sha256"):
-        assert data._cached_runset(COLL) is None
+        assert _loaders._cached_runset(COLL) is None
     assert not path.exists()
 
 
@@ -103,14 +103,14 @@ def test_load_runs_rebuilds_a_tampered_cache_from_the_run_files(mirror, tmp_path
     with pytest.warns(UserWarning, match="does not match its recorded sha256"):
         again = data.load_runs("trec-covid-round1")
     np.testing.assert_array_equal(again.flat_grades, first.flat_grades)
-    assert _fetch.recorded_sha256_problem(path) is None  # rebuilt, with a new record
+    assert _files.recorded_sha256_problem(path) is None  # rebuilt, with a new record
 
 
 def test_the_record_is_sha256sums_format_of_the_file_written(tmp_path):
     dst = tmp_path / "x.bin"
-    _fetch.atomic_write(dst, lambda t: Path(t).write_bytes(b"abc"), record_sha256=True)
-    assert _fetch.sha256_record(dst).read_text() == f"{hashlib.sha256(b'abc').hexdigest()}  x.bin\n"
-    assert _fetch.recorded_sha256_problem(dst) is None
+    _files.atomic_write(dst, lambda t: Path(t).write_bytes(b"abc"), record_sha256=True)
+    assert _files.sha256_record(dst).read_text() == f"{hashlib.sha256(b'abc').hexdigest()}  x.bin\n"
+    assert _files.recorded_sha256_problem(dst) is None
 
 
 # -- modes follow the umask --------------------------------------------------------------------
@@ -123,9 +123,9 @@ def test_cache_files_get_the_mode_the_umask_gives(fake_entry, umask, mask, mode)
     rel, _ = fake_entry
     umask(mask)
     copied = data.locate(rel)  # copied from the mirror
-    data._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
+    _loaders._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
     derived = data._runset_cache_path(COLL)
-    for path in (copied, derived, _fetch.sha256_record(derived)):
+    for path in (copied, derived, _files.sha256_record(derived)):
         assert _mode(path) == mode, path
 
 
@@ -194,7 +194,7 @@ def test_a_full_disk_while_caching_a_run_set_is_a_warning_naming_the_cache_file(
     monkeypatch.setattr(np, "savez", savez)
     path = data._runset_cache_path(COLL)
     with pytest.warns(UserWarning, match=re.escape(str(path)) + ".*disk is full"):
-        data._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
+        _loaders._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
     assert list(path.parent.iterdir()) == []
 
 

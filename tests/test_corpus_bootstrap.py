@@ -42,7 +42,7 @@ def test_ap_from_counts_equals_ap_of_expanded_list():
         expanded = np.repeat(rel, kd)
         r_star = int(expanded.sum()) + r_not
         k, g = _counts_of(rel, kd)
-        got = cb.ap_from_counts(k[:, None], g[:, None], np.array([r_star]))[0]
+        got = cb.sampler.ap_from_counts(k[:, None], g[:, None], np.array([r_star]))[0]
         if r_star == 0:
             assert np.isnan(got)
         else:
@@ -96,7 +96,7 @@ def test_fast_bootstrap_has_the_distribution_of_the_literal_one(case):
     B = 4000
     L = cb.compact_lists(rel[None], [R])
     fast = cb.bootstrap_ap(L, B, seed=1)[0]
-    ref = cb.bootstrap_ap_reference(rel, R, B, seed=2)
+    ref = cb.sampler.bootstrap_ap_reference(rel, R, B, seed=2)
     nan_f, nan_r = np.isnan(fast).mean(), np.isnan(ref).mean()
     assert abs(nan_f - nan_r) < 4 * np.sqrt(max(nan_r, 1e-3) / B) + 1e-9
     f, r = fast[~np.isnan(fast)], ref[~np.isnan(ref)]
@@ -200,11 +200,11 @@ def test_linear_and_logit_intervals():
 
 
 def test_silver_bullet_limit_matches_paper_and_monte_carlo():
-    assert cb.silver_bullet_fraction(4) == pytest.approx(0.53, abs=0.005)  # the paper's example
+    assert cb.intervals.silver_bullet_fraction(4) == pytest.approx(0.53, abs=0.005)  # the paper's example
     rng = np.random.default_rng(SEED)
     R, n = 4, 50
-    u0, l1 = cb.small_r_limits(R, n)
-    u = cb.silver_bullet_fraction(R)
+    u0, l1 = cb.intervals.small_r_limits(R, n)
+    u = cb.intervals.silver_bullet_fraction(R)
     sims_0, sims_1 = [], []
     for _ in range(20000):
         x = rng.binomial(R, u)
@@ -225,7 +225,7 @@ def test_small_r_correction_widens_only_near_0_and_1():
     est = np.array([0.0, 1.0, 0.4, 0.001])
     iv = cb.Intervals("logit", est, est.copy(), est.copy(), np.zeros(4))
     out = cb.small_r_correct(iv, np.array([4, 4, 4, 4]), 1000)
-    u0, l1 = cb.small_r_limits(4, 1000)
+    u0, l1 = cb.intervals.small_r_limits(4, 1000)
     assert (out.lower[0], out.upper[0]) == (0.0, pytest.approx(u0))
     assert (out.lower[1], out.upper[1]) == (pytest.approx(l1), 1.0)
     assert (out.lower[2], out.upper[2]) == (0.4, 0.4)
@@ -287,10 +287,10 @@ def test_split_corpus_partitions_lists_and_qrels(round5):
     full = list(round5.doc_ids(s, t))
     ha, hb = list(a.doc_ids(s, t)), list(b.doc_ids(s, t))
     assert ha == [d for d in full if d in set(ha)] and set(ha).isdisjoint(hb)
-    assert set(cb.doc_half(ha)) == {0} and set(cb.doc_half(hb)) == {1}
+    assert set(cb.validation.doc_half(ha)) == {0} and set(cb.validation.doc_half(hb)) == {1}
     import hashlib
 
-    assert cb.doc_half([full[0]])[0] == hashlib.md5(full[0].encode()).digest()[-1] % 2
+    assert cb.validation.doc_half([full[0]])[0] == hashlib.md5(full[0].encode()).digest()[-1] % 2
 
 
 def test_chapter_statistics_at_quick_scale(round5):
@@ -344,15 +344,15 @@ def test_ap_intervals_one_call():
     rel[1, 0, 5] = True  # a list with small AP
     R = np.array([[8, 9, 10]])
     L = cb.compact_lists(rel, R)
-    ivs = cb.ap_intervals(L, 300, seed=4)
+    ivs = cb.intervals.ap_intervals(L, 300, seed=4)
     assert set(ivs) == set(cb.METHODS)
     ap = L.ap.reshape(2, 3)
     for iv in ivs.values():
         ok = np.isfinite(iv.lower)
         assert np.all(iv.lower[ok] <= ap[ok] + 1e-12) and np.all(ap[ok] <= iv.upper[ok] + 1e-12)
-    cor = cb.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
+    cor = cb.intervals.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
     assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
-    np.testing.assert_array_equal(cb.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
+    np.testing.assert_array_equal(cb.intervals.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
 
 
 def test_run_means_over_all_topics_are_trec_eval_c():
@@ -412,7 +412,7 @@ def test_deep_gaps_do_not_build_huge_tables():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 100 * 2**20
-    ref = cb.bootstrap_ap_reference(rel, 10, 400, seed=4)
+    ref = cb.sampler.bootstrap_ap_reference(rel, 10, 400, seed=4)
     se = np.nanstd(ref) / np.sqrt(400)
     assert abs(np.nanmean(reps) - np.nanmean(ref)) < 5 * se
     assert np.nanstd(reps) == pytest.approx(np.nanstd(ref), rel=0.2)
@@ -432,7 +432,7 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     usable[1] = False
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = cb.map_bootstrap_intervals(ap, replicates, usable)
+        out = cb.maps.map_bootstrap_intervals(ap, replicates, usable)
     assert np.isnan(out["MAP"].estimate[1]) and np.isnan(out["MAP"].sd[1])
     assert np.isfinite(out["MAP"].estimate[[0, 2]]).all()
     x = np.where(usable[..., None], replicates, np.nan)
@@ -465,11 +465,11 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     ap, reps = rng.random((7, 12)), rng.random((7, 12, 300))
     reps[rng.random(reps.shape) < 0.05] = np.nan
     usable = rng.random((7, 12)) > 0.2
-    whole = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
+    whole = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
     whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     # one block size for both: two runs (of 12 x 300) at a time, 24 of the 84 lists' sds at a time
     monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 2 * 12 * 300)
-    blocks = cb.map_bootstrap_intervals(ap, reps, usable, average="all")
+    blocks = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
     blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     for k in whole:
         for f in ("estimate", "lower", "upper", "sd"):
@@ -494,3 +494,18 @@ def test_full_corpus_of_lists_equals_full_corpus_of_the_runs():
         np.testing.assert_array_equal(a.intervals[k].upper, b.intervals[k].upper)
     with pytest.raises(InputError, match=r"shape \(systems, topics\)"):
         cb.full_corpus(cb.compact_lists(np.ones((3, 4), dtype=bool), 5), B=10, seed=1)  # (3,) lists
+
+
+def test_map_estimates_are_the_run_means_of_ap_over_all_topics():
+    """Both MAP intervals of Tables 3 and 4 centre on the run's MAP: A has AP 5/9 and 1/2, B 1/6 and 1."""
+    qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    runs = data.load_runs(
+        {"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+         "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)  # fmt: skip
+    want = [(5 / 9 + 1 / 2) / 2, (1 / 6 + 1) / 2]
+    ap = cb.full_corpus(runs, B=100, seed=1).ap
+    boot = cb.maps.map_bootstrap_intervals(ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all")
+    logit = cb.intervals.ap_intervals(runs, B=100, seed=1, methods=["logit"])["logit"]
+    para = cb.maps.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
+    np.testing.assert_allclose(boot["MAP"].estimate, want)
+    np.testing.assert_allclose(para["MAP"].estimate, want)

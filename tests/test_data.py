@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from irrepro import InputError, data
-from irrepro.data import DataError, DataUnavailable, _fetch
+from irrepro.data import DataError, DataUnavailable, _common, _fetch, _sources
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -429,7 +429,7 @@ def test_qrels_of_a_collection_fall_back_to_the_stand_in_when_asked(isolated_dat
     with pytest.warns(data.SimulatedDataWarning):
         q = data.load_qrels("robust2004", allow_simulated=True)
     coll = data.get_collection("robust2004")
-    assert q.topics == tuple(data.topic_order(coll.topics)) and q.source == "simulated"
+    assert q.topics == tuple(_common.topic_order(coll.topics)) and q.source == "simulated"
     assert (q.n_relevant(1) > 0).all() and (q.n_judged() > q.n_relevant(1)).all()
     with pytest.warns(data.SimulatedDataWarning):
         q2 = data.load_qrels("robust2004", allow_simulated=True)
@@ -726,7 +726,7 @@ def test_corpus_bootstrap_lists_and_split_from_the_ragged_arrays():
         np.testing.assert_array_equal(getattr(lists, f), getattr(ref, f))
     np.testing.assert_allclose(lists.ap, ref.ap, rtol=1e-12)
     a, b = cb.split_corpus(rs)
-    half = cb.doc_half(rs.vocab)
+    half = cb.validation.doc_half(rs.vocab)
     for h, part in enumerate((a, b)):
         for s in range(len(rs.runs)):
             for t in range(len(rs.topics)):
@@ -914,8 +914,8 @@ def test_ir_datasets_is_reached_without_changing_the_environment(mirror, tmp_pat
 
     code = (
         "import os, json; before = dict(os.environ)\n"
-        "from irrepro import data\n"
-        "q = data.load_qrels('cord19/trec-covid/round1'); t = data.load_topics('trec-covid-round1')\n"
+        "from irrepro import data\nfrom irrepro.data._sources import load_topics\n"
+        "q = data.load_qrels('cord19/trec-covid/round1'); t = load_topics('trec-covid-round1')\n"
         "import ir_datasets\n"
         "ref = {(x.query_id, x.doc_id, int(x.relevance)) for x in ir_datasets.load('cord19/trec-covid/round1').qrels_iter()}\n"
         "mine = set(zip(*q._columns)); mine = {(a, b, int(c)) for a, b, c in mine}\n"
@@ -1140,4 +1140,4 @@ def test_the_topics_of_a_collection_of_score_matrices_are_refused_by_name():
     with pytest.raises(
         InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"
     ):
-        data.load_topics("trec8")
+        _sources.load_topics("trec8")

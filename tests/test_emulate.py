@@ -221,7 +221,7 @@ def test_split_validation_on_thinned_qrels_does_not_depend_on_the_workers(sim):
 
 def test_trec6_relevant_matches_what_cormack_and_lynam_say_of_trec6(mirror):
     R6 = data.trec6_relevant(allow_simulated=False)
-    assert len(R6) == 50 == len(data.TREC6_TOPICS)
+    assert len(R6) == 50 == len(data.emulate.TREC6_TOPICS)
     # section 7: "5 of its fifty topics with R <= 5 (3 with R = 5; 1 with R = 4; 1 with R = 3;
     # none with R <= 2)"; the Robust 2004 qrels lack the Congressional Record, so one topic has 4
     assert (R6 <= 5).sum() == 5 and (R6 <= 2).sum() == 0 and R6.min() == 3

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from irrepro import data, measures
 from irrepro.cli import main as cli_main
-from irrepro.measures import score_grades
+from irrepro.measures.kernel import score_grades
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -138,7 +138,7 @@ def test_rbp_and_its_residual_by_hand():
     assert got["RBP(p=0.5)"][0, 0] == pytest.approx(0.5)
     assert got["RBP(p=0.5,rel=1)"][0, 0] == pytest.approx(0.5)
     # residual: the unjudged rank 2 (0.25) + everything past rank 3 (0.5 ** 3)
-    assert measures.rbp_residual(g, 0.5)[0, 0] == pytest.approx(0.25 + 0.125)
+    assert measures.kernel.rbp_residual(g, 0.5)[0, 0] == pytest.approx(0.25 + 0.125)
     # graded: gain / largest gain (grade 1 of 0/1/2 counts half)
     g2 = np.array([[[1, 2]]], dtype=np.int8)
     got = score_grades(g2, np.array([[0, 1, 1]]), ["RBP(p=0.5)", "RBP(p=0.5,rel=2)"])

@@ -213,7 +213,7 @@ def test_standardize_ideal_rbp_is_rbp_of_the_ideal_ranking():
     for t, lst in enumerate(lists):
         g[0, t, : len(lst)] = lst
     for p in (0.5, 0.95):
-        ours = measures.score_grades(g, counts, [f"RBP(p={p})"])[f"RBP(p={p})"][0]
+        ours = measures.kernel.score_grades(g, counts, [f"RBP(p={p})"])[f"RBP(p={p})"][0]
         np.testing.assert_allclose(standardize.ideal_rbp(counts, p), ours, rtol=1e-12, atol=1e-15)
     assert ours[1] == pytest.approx(1 - 0.95**2)  # grade 1 is that topic's largest: gain 1
 

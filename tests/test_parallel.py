@@ -10,6 +10,8 @@ from irrepro import data, parallel
 from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
+from irrepro.bootstrap_tests.stability_swap import swap_rates
+from irrepro.significance._samples import bootstrap_summaries
 
 
 @pytest.mark.parametrize("bad", [1.5, 1.0, 1e3, "3", True, None, np.float64(2.0)])
@@ -57,17 +59,17 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: bt.bootstrap_samples(12, 1.5, seed=1),
             lambda: sg.paired_bootstrap_test(x, B=1.5, seed=1),
             lambda: sg.unpaired_bootstrap_test(x, B=1.5, seed=1),
-            lambda: bt.bootstrap_summaries(x, B=1.5, seed=1),
+            lambda: bootstrap_summaries(x, B=1.5, seed=1),
             lambda: bt.stability(x, B=1.5, seed=1),
-            lambda: bt.swap_rates(x, B=1.5, seed=1),
+            lambda: swap_rates(x, B=1.5, seed=1),
             lambda: bt.rank_correlation(x, x, B=1.5, seed=1),
             lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
             lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
-            lambda: cb.ap_intervals(rs, B=100.0, seed=1),
+            lambda: cb.intervals.ap_intervals(rs, B=100.0, seed=1),
             lambda: cb.full_corpus(rs, B=1.5, seed=1),
             lambda: cb.split_validation(rs, B=1.5, seed=1),
             lambda: cb.difference_intervals(rs, rs.runs[0], rs.runs[1], B=1.5, seed=1),
-            lambda: cb.bootstrap_ap_reference(np.array([True, False]), 2, 1.5, seed=1),
+            lambda: cb.sampler.bootstrap_ap_reference(np.array([True, False]), 2, 1.5, seed=1),
             lambda: ts.swap_experiment([m], sizes=[3], B=2.5, seed=1),
             lambda: ts.map_sd(m, [3], B=2.5, seed=1),
             lambda: sz.sampled_standardizers(x, x, [2], 2.5, seed=1),

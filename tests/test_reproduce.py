@@ -25,6 +25,7 @@ from scipy import stats
 
 from irrepro import data, reproduce
 from irrepro.errors import InputError
+from irrepro.reproduce import _effects, _ranking
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -129,7 +130,7 @@ def _repro_eval(files, qrels, repro_qrels=None, ktu: bool = True) -> dict:
 def _assert_equal(ours: dict, ref: dict) -> None:
     """Every value of repro_eval's equal to irrepro's, to 1e-9; the one documented difference:
     where a run's scores of a measure are reproduced on every topic, repro_eval's t-test is NaN
-    (0 / 0) and irrepro's p-value 1 (see :func:`irrepro.reproduce.p_value`)."""
+    (0 / 0) and irrepro's p-value 1 (see :func:`irrepro._effects.p_value`)."""
     assert ref, "nothing compared"
     for key, v in ref.items():
         if key[2] == "p-value" and math.isnan(v):
@@ -229,7 +230,7 @@ def test_ktu_and_rbo_equal_their_definitions_on_random_lists():
     r = np.full((30, K), -1)
     for i, (a, b) in enumerate(lists):
         o[i, : len(a)], r[i, : len(b)] = a, b
-    got_ktu, got_rbo = reproduce.ktu(o, r), reproduce.rbo(o, r, p=0.9, depth=25)
+    got_ktu, got_rbo = _ranking.ktu(o, r), _ranking.rbo(o, r, p=0.9, depth=25)
     for i, (a, b) in enumerate(lists):
         assert got_ktu[i] == pytest.approx(_ktu_by_hand(list(a), list(b)), abs=1e-12)
         assert got_rbo[i] == pytest.approx(_rbo_by_hand(list(a), list(b), 0.9, 25), abs=1e-12)
@@ -239,27 +240,27 @@ def test_score_and_effect_measures_equal_their_definitions():
     rng = np.random.default_rng(4)
     ob, oa, rb, ra = rng.random((4, 30)) * [[0.5], [0.8], [0.5], [0.7]]
     kw = {"B": 50, "seed": 0}
-    assert float(reproduce.rmse(ob, rb, **kw).value) == pytest.approx(
+    assert float(_effects.rmse(ob, rb, **kw).value) == pytest.approx(
         np.sqrt(np.mean((ob - rb) ** 2)), abs=1e-15
     )
-    assert float(reproduce.effect_ratio(ob, oa, rb, ra, **kw).value) == pytest.approx(
+    assert float(_effects.effect_ratio(ob, oa, rb, ra, **kw).value) == pytest.approx(
         np.mean(ra - rb) / np.mean(oa - ob), rel=1e-12
     )
     ri = (oa.mean() - ob.mean()) / ob.mean() - (ra.mean() - rb.mean()) / rb.mean()
-    assert float(reproduce.delta_ri(ob, oa, rb, ra, **kw).value) == pytest.approx(ri, rel=1e-12)
-    assert float(reproduce.p_value(ob, rb, **kw).value) == pytest.approx(
+    assert float(_effects.delta_ri(ob, oa, rb, ra, **kw).value) == pytest.approx(ri, rel=1e-12)
+    assert float(_effects.p_value(ob, rb, **kw).value) == pytest.approx(
         stats.ttest_rel(ob, rb).pvalue, rel=1e-9
     )
-    assert float(reproduce.p_value(ob, rb[:20], paired=False, **kw).value) == pytest.approx(
+    assert float(_effects.p_value(ob, rb[:20], paired=False, **kw).value) == pytest.approx(
         stats.ttest_ind(ob, rb[:20]).pvalue, rel=1e-9
     )
 
 
 def test_many_experiments_at_once_equal_one_at_a_time():
     x = np.random.default_rng(5).random((4, 6, 25))
-    many = reproduce.effect_ratio(*x, B=300, seed=7)
+    many = _effects.effect_ratio(*x, B=300, seed=7)
     for i in range(6):
-        one = reproduce.effect_ratio(*x[:, i], B=300, seed=7)
+        one = _effects.effect_ratio(*x[:, i], B=300, seed=7)
         assert (float(one.value), float(one.low), float(one.high)) == pytest.approx(
             (many.value[i], many.low[i], many.high[i]), rel=1e-12
         )
@@ -287,10 +288,10 @@ def test_intervals_cover_a_known_truth_at_the_nominal_rate():
     x = {k: m + sd * rng.standard_normal((n, T)) for k, m in mu.items()}
     kw = {"B": 999, "level": level, "seed": 1}
     band = 4 * math.sqrt(level * (1 - level) / n)
-    er = reproduce.effect_ratio(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
-    dri = reproduce.delta_ri(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
-    rm = reproduce.rmse(x["ob"], x["rb"], **kw)
-    mean = reproduce.topic_mean(x["oa"], **kw)
+    er = _effects.effect_ratio(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
+    dri = _effects.delta_ri(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
+    rm = _effects.rmse(x["ob"], x["rb"], **kw)
+    mean = _effects.topic_mean(x["oa"], **kw)
     truth = {
         "ER": (mu["ra"] - mu["rb"]) / (mu["oa"] - mu["ob"]),
         "DeltaRI": mu["oa"] / mu["ob"] - mu["ra"] / mu["rb"],
@@ -298,7 +299,7 @@ def test_intervals_cover_a_known_truth_at_the_nominal_rate():
         "mean": mu["oa"],
     }
     y = {k: m + sd * rng.standard_normal((n, 40)) for k, m in mu.items() if k.startswith("r")}
-    er_rpl = reproduce.effect_ratio(x["ob"], x["oa"], y["rb"], y["ra"], paired=False, **kw)
+    er_rpl = _effects.effect_ratio(x["ob"], x["oa"], y["rb"], y["ra"], paired=False, **kw)
     cover = {"ER": _covered(er, truth["ER"]), "DeltaRI": _covered(dri, truth["DeltaRI"]),
              "RMSE": _covered(rm, truth["RMSE"]), "mean": _covered(mean, truth["mean"]),
              "ER unpaired": _covered(er_rpl, truth["ER"])}  # fmt: skip
@@ -371,7 +372,7 @@ def test_directories_give_one_experiment_per_name(small):
                                    measures=["AP"], B=100, seed=0)  # fmt: skip
     assert rep.experiments == ("x", "y")
     rbo = rep.estimates[("advanced", "", "RBO")].value
-    assert rbo[0] == pytest.approx(reproduce.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]
+    assert rbo[0] == pytest.approx(_ranking.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]
 
 
 def test_no_original_improvement_gives_no_effect_ratio():
@@ -379,14 +380,12 @@ def test_no_original_improvement_gives_no_effect_ratio():
     no improvement to reproduce: ER is NaN, not the reproduced mean over the rounding error."""
     import numpy as np
 
-    from irrepro import reproduce
-
     ob, oa = np.array([0.1, 0.7, 0.3]), np.array([0.3, 0.5, 0.3])
     assert (oa - ob).mean() != 0  # the rounding error the division would blow up
-    est = reproduce.effect_ratio(ob, oa, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    est = _effects.effect_ratio(ob, oa, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
     assert np.isnan(est.value)
     # an improvement just above the threshold is divided as usual
-    est = reproduce.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    est = _effects.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
     assert np.isfinite(est.value) and est.value > 1e6
 
 
@@ -418,16 +417,16 @@ def _estimates(n: int, m: int, B: int) -> dict:
     topic_values = np.where(rng.random((2, n)) < 0.1, np.nan, rng.random((2, n)))
     p10 = rng.integers(0, 11, (4, 2, n)) / 10
     return {
-        "rmse": reproduce.rmse(ob, rb, B=B, seed=1),
-        "p paired": reproduce.p_value(ob, rb, B=B, seed=2),
-        "p unpaired": reproduce.p_value(ob, rb_u, paired=False, B=B, seed=3),
-        "ER paired": reproduce.effect_ratio(ob, oa, rb, ra, B=B, seed=4),
-        "ER unpaired": reproduce.effect_ratio(ob, oa, rb_u, ra_u, paired=False, B=B, seed=5),
-        "DeltaRI paired": reproduce.delta_ri(ob, oa, rb, ra, B=B, seed=6),
-        "DeltaRI unpaired": reproduce.delta_ri(ob, oa, rb_u, ra_u, paired=False, B=B, seed=7),
-        "topic mean": reproduce.topic_mean(topic_values, B=B, seed=8),
-        "ER ties": reproduce.effect_ratio(*p10, B=B, seed=9),
-        "p ties": reproduce.p_value(p10[0], p10[2], B=B, seed=10),
+        "rmse": _effects.rmse(ob, rb, B=B, seed=1),
+        "p paired": _effects.p_value(ob, rb, B=B, seed=2),
+        "p unpaired": _effects.p_value(ob, rb_u, paired=False, B=B, seed=3),
+        "ER paired": _effects.effect_ratio(ob, oa, rb, ra, B=B, seed=4),
+        "ER unpaired": _effects.effect_ratio(ob, oa, rb_u, ra_u, paired=False, B=B, seed=5),
+        "DeltaRI paired": _effects.delta_ri(ob, oa, rb, ra, B=B, seed=6),
+        "DeltaRI unpaired": _effects.delta_ri(ob, oa, rb_u, ra_u, paired=False, B=B, seed=7),
+        "topic mean": _effects.topic_mean(topic_values, B=B, seed=8),
+        "ER ties": _effects.effect_ratio(*p10, B=B, seed=9),
+        "p ties": _effects.p_value(p10[0], p10[2], B=B, seed=10),
     }
 
 
@@ -458,8 +457,8 @@ def test_memory_is_linear_in_the_topics(monkeypatch):
         peaks = {}
         for n in (1500, 3000):
             o, r = rng.random((2, n)), rng.random((2, n))
-            peaks[n] = (_peak_bytes(lambda o=o, r=r: reproduce.rmse(o, r, B=20, seed=0)),
-                        _peak_bytes(lambda o=o, r=r: reproduce.effect_ratio(o, r, r, o, paired=False, B=20, seed=0)))  # fmt: skip
+            peaks[n] = (_peak_bytes(lambda o=o, r=r: _effects.rmse(o, r, B=20, seed=0)),
+                        _peak_bytes(lambda o=o, r=r: _effects.effect_ratio(o, r, r, o, paired=False, B=20, seed=0)))  # fmt: skip
         for k, what in enumerate(("paired (RMSE)", "unpaired (ER)")):
             ratio = peaks[3000][k] / peaks[1500][k]
             assert ratio < 2.5, (by_sums, what, peaks)  # quadratic: 4
@@ -478,8 +477,8 @@ def test_time_is_linear_in_the_topics():
     best = []
     for _ in range(3):
         t0 = time.process_time()
-        reproduce.rmse(o, r, B=2, seed=0)
-        reproduce.effect_ratio(o, r, r, o, paired=False, B=2, seed=0)
+        _effects.rmse(o, r, B=2, seed=0)
+        _effects.effect_ratio(o, r, r, o, paired=False, B=2, seed=0)
         best.append(time.process_time() - t0)
     assert min(best) < 0.5, best
 
@@ -539,7 +538,7 @@ def test_twenty_thousand_topics_take_megabytes_not_gigabytes():
     of float64 is 3.2 GB; the CLI took 6.6 GB)."""
     rng = np.random.default_rng(0)
     o, r = rng.random(20_000), rng.random(20_000)
-    peak = _peak_bytes(lambda: reproduce.rmse(o, r, B=10, seed=0))
+    peak = _peak_bytes(lambda: _effects.rmse(o, r, B=10, seed=0))
     assert peak < 100e6, peak
 
 

@@ -16,6 +16,7 @@ from irrepro import topic_split as ts
 from irrepro.cli import main as cli_main
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError, UnknownNameError
+from irrepro.significance.bootstrap import bootstrap_shift_test
 
 PACKAGE = Path(sg.__file__).resolve().parent.parent
 
@@ -194,7 +195,7 @@ def test_each_test_is_implemented_in_one_module_only():
 def test_bootstrap_shift_is_efron_tibshirani_16_2_by_hand(x):
     """p = #{|mean(w*b)| >= |mean(z)|} / B with w = z - mean(z), on the paired test's samples."""
     samples = bt.bootstrap_samples(x.shape[1], 400, seed=9)
-    r = sg.bootstrap_shift_test(x, samples=samples)
+    r = bootstrap_shift_test(x, samples=samples)
     assert r.test == "bootstrap-shift" and r.B == 400
     for k, (i, j) in enumerate(r.pairs):
         z = x[i] - x[j]
@@ -203,7 +204,7 @@ def test_bootstrap_shift_is_efron_tibshirani_16_2_by_hand(x):
         assert r.p[k] == pytest.approx(ref, abs=1.5 / 400), (i, j)  # a replicate on the edge may round
         assert r.difference[k] == pytest.approx(z.mean())
     via = sg.pairwise_test(x, "bootstrap-shift", B=400, seed=9, correction="none")
-    np.testing.assert_array_equal(via.p, sg.bootstrap_shift_test(x, B=400, seed=9).p)
+    np.testing.assert_array_equal(via.p, bootstrap_shift_test(x, B=400, seed=9).p)
 
 
 def test_unpaired_bootstrap_through_pairwise_test(x):
@@ -252,3 +253,37 @@ def test_comparisons_and_table2_use_significance_names(x):
     for old_name in ("paired", "unpaired", "paired-t"):
         with pytest.raises(InputError, match="'bootstrap' or 'unpaired-bootstrap'"):
             study.table2(old_name)
+
+
+# ------------------------------------------------------------------ the public surface: what is used
+
+ROOT = PACKAGE.parent
+#: Where a public name may be used: the chapters, the book's pages and every other package.
+USERS = [
+    *ROOT.glob("notebooks/*.md"),
+    *ROOT.glob("notebooks/*/*.md"),
+    *ROOT.glob("book/*.md"),
+    *ROOT.glob("book/api/*.md"),
+    *PACKAGE.rglob("*.py"),
+]
+
+
+@pytest.mark.parametrize("module", [sg, bt, ts], ids=lambda m: m.__name__)
+def test_every_public_name_is_used_outside_its_package_or_describes_one_that_is(module):
+    """A name in ``__all__`` is used by a chapter, a book page, the CLI or another package, or it is
+    the type (annotation, dataclass field) or the named vocabulary (docstring) of a name that is."""
+    import inspect
+
+    home = Path(module.__file__).parent
+    texts = [p.read_text() for p in USERS if home not in p.parents]
+    used = {n for n in module.__all__ if any(re.search(rf"\b{n}\b", t) for t in texts)}
+    described = set()
+    for n in used:
+        obj = getattr(module, n)
+        words = (obj.__doc__ or "") if callable(obj) else ""
+        if inspect.isclass(obj):
+            words += " ".join(str(v) for v in getattr(obj, "__annotations__", {}).values())
+        elif callable(obj):
+            words += str(inspect.signature(obj))
+        described |= {m for m in module.__all__ if re.search(rf"\b{m}\b", words)}
+    assert set(module.__all__) <= used | described, sorted(set(module.__all__) - used - described)

@@ -12,6 +12,13 @@ from scipy import stats
 
 from irrepro import significance as sg
 from irrepro.errors import InputError
+from irrepro.significance.bootstrap import bootstrap_shift_test
+from irrepro.significance.urbano import (
+    bootstrap_test_urbano,
+    permutation_test_urbano,
+    sign_test_urbano,
+    wilcoxon_r,
+)
 
 B_, E_ = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25], [0.3, 0.45, 0.15, 0.42, 0.31, 0.2]
 
@@ -54,7 +61,7 @@ def test_the_readme_example_adhoc8_runs_125_and_126(real_matrix):
     d = e - b
     plain = stats.binomtest(int((d > 0).sum()), int((d != 0).sum())).pvalue
     assert plain == pytest.approx(0.01535, abs=5e-6)
-    assert float(sg.sign_test_urbano(b, e, min_d=0).two_tailed) == pytest.approx(plain, rel=1e-12)
+    assert float(sign_test_urbano(b, e, min_d=0).two_tailed) == pytest.approx(plain, rel=1e-12)
     assert float(sg.sign_test_pvalues(d)) == pytest.approx(plain, rel=1e-12)
     # bootstrap and permutation: their B = 1e6 estimates and ours are estimates of one p-value
     B = 200_000
@@ -79,7 +86,7 @@ def test_wilcoxon_r_is_scipys_exact_test_below_50_without_ties(alternative):
     for n in [2, 3, 7, 20, 35, 49]:
         x, y = _random_pairs(rng, n, rounded=False)
         want = stats.wilcoxon(x, y, alternative=alternative, method="exact").pvalue
-        assert sg.wilcoxon_r(x, y, alternative) == pytest.approx(want, rel=1e-12)
+        assert wilcoxon_r(x, y, alternative) == pytest.approx(want, rel=1e-12)
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
@@ -91,7 +98,7 @@ def test_wilcoxon_r_with_ties_or_zeros_is_the_corrected_normal_approximation(alt
         x, y = _random_pairs(rng, n, rounded=True)
         x[0] = y[0]  # a zero at least
         want = stats.wilcoxon(x, y, alternative=alternative, method="approx", correction=True).pvalue
-        assert sg.wilcoxon_r(x, y, alternative) == pytest.approx(want, rel=1e-12)
+        assert wilcoxon_r(x, y, alternative) == pytest.approx(want, rel=1e-12)
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
@@ -100,7 +107,7 @@ def test_wilcoxon_r_at_50_pairs_is_the_approximation_where_scipy_is_exact(altern
     approximation with continuity correction and so differs from scipy's default."""
     x, y = _random_pairs(np.random.default_rng(3), 50, rounded=False)
     assert len(np.unique(np.abs(x - y))) == 50
-    p = sg.wilcoxon_r(x, y, alternative)
+    p = wilcoxon_r(x, y, alternative)
     assert p == pytest.approx(
         stats.wilcoxon(x, y, alternative=alternative, method="approx", correction=True).pvalue, rel=1e-12
     )
@@ -116,8 +123,8 @@ def test_wilcoxon_r_on_many_rows_at_once_equals_row_by_row():
         x[:15], y[:15] = np.round(x[:15], 2), np.round(y[:15], 2)  # ties
         x[15, 3] = y[15, 3]  # one zero
         y[16] = x[16]  # all zero
-        got = sg.wilcoxon_r(x.reshape(4, 10, n), y.reshape(4, 10, n)).ravel()
-        want = [sg.wilcoxon_r(a, b) for a, b in zip(x, y)]
+        got = wilcoxon_r(x.reshape(4, 10, n), y.reshape(4, 10, n)).ravel()
+        want = [wilcoxon_r(a, b) for a, b in zip(x, y)]
         np.testing.assert_array_equal(got, want)
         assert np.isnan(got[16]) and np.isfinite(np.delete(got, 16)).all()
 
@@ -129,7 +136,7 @@ def test_sign_test_urbano_is_rs_binom_test_on_differences_beyond_min_d():
     rng = np.random.default_rng(5)
     b = np.round(rng.uniform(0, 1, (300, 25)), 3)
     e = np.clip(b + np.round(rng.normal(0.01, 0.05, b.shape), 3), 0, 1)
-    p = sg.sign_test_urbano(b, e, min_d=0.01)
+    p = sign_test_urbano(b, e, min_d=0.01)
     for i in range(len(b)):
         d = e[i] - b[i]
         pos, m = int((d > 0.01).sum()), int((np.abs(d) > 0.01).sum())
@@ -142,12 +149,12 @@ def test_sign_test_urbano_is_rs_binom_test_on_differences_beyond_min_d():
 def test_sign_test_urbano_all_ties_gives_nan_and_min_d_zero_is_the_usual_sign_test():
     b = np.array([[0.1, 0.2, 0.3], [0.1, 0.2, 0.3]])
     e = np.array([[0.105, 0.2, 0.295], [0.3, 0.2, 0.1]])
-    p = sg.sign_test_urbano(b, e)
+    p = sign_test_urbano(b, e)
     assert np.isnan(p.one_tailed[0]) and np.isnan(p.two_tailed[0])
     assert p.two_tailed[1] == 1.0 and p.one_tailed[1] == pytest.approx(0.75)
     rng = np.random.default_rng(6)
     b, e = np.round(rng.uniform(0, 1, (2, 50, 30)), 1)
-    np.testing.assert_array_equal(sg.sign_test_urbano(b, e, min_d=0).two_tailed, sg.sign_test_pvalues(e - b))
+    np.testing.assert_array_equal(sign_test_urbano(b, e, min_d=0).two_tailed, sg.sign_test_pvalues(e - b))
 
 
 def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
@@ -159,7 +166,7 @@ def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
     )
     np.testing.assert_allclose(p.two_tailed, stats.ttest_rel(b, e, axis=1).pvalue, rtol=1e-10)
     w = sg.urbano_tests(b, e, tests=["wilcoxon"])["wilcoxon"]
-    np.testing.assert_array_equal(w.one_tailed, sg.wilcoxon_r(b, e, "less"))
+    np.testing.assert_array_equal(w.one_tailed, wilcoxon_r(b, e, "less"))
 
 
 # ------------------------------------------------------------------ bootstrap and permutation
@@ -180,10 +187,10 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift
     exact1, exact2 = np.mean(c >= d.mean()), np.mean(np.abs(c) >= abs(d.mean()))
     assert 0.05 < exact1 < exact2 < 0.5
     B = 40_000
-    p = sg.bootstrap_test_urbano(b, e, B=B, seed=11)
+    p = bootstrap_test_urbano(b, e, B=B, seed=11)
     _within_mc(float(p.one_tailed), exact1, B)
     _within_mc(float(p.two_tailed), exact2, B)
-    shift = sg.bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
+    shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
     _within_mc(float(shift.p[0]), exact2, B)
 
 
@@ -194,8 +201,8 @@ def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shi
     b = rng.uniform(0.1, 0.6, 300)
     e = b + rng.normal(0.01, 0.1, 300)
     B = 40_000
-    p = sg.bootstrap_test_urbano(b, e, B=B, seed=1)
-    shift = sg.bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
+    p = bootstrap_test_urbano(b, e, B=B, seed=1)
+    shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
     assert 0.05 < float(shift.p[0]) < 0.95
     _within_mc(float(p.two_tailed), float(shift.p[0]), B, other_B=B)
 
@@ -220,7 +227,7 @@ def test_permutation_test_urbano_converges_to_the_exact_randomization_test(discr
     ours_exact = sg.permutation_test(np.vstack([e, b]), B=2**n)
     assert ours_exact.exact and ours_exact.p[0] == pytest.approx(exact["two-sided"], rel=1e-12)
     B = 40_000
-    p = sg.permutation_test_urbano(b, e, B=B, seed=13)
+    p = permutation_test_urbano(b, e, B=B, seed=13)
     _within_mc(float(p.one_tailed), exact["greater"], B)
     _within_mc(float(p.two_tailed), exact["two-sided"], B)
 
@@ -235,12 +242,12 @@ def test_permutation_test_urbano_counts_ties_with_the_observed_mean():
     d = e - b
     assert np.ptp(np.abs(d)) > 0  # not exactly equal in floating point
     B = 40_000
-    p = sg.permutation_test_urbano(b, e, B=B, seed=17)
+    p = permutation_test_urbano(b, e, B=B, seed=17)
     _within_mc(float(p.one_tailed), stats.binomtest(14, 20, alternative="greater").pvalue, B)
     _within_mc(float(p.two_tailed), stats.binomtest(14, 20).pvalue, B)
 
 
-@pytest.mark.parametrize("fn", [sg.bootstrap_test_urbano, sg.permutation_test_urbano])
+@pytest.mark.parametrize("fn", [bootstrap_test_urbano, permutation_test_urbano])
 def test_resampling_tests_are_reproducible_and_do_not_depend_on_the_workers(fn):
     rng = np.random.default_rng(14)
     b, e = rng.uniform(0, 1, (2, 150, 25))  # three blocks of pairs
@@ -269,12 +276,12 @@ def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: sg.wilcoxon_r([1, 2, 3], [1, 2]), "same shape"),
-        (lambda: sg.wilcoxon_r([1, 2], [2, 1], "lower"), "alternative must be one of"),
-        (lambda: sg.sign_test_urbano([1.0], [2.0]), "at least 2 topics"),
-        (lambda: sg.sign_test_urbano(B_, E_, min_d=-1), "min_d must be"),
-        (lambda: sg.bootstrap_test_urbano(B_, E_, B=0, seed=1), "B"),
-        (lambda: sg.permutation_test_urbano(B_, E_, seed=None), "pass seed"),
+        (lambda: wilcoxon_r([1, 2, 3], [1, 2]), "same shape"),
+        (lambda: wilcoxon_r([1, 2], [2, 1], "lower"), "alternative must be one of"),
+        (lambda: sign_test_urbano([1.0], [2.0]), "at least 2 topics"),
+        (lambda: sign_test_urbano(B_, E_, min_d=-1), "min_d must be"),
+        (lambda: bootstrap_test_urbano(B_, E_, B=0, seed=1), "B"),
+        (lambda: permutation_test_urbano(B_, E_, seed=None), "pass seed"),
         (lambda: sg.urbano_tests(B_, E_, tests=("paired-t", "mann-whitney")), "mann-whitney"),
         (lambda: sg.urbano_tests(B_, E_), "pass seed"),
         (lambda: sg.urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="paired-t"), "finite"),

@@ -7,6 +7,10 @@ import pytest
 from scipy import stats
 
 from irrepro import simulation as sim
+from irrepro.simulation import _collection, _margins
+
+#: The support of P@10.
+SUPPORT_P10 = np.round(np.arange(11) / 10, 10)
 
 
 def _mc_ok(draws, target, z=4.0):
@@ -17,11 +21,11 @@ def _mc_ok(draws, target, z=4.0):
 def test_truncnorm_and_beta_fits_match_scipy():
     rng = np.random.default_rng(0)
     x = stats.beta.rvs(2.0, 5.0, size=400, random_state=rng)
-    m = sim._fit_beta(np.clip(x, 1e-3, 1 - 1e-3))
+    m = _margins._fit_beta(np.clip(x, 1e-3, 1 - 1e-3))
     a, b, _, _ = stats.beta.fit(np.clip(x, 1e-3, 1 - 1e-3), floc=0, fscale=1)
     assert m.mean == pytest.approx(a / (a + b), abs=2e-4)
     y = stats.truncnorm.rvs(-0.3 / 0.2, 0.7 / 0.2, loc=0.3, scale=0.2, size=2000, random_state=rng)
-    t = sim._fit_truncnorm(y, np.clip(y, 1e-3, 1 - 1e-3))
+    t = _margins._fit_truncnorm(y, np.clip(y, 1e-3, 1 - 1e-3))
     # the MLE's truncated normal has (about) the sample's mean; scipy's truncnorm gives the reference
     assert t.mean == pytest.approx(stats.truncnorm.mean(-0.3 / 0.2, 0.7 / 0.2, loc=0.3, scale=0.2), abs=0.01)
     assert t.family == "truncnorm"
@@ -31,10 +35,10 @@ def test_truncnorm_cdf_matches_scipy_also_far_in_the_tail():
     grid = np.linspace(0, 1, 11)
     for mu, sd in [(0.3, 0.2), (-2.0, 0.3), (2.5, 0.4), (0.5, 5.0)]:
         ref = stats.truncnorm.cdf(grid, -mu / sd, (1 - mu) / sd, loc=mu, scale=sd)
-        np.testing.assert_allclose(sim._truncnorm_cdf(grid, mu, sd), ref, atol=1e-9)
+        np.testing.assert_allclose(_margins._truncnorm_cdf(grid, mu, sd), ref, atol=1e-9)
 
 
-@pytest.mark.parametrize("support", [None, sim.SUPPORT_P10])
+@pytest.mark.parametrize("support", [None, SUPPORT_P10])
 def test_margin_means_reproduce_targets_within_monte_carlo_error(support):
     rng = np.random.default_rng(1)
     if support is None:
@@ -59,7 +63,7 @@ def test_margin_selection_prefers_the_true_family_on_large_samples():
     x = stats.beta.rvs(0.7, 3.0, size=3000, random_state=rng)
     assert sim.fit_margin(x).family in {"beta", "kde"}
     y = stats.betabinom.rvs(10, 2, 3, size=3000, random_state=rng) / 10
-    assert sim.fit_margin(y, support=sim.SUPPORT_P10).family == "betabinom"
+    assert sim.fit_margin(y, support=SUPPORT_P10).family == "betabinom"
 
 
 def test_pseudo_obs_are_ranks_with_random_ties():
@@ -93,7 +97,7 @@ def test_copula_tau_matches_the_data_and_the_simulation(real_matrix):
 def test_collection_model_drops_duplicates_and_the_bottom_tenth(real_matrix):
     m = real_matrix("trec5", "P@10")
     model = sim.fit_collection(m, seed=7)
-    keep = sim.remove_duplicates(m.scores)
+    keep = _collection._remove_duplicates(m.scores)
     mu = m.scores[keep].mean(1)
     assert len(model.margins) == int(np.sum(mu >= np.quantile(mu, 0.1)))
     assert all(mg.discrete for mg in model.margins)

@@ -130,7 +130,7 @@ def test_partition_experiment_against_scipy_loop():
     x = _toy(8, s=15, t=20) * np.random.default_rng(9).integers(1, 300, 20)  # SP-like scale
     res = sz.partition_experiment(x, 37, seed=11, block=10)
     rngs = __import__("irrepro.parallel", fromlist=["spawn"]).spawn(11, 4)
-    masks = np.vstack([sz.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
+    masks = np.vstack([sz._partitions.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
     d, fp = [], []
     for m in masks:
         a, b = x[:, m], x[:, ~m]
@@ -166,7 +166,7 @@ def test_self_significance_and_binomial_interval():
     c, d = rng.normal(size=(25, 30)), rng.normal(0.3, 1, size=(25, 20))
     sig = sz.self_significance(c, d)
     np.testing.assert_array_equal(sig, [stats.ttest_ind(c[s], d[s]).pvalue < 0.05 for s in range(25)])
-    lo, hi = sz.binomial_interval(7, 25)
+    lo, hi = sz._comparability.binomial_interval(7, 25)
     assert lo == pytest.approx(stats.beta.ppf(0.025, 7, 19))
     assert hi == pytest.approx(stats.beta.ppf(0.975, 8, 18))
 
@@ -223,7 +223,7 @@ def test_compare_collections_fields():
     res = sz.compare_collections(c, d, 40, seed=6)
     assert res.drmse == pytest.approx(_drmse_loop(c.mean(1), d.mean(1)))
     assert res.n_significant == sz.self_significance(c, d).sum() == 20
-    assert res.interval == sz.binomial_interval(20, 20)
+    assert res.interval == sz._comparability.binomial_interval(20, 20)
     assert res.percentile == 100.0 and len(res.random.drmse) == 40
 
 
@@ -283,7 +283,10 @@ def test_sampling_error_of_the_power_ratio_matches_the_spread_over_resampled_pai
     raw = sz.topic_range(real_matrix("robust2004", measure), 401, 450)
     std = sz.standardize(raw, sz.factors(real_matrix("trec8", measure)))
     r, err = sz.power_ratio(raw, std)
-    a, b = sz.significant_pairs(raw).astype(float), sz.significant_pairs(std).astype(float)
+    a, b = (
+        sz._comparability.significant_pairs(raw).astype(float),
+        sz._comparability.significant_pairs(std).astype(float),
+    )
     assert err.unit == "system pair" and r == pytest.approx(b.mean() / a.mean())
     assert (a != b).sum() >= 20  # enough discordant pairs for the error to mean something
     idx = np.random.default_rng(42).integers(0, a.size, size=(2000, a.size))
@@ -293,7 +296,7 @@ def test_sampling_error_of_the_power_ratio_matches_the_spread_over_resampled_pai
 
 def test_significant_pairs_are_the_outcomes_of_discriminative_power():
     x = _toy(3, s=12, t=20)
-    sig = sz.significant_pairs(x)
+    sig = sz._comparability.significant_pairs(x)
     assert sig.shape == (66,) and sig.dtype == bool
     assert sig.mean() == sz.discriminative_power(x)
 

@@ -18,6 +18,7 @@ import pytest
 
 from irrepro import data, measures
 from irrepro.data import DataError
+from irrepro.data._textfiles import GZIP_MAX_RATIO
 
 RUN = "1 Q0 d1 1 3.0 tag\n1 Q0 d2 2 2.0 tag\n2 Q0 d3 1 1.5 tag\n2 Q0 d4 2 0.5 tag\n"
 QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d4 2\n2 0 d9 1\n"
@@ -130,11 +131,9 @@ def _bomb(path: Path, mb: int, line: bytes = b"1 Q0 d 1 1 t\n") -> int:
 def test_a_gzip_bomb_is_refused_with_its_ratio_not_as_corrupt(tmp_path):
     bomb = tmp_path / "bomb.gz"
     size = _bomb(bomb, 64)
-    assert (64 << 20) > data.GZIP_MAX_RATIO * size + (1 << 20)  # it is one, by the stated limit
+    assert (64 << 20) > GZIP_MAX_RATIO * size + (1 << 20)  # it is one, by the stated limit
     for read in (data.read_run, data.read_qrels):
-        with pytest.raises(
-            DataError, match=f"decompresses to more than {data.GZIP_MAX_RATIO} times its size"
-        ):
+        with pytest.raises(DataError, match=f"decompresses to more than {GZIP_MAX_RATIO} times its size"):
             read(bomb)
     zeros = tmp_path / "zeros.gz"
     _bomb(zeros, 64, b"\0" * 64)  # the classic bomb: refused by its ratio before any NUL is read
@@ -163,7 +162,7 @@ def test_real_gzip_files_of_any_size_are_read(tmp_path):
     small = tmp_path / "small.gz"  # a tiny file may have any ratio (up to 1 MiB of text)
     text = "".join(f"1 Q0 d{i:05d} 1 1.0 {'t' * 480}\n" for i in range(2000)).encode()
     small.write_bytes(gzip.compress(text))
-    assert len(text) > data.GZIP_MAX_RATIO * small.stat().st_size and len(text) < 1 << 20
+    assert len(text) > GZIP_MAX_RATIO * small.stat().st_size and len(text) < 1 << 20
     assert len(data.read_run(small).table) == 2000
 
 
@@ -471,7 +470,7 @@ def test_a_gzip_bomb_of_binary_data_is_refused_after_one_piece(tmp_path):
         for _ in range(600):
             f.write(c.compress(bytes(1 << 20)))
         f.write(c.flush())
-    bound = data.GZIP_MAX_RATIO * bomb.stat().st_size + (1 << 20)
+    bound = GZIP_MAX_RATIO * bomb.stat().st_size + (1 << 20)
     assert bound > 200 << 20  # the ratio alone would let 200+ MiB be decompressed first
     tracemalloc.start()
     try:

@@ -13,17 +13,14 @@ import pandas as pd
 
 from ..significance.bootstrap import BootstrapResult
 
-__all__ = ["sensitivity"]
-
 
 def sensitivity(
     tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05
 ) -> pd.DataFrame:
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
-    Sakai's (2006) Table 2 for several measures: for each test, the number and percentage of
-    pairs with ASL < alpha (discriminative power) and the estimated difference required for
-    ASL < alpha (Figures 5 / 6), sorted by discriminative power, most sensitive first.
+    Per test, the number and percentage of pairs with ASL < alpha and the estimated difference
+    required for ASL < alpha (Figures 5 / 6), most sensitive first.
 
     Parameters
     ----------

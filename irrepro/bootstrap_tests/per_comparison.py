@@ -11,17 +11,12 @@ import numpy as np
 from ..significance.bootstrap import BootstrapResult
 from ..stats import check_level
 
-__all__ = ["BootstrapComparison", "comparisons"]
-
 
 @dataclass(frozen=True)
 class BootstrapComparison:
     """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
 
-    One comparison of two systems (beyond Sakai 2006): the observed difference, the bootstrap
-    ASL (a p-value), the ASL adjusted across all comparisons of the test, an effect size
-    (paired: d_z = mean(z)/sd(z); unpaired: d / pooled sd) and a percentile bootstrap CI of the
-    difference. Made by :func:`comparisons`.
+    Beyond Sakai (2006). Made by :func:`comparisons`.
 
     Attributes
     ----------
@@ -44,17 +39,6 @@ class BootstrapComparison:
         Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
     ci_low, ci_high : float
         The percentile bootstrap interval of the difference.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> c = bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1))[0]
-    >>> c.system_x, c.system_y, round(c.difference, 2), c.p, round(c.p_adjusted, 3), c.correction
-    ('0', '1', 0.14, 0.075, 0.225, 'holm')
-    >>> round(c.ci_low, 2), round(c.ci_high, 2), c.significant(alpha=0.1)
-    (0.06, 0.22, False)
     """
 
     system_x: Any
@@ -90,8 +74,7 @@ def comparisons(
 ) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
 
-    One :class:`BootstrapComparison` per pair of ``result``, with the p-values (ASLs) adjusted for
-    multiple comparisons by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
+    The p-values (ASLs) are adjusted by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
     ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
     None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
     the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a

@@ -12,19 +12,15 @@ from scipy.stats import norm
 from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
+from ..significance._samples import _as_matrix, _check_samples, _summary, bootstrap_summaries
 from ..stats import bootstrap_sd, kendall_tau
-from .samples import _as_matrix, _check_samples, _summary, bootstrap_summaries
-
-__all__ = ["RankCorrelation", "rank_correlation", "tau_threshold"]
 
 
 @dataclass(frozen=True)
 class RankCorrelation:
     """Kendall's tau between the system rankings by two measures, its bootstrap error and test.
 
-    Kendall's tau between the system rankings by two measures, with its bootstrap standard
-    error and the Z0 normal test (Sakai 2006, section 4, Figures 12-13); ``replicates`` (B,) the
-    tau of every bootstrap sample. Made by :func:`rank_correlation`.
+    Made by :func:`rank_correlation`.
 
     Attributes
     ----------
@@ -40,21 +36,6 @@ class RankCorrelation:
         The two-tailed p-value of Z0.
     replicates : numpy.ndarray
         ``(B,)`` the tau of every bootstrap sample.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
-    >>> rc.measures, round(rc.tau, 3), round(rc.se_boot, 3), round(rc.p_value, 3), rc.replicates.shape
-    (('AP', 'Q'), 0.816, 0.279, 0.096, (200,))
     """
 
     measures: tuple[str, str]
@@ -70,34 +51,8 @@ def _z0(tau, n_s: int):
     return 3 * np.asarray(tau) * np.sqrt(n_s * (n_s - 1)) / np.sqrt(2 * (2 * n_s + 5))
 
 
-def tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
-    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test.
-
-    0.33 for 30 systems at 0.01 (the paper says "over 0.34").
-
-    Parameters
-    ----------
-    n_systems : int
-        The number of systems ranked.
-    alpha : float
-        The significance level (two-tailed).
-
-    Returns
-    -------
-    float
-        The threshold of ``|tau|``.
-
-    Notes
-    -----
-    Sakai (2006), section 4: the Z0 test of Kendall's tau, ``Z0 = 3 tau sqrt(n (n - 1)) /
-    sqrt(2 (2 n + 5))``.
-
-    Examples
-    --------
-    >>> from irrepro import bootstrap_tests as bt
-    >>> round(bt.tau_threshold(30, alpha=0.01), 4)
-    0.3319
-    """
+def _tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
+    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test."""
     return float(norm.ppf(1 - alpha / 2) / _z0(1.0, n_systems))
 
 
@@ -113,11 +68,8 @@ def rank_correlation(
 ) -> RankCorrelation:
     """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error.
 
-    Kendall's tau (tau-b) between the rankings of the same systems by two measures on the
-    full topic set, its bootstrap estimate of standard error over the topic samples Q*b
-    (se = sqrt(sum (tau*b - mean)^2 / (B - 1)), :func:`irrepro.stats.bootstrap_sd` of the tau of
-    every sample) and the two-tailed Z0 test. ``samples``: ``(B, topics)`` topic indices
-    (:func:`bootstrap_samples`), drawn from ``seed`` when omitted.
+    Kendall's tau-b on the full topic set; its standard error is
+    :func:`irrepro.stats.bootstrap_sd` of the tau of every topic sample.
 
     Parameters
     ----------
@@ -143,11 +95,6 @@ def rank_correlation(
     ------
     irrepro.InputError
         The two matrices differ in shape or in their systems; neither ``samples`` nor ``seed``.
-
-    Notes
-    -----
-    Sakai (2006), section 4 (Figures 12-13): tau between the rankings by two measures and its
-    bootstrap standard error.
 
     Examples
     --------

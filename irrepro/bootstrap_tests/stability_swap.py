@@ -12,7 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
-from .samples import (
+from ..significance._samples import (
     _as_matrix,
     _check_pairs,
     _check_samples,
@@ -20,8 +20,6 @@ from .samples import (
     bootstrap_samples,
     bootstrap_summaries,
 )
-
-__all__ = ["Stability", "stability", "minority_rate_at", "SwapRates", "swap_rates"]
 
 
 @dataclass(frozen=True)
@@ -73,9 +71,8 @@ class Stability:
 def minority_rate_at(st: Stability, prop_ties: float) -> float:
     """The minority rate of a stability curve at a given proportion of ties.
 
-    The minority rate of a stability curve (Figure 10) where its proportion of ties is
-    ``prop_ties``, interpolated linearly (both grow with the fuzziness): how the measures of
-    Figure 10 compare at the same proportion of ties.
+    Interpolated linearly (both grow with the fuzziness): how the measures of Figure 10 compare
+    at the same proportion of ties.
 
     Parameters
     ----------
@@ -192,8 +189,7 @@ def stability(
 class SwapRates:
     """Swap rates per difference bin and the difference needed for a swap rate <= threshold.
 
-    Swap rates per difference bin and the difference needed for swap rate <= threshold
-    (Sakai 2006, Figure 11 and Table 3). Made by :func:`swap_rates`.
+    Sakai (2006), Figure 11 and Table 3; the ``swap`` of a :class:`MeasureStudy`.
 
     Attributes
     ----------
@@ -218,9 +214,9 @@ class SwapRates:
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro.bootstrap_tests.stability_swap import swap_rates
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sw = bt.swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
+    >>> sw = swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
     >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
     ([157, 70, 280, 93], [55.0, 9.0, 0.0, 0.0], [0.35, 0.129, 0.0, 0.0])
     >>> {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}
@@ -271,62 +267,7 @@ def swap_rates(
     B: int = 1000,
     seed: SeedLike = None,
 ) -> SwapRates:
-    """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5).
-
-    Figure 11 of Sakai (2006).
-
-    For each pair and b: ``D*b = M(X,Q*b) - M(Y,Q*b)`` on the first set, ``D'*b`` on the second; the
-    comparison falls in bin ``BIN(|D*b|)`` (``n_bins`` bins of ``bin_width``, the last one open:
-    21 bins of 0.01 in the paper) and is a swap when ``D*b`` and ``D'*b`` have opposite signs.
-
-    ``abs_diff`` (Table 3, "abs"): the lower edge of the first non-empty bin whose swap rate is
-    <= ``threshold`` (our reading of "looking for bins whose swap rates do not exceed 5%"; the
-    sparse bins of the largest differences hold a handful of comparisons and their rates are
-    noise, so we do not require every later bin to stay under the threshold); ``max_score`` ("max"): the largest summary recorded in all trials (both sets);
-    ``sensitivity``: the share of the P x B comparisons with ``|D*b| >= abs_diff``.
-    When omitted, the two sample sets are drawn from two children of ``seed``.
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
-    samples, samples2 : array_like, optional
-        The two independent ``(B, T)`` sets of bootstrap topic samples (:func:`bootstrap_samples`);
-        both drawn from ``seed`` when either is omitted.
-    summary : str or callable
-        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
-    pairs : array_like, optional
-        ``(P, 2)`` system indices (default :func:`all_pairs`).
-    bin_width : float
-        The width of the bins of ``|D*b|`` (the paper: 0.01).
-    n_bins : int
-        The number of bins, the last one open (the paper: 21).
-    threshold : float
-        The largest swap rate allowed (the paper: 0.05).
-    B : int
-        Samples per set when they are drawn.
-    seed : SeedLike
-        The draws when a sample set is omitted.
-
-    Returns
-    -------
-    SwapRates
-        The counts and swaps per bin, ``abs_diff``, ``max_score`` and ``sensitivity`` (Table 3).
-
-    Raises
-    ------
-    irrepro.InputError
-        A sample set omitted without ``seed``; two sample sets of different shapes.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sw = bt.swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
-    >>> sw.abs_diff, round(sw.rel_diff, 3), sw.max_score, round(sw.sensitivity, 3)
-    (0.1, 0.116, 0.86, 0.622)
-    """
+    """Swap method with two independent sets of bootstrap samples (Sakai 2006, section 3.5)."""
     x, _, _ = _as_matrix(scores)
     n = x.shape[1]
     if samples is None or samples2 is None:

@@ -13,22 +13,19 @@ import pandas as pd
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
+from ..significance._samples import _as_matrix, _summary, bootstrap_samples
 from ..significance.bootstrap import paired_bootstrap_test, unpaired_bootstrap_test
 from .pairwise import sensitivity
 from .rank import rank_correlation
-from .samples import _as_matrix, _summary, bootstrap_samples
 from .stability_swap import stability, swap_rates
-
-__all__ = ["MeasureStudy", "measure_study", "geometric_consistent", "swaps_below_required"]
 
 
 @dataclass(frozen=True)
 class MeasureStudy:
     """Sakai's (2006) comparison of several measures on one set of runs, on shared samples.
 
-    Sakai's (2006) comparison of several measures on one set of runs: paired and unpaired
-    tests of every pair of systems, stability, swap rates and rank correlations, all on the same
-    bootstrap topic samples. ``names`` are the measures as given (``G_`` names for geometric
+    Paired and unpaired tests of every pair of systems, stability, swap rates and rank
+    correlations. ``names`` are the measures as given (``G_`` names for geometric
     means); the paired tests of geometric means are the ``AG_`` forms. Made by
     :func:`measure_study`.
 
@@ -188,7 +185,7 @@ class MeasureStudy:
 
 #: The parts of a :func:`measure_study`: the paired and unpaired tests (Sakai 2006, sections 3.1-3.2),
 #: the stability and swap methods (3.5) and the rank correlations between measures (4).
-PARTS = ("paired", "unpaired", "stability", "swap", "rank")
+_PARTS = ("paired", "unpaired", "stability", "swap", "rank")
 
 
 def measure_study(
@@ -199,7 +196,7 @@ def measure_study(
     fuzziness: Sequence[float] | None = None,
     n_jobs: int | None = None,
     progress: bool = False,
-    parts: Sequence[str] = PARTS,
+    parts: Sequence[str] = _PARTS,
 ) -> MeasureStudy:
     """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
 
@@ -264,9 +261,9 @@ def measure_study(
     1      AP            0      6          0.000                 0.20
     2       Q            0      6          0.000                 0.16
     """
-    unknown = sorted(set(parts) - set(PARTS))
+    unknown = sorted(set(parts) - set(_PARTS))
     if unknown:
-        raise InputError(f"measure_study: parts {unknown} unknown; choose from {list(PARTS)}")
+        raise InputError(f"measure_study: parts {unknown} unknown; choose from {list(_PARTS)}")
     items = {}
     for name, v in matrices.items():
         m, how = (v, "mean") if not isinstance(v, tuple) else v
@@ -303,44 +300,11 @@ def measure_study(
     return MeasureStudy(names, paired, unpaired, stab, swap, rc, seed, B)
 
 
-# --- summaries of a measure study that the book's chapter reports (moved out of its cells) -------
+# --- summaries of a measure study that the book's chapter reports -------------------------------------
 
 
-def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
-    """Do the paired and the unpaired test rank a geometric mean on the same side of its measure?
-
-    Do the paired test of ``AG_<measure>`` and the unpaired test of ``G_<measure>`` put the
-    geometric mean on the same side of ``measure`` (the arithmetic mean) by discriminative power?
-    (Sakai 2006, section 3.4: the indirect and the direct test of a geometric mean should agree.)
-
-    Parameters
-    ----------
-    study : MeasureStudy
-        A study holding both ``measure`` and ``G_<measure>``.
-    measure : str
-        The arithmetic-mean measure's name.
-
-    Returns
-    -------
-    bool
-        True when the sign of the difference in discriminative power (at 0.05) is the same in
-        both tests.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-    >>> bt.geometric_consistent(study, "AP")
-    True
-    """
+def _geometric_consistent(study: MeasureStudy, measure: str) -> bool:
+    """Do the paired and the unpaired test rank a geometric mean on the same side of its measure?"""
     dp = {
         test: np.sign(
             getattr(study, test)[f"G_{measure}"].discriminative_power()
@@ -351,42 +315,8 @@ def geometric_consistent(study: MeasureStudy, measure: str) -> bool:
     return bool(dp["paired"] == dp["unpaired"])
 
 
-def swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
-    """How many arithmetic-mean measures need a smaller difference by the swap method than by the test.
-
-    For how many of the arithmetic-mean measures the swap method's difference (Table 3, "abs")
-    is smaller than the paired test's estimated required difference (Table 2): ``(k, n)``.
-    Geometric means are left out (their paired test works on the log scale).
-
-    Parameters
-    ----------
-    study : MeasureStudy
-        The study.
-
-    Returns
-    -------
-    tuple of int
-        ``(k, n)``: ``k`` of the ``n`` arithmetic-mean measures.
-
-    Notes
-    -----
-    Sakai (2006), section 3.5: Table 3 against Table 2.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-    >>> bt.swaps_below_required(study)
-    (1, 2)
-    """
+def _swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
+    """How many arithmetic-mean measures need a smaller difference by the swap method than by the test."""
     req = study.table2("bootstrap").set_index("measure")["required difference"]
     sw = study.table3().set_index("measure")["abs"]
     arith = [m for m in study.names if not m.startswith("G_")]

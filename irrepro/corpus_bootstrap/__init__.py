@@ -11,7 +11,7 @@ One-line use::
     from irrepro import corpus_bootstrap as cb
     rs = data.load_runs("trec-covid-round5")
     reps = cb.bootstrap_ap(rs, B=2000, seed=1)          # (systems, topics, B) bootstrap AP values
-    iv = cb.ap_intervals(rs, B=2000, seed=1)             # linear, logit and BCa intervals
+    full = cb.full_corpus(rs, B=2000, seed=1)            # linear, logit and BCa intervals (Figure 4)
     a, b = cb.split_corpus(rs)                           # the MD5 split of section 6
     val = cb.split_validation(rs, B=2000, seed=1)        # Tables 1-4 of the paper
 
@@ -21,12 +21,11 @@ the non-relevant documents only through how many of them precede each relevant o
 drawn exactly by one Poisson(g_j) count per gap of ``g_j`` non-relevant documents above the
 ``j``-th block of consecutive relevant documents, one Poisson(r_j) count of copies for a block of
 ``r_j`` relevant documents (their copies are consecutive hits however they are shared out), and
-``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks
-(:func:`ap_from_counts`). The cost per list scales with its number of retrieved relevant
-documents, not its length; a compiled kernel (numba) draws and sums all B samples of a list in one
-pass, bit for bit the numbers of the numpy functions it stands for.
-:func:`bootstrap_ap_reference` is the literal expand-the-list implementation the tests and the
-benchmark compare against.
+``R_not* ~ Poisson(R_not)``; AP* then follows from cumulative counts over the blocks. The cost
+per list scales with its number of retrieved relevant documents, not its length; a compiled
+kernel (numba) draws and sums all B samples of a list in one pass, bit for bit the numbers of the
+numpy functions it stands for. The tests and the benchmark compare it with the literal
+expand-the-list implementation (``sampler.bootstrap_ap_reference``).
 
 **Conventions we chose (the paper does not state them).**
 
@@ -42,19 +41,19 @@ benchmark compare against.
 - The split (section 6): a document is in half A when the lowest bit of the MD5 digest of its
   UTF-8 id is 0; "R > 5" (Table 1) is R of the half the interval is computed from.
 - Small-R limits (section 7): silver bullets and lead balloons land at uniformly random ranks of a
-  list of ``max(length, R)`` ranks (see :func:`small_r_limits` for our reading of the lead
-  balloons); MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
+  list of ``max(length, R)`` ranks; lead balloons (our reading of "a similar dynamic approach"):
+  the R relevant documents lead the list and a binomial share of them land at random ranks
+  below; MAP's parametric weight ``AP - AP^2`` is applied by the delta method.
 - BCa's acceleration is the jackknife over *documents* (leave one document of the corpus out),
   in the infinite-corpus limit the Poisson bootstrap itself assumes: see :func:`ap_acceleration`.
 
-**Modules, by family** (everything is re-exported here, so ``cb.split_validation`` is the call):
+**Modules, by family** (the public names are imported here, so ``cb.split_validation`` is the call):
 
 - :mod:`~irrepro.corpus_bootstrap.lists` - compact lists (:class:`Lists`, :func:`compact_lists`);
-- :mod:`~irrepro.corpus_bootstrap.sampler` - the Poisson sampler (:func:`bootstrap_ap`,
-  :func:`ap_from_counts`, the literal :func:`bootstrap_ap_reference`);
+- :mod:`~irrepro.corpus_bootstrap.sampler` - the Poisson sampler (:func:`bootstrap_ap`);
 - :mod:`~irrepro.corpus_bootstrap.intervals` - linear, logit and BCa intervals of AP
-  (:func:`ap_intervals`, :func:`intervals_from_replicates`, :func:`ap_acceleration`);
-- :mod:`~irrepro.corpus_bootstrap.small_r` - the small-R correction (section 7);
+  (:func:`intervals_from_replicates`, :func:`ap_acceleration`) and the small-R correction
+  (section 7, :func:`small_r_correct`);
 - :mod:`~irrepro.corpus_bootstrap.maps` - MAP and L-MAP intervals (section 8);
 - :mod:`~irrepro.corpus_bootstrap.validation` - the split-corpus validation and the full-corpus
   intervals (sections 6-8, Figure 4);
@@ -66,15 +65,13 @@ Generic statistics (BCa, logit, meta-analysis) are in :mod:`irrepro.stats`, the 
 
 from ..stats import EPS
 from .differences import DifferenceIntervals, difference_intervals
-from .intervals import METHODS, Intervals, ap_acceleration, ap_intervals, intervals_from_replicates
+from .intervals import METHODS, Intervals, ap_acceleration, intervals_from_replicates, small_r_correct
 from .lists import Lists, compact_lists
-from .maps import map_bootstrap_intervals, map_parametric_intervals, run_means
-from .sampler import ap_from_counts, bootstrap_ap, bootstrap_ap_reference
-from .small_r import expected_ap_uniform, silver_bullet_fraction, small_r_correct, small_r_limits
+from .maps import run_means
+from .sampler import bootstrap_ap
 from .validation import (
     FullCorpus,
     SplitValidation,
-    doc_half,
     full_corpus,
     mean_in_interval,
     miss_ratio,
@@ -88,23 +85,14 @@ __all__ = [
     "EPS",
     "Lists",
     "compact_lists",
-    "ap_from_counts",
     "bootstrap_ap",
-    "bootstrap_ap_reference",
     "METHODS",
     "Intervals",
     "ap_acceleration",
-    "ap_intervals",
     "intervals_from_replicates",
-    "silver_bullet_fraction",
-    "expected_ap_uniform",
-    "small_r_limits",
     "small_r_correct",
     "run_means",
-    "map_bootstrap_intervals",
-    "map_parametric_intervals",
     "predicted_in_interval",
-    "doc_half",
     "split_corpus",
     "position",
     "SplitValidation",

@@ -1,7 +1,7 @@
 """The corpus bootstrap's inner loop compiled (numba): Poisson counts by the tables' inverse CDF and
 AP* from them, in one pass over a list's blocks of relevant documents (all samples of a group block
 by block, each sample's running sums kept), bit for bit the numbers of the numpy path (:meth:`~irrepro.corpus_bootstrap.sampler._PoissonTables.draw` then
-:func:`~irrepro.corpus_bootstrap.sampler.ap_from_counts`) from the same uniforms.
+``ap_from_counts``) from the same uniforms.
 
 Bit for bit means the same floating-point operations in the same order: the harmonic sum of a block
 term by term (then ``digamma(p + k) - digamma(p + 4)`` by scipy's own compiled digamma), and the
@@ -19,8 +19,6 @@ import llvmlite.binding
 import numba
 import numpy as np
 from numba.extending import get_cython_function_address
-
-__all__ = ["boot_block"]
 
 # scipy.special.digamma's double implementation, called without the GIL from compiled code; an
 # external symbol (not a ctypes pointer), so that the compiled code can be cached on disk
@@ -90,25 +88,7 @@ def boot_block(
     tables,
     out: np.ndarray,
 ) -> None:
-    """AP* of one block of samples of one list, written into ``out`` (``n_samples``,).
-
-    Parameters
-    ----------
-    u_k : numpy.ndarray
-        (blocks, n_samples) uniforms of the blocks' copies (Poisson(size)).
-    u_g : numpy.ndarray
-        (gaps, n_samples) uniforms of the non-empty gaps' counts (Poisson(bgap)).
-    g_row : numpy.ndarray
-        Per block, its row of ``u_g``, or -1 when no non-relevant document precedes it.
-    size, bgap : numpy.ndarray
-        Per block, its relevant documents and the non-relevant documents above it (at most the
-        tables' ``lam_max``).
-    r_not : numpy.ndarray
-        (n_samples,) copies of the unretrieved relevant documents.
-    tables : _PoissonTables
-        The inverse-CDF tables.
-    out : numpy.ndarray
-        (n_samples,) float64, written.
-    """
+    """AP* of one block of samples of one list into ``out`` (``u_k``: the blocks' uniforms, ``u_g``: the
+    non-empty gaps', ``g_row``: a block's row of ``u_g`` or -1)."""
     t = tables
     _kernel(u_k, u_g, g_row, size, bgap, r_not, t.cdf, t.guide, t.guide_cdf, t.offset, t.scale, t.size, out)

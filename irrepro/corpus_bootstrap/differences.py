@@ -15,16 +15,13 @@ from ..stats import EPS, Z95, bootstrap_sd, logit
 from .lists import compact_lists
 from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
 
-__all__ = ["DifferenceIntervals", "difference_intervals"]
-
 
 @dataclass(frozen=True, eq=False)
 class DifferenceIntervals:
     """Per-topic differences of two runs x - y on AP and on logit AP, with their sds.
 
-    Per-topic differences of two runs x - y on AP and on logit AP, with the sd of the
-    *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap (both lists on
-    the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
+    The sd of the *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap
+    (both lists on the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
 
     Attributes
     ----------
@@ -99,11 +96,11 @@ def difference_intervals(
 ) -> DifferenceIntervals:
     """The difference of two runs per topic (Cormack & Lynam 2006, section 9).
 
-    Section 9: the difference of two runs per topic, d = AP_x - AP_y and logit AP_x - logit
-    AP_y, with 95% intervals from separate bootstraps (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from
-    the paired bootstrap of d (the paper's "more powerful estimate"), and the paired bootstrap of
-    the MAP and L-MAP differences over the topics where both lists are usable. Topic ``t`` draws
-    from child ``t`` of ``seed`` (paired) and child ``T + t`` (separate).
+    d = AP_x - AP_y and logit AP_x - logit AP_y, with 95% intervals from separate bootstraps
+    (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from the paired bootstrap of d (the paper's "more powerful
+    estimate"), and the paired bootstrap of the MAP and L-MAP differences over the topics where both
+    lists are usable. Topic ``t`` draws from child ``t`` of ``seed`` (paired) and child ``T + t``
+    (separate).
 
     Parameters
     ----------

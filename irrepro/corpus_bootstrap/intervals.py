@@ -1,9 +1,12 @@
-"""Corpus-bootstrap intervals of AP (Cormack & Lynam 2006, section 5): linear, logit and BCa,
-with BCa's acceleration from the leave-one-document-out jackknife of AP."""
+"""Corpus-bootstrap intervals of AP (Cormack & Lynam 2006): linear, logit and BCa (section 5),
+with BCa's acceleration from the leave-one-document-out jackknife of AP, and the small-R
+correction for silver bullets and lead balloons (section 7)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats
@@ -12,15 +15,37 @@ from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
-from ._interval import Intervals
 from .lists import Lists, _lists_of
 from .sampler import bootstrap_ap
-from .small_r import _with_small_r
-
-__all__ = ["Intervals", "METHODS", "ap_acceleration", "intervals_from_replicates", "ap_intervals"]
-
 
 METHODS = ("linear", "logit", "bca")
+
+
+@dataclass(frozen=True, eq=False)
+class Intervals:
+    """Intervals of one method for an array of lists (or runs).
+
+    Attributes
+    ----------
+    method : str
+        The method (``"linear"``, ``"logit"``, ``"bca"``, ...).
+    estimate : numpy.ndarray
+        The point estimate of each list.
+    lower, upper : numpy.ndarray
+        The bounds.
+    sd : numpy.ndarray
+        The bootstrap sd on the method's scale (NaN for BCa).
+    """
+
+    method: str
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    sd: np.ndarray
+
+    @property
+    def width(self) -> np.ndarray:
+        return self.upper - self.lower
 
 
 def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
@@ -113,11 +138,8 @@ def intervals_from_replicates(
 ) -> dict[str, Intervals]:
     """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
 
-    Linear, logit and BCa intervals (paper section 5) from replicates along the last axis:
     ``estimate`` (...) and ``replicates`` (..., B), e.g. ``(systems, topics)`` and
-    ``(systems, topics, B)``.
-
-    linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
+    ``(systems, topics, B)``. linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
     ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (and a limit at or
     beyond eps / 1 - eps read back as 0 / 1, so that AP = 0 with sd 0 gives [0, eps]); bca:
     :func:`irrepro.stats.bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
@@ -188,50 +210,8 @@ def ap_intervals(
     small_r: bool = False,
     n_jobs: int | None = None,
 ) -> dict[str, Intervals]:
-    """Corpus-bootstrap intervals of every list's AP, one :class:`Intervals` per method.
-
-    Corpus-bootstrap 95% intervals of every list's AP, one :class:`Intervals` per method, each
-    of shape ``Lists.shape`` (``(systems, topics)`` for a RunSet). ``small_r=True`` applies the section-7 correction (:func:`small_r_correct`) to linear and logit
-    (keys ``"linear+smallR"``, ``"logit+smallR"``).
-
-    Parameters
-    ----------
-    runs : irrepro.data.RunSet or Lists
-        The ranked lists.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    methods : sequence of str
-        Of ``"linear"``, ``"logit"``, ``"bca"``.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
-    small_r : bool
-        Add the small-R corrected linear and logit intervals.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-
-    Returns
-    -------
-    dict
-        ``{method: Intervals}``, each of shape ``Lists.shape``.
-
-    Notes
-    -----
-    Cormack & Lynam (2006), sections 5 and 7.
-
-    Examples
-    --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> iv = cb.ap_intervals(runs, B=200, seed=1)
-    >>> sorted(iv), iv["logit"].lower.shape
-    (['bca', 'linear', 'logit'], (2, 2))
-    """
+    """Every list's intervals, ``{method: Intervals}``; ``small_r`` replaces linear and logit by
+    their correction."""
     lists = _lists_of(runs, rel)
     reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
     ap = lists.ap.reshape(lists.shape)
@@ -241,3 +221,102 @@ def ap_intervals(
         out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
         out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
     return out
+
+
+def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
+    """Upper limit u of the silver-bullet (or lead-balloon) proportion: ``1 - alpha^(1/R)``."""
+    n_rel = np.asarray(n_rel, dtype=np.float64)
+    return 1.0 - alpha ** (1.0 / n_rel)
+
+
+def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndarray:
+    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more sit at uniformly
+    random ranks."""
+    # exact by linearity: rank r of the N free ranks holds a placed document with probability x/N and
+    # then has on average 1 + (x-1)(r-1)/(N-1) placed documents at or above it
+    x = np.asarray(n_placed, dtype=np.float64)[..., None]
+    N = depth - n_top
+    if N <= 0:
+        return np.full(x.shape[:-1], n_top / n_rel)
+    r = np.arange(1, N + 1, dtype=np.float64)
+    hits = n_top + 1 + (x - 1) * (r - 1) / max(N - 1, 1)
+    e = (x / N * hits / (n_top + r)).sum(axis=-1)
+    return (n_top + e) / n_rel
+
+
+def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
+    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks
+    (section 7)."""
+    # Silver bullets: X ~ Binomial(R, u) of the R relevant documents at uniformly random ranks.
+    # Lead balloons (our reading of "a similar dynamic approach"): the R relevant documents lead the
+    # list, X ~ Binomial(R, u) of them land at uniformly random ranks below the R - X others.
+    # Each limit is E[AP]; the binomial is summed up to its 1 - tail quantile.
+    n_rel, depth = int(n_rel), max(int(depth), int(n_rel))
+    u = float(silver_bullet_fraction(n_rel, alpha))
+    xmax = int(stats.binom.ppf(1 - tail, n_rel, u))
+    x = np.arange(xmax + 1)
+    w = stats.binom.pmf(x, n_rel, u)
+    w = w / w.sum()
+    upper0 = float((w * expected_ap_uniform(n_rel, depth, 0, x)).sum())
+    lower1 = float(sum(wi * expected_ap_uniform(n_rel, depth, n_rel - xi, xi) for xi, wi in zip(x, w)))
+    return upper0, lower1
+
+
+def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Intervals:
+    """The small-R correction of Cormack & Lynam (2006, section 7) of an interval.
+
+    For AP at or near 0 (AP below the silver-bullet limit U0) the interval becomes
+    the larger (wider) of the bootstrap interval and [0, U0]; at or near 1 (AP above the
+    lead-balloon limit L1) the wider of it and [L1, 1]. ``n_rel``, ``depth`` broadcast to the
+    interval's shape (depth = list length, at least R).
+
+    Parameters
+    ----------
+    iv : Intervals
+        The bootstrap intervals.
+    n_rel, depth : array_like
+        R and the list length, broadcast to the intervals' shape.
+    alpha : float
+        One minus the confidence level.
+
+    Returns
+    -------
+    Intervals
+        The corrected intervals (method ``"...+smallR"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from irrepro.corpus_bootstrap import Intervals, small_r_correct
+    >>> iv = Intervals("linear", np.array([0.0]), np.array([0.0]), np.array([0.0]), np.array([0.0]))
+    >>> small_r_correct(iv, 3, 10).upper.round(3)  # AP = 0 with sd 0: [0, U0]
+    array([0.248])
+    """
+    est = iv.estimate
+    R = np.broadcast_to(np.asarray(n_rel), est.shape)
+    n = np.maximum(np.broadcast_to(np.asarray(depth), est.shape), R)
+    lo, hi = iv.lower.copy(), iv.upper.copy()
+    ok = np.isfinite(est) & (R > 0)
+    u = silver_bullet_fraction(np.maximum(R, 1), alpha)
+    # U0 <= E[#silver] / R = u and L1 >= 1 - u: only these lists can be corrected
+    cand = ok & ((est <= u) | (est >= 1 - u))
+    for idx in zip(*np.nonzero(cand)):
+        u0, l1 = _limits(int(R[idx]), int(n[idx]), float(alpha))
+        for a, b in ((0.0, u0), (l1, 1.0)):
+            if a <= est[idx] <= b and (b - a) > (hi[idx] - lo[idx]):
+                lo[idx], hi[idx] = a, b
+    return replace(iv, lower=lo, upper=hi, method=iv.method + "+smallR")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _limits(n_rel: int, depth: int, alpha: float) -> tuple[float, float]:
+    """``small_r_limits``, remembered (the same (R, depth) recurs across lists, methods and halves)."""
+    return small_r_limits(n_rel, depth, alpha=alpha)
+
+
+def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:
+    """``ivs`` plus its linear and logit intervals corrected (``"linear+smallR"``, ``"logit+smallR"``)."""
+    return {
+        **ivs,
+        **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs},
+    }

@@ -12,20 +12,15 @@ from ..data import RunSet
 from ..errors import InputError, InputTypeError
 from ..measures import average_precision
 
-__all__ = ["Lists", "compact_lists"]
-
 
 @dataclass(frozen=True, eq=False)
 class Lists:
     """Ranked lists reduced to what AP depends on (CSR layout).
 
-    Ranked lists reduced to what AP depends on, for ``shape`` = (systems, topics) lists (CSR
-    layout).
-
-    ``gaps[start[i]:start[i+1]]`` are the numbers of non-relevant documents before each retrieved
-    relevant document of list ``i`` (counted from the previous relevant one); ``n_rel`` is R,
-    ``length`` the list length, ``ap`` the list's AP (``measures.average_precision``), ``usable``
-    whether the list is non-empty and R > 0.
+    ``shape`` = (systems, topics) lists; ``gaps[start[i]:start[i+1]]`` are the numbers of
+    non-relevant documents before each retrieved relevant document of list ``i`` (counted from the
+    previous relevant one); ``n_rel`` is R, ``length`` the list length, ``ap`` the list's AP
+    (``measures.average_precision``), ``usable`` whether the list is non-empty and R > 0.
 
     Attributes
     ----------
@@ -72,9 +67,6 @@ class Lists:
 
 def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
     """The :class:`Lists` of a boolean relevance array.
-
-    :class:`Lists` from a boolean ``(..., K)`` relevance array (rank axis last) and R
-    (broadcastable to ``relevant.shape[:-1]``); ``lengths`` default: all K ranks retrieved.
 
     Parameters
     ----------

@@ -12,9 +12,6 @@ from ..parallel import _chunks
 from ..stats import EPS, bootstrap_sd, check_level, logit
 from .intervals import Intervals
 
-__all__ = ["run_means", "map_bootstrap_intervals", "map_parametric_intervals"]
-
-
 _AVERAGES = ("usable", "all")
 
 
@@ -61,45 +58,9 @@ def map_bootstrap_intervals(
     level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
-    """Table 3 of Cormack & Lynam (2006): bootstrap intervals of MAP and L-MAP per run.
-
-    Table 3: per run, MAP (L-MAP: mean logit AP) of each bootstrap sample over its usable
-    topics, and ``estimate +/- z sd``. ``ap`` (systems, topics), ``replicates`` (systems, topics, B);
-    intervals of shape (systems,). ``average="all"`` takes the mean over all T topics instead, an
-    unusable list contributing a fixed AP of 0 (logit(eps) to L-MAP): trec_eval -c's MAP and its
-    interval. ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).
-
-    Parameters
-    ----------
-    ap : numpy.ndarray
-        AP, (systems, topics).
-    replicates : numpy.ndarray
-        Its bootstrap replicates, (systems, topics, B).
-    usable : numpy.ndarray
-        Bool, (systems, topics).
-    eps : float
-        The logit's clipping of 0 and 1.
-    level : float
-        The confidence level.
-    average : {"usable", "all"}
-        The topics averaged.
-
-    Returns
-    -------
-    dict
-        ``{"MAP": Intervals, "L-MAP": Intervals}``, of shape (systems,).
-
-    Examples
-    --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> ap = cb.full_corpus(runs, B=100, seed=1).ap
-    >>> iv = cb.map_bootstrap_intervals(ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all")
-    >>> iv["MAP"].estimate.round(3)  # A: AP 5/9 and 1/2; B: 1/6 and 1
-    array([0.528, 0.583])
-    """
+    """Table 3: per run, MAP and L-MAP of each bootstrap sample and ``estimate +/- z sd``, (systems,)."""
+    # the mean over the usable topics; average="all": over all T, an unusable list a fixed AP of 0
+    # (logit(eps) in L-MAP): trec_eval -c's MAP
     z = stats.norm.ppf(0.5 + check_level(level) / 2)
     share, fixed = _fixed_share(usable, average)
     w = np.where(usable, 1.0, np.nan)
@@ -125,45 +86,11 @@ def map_parametric_intervals(
     level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
-    """Table 4: MAP and L-MAP intervals combined from the per-topic logit intervals.
-
-    Per topic, ``sigma_t = (logit(upper) - logit(lower)) / (2 z)`` (the logit sd; for
-    small-R-corrected intervals, the sd they imply). L-MAP: ``var = sum sigma_t^2 / T^2``. MAP (our
-    reading of the paper's weight AP - AP^2, the derivative of AP w.r.t. logit AP): the delta
-    method, ``sd(AP_t) = (AP_t - AP_t^2) sigma_t`` and ``var = sum sd(AP_t)^2 / T^2``. T counts
-    the usable topics, or all topics with ``average="all"`` (an unusable one adding a fixed AP of
-    0, logit(eps) to L-MAP, without variance: trec_eval -c's MAP). ``level``: a fraction or a
-    percentage (:func:`irrepro.stats.check_level`).
-
-    Parameters
-    ----------
-    logit_iv : Intervals
-        The per-topic logit intervals, (systems, topics).
-    usable : numpy.ndarray
-        Bool, (systems, topics).
-    eps : float
-        The logit's clipping of 0 and 1.
-    level : float
-        The confidence level.
-    average : {"usable", "all"}
-        The topics averaged.
-
-    Returns
-    -------
-    dict
-        ``{"MAP": Intervals, "L-MAP": Intervals}``, of shape (systems,).
-
-    Examples
-    --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> logit = cb.ap_intervals(runs, B=100, seed=1, methods=["logit"])["logit"]
-    >>> iv = cb.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
-    >>> iv["MAP"].estimate.round(3)  # A: AP 5/9 and 1/2; B: 1/6 and 1
-    array([0.528, 0.583])
-    """
+    """Table 4: MAP and L-MAP intervals per run combined from the per-topic logit intervals (systems,)."""
+    # sigma_t = (logit(upper) - logit(lower)) / (2 z), the logit sd (for small-R-corrected intervals,
+    # the sd they imply); L-MAP: var = sum sigma_t^2 / T^2. MAP (our reading of the paper's weight
+    # AP - AP^2, the derivative of AP w.r.t. logit AP): the delta method, sd(AP_t) = (AP_t - AP_t^2)
+    # sigma_t. T counts the usable topics, or all with average="all" (a fixed AP of 0 without variance).
     z = stats.norm.ppf(0.5 + check_level(level) / 2)
     _, fixed = _fixed_share(usable, average)
     ap = logit_iv.estimate
@@ -198,9 +125,7 @@ def run_means(
 ) -> np.ndarray:
     """Per run: MAP or L-MAP over the usable topics (or all topics).
 
-    Per run: MAP (``measure="MAP"``) or L-MAP (``"L-MAP"``, mean logit AP) over usable topics,
-    or over all topics with ``average="all"`` (an unusable list counting as AP 0: trec_eval -c);
-    ``ap`` and ``usable`` (systems, topics), result (systems,).
+    L-MAP is the mean logit AP; ``average="all"`` counts an unusable list as AP 0 (trec_eval -c).
 
     Parameters
     ----------

@@ -5,7 +5,7 @@ Every document of the corpus is replicated ``k ~ Poisson(1)`` times; the sum of 
 independent Poisson(1) multiplicities is Poisson(g), so a sample of a list is one Poisson(g_j)
 count per gap of ``g_j`` non-relevant documents, one Poisson(r_j) count for a block of ``r_j``
 consecutive relevant documents and ``R_not* ~ Poisson(R_not)``; AP* follows from cumulative counts
-(:func:`ap_from_counts`). The Poisson draws are exact inversions of the CDF with guide tables."""
+(``ap_from_counts``). The Poisson draws are exact inversions of the CDF with guide tables."""
 
 from __future__ import annotations
 
@@ -20,21 +20,19 @@ from ..errors import InputError
 from ..measures import average_precision
 from .lists import Lists, _lists_of
 
-__all__ = ["ap_from_counts", "bootstrap_ap", "bootstrap_ap_reference"]
-
-
 # --------------------------------------------------------------------------------------------
 # exact, fast Poisson draws for integer means (inverse CDF with guide tables)
 # --------------------------------------------------------------------------------------------
 
 
 class _PoissonTables:
-    """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers).
+    """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers)."""
 
-    A draw is ``X = #{k : F(k) <= U}`` for one float64 uniform ``U`` (exact inversion up to the
-    uniform's 2**-53 resolution; the tail beyond ``lam + 12 sqrt(lam) + 30``, below 1e-20, is cut
-    there). A guide table of ``size`` slots gives the start of the search, so a draw costs a few
-    array operations instead of numpy's rejection sampler (about 5x faster)."""
+    # A draw is ``X = #{k : F(k) <= U}`` for one float64 uniform ``U`` (exact inversion up to
+    # the uniform's 2**-53 resolution; the tail beyond ``lam + 12 sqrt(lam) + 30``, below
+    # 1e-20, is cut there). A guide table of ``size`` slots gives the start of the search, so
+    # a draw costs a few array operations instead of numpy's rejection sampler (about 5x
+    # faster).
 
     def __init__(self, lam_max: int):
         lam_max = max(int(lam_max), 1)
@@ -157,38 +155,11 @@ def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
 
 
 def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.ndarray:
-    """AP of resampled lists computed from counts over the relevant documents only.
-
-    ``k`` (m, ...): copies of each retrieved relevant document, in rank order; ``nonrel`` (m, ...):
-    non-relevant documents in the gap just above each of them; ``r_star`` (...): R of the resampled
-    corpus. The ``k_j`` copies of relevant document ``j`` are ranked consecutively below ``p``
-    documents of which ``h`` are relevant, each copy counts as a hit, so they add
-    ``sum_{c=1..k_j} (h + c) / (p + c) = k_j - N_j sum_{c=1..k_j} 1 / (p + c)`` to the precision
-    sum (``N_j = p - h``, the non-relevant documents above them). AP = sum / R*; NaN where R* = 0.
-
-    Parameters
-    ----------
-    k : numpy.ndarray
-        (m, ...): copies of each retrieved relevant document, in rank order.
-    nonrel : numpy.ndarray
-        (m, ...): non-relevant documents in the gap just above each of them.
-    r_star : numpy.ndarray
-        (...): R of the resampled corpus.
-
-    Returns
-    -------
-    numpy.ndarray
-        AP of each resampled list, (...); NaN where R* = 0.
-
-    Examples
-    --------
-    One copy of each of two relevant documents at ranks 1 and 3, R* = 2:
-
-    >>> import numpy as np
-    >>> from irrepro.corpus_bootstrap import ap_from_counts
-    >>> float(ap_from_counts(np.array([1, 1]), np.array([0, 1]), np.array(2)).round(4))
-    0.8333
-    """
+    """AP of resampled lists from ``k`` (m, ...) copies of each retrieved relevant document and the
+    ``nonrel`` above each; NaN where ``r_star`` = 0."""
+    # The k_j copies of relevant document j, ranked consecutively below p documents of which h are
+    # relevant, add sum_{c=1..k_j} (h + c) / (p + c) = k_j - N_j sum_{c=1..k_j} 1 / (p + c) to the
+    # precision sum (N_j = p - h, the non-relevant documents above them); AP = sum / R*.
     k = np.asarray(k)
     n_above = np.cumsum(nonrel, axis=0)
     p = np.cumsum(k, axis=0)
@@ -216,14 +187,14 @@ def _boot_list(
 ) -> np.ndarray:
     """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
     form a block whose copies are consecutive hits wherever they come from, so a block of r
-    documents needs only its total multiplicity, Poisson(r).
-
-    Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the blocks'
-    uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
-    (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample, or a
-    list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents), goes the numpy
-    way (:meth:`_PoissonTables.draw`, :func:`ap_from_counts`). Both give the same numbers, bit for
-    bit, from the same generator (``compiled=False``: numpy for every group, for the tests)."""
+    documents needs only its total multiplicity, Poisson(r)."""
+    # Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the
+    # blocks' uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
+    # (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample,
+    # or a list with a mean beyond the tables (a gap of more than ``_TABLE_MAX`` documents),
+    # goes the numpy way (:meth:`_PoissonTables.draw`, ``ap_from_counts``). Both give the same
+    # numbers, bit for bit, from the same generator (``compiled=False``: numpy for every
+    # group, for the tests).
     m = len(gaps)
     out = np.empty(B)
     if m == 0:
@@ -269,8 +240,7 @@ def bootstrap_ap(
 ) -> np.ndarray:
     """B corpus-bootstrap AP values of every list (Cormack & Lynam 2006, section 5).
 
-    B corpus-bootstrap AP values of every list: array ``Lists.shape + (B,)``, i.e.
-    ``(systems, topics, B)`` for a RunSet.
+    An array ``Lists.shape + (B,)``, i.e. ``(systems, topics, B)`` for a RunSet.
 
     Paper section 5 (Poisson(1) replication of every document, copies ranked consecutively,
     ``R* = R_ret* + R_not*``), drawn from counts between relevant documents (module docstring).
@@ -337,35 +307,7 @@ def bootstrap_ap(
 
 
 def bootstrap_ap_reference(relevant: np.ndarray, n_rel: int, B: int, seed: parallel.SeedLike) -> np.ndarray:
-    """The paper's construction, literally, for ONE list (reference for tests and benchmark).
-
-    ``relevant`` is the boolean list (rank order). Each sample replicates every retrieved document
-    k ~ Poisson(1) times in rank order (``np.repeat``), draws R_not* as a sum of R_not Poisson(1)
-    values, and recomputes AP with :func:`irrepro.measures.average_precision`.
-
-    Parameters
-    ----------
-    relevant : numpy.ndarray
-        The boolean list, in rank order.
-    n_rel : int
-        R.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-
-    Returns
-    -------
-    numpy.ndarray
-        (B,) AP values.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.corpus_bootstrap import bootstrap_ap_reference
-    >>> bootstrap_ap_reference(np.array([True, False, True]), 3, B=50, seed=0).shape
-    (50,)
-    """
+    """The paper's construction, literally, for one boolean list in rank order: (B,) AP values (the tests' reference)."""
     B = parallel.check_int(B, "B", minimum=1)
     rng = parallel.as_generator(seed)
     relevant = np.asarray(relevant, dtype=bool)

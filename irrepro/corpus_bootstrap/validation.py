@@ -15,24 +15,10 @@ from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, check_level
-from .intervals import METHODS, ap_acceleration, intervals_from_replicates
+from .intervals import METHODS, _with_small_r, ap_acceleration, intervals_from_replicates
 from .lists import Lists, _lists_of
 from .maps import _fixed_share, _run_intervals, run_means
 from .sampler import bootstrap_ap
-from .small_r import _with_small_r
-
-__all__ = [
-    "predicted_in_interval",
-    "doc_half",
-    "split_corpus",
-    "position",
-    "SplitValidation",
-    "split_validation",
-    "FullCorpus",
-    "full_corpus",
-    "miss_ratio",
-    "mean_in_interval",
-]
 
 
 def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
@@ -71,38 +57,14 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
 
 
 def doc_half(doc_ids) -> np.ndarray:
-    """0 (half A) or 1 (half B) per document id, from the MD5 digest of the id.
-
-    0 (half A) or 1 (half B) per document id: the lowest bit of the MD5 digest of the UTF-8 id
-    (A = even MD5). Deterministic and independent of everything but the id.
-
-    Parameters
-    ----------
-    doc_ids : iterable of str
-        Document ids.
-
-    Returns
-    -------
-    numpy.ndarray
-        0 or 1 per id.
-
-    Notes
-    -----
-    Cormack & Lynam (2006), section 6 (the split corpus).
-
-    Examples
-    --------
-    >>> from irrepro.corpus_bootstrap import doc_half
-    >>> doc_half(["d1", "d2", "d3"])
-    array([0, 1, 1], dtype=int8)
-    """
+    """0 (half A) or 1 (half B) per document id, from the MD5 digest of the id."""
     return np.fromiter((hashlib.md5(str(d).encode()).digest()[-1] & 1 for d in doc_ids), dtype=np.int8)
 
 
 def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     """The two half-corpora of section 6 as RunSets.
 
-    The two half-corpora of section 6 as RunSets: every ranked list keeps the documents of its
+    Every ranked list keeps the documents of its
     half in their original order, and the qrels keep the judgments of that half (so R_A, R_B come
     from the qrels).
 
@@ -114,7 +76,7 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     Returns
     -------
     half_a, half_b : irrepro.data.RunSet
-        The runs and qrels of each half (:func:`doc_half`).
+        The runs and qrels of each half (``doc_half``: the lowest bit of the MD5 of the id).
 
     Examples
     --------
@@ -146,7 +108,7 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
 def position(value, lower, upper) -> np.ndarray:
     """Where values lie: -1 below, 0 in (bounds included), +1 above the interval.
 
-    -1 below, 0 in (bounds included), +1 above the interval; 0 where anything is NaN.
+    0 where anything is NaN.
 
     Parameters
     ----------
@@ -285,7 +247,7 @@ def split_validation(
 ) -> SplitValidation:
     """The paper's validation (Cormack & Lynam 2006, sections 6-8) in one call.
 
-    The paper's validation (sections 6-8) in one call: split the corpus by MD5 (:func:`split_corpus`),
+    Split the corpus by MD5 (:func:`split_corpus`),
     bootstrap every list of each half B times (half A from child 0 of ``seed``, half B from
     child 1), build linear / logit / BCa intervals and their small-R corrections, and the MAP and
     L-MAP intervals (bootstrap and parametric) of every run, both directions.
@@ -384,7 +346,7 @@ def full_corpus(
 ) -> FullCorpus:
     """Intervals on the whole corpus (Cormack & Lynam 2006, Figure 4).
 
-    Intervals on the whole corpus (paper Figure 4): linear / logit (+ small-R) per list, and
+    Linear / logit (+ small-R) per list, and
     MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
     the lists (or its label). ``average``: the run means over the usable lists (the paper) or
     over ``"all"`` topics, an unusable list counting as AP 0 (trec_eval -c, as ``irrepro
@@ -441,14 +403,14 @@ def full_corpus(
     return FullCorpus(runs, topics, ap, usable, ivs, maps, reps if keep_replicates else None)
 
 
-# --- summaries of a split validation that the book's chapter reports (moved out of its cells) -----
+# --- summaries of a split validation that the book's chapter reports -----
 
 
 def miss_ratio(normalized) -> float:
     """Above / below ratio of an interval's misses (Cormack & Lynam 2006, section 7).
 
-    Above / below ratio of an interval's misses (section 7: the fraction above "roughly six times
-    larger" than below for the linear interval): the share of normalized differences
+    Section 7: the fraction above is "roughly six times larger" than below for the linear
+    interval. The share of normalized differences
     (:meth:`SplitValidation.normalized_difference`) above 1 over the share below -1 (an empty lower
     tail counts as 1e-12).
 
@@ -475,8 +437,7 @@ def miss_ratio(normalized) -> float:
 def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
     """The in-interval share (%) of the runs' MAP or L-MAP intervals, both directions.
 
-    The in-interval share (%) of the runs' ``measure`` ("MAP" or "L-MAP") intervals of ``kind``
-    ("bootstrap": Table 3, "parametric": Table 4), averaged over both directions (A to B, B to A).
+    ``kind``: "bootstrap" (Table 3) or "parametric" (Table 4); both directions: A to B, B to A.
 
     Parameters
     ----------

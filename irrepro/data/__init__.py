@@ -33,67 +33,40 @@ looks (``ir_datasets.util.home_path()``) before asking it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F401
+from ._common import PAD, UNJUDGED, DataError
+from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
-if TYPE_CHECKING:  # pandas is imported where it is used: reading and evaluating runs needs none
-    import pandas as pd
-
-from ._collections import COLLECTIONS, Collection, get_collection
-from ._common import MAX_DENSE_GRADE, PAD, UNJUDGED, DataError, topic_order
-from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where
-
-# the loaders (_sources: where a collection comes from, its real files or the stand-in; _loaders: runs
-# and matrices); the run set cache's helpers are served here for the tests and benchmarks
-from ._loaders import (  # noqa: F401
-    _cached_runset,
-    _runset_cache_path,
-    _store_runset,
-    leaderboard,
-    load_matrix,
-    load_runs,
-    run_files,
-)
+# not public, imported here by other packages, the tests and the benchmarks: get_collection, locate,
+# where, Run, build_runset, qrels_from_records, read_qrels and two helpers of the run set cache
+from ._loaders import _runset_cache_path, leaderboard, load_matrix, load_runs, run_files  # noqa: F401
 from ._matrices import ScoreMatrix, read_score_matrix
-from ._qrels import Qrels, qrels_from_records, read_qrels
-from ._runs import Run, build_runset, read_run
+from ._qrels import Qrels, qrels_from_records, read_qrels  # noqa: F401
+from ._runs import Run, build_runset, read_run  # noqa: F401
 from ._runset import RunSet
-from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels, load_topics  # noqa: F401
-from ._textfiles import GZIP_MAX_RATIO
-from .emulate import TREC6_TOPICS, pool_documents, pool_qrels, thin_qrels, trec6_relevant
+from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels  # noqa: F401
+from .emulate import pool_documents, pool_qrels, thin_qrels, trec6_relevant
 
 __all__ = [
     "COLLECTIONS",
     "CacheError",
-    "Collection",
     "DataError",
     "DataUnavailable",
-    "GZIP_MAX_RATIO",
-    "MAX_DENSE_GRADE",
     "PAD",
     "UNJUDGED",
     "Qrels",
-    "Run",
     "RunSet",
     "ScoreMatrix",
     "SimulatedDataWarning",
-    "TREC6_TOPICS",
-    "build_runset",
     "cache_dir",
     "fetch",
-    "get_collection",
     "leaderboard",
     "load_matrix",
     "load_qrels",
     "load_runs",
-    "load_topics",
-    "locate",
     "mirror_dir",
     "pool_documents",
     "pool_qrels",
-    "qrels_from_records",
-    "read_qrels",
     "read_run",
     "read_score_matrix",
     "run_files",
@@ -101,7 +74,6 @@ __all__ = [
     "simulate",
     "status",
     "thin_qrels",
-    "topic_order",
     "trec6_relevant",
 ]
 
@@ -113,85 +85,3 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"{__name__}.simulate")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# --------------------------------------------------------------------------------------------
-# status / fetch
-# --------------------------------------------------------------------------------------------
-
-
-def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
-    """Where each collection's files are found now, and whether all are verified.
-
-    Nothing is downloaded or copied.
-
-    Parameters
-    ----------
-    collections : sequence of str, optional
-        The collections (default: all of :data:`COLLECTIONS`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per collection: its number of files, where they are (cache, mirror, missing, ...),
-        and ``"verified"`` or how many are missing.
-
-    Examples
-    --------
-    >>> from irrepro import data
-    >>> data.status(["trec8"]).columns.tolist()
-    ['collection', 'files', 'where', 'status']
-    """
-    import pandas as pd
-
-    rows = []
-    for name in collections or COLLECTIONS:
-        coll = get_collection(name)
-        files = coll.files()
-        places = pd.Series([where(p) for p in files]).value_counts().to_dict()
-        ok = places.get("cache", 0) + places.get("mirror", 0)
-        rows.append(
-            {
-                "collection": name,
-                "files": len(files),
-                "where": ", ".join(f"{k}: {v}" for k, v in sorted(places.items())),
-                "status": "verified" if ok == len(files) else f"missing {len(files) - ok}",
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
-    """Put every file of the named collections into the cache, verified.
-
-    Parameters
-    ----------
-    names : str or sequence of str, default "all"
-        Collection names, or ``"all"``.
-    progress : bool, default True
-        A progress bar over the files.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The verified files in the cache.
-
-    Raises
-    ------
-    DataUnavailable
-        A file that can be had neither from the mirror nor from the network.
-
-    Examples
-    --------
-    >>> from irrepro import data
-    >>> paths = data.fetch("trec8")  # doctest: +SKIP
-    """
-    from tqdm import tqdm
-
-    if isinstance(names, str):
-        names = list(COLLECTIONS) if names == "all" else [names]
-    files = list(dict.fromkeys(p for n in names for p in get_collection(n).files()))
-    out = []
-    for rel in tqdm(files, desc="fetching", unit="file", disable=not progress):
-        out.append(locate(rel))
-    return out

@@ -7,12 +7,9 @@ from typing import Any
 
 import numpy as np
 
-__all__: list[str] = []
-
 
 def _np(arr, dtype) -> np.ndarray:
-    """A numpy view (no copy) of a primitive pyarrow (Chunked)Array without nulls. (pyarrow's own
-    ``to_numpy`` and ``pa.array`` import pandas, which reading and evaluating runs do without.)"""
+    """A numpy view (no copy) of a primitive pyarrow (Chunked)Array without nulls, without importing pandas."""
     import pyarrow as pa
 
     dt = np.dtype(dtype)
@@ -42,8 +39,7 @@ def _np_bool(arr) -> np.ndarray:
 
 
 def _np_filled(arr, dtype, fill) -> np.ndarray:
-    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null (without
-    ``pc.fill_null``, whose scalar conversion imports pandas)."""
+    """A numpy copy of a primitive pyarrow (Chunked)Array, ``fill`` where it is null, without importing pandas."""
     import pyarrow as pa
 
     if isinstance(arr, pa.ChunkedArray):
@@ -64,8 +60,7 @@ def _np_filled(arr, dtype, fill) -> np.ndarray:
 
 
 def _pa_view(values: np.ndarray):
-    """A pyarrow array of a 1-d numpy array of numbers, sharing its memory when it is contiguous
-    (``pyarrow.array`` imports pandas, which reading and evaluating runs do without)."""
+    """A pyarrow array sharing a contiguous 1-d numpy array's memory, without importing pandas."""
     import pyarrow as pa
 
     values = np.ascontiguousarray(values)

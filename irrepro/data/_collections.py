@@ -1,11 +1,17 @@
-"""The named collections of the book and the files each needs."""
+"""The named collections of the book, the files each needs, where they are and their download."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UnknownNameError
-from ._fetch import registry
+from ._fetch import locate, registry, where
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _r(a: int, b: int, skip: tuple[int, ...] = ()) -> tuple[str, ...]:
@@ -38,42 +44,7 @@ _REL = _U + "irj2015-reliability/data/"
 
 @dataclass(frozen=True)
 class Collection:
-    """A named data set of the book.
-
-    Parameters
-    ----------
-    name, title : str
-        The key (``"trec8"``) and the title shown.
-    kind : {"runs", "matrices"}
-        Ranked lists + qrels through ir_datasets, or per-topic score matrices (one file per measure).
-    shape : tuple of int
-        (systems, topics) as published; the simulated stand-in has this size.
-    topics : tuple of str, optional
-        The topic ids (the stand-in's too).
-    topic_ids_known : bool, default True
-        Whether ``topics`` are the real ids.
-    matrices : dict of str to str
-        Measure -> registry path of its score matrix.
-    run_dir : str, optional
-        Registry folder of the run files.
-    ir_datasets_id : str, optional
-        The ir_datasets id of its qrels and topics.
-    extra_files : tuple of str
-        Further registry files (e.g. NIST's leaderboard).
-    relevant_median : float, optional
-        The median number of relevant documents (grade >= 1) per topic of the real qrels, around
-        which the stand-in draws its topics' R (``r_median`` of :mod:`irrepro.data.simulate`; None:
-        the model's default), so that it is as rich in relevant documents as the collection it
-        stands for (TREC-COVID round 5 has several times TREC-6's R).
-    citation, notes : str
-        Where it comes from, and what to know of it.
-
-    Examples
-    --------
-    >>> from irrepro.data import COLLECTIONS
-    >>> COLLECTIONS["trec-covid-round5"].kind
-    'runs'
-    """
+    """A named data set of the book: its kind (``runs`` or ``matrices``), published shape, files and citation."""
 
     name: str
     title: str
@@ -263,31 +234,85 @@ COLLECTIONS: dict[str, Collection] = {
 
 
 def get_collection(name: str) -> Collection:
-    """The collection of the book named ``name``.
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`COLLECTIONS` (``"trec8"``, ``"trec-covid-round5"``, ...).
-
-    Returns
-    -------
-    Collection
-        Its description: kind, shape, files, citation.
-
-    Raises
-    ------
-    irrepro.errors.UnknownNameError
-        For a name the book does not know, listing the known ones.
-
-    Examples
-    --------
-    >>> from irrepro.data import get_collection
-    >>> c = get_collection("trec8")
-    >>> c.kind, c.shape
-    ('matrices', (129, 50))
-    """
+    """The collection named ``name`` (UnknownNameError listing the known ones)."""
     try:
         return COLLECTIONS[name]
     except KeyError:
         raise UnknownNameError(f"unknown collection {name!r}; known: {', '.join(COLLECTIONS)}") from None
+
+
+def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
+    """Where each collection's files are found now, and whether all are verified.
+
+    Nothing is downloaded or copied.
+
+    Parameters
+    ----------
+    collections : sequence of str, optional
+        The collections (default: all of :data:`COLLECTIONS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per collection: its number of files, where they are (cache, mirror, missing, ...),
+        and ``"verified"`` or how many are missing.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> data.status(["trec8"]).columns.tolist()
+    ['collection', 'files', 'where', 'status']
+    """
+    import pandas as pd
+
+    rows = []
+    for name in collections or COLLECTIONS:
+        coll = get_collection(name)
+        files = coll.files()
+        places = pd.Series([where(p) for p in files]).value_counts().to_dict()
+        ok = places.get("cache", 0) + places.get("mirror", 0)
+        rows.append(
+            {
+                "collection": name,
+                "files": len(files),
+                "where": ", ".join(f"{k}: {v}" for k, v in sorted(places.items())),
+                "status": "verified" if ok == len(files) else f"missing {len(files) - ok}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[Path]:
+    """Put every file of the named collections into the cache, verified.
+
+    Parameters
+    ----------
+    names : str or sequence of str, default "all"
+        Collection names, or ``"all"``.
+    progress : bool, default True
+        A progress bar over the files.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The verified files in the cache.
+
+    Raises
+    ------
+    DataUnavailable
+        A file that can be had neither from the mirror nor from the network.
+
+    Examples
+    --------
+    >>> from irrepro import data
+    >>> paths = data.fetch("trec8")  # doctest: +SKIP
+    """
+    from tqdm import tqdm
+
+    if isinstance(names, str):
+        names = list(COLLECTIONS) if names == "all" else [names]
+    files = list(dict.fromkeys(p for n in names for p in get_collection(n).files()))
+    out = []
+    for rel in tqdm(files, desc="fetching", unit="file", disable=not progress):
+        out.append(locate(rel))
+    return out

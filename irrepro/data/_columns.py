@@ -14,30 +14,11 @@ from ._arrays import _np, _np_bool, _np_filled, _pa_strings, _pa_view
 from ._common import _n_threads, _release_memory
 from ._textfiles import _TO_SPACE
 
-__all__: list[str] = []
-
 
 def _fast_table(
     data: bytes | bytearray, ncols: int, types: dict, extra_empty: bool, lean: tuple = (), pool=None
 ):
-    """The fast columnar pass: a pyarrow table (columns ``c0``..``c{ncols-1}``) of the file's
-    data lines, or None when anything is unusual (then the slow pass reads the file).
-
-    The bytes are read with one delimiter: a file separated by tabs (or by single spaces) as it
-    is; any other whitespace inside lines is first mapped to single spaces. Lines that then do not
-    have the first line's number of fields are split trec_eval's way (whitespace): blank and
-    comment lines are dropped, lines with ``ncols`` fields (runs: at least) kept, anything else
-    sends the file to the slow pass. An empty field (two delimiters in a row) does too.
-    ``extra_empty``: fields beyond ``ncols`` must be empty (qrels: trailing whitespace only).
-
-    ``lean``: ``(skip, last)``: when the file is regular (no two delimiters in a row, no
-    ``#``, exactly ``ncols`` fields on the first line) the columns ``skip`` are not converted (no
-    field can be empty) and column ``last`` (runs; None: none), the last field of a line, is not
-    converted either:
-    that it is the same on every line is checked by counting the lines that end with it. The table
-    then lacks those columns, and ``table.schema.metadata[b"constant"]`` holds that last field.
-    ``pool``: the pyarrow memory pool of the table (default: pyarrow's).
-    """
+    """The fast columnar pass: a pyarrow table (columns c0.., ``lean`` columns left out and a constant last field in its metadata) of the file's data lines, or None when anything is unusual (then the slow pass reads the file)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -131,8 +112,7 @@ def _fast_table(
 
 
 def _has_pair(data: bytes | bytearray, byte: int) -> bool:
-    """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words: much faster than
-    ``bytes.find`` for a frequent byte)."""
+    """Whether ``data`` holds two ``byte`` in a row (numpy on 16-bit words)."""
     pair = byte * 257
     step = 1 << 22  # in blocks (overlapping by a byte): a few MB of temporaries, whatever the size
     for a in range(0, max(len(data) - 1, 0), step):
@@ -147,9 +127,7 @@ def _has_pair(data: bytes | bytearray, byte: int) -> bool:
 def _csv(
     data: bytes | bytearray, delim: bytes, width: int, types: dict, include: list[str], invalid, pool=None
 ):
-    """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}; ``types`` by column
-    number, dictionary-encoded strings for the others; ``pool``: its memory pool, default
-    pyarrow's); None if it fails."""
+    """pyarrow's CSV reader on ``data`` (no quoting; columns c0..c{width-1}, ``types`` by number, others dictionary strings); None if it fails."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -183,13 +161,7 @@ def _min_length(arr) -> int:
 
 
 def _dict_parts(col, by_sorting: bool = False) -> tuple:
-    """(dictionary, int32 indices) of a dictionary-typed pyarrow (Chunked)Array, or of a list of
-    its chunks (emptied as they are merged: a caller that holds them nowhere else frees each part as
-    soon as it is merged). The dictionary holds each value once, in the order of first occurrence;
-    chunks with different dictionaries are merged by pyarrow's hash table, or with ``by_sorting``
-    by sorting (:func:`_sorted_union`; the dictionary then in byte order): for millions of
-    distinct values (a large run's document ids) the table costs ~160 bytes a value at its peak,
-    sorting ~30 beyond the values."""
+    """(dictionary in order of first occurrence, int32 indices) of a dictionary-typed array or list of chunks (emptied as merged); ``by_sorting``: merged by sorting, in byte order, for less memory."""
     import pyarrow as pa
 
     # (type: ignore below: the stubs know no dictionary-typed (Chunked)Array, whose parts these are)
@@ -221,9 +193,7 @@ def _dict_parts(col, by_sorting: bool = False) -> tuple:
 
 
 def _sorted_union(arrays: list) -> tuple:
-    """(dictionary, int32 codes) of pyarrow string arrays taken as one, by sorting: the dictionary
-    holds every distinct value once, in byte order; ``codes`` maps every element of the arrays,
-    in order, to its value's place in it. ``arrays`` is emptied once they are joined."""
+    """(dictionary in byte order, int32 codes) of pyarrow string arrays taken as one, by sorting; ``arrays`` is emptied once joined."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -256,9 +226,7 @@ def _ascending(arr) -> bool:
 
 
 def _positions(values, value_set) -> np.ndarray:
-    """int32: the place of each of ``values`` in ``value_set`` (pyarrow string arrays, ``value_set``
-    without repeats), -1 where it is not there: ``pyarrow.compute.index_in``, with its hash table
-    made of the smaller of the two (a table of millions of ids costs ~160 bytes an id at its peak)."""
+    """int32 place of each of ``values`` in ``value_set`` (-1: absent), the hash table made of the smaller of the two."""
     import pyarrow.compute as pc
 
     if len(value_set) <= len(values):
@@ -272,9 +240,7 @@ def _positions(values, value_set) -> np.ndarray:
 
 
 def _places(values, keys) -> np.ndarray:
-    """int32: the place of each of ``values`` in ``keys`` (pyarrow string arrays or sequences of
-    str; ``keys`` without repeats), -1 where it is not there: :func:`_positions`, whose hash table
-    costs a few bytes an id where a dict of a million topic ids costs ~70 MB."""
+    """int32 place of each of ``values`` in ``keys`` (-1: absent), by :func:`_positions`."""
     import pyarrow as pa
 
     arrow = (pa.Array, pa.ChunkedArray)
@@ -290,10 +256,7 @@ def _places(values, keys) -> np.ndarray:
 
 
 def _union_dictionary(arrays: list) -> tuple:
-    """(dictionary, int32 indices) of several pyarrow string arrays taken as one: ``_dict_parts``
-    of their ``dictionary_encode``, the arrays split among threads (one per core, each encoding its
-    share; then their dictionaries encoded together). The dictionary is in order of first
-    occurrence, as one pass would make it, whatever the number of threads."""
+    """(dictionary in order of first occurrence, int32 indices) of several pyarrow string arrays taken as one, encoded on one thread per core."""
     import pyarrow as pa
 
     k = min(_n_threads(len(arrays)), 8)
@@ -312,8 +275,7 @@ def _union_dictionary(arrays: list) -> tuple:
 
 
 def _same_array(a, b) -> bool:
-    """``a.equals(b)``, at once when both are views of the same buffers (the chunks of one
-    ``dictionary_encode`` share their dictionary)."""
+    """``a.equals(b)``, at once when both are views of the same buffers."""
     same = len(a) == len(b) and a.offset == b.offset and all(
         (x is None and y is None) or (x is not None and y is not None and x.address == y.address)
         for x, y in zip(a.buffers(), b.buffers())
@@ -330,11 +292,7 @@ def _encode(values) -> tuple:
 
 
 def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
-    """A 64-bit hash (uint64) of every string of a pyarrow (Chunked) StringArray, in numpy, in
-    blocks of about a MB: equal strings hash equal; different ones collide with probability about
-    2**-64 per pair (callers check candidates exactly). Much less memory than a hash table of
-    the strings (pyarrow's dictionary encoding of two million ids takes ~190 MB). ``salt``: one
-    integer per string mixed into its hash (e.g. its topic code)."""
+    """A 64-bit hash (uint64) of every string of a pyarrow string array, in blocks, with an optional per-string ``salt``; callers check collisions exactly."""
     import pyarrow as pa
 
     if isinstance(arr, pa.ChunkedArray):
@@ -378,9 +336,7 @@ def _hash_strings(arr, salt: np.ndarray | None = None) -> np.ndarray:
 
 
 def _duplicate_line(t_idx: np.ndarray, docs) -> int | None:
-    """Index of the first line whose (topic, doc) pair occurs on an earlier line, or None:
-    ``t_idx`` the topic codes, ``docs`` a pyarrow string array (one per line). By 64-bit hashes
-    of the pairs, sorted; lines with equal hashes are compared exactly."""
+    """Index of the first line whose (topic, doc) pair occurs on an earlier line, or None (by 64-bit hashes, checked exactly)."""
     n = len(t_idx)
     if n < 2:
         return None

@@ -12,8 +12,6 @@ import numpy as np
 from .._text import shown
 from ..errors import InputError
 
-__all__ = ["DataError", "DataUnavailable", "CacheError", "topic_order", "UNJUDGED", "PAD", "MAX_DENSE_GRADE"]
-
 #: Grade of a retrieved document that has no judgment in the qrels.
 UNJUDGED = -1
 #: Grade of a rank beyond the end of a list (padding of the ranks axis).
@@ -82,27 +80,7 @@ class DataError(InputError):
 
 
 def topic_order(topics: Iterable[str]) -> list[str]:
-    """Topic ids sorted numerically when they are all integers, else as strings.
-
-    An integer is what ``int()`` reads: decimal digits only (``str.isdecimal``); ``'²'`` is a digit
-    to ``str.isdigit`` but no integer, so ids like it sort as strings.
-
-    Parameters
-    ----------
-    topics : iterable of str
-        The topic ids.
-
-    Returns
-    -------
-    list of str
-        The ids in order.
-
-    Examples
-    --------
-    >>> from irrepro.data import topic_order
-    >>> topic_order(["10", "9", "100"]), topic_order(["b", "a10", "a9"])
-    (['9', '10', '100'], ['a10', 'a9', 'b'])
-    """
+    """Topic ids sorted numerically when all are integers (``str.isdecimal``), else as strings."""
     topics = list(dict.fromkeys(topics))
     if all(t.isdecimal() for t in topics):
         return sorted(topics, key=int)
@@ -114,10 +92,7 @@ def _n_threads(n_items: int) -> int:
 
 
 def _release_memory() -> None:
-    """Hand the memory freed so far back to the system: the unused pages of pyarrow's pool and, on
-    glibc, the free pages of the C heap (``malloc_trim``: freed numpy arrays and Python objects
-    otherwise stay with the allocator, and the next big step's peak stands on them). A few ms;
-    called between big steps (after reading runs, between the analyses of ``irrepro report``)."""
+    """Hand freed memory back to the system (pyarrow's pool, glibc's ``malloc_trim``) between big steps."""
     import sys
 
     if "pyarrow" in sys.modules:
@@ -144,11 +119,7 @@ def _show(value) -> str:
 
 
 def _unique(names: list[str], where: list[str], what: str) -> list[str]:
-    """``names``, refused when one repeats (:class:`~irrepro.InputError` naming ``where``, their
-    files); with ``what`` (``"run names"``), names that differ but look the same - equal in
-    Unicode's normalization NFKC ("café" with a composed "é" and with "e" and a combining accent,
-    "ﬁle" with a ligature and "file", fullwidth letters; :func:`irrepro.escape.look_alikes`) - are
-    warned of, one warning per such group naming each in ASCII escapes."""
+    """``names``, refused when one repeats (naming ``where``, their files); with ``what``, names that look the same are warned of."""
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         files = [w for n, w in zip(names, where) if n in dupes]
@@ -159,8 +130,7 @@ def _unique(names: list[str], where: list[str], what: str) -> list[str]:
 
 
 def look_alike(names: list[str], where: list[str], what: str) -> None:
-    """Warn of ``names`` that differ but look the same (:func:`irrepro.escape.look_alikes`), one
-    warning per group naming each in ASCII escapes, and its ``where`` (a file, or "")."""
+    """Warn of ``names`` that differ but look the same (NFKC), one warning per group naming each in ASCII escapes and its ``where``."""
     import unicodedata
     import warnings
 
@@ -185,8 +155,7 @@ def _pd():
 
 
 def _rows_named(table, name: str, unit: str):
-    """Refuse a table with a missing topic or doc id; return ``where(i)``, naming its row ``i``
-    (1-based, with its ids) in messages."""
+    """Refuse a table with a missing topic or doc id; return ``where(i)``, naming its row ``i`` in messages."""
     for col in ("topic", "doc"):
         bad = table[col].isna().to_numpy()
         if bad.any():

@@ -11,8 +11,8 @@ Every real file the book reads is listed in ``irrepro/registry.tsv`` with its pu
 
 A cached file whose checksum does not match (corrupt, truncated, edited) is reported and replaced;
 it is never used. Files irrepro derives from them (the run sets' ``.npz``) have their sha256 recorded
-beside them when written (:func:`atomic_write` with ``record_sha256``, a ``NAME.sha256`` file in
-``sha256sum``'s format) and checked on every read (:func:`recorded_sha256_problem`). Every file
+beside them when written (``_files.atomic_write`` with ``record_sha256``, a ``NAME.sha256`` file in
+``sha256sum``'s format) and checked on every read (``_files.recorded_sha256_problem``). Every file
 irrepro writes gets the mode the process's umask gives a new file (``0o666 & ~umask``).
 """
 
@@ -31,35 +31,7 @@ import platformdirs
 from .._env import env
 from ..errors import InputError, UnknownNameError
 from ._common import CacheError, DataUnavailable
-
-# verified files on disk (served from here as before)
-from ._files import (
-    _DISK_FULL,
-    _copy_atomic,
-    _disk_full,
-    _new_file_mode,
-    _writable_dir,
-    atomic_write,
-    recorded_sha256_problem,
-    sha256_file,
-    sha256_record,
-)
-
-__all__ = [
-    "CacheError",
-    "DataUnavailable",
-    "RegistryEntry",
-    "cache_dir",
-    "mirror_dir",
-    "is_offline",
-    "registry",
-    "locate",
-    "where",
-    "sha256_file",
-    "atomic_write",
-    "recorded_sha256_problem",
-    "sha256_record",
-]
+from ._files import _DISK_FULL, _copy_atomic, _disk_full, _new_file_mode, _writable_dir, sha256_file
 
 #: Seconds to wait for a server to answer before giving up on the network.
 NETWORK_TIMEOUT = 10
@@ -67,8 +39,7 @@ NETWORK_TIMEOUT = 10
 
 @dataclass(frozen=True)
 class RegistryEntry:
-    """One file of the registry: its path (relative to the cache / mirror root), checksum, size,
-    public source URL and licence."""
+    """One file of the registry: its path (relative to the cache / mirror root), checksum, size, source URL and licence."""
 
     path: str
     sha256: str
@@ -102,8 +73,7 @@ def registry() -> dict[str, RegistryEntry]:
 
 
 def _env_flag(name: str) -> bool:
-    """The yes / no environment variable ``name``: 1, true, yes, on; unset, empty, 0, false, no,
-    off; anything else is refused naming it (``IRREPRO_ALLOW_SIMULATED=maybe`` was taken as no)."""
+    """The yes / no environment variable ``name`` (1, true, yes, on / unset, empty, 0, false, no, off); anything else refused naming it."""
     value = (env(name) or "").strip().lower()
     if value in {"1", "true", "yes", "on"}:
         return True
@@ -119,12 +89,6 @@ def cache_dir() -> Path:
     -------
     pathlib.Path
         The directory (it need not exist yet).
-
-    Examples
-    --------
-    >>> from irrepro.data import cache_dir
-    >>> cache_dir().is_absolute()
-    True
     """
     cache = env("IRREPRO_CACHE")
     return Path(cache).expanduser().resolve() if cache else Path(platformdirs.user_cache_dir("irrepro"))
@@ -137,12 +101,6 @@ def mirror_dir() -> Path | None:
     -------
     pathlib.Path or None
         The mirror directory, laid out like the registry's paths.
-
-    Examples
-    --------
-    >>> from irrepro.data import mirror_dir
-    >>> mirror_dir() is None or mirror_dir().is_absolute()
-    True
     """
     mirror = env("IRREPRO_MIRROR")
     return Path(mirror).expanduser().resolve() if mirror else None
@@ -169,9 +127,7 @@ def _how_to_supply(entry: RegistryEntry, target: Path) -> str:
 
 
 def where(relpath: str) -> str:
-    """Where a registry file would be taken from now, without fetching it: ``"cache"``,
-    ``"mirror"``, ``"corrupt-cache"`` (cached but failing its checksum), ``"corrupt-mirror"`` or
-    ``"missing"``."""
+    """Where a registry file would be taken from now: cache, mirror, corrupt-cache, corrupt-mirror or missing."""
     entry = registry()[relpath]
     target = cache_dir() / relpath
     if target.exists():
@@ -187,38 +143,7 @@ def where(relpath: str) -> str:
 
 
 def locate(relpath: str, *, progress: bool = False) -> Path:
-    """A verified local copy of the registry file ``relpath``.
-
-    The cache first, then the offline mirror (copied into the cache), then the network (never with
-    ``IRREPRO_OFFLINE=1``); every copy is checked against its sha256 (see :mod:`irrepro.data._fetch`
-    for the order and what a corrupt copy gives).
-
-    Parameters
-    ----------
-    relpath : str
-        A path of :func:`registry`.
-    progress : bool, default False
-        Show a download progress bar.
-
-    Returns
-    -------
-    pathlib.Path
-        The verified file in the cache.
-
-    Raises
-    ------
-    DataUnavailable
-        Naming the file, where it was looked for and how to supply it.
-    CacheError
-        When the cache cannot be used.
-    irrepro.errors.UnknownNameError
-        For a path that is not in the registry.
-
-    Examples
-    --------
-    >>> from irrepro.data import locate
-    >>> path = locate("ir_datasets/cord19/trec-covid/qrels")  # doctest: +SKIP
-    """
+    """A verified local copy of the registry file ``relpath``: the cache, then the mirror, then the network (DataUnavailable naming the file and how to supply it)."""
     try:
         entry = registry()[relpath]
     except KeyError:
@@ -274,8 +199,7 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
 
 
 def _drop_corrupt(target: Path, corrupt: tuple | None) -> None:
-    """Remove a corrupt cached copy that could not be replaced, unless another process has
-    replaced it meanwhile (then it is a different file)."""
+    """Remove a corrupt cached copy that could not be replaced, unless another process replaced it meanwhile."""
     if corrupt is None:
         return
     try:

@@ -1,7 +1,6 @@
 """Verified files on disk: the sha256 of a file (memoised per process), files written whole or not
 at all (:func:`atomic_write`) with the mode the umask gives, and the sha256 recorded beside a file
-irrepro derived (:func:`recorded_sha256_problem`). Used by :mod:`irrepro.data._fetch` (which serves
-these names as before) and the run set cache."""
+irrepro derived (:func:`recorded_sha256_problem`)."""
 
 from __future__ import annotations
 
@@ -13,8 +12,6 @@ import tempfile
 from pathlib import Path
 
 from ._common import CacheError
-
-__all__ = ["sha256_file", "atomic_write", "recorded_sha256_problem", "sha256_record"]
 
 _VERIFIED: dict[tuple[str, int, int], str] = {}
 
@@ -59,8 +56,7 @@ def _writable_dir(directory: Path) -> None:
 
 
 def _umask() -> int:
-    """This process's umask, read without changing it where Linux tells it (``/proc/self/status``;
-    elsewhere set and restored at once)."""
+    """This process's umask, read without changing it where Linux tells it."""
     try:
         with open("/proc/self/status", encoding="ascii") as f:
             for line in f:
@@ -82,8 +78,7 @@ _DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
 
 def _disk_full(dst: Path, exc: OSError) -> CacheError:
-    """The error for a write into ``dst`` that ran out of space: it names the file being written
-    and its directory (never the file being read, which an OSError of a copy names first)."""
+    """The error for a write into ``dst`` that ran out of space, naming that file and its directory."""
     return CacheError(
         f"cannot write {dst}: the disk is full ({exc.strerror or 'no space left'} in {dst.parent}); "
         "free some space there, or point IRREPRO_CACHE at a directory on a disk with room"
@@ -97,24 +92,7 @@ def sha256_record(path: str | Path) -> Path:
 
 
 def atomic_write(dst: str | Path, write, *, record_sha256: bool = False) -> None:
-    """Create ``dst`` whole or not at all: ``write(tmp_path)`` fills a temporary file beside it,
-    which is then renamed over ``dst`` (and removed if anything fails). Concurrent writers of the
-    same ``dst`` are safe: each renames its own complete file, the last one wins.
-
-    Parameters
-    ----------
-    dst : str or Path
-        The file to create or replace.
-    write : callable
-        ``write(tmp_path)`` writes the whole content into ``tmp_path``.
-    record_sha256 : bool
-        Also record the sha256 of the new content in :func:`sha256_record` ``(dst)`` (written just
-        before ``dst`` is renamed into place), for :func:`recorded_sha256_problem` to check on read.
-
-    The file gets the mode the umask gives a new file (``0o666 & ~umask``: 0644 under umask 022,
-    0600 under 077). A directory that cannot be written, or a disk that is full, raises
-    :class:`CacheError` naming ``dst``.
-    """
+    """Create ``dst`` whole or not at all (a temporary file renamed over it, mode ``0o666 & ~umask``), with ``record_sha256`` its sha256 recorded; CacheError naming ``dst`` where it cannot be written."""
     dst = Path(dst)
     _writable_dir(dst.parent)
     try:
@@ -143,21 +121,7 @@ def atomic_write(dst: str | Path, write, *, record_sha256: bool = False) -> None
 
 
 def recorded_sha256_problem(path: str | Path) -> str | None:
-    """Check a derived file against the sha256 recorded when irrepro wrote it (``atomic_write(...,
-    record_sha256=True)``).
-
-    Parameters
-    ----------
-    path : str or Path
-        The derived file (it must exist).
-
-    Returns
-    -------
-    str or None
-        None when the file's bytes have the recorded sha256; otherwise what is wrong, as words
-        that follow the file's name ("does not match its recorded sha256 ...", "has no recorded
-        sha256 ...").
-    """
+    """None when the derived file ``path`` has the sha256 recorded when irrepro wrote it, else what is wrong (words following the file's name)."""
     path = Path(path)
     record = sha256_record(path)
     try:

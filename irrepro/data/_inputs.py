@@ -1,19 +1,6 @@
-"""Runs and qrels from the tools users already hold, for :func:`irrepro.data.load_runs` and
-:func:`irrepro.data.load_qrels`:
-
-* pandas DataFrames with ir_measures' columns (``query_id, doc_id, score`` for runs,
-  ``query_id, doc_id, relevance`` for qrels) or PyTerrier's (``qid, docno, score`` /
-  ``qid, docno, label``); a run frame's optional ``name`` column splits it into several runs
-  (PyTerrier's ``rank`` and any other column is ignored: ranks come from the scores, as in
-  trec_eval);
-* pytrec_eval-style dicts: ``{qid: {docno: score}}`` (a run), ``{qid: {docno: grade}}`` (qrels);
-* ranx ``Run`` and ``Qrels`` objects (recognised without importing ranx);
-* several runs: a list of such objects (run files too), or a dict ``{run name: object}``.
-
-Every value is checked: a missing column, a missing id, a score that is not a finite number or a
-grade that is not an integer raises :class:`~irrepro.data.DataError` naming the row (and its topic
-and document).
-"""
+"""Runs and qrels from the tools users already hold (pandas frames with ir_measures' or PyTerrier's
+columns, pytrec_eval-style dicts, ranx objects, lists and dicts of them), every value checked: a
+run frame's ``name`` column splits it into runs; ranks come from the scores, as in trec_eval."""
 
 from __future__ import annotations
 

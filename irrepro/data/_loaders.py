@@ -1,5 +1,5 @@
 """Loading runs and score matrices: a collection of the book (its verified files, its built run set
-cached), the user's run files or objects, and NIST's leaderboards. Served from :mod:`irrepro.data`."""
+cached), the user's run files or objects, and NIST's leaderboards."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from ._runs import _assemble, _read_runs, _run_cols_of
 from ._runset import RunSet
 from ._sources import _fallback, _seed_of, _stand_in_runs, _stand_in_topics, load_qrels
 from ._textfiles import _fspath
-
-__all__ = ["run_files", "load_runs", "load_matrix", "leaderboard"]
 
 
 def run_files(directory: str | Path) -> list[Path]:
@@ -215,7 +213,7 @@ def _runset_cache_path(coll: Collection) -> Path:
 
 
 def _cached_runset(coll: Collection) -> RunSet | None:
-    from ._fetch import recorded_sha256_problem, sha256_record
+    from ._files import recorded_sha256_problem, sha256_record
 
     path = _runset_cache_path(coll)
     if not path.exists():

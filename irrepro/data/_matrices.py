@@ -18,8 +18,6 @@ from ._runset import _indices
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ScoreMatrix", "read_score_matrix"]
-
 
 @dataclass(frozen=True, eq=False)
 class ScoreMatrix:
@@ -93,11 +91,7 @@ class ScoreMatrix:
 
 
 def _checked_scores(scores, name: str = "scores") -> np.ndarray:
-    """The float64 ``(systems, topics)`` array of a :class:`ScoreMatrix` or an array-like, every
-    value finite: the one check of the score matrices the public functions take (the bootstrap
-    and significance tests, standardization, the topic split, the known-truth experiments). A
-    NaN or an infinity raises :class:`~irrepro.InputError` naming the first such cell (its system
-    and topic for a ScoreMatrix, its row and column otherwise); so does a matrix that is not 2-d."""
+    """The float64 (systems, topics) array of a ScoreMatrix or array-like, refused (InputError naming the cell) unless 2-d and finite."""
     from ..errors import InputError
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)

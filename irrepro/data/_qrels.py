@@ -1,5 +1,5 @@
 """Qrels: :class:`Qrels` (array-backed, a pandas table on demand), read from a TREC qrels file
-(:func:`read_qrels`) or built from records or a user's table."""
+(``read_qrels``) or built from records or a user's table."""
 
 from __future__ import annotations
 
@@ -30,15 +30,9 @@ from ._textfiles import (
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
 
-__all__ = ["Qrels", "read_qrels", "qrels_from_records"]
-
 
 class _CodedColumns(_SequenceABC):
-    """The (topic, doc, grade) columns of qrels read from a file, kept encoded: the topic and
-    document dictionaries (pyarrow string arrays) and int32 codes per line (for
-    the documents: None when the array has one id per line, unencoded), the grades as int64.
-    ``[2]`` (the grades) costs nothing; the object arrays of ids (``[0]``, ``[1]``: two million
-    Python strings for a two-million-line qrels) are made on first use."""
+    """The (topic, doc, grade) columns of qrels read from a file, kept encoded; the object arrays of ids made on first use."""
 
     def __init__(self, topic_dict, t_idx: np.ndarray, doc_dict, d_idx: np.ndarray | None, grade: np.ndarray):
         self.topic_dict, self.t_idx, self.doc_dict, self.d_idx = topic_dict, t_idx, doc_dict, d_idx
@@ -63,8 +57,7 @@ class _CodedColumns(_SequenceABC):
         return _CodedColumns(self.topic_dict, self.t_idx[keep], self.doc_dict, d_idx, self.grade[keep])
 
     def first_topics(self) -> list[str]:
-        """The topic ids that occur, in the order of their first line (a pyarrow dictionary
-        lists its values in that order)."""
+        """The topic ids that occur, in the order of their first line."""
         present = np.bincount(self.t_idx, minlength=len(self.topic_dict)) > 0
         return self.topic_dict.take(_pa_view(np.flatnonzero(present))).to_pylist()
 
@@ -180,8 +173,8 @@ class Qrels:
     def grade_counts(self, topics: Sequence[str] | None = None) -> np.ndarray:
         """``(topics, max_grade + 1)`` counts of judged documents per grade 0..max_grade (negative
         grades are not judgments and are not counted). Column ``g`` is grade ``g``, so the width
-        follows the largest grade: qrels whose largest grade exceeds :data:`MAX_DENSE_GRADE` are
-        refused with a ValueError (use :meth:`grade_levels`, which counts the distinct grades)."""
+        follows the largest grade: qrels whose largest grade exceeds ``MAX_DENSE_GRADE`` (1000) are
+        refused with an InputError (use :meth:`grade_levels`, which counts the distinct grades)."""
         if self.max_grade > MAX_DENSE_GRADE:
             raise InputError(
                 f"qrels {self.name!r}: the largest grade is {self.max_grade}; grade_counts has one "
@@ -214,8 +207,7 @@ class Qrels:
 
     @cached_property
     def _arrays(self):
-        """(topic index per line, pyarrow array of doc ids, doc index per line (None: the array
-        has one id per line), grade)."""
+        """(topic index per line, doc id array, doc index per line or None, grade)."""
         cols = self._columns
         docs, d_idx = (cols.doc_dict, cols.d_idx) if isinstance(cols, _CodedColumns) else _encode(cols[1])
         return self._topic_index, docs, d_idx, cols[2]
@@ -233,49 +225,7 @@ def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
-    r"""Read a TREC qrels file (``topic iteration doc grade``) the way trec_eval 10 reads it.
-
-    Parameters
-    ----------
-    path : str, bytes or os.PathLike
-        A regular file, a pipe, a FIFO, ``/dev/stdin`` or ``/dev/fd/N``; plain or gzip.
-    name : str, optional
-        A name for the judgments (default: the file's name).
-
-    Returns
-    -------
-    Qrels
-        The judgments.
-
-    Raises
-    ------
-    DataError
-        For every refusal, naming the file, the line and the problem.
-
-    Notes
-    -----
-    trec_eval's ``get_qrels.c``, with :func:`read_run`'s rules for whitespace, gzip, a UTF-8 byte
-    order mark at the start (dropped; trec_eval makes it part of the first topic id, a topic of one
-    judgment), blank lines (trec_eval refuses them in qrels; they carry no data, so irrepro skips
-    them) and ``#`` comment lines (trec_eval skips them when ``#`` is a line's first character), and:
-
-    * a line has exactly 4 fields (trec_eval refuses more); the iteration is ignored;
-    * the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits (-2147483648 to
-      2147483647): ``1e20`` or ``x`` is refused. A negative grade means "not judged";
-    * a document judged twice for one topic is refused;
-    * binary data and gzip bombs are refused, as for :func:`read_run`.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irrepro import data
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     path = pathlib.Path(d) / "qrels.txt"
-    ...     _ = path.write_text("1 0 d1 1\n1 0 d9 2\n2 0 d3 0\n")
-    ...     qrels = data.read_qrels(path)
-    >>> qrels.name, qrels.topics, qrels.n_relevant()
-    ('qrels.txt', ('1', '2'), array([2, 0]))
-    """
+    """Read a TREC qrels file (``topic iteration doc grade``) as trec_eval 10 reads it (the rules are in :func:`load_qrels`'s Notes)."""
     import pyarrow as pa
 
     path = _fspath(path)
@@ -329,44 +279,14 @@ def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
 
 
 def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") -> Qrels:
-    """Build :class:`Qrels` from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' ``qrels_iter``).
-
-    Parameters
-    ----------
-    records : iterable of (str, str, int)
-        One judgment per tuple.
-    name : str, optional
-        A name for the judgments.
-
-    Returns
-    -------
-    Qrels
-        The judgments.
-
-    Raises
-    ------
-    DataError
-        For a duplicate (topic, doc) or a grade that is not a 32-bit integer, naming the record
-        (1-based).
-
-    Examples
-    --------
-    >>> from irrepro.data import qrels_from_records
-    >>> qrels = qrels_from_records([("1", "d1", 1), ("1", "d9", 2), ("2", "d3", 0)], "toy")
-    >>> qrels.table
-      topic doc  grade
-    0     1  d1      1
-    1     1  d9      2
-    2     2  d3      0
-    """
+    """Qrels from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' ``qrels_iter``), every record checked."""
     rows = list(records)
     table = _pd().DataFrame(rows, columns=["topic", "doc", "grade"])
     return _checked_qrels(table, name or "qrels", "record")
 
 
 def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
-    """Qrels from a (topic, doc, grade) frame of any origin, with every row checked: the message
-    names the ``unit`` (``record``, ``row``, ``entry``) by its 1-based position, and its ids."""
+    """Qrels from a (topic, doc, grade) frame of any origin, a bad row named by its ``unit`` and 1-based position."""
     pd = _pd()
     if len(table) == 0:
         raise DataError(name, None, "empty: qrels need at least one judgment (topic, document, grade)")

@@ -29,14 +29,10 @@ from ._textfiles import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__: list[str] = []
-
 
 @dataclass(frozen=True, eq=False)
 class _RunCols:
-    """A run as columns: topic and doc ids dictionary-encoded (pyarrow string dictionaries + int32
-    indices: no Python string per topic), scores as float64, in any row order; (topic, doc) pairs are unique. ``order``: ""
-    as read, or the precision whose ranking alone they serve (:func:`_for_ranking`)."""
+    """A run as columns: topic and doc ids dictionary-encoded, scores float64, unique (topic, doc) pairs; ``order``: "" or the precision it serves."""
 
     name: str
     path: str
@@ -63,9 +59,7 @@ def _run_cols_from_parts(name, path, topics, docs, scores) -> _RunCols:
 
 
 def _parse_run(path: str | Path) -> _RunCols:
-    """Read a run file into columns (conventions in :func:`read_run`): the fast pass a piece of the
-    file at a time (:func:`_line_pieces`: the memory of a large run is its columns and a piece, not
-    its text as well), the slow pass when the fast one meets anything unusual."""
+    """Read a run file into columns a piece at a time by the fast pass, by the slow pass when it meets anything unusual."""
     path = _fspath(path)
     kept: list | None = None if _rereadable(path) else []  # (a pipe: its bytes, for the slow pass)
     pieces = _line_pieces(path, "run")
@@ -89,8 +83,7 @@ def _keeping(pieces: Iterator, kept: list) -> Iterator:
 
 
 def _parse_run_fast(pieces: Iterable, path: Path) -> _RunCols | None:
-    """The fast pass over a run file's bytes, given as pieces that end at line ends, or None
-    (then the slow pass reads it)."""
+    """The fast pass over a run file's pieces (ending at line ends), or None (then the slow pass reads it)."""
     tables: list = []
     tag = None
     for piece in pieces:
@@ -107,8 +100,7 @@ def _parse_run_fast(pieces: Iterable, path: Path) -> _RunCols | None:
 
 
 def _fast_run_table(data: bytes | bytearray) -> tuple | None:
-    """The fast pass over (a piece of) a run file's bytes: its table (columns ``c0`` topic, ``c2``
-    document, ``c4`` score) and its tag (None: no line), or None (then the slow pass reads it)."""
+    """The fast pass over a piece of a run file: its table (c0 topic, c2 doc, c4 score) and tag, or None."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -135,9 +127,7 @@ def _fast_run_table(data: bytes | bytearray) -> tuple | None:
 
 
 def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
-    """The columns of a run from the fast pass's tables (of its pieces; the list is emptied, so
-    that what is merged can be freed), or None when a score is not finite or a document repeats
-    in a topic (then the slow pass names the line)."""
+    """The columns of a run from the fast pass's tables (the list is emptied), or None when the slow pass must name a bad line."""
     import pyarrow as pa
 
     table = pa.concat_tables(tables)

@@ -30,31 +30,10 @@ from ._runset import Deferred, RunSet, _GradeIndex, _Vocabulary
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Run", "read_run", "build_runset"]
-
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One parsed TREC run: its (topic, doc, score) lines.
-
-    Parameters
-    ----------
-    name : str
-        The run's name (its tag).
-    table : pandas.DataFrame
-        Columns topic, doc, score (float64), in file order (for a run read from a file by the fast
-        reader, in no particular order).
-    path : str, optional
-        The file it was read from.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro.data import Run
-    >>> run = Run("mine", pd.DataFrame({"topic": ["1"], "doc": ["d1"], "score": [2.5]}))
-    >>> run.name, len(run.table)
-    ('mine', 1)
-    """
+    """One parsed TREC run: its ``name``, a ``table`` of topic, doc, score (float64) and the ``path`` it was read from."""
 
     name: str
     table: pd.DataFrame
@@ -63,9 +42,7 @@ class Run:
 
 
 def _for_ranking(cols: _RunCols, precision: str) -> _RunCols:
-    """What ranking a run at ``precision`` needs of it: the scores as the unsigned ints of their order
-    (:func:`_descending_bits`; 4 bytes a line at float32, not 8), the topic and document indices in
-    the smallest unsigned type. What load_runs keeps of a run until all are read (126: 41 MB, not 92)."""
+    """What ranking a run at ``precision`` needs of it, in the smallest types: what load_runs keeps until all runs are read."""
 
     def narrow(idx: np.ndarray, n: int) -> np.ndarray:
         small = next((t for t in (np.uint8, np.uint16) if n <= np.iinfo(t).max + 1), None)
@@ -106,7 +83,7 @@ def read_run(path: str | Path) -> Run:
     * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
     * A line whose first non-blank character is ``#`` is a comment and is skipped.
     * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
-      and the fourth (the rank): trec_eval ranks by score (:func:`build_runset`).
+      and the fourth (the rank): trec_eval ranks by score.
     * The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``): trec_eval's
       ``atof`` would read ``high`` or ``1.5abc`` silently as 0 or 1.5; irrepro refuses them.
     * A file holds one run, named by its tag: a file whose tag changes is refused at the line
@@ -174,8 +151,7 @@ def _run_cols_of(run: Run) -> _RunCols:
 
 
 def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
-    """Unsigned ints whose ascending order is the scores' descending order as trec_eval compares
-    them (C ``float`` for ``"float32"``, ``double`` for ``"float64"``); -0.0 ties with +0.0."""
+    """Unsigned ints whose ascending order is the scores' descending order as trec_eval compares them (-0.0 ties with +0.0)."""
     f = score.astype(np.float32 if precision == "float32" else np.float64)
     f += f.dtype.type(0.0)  # -0.0 becomes +0.0
     u = np.uint32 if precision == "float32" else np.uint64
@@ -188,8 +164,7 @@ def _descending_bits(score: np.ndarray, precision: str) -> np.ndarray:
 
 
 def _dense_ranks(x: np.ndarray) -> np.ndarray:
-    """uint32 (uint64 past 2**32 values): the rank of each of ``x`` among its distinct values, 0
-    the smallest (equal values, equal ranks)."""
+    """The rank (uint32, or uint64 past 2**32 values) of each of ``x`` among its distinct values, 0 the smallest."""
     n = len(x)
     it = np.uint32 if n < (1 << 32) else np.uint64
     order = np.argsort(x, kind="stable").astype(it)
@@ -212,10 +187,7 @@ class _Ranked:
 
 
 def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: str) -> _Ranked:
-    """trec_eval's order of run ``cols[i]``: topic (qrels order), score descending, doc id
-    descending. The run is taken out of ``cols`` (set to None) and its arrays are let go as they
-    are used. ``codes`` maps the run's doc dictionary to vocabulary codes (code order = byte
-    order); ``topics``: the qrels' topic ids (a pyarrow string array, or a sequence of str)."""
+    """trec_eval's order of run ``cols[i]`` (topic, score descending, doc id descending), the run taken out of ``cols`` as it is used."""
     run: _RunCols = cols[i]
     cols[i] = None
     name, where, order, score = run.name, run.path or run.name, run.order, run.score
@@ -278,9 +250,7 @@ def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: 
 def _assemble(
     cols: list[_RunCols], qrels: Qrels, *, name: str, source: str, precision: str, twins: bool = True
 ) -> RunSet:
-    """Rank every run (in threads: results do not depend on their number) and lay all of them
-    out as one ragged :class:`RunSet` with one sorted vocabulary for runs and qrels. ``cols`` is
-    consumed: its items are released (set to None) as the runs are ranked. Names: :func:`._common._unique`."""
+    """Rank every run (in threads) and lay them out as one ragged RunSet with one sorted vocabulary; ``cols`` is consumed."""
     import pyarrow.compute as pc
 
     if precision not in _PRECISIONS:
@@ -370,43 +340,7 @@ def _assemble(
 def build_runset(
     runs: Sequence[Run], qrels: Qrels, *, name: str = "", source: str = "", precision: str = "float32"
 ) -> RunSet:
-    """Rank every run trec_eval's way and lay all of them out as one :class:`RunSet`.
-
-    Parameters
-    ----------
-    runs : sequence of Run
-        The runs (:func:`read_run`), each with a distinct name.
-    qrels : Qrels
-        The judgments the retrieved documents' grades come from.
-    name : str, optional
-        A name for the set.
-    source : str, optional
-        ``"real"``, ``"simulated"`` or ``"user files"`` (what the pages and reports say of it).
-    precision : {"float32", "float64"}
-        How scores are compared when ranking: ``"float32"`` (default; trec_eval <= 9.0.8,
-        pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
-
-    Returns
-    -------
-    RunSet
-        Every run's ranked list per topic of the qrels, with the documents' grades.
-
-    Raises
-    ------
-    DataError
-        For a run none of whose topics is in the qrels, naming it and a few ids of both.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import data
-    >>> run = data.Run("mine", pd.DataFrame({"topic": ["1", "1", "2"], "doc": ["d1", "d2", "d3"],
-    ...                                      "score": [2.5, 1.0, 0.7]}))
-    >>> qrels = data.qrels_from_records([("1", "d1", 1), ("1", "d9", 2), ("2", "d3", 0)])
-    >>> rs = data.build_runset([run], qrels, name="toy")
-    >>> rs.runs, rs.topics
-    (('mine',), ('1', '2'))
-    """
+    """Rank every run trec_eval's way and lay all of them out as one RunSet (DataError for a run with no topic of the qrels)."""
     cols = [_run_cols_of(r) for r in runs]
     return _assemble(cols, qrels, name=name, source=source, precision=precision)
 
@@ -414,8 +348,7 @@ def build_runset(
 def _read_runs(
     paths: Sequence[Path], progress: bool = False, desc: str = "reading", precision: str | None = None
 ) -> list[_RunCols]:
-    """Parse run files concurrently (one thread per core; the result does not depend on it); with
-    ``precision``, keep of each only what ranking at it needs (:func:`_for_ranking`)."""
+    """Parse run files on one thread per core; with ``precision`` keep of each only what ranking needs."""
     from concurrent.futures import ThreadPoolExecutor
 
     def read(path: Path) -> _RunCols:

@@ -21,16 +21,9 @@ from ._qrels import Qrels
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["RunSet"]
-
 
 class Deferred:
-    """A field value computed on first use, ``fn(*args)`` (``shape``: that of the value, known
-    beforehand). Give one for :attr:`RunSet.vocab` or :attr:`RunSet.flat_docs`: reading the
-    field computes it once and keeps it; a run set that is only evaluated never makes it.
-    ``elementwise``: ``fn`` maps its one array argument element by element (a table of codes), so
-    a selection of the value is the Deferred of that selection of the argument (:meth:`take`):
-    :meth:`RunSet.subset` and :meth:`RunSet.truncate` then leave ``flat_docs`` unmade."""
+    """A field value computed once on first use, ``fn(*args)`` of known ``shape``; ``elementwise``: a selection of it is the Deferred of that selection of the argument."""
 
     def __init__(self, fn, *args, shape: tuple | None = None, elementwise: bool = False):
         self.fn, self.args, self.shape, self.elementwise = fn, args, shape, elementwise
@@ -46,8 +39,7 @@ class Deferred:
 
 
 class _OnFirstUse:
-    """A dataclass field that may be given as a :class:`Deferred` (a data descriptor: the
-    dataclass's ``__init__`` sets it through ``__set__``; no default)."""
+    """A dataclass field that may be given as a Deferred (a data descriptor)."""
 
     def __set_name__(self, owner, name: str):
         self.key = f"_{name}_value"
@@ -77,7 +69,7 @@ class RunSet:
     """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
 
     One flat array of every ranked list, with offsets: memory follows the number of retrieved
-    documents. Built by :func:`~irrepro.data.load_runs` and :func:`~irrepro.data.build_runset`.
+    documents. Built by :func:`~irrepro.data.load_runs`.
 
     Attributes
     ----------
@@ -94,7 +86,7 @@ class RunSet:
         Index of each retrieved document's id in ``vocab``.
     vocab : array of str
         Document ids of runs and qrels, sorted (code order is the ids' byte order).
-        ``flat_docs`` and ``vocab`` may be given as :class:`Deferred` values, made when first
+        ``flat_docs`` and ``vocab`` may be given as ``Deferred`` values, made when first
         read (:func:`~irrepro.data.load_runs` does: evaluating needs neither, and sorting the
         ids of a large qrels costs more than reading it).
     qrels : Qrels
@@ -215,8 +207,7 @@ class RunSet:
             yield idx, block
 
     def _take_docs(self, idx) -> dict:
-        """``flat_docs[idx]`` and ``vocab`` as :func:`dataclasses.replace` arguments, left unmade
-        when they are (a subset of a run set that is only evaluated never makes them either)."""
+        """``flat_docs[idx]`` and ``vocab`` as replace() arguments, left unmade when they are."""
         fields = type(self).__dict__
         docs, vocab = fields["flat_docs"].stored(self), fields["vocab"].stored(self)
         docs = docs.take(idx) if isinstance(docs, Deferred) and docs.elementwise else self.flat_docs[idx]
@@ -351,7 +342,7 @@ class RunSet:
     def save(self, path: str | Path, *, record_sha256: bool = False) -> None:
         """Write the arrays and qrels to an ``.npz`` file, atomically (with ``record_sha256``, the
         file's sha256 beside it in ``PATH.sha256``, as the data cache keeps it)."""
-        from ._fetch import atomic_write
+        from ._files import atomic_write
 
         q_topic, q_doc, q_grade = self.qrels._columns
         ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]
@@ -400,8 +391,7 @@ class RunSet:
 
 
 class _GradeIndex:
-    """Grade of (topic, vocabulary code) pairs: the qrels' grade when it is >= 0, else UNJUDGED.
-    A dense (topic, doc) table of grade levels when it is small, else a sorted key search."""
+    """Grade of (topic, vocabulary code) pairs, UNJUDGED where the qrels have none: a dense table when small, else a sorted key search."""
 
     def __init__(self, q_t, q_d, q_g, T: int, V: int):
         judged = q_g >= 0
@@ -437,9 +427,7 @@ class _GradeIndex:
 
 
 class _Vocabulary:
-    """The vocabulary of a run set, made on first use: the runs' documents (``run_vocab``, sorted)
-    and the qrels' (``q_docs``, the entries that ``q_didx`` uses), sorted by byte order, as an
-    object array (:attr:`RunSet.vocab`), and the map of run-vocabulary codes to its codes."""
+    """The vocabulary of a run set, made on first use: run and qrels documents in byte order, and the map of run codes to its codes."""
 
     def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
         self.parts: tuple | None = (run_vocab, q_docs, q_didx)

@@ -1,7 +1,7 @@
 """Where a named collection comes from: its real files (irrepro's verified copies, or ir_datasets in
 the user's own home, never a changed environment) or, when those cannot be had and the caller allows
-it, the labelled simulated stand-in of the same shape; the qrels and topics loaders. Served from
-:mod:`irrepro.data`."""
+it, the labelled simulated stand-in of the same shape; the qrels and topics
+loaders."""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ if TYPE_CHECKING:
 
 from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
-from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate, sha256_file
+from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate
+from ._files import sha256_file
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runset import RunSet
 from ._textfiles import _fspath
-
-__all__ = ["SimulatedDataWarning", "load_qrels", "load_topics"]
 
 
 class SimulatedDataWarning(UserWarning):
@@ -56,8 +55,7 @@ def _stand_in_r(coll: Collection) -> dict:
 
 
 def _stand_in_topics(coll: Collection) -> int | tuple[str, ...]:
-    """The stand-in's topics: the collection's topic ids (every collection of the registry has
-    them), else its number of topics."""
+    """The stand-in's topics: the collection's topic ids, else its number of topics."""
     return coll.topics if coll.topics is not None else coll.shape[1]
 
 
@@ -72,8 +70,7 @@ def _stand_in_runs(coll: Collection) -> RunSet:
 
 
 def _fallback(coll: Collection, exc: DataUnavailable, allow_simulated: bool | None):
-    """Raise ``exc`` (saying how to get the data) unless the simulated stand-in is allowed; then
-    warn that it is used."""
+    """Raise ``exc`` unless the simulated stand-in is allowed; then warn that it is used."""
     if not _simulated_allowed(allow_simulated):
         if isinstance(exc, CacheError):  # an unusable cache: its own message says what to do
             raise exc
@@ -113,9 +110,8 @@ def _registry_qrels_file(irds_id: str) -> str | None:
 
 
 def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
-    """Put the registry files of a known ir_datasets id (verified) where the user's ir_datasets
-    looks for them (``home_path()``), so that it never downloads them on its own."""
-    from ._fetch import _copy_atomic
+    """Put a known ir_datasets id's verified registry files where the user's ir_datasets looks, so that it never downloads them."""
+    from ._files import _copy_atomic
 
     files = IR_DATASETS_FILES.get(irds_id, ())
     if not files:
@@ -182,6 +178,14 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     DataError
         A malformed file or object.
 
+    Notes
+    -----
+    A qrels file (``topic iteration doc grade``) is read as trec_eval 10's ``get_qrels.c`` reads
+    it, with :func:`read_run`'s rules for whitespace, gzip, a byte order mark, blank and ``#``
+    lines, binary data and gzip bombs, and: a line has exactly 4 fields (the iteration is
+    ignored); the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits, a negative grade
+    meaning "not judged"; a document judged twice for one topic is refused.
+
     Examples
     --------
     >>> from irrepro import data
@@ -230,24 +234,7 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
 
 
 def load_topics(source: str) -> pd.DataFrame:
-    """The topics (query_id, title, description, ...) of a collection of the book or an ir_datasets id.
-
-    Parameters
-    ----------
-    source : str
-        A collection name (``"trec-covid-round5"``) or an ir_datasets id.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per topic, ir_datasets' query fields as columns.
-
-    Examples
-    --------
-    >>> from irrepro import data
-    >>> data.load_topics("trec-covid-round5").columns[:2].tolist()  # doctest: +SKIP
-    ['query_id', 'title']
-    """
+    """The topics (ir_datasets' query fields as columns) of a collection of the book or an ir_datasets id."""
     if source in COLLECTIONS:
         irds_id = COLLECTIONS[source].ir_datasets_id
         if not irds_id:

@@ -30,8 +30,7 @@ _PIECE = 1 << 24  # the pieces of a file read a piece at a time (:func:`_line_pi
 
 
 def _fspath(path) -> Path:
-    """A path given as str, bytes (``os.fsencode``: any name the file system allows) or
-    PathLike."""
+    """A path given as str, bytes (any name the file system allows) or PathLike."""
     import os
 
     return Path(os.fsdecode(path)) if isinstance(path, bytes) else Path(path)
@@ -49,9 +48,7 @@ def _rereadable(path: Path) -> bool:
 
 
 def _open_input(path: Path, what: str):
-    """``open(path, "rb")`` with the user's errors as DataError: missing, a directory, no
-    permission. Anything that can be opened is read: a regular file, a pipe, a FIFO,
-    ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's ``<(zcat run.gz)``)."""
+    """``open(path, "rb")`` of anything that can be opened, the user's errors as DataError."""
     try:
         return open(path, "rb")
     except FileNotFoundError:
@@ -63,8 +60,7 @@ def _open_input(path: Path, what: str):
 
 
 def _check_text(piece: bytes, before: bytes | bytearray | int, path, what: str) -> None:
-    """Refuse a NUL byte (a binary file, or the hole of a sparse one): a TREC file is text.
-    ``before`` is the data read before ``piece``, or the number of its lines (for the line number)."""
+    """Refuse a NUL byte (a binary or sparse file), naming its line (``before``: the data or lines before ``piece``)."""
     at = piece.find(b"\0")
     if at >= 0:
         line = (before if isinstance(before, int) else before.count(b"\n")) + piece.count(b"\n", 0, at) + 1
@@ -72,9 +68,7 @@ def _check_text(piece: bytes, before: bytes | bytearray | int, path, what: str) 
 
 
 def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
-    """Decompress the gzip stream whose first bytes are ``head`` and the rest ``f`` (every
-    member, CRC checked; ISA-L's zlib when python-isal is installed), in bounded pieces
-    (:func:`_gunzip_pieces`), into one bytes."""
+    """Decompress the gzip stream ``head`` + ``f`` (every member, CRC checked) in bounded pieces into one bytes."""
     pieces: list[bytes] = []
 
     def lines_before() -> int:
@@ -91,11 +85,7 @@ def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
 def _gunzip_pieces(
     head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int = _CHUNK
 ) -> Iterator[bytes]:
-    """The decompressed pieces (at most ``piece_size`` bytes each) of the gzip stream whose first
-    bytes are ``head`` and the rest ``f``, each checked as it comes: more than
-    :data:`GZIP_MAX_RATIO` times the compressed size (``size``; for a pipe, the compressed bytes
-    read so far) plus 1 MiB is refused before it is held in memory, and a NUL byte where it is met
-    (``lines_before()``: the number of lines in the pieces given before, for its line number)."""
+    """The decompressed pieces of the gzip stream ``head`` + ``f``, refused past GZIP_MAX_RATIO times the compressed size plus 1 MiB, or at a NUL byte."""
     try:
         from isal import isal_zlib as zlib
     except ImportError:  # pragma: no cover - isal is a dependency; a platform without its wheel
@@ -150,9 +140,7 @@ def _gunzip_pieces(
 
 
 def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearray:
-    """Read the rest of ``f`` into ``buf`` in place, a piece at a time (at most ``_CHUNK``), each
-    checked for a NUL byte: the memory is the data and one piece, not the data twice (a list of
-    pieces joined). ``size``: the file's, when known (then the last piece is not overshot)."""
+    """Read the rest of ``f`` into ``buf`` in place, a piece at a time, each checked for a NUL byte."""
     while True:
         n = len(buf)
         buf += bytes(min(_CHUNK, max(n, 1 << 20) if size is None else max(size - n + 1, 1)))
@@ -167,11 +155,7 @@ def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearra
 
 
 def _read_bytes(path: Path, what: str) -> bytes | bytearray:
-    """The (decompressed) bytes of a file, a pipe or a FIFO, read in bounded pieces (a file of
-    more than one piece is returned as a bytearray, grown in place); DataError if
-    missing, a directory, unreadable, empty, binary (a NUL byte: found in the first 64 KiB of
-    an 8 GB sparse file, which is not read further), a broken gzip stream or a gzip bomb
-    (:data:`GZIP_MAX_RATIO`)."""
+    """The (decompressed) bytes of a file, pipe or FIFO, read in bounded pieces; DataError if missing, unreadable, empty, binary, broken gzip or a gzip bomb."""
     import os
     import stat
 
@@ -209,11 +193,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
 def _line_pieces(
     path: Path, what: str, piece_size: int | None = None
 ) -> Generator[bytes | bytearray, None, None]:
-    """The bytes :func:`_read_bytes` reads, given a piece at a time: pieces of about ``piece_size``
-    bytes that end at a line end (the last where the data ends), so that a reader of the pieces
-    never holds the whole file (a file of one piece: the same bytes, not a copy). The same
-    checks, with the same errors (raised when the piece that fails is reached); ``piece_size``:
-    :data:`_PIECE` by default."""
+    """The bytes of :func:`_read_bytes` as pieces of about ``piece_size`` ending at line ends, with the same checks and errors."""
     import os
     import stat
 
@@ -264,9 +244,7 @@ def _bom_dropped(data, at_start: bool):
 def _plain_pieces(
     head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int
 ) -> Iterator[bytes]:
-    """The bytes of an uncompressed file whose first bytes ``head`` are read: a file of at most
-    ``piece_size`` bytes in one piece, a larger one ``piece_size`` at a time, each checked for a
-    NUL byte (``lines_before()``: the number of lines given before, for its line number)."""
+    """The bytes of an uncompressed file (first bytes ``head``) in pieces of ``piece_size``, each checked for a NUL byte."""
     _check_text(head, 0, path, what)
     if size is not None and len(head) < size <= piece_size:  # read again from the start: one piece
         f.seek(0)
@@ -282,8 +260,7 @@ def _plain_pieces(
 
 
 def _data_lines(data: bytes | bytearray, path, what: str) -> Iterator[tuple[int, list[bytes]]]:
-    """``(line number, fields)`` of every data line, trec_eval's way: whitespace-separated fields,
-    blank lines and ``#`` comment lines skipped."""
+    """``(line number, fields)`` of every data line, trec_eval's way (blank and ``#`` lines skipped)."""
     if not isinstance(data, bytes):  # (a bytearray's fields would not be hashable)
         data = bytes(data)
     for i, line in enumerate(data.split(b"\n"), 1):

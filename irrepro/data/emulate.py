@@ -34,8 +34,6 @@ from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
 
-__all__ = ["TREC6_TOPICS", "trec6_relevant", "thin_qrels", "pool_documents", "pool_qrels"]
-
 #: The TREC-6 ad hoc topics (301-350), whose judgments the TREC 2004 Robust qrels hold.
 TREC6_TOPICS = COLLECTIONS["trec6"].topics
 
@@ -44,7 +42,7 @@ def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.n
     """R per topic of TREC-6 ad hoc (topics 301-350), from the TREC 2004 Robust qrels.
 
     The documents with grade >= ``rel`` in ``disks45/nocr/trec-robust-2004``, in
-    :data:`TREC6_TOPICS` order. Those qrels hold TREC-6's ad hoc judgments of topics 301-350 on TREC
+    the order of TREC-6's topics. Those qrels hold TREC-6's ad hoc judgments of topics 301-350 on TREC
     disks 4 and 5 *without the Congressional Record* (the Robust track's "nocr" collection), so a
     topic's R here can be below TREC-6's own where a relevant document was a Congressional Record one.
     Cormack & Lynam (2006, section 7) give TREC-6's small values: 5 of 50 topics with R <= 5 (three

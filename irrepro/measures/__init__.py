@@ -149,7 +149,9 @@ irrepro                    trec_eval                   definition and convention
                                                        (summed over topics)
 ``unj@k``                  ``unj_k``                   unjudged documents in the top k / k
                                                        (``Judged@k`` divides by min(k, L))
-``rbp_resid``              ``rbp_resid``               RBP's residual as :func:`rbp_residual`,
+``rbp_resid``              ``rbp_resid``               RBP's residual (1 - p) sum over the
+                                                       unjudged ranks i of p**(i-1), + p**L:
+                                                       how much RBP could still rise,
                                                        p = 0.9 unless given (trec_eval's:
                                                        ``rbp_resid(p=0.5)`` is its
                                                        ``rbp_resid_p=0.5``), but 0 for a list
@@ -216,21 +218,21 @@ the relevant (or positive-gain) documents in rank order as trec_eval's loops do:
 block (about 130,000 list cells), not runs x topics x longest list, and nothing is sized by the
 largest grade.
 
-**Modules** (everything public is re-exported here, so ``measures.evaluate`` is the call):
+**Modules** (the public names are imported here, so ``measures.evaluate`` is the call):
 
 - :mod:`~irrepro.measures.names` - measure names and their parameters (:func:`parse_measure`,
   :class:`Measure`, ``MEASURE_FAMILIES``);
 - :mod:`~irrepro.measures.trec_names` - trec_eval's names and order (:func:`trec_eval_name`);
 - :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
-- :mod:`~irrepro.measures.kernel` - the block kernel, :func:`score_grades`,
-  :func:`average_precision` and :func:`rbp_residual`;
+- :mod:`~irrepro.measures.kernel` - the block kernel (one function per measure family) and
+  :func:`average_precision`;
 - :mod:`~irrepro.measures.outputs` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
   :func:`to_frame`, :func:`to_dict`, :func:`to_trec_eval`;
 - :mod:`~irrepro.measures.aggregates` - :func:`aggregate` and ``GM_EPSILON``.
 """
 
 from .aggregates import GM_EPSILON, aggregate
-from .kernel import average_precision, rbp_residual, score_grades
+from .kernel import average_precision
 from .names import MEASURE_FAMILIES, Measure, parse_measure
 from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
 from .trec_names import trec_eval_name
@@ -244,8 +246,6 @@ __all__ = [
     "average_precision",
     "evaluate",
     "parse_measure",
-    "rbp_residual",
-    "score_grades",
     "summarize",
     "to_dict",
     "to_frame",

@@ -12,8 +12,6 @@ from ..errors import InputError
 from .aggregates import GM_EPSILON
 from .names import parse_measure
 
-__all__: list[str] = []
-
 
 def _score_matrices(scores) -> list[ScoreMatrix]:
     if isinstance(scores, ScoreMatrix):
@@ -57,13 +55,12 @@ def _trec_eval_order(topics) -> np.ndarray:
 
 
 def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np.ndarray:
-    """Per run, the topics of ``mask`` combined as trec_eval combines them: ``"mean"`` (the sum
-    over topics / their number), ``"sum"`` (counts), ``"gm"`` (trec_eval's geometric mean,
-    exp(mean(log(max(x, 0.00001))))) or ``"G"`` (Sakai's, exp(mean(log(x + 0.00001)))).
-
-    The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does, so that
-    equal per-topic values give trec_eval's summary to the last bit. NaN for a run without
-    topics (a sum: NaN too); a NaN score leaves its topic out."""
+    """Per run, the topics of ``mask`` combined as trec_eval combines them: ``"mean"`` (the sum over
+    topics / their number), ``"sum"`` (counts), ``"gm"`` (trec_eval's geometric mean,
+    exp(mean(log(max(x, 0.00001))))) or ``"G"`` (Sakai's, exp(mean(log(x + 0.00001))))."""
+    # The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does,
+    # so that equal per-topic values give trec_eval's summary to the last bit. NaN for a run
+    # without topics (a sum: NaN too); a NaN score leaves its topic out.
     x, mask = x[:, order], mask[:, order] & ~np.isnan(x[:, order])
     with np.errstate(invalid="ignore", divide="ignore"):
         if agg == "gm":

@@ -8,8 +8,6 @@ import numpy as np
 from ..data import ScoreMatrix
 from ..errors import InputError
 
-__all__ = ["GM_EPSILON", "aggregate"]
-
 #: The offset of the geometric-mean forms (Sakai 2006: log(x + 0.00001)); also trec_eval's
 #: MIN_GEO_MEAN and INFAP_EPSILON.
 GM_EPSILON = 1e-5

@@ -1,7 +1,7 @@
 """The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
 at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
-trec_eval's loops do; the single-purpose kernels :func:`average_precision` and
-:func:`rbp_residual`; :func:`score_grades` for dense arrays of grades."""
+trec_eval's loops do; the single-purpose kernels :func:`average_precision` and ``rbp_residual``;
+``score_grades`` for dense arrays of grades."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from ._gain_curves import gain_g, gain_ndcg_rel, gain_rndcg
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
 from .names import Measure, parse_measure
-
-__all__ = ["average_precision", "rbp_residual", "score_grades"]
 
 # numbers of list cells (lists x ranks) handled at once: bounds the temporaries' memory
 _CHUNK_CELLS = 1 << 17
@@ -73,34 +71,7 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
 
 
 def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
-    """The RBP residual (Moffat & Zobel 2008, Sec. 4; trec_eval's ``rbp_resid``).
-
-    The most RBP could still rise if every unjudged document retrieved, and every document past
-    the end of the list, were relevant: ``(1 - p) * sum over unjudged ranks i of p**(i-1) + p**L``
-    (L the list length). RBP + residual is the upper bound of the RBP interval.
-
-    Parameters
-    ----------
-    grades : irrepro.data.RunSet or numpy.ndarray
-        A RunSet, or an int array ``(..., K)`` of grades with ``UNJUDGED`` / ``PAD`` codes.
-    p : float
-        RBP's persistence.
-
-    Returns
-    -------
-    numpy.ndarray
-        The residual, ``(...)`` (``(S, T)`` for a RunSet).
-
-    Examples
-    --------
-    One unjudged document at rank 2 of a list of 2, p = 0.5: ``0.5 * 0.5 + 0.5 ** 2``.
-
-    >>> import numpy as np
-    >>> from irrepro.data import UNJUDGED
-    >>> from irrepro.measures import rbp_residual
-    >>> rbp_residual(np.array([[1, UNJUDGED]]), 0.5)
-    array([0.5])
-    """
+    """RBP's residual (``rbp_resid``): (1 - p) sum of p**(i-1) over the unjudged ranks i, + p**L."""
     if not 0.0 < p < 1.0:
         raise InputError("RBP's persistence p must be in (0, 1)")
     if isinstance(grades, RunSet):
@@ -403,38 +374,7 @@ def score_grades(
     rel: int = 1,
     gains: Mapping[int, float] | Sequence[float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Score a dense block of ranked lists given as grades (the engine behind :func:`evaluate`).
-
-    Parameters
-    ----------
-    grades : numpy.ndarray
-        Int ``(S, T, K)``: the grade at each rank, ``UNJUDGED`` (-1) for a retrieved document
-        without a judgment, ``PAD`` (-2) past the end of the list.
-    grade_counts : numpy.ndarray
-        ``(T, G + 1)``: judged documents of each grade 0..G per topic (the relevant ones need not
-        be retrieved).
-    measures : sequence of str
-        Measure names.
-    rel : int
-        The lowest relevant grade of binary measures.
-    gains : mapping or sequence or None
-        Grade -> gain of graded measures (None: the grade).
-
-    Returns
-    -------
-    dict
-        ``{name: (S, T) float64 array}``, keyed by the names given.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.data import PAD
-    >>> from irrepro.measures import score_grades
-    >>> grades = np.array([[[1, 0, 1, PAD]]])            # one run, one topic
-    >>> counts = np.array([[5, 2]])                      # 5 non-relevant, 2 relevant judged
-    >>> score_grades(grades, counts, ["AP", "P@2"])
-    {'AP': array([[0.83333333]]), 'P@2': array([[0.5]])}
-    """
+    """Score a dense (S, T, K) block of grades, given the judged ``grade_counts`` (T, G + 1) per topic."""
     grades = np.asarray(grades)
     if grades.ndim != 3:
         raise InputError(f"grades must be (runs, topics, ranks), got shape {grades.shape}")

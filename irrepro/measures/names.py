@@ -21,8 +21,6 @@ from ..errors import InputError
 from ._grammar import _GLOBAL_REL, _known_names, _split_string
 from .judgments import _LARGEST, _gain_pairs
 
-__all__ = ["MEASURE_FAMILIES", "Measure", "parse_measure"]
-
 
 @dataclass(frozen=True)
 class _Family:

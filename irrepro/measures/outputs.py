@@ -21,14 +21,11 @@ from .trec_names import _trec_eval_key, trec_eval_name
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
     import pandas as pd
 
-__all__ = ["Evaluation", "evaluate", "summarize", "to_frame", "to_dict", "to_trec_eval"]
-
 
 class Evaluation(dict):
     """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
 
-    ``{measure: ScoreMatrix}`` as :func:`evaluate` returns it, keyed by the measures as given
-    (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
+    Keyed by the measures as given (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
     (``ev["MAP"]`` after evaluating ``"AP"``). ``retrieved`` is the (runs, topics) boolean array
     of the lists with at least one document - the topics plain trec_eval averages over.
 
@@ -75,8 +72,7 @@ def evaluate(
 ) -> Evaluation:
     """Score every run of ``runset`` on every topic for each measure.
 
-    Score every run of ``runset`` on every topic for each measure (names in the module doc;
-    strings or ir_measures objects).
+    Measures are named as in the module doc, as strings or ir_measures objects.
 
     Returns an :class:`Evaluation`, ``{measure: ScoreMatrix}`` with systems x topics scores whose
     ``measure`` is the canonical name; ``ScoreMatrix.mean()`` is the mean over all the qrels'
@@ -199,8 +195,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """Long form of per-topic scores: one row per run, measure and topic.
 
-    Long form of per-topic scores: columns ``run``, ``query_id``, ``measure`` (the canonical
-    name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
+    Columns ``run``, ``query_id``, ``measure`` (the canonical name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
     each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report).
 
     Parameters
@@ -316,12 +311,11 @@ def _rows(
     """The long table of per-topic and summary values, pandas-free: ``(run, query_id, measure,
     value, is_count)``, for each run its per-topic rows (``per_topic``) and then its summary rows
     (query_id ``"all"``, :func:`summarize`'s values); per-topic rows leave out ``NumQ`` and the
-    geometric means (``gm_``, ``G_``), as trec_eval does.
-
-    ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
-    ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names (under
-    ``-l rel``) and order, topics by the bytes of their ids, and each summary opened by the
-    ``runid`` row (value: the run's name; is_count None)."""
+    geometric means (``gm_``, ``G_``), as trec_eval does."""
+    # ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
+    # ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names
+    # (under ``-l rel``) and order, topics by the bytes of their ids, and each summary opened
+    # by the ``runid`` row (value: the run's name; is_count None).
     return list(_iter_rows(scores, per_topic=per_topic, complete=complete, retrieved=retrieved, rel=rel,
                            trec_eval=trec_eval))  # fmt: skip
 
@@ -377,8 +371,8 @@ def to_trec_eval(
 ) -> str:
     """The scores as trec_eval prints them, run after run.
 
-    The scores as trec_eval prints them: for each run, what ``trec_eval -m runid -m ...``
-    prints (with ``-q`` when ``per_topic``, ``-c`` when ``complete``), one run after the other.
+    For each run, what ``trec_eval -m runid -m ...`` prints (with ``-q`` when ``per_topic``,
+    ``-c`` when ``complete``).
 
     Lines are ``name<TAB>topic<TAB>value``, the name padded to 22 characters, values with
     ``digits`` decimals (trec_eval: 4) and counts as integers. Measures are named as trec_eval

@@ -10,9 +10,6 @@ import numpy as np
 from ..errors import InputError
 from .names import Measure, _per_topic, parse_measure
 
-__all__ = ["trec_eval_name"]
-
-
 # trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
 # 9.0.8 lacks rbp): a measure's lines come out in this order whatever the order of the -m options
 _TREC_ORDER = (
@@ -177,14 +174,13 @@ def _trec_eval_key(measure, rel: int | None = None) -> tuple:
 
 
 def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple[int, list[str]]]]:
-    """``({measure: trec_eval's name}, [(-l, [-m options]), ...])``: the trec_eval calls that
-    print every measure of ``measures`` (each binary one at its own level, ``rel`` unless it sets
-    its own): one call per relevance level, and more where a measure comes with two parameter
-    sets that one call cannot hold (``utility`` and ``utility.2,-1,0,0``); lists merged
-    (``P.5,10``). A measure given twice (under any spelling) counts once.
-
-    Raises :class:`~irrepro.InputError` for a measure trec_eval lacks and for two measures that
-    trec_eval prints under one name (``AP`` and ``AP(rel=2)``, both ``map``)."""
+    """``({measure: trec_eval's name}, [(-l, [-m options]), ...])``: the trec_eval calls that print
+    every measure of ``measures`` (each binary one at its own level, ``rel`` unless it sets its
+    own): one call per relevance level, and more where a measure comes with two parameter sets
+    that one call cannot hold (``utility`` and ``utility.2,-1,0,0``); lists merged (``P.5,10``).
+    A measure given twice (under any spelling) counts once."""
+    # Raises :class:`~irrepro.InputError` for a measure trec_eval lacks and for two measures
+    # that trec_eval prints under one name (``AP`` and ``AP(rel=2)``, both ``map``).
     names: dict = {}
     seen: dict[str, tuple[str, Measure]] = {}  # trec_eval's name -> (the first -m giving it, measure)
     found: list[_TrecEval] = []

@@ -5,43 +5,26 @@ Reproducibility of System-oriented IR Experiments", section 3, measure at four l
 reproduction (the same topics) or a replication (other topics) of an experiment - an original
 baseline and advanced run - got:
 
-- ranking level (reproducibility only): Kendall's tau union :func:`ktu` and rank-biased overlap
-  :func:`rbo` of each topic's ranked lists, averaged over topics (:func:`topic_mean`);
-- score level (reproducibility only): :func:`rmse` of the per-topic scores;
-- effect level: the effect ratio :func:`effect_ratio` and :func:`delta_ri`, the difference of
-  the relative improvements;
-- significance: :func:`p_value`, the paired (reproducibility) or unpaired (replicability)
-  t-test between original and reproduced per-topic scores.
+- ranking level (reproducibility only): Kendall's tau union (KTU) and rank-biased overlap (RBO)
+  of each topic's ranked lists, averaged over the topics both runs ranked;
+- score level (reproducibility only): the RMSE of the per-topic scores;
+- effect level: the effect ratio (ER) and Delta RI, the difference of the relative improvements;
+- significance: the p-value of the paired (reproducibility) or unpaired (replicability) t-test
+  between original and reproduced per-topic scores.
 
-The point values equal those of the authors' package repro_eval 0.5.0 (where a definition
-differs, the function's Notes say which one irrepro follows and why). repro_eval gives point
-values of one experiment; here every number comes with a topic-bootstrap BCa interval
-(:class:`Estimate`; :func:`irrepro.stats.bca_interval`), and the functions take arrays whose
-leading axes are runs or experiments, so that many are computed at once.
-:func:`reproduce_runs` reads run files (four, or four directories matched by file name),
-scores them with :mod:`irrepro.measures` and computes everything: the work of ``irrepro
-reproduce``.
+:func:`reproduce_runs` reads run files (four, or four directories matched by file name), scores
+them with :mod:`irrepro.measures` and computes every measure with a topic-bootstrap BCa interval
+(:func:`irrepro.stats.bca_interval`): the work of ``irrepro reproduce``.
+
+The point values equal those of the authors' package repro_eval 0.5.0, except: ER is undefined
+(NaN) where the original's mean improvement is zero up to rounding (below 1e-12), where
+repro_eval divides by the rounding error; the p-value is 1 where a run's scores of a measure are
+reproduced on every topic (repro_eval: NaN unless every measure of the run is); KTU compares the
+shorter list's ranks where the lists' lengths differ (repro_eval stops with scipy's error); RBO
+is the truncated, normalised form repro_eval computes (not Webber et al.'s extrapolated RBO),
+undefined on a topic one run did not rank (repro_eval: a KeyError).
 """
 
-from ._bootstrap import Estimate
-from ._effects import NO_EFFECT, delta_ri, effect_ratio, p_value, rmse, topic_mean
-from ._ranking import RBO_DEPTH, RBO_P, RUN_LENGTH, ktu, rbo
-from ._runs import ROLES, Reproduction, reproduce_runs
+from ._runs import Reproduction, reproduce_runs
 
-__all__ = [
-    "Estimate",
-    "ktu",
-    "rbo",
-    "topic_mean",
-    "rmse",
-    "effect_ratio",
-    "delta_ri",
-    "p_value",
-    "reproduce_runs",
-    "Reproduction",
-    "ROLES",
-    "RUN_LENGTH",
-    "RBO_DEPTH",
-    "RBO_P",
-    "NO_EFFECT",
-]
+__all__ = ["reproduce_runs", "Reproduction"]

@@ -16,37 +16,10 @@ from ..parallel import SeedLike
 from ..significance._samples import _counts, bootstrap_samples
 from ..stats import bca_interval, check_level
 
-__all__ = ["Estimate"]
-
 
 @dataclass(frozen=True, eq=False)
 class Estimate:
-    """A statistic with its topic-bootstrap confidence interval.
-
-    Attributes
-    ----------
-    value : numpy.ndarray
-        The statistic on the topics as given, shaped as the inputs' leading axes (a 0-d array for
-        one run or pair).
-    low, high : numpy.ndarray
-        The BCa interval's bounds (Efron & Tibshirani 1993, ch. 14), shaped as ``value``; NaN
-        where the statistic is undefined on too many resamples.
-    level : float
-        The confidence level.
-    B : int
-        The number of bootstrap resamples of the topics.
-    paired : bool
-        True: original and reproduction share their topics and one resample of them serves both
-        (reproducibility); False: the two topic sets are resampled independently (replicability).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import reproduce
-    >>> est = reproduce.rmse(np.array([0.2, 0.4, 0.6]), np.array([0.2, 0.5, 0.6]), B=200, seed=1)
-    >>> round(float(est.value), 4), bool(est.low <= est.value <= est.high)
-    (0.0577, True)
-    """
+    """A statistic (``value``) with its BCa interval (``low``, ``high``) at ``level`` from ``B`` topic resamples, ``paired`` or not."""
 
     value: np.ndarray
     low: np.ndarray
@@ -57,11 +30,7 @@ class Estimate:
 
 
 class Weights:
-    """M weightings of T topics as a statistic sees them: :meth:`sums` (the weighted sums of
-    per-topic values) and :attr:`n` (the total weights). Every statistic of
-    :mod:`irrepro.reproduce` is a function of these, so that its value (all weights 1), its
-    bootstrap replicates (multinomial counts) and its jackknife values (one topic left out) come
-    from the same code."""
+    """M weightings of T topics: the weighted sums of per-topic values and the total weights ``n``."""
 
     n: np.ndarray  # (M,) float64
 
@@ -81,9 +50,7 @@ class _Matrix(Weights):
 
 
 class _LeaveOneOut(Weights):
-    """The T weightings that leave one topic out (1 everywhere but 0 at topic i): the sums are the
-    total less each value, O(T) (the (T, T) matrix of :class:`_Matrix` costs O(T^2)); equal to
-    the matrix's up to rounding (the same numbers added in another order)."""
+    """The T weightings that leave one topic out, their sums in O(T)."""
 
     def __init__(self, T: int):
         self.n = np.full(T, T - 1.0)
@@ -93,8 +60,7 @@ class _LeaveOneOut(Weights):
 
 
 class _All(Weights):
-    """M weightings of T topics, each weighing every topic 1 (the other side of an unpaired
-    jackknife)."""
+    """M weightings of T topics, each weighing every topic 1."""
 
     def __init__(self, M: int, T: int):
         self.n = np.full(M, float(T))
@@ -126,11 +92,7 @@ _JACK_CELLS = 1 << 22
 
 
 def _jackknife(stat_of: Callable[[Weights], np.ndarray], n: int, by_sums: bool = True) -> np.ndarray:
-    """The jackknife values ``stat_of(w)[..., i]`` for the weightings ``w`` that leave topic ``i``
-    out (1 everywhere but 0 at ``i``). ``by_sums``: from the leave-one-out sums (the total less
-    each value: O(n) time and memory, :class:`_LeaveOneOut`); else from the (n, n) weight matrix,
-    made a block of rows at a time (:data:`_JACK_CELLS`, the blocks of equal size: O(n^2) time,
-    O(n) memory), for a statistic that reads the weight matrix itself (:class:`_Matrix`'s ``w``)."""
+    """The jackknife values of ``stat_of`` leaving each topic out: from the leave-one-out sums, or else from weight matrices made a block of rows at a time."""
     if by_sums:
         return stat_of(_LeaveOneOut(n))
     blocks = max(1, -(-n * n // _JACK_CELLS))
@@ -147,14 +109,7 @@ def estimate(
     stat: Statistic, n_orig: int, n_repro: int, *, paired: bool, B: int, level: float, seed: SeedLike,
     by_sums: bool = True,
 ) -> Estimate:  # fmt: skip
-    """``stat`` on all topics, with its BCa interval from ``B`` topic resamples.
-
-    Paired: one resample of the ``n_orig == n_repro`` topics weighs original and reproduction
-    alike, and the jackknife leaves one topic out of both. Unpaired: the original's and the
-    reproduction's topics are resampled independently (two generators spawned from ``seed``),
-    and the jackknife leaves out one topic of either set (the values of both sets together give
-    the acceleration). ``by_sums``: the jackknife from the leave-one-out sums, in O(topics)
-    (:func:`_jackknife`); False: from the leave-one-out weight matrices, in O(topics^2)."""
+    """``stat`` on all topics with its BCa interval from ``B`` topic resamples, paired (one resample for both sides) or not (independent resamples)."""
     B, level = _check(B, level)
     if n_orig < 2 or n_repro < 2:
         raise InputError(f"need at least 2 topics on each side, got {n_orig} and {n_repro}")

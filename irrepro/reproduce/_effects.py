@@ -10,9 +10,6 @@ from ..errors import InputError
 from ..parallel import SeedLike
 from ._bootstrap import Estimate, Weights, estimate, wmean
 
-__all__ = ["topic_mean", "rmse", "effect_ratio", "delta_ri", "p_value", "NO_EFFECT"]
-
-
 #: An original mean improvement smaller than this in absolute value is none (zero up to rounding):
 #: :func:`effect_ratio` is NaN for it.
 NO_EFFECT = 1e-12
@@ -36,39 +33,7 @@ def _same_topics(**arrays: np.ndarray) -> None:
 
 
 def topic_mean(values, *, B: int = 1000, level: float = 0.95, seed: SeedLike = None) -> Estimate:
-    """The mean over topics of per-topic values (KTU, RBO), with a topic-bootstrap interval.
-
-    Topics whose value is NaN (undefined, e.g. a topic one ranking lacks) are left out of the
-    mean and of every resample's mean.
-
-    Parameters
-    ----------
-    values : array_like
-        Per-topic values, (..., topics).
-    B : int, default 1000
-        Bootstrap resamples of the topics.
-    level : float, default 0.95
-        Confidence level (a fraction or a percentage, :func:`irrepro.stats.check_level`).
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed (None is refused: results are reproducible).
-
-    Returns
-    -------
-    Estimate
-        The mean and its BCa interval, shaped as the leading axes.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("order of documents"): the measures of a ranking are
-    averaged over the topics.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> est = reproduce.topic_mean([0.1, 0.3, 0.5, 0.7], B=200, seed=0)
-    >>> float(est.value)
-    0.4
-    """
+    """The mean over topics of per-topic values (NaN topics left out), with its topic-bootstrap interval."""
     x = np.asarray(values, dtype=np.float64)
     if x.ndim < 1 or x.shape[-1] < 2:
         raise InputError(f"values must hold per-topic values on the last axis, got shape {x.shape}")
@@ -84,38 +49,7 @@ def topic_mean(values, *, B: int = 1000, level: float = 0.95, seed: SeedLike = N
 
 
 def rmse(orig, repro, *, B: int = 1000, level: float = 0.95, seed: SeedLike = None) -> Estimate:
-    """Root mean square error between original and reproduced per-topic scores, with an interval.
-
-    ``RMSE = sqrt(mean_t (orig_t - repro_t)^2)``: 0 when every topic's score is reproduced.
-
-    Parameters
-    ----------
-    orig, repro : array_like
-        Per-topic scores of the original run and its reproduction on the same topics,
-        (..., topics); leading axes (runs, measures) broadcast.
-    B : int, default 1000
-        Bootstrap resamples of the topics (one resample serves both runs: they are paired).
-    level : float, default 0.95
-        Confidence level.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed.
-
-    Returns
-    -------
-    Estimate
-        RMSE and its BCa interval.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("effectiveness", reproducibility only: it needs the same
-    topics); equal to repro_eval's ``RMSE``.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> float(reproduce.rmse([0.5, 0.5], [0.5, 0.3], B=100, seed=0).value).__round__(4)
-    0.1414
-    """
+    """Root mean square error between original and reproduced per-topic scores, with its interval."""
     o, r = _scores("orig", orig), _scores("repro", repro)
     _same_topics(orig=o, repro=r)
     d2 = (o - r) ** 2
@@ -140,47 +74,7 @@ def effect_ratio(
     orig_baseline, orig_advanced, repro_baseline, repro_advanced, *, paired: bool = True,
     B: int = 1000, level: float = 0.95, seed: SeedLike = None,
 ) -> Estimate:  # fmt: skip
-    """Effect ratio ER: the reproduced mean improvement over the original one, with an interval.
-
-    ``ER = mean_t(repro_advanced - repro_baseline) / mean_t(orig_advanced - orig_baseline)``:
-    1 when the improvement is reproduced in full, between 0 and 1 when it is smaller, above 1
-    when it is larger, negative when it is reversed.
-
-    Parameters
-    ----------
-    orig_baseline, orig_advanced : array_like
-        Per-topic scores of the original baseline and advanced runs, (..., topics).
-    repro_baseline, repro_advanced : array_like
-        Per-topic scores of their reproductions, (..., topics of the reproduction).
-    paired : bool, default True
-        True (reproducibility, same topics): one resample of the topics serves all four runs;
-        False (replicability, other topics): original and reproduction topics are resampled
-        independently.
-    B : int, default 1000
-        Bootstrap resamples.
-    level : float, default 0.95
-        Confidence level.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed.
-
-    Returns
-    -------
-    Estimate
-        ER and its BCa interval.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("overall effects"); equal to repro_eval's ``ER``, except
-    where the original mean improvement is below :data:`NO_EFFECT` in absolute value (no
-    improvement, up to rounding): ER is NaN there, where repro_eval divides by the rounding error.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> est = reproduce.effect_ratio([0.2, 0.3], [0.4, 0.5], [0.2, 0.3], [0.3, 0.4], B=100, seed=0)
-    >>> round(float(est.value), 6)
-    0.5
-    """
+    """Effect ratio: the reproduced mean improvement over the original one (NaN where that is below ``NO_EFFECT``), with its interval."""
     ob, oa, rb, ra = _effect_inputs(orig_baseline, orig_advanced, repro_baseline, repro_advanced, paired)
     d_o, d_r = oa - ob, ra - rb
 
@@ -198,43 +92,7 @@ def delta_ri(
     orig_baseline, orig_advanced, repro_baseline, repro_advanced, *, paired: bool = True,
     B: int = 1000, level: float = 0.95, seed: SeedLike = None,
 ) -> Estimate:  # fmt: skip
-    """Delta relative improvement: the original's relative improvement minus the reproduction's.
-
-    ``RI = (mean(advanced) - mean(baseline)) / mean(baseline)`` and ``Delta RI = RI_orig -
-    RI_repro``: 0 when the relative improvement is reproduced, positive when the reproduction
-    improves less.
-
-    Parameters
-    ----------
-    orig_baseline, orig_advanced : array_like
-        Per-topic scores of the original baseline and advanced runs, (..., topics).
-    repro_baseline, repro_advanced : array_like
-        Per-topic scores of their reproductions.
-    paired : bool, default True
-        Same topics (reproducibility) or other topics (replicability), as in :func:`effect_ratio`.
-    B : int, default 1000
-        Bootstrap resamples.
-    level : float, default 0.95
-        Confidence level.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed.
-
-    Returns
-    -------
-    Estimate
-        Delta RI and its BCa interval.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("overall effects"); equal to repro_eval's ``DRI``.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> est = reproduce.delta_ri([0.2, 0.2], [0.3, 0.3], [0.2, 0.2], [0.25, 0.25], B=100, seed=0)
-    >>> round(float(est.value), 6)
-    0.25
-    """
+    """Delta RI: the original's relative improvement minus the reproduction's, with its interval."""
     ob, oa, rb, ra = _effect_inputs(orig_baseline, orig_advanced, repro_baseline, repro_advanced, paired)
 
     def stat(w_o, w_r):
@@ -246,8 +104,7 @@ def delta_ri(
 
 
 def _mean_var(x: np.ndarray, w: Weights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Weighted mean, variance (ddof 1) and n of ``x`` (..., T) under the M weightings ``w``;
-    ``x`` is centred on its plain mean first, so that the one-pass variance loses no digits."""
+    """Weighted mean, variance (ddof 1) and n of ``x`` (..., T) under the M weightings ``w``, centred first to keep digits."""
     c = x - x.mean(axis=-1, keepdims=True)
     n = w.n
     m = w.sums(c) / n
@@ -263,45 +120,7 @@ def _two_sided(t: np.ndarray, df) -> np.ndarray:
 def p_value(
     orig, repro, *, paired: bool = True, B: int = 1000, level: float = 0.95, seed: SeedLike = None
 ) -> Estimate:
-    """The two-sided t-test's p-value between original and reproduced per-topic scores, with an interval.
-
-    Paired (reproducibility: the same topics) it is scipy's ``ttest_rel``, unpaired
-    (replicability: other topics) Student's ``ttest_ind`` with pooled variance. A high p-value
-    says the test sees no difference between the runs' scores - failing to reject is not proof
-    of reproduction. The interval is the p-value's own sampling variability over topic resamples.
-
-    Parameters
-    ----------
-    orig, repro : array_like
-        Per-topic scores of a run and its reproduction, (..., topics) each.
-    paired : bool, default True
-        The paired test on the same topics, or the unpaired one on other topics.
-    B : int, default 1000
-        Bootstrap resamples.
-    level : float, default 0.95
-        Confidence level.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed.
-
-    Returns
-    -------
-    Estimate
-        The p-value and its BCa interval.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("statistical testing"); equal to repro_eval's ``ttest``
-    with one difference: where the scores of all topics are identical (no variance), irrepro
-    gives p = 1 for that measure, while repro_eval gives NaN unless every measure of the run is
-    identical.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> est = reproduce.p_value([0.1, 0.5, 0.3, 0.6], [0.2, 0.4, 0.35, 0.5], B=100, seed=0)
-    >>> round(float(est.value), 4)
-    0.824
-    """
+    """The two-sided t-test's p-value (paired: scipy's ``ttest_rel``; unpaired: Student's pooled ``ttest_ind``; 1 where the scores are equal), with its interval."""
     o, r = _scores("orig", orig), _scores("repro", repro)
     if paired:
         _same_topics(orig=o, repro=r)

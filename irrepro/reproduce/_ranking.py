@@ -8,8 +8,6 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["ktu", "rbo", "RUN_LENGTH", "RBO_DEPTH", "RBO_P"]
-
 #: The ranks compared by KTU (repro_eval's ``RUN_LENGTH``: runs trimmed to 1000 documents).
 RUN_LENGTH = 1000
 #: RBO's depth and persistence (repro_eval's ``RBO_DEPTH`` and ``RBO_P``).
@@ -28,43 +26,7 @@ def _rankings(orig, repro) -> tuple[np.ndarray, np.ndarray, tuple]:
 
 
 def ktu(orig, repro, *, depth: int = RUN_LENGTH) -> np.ndarray:
-    """Kendall's tau union of ranked lists, one value per list (per topic).
-
-    The documents of both lists are numbered by their place in the sorted union of the two
-    lists, and tau is taken between the numbers of the documents at the same rank of the two
-    lists, over the first ``min(len(orig), len(repro), depth)`` ranks - repro_eval's computation.
-
-    Parameters
-    ----------
-    orig, repro : array_like of int
-        Ranked lists as document codes, (..., K): codes whose order is the document ids' sorted
-        order (as :attr:`RunSet.doc_codes <irrepro.data.RunSet.doc_codes>` and its ``vocab``),
-        -1 past a list's end. Leading axes (runs, topics) must agree.
-    depth : int, default :data:`RUN_LENGTH`
-        The ranks compared (repro_eval trims runs to 1000 documents).
-
-    Returns
-    -------
-    numpy.ndarray
-        Tau per list, shaped as the leading axes; NaN where a list has fewer than 2 documents.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("order of documents"). irrepro follows repro_eval 0.5.0
-    (the authors' implementation) so that the numbers agree: it pairs the documents at equal
-    ranks and needs lists of equal length, where repro_eval stops with scipy's error on lists
-    of different lengths and irrepro compares the shorter list's ranks. Ties of scores were
-    broken before (trec_eval's order: score descending, then document id descending, as
-    repro_eval's ``break_ties``), so each list holds distinct documents and tau-b is tau-a:
-    ``1 - 4 D / (n (n - 1))`` with D the discordant pairs, counted for all lists at once (equal
-    to ``scipy.stats.kendalltau``, which repro_eval calls once per topic).
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> reproduce.ktu([[0, 1, 2, 3]], [[0, 1, 3, 2]]).round(4)
-    array([0.6667])
-    """
+    """Kendall's tau union per list (topic), as repro_eval computes it: tau between the documents at equal ranks, numbered in the sorted union of both lists, over the first ranks both hold (at most ``depth``); NaN below 2 documents."""
     o, r, lead = _rankings(orig, repro)
     n = np.minimum(np.minimum((o >= 0).sum(axis=1), (r >= 0).sum(axis=1)), depth)
     k = int(n.max(initial=0))
@@ -81,8 +43,7 @@ def ktu(orig, repro, *, depth: int = RUN_LENGTH) -> np.ndarray:
 
 
 def _inversions(ranks: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Pairs ``i < j < n`` with ``ranks[i] > ranks[j]``, per row: a Fenwick tree per row, all rows
-    at once (the discordant pairs of Kendall's tau, in O(K log K) steps of numpy work)."""
+    """Per row, the pairs ``i < j < n`` with ``ranks[i] > ranks[j]`` (a Fenwick tree per row, all rows at once)."""
     R, K = ranks.shape
     tree = np.zeros((R, K + 1), dtype=np.int64)
     rows = np.arange(R)
@@ -105,42 +66,7 @@ def _inversions(ranks: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 
 def rbo(orig, repro, *, p: float = RBO_P, depth: int = RBO_DEPTH) -> np.ndarray:
-    """Rank-biased overlap of ranked lists at a finite depth, normalised; one value per list.
-
-    ``RBO = sum_{d=1}^{D} p^(d-1) |O_d| / d / sum_{d=1}^{D} p^(d-1)``, with ``O_d`` the
-    documents in the first ``d`` ranks of both lists (a list shorter than ``d`` contributes all
-    its documents) and D = ``depth``: 1 for identical lists of at least D documents.
-
-    Parameters
-    ----------
-    orig, repro : array_like of int
-        Ranked lists as document codes, (..., K), -1 past a list's end (as for :func:`ktu`).
-    p : float, default :data:`RBO_P`
-        Persistence, in (0, 1).
-    depth : int, default :data:`RBO_DEPTH`
-        The depth D.
-
-    Returns
-    -------
-    numpy.ndarray
-        RBO per list, shaped as the leading axes; NaN where a list is empty (a topic one run did
-        not rank: repro_eval stops there with a KeyError).
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3 ("order of documents"), proposed Webber et al.'s (2010)
-    extrapolated RBO; repro_eval 0.5.0 computes this truncated, normalised form (Clarke et al.'s
-    implementation, TREC Health Misinformation), and irrepro follows repro_eval so that the
-    numbers agree: unlike RBO_ext it needs no extrapolation beyond the lists and lies in [0, 1]
-    for lists of any length; ties were broken in trec_eval's order before (Corsi & Urbano's
-    tie-aware variants are not used), as in repro_eval.
-
-    Examples
-    --------
-    >>> from irrepro import reproduce
-    >>> reproduce.rbo([[0, 1, 2]], [[0, 1, 2]], depth=3), reproduce.rbo([[0, 1]], [[1, 0]], depth=2)
-    (array([1.]), array([0.48717949]))
-    """
+    """Rank-biased overlap per list, truncated at ``depth`` and normalised as repro_eval computes it; NaN where a list is empty."""
     if not 0 < p < 1:
         raise InputError(f"p must be in (0, 1), got {p!r}")
     if depth < 1:

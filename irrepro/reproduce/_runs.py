@@ -21,7 +21,6 @@ from ._ranking import RBO_DEPTH, RBO_P, RUN_LENGTH, ktu, rbo
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ROLES", "Reproduction", "reproduce_runs"]
 
 #: The four runs of an experiment, in the command line's order.
 ROLES = ("orig_baseline", "orig_advanced", "repro_baseline", "repro_advanced")
@@ -38,8 +37,7 @@ _UNDEFINED = {
 
 
 def _undefined(row: dict) -> str:
-    """Why a row of :meth:`Reproduction.to_frame` (as a dict) holds an undefined number: its
-    statistic's (:data:`_UNDEFINED`) or, where only the interval is, the interval's."""
+    """Why a row of :meth:`Reproduction.to_frame` holds an undefined number."""
     from .._text import UNDEFINED
 
     if np.isfinite(row["value"]):
@@ -57,7 +55,8 @@ class Reproduction:
         The experiments (the run files' names; in directory mode the name shared by the four
         directories' files).
     files : dict
-        Role (:data:`ROLES`) -> the files, one per experiment.
+        Role (``orig_baseline``, ``orig_advanced``, ``repro_baseline``, ``repro_advanced``) -> the
+        files, one per experiment.
     measures : tuple of str
         The evaluation measures.
     paired : bool
@@ -65,7 +64,8 @@ class Reproduction:
     topics : tuple of int
         The numbers of topics of the original and of the reproduction.
     estimates : dict
-        ``(run, measure, statistic) -> Estimate`` over the experiments; run is ``baseline``,
+        ``(run, measure, statistic) ->`` an estimate with ``value``, ``low`` and ``high`` (arrays over
+        the experiments) and its ``level``, ``B`` and ``paired``; run is ``baseline``,
         ``advanced`` or ``effect``, measure empty for the ranking measures (KTU, RBO).
     seed : object
         The seed of the resamples.
@@ -118,8 +118,7 @@ class Reproduction:
 
 
 def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
-    """The experiments' names and each role's files: four files, or four directories whose
-    files are matched by name (a name missing from a directory is an error naming it)."""
+    """The experiments' names and each role's files: four files, or four directories whose files match by name."""
     ps = [Path(p).expanduser() for p in paths]
     for role, p in zip(ROLES, ps):
         if not p.exists():
@@ -145,10 +144,7 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
 
 
 def _runset(files: list[Path], labels: list[str], qrels, precision: str, rankings: bool = False):
-    """One RunSet of ``files`` named ``labels`` (run tags may repeat: a reproduction keeps its
-    original's tag), ranked trec_eval's way at ``precision``; with ``rankings`` also the same runs
-    ranked by their scores in double precision (the order of a run file's lines, which is how
-    repro_eval reads a ranking), from the same parsed files."""
+    """One RunSet of ``files`` named ``labels``, and with ``rankings`` the same runs ranked by their float64 scores (a run file's order)."""
     from ..data._runs import _assemble, _read_runs
 
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]

@@ -14,8 +14,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["family_max"]
-
 
 @numba.njit(nogil=True, cache=True)
 def _kernel(xt, perm, pi, pj, out):  # pragma: no cover

@@ -17,8 +17,6 @@ from ..errors import InputError, UnknownNameError
 from ..measures import GM_EPSILON
 from ..parallel import SeedLike
 
-__all__ = ["bootstrap_samples", "all_pairs", "baseline_pairs", "log_scores", "bootstrap_summaries"]
-
 
 def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
     """(S, T) float array, system names, measure name, from a ScoreMatrix or an array (every
@@ -38,8 +36,7 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.ndarray:
     """The bootstrap topic samples ``Q*b``: ``(B, n_topics)`` topic indices drawn with replacement.
 
-    ``(B, n_topics)`` topic indices drawn uniformly with replacement: the bootstrap topic samples
-    ``Q*b`` of Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``. The same samples
+    Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``. The same samples
     serve every pair, measure and method (section 3.5).
 
     For the unpaired test pass ``n_topics = n + m`` (Figure 3 resamples the pooled vector).
@@ -202,30 +199,7 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
 
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:
-    """The per-topic values ``log(x + eps)`` whose arithmetic mean is a measure's ``AG_`` form.
-
-    ``log(x + eps)``: the per-topic values whose arithmetic mean is the ``AG_`` form of a measure
-    (Sakai 2006, section 3.1: testing ``AG_AveP`` in the paired test stands for ``G_AveP``).
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(S, T)`` scores; ``x + eps`` must be positive.
-    eps : float
-        Sakai's 0.00001 (:data:`irrepro.measures.GM_EPSILON`).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(S, T)`` float64, ``log(x + eps)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> bt.log_scores(np.array([[1.0, 0.5]])).round(4).tolist()
-    [[0.0, -0.6931]]
-    """
+    """The per-topic values ``log(x + eps)`` whose arithmetic mean is a measure's ``AG_`` form."""
     x = np.asarray(scores.scores if isinstance(scores, ScoreMatrix) else scores, dtype=np.float64)
     if np.any(x + eps <= 0):
         raise InputError(f"log_scores needs x + eps > 0 (eps={eps})")
@@ -271,37 +245,7 @@ def _summary(summary) -> _Summary:
 def bootstrap_summaries(
     scores, samples=None, *, summary="mean", B: int = 1000, seed: SeedLike = None
 ) -> np.ndarray:
-    """``(S, B)``: the summary ``M(X, Q*b)`` of every system on every bootstrap topic sample.
-
-    This is what the stability and swap methods and the bootstrap standard error of a rank
-    correlation compare (Sakai 2006, sections 3.5 and 4).
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
-    samples : array_like, optional
-        ``(B, T)`` topic indices (drawn from ``seed`` when omitted).
-    summary : str or callable
-        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
-    B : int
-        Samples to draw when ``samples`` is omitted.
-    seed : SeedLike
-        The draws.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(S, B)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
-    >>> bt.bootstrap_summaries(x, bt.bootstrap_samples(5, 3, seed=1)).round(2).tolist()
-    [[0.64, 0.7, 0.74], [0.48, 0.52, 0.54]]
-    """
+    """``(S, B)``: the summary ``M(X, Q*b)`` of every system on every bootstrap topic sample."""
     x, _, _ = _as_matrix(scores)
     samples = _check_samples(samples, x.shape[1], B, seed)
     s = _summary(summary)

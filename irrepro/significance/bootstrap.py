@@ -26,8 +26,6 @@ from ._samples import (
 )
 from .result import PairwiseResult, _baseline_name, _check_alpha
 
-__all__ = ["BootstrapResult", "paired_bootstrap_test", "unpaired_bootstrap_test", "bootstrap_shift_test"]
-
 #: Pairs handled per task (fixed, so the split does not depend on the number of workers).
 _CHUNK = 512
 #: Differences at most this share of the scores' scale are rounding noise (float64 resolves
@@ -46,8 +44,7 @@ def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 class BootstrapResult(PairwiseResult):
     """A bootstrap test of every pair of systems under one measure.
 
-    A bootstrap test of every pair of systems under one measure: a
-    :class:`~irrepro.significance.PairwiseResult` (``difference``, ``p`` = the achieved
+    A :class:`~irrepro.significance.PairwiseResult` (``difference``, ``p`` = the achieved
     significance level, ASL; ``p_adjusted``; ``effect_size``) with what Sakai's (2006) figures
     and tables need.
 
@@ -177,13 +174,9 @@ def _round_sig(x: float, digits: int) -> float:
 
 
 def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1).
-
-    ``tol`` (broadcastable to the result) is the size of rounding noise *on the scale of the
-    scores* (``_NOISE`` times the larger absolute score of the pair), not of the difference: a
-    sample whose sd is within ``tol`` (or zero up to the rounding of the sums) is constant, and a
-    constant sample gives t = 0 when its mean is within ``tol`` too (no difference at all, e.g.
-    1e-12 on every topic), else +-inf (a real difference on which every topic agrees)."""
+    """Mean and t = mean / (sd / sqrt n) from sums and sums of squares (sd with n - 1)."""
+    # tol is rounding noise on the scale of the scores (_NOISE x the pair's larger |score|): a sample
+    # whose sd is within tol is constant, and gives t = 0 if its mean is within tol too, else +-inf
     mean = s1 / n
     var = s2 - s1 * mean
     var *= 1.0 / (n * (n - 1))  # var / n
@@ -259,9 +252,6 @@ def paired_bootstrap_test(
 ) -> BootstrapResult:
     """Sakai's (2006) paired bootstrap test with the studentised statistic, every pair at once.
 
-    Paired bootstrap test with the studentised statistic for every pair of systems
-    (Sakai 2006, section 3.1, Figures 1 and 2).
-
     For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
     (sd with n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples Q*b,
     ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
@@ -314,36 +304,7 @@ def bootstrap_shift_test(
     samples=None,
     n_jobs: int | None = None,
 ) -> BootstrapResult:
-    """The bootstrap-shift test of the mean difference, every pair at once.
-
-    The bootstrap-shift test of the mean difference for every pair of systems: Efron &
-    Tibshirani's (1993) algorithm 16.2 without studentising, Urbano, Lima & Hanjalic's (2019)
-    "bootstrap" test.
-
-    z = x - y is shifted to mean zero (w = z - mean(z)) and resampled over topics as in
-    :func:`paired_bootstrap_test` (the same samples give the same w*b);
-    ``p = #{ |mean(w*b)| >= |mean(z)| } / B``, and p = 1 for a mean difference within rounding
-    noise of the scores.
-
-    Parameters
-    ----------
-    scores, pairs, baseline, B, seed, samples, n_jobs
-        As in :func:`paired_bootstrap_test`.
-
-    Returns
-    -------
-    BootstrapResult
-        ``test="bootstrap-shift"``; ``statistic`` the mean difference and ``replicate_statistic``
-        its replicates under H0.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
-    >>> sg.bootstrap_shift_test(x, B=200, seed=1).p.tolist()
-    [0.005]
-    """
+    """The bootstrap-shift test of the mean difference, every pair at once."""
     return _paired("bootstrap-shift", scores, pairs, baseline, B, seed, samples, False, n_jobs)
 
 
@@ -359,9 +320,6 @@ def unpaired_bootstrap_test(
     n_jobs: int | None = None,
 ) -> BootstrapResult:
     """Sakai's (2006) unpaired bootstrap test of any summary, every pair at once.
-
-    Unpaired bootstrap test for every pair of systems with any summary statistic
-    (Sakai 2006, section 3.2, Figures 3 and 4).
 
     d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
     ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)

@@ -22,8 +22,6 @@ from scipy import special, stats
 from .. import _spread
 from ..errors import InputError
 
-__all__ = ["paired_t_pvalues", "sign_test_pvalues", "two_sample_t_pvalues", "wilcoxon_pvalues"]
-
 
 def _as_diffs(d) -> np.ndarray:
     d = np.asarray(d, dtype=np.float64)
@@ -39,8 +37,7 @@ def _as_diffs(d) -> np.ndarray:
 def paired_t_pvalues(d) -> np.ndarray:
     """Two-sided p-values of the paired t-test of many cases at once.
 
-    Two-sided p-values of the paired t-test on differences ``d`` (..., n), as
-    ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
+    As ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
 
     Zero policy: all-zero differences give NaN (0/0); identical non-zero differences give t = +-inf
     and p = 0 (Sanderson & Zobel 2005, section 3; Smucker et al. 2007) - exactly: their sd is 0,
@@ -128,7 +125,7 @@ def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
 def sign_test_pvalues(d) -> np.ndarray:
     """Two-sided p-values of the sign test of many cases at once.
 
-    Two-sided p-values of the sign test: ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
+    ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
     number of non-zero differences and k the number of positive ones.
 
     Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
@@ -194,8 +191,7 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 def wilcoxon_pvalues(d) -> np.ndarray:
     """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once.
 
-    Two-sided p-values of the Wilcoxon signed-rank test on differences ``d`` (..., n), equal to
-    ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
+    Equal to ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
 
     Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied
     absolute differences get average ranks. The null distribution is then chosen as scipy does:

@@ -20,8 +20,6 @@ from .pairwise import pairwise_test
 from .result import _check_alpha
 from .table import ComparisonTable
 
-__all__ = ["compare"]
-
 
 def _mean_intervals(x: np.ndarray, samples: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """BCa bootstrap interval over topics of every system's mean (the jackknife's acceleration)."""

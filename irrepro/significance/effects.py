@@ -30,10 +30,8 @@ from ..stats import bca_interval, check_level, level_percent
 from ._samples import _as_matrix, _check_samples, _counts, _resolve_pairs
 from .bootstrap import _NOISE, _map_chunks
 
-__all__ = ["EFFECTS", "EffectSizes", "effect_sizes", "residual_variance", "win_tie_loss"]
-
 #: The effect sizes of :func:`effect_sizes`.
-EFFECTS = ("difference", "d_z", "ES_E")
+_EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
@@ -87,7 +85,7 @@ def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class EffectSizes:
     """An effect size of every pair with its BCa bootstrap interval.
 
-    An effect size of every pair with its BCa bootstrap interval: ``estimate``, ``low`` and
+    ``estimate``, ``low`` and
     ``high`` ``(P,)`` (NaN where the effect is undefined: d_z of a pair whose differences are all
     equal, ES_E of systems without residual variance), at confidence ``level`` from ``B``
     bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E.
@@ -176,7 +174,7 @@ def effect_sizes(
     baseline : str or int, optional
         Every other system against this one.
     kind : str
-        ``"difference"``, ``"d_z"`` or ``"ES_E"`` (:data:`EFFECTS`).
+        ``"difference"``, ``"d_z"`` or ``"ES_E"``.
     B : int
         Bootstrap samples of the topics.
     seed : SeedLike
@@ -203,8 +201,8 @@ def effect_sizes(
     1        0        2  0.24    -1.10      1.10
     2        1        2 -2.68    -2.92     -2.56
     """
-    if kind not in EFFECTS:
-        raise InputError(f"kind must be one of {EFFECTS}, not {kind!r}")
+    if kind not in _EFFECTS:
+        raise InputError(f"kind must be one of {_EFFECTS}, not {kind!r}")
     level = check_level(level)
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)

@@ -1,5 +1,5 @@
 """The methods paragraph of an evaluation, ready to paste into a paper, and its machine-readable
-sidecar (issue 29): what Sakai's and Ferro et al.'s checklists ask a paper to say - the test, its
+sidecar: what Sakai's and Ferro et al.'s checklists ask a paper to say - the test, its
 tails, the correction and alpha, the topics and how a topic missing from a run was scored, the
 measures with their cutoffs (in trec_eval's and ir_measures' names), effect sizes and the interval
 method, seeds, resamples and software versions - written from the settings actually used, as
@@ -18,8 +18,6 @@ from .. import escape
 from ..errors import InputError
 from ._ir_metadata import _metadata, _versions
 from ._names import CORRECTIONS, DEFAULT_B, FAMILY_WISE, RESAMPLING, TESTS
-
-__all__ = ["Methods", "methods_paragraph"]
 
 #: How each test computes its p-value, after its name (:data:`~irrepro.significance.TESTS`).
 _HOW = {

@@ -10,6 +10,7 @@ import numpy as np
 from ..errors import InputError
 from ..parallel import SeedLike
 from . import classical
+from ._names import FAMILY_WISE, TESTS
 from ._samples import _as_matrix, _resolve_pairs
 from .bootstrap import (
     _map_chunks,
@@ -19,9 +20,7 @@ from .bootstrap import (
     unpaired_bootstrap_test,
 )
 from .randomization import permutation_test, tukey_hsd
-from .result import FAMILY_WISE, TESTS, PairwiseResult, _baseline_name
-
-__all__ = ["pairwise_test", "classical_pairs"]
+from .result import PairwiseResult, _baseline_name
 
 #: The classical tests: vectorised p-values of many rows of differences, equal to scipy's
 #: ``ttest_rel``, ``wilcoxon`` and ``binomtest`` row by row (:mod:`irrepro.significance.classical`).
@@ -102,7 +101,7 @@ def pairwise_test(
       (:func:`~irrepro.significance.paired_bootstrap_test`, B = 1000 unless given);
       ``"unpaired-bootstrap"``: Sakai's unpaired test of the means
       (:func:`~irrepro.significance.unpaired_bootstrap_test`); ``"bootstrap-shift"``: the
-      unstudentised bootstrap-shift test of the mean (:func:`~irrepro.significance.bootstrap_shift_test`);
+      unstudentised bootstrap-shift test of the mean (``significance.bootstrap.bootstrap_shift_test``);
     - ``"permutation"``: the paired randomization test (:func:`permutation_test`, exact for
       2^n <= B, B = 10,000 unless given);
     - ``"tukey"``: randomised Tukey HSD (:func:`tukey_hsd`, B = 10,000 unless given), family-wise

@@ -18,13 +18,12 @@ import numpy as np
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
+from ._names import FAMILY_WISE
 from ._samples import _as_matrix, _check_pairs, _resolve_pairs
 from .bootstrap import _NOISE, _map_chunks, _pair_noise
-from .result import FAMILY_WISE, PairwiseResult, _baseline_name
+from .result import PairwiseResult, _baseline_name
 
-__all__ = ["sign_flips", "permutation_test", "tukey_hsd", "tukey_hsd_pvalues"]
-
-ALTERNATIVES = ("two-sided", "greater", "less")
+_ALTERNATIVES = ("two-sided", "greater", "less")
 #: Permutations of randomised Tukey HSD drawn per task (block ``k`` from child ``k`` of the seed):
 #: fixed, so that the draws do not depend on the number of workers.
 _PERM_BLOCK = 256
@@ -100,8 +99,8 @@ def permutation_test(
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
     """Paired randomization (permutation) test of every pair of systems.
 
-    Paired randomization (permutation) test of every pair of systems, on the difference of
-    their mean scores (Fisher's randomization test as Smucker, Allan & Carterette 2007 use it).
+    On the difference of the mean scores: Fisher's randomization test as Smucker, Allan &
+    Carterette (2007) use it.
 
     Under H0 the two systems' scores of a topic are exchangeable: swapping them flips the sign of
     the topic's difference z_t = x_t - y_t. The null distribution is the mean of z under sign flips
@@ -162,8 +161,8 @@ def permutation_test(
     """
     alts = (alternative,) if isinstance(alternative, str) else tuple(alternative)
     for a in alts:
-        if a not in ALTERNATIVES:
-            raise InputError(f"alternative must be one of {ALTERNATIVES}, not {a!r}")
+        if a not in _ALTERNATIVES:
+            raise InputError(f"alternative must be one of {_ALTERNATIVES}, not {a!r}")
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
@@ -245,8 +244,7 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
 def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
     """Randomised Tukey HSD p-values of many score matrices at once.
 
-    Randomised Tukey HSD p-values of many score matrices at once: ``x`` ``(F, systems,
-    topics)`` (e.g. simulated families of systems), every one judged with the same
+    ``x`` ``(F, systems, topics)`` (e.g. simulated families of systems), every one judged with the same
     ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
     (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
     permutations. The family-wise error of HSD is the share of matrices whose smallest p-value is
@@ -296,8 +294,7 @@ def tukey_hsd(
 ) -> PairwiseResult:
     """Randomised Tukey HSD: family-wise adjusted p-values of every pair.
 
-    Randomised Tukey HSD: family-wise adjusted p-values for every pair of systems (Carterette
-    2012; Sakai 2018, ch. 4), by the max statistic over the family of pairs tested.
+    By the max statistic over the family of pairs tested (Carterette 2012; Sakai 2018, ch. 4).
 
     Under the complete null hypothesis every system's score of a topic is exchangeable with every
     other system's: a permutation shuffles the ``S`` scores of each topic among the systems

@@ -10,9 +10,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..stats import adjust_pvalues
-from ._names import CORRECTIONS, FAMILY_WISE, TESTS  # (served from here too)
-
-__all__ = ["TESTS", "CORRECTIONS", "PairwiseResult"]
+from ._names import CORRECTIONS, FAMILY_WISE, TESTS
 
 
 def _correction(correction: str | None) -> tuple[str | None, str]:

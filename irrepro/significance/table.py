@@ -20,10 +20,8 @@ import pandas as pd
 from .. import escape
 from ..errors import InputError
 from ..stats import level_percent
-from ._names import CORRECTIONS, FORMATS
-from .result import FAMILY_WISE, PairwiseResult
-
-__all__ = ["ComparisonTable", "FORMATS"]
+from ._names import CORRECTIONS, FAMILY_WISE, FORMATS
+from .result import PairwiseResult
 
 #: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
 #: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).

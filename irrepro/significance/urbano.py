@@ -1,7 +1,7 @@
 """The five paired tests as Urbano, Lima & Hanjalic (SIGIR 2019, section 2) ran them, from their
 public R code (``R/ir_tests.R``, ``R/test.cpp`` of julian-urbano/sigir2019-statistical): the paired
 t-test, Wilcoxon's signed-rank test as R's ``wilcox.test`` computes it (:func:`wilcoxon_r`), their
-sign test with differences within ``min_d`` as ties (:func:`sign_test_urbano`), and their
+sign test with differences within ``min_d`` as ties (``sign_test_urbano``), and their
 bootstrap and permutation tests of the mean difference (:func:`bootstrap_test_urbano`,
 :func:`permutation_test_urbano`); :func:`urbano_tests` runs all five on many pairs at once.
 
@@ -15,7 +15,7 @@ the t-test is :func:`~irrepro.significance.paired_t_pvalues`; :func:`wilcoxon_r`
 scipy's ``wilcoxon`` (and :func:`~irrepro.significance.wilcoxon_pvalues`) in switching to the
 normal approximation, *with* continuity correction, at n >= 50 or with any tie or zero (scipy: n >
 50, no correction); the sign test with ``min_d=0`` is :func:`~irrepro.significance.sign_test_pvalues`;
-the bootstrap test is the bootstrap-shift test (:func:`~irrepro.significance.bootstrap_shift_test`)
+the bootstrap test is the bootstrap-shift test (``significance.bootstrap.bootstrap_shift_test``)
 and the permutation test the randomization test (:func:`~irrepro.significance.permutation_test`):
 the same ideal p-values, estimated here as their C++ code does - fresh draws for every pair, the
 bootstrap replicates centred at their own mean, no +1 in the counts.
@@ -32,17 +32,8 @@ from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
 from .classical import _paired_t, _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
+from .randomization import _ALTERNATIVES
 
-__all__ = [
-    "TailedPValues",
-    "wilcoxon_r",
-    "sign_test_urbano",
-    "bootstrap_test_urbano",
-    "permutation_test_urbano",
-    "urbano_tests",
-]
-
-ALTERNATIVES = ("two-sided", "greater", "less")
 #: Pairs (rows) per task of the resampling tests: block ``k`` draws from child ``k`` of the seed,
 #: so the p-values do not depend on the number of workers.
 _ROWS = 64
@@ -86,47 +77,13 @@ def _pair(b, e) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_alternative(alternative: str) -> str:
-    if alternative not in ALTERNATIVES:
-        raise InputError(f"alternative must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {', '.join(_ALTERNATIVES)}, not {alternative!r}")
     return alternative
 
 
 def wilcoxon_r(x, y, alternative: str = "two-sided") -> np.ndarray:
-    """Wilcoxon's signed-rank test as R's ``wilcox.test(x, y, paired = TRUE)`` computes it.
-
-    R's rule (``stats:::wilcox.test.default``, exact = NULL, correct = TRUE): d = x - y; zero
-    differences are dropped and the non-zero ``|d|`` ranked (ties: average ranks); V is the sum of the
-    ranks of the positive d. With n < 50 non-zero differences and no tie and no zero the p-value is
-    exact (the distribution of ``psignrank``); otherwise it is the normal approximation with the
-    ties correction of the variance, n (n + 1) (2n + 1) / 24 - sum(t^3 - t) / 48, and the
-    continuity correction (0.5 towards the mean). Urbano, Lima & Hanjalic (2019, section 2) run it
-    as ``wilcox.test(b, e, paired = TRUE)``: their one-tailed p is ``alternative="less"``.
-
-    It differs from ``scipy.stats.wilcoxon`` (defaults) in three ways: scipy is exact up to n = 50
-    (R below 50), takes no continuity correction, and with ties or zeros and n <= 13 enumerates
-    the sign flips; with ``method="exact"`` (n < 50, no ties, no zeros) or ``method="approx",
-    correction=True`` scipy gives R's p-values.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Paired scores ``(..., n)``, the last axis the topics (R's x and y).
-    alternative : {"two-sided", "greater", "less"}
-        H1 on the location of x - y, as R's ``alternative``.
-
-    Returns
-    -------
-    numpy.ndarray
-        The p-values, of shape ``x.shape[:-1]`` (NaN where every difference is zero).
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> float(sg.wilcoxon_r(b, e)), float(sg.wilcoxon_r(b, e, "less"))  # exact, as scipy's method="exact"
-    (0.21875, 0.109375)
-    """
+    """Wilcoxon's signed-rank test as R's ``wilcox.test(x, y, paired = TRUE)`` computes it."""
     x, y = _pair(x, y)
     alternative = _check_alternative(alternative)
     d = (x - y).reshape(-1, x.shape[-1])
@@ -171,36 +128,7 @@ def wilcoxon_r(x, y, alternative: str = "two-sided") -> np.ndarray:
 
 
 def sign_test_urbano(b, e, min_d: float = 0.01) -> TailedPValues:
-    """Urbano et al.'s sign test: differences within ``min_d`` are ties, dropped; exact binomial.
-
-    As their ``test_sign`` (``R/ir_tests.R``): of the n topics, ``pos`` have e - b > min_d and
-    ``eq`` have ``|e - b| <= min_d``; the test is R's ``binom.test(pos, n - eq)`` with p = 1/2, one-tailed
-    ``"greater"`` and two-tailed (R's rule: the probabilities of the outcomes no more likely than the
-    observed one, within a relative 1e-7, which for p = 1/2 is twice the smaller tail, capped at 1 -
-    ``scipy.stats.binomtest``'s rule too). NaN where every difference is a tie (their NA).
-    With ``min_d=0`` it is the usual sign test, :func:`~irrepro.significance.sign_test_pvalues`
-    (Urbano, Lima & Hanjalic 2019, section 2).
-
-    Parameters
-    ----------
-    b, e : array_like
-        Baseline and experimental scores ``(..., n)``, the last axis the topics.
-    min_d : float
-        Differences with ``|e - b| <= min_d`` are ties (their default 0.01).
-
-    Returns
-    -------
-    TailedPValues
-        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> [float(p) for p in sg.sign_test_urbano(b, e)]  # 4 of 5 better by more than 0.01, 1 tie
-    [0.1875, 0.375]
-    """
+    """Urbano et al.'s sign test: differences within ``min_d`` are ties, dropped; exact binomial."""
     b, e = _pair(b, e)
     if not (np.isfinite(min_d) and min_d >= 0):
         raise InputError(f"min_d must be a number >= 0, got {min_d!r}")
@@ -240,14 +168,10 @@ _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder=
 
 
 def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
-    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b.
-
-    Both are bound by random-number generation and memory traffic, so (in cache-sized chunks of
-    ``_DRAWS`` draws) the bootstrap draws a *pair* of topics at once, a uniform integer v in
-    [0, n^2) from 16 bits, and adds the pair's tabulated sum ``x[v // n] + x[v % n]`` (n = 256 or
-    more: one topic a draw); the permutation test takes its sign flips from raw random bits, a
-    byte per 8 topics, and adds the tabulated flipped sums of the ceil(n / 8) bytes.
-    """
+    """Their C++ tests (``testCpp_bootstrap``, ``testCpp_permutation``) of every row of e - b."""
+    # In cache-sized chunks of _DRAWS draws, the bootstrap draws a pair of topics at once (v in
+    # [0, n^2) from 16 bits; sum x[v // n] + x[v % n]; one topic a draw for n >= 256), the
+    # permutation test flips signs from raw random bits, a byte per 8 topics, by tabulated sums.
     b, e = _pair(b, e)
     B = parallel.check_int(B, "B", minimum=1)
     if seed is None:
@@ -322,86 +246,14 @@ def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
 def bootstrap_test_urbano(
     b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
 ) -> TailedPValues:
-    """Urbano et al.'s bootstrap test of the mean difference, every pair at once.
-
-    As their ``testCpp_bootstrap`` (``R/test.cpp``): d = e - b; B means of n differences drawn
-    with replacement, centred at their own mean (the null made true); p = the share of centred
-    replicates >= mean(d) (one-tailed) and with absolute value >= ``|mean(d)|`` (two-tailed), with no
-    +1. Its ideal (B -> infinity) p-value is that of the bootstrap-shift test
-    (:func:`~irrepro.significance.bootstrap_shift_test`, which centres at mean(d) instead); its
-    Monte Carlo standard error is sqrt(p (1 - p) / B). Each pair draws its own resamples (their
-    code draws anew at every call); pairs are taken in blocks of 64, block k drawing from child k
-    of ``seed``, so the result does not depend on ``n_jobs`` (Urbano, Lima & Hanjalic 2019,
-    section 2).
-
-    Parameters
-    ----------
-    b, e : array_like
-        Baseline and experimental scores ``(..., n)``, the last axis the topics.
-    B : int
-        Bootstrap resamples per pair (their default 1e5; 1e6 in their README's example).
-    seed : SeedLike
-        An int, a SeedSequence or a numpy Generator.
-    n_jobs : int, optional
-        Workers; the results do not depend on it.
-
-    Returns
-    -------
-    TailedPValues
-        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> p = sg.bootstrap_test_urbano(b, e, B=10_000, seed=1)
-    >>> bool(p.one_tailed < p.two_tailed < 0.3)
-    True
-    """
+    """Urbano et al.'s bootstrap test of the mean difference, every pair at once."""
     return _resample("bootstrap", b, e, B, seed, n_jobs)
 
 
 def permutation_test_urbano(
     b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
 ) -> TailedPValues:
-    """Urbano et al.'s permutation (randomization) test of the mean difference, every pair at once.
-
-    As their ``testCpp_permutation`` (``R/test.cpp``): d = e - b; B random sign flips of the
-    differences (each topic's two scores swapped with probability 1/2); p = the share of permuted
-    means >= mean(d) (one-tailed) and with absolute value >= ``|mean(d)|`` (two-tailed), with no +1.
-    A permuted mean within rounding noise (1e-9 times the pair's largest absolute score) of the
-    observed one counts as a tie, i.e. as extreme. Its ideal p-values are those of the exact
-    randomization test (:func:`~irrepro.significance.permutation_test`: the sign-flip
-    distribution is symmetric, so ``P(|mean| >= |obs|)`` is twice the smaller tail). Each pair draws
-    its own flips, in blocks of 64 pairs from the children of ``seed``, so the result does not
-    depend on ``n_jobs`` (Urbano, Lima & Hanjalic 2019, section 2).
-
-    Parameters
-    ----------
-    b, e : array_like
-        Baseline and experimental scores ``(..., n)``, the last axis the topics.
-    B : int
-        Random sign flips per pair (their default 1e5).
-    seed : SeedLike
-        An int, a SeedSequence or a numpy Generator.
-    n_jobs : int, optional
-        Workers; the results do not depend on it.
-
-    Returns
-    -------
-    TailedPValues
-        One-tailed (e better) and two-tailed p-values, each of shape ``b.shape[:-1]``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> p = sg.permutation_test_urbano(b, e, B=10_000, seed=1)
-    >>> bool(p.one_tailed < p.two_tailed < 0.3)
-    True
-    """
+    """Urbano et al.'s permutation (randomization) test of the mean difference, every pair at once."""
     return _resample("permutation", b, e, B, seed, n_jobs)
 
 
@@ -424,9 +276,9 @@ def urbano_tests(
     """All of Urbano et al.'s five tests of many pairs at once, as their R functions.
 
     ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``:
-    :func:`wilcoxon_r` (``b``, ``e``), one-tailed ``"less"``; ``test_sign``:
-    :func:`sign_test_urbano`; ``test_bootstrap`` and ``test_permutation``:
-    :func:`bootstrap_test_urbano` and :func:`permutation_test_urbano` with ``B`` and ``seed``
+    ``wilcoxon_r`` (``b``, ``e``), one-tailed ``"less"``; ``test_sign``:
+    ``sign_test_urbano``; ``test_bootstrap`` and ``test_permutation``:
+    ``bootstrap_test_urbano`` and ``permutation_test_urbano`` with ``B`` and ``seed``
     (the permutation test from child 1 of the seed, the bootstrap from child 0). Every one-tailed
     p-value is of H1 "e is better" (Urbano, Lima & Hanjalic 2019, section 2).
 

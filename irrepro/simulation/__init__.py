@@ -18,8 +18,8 @@ What is here:
   :meth:`Margin.with_mean` moves it to a given expected value;
 - :func:`fit_copula` - the dependence of two systems' scores: a parametric bivariate copula
   selected by AIC (pyvinecopulib's ``Bicop``);
-- :class:`PairModel` - two margins and their copula; :meth:`PairModel.sample` draws all trials of
-  a configuration as one array operation;
+- :meth:`CollectionModel.pair` - two margins and their copula, whose ``sample`` draws all trials
+  of a configuration as one array operation;
 - :func:`fit_collection` -> :class:`CollectionModel` - margins of every system of a score matrix
   (duplicates and the bottom 10% by mean removed, as Urbano et al. do) and copulas fitted on
   demand and cached.
@@ -40,22 +40,8 @@ What is here:
   with a seeded generator.
 """
 
-# the public names, and three private ones that tests/test_simulation.py checks against scipy
-from ._collection import CollectionModel, fit_collection, remove_duplicates
-from ._copulas import PairModel, fit_copula, pseudo_obs
-from ._margins import SUPPORT_P10, Margin, fit_margin
-from ._margins import _fit_beta as _fit_beta
-from ._margins import _fit_truncnorm as _fit_truncnorm
-from ._margins import _truncnorm_cdf as _truncnorm_cdf
+from ._collection import CollectionModel, fit_collection
+from ._copulas import fit_copula, pseudo_obs
+from ._margins import Margin, fit_margin
 
-__all__ = [
-    "Margin",
-    "fit_margin",
-    "fit_copula",
-    "pseudo_obs",
-    "PairModel",
-    "CollectionModel",
-    "fit_collection",
-    "remove_duplicates",
-    "SUPPORT_P10",
-]
+__all__ = ["Margin", "fit_margin", "fit_copula", "pseudo_obs", "CollectionModel", "fit_collection"]

@@ -1,6 +1,5 @@
-"""The model of a whole collection in the simulation (:mod:`irrepro.simulation`): duplicate
-systems dropped (:func:`remove_duplicates`), every system's margin and, on demand, every pair's
-copula (:class:`CollectionModel`, fitted by :func:`fit_collection`)."""
+"""The model of a whole collection: duplicate systems dropped, every system's margin and, on demand,
+every pair's copula."""
 
 from __future__ import annotations
 
@@ -18,30 +17,8 @@ from ._copulas import PairModel, fit_copula
 from ._margins import fit_margin
 
 
-def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
-    """Indices of the systems kept when duplicate systems are dropped.
-
-    Indices of the systems kept when every system whose scores equal (within ``tol`` on every
-    topic) those of an earlier one is dropped.
-
-    Parameters
-    ----------
-    scores : numpy.ndarray
-        Scores, (systems, topics).
-    tol : float
-        Two systems are equal when their scores differ by at most ``tol`` on every topic.
-
-    Returns
-    -------
-    numpy.ndarray
-        The kept systems' indices (int64), in order.
-
-    Examples
-    --------
-    >>> from irrepro.simulation import remove_duplicates
-    >>> remove_duplicates([[0.1, 0.2], [0.1, 0.2], [0.3, 0.4]])
-    array([0, 2])
-    """
+def _remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
+    """Indices (int64, in order) of the systems kept when every system equal within ``tol`` on every topic to an earlier one is dropped."""
     x = np.asarray(scores, dtype=np.float64)
     keep: list[int] = []
     for i in range(x.shape[0]):
@@ -54,9 +31,8 @@ def remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
 class CollectionModel:
     """Margins of every kept system of one score matrix, and their copulas.
 
-    Margins of every kept system of one score matrix, and their copulas (fitted on first use,
-    cached; each pair's pseudo-observations draw from a seed derived from the pair alone, so a
-    copula does not depend on the order in which pairs are asked for).
+    A pair's copula is fitted on first use and cached; its pseudo-observations draw from a seed
+    derived from the pair alone, so it does not depend on the order in which pairs are asked for.
 
     Attributes
     ----------
@@ -85,8 +61,7 @@ class CollectionModel:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __getstate__(self) -> dict:
-        """The model without its lock (a lock does not pickle): what a Dask worker or a process
-        receives, with the copulas fitted so far."""
+        """The model without its lock (which does not pickle), with the copulas fitted so far."""
         state = self.__dict__.copy()
         del state["_lock"]
         with self._lock:
@@ -126,8 +101,7 @@ class CollectionModel:
 
 
 def _precision_cutoff(measure: str) -> int | None:
-    """k when ``measure`` names P@k in any spelling (``P@10``, ``P_10``, ``P(rel=2)@10``), else None
-    (another measure, or a label that names none)."""
+    """k when ``measure`` names P@k in any spelling, else None."""
     from ..measures.names import parse_measure
 
     try:
@@ -148,10 +122,8 @@ def fit_collection(
 ) -> CollectionModel:
     """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
 
-    Margins of every system of a :class:`~irrepro.data.ScoreMatrix` after removing duplicate
-    systems and the bottom ``bottom`` share by mean score (systems whose mean is below that
-    quantile of the means), as Urbano et al. (2019) prepare the TREC ad hoc data. ``support``:
-    ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous), None or an array.
+    Duplicate systems are removed, then the systems whose mean score is below the ``bottom``
+    quantile of the means.
 
     Parameters
     ----------
@@ -162,7 +134,8 @@ def fit_collection(
     bottom : float
         The share of systems with the lowest means left out.
     support : "auto", None or array_like
-        The margins' support (see above).
+        The margins' support: ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous),
+        None (continuous) or the support's values.
     n_jobs : int or None
         Workers fitting the margins.
     copula_method : {"itau", "mle"}
@@ -189,7 +162,7 @@ def fit_collection(
     5
     """
     x = _checked_scores(matrix, "matrix")
-    keep = remove_duplicates(x)
+    keep = _remove_duplicates(x)
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":

@@ -1,6 +1,5 @@
-"""The dependence of two systems' scores in the simulation (:mod:`irrepro.simulation`):
-pseudo-observations (:func:`pseudo_obs`), bivariate copulas (:func:`fit_copula`) and the model of
-a pair of systems, two margins and their copula (:class:`PairModel`)."""
+"""The dependence of two systems' scores: pseudo-observations, bivariate copulas and the model of a
+pair of systems (two margins and their copula)."""
 
 from __future__ import annotations
 
@@ -24,8 +23,6 @@ if TYPE_CHECKING:  # imported where it is used (_margins._pyvinecopulib)
 
 def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     """Pseudo-observations: ranks / (n + 1) per column, ties broken at random.
-
-    Ranks / (n + 1) per column of ``x`` (n, d), ties broken at random (seeded).
 
     Parameters
     ----------
@@ -59,9 +56,8 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
 def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``).
 
-    A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``): parametric
-    families with rotations, selected by AIC, parameters by ``method`` (``"itau"`` or ``"mle"``),
-    on pseudo-observations with ties broken at random (seeded).
+    Parametric families with rotations, selected by AIC, on pseudo-observations with ties broken
+    at random (seeded).
 
     Parameters
     ----------
@@ -105,15 +101,7 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
 
 @dataclass(frozen=True, eq=False)
 class PairModel:
-    """Two systems' margins (``b`` the baseline, ``e`` the experimental) and their copula.
-
-    Attributes
-    ----------
-    b, e : Margin
-        The baseline's and the experimental system's margins.
-    copula : pyvinecopulib.Bicop
-        Their dependence.
-    """
+    """Two systems' margins (``b`` the baseline, ``e`` the experimental) and their copula."""
 
     b: Margin
     e: Margin
@@ -125,8 +113,7 @@ class PairModel:
         return self.e.mean - self.b.mean
 
     def uniforms(self, n_topics: int, trials: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
-        """``(trials, n_topics)`` copula draws: u1 uniform, u2 from the inverse h-function of u1
-        and an independent uniform (conditional inversion)."""
+        """``(trials, n_topics)`` copula draws by conditional inversion (u2 from the inverse h-function of u1)."""
         rng = parallel.as_generator(seed)
         u1 = rng.random(trials * n_topics)
         w = rng.random(trials * n_topics)

@@ -1,6 +1,5 @@
-"""The margins of the simulation (:mod:`irrepro.simulation`): the distribution of one system's
-topic scores (:class:`Margin`), its candidate families and the choice among them by AIC
-(:func:`fit_margin`)."""
+"""The margins: the distribution of one system's topic scores, its candidate families and the
+choice among them by AIC."""
 
 from __future__ import annotations
 
@@ -14,8 +13,6 @@ from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
 
-#: The support of P@10.
-SUPPORT_P10 = np.round(np.arange(11) / 10, 10)
 _GRID = np.linspace(0.0, 1.0, 4097)  # score grid on which continuous margins are tabulated
 _CLIP = 1e-3
 
@@ -35,18 +32,15 @@ def _pyvinecopulib():
 class Margin:
     """The distribution of one system's per-topic scores, tabulated by its CDF.
 
-    Continuous: ``cdf`` holds F at the score grid ``x`` (4097 points on [0, 1]); discrete: ``x``
-    is the support and ``cdf`` F at each support point. ``family`` names the fitted candidate
-    (``"t(...)"`` after :meth:`with_mean`), ``aic`` its AIC on the fitted scores.
-
     Attributes
     ----------
     family : str
-        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...).
+        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...; ``"t(...)"`` after
+        :meth:`with_mean`).
     discrete : bool
         Whether the scores are discrete (P@10) or continuous (AP).
     x : numpy.ndarray
-        The score grid (continuous) or the support (discrete).
+        The score grid (continuous: 4097 points on [0, 1]) or the support (discrete).
     cdf : numpy.ndarray
         F at each point of ``x``.
     aic : float
@@ -110,8 +104,8 @@ class Margin:
 
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
-        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version).
-        ``ValueError`` when ``mean`` lies outside the open range of the support."""
+        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version);
+        InputError when ``mean`` lies outside the open range of the support."""
         now = self.mean
         if abs(mean - now) <= tol:
             return self
@@ -144,8 +138,7 @@ _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 
 def _log_mass(a: float, b: float, upper: bool) -> float:
-    """log(Phi(b) - Phi(a)), a < b, in log space from the tail holding the mass (``upper``: the
-    standardized interval lies high, use survival functions) so that far tails do not underflow."""
+    """log(Phi(b) - Phi(a)), a < b, from the tail holding the mass (``upper``) so that far tails do not underflow."""
     if upper:
         la, lb = special.log_ndtr(-a), special.log_ndtr(-b)
         return float(la + np.log1p(-np.exp(lb - la)))
@@ -278,9 +271,9 @@ def fit_margin(scores, *, support=None) -> Margin:
     """The margin of one system's topic scores selected by AIC among the candidates.
 
     ``support=None``: continuous scores on [0, 1] (AP): truncated normal, beta and kernel density.
-    ``support`` (e.g. :data:`SUPPORT_P10`): equally spaced discrete scores (P@10): beta-binomial
+    ``support`` (e.g. 0, 0.1, ..., 1): equally spaced discrete scores (P@10): beta-binomial
     and discrete kernel densities (bandwidth multipliers 1, 2, 5). Candidates that fail to fit
-    are skipped; a ``ValueError`` when none fits.
+    are skipped.
 
     Parameters
     ----------
@@ -297,7 +290,7 @@ def fit_margin(scores, *, support=None) -> Margin:
     Raises
     ------
     irrepro.InputError
-        For fewer than 5 scores, or scores outside [0, 1].
+        For fewer than 5 scores, scores outside [0, 1] or off ``support``, or no candidate fitted.
 
     Notes
     -----

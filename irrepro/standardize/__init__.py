@@ -14,7 +14,7 @@ to any later system (:class:`Factors`), also in the file format ``trec_eval -Z``
 Comparability between collections (section 5) is measured with the standard-deviation normalized
 RMSE of system mean scores (:func:`drmse`) and with the number of systems found significantly
 different from themselves by a two-sample t-test (:func:`self_significance`), both on observed
-collection pairs and on random topic halves (:func:`random_halves`, :func:`partition_experiment`).
+collection pairs and on random topic halves (:func:`partition_experiment`).
 
 Interpretations (the paper does not say):
 
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from ._collections import CollectionPair, compare_collections
 from ._comparability import (
-    binomial_interval,
     discriminative_power,
     drmse,
     item_total_correlation,
@@ -42,18 +41,15 @@ from ._comparability import (
     percentile_items,
     rank_agreement,
     self_significance,
-    significant_pairs,
 )
 from ._partitions import (
     PartitionResult,
     SampledStandardizers,
     default_partitions,
     partition_experiment,
-    random_halves,
     sampled_standardizers,
 )
 from ._rows import (
-    SAME_SAMPLE,
     figure2_rows,
     figure3_rows,
     figure4_rows,
@@ -97,10 +93,8 @@ __all__ = [
     "item_total_correlation",
     "drmse",
     "self_significance",
-    "binomial_interval",
     "discriminative_power",
     "rank_agreement",
-    "random_halves",
     "PartitionResult",
     "partition_experiment",
     "SampledStandardizers",
@@ -113,9 +107,7 @@ __all__ = [
     "topic_range",
     "write_zscores",
     "read_zscores",
-    "significant_pairs",
     # the chapter's rows for the book's rule
-    "SAME_SAMPLE",
     "figure2_rows",
     "table1_rows",
     "figure3_rows",

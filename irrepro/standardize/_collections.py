@@ -1,6 +1,6 @@
 """Two collections compared on the same systems (Webber, Moffat & Zobel 2008, section 5.2: Tables
 3-5): the observed dRMSE and self-significance beside the random-halves distribution over the pooled
-topics. Served from :mod:`irrepro.standardize`."""
+topics."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from ..parallel import SeedLike
 from ._comparability import binomial_interval, drmse, self_significance
 from ._partitions import PartitionResult, partition_experiment
 from ._scores import _matrix
-
-__all__ = ["CollectionPair", "compare_collections"]
-
 
 # --------------------------------------------------------------------------------------------
 # Two collections compared (section 5.2)

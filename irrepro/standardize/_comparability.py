@@ -1,7 +1,6 @@
 """Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5): intervals and
 distributions of system means, dRMSE between two collections' system scores, systems significantly
-different from themselves, discriminative power and rank agreement. Served from
-:mod:`irrepro.standardize`."""
+different from themselves, discriminative power and rank agreement."""
 
 from __future__ import annotations
 
@@ -16,18 +15,6 @@ from ..significance.classical import paired_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._scores import _matrix
-
-__all__ = [
-    "mean_intervals",
-    "percentile_items",
-    "item_total_correlation",
-    "drmse",
-    "self_significance",
-    "binomial_interval",
-    "discriminative_power",
-    "significant_pairs",
-    "rank_agreement",
-]
 
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -219,31 +206,7 @@ def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
 
 
 def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The exact (Clopper-Pearson) interval of a rate ``k / n``.
-
-    E.g. of the false-positive rate of :func:`self_significance` over the n systems (Tables 4 and 5 of
-    Webber, Moffat & Zobel 2008).
-
-    Parameters
-    ----------
-    k : int
-        Number of successes.
-    n : int
-        Number of trials.
-    level : float, default 0.95
-        A fraction or a percentage (:func:`irrepro.stats.check_level`).
-
-    Returns
-    -------
-    tuple of float
-        The interval's lower and upper end.
-
-    Examples
-    --------
-    >>> from irrepro.standardize import binomial_interval
-    >>> [round(v, 4) for v in binomial_interval(2, 20)]
-    [0.0123, 0.317]
-    """
+    """The exact (Clopper-Pearson) interval of a rate ``k / n`` at ``level`` (a fraction or a percentage)."""
     level = check_level(level)
     ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
     return float(ci.low), float(ci.high)
@@ -281,31 +244,8 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
 
 
 def significant_pairs(scores, *, alpha: float = 0.05) -> np.ndarray:
-    """Per system pair, whether a two-sided paired t-test over topics finds it significant.
-
-    The outcomes whose share is :func:`discriminative_power`, pair by pair (for an error clustered
-    by pair), in the order of :func:`numpy.triu_indices` over the systems.
-
-    Parameters
-    ----------
-    scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
-    alpha : float, default 0.05
-        The significance level.
-
-    Returns
-    -------
-    numpy.ndarray
-        bool ``(S (S - 1) / 2,)``: p < ``alpha``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.standardize import significant_pairs
-    >>> x = np.array([[0.2, 0.5, 0.1, 0.4], [0.4, 0.7, 0.3, 0.7], [0.3, 0.3, 0.2, 0.2]])
-    >>> significant_pairs(x)
-    array([ True, False, False])
-    """
+    """Per system pair (``numpy.triu_indices`` order), whether a two-sided paired t-test over topics finds
+    it significant."""
     x = _matrix(scores)
     i, j = np.triu_indices(x.shape[0], 1)
     p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs

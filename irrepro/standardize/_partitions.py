@@ -1,6 +1,6 @@
 """Random topic halves and sampled standardizing systems (Webber, Moffat & Zobel 2008, section 5):
 the comparability measures over many random partitions of one collection's topics, and the
-standardization factors of random samples of systems. Served from :mod:`irrepro.standardize`."""
+standardization factors of random samples of systems."""
 
 from __future__ import annotations
 
@@ -19,16 +19,6 @@ from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._comparability import drmse
 from ._scores import _matrix, _z, factors, standardize
-
-__all__ = [
-    "default_partitions",
-    "random_halves",
-    "PartitionResult",
-    "partition_experiment",
-    "SampledStandardizers",
-    "sampled_standardizers",
-]
-
 
 # --------------------------------------------------------------------------------------------
 # Random topic halves (section 5: Figures 5 and 6)
@@ -61,29 +51,8 @@ def default_partitions(scale: str = "paper") -> int:
 
 
 def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
-    """``n`` random partitions of ``n_topics`` topics into two halves.
-
-    Parameters
-    ----------
-    n_topics : int
-        Number of topics, at least 4.
-    n : int
-        Number of partitions.
-    seed : int, numpy.random.Generator or SeedSequence
-        The random numbers' source (:func:`irrepro.parallel.as_generator`).
-
-    Returns
-    -------
-    numpy.ndarray
-        bool ``(n, n_topics)``, True for the first half (floor(T/2) topics).
-
-    Examples
-    --------
-    >>> from irrepro.standardize import random_halves
-    >>> random_halves(6, 2, seed=1)
-    array([[False, False,  True, False,  True,  True],
-           [False,  True, False,  True, False,  True]])
-    """
+    """``n`` random partitions of ``n_topics`` topics into two halves: bool (n, n_topics), True for the
+    first floor(T/2)."""
     n = check_int(n, "n", minimum=1)
     if n_topics < 4:
         raise InputError("need at least 4 topics to split into halves")

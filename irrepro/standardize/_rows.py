@@ -6,7 +6,7 @@ The chapter computes on the paper's own runs and topics, so where the paper's nu
 the same sample as ours the difference of the two has no sampling error (``SAME_SAMPLE``); the random
 halves and the sampled standardizing systems carry the Monte Carlo error of our draws; the one
 comparison across metrics (discriminative power, :func:`power_rows`) carries the sampling error of a
-share over system pairs, clustered by pair. Served from :mod:`irrepro.standardize`."""
+share over system pairs, clustered by pair."""
 
 from __future__ import annotations
 
@@ -22,17 +22,6 @@ book = _lazy.module("irrepro.book")  # on first use: importing the method family
 
 if TYPE_CHECKING:
     from ..book import Errors
-
-__all__ = [
-    "SAME_SAMPLE",
-    "figure2_rows",
-    "table1_rows",
-    "figure3_rows",
-    "table2_rows",
-    "figure4_rows",
-    "power_ratio",
-    "power_rows",
-]
 
 #: Why a row compared on the paper's own runs and topics has no sampling error.
 SAME_SAMPLE = "the paper's own runs and topics: ours and the paper's number rest on the same sample"
@@ -214,7 +203,7 @@ def figure4_rows(
 def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Errors]:
     """The discriminative power of a standardized form over that of its raw form, with its error.
 
-    The share of system pairs a paired t-test finds significant (:func:`significant_pairs`) for each
+    The share of system pairs a paired t-test finds significant (``significant_pairs``) for each
     form; the ratio's sampling error is that of a ratio of two shares over the same pairs, clustered by
     pair (the delta method: the standard error of the mean of ``(b - r a) / mean(a)`` over pairs, with
     ``a``, ``b`` each pair's raw and standardized outcome and ``r`` the ratio).

@@ -1,6 +1,5 @@
 """The score-standardization chapter's rows on random halves and sub-collection pairs (Webber, Moffat &
-Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`.
-Served from :mod:`irrepro.standardize`."""
+Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`."""
 
 from __future__ import annotations
 
@@ -20,17 +19,6 @@ book = _lazy.module("irrepro.book")  # on first use: importing the method family
 
 if TYPE_CHECKING:
     from ..book import Comparison
-
-__all__ = [
-    "fp_upper_ends",
-    "figures56_rows",
-    "pair_table",
-    "beyond_counts",
-    "tables35_rows",
-    "figure7_rows",
-    "table6_rows",
-    "verdict_rows",
-]
 
 _Res = Mapping[tuple, PartitionResult]  # (setting, (metric, form)) -> the random halves
 

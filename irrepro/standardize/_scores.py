@@ -1,6 +1,6 @@
 """Standardized scores (Webber, Moffat & Zobel 2008, section 3): the standardization factors of a
 set of standardizing systems, z-scores and their normal CDF, and the R-normalisation against an
-ideal score. Served from :mod:`irrepro.standardize`."""
+ideal score."""
 
 from __future__ import annotations
 
@@ -14,19 +14,6 @@ from scipy import special
 from .. import _spread
 from ..data._matrices import _checked_scores
 from ..errors import InputError
-
-__all__ = [
-    "SUBCOLLECTIONS",
-    "topic_range",
-    "Factors",
-    "factors",
-    "zscores",
-    "standardize",
-    "ideal_precision",
-    "ideal_rbp",
-    "r_normalize",
-]
-
 
 #: The Robust 2004 sub-collections of the paper (section 3.1): name -> (first topic, last topic).
 #: TREC 6 (301-350) is excluded as in the paper; TREC 2004 has 49 topics (672 has no relevant).

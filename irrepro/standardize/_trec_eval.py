@@ -1,5 +1,5 @@
 """Standardization factors in the file format ``trec_eval -Z`` reads (Webber, Moffat & Zobel 2008,
-section 3). Served from :mod:`irrepro.standardize`.
+section 3).
 
 The format, from usnistgov/trec_eval (``get_zscores.c`` lines 16-23 and ``parse_zscore_line``
 lines 183-230; ``trec_eval.c`` lines 82-89, the ``-Z`` usage): one line per query and measure,
@@ -10,8 +10,7 @@ four whitespace-separated fields (strings without whitespace, two doubles read w
 any order. ``convert_zscores.c`` lines 26-65 applies it per query and measure as
 ``(value - mean) / std_dev`` - the z-score, *not* mapped through the normal CDF; a zero std_dev
 gives 0 when the value equals the mean and ``MISSING_ZSCORE_VALUE`` (-1000000, ``trec_eval.h``)
-otherwise, as does a query or measure the file lacks.
-"""
+otherwise, as does a query or measure the file lacks."""
 
 from __future__ import annotations
 
@@ -23,8 +22,6 @@ import numpy as np
 
 from ..errors import InputError, OutputError
 from ._scores import Factors
-
-__all__ = ["write_zscores", "read_zscores"]
 
 
 def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:

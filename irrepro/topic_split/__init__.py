@@ -11,19 +11,16 @@ One-line use::
 
 What is here:
 
-- the paired t, sign and Wilcoxon tests of the significance filters are
-  :mod:`irrepro.significance.classical`'s;
-- the swap experiment (section 3 and 7 of the paper): :func:`swap_experiment` -> :class:`SwapExperiment`;
-- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` (these two, with
-  :data:`FILTERS` and the chapter's summaries, live in :mod:`irrepro.topic_split._results`);
+- the swap experiment (sections 3 and 7): :func:`swap_experiment` -> :class:`SwapExperiment`,
+  filtered by the paired tests of :mod:`irrepro.significance` (:data:`FILTERS`);
+- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` -> :class:`GrowthFit`;
 - significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
   :func:`significant_share`;
 - pool depth and assessor effort (section 4): :func:`pool_sizes`;
-- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`
-  (these four live in :mod:`irrepro.topic_split._sets` and are served from here);
-- the chapter's rows for the book's rule, each with its errors (:mod:`irrepro.topic_split._rows`):
-  :class:`SplitRows` (thresholds, error rates and their differences), :func:`share_rows`,
-  :func:`half_claim_row`, :func:`pool_rows`, :func:`sd_rows`.
+- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`;
+- the chapter's rows for the book's rule, each with its errors: :class:`SplitRows` (thresholds,
+  error rates and their differences), :func:`share_rows`, :func:`half_claim_row`, :func:`pool_rows`,
+  :func:`sd_rows`.
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
 paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
@@ -42,23 +39,15 @@ from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
-from ._fits import GrowthFit, bin_lower_edge, growth_fit, largest_projected_error
+from ._fits import GrowthFit, growth_fit
 from ._results import FILTERS, SwapExperiment, rate_se
-from ._rows import (
-    PAPER_REPETITIONS,
-    PAPER_YEARS,
-    SplitRows,
-    pct,
-    rise,
-)
+from ._rows import PAPER_REPETITIONS, SplitRows, pct, rise
 from ._rows_full import half_claim_row, pool_rows, sd_rows, share_rows
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
     "FILTERS",
     "GrowthFit",
-    "bin_lower_edge",
-    "largest_projected_error",
     "rate_se",
     "SwapExperiment",
     "drop_bottom",
@@ -68,9 +57,7 @@ __all__ = [
     "pool_sizes",
     "significant_share",
     "swap_experiment",
-    # the chapter's rows for the book's rule (_rows)
     "PAPER_REPETITIONS",
-    "PAPER_YEARS",
     "SplitRows",
     "half_claim_row",
     "pct",
@@ -80,7 +67,7 @@ __all__ = [
     "share_rows",
 ]
 
-#: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper).
+
 # --------------------------------------------------------------------------------------------
 # the swap experiment
 # --------------------------------------------------------------------------------------------

@@ -1,7 +1,5 @@
 """The GROWTH-style exponential fit of the swap experiment's error rates and its projection to 50
-topics (Sanderson & Zobel 2005, sections 3 and 7): :func:`growth_fit` -> :class:`GrowthFit`, and the
-summaries the book's chapter reports (:func:`bin_lower_edge`, :func:`largest_projected_error`).
-Served from :mod:`irrepro.topic_split`."""
+topics (Sanderson & Zobel 2005, sections 3 and 7): :func:`growth_fit` -> :class:`GrowthFit`."""
 
 from __future__ import annotations
 
@@ -11,9 +9,6 @@ import numpy as np
 import pandas as pd
 
 from ._results import SwapExperiment
-
-__all__ = ["GrowthFit", "growth_fit", "bin_lower_edge", "largest_projected_error"]
-
 
 # --------------------------------------------------------------------------------------------
 # GROWTH-style exponential fit
@@ -194,62 +189,12 @@ def growth_fit(
     )
 
 
-# --------------------------------------------------------------------------------------------
-# summaries of growth fits that the book's chapter reports (moved out of its cells)
-# --------------------------------------------------------------------------------------------
-
-
-def bin_lower_edge(label: str | None) -> float:
-    """The lower edge, in %, of a bin label such as ``"25-30%"``.
-
-    As :meth:`GrowthFit.first_reliable` returns it; NaN for ``None`` (no bin qualifies).
-
-    Parameters
-    ----------
-    label : str or None
-        A bin's label.
-
-    Returns
-    -------
-    float
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), Figures 2-4: the threshold bins the chapter compares.
-
-    Examples
-    --------
-    >>> from irrepro.topic_split import bin_lower_edge
-    >>> bin_lower_edge("25-30%"), bin_lower_edge(None)
-    (25.0, nan)
-    """
+def _bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (NaN for ``None``)."""
     return float(label.split("-")[0]) if label else float("nan")
 
 
-def largest_projected_error(fit: GrowthFit) -> float:
-    """The largest projected error at ``fit.at`` topics over the fitted bins.
-
-    NaN when no bin could be fitted.
-
-    Parameters
-    ----------
-    fit : GrowthFit
-
-    Returns
-    -------
-    float
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), Figures 10 and 12: "well below 0.05".
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.topic_split import GrowthFit, largest_projected_error
-    >>> fit = GrowthFit(("0-5%", "5-10%"), np.zeros(2), np.zeros(2), np.array([0.04, np.nan]), np.array([3, 0]), 50)
-    >>> largest_projected_error(fit)
-    0.04
-    """
+def _largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (NaN if none)."""
     p = fit.projected
     return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")

@@ -1,8 +1,5 @@
-"""The swap experiment's result and its exponential fit (Sanderson & Zobel 2005, sections 3 and 7),
-served from :mod:`irrepro.topic_split`: the significance filters (:data:`FILTERS`), the counts
-(:class:`SwapExperiment`), the GROWTH fit and projection (:func:`growth_fit` -> :class:`GrowthFit`)
-and the summaries the book's chapter reports (:func:`bin_lower_edge`,
-:func:`largest_projected_error`)."""
+"""The swap experiment's result (Sanderson & Zobel 2005, sections 3 and 7): the significance
+filters (:data:`FILTERS`) and the counts (:class:`SwapExperiment`)."""
 
 from __future__ import annotations
 
@@ -12,13 +9,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, UnknownNameError
-
-__all__ = [
-    "FILTERS",
-    "SwapExperiment",
-    "rate_se",
-]
-
 
 #: The significance filters on set 1 (name -> (test, lower, upper): keep lower < p <= upper); the
 #: tests by :data:`irrepro.significance.TESTS`' names.

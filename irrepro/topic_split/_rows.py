@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import _lazy
 from ..errors import InputError
-from ._fits import bin_lower_edge, growth_fit, largest_projected_error
+from ._fits import _bin_lower_edge, _largest_projected_error, growth_fit
 from ._results import SwapExperiment, rate_se
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
@@ -23,13 +23,6 @@ book = _lazy.module("irrepro.book")  # on first use: importing the method family
 if TYPE_CHECKING:
     from ..book import Errors
 
-__all__ = [
-    "PAPER_REPETITIONS",
-    "PAPER_YEARS",
-    "SplitRows",
-    "pct",
-    "rise",
-]
 
 #: The paper's repetitions of each topic split and its TREC years (section 3): its rates rest on them.
 PAPER_REPETITIONS, PAPER_YEARS = 50, 10
@@ -66,7 +59,7 @@ def pct(x: float, digits: int = 0) -> str:
 
 def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
     """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
-    return bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
+    return _bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
@@ -190,7 +183,7 @@ class SplitRows:
 
     @staticmethod
     def _largest(res: SwapExperiment, *args) -> float:
-        return float(largest_projected_error(growth_fit(res, filter=args[0])))
+        return float(_largest_projected_error(growth_fit(res, filter=args[0])))
 
     def _years(self, *exps: str) -> int:
         return max(len(self.x[e].collections) for e in exps)

@@ -6,7 +6,6 @@ and the standard deviation of MAP (:func:`sd_rows`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,11 +15,6 @@ from ._rows import _first_below, _why
 from ._sets import significant_share
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
-
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["share_rows", "half_claim_row", "pool_rows", "sd_rows"]
 
 
 def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, alpha: float = 0.05,

@@ -1,5 +1,4 @@
-"""Sanderson & Zobel (2005) beyond the swap experiment, served from :mod:`irrepro.topic_split`:
-significance on the full topic set by relative-difference band (section 3,
+"""Sanderson & Zobel (2005) beyond the swap experiment: significance on the full topic set by relative-difference band (section 3,
 :func:`full_set_tests`, :func:`significant_share`), pool depth and assessor effort (section 4,
 :func:`pool_sizes`) and the standard deviation of MAP against the topic sample size (section 5,
 :func:`map_sd`). The tests are :mod:`irrepro.significance.classical`'s."""
@@ -17,8 +16,6 @@ from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
 from ..significance import classical
-
-__all__ = ["full_set_tests", "significant_share", "pool_sizes", "map_sd"]
 
 #: The paired tests of the significance filters (:mod:`irrepro.significance.classical`), by
 #: :data:`irrepro.significance.TESTS`' names.
@@ -49,8 +46,7 @@ def full_set_tests(
 ) -> pd.DataFrame:
     """Every pair of runs within each matrix compared on all its topics.
 
-    Every pair of runs within each matrix compared on all its topics (section 3, "consideration
-    of the full sets of 50 queries"): one row per pair with both mean scores, the absolute and
+    Section 3, "consideration of the full sets of 50 queries": one row per pair with both mean scores, the absolute and
     relative difference (relative to the smaller mean) and the p-value of each test.
 
     Parameters
@@ -121,8 +117,7 @@ def significant_share(
 ) -> pd.DataFrame:
     """Share of pairs with p <= ``alpha`` per relative-difference band.
 
-    Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
-    ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
+    Bands are ``[lo, hi)`` (section 3). ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
     check: "when runs with a low MAP score are discarded").
 
     Parameters
@@ -234,8 +229,7 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
     """Average over runs of the sd of the mean score over random topic samples.
 
-    Average over runs of the standard deviation of the mean score over ``B`` random
-    samples of n topics (section 5; each sample drawn without replacement, samples independent;
+    ``B`` random samples of n topics (section 5; each sample drawn without replacement, samples independent;
     sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd.
 
     Parameters

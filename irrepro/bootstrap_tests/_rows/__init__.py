@@ -3,35 +3,28 @@ set (:func:`paper_procedure`, a :class:`Round`) and the rows of each of its tabl
 beside the paper's (:func:`fig78_rows`, :func:`table2_rows`, :func:`fig10_rows`,
 :func:`table3_rows`, :func:`fig1213_rows`, :func:`verdict_rows`), built with the typed builders of
 :mod:`irrepro.book`, each with its two errors: the sampling error of what was sampled (the system
-pairs of a share over pairs, the topics of Kendall's tau: :func:`pair_share_se`,
-:func:`tau_se`) and the Monte Carlo error of the bootstrap (the sd over the chapter's five seeds).
+pairs of a share over pairs, the topics of Kendall's tau) and the Monte Carlo error of the
+bootstrap (the sd over the chapter's five seeds).
 """
 
 from __future__ import annotations
 
 from ._study import (
     MEASURES,
-    PAPER,
-    TOP,
-    Round,
-    pair_share_se,
     paper_procedure,
     resolved_pvalues,
-    tau_se,
     top_runs,
 )
 from ._tables import (
     fig10_rows,
     fig78_rows,
     fig1213_rows,
-    median_ratio,
     stability_order,
     table2_rows,
     table3_rows,
     tau_table,
 )
 from ._verdict import (
-    agree_row,
     agree_rows,
     holm_rows,
     mc_table,
@@ -43,16 +36,10 @@ from ._verdict import (
 )
 
 __all__ = [
-    "PAPER",
     "MEASURES",
-    "TOP",
-    "Round",
     "top_runs",
     "paper_procedure",
-    "pair_share_se",
-    "tau_se",
     "resolved_pvalues",
-    "median_ratio",
     "stability_order",
     "mc_table",
     "tau_table",
@@ -64,7 +51,6 @@ __all__ = [
     "fig10_rows",
     "table3_rows",
     "fig1213_rows",
-    "agree_row",
     "agree_rows",
     "verdict_rows",
     "holm_rows",

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import clustered_se
-from ..study import PARTS, MeasureStudy, measure_study
+from ..study import _PARTS, MeasureStudy, measure_study
 
 PAPER = "sakai2006evaluating"
 #: The arithmetic-mean measures of the study (the geometric means G_AP and G_Q are added to them).
@@ -130,7 +130,7 @@ def paper_procedure(
     runs = top_runs(rs) if top else rs
     sc = dict(scores) if scores is not None else measures.evaluate(runs, list(MEASURES), rel=1)
     mats = _matrices(sc)
-    first = measure_study(mats, B=B, seed=seeds[0], n_jobs=n_jobs, parts=PARTS)
+    first = measure_study(mats, B=B, seed=seeds[0], n_jobs=n_jobs, parts=_PARTS)
     if borrow is not None:
         return Round(runs, sc, [first, *borrow.replicates[1:]], borrowed=of)
     rest = [measure_study(mats, B=B, seed=s, n_jobs=n_jobs, parts=LIGHT) for s in seeds[1:]]
@@ -177,30 +177,9 @@ def _sig(test, alpha: float = 0.05) -> np.ndarray:
 
 
 def pair_share_se(significant) -> np.ndarray:
-    """The sampling error of a share of system pairs (or of a difference of two shares over the same
-    pairs), the pairs the sampled unit: ``sd / sqrt(n)`` over the pairs, Agresti & Coull's where
-    every pair agrees (a share of 0 or 1).
-
-    Parameters
-    ----------
-    significant : array_like
-        ``(..., pairs)``: per pair 0 / 1 (a share), or the difference of two such (a difference of
-        shares over the same pairs).
-
-    Returns
-    -------
-    numpy.ndarray
-        The standard error, a fraction, of shape ``significant.shape[:-1]``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.bootstrap_tests._rows import pair_share_se
-    >>> round(float(pair_share_se(np.r_[np.ones(30), np.zeros(70)])), 4)
-    0.0461
-    >>> round(float(pair_share_se(np.zeros(435))), 4)  # no pair significant: not 0
-    0.0032
-    """
+    """The sampling error of a share of system pairs (or of a difference of two shares over the same pairs),
+    the pairs the sampled unit: ``sd / sqrt(n)`` over the pairs, Agresti & Coull's where every pair agrees
+    (a share of 0 or 1)."""
     x = np.asarray(significant, dtype=float)
     se = np.atleast_1d(clustered_se(x))
     n = x.shape[-1]
@@ -213,20 +192,8 @@ def pair_share_se(significant) -> np.ndarray:
 
 
 def tau_se(study: MeasureStudy, pair: tuple[str, str]) -> float:
-    """The sampling error of Kendall's tau between two measures' rankings: the sd of tau over the
-    study's B bootstrap topic samples (the paper's Figure 13), the topic the sampled unit.
-
-    Parameters
-    ----------
-    study : MeasureStudy
-        A study with its rank correlations.
-    pair : tuple of str
-        The two measures, in the study's order.
-
-    Returns
-    -------
-    float
-    """
+    """The sampling error of Kendall's tau between two measures' rankings: the sd of tau over the study's B
+    bootstrap topic samples (the paper's Figure 13), the topic the sampled unit."""
     return float(study.rank_correlations[tuple(pair)].se_boot)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..stability_swap import minority_rate_at
-from ..study import MeasureStudy, geometric_consistent
+from ..study import MeasureStudy, _geometric_consistent
 from ._study import (
     _OTHER,
     MEASURES,
@@ -89,11 +89,11 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     )  # fmt: skip
 
     def geo(m, g, key):
-        side = geometric_consistent(s, m)
+        side = _geometric_consistent(s, m)
         return book.claim(
             f"rank of AG_{g} (paired) / G_{g} (unpaired) among 7", P[f"fig78.ag-{key}"],
             ours=f"{list(tp['measure']).index('AG_' + m) + 1} / {list(tu['measure']).index('G_' + m) + 1}",
-            note=f"the indirect and direct tests of G_{g}; same side " + _same_at(r, lambda x: geometric_consistent(x, m)),
+            note=f"the indirect and direct tests of G_{g}; same side " + _same_at(r, lambda x: _geometric_consistent(x, m)),
             status=book.verdict(side),
             supports=f"the discriminative power of {m}, AG_{m} (paired) and G_{m} (unpaired), Table 2 (a) and its unpaired table",
             reason=f"AG_{m} (paired) and G_{m} (unpaired) on the same side of {m}: " + ("yes" if side else "no"),
@@ -390,13 +390,13 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     list of dict
     """
     from ... import book
-    from ..rank import tau_threshold
+    from ..rank import _tau_threshold
 
     P = _P()
     r = st["round 5"]
     s = r.study
     t = tau_table(s)
-    th = tau_threshold(len(r.runs.runs), 0.01)
+    th = _tau_threshold(len(r.runs.runs), 0.01)
     low = set(t.sort_values("se")["pair"].head(2))
     smallest = t.iloc[-1]
     ratio = median_ratio(s)
@@ -429,7 +429,7 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
 
 
 def median_ratio(study: MeasureStudy) -> float:
-    """The median over the pairs of measures of Kendall's tau over its bootstrap se (Figure 13's
-    "about ten times smaller")."""
+    """The median over the pairs of measures of Kendall's tau over its bootstrap se (Figure 13's "about ten
+    times smaller")."""
     t = tau_table(study)
     return float(np.median(t["tau"] / t["se"]))

@@ -15,19 +15,9 @@ from ._tables import _P, _names_of, stability_order
 
 
 def agree_row(st: Mapping[str, Round]) -> dict:
-    """Sakai's 'the bootstrap, stability and swap methods agree', on round 5: the stability and
-    the swap method's top three, middle three and last, each against the paired test's (the ``AG_``
-    forms read as ``G_``), by :func:`irrepro.book.ordering_status`, combined as a claim's rows.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    dict
-    """
+    """Sakai's 'the bootstrap, stability and swap methods agree', on round 5: the stability and the swap
+    method's top three, middle three and last, each against the paired test's (the ``AG_`` forms read as
+    ``G_``), by :func:`irrepro.book.ordering_status`, combined as a claim's rows."""
     from ... import book
 
     P = _P()

@@ -1,7 +1,7 @@
 """The Cormack & Lynam chapter's rows for the book's one rule: coverage shares over lists and runs
 beside the paper's (Tables 1-4, the second corpus), each with its sampling error clustered by topic
 and the Monte Carlo error of our bootstrap; the paper's claims as numbers with their errors
-(:func:`claim_rows`); the rows of several thinning seeds pooled (:func:`pooled`).
+(:func:`claim_rows`); the rows of several thinning seeds pooled (:func:`rerun`).
 
 Which unit is sampled: the topics. The lists of one topic share its relevant documents and its
 half of the corpus, so a share over lists is clustered by topic
@@ -13,27 +13,12 @@ from ._claims import (
     cell_moves,
     claim_rows,
     meta_analysis_row,
-    pooled,
     rerun,
     section9_rows,
     seed_table,
     width_rows,
 )
-from ._shares import (
-    CONTEXT,
-    EXACT,
-    OUTLIER,
-    SIDES,
-    SMALL_R,
-    bootstrap_mc_se,
-    list_share_row,
-    list_sides,
-    list_topics,
-    map_positions,
-    map_share_row,
-    map_shares_by_topic,
-    nominal,
-)
+from ._shares import OUTLIER, SMALL_R, map_shares_by_topic
 from ._tables import (
     data_rows,
     map_rows,
@@ -46,19 +31,9 @@ from ._tables import (
 )
 
 __all__ = [
-    "SIDES",
     "SMALL_R",
     "OUTLIER",
-    "EXACT",
-    "CONTEXT",
-    "nominal",
-    "list_sides",
-    "list_topics",
-    "bootstrap_mc_se",
-    "map_positions",
     "map_shares_by_topic",
-    "list_share_row",
-    "map_share_row",
     "data_rows",
     "small_r_rows",
     "trec6_r_rows",
@@ -70,7 +45,6 @@ __all__ = [
     "section9_rows",
     "meta_analysis_row",
     "claim_rows",
-    "pooled",
     "cell_moves",
     "seed_table",
     "rerun",

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.stats
 
 from ... import _lazy, stats
-from .._interval import Intervals
+from ..intervals import Intervals
 from ..maps import map_parametric_intervals, run_means
 from ..validation import SplitValidation, position, predicted_in_interval
 
