@@ -185,11 +185,14 @@ def ir_measures_names(draw) -> tuple[str, bool]:
         text += "(" + ("," + draw(SPACE)).join(parts) + ")"
     at_param = getattr(REGISTRY.get(name), "AT_PARAM", "cutoff")
     at = draw(st.sampled_from([None, None, "int", "float", "None", "other"]))
+    at_value = None
     if at is not None:
         value = {"int": INTS, "float": FLOATS, "None": st.just("None"), "other": OTHER}[at]
-        text += f"{draw(SPACE)}@{draw(SPACE)}{draw(value)}"
+        at_value = draw(value)
+        text += f"{draw(SPACE)}@{draw(SPACE)}{at_value}"
     text += draw(st.sampled_from(["", "", " ", ";", "  # a comment", "\n"]))
-    twice = len(set(keys)) < len(keys) or (at not in (None, "None") and at_param in keys)
+    # "@None" (also drawn among the other values) sets no parameter: not a second cutoff
+    twice = len(set(keys)) < len(keys) or (at_value not in (None, "None") and at_param in keys)
     return text, twice
 
 
@@ -204,6 +207,7 @@ def ir_measures_names(draw) -> tuple[str, bool]:
 @example(("SetF(beta=-0.0)", False))
 @example(("AP;", False))  # one statement, as ir_measures reads it
 @example(("nDCG(gains={1:'2'})@10", False))
+@example(("AP(judged_only=False,cutoff=1,rel=1)@None", False))  # @None: the cutoff given once
 def test_ir_measures_grammar(case):
     text, twice = case
     _check(text, _ir_measures_parse(text), ambiguous=twice)
