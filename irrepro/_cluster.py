@@ -156,28 +156,7 @@ def local_cluster(n_workers: int | None = None, **kwargs):
 
 
 def dask_client(address: str | None = None):
-    """The :class:`distributed.Client` of ``address``, connected once per process.
-
-    The client is kept until :func:`close_clients` (called at exit); for ``local`` it runs a
-    LocalCluster of ``os.cpu_count()`` single-threaded worker processes on 127.0.0.1
-    (:func:`local_cluster`).
-
-    Parameters
-    ----------
-    address : str or None
-        The scheduler's address or ``local`` (None: :func:`scheduler`).
-
-    Returns
-    -------
-    distributed.Client
-        The connected client.
-
-    Raises
-    ------
-    irrepro.InputError
-        When no scheduler is set, dask.distributed is not installed, or the scheduler cannot be
-        reached.
-    """
+    """The :class:`distributed.Client` of ``address`` (None: :func:`scheduler`), connected once per process."""
     address = scheduler(address)
     if address is None:
         raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
@@ -203,15 +182,7 @@ def dask_client(address: str | None = None):
 
 
 def close_clients() -> None:
-    """Close the clients :func:`dask_client` opened (and the ``local`` cluster it started).
-
-    Registered with ``atexit``; calling it earlier is harmless (the next :func:`dask_client`
-    connects again).
-
-    Returns
-    -------
-    None
-    """
+    """Close the clients :func:`dask_client` opened and their ``local`` cluster (at exit; harmless earlier)."""
     while _CLIENTS:
         _, client = _CLIENTS.popitem()
         cluster = client.cluster

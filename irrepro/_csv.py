@@ -14,9 +14,8 @@ _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity
 def csv_cell(value):
     """A CSV cell under OWASP's rule against formula injection.
 
-    A CSV cell under OWASP's rule against formula injection: a text cell starting with ``=``,
-    ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a single quote ``'``, which a
-    spreadsheet shows and does not evaluate.
+    A text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a single
+    quote ``'``, which a spreadsheet shows and does not evaluate.
 
     Numbers stay numbers: a value that is not a string (an int, a float, a numpy number, NaN) is
     returned unchanged, and so is a string that is a plain decimal number (``-0.5``, ``+1``,
@@ -47,9 +46,8 @@ def csv_cell(value):
 def csv_quoting(cells: Iterable) -> int:
     r"""The ``quoting`` of Python's csv writer (and pandas') for ``cells``.
 
-    The ``quoting`` of Python's csv writer (and pandas') for ``cells``: ``csv.QUOTE_MINIMAL``,
-    or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text cell holds a
-    carriage return - the writer quotes a cell for the characters of its line terminator only
+    ``csv.QUOTE_MINIMAL``, or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text
+    cell holds a carriage return - the writer quotes a cell for the characters of its line terminator only
     (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
 
     Parameters
@@ -78,9 +76,8 @@ def csv_quoting(cells: Iterable) -> int:
 def to_csv(frame, path=None, **kwargs):
     """``frame.to_csv(path, **kwargs)``, every text cell safe for a spreadsheet.
 
-    ``frame.to_csv(path, **kwargs)`` with every text cell, column name and index label through
-    :func:`csv_cell` (the frame itself is not changed) and the quoting of :func:`csv_quoting`;
-    numeric columns are written as pandas writes them.
+    Every text cell, column name and index label goes through :func:`csv_cell` (the frame itself is not
+    changed), with the quoting of :func:`csv_quoting`; numeric columns are written as pandas writes them.
 
     Parameters
     ----------

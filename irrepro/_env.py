@@ -8,17 +8,6 @@ import os
 
 
 def env(name: str) -> str | None:
-    """The value of the environment variable ``name``, or None when it is unset, empty or white
-    space only; a value is returned as it is (its checks strip the words they take).
-
-    Examples
-    --------
-    >>> import os
-    >>> from irrepro._env import env
-    >>> os.environ["IRREPRO_DOCTEST_EMPTY"] = " "
-    >>> env("IRREPRO_DOCTEST_EMPTY") is None
-    True
-    >>> del os.environ["IRREPRO_DOCTEST_EMPTY"]
-    """
+    """The environment variable ``name`` as set, or None when it is unset, empty or white space only."""
     value = os.environ.get(name)
     return value if value is not None and value.strip() else None

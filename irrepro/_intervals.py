@@ -1,6 +1,6 @@
 """Confidence levels, resample counts and bootstrap intervals: :func:`check_level`,
 :func:`level_percent`, :func:`check_resamples`, :func:`corrected_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
-and :func:`bca_interval`. Served from :mod:`irrepro.stats`, whose docstring lists them with the rest
+and :func:`bca_interval`. Public through :mod:`irrepro.stats`, whose docstring lists them with the rest
 of the package's shared statistics."""
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ def check_resamples(
     :mod:`irrepro.significance`, :func:`bca_interval`, the known-truth experiments) take any B >= 1:
     studies of what a small B does need them.
 
-    - An interval at ``level`` needs B >= :data:`MIN_RESAMPLES` (100) and at least one resample
+    - An interval at ``level`` needs B >= 100 and at least one resample
       beyond each end, ``B (1 - level) / 2 >= 1``: its ends are order statistics of the
       resamples (a percentile interval's the ``B (1 - level) / 2``-th from each end); with fewer
       the end is the most extreme resample, or lies beyond all of them, and the interval does not

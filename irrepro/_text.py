@@ -7,7 +7,7 @@ import numbers
 from collections.abc import Callable
 
 __all__ = ["slug", "few", "shown", "no_variance", "no_pair_variance", "missing_scored", "UNDEFINED", "json_text",
-           "json_record", "MAX_DIGITS", "check_digits"]  # fmt: skip
+           "json_record", "check_digits"]  # fmt: skip
 
 #: What an undefined statistic shows when no simpler reason is found (never "nan").
 UNDEFINED = "undefined (not a number)"
@@ -57,22 +57,7 @@ def few(ids, limit: int = 5) -> str:
 
 def no_variance(scores, what: str = "") -> str:
     """Why a statistic of the runs' means (their ranking, its correlation, a spread-normalized
-    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ.
-
-    Parameters
-    ----------
-    scores : array-like or ScoreMatrix
-        The ``(runs, topics)`` scores.
-    what : str
-        Words before "mean" and "score" (``"standardized "``).
-
-    Returns
-    -------
-    str
-        ``"no variance: every run scores 1 on every topic"``, ``"no variance between runs: every
-        run scores the same as every other on each topic"``, ``"no variance between runs: every
-        run's mean is 0.5"``, or "" when the runs' means differ.
-    """
+    error) is undefined on ``scores`` (runs x topics), as a sentence; "" when the runs differ."""
     import numpy as np
 
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)

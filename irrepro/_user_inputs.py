@@ -2,7 +2,7 @@
 real (or, when asked for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also
 refuses a run matching no qrels topic; each run's coverage of the qrels' topics is
 :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`. Public names are re-exported by
-:mod:`irrepro.report` (``report.load``, ``report.Inputs``). A module of the package's top level,
+:mod:`irrepro.report` (``report.load``). A module of the package's top level,
 not of :mod:`irrepro.report`: the command line's ``eval`` and ``compare`` read runs with it without
 importing the report (pandas, jinja2, ...)."""
 
@@ -22,9 +22,6 @@ __all__ = ["Inputs", "load"]
 class Inputs:
     """What :func:`load` read: the run set, whether its qrels are simulated, how they were named.
 
-    What :func:`load` read: the run set, whether the qrels are the simulated stand-in, and
-    how the qrels were named.
-
     Attributes
     ----------
     runset : irrepro.data.RunSet
@@ -33,20 +30,6 @@ class Inputs:
         The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
     qrels_label : str
         How the qrels were named: the path, the ir_datasets id or the collection, as given.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> inp = report.load(d / "runs", d / "qrels.txt")
-    >>> inp.runset.runs, inp.runset.topics, inp.simulated
-    (('simrun001', 'simrun002', 'simrun003'), ('1', '2', '3', '4'), False)
-    >>> tmp.cleanup()
     """
 
     runset: RunSet
@@ -64,11 +47,7 @@ def load(
 ) -> Inputs:
     """Read the user's runs with their qrels: what ``irrepro report`` does first.
 
-    Read the user's runs (a directory of run files, or files and directories) with ``qrels`` (a
-    file, an ir_datasets id, a collection name of the book, or :class:`~irrepro.data.Qrels`): what
-    ``irrepro report`` does first, by :func:`irrepro.data.load_runs`.
-
-    Real data or an error: a collection's simulated stand-in is used only with
+    Read by :func:`irrepro.data.load_runs`. Real data or an error: a collection's simulated stand-in is used only with
     ``allow_simulated=True``, and then ``Inputs.simulated`` says so. A run none of whose topics is
     a topic of the qrels raises :class:`~irrepro.data.DataError` naming its file. ``precision``:
     rank scores as ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval, NIST's leaderboards; the
@@ -110,8 +89,8 @@ def load(
     >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
     ...                                  qrels=d / "qrels.txt")
     >>> inp = report.load(d / "runs", d / "qrels.txt")
-    >>> len(inp.runset.runs), inp.qrels_label == str(d / "qrels.txt")
-    (3, True)
+    >>> inp.runset.runs, inp.simulated, inp.qrels_label == str(d / "qrels.txt")
+    (('simrun001', 'simrun002', 'simrun003'), False, True)
     >>> tmp.cleanup()
     """
     from . import data

@@ -3,8 +3,7 @@
 :class:`InputError` is raised for every problem a user can mend - a malformed file (its subclass
 :class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
 unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
-:class:`ValueError`, so ``except ValueError`` keeps working. Its subclasses are also what was raised
-before where that was another type, so those ``except`` clauses keep working too:
+:class:`ValueError`; its subclasses are also the built-in type of their kind:
 :class:`UnknownNameError` (a :class:`KeyError`), :class:`InputTypeError` (a :class:`TypeError`),
 :class:`OutputError` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
 :class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
@@ -39,28 +38,22 @@ class InputError(ValueError):
 
 
 class UnknownNameError(InputError, KeyError):
-    """An unknown name (a collection, a run, a filter, a test).
+    """An unknown name (a collection, a run, a filter, a test); also a :class:`KeyError`.
 
-    An unknown name (a collection, a run, a filter, a test): an :class:`InputError` that is also
-    the :class:`KeyError` it was before, so ``except KeyError`` keeps working. Its message is shown
-    as given (a plain KeyError quotes it)."""
+    Its message is shown as given (a plain KeyError quotes it)."""
 
     __str__ = Exception.__str__
 
 
 class InputTypeError(InputError, TypeError):
-    """An argument of a type irrepro cannot read (e.g. qrels given as a number).
-
-    An argument of a type irrepro cannot read (e.g. qrels given as a number): an
-    :class:`InputError` that is also the :class:`TypeError` it was before."""
+    """An argument of a type irrepro cannot read (e.g. qrels given as a number); also a :class:`TypeError`."""
 
 
 class OutputError(InputError, OSError):
-    """An output the user named cannot be written.
+    """An output the user named cannot be written (a full disk, a read-only directory).
 
-    An output the user named cannot be written (``irrepro report --out`` on a full disk, in a
-    read-only directory): an :class:`InputError` that is also the :class:`OSError` it was before,
-    built like one, ``OutputError(errno, strerror, path)``, with the path the user gave.
+    Also an :class:`OSError`, built like one, ``OutputError(errno, strerror, path)``, with the path
+    the user gave.
 
     Parameters
     ----------

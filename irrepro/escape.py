@@ -36,7 +36,7 @@ from ._csv import csv_cell, csv_quoting, to_csv
 from .errors import InputError
 
 __all__ = [
-    "MAX_NAME", "latex_beyond_pdflatex", "ELLIPSIS", "shorten", "short_names", "shortened_key",
+    "MAX_NAME", "latex_beyond_pdflatex", "shorten", "short_names", "shortened_key",
     "look_alikes", "plain", "latex", "markdown", "csv_cell", "csv_quoting", "to_csv", "html",
     "html_name", "mpl", "shell"
 ]  # fmt: skip
@@ -67,7 +67,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
     """A name shortened to at most ``width`` characters for display.
 
     ``name`` (made a string) if it has at most ``width`` characters, else its start and end
-    around :data:`ELLIPSIS`, ``width`` characters in all (the end keeps the last quarter: names
+    around an ellipsis (…), ``width`` characters in all (the end keeps the last quarter: names
     of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
 
     Parameters
@@ -100,12 +100,11 @@ def shorten(name, width: int = MAX_NAME) -> str:
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
     """The :func:`shorten` ed names, kept apart.
 
-    :func:`shorten` of every name, kept apart: names whose shortened forms coincide - or only
-    look alike, being equal in Unicode's compatibility normalization NFKC (:func:`look_alikes`:
-    "café" with a composed "é" and with "e" and a combining accent, "ﬁle" with the ligature "ﬁ"
-    and "file") - end in ``[1]``, ``[2]``, ... (still at most ``width`` characters), so a table
-    or a figure never shows two runs under one label.
-    A name shown whole beside shortened ones of the same label keeps its own.
+    Names whose shortened forms coincide - or only look alike, being equal in Unicode's compatibility
+    normalization NFKC (:func:`look_alikes`: "café" with a composed "é" and with "e" and a combining accent,
+    "ﬁle" with the ligature "ﬁ" and "file") - end in ``[1]``, ``[2]``, ... (still at most ``width``
+    characters), so a table or a figure never shows two runs under one label. A name shown whole beside
+    shortened ones of the same label keeps its own.
 
     Parameters
     ----------
@@ -177,11 +176,10 @@ def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str
 def look_alikes(names: Iterable) -> list[list[str]]:
     """The names that differ but look the same: equal in Unicode's normalization NFKC.
 
-    Groups of names equal in NFKC but not equal - different names to a program, one to a reader:
-    canonically equivalent text ("café" with a composed "é", U+00E9, and with "e" and a combining
-    accent, U+0301), a ligature and its letters ("ﬁle", U+FB01, and "file"), fullwidth and ASCII
-    letters ("ＡＰ", "AP"), a superscript digit and the digit. Letters of other scripts that look
-    alike (Cyrillic "а", U+0430, and "a": Unicode's confusables) are not found.
+    Different names to a program, one to a reader: canonically equivalent text ("café" with a composed "é",
+    U+00E9, and with "e" and a combining accent, U+0301), a ligature and its letters ("ﬁle", U+FB01, and
+    "file"), fullwidth and ASCII letters ("ＡＰ", "AP"), a superscript digit and the digit. Letters of other
+    scripts that look alike (Cyrillic "а", U+0430, and "a": Unicode's confusables) are not found.
 
     Parameters
     ----------
@@ -211,10 +209,9 @@ def look_alikes(names: Iterable) -> list[list[str]]:
 def plain(text) -> str:
     """``text`` for a terminal or a tab-separated file.
 
-    ``text`` for a terminal or a tab-separated file: control characters (tab, newline,
-    carriage return, escape, ...) and the invisible format characters (bidirectional overrides
-    and isolates, zero-width spaces and joiners, ...) written as Python writes them in a string
-    (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``), everything else as it is.
+    Control characters (tab, newline, carriage return, escape, ...) and the invisible format characters
+    (bidirectional overrides and isolates, zero-width spaces and joiners, ...) are written as Python writes
+    them in a string (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``), everything else as it is.
 
     Parameters
     ----------
@@ -294,10 +291,9 @@ _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ
 def latex_beyond_pdflatex(text) -> list[str]:
     """The characters of ``text`` that pdflatex cannot set in its default font encoding.
 
-    The characters of ``text`` that pdflatex does not set without a package of the document's
-    own in its default font encoding (OT1): everything beyond Latin-1 and Latin Extended-A
-    (U+0000-U+017F) but the punctuation pdflatex's UTF-8 input knows (U+2010-U+2026), and the few
-    of those ranges OT1 lacks (guillemets, thorn, eth...); Greek, CJK, emoji need ``xelatex``.
+    Those pdflatex does not set without a package of the document's own in OT1: everything beyond Latin-1 and
+    Latin Extended-A (U+0000-U+017F) but the punctuation pdflatex's UTF-8 input knows (U+2010-U+2026), and the
+    few of those ranges OT1 lacks (guillemets, thorn, eth...); Greek, CJK, emoji need ``xelatex``.
 
     Parameters
     ----------
@@ -332,11 +328,10 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally.
 
-    ``text`` for a Markdown table cell or inline text, shown literally: ``\\ ` * _ [ ] < > | ~ $
-    &`` backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw HTML, ``$`` math
-    in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written ``&#32;``
-    (a table cell's own are trimmed); control characters (a newline would end the table's row)
-    are made visible first (:func:`plain`).
+    ``\\ ` * _ [ ] < > | ~ $ &`` are backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw
+    HTML, ``$`` math in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written
+    ``&#32;`` (a table cell's own are trimmed); control characters (a newline would end the table's row) are
+    made visible first (:func:`plain`).
 
     Parameters
     ----------
@@ -363,9 +358,8 @@ def markdown(text) -> str:
 def html(text):
     """``text`` for HTML (text or an attribute value).
 
-    ``text`` for HTML (text or an attribute value): markupsafe's escape, the one jinja2's
-    autoescape applies, of ``& < > " '``; control characters made visible first (:func:`plain`).
-    A :class:`markupsafe.Markup` (already HTML) is returned as it is.
+    markupsafe's escape, the one jinja2's autoescape applies, of ``& < > " '``; control characters made
+    visible first (:func:`plain`). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
 
     Parameters
     ----------
@@ -393,9 +387,8 @@ def html(text):
 def html_name(name, width: int = MAX_NAME, label: str | None = None):
     """A name for an HTML page, shortened with its full form as a tooltip.
 
-    A name for an HTML page: :func:`html` of the name, or, when it is longer than ``width``,
-    of its :func:`shorten` ed form (or ``label``) in a ``<span>`` whose ``title`` (the tooltip)
-    holds the full name.
+    :func:`html` of the name, or, when it is longer than ``width``, of its :func:`shorten` ed form (or
+    ``label``) in a ``<span>`` whose ``title`` (the tooltip) holds the full name.
 
     Parameters
     ----------
@@ -429,12 +422,11 @@ def html_name(name, width: int = MAX_NAME, label: str | None = None):
 def mpl(text) -> str:
     """``text`` for matplotlib, drawn literally and never as mathtext.
 
-    ``text`` for matplotlib (a label, title, tick label or legend entry), drawn literally and
-    never as mathtext: every ``$`` is written ``\\$``, which matplotlib prints as ``$`` in text
-    that is not math (its rule: math needs an even number of unescaped ``$``, and after this there
-    is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry)
-    gets a zero-width space before it, and control characters are made visible (:func:`plain`).
-    Shorten long names first (:func:`shorten`); under ``text.usetex`` use :func:`latex`.
+    For a label, title, tick label or legend entry: every ``$`` is written ``\\$``, which matplotlib prints as
+    ``$`` in text that is not math (its rule: math needs an even number of unescaped ``$``, and after this
+    there is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry) gets
+    a zero-width space before it, and control characters are made visible (:func:`plain`). Shorten long names
+    first (:func:`shorten`); under ``text.usetex`` use :func:`latex`.
 
     Parameters
     ----------

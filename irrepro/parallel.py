@@ -31,14 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from ._cluster import _TASK, _dask_map, close_clients, dask_client, local_cluster, scheduler, using_scheduler
+from ._cluster import _TASK, _dask_map, local_cluster, scheduler, using_scheduler
 from ._env import env
 from .errors import InputError
 
 __all__ = [
     "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
     "as_generator", "spawn", "parallel_map",
-    "scheduler", "using_scheduler", "local_cluster", "dask_client", "close_clients",
+    "scheduler", "using_scheduler", "local_cluster",
 ]  # fmt: skip
 
 #: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
@@ -48,7 +48,7 @@ SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 #: The book's scales: the papers' sizes, small ones for tests, and "full" - the papers' sizes
 #: everywhere except where a chapter's anchor ran more (the known-truth chapter: Urbano et al.'s
-#: Monte Carlo precision, issue 25); every function that sizes work treats "full" as "paper"
+#: Monte Carlo precision); every function that sizes work treats "full" as "paper"
 #: unless it says otherwise.
 SCALES = ("paper", "quick", "full")
 

@@ -32,8 +32,6 @@ from scipy import special
 from scipy.stats import norm
 
 from ._intervals import (
-    MIN_RESAMPLES,
-    RESAMPLES_AT_THRESHOLD,
     bca_interval,
     bootstrap_sd,
     check_level,
@@ -61,8 +59,6 @@ __all__ = [
     "level_percent",
     "check_resamples",
     "corrected_resamples",
-    "MIN_RESAMPLES",
-    "RESAMPLES_AT_THRESHOLD",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).

@@ -15,7 +15,8 @@ import yaml
 
 import irrepro
 from _reference import pdflatex
-from irrepro import escape, report
+from irrepro import escape
+from irrepro._manifest import MARKER
 from irrepro.cli import main as cli_main
 from irrepro.errors import InputError
 from irrepro.significance import methods_paragraph
@@ -227,5 +228,5 @@ def test_the_report_writes_the_methods(sim_dir):
     assert "report" in meta["implementation"]["executable"]["cmd"]
     page = (out / "index.html").read_text()
     assert "<h2>Methods</h2>" in page and "href='methods.tex'" in page and "seed 3" in page
-    manifest = json.loads((out / report.MARKER).read_text())
+    manifest = json.loads((out / MARKER).read_text())
     assert {"methods.md", "methods.tex", "ir_metadata.yml"} <= set(json.dumps(manifest).split('"'))

@@ -144,3 +144,13 @@ def test_chunks_by_hand():
     assert spans(4, 10, [1, 2, 3, 4]) == [(0, 3), (3, 4)]  # 3 x 3 = 9 cells fit, 4 x 4 = 16 do not
     assert spans(3, 1, [5, 5, 5]) == [(0, 1), (1, 2), (2, 3)]  # an item wider than size alone
     assert spans(5, 100, [1] * 5, most=0) == spans(5, 100, most=1) == [(i, i + 1) for i in range(5)]
+
+
+def test_an_empty_or_blank_variable_is_unset(monkeypatch):
+    from irrepro._env import env
+
+    monkeypatch.setenv("IRREPRO_TEST_BLANK", " ")
+    monkeypatch.setenv("IRREPRO_TEST_SET", " 2 ")
+    monkeypatch.delenv("IRREPRO_TEST_UNSET", raising=False)
+    assert env("IRREPRO_TEST_BLANK") is None and env("IRREPRO_TEST_UNSET") is None
+    assert env("IRREPRO_TEST_SET") == " 2 "

@@ -30,6 +30,7 @@ from irrepro import plots, stats
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
 from irrepro.plots import _base
+from irrepro.plots._base import PALETTE, TEST_STYLE
 
 #: The smallest font a reader may meet, in points (the issue's rule, not the package's constant).
 MIN_PT = 9.0
@@ -59,7 +60,7 @@ def _swap():
 
 
 def _rates():
-    tests = list(plots.TEST_STYLE)
+    tests = list(TEST_STYLE)
     return pd.DataFrame(
         [
             {
@@ -349,8 +350,6 @@ def test_every_public_plot_function_is_checked():
     assert {n for n in plots.__all__ if not n.startswith("plot_")} <= {
         "panels",
         "series_colors",
-        "PALETTE",
-        "TEST_STYLE",
         "save_power_curve",  # plot_power_curve (checked above) written to a file
     }
 
@@ -396,11 +395,11 @@ def test_the_check_finds_small_fonts_legends_over_the_data_and_shared_colours():
 
 def test_series_colors_are_distinct_and_colour_blind_safe():
     few = plots.series_colors(["a", "b", "c"])
-    assert list(few.values()) == list(plots.PALETTE[:3])
+    assert list(few.values()) == list(PALETTE[:3])
     many = plots.series_colors(range(12), ordered=True)
     assert len(set(many.values())) == 12
-    assert len({c for c, _ in plots.TEST_STYLE.values()}) == len(plots.TEST_STYLE)
-    assert {c for c, _ in plots.TEST_STYLE.values()} <= set(plots.PALETTE)
+    assert len({c for c, _ in TEST_STYLE.values()}) == len(TEST_STYLE)
+    assert {c for c, _ in TEST_STYLE.values()} <= set(PALETTE)
 
 
 def test_the_style_restores_only_its_own_settings():

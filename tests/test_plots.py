@@ -560,3 +560,8 @@ def test_grouped_bars_one_group_per_column():
 def test_score_matrix_vmax():
     ax = _rendered(plots.plot_score_matrix(np.array([[0.1, 0.4], [0.2, 0.3]]), "AP", vmax=1))
     assert ax.images[0].get_clim() == (0, 1)
+
+
+def test_save_power_curve_writes_a_png_of_closed_curves_alone(tmp_path):
+    out = plots.save_power_curve(tmp_path / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

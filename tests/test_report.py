@@ -20,6 +20,7 @@ import pytest
 from scipy import stats
 
 from irrepro import _outputs, data, report
+from irrepro._manifest import MARKER
 from irrepro.cli import main as cli_main
 from irrepro.report import _analyses as _report_analyses
 
@@ -409,7 +410,7 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
     error-rates.csv) stayed beside the new ones."""
     out = sim_dir / "out"
     assert _report(sim_dir, out, "-m", "P@10") == 0
-    assert (out / "p-10-per-topic.csv").exists() and (out / report.MARKER).is_file()
+    assert (out / "p-10-per-topic.csv").exists() and (out / MARKER).is_file()
     (out / "notes-of-mine.txt").write_text("inside the report directory: not irrepro's, kept (issue 26)")
     with pytest.warns(
         UserWarning, match="left in place, not written by irrepro as this report.*: notes-of-mine.txt"
@@ -417,7 +418,7 @@ def test_report_replaces_an_earlier_report_whole(sim_dir):
         assert _report(sim_dir, out) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
         [
-            report.MARKER,
+            MARKER,
             "ap-per-topic.csv",
             "error-rates.csv",
             "index.html",
@@ -593,7 +594,7 @@ def test_replacing_without_an_atomic_exchange(tmp_path, monkeypatch):
     out = tmp_path / "out"
     _outputs.write_dir(out, {"index.html": "old", "stale.csv": "x"})
     _outputs.write_dir(out, {"index.html": "new"})
-    assert sorted(p.name for p in out.iterdir()) == [report.MARKER, "index.html"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "index.html"]
     assert (out / "index.html").read_text() == "new"
     real_rename = os.rename
 

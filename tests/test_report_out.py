@@ -23,6 +23,7 @@ import pytest
 
 import irrepro
 from irrepro import data, report
+from irrepro._manifest import MARKER
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error
@@ -84,9 +85,9 @@ def _thesis(d: Path) -> Path:
 def test_the_marker_is_a_manifest_of_every_file(rep, files, tmp_path):
     out = tmp_path / "out"
     assert rep.write(out) == out / "index.html"
-    doc = json.loads((out / report.MARKER).read_text())
+    doc = json.loads((out / MARKER).read_text())
     listed = doc["files"]
-    assert sorted(listed) == sorted(files) == sorted(p.name for p in out.iterdir() if p.name != report.MARKER)
+    assert sorted(listed) == sorted(files) == sorted(p.name for p in out.iterdir() if p.name != MARKER)
     for name, entry in listed.items():
         blob = (out / name).read_bytes()
         assert entry == {"size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
@@ -100,7 +101,7 @@ def test_a_thesis_directory_with_an_empty_marker_is_not_touched(rep, sim_dir, ca
     """The issue's worst case: thesis.tex, figs/ and data/ beside an empty .irrepro-report were
     wiped, subdirectories included, and nothing was said."""
     d = _thesis(sim_dir / "thesis")
-    (d / report.MARKER).write_bytes(b"")
+    (d / MARKER).write_bytes(b"")
     before = _tree(d)
     message = "not an earlier irrepro report: its .irrepro-report file is empty, so irrepro cannot tell which"
     with pytest.raises(irrepro.InputError, match=f"^{re.escape(str(d))}: {message}"):
@@ -137,7 +138,7 @@ def test_a_copied_report_is_not_an_earlier_report(rep, files, tmp_path):
 def test_a_marker_that_proves_nothing_is_refused(rep, tmp_path, marker):
     d = tmp_path / "out"
     d.mkdir()
-    (d / report.MARKER).write_text(marker)
+    (d / MARKER).write_text(marker)
     (d / "mine.txt").write_text("the user's")
     (tmp_path / "victim.txt").write_text("v")
     before = _tree(tmp_path)
@@ -161,11 +162,11 @@ def test_a_rerun_removes_only_its_own_files_and_names_the_others(rep, files, tmp
     message = "left in place, not written by irrepro as this report or changed since it wrote them: figs/, notes.txt"
     with pytest.warns(UserWarning, match=f"^{re.escape(str(out))}: {message}$"):
         rep.write(out)
-    assert sorted(p.name for p in out.iterdir()) == sorted([*files, report.MARKER, "notes.txt", "figs"])
+    assert sorted(p.name for p in out.iterdir()) == sorted([*files, MARKER, "notes.txt", "figs"])
     assert (out / "notes.txt").read_text() == "my notes" and (
         out / "figs" / "edited.pdf"
     ).read_bytes() == b"mine"
-    assert sorted(json.loads((out / report.MARKER).read_text())["files"]) == sorted(files)
+    assert sorted(json.loads((out / MARKER).read_text())["files"]) == sorted(files)
     assert all((out / n).read_text() == t for n, t in files.items()) and _hidden(tmp_path) == []
 
 
@@ -180,7 +181,7 @@ def test_a_changed_file_of_the_earlier_report_is_kept(rep, files, tmp_path, monk
     with pytest.warns(UserWarning, match="changed since it wrote them: p-10-per-topic.csv"):
         rep.write(out)
     assert (out / "p-10-per-topic.csv").read_text() == "irrepro's, then edited by hand"
-    assert "p-10-per-topic.csv" not in json.loads((out / report.MARKER).read_text())["files"]
+    assert "p-10-per-topic.csv" not in json.loads((out / MARKER).read_text())["files"]
 
 
 def test_a_changed_file_the_new_report_would_overwrite_is_refused_before_any_analysis(rep, sim_dir, capsys):
@@ -370,7 +371,7 @@ def test_a_report_killed_while_writing_leaves_the_earlier_one_and_nothing_unprov
     rep.write(out)  # removed, file by file, by its manifest: no warning
     assert _hidden(tmp_path) == []
     after = _tree(out)
-    manifest = [json.loads(t.pop(report.MARKER))["files"] for t in (after, before)]
+    manifest = [json.loads(t.pop(MARKER))["files"] for t in (after, before)]
     assert after == before and manifest[0] == manifest[1]  # the same files, rewritten
 
 
@@ -387,7 +388,7 @@ def test_a_report_killed_while_moving_in_beside_user_files_loses_nothing(rep, fi
     with pytest.warns(UserWarning, match="left in place.*: notes.txt$"):
         rep.write(out)  # the rerun finds only files it can prove beside the user's
     assert (out / "notes.txt").read_text() == "my notes"
-    assert sorted(p.name for p in out.iterdir()) == sorted([*files, report.MARKER, "notes.txt"])
+    assert sorted(p.name for p in out.iterdir()) == sorted([*files, MARKER, "notes.txt"])
     assert all((out / n).read_text() == t for n, t in files.items()) and _hidden(tmp_path) == []
 
 

@@ -7,8 +7,8 @@ matplotlib's global ``rcParams`` as they were. Sizes are chosen for the page the
 content column is :data:`CONTENT_PX` CSS pixels wide and a PNG is saved at the figure's ``dpi``
 (:data:`DPI`), so a figure wider than the column is scaled down by the browser. A font of ``s``
 points in a figure whose saved image is ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
-points (:func:`rendered_scale`); every text of every figure is read at :data:`MIN_PT` points or
-more (``tests/test_plot_style.py`` checks it). Figures are therefore made :data:`WIDTH` inches wide
+points; every text of every figure is read at 9 points or more (``tests/test_plot_style.py``
+checks it). Figures are therefore made :data:`WIDTH` inches wide
 (the column at :data:`DPI`) with a constrained layout that keeps the legends - placed beside the
 axes by :func:`_legend` - inside that width.
 """
@@ -22,27 +22,12 @@ import numpy as np
 
 from .. import escape
 
-__all__ = [
-    "TEST_STYLE",
-    "PALETTE",
-    "STYLE",
-    "CONTENT_PX",
-    "DPI",
-    "MIN_PT",
-    "WIDTH",
-    "panels",
-    "series_colors",
-]
-
 #: The width of the book's content column assumed, in CSS pixels (sphinx-book-theme's main column
 #: in a 1280 px window is about 730-800 px; the narrower end is taken).
 CONTENT_PX = 730
 
 #: The dots per inch figures are made and saved at (the inline backend saves at the figure's dpi).
 DPI = 100
-
-#: The smallest font, in points, a reader meets at the rendered size.
-MIN_PT = 9.0
 
 #: The width of a full-column figure, in inches: the column at :data:`DPI`, less the 0.1 inch the
 #: inline backend pads the saved image with on either side.
@@ -120,7 +105,7 @@ def styled(fn):
 def series_colors(names, ordered: bool = False) -> dict:
     """A distinct, colour-blind-safe colour per series name.
 
-    The colours of :data:`PALETTE` in order or - for ordered series (bins, sizes) or more names
+    The colours of ``PALETTE`` in order or - for ordered series (bins, sizes) or more names
     than the palette holds - evenly spaced colours of the ``viridis`` map.
 
     Parameters
@@ -170,26 +155,6 @@ def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
 
     with _rc():
         return plt.subplots(nrows, ncols, figsize=(WIDTH, height * nrows), layout="constrained", **subplots)
-
-
-def rendered_scale(fig) -> float:
-    """The factor the browser scales ``fig`` by in the content column: ``min(1, CONTENT_PX / w)``
-    with ``w`` the width in pixels of the PNG the inline backend saves (``bbox_inches="tight"``,
-    0.1 inch padding, at the figure's dpi).
-
-    Parameters
-    ----------
-    fig : matplotlib Figure
-        The drawn figure.
-
-    Returns
-    -------
-    float
-        The scale, at most 1.
-    """
-    fig.canvas.draw()
-    w = (fig.get_tightbbox(fig.canvas.get_renderer()).width + 0.2) * fig.dpi
-    return min(1.0, CONTENT_PX / w)
 
 
 def _legend(ax, *, below: float | None = None, **kwargs):

@@ -9,14 +9,6 @@ import numpy as np
 from .. import escape
 from ._base import _axes, _axes_row, _legend, _names, series_colors, styled
 
-__all__ = [
-    "plot_asl_curves",
-    "plot_significance_matrix",
-    "plot_asl_panels",
-    "plot_stability",
-    "plot_lower_triangle",
-]
-
 
 @styled
 def plot_asl_curves(
@@ -24,10 +16,9 @@ def plot_asl_curves(
 ):
     """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
 
-    Sakai's (2006) Figures 7 and 8: for each label, the achieved significance levels of all
-    pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs), against the pair's
-    rank, with a dashed line at ``alpha`` and the legend beside the axes. ``colors`` maps a label to
-    its colour (default: :func:`irrepro.plots.series_colors`).
+    For each label, the ASLs of all pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs)
+    against the pair's rank, with a dashed line at ``alpha`` and the legend beside the axes. ``colors`` maps a
+    label to its colour (default: :func:`irrepro.plots.series_colors`).
 
     Parameters
     ----------
@@ -63,11 +54,10 @@ def plot_significance_matrix(
 ):
     """Which pairs of systems differ significantly, as a systems x systems matrix.
 
-    Which pairs of systems differ significantly: a systems x systems matrix, systems in
-    ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
-    where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices,
-    ``difference`` (P,) score of the first minus the second, ``significant`` (P,) bool;
-    ``labels`` (the systems' names, in index order) label the axes.
+    Systems in ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
+    where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices, ``difference``
+    (P,) score of the first minus the second, ``significant`` (P,) bool; ``labels`` (the systems' names, in
+    index order) label the axes.
 
     Parameters
     ----------
@@ -116,9 +106,8 @@ def plot_asl_panels(
 ):
     """Sakai's (2006) Figures 7 and 8 side by side: paired and unpaired ASL curves.
 
-    Sakai's (2006) Figures 7 and 8 side by side: the sorted ASL curves of the paired tests (left,
-    labelled by measure) and of the unpaired tests (right, labelled by name), drawn by
-    :func:`plot_asl_curves`, each panel's legend below it.
+    The paired tests on the left (labelled by measure), the unpaired tests on the right (labelled by name),
+    drawn by :func:`plot_asl_curves`, each panel's legend below it.
 
     Parameters
     ----------
@@ -158,8 +147,7 @@ def plot_asl_panels(
 def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
     """Sakai's (2006) stability method (Figures 9 and 10): minority rate against ties.
 
-    Sakai's (2006) stability method (Figures 9 and 10): minority rate against proportion of ties,
-    one line per measure over the fuzziness values.
+    One line per measure over the fuzziness values.
 
     Parameters
     ----------
@@ -199,9 +187,8 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
     """A square table of pairwise values as an annotated heat map of its lower triangle.
 
-    A square table of pairwise values (e.g. Sakai's (2006) Figures 12 and 13: Kendall's tau
-    between the measures' rankings, their bootstrap standard error) as an annotated heat map of its
-    lower triangle (seaborn's ``heatmap``), the x tick labels turned 45 degrees.
+    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between the measures' rankings, their bootstrap
+    standard error), drawn with seaborn's ``heatmap``, the x tick labels turned 45 degrees.
 
     Parameters
     ----------

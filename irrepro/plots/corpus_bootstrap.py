@@ -9,9 +9,6 @@ from ..corpus_bootstrap import Intervals, position
 from ..stats import Z95
 from ._base import GREY, PALETTE, WIDTH, _axes, _axes_row, _legend, styled
 
-__all__ = ["plot_run_intervals", "plot_normalized_differences", "plot_topic_differences", "RUNS_PER_PANEL"]
-
-
 #: The most runs one panel of :func:`plot_run_intervals` holds when it makes its own panels.
 RUNS_PER_PANEL = 25
 
@@ -20,12 +17,11 @@ RUNS_PER_PANEL = 25
 def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None, *, ylabel: str = ""):
     """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
 
-    The paper's Figures 3 and 4 (Cormack & Lynam 2006): every run's estimate (x) with its
-    interval (``iv``, arrays of shape (systems,)), runs sorted by the estimate and numbered by
-    that rank; ``other`` (e.g. the other half's value) drawn over it when given, as an open circle
-    where it falls inside the run's interval (bounds included, as
-    :func:`irrepro.corpus_bootstrap.position` counts) and a filled vermillion dot where it falls
-    outside (the legend, below the last axes, counts both). ``transform`` maps the values before drawing
+    The estimates ``x`` and intervals ``iv`` are arrays of shape (systems,); runs are sorted by the estimate
+    and numbered by that rank. ``other`` (e.g. the other half's value) is drawn over it when given, as an open
+    circle where it falls inside the run's interval (bounds included, as
+    :func:`irrepro.corpus_bootstrap.position` counts) and a filled vermillion dot where it falls outside (the
+    legend, below the last axes, counts both). ``transform`` maps the values before drawing
     (``irrepro.stats.expit`` for L-MAP).
 
     So that each interval can be read, the runs are drawn as small multiples: ``ax`` may be a
@@ -99,8 +95,8 @@ def plot_normalized_differences(
 ):
     """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
 
-    Histogram of normalised differences (Cormack & Lynam's (2006) Figures 1 and 2: the other
-    half's AP minus the interval's centre over its half-width, so that inside is [-1, 1]).
+    A normalised difference is the other half's AP minus the interval's centre over its half-width, so that
+    inside is [-1, 1].
 
     Parameters
     ----------
@@ -140,10 +136,10 @@ def plot_topic_differences(
 ):
     """Per-topic differences of two runs with their intervals (Cormack & Lynam 2006).
 
-    Per-topic differences of two runs (points, topics sorted by the difference) with their 95%
-    intervals from separate and from paired bootstraps (d +- 1.96 sd, side by side) and, when given,
-    a combined interval (``interval``: an object with ``lower`` and ``upper``, e.g.
-    :func:`irrepro.stats.meta_analysis`'s fixed effect) as a band (Cormack & Lynam 2006, section 6).
+    Points are the topics' differences, topics sorted by the difference, with their 95% intervals from
+    separate and from paired bootstraps (d +- 1.96 sd, side by side) and, when given, a combined interval
+    (``interval``: an object with ``lower`` and ``upper``, e.g. :func:`irrepro.stats.meta_analysis`'s fixed
+    effect) as a band (section 6).
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """The figures of :mod:`irrepro.design`: power against the number of topics
 (:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
 does) and generalizability theory's D-study, E rho^2 and Phi against the number of topics
-(:func:`plot_reliability`), served from :mod:`irrepro.plots`."""
+(:func:`plot_reliability`)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,13 @@ from .. import escape
 from ..stats import Z95
 from ._base import TEST_STYLE, WIDTH, _axes, _legend, _names, series_colors, styled
 
-__all__ = ["plot_power_curve", "plot_reliability", "save_power_curve"]
-
 
 @styled
 def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
     """Simulated power against the number of topics, beside the closed form.
 
     Each :class:`~irrepro.design.PowerCurve` is a line with a +-1.96 Monte Carlo standard error
-    band, in its test's colour and marker (``irrepro.plots.TEST_STYLE``); ``closed`` adds
+    band, in its test's colour and marker; ``closed`` adds
     closed-form curves as dashed lines; ``target`` a horizontal line at the power wanted.
 
     Parameters
@@ -36,20 +34,6 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
     Returns
     -------
     matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
-    >>> from irrepro import design, plots
-    >>> def gauss(family, n, trials, rng):
-    ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
-    ...     return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
-    >>> c = design.power_curve(gauss, [10, 20, 40], families=4, trials=100, seed=1)
-    >>> ax = plots.plot_power_curve(c, closed={"t, closed form": ([10, 40], [0.3, 0.8])})
-    >>> len(ax.lines) >= 2
-    True
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
     curves = [curves] if hasattr(curves, "power") else list(curves)
@@ -88,17 +72,6 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import numpy as np
-    >>> from irrepro import design, plots
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> ax = plots.plot_reliability({"toy": design.d_study(design.two_way_anova(x), [5, 10, 50])})
-    >>> len(ax.lines)
-    3
     """
     ax = _axes(ax, (WIDTH * 0.62, 3.2))
     colours = series_colors([(label, k) for label in studies for k in ("Erho2", "Phi")])
@@ -140,16 +113,6 @@ def save_power_curve(
     -------
     pathlib.Path or file object
         ``path`` (a str as a Path).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import plots
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     out = plots.save_power_curve(Path(tmp) / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
-    ...     out.read_bytes()[:4] == b"\\x89PNG"
-    True
     """
     from pathlib import Path
 

@@ -15,14 +15,6 @@ from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [
-    "plot_relevant_per_topic",
-    "plot_margin",
-    "plot_rates_by_alpha",
-    "plot_power_by_delta",
-    "plot_coverage",
-]
-
 
 #: Pairs of :data:`PALETTE` colours of one hue (dark, light), for two series of one setting.
 _PAIRS = ((PALETTE[0], PALETTE[5]), (PALETTE[3], PALETTE[1]), (PALETTE[6], PALETTE[2]))
@@ -37,10 +29,9 @@ def plot_relevant_per_topic(
 ):
     """R per topic of several collections in one figure.
 
-    R per topic of several collections in one figure: each series (label -> R of every topic)
-    sorted ascending and drawn against its topics' rank as a share of its topics (so that sets of
-    30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's small-R line
-    (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
+    Each series (label -> R of every topic) is sorted ascending and drawn against its topics' rank as a share
+    of its topics (so that sets of 30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's
+    small-R line (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
     legend (below the axes).
 
     Parameters
@@ -92,11 +83,10 @@ def plot_relevant_per_topic(
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     """One system's topic scores against its fitted margin.
 
-    System ``i`` of a :class:`irrepro.simulation.CollectionModel`: its topic scores (grey
-    histogram or bars, the measure on the x axis, the collection and system in the title) against
-    its fitted margin (density, or probabilities for P@10) and, with
-    ``delta``, the margin moved to its expected value + ``delta`` (dashed). The y axis spans the
-    data and the fitted margin (a density that runs off to infinity at 0 or 1 is cut at twice the
+    System ``i`` of a :class:`irrepro.simulation.CollectionModel`: grey histogram or bars (the measure on the
+    x axis, the collection and system in the title) against its fitted margin (density, or probabilities for
+    P@10) and, with ``delta``, the margin moved to its expected value + ``delta`` (dashed). The y axis spans
+    the data and the fitted margin (a density that runs off to infinity at 0 or 1 is cut at twice the
     histogram's highest bar).
 
     Parameters
@@ -169,13 +159,11 @@ def plot_rates_by_alpha(
 ):
     """Type I error divided by alpha against alpha, one panel per topic-set size.
 
-    Type I error divided by alpha against alpha, one panel per topic-set size, one line per test
-    (ours, with +-1.96 se bands) and the published rates (``theirs``) as open markers. ``ours``: a
-    long frame of :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se,
-    topics); ``theirs``: a frame with the columns test, tails, alpha, topics and value. ``axes``:
-    one per topic-set size (new ones when None). The legend (``legend``) is drawn beside the last
-    axes. On log axes a rate of 0 is not drawn and a band reaching 0 is cut at half the smallest
-    rate or alpha drawn, so the y axis spans the data.
+    Ours with +-1.96 se bands, the published rates (``theirs``) as open markers. ``ours``: a long frame of
+    :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics); ``theirs``: a frame
+    with the columns test, tails, alpha, topics and value. ``axes``: one per topic-set size (new ones when
+    None). The legend (``legend``) is drawn beside the last axes. On log axes a rate of 0 is not drawn and a
+    band reaching 0 is cut at half the smallest rate or alpha drawn, so the y axis spans the data.
 
     Parameters
     ----------
@@ -262,10 +250,9 @@ def plot_power_by_delta(
 ):
     """Power at alpha against the true difference, one line per test.
 
-    Power at ``alpha`` against the true difference delta, one line per test (ours, long frame of
-    :meth:`irrepro.known_truth.PValues.frame` rows, with +-1.96 se bands, or error bars where
-    a test has a single delta) and the published power
-    (``theirs``: test, tails, delta, value) as open markers.
+    Ours is a long frame of :meth:`irrepro.known_truth.PValues.frame` rows, drawn with +-1.96 se bands (error
+    bars where a test has a single delta); the published power (``theirs``: test, tails, delta, value) as open
+    markers.
 
     Parameters
     ----------
@@ -328,12 +315,10 @@ def plot_coverage(
 ):
     """Coverage of each interval method per setting, against the nominal level.
 
-    Coverage of each interval method (points with +-1.96 se) per setting (``tables``: label ->
-    :meth:`irrepro.known_truth.Coverage.table`), the nominal ``level`` as a dotted line and, when
-    given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares), each series its own colour (a setting's two in shades of one
-    hue). ``level``: a fraction or a percentage
-    (:func:`irrepro.stats.check_level`).
+    Points with +-1.96 se per setting (``tables``: label -> :meth:`irrepro.known_truth.Coverage.table`), the
+    nominal ``level`` (a fraction or a percentage, :func:`irrepro.stats.check_level`) as a dotted line and,
+    when given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
+    concordance (open squares), each series its own colour (a setting's two in shades of one hue).
 
     Parameters
     ----------

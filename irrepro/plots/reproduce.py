@@ -8,8 +8,6 @@ import numpy as np
 from .. import escape
 from ._base import GREY, _axes_row, _legend, _names, series_colors, styled
 
-__all__ = ["plot_reproduction"]
-
 #: The panels of :func:`plot_reproduction`: statistic -> (x label, reference lines).
 _PANELS = {
     "ER": ("effect ratio ER", (0.0, 1.0)),

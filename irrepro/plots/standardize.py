@@ -9,17 +9,6 @@ import numpy as np
 from .. import escape
 from ._base import GREY, PALETTE, _axes, _axes_row, _legend, _name, _names, series_colors, styled
 
-__all__ = [
-    "plot_score_matrix",
-    "plot_scatter",
-    "plot_false_positives",
-    "plot_mean_intervals",
-    "plot_score_histogram",
-    "plot_percentile_curves",
-    "plot_partition_summaries",
-    "plot_grouped_bars",
-]
-
 
 def _ordinal(n: int) -> str:
     """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd."""
@@ -31,9 +20,8 @@ def _ordinal(n: int) -> str:
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map.
 
-    A (systems, topics) score matrix as a grey-scale heat map, systems (rows) by mean score best
-    first and topics (columns) easiest first, with a colour bar labelled ``measure``; the grey
-    scale spans 0 to ``vmax`` (None: the largest score).
+    Systems (rows) by mean score best first and topics (columns) easiest first, with a colour bar labelled
+    ``measure``; the grey scale spans 0 to ``vmax`` (None: the largest score).
 
     Parameters
     ----------
@@ -96,9 +84,8 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
 def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
     """Share of systems significantly different from themselves, per form of the scores.
 
-    Share of systems found significantly different from themselves over random topic halves,
-    per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and standardized): the
-    mean over partitions and the upper end of its 95% range, against the nominal ``alpha``.
+    Over random topic halves, per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and
+    standardized): the mean over partitions and the upper end of its 95% range, against the nominal ``alpha``.
 
     Parameters
     ----------
@@ -142,8 +129,7 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
 def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
     """Every system's mean with its interval (Webber, Moffat & Zobel 2008, Figure 2).
 
-    Every system's mean with its interval, systems sorted by the mean, best first (Webber, Moffat
-    & Zobel's (2008) Figure 2); ``highlight`` (a rank from 1) is drawn again in vermillion.
+    Systems sorted by the mean, best first; ``highlight`` (a rank from 1) is drawn again in vermillion.
 
     Parameters
     ----------
@@ -187,10 +173,7 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
 
 @styled
 def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color=GREY, ax=None):
-    """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
-
-    Histogram of all the scores of a matrix (raw or standardized; Webber, Moffat & Zobel's (2008)
-    Figure 3).
+    """Histogram of all the scores of a matrix, raw or standardized (Webber, Moffat & Zobel 2008, Figure 3).
 
     Parameters
     ----------
@@ -221,9 +204,8 @@ def plot_percentile_curves(
 ):
     """Percentiles of a statistic against a size (Webber, Moffat & Zobel 2008, Figure 4).
 
-    Percentiles of a statistic against a size, one line per column of ``percentiles`` (index:
-    the sizes, drawn on a log scale), with horizontal reference lines (label -> value; dashed,
-    dotted, ... in greys) - Webber, Moffat & Zobel's (2008) Figure 4; the legend beside the axes.
+    One line per column of ``percentiles`` (index: the sizes, drawn on a log scale), with horizontal reference
+    lines (label -> value; dashed, dotted, ... in greys); the legend beside the axes.
 
     Parameters
     ----------
@@ -263,9 +245,8 @@ def plot_percentile_curves(
 def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
     """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting.
 
-    Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting: for each (metric,
-    form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95% interval) or
-    the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars, with a dashed
+    For each (metric, form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95%
+    interval) or the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars, with a dashed
     line at 0.05); each form in its colour (:func:`irrepro.plots.series_colors` of the forms, as in
     :func:`plot_grouped_bars`), the panels one above the other.
 
@@ -320,9 +301,8 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
 def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     """A bar per cell of frame, one group per column.
 
-    A bar per cell of ``frame``: one group per column, one bar per row (coloured by ``colors``),
-    e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics);
-    the legend beside the axes.
+    One bar per row (coloured by ``colors``), e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of
+    the scores; columns: metrics); the legend beside the axes.
 
     Parameters
     ----------

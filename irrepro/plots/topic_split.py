@@ -10,14 +10,6 @@ from .. import escape
 from ..topic_split import GrowthFit, SwapExperiment, growth_fit
 from ._base import PALETTE, _axes, _axes_row, _legend, _names, series_colors, styled
 
-__all__ = [
-    "plot_error_rates",
-    "plot_pooled_error_rates",
-    "plot_error_rates_by_effort",
-    "plot_map_sd",
-    "plot_dependence",
-]
-
 
 @styled
 def plot_error_rates(
@@ -35,10 +27,9 @@ def plot_error_rates(
 ):
     """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
 
-    Sanderson & Zobel's (2005) Figures 1-6 and 9-12: error rate against topic-set size, one
-    line per bin (measured points solid, GROWTH projection to ``at`` topics dashed; the bins in the
-    order of a sequential colour map, the legend beside the axes), with the 5% line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default
-    fit, :func:`irrepro.topic_split.growth_fit`).
+    One line per bin (measured points solid, GROWTH projection to ``at`` topics dashed; the bins in the order
+    of a sequential colour map, the legend beside the axes), with the 5% line. Points with fewer than
+    ``min_trials`` trials are not drawn (nor used by the default fit, :func:`irrepro.topic_split.growth_fit`).
 
     Parameters
     ----------
@@ -116,9 +107,8 @@ def plot_pooled_error_rates(
 ):
     """Error rate against topic-set size, bins pooled, one line per filter.
 
-    Error rate against topic-set size over several bins pooled (errors and trials summed), one
-    line per filter (Sanderson & Zobel 2005, section 3: t vs sign vs Wilcoxon); sizes without a
-    trial are not drawn.
+    Errors and trials are summed over the bins (section 3: t vs sign vs Wilcoxon); sizes without a trial are
+    not drawn.
 
     Parameters
     ----------
@@ -163,9 +153,8 @@ def plot_error_rates_by_effort(
 ):
     """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
 
-    Sanderson & Zobel's (2005) Figure 7: error rate of difference bins against topic-set size
-    (left) and against assessor effort (right: sizes times the cost of a topic), per measure, the
-    legend beside the right panel.
+    Difference bins against topic-set size (left) and against assessor effort (right: sizes times the cost of
+    a topic), per measure, the legend beside the right panel.
 
     Parameters
     ----------
@@ -204,9 +193,8 @@ def plot_error_rates_by_effort(
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
 
-    The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005, section
-    5): ``sd`` is :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95), drawn as
-    a line with its 5-95% band and a dotted line at ``threshold``.
+    ``sd`` is :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95), drawn as a line with
+    its 5-95% band and a dotted line at ``threshold`` (section 5).
 
     Parameters
     ----------
@@ -236,9 +224,8 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
     """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
 
-    Sanderson & Zobel's (2005) Figure 8: mean error by the rank of a pair's trials sorted by the
-    set-1 difference, one line per topic-set size (``SwapExperiment.dependence()``'s rows; sizes
-    it does not hold are skipped).
+    The pair's trials are sorted by the set-1 difference, one line per topic-set size
+    (``SwapExperiment.dependence()``'s rows; sizes it does not hold are skipped).
 
     Parameters
     ----------

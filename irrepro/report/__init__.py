@@ -46,10 +46,8 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
 
-The runs are read by ``irrepro._user_inputs`` (:func:`load`, served from here, through
-:func:`irrepro.data.load_runs`), the results are ``irrepro.report._model``'s (:class:`Report`,
-:class:`Settings`, :func:`settings`, served from here) and the page is drawn by
-``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
+The runs are read by :func:`load` (through :func:`irrepro.data.load_runs`), the results are a
+:class:`Report` sized by :func:`settings`, and the page is drawn by ``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
 ``irrepro/templates/report.html.j2``).
 """
 
@@ -61,21 +59,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import _lazy, parallel, significance
-
-# --out: what irrepro may write, replace and remove there (the manifest in .irrepro-report)
-from .._manifest import MARKER
 from .._outputs import check_dir
-
-# the user's runs (loading, shared with the command line's eval and compare): Inputs and load are
-# served from here
-from .._user_inputs import Inputs, load
+from .._user_inputs import load
 from ..data import DataError, RunSet
 from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
 from ..measures.names import _require_per_topic
-
-# the sizes of the computations (Settings, settings) in a module of their own, served from here
 from ._settings import REPORT_FILES, Settings, _per_topic_file, settings
 
 if TYPE_CHECKING:
@@ -83,9 +73,7 @@ if TYPE_CHECKING:
 
 # The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
-# memory (its peak; issue 30). Served from here: the report's results (Report, in _model), the
-# analyses' blocks of pairs and of runs (_analyses: memory bounded whatever the number of runs),
-# and the page (_page: figures, tables, HTML; MAX_PAIRS_SHOWN, AVERAGING and _template).
+# memory (its peak).
 _LAZY = {
     "Report": "_model", "_corpus": "_analyses", "_design": "_analyses", "_pair_table": "_analyses",
     "_run_blocks": "_analyses", "_SIMULATED": "_page", "AVERAGING": "_page", "MAX_PAIRS_SHOWN": "_page",
@@ -101,61 +89,11 @@ def __dir__():
     return _lazy.names(__name__, _LAZY)
 
 
-__all__ = ["Report", "Settings", "settings", "analyse", "run", "Inputs", "load", "check_out", "MARKER"]
+__all__ = ["Report", "Settings", "settings", "analyse", "run", "load"]
 
 
 def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
-    """Check, before any work, that a report can be written to ``out``; returns it (absolute).
-
-    ``out`` must be new, empty, or an earlier irrepro report: a directory whose ``.irrepro-report``
-    manifest lists the files irrepro wrote there with their sha256. irrepro replaces or removes only
-    those of them whose content still matches and leaves anything else in place (the one guard of
-    every command that writes, ``irrepro._outputs``).
-
-    Parameters
-    ----------
-    out : str or Path
-        The report's directory, as the user gave it (``--out``); every error names it.
-    inputs : iterable of paths, optional
-        The inputs of the report (the runs directory, the qrels file); ``out`` may be none of
-        them nor a hard link to one, hold none, nor be a file of an input directory (a new
-        directory inside the runs directory is fine: only its visible files are runs). Names
-        that are no path are skipped.
-    files : iterable of str, optional
-        The names of the files the report will write (default ``REPORT_FILES``): none may
-        overwrite a file irrepro cannot prove it wrote.
-
-    Returns
-    -------
-    Path
-        ``out``, absolute.
-
-    Raises
-    ------
-    irrepro.InputError
-        ``out`` is a symbolic link, a file, the root, an input, a file of an input directory, or
-        holds an input; a part of its name is longer than the system takes; it is a non-empty
-        directory without a valid manifest (not an earlier report: nothing is deleted there); a
-        file of the new report would overwrite one irrepro did not write; it is not writable, or
-        cannot be created (no write permission on its parent, a parent that is a file).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name).resolve()
-    >>> report.check_out(d / "my-report") == d / "my-report"  # new: the report may go there
-    True
-    >>> (d / "notes.txt").write_text("mine")
-    4
-    >>> report.check_out(d)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    irrepro.errors.InputError: ...: not an irrepro report (no .irrepro-report file) and not empty; ...
-    >>> tmp.cleanup()
-    """
+    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there (``_outputs.check_dir``)."""
     return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
 
 
@@ -407,12 +345,10 @@ def run(
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
 
-    Load the runs of ``runs_dir`` (a directory of TREC run files) with ``qrels`` (a file, an
-    ir_datasets id or a collection name), :func:`analyse` them and write the report into ``out``;
-    returns the path of its ``index.html``. What ``irrepro report`` does.
+    ``runs_dir`` is a directory of TREC run files, ``qrels`` a file, an ir_datasets id or a collection name;
+    the runs are analysed by :func:`analyse` and the report is written into ``out``.
 
-    Everything that can be checked without the data is checked first (``out``: see
-    :func:`check_out` - not a link, a file, an input or holding one, a name too long, a directory
+    Everything that can be checked without the data is checked first (``out``: not a link, a file, an input or holding one, a name too long, a directory
     irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
     ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
@@ -425,7 +361,7 @@ def run(
     qrels : str or Path
         A qrels file, an ir_datasets id or a collection name of the book.
     out : str or Path
-        The report's directory (:func:`check_out`).
+        The report's directory: new, empty, or an earlier irrepro report.
     measure : str
         The measure of the scores and the tests.
     seed : int

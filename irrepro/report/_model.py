@@ -356,7 +356,7 @@ class Report:
 
         ``out`` must be new, empty, or an earlier irrepro report (its ``.irrepro-report`` holds a
         manifest of the files irrepro wrote, with their sha256); anything else is refused before
-        the page is drawn (:func:`check_out`; ``irrepro.InputError`` naming ``out``). Of an earlier
+        the page is drawn (``irrepro.InputError`` naming ``out``). Of an earlier
         report only the listed files whose content still matches are replaced or removed; files of
         the user's beside them are left in place and named in a warning. The files are written
         into a temporary sibling directory which then takes ``out``'s place in one step where
@@ -376,7 +376,7 @@ class Report:
         Raises
         ------
         irrepro.InputError
-            ``out`` cannot take the report (:func:`check_out`).
+            ``out`` cannot take the report.
         """
         files = self.files()
         d = check_dir(out, files=files, what="report")

@@ -1,7 +1,7 @@
 """The sizes of the report's computations: :class:`Settings` and :func:`settings` (the papers'
 values or quick ones), and the name of its per-topic table. A module of its own, importing neither
 pandas nor scipy: ``irrepro report`` checks its arguments and reads the runs before it loads the
-analyses' libraries. Served from :mod:`irrepro.report` (and :mod:`irrepro.report._model`)."""
+analyses' libraries. Public through :mod:`irrepro.report`."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rat
 class Settings:
     """The sizes of the report's computations (the papers' values at ``scale="paper"``).
 
-    The number of resamples ``B`` of each analysis; made by :func:`settings`.
-
     Attributes
     ----------
     B_tests : int
@@ -37,19 +35,13 @@ class Settings:
         Random topic halves (Webber et al. 2008: "multiple"; we use 1000).
     scale : str
         ``"paper"`` or ``"quick"``.
-
-    Examples
-    --------
-    >>> from irrepro import report
-    >>> report.Settings(B_tests=100, B_corpus=100, B_swap=5, max_size=10, B_halves=20, scale="quick").B_tests
-    100
     """
 
-    B_tests: int  # bootstrap samples of the paired tests (Sakai: B = 1000)
-    B_corpus: int  # corpus-bootstrap samples per ranked list (Cormack & Lynam: 2000)
-    B_swap: int  # swap-experiment repetitions per topic-set size (Sanderson & Zobel: 50)
-    max_size: int  # largest topic-set size of the swap experiment (Sanderson & Zobel: 25)
-    B_halves: int  # random topic halves (Webber et al.: "multiple"; we use 1000)
+    B_tests: int
+    B_corpus: int
+    B_swap: int
+    max_size: int
+    B_halves: int
     scale: str
 
 
