@@ -1672,6 +1672,10 @@ def test_a_table_on_a_sub_page_is_recorded_there_glued_for_it_and_linked(tmp_pat
     glued, shown = [], []
     monkeypatch.setattr("myst_nb.glue", lambda key, obj, display: glued.append((key, obj, display)))
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
+    monkeypatch.delenv(book._pages.BOOK_BUILD_ENV, raising=False)
+    fig._ipython_display_()  # outside the book's build (Jupyter, Binder, Colab): the table where it is
+    assert not glued and 'id="cmp-webber2008score-figure-2"' in shown.pop()._repr_html_()
+    monkeypatch.setenv(book._pages.BOOK_BUILD_ENV, "1")
     fig._ipython_display_()
     (key, obj, display), line = glued[0], shown[0]._repr_html_()
     assert key == "cmp-webber2008score-figure-2" and display is False
@@ -1713,3 +1717,32 @@ def test_the_book_warns_of_a_table_glued_for_a_sub_page_that_no_page_pastes(tmp_
         ext._check_pasted(None, env)
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "'aside-b'" in said[0] and "no page pastes" in said[0], said
+
+
+def test_a_chapters_download_shows_the_tables_it_glued_for_its_sub_pages():
+    import importlib.util
+
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location(
+        "irrepro_sphinx", ROOT / "book" / "_ext" / "irrepro_sphinx.py"
+    )
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    record = {
+        "application/papermill.record/text/html": "<table>t</table>",
+        "application/papermill.record/text/plain": "t",
+    }
+    cell = nbformat.v4.new_code_cell("t2")
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data=dict(record), metadata={"scrapbook": {"name": "cmp-p-table-2"}}
+        ),
+        nbformat.v4.new_output(
+            "display_data", data=dict(record), metadata={"scrapbook": {"name": "kt_margin"}}
+        ),
+    ]
+    nb = ext._show_pasted(nbformat.v4.new_notebook(cells=[cell]))
+    table, number = nb.cells[0].outputs
+    assert table.data["text/html"] == "<table>t</table>" and table.data["text/plain"] == "t"
+    assert "text/html" not in number.data  # a number glued for prose stays a record

@@ -456,8 +456,23 @@ def _student_sources(app, exception):
                 nbformat.write(stripped, path)
 
 
+def _show_pasted(nb):
+    """The tables a chapter glued for its sub-pages shown in its ``.ipynb`` download too (a glued
+    output is a record Jupyter does not render): each gets its HTML and text as display data."""
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name", "")
+            if name.startswith(_SUBPAGE_KEYS):
+                for mime in ("text/html", "text/plain"):
+                    rec = out.get("data", {}).get(f"application/papermill.record/{mime}")
+                    if rec is not None:
+                        out["data"][mime] = rec
+    return nb
+
+
 def _setup_cell_in_download(app, pagename, templatename, context, doctree):
-    """Give the ``.ipynb`` download (the executed notebook the theme copies) the set-up cell."""
+    """Give the ``.ipynb`` download (the executed notebook the theme copies) the set-up cell, and
+    the tables its chapter shows on sub-pages."""
     if not context.get("ipynb_source"):
         return
     import nbformat
@@ -466,7 +481,7 @@ def _setup_cell_in_download(app, pagename, templatename, context, doctree):
     nb = nbformat.read(path, as_version=4)
     if nb.cells and nb.cells[0].get("id") == SETUP_CELL_ID:
         return
-    nb = _with_cached_outputs(app, nb)
+    nb = _show_pasted(_with_cached_outputs(app, nb))
     nb.cells.insert(0, _setup_cell(app.config))
     nbformat.write(nb, path)
 
@@ -763,8 +778,14 @@ def _add_css(app):
     app.add_css_file("irrepro.css")
 
 
+#: irrepro.book._pages.BOOK_BUILD_ENV: the kernels the build runs glue a chapter's full tables for
+#: its sub-pages (run anywhere else, a chapter shows them where they are)
+BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
+
+
 def setup(app):
     global _HiddenSolution
+    os.environ[BOOK_BUILD_ENV] = "1"  # inherited by every kernel the build starts
     from docutils import nodes
 
     _HiddenSolution = type("hidden_solution_node", (nodes.Element,), {})

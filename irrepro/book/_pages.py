@@ -7,6 +7,7 @@ tables go to sub-pages, and the chapter shows a line linking to each (:func:`asi
 from __future__ import annotations
 
 import html
+import os
 import posixpath
 
 from .._text import slug
@@ -14,6 +15,16 @@ from ._display import _HTML, status_badge
 from ._statuses import STATUSES
 
 __all__ = ["aside"]
+
+#: Set by the book's build (book/_ext/irrepro_sphinx.py) for the kernels it runs: only there does a
+#: chapter glue a table for a sub-page; run anywhere else (Jupyter, Binder, Colab, nbclient) it
+#: shows the table where it is.
+BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
+
+
+def anchor(paper: str, item: str) -> str:
+    """The HTML id of the table of ``paper``'s ``item`` (``cmp-<paper>-<item>``), the target of the links to it."""
+    return "cmp-" + slug(f"{paper}-{item}")
 
 
 def chapter_of(paper: str) -> str:
@@ -41,14 +52,15 @@ def href(target: str, anchor: str, source: str) -> str:
 
 
 def _paste(key: str, obj, line: str) -> None:
-    """Glue ``obj`` under ``key`` for a sub-page and show ``line`` here (the whole ``obj`` outside myst-nb)."""
+    """Glue ``obj`` under ``key`` for a sub-page and show ``line`` here, in the book's build; anywhere
+    else show ``obj`` itself."""
     from IPython.display import display
 
-    try:
-        from myst_nb import glue  # type: ignore[import-untyped]
-    except ImportError:  # a plain Jupyter session: the table where the chapter shows its link
+    if os.environ.get(BOOK_BUILD_ENV) != "1":
         display(obj)
         return
+    from myst_nb import glue  # type: ignore[import-untyped]
+
     glue(key, obj, display=False)
     display(_HTML(line))
 
@@ -79,7 +91,7 @@ def rests_on(comp, session) -> list[str]:
         links = []
         for paper, item in m.get("rests_on", ()):
             other = session.get(paper, {}).get(item)
-            to = href(docname(paper, other.page if other else ""), "cmp-" + slug(f"{paper}-{item}"), here)
+            to = href(docname(paper, other.page if other else ""), anchor(paper, item), here)
             links.append(f'<a href="{html.escape(to)}">{html.escape(item)}</a>')
         cells.append(", ".join(links))
     return cells
@@ -89,7 +101,7 @@ def table_link(rec) -> str:
     """The address of a recorded table (``{paper, item, page}``) from the scorecard's page."""
     if not rec.get("page"):
         return ""
-    return href(rec["page"], "cmp-" + slug(f"{rec.get('paper', '')}-{rec['item']}"), "book/scorecard")
+    return href(rec["page"], anchor(rec.get("paper", ""), rec["item"]), "book/scorecard")
 
 
 class _Aside:
@@ -127,10 +139,10 @@ class _Anchored:
 def aside(obj, *, paper: str, page: str, title: str):
     """Show ``obj`` on the sub-page ``page`` of ``paper``'s chapter, and a link to it here.
 
-    Displayed in a chapter, the result glues ``obj`` (a table or any object with HTML) under the key
-    ``aside-<slug of title>``, which the sub-page ``notebooks/<chapter>/<page>.md`` pastes
-    (``{glue:any}`` with ``:doc:`` naming the chapter), and shows one line linking to it. Outside
-    myst-nb (a plain Jupyter session) it shows ``obj`` itself.
+    Displayed in a chapter in the book's build, the result glues ``obj`` (a table or any object with
+    HTML) under the key ``aside-<slug of title>``, which the sub-page
+    ``notebooks/<chapter>/<page>.md`` pastes (``{glue:any}`` with ``:doc:`` naming the chapter), and
+    shows one line linking to it; run anywhere else (Jupyter, Binder, Colab) it shows ``obj`` itself.
 
     Parameters
     ----------

@@ -16,7 +16,7 @@ import pandas as pd
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error
-from ._pages import docname, rests_on, show
+from ._pages import anchor, docname, rests_on, show
 from ._papers import PaperValue
 from ._rule import _RULE_KEYS, _judge_row, _missing, _restated
 from ._statuses import _VERDICT_OF, verdict
@@ -93,7 +93,7 @@ class Comparison:
     @property
     def anchor(self) -> str:
         """The table's HTML id (``cmp-<paper>-<item>``), the target of the links to it."""
-        return f"cmp-{slug(f'{self.paper}-{self.item}')}"
+        return anchor(self.paper, self.item)
 
     def _ipython_display_(self) -> None:
         show(self, _HTML(self._repr_html_(), f"{self.item}: paper vs ours ({len(self.frame)} rows)"))
