@@ -68,6 +68,16 @@ def config() -> BookConfig:
     return BookConfig(scale=parallel.scale(), jobs=parallel.env_jobs(), results=results_dir())
 
 
+#: Set by the book's build (book/_ext/irrepro_sphinx.py) for the kernels it runs: only there does a
+#: chapter glue a table for a sub-page (irrepro.book._pages); anywhere else it shows the table.
+BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
+
+
+def in_book_build() -> bool:
+    """Whether this kernel runs a page of the book's build (``IRREPRO_BOOK_BUILD=1``)."""
+    return env(BOOK_BUILD_ENV) == "1"
+
+
 def results_dir() -> Path | None:
     """The results directory of the book's configuration (``IRREPRO_RESULTS``), or None when it
     is unset or empty: the default of :func:`irrepro.book.compare` and

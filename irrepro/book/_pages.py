@@ -7,19 +7,14 @@ tables go to sub-pages, and the chapter shows a line linking to each (:func:`asi
 from __future__ import annotations
 
 import html
-import os
 import posixpath
 
 from .._text import slug
+from ._config import BOOK_BUILD_ENV, in_book_build  # noqa: F401  (the switch, named here too)
 from ._display import _HTML, status_badge
 from ._statuses import STATUSES
 
 __all__ = ["aside"]
-
-#: Set by the book's build (book/_ext/irrepro_sphinx.py) for the kernels it runs: only there does a
-#: chapter glue a table for a sub-page; run anywhere else (Jupyter, Binder, Colab, nbclient) it
-#: shows the table where it is.
-BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
 
 
 def anchor(paper: str, item: str) -> str:
@@ -56,7 +51,7 @@ def _paste(key: str, obj, line: str) -> None:
     else show ``obj`` itself."""
     from IPython.display import display
 
-    if os.environ.get(BOOK_BUILD_ENV) != "1":
+    if not in_book_build():
         display(obj)
         return
     from myst_nb import glue  # type: ignore[import-untyped]
