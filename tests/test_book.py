@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 from _book_checks import fake_book as _fake_book
-from _book_checks import verdict_sentences
+from _book_checks import check_verdicts, verdict_sentences
 from irrepro import book
 from irrepro.book import (
     INCONCLUSIVE,
@@ -492,6 +492,35 @@ def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
             assert s["data"] == "TREC-COVID" and r["reason"] in s["text"]
     assert set(book.STATUS_WORDS) == set(STATUSES)
     assert len(set(book.STATUS_WORDS.values())) == len(STATUSES)
+
+
+def test_a_verdict_sentence_resting_on_many_rows_counts_them_and_folds_their_names(tmp_path, monkeypatch):
+    _fake_book(tmp_path, monkeypatch)
+    P = book.paper_numbers("webber2008score")
+    fig, _, _ = _webber_tables(P)
+    rows = [fig.row(q) for q in ("MAP", "fp", "share")]
+    verdict = book.compare(
+        "webber2008score",
+        "Verdict",
+        [
+            {"quantity": "few", "paper": P["fig2.map"], "same_as": rows},
+            {"quantity": "many", "paper": P["fig2.map"], "same_as": [*rows, fig.row("MAP")]},
+            {"quantity": "claim", "paper": P["claim"], "ours": "yes", "kind": "claim", "supports": [*rows, fig.row("fp")]},
+        ],
+        data="TREC-COVID",
+    )
+    html = book.verdict_text(verdict)._repr_html_()
+    few, many, claim = verdict_sentences(html)
+    # three rows: named in the sentence, nothing folded
+    assert verdict.frame["reason"].iloc[0] in few["text"] and "which rows" not in few["text"]
+    # more than three: counted per table by status, the rule's reason (every row named) folded under them
+    assert "as its 4 rows (Figure 2: 2 replicated, 1 inconclusive, 1 not replicated)" in many["text"]
+    assert "from its 4 rows (Figure 2: 1 replicated, 1 inconclusive, 2 not replicated)" in claim["text"]
+    folded = re.findall(r'<details class="irrepro-rows"><summary>which rows</summary>(.*?)</details>', html)
+    assert [unescape(x) for x in folded] == list(verdict.frame["reason"].iloc[1:])
+    # the built book's check reads the folded reason as part of the sentence
+    records = [json.loads(p.read_text()) for p in (tmp_path / "results").glob("*.json")]
+    assert check_verdicts(html, records) == []
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 
 from ._display import _HTML, status_badge
 from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
@@ -66,7 +67,7 @@ def verdict_text(comparison: Comparison) -> _HTML:
             f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
             + (f" on {html.escape(scope)}" if scope else " on our data")
-            + f" - {html.escape(str(r['reason']))}"
+            + f" - {_reason(str(r['reason']), meta.get('restates', ()))}"
             + (
                 f"; rests on {html.escape(rests)}"
                 if rests and not str(r["reason"]).startswith(("as ", "from ", "the chapter's verdict on "))
@@ -75,6 +76,28 @@ def verdict_text(comparison: Comparison) -> _HTML:
             + ".</li>"
         )
     return _HTML(f'<ul class="irrepro-verdicts">{"".join(items)}</ul>')
+
+
+#: A row resting on more rows than this counts them per table by status, and folds their names.
+_FOLD_ROWS = 3
+
+
+def _reason(reason: str, restates) -> str:
+    """A sentence's reason: the rule's, or for a row resting on many rows their count per table by
+    status, the rule's reason (naming each row) folded under it (``<details>``)."""
+    if len(restates) <= _FOLD_ROWS or not reason.startswith(("as ", "from ")):
+        return html.escape(reason)
+    order = list(STATUS_WORDS)
+    counts = Counter(restates)
+    per_table = "; ".join(
+        f"{html.escape(item)}: "
+        + ", ".join(f"{counts[item, st]} {STATUS_WORDS[st]}" for st in order if counts[item, st])
+        for item in dict.fromkeys(item for item, _ in restates)
+    )
+    return (
+        f"{reason.split(' ', 1)[0]} its {len(restates)} rows ({per_table}) "
+        f'<details class="irrepro-rows"><summary>which rows</summary>{html.escape(reason)}</details>'
+    )
 
 
 #: Words that state a status. Outside the generated parts of a page (the verdict sentences of

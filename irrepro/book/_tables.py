@@ -293,7 +293,7 @@ def compare(
                     raise ValueError("a row that restates rows (same_as) takes their status")
                 j = _restated(refs)
                 meta["same_as"] = "; ".join(str(x) for x in refs)
-                meta["rests_on"] = _items(refs)
+                meta["rests_on"], meta["restates"] = _items(refs), _ref_statuses(refs)
                 r["kind"], r["ours_se"] = "claim", None
                 r["se_reason"] = "restates rows judged above"
                 if r.get("ours") is None:  # a restated claim shows the verdict its rows give
@@ -302,7 +302,7 @@ def compare(
                 if "supports" in r:
                     r["supports"] = _refs(r["supports"], "supports")
                     meta["supports"] = "; ".join(str(x) for x in r["supports"])
-                    meta["rests_on"] = _items(r["supports"])
+                    meta["rests_on"], meta["restates"] = _items(r["supports"]), _ref_statuses(r["supports"])
                 j = _judge_row(r)
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
@@ -390,6 +390,11 @@ def _json_default(x):
 def _items(refs) -> tuple[tuple[str, str], ...]:
     """The (paper, item) of the tables of the rows in ``refs``, each once, in order."""
     return tuple(dict.fromkeys((r.paper, r.item) for r in refs if isinstance(r, RowRef)))
+
+
+def _ref_statuses(refs) -> tuple[tuple[str, str], ...]:
+    """The (item, status) of each row in ``refs``."""
+    return tuple((r.item, r.status) for r in refs if isinstance(r, RowRef))
 
 
 def _refs(x, key: str) -> list:
