@@ -261,6 +261,13 @@ def test_no_upward_import():
     assert set(found) == KNOWN_UPWARD, {k: found.get(k) for k in set(found) ^ KNOWN_UPWARD}
 
 
+def _write_package(pkg, files: dict[str, str]) -> None:
+    """A fake package for the checks' own tests: ``files`` maps each module's path to its source."""
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(text)
+
+
 @pytest.mark.parametrize(
     "source, expected",
     [
@@ -287,9 +294,7 @@ def test_an_upward_import_fails_the_check_at_any_level(tmp_path, source, expecte
         "book/_rule.py": "judge = 1\n",
         "design/__init__.py": "",
     }
-    for name, text in {**base, **source}.items():
-        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
-        (pkg / name).write_text(text)
+    _write_package(pkg, {**base, **source})
     assert set(upward_imports(pkg)) == expected
 
 
@@ -425,7 +430,5 @@ def test_a_reach_into_another_subpackage_fails_the_check(tmp_path, source, expec
         "data/_files.py": "",
         "design/__init__.py": "",
     }
-    for name, text in {**base, **source}.items():
-        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
-        (pkg / name).write_text(text)
+    _write_package(pkg, {**base, **source})
     assert private_reaches(pkg) == expected

@@ -8,11 +8,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ._options import (
-    _PRECISION_HELP,
-    _SIMULATED_HELP,
     _alpha,
     _baseline_run,
     _coverage_lines,
+    _data_options,
     _digits,
     _err,
     _inputs_and_measures,
@@ -20,6 +19,7 @@ from ._options import (
     _level,
     _parallel_options,
     _rel_option,
+    _seed_option,
     _simulated_banner,
 )
 
@@ -103,15 +103,14 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         "randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and 20 m / alpha "
         "with a correction (fewer are refused), and B (1 - level) / 2 >= 1 for an interval",
     )
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    _seed_option(p)
     _parallel_options(p)
     p.add_argument(
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )
     p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.add_argument(
         "--anova",
         action="store_true",

@@ -12,12 +12,11 @@ import numpy as np
 
 from ..errors import InputError
 from ._options import (
-    _PRECISION_HELP,
     _SCALE_WORDS,
-    _SIMULATED_HELP,
     _alpha,
     _checked,
     _coverage_lines,
+    _data_options,
     _fraction,
     _int_at_least,
     _jobs,
@@ -25,6 +24,7 @@ from ._options import (
     _positive,
     _rel_option,
     _scale,
+    _seed_option,
     _share,
     _simulated_banner,
 )
@@ -427,11 +427,10 @@ def add_parser(sub) -> None:
     p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
                    help="resamples of a simulated resampling test: at least 100 and 1/alpha, so that its "
                         "p-value can fall between 0 and alpha (default by --scale: 1000, 200 at quick)")  # fmt: skip
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    _seed_option(p)
     p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None,
                    help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
     _rel_option(p)
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.set_defaults(func=_design)

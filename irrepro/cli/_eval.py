@@ -7,9 +7,8 @@ import sys
 
 from ..errors import InputError
 from ._options import (
-    _PRECISION_HELP,
-    _SIMULATED_HELP,
     _coverage_lines,
+    _data_options,
     _digits,
     _err,
     _inputs_and_measures,
@@ -98,8 +97,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     p.add_argument(
         "--digits", type=_digits, default=4, help="decimals printed by tsv and trec_eval, 0 to 17 (default 4)"
     )
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.set_defaults(func=_eval, average="all-topics")
 
 

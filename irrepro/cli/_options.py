@@ -178,6 +178,17 @@ def _parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
     p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
 
 
+def _seed_option(p: argparse.ArgumentParser, what: str = "every random step") -> None:
+    """--seed, as every command with a random step takes it."""
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help=f"seed of {what} (default 0)")
+
+
+def _data_options(p: argparse.ArgumentParser) -> None:
+    """--precision and --allow-simulated, as every command that reads runs and qrels takes them."""
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+
+
 def _rel_option(p: argparse.ArgumentParser) -> None:
     """-l/--rel, the lowest relevant grade, as every command that scores runs takes it."""
     p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",

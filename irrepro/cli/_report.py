@@ -6,15 +6,14 @@ import argparse
 from pathlib import Path
 
 from ._options import (
-    _PRECISION_HELP,
     _SCALE_WORDS,
-    _SIMULATED_HELP,
     _baseline_run,
+    _data_options,
     _err,
-    _int_at_least,
     _parallel_options,
     _rel_option,
     _scale,
+    _seed_option,
 )
 
 
@@ -52,7 +51,7 @@ def add_parser(sub) -> None:
         help="measure of the tests, topic split and "
         "standardization (default AP; the corpus bootstrap is always on AP)",
     )
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of every random step (default 0)")
+    _seed_option(p)
     _rel_option(p)
     p.add_argument(
         "--scale", type=_scale, default=None, metavar="SCALE", help=f"the analyses' sizes: {_SCALE_WORDS}"
@@ -70,8 +69,7 @@ def add_parser(sub) -> None:
         metavar="RUN",
         help="test only the baseline run against every other (its name), adjusting over those pairs",
     )
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_report)
 

@@ -7,15 +7,15 @@ import argparse
 import sys
 
 from ._options import (
-    _PRECISION_HELP,
-    _SIMULATED_HELP,
     _checked,
     _coverage_lines,
+    _data_options,
     _digits,
     _err,
     _int_at_least,
     _level_value,
     _rel_option,
+    _seed_option,
 )
 
 #: The output formats of ``irrepro reproduce``.
@@ -63,12 +63,11 @@ def add_parser(sub) -> None:
                         "(default 1000)")  # fmt: skip
     p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the resamples (default 0)")
+    _seed_option(p, "the resamples")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
     _rel_option(p)
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.set_defaults(func=_reproduce)
 
 

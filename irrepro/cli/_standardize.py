@@ -9,9 +9,8 @@ import sys
 
 from ..errors import InputError
 from ._options import (
-    _PRECISION_HELP,
-    _SIMULATED_HELP,
     _coverage_lines,
+    _data_options,
     _inputs_and_measures,
     _rel_option,
     _simulated_banner,
@@ -109,6 +108,5 @@ def add_parser(sub) -> None:
                      "file of yours)")  # fmt: skip
     how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
     _rel_option(p)
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    _data_options(p)
     p.set_defaults(func=_standardize)
