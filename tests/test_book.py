@@ -18,8 +18,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from _book_checks import fake_book as _fake_book
 from _book_checks import check_verdicts, verdict_sentences
+from _book_checks import fake_book as _fake_book
 from irrepro import book
 from irrepro.book import (
     INCONCLUSIVE,
@@ -505,7 +505,13 @@ def test_a_verdict_sentence_resting_on_many_rows_counts_them_and_folds_their_nam
         [
             {"quantity": "few", "paper": P["fig2.map"], "same_as": rows},
             {"quantity": "many", "paper": P["fig2.map"], "same_as": [*rows, fig.row("MAP")]},
-            {"quantity": "claim", "paper": P["claim"], "ours": "yes", "kind": "claim", "supports": [*rows, fig.row("fp")]},
+            {
+                "quantity": "claim",
+                "paper": P["claim"],
+                "ours": "yes",
+                "kind": "claim",
+                "supports": [*rows, fig.row("fp")],
+            },
         ],
         data="TREC-COVID",
     )
@@ -1701,10 +1707,10 @@ def test_a_table_on_a_sub_page_is_recorded_there_glued_for_it_and_linked(tmp_pat
     glued, shown = [], []
     monkeypatch.setattr("myst_nb.glue", lambda key, obj, display: glued.append((key, obj, display)))
     monkeypatch.setattr("IPython.display.display", lambda *objs, **kw: shown.extend(objs))
-    monkeypatch.delenv(book._pages.BOOK_BUILD_ENV, raising=False)
+    monkeypatch.delenv(book._config.BOOK_BUILD_ENV, raising=False)
     fig._ipython_display_()  # outside the book's build (Jupyter, Binder, Colab): the table where it is
     assert not glued and 'id="cmp-webber2008score-figure-2"' in shown.pop()._repr_html_()
-    monkeypatch.setenv(book._pages.BOOK_BUILD_ENV, "1")
+    monkeypatch.setenv(book._config.BOOK_BUILD_ENV, "1")
     fig._ipython_display_()
     (key, obj, display), line = glued[0], shown[0]._repr_html_()
     assert key == "cmp-webber2008score-figure-2" and display is False

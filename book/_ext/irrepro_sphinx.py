@@ -778,14 +778,12 @@ def _add_css(app):
     app.add_css_file("irrepro.css")
 
 
-#: irrepro.book._pages.BOOK_BUILD_ENV: the kernels the build runs glue a chapter's full tables for
-#: its sub-pages (run anywhere else, a chapter shows them where they are)
-BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
-
-
 def setup(app):
     global _HiddenSolution
-    os.environ[BOOK_BUILD_ENV] = "1"  # inherited by every kernel the build starts
+    from irrepro.book._config import BOOK_BUILD_ENV
+
+    # inherited by every kernel the build starts: they glue a chapter's full tables for its sub-pages
+    os.environ[BOOK_BUILD_ENV] = "1"
     from docutils import nodes
 
     _HiddenSolution = type("hidden_solution_node", (nodes.Element,), {})

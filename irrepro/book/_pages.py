@@ -10,7 +10,7 @@ import html
 import posixpath
 
 from .._text import slug
-from ._config import BOOK_BUILD_ENV, in_book_build  # noqa: F401  (the switch, named here too)
+from ._config import in_book_build
 from ._display import _HTML, status_badge
 from ._statuses import STATUSES
 

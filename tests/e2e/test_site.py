@@ -535,7 +535,7 @@ def test_comparison_tables_show_status_badges_with_reasons(server, browser):
 
 
 def test_every_table_on_a_sub_page_is_linked_and_every_link_to_a_table_lands_on_it():
-    """The chapters' full tables are on sub-pages (issue 44): each recorded table is on the page its
+    """The chapters' full tables are on sub-pages: each recorded table is on the page its
     record names (``page`` of ``_build/results``, its id ``cmp-<paper>-<item>``), the chapter links
     to every table of its sub-pages, and every link of the site to a table (``#cmp-`` / ``#aside-``:
     the chapters' lines, the verdicts' *rests on*, the scorecard's rows) finds it on its page. (A

@@ -1,4 +1,4 @@
-"""The student edition serves no solution anywhere (issue 44): not on its pages, not in what its
+"""The student edition serves no solution anywhere: not on its pages, not in what its
 pages link - the download links (the page's ``.md`` and executed ``.ipynb`` in ``_sources``), every
 other file of the site a page links, and the notebooks its Binder and Colab buttons open (on the
 launch branch: ``student/<page>.ipynb`` of the built tree) - and a student notebook runs top to
