@@ -12,7 +12,7 @@ Modules, by method family:
   validation and differences of two systems (Cormack & Lynam 2006; a subpackage by family);
 - :mod:`irrepro.topic_split` - topic-split swap experiments filtered by paired significance
   tests, and assessor effort (Sanderson & Zobel 2005);
-- :mod:`irrepro.bootstrap_tests` - Sakai's (2006) study with the bootstrap tests of all pairs of
+- :mod:`irrepro.sensitivity` - Sakai's (2006) study with the bootstrap tests of all pairs of
   systems: discriminative power, stability, swap rates and rank correlations (a subpackage);
 - :mod:`irrepro.significance` - the one home of every paired test: the t, Wilcoxon and sign
   tests, Sakai's paired and unpaired bootstrap tests, the bootstrap-shift test, the randomization

@@ -8,7 +8,7 @@
   ``scipy.stats.bootstrap(method="BCa")`` on the same replicates);
 - :func:`kendall_tau` - Kendall's tau-b of many rankings at once (equal to
   ``scipy.stats.kendalltau``); its bootstrap standard error is ``bootstrap_sd`` of the tau of
-  each resample (:func:`irrepro.bootstrap_tests.rank_correlation`);
+  each resample (:func:`irrepro.sensitivity.rank_correlation`);
 - :func:`meta_analysis` - fixed-effect and DerSimonian-Laird meta-analysis (statsmodels'
   ``combine_effects``, plus Stouffer's one-sided p-value that Cormack & Lynam use);
 - :func:`adjust_pvalues` - Holm, Benjamini-Hochberg and the other adjustments of statsmodels'

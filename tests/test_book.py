@@ -960,8 +960,8 @@ def test_below_in_above_prints_a_row_as_the_papers_do():
 
 
 def test_chapter_helpers_against_literal_loops():
-    from irrepro import bootstrap_tests as bt
     from irrepro import corpus_bootstrap as cb
+    from irrepro import sensitivity as bt
     from irrepro import topic_split as ts
     from irrepro.topic_split._fits import _bin_lower_edge, _largest_projected_error
 
@@ -994,8 +994,8 @@ def test_chapter_helpers_against_literal_loops():
 
 
 def test_study_helpers_against_the_studys_own_tables():
-    from irrepro import bootstrap_tests as bt
-    from irrepro.bootstrap_tests.study import _geometric_consistent, _swaps_below_required
+    from irrepro import sensitivity as bt
+    from irrepro.sensitivity.study import _geometric_consistent, _swaps_below_required
 
     rng = np.random.default_rng(7)
     base = rng.uniform(0.1, 0.6, size=(8, 1)) + rng.normal(0, 0.1, size=(8, 25))

@@ -209,7 +209,7 @@ def test_eval_json_is_strict_an_undefined_value_null_with_its_reason():
 
     from irrepro.cli import write_scores
     from irrepro.data import ScoreMatrix
-    from irrepro.measures.outputs import _rows
+    from irrepro.measures.evaluation import _rows
 
     sm = ScoreMatrix(np.array([[0.5, 0.25], [0.0, 0.0]]), ("a", "b"), ("1", "2"), "AP")
     rows = _rows(sm, per_topic=False, complete=False, retrieved=np.array([[True, True], [False, False]]))
@@ -541,7 +541,7 @@ def test_eval_imports_only_what_it_needs(tiny):
         "ir_datasets",
         "irrepro.report",
         "irrepro.stats",
-        "irrepro.bootstrap_tests",
+        "irrepro.sensitivity",
     ):
         assert f"'{heavy}'" not in mods, heavy
 

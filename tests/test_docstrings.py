@@ -22,7 +22,7 @@ PUBLIC_MODULES = [
     "irrepro.data",
     "irrepro.measures",
     "irrepro.significance",
-    "irrepro.bootstrap_tests",
+    "irrepro.sensitivity",
     "irrepro.corpus_bootstrap",
     "irrepro.topic_split",
     "irrepro.standardize",

@@ -256,8 +256,8 @@ def test_sakais_tests_run_on_the_same_trials_and_leave_theirs_unchanged(models):
 
 def test_sakais_paired_bootstrap_p_values_are_the_significance_packages(models):
     """A batch's Sakai p-values equal irrepro.significance.paired_bootstrap_test on the same draws."""
-    from irrepro import bootstrap_tests as bt
     from irrepro import parallel
+    from irrepro import sensitivity as bt
     from irrepro.known_truth._urbano import _sakai_tests
 
     rng = np.random.default_rng(3)

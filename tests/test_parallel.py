@@ -4,13 +4,13 @@ function that takes a number of resamples, repetitions or partitions, and ``IRRE
 import numpy as np
 import pytest
 
-from irrepro import bootstrap_tests as bt
 from irrepro import corpus_bootstrap as cb
 from irrepro import data, parallel
+from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
-from irrepro.bootstrap_tests.stability_swap import swap_rates
+from irrepro.sensitivity.stability_swap import swap_rates
 from irrepro.significance._samples import bootstrap_summaries
 
 

@@ -104,7 +104,7 @@ def _model():
 
 
 def _stability(names):
-    from irrepro.bootstrap_tests import Stability
+    from irrepro.sensitivity import Stability
 
     return {
         n: Stability(

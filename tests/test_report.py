@@ -294,8 +294,8 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     one-call test (significance.paired_bootstrap_test + comparisons), Holm and BH by statsmodels."""
     from statsmodels.stats.multitest import multipletests
 
-    from irrepro import bootstrap_tests as bt
     from irrepro import parallel, significance
+    from irrepro import sensitivity as bt
 
     monkeypatch.setattr(_report_analyses, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")

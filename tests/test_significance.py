@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from _reference import pdflatex
-from irrepro import bootstrap_tests as bt
+from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
 from irrepro.significance import bootstrap as sg_bootstrap

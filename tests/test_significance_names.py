@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import bootstrap_tests as bt
+from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.cli import main as cli_main
@@ -111,7 +111,7 @@ def test_the_docs_use_no_deprecated_name():
 
 
 def test_comparisons_take_the_correction_names_of_significance(x):
-    """bootstrap_tests.comparisons takes significance's names: "none" (refused before: not a
+    """sensitivity.comparisons takes significance's names: "none" (refused before: not a
     statsmodels method) is the unadjusted ASL, as None is."""
     r = sg.paired_bootstrap_test(x, B=200, seed=3)
     none = pd.DataFrame(bt.comparisons(r, correction="none"))
@@ -234,7 +234,7 @@ def test_one_result_type_to_frame(x):
 
 
 def test_comparisons_and_table2_use_significance_names(x):
-    """bootstrap_tests' comparisons and table2 speak significance's names (correction=, p,
+    """sensitivity' comparisons and table2 speak significance's names (correction=, p,
     p_adjusted, correction; table2's "bootstrap" / "unpaired-bootstrap")."""
     r = sg.paired_bootstrap_test(x, B=200, seed=3)
     new = bt.comparisons(r, correction="holm")

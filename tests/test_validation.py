@@ -23,10 +23,10 @@ import pandas as pd
 import pytest
 
 import irrepro
-from irrepro import bootstrap_tests as bt
 from irrepro import cli, data, parallel, significance, stats
 from irrepro import corpus_bootstrap as cb
 from irrepro import known_truth as kt
+from irrepro import sensitivity as bt
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
 
@@ -89,7 +89,7 @@ def _level_entries():
             significance.effect_sizes(_X, baseline=0, level=lv, B=50, seed=1).low
         ),
         "BootstrapResult.confidence_interval": lambda lv: _PAIRED.confidence_interval(lv),
-        "bootstrap_tests.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
+        "sensitivity.comparisons": lambda lv: [c.ci_low for c in bt.comparisons(_PAIRED, level=lv)],
         "corpus_bootstrap.intervals_from_replicates": lambda lv: (
             cb.intervals_from_replicates(_REPS.mean(axis=1), _REPS, level=lv)["logit"].upper
         ),

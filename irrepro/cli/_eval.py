@@ -130,7 +130,7 @@ def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str
 
 
 def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: dict | None = None) -> None:
-    """Print the rows of :func:`irrepro.measures.outputs._rows` as ``fmt``: ``tsv``
+    """Print the rows of :func:`irrepro.measures.evaluation._rows` as ``fmt``: ``tsv``
     (run<TAB>measure<TAB>value, or run<TAB>measure<TAB>query_id<TAB>value when it holds per-topic
     rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
     ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
@@ -175,7 +175,7 @@ def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: di
 def _eval(args: argparse.Namespace) -> int:
     from .. import measures
     from .._user_inputs import load
-    from ..measures.outputs import _rows, _trec_eval_text
+    from ..measures.evaluation import _rows, _trec_eval_text
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import bootstrap_tests as bt
 from .. import parallel
+from .. import sensitivity as bt
 from .. import significance as sig
 from ..errors import InputError
 from ..parallel import SeedLike, check_int

@@ -226,15 +226,15 @@ largest grade.
 - :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
 - :mod:`~irrepro.measures.kernel` - the block kernel (one function per measure family) and
   :func:`average_precision`;
-- :mod:`~irrepro.measures.outputs` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
+- :mod:`~irrepro.measures.evaluation` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
   :func:`to_frame`, :func:`to_dict`, :func:`to_trec_eval`;
 - :mod:`~irrepro.measures.aggregates` - :func:`aggregate` and ``GM_EPSILON``.
 """
 
 from .aggregates import GM_EPSILON, aggregate
+from .evaluation import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
 from .kernel import average_precision
 from .names import MEASURE_FAMILIES, Measure, parse_measure
-from .outputs import Evaluation, evaluate, summarize, to_dict, to_frame, to_trec_eval
 from .trec_names import trec_eval_name
 
 __all__ = [

@@ -20,13 +20,6 @@ panel by panel. The functions live in one module per method family.
 from __future__ import annotations
 
 from ._base import panels, series_colors
-from .bootstrap_tests import (
-    plot_asl_curves,
-    plot_asl_panels,
-    plot_lower_triangle,
-    plot_significance_matrix,
-    plot_stability,
-)
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
 from .design import plot_power_curve, plot_reliability, save_power_curve
 from .known_truth import (
@@ -37,6 +30,13 @@ from .known_truth import (
     plot_relevant_per_topic,
 )
 from .reproduce import plot_reproduction
+from .sensitivity import (
+    plot_asl_curves,
+    plot_asl_panels,
+    plot_lower_triangle,
+    plot_significance_matrix,
+    plot_stability,
+)
 from .standardize import (
     plot_false_positives,
     plot_grouped_bars,

@@ -16,7 +16,7 @@ What it computes, each with the package function the book's chapter uses, at the
 2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
-   (:func:`irrepro.bootstrap_tests.comparisons`); the ASL curve (Sakai's Figure 7) and the
+   (:func:`irrepro.sensitivity.comparisons`); the ASL curve (Sakai's Figure 7) and the
    discriminative power. B is raised to resolve the corrections' smallest threshold, alpha / m over
    the m pairs tested: B >= 20 m / alpha, rounded up to a multiple of 1000
    (:func:`irrepro.stats.corrected_resamples`; 18,000 for 10 runs, 3,150,000 for all pairs of 126),

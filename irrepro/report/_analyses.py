@@ -11,9 +11,9 @@ from dataclasses import fields, replace
 import numpy as np
 import pandas as pd
 
-from .. import bootstrap_tests as bt
 from .. import corpus_bootstrap as cb
 from .. import parallel, significance
+from .. import sensitivity as bt
 from ..corpus_bootstrap.lists import _lists_of
 from ..corpus_bootstrap.sampler import _release_tables
 from ..data import RunSet, ScoreMatrix

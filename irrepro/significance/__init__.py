@@ -1,5 +1,5 @@
 """Every paired significance test of pairs of runs, and the results table of a paper; the paper
-modules (:mod:`irrepro.topic_split`, :mod:`irrepro.bootstrap_tests`, :mod:`irrepro.known_truth`,
+modules (:mod:`irrepro.topic_split`, :mod:`irrepro.sensitivity`, :mod:`irrepro.known_truth`,
 :mod:`irrepro.report`) call these tests and define none.
 
 - :func:`pairwise_test` - any of the paired tests of :data:`TESTS` (the paired t-test, Wilcoxon's

@@ -63,7 +63,7 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
 
     Examples
     --------
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> bt.bootstrap_samples(5, 3, seed=1).tolist()
     [[2, 2, 3, 4, 0], [0, 4, 4, 1, 1], [4, 2, 1, 4, 1]]
     """
@@ -112,7 +112,7 @@ def all_pairs(n_systems: int) -> np.ndarray:
 
     Examples
     --------
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> bt.all_pairs(3).tolist()
     [[0, 1], [0, 2], [1, 2]]
     """
@@ -141,7 +141,7 @@ def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
 
     Examples
     --------
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> bt.baseline_pairs(3, 1).tolist()
     [[0, 1], [2, 1]]
     """

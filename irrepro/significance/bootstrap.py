@@ -269,7 +269,7 @@ def paired_bootstrap_test(
     seed : SeedLike
         Draws the samples when ``samples`` is omitted.
     samples : numpy.ndarray, optional
-        A ``(B, T)`` matrix from :func:`irrepro.bootstrap_tests.bootstrap_samples`, shared by
+        A ``(B, T)`` matrix from :func:`irrepro.sensitivity.bootstrap_samples`, shared by
         all pairs.
     log : bool
         Test the ``AG_`` form (mean of log(x + 0.00001), section 3.1).

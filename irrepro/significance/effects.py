@@ -14,7 +14,7 @@ Intervals are BCa bootstrap intervals over topics (:func:`irrepro.stats.bca_inte
 ``scipy.stats.bootstrap(..., method="BCa")`` on the same topic samples): a bootstrap sample
 draws n topics with replacement and recomputes the effect on them (for ES_E, V_E too, from all
 systems on the sampled topics). One ``(B, n)`` matrix of topic samples
-(:func:`irrepro.bootstrap_tests.bootstrap_samples`) serves every pair.
+(:func:`irrepro.sensitivity.bootstrap_samples`) serves every pair.
 """
 
 from __future__ import annotations

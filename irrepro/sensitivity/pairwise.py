@@ -43,7 +43,7 @@ def sensitivity(
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt, significance as sg
+    >>> from irrepro import sensitivity as bt, significance as sg
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> tests = {"A": sg.paired_bootstrap_test(x, B=200, seed=1), "B": sg.paired_bootstrap_test(x**2, B=200, seed=1)}
     >>> bt.sensitivity(tests, alpha=0.1).round(2)

@@ -1,4 +1,4 @@
-"""Benchmark of irrepro.bootstrap_tests at the scale of Sakai (2006): 30 runs (435 pairs) x 7
+"""Benchmark of irrepro.sensitivity at the scale of Sakai (2006): 30 runs (435 pairs) x 7
 metrics x B = 1000, paired and unpaired tests, against plain per-pair Python loops in the same run.
 
 References:
@@ -8,14 +8,14 @@ References:
 - "per-pair numpy": one pair at a time, vectorised over the B samples (gather a (B, n) array).
 
 Scores are simulated (timing does not depend on the values): 7 matrices of 30 runs x 50 topics,
-the shape of TREC-COVID round 5. Run: ``python benchmarks/bench_bootstrap_tests.py``.
+the shape of TREC-COVID round 5. Run: ``python benchmarks/bench_sensitivity.py``.
 """
 
 import time
 
 import numpy as np
 
-from irrepro import bootstrap_tests as bt
+from irrepro import sensitivity as bt
 from irrepro import significance as sg
 
 S, N, B = 30, 50, 1000

@@ -1,4 +1,4 @@
-"""Tests of irrepro.bootstrap_tests against literal implementations of Sakai's (2006) algorithms
+"""Tests of irrepro.sensitivity against literal implementations of Sakai's (2006) algorithms
 (plain per-pair / per-sample loops), scipy (paired t-test, Kendall's tau) and simulations where
 the truth is known (null data, known effects, known means)."""
 
@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import bootstrap_tests as bt
 from irrepro import measures
+from irrepro import sensitivity as bt
 from irrepro import significance as sg
-from irrepro.bootstrap_tests.rank import _tau_threshold
-from irrepro.bootstrap_tests.stability_swap import swap_rates
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError
+from irrepro.sensitivity.rank import _tau_threshold
+from irrepro.sensitivity.stability_swap import swap_rates
 from irrepro.significance._samples import bootstrap_summaries, log_scores
 
 
@@ -427,7 +427,7 @@ def _population(rng, n_sys=30, n_top=50):
 def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
     # the row's sampling error of Kendall's tau (the topic bootstrap's se, tau_se) against the
     # sd of tau over independent topic samples drawn from the population: within 20%
-    from irrepro.bootstrap_tests._rows._study import tau_se
+    from irrepro.sensitivity._rows._study import tau_se
 
     rng = np.random.default_rng(2006)
     taus, ses = [], []
@@ -446,7 +446,7 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     # the rows' sampling error of a share of system pairs (and of a difference of two shares over
     # the same pairs) against the sd over resampled pairs: within 20%; Agresti & Coull's, not 0,
     # where every pair agrees
-    from irrepro.bootstrap_tests._rows._study import pair_share_se
+    from irrepro.sensitivity._rows._study import pair_share_se
 
     rng = np.random.default_rng(435)
     a, b = _population(rng)

@@ -122,7 +122,7 @@ def paper_procedure(
 
     Notes
     -----
-    The study at each seed is one call of :func:`~irrepro.bootstrap_tests.measure_study` on the
+    The study at each seed is one call of :func:`~irrepro.sensitivity.measure_study` on the
     five arithmetic-mean measures and the geometric means of AP and Q.
     """
     from ... import measures

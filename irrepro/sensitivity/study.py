@@ -51,7 +51,7 @@ class MeasureStudy:
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
     >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
     ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
@@ -99,7 +99,7 @@ class MeasureStudy:
         Examples
         --------
         >>> import numpy as np
-        >>> from irrepro import bootstrap_tests as bt
+        >>> from irrepro import sensitivity as bt
         >>> from irrepro.data import ScoreMatrix
         >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
         ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
@@ -136,7 +136,7 @@ class MeasureStudy:
         Examples
         --------
         >>> import numpy as np
-        >>> from irrepro import bootstrap_tests as bt
+        >>> from irrepro import sensitivity as bt
         >>> from irrepro.data import ScoreMatrix
         >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
         ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
@@ -246,7 +246,7 @@ def measure_study(
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
     >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
     ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])

@@ -240,7 +240,7 @@ def test_trec_eval_text_in_pieces_is_to_trec_eval_with_topics_in_byte_order():
     lines are never all held): pieces of at most 16,384 lines that join to :func:`to_trec_eval`,
     whose topics come in trec_eval's order, the bytes of their ids (C's strcmp: "10" before "9",
     "Z" before "a", "é" after "z"), sorted here by Python on the UTF-8 bytes."""
-    from irrepro.measures.outputs import _trec_eval_text
+    from irrepro.measures.evaluation import _trec_eval_text
 
     rng = np.random.default_rng(2)
     ids = [str(t) for t in range(12_000)] + ["Z", "a", "z", "é", "\u202e", "日本", "a b"]

@@ -1,4 +1,4 @@
-"""Figures of Sakai's bootstrap tests (:mod:`irrepro.bootstrap_tests`, :mod:`irrepro.significance`)."""
+"""Figures of Sakai's bootstrap tests (:mod:`irrepro.sensitivity`, :mod:`irrepro.significance`)."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     Parameters
     ----------
     stability : mapping
-        Name -> :class:`irrepro.bootstrap_tests.Stability` (``MeasureStudy.stability``).
+        Name -> :class:`irrepro.sensitivity.Stability` (``MeasureStudy.stability``).
     colors : mapping, optional
         Name -> colour (default: :func:`irrepro.plots.series_colors`).
     title : str

@@ -42,7 +42,7 @@ class Stability:
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> st.to_frame().round(3)
@@ -93,7 +93,7 @@ def minority_rate_at(st: Stability, prop_ties: float) -> float:
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> round(bt.minority_rate_at(st, 0.25), 4)
@@ -160,7 +160,7 @@ def stability(
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro import bootstrap_tests as bt
+    >>> from irrepro import sensitivity as bt
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> st.minority_rate.round(3).tolist(), st.prop_ties.round(3).tolist()
@@ -214,7 +214,7 @@ class SwapRates:
     Examples
     --------
     >>> import numpy as np
-    >>> from irrepro.bootstrap_tests.stability_swap import swap_rates
+    >>> from irrepro.sensitivity.stability_swap import swap_rates
     >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> sw = swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
     >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
