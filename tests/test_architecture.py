@@ -132,10 +132,7 @@ def test_no_import_circles():
 def test_circles_are_found_at_any_level(tmp_path, source, expected):
     """The check itself: a circle through a function-local or TYPE_CHECKING import is one."""
     pkg = tmp_path / "pkg"
-    for name, text in source.items():
-        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
-        (pkg / name).write_text(text)
-    (pkg / "__init__.py").touch()
+    _write_package(pkg, {"__init__.py": "", **source})
     assert [set(c) for c in circles(import_graph(pkg))] == expected
 
 
