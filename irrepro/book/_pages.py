@@ -141,14 +141,17 @@ class _Anchored:
 
 
 def _png_img(fig, alt: str) -> str:
-    """``<img>`` of a matplotlib figure's PNG (base64), cropped as the inline backend crops it."""
+    """A matplotlib figure's PNG (base64, cropped as the inline backend crops it), ``alt`` its alt text and caption."""
     import base64
     import io
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img src="data:image/png;base64,{data}" style="max-width: 100%" alt="{html.escape(alt)}">'
+    return (
+        f'<figure><img src="data:image/png;base64,{data}" style="max-width: 100%" alt="{html.escape(alt)}">'
+        f"<figcaption>{html.escape(alt)}</figcaption></figure>"
+    )
 
 
 def aside(obj, *, paper: str, page: str, title: str):
