@@ -1723,6 +1723,16 @@ def test_a_table_on_a_sub_page_is_recorded_there_glued_for_it_and_linked(tmp_pat
     )._ipython_display_()
     assert glued[1][0] == "aside-x--in-full" and 'id="aside-x--in-full"' in glued[1][1]._repr_html_()
     assert 'href="webber/tables.html#aside-x--in-full"' in shown[2]._repr_html_()
+    # a figure: glued as its PNG under the aside's id, with the title as alt text, and closed so that
+    # the chapter does not show it too
+    import matplotlib.pyplot as plt
+
+    figure, _ = plt.subplots()
+    book.aside(figure, paper="webber2008score", page="tables", title="Y, one-tailed")._ipython_display_()
+    html_fig = glued[2][1]._repr_html_()
+    assert glued[2][0] == "aside-y--one-tailed" and 'id="aside-y--one-tailed"' in html_fig
+    assert '<img src="data:image/png;base64,' in html_fig and 'alt="Y, one-tailed"' in html_fig
+    assert not plt.fignum_exists(figure.number)
     card = next(c for c in book.scorecard(tmp_path / "results").values() if not c.empty)
     links = dict(zip(card["table / figure / claim"], card["link"]))
     assert links["Figure 2"] == "../notebooks/webber/tables.html#cmp-webber2008score-figure-2"

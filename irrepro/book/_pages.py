@@ -112,23 +112,46 @@ class _Aside:
     def _ipython_display_(self) -> None:
         _paste(
             self.key,
-            _Anchored(self.obj, self.key),
+            _Anchored(self.obj, self.key, self.title),
             f'<p class="irrepro-aside">{self.link()} (on its page)</p>',
         )
+        if hasattr(self.obj, "savefig"):  # shown once, where it is pasted: not again by the inline backend
+            import matplotlib.pyplot as plt
+
+            plt.close(self.obj)
 
 
 class _Anchored:
     """``obj``'s HTML in an element whose id is ``key``, the target of the links to it."""
 
-    def __init__(self, obj, key: str):
-        self.obj, self.key = obj, key
+    def __init__(self, obj, key: str, alt: str = ""):
+        self.obj, self.key, self.alt = obj, key, alt
 
     def _repr_html_(self) -> str:
-        inner = self.obj._repr_html_() if hasattr(self.obj, "_repr_html_") else html.escape(repr(self.obj))
+        if hasattr(self.obj, "savefig"):  # a matplotlib figure: its PNG, as Jupyter's inline backend draws it
+            inner = _png_img(self.obj, self.alt)
+        elif hasattr(self.obj, "_repr_html_"):
+            inner = self.obj._repr_html_()
+        else:
+            inner = html.escape(repr(self.obj))
         return f'<div id="{html.escape(self.key)}">{inner}</div>'
 
     def __repr__(self) -> str:
         return repr(self.obj)
+
+
+def _png_img(fig, alt: str) -> str:
+    """A matplotlib figure's PNG (base64, cropped as the inline backend crops it), ``alt`` its alt text and caption."""
+    import base64
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return (
+        f'<figure><img src="data:image/png;base64,{data}" style="max-width: 100%" alt="{html.escape(alt)}">'
+        f"<figcaption>{html.escape(alt)}</figcaption></figure>"
+    )
 
 
 def aside(obj, *, paper: str, page: str, title: str):
@@ -142,7 +165,8 @@ def aside(obj, *, paper: str, page: str, title: str):
     Parameters
     ----------
     obj : object
-        What the sub-page shows (HTML by ``_repr_html_``).
+        What the sub-page shows: HTML by ``_repr_html_``, or a matplotlib figure (as a PNG; closed
+        here, so that the chapter does not show it too).
     paper : str
         The citation key of the chapter's paper (its ``book/papers/<paper>.yml`` names the chapter).
     page : str
