@@ -484,12 +484,30 @@ def test_verdict_text_says_each_rows_status_in_its_words(tmp_path, monkeypatch):
     _fake_book(tmp_path, monkeypatch)
     fig, verdict, _ = _webber_tables(book.paper_numbers("webber2008score"))
     for comp in (fig, verdict):
-        sentences = verdict_sentences(book.verdict_text(comp)._repr_html_())
+        html = book.verdict_text(comp)._repr_html_()
+        sentences = verdict_sentences(html)
         assert [s["quantity"] for s in sentences] == list(comp.frame["quantity"])
+        # every row judged on the table's data: said once, before the sentences
+        assert html.startswith('<p class="irrepro-verdicts-on">On TREC-COVID:</p>')
         for s, (_, r) in zip(sentences, comp.frame.iterrows()):
             assert s["status"] == r["status"] and s["item"] == comp.item
-            assert s["word"] == book.STATUS_WORDS[r["status"]] and "on TREC-COVID - " in s["text"]
+            assert s["word"] == book.STATUS_WORDS[r["status"]] and " on TREC-COVID" not in s["text"]
             assert s["data"] == "TREC-COVID" and r["reason"] in s["text"]
+    # a row judged on data of its own: each sentence names its data
+    P = book.paper_numbers("webber2008score")
+    mixed = book.compare(
+        "webber2008score",
+        "Verdict",
+        [
+            {"quantity": "a", "paper": P["fig2.map"], "same_as": fig.row("MAP")},
+            {"quantity": "b", "paper": P["fig2.map"], "same_as": fig.row("fp"), "data": "TREC-6"},
+        ],
+        data="TREC-COVID",
+    )
+    html = book.verdict_text(mixed)._repr_html_()
+    a, b = verdict_sentences(html)
+    assert "irrepro-verdicts-on" not in html
+    assert "on TREC-COVID - " in a["text"] and "on TREC-6 - " in b["text"] and b["data"] == "TREC-6"
     assert set(book.STATUS_WORDS) == set(STATUSES)
     assert len(set(book.STATUS_WORDS.values())) == len(STATUSES)
 

@@ -29,7 +29,7 @@ def verdict_text(comparison: Comparison) -> _HTML:
 
     Each sentence names the claim (the row's quantity), says its status in the words of
     :data:`STATUS_WORDS` with its badge, the data it was judged on (the row's own ``data`` where it
-    has one, else the comparison's),
+    has one, else the comparison's; said once before the sentences when all share the comparison's),
     the reason the rule gave and the rows it rests on. The HTML carries the row's fields the
     sentence states (``data-status``, ``data-item``, ``data-quantity``, ``data-data``) so a test
     can check every sentence of the built book against its row.
@@ -57,16 +57,22 @@ def verdict_text(comparison: Comparison) -> _HTML:
     where = comparison.data
     items = []
     metas = comparison.meta or tuple({} for _ in range(len(comparison.frame)))
-    for (_, r), meta in zip(comparison.frame.iterrows(), metas):
+    scopes = [
+        str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
+        for _, r in comparison.frame.iterrows()
+    ]
+    once = (
+        bool(where) and len(scopes) > 1 and set(scopes) == {where}
+    )  # the data said once, before the sentences
+    for (_, r), meta, scope in zip(comparison.frame.iterrows(), metas, scopes):
         st = r["status"]
         rests = meta.get("supports") or meta.get("same_as") or ""
-        scope = str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
         items.append(
             f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
             f'data-quantity="{html.escape(str(r["quantity"]))}" data-data="{html.escape(scope, quote=True)}">'
             f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
             f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
-            + (f" on {html.escape(scope)}" if scope else " on our data")
+            + ("" if once else f" on {html.escape(scope)}" if scope else " on our data")
             + f" - {_reason(str(r['reason']), meta.get('restates', ()))}"
             + (
                 f"; rests on {html.escape(rests)}"
@@ -75,7 +81,8 @@ def verdict_text(comparison: Comparison) -> _HTML:
             )
             + ".</li>"
         )
-    return _HTML(f'<ul class="irrepro-verdicts">{"".join(items)}</ul>')
+    lead = f'<p class="irrepro-verdicts-on">On {html.escape(where)}:</p>' if once else ""
+    return _HTML(f'{lead}<ul class="irrepro-verdicts">{"".join(items)}</ul>')
 
 
 #: A row resting on more rows than this counts them per table by status, and folds their names.
