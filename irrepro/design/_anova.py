@@ -139,10 +139,8 @@ def two_way_anova(scores) -> Anova:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> a = two_way_anova(x)
+    >>> a = two_way_anova(scores)
     >>> a.table["df"].tolist(), round(a.sigma2_residual, 5)
     ([2.0, 4.0, 8.0], 0.00367)
     """

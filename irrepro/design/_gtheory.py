@@ -133,12 +133,10 @@ def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStud
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import d_study, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> d_study(two_way_anova(x), [5, 50], level=None).to_frame().round(3).values.tolist()
+    >>> d_study(two_way_anova(scores), [5, 50], level=None).to_frame().round(3).values.tolist()
     [[5.0, 0.872, 0.56], [50.0, 0.986, 0.927]]
-    >>> d_study(two_way_anova(x), [50]).to_frame().round(3).iloc[0].tolist()
+    >>> d_study(two_way_anova(scores), [50]).to_frame().round(3).iloc[0].tolist()
     [50.0, 0.986, 0.744, 1.0, 0.927, 0.304, 0.998]
     """
     s2_s, s2_t, s2_e = _components(anova)
@@ -188,10 +186,8 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topics_for_reliability, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> a = two_way_anova(x)
+    >>> a = two_way_anova(scores)
     >>> n = topics_for_reliability(a, 0.95)
     >>> n, d_study(a, [n - 1, n]).erho2.round(4).tolist()
     (14, [0.9466, 0.9502])
@@ -247,10 +243,8 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float = 0.95) ->
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topics_needed, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> topics_needed(two_way_anova(x), 0.95)
+    >>> topics_needed(two_way_anova(scores), 0.95)
            target   n  low  high
     Erho2    0.95  14    1   328
     Phi      0.95  75    2  2176
@@ -334,7 +328,6 @@ def drop_worst(scores, fraction: float):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import drop_worst
     >>> drop_worst(np.array([[0.1, 0.2], [0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]), 0.25).tolist()
     [[0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]

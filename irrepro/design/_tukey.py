@@ -50,10 +50,8 @@ def tukey_table(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import tukey_table
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> tukey_table(x, B=200, seed=1)[["system_1", "system_2"]].values.tolist()
+    >>> tukey_table(scores, B=200, seed=1)[["system_1", "system_2"]].values.tolist()
     [['0', '1'], ['0', '2'], ['1', '2']]
     """
     from statsmodels.sandbox.stats.multicomp import tukeyhsd

@@ -42,10 +42,8 @@ def sensitivity(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> tests = {"A": sg.paired_bootstrap_test(x, B=200, seed=1), "B": sg.paired_bootstrap_test(x**2, B=200, seed=1)}
+    >>> tests = {"A": sg.paired_bootstrap_test(scores, B=200, seed=1), "B": sg.paired_bootstrap_test(scores**2, B=200, seed=1)}
     >>> bt.sensitivity(tests, alpha=0.1).round(2)
       measure  significant  pairs  sensitivity %  required difference
     0       A            1      3          33.33                 0.08

@@ -103,11 +103,9 @@ def comparisons(
 
     Examples
     --------
-    >>> import numpy as np
     >>> import pandas as pd
     >>> from irrepro import sensitivity as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> table = pd.DataFrame(bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1)))
+    >>> table = pd.DataFrame(bt.comparisons(sg.paired_bootstrap_test(scores, B=200, seed=1)))
     >>> table[["system_x", "system_y", "difference", "p", "p_adjusted", "ci_low", "ci_high"]].round(3)
       system_x system_y  difference      p  p_adjusted  ci_low  ci_high
     0        0        1        0.14  0.075         0.225    0.06     0.22

@@ -98,13 +98,9 @@ def rank_correlation(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)

@@ -41,10 +41,8 @@ class Stability:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> st.to_frame().round(3)
        fuzziness     MR     PT
     0       0.05  0.020  0.180
@@ -92,10 +90,8 @@ def minority_rate_at(st: Stability, prop_ties: float) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> round(bt.minority_rate_at(st, 0.25), 4)
     0.0133
     """
@@ -159,10 +155,8 @@ def stability(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> st.minority_rate.round(3).tolist(), st.prop_ties.round(3).tolist()
     ([0.02, 0.007, 0.0], [0.18, 0.32, 0.583])
     """
@@ -213,10 +207,8 @@ class SwapRates:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.sensitivity.stability_swap import swap_rates
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sw = swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
+    >>> sw = swap_rates(scores, B=200, seed=1, bin_width=0.05, n_bins=4)
     >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
     ([157, 70, 280, 93], [55.0, 9.0, 0.0, 0.0], [0.35, 0.129, 0.0, 0.0])
     >>> {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}

@@ -50,13 +50,9 @@ class MeasureStudy:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
@@ -98,13 +94,9 @@ class MeasureStudy:
 
         Examples
         --------
-        >>> import numpy as np
         >>> from irrepro import sensitivity as bt
         >>> from irrepro.data import ScoreMatrix
-        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+        >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
         >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
         >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
         >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
@@ -135,13 +127,9 @@ class MeasureStudy:
 
         Examples
         --------
-        >>> import numpy as np
         >>> from irrepro import sensitivity as bt
         >>> from irrepro.data import ScoreMatrix
-        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+        >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
         >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
         >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
         >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
@@ -245,13 +233,9 @@ def measure_study(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)

@@ -66,9 +66,8 @@ class BootstrapResult(PairwiseResult):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> x = scores[:2]
     >>> r = sg.paired_bootstrap_test(x, B=200, seed=1)
     >>> r.test, r.difference.round(2).tolist(), r.p.tolist()
     ('bootstrap', [0.14], [0.075])
@@ -285,10 +284,8 @@ def paired_bootstrap_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.paired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    >>> sg.paired_bootstrap_test(scores, B=200, seed=1).p.tolist()
     [0.075, 0.52, 0.335]
     """
     return _paired("bootstrap", scores, pairs, baseline, B, seed, samples, log, n_jobs)
@@ -359,10 +356,8 @@ def unpaired_bootstrap_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.unpaired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    >>> sg.unpaired_bootstrap_test(scores, B=200, seed=1).p.tolist()
     [0.11, 0.8, 0.12]
     """
     x, systems, measure = _as_matrix(scores)

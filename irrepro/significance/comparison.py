@@ -168,10 +168,8 @@ def compare(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> print(sg.compare(x, baseline=1).to_string())
+    >>> print(sg.compare(scores, baseline=1).to_string())
     run    score    score p
     -----  -------  ---------
     0      0.6200   0.0516

@@ -53,10 +53,8 @@ def residual_variance(scores) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> round(sg.residual_variance(x), 5)
+    >>> round(sg.residual_variance(scores), 5)
     0.00367
     """
     x, _, _ = _as_matrix(scores)
@@ -192,10 +190,8 @@ def effect_sizes(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.effect_sizes(x, kind="d_z", B=200, seed=1).to_frame().round(2)
+    >>> sg.effect_sizes(scores, kind="d_z", B=200, seed=1).to_frame().round(2)
       system_x system_y   d_z  95% low  95% high
     0        0        1  1.23     0.46      2.00
     1        0        2  0.24    -1.10      1.10
@@ -282,10 +278,8 @@ def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.win_tie_loss(x, baseline=1)
+    >>> sg.win_tie_loss(scores, baseline=1)
       system_x system_y  wins  ties  losses
     0        0        1     4     1       0
     1        2        1     5     0       0

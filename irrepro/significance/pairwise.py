@@ -63,9 +63,8 @@ def classical_pairs(x: np.ndarray, pairs: np.ndarray, test: str) -> tuple[np.nda
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> x = scores[:2]
     >>> diff, p = sg.classical_pairs(np.stack([x, x[::-1]]), np.array([[0, 1]]), "paired-t")
     >>> diff.round(2).tolist(), bool(p[0, 0] == p[1, 0] == sg.pairwise_test(x, correction="none").p[0])
     ([[0.14], [-0.14]], True)
@@ -141,10 +140,8 @@ def pairwise_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.pairwise_test(x, "wilcoxon", baseline=1, correction="fdr_bh")
+    >>> r = sg.pairwise_test(scores, "wilcoxon", baseline=1, correction="fdr_bh")
     >>> r.p_adjusted.round(3).tolist()
     [0.125, 0.125]
     """

@@ -152,10 +152,8 @@ def permutation_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.permutation_test(x)  # 2**5 = 32 <= B: exact
+    >>> r = sg.permutation_test(scores)  # 2**5 = 32 <= B: exact
     >>> r.exact, r.B, r.p.round(4).tolist()
     (True, 32, [0.125, 1.0, 0.0625])
     """
@@ -266,11 +264,9 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> perms = np.argsort(np.random.default_rng(0).random((200, 5, 3)), axis=2)
-    >>> sg.tukey_hsd_pvalues(np.stack([x, x[::-1]]), perms).round(3).tolist()
+    >>> sg.tukey_hsd_pvalues(np.stack([scores, scores[::-1]]), perms).round(3).tolist()
     [[0.07, 1.0, 0.164], [0.1, 1.0, 0.055]]
     """
     x = np.asarray(x, dtype=np.float64)
@@ -338,10 +334,8 @@ def tukey_hsd(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.tukey_hsd(x, B=999, seed=1)
+    >>> r = sg.tukey_hsd(scores, B=999, seed=1)
     >>> r.correction, r.p.round(3).tolist()
     ('tukey', [0.046, 1.0, 0.132])
     """

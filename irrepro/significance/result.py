@@ -93,10 +93,8 @@ class PairwiseResult:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.pairwise_test(x, "paired-t", correction="holm")
+    >>> r = sg.pairwise_test(scores, "paired-t", correction="holm")
     >>> r.to_frame().round(3)
       system_x system_y  difference      p  p_adjusted
     0        0        1        0.14  0.052       0.103
