@@ -1,8 +1,4 @@
-"""The discriminative power bootstrap tests give measures (Sakai 2006, section 3.3, Table 2).
-
-The tests themselves are :mod:`irrepro.significance`'s (:func:`~irrepro.significance.paired_bootstrap_test`,
-:func:`~irrepro.significance.unpaired_bootstrap_test`, their result
-:class:`~irrepro.significance.BootstrapResult`)."""
+"""The discriminative power bootstrap tests give measures (Sakai 2006, section 3.3, Table 2)."""
 
 from __future__ import annotations
 
@@ -19,26 +15,19 @@ def sensitivity(
 ) -> pd.DataFrame:
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
-    Per test, the number and percentage of pairs with ASL < alpha and the estimated difference
-    required for ASL < alpha (Figures 5 / 6), most sensitive first.
+    Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
+    (:meth:`irrepro.significance.BootstrapResult.required_difference`), most sensitive first.
 
     Parameters
     ----------
     tests : dict or sequence of BootstrapResult
-        Name -> test, or tests named by their measure (:func:`irrepro.significance.paired_bootstrap_test`,
-        :func:`irrepro.significance.unpaired_bootstrap_test`).
+        Name -> test, or tests named by their measure.
     alpha : float
-        The significance level.
 
     Returns
     -------
     pandas.DataFrame
         Columns measure, significant, pairs, sensitivity %, required difference; one row per test.
-
-    Notes
-    -----
-    Sakai (2006), section 3.3: discriminative power (Figures 5-6) and Table 2 (the estimated
-    difference required for ASL < alpha is :meth:`irrepro.significance.BootstrapResult.required_difference`).
 
     Examples
     --------
