@@ -1,6 +1,5 @@
 """Variance components of a pilot's (systems, topics) score matrix: the two-way ANOVA without
-replication (:func:`two_way_anova` -> :class:`Anova`) and, where runs miss topics, a mixed model
-with a random topic effect (:func:`mixed_model`)."""
+replication and, where runs miss topics, a mixed model with a random topic effect."""
 
 from __future__ import annotations
 
@@ -112,9 +111,8 @@ class Anova:
 def two_way_anova(scores) -> Anova:
     """The two-way ANOVA without replication (system x topic) of a complete score matrix.
 
-    Sums of squares, mean squares, F and p of the system and topic effects, omega^2 and the
-    variance components, equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``
-    on the long frame of the scores (a test checks them to 1e-10).
+    Equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` on the long frame of
+    the scores (Brennan 2001, ch. 3, the p x i design; Sakai 2016, section 3, V_E).
 
     Parameters
     ----------
@@ -131,11 +129,6 @@ def two_way_anova(scores) -> Anova:
     irrepro.InputError
         Fewer than 2 systems or topics, a non-finite score, or no residual variance (every score
         the sum of a system and a topic effect, e.g. all equal).
-
-    Notes
-    -----
-    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016), section 3 (V_E);
-    Brennan, "Generalizability Theory" (2001), ch. 3 (the p x i design).
 
     Examples
     --------
