@@ -53,22 +53,16 @@ class Anova:
     Attributes
     ----------
     table : pandas.DataFrame
-        Rows ``system``, ``topic``, ``residual``; columns ``df``, ``sum_sq``, ``mean_sq``, ``F``,
-        ``PR(>F)`` (statsmodels' ``anova_lm`` columns) and ``omega2`` (the effect sizes).
+        Rows ``system``, ``topic``, ``residual``; statsmodels' ``anova_lm`` columns (``df``,
+        ``sum_sq``, ``mean_sq``, ``F``, ``PR(>F)``) and ``omega2``, ``(SS - df * MS_e) / (SS_total +
+        MS_e)`` (Sakai 2018, ch. 5).
     n_systems, n_topics : int
         The pilot's size.
     sigma2_system, sigma2_topic, sigma2_residual : float
-        The variance components of the random-effects model (expected mean squares:
-        ``(MS_s - MS_e) / n_t``, ``(MS_t - MS_e) / n_s``, ``MS_e``); a negative estimate is
-        set to 0, as G-theory does (Brennan 2001, section 3.4).
+        The variance components of the random-effects model (``(MS_s - MS_e) / n_t``,
+        ``(MS_t - MS_e) / n_s``, ``MS_e``); a negative estimate is set to 0 (Brennan 2001, section
+        3.4). ``sigma2_residual`` is Sakai's V_E (:func:`irrepro.significance.residual_variance`).
     measure : str
-
-    Notes
-    -----
-    omega^2 of a factor is ``(SS - df * MS_e) / (SS_total + MS_e)`` (Sakai, "Statistical
-    Reform in Information Retrieval?", SIGIR Forum 2014; Sakai 2018, ch. 5). ``sigma2_residual``
-    is V_E, the pilot variance of Sakai's topic set size design (Sakai, "Topic set size design",
-    Information Retrieval Journal 19, 2016) and of :func:`irrepro.significance.residual_variance`.
     """
 
     table: pd.DataFrame
