@@ -1,7 +1,4 @@
-"""Confidence levels, resample counts and bootstrap intervals: :func:`check_level`,
-:func:`level_percent`, :func:`check_resamples`, :func:`corrected_resamples`, :func:`bootstrap_sd`, :func:`jackknife_acceleration`
-and :func:`bca_interval`. Public through :mod:`irrepro.stats`, whose docstring lists them with the rest
-of the package's shared statistics."""
+"""Confidence levels, resample counts and bootstrap intervals (public through :mod:`irrepro.stats`)."""
 
 from __future__ import annotations
 
@@ -25,9 +22,8 @@ def bootstrap_sd(replicates, transform=None) -> np.ndarray:
     """Standard deviation (ddof = 1) of bootstrap replicates along the last axis.
 
     NaN replicates (samples on which the statistic is undefined) are left out. The replicates are
-    taken a block of rows at a time (each row's sd is computed on its own, so the numbers are those
-    of one pass over all of them), and ``transform`` (an elementwise function, e.g. a logit) is
-    applied to one block at a time: memory beyond the replicates stays bounded.
+    taken a block of rows at a time, ``transform`` applied to one block at a time: memory beyond
+    the replicates stays bounded.
 
     Parameters
     ----------
@@ -39,12 +35,11 @@ def bootstrap_sd(replicates, transform=None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The standard error, shaped as the replicates without the last axis; NaN with fewer than
-        two valid replicates, exactly 0 where the valid replicates are all equal.
+        Shaped as the replicates without the last axis; NaN with fewer than two valid replicates,
+        exactly 0 where the valid replicates are all equal.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.stats import bootstrap_sd
     >>> bootstrap_sd([[1.0, 2.0, 3.0, np.nan], [1.0, np.nan, np.nan, np.nan]])
     array([ 1., nan])
@@ -75,9 +70,7 @@ def _sd(x: np.ndarray, transform=None) -> np.ndarray:
 
 
 def check_level(level, name: str = "level") -> float:
-    """A confidence level as a fraction in (0, 1).
-
-    The one check of every ``level`` of irrepro (the Python API and ``irrepro compare --level``).
+    """A confidence level as a fraction in (0, 1): the check of every ``level`` (and ``--level``).
 
     Parameters
     ----------
@@ -90,7 +83,6 @@ def check_level(level, name: str = "level") -> float:
     Returns
     -------
     float
-        The level as a fraction in (0, 1).
 
     Raises
     ------
@@ -126,9 +118,8 @@ def check_level(level, name: str = "level") -> float:
 def level_percent(level: float) -> str:
     """A confidence level as a percentage, with the digits it needs: ``"95%"``, ``"99.99999%"``.
 
-    The one way irrepro prints a level (every table, heading and message): the shortest decimal
-    within a few units in the last place of ``100 * level``, never rounded to 100% or 0% (nor
-    0.9123456 to "91.2346%").
+    The way irrepro prints every level: the shortest decimal within a few units in the last place
+    of ``100 * level``, never rounded to 100% or 0%.
 
     Parameters
     ----------
@@ -138,7 +129,6 @@ def level_percent(level: float) -> str:
     Returns
     -------
     str
-        The percentage followed by "%".
 
     Examples
     --------
@@ -159,9 +149,7 @@ MIN_RESAMPLES = 100
 
 
 def _at_least(numerator: int, value: float, minus_from: int = 0) -> int:
-    """The smallest integer >= ``numerator / (minus_from - value)`` (or ``/ value`` when
-    ``minus_from`` is 0), ``value`` taken as its shortest decimal (0.95, not the double below it:
-    2 / (1 - 0.95) is 40, not 40.000000000000036)."""
+    """``ceil(numerator / (minus_from - value))`` (``/ value`` if 0), ``value`` as its shortest decimal."""
     from decimal import Decimal
 
     d = Decimal(repr(float(value)))
@@ -174,7 +162,7 @@ RESAMPLES_AT_THRESHOLD = 20
 
 
 def _corrected(correction, comparisons) -> bool:
-    """Whether ``correction`` (a statsmodels name, None or ``"none"``) adjusts over ``comparisons`` >= 2."""
+    """Whether ``correction`` adjusts over ``comparisons`` >= 2."""
     return correction not in (None, "none") and comparisons is not None and int(comparisons) >= 2
 
 
@@ -183,24 +171,15 @@ def corrected_resamples(comparisons: int, alpha: float = 0.05, correction: str |
     """The resamples a resampling test needs for its p-values to be adjusted over ``comparisons``.
 
     ``max(default, B)``, B the smallest multiple of ``multiple`` with ``B >= 20 m / alpha`` for
-    m = ``comparisons`` >= 2 adjusted by ``correction`` (Holm, Benjamini-Hochberg, Bonferroni or any
-    other method of statsmodels' ``multipletests``); ``default`` for no correction (None or
-    ``"none"``) or a single comparison (nothing to adjust: :func:`check_resamples`' B >= 1 / alpha
-    holds for the default). ``irrepro compare`` and ``irrepro report`` take their default B from
-    here; :func:`check_resamples` refuses a smaller B given by the user (``comparisons=``).
+    m = ``comparisons`` >= 2 adjusted by ``correction``; ``default`` for no correction or a single
+    comparison. ``irrepro compare`` and ``irrepro report`` take their default B from here.
 
-    The rule: Holm's first step, Bonferroni's every step and Benjamini-Hochberg's smallest step
-    compare a p-value with alpha / m. A resampled p-value is a count of resamples over B:
-    Sakai's ASL ``count / B`` is 0 when no resample is as extreme, and then passes every threshold
-    (so with too few resamples the count of significant pairs is not a lower bound: pairs with a
-    true p-value above alpha / m are counted); the Monte Carlo p-value ``(1 + count) / (B + 1)``
-    has the floor 1 / (B + 1) (Davison & Hinkley 1997, ch. 4), which falls below alpha / m only
-    when B + 1 > m / alpha, so below that Holm rejects nothing whatever the data. B >= m / alpha
-    is thus the least that resolves the smallest threshold at all; 20 m / alpha puts about 20
-    resamples' worth of p-value below it (the floor 1 / (B + 1) is then at most 1/20 of alpha / m),
-    so that a p-value at the threshold carries a Monte Carlo relative error of about
-    1 / sqrt(20), 22%, in the count of resamples beyond it, and the adjusted decisions near the
-    threshold are not set by the resampling's granularity.
+    Holm's first step, Bonferroni's every step and Benjamini-Hochberg's smallest step compare a
+    p-value with alpha / m. A resampled p-value is a count over B: Sakai's ASL ``count / B`` is 0
+    when no resample is as extreme (and passes every threshold), the Monte Carlo p-value
+    ``(1 + count) / (B + 1)`` has the floor 1 / (B + 1) (Davison & Hinkley 1997, ch. 4), so below
+    B = m / alpha Holm rejects nothing whatever the data; 20 m / alpha puts about 20 resamples' worth
+    of p-value below it (a Monte Carlo relative error of about 1 / sqrt(20), 22%, at the threshold).
 
     Parameters
     ----------
@@ -218,7 +197,6 @@ def corrected_resamples(comparisons: int, alpha: float = 0.05, correction: str |
     Returns
     -------
     int
-        The resamples to draw.
 
     Examples
     --------
@@ -256,28 +234,16 @@ def check_resamples(
 ) -> int:
     """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked.
 
-    The one check of every count of resamples a user gives for an interval or a test: the command
-    line's ``-B`` (``irrepro compare``: its resampling tests, ``--intervals``, ``--anova``;
-    ``irrepro design``: the intervals on the sizes), ``--sim-B`` (``irrepro design --simulate``) and
-    ``--resamples`` (``irrepro reproduce``), and the Python entry points behind these commands
-    (:func:`irrepro.significance.compare`, :func:`irrepro.design.topic_set_size`,
-    :func:`irrepro.design.simulated_power`, :func:`irrepro.reproduce.reproduce_runs`). Defaults pass
-    it (1000 resamples, 200 at the quick scale). The building blocks (the tests of
-    :mod:`irrepro.significance`, :func:`bca_interval`, the known-truth experiments) take any B >= 1:
-    studies of what a small B does need them.
+    The check of every B a user gives (``-B``, ``--sim-B``, ``--resamples`` and the Python entry
+    points behind them; the defaults pass it); the building blocks (the tests of
+    :mod:`irrepro.significance`, :func:`bca_interval`) take any B >= 1. The rules:
 
-    - An interval at ``level`` needs B >= 100 and at least one resample
-      beyond each end, ``B (1 - level) / 2 >= 1``: its ends are order statistics of the
-      resamples (a percentile interval's the ``B (1 - level) / 2``-th from each end); with fewer
-      the end is the most extreme resample, or lies beyond all of them, and the interval does not
-      have the level it is printed with (1000 resamples serve up to 99.8%).
-    - A resampling test at ``alpha`` needs B >= 100 and B >= 1 / alpha: its p-value is a count of
-      resamples over B (or B + 1), a multiple of 1 / B, so with fewer than 1 / alpha resamples no
-      p-value lies strictly between 0 and alpha and the test cannot compare its p-value with alpha
-      (it rejects whenever no resample is as extreme, or never).
-    - A resampling test whose p-values are adjusted by ``correction`` over ``comparisons`` = m >= 2
-      (Holm, Benjamini-Hochberg, Bonferroni) needs B >= 20 m / alpha, so that the smallest adjusted
-      threshold, alpha / m, is resolved (:func:`corrected_resamples`, which gives the default B).
+    - an interval at ``level``: B >= 100 and at least one resample beyond each end,
+      ``B (1 - level) / 2 >= 1`` (1000 resamples serve up to 99.8%);
+    - a resampling test at ``alpha``: B >= 100 and B >= 1 / alpha, or no p-value lies strictly
+      between 0 and alpha (Barnard 1963; Davison & Hinkley 1997, ch. 4);
+    - a test adjusted by ``correction`` over ``comparisons`` = m >= 2: B >= 20 m / alpha
+      (:func:`corrected_resamples`).
 
     Parameters
     ----------
@@ -310,12 +276,6 @@ def check_resamples(
     irrepro.InputError
         For a B that is not an integer >= 1, or too small for the interval or the test, naming
         ``name``, the rule and the smallest B that serves.
-
-    Notes
-    -----
-    A Monte Carlo p-value ``(1 + count) / (B + 1)`` can fall at or below alpha only when
-    ``alpha (B + 1) >= 1``, and its test then keeps its level (Barnard 1963; Davison & Hinkley
-    1997, ch. 4); B >= 1 / alpha is that bound for the ``count / B`` of the bootstrap tests too.
 
     Examples
     --------
@@ -403,7 +363,7 @@ def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None
     Returns
     -------
     numpy.ndarray
-        The acceleration, shaped as ``values`` without the last axis; 0 when all U are 0.
+        Shaped as ``values`` without the last axis; 0 when all U are 0.
 
     Examples
     --------
@@ -432,10 +392,9 @@ def bca_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """BCa interval (Efron & Tibshirani 1993, ch. 14) from bootstrap replicates (last axis).
 
-    Bias correction ``z0 = Phi^-1(p)`` with p the mid-rank share of replicates below theta_hat
-    (``(#< + #<=) / 2B``), the same rule as ``scipy.stats.bootstrap(method="BCa")``, whose
-    interval this reproduces exactly on the same replicates. When every replicate lies on one side
-    of theta_hat, p is clipped to [1/2B, 1 - 1/2B] (scipy returns NaN there).
+    Bias correction ``z0 = Phi^-1(p)``, p the mid-rank share of replicates below theta_hat: equal
+    to ``scipy.stats.bootstrap(method="BCa")`` on the same replicates, except that when every
+    replicate lies on one side of theta_hat p is clipped to [1/2B, 1 - 1/2B] (scipy gives NaN).
 
     Parameters
     ----------
@@ -460,7 +419,6 @@ def bca_interval(
     --------
     Without skew or acceleration the interval is the percentile interval:
 
-    >>> import numpy as np
     >>> from irrepro.stats import bca_interval
     >>> lo, hi = bca_interval(0.5, np.linspace(0.0, 1.0, 101), level=0.9)
     >>> round(float(lo), 3), round(float(hi), 3)

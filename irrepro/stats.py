@@ -1,26 +1,8 @@
-"""Generic statistics shared by the method families: one place for each.
+"""Generic statistics shared by the method families, one place for each: the logit, bootstrap
+standard errors and Efron's BCa interval, Kendall's tau-b, meta-analysis (Cormack & Lynam 2006,
+section 9), p-value adjustment, and the checks of a confidence level and of a number of resamples.
 
-- :data:`Z95`, :data:`EPS`, :func:`logit` / :func:`expit` (with the clipping of 0 and 1 that
-  Cormack & Lynam's logit intervals and L-MAP need);
-- :func:`bootstrap_sd` - the standard error of a statistic from its bootstrap replicates (NaN
-  replicates, i.e. undefined samples, left out);
-- :func:`jackknife_acceleration` and :func:`bca_interval` - Efron's BCa interval (equal to
-  ``scipy.stats.bootstrap(method="BCa")`` on the same replicates);
-- :func:`kendall_tau` - Kendall's tau-b of many rankings at once (equal to
-  ``scipy.stats.kendalltau``); its bootstrap standard error is ``bootstrap_sd`` of the tau of
-  each resample (:func:`irrepro.sensitivity.rank_correlation`);
-- :func:`meta_analysis` - fixed-effect and DerSimonian-Laird meta-analysis (statsmodels'
-  ``combine_effects``, plus Stouffer's one-sided p-value that Cormack & Lynam use);
-- :func:`adjust_pvalues` - Holm, Benjamini-Hochberg and the other adjustments of statsmodels'
-  ``multipletests``;
-- :func:`check_level` - the one check of a confidence level (a fraction, or a percentage), and
-  :func:`level_percent`, the one way a level is printed (the digits it needs, never "100%");
-- :func:`check_resamples` - the one check of the resamples behind an interval or a resampling
-  test (at least 100, one beyond each end of the interval, 1 / alpha for a test, 20 m / alpha for
-  a test corrected over m comparisons), and :func:`corrected_resamples`, the default B of such a test.
-
-Arrays follow the package's convention: the resamples on the last axis, e.g.
-``(systems, topics, B)``.
+Arrays put the resamples on the last axis, e.g. ``(systems, topics, B)``.
 """
 
 from __future__ import annotations
@@ -76,16 +58,12 @@ def logit(p, eps: float = EPS) -> np.ndarray:
     p : array_like
         Probabilities (AP values, say) in [0, 1].
     eps : float, default :data:`EPS`
-        0 and 1 become ``eps`` and ``1 - eps``.
+        0 and 1 become ``eps`` and ``1 - eps``, as Cormack & Lynam (2006, section 5) do for AP.
 
     Returns
     -------
     numpy.ndarray
-        The logit of each value, shaped as ``p``.
-
-    Notes
-    -----
-    Cormack & Lynam (2006, section 5) replace AP = 0 and 1 by eps and 1 - eps before the logit.
+        Shaped as ``p``.
 
     Examples
     --------
@@ -127,8 +105,7 @@ def expit(x) -> np.ndarray:
 def kendall_tau(x, y) -> np.ndarray:
     """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast).
 
-    As ``scipy.stats.kendalltau`` computes it, by comparing all pairs of systems in blocks of rows
-    so that the pair arrays stay small.
+    Equal to ``scipy.stats.kendalltau``, for many rankings at once.
 
     Parameters
     ----------
@@ -139,8 +116,8 @@ def kendall_tau(x, y) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Tau-b, shaped as the broadcast leading axes (``(B,)`` for B resamples); NaN when a ranking
-        is constant.
+        Shaped as the broadcast leading axes (``(B,)`` for B resamples); NaN when a ranking is
+        constant.
 
     Raises
     ------
@@ -227,9 +204,7 @@ def clustered_se(values, clusters=None) -> np.ndarray:
 
     The cluster-robust (sandwich) standard error of a mean or a share: with cluster totals
     ``r_c`` of ``n_c`` values and the mean ``m``, ``sqrt(k / (k - 1) * sum_c (r_c - m n_c)^2) / n``
-    over the ``k`` clusters. Values of one cluster (the lists of one topic, the trials of one
-    simulated pair) are not taken as independent; with ``clusters=None`` every value is its own
-    cluster and this is the usual ``sd / sqrt(n)`` (ddof 1).
+    over the ``k`` clusters; with ``clusters=None`` it is the usual ``sd / sqrt(n)`` (ddof 1).
 
     Parameters
     ----------
@@ -241,11 +216,15 @@ def clustered_se(values, clusters=None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The standard error, of shape ``values.shape[:-1]`` (a 0-d array for one mean).
+        Of shape ``values.shape[:-1]`` (a 0-d array for one mean).
+
+    Raises
+    ------
+    ValueError
+        For no values, or ``clusters`` not of shape ``(n,)``.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.stats import clustered_se
     >>> x = np.array([1, 1, 0, 0, 1, 0], dtype=float)
     >>> round(float(clustered_se(x)), 4), round(float(np.std(x, ddof=1) / np.sqrt(6)), 4)
@@ -300,16 +279,11 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     Returns
     -------
     MetaAnalysis
-        The combined effect, its interval, p-value and heterogeneity.
 
     Raises
     ------
     irrepro.InputError
         For an unknown ``model`` or when no topic has a finite effect and a positive sd.
-
-    Notes
-    -----
-    Cormack & Lynam (2006), section 9: the difference of two systems over all topics.
 
     Examples
     --------
@@ -350,10 +324,7 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
 
 
 def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment of ``p`` (1-d, no NaN): statsmodels' ``multipletests(p,
-    method="holm")[1]`` to the bit (the same operations; a test checks them), without the
-    ``gc.collect()`` statsmodels runs on every call - 50 ms and more in a process holding many
-    objects, which made the many small families of :func:`irrepro.design.simulated_power` slow."""
+    """Holm's adjustment of 1-d ``p``: statsmodels' to the bit, without its ``gc.collect()`` per call."""
     order = np.argsort(p)
     adjusted = np.maximum.accumulate(p[order] * np.arange(len(p), 0, -1))
     adjusted[adjusted > 1] = 1
@@ -379,7 +350,7 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The adjusted p-values, shaped as ``p``.
+        Shaped as ``p``.
 
     Raises
     ------
@@ -391,7 +362,6 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     --------
     Holm multiplies the smallest of two p-values by 2; a NaN counts in the family:
 
-    >>> import numpy as np
     >>> from irrepro.stats import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04])
     array([0.02, 0.04])

@@ -1,6 +1,5 @@
 """Variance components of a pilot's (systems, topics) score matrix: the two-way ANOVA without
-replication (:func:`two_way_anova` -> :class:`Anova`) and, where runs miss topics, a mixed model
-with a random topic effect (:func:`mixed_model`)."""
+replication and, where runs miss topics, a mixed model with a random topic effect."""
 
 from __future__ import annotations
 
@@ -54,22 +53,16 @@ class Anova:
     Attributes
     ----------
     table : pandas.DataFrame
-        Rows ``system``, ``topic``, ``residual``; columns ``df``, ``sum_sq``, ``mean_sq``, ``F``,
-        ``PR(>F)`` (statsmodels' ``anova_lm`` columns) and ``omega2`` (the effect sizes).
+        Rows ``system``, ``topic``, ``residual``; statsmodels' ``anova_lm`` columns (``df``,
+        ``sum_sq``, ``mean_sq``, ``F``, ``PR(>F)``) and ``omega2``, ``(SS - df * MS_e) / (SS_total +
+        MS_e)`` (Sakai 2018, ch. 5).
     n_systems, n_topics : int
         The pilot's size.
     sigma2_system, sigma2_topic, sigma2_residual : float
-        The variance components of the random-effects model (expected mean squares:
-        ``(MS_s - MS_e) / n_t``, ``(MS_t - MS_e) / n_s``, ``MS_e``); a negative estimate is
-        set to 0, as G-theory does (Brennan 2001, section 3.4).
+        The variance components of the random-effects model (``(MS_s - MS_e) / n_t``,
+        ``(MS_t - MS_e) / n_s``, ``MS_e``); a negative estimate is set to 0 (Brennan 2001, section
+        3.4). ``sigma2_residual`` is Sakai's V_E (:func:`irrepro.significance.residual_variance`).
     measure : str
-
-    Notes
-    -----
-    omega^2 of a factor is ``(SS - df * MS_e) / (SS_total + MS_e)`` (Sakai, "Statistical
-    Reform in Information Retrieval?", SIGIR Forum 2014; Sakai 2018, ch. 5). ``sigma2_residual``
-    is V_E, the pilot variance of Sakai's topic set size design (Sakai, "Topic set size design",
-    Information Retrieval Journal 19, 2016) and of :func:`irrepro.significance.residual_variance`.
     """
 
     table: pd.DataFrame
@@ -112,9 +105,8 @@ class Anova:
 def two_way_anova(scores) -> Anova:
     """The two-way ANOVA without replication (system x topic) of a complete score matrix.
 
-    Sums of squares, mean squares, F and p of the system and topic effects, omega^2 and the
-    variance components, equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))``
-    on the long frame of the scores (a test checks them to 1e-10).
+    Equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` on the long frame of
+    the scores (Brennan 2001, ch. 3, the p x i design; Sakai 2016, section 3, V_E).
 
     Parameters
     ----------
@@ -132,17 +124,10 @@ def two_way_anova(scores) -> Anova:
         Fewer than 2 systems or topics, a non-finite score, or no residual variance (every score
         the sum of a system and a topic effect, e.g. all equal).
 
-    Notes
-    -----
-    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016), section 3 (V_E);
-    Brennan, "Generalizability Theory" (2001), ch. 3 (the p x i design).
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> a = two_way_anova(x)
+    >>> a = two_way_anova(scores)
     >>> a.table["df"].tolist(), round(a.sigma2_residual, 5)
     ([2.0, 4.0, 8.0], 0.00367)
     """

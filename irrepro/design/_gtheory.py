@@ -1,6 +1,5 @@
 """Generalizability theory's D-study of a test collection (Brennan 2001; Urbano, Marrero &
-Martin, SIGIR 2013): E rho^2 and Phi for any number of topics, and the topics needed to reach a
-target (:func:`d_study` -> :class:`DStudy`, :func:`topics_for_reliability`)."""
+Martin, SIGIR 2013): E rho^2 and Phi for any number of topics, and the topics to reach a target."""
 
 from __future__ import annotations
 
@@ -52,8 +51,7 @@ class DStudy:
     phi_high: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per topic-set size: ``n_topics``, ``Erho2`` and ``Phi``, each with its interval's
-        ``_low`` and ``_high`` when the study has a ``level``."""
+        """One row per size: ``n_topics``, ``Erho2``, ``Phi`` (and ``_low`` / ``_high`` with a ``level``)."""
         out: dict[str, object] = {"n_topics": self.n_topics, "Erho2": self.erho2}
         if self.level is not None:
             out |= {"Erho2_low": self.erho2_low, "Erho2_high": self.erho2_high}
@@ -120,25 +118,15 @@ def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStud
     Returns
     -------
     DStudy
-
-    Notes
-    -----
-    Brennan, "Generalizability Theory" (Springer 2001), ch. 4 (the p x I design) and section 6.1
-    (the intervals: Feldt 1965 for E rho^2, exact for normal effects; Arteaga, Jeyaratnam &
-    Franklin 1982 for Phi, approximate); Urbano, Marrero & Martin, "On the measurement of test
-    collection reliability", SIGIR 2013, and their R package gt4ireval, whose ``dstudy`` gives the
-    same intervals. At the pilot's own number of topics E rho^2 equals ``1 - MS_e / MS_s`` (unless
-    the system component was negative and set to 0), the reliability of the pilot itself. An
-    interval's end below 0 is 0.
+        With Feldt's (exact for normal effects) and Arteaga et al.'s (approximate) intervals
+        (Brennan 2001, ch. 4 and section 6.1), as gt4ireval's ``dstudy``; an end below 0 is 0.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import d_study, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> d_study(two_way_anova(x), [5, 50], level=None).to_frame().round(3).values.tolist()
+    >>> d_study(two_way_anova(scores), [5, 50], level=None).to_frame().round(3).values.tolist()
     [[5.0, 0.872, 0.56], [50.0, 0.986, 0.927]]
-    >>> d_study(two_way_anova(x), [50]).to_frame().round(3).iloc[0].tolist()
+    >>> d_study(two_way_anova(scores), [50]).to_frame().round(3).iloc[0].tolist()
     [50.0, 0.986, 0.744, 1.0, 0.927, 0.304, 0.998]
     """
     s2_s, s2_t, s2_e = _components(anova)
@@ -181,17 +169,10 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
         ``target`` outside (0, 1), or a pilot without system variance (no number of topics
         separates its systems).
 
-    Notes
-    -----
-    Solving ``s2_s / (s2_s + s2 / n) >= target`` for n: ``n >= target s2 / ((1 - target) s2_s)``
-    (Brennan 2001, ch. 4; Urbano et al. 2013, section 4).
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topics_for_reliability, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> a = two_way_anova(x)
+    >>> a = two_way_anova(scores)
     >>> n = topics_for_reliability(a, 0.95)
     >>> n, d_study(a, [n - 1, n]).erho2.round(4).tolist()
     (14, [0.9466, 0.9502])
@@ -238,19 +219,12 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float = 0.95) ->
         Rows ``Erho2`` and ``Phi``; columns ``target``, ``n`` (:func:`topics_for_reliability`),
         ``low`` and ``high`` (the topics the interval's upper and lower ends of the one-topic
         ratio need; ``inf`` when that end is 0 or below: the pilot cannot rule out that no number
-        of topics reaches the target).
-
-    Notes
-    -----
-    Brennan (2001), section 6.1; Urbano, Marrero & Martin (SIGIR 2013), section 4; gt4ireval's
-    ``dstudy`` gives the same sizes (its ``n.q_*.upr`` is our ``low``, its ``n.q_*.lwr`` our ``high``).
+        of topics reaches the target); as gt4ireval's ``dstudy`` (its ``n.q_*.upr`` is ``low``).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topics_needed, two_way_anova
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> topics_needed(two_way_anova(x), 0.95)
+    >>> topics_needed(two_way_anova(scores), 0.95)
            target   n  low  high
     Erho2    0.95  14    1   328
     Phi      0.95  75    2  2176
@@ -278,9 +252,8 @@ CORRELATION_FITS = {"tau": 2.84729794002905, "tau_AP": 3.98652984123827}
 def expected_correlation(erho2, kind: str = "tau"):
     """The expected Kendall tau (or tau_AP) of a collection's ranking with the true ranking, from its E rho^2.
 
-    Urbano, Marrero & Martin's (2013) empirical fit, ``E rho^2 ** a`` (a = 2.847 for tau, 3.987 for tau_AP):
-    a reading of E rho^2 on the scale of the correlations users know, not a derivation; it holds
-    as well as their fit over TREC collections does.
+    Urbano, Marrero & Martin's (2013) empirical fit over TREC collections, ``E rho^2 ** a``
+    (a = 2.847 for tau, 3.987 for tau_AP): a reading, not a derivation.
 
     Parameters
     ----------
@@ -311,9 +284,8 @@ def expected_correlation(erho2, kind: str = "tau"):
 def drop_worst(scores, fraction: float):
     """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile.
 
-    The quantile is of the systems' means (gt4ireval's ``gstudy(drop=)``; numpy's default quantile
-    is R's). Urbano, Marrero & Martin (2013) recommend it because a track's worst runs are often broken
-    ones whose spread inflates the system variance.
+    As gt4ireval's ``gstudy(drop=)``: a track's worst runs are often broken ones whose spread
+    inflates the system variance (Urbano, Marrero & Martin 2013).
 
     Parameters
     ----------
@@ -325,7 +297,7 @@ def drop_worst(scores, fraction: float):
     Returns
     -------
     ScoreMatrix or numpy.ndarray
-        The systems kept (as ``scores`` was given).
+        As ``scores`` was given.
 
     Raises
     ------
@@ -334,7 +306,6 @@ def drop_worst(scores, fraction: float):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import drop_worst
     >>> drop_worst(np.array([[0.1, 0.2], [0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]), 0.25).tolist()
     [[0.5, 0.6], [0.3, 0.3], [0.7, 0.9]]

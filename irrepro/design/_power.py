@@ -1,7 +1,6 @@
 """Power against the number of topics by simulation: any test of :mod:`irrepro.significance`, with
-or without a multiple-comparison correction across m systems, on families of systems drawn from
-the known-truth simulator fitted to the pilot (:func:`simulated_power`), or from any sampler
-(:func:`power_curve`), with Monte Carlo errors (:class:`PowerCurve`)."""
+or without a correction across m systems, on families of systems drawn from the known-truth
+simulator fitted to the pilot (Urbano, Lima & Hanjalic, SIGIR 2019) or from any sampler."""
 
 from __future__ import annotations
 
@@ -69,9 +68,8 @@ class PowerCurve:
     def topics_needed(self, power: float = 0.8, z: float = 0.0) -> float:
         """The size at which the curve ``power + z * se`` first reaches ``power``.
 
-        Linear interpolation between the simulated sizes; NaN when no simulated size reaches it,
-        the smallest size when the first already does. ``z = +-1.96`` gives the sizes between
-        which the Monte Carlo error leaves the answer.
+        Interpolated linearly between the simulated sizes; NaN when none reaches it.
+        ``z = +-1.96`` gives the sizes between which the Monte Carlo error leaves the answer.
 
         Parameters
         ----------
@@ -172,10 +170,8 @@ def power_curve(
 ) -> PowerCurve | dict[str, PowerCurve]:
     """Power of ``test`` at each size in ``n_topics`` on scores drawn by ``sample``.
 
-    ``sample(family, n, trials, rng)`` returns ``(trials, m, n)`` scores of a family of m systems
-    in which system 1 is truly better than system 0; ``trials`` trials per size are shared out
-    evenly among ``families`` families. Every (size, family) is one task with its own child seed
-    of ``seed``, so the result does not depend on ``n_jobs``.
+    ``sample`` draws a family of m systems in which system 1 is truly better than system 0;
+    ``trials`` trials per size are shared out evenly among ``families`` families.
 
     Parameters
     ----------
@@ -192,15 +188,12 @@ def power_curve(
         The adjustment over all pairs of the m systems (:func:`irrepro.significance.pairwise_test`'s
         names); None: "none" (one pair, or each pair at alpha).
     alpha : float
-        The significance level.
     trials : int
         Trials per size.
     B : int, optional
         Resamples of a resampling test (its default when None).
     seed : SeedLike
-        The seed of all draws.
     n_jobs : int, optional
-        Workers; the result does not depend on them.
     min_diff : float
         The true difference, recorded in the result.
 
@@ -211,7 +204,6 @@ def power_curve(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import power_curve
     >>> def gauss(family, n, trials, rng):   # two systems, differences N(0.05, 0.1^2)
     ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
@@ -369,17 +361,12 @@ def simulated_power(
 ) -> PowerCurve | dict[str, PowerCurve]:
     """Power against the number of topics, simulated from the known-truth simulator fitted to the pilot.
 
-    The pilot's runs are fitted by :func:`irrepro.simulation.fit_collection` (margins selected by
-    AIC, copulas; Urbano & Nagler 2018); each simulated family holds ``systems`` systems, one
-    truly better than the baseline by ``min_diff`` (see the sampler's notes below), and the power
-    is the share of trials in which ``test`` finds it, adjusted over all pairs of the family by
-    ``correction``. Where the closed form (:func:`~irrepro.design.power_closed_form`) assumes
-    normal differences, the simulation keeps the measure's own distributions (ties in P@10,
-    skew in AP), so the two disagree exactly where the closed form is wrong.
-
-    Families: system 0 a baseline from the bottom 75% by expected score; system 1 another
-    system's margin moved to the baseline's mean + ``min_diff``; the others half way (Sakai's
-    least favourable configuration); their dependence a vine copula fitted to their pilot scores.
+    The pilot is fitted by :func:`irrepro.simulation.fit_collection`. A family: system 0 a baseline
+    from the bottom 75% by expected score; system 1 another system's margin moved to the
+    baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration,
+    IRJ 2016); their dependence a vine copula fitted to their pilot scores. Unlike the closed form
+    (:func:`~irrepro.design.power_closed_form`), it keeps the measure's own distributions (ties in
+    P@10, skew in AP).
 
     Parameters
     ----------
@@ -397,7 +384,6 @@ def simulated_power(
     correction : str, optional
         Adjustment over the family's pairs ("holm", "bonferroni", "fdr_bh", ...); None: "none".
     alpha : float
-        The significance level.
     trials : int, optional
         Trials per size; default :func:`irrepro.known_truth.default_trials` of ``scale``.
     families : int, optional
@@ -408,7 +394,6 @@ def simulated_power(
     seed : SeedLike
         The seed of the fit and of all draws.
     n_jobs : int, optional
-        Workers; the result does not depend on them.
     scale : {"quick", "paper"}
         Default sizes.
     model : CollectionModel, optional
@@ -426,14 +411,8 @@ def simulated_power(
         outside (0, 1), too few resamples ``B`` for a resampling test at ``alpha``, fewer than 2
         systems or topics, an unknown test, or a difference the pilot's margins cannot be moved to.
 
-    Notes
-    -----
-    Urbano, Lima & Hanjalic (SIGIR 2019) for the simulation; Sakai, "Topic set size design" (IRJ
-    2016) for the design it checks.
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import simulated_power
     >>> rng = np.random.default_rng(1)
     >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 30)) + rng.normal(0, 0.1, (8, 30)), 0, 1)

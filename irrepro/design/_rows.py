@@ -1,9 +1,6 @@
-"""The planning chapter's rows for the book's one rule, built with :mod:`irrepro.book`'s builders:
-the topic-set sizes by measure (:func:`size_rows`), the sizes from within-system against total
-variances (:func:`variance_rows`), the closed form against simulation (:func:`agreement_rows`), and
-the Verdict's claims (:func:`claim_rows`), whose rows compare nothing with Sakai's numbers (his
-pilots are not ours), so a claim resting on them is not comparable: our finding is its ``ours``.
-:func:`pair_power` is the closed form averaged over a pilot's own pairs."""
+"""The planning chapter's rows for the book's one rule, built with :mod:`irrepro.book`'s builders.
+They compare nothing with Sakai's numbers (his pilots are not ours), so a claim resting on them is
+not comparable: our finding is its ``ours``."""
 
 from __future__ import annotations
 
@@ -16,9 +13,7 @@ from ._sizes import power_closed_form, topic_set_size
 
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
-    """One count row per pilot: the paired t-test's topic-set size, with no paper value.
-
-    Sakai's pilots are not ours, so the rows compare nothing; the bootstrap interval is the note.
+    """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval the note.
 
     Parameters
     ----------
@@ -46,7 +41,7 @@ def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
 
 
 def _sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-test") -> bool:
-    """Whether the bootstrap intervals of the largest and smallest size on ``collection`` do not overlap."""
+    """Whether the intervals of the largest and smallest size on ``collection`` do not overlap."""
     sub = sizes[(sizes["collection"] == collection) & (sizes["method"] == method)]
     lo, hi = sub.loc[sub["topics"].idxmin()], sub.loc[sub["topics"].idxmax()]
     return bool(hi["low"] > lo["high"])
@@ -158,10 +153,7 @@ def agreement_rows(
 def claim_rows(
     measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
 ) -> list[dict]:
-    """The Verdict's rows of Sakai's two claims, on rows that compare nothing with his numbers.
-
-    Not comparable by the rule; ours in words: the size ratio and whether the bootstrap intervals
-    lie apart, and the share fewer topics the within-system variance asks for.
+    """The Verdict's rows of Sakai's two claims, not comparable by the rule, ours in words.
 
     Parameters
     ----------
@@ -233,7 +225,6 @@ def pair_power(x, n: int, *, min_diff: float, alpha: float, bottom: float = 0.75
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import design
     >>> x = np.random.default_rng(1).normal(0.3, 0.1, (6, 40))
     >>> 0 < design.pair_power(x, 30, min_diff=0.05, alpha=0.05) < 1

@@ -1,7 +1,6 @@
-"""Topic-set size design in closed form: Sakai's three methods (paired t-test, one-way ANOVA of m
-systems, confidence-interval width) from a pilot's residual variance, each with a bootstrap
-interval over the pilot's topics (:func:`topic_set_size` -> :class:`TopicSetSize`,
-:func:`topic_set_sizes`, :func:`power_closed_form`)."""
+"""Topic-set size design in closed form (Sakai, "Topic set size design", IRJ 19, 2016): the paired
+t-test, one-way ANOVA and CI-width methods from a pilot's residual variance V_E, each with a
+bootstrap interval over the pilot's topics."""
 
 from __future__ import annotations
 
@@ -93,14 +92,11 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
                       systems: int = 2) -> np.ndarray:  # fmt: skip
     """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
 
-    - ``"paired-t"``: the two-sided paired t-test of a difference ``min_diff`` whose per-topic
-      differences have variance ``2 * variance`` (twice V_E: the mean over all pairs of the pilot's
-      variance of differences), by the noncentral t with n - 1 degrees of freedom and
-      noncentrality ``sqrt(n) min_diff / sqrt(2 V_E)`` (statsmodels' ``TTestPower.power``);
-    - ``"anova"``: the one-way ANOVA of ``systems`` means whose range is ``min_diff`` and the others
-      at their centre (the least favourable configuration), noncentral F with
-      (m - 1, m (n - 1)) degrees of freedom and noncentrality ``n min_diff^2 / (2 V_E)``
-      (statsmodels' ``FTestAnovaPower`` with f = min_diff / sqrt(2 m V_E) and m n observations).
+    Sakai (2016), sections 4 and 5. ``"paired-t"``: the two-sided paired t-test, per-topic
+    differences of variance ``2 V_E``, noncentrality ``sqrt(n) min_diff / sqrt(2 V_E)``
+    (statsmodels' ``TTestPower.power``). ``"anova"``: ``systems`` means of range ``min_diff``, the
+    others at their centre (the least favourable configuration), noncentrality
+    ``n min_diff^2 / (2 V_E)`` (statsmodels' ``FTestAnovaPower``, f = min_diff / sqrt(2 m V_E)).
 
     Parameters
     ----------
@@ -112,7 +108,6 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
     min_diff : float
         The minimum detectable difference (the range of the means, for the ANOVA).
     alpha : float
-        Significance level.
     systems : int
         m, the systems of the ANOVA.
 
@@ -121,13 +116,8 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
     numpy.ndarray
         The power at each size.
 
-    Notes
-    -----
-    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016), sections 4 and 5.
-
     Examples
     --------
-    >>> import numpy as np
     >>> from statsmodels.stats.power import TTestPower
     >>> from irrepro.design import power_closed_form
     >>> p = power_closed_form("paired-t", [10, 50], variance=0.01, min_diff=0.05)
@@ -198,8 +188,7 @@ class TopicSetSize:
         The recommended topic-set size from the pilot's V_E (-1: more than a million, not reachable).
     low, high : int
         The sizes at the ends of the percentile bootstrap interval of V_E over the pilot's
-        topics (the size grows with V_E, so these are the percentile interval of the size
-        itself); -1 when no bootstrap was made.
+        topics; -1 when no bootstrap was made.
     variance : float
         The pilot's V_E.
     variance_low, variance_high : float
@@ -259,18 +248,14 @@ def topic_set_size(
 ) -> TopicSetSize:
     """The topics a study needs by one of Sakai's (2016) methods, from a pilot score matrix.
 
-    - ``"paired-t"``: the fewest topics with which the two-sided paired t-test at ``alpha``
-      detects a true difference ``min_diff`` with probability ``power`` (the size statsmodels'
-      ``TTestPower().solve_power`` gives for effect size ``min_diff / sqrt(2 V_E)``, rounded up);
-    - ``"anova"``: the fewest topics per system with which the one-way ANOVA of ``systems``
-      systems detects a range ``min_diff`` of their means with probability ``power``
-      (statsmodels' ``FTestAnovaPower().solve_power`` divided by m, rounded up);
-    - ``"ci-width"``: the fewest topics whose expected (1 - alpha) confidence interval of a
-      paired mean difference is at most ``min_diff`` wide.
-
-    V_E is the pilot's residual variance of the two-way ANOVA (:func:`two_way_anova`); the
-    interval on the size comes from ``B`` bootstrap samples of the pilot's topics (the size at each
-    end of V_E's percentile interval; the size grows with V_E).
+    Sakai (2016), sections 4-6, with V_E the residual variance of the pilot's
+    :func:`two_way_anova`: ``"paired-t"``, the fewest topics with which the two-sided paired t-test
+    at ``alpha`` detects ``min_diff`` with probability ``power`` (statsmodels'
+    ``TTestPower().solve_power``, rounded up); ``"anova"``, the fewest topics per system with which
+    the one-way ANOVA of ``systems`` systems detects a range ``min_diff`` of their means;
+    ``"ci-width"``, the fewest topics whose expected (1 - alpha) interval of a paired mean
+    difference is at most ``min_diff`` wide. The interval on the size is the size at each end of
+    V_E's percentile interval over ``B`` bootstrap samples of the pilot's topics.
 
     Parameters
     ----------
@@ -293,7 +278,6 @@ def topic_set_size(
     level : float
         The interval's confidence level.
     seed : SeedLike
-        Seed of the bootstrap.
 
     Returns
     -------
@@ -307,15 +291,8 @@ def topic_set_size(
         ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, a ``B`` > 0 too
         small for an interval at ``level``, an unknown method.
 
-    Notes
-    -----
-    Sakai, "Topic set size design", Information Retrieval Journal 19 (2016): sections 4 (t-test),
-    5 (one-way ANOVA, least favourable configuration) and 6 (CI width), with V_E as the pilot
-    variance and ``2 V_E`` as the variance of a paired difference.
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topic_set_size
     >>> rng = np.random.default_rng(1)
     >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 40)) + rng.normal(0, 0.1, (6, 40)), 0, 1)
@@ -379,7 +356,6 @@ def topic_set_sizes(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import topic_set_sizes
     >>> rng = np.random.default_rng(1)
     >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 40)) + rng.normal(0, 0.1, (6, 40)), 0, 1)

@@ -1,5 +1,4 @@
-"""All pairs after the ANOVA: the classical Tukey HSD beside the package's randomised one
-(:func:`tukey_table`, ``irrepro compare --anova``)."""
+"""All pairs after the ANOVA: the classical Tukey HSD beside the randomised one (``irrepro compare --anova``)."""
 
 from __future__ import annotations
 
@@ -15,12 +14,11 @@ def tukey_table(
 ) -> pd.DataFrame:
     """Every pair of systems by the classical and the randomised Tukey HSD.
 
-    The classical test is statsmodels' Tukey HSD (``statsmodels.sandbox.stats.multicomp.tukeyhsd``,
-    what ``pairwise_tukeyhsd`` calls) on the two-way design: the system means, the residual
-    variance V_E of the system x topic ANOVA and its (S - 1)(T - 1) degrees of freedom, so that the
-    topics block as they do in a paired test (``pairwise_tukeyhsd`` itself takes the systems as
-    independent groups and the topic variance into its error). The randomised one is
-    :func:`irrepro.significance.tukey_hsd` (permutations of the scores within topics).
+    The classical test is statsmodels' Tukey HSD on the two-way design: the residual variance V_E
+    of the system x topic ANOVA and its (S - 1)(T - 1) degrees of freedom, so that the topics block
+    as in a paired test (``pairwise_tukeyhsd`` would take the systems as independent groups). The
+    randomised one is :func:`irrepro.significance.tukey_hsd` (Carterette, TOIS 30, 2012; Sakai 2018,
+    ch. 4).
 
     Parameters
     ----------
@@ -31,9 +29,7 @@ def tukey_table(
     B : int
         Permutations of the randomised test.
     seed : SeedLike
-        Its seed.
     n_jobs : int, optional
-        Workers; the results do not depend on them.
 
     Returns
     -------
@@ -42,18 +38,10 @@ def tukey_table(
         ``low``, ``high`` (the classical simultaneous interval), ``p_classical``,
         ``p_randomised``.
 
-    Notes
-    -----
-    Carterette, "Multiple testing in statistical analysis of systems-based information retrieval
-    experiments", TOIS 30 (2012); Sakai, "Laboratory Experiments in Information Retrieval"
-    (Springer 2018), ch. 4.
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.design import tukey_table
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> tukey_table(x, B=200, seed=1)[["system_1", "system_2"]].values.tolist()
+    >>> tukey_table(scores, B=200, seed=1)[["system_1", "system_2"]].values.tolist()
     [['0', '1'], ['0', '2'], ['1', '2']]
     """
     from statsmodels.sandbox.stats.multicomp import tukeyhsd

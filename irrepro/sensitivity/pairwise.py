@@ -1,8 +1,4 @@
-"""The discriminative power bootstrap tests give measures (Sakai 2006, section 3.3, Table 2).
-
-The tests themselves are :mod:`irrepro.significance`'s (:func:`~irrepro.significance.paired_bootstrap_test`,
-:func:`~irrepro.significance.unpaired_bootstrap_test`, their result
-:class:`~irrepro.significance.BootstrapResult`)."""
+"""The discriminative power bootstrap tests give measures (Sakai 2006, section 3.3, Table 2)."""
 
 from __future__ import annotations
 
@@ -19,33 +15,24 @@ def sensitivity(
 ) -> pd.DataFrame:
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
-    Per test, the number and percentage of pairs with ASL < alpha and the estimated difference
-    required for ASL < alpha (Figures 5 / 6), most sensitive first.
+    Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
+    (:meth:`irrepro.significance.BootstrapResult.required_difference`), most sensitive first.
 
     Parameters
     ----------
     tests : dict or sequence of BootstrapResult
-        Name -> test, or tests named by their measure (:func:`irrepro.significance.paired_bootstrap_test`,
-        :func:`irrepro.significance.unpaired_bootstrap_test`).
+        Name -> test, or tests named by their measure.
     alpha : float
-        The significance level.
 
     Returns
     -------
     pandas.DataFrame
         Columns measure, significant, pairs, sensitivity %, required difference; one row per test.
 
-    Notes
-    -----
-    Sakai (2006), section 3.3: discriminative power (Figures 5-6) and Table 2 (the estimated
-    difference required for ASL < alpha is :meth:`irrepro.significance.BootstrapResult.required_difference`).
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> tests = {"A": sg.paired_bootstrap_test(x, B=200, seed=1), "B": sg.paired_bootstrap_test(x**2, B=200, seed=1)}
+    >>> tests = {"A": sg.paired_bootstrap_test(scores, B=200, seed=1), "B": sg.paired_bootstrap_test(scores**2, B=200, seed=1)}
     >>> bt.sensitivity(tests, alpha=0.1).round(2)
       measure  significant  pairs  sensitivity %  required difference
     0       A            1      3          33.33                 0.08

@@ -1,5 +1,6 @@
-"""Beyond Sakai (2006): one result object per comparison of two systems, with the p-value (the
-ASL) adjusted for multiple comparisons (:func:`irrepro.stats.adjust_pvalues`)."""
+"""Beyond Sakai (2006), who reports ASLs and discriminative power: one result per comparison of two
+systems, with the ASL adjusted for multiple comparisons, an effect size and an interval.
+"""
 
 from __future__ import annotations
 
@@ -16,25 +17,21 @@ from ..stats import check_level
 class BootstrapComparison:
     """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
 
-    Beyond Sakai (2006). Made by :func:`comparisons`.
-
     Attributes
     ----------
     system_x, system_y : str
-        The two systems; the difference is ``system_x``'s summary minus ``system_y``'s.
+        The difference is ``system_x``'s summary minus ``system_y``'s.
     measure : str
         The measure tested (``AG_`` forms for geometric means).
     test : str
-        The test (``"bootstrap"``, ``"bootstrap-shift"``, ``"unpaired-bootstrap"``).
+        ``"bootstrap"``, ``"bootstrap-shift"`` or ``"unpaired-bootstrap"``.
     difference : float
-        The observed difference.
     p : float
-        The achieved significance level (ASL, Sakai's name of the bootstrap test's p-value),
-        unadjusted.
+        The achieved significance level (ASL), unadjusted.
     p_adjusted : float
         ``p`` adjusted over all the comparisons of the test by ``correction``.
     correction : str
-        The correction (a ``statsmodels`` ``multipletests`` method), ``"none"`` when unadjusted.
+        A ``multipletests`` method, ``"none"`` when unadjusted.
     effect_size : float
         Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
     ci_low, ci_high : float
@@ -54,17 +51,15 @@ class BootstrapComparison:
     ci_high: float
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Is the adjusted p-value below ``alpha``?
+        """Whether the adjusted p-value is below ``alpha``.
 
         Parameters
         ----------
         alpha : float
-            The significance level.
 
         Returns
         -------
         bool
-            ``p_adjusted < alpha``.
         """
         return self.p_adjusted < alpha
 
@@ -74,20 +69,15 @@ def comparisons(
 ) -> list[BootstrapComparison]:
     """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
 
-    The p-values (ASLs) are adjusted by ``correction`` (:meth:`~irrepro.significance.PairwiseResult.adjust`:
-    ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` or any method of ``statsmodels.stats.multitest.multipletests``;
-    None leaves them unadjusted) and ``level`` percentile intervals of the difference. Beyond
-    the paper. ``pd.DataFrame(comparisons(r))`` makes a table. ``level``: a fraction or a
-    percentage (:func:`irrepro.stats.check_level`).
+    ``pd.DataFrame(comparisons(r))`` makes a table.
 
     Parameters
     ----------
     result : BootstrapResult
-        A test of :mod:`irrepro.significance` (:func:`~irrepro.significance.paired_bootstrap_test`,
-        :func:`~irrepro.significance.unpaired_bootstrap_test`).
+        A bootstrap test of :mod:`irrepro.significance`.
     correction : str or None
-        The correction for multiple comparisons (:data:`irrepro.significance.CORRECTIONS` or a
-        method of ``multipletests``); None or ``"none"``: unadjusted.
+        Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"``, ...); None or
+        ``"none"``: unadjusted.
     level : float
         The level of the percentile intervals: a fraction or a percentage.
 
@@ -96,18 +86,11 @@ def comparisons(
     list of BootstrapComparison
         One per pair of ``result``, in its order.
 
-    Notes
-    -----
-    Beyond Sakai (2006): the paper reports ASLs (section 3.1) and discriminative power (3.3), not
-    adjusted ASLs, effect sizes or intervals.
-
     Examples
     --------
-    >>> import numpy as np
     >>> import pandas as pd
     >>> from irrepro import sensitivity as bt, significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> table = pd.DataFrame(bt.comparisons(sg.paired_bootstrap_test(x, B=200, seed=1)))
+    >>> table = pd.DataFrame(bt.comparisons(sg.paired_bootstrap_test(scores, B=200, seed=1)))
     >>> table[["system_x", "system_y", "difference", "p", "p_adjusted", "ci_low", "ci_high"]].round(3)
       system_x system_y  difference      p  p_adjusted  ci_low  ci_high
     0        0        1        0.14  0.075         0.225    0.06     0.22

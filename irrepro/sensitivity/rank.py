@@ -1,6 +1,6 @@
-"""Kendall's tau between the system rankings by two measures, its bootstrap standard error and
-the Z0 normal test (Sakai 2006, section 4, Figures 12-13). Kendall's tau itself is
-:func:`irrepro.stats.kendall_tau`."""
+"""Kendall's tau between the system rankings by two measures, its bootstrap standard error and the
+Z0 normal test (Sakai 2006, section 4, Figures 12-13).
+"""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from ..stats import bootstrap_sd, kendall_tau
 class RankCorrelation:
     """Kendall's tau between the system rankings by two measures, its bootstrap error and test.
 
-    Made by :func:`rank_correlation`.
-
     Attributes
     ----------
     measures : tuple of str
@@ -29,7 +27,7 @@ class RankCorrelation:
     tau : float
         Kendall's tau-b on the full topic set.
     se_boot : float
-        The bootstrap estimate of the standard error of tau.
+        The bootstrap standard error of tau.
     z0 : float
         The Z0 statistic of ``|tau|``, standard normal under no association.
     p_value : float
@@ -68,19 +66,16 @@ def rank_correlation(
 ) -> RankCorrelation:
     """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error.
 
-    Kendall's tau-b on the full topic set; its standard error is
-    :func:`irrepro.stats.bootstrap_sd` of the tau of every topic sample.
+    The standard error is :func:`irrepro.stats.bootstrap_sd` of the tau of every topic sample.
 
     Parameters
     ----------
     scores_a, scores_b : ScoreMatrix or array_like
-        ``(S, T)`` scores of the same systems and topics by the two measures (two ScoreMatrix
-        must list the same systems in the same order).
+        ``(S, T)`` scores of the same systems and topics by the two measures.
     samples : array_like, optional
         ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`).
     summary_a, summary_b : str or callable
-        How each measure summarises a system's scores: ``"mean"``, ``"gmean"`` (a ``G_`` name) or
-        a function reducing the last axis.
+        ``"mean"``, ``"gmean"`` (a ``G_`` name) or a function reducing the last axis.
     B : int
         Samples to draw when ``samples`` is omitted.
     seed : SeedLike
@@ -89,7 +84,6 @@ def rank_correlation(
     Returns
     -------
     RankCorrelation
-        tau, its bootstrap standard error, Z0 and its p-value, and the ``(B,)`` replicates.
 
     Raises
     ------
@@ -98,13 +92,9 @@ def rank_correlation(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)

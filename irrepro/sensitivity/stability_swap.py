@@ -26,8 +26,6 @@ from ..significance._samples import (
 class Stability:
     """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10).
 
-    Made by :func:`stability`.
-
     Attributes
     ----------
     measure : str
@@ -38,18 +36,6 @@ class Stability:
         MR at each ``f``.
     prop_ties : numpy.ndarray
         PT at each ``f``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
-    >>> st.to_frame().round(3)
-       fuzziness     MR     PT
-    0       0.05  0.020  0.180
-    1       0.10  0.007  0.320
-    2       0.20  0.000  0.583
     """
 
     measure: str
@@ -58,21 +44,20 @@ class Stability:
     prop_ties: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
-        """The curve as a table.
+        """The curve as a table: columns fuzziness, MR and PT, a row per fuzziness value.
 
         Returns
         -------
         pandas.DataFrame
-            Columns fuzziness, MR (minority rate) and PT (proportion of ties), a row per fuzziness.
         """
         return pd.DataFrame({"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties})
 
 
 def minority_rate_at(st: Stability, prop_ties: float) -> float:
-    """The minority rate of a stability curve at a given proportion of ties.
+    """The minority rate of a stability curve at a given proportion of ties (Sakai 2006, Figure 10).
 
-    Interpolated linearly (both grow with the fuzziness): how the measures of Figure 10 compare
-    at the same proportion of ties.
+    Interpolated linearly (both grow with the fuzziness), so that measures compare at the same
+    proportion of ties.
 
     Parameters
     ----------
@@ -84,18 +69,12 @@ def minority_rate_at(st: Stability, prop_ties: float) -> float:
     Returns
     -------
     float
-        The minority rate there (the curve's end value outside its range).
-
-    Notes
-    -----
-    Sakai (2006), section 3.5, Figure 10.
+        The curve's end value outside its range.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
     >>> round(bt.minority_rate_at(st, 0.25), 4)
     0.0133
     """
@@ -124,10 +103,10 @@ def stability(
     """Stability method on bootstrap topic samples (Sakai 2006, section 3.5, Figure 9).
 
     For each pair (X, Y) and sample Q*b: if ``|M(X,Q*b) - M(Y,Q*b)| < f * max(M(X,Q*b), M(Y,Q*b))``
-    the pair is a tie (EQ), else GT(X,Y) or GT(Y,X) counts the winner.
-    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``. ``fuzziness`` defaults to
-    0.01, 0.02, ..., 0.20. The fuzziness is relative to the larger of the two scores, as in
-    Buckley and Voorhees' method (our reading of Figure 9, whose formula the text does not show).
+    the pair is a tie (EQ), else GT(X,Y) or GT(Y,X) counts the winner;
+    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``. The fuzziness relative
+    to the larger score is our reading of Figure 9 (Buckley and Voorhees' method), whose formula the
+    text does not show.
 
     Parameters
     ----------
@@ -150,7 +129,6 @@ def stability(
     Returns
     -------
     Stability
-        MR and PT at each fuzziness value.
 
     Raises
     ------
@@ -159,12 +137,13 @@ def stability(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> st = bt.stability(x, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
-    >>> st.minority_rate.round(3).tolist(), st.prop_ties.round(3).tolist()
-    ([0.02, 0.007, 0.0], [0.18, 0.32, 0.583])
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st.to_frame().round(3)
+       fuzziness     MR     PT
+    0       0.05  0.020  0.180
+    1       0.10  0.007  0.320
+    2       0.20  0.000  0.583
     """
     m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
     if m.min() < 0:
@@ -189,7 +168,7 @@ def stability(
 class SwapRates:
     """Swap rates per difference bin and the difference needed for a swap rate <= threshold.
 
-    Sakai (2006), Figure 11 and Table 3; the ``swap`` of a :class:`MeasureStudy`.
+    Sakai (2006), Figure 11 and Table 3, on two independent sets of bootstrap samples.
 
     Attributes
     ----------
@@ -197,10 +176,8 @@ class SwapRates:
         The measure (``G_`` prefixed for a geometric mean).
     bin_lower : numpy.ndarray
         The lower edge of each bin of ``|D*b|``.
-    counts : numpy.ndarray
-        Comparisons in each bin.
-    swaps : numpy.ndarray
-        Swaps in each bin.
+    counts, swaps : numpy.ndarray
+        Comparisons and swaps in each bin.
     threshold : float
         The largest swap rate allowed.
     abs_diff : float
@@ -213,10 +190,8 @@ class SwapRates:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.sensitivity.stability_swap import swap_rates
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sw = swap_rates(x, B=200, seed=1, bin_width=0.05, n_bins=4)
+    >>> sw = swap_rates(scores, B=200, seed=1, bin_width=0.05, n_bins=4)
     >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
     ([157, 70, 280, 93], [55.0, 9.0, 0.0, 0.0], [0.35, 0.129, 0.0, 0.0])
     >>> {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}

@@ -24,15 +24,12 @@ from .stability_swap import stability, swap_rates
 class MeasureStudy:
     """Sakai's (2006) comparison of several measures on one set of runs, on shared samples.
 
-    Paired and unpaired tests of every pair of systems, stability, swap rates and rank
-    correlations. ``names`` are the measures as given (``G_`` names for geometric
-    means); the paired tests of geometric means are the ``AG_`` forms. Made by
-    :func:`measure_study`.
+    The paired tests of geometric means are the ``AG_`` forms.
 
     Attributes
     ----------
     names : tuple of str
-        The measures, in the order given.
+        The measures, in the order given (``G_`` names for geometric means).
     paired, unpaired : dict
         Name -> :class:`~irrepro.significance.BootstrapResult` of the paired test (section 3.1)
         and of the unpaired test (3.2).
@@ -47,26 +44,6 @@ class MeasureStudy:
         The seed the samples were drawn from.
     B : int
         Bootstrap samples per set.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import sensitivity as bt
-    >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-    >>> study.names, study.paired["G_AP"].measure
-    (('AP', 'G_AP', 'Q'), 'AG_AP')
-    >>> study.tau_matrix().round(3)
-             AP   G_AP   Q
-    AP      NaN    NaN NaN
-    G_AP  1.000    NaN NaN
-    Q     0.816  0.816 NaN
     """
 
     names: tuple[str, ...]
@@ -81,38 +58,16 @@ class MeasureStudy:
     def table2(self, test: str = "bootstrap", alpha: float = 0.05) -> pd.DataFrame:
         """Discriminative power and estimated required difference (Table 2), most sensitive first.
 
-        ``test="unpaired-bootstrap"`` gives the table the paper describes but omits.
-
         Parameters
         ----------
         test : {"bootstrap", "unpaired-bootstrap"}
-            The test whose table it is, named as :data:`irrepro.significance.TESTS` names it.
+            The test whose table it is (the unpaired one: the table the paper describes but omits).
         alpha : float
-            The significance level.
 
         Returns
         -------
         pandas.DataFrame
-            :func:`sensitivity`'s table; the paired test of a geometric mean is named by its
-            ``AG_`` form.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from irrepro import sensitivity as bt
-        >>> from irrepro.data import ScoreMatrix
-        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-        >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-        >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-        >>> study.table2().round(3)
-          measure  significant  pairs  sensitivity %  required difference
-        0   AG_AP            1      6         16.667                 0.35
-        1      AP            0      6          0.000                 0.18
-        2       Q            0      6          0.000                 0.12
+            :func:`sensitivity`'s table; the paired test of a geometric mean named by its ``AG_`` form.
         """
         if test == "unpaired-bootstrap":
             return sensitivity(self.unpaired, alpha)
@@ -131,25 +86,7 @@ class MeasureStudy:
         Returns
         -------
         pandas.DataFrame
-            Columns measure, abs, rel, max and sensitivity % (:meth:`SwapRates.table_row`).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from irrepro import sensitivity as bt
-        >>> from irrepro.data import ScoreMatrix
-        >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-        ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-        >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-        ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
-        >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-        >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-        >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
-        >>> study.table3().round(3)
-          measure   abs    rel    max  sensitivity %
-        0    G_AP  0.11  0.129  0.856         40.417
-        1      AP  0.12  0.140  0.860         39.917
-        2       Q  0.16  0.211  0.760          8.667
+            Columns measure, abs, rel, max and sensitivity %.
         """
         rows = [self.swap[k].table_row() | {"measure": k} for k in self.names]
         frame = pd.DataFrame(rows)
@@ -200,17 +137,15 @@ def measure_study(
 ) -> MeasureStudy:
     """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
 
-    ``matrices`` maps a name to a ScoreMatrix (arithmetic mean) or to ``(ScoreMatrix, "gmean")``
-    (e.g. ``{"AP": ap, "G_AP": (ap, "gmean")}``); all must hold the same systems and topics.
-    Three sets of samples are drawn from children of ``seed``: the topic samples Q*b (paired test,
-    stability, first swap set, rank correlations), the pooled samples of the unpaired test, and
-    the second, independent swap set.
+    Tables 2 and 3, Figures 7-13. Three sets of samples are drawn from children of ``seed``: the topic
+    samples Q*b (paired test, stability, first swap set, rank correlations), the pooled samples of the
+    unpaired test, and the second, independent swap set.
 
     Parameters
     ----------
     matrices : dict
         Name -> ScoreMatrix (or ``(S, T)`` array) for an arithmetic mean, or -> ``(ScoreMatrix,
-        "gmean")`` for a geometric mean.
+        "gmean")`` for a geometric mean; all of the same systems and topics.
     B : int
         Bootstrap samples per set.
     seed : SeedLike
@@ -218,20 +153,16 @@ def measure_study(
     fuzziness : sequence of float, optional
         The stability method's fuzziness values (:func:`stability`).
     n_jobs : int, optional
-        Workers of the tests (:func:`irrepro.parallel.n_jobs`); the results do not depend on it.
     progress : bool
         Show a progress bar over the measures.
     parts : sequence of str
-        Which parts to compute (default all): ``"paired"``, ``"unpaired"``,
-        ``"stability"``, ``"swap"``, ``"rank"``. A part left out is an empty dict in the study. The
-        samples are drawn as for the whole study, so every part computed is the whole study's (with
-        the same seed) - e.g. cheaper replicates at other seeds for Monte Carlo errors of the tests
-        and the swap method.
+        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute
+        (default all; a part left out is an empty dict). Every part computed is the whole study's with
+        the same seed (e.g. cheaper replicates at other seeds for Monte Carlo errors).
 
     Returns
     -------
     MeasureStudy
-        The tests, stability, swap rates and rank correlations of every measure.
 
     Raises
     ------
@@ -239,27 +170,36 @@ def measure_study(
         The matrices differ in shape; a summary other than ``"mean"`` or ``"gmean"``; a part not
         among those five.
 
-    Notes
-    -----
-    Sakai (2006), sections 3.1-3.5 and 4: Tables 2 and 3, Figures 7-13.
-
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import sensitivity as bt
     >>> from irrepro.data import ScoreMatrix
-    >>> a = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6],
-    ...               [0.5, 0.6, 0.6, 0.5, 0.8], [0.3, 0.7, 0.4, 0.6, 0.5]])
-    >>> b = np.array([[0.6, 0.5, 0.6, 0.4, 0.7], [0.5, 0.4, 0.5, 0.5, 0.5],
-    ...               [0.4, 0.5, 0.6, 0.5, 0.8], [0.3, 0.6, 0.4, 0.5, 0.6]])
+    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
     >>> study = bt.measure_study({"AP": ap, "G_AP": (ap, "gmean"), "Q": q}, B=200, seed=1)
+    >>> study.names, study.paired["G_AP"].measure
+    (('AP', 'G_AP', 'Q'), 'AG_AP')
+    >>> study.tau_matrix().round(3)
+             AP   G_AP   Q
+    AP      NaN    NaN NaN
+    G_AP  1.000    NaN NaN
+    Q     0.816  0.816 NaN
+    >>> study.table2().round(3)
+      measure  significant  pairs  sensitivity %  required difference
+    0   AG_AP            1      6         16.667                 0.35
+    1      AP            0      6          0.000                 0.18
+    2       Q            0      6          0.000                 0.12
     >>> study.table2("unpaired-bootstrap").round(3)
       measure  significant  pairs  sensitivity %  required difference
     0    G_AP            1      6         16.667                 0.21
     1      AP            0      6          0.000                 0.20
     2       Q            0      6          0.000                 0.16
+    >>> study.table3().round(3)
+      measure   abs    rel    max  sensitivity %
+    0    G_AP  0.11  0.129  0.856         40.417
+    1      AP  0.12  0.140  0.860         39.917
+    2       Q  0.16  0.211  0.760          8.667
     """
     unknown = sorted(set(parts) - set(_PARTS))
     if unknown:

@@ -1,13 +1,7 @@
-"""Randomised Tukey HSD's inner loop compiled (numba): for every score matrix and permutation, the
-permuted systems' means and their largest absolute difference over the pairs tested, without the
-``(matrices, permutations, topics, systems)`` array of the numpy expression it replaces.
-
-Bit for bit that expression's numbers (``np.take_along_axis(...).mean(axis=-2)``, then
-``np.abs(m[..., i] - m[..., j]).max(axis=-1)``): numpy reduces a middle axis by adding its slices in
-order, so each mean here is the sum over the topics in topic order divided by the number of topics
-(``tests/test_speed_paths.py`` compares the two). Compiled at the first call and
-cached on disk (numba's ``cache=True``); the loop releases the GIL, so the threads of
-:func:`irrepro.parallel.parallel_map` run it side by side (Carterette 2012; Sakai 2018, ch. 4)."""
+"""Randomised Tukey HSD's inner loop compiled (numba, cached on disk, without the GIL): the permuted
+systems' means and their largest absolute difference over the pairs, bit for bit the numpy
+expression's numbers (each mean the sum over the topics in topic order, divided by their number).
+"""
 
 from __future__ import annotations
 
@@ -39,8 +33,7 @@ def _kernel(xt, perm, pi, pj, out):  # pragma: no cover
 
 
 def family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """``(F, b)``: for each score matrix ``x`` ``(F, S, n)`` and permutation ``perm`` ``(b, n, S)``,
-    the largest ``|difference|`` of the permuted systems' means over ``pairs`` ``(P, 2)``."""
+    """``(F, b)``: the largest ``|difference|`` of permuted system means over ``pairs``."""
     xt = np.ascontiguousarray(np.asarray(x, dtype=np.float64).transpose(0, 2, 1))
     out = np.empty((xt.shape[0], len(perm)))
     pairs = np.asarray(pairs, dtype=np.int64)

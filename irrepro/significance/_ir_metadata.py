@@ -1,6 +1,6 @@
-"""The ir_metadata fields of :func:`irrepro.significance.methods_paragraph`'s sidecar (schema
-v0.1, PRIMAD: platform, implementation, research goal, data; https://www.ir-metadata.org), and
-the versions of the software the numbers depend on."""
+"""The ir_metadata fields (schema v0.1, PRIMAD; https://www.ir-metadata.org) of the methods sidecar,
+and the versions of the software the numbers depend on.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The names of :mod:`irrepro.significance`'s tests, corrections and table formats, in a module
-of their own without imports, so that the command line can offer them as choices without loading
-the tests (``irrepro eval`` loads neither pandas nor scipy)."""
+"""The names of the tests, corrections and table formats, without imports, so that the command line
+offers them as choices without loading the tests.
+"""
 
 #: The tests of :func:`~irrepro.significance.pairwise_test` (``irrepro compare --test``), by the
 #: name the command line takes, with the name the tables print.

@@ -1,6 +1,6 @@
-"""Inputs of the bootstrap tests (Sakai 2006, Figure 1): score matrices, the bootstrap topic
-samples shared by every pair, measure and method, pairs of systems, and the summaries (arithmetic
-mean, geometric mean, any function) of every system on every sample."""
+"""Inputs of the bootstrap tests (Sakai 2006, Figure 1): score matrices, the topic samples shared by
+every pair, measure and method, pairs of systems, and every system's summary on every sample.
+"""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ from ..parallel import SeedLike
 
 
 def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
-    """(S, T) float array, system names, measure name, from a ScoreMatrix or an array (every
-    value finite: :func:`irrepro.data._matrices._checked_scores`)."""
+    """(S, T) finite float array, system names and measure name of a ScoreMatrix or an array."""
     arr = _checked_scores(scores)
     if isinstance(scores, ScoreMatrix):
         systems, measure = tuple(scores.systems), scores.measure
@@ -36,10 +35,8 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.ndarray:
     """The bootstrap topic samples ``Q*b``: ``(B, n_topics)`` topic indices drawn with replacement.
 
-    Sakai (2006), Figure 1. Row ``b`` lists the topics of sample ``b``. The same samples
-    serve every pair, measure and method (section 3.5).
-
-    For the unpaired test pass ``n_topics = n + m`` (Figure 3 resamples the pooled vector).
+    Sakai (2006), section 3.1 and Figure 1; the same samples serve every pair, measure and method
+    (section 3.5). For the unpaired test pass ``n_topics = n + m`` (Figure 3's pooled vector).
 
     Parameters
     ----------
@@ -48,18 +45,12 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
     B : int
         Samples (rows).
     seed : SeedLike
-        The random draws: an int, a :class:`numpy.random.SeedSequence` or a
-        :class:`numpy.random.Generator` (:func:`irrepro.parallel.as_generator`).
+        An int, a :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`.
 
     Returns
     -------
     numpy.ndarray
         ``(B, n_topics)`` integer indices.
-
-    Notes
-    -----
-    Sakai (2006), section 3.1 and Figure 1 (the samples of the paired test), Figure 3 (the pooled
-    samples of the unpaired test).
 
     Examples
     --------
@@ -96,14 +87,11 @@ def _check_samples(samples, n_cols: int, B: int, seed, name: str = "samples") ->
 
 
 def all_pairs(n_systems: int) -> np.ndarray:
-    """Every pair of systems: ``(n(n-1)/2, 2)`` index pairs ``(i, j)``, ``i < j``.
-
-    The pairs in row-major order: the set C of the comparisons of Sakai (2006), section 3.3.
+    """Every pair of systems, ``(i, j)`` with ``i < j`` in row-major order (Sakai 2006, section 3.3's C).
 
     Parameters
     ----------
     n_systems : int
-        The number of systems ``n``.
 
     Returns
     -------
@@ -121,16 +109,12 @@ def all_pairs(n_systems: int) -> np.ndarray:
 
 
 def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
-    """Every system against a baseline: ``(n - 1, 2)`` index pairs ``(s, baseline)``.
-
-    One pair ``(s, baseline)`` for every other system ``s``, in index order, so that a pair's
-    difference is the system's score minus the baseline's (positive: better than the baseline).
-    Beyond Sakai (2006), who compares all pairs (:func:`all_pairs`).
+    """Every other system against a baseline: ``(s, baseline)`` in index order (difference s minus baseline).
 
     Parameters
     ----------
     n_systems : int
-        The number of systems ``n`` (at least 2).
+        At least 2.
     baseline : int
         The baseline's index, ``0 <= baseline < n_systems``.
 
@@ -171,8 +155,7 @@ def _baseline_index(baseline, systems: tuple) -> int:
 
 
 def _resolve_pairs(pairs, baseline, systems: tuple) -> np.ndarray:
-    """The pairs a test compares: ``pairs`` as given (default all pairs), or with ``baseline`` (a
-    name or an index) every other system against it (:func:`baseline_pairs`); not both."""
+    """The pairs a test compares: ``pairs`` (default all), or all against ``baseline``; not both."""
     if baseline is None:
         return _check_pairs(pairs, len(systems))
     if pairs is not None:
@@ -216,8 +199,7 @@ class _Summary:
         return log_scores(v) if self.kind == "gmean" else v
 
     def back(self, m: np.ndarray) -> np.ndarray:
-        """From the mean of transformed values to the summary (exp of the mean of logs is
-        ``measures.aggregate(x, "G")``: no eps subtracted, x not truncated to 4 figures)."""
+        """From the mean of transformed values to the summary (no eps subtracted, no truncation)."""
         return np.exp(m) if self.kind == "gmean" else m
 
     def apply(self, v: np.ndarray) -> np.ndarray:

@@ -1,8 +1,7 @@
 """The bootstrap tests of all pairs of systems on shared topic samples: Sakai's (2006, sections
-3.1-3.2) studentised paired test and unpaired test, and the unstudentised bootstrap-shift test of
-the mean difference (Efron & Tibshirani 1993, algorithm 16.2; Urbano et al. 2019's "bootstrap"),
-with the discriminative power they give a measure (Sakai 2006, section 3.3, Table 2) on their
-result, :class:`BootstrapResult`."""
+3.1-3.3) studentised paired and unpaired tests with the discriminative power they give a measure,
+and the bootstrap-shift test of the mean difference (Efron & Tibshirani 1993, algorithm 16.2).
+"""
 
 from __future__ import annotations
 
@@ -34,42 +33,32 @@ _NOISE = 1e-9
 
 
 def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """``(..., P)`` of ``x`` ``(..., S, T)``: the size of rounding noise of each pair, ``_NOISE``
-    times the larger absolute score of its two systems (a difference this small is no difference)."""
+    """``(..., P)``: each pair's rounding noise, ``_NOISE`` times its larger absolute score."""
     a, b = x[..., pairs[:, 0], :], x[..., pairs[:, 1], :]
     return _NOISE * np.maximum(np.abs(a).max(-1), np.abs(b).max(-1))
 
 
 @dataclass(frozen=True)
 class BootstrapResult(PairwiseResult):
-    """A bootstrap test of every pair of systems under one measure.
+    """A bootstrap test of every pair of systems under one measure (``p`` is the ASL).
 
-    A :class:`~irrepro.significance.PairwiseResult` (``difference``, ``p`` = the achieved
-    significance level, ASL; ``p_adjusted``; ``effect_size``) with what Sakai's (2006) figures
-    and tables need.
-
-    ``test`` is ``"bootstrap"`` (Sakai's studentised paired test), ``"bootstrap-shift"`` (the
-    unstudentised shift test of the mean difference) or ``"unpaired-bootstrap"``; ``summary`` the
-    summary tested (``"mean"``, ``"gmean"``, a function's name); ``statistic`` the observed test
-    statistic (paired: t(z); shift: mean(z); unpaired: the difference); ``replicates`` ``(P, B)``
-    the bootstrap replicates of the difference under H0 (paired and shift: the mean of w*b;
-    unpaired: d*b) and ``replicate_statistic`` those of the statistic (paired: t(w*b)).
+    ``test`` is ``"bootstrap"`` (Sakai's studentised paired test), ``"bootstrap-shift"`` or
+    ``"unpaired-bootstrap"``.
 
     Attributes
     ----------
     summary : str
-        The summary tested.
+        The summary tested (``"mean"``, ``"gmean"``, a function's name).
     statistic : numpy.ndarray
-        ``(P,)`` the observed statistic.
+        ``(P,)`` the observed statistic (paired: t(z); shift: mean(z); unpaired: the difference).
     replicates, replicate_statistic : numpy.ndarray
-        ``(P, B)`` under H0.
+        ``(P, B)`` under H0: of the difference (paired and shift: the mean of w*b; unpaired: d*b)
+        and of the statistic (paired: t(w*b)).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
-    >>> r = sg.paired_bootstrap_test(x, B=200, seed=1)
+    >>> r = sg.paired_bootstrap_test(scores[:2], B=200, seed=1)
     >>> r.test, r.difference.round(2).tolist(), r.p.tolist()
     ('bootstrap', [0.14], [0.075])
     >>> r.discriminative_power(alpha=0.1)
@@ -88,14 +77,13 @@ class BootstrapResult(PairwiseResult):
         Parameters
         ----------
         level : float
-            A fraction or a percentage (:func:`irrepro.stats.check_level`).
+            A fraction or a percentage.
 
         Returns
         -------
         numpy.ndarray
-            Paired and shift: mean(z) + the quantiles of mean(w*b) (mean(z) + mean(w*b) is the
-            mean of z over Q*b). Unpaired: quantiles of M(x*b) - M(y*b) with x and y resampled
-            separately.
+            Paired and shift: mean(z) + the quantiles of mean(w*b). Unpaired: quantiles of
+            M(x*b) - M(y*b) with x and y resampled separately.
         """
         level = check_level(level)
         q = [(1 - level) / 2, (1 + level) / 2]
@@ -116,7 +104,6 @@ class BootstrapResult(PairwiseResult):
         Parameters
         ----------
         alpha : float
-            The significance level.
 
         Returns
         -------
@@ -137,18 +124,16 @@ class BootstrapResult(PairwiseResult):
     def required_difference(self, alpha: float = 0.05, *, per_pair: bool = False, digits: int = 2):
         """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6).
 
-        For each pair take the bootstrap replicate whose statistic is the ``B*alpha``-th largest
-        in absolute value (paired: sorted by ``|t(w*b)|``, the reported value is that replicate's
-        ``|mean of w*b|``; unpaired: the ``B*alpha``-th largest ``|d*b|``); the estimate is the maximum
-        over pairs, rounded to ``digits`` significant figures. ``per_pair=True`` returns the
-        per-pair values (unrounded) instead.
+        Per pair, the replicate whose statistic is the ``B*alpha``-th largest in absolute value (paired:
+        by ``|t(w*b)|``, reporting its ``|mean of w*b|``; unpaired: ``|d*b|``); the estimate is the maximum
+        over pairs, rounded to ``digits`` significant figures.
 
         Parameters
         ----------
         alpha : float
             The significance level (``B * alpha`` must be between 1 and B).
         per_pair : bool
-            Return every pair's value.
+            Return every pair's value (unrounded).
         digits : int
             Significant figures of the estimate.
 
@@ -197,8 +182,7 @@ def _map_chunks(fn, n_pairs: int, n_jobs, chunk: int | None = None) -> list:
 
 
 def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> BootstrapResult:
-    """The paired tests on shared samples: Sakai's studentised one (``test="bootstrap"``) or the
-    shift test of the mean (``"bootstrap-shift"``); both resample w = z - mean(z)."""
+    """Sakai's studentised (``bootstrap``) or the shift (``bootstrap-shift``) paired test."""
     x, systems, measure = _as_matrix(scores)
     if log:
         x = log_scores(x)
@@ -252,43 +236,34 @@ def paired_bootstrap_test(
 ) -> BootstrapResult:
     """Sakai's (2006) paired bootstrap test with the studentised statistic, every pair at once.
 
-    For a pair (X, Y) with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n)
-    (sd with n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples Q*b,
+    For a pair with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n) (sd with
+    n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples
     ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     pairs : array_like, optional
-        ``(P, 2)`` system indices (default: all pairs i < j).
     baseline : str or int, optional
-        A system's name or index: every other system against it, pairs ``(s, baseline)``.
     B : int
-        The number of bootstrap samples (when ``samples`` is not given).
+        Bootstrap samples (when ``samples`` is not given).
     seed : SeedLike
         Draws the samples when ``samples`` is omitted.
     samples : numpy.ndarray, optional
-        A ``(B, T)`` matrix from :func:`irrepro.sensitivity.bootstrap_samples`, shared by
-        all pairs.
+        A ``(B, T)`` matrix from :func:`irrepro.sensitivity.bootstrap_samples`, shared by all pairs.
     log : bool
         Test the ``AG_`` form (mean of log(x + 0.00001), section 3.1).
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
     BootstrapResult
-        ``test="bootstrap"``, ``p`` the ASLs (unadjusted, ``correction="none"``),
-        ``effect_size`` mean(z)/sd(z) (Cohen's d_z; with
-        :meth:`BootstrapResult.confidence_interval` beyond the paper).
+        ``test="bootstrap"``, ``p`` the ASLs (unadjusted), ``effect_size`` Cohen's d_z.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.paired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    >>> sg.paired_bootstrap_test(scores, B=200, seed=1).p.tolist()
     [0.075, 0.52, 0.335]
     """
     return _paired("bootstrap", scores, pairs, baseline, B, seed, samples, log, n_jobs)
@@ -321,36 +296,25 @@ def unpaired_bootstrap_test(
 ) -> BootstrapResult:
     """Sakai's (2006) unpaired bootstrap test of any summary, every pair at once.
 
-    d = M(x) - M(y); the pooled vector v = (x, y) is resampled with replacement (row b of
-    ``samples``, shape (B, 2n): its first n entries give x*b, the rest y*b), d*b = M(x*b) - M(y*b)
-    and ``ASL = #{ |d*b| >= |d| } / B``. ``pairs`` or ``baseline`` as in :func:`paired_bootstrap_test`.
-
-    ``summary``: ``"mean"``, ``"gmean"`` (Sakai's eq. 7 geometric mean, so G_AveP is tested
-    directly) or a function reducing the last axis of an array (e.g. ``np.median`` via
-    ``lambda a: np.median(a, axis=-1)``). The arithmetic and geometric means run as one matrix
-    product over all pairs; a function is applied to ``pairs x B x 2n`` arrays in chunks.
-    ``effect_size`` is d over the pooled per-topic sd and :meth:`BootstrapResult.confidence_interval`
-    a percentile interval of d from resampling x and y separately (beyond the paper; x*b from the
-    first half of row b of ``samples`` and y*b from the second, both taken modulo n).
+    d = M(x) - M(y); the pooled vector (x, y) is resampled with replacement (row b of ``samples``: its
+    first n entries give x*b, the rest y*b) and ``ASL = #{ |d*b| >= |d| } / B``. ``effect_size`` is d
+    over the pooled per-topic sd.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     pairs : array_like, optional
-        ``(P, 2)`` system indices (default: all pairs i < j).
     baseline : str or int, optional
-        Every other system against this one.
     summary : str or callable
-        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+        ``"mean"``, ``"gmean"`` (Sakai's eq. 7, so G_AveP is tested directly) or a function reducing
+        the last axis (e.g. ``lambda a: np.median(a, axis=-1)``).
     B : int
-        The number of bootstrap samples (when ``samples`` is not given).
+        Bootstrap samples (when ``samples`` is not given).
     seed : SeedLike
         Draws the samples when ``samples`` is omitted.
     samples : numpy.ndarray, optional
         ``(B, 2T)`` indices into the pooled vector.
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
@@ -359,10 +323,8 @@ def unpaired_bootstrap_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.unpaired_bootstrap_test(x, B=200, seed=1).p.tolist()
+    >>> sg.unpaired_bootstrap_test(scores, B=200, seed=1).p.tolist()
     [0.11, 0.8, 0.12]
     """
     x, systems, measure = _as_matrix(scores)

@@ -1,15 +1,8 @@
-"""The classical paired tests of many cases at once: the paired t-test, the sign test and
-Wilcoxon's signed-rank test, as Sanderson & Zobel (2005, section 3) and Smucker, Allan & Carterette
-(2007) use them. Each takes differences ``d`` of shape ``(..., n)`` (any leading shape, the last
-axis the topics) and returns the two-sided p-values, equal to scipy's row-by-row call
-(``scipy.stats.ttest_rel``, ``binomtest``, ``wilcoxon``) on every case.
-
-They are hand-written because they are much faster on all pairs at once than scipy's vectorised
-calls (``benchmarks/bench_tests.py``: on the 8,256 pairs of 129 runs x 50 topics the t-test is
-about 4x, Wilcoxon about 2.5x and the sign test several hundred times faster than scipy), and
-scipy's ``wilcoxon(..., axis=1)`` takes the normal approximation for every row where its
-row-by-row call is exact (n <= 50 without ties), so it does not give scipy's own p-values.
-``tests/test_significance_classical.py`` checks them against scipy on random and tied input.
+"""The classical paired tests of many cases at once, as Sanderson & Zobel (2005, section 3) and
+Smucker, Allan & Carterette (2007) use them: differences ``d`` of shape ``(..., n)`` (the last
+axis the topics) in, two-sided p-values out, equal to scipy's row-by-row call on every case
+(``ttest_rel``, ``binomtest``, ``wilcoxon``; scipy's ``wilcoxon(..., axis=1)`` takes the normal
+approximation where its row-by-row call is exact), and much faster on all pairs at once.
 """
 
 from __future__ import annotations
@@ -35,14 +28,10 @@ def _as_diffs(d) -> np.ndarray:
 
 
 def paired_t_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the paired t-test of many cases at once.
+    """Two-sided p-values of the paired t-test of many cases at once, as ``scipy.stats.ttest_rel``.
 
-    As ``scipy.stats.ttest_rel(x, y)`` with ``d = x - y``.
-
-    Zero policy: all-zero differences give NaN (0/0); identical non-zero differences give t = +-inf
-    and p = 0 (Sanderson & Zobel 2005, section 3; Smucker et al. 2007) - exactly: their sd is 0,
-    where scipy's is the rounding noise of their mean (``ttest_rel`` of three differences of 0.1
-    gives t = 1.0e16, p = 9.6e-33).
+    All-zero differences give NaN; identical non-zero differences give t = +-inf and p = 0 exactly
+    (their sd is 0, where scipy's is the rounding noise of their mean).
 
     Parameters
     ----------
@@ -52,11 +41,10 @@ def paired_t_pvalues(d) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The two-sided p-values, of shape ``d.shape[:-1]``.
+        Of shape ``d.shape[:-1]``.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
     >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
     >>> sg.paired_t_pvalues(d).round(4).tolist()
@@ -67,8 +55,7 @@ def paired_t_pvalues(d) -> np.ndarray:
 
 
 def _paired_t(d: np.ndarray) -> np.ndarray:
-    """t = mean / (sd / sqrt n) of checked differences ``d`` (..., n), numpy's bits; equal
-    differences give +-inf, or NaN when they are 0 (their mean exactly, their sd exactly 0)."""
+    """t = mean / (sd / sqrt n) of ``d`` (..., n); equal differences give +-inf, or NaN when 0."""
     n = d.shape[-1]
     mean = d.mean(axis=-1)
     dev = d - mean[..., None]  # d.var(axis=-1, ddof=1) from this mean, numpy's steps and bits
@@ -83,29 +70,25 @@ def _paired_t(d: np.ndarray) -> np.ndarray:
 def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
     """Two-sided p-values of Student's two-sample t-test of many cases at once, from summaries.
 
-    The unpaired (pooled-variance) t-test of two samples given by their means, sums of squared
-    deviations and sizes, as ``scipy.stats.ttest_ind_from_stats(..., equal_var=True)``; the
-    self-significance test of random topic halves (Webber, Moffat & Zobel 2008, section 5), where
-    the summaries of thousands of partitions come from one matrix product.
+    As ``scipy.stats.ttest_ind_from_stats(..., equal_var=True)``: the self-significance test of random
+    topic halves (Webber, Moffat & Zobel 2008, section 5).
 
     Parameters
     ----------
     mean_a, mean_b : array_like
         The two samples' means (broadcast together).
     ss_a, ss_b : array_like
-        Their sums of squared deviations about their means (a negative value from rounding counts
-        as 0).
+        Their sums of squared deviations about their means (a negative value counts as 0).
     n_a, n_b : array_like
         Their sizes (``n_a + n_b > 2``).
 
     Returns
     -------
     numpy.ndarray
-        The two-sided p-values (NaN where both samples have no spread and equal means).
+        NaN where both samples have no spread and equal means.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
     >>> a, b = np.array([0.2, 0.4, 0.3]), np.array([0.5, 0.6, 0.7, 0.6])
     >>> ss = lambda x: ((x - x.mean()) ** 2).sum()
@@ -123,14 +106,10 @@ def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
 
 
 def sign_test_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the sign test of many cases at once.
+    """Two-sided p-values of the sign test of many cases at once: ``scipy.stats.binomtest(k, m, 0.5)``.
 
-    ``scipy.stats.binomtest(k, m, 0.5)`` where m is the
-    number of non-zero differences and k the number of positive ones.
-
-    Zero policy: zero differences are dropped (the usual sign test); a case whose differences are
-    all zero has no test (scipy's binomtest refuses m = 0) and gets NaN (Sanderson & Zobel 2005,
-    section 3).
+    m is the number of non-zero differences (zeros are dropped), k the positive ones; all-zero
+    differences give NaN.
 
     Parameters
     ----------
@@ -140,11 +119,10 @@ def sign_test_pvalues(d) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The two-sided p-values, of shape ``d.shape[:-1]``.
+        Of shape ``d.shape[:-1]``.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
     >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
     >>> sg.sign_test_pvalues(d).round(4).tolist()
@@ -173,8 +151,7 @@ def _signed_rank_counts(n: int) -> np.ndarray:
 
 @cache
 def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """P(2W+ <= s) and P(2W+ >= s) under random signs for the doubled tied ranks coded by ``key``
-    (m << 16 | mask of group starts); exact integer counts / 2^m."""
+    """P(2W+ <= s) and P(2W+ >= s) under random signs for the tied ranks coded by ``key``, exact."""
     m, mask = key >> 16, key & 0xFFFF
     starts = [i for i in range(m) if mask >> i & 1] + [m]
     ranks2 = []
@@ -189,17 +166,12 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def wilcoxon_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once.
+    """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once, as ``scipy.stats.wilcoxon``.
 
-    Equal to ``scipy.stats.wilcoxon(d)`` (zero_method="wilcox", correction=False, method="auto") case by case.
-
-    Zero and tie policy (scipy's): zero differences are dropped before ranking (``"wilcox"``); tied
-    absolute differences get average ranks. The null distribution is then chosen as scipy does:
-    exact (no ties and no zeros, n <= 50); exact over all 2^n sign flips (the permutation test
-    scipy runs when there are ties or zeros and n <= 13; n counts the zeros); otherwise the normal
-    approximation with the tie correction, without continuity correction. All-zero differences:
-    p = 1 for n <= 13 (every sign flip gives the same statistic) and NaN for larger n, as scipy
-    (Sanderson & Zobel 2005, section 3).
+    scipy's defaults: zeros dropped before ranking, ties given average ranks; exact without ties or
+    zeros for n <= 50, exact over all 2^n sign flips with them for n <= 13 (n counting the zeros),
+    else the normal approximation with the tie correction. All-zero differences: 1 for n <= 13,
+    else NaN.
 
     Parameters
     ----------
@@ -209,11 +181,10 @@ def wilcoxon_pvalues(d) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The two-sided p-values, of shape ``d.shape[:-1]``.
+        Of shape ``d.shape[:-1]``.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
     >>> d = np.array([[0.1, 0.2, -0.05, 0.3, 0.1], [0.0, 0.1, -0.1, 0.1, 0.0]])
     >>> sg.wilcoxon_pvalues(d).round(4).tolist()

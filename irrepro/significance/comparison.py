@@ -1,6 +1,5 @@
-"""The table of a paper's results built: :func:`compare` runs the tests, win / tie / loss counts
-and intervals of every measure and returns a :class:`~irrepro.significance.table.ComparisonTable`
-(``irrepro compare``)."""
+"""The table of a paper's results: the tests, win / tie / loss counts and intervals of every
+measure (``irrepro compare``)."""
 
 from __future__ import annotations
 
@@ -35,9 +34,7 @@ B_INTERVALS = 1000
 
 def _check_resamples(test: str, B, alpha, intervals=False, B_intervals=None, level=0.95,
                      names=("B", "B_intervals")) -> int:  # fmt: skip
-    """Refuse too few resamples (:func:`irrepro.stats.check_resamples`) for ``test`` at ``alpha``
-    and, with ``intervals``, for intervals at ``level`` (None: the defaults, said so); ``names``:
-    how the messages name the two counts. Returns the intervals' resamples."""
+    """Refuse too few resamples for ``test`` and ``intervals``; return the intervals' resamples."""
     if test in RESAMPLING:
         check_resamples(DEFAULT_B[test] if B is None else B, names[0], alpha=alpha, test=f"the {TESTS[test]}",
                         default=B is None)  # fmt: skip
@@ -60,10 +57,7 @@ def _comparisons(n_runs: int, baseline) -> int:
 def _test_resamples(
     test: str, B, alpha, correction, comparisons: int, name: str = "B"
 ) -> tuple[int | None, str]:
-    """The resamples of ``test`` with its p-values adjusted by ``correction`` (None: the test's
-    default, Holm or none for Tukey HSD) over ``comparisons``, and, when the default was raised for
-    the correction, the sentence that says so; a given ``B`` too small for it is refused
-    (:func:`irrepro.stats.check_resamples`, naming ``name``). None for a test that does not resample."""
+    """``test``'s resamples for ``correction`` over ``comparisons`` and the sentence on a raised default."""
     if test not in RESAMPLING:
         return None, ""
     correction = "none" if test == "tukey" else correction if correction is not None else "holm"
@@ -114,28 +108,18 @@ def compare(
 ) -> ComparisonTable:
     """The results table of several runs under several measures, with significance tests.
 
-    ``scores``: ``{measure: ScoreMatrix}`` (what :func:`irrepro.measures.evaluate` returns), one
-    ScoreMatrix, or a ``(runs, topics)`` array; every measure must hold the same runs. With
-    ``baseline`` (a run's name or index) every other run is tested against it and the p-values are
-    adjusted over those S - 1 pairs, per measure; without, all pairs are tested (ranx's report)
-    and each mean is marked by the runs it significantly beats. ``test`` is any of
-    :data:`~irrepro.significance.TESTS` (default the paired t-test), ``correction`` ``"holm"``
-    (default), ``"fdr_bh"``, ``"bonferroni"``, ``"none"`` (randomised
-    Tukey HSD: family-wise by itself), ``alpha`` the
-    level of the marks. ``intervals=True`` adds a BCa bootstrap interval at ``level`` (a fraction,
-    or a percentage: :func:`irrepro.stats.check_level`; ``B_intervals`` topic samples) of each run's
-    difference from the baseline, or of its mean without one.
-
-    The resampling tests draw from ``seed`` once for all measures (one set of sign flips, topic
-    samples or permutations; :func:`irrepro.parallel.spawn`), so the table does not depend on
-    ``n_jobs``.
+    With ``baseline`` every other run is tested against it and the p-values are adjusted over
+    those S - 1 pairs, per measure; without, all pairs are tested (ranx's report) and each mean is
+    marked by the runs it significantly beats. The resampling tests draw from ``seed`` once for all
+    measures.
 
     Parameters
     ----------
     scores : dict, ScoreMatrix or array_like
-        ``{measure: ScoreMatrix}``, one ScoreMatrix, or a ``(runs, topics)`` array.
+        ``{measure: ScoreMatrix}`` (what :func:`irrepro.measures.evaluate` returns), one
+        ScoreMatrix, or a ``(runs, topics)`` array; every measure must hold the same runs.
     baseline : str or int, optional
-        The run every other run is tested against.
+        The run (name or index) every other run is tested against.
     test : str
         A name of :data:`~irrepro.significance.TESTS`.
     correction : str, optional
@@ -143,22 +127,18 @@ def compare(
     alpha : float
         Significance level of the marks.
     intervals : bool
-        Add BCa bootstrap intervals.
+        Add a BCa bootstrap interval of each run's difference from the baseline (of its mean
+        without one).
     level : float
-        Confidence level of the intervals.
+        Confidence level of the intervals (a fraction or a percentage).
     B : int, optional
-        Resamples of a resampling test (default the test's: 1000, or 10,000 for the permutation
-        test and randomised Tukey HSD, raised to the next multiple of 1000 of 20 m / ``alpha``
-        when ``correction`` adjusts over m >= 2 pairs: :func:`irrepro.stats.corrected_resamples`);
-        at least 100, 1 / ``alpha`` and, with a correction over m pairs, 20 m / ``alpha``
-        (:func:`irrepro.stats.check_resamples`).
+        Resamples of a resampling test (default the test's, raised for a correction over m >= 2
+        pairs: :func:`irrepro.stats.corrected_resamples`); checked by
+        :func:`irrepro.stats.check_resamples`.
     B_intervals : int, optional
-        Topic samples of the intervals (default 1000); at least 100 and one beyond each end of the
-        interval, ``B_intervals (1 - level) / 2 >= 1``.
+        Topic samples of the intervals (default 1000), checked likewise.
     seed : SeedLike
-        Seed of every random step.
     n_jobs : int, optional
-        Workers; the table does not depend on it.
     digits : int
         Decimals shown, 0 to 17 (the significant digits a double carries).
 
@@ -168,10 +148,8 @@ def compare(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> print(sg.compare(x, baseline=1).to_string())
+    >>> print(sg.compare(scores, baseline=1).to_string())
     run    score    score p
     -----  -------  ---------
     0      0.6200   0.0516

@@ -1,20 +1,6 @@
-"""How large a difference between two systems is, beside whether it is significant: standardised
-mean differences with bootstrap intervals, and per-topic wins, ties and losses.
-
-- ``"difference"``: the mean over topics of x - y (the raw effect);
-- ``"d_z"``: the paired standardised mean difference, mean(z) / sd(z) with z = x - y (Cohen's
-  d_z; sd with n - 1);
-- ``"ES_E"``: Sakai's effect size for a pair within a set of systems, (mean(x) - mean(y)) /
-  sqrt(V_E), with V_E the residual variance of the two-way (system x topic) analysis of variance
-  without replication (Sakai 2014, "Statistical reform in information retrieval?", SIGIR Forum
-  48(1); Sakai 2018, ch. 4-5): the noise left after the systems' and the topics' effects, pooled
-  over all the systems compared (:func:`residual_variance`).
-
-Intervals are BCa bootstrap intervals over topics (:func:`irrepro.stats.bca_interval`; equal to
-``scipy.stats.bootstrap(..., method="BCa")`` on the same topic samples): a bootstrap sample
-draws n topics with replacement and recomputes the effect on them (for ES_E, V_E too, from all
-systems on the sampled topics). One ``(B, n)`` matrix of topic samples
-(:func:`irrepro.sensitivity.bootstrap_samples`) serves every pair.
+"""How large a difference between two systems is, beside whether it is significant: standardised mean
+differences with BCa bootstrap intervals over topics, and per-topic wins, ties and losses (Sakai
+2014, "Statistical reform in information retrieval?", SIGIR Forum 48(1); Sakai 2018, ch. 4-5).
 """
 
 from __future__ import annotations
@@ -35,17 +21,14 @@ _EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
-    """V_E, the residual mean square of the two-way ANOVA of a score matrix.
+    """V_E, the residual mean square of the two-way ANOVA without replication of a score matrix.
 
-    V_E, the residual mean square of the two-way analysis of variance without replication of a
-    ``(systems, topics)`` score matrix (system and topic as factors, no interaction):
     sum_{s,t} (x_st - mean_s - mean_t + mean)^2 / ((S - 1)(n - 1)), statsmodels'
     ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq`` (Sakai 2018, ch. 5).
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
 
     Returns
     -------
@@ -53,10 +36,8 @@ def residual_variance(scores) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> round(sg.residual_variance(x), 5)
+    >>> round(sg.residual_variance(scores), 5)
     0.00367
     """
     x, _, _ = _as_matrix(scores)
@@ -66,9 +47,7 @@ def residual_variance(scores) -> float:
 
 
 def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """System means ``(S, K)`` and V_E ``(K,)`` of the K topic multisets whose multiplicities are
-    the rows of ``w`` ``(K, n)`` (each row sums to the multiset's size m, the same for all rows):
-    the two-way decomposition SS_E = SS_total - SS_systems - SS_topics on weighted sums."""
+    """System means ``(S, K)`` and V_E ``(K,)`` of the topic multisets weighted by the rows of ``w``."""
     S = x.shape[0]
     m = w[0].sum()
     col = x.sum(axis=0)  # (n,) topic totals
@@ -85,11 +64,6 @@ def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class EffectSizes:
     """An effect size of every pair with its BCa bootstrap interval.
 
-    ``estimate``, ``low`` and
-    ``high`` ``(P,)`` (NaN where the effect is undefined: d_z of a pair whose differences are all
-    equal, ES_E of systems without residual variance), at confidence ``level`` from ``B``
-    bootstrap samples of the topics; ``residual_sd`` is sqrt(V_E) for ES_E.
-
     Attributes
     ----------
     kind : str
@@ -99,10 +73,12 @@ class EffectSizes:
     pairs : numpy.ndarray
         ``(P, 2)`` system indices.
     estimate, low, high : numpy.ndarray
-        ``(P,)`` the effect size and its interval.
+        ``(P,)`` the effect size and its interval (NaN where the effect is undefined: d_z of a pair
+        whose differences are all equal, ES_E of systems without residual variance).
     level : float
     B : int
     residual_sd : float or None
+        sqrt(V_E), for ES_E.
     """
 
     kind: str
@@ -156,25 +132,19 @@ def effect_sizes(
 ) -> EffectSizes:
     """An effect size of every pair of systems with its BCa bootstrap interval.
 
-    ``kind`` (``"difference"``, ``"d_z"`` or ``"ES_E"``; module docstring) of every pair of
-    systems, with a BCa bootstrap interval at ``level``.
-
-    ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
-    other system against it, differences system minus baseline). The bootstrap draws B topic
-    samples from ``seed`` (or takes ``samples`` ``(B, topics)``) shared by all pairs; the
-    acceleration of the BCa interval is the jackknife's over topics. For ES_E, V_E is computed
-    from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
+    The B topic samples are shared by all pairs; the acceleration is the jackknife's over topics;
+    equal to ``scipy.stats.bootstrap(..., method="BCa")`` on the same samples. For ES_E, V_E is
+    computed from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
     baseline : str or int, optional
-        Every other system against this one.
-    kind : str
-        ``"difference"``, ``"d_z"`` or ``"ES_E"``.
+        Every other system against this one (differences system minus baseline).
+    kind : {"difference", "d_z", "ES_E"}
+        The mean of z = x - y; Cohen's d_z, mean(z) / sd(z) (sd with n - 1); Sakai's ES_E,
+        (mean(x) - mean(y)) / sqrt(V_E) (:func:`residual_variance`).
     B : int
         Bootstrap samples of the topics.
     seed : SeedLike
@@ -184,7 +154,6 @@ def effect_sizes(
     level : float
         Confidence level of the intervals.
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
@@ -192,10 +161,8 @@ def effect_sizes(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.effect_sizes(x, kind="d_z", B=200, seed=1).to_frame().round(2)
+    >>> sg.effect_sizes(scores, kind="d_z", B=200, seed=1).to_frame().round(2)
       system_x system_y   d_z  95% low  95% high
     0        0        1  1.23     0.46      2.00
     1        0        2  0.24    -1.10      1.10
@@ -259,21 +226,15 @@ def _sd(s1: np.ndarray, s2: np.ndarray, n: int) -> np.ndarray:
 
 
 def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
-    """Topics won, tied and lost per pair of systems.
+    """Topics won, tied and lost per pair of systems (with a baseline, the system's over the baseline).
 
-    Per pair (x, y): on how many topics x scores higher than y (wins), the same (ties) and
-    lower (losses). Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
-    ``pairs`` / ``baseline`` as in :func:`effect_sizes`; with a baseline, wins are the system's
-    over the baseline.
+    Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
     baseline : str or int, optional
-        Every other system against this one.
 
     Returns
     -------
@@ -282,10 +243,8 @@ def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> sg.win_tie_loss(x, baseline=1)
+    >>> sg.win_tie_loss(scores, baseline=1)
       system_x system_y  wins  ties  losses
     0        0        1     4     1       0
     1        2        1     5     0       0

@@ -1,13 +1,6 @@
-"""The methods paragraph of an evaluation, ready to paste into a paper, and its machine-readable
-sidecar: what Sakai's and Ferro et al.'s checklists ask a paper to say - the test, its
-tails, the correction and alpha, the topics and how a topic missing from a run was scored, the
-measures with their cutoffs (in trec_eval's and ir_measures' names), effect sizes and the interval
-method, seeds, resamples and software versions - written from the settings actually used, as
-Markdown and as LaTeX (:func:`methods_paragraph`), and the same settings in the fields of the
-ir_metadata schema (PRIMAD: platform, implementation, research goal, data; Breuer et al., SIGIR
-2022) where they apply (:meth:`Methods.to_yaml`). ``irrepro compare --methods`` prints the
-paragraph; ``irrepro report`` writes it into its page and as ``methods.md``, ``methods.tex`` and
-``ir_metadata.yml``."""
+"""The methods paragraph of an evaluation, ready to paste into a paper: what Sakai's and Ferro et
+al.'s checklists ask a paper to say, written from the settings actually used, and the same settings
+in the fields of the ir_metadata schema (PRIMAD; Breuer et al., SIGIR 2022)."""
 
 from __future__ import annotations
 
@@ -104,8 +97,7 @@ class Methods:
 
         Parameters
         ----------
-        fmt : str
-            ``"markdown"`` or ``"latex"``.
+        fmt : {"markdown", "latex"}
 
         Returns
         -------
@@ -116,9 +108,7 @@ class Methods:
         return self.latex if fmt == "latex" else self.markdown
 
     def to_yaml(self) -> str:
-        """``metadata`` as the YAML of an ``ir_metadata.yml`` sidecar (``yaml.safe_load`` reads
-        it back); the run-file markers ``ir_metadata.start`` / ``.end`` are for metadata inside a
-        run file and are left out of a file of its own.
+        """``metadata`` as the YAML of an ``ir_metadata.yml`` sidecar (without the run-file markers).
 
         Returns
         -------
@@ -160,8 +150,7 @@ def _render(parts: Sequence[str], fmt: str) -> str:
 
 
 def _measure_parts(names: Sequence[str], rel: int, depth: int | None) -> tuple[list[str], list[str]]:
-    """The paragraph's parts naming each measure (ir_measures' name, trec_eval's, what it is, its
-    cutoff), and the names ir_metadata's ``reported measures`` takes (trec_eval's where it has one)."""
+    """The paragraph's parts naming each measure, and the names ir_metadata's measures take."""
     from ..measures import parse_measure, trec_eval_name
 
     parts: list[str] = []
@@ -221,14 +210,8 @@ def methods_paragraph(
 ) -> Methods:
     """The methods paragraph of a comparison of runs, as Markdown and LaTeX, and its ir_metadata.
 
-    Every setting that changes a number is named: the runs and topics, how a mean is taken (over
-    all the qrels' topics, a topic a run retrieved nothing for scoring 0: trec_eval ``-c``, which
-    irrepro follows everywhere; a run's topics the qrels lack are never evaluated), the relevance
-    level, how scores tie (``precision``), each measure (ir_measures' name, trec_eval's, what it is,
-    its cutoff), the test with its tails and resamples, the correction over the family and alpha,
-    the effect sizes and the interval method with its level and resamples, the seed, further
-    ``analyses`` (sentences of the caller's own, e.g. the report's corpus bootstrap), and the
-    versions of irrepro, NumPy, SciPy, pandas, statsmodels and Python.
+    Every setting that changes a number is named, with the software versions; a mean is over all
+    the qrels' topics, a topic a run retrieved nothing for scoring 0 (trec_eval ``-c``).
 
     Parameters
     ----------
@@ -239,33 +222,25 @@ def methods_paragraph(
     test : str
         A name of :data:`~irrepro.significance.TESTS`.
     correction : str, sequence of str or None
-        statsmodels' name of the adjustment (``"holm"``, ``"fdr_bh"``, ``"bonferroni"``,
-        ``"none"``), several when the p-values are reported adjusted by each (the report's Holm
-        and Benjamini-Hochberg); None is ``"holm"`` (:func:`~irrepro.significance.compare`'s
-        default); ignored for randomised Tukey HSD, family-wise by itself.
+        statsmodels' name of the adjustment, several when the p-values are reported adjusted by
+        each; None is ``"holm"``; ignored for randomised Tukey HSD, family-wise by itself.
     alpha : float
-        The significance level.
-    alternative : str
-        ``"two-sided"`` (every test of :func:`~irrepro.significance.compare` and the report),
-        ``"greater"`` or ``"less"``.
+    alternative : {"two-sided", "greater", "less"}
     baseline : str, optional
         The run every other run was tested against; None: all pairs.
     n_comparisons : int, optional
         The pairs in the family (default ``n_runs - 1`` with a baseline, else all pairs).
     B : int, optional
-        Resamples of a resampling test (default the test's: 1000 for the bootstrap tests, 10,000
-        for the permutation test and randomised Tukey HSD).
+        Resamples of a resampling test (default the test's).
     exact : bool
         The permutation test enumerated all sign flips.
     effect_sizes : sequence of str
         ``"difference"``, ``"win-tie-loss"``, ``"d_z"``, ``"ES_E"``.
     interval : {"bca", "percentile"} or None
         The bootstrap interval method, or None for no interval.
-    interval_of : str
-        What the interval is of: ``"difference"`` (from the baseline, or of each pair) or
-        ``"mean"``.
+    interval_of : {"difference", "mean"}
     level : float
-        The intervals' confidence level (a fraction).
+        The intervals' confidence level.
     B_interval : int
         Bootstrap samples of the topics behind the intervals.
     seed : int, optional
@@ -288,7 +263,6 @@ def methods_paragraph(
     Returns
     -------
     Methods
-        ``markdown``, ``latex`` and ``metadata`` (:meth:`Methods.to_yaml`).
 
     Raises
     ------

@@ -40,21 +40,17 @@ _BOOTSTRAP = {
 def classical_pairs(x: np.ndarray, pairs: np.ndarray, test: str) -> tuple[np.ndarray, np.ndarray]:
     """Mean differences and p-values of the classical ``test`` on ``pairs`` of one or many matrices.
 
-    The computation of :func:`pairwise_test` for ``"paired-t"``, ``"wilcoxon"`` and ``"sign"``,
-    before any correction: ``x`` ``(..., S, T)`` (many score matrices at once, e.g. the trials of a
-    simulation), ``pairs`` ``(P, 2)``; the difference of a pair is system ``pairs[:, 0]`` minus
-    ``pairs[:, 1]``, and a topic's difference within rounding noise of the pair's scores (1e-9 times
-    the larger absolute score) is a zero. Row by row the same floats whatever the number of
-    matrices.
+    :func:`pairwise_test`'s computation for ``"paired-t"``, ``"wilcoxon"`` and ``"sign"``, before any
+    correction; a topic's difference within 1e-9 times the pair's larger absolute score is a zero.
+    Row by row the same floats whatever the number of matrices.
 
     Parameters
     ----------
     x : numpy.ndarray
-        ``(..., S, T)`` finite scores.
+        ``(..., S, T)`` finite scores (e.g. the trials of a simulation).
     pairs : numpy.ndarray
-        ``(P, 2)`` system indices.
+        ``(P, 2)`` system indices; a difference is ``pairs[:, 0]`` minus ``pairs[:, 1]``.
     test : {"paired-t", "wilcoxon", "sign"}
-        The test.
 
     Returns
     -------
@@ -63,9 +59,8 @@ def classical_pairs(x: np.ndarray, pairs: np.ndarray, test: str) -> tuple[np.nda
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6]])
+    >>> x = scores[:2]
     >>> diff, p = sg.classical_pairs(np.stack([x, x[::-1]]), np.array([[0, 1]]), "paired-t")
     >>> diff.round(2).tolist(), bool(p[0, 0] == p[1, 0] == sg.pairwise_test(x, correction="none").p[0])
     ([[0.14], [-0.14]], True)
@@ -90,49 +85,29 @@ def pairwise_test(
 ) -> PairwiseResult:
     """Test many pairs of systems with ``test`` (:data:`TESTS`) and adjust the p-values over them.
 
-    - ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's
-      ``ttest_rel``, ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences
-      (:func:`irrepro.significance.paired_t_pvalues` etc.; two identical systems: NaN from the
-      t and sign tests, 1 from Wilcoxon's up to 13 topics and NaN beyond, as scipy's); a
-      topic's difference within rounding noise of the pair's scores (1e-9 times the larger
-      absolute score) counts as zero, so two runs that differ by rounding alone are not different
-      (as in the bootstrap and permutation tests);
-    - ``"bootstrap"``: Sakai's (2006) studentised paired bootstrap test, the ASL
-      (:func:`~irrepro.significance.paired_bootstrap_test`, B = 1000 unless given);
-      ``"unpaired-bootstrap"``: Sakai's unpaired test of the means
-      (:func:`~irrepro.significance.unpaired_bootstrap_test`); ``"bootstrap-shift"``: the
-      unstudentised bootstrap-shift test of the mean (``significance.bootstrap.bootstrap_shift_test``);
-    - ``"permutation"``: the paired randomization test (:func:`permutation_test`, exact for
-      2^n <= B, B = 10,000 unless given);
-    - ``"tukey"``: randomised Tukey HSD (:func:`tukey_hsd`, B = 10,000 unless given), family-wise
-      by itself.
-
-    ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a run's name or index:
-    every other run against it, differences run minus baseline). ``correction`` adjusts over the
-    pairs tested (that family): ``"holm"`` (the default), ``"fdr_bh"`` (Benjamini-Hochberg),
-    ``"bonferroni"``, ``"none"`` or any method of statsmodels'
-    ``multipletests``; randomised Tukey HSD takes none (its default). ``seed`` feeds the
-    resampling tests (the permutation and bootstrap draws are shared by all pairs, so the results
-    do not depend on ``n_jobs``).
+    ``"paired-t"``, ``"wilcoxon"``, ``"sign"``: two-sided p-values equal to scipy's ``ttest_rel``,
+    ``wilcoxon`` (its defaults) and ``binomtest`` on the non-zero differences (two identical systems:
+    NaN from the t and sign tests, 1 from Wilcoxon's up to 13 topics and NaN beyond, as scipy's); a
+    topic's difference within rounding noise (1e-9 times the pair's larger absolute score) counts as
+    zero, as in the resampling tests. The resampling tests: :func:`paired_bootstrap_test` (B = 1000
+    unless given), :func:`unpaired_bootstrap_test`, the bootstrap-shift test,
+    :func:`permutation_test` and :func:`tukey_hsd` (B = 10,000 unless given; family-wise by itself).
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     test : str
         A name of :data:`TESTS`.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
     baseline : str or int, optional
-        Every other run against this one.
+        Every other run against this one (differences run minus baseline).
     correction : str, optional
-        The adjustment over the pairs tested (statsmodels' name).
+        The adjustment over the pairs tested: ``"holm"`` (default), ``"fdr_bh"``, ``"bonferroni"``,
+        ``"none"`` or any of statsmodels' ``multipletests``; none for Tukey HSD.
     B : int, optional
         Resamples of a resampling test.
     seed : SeedLike
-        Seed of the resampling tests.
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
@@ -141,10 +116,8 @@ def pairwise_test(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.pairwise_test(x, "wilcoxon", baseline=1, correction="fdr_bh")
+    >>> r = sg.pairwise_test(scores, "wilcoxon", baseline=1, correction="fdr_bh")
     >>> r.p_adjusted.round(3).tolist()
     [0.125, 0.125]
     """

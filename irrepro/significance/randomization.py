@@ -1,12 +1,7 @@
-"""Randomization tests of pairs of systems: the paired permutation (sign-flip) test of Fisher, as
-Smucker, Allan & Carterette (2007) compare it with the t, Wilcoxon, sign and bootstrap tests, and
-randomised Tukey HSD (Carterette 2012; Sakai 2018, *Laboratory Experiments in Information
-Retrieval*, ch. 4), which controls the family-wise error over all the pairs it tests by the
-largest difference of each permutation.
-
-Both work on a ``(systems, topics)`` score matrix, for all the pairs at once: the random
-permutations are drawn once, before any work is split among workers, and shared by every pair,
-so the results are the same with any number of workers.
+"""Randomization tests of pairs of systems: Fisher's paired permutation (sign-flip) test, as Smucker,
+Allan & Carterette (2007) compare it with the other tests, and randomised Tukey HSD (Carterette
+2012; Sakai 2018, *Laboratory Experiments in Information Retrieval*, ch. 4), which controls the
+family-wise error by the largest difference of each permutation.
 """
 
 from __future__ import annotations
@@ -30,12 +25,9 @@ _PERM_BLOCK = 256
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
-    """Random sign flips shared by every pair: the Monte Carlo permutations.
+    """Random sign flips shared by every pair: ``(B, n_topics)`` signs +1 / -1, each with probability 1/2.
 
-    ``(B, n_topics)`` random signs +1 / -1, each topic's independently with probability 1/2:
-    the Monte Carlo sample of the paired permutation test (row b swaps the two systems' scores on
-    the topics where it is -1). One such matrix serves every pair of systems (Smucker, Allan &
-    Carterette 2007).
+    Row b swaps the two systems' scores on the topics where it is -1 (Smucker, Allan & Carterette 2007).
 
     Parameters
     ----------
@@ -44,7 +36,6 @@ def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
     B : int
         Rows (random permutations).
     seed : SeedLike
-        The random draws.
 
     Returns
     -------
@@ -79,10 +70,7 @@ def _check_signs(signs, n: int) -> np.ndarray:
 
 
 def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
-    """A replicate this close to the observed value counts as equal to it: scipy's relative
-    tolerance (100 machine epsilons of the observed value) or, at least, rounding noise on the
-    scale of the pair's scores (:data:`~irrepro.significance.bootstrap._NOISE` times the larger
-    absolute score), so that a difference that is zero up to rounding is a tie too."""
+    """How close to the observed value a replicate ties: scipy's tolerance or rounding noise."""
     return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))
 
 
@@ -97,43 +85,22 @@ def permutation_test(
     alternative: str | Sequence[str] = "two-sided",
     n_jobs: int | None = None,
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
-    """Paired randomization (permutation) test of every pair of systems.
+    """Paired randomization (permutation) test of every pair of systems, on the difference of means.
 
-    On the difference of the mean scores: Fisher's randomization test as Smucker, Allan &
-    Carterette (2007) use it.
-
-    Under H0 the two systems' scores of a topic are exchangeable: swapping them flips the sign of
-    the topic's difference z_t = x_t - y_t. The null distribution is the mean of z under sign flips
-    s: mean(s * z). With n topics and ``2**n <= B`` all ``2**n`` flips are enumerated (the exact
-    test, ``exact=True``); otherwise B random flips (:func:`sign_flips`, from ``seed``) are drawn
-    once and shared by all pairs, or pass them as ``signs`` ``(B, n)``. p-values follow
-    ``scipy.stats.permutation_test(..., permutation_type="samples")`` and equal it on the same
-    permutations: greater = (#{mean(s z) >= mean(z)} + a) / (B + a), less likewise, two-sided =
-    min(1, 2 min(less, greater)), with a = 0 for the exact test and a = 1 for a Monte Carlo one
-    (the observed arrangement counted among the permutations, so no p-value is 0). A permuted
-    mean within rounding noise of the observed one counts as equal to it (see ``_tolerance``).
-    The Monte Carlo standard error of a two-sided p is sqrt(p (2 - p) / B) (one tail, doubled;
-    counting both tails at once, as ranx does, would give sqrt(p (1 - p) / B)).
-
-    Because mean(s z) = (x s - y s) / n, the permuted means of every system are computed once,
-    ``(systems, B)``, and a pair's null distribution is the difference of two rows: the cost per
-    pair is O(B), not O(B n).
-
-    ``pairs`` (P, 2) system indices (default all pairs) or ``baseline`` (a name or an index: every
-    other system against it). ``alternative``: ``"two-sided"``, ``"greater"`` (the first system
-    of a pair better) or ``"less"``, or a tuple of them for one result per alternative from one
-    pass over the flips (e.g. ``("two-sided", "greater")``). Returns a :class:`PairwiseResult`
-    (a tuple of them for a tuple) with unadjusted p-values (``.adjust("holm")`` adjusts them over
-    the pairs).
+    Fisher's test as Smucker, Allan & Carterette (2007) use it: under H0 a topic's two scores are
+    exchangeable, so the null distribution is the mean of the differences under sign flips. With T
+    topics and ``2**T <= B`` all flips are enumerated (exact); otherwise B random flips are drawn once
+    and shared by all pairs. p-values equal ``scipy.stats.permutation_test(...,
+    permutation_type="samples")`` on the same flips: greater = (#{mean(s z) >= mean(z)} + a) / (B + a),
+    two-sided = min(1, 2 min(less, greater)), a = 0 exact, 1 Monte Carlo (no p-value is 0). A permuted
+    mean within rounding noise of the observed one counts as equal. The Monte Carlo standard error
+    of a two-sided p is sqrt(p (2 - p) / B).
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
     baseline : str or int, optional
-        Every other system against this one.
     B : int
         Random sign flips (the test is exact when ``2**T <= B``).
     seed : SeedLike
@@ -141,21 +108,19 @@ def permutation_test(
     signs : array_like, optional
         ``(B, T)`` flips to use instead (:func:`sign_flips`).
     alternative : str or sequence of str
-        ``"two-sided"``, ``"greater"``, ``"less"``, or several.
+        ``"two-sided"``, ``"greater"`` (the first system of a pair better), ``"less"``, or several
+        (one result each, from one pass over the flips).
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
     PairwiseResult or tuple of PairwiseResult
-        ``test="permutation"``, unadjusted.
+        ``test="permutation"``, unadjusted (``.adjust("holm")`` adjusts them).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.permutation_test(x)  # 2**5 = 32 <= B: exact
+    >>> r = sg.permutation_test(scores)  # 2**5 = 32 <= B: exact
     >>> r.exact, r.B, r.p.round(4).tolist()
     (True, 32, [0.125, 1.0, 0.0625])
     """
@@ -219,18 +184,14 @@ def _check_permutations(perms, n: int, S: int) -> np.ndarray:
 
 
 def _family_max(x: np.ndarray, perm: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """``(F, b)``: for each of F score matrices ``x`` ``(F, S, n)`` and each permutation ``perm``
-    ``(b, n, S)`` of the systems within topics, the largest ``|difference|`` of the permuted systems'
-    means over ``pairs`` (compiled: :mod:`~irrepro.significance._hsd_kernel`)."""
+    """``(F, b)``: the largest ``|difference|`` of permuted system means over ``pairs``."""
     from ._hsd_kernel import family_max  # numba, imported at the first use
 
     return family_max(x, perm, pairs)
 
 
 def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Observed differences ``(F, P)`` and their HSD p-values, ``(#{max* >= |d|} + 1) / (B + 1)``, from
-    the permutations' largest differences ``stat`` ``(F, B)``; a max within rounding noise of
-    ``|d|`` (``_NOISE`` times the matrix's largest ``|score|``) reaches it."""
+    """Observed differences ``(F, P)`` and HSD p-values ``(#{max* >= |d|} + 1) / (B + 1)``."""
     obs = x[:, pairs[:, 0]].mean(axis=-1) - x[:, pairs[:, 1]].mean(axis=-1)  # (F, P)
     tol = _NOISE * np.abs(x).max(axis=(1, 2))[:, None]
     B = stat.shape[1]
@@ -242,22 +203,18 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
 
 
 def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
-    """Randomised Tukey HSD p-values of many score matrices at once.
+    """Randomised Tukey HSD p-values of many score matrices at once, with the same permutations.
 
-    ``x`` ``(F, systems, topics)`` (e.g. simulated families of systems), every one judged with the same
-    ``permutations`` ``(B, topics, systems)``; returns ``(F, P)`` p-values of the ``pairs``
-    (default all pairs), each row equal to :func:`tukey_hsd` of that matrix with these
-    permutations. The family-wise error of HSD is the share of matrices whose smallest p-value is
-    below alpha (Carterette 2012; Sakai 2018, ch. 4).
+    Each row equals :func:`tukey_hsd` of that matrix with these permutations; the family-wise error
+    of HSD is the share of matrices whose smallest p-value is below alpha.
 
     Parameters
     ----------
     x : array_like
-        ``(F, S, T)`` score matrices.
+        ``(F, S, T)`` score matrices (e.g. simulated families of systems).
     permutations : array_like
         ``(B, T, S)`` integer permutations of the systems per topic.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
 
     Returns
     -------
@@ -266,11 +223,9 @@ def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
     >>> perms = np.argsort(np.random.default_rng(0).random((200, 5, 3)), axis=2)
-    >>> sg.tukey_hsd_pvalues(np.stack([x, x[::-1]]), perms).round(3).tolist()
+    >>> sg.tukey_hsd_pvalues(np.stack([scores, scores[::-1]]), perms).round(3).tolist()
     [[0.07, 1.0, 0.164], [0.1, 1.0, 0.055]]
     """
     x = np.asarray(x, dtype=np.float64)
@@ -292,44 +247,26 @@ def tukey_hsd(
     permutations=None,
     n_jobs: int | None = None,
 ) -> PairwiseResult:
-    """Randomised Tukey HSD: family-wise adjusted p-values of every pair.
+    """Randomised Tukey HSD: family-wise adjusted p-values of every pair (Carterette 2012; Sakai 2018, ch. 4).
 
-    By the max statistic over the family of pairs tested (Carterette 2012; Sakai 2018, ch. 4).
-
-    Under the complete null hypothesis every system's score of a topic is exchangeable with every
-    other system's: a permutation shuffles the ``S`` scores of each topic among the systems
-    (independently per topic) and the statistic is the largest absolute difference of the
-    permuted systems' means over the pairs tested (all pairs: the largest mean minus the smallest;
-    with ``baseline``: the largest distance of a system's mean from the baseline's, the
-    many-to-one family). A pair's p-value is the share of permutations whose statistic reaches the
-    pair's observed ``|difference|``, ``(#{max* >= |d|} + 1) / (B + 1)`` (the observed arrangement counted
-    among the permutations, as :func:`permutation_test` does), so every pair is judged against
-    one null distribution and the family-wise error is at most alpha.
-
-    B permutations are drawn from ``seed`` in blocks of 256, block k from child k of the seed
-    (independent of the number of workers), or passed as ``permutations`` ``(B, topics,
-    systems)``: ``permutations[b, t]`` lists, for each system position, the system whose score
-    of topic t it receives (``scipy.stats.permutation_test(..., permutation_type="samples")``
-    with the systems as samples draws the same kind). ``pairs`` / ``baseline`` as in
-    :func:`permutation_test`; the p-values are adjusted over that family already
-    (``correction="tukey"``).
+    A permutation shuffles the S scores of each topic among the systems; the statistic is the largest
+    absolute difference of the permuted means over the pairs tested (with ``baseline``, the
+    many-to-one family). A pair's p-value is ``(#{max* >= |d|} + 1) / (B + 1)``: every pair is judged
+    against one null distribution and the family-wise error is at most alpha. Permutations are drawn
+    in blocks of 256, block k from child k of ``seed``.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, systems x topics.
     pairs : array_like, optional
-        ``(P, 2)`` system indices; default all pairs.
     baseline : str or int, optional
-        Every other system against this one (the many-to-one family).
     B : int
         Random permutations.
     seed : SeedLike
-        Draws the permutations.
     permutations : array_like, optional
-        ``(B, T, S)`` permutations to use instead.
+        ``(B, T, S)`` permutations to use instead: ``permutations[b, t]`` lists, for each system
+        position, the system whose score of topic t it receives.
     n_jobs : int, optional
-        Workers; the results do not depend on it.
 
     Returns
     -------
@@ -338,10 +275,8 @@ def tukey_hsd(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.tukey_hsd(x, B=999, seed=1)
+    >>> r = sg.tukey_hsd(scores, B=999, seed=1)
     >>> r.correction, r.p.round(3).tolist()
     ('tukey', [0.046, 1.0, 0.132])
     """

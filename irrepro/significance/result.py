@@ -60,17 +60,6 @@ def _baseline_name(systems: tuple, pairs: np.ndarray, baseline) -> str | None:
 class PairwiseResult:
     """One test of many pairs of systems under one measure.
 
-    ``pairs`` ``(P, 2)`` system indices; ``difference`` the mean over topics of the first system's
-    score minus the second's; ``p`` the p-values (two-sided unless ``alternative`` says otherwise;
-    NaN where the test has no answer, e.g. the t-test of two identical systems) and
-    ``p_adjusted`` the same adjusted over the ``P`` pairs by ``correction`` (``"none"``, a
-    statsmodels method such as ``"holm"`` / ``"fdr_bh"``, or ``"tukey"``: family-wise by the max
-    statistic, ``p_adjusted`` = ``p``). ``B`` is the number of resamples of a resampling test (0 for
-    the classical ones); ``exact`` is True when the permutation test enumerated all 2^n sign
-    flips. ``baseline`` names the system every pair is compared with, if the pairs are that
-    family. ``effect_size`` ``(P,)`` and ``interval`` ``(P, 2)`` (a confidence interval of the
-    difference) are there when the test gives them (else None).
-
     Attributes
     ----------
     test : str
@@ -80,23 +69,28 @@ class PairwiseResult:
     pairs : numpy.ndarray
         ``(P, 2)`` system indices.
     difference, p, p_adjusted : numpy.ndarray
-        ``(P,)``.
+        ``(P,)``: the mean over topics of the first system's score minus the second's; the p-values
+        (two-sided unless ``alternative`` says otherwise; NaN where the test has no answer, e.g. the
+        t-test of two identical systems); the same adjusted over the P pairs by ``correction``.
     correction : str
-        statsmodels' name, ``"none"`` or ``"tukey"``.
+        statsmodels' name, ``"none"`` or ``"tukey"`` (family-wise by the max statistic,
+        ``p_adjusted`` = ``p``).
     n_topics, B : int
+        Topics; resamples of a resampling test (0 for the classical ones).
     exact : bool
+        The permutation test enumerated all 2^n sign flips.
     alternative : str
     baseline : str or None
+        The system every pair is compared with, if the pairs are that family.
     effect_size : numpy.ndarray or None
+        ``(P,)``, when the test gives it.
     interval : numpy.ndarray or None
-        ``(P, 2)``.
+        ``(P, 2)`` confidence interval of the difference, when the test gives it.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import significance as sg
-    >>> x = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    >>> r = sg.pairwise_test(x, "paired-t", correction="holm")
+    >>> r = sg.pairwise_test(scores, "paired-t", correction="holm")
     >>> r.to_frame().round(3)
       system_x system_y  difference      p  p_adjusted
     0        0        1        0.14  0.052       0.103
@@ -128,16 +122,21 @@ class PairwiseResult:
     def adjust(self, correction: str | None) -> PairwiseResult:
         """The same result with ``p_adjusted`` adjusted over its pairs by ``correction``.
 
+        A NaN p-value counts in the family as 1 and stays NaN.
+
         Parameters
         ----------
         correction : str or None
-            ``"holm"``, ``"fdr_bh"`` (Benjamini-Hochberg), ``"bonferroni"``, ``"none"`` / None, or any method of statsmodels' ``multipletests``.
+            Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"``, ...), ``"none"`` / None.
 
         Returns
         -------
         PairwiseResult
-            A pair without a p-value (NaN) counts in the family as p = 1 and keeps NaN. Refused
-            (InputError) for randomised Tukey HSD, whose p-values are family-wise already.
+
+        Raises
+        ------
+        irrepro.InputError
+            For randomised Tukey HSD, whose p-values are family-wise already.
         """
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
@@ -151,24 +150,23 @@ class PairwiseResult:
         return replace(self, p_adjusted=adj, correction=method or "none")
 
     def significant(self, alpha: float = 0.05) -> np.ndarray:
-        """Which pairs are significant after the adjustment.
+        """Which pairs are significant after the adjustment: adjusted p < ``alpha`` (NaN: not).
 
         Parameters
         ----------
         alpha : float
-            The significance level.
 
         Returns
         -------
         numpy.ndarray
-            ``(P,)`` bool: adjusted p < ``alpha`` (a pair without a p-value is not significant).
+            ``(P,)`` bool.
         """
         return np.nan_to_num(self.p_adjusted, nan=1.0) < _check_alpha(alpha)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: systems, mean difference, p, adjusted p, and the effect size and
-        interval (``ci_low``, ``ci_high``) where the test gives them; ``attrs`` names the test,
-        the correction and the measure.
+        """One row per pair: systems, difference, p, adjusted p (effect size, ``ci_low``, ``ci_high``).
+
+        ``attrs`` names the test, the correction and the measure.
 
         Returns
         -------

@@ -1,10 +1,6 @@
-"""The table of a paper's results: runs as rows, measures as columns, each mean marked by the
-outcome of a significance test - against a baseline, or (as ranx's report does) by the runs it
-beats - with adjusted p-values and, on request, bootstrap intervals (``irrepro compare``; built by
-:func:`irrepro.significance.compare`, :mod:`~irrepro.significance.comparison`).
-
-The rendering is pandas' and tabulate's: ``DataFrame.to_markdown`` (tabulate's ``pipe`` and
-``simple`` formats) and ``Styler.to_latex`` (booktabs rules); this module only writes the cells.
+"""The table of a paper's results: runs as rows, measures as columns, each mean marked by the outcome
+of a significance test - against a baseline, or (as ranx's report does) by the runs it beats - with
+adjusted p-values and, on request, bootstrap intervals (``irrepro compare``).
 """
 
 from __future__ import annotations
@@ -45,13 +41,8 @@ def _letters(k: int) -> list[str]:
 class ComparisonTable:
     """The results table of a paper, as :func:`~irrepro.significance.compare` returns it.
 
-    The result of :func:`compare`: ``means`` (runs x measures), one :class:`PairwiseResult` per
-    measure in ``tests``, win / tie / loss counts per pair in ``wtl`` and, with ``intervals``, a
-    BCa interval per run and measure (``low`` / ``high``: of the difference from the baseline,
-    or of the run's mean without a baseline). :meth:`to_frame` has every number;
-    :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and :meth:`to_csv` render it.
-    ``undefined`` gives, per measure with a pair the test has no answer for (its p NaN, shown
-    "-"), the reasons (``"no variance: every run scores 1 on every topic"``), said by :meth:`note`.
+    :meth:`to_frame` has every number; :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and
+    :meth:`to_csv` render it.
 
     Attributes
     ----------
@@ -65,10 +56,11 @@ class ComparisonTable:
     baseline : str or None
     alpha, level : float
     low, high : pandas.DataFrame or None
-        The intervals (runs x measures).
+        The BCa intervals (runs x measures): of the difference from the baseline, or of the run's
+        mean without one.
     digits : int
     undefined : dict
-        Measure -> why a pair's p is missing.
+        Measure -> why a pair's p is missing (shown "-"), said by :meth:`note`.
     """
 
     runs: tuple
@@ -119,11 +111,11 @@ class ComparisonTable:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """Runs as rows, ``(measure, quantity)`` columns with every number at full precision: the
-        mean; against a baseline the difference, p, adjusted p, significant (+1 better, -1 worse,
-        0 not), wins / ties / losses and, with intervals, the interval's ends; without a baseline
-        the runs each run significantly beats (names, ``;``-separated) and the interval of its
-        mean.
+        """Runs as rows, ``(measure, quantity)`` columns with every number at full precision.
+
+        The mean; against a baseline the difference, p, adjusted p, significant (+1 better, -1 worse,
+        0 not), wins / ties / losses and the interval's ends; without a baseline the runs each run
+        significantly beats (``;``-separated) and the interval of its mean.
 
         Returns
         -------
@@ -178,17 +170,13 @@ class ComparisonTable:
     # ---- the display table ----------------------------------------------------------------
 
     def note(self, fmt: str = "text", *, key: bool = True) -> str:
-        """What the marks mean: the test, the correction, alpha, the family - and, with ``key``
-        when names were shortened in the table (:data:`irrepro.escape.MAX_NAME`), the full names
-        (:meth:`key`). In ``fmt``'s markup: ``"latex"`` gives LaTeX source (names escaped, arrows
-        as math), ``"markdown"`` Markdown, ``"text"`` plain text.
+        """What the marks mean: the test, the correction, alpha, the family, in ``fmt``'s markup.
 
         Parameters
         ----------
-        fmt : str
-            ``"text"``, ``"markdown"`` or ``"latex"``.
+        fmt : {"text", "markdown", "latex"}
         key : bool
-            Append the full names of shortened runs.
+            Append the full names of shortened runs (:meth:`key`).
 
         Returns
         -------
@@ -224,16 +212,14 @@ class ComparisonTable:
         return text + (" " + self.key(fmt) if key and self._shortened() else "")
 
     def key(self, fmt: str = "text") -> str:
-        """The full names of the runs the display table shortens (names longer than
-        :data:`irrepro.escape.MAX_NAME`, names that look alike: :func:`irrepro.escape.short_names`),
-        "" when none is: ``Run names shortened: label = full name; ...``, in ``fmt``'s markup; a
-        name that looks like another's is followed by its ASCII form (``'cafe\\u0301'``). In LaTeX a full name may break at every 40th character
-        (``\\allowbreak``): a word wider than TeX's largest dimension (about 5.8 m) stops it.
+        """The full names of the runs the table shortens (:func:`irrepro.escape.short_names`), "" for none.
+
+        ``Run names shortened: label = full name; ...``; a name that looks like another's is followed by
+        its ASCII form. In LaTeX a full name may break at every 40th character (``\\allowbreak``).
 
         Parameters
         ----------
-        fmt : str
-            ``"text"``, ``"markdown"`` or ``"latex"``.
+        fmt : {"text", "markdown", "latex"}
 
         Returns
         -------
@@ -344,8 +330,7 @@ class ComparisonTable:
         return f"{table}\n\n{self.note('text')}"
 
     def to_markdown(self, digits: int | None = None) -> str:
-        """The table as Markdown (tabulate's ``pipe`` format, best means in bold, superscripts as
-        ``<sup>``), the note below it.
+        """The table as Markdown (tabulate's ``pipe``, best means in bold), the note below it.
 
         Parameters
         ----------
@@ -363,17 +348,16 @@ class ComparisonTable:
     def to_latex(
         self, digits: int | None = None, *, caption: str | None = None, label: str | None = None
     ) -> str:
-        """The table as a LaTeX ``table`` float (pandas' ``Styler.to_latex``) with booktabs rules
-        (``\\usepackage{booktabs}``), measures as column groups, best means in bold; ``caption``
-        defaults to :meth:`note`; the full names of shortened runs (:meth:`key`) follow the table in
-        the float (a caption cannot hold a name of thousands of characters).
+        """The table as a LaTeX ``table`` float with booktabs rules, measures as column groups, best in bold.
+
+        The full names of shortened runs follow the table in the float.
 
         Parameters
         ----------
         digits : int, optional
             Decimals shown (default the table's).
         caption : str, optional
-            The float's caption.
+            The float's caption (default :meth:`note`).
         label : str, optional
             Its ``\\label``.
 
@@ -409,8 +393,7 @@ class ComparisonTable:
 
         Parameters
         ----------
-        fmt : str
-            ``"text"``, ``"markdown"``, ``"latex"`` or ``"csv"``.
+        fmt : {"text", "markdown", "latex", "csv"}
         digits : int, optional
             Decimals shown (default the table's).
 

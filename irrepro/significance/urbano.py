@@ -1,24 +1,11 @@
 """The five paired tests as Urbano, Lima & Hanjalic (SIGIR 2019, section 2) ran them, from their
-public R code (``R/ir_tests.R``, ``R/test.cpp`` of julian-urbano/sigir2019-statistical): the paired
-t-test, Wilcoxon's signed-rank test as R's ``wilcox.test`` computes it (:func:`wilcoxon_r`), their
-sign test with differences within ``min_d`` as ties (``sign_test_urbano``), and their
-bootstrap and permutation tests of the mean difference (:func:`bootstrap_test_urbano`,
-:func:`permutation_test_urbano`); :func:`urbano_tests` runs all five on many pairs at once.
+public R code (julian-urbano/sigir2019-statistical), on rows ``(..., n)`` of many pairs at once.
 
-Their convention: ``b`` the baseline's scores, ``e`` the experimental system's, each test giving
-two p-values, one-tailed ("the experimental system is better", e > b) and two-tailed
-(:class:`TailedPValues`). Every function takes rows ``(..., n)`` of many pairs at once (the last
-axis the topics), so a simulation tests all its trials in one call.
-
-How these relate to the package's other tests (``tests/test_significance_urbano.py`` checks each):
-the t-test is :func:`~irrepro.significance.paired_t_pvalues`; :func:`wilcoxon_r` differs from
-scipy's ``wilcoxon`` (and :func:`~irrepro.significance.wilcoxon_pvalues`) in switching to the
-normal approximation, *with* continuity correction, at n >= 50 or with any tie or zero (scipy: n >
-50, no correction); the sign test with ``min_d=0`` is :func:`~irrepro.significance.sign_test_pvalues`;
-the bootstrap test is the bootstrap-shift test (``significance.bootstrap.bootstrap_shift_test``)
-and the permutation test the randomization test (:func:`~irrepro.significance.permutation_test`):
-the same ideal p-values, estimated here as their C++ code does - fresh draws for every pair, the
-bootstrap replicates centred at their own mean, no +1 in the counts.
+Their convention: ``b`` the baseline's scores, ``e`` the experimental system's, each test giving a
+one-tailed ("e is better") and a two-tailed p-value. R's Wilcoxon switches to the normal
+approximation, with continuity correction, at n >= 50 or with any tie or zero (scipy: n > 50, no
+correction); their bootstrap and permutation tests draw afresh for every pair, centre the bootstrap
+replicates at their own mean and add no +1 to the counts.
 """
 
 from __future__ import annotations
@@ -142,9 +129,7 @@ def sign_test_urbano(b, e, min_d: float = 0.01) -> TailedPValues:
 
 
 def _uniform16(rng: np.random.Generator, high: int, size: tuple[int, ...]) -> np.ndarray:
-    """Exactly uniform integers in [0, high), high <= 2^16, from the raw 64-bit words of ``rng``:
-    four 16-bit draws a word, each one >= the largest multiple of ``high`` redrawn (in order)
-    until below it, then taken modulo ``high``. About twice as fast as ``rng.integers``."""
+    """Exactly uniform integers in [0, high < 2^16) from ``rng``'s raw words, faster than integers."""
     count = int(np.prod(size))
     lim = 65536 - 65536 % high
 
@@ -275,20 +260,16 @@ def urbano_tests(
 ) -> dict[str, TailedPValues]:
     """All of Urbano et al.'s five tests of many pairs at once, as their R functions.
 
-    ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``:
-    ``wilcoxon_r`` (``b``, ``e``), one-tailed ``"less"``; ``test_sign``:
-    ``sign_test_urbano``; ``test_bootstrap`` and ``test_permutation``:
-    ``bootstrap_test_urbano`` and ``permutation_test_urbano`` with ``B`` and ``seed``
-    (the permutation test from child 1 of the seed, the bootstrap from child 0). Every one-tailed
-    p-value is of H1 "e is better" (Urbano, Lima & Hanjalic 2019, section 2).
+    ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``: R's
+    ``wilcox.test``; ``test_sign``: ties within ``min_d``; ``test_bootstrap`` and
+    ``test_permutation``: from children 0 and 1 of ``seed``.
 
     Parameters
     ----------
     b, e : array_like
         Baseline and experimental scores ``(..., n)``, the last axis the topics.
     tests : sequence of str
-        Which of ``"paired-t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap-shift"``, ``"permutation"``
-        (``URBANO_TESTS``).
+        Which of ``"paired-t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap-shift"``, ``"permutation"``.
     B : int
         Resamples of the bootstrap and permutation tests.
     seed : SeedLike
@@ -296,7 +277,6 @@ def urbano_tests(
     min_d : float
         The sign test's tie threshold.
     n_jobs : int, optional
-        Workers of the resampling tests; the results do not depend on it.
 
     Returns
     -------

@@ -1,10 +1,6 @@
-"""The Sakai (2006) chapter's rows for the book's one rule: the paper's procedure on a judged run
-set (:func:`paper_procedure`, a :class:`Round`) and the rows of each of its tables and figures
-beside the paper's (:func:`fig78_rows`, :func:`table2_rows`, :func:`fig10_rows`,
-:func:`table3_rows`, :func:`fig1213_rows`, :func:`verdict_rows`), built with the typed builders of
-:mod:`irrepro.book`, each with its two errors: the sampling error of what was sampled (the system
-pairs of a share over pairs, the topics of Kendall's tau) and the Monte Carlo error of the
-bootstrap (the sd over the chapter's five seeds).
+"""The Sakai (2006) chapter's rows for the book's one rule: the paper's procedure on a judged run set
+and the rows of its tables and figures beside the paper's, each with its two errors: the sampling
+error of what was sampled and the Monte Carlo error of the bootstrap (the sd over five seeds).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""The Sakai (2006) chapter's procedure on a judged run set (:func:`paper_procedure`, a
-:class:`Round`) and the errors of its numbers: the sampling error of what was sampled (the system
-pairs of a share over pairs, the topics of Kendall's tau: :func:`pair_share_se`, :func:`tau_se`),
-the resampled p-values a correction needs (:func:`resolved_pvalues`)."""
+"""The Sakai (2006) chapter's procedure on a judged run set, the sampling errors of its numbers and
+the resampled p-values a correction needs.
+"""
 
 from __future__ import annotations
 
@@ -27,20 +26,7 @@ _OTHER = "TREC-COVID is not the paper's NTCIR-3 data"
 
 @dataclass
 class Round:
-    """The paper's procedure on one judged run set (:func:`paper_procedure`).
-
-    Attributes
-    ----------
-    runs : RunSet
-        The 30 best runs by relaxed AP.
-    scores : dict
-        Measure -> score matrix of ``runs``.
-    replicates : list of MeasureStudy
-        The study at each seed: the first whole (the chapter's), the others its tests and swap
-        method only.
-    borrowed : str
-        Whose replicates these are, when another run set's stand for this one's (``""``: its own).
-    """
+    """The paper's procedure on one judged run set (:func:`paper_procedure`)."""
 
     runs: Any
     scores: dict
@@ -64,19 +50,7 @@ def _matrices(scores: Mapping) -> dict:
 
 
 def top_runs(rs, k: int = 30):
-    """The ``k`` best runs of the run set ``rs`` by relaxed AP (grade >= 1 relevant), as in the paper.
-
-    Parameters
-    ----------
-    rs : RunSet
-        Judged runs.
-    k : int
-        How many to keep.
-
-    Returns
-    -------
-    RunSet
-    """
+    """The ``k`` best runs of the run set ``rs`` by relaxed AP (grade >= 1 relevant), as in the paper."""
     from ... import measures
 
     ap = measures.evaluate(rs, ["AP"], rel=1)["AP"]
@@ -95,36 +69,7 @@ def paper_procedure(
     top: bool = True,
     scores: Mapping | None = None,
 ) -> Round:
-    """The paper's procedure on a judged run set: its 30 best runs by relaxed AP, the seven
-    measures, the study at each of ``seeds``.
-
-    Parameters
-    ----------
-    rs : RunSet
-        Judged runs (all of a round's, or already the 30 best with ``top=False``).
-    B : int
-        Bootstrap samples per set.
-    seeds : sequence
-        The chapter's seed first, then the others of the Monte Carlo error.
-    n_jobs : int or None
-        Workers.
-    borrow : Round, optional
-        Another run set's procedure whose replicates give this one's Monte Carlo errors (``of``:
-        whose, in words); then only the study at the first seed is computed.
-    top : bool
-        Keep the 30 best runs first.
-    scores : mapping, optional
-        The measures of ``rs`` (``top=False``), when already evaluated.
-
-    Returns
-    -------
-    Round
-
-    Notes
-    -----
-    The study at each seed is one call of :func:`~irrepro.sensitivity.measure_study` on the
-    five arithmetic-mean measures and the geometric means of AP and Q.
-    """
+    """The paper's procedure on judged runs: the 30 best by relaxed AP, seven measures, a study per seed."""
     from ... import measures
 
     runs = top_runs(rs) if top else rs
@@ -177,9 +122,7 @@ def _sig(test, alpha: float = 0.05) -> np.ndarray:
 
 
 def pair_share_se(significant) -> np.ndarray:
-    """The sampling error of a share of system pairs (or of a difference of two shares over the same pairs),
-    the pairs the sampled unit: ``sd / sqrt(n)`` over the pairs, Agresti & Coull's where every pair agrees
-    (a share of 0 or 1)."""
+    """Sampling error of a share of system pairs: sd / sqrt(n), Agresti & Coull's at a share of 0 or 1."""
     x = np.asarray(significant, dtype=float)
     se = np.atleast_1d(clustered_se(x))
     n = x.shape[-1]
@@ -192,39 +135,14 @@ def pair_share_se(significant) -> np.ndarray:
 
 
 def tau_se(study: MeasureStudy, pair: tuple[str, str]) -> float:
-    """The sampling error of Kendall's tau between two measures' rankings: the sd of tau over the study's B
-    bootstrap topic samples (the paper's Figure 13), the topic the sampled unit."""
+    """Sampling error of Kendall's tau: its sd over the study's bootstrap topic samples (Figure 13)."""
     return float(study.rank_correlations[tuple(pair)].se_boot)
 
 
 def resolved_pvalues(
     scores, *, m: int, alpha: float = 0.05, seed=0, chunk: int = 20_000, B: int | None = None
 ):
-    """The paired bootstrap test's ASLs of every pair with enough samples for a correction over
-    ``m`` comparisons (:func:`irrepro.stats.corrected_resamples`), drawn in chunks of independent samples so that memory stays bounded.
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-        ``(systems, topics)``.
-    m : int
-        The comparisons the correction runs over.
-    alpha : float
-        The family's level.
-    seed : SeedLike
-        Spawns one seed per chunk.
-    chunk : int
-        Samples per chunk.
-    B : int, optional
-        Fewer samples than the rule asks (the counts of a correction are then unresolved: a pair
-        no sample reaches has ASL 0, below every threshold); default
-        :func:`irrepro.stats.corrected_resamples`, 20 m / alpha.
-
-    Returns
-    -------
-    tuple
-        ``(p, B)``: the ASLs (count / B) and the samples drawn.
-    """
+    """``(p, B)``: paired-test ASLs with B enough for a correction over ``m`` (20 m / alpha), in chunks."""
     from ...significance import paired_bootstrap_test
     from ...stats import corrected_resamples
 

@@ -1,6 +1,4 @@
-"""The rows of the Sakai (2006) chapter's results tables and figures beside the paper's
-(:func:`fig78_rows`, :func:`table2_rows`, :func:`fig10_rows`, :func:`table3_rows`,
-:func:`fig1213_rows`), each with its two errors."""
+"""The rows of the Sakai (2006) chapter's results tables and figures beside the paper's."""
 
 from __future__ import annotations
 
@@ -55,18 +53,7 @@ def _power(s: MeasureStudy, names, test: str = "paired") -> np.ndarray:
 
 
 def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
-    """Figures 7 and 8 of round 5 (``st["round 5"]``), the paper's beside ours.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    list of dict
-        Rows for :func:`irrepro.book.compare`.
-    """
+    """Figures 7 and 8 of round 5 (``st["round 5"]``), the paper's beside ours."""
     from ... import book
 
     P = _P()
@@ -120,8 +107,7 @@ def _required(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.Series:
 
 
 def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
-    """Sakai's 'the unpaired test's required differences are comparable to the paired test's',
-    judged per measure and round by the rule (kind score), combined as a claim's rows."""
+    """Sakai's 'unpaired required differences comparable to paired' per measure and round, as rows."""
     from ... import book
 
     sts, bits = [], []
@@ -145,8 +131,7 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
 
 
 def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
-    """The paper's 'AveP very sensitive, PDoc1000 very insensitive' as a difference of the paired
-    test's discriminative power over the same pairs."""
+    """'AveP very sensitive, PDoc1000 very insensitive' as a difference of discriminative power."""
     from ... import book
 
     P = _P()
@@ -166,22 +151,7 @@ def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
 
 
 def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
-    """Table 2 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours.
-
-    Table 2 (a) cuts Figure 7 in half: with ``restate`` (the Figures 7 and 8 comparison), its top
-    three and its last restate that comparison's rows, so the scorecard counts the claim once.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-    restate : Comparison, optional
-        The Figures 7 and 8 comparison.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Table 2 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
     from ... import book
 
     P = _P()
@@ -261,18 +231,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
 
 
 def stability_order(s: MeasureStudy) -> tuple[float, pd.DataFrame]:
-    """The measures of a study by minority rate at a common proportion of ties (0.2 unless a curve
-    starts above it), and that proportion.
-
-    Parameters
-    ----------
-    s : MeasureStudy
-
-    Returns
-    -------
-    tuple
-        ``(pt0, table)``.
-    """
+    """``(pt0, table)``: measures by minority rate at a common proportion of ties pt0 (0.2 if it can)."""
     names = list(s.names)
     pt0 = round(max(0.2, max(s.stability[n].prop_ties[0] for n in names)), 2)
     t = pd.DataFrame({"measure": names, f"MR at PT = {pt0}": [minority_rate_at(s.stability[n], pt0) for n in names],
@@ -281,17 +240,7 @@ def stability_order(s: MeasureStudy) -> tuple[float, pd.DataFrame]:
 
 
 def fig10_rows(st: Mapping[str, Round]) -> list[dict]:
-    """Figure 10 of round 5, the paper's beside ours.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Figure 10 of round 5, the paper's beside ours."""
     from ... import book
 
     P = _P()
@@ -315,17 +264,7 @@ def _below_required(r: Round, s: MeasureStudy) -> np.ndarray:
 
 
 def table3_rows(st: Mapping[str, Round]) -> list[dict]:
-    """Table 3 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Table 3 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
     from ... import book
 
     P = _P()
@@ -357,17 +296,7 @@ def table3_rows(st: Mapping[str, Round]) -> list[dict]:
 
 
 def tau_table(s: MeasureStudy) -> pd.DataFrame:
-    """Kendall's tau between the measures' rankings of a study, with its bootstrap se, highest first.
-
-    Parameters
-    ----------
-    s : MeasureStudy
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns pair, measures, tau, se, p (Z0).
-    """
+    """Kendall's tau between the measures' rankings of a study, with its bootstrap se, highest first."""
     return pd.DataFrame(
         [{"pair": f"{a} / {b}", "measures": (a, b), "tau": x.tau, "se": x.se_boot, "p (Z0)": x.p_value}
          for (a, b), x in s.rank_correlations.items()]
@@ -375,20 +304,7 @@ def tau_table(s: MeasureStudy) -> pd.DataFrame:
 
 
 def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
-    """Figures 12 and 13 of round 5, the paper's beside ours.
-
-    The smallest tau carries its sampling error from the topic bootstrap (:func:`tau_se`); tau on
-    all topics has no random step.
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Figures 12 and 13 of round 5, the paper's beside ours."""
     from ... import book
     from ..rank import _tau_threshold
 
@@ -429,7 +345,6 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
 
 
 def median_ratio(study: MeasureStudy) -> float:
-    """The median over the pairs of measures of Kendall's tau over its bootstrap se (Figure 13's "about ten
-    times smaller")."""
+    """Median over measure pairs of tau / its bootstrap se (Figure 13's 'about ten times smaller')."""
     t = tau_table(study)
     return float(np.median(t["tau"] / t["se"]))

@@ -1,6 +1,6 @@
-"""The Sakai (2006) chapter's claims as rows (:func:`verdict_rows`, :func:`agree_rows`), the
-rows beyond the paper (:func:`holm_rows`, :func:`web_rows`) and its reruns under emulated
-conditions (:func:`rerun`)."""
+"""The Sakai (2006) chapter's claims as rows, the rows beyond the paper and its reruns under emulated
+conditions.
+"""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ from ._tables import _P, _names_of, stability_order
 
 
 def agree_row(st: Mapping[str, Round]) -> dict:
-    """Sakai's 'the bootstrap, stability and swap methods agree', on round 5: the stability and the swap
-    method's top three, middle three and last, each against the paired test's (the ``AG_`` forms read as
-    ``G_``), by :func:`irrepro.book.ordering_status`, combined as a claim's rows."""
+    """Sakai's 'bootstrap, stability and swap methods agree' on round 5, as a claim's rows."""
     from ... import book
 
     P = _P()
@@ -40,23 +38,12 @@ def agree_row(st: Mapping[str, Round]) -> dict:
 
 
 def agree_rows(st: Mapping[str, Round]) -> list[dict]:
-    """:func:`agree_row` as a list of rows (for :func:`rerun`).
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    list of dict
-    """
+    """:func:`agree_row` as a list of rows (for :func:`rerun`)."""
     return [agree_row(st)]
 
 
 def _scope(refs: Sequence, comps: Sequence) -> str:
-    """The data a claim was judged on, from the rows it rests on: the round a row names ((a) round 5,
-    (b) round 1), else the rounds of its comparison's data."""
+    """The data a claim was judged on: the round its rows name, else their comparison's rounds."""
     data = {c.item: c.data for c in comps}
     rounds: list[str] = []
     for ref in refs:
@@ -75,20 +62,7 @@ def _scope(refs: Sequence, comps: Sequence) -> str:
 
 
 def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> list[dict]:
-    """The Verdict table's rows: each claim of the paper, restating the rows that judge it, each
-    with the data it was judged on (``data``: the rounds of those rows).
-
-    Parameters
-    ----------
-    fig78, table2, table3, fig1213 : Comparison
-        The results tables' comparisons.
-    st : mapping
-        Round name -> :class:`Round` (the agreement of the three methods is judged here).
-
-    Returns
-    -------
-    list of dict
-    """
+    """The Verdict table's rows: each claim of the paper with the rows and data that judge it."""
     from ... import book
 
     P = _P()
@@ -140,24 +114,7 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
 
 
 def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
-    """Rows (beyond the paper) of the pairs significant before and after Holm's and Benjamini &
-    Hochberg's corrections: raw on the chapter's test, corrected on ASLs with enough samples
-    (:func:`resolved_pvalues`: B >= 20 m / alpha), or, with fewer, the count marked unresolved.
-
-    Parameters
-    ----------
-    test : BootstrapResult
-        The chapter's paired test, for the raw count.
-    resolved : tuple
-        ``(p, B)`` of :func:`resolved_pvalues`.
-    alpha : float
-        The level.
-
-    Returns
-    -------
-    list of dict
-        Rows for :func:`irrepro.book.compare` (no paper value).
-    """
+    """Pairs significant before and after Holm and BH (beyond the paper); unresolved when B is short."""
     from ... import book
 
     p, B = resolved
@@ -180,22 +137,7 @@ def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
 
 
 def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: int = TOP) -> list[dict]:
-    """The cross-check on the TREC Web tracks (beyond the paper): how often AP leads, is in the top
-    three, and RR trails, with the counts' Monte Carlo errors over the seeds.
-
-    Parameters
-    ----------
-    web_power : DataFrame
-        Measures x years (and a column ``mean rank``): discriminative power at the chapter's seed.
-    web_reps : sequence of DataFrame
-        Measures x years, one per seed (the chapter's first).
-    top : int
-        The top group's size.
-
-    Returns
-    -------
-    list of dict
-    """
+    """The TREC Web cross-check: how often AP leads, is top three, RR trails, with Monte Carlo errors."""
     from ... import book
 
     years = [c for c in web_reps[0].columns if c != "mean rank"]
@@ -234,20 +176,7 @@ def _part(err, i: int):
 
 
 def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
-    """A results table of the round (``which``: ``"bootstrap"`` or ``"unpaired-bootstrap"`` for
-    Table 2, ``"table3"`` for Table 3) with each of ``cols`` shown as "value (±se)", se the sd of
-    that column over the round's seeds; rows ranked from 1 (index "rank").
-
-    Parameters
-    ----------
-    r : Round
-    which : str
-    cols : sequence of str
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
+    """A results table of the round, each of ``cols`` as 'value (±se)' over the seeds, ranked from 1."""
     from ...book import with_error
 
     def of(s):
@@ -265,18 +194,7 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
 
 
 def ranks(st: Mapping[str, Round]) -> dict[str, str]:
-    """Each measure's rank (1 = most sensitive) on round 5 by the paired test, the stability and the
-    swap method, as "p / s / w".
-
-    Parameters
-    ----------
-    st : mapping
-        Round name -> :class:`Round`.
-
-    Returns
-    -------
-    dict
-    """
+    """Each measure's rank on round 5 by the paired test, stability and swap method, as 'p / s / w'."""
     r = st["round 5"]
     orders = [[m.replace("AG_", "G_") for m in _names(r)], list(stability_order(r.study)[1]["measure"]),
               list(r.study.table3()["measure"])]  # fmt: skip
@@ -284,18 +202,7 @@ def ranks(st: Mapping[str, Round]) -> dict[str, str]:
 
 
 def rank_range(by_seed: Mapping, method: str = "paired") -> dict[str, str]:
-    """Per measure, the range of its rank on round 5 over several run sets (``by_seed``: key ->
-    {round: Round}) by the paired test or the swap method (``method``: ``"paired"``, ``"swap"``).
-
-    Parameters
-    ----------
-    by_seed : mapping
-    method : str
-
-    Returns
-    -------
-    dict
-    """
+    """Per measure, the range of its round-5 rank by ``method`` over the run sets of ``by_seed``."""
 
     def order(r):
         return _names(r) if method == "paired" else list(r.study.table3()["measure"])
@@ -313,32 +220,7 @@ NOT_RERUN = frozenset({"tau significant at 0.01 (Z0), 30 runs, above"})
 
 def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data: str, spread: Mapping | None = None,
           spread_label: str = "", page: str = ""):  # fmt: skip
-    """The rows of the comparison ``as_is`` (``rows_of(st)``) under an emulated condition ``cond``;
-    rows that describe the runs (no paper value), that do not depend on the data, or that restate
-    others are left out; with ``spread`` (key -> {round: Round}, each another emulation of the
-    same condition) each note ends with the spread over them.
-
-    Parameters
-    ----------
-    as_is : Comparison
-        The comparison on the data as they are.
-    rows_of : callable
-        {round: Round} -> rows.
-    st : mapping
-        The emulated rounds.
-    cond : str
-        The condition.
-    data : str
-        Our data under the condition, in words.
-    spread : mapping, optional
-    spread_label : str
-    page : str
-        The chapter's sub-page that shows the table (:func:`irrepro.book.compare`).
-
-    Returns
-    -------
-    Comparison
-    """
+    """The rows of ``as_is`` under an emulated condition, with the spread over emulations in the note."""
     from ... import book
 
     restated = {q for q, m in zip(as_is.frame["quantity"], as_is.meta) if m.get("same_as")}
