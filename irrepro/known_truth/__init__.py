@@ -1,6 +1,7 @@
-"""The four papers' methods measured where the truth is known: type I error and power of paired
-significance tests, family-wise error of multiple comparisons, coverage of corpus-bootstrap
-intervals and the false-positive rate of self-significance under the null.
+"""The four papers' methods measured where the truth is known.
+
+Type I error and power of paired significance tests, family-wise error, corpus-bootstrap coverage
+and self-significance under the null.
 
 One-line use::
 
@@ -10,48 +11,18 @@ One-line use::
     null.rates(alphas=(0.01, 0.05), tails=2)                              # tests x alphas
     alt = kt.rejection_experiment(models, n_topics=50, delta=0.05, seed=3)  # power
 
-What is here, and which paper each part tests:
-
-- :func:`rejection_experiment` -> :class:`PValues` - the paired t, Wilcoxon and sign tests (as
-  Sanderson & Zobel 2005 use them), Sakai's paired and unpaired bootstrap tests (Sakai 2006) and
-  a paired permutation test, all :mod:`irrepro.significance`'s, on trials simulated in the manner
-  of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) from :mod:`irrepro.simulation`'s margins and
-  copulas, under H0 (``delta=0``) or with a true difference ``delta`` of expected scores;
-- :func:`urbano_experiment` -> :class:`UrbanoPValues` - the same experiments as Urbano et al.'s
-  R code runs them: a new collection, pair of systems and topic set every trial, copulas by
-  maximum likelihood and AIC, their five tests (:mod:`irrepro.significance.urbano`) on a batch of
-  trials at once (and Sakai's two bootstrap tests, :data:`SAKAI_TESTS`, on the same trials), type
-  I, II and III errors with clustered and binomial Monte Carlo errors (:func:`urbano_design` gives
-  the book's sizes per scale, :func:`finite_b_bias` bounds the bias from finite B; at the book's
-  paper and quick scales the trials draw their pairs from a fixed pool of pairs, whose copulas are
-  fitted once and cached by content in ``IRREPRO_CACHE``; :func:`design_effects` gives what the
-  pool adds to each rate's Monte Carlo error);
-- :func:`family_experiment` - the family-wise error of all-pairs comparisons among m systems
-  under the complete null: unadjusted t-tests, Bonferroni / Holm and randomised Tukey HSD;
-- :func:`corpus_coverage` - how often Cormack & Lynam's (2006) corpus-bootstrap intervals hold
-  the population's AP, and the split-half concordance the paper uses as its proxy;
-- :func:`self_significance_null` - Webber, Moffat & Zobel's (2008) self-significance on two topic
-  sets drawn from the same population, raw and standardized;
-- :func:`comparison_rows` - the rows of the book's one rule for our rates beside Urbano et al.'s
-  (each a rate with its clustered Monte Carlo error; their tests that are not ours as context), and
-  :func:`method_table` - each method's measured error rate against the rate it promises, by the
-  same rule.
+Trials are simulated in the manner of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) from
+:mod:`irrepro.simulation`'s margins and copulas.
 
 **Decision rules.** A closed-form test rejects when p <= alpha (Urbano et al.'s empirical CDF of
 p at alpha); a resampling test when its ASL < alpha (Sakai 2006), which with B resamples keeps
 its type I error at or below alpha. One-tailed tests take H1: E[e] > E[b] (Urbano et al.'s
 direction); for the closed-form tests the one-tailed p is p/2 on the side of the observed
-statistic and 1 - p/2 on the other: exact below 1/2 for their symmetric null distributions (the
-only side where a test at alpha < 1/2 rejects); above 1/2 the discrete tests' exact value is a
-little larger (the probability of the observed statistic counts on both sides).
+statistic and 1 - p/2 on the other: exact below 1/2 for their symmetric null distributions; above
+1/2 the discrete tests' exact value is a little larger.
 
-**Seeds and workers.** Every experiment is cut into a fixed number of tasks; task ``i`` draws
-from child ``i`` of the seed's SeedSequence (:func:`irrepro.parallel.spawn`), so results do not
-depend on ``n_jobs``.
-
-The permutation test and randomised Tukey HSD are the package's (:func:`irrepro.significance.permutation_test`,
-:func:`irrepro.significance.tukey_hsd_pvalues`), and so is the thinning of qrels to TREC-6's
-numbers of relevant documents (:func:`irrepro.data.thin_qrels`).
+**Seeds and workers.** Every experiment is cut into a fixed number of tasks, task ``i`` drawing
+from child ``i`` of the seed (:func:`irrepro.parallel.spawn`), so results do not depend on ``n_jobs``.
 """
 
 from __future__ import annotations

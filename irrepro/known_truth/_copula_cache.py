@@ -1,9 +1,8 @@
-"""Fitted copulas kept by content in the user's cache (``IRREPRO_CACHE``), so that a rerun of the
-known-truth experiments never refits a pair: one ``.npz`` per collection model under
-``copulas/``, named by the sha256 of everything a fit depends on (the model's scores, its seed,
-the fitting method, pyvinecopulib's version and this layout), written and checked as the data
-cache's derived files are (:func:`irrepro.data._files.atomic_write` with its sha256 record,
-:func:`irrepro.data._files.recorded_sha256_problem` on every read)."""
+"""Fitted copulas kept by content in the user's cache (``IRREPRO_CACHE``), so that a rerun never refits.
+
+One ``.npz`` per collection model, named by the sha256 of everything a fit depends on, written and
+checked as the data cache's derived files are (with a sha256 record).
+"""
 
 from __future__ import annotations
 
@@ -73,8 +72,7 @@ def load(model) -> dict:
 
 
 def store(model, copulas: dict) -> None:
-    """Keep ``copulas`` (``{(i, j): Bicop}``, all of ``model``'s) in the cache; a cache that cannot
-    be written only costs speed (a warning)."""
+    """Keep ``copulas`` (``{(i, j): Bicop}``) in the cache; a cache that cannot be written only warns."""
     names = _families()
     keys = sorted(copulas)
     par = np.zeros((len(keys), _MAX_PARAMS))

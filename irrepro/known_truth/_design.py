@@ -1,5 +1,4 @@
-"""Urbano, Lima & Hanjalic's (2019) design beside the known-truth chapter's: every aspect where ours
-differs from theirs, with the reason (:func:`design_table`)."""
+"""Urbano, Lima & Hanjalic's (2019) design beside the known-truth chapter's."""
 
 from __future__ import annotations
 
@@ -7,15 +6,14 @@ import pandas as pd
 
 
 def design_table(numbers, scale: str) -> pd.DataFrame:
-    """Urbano et al.'s design and ours at ``scale``, one row per aspect where they may differ.
+    """Urbano et al.'s design and ours at ``scale``: one row per aspect where they may differ, and why.
 
     Parameters
     ----------
     numbers : PaperNumbers
-        Urbano et al.'s numbers (``book.paper_numbers("urbano2019statistical")``): their trials and
-        resamples.
+        Urbano et al.'s numbers (``book.paper_numbers("urbano2019statistical")``).
     scale : {"paper", "quick", "full"}
-        The book's ``IRREPRO_SCALE``: our trials and resamples (:func:`urbano_design`).
+        The book's ``IRREPRO_SCALE`` (:func:`urbano_design`).
 
     Returns
     -------

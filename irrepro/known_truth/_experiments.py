@@ -1,5 +1,4 @@
-"""The experiments of Urbano, Lima & Hanjalic (SIGIR 2019) on pairs of simulated systems:
-:func:`sample_pairs` and :func:`rejection_experiment`."""
+"""Urbano, Lima & Hanjalic's (SIGIR 2019) experiments on pairs of simulated systems."""
 
 from __future__ import annotations
 
@@ -56,54 +55,40 @@ def rejection_experiment(
     label: str = "",
     scale: str = "paper",
 ) -> PValues:
-    """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics.
+    """p-values of every test on ``trials`` simulated comparisons of ``n_topics`` topics (section 3).
 
-    Type I error with ``delta=0``, power with ``delta > 0``.
-
-    ``n_pairs`` system pairs are drawn as Urbano et al. draw them and the trials shared out evenly
-    among them (each pair's copula is fitted once). Under H0, ``null="same-margin"`` draws both
-    systems' scores from the baseline's margin with the pair's copula (Urbano et al.'s null:
-    identical distributions, so the null of every test holds); ``null="same-mean"`` moves the
-    experimental system's own margin to the baseline's expected value (equal means only: the
+    Type I error with ``delta=0``, power with ``delta > 0``. The trials are shared out evenly among
+    ``n_pairs`` system pairs drawn as Urbano et al. draw them. Under H0, ``null="same-margin"`` draws both
+    systems from the baseline's margin with the pair's copula (Urbano et al.'s null: the null of every
+    test holds); ``"same-mean"`` moves the experimental margin to the baseline's expected value (the
     t-test's and the bootstrap's null, not the sign test's or Wilcoxon's). With ``delta > 0`` the
-    experimental margin is moved to the baseline's expected value + delta; a pair whose margin
-    cannot be moved is replaced by the next candidate. Trials of ``pairs_per_task`` pairs form one
-    vectorised task with its own child seed.
+    experimental margin is moved to the baseline's mean + delta; a pair that cannot be moved is
+    replaced by the next candidate.
 
     Parameters
     ----------
     models : sequence of CollectionModel
         :func:`irrepro.simulation.fit_collection`'s models.
     n_topics : int
-        Topics per trial.
     delta : float
         The true difference of expected scores, >= 0.
     trials : int, optional
-        Trials; None: :func:`default_trials` of ``scale``.
+        None: :func:`default_trials` of ``scale``.
     n_pairs : int
-        Simulated system pairs the trials are shared out among.
     B : int, optional
         Resamples of the resampling tests; None: :func:`default_B` of ``scale``.
     null : {"same-margin", "same-mean"}
-        The null hypothesis simulated when ``delta == 0``.
     seed : SeedLike
-        The seed of all draws.
     n_jobs : int, optional
-        Workers; the result does not depend on them.
     pairs_per_task : int
-        Pairs per vectorised task.
+        Pairs per vectorised task (each with its own child seed).
     label : str
-        Stored in the result.
     scale : {"paper", "quick"}
-        The sizes of ``trials`` and ``B`` left at None (the papers' by default).
+        What ``trials`` and ``B`` left at None stand for.
 
     Returns
     -------
     PValues
-
-    Notes
-    -----
-    Urbano, Lima & Hanjalic (2019), section 3.
 
     Examples
     --------

@@ -1,7 +1,4 @@
-"""The known-truth chapter's figures of our rates beside Urbano et al.'s: type I error against alpha
-(:func:`type1_figure`, their Figures 2 and 3) and power or type III error against delta
-(:func:`by_delta_figure`, their Figure 4) with their rates as the figures take them
-(:func:`their_type1`, :func:`their_by_delta`), and its Monte Carlo check (:func:`mc_check`)."""
+"""The known-truth chapter's figures of our rates beside Urbano et al.'s (their Figures 2-4)."""
 
 from __future__ import annotations
 
@@ -14,30 +11,25 @@ def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measur
                  sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
 
-    One row of panels per measure, drawn by :func:`irrepro.plots.plot_rates_by_alpha` on log-log
-    axes with the diagonal: our rates as lines with +-1.96 se bands, theirs as open markers. The
-    y axes are shared; the legend is drawn beside the first measure's row.
+    Log-log panels with the diagonal (:func:`irrepro.plots.plot_rates_by_alpha`): our rates as lines
+    with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        Our rates: the long frames of :meth:`PValues.frame` with a ``measure`` column.
+        :meth:`PValues.frame`'s rows with a ``measure`` column.
     theirs : pandas.DataFrame
-        Their rates, columns ``measure, topics, test, tails, alpha, value`` (:func:`their_type1`).
+        :func:`their_type1`.
     tails : {2, 1}
-        Two- or one-tailed rates.
     measures : sequence of str
-        The measures, one row of panels each.
     sizes : sequence of int
-        The topic-set sizes: the number of columns. Each row draws the sizes in ``ours`` (in
-        increasing order), so ``ours`` holds these.
+        The number of columns; ``ours`` holds these sizes.
     tests : sequence of str
         The tests of ours to draw.
 
     Returns
     -------
     Figure
-        The figure.
     """
     from .. import plots
 
@@ -51,36 +43,28 @@ def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measur
 
 def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
                     measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Power or type III error against delta, one panel per measure and topic-set size.
+    """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
 
-    One row of panels per topic-set size and one column per measure, each drawn by
-    :func:`irrepro.plots.plot_power_by_delta` at alpha = 0.05: our rates as lines with +-1.96 se
-    bands (error bars at a single delta), theirs as open markers. The legend is drawn beside the
-    first size's panel of the last measure.
+    Our rates as lines with +-1.96 se bands (:func:`irrepro.plots.plot_power_by_delta`), theirs as
+    open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        Our rates: the long frames of :meth:`PValues.frame` (for type III error
-        :meth:`UrbanoPValues.frame`, with its ``type3`` columns) with a ``measure`` column.
+        :meth:`PValues.frame`'s rows (for type III :meth:`UrbanoPValues.frame`'s) with a ``measure``
+        column.
     theirs : pandas.DataFrame
-        Their rates, columns ``kind, measure, topics, test, tails, delta, value``
-        (:func:`their_by_delta`).
+        :func:`their_by_delta`.
     kind : {"power", "type3"}
-        Which rate to draw.
     tails : {2, 1}
-        Two- or one-tailed rates.
     measures : sequence of str
-        The measures, one column of panels each.
     sizes : sequence of int
-        The topic-set sizes, one row of panels each.
     tests : sequence of str
         The tests of ours to draw.
 
     Returns
     -------
     Figure
-        The figure.
     """
     from .. import plots
 
@@ -120,16 +104,13 @@ def _codes(numbers) -> dict[str, str]:
 def their_type1(
     numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
 ) -> pd.DataFrame:
-    """Urbano et al.'s published type I rates as :func:`type1_figure` takes them.
+    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for :func:`type1_figure`.
 
     Parameters
     ----------
     numbers : PaperNumbers
-        Their numbers (``book.paper_numbers("urbano2019statistical")``); its ``names`` map their
-        codes of tests and measures to ours.
+        ``book.paper_numbers("urbano2019statistical")``; its ``names`` map their codes to ours.
     measures, sizes, tests : sequence
-        Our measures, topic-set sizes and tests to look up, at both tails and every
-        alpha the yml holds.
 
     Returns
     -------
@@ -147,24 +128,19 @@ def their_type1(
 
 def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
                    deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
-    """Urbano et al.'s published power and type III rates as :func:`by_delta_figure` takes them.
-
-    Power at both tails, type III two-tailed.
+    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for :func:`by_delta_figure`.
 
     Parameters
     ----------
     numbers : PaperNumbers
-        Their numbers (``book.paper_numbers("urbano2019statistical")``).
+        ``book.paper_numbers("urbano2019statistical")``.
     measures, sizes, tests : sequence
-        Our measures, topic-set sizes and tests to look up.
     deltas : sequence of float
-        The true differences.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``kind, measure, topics, test, tails, delta, value`` (``kind`` ``"power"`` or
-        ``"type3"``).
+        Columns ``kind, measure, topics, test, tails, delta, value``.
     """
     code = _codes(numbers)
     return pd.DataFrame([{"kind": kind, "measure": m, "topics": n, "test": t, "tails": tl, "delta": d,
@@ -180,19 +156,18 @@ MEAN_TESTS = ["paired-t", "bootstrap-shift", "permutation", "bootstrap", "unpair
 def mc_check(null, same_mean, family, target: float, family_target: float) -> pd.DataFrame:
     """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target.
 
-    Every test of ``null`` (both tails), the tests whose null holds under equal means
-    (``same_mean``: t, the bootstraps, permutation) and the family-wise errors (``family``): one row
-    per rate, with whether the Monte Carlo error of a 5% rate with its design effect lies below the
-    target.
+    One row per rate: every test of ``null`` (both tails), the tests whose null holds under equal means
+    (:data:`MEAN_TESTS`) and the family-wise errors, with whether the Monte Carlo error of a 5% rate,
+    with the rate's design effect, lies below the target.
 
     Parameters
     ----------
     null : mapping
         ``(measure, topics)`` -> :class:`UrbanoPValues` under the null.
     same_mean : mapping
-        measure -> :class:`UrbanoPValues` under equal means.
+        Measure -> :class:`UrbanoPValues` under equal means.
     family : mapping
-        measure -> :class:`FamilyResult`.
+        Measure -> :class:`FamilyResult`.
     target, family_target : float
         The targets of the pairs' and of the families' experiments.
 
@@ -200,7 +175,7 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
     -------
     pandas.DataFrame
         ``experiment``, ``test``, ``rate``, ``trials``, ``se``, ``target``, ``MC error of a 5% rate``
-        (with the rate's design effect) and ``below target``.
+        and ``below target``.
     """
     mc = pd.DataFrame(
         [row for (m, n), r in null.items() for tl in (1, 2)

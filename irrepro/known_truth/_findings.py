@@ -1,8 +1,8 @@
-"""The known-truth chapter's findings as the numbers its prose states: each ``*_text`` function
-returns the texts a chapter glues by name (``{"kt_...": "0.049"}``), computed from the results of
-its experiments, so that a sentence states what its table and figure show; the summaries its
-tables show (:func:`check_summary`, :func:`finite_b_summary`); the simulator's own check
-(:func:`simulator_checks`) and the rates at one level of every configuration (:func:`rates_at`)."""
+"""The known-truth chapter's findings as the numbers its prose states.
+
+Each ``*_text`` function returns the texts the chapter glues by name (``{"kt_...": "0.049"}``),
+computed from its experiments' results, so that a sentence states what its table and figure show.
+"""
 
 from __future__ import annotations
 
@@ -19,16 +19,15 @@ _MARGIN, _TAU, _TAWN = "|margin mean - mean score|", "|copula tau - data tau|", 
 def simulator_checks(models: Mapping[str, Any], seed, pairs: int = 100) -> pd.DataFrame:
     """How well the simulator reproduces the data, over random pairs of runs per measure.
 
-    For each pair (a random collection, two distinct runs): the first run's fitted margin's expected
-    value against its mean score, and the pair's copula (AIC, maximum likelihood) its Kendall tau
-    against the two runs' tau-b and whether it is asymmetric (Tawn).
+    Per pair (a random collection, two distinct runs): the first run's fitted margin's expected value
+    against its mean score, the pair's copula's (AIC, maximum likelihood) Kendall tau against the runs'
+    tau-b, and whether the copula is asymmetric (Tawn).
 
     Parameters
     ----------
     models : mapping
         Measure -> the collections' fitted models (:func:`irrepro.simulation.fit_collection`).
     seed : int or SeedSequence
-        The pairs' seed.
     pairs : int
         Pairs per measure.
 
@@ -57,7 +56,7 @@ def simulator_checks(models: Mapping[str, Any], seed, pairs: int = 100) -> pd.Da
 
 
 def check_summary(checks: pd.DataFrame) -> pd.DataFrame:
-    """The simulator's check, one row per measure and gap: its pairs, mean, median, 95th percentile and largest."""
+    """The simulator's check per measure and gap: its pairs, mean, median, 95th percentile and largest."""
     rows = []
     for m, part in checks.groupby("measure", sort=False):
         for gap in (_MARGIN, _TAU):
@@ -81,20 +80,18 @@ def check_text(checks: pd.DataFrame) -> dict[str, str]:
 
 
 def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their errors.
+    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se.
 
     Parameters
     ----------
     results : mapping
         Configuration (e.g. ``(measure, topics)``) -> :class:`PValues` or :class:`UrbanoPValues`.
     alpha : float
-        The significance level.
 
     Returns
     -------
     rates, ses : pandas.DataFrame
-        Rows the keys of ``results``, columns the tests: the rates and their clustered Monte Carlo
-        standard errors.
+        Rows the keys of ``results``, columns the tests.
     """
     rates = pd.DataFrame({k: r.rates([alpha]).iloc[0] for k, r in results.items()}).T
     ses = pd.DataFrame({k: r.se(alpha) for k, r in results.items()}).T

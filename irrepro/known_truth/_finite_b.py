@@ -1,6 +1,4 @@
-"""The bias of a rejection rate from estimating p-values with B resamples, against the rate's Monte
-Carlo error (:func:`finite_b_bias`), over every configuration of an experiment
-(:func:`finite_b_checks`)."""
+"""The bias of a rejection rate from p-values estimated with B resamples, against its Monte Carlo error."""
 
 from __future__ import annotations
 
@@ -31,28 +29,24 @@ class FiniteB(NamedTuple):
 def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     """Bound the bias of a rejection rate caused by estimating each p-value with B resamples.
 
-    A trial whose ideal p-value is p gets the estimate k / B, k ~ binomial(B, p) (their C++
-    counts, no +1), and is rejected when k / B <= alpha; it is misclassified with the probability
-    m(p) = P(k <= alpha B) - [p <= alpha], signed (+ a false rejection, - a false acceptance). The
-    rate's bias is the mean of m over the trials' ideal p-values, estimated by the mean of m over
-    the estimated ones, each spread over its lattice cell [p - 1/(2B), p + 1/(2B)]: the estimates'
-    distribution is the ideal one smoothed by a symmetric kernel, which leaves a density that is
-    linear near alpha unchanged, so the plug-in is right to first order. ``bound`` adds two
-    standard errors of that mean; ``ok`` says whether it is below the rate's binomial Monte Carlo
-    error, so a table can show "B = 1000: bias <= x < se = y".
+    A trial with ideal p-value p gets k / B, k ~ binomial(B, p) (Urbano et al.'s C++ counts, no +1),
+    and is rejected when k / B <= alpha: misclassified with the signed probability m(p) = P(k <= alpha
+    B) - [p <= alpha]. The bias is the mean of m over the estimated p-values, each spread over its
+    lattice cell (right to first order); ``bound`` adds two standard errors of that mean; ``ok`` says
+    whether it is below the rate's binomial Monte Carlo error.
 
     Parameters
     ----------
     p : array_like
-        The estimated p-values of one test on every trial (shares of B resamples; NaN dropped).
+        The estimated p-values of one test on every trial (NaN dropped).
     B : int
         The resamples each p-value was estimated with.
     alpha : float
-        The significance level (rejection: p <= alpha).
 
     Returns
     -------
     FiniteB
+        ``rate, bias, bound, se, ok``.
 
     Examples
     --------
@@ -93,17 +87,14 @@ def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
     results : mapping
         ``(measure, topics)`` -> :class:`UrbanoPValues`.
     B : int
-        The resamples each p-value was estimated with.
     tests : sequence of str
         The resampling tests to check.
     alpha : float
-        The significance level.
 
     Returns
     -------
     pandas.DataFrame
-        One row per configuration and test: ``measure, topics, test`` and those of
-        :func:`finite_b_bias`: ``rate, bias, bound, se, ok``.
+        ``measure, topics, test`` and :func:`finite_b_bias`'s ``rate, bias, bound, se, ok``.
     """
     import pandas as pd
 

@@ -1,6 +1,4 @@
-"""The known-truth chapter's method table: each method's measured error rate beside the rate it
-promises, its level by the book's one rule (``irrepro.known_truth._rows.level``), its power and what
-that means on the chapter's data (:func:`method_table`)."""
+"""The known-truth chapter's method table: each method's measured error rate beside the rate it promises."""
 
 from __future__ import annotations
 
@@ -34,12 +32,10 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
                  corpora: int) -> pd.DataFrame:  # fmt: skip
     """Each method's measured error rate beside the rate it promises, judged by the book's rule.
 
-    One row per method: what it promises, its measured rate over the settings with the largest se,
-    its level (``irrepro.known_truth._rows.level``), its power at delta = 0.05 on 50 topics (the
-    tests), what the level means on our data and the rows it rests on. A test's level is judged over
-    every ``(measure, topics)`` of ``null`` (two-tailed, alpha = 0.05) and per topic-set size over
-    the measures: a test at its level at the smaller sizes and above it at the larger ones is advised
-    against with many topics.
+    One row per method: its promise, its measured rate over the settings with the largest se, its level
+    (``irrepro.known_truth._rows.level``), its power at delta = 0.05 on 50 topics (the tests), what the
+    level means on our data and the rows it rests on. A test's level is also judged per topic-set size:
+    one at its level at the smaller sizes and above it at the larger is advised against with many topics.
 
     Parameters
     ----------
@@ -52,13 +48,11 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
     coverage : mapping
         Relevant documents (``"TREC-COVID R"``, ...) -> :meth:`Coverage.table`.
     selfsig : pandas.DataFrame
-        :meth:`SelfSignificance.summary` (rows ``raw``, ``standardized``).
+        :meth:`SelfSignificance.summary`.
     tests : sequence of str
-        The tests, in the table's order.
+        In the table's order.
     measures : sequence of str
-        The measures of ``null`` and ``power``.
     sizes : sequence of int
-        The topic-set sizes of ``null``.
     trials : int
         Trials per configuration of ``null``.
     self_trials : int
@@ -69,7 +63,6 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
     Returns
     -------
     pandas.DataFrame
-        One row per method.
     """
     from ._findings import rates_at
     from ._rows import _LEVEL_WORDS as LEVEL

@@ -1,8 +1,4 @@
-"""The known-truth experiments of two more papers:
-Webber, Moffat & Zobel's (2008) self-significance when both topic sets share one population
-(:func:`self_significance_null`) and the coverage of Cormack & Lynam's (2006) corpus-bootstrap
-intervals in a known population (:func:`corpus_coverage`); and the sizes every known-truth
-experiment defaults to (:func:`default_trials`, :func:`default_B`)."""
+"""Known-truth experiments of Webber, Moffat & Zobel (2008) and Cormack & Lynam (2006); the default sizes."""
 
 from __future__ import annotations
 
@@ -22,25 +18,18 @@ from ..stats import check_level, clustered_se
 def default_trials(scale: str = "paper") -> int:
     """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale.
 
-    With independent trials a 5% rate has the Monte Carlo error ``known_truth.mc_error(0.05, 24000)`` = 0.0014; the
-    trials of one simulated pair (or family) share its model, so the clustered error is larger by
-    the square root of the design effect: 24,000 keeps it below :data:`irrepro.known_truth.MC_TARGET` for design
-    effects up to 2 (12,000, the bare binomial minimum, gave 0.0021 clustered).
+    24,000 independent trials give a 5% rate the Monte Carlo error 0.0014; the trials of one simulated
+    pair (or family) share its model, so the clustered error is larger by the square root of the design
+    effect: 24,000 keeps it below :data:`MC_TARGET` for design effects up to 2 (12,000 gave 0.0021).
 
     Parameters
     ----------
     scale : {"paper", "quick"}
-        The papers' sizes (default) or small ones; the book passes ``IRREPRO_SCALE``
-        (:func:`irrepro.book.config`), this function never reads it.
+        Read by the caller (the book passes ``IRREPRO_SCALE``), never here.
 
     Returns
     -------
     int
-        The number of trials.
-
-    Notes
-    -----
-    The precision of Urbano et al. (2019), section 3, for all four papers' known-truth experiments.
 
     Examples
     --------
@@ -57,16 +46,10 @@ def default_B(scale: str = "paper") -> int:
     Parameters
     ----------
     scale : {"paper", "quick"}
-        As in :func:`default_trials`.
 
     Returns
     -------
     int
-        The number of resamples.
-
-    Notes
-    -----
-    Sakai (2006): B = 1000.
 
     Examples
     --------
@@ -86,31 +69,16 @@ def default_B(scale: str = "paper") -> int:
 class SelfSignificance:
     """The share of systems a two-sample t-test finds different from themselves, per trial and form.
 
-    A trial draws two topic sets of ``n_topics`` independently, with replacement, from the same
-    population of topics; the forms are ``"raw"`` and ``"standardized"``.
+    Webber, Moffat & Zobel (2008), section 5 (Figure 6), with a known truth: two topic sets drawn from
+    one population.
 
     Attributes
     ----------
     share : dict
-        Form -> ``(trials,)`` the share of systems found different at ``alpha``.
+        Form (``"raw"``, ``"standardized"``) -> ``(trials,)`` the share of systems found different.
     n_systems : int
-        Systems.
     n_topics : int
-        Topics per set.
     alpha : float
-        The t-test's level.
-
-    Notes
-    -----
-    Webber, Moffat & Zobel (2008), section 5 (Figure 6), with a known truth.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt
-    >>> from irrepro.data import simulate
-    >>> res = kt.self_significance_null(simulate.score_matrix(10, 100, seed=1), n_topics=20, trials=50, seed=2)
-    >>> res.summary().index.tolist(), res.share["raw"].shape
-    (['raw', 'standardized'], (50,))
     """
 
     share: dict
@@ -119,21 +87,19 @@ class SelfSignificance:
     alpha: float
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Per form: the mean false-positive rate with its Monte Carlo se, and an upper percentile.
+        """Per form: the mean false-positive rate, its Monte Carlo se over trials, and an upper percentile.
 
-        The rate is the mean over systems and trials, its se over trials; the percentile is the
-        upper end of the central ``level`` range of the per-trial share (the paper's Figure 6
-        statistic).
+        The percentile is the upper end of the central ``level`` range of the per-trial share (the
+        paper's Figure 6 statistic).
 
         Parameters
         ----------
         level : float
-            A fraction or a percentage (:func:`irrepro.stats.check_level`).
+            A fraction or a percentage.
 
         Returns
         -------
         pandas.DataFrame
-            One row per form.
         """
         level = check_level(level)
         rows = []
@@ -165,41 +131,30 @@ def self_significance_null(
 ) -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance where the truth is known.
 
-    The topics of ``matrix`` (systems x topics) are the population; each trial draws two sets of ``n_topics``
-    topics from it independently with replacement, so every system's two expected scores are
-    equal, and counts the systems that :func:`irrepro.standardize.self_significance` (two-sided
-    Student t-test) finds different from themselves, on raw scores and on scores standardized by
-    ``factors`` (default: the matrix's own systems, :func:`irrepro.standardize.factors`; a fixed
-    per-topic transformation, so the null holds for both forms).
+    The topics of ``matrix`` are the population; each trial draws two sets of ``n_topics`` from it
+    independently with replacement (so every system's two expected scores are equal) and counts the
+    systems :func:`irrepro.standardize.self_significance` finds different from themselves, raw and
+    standardized (a fixed per-topic transformation, so the null holds for both forms).
 
     Parameters
     ----------
     matrix : ScoreMatrix or array_like
         ``(systems, topics)``: the population of topics.
     n_topics : int
-        Topics per set.
     trials : int, optional
-        Trials; None: :func:`default_trials` of ``scale``.
+        None: :func:`default_trials` of ``scale``.
     alpha : float
-        The t-test's level.
     factors : optional
-        The standardization (:func:`irrepro.standardize.standardize`); None: the matrix's own.
+        The standardization factors; None: the matrix's own systems'.
     seed : SeedLike
-        The seed of the draws.
     n_jobs : int, optional
-        Workers; the result does not depend on them.
     per_task : int
         Trials per task.
     scale : {"paper", "quick"}
-        The size of ``trials`` left at None (the papers' by default).
 
     Returns
     -------
     SelfSignificance
-
-    Notes
-    -----
-    Webber, Moffat & Zobel (2008), section 5.
 
     Examples
     --------
@@ -241,16 +196,14 @@ def self_significance_null(
 class Coverage:
     """Where the population's AP and another corpus's AP fall against each method's interval.
 
-    Per usable list of every drawn corpus: where the population's AP (``truth``) and the AP of
-    a second, independent corpus (``other``) fall with respect to each method's interval from the
-    first corpus (-1 below, 0 in, +1 above; :func:`irrepro.corpus_bootstrap.position`).
+    Cormack & Lynam (2006), sections 5-7, where the truth is known. Positions are -1 below, 0 in,
+    +1 above (:func:`irrepro.corpus_bootstrap.position`), per usable list of every drawn corpus.
 
     Attributes
     ----------
     methods : tuple of str
-        The interval methods.
     truth, other : dict
-        Method -> ``(lists,)`` positions of the population's AP and the other corpus's AP.
+        Method -> ``(lists,)`` positions of the population's AP and of a second, independent corpus's.
     cluster : numpy.ndarray
         ``(lists,)`` identifies (corpus, topic), the unit whose lists share documents.
     n_rel : numpy.ndarray
@@ -258,19 +211,6 @@ class Coverage:
     B : int
         Corpus-bootstrap samples.
     n_corpora : int
-        Corpora drawn.
-
-    Notes
-    -----
-    Cormack & Lynam (2006), sections 5-7, where the truth is known.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt
-    >>> from irrepro.data import simulate
-    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=1, B=30, seed=2)
-    >>> cov.table().index.tolist()
-    ['linear', 'logit', 'bca', 'linear+smallR', 'logit+smallR']
     """
 
     methods: tuple[str, ...]
@@ -282,20 +222,19 @@ class Coverage:
     n_corpora: int
 
     def table(self, min_rel: int = 0) -> pd.DataFrame:
-        """Per method: below / in / above shares of the population's AP and the other corpus's.
+        """Per method: below / in / above shares of the population's AP, and the other corpus's in-share.
 
-        The in-interval share of the other corpus's AP is the paper's proxy (predicted 83.5% for
-        95% intervals); ``se`` is the clustered Monte Carlo se of the coverage.
+        The other corpus's in-interval share is the paper's proxy (predicted 83.5% for 95% intervals);
+        ``se`` is the coverage's Monte Carlo se, clustered by (corpus, topic).
 
         Parameters
         ----------
         min_rel : int
-            Lists with more than ``min_rel`` relevant documents in the population are counted.
+            Count only lists with more than ``min_rel`` relevant documents in the population.
 
         Returns
         -------
         pandas.DataFrame
-            One row per method.
         """
         keep = self.n_rel > min_rel
         rows = []
@@ -351,55 +290,41 @@ def corpus_coverage(
     level: float = 0.95,
     scale: str = "paper",
 ) -> Coverage:
-    """Coverage of the corpus-bootstrap intervals where the truth is known.
+    """Coverage of the corpus-bootstrap intervals where the truth is known (Cormack & Lynam 2006).
 
-    The population is the judged collection ``runs`` (a RunSet: its ranked lists
-    and qrels, unjudged documents non-relevant); its AP per list is the truth. Each of
-    ``n_corpora`` corpora is drawn from it by the paper's own model (every document k ~ Poisson(1)
-    times, shared by all lists), linear, logit and BCa intervals at ``level`` (95%) and their small-R corrections
-    are computed on it (B corpus-bootstrap samples, :func:`irrepro.corpus_bootstrap.bootstrap_ap`),
-    and the population's AP and the AP on a second, independent corpus are located against them.
-
-    For a population with fewer relevant documents, judge the same lists by thinned qrels, e.g.
-    TREC-6's numbers of relevant documents: ``runs.with_qrels(data.thin_qrels(runs.qrels,
-    data.trec6_relevant(), seed=1))`` (:mod:`irrepro.data.emulate`; the thinned documents stay in
-    the population as non-relevant ones).
+    The population is the judged collection ``runs`` (unjudged documents non-relevant); its AP per list
+    is the truth. Each corpus is drawn by the paper's own model (every document k ~ Poisson(1) times,
+    shared by all lists); the linear, logit and BCa intervals and their small-R corrections on it are
+    set against the population's AP and the AP on a second, independent corpus. For fewer relevant
+    documents, thin the qrels (:func:`irrepro.data.thin_qrels`; the thinned documents stay in the
+    population as non-relevant).
 
     Parameters
     ----------
     runs : RunSet
         The population: ranked lists and qrels.
     n_corpora : int
-        Corpora drawn.
     B : int, optional
         Corpus-bootstrap samples; None: :func:`default_B` of ``scale``.
     seed : SeedLike
-        The seed of all draws.
     n_jobs : int, optional
-        Workers of the bootstrap; the result does not depend on them.
     rel : int
         The least relevant grade.
     level : float
-        The intervals' level: a fraction or a percentage (:func:`irrepro.stats.check_level`).
+        A fraction or a percentage.
     scale : {"paper", "quick"}
-        The size of ``B`` left at None (the papers' by default).
 
     Returns
     -------
     Coverage
 
-    Notes
-    -----
-    Cormack & Lynam (2006), sections 5-7.
-
     Examples
     --------
     >>> from irrepro import known_truth as kt
     >>> from irrepro.data import simulate
-    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=2, B=30, seed=2)
-    >>> t = cov.table()
-    >>> bool(((t.below + t.coverage + t.above) - 1).abs().max() < 1e-12), cov.n_corpora
-    (True, 2)
+    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=1, B=30, seed=2)
+    >>> cov.table().index.tolist()
+    ['linear', 'logit', 'bca', 'linear+smallR', 'logit+smallR']
     """
     level = check_level(level)
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)

@@ -1,5 +1,4 @@
-"""The pool of pairs the known-truth experiments draw their trials from at the book's paper and
-quick scales (:func:`urbano_experiment`'s ``pool``): its draws, stratified by collection."""
+"""The pool of pairs the known-truth experiments draw their trials from at the paper and quick scales."""
 
 from __future__ import annotations
 

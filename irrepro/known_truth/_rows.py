@@ -1,6 +1,4 @@
-"""The known-truth chapter's rows for the book's one rule: our rejection rates beside Urbano et al.'s
-(2019) (:func:`comparison_rows`), a method's error rate against its promise (:func:`level`), z
-(:func:`with_z`) and the verdict's rows (:func:`verdict_rows`)."""
+"""The known-truth chapter's rows for the book's rule: our rejection rates beside Urbano et al.'s (2019)."""
 
 from __future__ import annotations
 
@@ -56,41 +54,33 @@ def comparison_rows(
 ) -> list[dict]:
     """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s.
 
-    One row per configuration ``(measure, topics)`` of ``results`` and each of its tests, each a
-    rate (kind ``"rate"``) with our Monte Carlo standard error clustered by simulated pair
-    (:meth:`PValues.se`; ``se_reason`` names the trials and pairs and gives the binomial error,
-    which the trials of one pair would understate) and, where the paper's value is compared, its
-    number of trials (``paper_n``, the yml's ``trials.type1`` or ``trials.power``). A test of theirs that is another test than ours of the same name
-    (``other_tests``) gives a context row: no paper value, a note with their rate and the difference.
+    One rate row per configuration and test, with our Monte Carlo error clustered by simulated pair
+    (its reason gives the binomial error, which the trials of one pair would understate) and, where
+    compared, their number of trials (``paper_n``). A test of theirs that is another test than ours of
+    the same name (``other_tests``) gives a context row: no paper value, their rate in the note.
 
     Parameters
     ----------
     results : mapping
         ``(measure, topics)`` -> :class:`PValues` (``measure`` as the chapter names it: ``"AP"``).
     numbers : mapping
-        Urbano et al.'s numbers (:func:`irrepro.book.paper_numbers`): keys
-        ``type1.<m>.<topics>.<test><tails>.a<alpha>``, ``power.<m>.<topics>.<test><tails>.d<delta>``,
-        ``trials.type1``, ``trials.power`` and ``resamples``; its ``names`` map their letters to ours.
+        Urbano et al.'s numbers: keys ``type1.<m>.<topics>.<test><tails>.a<alpha>``,
+        ``power.<m>.<topics>.<test><tails>.d<delta>``, ``trials.type1``, ``trials.power`` and
+        ``resamples``; its ``names`` map their letters to ours.
     kind : {"type1", "power", "type3"}
-        Which of their rates (type III: two-tailed significance with the observed difference of
-        the wrong sign, :meth:`UrbanoPValues.type3`; ``tails`` is then 2).
+        Type III (:meth:`UrbanoPValues.type3`) is two-tailed whatever ``tails``.
     tails : {2, 1}
-        Two- or one-tailed.
     alpha : float
-        The significance level.
     notes : mapping or None
         Test -> a note for its compared rows.
     other_tests : mapping, optional
-        Test -> why theirs is another test (formatted with ``B``, their resamples); None: for
-        :func:`rejection_experiment`'s results the sign test (theirs counts ``|d| <= 0.01`` as a
-        tie, ours only ``d = 0``), none for :func:`urbano_experiment`'s (their tests, as they ran
-        them).
+        Test -> why theirs is another test (formatted with ``B``, their resamples); None: the sign test
+        for :func:`rejection_experiment`'s results (theirs counts ``|d| <= 0.01`` as a tie, ours only
+        ``d = 0``), none for :func:`urbano_experiment`'s.
 
     Returns
     -------
     list of dict
-        The rows: quantity, paper, ours, kind, ours_se, se_reason, note and, for compared rows,
-        paper_n.
 
     Examples
     --------
@@ -217,22 +207,17 @@ def level(
 
 
 def with_z(comparison):
-    """The comparison with each row's z = (ours - theirs) / se shown beside its status.
+    """A copy of the comparison with a column ``z = (ours - theirs) / se`` after ``status``.
 
-    The rule's ``Judgement.z``, recorded in the frame's ``z`` column, is shown to one decimal with
-    its sign in a new column ``z = (ours - theirs) / se`` right after ``status`` (blank where a row
-    has no z, or the frame no ``z`` column). The comparison itself is not changed: a copy is
-    returned.
+    z to one decimal with its sign, blank where a row has no z.
 
     Parameters
     ----------
     comparison : Comparison
-        The comparison (:func:`irrepro.book.compare`).
 
     Returns
     -------
     Comparison
-        A copy of ``comparison`` whose frame has the z column.
     """
     import dataclasses
 
@@ -256,18 +241,16 @@ def _spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3)
 def status_counts(comparison) -> str:
     """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``.
 
-    The number of rows of each status, in the order of :data:`irrepro.book.STATUSES`; a status no
-    row has is left out.
+    In the order of :data:`irrepro.book.STATUSES`; a status no row has is left out.
 
     Parameters
     ----------
     comparison : Comparison
-        The comparison (anything whose ``frame`` has a ``status`` column).
+        Anything whose ``frame`` has a ``status`` column.
 
     Returns
     -------
     str
-        The counts, separated by commas.
 
     Examples
     --------
@@ -309,22 +292,19 @@ def trials_needed(*comparisons) -> dict:
 def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
     """The verdict's rows: per test of Urbano et al.'s, its type I error and its power beside theirs.
 
-    Each row restates the rows it rests on (``same_as``) and takes their combined status, so the
-    verdict's sentences (:func:`irrepro.book.verdict_text`) say what those rows say.
+    Each row restates the rows it rests on (``same_as``) and takes their combined status.
 
     Parameters
     ----------
     type1, type1_one : Comparison
         The two-tailed and one-tailed type I comparisons.
     power : Comparison
-        The power comparison.
     power_topics : sequence of int
         The topic-set sizes of ``power``.
 
     Returns
     -------
     list of dict
-        Two rows per test, for :func:`irrepro.book.compare`.
     """
     rows = []
     for t, label in _TEST_NAMES.items():

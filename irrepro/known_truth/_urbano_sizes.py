@@ -1,6 +1,4 @@
-"""The sizes of Urbano, Lima & Hanjalic's (2019) experiments: trials for a Monte Carlo error
-(:func:`trials_for_se`), the book's sizes per scale (:func:`urbano_design`, :class:`UrbanoDesign`,
-:data:`POOL_PAIRS`) and what its pool of pairs costs (:func:`design_effects`, :func:`pool_check`)."""
+"""The sizes of Urbano, Lima & Hanjalic's (2019) experiments in the book, and what its pool of pairs costs."""
 
 from __future__ import annotations
 
@@ -56,13 +54,11 @@ class UrbanoDesign:
     power_topics : tuple of int
         The topic-set sizes of the power and type III experiments.
     se : float
-        The binomial Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
+        The Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
     pool : int or None
-        Pairs in the pool every experiment of a measure draws its trials from (``pool`` of
-        :func:`urbano_experiment`); None: a new pair every trial.
+        Pairs in the pool a measure's experiments draw from; None: a new pair every trial.
     decide_trials : int
-        The most trials a compared power or type III configuration runs to decide its rows
-        (:func:`until_decided`).
+        The most trials a compared power or type III configuration runs (:func:`until_decided`).
     """
 
     trials: int
@@ -77,40 +73,28 @@ class UrbanoDesign:
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"`` (the book's build): trials drawn from a pool of 4,000 pairs per experiment's seed
-    (each pair's copula fitted once), so many that a type I rate at alpha = .05 keeps a Monte Carlo
-    error of 0.003 clustered by pair with the pool's largest measured correlation :data:`POOL_ICC`
-    (9,807 trials), 500 trials per power configuration at 50 topics (the compared ones, power at
-    delta = .05 and type III at .01, up to the full scale's 20,000 where more trials decide their
-    rows: :func:`until_decided`), B = 2000 (at B = 1000 :func:`finite_b_bias` bounded the bias of
-    the permutation test's rate on P@10 at 100 topics by 0.0027, above its Monte Carlo error; at
-    2000 by 0.0019). ``"full"``: a new pair every trial, a Monte Carlo error of 0.0005 likewise
-    (215,030 trials for 0.00047), 20,000 power trials at 25, 50 and 100 topics (up to their 167,000
-    to decide a row), B = 10,000 (so that the bias of a rate from a finite B, about 1 / B, stays
-    below its error: :func:`finite_b_bias` checks it). ``"quick"``: 400, 100 (up to 400), B = 200,
-    a pool of 100 pairs.
+    ``"paper"``: a pool of 4,000 pairs, 9,807 trials so that a type I rate at .05 keeps a Monte Carlo
+    error of 0.003 clustered by pair (with :data:`POOL_ICC`); 500 power trials at 50 topics (up to
+    20,000 where more decide a compared row); B = 2000 (:func:`finite_b_bias` bounded the permutation
+    test's bias on P@10 at 100 topics by 0.0027 at B = 1000, above its Monte Carlo error, and by 0.0019
+    at 2000). ``"full"``: a new pair every trial, 215,030 trials (error 0.0005), 20,000 power trials at
+    25, 50 and 100 topics (up to 167,000), B = 10,000. ``"quick"``: 400, 100 (up to 400), B = 200, a
+    pool of 100. Theirs (``R/common.R``): 1,667,000 type I and 167,000 power trials, B = 1e6.
 
     Parameters
     ----------
     scale : {"paper", "quick", "full"}
-        The book's ``IRREPRO_SCALE`` (:func:`irrepro.book.config`), never read here.
+        Read by the caller (the book's ``IRREPRO_SCALE``), never here.
 
     Returns
     -------
     UrbanoDesign
-
-    Notes
-    -----
-    Theirs (Urbano, Lima & Hanjalic 2019, ``R/common.R``): 1,667,000 type I and
-    167,000 power trials per configuration, B = 1e6.
 
     Examples
     --------
     >>> from irrepro.known_truth import urbano_design
     >>> urbano_design().trials, urbano_design("full").trials
     (9807, 215030)
-    >>> urbano_design().pool, urbano_design("full").pool
-    (4000, None)
     """
     scale = parallel.check_scale(scale)
     if scale == "full":
@@ -136,39 +120,29 @@ def until_decided(
 ):
     """:func:`urbano_experiment` extended with more trials until the book's rule decides its rows.
 
-    The experiment runs ``trials`` trials; the rule (:func:`irrepro.book.judge_row`) then judges
-    its rows beside the paper (:func:`comparison_rows` of ``kind``). While some compared row is
-    inconclusive for Monte Carlo reasons (``why == "monte-carlo"``), the experiment is extended to
-    ``max(factor x the largest of their needs, 2 x the trials so far)`` trials, rounded up to a
-    multiple of ``trials``, at most ``cap``; a row still inconclusive at ``cap`` says how many
-    trials would decide it. An extension runs only the new trials: the trials run in batches of
-    ``trials``, each drawn from its own child of ``seed``, so the extended experiment is the one
-    that would have run all its trials at once.
+    While a compared row (:func:`comparison_rows` of ``kind``) is inconclusive for Monte Carlo reasons,
+    the experiment is extended to ``max(factor x the largest need, 2 x the trials so far)``, rounded up
+    to a multiple of ``trials``, at most ``cap``. The trials run in batches of ``trials``, each from its
+    own child of ``seed``, so the extended experiment is the one that would have run all at once.
 
     Parameters
     ----------
     models : sequence of CollectionModel
-        As in :func:`urbano_experiment`.
     n_topics : int
-        Topics per trial.
     measure : str
-        The measure as :func:`comparison_rows` names it (``"AP"``).
+        As :func:`comparison_rows` names it (``"AP"``).
     numbers : mapping
-        The paper's numbers, as for :func:`comparison_rows`.
+        The paper's numbers.
     kind : {"type1", "power", "type3"}
-        The rates compared.
     trials : int
         The first run's trials (and the batch size).
     cap : int
         The most trials.
     seed : int or numpy.random.SeedSequence
-        The experiment's seed.
     factor : float
-        How far past the rule's estimate of the trials needed an extension goes (the estimate
-        rests on the rates so far), >= 1.
+        How far past the rule's estimate of the trials needed an extension goes, >= 1.
     **experiment
-        The other arguments of :func:`urbano_experiment` (``delta``, ``tests``, ``B``, ``pool``,
-        ``n_jobs``, ...).
+        The other arguments of :func:`urbano_experiment`.
 
     Returns
     -------
@@ -260,23 +234,19 @@ def pool_check(
 
 
 def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
-    """The design effect of every rate of several experiments (:meth:`UrbanoPValues.design_effect`).
-
-    How much drawing trials from a pool of pairs adds to their Monte Carlo error.
+    """The design effect (clustered se over binomial) of every rate of several experiments.
 
     Parameters
     ----------
     results : mapping
-        ``{key: UrbanoPValues}`` (as the book keeps its experiments, e.g. by (measure, topics)).
+        ``{key: UrbanoPValues}``.
     alpha : float
-        The significance level.
     tails : {2, 1}
-        Two- or one-tailed rates.
 
     Returns
     -------
     pandas.DataFrame
-        One row per key, one column per test: the clustered standard error over the binomial one.
+        One row per key, one column per test.
 
     Examples
     --------

@@ -1,33 +1,15 @@
 """Score standardization and inter-collection comparability (Webber, Moffat & Zobel 2008).
 
-A score matrix ``M`` holds one score per system (row) and topic (column). Standardization
-(section 3 of the paper) rescales every topic by the mean and standard deviation of the scores a
-set of *standardizing systems* achieved on it,
+Standardization (section 3) rescales every topic by the mean and sd of a set of *standardizing
+systems*' scores on it, ``z_st = (m_st - mu_t) / sigma_t``, and maps z through the normal CDF into
+[0, 1]. Comparability (section 5) is measured with the sd-normalized RMSE of system means (dRMSE)
+and with the systems a two-sample t-test finds different from themselves, on collection pairs and
+random topic halves.
 
-    z_st = (m_st - mu_t) / sigma_t,        standardized score = Phi(z_st),
-
-so that each topic has mean 0 and sd 1 over the standardizing systems, and the normal CDF maps the
-result into [0, 1]. Factors (``mu_t``, ``sigma_t``) can be published with a collection and applied
-to any later system (:class:`Factors`), also in the file format ``trec_eval -Z`` reads
-(:func:`write_zscores`, :func:`read_zscores`).
-
-Comparability between collections (section 5) is measured with the standard-deviation normalized
-RMSE of system mean scores (:func:`drmse`) and with the number of systems found significantly
-different from themselves by a two-sample t-test (:func:`self_significance`), both on observed
-collection pairs and on random topic halves (:func:`partition_experiment`).
-
-Interpretations (the paper does not say):
-
-- **sd normalisation**: sample standard deviations (``ddof=1``) throughout - for the
-  standardization factors (the standardizing systems are a sample of possible systems, and
-  ``sigma_t`` estimates the population value) and for the system-score sd in dRMSE, where only
-  ``ddof=1`` reproduces the paper's 1.857 for TREC 7 vs TREC 2003 (``ddof=0`` gives 1.866).
-- **zero sd**: a topic on which every standardizing system scored the same (possible with very few
-  standardizing systems) has that score as its mean and an sd of exactly 0, and carries no
-  information on spread; its z-scores are set to 0 (every system "average", standardized score
-  0.5), also for a system scoring otherwise, unless ``zero_sd="raise"`` (:func:`zscores` says
-  why; ``trec_eval -Z`` gives such a system -1000000, its missing value: :func:`write_zscores`).
-- **two-sample t-test**: Student's equal-variance test (scipy's default), two-sided.
+Interpretations (the paper does not say): sample sds (``ddof=1``) throughout - only ``ddof=1``
+reproduces the paper's dRMSE of 1.857 for TREC 7 vs TREC 2003 (``ddof=0`` gives 1.866); a topic
+with sd 0 over the standardizing systems gives every system z = 0 (:func:`zscores`); the two-sample
+t-test is Student's equal-variance test, two-sided.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
-"""Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5): intervals and
-distributions of system means, dRMSE between two collections' system scores, systems significantly
-different from themselves, discriminative power and rank agreement."""
+"""Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5)."""
 
 from __future__ import annotations
 
@@ -18,17 +16,16 @@ from ._scores import _matrix
 
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each system's mean score with its t confidence interval over topics.
+    """Each system's mean score with its t confidence interval over topics (Figure 2).
 
-    ``mean +- t_{T-1} * sd / sqrt(T)``: the intervals of Figure 2 of Webber, Moffat & Zobel (2008);
-    a system scoring the same on every topic has that score as its interval.
+    ``mean +- t_{T-1} * sd / sqrt(T)``; a system scoring the same on every topic has that score as its
+    interval.
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     level : float, default 0.95
-        A fraction or a percentage (:func:`irrepro.stats.check_level`).
+        A fraction or a percentage.
 
     Returns
     -------
@@ -52,11 +49,10 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
 
 
 def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray:
-    """Indices of the items at the ``q``-th percentiles when ordered best first.
+    """Indices of the items at the ``q``-th percentiles when ordered best first (Table 1).
 
-    Table 1 of Webber, Moffat & Zobel (2008) shows the "first, tenth, fortieth and seventy-fifth
-    percentile" systems or topics by mean score. Interpretation: the item at 0-based position
-    ``ceil(q/100 * n) - 1`` of the descending order.
+    Interpretation of the paper's "first, tenth, fortieth and seventy-fifth percentile": the item at
+    0-based position ``ceil(q/100 * n) - 1`` of the descending order.
 
     Parameters
     ----------
@@ -68,7 +64,7 @@ def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray
     Returns
     -------
     numpy.ndarray
-        The items' indices into ``values``, one per percentile.
+        Indices into ``values``, one per percentile.
 
     Examples
     --------
@@ -83,18 +79,16 @@ def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray
 
 
 def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
-    """The item-total correlation of each topic (Bodoff & Li 2007).
+    """The item-total correlation of each topic (Bodoff & Li 2007; section 2).
 
-    Pearson's correlation, over systems, between the topic's scores and the systems' total score:
-    the total over the other topics when ``corrected`` (psychometrics' corrected item-total
-    correlation), or over all topics. Section 2 of Webber, Moffat & Zobel (2008).
+    Pearson's correlation, over systems, between the topic's scores and the systems' total score.
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     corrected : bool, default True
-        Correlate with the total over the other topics (True) or over all topics.
+        Correlate with the total over the other topics (psychometrics' corrected item-total
+        correlation), or over all topics.
 
     Returns
     -------
@@ -124,23 +118,21 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
 
 
 def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
-    """The standard-deviation normalized RMSE between system mean scores on two collections.
+    """The standard-deviation normalized RMSE between system mean scores on two collections (eq. 4).
 
-    ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)``, the sd over systems with ``ddof`` (the sample sd: see
-    the module's notes); eq. 4 of Webber, Moffat & Zobel (2008, section 5).
+    ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)``, the sds over systems.
 
     Parameters
     ----------
     a, b : array_like
         System means on the two collections, shape ``(..., S)`` with S >= 2; leading axes are batches
-        (e.g. random partitions), so one call scores many collection pairs.
+        (e.g. random partitions).
     ddof : int, default 1
-        Delta degrees of freedom of the sds.
 
     Returns
     -------
     numpy.ndarray or float
-        Shape ``(...)``; NaN where neither collection's means vary (all equal: sd exactly 0).
+        Shape ``(...)``; NaN where neither collection's means vary.
 
     Examples
     --------
@@ -162,27 +154,20 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
 def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
     """Which systems a two-sample t-test finds significantly different from themselves on two collections.
 
-    Student's two-sided test, per system, of its scores on C against its scores on D (section 5 and
-    Table 4 of Webber, Moffat & Zobel 2008). A system scoring one value on every topic of C and one
-    on every topic of D is significant when the two differ (no spread: t = +-inf) and not when they
-    are equal (where scipy divides by the rounding noise of the means).
+    Student's two-sided test, per system, of its scores on C against those on D (section 5, Table 4). A
+    system scoring one value on all of C and one on all of D is significant when the two differ and not
+    when they are equal. Raises :class:`irrepro.InputError` for different numbers of systems.
 
     Parameters
     ----------
     scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
         Systems x topics scores on C and on D: the same systems (rows), any topics.
     alpha : float, default 0.05
-        The significance level.
 
     Returns
     -------
     numpy.ndarray
         bool ``(S,)``.
-
-    Raises
-    ------
-    irrepro.InputError
-        When the two have different numbers of systems.
 
     Examples
     --------
@@ -215,22 +200,18 @@ def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
 def discriminative_power(scores, *, alpha: float = 0.05) -> float:
     """The share of system pairs a two-sided paired t-test over topics finds significant.
 
-    Sakai's (2006) discriminative power, as Webber, Moffat & Zobel (2008, section 5) use it: the
-    paired t-test (scipy's ``ttest_rel``; :func:`irrepro.significance.paired_t_pvalues`), vectorised
-    over all S(S-1)/2 pairs at once; a pair whose differences are all 0 counts as not significant,
-    one whose differences are all equal and not 0 as significant.
+    Sakai's (2006) discriminative power, as the paper's section 5 uses it (scipy's ``ttest_rel``); a
+    pair whose differences are all 0 counts as not significant, one whose differences are all equal and
+    not 0 as significant.
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     alpha : float, default 0.05
-        The significance level.
 
     Returns
     -------
     float
-        The share of pairs with p < ``alpha``.
 
     Examples
     --------
@@ -244,8 +225,7 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
 
 
 def significant_pairs(scores, *, alpha: float = 0.05) -> np.ndarray:
-    """Per system pair (``numpy.triu_indices`` order), whether a two-sided paired t-test over topics finds
-    it significant."""
+    """Per system pair (``numpy.triu_indices`` order), whether a paired t-test finds it significant."""
     x = _matrix(scores)
     i, j = np.triu_indices(x.shape[0], 1)
     p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs

@@ -1,12 +1,9 @@
-"""The score-standardization chapter's rows for the book's one rule (Webber, Moffat & Zobel 2008):
-each of its tables and figures as rows of :func:`irrepro.book.compare`, built with the book's row
-builders, each number with its sampling error and its Monte Carlo error (:func:`irrepro.book.errors`).
+"""The score-standardization chapter's rows for :func:`irrepro.book.compare` (Webber, Moffat & Zobel 2008).
 
-The chapter computes on the paper's own runs and topics, so where the paper's number is computed from
-the same sample as ours the difference of the two has no sampling error (``SAME_SAMPLE``); the random
-halves and the sampled standardizing systems carry the Monte Carlo error of our draws; the one
-comparison across metrics (discriminative power, :func:`power_rows`) carries the sampling error of a
-share over system pairs, clustered by pair."""
+The chapter computes on the paper's own runs and topics, so a difference from the paper's number has
+no sampling error (``SAME_SAMPLE``); the random draws carry their Monte Carlo error; discriminative
+power (:func:`power_rows`) carries the sampling error of a share over system pairs, clustered by pair.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +51,6 @@ def figure2_rows(P: Mapping, mean: float, low: float, high: float, overlapped: S
     Returns
     -------
     list of dict
-        The rows.
     """
     e = _exact()
     return [
@@ -67,7 +63,7 @@ def figure2_rows(P: Mapping, mean: float, low: float, high: float, overlapped: S
 
 
 def table1_rows(P: Mapping, ratios: Mapping[str, float], itc: Mapping[bool, float]) -> list[dict]:
-    """Rows of Table 1's ratios and the item-total correlation, with the other readings as context.
+    """Rows of Table 1's ratios and the item-total correlation; other readings shown, not compared.
 
     Parameters
     ----------
@@ -75,14 +71,13 @@ def table1_rows(P: Mapping, ratios: Mapping[str, float], itc: Mapping[bool, floa
         The paper's numbers.
     ratios : mapping
         ``"system means"``, ``"topic means"``, ``"topic means, worst first"``, ``"topic sd"``,
-        ``"topic sd by sd"``, ``"topic sd by sd, smallest first"``: the ratios, best first unless named.
+        ``"topic sd by sd"``, ``"topic sd by sd, smallest first"``: best first unless named.
     itc : mapping
         Pearson's r of the item-total correlation with topic sd: corrected (True) and not (False).
 
     Returns
     -------
     list of dict
-        The rows; the other readings have no paper value (shown, not counted).
     """
     e = _exact()
     other = "another reading of the paper's {}: shown, not compared"
@@ -120,7 +115,6 @@ def figure3_rows(P: Mapping, quartiles: Sequence[float], below: float) -> list[d
     Returns
     -------
     list of dict
-        The rows.
     """
     e = _exact()
     return [
@@ -152,7 +146,6 @@ def table2_rows(P: Mapping, agreement: Mapping[str, tuple], between: tuple[float
     Returns
     -------
     list of dict
-        The rows (one row of a part per sub-collection for each coefficient).
     """
     e = _exact()
     parts = " / ".join(agreement)
@@ -181,14 +174,13 @@ def figure4_rows(
         The fewest systems: 99th percentile lowest tau above the 2003-vs-2004 tau; 95th and 99th
         percentile lowest above ``tau_raw_std``.
     se : sequence of float
-        Their Monte Carlo errors (the bootstrap over the samples of each size).
+        Their Monte Carlo errors (bootstrap over each size's samples).
     samples : int
         Samples per size.
 
     Returns
     -------
     list of dict
-        The rows.
     """
     what = f"bootstrap sd over the {samples} samples per size (200 resamples)"
     return [
@@ -203,17 +195,15 @@ def figure4_rows(
 def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Errors]:
     """The discriminative power of a standardized form over that of its raw form, with its error.
 
-    The share of system pairs a paired t-test finds significant (``significant_pairs``) for each
-    form; the ratio's sampling error is that of a ratio of two shares over the same pairs, clustered by
-    pair (the delta method: the standard error of the mean of ``(b - r a) / mean(a)`` over pairs, with
-    ``a``, ``b`` each pair's raw and standardized outcome and ``r`` the ratio).
+    The sampling error is that of a ratio of two shares over the same system pairs, clustered by pair
+    (delta method: the standard error of the mean of ``(b - r a) / mean(a)``, with ``a``, ``b`` each
+    pair's raw and standardized outcome and ``r`` the ratio).
 
     Parameters
     ----------
     raw, standardized : array_like or irrepro.data.ScoreMatrix
         Systems x topics scores of the two forms (the same systems and topics).
     alpha : float, default 0.05
-        The t-test's level.
 
     Returns
     -------
@@ -240,20 +230,16 @@ def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Error
 def power_rows(P: Mapping, forms: Mapping[str, tuple], context: Mapping[str, float]) -> list[dict]:
     """Rows of discriminative power: standardized over raw, against the paper's sDCG over DCG.
 
-    The compared row (kind ``"score"``) holds, per metric of ``forms``, the discriminative power of
-    the standardized form over that of the raw form (:func:`power_ratio`) on the paper's runs and
-    TREC 8 topics, one part per metric (``"AP / P@10"``), against the paper's sDCG over DCG. The
-    context rows (kind ``"rate"``, not compared) show each share of ``context``, with the paper's
-    power for the same metric in the note where it has one.
+    The compared row holds one part per metric of ``forms`` (:func:`power_ratio`); the paper's error is
+    taken as that of our first form (the same runs, topics and test). The context rows (kind
+    ``"rate"``) are not compared.
 
     Parameters
     ----------
     P : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`): ``power.no-harm`` and the
-        ``power.<metric>`` of the context rows.
+        The paper's numbers: ``power.no-harm`` and the ``power.<metric>`` of the context rows.
     forms : mapping
-        Metric -> (raw, standardized) scores on the paper's runs and TREC 8 topics (``"AP"``, ``"P@10"``):
-        one part of the compared row each.
+        Metric -> (raw, standardized) scores on the paper's runs and TREC 8 topics.
     context : mapping
         Name -> a share of pairs significant, shown beside the paper's ``power.<metric>`` where the
         name ends with one.
@@ -261,8 +247,6 @@ def power_rows(P: Mapping, forms: Mapping[str, tuple], context: Mapping[str, flo
     Returns
     -------
     list of dict
-        The compared row (kind score, its error clustered by pair; the paper's error taken as that of
-        our first form: the same runs, topics and test) and the context rows.
     """
     got = {m: power_ratio(*x) for m, x in forms.items()}
     sampling = tuple(float(np.asarray(e.sampling)) for _, e in got.values())

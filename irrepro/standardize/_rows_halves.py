@@ -1,5 +1,7 @@
-"""The score-standardization chapter's rows on random halves and sub-collection pairs (Webber, Moffat &
-Zobel 2008, section 5: Figures 5-7, Tables 3-6) and its verdict, for :func:`irrepro.book.compare`."""
+"""The score-standardization chapter's rows on random halves and sub-collection pairs, and its verdict.
+
+Webber, Moffat & Zobel (2008), section 5: Figures 5-7, Tables 3-6.
+"""
 
 from __future__ import annotations
 
@@ -33,14 +35,13 @@ def _extreme(res: _Res, setting: str, forms: Sequence, col: str, pick) -> tuple:
 
 
 def _upper(res: _Res, setting: str, forms: Sequence) -> tuple[float, float]:
-    """The largest upper end (97.5th percentile) of the false-positive rate among ``forms``, its se."""
+    """The largest upper end (97.5th percentile) of the false-positive rate among ``forms``, and its se."""
     k = _extreme(res, setting, forms, "FP high", max)
     return res[k].summary()["FP high"], res[k].summary_se()["FP high"]
 
 
 def _more_stable(res: _Res, setting: str, pairs: Sequence) -> tuple[float, float]:
-    """min over (less stable, more stable) form pairs of the difference of mean dRMSE, with the se of
-    the paired difference over the same partitions."""
+    """The smallest mean dRMSE difference over (less, more stable) form pairs, with its paired se."""
     d = [res[(setting, a)].drmse - res[(setting, b)].drmse for a, b in pairs]
     i = int(np.argmin([x.mean() for x in d]))
     return float(d[i].mean()), float(d[i].std(ddof=1) / np.sqrt(d[i].size))
@@ -54,7 +55,6 @@ def fp_upper_ends(res: _Res, setting: str) -> tuple[tuple[float, float], tuple[f
     res : mapping
         ``(setting, (metric, form))`` -> :class:`PartitionResult`.
     setting : str
-        The setting whose forms are compared.
 
     Returns
     -------
@@ -82,7 +82,6 @@ def figures56_rows(P: Mapping, res: _Res, robust: str, second: str) -> list[dict
     Returns
     -------
     list of dict
-        The rows, each with the Monte Carlo error of its halves.
     """
     B = next(iter(res.values())).drmse.size
     mean_se, end_se = (
@@ -148,9 +147,9 @@ def pair_table(pairs: Mapping[tuple, CollectionPair]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        C, D, dRMSE, the random halves' mean and 97.5th percentile, the observed dRMSE's percentile
-        among them (and its Monte Carlo error), the systems significantly different from themselves
-        with the binomial 95% interval of their rate, and the halves' mean false-positive rate.
+        C, D, dRMSE, the halves' mean and 97.5th percentile, the observed dRMSE's percentile among them
+        (and its Monte Carlo error), the self-significant systems with the binomial 95% interval of
+        their rate, and the halves' mean false-positive rate.
     """
     return pd.DataFrame([{"C": c, "D": d, "dRMSE": r.drmse, "random mean": r.random.drmse.mean(),
                           "random 95% high": np.percentile(r.random.drmse, 97.5), "percentile": r.percentile,
@@ -162,9 +161,7 @@ def pair_table(pairs: Mapping[tuple, CollectionPair]) -> pd.DataFrame:
 
 
 def _count_se(group: Sequence[CollectionPair], beyond: float) -> float:
-    """The Monte Carlo error of a count of pairs on one side of the ``beyond`` percentile of their
-    halves: each pair's percentile is binomial over the halves, so it lands on the other side with
-    probability pi (normal approximation); the count's variance is the sum of pi (1 - pi)."""
+    """The Monte Carlo error of a count of pairs on one side of the ``beyond`` percentile (binomial)."""
     pi = [stats.norm.cdf(-abs(r.percentile - beyond) / r.random.percentile_se(r.percentile)) for r in group]
     return float(np.sqrt(sum(x * (1 - x) for x in pi)))
 
@@ -203,19 +200,14 @@ def tables35_rows(
     ----------
     P : mapping
         The paper's numbers.
-    raw, std : mapping
-        ``(C, D)`` -> :class:`CollectionPair` of raw and of standardized AP.
-    same_track : sequence
-        The pairs within a track (the others mix AdHoc and Robust).
-    beyond : float
-        The percentile among the halves from which a pair lies beyond the random 95% interval.
+    raw, std, same_track, beyond
+        As for :func:`beyond_counts` (the pairs not in ``same_track`` mix AdHoc and Robust).
     halves_row : irrepro.book.RowRef
         The row of Figure 5 that the random halves of TREC 7 + 8 restate.
 
     Returns
     -------
     list of dict
-        The rows.
     """
     r78, r73 = raw[("TREC 7", "TREC 8")], raw[("TREC 7", "TREC 2003")]
     B = r73.random.drmse.size
@@ -274,7 +266,6 @@ def figure7_rows(P: Mapping, fig7: pd.DataFrame) -> list[dict]:
     Returns
     -------
     list of dict
-        The rows.
     """
     e = _exact("the six observed sub-collection pairs, no random step")
     v = {(form, metric): float(fig7.loc[form, metric]) for form in fig7.index for metric in fig7.columns}
@@ -302,7 +293,7 @@ def table6_rows(P: Mapping, table6: pd.DataFrame, adhoc: Sequence[str], robust: 
     Returns
     -------
     list of dict
-        R, AP and SP as directions (orderings of the ratio against 1), P@10 as a score, sAP as a score.
+        R, AP and SP as orderings of the ratio against 1, P@10 and sAP as scores.
     """
     e = _exact("computed exactly from the score matrices and qrels, no random step")
     ratio = {
@@ -333,7 +324,7 @@ def verdict_rows(P: Mapping, c: Mapping[str, Comparison], ours: Mapping[str, str
     Returns
     -------
     list of dict
-        The rows, each ``same_as`` (or ``supports``) the rows it rests on.
+        Each ``same_as`` (or ``supports``) the rows it rests on.
     """
     t35, f56, f4 = c["Tables 3-5"], c["Figures 5 and 6"], c["Figure 4"]
     few = [f4.row(q) for q in f4.frame["quantity"][1:3]]

@@ -1,6 +1,4 @@
-"""Standardized scores (Webber, Moffat & Zobel 2008, section 3): the standardization factors of a
-set of standardizing systems, z-scores and their normal CDF, and the R-normalisation against an
-ideal score."""
+"""Standardized scores and R-normalisation (Webber, Moffat & Zobel 2008, sections 2-3)."""
 
 from __future__ import annotations
 
@@ -26,29 +24,20 @@ SUBCOLLECTIONS = {
 
 
 def topic_range(matrix, first: int, last: int):
-    """The score matrix restricted to the topics whose numeric ids lie in [first, last].
+    """The score matrix on the topics whose numeric ids lie in [first, last].
+
+    The paper splits Robust 2004 into its sub-collections this way (section 3.1,
+    :data:`SUBCOLLECTIONS`). Raises :class:`irrepro.InputError` when no topic lies in the range.
 
     Parameters
     ----------
     matrix : irrepro.data.ScoreMatrix
-        Systems x topics scores with topic ids.
     first, last : int
         The first and last topic id kept (inclusive); ids that are not numbers are left out.
 
     Returns
     -------
     irrepro.data.ScoreMatrix
-        The same systems on the topics in range, in the matrix's order.
-
-    Raises
-    ------
-    irrepro.InputError
-        When no topic lies in the range.
-
-    Notes
-    -----
-    Webber, Moffat & Zobel (2008, section 3.1) split Robust 2004 into its sub-collections this way
-    (:data:`SUBCOLLECTIONS`).
 
     Examples
     --------
@@ -76,31 +65,24 @@ def _matrix(scores, name: str = "scores") -> np.ndarray:
 
 @dataclass(frozen=True)
 class Factors:
-    """Per-topic standardization factors: the mean and sd of the standardizing systems' scores.
+    """Per-topic standardization factors: the mean and sd of the standardizing systems' scores (eq. 1).
 
-    Section 3, eq. 1 of Webber, Moffat & Zobel (2008). Published with a collection, they standardize
-    any later system's scores (:func:`standardize`); :meth:`to_frame` and :meth:`from_frame` give and
-    take them as a table.
+    Published with a collection, they standardize any later system (:func:`standardize`).
 
     Parameters
     ----------
     mean, sd : numpy.ndarray
         Per-topic mean and standard deviation, shape ``(T,)``.
     topics : tuple of str, optional
-        The topic ids the factors belong to (then they are matched by id).
+        The topic ids (then the factors are matched by id).
     n_systems : int, default 0
-        Number of standardizing systems.
     ddof : int, default 1
-        The sd's delta degrees of freedom.
 
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.standardize import Factors
-    >>> f = Factors(np.array([0.3, 0.5]), np.array([0.1, 0.2]), ("401", "402"))
-    >>> f.select(["402"]).mean
-    array([0.5])
-    >>> f.to_frame()
+    >>> Factors(np.array([0.3, 0.5]), np.array([0.1, 0.2]), ("401", "402")).to_frame()
       topic  mean   sd
     0   401   0.3  0.1
     1   402   0.5  0.2
@@ -113,8 +95,7 @@ class Factors:
     ddof: int = 1
 
     def select(self, topics: Sequence[str]) -> Factors:
-        """The factors of ``topics`` (ids), in that order - to apply published factors to a new
-        matrix whose topics are a subset or another order."""
+        """The factors of ``topics`` (ids), in that order."""
         if self.topics is None:
             raise InputError("these factors carry no topic ids; pass arrays in matching order")
         where = {t: i for i, t in enumerate(self.topics)}
@@ -145,12 +126,11 @@ class Factors:
 
 
 def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
-    """Standardization factors from the standardizing systems' scores.
+    """Standardization factors from the standardizing systems' scores (section 3, eq. 1).
 
-    The per-topic mean and sample sd (``ddof=1``: see the module's notes) of Webber, Moffat & Zobel
-    (2008, section 3, eq. 1). A topic on which every standardizing system scored the same has that
-    score as its mean and an sd of exactly 0 (numpy's mean of three 0.7s is 0.7 - 1.1e-16, and its
-    sd 1.4e-16: divided by, that noise would give z-scores near 1e16).
+    The per-topic mean and sample sd. A topic on which every standardizing system scored the same has
+    that score as its mean and an sd of exactly 0 (not numpy's rounding noise). Raises
+    :class:`irrepro.InputError` with ``ddof`` or fewer systems, or topic ids that do not match the columns.
 
     Parameters
     ----------
@@ -159,28 +139,18 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     topics : sequence of str, optional
         Topic ids of the columns; taken from a ScoreMatrix when not given.
     ddof : int, default 1
-        Delta degrees of freedom of the sd.
 
     Returns
     -------
     Factors
-        Per-topic mean and sd, with the topic ids and the number of systems.
-
-    Raises
-    ------
-    irrepro.InputError
-        With ``ddof`` or fewer systems, or topic ids that do not match the columns.
 
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.standardize import factors
-    >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
-    >>> f = factors(x)
+    >>> f = factors(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]]))
     >>> f.mean, f.sd, f.n_systems
     (array([0.3, 0.5, 0.2]), array([0.1, 0.2, 0.1]), 3)
-    >>> factors(np.full((3, 1), 0.7)).sd  # every system at 0.7: no spread
-    array([0.])
     """
     x = _matrix(standardizing, "standardizing scores")
     if x.shape[0] <= ddof:
@@ -214,52 +184,33 @@ def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndar
 def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> np.ndarray:
     """The z-scores ``z_st = (m_st - mu_t) / sigma_t`` of a score matrix (eq. 1).
 
+    On a topic whose sd is 0, every system gets z = 0 (standardized score 0.5), where ``trec_eval -Z``
+    prints -1000000 for a system off the mean: with no spread the topic gives no scale, and z = 0 cannot
+    reorder the systems. Raises :class:`irrepro.InputError` for factors of another number of topics, or a
+    zero sd with ``zero_sd="raise"``.
+
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     fac : Factors, optional
-        The standardization factors; by default those of ``scores`` itself (the systems standardize
-        themselves). Factors with topic ids are matched to a ScoreMatrix's topics by id.
+        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
+        topics by id.
     zero_sd : {"average", "raise"}
-        A topic on which every standardizing system scored the same (sd 0): z = 0 for every system
-        (default; see Notes), or an error.
+        What a topic with sd 0 gives: z = 0 for every system, or an error.
 
     Returns
     -------
     numpy.ndarray
-        The z-scores, systems x topics.
-
-    Raises
-    ------
-    irrepro.InputError
-        Factors for another number of topics, or a zero sd with ``zero_sd="raise"``.
-
-    Notes
-    -----
-    Webber, Moffat & Zobel (2008), section 3. On a topic whose sd is 0, a system scoring the mean
-    gets z = 0, as ``trec_eval -Z`` gives it. A system scoring otherwise gets z = 0 too (its
-    standardized score ``Phi(z)`` is 0.5), where ``trec_eval -Z`` prints -1000000 (its value for a
-    missing z-score): with no spread among the standardizing systems, the topic gives no scale to
-    measure a difference in. The limit of ``(m - mu) / sigma`` as ``sigma`` falls to 0, z = +-inf
-    and ``Phi(z)`` 1 or 0, would turn any difference - one in the last bit of a score computed
-    another way included - into the whole range of the standardized score; z = 0 leaves the topic
-    the same for every system, so that it cannot reorder them (it adds 0.5 to every system's
-    total). ``zero_sd="raise"`` refuses such a topic instead.
+        Systems x topics.
 
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.standardize import zscores
-    >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
-    >>> zscores(x).round(2) + 0.0
+    >>> zscores(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])).round(2) + 0.0
     array([[-1.,  0., -1.],
            [ 1.,  1.,  1.],
            [ 0., -1.,  0.]])
-    >>> from irrepro.standardize import factors
-    >>> fac = factors(np.full((3, 1), 0.7))  # three systems at 0.7: mean 0.7, sd 0
-    >>> zscores(np.array([[0.7], [0.8]]), fac).tolist()
-    [[0.0], [0.0]]
     """
     x = _matrix(scores)
     if fac is None:
@@ -279,32 +230,23 @@ def standardize(
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     fac : Factors, optional
-        The standardization factors (default: those of ``scores`` itself; see :func:`zscores`).
+        Default: those of ``scores`` itself (:func:`zscores`).
     cdf : bool, default True
-        Map the z-scores through the standard normal CDF; False returns the z-scores.
+        False returns the z-scores.
     zero_sd : {"average", "raise"}
-        What a topic with zero sd gives (see :func:`zscores`).
+        As in :func:`zscores`.
 
     Returns
     -------
     numpy.ndarray
-        Systems x topics standardized scores.
-
-    Notes
-    -----
-    Webber, Moffat & Zobel (2008), section 3.
+        Systems x topics.
 
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.standardize import factors, standardize
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
-    >>> standardize(x).round(3)
-    array([[0.159, 0.5  , 0.159],
-           [0.841, 0.841, 0.841],
-           [0.5  , 0.159, 0.5  ]])
     >>> standardize([[0.5, 0.5, 0.5]], factors(x)).round(3)  # a new system, published factors
     array([[0.977, 0.5  , 0.999]])
     """
@@ -325,7 +267,6 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The ideal P@k per topic, to R-normalise P@k (:func:`r_normalize`).
 
     Examples
     --------
@@ -338,33 +279,27 @@ def ideal_precision(n_relevant, k: int) -> np.ndarray:
 
 
 def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """The score of an ideal ranking under graded RBP(p), to R-normalise RBP.
+    """The score of an ideal ranking under graded RBP(p), per topic.
 
-    ``irrepro.measures``' definition (trec_eval's): a document's gain is its grade divided by its
-    topic's largest grade when that exceeds 1. The ideal list holds the highest grades first:
-    RBP = (1 - p) * sum_i gain_i p^(i-1).
+    trec_eval's gain (``irrepro.measures``): a grade divided by the topic's largest grade when that
+    exceeds 1; the ideal list holds the highest grades first: (1 - p) * sum_i gain_i p^(i-1). Raises
+    :class:`irrepro.InputError` for counts that are not two-dimensional or ``p`` outside (0, 1).
 
     Parameters
     ----------
     grade_counts : array_like
         ``(T, G+1)``: the documents judged at grade 0..G per topic (``Qrels.grade_counts``).
     p : float
-        RBP's persistence, in (0, 1).
+        RBP's persistence.
 
     Returns
     -------
     numpy.ndarray
-        The ideal RBP per topic, ``(T,)``.
-
-    Raises
-    ------
-    irrepro.InputError
-        For counts that are not two-dimensional or ``p`` outside (0, 1).
 
     Examples
     --------
     >>> from irrepro.standardize import ideal_rbp
-    >>> ideal_rbp([[5, 1, 2], [4, 0, 0]], 0.5)  # 2 documents of grade 2, 1 of grade 1; none
+    >>> ideal_rbp([[5, 1, 2], [4, 0, 0]], 0.5)
     array([0.8125, 0.    ])
     """
     gc = np.asarray(grade_counts, dtype=np.int64)
@@ -383,17 +318,13 @@ def ideal_rbp(grade_counts, p: float) -> np.ndarray:
 
 
 def r_normalize(scores, ideal) -> np.ndarray:
-    """R-normalization: each topic's scores divided by the score of an ideal ranking.
-
-    Section 2 of Webber, Moffat & Zobel (2008): e.g. R for the sum of precisions gives AP;
-    :func:`ideal_precision` and :func:`ideal_rbp` give the ideal P@k and RBP.
+    """Each topic's scores divided by the score of an ideal ranking (section 2).
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores.
     ideal : array_like
-        The ideal ranking's score per topic, ``(T,)``.
+        The ideal ranking's score per topic (:func:`ideal_precision`, :func:`ideal_rbp`).
 
     Returns
     -------

@@ -1,16 +1,10 @@
-"""Standardization factors in the file format ``trec_eval -Z`` reads (Webber, Moffat & Zobel 2008,
-section 3).
+"""Standardization factors in the file format ``trec_eval -Z`` reads (Webber, Moffat & Zobel 2008, section 3).
 
-The format, from usnistgov/trec_eval (``get_zscores.c`` lines 16-23 and ``parse_zscore_line``
-lines 183-230; ``trec_eval.c`` lines 82-89, the ``-Z`` usage): one line per query and measure,
-
-    qid  measure_name  mean  std_dev
-
-four whitespace-separated fields (strings without whitespace, two doubles read with ``atof``), in
-any order. ``convert_zscores.c`` lines 26-65 applies it per query and measure as
-``(value - mean) / std_dev`` - the z-score, *not* mapped through the normal CDF; a zero std_dev
-gives 0 when the value equals the mean and ``MISSING_ZSCORE_VALUE`` (-1000000, ``trec_eval.h``)
-otherwise, as does a query or measure the file lacks."""
+The format (usnistgov/trec_eval, ``get_zscores.c``): one line ``qid measure_name mean std_dev`` per
+query and measure, in any order. trec_eval applies it as ``(value - mean) / std_dev`` - the z-score,
+not its normal CDF; a zero std_dev gives 0 when the value equals the mean and -1000000 (its missing
+value) otherwise, as does a query or measure the file lacks (``convert_zscores.c``).
+"""
 
 from __future__ import annotations
 
@@ -27,44 +21,27 @@ from ._scores import Factors
 def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     """Write standardization factors in the format ``trec_eval -Z`` reads.
 
+    Numbers are written with 17 significant digits, so that :func:`read_zscores` and trec_eval's
+    ``atof`` read back the same doubles. ``trec_eval -c -Z FILE`` (``irrepro standardize`` prints the
+    whole command) then prints the z-scores, equal to
+    :func:`standardize` with ``cdf=False`` where irrepro evaluates as trec_eval does (``--precision
+    float64``). A zero sd is written as 0 (see the module for what trec_eval does with it). Raises
+    :class:`irrepro.InputError` for factors without topic ids, a name or topic id with whitespace, a
+    mean or sd that is not finite or a negative sd; :class:`irrepro.errors.OutputError` when the file
+    cannot be written.
+
     Parameters
     ----------
     path : str, os.PathLike or text file object
-        The file to write (replaced if it exists), or an open text file to write into.
+        The file to write (replaced if it exists), or an open text file.
     factors_by_measure : mapping of str to Factors
-        Per measure name *as trec_eval prints it* (``map``, ``P_10``, ``ndcg_cut_10``: see
-        :func:`irrepro.measures.trec_eval_name`), the factors of :func:`factors` (with topic ids).
+        Per measure name *as trec_eval prints it* (:func:`irrepro.measures.trec_eval_name`), the
+        factors of :func:`factors` (with topic ids).
 
     Returns
     -------
     int
-        The number of lines written (one per measure and topic).
-
-    Raises
-    ------
-    irrepro.InputError
-        Factors without topic ids, a name or topic id with whitespace, or a mean or sd that is not
-        finite or a negative sd.
-    irrepro.errors.OutputError
-        When the file cannot be written.
-
-    Notes
-    -----
-    Lines are ``qid measure mean sd`` (trec_eval's ``get_zscores.c``), the numbers written with 17
-    significant digits so that :func:`read_zscores` and trec_eval's ``atof`` give back exactly the
-    same doubles. The factors are the per-topic mean and sample sd of the standardizing systems,
-    eq. 1 of Webber, Moffat & Zobel (2008, section 3); ``trec_eval -c -Z FILE`` (with the ``-m``
-    options and ``-l`` that print these names: ``irrepro standardize`` prints the command) then
-    prints the z-scores ``z_st``, to which :func:`standardize` with ``cdf=False`` is equal.
-
-    A topic on which every standardizing system scored the same has that score as its mean and sd
-    exactly 0 (:func:`factors`), and is written so. trec_eval's ``-Z`` convention for it
-    (``convert_zscores.c`` lines 49-60): z = 0 for a run whose value equals the mean - each
-    standardizing run, and any run scoring the same - and ``MISSING_ZSCORE_VALUE``, -1000000, for
-    a run scoring otherwise (which then dominates trec_eval's mean of the z-scores). irrepro's
-    :func:`zscores` gives such a run z = 0 as well (standardized score 0.5; its Notes say why).
-    The values trec_eval compares with the mean are its own: equal to irrepro's where irrepro
-    evaluates as trec_eval does (trec_eval 10 ranks by float64 scores: ``--precision float64``).
+        The number of lines written.
 
     Examples
     --------
@@ -110,33 +87,19 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
 def read_zscores(path) -> dict[str, Factors]:
     """Read a ``trec_eval -Z`` file back into standardization factors.
 
+    Blank lines are skipped; an sd of 0 is accepted, as trec_eval accepts it. Raises
+    :class:`irrepro.InputError`, naming the file and line, for a line without four fields, a mean or sd
+    that is not a finite number, a negative sd, a measure and topic given twice, or a file that cannot
+    be read or holds no line.
+
     Parameters
     ----------
     path : str or os.PathLike
-        A file of lines ``qid measure_name mean std_dev`` (see :func:`write_zscores`).
 
     Returns
     -------
     dict of str to Factors
-        Per measure name (as in the file), the factors with their topic ids in file order.
-
-    Raises
-    ------
-    irrepro.InputError
-        Naming the file and line: a line without exactly four fields, a mean or sd that is not a
-        finite number, a negative sd, a measure and topic given twice; or a file that cannot be
-        read or holds no line.
-
-    Notes
-    -----
-    Blank lines are skipped (trec_eval's ``get_zscores.c`` calls them malformed). An sd of 0 is
-    accepted, as trec_eval accepts it (see :func:`write_zscores` for what each then gives); a
-    negative one is refused. Webber, Moffat & Zobel (2008, section 3) publish such factors
-    with a collection to standardize later systems.
-
-    Examples
-    --------
-    See :func:`write_zscores`.
+        Per measure name, the factors with their topic ids in file order.
     """
     name = os.fspath(path)
     try:

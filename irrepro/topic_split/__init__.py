@@ -1,5 +1,6 @@
-"""Topic-split reliability of effectiveness differences and significance tests
-(Sanderson & Zobel 2005, after Voorhees & Buckley 2002).
+"""Topic-split reliability of effectiveness differences and significance tests.
+
+Sanderson & Zobel (2005), after Voorhees & Buckley (2002).
 
 One-line use::
 
@@ -8,19 +9,6 @@ One-line use::
     res = ts.swap_experiment([ts.drop_bottom(m) for m in years], seed=2005)
     res.error_rates(kind="relative", filter="paired-t 0.01<p<=0.05")  # bins x sizes
     fit = ts.growth_fit(res, kind="relative")                       # projection to 50 topics
-
-What is here:
-
-- the swap experiment (sections 3 and 7): :func:`swap_experiment` -> :class:`SwapExperiment`,
-  filtered by the paired tests of :mod:`irrepro.significance` (:data:`FILTERS`);
-- the exponential ("GROWTH") fit and projection to 50 topics: :func:`growth_fit` -> :class:`GrowthFit`;
-- significance on the full topic set by relative-difference band (section 3): :func:`full_set_tests`,
-  :func:`significant_share`;
-- pool depth and assessor effort (section 4): :func:`pool_sizes`;
-- the standard deviation of MAP against the topic sample size (section 5): :func:`map_sd`;
-- the chapter's rows for the book's rule, each with its errors: :class:`SplitRows` (thresholds,
-  error rates and their differences), :func:`share_rows`, :func:`half_claim_row`, :func:`pool_rows`,
-  :func:`sd_rows`.
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
 paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
@@ -74,28 +62,23 @@ __all__ = [
 
 
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
-    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by``.
+    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by`` (section 3).
 
-    ``by`` defaults to the matrix itself; pass the AP matrix to drop by MAP as the paper does for
-    P@10 too. ``floor(fraction * S)`` runs are dropped; ties keep the earlier run.
+    ``floor(fraction * S)`` runs are dropped; ties keep the earlier run. The paper drops by MAP for P@10
+    too: pass the AP matrix as ``by``.
 
     Parameters
     ----------
     matrix : ScoreMatrix
-        ``(systems, topics)`` scores.
     fraction : float
-        The share of runs dropped, in [0, 1).
+        In [0, 1).
     by : ScoreMatrix, optional
-        The scores ranking the runs: the same systems in the same order.
+        The scores ranking the runs (default ``matrix``): the same systems in the same order.
 
     Returns
     -------
     ScoreMatrix
         The kept runs, in their order in ``matrix``.
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 3: "the bottom 25% of runs ... by MAP".
 
     Examples
     --------
@@ -124,8 +107,7 @@ def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _swap_on(matrices: list[np.ndarray], args) -> tuple:
-    """:func:`_swap_task` of the matrix numbered ``args[0]``: the matrices travel with the task
-    function (scattered once to each worker of a Dask cluster), the tasks carry only their index."""
+    """:func:`_swap_task` of the matrix numbered ``args[0]`` (the matrices travel with the function)."""
     return _swap_task((matrices[args[0]],) + tuple(args[1:]))
 
 
@@ -204,61 +186,45 @@ def swap_experiment(
 ) -> SwapExperiment:
     """The swap experiment over one score matrix per TREC year (pairs only within a year).
 
-    Voorhees & Buckley's (2002) experiment as extended by Sanderson & Zobel (2005). For each
-    year, topic-set size n in ``sizes`` (paper: 5..25) and each of ``B`` repetitions
-    (paper: 50), two sets of n topics are drawn: ``design="disjoint"`` (the paper's "without
-    replacement": set 2 from the topics not in set 1) or ``"independent"`` (section 7's "with
-    replacement": each set an independent sample of n distinct topics from all topics). Every pair
-    of runs of the year is compared on the same two sets (Voorhees & Buckley's design: one split
-    per repetition serves all pairs; this is our reading). A trial is an *error* when the order of
-    the two runs' mean scores on set 2 is strictly reversed from set 1; a trial whose set-1 means
-    tie has no order to predict and is dropped, and a set-2 tie is not a reversal. Trials are
-    binned by the set-1 difference: absolute (bins of ``abs_width``) and relative to the smaller
-    set-1 mean (bins of ``rel_width``; a zero smaller mean has infinite relative difference and
-    falls outside every bin); bins are ``[lo, hi)`` (a relative error of 1e-9 is allowed at the
-    edges, so exact fractions such as 0.25 fall in the upper bin). Trials beyond the last bin are
-    not counted. ``filters`` (names of :data:`FILTERS`) keep only trials whose set-1 paired test
-    lands in a p-value band.
-
-    Work is cut into one task per (matrix, size); task i draws from child i of ``seed``
-    (:func:`irrepro.parallel.spawn`), so results do not depend on ``n_jobs``; with the same seed
-    and the same years, the AP and P@10 experiments draw the same topic sets.
+    Sections 3, 4 and 7. Per year, size n and repetition, two sets of n topics are drawn:
+    ``"disjoint"`` (the paper's "without replacement") or ``"independent"`` (section 7's "with
+    replacement": two independent samples of n distinct topics). Every pair of runs of the year is
+    compared on the same two sets (our reading). A trial is an *error* when the two runs' order on set 2
+    is strictly reversed from set 1; a set-1 tie is dropped, a set-2 tie is no reversal. Trials are
+    binned by the set-1 difference, absolute and relative to the smaller set-1 mean (a zero mean falls
+    outside every bin), in bins ``[lo, hi)`` with 1e-9 slack at the edges (0.25 falls in the upper
+    bin); trials beyond the last bin are not counted. One task per (matrix, size), each with its own
+    child seed: the result does not depend on ``n_jobs``, and with the same seed and years the AP and
+    P@10 experiments draw the same topic sets.
 
     Parameters
     ----------
     matrices : sequence of ScoreMatrix
-        One ``(systems, topics)`` matrix per year, all of one measure.
+        One per year, all of one measure.
     sizes : sequence of int, optional
         Topic-set sizes; None: the paper's 5..25 at ``scale="paper"``, 5, 15, 25 at ``"quick"``.
     B : int, optional
         Repetitions per size; None: 50 (paper) or 10 (quick).
     design : {"disjoint", "independent"}
-        How set 2 is drawn.
     filters : sequence of str, optional
-        Names of :data:`FILTERS` (default all).
+        Names of :data:`FILTERS` (default all): keep trials whose set-1 paired test lands in a band.
     abs_width, rel_width : float
-        Bin widths of the absolute and the relative difference.
+        Bin widths.
     n_bins : int
         Bins of each kind.
     seed : SeedLike
-        The seed of all draws.
     n_jobs : int, optional
-        Workers (:func:`irrepro.parallel.parallel_map`); the result does not depend on them.
+        Workers (:func:`irrepro.parallel.parallel_map`).
     progress : bool or str
         A progress bar (a str: its label).
     chunk : int
         Pairs of runs per vectorised step (memory only).
     scale : {"paper", "quick"}
-        The sizes of ``sizes`` and ``B`` left at None; the function never reads
-        ``IRREPRO_SCALE`` (the book passes it).
+        What ``sizes`` and ``B`` left at None stand for.
 
     Returns
     -------
     SwapExperiment
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), sections 3, 4 and 7.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""The GROWTH-style exponential fit of the swap experiment's error rates and its projection to 50
-topics (Sanderson & Zobel 2005, sections 3 and 7): :func:`growth_fit` -> :class:`GrowthFit`."""
+"""The GROWTH-style exponential fit of the swap experiment's error rates (Sanderson & Zobel 2005, sec. 3)."""
 
 from __future__ import annotations
 
@@ -19,17 +18,13 @@ from ._results import SwapExperiment
 class GrowthFit:
     """error(n) = exp(log_a + b n) per bin, fitted by least squares on log(error) (Excel's GROWTH).
 
-    ``projected[b]`` is the fitted error at ``at`` topics (NaN when the bin has fewer than
-    ``min_points`` usable sizes); ``n_points[b]`` the number of sizes used.
-
     Attributes
     ----------
     labels : tuple of str
-        The bins' labels.
     log_a, b : numpy.ndarray
         The fitted intercept (of the logarithm) and slope per bin.
     projected : numpy.ndarray
-        The fitted error at ``at`` topics per bin.
+        The fitted error at ``at`` topics per bin (NaN when the bin was not fitted).
     n_points : numpy.ndarray
         The sizes used per bin.
     at : int
@@ -37,18 +32,12 @@ class GrowthFit:
     threshold : float
         The error a reliable bin stays below (:meth:`first_reliable`).
 
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 3 (the projections to 50 topics of Figures 1-6 and 9-12).
-
     Examples
     --------
     >>> import numpy as np
     >>> from irrepro.topic_split import GrowthFit
     >>> fit = GrowthFit(("0-5%", "5-10%"), np.log([0.4, 0.3]), np.array([-0.01, -0.05]),
     ...                 np.array([0.4, 0.3]) * np.exp(np.array([-0.01, -0.05]) * 50), np.array([5, 5]), 50)
-    >>> fit.projected.round(4).tolist()
-    [0.2426, 0.0246]
     >>> fit.first_reliable()
     '5-10%'
     """
@@ -62,38 +51,26 @@ class GrowthFit:
     threshold: float = 0.05
 
     def predict(self, n) -> np.ndarray:
-        """Fitted error at sizes ``n``.
+        """Fitted error at sizes ``n``, ``(bins, len(n))``.
 
         Parameters
         ----------
         n : int or array_like
-            Topic-set sizes.
 
         Returns
         -------
         numpy.ndarray
-            ``(bins, len(n))``.
         """
         n = np.atleast_1d(np.asarray(n, dtype=float))
         return np.exp(self.log_a[:, None] + self.b[:, None] * n[None, :])
 
     def first_reliable(self) -> str | None:
-        """Label of the smallest bin whose projected error is below ``threshold`` (None if none).
-
-        Returns
-        -------
-        str or None
-        """
+        """Label of the smallest bin whose projected error is below ``threshold`` (None if none)."""
         ok = np.flatnonzero(self.projected < self.threshold)
         return self.labels[ok[0]] if len(ok) else None
 
     def table(self) -> pd.DataFrame:
-        """The fit per bin: ``bin``, ``a``, ``b``, ``error at <at>`` and ``sizes used``.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """The fit per bin: ``bin``, ``a``, ``b``, ``error at <at>`` and ``sizes used``."""
         return pd.DataFrame(
             {
                 "bin": self.labels,
@@ -117,36 +94,25 @@ def growth_fit(
 ) -> GrowthFit:
     """Fit error = a exp(b n) per bin to the swap experiment's error rates, projected to ``at`` topics.
 
-    The paper's trends are "projected" with MS Excel's GROWTH, i.e. least squares on log(error)
-    against n. Our policy for points Excel cannot take: sizes with fewer than ``min_trials``
-    trials or with zero error (log 0) are left out of the fit of that bin; a bin with fewer than
-    ``min_points`` sizes left is not fitted (NaN), as the paper left out bins with "insufficient
-    data".
+    The paper projects with Excel's GROWTH (least squares on log(error) against n). Our policy for what
+    Excel cannot take: sizes with fewer than ``min_trials`` trials or zero error are left out of a bin's
+    fit; a bin with fewer than ``min_points`` sizes left is not fitted (NaN), as the paper left out bins
+    with "insufficient data".
 
     Parameters
     ----------
     result : SwapExperiment
-        The counts.
     filter : str
-        One of ``result.filters``.
     kind : {"relative", "absolute"}
-        The bins.
     at : int
-        The topic-set size projected to (the paper's 50).
-    min_trials : int
-        The fewest trials of a size that enters a bin's fit.
-    min_points : int
-        The fewest sizes a bin is fitted on.
+        The paper's 50.
+    min_trials, min_points : int
     threshold : float
-        Stored in the result for :meth:`GrowthFit.first_reliable`.
+        For :meth:`GrowthFit.first_reliable`.
 
     Returns
     -------
     GrowthFit
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 3.
 
     Examples
     --------
@@ -155,8 +121,6 @@ def growth_fit(
     >>> m = simulate.score_matrix(8, 50, seed=1)
     >>> res = ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=2, filters=["none"])
     >>> fit = ts.growth_fit(res, at=50)
-    >>> len(fit.labels), fit.at
-    (20, 50)
     >>> bool((fit.b[fit.n_points >= 3] < 0).all())   # the error falls with the topics
     True
     """

@@ -1,7 +1,7 @@
-"""Sanderson & Zobel's (2005) rows for the book's one rule, built with :mod:`irrepro.book`'s
-typed builders: thresholds, error rates and their differences from the swap experiments
-(:class:`SplitRows`; their error is the Monte Carlo error of the topic splits, clustered by
-repetition); the rows on the full topic sets are in :mod:`~irrepro.topic_split._rows_full`."""
+"""Sanderson & Zobel's (2005) rows for the book's rule from the swap experiments.
+
+Their error is the Monte Carlo error of the topic splits, clustered by repetition.
+"""
 
 from __future__ import annotations
 
@@ -39,14 +39,13 @@ def pct(x: float, digits: int = 0) -> str:
     Parameters
     ----------
     x : float
-        The number in percent (a bin's lower edge, an error rate in %); NaN when no bin qualified.
+        In percent (a bin's lower edge, an error rate); NaN when no bin qualified.
     digits : int
         Digits after the decimal point.
 
     Returns
     -------
     str
-        ``x`` with a ``%`` sign, or ``"no bin"`` when ``x`` is not finite.
 
     Examples
     --------
@@ -63,31 +62,28 @@ def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> 
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
-    """The smallest topic-set size whose sd of MAP (``map_sd``'s ``sd``) is below ``level`` (NaN:
-    none)."""
+    """The smallest topic-set size whose sd of MAP is below ``level`` (NaN: none)."""
     below = sd.topics[sd.sd < level]
     return float(below.min()) if len(below) else math.nan
 
 
 def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, float]:
-    """The rise of Figure 8 at its right end: per topic-set size, the last position's error minus the lowest.
+    """The rise of Figure 8 per topic-set size: the last position's error minus the lowest.
 
-    Figure 8 plots, per topic-set size, the error rate of the pairs' trials by their position when
-    each pair's repetitions are sorted by set-1 difference (:meth:`SwapExperiment.dependence`). The
-    rise is the error at the last position (the largest set-1 differences) minus the smallest error
-    at any position of that size.
+    Figure 8 plots the error rate of the pairs' trials by position when each pair's repetitions are
+    sorted by set-1 difference; the last position holds the largest differences.
 
     Parameters
     ----------
     dependence : pandas.DataFrame
-        :meth:`SwapExperiment.dependence`: rows the topic-set sizes, columns the positions.
+        :meth:`SwapExperiment.dependence`.
     sizes : sequence of int
-        The topic-set sizes to read (rows of ``dependence``).
+        The rows read.
 
     Returns
     -------
     dict of int to float
-        Topic-set size -> the rise (a difference of error rates, as fractions).
+        Size -> the rise, as a fraction.
 
     Examples
     --------
@@ -103,26 +99,23 @@ def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, 
 class SplitRows:
     """The rows of the chapter's swap experiments, each with its errors.
 
-    Every number from the topic splits carries the Monte Carlo error of the splits, clustered by
-    repetition (the trials of one repetition share its topic sets): an error rate's from
-    :func:`~irrepro.topic_split.rate_se`, a threshold's or a projection's from a bootstrap over
-    the repetitions (the same resampled repetitions for every experiment). The rows comparing our
-    number with one of the paper's carry the paper's error from its 50 repetitions of ten years
-    (``paper_se``: ours scaled by sqrt(our repetitions x years / (50 x 10)), the split of each year
-    and repetition an independent draw); an ordering (a direction on our data) does not.
+    Every number carries the Monte Carlo error of the splits, clustered by repetition: an error rate's
+    from :func:`rate_se`, a threshold's or a projection's from a bootstrap over the repetitions (the same
+    resamples for every experiment). A row compared with the paper carries the paper's error from its 50
+    repetitions of ten years (``paper_se``: ours x sqrt(our repetitions x years / (50 x 10))); an
+    ordering does not.
 
     Parameters
     ----------
     numbers : mapping
         The paper's numbers (:func:`irrepro.book.paper_numbers`).
     experiments : mapping
-        Name -> :class:`SwapExperiment`, all with the same number of repetitions ``B``.
+        Name -> :class:`SwapExperiment`, all with the same ``B``.
     n_boot : int
         Bootstrap resamples of the repetitions.
     seed : int
-        The seed of the resamples.
     min_trials : int
-        A measured error rate is read only where its cell holds at least this many trials.
+        A measured error rate is read only from a cell with at least this many trials.
 
     Examples
     --------
@@ -210,8 +203,7 @@ class SplitRows:
         return se, why
 
     def edge(self, exp: str, filter: str = "none", kind: str = "relative") -> float:
-        """The threshold of ``exp``: the lower edge (%) of the first bin whose projection to 50 topics
-        is below 5% (NaN: none), for the prose."""
+        """The lower edge (%) of the first bin of ``exp`` projected below 5% at 50 topics (NaN: none)."""
         return _edge(self.x[exp], filter, kind)
 
     def _compared(self, row: dict, mc, exps: Sequence[str]) -> dict:
@@ -223,16 +215,14 @@ class SplitRows:
 
     def threshold(self, quantity: str, key: str | None, exp: str, filter: str = "none",
                   kind: str = "relative", **extra) -> dict:  # fmt: skip
-        """A threshold row (kind ``"score"``): the lower edge of the first bin projected below 5%
-        at 50 topics, with its spread over bootstrap resamples of the repetitions."""
+        """A threshold row (kind ``"score"``): :meth:`edge`, with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
         row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
                          self._errors(float(se[0]), [exp], why), **extra)  # fmt: skip
         return self._compared(row, float(se[0]), [exp])
 
     def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
-        """An ordering row of differences of thresholds (points): ``parts`` of ``((exp, filter),
-        (exp, filter))``, each the first's threshold minus the second's (relative bins)."""
+        """An ordering row of threshold differences (points), ``((exp, filter), (exp, filter))`` per part."""
         vals, boots = [], []
         for (e1, f1), (e2, f2) in parts:
             vals.append(self.edge(e1, f1) - self.edge(e2, f2))
@@ -267,8 +257,7 @@ class SplitRows:
 
     def rates(self, quantity: str, key: str | None, exp: str, filter: str, bins: Sequence[slice],
               size: int, **extra) -> dict:  # fmt: skip
-        """Error rates (%) of pooled bins at one topic-set size, ``"a% -> b%"`` for several, each
-        with its error clustered by repetition."""
+        """Error rates (%) of pooled bins at one topic-set size (``"a% -> b%"`` for several bins)."""
         vals, ses = [], []
         for b in bins:
             c = self.counts(exp, filter, b, size)
@@ -280,9 +269,10 @@ class SplitRows:
         return self._compared(row, mc, [exp])
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
-        """An ordering row of differences of pooled error rates (points): ``terms`` per part, a
-        pair of ``(exp, filter, bins, size)``, the first's rate minus the second's (the experiments
-        share their topic sets repetition by repetition, so the difference is paired)."""
+        """An ordering row of paired differences of pooled error rates (points).
+
+        Per part a pair of ``(exp, filter, bins, size)``: the first's rate minus the second's.
+        """
         vals, ses, exps = [], [], []
         for a, b in terms:
             ca, cb = self.counts(*a), self.counts(*b)
@@ -296,8 +286,7 @@ class SplitRows:
                              self._errors(mc, exps, "; the difference is paired by repetition"), **extra)  # fmt: skip
 
     def smallest_rate(self, quantity: str, key: str, exp: str, filter: str, n_bins: int = 8, **extra) -> dict:
-        """The smallest measured error rate (%) over the first ``n_bins`` bins and every size, of
-        cells with at least ``min_trials`` trials, with its error clustered by repetition."""
+        """The smallest measured error rate (%) over the first ``n_bins`` bins and every size."""
         info = self.smallest(exp, filter, n_bins)
         row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"], [exp]),
                         note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "

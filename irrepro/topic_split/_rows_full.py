@@ -1,7 +1,4 @@
-"""Sanderson & Zobel's (2005) rows on the full topic sets for the book's one rule: shares of
-significant pairs (:func:`share_rows`; the sampling error clustered by system pair), the paper's
-"about half" (:func:`half_claim_row`), pool depths (:func:`pool_rows`; a bootstrap over topics)
-and the standard deviation of MAP (:func:`sd_rows`)."""
+"""Sanderson & Zobel's (2005) rows on the full topic sets: significant pairs, pools, the sd of MAP."""
 
 from __future__ import annotations
 
@@ -21,35 +18,28 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
                note: str = "") -> list[dict]:  # fmt: skip
     """Rows of the share (%) of run pairs significant on the full topic sets, per relative-difference band.
 
-    Each entry ``(key, test, (lo, hi), least)`` of ``spec`` gives one row (kind ``"rate"``, built by
-    :func:`irrepro.book.share`): the share of the pairs of ``full`` whose relative difference lies in
-    ``[lo, hi)`` and whose p-value by ``test`` is at most ``alpha``, printed in %, against the paper's
-    number ``numbers[key]``. A ``least`` MAP (not None) keeps only the pairs whose two runs both score
-    at least that. The sampling error is clustered by system pair (Agresti & Coull's where every pair
-    agrees); there is no random step. The paper gives no count of pairs per band, so the rows carry
-    no ``paper_se``.
+    Per entry ``(key, test, (lo, hi), least)`` of ``spec``, one row (:func:`irrepro.book.share`): the
+    share of the pairs whose relative difference lies in ``[lo, hi)`` and whose ``test`` p-value is at
+    most ``alpha``, against ``numbers[key]``; a ``least`` MAP keeps only pairs whose two runs both score
+    at least that. The sampling error is clustered by system pair; no random step, and no ``paper_se``
+    (the paper gives no count of pairs per band).
 
     Parameters
     ----------
     full : pandas.DataFrame
-        :func:`~irrepro.topic_split.full_set_tests`' rows: ``score_a``, ``score_b``, ``rel_diff`` and a
-        ``p_<test>`` column per test.
+        :func:`full_set_tests`' rows.
     numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`), indexed by the keys of ``spec``.
+        The paper's numbers (:func:`irrepro.book.paper_numbers`).
     spec : sequence of tuple
-        ``(key, test, (lo, hi), least)`` per row: the paper's number, the test (``"paired-t"``,
-        ``"sign"``, ``"wilcoxon"``), the band of relative differences (fractions) and the least MAP
-        of both runs or None.
+        ``(key, test, (lo, hi), least)`` per row; ``test`` one of ``"paired-t"``, ``"sign"``,
+        ``"wilcoxon"``, the band in fractions, ``least`` a MAP or None.
     alpha : float
-        The significance level (p <= alpha is significant).
     note : str
-        Appended to each row as its ``reason`` (none when empty).
+        Each row's ``reason`` (none when empty).
 
     Returns
     -------
     list of dict
-        One row per entry of ``spec``, for :func:`irrepro.book.compare`; ``note`` gives the number of
-        pairs in the band.
 
     Examples
     --------
@@ -79,34 +69,28 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
 def half_claim_row(
     full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, reason: str = ""
 ) -> dict:
-    """The row of the paper's "only about half" of pairs about 20% apart being significant, as a rate.
+    """The row of the paper's "only about half" of pairs about 20% apart being significant (section 3).
 
-    Section 3 of the paper says "only about half of comparisons with a MAP difference of around 20%
-    are significant" (its evidence: 57.3% in the band 20%-30%). The row (kind ``"rate"``) is the
-    share of the pairs of ``full`` whose relative difference lies in ``band`` that the paired t-test
-    finds significant at ``alpha`` on all topics, as a fraction rounded to 3 digits, with its
-    sampling error clustered by system pair and no random step. Its quantity names the band
-    20%-30%, the default.
+    The share of the pairs in ``band`` the paired t-test finds significant on all topics, a fraction
+    rounded to 3 digits, its sampling error clustered by system pair (the paper's evidence: 57.3% in
+    20%-30%, the band the row's quantity names).
 
     Parameters
     ----------
     full : pandas.DataFrame
-        :func:`~irrepro.topic_split.full_set_tests`' rows, with ``rel_diff`` and ``p_paired-t``.
+        :func:`full_set_tests`' rows.
     numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+        The paper's numbers.
     key : str
-        The key of the paper's number in ``numbers``.
     band : tuple of float
-        ``(lo, hi)``: the relative differences ``[lo, hi)`` of the pairs read (fractions).
+        ``(lo, hi)``: relative differences ``[lo, hi)``, in fractions.
     alpha : float
-        The t-test's level.
     reason : str
-        Appended to the row as its ``reason`` (none when empty).
+        The row's ``reason`` (none when empty).
 
     Returns
     -------
     dict
-        The row, for :func:`irrepro.book.compare`; its ``note`` gives the number of pairs.
 
     Examples
     --------
@@ -115,9 +99,8 @@ def half_claim_row(
     >>> full = pd.DataFrame({"score_a": [0.3] * 4, "score_b": [0.24] * 4, "rel_diff": [0.21, 0.22, 0.25, 0.28],
     ...                      "p_paired-t": [0.01, 0.04, 0.2, 0.6]})
     >>> P = book.paper_numbers("sanderson2005information")
-    >>> row = ts.half_claim_row(full, P, "full.t.half")
-    >>> row["kind"], row["ours"], row["unit"]
-    ('rate', 0.5, 'system pair')
+    >>> ts.half_claim_row(full, P, "full.t.half")["ours"]
+    0.5
     """
     lo, hi = band
     sel = full[(full.rel_diff >= lo - 1e-12) & (full.rel_diff < hi - 1e-12)]
@@ -131,8 +114,7 @@ def half_claim_row(
 
 
 def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, float, float]:
-    """The pool ratio, the topics for the effort of 50 deep ones and the relevant found per effort
-    of the topics ``ix`` (``a``: depth -> (topics, [pool, relevant]))."""
+    """The pool ratio, topics for the effort of 50 deep ones, and relevant per effort, of topics ``ix``."""
     s10, s100 = a[10][ix].sum(0), a[100][ix].sum(0)
     ratio = s10[0] / s100[0]
     return ratio, 50 / ratio, (s10[1] / s100[1]) / ratio
@@ -140,42 +122,32 @@ def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, flo
 
 def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
               runs: Mapping[int, str] | None = None, reason: str = "") -> list[dict]:  # fmt: skip
-    """The rows of section 4 (pool depth and assessor effort), three per round, each with a bootstrap error.
+    """The rows of section 4 (pool depth and assessor effort), three per round.
 
-    Per round of ``pools``, over the topics with pools at both depth 10 and depth 100:
-
-    1. the depth-10 pool over the depth-100 pool, summed over topics (kind ``"rate"``, in %);
-    2. the topics pooled to depth 10 for the assessor effort of 50 topics at depth 100, that is 50
-       over that ratio (kind ``"count"``);
-    3. the relevant documents the shallow many-topic pools find against the deep 50-topic ones,
-       per unit of effort (kind ``"score"``, ``"<x> x"``; judged-relevant documents only, so a
-       lower bound for depth 100).
-
-    Each carries its sampling error from ``n_boot`` bootstrap resamples of the topics (the sums are
-    over topics); the counts have no random step.
+    Per round, over the topics pooled at both depth 10 and 100: the depth-10 over the depth-100 pool
+    (%); the topics pooled to depth 10 for the effort of 50 at depth 100 (50 over that ratio); the
+    relevant documents found per unit of effort, shallow against deep (judged-relevant only, so a lower
+    bound for depth 100). Sampling error: a bootstrap over topics.
 
     Parameters
     ----------
     pools : mapping of int to pandas.DataFrame
-        Round -> :func:`~irrepro.topic_split.pool_sizes`' rows (``topic``, ``depth``, ``pool``,
-        ``relevant``), with depths 10 and 100.
+        Round -> :func:`pool_sizes`' rows, with depths 10 and 100.
     numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+        The paper's numbers.
     keys : sequence of str
-        The keys of the paper's three numbers in ``numbers``, in the order of the rows above.
+        The paper's three numbers, in the order above.
     n_boot : int
         Bootstrap resamples of the topics.
     seed : int
-        The seed of the resamples.
     runs : mapping of int to str, optional
-        Round -> a note on its runs, put on the round's first row.
+        Round -> a note on its runs, on the round's first row.
     reason : str
-        Appended to each row as its ``reason`` (none when empty).
+        Each row's ``reason`` (none when empty).
 
     Returns
     -------
     list of dict
-        Three rows per round, for :func:`irrepro.book.compare`.
 
     Examples
     --------
@@ -219,31 +191,26 @@ def sd_rows(
 ) -> list[dict]:
     """The rows of section 5: the standard deviation of MAP against the number of topics.
 
-    Four rows from :func:`~irrepro.topic_split.map_sd` run at several seeds, the values of the
-    first: the sd of MAP at 5 topics and at 25 topics (kind ``"score"``), the per-topic sd of AP
-    they imply (the sd at 5 topics times sqrt 5; not compared, the paper's implied value in its
-    note) and the smallest topic-set size whose sd is below 0.01 (kind ``"count"``). The Monte Carlo
-    error of each is the sd over the seeds of its value (the spread of one seed's value); there is
-    no sampling error, the sd being the average over the runs and topics we have.
+    The values of the first seed: the sd at 5 and at 25 topics, the per-topic sd of AP they imply (sd
+    at 5 x sqrt 5; not compared) and the smallest size whose sd is below 0.01. Monte Carlo error: the sd
+    over the seeds; no sampling error (the sd averages over the runs and topics we have).
 
     Parameters
     ----------
     sds : sequence of pandas.DataFrame
-        :func:`~irrepro.topic_split.map_sd` at each seed (at least two, with the sizes 5 and 25).
+        :func:`map_sd` at each seed (at least two, with sizes 5 and 25).
     numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
+        The paper's numbers.
     keys : sequence of str
-        The keys in ``numbers`` of the paper's sd at 5 topics, sd at 25 topics and first size below
-        0.01, in this order.
+        The paper's sd at 5 topics, at 25 topics and first size below 0.01, in this order.
     samples : int
-        The topic samples per run and size of each ``map_sd`` (the replicates of the rows).
+        The topic samples per run and size of each ``map_sd``.
     reason : str
-        Appended to each row as its ``reason`` (none when empty).
+        Each row's ``reason`` (none when empty).
 
     Returns
     -------
     list of dict
-        The four rows, for :func:`irrepro.book.compare`.
 
     Examples
     --------

@@ -1,7 +1,7 @@
-"""Sanderson & Zobel (2005) beyond the swap experiment: significance on the full topic set by relative-difference band (section 3,
-:func:`full_set_tests`, :func:`significant_share`), pool depth and assessor effort (section 4,
-:func:`pool_sizes`) and the standard deviation of MAP against the topic sample size (section 5,
-:func:`map_sd`). The tests are :mod:`irrepro.significance.classical`'s."""
+"""Sanderson & Zobel (2005) beyond the swap experiment: sections 3 (significance on full topic sets), 4 and 5.
+
+Pool depth and assessor effort (section 4); the sd of MAP against the topic sample size (section 5).
+"""
 
 from __future__ import annotations
 
@@ -44,27 +44,20 @@ def _test_names(tests: Sequence[str]) -> list[str]:
 def full_set_tests(
     matrices: Sequence[ScoreMatrix], tests: Sequence[str] = ("paired-t", "sign", "wilcoxon")
 ) -> pd.DataFrame:
-    """Every pair of runs within each matrix compared on all its topics.
-
-    Section 3, "consideration of the full sets of 50 queries": one row per pair with both mean scores, the absolute and
-    relative difference (relative to the smaller mean) and the p-value of each test.
+    """Every pair of runs within each matrix compared on all its topics (section 3, "the full sets").
 
     Parameters
     ----------
     matrices : sequence of ScoreMatrix
-        One ``(systems, topics)`` matrix per year; pairs only within a matrix.
+        One per year; pairs only within a matrix.
     tests : sequence of str
-        Of :data:`irrepro.significance.TESTS`: ``"paired-t"``, ``"sign"``, ``"wilcoxon"``.
+        Of ``"paired-t"``, ``"sign"``, ``"wilcoxon"``.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``collection``, ``run_a``, ``run_b``, ``score_a``, ``score_b``, ``abs_diff``,
-        ``rel_diff`` and ``p_<test>`` per test (``p_paired-t``, ``p_sign``, ``p_wilcoxon``).
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 3.
+        ``rel_diff`` (relative to the smaller mean) and ``p_<test>`` per test.
 
     Examples
     --------
@@ -73,10 +66,7 @@ def full_set_tests(
     >>> from irrepro.topic_split import full_set_tests
     >>> m = ScoreMatrix(np.array([[0.4, 0.6, 0.5, 0.7, 0.3, 0.8], [0.2, 0.5, 0.3, 0.4, 0.2, 0.6]]),
     ...                 ("a", "b"), tuple("123456"), "AP")
-    >>> pairs = full_set_tests([m])
-    >>> pairs[["run_a", "run_b", "abs_diff", "rel_diff"]].round(4).to_dict("records")
-    [{'run_a': 'a', 'run_b': 'b', 'abs_diff': 0.1833, 'rel_diff': 0.5}]
-    >>> pairs[["p_paired-t", "p_sign", "p_wilcoxon"]].round(4).to_dict("records")
+    >>> full_set_tests([m])[["p_paired-t", "p_sign", "p_wilcoxon"]].round(4).to_dict("records")
     [{'p_paired-t': 0.0019, 'p_sign': 0.0312, 'p_wilcoxon': 0.0312}]
     """
     tests = _test_names(tests)
@@ -115,33 +105,24 @@ def significant_share(
     min_score: float | None = None,
     tests: Sequence[str] = ("paired-t", "sign", "wilcoxon"),
 ) -> pd.DataFrame:
-    """Share of pairs with p <= ``alpha`` per relative-difference band.
-
-    Bands are ``[lo, hi)`` (section 3). ``min_score`` drops pairs in which either run's mean is below it (the paper's type II
-    check: "when runs with a low MAP score are discarded").
+    """Share of pairs with p <= ``alpha`` per relative-difference band ``[lo, hi)`` (section 3).
 
     Parameters
     ----------
     pairs : pandas.DataFrame
         :func:`full_set_tests`' rows.
     bands : sequence of (float, float)
-        ``[lo, hi)`` relative differences.
     alpha : float
-        The significance level (p <= alpha is significant).
     min_score : float, optional
-        The least mean score of both runs of a pair kept.
+        Drop pairs in which either run's mean is below it (the paper's type II check: "when runs with a
+        low MAP score are discarded").
     tests : sequence of str
-        The tests of ``pairs`` (``"paired-t"``, ``"sign"``, ``"wilcoxon"``; ``"t"`` warns).
+        The tests of ``pairs``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per band: ``band`` (``"0-10%"``), ``pairs`` and the share per test, in a
-        column named by the test (``paired-t``, ``sign``, ``wilcoxon``).
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 3 ("consideration of the full sets of 50 queries").
+        One row per band: ``band`` (``"0-10%"``), ``pairs`` and a column of shares per test.
 
     Examples
     --------
@@ -176,17 +157,15 @@ def significant_share(
 def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 1) -> pd.DataFrame:
     """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
 
-    Returns one row per (topic, depth): the pool size and the number of judged-relevant
-    (grade >= ``rel``) documents in it. Documents the qrels do not judge count as not relevant
-    (so deep pools of a collection judged shallowly are undercounted). The pool is
-    :func:`irrepro.data.pool_documents` (whose qrels :func:`irrepro.data.pool_qrels` gives).
+    Documents the qrels do not judge count as not relevant, so deep pools of a collection judged
+    shallowly are undercounted. The pool is :func:`irrepro.data.pool_documents`'.
 
     Parameters
     ----------
     runset : RunSet
         The runs and their qrels.
     depths : sequence of int
-        Pool depths, at least 1.
+        At least 1.
     rel : int
         The least relevant grade.
 
@@ -195,20 +174,12 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     pandas.DataFrame
         Columns ``topic``, ``depth``, ``pool``, ``relevant``.
 
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 4 (pool depth and assessor effort).
-
     Examples
     --------
     >>> from irrepro.data import simulate
     >>> from irrepro.topic_split import pool_sizes
-    >>> rs = simulate.runs(3, 2, list_length=20, seed=1)
-    >>> p = pool_sizes(rs, depths=[1, 10])
-    >>> p.columns.tolist(), len(p)
-    (['topic', 'depth', 'pool', 'relevant'], 4)
-    >>> bool((p[p.depth == 1].pool <= 3).all())      # one document per run at depth 1
-    True
+    >>> pool_sizes(simulate.runs(3, 2, list_length=20, seed=1), depths=[1, 10]).columns.tolist()
+    ['topic', 'depth', 'pool', 'relevant']
     """
     depths = sorted(set(int(d) for d in depths))
     if depths[0] < 1:
@@ -227,38 +198,29 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 # standard deviation of MAP against the topic sample size
 # --------------------------------------------------------------------------------------------
 def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
-    """Average over runs of the sd of the mean score over random topic samples.
+    """Average over runs of the sd (``ddof=1``) of the mean score over ``B`` random topic samples (section 5).
 
-    ``B`` random samples of n topics (section 5; each sample drawn without replacement, samples independent;
-    sd with ddof=1). Returns size, mean sd, and the 5th/95th percentile of the per-run sd.
+    Each sample is drawn without replacement, the samples independently.
 
     Parameters
     ----------
     matrix : ScoreMatrix
-        ``(systems, topics)`` scores.
     sizes : sequence of int
         Topics per sample, in 1..topics.
     B : int
         Samples per size (the paper's 10).
     seed : SeedLike
-        The seed of the draws.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``topics``, ``sd``, ``sd_p05``, ``sd_p95``.
-
-    Notes
-    -----
-    Sanderson & Zobel (2005), section 5.
+        Columns ``topics``, ``sd``, ``sd_p05``, ``sd_p95`` (percentiles of the per-run sd).
 
     Examples
     --------
     >>> from irrepro.data import simulate
     >>> from irrepro.topic_split import map_sd
     >>> sd = map_sd(simulate.score_matrix(5, 100, seed=1), [5, 50], B=20, seed=2)
-    >>> sd.columns.tolist()
-    ['topics', 'sd', 'sd_p05', 'sd_p95']
     >>> bool(sd.sd[0] > sd.sd[1])        # the sd of MAP falls with more topics
     True
     """
