@@ -120,7 +120,7 @@ def fit_collection(
     n_jobs: int | None = None,
     copula_method: str = "itau",
 ) -> CollectionModel:
-    """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
+    """Margins of every system of a score matrix, as Urbano, Lima & Hanjalic (2019, section 3) prepare it.
 
     Duplicate systems are removed, then the systems whose mean score is below the ``bottom``
     quantile of the means.
@@ -145,10 +145,6 @@ def fit_collection(
     -------
     CollectionModel
         The margins, with copulas fitted on demand.
-
-    Notes
-    -----
-    Urbano, Lima & Hanjalic (2019), section 3.
 
     Examples
     --------

@@ -57,7 +57,7 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``).
 
     Parametric families with rotations, selected by AIC, on pseudo-observations with ties broken
-    at random (seeded).
+    at random (seeded); Urbano & Nagler (2018), section 3.3.
 
     Parameters
     ----------
@@ -72,10 +72,6 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     -------
     pyvinecopulib.Bicop
         The copula selected by AIC.
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3.3.
 
     Examples
     --------

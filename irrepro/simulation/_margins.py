@@ -32,6 +32,8 @@ def _pyvinecopulib():
 class Margin:
     """The distribution of one system's per-topic scores, tabulated by its CDF.
 
+    Urbano & Nagler (2018), section 3; Urbano, Lima & Hanjalic (2019), section 3.
+
     Attributes
     ----------
     family : str
@@ -47,10 +49,6 @@ class Margin:
         The candidate's AIC on the fitted scores.
     n_params : float
         Its number of parameters (effective degrees of freedom for a kernel density).
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3; Urbano, Lima & Hanjalic (2019), section 3.
     """
 
     family: str
@@ -104,8 +102,7 @@ class Margin:
 
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
         """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
-        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version);
-        InputError when ``mean`` lies outside the open range of the support."""
+        (see the module); InputError when ``mean`` lies outside the open range of the support."""
         now = self.mean
         if abs(mean - now) <= tol:
             return self
@@ -273,7 +270,8 @@ def fit_margin(scores, *, support=None) -> Margin:
     ``support=None``: continuous scores on [0, 1] (AP): truncated normal, beta and kernel density.
     ``support`` (e.g. 0, 0.1, ..., 1): equally spaced discrete scores (P@10): beta-binomial
     and discrete kernel densities (bandwidth multipliers 1, 2, 5). Candidates that fail to fit
-    are skipped.
+    are skipped. Urbano & Nagler (2018), section 3.2, with the candidates of Urbano, Lima &
+    Hanjalic (2019), section 3.
 
     Parameters
     ----------
@@ -291,11 +289,6 @@ def fit_margin(scores, *, support=None) -> Margin:
     ------
     irrepro.InputError
         For fewer than 5 scores, scores outside [0, 1] or off ``support``, or no candidate fitted.
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3.2 (margins), with the candidates of Urbano, Lima & Hanjalic
-    (2019), section 3.
 
     Examples
     --------
