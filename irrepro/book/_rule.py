@@ -1,10 +1,5 @@
-"""The one rule that gives every compared row its status (:func:`judge`): an equivalence test of
-our number against the paper's, with our Monte Carlo error, the paper's printed precision (and its
-sampling error where it gives n) and a margin per kind of number from ``book/margins.yml``
-(:func:`margins`, in :mod:`~irrepro.book._margins`); the paper's printed numbers (precision,
-qualifiers, ranges, bounds, fractions, "a / b / c" rows) are read once, by
-:mod:`~irrepro.book._reading`. The kinds of reasons it writes, with the sentence a table's legend
-gives each, are listed beside it in :mod:`~irrepro.book._reasons`."""
+"""The one rule that gives every compared row its status: an equivalence test of our number against
+the paper's printed one, with both errors and a margin per kind of number."""
 
 from __future__ import annotations
 
@@ -71,8 +66,7 @@ MONTE_CARLO, SAMPLING = "monte-carlo", "sampling"
 def _part(
     a, b, mg: float, se_s: float, se_m: float, se_p: float, z: float
 ) -> tuple[str, float, float, float]:
-    """One part of a row: (status, margin used, gap outside, factor f by which the Monte Carlo
-    replicates must grow to decide it - inf when no number of replicates would, 0 when decided)."""
+    """One part of a row: (status, margin used, gap outside, factor the replicates must grow by to decide)."""
     half = z * math.sqrt(se_s**2 + se_m**2 + se_p**2)
     c_lo, c_hi = b.lo - half, b.hi + half
     eps = 1e-12 * max(1.0, abs(b.lo))
@@ -110,9 +104,7 @@ def _part(
 
 
 def _rows_of_parts(results: Sequence[str]) -> str:
-    """The status of one row of several parts ("a / b / c"): replicated when every part is, not
-    replicated when most lie wholly outside, partly when some part is replicated and some not,
-    inconclusive otherwise."""
+    """The status of one row of several parts ("a / b / c")."""
     if all(x == REPLICATED for x in results):
         return REPLICATED
     if results.count(NOT_REPLICATED) * 2 > len(results):
@@ -386,11 +378,8 @@ def _missing_rule(v) -> bool:
 def judge_row(row: Mapping) -> Judgement:
     """The status :func:`compare` gives a row, without recording it.
 
-    :func:`judge` with the row's keys (``paper``, ``ours``, ``kind``, ``ours_se``, ``se_reason``,
-    ``paper_n``, ``status``, ``supports``, ``reason``), the paper's value read from a
-    :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`) and for checking a
-    recorded row again (a row of ``$IRREPRO_RESULTS``, with its ``status_by``: its recorded status
-    and reason are left out unless the chapter set the status).
+    :func:`judge` with the row's keys; a recorded row's status and reason are left out unless the
+    chapter set the status (``status_by``).
 
     Parameters
     ----------
@@ -400,7 +389,6 @@ def judge_row(row: Mapping) -> Judgement:
     Returns
     -------
     Judgement
-        As :func:`judge` gives it.
 
     Examples
     --------
@@ -427,23 +415,18 @@ def judge_row(row: Mapping) -> Judgement:
 def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> list[str]:
     """One note per row computed several times: the range of its numbers and statuses.
 
-    For comparison rows computed several times (e.g. once per seed of an emulation, each run
-    a list of the same rows), one note per row: the range of each of its numbers over the runs
-    (``"74.0-76.3"``, part by part of ``"a / b / c"``; words: their distinct values) and how many
-    runs give each status under the rule (:func:`judge_row`), prefixed by ``label``
-    (``"seeds 1-5"``).
+    E.g. once per seed of an emulation; part by part of ``"a / b / c"``, words by their distinct values.
 
     Parameters
     ----------
     rows_by_run : sequence of sequence of mapping
         The same rows, once per run (seed).
     label : str
-        The notes' prefix.
+        The notes' prefix (``"seeds 1-5"``).
 
     Returns
     -------
     list of str
-        One note per row.
 
     Examples
     --------
