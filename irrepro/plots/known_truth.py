@@ -157,8 +157,7 @@ def plot_rates_by_alpha(
         :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics).
     theirs : pandas.DataFrame, optional
         The published rates: test, tails, alpha, topics and value.
-    tails : int
-        One- or two-tailed tests.
+    tails : {1, 2}
     form : {"ratio", "loglog"}
         Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
         diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
@@ -245,9 +244,7 @@ def plot_power_by_delta(
     theirs : pandas.DataFrame, optional
         The published power: test, tails, delta, value.
     alpha : float
-        The significance level.
-    tails : int
-        One- or two-tailed tests.
+    tails : {1, 2}
     rate : {"rate", "type3"}
         Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
         ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).

@@ -49,8 +49,7 @@ def plot_significance_matrix(
 ):
     """Which pairs of systems differ significantly, as a systems x systems matrix.
 
-    Blue where the row's system is significantly better, red where worse, grey where the difference
-    is not significant.
+    Blue where the row's system is significantly better, red where worse, grey: not significant.
 
     Parameters
     ----------
@@ -114,7 +113,6 @@ def plot_asl_panels(
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The two axes.
     """
     axes = _axes_row(axes, 2, (11, 4.6), sharey=True)
     colors = series_colors([*paired, *[n for n in unpaired if n not in paired]]) if colors is None else colors
@@ -171,8 +169,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
     """A square table of pairwise values as an annotated heat map of its lower triangle.
 
-    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between the measures' rankings, its bootstrap
-    standard error).
+    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between rankings, its bootstrap error).
 
     Parameters
     ----------

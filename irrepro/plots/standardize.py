@@ -60,7 +60,6 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
     Parameters
     ----------
     x, y : array_like
-        One value per system.
     xlabel, ylabel : str
     ax : matplotlib Axes, optional
 
@@ -243,7 +242,6 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The axes, one per setting.
     """
     groups = list(summaries.groupby("setting", sort=False))
     axes = _axes_row(axes, len(groups), (10, 2.6 * len(groups)), vertical=True)

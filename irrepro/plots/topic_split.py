@@ -35,8 +35,8 @@ def plot_error_rates(
     result : irrepro.topic_split.SwapExperiment
     filter : str
         The significance filter of the pairs counted.
-    kind : str
-        "relative" or "absolute" difference bins.
+    kind : {"relative", "absolute"}
+        The difference bins.
     bins : sequence of int, optional
         The bins drawn (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
@@ -47,8 +47,7 @@ def plot_error_rates(
         The fewest trials a point needs.
     title : str
     legend : bool
-        Draw the legend (False in all but one of several panels of the same ``bins``: a bin has
-        the same colour in each).
+        Draw the legend (False in all but one of several panels of the same ``bins``).
     ax : matplotlib Axes, optional
 
     Returns
@@ -109,10 +108,9 @@ def plot_pooled_error_rates(
     result : SwapExperiment
     filters : mapping
         Label -> filter of ``result.filters``.
-    kind : str
-        "relative" or "absolute" difference bins.
+    kind : {"relative", "absolute"}
+        The difference bins.
     bins : slice or sequence of int
-        The bins pooled.
     ylabel, title : str
     ax : matplotlib Axes, optional
 
@@ -158,7 +156,6 @@ def plot_error_rates_by_effort(
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The two axes.
     """
     axes = _axes_row(axes, 2, (11, 3.6), sharey=True)
     colors = series_colors([(name, b) for name in results for b in bins])
