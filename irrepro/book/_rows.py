@@ -176,31 +176,23 @@ def share(
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     outcomes : array_like
         ``(n,)``: one outcome per observation: booleans (0 / 1), or with ``categories`` labels.
     categories : sequence, optional
         The labels whose shares form the row's parts, in this order.
     clusters : array_like, optional
         ``(n,)``: the cluster (sampled unit) of each outcome; None: every outcome its own unit.
-    unit : str
-        What was sampled ("topic", "system pair").
-    mc : float or sequence of float
-        The Monte Carlo error of each share, in %.
-    replicates : int, optional
-        The Monte Carlo replicates behind ``mc``.
-    reason : str
-        Why an error is 0 (default: "no random step").
+    unit, mc, replicates, reason
+        As :func:`errors` takes them; ``mc`` per share, in %.
     nominal : float or sequence of float, optional
         The level each share is compared against, as fractions per part (an interval's 8.25 / 83.5
         / 8.25% as 0.0825 / 0.835 / 0.0825); it sets the margin.
     digits : int
         Digits after the decimal point of each share.
     **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+        As :func:`rate` takes them.
 
     Returns
     -------
