@@ -232,7 +232,7 @@ def _with_errors(text: str, errs: list[str]) -> str:
 _PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 
-#: the most significant decimals a table shows (issue 24; tests/_table_checks.py checks the pages)
+#: the most significant decimals a table shows (tests/_table_checks.py checks the pages)
 MAX_SIGNIFICANT = 4
 #: a decimal number in text, its integer part and decimals (``-0.25``, ``+3.10``)
 _DECIMAL = re.compile(r"(?<![\w.])([+-]?\d+)\.(\d+)(?![\w.])")

@@ -42,7 +42,7 @@ _RULE_KEYS = (
     "reason",
     "status",
 )
-#: keys of the rule before issue 23: rejected with a pointer to the new ones
+#: retired keys of the rule: rejected with a pointer to the ones that replace them
 _OLD_KEYS = {
     "tol": "margins are per kind (book/margins.yml): give 'kind'",
     "basis": "margins are per kind (book/margins.yml): give 'kind'",
@@ -134,34 +134,13 @@ def judge(
 ) -> Judgement:
     """The status of one paper-vs-ours row: the book's one rule, an equivalence test.
 
-    For each number of the row (a cell ``"a / b / c"`` is compared part by part), with ``d`` our
-    value minus the paper's:
-
-    1. The paper's value is read once, by its form (:data:`~irrepro.book._reading.FORMS`): a
-       printed number is an interval of its precision (``0.324`` is 0.324 +- 0.0005), a range
-       (``"11%-14%"``) or a qualified number (*just over 15%* is 15 to 16), widened on both sides
-       by the margin of the row's ``kind`` (:func:`margins`, ``book/margins.yml``; for a rate set
-       by a nominal level, ``nominal``, a share of that level); a fraction (``"1/3"``) is a point
-       value with that margin; a one-sided claim (``"> 5%"``, ``"at most 0.11"``, ``"as few as
-       5"``) is tested one-sided against its bound with no margin in its favour (``"well above
-       5%"``: the bound moved by the margin against it).
-    2. Our value carries two standard errors: ``se_sampling``, the sampling error of what was
-       sampled (clustered by the unit sampled, ``unit``), and ``se_mc``, the Monte Carlo error of
-       our resampling; 0 only with ``se_reason`` saying why. The paper's sampling error is
-       ``paper_se``, or the binomial error of a rate over ``paper_n``. The interval of our value is
-       ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2), z for the ``confidence`` of
-       :func:`margins` (1.645: two one-sided tests at 5%).
-    3. **replicated** when our interval lies inside (a one-sided claim: wholly on its side of the
-       bound), **not replicated** when wholly outside (on the other side), **inconclusive** when it
-       straddles an edge. An inconclusive row says why (``Judgement.why``): ``"monte-carlo"``
-       when more replicates of ours would decide it (and, given ``replicates``, about how many),
-       ``"sampling"`` when the sampling errors alone keep it across the edge. Several parts:
-       replicated when all are, not replicated when most lie wholly outside, **partly** when some
-       part is replicated and some not, inconclusive otherwise.
-
-    A row with no paper value is **not comparable**. A row of kind ``"claim"`` (words) takes the
-    combined status of the rows it rests on (``supports``, :class:`RowRef` s), or a ``status`` the
-    chapter computes (a :func:`verdict` word), which needs ``supports`` naming those rows.
+    The rule as the page ``book/rule.md`` sets it out: the paper's printed value, read by its form
+    (:data:`~irrepro.book._reading.FORMS`) and widened by the margin of the row's ``kind``, against
+    ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2): **replicated** inside, **not
+    replicated** wholly outside, **inconclusive** across an edge (``Judgement.why`` says whether
+    more replicates would decide it); several parts combine, **partly** when some part is
+    replicated and some not. A row with no paper value is **not comparable**; a claim takes the
+    combined status of its ``supports`` or the chapter's ``status``.
 
     Parameters
     ----------
