@@ -76,13 +76,12 @@ def answer(
         A numeric answer's tolerance, relative to ``value`` and absolute (the larger of the two
         counts): its Monte Carlo or rounding error. One of them is required for a number.
     results : str or pathlib.Path, optional
-        Where to write the answer as JSON (``answers/<label>.json`` under it); default the book
-        configuration's results directory (``IRREPRO_RESULTS``), none when that is unset.
+        Where to write ``answers/<label>.json`` (default: ``IRREPRO_RESULTS``; none when unset).
 
     Returns
     -------
     object
-        ``value``, unchanged.
+        ``value``.
 
     Raises
     ------
@@ -199,9 +198,8 @@ def check(label: str, answer: Any, *, key: str | None = None) -> None:
     answer : object
         The student's answer: a number, a str, a bool or a set of str, as the exercise asks.
     key : str, optional
-        The expected answer as the student edition carries it (its check cells'). Without it, the
-        answer :func:`answer` recorded for ``label`` in this kernel or in the results directory
-        (the instructor edition, where the check cell follows the solution).
+        The expected answer as the student edition carries it; without it, the answer recorded for
+        ``label`` in this kernel or the results directory (the instructor edition).
 
     Raises
     ------

@@ -179,8 +179,6 @@ def judge(
     Returns
     -------
     Judgement
-        Status, reason, margin, and for an inconclusive row why (and the replicates needed); z for
-        a row of one part.
 
     Raises
     ------
