@@ -33,7 +33,6 @@ class CollectionModel:
     Attributes
     ----------
     name, measure : str
-        The collection and the measure of the scores.
     systems : tuple
         The kept systems' names.
     scores : numpy.ndarray
