@@ -105,7 +105,8 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     Returns
     -------
     dict
-        ``{paper: pandas.DataFrame}``, one row per recorded comparison row.
+        ``{paper: pandas.DataFrame}``, one row per recorded comparison row: the paper's value, ours,
+        status, reason, note, data, ``paper_ref``, ``same_as``, ``condition`` and ``emulates``.
     """
     d = Path(directory or results_dir() or "")
     # in the order the chapters wrote them (each chapter runs top to bottom)
