@@ -1,47 +1,14 @@
 """Helpers for the book's pages: data banners, the papers' numbers, paper-vs-ours tables, the scorecard.
 
-Every chapter shows where its data came from with :func:`data_banner` (a warning box carrying the
-CSS class ``simulated-data`` when any of it is the simulated stand-in, a plain note otherwise).
 The numbers a chapter prints as the paper's are data, not code: one file per paper,
-``book/papers/<bibkey>.yml``, read by :func:`paper_numbers` (each entry with the paper's table or
-figure, row, column, value and section). A chapter prints each of them beside ours with
-:func:`compare`, so that the chapters and any page that gathers their numbers cannot disagree.
-Every compared row gets a status (:data:`STATUSES`: replicated, partly, inconclusive, not
-replicated, not comparable) and a reason from one rule, :func:`judge`: an equivalence test of our
-number, with its Monte Carlo error (``ours_se``), against the paper's printed value widened by the
-margin of the row's kind (:data:`KINDS`; :func:`margins` reads them from ``book/margins.yml``, the
-page ``book/rule.md`` shows them). A claim in words (kind ``"claim"``) rests on rows
-(``supports``): it takes their combined status, or a :func:`verdict` the chapter computes from
-them; a row restating another row (``same_as``) takes its status and is counted once. Tables show
-ours with its error to the paper's printed precision (:func:`with_error`) and the status as a
-badge (:func:`status_badge`) with the reason on hover and its kind (:func:`reason_kind`) in one
-numbered legend under the table; :func:`verdict_text` renders a chapter's verdict sentences from
-the statuses (:data:`STATUS_WORDS`). :func:`scorecard` gathers the rows of all chapters,
-:func:`summary` counts the statuses of the papers' claims, :func:`label` turns the counts into
-ReScience C's verdict label and :func:`header` opens a chapter with the paper's reference, its
-question, data, headline finding and time to rerun (:func:`headline`, gathered for the introduction
-by :func:`headline_table`), its counts and label.
-Rows rerun under the papers' own conditions emulated on our data (``compare(..., emulates=...,
-condition=...)``) are counted both ways: :func:`summary` with a ``condition``,
-:func:`emulated` and :func:`emulation_summary`. A chapter beyond the papers (:data:`STUDIES`)
-gets a header with the study it compares with and no label.
-
-A chapter reads its environment once, by :func:`config` (the scale, the workers and the results
-directory of ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``), and passes them down.
-
-The package's book machinery, by family: :mod:`~irrepro.book._config` (:func:`config`),
-:mod:`~irrepro.book._rule` (the statuses and
-:func:`judge`), :mod:`~irrepro.book._reasons` (the kinds of its reasons, for a table's legend),
-:mod:`~irrepro.book._margins` (the margins per kind), :mod:`~irrepro.book._reading`
-(the papers' printed numbers read once), :mod:`~irrepro.book._prose` (verdict sentences),
-:mod:`~irrepro.book._papers` (the papers' numbers), :mod:`~irrepro.book._tables`
-(comparison tables), :mod:`~irrepro.book._rows` (the rows by kind, with their two errors:
-:func:`errors`, :func:`share`, :func:`rate`, :func:`score`, :func:`correlation`, :func:`ordering`,
-:func:`count`, :func:`claim`), :mod:`~irrepro.book._display` (banners, status badges, tables and ours as
-shown), :mod:`~irrepro.book._scorecard` (scorecard, labels, chapter headers),
-:mod:`~irrepro.book._headline` (the chapters' headlines) and :mod:`~irrepro.book._exercises` (the
-exercises' answers and check cells: :func:`answer`, :func:`check`); everything public is served
-here.
+``book/papers/<bibkey>.yml``. A chapter prints each beside ours with :func:`compare`, so that the
+chapters and any page gathering their numbers cannot disagree. Every compared row gets a status
+(:data:`STATUSES`) and a reason from one rule, :func:`judge`: an equivalence test of our number,
+with its errors, against the paper's printed value widened by the margin of the row's kind
+(``book/margins.yml``; the page ``book/rule.md`` shows them). A claim in words rests on rows
+(``supports``); a row restating another (``same_as``) takes its status and is counted once; rows
+rerun under a paper's conditions emulated on our data are counted both ways. A chapter reads its
+environment once, by :func:`config`, and passes it down.
 """
 
 from __future__ import annotations

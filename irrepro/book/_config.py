@@ -1,10 +1,5 @@
-"""The book's configuration: the one place where the book reads its environment.
-
-A chapter calls :func:`config` once at its top and passes what it holds down - the scale to the
-functions that have a quick variant (``scale=cfg.scale``), the workers to those that take
-``n_jobs`` - so that every library call of the chapter states its sizes and the library itself
-never reads the environment (the same call gives the same result in every shell).
-"""
+"""The book's configuration: the one place where the book reads its environment, so that the
+library never does (the same call gives the same result in every shell)."""
 
 from __future__ import annotations
 
@@ -32,9 +27,8 @@ class BookConfig:
         Workers of the heavy computations (>= 1, or -1 for all cores), from ``IRREPRO_JOBS``;
         the numbers do not depend on it.
     results : pathlib.Path or None
-        The directory where :func:`irrepro.book.compare` records each comparison as JSON for the
-        scorecard (``IRREPRO_RESULTS``; the Makefile sets it to ``_build/results``), or None: not
-        recorded.
+        Where :func:`irrepro.book.compare` records each comparison as JSON for the scorecard
+        (``IRREPRO_RESULTS``), or None: not recorded.
     """
 
     scale: str
@@ -45,13 +39,11 @@ class BookConfig:
 def config() -> BookConfig:
     """The book's settings, read from the environment each time it is called.
 
-    The environment is ``IRREPRO_SCALE``, ``IRREPRO_JOBS`` and ``IRREPRO_RESULTS``: a chapter calls
-    this once at its top.
+    A chapter calls it once at its top.
 
     Returns
     -------
     BookConfig
-        The scale, the workers and the results directory.
 
     Raises
     ------
@@ -79,16 +71,13 @@ def in_book_build() -> bool:
 
 
 def results_dir() -> Path | None:
-    """The results directory of the book's configuration (``IRREPRO_RESULTS``), or None when it
-    is unset or empty: the default of :func:`irrepro.book.compare` and
-    :func:`irrepro.book.scorecard` (:attr:`BookConfig.results`)."""
+    """The book configuration's results directory (``IRREPRO_RESULTS``), or None when unset or empty."""
     results = env("IRREPRO_RESULTS")
     return Path(results) if results else None
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """In a notebook, a SimulatedDataWarning as a simulated-data box on the page (no stderr: the book
-    fails on any); every other warning as Python shows it."""
+    """In a notebook, a SimulatedDataWarning as a box on the page; any other warning as Python shows it."""
     from ..data import SimulatedDataWarning
 
     if not issubclass(category, SimulatedDataWarning):

@@ -1,7 +1,4 @@
-"""What a chapter displays as HTML: the data banner (:func:`data_banner`), status badges and
-tables (:func:`status_badge`, :func:`status_table`; ours as it is shown, :func:`with_error`) and the book's collections
-(:func:`collections_table`), and any other table of a page (:func:`table`). Served from
-:mod:`irrepro.book`."""
+"""What a chapter displays as HTML: the data banner, status badges, tables and ours as it is shown."""
 
 from __future__ import annotations
 
@@ -53,10 +50,8 @@ class _HTML:
 def data_banner(*objs) -> _HTML:
     """A box naming the data of a page, a warning when any of it is simulated.
 
-    A box naming the data of a page: ``objs`` are RunSets, ScoreMatrices or collection names (a
-    name counts as simulated when its real files cannot be had now: the book's pages then use its
-    stand-in). When any is simulated it is a warning with the CSS class ``simulated-data`` (and no
-    page carries that class when all data is real).
+    A name counts as simulated when its real files cannot be had now (the pages then use its
+    stand-in). A warning carries the CSS class ``simulated-data``, which no page with real data has.
 
     Parameters
     ----------
@@ -106,9 +101,6 @@ _BADGES = {
 def status_badge(status: str, reason: str = "", note: int | None = None, *, word: bool = True) -> str:
     """The HTML badge of a status (symbol and word, coloured).
 
-    The HTML badge of a status (symbol and word, coloured), the reason on hover (``title``) and,
-    when ``note`` is given, the number of its entry in the table's legend.
-
     Parameters
     ----------
     status : str
@@ -150,14 +142,10 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
 def with_error(ours, se, paper=None) -> str | object:
     """Our value with its standard error, as tables print it: ``"0.049 ± 0.004"``.
 
-    The one place a table's "ours" is rounded for display (the value judged and recorded is not
-    changed). Ours and its error are printed to the same decimals: those of the error's two
-    significant digits, and, when ``paper`` (the paper's value as printed) is given, at most one
-    decimal more than the paper prints (``"15%"``: one decimal; ``"0.60"``: three), and never more
-    than four significant decimals. Text with numbers (``"3.12 / 80.24"``, ``"54.61%"``) has each
-    number rounded to those decimals if it shows more (never padded), and its error printed to the
-    decimals it shows; a row of several parts has each part's error beside it (``"10.3 (±2.7) / 86.5
-    (±3.0)"``).
+    The one place a table's "ours" is rounded for display (the value judged and recorded is not).
+    Ours and its error get the decimals of the error's two significant digits, at most one more
+    than ``paper`` prints (``"15%"``: one; ``"0.60"``: three) and at most four significant ones.
+    Numbers in text are rounded to those decimals if they show more (never padded).
 
     Parameters
     ----------
@@ -225,9 +213,7 @@ def with_error(ours, se, paper=None) -> str | object:
 
 
 def _with_errors(text: str, errs: list[str]) -> str:
-    """Text of one or more parts (``"10.3 / 86.5 / 3.2"``) with each part's error beside it, the
-    book's one notation for a row of several numbers: ``"10.3 (±2.7) / 86.5 (±3.0) / 3.2 (±1.6)"``;
-    one part: ``"19.1% ± 1.8"``."""
+    """Text of one or more parts with each part's error beside it: ``"10.3 (±0.4) / 86.5 (±1.2)"``."""
     parts = _PARTS.split(text)
     seps = _PARTS.findall(text)
     if len(parts) == 1:
@@ -246,7 +232,7 @@ def _with_errors(text: str, errs: list[str]) -> str:
 _PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 
-#: the most significant decimals a table shows (issue 24; tests/_table_checks.py checks the pages)
+#: the most significant decimals a table shows (tests/_table_checks.py checks the pages)
 MAX_SIGNIFICANT = 4
 #: a decimal number in text, its integer part and decimals (``-0.25``, ``+3.10``)
 _DECIMAL = re.compile(r"(?<![\w.])([+-]?\d+)\.(\d+)(?![\w.])")
@@ -274,8 +260,7 @@ def _cell(x) -> str:
 
 
 def _paper_shown(text: str, places: int) -> str:
-    """A paper's bare number of more than :data:`MAX_SIGNIFICANT` significant decimals (raw output) to
-    ``places`` decimals, and to at most that many significant ones."""
+    """A paper's raw number of more than :data:`MAX_SIGNIFICANT` significant decimals, rounded."""
     m = _DECIMAL.fullmatch(text.strip())
     v = float(m[0]) if m and len(m[2].lstrip("0")) > MAX_SIGNIFICANT else 0.0
     cap = MAX_SIGNIFICANT - 1 - int(np.floor(np.log10(abs(v)))) if 0 < abs(v) < 1 else places
@@ -296,11 +281,8 @@ def status_table(
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
-    The ``reason`` column goes to the badges' hover text (each row's whole reason) and to one
-    numbered legend below the table: one entry per kind of reason
-    (:func:`~irrepro.book.reason_kind`), its number beside each badge of that kind. ``badges``
-    names further columns of statuses (a row's status under emulated conditions), drawn as badges
-    too, with the column ``"<name> reason"`` (not shown) on hover; "-" where empty.
+    The ``reason`` column goes to the badges' hover text and to the legend: one entry per kind of
+    reason (:func:`~irrepro.book.reason_kind`), its number beside each badge of that kind.
 
     Parameters
     ----------
@@ -315,7 +297,7 @@ def status_table(
     hide : sequence of str
         Columns not shown.
     badges : sequence of str
-        Further columns of statuses drawn as badges.
+        Further columns of statuses drawn as badges, the column ``"<name> reason"`` on hover.
     comparison : bool
         A comparison table (``irrepro-comparison``) or another drawn alike (``irrepro-plain``).
     links, html_columns : mapping or None, sequence of str
@@ -440,15 +422,11 @@ def collections_table() -> pd.DataFrame:
 def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", classes: str = "") -> _HTML:
     """A table as a reader of the book sees it: numbers to ``digits`` decimals, a card per row on a phone.
 
-    Floats shown with ``digits`` decimals, a missing value as "-", a default index left out (an
-    index that labels the rows is the first column) and MultiIndex columns named "a / b"; drawn as
-    the comparison tables are, so that at phone width each row becomes a card of "column: value"
-    lines (book/_static/irrepro.css).
+    A missing value as "-", a default index left out and MultiIndex columns named "a / b".
 
     Parameters
     ----------
     frame : pandas.DataFrame or pandas.Series
-        The table.
     digits : int or mapping
         Decimals of the floats, or column -> decimals (columns not named: 3).
     caption : str

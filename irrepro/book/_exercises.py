@@ -1,12 +1,7 @@
-"""Exercises a student can check: the answer the instructor edition computes (:func:`answer`) and
-the check cell that compares a student's answer with it without showing it (:func:`check`).
-
-A solution records its answer under the exercise's label, in the kernel and as JSON under the book's
-results directory (``answers/<label>.json``); the student edition's sources carry it as an opaque
-key (:func:`answer_key`, :func:`recorded_keys`), so that a student notebook checks without the
-solution. The key is the answer's JSON XOR-ed with a digest of the label, in base64: not a secret
-from a determined student, but not readable at a glance.
-"""
+"""Exercises a student can check: the answer the instructor edition records, and a check cell that
+compares a student's answer with it without showing it. The student edition carries the answer as
+a key: its JSON XOR-ed with a digest of the label, in base64 (not a secret, but not readable at a
+glance)."""
 
 from __future__ import annotations
 
@@ -33,8 +28,7 @@ _DIR = "answers"
 
 
 def _answers_dir(results=None) -> Path | None:
-    """Where the answers are recorded: ``answers/`` under ``results`` (default the book
-    configuration's results directory); None when there is none."""
+    """``answers/`` under ``results`` (default the configuration's results directory), or None."""
     out = results_dir() if results is None else results
     return Path(out) / _DIR if out else None
 
@@ -82,13 +76,12 @@ def answer(
         A numeric answer's tolerance, relative to ``value`` and absolute (the larger of the two
         counts): its Monte Carlo or rounding error. One of them is required for a number.
     results : str or pathlib.Path, optional
-        Where to write the answer as JSON (``answers/<label>.json`` under it); default the book
-        configuration's results directory (``IRREPRO_RESULTS``), none when that is unset.
+        Where to write ``answers/<label>.json`` (default: ``IRREPRO_RESULTS``; none when unset).
 
     Returns
     -------
     object
-        ``value``, unchanged.
+        ``value``.
 
     Raises
     ------
@@ -145,8 +138,7 @@ def _from_key(label: str, key: str) -> dict[str, Any]:
 
 
 def recorded_keys(results: str | Path | None = None) -> dict[str, str]:
-    """The keys of the answers recorded under ``results`` (default: the book configuration's
-    results directory): label -> key."""
+    """The keys of the answers recorded under ``results``: label -> key."""
     d = _answers_dir(results)
     if d is None or not d.is_dir():
         return {}
@@ -195,10 +187,9 @@ def _verdict(expected: dict[str, Any], given: Any) -> str:
 def check(label: str, answer: Any, *, key: str | None = None) -> None:
     """Say whether an answer to an exercise is right, close or wrong, without showing the answer.
 
-    Prints one line: ``right``; for a number, ``close - a little high`` (or ``low``) when it is off
-    by at most five times its tolerance, else ``wrong - too high`` (or ``low``); for a
-    str, bool or set, ``wrong``; and ``no answer yet`` when ``answer`` is None or ``...`` (so that
-    a student notebook runs top to bottom before every answer is in).
+    Prints ``right``; for a number off by at most five times its tolerance ``close - a little
+    high`` (or ``low``), else ``wrong - too high`` (or ``low``); otherwise ``wrong``; and ``no
+    answer yet`` when ``answer`` is None or ``...``.
 
     Parameters
     ----------
@@ -207,9 +198,8 @@ def check(label: str, answer: Any, *, key: str | None = None) -> None:
     answer : object
         The student's answer: a number, a str, a bool or a set of str, as the exercise asks.
     key : str, optional
-        The expected answer as the student edition carries it (its check cells'). Without it, the
-        answer :func:`answer` recorded for ``label`` in this kernel or in the results directory
-        (the instructor edition, where the check cell follows the solution).
+        The expected answer as the student edition carries it; without it, the answer recorded for
+        ``label`` in this kernel or the results directory (the instructor edition).
 
     Raises
     ------

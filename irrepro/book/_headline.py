@@ -1,11 +1,6 @@
-"""The book's headlines: what a chapter's opening box says first - the paper's question, its data
-and ours, the status of its central claim, the verdict label and the time the chapter took to run
-(:func:`headline`, shown by :func:`irrepro.book.header`) - recorded in the results directory and
-gathered into the introduction's and the replications page's table (:func:`headline_table`).
-
-The question, the central claim and the paper's data are data, in the ``headline`` mapping of
-``book/papers/<key>.yml``; the claim names a row of the chapter's Verdict table, whose status (from
-the book's one rule) is the headline's, so the first screen cannot disagree with the verdict."""
+"""The book's headlines: what a chapter's opening box says first, recorded and gathered into one
+table. The claim names a row of the chapter's Verdict table, whose status is the headline's, so the
+first screen cannot disagree with the verdict."""
 
 from __future__ import annotations
 
@@ -128,9 +123,7 @@ class Headline:
 
 
 def _beside(paper: str) -> str:
-    """How a chapter beyond the papers sets its numbers beside its study's: the ``beside`` line of
-    the study's ``headline`` in ``book/papers/<study>.yml`` (a study's chapter measures the papers'
-    methods in its own way: by simulation where the truth is known, by planning on pilot runs...)."""
+    """How a chapter beyond the papers sets its numbers beside its study's."""
     spec = paper_numbers(paper).headline or {}
     if "beside" not in spec:
         raise KeyError(
@@ -147,8 +140,7 @@ def _cores() -> int:
 
 
 def _ours(verdict, claim: str) -> str:
-    """What we found for the headline's claim, in words: its row's ``ours`` when it is text beyond a
-    restated verdict word."""
+    """What we found for the headline's claim, in words."""
     v = verdict.frame.set_index("quantity").loc[claim, "ours"]
     return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
 
@@ -163,11 +155,9 @@ def _scope(verdict, claim: str) -> str:
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper``, recorded for the introduction's table.
 
-    The question, central claim and paper's data come from ``book/papers/<paper>.yml``'s
-    ``headline`` mapping, the claim's status from the row of that name in the chapter's Verdict
-    table (compared in this session), the time from the chapter's first import of
-    :mod:`irrepro.book` to this call. Recorded as ``headlines/<paper>.json`` in the results
-    directory (``IRREPRO_RESULTS``) when there is one.
+    From the ``headline`` mapping of ``book/papers/<paper>.yml`` and the chapter's Verdict table
+    (compared in this session); the time from the first import of :mod:`irrepro.book`. Recorded as
+    ``headlines/<paper>.json`` in the results directory when there is one.
 
     Parameters
     ----------
@@ -237,8 +227,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
 
 
 def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
-    """Whether the Verdict row ``quantity`` has a status the chapter set (a claim's verdict) while
-    every row it names in ``supports`` is not comparable."""
+    """Whether verdict row ``quantity`` has a status while every row in ``supports`` is not comparable."""
     i = list(verdict.frame["quantity"]).index(quantity)
     if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
         return False
@@ -263,11 +252,7 @@ def _read(directory: Path) -> dict[str, Headline]:
 def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
     """The book's headline table: per chapter its central claim, finding, label and time to rerun.
 
-    Per chapter (linked) the paper's central claim, our finding in one line, the verdict label and
-    the time to rerun. Read from the headlines the chapters recorded (:func:`headline`) in ``directory`` (default:
-    the results directory); a chapter that has recorded none says so. Drawn like the book's
-    other tables; at phone width a list of one line per chapter (its finding's badge and word and
-    its label; the claim on hover) takes the table's place, so that the first screen holds them.
+    Read from the headlines the chapters recorded; a chapter that has recorded none says so.
 
     Parameters
     ----------
@@ -276,7 +261,6 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
     base : str
         The path from the page showing the table to the book's root (the chapters' links).
     caption : str
-        The table's caption.
 
     Returns
     -------

@@ -1,6 +1,5 @@
 """The equivalence margins of the book's one rule, one per kind of number, and the confidence of
-its interval: read from ``book/margins.yml`` (:func:`margins`), shown on the page
-``book/rule.md``."""
+its interval, from ``book/margins.yml``."""
 
 from __future__ import annotations
 
@@ -22,8 +21,6 @@ KINDS = ("rate", "correlation", "score", "count", "ordering", "claim")
 @dataclass(frozen=True)
 class Margins:
     """The equivalence margins per kind and the confidence of the rule's interval.
-
-    Read from ``book/margins.yml`` by :func:`margins`.
 
     Attributes
     ----------
@@ -142,7 +139,6 @@ def margins() -> Margins:
     Returns
     -------
     Margins
-        The confidence and the margin of each kind.
 
     Examples
     --------

@@ -1,7 +1,5 @@
-"""The papers' numbers as data: one file per paper, ``book/papers/<bibkey>.yml``, read by
-:func:`paper_numbers` (each entry with the paper's table or figure, row, column, value and
-section), and the book's chapters (:data:`PAPERS`, the replications; :data:`STUDIES`, the chapters
-beyond the papers)."""
+"""The papers' numbers as data, one file per paper (``book/papers/<bibkey>.yml``), and the book's
+chapters."""
 
 from __future__ import annotations
 
@@ -43,14 +41,12 @@ BOOK_ENV = "IRREPRO_BOOK"
 def book_dir() -> Path:
     """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``.
 
-    The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``: ``$IRREPRO_BOOK``,
-    else the ``book/`` of the checkout the package runs from (``pip install -e .``), else a ``book/``
-    in the working directory or one of its parents (a notebook run from ``notebooks/``, Binder).
+    ``$IRREPRO_BOOK``, else the ``book/`` of the checkout the package runs from, else a ``book/`` in
+    the working directory or one of its parents.
 
     Returns
     -------
     pathlib.Path
-        The directory.
 
     Examples
     --------
@@ -78,21 +74,16 @@ def book_dir() -> Path:
 class PaperValue:
     """One number (or claim) as a paper prints it, with where it is printed.
 
-    ``value`` is the text or number as printed (a number with the precision it is printed with,
-    ``"0.60"`` as text to keep its trailing zero); ``table`` the table or figure it belongs to (or
-    ``"text"``), ``row`` and ``column`` its place there, ``section`` the paper's section and
-    ``wording`` the paper's own words where a chapter quotes them (*almost 15*).
-
     Attributes
     ----------
     paper, key : str
         The paper and the value's key in its file.
     value : object
-        As printed.
+        As printed, with its printed precision (``"0.60"`` keeps its trailing zero).
     table, row, column, section : str
-        Where it is printed.
+        Where it is printed (``table`` a table, a figure or ``"text"``).
     wording : str
-        The paper's own words.
+        The paper's own words where a chapter quotes them (*almost 15*).
     """
 
     paper: str
@@ -142,9 +133,7 @@ class PaperValue:
 class PaperNumbers(Mapping):
     """The numbers of one paper, from ``book/papers/<bibkey>.yml``.
 
-    The numbers of one paper, from ``book/papers/<bibkey>.yml`` (:func:`paper_numbers`):
-    ``numbers[key]`` is a :class:`PaperValue`; ``names`` maps the paper's names (of measures) to
-    ours, from the file's optional ``names`` mapping.
+    ``numbers[key]`` is a :class:`PaperValue`.
 
     Parameters
     ----------
@@ -157,11 +146,8 @@ class PaperNumbers(Mapping):
     names : mapping or None
         The paper's names of measures -> ours.
     headline : mapping or None
-        The chapter's headline (``chapter``, ``question``, ``claim``, ``data``, optionally
-        ``beside`` - for a study, how its chapter sets its numbers beside the study's -, optionally
-        ``summary``: the claim in a few words): the file's
-        optional ``headline`` mapping, read by the chapter's opening box and the introduction's
-        headline table (:func:`irrepro.book.headline`).
+        The file's ``headline``: ``chapter``, ``question``, ``claim``, ``data``, optionally
+        ``beside`` (a study's) and ``summary`` (:func:`irrepro.book.headline`).
     """
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
@@ -244,8 +230,7 @@ class PaperNumbers(Mapping):
 
 
 class PrintedFloat(float):
-    """A paper's number read from its yml with the text it was typed with (``0.60`` keeps its
-    trailing zero, so the rule reads its printed precision the same as the text ``"0.60"``)."""
+    """A paper's number with the text it was typed with in its yml (``0.60`` keeps its trailing zero)."""
 
     printed: str
 
@@ -309,10 +294,8 @@ def _read_numbers(path: str, mtime: float) -> PaperNumbers:
 def paper_numbers(paper: str) -> PaperNumbers:
     """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
 
-    The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml`` (``paper`` is a
-    citation key of ``book/references.bib``). Rows of :func:`compare` take their ``paper`` value
-    from it (``"paper": numbers["table1.all.linear"]``), so that the table, the JSON record and the
-    scorecard know where the paper prints it.
+    Rows of :func:`compare` take their ``paper`` value from it (``numbers["table1.all.linear"]``),
+    so that the table, the record and the scorecard know where the paper prints it.
 
     Parameters
     ----------

@@ -120,18 +120,7 @@ def _printed(x) -> str | None:
 
 
 def _parse(x, exact: bool = False) -> list[_Value] | None:
-    """The numbers printed in a cell (``None`` if it holds words): one value per part of
-    ``"a / b / c"``, ``"a vs b"`` or ``"a -> b"``. A part is a number with an optional qualifier, a
-    range ``"11%-14%"``, a count ``"3 of 5"`` or a fraction ``"2/3"``:
-
-    - *about 15%*, *15%*: 15 +- half a printed unit;
-    - *just over 15%*: 15 to 16 (one printed unit above); *almost 15*, *just under 15*: 14 to 15;
-    - *over 15*, *> 15*, *at least 15*, *well above 15*: a one-sided claim above 15 (``side``);
-      *under*, *<*, *at most*, *as few as*: below it;
-    - *1/3*, *half*: a point value (:data:`FORMS` lists every form).
-
-    A number passed as a number is exact when ``exact`` (ours, computed); a paper's is read with
-    the text it was typed with in the yml (``0.60`` keeps its trailing zero), else ``repr``."""
+    """The numbers printed in a cell (``None`` if it holds words)."""
     if isinstance(x, bool) or _missing(x):
         return None
     if isinstance(x, (int, float, np.integer, np.floating)):
@@ -192,11 +181,7 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
 
 
 def _decimals(x) -> list[int | None] | None:
-    """The decimals a paper prints each part of a cell with (``"0.60"``: 2, ``"15%"``: 0,
-    ``"3.7 / 77.8"``: 1 and 1, ``"11%-14%"``: 0), read as :func:`_parse` reads the cell; None for a
-    part printed as a fraction (``"2/3"``) or a bound (``"> 0"``: a threshold, not a precision),
-    and None for words or a missing value. A number typed
-    in the yml keeps its printed text; an int is printed with no decimals."""
+    """The decimals a paper prints each part of a cell with (``"3.7 / 77.8"``: 1 and 1)."""
     if isinstance(x, bool) or _missing(x):
         return None
     if isinstance(x, (int, float, np.integer, np.floating)):

@@ -1,8 +1,6 @@
-"""The kinds of reasons the book's rule writes (:func:`~irrepro.book.judge`, and
-:func:`~irrepro.book.compare` for a row restating others), each with the sentence a table's
-legend gives it once (:func:`reason_kind`); the rest of a row's reason is its particulars, shown
-on hover. A new kind of reason in :mod:`~irrepro.book._rule` is added here (tests/test_book.py
-checks that every kind the rule writes has its own entry)."""
+"""The kinds of reasons the book's rule writes, each with the sentence a table's legend gives it once;
+the rest of a row's reason is its particulars, shown on hover. A new kind in the rule is added
+here (tests/test_book.py checks it)."""
 
 from __future__ import annotations
 
@@ -67,9 +65,7 @@ _REASON_KINDS = (
 def reason_kind(reason: str) -> tuple[str, str]:
     """The kind of a row's reason, as a table's legend gives it, and the reason's particulars.
 
-    A table shows each kind of reason once, in a numbered legend under it; each row shows the
-    number beside its badge, and its whole reason (the particulars: margin, error, the rows named)
-    on hover. A reason the rule did not write (a chapter's own) is a kind of its own.
+    A reason the rule did not write (a chapter's own) is a kind of its own.
 
     Parameters
     ----------

@@ -1,7 +1,5 @@
-"""The rows a chapter compares with the paper, built by kind (:func:`share`, :func:`rate`,
-:func:`score`, :func:`correlation`, :func:`ordering`, :func:`count`, :func:`claim`), each with
-its two errors from :func:`errors`: the sampling error, clustered by the unit sampled, and the
-Monte Carlo error of our resampling."""
+"""The rows a chapter compares with the paper, built by kind, each with its two errors: the
+sampling error, clustered by the unit sampled, and the Monte Carlo error of our resampling."""
 
 from __future__ import annotations
 
@@ -74,16 +72,9 @@ def errors(
 ) -> Errors:
     """Our two errors of a number: its sampling error and its Monte Carlo error.
 
-    **Sampling error.** Given as ``sampling``, or the standard error of the mean of ``values`` (per
-    sampled unit: 0 / 1 for a share), clustered by ``clusters`` (:func:`irrepro.stats.clustered_se`:
-    the lists of one topic, the trials of one simulated pair are not independent). ``unit`` names
-    what was sampled (the rule page lists each chapter's).
-
-    **Monte Carlo error.** Given as ``mc``, or the spread of the number over independent replicates
-    of our random step (``replicate_values``: sd / sqrt(k)). ``replicates``: how many replicates
-    (or resamples) the number rests on, for the rule to say how many would decide it.
-
-    An error that is 0 needs ``reason`` (no sampled unit; no random step).
+    The sampling error is ``sampling``, or the standard error of the mean of ``values`` clustered by
+    ``clusters`` (:func:`irrepro.stats.clustered_se`: the lists of one topic are not independent).
+    The Monte Carlo error is ``mc``, or sd / sqrt(k) over ``k`` replicates of our random step.
 
     Parameters
     ----------
@@ -95,15 +86,15 @@ def errors(
     sampling : float or sequence of float, optional
         The sampling error, when it is computed otherwise (a bootstrap over the units).
     unit : str
-        What was sampled.
+        What was sampled (the rule page lists each chapter's).
     mc : float or sequence of float, optional
         The Monte Carlo error, when it is computed otherwise (a binomial error over trials).
     replicate_values : array_like, optional
         ``(k, ...)``: the number over ``k`` independent replicates of our random step.
     replicates : int, optional
-        The replicates the number rests on.
+        The replicates the number rests on (the rule says how many would decide it).
     reason : str
-        Why an error is 0.
+        Why an error is 0 (no sampled unit; no random step): required for one.
 
     Returns
     -------
@@ -179,39 +170,29 @@ def share(
 ) -> dict:
     """A row (kind ``"rate"``) of shares in %, computed from outcomes, each with its sampling error.
 
-    One share of ``True`` in ``outcomes``, or with ``categories``, the share of each category as one
-    row of several numbers (``"10.3 / 86.5 / 3.2"``; each with "%" where the paper prints one). The
-    sampling error of each is clustered by ``clusters`` (a binomial error where every outcome is its
-    own unit); where every unit agrees (0% or 100%) it is Agresti & Coull's error over the clusters,
-    not 0.
+    One share of ``True`` in ``outcomes``, or with ``categories`` the share of each as a row of
+    several numbers (``"10.3 / 86.5 / 3.2"``). Where every unit agrees (0% or 100%) the sampling
+    error is Agresti & Coull's over the clusters, not 0.
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     outcomes : array_like
         ``(n,)``: one outcome per observation: booleans (0 / 1), or with ``categories`` labels.
     categories : sequence, optional
         The labels whose shares form the row's parts, in this order.
     clusters : array_like, optional
         ``(n,)``: the cluster (sampled unit) of each outcome; None: every outcome its own unit.
-    unit : str
-        What was sampled ("topic", "system pair").
-    mc : float or sequence of float
-        The Monte Carlo error of each share, in %.
-    replicates : int, optional
-        The Monte Carlo replicates behind ``mc``.
-    reason : str
-        Why an error is 0 (default: "no random step").
+    unit, mc, replicates, reason
+        As :func:`errors` takes them; ``mc`` per share, in %.
     nominal : float or sequence of float, optional
         The level each share is compared against, as fractions per part (an interval's 8.25 / 83.5
         / 8.25% as 0.0825 / 0.835 / 0.0825); it sets the margin.
     digits : int
         Digits after the decimal point of each share.
     **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+        As :func:`rate` takes them.
 
     Returns
     -------
@@ -250,8 +231,7 @@ def share(
 
 
 def _agresti_coull_se(x, n: int) -> np.ndarray:
-    """The standard error of a share of ``x`` in ``n`` by Agresti & Coull's (1998) adjusted share
-    (two successes and two failures added): not 0 where every unit agrees, where the binomial's is."""
+    """The standard error of a share of ``x`` in ``n`` by Agresti & Coull's (1998) adjusted share."""
     z2 = 1.959963984540054**2
     p = (np.asarray(x, dtype=float) + z2 / 2) / (n + z2)
     return np.sqrt(p * (1 - p) / (n + z2))
@@ -304,26 +284,17 @@ def score(quantity: str, paper, value, err: Errors | None, *, reason: str = "", 
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     value : float or str
         Ours (text for a row of several numbers, ``"0.21 / 0.19"``).
-    err : Errors or None
-        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
-    reason : str
-        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
-        its own (the row's ``se_reason``).
-    **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+    err, reason, **extra
+        As :func:`rate` takes them.
 
     Returns
     -------
     dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
-        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
-        ``se_reason``), then ``extra``.
+        The row, as :func:`rate`'s.
 
     Examples
     --------
@@ -343,26 +314,17 @@ def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str 
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     value : float or str
         Our correlation.
-    err : Errors or None
-        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
-    reason : str
-        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
-        its own (the row's ``se_reason``).
-    **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+    err, reason, **extra
+        As :func:`rate` takes them.
 
     Returns
     -------
     dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
-        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
-        ``se_reason``), then ``extra``.
+        The row, as :func:`rate`'s.
 
     Examples
     --------
@@ -378,31 +340,22 @@ def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str 
 def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: str = "", **extra) -> dict:
     """A row (kind ``"ordering"``) comparing the direction of a difference with the paper's.
 
-    The paper's number is a direction (``"> 0"``, ``"< 0"``); the rule finds the row replicated
-    when the interval of our ``difference`` lies wholly on the paper's side of 0.
+    The paper's number is a direction (``"> 0"``, ``"< 0"``): replicated when the interval of our
+    ``difference`` lies wholly on the paper's side of 0.
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     difference : float or str
         Our difference (text for several parts, ``"0.8 / 1.2"``).
-    err : Errors or None
-        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
-    reason : str
-        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
-        its own (the row's ``se_reason``).
-    **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+    err, reason, **extra
+        As :func:`rate` takes them.
 
     Returns
     -------
     dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
-        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
-        ``se_reason``), then ``extra``.
+        The row, as :func:`rate`'s.
 
     Examples
     --------
@@ -422,26 +375,17 @@ def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str
 
     Parameters
     ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
+    quantity, paper
+        As :func:`rate` takes them.
     value : int or str
         Our count.
-    err : Errors or None
-        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
-    reason : str
-        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
-        its own (the row's ``se_reason``).
-    **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
+    err, reason, **extra
+        As :func:`rate` takes them.
 
     Returns
     -------
     dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
-        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
-        ``se_reason``), then ``extra``.
+        The row, as :func:`rate`'s.
 
     Examples
     --------
@@ -457,9 +401,7 @@ def claim(quantity: str, paper, *, supports, ours=None, status: str | None = Non
           **extra) -> dict:  # fmt: skip
     """A row (kind ``"claim"``) of a claim of the paper in words, resting on other rows.
 
-    Its status combines those of the rows in ``supports`` (:class:`~irrepro.book.RowRef` s), or is
-    the ``status`` the chapter computes (a :func:`~irrepro.book.verdict` word), with ``supports``
-    then naming the evidence in text.
+    Its status combines those of the rows in ``supports``, or is the chapter's ``status``.
 
     Parameters
     ----------

@@ -1,10 +1,5 @@
-"""The one rule that gives every compared row its status (:func:`judge`): an equivalence test of
-our number against the paper's, with our Monte Carlo error, the paper's printed precision (and its
-sampling error where it gives n) and a margin per kind of number from ``book/margins.yml``
-(:func:`margins`, in :mod:`~irrepro.book._margins`); the paper's printed numbers (precision,
-qualifiers, ranges, bounds, fractions, "a / b / c" rows) are read once, by
-:mod:`~irrepro.book._reading`. The kinds of reasons it writes, with the sentence a table's legend
-gives each, are listed beside it in :mod:`~irrepro.book._reasons`."""
+"""The one rule that gives every compared row its status: an equivalence test of our number against
+the paper's printed one, with both errors and a margin per kind of number."""
 
 from __future__ import annotations
 
@@ -47,7 +42,7 @@ _RULE_KEYS = (
     "reason",
     "status",
 )
-#: keys of the rule before issue 23: rejected with a pointer to the new ones
+#: retired keys of the rule: rejected with a pointer to the ones that replace them
 _OLD_KEYS = {
     "tol": "margins are per kind (book/margins.yml): give 'kind'",
     "basis": "margins are per kind (book/margins.yml): give 'kind'",
@@ -71,8 +66,7 @@ MONTE_CARLO, SAMPLING = "monte-carlo", "sampling"
 def _part(
     a, b, mg: float, se_s: float, se_m: float, se_p: float, z: float
 ) -> tuple[str, float, float, float]:
-    """One part of a row: (status, margin used, gap outside, factor f by which the Monte Carlo
-    replicates must grow to decide it - inf when no number of replicates would, 0 when decided)."""
+    """One part of a row: (status, margin used, gap outside, factor the replicates must grow by to decide)."""
     half = z * math.sqrt(se_s**2 + se_m**2 + se_p**2)
     c_lo, c_hi = b.lo - half, b.hi + half
     eps = 1e-12 * max(1.0, abs(b.lo))
@@ -110,9 +104,7 @@ def _part(
 
 
 def _rows_of_parts(results: Sequence[str]) -> str:
-    """The status of one row of several parts ("a / b / c"): replicated when every part is, not
-    replicated when most lie wholly outside, partly when some part is replicated and some not,
-    inconclusive otherwise."""
+    """The status of one row of several parts ("a / b / c")."""
     if all(x == REPLICATED for x in results):
         return REPLICATED
     if results.count(NOT_REPLICATED) * 2 > len(results):
@@ -142,34 +134,13 @@ def judge(
 ) -> Judgement:
     """The status of one paper-vs-ours row: the book's one rule, an equivalence test.
 
-    For each number of the row (a cell ``"a / b / c"`` is compared part by part), with ``d`` our
-    value minus the paper's:
-
-    1. The paper's value is read once, by its form (:data:`~irrepro.book._reading.FORMS`): a
-       printed number is an interval of its precision (``0.324`` is 0.324 +- 0.0005), a range
-       (``"11%-14%"``) or a qualified number (*just over 15%* is 15 to 16), widened on both sides
-       by the margin of the row's ``kind`` (:func:`margins`, ``book/margins.yml``; for a rate set
-       by a nominal level, ``nominal``, a share of that level); a fraction (``"1/3"``) is a point
-       value with that margin; a one-sided claim (``"> 5%"``, ``"at most 0.11"``, ``"as few as
-       5"``) is tested one-sided against its bound with no margin in its favour (``"well above
-       5%"``: the bound moved by the margin against it).
-    2. Our value carries two standard errors: ``se_sampling``, the sampling error of what was
-       sampled (clustered by the unit sampled, ``unit``), and ``se_mc``, the Monte Carlo error of
-       our resampling; 0 only with ``se_reason`` saying why. The paper's sampling error is
-       ``paper_se``, or the binomial error of a rate over ``paper_n``. The interval of our value is
-       ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2), z for the ``confidence`` of
-       :func:`margins` (1.645: two one-sided tests at 5%).
-    3. **replicated** when our interval lies inside (a one-sided claim: wholly on its side of the
-       bound), **not replicated** when wholly outside (on the other side), **inconclusive** when it
-       straddles an edge. An inconclusive row says why (``Judgement.why``): ``"monte-carlo"``
-       when more replicates of ours would decide it (and, given ``replicates``, about how many),
-       ``"sampling"`` when the sampling errors alone keep it across the edge. Several parts:
-       replicated when all are, not replicated when most lie wholly outside, **partly** when some
-       part is replicated and some not, inconclusive otherwise.
-
-    A row with no paper value is **not comparable**. A row of kind ``"claim"`` (words) takes the
-    combined status of the rows it rests on (``supports``, :class:`RowRef` s), or a ``status`` the
-    chapter computes (a :func:`verdict` word), which needs ``supports`` naming those rows.
+    The rule as the page ``book/rule.md`` sets it out: the paper's printed value, read by its form
+    (:data:`~irrepro.book._reading.FORMS`) and widened by the margin of the row's ``kind``, against
+    ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2): **replicated** inside, **not
+    replicated** wholly outside, **inconclusive** across an edge (``Judgement.why`` says whether
+    more replicates would decide it); several parts combine, **partly** when some part is
+    replicated and some not. A row with no paper value is **not comparable**; a claim takes the
+    combined status of its ``supports`` or the chapter's ``status``.
 
     Parameters
     ----------
@@ -208,8 +179,6 @@ def judge(
     Returns
     -------
     Judgement
-        Status, reason, margin, and for an inconclusive row why (and the replicates needed); z for
-        a row of one part.
 
     Raises
     ------
@@ -386,11 +355,8 @@ def _missing_rule(v) -> bool:
 def judge_row(row: Mapping) -> Judgement:
     """The status :func:`compare` gives a row, without recording it.
 
-    :func:`judge` with the row's keys (``paper``, ``ours``, ``kind``, ``ours_se``, ``se_reason``,
-    ``paper_n``, ``status``, ``supports``, ``reason``), the paper's value read from a
-    :class:`PaperValue`. For rows computed more than once (:func:`spread_notes`) and for checking a
-    recorded row again (a row of ``$IRREPRO_RESULTS``, with its ``status_by``: its recorded status
-    and reason are left out unless the chapter set the status).
+    :func:`judge` with the row's keys; a recorded row's status and reason are left out unless the
+    chapter set the status (``status_by``).
 
     Parameters
     ----------
@@ -400,7 +366,6 @@ def judge_row(row: Mapping) -> Judgement:
     Returns
     -------
     Judgement
-        As :func:`judge` gives it.
 
     Examples
     --------
@@ -427,23 +392,18 @@ def judge_row(row: Mapping) -> Judgement:
 def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> list[str]:
     """One note per row computed several times: the range of its numbers and statuses.
 
-    For comparison rows computed several times (e.g. once per seed of an emulation, each run
-    a list of the same rows), one note per row: the range of each of its numbers over the runs
-    (``"74.0-76.3"``, part by part of ``"a / b / c"``; words: their distinct values) and how many
-    runs give each status under the rule (:func:`judge_row`), prefixed by ``label``
-    (``"seeds 1-5"``).
+    E.g. once per seed of an emulation; part by part of ``"a / b / c"``, words by their distinct values.
 
     Parameters
     ----------
     rows_by_run : sequence of sequence of mapping
         The same rows, once per run (seed).
     label : str
-        The notes' prefix.
+        The notes' prefix (``"seeds 1-5"``).
 
     Returns
     -------
     list of str
-        One note per row.
 
     Examples
     --------

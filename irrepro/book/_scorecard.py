@@ -1,8 +1,5 @@
-"""The scorecard: every compared row of every chapter (:func:`scorecard`), the counts per status
-(:func:`summary`), ReScience C's verdict label (:func:`label`) and the chapter's opening box with
-the paper's reference (:func:`header`); for rows rerun under the papers' own conditions emulated
-on our data, their status both ways (:func:`conditions`, :func:`emulated`,
-:func:`emulation_summary`)."""
+"""The scorecard: every compared row of every chapter, the counts per status, ReScience C's verdict
+label and the chapter's opening box; rows rerun under a paper's emulated conditions counted both ways."""
 
 from __future__ import annotations
 
@@ -97,15 +94,8 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
 
-    The replication scorecard: per paper (:data:`PAPERS`, then the studies of the chapters beyond
-    the papers, :data:`STUDIES`), every row of every :func:`compare` table recorded in
-    ``directory`` (default: the book configuration's, :func:`~irrepro.book.config`, i.e.
-    ``IRREPRO_RESULTS``), in the order the chapter recorded them, with the
-    paper's value, ours, the status and its reason (as :func:`compare` computed them; a row recorded
-    without one is judged again by the same rule), the note, the data used, the key of the paper's
-    value in ``book/papers/<paper>.yml`` (``paper_ref``), the row it restates (``same_as``) and, for
-    a row rerun under emulated conditions, those conditions (``condition``) and the row it reruns
-    (``emulates``, as ``"item: quantity"``).
+    Papers in the order of :data:`PAPERS`, then :data:`STUDIES`; rows in the order recorded, a row
+    recorded without a status judged again by the same rule.
 
     Parameters
     ----------
@@ -115,7 +105,8 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     Returns
     -------
     dict
-        ``{paper: pandas.DataFrame}``, one row per recorded comparison row.
+        ``{paper: pandas.DataFrame}``, one row per recorded comparison row: the paper's value, ours,
+        status, reason, note, data, ``paper_ref``, ``same_as``, ``condition`` and ``emulates``.
     """
     d = Path(directory or results_dir() or "")
     # in the order the chapters wrote them (each chapter runs top to bottom)
@@ -127,10 +118,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
 
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
-    """The rows counted on the data as they are: the paper's claims (a row with a number or
-    statement of ``book/papers/<paper>.yml``, ``paper_ref``), neither restating one (``same_as``)
-    nor rerun under emulated conditions (``emulates``). Rows without a paper value describe our
-    data and are shown, not counted."""
+    """The rows counted on the data as they are."""
     keep = card["paper_ref"].fillna("") != "" if "paper_ref" in card else pd.Series(False, index=card.index)
     for col in ("same_as", "emulates"):
         if col in card:
@@ -149,7 +137,6 @@ def conditions(card: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        The conditions.
 
     Examples
     --------
@@ -180,15 +167,13 @@ def _move(before: str, after: str) -> str:
 def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
     """The rows of a paper's scorecard that ``condition`` reruns.
 
-    Per counted row of the data as they are (in its order), its value and status, the rerun's
-    value, status and reason, and how the status moved (:data:`MOVES`: toward the paper when it comes closer to replicated).
+    Per counted row, its value and status, the rerun's, and how the status moved (:data:`MOVES`).
 
     Parameters
     ----------
     card : pandas.DataFrame
         A paper's scorecard.
     condition : str
-        The emulated condition.
 
     Returns
     -------
@@ -236,11 +221,7 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
     """Per paper, how many rows of :func:`scorecard` have each status.
 
-    Per paper, how many rows of :func:`scorecard` have each status (columns :data:`STATUSES`
-    and ``total``). A row that restates another (``same_as``) is not counted again, nor is a row
-    rerun under emulated conditions (``emulates``). With ``condition``, every counted row that
-    ``condition`` reruns counts with the rerun's status instead (the same rows, counted the other
-    way); a paper without such rows keeps its counts.
+    A row that restates another (``same_as``) is not counted again, nor is a rerun (``emulates``).
 
     Parameters
     ----------
@@ -288,10 +269,6 @@ def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> 
 def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per paper and emulated condition: counts, labels and moves.
 
-    One row per paper and emulated condition: the counts of :func:`summary` under that
-    condition, its :func:`label` and the label of the data as they are, how many counted rows the
-    condition reruns, and how their statuses moved (:data:`MOVES`).
-
     Parameters
     ----------
     cards : mapping
@@ -333,10 +310,8 @@ _RULE_LINK = '<a class="irrepro-rule-link" href="../book/rule.html">how each row
 def label(counts: Mapping[str, int] | pd.Series) -> str:
     """The verdict label of a replication in ReScience C's style, from its scorecard counts.
 
-    Over the rows that decide (replicated, partly, not replicated; inconclusive and not
-    comparable rows are left out), the score is (replicated + partly / 2) / rows: **[Re]** (reproduced) when it is
-    at least 2/3, **[¬Re]** (not reproduced) below 1/3, **[~Re]** (reproduced in part) between.
-    ``""`` when no row compares anything.
+    Over the rows that decide (replicated, partly, not replicated), the score is (replicated +
+    partly / 2) / rows: **[Re]** at least 2/3, **[¬Re]** below 1/3, **[~Re]** between.
 
     Parameters
     ----------
@@ -381,8 +356,7 @@ def session_card(paper: str) -> pd.DataFrame:
 
 
 def _reference_html(paper: str) -> str:
-    """The full reference of ``paper`` from ``book/references.bib``, formatted by pybtex as the
-    book's bibliography formats it (unsrt), with its DOI as a link."""
+    """The full reference of ``paper`` from ``book/references.bib`` as HTML (pybtex, unsrt), DOI linked."""
     try:
         from pybtex.backends.html import Backend
         from pybtex.database import parse_file
@@ -411,22 +385,10 @@ def header(
 ) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
-    The opening box of a chapter: the replicated paper's full reference with its DOI and the
-    verdict label (:func:`label`) with the counts it rests on. ``counts`` defaults to the
-    :func:`summary` of the comparisons this session made for ``paper`` - the chapter's, which are
-    the scorecard's rows for it - and then the label under each emulated condition of the
-    chapter follows (the same rows, each rerun row with its rerun's status). ``tested``: citation
-    keys of further papers whose methods the chapter measures, listed with their references.
-
-    The box opens with the chapter's :func:`irrepro.book.headline` (recorded for the introduction):
-    question, data (ours: ``data``), central claim's status, time to run - so a chapter calls
-    ``header`` in its last cell and shows it at its top with ``{glue:}``.
-
-    A chapter beyond the papers (``paper`` one of :data:`STUDIES`) opens with the study whose
-    published numbers it sets beside its own, and gets **no label**: ReScience C's labels say
-    whether one of the book's papers was reproduced, and such a chapter reproduces none of them -
-    it reruns the study as a measurement of the papers' methods, stating each difference from the
-    study's design. Its counts are shown as they are.
+    The box opens with the chapter's :func:`irrepro.book.headline`, so a chapter calls ``header`` in
+    its last cell and shows it at its top with ``{glue:}``; the label under each emulated condition
+    follows. A chapter beyond the papers (one of :data:`STUDIES`) gets no label: it reproduces none
+    of the book's papers.
 
     Parameters
     ----------

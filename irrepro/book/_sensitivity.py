@@ -1,7 +1,5 @@
-"""What the book's verdicts rest on, from the rows the chapters recorded: the data each chapter's
-claims were judged on (:func:`judged_on`, for the scorecard), each chapter's counts with every
-margin scaled (:func:`sensitivity`) and the units its rows' errors are clustered by, with its
-inconclusive rows by why (:func:`error_units`, for the rule page)."""
+"""What the book's verdicts rest on, read from the rows the chapters recorded: their data, their
+errors' units, and how the counts move when the margins are scaled."""
 
 from __future__ import annotations
 
@@ -33,11 +31,8 @@ def sensitivity(
 ) -> pd.DataFrame:
     """Per chapter, the counts of its statuses with every margin of the rule scaled by each factor.
 
-    The counts are those of :func:`summary`, with every margin of ``book/margins.yml`` times each of
-    ``factors``. Every counted row set by the rule is judged again (:func:`~irrepro.book.judge_row`)
-    under the scaled margins (:func:`irrepro.book._margins.scaled`); a claim whose status combines
-    the rows it rests on (``status_by`` ``supports``) combines their new statuses; a status the
-    chapter computed (``chapter``) is kept. At a factor of 1 the counts are the recorded ones.
+    Every counted row set by the rule is judged again under the scaled margins; a claim combining
+    its rows combines their new statuses; a status the chapter computed is kept.
 
     Parameters
     ----------
@@ -97,10 +92,6 @@ def sensitivity(
 
 def error_units(directory: str | Path | None = None) -> pd.DataFrame:
     """Per chapter, what its compared rows' errors rest on, and its inconclusive rows by why.
-
-    Read from the rows the rule judged: the units their sampling errors are clustered by, the rows
-    with no error (each with a reason), and the inconclusive rows by why (``monte-carlo`` or
-    ``sampling``).
 
     Parameters
     ----------

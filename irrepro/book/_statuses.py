@@ -1,6 +1,4 @@
-"""The statuses a compared row can have, the words a chapter's verdict uses for them
-(:func:`verdict`), what the rule gives a row (:class:`Judgement`) and how statuses combine
-(:func:`combine`), for :mod:`~irrepro.book._rule`."""
+"""The statuses a compared row can have, the verdict words for them and how statuses combine."""
 
 from __future__ import annotations
 
@@ -33,20 +31,17 @@ _VERDICT_OF = {
 def verdict(holds: bool, partly: bool = False) -> str:
     """A verdict word for a claim in words: ``"holds"``, ``"partly"`` or ``"does not"``.
 
-    For the ``status`` of a row of kind ``"claim"`` that a chapter computes (it must name the rows
-    it rests on in ``supports``); it reads as replicated / partly / not replicated.
+    For a claim row's ``status`` (naming its rows in ``supports``): replicated / partly / not replicated.
 
     Parameters
     ----------
     holds : bool
-        The claim holds.
     partly : bool
         It holds in part (when ``holds`` is False).
 
     Returns
     -------
     str
-        The verdict word.
 
     Examples
     --------
@@ -91,9 +86,7 @@ class Judgement:
 
 
 def _combine(statuses: Sequence[str]) -> str:
-    """The status of a row resting on several parts or rows: replicated when all comparable ones
-    are, not replicated when all are not, partly when both occur, inconclusive otherwise; not
-    comparable when none is comparable."""
+    """The status of a row resting on several parts or rows."""
     s = [x for x in statuses if x != NOT_COMPARABLE]
     if not s:
         return NOT_COMPARABLE
@@ -111,7 +104,6 @@ def combine(statuses: Sequence[str]) -> str:
 
     Replicated when all comparable ones are, not replicated when all are not, partly when both
     occur (or any is partly), inconclusive otherwise; not comparable when none is comparable.
-    Verdict words (:func:`verdict`) are read as the statuses they stand for.
 
     Parameters
     ----------

@@ -6,15 +6,6 @@ larger than the ranked list, replicates every document ``k ~ Poisson(1)`` times;
 retrieved document are ranked consecutively where the original was, and the unretrieved relevant
 documents are replicated the same way, so ``R* = R_ret* + R_not*`` (section 5, "The bootstrap").
 
-One-line use::
-
-    from irrepro import corpus_bootstrap as cb
-    rs = data.load_runs("trec-covid-round5")
-    reps = cb.bootstrap_ap(rs, B=2000, seed=1)          # (systems, topics, B) bootstrap AP values
-    full = cb.full_corpus(rs, B=2000, seed=1)            # linear, logit and BCa intervals (Figure 4)
-    a, b = cb.split_corpus(rs)                           # the MD5 split of section 6
-    val = cb.split_validation(rs, B=2000, seed=1)        # Tables 1-4 of the paper
-
 **How it is computed (our own derivation, same distribution as the paper's model).** AP depends on
 the non-relevant documents only through how many of them precede each relevant one. The sum of
 ``g`` independent Poisson(1) multiplicities is Poisson(g), so a bootstrap sample of a list is
@@ -47,20 +38,7 @@ expand-the-list implementation (``sampler.bootstrap_ap_reference``).
 - BCa's acceleration is the jackknife over *documents* (leave one document of the corpus out),
   in the infinite-corpus limit the Poisson bootstrap itself assumes: see :func:`ap_acceleration`.
 
-**Modules, by family** (the public names are imported here, so ``cb.split_validation`` is the call):
-
-- :mod:`~irrepro.corpus_bootstrap.lists` - compact lists (:class:`Lists`, :func:`compact_lists`);
-- :mod:`~irrepro.corpus_bootstrap.sampler` - the Poisson sampler (:func:`bootstrap_ap`);
-- :mod:`~irrepro.corpus_bootstrap.intervals` - linear, logit and BCa intervals of AP
-  (:func:`intervals_from_replicates`, :func:`ap_acceleration`) and the small-R correction
-  (section 7, :func:`small_r_correct`);
-- :mod:`~irrepro.corpus_bootstrap.maps` - MAP and L-MAP intervals (section 8);
-- :mod:`~irrepro.corpus_bootstrap.validation` - the split-corpus validation and the full-corpus
-  intervals (sections 6-8, Figure 4);
-- :mod:`~irrepro.corpus_bootstrap.differences` - two systems (section 9).
-
-Generic statistics (BCa, logit, meta-analysis) are in :mod:`irrepro.stats`, the figures in
-:mod:`irrepro.plots`.
+Generic statistics (BCa, logit, meta-analysis) are in :mod:`irrepro.stats`.
 """
 
 from ..stats import EPS

@@ -34,11 +34,7 @@ _psi = numba.types.ExternalFunction(
 def _kernel(
     u_k, u_g, g_row, size, bgap, r_not, cdf, guide, guide_cdf, offset, scale, t_size, out
 ):  # pragma: no cover
-    """``boot_block``'s loop: block by block in rank order, every sample in turn (contiguous reads;
-    per sample the sums of ``ap_from_counts`` in its order); each count found as
-    ``_PoissonTables.draw`` finds it: the guide slot, one step up, else a search in lam's table
-    (the step taken as a 0 or 1 added, not a branch: it goes either way at random, and a
-    mispredicted branch cost more than the rest of the draw)."""
+    """``boot_block``'s loop: block by block in rank order, every sample in turn."""
     n_blocks, n_samples = u_k.shape
     k_sum = np.zeros(n_samples, dtype=np.int64)  # copies of the relevant documents above the block
     n_above = np.zeros(n_samples, dtype=np.int64)  # non-relevant documents above it (cumsum(nonrel))
@@ -88,7 +84,6 @@ def boot_block(
     tables,
     out: np.ndarray,
 ) -> None:
-    """AP* of one block of samples of one list into ``out`` (``u_k``: the blocks' uniforms, ``u_g``: the
-    non-empty gaps', ``g_row``: a block's row of ``u_g`` or -1)."""
+    """AP* of one block of samples of one list, written into ``out``."""
     t = tables
     _kernel(u_k, u_g, g_row, size, bgap, r_not, t.cdf, t.guide, t.guide_cdf, t.offset, t.scale, t.size, out)

@@ -20,13 +20,12 @@ from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
 class DifferenceIntervals:
     """Per-topic differences of two runs x - y on AP and on logit AP, with their sds.
 
-    The sd of the *separate* bootstrap (``sqrt(sd_x^2 + sd_y^2)``) and of the *paired* bootstrap
-    (both lists on the same resampled corpus), and the paired bootstrap of the MAP and L-MAP differences.
+    The *separate* bootstrap's sd is ``sqrt(sd_x^2 + sd_y^2)``; the *paired* one resamples one corpus
+    for both lists.
 
     Attributes
     ----------
     topics : tuple of str
-        The topics.
     runs : tuple of str
         ``(run_x, run_y)``.
     d : dict
@@ -59,9 +58,7 @@ class DifferenceIntervals:
 
 
 def _paired_topic(codes_x, rel_x, codes_y, rel_y, n_rel, B, rng):
-    """Paired bootstrap of one topic: one Poisson(1) multiplicity per document of the union of
-    the two lists (only ranks down to each list's last relevant document matter), one Poisson
-    count of the relevant documents neither retrieved. Returns AP*_x, AP*_y (B,)."""
+    """Paired bootstrap of one topic: one Poisson(1) multiplicity per document of the two lists' union."""
     cut_x = (np.flatnonzero(rel_x)[-1] + 1) if rel_x.any() else 0
     cut_y = (np.flatnonzero(rel_y)[-1] + 1) if rel_y.any() else 0
     cx, rx, cy, ry = codes_x[:cut_x], rel_x[:cut_x], codes_y[:cut_y], rel_y[:cut_y]
@@ -96,11 +93,9 @@ def difference_intervals(
 ) -> DifferenceIntervals:
     """The difference of two runs per topic (Cormack & Lynam 2006, section 9).
 
-    d = AP_x - AP_y and logit AP_x - logit AP_y, with 95% intervals from separate bootstraps
-    (``sd_d = sqrt(sd_x^2 + sd_y^2)``) and from the paired bootstrap of d (the paper's "more powerful
-    estimate"), and the paired bootstrap of the MAP and L-MAP differences over the topics where both
-    lists are usable. Topic ``t`` draws from child ``t`` of ``seed`` (paired) and child ``T + t``
-    (separate).
+    d = AP_x - AP_y and logit AP_x - logit AP_y, with separate and paired bootstraps (the paper's
+    "more powerful estimate"), and the MAP and L-MAP differences over the topics where both lists
+    are usable. Topic ``t`` draws from child ``t`` of ``seed`` (paired) and ``T + t`` (separate).
 
     Parameters
     ----------
@@ -120,7 +115,6 @@ def difference_intervals(
     Returns
     -------
     DifferenceIntervals
-        The differences and their sds.
 
     Examples
     --------

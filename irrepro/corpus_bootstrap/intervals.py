@@ -59,7 +59,7 @@ def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
     Every other document leaves AP unchanged (U = 0). In the infinite-corpus limit that the
     Poisson bootstrap assumes, the jackknife mean is AP itself, so ``U_i = AP - AP_(i)`` and
     ``a = sum w U^3 / (6 (sum w U^2)^1.5)``. Leaving out the only relevant document (R = 1) has no
-    AP and is skipped. Returns ``Lists.shape``; 0 for unusable lists.
+    AP and is skipped.
 
     Parameters
     ----------
@@ -138,13 +138,10 @@ def intervals_from_replicates(
 ) -> dict[str, Intervals]:
     """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
 
-    ``estimate`` (...) and ``replicates`` (..., B), e.g. ``(systems, topics)`` and
-    ``(systems, topics, B)``. linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
-    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (and a limit at or
-    beyond eps / 1 - eps read back as 0 / 1, so that AP = 0 with sd 0 gives [0, eps]); bca:
-    :func:`irrepro.stats.bca_interval` with acceleration ``accel`` (0 if None: plain bias-corrected BC).
-    Replicates that are NaN (R* = 0) are ignored; the sd uses ddof = 1. ``level``: a fraction or
-    a percentage (:func:`irrepro.stats.check_level`).
+    linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
+    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (a limit at or beyond
+    them read back as 0 / 1: AP = 0 with sd 0 gives [0, eps]); bca:
+    :func:`irrepro.stats.bca_interval`. NaN replicates (R* = 0) are ignored; the sd uses ddof = 1.
 
     Parameters
     ----------
@@ -155,11 +152,11 @@ def intervals_from_replicates(
     methods : sequence of str
         Of ``"linear"``, ``"logit"``, ``"bca"``.
     accel : array_like or None
-        The BCa acceleration (None: 0).
+        The BCa acceleration (None: 0, plain bias-corrected BC).
     eps : float
         The logit's clipping of 0 and 1.
     level : float
-        The confidence level.
+        The confidence level, a fraction or a percentage (:func:`irrepro.stats.check_level`).
 
     Returns
     -------
@@ -265,17 +262,15 @@ def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e
 def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Intervals:
     """The small-R correction of Cormack & Lynam (2006, section 7) of an interval.
 
-    For AP at or near 0 (AP below the silver-bullet limit U0) the interval becomes
-    the larger (wider) of the bootstrap interval and [0, U0]; at or near 1 (AP above the
-    lead-balloon limit L1) the wider of it and [L1, 1]. ``n_rel``, ``depth`` broadcast to the
-    interval's shape (depth = list length, at least R).
+    For AP below the silver-bullet limit U0 the interval becomes the wider of itself and [0, U0];
+    for AP above the lead-balloon limit L1 the wider of itself and [L1, 1].
 
     Parameters
     ----------
     iv : Intervals
         The bootstrap intervals.
     n_rel, depth : array_like
-        R and the list length, broadcast to the intervals' shape.
+        R and the list length (at least R), broadcast to the intervals' shape.
     alpha : float
         One minus the confidence level.
 

@@ -17,23 +17,20 @@ from ..measures import average_precision
 class Lists:
     """Ranked lists reduced to what AP depends on (CSR layout).
 
-    ``shape`` = (systems, topics) lists; ``gaps[start[i]:start[i+1]]`` are the numbers of
-    non-relevant documents before each retrieved relevant document of list ``i`` (counted from the
-    previous relevant one); ``n_rel`` is R, ``length`` the list length, ``ap`` the list's AP
-    (``measures.average_precision``), ``usable`` whether the list is non-empty and R > 0.
+    ``usable``: whether the list is non-empty and R > 0.
 
     Attributes
     ----------
     gaps : numpy.ndarray
-        Non-relevant documents before each retrieved relevant one (see above).
+        ``gaps[start[i]:start[i+1]]``: the non-relevant documents before each retrieved relevant
+        one of list ``i``, counted from the previous relevant one.
     start : numpy.ndarray
-        Offsets of each list's gaps.
     n_rel : numpy.ndarray
         R of each list.
     length : numpy.ndarray
         The length of each list.
     ap : numpy.ndarray
-        The AP of each list.
+        The AP of each list (``measures.average_precision``).
     shape : tuple of int
         The lists' shape, (systems, topics).
 

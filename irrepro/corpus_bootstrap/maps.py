@@ -16,10 +16,7 @@ _AVERAGES = ("usable", "all")
 
 
 def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per run, (weight of the mean over usable lists, weight of the fixed AP = 0 of the others)
-    in the run mean: (1, 0) for ``average="usable"`` (the paper's non-empty lists); the shares of
-    usable and unusable topics for ``"all"`` (trec_eval -c: a topic without a usable list - nothing
-    retrieved, or R = 0 - counts as AP 0, a constant, in a mean over all T topics)."""
+    """Per run, the weights of the mean over usable lists and of the fixed AP = 0 of the others."""
     if average not in _AVERAGES:
         raise InputError(f"average must be one of {_AVERAGES}, not {average!r}")
     n_u = usable.sum(axis=1)
@@ -29,9 +26,7 @@ def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarr
 
 
 def _mean_of_usable(x: np.ndarray) -> np.ndarray:
-    """The mean over axis 1 of the values that are not NaN (the usable topics), NaN where there is
-    none: ``np.nanmean``'s numbers bit for bit (its sum over the NaN-zeroed array divided by the
-    count), without its "Mean of empty slice" warning for a run with no usable topic."""
+    """The mean over axis 1 of the values that are not NaN (the usable topics), NaN where there is none."""
     usable = ~np.isnan(x)
     count = usable.sum(axis=1)
     total = np.where(usable, x, 0.0).sum(axis=1)
@@ -40,8 +35,7 @@ def _mean_of_usable(x: np.ndarray) -> np.ndarray:
 
 
 def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
-    """``_mean_of_usable(f(replicates) * w[..., None])``: per run, the mean of ``f`` over its usable
-    topics, (S, B), computed a few runs at a time (each run's row as in one pass over all)."""
+    """Per run, the mean of ``f`` of the replicates over its usable topics, (S, B)."""
     replicates = np.asarray(replicates)
     if replicates.ndim != 3 or replicates.shape[0] < 2:
         return _mean_of_usable(f(replicates) * w[..., None])
@@ -111,8 +105,7 @@ def map_parametric_intervals(
 def _run_intervals(
     ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable"
 ) -> dict:
-    """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``
-    (Tables 3 and 4; the parametric ones from the small-R-corrected logit intervals)."""
+    """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``."""
     boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
     para = map_parametric_intervals(logit_small_r, usable, eps=eps, average=average)
     out = {("bootstrap", k): v for k, v in boot.items()}

@@ -69,8 +69,7 @@ class _PoissonTables:
         self.guide_cdf[start:stop] = cdf[self.offset[owner] - start + guide]
 
     def draw(self, rng: np.random.Generator, lam: np.ndarray, n: int) -> np.ndarray:
-        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i]); means above the tables'
-        ``lam_max`` (deep gaps of very long lists) by numpy's sampler, after the others."""
+        """``(len(lam), n)`` int64 draws, row ``i`` from Poisson(lam[i])."""
         lam = np.asarray(lam, dtype=np.int64)
         if lam.size and lam.min() < 0:
             raise InputError("Poisson means must be >= 0")
@@ -110,10 +109,7 @@ _TABLES_LOCK = threading.Lock()  # bootstraps run in threads (split_validation's
 
 
 def _tables_for(lam_max: int) -> _PoissonTables:
-    """Tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two and
-    kept: one set, the largest asked for so far, serves every smaller request (a table for lam does
-    not depend on lam_max, so draws are the same whichever set serves them; one set in memory, not
-    one per block of runs)."""
+    """Tables covering 0..lam_max (at most ``_TABLE_MAX``), built for the next power of two and kept."""
     size = min(_TABLE_MAX, 1 << max(6, int(lam_max - 1).bit_length()))
     with _TABLES_LOCK:  # check and replace at once: a thread must never get a set smaller than it asked
         if not _TABLES or _TABLES[0].lam_max < size:
@@ -122,8 +118,7 @@ def _tables_for(lam_max: int) -> _PoissonTables:
 
 
 def _release_tables() -> None:
-    """Let the shared tables go (a later bootstrap builds them again, the same): for a caller done
-    with bootstrapping, as :func:`irrepro.report.analyse` is after its corpus bootstrap (~20 MB)."""
+    """Let the shared tables go (a later bootstrap builds them again, the same)."""
     with _TABLES_LOCK:
         _TABLES.clear()
 
@@ -185,9 +180,7 @@ _BLOCK = 65_536  # cells (relevant doc x sample) per block: keeps the arrays in 
 def _boot_list(
     gaps: np.ndarray, n_rel: int, B: int, rng: np.random.Generator, tables, compiled: bool = True
 ) -> np.ndarray:
-    """B bootstrap APs of one list. Consecutive relevant documents (no non-relevant between them)
-    form a block whose copies are consecutive hits wherever they come from, so a block of r
-    documents needs only its total multiplicity, Poisson(r)."""
+    """B bootstrap APs of one list, relevant documents with no non-relevant between them as one block."""
     # Samples go in groups of about ``_BLOCK`` cells; per group the generator gives the
     # blocks' uniforms, the non-empty gaps' uniforms, then R_not*. The compiled kernel
     # (:mod:`~irrepro.corpus_bootstrap._kernel`) turns them into AP*; a group of one sample,

@@ -24,16 +24,13 @@ from .sampler import bootstrap_ap
 def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
     """The paper's predicted shares below, in and above an interval (section 6).
 
-    The paper's prediction (section 6): AP_A and AP_B have the same sd, so AP_B - AP_A has sd
-    sigma*sqrt(2) and AP_B lies in AP_A +/- z sigma with probability ``P(|Z| <= z / sqrt 2)``.
-
-    Returns (below, in, above): 0.0825, 0.835, 0.0825 for 95% intervals (computed with scipy).
-    ``level``: a fraction or a percentage (:func:`irrepro.stats.check_level`).
+    AP_A and AP_B have the same sd, so AP_B - AP_A has sd sigma*sqrt(2) and AP_B lies in
+    AP_A +/- z sigma with probability ``P(|Z| <= z / sqrt 2)`` (the paper: 0.835 at 95%).
 
     Parameters
     ----------
     level : float
-        The confidence level of the intervals.
+        The confidence level, a fraction or a percentage (:func:`irrepro.stats.check_level`).
 
     Returns
     -------
@@ -64,9 +61,8 @@ def doc_half(doc_ids) -> np.ndarray:
 def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     """The two half-corpora of section 6 as RunSets.
 
-    Every ranked list keeps the documents of its
-    half in their original order, and the qrels keep the judgments of that half (so R_A, R_B come
-    from the qrels).
+    Every ranked list keeps the documents of its half in their order; the qrels keep that half's
+    judgments.
 
     Parameters
     ----------
@@ -108,8 +104,6 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
 def position(value, lower, upper) -> np.ndarray:
     """Where values lie: -1 below, 0 in (bounds included), +1 above the interval.
 
-    0 where anything is NaN.
-
     Parameters
     ----------
     value, lower, upper : array_like
@@ -140,22 +134,17 @@ def position(value, lower, upper) -> np.ndarray:
 class SplitValidation:
     """Everything of the paper's sections 6-8 for one run set split in halves A and B.
 
-    ``ap[h]`` (systems, topics) AP on half h; ``n_rel[h]`` (topics,) R of half h; ``length[h]``
-    (systems, topics); ``usable`` (systems, topics): both half-lists non-empty and R_A, R_B > 0 (the lists counted);
-    ``intervals[(src, method)]`` per-list intervals computed on half ``src`` ("A" or "B"), methods
-    linear, logit, bca, linear+smallR, logit+smallR; ``maps[(src, kind, measure)]`` per-run
-    intervals, kind "bootstrap" / "parametric", measure "MAP" / "L-MAP".
-
     Attributes
     ----------
     runs, topics : tuple of str
-        The runs and topics.
     ap, n_rel, length : dict
-        Per half (see above).
+        Per half h: ``ap[h]`` and ``length[h]`` (systems, topics), ``n_rel[h]`` R per topic.
     usable : numpy.ndarray
-        Bool, (systems, topics).
+        Bool, (systems, topics): both half-lists non-empty and R_A, R_B > 0 (the lists counted).
     intervals, maps : dict
-        The per-list and per-run intervals (see above).
+        ``intervals[(src, method)]`` per list from half ``src`` ("A" or "B"; methods linear, logit,
+        bca, linear+smallR, logit+smallR); ``maps[(src, kind, measure)]`` per run (kind
+        "bootstrap" / "parametric", measure "MAP" / "L-MAP").
     B : int
         Bootstrap samples.
     seed : object
@@ -247,10 +236,7 @@ def split_validation(
 ) -> SplitValidation:
     """The paper's validation (Cormack & Lynam 2006, sections 6-8) in one call.
 
-    Split the corpus by MD5 (:func:`split_corpus`),
-    bootstrap every list of each half B times (half A from child 0 of ``seed``, half B from
-    child 1), build linear / logit / BCa intervals and their small-R corrections, and the MAP and
-    L-MAP intervals (bootstrap and parametric) of every run, both directions.
+    Half A is bootstrapped from child 0 of ``seed``, half B from child 1; intervals both directions.
 
     Parameters
     ----------
@@ -272,7 +258,6 @@ def split_validation(
     Returns
     -------
     SplitValidation
-        Everything of sections 6-8.
     """
     halves = dict(zip("AB", split_corpus(rs)))
     seeds = parallel.as_seed_sequence(seed).spawn(2)
@@ -304,13 +289,9 @@ def split_validation(
 class FullCorpus:
     """Full-corpus intervals (Cormack & Lynam 2006, Figure 4).
 
-    Full-corpus intervals (Figure 4): per-list intervals (systems, topics) and per-run MAP / L-MAP
-    intervals (systems,); ``replicates`` (systems, topics, B) when kept.
-
     Attributes
     ----------
     runs, topics : tuple of str
-        The runs and topics.
     ap : numpy.ndarray
         AP, (systems, topics).
     usable : numpy.ndarray
@@ -346,11 +327,7 @@ def full_corpus(
 ) -> FullCorpus:
     """Intervals on the whole corpus (Cormack & Lynam 2006, Figure 4).
 
-    Linear / logit (+ small-R) per list, and
-    MAP parametric / L-MAP bootstrap (and the other two) per run. ``progress``: a tqdm bar over
-    the lists (or its label). ``average``: the run means over the usable lists (the paper) or
-    over ``"all"`` topics, an unusable list counting as AP 0 (trec_eval -c, as ``irrepro
-    report`` and ``measures.evaluate(...).mean()``).
+    Linear / logit (+ small-R) per list, MAP / L-MAP bootstrap and parametric per run.
 
     Parameters
     ----------
@@ -371,12 +348,12 @@ def full_corpus(
     progress : bool or str
         A tqdm progress bar (a str is its label).
     average : {"usable", "all"}
-        The topics the run means average.
+        The run means over the usable lists (the paper) or over all topics, an unusable list
+        counting as AP 0 (trec_eval -c, as ``irrepro report``).
 
     Returns
     -------
     FullCorpus
-        The intervals.
 
     Examples
     --------
@@ -409,10 +386,8 @@ def full_corpus(
 def miss_ratio(normalized) -> float:
     """Above / below ratio of an interval's misses (Cormack & Lynam 2006, section 7).
 
-    Section 7: the fraction above is "roughly six times larger" than below for the linear
-    interval. The share of normalized differences
-    (:meth:`SplitValidation.normalized_difference`) above 1 over the share below -1 (an empty lower
-    tail counts as 1e-12).
+    The paper finds the share above "roughly six times larger" for the linear interval. An empty
+    lower tail counts as 1e-12.
 
     Parameters
     ----------
@@ -437,12 +412,9 @@ def miss_ratio(normalized) -> float:
 def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
     """The in-interval share (%) of the runs' MAP or L-MAP intervals, both directions.
 
-    ``kind``: "bootstrap" (Table 3) or "parametric" (Table 4); both directions: A to B, B to A.
-
     Parameters
     ----------
     val : SplitValidation
-        The split-corpus validation.
     kind : {"bootstrap", "parametric"}
         Table 3 or Table 4.
     measure : {"MAP", "L-MAP"}

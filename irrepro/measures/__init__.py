@@ -1,16 +1,5 @@
 """Evaluation measures over whole run sets at once, list by list (trec_eval's conventions).
 
-One call scores many runs on many measures::
-
-    from irrepro import data, measures
-    rs = data.load_runs("trec-covid-round5")
-    sc = measures.evaluate(rs, ["AP", "nDCG@20", "P@20", "Q", "RBP(p=0.5)"])
-    sc["AP"].mean()                        # MAP per run, as trec_eval -c reports it
-    measures.summarize(sc)                 # runs x measures, each with trec_eval's average
-    measures.to_frame(sc)                  # long form: run, query_id, measure, value
-    print(measures.to_trec_eval(sc))       # trec_eval's own output of the same job
-    measures.aggregate(sc["AP"], "G")      # Sakai's / Voorhees' geometric mean (G_AveP)
-
 Measures are named as ir_measures names them - as strings (``"nDCG@10"``, ``"AP(rel=2)"``,
 ``"RBP(rel=1,p=0.5)"``, ``"ir_measures.nDCG@10"``) or as ir_measures objects (``nDCG@10``,
 ``AP(rel=2)``) - with ir_measures' aliases (``MAP``, ``MRR``, ``BPref``, ``NDCG``, ``NumRelRet``,
@@ -20,82 +9,70 @@ Measures are named as ir_measures names them - as strings (``"nDCG@10"``, ``"AP(
 measure where ir_measures has it (``parse_measure("MRR@10").name == "RR@10"``), including a
 relevance level other than 1 (``evaluate(..., rel=2)`` names AP ``"AP(rel=2)"``).
 
-=====================  ========================  ================================================
+=====================  ========================  ===========================================================
 irrepro / ir_measures  trec_eval                 definition and convention
-=====================  ========================  ================================================
-``AP``                 ``map``                   average precision: (1/R) sum over the relevant
-                                                 ranks of the precision there (Sakai's AveP)
+=====================  ========================  ===========================================================
+``AP``                 ``map``                   average precision: (1/R) sum over the relevant ranks of the
+                                                 precision there (Sakai's AveP)
 ``AP@k``               ``map_cut_k``             the same over the top k, still divided by R
 ``P@k``                ``P_k``                   relevant in the top k / k
 ``R@k``                ``recall_k``              relevant in the top k / R
 ``Rprec``              ``Rprec``                 precision at rank R
-``RR``, ``RR@k``       ``recip_rank``            1 / rank of the first relevant document (in the
-                                                 top k); ``MRR@10`` is ``RR@10`` (MS MARCO's)
+``RR``, ``RR@k``       ``recip_rank``            1 / rank of the first relevant document (in the top k);
+                                                 ``MRR@10`` is ``RR@10`` (MS MARCO's)
 ``Success@k``          ``success_k``             1 if a relevant document is in the top k
 ``Bpref``              ``bpref``                 Buckley & Voorhees 2004, as m_bpref.c
-``infAP``              ``infAP``                 Yilmaz & Aslam's inferred AP, as m_infap.c: a
-                                                 qrels grade < 0 marks a pooled but unjudged
-                                                 document
-``nDCG``, ``nDCG@k``   ``ndcg``, ``ndcg_cut_k``  DCG / ideal DCG, gain = grade (or ``gains``),
-                                                 discount 1/log2(rank + 1);
-                                                 ``nDCG(gains={0:0,1:1,2:3})@10`` sets its own
-                                                 gains
-``RBP``, ``RBP@k``     ``rbp``                   rank-biased precision (Moffat & Zobel 2008), p =
-                                                 0.8 unless given (ir_measures' default;
-                                                 trec_eval's is 0.9). Graded unless ``rel`` is
-                                                 given: a topic's gains are divided by that
-                                                 topic's largest gain when it exceeds 1 (m_rbp.c;
+``infAP``              ``infAP``                 Yilmaz & Aslam's inferred AP, as m_infap.c: a qrels grade <
+                                                 0 marks a pooled but unjudged document
+``nDCG``, ``nDCG@k``   ``ndcg``, ``ndcg_cut_k``  DCG / ideal DCG, gain = grade (or ``gains``), discount
+                                                 1/log2(rank + 1); ``nDCG(gains={0:0,1:1,2:3})@10`` sets its
+                                                 own gains
+``RBP``, ``RBP@k``     ``rbp``                   rank-biased precision (Moffat & Zobel 2008), p = 0.8 unless
+                                                 given (ir_measures' default; trec_eval's is 0.9). Graded
+                                                 unless ``rel`` is given: a topic's gains are divided by
+                                                 that topic's largest gain when it exceeds 1 (m_rbp.c;
                                                  NIST's TREC-COVID ``rbp_p5`` is ``RBP(p=0.5)``);
-                                                 ``RBP(rel=r)``: binary, relevant = grade >= r;
-                                                 ``@k``: the sum stops at rank k
-``ERR``, ``ERR@k``     (gdeval.pl)               expected reciprocal rank as TREC Web 2010-2014's
-                                                 gdeval.pl computes it (ir_measures' provider):
-                                                 stop probability (2**grade - 1) / 2**4, grades
-                                                 0..4 (a larger judged grade is an error, as
-                                                 there)
-``Judged@k``           (cf. ``unj_k``)           judged documents in the top min(k, L) / min(k,
-                                                 L) (ir_measures'); a qrels grade < 0 is not a
-                                                 judgment (trec_eval's convention; ir_measures
-                                                 counts any qrels line)
-``NumRet``             ``num_ret``               documents retrieved (summed over topics, not
-                                                 averaged)
-``NumRelRet``          ``num_rel_ret``           relevant documents retrieved, summed
-                                                 (``NumRet(rel=r)``)
+                                                 ``RBP(rel=r)``: binary, relevant = grade >= r; ``@k``: the
+                                                 sum stops at rank k
+``ERR``, ``ERR@k``     (gdeval.pl)               expected reciprocal rank as TREC Web 2010-2014's gdeval.pl
+                                                 computes it (ir_measures' provider): stop probability
+                                                 (2**grade - 1) / 2**4, grades 0..4 (a larger judged grade
+                                                 is an error, as there)
+``Judged@k``           (cf. ``unj_k``)           judged documents in the top min(k, L) / min(k, L)
+                                                 (ir_measures'); a qrels grade < 0 is not a judgment
+                                                 (trec_eval's convention; ir_measures counts any qrels line)
+``NumRet``             ``num_ret``               documents retrieved (summed over topics, not averaged)
+``NumRelRet``          ``num_rel_ret``           relevant documents retrieved, summed (``NumRet(rel=r)``)
 ``NumRel``             ``num_rel``               R, the relevant documents judged, summed
 ``NumQ``               ``num_q``                 topics, summed
-``IPrec@r``            ``iprec_at_recall_r``     interpolated precision at recall r, at the
-                                                 (long)(r R + 0.9)-th relevant document as
-                                                 trec_eval 9 and pytrec_eval count (trec_eval 10
-                                                 rounds r R to nearest: other values when its
-                                                 fraction is in [0.1, 0.5))
-``11pt_avg``           ``11pt_avg``              the mean of ``IPrec@0.0`` ... ``IPrec@1.0``
-                                                 (ir_measures has no name for it)
+``IPrec@r``            ``iprec_at_recall_r``     interpolated precision at recall r, at the (long)(r R +
+                                                 0.9)-th relevant document as trec_eval 9 and pytrec_eval
+                                                 count (trec_eval 10 rounds r R to nearest: other values
+                                                 when its fraction is in [0.1, 0.5))
+``11pt_avg``           ``11pt_avg``              the mean of ``IPrec@0.0`` ... ``IPrec@1.0`` (ir_measures
+                                                 has no name for it)
 ``SetP``               ``set_P``                 relevant retrieved / retrieved
 ``SetRelP``            ``set_relative_P``        relevant retrieved / min(retrieved, R)
                                                  (``SetP(relative=True)``)
 ``SetR``               ``set_recall``            relevant retrieved / R
-``SetF``               ``set_F``                 (beta + 1) P R / (beta P + R) with SetP and
-                                                 SetR, beta = 1 unless given (``SetF(beta=0.5)``;
-                                                 trec_eval's x, not squared)
+``SetF``               ``set_F``                 (beta + 1) P R / (beta P + R) with SetP and SetR, beta = 1
+                                                 unless given (``SetF(beta=0.5)``; trec_eval's x, not
+                                                 squared)
 ``SetAP``              ``set_map``               SetP x SetR
-``gm_map``             ``gm_map``                per topic AP; summarised by trec_eval's
-                                                 geometric mean exp(mean(log(max(x, 0.00001))));
-                                                 likewise ``gm_bpref`` and ``gm_`` before any
+``gm_map``             ``gm_map``                per topic AP; summarised by trec_eval's geometric mean
+                                                 exp(mean(log(max(x, 0.00001)))); likewise ``gm_bpref`` and
+                                                 ``gm_`` before any measure
+``G_AP``               (irrepro)                 per topic AP; summarised by Sakai's (2006) geometric mean
+                                                 exp(mean(log(x + 0.00001))) (G_AveP); ``G_`` before any
                                                  measure
-``G_AP``               (irrepro)                 per topic AP; summarised by Sakai's (2006)
-                                                 geometric mean exp(mean(log(x + 0.00001)))
-                                                 (G_AveP); ``G_`` before any measure
-``SP``                 (irrepro)                 AP x R: the sum of the precisions at the
-                                                 relevant ranks
+``SP``                 (irrepro)                 AP x R: the sum of the precisions at the relevant ranks
 ``PDoc@k``             (irrepro)                 ``P@k`` under Sakai's (2006) name
 ``DCG@k``              (irrepro)                 the sum over the top k of gain / log2(rank + 1)
-``nDCG_sakai@k``       (irrepro)                 Sakai's nDCG_l: discount 1 at ranks <= 2, 1 /
-                                                 log2(rank) beyond (NTCIREVAL)
-``nCG@k``              (irrepro)                 cumulative gain at k / the ideal one (Sakai
-                                                 2006, Sec. 2.1)
-``Q``                  (irrepro)                 Sakai's Q-measure, beta = 1 (Sakai 2006, Sec.
-                                                 2.1)
-=====================  ========================  ================================================
+``nDCG_sakai@k``       (irrepro)                 Sakai's nDCG_l: discount 1 at ranks <= 2, 1 / log2(rank)
+                                                 beyond (NTCIREVAL)
+``nCG@k``              (irrepro)                 cumulative gain at k / the ideal one (Sakai 2006, Sec. 2.1)
+``Q``                  (irrepro)                 Sakai's Q-measure, beta = 1 (Sakai 2006, Sec. 2.1)
+=====================  ========================  ===========================================================
 
 **Geometric means.** ``gm_`` and ``G_`` go before a per-topic measure, once: ``gm_gm_map`` and
 ``G_gm_map`` are refused (``gm_map`` is already a geometric mean). ``G_`` takes log(x + 0.00001),
@@ -112,51 +89,44 @@ their parameters (``relative_P@5`` is trec_eval's ``relative_P_5``, which is rea
 computed as trec_eval 10's C code (its ``m_*.c``) computes it; with the table above, every measure
 of ``trec_eval -m all_trec`` but ``relstring`` (a string, not a number):
 
-=========================  ==========================  ========================================
+=========================  ==========================  =====================================================
 irrepro                    trec_eval                   definition and convention
-=========================  ==========================  ========================================
+=========================  ==========================  =====================================================
 ``relative_P@k``           ``relative_P_k``            relevant in the top k / min(k, R)
-``Rprec_mult@x``           ``Rprec_mult_x``            precision at rank (long)(x R + 0.9), 0
-                                                       there when that is 0: at multiples of R
-                                                       (trec_eval prints x = 0.2, 0.4, ..., 2.0)
-``utility``                ``utility``                 p1 a + p2 b + p3 c, with a the relevant
-                                                       documents retrieved, b the others
-                                                       retrieved, c the relevant not retrieved;
-                                                       ``utility(rel_ret=p1,nonrel_ret=p2,``
-                                                       ``rel_missed=p3)``, by default 1, -1, 0
-                                                       (the weights may be negative; trec_eval's
-                                                       p4, of the documents neither relevant
-                                                       nor retrieved, needs the collection's
-                                                       size: not offered); averaged over topics
-``binG``                   ``binG``                    (1/R) sum over the relevant documents
-                                                       retrieved of 1 / log2(2 + the documents
-                                                       above it that are not relevant)
-``G``                      ``G``                       sum over the retrieved documents of gain
-                                                       / log2(2 + cost - cg), cg the run's
-                                                       cumulative gain there, cost the sum so
-                                                       far of max(ideal gain, 1); over the
-                                                       ideal list's total gain (m_G.c)
-``ndcg_rel``               ``ndcg_rel``                nDCG averaged over the documents with a
-                                                       positive gain: at the rank of each one
-                                                       retrieved, the whole run's for each one
-                                                       not retrieved (0 unless positive)
-``Rndcg``                  ``Rndcg``                   nDCG@c averaged over the ranks c where
-                                                       the ideal gain drops, and the whole
-                                                       run's when the run is longer than the
-                                                       ideal list plus one; 0 where R = 0 at
+``Rprec_mult@x``           ``Rprec_mult_x``            precision at rank (long)(x R + 0.9), 0 there when
+                                                       that is 0: at multiples of R (trec_eval prints x =
+                                                       0.2, 0.4, ..., 2.0)
+``utility``                ``utility``                 p1 a + p2 b + p3 c, with a the relevant documents
+                                                       retrieved, b the others retrieved, c the relevant not
+                                                       retrieved; ``utility(rel_ret=p1,nonrel_ret=p2,``
+                                                       ``rel_missed=p3)``, by default 1, -1, 0 (the weights
+                                                       may be negative; trec_eval's p4, of the documents
+                                                       neither relevant nor retrieved, needs the
+                                                       collection's size: not offered); averaged over topics
+``binG``                   ``binG``                    (1/R) sum over the relevant documents retrieved of 1
+                                                       / log2(2 + the documents above it that are not
+                                                       relevant)
+``G``                      ``G``                       sum over the retrieved documents of gain / log2(2 +
+                                                       cost - cg), cg the run's cumulative gain there, cost
+                                                       the sum so far of max(ideal gain, 1); over the ideal
+                                                       list's total gain (m_G.c)
+``ndcg_rel``               ``ndcg_rel``                nDCG averaged over the documents with a positive
+                                                       gain: at the rank of each one retrieved, the whole
+                                                       run's for each one not retrieved (0 unless positive)
+``Rndcg``                  ``Rndcg``                   nDCG@c averaged over the ranks c where the ideal gain
+                                                       drops, and the whole run's when the run is longer
+                                                       than the ideal list plus one; 0 where R = 0 at
                                                        ``rel`` (its only use of ``rel``)
-``num_nonrel_judged_ret``  ``num_nonrel_judged_ret``   judged non-relevant documents retrieved
-                                                       (summed over topics)
-``unj@k``                  ``unj_k``                   unjudged documents in the top k / k
-                                                       (``Judged@k`` divides by min(k, L))
-``rbp_resid``              ``rbp_resid``               RBP's residual (1 - p) sum over the
-                                                       unjudged ranks i of p**(i-1), + p**L:
-                                                       how much RBP could still rise,
-                                                       p = 0.9 unless given (trec_eval's:
-                                                       ``rbp_resid(p=0.5)`` is its
-                                                       ``rbp_resid_p=0.5``), but 0 for a list
-                                                       without unjudged documents, as there
-=========================  ==========================  ========================================
+``num_nonrel_judged_ret``  ``num_nonrel_judged_ret``   judged non-relevant documents retrieved (summed over
+                                                       topics)
+``unj@k``                  ``unj_k``                   unjudged documents in the top k / k (``Judged@k``
+                                                       divides by min(k, L))
+``rbp_resid``              ``rbp_resid``               RBP's residual (1 - p) sum over the unjudged ranks i
+                                                       of p**(i-1), + p**L: how much RBP could still rise, p
+                                                       = 0.9 unless given (trec_eval's: ``rbp_resid(p=0.5)``
+                                                       is its ``rbp_resid_p=0.5``), but 0 for a list without
+                                                       unjudged documents, as there
+=========================  ==========================  =====================================================
 
 ``G``, ``ndcg_rel`` and ``Rndcg`` take ``gains`` as ``nDCG`` does (gains >= 0; trec_eval also
 allows negative ones and a gain for grade 0), and order the ideal list by gain exactly (trec_eval
@@ -185,21 +155,12 @@ Conventions (trec_eval's, which NIST's official scores use):
   reports a missing topic as 0 - also for NumRel and NumQ) over all the qrels' topics, or
   ``complete=False`` (plain trec_eval 9, pytrec_eval) over the topics the run retrieved something
   for. (trec_eval 10.0 without ``-c`` stops with an error on a run that misses a qrels topic.)
-* **A missing topic in trec_eval -c** (the one difference of convention). trec_eval 9.0.8 adds 0
-  for it ("Missing queries will contribute a value of 0 to all evaluation measures"); trec_eval
-  10 scores it on a stand-in list of one unjudged document ("Bogus results for a missing topic",
-  trec_eval.c) and then zeroes, by name, what that document changes: ``num_ret``, ``unj*``, and
-  ``utility`` and ``rbp_resid`` only under these exact names. Both equal the empty list's value
-  on every measure but two: weighted utility (trec_eval's ``utility_p1,p2,p3,0``), where trec_eval
-  10 gives irrepro's value + p2 (the stand-in counted as a non-relevant document retrieved) and
-  9.0.8 gives 0 (irrepro's - p3 R), and ``rbp_resid`` with its own p (trec_eval 10:
-  irrepro's + 1). irrepro keeps the empty list for them too: it is what trec_eval 10's clean-up
-  sets out to restore (zero is the empty list's value of every measure it zeroes, ``utility``
-  with its default weights included) and what 9.0.8's 0 is for every other measure; the stand-in's
-  share would give one measure two values by the spelling of its name (``utility`` and
-  ``utility.1,-1,0,0`` are the same weights: 0 and -1 on a missing topic), and 0 would score a
-  topic the run left out above one it answered with half its relevant documents (p1 = 1, p3 = -2:
-  0 against -R/2), rewarding a run for dropping topics - what ``-c`` is for preventing.
+* **A missing topic in trec_eval -c.** trec_eval 9.0.8 adds 0 for it; trec_eval 10 scores a
+  stand-in list of one unjudged document and zeroes, by name, ``num_ret``, ``unj*``, ``utility``
+  and ``rbp_resid``. irrepro scores the empty list, which both equal on every measure but
+  weighted utility (trec_eval 10: irrepro's + p2; 9.0.8: 0, irrepro's - p3 R) and ``rbp_resid``
+  with its own p (trec_eval 10: irrepro's + 1): one value per measure whatever the spelling of
+  its name, and no reward for dropping topics.
 * **Topics without relevant documents** (R = 0) score 0 on every measure normalised by R or an
   ideal list, and still count in the mean, as in trec_eval.
 * **Relevance** is ``grade >= rel`` (``rel=1`` by default: trec_eval's ``-l``); a measure's own
@@ -213,22 +174,8 @@ Conventions (trec_eval's, which NIST's official scores use):
 * **Ranking** is trec_eval's (score descending, ties by document id descending), done by the data
   layer; lists are used in full unless ``depth`` cuts them (trec_eval's ``-M``).
 
-The kernel scores blocks of ranked lists (``RunSet.iter_blocks``), summing over the positions of
-the relevant (or positive-gain) documents in rank order as trec_eval's loops do: memory follows the
-block (about 130,000 list cells), not runs x topics x longest list, and nothing is sized by the
-largest grade.
-
-**Modules** (the public names are imported here, so ``measures.evaluate`` is the call):
-
-- :mod:`~irrepro.measures.names` - measure names and their parameters (:func:`parse_measure`,
-  :class:`Measure`, ``MEASURE_FAMILIES``);
-- :mod:`~irrepro.measures.trec_names` - trec_eval's names and order (:func:`trec_eval_name`);
-- :mod:`~irrepro.measures.judgments` - gains and per-topic judgment information (ideal lists);
-- :mod:`~irrepro.measures.kernel` - the block kernel (one function per measure family) and
-  :func:`average_precision`;
-- :mod:`~irrepro.measures.evaluation` - :func:`evaluate`, :class:`Evaluation`, :func:`summarize`,
-  :func:`to_frame`, :func:`to_dict`, :func:`to_trec_eval`;
-- :mod:`~irrepro.measures.aggregates` - :func:`aggregate` and ``GM_EPSILON``.
+Memory follows a block of ranked lists (about 130,000 list cells), not runs x topics x longest
+list; nothing is sized by the largest grade.
 """
 
 from .aggregates import GM_EPSILON, aggregate

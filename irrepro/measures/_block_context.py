@@ -15,9 +15,7 @@ from .names import Measure
 
 
 class _Context:
-    """What the measures' functions take: per-topic judgment info, per gain mapping the ideal lists,
-    discounts and normalisers (sized by topics or ranks, never by grades), computed once per call;
-    the block being scored (:meth:`start`) and the sums several measures take of it, once a block."""
+    """What the measures' functions take."""
 
     def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
         self.judg = judg
@@ -139,10 +137,7 @@ def _safe_div(num, den):
 
 
 class _Hits:
-    """The relevant documents of a block's lists at one relevance level, as positions: ``rows``,
-    ``cols`` (0-based rank) in rank order within each row, ``nth`` (1-based: how many relevant
-    documents are at or above it), ``count`` per row, ``first`` index of each row's first one.
-    Sums over them with ``np.bincount`` run in rank order, as trec_eval's loops do."""
+    """The relevant documents of a block's lists at one relevance level, as positions."""
 
     def __init__(self, relb: np.ndarray):
         n = relb.shape[0]

@@ -26,9 +26,7 @@ def _ideal_dcg_at(ideal, ctx: _Context, topics: np.ndarray, cols: np.ndarray) ->
 
 
 def gain_g(s: Measure, ctx: _Context) -> np.ndarray:
-    """m_G.c: sum over retrieved documents with a gain of gain / log2(2 + cost(i) - cg(i)), over
-    the topic's total ideal gain; cg(i) the run's cumulative gain at rank i, cost(i) the sum over
-    ranks <= i of max(ideal gain there, 1) (1 past the ideal list)."""
+    """m_G.c: sum of gain / log2(2 + cost(i) - cg(i)) over retrieved documents, over the ideal gain."""
     t, gains = ctx.t, ctx.gain_of(s)
     gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)
@@ -42,9 +40,7 @@ def gain_g(s: Measure, ctx: _Context) -> np.ndarray:
 
 
 def gain_ndcg_rel(s: Measure, ctx: _Context) -> np.ndarray:
-    """m_ndcg_rel.c: nDCG averaged over the topic's documents with a positive gain - at the rank
-    of each one retrieved (the run's DCG there over the ideal DCG at that rank), and the whole
-    run's nDCG for each one not retrieved; 0 unless the sum is positive."""
+    """m_ndcg_rel.c: nDCG averaged over the topic's documents with a positive gain."""
     t, n, gains = ctx.t, ctx.n, ctx.gain_of(s)
     gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)
@@ -60,9 +56,7 @@ def gain_ndcg_rel(s: Measure, ctx: _Context) -> np.ndarray:
 
 
 def _rndcg_points(ideal, ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per topic, the ranks c where the ideal gain changes (c in 1..L: the gain at rank c + 1
-    differs from the gain at rank c, 0 past the list): (count per topic, first index per topic,
-    the ranks c, topic by topic)."""
+    """Per topic, the ranks c where the ideal gain changes."""
     flat, pos, topic = ideal.flat, ideal.pos, ideal.topic_of
     nxt = np.r_[flat[1:], 0.0]
     last = pos == ideal.length[topic] - 1
@@ -73,9 +67,7 @@ def _rndcg_points(ideal, ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def gain_rndcg(s: Measure, ctx: _Context) -> np.ndarray:
-    """m_Rndcg.c: the mean of nDCG@c over the ranks c where the ideal gain changes (the ends of
-    the ideal list's gain levels), and the whole run's nDCG when the run is longer than the ideal
-    list plus one; 0 for a topic without relevant documents (at the measure's ``rel``)."""
+    """m_Rndcg.c: the mean of nDCG@c over the ranks c where the ideal gain changes."""
     t, n, k, gains = ctx.t, ctx.n, ctx.k, ctx.gain_of(s)
     gain = gains(ctx.g)
     ideal = ctx.judg.ideal(gains)

@@ -91,9 +91,7 @@ def _trec_parameters(text: str, s: str) -> tuple[str, dict] | None:
 
 
 def _value(node, text, signed: bool = False):
-    """A parameter's value as ir_measures' parser reads it (``_ast_to_value``): a number without
-    a sign, a string, True, False, None, or a ``{...}`` of these - no expression; ``signed``: a
-    number with a minus sign too."""
+    """A parameter's value as ir_measures' parser reads it (``_ast_to_value``)."""
     if signed and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = node.operand
         if isinstance(inner, ast.Constant) and isinstance(inner.value, (int, float)):

@@ -41,8 +41,7 @@ def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarra
 
 
 def _trec_eval_order(topics) -> np.ndarray:
-    """Indices of ``topics`` in trec_eval's order: by the bytes of the ids (C's strcmp); sorted by
-    pyarrow (a million ids: no Python object per id)."""
+    """Indices of ``topics`` in trec_eval's order."""
     import pyarrow.compute as pc
 
     ids = [str(t) for t in topics]
@@ -55,9 +54,7 @@ def _trec_eval_order(topics) -> np.ndarray:
 
 
 def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np.ndarray:
-    """Per run, the topics of ``mask`` combined as trec_eval combines them: ``"mean"`` (the sum over
-    topics / their number), ``"sum"`` (counts), ``"gm"`` (trec_eval's geometric mean,
-    exp(mean(log(max(x, 0.00001))))) or ``"G"`` (Sakai's, exp(mean(log(x + 0.00001))))."""
+    """Per run, the topics of ``mask`` combined as trec_eval combines them."""
     # The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does,
     # so that equal per-topic values give trec_eval's summary to the last bit. NaN for a run
     # without topics (a sum: NaN too); a NaN score leaves its topic out.
@@ -80,8 +77,7 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
 def _summary(
     scores, complete: bool, retrieved, agg: str | None = None
 ) -> tuple[tuple, dict[str, np.ndarray]]:
-    """``(runs, {measure: (runs,) values})``: trec_eval's summary of every measure, each combined
-    its own way (``agg`` None) or all by ``agg`` (``"gm"``, ``"G"``). No pandas."""
+    """trec_eval's summary of every measure: ``(runs, {measure: (runs,) values})``."""
     cols: dict[str, np.ndarray] = {}
     runs: tuple[str, ...] = ()
     orders: dict[int, np.ndarray] = {}  # (the measures of an Evaluation share their topics)

@@ -1,5 +1,5 @@
-"""Aggregates of per-topic scores over topics: the mean, Sakai's geometric means, L-MAP and
-trec_eval's gm_ (:func:`aggregate`)."""
+"""Aggregates of per-topic scores over topics: the mean, Sakai's (2006, section 2.1) geometric
+means, Cormack & Lynam's (2006, section 5) L-MAP and trec_eval's gm_."""
 
 from __future__ import annotations
 
@@ -23,10 +23,8 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
 
     * ``"mean"`` - arithmetic mean (MAP from AP, ...).
     * ``"G"`` - Sakai's (2006, Sec. 2.1, after Voorhees' Robust track) geometric mean with an
-      offset: ``exp(mean(log(x + eps)))``, eps = 0.00001 (G_AveP, G_Q-measure, GMAP).
-      (Interpretation: the extracted paper text loses the formula; we do not subtract eps again
-      afterwards, which would move every value by exactly 1e-5. Sakai also takes each x_i "down
-      to four significant figures" first; round the scores yourself if you want that too.)
+      offset: ``exp(mean(log(x + eps)))``, eps = 0.00001 (G_AveP, G_Q-measure, GMAP), eps not
+      subtracted again afterwards; Sakai's rounding of x to four significant figures is left to you.
     * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms, the quantity his
       paired bootstrap test compares; ``exp`` of it is ``"G"``).
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
@@ -50,13 +48,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     Returns
     -------
     numpy.ndarray
-        The aggregate, without the topics' axis.
-
-    Notes
-    -----
-    Sakai (2006), section 2.1 (``G_`` and ``AG_`` forms); Cormack & Lynam (2006), section 5 (L-MAP).
-
-    Examples
+        The aggregate, without the topics' axis.    Examples
     --------
     >>> import numpy as np
     >>> from irrepro.measures import aggregate

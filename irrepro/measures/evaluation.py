@@ -1,6 +1,5 @@
-"""What users call: :func:`evaluate` (a run set -> ``{measure: ScoreMatrix}``) and what comes out
-of it in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms (:func:`summarize`,
-:func:`to_frame`, :func:`to_dict`), with either of trec_eval's averages."""
+"""Scoring a run set, and its scores in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms,
+with either of trec_eval's averages."""
 
 from __future__ import annotations
 
@@ -25,16 +24,15 @@ if TYPE_CHECKING:  # pandas is imported by the functions that return frames: eva
 class Evaluation(dict):
     """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
 
-    Keyed by the measures as given (strings or ir_measures objects); any other spelling of an evaluated measure finds it too
-    (``ev["MAP"]`` after evaluating ``"AP"``). ``retrieved`` is the (runs, topics) boolean array
-    of the lists with at least one document - the topics plain trec_eval averages over.
+    Keyed by the measures as given; any other spelling of an evaluated measure finds it too
+    (``ev["MAP"]`` after evaluating ``"AP"``).
 
     Parameters
     ----------
     items : iterable
         ``(measure, ScoreMatrix)`` pairs.
     retrieved : numpy.ndarray
-        (runs, topics) bool: the lists with at least one document.
+        (runs, topics) bool: the lists with at least one document (what plain trec_eval averages).
     rel : int
         The lowest relevant grade the measures were evaluated with.
 
@@ -72,16 +70,9 @@ def evaluate(
 ) -> Evaluation:
     """Score every run of ``runset`` on every topic for each measure.
 
-    Measures are named as in the module doc, as strings or ir_measures objects.
-
-    Returns an :class:`Evaluation`, ``{measure: ScoreMatrix}`` with systems x topics scores whose
-    ``measure`` is the canonical name; ``ScoreMatrix.mean()`` is the mean over all the qrels'
+    Each ScoreMatrix's ``measure`` is the canonical name; its ``mean()`` is over all the qrels'
     topics, as ``trec_eval -c`` reports it (:func:`summarize` gives either average, with each
-    measure's own: sums for the counts, geometric means for ``gm_``). ``rel`` is the lowest
-    relevant grade (trec_eval's ``-l``) of binary measures that do not set their own
-    (``AP(rel=2)``); ``gains`` maps grade -> gain for graded measures without gains of their own
-    (default: the grade itself, for any integer grade); ``depth`` keeps only the top ``depth``
-    documents of each list (trec_eval's ``-M``).
+    measure's own: sums for the counts, geometric means for ``gm_``).
 
     Parameters
     ----------
@@ -90,10 +81,10 @@ def evaluate(
     measures : str or sequence
         Measure names (see the module's docstring) or ir_measures objects.
     rel : int
-        The lowest relevant grade of binary measures that do not set their own (trec_eval's
-        ``-l``).
+        The lowest relevant grade of binary measures that do not set their own (``AP(rel=2)``;
+        trec_eval's ``-l``).
     gains : mapping or sequence or None
-        Grade -> gain of graded measures without gains of their own (None: the grade).
+        Grade -> gain of graded measures without gains of their own (None: the grade itself).
     depth : int or None
         Keep only the top ``depth`` documents of each list (trec_eval's ``-M``).
 
@@ -153,27 +144,22 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """One row per run, one column per measure: trec_eval's summary ("all") line.
 
     Each measure is combined its own way: the mean over topics, the sum for the counts (NumRet,
-    NumRel, NumQ), trec_eval's geometric mean for ``gm_`` measures (exp of the mean of
-    log(max(x, 0.00001))); topic by topic in trec_eval's order, so that the values are
-    trec_eval's to the last bit. ``complete=True`` takes every qrels topic (a topic the run
-    missed scores 0: ``trec_eval -c``); ``complete=False`` only the topics the run retrieved
-    something for (plain trec_eval, pytrec_eval, ir_measures; a run that retrieved for no topic
-    gets NaN). ``scores`` is what :func:`evaluate` returned (or one ScoreMatrix with
-    ``retrieved``).
+    NumRel, NumQ), trec_eval's geometric mean for ``gm_`` measures; in trec_eval's topic order, so
+    that the values are trec_eval's to the last bit.
 
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
         What :func:`evaluate` returned.
     complete : bool
-        Average over every qrels topic (``trec_eval -c``) or only those the run retrieved for.
+        Average over every qrels topic, a missed one scoring 0 (``trec_eval -c``), or only those
+        the run retrieved for (plain trec_eval, pytrec_eval, ir_measures; NaN for a run with none).
     retrieved : numpy.ndarray or None
         The (runs, topics) retrieved mask, with a single ScoreMatrix.
 
     Returns
     -------
     pandas.DataFrame
-        One row per run, one column per measure.
 
     Examples
     --------
@@ -195,15 +181,14 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     """Long form of per-topic scores: one row per run, measure and topic.
 
-    Columns ``run``, ``query_id``, ``measure`` (the canonical name), ``value`` - ordered by run, measure, topic. ``complete=False`` keeps only the topics
-    each run retrieved (what pytrec_eval and ir_measures' ``iter_calc`` report).
+    Ordered by run, measure, topic; ``measure`` is the canonical name.
 
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
         What :func:`evaluate` returned.
     complete : bool
-        Every qrels topic, or only those each run retrieved for.
+        Every qrels topic, or only those each run retrieved for (pytrec_eval, ``iter_calc``).
     retrieved : numpy.ndarray or None
         The (runs, topics) retrieved mask, with a single ScoreMatrix.
 
@@ -247,13 +232,10 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retrieved=None) -> dict:
     """Per-topic scores as nested dicts, keyed by run first.
 
-    * ``form="pytrec_eval"``: ``{run: {query_id: {measure: value}}}`` - each run's part is what
+    * ``form="pytrec_eval"``: ``{run: {query_id: {measure: value}}}``, each run's part what
       ``pytrec_eval.RelevanceEvaluator.evaluate`` returns (with irrepro's measure names);
-    * ``form="ranx"``: ``{run: {measure: {query_id: value}}}`` - each run's part has the shape of
-      ranx's ``Run.scores`` (what ``ranx.evaluate(..., return_mean=False)`` fills in).
-
-    ``complete=False`` keeps only the topics each run retrieved (pytrec_eval's and ranx's own
-    output); ``complete=True`` every qrels topic (trec_eval -c).
+    * ``form="ranx"``: ``{run: {measure: {query_id: value}}}``, each run's part shaped as ranx's
+      ``Run.scores``.
 
     Parameters
     ----------
@@ -308,10 +290,7 @@ def _rows(
     rel: int | None = None,
     trec_eval: bool = False,
 ) -> list[tuple[str, str, str, float, bool]]:
-    """The long table of per-topic and summary values, pandas-free: ``(run, query_id, measure,
-    value, is_count)``, for each run its per-topic rows (``per_topic``) and then its summary rows
-    (query_id ``"all"``, :func:`summarize`'s values); per-topic rows leave out ``NumQ`` and the
-    geometric means (``gm_``, ``G_``), as trec_eval does."""
+    """The long table of per-topic and summary values, pandas-free."""
     # ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
     # ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names
     # (under ``-l rel``) and order, topics by the bytes of their ids, and each summary opened
@@ -371,22 +350,13 @@ def to_trec_eval(
 ) -> str:
     """The scores as trec_eval prints them, run after run.
 
-    For each run, what ``trec_eval -m runid -m ...`` prints (with ``-q`` when ``per_topic``,
-    ``-c`` when ``complete``).
-
-    Lines are ``name<TAB>topic<TAB>value``, the name padded to 22 characters, values with
-    ``digits`` decimals (trec_eval: 4) and counts as integers. Measures are named as trec_eval
-    names them (``map``, ``P_10``, ``ndcg_cut_10``, ...: :func:`~irrepro.measures.trec_eval_name`
-    under ``-l rel``, ``rel`` defaulting to the Evaluation's) and come in trec_eval's order;
-    per-topic lines (topics in trec_eval's order, by the bytes of their ids) precede the run's
-    summary, which starts with the ``runid`` line; there is no per-topic line of ``num_q`` and the
-    geometric means. A measure trec_eval lacks, or has only at another relevance level than
-    ``rel``, keeps irrepro's name and comes last. The output of the same job by trec_eval (9.0.8;
-    trec_eval 10 with ``precision="float64"``) is the same text, byte for byte (tested), but for
-    weighted utility (``utility_2,-0.5,-1,0``) and ``rbp_resid`` with its own p on a topic the run
-    misses: irrepro scores the empty list there, trec_eval 10 adds its stand-in document's share
-    (p2; 1) and 9.0.8 adds 0 for the topic (:mod:`irrepro.measures`, "A missing topic in
-    trec_eval -c").
+    For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
+    when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
+    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the module). Measures
+    named as :func:`~irrepro.measures.trec_eval_name` names them under ``-l rel`` in trec_eval's
+    order; a measure trec_eval lacks at that level keeps irrepro's name and comes last. Topics in
+    trec_eval's order (by the bytes of their ids); no per-topic line of ``num_q`` and the
+    geometric means.
 
     Parameters
     ----------
@@ -426,8 +396,7 @@ def to_trec_eval(
 def _trec_eval_text(
     scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None, digits: int = 4
 ) -> Iterator[str]:
-    """The text of :func:`to_trec_eval` in pieces of some thousand lines, made as they are asked
-    for (``irrepro eval`` writes a million topics' lines with a piece in memory, not all)."""
+    """The text of :func:`to_trec_eval` in pieces of some thousand lines, made as asked for."""
     lines: list[str] = []
     last, shown = None, ""
     for _, topic, name, v, count in _iter_rows(scores, per_topic=per_topic, complete=complete,

@@ -35,8 +35,7 @@ def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
 
 
 class _Gains:
-    """Gain of any integer grade: the grade itself (trec_eval's convention) unless ``pairs``
-    names it; grades <= 0 (and UNJUDGED / PAD) gain 0. No table sized by the largest grade."""
+    """Gain of any integer grade: the grade itself (trec_eval's convention) unless ``pairs`` names it."""
 
     def __init__(self, pairs):
         self.pairs = pairs
@@ -54,8 +53,7 @@ class _Gains:
         return out
 
     def max_upto(self, top: np.ndarray) -> np.ndarray:
-        """Per topic: the largest gain of the levels 0..top (trec_eval's rbp takes every level
-        up to the topic's largest judged grade); 0 where top < 1."""
+        """Per topic, the largest gain of the levels 0..top (trec_eval's rbp); 0 where top < 1."""
         top = np.asarray(top, dtype=np.int64)
         out = np.maximum(top, 0).astype(np.float64)
         if not self.pairs:
@@ -78,8 +76,7 @@ class _Gains:
 
 
 class _Ideal:
-    """The ideal ranked list of every topic for one gain mapping: the positive gains of its
-    judged documents, descending, stored ragged (``flat`` from ``start[t]``, ``length[t]``)."""
+    """The ideal ranked list of every topic for one gain mapping."""
 
     def __init__(self, judg: _Judgments, gains: _Gains):
         gain = gains(judg.grade)
@@ -106,9 +103,7 @@ class _Ideal:
         return self.cum_at("cg", lambda: self.flat, topics, cols)
 
     def cum_at(self, key, values, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """Cumulative sums, along each topic's ideal list, of ``values()`` (one value per ideal
-        position, as ``flat``; computed once per ``key``), at 0-based ranks ``cols`` of lists of
-        ``topics``: the whole list's sum past its end, 0 for an empty list."""
+        """Cumulative sums of ``values()`` along each topic's ideal list, at 0-based ranks."""
         if key not in self._cum:
             v = np.asarray(values(), dtype=np.float64)
             cum = np.empty_like(v)
@@ -121,9 +116,7 @@ class _Ideal:
 
 
 class _Judgments:
-    """Per-topic judgment information, from the distinct grades of the qrels (no dense table):
-    ``topic, grade, count`` of judged documents (grade >= 0) sorted by topic and grade, and the
-    topics with pooled-but-unjudged documents (negative grades)."""
+    """Per-topic judgment information, from the distinct grades of the qrels (no dense table)."""
 
     def __init__(self, topic: np.ndarray, grade: np.ndarray, count: np.ndarray, T: int,
                  pooled_topics=()):  # fmt: skip

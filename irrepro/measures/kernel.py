@@ -93,15 +93,13 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
 
 
 def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
-    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``):
-    ``index`` the flat list indices s * T + t, ``block`` (n, k) grades with PAD / UNJUDGED codes."""
+    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``)."""
     max_cells = _CHUNK_CELLS if max_cells is None else max_cells
     yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
 
 
 def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qrels: dict) -> np.ndarray:
-    """For infAP: mark the pooled-but-unjudged documents (a negative qrels grade; ``_POOLED``) of
-    lists whose topic has any, which the run set stores as UNJUDGED like any unjudged document."""
+    """For infAP: mark the pooled-but-unjudged documents (negative qrels grade) of lists that have any."""
     T = len(runset.topics)
     t_of = index % T
     rows = np.flatnonzero(np.isin(t_of, list(pooled)))
@@ -126,8 +124,7 @@ def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qr
 
 
 def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
-    """Score the lists of one block: ``g`` (n, k) grades, ``t`` (n,) their topics' indices;
-    writes ``out[name][index]`` for every measure of ``ctx.specs``."""
+    """Score the lists of one block: ``g`` (n, k) grades, ``t`` (n,) their topics' indices."""
     ctx.start(g, t)
     for s in ctx.specs:
         out[s.name][index] = _KERNELS[s.family](s, ctx)
@@ -164,8 +161,7 @@ def _rr(s: Measure, ctx: _Context) -> np.ndarray:
 
 
 def _bpref(s: Measure, ctx: _Context) -> np.ndarray:
-    """m_bpref.c: (1/R) sum over retrieved relevant documents of 1 - min(n, R) / min(R, N), n the
-    judged non-relevant documents above it, N all of them."""
+    """m_bpref.c: (1/R) sum over retrieved relevant of 1 - min(n, R) / min(R, N)."""
     r, g = s.rel, ctx.g
     h, R, N = ctx.hits(r), ctx.R(r), ctx.n_nonrel(r)[ctx.t]
     above = ctx.count_above(lambda: (g >= 0) & (g < r), ("nonrel", r), h)
@@ -316,10 +312,7 @@ _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
 
 
 def _infap_terms(cols, nth, nonrel, pooled):
-    """trec_eval's infAP (m_infap.c), per relevant document at rank j = 0, 1, ...: 1 if j = 0,
-    else 1/(j+1) + (j/(j+1)) ((rel - 1 + nonrel + pooled)/j) ((rel - 1 + e)/(rel - 1 + nonrel +
-    2e)), with rel, nonrel, pooled the relevant (this one included), judged non-relevant and
-    pooled-but-unjudged documents at ranks <= j, e = 0.00001 (the sum is then divided by R)."""
+    """trec_eval's infAP terms (m_infap.c), one per relevant document by rank."""
     fj = cols.astype(np.float64)
     prev = nth - 1.0
     with np.errstate(divide="ignore", invalid="ignore"):

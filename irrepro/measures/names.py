@@ -350,8 +350,7 @@ def _per_topic(m: Measure) -> Measure:
 
 
 def _require_per_topic(name, what: str) -> Measure:
-    """The measure ``name``, refused (an :class:`~irrepro.InputError`) when it is a geometric mean
-    over topics, which ``what`` (a method on per-topic scores) cannot take."""
+    """The measure ``name``; an :class:`~irrepro.InputError` if it is a geometric mean over topics."""
     m = parse_measure(name)
     if m.agg in ("gm", "G"):
         whose = "trec_eval's" if m.agg == "gm" else "Sakai's"

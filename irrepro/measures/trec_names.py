@@ -56,8 +56,7 @@ _LISTS = (
 
 
 def _number(x: float) -> str:
-    """``x`` as the shortest decimal that reads back to it, without an exponent (``0.00001``), a
-    whole number without ``.0``."""
+    """``x`` as the shortest decimal that reads back to it, without exponent or trailing ``.0``."""
     return np.format_float_positional(float(x), trim="-")
 
 
@@ -114,8 +113,7 @@ def _trec_eval_of(m: Measure) -> _TrecEval | None:
 
 
 def _trec_eval_measure(measure, rel: int | None = None) -> _TrecEval | None:
-    """trec_eval's measure computing ``measure`` under ``trec_eval -l rel`` (1 when None), or None
-    when trec_eval has none or computes it only at another level."""
+    """trec_eval's measure computing ``measure`` under ``-l rel``, or None when it has none."""
     m = parse_measure(measure, rel=rel)
     te = _trec_eval_of(m)
     if te is None or (te.level is not None and te.level != (1 if rel is None else rel)):
@@ -165,8 +163,7 @@ def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
 
 
 def _trec_eval_key(measure, rel: int | None = None) -> tuple:
-    """Sort key putting measures in the order trec_eval prints them (cutoffs ascending within a
-    measure); measures trec_eval lacks come after, in their given order (a stable sort)."""
+    """Sort key putting measures in the order trec_eval prints them (cutoffs ascending within a measure)."""
     te = _trec_eval_measure(measure, rel)
     if te is None:
         return (len(_TREC_ORDER), 0.0)
@@ -174,11 +171,7 @@ def _trec_eval_key(measure, rel: int | None = None) -> tuple:
 
 
 def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple[int, list[str]]]]:
-    """``({measure: trec_eval's name}, [(-l, [-m options]), ...])``: the trec_eval calls that print
-    every measure of ``measures`` (each binary one at its own level, ``rel`` unless it sets its
-    own): one call per relevance level, and more where a measure comes with two parameter sets
-    that one call cannot hold (``utility`` and ``utility.2,-1,0,0``); lists merged (``P.5,10``).
-    A measure given twice (under any spelling) counts once."""
+    """The trec_eval calls printing every measure: ``({measure: name}, [(-l, [-m options]), ...])``."""
     # Raises :class:`~irrepro.InputError` for a measure trec_eval lacks and for two measures
     # that trec_eval prints under one name (``AP`` and ``AP(rel=2)``, both ``map``).
     names: dict = {}

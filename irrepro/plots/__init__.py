@@ -1,20 +1,11 @@
 """The package's figures, one function per kind of plot (the method modules import no matplotlib).
 
-Every function draws on a matplotlib ``ax`` it is given (or a new one when ``ax`` is None, for the
-functions that can make their own) and returns it, so that a chapter or :mod:`irrepro.report`
-composes figures from them. Every text a function is given - a run, topic, measure or collection
-name, a title or axis label - is drawn literally, never as mathtext (:func:`irrepro.escape.mpl`),
-and names longer than :data:`irrepro.escape.MAX_NAME` characters are shortened, the names of one
-figure kept apart (:func:`irrepro.escape.short_names`; the tables beside a figure hold the full
-names).
-
-Every figure is drawn in one style (``irrepro.plots._base``): Okabe & Ito's colour-blind-safe
-palette with a distinct colour per series of an axes (:func:`series_colors`), fonts read at 9 pt or
-more at the width the book's column shows the image, legends beside or below the axes, never over
-the data, axis ranges from the data. The style is set for the time of each call and then restored:
-importing or calling this package leaves matplotlib's global settings as they were. :func:`panels`
-lays out a figure of several axes at the column's width for a chapter to pass to the functions
-panel by panel. The functions live in one module per method family.
+Every function draws on the matplotlib ``ax`` (or ``axes``) it is given, or on a new figure when it
+is None, and returns it. Every text it is given is drawn literally, never as mathtext
+(:func:`irrepro.escape.mpl`), names longer than :data:`irrepro.escape.MAX_NAME` characters
+shortened and kept apart (:func:`irrepro.escape.short_names`). One style: Okabe & Ito's
+colour-blind-safe palette, fonts read at 9 pt or more in the book's column, legends beside or below
+the axes; it is set for each call and then restored, leaving matplotlib's global settings as they were.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """What every figure shares: one style, its palette, legends outside the data, names drawn literally,
 new axes and panels at the book's content width.
 
-The style (:data:`STYLE`) is applied by :func:`styled` - a decorator on every public plot function -
-for the time of the call and then restored, so importing or calling :mod:`irrepro.plots` leaves
-matplotlib's global ``rcParams`` as they were. Sizes are chosen for the page the figure is read on: the book's
-content column is :data:`CONTENT_PX` CSS pixels wide and a PNG is saved at the figure's ``dpi``
-(:data:`DPI`), so a figure wider than the column is scaled down by the browser. A font of ``s``
-points in a figure whose saved image is ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
-points; every text of every figure is read at 9 points or more (``tests/test_plot_style.py``
-checks it). Figures are therefore made :data:`WIDTH` inches wide
-(the column at :data:`DPI`) with a constrained layout that keeps the legends - placed beside the
-axes by :func:`_legend` - inside that width.
+A font of ``s`` points in a figure saved ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
+points (the column is :data:`CONTENT_PX` CSS pixels wide), so figures are :data:`WIDTH` inches wide
+(the column at :data:`DPI`), with a constrained layout keeping the legends inside, and every text is
+read at 9 points or more (``tests/test_plot_style.py``).
 """
 
 from __future__ import annotations
@@ -72,12 +66,8 @@ TEST_STYLE = {
 
 @contextlib.contextmanager
 def _rc():
-    """:data:`STYLE`, with the palette as the colour cycle, for the time of a ``with`` block.
-
-    Only the settings of the style are set and then restored: not ``matplotlib.rc_context``,
-    which restores every setting and so would undo what the first figure of a session sets up
-    (the inline backend turns on interactive mode when pyplot first loads it; restoring it turned
-    off the display of every later figure of a notebook)."""
+    """:data:`STYLE`, with the palette as the colour cycle, for the time of a ``with`` block."""
+    # not matplotlib.rc_context: restoring every setting would undo the inline backend's interactive mode
     import matplotlib as mpl
     from cycler import cycler
 
@@ -91,8 +81,7 @@ def _rc():
 
 
 def styled(fn):
-    """``fn`` drawn in :data:`STYLE` (set for the call, then restored: matplotlib's global settings
-    are left as they were); the decorator of every public plot function."""
+    """The decorator of every public plot: ``fn`` drawn in :data:`STYLE`, settings restored after."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -105,15 +94,15 @@ def styled(fn):
 def series_colors(names, ordered: bool = False) -> dict:
     """A distinct, colour-blind-safe colour per series name.
 
-    The colours of ``PALETTE`` in order or - for ordered series (bins, sizes) or more names
-    than the palette holds - evenly spaced colours of the ``viridis`` map.
+    The colours of ``PALETTE`` in order or, for ordered series or more names than the palette
+    holds, evenly spaced colours of ``viridis``.
 
     Parameters
     ----------
     names : iterable
         The series, in drawing order.
     ordered : bool
-        The series are ordered (a sequential map shows their order).
+        The series are ordered (bins, sizes).
 
     Returns
     -------
@@ -132,10 +121,7 @@ def series_colors(names, ordered: bool = False) -> dict:
 def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
     """A new figure of panels at the width of the book's column, in the book's style.
 
-    A figure of ``nrows`` x ``ncols`` axes, ``irrepro.plots._base.WIDTH`` inches wide and
-    ``height`` inches per row, drawn in the style (``irrepro.plots._base.STYLE``) with a constrained
-    layout (legends beside the axes kept inside the width): the layout a chapter passes panel by
-    panel to the plot functions.
+    The layout a chapter passes panel by panel to the plot functions.
 
     Parameters
     ----------
@@ -158,9 +144,7 @@ def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
 
 
 def _legend(ax, *, below: float | None = None, **kwargs):
-    """``ax``'s legend outside its data, without a frame: beside the axes (right, top-aligned), or
-    with ``below`` centred under them, ``below`` points under the axes' bottom edge (room for the
-    tick labels and the x label)."""
+    """``ax``'s legend outside its data, without a frame."""
     kwargs.setdefault("borderaxespad", 0.0)
     if below is None:
         kwargs.setdefault("loc", "upper left")
@@ -174,20 +158,17 @@ def _legend(ax, *, below: float | None = None, **kwargs):
 
 
 def _name(name) -> str:
-    """A run, topic, measure or collection name as a label: shortened beyond
-    :data:`irrepro.escape.MAX_NAME` characters, drawn literally (:func:`irrepro.escape.mpl`)."""
+    """A run, topic, measure or collection name as a label."""
     return escape.mpl(escape.shorten(name))
 
 
 def _names(names) -> list[str]:
-    """The labels of several series or ticks of one figure: :func:`_name` of each, kept apart
-    (:func:`irrepro.escape.short_names`: no two alike)."""
+    """The labels of several series or ticks of one figure."""
     return [escape.mpl(s) for s in escape.short_names(names)]
 
 
 def _axes(ax, figsize):
-    """``ax``, or the axes of a new figure of ``figsize`` (constrained layout, at most
-    :data:`WIDTH` inches wide)."""
+    """``ax``, or the axes of a new figure of ``figsize`` (at most :data:`WIDTH` inches wide)."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -196,9 +177,7 @@ def _axes(ax, figsize):
 
 
 def _axes_row(axes, n: int, figsize, sharey: bool = False, vertical: bool = False):
-    """``axes`` as an array, or a row (``vertical``: a column) of ``n`` new axes in one figure of
-    ``figsize`` (at most :data:`WIDTH` inches wide, constrained layout, the y axis shared with
-    ``sharey``): the figures drawn as panels side by side (one above the other)."""
+    """``axes`` as an array, or a row (``vertical``: a column) of ``n`` new axes in one figure."""
     if axes is None:
         import matplotlib.pyplot as plt
 

@@ -17,18 +17,11 @@ RUNS_PER_PANEL = 25
 def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None, *, ylabel: str = ""):
     """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
 
-    The estimates ``x`` and intervals ``iv`` are arrays of shape (systems,); runs are sorted by the estimate
-    and numbered by that rank. ``other`` (e.g. the other half's value) is drawn over it when given, as an open
-    circle where it falls inside the run's interval (bounds included, as
-    :func:`irrepro.corpus_bootstrap.position` counts) and a filled vermillion dot where it falls outside (the
-    legend, below the last axes, counts both). ``transform`` maps the values before drawing
-    (``irrepro.stats.expit`` for L-MAP).
-
-    So that each interval can be read, the runs are drawn as small multiples: ``ax`` may be a
-    sequence of axes, and the sorted runs are split into as many consecutive groups, one per axes,
-    each with a y axis spanning its own runs (the paper's single panel of 74 runs at the full
-    range reads as a smear). With ``ax`` None a new figure holds one panel per
-    ``irrepro.plots.corpus_bootstrap.RUNS_PER_PANEL`` (25) runs, one above the other.
+    Runs sorted and numbered by the estimate. ``other`` is drawn as an open circle inside the run's
+    interval (bounds included, as :func:`irrepro.corpus_bootstrap.position` counts), a filled dot
+    outside. The runs are split into consecutive groups, one per axes, each with its own y range
+    (the paper's single panel of 74 runs reads as a smear); a new figure has a panel per
+    ``RUNS_PER_PANEL`` (25) runs.
 
     Parameters
     ----------
@@ -39,11 +32,10 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     other : array_like, optional
         Values drawn over the intervals (the other half's).
     title : str
-        The title (of the first axes), drawn literally.
+        Of the first axes.
     transform : callable, optional
-        Maps the values before drawing.
+        Maps the values before drawing (``irrepro.stats.expit`` for L-MAP).
     ylabel : str
-        The y axis label, drawn literally.
 
     Returns
     -------
@@ -95,8 +87,7 @@ def plot_normalized_differences(
 ):
     """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
 
-    A normalised difference is the other half's AP minus the interval's centre over its half-width, so that
-    inside is [-1, 1].
+    The other half's AP minus the interval's centre over its half-width: inside is [-1, 1].
 
     Parameters
     ----------
@@ -107,9 +98,7 @@ def plot_normalized_differences(
     step : float
         Bin width.
     xlabel, ylabel, title : str
-        Axis labels and title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
@@ -136,26 +125,21 @@ def plot_topic_differences(
 ):
     """Per-topic differences of two runs with their intervals (Cormack & Lynam 2006).
 
-    Points are the topics' differences, topics sorted by the difference, with their 95% intervals from
-    separate and from paired bootstraps (d +- 1.96 sd, side by side) and, when given, a combined interval
-    (``interval``: an object with ``lower`` and ``upper``, e.g. :func:`irrepro.stats.meta_analysis`'s fixed
-    effect) as a band (section 6).
+    Topics sorted by the difference, with 95% intervals (d +- 1.96 sd) from separate and paired
+    bootstraps side by side and ``interval`` as a band (section 6).
 
     Parameters
     ----------
     d, sd_separate, sd_paired : array_like
         Per topic: the difference and the standard deviations of the two bootstraps.
     interval : object, optional
-        The fixed-effect 95% interval (``lower``, ``upper``).
+        A combined interval with ``lower`` and ``upper`` (:func:`irrepro.stats.meta_analysis`'s fixed effect).
     ylabel, title : str
-        The y axis label and the title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (9, 3.5))
     d = np.asarray(d, dtype=np.float64)

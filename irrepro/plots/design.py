@@ -1,7 +1,5 @@
-"""The figures of :mod:`irrepro.design`: power against the number of topics
-(:func:`plot_power_curve`; :func:`save_power_curve` writes it to a file, as ``irrepro design``
-does) and generalizability theory's D-study, E rho^2 and Phi against the number of topics
-(:func:`plot_reliability`)."""
+"""Figures of :mod:`irrepro.design`: power and generalizability theory's E rho^2 and Phi against the
+number of topics."""
 
 from __future__ import annotations
 
@@ -16,9 +14,7 @@ from ._base import TEST_STYLE, WIDTH, _axes, _legend, _names, series_colors, sty
 def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
     """Simulated power against the number of topics, beside the closed form.
 
-    Each :class:`~irrepro.design.PowerCurve` is a line with a +-1.96 Monte Carlo standard error
-    band, in its test's colour and marker; ``closed`` adds
-    closed-form curves as dashed lines; ``target`` a horizontal line at the power wanted.
+    Each curve a line with a +-1.96 Monte Carlo standard error band; closed-form curves dashed.
 
     Parameters
     ----------
@@ -29,7 +25,6 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
     target : float, optional
         The power wanted; None draws no line.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when None.
 
     Returns
     -------
@@ -67,7 +62,6 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     target : float, optional
         The coefficient wanted, a dotted horizontal line; None draws none.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when None.
 
     Returns
     -------
@@ -94,18 +88,16 @@ def save_power_curve(
 ):
     """:func:`plot_power_curve` on a new figure, written to ``path`` (the format from its suffix).
 
-    The figure is drawn with matplotlib's Agg backend unless another one is in use, and closed
-    after it is written (or fails to be).
+    Drawn with matplotlib's Agg backend unless another one is in use, and closed after.
 
     Parameters
     ----------
     path : str, Path or binary file object
-        The file to write, e.g. ``power-curve.png`` (the format from its suffix), or an open
-        binary file (PNG).
+        The file to write, e.g. ``power-curve.png``, or an open binary file (PNG).
     curves, closed, target
         As :func:`plot_power_curve` takes them.
     title : str
-        A title above the axes ("" for none), drawn literally.
+        A title above the axes ("" for none).
     dpi : int
         Resolution of a raster format.
 

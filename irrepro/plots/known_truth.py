@@ -29,26 +29,22 @@ def plot_relevant_per_topic(
 ):
     """R per topic of several collections in one figure.
 
-    Each series (label -> R of every topic) is sorted ascending and drawn against its topics' rank as a share
-    of its topics (so that sets of 30 and 50 topics line up), on a log scale; ``threshold`` draws the paper's
-    small-R line (Cormack & Lynam 2006, section 7: R <= 5) with the number of topics at or below it in the
-    legend (below the axes).
+    Each series sorted ascending against its topics' rank as a share of its topics (so that sets of
+    30 and 50 topics line up), on a log scale.
 
     Parameters
     ----------
     relevant : mapping
         Label -> R of every topic.
     threshold : int, optional
-        The small-R line (None: none).
+        The small-R line (Cormack & Lynam 2006, section 7: R <= 5), the topics at or below it counted
+        in the legend (None: none).
     title : str
-        The title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 3.6))
     colors = series_colors(relevant)
@@ -83,27 +79,20 @@ def plot_relevant_per_topic(
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     """One system's topic scores against its fitted margin.
 
-    System ``i`` of a :class:`irrepro.simulation.CollectionModel`: grey histogram or bars (the measure on the
-    x axis, the collection and system in the title) against its fitted margin (density, or probabilities for
-    P@10) and, with ``delta``, the margin moved to its expected value + ``delta`` (dashed). The y axis spans
-    the data and the fitted margin (a density that runs off to infinity at 0 or 1 is cut at twice the
-    histogram's highest bar).
+    A density that runs off to infinity at 0 or 1 is cut at twice the histogram's highest bar.
 
     Parameters
     ----------
     model : irrepro.simulation.CollectionModel
-        The fitted collection.
     i : int
         The system.
     delta : float, optional
-        Also draw the margin moved to its expected value + delta.
+        Also draw the margin moved to its expected value + delta (dashed).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (6, 3.5))
     m = model.margins[i]
@@ -159,25 +148,21 @@ def plot_rates_by_alpha(
 ):
     """Type I error divided by alpha against alpha, one panel per topic-set size.
 
-    Ours with +-1.96 se bands, the published rates (``theirs``) as open markers. ``ours``: a long frame of
-    :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics); ``theirs``: a frame
-    with the columns test, tails, alpha, topics and value. ``axes``: one per topic-set size (new ones when
-    None). The legend (``legend``) is drawn beside the last axes. On log axes a rate of 0 is not drawn and a
-    band reaching 0 is cut at half the smallest rate or alpha drawn, so the y axis spans the data.
+    Ours with +-1.96 se bands, the published rates as open markers. On log axes a rate of 0 is not
+    drawn and a band reaching 0 is cut at half the smallest rate or alpha drawn.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        Long frame (see above).
+        :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics).
     theirs : pandas.DataFrame, optional
-        The published rates.
-    tails : int
-        One- or two-tailed tests.
+        The published rates: test, tails, alpha, topics and value.
+    tails : {1, 2}
     form : {"ratio", "loglog"}
         Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
         diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
     ylabel : str
-        The first axes' y label, drawn literally (default: what is drawn).
+        The first axes' y label (default: what is drawn).
     legend : bool
         Draw the legend (False in all but one row of a grid of such rows).
     axes : sequence of matplotlib Axes, optional
@@ -186,7 +171,6 @@ def plot_rates_by_alpha(
     Returns
     -------
     sequence of matplotlib Axes
-        The axes drawn on.
     """
     if form not in ("ratio", "loglog"):
         raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
@@ -250,34 +234,28 @@ def plot_power_by_delta(
 ):
     """Power at alpha against the true difference, one line per test.
 
-    Ours is a long frame of :meth:`irrepro.known_truth.PValues.frame` rows, drawn with +-1.96 se bands (error
-    bars where a test has a single delta); the published power (``theirs``: test, tails, delta, value) as open
-    markers.
+    Ours with +-1.96 se bands (error bars where a test has a single delta), the published power as
+    open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        Long frame (see above).
+        :meth:`irrepro.known_truth.PValues.frame` rows.
     theirs : pandas.DataFrame, optional
-        The published power.
+        The published power: test, tails, delta, value.
     alpha : float
-        The significance level.
-    tails : int
-        One- or two-tailed tests.
+    tails : {1, 2}
     rate : {"rate", "type3"}
         Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
         ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).
     title : str
-        The title, drawn literally.
     legend : bool
         Draw the legend, beside the axes (False in all but one panel of a grid).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (6, 3.5))
     se_col = "se" if rate == "rate" else f"{rate}_se"
@@ -315,28 +293,23 @@ def plot_coverage(
 ):
     """Coverage of each interval method per setting, against the nominal level.
 
-    Points with +-1.96 se per setting (``tables``: label -> :meth:`irrepro.known_truth.Coverage.table`), the
-    nominal ``level`` (a fraction or a percentage, :func:`irrepro.stats.check_level`) as a dotted line and,
-    when given, the split-half concordance the paper predicts (``proxy``, dashed) beside the measured
-    concordance (open squares), each series its own colour (a setting's two in shades of one hue).
+    Points with +-1.96 se per setting, the nominal level dotted, the predicted split-half
+    concordance dashed beside the measured one (open squares).
 
     Parameters
     ----------
     tables : mapping
         Label -> :meth:`irrepro.known_truth.Coverage.table`.
     level : float
-        The nominal level.
+        A fraction or a percentage (:func:`irrepro.stats.check_level`).
     proxy : float, optional
         The split-half concordance the paper predicts.
     title : str
-        The title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))

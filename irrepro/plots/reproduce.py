@@ -20,12 +20,9 @@ _PANELS = {
 def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
     """The effect ratio, Delta RI and p-values of a reproduction, each with its interval.
 
-    Three panels side by side, one row per evaluation measure: the effect ratio ER (dotted lines
-    at 0, no improvement left, and 1, the original improvement in full), Delta RI (dotted at 0,
-    the relative improvement kept) and the t-test's p-values between the original and the
-    reproduced per-topic scores of the baseline and the advanced run (dashed at ``alpha``). Each
-    value is a dot with its confidence interval as a bar; one colour per experiment (ER, Delta
-    RI) or per experiment and run (p-values), the legend under the panels.
+    Three panels, one row per measure: the effect ratio ER (dotted at 0, no improvement left, and 1,
+    the original improvement in full), Delta RI (dotted at 0) and the t-test's p-values between the
+    original and reproduced per-topic scores of the baseline and advanced runs (dashed at ``alpha``).
 
     Parameters
     ----------
@@ -33,14 +30,12 @@ def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
         :meth:`irrepro.reproduce.Reproduction.to_frame`'s long table (columns ``experiment, run,
         measure, statistic, value, low, high``); rows of other statistics are left out.
     alpha : float, default 0.05
-        Where the p-value panel's dashed line is drawn.
     axes : sequence of matplotlib Axes, optional
         Three axes (a new figure, one row of three sharing the measures' axis, when None).
 
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The three axes.
     """
     f = frame[frame["statistic"].isin(list(_PANELS))]
     measures = list(dict.fromkeys(f["measure"]))

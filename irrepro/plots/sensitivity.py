@@ -16,25 +16,20 @@ def plot_asl_curves(
 ):
     """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
 
-    For each label, the ASLs of all pairs sorted ascending (``BootstrapResult.asl_curve()``, or adjusted ASLs)
-    against the pair's rank, with a dashed line at ``alpha`` and the legend beside the axes. ``colors`` maps a
-    label to its colour (default: :func:`irrepro.plots.series_colors`).
+    For each label, the ASLs sorted ascending against the pair's rank; a dashed line at ``alpha``.
 
     Parameters
     ----------
     curves : mapping
-        Label -> the ASLs of all pairs.
+        Label -> the ASLs of all pairs (``BootstrapResult.asl_curve()``, or adjusted ASLs).
     alpha : float
-        The dashed line.
     colors : mapping, optional
-        Label -> colour.
+        Label -> colour (default: :func:`irrepro.plots.series_colors`).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (6, 4))
     colors = series_colors(curves) if colors is None else colors
@@ -54,10 +49,7 @@ def plot_significance_matrix(
 ):
     """Which pairs of systems differ significantly, as a systems x systems matrix.
 
-    Systems in ``order`` (e.g. best mean first), blue where the row's system is significantly better, red
-    where worse, grey where the difference is not significant. ``pairs`` (P, 2) system indices, ``difference``
-    (P,) score of the first minus the second, ``significant`` (P,) bool; ``labels`` (the systems' names, in
-    index order) label the axes.
+    Blue where the row's system is significantly better, red where worse, grey: not significant.
 
     Parameters
     ----------
@@ -68,16 +60,14 @@ def plot_significance_matrix(
     significant : array_like
         (P,) bool.
     order : array_like
-        The systems' order on the axes.
+        The systems' order on the axes (e.g. best mean first).
     labels : sequence of str, optional
         The systems' names, in index order.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     pairs = np.asarray(pairs)
     order = np.asarray(order)
@@ -106,8 +96,7 @@ def plot_asl_panels(
 ):
     """Sakai's (2006) Figures 7 and 8 side by side: paired and unpaired ASL curves.
 
-    The paired tests on the left (labelled by measure), the unpaired tests on the right (labelled by name),
-    drawn by :func:`plot_asl_curves`, each panel's legend below it.
+    The paired tests on the left (labelled by measure), the unpaired tests on the right (by name).
 
     Parameters
     ----------
@@ -118,14 +107,12 @@ def plot_asl_panels(
         Name -> colour, the same in both panels (default: :func:`irrepro.plots.series_colors` of the
         names of both).
     alpha : float
-        The dashed line.
     axes : sequence of two matplotlib Axes, optional
         Where to draw (a new figure, the y axis shared, when None).
 
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The two axes.
     """
     axes = _axes_row(axes, 2, (11, 4.6), sharey=True)
     colors = series_colors([*paired, *[n for n in unpaired if n not in paired]]) if colors is None else colors
@@ -145,9 +132,7 @@ def plot_asl_panels(
 
 @styled
 def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: str = "", ax=None):
-    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against ties.
-
-    One line per measure over the fuzziness values.
+    """Sakai's (2006) stability method (Figures 9 and 10): minority rate against ties, per measure.
 
     Parameters
     ----------
@@ -156,14 +141,11 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     colors : mapping, optional
         Name -> colour (default: :func:`irrepro.plots.series_colors`).
     title : str
-        The title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (6.5, 4.5))
     colors = series_colors(stability) if colors is None else colors
@@ -187,26 +169,23 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
     """A square table of pairwise values as an annotated heat map of its lower triangle.
 
-    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between the measures' rankings, their bootstrap
-    standard error), drawn with seaborn's ``heatmap``, the x tick labels turned 45 degrees.
+    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between rankings, its bootstrap error).
 
     Parameters
     ----------
     matrix : pandas.DataFrame
-        The table; its index and columns label the axes (drawn literally, long names shortened).
+        The table; its index and columns label the axes.
     fmt : str
         Format of the annotations.
     label, title : str
-        The colour bar's label and the title, drawn literally.
+        The colour bar's label and the title.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
     **heatmap
         Passed to ``seaborn.heatmap`` (``cmap``, ``vmin``, ``vmax``).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     import seaborn as sns
 

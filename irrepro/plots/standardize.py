@@ -20,8 +20,7 @@ def _ordinal(n: int) -> str:
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
     """A (systems, topics) score matrix as a grey-scale heat map.
 
-    Systems (rows) by mean score best first and topics (columns) easiest first, with a colour bar labelled
-    ``measure``; the grey scale spans 0 to ``vmax`` (None: the largest score).
+    Systems (rows) by mean score best first and topics (columns) easiest first.
 
     Parameters
     ----------
@@ -32,12 +31,10 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
     vmax : float, optional
         The top of the grey scale (None: the largest score).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     x = np.asarray(scores, dtype=np.float64)
     ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
@@ -63,16 +60,12 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
     Parameters
     ----------
     x, y : array_like
-        One value per system.
     xlabel, ylabel : str
-        Axis labels, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (5, 4))
     ax.scatter(np.asarray(x), np.asarray(y), s=14, color=PALETTE[0])
@@ -84,22 +77,19 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
 def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
     """Share of systems significantly different from themselves, per form of the scores.
 
-    Over random topic halves, per form of the scores (``{form: PartitionResult.summary()}``, e.g. raw and
-    standardized): the mean over partitions and the upper end of its 95% range, against the nominal ``alpha``.
+    Over random topic halves: the mean over partitions and the upper end of its 95% range.
 
     Parameters
     ----------
     summaries : mapping
-        Form -> PartitionResult.summary().
+        Form (e.g. raw, standardized) -> PartitionResult.summary().
     alpha : float
-        The nominal rate.
+        The nominal rate, drawn as a line.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
@@ -129,7 +119,7 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
 def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
     """Every system's mean with its interval (Webber, Moffat & Zobel 2008, Figure 2).
 
-    Systems sorted by the mean, best first; ``highlight`` (a rank from 1) is drawn again in vermillion.
+    Systems sorted by the mean, best first.
 
     Parameters
     ----------
@@ -138,12 +128,10 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
     highlight : int, optional
         The rank (1 = best) drawn in vermillion, labelled e.g. "13th run" (the rank as an English ordinal).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 3.5))
     m, lo, hi = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
@@ -178,20 +166,16 @@ def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] =
     Parameters
     ----------
     scores : array_like
-        The scores, any shape (flattened).
+        Any shape (flattened).
     bins : int
         Number of bins over ``range``.
     range : tuple of float
-        The span of the bins.
     color : matplotlib colour
-        The bars' colour.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (4, 3))
     ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
@@ -204,8 +188,7 @@ def plot_percentile_curves(
 ):
     """Percentiles of a statistic against a size (Webber, Moffat & Zobel 2008, Figure 4).
 
-    One line per column of ``percentiles`` (index: the sizes, drawn on a log scale), with horizontal reference
-    lines (label -> value; dashed, dotted, ... in greys); the legend beside the axes.
+    One line per column of ``percentiles``, sizes on a log scale, reference lines in greys.
 
     Parameters
     ----------
@@ -216,12 +199,10 @@ def plot_percentile_curves(
     references : mapping, optional
         Label -> value of a reference line.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 3.5))
     colors = series_colors(labels)
@@ -245,10 +226,8 @@ def plot_percentile_curves(
 def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
     """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting.
 
-    For each (metric, form) the dRMSE between random topic halves (``kind="dRMSE"``: mean with its 95%
-    interval) or the upper end of the false-positive rate's 95% interval (``kind="FP"``: bars, with a dashed
-    line at 0.05); each form in its colour (:func:`irrepro.plots.series_colors` of the forms, as in
-    :func:`plot_grouped_bars`), the panels one above the other.
+    For each (metric, form) the dRMSE between random topic halves (mean with its 95% interval) or
+    the upper end of the false-positive rate's 95% interval (bars, a dashed line at 0.05).
 
     Parameters
     ----------
@@ -256,15 +235,13 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
         Rows with setting, metric, form and ``PartitionResult.summary()``'s columns.
     short : mapping
         Form -> its short name in the tick labels.
-    kind : str
-        "dRMSE" or "FP".
+    kind : {"dRMSE", "FP"}
     axes : sequence of matplotlib Axes, optional
         One per setting (a new figure, one row per setting, when None).
 
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The axes, one per setting.
     """
     groups = list(summaries.groupby("setting", sort=False))
     axes = _axes_row(axes, len(groups), (10, 2.6 * len(groups)), vertical=True)
@@ -301,8 +278,7 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
 def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     """A bar per cell of frame, one group per column.
 
-    One bar per row (coloured by ``colors``), e.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of
-    the scores; columns: metrics); the legend beside the axes.
+    E.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
 
     Parameters
     ----------
@@ -311,12 +287,10 @@ def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     colors : sequence, optional
         One colour per row (default: :func:`irrepro.plots.series_colors` of the rows).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (6, 3.5))
     colors = list(series_colors(frame.index).values()) if colors is None else colors

@@ -27,18 +27,16 @@ def plot_error_rates(
 ):
     """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
 
-    One line per bin (measured points solid, GROWTH projection to ``at`` topics dashed; the bins in the order
-    of a sequential colour map, the legend beside the axes), with the 5% line. Points with fewer than
-    ``min_trials`` trials are not drawn (nor used by the default fit, :func:`irrepro.topic_split.growth_fit`).
+    One line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
+    line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default fit).
 
     Parameters
     ----------
     result : irrepro.topic_split.SwapExperiment
-        The experiment.
     filter : str
         The significance filter of the pairs counted.
-    kind : str
-        "relative" or "absolute" difference bins.
+    kind : {"relative", "absolute"}
+        The difference bins.
     bins : sequence of int, optional
         The bins drawn (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
@@ -48,17 +46,13 @@ def plot_error_rates(
     min_trials : int
         The fewest trials a point needs.
     title : str
-        The title, drawn literally.
     legend : bool
-        Draw the legend (False in all but one of several panels of the same ``bins``: a bin has
-        the same colour in each).
+        Draw the legend (False in all but one of several panels of the same ``bins``).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 4.2))
     rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
@@ -107,28 +101,22 @@ def plot_pooled_error_rates(
 ):
     """Error rate against topic-set size, bins pooled, one line per filter.
 
-    Errors and trials are summed over the bins (section 3: t vs sign vs Wilcoxon); sizes without a trial are
-    not drawn.
+    Errors and trials summed over the bins (section 3: t vs sign vs Wilcoxon).
 
     Parameters
     ----------
     result : SwapExperiment
-        The experiment.
     filters : mapping
         Label -> filter of ``result.filters``.
-    kind : str
-        "relative" or "absolute" difference bins.
+    kind : {"relative", "absolute"}
+        The difference bins.
     bins : slice or sequence of int
-        The bins pooled.
     ylabel, title : str
-        The y axis label and the title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 4))
     colors = series_colors(filters)
@@ -153,8 +141,7 @@ def plot_error_rates_by_effort(
 ):
     """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
 
-    Difference bins against topic-set size (left) and against assessor effort (right: sizes times the cost of
-    a topic), per measure, the legend beside the right panel.
+    Assessor effort is the sizes times the cost of a topic.
 
     Parameters
     ----------
@@ -163,14 +150,12 @@ def plot_error_rates_by_effort(
     bins : sequence of int
         The relative-difference bins drawn (solid, dashed, ...).
     titles : sequence of two str
-        The panels' titles, drawn literally.
     axes : sequence of two matplotlib Axes, optional
         Where to draw (a new figure, the y axis shared, when None).
 
     Returns
     -------
     numpy.ndarray of matplotlib Axes
-        The two axes.
     """
     axes = _axes_row(axes, 2, (11, 3.6), sharey=True)
     colors = series_colors([(name, b) for name in results for b in bins])
@@ -193,22 +178,19 @@ def plot_error_rates_by_effort(
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
 
-    ``sd`` is :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95), drawn as a line with
-    its 5-95% band and a dotted line at ``threshold`` (section 5).
+    A line with its 5-95% band and a dotted line at ``threshold`` (section 5).
 
     Parameters
     ----------
     sd : pandas.DataFrame
-        Columns topics, sd, sd_p05, sd_p95.
+        :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95).
     threshold : float, optional
         The dotted line (None: none).
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 3.5))
     ax.plot(sd["topics"], sd["sd"], marker=".", color=PALETTE[0])
@@ -224,24 +206,20 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
     """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
 
-    The pair's trials are sorted by the set-1 difference, one line per topic-set size
-    (``SwapExperiment.dependence()``'s rows; sizes it does not hold are skipped).
+    The pair's trials sorted by the set-1 difference, one line per topic-set size.
 
     Parameters
     ----------
     dep : pandas.DataFrame
-        Sizes x trial ranks.
+        Sizes x trial ranks (``SwapExperiment.dependence()``).
     sizes : sequence of int
-        The sizes drawn.
+        The sizes drawn (those ``dep`` lacks skipped).
     title : str
-        The title, drawn literally.
     ax : matplotlib Axes, optional
-        Where to draw (a new figure when None).
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on.
     """
     ax = _axes(ax, (7, 4))
     drawn = [s for s in sizes if s in dep.index]

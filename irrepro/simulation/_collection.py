@@ -1,5 +1,4 @@
-"""The model of a whole collection: duplicate systems dropped, every system's margin and, on demand,
-every pair's copula."""
+"""The model of a whole collection: every kept system's margin and, on demand, every pair's copula."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from ._margins import fit_margin
 
 
 def _remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
-    """Indices (int64, in order) of the systems kept when every system equal within ``tol`` on every topic to an earlier one is dropped."""
+    """Indices (int64, in order) of the systems kept, those equal within ``tol`` to an earlier one dropped."""
     x = np.asarray(scores, dtype=np.float64)
     keep: list[int] = []
     for i in range(x.shape[0]):
@@ -29,25 +28,19 @@ def _remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
 
 @dataclass(eq=False)
 class CollectionModel:
-    """Margins of every kept system of one score matrix, and their copulas.
-
-    A pair's copula is fitted on first use and cached; its pseudo-observations draw from a seed
-    derived from the pair alone, so it does not depend on the order in which pairs are asked for.
+    """Margins of every kept system of one score matrix, and their copulas (fitted on first use, cached).
 
     Attributes
     ----------
     name, measure : str
-        The collection and the measure of the scores.
     systems : tuple
         The kept systems' names.
     scores : numpy.ndarray
         Their scores, (S, T).
     margins : list of Margin
-        One per kept system.
     seed : numpy.random.SeedSequence
-        What each pair's seed derives from.
-    copula_method : str
-        How copulas are fitted (:func:`fit_copula`).
+        What each pair's seed derives from, with the pair alone (the order pairs come in is moot).
+    copula_method : {"itau", "mle"}
     """
 
     name: str
@@ -90,9 +83,7 @@ class CollectionModel:
         return cop
 
     def pair(self, i: int, j: int, *, mean_e: float | None = None, same_margin: bool = False) -> PairModel:
-        """Baseline system ``i`` and experimental system ``j`` with their copula. ``same_margin``:
-        both scores from margin ``i`` (Urbano et al.'s null: identical distributions);
-        ``mean_e``: margin ``j`` moved to that expected value."""
+        """Systems ``i`` (baseline) and ``j``; ``same_margin``: both margin ``i``; ``mean_e``: ``j`` moved."""
         b = self.margins[i]
         e = b if same_margin else self.margins[j]
         if mean_e is not None:
@@ -120,35 +111,24 @@ def fit_collection(
     n_jobs: int | None = None,
     copula_method: str = "itau",
 ) -> CollectionModel:
-    """Margins of every system of a score matrix, as Urbano et al. (2019) prepare it.
-
-    Duplicate systems are removed, then the systems whose mean score is below the ``bottom``
-    quantile of the means.
+    """Margins of every system of a score matrix, as Urbano, Lima & Hanjalic (2019, section 3) prepare it.
 
     Parameters
     ----------
     matrix : irrepro.data.ScoreMatrix
-        The per-topic scores of the systems.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
         The seed of the copulas' pseudo-observations.
     bottom : float
-        The share of systems with the lowest means left out.
+        The share of systems with the lowest means left out, after duplicates.
     support : "auto", None or array_like
-        The margins' support: ``"auto"`` (P@k measures on 0, 1/k, ..., 1; others continuous),
-        None (continuous) or the support's values.
+        ``"auto"`` (P@k on 0, 1/k, ..., 1; others continuous), None (continuous) or the support.
     n_jobs : int or None
-        Workers fitting the margins.
     copula_method : {"itau", "mle"}
         How copulas are fitted (:func:`fit_copula`).
 
     Returns
     -------
     CollectionModel
-        The margins, with copulas fitted on demand.
-
-    Notes
-    -----
-    Urbano, Lima & Hanjalic (2019), section 3.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""The dependence of two systems' scores: pseudo-observations, bivariate copulas and the model of a
-pair of systems (two margins and their copula)."""
+"""The dependence of two systems' scores: pseudo-observations, copulas and the model of a pair."""
 
 from __future__ import annotations
 
@@ -56,8 +55,7 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
 def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``).
 
-    Parametric families with rotations, selected by AIC, on pseudo-observations with ties broken
-    at random (seeded).
+    Parametric families (with rotations) selected by AIC; Urbano & Nagler (2018), section 3.3.
 
     Parameters
     ----------
@@ -71,11 +69,6 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     Returns
     -------
     pyvinecopulib.Bicop
-        The copula selected by AIC.
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3.3.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""The margins: the distribution of one system's topic scores, its candidate families and the
-choice among them by AIC."""
+"""The margins: one system's score distribution, its candidate families and the choice by AIC."""
 
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ class Margin:
     Attributes
     ----------
     family : str
-        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...; ``"t(...)"`` after
-        :meth:`with_mean`).
+        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...; ``"t(...)"`` moved).
     discrete : bool
         Whether the scores are discrete (P@10) or continuous (AP).
     x : numpy.ndarray
@@ -44,13 +42,9 @@ class Margin:
     cdf : numpy.ndarray
         F at each point of ``x``.
     aic : float
-        The candidate's AIC on the fitted scores.
+        On the fitted scores.
     n_params : float
         Its number of parameters (effective degrees of freedom for a kernel density).
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3; Urbano, Lima & Hanjalic (2019), section 3.
     """
 
     family: str
@@ -69,8 +63,7 @@ class Margin:
         return float(np.sum((g[1:] + g[:-1]) * np.diff(self.x)) / 2)
 
     def ppf(self, u) -> np.ndarray:
-        """The quantile function Q(u) = min{x : F(x) >= u} (interpolated on the grid when
-        continuous)."""
+        """The quantile function Q(u) = min{x : F(x) >= u}, interpolated when continuous."""
         u = np.asarray(u, dtype=np.float64)
         if self.discrete:
             k = np.searchsorted(self.cdf, u, side="left")
@@ -84,16 +77,14 @@ class Margin:
         return self.ppf(parallel.as_generator(seed).random(size))
 
     def lehmann(self, power: float) -> Margin:
-        """The margin with CDF ``F^power`` (power >= 1: higher scores) or, for a negative
-        ``power = -b``, ``1 - (1 - F)^b`` (lower scores); ``power`` in (-1, 1) is refused."""
+        """CDF ``F^power`` (power >= 1) or ``1 - (1 - F)^b`` (power = -b <= -1); (-1, 1) is refused."""
         if -1 < power < 1:
             raise InputError("the Lehmann power must be >= 1 (raise) or <= -1 (lower)")
         f = self.cdf**power if power >= 1 else 1.0 - (1.0 - self.cdf) ** (-power)
         return Margin(f"t({self.family})", self.discrete, self.x, f, np.nan, self.n_params)
 
     def can_move_to(self, mean: float, tol: float = 1e-9) -> bool:
-        """Whether :meth:`with_mean` can move this margin to expected value ``mean`` (one
-        evaluation of the mean instead of a root search: the mean is monotone in the power)."""
+        """Whether :meth:`with_mean` can move this margin to expected value ``mean`` (no root search)."""
         now = self.mean
         if abs(mean - now) <= tol:
             return True
@@ -103,9 +94,7 @@ class Margin:
         return bool((self.lehmann(sign * np.exp(_TOP_LOG_POWER)).mean - mean) * sign >= 0)
 
     def with_mean(self, mean: float, tol: float = 1e-9) -> Margin:
-        """This margin moved to expected value ``mean`` by a Lehmann transformation of its CDF
-        (module notes; Urbano & Nagler 2018, section 3.4, use a two-parameter beta version);
-        InputError when ``mean`` lies outside the open range of the support."""
+        """This margin moved to expected value ``mean`` (Lehmann); InputError outside the support."""
         now = self.mean
         if abs(mean - now) <= tol:
             return self
@@ -270,32 +259,25 @@ def _fit_kde_discrete(counts: np.ndarray, m: int, support: np.ndarray, mult: flo
 def fit_margin(scores, *, support=None) -> Margin:
     """The margin of one system's topic scores selected by AIC among the candidates.
 
-    ``support=None``: continuous scores on [0, 1] (AP): truncated normal, beta and kernel density.
-    ``support`` (e.g. 0, 0.1, ..., 1): equally spaced discrete scores (P@10): beta-binomial
-    and discrete kernel densities (bandwidth multipliers 1, 2, 5). Candidates that fail to fit
-    are skipped.
+    Continuous (AP): truncated normal, beta and kernel density; discrete (P@10): beta-binomial and
+    discrete kernel densities (bandwidth multipliers 1, 2, 5); a candidate that fails to fit is
+    skipped. Urbano & Nagler (2018), section 3.2; Urbano, Lima & Hanjalic (2019), section 3.
 
     Parameters
     ----------
     scores : array_like
         One system's per-topic scores in [0, 1] (at least 5, finite).
     support : array_like or None
-        None: continuous scores; else the equally spaced support of discrete scores.
+        None: continuous scores; else the equally spaced support of discrete scores (0, 0.1, ..., 1).
 
     Returns
     -------
     Margin
-        The candidate with the smallest AIC.
 
     Raises
     ------
     irrepro.InputError
         For fewer than 5 scores, scores outside [0, 1] or off ``support``, or no candidate fitted.
-
-    Notes
-    -----
-    Urbano & Nagler (2018), section 3.2 (margins), with the candidates of Urbano, Lima & Hanjalic
-    (2019), section 3.
 
     Examples
     --------

@@ -77,8 +77,7 @@ def _median_se(w, n_boot: int = 500, seed: int = 0) -> float:
 
 
 def section9_rows(P: Mapping, diff, fixed, dl, B: int) -> list[dict]:
-    """Section 9 on one pair: the difference intervals and the meta-analyses (context) and the
-    paired bootstrap's sd against the separate one's (the paper's 'more powerful')."""
+    """Section 9 on one pair: difference intervals, meta-analyses, paired against separate sd."""
     z = stats.Z95
     ctx = f"an interval from the bootstrap (B = {B}); {CONTEXT}"
     n = int(diff.usable.sum())
@@ -119,9 +118,7 @@ def section9_rows(P: Mapping, diff, fixed, dl, B: int) -> list[dict]:
 
 
 def meta_analysis_row(P: Mapping, fixed, dl, pair: str) -> dict:
-    """The paper's meta-analysis argument as a claim: per-topic corpus intervals combined by the
-    fixed-effect model (weights 1/sigma_i^2). The fixed-effect model assumes one effect for every
-    topic: Cochran's Q is then chi-square on k - 1 df; it holds when Q's p-value is not below 0.05."""
+    """The paper's meta-analysis argument as a claim."""
     p = float(scipy.stats.chi2.sf(fixed.q, fixed.k - 1))
     holds = p >= 0.05
     return book.claim(
@@ -142,8 +139,7 @@ def meta_analysis_row(P: Mapping, fixed, dl, pair: str) -> dict:
 
 
 def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -> list[dict]:
-    """The paper's claims on AP and MAP intervals, each a number of a split validation with its
-    errors: sampling by topic (clustered, or over resampled topics), Monte Carlo from B."""
+    """The paper's claims on AP and MAP intervals, each a number of a split validation with its errors."""
     methods = ("linear+smallR", "logit+smallR")
     model_in = 100 * predicted_in_interval()[1]
     topics = list_topics(val.usable)
@@ -288,15 +284,7 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
 
 
 def pooled(rows_by_seed: Sequence[Sequence[Mapping]], label: str = "thinning seeds") -> list[dict]:
-    """Each row's mean over the seeds of an emulation of the data (the qrels thinned at random).
-
-    The thinning emulates a sample of the data (which relevant documents a collection holds), so
-    how much one thinned collection varies is a sampling error. Two estimates of it: the seeds' own
-    sampling errors by topic (root mean square; the thinning draws each topic's documents
-    independently, so its variation is in part inside the topic-clustered error) and the sd over
-    the seeds; the row's sampling error is the larger, part by part. Its Monte Carlo error is the
-    sd over the k seeds / sqrt(k): how far the mean of k emulated collections is from the mean over
-    all thinnings (it includes our bootstrap's noise)."""
+    """Each row's mean over the seeds of an emulation of the data (the qrels thinned at random)."""
     k, out = len(rows_by_seed), []
     for rows in zip(*rows_by_seed):
         vals = np.array([_parts(r["ours"]) for r in rows])
@@ -322,8 +310,7 @@ def pooled(rows_by_seed: Sequence[Sequence[Mapping]], label: str = "thinning see
 
 
 def cell_moves(as_is, rerun, condition: str) -> pd.DataFrame:
-    """Per share of each row of ``as_is`` and its ``rerun``: status by the rule, distance to the
-    paper's, move (toward or away from the paper's status)."""
+    """Per share of each row of ``as_is`` and its ``rerun``."""
     rank = {book.REPLICATED: 2, book.PARTLY: 1, book.INCONCLUSIVE: 1, book.NOT_REPLICATED: 0}
     out = []
     base = as_is.frame.set_index("quantity")
@@ -363,10 +350,7 @@ def seed_table(vals: Mapping) -> pd.DataFrame:
 
 def rerun(paper: str, as_is, item: str, rows_by_seed: Sequence[Sequence[Mapping]], *, condition: str, label: str,
           data: str, page: str = ""):  # fmt: skip
-    """The rows of ``as_is`` (a :class:`~irrepro.book.Comparison`) rerun once per seed of an
-    emulation of the data, judged as their mean (:func:`pooled`), each note giving the range over
-    the seeds and the statuses the seeds would get one by one (:func:`irrepro.book.spread_notes`);
-    ``page``: the chapter's sub-page that shows it (:func:`irrepro.book.compare`)."""
+    """The rows of ``as_is`` rerun once per seed of an emulation of the data, judged as their mean."""
     notes = book.spread_notes(rows_by_seed, label)
     rows = [
         {**r, "note": "; ".join(x for x in (r.get("note", ""), n) if x)}

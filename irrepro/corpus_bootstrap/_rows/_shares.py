@@ -39,8 +39,7 @@ def list_topics(mask: np.ndarray) -> np.ndarray:
 
 
 def _edge_noise(method: str, B: int) -> float:
-    """The relative Monte Carlo sd of an interval's half-width from B bootstrap samples: a bootstrap
-    sd's 1/sqrt(2(B - 1)); a BCa percentile's sqrt(p(1 - p) / B) / (phi(z) z) at p = 0.025."""
+    """The relative Monte Carlo sd of an interval's half-width from B bootstrap samples."""
     if method.startswith("bca"):
         z = stats.Z95
         return float(np.sqrt(0.025 * 0.975 / B) / (scipy.stats.norm.pdf(z) * z))
@@ -48,10 +47,7 @@ def _edge_noise(method: str, B: int) -> float:
 
 
 def bootstrap_mc_se(normalized: np.ndarray, method: str, B: int) -> tuple[float, float, float]:
-    """The Monte Carlo error (in points) of the below / in / above shares of values ``normalized``
-    so that the interval is [-1, 1]: each list flips between in and out with probability
-    ``Phi((1 - |x|) / c)``, ``c`` the relative noise of its interval's ends (:func:`_edge_noise`);
-    the lists' bootstraps are independent, so the variances add."""
+    """The Monte Carlo error (in points) of the below / in / above shares of ``normalized`` values."""
     x = np.asarray(normalized, dtype=float)
     n = max(len(x), 1)
     c = _edge_noise(method, B)
@@ -62,9 +58,7 @@ def bootstrap_mc_se(normalized: np.ndarray, method: str, B: int) -> tuple[float,
 
 
 def _paper_se(shares, se, n_ours: int, n_paper: int) -> list[float]:
-    """The paper's sampling error of shares (in %) over its ``n_paper`` units, clustered as ours:
-    the binomial error over its n times our design effect (our clustered error over our binomial
-    one; where a share of ours is 0 or 100, the row's largest)."""
+    """The paper's sampling error of shares (in %) over its ``n_paper`` units, clustered as ours."""
     p = np.clip(np.asarray(shares, dtype=float) / 100, 0, 1)
     binom = 100 * np.sqrt(p * (1 - p) / max(n_ours, 1))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -76,9 +70,7 @@ def _paper_se(shares, se, n_ours: int, n_paper: int) -> list[float]:
 
 def list_share_row(quantity: str, paper, val: SplitValidation, src: str, method: str, *, min_rel: int = 0,
                    paper_n: int | None = None, note: str = "") -> dict:  # fmt: skip
-    """A below / in / above row of the other half's AP w.r.t. ``method``'s intervals from ``src``:
-    sampling error clustered by topic, Monte Carlo error of the bootstrap (:func:`bootstrap_mc_se`),
-    the paper's error over its ``paper_n`` lists with our design effect."""
+    """A below / in / above row of the other half's AP w.r.t. ``method``'s intervals from ``src``."""
     mask = val.lists_mask(src, min_rel)
     pos = val.positions(src, method)[mask]
     x = val.normalized_difference(src, method)[mask[val.usable]]
@@ -99,10 +91,7 @@ def _sub(iv: Intervals, idx) -> Intervals:
 
 
 def map_positions(val: SplitValidation, src: str, kind: str, measure: str, idx=None) -> np.ndarray:
-    """Per run: where the other half's MAP (L-MAP) falls w.r.t. the ``kind`` interval from ``src``,
-    -1 / 0 / +1, over the topics ``idx`` (None: all, the validation's own numbers). The bootstrap
-    interval over resampled topics has sd ``sqrt(sum_t sd_t^2) / T`` (the lists' bootstraps are
-    independent), scaled per run to the validation's own sd at ``idx=None``."""
+    """Per run, where the other half's MAP falls w.r.t. the ``kind`` interval: -1 / 0 / +1."""
     o = val.other(src)
     if idx is None:
         iv = val.maps[(src, kind, measure)]
@@ -136,8 +125,7 @@ def _bootstrap_sd(val: SplitValidation, src: str, measure: str, idx) -> np.ndarr
 
 def map_shares_by_topic(val: SplitValidation, src: str, kind: str, measure: str, *, n_boot: int = 200,
                         seed=0) -> np.ndarray:  # fmt: skip
-    """(n_boot, 3): the below / in / above shares (%) of runs, over topics resampled with
-    replacement (seeded): the spread is the shares' sampling error over topics."""
+    """(n_boot, 3) below / in / above shares (%) of runs over topics resampled with replacement."""
     rng = np.random.default_rng(seed)
     T = len(val.topics)
     out = np.empty((n_boot, 3))
@@ -148,8 +136,7 @@ def map_shares_by_topic(val: SplitValidation, src: str, kind: str, measure: str,
 
 
 def _map_mc_se(val: SplitValidation, src: str, kind: str, measure: str) -> tuple[float, float, float]:
-    """The Monte Carlo error of a run share (Tables 3 and 4): as :func:`bootstrap_mc_se`, each
-    run's interval's ends with the relative noise of a bootstrap sd."""
+    """The Monte Carlo error of a run share (Tables 3 and 4)."""
     o = val.other(src)
     iv = val.maps[(src, kind, measure)]
     d = run_means(val.ap[o], val.usable, measure) - iv.estimate
@@ -161,9 +148,7 @@ def _map_mc_se(val: SplitValidation, src: str, kind: str, measure: str) -> tuple
 
 def map_share_row(quantity: str, paper, val: SplitValidation, src: str, kind: str, measure: str, *,
                   paper_runs: int, n_boot: int = 200, seed=0, note: str = "") -> dict:  # fmt: skip
-    """A below / in / above row of runs (Tables 3 and 4): sampling error the sd over resampled
-    topics (:func:`map_shares_by_topic`), Monte Carlo error of the bootstrap, the paper's error over
-    its ``paper_runs`` runs with our design effect."""
+    """A below / in / above row of runs (Tables 3 and 4)."""
     pos = map_positions(val, src, kind, measure)
     shares = 100 * np.array([np.mean(pos < 0), np.mean(pos == 0), np.mean(pos > 0)])
     boot = map_shares_by_topic(val, src, kind, measure, n_boot=n_boot, seed=seed)

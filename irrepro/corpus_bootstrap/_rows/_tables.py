@@ -15,8 +15,7 @@ book = _lazy.module("irrepro.book")  # on first use: importing the method family
 
 
 def small_r_rows(P: Mapping, R, RA, RB, *, compared: bool = True) -> list[dict]:
-    """The topics with few relevant documents: full corpus (R) and halves (RA, RB). On TREC-COVID
-    (``compared=False``) they describe our data, with TREC-6's numbers in the note."""
+    """The topics with few relevant documents: full corpus (R) and halves (RA, RB)."""
 
     def row(quantity, key, ours, note=""):
         p = P[key]
