@@ -1,14 +1,29 @@
 """The names the docstrings' examples share (pytest's ``doctest_namespace``): ``np`` and ``scores``,
 a toy score matrix of 3 systems x 5 topics; ``scores_b``, a second matrix of 4 systems x 5 topics
-(the same topics under another measure) for the examples that compare two."""
+(the same topics under another measure) for the examples that compare two; ``ev``, the AP and P@2 of
+one toy run on two topics (``irrepro.measures.evaluate``'s example) for the examples of its outputs."""
+
+import functools
 
 import numpy as np
 import pytest
 
 
+@functools.cache
+def _toy_evaluation():
+    """``irrepro.measures.evaluate``'s example: AP and P@2 of one run on two topics."""
+    from irrepro import data, measures
+
+    qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
+    runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
+    return measures.evaluate(runs, ["AP", "P@2"])
+
+
 @pytest.fixture(autouse=True)
-def _doctest_names(doctest_namespace):
-    """Put ``np``, ``scores`` and ``scores_b`` into the doctests' namespace."""
+def _doctest_names(request, doctest_namespace):
+    """Put ``np``, ``scores``, ``scores_b`` and ``ev`` into a doctest's namespace (other tests: nothing)."""
+    if type(request.node).__name__ != "DoctestItem":
+        return
     doctest_namespace["np"] = np
     doctest_namespace["scores"] = np.array(
         [[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]]
@@ -21,3 +36,4 @@ def _doctest_names(doctest_namespace):
             [0.3, 0.6, 0.4, 0.5, 0.6],
         ]
     )
+    doctest_namespace["ev"] = _toy_evaluation()

@@ -163,10 +163,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from irrepro import data, measures
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
-    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
-    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> from irrepro import measures
     >>> measures.summarize(ev)
                AP   P@2
     run
@@ -199,10 +196,7 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from irrepro import data, measures
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
-    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
-    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> from irrepro import measures
     >>> measures.to_frame(ev).head(2)
        run query_id measure     value
     0  run       q1      AP  0.833333
@@ -255,10 +249,7 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
 
     Examples
     --------
-    >>> from irrepro import data, measures
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
-    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
-    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> from irrepro import measures
     >>> measures.to_dict(ev)["run"]["q1"]
     {'AP': 0.8333333333333333, 'P@2': 0.5}
     """
@@ -380,10 +371,7 @@ def to_trec_eval(
 
     Examples
     --------
-    >>> from irrepro import data, measures
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
-    >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
-    >>> ev = measures.evaluate(runs, ["AP", "P@2"])
+    >>> from irrepro import measures
     >>> print(measures.to_trec_eval(ev))
     runid                   all   run
     map                     all   0.4167
