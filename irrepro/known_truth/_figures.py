@@ -157,7 +157,7 @@ def mc_check(null, same_mean, family, target: float, family_target: float) -> pd
     """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target.
 
     One row per rate: every test of ``null`` (both tails), the tests whose null holds under equal means
-    (:data:`MEAN_TESTS`) and the family-wise errors, with whether the Monte Carlo error of a 5% rate,
+    (``MEAN_TESTS``) and the family-wise errors, with whether the Monte Carlo error of a 5% rate,
     with the rate's design effect, lies below the target.
 
     Parameters
