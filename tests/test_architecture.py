@@ -157,8 +157,6 @@ KNOWN_UPWARD = {
     "irrepro.data.simulate -> irrepro.measures.names",
     "irrepro.known_truth._rows -> irrepro.book._rule",
     "irrepro.known_truth._urbano_sizes -> irrepro.book._rule",
-    "irrepro.known_truth._figures -> irrepro.plots",
-    "irrepro.known_truth._findings -> irrepro.book",
     "irrepro.corpus_bootstrap._rows._claims -> irrepro.book._rule",
 }
 

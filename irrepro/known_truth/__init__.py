@@ -31,7 +31,7 @@ from . import _findings as findings  # noqa: F401  (the chapter's numbers for it
 from ._design import design_table
 from ._experiments import rejection_experiment
 from ._family import FamilyResult, family_experiment
-from ._figures import by_delta_figure, mc_check, their_by_delta, their_type1, type1_figure
+from ._figures import mc_check, their_by_delta, their_type1
 from ._findings import rates_at, simulator_checks
 from ._finite_b import finite_b_bias, finite_b_checks
 from ._methods import method_table
@@ -79,8 +79,6 @@ __all__ = [
     "with_z",
     "status_counts",
     "verdict_rows",
-    "type1_figure",
-    "by_delta_figure",
     "their_type1",
     "their_by_delta",
     "mc_check",

@@ -1,81 +1,10 @@
-"""The known-truth chapter's figures of our rates beside Urbano et al.'s (their Figures 2-4)."""
+"""Urbano et al.'s published rates in the form of the known-truth chapter's figures, and the Monte Carlo check of our rates."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pandas as pd
-
-
-def type1_figure(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
-                 sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
-
-    Log-log panels with the diagonal (:func:`irrepro.plots.plot_rates_by_alpha`): our rates as lines
-    with +-1.96 se bands, theirs as open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        :meth:`PValues.frame`'s rows with a ``measure`` column.
-    theirs : pandas.DataFrame
-        :func:`their_type1`.
-    tails : {2, 1}
-    measures : sequence of str
-    sizes : sequence of int
-        The number of columns; ``ours`` holds these sizes.
-    tests : sequence of str
-        The tests of ours to draw.
-
-    Returns
-    -------
-    Figure
-    """
-    from .. import plots
-
-    fig, axes = plots.panels(len(measures), len(sizes), height=2.4, sharey=True)
-    for row, m in zip(axes, measures):
-        o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
-        plots.plot_rates_by_alpha(o, theirs[theirs["measure"] == m], tails=tails, form="loglog", axes=row,
-                                  ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
-    return fig
-
-
-def by_delta_figure(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
-                    measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
-
-    Our rates as lines with +-1.96 se bands (:func:`irrepro.plots.plot_power_by_delta`), theirs as
-    open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        :meth:`PValues.frame`'s rows (for type III :meth:`UrbanoPValues.frame`'s) with a ``measure``
-        column.
-    theirs : pandas.DataFrame
-        :func:`their_by_delta`.
-    kind : {"power", "type3"}
-    tails : {2, 1}
-    measures : sequence of str
-    sizes : sequence of int
-    tests : sequence of str
-        The tests of ours to draw.
-
-    Returns
-    -------
-    Figure
-    """
-    from .. import plots
-
-    fig, axes = plots.panels(len(sizes), len(measures), height=2.8, squeeze=False)
-    for row, n in zip(axes, sizes):
-        for ax, m in zip(row, measures):
-            o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
-            plots.plot_power_by_delta(o, theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n) & (theirs["tails"] == tails)], tails=tails,
-                                      rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
-                                      legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
-    return fig
 
 
 def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
@@ -104,7 +33,7 @@ def _codes(numbers) -> dict[str, str]:
 def their_type1(
     numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
 ) -> pd.DataFrame:
-    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for :func:`type1_figure`.
+    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for :func:`irrepro.plots.plot_type1_panels`.
 
     Parameters
     ----------
@@ -128,7 +57,7 @@ def their_type1(
 
 def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
                    deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
-    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for :func:`by_delta_figure`.
+    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for :func:`irrepro.plots.plot_by_delta_panels`.
 
     Parameters
     ----------

@@ -98,15 +98,13 @@ def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.Da
     return rates, ses
 
 
-def type1_text(numbers, type1, trials: int) -> dict[str, str]:
-    """The type I comparison in words: trials, the rule's margin, rows by status and those far from theirs."""
-    from .. import book
-
+def type1_text(numbers, type1, trials: int, margin: float) -> dict[str, str]:
+    """The type I comparison in words: trials, the rule's ``margin`` of a rate at 0.05, the rows far from theirs."""
     far = type1.frame[type1.frame["z"].astype(float).abs() > 3]
     return {
         "kt_trials": f"{trials:,}",
         "kt_their_trials": f"{numbers['trials.type1'].value:,}",
-        "kt_margin": f"{book.margins().margin('rate', 0.05, nominal=0.05):.2g}",
+        "kt_margin": f"{margin:.2g}",
         "kt_type1_far": "; ".join(
             f"{q} (z = {z:+.1f}, {st})"
             for q, z, st in far[["quantity", "z", "status"]].itertuples(index=False)

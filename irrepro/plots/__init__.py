@@ -14,11 +14,13 @@ from ._base import panels, series_colors
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
 from .design import plot_power_curve, plot_reliability, save_power_curve
 from .known_truth import (
+    plot_by_delta_panels,
     plot_coverage,
     plot_margin,
     plot_power_by_delta,
     plot_rates_by_alpha,
     plot_relevant_per_topic,
+    plot_type1_panels,
 )
 from .reproduce import plot_reproduction
 from .sensitivity import (
@@ -60,6 +62,8 @@ __all__ = [
     "plot_margin",
     "plot_rates_by_alpha",
     "plot_power_by_delta",
+    "plot_type1_panels",
+    "plot_by_delta_panels",
     "plot_coverage",
     "plot_normalized_differences",
     "plot_topic_differences",

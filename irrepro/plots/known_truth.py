@@ -10,7 +10,19 @@ import numpy as np
 
 from .. import escape
 from ..stats import Z95, check_level
-from ._base import GREY, PALETTE, TEST_STYLE, _axes, _axes_row, _legend, _name, _names, series_colors, styled
+from ._base import (
+    GREY,
+    PALETTE,
+    TEST_STYLE,
+    _axes,
+    _axes_row,
+    _legend,
+    _name,
+    _names,
+    panels,
+    series_colors,
+    styled,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -352,3 +364,70 @@ def plot_coverage(
     ax.set_title(escape.mpl(title))
     _legend(ax, below=50, ncol=2)
     return ax
+
+
+def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
+                      sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
+
+    Log-log panels with the diagonal (:func:`irrepro.plots.plot_rates_by_alpha`): our rates as lines
+    with +-1.96 se bands, theirs as open markers.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        :meth:`irrepro.known_truth.PValues.frame`'s rows with a ``measure`` column.
+    theirs : pandas.DataFrame
+        :func:`irrepro.known_truth.their_type1`.
+    tails : {2, 1}
+    measures : sequence of str
+    sizes : sequence of int
+        The number of columns; ``ours`` holds these sizes.
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    Figure
+    """
+    fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
+    for row, m in zip(axes, measures):
+        o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
+        plot_rates_by_alpha(o, theirs[theirs["measure"] == m], tails=tails, form="loglog", axes=row,
+                                  ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
+    return fig
+
+
+def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
+                         measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
+
+    Our rates as lines with +-1.96 se bands (:func:`irrepro.plots.plot_power_by_delta`), theirs as
+    open markers.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        :meth:`irrepro.known_truth.PValues.frame`'s rows (for type III :meth:`irrepro.known_truth.UrbanoPValues.frame`'s) with a ``measure``
+        column.
+    theirs : pandas.DataFrame
+        :func:`irrepro.known_truth.their_by_delta`.
+    kind : {"power", "type3"}
+    tails : {2, 1}
+    measures : sequence of str
+    sizes : sequence of int
+    tests : sequence of str
+        The tests of ours to draw.
+
+    Returns
+    -------
+    Figure
+    """
+    fig, axes = panels(len(sizes), len(measures), height=2.8, squeeze=False)
+    for row, n in zip(axes, sizes):
+        for ax, m in zip(row, measures):
+            o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
+            plot_power_by_delta(o, theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n) & (theirs["tails"] == tails)], tails=tails,
+                                      rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
+                                      legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
+    return fig
