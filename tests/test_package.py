@@ -17,6 +17,7 @@ import pytest
 
 import irrepro
 from irrepro import corpus_bootstrap as cb
+from irrepro import known_truth as kt
 from irrepro import plots, stats
 from irrepro import sensitivity as bt
 from irrepro import significance as sg
@@ -181,6 +182,8 @@ MOVED = [  # (module, old name, its new object)
     (bt, "PairwiseTest", sg.BootstrapResult),
     (bt, "paired_test", sg.paired_bootstrap_test),
     (bt, "unpaired_test", sg.unpaired_bootstrap_test),
+    (kt, "type1_figure", plots.plot_type1_panels),
+    (kt, "by_delta_figure", plots.plot_by_delta_panels),
 ]
 
 
