@@ -1,6 +1,7 @@
 """Every figure of the book is a numbered MyST figure with a caption and alt text (issue 24, item 2):
 each code cell of a page that draws at top level carries myst-nb's ``figure`` (``name``,
-``caption``) and ``image`` (``alt``) cell metadata, and the names are unique within the book."""
+``caption``) and ``image`` (``alt``) cell metadata, and the names are unique within the book. (A
+figure a chapter draws for a sub-page, ``book.aside(<figure>, ...)``, is captioned where it is pasted.)"""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _figure_cells(path: Path):
         if cell.cell_type != "code":
             continue
         top = [line for line in cell.source.splitlines() if not line.startswith((" ", "\t", "def ", "#"))]
-        if any(_DRAWS.search(line) for line in top):
+        if any(_DRAWS.search(line) for line in top) and "book.aside(" not in cell.source:
             yield k, cell.metadata.get("mystnb", {})
 
 

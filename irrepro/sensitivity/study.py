@@ -38,8 +38,8 @@ class MeasureStudy:
     swap : dict
         Name -> :class:`SwapRates` (3.5).
     rank_correlations : dict
-        ``(name_a, name_b)`` -> :class:`RankCorrelation` for every pair of measures, ``name_a``
-        first in ``names`` (section 4).
+        ``(name_a, name_b)`` -> :class:`RankCorrelation` (:func:`rank_correlation`) for every pair of
+        measures, ``name_a`` first in ``names`` (section 4).
     seed : SeedLike
         The seed the samples were drawn from.
     B : int
