@@ -376,6 +376,17 @@ def _reference_html(paper: str) -> str:
     )
 
 
+def _short_reference_html(paper: str) -> str:
+    """``paper`` as the book names it (``Sakai 2006``), its DOI linked (the full reference is the chapter's)."""
+    name = html.escape(dict((*PAPERS, *STUDIES)).get(paper, paper))
+    try:
+        from pybtex.database import parse_file
+    except ImportError:  # a bare install (Colab): the name only
+        return name
+    doi = parse_file(str(book_dir() / "references.bib")).entries[paper].fields.get("doi", "")
+    return f'{name}, <a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' if doi else name
+
+
 def header(
     paper: str,
     counts: Mapping[str, int] | pd.Series | None = None,
@@ -428,7 +439,7 @@ def header(
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
     data_counts = html.escape(json.dumps({s: int(counts[s]) for s in (*STATUSES, "total")}), quote=False)
-    listed = "".join(f"<li>{_reference_html(k)}</li>" for k in tested)
+    listed = "".join(f"<li>{_short_reference_html(k)}</li>" for k in tested)
     study = paper in dict(STUDIES)
     lab = "" if study else label(counts)
     head = headline(paper, lab, data=data) if counts_from_session else None
