@@ -206,6 +206,23 @@ CASES = {
     "plot_power_by_delta": lambda: plots.plot_power_by_delta(
         _rates(), _rates().rename(columns={"rate": "value"})
     ),
+    "plot_type1_panels": lambda: plots.plot_type1_panels(
+        _rates().assign(measure="AP"),
+        _rates().rename(columns={"rate": "value"}).assign(measure="AP"),
+        tails=2,
+        measures=["AP"],
+        sizes=[25, 50],
+        tests=list(TEST_STYLE),
+    ),
+    "plot_by_delta_panels": lambda: plots.plot_by_delta_panels(
+        _rates().assign(measure="AP"),
+        _rates().rename(columns={"rate": "value"}).assign(measure="AP", kind="power"),
+        "power",
+        tails=2,
+        measures=["AP"],
+        sizes=[25, 50],
+        tests=list(TEST_STYLE),
+    ),
     "plot_coverage": lambda: plots.plot_coverage(
         {
             lab: pd.DataFrame(
