@@ -7,7 +7,7 @@ Cases:
 2. the same 126 runs on a LocalCluster of ``--workers`` single-threaded worker processes
    (:func:`irrepro.parallel.local_cluster`, as ``IRREPRO_SCHEDULER=local`` starts it; the report
    gets ``--scheduler tcp://127.0.0.1:...``), whose tables must equal case 1's byte for byte;
-3. a synthetic archive of ``--runs`` runs (:func:`irrepro.data.simulate.perturbed_archive` of the
+3. a synthetic archive of ``--runs`` runs (:func:`irrepro.data.synthetic.perturbed_archive` of the
    126 real runs, seed 0) on a fresh LocalCluster of the same size.
 
 Each report runs as ``irrepro.cli.main(["report", ...])`` in a child process (the client): its
@@ -69,9 +69,9 @@ sys.exit(rc)
 
 _ARCHIVE = f"""import sys
 from irrepro import data
-from irrepro.data import simulate
+from irrepro.data import synthetic
 rs = data.load_runs(sys.argv[1], qrels={QRELS!r}, progress=False)
-simulate.perturbed_archive(rs, int(sys.argv[3]), sys.argv[2], seed=0)
+synthetic.perturbed_archive(rs, int(sys.argv[3]), sys.argv[2], seed=0)
 """
 
 

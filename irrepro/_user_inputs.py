@@ -86,7 +86,7 @@ def load(
     >>> from irrepro import data, report
     >>> tmp = tempfile.TemporaryDirectory()
     >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
     ...                                  qrels=d / "qrels.txt")
     >>> inp = report.load(d / "runs", d / "qrels.txt")
     >>> inp.runset.runs, inp.simulated, inp.qrels_label == str(d / "qrels.txt")

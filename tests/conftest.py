@@ -193,11 +193,11 @@ def mirror():
 
 @pytest.fixture(scope="session")
 def _stand_in_runs_memo():
-    """``data.simulate.runs`` memoised for the whole session (one per xdist worker) where the seed
+    """``data.synthetic.runs`` memoised for the whole session (one per xdist worker) where the seed
     is an int; the memoised run sets' arrays are read-only, so a test that wrote into one fails."""
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
-    draw = simulate.runs
+    draw = synthetic.runs
 
     @functools.cache
     def memo(*args, **kwargs):
@@ -218,20 +218,20 @@ def _stand_in_runs_memo():
 def cached_stand_in(monkeypatch, _stand_in_runs_memo):
     """The simulated stand-ins drawn once per session: the data layer builds a stand-in's qrels
     from its whole simulated run set (round 5's: 126 runs x 50 topics x 1000 documents, seconds).
-    ``simulate.runs`` is deterministic for an int seed (its docstring); the tests that take this
+    ``synthetic.runs`` is deterministic for an int seed (its docstring); the tests that take this
     fixture share its run sets, read-only."""
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
-    monkeypatch.setattr(simulate, "runs", _stand_in_runs_memo)
+    monkeypatch.setattr(synthetic, "runs", _stand_in_runs_memo)
 
 
 @pytest.fixture(scope="session")
 def sim_runs_4x12():
     """Four simulated runs on twelve topics (30 documents a list, seed 1), drawn once per session;
     their arrays are read-only, so a test that wrote into them fails."""
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
-    rs = simulate.runs(4, 12, list_length=30, seed=1)
+    rs = synthetic.runs(4, 12, list_length=30, seed=1)
     rs.offsets.setflags(write=False)
     rs.flat_grades.setflags(write=False)
     return rs
@@ -241,9 +241,9 @@ def sim_runs_4x12():
 def sim_dir(tmp_path, sim_runs_4x12):
     """:func:`sim_runs_4x12` written as TREC files in ``tmp_path`` (returned): ``runs/`` (a file a
     run) and ``qrels.txt``."""
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
-    simulate.write_trec(sim_runs_4x12, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    synthetic.write_trec(sim_runs_4x12, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     return tmp_path
 
 

@@ -154,7 +154,7 @@ LAYERS = (
 BOOK_RULE = "book._rule"
 #: Upward imports the check finds today (issue 45, item 1): module -> the module it imports.
 KNOWN_UPWARD = {
-    "irrepro.data.simulate -> irrepro.measures.names",
+    "irrepro.data.synthetic -> irrepro.measures.names",
     "irrepro.known_truth._rows -> irrepro.book._rule",
     "irrepro.known_truth._urbano_sizes -> irrepro.book._rule",
     "irrepro.corpus_bootstrap._rows._claims -> irrepro.book._rule",

@@ -72,7 +72,7 @@ def _tamper_grades(path: Path) -> None:
 
 
 def test_a_tampered_cached_run_set_is_rebuilt_with_a_warning_naming_it(isolated_data):
-    rs = data.simulate.runs(3, 5, list_length=20, seed=2)
+    rs = data.synthetic.runs(3, 5, list_length=20, seed=2)
     _loaders._store_runset(rs, COLL)
     path = data._runset_cache_path(COLL)
     with warnings.catch_warnings():
@@ -87,7 +87,7 @@ def test_a_tampered_cached_run_set_is_rebuilt_with_a_warning_naming_it(isolated_
 
 
 def test_a_cached_run_set_without_its_record_is_rebuilt(isolated_data):
-    _loaders._store_runset(data.simulate.runs(2, 4, list_length=10, seed=1), COLL)
+    _loaders._store_runset(data.synthetic.runs(2, 4, list_length=10, seed=1), COLL)
     path = data._runset_cache_path(COLL)
     _files.sha256_record(path).unlink()
     with pytest.warns(UserWarning, match=re.escape(str(path)) + r" has no recorded sha256"):
@@ -123,7 +123,7 @@ def test_cache_files_get_the_mode_the_umask_gives(fake_entry, umask, mask, mode)
     rel, _ = fake_entry
     umask(mask)
     copied = data.locate(rel)  # copied from the mirror
-    _loaders._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
+    _loaders._store_runset(data.synthetic.runs(2, 3, list_length=10, seed=1), COLL)
     derived = data._runset_cache_path(COLL)
     for path in (copied, derived, _files.sha256_record(derived)):
         assert _mode(path) == mode, path
@@ -194,7 +194,7 @@ def test_a_full_disk_while_caching_a_run_set_is_a_warning_naming_the_cache_file(
     monkeypatch.setattr(np, "savez", savez)
     path = data._runset_cache_path(COLL)
     with pytest.warns(UserWarning, match=re.escape(str(path)) + ".*disk is full"):
-        _loaders._store_runset(data.simulate.runs(2, 3, list_length=10, seed=1), COLL)
+        _loaders._store_runset(data.synthetic.runs(2, 3, list_length=10, seed=1), COLL)
     assert list(path.parent.iterdir()) == []
 
 

@@ -328,8 +328,8 @@ def test_ctrl_c_in_a_running_report(tmp_path):
     SIGINT's default disposition: a test run started in the background by a shell without job
     control (nohup, `cmd &` in a script) ignores SIGINT, which a child would inherit (a handled
     signal is reset to its default in the child)."""
-    rs = data.simulate.runs(12, 40, list_length=200, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    rs = data.synthetic.runs(12, 40, list_length=200, seed=1)
+    data.synthetic.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     env = dict(os.environ, IRREPRO_SCALE="paper", IRREPRO_JOBS="2")
     log = tmp_path / "stderr.txt"
     parent_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -377,7 +377,7 @@ def test_report_runs_on_every_core_by_default_with_the_numbers_of_one(run_cli, m
     that of -j 1. ``compare`` keeps 1."""
     monkeypatch.delenv("IRREPRO_JOBS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
-    data.simulate.write_trec(data.simulate.runs(4, 8, list_length=30, seed=5), tmp_path / "runs",
+    data.synthetic.write_trec(data.synthetic.runs(4, 8, list_length=30, seed=5), tmp_path / "runs",
                              gzip=True, qrels=tmp_path / "qrels.txt")  # fmt: skip
     seen = []
     analyse = report._analyse
@@ -576,8 +576,8 @@ def printing(tmp_path_factory):
     """Three simulated runs on 12 topics and their qrels, and the command line of every command
     that prints (a new --out per call)."""
     d = tmp_path_factory.mktemp("printing")
-    rs = data.simulate.runs(3, 12, list_length=30, seed=4)
-    files = sorted(data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt"))
+    rs = data.synthetic.runs(3, 12, list_length=30, seed=4)
+    files = sorted(data.synthetic.write_trec(rs, d / "runs", qrels=d / "qrels.txt"))
     q, runs = str(d / "qrels.txt"), str(d / "runs")
 
     def command(name: str, out: Path) -> list[str]:

@@ -24,10 +24,10 @@ def runs(tmp_path_factory):
     """Two experiments of simulated runs as four directories (x and y in each), their qrels and
     other qrels for a replication."""
     d = tmp_path_factory.mktemp("runs")
-    rs = data.simulate.runs(8, 12, list_length=30, seed=5)
-    data.simulate.write_trec(rs, d / "all", qrels=d / "q.txt")
-    other = data.simulate.runs(4, 9, list_length=30, seed=6)
-    data.simulate.write_trec(other, d / "other", qrels=d / "q2.txt")
+    rs = data.synthetic.runs(8, 12, list_length=30, seed=5)
+    data.synthetic.write_trec(rs, d / "all", qrels=d / "q.txt")
+    other = data.synthetic.runs(4, 9, list_length=30, seed=6)
+    data.synthetic.write_trec(other, d / "other", qrels=d / "q2.txt")
     for k, role in enumerate(["ob", "oa", "rb", "ra"]):
         (d / role).mkdir()
         for j, name in enumerate(["x", "y"]):

@@ -362,7 +362,7 @@ def test_run_means_over_all_topics_are_trec_eval_c():
     run, and its parametric sd scale by the share of usable topics."""
     from irrepro import measures
 
-    full = data.simulate.runs(4, 10, list_length=40, seed=3)
+    full = data.synthetic.runs(4, 10, list_length=40, seed=3)
     runs = {r: full.run_dict(s) for s, r in enumerate(full.runs)}
     for t in full.topics[:3]:  # run 0 misses three topics, run 1 one
         del runs[full.runs[0]][t]
@@ -483,7 +483,7 @@ def test_full_corpus_of_lists_equals_full_corpus_of_the_runs():
     go): the same numbers; the runs and topics are numbered then."""
     from irrepro.corpus_bootstrap.lists import _lists_of
 
-    rs = data.simulate.runs(4, 6, list_length=25, seed=5)
+    rs = data.synthetic.runs(4, 6, list_length=25, seed=5)
     a = cb.full_corpus(rs, B=60, seed=2, average="all")
     b = cb.full_corpus(_lists_of(rs, 1), B=60, seed=2, average="all")
     assert b.runs == ("0", "1", "2", "3") and b.topics == tuple(map(str, range(6)))

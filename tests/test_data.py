@@ -309,35 +309,35 @@ def test_round5_run_set_is_ragged_and_compact(real_runs):
 
 
 def test_simulation_is_deterministic_by_seed():
-    a = data.simulate.runs(6, 4, list_length=50, seed=3)
-    b = data.simulate.runs(6, 4, list_length=50, seed=3)
-    c = data.simulate.runs(6, 4, list_length=50, seed=4)
+    a = data.synthetic.runs(6, 4, list_length=50, seed=3)
+    b = data.synthetic.runs(6, 4, list_length=50, seed=3)
+    c = data.synthetic.runs(6, 4, list_length=50, seed=4)
     np.testing.assert_array_equal(a.grades, b.grades)
     np.testing.assert_array_equal(
         a.vocab[a.doc_codes[a.doc_codes >= 0]], b.vocab[b.doc_codes[b.doc_codes >= 0]]
     )
     assert not np.array_equal(a.grades, c.grades)
-    m1 = data.simulate.score_matrix(10, 20, "AP", seed=1)
-    m2 = data.simulate.score_matrix(10, 20, "AP", seed=1)
+    m1 = data.synthetic.score_matrix(10, 20, "AP", seed=1)
+    m2 = data.synthetic.score_matrix(10, 20, "AP", seed=1)
     np.testing.assert_array_equal(m1.scores, m2.scores)
     assert m1.simulated and a.simulated
 
 
 def test_simulated_data_looks_like_trec():
-    m = data.simulate.score_matrix(100, 50, "AP", seed=0)
+    m = data.synthetic.score_matrix(100, 50, "AP", seed=0)
     ap = m.scores
     assert 0.1 < ap.mean() < 0.45
     assert np.mean(ap) > np.median(ap)  # right-skewed, like real AP
     topic_means = ap.mean(axis=0)
     assert topic_means.max() - topic_means.min() > 0.4  # wide topic spread
-    rs = data.simulate.runs(20, 5, list_length=200, seed=0)
+    rs = data.synthetic.runs(20, 5, list_length=200, seed=0)
     assert (rs.grades >= 1).any() and (rs.grades == data.UNJUDGED).any() and (rs.grades == 0).any()
     assert rs.grade_counts().shape == (5, 3)
 
 
 def test_simulated_runs_round_trip_through_trec_files(tmp_path):
-    rs = data.simulate.runs(3, 4, list_length=30, seed=9)
-    data.simulate.write_trec(rs, tmp_path, gzip=True)
+    rs = data.synthetic.runs(3, 4, list_length=30, seed=9)
+    data.synthetic.write_trec(rs, tmp_path, gzip=True)
     run_files = [p for p in tmp_path.iterdir() if p.name != "qrels.txt"]
     back = data.load_runs(run_files, qrels=tmp_path / "qrels.txt")
     order = [back.runs.index(r) for r in rs.runs]
@@ -643,7 +643,7 @@ def _dense_reference(rs):
 
 
 def test_ragged_lists_blocks_dense_views_and_truncation():
-    rs = data.simulate.runs(7, 6, list_length=40, seed=2)
+    rs = data.synthetic.runs(7, 6, list_length=40, seed=2)
     rs = rs.subset(topics=list(rs.topics[:4]))
     # uneven lengths, empty lists and one long list, through the public constructor
     keep = np.random.default_rng(0).random(len(rs.flat_grades)) < 0.6
@@ -705,7 +705,7 @@ def test_a_long_topic_costs_memory_for_its_lines_only(tmp_path):
 
 
 def test_run_sets_save_and_load(tmp_path):
-    rs = data.simulate.runs(4, 5, list_length=30, seed=4)
+    rs = data.synthetic.runs(4, 5, list_length=30, seed=4)
     rs.save(tmp_path / "x.npz")
     back = data.RunSet.load(tmp_path / "x.npz", source="simulated")
     for f in ("offsets", "flat_grades", "flat_docs", "vocab"):
@@ -719,7 +719,7 @@ def test_corpus_bootstrap_lists_and_split_from_the_ragged_arrays():
     from irrepro import topic_split as ts
     from irrepro.corpus_bootstrap.lists import _lists_of
 
-    rs = data.simulate.runs(6, 5, list_length=60, seed=3)
+    rs = data.synthetic.runs(6, 5, list_length=60, seed=3)
     lists = _lists_of(rs, 1)
     ref = cb.compact_lists(rs.relevant(1), rs.n_relevant(1)[None, :], rs.lengths)  # from the dense array
     for f in ("gaps", "start", "n_rel", "length"):
@@ -1029,8 +1029,8 @@ def test_reading_does_not_depend_on_the_thread_count_and_caches_nothing(tmp_path
     from irrepro.data import _columns, _runs
 
     monkeypatch.setenv("IRREPRO_CACHE", str(tmp_path / "cache"))
-    rs = data.simulate.runs(9, 6, list_length=50, seed=8)
-    paths = data.simulate.write_trec(rs, tmp_path / "runs", gzip=True, qrels=tmp_path / "qrels")
+    rs = data.synthetic.runs(9, 6, list_length=50, seed=8)
+    paths = data.synthetic.write_trec(rs, tmp_path / "runs", gzip=True, qrels=tmp_path / "qrels")
     results = []
     for n in (1, 2, 5):
         monkeypatch.setattr(_runs, "_n_threads", lambda k, n=n: min(k, n))

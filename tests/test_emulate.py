@@ -10,12 +10,12 @@ from scipy import stats
 from irrepro import corpus_bootstrap as cb
 from irrepro import data, measures
 from irrepro import topic_split as ts
-from irrepro.data import simulate
+from irrepro.data import synthetic
 
 
 @pytest.fixture(scope="module")
 def sim():
-    return simulate.runs(6, 8, list_length=60, r_median=25, pool_depth=10, seed=4, name="sim")
+    return synthetic.runs(6, 8, list_length=60, r_median=25, pool_depth=10, seed=4, name="sim")
 
 
 def _lines(q):
@@ -123,7 +123,7 @@ def test_with_qrels_judges_the_same_lists_as_reading_them_afresh(sim, tmp_path):
     np.testing.assert_array_equal(rs.flat_docs, sim.flat_docs)
     assert rs.n_relevant(1).tolist() == thin.n_relevant(1).tolist()
     # the same runs read from files with the thinned qrels (an independent path through the reader)
-    simulate.write_trec(sim, tmp_path / "runs", qrels=tmp_path / "ignored.txt")
+    synthetic.write_trec(sim, tmp_path / "runs", qrels=tmp_path / "ignored.txt")
     (tmp_path / "thin.txt").write_text("".join(f"{t} 0 {d} {g}\n" for t, d, g in _lines(thin)))
     fresh = data.load_runs(tmp_path / "runs", qrels=tmp_path / "thin.txt")
     for s in range(len(rs.runs)):
@@ -173,7 +173,7 @@ def _literal_pool(paths, depth):
 
 @pytest.mark.parametrize("depth", [1, 3, 10, 100])
 def test_the_pool_is_the_literal_union_of_the_runs_top_documents(sim, tmp_path, depth):
-    paths = simulate.write_trec(sim, tmp_path, qrels=tmp_path / "q.txt")
+    paths = synthetic.write_trec(sim, tmp_path, qrels=tmp_path / "q.txt")
     want = _literal_pool(paths, depth)
     t, d, g = data.pool_documents(sim, depth)
     got = {(sim.topics[i], str(sim.vocab[j])) for i, j in zip(t, d)}

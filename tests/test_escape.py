@@ -278,7 +278,7 @@ def _write_runs(d, names, topics=12, seed=1):
     its qrels."""
     from irrepro import data
 
-    rs = data.simulate.runs(len(names), topics, list_length=30, seed=seed)
+    rs = data.synthetic.runs(len(names), topics, list_length=30, seed=seed)
     (d / "runs").mkdir()
     for s, name in enumerate(names):
         lines = []

@@ -368,10 +368,10 @@ def test_the_grammar_does_not_import_ir_measures():
 
 
 def test_simulated_score_matrices_read_any_spelling_of_a_measure():
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
     def draw(name):
-        return simulate.score_matrix(6, 8, name, seed=3).scores
+        return synthetic.score_matrix(6, 8, name, seed=3).scores
 
     p10 = draw("P@10")
     assert np.allclose(p10 * 10, np.round(p10 * 10)) and not np.allclose(p10, draw("AP"))  # binomial / 10
@@ -384,9 +384,9 @@ def test_simulated_score_matrices_read_any_spelling_of_a_measure():
 
 def test_fit_collection_puts_any_spelling_of_p_at_k_on_its_grid():
     from irrepro import simulation
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
-    m = simulate.score_matrix(6, 30, "P(rel=2)@10", seed=1)
+    m = synthetic.score_matrix(6, 30, "P(rel=2)@10", seed=1)
     model = simulation.fit_collection(m, seed=0, n_jobs=1)
     assert all(mg.discrete for mg in model.margins)
     np.testing.assert_allclose(model.margins[0].x, np.arange(11) / 10)

@@ -17,8 +17,8 @@ import pytest
 
 import irrepro
 from irrepro import corpus_bootstrap as cb
+from irrepro import data, plots, stats
 from irrepro import known_truth as kt
-from irrepro import plots, stats
 from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro import standardize as sz
@@ -184,6 +184,7 @@ MOVED = [  # (module, old name, its new object)
     (bt, "unpaired_test", sg.unpaired_bootstrap_test),
     (kt, "type1_figure", plots.plot_type1_panels),
     (kt, "by_delta_figure", plots.plot_by_delta_panels),
+    (data, "simulate", data.synthetic),
 ]
 
 

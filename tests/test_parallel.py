@@ -52,7 +52,7 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
     """B=1.5 used to run with B=1 (int() truncation) or fail deep inside numpy. Every count of
     resamples is ``B`` (issue 14's one vocabulary); the old keywords still reach the same check."""
     x = np.random.default_rng(0).random((4, 12))
-    rs = data.simulate.runs(3, 6, list_length=20, seed=1)
+    rs = data.synthetic.runs(3, 6, list_length=20, seed=1)
     m = data.ScoreMatrix(x, tuple("abcd"), tuple(str(i) for i in range(12)), "AP")
     calls = {
         "B": [

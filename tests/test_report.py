@@ -183,8 +183,8 @@ def test_report_is_reproducible_and_independent_of_workers(run_dir):
 
 
 def test_report_on_few_topics_leaves_the_topic_split_out(tmp_path):
-    rs = data.simulate.runs(4, 8, list_length=50, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    rs = data.synthetic.runs(4, 8, list_length=50, seed=1)
+    data.synthetic.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     out = report.run(
         tmp_path / "runs", tmp_path / "qrels.txt", tmp_path / "out", scale="quick", progress=False
     )
@@ -201,8 +201,8 @@ def test_report_errors_are_clear(tmp_path, capsys):
     (tmp_path / "qrels.txt").write_text("1 0 d1 1\n")
     assert cli_main(["report", str(tmp_path / "empty"), "--qrels", str(tmp_path / "qrels.txt"), "-q"]) == 2
     assert "irrepro report:" in capsys.readouterr().err
-    rs = data.simulate.runs(2, 8, list_length=20, seed=1)
-    data.simulate.write_trec(rs, tmp_path / "two", qrels=tmp_path / "q2.txt")
+    rs = data.synthetic.runs(2, 8, list_length=20, seed=1)
+    data.synthetic.write_trec(rs, tmp_path / "two", qrels=tmp_path / "q2.txt")
     assert cli_main(["report", str(tmp_path / "two"), "--qrels", str(tmp_path / "q2.txt"), "-q"]) == 2
     assert "need at least 3 runs" in capsys.readouterr().err
     # counted before the qrels are read (the audit: a stand-in's qrels took 12 s to refuse 2 runs)
@@ -211,7 +211,7 @@ def test_report_errors_are_clear(tmp_path, capsys):
     )
     assert "need at least 3 runs, got 2" in capsys.readouterr().err
     with pytest.raises(ValueError, match="unknown|measure"):
-        report.analyse(data.simulate.runs(3, 8, list_length=20, seed=1), "NOPE@x", progress=False)
+        report.analyse(data.synthetic.runs(3, 8, list_length=20, seed=1), "NOPE@x", progress=False)
     with pytest.raises(ValueError, match="scale"):
         report.settings("huge")
 
@@ -320,7 +320,7 @@ def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
     """Blocks of runs for the corpus bootstrap: the same intervals with 1 or 2 workers, and the
     blocks' MAP estimates are the runs' trec_eval -c MAP."""
     monkeypatch.setattr(_report_analyses, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
-    rs = data.simulate.runs(5, 8, list_length=30, seed=2)
+    rs = data.synthetic.runs(5, 8, list_length=30, seed=2)
     blocks = report._run_blocks(rs.lengths)
     assert [list(b) for b in blocks] == [[0, 1], [2, 3], [4]]
     a = report._corpus(rs, 50, 9, 1, 1, False)
@@ -337,8 +337,8 @@ def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
 
 def test_a_run_matching_no_qrels_topic_is_refused(tmp_path, capsys):
     """Issue 12 #2/#5: such a run had MAP NaN and was 'significantly worse than 3 runs'."""
-    rs = data.simulate.runs(4, 8, list_length=20, seed=1)
-    files = data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    rs = data.synthetic.runs(4, 8, list_length=20, seed=1)
+    files = data.synthetic.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     bad = sorted((tmp_path / "runs").iterdir())[-1]
     bad.write_text("".join("T" + ln for ln in bad.read_text().splitlines(keepends=True)))
     rc = cli_main(["report", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels.txt"),
@@ -649,7 +649,7 @@ def test_the_runs_are_let_go_before_the_corpus_bootstrap(monkeypatch):
     same report as analyse's."""
     import weakref
 
-    rs = data.simulate.runs(5, 8, list_length=30, seed=2)
+    rs = data.synthetic.runs(5, 8, list_length=30, seed=2)
     ref = weakref.ref(rs)
     held = [rs]
     del rs
@@ -665,7 +665,7 @@ def test_the_runs_are_let_go_before_the_corpus_bootstrap(monkeypatch):
               test="bootstrap", baseline=None)  # fmt: skip
     got = report._analyse(held, "AP", **kw)
     assert seen == [None] and held == []
-    want = report.analyse(data.simulate.runs(5, 8, list_length=30, seed=2), "AP", seed=4, scale="quick",
+    want = report.analyse(data.synthetic.runs(5, 8, list_length=30, seed=2), "AP", seed=4, scale="quick",
                           progress=False)  # fmt: skip
     got_files, want_files = got.files(), want.files()
     assert got_files.keys() == want_files.keys()

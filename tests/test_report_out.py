@@ -396,9 +396,9 @@ def test_a_runs_directory_and_qrels_whose_names_are_not_utf8_give_a_report(tmp_p
     """A runs directory and qrels named with bytes that are not UTF-8 (Linux keeps them as lone
     surrogates): the report is written, the names shown as \\xNN on its page (the audit: 'utf-8'
     codec can't encode character '\\udcff', after all the analyses)."""
-    rs = data.simulate.runs(4, 12, list_length=30, seed=1)
+    rs = data.synthetic.runs(4, 12, list_length=30, seed=1)
     runs, qrels = os.fsdecode(bytes(tmp_path) + b"/nu\xffdir"), os.fsdecode(bytes(tmp_path) + b"/q\xe9.txt")
-    data.simulate.write_trec(rs, Path(runs), qrels=Path(qrels))
+    data.synthetic.write_trec(rs, Path(runs), qrels=Path(qrels))
     out = tmp_path / "rep"
     assert cli_main(["report", runs, "--qrels", qrels, "--out", str(out), "--scale", "quick", "-q"]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")

@@ -55,10 +55,10 @@ def example(tmp_path_factory):
     """repro_eval's test layout (orig_b, orig_a, rpd_b, rpd_a, rpl_b, rpl_a; core17 and core18
     qrels), simulated: the reproductions are the originals with noise on their scores."""
     d = tmp_path_factory.mktemp("example")
-    orig = data.simulate.runs(2, 25, list_length=100, seed=11)
-    data.simulate.write_trec(orig, d / "orig", qrels=d / "core17.txt")
-    rpl = data.simulate.runs(2, 20, list_length=100, seed=12)
-    data.simulate.write_trec(rpl, d / "rpl", qrels=d / "core18.txt")
+    orig = data.synthetic.runs(2, 25, list_length=100, seed=11)
+    data.synthetic.write_trec(orig, d / "orig", qrels=d / "core17.txt")
+    rpl = data.synthetic.runs(2, 20, list_length=100, seed=12)
+    data.synthetic.write_trec(rpl, d / "rpl", qrels=d / "core18.txt")
     f = {}
     for role, name in (("b", orig.runs[0]), ("a", orig.runs[1])):
         f[f"orig_{role}"] = d / "orig" / name

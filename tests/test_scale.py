@@ -195,12 +195,12 @@ def _lists(path) -> dict[str, list[str]]:
 
 @pytest.mark.realdata
 def test_perturbed_archive_runs_are_noisy_fusions_of_two_real_runs(run_dir, tmp_path):
-    from irrepro.data import simulate
+    from irrepro.data import synthetic
 
     rs = data.load_runs(run_dir, qrels=QRELS)
-    paths = simulate.perturbed_archive(rs, 6, tmp_path / "a", seed=3)
-    again = simulate.perturbed_archive(rs, 3, tmp_path / "b", seed=3, n_jobs=2)  # a prefix, 2 workers
-    other = simulate.perturbed_archive(rs, 1, tmp_path / "c", seed=4)
+    paths = synthetic.perturbed_archive(rs, 6, tmp_path / "a", seed=3)
+    again = synthetic.perturbed_archive(rs, 3, tmp_path / "b", seed=3, n_jobs=2)  # a prefix, 2 workers
+    other = synthetic.perturbed_archive(rs, 1, tmp_path / "c", seed=4)
     real = {p.name[: -len(".gz")]: _lists(p) for p in run_dir.glob("*.gz")}
     qrels_topics = set(rs.topics)
     for j, p in enumerate(paths):

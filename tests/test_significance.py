@@ -498,8 +498,8 @@ def sim_runs(tmp_path_factory):
     from irrepro import data
 
     d = tmp_path_factory.mktemp("sim")
-    rs = data.simulate.runs(5, 20, list_length=40, seed=3)
-    data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
+    rs = data.synthetic.runs(5, 20, list_length=40, seed=3)
+    data.synthetic.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
     return d
 
 

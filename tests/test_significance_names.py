@@ -64,8 +64,8 @@ def test_old_spellings_of_arguments_and_values_are_refused(x):
 def test_cli_compare_takes_the_correction_by_statsmodels_name(tmp_path, capsys):
     from irrepro import data
 
-    rs = data.simulate.runs(4, 12, list_length=30, seed=3)
-    data.simulate.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
+    rs = data.synthetic.runs(4, 12, list_length=30, seed=3)
+    data.synthetic.write_trec(rs, tmp_path / "runs", qrels=tmp_path / "qrels.txt")
     args = [
         "compare",
         "--qrels",

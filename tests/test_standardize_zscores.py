@@ -19,8 +19,8 @@ from irrepro.errors import InputError
 def sim(tmp_path_factory):
     """Five simulated runs on six topics as TREC files, and their AP and P@10 score matrices."""
     d = tmp_path_factory.mktemp("zs")
-    rs = data.simulate.runs(5, 6, list_length=30, seed=3)
-    data.simulate.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
+    rs = data.synthetic.runs(5, 6, list_length=30, seed=3)
+    data.synthetic.write_trec(rs, d / "runs", qrels=d / "qrels.txt")
     from irrepro._user_inputs import load
 
     runset = load(d / "runs", d / "qrels.txt").runset

@@ -7,9 +7,9 @@ import pytest
 
 from irrepro import book
 from irrepro import topic_split as ts
-from irrepro.data import simulate
+from irrepro.data import synthetic
 
-YEARS = [simulate.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
+YEARS = [synthetic.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
 BINS, SIZE = slice(0, 4), 15
 
 
@@ -46,7 +46,7 @@ def test_bootstrap_over_repetitions_matches_the_spread_over_independent_repetiti
 
 
 def test_share_se_by_pair_matches_the_spread_over_resampled_pairs():
-    full = ts.full_set_tests(YEARS + [simulate.score_matrix(30, 50, seed=14)], tests=["paired-t"])
+    full = ts.full_set_tests(YEARS + [synthetic.score_matrix(30, 50, seed=14)], tests=["paired-t"])
     sel = full[(full.rel_diff >= 0.0) & (full.rel_diff < 0.3)]
     hits = (sel["p_paired-t"] <= 0.05).to_numpy()
     assert 20 < hits.sum() < len(hits) - 20

@@ -71,8 +71,8 @@ __all__ = [
     "read_score_matrix",
     "run_files",
     "registry",
-    "simulate",
     "status",
+    "synthetic",
     "thin_qrels",
     "trec6_relevant",
 ]
@@ -80,8 +80,8 @@ __all__ = [
 
 def __getattr__(name: str):
     # the simulated stand-in (and scipy, which it needs) is imported on first use only
-    if name == "simulate":
+    if name == "synthetic":
         import importlib
 
-        return importlib.import_module(f"{__name__}.simulate")
+        return importlib.import_module(f"{__name__}.synthetic")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -276,9 +276,9 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
         path = locate(rel)
     except DataUnavailable as exc:
         _fallback(coll, exc, allow_simulated)
-        from . import simulate
+        from . import synthetic
 
-        return simulate.score_matrix(
+        return synthetic.score_matrix(
             coll.shape[0], _stand_in_topics(coll), measure, seed=_seed_of(coll.name), collection=coll.name
         )
     if path.suffix == ".rda":

@@ -61,10 +61,10 @@ def _stand_in_topics(coll: Collection) -> int | tuple[str, ...]:
 
 def _stand_in_runs(coll: Collection) -> RunSet:
     """The simulated stand-in of a collection of runs: its size, topic ids and median R."""
-    from . import simulate
+    from . import synthetic
 
     seed = _seed_of(coll.name)
-    return simulate.runs(
+    return synthetic.runs(
         coll.shape[0], _stand_in_topics(coll), seed=seed, name=coll.name, **_stand_in_r(coll)
     )
 
@@ -210,11 +210,11 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
             return load_qrels(coll.ir_datasets_id, name, allow_simulated=False)
         except DataUnavailable as exc:
             _fallback(coll, exc, allow_simulated)
-            from . import simulate
+            from . import synthetic
 
             if coll.kind == "runs":
                 return _stand_in_runs(coll).qrels
-            return simulate.qrels(
+            return synthetic.qrels(
                 _stand_in_topics(coll),
                 seed=_seed_of(coll.name),
                 name=f"{coll.name} (simulated)",

@@ -141,8 +141,8 @@ def thin_qrels(
 
     Examples
     --------
-    >>> from irrepro.data import simulate, thin_qrels
-    >>> qrels = simulate.runs(3, 4, list_length=30, r_median=6, seed=5).qrels
+    >>> from irrepro.data import synthetic, thin_qrels
+    >>> qrels = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5).qrels
     >>> qrels.n_relevant()
     array([4, 1, 9, 5])
     >>> thin_qrels(qrels, [1, 2, 2, 3], seed=1).n_relevant()  # by rank: the fewest get the least
@@ -238,8 +238,8 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 
     Examples
     --------
-    >>> from irrepro.data import pool_documents, simulate
-    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> from irrepro.data import pool_documents, synthetic
+    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> topic, doc, grade = pool_documents(rs, 2)
     >>> topic[:8], grade[:8]
     (array([0, 0, 0, 0, 0, 1, 1, 1]), array([1, 0, 0, 0, 2, 1, 0, 0]))
@@ -278,8 +278,8 @@ def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
 
     Examples
     --------
-    >>> from irrepro.data import pool_qrels, simulate
-    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> from irrepro.data import pool_qrels, synthetic
+    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> rs.qrels.n_relevant(), pool_qrels(rs, 2).n_relevant()
     (array([4, 1, 9, 5]), array([2, 1, 4, 3]))
     >>> shallow = rs.with_qrels(pool_qrels(rs, 2))  # the runs judged by the shallow pool

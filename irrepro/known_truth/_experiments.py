@@ -93,8 +93,8 @@ def rejection_experiment(
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
     >>> alt = kt.rejection_experiment(models, 20, delta=0.1, trials=200, n_pairs=20, B=100, seed=3)
     >>> power = alt.rates(alphas=(0.05,), tails=1).loc[0.05]
     >>> bool(power["paired-t"] > 0.05)      # a true difference of 0.1 is found more often than alpha

@@ -38,8 +38,8 @@ class FamilyResult:
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
     >>> fam = kt.family_experiment(models, m=3, n_topics=20, trials=40, n_families=4, B=50, seed=4,
     ...                            families_per_task=2)
     >>> fam.fwer(0.05).index.tolist()
@@ -137,8 +137,8 @@ def family_experiment(
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
     >>> fam = kt.family_experiment(models, m=3, n_topics=20, trials=40, n_families=4, B=50, seed=4,
     ...                            families_per_task=2)
     >>> len(fam.min_p), fam.m

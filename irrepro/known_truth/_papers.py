@@ -321,8 +321,8 @@ def corpus_coverage(
     Examples
     --------
     >>> from irrepro import known_truth as kt
-    >>> from irrepro.data import simulate
-    >>> cov = kt.corpus_coverage(simulate.runs(4, 3, list_length=30, seed=1), n_corpora=1, B=30, seed=2)
+    >>> from irrepro.data import synthetic
+    >>> cov = kt.corpus_coverage(synthetic.runs(4, 3, list_length=30, seed=1), n_corpora=1, B=30, seed=2)
     >>> cov.table().index.tolist()
     ['linear', 'logit', 'bca', 'linear+smallR', 'logit+smallR']
     """

@@ -183,8 +183,8 @@ class PValues:
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
     >>> res = kt.rejection_experiment(models, 20, trials=200, n_pairs=20, B=100, seed=3)
     >>> res.rates(alphas=(0.01, 0.05)).shape
     (2, 6)

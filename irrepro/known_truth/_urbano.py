@@ -350,8 +350,8 @@ def urbano_experiment(
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
     >>> res = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests=("paired-t", "sign"))
     >>> res.tests, res.trials
     (('paired-t', 'sign'), 60)

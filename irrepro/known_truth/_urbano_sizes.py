@@ -154,8 +154,8 @@ def until_decided(
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=1), seed=1)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(8, 30, seed=1), seed=1)]
     >>> numbers = {"trials.type1": 10**6, "type1.ap.20.t2.a0.05": 0.09}
     >>> result, ran = kt.until_decided(models, 20, measure="AP", numbers=numbers, kind="type1", trials=100,
     ...                                cap=3000, seed=3, tests="paired-t", B=50)
@@ -251,8 +251,8 @@ def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame
     Examples
     --------
     >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import simulate
-    >>> models = [sim.fit_collection(simulate.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
     >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
     >>> kt.design_effects(runs).shape
     (2, 1)

@@ -171,7 +171,7 @@ def analyse(
     >>> from irrepro import data, report
     >>> tmp = tempfile.TemporaryDirectory()
     >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
     ...                                  qrels=d / "qrels.txt")
     >>> inp = report.load(d / "runs", d / "qrels.txt")
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
@@ -401,7 +401,7 @@ def run(
     >>> from irrepro import data, report
     >>> tmp = tempfile.TemporaryDirectory()
     >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.simulate.write_trec(data.simulate.runs(3, 4, list_length=10, seed=1), d / "runs",
+    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
     ...                                  qrels=d / "qrels.txt")
     >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
     >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())

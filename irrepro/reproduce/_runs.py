@@ -82,7 +82,7 @@ class Reproduction:
     >>> from pathlib import Path
     >>> from irrepro import data, reproduce
     >>> tmp = Path(tempfile.mkdtemp())
-    >>> files = data.simulate.write_trec(data.simulate.runs(4, 6, list_length=20, seed=2), tmp / "r",
+    >>> files = data.synthetic.write_trec(data.synthetic.runs(4, 6, list_length=20, seed=2), tmp / "r",
     ...                                  qrels=tmp / "q.txt")
     >>> rep = reproduce.reproduce_runs(*sorted(files), tmp / "q.txt", measures=["AP"], B=200, seed=0)
     >>> rep.to_frame()[["run", "measure", "statistic"]].head(3).values.tolist()

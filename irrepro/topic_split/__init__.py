@@ -229,8 +229,8 @@ def swap_experiment(
     Examples
     --------
     >>> from irrepro import topic_split as ts
-    >>> from irrepro.data import simulate
-    >>> years = [simulate.score_matrix(8, 50, seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> years = [synthetic.score_matrix(8, 50, seed=s) for s in (1, 2)]
     >>> res = ts.swap_experiment(years, sizes=[5, 25], B=10, seed=3, filters=["none", "paired-t p<=0.05"])
     >>> res.n_pairs                       # 2 x 8 x 7 / 2
     56

@@ -117,8 +117,8 @@ def growth_fit(
     Examples
     --------
     >>> from irrepro import topic_split as ts
-    >>> from irrepro.data import simulate
-    >>> m = simulate.score_matrix(8, 50, seed=1)
+    >>> from irrepro.data import synthetic
+    >>> m = synthetic.score_matrix(8, 50, seed=1)
     >>> res = ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=2, filters=["none"])
     >>> fit = ts.growth_fit(res, at=50)
     >>> bool((fit.b[fit.n_points >= 3] < 0).all())   # the error falls with the topics

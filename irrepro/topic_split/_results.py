@@ -61,8 +61,8 @@ class SwapExperiment:
     Examples
     --------
     >>> from irrepro import topic_split as ts
-    >>> from irrepro.data import simulate
-    >>> m = simulate.score_matrix(6, 30, seed=1)
+    >>> from irrepro.data import synthetic
+    >>> m = synthetic.score_matrix(6, 30, seed=1)
     >>> res = ts.swap_experiment([m], sizes=[5, 10], B=4, seed=2, filters=["none", "paired-t p<=0.05"])
     >>> res.trials.shape                      # filters, kinds, sizes, bins
     (2, 2, 2, 20)
@@ -110,8 +110,8 @@ class SwapExperiment:
         Examples
         --------
         >>> from irrepro import topic_split as ts
-        >>> from irrepro.data import simulate
-        >>> res = ts.swap_experiment([simulate.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
+        >>> from irrepro.data import synthetic
+        >>> res = ts.swap_experiment([synthetic.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
         ...                          filters=["none"])
         >>> e, t = res.pooled_counts("none", "relative", slice(2, 6), 5)
         >>> len(t), float(e.sum() / t.sum()) == res.pooled_error("none", "relative", slice(2, 6), 5)
@@ -140,8 +140,8 @@ class SwapExperiment:
         Examples
         --------
         >>> from irrepro import topic_split as ts
-        >>> from irrepro.data import simulate
-        >>> res = ts.swap_experiment([simulate.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
+        >>> from irrepro.data import synthetic
+        >>> res = ts.swap_experiment([synthetic.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
         ...                          filters=["none"])
         >>> bool((res.resampled(range(4)).trials == res.trials).all())
         True

@@ -120,8 +120,8 @@ class SplitRows:
     Examples
     --------
     >>> from irrepro import book, topic_split as ts
-    >>> from irrepro.data import simulate
-    >>> years = [simulate.score_matrix(10, 50, seed=s) for s in (1, 2)]
+    >>> from irrepro.data import synthetic
+    >>> years = [synthetic.score_matrix(10, 50, seed=s) for s in (1, 2)]
     >>> res = ts.swap_experiment(years, sizes=[5, 15, 25], B=12, seed=3, filters=["none"])
     >>> rows = ts.SplitRows(book.paper_numbers("sanderson2005information"), {"ap": res}, n_boot=20, seed=1)
     >>> row = rows.rates("error 10-15% at 25 topics", None, "ap", "none", [slice(2, 3)], 25)

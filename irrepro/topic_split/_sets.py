@@ -176,9 +176,9 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
 
     Examples
     --------
-    >>> from irrepro.data import simulate
+    >>> from irrepro.data import synthetic
     >>> from irrepro.topic_split import pool_sizes
-    >>> pool_sizes(simulate.runs(3, 2, list_length=20, seed=1), depths=[1, 10]).columns.tolist()
+    >>> pool_sizes(synthetic.runs(3, 2, list_length=20, seed=1), depths=[1, 10]).columns.tolist()
     ['topic', 'depth', 'pool', 'relevant']
     """
     depths = sorted(set(int(d) for d in depths))
@@ -218,9 +218,9 @@ def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: Seed
 
     Examples
     --------
-    >>> from irrepro.data import simulate
+    >>> from irrepro.data import synthetic
     >>> from irrepro.topic_split import map_sd
-    >>> sd = map_sd(simulate.score_matrix(5, 100, seed=1), [5, 50], B=20, seed=2)
+    >>> sd = map_sd(synthetic.score_matrix(5, 100, seed=1), [5, 50], B=20, seed=2)
     >>> bool(sd.sd[0] > sd.sd[1])        # the sd of MAP falls with more topics
     True
     """

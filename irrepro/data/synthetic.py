@@ -98,8 +98,8 @@ def runs(
 
     Examples
     --------
-    >>> from irrepro.data import simulate
-    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> from irrepro.data import synthetic
+    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> rs.runs, rs.topics, rs.source
     (('simrun001', 'simrun002', 'simrun003'), ('1', '2', '3', '4'), 'simulated')
     """
@@ -180,8 +180,8 @@ def qrels(
 
     Examples
     --------
-    >>> from irrepro.data import simulate
-    >>> q = simulate.qrels(3, r_median=5, judged_median=20, seed=1)
+    >>> from irrepro.data import synthetic
+    >>> q = synthetic.qrels(3, r_median=5, judged_median=20, seed=1)
     >>> q.topics, q.n_relevant()
     (('1', '2', '3'), array([7, 6, 4]))
     """
@@ -228,8 +228,8 @@ def score_matrix(
 
     Examples
     --------
-    >>> from irrepro.data import simulate
-    >>> m = simulate.score_matrix(4, 3, "AP", seed=1)
+    >>> from irrepro.data import synthetic
+    >>> m = synthetic.score_matrix(4, 3, "AP", seed=1)
     >>> m.systems, m.scores[0].round(3)
     (('sys1', 'sys2', 'sys3', 'sys4'), array([0.186, 0.235, 0.417]))
     """
@@ -293,10 +293,10 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
     Examples
     --------
     >>> import tempfile
-    >>> from irrepro.data import simulate
-    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> from irrepro.data import synthetic
+    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     print([p.name for p in simulate.write_trec(rs, d)])
+    ...     print([p.name for p in synthetic.write_trec(rs, d)])
     ['simrun001', 'simrun002', 'simrun003']
     """
     from pathlib import Path
@@ -378,10 +378,10 @@ def perturbed_archive(
     Examples
     --------
     >>> import tempfile
-    >>> from irrepro.data import simulate
-    >>> rs = simulate.runs(3, 4, list_length=30, r_median=6, seed=5)
+    >>> from irrepro.data import synthetic
+    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     print([p.name for p in simulate.perturbed_archive(rs, 2, d, seed=1, gzip=False)])
+    ...     print([p.name for p in synthetic.perturbed_archive(rs, 2, d, seed=1, gzip=False)])
     ['synth00000-simrun001', 'synth00001-simrun002']
     """
     from pathlib import Path
