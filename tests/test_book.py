@@ -521,25 +521,22 @@ def test_a_verdict_sentence_resting_on_many_rows_counts_them_and_folds_their_nam
         "webber2008score",
         "Verdict",
         [
-            {"quantity": "few", "paper": P["fig2.map"], "same_as": rows},
-            {"quantity": "many", "paper": P["fig2.map"], "same_as": [*rows, fig.row("MAP")]},
-            {
-                "quantity": "claim",
-                "paper": P["claim"],
-                "ours": "yes",
-                "kind": "claim",
-                "supports": [*rows, fig.row("fp")],
-            },
+            # three rows (one named twice): named in the sentence, nothing folded
+            {"quantity": "few", "paper": P["fig2.map"], "same_as": [*rows, fig.row("MAP")]},
+            {"quantity": "many", "paper": P["fig2.map"], "same_as": [*rows, fig.row("topics")]},
+            {"quantity": "claim", "paper": P["claim"], "ours": "yes", "kind": "claim", "supports": [*rows, fig.row("topics")],
+             "reason": "a note"},
         ],
         data="TREC-COVID",
-    )
+    )  # fmt: skip
     html = book.verdict_text(verdict)._repr_html_()
     few, many, claim = verdict_sentences(html)
-    # three rows: named in the sentence, nothing folded
     assert verdict.frame["reason"].iloc[0] in few["text"] and "which rows" not in few["text"]
-    # more than three: counted per table by status, the rule's reason (every row named) folded under them
-    assert "as its 4 rows (Figure 2: 2 replicated, 1 inconclusive, 1 not replicated)" in many["text"]
-    assert "from its 4 rows (Figure 2: 1 replicated, 1 inconclusive, 2 not replicated)" in claim["text"]
+    # more than three: counted per table by status, the rule's reason (every row named) folded under
+    # them, the chapter's note shown after it
+    counts = "(Figure 2: 1 replicated, 1 inconclusive, 1 not replicated, 1 not comparable)"
+    assert f"as its 4 rows {counts}" in many["text"]
+    assert f"from its 4 rows {counts}" in claim["text"] and "</details>; a note.</li>" in html
     folded = re.findall(r'<details class="irrepro-rows"><summary>which rows</summary>(.*?)</details>', html)
     assert [unescape(x) for x in folded] == list(verdict.frame["reason"].iloc[1:])
     # the built book's check reads the folded reason as part of the sentence

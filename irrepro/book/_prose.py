@@ -91,19 +91,25 @@ _FOLD_ROWS = 3
 
 def _reason(reason: str, restates) -> str:
     """A sentence's reason: the rule's, or for a row resting on many rows their count per table by
-    status, the rule's reason (naming each row) folded under it (``<details>``)."""
+    status, the rule's reason (naming each row) folded under it (``<details>``) and the chapter's
+    note in it shown after it."""
     if len(restates) <= _FOLD_ROWS or not reason.startswith(("as ", "from ")):
         return html.escape(reason)
-    order = list(STATUS_WORDS)
-    counts = Counter(restates)
+    word, rest = reason.split(" ", 1)
+    named = "; ".join(f"{item}: {quantity} ({st})" for _, item, quantity, st in restates)
+    note = rest[len(named) :] if rest.startswith(named) else ""
+    counts = Counter((paper, item, st) for paper, item, _, st in restates)
     per_table = "; ".join(
         f"{html.escape(item)}: "
-        + ", ".join(f"{counts[item, st]} {STATUS_WORDS[st]}" for st in order if counts[item, st])
-        for item in dict.fromkeys(item for item, _ in restates)
+        + ", ".join(
+            f"{counts[paper, item, st]} {STATUS_WORDS[st]}" for st in STATUS_WORDS if counts[paper, item, st]
+        )
+        for paper, item in dict.fromkeys((paper, item) for paper, item, _, _ in restates)
     )
     return (
-        f"{reason.split(' ', 1)[0]} its {len(restates)} rows ({per_table}) "
+        f"{word} its {len(restates)} rows ({per_table}) "
         f'<details class="irrepro-rows"><summary>which rows</summary>{html.escape(reason)}</details>'
+        + html.escape(note)
     )
 
 

@@ -383,7 +383,10 @@ def _short_reference_html(paper: str) -> str:
         from pybtex.database import parse_file
     except ImportError:  # a bare install (Colab): the name only
         return name
-    doi = parse_file(str(book_dir() / "references.bib")).entries[paper].fields.get("doi", "")
+    entries = parse_file(str(book_dir() / "references.bib")).entries
+    if paper not in entries:
+        raise KeyError(f"{paper!r} is not in references.bib")
+    doi = entries[paper].fields.get("doi", "")
     return f'{name}, <a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' if doi else name
 
 

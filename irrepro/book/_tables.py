@@ -392,9 +392,11 @@ def _items(refs) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys((r.paper, r.item) for r in refs if isinstance(r, RowRef)))
 
 
-def _ref_statuses(refs) -> tuple[tuple[str, str], ...]:
-    """The (item, status) of each row in ``refs``."""
-    return tuple((r.item, r.status) for r in refs if isinstance(r, RowRef))
+def _ref_statuses(refs) -> tuple[tuple[str, str, str, str], ...]:
+    """The (paper, item, quantity, status) of each row in ``refs``, each row once."""
+    return tuple(
+        dict.fromkeys((r.paper, r.item, r.quantity, r.status) for r in refs if isinstance(r, RowRef))
+    )
 
 
 def _refs(x, key: str) -> list:

@@ -111,6 +111,7 @@ def permutation_test(
         ``"two-sided"``, ``"greater"`` (the first system of a pair better), ``"less"``, or several
         (one result each, from one pass over the flips).
     n_jobs : int, optional
+        Workers; the results do not depend on it.
 
     Returns
     -------
@@ -267,6 +268,7 @@ def tukey_hsd(
         ``(B, T, S)`` permutations to use instead: ``permutations[b, t]`` lists, for each system
         position, the system whose score of topic t it receives.
     n_jobs : int, optional
+        Workers; the results do not depend on it.
 
     Returns
     -------

@@ -186,7 +186,7 @@ def swap_experiment(
 ) -> SwapExperiment:
     """The swap experiment over one score matrix per TREC year (pairs only within a year).
 
-    Sections 3, 4 and 7. Per year, size n and repetition, two sets of n topics are drawn:
+    Sanderson & Zobel (2005), sections 3, 4 and 7, after Voorhees & Buckley (2002). Per year, size n and repetition, two sets of n topics are drawn:
     ``"disjoint"`` (the paper's "without replacement") or ``"independent"`` (section 7's "with
     replacement": two independent samples of n distinct topics). Every pair of runs of the year is
     compared on the same two sets (our reading). A trial is an *error* when the two runs' order on set 2
@@ -220,7 +220,7 @@ def swap_experiment(
     chunk : int
         Pairs of runs per vectorised step (memory only).
     scale : {"paper", "quick"}
-        What ``sizes`` and ``B`` left at None stand for.
+        What ``sizes`` and ``B`` left at None stand for; the function never reads ``IRREPRO_SCALE``.
 
     Returns
     -------
