@@ -3,6 +3,7 @@ label and the chapter's opening box; rows rerun under a paper's emulated conditi
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -355,38 +356,54 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
+def _bib_entries():
+    """The entries of ``book/references.bib`` (pybtex), read once per version of the file; None without pybtex."""
+    try:
+        import pybtex  # noqa: F401
+    except ImportError:  # a bare install (Colab)
+        return None
+    path = book_dir() / "references.bib"
+    return _read_bib(str(path), path.stat().st_mtime)
+
+
+@functools.cache
+def _read_bib(path: str, mtime: float):
+    from pybtex.database import parse_file
+
+    return parse_file(path).entries
+
+
+def _bib_entry(paper: str):
+    """``paper``'s entry of ``book/references.bib``; None without pybtex."""
+    entries = _bib_entries()
+    if entries is not None and paper not in entries:
+        raise KeyError(f"{paper!r} is not in references.bib")
+    return None if entries is None else entries[paper]
+
+
 def _reference_html(paper: str) -> str:
     """The full reference of ``paper`` from ``book/references.bib`` as HTML (pybtex, unsrt), DOI linked."""
-    try:
-        from pybtex.backends.html import Backend
-        from pybtex.database import parse_file
-        from pybtex.plugin import find_plugin
-    except ImportError:  # a bare install (Colab): the key only
+    entry = _bib_entry(paper)
+    if entry is None:  # a bare install (Colab): the key only
         return html.escape(paper)
-    bib = parse_file(str(book_dir() / "references.bib"))
-    if paper not in bib.entries:
-        raise KeyError(f"{paper!r} is not in references.bib")
+    from pybtex.backends.html import Backend
+    from pybtex.plugin import find_plugin
+
     style = find_plugin("pybtex.style.formatting", "unsrt")()
-    entry = next(iter(style.format_entries([bib.entries[paper]])))
+    formatted = next(iter(style.format_entries([entry])))
     # pybtex leaves a note's \url{...} as a command: make it the link the bibliography shows
     return re.sub(
         r'\\url\s*<span class="bibtex-protected">([^<]*)</span>',
         r'<a href="\1">\1</a>',
-        entry.text.render(Backend()),
+        formatted.text.render(Backend()),
     )
 
 
 def _short_reference_html(paper: str) -> str:
     """``paper`` as the book names it (``Sakai 2006``), its DOI linked (the full reference is the chapter's)."""
     name = html.escape(dict((*PAPERS, *STUDIES)).get(paper, paper))
-    try:
-        from pybtex.database import parse_file
-    except ImportError:  # a bare install (Colab): the name only
-        return name
-    entries = parse_file(str(book_dir() / "references.bib")).entries
-    if paper not in entries:
-        raise KeyError(f"{paper!r} is not in references.bib")
-    doi = entries[paper].fields.get("doi", "")
+    entry = _bib_entry(paper)
+    doi = "" if entry is None else entry.fields.get("doi", "")
     return f'{name}, <a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' if doi else name
 
 
