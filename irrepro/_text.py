@@ -157,13 +157,3 @@ def check_digits(value, name: str = "digits") -> int:
             "representation, not of the number"
         )
     return value
-
-
-def png_data_uri(fig, dpi: float | None = None) -> str:
-    """A matplotlib figure's PNG as a ``data:`` URI, cropped as Jupyter's inline backend crops it."""
-    import base64
-    import io
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight", **({"dpi": dpi} if dpi else {}))
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")

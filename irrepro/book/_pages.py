@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import posixpath
 
-from .._text import png_data_uri, slug
+from .._text import slug
 from ._config import in_book_build
 from ._display import _HTML, status_badge
 from ._statuses import STATUSES
@@ -141,9 +141,15 @@ class _Anchored:
 
 
 def _png_img(fig, alt: str) -> str:
-    """A matplotlib figure's PNG in a ``<figure>``, ``alt`` its alt text and caption."""
+    """A matplotlib figure's PNG (base64, cropped as the inline backend crops it), ``alt`` its alt text and caption."""
+    import base64
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
     return (
-        f'<figure><img src="{png_data_uri(fig)}" style="max-width: 100%" alt="{html.escape(alt)}">'
+        f'<figure><img src="data:image/png;base64,{data}" style="max-width: 100%" alt="{html.escape(alt)}">'
         f"<figcaption>{html.escape(alt)}</figcaption></figure>"
     )
 

@@ -4,6 +4,8 @@ nothing here is public."""
 
 from __future__ import annotations
 
+import base64
+import io
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
@@ -13,7 +15,7 @@ import pandas as pd
 
 from .. import escape, plots
 from .. import topic_split as ts
-from .._text import UNDEFINED, few, missing_scored, no_pair_variance, png_data_uri
+from .._text import UNDEFINED, few, missing_scored, no_pair_variance
 from ..stats import expit
 
 if TYPE_CHECKING:
@@ -127,9 +129,10 @@ def _formatted(values: dict) -> list[str]:
 def _png(fig) -> str:
     import matplotlib.pyplot as plt
 
-    uri = png_data_uri(fig, dpi=110)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
-    return uri
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def _table(
