@@ -13,7 +13,7 @@ at :data:`ISSUES_URL`.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "ISSUES_URL", "OutputError", "REPOSITORY_URL", "UnknownNameError"]
+__all__ = ["InputError", "OutputError", "UnknownNameError"]
 
 #: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
 #: checks the two agree).

@@ -32,14 +32,10 @@ import shlex
 import unicodedata
 from collections.abc import Iterable
 
-from ._csv import csv_cell, csv_quoting, to_csv
+from ._csv import csv_cell, csv_quoting, to_csv  # noqa: F401  (the CSV writers' escaping)
 from .errors import InputError
 
-__all__ = [
-    "MAX_NAME", "latex_beyond_pdflatex", "shorten", "short_names", "shortened_key",
-    "look_alikes", "plain", "latex", "markdown", "csv_cell", "csv_quoting", "to_csv", "html",
-    "html_name", "mpl", "shell"
-]  # fmt: skip
+__all__ = ["html", "latex", "markdown"]
 
 #: Names longer than this are shortened in tables and figures (a column or a tick label's width).
 MAX_NAME = 40

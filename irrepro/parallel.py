@@ -35,11 +35,7 @@ from ._cluster import _TASK, _dask_map, local_cluster, scheduler, using_schedule
 from ._env import env
 from .errors import InputError
 
-__all__ = [
-    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
-    "as_generator", "spawn", "parallel_map",
-    "scheduler", "using_scheduler", "local_cluster",
-]  # fmt: skip
+__all__ = ["SeedLike", "scale", "n_jobs", "spawn", "using_scheduler", "local_cluster"]
 
 #: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
 #: :class:`numpy.random.Generator`, or None (fresh entropy).

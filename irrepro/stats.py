@@ -13,7 +13,7 @@ import numpy as np
 from scipy import special
 from scipy.stats import norm
 
-from ._intervals import (
+from ._intervals import (  # noqa: F401  (the checks and the bootstrap's helpers the families share)
     bca_interval,
     bootstrap_sd,
     check_level,
@@ -24,24 +24,7 @@ from ._intervals import (
 )
 from .errors import InputError
 
-__all__ = [
-    "Z95",
-    "EPS",
-    "logit",
-    "expit",
-    "bootstrap_sd",
-    "jackknife_acceleration",
-    "bca_interval",
-    "kendall_tau",
-    "clustered_se",
-    "MetaAnalysis",
-    "meta_analysis",
-    "adjust_pvalues",
-    "check_level",
-    "level_percent",
-    "check_resamples",
-    "corrected_resamples",
-]
+__all__ = ["Z95", "logit", "expit", "bca_interval", "kendall_tau", "clustered_se", "MetaAnalysis", "meta_analysis"]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
 Z95 = float(norm.ppf(0.975))
