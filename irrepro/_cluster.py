@@ -30,54 +30,22 @@ _TASK = threading.local()  # set while a task of parallel_map runs on a Dask wor
 
 
 def _active() -> tuple[str | None, str]:
-    """The address :func:`parallel_map` would use and what set it: the innermost
-    :func:`using_scheduler`'s (named as it was given), else ``IRREPRO_SCHEDULER``."""
+    """The address :func:`parallel_map` would use and what set it: the innermost :func:`using_scheduler`'s
+    (named as it was given), else ``IRREPRO_SCHEDULER``."""
     if _OVERRIDE and _OVERRIDE[-1] is not None:
         return _OVERRIDE[-1]
     return env("IRREPRO_SCHEDULER"), "IRREPRO_SCHEDULER"
 
 
 def _origin(address: str) -> str:
-    """How a message names what set the scheduler ``address``: ``--scheduler``,
-    ``IRREPRO_SCHEDULER``, or the address given."""
+    """How a message names what set the scheduler ``address``: ``--scheduler``, ``IRREPRO_SCHEDULER``, or the
+    address given."""
     active, name = _active()
     return name if active is not None and scheduler(active, name) == address else "the scheduler address"
 
 
 def scheduler(address: str | None = None, name: str = "address") -> str | None:
-    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``.
-
-    An address is ``local`` (a LocalCluster with one single-threaded worker process per core of
-    this machine; in any case, spaces around) or a scheduler's address (``tcp://host:8786``,
-    ``tls://...``, ``host:8786``). Inside :func:`using_scheduler`, its address comes before the
-    environment's. ``IRREPRO_SCHEDULER`` set to nothing (or white space) is unset.
-
-    Parameters
-    ----------
-    address : str or None
-        The address given (``--scheduler``); None: :func:`using_scheduler`'s, else the
-        environment's.
-    name : str
-        How a message names ``address`` (``--scheduler``); the environment's is named
-        ``IRREPRO_SCHEDULER``.
-
-    Returns
-    -------
-    str or None
-        The checked address (``local`` in lower case); None (unset or empty) means no cluster
-        (threads or processes of this machine, as ``n_jobs`` says).
-
-    Raises
-    ------
-    irrepro.InputError
-        For text that is no scheduler address, naming where it came from.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import scheduler
-    >>> scheduler("tcp://127.0.0.1:8786"), scheduler(" LOCAL ")
-    ('tcp://127.0.0.1:8786', 'local')
-    """
+    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``."""
     if address is None:
         address, name = _active()
     address = (address or "").strip()
@@ -204,9 +172,7 @@ def _run_task(fn: Callable[..., Any], x: Any) -> Any:
 
 
 def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> None:
-    """Refuse, before any work and before connecting, a task the cluster of ``address`` cannot be
-    sent: ``fn`` (with what it holds) or an item (the first of each type) that does not pickle as
-    Dask pickles it (pickle, else cloudpickle)."""
+    """Refuse, before any work and before connecting, a task the cluster of ``address`` cannot be sent."""
     import pickle
 
     try:
@@ -230,10 +196,7 @@ def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> No
 
 
 def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
-    """``[fn(x) for x in items]`` on the Dask cluster of ``address``: the task checked to serialise
-    (:func:`_check_serialisable`), ``fn`` (and what it holds) scattered once to every worker, at
-    most ``IN_FLIGHT`` tasks per worker thread submitted at a time, results put in order as they
-    complete."""
+    """``[fn(x) for x in items]`` on the Dask cluster of ``address``."""
     from distributed import as_completed
 
     _check_serialisable(fn, items, address)

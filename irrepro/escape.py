@@ -46,9 +46,9 @@ _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def _visible(text: str) -> str:
-    """The characters of the categories :data:`_HIDDEN` as Python writes them in a string literal
-    (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``): no line break, tab, terminal escape sequence,
-    bidirectional override or zero-width character comes out of a name."""
+    """Hidden characters (:data:`_HIDDEN`) as Python's escapes (``\\n``, ``\\x1b``, ``\\u202e``).
+
+    No line break, tab, terminal escape, bidirectional override or zero-width character comes out of a name."""
     if text.isprintable():  # (printable: none of those; the usual case, at C speed)
         return text
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
@@ -60,30 +60,7 @@ def _twin_key(label: str) -> str:
 
 
 def shorten(name, width: int = MAX_NAME) -> str:
-    """A name shortened to at most ``width`` characters for display.
-
-    ``name`` (made a string) if it has at most ``width`` characters, else its start and end
-    around an ellipsis (…), ``width`` characters in all (the end keeps the last quarter: names
-    of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
-
-    Parameters
-    ----------
-    name : object
-        The name; ``str(name)`` is shortened.
-    width : int
-        The most characters the result has (at least 5).
-
-    Returns
-    -------
-    str
-        The name, or its shortened form.
-
-    Examples
-    --------
-    >>> from irrepro.escape import shorten
-    >>> shorten("a-run-with-a-long-name-v1", width=12)
-    'a-run-wit\u2026v1'
-    """
+    """A name shortened to at most ``width`` characters for display."""
     name = str(name)
     if width < 5:
         raise InputError(f"width must be at least 5, got {width}")
@@ -94,37 +71,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
 
 
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
-    """The :func:`shorten` ed names, kept apart.
-
-    Names whose shortened forms coincide - or only look alike, being equal in Unicode's compatibility
-    normalization NFKC (:func:`look_alikes`: "café" with a composed "é" and with "e" and a combining accent,
-    "ﬁle" with the ligature "ﬁ" and "file") - end in ``[1]``, ``[2]``, ... (still at most ``width``
-    characters), so a table or a figure never shows two runs under one label. A name shown whole beside
-    shortened ones of the same label keeps its own.
-
-    Parameters
-    ----------
-    names : iterable
-        The names (made strings), all different.
-    width : int
-        The most characters of a shortened name.
-
-    Returns
-    -------
-    list of str
-        One label per name, in order, no two alike; a name of at most ``width`` characters is
-        its own label unless another looks the same.
-
-    Examples
-    --------
-    >>> from irrepro.escape import short_names
-    >>> short_names(["run-alpha-v1", "run-alpha-v2"], width=8)
-    ['run-al\u20261', 'run-al\u20262']
-    >>> short_names(["caf\u00e9", "cafe\u0301"])  # one text, two normalizations
-    ['caf\u00e9[1]', 'cafe\u0301[2]']
-    >>> short_names(["\ufb01le", "file"])  # a ligature and its letters
-    ['\ufb01le[1]', 'file[2]']
-    """
+    """The :func:`shorten` ed names, kept apart."""
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
     groups: dict[str, list[int]] = {}
@@ -152,50 +99,12 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
 
 
 def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str]]:
-    """The names a table or figure shows shortened, for its key.
-
-    Parameters
-    ----------
-    names : iterable
-        The full names.
-    labels : iterable of str
-        What is shown for each (:func:`short_names`).
-
-    Returns
-    -------
-    list of (str, str)
-        (label, full name) of every name whose label is not the name itself, in order.
-    """
+    """The names a table or figure shows shortened, for its key."""
     return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
 
 
 def look_alikes(names: Iterable) -> list[list[str]]:
-    """The names that differ but look the same: equal in Unicode's normalization NFKC.
-
-    Different names to a program, one to a reader: canonically equivalent text ("café" with a composed "é",
-    U+00E9, and with "e" and a combining accent, U+0301), a ligature and its letters ("ﬁle", U+FB01, and
-    "file"), fullwidth and ASCII letters ("ＡＰ", "AP"), a superscript digit and the digit. Letters of other
-    scripts that look alike (Cyrillic "а", U+0430, and "a": Unicode's confusables) are not found.
-
-    Parameters
-    ----------
-    names : iterable
-        The names (made strings).
-
-    Returns
-    -------
-    list of list of str
-        Each group of look-alikes (two or more different names), in order of first appearance.
-
-    Examples
-    --------
-    >>> from irrepro.escape import look_alikes
-    >>> for group in look_alikes(["caf\\u00e9", "tea", "cafe\\u0301"]):
-    ...     print(*map(ascii, group))
-    'caf\\xe9' 'cafe\\u0301'
-    >>> look_alikes(["\\ufb01le", "file", "\\uff21P", "AP"])
-    [['\\ufb01le', 'file'], ['\\uff21P', 'AP']]
-    """
+    """The names that differ but look the same: equal in Unicode's normalization NFKC."""
     groups: dict[str, list[str]] = {}
     for n in dict.fromkeys(str(n) for n in names):
         groups.setdefault(_twin_key(n), []).append(n)
@@ -203,28 +112,7 @@ def look_alikes(names: Iterable) -> list[list[str]]:
 
 
 def plain(text) -> str:
-    """``text`` for a terminal or a tab-separated file.
-
-    Control characters (tab, newline, carriage return, escape, ...) and the invisible format characters
-    (bidirectional overrides and isolates, zero-width spaces and joiners, ...) are written as Python writes
-    them in a string (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``), everything else as it is.
-
-    Parameters
-    ----------
-    text : object
-        The text (made a string).
-
-    Returns
-    -------
-    str
-        One line without tabs or terminal escape sequences.
-
-    Examples
-    --------
-    >>> from irrepro.escape import plain
-    >>> print(plain("run\\tA"), plain("evil\\u202eexe.txt"))
-    run\\tA evil\\u202eexe.txt
-    """
+    """``text`` for a terminal or a tab-separated file."""
     return _visible(str(text))
 
 
@@ -285,28 +173,7 @@ _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ
 
 
 def latex_beyond_pdflatex(text) -> list[str]:
-    """The characters of ``text`` that pdflatex cannot set in its default font encoding.
-
-    Those pdflatex does not set without a package of the document's own in OT1: everything beyond Latin-1 and
-    Latin Extended-A (U+0000-U+017F) but the punctuation pdflatex's UTF-8 input knows (U+2010-U+2026), and the
-    few of those ranges OT1 lacks (guillemets, thorn, eth...); Greek, CJK, emoji need ``xelatex``.
-
-    Parameters
-    ----------
-    text : object
-        LaTeX source (made a string).
-
-    Returns
-    -------
-    list of str
-        Those characters, each once, in order of appearance ([] when pdflatex sets it all).
-
-    Examples
-    --------
-    >>> from irrepro.escape import latex_beyond_pdflatex
-    >>> latex_beyond_pdflatex("caf\u00e9 \u03b1\u03b2")
-    ['\u03b1', '\u03b2']
-    """
+    """The characters of ``text`` that pdflatex cannot set in its default font encoding."""
     return list(
         dict.fromkeys(
             c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026) or c in _OT1_MISSING
@@ -381,31 +248,7 @@ def html(text):
 
 
 def html_name(name, width: int = MAX_NAME, label: str | None = None):
-    """A name for an HTML page, shortened with its full form as a tooltip.
-
-    :func:`html` of the name, or, when it is longer than ``width``, of its :func:`shorten` ed form (or
-    ``label``) in a ``<span>`` whose ``title`` (the tooltip) holds the full name.
-
-    Parameters
-    ----------
-    name : object
-        The name.
-    width : int
-        The most characters shown.
-    label : str, optional
-        The shortened form to show (from :func:`short_names`); default :func:`shorten`.
-
-    Returns
-    -------
-    markupsafe.Markup
-        HTML showing the name or its shortened form.
-
-    Examples
-    --------
-    >>> from irrepro.escape import html_name
-    >>> print(html_name("run<1>"))
-    run&lt;1&gt;
-    """
+    """A name for an HTML page, shortened with its full form as a tooltip."""
     from markupsafe import Markup
 
     name = str(name)
@@ -416,30 +259,7 @@ def html_name(name, width: int = MAX_NAME, label: str | None = None):
 
 
 def mpl(text) -> str:
-    """``text`` for matplotlib, drawn literally and never as mathtext.
-
-    For a label, title, tick label or legend entry: every ``$`` is written ``\\$``, which matplotlib prints as
-    ``$`` in text that is not math (its rule: math needs an even number of unescaped ``$``, and after this
-    there is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry) gets
-    a zero-width space before it, and control characters are made visible (:func:`plain`). Shorten long names
-    first (:func:`shorten`); under ``text.usetex`` use :func:`latex`.
-
-    Parameters
-    ----------
-    text : object
-        The text (made a string).
-
-    Returns
-    -------
-    str
-        The text to pass to matplotlib.
-
-    Examples
-    --------
-    >>> from irrepro.escape import mpl
-    >>> print(mpl("$x$ run"))
-    \\$x\\$ run
-    """
+    """``text`` for matplotlib, drawn literally and never as mathtext."""
     out = _visible(str(text)).replace("$", r"\$")
     return "\u200b" + out if out.startswith("_") else out
 
@@ -449,29 +269,7 @@ _SHELL_NAMED = {"\\": "\\\\", "'": "\\'", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def shell(text) -> str:
-    r"""``text`` as one word of a bash command line: pasted into bash, it is ``text``, byte for byte.
-
-    ``shlex.quote`` of ``text`` if it holds none of the characters :func:`plain` escapes, else
-    bash's ``$'...'`` quoting with each of those written as its bytes in the file system's encoding
-    (``\xe2\x80\xae`` for U+202E: the same file name in any locale; ``\n``, ``\t``, ``\r`` by
-    name; a surrogate of Python's ``surrogateescape`` as its byte), ``\`` and ``'`` escaped.
-
-    Parameters
-    ----------
-    text : str or os.PathLike
-        The word (a path, an option's value).
-
-    Returns
-    -------
-    str
-        The word for bash, on one line, shown as it is by a terminal.
-
-    Examples
-    --------
-    >>> from irrepro.escape import shell
-    >>> print(shell("my runs/a.txt"), shell("z\nnl\u202e"))
-    'my runs/a.txt' $'z\nnl\xe2\x80\xae'
-    """
+    r"""``text`` as one word of a bash command line: pasted into bash, it is ``text``, byte for byte."""
     text = os.fspath(text) if isinstance(text, os.PathLike) else str(text)
     if not any(unicodedata.category(c) in _HIDDEN for c in text):
         return shlex.quote(text)

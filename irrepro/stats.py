@@ -24,7 +24,16 @@ from ._intervals import (  # noqa: F401  (the checks and the bootstrap's helpers
 )
 from .errors import InputError
 
-__all__ = ["Z95", "logit", "expit", "bca_interval", "kendall_tau", "clustered_se", "MetaAnalysis", "meta_analysis"]
+__all__ = [
+    "Z95",
+    "logit",
+    "expit",
+    "bca_interval",
+    "kendall_tau",
+    "clustered_se",
+    "MetaAnalysis",
+    "meta_analysis",
+]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
 Z95 = float(norm.ppf(0.975))
@@ -317,40 +326,7 @@ def _holm(p: np.ndarray) -> np.ndarray:
 
 
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
-    """p-values adjusted for multiple comparisons by ``method``.
-
-    A NaN p-value (no test, e.g. the t-test of two identical systems) counts as 1 in the family and
-    stays NaN.
-
-    Parameters
-    ----------
-    p : array_like
-        p-values in [0, 1], NaN for no test.
-    method : str or None, default "holm"
-        Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"`` for
-        Benjamini-Hochberg, ``"bonferroni"``, ...); None returns them unadjusted (as an array).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as ``p``.
-
-    Raises
-    ------
-    irrepro.InputError
-        For a value outside [0, 1] (a negative, above 1, an infinity), naming its position, or an
-        unknown ``method``.
-
-    Examples
-    --------
-    Holm multiplies the smallest of two p-values by 2; a NaN counts in the family:
-
-    >>> from irrepro.stats import adjust_pvalues
-    >>> adjust_pvalues([0.01, 0.04])
-    array([0.02, 0.04])
-    >>> adjust_pvalues([0.01, 0.04, np.nan])
-    array([0.03, 0.08,  nan])
-    """
+    """p-values adjusted for multiple comparisons by ``method``."""
     p = np.asarray(p, dtype=np.float64)
     bad = ~np.isnan(p) & ~((p >= 0) & (p <= 1))
     if bad.any():

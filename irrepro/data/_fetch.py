@@ -50,20 +50,7 @@ class RegistryEntry:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, RegistryEntry]:
-    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``).
-
-    Returns
-    -------
-    dict of str to RegistryEntry
-        Path -> its sha256, size in bytes, public URL and license.
-
-    Examples
-    --------
-    >>> from irrepro.data import registry
-    >>> entry = registry()["ir_datasets/cord19/trec-covid/qrels"]
-    >>> entry.bytes, entry.sha256[:12]
-    (1142244, '84a374f40a89')
-    """
+    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``)."""
     text = resources.files("irrepro").joinpath("registry.tsv").read_text(encoding="utf-8")
     rows = csv.DictReader(text.splitlines(), delimiter="\t")
     return {
@@ -83,25 +70,13 @@ def _env_flag(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory.
-
-    Returns
-    -------
-    pathlib.Path
-        The directory (it need not exist yet).
-    """
+    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory."""
     cache = env("IRREPRO_CACHE")
     return Path(cache).expanduser().resolve() if cache else Path(platformdirs.user_cache_dir("irrepro"))
 
 
 def mirror_dir() -> Path | None:
-    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set.
-
-    Returns
-    -------
-    pathlib.Path or None
-        The mirror directory, laid out like the registry's paths.
-    """
+    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set."""
     mirror = env("IRREPRO_MIRROR")
     return Path(mirror).expanduser().resolve() if mirror else None
 

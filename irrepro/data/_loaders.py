@@ -23,33 +23,7 @@ from ._textfiles import _fspath
 
 
 def run_files(directory: str | Path) -> list[Path]:
-    """The run files of a directory: every visible file, sorted by name.
-
-    Parameters
-    ----------
-    directory : str or os.PathLike
-        The directory.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Its files whose names do not start with a dot.
-
-    Raises
-    ------
-    DataError
-        When it holds none.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irrepro.data import run_files
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     for name in ("b.txt", "a.txt", ".hidden"):
-    ...         _ = (pathlib.Path(d) / name).write_text("")
-    ...     print([p.name for p in run_files(d)])
-    ['a.txt', 'b.txt']
-    """
+    """The run files of a directory: every visible file, sorted by name."""
     directory = Path(directory)
     files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:

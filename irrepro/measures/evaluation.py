@@ -22,27 +22,7 @@ if TYPE_CHECKING:  # pandas is imported by the functions that return frames: eva
 
 
 class Evaluation(dict):
-    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
-
-    Keyed by the measures as given; any other spelling of an evaluated measure finds it too
-    (``ev["MAP"]`` after evaluating ``"AP"``).
-
-    Parameters
-    ----------
-    items : iterable
-        ``(measure, ScoreMatrix)`` pairs.
-    retrieved : numpy.ndarray
-        (runs, topics) bool: the lists with at least one document (what plain trec_eval averages).
-    rel : int
-        The lowest relevant grade the measures were evaluated with.
-
-    Attributes
-    ----------
-    retrieved : numpy.ndarray
-        As given.
-    rel : int
-        As given.
-    """
+    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``."""
 
     def __init__(self, items, retrieved: np.ndarray, rel: int):
         super().__init__(items)
