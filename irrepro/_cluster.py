@@ -1,4 +1,4 @@
-"""Where :func:`irrepro.parallel.parallel_map` runs its tasks on a Dask cluster: the scheduler's
+"""Where ``irrepro.parallel.parallel_map`` runs its tasks on a Dask cluster: the scheduler's
 address (``IRREPRO_SCHEDULER`` or ``--scheduler``), the clients connected to it, and the map of
 tasks over the cluster's workers. Served from :mod:`irrepro.parallel`, whose docstring states the
 conventions."""
@@ -30,7 +30,7 @@ _TASK = threading.local()  # set while a task of parallel_map runs on a Dask wor
 
 
 def _active() -> tuple[str | None, str]:
-    """The address :func:`parallel_map` would use and what set it: the innermost :func:`using_scheduler`'s
+    """The address ``parallel_map`` would use and what set it: the innermost :func:`using_scheduler`'s
     (named as it was given), else ``IRREPRO_SCHEDULER``."""
     if _OVERRIDE and _OVERRIDE[-1] is not None:
         return _OVERRIDE[-1]
@@ -45,7 +45,7 @@ def _origin(address: str) -> str:
 
 
 def scheduler(address: str | None = None, name: str = "address") -> str | None:
-    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``."""
+    """The Dask scheduler ``parallel_map`` uses: ``address``, else ``IRREPRO_SCHEDULER``."""
     if address is None:
         address, name = _active()
     address = (address or "").strip()
@@ -62,7 +62,7 @@ def scheduler(address: str | None = None, name: str = "address") -> str | None:
 
 @contextlib.contextmanager
 def using_scheduler(address: str | None, name: str = "address"):
-    """A context within which :func:`parallel_map` uses the Dask scheduler ``address``.
+    """A context within which ``parallel_map`` uses the Dask scheduler ``address``.
 
     What ``--scheduler`` of ``irrepro report`` and ``irrepro compare`` does. The address is checked
     on entry.
@@ -124,7 +124,7 @@ def local_cluster(n_workers: int | None = None, **kwargs):
 
 
 def dask_client(address: str | None = None):
-    """The :class:`distributed.Client` of ``address`` (None: :func:`scheduler`), connected once per process."""
+    """The :class:`distributed.Client` of ``address`` (None: ``scheduler``), connected once per process."""
     address = scheduler(address)
     if address is None:
         raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
@@ -163,7 +163,7 @@ atexit.register(close_clients)
 
 
 def _run_task(fn: Callable[..., Any], x: Any) -> Any:
-    """One task of :func:`parallel_map` on a Dask worker; a parallel_map inside it runs serially."""
+    """One task of ``parallel_map`` on a Dask worker; a parallel_map inside it runs serially."""
     _TASK.active = True
     try:
         return fn(x)

@@ -12,7 +12,7 @@ from . import _spread
 from .errors import InputError
 from .parallel import _chunks
 
-#: Cells (float64) of replicates worked on at once (2 MB) by :func:`bootstrap_sd` and
+#: Cells (float64) of replicates worked on at once (2 MB) by ``bootstrap_sd`` and
 #: ``corpus_bootstrap.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
 #: with the number of statistics or runs.
 _BLOCK_CELLS = 1 << 18
@@ -73,7 +73,7 @@ def level_percent(level: float) -> str:
     return f"{pct!r}%"  # (outside (0, 100), or below 1e-18%: as it is)
 
 
-#: The fewest resamples behind an interval or a resampling test's p-value (:func:`check_resamples`).
+#: The fewest resamples behind an interval or a resampling test's p-value (``check_resamples``).
 MIN_RESAMPLES = 100
 
 
@@ -86,7 +86,7 @@ def _at_least(numerator: int, value: float, minus_from: int = 0) -> int:
 
 
 #: Resamples expected below the smallest threshold of a correction over m comparisons, alpha / m:
-#: a test corrected over m >= 2 comparisons needs B >= this x m / alpha (:func:`corrected_resamples`).
+#: a test corrected over m >= 2 comparisons needs B >= this x m / alpha (``corrected_resamples``).
 RESAMPLES_AT_THRESHOLD = 20
 
 
@@ -213,12 +213,12 @@ def bca_interval(
     replicates : numpy.ndarray
         Its bootstrap replicates, (..., B); NaN (an undefined sample) is ignored.
     jackknife : numpy.ndarray or None
-        Jackknife values (..., n) for the acceleration (:func:`jackknife_acceleration`).
+        Jackknife values (..., n) for the acceleration (``jackknife_acceleration``).
     accel : array_like or None
         The acceleration itself (...), instead of ``jackknife``; neither: 0 (the bias-corrected
         percentile interval).
     level : float, default 0.95
-        The confidence level (see :func:`check_level`).
+        The confidence level (see ``check_level``).
 
     Returns
     -------

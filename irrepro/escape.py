@@ -1,27 +1,10 @@
-"""One escaping function per output format, so that any name - a run, topic, measure or collection
-name a user chose - comes out of every writer as itself, literally, and breaks nothing.
+"""One escaping function per output format (LaTeX, Markdown, HTML; and, for the writers, plain text,
+CSV, matplotlib and shell), so that any name a user chose comes out of every writer as itself.
 
-- :func:`plain` - terminal text and the tab-separated formats: control and invisible format
-  characters made visible;
-- :func:`latex` - LaTeX text mode (every special character, and ``<``, ``>``, ``|``, which are
-  other glyphs in the default font encoding);
-- :func:`markdown` - a Markdown (CommonMark / GFM pipe-table) cell or inline text;
-- :func:`csv_cell` / :func:`to_csv` - CSV cells under OWASP's rule against formula injection;
-- :func:`html` / :func:`html_name` - HTML text (markupsafe's escape, what jinja2's autoescape uses);
-- :func:`mpl` - matplotlib text, never parsed as mathtext;
-- :func:`shell` - a word of a bash command line (a path in a command irrepro prints).
-
-Names longer than :data:`MAX_NAME` characters are shortened for display by :func:`shorten` (and
-:func:`short_names` for several names at once, which keeps them apart); every writer that
-shortens keeps the full name beside it: the note below a table (text, Markdown, LaTeX), the
-HTML ``title`` attribute (a tooltip), and the CSV files, which are never shortened. A figure
-shows the shortened names only; the tables written with it hold the full ones.
-
-Every escaper but the CSV one writes what a reader cannot see, or what changes the text around
-it, as a Python string literal does (``\\n``, ``\\x1b``, ``\\u202e``): control characters, line
-and paragraph separators, lone surrogates and format characters (bidirectional overrides that
-reorder the text after them - ``txt.exe`` for ``exe.txt`` -, zero-width spaces and joiners, the
-soft hyphen). CSV cells (and JSON) keep a name as it is.
+Every escaper but the CSV one writes what a reader cannot see, or what changes the text around it
+(control characters, bidirectional overrides, zero-width characters), as a Python string literal
+does (``\\n``, ``\\x1b``, ``\\u202e``). Names longer than ``MAX_NAME`` are shortened for display;
+every writer that shortens keeps the full name beside it (a table's note, an HTML tooltip, the CSV).
 """
 
 from __future__ import annotations
@@ -71,7 +54,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
 
 
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
-    """The :func:`shorten` ed names, kept apart."""
+    """The shortened names, kept apart."""
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
     groups: dict[str, list[int]] = {}
@@ -137,7 +120,7 @@ def latex(text, *, prose: bool = False) -> str:
     ``\\ { } $ & # %`` escaped; ``<``, ``>``, ``|`` as ``\\textless{}`` ... (OT1 prints "¡", "¿",
     "—" for them); ``_ ~ ^ ` ' "`` in Computer Modern Typewriter's glyphs (OT1's text fonts print a
     rule, accents, curly quotes); ``--`` and ``,,`` kept apart (``-{}-``). A name reads the same in
-    the PDF (pdftotext's copy included). Control characters are made visible first (:func:`plain`).
+    the PDF (pdftotext's copy included). Control characters are made visible first (``plain``).
 
     Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
     scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
@@ -194,7 +177,7 @@ def markdown(text) -> str:
     ``\\ ` * _ [ ] < > | ~ $ &`` are backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw
     HTML, ``$`` math in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written
     ``&#32;`` (a table cell's own are trimmed); control characters (a newline would end the table's row) are
-    made visible first (:func:`plain`).
+    made visible first (``plain``).
 
     Parameters
     ----------
@@ -222,7 +205,7 @@ def html(text):
     """``text`` for HTML (text or an attribute value).
 
     markupsafe's escape, the one jinja2's autoescape applies, of ``& < > " '``; control characters made
-    visible first (:func:`plain`). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
+    visible first (``plain``). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
 
     Parameters
     ----------
@@ -264,7 +247,7 @@ def mpl(text) -> str:
     return "\u200b" + out if out.startswith("_") else out
 
 
-#: The characters :func:`shell` writes by the names bash's ``$'...'`` knows.
+#: The characters ``shell`` writes by the names bash's ``$'...'`` knows.
 _SHELL_NAMED = {"\\": "\\\\", "'": "\\'", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 

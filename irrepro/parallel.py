@@ -5,11 +5,11 @@
 - **Workers**: work is cut into a fixed number of *tasks* (independent of the number of workers)
   and task ``i`` draws from the ``i``-th child of the seed's :class:`~numpy.random.SeedSequence`,
   so results are identical with 1 or many workers. ``n_jobs=None`` means 1 and ``-1`` all cores;
-  the environment's ``IRREPRO_JOBS`` (:func:`env_jobs`) is read only by the command line and the
+  the environment's ``IRREPRO_JOBS`` (``env_jobs``) is read only by the command line and the
   book's configuration (:func:`irrepro.book.config`), which pass it down.
 - **Cluster**: with ``IRREPRO_SCHEDULER`` (or ``irrepro ... --scheduler``) set to a Dask scheduler
   address (``tcp://host:8786``) or ``local`` (a :class:`distributed.LocalCluster` with one worker
-  process per core), :func:`parallel_map` runs its tasks on that Dask cluster instead (the
+  process per core), ``parallel_map`` runs its tasks on that Dask cluster instead (the
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
   numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
   is scattered once to every worker; at most a few tasks per worker thread are in flight
@@ -54,7 +54,7 @@ def scale(default: str = "paper") -> str:
 
     The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
     only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument. Checked
-    and normalised by :func:`check_scale`, as every ``--scale`` option is.
+    and normalised by ``check_scale``, as every ``--scale`` option is.
 
     Parameters
     ----------
@@ -122,7 +122,7 @@ def n_jobs(n: int | None = None) -> int:
     """Resolve a worker count: None -> 1, -1 -> all cores.
 
     None is 1 whatever ``IRREPRO_JOBS`` says (the command line and the book pass it,
-    :func:`env_jobs`).
+    ``env_jobs``).
 
     Parameters
     ----------
@@ -137,7 +137,7 @@ def n_jobs(n: int | None = None) -> int:
     Raises
     ------
     irrepro.InputError
-        For anything :func:`check_jobs` refuses, naming ``n_jobs``.
+        For anything ``check_jobs`` refuses, naming ``n_jobs``.
 
     Examples
     --------
@@ -174,7 +174,7 @@ def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
     Parameters
     ----------
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (see :func:`as_seed_sequence`).
+        The seed (see ``as_seed_sequence``).
     n : int
         The number of tasks.
 

@@ -49,7 +49,7 @@ def logit(p, eps: float = EPS) -> np.ndarray:
     ----------
     p : array_like
         Probabilities (AP values, say) in [0, 1].
-    eps : float, default :data:`EPS`
+    eps : float, default ``EPS``
         0 and 1 become ``eps`` and ``1 - eps``, as Cormack & Lynam (2006, section 5) do for AP.
 
     Returns
@@ -266,7 +266,7 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     model : {"fixed", "dl"}
         Fixed effect (the paper's) or DerSimonian-Laird random effects.
     level : float, default 0.95
-        The confidence level of the interval (see :func:`check_level`).
+        The confidence level of the interval (see ``check_level``).
 
     Returns
     -------

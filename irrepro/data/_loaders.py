@@ -47,7 +47,7 @@ def load_runs(
     source : str, os.PathLike, list, dict, pandas.DataFrame or ranx.Run
         One of: a collection name of the book (``"trec-covid-round5"``; its qrels come with it); a
         directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-        concurrently, with trec_eval's conventions: see :func:`read_run`); a DataFrame with
+        concurrently, with trec_eval's conventions: see ``read_run``); a DataFrame with
         ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's (``qid, docno, score``),
         where a ``name`` column splits it into several runs; a pytrec_eval-style dict
         ``{qid: {docno: score}}``, or a ranx ``Run``; a list of such objects, or a dict

@@ -10,7 +10,7 @@ conditions back on TREC-COVID's own runs and judgments, each returning ordinary 
   of a target size, e.g. TREC-6's numbers of relevant documents (:func:`trec6_relevant`) matched
   topic by topic in rank order of R;
 - :func:`pool_qrels` keeps only the judgments of the documents in the top ``depth`` of the runs
-  (:func:`pool_documents`), as a pool of that depth would have judged them.
+  (``pool_documents``), as a pool of that depth would have judged them.
 
 One-line use::
 
@@ -228,7 +228,7 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
-    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (:func:`pool_documents`).
+    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (``pool_documents``).
 
     The judgments of the pooled documents, as they are; every other judgment is dropped, so its
     document becomes unjudged, as a pool of that depth would have left it. R, and which documents are

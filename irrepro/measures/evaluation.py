@@ -324,7 +324,7 @@ def to_trec_eval(
     For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
     when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
     weighted utility and ``rbp_resid`` with its own p on a missed topic (see the module). Measures
-    named as :func:`~irrepro.measures.trec_eval_name` names them under ``-l rel`` in trec_eval's
+    named as ``irrepro.measures.trec_eval_name`` names them under ``-l rel`` in trec_eval's
     order; a measure trec_eval lacks at that level keeps irrepro's name and comes last. Topics in
     trec_eval's order (by the bytes of their ids); no per-topic line of ``num_q`` and the
     geometric means.
