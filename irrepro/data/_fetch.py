@@ -9,11 +9,9 @@ Every real file the book reads is listed in ``irrepro/registry.tsv`` with its pu
 3. the network (unless ``IRREPRO_OFFLINE=1``), through :func:`pooch.retrieve`, which downloads to a
    temporary file and moves it into place only when the sha256 matches.
 
-A cached file whose checksum does not match (corrupt, truncated, edited) is reported and replaced;
-it is never used. Files irrepro derives from them (the run sets' ``.npz``) have their sha256 recorded
-beside them when written (``_files.atomic_write`` with ``record_sha256``, a ``NAME.sha256`` file in
-``sha256sum``'s format) and checked on every read (``_files.recorded_sha256_problem``). Every file
-irrepro writes gets the mode the process's umask gives a new file (``0o666 & ~umask``).
+A cached file whose checksum does not match is reported and replaced, never used; files irrepro
+derives from them (the run sets' ``.npz``) have their sha256 recorded beside them and checked on
+every read.
 """
 
 from __future__ import annotations

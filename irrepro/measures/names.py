@@ -4,10 +4,8 @@ project's own, parsed to a :class:`Measure` with its parameters checked (:func:`
 The grammar is ir_measures' (``ir_measures.parse_measure`` and ``parse_trec_measure``): a name
 irrepro reads that ir_measures reads too means the same measure with the same parameters there,
 and a name of a measure irrepro does not compute is an :class:`~irrepro.InputError` saying so
-(tests/test_measures_grammar.py checks both by property against ir_measures). It is irrepro's
-code (the parser in ``measures/_grammar.py``, the checks here), not a call into ir_measures: that
-stays a test dependency (``irrepro eval`` imports neither it nor pytrec_eval), and its registry
-has none of the project's names (``Q``, ``gm_map``, ...)."""
+(tests/test_measures_grammar.py checks both against ir_measures, which stays a test dependency:
+the parser is irrepro's own, ``measures/_grammar.py``)."""
 
 from __future__ import annotations
 
