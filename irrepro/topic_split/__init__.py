@@ -27,32 +27,22 @@ from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
+from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from ._fits import GrowthFit, growth_fit
-from ._results import FILTERS, SwapExperiment, rate_se
-from ._rows import PAPER_REPETITIONS, SplitRows, pct, rise
-from ._rows_full import half_claim_row, pool_rows, sd_rows, share_rows
+from ._results import FILTERS, SwapExperiment
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
-    "FILTERS",
-    "GrowthFit",
-    "rate_se",
+    "swap_experiment",
     "SwapExperiment",
+    "FILTERS",
+    "growth_fit",
+    "GrowthFit",
     "drop_bottom",
     "full_set_tests",
-    "growth_fit",
-    "map_sd",
-    "pool_sizes",
     "significant_share",
-    "swap_experiment",
-    "PAPER_REPETITIONS",
-    "SplitRows",
-    "half_claim_row",
-    "pct",
-    "pool_rows",
-    "rise",
-    "sd_rows",
-    "share_rows",
+    "pool_sizes",
+    "map_sd",
 ]
 
 
