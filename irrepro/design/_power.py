@@ -364,9 +364,7 @@ def simulated_power(
     Raises
     ------
     irrepro.InputError
-        ``min_diff`` <= 0 or beyond the range of the pilot's measure (< 1 for AP), ``alpha``
-        outside (0, 1), too few resamples ``B`` for a resampling test at ``alpha``, fewer than 2
-        systems or topics, an unknown test, or a difference the pilot's margins cannot be moved to.
+        An argument out of its range, or a difference the pilot's margins cannot be moved to.
 
     Examples
     --------

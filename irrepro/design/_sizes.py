@@ -263,10 +263,8 @@ def topic_set_size(
     Raises
     ------
     irrepro.InputError
-        Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0 or beyond the
-        range of the pilot's measure (:attr:`irrepro.measures.Measure.bounds`: < 1 for AP),
-        ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, a ``B`` > 0 too
-        small for an interval at ``level``, an unknown method.
+        An argument out of its range (``min_diff`` beyond the measure's: < 1 for AP; ``power`` at
+        or below ``alpha``), or a pilot without residual variance.
 
     Examples
     --------

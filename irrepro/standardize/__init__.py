@@ -8,7 +8,7 @@ random topic halves.
 
 Interpretations (the paper does not say): sample sds (``ddof=1``) throughout - only ``ddof=1``
 reproduces the paper's dRMSE of 1.857 for TREC 7 vs TREC 2003 (``ddof=0`` gives 1.866); a topic
-with sd 0 over the standardizing systems gives every system z = 0 (:func:`zscores`); the two-sample
+with sd 0 over the standardizing systems gives every system z = 0 (:func:`standardize`); the two-sample
 t-test is Student's equal-variance test, two-sided.
 """
 

@@ -202,11 +202,13 @@ def standardize(
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     fac : Factors, optional
-        Default: those of ``scores`` itself (:func:`zscores`).
+        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
+        topics by id.
     cdf : bool, default True
         False returns the z-scores.
     zero_sd : {"average", "raise"}
-        As in :func:`zscores`.
+        What a topic with sd 0 gives: z = 0 for every system (standardized 0.5; ``trec_eval -Z``
+        prints -1000000 off the mean), or an error.
 
     Returns
     -------

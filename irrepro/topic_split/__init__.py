@@ -1,18 +1,8 @@
-"""Topic-split reliability of effectiveness differences and significance tests.
-
-Sanderson & Zobel (2005), after Voorhees & Buckley (2002).
-
-One-line use::
-
-    from irrepro import data, topic_split as ts
-    years = [data.load_matrix(c, "AP") for c in ("trec3", "trec5", "trec6", "trec7", "trec8")]
-    res = ts.swap_experiment([ts.drop_bottom(m) for m in years], seed=2005)
-    res.error_rates(kind="relative", filter="paired-t 0.01<p<=0.05")  # bins x sizes
-    fit = ts.growth_fit(res, kind="relative")                       # projection to 50 topics
+"""Topic-split reliability of effectiveness differences and significance tests: Sanderson & Zobel
+(2005), after Voorhees & Buckley (2002).
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
-paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
-topic-set size) are drawn by :func:`irrepro.plots.plot_error_rates`.
+paper's 50 repetitions per size, 10 samples for the sd of MAP).
 """
 
 from __future__ import annotations

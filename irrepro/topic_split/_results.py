@@ -29,7 +29,7 @@ class SwapExperiment:
 
     Bin ``b`` is ``[b, b+1)`` x ``abs_width`` (absolute) or x ``rel_width`` of the smaller set-1 score
     (relative). The repetitions are independent draws, so their counts give the Monte Carlo error of
-    every rate (:func:`rate_se`) and fit (:meth:`resampled`).
+    every rate and fit (:meth:`resampled`).
 
     Attributes
     ----------
@@ -92,7 +92,7 @@ class SwapExperiment:
         return self.rep_trials, self.rep_errors
 
     def pooled_counts(self, filter: str, kind: str, bins: slice, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Errors and trials per repetition, pooled over a range of bins at one size (for :func:`rate_se`).
+        """Errors and trials per repetition, pooled over a range of bins at one size (a rate's MC error).
 
         Parameters
         ----------
