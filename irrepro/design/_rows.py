@@ -13,7 +13,7 @@ from ._sizes import power_closed_form, topic_set_size
 
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
-    """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval the note."""
+    """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval as the note."""
     from ..book import count
 
     return [
