@@ -1350,7 +1350,7 @@ def _loader_keys(tree, names) -> list[re.Pattern]:
 
 def _package_keys(tree, names) -> list[re.Pattern]:
     """The keys read by the package's row builders a chapter hands its loader
-    (``sz.figure2_rows(P, ...)``, ``sz`` imported as ``from irrepro import standardize as sz``): the
+    (``sz.rows.figure2_rows(P, ...)``, ``sz`` imported as ``from irrepro import standardize as sz``): the
     keys their module reads from the parameter the loader is passed as."""
     import importlib
     import inspect
@@ -1363,16 +1363,21 @@ def _package_keys(tree, names) -> list[re.Pattern]:
     }
     out = []
     for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner, path = node.func.value, []  # ``sz.f(P, ...)`` or ``sz.rows.f(P, ...)``
+        if isinstance(owner, ast.Attribute):
+            owner, path = owner.value, [owner.attr]
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id in aliases
+            isinstance(owner, ast.Name)
+            and owner.id in aliases
             and node.args
             and isinstance(node.args[0], ast.Name)
             and node.args[0].id in names
         ):
-            fn = getattr(importlib.import_module(aliases[node.func.value.id]), node.func.attr)
+            fn = importlib.import_module(aliases[owner.id])
+            for attr in [*path, node.func.attr]:
+                fn = getattr(fn, attr)
             param = next(iter(inspect.signature(fn).parameters))
             out.extend(_loader_keys(ast.parse(inspect.getsource(inspect.getmodule(fn))), {param}))
     return out
