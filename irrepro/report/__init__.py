@@ -13,7 +13,7 @@ What it computes, each with the package function the book's chapter uses, at the
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
    them (:meth:`irrepro.data.RunSet.coverage`).
-2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
+2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
    (:func:`irrepro.sensitivity.comparisons`); the ASL curve (Sakai's Figure 7) and the
@@ -93,7 +93,7 @@ __all__ = ["Report", "Settings", "settings", "analyse", "run", "load"]
 
 
 def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
-    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there (``_outputs.check_dir``)."""
+    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there."""
     return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
 
 
@@ -158,12 +158,6 @@ def analyse(
     irrepro.InputError
         Fewer than 3 runs or 4 topics; an unknown measure, scale, test or baseline; a bad seed.
 
-    Notes
-    -----
-    The analyses: Sakai (2006), sections 3.1 (paired bootstrap test), 3.3 (ASL curve,
-    discriminative power); Cormack & Lynam (2006) (corpus bootstrap); Sanderson & Zobel (2005)
-    (topic split); Webber, Moffat & Zobel (2008) (standardization).
-
     Examples
     --------
     >>> import tempfile
@@ -188,10 +182,7 @@ def analyse(
 
 def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qrels_label, simulated, test,
              baseline) -> Report:  # fmt: skip
-    """:func:`analyse` of the run set ``held[0]``: once what the analyses read of the runs
-    themselves is made (the scores, the corpus bootstrap's compact lists), ``held`` is emptied, so
-    that a caller holding no other reference to the run set (:func:`run`) has its memory back for
-    the rest of the work (here it is ``held[0]``, never a name: a name would hold it to the end)."""
+    """:func:`analyse` of ``held[0]``, emptying ``held`` once the runs are read (so ``run`` frees them)."""
     from tqdm import tqdm
 
     from .. import standardize as sz
@@ -348,9 +339,8 @@ def run(
     ``runs_dir`` is a directory of TREC run files, ``qrels`` a file, an ir_datasets id or a collection name;
     the runs are analysed by :func:`analyse` and the report is written into ``out``.
 
-    Everything that can be checked without the data is checked first (``out``: not a link, a file, an input or holding one, a name too long, a directory
-    irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
-    ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
+    Everything that can be checked without the data is checked first (``out``, the measure, the
+    scale, the seed, ``n_jobs``, ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
     collection only with ``allow_simulated=True``, and the report then says so in its header.
     ``test`` and ``baseline`` as in :func:`analyse`.
 
