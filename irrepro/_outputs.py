@@ -16,6 +16,7 @@ import stat
 import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from pathlib import Path
 
 from ._manifest import (
@@ -326,9 +327,7 @@ def write_dir(out: str | Path, files: Mapping[str, str | bytes], what: str = "re
         _write_marker(tmp / MARKER, entries, kind=what)  # written last
         _put_in_place(given, d, tmp, blobs, entries, ours, what)
     except OSError as exc:  # named by --out as given, never by the hidden temporary directory
-        if isinstance(exc, InputError):
-            raise
-        if exc.filename == given:
+        if exc.filename == given:  # (an OutputError, too, as it was)
             raise OutputError(exc.errno, exc.strerror, given) from exc
         raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
     finally:
@@ -367,8 +366,9 @@ def _put_in_place(
         _say_kept(given, left, what, f"; they are in {tmp}, where the earlier {what} was moved")
         return
     old = _temp_dir(d, ".old")
+    prev = old / "report"
     try:
-        os.rename(d, old / "report")
+        os.rename(d, prev)
     except BaseException:
         os.rmdir(old)
         raise
@@ -377,20 +377,16 @@ def _put_in_place(
         ours[0] = False
     except BaseException:
         try:
-            os.rename(old / "report", d)
+            os.rename(prev, d)
         except OSError as exc:  # keep it where it is, and say where
-            raise OutputError(
-                exc.errno, f"{exc.strerror}; the earlier {what} is in {old / 'report'}", given
-            ) from exc
+            raise OutputError(exc.errno, f"{exc.strerror}; the earlier {what} is in {prev}", given) from exc
         os.rmdir(old)
         raise
-    left = _remove_owned(old / "report")
+    left = _remove_owned(prev)
     if not left:
-        try:
+        with suppress(OSError):
             os.rmdir(old)
-        except OSError:
-            pass
-    _say_kept(given, left, what, f"; they are in {old / 'report'}, where the earlier {what} was moved")
+    _say_kept(given, left, what, f"; they are in {prev}, where the earlier {what} was moved")
 
 
 def _surveyed(given: str, d: Path, files: Iterable[str], what: str) -> _Survey | None:
@@ -412,16 +408,13 @@ def _write_in_place(
     given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry], s: _Survey, what: str
 ) -> None:
     """Move the new files one by one into ``d``, beside files irrepro leaves, under a ``pending`` manifest."""
-    try:
-        interim = tmp / (MARKER + ".interim")
-        _write_marker(interim, s.owned, pending=entries, kind=what)
-        os.replace(interim, d / MARKER)
-        for name in blobs:
-            os.replace(tmp / name, d / name)
-        for name, e in s.owned.items():
-            if name not in blobs and _file_entry(d / name, e[0]) == e:
-                (d / name).unlink()
-        os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
-    except OSError as exc:
-        raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
+    interim = tmp / (MARKER + ".interim")
+    _write_marker(interim, s.owned, pending=entries, kind=what)
+    os.replace(interim, d / MARKER)
+    for name in blobs:
+        os.replace(tmp / name, d / name)
+    for name, e in s.owned.items():
+        if name not in blobs and _file_entry(d / name, e[0]) == e:
+            (d / name).unlink()
+    os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
     _say_kept(given, s.kept(), what)
