@@ -24,7 +24,7 @@ What it computes, each with the package function the book's chapter uses, at the
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
    interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
-   relevance ``grade >= rel``, as the paper defines it; run by blocks of runs (memory).
+   relevance ``grade >= rel``, as the paper defines it.
 4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on the runs' own topics
    (:func:`irrepro.topic_split.swap_experiment`, disjoint topic sets of 5 .. min(25, T/2) topics,
    50 repetitions): how often a difference of a given relative size on one topic set reverses on
@@ -45,10 +45,6 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
-
-The runs are read by :func:`load` (through :func:`irrepro.data.load_runs`), the results are a
-:class:`Report` sized by :func:`settings`, and the page is drawn by ``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
-``irrepro/templates/report.html.j2``).
 """
 
 from __future__ import annotations
@@ -75,9 +71,8 @@ if TYPE_CHECKING:
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
 # memory (its peak).
 _LAZY = {
-    "Report": "_model", "_corpus": "_analyses", "_design": "_analyses", "_pair_table": "_analyses",
-    "_run_blocks": "_analyses", "_SIMULATED": "_page", "AVERAGING": "_page", "MAX_PAIRS_SHOWN": "_page",
-    "_error_table": "_page", "_formatted": "_page", "_render": "_page", "_template": "_page",
+    "Report": "_model", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
+    "_render": "_page", "_template": "_page",
 }  # fmt: skip
 
 

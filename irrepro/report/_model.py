@@ -1,8 +1,5 @@
-"""The report's results: :class:`Report` (everything the report shows, and its files), with the
-sizes of its computations (:class:`Settings`, :func:`settings`, from
-:mod:`irrepro.report._settings`, which imports neither pandas nor scipy). Built by
-:func:`irrepro.report.analyse`; public names are re-exported by :mod:`irrepro.report`
-(``report.Report``, ``report.Settings``, ``report.settings``)."""
+"""The report's results: :class:`Report`, everything the report shows, and its files (built by
+:func:`irrepro.report.analyse`)."""
 
 from __future__ import annotations
 
@@ -22,9 +19,9 @@ from ..data import ScoreMatrix
 from ..escape import to_csv
 from ..stats import kendall_tau
 from ._page import _SIMULATED, _error_table, _formatted, _render
-from ._settings import Settings, _per_topic_file, settings
+from ._settings import Settings, _per_topic_file
 
-__all__ = ["Report", "Settings", "settings"]
+__all__ = ["Report"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
-"""The report's page: its figures (drawn by :mod:`irrepro.plots`), tables and the HTML rendered
-from the jinja2 template ``irrepro/templates/report.html.j2``. Used by :class:`irrepro.report.Report`;
-nothing here is public."""
+"""The report's page: figures (:mod:`irrepro.plots`), tables and the HTML of the jinja2 template
+``irrepro/templates/report.html.j2``."""
 
 from __future__ import annotations
 
