@@ -232,12 +232,6 @@ def _remove_owned(d: Path) -> list[str]:
         os.close(fd)
 
 
-def _write_marker(
-    path: Path, files: dict[str, Entry], pending: dict[str, Entry] | None = None, kind: str = ""
-) -> None:
-    path.write_bytes(_encode(files, pending, kind=kind))
-
-
 def _replace(path: Path, blob: bytes, prefix: str, check=None) -> None:
     """Write ``blob`` into a new hidden sibling of ``path``, run ``check``, rename it over ``path``."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")  # a new file: no link followed

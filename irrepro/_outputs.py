@@ -24,6 +24,7 @@ from ._manifest import (
     RECORD,
     Entry,
     _clean_stale,
+    _encode,
     _entry,
     _file_entry,
     _lock,
@@ -39,7 +40,6 @@ from ._manifest import (
     _temp_dir,
     _unlock,
     _valid_name,
-    _write_marker,
     temp_stem,
 )
 from ._text import few, shown
@@ -145,30 +145,11 @@ def _not_a_report(given: str, d: Path, s: _Survey, what: str) -> InputError:
                       f"(or, if it is an old {what} of yours, remove it yourself)")  # fmt: skip
 
 
-def _other_kind(given: str, s: _Survey, what: str) -> None:
-    """Refuse to replace an earlier output of another command (a report by a design, say)."""
-    if s.listed is not None and s.kind != what:
-        raise InputError(
-            f"{given}: an earlier irrepro {s.kind} (so its manifest says), not a {what}: irrepro replaces an "
-            f"output only with one of the same command; give another --out (or remove the {s.kind} yourself)"
-        )
-
-
 def _read_only(d: Path) -> bool:
     try:
         return bool(os.statvfs(d).f_flag & getattr(os, "ST_RDONLY", 1))
     except OSError:
         return False
-
-
-def _conflicts(given: str, s: _Survey, names: Iterable[str], what: str) -> None:
-    kept = {k.rstrip("/") for k in s.kept()}
-    hit = sorted(n for n in names if n in kept)
-    if hit:
-        raise InputError(
-            f"{given}: the {what} would overwrite {', '.join(hit)}, which irrepro did not write or which "
-            "changed since it did; move them away, or give another --out"
-        )
 
 
 def _probe(given: str, base: Path, what: str) -> None:
@@ -321,10 +302,10 @@ def write_dir(out: str | Path, files: Mapping[str, str | bytes], what: str = "re
     try:
         tmp = _temp_dir(d)
         lock = _lock(tmp)
-        _write_marker(tmp / MARKER, {}, pending=entries, kind=what)
+        (tmp / MARKER).write_bytes(_encode({}, entries, kind=what))
         for name, blob in blobs.items():
             (tmp / name).write_bytes(blob)
-        _write_marker(tmp / MARKER, entries, kind=what)  # written last
+        (tmp / MARKER).write_bytes(_encode(entries, kind=what))  # written last
         _put_in_place(given, d, tmp, blobs, entries, ours, what)
     except OSError as exc:  # named by --out as given, never by the hidden temporary directory
         if exc.filename == given:  # (an OutputError, too, as it was)
@@ -399,8 +380,18 @@ def _surveyed(given: str, d: Path, files: Iterable[str], what: str) -> _Survey |
         raise InputError(f"{given}: cannot read the directory ({exc.strerror})") from None
     if not s.empty and s.listed is None:
         raise _not_a_report(given, d, s, what)
-    _other_kind(given, s, what)
-    _conflicts(given, s, files, what)
+    if s.listed is not None and s.kind != what:  # an earlier output of another command
+        raise InputError(
+            f"{given}: an earlier irrepro {s.kind} (so its manifest says), not a {what}: irrepro replaces an "
+            f"output only with one of the same command; give another --out (or remove the {s.kind} yourself)"
+        )
+    kept = {k.rstrip("/") for k in s.kept()}
+    hit = sorted(n for n in files if n in kept)
+    if hit:
+        raise InputError(
+            f"{given}: the {what} would overwrite {', '.join(hit)}, which irrepro did not write or which "
+            "changed since it did; move them away, or give another --out"
+        )
     return s
 
 
@@ -409,7 +400,7 @@ def _write_in_place(
 ) -> None:
     """Move the new files one by one into ``d``, beside files irrepro leaves, under a ``pending`` manifest."""
     interim = tmp / (MARKER + ".interim")
-    _write_marker(interim, s.owned, pending=entries, kind=what)
+    interim.write_bytes(_encode(s.owned, entries, kind=what))
     os.replace(interim, d / MARKER)
     for name in blobs:
         os.replace(tmp / name, d / name)
