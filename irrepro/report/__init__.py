@@ -108,15 +108,9 @@ def analyse(
 ) -> Report:
     """Apply the four papers' analyses to ``runs`` (module docstring) and return a :class:`Report`.
 
-    ``measure`` is any measure of :mod:`irrepro.measures` (the corpus bootstrap is on AP whatever
-    it is); ``rel`` the lowest relevant grade; ``seed`` an int (shown in the report). Needs at
-    least 3 runs and 4 topics; the topic-split analysis needs 10 topics (two disjoint sets of 5)
-    and is left out, with the reason in the report, below that. Every mean is over all the qrels'
-    topics, a topic a run lacks scoring 0 (trec_eval -c). ``simulated`` (default: the run set's
-    own flag) marks the report as computed on simulated data, in its header. ``test`` is the test
-    of the pairs of runs (:data:`irrepro.significance.TESTS`; default Sakai's paired bootstrap
-    test) and ``baseline`` a run's name: then only it is compared with every other run, and the
-    ASLs are adjusted over those comparisons.
+    Needs at least 3 runs and 4 topics; the topic split needs 10 topics (two disjoint sets of 5)
+    and is left out below that, the report saying why. The corpus bootstrap is on AP whatever
+    ``measure`` is.
 
     Parameters
     ----------
@@ -141,7 +135,7 @@ def analyse(
     test : str
         The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
     baseline : str, optional
-        A run's name: only it against every other run.
+        A run's name: only it against every other run, the ASLs adjusted over those pairs.
 
     Returns
     -------
@@ -331,13 +325,9 @@ def run(
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
 
-    ``runs_dir`` is a directory of TREC run files, ``qrels`` a file, an ir_datasets id or a collection name;
-    the runs are analysed by :func:`analyse` and the report is written into ``out``.
-
     Everything that can be checked without the data is checked first (``out``, the measure, the
-    scale, the seed, ``n_jobs``, ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
-    collection only with ``allow_simulated=True``, and the report then says so in its header.
-    ``test`` and ``baseline`` as in :func:`analyse`.
+    scale, the seed, ``n_jobs``, ``IRREPRO_SCHEDULER``). Real qrels or an error: a collection's
+    simulated stand-in only with ``allow_simulated=True``, and the report then says so.
 
     Parameters
     ----------
