@@ -62,7 +62,7 @@ from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
 from ..measures.names import _require_per_topic
-from ._settings import REPORT_FILES, Settings, _per_topic_file, settings
+from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
 
 if TYPE_CHECKING:
     from ._model import Report
@@ -84,7 +84,7 @@ def __dir__():
     return _lazy.names(__name__, _LAZY)
 
 
-__all__ = ["Report", "Settings", "settings", "analyse", "run", "load"]
+__all__ = ["Report", "analyse", "run", "load"]
 
 
 def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
