@@ -80,33 +80,8 @@ def _paired_t(d: np.ndarray) -> np.ndarray:
 
 
 def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
-    """Two-sided p-values of Student's two-sample t-test of many cases at once, from summaries.
-
-    As ``scipy.stats.ttest_ind_from_stats(..., equal_var=True)``: the self-significance test of random
-    topic halves (Webber, Moffat & Zobel 2008, section 5).
-
-    Parameters
-    ----------
-    mean_a, mean_b : array_like
-        The two samples' means (broadcast together).
-    ss_a, ss_b : array_like
-        Their sums of squared deviations about their means (a negative value counts as 0).
-    n_a, n_b : array_like
-        Their sizes (``n_a + n_b > 2``).
-
-    Returns
-    -------
-    numpy.ndarray
-        NaN where both samples have no spread and equal means.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> a, b = np.array([0.2, 0.4, 0.3]), np.array([0.5, 0.6, 0.7, 0.6])
-    >>> ss = lambda x: ((x - x.mean()) ** 2).sum()
-    >>> round(float(sg.two_sample_t_pvalues(a.mean(), b.mean(), ss(a), ss(b), 3, 4)), 4)  # scipy: ttest_ind(a, b)
-    0.0071
-    """
+    """Two-sided p-values of Student's two-sample t-test from each sample's mean, sum of squared deviations
+    and size, as ``scipy.stats.ttest_ind_from_stats``."""
     mean_a, mean_b = np.asarray(mean_a, dtype=np.float64), np.asarray(mean_b, dtype=np.float64)
     n_a, n_b = np.asarray(n_a, dtype=np.float64), np.asarray(n_b, dtype=np.float64)
     df = n_a + n_b - 2

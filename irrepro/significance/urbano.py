@@ -181,40 +181,8 @@ def urbano_tests(
     min_d: float = 0.01,
     n_jobs: int | None = None,
 ) -> dict[str, TailedPValues]:
-    """All of Urbano et al.'s five tests of many pairs at once, as their R functions.
-
-    ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``: R's
-    ``wilcox.test``; ``test_sign``: ties within ``min_d``; ``test_bootstrap`` and
-    ``test_permutation``: from children 0 and 1 of ``seed``.
-
-    Parameters
-    ----------
-    b, e : array_like
-        Baseline and experimental scores ``(..., n)``, the last axis the topics.
-    tests : sequence of str
-        Which of ``"paired-t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap-shift"``, ``"permutation"``.
-    B : int
-        Resamples of the bootstrap and permutation tests.
-    seed : SeedLike
-        Seed of the resampling tests (needed only for them).
-    min_d : float
-        The sign test's tie threshold.
-    n_jobs : int, optional
-
-    Returns
-    -------
-    dict of str to TailedPValues
-        Test name -> its p-values, in the order of ``tests``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> p = sg.urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
-    >>> {k: round(float(v.two_tailed), 4) for k, v in p.items()}
-    {'paired-t': 0.3037, 'wilcoxon': 0.2188, 'sign': 0.375}
-    """
+    """Their five tests (``tests`` among URBANO_TESTS) of rows of b and e: test name -> TailedPValues; the
+    resampling tests from children 0 and 1 of ``seed``."""
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
     unknown = [t for t in tests if t not in URBANO_TESTS]
     if unknown:
