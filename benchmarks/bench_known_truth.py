@@ -10,7 +10,7 @@ would write them, and ``scipy.stats.permutation_test`` on a smaller subsample, a
 is excluded from both.
 
 ``--urbano``: Urbano, Lima & Hanjalic's five tests as their R code runs them
-(:func:`irrepro.significance.urbano_tests`, one call per test on all trials) against a per-trial
+(:func:`irrepro.significance.urbano.urbano_tests`, one call per test on all trials) against a per-trial
 loop (scipy's ``ttest_rel``, ``wilcoxon``, ``binomtest``; numpy bootstrap-shift and sign-flip
 permutation tests at the same B), each test's trials/s and the ratio; then the end-to-end trials/s
 of :func:`irrepro.known_truth.urbano_experiment` on TREC-5..8 AP at 25/50/100 topics on 1 and 2
@@ -49,7 +49,7 @@ from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
 from irrepro.known_truth import _pvalues, _urbano_sizes
-from irrepro.significance.urbano import URBANO_TESTS
+from irrepro.significance.urbano import URBANO_TESTS, urbano_tests
 
 
 def loop_closed_form(b, e):
@@ -141,7 +141,7 @@ def bench_urbano(args):
     print(f"{'test':<14} {'vectorised/s':>13} {'loop/s':>10} {'ratio':>8}")
     for name in URBANO_TESTS:
         t0 = time.perf_counter()
-        sg.urbano_tests(b, e, tests=(name,), B=args.B, seed=3, n_jobs=1)
+        urbano_tests(b, e, tests=(name,), B=args.B, seed=3, n_jobs=1)
         v = args.trials / (time.perf_counter() - t0)
         t0 = time.perf_counter()
         loop_urbano(name, lb, le, args.B, np.random.default_rng(4))

@@ -23,6 +23,7 @@ from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
+from irrepro.significance.bootstrap import BootstrapResult
 
 PACKAGE = Path(irrepro.__file__).parent
 #: The method modules: they compute, and draw or format nothing.
@@ -179,7 +180,7 @@ MOVED = [  # (module, old name, its new object)
     (ts, "paired_t_pvalues", sg.paired_t_pvalues),
     (ts, "sign_test_pvalues", sg.sign_test_pvalues),
     (ts, "wilcoxon_pvalues", sg.wilcoxon_pvalues),
-    (bt, "PairwiseTest", sg.BootstrapResult),
+    (bt, "PairwiseTest", BootstrapResult),
     (bt, "paired_test", sg.paired_bootstrap_test),
     (bt, "unpaired_test", sg.unpaired_bootstrap_test),
     (kt, "type1_figure", plots.plot_type1_panels),
@@ -209,7 +210,7 @@ RENAMED_ARGUMENTS = [  # (function, old keyword, new keyword)
     (sz.sampled_standardizers, "n_samples", "B"),
     (bt.comparisons, "confidence", "level"),
     (bt.comparisons, "method", "correction"),
-    (sg.BootstrapResult.confidence_interval, "confidence", "level"),
+    (BootstrapResult.confidence_interval, "confidence", "level"),
 ]
 
 
@@ -232,8 +233,8 @@ def test_result_classes_have_only_the_new_attribute_names():
         (bt.BootstrapComparison, "asl", "p"),
         (bt.BootstrapComparison, "asl_adjusted", "p_adjusted"),
         (bt.BootstrapComparison, "adjustment", "correction"),
-        (sg.BootstrapResult, "asl", "p"),
-        (sg.BootstrapResult, "observed", "difference"),
+        (BootstrapResult, "asl", "p"),
+        (BootstrapResult, "observed", "difference"),
         *[(report.Settings, o, n) for o, n in (("B", "B_tests"), ("n_boot", "B_corpus"),
                                                 ("repetitions", "B_swap"), ("partitions", "B_halves"))],
     ]  # fmt: skip

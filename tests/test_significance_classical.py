@@ -10,6 +10,8 @@ import pytest
 from scipy import stats
 
 from irrepro import significance as sg
+from irrepro.errors import InputError
+from irrepro.significance.classical import two_sample_t_pvalues
 
 
 def _cases(seed: int, n: int, rows: int = 60) -> np.ndarray:
@@ -87,10 +89,41 @@ def test_two_sample_t_from_summaries_equals_scipy_ttest_ind():
         a, b = rng.beta(2, 5, (200, na)), rng.beta(2, 4, (200, nb))
         a[:20] = np.round(a[:20], 1)  # ties
         ss = lambda x: ((x - x.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)  # noqa: E731
-        ours = sg.two_sample_t_pvalues(a.mean(1), b.mean(1), ss(a), ss(b), na, nb)
+        ours = two_sample_t_pvalues(a.mean(1), b.mean(1), ss(a), ss(b), na, nb)
         with warnings.catch_warnings():  # scipy warns of rows whose rounded values are all equal
             warnings.simplefilter("ignore", RuntimeWarning)
             theirs = stats.ttest_ind(a, b, axis=1).pvalue
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-15)
     same = np.full(5, 0.3)
-    assert np.isnan(sg.two_sample_t_pvalues(same.mean(), same.mean(), 0.0, 0.0, 5, 5))
+    assert np.isnan(two_sample_t_pvalues(same.mean(), same.mean(), 0.0, 0.0, 5, 5))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_each_alternative_is_scipys_row_by_row(alternative):
+    """paired-t, sign and Wilcoxon (scipy's convention: exact, flips with ties up to 13, normal
+    approximation) one- and two-sided, as ttest_1samp, binomtest and wilcoxon row by row."""
+    rng = np.random.default_rng(45)
+    for n, rounded in [(5, False), (10, True), (13, True), (20, False), (20, True), (60, True)]:
+        d = rng.normal(0.02, 0.1, (12, n))
+        d = np.round(d, 1) if rounded else d
+        d[:, 0] = 0.0 if rounded else d[:, 0]  # a zero
+        t = sg.paired_t_pvalues(d, alternative)
+        s = sg.sign_test_pvalues(d, alternative)
+        w = sg.wilcoxon_pvalues(d, alternative)
+        for i, row in enumerate(d):
+            k, m = int((row > 0).sum()), int((row != 0).sum())
+            assert t[i] == pytest.approx(stats.ttest_1samp(row, 0, alternative=alternative).pvalue, rel=1e-9)
+            assert s[i] == pytest.approx(stats.binomtest(k, m, alternative=alternative).pvalue, rel=1e-12)
+            assert w[i] == pytest.approx(stats.wilcoxon(row, alternative=alternative).pvalue, rel=1e-9)
+
+
+def test_sign_test_min_d_drops_differences_within_it_as_ties():
+    d = np.array([[0.005, -0.02, 0.03, 0.01, 0.2], [0.01, -0.01, 0.0, 0.004, -0.002]])
+    np.testing.assert_array_equal(
+        sg.sign_test_pvalues(d, min_d=0.01), sg.sign_test_pvalues(np.where(np.abs(d) <= 0.01, 0.0, d))
+    )
+    assert np.isnan(sg.sign_test_pvalues(d, "greater", min_d=0.01)[1])
+    with pytest.raises(InputError, match="min_d must be"):
+        sg.sign_test_pvalues(d, min_d=np.nan)
+    with pytest.raises(InputError, match="alternative must be one of"):
+        sg.paired_t_pvalues(d, "two-tailed")

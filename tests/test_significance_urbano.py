@@ -13,14 +13,19 @@ from scipy import stats
 from irrepro import significance as sg
 from irrepro.errors import InputError
 from irrepro.significance.bootstrap import bootstrap_shift_test
-from irrepro.significance.urbano import (
-    bootstrap_test_urbano,
-    permutation_test_urbano,
-    sign_test_urbano,
-    wilcoxon_r,
-)
+from irrepro.significance.urbano import bootstrap_test_urbano, permutation_test_urbano, urbano_tests
 
 B_, E_ = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25], [0.3, 0.45, 0.15, 0.42, 0.31, 0.2]
+
+
+def wilcoxon_r(x, y, alternative="two-sided"):
+    """R's ``wilcox.test(x, y, paired = TRUE)``: the package's Wilcoxon test of x - y, R's convention."""
+    return sg.wilcoxon_pvalues(np.subtract(x, y), alternative, convention="R")
+
+
+def sign_test_urbano(b, e, min_d=0.01):
+    """Their sign test (``test_sign``): of e - b, ties within ``min_d``."""
+    return urbano_tests(b, e, tests="sign", min_d=min_d)["sign"]
 
 
 def _within_mc(estimate, exact, B, k=4.0, other_B=None):
@@ -47,7 +52,7 @@ def test_the_readme_example_adhoc8_runs_125_and_126(real_matrix):
     assert (m.systems[ib], m.systems[ie]) == ("run125", "run126")
     b, e = m.scores[ib], m.scores[ie]
     assert len(b) == 50
-    p = sg.urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
+    p = urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
     readme = {
         "paired-t": (0.0006596986, 0.0013193972),
         "wilcoxon": (0.001722594, 0.003445188),
@@ -65,7 +70,7 @@ def test_the_readme_example_adhoc8_runs_125_and_126(real_matrix):
     assert float(sg.sign_test_pvalues(d)) == pytest.approx(plain, rel=1e-12)
     # bootstrap and permutation: their B = 1e6 estimates and ours are estimates of one p-value
     B = 200_000
-    r = sg.urbano_tests(b, e, tests=("bootstrap-shift", "permutation"), B=B, seed=25)
+    r = urbano_tests(b, e, tests=("bootstrap-shift", "permutation"), B=B, seed=25)
     theirs = {"bootstrap-shift": (0.000424, 0.000586), "permutation": (0.000603, 0.001188)}
     for name, (one, two) in theirs.items():
         _within_mc(float(r[name].one_tailed), one, B, other_B=10**6)
@@ -160,12 +165,12 @@ def test_sign_test_urbano_all_ties_gives_nan_and_min_d_zero_is_the_usual_sign_te
 def test_urbano_t_test_is_scipys_paired_t_test_one_and_two_tailed():
     rng = np.random.default_rng(7)
     b, e = rng.uniform(0, 1, (2, 20, 30))
-    p = sg.urbano_tests(b, e, tests="paired-t")["paired-t"]
+    p = urbano_tests(b, e, tests="paired-t")["paired-t"]
     np.testing.assert_allclose(
         p.one_tailed, stats.ttest_rel(b, e, axis=1, alternative="less").pvalue, rtol=1e-10
     )
     np.testing.assert_allclose(p.two_tailed, stats.ttest_rel(b, e, axis=1).pvalue, rtol=1e-10)
-    w = sg.urbano_tests(b, e, tests=["wilcoxon"])["wilcoxon"]
+    w = urbano_tests(b, e, tests=["wilcoxon"])["wilcoxon"]
     np.testing.assert_array_equal(w.one_tailed, wilcoxon_r(b, e, "less"))
 
 
@@ -192,6 +197,21 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift
     _within_mc(float(p.two_tailed), exact2, B)
     shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
     _within_mc(float(shift.p[0]), exact2, B)
+
+
+@pytest.mark.parametrize("n", [2, 4, 16, 256])
+def test_bootstrap_test_urbano_with_a_power_of_2_of_draws(n):
+    """n^2 (n < 256) or n (n >= 256) a power of 2: the 16-bit draws are reduced to [0, n^2) too."""
+    rng = np.random.default_rng(n)
+    b = rng.uniform(0.1, 0.6, (3, n))
+    e = b + rng.normal(0.05, 0.1, (3, n))
+    p = bootstrap_test_urbano(b, e, B=2000, seed=1)
+    assert ((0 <= p.one_tailed) & (p.one_tailed <= p.two_tailed) & (p.two_tailed <= 1)).all()
+    if n == 4:  # all 4^4 resamples: the exact p-values
+        d = (e - b)[0]
+        c = d[np.array(list(itertools.product(range(n), repeat=n)))].mean(axis=1) - d.mean()
+        _within_mc(float(p.one_tailed[0]), np.mean(c >= d.mean()), 2000)
+        _within_mc(float(p.two_tailed[0]), np.mean(np.abs(c) >= abs(d.mean())), 2000)
 
 
 def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shift_test():
@@ -265,9 +285,9 @@ def test_resampling_tests_are_reproducible_and_do_not_depend_on_the_workers(fn):
 def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
     rng = np.random.default_rng(15)
     b, e = rng.uniform(0, 1, (2, 5, 20))
-    a = sg.urbano_tests(b, e, B=300, seed=8)
+    a = urbano_tests(b, e, B=300, seed=8)
     assert list(a) == ["paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation"]
-    c = sg.urbano_tests(b, e, B=300, seed=8, n_jobs=2)
+    c = urbano_tests(b, e, B=300, seed=8, n_jobs=2)
     for name in a:
         np.testing.assert_array_equal(a[name].two_tailed, c[name].two_tailed)
         assert a[name].one_tailed.shape == (5,)
@@ -276,15 +296,16 @@ def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: wilcoxon_r([1, 2, 3], [1, 2]), "same shape"),
+        (lambda: urbano_tests([1, 2, 3], [1, 2], tests="wilcoxon"), "same shape"),
         (lambda: wilcoxon_r([1, 2], [2, 1], "lower"), "alternative must be one of"),
+        (lambda: sg.wilcoxon_pvalues([1, -2], convention="SAS"), "convention must be"),
         (lambda: sign_test_urbano([1.0], [2.0]), "at least 2 topics"),
         (lambda: sign_test_urbano(B_, E_, min_d=-1), "min_d must be"),
         (lambda: bootstrap_test_urbano(B_, E_, B=0, seed=1), "B"),
         (lambda: permutation_test_urbano(B_, E_, seed=None), "pass seed"),
-        (lambda: sg.urbano_tests(B_, E_, tests=("paired-t", "mann-whitney")), "mann-whitney"),
-        (lambda: sg.urbano_tests(B_, E_), "pass seed"),
-        (lambda: sg.urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="paired-t"), "finite"),
+        (lambda: urbano_tests(B_, E_, tests=("paired-t", "mann-whitney")), "mann-whitney"),
+        (lambda: urbano_tests(B_, E_), "pass seed"),
+        (lambda: urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="paired-t"), "finite"),
     ],
 )
 def test_bad_input_is_an_input_error_naming_it(call, match):

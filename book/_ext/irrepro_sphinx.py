@@ -44,7 +44,7 @@
   notebook in the cache.
 - The API reference (``book/api/*.md``): the ``irrepro-api`` directive documents a public module
   by its ``__all__`` - the module's docstring, an autosummary table, then each name under the public
-  module's path (``irrepro.significance.pairwise_test``, never a private submodule), so that names
+  module's path (``irrepro.significance.compare``, never a private submodule), so that names
   served lazily (PEP 562) render and a name that moves between private submodules keeps its page.
 """
 

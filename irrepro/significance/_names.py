@@ -2,7 +2,7 @@
 offers them as choices without loading the tests.
 """
 
-#: The tests of :func:`~irrepro.significance.pairwise_test` (``irrepro compare --test``), by the
+#: The tests of :func:`~irrepro.significance.compare` (``irrepro compare --test``), by the
 #: name the command line takes, with the name the tables print.
 TESTS = {
     "paired-t": "paired t-test",
@@ -17,11 +17,11 @@ TESTS = {
 
 #: The tests that resample (they take ``B`` and a seed).
 RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift")
-#: The resampling tests' resamples when none are given (:func:`~irrepro.significance.pairwise_test`).
+#: The resampling tests' resamples when none are given (:func:`~irrepro.significance.compare`).
 DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
              "bootstrap-shift": 1000}  # fmt: skip
 
-#: The classical tests, computed in closed form (:func:`~irrepro.significance.classical_pairs`).
+#: The classical tests, computed in closed form (``pairwise.classical_pairs``).
 CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)
 
 #: Adjustments for multiple comparisons (``--correction``), by the name of statsmodels'
@@ -37,5 +37,5 @@ CORRECTIONS = {
 #: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
 FAMILY_WISE = "tukey"
 
-#: The formats of :meth:`~irrepro.significance.ComparisonTable.render`.
+#: The formats of the table :func:`~irrepro.significance.compare` returns (its ``render``).
 FORMATS = ("text", "markdown", "latex", "csv")

@@ -40,30 +40,7 @@ def _pair_noise(x: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BootstrapResult(PairwiseResult):
-    """A bootstrap test of every pair of systems under one measure (``p`` is the ASL).
-
-    ``test`` is ``"bootstrap"`` (Sakai's studentised paired test), ``"bootstrap-shift"`` or
-    ``"unpaired-bootstrap"``.
-
-    Attributes
-    ----------
-    summary : str
-        The summary tested (``"mean"``, ``"gmean"``, a function's name).
-    statistic : numpy.ndarray
-        ``(P,)`` the observed statistic (paired: t(z); shift: mean(z); unpaired: the difference).
-    replicates, replicate_statistic : numpy.ndarray
-        ``(P, B)`` under H0: of the difference (paired and shift: the mean of w*b; unpaired: d*b)
-        and of the statistic (paired: t(w*b)).
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> r = sg.paired_bootstrap_test(scores[:2], B=200, seed=1)
-    >>> r.test, r.difference.round(2).tolist(), r.p.tolist()
-    ('bootstrap', [0.14], [0.075])
-    >>> r.discriminative_power(alpha=0.1)
-    1.0
-    """
+    """A bootstrap test of every pair of systems (``p`` the ASLs), with its replicates under H0."""
 
     summary: str = "mean"
     statistic: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
@@ -72,19 +49,7 @@ class BootstrapResult(PairwiseResult):
     _ci_summaries: tuple | Callable[[], tuple] | None = field(default=None, repr=False)
 
     def confidence_interval(self, level: float = 0.95) -> np.ndarray:
-        """``(P, 2)`` percentile bootstrap interval of each difference (beyond the paper).
-
-        Parameters
-        ----------
-        level : float
-            A fraction or a percentage.
-
-        Returns
-        -------
-        numpy.ndarray
-            Paired and shift: mean(z) + the quantiles of mean(w*b). Unpaired: quantiles of
-            M(x*b) - M(y*b) with x and y resampled separately.
-        """
+        """``(P, 2)`` percentile bootstrap interval of each difference (beyond the paper)."""
         level = check_level(level)
         q = [(1 - level) / 2, (1 + level) / 2]
         if self.test != "unpaired-bootstrap":
@@ -99,48 +64,15 @@ class BootstrapResult(PairwiseResult):
         return np.quantile(mx[self.pairs[:, 0]] - my[self.pairs[:, 1]], q, axis=1).T
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
-        """Share of pairs with ASL < alpha (Sakai 2006, section 3.3, Table 2 column 2).
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        float
-        """
+        """Share of pairs with ASL < alpha (Sakai 2006, section 3.3, Table 2 column 2)."""
         return float(np.mean(self.p < _check_alpha(alpha)))
 
     def asl_curve(self) -> np.ndarray:
-        """The ASLs sorted ascending: the curves of Sakai's (2006) Figures 7 and 8.
-
-        Returns
-        -------
-        numpy.ndarray
-            ``(P,)``.
-        """
+        """The ASLs sorted ascending: the curves of Sakai's (2006) Figures 7 and 8."""
         return np.sort(self.p)
 
     def required_difference(self, alpha: float = 0.05, *, per_pair: bool = False, digits: int = 2):
-        """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6).
-
-        Per pair, the replicate whose statistic is the ``B*alpha``-th largest in absolute value (paired:
-        by ``|t(w*b)|``, reporting its ``|mean of w*b|``; unpaired: ``|d*b|``); the estimate is the maximum
-        over pairs, rounded to ``digits`` significant figures.
-
-        Parameters
-        ----------
-        alpha : float
-            The significance level (``B * alpha`` must be between 1 and B).
-        per_pair : bool
-            Return every pair's value (unrounded).
-        digits : int
-            Significant figures of the estimate.
-
-        Returns
-        -------
-        float or numpy.ndarray
-        """
+        """Estimated difference required for ASL < alpha (Sakai 2006, Figures 5 and 6)."""
         k = int(round(self.B * alpha))
         if not 1 <= k <= self.B:
             raise InputError(f"B*alpha must be between 1 and B, got {self.B}*{alpha}")

@@ -1,8 +1,7 @@
-"""The classical paired tests of many cases at once, as Sanderson & Zobel (2005, section 3) and
-Smucker, Allan & Carterette (2007) use them: differences ``d`` of shape ``(..., n)`` (the last
-axis the topics) in, two-sided p-values out, equal to scipy's row-by-row call on every case
-(``ttest_rel``, ``binomtest``, ``wilcoxon``; scipy's ``wilcoxon(..., axis=1)`` takes the normal
-approximation where its row-by-row call is exact), and much faster on all pairs at once.
+"""The classical paired tests of many cases at once (Sanderson & Zobel 2005, section 3; Smucker,
+Allan & Carterette 2007): differences ``(..., n)`` in (the last axis the topics), p-values out, equal
+to scipy's row-by-row ``ttest_rel``, ``binomtest`` and ``wilcoxon``, or with ``min_d`` and
+``convention="R"`` to Urbano, Lima & Hanjalic's (2019) R code.
 """
 
 from __future__ import annotations
@@ -14,6 +13,8 @@ from scipy import special, stats
 
 from .. import _spread
 from ..errors import InputError
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def _as_diffs(d) -> np.ndarray:
@@ -27,8 +28,14 @@ def _as_diffs(d) -> np.ndarray:
     return d
 
 
-def paired_t_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the paired t-test of many cases at once, as ``scipy.stats.ttest_rel``.
+def _check_alternative(alternative: str) -> str:
+    if alternative not in _ALTERNATIVES:
+        raise InputError(f"alternative must be one of {', '.join(_ALTERNATIVES)}, not {alternative!r}")
+    return alternative
+
+
+def paired_t_pvalues(d, alternative: str = "two-sided") -> np.ndarray:
+    """p-values of the paired t-test of many cases at once, as ``scipy.stats.ttest_rel``.
 
     All-zero differences give NaN; identical non-zero differences give t = +-inf and p = 0 exactly
     (their sd is 0, where scipy's is the rounding noise of their mean).
@@ -37,6 +44,8 @@ def paired_t_pvalues(d) -> np.ndarray:
     ----------
     d : array_like
         Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (mean of d > 0) or ``"less"``.
 
     Returns
     -------
@@ -51,7 +60,10 @@ def paired_t_pvalues(d) -> np.ndarray:
     [0.0897, 0.6213]
     """
     d = _as_diffs(d)
-    return 2.0 * special.stdtr(d.shape[-1] - 1, -np.abs(_paired_t(d)))
+    t = _paired_t(d)
+    if _check_alternative(alternative) == "two-sided":
+        return 2.0 * special.stdtr(d.shape[-1] - 1, -np.abs(t))
+    return special.stdtr(d.shape[-1] - 1, -t if alternative == "greater" else t)
 
 
 def _paired_t(d: np.ndarray) -> np.ndarray:
@@ -68,33 +80,8 @@ def _paired_t(d: np.ndarray) -> np.ndarray:
 
 
 def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
-    """Two-sided p-values of Student's two-sample t-test of many cases at once, from summaries.
-
-    As ``scipy.stats.ttest_ind_from_stats(..., equal_var=True)``: the self-significance test of random
-    topic halves (Webber, Moffat & Zobel 2008, section 5).
-
-    Parameters
-    ----------
-    mean_a, mean_b : array_like
-        The two samples' means (broadcast together).
-    ss_a, ss_b : array_like
-        Their sums of squared deviations about their means (a negative value counts as 0).
-    n_a, n_b : array_like
-        Their sizes (``n_a + n_b > 2``).
-
-    Returns
-    -------
-    numpy.ndarray
-        NaN where both samples have no spread and equal means.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> a, b = np.array([0.2, 0.4, 0.3]), np.array([0.5, 0.6, 0.7, 0.6])
-    >>> ss = lambda x: ((x - x.mean()) ** 2).sum()
-    >>> round(float(sg.two_sample_t_pvalues(a.mean(), b.mean(), ss(a), ss(b), 3, 4)), 4)  # scipy: ttest_ind(a, b)
-    0.0071
-    """
+    """Two-sided p-values of Student's two-sample t-test from each sample's mean, sum of squared deviations
+    and size, as ``scipy.stats.ttest_ind_from_stats``."""
     mean_a, mean_b = np.asarray(mean_a, dtype=np.float64), np.asarray(mean_b, dtype=np.float64)
     n_a, n_b = np.asarray(n_a, dtype=np.float64), np.asarray(n_b, dtype=np.float64)
     df = n_a + n_b - 2
@@ -105,16 +92,20 @@ def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
     return 2 * stats.t.sf(np.abs(t), df)
 
 
-def sign_test_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of the sign test of many cases at once: ``scipy.stats.binomtest(k, m, 0.5)``.
+def sign_test_pvalues(d, alternative: str = "two-sided", *, min_d: float = 0.0) -> np.ndarray:
+    """p-values of the sign test of many cases at once: ``scipy.stats.binomtest(k, m, 0.5)``.
 
-    m is the number of non-zero differences (zeros are dropped), k the positive ones; all-zero
-    differences give NaN.
+    m is the number of differences beyond ``min_d`` (the others are ties, dropped), k the positive
+    ones; no such difference gives NaN.
 
     Parameters
     ----------
     d : array_like
         Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (more positive differences) or ``"less"``.
+    min_d : float
+        Differences with ``|d| <= min_d`` are ties (Urbano et al. 2019 take 0.01).
 
     Returns
     -------
@@ -129,8 +120,16 @@ def sign_test_pvalues(d) -> np.ndarray:
     [0.375, 1.0]
     """
     d = _as_diffs(d)
+    if not (np.isfinite(min_d) and min_d >= 0):
+        raise InputError(f"min_d must be a number >= 0, got {min_d!r}")
+    if min_d > 0:
+        d = np.where(np.abs(d) <= min_d, 0.0, d)
     k = (d > 0).sum(axis=-1)
     m = k + (d < 0).sum(axis=-1)
+    if _check_alternative(alternative) != "two-sided":
+        with np.errstate(invalid="ignore"):
+            tail = stats.binom.sf(k - 1, m, 0.5) if alternative == "greater" else stats.binom.cdf(k, m, 0.5)
+        return np.where(m == 0, np.nan, tail)
     lo = np.minimum(k, m - k)
     # scipy's two-sided rule for p = 0.5 sums both tails: cdf(lo) + sf(m - lo - 1), capped at 1
     with np.errstate(invalid="ignore"):
@@ -165,18 +164,24 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
 
 
-def wilcoxon_pvalues(d) -> np.ndarray:
-    """Two-sided p-values of Wilcoxon's signed-rank test of many cases at once, as ``scipy.stats.wilcoxon``.
+def wilcoxon_pvalues(d, alternative: str = "two-sided", *, convention: str = "scipy") -> np.ndarray:
+    """p-values of Wilcoxon's signed-rank test of many cases at once, as ``scipy.stats.wilcoxon``.
 
-    scipy's defaults: zeros dropped before ranking, ties given average ranks; exact without ties or
-    zeros for n <= 50, exact over all 2^n sign flips with them for n <= 13 (n counting the zeros),
-    else the normal approximation with the tie correction. All-zero differences: 1 for n <= 13,
-    else NaN.
+    Zeros are dropped before ranking, ties get average ranks. scipy: exact without ties or zeros
+    for n <= 50, exact over all 2^n sign flips with them for n <= 13 (n counting the zeros), else
+    the normal approximation with the tie correction; all-zero differences give 1 for n <= 13, else
+    NaN. ``convention="R"``: R's ``wilcox.test(paired = TRUE)`` as Urbano et al. (2019) ran it,
+    exact for n < 50 without ties or zeros, else the normal approximation with continuity
+    correction; all-zero differences give NaN.
 
     Parameters
     ----------
     d : array_like
         Differences ``(..., n)``, the last axis the topics (n >= 2, finite).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (positive differences rank higher) or ``"less"``.
+    convention : str
+        ``"scipy"`` or ``"R"``.
 
     Returns
     -------
@@ -191,6 +196,9 @@ def wilcoxon_pvalues(d) -> np.ndarray:
     [0.125, 1.0]
     """
     d = _as_diffs(d)
+    alternative = _check_alternative(alternative)
+    if convention not in ("scipy", "R"):
+        raise InputError(f"convention must be 'scipy' or 'R', not {convention!r}")
     shape, n = d.shape[:-1], d.shape[-1]
     D = d.reshape(-1, n)
     key_abs = np.abs(D)
@@ -215,6 +223,8 @@ def wilcoxon_pvalues(d) -> np.ndarray:
     w2 = np.where(valid & (Ds > 0), rank2, 0).sum(axis=0)  # 2 * W+
     tsize = (end - start + 1).astype(np.int32)
     ties = np.where(valid, tsize * tsize - 1, 0).sum(axis=0)  # sum over groups of t^3 - t
+    if convention == "R":
+        return _wilcoxon_r(w2, ties, m, n, alternative).reshape(shape)
     has_ties = ties > 0
     p = np.full(D.shape[0], np.nan)
 
@@ -224,7 +234,7 @@ def wilcoxon_pvalues(d) -> np.ndarray:
         cdf = np.cumsum(c) / float(2**n)
         sf = np.cumsum(c[::-1])[::-1] / float(2**n)
         w = w2[exact] // 2
-        p[exact] = np.clip(2 * np.minimum(cdf[w], sf[w]), 0, 1)
+        p[exact] = _tails(cdf[w], sf[w], alternative)
 
     perm = ~exact & (n <= 13)
     if perm.any():
@@ -237,7 +247,7 @@ def wilcoxon_pvalues(d) -> np.ndarray:
         for i, k in enumerate(uk):
             lo_t[i], hi_t[i] = _tied_tail_table(int(k), width)
         obs = w2[perm]
-        p[perm] = np.clip(2 * np.minimum(lo_t[inv, obs], hi_t[inv, obs]), 0, 1)
+        p[perm] = _tails(lo_t[inv, obs], hi_t[inv, obs], alternative)
 
     asym = ~exact & ~perm
     if asym.any():
@@ -246,5 +256,41 @@ def wilcoxon_pvalues(d) -> np.ndarray:
         se = np.sqrt((mm * (mm + 1.0) * (2.0 * mm + 1.0) - ties[asym] / 2) / 24)
         with np.errstate(divide="ignore", invalid="ignore"):
             z = (w2[asym] / 2.0 - mn) / se
-        p[asym] = np.clip(2 * special.ndtr(-np.abs(z)), 0, 1)
+        p[asym] = _tails(special.ndtr(z), special.ndtr(-z), alternative)
     return p.reshape(shape)
+
+
+def _tails(lower: np.ndarray, upper: np.ndarray, alternative: str) -> np.ndarray:
+    """The p-value from P(W+ <= w) and P(W+ >= w): one of them, or twice the smaller (at most 1)."""
+    if alternative == "greater":
+        return upper
+    if alternative == "less":
+        return lower
+    return np.clip(2 * np.minimum(lower, upper), 0, 1)
+
+
+def _wilcoxon_r(w2: np.ndarray, ties: np.ndarray, m: np.ndarray, n: int, alternative: str) -> np.ndarray:
+    """R's ``wilcox.test`` p-values from 2 W+, the tie sums and the non-zero counts (rows)."""
+    V = w2 / 2.0
+    p = np.full(len(w2), np.nan)
+    exact = (m < 50) & (m == n) & (ties == 0)
+    if exact.any():  # R's exact test never has zeros, so n is the full length here
+        c = _signed_rank_counts(n) / float(2**n)
+        cdf, sf = np.cumsum(c), np.cumsum(c[::-1])[::-1]  # P(V' <= v), P(V' >= v)
+        v = w2[exact] // 2
+        if alternative == "two-sided":
+            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 4, sf[v], cdf[v]), 1.0)
+        else:
+            p[exact] = (sf if alternative == "greater" else cdf)[v]
+    approx = ~exact & (m > 0)
+    if approx.any():
+        mm = m[approx].astype(np.float64)
+        z = V[approx] - mm * (mm + 1) / 4
+        sigma = np.sqrt(mm * (mm + 1) * (2 * mm + 1) / 24 - ties[approx] / 48)
+        corr = {"two-sided": np.sign(z) * 0.5, "greater": 0.5, "less": -0.5}[alternative]
+        z = (z - corr) / sigma
+        if alternative == "two-sided":
+            p[approx] = 2 * np.minimum(special.ndtr(z), special.ndtr(-z))
+        else:
+            p[approx] = special.ndtr(z if alternative == "less" else -z)
+    return p

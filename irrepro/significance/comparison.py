@@ -145,6 +145,7 @@ def compare(
     Returns
     -------
     ComparisonTable
+        ``render(fmt)`` in each of :data:`FORMATS`, ``to_frame()``, ``to_csv()``, ``note()``.
 
     Examples
     --------

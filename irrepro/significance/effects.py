@@ -21,25 +21,7 @@ _EFFECTS = ("difference", "d_z", "ES_E")
 
 
 def residual_variance(scores) -> float:
-    """V_E, the residual mean square of the two-way ANOVA without replication of a score matrix.
-
-    sum_{s,t} (x_st - mean_s - mean_t + mean)^2 / ((S - 1)(n - 1)), statsmodels'
-    ``anova_lm(ols("score ~ C(system) + C(topic)"))`` residual ``mean_sq`` (Sakai 2018, ch. 5).
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> round(sg.residual_variance(scores), 5)
-    0.00367
-    """
+    """Sakai's V_E: the residual variance of the two-way ANOVA without replication of a score matrix."""
     x, _, _ = _as_matrix(scores)
     S, n = x.shape
     r = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
@@ -62,24 +44,7 @@ def _ve_weighted(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class EffectSizes:
-    """An effect size of every pair with its BCa bootstrap interval.
-
-    Attributes
-    ----------
-    kind : str
-        ``"difference"``, ``"d_z"`` or ``"ES_E"``.
-    measure : str
-    systems : tuple
-    pairs : numpy.ndarray
-        ``(P, 2)`` system indices.
-    estimate, low, high : numpy.ndarray
-        ``(P,)`` the effect size and its interval (NaN where the effect is undefined: d_z of a pair
-        whose differences are all equal, ES_E of systems without residual variance).
-    level : float
-    B : int
-    residual_sd : float or None
-        sqrt(V_E), for ES_E.
-    """
+    """Standardised effects of pairs of systems (Sakai 2014), with their confidence intervals."""
 
     kind: str
     measure: str
@@ -93,12 +58,7 @@ class EffectSizes:
     residual_sd: float | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: systems, the effect size and its interval.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """One row per pair: systems, the effect size and its interval."""
         pct = level_percent(self.level)
         return pd.DataFrame(
             {

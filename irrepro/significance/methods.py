@@ -71,21 +71,7 @@ _DEFINED = {
 
 @dataclass(frozen=True)
 class Methods:
-    """A methods paragraph and its sidecar, as :func:`methods_paragraph` returns them.
-
-    Attributes
-    ----------
-    markdown : str
-        The paragraph as Markdown (names escaped by :func:`irrepro.escape.markdown`).
-    latex : str
-        The paragraph as LaTeX source (names escaped by :func:`irrepro.escape.latex`).
-    metadata : dict
-        The settings in ir_metadata's fields (PRIMAD): ``schema-version``, ``platform``,
-        ``implementation``, ``research goal``, ``data``, and under ``irrepro`` every setting the
-        schema has no field for (alpha, tails, topics, intervals, seed, resamples).
-    html : str
-        The paragraph as HTML (names escaped by :func:`irrepro.escape.html`), for a page.
-    """
+    """The methods paragraph of a comparison, in markdown, HTML, LaTeX or ir_metadata YAML."""
 
     markdown: str
     latex: str
@@ -93,27 +79,13 @@ class Methods:
     html: str = ""
 
     def render(self, fmt: str = "markdown") -> str:
-        """The paragraph in ``"markdown"`` or ``"latex"``.
-
-        Parameters
-        ----------
-        fmt : {"markdown", "latex"}
-
-        Returns
-        -------
-        str
-        """
+        """The paragraph in ``"markdown"`` or ``"latex"``."""
         if fmt not in ("markdown", "latex"):
             raise InputError(f"the methods paragraph is 'markdown' or 'latex', not {fmt!r}")
         return self.latex if fmt == "latex" else self.markdown
 
     def to_yaml(self) -> str:
-        """``metadata`` as the YAML of an ``ir_metadata.yml`` sidecar (without the run-file markers).
-
-        Returns
-        -------
-        str
-        """
+        """``metadata`` as the YAML of an ``ir_metadata.yml`` sidecar (without the run-file markers)."""
         import yaml
 
         head = "# ir_metadata (https://www.ir-metadata.org) of an evaluation by irrepro\n"
@@ -263,6 +235,7 @@ def methods_paragraph(
     Returns
     -------
     Methods
+        ``markdown``, ``latex``, ``html`` and the ir_metadata ``metadata`` (``to_yaml()``).
 
     Raises
     ------

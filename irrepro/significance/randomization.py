@@ -25,29 +25,7 @@ _PERM_BLOCK = 256
 
 
 def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
-    """Random sign flips shared by every pair: ``(B, n_topics)`` signs +1 / -1, each with probability 1/2.
-
-    Row b swaps the two systems' scores on the topics where it is -1 (Smucker, Allan & Carterette 2007).
-
-    Parameters
-    ----------
-    n_topics : int
-        Topics per row.
-    B : int
-        Rows (random permutations).
-    seed : SeedLike
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(B, n_topics)`` of +1.0 / -1.0.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> sg.sign_flips(4, 2, seed=1).tolist()
-    [[-1.0, -1.0, 1.0, 1.0], [-1.0, -1.0, 1.0, -1.0]]
-    """
+    """``(B, n_topics)`` random signs +1 / -1 shared by every pair (-1: the topic's two scores swapped)."""
     n_topics = parallel.check_int(n_topics, "n_topics", minimum=1)
     B = parallel.check_int(B, "B", minimum=1)
     bits = parallel.as_generator(seed).integers(0, 2, size=(B, n_topics), dtype=np.int8)
@@ -204,31 +182,8 @@ def _hsd_p(x: np.ndarray, stat: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarr
 
 
 def tukey_hsd_pvalues(x, permutations, pairs=None) -> np.ndarray:
-    """Randomised Tukey HSD p-values of many score matrices at once, with the same permutations.
-
-    Each row equals :func:`tukey_hsd` of that matrix with these permutations; the family-wise error
-    of HSD is the share of matrices whose smallest p-value is below alpha.
-
-    Parameters
-    ----------
-    x : array_like
-        ``(F, S, T)`` score matrices (e.g. simulated families of systems).
-    permutations : array_like
-        ``(B, T, S)`` integer permutations of the systems per topic.
-    pairs : array_like, optional
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(F, P)`` family-wise p-values.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> perms = np.argsort(np.random.default_rng(0).random((200, 5, 3)), axis=2)
-    >>> sg.tukey_hsd_pvalues(np.stack([scores, scores[::-1]]), perms).round(3).tolist()
-    [[0.07, 1.0, 0.164], [0.1, 1.0, 0.055]]
-    """
+    """``(F, P)`` randomised Tukey HSD p-values of ``(F, S, T)`` score matrices, with the same ``(B, T, S)``
+    permutations."""
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 3:
         raise InputError(f"x must be a (matrices, systems, topics) array, got shape {x.shape}")

@@ -58,45 +58,8 @@ def _baseline_name(systems: tuple, pairs: np.ndarray, baseline) -> str | None:
 
 @dataclass(frozen=True)
 class PairwiseResult:
-    """One test of many pairs of systems under one measure.
-
-    Attributes
-    ----------
-    test : str
-        A name of :data:`TESTS`.
-    measure : str
-    systems : tuple
-    pairs : numpy.ndarray
-        ``(P, 2)`` system indices.
-    difference, p, p_adjusted : numpy.ndarray
-        ``(P,)``: the mean over topics of the first system's score minus the second's; the p-values
-        (two-sided unless ``alternative`` says otherwise; NaN where the test has no answer, e.g. the
-        t-test of two identical systems); the same adjusted over the P pairs by ``correction``.
-    correction : str
-        statsmodels' name, ``"none"`` or ``"tukey"`` (family-wise by the max statistic,
-        ``p_adjusted`` = ``p``).
-    n_topics, B : int
-        Topics; resamples of a resampling test (0 for the classical ones).
-    exact : bool
-        The permutation test enumerated all 2^n sign flips.
-    alternative : str
-    baseline : str or None
-        The system every pair is compared with, if the pairs are that family.
-    effect_size : numpy.ndarray or None
-        ``(P,)``, when the test gives it.
-    interval : numpy.ndarray or None
-        ``(P, 2)`` confidence interval of the difference, when the test gives it.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> r = sg.pairwise_test(scores, "paired-t", correction="holm")
-    >>> r.to_frame().round(3)
-      system_x system_y  difference      p  p_adjusted
-    0        0        1        0.14  0.052       0.103
-    1        0        2        0.02  0.621       0.621
-    2        1        2       -0.12  0.004       0.012
-    """
+    """One test of many pairs of systems under one measure: ``difference``, ``p`` and ``p_adjusted`` ``(P,)``
+    for the rows of ``pairs``."""
 
     test: str
     measure: str
@@ -120,24 +83,7 @@ class PairwiseResult:
         return TESTS.get(self.test, self.test)
 
     def adjust(self, correction: str | None) -> PairwiseResult:
-        """The same result with ``p_adjusted`` adjusted over its pairs by ``correction``.
-
-        A NaN p-value counts in the family as 1 and stays NaN.
-
-        Parameters
-        ----------
-        correction : str or None
-            Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"``, ...), ``"none"`` / None.
-
-        Returns
-        -------
-        PairwiseResult
-
-        Raises
-        ------
-        irrepro.InputError
-            For randomised Tukey HSD, whose p-values are family-wise already.
-        """
+        """The same result with ``p_adjusted`` adjusted over its pairs by ``correction``."""
         if self.correction == FAMILY_WISE:
             if correction in (None, "none", FAMILY_WISE):
                 return self
@@ -150,28 +96,11 @@ class PairwiseResult:
         return replace(self, p_adjusted=adj, correction=method or "none")
 
     def significant(self, alpha: float = 0.05) -> np.ndarray:
-        """Which pairs are significant after the adjustment: adjusted p < ``alpha`` (NaN: not).
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        numpy.ndarray
-            ``(P,)`` bool.
-        """
+        """Which pairs are significant after the adjustment: adjusted p < ``alpha`` (NaN: not)."""
         return np.nan_to_num(self.p_adjusted, nan=1.0) < _check_alpha(alpha)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per pair: systems, difference, p, adjusted p (effect size, ``ci_low``, ``ci_high``).
-
-        ``attrs`` names the test, the correction and the measure.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """One row per pair: systems, difference, p, adjusted p (effect size, ``ci_low``, ``ci_high``)."""
         cols = {
             "system_x": [self.systems[i] for i in self.pairs[:, 0]],
             "system_y": [self.systems[j] for j in self.pairs[:, 1]],

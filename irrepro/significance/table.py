@@ -39,29 +39,7 @@ def _letters(k: int) -> list[str]:
 
 @dataclass(frozen=True, eq=False)
 class ComparisonTable:
-    """The results table of a paper, as :func:`~irrepro.significance.compare` returns it.
-
-    :meth:`to_frame` has every number; :meth:`to_string`, :meth:`to_markdown`, :meth:`to_latex` and
-    :meth:`to_csv` render it.
-
-    Attributes
-    ----------
-    runs : tuple
-    means : pandas.DataFrame
-        Runs x measures.
-    tests : dict
-        Measure -> :class:`~irrepro.significance.PairwiseResult`.
-    wtl : dict
-        Measure -> win / tie / loss counts per pair.
-    baseline : str or None
-    alpha, level : float
-    low, high : pandas.DataFrame or None
-        The BCa intervals (runs x measures): of the difference from the baseline, or of the run's
-        mean without one.
-    digits : int
-    undefined : dict
-        Measure -> why a pair's p is missing (shown "-"), said by :meth:`note`.
-    """
+    """A paper's results table: every run's score under every measure, marked where it differs significantly."""
 
     runs: tuple
     means: pd.DataFrame
@@ -90,17 +68,7 @@ class ComparisonTable:
         return np.where(r.significant(self.alpha), np.sign(r.difference), 0.0), r.pairs
 
     def beats(self, measure: str) -> list[list[str]]:
-        """For each run, the runs it is significantly better than under ``measure``.
-
-        Parameters
-        ----------
-        measure : str
-            A column of ``means``.
-
-        Returns
-        -------
-        list of list of str
-        """
+        """For each run, the runs it is significantly better than under ``measure``."""
         sig, pairs = self._significance(measure)
         out: list[list[str]] = [[] for _ in self.runs]
         for (i, j), s in zip(pairs, sig):
@@ -111,16 +79,7 @@ class ComparisonTable:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """Runs as rows, ``(measure, quantity)`` columns with every number at full precision.
-
-        The mean; against a baseline the difference, p, adjusted p, significant (+1 better, -1 worse,
-        0 not), wins / ties / losses and the interval's ends; without a baseline the runs each run
-        significantly beats (``;``-separated) and the interval of its mean.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Runs as rows, ``(measure, quantity)`` columns with every number at full precision."""
         cols: dict[tuple[str, str], Any] = {}
         for m in self.measures:
             cols[(m, "mean")] = self.means[m].to_numpy()
@@ -152,17 +111,7 @@ class ComparisonTable:
         return frame
 
     def to_csv(self, path=None) -> str | None:
-        """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...).
-
-        Parameters
-        ----------
-        path : str or path-like, optional
-            Write there (and return None) instead of returning the text.
-
-        Returns
-        -------
-        str or None
-        """
+        """:meth:`to_frame` as CSV, the columns named ``measure quantity`` (``AP mean``, ...)."""
         frame = self.to_frame()
         frame.columns = [f"{m} {q}" for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
         return escape.to_csv(frame, path)  # OWASP's rule for the names (irrepro.escape.csv_cell)
@@ -170,18 +119,7 @@ class ComparisonTable:
     # ---- the display table ----------------------------------------------------------------
 
     def note(self, fmt: str = "text", *, key: bool = True) -> str:
-        """What the marks mean: the test, the correction, alpha, the family, in ``fmt``'s markup.
-
-        Parameters
-        ----------
-        fmt : {"text", "markdown", "latex"}
-        key : bool
-            Append the full names of shortened runs (:meth:`key`).
-
-        Returns
-        -------
-        str
-        """
+        """What the marks mean: the test, the correction, alpha, the family, in ``fmt``'s markup."""
         r = self.test
         e = _ESCAPE.get(fmt, escape.plain)
         n_pairs = len(r.pairs)
@@ -212,19 +150,7 @@ class ComparisonTable:
         return text + (" " + self.key(fmt) if key and self._shortened() else "")
 
     def key(self, fmt: str = "text") -> str:
-        """The full names of the runs the table shortens (:func:`irrepro.escape.short_names`), "" for none.
-
-        ``Run names shortened: label = full name; ...``; a name that looks like another's is followed by
-        its ASCII form. In LaTeX a full name may break at every 40th character (``\\allowbreak``).
-
-        Parameters
-        ----------
-        fmt : {"text", "markdown", "latex"}
-
-        Returns
-        -------
-        str
-        """
+        """The full names of the runs the table shortens (:func:`irrepro.escape.short_names`), "" for none."""
         e = _ESCAPE.get(fmt, escape.plain)
 
         def full(n: str) -> str:
@@ -314,33 +240,13 @@ class ComparisonTable:
         return frame
 
     def to_string(self, digits: int | None = None) -> str:
-        """The table as plain text (tabulate's ``simple`` format), the note below it.
-
-        Parameters
-        ----------
-        digits : int, optional
-            Decimals shown (default the table's).
-
-        Returns
-        -------
-        str
-        """
+        """The table as plain text (tabulate's ``simple`` format), the note below it."""
         digits = self.digits if digits is None else digits
         table = self._flat("text", digits).to_markdown(index=False, tablefmt="simple", disable_numparse=True)
         return f"{table}\n\n{self.note('text')}"
 
     def to_markdown(self, digits: int | None = None) -> str:
-        """The table as Markdown (tabulate's ``pipe``, best means in bold), the note below it.
-
-        Parameters
-        ----------
-        digits : int, optional
-            Decimals shown (default the table's).
-
-        Returns
-        -------
-        str
-        """
+        """The table as Markdown (tabulate's ``pipe``, best means in bold), the note below it."""
         digits = self.digits if digits is None else digits
         table = self._flat("markdown", digits).to_markdown(index=False, disable_numparse=True)
         return f"{table}\n\n{self.note('markdown')}"
@@ -348,23 +254,7 @@ class ComparisonTable:
     def to_latex(
         self, digits: int | None = None, *, caption: str | None = None, label: str | None = None
     ) -> str:
-        """The table as a LaTeX ``table`` float with booktabs rules, measures as column groups, best in bold.
-
-        The full names of shortened runs follow the table in the float.
-
-        Parameters
-        ----------
-        digits : int, optional
-            Decimals shown (default the table's).
-        caption : str, optional
-            The float's caption (default :meth:`note`).
-        label : str, optional
-            Its ``\\label``.
-
-        Returns
-        -------
-        str
-        """
+        """The table as a LaTeX ``table`` float with booktabs rules, measures as column groups, best in bold."""
         digits = self.digits if digits is None else digits
         frame = self._cells("latex", digits)
         labels = [c for c in frame.columns if c[0] == ""]  # run (and #); every cell escaped by _cells
@@ -389,18 +279,7 @@ class ComparisonTable:
         return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
-        """The table in one of :data:`FORMATS`.
-
-        Parameters
-        ----------
-        fmt : {"text", "markdown", "latex", "csv"}
-        digits : int, optional
-            Decimals shown (default the table's).
-
-        Returns
-        -------
-        str
-        """
+        """The table in one of :data:`FORMATS`."""
         if fmt not in FORMATS:
             raise InputError(f"format must be one of {FORMATS}, not {fmt!r}")
         if fmt == "csv":

@@ -1,11 +1,9 @@
-"""The five paired tests as Urbano, Lima & Hanjalic (SIGIR 2019, section 2) ran them, from their
-public R code (julian-urbano/sigir2019-statistical), on rows ``(..., n)`` of many pairs at once.
-
-Their convention: ``b`` the baseline's scores, ``e`` the experimental system's, each test giving a
-one-tailed ("e is better") and a two-tailed p-value. R's Wilcoxon switches to the normal
-approximation, with continuity correction, at n >= 50 or with any tie or zero (scipy: n > 50, no
-correction); their bootstrap and permutation tests draw afresh for every pair, centre the bootstrap
-replicates at their own mean and add no +1 to the counts.
+"""The five paired tests as Urbano, Lima & Hanjalic (SIGIR 2019, section 2) ran them (their R code,
+julian-urbano/sigir2019-statistical), on rows ``(..., n)`` of many pairs at once: ``b`` the
+baseline's scores, ``e`` the experimental system's, a one-tailed ("e is better") and a two-tailed
+p-value each. The t, Wilcoxon and sign tests are the package's with their options; their bootstrap
+and permutation tests draw afresh for every pair, centre the bootstrap replicates at their own mean
+and add no +1 to the counts.
 """
 
 from __future__ import annotations
@@ -13,13 +11,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
 
 from .. import parallel
 from ..errors import InputError
 from ..parallel import SeedLike
-from .classical import _paired_t, _signed_rank_counts, paired_t_pvalues, sign_test_pvalues
-from .randomization import _ALTERNATIVES
+from .classical import paired_t_pvalues, sign_test_pvalues, wilcoxon_pvalues
 
 #: Pairs (rows) per task of the resampling tests: block ``k`` draws from child ``k`` of the seed,
 #: so the p-values do not depend on the number of workers.
@@ -36,15 +32,7 @@ _NOISE = 1e-9
 
 
 class TailedPValues(NamedTuple):
-    """The two p-values of each of Urbano et al.'s tests, as their R functions return them.
-
-    Attributes
-    ----------
-    one_tailed : numpy.ndarray
-        The p-values of H1 "the experimental system is better" (mean of e - b > 0).
-    two_tailed : numpy.ndarray
-        The two-tailed p-values.
-    """
+    """The one-tailed (H1: e better than b) and two-tailed p-values of one of their tests."""
 
     one_tailed: np.ndarray
     two_tailed: np.ndarray
@@ -63,71 +51,6 @@ def _pair(b, e) -> tuple[np.ndarray, np.ndarray]:
     return b, e
 
 
-def _check_alternative(alternative: str) -> str:
-    if alternative not in _ALTERNATIVES:
-        raise InputError(f"alternative must be one of {', '.join(_ALTERNATIVES)}, not {alternative!r}")
-    return alternative
-
-
-def wilcoxon_r(x, y, alternative: str = "two-sided") -> np.ndarray:
-    """Wilcoxon's signed-rank test as R's ``wilcox.test(x, y, paired = TRUE)`` computes it."""
-    x, y = _pair(x, y)
-    alternative = _check_alternative(alternative)
-    d = (x - y).reshape(-1, x.shape[-1])
-    a = np.where(d == 0, -1.0, np.abs(d))  # zeros rank first, then are left out
-    zeros = (d == 0).sum(axis=1)
-    m = d.shape[1] - zeros  # R's n: the non-zero differences
-    lo = stats.rankdata(a, method="min", axis=1)
-    hi = stats.rankdata(a, method="max", axis=1)
-    rank = (lo + hi) / 2 - zeros[:, None]  # average rank among the non-zero |d|
-    V = np.where(d > 0, rank, 0.0).sum(axis=1)
-    t = hi - lo + 1  # size of each |d|'s tie group
-    ties = np.where(d != 0, t * t - 1, 0.0).sum(axis=1)  # sum over groups of t^3 - t
-    p = np.full(d.shape[0], np.nan)
-
-    exact = (m < 50) & (zeros == 0) & (ties == 0)
-    if exact.any():  # R's exact test never has zeros, so n is the full length here
-        n = d.shape[1]
-        c = _signed_rank_counts(n) / float(2**n)
-        cdf, sf = np.cumsum(c), np.cumsum(c[::-1])[::-1]  # P(V' <= v), P(V' >= v)
-        v = V[exact].astype(np.int64)
-        if alternative == "less":
-            p[exact] = cdf[v]
-        elif alternative == "greater":
-            p[exact] = sf[v]
-        else:
-            p[exact] = np.minimum(2 * np.where(v > n * (n + 1) / 4, sf[v], cdf[v]), 1.0)
-
-    approx = ~exact & (m > 0)
-    if approx.any():
-        mm = m[approx].astype(np.float64)
-        z = V[approx] - mm * (mm + 1) / 4
-        sigma = np.sqrt(mm * (mm + 1) * (2 * mm + 1) / 24 - ties[approx] / 48)
-        corr = {"two-sided": np.sign(z) * 0.5, "greater": 0.5, "less": -0.5}[alternative]
-        z = (z - corr) / sigma
-        if alternative == "less":
-            p[approx] = special.ndtr(z)
-        elif alternative == "greater":
-            p[approx] = special.ndtr(-z)
-        else:
-            p[approx] = 2 * np.minimum(special.ndtr(z), special.ndtr(-z))
-    return p.reshape(x.shape[:-1])
-
-
-def sign_test_urbano(b, e, min_d: float = 0.01) -> TailedPValues:
-    """Urbano et al.'s sign test: differences within ``min_d`` are ties, dropped; exact binomial."""
-    b, e = _pair(b, e)
-    if not (np.isfinite(min_d) and min_d >= 0):
-        raise InputError(f"min_d must be a number >= 0, got {min_d!r}")
-    d = e - b
-    pos = (d > min_d).sum(axis=-1)
-    m = d.shape[-1] - (np.abs(d) <= min_d).sum(axis=-1)
-    two = sign_test_pvalues(np.where(np.abs(d) <= min_d, 0.0, d))  # ties as zeros: dropped
-    with np.errstate(invalid="ignore"):
-        one = np.where(m == 0, np.nan, stats.binom.sf(pos - 1, m, 0.5))
-    return TailedPValues(one, two)
-
-
 def _uniform16(rng: np.random.Generator, high: int, size: tuple[int, ...]) -> np.ndarray:
     """Exactly uniform integers in [0, high < 2^16) from ``rng``'s raw words, faster than integers."""
     count = int(np.prod(size))
@@ -142,7 +65,7 @@ def _uniform16(rng: np.random.Generator, high: int, size: tuple[int, ...]) -> np
         fresh = raw(bad.size)
         out[bad] = fresh
         bad = bad[fresh >= lim]
-    if lim != 65536:
+    if high != 65536:  # (high a power of 2: lim is 65536 and the words still need reducing)
         out %= np.uint16(high)
     return out.reshape(size)
 
@@ -258,40 +181,8 @@ def urbano_tests(
     min_d: float = 0.01,
     n_jobs: int | None = None,
 ) -> dict[str, TailedPValues]:
-    """All of Urbano et al.'s five tests of many pairs at once, as their R functions.
-
-    ``test_t``: R's ``t.test(b, e, paired = TRUE)``, one-tailed ``"less"``; ``test_wilcoxon``: R's
-    ``wilcox.test``; ``test_sign``: ties within ``min_d``; ``test_bootstrap`` and
-    ``test_permutation``: from children 0 and 1 of ``seed``.
-
-    Parameters
-    ----------
-    b, e : array_like
-        Baseline and experimental scores ``(..., n)``, the last axis the topics.
-    tests : sequence of str
-        Which of ``"paired-t"``, ``"wilcoxon"``, ``"sign"``, ``"bootstrap-shift"``, ``"permutation"``.
-    B : int
-        Resamples of the bootstrap and permutation tests.
-    seed : SeedLike
-        Seed of the resampling tests (needed only for them).
-    min_d : float
-        The sign test's tie threshold.
-    n_jobs : int, optional
-
-    Returns
-    -------
-    dict of str to TailedPValues
-        Test name -> its p-values, in the order of ``tests``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> b = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25]
-    >>> e = [0.3, 0.44, 0.15, 0.42, 0.305, 0.17]
-    >>> p = sg.urbano_tests(b, e, tests=("paired-t", "wilcoxon", "sign"))
-    >>> {k: round(float(v.two_tailed), 4) for k, v in p.items()}
-    {'paired-t': 0.3037, 'wilcoxon': 0.2188, 'sign': 0.375}
-    """
+    """Their five tests (``tests`` among URBANO_TESTS) of rows of b and e: test name -> TailedPValues; the
+    resampling tests from children 0 and 1 of ``seed``."""
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
     unknown = [t for t in tests if t not in URBANO_TESTS]
     if unknown:
@@ -303,13 +194,14 @@ def urbano_tests(
     seeds = None
     for name in tests:
         if name == "paired-t":
-            d = e - b
-            two = paired_t_pvalues(d)
-            out[name] = TailedPValues(special.stdtr(d.shape[-1] - 1, -_paired_t(d)), two)
-        elif name == "wilcoxon":
-            out[name] = TailedPValues(wilcoxon_r(b, e, "less"), wilcoxon_r(b, e))
+            out[name] = TailedPValues(paired_t_pvalues(e - b, "greater"), paired_t_pvalues(e - b))
+        elif name == "wilcoxon":  # R's wilcox.test(b, e): of b - e, one-tailed "less"
+            r = (wilcoxon_pvalues(b - e, alt, convention="R") for alt in ("less", "two-sided"))
+            out[name] = TailedPValues(*r)
         elif name == "sign":
-            out[name] = sign_test_urbano(b, e, min_d)
+            out[name] = TailedPValues(
+                *(sign_test_pvalues(e - b, alt, min_d=min_d) for alt in ("greater", "two-sided"))
+            )
         else:
             if seeds is None:
                 if seed is None:
