@@ -35,7 +35,7 @@ from ._cluster import _TASK, _dask_map, local_cluster, scheduler, using_schedule
 from ._env import env
 from .errors import InputError
 
-__all__ = ["SeedLike", "scale", "n_jobs", "spawn", "using_scheduler", "local_cluster"]
+__all__ = ["SeedLike", "scale", "n_jobs", "using_scheduler", "local_cluster"]
 
 #: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
 #: :class:`numpy.random.Generator`, or None (fresh entropy).
@@ -169,27 +169,7 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
 
 
 def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
-    """``n`` independent generators, child ``i`` of the seed's SeedSequence for task ``i``.
-
-    Parameters
-    ----------
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (see ``as_seed_sequence``).
-    n : int
-        The number of tasks.
-
-    Returns
-    -------
-    list of numpy.random.Generator
-        One generator per task, the same whatever the number of workers.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import spawn
-    >>> a, b = spawn(0, 2)
-    >>> int(a.integers(10**9)) != int(b.integers(10**9))
-    True
-    """
+    """``n`` generators, child ``i`` of the seed's SeedSequence for task ``i`` (the same with any number of workers)."""
     return [np.random.default_rng(s) for s in as_seed_sequence(seed).spawn(n)]
 
 

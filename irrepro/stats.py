@@ -26,10 +26,8 @@ from .errors import InputError
 
 __all__ = [
     "Z95",
-    "logit",
     "expit",
     "bca_interval",
-    "kendall_tau",
     "clustered_se",
     "MetaAnalysis",
     "meta_analysis",
@@ -43,26 +41,7 @@ EPS = 1e-3
 
 
 def logit(p, eps: float = EPS) -> np.ndarray:
-    """The logit ``log(p / (1 - p))``, with p clipped to [eps, 1 - eps].
-
-    Parameters
-    ----------
-    p : array_like
-        Probabilities (AP values, say) in [0, 1].
-    eps : float, default ``EPS``
-        0 and 1 become ``eps`` and ``1 - eps``, as Cormack & Lynam (2006, section 5) do for AP.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as ``p``.
-
-    Examples
-    --------
-    >>> from irrepro.stats import logit
-    >>> logit([0.5, 0.0]).round(3)
-    array([ 0.   , -6.907])
-    """
+    """The logit ``log(p / (1 - p))``, p clipped to [eps, 1 - eps] (Cormack & Lynam 2006, section 5)."""
     p = np.clip(np.asarray(p, dtype=np.float64), eps, 1 - eps)
     return np.log(p) - np.log1p(-p)
 
@@ -95,33 +74,7 @@ def expit(x) -> np.ndarray:
 
 
 def kendall_tau(x, y) -> np.ndarray:
-    """Kendall's tau-b between the last axes of ``x`` and ``y`` (leading axes broadcast).
-
-    Equal to ``scipy.stats.kendalltau``, for many rankings at once.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Scores of the same systems on the last axis; for B resamples pass ``(B, systems)``
-        arrays (``y`` may be one reference ranking, ``(systems,)``).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as the broadcast leading axes (``(B,)`` for B resamples); NaN when a ranking is
-        constant.
-
-    Raises
-    ------
-    irrepro.InputError
-        When ``x`` and ``y`` rank different numbers of systems.
-
-    Examples
-    --------
-    >>> from irrepro.stats import kendall_tau
-    >>> kendall_tau([[1, 2, 3], [3, 2, 1]], [0.1, 0.2, 0.3])
-    array([ 1., -1.])
-    """
+    """Kendall's tau-b between the last axes of ``x`` and ``y``, as ``scipy.stats.kendalltau`` for many rankings (NaN if one is constant)."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.shape[-1] != y.shape[-1]:

@@ -168,6 +168,21 @@ EXAMPLES = [
         "adjust_pvalues",
         "Holm multiplies the smallest of two p-values by 2; a NaN counts in the family:\n\n>>> from irrepro.stats import adjust_pvalues\n>>> adjust_pvalues([0.01, 0.04])\narray([0.02, 0.04])\n>>> adjust_pvalues([0.01, 0.04, np.nan])\narray([0.03, 0.08,  nan])",
     ),
+    (
+        "irrepro.stats",
+        "logit",
+        ">>> from irrepro.stats import logit\n>>> logit([0.5, 0.0]).round(3)\narray([ 0.   , -6.907])",
+    ),
+    (
+        "irrepro.stats",
+        "kendall_tau",
+        ">>> from irrepro.stats import kendall_tau\n>>> kendall_tau([[1, 2, 3], [3, 2, 1]], [0.1, 0.2, 0.3])\narray([ 1., -1.])",
+    ),
+    (
+        "irrepro.parallel",
+        "spawn",
+        ">>> from irrepro.parallel import spawn\n>>> a, b = spawn(0, 2)\n>>> int(a.integers(10**9)) != int(b.integers(10**9))\nTrue",
+    ),
 ]
 
 
