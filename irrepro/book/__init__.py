@@ -24,10 +24,10 @@ from ._display import collections_table, data_banner, status_table, table, with_
 from ._exercises import answer, check
 from ._headline import headline_table
 from ._pages import aside
-from ._papers import PAPERS, STUDIES, paper_numbers
+from ._papers import PAPERS, STUDIES, paper_numbers  # noqa: F401
 from ._prose import STATUS_WORDS, verdict_text
 from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share  # noqa: F401
-from ._scorecard import (
+from ._scorecard import (  # noqa: F401
     LABELS,
     conditions,
     emulated,
@@ -35,16 +35,18 @@ from ._scorecard import (
     header,
     label,
     scorecard,
+    scorecard_chapters,
+    scorecard_table,
     session_card,
     summary,
 )
-from ._sensitivity import error_units, judged_on, sensitivity
+from ._sensitivity import error_units, judged_on, sensitivity  # noqa: F401
 from ._tables import Comparison, compare, ordering_status  # noqa: F401
 
 # imported but not in __all__ (noqa: F401): the row builders and helpers the method families' rows
 # reach as ``book.<name>`` (Errors, share, rate, score, correlation, claim, Comparison,
-# ordering_status, PaperValue, verdict, combine, spread_notes, the five statuses by name; the
-# page and the chapters use STATUSES)
+# ordering_status, PaperValue, verdict, combine, spread_notes, the five statuses by name (the
+# page and the chapters use STATUSES); for the book's tests: PAPERS, STUDIES, label, judged_on, conditions)
 
 __all__ = [
     "data_banner",
@@ -55,10 +57,11 @@ __all__ = [
     "ordering",
     "collections_table",
     "scorecard",
+    "scorecard_table",
+    "scorecard_chapters",
     "summary",
     "judge",
     "margins",
-    "label",
     "header",
     "headline_table",
     "paper_numbers",
@@ -68,14 +71,10 @@ __all__ = [
     "STATUSES",
     "STATUS_WORDS",
     "verdict_text",
-    "PAPERS",
-    "STUDIES",
     "LABELS",
-    "conditions",
     "emulated",
     "emulation_summary",
     "session_card",
-    "judged_on",
     "sensitivity",
     "error_units",
     "config",

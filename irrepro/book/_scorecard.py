@@ -15,15 +15,18 @@ import pandas as pd
 from .._rule._book_dir import book_dir
 from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._config import results_dir
-from ._display import _HTML
+from ._display import _HTML, status_table, with_error
 from ._headline import LABELS, _beside, headline
 from ._pages import docname, table_link
-from ._papers import PAPERS, STUDIES
+from ._papers import PAPERS, STUDIES, paper_numbers
+from ._sensitivity import judged_on
 from ._tables import _SESSION
 
 __all__ = [
     "scorecard",
     "summary",
+    "scorecard_table",
+    "scorecard_chapters",
     "LABELS",
     "label",
     "session_card",
@@ -492,3 +495,120 @@ def header(
         + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted; {_RULE_LINK}).</p>"
         + f"{others}</div>"
     )
+
+
+def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The scorecard's summary: per paper the counts of :func:`summary`, the score, the data judged on and the label.
+
+    The score is (replicated + partly / 2) over the rows that decide (replicated, partly, not
+    replicated), ReScience C's label follows from it (:data:`LABELS`); a study that replicates no
+    paper (``STUDIES``) has no label.
+
+    Parameters
+    ----------
+    cards : mapping
+        What :func:`scorecard` returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per paper: the statuses, ``total``, ``score``, ``judged on`` and ``label``.
+    """
+    counts = summary(cards)
+    table = counts.copy()
+    table["score"] = [
+        (r[REPLICATED] + 0.5 * r[PARTLY]) / max(r[REPLICATED] + r[PARTLY] + r[NOT_REPLICATED], 1)
+        for _, r in counts.iterrows()
+    ]
+    table["judged on"] = judged_on(cards)
+    replications = {title for _, title in PAPERS}
+    table["label"] = [
+        label(r) if title in replications else "none (not a replication)" for title, r in counts.iterrows()
+    ]
+    return table
+
+
+_HIDDEN_COLUMNS = [
+    "data",
+    "paper_ref",
+    "condition",
+    "emulates",
+    "ours_se",
+    "margin",
+    "kind",
+    "se_reason",
+    "page",
+    "link",
+]
+
+
+def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str, str]]:
+    """Per chapter: its title, a sentence on how many of its paper's numbers its tables compare, and its rows as HTML.
+
+    The rows are those of :func:`scorecard` (the chapter's own, each with its status and reason;
+    ours with its Monte Carlo error; one column per emulated condition with the rerun's status),
+    folded under a "details" toggle; ``""`` for a chapter that recorded none.
+
+    Parameters
+    ----------
+    cards : mapping
+        What :func:`scorecard` returned.
+
+    Returns
+    -------
+    list of (str, str, str)
+        ``(title, sentence, html)`` per paper, then per study, in the book's order.
+    """
+    out = []
+    for key, title in (*PAPERS, *STUDIES):
+        card = cards[title]
+        if card.empty:
+            out.append((title, "_No results recorded._", ""))
+            continue
+        numbers = paper_numbers(key)
+        quoted = sorted(set(numbers) - numbers.keys_of(card["paper_ref"]))
+        sentence = (
+            f"{len(numbers) - len(quoted)} of the {len(numbers)} numbers and claims of `book/papers/{key}.yml` are "
+            "compared in the chapter's tables"
+            + (
+                f"; the chapter quotes the others in its notes and text ({', '.join(quoted)})."
+                if 0 < len(quoted) <= 20
+                else f"; the chapter draws the other {len(quoted)} in its figures and quotes them in its notes."
+                if quoted
+                else "."
+            )
+        )
+        base = card[card["emulates"].fillna("") == ""]
+        shown = base.rename(columns={"same_as": "restates"})
+        if (
+            "ours_se" in shown
+        ):  # ours to the paper's precision, its Monte Carlo error in the cell, as in the chapters
+            shown["ours"] = [
+                with_error(o, se, p) for o, se, p in zip(shown["ours"], shown["ours_se"], shown["paper"])
+            ]
+        badges = []
+        for cond in conditions(card):
+            em = {(r["table / figure / claim"], r["quantity"]): r for _, r in emulated(card, cond).iterrows()}
+            keys = list(zip(base["table / figure / claim"], base["quantity"]))
+            shown[f"under {cond}"] = [em[k]["status"] if k in em else None for k in keys]
+            shown[f"under {cond} reason"] = [
+                f"ours: {em[k]['ours']}; {em[k]['reason']}" if k in em else None for k in keys
+            ]
+            badges.append(f"under {cond}")
+        where = [numbers.where(r) if r else "" for r in base["paper_ref"]]
+        rows = status_table(
+            shown,
+            titles={"paper": where, "table / figure / claim": list(base["data"])},
+            hide=_HIDDEN_COLUMNS,
+            links={"table / figure / claim": list(base["link"])},
+            badges=badges,
+        )
+        out.append(
+            (
+                title,
+                sentence,
+                f"<details class='irrepro-rows'><summary>All {len(shown)} rows of the chapter, with their "
+                f"statuses and reasons</summary>{rows.text}</details>",
+            )
+        )
+    return out
