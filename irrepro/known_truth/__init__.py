@@ -28,60 +28,33 @@ from child ``i`` of the seed (:func:`irrepro.parallel.spawn`), so results do not
 from __future__ import annotations
 
 from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
-from ._design import design_table
+from . import _chapter_rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from ._experiments import rejection_experiment
-from ._family import FamilyResult, family_experiment
-from ._figures import mc_check, their_by_delta, their_type1
-from ._findings import rates_at, simulator_checks
+from ._family import family_experiment
+from ._findings import simulator_checks
 from ._finite_b import finite_b_bias, finite_b_checks
-from ._methods import method_table
-from ._papers import (
-    Coverage,
-    SelfSignificance,
-    corpus_coverage,
-    default_B,
-    default_trials,
-    self_significance_null,
-)
-from ._pvalues import MC_TARGET, TESTS, PValues, mc_error, mc_error_at
-from ._rows import comparison_rows, status_counts, verdict_rows, with_z
-from ._urbano import SAKAI_TESTS, UrbanoPValues, urbano_experiment
-from ._urbano_sizes import POOL_ICC, UrbanoDesign, design_effects, until_decided, urbano_design
+from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
+from ._pvalues import MC_TARGET, mc_error, mc_error_at
+from ._urbano import SAKAI_TESTS, urbano_experiment
+from ._urbano_sizes import POOL_ICC, design_effects, until_decided, urbano_design
 
 __all__ = [
     "MC_TARGET",
     "POOL_ICC",
     "SAKAI_TESTS",
-    "TESTS",
     "default_trials",
     "default_B",
     "mc_error",
     "mc_error_at",
-    "PValues",
     "rejection_experiment",
-    "UrbanoPValues",
     "urbano_experiment",
-    "UrbanoDesign",
     "urbano_design",
     "until_decided",
     "design_effects",
     "finite_b_bias",
     "finite_b_checks",
-    "FamilyResult",
     "family_experiment",
-    "Coverage",
     "corpus_coverage",
-    "SelfSignificance",
     "self_significance_null",
     "simulator_checks",
-    "rates_at",
-    "comparison_rows",
-    "with_z",
-    "status_counts",
-    "verdict_rows",
-    "their_type1",
-    "their_by_delta",
-    "mc_check",
-    "design_table",
-    "method_table",
 ]

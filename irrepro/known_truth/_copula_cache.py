@@ -35,7 +35,7 @@ def _families() -> list:
 
 
 def cache_path(model) -> Path:
-    """Where the copulas of ``model`` (a :class:`~irrepro.simulation.CollectionModel`) are kept."""
+    """Where the copulas of ``model`` (a ``CollectionModel``) are kept."""
     h = hashlib.sha256(f"{_LAYOUT}|{_pv().__version__}|{model.copula_method}".encode())
     h.update(repr((model.seed.entropy, tuple(model.seed.spawn_key))).encode())
     scores = np.ascontiguousarray(model.scores, dtype=np.float64)

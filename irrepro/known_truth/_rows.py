@@ -86,10 +86,11 @@ def comparison_rows(
     --------
     >>> import numpy as np
     >>> from irrepro import known_truth as kt
+    >>> from irrepro.known_truth._pvalues import PValues
     >>> p = np.ones((1, 40)); p[:, :2] = 0.01                  # 2 of 40 trials reject
-    >>> r = kt.PValues(("paired-t",), p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
+    >>> r = PValues(("paired-t",), p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
     >>> numbers = {"trials.type1": 1000, "type1.ap.25.t2.a0.05": 0.05}
-    >>> row = kt.comparison_rows({("AP", 25): r}, numbers)[0]
+    >>> row = kt.rows.comparison_rows({("AP", 25): r}, numbers)[0]
     >>> row["quantity"], row["kind"], row["ours"], row["paper_n"]
     ('AP, 25 topics, paired-t', 'rate', 0.05, 1000)
     """
@@ -257,7 +258,7 @@ def status_counts(comparison) -> str:
     >>> import pandas as pd
     >>> from types import SimpleNamespace
     >>> from irrepro import known_truth as kt
-    >>> kt.status_counts(SimpleNamespace(frame=pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})))
+    >>> kt.rows.status_counts(SimpleNamespace(frame=pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})))
     '2 replicated, 1 inconclusive'
     """
     from ..book import STATUSES

@@ -51,7 +51,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 
-#: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
+#: One colour and marker per test of the known-truth tests, shared by the known-truth
 #: figures: each a different colour of :data:`PALETTE` (the markers keep them apart in grey scale).
 TEST_STYLE = {
     "paired-t": (PALETTE[0], "o"),

@@ -95,7 +95,7 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
 
     Parameters
     ----------
-    model : irrepro.simulation.CollectionModel
+    model : irrepro.simulation._collection.CollectionModel
     i : int
         The system.
     delta : float, optional
@@ -166,7 +166,7 @@ def plot_rates_by_alpha(
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics).
+        ``PValues.frame()`` rows (test, tails, alpha, rate, se, topics).
     theirs : pandas.DataFrame, optional
         The published rates: test, tails, alpha, topics and value.
     tails : {1, 2}
@@ -252,14 +252,14 @@ def plot_power_by_delta(
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame` rows.
+        ``PValues.frame()`` rows.
     theirs : pandas.DataFrame, optional
         The published power: test, tails, delta, value.
     alpha : float
     tails : {1, 2}
     rate : {"rate", "type3"}
         Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
-        ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).
+        ``type3`` and ``type3_se`` of ``UrbanoPValues.frame()``, two-tailed).
     title : str
     legend : bool
         Draw the legend, beside the axes (False in all but one panel of a grid).
@@ -311,7 +311,7 @@ def plot_coverage(
     Parameters
     ----------
     tables : mapping
-        Label -> :meth:`irrepro.known_truth.Coverage.table`.
+        Label -> ``Coverage.table()``.
     level : float
         A fraction or a percentage (:func:`irrepro.stats.check_level`).
     proxy : float, optional
@@ -370,15 +370,15 @@ def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, m
                       sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
 
-    Log-log panels with the diagonal (:func:`irrepro.plots.plot_rates_by_alpha`): our rates as lines
+    Log-log panels with the diagonal (:func:`plot_rates_by_alpha`): our rates as lines
     with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame`'s rows with a ``measure`` column.
+        ``PValues.frame()``'s rows with a ``measure`` column.
     theirs : pandas.DataFrame
-        :func:`irrepro.known_truth.their_type1`.
+        ``kt.rows.their_type1``.
     tails : {2, 1}
     measures : sequence of str
     sizes : sequence of int
@@ -402,16 +402,16 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
                          measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
 
-    Our rates as lines with +-1.96 se bands (:func:`irrepro.plots.plot_power_by_delta`), theirs as
+    Our rates as lines with +-1.96 se bands (:func:`plot_power_by_delta`), theirs as
     open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame`'s rows (for type III :meth:`irrepro.known_truth.UrbanoPValues.frame`'s) with a ``measure``
+        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure``
         column.
     theirs : pandas.DataFrame
-        :func:`irrepro.known_truth.their_by_delta`.
+        ``kt.rows.their_by_delta``.
     kind : {"power", "type3"}
     tails : {2, 1}
     measures : sequence of str

@@ -137,7 +137,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     Parameters
     ----------
     stability : mapping
-        Name -> :class:`irrepro.sensitivity.Stability` (``MeasureStudy.stability``).
+        Name -> ``Stability`` (``MeasureStudy.stability``).
     colors : mapping, optional
         Name -> colour (default: :func:`irrepro.plots.series_colors`).
     title : str

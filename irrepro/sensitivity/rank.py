@@ -97,7 +97,7 @@ def rank_correlation(
     >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
     >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
     >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
+    >>> rc = bt.rank.rank_correlation(ap, q, B=200, seed=1)
     >>> round(rc.tau, 3), round(rc.se_boot, 3), round(rc.z0, 3)
     (0.816, 0.279, 1.664)
     """
