@@ -27,8 +27,8 @@ from child ``i`` of the seed (:func:`irrepro.parallel.spawn`), so results do not
 
 from __future__ import annotations
 
-from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
 from . import _chapter_rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
+from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
 from ._experiments import rejection_experiment
 from ._family import family_experiment
 from ._findings import simulator_checks

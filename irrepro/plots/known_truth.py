@@ -158,32 +158,7 @@ def plot_rates_by_alpha(
     legend: bool = True,
     axes=None,
 ):
-    """Type I error divided by alpha against alpha, one panel per topic-set size.
-
-    Ours with +-1.96 se bands, the published rates as open markers. On log axes a rate of 0 is not
-    drawn and a band reaching 0 is cut at half the smallest rate or alpha drawn.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        ``PValues.frame()`` rows (test, tails, alpha, rate, se, topics).
-    theirs : pandas.DataFrame, optional
-        The published rates: test, tails, alpha, topics and value.
-    tails : {1, 2}
-    form : {"ratio", "loglog"}
-        Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
-        diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
-    ylabel : str
-        The first axes' y label (default: what is drawn).
-    legend : bool
-        Draw the legend (False in all but one row of a grid of such rows).
-    axes : sequence of matplotlib Axes, optional
-        One per topic-set size (new ones when None).
-
-    Returns
-    -------
-    sequence of matplotlib Axes
-    """
+    """Type I error divided by alpha against alpha, one panel per topic-set size."""
     if form not in ("ratio", "loglog"):
         raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
     sizes = sorted(ours["topics"].unique())
@@ -244,31 +219,7 @@ def plot_power_by_delta(
     legend: bool = True,
     ax=None,
 ):
-    """Power at alpha against the true difference, one line per test.
-
-    Ours with +-1.96 se bands (error bars where a test has a single delta), the published power as
-    open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        ``PValues.frame()`` rows.
-    theirs : pandas.DataFrame, optional
-        The published power: test, tails, delta, value.
-    alpha : float
-    tails : {1, 2}
-    rate : {"rate", "type3"}
-        Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
-        ``type3`` and ``type3_se`` of ``UrbanoPValues.frame()``, two-tailed).
-    title : str
-    legend : bool
-        Draw the legend, beside the axes (False in all but one panel of a grid).
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """Power at alpha against the true difference, one line per test."""
     ax = _axes(ax, (6, 3.5))
     se_col = "se" if rate == "rate" else f"{rate}_se"
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]

@@ -14,4 +14,11 @@ from .per_comparison import comparisons
 from .stability_swap import minority_rate_at, stability
 from .study import measure_study
 
-__all__ = ["bootstrap_samples", "sensitivity", "comparisons", "measure_study", "stability", "minority_rate_at"]
+__all__ = [
+    "bootstrap_samples",
+    "sensitivity",
+    "comparisons",
+    "measure_study",
+    "stability",
+    "minority_rate_at",
+]
