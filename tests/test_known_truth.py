@@ -401,3 +401,13 @@ def test_trials_needed_counts_the_rows_the_rule_finds_undecided_for_monte_carlo_
     got = _rows.trials_needed(comp)
     assert got["rows"] == why.count("monte-carlo") >= 1 and got["configurations"] == 1
     assert got["needed"] > 3000 and got["ran"] == 3000
+
+
+def test_status_counts_counts_the_rows_by_status():
+    """The former example of ``kt.rows.status_counts``."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    frame = pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})
+    assert kt.rows.status_counts(SimpleNamespace(frame=frame)) == "2 replicated, 1 inconclusive"

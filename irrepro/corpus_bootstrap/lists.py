@@ -37,7 +37,7 @@ class Lists:
 
 
 def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
-    """The :class:`Lists` of a boolean relevance array.
+    """The ``Lists`` of a boolean relevance array.
 
     Parameters
     ----------

@@ -300,7 +300,7 @@ def full_corpus(
     Parameters
     ----------
     rs : irrepro.data.RunSet or Lists
-        The runs, or their :class:`Lists` (``rel`` is theirs then; runs and topics are numbered).
+        The runs, or their ``Lists`` (``rel`` is theirs then; runs and topics are numbered).
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator

@@ -1,8 +1,5 @@
-"""Fitted copulas kept by content in the user's cache (``IRREPRO_CACHE``), so that a rerun never refits.
-
-One ``.npz`` per collection model, named by the sha256 of everything a fit depends on, written and
-checked as the data cache's derived files are (with a sha256 record).
-"""
+"""Fitted copulas kept in the user's cache (``IRREPRO_CACHE``), one ``.npz`` per collection model named
+by the sha256 of what its fit depends on, so that a rerun never refits."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from ._papers import default_B
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
 ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
-#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names.
+#: The paired tests, in the order of ``PValues``, by :data:`irrepro.significance.TESTS`' names.
 TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
 #: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
 RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")

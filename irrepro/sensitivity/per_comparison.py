@@ -37,7 +37,7 @@ class BootstrapComparison:
 def comparisons(
     result: BootstrapResult, *, correction: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
-    """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
+    """One ``BootstrapComparison`` per pair of a bootstrap test, with adjusted p-values.
 
     ``pd.DataFrame(comparisons(r))`` makes a table.
 

@@ -103,7 +103,7 @@ def stability(
     summary : str or callable
         ``"mean"``, ``"gmean"`` or a function reducing the last axis.
     pairs : array_like, optional
-        ``(P, 2)`` system indices (default :func:`all_pairs`): the set C.
+        ``(P, 2)`` system indices (default all pairs): the set C.
     B : int
         Samples to draw when ``samples`` is omitted.
     seed : SeedLike
