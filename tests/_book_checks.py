@@ -15,8 +15,11 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from irrepro import book
+from irrepro._rule import judge_row
+from irrepro._rule._book_dir import book_dir
+from irrepro._rule._margins import KINDS
+from irrepro._rule._statuses import _WORD_KINDS, _combine
 from irrepro.book._prose import stray_statements
-from irrepro.book._statuses import _WORD_KINDS, _combine
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (
@@ -106,7 +109,7 @@ def _independent_status(row: Mapping) -> str:
     import yaml
     from scipy.stats import norm
 
-    doc = yaml.safe_load((book.book_dir() / "margins.yml").read_text())
+    doc = yaml.safe_load((book_dir() / "margins.yml").read_text())
     z = float(norm.ppf(0.5 + doc["confidence"] / 2))
     e = doc["kinds"][row["kind"]]
     paper, ours = str(row["paper"]), row["ours"]
@@ -220,8 +223,8 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
         for r in rec["rows"]:
             where = f"{rec.get('file', rec['item'])}, row {r.get('quantity')!r}"
             kind, status, by = r.get("kind"), r.get("status"), r.get("status_by")
-            if kind not in book.KINDS:
-                problems.append(f"{where}: kind {kind!r} is not one of {book.KINDS}")
+            if kind not in KINDS:
+                problems.append(f"{where}: kind {kind!r} is not one of {KINDS}")
                 continue
             if status not in book.STATUSES:
                 problems.append(f"{where}: status {status!r} is not one of {book.STATUSES}")
@@ -237,7 +240,7 @@ def check_rows(records: Sequence[Mapping]) -> list[str]:
                     problems.append(f"{where}: a claim judged as a number")
                     continue
                 try:
-                    again = book.judge_row({k: r[k] for k in _INPUTS if k in r}).status
+                    again = judge_row({k: r[k] for k in _INPUTS if k in r}).status
                 except ValueError as exc:
                     problems.append(f"{where}: the rule refuses it: {exc}")
                     continue

@@ -21,19 +21,22 @@ from scipy.stats import norm
 from _book_checks import check_verdicts, verdict_sentences
 from _book_checks import fake_book as _fake_book
 from irrepro import book
+from irrepro._rule import _margins, judge_row
+from irrepro._rule import _reading as book_reading
+from irrepro._rule._margins import KINDS
+from irrepro._rule._statuses import _combine
 from irrepro.book import (
     INCONCLUSIVE,
-    KINDS,
     NOT_COMPARABLE,
     NOT_REPLICATED,
     PARTLY,
     REPLICATED,
     STATUSES,
-    RowRef,
     judge,
 )
-from irrepro.book import _reading as book_reading
-from irrepro.book._statuses import _combine
+from irrepro.book._display import status_badge
+from irrepro.book._reasons import reason_kind
+from irrepro.book._tables import RowRef, below_in_above
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -218,7 +221,7 @@ def test_a_yml_number_judges_as_the_text_it_was_typed_with(tmp_path, monkeypatch
     )
     rec = json.loads((tmp_path / "results" / "webber2008score-table-3.json").read_text())["rows"][0]
     assert rec["paper"] == "0.60" and rec["status"] == comp.status("tau") == INCONCLUSIVE
-    assert book.judge_row(rec).status == rec["status"]
+    assert judge_row(rec).status == rec["status"]
 
 
 # --- margins from book/margins.yml -----------------------------------------------------------------
@@ -313,7 +316,7 @@ def test_a_claims_own_status_needs_its_supports():
 )
 def test_the_rule_refuses_rows_it_cannot_judge(row, match):
     with pytest.raises(ValueError, match=match):
-        book.judge_row(row)
+        judge_row(row)
 
 
 def test_compare_refuses_a_paper_value_typed_in_the_chapter(tmp_path, monkeypatch):
@@ -599,7 +602,7 @@ def test_a_comparison_shows_ours_rounded_but_judges_and_records_it_unrounded(tmp
     assert '<td data-label="ours">0.3240</td>' in comp._repr_html_()
     recorded = json.loads((tmp_path / "results" / "webber2008score-figure-2.json").read_text())["rows"][0]
     assert recorded["ours"] == 0.32397213 and comp.frame["ours"].iloc[0] == 0.32397213
-    assert book.judge_row(recorded).reason == comp.frame["reason"].iloc[0]
+    assert judge_row(recorded).reason == comp.frame["reason"].iloc[0]
 
 
 # --- restated rows, badges, headers ------------------------------------------------------------------
@@ -669,7 +672,7 @@ def test_a_restated_row_takes_the_status_of_what_it_restates_and_is_counted_once
 def test_status_badges_carry_symbol_colour_and_reason():
     seen = set()
     for s in STATUSES:
-        html = book.status_badge(s, 'reason with "quotes" & <tags>', note=3)
+        html = status_badge(s, 'reason with "quotes" & <tags>', note=3)
         assert f'data-status="{s}"' in html and f"> {s}</span>" in html
         assert 'title="reason with &quot;quotes&quot; &amp; &lt;tags&gt;"' in html
         assert html.endswith('<sup class="irrepro-note-ref">3</sup>')
@@ -679,7 +682,7 @@ def test_status_badges_carry_symbol_colour_and_reason():
     # a symbol and a colour of its own per status
     assert len({s for s, _ in seen}) == len(STATUSES) and len({c for _, c in seen}) == len(STATUSES)
     with pytest.raises(ValueError):
-        book.status_badge("fine")
+        status_badge("fine")
 
 
 def test_table_formats_as_the_book_shows_and_labels_every_cell_for_a_phone():
@@ -761,7 +764,7 @@ def test_a_legend_gives_each_kind_of_reason_once_and_the_badges_keep_the_particu
     refs = re.findall(r'irrepro-note-ref">(\d+)<', html)
     assert refs == ["1", "2"] * 5
     for reason in frame["reason"]:
-        sentence, particulars = book.reason_kind(reason)
+        sentence, particulars = reason_kind(reason)
         assert sentence in legend and "margin" in particulars and reason.endswith(particulars)
 
 
@@ -831,12 +834,10 @@ def test_reason_kind_names_every_kind_of_reason_the_rule_writes(tmp_path, monkey
         results="",
     )
     reasons = list(a.frame["reason"]) + list(b.frame["reason"])
-    sentences = [book.reason_kind(r)[0] for r in reasons]
+    sentences = [reason_kind(r)[0] for r in reasons]
     assert len(set(sentences)) == len(reasons)  # ten kinds, each its own legend entry
     assert all(s not in reasons for s in sentences)  # each a sentence of the rule's, not the reason
-    assert book.reason_kind(reasons[-2])[1].endswith(
-        "the chapter's own note"
-    )  # the chapter's words: particulars
+    assert reason_kind(reasons[-2])[1].endswith("the chapter's own note")  # the chapter's words: particulars
 
 
 def test_paper_numbers_come_from_the_yml_with_where_they_are_printed(tmp_path, monkeypatch):
@@ -967,8 +968,8 @@ def test_below_in_above_prints_a_row_as_the_papers_do():
             "above": [12.2, 1.0],
         }
     )
-    assert book.below_in_above(t, "linear") == "7.7 / 80.1 / 12.2"
-    assert book.below_in_above(t, "logit", digits=2) == "1.00 / 98.00 / 1.00"
+    assert below_in_above(t, "linear") == "7.7 / 80.1 / 12.2"
+    assert below_in_above(t, "logit", digits=2) == "1.00 / 98.00 / 1.00"
 
 
 # --- helpers the chapters moved into the method modules, against literal loops ---------------------
@@ -1538,7 +1539,7 @@ def test_spread_notes_give_the_range_and_the_statuses_over_runs(tmp_path, monkey
             ("3.9 / 77.0 / 11.0", "holds"),
         )
     ]
-    assert book.judge_row(runs[0][0]) == judge(
+    assert judge_row(runs[0][0]) == judge(
         "3.7 / 77.8 / 11.1", "3.7 / 77.8 / 11.1", kind="rate", ours_se=0.1, se_reason="binomial"
     )
     notes = book.spread_notes(runs, "seeds 1-3")
@@ -1587,7 +1588,7 @@ def test_sensitivity_counts_the_rows_again_under_scaled_margins(tmp_path, monkey
     assert sens.loc[(webber, "x1")].tolist() == book.summary(cards).loc[webber].tolist()
     # fp (10.3% +- 1 against 5%) lies wholly outside the margin, and not under four times it
     fp = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
-    with book._margins.scaled(4.0):
+    with _margins.scaled(4.0):
         fp4 = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
     assert fp.status == NOT_REPLICATED and fp4.status != NOT_REPLICATED
     # the claim resting on MAP and fp combines their new statuses

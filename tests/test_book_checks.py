@@ -18,6 +18,7 @@ from _book_checks import (
     load_results,
 )
 from irrepro import book
+from irrepro.book._display import status_badge
 
 
 def _build(tmp_path, monkeypatch):
@@ -199,7 +200,7 @@ def test_check_prose_reads_each_block_on_its_own(tmp_path, monkeypatch):
     )
     assert check_prose(page, "c") == ["c: states a status: 'Why it is not replicated'"]
     # a badge or a label placed in a sentence is generated from its row
-    badge = book.status_badge(book.NOT_REPLICATED)
+    badge = status_badge(book.NOT_REPLICATED)
     assert check_prose(chapter.replace("<p>We rerun", f"<p>Our row: {badge}. We rerun"), "c") == []
 
 

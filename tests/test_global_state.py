@@ -16,6 +16,7 @@ from irrepro import known_truth as kt
 from irrepro import simulation as sim
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
+from irrepro.book._config import BookConfig
 from irrepro.cli import main as cli_main
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth import _pvalues
@@ -128,10 +129,10 @@ def test_the_book_configuration_reads_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("IRREPRO_SCALE", "quick")
     monkeypatch.setenv("IRREPRO_JOBS", "2")
     monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path / "results"))
-    assert book.config() == book.BookConfig(scale="quick", jobs=2, results=tmp_path / "results")
+    assert book.config() == BookConfig(scale="quick", jobs=2, results=tmp_path / "results")
     for name in ("IRREPRO_SCALE", "IRREPRO_JOBS", "IRREPRO_RESULTS"):
         monkeypatch.delenv(name)
-    assert book.config() == book.BookConfig(scale="paper", jobs=1, results=None)
+    assert book.config() == BookConfig(scale="paper", jobs=1, results=None)
     monkeypatch.setenv("IRREPRO_SCALE", "huge")
     with pytest.raises(
         irrepro.InputError, match="IRREPRO_SCALE must be 'paper', 'quick' or 'full', not 'huge'"
@@ -197,7 +198,7 @@ PACKAGE = Path(irrepro.__file__).parent
 ENV_READERS = {
     ("cli/__init__.py", None),  # the command line
     ("book/_config.py", None),  # the book's configuration: IRREPRO_SCALE, IRREPRO_JOBS, IRREPRO_RESULTS
-    ("book/_papers.py", "book_dir"),  # IRREPRO_BOOK: where the book's files are
+    ("_rule/_book_dir.py", "book_dir"),  # IRREPRO_BOOK: where the book's files are
     ("data/_fetch.py", None),  # data locations: IRREPRO_CACHE, IRREPRO_MIRROR, IRREPRO_OFFLINE, ...
     ("parallel.py", "scale"),  # the one reader of IRREPRO_SCALE
     ("parallel.py", "env_jobs"),  # the one reader of IRREPRO_JOBS

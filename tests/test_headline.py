@@ -11,6 +11,7 @@ import pytest
 
 import irrepro.book as book
 from _book_checks import check_headlines, fake_book, headline_rows
+from irrepro.book._headline import headline
 
 HEADLINE = (
     "headline:\n"
@@ -165,14 +166,14 @@ def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_m
 def test_a_headline_needs_the_chapters_verdict_table_and_its_claim(tmp_path, monkeypatch):
     _book_with_headline(tmp_path, monkeypatch)
     with pytest.raises(KeyError, match="Verdict"):
-        book.headline("webber2008score")
+        headline("webber2008score")
     P = book.paper_numbers("webber2008score")
     book.compare("webber2008score", "Verdict", [_runs_row(P)])
     with pytest.raises(KeyError, match="names no data"):
-        book.headline("webber2008score")
+        headline("webber2008score")
     book.compare("webber2008score", "Verdict", [_runs_row(P)], data="TREC-8")
     with pytest.raises(KeyError, match="every comparison is problematic"):
-        book.headline("webber2008score")
+        headline("webber2008score")
 
 
 def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, monkeypatch):
@@ -198,10 +199,10 @@ def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, mon
     # the chapter's "holds" on rows that compare nothing with the paper: the headline refuses it
     book.compare("webber2008score", "Verdict", [dict(claim, status=book.verdict(True))], data="TREC-8")
     with pytest.raises(ValueError, match="not comparable"):
-        book.headline("webber2008score")
+        headline("webber2008score")
     # the status the rule gives from those rows: not comparable, and so is the headline
     book.compare("webber2008score", "Verdict", [claim], data="TREC-8")
-    assert book.headline("webber2008score").status == "not comparable"
+    assert headline("webber2008score").status == "not comparable"
     # resting on a comparable row, the chapter's verdict stands
     runs = book.compare("webber2008score", "Runs", [_runs_row(P)])
     book.compare(
@@ -210,13 +211,13 @@ def test_a_headline_is_never_more_than_the_rows_its_claim_rests_on(tmp_path, mon
         [dict(claim, status=book.verdict(True), supports=[runs.row("runs")])],
         data="TREC-8",
     )
-    assert book.headline("webber2008score").status == "replicated"
+    assert headline("webber2008score").status == "replicated"
 
 
 def test_a_paper_file_without_a_headline_has_none_and_a_partial_one_is_an_error(tmp_path, monkeypatch):
     d = fake_book(tmp_path, monkeypatch)
     _verdict()
-    assert book.headline("webber2008score") is None
+    assert headline("webber2008score") is None
     assert "irrepro-opening" not in book.header("webber2008score")._repr_html_()
     f = d / "papers" / "webber2008score.yml"
     f.write_text(f.read_text().replace("numbers:\n", "headline:\n  question: why?\nnumbers:\n", 1))

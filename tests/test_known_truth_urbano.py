@@ -10,6 +10,7 @@ from irrepro import InputError
 from irrepro import known_truth as kt
 from irrepro import significance as sg
 from irrepro import simulation as sim
+from irrepro._rule import judge_row
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth import _urbano_sizes
 from irrepro.known_truth._rows import simulation_se
@@ -482,24 +483,23 @@ def test_until_decided_is_one_experiment_of_its_last_trials(models):
 
 
 def test_until_decided_runs_more_trials_only_while_more_would_decide():
-    from irrepro import book
 
     # 0.05 against a paper's 0.05: decided at once
     result, ran = _extended(_rate_run(0.05), _rows(0.05), seed=1, trials=2000, cap=50_000)
-    assert ran == [2000] and book.judge_row(_rows(0.05)(result)[0]).status == "replicated"
+    assert ran == [2000] and judge_row(_rows(0.05)(result)[0]).status == "replicated"
     # about 0.08 against 0.05: undecided at 200 trials, decided by the trials the rule asked for
     result, ran = _extended(_rate_run(0.08), _rows(0.05), seed=1, trials=200, cap=50_000)
-    j = book.judge_row(_rows(0.05)(result)[0])
+    j = judge_row(_rows(0.05)(result)[0])
     assert ran[0] == 200 and len(ran) > 1 and all(b >= 2 * a and b % 200 == 0 for a, b in zip(ran, ran[1:]))
     assert j.why != "monte-carlo" and result.trials == ran[-1]
-    first = book.judge_row(_rows(0.05)(_rate_run(0.08)(200, np.random.SeedSequence(1), 0))[0])
+    first = judge_row(_rows(0.05)(_rate_run(0.08)(200, np.random.SeedSequence(1), 0))[0])
     assert first.why == "monte-carlo"  # the first run alone was undecided
     whole = _rate_run(0.08)(ran[-1], np.random.SeedSequence(1), 0)  # the extensions joined are one run
     np.testing.assert_array_equal(result.two, whole.two)
     np.testing.assert_array_equal(result.pair, whole.pair)
     # a row at the edge of the margin: stops at the cap, still undecided, and says so
     result, ran = _extended(_rate_run(0.0605), _rows(0.05), seed=1, trials=200, cap=3000)
-    assert ran[-1] == 3000 and book.judge_row(_rows(0.05)(result)[0]).why == "monte-carlo"
+    assert ran[-1] == 3000 and judge_row(_rows(0.05)(result)[0]).why == "monte-carlo"
 
 
 @pytest.mark.parametrize("kwargs", [{"factor": 0.5}, {"cap": 0}, {"trials": 0}])

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from irrepro import standardize as sz
+from irrepro._rule import judge_row
 
 # ------------------------------------------------------------------ published figures (real data)
 
@@ -306,9 +307,9 @@ def test_chapter_rows_read_the_papers_words(real_matrix):
 
     P = book.paper_numbers("webber2008score")
     rows = sz.figure4_rows(P, 0.9186, (3, 12, 15), (0.48, 0.88, 1.26), 1000)
-    assert book.judge_row(rows[1]).status == "replicated"  # "as few as 5": at most 5 needed, ours 3
+    assert judge_row(rows[1]).status == "replicated"  # "as few as 5": at most 5 needed, ours 3
     rows = sz.figure4_rows(P, 0.9186, (8, 12, 15), (0.0, 0.88, 1.26), 1000)
-    assert book.judge_row(rows[1]).status == "not replicated"  # 8 needed: more than "as few as 5"
+    assert judge_row(rows[1]).status == "not replicated"  # 8 needed: more than "as few as 5"
     x = _toy(5, s=10, t=20) + np.linspace(0, 0.3, 10)[:, None]
     power = sz.power_rows(P, {"AP": (x, sz.standardize(x))}, {})[0]
     assert power["kind"] == "score" and power["paper"].value == "688/687"  # the paper's sDCG / DCG, a point

@@ -15,6 +15,7 @@ from _table_checks import (
     significant_decimals,
 )
 from irrepro import book
+from irrepro.book._display import status_badge
 
 
 def test_significant_decimals_do_not_count_leading_zeros():
@@ -107,7 +108,7 @@ def test_a_legend_of_one_footnote_per_row_is_found():
     # the old way: one numbered footnote per distinct reason, ten for two kinds
     notes = "".join(f"<li>{r}</li>" for r in frame["reason"])
     badges = "".join(
-        f"<tr><td>{book.status_badge(s, r, i + 1)}</td></tr>"
+        f"<tr><td>{status_badge(s, r, i + 1)}</td></tr>"
         for i, (s, r) in enumerate(zip(frame["status"], frame["reason"]))
     )
     old = (

@@ -7,6 +7,7 @@ import pytest
 
 from irrepro import book
 from irrepro import topic_split as ts
+from irrepro._rule import judge_row
 from irrepro.data import synthetic
 
 YEARS = [synthetic.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
@@ -64,7 +65,7 @@ def test_share_rows_cluster_by_pair_and_give_all_agreeing_pairs_an_error():
     (row,) = rows
     assert row["ours"] == "100.0%" and row["unit"] == "system pair"
     assert 1.0 < row["se_sampling"] < 5.0  # Agresti & Coull's over 92 pairs, not 0
-    assert book.judge_row(row | {"paper": P["full.t.90-100%"]}).status == "inconclusive"
+    assert judge_row(row | {"paper": P["full.t.90-100%"]}).status == "inconclusive"
 
 
 def test_split_rows_carry_the_monte_carlo_error_and_the_papers_error(runs):

@@ -29,6 +29,7 @@ from irrepro import known_truth as kt
 from irrepro import sensitivity as bt
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
+from irrepro._rule._book_dir import book_dir
 
 InputError = irrepro.InputError
 
@@ -815,14 +816,13 @@ def test_digits_beyond_a_doubles_17_are_refused(command, three_runs, run_cli):
 def test_an_empty_irrepro_variable_is_unset(monkeypatch, tmp_path, run_cli):
     """``IRREPRO_SCALE=`` was refused while ``IRREPRO_JOBS=`` and ``IRREPRO_SCHEDULER=`` meant
     unset; ``IRREPRO_CACHE=' '`` was a directory named ' ' (the audit): one rule for all."""
-    from irrepro import book
     from irrepro.book._config import results_dir
     from irrepro.data import _fetch, _sources, cache_dir, mirror_dir
 
     readers = {
         "IRREPRO_SCALE": parallel.scale, "IRREPRO_JOBS": parallel.env_jobs, "IRREPRO_SCHEDULER": parallel.scheduler,
         "IRREPRO_CACHE": cache_dir, "IRREPRO_MIRROR": mirror_dir, "IRREPRO_RESULTS": results_dir,
-        "IRREPRO_OFFLINE": _fetch.is_offline, "IRREPRO_BOOK": book.book_dir,
+        "IRREPRO_OFFLINE": _fetch.is_offline, "IRREPRO_BOOK": book_dir,
         "IRREPRO_ALLOW_SIMULATED": lambda: _sources._simulated_allowed(None),
         "IRREPRO_REQUIRE_REAL": lambda: _sources._simulated_allowed(True),
     }  # fmt: skip

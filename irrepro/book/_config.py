@@ -17,19 +17,7 @@ __all__ = ["BookConfig", "config", "results_dir"]
 
 @dataclass(frozen=True)
 class BookConfig:
-    """What the environment asks of a build of the book (:func:`config`).
-
-    Attributes
-    ----------
-    scale : str
-        ``"paper"`` (the papers' sizes) or ``"quick"``, from ``IRREPRO_SCALE``.
-    jobs : int
-        Workers of the heavy computations (>= 1, or -1 for all cores), from ``IRREPRO_JOBS``;
-        the numbers do not depend on it.
-    results : pathlib.Path or None
-        Where :func:`irrepro.book.compare` records each comparison as JSON for the scorecard
-        (``IRREPRO_RESULTS``), or None: not recorded.
-    """
+    """What the environment asks of a build of the book (:func:`config`)."""
 
     scale: str
     jobs: int
@@ -44,6 +32,8 @@ def config() -> BookConfig:
     Returns
     -------
     BookConfig
+        ``scale`` (``"paper"`` or ``"quick"``), ``jobs`` (workers, -1 all cores; the numbers do not
+        depend on it) and ``results`` (where :func:`compare` records, or None).
 
     Raises
     ------

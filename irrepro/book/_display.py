@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._rule._reading import _decimals, _missing
+from .._rule._statuses import STATUSES
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
-from ._reading import _decimals, _missing
 from ._reasons import reason_kind
-from ._statuses import STATUSES
 
 __all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table", "with_error"]
 
@@ -99,31 +99,7 @@ _BADGES = {
 
 
 def status_badge(status: str, reason: str = "", note: int | None = None, *, word: bool = True) -> str:
-    """The HTML badge of a status (symbol and word, coloured).
-
-    Parameters
-    ----------
-    status : str
-        One of :data:`STATUSES`.
-    reason : str
-        The hover text.
-    note : int or None
-        The number of the reason's entry in the table's legend.
-    word : bool
-        Print the status's word in the badge (False: the symbol only, for a sentence that says the
-        word beside it).
-
-    Returns
-    -------
-    str
-        HTML.
-
-    Examples
-    --------
-    >>> from irrepro.book import status_badge
-    >>> status_badge("replicated")
-    '<span class="irrepro-status" data-status="replicated" ...> replicated</span>'
-    """
+    """The HTML badge of a status (symbol and, with ``word``, the word; ``reason`` on hover, ``note`` its legend entry)."""
     if status not in _BADGES:
         raise ValueError(f"status {status!r}: one of {STATUSES}")
     sym, fg, bg, border, style = _BADGES[status]
@@ -228,7 +204,7 @@ def _with_errors(text: str, errs: list[str]) -> str:
     return out
 
 
-#: the separators of a row's parts, as the rule reads them (book._reading)
+#: the separators of a row's parts, as the rule reads them (irrepro._rule._reading)
 _PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 
@@ -282,7 +258,7 @@ def status_table(
     """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
     The ``reason`` column goes to the badges' hover text and to the legend: one entry per kind of
-    reason (:func:`~irrepro.book.reason_kind`), its number beside each badge of that kind.
+    reason (its kind), its number beside each badge of that kind.
 
     Parameters
     ----------

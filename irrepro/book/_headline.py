@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import parallel
+from .._rule._statuses import _VERDICT_OF, NOT_COMPARABLE
 from .._text import json_text
 from ._config import config, results_dir
 from ._display import _HTML, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._prose import STATUS_WORDS
-from ._statuses import _VERDICT_OF, NOT_COMPARABLE
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
@@ -38,35 +38,7 @@ _DIR = "headlines"
 
 @dataclass(frozen=True)
 class Headline:
-    """A chapter's headline (:func:`headline`).
-
-    Attributes
-    ----------
-    paper, title, chapter : str
-        The citation key, the book's short title of the paper and the chapter's page
-        (``notebooks/<name>``).
-    question, claim : str
-        The paper's question and its central claim (a row of the chapter's Verdict table).
-    summary : str
-        The claim in a few words, as the headline table shows it (the claim itself when the
-        paper's file gives none).
-    status : str
-        That row's status.
-    label : str
-        The chapter's verdict label (``""`` for a chapter beyond the papers).
-    data_paper, data_ours : str
-        The paper's data and ours.
-    judged_on : str
-        The data the central claim was judged on (its Verdict table's ``data``).
-    seconds : float
-        The time the chapter took to run when this headline was recorded.
-    scale : str
-        ``IRREPRO_SCALE`` of that run.
-    workers, cores : int
-        The workers of its heavy computations and the cores of the machine it ran on.
-    ours : str
-        What we found for the claim, in words (the row's ``ours``), where the row gives it.
-    """
+    """A chapter's headline (:func:`headline`)."""
 
     paper: str
     title: str
@@ -153,34 +125,8 @@ def _scope(verdict, claim: str) -> str:
 
 
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
-    """The headline of the chapter of ``paper``, recorded for the introduction's table.
-
-    From the ``headline`` mapping of ``book/papers/<paper>.yml`` and the chapter's Verdict table
-    (compared in this session); the time from the first import of :mod:`irrepro.book`. Recorded as
-    ``headlines/<paper>.json`` in the results directory when there is one.
-
-    Parameters
-    ----------
-    paper : str
-        The paper's (or study's) citation key.
-    label : str
-        The chapter's verdict label (:func:`irrepro.book.label`; ``""`` for none).
-    data : str
-        Our data in a line (default: the Verdict table's ``data``).
-
-    Returns
-    -------
-    Headline or None
-        None when the paper's file has no ``headline``.
-
-    Raises
-    ------
-    KeyError
-        When the chapter has no Verdict table, it names no data or it has no row named by the claim.
-    ValueError
-        When the claim's status is the chapter's verdict but every row it rests on is not
-        comparable (a headline is never "replicated" on rows that compare nothing with the paper).
-    """
+    """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
+    as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
     spec = paper_numbers(paper).headline
     if not spec:
         return None

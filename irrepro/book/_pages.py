@@ -9,10 +9,10 @@ from __future__ import annotations
 import html
 import posixpath
 
+from .._rule._statuses import STATUSES
 from .._text import slug
 from ._config import in_book_build
 from ._display import _HTML, status_badge
-from ._statuses import STATUSES
 
 __all__ = ["aside"]
 

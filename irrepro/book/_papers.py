@@ -4,17 +4,16 @@ chapters."""
 from __future__ import annotations
 
 import functools
-import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from .._env import env
+from .._rule._book_dir import book_dir
+from .._rule._reading import PaperValue
 
-__all__ = ["PAPERS", "STUDIES", "BOOK_ENV", "book_dir", "PaperValue", "PaperNumbers", "paper_numbers"]
+__all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
 
 #: The book's chapters, in reading order: (citation key, title).
 PAPERS = (
@@ -33,122 +32,8 @@ STUDIES = (
 )
 
 
-#: Environment variable naming the book's directory (the one holding ``papers/`` and
-#: ``references.bib``) when it is neither beside the package nor above the working directory.
-BOOK_ENV = "IRREPRO_BOOK"
-
-
-def book_dir() -> Path:
-    """The book's directory, holding ``papers/<bibkey>.yml`` and ``references.bib``.
-
-    ``$IRREPRO_BOOK``, else the ``book/`` of the checkout the package runs from, else a ``book/`` in
-    the working directory or one of its parents.
-
-    Returns
-    -------
-    pathlib.Path
-
-    Examples
-    --------
-    >>> from irrepro.book import book_dir
-    >>> (book_dir() / "references.bib").is_file()
-    True
-    """
-    candidates = []
-    if env(BOOK_ENV):
-        candidates.append(Path(os.environ[BOOK_ENV]).expanduser())
-    candidates.append(Path(__file__).resolve().parents[2] / "book")
-    cwd = Path.cwd().resolve()
-    candidates += [d / "book" for d in (cwd, *cwd.parents)]
-    for c in candidates:
-        if (c / "papers").is_dir():
-            return c
-    raise FileNotFoundError(
-        "the book's papers/ directory was not found (tried "
-        + ", ".join(str(c) for c in candidates[:4])
-        + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory"
-    )
-
-
-@dataclass(frozen=True)
-class PaperValue:
-    """One number (or claim) as a paper prints it, with where it is printed.
-
-    Attributes
-    ----------
-    paper, key : str
-        The paper and the value's key in its file.
-    value : object
-        As printed, with its printed precision (``"0.60"`` keeps its trailing zero).
-    table, row, column, section : str
-        Where it is printed (``table`` a table, a figure or ``"text"``).
-    wording : str
-        The paper's own words where a chapter quotes them (*almost 15*).
-    """
-
-    paper: str
-    key: str
-    value: object
-    table: str = ""
-    row: str = ""
-    column: str = ""
-    section: str = ""
-    wording: str = ""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    @property
-    def where(self) -> str:
-        """Where the paper prints it: ``"§6.2, Table 1, linear (all runs), below / in / above (%)"``."""
-        parts = [
-            f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
-            self.table,
-            self.row,
-            self.column,
-        ]
-        return ", ".join(p for p in parts if p)
-
-    def part(self, i: int, column: str | None = None) -> PaperValue:
-        """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
-        above triple), as a value of its own at the same place."""
-        parts = str(self.value).split(" / ")
-        if len(parts) < 2:
-            raise ValueError(f"{self.paper}:{self.key}: {self.value!r} has no parts")
-        return replace(self, key=f"{self.key}[{i}]", value=parts[i], column=column or self.column)
-
-    @staticmethod
-    def join(values: Sequence[PaperValue], sep: str = " / ") -> PaperValue:
-        """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
-        first = values[0]
-        return replace(
-            first,
-            key="+".join(v.key for v in values),
-            value=sep.join(str(v.value) for v in values),
-            row=" / ".join(dict.fromkeys(v.row for v in values)),
-            column=" / ".join(dict.fromkeys(v.column for v in values)),
-        )
-
-
 class PaperNumbers(Mapping):
-    """The numbers of one paper, from ``book/papers/<bibkey>.yml``.
-
-    ``numbers[key]`` is a :class:`PaperValue`.
-
-    Parameters
-    ----------
-    paper : str
-        The citation key.
-    entries : mapping
-        Key -> the value and where the paper prints it.
-    source : str
-        The file read.
-    names : mapping or None
-        The paper's names of measures -> ours.
-    headline : mapping or None
-        The file's ``headline``: ``chapter``, ``question``, ``claim``, ``data``, optionally
-        ``beside`` (a study's) and ``summary`` (:func:`irrepro.book.headline`).
-    """
+    """The numbers of one paper, from ``book/papers/<bibkey>.yml``: ``numbers[key]`` is a ``PaperValue``."""
 
     _FIELDS = ("table", "row", "column", "value", "section", "wording")
 

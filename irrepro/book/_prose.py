@@ -8,8 +8,8 @@ import html
 import re
 from collections import Counter
 
+from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._display import _HTML, status_badge
-from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._tables import Comparison
 
 __all__ = ["verdict_text", "STATUS_WORDS", "STATUS_PATTERN", "stray_statements", "markdown_prose"]

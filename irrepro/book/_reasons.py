@@ -8,7 +8,7 @@ import re
 
 __all__ = ["reason_kind"]
 
-#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``_rule._restated``): how its text begins and
+#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``irrepro._rule._judge._restated``): how its text begins and
 #: the sentence a table's legend gives for it once (:func:`reason_kind`); the rest of a reason
 #: (margin, error, the rows named, a chapter's note) are the row's particulars, shown on hover.
 _REASON_KINDS = (
@@ -63,30 +63,8 @@ _REASON_KINDS = (
 
 
 def reason_kind(reason: str) -> tuple[str, str]:
-    """The kind of a row's reason, as a table's legend gives it, and the reason's particulars.
-
-    A reason the rule did not write (a chapter's own) is a kind of its own.
-
-    Parameters
-    ----------
-    reason : str
-        A row's reason, as :func:`judge` (or :func:`compare`) wrote it.
-
-    Returns
-    -------
-    tuple of str
-        The legend's sentence for its kind, and the particulars (the reason after the words that
-        name its kind; ``""`` for a reason the rule did not write).
-
-    Examples
-    --------
-    >>> from irrepro.book import reason_kind
-    >>> sentence, particulars = reason_kind("within margin 0.05 (correlation); ours exact")
-    >>> sentence.startswith("Within:"), particulars
-    (True, 'margin 0.05 (correlation); ours exact')
-    >>> reason_kind("a chapter's own words")
-    ("a chapter's own words", '')
-    """
+    """The legend's sentence for the kind of a row's reason, and the reason's particulars (a chapter's own
+    reason is a kind of its own, with no particulars)."""
     text = str(reason).strip()
     for _name, start, sentence in _REASON_KINDS:
         m = start.match(text)

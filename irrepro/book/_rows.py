@@ -16,21 +16,7 @@ __all__ = ["Errors", "errors", "share", "rate", "score", "correlation", "orderin
 
 @dataclass(frozen=True)
 class Errors:
-    """Our two standard errors of a number and what they rest on (made by :func:`errors`).
-
-    Attributes
-    ----------
-    sampling : float or tuple of float
-        The sampling error of what was sampled (per part of a row of several numbers).
-    mc : float or tuple of float
-        The Monte Carlo error of our resampling or simulation.
-    unit : str
-        The unit the sampling error is clustered by ("topic", "system pair", "repetition").
-    replicates : int or None
-        The Monte Carlo replicates behind ``mc`` (the rule then says how many would decide).
-    reason : str
-        Why an error is 0 (no sampled unit, no random step).
-    """
+    """Our two standard errors of a number and what they rest on (made by :func:`errors`)."""
 
     sampling: float | tuple[float, ...]
     mc: float | tuple[float, ...]
@@ -99,6 +85,8 @@ def errors(
     Returns
     -------
     Errors
+        ``sampling`` and ``mc`` (per part of a row of several numbers), ``unit``, ``replicates``,
+        ``reason``.
 
     Raises
     ------
@@ -168,48 +156,8 @@ def share(
     digits: int = 1,
     **extra,
 ) -> dict:
-    """A row (kind ``"rate"``) of shares in %, computed from outcomes, each with its sampling error.
-
-    One share of ``True`` in ``outcomes``, or with ``categories`` the share of each as a row of
-    several numbers (``"10.3 / 86.5 / 3.2"``). Where every unit agrees (0% or 100%) the sampling
-    error is Agresti & Coull's over the clusters, not 0.
-
-    Parameters
-    ----------
-    quantity, paper
-        As :func:`rate` takes them.
-    outcomes : array_like
-        ``(n,)``: one outcome per observation: booleans (0 / 1), or with ``categories`` labels.
-    categories : sequence, optional
-        The labels whose shares form the row's parts, in this order.
-    clusters : array_like, optional
-        ``(n,)``: the cluster (sampled unit) of each outcome; None: every outcome its own unit.
-    unit, mc, replicates, reason
-        As :func:`errors` takes them; ``mc`` per share, in %.
-    nominal : float or sequence of float, optional
-        The level each share is compared against, as fractions per part (an interval's 8.25 / 83.5
-        / 8.25% as 0.0825 / 0.835 / 0.0825); it sets the margin.
-    digits : int
-        Digits after the decimal point of each share.
-    **extra
-        As :func:`rate` takes them.
-
-    Returns
-    -------
-    dict
-        The row, for :func:`~irrepro.book.compare`: ``ours`` the shares as text, the error keys of
-        :meth:`Errors.fields` (the sampling errors in %), ``nominal`` when given, then ``extra``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import book
-    >>> side = np.array(["in", "in", "below", "in", "above", "in", "in", "in"])
-    >>> r = book.share("lists in", "8.25 / 83.5 / 8.25", side, categories=("below", "in", "above"),
-    ...                clusters=[1, 1, 2, 2, 3, 3, 4, 4], unit="topic", reason="no random step")
-    >>> r["ours"], [round(x, 1) for x in r["se_sampling"]]
-    ('12.5 / 75.0 / 12.5', [12.5, 14.4, 12.5])
-    """
+    """A row (kind ``"rate"``) of shares in % of outcomes (or of each of ``categories``), each with its
+    sampling error by cluster (Agresti & Coull's where every unit agrees)."""
     x = np.asarray(outcomes)
     if categories is None:
         hits = np.asarray(x, dtype=float)[None]
@@ -238,41 +186,7 @@ def _agresti_coull_se(x, n: int) -> np.ndarray:
 
 
 def rate(quantity: str, paper, value, err: Errors | None, *, nominal=None, reason: str = "", **extra) -> dict:
-    """A row (kind ``"rate"``) comparing a rate or a proportion with the paper's.
-
-    Parameters
-    ----------
-    quantity : str
-        What the row compares (its label in the table).
-    paper : PaperValue, str, float or None
-        The paper's number (:func:`paper_numbers`' entry), or None for a row of ours alone.
-    value : float or str
-        Ours: a fraction, or text in % (``"12.5%"``, ``"3.1% -> 1.2%"`` for several parts).
-    err : Errors or None
-        Our two errors (:func:`errors`); None only with a ``reason`` (the number has no error).
-    nominal : float or sequence of float, optional
-        The level (a fraction) the rate is compared against; it sets the rate's scale and margin.
-    reason : str
-        Why the number has no error (with ``err`` None), or, with ``err``, a reason that replaces
-        its own (the row's ``se_reason``).
-    **extra
-        Further keys of the row (``note``, ``paper_se``, ``same_as``, ...).
-
-    Returns
-    -------
-    dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind`` and
-        the error keys of :meth:`Errors.fields` (or ``se_sampling`` and ``se_mc`` 0 with
-        ``se_reason``), then ``extra``.
-
-    Examples
-    --------
-    >>> from irrepro import book
-    >>> e = book.errors(sampling=0.004, unit="topic", mc=0.001, replicates=1000)
-    >>> row = book.rate("type I error rate at alpha 0.05", "5%", 0.052, e, nominal=0.05)
-    >>> row["kind"], row["ours"], row["se_sampling"], row["nominal"]
-    ('rate', 0.052, 0.004, 0.05)
-    """
+    """A row (kind ``"rate"``) comparing a rate or a proportion with the paper's."""
     row = _row(quantity, paper, value, "rate", err, reason, extra)
     if nominal is not None:
         row["nominal"] = nominal
@@ -280,60 +194,12 @@ def rate(quantity: str, paper, value, err: Errors | None, *, nominal=None, reaso
 
 
 def score(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row (kind ``"score"``) comparing a score, a difference of scores or a standard deviation.
-
-    Parameters
-    ----------
-    quantity, paper
-        As :func:`rate` takes them.
-    value : float or str
-        Ours (text for a row of several numbers, ``"0.21 / 0.19"``).
-    err, reason, **extra
-        As :func:`rate` takes them.
-
-    Returns
-    -------
-    dict
-        The row, as :func:`rate`'s.
-
-    Examples
-    --------
-    >>> from irrepro import book
-    >>> e = book.errors(sampling=0.003, unit="topic", reason="no random step")
-    >>> row = book.score("sd of MAP, 25 topics", 0.032, 0.029, e)
-    >>> row["kind"], row["ours"], row["se_mc"], row["se_reason"]
-    ('score', 0.029, 0.0, 'no random step')
-    """
+    """A row (kind ``"score"``) comparing a score, a difference of scores or a standard deviation."""
     return _row(quantity, paper, value, "score", err, reason, extra)
 
 
 def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row (kind ``"correlation"``) comparing a correlation between rankings or scores.
-
-    Kendall's tau between two rankings of the systems, Pearson's r between two sets of scores.
-
-    Parameters
-    ----------
-    quantity, paper
-        As :func:`rate` takes them.
-    value : float or str
-        Our correlation.
-    err, reason, **extra
-        As :func:`rate` takes them.
-
-    Returns
-    -------
-    dict
-        The row, as :func:`rate`'s.
-
-    Examples
-    --------
-    >>> from irrepro import book
-    >>> row = book.correlation("Kendall's tau, AP vs P@10", 0.81, 0.78,
-    ...                        book.errors(sampling=0.03, unit="topic", reason="no random step"))
-    >>> row["kind"], row["ours"], row["unit"]
-    ('correlation', 0.78, 'topic')
-    """
+    """A row (kind ``"correlation"``) comparing a correlation between rankings or scores."""
     return _row(quantity, paper, value, "correlation", err, reason, extra)
 
 
@@ -346,16 +212,16 @@ def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: st
     Parameters
     ----------
     quantity, paper
-        As :func:`rate` takes them.
+        As ``rate`` takes them.
     difference : float or str
         Our difference (text for several parts, ``"0.8 / 1.2"``).
     err, reason, **extra
-        As :func:`rate` takes them.
+        As ``rate`` takes them.
 
     Returns
     -------
     dict
-        The row, as :func:`rate`'s.
+        The row, as ``rate``'s.
 
     Examples
     --------
@@ -376,16 +242,16 @@ def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str
     Parameters
     ----------
     quantity, paper
-        As :func:`rate` takes them.
+        As ``rate`` takes them.
     value : int or str
         Our count.
     err, reason, **extra
-        As :func:`rate` takes them.
+        As ``rate`` takes them.
 
     Returns
     -------
     dict
-        The row, as :func:`rate`'s.
+        The row, as ``rate``'s.
 
     Examples
     --------
@@ -399,41 +265,7 @@ def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str
 
 def claim(quantity: str, paper, *, supports, ours=None, status: str | None = None, reason: str = "",
           **extra) -> dict:  # fmt: skip
-    """A row (kind ``"claim"``) of a claim of the paper in words, resting on other rows.
-
-    Its status combines those of the rows in ``supports``, or is the chapter's ``status``.
-
-    Parameters
-    ----------
-    quantity : str
-        The claim (its label in the table).
-    paper : PaperValue, str or None
-        The paper's words (:func:`paper_numbers`' entry).
-    supports : RowRef, str or sequence of them
-        The rows the claim rests on, or text naming them.
-    ours : str, optional
-        What we find, in words.
-    status : str, optional
-        The chapter's verdict (:func:`~irrepro.book.verdict`); None: combined from ``supports``.
-    reason : str
-        The reason for the status (the row's ``reason``).
-    **extra
-        Further keys of the row (``note``, ...).
-
-    Returns
-    -------
-    dict
-        The row, for :func:`~irrepro.book.compare`: ``quantity``, ``paper``, ``ours``, ``kind``,
-        ``supports``, ``status`` and ``reason`` when given, then ``extra``.
-
-    Examples
-    --------
-    >>> from irrepro import book
-    >>> row = book.claim("larger differences reverse less often", "fewer swaps above 10%",
-    ...                  supports="Figure 1: error rate by bin", status=book.verdict(True))
-    >>> row["kind"], row["status"], row["supports"]
-    ('claim', 'holds', 'Figure 1: error rate by bin')
-    """
+    """A row (kind ``"claim"``) of a claim of the paper in words, resting on other rows (``supports``)."""
     row = {"quantity": quantity, "paper": paper, "ours": ours, "kind": "claim", "supports": supports}
     if status is not None:
         row["status"] = status

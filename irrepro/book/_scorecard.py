@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._rule._book_dir import book_dir
+from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._config import results_dir
 from ._display import _HTML
 from ._headline import LABELS, _beside, headline
 from ._pages import docname, table_link
-from ._papers import PAPERS, STUDIES, book_dir
-from ._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
+from ._papers import PAPERS, STUDIES
 from ._tables import _SESSION
 
 __all__ = [
@@ -168,7 +169,7 @@ def _move(before: str, after: str) -> str:
 def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
     """The rows of a paper's scorecard that ``condition`` reruns.
 
-    Per counted row, its value and status, the rerun's, and how the status moved (:data:`MOVES`).
+    Per counted row, its value and status, the rerun's, and how the status moved (``MOVES``).
 
     Parameters
     ----------
@@ -416,7 +417,7 @@ def header(
 ) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
-    The box opens with the chapter's :func:`irrepro.book.headline`, so a chapter calls ``header`` in
+    The box opens with the chapter's headline, so a chapter calls ``header`` in
     its last cell and shows it at its top with ``{glue:}``; the label under each emulated condition
     follows. A chapter beyond the papers (one of :data:`STUDIES`) gets no label: it reproduces none
     of the book's papers.

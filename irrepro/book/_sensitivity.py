@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._rule._statuses import STATUSES
 from ._config import results_dir
 from ._headline import VERDICT_ITEM
 from ._papers import PAPERS, STUDIES
-from ._statuses import STATUSES
 
 __all__ = ["judged_on", "sensitivity", "error_units"]
 
@@ -46,9 +46,9 @@ def sensitivity(
     pandas.DataFrame
         Index (chapter, margins as "x0.5"), columns :data:`STATUSES` and ``total``.
     """
-    from ._margins import scaled
-    from ._rule import judge_row
-    from ._statuses import combine
+    from .._rule._judge import judge_row
+    from .._rule._margins import scaled
+    from .._rule._statuses import combine
 
     records = _records(directory)
     title = dict((*PAPERS, *STUDIES))

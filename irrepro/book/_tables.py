@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._rule._judge import _RULE_KEYS, _judge_row, _missing, _restated
+from .._rule._reading import PaperValue
+from .._rule._statuses import _VERDICT_OF, verdict
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error
 from ._pages import anchor, docname, rests_on, show
-from ._papers import PaperValue
-from ._rule import _RULE_KEYS, _judge_row, _missing, _restated
-from ._statuses import _VERDICT_OF, verdict
 
 __all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
 
@@ -28,18 +28,7 @@ __all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above
 
 @dataclass(frozen=True)
 class RowRef:
-    """A row of a :class:`Comparison`, for a later row that restates it.
-
-    A row of a :class:`Comparison` (``comparison.row(quantity)``), for a later row that restates
-    it (``"same_as": ref``): the later row takes its status and the scorecard counts it once.
-
-    Attributes
-    ----------
-    paper, item, quantity : str
-        Which row.
-    status, reason : str
-        Its status and the reason for it.
-    """
+    """A row of a :class:`Comparison`, for a later row that restates it."""
 
     paper: str
     item: str
@@ -53,33 +42,7 @@ class RowRef:
 
 @dataclass(frozen=True)
 class Comparison:
-    """A table of the paper's numbers beside ours for one table / figure / claim of a paper.
-
-    ``frame`` has the columns quantity, paper, ours, status, reason and the chapter's notes;
-    ``meta`` holds per row where the paper prints its value (``where``, ``paper_ref``: the key of
-    ``book/papers/<paper>.yml``), the row it restates (``same_as``) and the row it reruns under
-    emulated conditions (``emulates``). ``condition`` names those conditions (``""``: the data as
-    they are); its rows also show the rerun row's value and status (``ours, as is``, ``as is``).
-
-    Attributes
-    ----------
-    paper : str
-        The paper's citation key.
-    item : str
-        The table, figure or claim.
-    frame : pandas.DataFrame
-        The rows (see above).
-    data : str
-        The data ours come from.
-    notes : tuple of str
-        The chapter's notes.
-    meta : tuple of dict
-        Per row: where the paper prints it, the row it restates or reruns.
-    condition : str
-        The emulated conditions (``""``: the data as they are).
-    page : str
-        The sub-page of the chapter that shows the table (``""``: the chapter's page).
-    """
+    """A table of the paper's numbers beside ours for one table / figure / claim of a paper (:func:`compare`)."""
 
     paper: str
     item: str
@@ -187,15 +150,15 @@ def compare(
 
     ``rows`` are mappings with at least ``quantity``, ``paper`` and ``ours`` (and optionally
     ``note``); ``paper`` is a citation key of ``book/references.bib`` and a row's ``paper`` value a
-    :class:`PaperValue` of :func:`paper_numbers` (or ``None`` / ``"-"`` where the paper gives none).
+    ``PaperValue`` of :func:`paper_numbers` (or ``None`` / ``"-"`` where the paper gives none).
     Every row gets a ``status`` (replicated / partly / not replicated / not comparable) and a
     ``reason`` by the rule of :func:`judge`, which reads the row's optional keys ``status``, ``tol``,
-    ``basis``, ``se``, ``n`` and ``reason``. A row with ``same_as`` (a :class:`RowRef`, or several)
+    ``basis``, ``se``, ``n`` and ``reason``. A row with ``same_as`` (a ``RowRef``, or several)
     restates rows already judged (a Verdict row summarising a results row): it takes their status
-    (combined for several, :func:`~irrepro.book.combine`; without ``ours`` it shows the verdict word of that status) and the
+    (combined for several, as ``combine`` does; without ``ours`` it shows the verdict word of that status) and the
     scorecard counts it once. A row the rule cannot judge is a
     :class:`ValueError`; a word-valued row of a Verdict table needs its ``status``
-    (:func:`verdict`). When ``results`` names a directory (default: the book configuration's,
+    (``verdict``). When ``results`` names a directory (default: the book configuration's,
     :func:`~irrepro.book.config`, i.e. ``IRREPRO_RESULTS``, which the Makefile sets to
     ``_build/results``), the table is also written there as JSON, which :func:`scorecard` gathers:
     the chapter's table and the scorecard show the same status.
@@ -417,39 +380,8 @@ def ordering_status(
     pairs: bool = False,
     supports="",
 ) -> dict:
-    """The ``status`` and ``reason`` of a row whose paper value lists names.
-
-    The ``status`` and ``reason`` of a row whose paper value lists names, for :func:`compare`:
-    *holds* when all the paper's names (comma-separated, ``"Q-measure, AveP, nDCG1000"``; with
-    ``pairs``, pairs ``"Q/AveP, G_Q/G_AveP"`` against ours ``"AP / Q"``) are among ``ours``,
-    *partly* when some are, *does not* when none is. ``names`` maps the paper's names to ours.
-
-    Parameters
-    ----------
-    ours : sequence of str
-        Our names.
-    paper : str or PaperValue
-        The paper's names, comma-separated.
-    names : mapping or None
-        The paper's names -> ours.
-    pairs : bool
-        The names are pairs (``"Q/AveP"``).
-    supports : RowRef, str or sequence
-        The rows (or the ranking, named) our names come from.
-
-    Returns
-    -------
-    dict
-        ``{"kind": "claim", "status": ..., "reason": ..., "supports": ...}`` for a row of
-        :func:`compare`.
-
-    Examples
-    --------
-    >>> from irrepro.book import ordering_status
-    >>> ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"},
-    ...                 supports="the ranking by discriminative power above")["status"]
-    'holds'
-    """
+    """A claim row's ``status`` and ``reason`` from names the paper lists: holds when all are among ``ours``,
+    partly when some are, does not when none is (``names`` maps the paper's names to ours)."""
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
@@ -470,32 +402,6 @@ def ordering_status(
 
 
 def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
-    """A row of a below / in / above table as the papers print it.
-
-    The row ``key`` (of the table's first column) of a below / in / above table (shares in %)
-    as the papers print it: ``"7.7 / 80.1 / 12.2"``.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        The shares in %, its first column the rows' keys.
-    key : str
-        The row.
-    digits : int
-        Decimals.
-
-    Returns
-    -------
-    str
-        ``"below / in / above"``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro.book import below_in_above
-    >>> t = pd.DataFrame({"method": ["linear"], "below": [7.66], "in": [80.1], "above": [12.24]})
-    >>> below_in_above(t, "linear")
-    '7.7 / 80.1 / 12.2'
-    """
+    """Row ``key`` of a below / in / above table (shares in %) as the papers print it: ``"7.7 / 80.1 / 12.2"``."""
     r = table.set_index(table.columns[0]).loc[key]
     return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))

@@ -150,7 +150,7 @@ def level(
     replicates: int | None = None,
 ) -> str:
     """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
-    from ..book import judge_row
+    from .._rule import judge_row
 
     rows = _level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}

@@ -157,7 +157,7 @@ def until_decided(
 
 def _extended(run, rows, *, seed: SeedLike, trials: int, cap: int, factor: float = 1.25):
     """:func:`until_decided` for any ``run(trials, seed, start)`` and ``rows(result)``."""
-    from ..book import judge_row
+    from .._rule import judge_row
 
     trials, cap = check_int(trials, "trials", minimum=1), check_int(cap, "cap", minimum=1)
     if not factor >= 1:

@@ -9,6 +9,7 @@ import pandas as pd
 import scipy.stats
 
 from ... import _lazy, stats
+from ..._rule import judge, spread_notes
 from ...stats import clustered_se
 from ..validation import SplitValidation, predicted_in_interval
 from ._shares import (
@@ -321,7 +322,7 @@ def cell_moves(as_is, rerun, condition: str) -> pd.DataFrame:
             st, dist = [], []
             for r in (a, e):
                 v = _parts(r["ours"])[i]
-                st.append(book.judge(pv, v, kind="rate", se_sampling=_pick(r["se_sampling"], i), se_mc=_pick(r["se_mc"], i),
+                st.append(judge(pv, v, kind="rate", se_sampling=_pick(r["se_sampling"], i), se_mc=_pick(r["se_mc"], i),
                                      paper_se=_pick(r.get("paper_se"), i), nominal=_pick(r.get("nominal"), i),
                                      se_reason=str(r.get("se_reason") or "")).status)  # fmt: skip
                 dist.append(abs(v - float(pv)))
@@ -351,7 +352,7 @@ def seed_table(vals: Mapping) -> pd.DataFrame:
 def rerun(paper: str, as_is, item: str, rows_by_seed: Sequence[Sequence[Mapping]], *, condition: str, label: str,
           data: str, page: str = ""):  # fmt: skip
     """The rows of ``as_is`` rerun once per seed of an emulation of the data, judged as their mean."""
-    notes = book.spread_notes(rows_by_seed, label)
+    notes = spread_notes(rows_by_seed, label)
     rows = [
         {**r, "note": "; ".join(x for x in (r.get("note", ""), n) if x)}
         for r, n in zip(pooled(rows_by_seed), notes)

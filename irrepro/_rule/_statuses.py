@@ -29,26 +29,7 @@ _VERDICT_OF = {
 
 
 def verdict(holds: bool, partly: bool = False) -> str:
-    """A verdict word for a claim in words: ``"holds"``, ``"partly"`` or ``"does not"``.
-
-    For a claim row's ``status`` (naming its rows in ``supports``): replicated / partly / not replicated.
-
-    Parameters
-    ----------
-    holds : bool
-    partly : bool
-        It holds in part (when ``holds`` is False).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from irrepro.book import verdict
-    >>> verdict(True), verdict(False, partly=True), verdict(False)
-    ('holds', 'partly', 'does not')
-    """
+    """A claim row's verdict word: ``"holds"``, ``"partly"`` (``partly`` when not ``holds``) or ``"does not"``."""
     return "holds" if holds else ("partly" if partly else "does not")
 
 
@@ -57,25 +38,7 @@ def verdict(holds: bool, partly: bool = False) -> str:
 
 @dataclass(frozen=True)
 class Judgement:
-    """The status of one row and what it rests on.
-
-    Attributes
-    ----------
-    status : str
-        One of :data:`STATUSES`.
-    reason : str
-        Why, in one line.
-    margin : float, tuple of float or None
-        The equivalence margin used, per part of the row (None: no number compared).
-    why : str
-        Why an inconclusive row is: ``"monte-carlo"`` (more replicates of ours would decide it) or
-        ``"sampling"`` (the sampling errors keep it across the edge); "" for any other status.
-    needed : int or None
-        About how many Monte Carlo replicates would decide a ``"monte-carlo"`` row (given its
-        ``replicates``).
-    z : float or None
-        (ours - paper) / its standard error, for a row of one two-sided part.
-    """
+    """The status of one row and what it rests on (the fields :func:`judge` returns)."""
 
     status: str
     reason: str
@@ -100,27 +63,8 @@ def _combine(statuses: Sequence[str]) -> str:
 
 
 def combine(statuses: Sequence[str]) -> str:
-    """The status of a claim resting on several rows or parts, as the rule combines them.
-
-    Replicated when all comparable ones are, not replicated when all are not, partly when both
-    occur (or any is partly), inconclusive otherwise; not comparable when none is comparable.
-
-    Parameters
-    ----------
-    statuses : sequence of str
-        Statuses of :data:`STATUSES` or verdict words.
-
-    Returns
-    -------
-    str
-        One of :data:`STATUSES`.
-
-    Examples
-    --------
-    >>> from irrepro.book import combine
-    >>> combine(["replicated", "holds"]), combine(["replicated", "not replicated"]), combine(["inconclusive", "replicated"])
-    ('replicated', 'partly', 'inconclusive')
-    """
+    """The status of a claim resting on several rows or parts: replicated when all comparable ones are, not
+    replicated when all are not, partly when both occur (or any is partly), else inconclusive or not comparable."""
     words = [str(x).strip().lower() for x in statuses]
     unknown = [x for x in words if x not in _WORDS]
     if unknown:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -208,3 +209,51 @@ def _decimals(x) -> list[int | None] | None:
 
 def _fmt(v: float) -> str:
     return f"{v:.3g}"
+
+
+@dataclass(frozen=True)
+class PaperValue:
+    """One number (or claim) as a paper prints it (``value``, its printed precision kept), with where it is printed."""
+
+    paper: str
+    key: str
+    value: object
+    table: str = ""
+    row: str = ""
+    column: str = ""
+    section: str = ""
+    wording: str = ""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    @property
+    def where(self) -> str:
+        """Where the paper prints it: ``"§6.2, Table 1, linear (all runs), below / in / above (%)"``."""
+        parts = [
+            f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
+            self.table,
+            self.row,
+            self.column,
+        ]
+        return ", ".join(p for p in parts if p)
+
+    def part(self, i: int, column: str | None = None) -> PaperValue:
+        """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
+        above triple), as a value of its own at the same place."""
+        parts = str(self.value).split(" / ")
+        if len(parts) < 2:
+            raise ValueError(f"{self.paper}:{self.key}: {self.value!r} has no parts")
+        return replace(self, key=f"{self.key}[{i}]", value=parts[i], column=column or self.column)
+
+    @staticmethod
+    def join(values: Sequence[PaperValue], sep: str = " / ") -> PaperValue:
+        """Several of a paper's values printed side by side in one cell (``"82.8 / 83.9"``)."""
+        first = values[0]
+        return replace(
+            first,
+            key="+".join(v.key for v in values),
+            value=sep.join(str(v.value) for v in values),
+            row=" / ".join(dict.fromkeys(v.row for v in values)),
+            column=" / ".join(dict.fromkeys(v.column for v in values)),
+        )

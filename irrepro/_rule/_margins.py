@@ -20,19 +20,7 @@ KINDS = ("rate", "correlation", "score", "count", "ordering", "claim")
 
 @dataclass(frozen=True)
 class Margins:
-    """The equivalence margins per kind and the confidence of the rule's interval.
-
-    Attributes
-    ----------
-    confidence : float
-        The two-sided confidence of the interval of (ours - paper): 0.90 is two one-sided tests
-        at 5% each.
-    kinds : dict
-        Kind -> its entry (``absolute``, ``relative``, ``relative_to_edge``, ``cite``, ``what``,
-        ``why``).
-    source : str
-        The file read.
-    """
+    """The equivalence margins per kind and the confidence of the rule's interval (``book/margins.yml``)."""
 
     confidence: float
     kinds: Mapping[str, Mapping]
@@ -139,6 +127,8 @@ def margins() -> Margins:
     Returns
     -------
     Margins
+        ``confidence`` (two-sided, of ours - paper), ``z``, ``kinds`` (kind -> its entry) and
+        ``margin(kind, value, scale, nominal=None)``.
 
     Examples
     --------
@@ -149,7 +139,7 @@ def margins() -> Margins:
     >>> m.margin("rate", 0.01)  # half the distance to 0
     0.005
     """
-    from ._papers import book_dir
+    from ._book_dir import book_dir
 
     path = book_dir() / "margins.yml"
     return _read_margins(str(path), path.stat().st_mtime)

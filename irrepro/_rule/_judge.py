@@ -135,7 +135,7 @@ def judge(
     """The status of one paper-vs-ours row: the book's one rule, an equivalence test.
 
     The rule as the page ``book/rule.md`` sets it out: the paper's printed value, read by its form
-    (:data:`~irrepro.book._reading.FORMS`) and widened by the margin of the row's ``kind``, against
+    (``irrepro._rule._reading.FORMS``) and widened by the margin of the row's ``kind``, against
     ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2): **replicated** inside, **not
     replicated** wholly outside, **inconclusive** across an edge (``Judgement.why`` says whether
     more replicates would decide it); several parts combine, **partly** when some part is
@@ -150,7 +150,7 @@ def judge(
     ours : object
         Ours: a number, or text with parts (``"3.1 / 80.2 / 16.7"``); words for a claim.
     kind : str
-        One of :data:`KINDS`.
+        One of the kinds of ``book/margins.yml``.
     se_sampling, se_mc : float, sequence of float or None
         Our sampling error and Monte Carlo error (per part, or one for all).
     ours_se : float, sequence of float or None
@@ -172,13 +172,16 @@ def judge(
     status : str or None
         Only for a claim: the chapter's computed verdict word.
     supports : sequence
-        For a claim: the rows (:class:`RowRef`) it rests on.
+        For a claim: the rows (``RowRef``) it rests on.
     reason : str
         Appended to the computed reason.
 
     Returns
     -------
     Judgement
+        ``status``, ``reason``; ``margin`` (per part); for an inconclusive row ``why`` (``"monte-carlo"``:
+        more replicates would decide, about ``needed``; ``"sampling"``: they would not); ``z``, (ours -
+        paper) / its error for a row of one two-sided part.
 
     Raises
     ------
@@ -353,29 +356,8 @@ def _missing_rule(v) -> bool:
 
 
 def judge_row(row: Mapping) -> Judgement:
-    """The status :func:`compare` gives a row, without recording it.
-
-    :func:`judge` with the row's keys; a recorded row's status and reason are left out unless the
-    chapter set the status (``status_by``).
-
-    Parameters
-    ----------
-    row : mapping
-        ``paper``, ``ours`` and the rule's keys.
-
-    Returns
-    -------
-    Judgement
-
-    Examples
-    --------
-    >>> from irrepro.book import judge_row
-    >>> judge_row({"paper": "0.50", "ours": 0.52, "kind": "score", "ours_se": 0.001}).status
-    'replicated'
-    >>> judge_row({"paper": "0.50", "ours": 0.56, "kind": "score", "ours_se": 0.001}).status
-    'not replicated'
-    """
-    from ._papers import PaperValue
+    """:func:`judge` on a row's keys, as :func:`compare` judges it (a recorded row's status and reason left out)."""
+    from ._reading import PaperValue
 
     r = dict(row)
     if "status_by" in r:  # a row as compare recorded it: its status and reason are the rule's output
@@ -390,29 +372,7 @@ def judge_row(row: Mapping) -> Judgement:
 
 
 def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> list[str]:
-    """One note per row computed several times: the range of its numbers and statuses.
-
-    E.g. once per seed of an emulation; part by part of ``"a / b / c"``, words by their distinct values.
-
-    Parameters
-    ----------
-    rows_by_run : sequence of sequence of mapping
-        The same rows, once per run (seed).
-    label : str
-        The notes' prefix (``"seeds 1-5"``).
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> from irrepro.book import spread_notes
-    >>> row = {"quantity": "q", "paper": "0.5", "kind": "score", "ours_se": 0.001}
-    >>> runs = [[dict(row, ours=0.51)], [dict(row, ours=0.61)]]
-    >>> spread_notes(runs, "seeds 1-2")
-    ['seeds 1-2: 0.51-0.61 (1 replicated, 1 not replicated)']
-    """
+    """One note per row computed once per run (seed): the range of its numbers and its statuses."""
     runs = [list(r) for r in rows_by_run]
     if not runs or any(len(r) != len(runs[0]) for r in runs):
         raise ValueError("spread_notes takes one list of the same rows per run")

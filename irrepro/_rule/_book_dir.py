@@ -1,0 +1,31 @@
+"""Where the book's files are: the papers' numbers, the rule's margins and the references (``book/``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .._env import env
+
+#: Environment variable naming the book's directory (the one holding ``papers/`` and
+#: ``references.bib``) when it is neither beside the package nor above the working directory.
+BOOK_ENV = "IRREPRO_BOOK"
+
+
+def book_dir() -> Path:
+    """The book's directory (``papers/``, ``margins.yml``, ``references.bib``): ``$IRREPRO_BOOK``, else
+    the ``book/`` of the checkout the package runs from, else one in or above the working directory."""
+    candidates = []
+    if env(BOOK_ENV):
+        candidates.append(Path(os.environ[BOOK_ENV]).expanduser())
+    candidates.append(Path(__file__).resolve().parents[2] / "book")
+    cwd = Path.cwd().resolve()
+    candidates += [d / "book" for d in (cwd, *cwd.parents)]
+    for c in candidates:
+        if (c / "papers").is_dir():
+            return c
+    raise FileNotFoundError(
+        "the book's papers/ directory was not found (tried "
+        + ", ".join(str(c) for c in candidates[:4])
+        + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory"
+    )
