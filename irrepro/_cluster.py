@@ -1,4 +1,4 @@
-"""Where :func:`irrepro.parallel.parallel_map` runs its tasks on a Dask cluster: the scheduler's
+"""Where ``irrepro.parallel.parallel_map`` runs its tasks on a Dask cluster: the scheduler's
 address (``IRREPRO_SCHEDULER`` or ``--scheduler``), the clients connected to it, and the map of
 tasks over the cluster's workers. Served from :mod:`irrepro.parallel`, whose docstring states the
 conventions."""
@@ -30,54 +30,22 @@ _TASK = threading.local()  # set while a task of parallel_map runs on a Dask wor
 
 
 def _active() -> tuple[str | None, str]:
-    """The address :func:`parallel_map` would use and what set it: the innermost
-    :func:`using_scheduler`'s (named as it was given), else ``IRREPRO_SCHEDULER``."""
+    """The address ``parallel_map`` would use and what set it: the innermost :func:`using_scheduler`'s
+    (named as it was given), else ``IRREPRO_SCHEDULER``."""
     if _OVERRIDE and _OVERRIDE[-1] is not None:
         return _OVERRIDE[-1]
     return env("IRREPRO_SCHEDULER"), "IRREPRO_SCHEDULER"
 
 
 def _origin(address: str) -> str:
-    """How a message names what set the scheduler ``address``: ``--scheduler``,
-    ``IRREPRO_SCHEDULER``, or the address given."""
+    """How a message names what set the scheduler ``address``: ``--scheduler``, ``IRREPRO_SCHEDULER``, or the
+    address given."""
     active, name = _active()
     return name if active is not None and scheduler(active, name) == address else "the scheduler address"
 
 
 def scheduler(address: str | None = None, name: str = "address") -> str | None:
-    """The Dask scheduler :func:`parallel_map` uses: ``address``, else ``IRREPRO_SCHEDULER``.
-
-    An address is ``local`` (a LocalCluster with one single-threaded worker process per core of
-    this machine; in any case, spaces around) or a scheduler's address (``tcp://host:8786``,
-    ``tls://...``, ``host:8786``). Inside :func:`using_scheduler`, its address comes before the
-    environment's. ``IRREPRO_SCHEDULER`` set to nothing (or white space) is unset.
-
-    Parameters
-    ----------
-    address : str or None
-        The address given (``--scheduler``); None: :func:`using_scheduler`'s, else the
-        environment's.
-    name : str
-        How a message names ``address`` (``--scheduler``); the environment's is named
-        ``IRREPRO_SCHEDULER``.
-
-    Returns
-    -------
-    str or None
-        The checked address (``local`` in lower case); None (unset or empty) means no cluster
-        (threads or processes of this machine, as ``n_jobs`` says).
-
-    Raises
-    ------
-    irrepro.InputError
-        For text that is no scheduler address, naming where it came from.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import scheduler
-    >>> scheduler("tcp://127.0.0.1:8786"), scheduler(" LOCAL ")
-    ('tcp://127.0.0.1:8786', 'local')
-    """
+    """The Dask scheduler ``parallel_map`` uses: ``address``, else ``IRREPRO_SCHEDULER``."""
     if address is None:
         address, name = _active()
     address = (address or "").strip()
@@ -94,7 +62,7 @@ def scheduler(address: str | None = None, name: str = "address") -> str | None:
 
 @contextlib.contextmanager
 def using_scheduler(address: str | None, name: str = "address"):
-    """A context within which :func:`parallel_map` uses the Dask scheduler ``address``.
+    """A context within which ``parallel_map`` uses the Dask scheduler ``address``.
 
     What ``--scheduler`` of ``irrepro report`` and ``irrepro compare`` does. The address is checked
     on entry.
@@ -156,7 +124,7 @@ def local_cluster(n_workers: int | None = None, **kwargs):
 
 
 def dask_client(address: str | None = None):
-    """The :class:`distributed.Client` of ``address`` (None: :func:`scheduler`), connected once per process."""
+    """The :class:`distributed.Client` of ``address`` (None: ``scheduler``), connected once per process."""
     address = scheduler(address)
     if address is None:
         raise InputError("no Dask scheduler: set IRREPRO_SCHEDULER (tcp://host:8786 or 'local')")
@@ -195,7 +163,7 @@ atexit.register(close_clients)
 
 
 def _run_task(fn: Callable[..., Any], x: Any) -> Any:
-    """One task of :func:`parallel_map` on a Dask worker; a parallel_map inside it runs serially."""
+    """One task of ``parallel_map`` on a Dask worker; a parallel_map inside it runs serially."""
     _TASK.active = True
     try:
         return fn(x)
@@ -204,9 +172,7 @@ def _run_task(fn: Callable[..., Any], x: Any) -> Any:
 
 
 def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> None:
-    """Refuse, before any work and before connecting, a task the cluster of ``address`` cannot be
-    sent: ``fn`` (with what it holds) or an item (the first of each type) that does not pickle as
-    Dask pickles it (pickle, else cloudpickle)."""
+    """Refuse, before any work and before connecting, a task the cluster of ``address`` cannot be sent."""
     import pickle
 
     try:
@@ -230,10 +196,7 @@ def _check_serialisable(fn: Callable[..., Any], items: list, address: str) -> No
 
 
 def _dask_map(fn: Callable[..., Any], items: list, bar, address: str) -> list:
-    """``[fn(x) for x in items]`` on the Dask cluster of ``address``: the task checked to serialise
-    (:func:`_check_serialisable`), ``fn`` (and what it holds) scattered once to every worker, at
-    most ``IN_FLIGHT`` tasks per worker thread submitted at a time, results put in order as they
-    complete."""
+    """``[fn(x) for x in items]`` on the Dask cluster of ``address``."""
     from distributed import as_completed
 
     _check_serialisable(fn, items, address)

@@ -12,40 +12,14 @@ from . import _spread
 from .errors import InputError
 from .parallel import _chunks
 
-#: Cells (float64) of replicates worked on at once (2 MB) by :func:`bootstrap_sd` and
+#: Cells (float64) of replicates worked on at once (2 MB) by ``bootstrap_sd`` and
 #: ``corpus_bootstrap.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
 #: with the number of statistics or runs.
 _BLOCK_CELLS = 1 << 18
 
 
 def bootstrap_sd(replicates, transform=None) -> np.ndarray:
-    """Standard deviation (ddof = 1) of bootstrap replicates along the last axis.
-
-    NaN replicates (samples on which the statistic is undefined) are left out. The replicates are
-    taken a block of rows at a time, ``transform`` applied to one block at a time: memory beyond
-    the replicates stays bounded.
-
-    Parameters
-    ----------
-    replicates : array_like
-        Bootstrap replicates, the resamples on the last axis (..., B).
-    transform : callable, optional
-        An elementwise function applied to the replicates before the sd.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as the replicates without the last axis; NaN with fewer than two valid replicates,
-        exactly 0 where the valid replicates are all equal.
-
-    Examples
-    --------
-    >>> from irrepro.stats import bootstrap_sd
-    >>> bootstrap_sd([[1.0, 2.0, 3.0, np.nan], [1.0, np.nan, np.nan, np.nan]])
-    array([ 1., nan])
-    >>> bootstrap_sd([[1.0, 4.0, 9.0]], transform=np.sqrt)
-    array([1.])
-    """
+    """Standard deviation (ddof = 1) of bootstrap replicates along the last axis."""
     x = np.asarray(replicates, dtype=np.float64)
     if (
         x.ndim < 2 or x.size <= _BLOCK_CELLS or not x.flags.c_contiguous
@@ -70,33 +44,7 @@ def _sd(x: np.ndarray, transform=None) -> np.ndarray:
 
 
 def check_level(level, name: str = "level") -> float:
-    """A confidence level as a fraction in (0, 1): the check of every ``level`` (and ``--level``).
-
-    Parameters
-    ----------
-    level : float
-        A fraction in (0, 1) (``0.95``), returned as it is, or a percentage in [50, 100) (``95``),
-        returned divided by 100 (``0.95``, the same float as the literal).
-    name : str
-        What the message calls the value: the argument (``level``) or the option (``--level``).
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    irrepro.InputError
-        For 0, 1 (a fraction or a percentage?), 100 and anything outside (0, 100), a number in
-        (1, 50) (``1.5`` reads as 1.5%, a level nobody means: 0.95 or 95?), NaN, an infinity, a
-        bool or a value that is not a real number, naming ``name``.
-
-    Examples
-    --------
-    >>> from irrepro.stats import check_level
-    >>> check_level(0.9), check_level(95)
-    (0.9, 0.95)
-    """
+    """A confidence level as a fraction in (0, 1): the check of every ``level`` (and ``--level``)."""
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise InputError(
             f"{name} must be a number, a fraction in (0, 1) or a percentage in [50, 100); "
@@ -116,26 +64,7 @@ def check_level(level, name: str = "level") -> float:
 
 
 def level_percent(level: float) -> str:
-    """A confidence level as a percentage, with the digits it needs: ``"95%"``, ``"99.99999%"``.
-
-    The way irrepro prints every level: the shortest decimal within a few units in the last place
-    of ``100 * level``, never rounded to 100% or 0%.
-
-    Parameters
-    ----------
-    level : float
-        A level as a fraction in (0, 1) (:func:`check_level`'s result).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from irrepro.stats import level_percent
-    >>> level_percent(0.95), level_percent(0.9), level_percent(0.9999999), level_percent(99.9 / 100)
-    ('95%', '90%', '99.99999%', '99.9%')
-    """
+    """A confidence level as a percentage, with the digits it needs: ``"95%"``, ``"99.99999%"``."""
     pct = 100 * float(level)
     for decimals in range(20):
         text = f"{pct:.{decimals}f}"
@@ -144,7 +73,7 @@ def level_percent(level: float) -> str:
     return f"{pct!r}%"  # (outside (0, 100), or below 1e-18%: as it is)
 
 
-#: The fewest resamples behind an interval or a resampling test's p-value (:func:`check_resamples`).
+#: The fewest resamples behind an interval or a resampling test's p-value (``check_resamples``).
 MIN_RESAMPLES = 100
 
 
@@ -157,7 +86,7 @@ def _at_least(numerator: int, value: float, minus_from: int = 0) -> int:
 
 
 #: Resamples expected below the smallest threshold of a correction over m comparisons, alpha / m:
-#: a test corrected over m >= 2 comparisons needs B >= this x m / alpha (:func:`corrected_resamples`).
+#: a test corrected over m >= 2 comparisons needs B >= this x m / alpha (``corrected_resamples``).
 RESAMPLES_AT_THRESHOLD = 20
 
 
@@ -168,46 +97,7 @@ def _corrected(correction, comparisons) -> bool:
 
 def corrected_resamples(comparisons: int, alpha: float = 0.05, correction: str | None = "holm", *,
                         default: int = 1000, multiple: int = 1000) -> int:  # fmt: skip
-    """The resamples a resampling test needs for its p-values to be adjusted over ``comparisons``.
-
-    ``max(default, B)``, B the smallest multiple of ``multiple`` with ``B >= 20 m / alpha`` for
-    m = ``comparisons`` >= 2 adjusted by ``correction``; ``default`` for no correction or a single
-    comparison. ``irrepro compare`` and ``irrepro report`` take their default B from here.
-
-    Holm's first step, Bonferroni's every step and Benjamini-Hochberg's smallest step compare a
-    p-value with alpha / m. A resampled p-value is a count over B: Sakai's ASL ``count / B`` is 0
-    when no resample is as extreme (and passes every threshold), the Monte Carlo p-value
-    ``(1 + count) / (B + 1)`` has the floor 1 / (B + 1) (Davison & Hinkley 1997, ch. 4), so below
-    B = m / alpha Holm rejects nothing whatever the data; 20 m / alpha puts about 20 resamples' worth
-    of p-value below it (a Monte Carlo relative error of about 1 / sqrt(20), 22%, at the threshold).
-
-    Parameters
-    ----------
-    comparisons : int
-        m, the comparisons the correction adjusts over (the pairs of one measure).
-    alpha : float
-        The significance level, in (0, 1).
-    correction : str, optional
-        statsmodels' name of the adjustment; None or ``"none"``: none.
-    default : int
-        The test's own default resamples.
-    multiple : int
-        The computed B is rounded up to a multiple of this.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> from irrepro.stats import corrected_resamples
-    >>> corrected_resamples(4, 0.05)  # 20 x 4 / 0.05 = 1600, rounded up
-    2000
-    >>> corrected_resamples(45, 0.05, "fdr_bh", default=10_000)  # 10 runs, all pairs
-    18000
-    >>> corrected_resamples(45, 0.05, "none"), corrected_resamples(2, 0.05, default=10_000)
-    (1000, 10000)
-    """
+    """The resamples a resampling test needs for its p-values to be adjusted over ``comparisons``."""
     from .parallel import check_int
 
     m = check_int(comparisons, "comparisons", minimum=0)
@@ -232,63 +122,7 @@ def check_resamples(
     comparisons: int | None = None,
     correction: str | None = None,
 ) -> int:
-    """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked.
-
-    The check of every B a user gives (``-B``, ``--sim-B``, ``--resamples`` and the Python entry
-    points behind them; the defaults pass it); the building blocks (the tests of
-    :mod:`irrepro.significance`, :func:`bca_interval`) take any B >= 1. The rules:
-
-    - an interval at ``level``: B >= 100 and at least one resample beyond each end,
-      ``B (1 - level) / 2 >= 1`` (1000 resamples serve up to 99.8%);
-    - a resampling test at ``alpha``: B >= 100 and B >= 1 / alpha, or no p-value lies strictly
-      between 0 and alpha (Barnard 1963; Davison & Hinkley 1997, ch. 4);
-    - a test adjusted by ``correction`` over ``comparisons`` = m >= 2: B >= 20 m / alpha
-      (:func:`corrected_resamples`).
-
-    Parameters
-    ----------
-    B : int
-        The resamples.
-    name : str
-        How the message names B (``"B"``, ``"-B"``, ``"--sim-B"``).
-    level : float, optional
-        The confidence level of an interval from the resamples (:func:`check_level`).
-    alpha : float, optional
-        The significance level of a resampling test from the resamples, in (0, 1).
-    test : str
-        The test's name, for the message (default "a resampling test").
-    default : bool
-        B is the default, not the user's (the message says "the default -B 1000").
-    hint : str
-        Appended to the message's advice (``", or -B 0 for no interval"``).
-    comparisons : int, optional
-        m, the comparisons the test's p-values are adjusted over (with ``alpha``).
-    correction : str, optional
-        statsmodels' name of that adjustment; None or ``"none"``: none.
-
-    Returns
-    -------
-    int
-        ``B`` as an int.
-
-    Raises
-    ------
-    irrepro.InputError
-        For a B that is not an integer >= 1, or too small for the interval or the test, naming
-        ``name``, the rule and the smallest B that serves.
-
-    Examples
-    --------
-    >>> from irrepro.stats import check_resamples
-    >>> check_resamples(1000, level=0.95, alpha=0.05)
-    1000
-    >>> check_resamples(1000, "-B", level=0.999)
-    Traceback (most recent call last):
-    irrepro.errors.InputError: -B 1000: too few resamples for a 99.9% interval: an interval needs at least 100 resamples and at least one beyond each end, B (1 - level) / 2 >= 1; give -B >= 2000
-    >>> check_resamples(1000, "-B", alpha=0.05, test="the paired bootstrap test", comparisons=45, correction="holm")
-    Traceback (most recent call last):
-    irrepro.errors.InputError: -B 1000: too few resamples for the paired bootstrap test at alpha 0.05 adjusted by holm over m = 45 comparisons: a resampling test needs at least 100 resamples and B >= 1 / alpha, so that its p-value, a count of resamples over B, can fall between 0 and alpha; a correction over m comparisons needs B >= 20 m / alpha, so that its smallest threshold, alpha / m, is resolved; give -B >= 18000
-    """
+    """The number of resamples ``B`` behind an interval at ``level`` or a test at ``alpha``, checked."""
     from .parallel import check_int
 
     B = check_int(B, name, minimum=1)
@@ -346,31 +180,7 @@ def _quantile_sorted(reps: np.ndarray, n: np.ndarray, q: np.ndarray) -> np.ndarr
 
 
 def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None, center=None) -> np.ndarray:
-    """Efron's acceleration of the BCa interval from jackknife values along the last axis.
-
-    ``a = sum w U^3 / (6 (sum w U^2)^1.5)``, ``U = center - theta_(i)`` (Efron & Tibshirani 1993,
-    eq. 14.15, as scipy computes it).
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        The jackknife (leave-one-out) values of the statistic, (..., n).
-    weights : numpy.ndarray or None
-        Multiplicities of the values (None: all 1).
-    center : array_like or None
-        The centre U is taken from (None: the values' weighted mean).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as ``values`` without the last axis; 0 when all U are 0.
-
-    Examples
-    --------
-    >>> from irrepro.stats import jackknife_acceleration
-    >>> float(jackknife_acceleration([1.0, 2.0, 3.0]))  # symmetric values: no skew
-    0.0
-    """
+    """Efron's acceleration of the BCa interval from jackknife values along the last axis."""
     values = np.asarray(values, dtype=np.float64)
     w = np.ones_like(values) if weights is None else np.broadcast_to(weights, values.shape)
     if center is None:
@@ -403,12 +213,12 @@ def bca_interval(
     replicates : numpy.ndarray
         Its bootstrap replicates, (..., B); NaN (an undefined sample) is ignored.
     jackknife : numpy.ndarray or None
-        Jackknife values (..., n) for the acceleration (:func:`jackknife_acceleration`).
+        Jackknife values (..., n) for the acceleration (``jackknife_acceleration``).
     accel : array_like or None
         The acceleration itself (...), instead of ``jackknife``; neither: 0 (the bias-corrected
         percentile interval).
     level : float, default 0.95
-        The confidence level (see :func:`check_level`).
+        The confidence level (see ``check_level``).
 
     Returns
     -------

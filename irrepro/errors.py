@@ -4,16 +4,16 @@
 :class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
 unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
 :class:`ValueError`; its subclasses are also the built-in type of their kind:
-:class:`UnknownNameError` (a :class:`KeyError`), :class:`InputTypeError` (a :class:`TypeError`),
+:class:`UnknownNameError` (a :class:`KeyError`), ``InputTypeError`` (a :class:`TypeError`),
 :class:`OutputError` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
 :class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
 and exit status 2; anything else is a bug in irrepro: it shows its traceback and asks for a report
-at :data:`ISSUES_URL`.
+at ``ISSUES_URL``.
 """
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "ISSUES_URL", "OutputError", "REPOSITORY_URL", "UnknownNameError"]
+__all__ = ["InputError", "OutputError", "UnknownNameError"]
 
 #: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
 #: checks the two agree).

@@ -1,27 +1,10 @@
-"""One escaping function per output format, so that any name - a run, topic, measure or collection
-name a user chose - comes out of every writer as itself, literally, and breaks nothing.
+"""One escaping function per output format (LaTeX, Markdown, HTML; and, for the writers, plain text,
+CSV, matplotlib and shell), so that any name a user chose comes out of every writer as itself.
 
-- :func:`plain` - terminal text and the tab-separated formats: control and invisible format
-  characters made visible;
-- :func:`latex` - LaTeX text mode (every special character, and ``<``, ``>``, ``|``, which are
-  other glyphs in the default font encoding);
-- :func:`markdown` - a Markdown (CommonMark / GFM pipe-table) cell or inline text;
-- :func:`csv_cell` / :func:`to_csv` - CSV cells under OWASP's rule against formula injection;
-- :func:`html` / :func:`html_name` - HTML text (markupsafe's escape, what jinja2's autoescape uses);
-- :func:`mpl` - matplotlib text, never parsed as mathtext;
-- :func:`shell` - a word of a bash command line (a path in a command irrepro prints).
-
-Names longer than :data:`MAX_NAME` characters are shortened for display by :func:`shorten` (and
-:func:`short_names` for several names at once, which keeps them apart); every writer that
-shortens keeps the full name beside it: the note below a table (text, Markdown, LaTeX), the
-HTML ``title`` attribute (a tooltip), and the CSV files, which are never shortened. A figure
-shows the shortened names only; the tables written with it hold the full ones.
-
-Every escaper but the CSV one writes what a reader cannot see, or what changes the text around
-it, as a Python string literal does (``\\n``, ``\\x1b``, ``\\u202e``): control characters, line
-and paragraph separators, lone surrogates and format characters (bidirectional overrides that
-reorder the text after them - ``txt.exe`` for ``exe.txt`` -, zero-width spaces and joiners, the
-soft hyphen). CSV cells (and JSON) keep a name as it is.
+Every escaper but the CSV one writes what a reader cannot see, or what changes the text around it
+(control characters, bidirectional overrides, zero-width characters), as a Python string literal
+does (``\\n``, ``\\x1b``, ``\\u202e``). Names longer than ``MAX_NAME`` are shortened for display;
+every writer that shortens keeps the full name beside it (a table's note, an HTML tooltip, the CSV).
 """
 
 from __future__ import annotations
@@ -32,14 +15,10 @@ import shlex
 import unicodedata
 from collections.abc import Iterable
 
-from ._csv import csv_cell, csv_quoting, to_csv
+from ._csv import csv_cell, csv_quoting, to_csv  # noqa: F401  (the CSV writers' escaping)
 from .errors import InputError
 
-__all__ = [
-    "MAX_NAME", "latex_beyond_pdflatex", "shorten", "short_names", "shortened_key",
-    "look_alikes", "plain", "latex", "markdown", "csv_cell", "csv_quoting", "to_csv", "html",
-    "html_name", "mpl", "shell"
-]  # fmt: skip
+__all__ = ["html", "latex", "markdown"]
 
 #: Names longer than this are shortened in tables and figures (a column or a tick label's width).
 MAX_NAME = 40
@@ -50,9 +29,9 @@ _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def _visible(text: str) -> str:
-    """The characters of the categories :data:`_HIDDEN` as Python writes them in a string literal
-    (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``): no line break, tab, terminal escape sequence,
-    bidirectional override or zero-width character comes out of a name."""
+    """Hidden characters (:data:`_HIDDEN`) as Python's escapes (``\\n``, ``\\x1b``, ``\\u202e``).
+
+    No line break, tab, terminal escape, bidirectional override or zero-width character comes out of a name."""
     if text.isprintable():  # (printable: none of those; the usual case, at C speed)
         return text
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
@@ -64,30 +43,7 @@ def _twin_key(label: str) -> str:
 
 
 def shorten(name, width: int = MAX_NAME) -> str:
-    """A name shortened to at most ``width`` characters for display.
-
-    ``name`` (made a string) if it has at most ``width`` characters, else its start and end
-    around an ellipsis (…), ``width`` characters in all (the end keeps the last quarter: names
-    of the same family of runs often differ there, ``...-v1`` / ``...-v2``).
-
-    Parameters
-    ----------
-    name : object
-        The name; ``str(name)`` is shortened.
-    width : int
-        The most characters the result has (at least 5).
-
-    Returns
-    -------
-    str
-        The name, or its shortened form.
-
-    Examples
-    --------
-    >>> from irrepro.escape import shorten
-    >>> shorten("a-run-with-a-long-name-v1", width=12)
-    'a-run-wit\u2026v1'
-    """
+    """A name shortened to at most ``width`` characters for display."""
     name = str(name)
     if width < 5:
         raise InputError(f"width must be at least 5, got {width}")
@@ -98,37 +54,7 @@ def shorten(name, width: int = MAX_NAME) -> str:
 
 
 def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
-    """The :func:`shorten` ed names, kept apart.
-
-    Names whose shortened forms coincide - or only look alike, being equal in Unicode's compatibility
-    normalization NFKC (:func:`look_alikes`: "café" with a composed "é" and with "e" and a combining accent,
-    "ﬁle" with the ligature "ﬁ" and "file") - end in ``[1]``, ``[2]``, ... (still at most ``width``
-    characters), so a table or a figure never shows two runs under one label. A name shown whole beside
-    shortened ones of the same label keeps its own.
-
-    Parameters
-    ----------
-    names : iterable
-        The names (made strings), all different.
-    width : int
-        The most characters of a shortened name.
-
-    Returns
-    -------
-    list of str
-        One label per name, in order, no two alike; a name of at most ``width`` characters is
-        its own label unless another looks the same.
-
-    Examples
-    --------
-    >>> from irrepro.escape import short_names
-    >>> short_names(["run-alpha-v1", "run-alpha-v2"], width=8)
-    ['run-al\u20261', 'run-al\u20262']
-    >>> short_names(["caf\u00e9", "cafe\u0301"])  # one text, two normalizations
-    ['caf\u00e9[1]', 'cafe\u0301[2]']
-    >>> short_names(["\ufb01le", "file"])  # a ligature and its letters
-    ['\ufb01le[1]', 'file[2]']
-    """
+    """The shortened names, kept apart."""
     names = [str(n) for n in names]
     out = [shorten(n, width) for n in names]
     groups: dict[str, list[int]] = {}
@@ -156,50 +82,12 @@ def short_names(names: Iterable, width: int = MAX_NAME) -> list[str]:
 
 
 def shortened_key(names: Iterable, labels: Iterable[str]) -> list[tuple[str, str]]:
-    """The names a table or figure shows shortened, for its key.
-
-    Parameters
-    ----------
-    names : iterable
-        The full names.
-    labels : iterable of str
-        What is shown for each (:func:`short_names`).
-
-    Returns
-    -------
-    list of (str, str)
-        (label, full name) of every name whose label is not the name itself, in order.
-    """
+    """The names a table or figure shows shortened, for its key."""
     return [(lab, str(n)) for n, lab in zip(names, labels) if lab != str(n)]
 
 
 def look_alikes(names: Iterable) -> list[list[str]]:
-    """The names that differ but look the same: equal in Unicode's normalization NFKC.
-
-    Different names to a program, one to a reader: canonically equivalent text ("café" with a composed "é",
-    U+00E9, and with "e" and a combining accent, U+0301), a ligature and its letters ("ﬁle", U+FB01, and
-    "file"), fullwidth and ASCII letters ("ＡＰ", "AP"), a superscript digit and the digit. Letters of other
-    scripts that look alike (Cyrillic "а", U+0430, and "a": Unicode's confusables) are not found.
-
-    Parameters
-    ----------
-    names : iterable
-        The names (made strings).
-
-    Returns
-    -------
-    list of list of str
-        Each group of look-alikes (two or more different names), in order of first appearance.
-
-    Examples
-    --------
-    >>> from irrepro.escape import look_alikes
-    >>> for group in look_alikes(["caf\\u00e9", "tea", "cafe\\u0301"]):
-    ...     print(*map(ascii, group))
-    'caf\\xe9' 'cafe\\u0301'
-    >>> look_alikes(["\\ufb01le", "file", "\\uff21P", "AP"])
-    [['\\ufb01le', 'file'], ['\\uff21P', 'AP']]
-    """
+    """The names that differ but look the same: equal in Unicode's normalization NFKC."""
     groups: dict[str, list[str]] = {}
     for n in dict.fromkeys(str(n) for n in names):
         groups.setdefault(_twin_key(n), []).append(n)
@@ -207,28 +95,7 @@ def look_alikes(names: Iterable) -> list[list[str]]:
 
 
 def plain(text) -> str:
-    """``text`` for a terminal or a tab-separated file.
-
-    Control characters (tab, newline, carriage return, escape, ...) and the invisible format characters
-    (bidirectional overrides and isolates, zero-width spaces and joiners, ...) are written as Python writes
-    them in a string (``\\t``, ``\\n``, ``\\x1b``, ``\\u202e``), everything else as it is.
-
-    Parameters
-    ----------
-    text : object
-        The text (made a string).
-
-    Returns
-    -------
-    str
-        One line without tabs or terminal escape sequences.
-
-    Examples
-    --------
-    >>> from irrepro.escape import plain
-    >>> print(plain("run\\tA"), plain("evil\\u202eexe.txt"))
-    run\\tA evil\\u202eexe.txt
-    """
+    """``text`` for a terminal or a tab-separated file."""
     return _visible(str(text))
 
 
@@ -253,7 +120,7 @@ def latex(text, *, prose: bool = False) -> str:
     ``\\ { } $ & # %`` escaped; ``<``, ``>``, ``|`` as ``\\textless{}`` ... (OT1 prints "¡", "¿",
     "—" for them); ``_ ~ ^ ` ' "`` in Computer Modern Typewriter's glyphs (OT1's text fonts print a
     rule, accents, curly quotes); ``--`` and ``,,`` kept apart (``-{}-``). A name reads the same in
-    the PDF (pdftotext's copy included). Control characters are made visible first (:func:`plain`).
+    the PDF (pdftotext's copy included). Control characters are made visible first (``plain``).
 
     Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
     scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
@@ -289,28 +156,7 @@ _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ
 
 
 def latex_beyond_pdflatex(text) -> list[str]:
-    """The characters of ``text`` that pdflatex cannot set in its default font encoding.
-
-    Those pdflatex does not set without a package of the document's own in OT1: everything beyond Latin-1 and
-    Latin Extended-A (U+0000-U+017F) but the punctuation pdflatex's UTF-8 input knows (U+2010-U+2026), and the
-    few of those ranges OT1 lacks (guillemets, thorn, eth...); Greek, CJK, emoji need ``xelatex``.
-
-    Parameters
-    ----------
-    text : object
-        LaTeX source (made a string).
-
-    Returns
-    -------
-    list of str
-        Those characters, each once, in order of appearance ([] when pdflatex sets it all).
-
-    Examples
-    --------
-    >>> from irrepro.escape import latex_beyond_pdflatex
-    >>> latex_beyond_pdflatex("caf\u00e9 \u03b1\u03b2")
-    ['\u03b1', '\u03b2']
-    """
+    """The characters of ``text`` that pdflatex cannot set in its default font encoding."""
     return list(
         dict.fromkeys(
             c for c in str(text) if (ord(c) > 0x17F and not 0x2010 <= ord(c) <= 0x2026) or c in _OT1_MISSING
@@ -331,7 +177,7 @@ def markdown(text) -> str:
     ``\\ ` * _ [ ] < > | ~ $ &`` are backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw
     HTML, ``$`` math in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written
     ``&#32;`` (a table cell's own are trimmed); control characters (a newline would end the table's row) are
-    made visible first (:func:`plain`).
+    made visible first (``plain``).
 
     Parameters
     ----------
@@ -359,7 +205,7 @@ def html(text):
     """``text`` for HTML (text or an attribute value).
 
     markupsafe's escape, the one jinja2's autoescape applies, of ``& < > " '``; control characters made
-    visible first (:func:`plain`). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
+    visible first (``plain``). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
 
     Parameters
     ----------
@@ -385,31 +231,7 @@ def html(text):
 
 
 def html_name(name, width: int = MAX_NAME, label: str | None = None):
-    """A name for an HTML page, shortened with its full form as a tooltip.
-
-    :func:`html` of the name, or, when it is longer than ``width``, of its :func:`shorten` ed form (or
-    ``label``) in a ``<span>`` whose ``title`` (the tooltip) holds the full name.
-
-    Parameters
-    ----------
-    name : object
-        The name.
-    width : int
-        The most characters shown.
-    label : str, optional
-        The shortened form to show (from :func:`short_names`); default :func:`shorten`.
-
-    Returns
-    -------
-    markupsafe.Markup
-        HTML showing the name or its shortened form.
-
-    Examples
-    --------
-    >>> from irrepro.escape import html_name
-    >>> print(html_name("run<1>"))
-    run&lt;1&gt;
-    """
+    """A name for an HTML page, shortened with its full form as a tooltip."""
     from markupsafe import Markup
 
     name = str(name)
@@ -420,62 +242,17 @@ def html_name(name, width: int = MAX_NAME, label: str | None = None):
 
 
 def mpl(text) -> str:
-    """``text`` for matplotlib, drawn literally and never as mathtext.
-
-    For a label, title, tick label or legend entry: every ``$`` is written ``\\$``, which matplotlib prints as
-    ``$`` in text that is not math (its rule: math needs an even number of unescaped ``$``, and after this
-    there is none); a backslash then prints as itself. A leading ``_`` (which would hide a legend entry) gets
-    a zero-width space before it, and control characters are made visible (:func:`plain`). Shorten long names
-    first (:func:`shorten`); under ``text.usetex`` use :func:`latex`.
-
-    Parameters
-    ----------
-    text : object
-        The text (made a string).
-
-    Returns
-    -------
-    str
-        The text to pass to matplotlib.
-
-    Examples
-    --------
-    >>> from irrepro.escape import mpl
-    >>> print(mpl("$x$ run"))
-    \\$x\\$ run
-    """
+    """``text`` for matplotlib, drawn literally and never as mathtext."""
     out = _visible(str(text)).replace("$", r"\$")
     return "\u200b" + out if out.startswith("_") else out
 
 
-#: The characters :func:`shell` writes by the names bash's ``$'...'`` knows.
+#: The characters ``shell`` writes by the names bash's ``$'...'`` knows.
 _SHELL_NAMED = {"\\": "\\\\", "'": "\\'", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def shell(text) -> str:
-    r"""``text`` as one word of a bash command line: pasted into bash, it is ``text``, byte for byte.
-
-    ``shlex.quote`` of ``text`` if it holds none of the characters :func:`plain` escapes, else
-    bash's ``$'...'`` quoting with each of those written as its bytes in the file system's encoding
-    (``\xe2\x80\xae`` for U+202E: the same file name in any locale; ``\n``, ``\t``, ``\r`` by
-    name; a surrogate of Python's ``surrogateescape`` as its byte), ``\`` and ``'`` escaped.
-
-    Parameters
-    ----------
-    text : str or os.PathLike
-        The word (a path, an option's value).
-
-    Returns
-    -------
-    str
-        The word for bash, on one line, shown as it is by a terminal.
-
-    Examples
-    --------
-    >>> from irrepro.escape import shell
-    >>> print(shell("my runs/a.txt"), shell("z\nnl\u202e"))
-    'my runs/a.txt' $'z\nnl\xe2\x80\xae'
-    """
+    r"""``text`` as one word of a bash command line: pasted into bash, it is ``text``, byte for byte."""
     text = os.fspath(text) if isinstance(text, os.PathLike) else str(text)
     if not any(unicodedata.category(c) in _HIDDEN for c in text):
         return shlex.quote(text)

@@ -5,11 +5,11 @@
 - **Workers**: work is cut into a fixed number of *tasks* (independent of the number of workers)
   and task ``i`` draws from the ``i``-th child of the seed's :class:`~numpy.random.SeedSequence`,
   so results are identical with 1 or many workers. ``n_jobs=None`` means 1 and ``-1`` all cores;
-  the environment's ``IRREPRO_JOBS`` (:func:`env_jobs`) is read only by the command line and the
+  the environment's ``IRREPRO_JOBS`` (``env_jobs``) is read only by the command line and the
   book's configuration (:func:`irrepro.book.config`), which pass it down.
 - **Cluster**: with ``IRREPRO_SCHEDULER`` (or ``irrepro ... --scheduler``) set to a Dask scheduler
   address (``tcp://host:8786``) or ``local`` (a :class:`distributed.LocalCluster` with one worker
-  process per core), :func:`parallel_map` runs its tasks on that Dask cluster instead (the
+  process per core), ``parallel_map`` runs its tasks on that Dask cluster instead (the
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
   numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
   is scattered once to every worker; at most a few tasks per worker thread are in flight
@@ -35,11 +35,7 @@ from ._cluster import _TASK, _dask_map, local_cluster, scheduler, using_schedule
 from ._env import env
 from .errors import InputError
 
-__all__ = [
-    "SeedLike", "scale", "check_scale", "env_jobs", "n_jobs", "check_jobs", "check_int", "as_seed_sequence",
-    "as_generator", "spawn", "parallel_map",
-    "scheduler", "using_scheduler", "local_cluster",
-]  # fmt: skip
+__all__ = ["SeedLike", "scale", "n_jobs", "spawn", "using_scheduler", "local_cluster"]
 
 #: What a ``seed`` argument accepts: an int, a :class:`numpy.random.SeedSequence`, a
 #: :class:`numpy.random.Generator`, or None (fresh entropy).
@@ -58,7 +54,7 @@ def scale(default: str = "paper") -> str:
 
     The one reader of ``IRREPRO_SCALE``, called by the command line and the book's configuration
     only (:func:`irrepro.book.config`); library functions take ``scale`` as an argument. Checked
-    and normalised by :func:`check_scale`, as every ``--scale`` option is.
+    and normalised by ``check_scale``, as every ``--scale`` option is.
 
     Parameters
     ----------
@@ -86,39 +82,7 @@ def scale(default: str = "paper") -> str:
 
 
 def check_scale(value: Any, name: str = "scale") -> str:
-    """The scale ``value`` names: ``"paper"``, ``"quick"`` or ``"full"``, in any case, spaces around.
-
-    The one check of every scale: the Python API's ``scale``, ``IRREPRO_SCALE`` (:func:`scale`)
-    and every ``--scale`` option accept the same words, normalised the same way.
-
-    - ``"paper"``: the papers' B, repetitions and set sizes (the default);
-    - ``"quick"``: small sizes, for tests and a first look;
-    - ``"full"``: the papers' sizes, and more where a chapter's anchor ran more (the known-truth
-      chapter's Monte Carlo precision); everything else treats it as ``"paper"``.
-
-    Parameters
-    ----------
-    value : str
-        The scale a caller gave.
-    name : str
-        How the message names it.
-
-    Returns
-    -------
-    str
-        ``value`` stripped and in lower case.
-
-    Raises
-    ------
-    irrepro.InputError
-        For any other value, naming ``name``.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import check_scale
-    >>> check_scale("quick"), check_scale(" PAPER ")
-    ('quick', 'paper')
-    """
+    """The scale ``value`` names: ``"paper"``, ``"quick"`` or ``"full"``, in any case, spaces around."""
     word = value.strip().lower() if isinstance(value, str) else value
     if word not in SCALES:
         raise InputError(f"{name} must be 'paper', 'quick' or 'full', not {value!r}")
@@ -126,66 +90,12 @@ def check_scale(value: Any, name: str = "scale") -> str:
 
 
 def env_jobs(default: int = 1) -> int:
-    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: ``default``).
-
-    Checked by :func:`check_jobs` (-1, all cores, is returned as it is). The one reader of
-    ``IRREPRO_JOBS``, called by the command line and the book's configuration only; library
-    functions take ``n_jobs`` (default 1).
-
-    Parameters
-    ----------
-    default : int, default 1
-        The count when ``IRREPRO_JOBS`` is unset or empty (``irrepro report``'s: -1, all cores).
-
-    Returns
-    -------
-    int
-        The count, >= 1 or -1.
-
-    Raises
-    ------
-    irrepro.InputError
-        When ``IRREPRO_JOBS`` is not such a count, naming it.
-    """
+    """The worker count of the environment's ``IRREPRO_JOBS`` (unset or empty: ``default``)."""
     return check_jobs(env("IRREPRO_JOBS") or str(check_jobs(default)), "IRREPRO_JOBS")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
-    """``value`` as an int: the one check of every count and seed of irrepro.
-
-    Counts are ``B`` (resamples), repetitions, partitions. A float, even a whole one (``B=1.5``,
-    ``seed=1.7``, ``B=1e3``), a bool or a string is refused rather than truncated; numpy integers
-    are ints.
-
-    Parameters
-    ----------
-    value : int
-        The count or seed as given.
-    name : str
-        How the message names it (the argument or option).
-    minimum : int or None
-        The smallest value allowed (None: no bound).
-
-    Returns
-    -------
-    int
-        ``value`` as a Python int.
-
-    Raises
-    ------
-    irrepro.InputError
-        When ``value`` is not an integer or is below ``minimum``, naming ``name``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.parallel import check_int
-    >>> check_int(np.int64(1000), "B", minimum=1)
-    1000
-    >>> check_int(1e3, "B")
-    Traceback (most recent call last):
-    irrepro.errors.InputError: B must be an integer, got 1000.0 (float)
-    """
+    """``value`` as an int: the one check of every count and seed of irrepro."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     value = int(value)
@@ -195,36 +105,7 @@ def check_int(value: Any, name: str, *, minimum: int | None = None) -> int:
 
 
 def check_jobs(value: Any, name: str = "n_jobs") -> int:
-    """A number of workers as given: an integer >= 1, or -1 for all cores.
-
-    The one check of ``n_jobs`` (Python), ``-j/--jobs`` (command line) and ``IRREPRO_JOBS``
-    (environment): 0, -5 or 1.5 are refused wherever they come from, by the same rule.
-
-    Parameters
-    ----------
-    value : int or str
-        The count; text (the command line's, the environment's) is read as a base-10 integer.
-    name : str
-        Where the value came from, as the message names it (``n_jobs``, ``--jobs``,
-        ``IRREPRO_JOBS``).
-
-    Returns
-    -------
-    int
-        ``value`` as an int (-1 is returned as it is: :func:`n_jobs` resolves it).
-
-    Raises
-    ------
-    irrepro.InputError
-        When ``value`` is not an integer (a float, a bool, text that is not one) or is 0 or
-        below -1.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import check_jobs
-    >>> check_jobs(" 4 ", "--jobs"), check_jobs(-1)
-    (4, -1)
-    """
+    """A number of workers as given: an integer >= 1, or -1 for all cores."""
     if isinstance(value, str):
         text = value.strip()
         try:
@@ -241,7 +122,7 @@ def n_jobs(n: int | None = None) -> int:
     """Resolve a worker count: None -> 1, -1 -> all cores.
 
     None is 1 whatever ``IRREPRO_JOBS`` says (the command line and the book pass it,
-    :func:`env_jobs`).
+    ``env_jobs``).
 
     Parameters
     ----------
@@ -256,7 +137,7 @@ def n_jobs(n: int | None = None) -> int:
     Raises
     ------
     irrepro.InputError
-        For anything :func:`check_jobs` refuses, naming ``n_jobs``.
+        For anything ``check_jobs`` refuses, naming ``n_jobs``.
 
     Examples
     --------
@@ -270,30 +151,7 @@ def n_jobs(n: int | None = None) -> int:
 
 
 def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    """A :class:`numpy.random.SeedSequence` from a seed.
-
-    Parameters
-    ----------
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        An int >= 0, a SeedSequence (returned as it is) or a Generator (whose state it advances).
-
-    Returns
-    -------
-    numpy.random.SeedSequence
-        The seed sequence tasks spawn their children from.
-
-    Raises
-    ------
-    irrepro.InputError
-        For None (irrepro's results are reproducible: pass a seed) or a seed that is not an
-        integer >= 0.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import as_seed_sequence
-    >>> as_seed_sequence(7).entropy
-    7
-    """
+    """A :class:`numpy.random.SeedSequence` from a seed."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
@@ -304,25 +162,7 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from a seed.
-
-    Parameters
-    ----------
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        A Generator is used as it is (its state advances); anything else goes through
-        :func:`as_seed_sequence` (so None is refused).
-
-    Returns
-    -------
-    numpy.random.Generator
-        The generator to draw from.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import as_generator
-    >>> int(as_generator(1).integers(10**6)) == int(as_generator(1).integers(10**6))
-    True
-    """
+    """A :class:`numpy.random.Generator` from a seed."""
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(as_seed_sequence(seed))
@@ -334,7 +174,7 @@ def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
     Parameters
     ----------
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (see :func:`as_seed_sequence`).
+        The seed (see ``as_seed_sequence``).
     n : int
         The number of tasks.
 
@@ -386,41 +226,7 @@ def parallel_map(
     total: int | None = None,
     here: bool = False,
 ) -> list[Any]:
-    """``[fn(x) for x in items]`` on ``n_jobs`` workers, in order.
-
-    With a Dask scheduler (:func:`scheduler`: ``IRREPRO_SCHEDULER``) the tasks run on its cluster
-    whatever ``n_jobs`` says, and the bar advances as they complete; a ``parallel_map`` called
-    inside such a task runs serially.
-
-    Parameters
-    ----------
-    fn : callable
-        The task function, of one item.
-    items : iterable
-        The tasks' inputs.
-    n_jobs : int or None
-        Workers (see :func:`n_jobs`): threads, or processes with ``processes=True``.
-    processes : bool
-        Run on processes (for work that holds the GIL); ``fn`` and the items must pickle.
-    progress : bool or str
-        Show a tqdm progress bar (a str is its label).
-    total : int or None
-        The bar's total, when it is not the number of items.
-    here : bool
-        Keep the tasks on this machine whatever the scheduler (tasks that write this machine's
-        files).
-
-    Returns
-    -------
-    list
-        ``fn(x)`` for each item, in the items' order.
-
-    Examples
-    --------
-    >>> from irrepro.parallel import parallel_map
-    >>> parallel_map(lambda x: x * x, range(5), n_jobs=2)
-    [0, 1, 4, 9, 16]
-    """
+    """``[fn(x) for x in items]`` on ``n_jobs`` workers, in order."""
     from tqdm import tqdm
 
     items = list(items)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import special
 from scipy.stats import norm
 
-from ._intervals import (
+from ._intervals import (  # noqa: F401  (the checks and the bootstrap's helpers the families share)
     bca_interval,
     bootstrap_sd,
     check_level,
@@ -26,21 +26,13 @@ from .errors import InputError
 
 __all__ = [
     "Z95",
-    "EPS",
     "logit",
     "expit",
-    "bootstrap_sd",
-    "jackknife_acceleration",
     "bca_interval",
     "kendall_tau",
     "clustered_se",
     "MetaAnalysis",
     "meta_analysis",
-    "adjust_pvalues",
-    "check_level",
-    "level_percent",
-    "check_resamples",
-    "corrected_resamples",
 ]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
@@ -57,7 +49,7 @@ def logit(p, eps: float = EPS) -> np.ndarray:
     ----------
     p : array_like
         Probabilities (AP values, say) in [0, 1].
-    eps : float, default :data:`EPS`
+    eps : float, default ``EPS``
         0 and 1 become ``eps`` and ``1 - eps``, as Cormack & Lynam (2006, section 5) do for AP.
 
     Returns
@@ -274,7 +266,7 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     model : {"fixed", "dl"}
         Fixed effect (the paper's) or DerSimonian-Laird random effects.
     level : float, default 0.95
-        The confidence level of the interval (see :func:`check_level`).
+        The confidence level of the interval (see ``check_level``).
 
     Returns
     -------
@@ -334,40 +326,7 @@ def _holm(p: np.ndarray) -> np.ndarray:
 
 
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
-    """p-values adjusted for multiple comparisons by ``method``.
-
-    A NaN p-value (no test, e.g. the t-test of two identical systems) counts as 1 in the family and
-    stays NaN.
-
-    Parameters
-    ----------
-    p : array_like
-        p-values in [0, 1], NaN for no test.
-    method : str or None, default "holm"
-        Any method of statsmodels' ``multipletests`` (``"holm"``, ``"fdr_bh"`` for
-        Benjamini-Hochberg, ``"bonferroni"``, ...); None returns them unadjusted (as an array).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shaped as ``p``.
-
-    Raises
-    ------
-    irrepro.InputError
-        For a value outside [0, 1] (a negative, above 1, an infinity), naming its position, or an
-        unknown ``method``.
-
-    Examples
-    --------
-    Holm multiplies the smallest of two p-values by 2; a NaN counts in the family:
-
-    >>> from irrepro.stats import adjust_pvalues
-    >>> adjust_pvalues([0.01, 0.04])
-    array([0.02, 0.04])
-    >>> adjust_pvalues([0.01, 0.04, np.nan])
-    array([0.03, 0.08,  nan])
-    """
+    """p-values adjusted for multiple comparisons by ``method``."""
     p = np.asarray(p, dtype=np.float64)
     bad = ~np.isnan(p) & ~((p >= 0) & (p <= 1))
     if bad.any():

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from irrepro import data, measures
 from irrepro.cli import main as cli_main
 from irrepro.measures.kernel import score_grades
+from irrepro.measures.names import MEASURE_FAMILIES, Measure
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -312,16 +313,16 @@ def test_every_family_has_one_function(monkeypatch):
     """The registry of the kernel holds one function per family parse_measure knows, and scoring a
     measure calls its family's function."""
     kernels = measures.kernel._KERNELS
-    assert set(kernels) == set(measures.MEASURE_FAMILIES)
+    assert set(kernels) == set(MEASURE_FAMILIES)
     called = []
     for family, fn in kernels.items():
         monkeypatch.setitem(
             kernels, family, lambda s, ctx, fn=fn, family=family: called.append(family) or fn(s, ctx)
         )
     at = {"none": "", "optional": "@10", "required": "@10", "recall": "@0.5", "multiple": "@0.5"}
-    names = [f + at[kind] for f, kind in measures.MEASURE_FAMILIES.items()]
+    names = [f + at[kind] for f, kind in MEASURE_FAMILIES.items()]
     score_grades(np.array([[[2, 0, 1, -1]]]), np.array([[3, 1, 1]]), names)
-    assert called == list(measures.MEASURE_FAMILIES)
+    assert called == list(MEASURE_FAMILIES)
 
 
 def test_average_precision_keeps_its_signature():
@@ -335,7 +336,7 @@ def test_average_precision_keeps_its_signature():
 
 
 def test_measure_names():
-    assert measures.parse_measure("RBP(p=0.95)") == measures.Measure("RBP(p=0.95)", "RBP", None, 0.95)
+    assert measures.parse_measure("RBP(p=0.95)") == Measure("RBP(p=0.95)", "RBP", None, 0.95)
     assert measures.parse_measure("RBP(p=0.5,rel=2)").rel == 2
     assert measures.parse_measure("nDCG_sakai@1000").cutoff == 1000
     assert measures.parse_measure("nDCG").cutoff is None

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from irrepro import data, measures
+from irrepro.measures.evaluation import Evaluation
 
 # any warning is an error here (ranx's numba kernels warn about their own casts)
 pytestmark = pytest.mark.filterwarnings("error", "ignore:unsafe cast from uint64 to int64")
@@ -114,7 +115,7 @@ def test_to_dict_is_ranx_run_scores_and_feeds_its_tests(collection):
 def test_summarize_and_evaluation_object(collection):
     rs, qrels, runs = collection
     ev = measures.evaluate(rs, ["AP", "NumQ", "NumRel", "gm_map"])
-    assert isinstance(ev, measures.Evaluation) and ev.retrieved.shape == (len(rs.runs), len(rs.topics))
+    assert isinstance(ev, Evaluation) and ev.retrieved.shape == (len(rs.runs), len(rs.topics))
     assert ev.retrieved.tolist() == [[t in runs[r] for t in rs.topics] for r in rs.runs]
     full, part = measures.summarize(ev), measures.summarize(ev, complete=False)
     R = np.array([sum(g >= 1 for g in qrels[t].values()) for t in rs.topics])

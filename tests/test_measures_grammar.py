@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from irrepro import InputError, measures
-from irrepro.measures import MEASURE_FAMILIES, parse_measure
+from irrepro.measures import parse_measure
+from irrepro.measures.names import MEASURE_FAMILIES
 
 pytestmark = pytest.mark.filterwarnings("error")
 ir_measures = pytest.importorskip("ir_measures")

@@ -37,19 +37,19 @@ from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F4
 from ._common import PAD, UNJUDGED, DataError
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
-# not public, imported here by other packages, the tests and the benchmarks: get_collection, locate,
-# where, Run, build_runset, qrels_from_records, read_qrels and two helpers of the run set cache
+# not public, imported here by other packages, the CLI, the tests and the benchmarks: COLLECTIONS,
+# CacheError, cache_dir, mirror_dir, registry, get_collection, locate, where, Run, build_runset,
+# read_run, read_qrels, qrels_from_records, read_score_matrix, run_files, pool_documents and two
+# helpers of the run set cache
 from ._loaders import _runset_cache_path, leaderboard, load_matrix, load_runs, run_files  # noqa: F401
-from ._matrices import ScoreMatrix, read_score_matrix
+from ._matrices import ScoreMatrix, read_score_matrix  # noqa: F401
 from ._qrels import Qrels, qrels_from_records, read_qrels  # noqa: F401
 from ._runs import Run, build_runset, read_run  # noqa: F401
 from ._runset import RunSet
 from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels  # noqa: F401
-from .emulate import pool_documents, pool_qrels, thin_qrels, trec6_relevant
+from .emulate import pool_documents, pool_qrels, thin_qrels, trec6_relevant  # noqa: F401
 
 __all__ = [
-    "COLLECTIONS",
-    "CacheError",
     "DataError",
     "DataUnavailable",
     "PAD",
@@ -58,19 +58,12 @@ __all__ = [
     "RunSet",
     "ScoreMatrix",
     "SimulatedDataWarning",
-    "cache_dir",
     "fetch",
     "leaderboard",
     "load_matrix",
     "load_qrels",
     "load_runs",
-    "mirror_dir",
-    "pool_documents",
     "pool_qrels",
-    "read_run",
-    "read_score_matrix",
-    "run_files",
-    "registry",
     "status",
     "synthetic",
     "thin_qrels",

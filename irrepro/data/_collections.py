@@ -249,7 +249,7 @@ def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
     Parameters
     ----------
     collections : sequence of str, optional
-        The collections (default: all of :data:`COLLECTIONS`).
+        The collections (default: all of ``COLLECTIONS``).
 
     Returns
     -------

@@ -39,16 +39,7 @@ class DataUnavailable(InputError, RuntimeError):
 
 
 class CacheError(DataUnavailable):
-    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot be written.
-
-    The message names the path and what to do.
-
-    Examples
-    --------
-    >>> from irrepro.data import CacheError, DataUnavailable
-    >>> issubclass(CacheError, DataUnavailable)
-    True
-    """
+    """The data cache cannot be used: ``IRREPRO_CACHE`` names a file, or a directory that cannot be written."""
 
 
 class DataError(InputError):

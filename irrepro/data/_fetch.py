@@ -9,11 +9,9 @@ Every real file the book reads is listed in ``irrepro/registry.tsv`` with its pu
 3. the network (unless ``IRREPRO_OFFLINE=1``), through :func:`pooch.retrieve`, which downloads to a
    temporary file and moves it into place only when the sha256 matches.
 
-A cached file whose checksum does not match (corrupt, truncated, edited) is reported and replaced;
-it is never used. Files irrepro derives from them (the run sets' ``.npz``) have their sha256 recorded
-beside them when written (``_files.atomic_write`` with ``record_sha256``, a ``NAME.sha256`` file in
-``sha256sum``'s format) and checked on every read (``_files.recorded_sha256_problem``). Every file
-irrepro writes gets the mode the process's umask gives a new file (``0o666 & ~umask``).
+A cached file whose checksum does not match is reported and replaced, never used; files irrepro
+derives from them (the run sets' ``.npz``) have their sha256 recorded beside them and checked on
+every read.
 """
 
 from __future__ import annotations
@@ -50,20 +48,7 @@ class RegistryEntry:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, RegistryEntry]:
-    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``).
-
-    Returns
-    -------
-    dict of str to RegistryEntry
-        Path -> its sha256, size in bytes, public URL and license.
-
-    Examples
-    --------
-    >>> from irrepro.data import registry
-    >>> entry = registry()["ir_datasets/cord19/trec-covid/qrels"]
-    >>> entry.bytes, entry.sha256[:12]
-    (1142244, '84a374f40a89')
-    """
+    """Every file the book may read, keyed by its relative path (``irrepro/registry.tsv``)."""
     text = resources.files("irrepro").joinpath("registry.tsv").read_text(encoding="utf-8")
     rows = csv.DictReader(text.splitlines(), delimiter="\t")
     return {
@@ -83,25 +68,13 @@ def _env_flag(name: str) -> bool:
 
 
 def cache_dir() -> Path:
-    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory.
-
-    Returns
-    -------
-    pathlib.Path
-        The directory (it need not exist yet).
-    """
+    """The user's data cache: ``IRREPRO_CACHE``, or the platform's cache directory."""
     cache = env("IRREPRO_CACHE")
     return Path(cache).expanduser().resolve() if cache else Path(platformdirs.user_cache_dir("irrepro"))
 
 
 def mirror_dir() -> Path | None:
-    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set.
-
-    Returns
-    -------
-    pathlib.Path or None
-        The mirror directory, laid out like the registry's paths.
-    """
+    """The offline mirror (``IRREPRO_MIRROR``), or None when it is not set."""
     mirror = env("IRREPRO_MIRROR")
     return Path(mirror).expanduser().resolve() if mirror else None
 

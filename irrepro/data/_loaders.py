@@ -23,33 +23,7 @@ from ._textfiles import _fspath
 
 
 def run_files(directory: str | Path) -> list[Path]:
-    """The run files of a directory: every visible file, sorted by name.
-
-    Parameters
-    ----------
-    directory : str or os.PathLike
-        The directory.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Its files whose names do not start with a dot.
-
-    Raises
-    ------
-    DataError
-        When it holds none.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irrepro.data import run_files
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     for name in ("b.txt", "a.txt", ".hidden"):
-    ...         _ = (pathlib.Path(d) / name).write_text("")
-    ...     print([p.name for p in run_files(d)])
-    ['a.txt', 'b.txt']
-    """
+    """The run files of a directory: every visible file, sorted by name."""
     directory = Path(directory)
     files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
@@ -73,7 +47,7 @@ def load_runs(
     source : str, os.PathLike, list, dict, pandas.DataFrame or ranx.Run
         One of: a collection name of the book (``"trec-covid-round5"``; its qrels come with it); a
         directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-        concurrently, with trec_eval's conventions: see :func:`read_run`); a DataFrame with
+        concurrently, with trec_eval's conventions: see ``read_run``); a DataFrame with
         ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's (``qid, docno, score``),
         where a ``name`` column splits it into several runs; a pytrec_eval-style dict
         ``{qid: {docno: score}}``, or a ranx ``Run``; a list of such objects, or a dict

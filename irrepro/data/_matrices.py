@@ -118,40 +118,7 @@ def read_score_matrix(
     collection: str = "",
     source: str = "",
 ) -> ScoreMatrix:
-    r"""Read a topics x systems CSV or TSV into a systems x topics :class:`ScoreMatrix`.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The CSV, or TSV (a tab in its first line): one row per topic, one column per system, the
-        header the systems' names; a first column headed ``topic``, ``query``, ``qid`` or nothing
-        holds the topic ids (gt4ireval's and Sakai's layout).
-    measure : str
-        The measure the scores are of.
-    topics : sequence of str, optional
-        The rows' topic ids when the file has no ``topic`` column; without either, rows are named
-        ``row1``, ``row2``, ...
-    collection : str, optional
-        The collection's name.
-    source : str, optional
-        ``"real"`` or ``"simulated"``.
-
-    Returns
-    -------
-    ScoreMatrix
-        Systems x topics.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irrepro.data import read_score_matrix
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     path = pathlib.Path(d) / "ap.csv"
-    ...     _ = path.write_text("topic,A,B\n401,0.2,0.3\n402,0.4,0.1\n")
-    ...     m = read_score_matrix(path, "AP")
-    >>> m.systems, m.topics, m.scores[0]
-    (('A', 'B'), ('401', '402'), array([0.2, 0.4]))
-    """
+    r"""Read a topics x systems CSV or TSV into a systems x topics :class:`ScoreMatrix`."""
     pd = _pd()
     path = Path(path)
     if not path.is_file():

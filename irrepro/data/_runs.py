@@ -53,65 +53,7 @@ def _for_ranking(cols: _RunCols, precision: str) -> _RunCols:
 
 
 def read_run(path: str | Path) -> Run:
-    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it.
-
-    Parameters
-    ----------
-    path : str, bytes or os.PathLike
-        A regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's
-        ``<(zcat run.gz)``); plain or gzip-compressed (detected by content, not by name).
-
-    Returns
-    -------
-    Run
-        The run, named by its tag: its (topic, doc, score) lines.
-
-    Raises
-    ------
-    DataError
-        For every refusal, naming the file, the line and the problem.
-
-    Notes
-    -----
-    The conventions, checked against trec_eval's ``get_trec_results.c``:
-
-    * Fields are separated by any run of whitespace (space, tab, ``\r``, ``\v``, ``\f``); a
-      line ends at ``\n`` (Windows ``\r\n`` line ends are fine). Text is UTF-8, and a byte order
-      mark at the start is dropped, so that the file scores as the same file without it (trec_eval
-      makes it part of the first line's topic id, a topic the qrels lack: the run's first topic
-      loses its first document).
-    * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
-    * A line whose first non-blank character is ``#`` is a comment and is skipped.
-    * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
-      and the fourth (the rank): trec_eval ranks by score.
-    * The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``): trec_eval's
-      ``atof`` would read ``high`` or ``1.5abc`` silently as 0 or 1.5; irrepro refuses them.
-    * A file holds one run, named by its tag: a file whose tag changes is refused at the line
-      where it changes (trec_eval names the run by the last line's tag without checking).
-    * A document twice in one topic is refused, as trec_eval refuses it.
-
-    The file is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is
-    met, and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB) is
-    refused as a decompression bomb. A fast columnar reader (pyarrow's CSV reader) reads the file;
-    when it meets anything unusual, a line-by-line pass of the same conventions reads it instead,
-    and names the offending line.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from irrepro import data
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     path = pathlib.Path(d) / "run.txt"
-    ...     _ = path.write_text("1 Q0 d1 1 2.5 mine\n1 Q0 d2 2 1.0 mine\n2 Q0 d3 1 0.7 mine\n")
-    ...     run = data.read_run(path)
-    >>> run.name
-    'mine'
-    >>> run.table
-      topic doc  score
-    0     1  d1    2.5
-    1     1  d2    1.0
-    2     2  d3    0.7
-    """
+    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it."""
     cols = _parse_run(path)
     return Run(cols.name, cols.frame(), cols.path, cols)
 

@@ -10,7 +10,7 @@ conditions back on TREC-COVID's own runs and judgments, each returning ordinary 
   of a target size, e.g. TREC-6's numbers of relevant documents (:func:`trec6_relevant`) matched
   topic by topic in rank order of R;
 - :func:`pool_qrels` keeps only the judgments of the documents in the top ``depth`` of the runs
-  (:func:`pool_documents`), as a pool of that depth would have judged them.
+  (``pool_documents``), as a pool of that depth would have judged them.
 
 One-line use::
 
@@ -217,33 +217,7 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
 
 
 def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pool of depth ``depth``: the union over the runs of their top ``depth`` documents per topic.
-
-    TREC's pooling, as Sanderson & Zobel (2005, section 4) vary it. The lists are cut in trec_eval's
-    rank order (:meth:`RunSet.truncate`).
-
-    Parameters
-    ----------
-    runs : RunSet
-        The runs that pool.
-    depth : int
-        How many of each list's top documents go into the pool.
-
-    Returns
-    -------
-    topic, doc, grade : numpy.ndarray
-        int64, one entry per pooled (topic, document) pair, sorted by topic then document: the
-        topic's index in ``runs.topics``, the document's index in ``runs.vocab`` and its grade in
-        ``runs`` (``UNJUDGED`` when the qrels do not judge it).
-
-    Examples
-    --------
-    >>> from irrepro.data import pool_documents, synthetic
-    >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
-    >>> topic, doc, grade = pool_documents(rs, 2)
-    >>> topic[:8], grade[:8]
-    (array([0, 0, 0, 0, 0, 1, 1, 1]), array([1, 0, 0, 0, 2, 1, 0, 0]))
-    """
+    """The pool of depth ``depth``: the union over the runs of their top ``depth`` documents per topic."""
     depth = parallel.check_int(depth, "depth", minimum=1)
     T = len(runs.topics)
     V = np.int64(max(len(runs.vocab), 1))
@@ -254,7 +228,7 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 
 
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
-    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (:func:`pool_documents`).
+    """The qrels of ``runs`` restricted to the pool of depth ``depth`` (``pool_documents``).
 
     The judgments of the pooled documents, as they are; every other judgment is dropped, so its
     document becomes unjudged, as a pool of that depth would have left it. R, and which documents are

@@ -23,7 +23,7 @@ Score-matrix model
 A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (same normals as above, sd 0.35 / 0.9 / 0.55) gives
 ``AP = expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``,
 ``RR = expit(eta + 1.2)`` (DCG and nDCG_sakai as nDCG, ERR as RR; in any spelling
-:func:`irrepro.measures.parse_measure` reads) and anything else ``expit(eta)``; the same seed
+``irrepro.measures.parse_measure`` reads) and anything else ``expit(eta)``; the same seed
 gives the same latent qualities for every measure, so measures of one simulated collection are
 correlated as real ones.
 """

@@ -22,27 +22,7 @@ if TYPE_CHECKING:  # pandas is imported by the functions that return frames: eva
 
 
 class Evaluation(dict):
-    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``.
-
-    Keyed by the measures as given; any other spelling of an evaluated measure finds it too
-    (``ev["MAP"]`` after evaluating ``"AP"``).
-
-    Parameters
-    ----------
-    items : iterable
-        ``(measure, ScoreMatrix)`` pairs.
-    retrieved : numpy.ndarray
-        (runs, topics) bool: the lists with at least one document (what plain trec_eval averages).
-    rel : int
-        The lowest relevant grade the measures were evaluated with.
-
-    Attributes
-    ----------
-    retrieved : numpy.ndarray
-        As given.
-    rel : int
-        As given.
-    """
+    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``."""
 
     def __init__(self, items, retrieved: np.ndarray, rel: int):
         super().__init__(items)
@@ -344,7 +324,7 @@ def to_trec_eval(
     For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
     when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
     weighted utility and ``rbp_resid`` with its own p on a missed topic (see the module). Measures
-    named as :func:`~irrepro.measures.trec_eval_name` names them under ``-l rel`` in trec_eval's
+    named as ``irrepro.measures.trec_eval_name`` names them under ``-l rel`` in trec_eval's
     order; a measure trec_eval lacks at that level keeps irrepro's name and comes last. Topics in
     trec_eval's order (by the bytes of their ids); no per-topic line of ``num_q`` and the
     geometric means.

@@ -34,34 +34,7 @@ _ERR_MAX_GRADE = 4
 
 
 def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
-    """Average precision of ranked lists (trec_eval's ``map``; Sakai's AveP, Sec. 2.1).
-
-    AP = (1/R) sum over relevant ranks r of precision@r; 0 when R = 0.
-
-    Parameters
-    ----------
-    relevant : numpy.ndarray
-        Boolean ``(..., K)``: whether the document at each rank is relevant (rank axis last,
-        padding False).
-    n_rel : numpy.ndarray
-        The number of relevant documents R, broadcastable to ``relevant.shape[:-1]``.
-
-    Returns
-    -------
-    numpy.ndarray
-        AP, shaped ``relevant.shape[:-1]``.
-
-    Notes
-    -----
-    Sakai (2006), section 2.1 (AveP); Cormack & Lynam (2006) bootstrap it (section 4).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.measures import average_precision
-    >>> average_precision(np.array([[True, False, True], [False, False, False]]), np.array([2, 0]))
-    array([0.83333333, 0.        ])
-    """
+    """Average precision of ranked lists (trec_eval's ``map``; Sakai's AveP, Sec. 2.1)."""
     relevant = np.asarray(relevant, dtype=bool)
     k = relevant.shape[-1]
     hits = np.cumsum(relevant, axis=-1, dtype=np.int32)

@@ -4,10 +4,8 @@ project's own, parsed to a :class:`Measure` with its parameters checked (:func:`
 The grammar is ir_measures' (``ir_measures.parse_measure`` and ``parse_trec_measure``): a name
 irrepro reads that ir_measures reads too means the same measure with the same parameters there,
 and a name of a measure irrepro does not compute is an :class:`~irrepro.InputError` saying so
-(tests/test_measures_grammar.py checks both by property against ir_measures). It is irrepro's
-code (the parser in ``measures/_grammar.py``, the checks here), not a call into ir_measures: that
-stays a test dependency (``irrepro eval`` imports neither it nor pytrec_eval), and its registry
-has none of the project's names (``Q``, ``gm_map``, ...)."""
+(tests/test_measures_grammar.py checks both against ir_measures, which stays a test dependency:
+the parser is irrepro's own, ``measures/_grammar.py``)."""
 
 from __future__ import annotations
 
@@ -127,48 +125,7 @@ _MISSING = {
 
 @dataclass(frozen=True)
 class Measure:
-    """A parsed measure: its canonical name, its family and the parameters it uses.
-
-    :func:`parse_measure` makes it; a parameter the measure does not use is None.
-
-    Attributes
-    ----------
-    name : str
-        The canonical name: ir_measures' ``str()`` where ir_measures has the measure (``"RR@10"``
-        for ``"MRR@10"``), else the project's (``"nDCG_sakai@1000"``, ``"gm_map"``).
-    family : str
-        A key of ``MEASURE_FAMILIES``, e.g. ``"nDCG"``.
-    cutoff : int or None
-        The rank cutoff k.
-    p : float or None
-        RBP's persistence.
-    rel : int or None
-        The relevance level (relevant: grade >= rel); None for a graded measure, or every
-        retrieved document for ``NumRet``.
-    recall : float or None
-        IPrec's recall level.
-    beta : float or None
-        SetF's beta.
-    relative : bool
-        SetP's ``relative`` (ir_measures' SetRelP).
-    mult : float or None
-        Rprec_mult's multiple of R (the cutoff is ``(long)(mult R + 0.9)``, as trec_eval's).
-    weights : tuple of float or None
-        utility's weights of the relevant retrieved, the non-relevant retrieved and the relevant
-        not retrieved documents (trec_eval's p1, p2, p3; default 1, -1, 0).
-    gains : tuple of (int, float) or None
-        nDCG's and DCG's gains other than gain = grade, as (grade, gain) pairs sorted by grade.
-    agg : str
-        How :func:`~irrepro.measures.summarize` combines topics: ``"mean"``, ``"sum"`` (the
-        counts), ``"gm"`` (trec_eval's geometric mean) or ``"G"`` (Sakai's).
-
-    Examples
-    --------
-    >>> from irrepro.measures import parse_measure
-    >>> m = parse_measure("gm_NDCG(gains={0:0,1:1,2:3})@10")
-    >>> m.name, m.family, m.cutoff, m.gains, m.agg
-    ('gm_nDCG(gains={2:3})@10', 'nDCG', 10, ((2, 3.0),), 'gm')
-    """
+    """A parsed measure: its canonical name, its family and the parameters it uses."""
 
     name: str
     family: str
@@ -185,21 +142,7 @@ class Measure:
 
     @property
     def bounds(self) -> tuple[float, float] | None:
-        """The range of the measure's per-topic scores, ``(0.0, 1.0)``, or None when it has none.
-
-        A share, a normalised gain or a reciprocal rank lies in [0, 1] (with gains of its own, as
-        long as none is negative); a count, DCG, utility or SP (AP x R) has no upper bound.
-
-        Returns
-        -------
-        tuple of float or None
-
-        Examples
-        --------
-        >>> from irrepro.measures import parse_measure
-        >>> parse_measure("nDCG@10").bounds, parse_measure("NumRet").bounds
-        ((0.0, 1.0), None)
-        """
+        """The range of the measure's per-topic scores, ``(0.0, 1.0)``, or None when it has none."""
         if self.family not in _UNIT_FAMILIES or any(g < 0 for _, g in self.gains or ()):
             return None
         return (0.0, 1.0)
@@ -392,57 +335,7 @@ def _canonical(m: Measure) -> str:
 
 
 def parse_measure(name, *, rel: int | None = None) -> Measure:
-    """Parse a measure name, or an ir_measures measure object, into a :class:`Measure`.
-
-    Parameters
-    ----------
-    name : str, Measure or ir_measures measure
-        A string in ir_measures' grammar: ``Name``, ``Name(k=v, ...)``, either followed by ``@x``
-        (``"AP"``, ``"P@10"``, ``"RBP(p=0.5,rel=2)"``, ``"nDCG(gains={0:0,1:1,2:3})@10"``), values
-        as literals without a sign or an expression, a float parameter as a float (``IPrec@1.0``);
-        or a trec_eval name, printed or as ``-m`` takes it (``map``, ``P_10``, ``P.10``,
-        ``ndcg_cut_20``, ``iprec_at_recall_0.10``, ``rbp_p=0.5``, ``utility_2,-0.5,-1,0``,
-        ``ndcg.1=3,2=9``, ``G_1=3,2=9``); or a project name (``Q``, ``nDCG_sakai@1000``,
-        ``11pt_avg``). ``gm_`` or ``G_`` before a name asks for trec_eval's or Sakai's geometric
-        mean (``G_`` before digits and ``=`` is trec_eval's G with gains); space around the name
-        is ignored. A :class:`Measure` is returned as it is.
-    rel : int, optional
-        The relevance level (trec_eval's ``-l``; 1 when None) of the binary measures that set no
-        ``rel`` of their own.
-
-    Returns
-    -------
-    Measure
-        The measure; its ``name`` is the canonical one.
-
-    Raises
-    ------
-    InputError
-        An unknown name; a measure irrepro does not compute (the message says why and lists what it
-        computes); a parameter the measure does not take, of the wrong type or out of range; a
-        parameter given twice (``P(cutoff=5)@10``); a trec_eval name of several measures
-        (``P_5,10``); a geometric mean of a geometric mean (``gm_gm_map``); Sakai's ``G_`` of a
-        measure that can be negative (``G_utility``: utility's default weights include -1).
-
-    Examples
-    --------
-    >>> from irrepro.measures import parse_measure
-    >>> parse_measure("MRR@10").name
-    'RR@10'
-    >>> m = parse_measure("P(rel=2)@10")
-    >>> m.family, m.cutoff, m.rel
-    ('P', 10, 2)
-    >>> parse_measure("ndcg_cut.20") == parse_measure("nDCG@20")
-    True
-    >>> parse_measure("G_1=3,2=9").name, parse_measure("G_AP").name
-    ('G(gains={1:3,2:9})', 'G_AP')
-    >>> parse_measure("AP", rel=2).name
-    'AP(rel=2)'
-    >>> parse_measure("P@x")
-    Traceback (most recent call last):
-    ...
-    irrepro.errors.InputError: measure 'P@x': 'x' is not a literal value ir_measures reads ...
-    """
+    """Parse a measure name, or an ir_measures measure object, into a :class:`Measure`."""
     if isinstance(name, Measure):
         return name
     if isinstance(name, str):

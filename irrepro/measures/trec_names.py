@@ -122,42 +122,7 @@ def _trec_eval_measure(measure, rel: int | None = None) -> _TrecEval | None:
 
 
 def trec_eval_name(measure, *, rel: int | None = None) -> str | None:
-    """The name trec_eval prints for a measure, or None when trec_eval has no such measure.
-
-    Parameters
-    ----------
-    measure : str, Measure or ir_measures measure
-        The measure, as :func:`parse_measure` reads it.
-    rel : int, optional
-        trec_eval's ``-l`` (1 when None): the level of binary measures that set none of their own.
-
-    Returns
-    -------
-    str or None
-        ``map``, ``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``num_rel_ret``,
-        ``iprec_at_recall_0.50``, ``gm_map``, ``rbp_p=0.5`` (as ``-m rbp.p=0.5`` prints it),
-        ``Rprec_mult_0.20``, ``relative_P_5``, ``unj_10``, ``set_F_0.5``, a measure's own gains
-        and weights as ``-m G.1=3,2=9`` and ``-m utility.2,-0.5,-1,0`` print them (``G_1=3,2=9``,
-        ``ndcg_1=3``, ``ndcg_rel_2=5``, ``Rndcg_1=2``, ``utility_2,-0.5,-1,0``: whole numbers
-        without ``.0``, others as the shortest decimal that reads back to them, with no
-        exponent: ``0.00001``), ...; None for ``RR@10``, ``ERR@20``, ``Q``, ``G_AP``, gains with a
-        cutoff (``nDCG(gains={2:3})@10``: trec_eval's ``ndcg_cut`` takes none), a relevance level
-        other than ``rel`` (``AP(rel=2)`` is trec_eval's ``map`` under ``-l 2``), ... (trec_eval
-        9.0.8 lacks ``rbp``; its ``iprec_at_recall`` counts as irrepro's ``IPrec``.) The name
-        reads back as the measure (:func:`parse_measure`, at the same ``rel``), but for levels
-        of ``iprec_at_recall`` and ``Rprec_mult`` with more than two decimals (printed ``%3.2f``,
-        as trec_eval prints them).
-
-    Examples
-    --------
-    >>> from irrepro.measures import trec_eval_name
-    >>> trec_eval_name("P@10"), trec_eval_name("IPrec@0.5"), trec_eval_name("RBP(p=0.5)")
-    ('P_10', 'iprec_at_recall_0.50', 'rbp_p=0.5')
-    >>> trec_eval_name("AP(rel=2)", rel=2), trec_eval_name("AP(rel=2)"), trec_eval_name("RR@10")
-    ('map', None, None)
-    >>> trec_eval_name("utility(rel_ret=2,nonrel_ret=-0.5,rel_missed=-1)"), trec_eval_name("G(gains={1:3})")
-    ('utility_2,-0.5,-1,0', 'G_1=3')
-    """
+    """The name trec_eval prints for a measure, or None when trec_eval has no such measure."""
     te = _trec_eval_measure(measure, rel)
     return None if te is None else te.name
 

@@ -183,10 +183,10 @@ def reproduce_runs(
     repro_qrels : optional
         The judgments of the reproduction's topics (replicability).
     measures : sequence of str
-        Evaluation measures (:func:`irrepro.measures.parse_measure` names).
+        Evaluation measures (``irrepro.measures.parse_measure`` names).
     B : int, default 1000
         Bootstrap resamples of the topics: at least 100, and one beyond each end of the intervals,
-        ``B (1 - level) / 2 >= 1`` (:func:`irrepro.stats.check_resamples`).
+        ``B (1 - level) / 2 >= 1`` (``irrepro.stats.check_resamples``).
     level : float, default 0.95
         Confidence level.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
