@@ -1,9 +1,7 @@
-"""The manifests that prove which files irrepro wrote, and the temporary siblings it writes into
-(used by :mod:`irrepro._outputs`, which says what irrepro may write, replace and remove): the
-marker ``.irrepro-report`` of an output directory and the record ``.irrepro-files`` of the single
-files irrepro wrote into a user's directory (every file's size and sha256), the survey of a
-directory against its marker, the removal of what it proves irrepro's, and the names, locks and
-leftovers of the temporary siblings."""
+"""The manifests that prove which files irrepro wrote (used by :mod:`irrepro._outputs`): the marker
+``.irrepro-report`` of an output directory and the record ``.irrepro-files`` of the single files
+irrepro wrote into a user's directory, each listing every file's size and sha256; and the hidden
+temporary siblings irrepro writes into, their names, locks and leftovers."""
 
 from __future__ import annotations
 
@@ -28,33 +26,20 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = ["MARKER", "RECORD"]
 
-#: The manifest of an output directory of irrepro (a report, a design; JSON: every file's size and
-#: sha256), written last.
+#: The manifest of an output directory of irrepro (a report, a design), written last.
 MARKER = ".irrepro-report"
-#: The record of the single files irrepro wrote into a directory of the user's (a methods
-#: paragraph, a z-score file), in the same JSON form.
+#: The record of the single files irrepro wrote into a directory of the user's.
 RECORD = ".irrepro-files"
 _FORMAT = "irrepro report manifest"
 _RECORD_FORMAT = "irrepro files record"
 _VERSION = 1
-#: A manifest is small; a bigger "marker" is not irrepro's (and is not read whole).
-_MAX_MANIFEST = 1 << 20
-#: A manifest nests three levels (document, table, entry); deeper JSON is not irrepro's.
-_MAX_DEPTH = 3
-#: tempfile's random part: 8 characters of this alphabet.
-_RANDOM = "[a-z0-9_]{8}"
-#: The longest file name assumed where the system does not say (POSIX's NAME_MAX on Linux, macOS).
-NAME_MAX = 255
-#: Bytes a temporary sibling's name adds to its stem: 8 random characters and ".tmp".
-_TEMP_SUFFIX = 12
-#: This process's start, as far as irrepro can tell (the import of this module): a temporary
-#: sibling older than this was not written by this process.
-_STARTED = time.time()
-
-
-# --------------------------------------------------------------------------------------------
-# the manifest
-# --------------------------------------------------------------------------------------------
+_MAX_MANIFEST = 1 << 20  # a bigger "manifest" is not irrepro's (and is not read whole)
+_MAX_DEPTH = 3  # document, table, entry: deeper JSON is not irrepro's
+_RANDOM = "[a-z0-9_]{8}"  # tempfile's random part
+NAME_MAX = 255  # the longest file name where the system does not say
+_TEMP_SUFFIX = 12  # what a temporary sibling adds to its stem: 8 random characters and ".tmp"
+_STARTED = time.time()  # a temporary sibling older than this was not written by this process
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 Entry = tuple[int, str]  # (size in bytes, sha256 hex)
 
@@ -63,25 +48,13 @@ def _entry(blob: bytes) -> Entry:
     return len(blob), hashlib.sha256(blob).hexdigest()
 
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _open_dir(d: Path) -> int:
-    """A file descriptor of the directory ``d`` itself, never of what a symbolic link there
-    points to (OSError for a link or anything but a directory): what irrepro removes, it removes
-    from that directory, whatever ``d`` names by then."""
-    return os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)
-
-
 def _at(path: Path, dir_fd: int | None) -> str | Path:
     """``path`` as the system calls take it: its name inside ``dir_fd``, or itself."""
     return path.name if dir_fd is not None else path
 
 
 def _file_entry(path: Path, size: int, dir_fd: int | None = None) -> Entry | None:
-    """The size and sha256 of the regular file ``path`` (read afresh: a proof, not a memo; in
-    ``dir_fd`` when given), or None when it is not a regular file or cannot be read. Not read when
-    ``size`` differs."""
+    """Size and sha256 of the regular file ``path``, no link followed (else None; unread if sizes differ)."""
     try:
         st = os.lstat(_at(path, dir_fd), dir_fd=dir_fd)
         if not stat.S_ISREG(st.st_mode):
@@ -105,7 +78,7 @@ def _valid_name(name) -> bool:
 
 
 def _depth(doc, limit: int) -> int:
-    """How deep the JSON value ``doc`` nests (a scalar 0), counted no further than ``limit`` + 1."""
+    """How deep the JSON value ``doc`` nests, counted no further than ``limit`` + 1."""
     if not isinstance(doc, (dict, list)) or limit < 0:
         return 0
     values = doc.values() if isinstance(doc, dict) else doc
@@ -136,84 +109,16 @@ def _encode(
     return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
-@dataclass(frozen=True)
-class _Manifest:
-    """What a manifest proves: ``listed`` (name -> the sizes and digests a file may have), or None
-    and the ``reason`` it is no manifest; ``kind``, what it is the manifest of (``"report"``, or
-    another command's output directory, e.g. ``"design output"``)."""
-
-    listed: dict[str, set[Entry]] | None
-    reason: str = ""
-    kind: str = "report"
-
-
-def _read_manifest(d: Path, marker: str = MARKER, dir_fd: int | None = None) -> _Manifest:
-    """The manifest ``d/marker`` (in ``dir_fd`` when given), read within limits (size, nesting,
-    numbers, never through a link): whatever it holds, a manifest or a reason, never an exception."""
-    fmt = _RECORD_FORMAT if marker == RECORD else _FORMAT
-    m = d / marker
-    name = marker if dir_fd is not None else m
-    try:
-        st = os.lstat(name, dir_fd=dir_fd)
-    except FileNotFoundError:
-        return _Manifest(None, f"no {marker} file")
-    except OSError as exc:
-        return _Manifest(None, f"{marker}: {exc.strerror}")
-    if not stat.S_ISREG(st.st_mode):
-        return _Manifest(None, f"{marker} is not a regular file")
-    if st.st_size == 0:
-        return _Manifest(None, f"its {marker} file is empty")
-    if st.st_size > _MAX_MANIFEST:
-        return _Manifest(None, f"its {marker} file is too large to be irrepro's manifest")
-    try:
-        fd = os.open(name, os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
-        with os.fdopen(fd, "rb") as f:
-            doc = json.loads(f.read(_MAX_MANIFEST + 1), parse_constant=_no_constant)
-    except (OSError, ValueError, RecursionError):  # (RecursionError: JSON nested thousands deep)
-        return _Manifest(
-            None, f"its {marker} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
-        )
-    if _depth(doc, _MAX_DEPTH) > _MAX_DEPTH:
-        return _Manifest(
-            None, f"its {marker} file is not an irrepro manifest (nested deeper than a manifest)"
-        )
-    if not isinstance(doc, dict) or doc.get("format") != fmt or doc.get("version") != _VERSION:
-        return _Manifest(None, f"its {marker} file is not an irrepro manifest of version {_VERSION}")
-    kind = doc.get("written_by", "report")
-    if not isinstance(kind, str) or not kind or len(kind) > 40:
-        return _Manifest(None, f"its {marker} file is damaged ('written_by' is not a name)")
-    listed: dict[str, set[Entry]] = {}
-    for key in ("files", "pending"):
-        part = doc.get(key, {})
-        if not isinstance(part, dict):
-            return _Manifest(None, f"its {marker} file is damaged ({key!r} is not a table)")
-        for name, e in part.items():
-            ok = (_valid_name(name) and isinstance(e, dict) and type(e.get("size")) is int
-                  and 0 <= e["size"] < 1 << 63 and isinstance(e.get("sha256"), str)
-                  and re.fullmatch("[0-9a-f]{64}", e["sha256"]))  # fmt: skip
-            if not ok:
-                return _Manifest(None, f"its {marker} file is damaged (entry {name!r})")
-            listed.setdefault(name, set()).add((e["size"], e["sha256"]))
-    return _Manifest(listed, "", kind)
-
-
-def _no_constant(name: str):
-    """json's hook for NaN and Infinity, which no manifest holds."""
-    raise ValueError(f"{name} in a manifest")
-
-
 @dataclass
 class _Survey:
-    """What a directory holds, by ownership: ``owned`` (listed by its manifest, content
-    matching), ``changed`` (listed, but not matching or not a regular file any more) and
-    ``foreign`` (not listed); ``reason`` says why there is no valid manifest (``listed`` None)."""
+    """A directory by ownership under its manifest (``listed`` None, and the ``reason``, without one)."""
 
     listed: dict[str, set[Entry]] | None
     reason: str = ""
-    kind: str = "report"
-    owned: dict[str, Entry] = field(default_factory=dict)
-    changed: list[str] = field(default_factory=list)
-    foreign: list[str] = field(default_factory=list)
+    kind: str = "report"  # the command whose output it is ("report", "design output")
+    owned: dict[str, Entry] = field(default_factory=dict)  # listed, content matching
+    changed: list[str] = field(default_factory=list)  # listed, content not matching
+    foreign: list[str] = field(default_factory=list)  # not listed
     empty: bool = False
 
     @property
@@ -225,62 +130,96 @@ class _Survey:
         return sorted(self.changed + self.foreign)
 
 
+def _read_manifest(d: Path, marker: str = MARKER, dir_fd: int | None = None) -> _Survey:
+    """The manifest ``d/marker``, read within limits and never through a link: a manifest or a reason."""
+    fmt = _RECORD_FORMAT if marker == RECORD else _FORMAT
+    name = marker if dir_fd is not None else d / marker
+    try:
+        st = os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return _Survey(None, f"no {marker} file")
+    except OSError as exc:
+        return _Survey(None, f"{marker}: {exc.strerror}")
+    if not stat.S_ISREG(st.st_mode):
+        return _Survey(None, f"{marker} is not a regular file")
+    if st.st_size == 0:
+        return _Survey(None, f"its {marker} file is empty")
+    if st.st_size > _MAX_MANIFEST:
+        return _Survey(None, f"its {marker} file is too large to be irrepro's manifest")
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
+        with os.fdopen(fd, "rb") as f:
+            doc = json.loads(f.read(_MAX_MANIFEST + 1), parse_constant=_no_constant)
+    except (OSError, ValueError, RecursionError):  # (RecursionError: JSON nested thousands deep)
+        return _Survey(
+            None, f"its {marker} file holds no manifest (written by irrepro before 0.2, or not by irrepro)"
+        )
+    if _depth(doc, _MAX_DEPTH) > _MAX_DEPTH:
+        return _Survey(None, f"its {marker} file is not an irrepro manifest (nested deeper than a manifest)")
+    if not isinstance(doc, dict) or doc.get("format") != fmt or doc.get("version") != _VERSION:
+        return _Survey(None, f"its {marker} file is not an irrepro manifest of version {_VERSION}")
+    kind = doc.get("written_by", "report")
+    if not isinstance(kind, str) or not kind or len(kind) > 40:
+        return _Survey(None, f"its {marker} file is damaged ('written_by' is not a name)")
+    listed: dict[str, set[Entry]] = {}
+    for key in ("files", "pending"):
+        part = doc.get(key, {})
+        if not isinstance(part, dict):
+            return _Survey(None, f"its {marker} file is damaged ({key!r} is not a table)")
+        for name, e in part.items():
+            ok = (_valid_name(name) and isinstance(e, dict) and type(e.get("size")) is int
+                  and 0 <= e["size"] < 1 << 63 and isinstance(e.get("sha256"), str)
+                  and re.fullmatch("[0-9a-f]{64}", e["sha256"]))  # fmt: skip
+            if not ok:
+                return _Survey(None, f"its {marker} file is damaged (entry {name!r})")
+            listed.setdefault(name, set()).add((e["size"], e["sha256"]))
+    return _Survey(listed, "", kind)
+
+
+def _no_constant(name: str):
+    """json's hook for NaN and Infinity, which no manifest holds."""
+    raise ValueError(f"{name} in a manifest")
+
+
 def _survey(d: Path, dir_fd: int | None = None) -> _Survey:
     """What ``d`` holds (read through ``dir_fd`` when given), by ownership under its manifest."""
     names = sorted(os.listdir(d if dir_fd is None else dir_fd))
-    m = _read_manifest(d, dir_fd=dir_fd)
-    listed = m.listed
-    s = _Survey(listed, m.reason, m.kind, empty=not names)
+    s = _read_manifest(d, dir_fd=dir_fd)
+    s.empty = not names
     for name in names:
         if name == MARKER:
             continue
-        try:
-            is_dir = stat.S_ISDIR(os.lstat(_at(d / name, dir_fd), dir_fd=dir_fd).st_mode)
-        except OSError:
-            is_dir = False
-        label = name + "/" if is_dir else name
-        if listed is None or name not in listed:
+        label = name + "/" if _is_dir(_at(d / name, dir_fd), dir_fd) else name
+        if s.listed is None or name not in s.listed:
             s.foreign.append(label)
             continue
         got = None
-        for size in {size for size, _ in listed[name]}:
+        for size in {size for size, _ in s.listed[name]}:
             got = _file_entry(d / name, size, dir_fd)
-            if got in listed[name]:
+            if got in s.listed[name]:
+                s.owned[name] = got
                 break
-        if got in listed[name]:
-            s.owned[name] = got
         else:
             s.changed.append(label)
     return s
 
 
 def _remove_owned(d: Path) -> list[str]:
-    """Remove from ``d`` every file its manifest proves irrepro's, then the manifest and ``d``
-    itself if nothing else is left; returns what is left (empty when ``d`` is gone). ``d`` is
-    opened once, never through a symbolic link, and everything is read and removed inside what
-    was opened. What another process removed meanwhile is no error; any other failure is returned
-    as "(its reason)"."""
+    """Remove from ``d`` what its manifest proves irrepro's, then ``d`` if emptied; returns what is left."""
     try:
-        fd = _open_dir(d)
+        fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)
     except FileNotFoundError:
         return []
     except OSError as exc:  # a link, or no directory: not irrepro's to empty
         return [f"({exc.strerror})"]
     try:
         s = _survey(d, fd)
-        if s.listed is None:
-            left = sorted(s.foreign)
-        else:
-            for name in s.owned:
+        left = s.kept()
+        if s.listed is not None:
+            for name in [*s.owned, *([] if left else [MARKER])]:
                 try:
                     os.unlink(name, dir_fd=fd)
-                except FileNotFoundError:
-                    pass
-            left = s.kept()
-            if not left:
-                try:
-                    os.unlink(MARKER, dir_fd=fd)
-                except FileNotFoundError:
+                except FileNotFoundError:  # removed by another process meanwhile
                     pass
         if not left:
             os.rmdir(d)
@@ -293,37 +232,35 @@ def _remove_owned(d: Path) -> list[str]:
         os.close(fd)
 
 
-def _write_marker(
-    path: Path, files: dict[str, Entry], pending: dict[str, Entry] | None = None, kind: str = ""
-) -> None:
-    path.write_bytes(_encode(files, pending, kind=kind))
+def _replace(path: Path, blob: bytes, prefix: str, check=None) -> None:
+    """Write ``blob`` into a new hidden sibling of ``path``, run ``check``, rename it over ``path``."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")  # a new file: no link followed
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600, as a new file under the umask
+        if check is not None:
+            check()
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _record(d: Path, name: str, entry: Entry) -> None:
-    """Add ``name`` (just written, ``entry``) to the record ``d/.irrepro-files`` of the single files
-    irrepro wrote there, dropping listed files that are gone; written to a temporary file and
-    renamed, under a lock so that two processes recording at once lose nothing."""
+    """Add ``name`` (just written) to the record of ``d``, dropping files that are gone, under a lock."""
     lock = _lock(d, wait=True)
-    tmp = ""
     try:
         listed = _read_manifest(d, RECORD).listed
         files = {n: max(es) for n, es in (listed or {}).items() if n != name and os.path.lexists(d / n)}
         files[name] = entry
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=RECORD + ".", suffix=".tmp")  # a new file: no link followed
-        with os.fdopen(fd, "wb") as f:
-            f.write(_encode(dict(sorted(files.items())), fmt=_RECORD_FORMAT))
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, d / RECORD)
-        tmp = ""
+        _replace(d / RECORD, _encode(dict(sorted(files.items())), fmt=_RECORD_FORMAT), RECORD + ".")
     finally:
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
         _unlock(lock)
 
 
 def _recorded(d: Path, name: str) -> bool:
-    """Whether the record of ``d`` proves the regular file ``d/name`` irrepro's (listed, its
-    size and sha256 matching)."""
+    """Whether the record of ``d`` proves the regular file ``d/name`` irrepro's (size and sha256 matching)."""
     listed = _read_manifest(d, RECORD).listed
     if not listed or name not in listed:
         return False
@@ -336,8 +273,7 @@ def _recorded(d: Path, name: str) -> bool:
 
 
 def _lock(d: Path, wait: bool = False) -> int | None:
-    """Hold a lock on the directory ``d`` while this process writes it (None without flock, or
-    when another process holds it and ``wait`` is False)."""
+    """Lock the directory ``d`` (None without flock, or when held elsewhere and not ``wait``)."""
     if fcntl is None:  # pragma: no cover
         return None
     fd = os.open(d, os.O_RDONLY)
@@ -357,10 +293,8 @@ def _unlock(fd: int | None) -> None:
 def _in_use(d: Path) -> bool:
     """Whether a running process holds the lock of ``d`` (writes a report there now)."""
     fd = _lock(d)
-    if fd is None:
-        return fcntl is not None
     _unlock(fd)
-    return False
+    return fd is None and fcntl is not None
 
 
 def _name_max(d: Path) -> int:
@@ -372,9 +306,7 @@ def _name_max(d: Path) -> int:
 
 
 def temp_stem(name: str, name_max: int = NAME_MAX) -> str:
-    """The prefix of the temporary siblings of ``name``: ``.NAME.``, or where that would make a
-    sibling's name longer than ``name_max`` bytes, ``.PART~HASH.`` (the name cut at a character
-    boundary, and 8 hex digits of its sha256), so that every name the system takes has siblings."""
+    """The prefix ``.NAME.`` of ``name``'s temporary siblings, cut and hashed past ``name_max``."""
     stem = f".{name}."
     if len(os.fsencode(stem)) + _TEMP_SUFFIX <= name_max:
         return stem
@@ -386,22 +318,30 @@ def temp_stem(name: str, name_max: int = NAME_MAX) -> str:
     return f".{part}~{digest}."
 
 
+def _stem(p: Path) -> str:
+    """:func:`temp_stem` of ``p`` in its directory."""
+    return temp_stem(p.name, _name_max(p.parent))
+
+
+def _temp_dir(p: Path, suffix: str = ".tmp") -> Path:
+    """A new hidden temporary sibling directory of ``p`` (mode 0700)."""
+    return Path(tempfile.mkdtemp(dir=p.parent, prefix=_stem(p), suffix=suffix))
+
+
 def _temp_pattern(name: str, name_max: int = NAME_MAX) -> re.Pattern:
     return re.compile(rf"{re.escape(temp_stem(name, name_max))}{_RANDOM}\.(tmp|old)")
 
 
-def _is_dir(p: Path) -> bool:
+def _is_dir(p: Path | str, dir_fd: int | None = None) -> bool:
     """Whether ``p`` is a directory itself (not a link to one)."""
     try:
-        return stat.S_ISDIR(os.lstat(p).st_mode)
+        return stat.S_ISDIR(os.lstat(p, dir_fd=dir_fd).st_mode)
     except OSError:
         return False
 
 
 def _clean_stale(d: Path) -> None:
-    """Remove the temporary siblings of ``d`` that a killed report left (older than this process,
-    not locked by a running one), by their manifests; name in a warning what cannot be proven
-    irrepro's."""
+    """Remove the temporary siblings of ``d`` a killed run left; warn of what is not provably irrepro's."""
     pattern = _temp_pattern(d.name, _name_max(d.parent))
     try:
         siblings = [p for p in d.parent.iterdir() if pattern.fullmatch(p.name)]
@@ -420,8 +360,6 @@ def _clean_stale(d: Path) -> None:
                 left = _remove_owned(p)
         except OSError as exc:
             left = [f"({exc.strerror})"]
-        except (ValueError, RecursionError):  # not one of irrepro's, whatever it holds
-            left = ["(not irrepro's)"]
         if left:
             warnings.warn(
                 f"{p}: left by an earlier irrepro report that was stopped; kept, as irrepro cannot prove "

@@ -1,22 +1,9 @@
-"""What irrepro may write, replace and remove where a command writes the user's outputs: the one
-guard of ``report`` and ``design --out DIR``, ``compare --methods-file FILE`` and ``standardize
---export-zscores FILE``, checked before any work (:func:`check_dir`, :func:`check_file`).
-
-- **Never over an input**: an output is none of the inputs nor a hard link to one, holds none, and
-  is no visible file of an input directory (a run next time); a new directory inside a runs
-  directory is allowed (:func:`irrepro.data.run_files` reads visible files only).
-- **Ownership, not guesses** (:mod:`irrepro._manifest`): an output directory's manifest
-  ``.irrepro-report`` lists every file with its size and sha256 and the command that wrote it; a
-  later run of that command replaces or removes only listed files whose content still matches,
-  leaves the rest in place and names it. A single file is written where nothing is, or over a file
-  the record ``.irrepro-files`` beside it lists unchanged; never through a symbolic link.
-- **Every legal name**: a temporary sibling's name is cut and hashed where ``.NAME.XXXXXXXX.tmp``
-  would be too long (:func:`irrepro._manifest.temp_stem`).
-- **Atomic where it can be**: files go into a hidden temporary sibling first, renamed into place,
-  exchanged with an earlier output in one step (Linux ``renameat2``; elsewhere two renames, the
-  earlier one put back on failure), or, beside the user's files, moved in one by one under a
-  manifest that first lists them as ``pending``. A killed run's sibling is removed later by the
-  same rule; what cannot be proven irrepro's is named, never deleted.
+"""What irrepro may write, replace and remove where a command writes the user's outputs (``report``
+and ``design --out DIR``, ``compare --methods-file``, ``standardize --export-zscores``), checked
+before any work and again when writing: never over or into an input; replace or remove only what a
+manifest (:mod:`irrepro._manifest`) proves irrepro wrote, naming the rest; never through a link;
+every name the system takes; atomic where it can be (a hidden temporary sibling renamed or
+exchanged into place; beside the user's files, moved in one by one under a ``pending`` manifest).
 """
 
 from __future__ import annotations
@@ -29,6 +16,7 @@ import stat
 import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from pathlib import Path
 
 from ._manifest import (
@@ -36,6 +24,7 @@ from ._manifest import (
     RECORD,
     Entry,
     _clean_stale,
+    _encode,
     _entry,
     _file_entry,
     _lock,
@@ -44,11 +33,13 @@ from ._manifest import (
     _record,
     _recorded,
     _remove_owned,
+    _replace,
+    _stem,
     _Survey,
     _survey,
+    _temp_dir,
     _unlock,
     _valid_name,
-    _write_marker,
     temp_stem,
 )
 from ._text import few, shown
@@ -67,8 +58,7 @@ def _out_path(out: str | Path) -> Path:
 
 
 def _input_paths(inputs: Iterable) -> list[Path]:
-    """The inputs that are paths of this system (resolved); ids, collection names and objects are
-    no paths and are left out."""
+    """The inputs that are existing paths (resolved); ids, collection names and objects are left out."""
     paths = []
     for p in inputs:
         try:
@@ -87,10 +77,7 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _check_inputs(given: str, d: Path, inputs: Iterable, option: str, what: str, file: bool = False) -> None:
-    """``d`` (``option`` of the command, which writes ``what`` there; a ``file`` or a directory) is
-    none of ``inputs`` nor a hard link to one, holds none of them, and is no file of an input
-    directory (a run file, or a visible new ``file`` that would be read as one). A new directory
-    inside the runs directory is allowed."""
+    """Refuse ``d`` if it is an input or a hard link to one, holds one, or would be read as a run."""
     rd = d.resolve()
     for rp in _input_paths(inputs):
         kind = "directory" if rp.is_dir() else "file"
@@ -121,8 +108,7 @@ def _check_length(given: str, d: Path, base: Path, option: str) -> None:
 
 
 def _base(given: str, d: Path, option: str, what: str, file: bool = False) -> Path:
-    """The nearest existing ancestor of ``d``, after the checks every output shares: not empty,
-    not the root, a name the system takes, no symbolic link."""
+    """The nearest existing ancestor of ``d``, once ``d`` is no root, a name the system takes and no link."""
     if d == d.parent:
         raise InputError(f"{given}: {option} is the root directory; give a {what}")
     base = d.parent
@@ -159,30 +145,11 @@ def _not_a_report(given: str, d: Path, s: _Survey, what: str) -> InputError:
                       f"(or, if it is an old {what} of yours, remove it yourself)")  # fmt: skip
 
 
-def _other_kind(given: str, s: _Survey, what: str) -> None:
-    """Refuse to replace an earlier output of another command (a report by a design, say)."""
-    if s.listed is not None and not s.empty and s.kind != what:
-        raise InputError(
-            f"{given}: an earlier irrepro {s.kind} (so its manifest says), not a {what}: irrepro replaces an "
-            f"output only with one of the same command; give another --out (or remove the {s.kind} yourself)"
-        )
-
-
 def _read_only(d: Path) -> bool:
     try:
         return bool(os.statvfs(d).f_flag & getattr(os, "ST_RDONLY", 1))
     except OSError:
         return False
-
-
-def _conflicts(given: str, s: _Survey, names: Iterable[str], what: str) -> None:
-    kept = {k.rstrip("/") for k in s.kept()}
-    hit = sorted(n for n in names if n in kept)
-    if hit:
-        raise InputError(
-            f"{given}: the {what} would overwrite {', '.join(hit)}, which irrepro did not write or which "
-            "changed since it did; move them away, or give another --out"
-        )
 
 
 def _probe(given: str, base: Path, what: str) -> None:
@@ -194,9 +161,7 @@ def _probe(given: str, base: Path, what: str) -> None:
 
 
 def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), what: str = "report") -> Path:
-    """The absolute ``out`` if an output directory of ``files`` (``what``: "report") may be written
-    there (new, empty, or an earlier one of the same command's), else an InputError naming ``out``
-    for all that :func:`write_dir` would refuse or fail on and can be known now."""
+    """The absolute ``out`` if an output directory of ``files`` may go there, else an InputError naming it."""
     given = os.fspath(out)
     if not str(given).strip():  # Path("") is ".": the working directory, which the user did not name
         raise InputError(f"--out is empty: give a directory for the {what}")
@@ -207,15 +172,7 @@ def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), w
         raise InputError(f"{given}: --out names a file, not a directory for the {what}")
     if not base.is_dir():
         raise InputError(f"{given}: cannot create the {what} there, {base} is a file")
-    if d.is_dir():
-        try:
-            s = _survey(d)
-        except OSError as exc:
-            raise InputError(f"{given}: cannot read the directory ({exc.strerror})") from None
-        if not s.empty and s.listed is None:
-            raise _not_a_report(given, d, s, what)
-        _other_kind(given, s, what)
-        _conflicts(given, s, files, what)
+    if _surveyed(given, d, files, what) is not None:
         if not os.access(d, os.W_OK | os.X_OK):
             why = ("it is on a read-only file system" if _read_only(d) else
                    f"the directory is not writable (mode {d.stat().st_mode & 0o777:o})")  # fmt: skip
@@ -227,9 +184,7 @@ def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), w
 
 
 def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out") -> Path:
-    """The absolute ``out`` if the file may be written there (new, recorded in ``.irrepro-files``
-    unchanged, or a device or pipe written through), else an InputError naming ``out`` and
-    ``option`` (an input, a link, a directory, a file irrepro did not write, a missing directory)."""
+    """The absolute ``out`` if the file may be written there, else an InputError naming it."""
     given = os.fspath(out)
     if not str(given).strip():
         raise InputError(f"{option} is empty: give a file name")
@@ -270,8 +225,7 @@ def _listed_by(path: Path) -> str:
 
 
 def _stream(d: Path) -> bool:
-    """Whether ``d`` leads, through any links, to a character device, a pipe or a socket (written
-    through: nothing there can be overwritten)."""
+    """Whether ``d`` leads, through any links, to a character device, a pipe or a socket (written through)."""
     try:
         mode = os.stat(d).st_mode
     except OSError:
@@ -288,42 +242,19 @@ def _blob(data: str | bytes) -> bytes:
     return data if isinstance(data, bytes) else shown(data).encode("utf-8")  # a non-UTF-8 path as \xNN
 
 
-def write_file(path: Path, data: str | bytes, given: str | Path | None = None, option: str = "--out") -> None:
-    """Write ``data`` (text as UTF-8) to the file ``path`` (:func:`check_file`'s answer, checked
-    again here: the directory may have changed since) through a temporary sibling renamed over it,
-    and add it to the record ``.irrepro-files`` of its directory. ``given`` names it in messages;
-    an :class:`~irrepro.errors.OutputError` when writing fails (nothing half-written is left)."""
-    given = os.fspath(given if given is not None else path)
+def write_file(out: str | Path, data: str | bytes, option: str = "--out") -> None:
+    """Write ``data`` (text as UTF-8) to the file ``out`` (:func:`check_file`) atomically, and record it."""
+    given = os.fspath(out)
     blob = _blob(data)
-    path = check_file(given, option=option)
-    if _stream(path):
-        try:
+    path = check_file(out, option=option)
+    try:
+        if _stream(path):
             with open(path, "wb") as f:
                 f.write(blob)
-        except OSError as exc:
-            raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), given) from None
-        return
-    fd, tmp = -1, ""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temp_stem(path.name, _name_max(path.parent)),
-                                   suffix=".tmp")  # fmt: skip
-        with os.fdopen(fd, "wb") as f:
-            fd = -1
-            f.write(blob)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600, as a new file under the umask
-        if os.path.lexists(path) and not _recorded(path.parent, path.name):
-            check_file(given, option=option)  # raises, naming what changed
-        os.replace(tmp, path)
-        tmp = ""
+            return
+        _replace(path, blob, _stem(path), check=lambda: check_file(given, option=option))
     except OSError as exc:
-        if isinstance(exc, InputError):
-            raise
         raise OutputError(exc.errno or errno.EIO, exc.strerror or str(exc), given) from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
     try:
         _record(path.parent, path.name, _entry(blob))
     except OSError as exc:  # written, but not provably irrepro's: a later run will not overwrite it
@@ -332,8 +263,7 @@ def write_file(path: Path, data: str | bytes, given: str | Path | None = None, o
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not
-    available (other systems, old kernels, some file systems)."""
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         fn = libc.renameat2
@@ -356,54 +286,36 @@ def _say_kept(given: str, kept: list[str], what: str, where: str = "") -> None:
             f"{few(kept, 8)}" + where, stacklevel=4)  # fmt: skip
 
 
-def write_dir(
-    d: Path, files: Mapping[str, str | bytes], given: str | Path | None = None, what: str = "report"
-) -> None:
-    """Write ``files`` (name -> text as UTF-8, or bytes) as an output directory ``d``
-    (:func:`check_dir`'s answer, checked again here: it may have changed since), by the rules of
-    the module docstring: only files irrepro can prove it wrote are replaced or removed. ``given``
-    names ``d`` in messages (``--out`` as the user gave it); an :class:`~irrepro.InputError` for
-    what :func:`check_dir` refuses, an :class:`~irrepro.errors.OutputError` naming ``given`` when
-    writing fails (an earlier output directory is then left as it was)."""
-    given = os.fspath(given if given is not None else d)
+def write_dir(out: str | Path, files: Mapping[str, str | bytes], what: str = "report") -> Path:
+    """Write ``files`` (name -> text or bytes) as the output directory ``out`` (checked again); returns it."""
+    given = os.fspath(out)
     blobs = {name: _blob(data) for name, data in files.items()}
     bad = [n for n in blobs if not _valid_name(n)]
     if bad:
         raise InputError(f"{what} file names must be plain names, not {bad}")
+    d = check_dir(out, files=blobs, what=what)
     entries = {name: _entry(b) for name, b in blobs.items()}
     d.parent.mkdir(parents=True, exist_ok=True)
     _clean_stale(d)
-    _survey_for_write(given, d, blobs, what)
-    try:
-        tmp = Path(
-            tempfile.mkdtemp(dir=d.parent, prefix=temp_stem(d.name, _name_max(d.parent)), suffix=".tmp")
-        )
-    except OSError as exc:
-        raise OutputError(
-            exc.errno, f"{exc.strerror} (creating the {what}'s temporary directory)", given
-        ) from None
-    lock = _lock(tmp)
+    tmp, lock = None, None
     ours = [True]  # tmp holds only what this call wrote (after an exchange: the earlier output)
     try:
-        try:
-            _write_marker(tmp / MARKER, {}, pending=entries, kind=what)
-            for name, blob in blobs.items():
-                (tmp / name).write_bytes(blob)
-            _write_marker(tmp / MARKER, entries, kind=what)  # written last
-        except OSError as exc:
-            raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
-        try:
-            _put_in_place(given, d, tmp, blobs, entries, ours, what)
-        except OSError as exc:  # named by --out as given, never by the hidden temporary directory
-            if isinstance(exc, InputError):
-                raise
-            if exc.filename == given:
-                raise OutputError(exc.errno, exc.strerror, given) from exc
-            raise OutputError(exc.errno, f"{exc.strerror} (putting the {what} in place)", given) from None
+        tmp = _temp_dir(d)
+        lock = _lock(tmp)
+        (tmp / MARKER).write_bytes(_encode({}, entries, kind=what))
+        for name, blob in blobs.items():
+            (tmp / name).write_bytes(blob)
+        (tmp / MARKER).write_bytes(_encode(entries, kind=what))  # written last
+        _put_in_place(given, d, tmp, blobs, entries, ours, what)
+    except OSError as exc:  # named by --out as given, never by the hidden temporary directory
+        if exc.filename == given:  # (an OutputError, too, as it was)
+            raise OutputError(exc.errno, exc.strerror, given) from exc
+        raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
     finally:
         _unlock(lock)
-        if ours[0] and tmp.exists():
+        if ours[0] and tmp is not None and tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+    return d
 
 
 def _put_in_place(
@@ -415,9 +327,7 @@ def _put_in_place(
     ours: list[bool],
     what: str,
 ) -> None:
-    """Put the finished output directory ``tmp`` in ``d``'s place (module docstring); ``ours[0]`` is set
-    False the moment ``tmp`` no longer holds only what this process wrote (it must not then be
-    removed whole, whatever happens next)."""
+    """Put the finished ``tmp`` in ``d``'s place; ``ours[0]`` False once ``tmp`` holds more than it wrote."""
     os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the output from others
     try:
         os.rename(tmp, d)  # d absent or empty: one step
@@ -426,7 +336,7 @@ def _put_in_place(
     except OSError as exc:
         if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
             raise
-    s = _survey_for_write(given, d, blobs, what)  # d is not empty
+    s = _surveyed(given, d, blobs, what)
     assert s is not None  # (None only for an absent d)
     if not s.only_owned:
         _write_in_place(given, d, tmp, blobs, entries, s, what)
@@ -436,9 +346,10 @@ def _put_in_place(
         left = _remove_owned(tmp)
         _say_kept(given, left, what, f"; they are in {tmp}, where the earlier {what} was moved")
         return
-    old = Path(tempfile.mkdtemp(dir=d.parent, prefix=temp_stem(d.name, _name_max(d.parent)), suffix=".old"))
+    old = _temp_dir(d, ".old")
+    prev = old / "report"
     try:
-        os.rename(d, old / "report")
+        os.rename(d, prev)
     except BaseException:
         os.rmdir(old)
         raise
@@ -447,53 +358,54 @@ def _put_in_place(
         ours[0] = False
     except BaseException:
         try:
-            os.rename(old / "report", d)
+            os.rename(prev, d)
         except OSError as exc:  # keep it where it is, and say where
-            raise OutputError(
-                exc.errno, f"{exc.strerror}; the earlier {what} is in {old / 'report'}", given
-            ) from exc
+            raise OutputError(exc.errno, f"{exc.strerror}; the earlier {what} is in {prev}", given) from exc
         os.rmdir(old)
         raise
-    left = _remove_owned(old / "report")
+    left = _remove_owned(prev)
     if not left:
-        try:
+        with suppress(OSError):
             os.rmdir(old)
-        except OSError:
-            pass
-    _say_kept(given, left, what, f"; they are in {old / 'report'}, where the earlier {what} was moved")
+    _say_kept(given, left, what, f"; they are in {prev}, where the earlier {what} was moved")
 
 
-def _survey_for_write(given: str, d: Path, blobs: dict[str, bytes], what: str) -> _Survey | None:
-    """The survey of ``d`` (None if absent), refusing what :func:`check_dir` refuses."""
-    if d.is_symlink() or (d.exists() and not d.is_dir()):
-        check_dir(given, files=blobs, what=what)  # raises, naming the problem
+def _surveyed(given: str, d: Path, files: Iterable[str], what: str) -> _Survey | None:
+    """The survey of the directory ``d`` (None if absent), once it may take the ``what`` of ``files``."""
     if not d.is_dir():
         return None
-    s = _survey(d)
+    try:
+        s = _survey(d)
+    except OSError as exc:
+        raise InputError(f"{given}: cannot read the directory ({exc.strerror})") from None
     if not s.empty and s.listed is None:
         raise _not_a_report(given, d, s, what)
-    _other_kind(given, s, what)
-    _conflicts(given, s, blobs, what)
+    if s.listed is not None and s.kind != what:  # an earlier output of another command
+        raise InputError(
+            f"{given}: an earlier irrepro {s.kind} (so its manifest says), not a {what}: irrepro replaces an "
+            f"output only with one of the same command; give another --out (or remove the {s.kind} yourself)"
+        )
+    kept = {k.rstrip("/") for k in s.kept()}
+    hit = sorted(n for n in files if n in kept)
+    if hit:
+        raise InputError(
+            f"{given}: the {what} would overwrite {', '.join(hit)}, which irrepro did not write or which "
+            "changed since it did; move them away, or give another --out"
+        )
     return s
 
 
 def _write_in_place(
     given: str, d: Path, tmp: Path, blobs: dict[str, bytes], entries: dict[str, Entry], s: _Survey, what: str
 ) -> None:
-    """The new files moved one by one from ``tmp`` into ``d``, which also holds what irrepro
-    leaves alone: first a manifest listing old and new files (a run killed here leaves only
-    files it can prove), then each new file, then the old files not replaced, then the final
-    manifest."""
-    try:
-        interim = tmp / (MARKER + ".interim")
-        _write_marker(interim, s.owned, pending=entries, kind=what)
-        os.replace(interim, d / MARKER)
-        for name in blobs:
-            os.replace(tmp / name, d / name)
-        for name, e in s.owned.items():
-            if name not in blobs and _file_entry(d / name, e[0]) == e:
-                (d / name).unlink()
-        os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
-    except OSError as exc:
-        raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
+    """Move the new files one by one into ``d``, beside files irrepro leaves, under a ``pending`` manifest."""
+    interim = tmp / (MARKER + ".interim")
+    interim.write_bytes(_encode(s.owned, entries, kind=what))
+    os.replace(interim, d / MARKER)
+    for name in blobs:
+        os.replace(tmp / name, d / name)
+    for name, e in s.owned.items():
+        if name not in blobs and _file_entry(d / name, e[0]) == e:
+            (d / name).unlink()
+    os.replace(tmp / MARKER, d / MARKER)  # the final manifest, last
     _say_kept(given, s.kept(), what)

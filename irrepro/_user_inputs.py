@@ -1,10 +1,6 @@
-"""The user's runs for ``irrepro report``, ``eval`` and ``compare``: :func:`load` reads them with
-real (or, when asked for, the simulated) qrels through :func:`irrepro.data.load_runs`, which also
-refuses a run matching no qrels topic; each run's coverage of the qrels' topics is
-:meth:`RunSet.coverage <irrepro.data.RunSet.coverage>`. Public names are re-exported by
-:mod:`irrepro.report` (``report.load``). A module of the package's top level,
-not of :mod:`irrepro.report`: the command line's ``eval`` and ``compare`` read runs with it without
-importing the report (pandas, jinja2, ...)."""
+"""The user's runs for ``irrepro report``, ``eval`` and ``compare``, read with their qrels (:func:`load`,
+public as ``report.load``). At the package's top level: ``eval`` and ``compare`` read runs with it
+without importing the report (pandas, jinja2)."""
 
 from __future__ import annotations
 

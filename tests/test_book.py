@@ -1350,9 +1350,8 @@ def _loader_keys(tree, names) -> list[re.Pattern]:
 
 def _package_keys(tree, names) -> list[re.Pattern]:
     """The keys read by the package's row builders a chapter hands its loader
-    (``sz.figure2_rows(P, ...)`` or ``sz.rows.figure2_rows(P, ...)``, ``sz`` imported as
-    ``from irrepro import standardize as sz``): the keys their module reads from the parameter the
-    loader is passed as."""
+    (``sz.rows.figure2_rows(P, ...)``, ``sz`` imported as ``from irrepro import standardize as sz``): the
+    keys their module reads from the parameter the loader is passed as."""
     import importlib
     import inspect
 
@@ -1366,9 +1365,9 @@ def _package_keys(tree, names) -> list[re.Pattern]:
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
-        owner, rows = node.func.value, []  # ``kt.f(P, ...)`` or the family's rows: ``kt.rows.f(P, ...)``
-        if isinstance(owner, ast.Attribute) and owner.attr == "rows":
-            owner, rows = owner.value, ["rows"]
+        owner, path = node.func.value, []  # ``sz.f(P, ...)`` or ``sz.rows.f(P, ...)``
+        if isinstance(owner, ast.Attribute):
+            owner, path = owner.value, [owner.attr]
         if (
             isinstance(owner, ast.Name)
             and owner.id in aliases
@@ -1376,10 +1375,9 @@ def _package_keys(tree, names) -> list[re.Pattern]:
             and isinstance(node.args[0], ast.Name)
             and node.args[0].id in names
         ):
-            module = importlib.import_module(aliases[owner.id])
-            for attr in rows:
-                module = getattr(module, attr)
-            fn = getattr(module, node.func.attr)
+            fn = importlib.import_module(aliases[owner.id])
+            for attr in [*path, node.func.attr]:
+                fn = getattr(fn, attr)
             param = next(iter(inspect.signature(fn).parameters))
             out.extend(_loader_keys(ast.parse(inspect.getsource(inspect.getmodule(fn))), {param}))
     return out

@@ -14,6 +14,7 @@ from scipy import stats
 from irrepro import InputError, design
 from irrepro import significance as sig
 from irrepro.design import _anova
+from irrepro.design._power import power_curve
 
 
 def pilot(S=6, T=40, seed=1, system_sd=0.05):
@@ -145,7 +146,7 @@ def test_simulated_t_power_is_the_noncentral_t_power_on_gaussian_data():
     from statsmodels.stats.power import TTestPower
 
     sd, delta, sizes = 0.1, 0.05, [8, 20, 35]
-    c = design.power_curve(gaussian(sd, delta), sizes, families=10, trials=1500, seed=11)
+    c = power_curve(gaussian(sd, delta), sizes, families=10, trials=1500, seed=11)
     expected = TTestPower().power(delta / sd, np.array(sizes), 0.05, alternative="two-sided")
     assert np.all(c.se > 0)
     assert np.all(np.abs(c.power - expected) <= 3 * c.se), (c.power, expected, c.se)
@@ -354,3 +355,20 @@ def test_drop_worst_keeps_what_gt4irevals_drop_keeps():
     assert design.drop_worst(BRENNAN_4, 0.0).shape == (10, 12)
     with pytest.raises(InputError, match="at least 2"):
         design.drop_worst(BRENNAN_4[:3], 0.9)
+
+
+# The examples of the names that left the API (issue 45: their docstrings are one line), as tests.
+
+
+def test_power_curve_example():
+    def gauss(family, n, trials, rng):  # two systems, differences N(0.05, 0.1^2)
+        b = rng.normal(0.5, 0.1, (trials, 1, n))
+        return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
+
+    c = power_curve(gauss, [10, 40], families=4, trials=200, seed=1)
+    assert c.power[1] > c.power[0]
+
+
+def test_pair_power_example():
+    x = np.random.default_rng(1).normal(0.3, 0.1, (6, 40))
+    assert 0 < design.rows.pair_power(x, 30, min_diff=0.05, alpha=0.05) < 1

@@ -164,14 +164,14 @@ def _d_study(seed):
 
 
 def _power_curves():
-    from irrepro import design
+    from irrepro.design._power import power_curve
 
     def gauss(family, n, trials, rng):
         b = rng.normal(0.5, 0.1, (trials, 1, n))
         return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
 
     return [
-        design.power_curve(gauss, [10, 20, 40], families=2, trials=50, seed=1, test=t)
+        power_curve(gauss, [10, 20, 40], families=2, trials=50, seed=1, test=t)
         for t in ("paired-t", "wilcoxon")
     ]
 

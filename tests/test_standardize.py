@@ -8,6 +8,7 @@ from scipy import stats
 
 from irrepro import standardize as sz
 from irrepro._rule import judge_row
+from irrepro.standardize._scores import zscores
 
 # ------------------------------------------------------------------ published figures (real data)
 
@@ -58,7 +59,7 @@ def _toy(seed=0, s=30, t=12):
 
 def test_zscores_mean0_sd1_over_standardizing_systems():
     x = _toy()
-    z = sz.zscores(x)
+    z = zscores(x)
     np.testing.assert_allclose(z.mean(axis=0), 0, atol=1e-12)
     np.testing.assert_allclose(z.std(axis=0, ddof=1), 1, atol=1e-12)
     s = sz.standardize(x)
@@ -283,7 +284,7 @@ def test_sampling_error_of_the_power_ratio_matches_the_spread_over_resampled_pai
     # which power_ratio gives by the delta method from one sample (the chapter's TREC 8 rows).
     raw = sz.topic_range(real_matrix("robust2004", measure), 401, 450)
     std = sz.standardize(raw, sz.factors(real_matrix("trec8", measure)))
-    r, err = sz.power_ratio(raw, std)
+    r, err = sz.rows.power_ratio(raw, std)
     a, b = (
         sz._comparability.significant_pairs(raw).astype(float),
         sz._comparability.significant_pairs(std).astype(float),
@@ -306,10 +307,63 @@ def test_chapter_rows_read_the_papers_words(real_matrix):
     from irrepro import book
 
     P = book.paper_numbers("webber2008score")
-    rows = sz.figure4_rows(P, 0.9186, (3, 12, 15), (0.48, 0.88, 1.26), 1000)
+    rows = sz.rows.figure4_rows(P, 0.9186, (3, 12, 15), (0.48, 0.88, 1.26), 1000)
     assert judge_row(rows[1]).status == "replicated"  # "as few as 5": at most 5 needed, ours 3
-    rows = sz.figure4_rows(P, 0.9186, (8, 12, 15), (0.0, 0.88, 1.26), 1000)
+    rows = sz.rows.figure4_rows(P, 0.9186, (8, 12, 15), (0.0, 0.88, 1.26), 1000)
     assert judge_row(rows[1]).status == "not replicated"  # 8 needed: more than "as few as 5"
     x = _toy(5, s=10, t=20) + np.linspace(0, 0.3, 10)[:, None]
-    power = sz.power_rows(P, {"AP": (x, sz.standardize(x))}, {})[0]
+    power = sz.rows.power_rows(P, {"AP": (x, sz.standardize(x))}, {})[0]
     assert power["kind"] == "score" and power["paper"].value == "688/687"  # the paper's sDCG / DCG, a point
+
+
+# The examples of the names that left the API (issue 45: their docstrings are one line), as tests.
+
+
+def test_self_significance_example():
+    c = np.array([[0.2, 0.3, 0.4, 0.3], [0.1, 0.2, 0.1, 0.2]])
+    d = np.array([[0.3, 0.2, 0.3, 0.4], [0.6, 0.7, 0.6, 0.8]])
+    assert sz.self_significance(c, d).tolist() == [False, True]
+
+
+def test_sampled_standardizers_example():
+    from irrepro.standardize._partitions import SampledStandardizers
+
+    s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
+    assert (s.smallest_size_beating(0.9), s.smallest_size_se(0.9)) == (4, 0.0)
+    x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    s = sz.sampled_standardizers(x, x, [2, 4], 10, seed=1)
+    p = s.percentiles((50, 5))
+    assert p.index.name == "systems" and list(p.columns) == ["q50", "q5"]
+    assert p.loc[2].tolist() == pytest.approx([1.0, 0.89], abs=0.005)
+    assert p.loc[4].tolist() == pytest.approx([1.0, 1.0], abs=0.005)
+    assert s.smallest_size_beating(0.9, q=5) == 4
+
+
+def test_partition_result_example():
+    r = sz.partition_experiment(np.random.default_rng(0).random((5, 20)), 100, seed=1)
+    assert (round(r.percentile_se(50.0), 1), round(r.percentile_se(100.0), 1)) == (5.0, 0.7)
+    x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    se = sz.partition_experiment(x, 200, seed=1).summary_se()
+    assert {k: round(v, 3) for k, v in se.items() if k.startswith("dRMSE")} == {
+        "dRMSE mean": 0.01,
+        "dRMSE low": 0.02,
+        "dRMSE high": 0.033,
+    }
+    r = sz.partition_experiment(x, 20, seed=1)
+    assert (r.drmse.shape, r.percentile_of(0.5)) == ((20,), 50.0)
+    assert {k: round(v, 3) for k, v in r.summary().items() if k.startswith("dRMSE")} == {
+        "dRMSE mean": 0.476,
+        "dRMSE low": 0.286,
+        "dRMSE high": 0.743,
+    }
+
+
+def test_power_ratio_example():
+    x = np.random.default_rng(1).random((12, 30)) + np.linspace(0, 0.3, 12)[:, None]
+    r, e = sz.rows.power_ratio(x, sz.standardize(x))
+    assert (round(r, 3), round(e.sampling, 3), e.unit) == (0.727, 0.135, "system pair")
+
+
+def test_zscores_example():
+    z = zscores(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])).round(2) + 0.0
+    assert z.tolist() == [[-1.0, 0.0, -1.0], [1.0, 1.0, 1.0], [0.0, -1.0, 0.0]]

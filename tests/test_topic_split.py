@@ -13,6 +13,7 @@ from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError, UnknownNameError
+from irrepro.topic_split._results import rate_se
 
 
 def _cases(rng, n, rows):
@@ -407,15 +408,15 @@ def test_resampled_repetitions_sum_their_counts():
 def test_rate_se_is_the_spread_over_repetitions_and_over_seeds():
     # equal trials per repetition: the linearised se is the sd of the repetitions' rates / sqrt(B)
     e, t = np.array([1, 3, 2, 2, 5]), np.full(5, 10)
-    assert ts.rate_se((e, t)) == pytest.approx(np.std(e / t, ddof=1) / np.sqrt(5))
-    assert ts.rate_se((e, t), (e, t)) == 0.0  # a rate minus itself
-    assert ts.rate_se((e, t), (e, t), signs=[1, 1]) == pytest.approx(2 * ts.rate_se((e, t)))
+    assert rate_se((e, t)) == pytest.approx(np.std(e / t, ddof=1) / np.sqrt(5))
+    assert rate_se((e, t), (e, t)) == 0.0  # a rate minus itself
+    assert rate_se((e, t), (e, t), signs=[1, 1]) == pytest.approx(2 * rate_se((e, t)))
     # calibrated: the se from one run's repetitions matches the spread of the pooled rate over seeds
     m = _matrix(np.random.default_rng(4).beta(2, 5, size=(8, 50)))
 
     def run(seed):
         res = ts.swap_experiment([m], sizes=[5], B=30, seed=seed, filters=["none"])
-        return res.pooled_error("none", "relative", slice(0, 6), 5), ts.rate_se(
+        return res.pooled_error("none", "relative", slice(0, 6), 5), rate_se(
             res.pooled_counts("none", "relative", slice(0, 6), 5)
         )
 

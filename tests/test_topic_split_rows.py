@@ -9,6 +9,7 @@ from irrepro import book
 from irrepro import topic_split as ts
 from irrepro._rule import judge_row
 from irrepro.data import synthetic
+from irrepro.topic_split._results import rate_se
 
 YEARS = [synthetic.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
 BINS, SIZE = slice(0, 4), 15
@@ -30,7 +31,7 @@ def test_rate_se_by_repetition_matches_the_spread_over_independent_repetitions(r
     # one pooled error rate per experiment: its spread over 40 experiments of 10 repetitions each against the
     # formula clustered by repetition (rate_se), averaged over the experiments
     rates = np.array([r.pooled_error("none", "relative", BINS, SIZE) for r in runs])
-    ses = np.array([ts.rate_se(r.pooled_counts("none", "relative", BINS, SIZE)) for r in runs])
+    ses = np.array([rate_se(r.pooled_counts("none", "relative", BINS, SIZE)) for r in runs])
     spread, formula = rates.std(ddof=1), np.sqrt(np.mean(ses**2))
     assert formula == pytest.approx(spread, rel=0.2)
 
@@ -40,7 +41,9 @@ def test_bootstrap_over_repetitions_matches_the_spread_over_independent_repetiti
     P = book.paper_numbers("sanderson2005information")
     values, ses = [], []
     for r in runs[:30]:
-        row = ts.SplitRows(P, {"x": r}, n_boot=100, seed=1).projected("projected error, bin 2", None, "x", 2)
+        row = ts.rows.SplitRows(P, {"x": r}, n_boot=100, seed=1).projected(
+            "projected error, bin 2", None, "x", 2
+        )
         values.append(row["ours"])
         ses.append(row["se_mc"])
     assert np.sqrt(np.mean(np.square(ses))) == pytest.approx(np.std(values, ddof=1), rel=0.2)
@@ -61,7 +64,7 @@ def test_share_rows_cluster_by_pair_and_give_all_agreeing_pairs_an_error():
     P = book.paper_numbers("sanderson2005information")
     full = pd.DataFrame({"score_a": [0.5] * 92, "score_b": [0.1] * 92, "rel_diff": [0.95] * 92,
                          "p_paired-t": [0.001] * 92})  # fmt: skip
-    rows = ts.share_rows(full, P, [("full.t.90-100%", "paired-t", (0.9, 1.0), None)])
+    rows = ts.rows.share_rows(full, P, [("full.t.90-100%", "paired-t", (0.9, 1.0), None)])
     (row,) = rows
     assert row["ours"] == "100.0%" and row["unit"] == "system pair"
     assert 1.0 < row["se_sampling"] < 5.0  # Agresti & Coull's over 92 pairs, not 0
@@ -70,10 +73,76 @@ def test_share_rows_cluster_by_pair_and_give_all_agreeing_pairs_an_error():
 
 def test_split_rows_carry_the_monte_carlo_error_and_the_papers_error(runs):
     P = book.paper_numbers("sanderson2005information")
-    rows = ts.SplitRows(P, {"x": runs[0]}, n_boot=20, seed=1)
+    rows = ts.rows.SplitRows(P, {"x": runs[0]}, n_boot=20, seed=1)
     row = rows.rates("t", "tests.t", "x", "none", [slice(2, 3), slice(5, 6)], 25)
     assert row["unit"] == "repetition" and row["replicates"] == 10 and row["se_sampling"] == 0
     # the paper's 50 repetitions of ten years against our 10 of three
     assert np.allclose(row["paper_se"], np.array(row["se_mc"]) * np.sqrt(10 * 3 / (50 * 10)))
     order = rows.rate_difference("d", "tests.order", [(("x", "none", BINS, 5), ("x", "none", BINS, 25))])
     assert "paper_se" not in order and order["kind"] == "ordering"
+
+
+# The examples of the chapter's rows (issue 45: their docstrings are one line), as tests.
+
+
+def test_rate_se_example():
+    e, t = np.array([1, 3, 2, 2]), np.array([10, 10, 10, 10])
+    assert round(rate_se((e, t)), 4) == 0.0408  # rates 0.1, 0.3, 0.2, 0.2: sd 0.0816 / sqrt(4)
+
+
+def test_sd_rows_example():
+    sds = [pd.DataFrame({"topics": [5, 15, 25], "sd": [0.030 + d, 0.012, 0.009 + d]}) for d in (0, 0.0005)]
+    P = book.paper_numbers("sanderson2005information")
+    rows = ts.rows.sd_rows(sds, P, ["sd.5", "sd.25", "sd.below-0.01"], samples=10)
+    ours = [r["ours"] for r in rows]
+    assert ours[:2] == pytest.approx([0.03, 0.009], abs=0.0005) and ours[3] == 25
+    assert 0.067 <= ours[2] < 0.068
+
+
+def test_pool_rows_example():
+    pools = {
+        8: pd.DataFrame(
+            {"topic": ["1", "2", "1", "2"], "depth": [10, 10, 100, 100], "pool": [40, 60, 400, 500],
+             "relevant": [10, 20, 30, 40]}
+        )
+    }  # fmt: skip
+    P = book.paper_numbers("sanderson2005information")
+    rows = ts.rows.pool_rows(pools, P, ["pools.ratio", "pools.topics", "pools.relevant"], n_boot=50)
+    assert [r["ours"] for r in rows] == ["11.1%", "450", "3.9 x"]
+
+
+def test_half_claim_row_example():
+    full = pd.DataFrame(
+        {"score_a": [0.3] * 4, "score_b": [0.24] * 4, "rel_diff": [0.21, 0.22, 0.25, 0.28],
+         "p_paired-t": [0.01, 0.04, 0.2, 0.6]}
+    )  # fmt: skip
+    P = book.paper_numbers("sanderson2005information")
+    assert ts.rows.half_claim_row(full, P, "full.t.half")["ours"] == 0.5
+
+
+def test_share_rows_example():
+    full = pd.DataFrame(
+        {"score_a": [0.3] * 4, "score_b": [0.2] * 4, "rel_diff": [0.05, 0.06, 0.07, 0.08],
+         "p_paired-t": [0.01, 0.5, 0.6, 0.7]}
+    )  # fmt: skip
+    P = book.paper_numbers("sanderson2005information")
+    row = ts.rows.share_rows(full, P, [("full.t.0-10%", "paired-t", (0, 0.1), None)])[0]
+    assert (row["ours"], row["unit"], round(row["se_sampling"], 1)) == ("25.0%", "system pair", 25.0)
+
+
+def test_split_rows_example():
+    years = [synthetic.score_matrix(10, 50, seed=s) for s in (1, 2)]
+    res = ts.swap_experiment(years, sizes=[5, 15, 25], B=12, seed=3, filters=["none"])
+    rows = ts.rows.SplitRows(book.paper_numbers("sanderson2005information"), {"ap": res}, n_boot=20, seed=1)
+    row = rows.rates("error 10-15% at 25 topics", None, "ap", "none", [slice(2, 3)], 25)
+    assert (row["kind"], row["unit"], row["replicates"]) == ("rate", "repetition", 12)
+
+
+def test_rise_and_pct_examples():
+    dep = pd.DataFrame([[0.30, 0.20, 0.25], [0.10, 0.05, 0.12]], index=[5, 25], columns=[1, 2, 3])
+    assert {n: round(v, 2) for n, v in ts.rows.rise(dep).items()} == {5: 0.05, 25: 0.07}
+    assert (ts.rows.pct(20.0), ts.rows.pct(3.14159, 1), ts.rows.pct(float("nan"))) == (
+        "20%",
+        "3.1%",
+        "no bin",
+    )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from .._rule import combine, judge, spread_notes, verdict  # noqa: F401  (combine, spread_notes, verdict: the families' rows)
 from .._rule._margins import margins
 from .._rule._reading import PaperValue  # noqa: F401  (the families' rows)
-from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
+from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES  # noqa: F401
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import config
 from ._display import collections_table, data_banner, status_table, table, with_error
@@ -43,7 +43,8 @@ from ._tables import Comparison, compare, ordering_status  # noqa: F401
 
 # imported but not in __all__ (noqa: F401): the row builders and helpers the method families' rows
 # reach as ``book.<name>`` (Errors, share, rate, score, correlation, claim, Comparison,
-# ordering_status, PaperValue, verdict, combine, spread_notes)
+# ordering_status, PaperValue, verdict, combine, spread_notes, the five statuses by name; the
+# page and the chapters use STATUSES)
 
 __all__ = [
     "data_banner",
@@ -65,11 +66,6 @@ __all__ = [
     "table",
     "with_error",
     "STATUSES",
-    "REPLICATED",
-    "PARTLY",
-    "INCONCLUSIVE",
-    "NOT_REPLICATED",
-    "NOT_COMPARABLE",
     "STATUS_WORDS",
     "verdict_text",
     "PAPERS",

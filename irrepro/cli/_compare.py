@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import InputError
 from ._options import (
@@ -209,7 +208,7 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
         return
     from .._outputs import write_file
 
-    write_file(Path(args.methods_file).expanduser(), text, given=args.methods_file, option="--methods-file")
+    write_file(args.methods_file, text, option="--methods-file")
     print(f"methods paragraph: {plain(args.methods_file)}", file=sys.stderr)
 
 

@@ -121,7 +121,7 @@ def _design(args: argparse.Namespace) -> int:
     source = _source(args)
     inputs = [*args.runs, args.qrels, args.scores]
     # before any work: never into or over an input, never over a file irrepro did not write
-    out = check_dir(args.out, files=(FIGURE, TABLE), inputs=[i for i in inputs if i], what="design output")
+    check_dir(args.out, files=(FIGURE, TABLE), inputs=[i for i in inputs if i], what="design output")
     # its range checks --min-diff, before the runs are read; the variances are of per-topic scores
     spec = _require_per_topic(args.measure, "irrepro design") if source == "runs" else args.measure
     sized = args.min_diff is not None  # Sakai's sizes (and the simulation) as well as G-theory
@@ -237,7 +237,7 @@ def _design(args: argparse.Namespace) -> int:
         files[FIGURE] = _figure(curve, v, int(sizes["topics"].max()), min_diff, alpha, power, m)
     from .._outputs import write_dir
 
-    write_dir(out, files, given=args.out, what="design output")
+    write_dir(args.out, files, what="design output")
     names = {FIGURE: "figure", TABLE: "table"}
     lines.append("; ".join(f"{names[f]}: {plain(Path(args.out) / f)}" for f in names if f in files))
     if curve is not None:

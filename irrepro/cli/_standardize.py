@@ -45,7 +45,7 @@ def _standardize(args: argparse.Namespace) -> int:
     names, calls = _trec_eval_calls(args.measures, rel=args.rel)
     if args.export_zscores is not None:  # before any work: never over an input or a file of the user's
         inputs = [*args.runs, args.qrels]
-        target = check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
+        check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     banner = _simulated_banner("standardize", args.qrels, rs, "factors")
     for line in _coverage_lines(rs, "all-topics"):
@@ -56,7 +56,7 @@ def _standardize(args: argparse.Namespace) -> int:
         facs = {names[m]: standardize.factors(matrix) for m, matrix in scores.items()}
         text = io.StringIO()
         n = standardize.write_zscores(text, facs)
-        write_file(target, text.getvalue(), given=args.export_zscores, option="--export-zscores")
+        write_file(args.export_zscores, text.getvalue(), option="--export-zscores")
         first = next(iter(scores.values()))
         out.append(
             f"wrote {n} lines ({len(facs)} measures x {len(first.topics)} topics, mean and sd of "

@@ -48,22 +48,7 @@ def long_frame(scores) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Anova:
-    """The two-way ANOVA without replication of a score matrix, and its variance components.
-
-    Attributes
-    ----------
-    table : pandas.DataFrame
-        Rows ``system``, ``topic``, ``residual``; statsmodels' ``anova_lm`` columns (``df``,
-        ``sum_sq``, ``mean_sq``, ``F``, ``PR(>F)``) and ``omega2``, ``(SS - df * MS_e) / (SS_total +
-        MS_e)`` (Sakai 2018, ch. 5).
-    n_systems, n_topics : int
-        The pilot's size.
-    sigma2_system, sigma2_topic, sigma2_residual : float
-        The variance components of the random-effects model (``(MS_s - MS_e) / n_t``,
-        ``(MS_t - MS_e) / n_s``, ``MS_e``); a negative estimate is set to 0 (Brennan 2001, section
-        3.4). ``sigma2_residual`` is Sakai's V_E (:func:`irrepro.significance.residual_variance`).
-    measure : str
-    """
+    """The two-way ANOVA without replication of a score matrix, and its variance components."""
 
     table: pd.DataFrame
     n_systems: int
@@ -86,17 +71,7 @@ class Anova:
         )
 
     def to_string(self, digits: int = 4) -> str:
-        """The ANOVA table as text.
-
-        Parameters
-        ----------
-        digits : int
-            Decimals shown.
-
-        Returns
-        -------
-        str
-        """
+        """The ANOVA table as text."""
         t = self.table.copy()
         t["df"] = t["df"].astype(int)
         return t.to_string(float_format=lambda v: f"{v:.{digits}g}" if abs(v) < 1e-3 else f"{v:.{digits}f}")

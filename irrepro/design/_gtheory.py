@@ -19,26 +19,7 @@ COEFFICIENTS = ("Erho2", "Phi")
 
 @dataclass(frozen=True)
 class DStudy:
-    """E rho^2 and Phi of a collection of each number of topics, from a pilot's variance components.
-
-    Attributes
-    ----------
-    n_topics : numpy.ndarray
-        The topic-set sizes.
-    erho2 : numpy.ndarray
-        The generalizability coefficient ``s2_s / (s2_s + s2_e / n)``: how reliably the topic set
-        ranks the systems.
-    phi : numpy.ndarray
-        The dependability index ``s2_s / (s2_s + (s2_t + s2_e) / n)``: how reliably it measures
-        their absolute scores.
-    anova : Anova
-        The pilot's variance components.
-    level : float or None
-        The confidence level of the intervals (None: no intervals).
-    erho2_low, erho2_high, phi_low, phi_high : numpy.ndarray
-        The intervals' ends (NaN without ``level``): Feldt's for E rho^2, Arteaga, Jeyaratnam &
-        Franklin's for Phi (Brennan 2001, section 6.1), from the pilot's mean squares.
-    """
+    """E rho^2 and Phi of a collection of each number of topics, from a pilot's variance components."""
 
     n_topics: np.ndarray
     erho2: np.ndarray

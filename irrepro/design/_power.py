@@ -168,50 +168,7 @@ def power_curve(
     n_jobs: int | None = None,
     min_diff: float = math.nan,
 ) -> PowerCurve | dict[str, PowerCurve]:
-    """Power of ``test`` at each size in ``n_topics`` on scores drawn by ``sample``.
-
-    ``sample`` draws a family of m systems in which system 1 is truly better than system 0;
-    ``trials`` trials per size are shared out evenly among ``families`` families.
-
-    Parameters
-    ----------
-    sample : callable
-        ``(family, n_topics, trials, rng) -> (trials, m, n_topics)`` array.
-    n_topics : sequence of int
-        Topic-set sizes, >= 2.
-    families : int
-        Families the trials are shared out among (the clusters of the Monte Carlo error).
-    test : str or sequence of str
-        A name of :data:`irrepro.significance.TESTS`, or several: each tested on the same draws
-        (each curve equal to the call with that test alone).
-    correction : str, optional
-        The adjustment over all pairs of the m systems (:func:`irrepro.significance.pairwise_test`'s
-        names); None: "none" (one pair, or each pair at alpha).
-    alpha : float
-    trials : int
-        Trials per size.
-    B : int, optional
-        Resamples of a resampling test (its default when None).
-    seed : SeedLike
-    n_jobs : int, optional
-    min_diff : float
-        The true difference, recorded in the result.
-
-    Returns
-    -------
-    PowerCurve or dict of str to PowerCurve
-        One curve for one test; test name -> its curve for several.
-
-    Examples
-    --------
-    >>> from irrepro.design import power_curve
-    >>> def gauss(family, n, trials, rng):   # two systems, differences N(0.05, 0.1^2)
-    ...     b = rng.normal(0.5, 0.1, (trials, 1, n))
-    ...     return np.concatenate([b, b + rng.normal(0.05, 0.1, (trials, 1, n))], axis=1)
-    >>> c = power_curve(gauss, [10, 40], families=4, trials=200, seed=1)
-    >>> bool(c.power[1] > c.power[0])
-    True
-    """
+    """Power of ``test`` at each size in ``n_topics`` on scores drawn by ``sample``."""
     from ..significance import TESTS
 
     tests = (test,) if isinstance(test, str) else tuple(test)
@@ -407,9 +364,7 @@ def simulated_power(
     Raises
     ------
     irrepro.InputError
-        ``min_diff`` <= 0 or beyond the range of the pilot's measure (< 1 for AP), ``alpha``
-        outside (0, 1), too few resamples ``B`` for a resampling test at ``alpha``, fewer than 2
-        systems or topics, an unknown test, or a difference the pilot's margins cannot be moved to.
+        An argument out of its range, or a difference the pilot's margins cannot be moved to.
 
     Examples
     --------

@@ -13,19 +13,7 @@ from ._sizes import power_closed_form, topic_set_size
 
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
-    """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval the note.
-
-    Parameters
-    ----------
-    t_sizes : pandas.DataFrame
-        Index ``(collection, measure)``, columns ``topics``, ``low``, ``high``
-        (:func:`topic_set_sizes`' paired t-test rows).
-
-    Returns
-    -------
-    list of dict
-        Rows for :func:`irrepro.book.compare`.
-    """
+    """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval as the note."""
     from ..book import count
 
     return [
@@ -50,23 +38,7 @@ def _sizes_apart(sizes: pd.DataFrame, collection: str, method: str = "paired t-t
 def variance_rows(
     pilots: Mapping[tuple[str, str], object], *, min_diff: float, alpha: float, power: float
 ) -> list[dict]:
-    """One count row per pilot: the t-test's size from the within-system and the total variance.
-
-    The within-system variance pools every score about its own system's mean; the total variance
-    takes every score about the grand mean.
-
-    Parameters
-    ----------
-    pilots : mapping
-        ``(collection, measure)`` -> the pilot's ScoreMatrix or ``(systems, topics)`` array.
-    min_diff, alpha, power : float
-        The design's requirements (:func:`topic_set_size`).
-
-    Returns
-    -------
-    list of dict
-        Rows for :func:`irrepro.book.compare`, ours ``"within / total"``.
-    """
+    """One count row per pilot: the t-test's size from the within-system and the total variance."""
     from ..book import count
 
     rows = []
@@ -98,28 +70,7 @@ def _within_fewer(rows: Sequence[Mapping]) -> list[float]:
 def agreement_rows(
     curves: Mapping, t_sizes: pd.DataFrame, anovas: Mapping, *, min_diff: float, power: float, trials: int
 ) -> tuple[list[dict], dict]:
-    """The simulated t-test's power at the closed form's size, and the size reaching ``power``.
-
-    Parameters
-    ----------
-    curves : mapping
-        Pilot -> its simulated :class:`PowerCurve` of the paired t-test.
-    t_sizes : pandas.DataFrame
-        The closed form's sizes, indexed by pilot (as :func:`size_rows` takes them).
-    anovas : mapping
-        Pilot -> its :class:`Anova`.
-    min_diff, power : float
-        The design's difference and power.
-    trials : int
-        Trials per simulated size.
-
-    Returns
-    -------
-    rows : list of dict
-        Two rows per pilot, each with its Monte Carlo error clustered by simulated system pair.
-    at_n : dict
-        Pilot -> ``(size, power, se)`` of the simulated point nearest the closed form's size.
-    """
+    """The simulated t-test's power at the closed form's size, and the size reaching ``power``."""
     from ..book import count, errors, rate
 
     rows, at_n = [], {}
@@ -153,24 +104,7 @@ def agreement_rows(
 def claim_rows(
     measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
 ) -> list[dict]:
-    """The Verdict's rows of Sakai's two claims, not comparable by the rule, ours in words.
-
-    Parameters
-    ----------
-    measures_differ, within_smaller : PaperValue
-        His yml's ``claim.measures-differ`` and ``claim.within-smaller``.
-    by_measure, variances : Comparison
-        The comparisons of :func:`size_rows` and :func:`variance_rows`.
-    sizes : pandas.DataFrame
-        :func:`topic_set_sizes` rows with ``collection`` and ``measure``.
-    collections : sequence of str
-        The pilots' collections.
-
-    Returns
-    -------
-    list of dict
-        Two claim rows for :func:`irrepro.book.compare`.
-    """
+    """The Verdict's rows of Sakai's two claims, not comparable by the rule, ours in words."""
     from ..book import claim
 
     t = sizes[sizes["method"] == "paired t-test"]
@@ -203,33 +137,7 @@ def claim_rows(
 
 
 def pair_power(x, n: int, *, min_diff: float, alpha: float, bottom: float = 0.75) -> float:
-    """The t-test's closed-form power at ``n`` topics averaged over the pilot's own pairs.
-
-    Each pair has its own variance of differences instead of the pooled V_E; baselines are among
-    the bottom ``bottom`` share of runs by mean, as simulated.
-
-    Parameters
-    ----------
-    x : ScoreMatrix or array_like
-        The pilot's ``(systems, topics)`` scores.
-    n : int
-        Topics.
-    min_diff, alpha : float
-        The difference to detect and the significance level.
-    bottom : float
-        The share of runs, by mean from the bottom, the baselines are drawn from.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> from irrepro import design
-    >>> x = np.random.default_rng(1).normal(0.3, 0.1, (6, 40))
-    >>> 0 < design.pair_power(x, 30, min_diff=0.05, alpha=0.05) < 1
-    True
-    """
+    """The t-test's closed-form power at ``n`` topics averaged over the pilot's own pairs."""
     from scipy import stats
 
     a = np.asarray(getattr(x, "scores", x), dtype=float)

@@ -178,30 +178,7 @@ def _size(method: str, variance: float, min_diff: float, alpha: float, power: fl
 
 @dataclass(frozen=True)
 class TopicSetSize:
-    """The topics one of Sakai's methods recommends, with a bootstrap interval.
-
-    Attributes
-    ----------
-    method : str
-        A name of :data:`METHODS`.
-    n_topics : int
-        The recommended topic-set size from the pilot's V_E (-1: more than a million, not reachable).
-    low, high : int
-        The sizes at the ends of the percentile bootstrap interval of V_E over the pilot's
-        topics; -1 when no bootstrap was made.
-    variance : float
-        The pilot's V_E.
-    variance_low, variance_high : float
-        Its bootstrap interval.
-    min_diff, alpha, power : float
-        The design (``power`` is unused by the CI-width method).
-    systems : int
-        m (the ANOVA method).
-    level : float
-        The interval's confidence level.
-    B : int
-        Bootstrap samples.
-    """
+    """The topics one of Sakai's methods recommends, with a bootstrap interval."""
 
     method: str
     n_topics: int
@@ -286,10 +263,8 @@ def topic_set_size(
     Raises
     ------
     irrepro.InputError
-        Fewer than 2 systems or topics, no residual variance, ``min_diff`` <= 0 or beyond the
-        range of the pilot's measure (:attr:`irrepro.measures.Measure.bounds`: < 1 for AP),
-        ``alpha`` or ``power`` outside (0, 1), ``power`` at or below ``alpha``, a ``B`` > 0 too
-        small for an interval at ``level``, an unknown method.
+        An argument out of its range (``min_diff`` beyond the measure's: < 1 for AP; ``power`` at
+        or below ``alpha``), or a pilot without residual variance.
 
     Examples
     --------

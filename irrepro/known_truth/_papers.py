@@ -108,7 +108,7 @@ def self_significance_null(
 
     The topics of ``matrix`` are the population; each trial draws two sets of ``n_topics`` from it
     independently with replacement (so every system's two expected scores are equal) and counts the
-    systems :func:`irrepro.standardize.self_significance` finds different from themselves, raw and
+    systems ``irrepro.standardize.self_significance`` finds different from themselves, raw and
     standardized (a fixed per-topic transformation, so the null holds for both forms).
 
     Parameters

@@ -13,7 +13,7 @@ What it computes, each with the package function the book's chapter uses, at the
 1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
    semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
    them (:meth:`irrepro.data.RunSet.coverage`).
-2. **Bootstrap tests** (Sakai 2006) - the paired bootstrap test of every pair of runs
+2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair of runs
    (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
    difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
    (:func:`irrepro.sensitivity.comparisons`); the ASL curve (Sakai's Figure 7) and the
@@ -24,7 +24,7 @@ What it computes, each with the package function the book's chapter uses, at the
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
    interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
-   relevance ``grade >= rel``, as the paper defines it; run by blocks of runs (memory).
+   relevance ``grade >= rel``, as the paper defines it.
 4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on the runs' own topics
    (:func:`irrepro.topic_split.swap_experiment`, disjoint topic sets of 5 .. min(25, T/2) topics,
    50 repetitions): how often a difference of a given relative size on one topic set reverses on
@@ -45,10 +45,6 @@ without a usable list adds a fixed AP of 0, where the paper averages over usable
 
 Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
 report is reproducible and independent of the number of workers.
-
-The runs are read by :func:`load` (through :func:`irrepro.data.load_runs`), the results are a
-:class:`Report` sized by :func:`settings`, and the page is drawn by ``irrepro.report._page`` (figures from :mod:`irrepro.plots`, HTML from the jinja2 template
-``irrepro/templates/report.html.j2``).
 """
 
 from __future__ import annotations
@@ -66,7 +62,7 @@ from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
 from ..measures.names import _require_per_topic
-from ._settings import REPORT_FILES, Settings, _per_topic_file, settings
+from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
 
 if TYPE_CHECKING:
     from ._model import Report
@@ -75,9 +71,8 @@ if TYPE_CHECKING:
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
 # memory (its peak).
 _LAZY = {
-    "Report": "_model", "_corpus": "_analyses", "_design": "_analyses", "_pair_table": "_analyses",
-    "_run_blocks": "_analyses", "_SIMULATED": "_page", "AVERAGING": "_page", "MAX_PAIRS_SHOWN": "_page",
-    "_error_table": "_page", "_formatted": "_page", "_render": "_page", "_template": "_page",
+    "Report": "_model", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
+    "_render": "_page", "_template": "_page",
 }  # fmt: skip
 
 
@@ -89,11 +84,11 @@ def __dir__():
     return _lazy.names(__name__, _LAZY)
 
 
-__all__ = ["Report", "Settings", "settings", "analyse", "run", "load"]
+__all__ = ["Report", "analyse", "run", "load"]
 
 
 def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
-    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there (``_outputs.check_dir``)."""
+    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there."""
     return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
 
 
@@ -113,15 +108,9 @@ def analyse(
 ) -> Report:
     """Apply the four papers' analyses to ``runs`` (module docstring) and return a :class:`Report`.
 
-    ``measure`` is any measure of :mod:`irrepro.measures` (the corpus bootstrap is on AP whatever
-    it is); ``rel`` the lowest relevant grade; ``seed`` an int (shown in the report). Needs at
-    least 3 runs and 4 topics; the topic-split analysis needs 10 topics (two disjoint sets of 5)
-    and is left out, with the reason in the report, below that. Every mean is over all the qrels'
-    topics, a topic a run lacks scoring 0 (trec_eval -c). ``simulated`` (default: the run set's
-    own flag) marks the report as computed on simulated data, in its header. ``test`` is the test
-    of the pairs of runs (:data:`irrepro.significance.TESTS`; default Sakai's paired bootstrap
-    test) and ``baseline`` a run's name: then only it is compared with every other run, and the
-    ASLs are adjusted over those comparisons.
+    Needs at least 3 runs and 4 topics; the topic split needs 10 topics (two disjoint sets of 5)
+    and is left out below that, the report saying why. The corpus bootstrap is on AP whatever
+    ``measure`` is.
 
     Parameters
     ----------
@@ -146,7 +135,7 @@ def analyse(
     test : str
         The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
     baseline : str, optional
-        A run's name: only it against every other run.
+        A run's name: only it against every other run, the ASLs adjusted over those pairs.
 
     Returns
     -------
@@ -157,12 +146,6 @@ def analyse(
     ------
     irrepro.InputError
         Fewer than 3 runs or 4 topics; an unknown measure, scale, test or baseline; a bad seed.
-
-    Notes
-    -----
-    The analyses: Sakai (2006), sections 3.1 (paired bootstrap test), 3.3 (ASL curve,
-    discriminative power); Cormack & Lynam (2006) (corpus bootstrap); Sanderson & Zobel (2005)
-    (topic split); Webber, Moffat & Zobel (2008) (standardization).
 
     Examples
     --------
@@ -188,10 +171,7 @@ def analyse(
 
 def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qrels_label, simulated, test,
              baseline) -> Report:  # fmt: skip
-    """:func:`analyse` of the run set ``held[0]``: once what the analyses read of the runs
-    themselves is made (the scores, the corpus bootstrap's compact lists), ``held`` is emptied, so
-    that a caller holding no other reference to the run set (:func:`run`) has its memory back for
-    the rest of the work (here it is ``held[0]``, never a name: a name would hold it to the end)."""
+    """:func:`analyse` of ``held[0]``, emptying ``held`` once the runs are read (so ``run`` frees them)."""
     from tqdm import tqdm
 
     from .. import standardize as sz
@@ -345,14 +325,9 @@ def run(
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
 
-    ``runs_dir`` is a directory of TREC run files, ``qrels`` a file, an ir_datasets id or a collection name;
-    the runs are analysed by :func:`analyse` and the report is written into ``out``.
-
-    Everything that can be checked without the data is checked first (``out``: not a link, a file, an input or holding one, a name too long, a directory
-    irrepro did not write; the measure, the scale, the seed, ``n_jobs``,
-    ``IRREPRO_SCHEDULER``). Real qrels or an error: the simulated stand-in of a book
-    collection only with ``allow_simulated=True``, and the report then says so in its header.
-    ``test`` and ``baseline`` as in :func:`analyse`.
+    Everything that can be checked without the data is checked first (``out``, the measure, the
+    scale, the seed, ``n_jobs``, ``IRREPRO_SCHEDULER``). Real qrels or an error: a collection's
+    simulated stand-in only with ``allow_simulated=True``, and the report then says so.
 
     Parameters
     ----------

@@ -43,8 +43,7 @@ DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
 
 
 def _design(scores: ScoreMatrix, B: int, seed) -> tuple[pd.DataFrame | None, str]:
-    """Sakai's three topic-set sizes for the report's runs as the pilot (the one-way ANOVA over all
-    of them), or None and the reason when these scores cannot be a pilot (no residual variance)."""
+    """Sakai's three topic-set sizes with the report's runs as the pilot, or None and the reason."""
     from .. import design
 
     try:
@@ -62,11 +61,7 @@ PAIRS_B_MAX = 100_000
 
 
 def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int) -> tuple[int, str]:
-    """The resamples of the report's pairwise tests and the sentence that says why ("" when the
-    scale's ``B_tests`` stands and resolves): raised for Holm and Benjamini-Hochberg at alpha 0.05
-    over the pairs tested (:func:`irrepro.stats.corrected_resamples`; randomised Tukey HSD's ASLs
-    are family-wise: not raised) up to :data:`PAIRS_B_MAX`; beyond it, the scale's B, with the
-    corrected counts said to be unresolved."""
+    """The pairwise tests' B, raised for Holm / BH over the pairs up to PAIRS_B_MAX, and why ("" if not)."""
     from ..significance.comparison import _comparisons
     from ..stats import corrected_resamples
 
@@ -91,17 +86,8 @@ def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int)
 def _pair_table(
     scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
 ) -> pd.DataFrame:
-    """Paired bootstrap tests of every pair (one set of topic samples for all), in blocks of
-    pairs whose replicates are reduced at once to the difference, its percentile interval, d_z and
-    the ASL; Holm and Benjamini-Hochberg over all pairs. Equal to
-    ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``, in a fraction
-    of its memory, as a :class:`~irrepro.significance.PairwiseResult`'s ``to_frame`` with the
-    report's column names.
-
-    With ``baseline`` only the pairs (run, baseline) are tested and adjusted (that family). With
-    another ``test`` (:data:`irrepro.significance.TESTS`) its p-values (B resamples, from a child
-    of ``seed``) take the ASL's place; the interval and d_z stay the paired bootstrap's. Randomised
-    Tukey HSD's ASLs are family-wise already: no Holm / BH columns then."""
+    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD.
+    The bootstrap's equals ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``."""
     if test not in significance.TESTS:
         raise InputError(f"test must be one of {', '.join(significance.TESTS)}, not {test!r}")
     seed_test = None
@@ -150,8 +136,7 @@ def _pair_table(
 
 
 def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
-    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` dense
-    cells (at least one run each): a rule of the data alone, not of the number of workers."""
+    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` cells."""
     S, T = lengths.shape
     longest = lengths.max(axis=1, initial=0)  # a run as wide as its longest list, T lists deep
     blocks = parallel._chunks(S, _CORPUS_CELLS // max(T, 1), longest, most=_CORPUS_LISTS // max(T, 1))
@@ -159,24 +144,18 @@ def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
 
 
 def _corpus_lists(runs: RunSet, rel: int) -> list[cb.Lists]:
-    """What the corpus bootstrap reads of the runs, block by block (:func:`_run_blocks`): each
-    block's compact lists (the non-relevant documents above every relevant one; a few MB for 126
-    runs), so that the runs themselves can go before the bootstrap starts."""
+    """Each block's compact lists for the corpus bootstrap, so that the runs can go before it starts."""
     blocks = _run_blocks(np.asarray(runs.lengths))
     return [_lists_of(runs.subset(runs=idx), rel) for idx in blocks]  # type: ignore[arg-type]  # (indices)
 
 
 def _corpus(runs: RunSet, B: int, seed, rel: int, n_jobs, progress) -> cb.FullCorpus:
-    """:func:`~irrepro.corpus_bootstrap.full_corpus` with trec_eval -c's mean (``average="all"``),
-    run by blocks of runs (block ``b`` draws from child ``b`` of ``seed``), so that replicates and
-    the dense lists of one block at a time are in memory: :func:`_corpus_of` the
-    :func:`_corpus_lists`."""
+    """The corpus bootstrap with trec_eval -c's mean, by blocks of runs (block ``b``: seed's child ``b``)."""
     return _corpus_of(_corpus_lists(runs, rel), runs.runs, runs.topics, B, seed, n_jobs, progress)
 
 
 def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progress) -> cb.FullCorpus:
-    """:func:`_corpus` from the blocks' lists (:func:`_corpus_lists`) and the names of the runs
-    and topics."""
+    """:func:`_corpus` from the blocks' lists and the names of the runs and topics."""
     from tqdm import tqdm
 
     seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
@@ -204,10 +183,7 @@ def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progr
 
 
 def _methods(rep):
-    """The report's methods paragraph (:func:`irrepro.significance.methods_paragraph`): the pairs'
-    test as :func:`_pair_table` runs it (Holm and Benjamini-Hochberg, alpha 0.05, the paired
-    bootstrap's percentile intervals and d_z whatever the test), then a sentence per further
-    analysis with its resamples; ``rep`` is an :class:`irrepro.report.Report`."""
+    """The report's methods paragraph (``rep`` a Report): its pairs' test, then a sentence per analysis."""
     from ..escape import shell
 
     st, (S, T) = rep.settings, rep.scores.shape

@@ -1,8 +1,5 @@
-"""The report's results: :class:`Report` (everything the report shows, and its files), with the
-sizes of its computations (:class:`Settings`, :func:`settings`, from
-:mod:`irrepro.report._settings`, which imports neither pandas nor scipy). Built by
-:func:`irrepro.report.analyse`; public names are re-exported by :mod:`irrepro.report`
-(``report.Report``, ``report.Settings``, ``report.settings``)."""
+"""The report's results: :class:`Report`, everything the report shows, and its files (built by
+:func:`irrepro.report.analyse`)."""
 
 from __future__ import annotations
 
@@ -16,15 +13,15 @@ from .. import corpus_bootstrap as cb
 from .. import significance
 from .. import standardize as sz
 from .. import topic_split as ts
-from .._outputs import check_dir, write_dir
+from .._outputs import write_dir
 from .._text import UNDEFINED, no_variance
 from ..data import ScoreMatrix
 from ..escape import to_csv
 from ..stats import kendall_tau
 from ._page import _SIMULATED, _error_table, _formatted, _render
-from ._settings import Settings, _per_topic_file, settings
+from ._settings import Settings, _per_topic_file
 
-__all__ = ["Report", "Settings", "settings"]
+__all__ = ["Report"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -354,14 +351,9 @@ class Report:
     def write(self, out: str | Path) -> Path:
         """Write the report's :meth:`files` into the directory ``out``; returns its ``index.html``.
 
-        ``out`` must be new, empty, or an earlier irrepro report (its ``.irrepro-report`` holds a
-        manifest of the files irrepro wrote, with their sha256); anything else is refused before
-        the page is drawn (``irrepro.InputError`` naming ``out``). Of an earlier
-        report only the listed files whose content still matches are replaced or removed; files of
-        the user's beside them are left in place and named in a warning. The files are written
-        into a temporary sibling directory which then takes ``out``'s place in one step where
-        ``out`` holds nothing but irrepro's files: a write that fails part-way leaves an earlier
-        report as it was (``irrepro._outputs``).
+        Of an earlier report only the files its manifest ``.irrepro-report`` proves irrepro's are
+        replaced or removed; the user's files beside them are left and named in a warning. A write
+        that fails part-way leaves an earlier report as it was.
 
         Parameters
         ----------
@@ -378,7 +370,4 @@ class Report:
         irrepro.InputError
             ``out`` cannot take the report.
         """
-        files = self.files()
-        d = check_dir(out, files=files, what="report")
-        write_dir(d, files, given=out, what="report")
-        return d / "index.html"
+        return write_dir(out, self.files(), what="report") / "index.html"

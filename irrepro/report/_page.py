@@ -1,6 +1,5 @@
-"""The report's page: its figures (drawn by :mod:`irrepro.plots`), tables and the HTML rendered
-from the jinja2 template ``irrepro/templates/report.html.j2``. Used by :class:`irrepro.report.Report`;
-nothing here is public."""
+"""The report's page: figures (:mod:`irrepro.plots`), tables and the HTML of the jinja2 template
+``irrepro/templates/report.html.j2``."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ if TYPE_CHECKING:
 
 
 class ReportLike(Protocol):
-    """What the page reads of an :class:`irrepro.report.Report`: the report imports this module to
-    render itself, so the page names the shape it needs instead of importing the report."""
+    """What the page reads of a Report (named here: the report imports this module)."""
 
     @property
     def qrels(self) -> str: ...
@@ -144,10 +142,7 @@ def _table(
     names: tuple = (),
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    """``frame`` as an HTML table (pandas' ``to_html``), every text cell and header through
-    :func:`irrepro.escape.html`; the cells of the columns ``names`` (run names) through
-    :func:`irrepro.escape.html_name` with their ``labels`` (:func:`_labels`): a long name
-    shortened, the full one in its tooltip."""
+    """``frame`` as an escaped HTML table, run names (columns ``names``) shortened, full in a tooltip."""
     from markupsafe import Markup
 
     shown = labels or {}
@@ -182,8 +177,7 @@ def _pairs_B(rep: ReportLike) -> int:
 
 
 def _labels(rep: ReportLike) -> dict[str, str]:
-    """Run -> the label every table and figure of the page shows for it
-    (:func:`irrepro.escape.short_names`: long names shortened, no two labels alike)."""
+    """Run -> the label the page shows for it (:func:`irrepro.escape.short_names`)."""
     return dict(zip(rep.runs, escape.short_names(rep.runs)))
 
 
@@ -200,8 +194,7 @@ def _against(rep: ReportLike):
 
 
 def _num(x) -> str:
-    """A number of the page's prose with 3 decimals; one that is undefined as "undefined (REASON)"
-    (the reason :meth:`Report.summary <irrepro.report.Report.summary>` gives), never "nan"."""
+    """A number of the page's prose with 3 decimals, or "undefined (REASON)", never "nan"."""
     if isinstance(x, str):
         return f"undefined ({x})"
     return f"{x:.3f}" if np.isfinite(x) else UNDEFINED
@@ -212,8 +205,7 @@ def _pct(x: float) -> str:
 
 
 def _error_table(rep: ReportLike) -> pd.DataFrame:
-    """Error rate by relative-difference bin at the largest topic-set size, and projected to all
-    topics, with and without a significant t-test (p <= 0.05) on set 1."""
+    """Error rate by relative-difference bin, at the largest size and projected, with and without a t-test."""
     res, fit = rep.swap, rep.growth
     assert res is not None and fit is not None  # (a report with the swap experiment)
     size = int(res.sizes[-1])
@@ -378,9 +370,7 @@ def _design_context(rep: ReportLike) -> dict:
 
 
 def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") -> str:
-    """The report's HTML: the numbers, tables and figures computed here, the page laid out by the
-    jinja2 template ``irrepro/templates/report.html.j2``; ``methods`` the methods paragraph's HTML
-    (:attr:`irrepro.significance.Methods.html`, escaped there)."""
+    """The report's HTML page (template ``report.html.j2``); ``methods`` the methods paragraph's HTML."""
     import matplotlib
     from markupsafe import Markup
 

@@ -1,7 +1,5 @@
-"""The sizes of the report's computations: :class:`Settings` and :func:`settings` (the papers'
-values or quick ones), and the name of its per-topic table. A module of its own, importing neither
-pandas nor scipy: ``irrepro report`` checks its arguments and reads the runs before it loads the
-analyses' libraries. Public through :mod:`irrepro.report`."""
+"""The sizes of the report's computations (:func:`settings`) and the names of its files: without
+pandas or scipy, so that ``irrepro report`` checks its arguments before it loads them."""
 
 from __future__ import annotations
 

@@ -18,20 +18,7 @@ from ._scores import _matrix
 
 @dataclass(frozen=True)
 class CollectionPair:
-    """Two collections compared on the same systems (Tables 3-5).
-
-    Parameters
-    ----------
-    drmse : float
-        The observed dRMSE of the system means between the collections.
-    n_significant : int
-        Systems significantly different from themselves (:func:`self_significance`).
-    n_systems : int
-    interval : tuple of float
-        The exact binomial interval of ``n_significant / n_systems``.
-    random : PartitionResult
-        The random-halves distribution over the pooled topics of both collections.
-    """
+    """Two collections compared on the same systems (Tables 3-5)."""
 
     drmse: float
     n_significant: int

@@ -152,32 +152,7 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
 
 
 def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
-    """Which systems a two-sample t-test finds significantly different from themselves on two collections.
-
-    Student's two-sided test, per system, of its scores on C against those on D (section 5, Table 4). A
-    system scoring one value on all of C and one on all of D is significant when the two differ and not
-    when they are equal. Raises :class:`irrepro.InputError` for different numbers of systems.
-
-    Parameters
-    ----------
-    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores on C and on D: the same systems (rows), any topics.
-    alpha : float, default 0.05
-
-    Returns
-    -------
-    numpy.ndarray
-        bool ``(S,)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.standardize import self_significance
-    >>> c = np.array([[0.2, 0.3, 0.4, 0.3], [0.1, 0.2, 0.1, 0.2]])
-    >>> d = np.array([[0.3, 0.2, 0.3, 0.4], [0.6, 0.7, 0.6, 0.8]])
-    >>> self_significance(c, d)
-    array([False,  True])
-    """
+    """Which systems a two-sample t-test finds significantly different from themselves on two collections."""
     c, d = _matrix(scores_c), _matrix(scores_d)
     if c.shape[0] != d.shape[0]:
         raise InputError("both collections need the same systems (rows)")

@@ -58,29 +58,7 @@ def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PartitionResult:
-    """The random-halves experiment's results, one value per partition.
-
-    Parameters
-    ----------
-    drmse : numpy.ndarray
-        ``(B,)``: dRMSE of the system means between the two halves.
-    false_positive : numpy.ndarray
-        ``(B,)``: the share of systems a two-sample t-test finds significantly different from
-        themselves between the halves.
-    n_systems : int
-    alpha : float
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
-    >>> from irrepro.standardize import partition_experiment
-    >>> r = partition_experiment(x, 20, seed=1)
-    >>> r.drmse.shape, r.percentile_of(0.5)
-    ((20,), 50.0)
-    >>> {k: round(v, 3) for k, v in r.summary().items() if k.startswith("dRMSE")}
-    {'dRMSE mean': 0.476, 'dRMSE low': 0.286, 'dRMSE high': 0.743}
-    """
+    """The random-halves experiment's results, one value per partition."""
 
     drmse: np.ndarray
     false_positive: np.ndarray
@@ -101,30 +79,7 @@ class PartitionResult:
         }
 
     def summary_se(self, level: float = 0.95) -> dict:
-        """The Monte Carlo standard errors of :meth:`summary`'s numbers.
-
-        A mean's is ``sd / sqrt(B)``, an interval end's the Maritz-Jarrett standard error of that quantile
-        (:func:`scipy.stats.mstats.mjci`).
-
-        Parameters
-        ----------
-        level : float, default 0.95
-            As for :meth:`summary`.
-
-        Returns
-        -------
-        dict
-            The keys of :meth:`summary`; NaN with one partition.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from irrepro.standardize import partition_experiment
-        >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
-        >>> se = partition_experiment(x, 200, seed=1).summary_se()
-        >>> {k: round(v, 3) for k, v in se.items() if k.startswith("dRMSE")}
-        {'dRMSE mean': 0.01, 'dRMSE low': 0.02, 'dRMSE high': 0.033}
-        """
+        """The Monte Carlo standard errors of :meth:`summary`'s numbers."""
         from scipy.stats import mstats
 
         level = check_level(level)
@@ -145,29 +100,7 @@ class PartitionResult:
         return float(100 * np.mean(self.drmse < observed))
 
     def percentile_se(self, percentile: float) -> float:
-        """The Monte Carlo standard error of a percentile among the partitions (in %).
-
-        The binomial ``100 sqrt(p (1 - p) / B)``, with ``p`` kept at least ``1 / (2B)`` from 0 and 1 so that
-        0% or 100% still carries the error of one partition in ``2B``.
-
-        Parameters
-        ----------
-        percentile : float
-            In % (:meth:`percentile_of`).
-
-        Returns
-        -------
-        float
-            In %.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from irrepro.standardize import partition_experiment
-        >>> r = partition_experiment(np.random.default_rng(0).random((5, 20)), 100, seed=1)
-        >>> round(r.percentile_se(50.0), 2), round(r.percentile_se(100.0), 2)
-        (5.0, 0.7)
-        """
+        """The Monte Carlo standard error of a percentile among the partitions (in %)."""
         b = self.drmse.size
         p = min(max(float(percentile) / 100, 0.5 / b), 1 - 0.5 / b)
         return float(100 * np.sqrt(p * (1 - p) / b))
@@ -257,29 +190,7 @@ def partition_experiment(
 
 @dataclass(frozen=True)
 class SampledStandardizers:
-    """Kendall's tau between the rankings from sampled and from all standardizing systems.
-
-    Parameters
-    ----------
-    sizes : numpy.ndarray
-        The numbers of sampled standardizing systems.
-    taus : numpy.ndarray
-        ``(len(sizes), B)``, per size and sample.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
-    >>> from irrepro.standardize import sampled_standardizers
-    >>> s = sampled_standardizers(x, x, [2, 4], 10, seed=1)
-    >>> s.percentiles((50, 5))
-             q50    q5
-    systems
-    2        1.0  0.89
-    4        1.0  1.00
-    >>> s.smallest_size_beating(0.9, q=5)
-    4
-    """
+    """Kendall's tau between the rankings from sampled and from all standardizing systems."""
 
     sizes: np.ndarray
     taus: np.ndarray
@@ -299,30 +210,7 @@ class SampledStandardizers:
     def smallest_size_se(
         self, threshold: float, q: float = 1, *, n_resamples: int = 200, seed: SeedLike = 0
     ) -> float:
-        """The bootstrap standard error of :meth:`smallest_size_beating`.
-
-        Each size's samples are resampled on their own; a resample in which no size qualifies is left out.
-
-        Parameters
-        ----------
-        threshold, q : float
-            As for :meth:`smallest_size_beating`.
-        n_resamples : int, default 200
-        seed : int, numpy.random.Generator or SeedSequence, default 0
-
-        Returns
-        -------
-        float
-            NaN when no size qualifies.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from irrepro.standardize import SampledStandardizers
-        >>> s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
-        >>> s.smallest_size_beating(0.9), s.smallest_size_se(0.9)
-        (4, 0.0)
-        """
+        """The bootstrap standard error of :meth:`smallest_size_beating`."""
         n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
         rng = as_generator(seed)
         k, b = self.taus.shape

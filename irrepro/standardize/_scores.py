@@ -182,36 +182,7 @@ def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndar
 
 
 def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> np.ndarray:
-    """The z-scores ``z_st = (m_st - mu_t) / sigma_t`` of a score matrix (eq. 1).
-
-    On a topic whose sd is 0, every system gets z = 0 (standardized score 0.5), where ``trec_eval -Z``
-    prints -1000000 for a system off the mean: with no spread the topic gives no scale, and z = 0 cannot
-    reorder the systems. Raises :class:`irrepro.InputError` for factors of another number of topics, or a
-    zero sd with ``zero_sd="raise"``.
-
-    Parameters
-    ----------
-    scores : array_like or irrepro.data.ScoreMatrix
-    fac : Factors, optional
-        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
-        topics by id.
-    zero_sd : {"average", "raise"}
-        What a topic with sd 0 gives: z = 0 for every system, or an error.
-
-    Returns
-    -------
-    numpy.ndarray
-        Systems x topics.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.standardize import zscores
-    >>> zscores(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])).round(2) + 0.0
-    array([[-1.,  0., -1.],
-           [ 1.,  1.,  1.],
-           [ 0., -1.,  0.]])
-    """
+    """The z-scores ``z_st = (m_st - mu_t) / sigma_t`` of a score matrix (eq. 1)."""
     x = _matrix(scores)
     if fac is None:
         fac = factors(scores)
@@ -231,11 +202,13 @@ def standardize(
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     fac : Factors, optional
-        Default: those of ``scores`` itself (:func:`zscores`).
+        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
+        topics by id.
     cdf : bool, default True
         False returns the z-scores.
     zero_sd : {"average", "raise"}
-        As in :func:`zscores`.
+        What a topic with sd 0 gives: z = 0 for every system (standardized 0.5; ``trec_eval -Z``
+        prints -1000000 off the mean), or an error.
 
     Returns
     -------

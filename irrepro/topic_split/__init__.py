@@ -1,18 +1,8 @@
-"""Topic-split reliability of effectiveness differences and significance tests.
-
-Sanderson & Zobel (2005), after Voorhees & Buckley (2002).
-
-One-line use::
-
-    from irrepro import data, topic_split as ts
-    years = [data.load_matrix(c, "AP") for c in ("trec3", "trec5", "trec6", "trec7", "trec8")]
-    res = ts.swap_experiment([ts.drop_bottom(m) for m in years], seed=2005)
-    res.error_rates(kind="relative", filter="paired-t 0.01<p<=0.05")  # bins x sizes
-    fit = ts.growth_fit(res, kind="relative")                       # projection to 50 topics
+"""Topic-split reliability of effectiveness differences and significance tests: Sanderson & Zobel
+(2005), after Voorhees & Buckley (2002).
 
 Score matrices are ``(systems, topics)``; ``B`` is the number of random draws of topic sets (the
-paper's 50 repetitions per size, 10 samples for the sd of MAP). The figures (error rate against
-topic-set size) are drawn by :func:`irrepro.plots.plot_error_rates`.
+paper's 50 repetitions per size, 10 samples for the sd of MAP).
 """
 
 from __future__ import annotations
@@ -27,32 +17,22 @@ from ..data import ScoreMatrix
 from ..data._matrices import _checked_scores
 from ..errors import InputError, UnknownNameError
 from ..parallel import SeedLike
+from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from ._fits import GrowthFit, growth_fit
-from ._results import FILTERS, SwapExperiment, rate_se
-from ._rows import PAPER_REPETITIONS, SplitRows, pct, rise
-from ._rows_full import half_claim_row, pool_rows, sd_rows, share_rows
+from ._results import FILTERS, SwapExperiment
 from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 
 __all__ = [
-    "FILTERS",
-    "GrowthFit",
-    "rate_se",
+    "swap_experiment",
     "SwapExperiment",
+    "FILTERS",
+    "growth_fit",
+    "GrowthFit",
     "drop_bottom",
     "full_set_tests",
-    "growth_fit",
-    "map_sd",
-    "pool_sizes",
     "significant_share",
-    "swap_experiment",
-    "PAPER_REPETITIONS",
-    "SplitRows",
-    "half_claim_row",
-    "pct",
-    "pool_rows",
-    "rise",
-    "sd_rows",
-    "share_rows",
+    "pool_sizes",
+    "map_sd",
 ]
 
 

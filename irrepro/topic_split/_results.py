@@ -29,7 +29,7 @@ class SwapExperiment:
 
     Bin ``b`` is ``[b, b+1)`` x ``abs_width`` (absolute) or x ``rel_width`` of the smaller set-1 score
     (relative). The repetitions are independent draws, so their counts give the Monte Carlo error of
-    every rate (:func:`rate_se`) and fit (:meth:`resampled`).
+    every rate and fit (:meth:`resampled`).
 
     Attributes
     ----------
@@ -92,7 +92,7 @@ class SwapExperiment:
         return self.rep_trials, self.rep_errors
 
     def pooled_counts(self, filter: str, kind: str, bins: slice, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Errors and trials per repetition, pooled over a range of bins at one size (for :func:`rate_se`).
+        """Errors and trials per repetition, pooled over a range of bins at one size (a rate's MC error).
 
         Parameters
         ----------
@@ -227,33 +227,7 @@ class SwapExperiment:
 
 
 def rate_se(*counts, signs=None) -> float:
-    """The Monte Carlo standard error of a pooled error rate, or of a sum or difference of them.
-
-    The delta-method estimate over the B independent repetitions: with u_r = sum_i s_i (errors_ir - R_i
-    trials_ir) / sum(trials_i), se^2 = B / (B - 1) sum_r u_r^2. The trials of one repetition share its
-    topic sets, so a binomial error over trials would be too small. Experiments drawn with the same seed
-    and years share their topic sets by repetition, so a difference of their rates is paired.
-
-    Parameters
-    ----------
-    *counts : tuple of numpy.ndarray
-        ``(errors, trials)`` per repetition (:meth:`SwapExperiment.pooled_counts`), all of length B.
-    signs : sequence of float, optional
-        The weights s_i (default 1 for the first, -1 for the others).
-
-    Returns
-    -------
-    float
-        NaN without a trial or with fewer than two repetitions.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.topic_split import rate_se
-    >>> e, t = np.array([1, 3, 2, 2]), np.array([10, 10, 10, 10])
-    >>> round(rate_se((e, t)), 4)          # rates 0.1, 0.3, 0.2, 0.2: sd 0.0816 / sqrt(4)
-    0.0408
-    """
+    """The Monte Carlo standard error of a pooled error rate, or of a sum or difference of them."""
     if not counts:
         raise InputError("give at least one (errors, trials) pair")
     signs = [1.0] + [-1.0] * (len(counts) - 1) if signs is None else list(signs)

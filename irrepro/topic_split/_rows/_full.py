@@ -7,51 +7,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _lazy
-from ._rows import _first_below, _why
-from ._sets import significant_share
+from ... import _lazy
+from .._sets import significant_share
+from ._splits import _first_below, _why
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 
 def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, alpha: float = 0.05,
                note: str = "") -> list[dict]:  # fmt: skip
-    """Rows of the share (%) of run pairs significant on the full topic sets, per relative-difference band.
-
-    Per entry ``(key, test, (lo, hi), least)`` of ``spec``, one row (:func:`irrepro.book.share`): the
-    share of the pairs whose relative difference lies in ``[lo, hi)`` and whose ``test`` p-value is at
-    most ``alpha``, against ``numbers[key]``; a ``least`` MAP keeps only pairs whose two runs both score
-    at least that. The sampling error is clustered by system pair; no random step, and no ``paper_se``
-    (the paper gives no count of pairs per band).
-
-    Parameters
-    ----------
-    full : pandas.DataFrame
-        :func:`full_set_tests`' rows.
-    numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
-    spec : sequence of tuple
-        ``(key, test, (lo, hi), least)`` per row; ``test`` one of ``"paired-t"``, ``"sign"``,
-        ``"wilcoxon"``, the band in fractions, ``least`` a MAP or None.
-    alpha : float
-    note : str
-        Each row's ``reason`` (none when empty).
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import book, topic_split as ts
-    >>> full = pd.DataFrame({"score_a": [0.3] * 4, "score_b": [0.2] * 4, "rel_diff": [0.05, 0.06, 0.07, 0.08],
-    ...                      "p_paired-t": [0.01, 0.5, 0.6, 0.7]})
-    >>> P = book.paper_numbers("sanderson2005information")
-    >>> row = ts.share_rows(full, P, [("full.t.0-10%", "paired-t", (0, 0.1), None)])[0]
-    >>> row["ours"], row["unit"], round(row["se_sampling"], 1)
-    ('25.0%', 'system pair', 25.0)
-    """
+    """Rows of the share (%) of run pairs significant on the full topic sets, per relative-difference band."""
     rows = []
     why = "every pair of kept runs on all its year's topics: no random step"
     for key, test, (lo, hi), least in spec:
@@ -69,39 +34,7 @@ def share_rows(full: pd.DataFrame, numbers: Mapping, spec: Sequence[tuple], *, a
 def half_claim_row(
     full: pd.DataFrame, numbers: Mapping, key: str, *, band=(0.2, 0.3), alpha: float = 0.05, reason: str = ""
 ) -> dict:
-    """The row of the paper's "only about half" of pairs about 20% apart being significant (section 3).
-
-    The share of the pairs in ``band`` the paired t-test finds significant on all topics, a fraction
-    rounded to 3 digits, its sampling error clustered by system pair (the paper's evidence: 57.3% in
-    20%-30%, the band the row's quantity names).
-
-    Parameters
-    ----------
-    full : pandas.DataFrame
-        :func:`full_set_tests`' rows.
-    numbers : mapping
-        The paper's numbers.
-    key : str
-    band : tuple of float
-        ``(lo, hi)``: relative differences ``[lo, hi)``, in fractions.
-    alpha : float
-    reason : str
-        The row's ``reason`` (none when empty).
-
-    Returns
-    -------
-    dict
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import book, topic_split as ts
-    >>> full = pd.DataFrame({"score_a": [0.3] * 4, "score_b": [0.24] * 4, "rel_diff": [0.21, 0.22, 0.25, 0.28],
-    ...                      "p_paired-t": [0.01, 0.04, 0.2, 0.6]})
-    >>> P = book.paper_numbers("sanderson2005information")
-    >>> ts.half_claim_row(full, P, "full.t.half")["ours"]
-    0.5
-    """
+    """The row of the paper's "only about half" of pairs about 20% apart being significant (section 3)."""
     lo, hi = band
     sel = full[(full.rel_diff >= lo - 1e-12) & (full.rel_diff < hi - 1e-12)]
     hits = (sel["p_paired-t"] <= alpha).to_numpy(dtype=float)
@@ -122,44 +55,7 @@ def _pool_stats(a: Mapping[int, np.ndarray], ix: np.ndarray) -> tuple[float, flo
 
 def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
               runs: Mapping[int, str] | None = None, reason: str = "") -> list[dict]:  # fmt: skip
-    """The rows of section 4 (pool depth and assessor effort), three per round.
-
-    Per round, over the topics pooled at both depth 10 and 100: the depth-10 over the depth-100 pool
-    (%); the topics pooled to depth 10 for the effort of 50 at depth 100 (50 over that ratio); the
-    relevant documents found per unit of effort, shallow against deep (judged-relevant only, so a lower
-    bound for depth 100). Sampling error: a bootstrap over topics.
-
-    Parameters
-    ----------
-    pools : mapping of int to pandas.DataFrame
-        Round -> :func:`pool_sizes`' rows, with depths 10 and 100.
-    numbers : mapping
-        The paper's numbers.
-    keys : sequence of str
-        The paper's three numbers, in the order above.
-    n_boot : int
-        Bootstrap resamples of the topics.
-    seed : int
-    runs : mapping of int to str, optional
-        Round -> a note on its runs, on the round's first row.
-    reason : str
-        Each row's ``reason`` (none when empty).
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import book, topic_split as ts
-    >>> pools = {8: pd.DataFrame({"topic": ["1", "2", "1", "2"], "depth": [10, 10, 100, 100],
-    ...                           "pool": [40, 60, 400, 500], "relevant": [10, 20, 30, 40]})}
-    >>> P = book.paper_numbers("sanderson2005information")
-    >>> rows = ts.pool_rows(pools, P, ["pools.ratio", "pools.topics", "pools.relevant"], n_boot=50)
-    >>> [r["ours"] for r in rows]
-    ['11.1%', '450', '3.9 x']
-    """
+    """The rows of section 4 (pool depth and assessor effort), three per round."""
     rows = []
     rng = np.random.default_rng(seed)
     why = "counted from the runs and qrels: no random step"
@@ -189,39 +85,7 @@ def pool_rows(pools: Mapping[int, pd.DataFrame], numbers: Mapping, keys: Sequenc
 def sd_rows(
     sds: Sequence[pd.DataFrame], numbers: Mapping, keys: Sequence[str], *, samples: int, reason: str = ""
 ) -> list[dict]:
-    """The rows of section 5: the standard deviation of MAP against the number of topics.
-
-    The values of the first seed: the sd at 5 and at 25 topics, the per-topic sd of AP they imply (sd
-    at 5 x sqrt 5; not compared) and the smallest size whose sd is below 0.01. Monte Carlo error: the sd
-    over the seeds; no sampling error (the sd averages over the runs and topics we have).
-
-    Parameters
-    ----------
-    sds : sequence of pandas.DataFrame
-        :func:`map_sd` at each seed (at least two, with sizes 5 and 25).
-    numbers : mapping
-        The paper's numbers.
-    keys : sequence of str
-        The paper's sd at 5 topics, at 25 topics and first size below 0.01, in this order.
-    samples : int
-        The topic samples per run and size of each ``map_sd``.
-    reason : str
-        Each row's ``reason`` (none when empty).
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import book, topic_split as ts
-    >>> sds = [pd.DataFrame({"topics": [5, 15, 25], "sd": [0.030 + d, 0.012, 0.009 + d]}) for d in (0, 0.0005)]
-    >>> P = book.paper_numbers("sanderson2005information")
-    >>> rows = ts.sd_rows(sds, P, ["sd.5", "sd.25", "sd.below-0.01"], samples=10)
-    >>> [r["ours"] for r in rows]
-    [0.03, 0.009, 0.067..., 25]
-    """
+    """The rows of section 5: the standard deviation of MAP against the number of topics."""
     sd = sds[0].set_index("topics").sd
     seeds = f"sd over {len(sds)} seeds of map_sd ({samples} samples per run and size): the spread of one seed's value"
     why = "the average over the runs and topics we have (a substitution for the paper's, named in the data column)"

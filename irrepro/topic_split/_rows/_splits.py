@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .. import _lazy
-from ..errors import InputError
-from ._fits import _bin_lower_edge, _largest_projected_error, growth_fit
-from ._results import SwapExperiment, rate_se
+from ... import _lazy
+from ...errors import InputError
+from .._fits import _bin_lower_edge, _largest_projected_error, growth_fit
+from .._results import SwapExperiment, rate_se
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 if TYPE_CHECKING:
-    from ..book import Errors
+    from ...book import Errors
 
 
 #: The paper's repetitions of each topic split and its TREC years (section 3): its rates rest on them.
@@ -34,25 +34,7 @@ _SPLITS_REASON = (
 
 
 def pct(x: float, digits: int = 0) -> str:
-    """A percentage as the chapter's rows print it, or ``"no bin"`` for NaN.
-
-    Parameters
-    ----------
-    x : float
-        In percent (a bin's lower edge, an error rate); NaN when no bin qualified.
-    digits : int
-        Digits after the decimal point.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from irrepro import topic_split as ts
-    >>> ts.pct(20.0), ts.pct(3.14159, 1), ts.pct(float("nan"))
-    ('20%', '3.1%', 'no bin')
-    """
+    """A percentage as the chapter's rows print it, or ``"no bin"`` for NaN."""
     return f"{x:.{digits}f}%" if np.isfinite(x) else "no bin"
 
 
@@ -68,66 +50,12 @@ def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
 
 
 def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, float]:
-    """The rise of Figure 8 per topic-set size: the last position's error minus the lowest.
-
-    Figure 8 plots the error rate of the pairs' trials by position when each pair's repetitions are
-    sorted by set-1 difference; the last position holds the largest differences.
-
-    Parameters
-    ----------
-    dependence : pandas.DataFrame
-        :meth:`SwapExperiment.dependence`.
-    sizes : sequence of int
-        The rows read.
-
-    Returns
-    -------
-    dict of int to float
-        Size -> the rise, as a fraction.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro import topic_split as ts
-    >>> dep = pd.DataFrame([[0.30, 0.20, 0.25], [0.10, 0.05, 0.12]], index=[5, 25], columns=[1, 2, 3])
-    >>> {n: round(v, 2) for n, v in ts.rise(dep).items()}
-    {5: 0.05, 25: 0.07}
-    """
+    """The rise of Figure 8 per topic-set size: the last position's error minus the lowest."""
     return {n: float(dependence.loc[n].iloc[-1] - dependence.loc[n].min()) for n in sizes}
 
 
 class SplitRows:
-    """The rows of the chapter's swap experiments, each with its errors.
-
-    Every number carries the Monte Carlo error of the splits, clustered by repetition: an error rate's
-    from :func:`rate_se`, a threshold's or a projection's from a bootstrap over the repetitions (the same
-    resamples for every experiment). A row compared with the paper carries the paper's error from its 50
-    repetitions of ten years (``paper_se``: ours x sqrt(our repetitions x years / (50 x 10))); an
-    ordering does not.
-
-    Parameters
-    ----------
-    numbers : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
-    experiments : mapping
-        Name -> :class:`SwapExperiment`, all with the same ``B``.
-    n_boot : int
-        Bootstrap resamples of the repetitions.
-    seed : int
-    min_trials : int
-        A measured error rate is read only from a cell with at least this many trials.
-
-    Examples
-    --------
-    >>> from irrepro import book, topic_split as ts
-    >>> from irrepro.data import synthetic
-    >>> years = [synthetic.score_matrix(10, 50, seed=s) for s in (1, 2)]
-    >>> res = ts.swap_experiment(years, sizes=[5, 15, 25], B=12, seed=3, filters=["none"])
-    >>> rows = ts.SplitRows(book.paper_numbers("sanderson2005information"), {"ap": res}, n_boot=20, seed=1)
-    >>> row = rows.rates("error 10-15% at 25 topics", None, "ap", "none", [slice(2, 3)], 25)
-    >>> row["kind"], row["unit"], row["replicates"]
-    ('rate', 'repetition', 12)
-    """
+    """The rows of the chapter's swap experiments, each with its errors."""
 
     def __init__(
         self,
@@ -269,10 +197,7 @@ class SplitRows:
         return self._compared(row, mc, [exp])
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
-        """An ordering row of paired differences of pooled error rates (points).
-
-        Per part a pair of ``(exp, filter, bins, size)``: the first's rate minus the second's.
-        """
+        """An ordering row of paired differences of pooled error rates (points)."""
         vals, ses, exps = [], [], []
         for a, b in terms:
             ca, cb = self.counts(*a), self.counts(*b)

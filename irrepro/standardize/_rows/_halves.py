@@ -12,15 +12,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import _lazy
-from ._collections import CollectionPair
-from ._partitions import PartitionResult
-from ._rows import _exact, _mc
+from ... import _lazy
+from .._collections import CollectionPair
+from .._partitions import PartitionResult
+from ._figures import _exact, _mc
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 if TYPE_CHECKING:
-    from ..book import Comparison
+    from ...book import Comparison
 
 _Res = Mapping[tuple, PartitionResult]  # (setting, (metric, form)) -> the random halves
 
@@ -48,41 +48,13 @@ def _more_stable(res: _Res, setting: str, pairs: Sequence) -> tuple[float, float
 
 
 def fp_upper_ends(res: _Res, setting: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The largest upper ends of the false-positive interval: raw and R-normalized forms, standardized.
-
-    Parameters
-    ----------
-    res : mapping
-        ``(setting, (metric, form))`` -> :class:`PartitionResult`.
-    setting : str
-
-    Returns
-    -------
-    tuple
-        ((upper end, its Monte Carlo error) of the raw and R-normalized forms, the same of the
-        standardized forms), as shares.
-    """
+    """The largest upper ends of the false-positive interval: raw and R-normalized forms, standardized."""
     nonstd = _forms(res, setting, "raw") + _forms(res, setting, "R-normalized")
     return _upper(res, setting, nonstd), _upper(res, setting, _forms(res, setting, "standardized"))
 
 
 def figures56_rows(P: Mapping, res: _Res, robust: str, second: str) -> list[dict]:
-    """Rows of Figures 5 and 6: the random halves' dRMSE and false positives per metric form.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
-    res : mapping
-        ``(setting, (metric, form))`` -> :class:`PartitionResult`, every form of a setting split by
-        the same halves.
-    robust, second : str
-        The setting of the paper's runs and topics, and the second setting (its rows are context).
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Figures 5 and 6: the random halves' dRMSE and false positives per metric form."""
     B = next(iter(res.values())).drmse.size
     mean_se, end_se = (
         f"sd over the {B} random halves / sqrt({B})",
@@ -137,20 +109,7 @@ def figures56_rows(P: Mapping, res: _Res, robust: str, second: str) -> list[dict
 
 
 def pair_table(pairs: Mapping[tuple, CollectionPair]) -> pd.DataFrame:
-    """Tables 3-5: one row per pair of sub-collections, observed and against its random halves.
-
-    Parameters
-    ----------
-    pairs : mapping
-        ``(C, D)`` -> :class:`CollectionPair`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        C, D, dRMSE, the halves' mean and 97.5th percentile, the observed dRMSE's percentile among them
-        (and its Monte Carlo error), the self-significant systems with the binomial 95% interval of
-        their rate, and the halves' mean false-positive rate.
-    """
+    """Tables 3-5: one row per pair of sub-collections, observed and against its random halves."""
     return pd.DataFrame([{"C": c, "D": d, "dRMSE": r.drmse, "random mean": r.random.drmse.mean(),
                           "random 95% high": np.percentile(r.random.drmse, 97.5), "percentile": r.percentile,
                           "self-significant": r.n_significant, "of": r.n_systems,
@@ -167,23 +126,7 @@ def _count_se(group: Sequence[CollectionPair], beyond: float) -> float:
 
 
 def beyond_counts(raw: Mapping, std: Mapping, same_track: Sequence, beyond: float) -> dict:
-    """The pairs within or beyond the random 95% interval of their halves, by group.
-
-    Parameters
-    ----------
-    raw, std : mapping
-        ``(C, D)`` -> :class:`CollectionPair` of raw and of standardized AP.
-    same_track : sequence
-        The pairs within a track.
-    beyond : float
-        The percentile among the halves from which a pair lies beyond the interval.
-
-    Returns
-    -------
-    dict
-        ``"same-track within"``, ``"cross-track beyond"`` (raw AP), ``"sAP within"``: each (count,
-        number of pairs, the count's Monte Carlo error).
-    """
+    """The pairs within or beyond the random 95% interval of their halves, by group."""
     groups = {"same-track within": [raw[p] for p in same_track],
               "cross-track beyond": [r for p, r in raw.items() if p not in same_track],
               "sAP within": list(std.values())}  # fmt: skip
@@ -194,21 +137,7 @@ def beyond_counts(raw: Mapping, std: Mapping, same_track: Sequence, beyond: floa
 def tables35_rows(
     P: Mapping, raw: Mapping, std: Mapping, same_track: Sequence, beyond: float, halves_row
 ) -> list[dict]:
-    """Rows of Tables 3-5: the sub-collection pairs of raw and standardized AP against their halves.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    raw, std, same_track, beyond
-        As for :func:`beyond_counts` (the pairs not in ``same_track`` mix AdHoc and Robust).
-    halves_row : irrepro.book.RowRef
-        The row of Figure 5 that the random halves of TREC 7 + 8 restate.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Tables 3-5: the sub-collection pairs of raw and standardized AP against their halves."""
     r78, r73 = raw[("TREC 7", "TREC 8")], raw[("TREC 7", "TREC 2003")]
     B = r73.random.drmse.size
     t3, t5 = pair_table(raw), pair_table(std)
@@ -254,19 +183,7 @@ def tables35_rows(
 
 
 def figure7_rows(P: Mapping, fig7: pd.DataFrame) -> list[dict]:
-    """Rows of Figure 7: mean dRMSE over the six sub-collection pairs per metric form.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    fig7 : pandas.DataFrame
-        Rows raw / R-normalized / standardized, columns ``"P@10"`` and ``"SP/AP"``.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Figure 7: mean dRMSE over the six sub-collection pairs per metric form."""
     e = _exact("the six observed sub-collection pairs, no random step")
     v = {(form, metric): float(fig7.loc[form, metric]) for form in fig7.index for metric in fig7.columns}
     return [
@@ -279,22 +196,7 @@ def figure7_rows(P: Mapping, fig7: pd.DataFrame) -> list[dict]:
 
 
 def table6_rows(P: Mapping, table6: pd.DataFrame, adhoc: Sequence[str], robust: Sequence[str]) -> list[dict]:
-    """Rows of Table 6: each mean as a ratio of the ad hoc to the Robust sub-collections.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    table6 : pandas.DataFrame
-        Rows R, P@10, AP, SP, ``"sAP (original systems)"``; a column per sub-collection.
-    adhoc, robust : sequence of str
-        The ad hoc and the Robust sub-collections.
-
-    Returns
-    -------
-    list of dict
-        R, AP and SP as orderings of the ratio against 1, P@10 and sAP as scores.
-    """
+    """Rows of Table 6: each mean as a ratio of the ad hoc to the Robust sub-collections."""
     e = _exact("computed exactly from the score matrices and qrels, no random step")
     ratio = {
         r: table6.loc[r, list(adhoc)].mean() / table6.loc[r, list(robust)].mean()
@@ -308,24 +210,7 @@ def table6_rows(P: Mapping, table6: pd.DataFrame, adhoc: Sequence[str], robust: 
 
 
 def verdict_rows(P: Mapping, c: Mapping[str, Comparison], ours: Mapping[str, str]) -> list[dict]:
-    """The Verdict: each claim of the paper, restating the rows above that decide it.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    c : mapping
-        The chapter's comparisons by item: ``"Table 2"``, ``"Figure 4"``, ``"Figures 5 and 6"``,
-        ``"Discriminative power"``, ``"Tables 3-5"``, ``"Figure 7"``.
-    ours : mapping
-        Our numbers in words per claim (``"two-thirds"``, ``"robust-R"``, ``"cross-track"``,
-        ``"outdated"``, ``"few"``, ``"false-positives"``, ``"power"``).
-
-    Returns
-    -------
-    list of dict
-        Each ``same_as`` (or ``supports``) the rows it rests on.
-    """
+    """The Verdict: each claim of the paper, restating the rows above that decide it."""
     t35, f56, f4 = c["Tables 3-5"], c["Figures 5 and 6"], c["Figure 4"]
     few = [f4.row(q) for q in f4.frame["quantity"][1:3]]
     outdated = [c["Table 2"].row(q) for q in c["Table 2"].frame["quantity"][:2]]

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import _lazy
-from ._comparability import significant_pairs
+from ... import _lazy
+from .._comparability import significant_pairs
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 if TYPE_CHECKING:
-    from ..book import Errors
+    from ...book import Errors
 
 #: Why a row compared on the paper's own runs and topics has no sampling error.
 SAME_SAMPLE = "the paper's own runs and topics: ours and the paper's number rest on the same sample"
@@ -37,21 +37,7 @@ def _mc(se, replicates: int, what: str) -> Errors:
 
 
 def figure2_rows(P: Mapping, mean: float, low: float, high: float, overlapped: Sequence[int]) -> list[dict]:
-    """Rows of Figure 2: the 13th-ranked TREC 8 run's MAP, its 95% interval and the runs it overlaps.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers (:func:`irrepro.book.paper_numbers`).
-    mean, low, high : float
-        The run's MAP and the ends of its 95% t interval.
-    overlapped : sequence of int
-        The ranks of the other runs whose interval overlaps the run's.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Figure 2: the 13th-ranked TREC 8 run's MAP, its 95% interval and the runs it overlaps."""
     e = _exact()
     return [
         book.score("MAP of the 13th run", P["fig2.map"], mean, e),
@@ -63,22 +49,7 @@ def figure2_rows(P: Mapping, mean: float, low: float, high: float, overlapped: S
 
 
 def table1_rows(P: Mapping, ratios: Mapping[str, float], itc: Mapping[bool, float]) -> list[dict]:
-    """Rows of Table 1's ratios and the item-total correlation; other readings shown, not compared.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    ratios : mapping
-        ``"system means"``, ``"topic means"``, ``"topic means, worst first"``, ``"topic sd"``,
-        ``"topic sd by sd"``, ``"topic sd by sd, smallest first"``: best first unless named.
-    itc : mapping
-        Pearson's r of the item-total correlation with topic sd: corrected (True) and not (False).
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Table 1's ratios and the item-total correlation; other readings shown, not compared."""
     e = _exact()
     other = "another reading of the paper's {}: shown, not compared"
     return [
@@ -101,21 +72,7 @@ def table1_rows(P: Mapping, ratios: Mapping[str, float], itc: Mapping[bool, floa
 
 
 def figure3_rows(P: Mapping, quartiles: Sequence[float], below: float) -> list[dict]:
-    """Rows of Figure 3: the quartiles of standardized AP and the share of raw AP below 0.2.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    quartiles : sequence of float
-        The 25th, 50th and 75th percentiles of standardized AP.
-    below : float
-        The share of raw per-run AP below 0.2.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Figure 3: the quartiles of standardized AP and the share of raw AP below 0.2."""
     e = _exact()
     return [
         book.score("sAP 25th percentile", P["fig3.q25"], quartiles[0], e),
@@ -132,21 +89,7 @@ def figure3_rows(P: Mapping, quartiles: Sequence[float], below: float) -> list[d
 
 
 def table2_rows(P: Mapping, agreement: Mapping[str, tuple], between: tuple[float, float]) -> list[dict]:
-    """Rows of Table 2: original against 2004 standardizing systems, and the 2003-vs-2004 topics.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    agreement : mapping
-        Sub-collection -> (Kendall's tau, Pearson's r) between the two standardizations.
-    between : tuple of float
-        (tau, r) of raw AP between the 2003 and 2004 topics.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Table 2: original against 2004 standardizing systems, and the 2003-vs-2004 topics."""
     e = _exact()
     parts = " / ".join(agreement)
     return [
@@ -162,26 +105,7 @@ def table2_rows(P: Mapping, agreement: Mapping[str, tuple], between: tuple[float
 def figure4_rows(
     P: Mapping, tau_raw_std: float, fewest: Sequence[int], se: Sequence[float], samples: int
 ) -> list[dict]:
-    """Rows of Figure 4: the fewest sampled standardizing systems that beat each reference tau.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers.
-    tau_raw_std : float
-        Kendall's tau between raw and standardized AP on the 2003 topics.
-    fewest : sequence of int
-        The fewest systems: 99th percentile lowest tau above the 2003-vs-2004 tau; 95th and 99th
-        percentile lowest above ``tau_raw_std``.
-    se : sequence of float
-        Their Monte Carlo errors (bootstrap over each size's samples).
-    samples : int
-        Samples per size.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of Figure 4: the fewest sampled standardizing systems that beat each reference tau."""
     what = f"bootstrap sd over the {samples} samples per size (200 resamples)"
     return [
         book.correlation("tau raw vs standardized AP, 2003 topics", P["fig4.tau-raw-std"], tau_raw_std, _exact()),
@@ -193,32 +117,7 @@ def figure4_rows(
 
 
 def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Errors]:
-    """The discriminative power of a standardized form over that of its raw form, with its error.
-
-    The sampling error is that of a ratio of two shares over the same system pairs, clustered by pair
-    (delta method: the standard error of the mean of ``(b - r a) / mean(a)``, with ``a``, ``b`` each
-    pair's raw and standardized outcome and ``r`` the ratio).
-
-    Parameters
-    ----------
-    raw, standardized : array_like or irrepro.data.ScoreMatrix
-        Systems x topics scores of the two forms (the same systems and topics).
-    alpha : float, default 0.05
-
-    Returns
-    -------
-    tuple
-        (ratio, :class:`irrepro.book.Errors`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.standardize import power_ratio, standardize
-    >>> x = np.random.default_rng(1).random((12, 30)) + np.linspace(0, 0.3, 12)[:, None]
-    >>> r, e = power_ratio(x, standardize(x))
-    >>> round(r, 3), round(e.sampling, 3), e.unit
-    (0.727, 0.135, 'system pair')
-    """
+    """The discriminative power of a standardized form over that of its raw form, with its error."""
     a = significant_pairs(raw, alpha=alpha).astype(float)
     b = significant_pairs(standardized, alpha=alpha).astype(float)
     r = float(b.mean() / a.mean())
@@ -228,26 +127,7 @@ def power_ratio(raw, standardized, *, alpha: float = 0.05) -> tuple[float, Error
 
 
 def power_rows(P: Mapping, forms: Mapping[str, tuple], context: Mapping[str, float]) -> list[dict]:
-    """Rows of discriminative power: standardized over raw, against the paper's sDCG over DCG.
-
-    The compared row holds one part per metric of ``forms`` (:func:`power_ratio`); the paper's error is
-    taken as that of our first form (the same runs, topics and test). The context rows (kind
-    ``"rate"``) are not compared.
-
-    Parameters
-    ----------
-    P : mapping
-        The paper's numbers: ``power.no-harm`` and the ``power.<metric>`` of the context rows.
-    forms : mapping
-        Metric -> (raw, standardized) scores on the paper's runs and TREC 8 topics.
-    context : mapping
-        Name -> a share of pairs significant, shown beside the paper's ``power.<metric>`` where the
-        name ends with one.
-
-    Returns
-    -------
-    list of dict
-    """
+    """Rows of discriminative power: standardized over raw, against the paper's sDCG over DCG."""
     got = {m: power_ratio(*x) for m, x in forms.items()}
     sampling = tuple(float(np.asarray(e.sampling)) for _, e in got.values())
     err = book.Errors(sampling, 0.0, "system pair", None, "every pair tested once, no random step")
