@@ -12,6 +12,7 @@ from irrepro import known_truth as kt
 from irrepro import significance as sig
 from irrepro import simulation as sim
 from irrepro.known_truth import _experiments, _pvalues, _rows
+from irrepro.known_truth._family import FamilyResult
 
 
 def _within(rate, target, n, z=4.0):
@@ -25,7 +26,7 @@ def normal_null():
     b = rng.normal(0.4, 0.2, size=(20_000, 25))
     e = b + rng.normal(0.0, 0.1, size=b.shape)
     two, one = _pvalues.paired_pvalues(b, e, B=200, seed=12)
-    return kt.PValues(_pvalues.TESTS, two, one, np.arange(len(b)), 0.0, 25, 200)
+    return _pvalues.PValues(_pvalues.TESTS, two, one, np.arange(len(b)), 0.0, 25, 200)
 
 
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1])
@@ -70,7 +71,7 @@ def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
     pair = np.repeat(np.arange(40), 25)
     p_pair = rng.uniform(0.01, 0.2, size=40)[pair]  # pairs differ: a design effect
     two = np.where(rng.random(len(pair)) < p_pair, 0.001, 0.9)[None, :].repeat(len(_pvalues.TESTS), 0)
-    res = kt.PValues(_pvalues.TESTS, two, two, pair, 0.0, 25, 100)
+    res = _pvalues.PValues(_pvalues.TESTS, two, two, pair, 0.0, 25, 100)
     y = res.rejected(0.05)[0].astype(float)
     fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
     assert res.se(0.05)["paired-t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
@@ -112,7 +113,7 @@ def test_family_wise_error_of_bonferroni_holm_and_hsd_is_at_most_alpha_for_indep
 
     min_p = sig.paired_t_pvalues(x[:, i] - x[:, j]).min(axis=1)
     hsd = sig.tukey_hsd_pvalues(x, np.argsort(rng.random((200, 20, 4)), axis=2)).min(axis=1)
-    res = kt.FamilyResult(min_p, hsd, np.arange(4000), 4, 20, 200).fwer(0.05)
+    res = FamilyResult(min_p, hsd, np.arange(4000), 4, 20, 200).fwer(0.05)
     assert res["t, Bonferroni / Holm"] <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / 4000)
     # the family's largest difference is exchangeable with the B permutations' largest: its count
     # c of maxima at or above it has P(c + 1 <= k) = k / (B + 1); (c + 1) / (B + 1) < alpha
@@ -202,7 +203,7 @@ def _uneven_null(trials=400, pairs=8, seed=3):
     rng = np.random.default_rng(seed)
     pair = np.repeat(np.arange(pairs), trials // pairs)
     p = np.where(rng.random((len(_pvalues.TESTS), trials)) < pair / 40, 0.01, 0.5)
-    return kt.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
+    return _pvalues.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
 
 
 def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials():
@@ -210,7 +211,7 @@ def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials
 
     U = book.paper_numbers("urbano2019statistical")
     r = _uneven_null()
-    rows = {row["quantity"]: row for row in kt.comparison_rows({("AP", 25): r}, U, "type1")}
+    rows = {row["quantity"]: row for row in kt.rows.comparison_rows({("AP", 25): r}, U, "type1")}
     row = rows["AP, 25 topics, paired-t"]
     rej = (r.two[0] <= 0.05).astype(float)
     # the clustered standard error of eq. kt-se, written out: sum over pairs of (r_c - p n_c)^2
@@ -224,8 +225,8 @@ def test_comparison_rows_are_rates_with_their_clustered_error_and_urbanos_trials
     assert row["nominal"] == 0.05  # a type I rate: the margin is a share of alpha
     assert "400 trials in 8 pairs" in row["se_reason"]
     assert row["paper"] is U["type1.ap.25.t2.a0.05"] and row["paper_n"] == U["trials.type1"].value
-    power = kt.comparison_rows(
-        {("AP", 25): kt.PValues(_pvalues.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
+    power = kt.rows.comparison_rows(
+        {("AP", 25): _pvalues.PValues(_pvalues.TESTS, r.two, r.one, r.pair, 0.05, 25, 100)}, U, "power"
     )
     assert power[0]["paper"] is U["power.ap.25.t2.d0.05"] and power[0]["paper_n"] == U["trials.power"].value
     assert "nominal" not in power[0]  # power has no nominal level
@@ -242,8 +243,8 @@ def test_type1_rows_judge_with_a_margin_relative_to_alpha_and_print_z():
     out = []
     for shift in (0.0, 0.02):  # ours at theirs, and 0.02 above it: outside a margin of 0.01
         p = np.where(rng.random((len(_pvalues.TESTS), trials)) < theirs + shift, 0.01, 0.5)
-        res = kt.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
-        rows = kt.comparison_rows({("AP", 25): res}, U, "type1")
+        res = _pvalues.PValues(_pvalues.TESTS, p, p, pair, 0.0, 25, 100)
+        rows = kt.rows.comparison_rows({("AP", 25): res}, U, "type1")
         t = book.compare("urbano2019statistical", "z test", rows, results="").frame.set_index("quantity")
         out.append(t.loc["AP, 25 topics, paired-t"])
     assert out[0]["status"] == "replicated" and out[0]["margin"] == pytest.approx(0.01)
@@ -251,7 +252,7 @@ def test_type1_rows_judge_with_a_margin_relative_to_alpha_and_print_z():
     r = out[1]
     paper_se = np.sqrt(theirs * (1 - theirs) / r["paper_n"])
     assert r["z"] == pytest.approx((float(r["ours"]) - theirs) / np.hypot(r["se_mc"], paper_se))
-    shown = kt.with_z(book.compare("urbano2019statistical", "z test", [rows[0]], results=""))
+    shown = kt.rows.with_z(book.compare("urbano2019statistical", "z test", [rows[0]], results=""))
     assert (
         shown.frame.columns.get_loc("z = (ours - theirs) / se") == shown.frame.columns.get_loc("status") + 1
     )
@@ -278,7 +279,7 @@ def test_their_tests_that_are_not_ours_are_context_rows_not_failed_replications(
     from irrepro import book
 
     U = book.paper_numbers("urbano2019statistical")
-    rows = kt.comparison_rows({("AP", 25): _uneven_null()}, U, "type1")
+    rows = kt.rows.comparison_rows({("AP", 25): _uneven_null()}, U, "type1")
     table = book.compare("urbano2019statistical", "rows test", rows, results="").frame.set_index("quantity")
     q = "AP, 25 topics, sign"  # scipy's sign test (only d = 0 a tie) is not theirs (|d| <= 0.01)
     assert table.loc[q, "status"] == "not comparable" and table.loc[q, "paper"] is None
@@ -348,10 +349,10 @@ def test_their_rates_for_the_figures_are_every_matching_number_of_their_yml():
         if m and ours.get(m[2]) in measures and ours.get(m[4]) in tests and int(m[3]) == 50:
             if float(m[6]) in (0.01, 0.05) and (m[1] == "power" or m[5] == "2"):
                 wantd[(m[1], ours[m[2]], ours[m[4]], int(m[5]), float(m[6]))] = U[key].value
-    t1 = kt.their_type1(U, measures=measures, sizes=(25, 100), tests=tests)
+    t1 = kt.rows.their_type1(U, measures=measures, sizes=(25, 100), tests=tests)
     got1 = {(r.measure, r.topics, r.test, r.tails, float(r.alpha)): r.value for r in t1.itertuples()}
     assert want1 and got1 == want1
-    td = kt.their_by_delta(U, measures=measures, sizes=(50,), tests=tests, deltas=(0.01, 0.05))
+    td = kt.rows.their_by_delta(U, measures=measures, sizes=(50,), tests=tests, deltas=(0.01, 0.05))
     gotd = {(r.kind, r.measure, r.test, r.tails, float(r.delta)): r.value for r in td.itertuples()}
     assert wantd and gotd == wantd
 
@@ -400,3 +401,13 @@ def test_trials_needed_counts_the_rows_the_rule_finds_undecided_for_monte_carlo_
     got = _rows.trials_needed(comp)
     assert got["rows"] == why.count("monte-carlo") >= 1 and got["configurations"] == 1
     assert got["needed"] > 3000 and got["ran"] == 3000
+
+
+def test_status_counts_counts_the_rows_by_status():
+    """The former example of ``kt.rows.status_counts``."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    frame = pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})
+    assert kt.rows.status_counts(SimpleNamespace(frame=frame)) == "2 replicated, 1 inconclusive"

@@ -14,7 +14,7 @@ from irrepro._rule import judge_row
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth import _urbano_sizes
 from irrepro.known_truth._rows import simulation_se
-from irrepro.known_truth._urbano import _candidates, _twin
+from irrepro.known_truth._urbano import UrbanoPValues, _candidates, _twin
 from irrepro.known_truth._urbano_sizes import _extended
 from irrepro.significance.urbano import permutation_test_urbano
 
@@ -296,7 +296,7 @@ def test_type3_se_is_the_clustered_error_of_wrong_sign_rejections(models):
 def test_comparison_rows_for_type3_and_their_tests(models):
     res = kt.urbano_experiment(models, 25, trials=200, delta=0.01, seed=15)
     numbers = {"trials.type3": 167000, "type3.ap.25.s2.d0.01": 0.012, "type3.ap.25.t2.d0.01": 0.007}
-    rows = {r["quantity"]: r for r in kt.comparison_rows({("AP", 25): res}, numbers, "type3")}
+    rows = {r["quantity"]: r for r in kt.rows.comparison_rows({("AP", 25): res}, numbers, "type3")}
     sign = rows["AP, 25 topics, sign"]
     assert sign["paper"] == 0.012 and sign["paper_n"] == 167000  # their sign test: compared, not context
     assert sign["ours"] == pytest.approx(res.type3(0.05)["sign"])
@@ -458,14 +458,14 @@ def _rate_run(rate):
 
     def run(t, seed, start):
         p = np.where(np.random.default_rng(seed).random((1, t))[:, start:] < rate, 0.01, 1.0)
-        return kt.UrbanoPValues(("paired-t",), p, p, np.arange(start, t), 0.0, 25, 100, d=np.zeros(t - start))
+        return UrbanoPValues(("paired-t",), p, p, np.arange(start, t), 0.0, 25, 100, d=np.zeros(t - start))
 
     return run
 
 
 def _rows(paper):
     numbers = {"trials.type1": 10**6, "type1.ap.25.t2.a0.05": paper}
-    return lambda r: kt.comparison_rows({("AP", 25): r}, numbers)
+    return lambda r: kt.rows.comparison_rows({("AP", 25): r}, numbers)
 
 
 def test_until_decided_is_one_experiment_of_its_last_trials(models):

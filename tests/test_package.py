@@ -173,7 +173,7 @@ MOVED = [  # (module, old name, its new object)
     (cb, "meta_analysis", stats.meta_analysis),
     (cb, "plot_run_intervals", plots.plot_run_intervals),
     (bt, "kendall_tau", stats.kendall_tau),
-    (bt, "SwapResult", bt.SwapRates),
+    (bt, "SwapResult", bt.stability_swap.SwapRates),
     (sz, "kendall_tau", stats.kendall_tau),
     (ts, "SwapResult", ts.SwapExperiment),
     (ts, "plot_error_rates", plots.plot_error_rates),
@@ -228,11 +228,11 @@ def test_result_classes_have_only_the_new_attribute_names():
     from irrepro import report
 
     renamed = [
-        (cb.SplitValidation, "n_boot", "B"),
+        (cb.validation.SplitValidation, "n_boot", "B"),
         (ts.SwapExperiment, "repetitions", "B"),
-        (bt.BootstrapComparison, "asl", "p"),
-        (bt.BootstrapComparison, "asl_adjusted", "p_adjusted"),
-        (bt.BootstrapComparison, "adjustment", "correction"),
+        (bt.per_comparison.BootstrapComparison, "asl", "p"),
+        (bt.per_comparison.BootstrapComparison, "asl_adjusted", "p_adjusted"),
+        (bt.per_comparison.BootstrapComparison, "adjustment", "correction"),
         (BootstrapResult, "asl", "p"),
         (BootstrapResult, "observed", "difference"),
         *[(report.Settings, o, n) for o, n in (("B", "B_tests"), ("n_boot", "B_corpus"),

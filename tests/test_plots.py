@@ -166,7 +166,7 @@ def _rates_frame():
 def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
     ours = _rates_frame()
     theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
-    axes = plots.plot_rates_by_alpha(ours, theirs)
+    axes = plots.known_truth.plot_rates_by_alpha(ours, theirs)
     assert [ax.get_title() for ax in axes] == ["25 topics", "50 topics"]
     for ax, n in zip(axes, (25, 50)):
         lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
@@ -184,7 +184,7 @@ def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
 def test_rates_by_alpha_in_their_form_draw_the_rate_on_log_log_axes_with_the_diagonal():
     ours = _rates_frame()
     theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
-    axes = plots.plot_rates_by_alpha(ours, theirs, form="loglog")
+    axes = plots.known_truth.plot_rates_by_alpha(ours, theirs, form="loglog")
     for ax, n in zip(axes, (25, 50)):
         assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
         lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
@@ -199,7 +199,7 @@ def test_rates_by_alpha_in_their_form_draw_the_rate_on_log_log_axes_with_the_dia
         )
     assert axes[0].get_ylabel() == "type I error"
     with pytest.raises(ValueError, match="form"):
-        plots.plot_rates_by_alpha(ours, form="log")
+        plots.known_truth.plot_rates_by_alpha(ours, form="log")
 
 
 def test_type3_by_delta_draws_the_type3_column_and_its_error():
@@ -216,7 +216,7 @@ def test_type3_by_delta_draws_the_type3_column_and_its_error():
         }
         for d, t3 in ((0.01, 0.012), (0.05, 0.001))
     ]
-    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05, rate="type3")
+    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05, rate="type3")
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.012, 0.001])
     assert "type III" in ax.get_ylabel()
 
@@ -227,7 +227,7 @@ def test_power_by_delta_draws_the_rates_at_alpha():
         for d in (0.01, 0.05)
         for a in (0.05, 0.01)
     ]
-    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
     np.testing.assert_allclose(ax.lines[0].get_xdata(), [0.01, 0.05])
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.1, 0.3])
     assert ax.get_ylim() == (0, 1)
@@ -237,7 +237,7 @@ def test_power_at_a_single_delta_shows_its_monte_carlo_error_as_bars():
     from matplotlib.collections import LineCollection, PolyCollection
 
     rows = [{"test": "t", "tails": 2, "alpha": 0.05, "delta": 0.05, "rate": 0.4, "se": 0.02}]
-    ax = plots.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
     bars = [c for c in ax.collections if isinstance(c, LineCollection)]
     assert len(bars) == 1 and not [c for c in ax.collections if isinstance(c, PolyCollection)]
     (seg,) = bars[0].get_segments()
@@ -425,7 +425,7 @@ def test_asl_panels_label_paired_by_measure_and_unpaired_by_name():
 
 
 def test_stability_draws_mr_against_pt_per_measure():
-    from irrepro.sensitivity import Stability
+    from irrepro.sensitivity.stability_swap import Stability
 
     st = {"AP": Stability("AP", np.array([0.01, 0.1]), np.array([0.02, 0.01]), np.array([0.1, 0.3]))}
     ax = _rendered(plots.plot_stability(st, colors={"AP": "C2"}, title="T"))

@@ -285,7 +285,7 @@ def test_kendall_tau_matches_scipy_and_z0():
     b = a + rng.normal(0, 0.05, size=a.shape)
     b[:4] = b[0]  # ties in the second ranking
     s = bt.bootstrap_samples(40, 200, seed=28)
-    rc = bt.rank_correlation(a, b, s)
+    rc = bt.rank.rank_correlation(a, b, s)
     assert rc.tau == pytest.approx(stats.kendalltau(a.mean(1), b.mean(1)).statistic)
     reps = [stats.kendalltau(a[:, idx].mean(1), b[:, idx].mean(1)).statistic for idx in s[:50]]
     np.testing.assert_allclose(rc.replicates[:50], reps)
@@ -363,7 +363,7 @@ def test_measure_study_equals_individual_calls(small):
         st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p
     )
     assert st.swap["B"].abs_diff == swap_rates(other, sp, s2).abs_diff
-    assert st.rank_correlations[("A", "B")].tau == bt.rank_correlation(small, other, sp).tau
+    assert st.rank_correlations[("A", "B")].tau == bt.rank.rank_correlation(small, other, sp).tau
     t2 = st.table2()
     assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
     assert t2["sensitivity %"].is_monotonic_decreasing
@@ -460,3 +460,14 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
         assert abs(pair_share_se(x) / spread - 1) < 0.2, (pair_share_se(x), spread)
     none = np.zeros(435)
     assert 0 < pair_share_se(none) < 0.01 and np.isclose(pair_share_se(none), pair_share_se(1 - none))
+
+
+def test_swap_rates_bins_and_table_row_of_a_toy_matrix():
+    """The former example of ``swap_rates``: its bins' counts, swaps and rates, and Table 3's row."""
+    scores = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
+    sw = swap_rates(scores, B=200, seed=1, bin_width=0.05, n_bins=4)
+    assert sw.counts.tolist() == [157, 70, 280, 93]
+    assert sw.swaps.tolist() == [55.0, 9.0, 0.0, 0.0]
+    assert sw.swap_rate.round(3).tolist() == [0.35, 0.129, 0.0, 0.0]
+    row = {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}
+    assert row == {"measure": "", "abs": 0.1, "rel": 0.116, "max": 0.86, "sensitivity": 0.622}

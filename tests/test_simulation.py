@@ -45,7 +45,7 @@ def test_margin_means_reproduce_targets_within_monte_carlo_error(support):
         x = np.clip(stats.beta.rvs(0.8, 2.5, size=50, random_state=rng), 0, 1)
     else:
         x = stats.betabinom.rvs(10, 1.5, 2.5, size=50, random_state=rng) / 10
-    m = sim.fit_margin(x, support=support)
+    m = _margins.fit_margin(x, support=support)
     draws = m.sample(200_000, seed=2)
     assert _mc_ok(draws, m.mean)
     if support is not None:
@@ -61,9 +61,9 @@ def test_margin_means_reproduce_targets_within_monte_carlo_error(support):
 def test_margin_selection_prefers_the_true_family_on_large_samples():
     rng = np.random.default_rng(3)
     x = stats.beta.rvs(0.7, 3.0, size=3000, random_state=rng)
-    assert sim.fit_margin(x).family in {"beta", "kde"}
+    assert _margins.fit_margin(x).family in {"beta", "kde"}
     y = stats.betabinom.rvs(10, 2, 3, size=3000, random_state=rng) / 10
-    assert sim.fit_margin(y, support=SUPPORT_P10).family == "betabinom"
+    assert _margins.fit_margin(y, support=SUPPORT_P10).family == "betabinom"
 
 
 def test_pseudo_obs_are_ranks_with_random_ties():

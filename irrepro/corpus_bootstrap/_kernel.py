@@ -1,17 +1,9 @@
-"""The corpus bootstrap's inner loop compiled (numba): Poisson counts by the tables' inverse CDF and
-AP* from them, in one pass over a list's blocks of relevant documents (all samples of a group block
-by block, each sample's running sums kept), bit for bit the numbers of the numpy path (:meth:`~irrepro.corpus_bootstrap.sampler._PoissonTables.draw` then
-``ap_from_counts``) from the same uniforms.
+"""The corpus bootstrap's inner loop compiled with numba: Poisson counts and AP* in one pass over a
+list's blocks, bit for bit the numbers of the numpy path (``sampler``) from the same uniforms.
 
-Bit for bit means the same floating-point operations in the same order: the harmonic sum of a block
-term by term (then ``digamma(p + k) - digamma(p + 4)`` by scipy's own compiled digamma), and the
-products ``N_j * harm_j`` added over the blocks in rank order, as ``np.einsum`` adds them when a block
-of samples has two columns or more (with one column it adds them in another order: the numpy path
-serves those). This module imports numba: :mod:`~irrepro.corpus_bootstrap.sampler` imports it at
-the first bootstrap, not with irrepro (``benchmarks/bench_corpus_bootstrap.py`` times both paths,
-about 2x on the same lists). Compiled at the first call and cached on disk (numba's
-``cache=True``); the loop releases the GIL, so the threads of
-:func:`irrepro.parallel.parallel_map` run it side by side."""
+Bit for bit: the same floating-point operations in the same order (a block of samples with one
+column is left to the numpy path, whose ``einsum`` adds in another order). Imported at the first
+bootstrap, compiled once and cached on disk; the loop releases the GIL."""
 
 from __future__ import annotations
 

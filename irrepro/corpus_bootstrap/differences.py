@@ -18,25 +18,7 @@ from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
 
 @dataclass(frozen=True, eq=False)
 class DifferenceIntervals:
-    """Per-topic differences of two runs x - y on AP and on logit AP, with their sds.
-
-    The *separate* bootstrap's sd is ``sqrt(sd_x^2 + sd_y^2)``; the *paired* one resamples one corpus
-    for both lists.
-
-    Attributes
-    ----------
-    topics : tuple of str
-    runs : tuple of str
-        ``(run_x, run_y)``.
-    d : dict
-        ``{"AP": ..., "logit AP": ...}`` per-topic differences.
-    sd_separate, sd_paired : dict
-        Their sds from the separate and the paired bootstrap.
-    mean_d, mean_sd_paired : dict
-        The MAP and L-MAP differences and their paired-bootstrap sds.
-    usable : numpy.ndarray
-        The topics where both lists are usable.
-    """
+    """Per-topic differences of two runs x - y on AP and on logit AP, with their sds."""
 
     topics: tuple[str, ...]
     runs: tuple[str, str]

@@ -23,19 +23,7 @@ METHODS = ("linear", "logit", "bca")
 
 @dataclass(frozen=True, eq=False)
 class Intervals:
-    """Intervals of one method for an array of lists (or runs).
-
-    Attributes
-    ----------
-    method : str
-        The method (``"linear"``, ``"logit"``, ``"bca"``, ...).
-    estimate : numpy.ndarray
-        The point estimate of each list.
-    lower, upper : numpy.ndarray
-        The bounds.
-    sd : numpy.ndarray
-        The bootstrap sd on the method's scale (NaN for BCa).
-    """
+    """Intervals of one method for an array of lists (or runs)."""
 
     method: str
     estimate: np.ndarray
@@ -49,39 +37,7 @@ class Intervals:
 
 
 def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
-    """BCa acceleration of every list's AP from the leave-one-document-out jackknife.
-
-    The corpus bootstrap resamples documents, so the matching jackknife leaves out one document of
-    the corpus at a time. Only documents that change AP matter: a non-relevant document in the gap
-    above the j-th retrieved relevant one (all ``g_j`` of them give the same value: the relevant
-    documents from j on move up one rank), a retrieved relevant document (R - 1, the ones below
-    lose a hit and a rank), an unretrieved relevant document (R - 1; ``R_not`` equal values).
-    Every other document leaves AP unchanged (U = 0). In the infinite-corpus limit that the
-    Poisson bootstrap assumes, the jackknife mean is AP itself, so ``U_i = AP - AP_(i)`` and
-    ``a = sum w U^3 / (6 (sum w U^2)^1.5)``. Leaving out the only relevant document (R = 1) has no
-    AP and is skipped.
-
-    Parameters
-    ----------
-    runs : irrepro.data.RunSet or Lists
-        The ranked lists.
-    rel : int
-        The lowest relevant grade.
-
-    Returns
-    -------
-    numpy.ndarray
-        The acceleration of each list, ``Lists.shape``; 0 for unusable lists.
-
-    Examples
-    --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> cb.ap_acceleration(runs).shape
-    (2, 2)
-    """
+    """BCa acceleration of every list's AP from the leave-one-document-out jackknife."""
     lists = _lists_of(runs, rel)
     m = lists.n_ret_rel
     L = len(lists)
@@ -260,33 +216,7 @@ def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e
 
 
 def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Intervals:
-    """The small-R correction of Cormack & Lynam (2006, section 7) of an interval.
-
-    For AP below the silver-bullet limit U0 the interval becomes the wider of itself and [0, U0];
-    for AP above the lead-balloon limit L1 the wider of itself and [L1, 1].
-
-    Parameters
-    ----------
-    iv : Intervals
-        The bootstrap intervals.
-    n_rel, depth : array_like
-        R and the list length (at least R), broadcast to the intervals' shape.
-    alpha : float
-        One minus the confidence level.
-
-    Returns
-    -------
-    Intervals
-        The corrected intervals (method ``"...+smallR"``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.corpus_bootstrap import Intervals, small_r_correct
-    >>> iv = Intervals("linear", np.array([0.0]), np.array([0.0]), np.array([0.0]), np.array([0.0]))
-    >>> small_r_correct(iv, 3, 10).upper.round(3)  # AP = 0 with sd 0: [0, U0]
-    array([0.248])
-    """
+    """The small-R correction of Cormack & Lynam (2006, section 7) of an interval."""
     est = iv.estimate
     R = np.broadcast_to(np.asarray(n_rel), est.shape)
     n = np.maximum(np.broadcast_to(np.asarray(depth), est.shape), R)

@@ -15,33 +15,7 @@ from ..measures import average_precision
 
 @dataclass(frozen=True, eq=False)
 class Lists:
-    """Ranked lists reduced to what AP depends on (CSR layout).
-
-    ``usable``: whether the list is non-empty and R > 0.
-
-    Attributes
-    ----------
-    gaps : numpy.ndarray
-        ``gaps[start[i]:start[i+1]]``: the non-relevant documents before each retrieved relevant
-        one of list ``i``, counted from the previous relevant one.
-    start : numpy.ndarray
-    n_rel : numpy.ndarray
-        R of each list.
-    length : numpy.ndarray
-        The length of each list.
-    ap : numpy.ndarray
-        The AP of each list (``measures.average_precision``).
-    shape : tuple of int
-        The lists' shape, (systems, topics).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.corpus_bootstrap import compact_lists
-    >>> lists = compact_lists(np.array([[True, False, True]]), 3)
-    >>> lists.gaps, lists.ap.round(3), lists.usable
-    (array([0, 1]), array([0.556]), array([ True]))
-    """
+    """Ranked lists reduced to what AP depends on (CSR layout)."""
 
     gaps: np.ndarray  # int64 (M,)
     start: np.ndarray  # int64 (L + 1,)
@@ -63,7 +37,7 @@ class Lists:
 
 
 def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
-    """The :class:`Lists` of a boolean relevance array.
+    """The ``Lists`` of a boolean relevance array.
 
     Parameters
     ----------

@@ -1,11 +1,5 @@
-"""The Poisson corpus bootstrap of AP (Cormack & Lynam 2006, section 5, "The bootstrap"), drawn
-from counts between relevant documents, and the literal expand-the-list reference.
-
-Every document of the corpus is replicated ``k ~ Poisson(1)`` times; the sum of ``g``
-independent Poisson(1) multiplicities is Poisson(g), so a sample of a list is one Poisson(g_j)
-count per gap of ``g_j`` non-relevant documents, one Poisson(r_j) count for a block of ``r_j``
-consecutive relevant documents and ``R_not* ~ Poisson(R_not)``; AP* follows from cumulative counts
-(``ap_from_counts``). The Poisson draws are exact inversions of the CDF with guide tables."""
+"""The Poisson corpus bootstrap of AP (Cormack & Lynam 2006, section 5), drawn from counts between
+relevant documents (see the package docstring), and the literal expand-the-list reference."""
 
 from __future__ import annotations
 
@@ -233,13 +227,8 @@ def bootstrap_ap(
 ) -> np.ndarray:
     """B corpus-bootstrap AP values of every list (Cormack & Lynam 2006, section 5).
 
-    An array ``Lists.shape + (B,)``, i.e. ``(systems, topics, B)`` for a RunSet.
-
-    Paper section 5 (Poisson(1) replication of every document, copies ranked consecutively,
-    ``R* = R_ret* + R_not*``), drawn from counts between relevant documents (module docstring).
-    List ``i`` (row-major over runs x topics) draws from child ``i`` of the seed's SeedSequence,
-    so its values do not depend on the other lists or on ``n_jobs``. Unusable lists (empty or
-    R = 0) are NaN, and so are samples with R* = 0.
+    List ``i`` (row-major over runs x topics) draws from child ``i`` of the seed, so its values do
+    not depend on ``n_jobs``. Unusable lists (empty or R = 0) are NaN, and so are samples with R* = 0.
 
     Parameters
     ----------

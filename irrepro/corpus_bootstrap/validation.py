@@ -132,24 +132,7 @@ def position(value, lower, upper) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class SplitValidation:
-    """Everything of the paper's sections 6-8 for one run set split in halves A and B.
-
-    Attributes
-    ----------
-    runs, topics : tuple of str
-    ap, n_rel, length : dict
-        Per half h: ``ap[h]`` and ``length[h]`` (systems, topics), ``n_rel[h]`` R per topic.
-    usable : numpy.ndarray
-        Bool, (systems, topics): both half-lists non-empty and R_A, R_B > 0 (the lists counted).
-    intervals, maps : dict
-        ``intervals[(src, method)]`` per list from half ``src`` ("A" or "B"; methods linear, logit,
-        bca, linear+smallR, logit+smallR); ``maps[(src, kind, measure)]`` per run (kind
-        "bootstrap" / "parametric", measure "MAP" / "L-MAP").
-    B : int
-        Bootstrap samples.
-    seed : object
-        The seed given.
-    """
+    """Everything of the paper's sections 6-8 for one run set split in halves A and B."""
 
     runs: tuple[str, ...]
     topics: tuple[str, ...]
@@ -287,22 +270,7 @@ def split_validation(
 
 @dataclass(frozen=True, eq=False)
 class FullCorpus:
-    """Full-corpus intervals (Cormack & Lynam 2006, Figure 4).
-
-    Attributes
-    ----------
-    runs, topics : tuple of str
-    ap : numpy.ndarray
-        AP, (systems, topics).
-    usable : numpy.ndarray
-        Bool, (systems, topics).
-    intervals : dict
-        ``{method: Intervals}`` per list.
-    maps : dict
-        ``{(kind, measure): Intervals}`` per run.
-    replicates : numpy.ndarray or None
-        (systems, topics, B) when kept.
-    """
+    """Full-corpus intervals (Cormack & Lynam 2006, Figure 4)."""
 
     runs: tuple[str, ...]
     topics: tuple[str, ...]
@@ -332,7 +300,7 @@ def full_corpus(
     Parameters
     ----------
     rs : irrepro.data.RunSet or Lists
-        The runs, or their :class:`Lists` (``rel`` is theirs then; runs and topics are numbered).
+        The runs, or their ``Lists`` (``rel`` is theirs then; runs and topics are numbered).
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator

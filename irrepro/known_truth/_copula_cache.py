@@ -1,8 +1,5 @@
-"""Fitted copulas kept by content in the user's cache (``IRREPRO_CACHE``), so that a rerun never refits.
-
-One ``.npz`` per collection model, named by the sha256 of everything a fit depends on, written and
-checked as the data cache's derived files are (with a sha256 record).
-"""
+"""Fitted copulas kept in the user's cache (``IRREPRO_CACHE``), one ``.npz`` per collection model named
+by the sha256 of what its fit depends on, so that a rerun never refits."""
 
 from __future__ import annotations
 
@@ -35,7 +32,7 @@ def _families() -> list:
 
 
 def cache_path(model) -> Path:
-    """Where the copulas of ``model`` (a :class:`~irrepro.simulation.CollectionModel`) are kept."""
+    """Where the copulas of ``model`` (a ``CollectionModel``) are kept."""
     h = hashlib.sha256(f"{_LAYOUT}|{_pv().__version__}|{model.copula_method}".encode())
     h.update(repr((model.seed.entropy, tuple(model.seed.spawn_key))).encode())
     scores = np.ascontiguousarray(model.scores, dtype=np.float64)

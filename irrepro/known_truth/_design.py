@@ -6,20 +6,7 @@ import pandas as pd
 
 
 def design_table(numbers, scale: str) -> pd.DataFrame:
-    """Urbano et al.'s design and ours at ``scale``: one row per aspect where they may differ, and why.
-
-    Parameters
-    ----------
-    numbers : PaperNumbers
-        Urbano et al.'s numbers (``book.paper_numbers("urbano2019statistical")``).
-    scale : {"paper", "quick", "full"}
-        The book's ``IRREPRO_SCALE`` (:func:`urbano_design`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``aspect, Urbano et al. (2019), this chapter, why``.
-    """
+    """Urbano et al.'s design and ours at ``scale``: one row per aspect where they may differ, and why."""
     from ._urbano_sizes import urbano_design
 
     ours, full = urbano_design(scale), urbano_design("full")

@@ -19,32 +19,7 @@ from ._papers import default_B, default_trials
 
 @dataclass(frozen=True)
 class FamilyResult:
-    """Per trial (a family of ``m`` systems with identical distributions): the tests' smallest p.
-
-    Attributes
-    ----------
-    min_p : numpy.ndarray
-        ``(trials,)`` the smallest paired t-test p-value over the m(m-1)/2 pairs.
-    hsd_asl : numpy.ndarray
-        ``(trials,)`` the randomised Tukey HSD ASL of the largest difference.
-    family : numpy.ndarray
-        ``(trials,)`` which simulated family each trial came from.
-    m : int
-        Systems per family.
-    n_topics : int
-    B : int
-        Permutations of Tukey HSD.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import synthetic
-    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
-    >>> fam = kt.family_experiment(models, m=3, n_topics=20, trials=40, n_families=4, B=50, seed=4,
-    ...                            families_per_task=2)
-    >>> fam.fwer(0.05).index.tolist()
-    ['t, unadjusted', 't, Bonferroni / Holm', 'randomised Tukey HSD']
-    """
+    """Per trial (a family of ``m`` systems with identical distributions): the tests' smallest p."""
 
     min_p: np.ndarray
     hsd_asl: np.ndarray
@@ -54,19 +29,7 @@ class FamilyResult:
     B: int
 
     def fwer(self, alpha: float = 0.05) -> pd.Series:
-        """Family-wise error: the share of trials in which any pair is rejected, per procedure.
-
-        Unadjusted t-tests, Bonferroni / Holm (both reject some pair exactly when min p <= alpha / k) and
-        randomised Tukey HSD (ASL < alpha).
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Family-wise error: the share of trials in which any pair is rejected, per procedure."""
         return pd.Series({k: v.mean() for k, v in self._rejections(alpha).items()})
 
     def _rejections(self, alpha: float) -> dict:
@@ -78,16 +41,7 @@ class FamilyResult:
         }
 
     def se(self, alpha: float = 0.05) -> pd.Series:
-        """Monte Carlo standard error of each family-wise error, clustered by simulated family.
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Monte Carlo standard error of each family-wise error, clustered by simulated family."""
         return pd.Series(
             {name: float(clustered_se(r, self.family)) for name, r in self._rejections(alpha).items()}
         )

@@ -33,19 +33,7 @@ def _codes(numbers) -> dict[str, str]:
 def their_type1(
     numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
 ) -> pd.DataFrame:
-    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for :func:`irrepro.plots.plot_type1_panels`.
-
-    Parameters
-    ----------
-    numbers : PaperNumbers
-        ``book.paper_numbers("urbano2019statistical")``; its ``names`` map their codes to ours.
-    measures, sizes, tests : sequence
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``measure, topics, test, tails, alpha, value``.
-    """
+    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for the type I panels."""
     from ._pvalues import ALPHAS
 
     code = _codes(numbers)
@@ -57,20 +45,7 @@ def their_type1(
 
 def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
                    deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
-    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for :func:`irrepro.plots.plot_by_delta_panels`.
-
-    Parameters
-    ----------
-    numbers : PaperNumbers
-        ``book.paper_numbers("urbano2019statistical")``.
-    measures, sizes, tests : sequence
-    deltas : sequence of float
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``kind, measure, topics, test, tails, delta, value``.
-    """
+    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for the by-delta panels."""
     code = _codes(numbers)
     return pd.DataFrame([{"kind": kind, "measure": m, "topics": n, "test": t, "tails": tl, "delta": d,
                           "value": numbers[f"{kind}.{code[m]}.{n}.{code[t]}{tl}.d{d:g}"].value}
@@ -83,29 +58,7 @@ MEAN_TESTS = ["paired-t", "bootstrap-shift", "permutation", "bootstrap", "unpair
 
 
 def mc_check(null, same_mean, family, target: float, family_target: float) -> pd.DataFrame:
-    """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target.
-
-    One row per rate: every test of ``null`` (both tails), the tests whose null holds under equal means
-    (``MEAN_TESTS``) and the family-wise errors, with whether the Monte Carlo error of a 5% rate,
-    with the rate's design effect, lies below the target.
-
-    Parameters
-    ----------
-    null : mapping
-        ``(measure, topics)`` -> :class:`UrbanoPValues` under the null.
-    same_mean : mapping
-        Measure -> :class:`UrbanoPValues` under equal means.
-    family : mapping
-        Measure -> :class:`FamilyResult`.
-    target, family_target : float
-        The targets of the pairs' and of the families' experiments.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``experiment``, ``test``, ``rate``, ``trials``, ``se``, ``target``, ``MC error of a 5% rate``
-        and ``below target``.
-    """
+    """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target."""
     mc = pd.DataFrame(
         [row for (m, n), r in null.items() for tl in (1, 2)
          for row in _mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]

@@ -80,19 +80,7 @@ def check_text(checks: pd.DataFrame) -> dict[str, str]:
 
 
 def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se.
-
-    Parameters
-    ----------
-    results : mapping
-        Configuration (e.g. ``(measure, topics)``) -> :class:`PValues` or :class:`UrbanoPValues`.
-    alpha : float
-
-    Returns
-    -------
-    rates, ses : pandas.DataFrame
-        Rows the keys of ``results``, columns the tests.
-    """
+    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se."""
     rates = pd.DataFrame({k: r.rates([alpha]).iloc[0] for k, r in results.items()}).T
     ses = pd.DataFrame({k: r.se(alpha) for k, r in results.items()}).T
     return rates, ses

@@ -85,7 +85,7 @@ def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
     Parameters
     ----------
     results : mapping
-        ``(measure, topics)`` -> :class:`UrbanoPValues`.
+        ``(measure, topics)`` -> ``UrbanoPValues``.
     B : int
     tests : sequence of str
         The resampling tests to check.

@@ -30,40 +30,7 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
                  coverage: Mapping[str, pd.DataFrame], selfsig: Any, *, tests: Sequence[str],
                  measures: Sequence[str], sizes: Sequence[int], trials: int, self_trials: int,
                  corpora: int) -> pd.DataFrame:  # fmt: skip
-    """Each method's measured error rate beside the rate it promises, judged by the book's rule.
-
-    One row per method: its promise, its measured rate over the settings with the largest se, its level
-    (``irrepro.known_truth._rows.level``), its power at delta = 0.05 on 50 topics (the tests), what the
-    level means on our data and the rows it rests on. A test's level is also judged per topic-set size:
-    one at its level at the smaller sizes and above it at the larger is advised against with many topics.
-
-    Parameters
-    ----------
-    null : mapping
-        ``(measure, topics)`` -> :class:`UrbanoPValues` under the null.
-    power : mapping
-        ``(measure, topics, delta)`` -> :class:`UrbanoPValues` with a true difference.
-    fwer, fwer_se : pandas.DataFrame
-        Family-wise errors per measure (rows) and procedure (columns), and their se.
-    coverage : mapping
-        Relevant documents (``"TREC-COVID R"``, ...) -> :meth:`Coverage.table`.
-    selfsig : pandas.DataFrame
-        :meth:`SelfSignificance.summary`.
-    tests : sequence of str
-        In the table's order.
-    measures : sequence of str
-    sizes : sequence of int
-    trials : int
-        Trials per configuration of ``null``.
-    self_trials : int
-        Trials of the self-significance experiment.
-    corpora : int
-        Corpora drawn per setting of the coverage experiment.
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
+    """Each method's measured error rate beside the rate it promises, judged by the book's rule."""
     from ._findings import rates_at
     from ._rows import _LEVEL_WORDS as LEVEL
     from ._rows import _TEST_NAMES as TEST_NAMES

@@ -67,19 +67,7 @@ def default_B(scale: str = "paper") -> int:
 
 @dataclass(frozen=True)
 class SelfSignificance:
-    """The share of systems a two-sample t-test finds different from themselves, per trial and form.
-
-    Webber, Moffat & Zobel (2008), section 5 (Figure 6), with a known truth: two topic sets drawn from
-    one population.
-
-    Attributes
-    ----------
-    share : dict
-        Form (``"raw"``, ``"standardized"``) -> ``(trials,)`` the share of systems found different.
-    n_systems : int
-    n_topics : int
-    alpha : float
-    """
+    """The share of systems a two-sample t-test finds different from themselves, per trial and form."""
 
     share: dict
     n_systems: int
@@ -87,20 +75,7 @@ class SelfSignificance:
     alpha: float
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Per form: the mean false-positive rate, its Monte Carlo se over trials, and an upper percentile.
-
-        The percentile is the upper end of the central ``level`` range of the per-trial share (the
-        paper's Figure 6 statistic).
-
-        Parameters
-        ----------
-        level : float
-            A fraction or a percentage.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Per form: the mean false-positive rate, its Monte Carlo se over trials, and an upper percentile."""
         level = check_level(level)
         rows = []
         for form, s in self.share.items():
@@ -194,24 +169,7 @@ def self_significance_null(
 
 @dataclass(frozen=True)
 class Coverage:
-    """Where the population's AP and another corpus's AP fall against each method's interval.
-
-    Cormack & Lynam (2006), sections 5-7, where the truth is known. Positions are -1 below, 0 in,
-    +1 above (:func:`irrepro.corpus_bootstrap.position`), per usable list of every drawn corpus.
-
-    Attributes
-    ----------
-    methods : tuple of str
-    truth, other : dict
-        Method -> ``(lists,)`` positions of the population's AP and of a second, independent corpus's.
-    cluster : numpy.ndarray
-        ``(lists,)`` identifies (corpus, topic), the unit whose lists share documents.
-    n_rel : numpy.ndarray
-        ``(lists,)`` relevant documents in the population.
-    B : int
-        Corpus-bootstrap samples.
-    n_corpora : int
-    """
+    """Where the population's AP and another corpus's AP fall against each method's interval."""
 
     methods: tuple[str, ...]
     truth: dict
@@ -222,20 +180,7 @@ class Coverage:
     n_corpora: int
 
     def table(self, min_rel: int = 0) -> pd.DataFrame:
-        """Per method: below / in / above shares of the population's AP, and the other corpus's in-share.
-
-        The other corpus's in-interval share is the paper's proxy (predicted 83.5% for 95% intervals);
-        ``se`` is the coverage's Monte Carlo se, clustered by (corpus, topic).
-
-        Parameters
-        ----------
-        min_rel : int
-            Count only lists with more than ``min_rel`` relevant documents in the population.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Per method: below / in / above shares of the population's AP, and the other corpus's in-share."""
         keep = self.n_rel > min_rel
         rows = []
         for m in self.methods:

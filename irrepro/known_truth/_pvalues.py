@@ -19,7 +19,7 @@ from ._papers import default_B
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
 ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
-#: The paired tests, in the order of :class:`PValues`, by :data:`irrepro.significance.TESTS`' names.
+#: The paired tests, in the order of ``PValues``, by :data:`irrepro.significance.TESTS`' names.
 TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
 #: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
 RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
@@ -163,32 +163,7 @@ def _sakai_pvalues(b, e, tests, B: int, g_paired, g_pool) -> dict:
 
 @dataclass(frozen=True)
 class PValues:
-    """p-values of every test on every trial of one configuration (:func:`rejection_experiment`).
-
-    Attributes
-    ----------
-    tests : tuple of str
-        :data:`TESTS`.
-    two, one : numpy.ndarray
-        ``(tests, trials)`` two- and one-tailed p-values.
-    pair : numpy.ndarray
-        ``(trials,)`` the simulated pair each trial came from (the cluster of the standard errors).
-    delta : float
-        The true difference of expected scores (0 under H0).
-    n_topics : int
-    B : int
-        Resamples of the resampling tests.
-    label : str
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import synthetic
-    >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
-    >>> res = kt.rejection_experiment(models, 20, trials=200, n_pairs=20, B=100, seed=3)
-    >>> res.rates(alphas=(0.01, 0.05)).shape
-    (2, 6)
-    """
+    """p-values of every test on every trial of one configuration (:func:`rejection_experiment`)."""
 
     tests: tuple[str, ...]
     two: np.ndarray
@@ -205,19 +180,7 @@ class PValues:
         return self.two.shape[1]
 
     def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
-        """Which trials each test rejects: p <= alpha for closed-form tests, ASL < alpha for resampling.
-
-        Parameters
-        ----------
-        alpha : float
-        tails : {2, 1}
-            Two-tailed, or one-tailed (H1: e > b).
-
-        Returns
-        -------
-        numpy.ndarray
-            ``(tests, trials)`` bool.
-        """
+        """Which trials each test rejects: p <= alpha for closed-form tests, ASL < alpha for resampling."""
         p = self.two if tails == 2 else self.one
         if tails not in (1, 2):
             raise InputError("tails must be 1 or 2")
@@ -225,35 +188,14 @@ class PValues:
         return np.where(strict, p < alpha, p <= alpha + 1e-12)
 
     def rates(self, alphas: Sequence[float] = ALPHAS, tails: int = 2) -> pd.DataFrame:
-        """Rejection rates: one row per alpha, one column per test.
-
-        Parameters
-        ----------
-        alphas : sequence of float
-            Default Urbano et al.'s: 0.001..0.009, 0.01..0.09, 0.1.
-        tails : {2, 1}
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Rejection rates: one row per alpha, one column per test."""
         return pd.DataFrame(
             {t: [self.rejected(a, tails)[k].mean() for a in alphas] for k, t in enumerate(self.tests)},
             index=pd.Index(list(alphas), name="alpha"),
         )
 
     def se(self, alpha: float, tails: int = 2) -> pd.Series:
-        """Monte Carlo standard error of each rate, clustered by simulated pair (sharing margins and copula).
-
-        Parameters
-        ----------
-        alpha : float
-        tails : {2, 1}
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Monte Carlo standard error of each rate, clustered by simulated pair (shared margins, copula)."""
         return self._clustered_se(self.rejected(alpha, tails))
 
     def _clustered_se(self, events: np.ndarray) -> pd.Series:
@@ -262,17 +204,7 @@ class PValues:
         return pd.Series({t: float(v) for t, v in zip(self.tests, se)})
 
     def frame(self, alphas: Sequence[float] = ALPHAS, tails: Sequence[int] = (1, 2)) -> pd.DataFrame:
-        """Long table: test, tails, alpha, rate, se, trials, delta, topics.
-
-        Parameters
-        ----------
-        alphas : sequence of float
-        tails : sequence of int
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Long table: test, tails, alpha, rate, se, trials, delta, topics."""
         rows = []
         for tl in tails:
             for a in alphas:

@@ -52,47 +52,7 @@ def comparison_rows(
     notes: Mapping[str, str] | None = None,
     other_tests: Mapping[str, str] | None = None,
 ) -> list[dict]:
-    """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s.
-
-    One rate row per configuration and test, with our Monte Carlo error clustered by simulated pair
-    (its reason gives the binomial error, which the trials of one pair would understate) and, where
-    compared, their number of trials (``paper_n``). A test of theirs that is another test than ours of
-    the same name (``other_tests``) gives a context row: no paper value, their rate in the note.
-
-    Parameters
-    ----------
-    results : mapping
-        ``(measure, topics)`` -> :class:`PValues` (``measure`` as the chapter names it: ``"AP"``).
-    numbers : mapping
-        Urbano et al.'s numbers: keys ``type1.<m>.<topics>.<test><tails>.a<alpha>``,
-        ``power.<m>.<topics>.<test><tails>.d<delta>``, ``trials.type1``, ``trials.power`` and
-        ``resamples``; its ``names`` map their letters to ours.
-    kind : {"type1", "power", "type3"}
-        Type III (:meth:`UrbanoPValues.type3`) is two-tailed whatever ``tails``.
-    tails : {2, 1}
-    alpha : float
-    notes : mapping or None
-        Test -> a note for its compared rows.
-    other_tests : mapping, optional
-        Test -> why theirs is another test (formatted with ``B``, their resamples); None: the sign test
-        for :func:`rejection_experiment`'s results (theirs counts ``|d| <= 0.01`` as a tie, ours only
-        ``d = 0``), none for :func:`urbano_experiment`'s.
-
-    Returns
-    -------
-    list of dict
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro import known_truth as kt
-    >>> p = np.ones((1, 40)); p[:, :2] = 0.01                  # 2 of 40 trials reject
-    >>> r = kt.PValues(("paired-t",), p, p, np.repeat(np.arange(4), 10), 0.0, 25, 100)
-    >>> numbers = {"trials.type1": 1000, "type1.ap.25.t2.a0.05": 0.05}
-    >>> row = kt.comparison_rows({("AP", 25): r}, numbers)[0]
-    >>> row["quantity"], row["kind"], row["ours"], row["paper_n"]
-    ('AP, 25 topics, paired-t', 'rate', 0.05, 1000)
-    """
+    """Rows for :func:`irrepro.book.compare`: our rejection rates beside Urbano et al.'s."""
     if kind not in ("type1", "power", "type3"):
         raise ValueError(f"kind {kind!r}: 'type1', 'power' or 'type3'")
     if kind == "type3":
@@ -207,18 +167,7 @@ def level(
 
 
 def with_z(comparison):
-    """A copy of the comparison with a column ``z = (ours - theirs) / se`` after ``status``.
-
-    z to one decimal with its sign, blank where a row has no z.
-
-    Parameters
-    ----------
-    comparison : Comparison
-
-    Returns
-    -------
-    Comparison
-    """
+    """A copy of the comparison with a column ``z = (ours - theirs) / se`` after ``status``."""
     import dataclasses
 
     f = comparison.frame.copy()
@@ -239,27 +188,7 @@ def _spread_text(values: Sequence[float], ses: Sequence[float], digits: int = 3)
 
 
 def status_counts(comparison) -> str:
-    """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``.
-
-    In the order of :data:`irrepro.book.STATUSES`; a status no row has is left out.
-
-    Parameters
-    ----------
-    comparison : Comparison
-        Anything whose ``frame`` has a ``status`` column.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from types import SimpleNamespace
-    >>> from irrepro import known_truth as kt
-    >>> kt.status_counts(SimpleNamespace(frame=pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})))
-    '2 replicated, 1 inconclusive'
-    """
+    """The rows of a comparison by status, in words: ``"40 replicated, 5 inconclusive"``."""
     from ..book import STATUSES
 
     c = comparison.frame["status"].value_counts()
@@ -290,22 +219,7 @@ def trials_needed(*comparisons) -> dict:
 
 
 def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
-    """The verdict's rows: per test of Urbano et al.'s, its type I error and its power beside theirs.
-
-    Each row restates the rows it rests on (``same_as``) and takes their combined status.
-
-    Parameters
-    ----------
-    type1, type1_one : Comparison
-        The two-tailed and one-tailed type I comparisons.
-    power : Comparison
-    power_topics : sequence of int
-        The topic-set sizes of ``power``.
-
-    Returns
-    -------
-    list of dict
-    """
+    """The verdict's rows: per test of Urbano et al.'s, its type I error and its power beside theirs."""
     rows = []
     for t, label in _TEST_NAMES.items():
         ends = f", {t}"

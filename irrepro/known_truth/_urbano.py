@@ -39,110 +39,38 @@ _CHUNK = 100
 
 @dataclass(frozen=True)
 class UrbanoPValues(PValues):
-    """p-values of Urbano et al.'s tests on every trial of one configuration (:func:`urbano_experiment`).
-
-    A :class:`PValues` rejected as their ``ecdf(p)(alpha)`` counts: p <= alpha for every test, the
-    resampling ones included.
-
-    Attributes
-    ----------
-    d : numpy.ndarray
-        ``(trials,)`` the observed mean difference e - b of each trial (for type III errors).
-    alphas : tuple of float
-        The levels :meth:`frame` reports by default.
-    """
+    """p-values of Urbano et al.'s tests on every trial of one configuration (:func:`urbano_experiment`)."""
 
     d: np.ndarray = field(default_factory=lambda: np.empty(0))
     alphas: tuple = ALPHAS
 
     def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
-        """Which trials each test rejects, ``(tests, trials)``: p <= alpha.
-
-        Parameters
-        ----------
-        alpha : float
-        tails : {2, 1}
-            Two-tailed, or one-tailed (H1: e > b).
-
-        Returns
-        -------
-        numpy.ndarray
-        """
+        """Which trials each test rejects, ``(tests, trials)``: p <= alpha."""
         if tails not in (1, 2):
             raise InputError("tails must be 1 or 2")
         return (self.two if tails == 2 else self.one) <= alpha + 1e-12
 
     def binomial_se(self, alpha: float, tails: int = 2) -> pd.Series:
-        """Binomial Monte Carlo standard error of each rate, ``sqrt(r (1 - r) / trials)``.
-
-        Parameters
-        ----------
-        alpha : float
-        tails : {2, 1}
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Binomial Monte Carlo standard error of each rate, ``sqrt(r (1 - r) / trials)``."""
         r = self.rejected(alpha, tails).mean(axis=1)
         return pd.Series(np.sqrt(r * (1 - r) / self.trials), index=list(self.tests))
 
     def design_effect(self, alpha: float = 0.05, tails: int = 2) -> pd.Series:
-        """Each rate's clustered se over its binomial one: what the trials' sharing of pairs adds.
-
-        Parameters
-        ----------
-        alpha : float
-        tails : {2, 1}
-
-        Returns
-        -------
-        pandas.Series
-            NaN for a rate of 0 or 1.
-        """
+        """Each rate's clustered se over its binomial one: what the trials' sharing of pairs adds."""
         binomial = self.binomial_se(alpha, tails)
         return (self.se(alpha, tails) / binomial.where(binomial > 0)).rename("design effect")
 
     def type3(self, alpha: float) -> pd.Series:
-        """Type III error rates: two-tailed p <= alpha with an observed ``d < 0`` (their ``13-type_3.R``).
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Type III error rates: two-tailed p <= alpha with an observed ``d < 0`` (their ``13-type_3.R``)."""
         wrong = self.rejected(alpha, 2) & (self.d < 0)[None, :]
         return pd.Series(wrong.mean(axis=1), index=list(self.tests))
 
     def type3_se(self, alpha: float) -> pd.Series:
-        """Monte Carlo standard error of each type III rate, clustered by pair.
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        pandas.Series
-        """
+        """Monte Carlo standard error of each type III rate, clustered by pair."""
         return self._clustered_se(self.rejected(alpha, 2) & (self.d < 0)[None, :])
 
     def frame(self, alphas=None, tails=(1, 2)) -> pd.DataFrame:
-        """:meth:`PValues.frame` with ``se_binomial``, ``type3`` and ``type3_se`` (NaN on one-tailed rows).
-
-        Parameters
-        ----------
-        alphas : sequence of float, optional
-            None: the ``alphas`` attribute.
-        tails : sequence of int
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """:meth:`PValues.frame` with ``se_binomial``, ``type3`` and ``type3_se`` (NaN on one-tailed rows)."""
         alphas = self.alphas if alphas is None else alphas
         out = super().frame(alphas, tails)
         out["se_binomial"] = [self.binomial_se(a, tl)[t] for t, tl, a in zip(out.test, out.tails, out.alpha)]

@@ -41,25 +41,7 @@ def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc
 
 @dataclass(frozen=True)
 class UrbanoDesign:
-    """The sizes of the known-truth chapter's Urbano et al. experiments at one scale (:func:`urbano_design`).
-
-    Attributes
-    ----------
-    trials : int
-        Trials per type I configuration (measure x topic-set size).
-    power_trials : int
-        Trials per power / type III configuration (measure x topic-set size x delta).
-    B : int
-        Resamples of the bootstrap and permutation tests.
-    power_topics : tuple of int
-        The topic-set sizes of the power and type III experiments.
-    se : float
-        The Monte Carlo error of a type I rate of 0.05 that ``trials`` guarantees.
-    pool : int or None
-        Pairs in the pool a measure's experiments draw from; None: a new pair every trial.
-    decide_trials : int
-        The most trials a compared power or type III configuration runs (:func:`until_decided`).
-    """
+    """The sizes of the chapter's Urbano et al. experiments at one scale (:func:`urbano_design`)."""
 
     trials: int
     power_trials: int

@@ -1,11 +1,5 @@
 """What every figure shares: one style, its palette, legends outside the data, names drawn literally,
-new axes and panels at the book's content width.
-
-A font of ``s`` points in a figure saved ``w`` pixels wide is read at ``s * min(1, CONTENT_PX / w)``
-points (the column is :data:`CONTENT_PX` CSS pixels wide), so figures are :data:`WIDTH` inches wide
-(the column at :data:`DPI`), with a constrained layout keeping the legends inside, and every text is
-read at 9 points or more (``tests/test_plot_style.py``).
-"""
+axes at the book's content width (:data:`WIDTH` inches at :data:`DPI`, every text read at 9 pt or more)."""
 
 from __future__ import annotations
 
@@ -51,7 +45,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 
-#: One colour and marker per test of :data:`irrepro.known_truth.TESTS`, shared by the known-truth
+#: One colour and marker per test of the known-truth tests, shared by the known-truth
 #: figures: each a different colour of :data:`PALETTE` (the markers keep them apart in grey scale).
 TEST_STYLE = {
     "paired-t": (PALETTE[0], "o"),

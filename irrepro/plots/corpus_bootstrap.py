@@ -27,7 +27,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     ----------
     ax : matplotlib Axes or sequence of Axes, optional
         Where to draw: one axes, or one per group of runs (None: new ones).
-    iv : irrepro.corpus_bootstrap.Intervals
+    iv : irrepro.corpus_bootstrap.intervals.Intervals
         Per run, (systems,).
     other : array_like, optional
         Values drawn over the intervals (the other half's).

@@ -95,7 +95,7 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
 
     Parameters
     ----------
-    model : irrepro.simulation.CollectionModel
+    model : irrepro.simulation._collection.CollectionModel
     i : int
         The system.
     delta : float, optional
@@ -158,32 +158,7 @@ def plot_rates_by_alpha(
     legend: bool = True,
     axes=None,
 ):
-    """Type I error divided by alpha against alpha, one panel per topic-set size.
-
-    Ours with +-1.96 se bands, the published rates as open markers. On log axes a rate of 0 is not
-    drawn and a band reaching 0 is cut at half the smallest rate or alpha drawn.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame` rows (test, tails, alpha, rate, se, topics).
-    theirs : pandas.DataFrame, optional
-        The published rates: test, tails, alpha, topics and value.
-    tails : {1, 2}
-    form : {"ratio", "loglog"}
-        Rate / alpha against alpha (log x), or the rate against alpha on log-log axes with the
-        diagonal (the form of Urbano et al.'s 2019 Figures 2-3).
-    ylabel : str
-        The first axes' y label (default: what is drawn).
-    legend : bool
-        Draw the legend (False in all but one row of a grid of such rows).
-    axes : sequence of matplotlib Axes, optional
-        One per topic-set size (new ones when None).
-
-    Returns
-    -------
-    sequence of matplotlib Axes
-    """
+    """Type I error divided by alpha against alpha, one panel per topic-set size."""
     if form not in ("ratio", "loglog"):
         raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
     sizes = sorted(ours["topics"].unique())
@@ -244,31 +219,7 @@ def plot_power_by_delta(
     legend: bool = True,
     ax=None,
 ):
-    """Power at alpha against the true difference, one line per test.
-
-    Ours with +-1.96 se bands (error bars where a test has a single delta), the published power as
-    open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame` rows.
-    theirs : pandas.DataFrame, optional
-        The published power: test, tails, delta, value.
-    alpha : float
-    tails : {1, 2}
-    rate : {"rate", "type3"}
-        Draw the power (column ``rate``, standard error ``se``) or the type III error (columns
-        ``type3`` and ``type3_se`` of :meth:`irrepro.known_truth.UrbanoPValues.frame`, two-tailed).
-    title : str
-    legend : bool
-        Draw the legend, beside the axes (False in all but one panel of a grid).
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """Power at alpha against the true difference, one line per test."""
     ax = _axes(ax, (6, 3.5))
     se_col = "se" if rate == "rate" else f"{rate}_se"
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
@@ -311,7 +262,7 @@ def plot_coverage(
     Parameters
     ----------
     tables : mapping
-        Label -> :meth:`irrepro.known_truth.Coverage.table`.
+        Label -> ``Coverage.table()``.
     level : float
         A fraction or a percentage (:func:`irrepro.stats.check_level`).
     proxy : float, optional
@@ -370,15 +321,15 @@ def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, m
                       sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
 
-    Log-log panels with the diagonal (:func:`irrepro.plots.plot_rates_by_alpha`): our rates as lines
+    Log-log panels with the diagonal (``plot_rates_by_alpha``): our rates as lines
     with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame`'s rows with a ``measure`` column.
+        ``PValues.frame()``'s rows with a ``measure`` column.
     theirs : pandas.DataFrame
-        :func:`irrepro.known_truth.their_type1`.
+        ``kt.rows.their_type1``.
     tails : {2, 1}
     measures : sequence of str
     sizes : sequence of int
@@ -402,16 +353,16 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
                          measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
 
-    Our rates as lines with +-1.96 se bands (:func:`irrepro.plots.plot_power_by_delta`), theirs as
+    Our rates as lines with +-1.96 se bands (``plot_power_by_delta``), theirs as
     open markers.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        :meth:`irrepro.known_truth.PValues.frame`'s rows (for type III :meth:`irrepro.known_truth.UrbanoPValues.frame`'s) with a ``measure``
+        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure``
         column.
     theirs : pandas.DataFrame
-        :func:`irrepro.known_truth.their_by_delta`.
+        ``kt.rows.their_by_delta``.
     kind : {"power", "type3"}
     tails : {2, 1}
     measures : sequence of str

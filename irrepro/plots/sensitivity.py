@@ -14,23 +14,7 @@ from ._base import _axes, _axes_row, _legend, _names, series_colors, styled
 def plot_asl_curves(
     curves: Mapping[str, np.ndarray], *, alpha: float = 0.05, colors: Mapping | None = None, ax=None
 ):
-    """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8).
-
-    For each label, the ASLs sorted ascending against the pair's rank; a dashed line at ``alpha``.
-
-    Parameters
-    ----------
-    curves : mapping
-        Label -> the ASLs of all pairs (``BootstrapResult.asl_curve()``, or adjusted ASLs).
-    alpha : float
-    colors : mapping, optional
-        Label -> colour (default: :func:`irrepro.plots.series_colors`).
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """Sorted achieved significance levels of all pairs (Sakai 2006, Figures 7 and 8)."""
     ax = _axes(ax, (6, 4))
     colors = series_colors(curves) if colors is None else colors
     for (label, asl), shown in zip(curves.items(), _names(curves)):
@@ -47,28 +31,7 @@ def plot_asl_curves(
 def plot_significance_matrix(
     pairs, difference, significant, order, *, labels: Sequence[str] | None = None, ax=None
 ):
-    """Which pairs of systems differ significantly, as a systems x systems matrix.
-
-    Blue where the row's system is significantly better, red where worse, grey: not significant.
-
-    Parameters
-    ----------
-    pairs : array_like
-        (P, 2) system indices.
-    difference : array_like
-        (P,) score of the first minus the second.
-    significant : array_like
-        (P,) bool.
-    order : array_like
-        The systems' order on the axes (e.g. best mean first).
-    labels : sequence of str, optional
-        The systems' names, in index order.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """Which pairs of systems differ significantly, as a systems x systems matrix."""
     pairs = np.asarray(pairs)
     order = np.asarray(order)
     S = len(order)
@@ -137,7 +100,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     Parameters
     ----------
     stability : mapping
-        Name -> :class:`irrepro.sensitivity.Stability` (``MeasureStudy.stability``).
+        Name -> ``Stability`` (``MeasureStudy.stability``).
     colors : mapping, optional
         Name -> colour (default: :func:`irrepro.plots.series_colors`).
     title : str

@@ -55,18 +55,7 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
 
 @styled
 def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
-    """One value per system on each axis (e.g. raw against standardized mean scores).
-
-    Parameters
-    ----------
-    x, y : array_like
-    xlabel, ylabel : str
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """One value per system on each axis (e.g. raw against standardized mean scores)."""
     ax = _axes(ax, (5, 4))
     ax.scatter(np.asarray(x), np.asarray(y), s=14, color=PALETTE[0])
     ax.set(xlabel=escape.mpl(xlabel), ylabel=escape.mpl(ylabel))
@@ -75,22 +64,7 @@ def plot_scatter(x, y, *, xlabel: str = "", ylabel: str = "", ax=None):
 
 @styled
 def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha: float = 0.05, ax=None):
-    """Share of systems significantly different from themselves, per form of the scores.
-
-    Over random topic halves: the mean over partitions and the upper end of its 95% range.
-
-    Parameters
-    ----------
-    summaries : mapping
-        Form (e.g. raw, standardized) -> PartitionResult.summary().
-    alpha : float
-        The nominal rate, drawn as a line.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """Share of systems significantly different from themselves, per form of the scores."""
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))

@@ -7,27 +7,18 @@ Figure 1), and shared by every pair, measure and method (section 3.5), so result
 with any number of workers. The tests themselves are :mod:`irrepro.significance`'s.
 """
 
-from ..significance._samples import all_pairs, baseline_pairs, bootstrap_samples
+from ..significance._samples import all_pairs, baseline_pairs, bootstrap_samples  # noqa: F401  (pairs: the report's)
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from .pairwise import sensitivity
-from .per_comparison import BootstrapComparison, comparisons
-from .rank import RankCorrelation, rank_correlation
-from .stability_swap import Stability, SwapRates, minority_rate_at, stability
-from .study import MeasureStudy, measure_study
+from .per_comparison import comparisons
+from .stability_swap import minority_rate_at, stability
+from .study import measure_study
 
 __all__ = [
     "bootstrap_samples",
-    "all_pairs",
-    "baseline_pairs",
     "sensitivity",
-    "Stability",
+    "comparisons",
+    "measure_study",
     "stability",
     "minority_rate_at",
-    "SwapRates",
-    "RankCorrelation",
-    "rank_correlation",
-    "BootstrapComparison",
-    "comparisons",
-    "MeasureStudy",
-    "measure_study",
 ]

@@ -15,28 +15,7 @@ from ..stats import check_level
 
 @dataclass(frozen=True)
 class BootstrapComparison:
-    """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval.
-
-    Attributes
-    ----------
-    system_x, system_y : str
-        The difference is ``system_x``'s summary minus ``system_y``'s.
-    measure : str
-        The measure tested (``AG_`` forms for geometric means).
-    test : str
-        ``"bootstrap"``, ``"bootstrap-shift"`` or ``"unpaired-bootstrap"``.
-    difference : float
-    p : float
-        The achieved significance level (ASL), unadjusted.
-    p_adjusted : float
-        ``p`` adjusted over all the comparisons of the test by ``correction``.
-    correction : str
-        A ``multipletests`` method, ``"none"`` when unadjusted.
-    effect_size : float
-        Paired: d_z = mean(z) / sd(z); unpaired: d / pooled sd; NaN when the test gives none.
-    ci_low, ci_high : float
-        The percentile bootstrap interval of the difference.
-    """
+    """One bootstrap comparison of two systems, with its adjusted p-value, effect size and interval."""
 
     system_x: Any
     system_y: Any
@@ -51,23 +30,14 @@ class BootstrapComparison:
     ci_high: float
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Whether the adjusted p-value is below ``alpha``.
-
-        Parameters
-        ----------
-        alpha : float
-
-        Returns
-        -------
-        bool
-        """
+        """Whether the adjusted p-value is below ``alpha``."""
         return self.p_adjusted < alpha
 
 
 def comparisons(
     result: BootstrapResult, *, correction: str | None = "holm", level: float = 0.95
 ) -> list[BootstrapComparison]:
-    """One :class:`BootstrapComparison` per pair of a bootstrap test, with adjusted p-values.
+    """One ``BootstrapComparison`` per pair of a bootstrap test, with adjusted p-values.
 
     ``pd.DataFrame(comparisons(r))`` makes a table.
 

@@ -18,23 +18,7 @@ from ..stats import bootstrap_sd, kendall_tau
 
 @dataclass(frozen=True)
 class RankCorrelation:
-    """Kendall's tau between the system rankings by two measures, its bootstrap error and test.
-
-    Attributes
-    ----------
-    measures : tuple of str
-        The two measures (``G_`` names for geometric means).
-    tau : float
-        Kendall's tau-b on the full topic set.
-    se_boot : float
-        The bootstrap standard error of tau.
-    z0 : float
-        The Z0 statistic of ``|tau|``, standard normal under no association.
-    p_value : float
-        The two-tailed p-value of Z0.
-    replicates : numpy.ndarray
-        ``(B,)`` the tau of every bootstrap sample.
-    """
+    """Kendall's tau between the system rankings by two measures, its bootstrap error and test."""
 
     measures: tuple[str, str]
     tau: float
@@ -64,43 +48,7 @@ def rank_correlation(
     B: int = 1000,
     seed: SeedLike = None,
 ) -> RankCorrelation:
-    """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error.
-
-    The standard error is :func:`irrepro.stats.bootstrap_sd` of the tau of every topic sample.
-
-    Parameters
-    ----------
-    scores_a, scores_b : ScoreMatrix or array_like
-        ``(S, T)`` scores of the same systems and topics by the two measures.
-    samples : array_like, optional
-        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`).
-    summary_a, summary_b : str or callable
-        ``"mean"``, ``"gmean"`` (a ``G_`` name) or a function reducing the last axis.
-    B : int
-        Samples to draw when ``samples`` is omitted.
-    seed : SeedLike
-        The draws when ``samples`` is omitted.
-
-    Returns
-    -------
-    RankCorrelation
-
-    Raises
-    ------
-    irrepro.InputError
-        The two matrices differ in shape or in their systems; neither ``samples`` nor ``seed``.
-
-    Examples
-    --------
-    >>> from irrepro import sensitivity as bt
-    >>> from irrepro.data import ScoreMatrix
-    >>> a, b = np.vstack([scores, [0.3, 0.7, 0.4, 0.6, 0.5]]), scores_b
-    >>> systems, topics = ("a", "b", "c", "d"), ("1", "2", "3", "4", "5")
-    >>> ap, q = ScoreMatrix(a, systems, topics, "AP"), ScoreMatrix(b, systems, topics, "Q")
-    >>> rc = bt.rank_correlation(ap, q, B=200, seed=1)
-    >>> round(rc.tau, 3), round(rc.se_boot, 3), round(rc.z0, 3)
-    (0.816, 0.279, 1.664)
-    """
+    """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error."""
     xa, sys_a, meas_a = _as_matrix(scores_a)
     xb, sys_b, meas_b = _as_matrix(scores_b)
     if xa.shape != xb.shape:

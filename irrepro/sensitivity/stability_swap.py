@@ -24,19 +24,7 @@ from ..significance._samples import (
 
 @dataclass(frozen=True)
 class Stability:
-    """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10).
-
-    Attributes
-    ----------
-    measure : str
-        The measure (``G_`` prefixed for a geometric mean).
-    fuzziness : numpy.ndarray
-        The fuzziness values ``f``.
-    minority_rate : numpy.ndarray
-        MR at each ``f``.
-    prop_ties : numpy.ndarray
-        PT at each ``f``.
-    """
+    """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10)."""
 
     measure: str
     fuzziness: np.ndarray
@@ -44,12 +32,7 @@ class Stability:
     prop_ties: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
-        """The curve as a table: columns fuzziness, MR and PT, a row per fuzziness value.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """The curve as a table: columns fuzziness, MR and PT, a row per fuzziness value."""
         return pd.DataFrame({"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties})
 
 
@@ -120,7 +103,7 @@ def stability(
     summary : str or callable
         ``"mean"``, ``"gmean"`` or a function reducing the last axis.
     pairs : array_like, optional
-        ``(P, 2)`` system indices (default :func:`all_pairs`): the set C.
+        ``(P, 2)`` system indices (default all pairs): the set C.
     B : int
         Samples to draw when ``samples`` is omitted.
     seed : SeedLike
@@ -166,37 +149,7 @@ def stability(
 
 @dataclass(frozen=True)
 class SwapRates:
-    """Swap rates per difference bin and the difference needed for a swap rate <= threshold.
-
-    Sakai (2006), Figure 11 and Table 3, on two independent sets of bootstrap samples.
-
-    Attributes
-    ----------
-    measure : str
-        The measure (``G_`` prefixed for a geometric mean).
-    bin_lower : numpy.ndarray
-        The lower edge of each bin of ``|D*b|``.
-    counts, swaps : numpy.ndarray
-        Comparisons and swaps in each bin.
-    threshold : float
-        The largest swap rate allowed.
-    abs_diff : float
-        Table 3's "abs": the lower edge of the first non-empty bin whose swap rate is <=
-        ``threshold`` (NaN when there is none).
-    max_score : float
-        Table 3's "max": the largest summary recorded in all trials.
-    sensitivity : float
-        The share of the comparisons with ``|D*b| >= abs_diff``.
-
-    Examples
-    --------
-    >>> from irrepro.sensitivity.stability_swap import swap_rates
-    >>> sw = swap_rates(scores, B=200, seed=1, bin_width=0.05, n_bins=4)
-    >>> sw.counts.tolist(), sw.swaps.tolist(), sw.swap_rate.round(3).tolist()
-    ([157, 70, 280, 93], [55.0, 9.0, 0.0, 0.0], [0.35, 0.129, 0.0, 0.0])
-    >>> {k: round(v, 3) if isinstance(v, float) else v for k, v in sw.table_row().items()}
-    {'measure': '', 'abs': 0.1, 'rel': 0.116, 'max': 0.86, 'sensitivity': 0.622}
-    """
+    """Swap rates per difference bin and the difference needed for a swap rate <= threshold."""
 
     measure: str
     bin_lower: np.ndarray

@@ -28,20 +28,7 @@ def _remove_duplicates(scores: np.ndarray, tol: float = 1e-5) -> np.ndarray:
 
 @dataclass(eq=False)
 class CollectionModel:
-    """Margins of every kept system of one score matrix, and their copulas (fitted on first use, cached).
-
-    Attributes
-    ----------
-    name, measure : str
-    systems : tuple
-        The kept systems' names.
-    scores : numpy.ndarray
-        Their scores, (S, T).
-    margins : list of Margin
-    seed : numpy.random.SeedSequence
-        What each pair's seed derives from, with the pair alone (the order pairs come in is moot).
-    copula_method : {"itau", "mle"}
-    """
+    """Margins of every kept system of one score matrix, and their copulas (fitted on first use, cached)."""
 
     name: str
     measure: str

@@ -21,26 +21,7 @@ if TYPE_CHECKING:  # imported where it is used (_margins._pyvinecopulib)
 
 
 def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
-    """Pseudo-observations: ranks / (n + 1) per column, ties broken at random.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        Scores, (n, d).
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        Breaks ties.
-
-    Returns
-    -------
-    numpy.ndarray
-        Values in (0, 1), (n, d).
-
-    Examples
-    --------
-    >>> from irrepro.simulation import pseudo_obs
-    >>> pseudo_obs([[0.1], [0.3], [0.2]], seed=0).ravel()
-    array([0.25, 0.75, 0.5 ])
-    """
+    """Pseudo-observations: ranks / (n + 1) per column, ties broken at random."""
     x = np.asarray(x, dtype=np.float64)
     rng = parallel.as_generator(seed)
     n = x.shape[0]
@@ -53,32 +34,7 @@ def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
 
 
 def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
-    """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``).
-
-    Parametric families (with rotations) selected by AIC; Urbano & Nagler (2018), section 3.3.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Two systems' scores on the same topics.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        Breaks ties in the pseudo-observations.
-    method : {"itau", "mle"}
-        How the parameters are estimated (inversion of Kendall's tau, or maximum likelihood).
-
-    Returns
-    -------
-    pyvinecopulib.Bicop
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.simulation import fit_copula
-    >>> x = np.random.default_rng(0).random(40)
-    >>> cop = fit_copula(x, x ** 2, seed=1)
-    >>> cop.tau > 0.9
-    True
-    """
+    """A bivariate copula of the paired scores ``x``, ``y`` (pyvinecopulib ``Bicop``)."""
     pv = _pyvinecopulib()
     u = pseudo_obs(np.column_stack([x, y]), seed)
     controls = pv.FitControlsBicop(

@@ -29,23 +29,7 @@ def _pyvinecopulib():
 
 @dataclass(frozen=True, eq=False)
 class Margin:
-    """The distribution of one system's per-topic scores, tabulated by its CDF.
-
-    Attributes
-    ----------
-    family : str
-        The fitted candidate (``"beta"``, ``"truncnorm"``, ``"kde"``, ...; ``"t(...)"`` moved).
-    discrete : bool
-        Whether the scores are discrete (P@10) or continuous (AP).
-    x : numpy.ndarray
-        The score grid (continuous: 4097 points on [0, 1]) or the support (discrete).
-    cdf : numpy.ndarray
-        F at each point of ``x``.
-    aic : float
-        On the fitted scores.
-    n_params : float
-        Its number of parameters (effective degrees of freedom for a kernel density).
-    """
+    """The distribution of one system's per-topic scores, tabulated by its CDF."""
 
     family: str
     discrete: bool
@@ -257,36 +241,7 @@ def _fit_kde_discrete(counts: np.ndarray, m: int, support: np.ndarray, mult: flo
 
 
 def fit_margin(scores, *, support=None) -> Margin:
-    """The margin of one system's topic scores selected by AIC among the candidates.
-
-    Continuous (AP): truncated normal, beta and kernel density; discrete (P@10): beta-binomial and
-    discrete kernel densities (bandwidth multipliers 1, 2, 5); a candidate that fails to fit is
-    skipped. Urbano & Nagler (2018), section 3.2; Urbano, Lima & Hanjalic (2019), section 3.
-
-    Parameters
-    ----------
-    scores : array_like
-        One system's per-topic scores in [0, 1] (at least 5, finite).
-    support : array_like or None
-        None: continuous scores; else the equally spaced support of discrete scores (0, 0.1, ..., 1).
-
-    Returns
-    -------
-    Margin
-
-    Raises
-    ------
-    irrepro.InputError
-        For fewer than 5 scores, scores outside [0, 1] or off ``support``, or no candidate fitted.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.simulation import fit_margin
-    >>> m = fit_margin(np.random.default_rng(0).beta(2, 5, 50))
-    >>> m.discrete, 0 < m.mean < 1
-    (False, True)
-    """
+    """The margin of one system's topic scores selected by AIC among the candidates."""
     x = np.asarray(scores, dtype=np.float64).ravel()
     if x.size < 5 or not np.all(np.isfinite(x)) or x.min() < 0 or x.max() > 1:
         raise InputError("fit_margin needs at least 5 finite scores in [0, 1]")

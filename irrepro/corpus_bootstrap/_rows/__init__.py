@@ -1,13 +1,8 @@
-"""The Cormack & Lynam chapter's rows for the book's one rule: coverage shares over lists and runs
-beside the paper's (Tables 1-4, the second corpus), each with its sampling error clustered by topic
-and the Monte Carlo error of our bootstrap; the paper's claims as numbers with their errors
-(:func:`claim_rows`); the rows of several thinning seeds pooled (:func:`rerun`).
+"""The Cormack & Lynam chapter's rows for the book's rule: coverage shares beside the paper's
+(Tables 1-4, the second corpus), its claims as numbers, the rows of several thinning seeds pooled.
 
-Which unit is sampled: the topics. The lists of one topic share its relevant documents and its
-half of the corpus, so a share over lists is clustered by topic
-(:func:`irrepro.stats.clustered_se`); a share over runs (Tables 3 and 4) has one outcome per run
-that rests on every topic, so its sampling error is the spread over topics resampled with
-replacement (:func:`map_shares_by_topic`)."""
+A share over lists is clustered by topic; a share over runs has one outcome per run resting on every
+topic, so its sampling error is the spread over topics resampled with replacement."""
 
 from ._claims import (
     cell_moves,
