@@ -200,40 +200,11 @@ def bca_interval(
     accel=None,
     level: float = 0.95,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """BCa interval (Efron & Tibshirani 1993, ch. 14) from bootstrap replicates (last axis).
+    """BCa interval (Efron & Tibshirani 1993, ch. 14) from replicates on the last axis (NaN ignored).
 
-    Bias correction ``z0 = Phi^-1(p)``, p the mid-rank share of replicates below theta_hat: equal
-    to ``scipy.stats.bootstrap(method="BCa")`` on the same replicates, except that when every
-    replicate lies on one side of theta_hat p is clipped to [1/2B, 1 - 1/2B] (scipy gives NaN).
-
-    Parameters
-    ----------
-    theta_hat : array_like
-        The statistic on the original sample, (...).
-    replicates : numpy.ndarray
-        Its bootstrap replicates, (..., B); NaN (an undefined sample) is ignored.
-    jackknife : numpy.ndarray or None
-        Jackknife values (..., n) for the acceleration (``jackknife_acceleration``).
-    accel : array_like or None
-        The acceleration itself (...), instead of ``jackknife``; neither: 0 (the bias-corrected
-        percentile interval).
-    level : float, default 0.95
-        The confidence level (see ``check_level``).
-
-    Returns
-    -------
-    lower, upper : numpy.ndarray
-        The interval's bounds, shaped as ``theta_hat``.
-
-    Examples
-    --------
-    Without skew or acceleration the interval is the percentile interval:
-
-    >>> from irrepro.stats import bca_interval
-    >>> lo, hi = bca_interval(0.5, np.linspace(0.0, 1.0, 101), level=0.9)
-    >>> round(float(lo), 3), round(float(hi), 3)
-    (0.05, 0.95)
-    """
+    As ``scipy.stats.bootstrap(method="BCa")``, except that when every replicate lies on one side
+    of theta_hat the share p is clipped to [1/2B, 1 - 1/2B] (scipy: NaN); ``accel`` or ``jackknife``
+    give the acceleration (neither: the bias-corrected percentile interval)."""
     level = check_level(level)
     theta_hat = np.asarray(theta_hat, dtype=np.float64)
     reps, n = _sorted_valid(replicates)

@@ -13,7 +13,7 @@ at ``ISSUES_URL``.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "OutputError", "UnknownNameError"]
+__all__ = ["InputError"]
 
 #: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
 #: checks the two agree).
@@ -50,27 +50,7 @@ class InputTypeError(InputError, TypeError):
 
 
 class OutputError(InputError, OSError):
-    """An output the user named cannot be written (a full disk, a read-only directory).
-
-    Also an :class:`OSError`, built like one, ``OutputError(errno, strerror, path)``, with the path
-    the user gave.
-
-    Parameters
-    ----------
-    errno : int
-        The error number, as :class:`OSError` takes it.
-    strerror : str
-        Its text.
-    filename : str
-        The path the user gave.
-
-    Examples
-    --------
-    >>> import errno
-    >>> from irrepro.errors import OutputError
-    >>> print(OutputError(errno.EACCES, "Permission denied", "out/report"))
-    [Errno 13] Permission denied: 'out/report'
-    """
+    """An output the user named cannot be written; also an :class:`OSError`, built like one: ``OutputError(errno, strerror, path)``."""
 
     # OSError's constructor, which object's signature for __new__ cannot describe
     __new__ = OSError.__new__  # type: ignore[assignment]

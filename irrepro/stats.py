@@ -27,7 +27,6 @@ from .errors import InputError
 __all__ = [
     "Z95",
     "expit",
-    "bca_interval",
     "clustered_se",
     "MetaAnalysis",
     "meta_analysis",

@@ -183,6 +183,16 @@ EXAMPLES = [
         "spawn",
         ">>> from irrepro.parallel import spawn\n>>> a, b = spawn(0, 2)\n>>> int(a.integers(10**9)) != int(b.integers(10**9))\nTrue",
     ),
+    (
+        "irrepro._intervals",
+        "bca_interval",
+        ">>> from irrepro.stats import bca_interval\n>>> lo, hi = bca_interval(0.5, np.linspace(0.0, 1.0, 101), level=0.9)\n>>> round(float(lo), 3), round(float(hi), 3)\n(0.05, 0.95)",
+    ),
+    (
+        "irrepro.errors",
+        "OutputError",
+        '>>> import errno\n>>> from irrepro.errors import OutputError\n>>> print(OutputError(errno.EACCES, "Permission denied", "out/report"))\n[Errno 13] Permission denied: \'out/report\'',
+    ),
 ]
 
 

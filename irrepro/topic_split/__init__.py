@@ -25,7 +25,6 @@ from ._sets import _TESTS, full_set_tests, map_sd, pool_sizes, significant_share
 __all__ = [
     "swap_experiment",
     "SwapExperiment",
-    "FILTERS",
     "growth_fit",
     "GrowthFit",
     "drop_bottom",
