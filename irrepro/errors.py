@@ -4,8 +4,8 @@
 :class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
 unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
 :class:`ValueError`; its subclasses are also the built-in type of their kind:
-:class:`UnknownNameError` (a :class:`KeyError`), ``InputTypeError`` (a :class:`TypeError`),
-:class:`OutputError` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
+``UnknownNameError`` (a :class:`KeyError`), ``InputTypeError`` (a :class:`TypeError`),
+``OutputError`` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
 :class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
 and exit status 2; anything else is a bug in irrepro: it shows its traceback and asks for a report
 at ``ISSUES_URL``.

@@ -46,7 +46,7 @@ def logit(p, eps: float = EPS) -> np.ndarray:
 
 
 def expit(x) -> np.ndarray:
-    """The inverse of :func:`logit`, ``1 / (1 + exp(-x))`` (``scipy.special.expit``).
+    """The inverse of ``logit``, ``1 / (1 + exp(-x))`` (``scipy.special.expit``).
 
     Parameters
     ----------

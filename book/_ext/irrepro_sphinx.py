@@ -683,7 +683,52 @@ def _api_lines(modname: str) -> list[str]:
             if len(repr(obj)) > 60:
                 lines.append("   :no-value:")
             lines.append("")
+    returned = _returned_classes(module, names)
+    if returned:
+        lines += [".. rubric:: What these functions return", ""]
+        for c in returned:
+            lines += [f".. autoclass:: {c.__module__}.{c.__qualname__}", "   :members:", ""]
     return lines
+
+
+def _returned_classes(module, names: list[str]) -> list[type]:
+    """The irrepro classes defined under ``module`` that a public function of any public module
+    returns and no ``__all__`` lists: a user gets them, never builds them, so they are documented
+    on their home module's page, below its public names, and the signatures' return types link there."""
+    import importlib
+    import inspect
+    import pkgutil
+    import typing
+
+    import irrepro
+
+    if module is irrepro:
+        return []
+    publics = [irrepro] + [
+        importlib.import_module(f"irrepro.{m.name}")
+        for m in pkgutil.iter_modules(irrepro.__path__)
+        if not m.name.startswith("_") and m.name != "cli"
+    ]
+    listed = {id(getattr(m, n)) for m in publics for n in getattr(m, "__all__", ())}
+    found: dict[str, type] = {}
+    for m in publics:
+        for name in getattr(m, "__all__", ()):
+            obj = getattr(m, name)
+            if not inspect.isfunction(obj):
+                continue
+            try:
+                ret = typing.get_type_hints(obj).get("return")
+            except Exception:  # a hint only a type checker can resolve
+                continue
+            for c in (ret, *typing.get_args(ret)):
+                if (
+                    inspect.isclass(c)
+                    and c.__module__.startswith(module.__name__ + ".")
+                    and id(c) not in listed
+                    and not issubclass(c, BaseException)
+                ):
+                    found.setdefault(f"{c.__module__}.{c.__qualname__}", c)
+    return [found[k] for k in sorted(found)]
 
 
 def _api_directive():

@@ -17,7 +17,7 @@ __all__ = ["BookConfig", "config", "results_dir"]
 
 @dataclass(frozen=True)
 class BookConfig:
-    """What the environment asks of a build of the book (:func:`config`)."""
+    """What the environment asks of a build of the book (``config``)."""
 
     scale: str
     jobs: int

@@ -29,7 +29,7 @@ _STARTED = time.perf_counter()
 #: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).
 VERDICT_ITEM = "Verdict"
 
-#: ReScience C's labels of a replication, from :func:`irrepro.book.label`.
+#: ReScience C's labels of a replication, from ``irrepro.book.label``.
 LABELS = {"[Re]": "reproduced", "[~Re]": "reproduced in part", "[¬Re]": "not reproduced"}
 
 #: Where :func:`headline` records a chapter's headline, under the results directory.

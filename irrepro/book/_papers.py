@@ -89,7 +89,7 @@ class PaperNumbers(Mapping):
 
     def where(self, ref: str) -> str:
         """Where the paper prints the value a comparison row recorded as ``paper_ref``: a key, a
-        part of one (``"key[1]"``, :meth:`PaperValue.part`) or several joined (``"a+b"``)."""
+        part of one (``"key[1]"``, ``PaperValue.part``) or several joined (``"a+b"``)."""
         keys = dict.fromkeys(re.sub(r"\[\d+\]$", "", k) for k in ref.split("+"))
         return "; ".join(self[k].where for k in keys)
 
@@ -190,7 +190,7 @@ def paper_numbers(paper: str) -> PaperNumbers:
     Returns
     -------
     PaperNumbers
-        ``numbers[key]`` is a :class:`PaperValue`.
+        ``numbers[key]`` is a ``PaperValue``.
 
     Examples
     --------

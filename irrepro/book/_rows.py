@@ -16,7 +16,7 @@ __all__ = ["Errors", "errors", "share", "rate", "score", "correlation", "orderin
 
 @dataclass(frozen=True)
 class Errors:
-    """Our two standard errors of a number and what they rest on (made by :func:`errors`)."""
+    """Our two standard errors of a number and what they rest on (made by ``errors``)."""
 
     sampling: float | tuple[float, ...]
     mc: float | tuple[float, ...]

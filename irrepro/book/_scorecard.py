@@ -99,7 +99,7 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
 
-    Papers in the order of :data:`PAPERS`, then :data:`STUDIES`; rows in the order recorded, a row
+    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded, a row
     recorded without a status judged again by the same rule.
 
     Parameters
@@ -422,13 +422,13 @@ def header(
 
     The box opens with the chapter's headline, so a chapter calls ``header`` in
     its last cell and shows it at its top with ``{glue:}``; the label under each emulated condition
-    follows. A chapter beyond the papers (one of :data:`STUDIES`) gets no label: it reproduces none
+    follows. A chapter beyond the papers (one of ``STUDIES``) gets no label: it reproduces none
     of the book's papers.
 
     Parameters
     ----------
     paper : str
-        The paper's citation key (or a study of :data:`STUDIES`).
+        The paper's citation key (or a study of ``STUDIES``).
     counts : mapping or None
         Status -> rows (None: the comparisons this session made for ``paper``).
     tested : sequence of str

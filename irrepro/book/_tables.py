@@ -1,4 +1,4 @@
-"""The paper-vs-ours tables of a chapter: :func:`compare` (recorded in the book configuration's
+"""The paper-vs-ours tables of a chapter: ``compare`` (recorded in the book configuration's
 results directory for the scorecard), the rows it takes (:class:`RowRef`, :class:`Comparison`)
 and the statuses of orderings (:func:`ordering_status`, :func:`below_in_above`). The HTML they
 are shown in is :mod:`irrepro.book._display`'s."""
@@ -42,7 +42,7 @@ class RowRef:
 
 @dataclass(frozen=True)
 class Comparison:
-    """A table of the paper's numbers beside ours for one table / figure / claim of a paper (:func:`compare`)."""
+    """A table of the paper's numbers beside ours for one table / figure / claim of a paper (``compare``)."""
 
     paper: str
     item: str

@@ -21,7 +21,7 @@ from ._options import (
 #: or over the topics the run retrieved for (trec_eval without -c).
 AVERAGES = ("all-topics", "run-topics")
 #: ``--aggregate``: the prefix that makes a measure's geometric mean (trec_eval's ``gm_``,
-#: Sakai's ``G_``; :func:`irrepro.measures.parse_measure` knows both); ``mean`` is the measure.
+#: Sakai's ``G_``; ``irrepro.measures.parse_measure`` knows both); ``mean`` is the measure.
 AGGREGATES = {"mean": "", "gm": "gm_", "G": "G_"}
 FORMATS = ("tsv", "trec_eval", "csv", "json")
 
@@ -104,7 +104,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
 def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
     """The measures to evaluate: each of ``names`` as it is (aggregate ``mean``) and as its
     geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
-    :func:`irrepro.measures.parse_measure` (unknown names, a geometric mean of a count or of a
+    ``irrepro.measures.parse_measure`` (unknown names, a geometric mean of a count or of a
     measure that can be negative are refused there; of a geometric mean, here)."""
     from ..measures import parse_measure
     from ..measures.names import _per_topic

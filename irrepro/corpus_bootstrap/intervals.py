@@ -97,7 +97,7 @@ def intervals_from_replicates(
     linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
     ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (a limit at or beyond
     them read back as 0 / 1: AP = 0 with sd 0 gives [0, eps]); bca:
-    :func:`irrepro.stats.bca_interval`. NaN replicates (R* = 0) are ignored; the sd uses ddof = 1.
+    ``irrepro.stats.bca_interval``. NaN replicates (R* = 0) are ignored; the sd uses ddof = 1.
 
     Parameters
     ----------
@@ -112,7 +112,7 @@ def intervals_from_replicates(
     eps : float
         The logit's clipping of 0 and 1.
     level : float
-        The confidence level, a fraction or a percentage (:func:`irrepro.stats.check_level`).
+        The confidence level, a fraction or a percentage (``irrepro.stats.check_level``).
 
     Returns
     -------

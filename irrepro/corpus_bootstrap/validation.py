@@ -30,7 +30,7 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
     Parameters
     ----------
     level : float
-        The confidence level, a fraction or a percentage (:func:`irrepro.stats.check_level`).
+        The confidence level, a fraction or a percentage (``irrepro.stats.check_level``).
 
     Returns
     -------
@@ -360,7 +360,7 @@ def miss_ratio(normalized) -> float:
     Parameters
     ----------
     normalized : array_like
-        Normalized differences (:meth:`SplitValidation.normalized_difference`).
+        Normalized differences (``SplitValidation.normalized_difference``).
 
     Returns
     -------

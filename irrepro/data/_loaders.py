@@ -231,8 +231,8 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
 
     Raises
     ------
-    irrepro.errors.UnknownNameError
-        A measure the collection has no matrix of.
+    irrepro.InputError
+        A measure the collection has no matrix of (also a KeyError).
     DataUnavailable
         Its file cannot be had, unless the stand-in is allowed.
 
@@ -297,8 +297,8 @@ def leaderboard(collection: str) -> pd.DataFrame:
 
     Raises
     ------
-    irrepro.errors.UnknownNameError
-        For a collection without a leaderboard.
+    irrepro.InputError
+        For a collection without a leaderboard (also a KeyError).
 
     Examples
     --------

@@ -366,7 +366,7 @@ def perturbed_archive(
     gzip : bool, default True
         Write gzip-compressed files.
     n_jobs : int, optional
-        Worker processes (:func:`irrepro.parallel.parallel_map`).
+        Worker processes (``irrepro.parallel.parallel_map``).
     progress : bool or str, default False
         A progress bar (a str: its label).
 

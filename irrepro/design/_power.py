@@ -347,7 +347,7 @@ def simulated_power(
         Simulated families (default 40 quick, 400 paper).
     B : int, optional
         Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``;
-        at least 100 and 1 / ``alpha`` (:func:`irrepro.stats.check_resamples`).
+        at least 100 and 1 / ``alpha`` (``irrepro.stats.check_resamples``).
     seed : SeedLike
         The seed of the fit and of all draws.
     n_jobs : int, optional

@@ -251,7 +251,7 @@ def topic_set_size(
         m, the systems the ANOVA compares (>= 2).
     B : int
         Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
-        ``level`` (:func:`irrepro.stats.check_resamples`: at least 100, one beyond each end).
+        ``level`` (``irrepro.stats.check_resamples``: at least 100, one beyond each end).
     level : float
         The interval's confidence level.
     seed : SeedLike

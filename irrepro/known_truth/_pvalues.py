@@ -26,7 +26,7 @@ RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
 
 
 #: The Monte Carlo error a type I error rate of 5% must stay below, clustered standard error
-#: included (:meth:`PValues.se`, :meth:`FamilyResult.se`).
+#: included (``PValues.se``, ``FamilyResult.se``).
 MC_TARGET = 0.002
 
 
@@ -64,7 +64,7 @@ def mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
     rate : float
         The measured rate.
     se : float
-        Its clustered standard error (:meth:`PValues.se`, :meth:`FamilyResult.se`).
+        Its clustered standard error (``PValues.se``, ``FamilyResult.se``).
     n : int
         The trials.
     at : float
@@ -163,7 +163,7 @@ def _sakai_pvalues(b, e, tests, B: int, g_paired, g_pool) -> dict:
 
 @dataclass(frozen=True)
 class PValues:
-    """p-values of every test on every trial of one configuration (:func:`rejection_experiment`)."""
+    """p-values of every test on every trial of one configuration (``rejection_experiment``)."""
 
     tests: tuple[str, ...]
     two: np.ndarray

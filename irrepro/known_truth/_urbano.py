@@ -20,12 +20,12 @@ from . import _copula_cache
 from ._pool import _draw, _pool
 from ._pvalues import ALPHAS, PValues, _sakai_pvalues
 
-#: Tests outside Urbano et al.'s study that :func:`urbano_experiment` runs on the same trials:
+#: Tests outside Urbano et al.'s study that ``urbano_experiment`` runs on the same trials:
 #: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
 #: :data:`irrepro.significance.TESTS`' names.
 SAKAI_TESTS = ("bootstrap", "unpaired-bootstrap")
 
-#: The nulls :func:`urbano_experiment` simulates with ``delta == 0``: both systems' scores from the
+#: The nulls ``urbano_experiment`` simulates with ``delta == 0``: both systems' scores from the
 #: baseline's margin (their ``11-type_1.R``), or the experimental margin moved to the baseline's mean.
 _URBANO_NULLS = ("same-margin", "same-mean")
 #: Urbano et al.'s baselines: all but the top quarter of systems by expected score.
@@ -39,7 +39,7 @@ _CHUNK = 100
 
 @dataclass(frozen=True)
 class UrbanoPValues(PValues):
-    """p-values of Urbano et al.'s tests on every trial of one configuration (:func:`urbano_experiment`)."""
+    """p-values of Urbano et al.'s tests on every trial of one configuration (``urbano_experiment``)."""
 
     d: np.ndarray = field(default_factory=lambda: np.empty(0))
     alphas: tuple = ALPHAS
@@ -70,7 +70,7 @@ class UrbanoPValues(PValues):
         return self._clustered_se(self.rejected(alpha, 2) & (self.d < 0)[None, :])
 
     def frame(self, alphas=None, tails=(1, 2)) -> pd.DataFrame:
-        """:meth:`PValues.frame` with ``se_binomial``, ``type3`` and ``type3_se`` (NaN on one-tailed rows)."""
+        """``PValues.frame`` with ``se_binomial``, ``type3`` and ``type3_se`` (NaN on one-tailed rows)."""
         alphas = self.alphas if alphas is None else alphas
         out = super().frame(alphas, tails)
         out["se_binomial"] = [self.binomial_se(a, tl)[t] for t, tl, a in zip(out.test, out.tails, out.alpha)]
@@ -228,11 +228,11 @@ def urbano_experiment(
     moved there. Copulas: AIC among pyvinecopulib's parametric families, maximum likelihood (their
     ``BiCopSelect``), fitted once per unordered pair and cached by content in ``IRREPRO_CACHE``. Batch
     ``k`` draws from child ``k`` of the seed, so results do not depend on ``n_jobs`` (worker processes,
-    or the Dask cluster of :func:`irrepro.parallel.scheduler`). With ``pool``, that many pairs are drawn
+    or the Dask cluster of ``irrepro.parallel.scheduler``). With ``pool``, that many pairs are drawn
     first (stratified by collection, from a seed child no batch uses) and each trial draws one: one seed,
     one pool; rates stay clustered by pair.
 
-    Where ours differs from their code: the margins are :func:`irrepro.simulation.fit_margin`'s
+    Where ours differs from their code: the margins are ``irrepro.simulation.fit_margin``'s
     candidates; a margin is moved to a mean by a one-parameter Lehmann transformation, not
     ``effTransform``'s beta; a pair drawn as (j, i) with j > i uses the copula of (i, j) swapped for
     both nulls (their type I code does not swap; the null stays true).
@@ -263,7 +263,7 @@ def urbano_experiment(
     min_d : float
         The sign test's tie threshold (theirs: 0.01).
     alphas : sequence of float
-        The levels :meth:`UrbanoPValues.frame` reports by default.
+        The levels ``UrbanoPValues.frame`` reports by default.
     label : str
     pool : int, optional
         None: a new pair every trial (their design).

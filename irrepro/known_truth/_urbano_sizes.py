@@ -20,7 +20,7 @@ from ._urbano import urbano_experiment
 #: meets the chapter's Monte Carlo target at the least cost of fits and trials.
 POOL_PAIRS = 4000
 
-#: The correlation of two trials' rejections on one pair that :func:`urbano_design` sizes the
+#: The correlation of two trials' rejections on one pair that ``urbano_design`` sizes the
 #: pool's trials for: the largest measured under the null (the one-tailed sign test, AP, 100
 #: topics; :func:`~irrepro.known_truth._urbano_sizes.pool_check`), rounded up for that estimate's
 #: own error.
@@ -41,7 +41,7 @@ def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc
 
 @dataclass(frozen=True)
 class UrbanoDesign:
-    """The sizes of the chapter's Urbano et al. experiments at one scale (:func:`urbano_design`)."""
+    """The sizes of the chapter's Urbano et al. experiments at one scale (``urbano_design``)."""
 
     trials: int
     power_trials: int
@@ -102,7 +102,7 @@ def until_decided(
 ):
     """:func:`urbano_experiment` extended with more trials until the book's rule decides its rows.
 
-    While a compared row (:func:`comparison_rows` of ``kind``) is inconclusive for Monte Carlo reasons,
+    While a compared row (``comparison_rows`` of ``kind``) is inconclusive for Monte Carlo reasons,
     the experiment is extended to ``max(factor x the largest need, 2 x the trials so far)``, rounded up
     to a multiple of ``trials``, at most ``cap``. The trials run in batches of ``trials``, each from its
     own child of ``seed``, so the extended experiment is the one that would have run all at once.
@@ -112,7 +112,7 @@ def until_decided(
     models : sequence of CollectionModel
     n_topics : int
     measure : str
-        As :func:`comparison_rows` names it (``"AP"``).
+        As ``comparison_rows`` names it (``"AP"``).
     numbers : mapping
         The paper's numbers.
     kind : {"type1", "power", "type3"}

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pandas is imported by the functions that return frames: eva
 
 
 class Evaluation(dict):
-    """The scores of :func:`evaluate`: ``{measure: ScoreMatrix}``."""
+    """The scores of ``evaluate``: ``{measure: ScoreMatrix}``."""
 
     def __init__(self, items, retrieved: np.ndarray, rel: int):
         super().__init__(items)
@@ -130,7 +130,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
-        What :func:`evaluate` returned.
+        What ``evaluate`` returned.
     complete : bool
         Average over every qrels topic, a missed one scoring 0 (``trec_eval -c``), or only those
         the run retrieved for (plain trec_eval, pytrec_eval, ir_measures; NaN for a run with none).
@@ -163,7 +163,7 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
-        What :func:`evaluate` returned.
+        What ``evaluate`` returned.
     complete : bool
         Every qrels topic, or only those each run retrieved for (pytrec_eval, ``iter_calc``).
     retrieved : numpy.ndarray or None
@@ -214,7 +214,7 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
-        What :func:`evaluate` returned.
+        What ``evaluate`` returned.
     form : {"pytrec_eval", "ranx"}
         The nesting (see above).
     complete : bool
@@ -332,7 +332,7 @@ def to_trec_eval(
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
-        What :func:`evaluate` returned.
+        What ``evaluate`` returned.
     per_topic : bool
         Per-topic lines too (trec_eval's ``-q``).
     complete : bool

@@ -2,8 +2,8 @@
 
 Every function draws on the matplotlib ``ax`` (or ``axes``) it is given, or on a new figure when it
 is None, and returns it. Every text it is given is drawn literally, never as mathtext
-(:func:`irrepro.escape.mpl`), names longer than :data:`irrepro.escape.MAX_NAME` characters
-shortened and kept apart (:func:`irrepro.escape.short_names`). One style: Okabe & Ito's
+(``irrepro.escape.mpl``), names longer than ``irrepro.escape.MAX_NAME`` characters
+shortened and kept apart (``irrepro.escape.short_names``). One style: Okabe & Ito's
 colour-blind-safe palette, fonts read at 9 pt or more in the book's column, legends beside or below
 the axes; it is set for each call and then restored, leaving matplotlib's global settings as they were.
 """

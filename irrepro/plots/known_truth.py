@@ -264,7 +264,7 @@ def plot_coverage(
     tables : mapping
         Label -> ``Coverage.table()``.
     level : float
-        A fraction or a percentage (:func:`irrepro.stats.check_level`).
+        A fraction or a percentage (``irrepro.stats.check_level``).
     proxy : float, optional
         The split-half concordance the paper predicts.
     title : str

@@ -19,7 +19,7 @@ What it computes, each with the package function the book's chapter uses, at the
    (:func:`irrepro.sensitivity.comparisons`); the ASL curve (Sakai's Figure 7) and the
    discriminative power. B is raised to resolve the corrections' smallest threshold, alpha / m over
    the m pairs tested: B >= 20 m / alpha, rounded up to a multiple of 1000
-   (:func:`irrepro.stats.corrected_resamples`; 18,000 for 10 runs, 3,150,000 for all pairs of 126),
+   (``irrepro.stats.corrected_resamples``; 18,000 for 10 runs, 3,150,000 for all pairs of 126),
    and the report says so.
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
    similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
@@ -43,7 +43,7 @@ What it computes, each with the package function the book's chapter uses, at the
 run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
 without a usable list adds a fixed AP of 0, where the paper averages over usable lists only).
 
-Every random step draws from its own child of ``seed`` (:func:`irrepro.parallel.spawn`), so the
+Every random step draws from its own child of ``seed`` (``irrepro.parallel.spawn``), so the
 report is reproducible and independent of the number of workers.
 """
 
@@ -117,13 +117,13 @@ def analyse(
     runs : irrepro.data.RunSet
         The runs with their qrels (:func:`load`, :func:`irrepro.data.load_runs`).
     measure : str
-        The measure of the scores and the tests (:func:`irrepro.measures.parse_measure`).
+        The measure of the scores and the tests (``irrepro.measures.parse_measure``).
     seed : int
         The seed (>= 0); each analysis draws from a child of it.
     rel : int
         The lowest relevant grade.
     scale : {"paper", "quick"} or None
-        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+        The sizes of the computations (``settings``); None is ``"paper"``.
     n_jobs : int, optional
         Workers (:func:`irrepro.parallel.n_jobs`; None is 1); the numbers do not depend on it.
     progress : bool
@@ -344,7 +344,7 @@ def run(
     rel : int
         The lowest relevant grade.
     scale : {"paper", "quick"} or None
-        The sizes of the computations (:func:`settings`); None is ``"paper"``.
+        The sizes of the computations (``settings``); None is ``"paper"``.
     n_jobs : int, optional
         Workers; the numbers do not depend on it.
     progress : bool

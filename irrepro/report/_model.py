@@ -89,7 +89,7 @@ class Report:
         How the run files' scores were ranked (``"float32"`` or ``"float64"``).
     B_pairs : int or None
         Resamples of the pairwise tests (``settings.B_tests`` raised for Holm and Benjamini-Hochberg
-        over the pairs: :func:`irrepro.stats.corrected_resamples`); None: ``settings.B_tests``.
+        over the pairs: ``irrepro.stats.corrected_resamples``); None: ``settings.B_tests``.
 
     Examples
     --------

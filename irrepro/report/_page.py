@@ -177,7 +177,7 @@ def _pairs_B(rep: ReportLike) -> int:
 
 
 def _labels(rep: ReportLike) -> dict[str, str]:
-    """Run -> the label the page shows for it (:func:`irrepro.escape.short_names`)."""
+    """Run -> the label the page shows for it (``irrepro.escape.short_names``)."""
     return dict(zip(rep.runs, escape.short_names(rep.runs)))
 
 

@@ -1,4 +1,4 @@
-"""The sizes of the report's computations (:func:`settings`) and the names of its files: without
+"""The sizes of the report's computations (``settings``) and the names of its files: without
 pandas or scipy, so that ``irrepro report`` checks its arguments before it loads them."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ baseline and advanced run - got:
 
 :func:`reproduce_runs` reads run files (four, or four directories matched by file name), scores
 them with :mod:`irrepro.measures` and computes every measure with a topic-bootstrap BCa interval
-(:func:`irrepro.stats.bca_interval`): the work of ``irrepro reproduce``.
+(``irrepro.stats.bca_interval``): the work of ``irrepro reproduce``.
 
 The point values equal those of the authors' package repro_eval 0.5.0, except: ER is undefined
 (NaN) where the original's mean improvement is zero up to rounding (below 1e-12), where

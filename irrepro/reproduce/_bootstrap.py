@@ -1,7 +1,7 @@
 """The topic bootstrap of :mod:`irrepro.reproduce`: every statistic is a function of topic
 weights, so that its value (all weights 1), its bootstrap replicates (multinomial counts of the
 resampled topics) and its jackknife values (one topic left out) come from the same code; the
-interval is the BCa interval of :func:`irrepro.stats.bca_interval`."""
+interval is the BCa interval of ``irrepro.stats.bca_interval``."""
 
 from __future__ import annotations
 

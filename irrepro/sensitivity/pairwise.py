@@ -16,7 +16,7 @@ def sensitivity(
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
     Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
-    (:meth:`irrepro.significance.BootstrapResult.required_difference`), most sensitive first.
+    (``irrepro.significance.BootstrapResult.required_difference``), most sensitive first.
 
     Parameters
     ----------

@@ -25,7 +25,7 @@ DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaire
 CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)
 
 #: Adjustments for multiple comparisons (``--correction``), by the name of statsmodels'
-#: ``multipletests`` method (:func:`irrepro.stats.adjust_pvalues`), with that method (None for
+#: ``multipletests`` method (``irrepro.stats.adjust_pvalues``), with that method (None for
 #: "none") and the label the tables print. Any other method name of ``multipletests`` is accepted
 #: as it is.
 CORRECTIONS = {

@@ -133,8 +133,8 @@ def compare(
         Confidence level of the intervals (a fraction or a percentage).
     B : int, optional
         Resamples of a resampling test (default the test's, raised for a correction over m >= 2
-        pairs: :func:`irrepro.stats.corrected_resamples`); checked by
-        :func:`irrepro.stats.check_resamples`.
+        pairs: ``irrepro.stats.corrected_resamples``); checked by
+        ``irrepro.stats.check_resamples``.
     B_intervals : int, optional
         Topic samples of the intervals (default 1000), checked likewise.
     seed : SeedLike

@@ -104,7 +104,7 @@ def effect_sizes(
         Every other system against this one (differences system minus baseline).
     kind : {"difference", "d_z", "ES_E"}
         The mean of z = x - y; Cohen's d_z, mean(z) / sd(z) (sd with n - 1); Sakai's ES_E,
-        (mean(x) - mean(y)) / sqrt(V_E) (:func:`residual_variance`).
+        (mean(x) - mean(y)) / sqrt(V_E) (``residual_variance``).
     B : int
         Bootstrap samples of the topics.
     seed : SeedLike

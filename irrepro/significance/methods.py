@@ -188,7 +188,7 @@ def methods_paragraph(
     Parameters
     ----------
     measures : str or sequence of str
-        The measures (:func:`irrepro.measures.parse_measure`'s names).
+        The measures (``irrepro.measures.parse_measure``'s names).
     n_topics, n_runs : int
         The topics of the qrels every mean is over, and the runs compared.
     test : str

@@ -84,7 +84,7 @@ def permutation_test(
     seed : SeedLike
         Draws the flips of a Monte Carlo test.
     signs : array_like, optional
-        ``(B, T)`` flips to use instead (:func:`sign_flips`).
+        ``(B, T)`` flips to use instead (``sign_flips``).
     alternative : str or sequence of str
         ``"two-sided"``, ``"greater"`` (the first system of a pair better), ``"less"``, or several
         (one result each, from one pass over the flips).

@@ -79,7 +79,7 @@ class PairwiseResult:
 
     @property
     def label(self) -> str:
-        """The test's name as the tables print it (:data:`TESTS`)."""
+        """The test's name as the tables print it (``TESTS``)."""
         return TESTS.get(self.test, self.test)
 
     def adjust(self, correction: str | None) -> PairwiseResult:

@@ -150,7 +150,7 @@ class ComparisonTable:
         return text + (" " + self.key(fmt) if key and self._shortened() else "")
 
     def key(self, fmt: str = "text") -> str:
-        """The full names of the runs the table shortens (:func:`irrepro.escape.short_names`), "" for none."""
+        """The full names of the runs the table shortens (``irrepro.escape.short_names``), "" for none."""
         e = _ESCAPE.get(fmt, escape.plain)
 
         def full(n: str) -> str:
@@ -166,7 +166,7 @@ class ComparisonTable:
         return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
 
     def _labels(self) -> list[str]:
-        """The runs' names as the display table shows them (:func:`irrepro.escape.short_names`)."""
+        """The runs' names as the display table shows them (``irrepro.escape.short_names``)."""
         return escape.short_names(self.runs)
 
     def _shortened(self) -> list[tuple[str, str]]:
@@ -279,7 +279,7 @@ class ComparisonTable:
         return out
 
     def render(self, fmt: str = "text", digits: int | None = None) -> str:
-        """The table in one of :data:`FORMATS`."""
+        """The table in one of ``FORMATS``."""
         if fmt not in FORMATS:
             raise InputError(f"format must be one of {FORMATS}, not {fmt!r}")
         if fmt == "csv":

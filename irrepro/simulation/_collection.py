@@ -111,7 +111,7 @@ def fit_collection(
         ``"auto"`` (P@k on 0, 1/k, ..., 1; others continuous), None (continuous) or the support.
     n_jobs : int or None
     copula_method : {"itau", "mle"}
-        How copulas are fitted (:func:`fit_copula`).
+        How copulas are fitted (``fit_copula``).
 
     Returns
     -------

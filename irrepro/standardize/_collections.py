@@ -56,7 +56,7 @@ def compare_collections(
     seed : int, numpy.random.Generator or SeedSequence
     alpha : float, default 0.05
     n_jobs : int, optional
-        Worker processes (:func:`irrepro.parallel.parallel_map`).
+        Worker processes (``irrepro.parallel.parallel_map``).
     scale : {"paper", "quick"}
         The size ``B=None`` stands for.
 

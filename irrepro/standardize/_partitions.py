@@ -155,7 +155,7 @@ def partition_experiment(
     seed : int, numpy.random.Generator or SeedSequence
     alpha : float, default 0.05
     n_jobs : int, optional
-        Worker processes (:func:`irrepro.parallel.parallel_map`).
+        Worker processes (``irrepro.parallel.parallel_map``).
     block : int, default 100
         Partitions per task.
     progress : bool or str, default False
@@ -259,7 +259,7 @@ def sampled_standardizers(
         Samples per size; None: :func:`default_partitions` of ``scale``.
     seed : int, numpy.random.Generator or SeedSequence
     n_jobs : int, optional
-        Worker processes (:func:`irrepro.parallel.parallel_map`).
+        Worker processes (``irrepro.parallel.parallel_map``).
     progress : bool or str, default False
         A progress bar (a str: its label).
     scale : {"paper", "quick"}

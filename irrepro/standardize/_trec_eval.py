@@ -27,7 +27,7 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     :func:`standardize` with ``cdf=False`` where irrepro evaluates as trec_eval does (``--precision
     float64``). A zero sd is written as 0 (see the module for what trec_eval does with it). Raises
     :class:`irrepro.InputError` for factors without topic ids, a name or topic id with whitespace, a
-    mean or sd that is not finite or a negative sd; :class:`irrepro.errors.OutputError` when the file
+    mean or sd that is not finite or a negative sd; ``irrepro.errors.OutputError`` when the file
     cannot be written.
 
     Parameters
@@ -35,7 +35,7 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     path : str, os.PathLike or text file object
         The file to write (replaced if it exists), or an open text file.
     factors_by_measure : mapping of str to Factors
-        Per measure name *as trec_eval prints it* (:func:`irrepro.measures.trec_eval_name`), the
+        Per measure name *as trec_eval prints it* (``irrepro.measures.trec_eval_name``), the
         factors of :func:`factors` (with topic ids).
 
     Returns

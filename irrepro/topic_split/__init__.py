@@ -186,14 +186,14 @@ def swap_experiment(
         Repetitions per size; None: 50 (paper) or 10 (quick).
     design : {"disjoint", "independent"}
     filters : sequence of str, optional
-        Names of :data:`FILTERS` (default all): keep trials whose set-1 paired test lands in a band.
+        Names of ``FILTERS`` (default all): keep trials whose set-1 paired test lands in a band.
     abs_width, rel_width : float
         Bin widths.
     n_bins : int
         Bins of each kind.
     seed : SeedLike
     n_jobs : int, optional
-        Workers (:func:`irrepro.parallel.parallel_map`).
+        Workers (``irrepro.parallel.parallel_map``).
     progress : bool or str
         A progress bar (a str: its label).
     chunk : int

@@ -41,7 +41,7 @@ class SwapExperiment:
     B : int
         Repetitions per size.
     filters : tuple of str
-        Names of :data:`FILTERS`.
+        Names of ``FILTERS``.
     kinds : tuple of str
         ``("absolute", "relative")``.
     abs_width, rel_width : float

@@ -158,7 +158,7 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
 
     Documents the qrels do not judge count as not relevant, so deep pools of a collection judged
-    shallowly are undercounted. The pool is :func:`irrepro.data.pool_documents`'.
+    shallowly are undercounted. The pool is ``irrepro.data.pool_documents``'.
 
     Parameters
     ----------
