@@ -312,32 +312,17 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 _RULE_LINK = '<a class="irrepro-rule-link" href="../book/rule.html">how each row is judged</a>'
 
 
-def label(counts: Mapping[str, int] | pd.Series) -> str:
-    """The verdict label of a replication in ReScience C's style, from its scorecard counts.
-
-    Over the rows that decide (replicated, partly, not replicated), the score is (replicated +
-    partly / 2) / rows: **[Re]** at least 2/3, **[¬Re]** below 1/3, **[~Re]** between.
-
-    Parameters
-    ----------
-    counts : mapping
-        Status -> number of rows.
-
-    Returns
-    -------
-    str
-        ``"[Re]"``, ``"[~Re]"``, ``"[¬Re]"`` or ``""``.
-
-    Examples
-    --------
-    >>> from irrepro.book import label
-    >>> label({"replicated": 3, "partly": 0, "not replicated": 1, "not comparable": 2})
-    '[Re]'
-    """
+def _score(counts: Mapping[str, int] | pd.Series) -> float | None:
+    """(replicated + partly / 2) over the rows that decide (replicated, partly, not replicated); None without any."""
     n = sum(int(counts[s]) for s in (REPLICATED, PARTLY, NOT_REPLICATED))
-    if n == 0:
+    return None if n == 0 else (int(counts[REPLICATED]) + 0.5 * int(counts[PARTLY])) / n
+
+
+def label(counts: Mapping[str, int] | pd.Series) -> str:
+    """ReScience C's verdict label from scorecard counts: [Re] for a score of 2/3 or more, [¬Re] below 1/3, [~Re] between ("" without rows that decide)."""
+    score = _score(counts)
+    if score is None:
         return ""
-    score = (int(counts[REPLICATED]) + 0.5 * int(counts[PARTLY])) / n
     return "[Re]" if score >= 2 / 3 else ("[¬Re]" if score < 1 / 3 else "[~Re]")
 
 
@@ -516,10 +501,7 @@ def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """
     counts = summary(cards)
     table = counts.copy()
-    table["score"] = [
-        (r[REPLICATED] + 0.5 * r[PARTLY]) / max(r[REPLICATED] + r[PARTLY] + r[NOT_REPLICATED], 1)
-        for _, r in counts.iterrows()
-    ]
+    table["score"] = [_score(r) or 0.0 for _, r in counts.iterrows()]
     table["judged on"] = judged_on(cards)
     replications = {title for _, title in PAPERS}
     table["label"] = [
