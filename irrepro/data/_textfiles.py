@@ -59,31 +59,16 @@ def _open_input(path: Path, what: str):
         raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
 
 
-def _check_text(piece: bytes, before: bytes | bytearray | int, path, what: str) -> None:
-    """Refuse a NUL byte (a binary or sparse file), naming its line (``before``: the data or lines before ``piece``)."""
+def _check_text(piece: bytes, before: int, path, what: str) -> None:
+    """Refuse a NUL byte (a binary or sparse file), naming its line (``before``: the lines before ``piece``)."""
     at = piece.find(b"\0")
     if at >= 0:
-        line = (before if isinstance(before, int) else before.count(b"\n")) + piece.count(b"\n", 0, at) + 1
+        line = before + piece.count(b"\n", 0, at) + 1
         raise DataError(path, line, f"NUL byte: this is not a text file (a {what} file is TREC text)")
 
 
-def _gunzip_stream(head: bytes, f, path, what: str, size: int | None) -> bytes:
-    """Decompress the gzip stream ``head`` + ``f`` (every member, CRC checked) in bounded pieces into one bytes."""
-    pieces: list[bytes] = []
-
-    def lines_before() -> int:
-        return sum(p.count(b"\n") for p in pieces)
-
-    for piece in _gunzip_pieces(head, f, path, what, size, lines_before):
-        pieces.append(piece)
-    data = b"".join(pieces)
-    pieces.clear()
-    _check_text(data, b"", path, what)
-    return data
-
-
 def _gunzip_pieces(
-    head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int = _CHUNK
+    head: bytes, f, path, what: str, size: int | None, lines_before, piece_size: int
 ) -> Iterator[bytes]:
     """The decompressed pieces of the gzip stream ``head`` + ``f``, refused past GZIP_MAX_RATIO times the compressed size plus 1 MiB, or at a NUL byte."""
     try:
@@ -139,23 +124,8 @@ def _gunzip_pieces(
         raise DataError(path, None, f"corrupt or truncated gzip file ({exc})") from exc
 
 
-def _read_rest(f, buf: bytearray, size: int | None, path, what: str) -> bytearray:
-    """Read the rest of ``f`` into ``buf`` in place, a piece at a time, each checked for a NUL byte."""
-    while True:
-        n = len(buf)
-        buf += bytes(min(_CHUNK, max(n, 1 << 20) if size is None else max(size - n + 1, 1)))
-        with memoryview(buf) as view:
-            k = f.readinto(view[n:])
-        del buf[n + (k or 0) :]
-        if not k:
-            return buf
-        at = buf.find(b"\0", n)  # (no slice: a bytearray's slice is a copy)
-        if at >= 0:
-            _check_text(memoryview(buf)[: at + 1].tobytes(), b"", path, what)
-
-
-def _read_bytes(path: Path, what: str) -> bytes | bytearray:
-    """The (decompressed) bytes of a file, pipe or FIFO, read in bounded pieces; DataError if missing, unreadable, empty, binary, broken gzip or a gzip bomb."""
+def _byte_pieces(path: Path, what: str, piece_size: int, lines_before) -> Iterator[bytes]:
+    """The (decompressed) bytes of a file, pipe or FIFO in pieces of about ``piece_size``; DataError if missing, unreadable, binary (``lines_before()``: the lines before a piece), broken gzip or a gzip bomb."""
     import os
     import stat
 
@@ -164,27 +134,28 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
             st = os.fstat(f.fileno())
             size = st.st_size if stat.S_ISREG(st.st_mode) else None
             head = f.read(_PREFIX)
-            raw: bytes | bytearray
             if head[:2] == b"\x1f\x8b":
-                raw = _gunzip_stream(head, f, path, what, size)
+                yield from _gunzip_pieces(head, f, path, what, size, lines_before, piece_size)
             else:
-                _check_text(head, b"", path, what)
-                raw = head
-                if size is not None and size > len(head):  # read again from the start: one piece
-                    f.seek(0)
-                    raw = b""
-                want = _CHUNK if size is None else max(min(_CHUNK, size + 1), 1)
-                b = f.read(want)  # (a buffered read: fewer bytes only at the end)
-                _check_text(b, raw, path, what)
-                raw += b  # (a copy only after the 64 KiB head of a pipe)
-                if len(b) == want:  # more than one piece
-                    del b
-                    buf, raw = bytearray(raw), b""
-                    raw = _read_rest(f, buf, size, path, what)
+                yield from _plain_pieces(head, f, path, what, size, lines_before, piece_size)
         except OSError as exc:
             raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
-    if raw[:3] == b"\xef\xbb\xbf":
-        raw = raw[3:]  # a UTF-8 byte order mark is not data
+
+
+def _read_bytes(path: Path, what: str) -> bytes | bytearray:
+    """The bytes of :func:`_byte_pieces` as one, read in pieces of ``_CHUNK``; DataError also if empty."""
+    raw: bytes | bytearray = b""
+
+    def lines_before() -> int:
+        return raw.count(b"\n")
+
+    for piece in _byte_pieces(path, what, _CHUNK, lines_before):
+        if not raw:
+            raw = piece  # (one piece: no copy)
+        else:
+            raw = raw if isinstance(raw, bytearray) else bytearray(raw)
+            raw += piece
+    raw = _bom_dropped(raw, True)
     if not raw or raw.isspace():
         raise DataError(path, None, f"empty {what} file")
     return raw
@@ -193,10 +164,7 @@ def _read_bytes(path: Path, what: str) -> bytes | bytearray:
 def _line_pieces(
     path: Path, what: str, piece_size: int | None = None
 ) -> Generator[bytes | bytearray, None, None]:
-    """The bytes of :func:`_read_bytes` as pieces of about ``piece_size`` ending at line ends, with the same checks and errors."""
-    import os
-    import stat
-
+    """The bytes of :func:`_byte_pieces` as pieces of about ``piece_size`` ending at line ends, DataError also if empty."""
     piece_size = _PIECE if piece_size is None else piece_size  # (read when called: the tests make it small)
     parts: list[bytes] = []  # read, not given yet
     n_parts = given_lines = 0  # bytes in parts; lines in the pieces given (each ends a line)
@@ -204,30 +172,19 @@ def _line_pieces(
     def lines_before() -> int:
         return given_lines + sum(p.count(b"\n") for p in parts)
 
-    with _open_input(path, what) as f:
-        try:
-            st = os.fstat(f.fileno())
-            size = st.st_size if stat.S_ISREG(st.st_mode) else None
-            head = f.read(_PREFIX)
-            if head[:2] == b"\x1f\x8b":
-                raw = _gunzip_pieces(head, f, path, what, size, lines_before, piece_size)
-            else:
-                raw = _plain_pieces(head, f, path, what, size, lines_before, piece_size)
-            for chunk in raw:
-                parts.append(chunk)
-                n_parts += len(chunk)
-                del chunk
-                if n_parts >= piece_size and any(b"\n" in p for p in parts):
-                    whole = _bom_dropped(bytearray().join(parts), given_lines == 0)
-                    cut = whole.rfind(b"\n") + 1
-                    parts = [bytes(memoryview(whole)[cut:])]
-                    n_parts = len(parts[0])
-                    del whole[cut:]
-                    given_lines += whole.count(b"\n")
-                    yield whole
-                    del whole
-        except OSError as exc:
-            raise DataError(path, None, f"cannot read the {what} file ({exc.strerror or exc})") from exc
+    for chunk in _byte_pieces(path, what, piece_size, lines_before):
+        parts.append(chunk)
+        n_parts += len(chunk)
+        del chunk
+        if n_parts >= piece_size and any(b"\n" in p for p in parts):
+            whole = _bom_dropped(bytearray().join(parts), given_lines == 0)
+            cut = whole.rfind(b"\n") + 1
+            parts = [bytes(memoryview(whole)[cut:])]
+            n_parts = len(parts[0])
+            del whole[cut:]
+            given_lines += whole.count(b"\n")
+            yield whole
+            del whole
     last = _bom_dropped(parts[0] if len(parts) == 1 else b"".join(parts), given_lines == 0)
     parts = []
     if given_lines == 0 and (not last or last.isspace()):
