@@ -55,10 +55,6 @@ class _OnFirstUse:
     def __set__(self, obj, value):
         obj.__dict__[self.key] = value
 
-    def shape(self, obj) -> tuple:
-        value = obj.__dict__[self.key]
-        return value.shape
-
     def stored(self, obj):
         """The field's value as it is stored: a :class:`Deferred` not made yet, or the value."""
         return obj.__dict__[self.key]
@@ -133,7 +129,7 @@ class RunSet:
         off = self.offsets
         if off.shape != (S * T + 1,) or (len(off) and (off[0] != 0 or off[-1] != len(self.flat_grades))):
             raise ValueError(f"offsets must be (S*T + 1,) = ({S * T + 1},) from 0 to N, got {off.shape}")
-        if type(self).__dict__["flat_docs"].shape(self) != self.flat_grades.shape:
+        if type(self).__dict__["flat_docs"].stored(self).shape != self.flat_grades.shape:
             raise ValueError("flat_docs and flat_grades differ in length")
 
     # -- shape and derived views ------------------------------------------------------------
@@ -232,31 +228,29 @@ class RunSet:
         up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
         retrieved counts in R only. The qrels must have exactly the run set's topics (a
         ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
-        if set(qrels.topics) != set(self.topics):
-            extra, lack = (
-                sorted(set(qrels.topics) - set(self.topics)),
-                sorted(set(self.topics) - set(qrels.topics)),
+        extra = sorted(set(qrels.topics) - set(self.topics))
+        lack = sorted(set(self.topics) - set(qrels.topics))
+        if extra or lack:
+            what = (
+                f"topics not in the run set {extra[:5]}" if extra else "",
+                f"run set topics they lack {lack[:5]}" if lack else "",
             )
             raise InputError(
-                f"qrels {qrels.name!r} do not have the run set's topics: "
-                + "; ".join(
-                    x
-                    for x in (
-                        f"topics not in the run set {extra[:5]}" if extra else "",
-                        f"run set topics they lack {lack[:5]}" if lack else "",
-                    )
-                    if x
-                )
+                f"qrels {qrels.name!r} do not have the run set's topics: " + "; ".join(filter(None, what))
             )
         T, V = len(self.topics), len(self.vocab)
-        tpos = {t: i for i, t in enumerate(self.topics)}
-        q_t, q_d, q_g = qrels._columns
-        qt = np.fromiter((tpos[str(t)] for t in q_t), dtype=np.int64, count=len(q_t))
-        qd = _pd().Index(np.asarray(self.vocab, dtype=object)).get_indexer(q_d).astype(np.int64)
+        qt, qd = self._codes_of(qrels)
         known = qd >= 0  # a judged document outside the vocabulary was retrieved by no run
-        grade_of = _GradeIndex(qt[known], qd[known], q_g[known], T, max(V, 1))
+        grade_of = _GradeIndex(qt[known], qd[known], qrels._columns[2][known], T, max(V, 1))
         tix = np.repeat(np.arange(len(self.offsets) - 1) % T, np.diff(self.offsets))
         return replace(self, flat_grades=grade_of(tix, self.flat_docs).astype(np.int32), qrels=qrels)
+
+    def _codes_of(self, qrels: Qrels) -> tuple[np.ndarray, np.ndarray]:
+        """int64 index in ``topics`` and code in ``vocab`` of every judgment of ``qrels`` (-1: not there)."""
+        tpos = {t: i for i, t in enumerate(self.topics)}
+        q_t, q_d, _ = qrels._columns
+        qt = np.fromiter((tpos.get(str(t), -1) for t in q_t), dtype=np.int64, count=len(q_t))
+        return qt, _pd().Index(np.asarray(self.vocab, dtype=object)).get_indexer(q_d).astype(np.int64)
 
     def n_relevant(self, rel: int = 1) -> np.ndarray:
         """R per topic: judged documents with grade >= ``rel`` (retrieved or not)."""

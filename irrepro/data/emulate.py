@@ -30,7 +30,6 @@ import numpy as np
 from .. import parallel
 from ..errors import InputError
 from ._collections import COLLECTIONS
-from ._common import _pd
 from ._qrels import Qrels
 from ._runset import RunSet
 
@@ -259,10 +258,7 @@ def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
     >>> shallow = rs.with_qrels(pool_qrels(rs, 2))  # the runs judged by the shallow pool
     """
     t, d, _ = pool_documents(runs, depth)
-    q_t, q_d, _ = runs.qrels._columns
-    tpos = {x: i for i, x in enumerate(runs.topics)}
-    qt = np.fromiter((tpos.get(str(x), -1) for x in q_t), dtype=np.int64, count=len(q_t))
-    qd = _pd().Index(np.asarray(runs.vocab, dtype=object)).get_indexer(q_d).astype(np.int64)
+    qt, qd = runs._codes_of(runs.qrels)
     V = np.int64(max(len(runs.vocab), 1))
     keep = (qt >= 0) & (qd >= 0) & np.isin(qt * V + qd, t * V + d)
     label = name if name is not None else f"{runs.qrels.name} (depth-{depth} pool)"
