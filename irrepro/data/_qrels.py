@@ -213,10 +213,6 @@ class Qrels:
         return self._topic_index, docs, d_idx, cols[2]
 
 
-def _qrels_from_columns(topic, doc, grade, name: str) -> Qrels:
-    return Qrels(columns=(topic, doc, grade), name=name)
-
-
 def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
     """Qrels whose ids stay encoded until they are asked for (:class:`_CodedColumns`)."""
     q = Qrels(columns=((), (), ()), name=name, source=source)
@@ -230,12 +226,8 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
 
     path = _fspath(path)
     data: bytes | bytearray | None = _read_bytes(path, "qrels")
-    # doc ids as plain strings, not dictionary-encoded (a hash table of millions of distinct ids
-    # costs more time and memory than the rest of the reading)
-    # (the iteration is not read when no field can be empty; the system allocator's peak is
-    # lower than mimalloc's for one large file; for many run files read in threads it is lower
-    # too when all of pyarrow uses it - the command line's default - higher when only the
-    # parser does)
+    # doc ids as plain strings, not dictionary-encoded (see below); the iteration is not read when no
+    # field can be empty; the system allocator's peak is lower than mimalloc's for one large file
     col_types = {1: pa.binary(), 2: pa.string(), 3: pa.int64()}
     # (data: the annotation allows the None that releases it below; here it holds the bytes)
     table = _fast_table(data, 4, col_types, extra_empty=True, lean=((1,), None), pool=pa.system_memory_pool())  # type: ignore[arg-type]
@@ -275,14 +267,14 @@ def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
         grades.append(g)
     if not topics:
         raise DataError(path, None, "empty qrels file (only blank or comment lines)")
-    return _qrels_from_columns(topics, docs, grades, name)
+    return Qrels(columns=(topics, docs, grades), name=name)
 
 
 def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") -> Qrels:
     """Qrels from ``(topic, doc, grade)`` tuples (e.g. ir_datasets' ``qrels_iter``), every record checked."""
-    rows = list(records)
-    table = _pd().DataFrame(rows, columns=["topic", "doc", "grade"])
-    return _checked_qrels(table, name or "qrels", "record")
+    return _checked_qrels(
+        _pd().DataFrame(list(records), columns=["topic", "doc", "grade"]), name or "qrels", "record"
+    )
 
 
 def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
@@ -306,11 +298,10 @@ def _checked_qrels(table: pd.DataFrame, name: str, unit: str) -> Qrels:
         raise DataError(name, None, f"{where(i)}: relevance grade {_show(raw[i])} {problem}")
     topic = table["topic"].astype(str).to_numpy(dtype=object)
     doc = table["doc"].astype(str).to_numpy(dtype=object)
-    grade = g.astype(np.int64)
     t_d, t_i = _encode(topic)
     d_d, d_i = _encode(doc)
     dup = _duplicate_pair(t_i, d_i, len(d_d))
     if dup is not None:
         first = int(np.flatnonzero((t_i == t_i[dup]) & (d_i == d_i[dup]))[0])
         raise DataError(name, None, f"{where(dup)}: duplicate judgment (first at {unit} {first + 1})")
-    return _qrels_from_columns(topic, doc, grade, name)
+    return Qrels(columns=(topic, doc, g.astype(np.int64)), name=name)
