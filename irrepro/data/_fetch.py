@@ -151,20 +151,16 @@ def locate(relpath: str, *, progress: bool = False) -> Path:
                 return target
             warnings.warn(f"mirror file {src} does not match its sha256; not using it", stacklevel=2)
 
-    if is_offline():
-        _drop_corrupt(target, corrupt)
-        raise DataUnavailable(
-            f"{entry.path}: not found (looked in {', '.join(looked)}) and IRREPRO_OFFLINE is set, "
-            f"so {entry.url} was not downloaded. {_how_to_supply(entry, target)}"
-        )
-    if _NETWORK_DOWN:
-        _drop_corrupt(target, corrupt)
-        raise DataUnavailable(
-            f"{entry.path}: not found (looked in {', '.join(looked)}), and the network failed "
-            f"earlier in this session ({_NETWORK_DOWN[0]}), so {entry.url} was not tried. "
-            f"{_how_to_supply(entry, target)}"
-        )
     try:
+        if is_offline():
+            raise _not_found(
+                entry, target, looked, f" and IRREPRO_OFFLINE is set, so {entry.url} was not downloaded"
+            )
+        if _NETWORK_DOWN:
+            raise _not_found(
+                entry, target, looked, f", and the network failed earlier in this session ({_NETWORK_DOWN[0]}), "
+                f"so {entry.url} was not tried"
+            )  # fmt: skip
         return _download(entry, target, looked, progress)
     except DataUnavailable:
         _drop_corrupt(target, corrupt)
@@ -212,22 +208,21 @@ def _download(entry: RegistryEntry, target: Path, looked: list[str], progress: b
     return Path(path)
 
 
+def _not_found(entry: RegistryEntry, target: Path, looked: list[str], why: str) -> DataUnavailable:
+    """The error of a file found nowhere (``why``: why not downloaded), saying how to supply it."""
+    return DataUnavailable(
+        f"{entry.path}: not found (looked in {', '.join(looked)}){why}. {_how_to_supply(entry, target)}"
+    )
+
+
 def _download_failed(
     exc: Exception, entry: RegistryEntry, target: Path, looked: list[str]
 ) -> DataUnavailable:
     """The error of a failed download (a network that does not answer is remembered)."""
     reason = f"{type(exc).__name__}: {str(exc)[:200]}"
-    if not _is_http_error(exc):
+    if type(exc).__name__ != "HTTPError":  # an HTTP status error means the network works
         _NETWORK_DOWN.append(reason)
-    return DataUnavailable(
-        f"{entry.path}: not found (looked in {', '.join(looked)}) and the download from "
-        f"{entry.url} failed ({reason}). {_how_to_supply(entry, target)}"
-    )
-
-
-def _is_http_error(exc: Exception) -> bool:
-    """An HTTP status error means the network works; any other failure means it does not."""
-    return type(exc).__name__ == "HTTPError"
+    return _not_found(entry, target, looked, f" and the download from {entry.url} failed ({reason})")
 
 
 def reset_network_state() -> None:
