@@ -75,6 +75,23 @@ class Collection:
         return out
 
 
+def _unlabelled(
+    name: str, title: str, shape: tuple[int, int], matrices=None, citation="urbano2015reliability", notes=""
+):
+    """Matrices whose topic ids are not published with them (rows labelled row1..); by default Urbano et al. (2015)'s AP."""
+    return Collection(
+        name=name,
+        title=title,
+        kind="matrices",
+        shape=shape,
+        topics=tuple(f"row{i}" for i in range(1, shape[1] + 1)),
+        topic_ids_known=False,
+        matrices=matrices or {"AP": f"{_REL}{name}.csv"},
+        citation=citation,
+        notes=notes,
+    )
+
+
 def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
     return Collection(
         name=f"trec{year}",
@@ -183,52 +200,22 @@ COLLECTIONS: dict[str, Collection] = {
             matrices={"AP": _STD + "robust2004_ap.csv", "nDCG": _STD + "robust2004_ndcg.csv"},
             citation="urbano2019standardization",
         ),
-        Collection(
-            name="terabyte2006",
-            title="TREC 2006 Terabyte",
-            kind="matrices",
-            shape=(61, 149),
-            topics=tuple(f"row{i}" for i in range(1, 150)),
-            topic_ids_known=False,
-            matrices={"AP": _STD + "terabyte2006_ap.csv", "nDCG": _STD + "terabyte2006_ndcg.csv"},
-            citation="urbano2019standardization",
-            notes="Topic ids are not published with the matrix (rows labelled row1..row149).",
+        _unlabelled(
+            "terabyte2006",
+            "TREC 2006 Terabyte",
+            (61, 149),
+            {"AP": _STD + "terabyte2006_ap.csv", "nDCG": _STD + "terabyte2006_ndcg.csv"},
+            "urbano2019standardization",
+            "Topic ids are not published with the matrix (rows labelled row1..row149).",
         ),
         _web(2010, 88, _r(51, 100, skip=(95, 100))),
         _web(2011, 62, _r(101, 150)),
         _web(2012, 48, _r(151, 200)),
         _web(2013, 34, _r(201, 250)),
         _web(2014, 30, _r(251, 300)),
-        Collection(
-            name="web2004",
-            title="TREC 2004 Web track",
-            kind="matrices",
-            shape=(73, 150),
-            topics=tuple(f"row{i}" for i in range(1, 151)),
-            topic_ids_known=False,
-            matrices={"AP": _REL + "web2004.csv"},
-            citation="urbano2015reliability",
-        ),
-        Collection(
-            name="genomics2004",
-            title="TREC 2004 Genomics track",
-            kind="matrices",
-            shape=(47, 50),
-            topics=tuple(f"row{i}" for i in range(1, 51)),
-            topic_ids_known=False,
-            matrices={"AP": _REL + "genomics2004.csv"},
-            citation="urbano2015reliability",
-        ),
-        Collection(
-            name="enterprise2006",
-            title="TREC 2006 Enterprise track",
-            kind="matrices",
-            shape=(91, 49),
-            topics=tuple(f"row{i}" for i in range(1, 50)),
-            topic_ids_known=False,
-            matrices={"AP": _REL + "enterprise2006.csv"},
-            citation="urbano2015reliability",
-        ),
+        _unlabelled("web2004", "TREC 2004 Web track", (73, 150)),
+        _unlabelled("genomics2004", "TREC 2004 Genomics track", (47, 50)),
+        _unlabelled("enterprise2006", "TREC 2006 Enterprise track", (91, 49)),
     ]
 }
 
