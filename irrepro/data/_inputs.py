@@ -18,10 +18,7 @@ from ._runs import Run, read_run
 
 #: Column names of runs and qrels frames: (topic, document, value) per convention.
 RUN_COLUMNS = {"ir_measures": ("query_id", "doc_id", "score"), "PyTerrier": ("qid", "docno", "score")}
-QRELS_COLUMNS = {
-    "ir_measures": ("query_id", "doc_id", "relevance"),
-    "PyTerrier": ("qid", "docno", "label"),
-}
+QRELS_COLUMNS = {"ir_measures": ("query_id", "doc_id", "relevance"), "PyTerrier": ("qid", "docno", "label")}
 
 
 def _is_ranx(obj, kind: str) -> bool:
@@ -105,8 +102,7 @@ def runs_from_object(obj) -> list[Run]:
     if isinstance(obj, Mapping) and not _is_run_dict(obj):
         return [r for name, o in obj.items() for r in _one_run(o, str(name))]
     if isinstance(obj, (list, tuple)):
-        runs = [r for i, o in enumerate(obj) for r in _one_run(o, f"run{i + 1}")]
-        return runs
+        return [r for i, o in enumerate(obj) for r in _one_run(o, f"run{i + 1}")]
     return _one_run(obj, "run")
 
 
@@ -114,16 +110,16 @@ def qrels_from_object(obj, name: str = "qrels") -> Qrels:
     """:class:`Qrels` from a DataFrame, a ``{qid: {docno: grade}}`` dict or a ranx Qrels."""
     if _is_ranx(obj, "Qrels"):
         obj = dict(obj.to_dict())
+    named = f" {name}" if name not in ("", "qrels") else ""
     if isinstance(obj, pd.DataFrame):
         topic, doc, grade = _pick_columns(obj, QRELS_COLUMNS, "qrels")
         table = pd.DataFrame({"topic": obj[topic].to_numpy(), "doc": obj[doc].to_numpy(),
                               "grade": obj[grade].to_numpy()})  # fmt: skip
-        return _checked_qrels(
-            table, "qrels DataFrame" + (f" {name}" if name not in ("", "qrels") else ""), "row"
-        )
+        return _checked_qrels(table, f"qrels DataFrame{named}", "row")
     if isinstance(obj, Mapping):
-        rows = _dict_rows(obj, "qrels").rename(columns={"value": "grade"})
-        return _checked_qrels(rows, "qrels dict" + (f" {name}" if name not in ("", "qrels") else ""), "entry")
+        return _checked_qrels(
+            _dict_rows(obj, "qrels").rename(columns={"value": "grade"}), f"qrels dict{named}", "entry"
+        )
     raise InputTypeError(
         f"cannot read qrels from a {type(obj).__name__}: give a qrels file, an ir_datasets id, a "
         "DataFrame, a {qid: {docno: grade}} dict or a ranx Qrels"

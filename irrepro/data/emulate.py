@@ -184,6 +184,7 @@ def thin_qrels(
 def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.ndarray:
     """The target R of every topic (``topics`` order) from :func:`thin_qrels`' ``target``."""
     T = len(topics)
+    no_zero = "a target of 0 relevant documents leaves AP undefined; give each topic at least 1"
     if isinstance(target, Mapping):
         missing = [t for t, r in zip(topics, R) if r > 0 and t not in target]
         if missing:
@@ -193,9 +194,7 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
             raise InputError(f"target names topic(s) the qrels lack: {unknown[:5]}")
         want = np.array([parallel.check_int(target.get(t, 0), f"target[{t!r}]", minimum=0) for t in topics])
         if np.any((want == 0) & (R > 0)):
-            raise InputError(
-                "a target of 0 relevant documents leaves AP undefined; give each topic at least 1"
-            )
+            raise InputError(no_zero)
         return want.astype(np.int64)
     want = np.asarray(target)
     if want.ndim != 1 or len(want) != T:
@@ -206,7 +205,7 @@ def _targets(target, topics: Sequence[str], R: np.ndarray, match: str) -> np.nda
     if not np.issubdtype(want.dtype, np.integer):
         raise InputError(f"target must hold integers, got {want.dtype}")
     if want.min() < 1:
-        raise InputError("a target of 0 relevant documents leaves AP undefined; give each topic at least 1")
+        raise InputError(no_zero)
     want = want.astype(np.int64)
     if match == "order":
         return want

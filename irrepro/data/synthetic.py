@@ -31,6 +31,7 @@ correlated as real ones.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -244,12 +245,11 @@ def score_matrix(
     eta = -1.1 + q[:, None] - d[None, :] + e
     try:  # any spelling of a measure (P@10, P_10, Precision@10); a name of no measure is a label
         spec = parse_measure(measure)
+        family, k = spec.family, spec.cutoff
     except InputError:
-        spec = None
-    family = None if spec is None else spec.family
+        family, k = None, None
     noise = np.random.default_rng(rng.integers(2**63))  # measure-specific draws after the latent ones
-    if spec is not None and family == "P" and spec.cutoff is not None:
-        k = spec.cutoff
+    if family == "P" and k is not None:
         scores = noise.binomial(k, expit(eta + 0.7)) / k
     elif family in ("nDCG", "DCG", "nDCG_sakai"):
         scores = expit(eta + 0.6)
@@ -299,8 +299,6 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
     ...     print([p.name for p in synthetic.write_trec(rs, d)])
     ['simrun001', 'simrun002', 'simrun003']
     """
-    from pathlib import Path
-
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -384,9 +382,7 @@ def perturbed_archive(
     ...     print([p.name for p in synthetic.perturbed_archive(rs, 2, d, seed=1, gzip=False)])
     ['synth00000-simrun001', 'synth00001-simrun002']
     """
-    from pathlib import Path
-
-    from ..parallel import as_generator, as_seed_sequence, check_int, parallel_map
+    from ..parallel import as_seed_sequence, check_int, parallel_map
 
     n_runs = check_int(n_runs, "n_runs", minimum=1)
     out = Path(directory)
