@@ -51,7 +51,6 @@ class Collection:
     kind: str
     shape: tuple[int, int]
     topics: tuple[str, ...] | None = None  # topic ids of matrix rows (None: the file has them)
-    topic_ids_known: bool = True
     matrices: dict[str, str] = field(default_factory=dict)  # measure -> registry path
     run_dir: str | None = None  # registry folder of the run files
     ir_datasets_id: str | None = None  # qrels (and topics) through ir_datasets
@@ -85,7 +84,6 @@ def _unlabelled(
         kind="matrices",
         shape=shape,
         topics=tuple(f"row{i}" for i in range(1, shape[1] + 1)),
-        topic_ids_known=False,
         matrices=matrices or {"AP": f"{_REL}{name}.csv"},
         citation=citation,
         notes=notes,
