@@ -12,6 +12,7 @@ leaderboards exactly). ``precision="float64"`` compares full doubles, as trec_ev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -248,13 +249,8 @@ def _assemble(
         r.t = r.docs = None  # the offsets keep the topics
         return r
 
-    if len(cols) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(_n_threads(len(cols))) as ex:
-            ranked = list(ex.map(rank, range(len(cols))))
-    else:
-        ranked = [rank(0)]
+    with ThreadPoolExecutor(_n_threads(len(cols))) as ex:
+        ranked = list(ex.map(rank, range(len(cols))))
     kept = np.array([int(r.counts.sum()) for r in ranked])
     if (kept != np.diff(row_start)).any():  # rows of ignored topics: close the gaps
         keep = np.zeros(row_start[-1], dtype=bool)
@@ -291,7 +287,6 @@ def _read_runs(
     paths: Sequence[Path], progress: bool = False, desc: str = "reading", precision: str | None = None
 ) -> list[_RunCols]:
     """Parse run files on one thread per core; with ``precision`` keep of each only what ranking needs."""
-    from concurrent.futures import ThreadPoolExecutor
 
     def read(path: Path) -> _RunCols:
         cols = _parse_run(path)
