@@ -424,33 +424,30 @@ class _Vocabulary:
     """The vocabulary of a run set, made on first use: run and qrels documents in byte order, and the map of run codes to its codes."""
 
     def __init__(self, run_vocab, q_docs, q_didx: np.ndarray):
-        self.parts: tuple | None = (run_vocab, q_docs, q_didx)
-        self.made: tuple[np.ndarray, np.ndarray] | None = None
+        self.parts = (run_vocab, q_docs, q_didx)
 
-    def _make(self) -> tuple[np.ndarray, np.ndarray]:
+    @cached_property
+    def made(self) -> tuple[np.ndarray, np.ndarray]:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        if self.made is None:
-            assert self.parts is not None  # (released once made)
-            run_vocab, q_docs, q_didx = self.parts
-            used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
-            if used is not None and not used.all():  # (qrels selected from larger ones)
-                q_docs = q_docs.filter(pa.array(used))
-            q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
-            uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
-            by_id = pc.sort_indices(uniq)
-            code = np.empty(len(uniq), dtype=np.int32)
-            code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
-            self.made = (_strings(uniq.take(by_id)), code[idx[: len(run_vocab)]])
-            self.parts = None
-        return self.made
+        run_vocab, q_docs, q_didx = self.parts
+        used = np.bincount(q_didx, minlength=len(q_docs)) > 0 if q_didx is not None else None
+        if used is not None and not used.all():  # (qrels selected from larger ones)
+            q_docs = q_docs.filter(pa.array(used))
+        q_parts = q_docs.chunks if isinstance(q_docs, pa.ChunkedArray) else [q_docs]
+        uniq, idx = _dict_parts(pa.chunked_array([run_vocab, *q_parts], pa.string()).dictionary_encode())
+        by_id = pc.sort_indices(uniq)
+        code = np.empty(len(uniq), dtype=np.int32)
+        code[_np(by_id, np.uint64)] = np.arange(len(uniq), dtype=np.int32)
+        del self.parts  # (released once made)
+        return _strings(uniq.take(by_id)), code[idx[: len(run_vocab)]]
 
     def ids(self) -> np.ndarray:
-        return self._make()[0]
+        return self.made[0]
 
     def codes(self, run_codes: np.ndarray) -> np.ndarray:
-        return self._make()[1][run_codes]
+        return self.made[1][run_codes]
 
 
 def _indices(names: Sequence[str], sel) -> list[int]:
