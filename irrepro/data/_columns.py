@@ -261,15 +261,13 @@ def _union_dictionary(arrays: list) -> tuple:
 
     k = min(_n_threads(len(arrays)), 8)
     if k < 2:
-        return _dict_parts(pa.chunked_array(arrays, pa.string()).dictionary_encode())
+        return _encode(pa.chunked_array(arrays, pa.string()))
     from concurrent.futures import ThreadPoolExecutor
 
     shares = [arrays[i * len(arrays) // k : (i + 1) * len(arrays) // k] for i in range(k)]
     with ThreadPoolExecutor(k) as ex:  # (pyarrow's kernels release the GIL)
-        parts = list(
-            ex.map(lambda a: _dict_parts(pa.chunked_array(a, pa.string()).dictionary_encode()), shares)
-        )
-    uniq, codes = _dict_parts(pa.chunked_array([d for d, _ in parts], pa.string()).dictionary_encode())
+        parts = list(ex.map(lambda a: _encode(pa.chunked_array(a, pa.string())), shares))
+    uniq, codes = _encode(pa.chunked_array([d for d, _ in parts], pa.string()))
     starts = np.cumsum([0] + [len(d) for d, _ in parts])
     return uniq, np.concatenate([codes[a:b][i] for (_, i), a, b in zip(parts, starts[:-1], starts[1:])])
 

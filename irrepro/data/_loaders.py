@@ -117,19 +117,15 @@ def load_runs(
             raise InputError(
                 "give the qrels (file, ir_datasets id, Qrels, DataFrame, dict) for your own runs"
             )
-        if isinstance(source, (str, Path)) or (
-            isinstance(source, (list, tuple))
-            and source
-            and all(isinstance(p, (str, bytes, Path)) for p in source)
-        ):
+        paths = isinstance(source, (list, tuple)) and all(isinstance(p, (str, bytes, Path)) for p in source)
+        if isinstance(source, (str, Path)) or (paths and len(source) > 0):
             files, name = _run_paths(source)
             cols = _read_runs(files, progress=progress, desc=f"reading {name}", precision=precision)
         else:
             from ._inputs import runs_from_object
 
-            objs = runs_from_object(source)
             name = "runs"
-            cols = [_run_cols_of(r) for r in objs]
+            cols = [_run_cols_of(r) for r in runs_from_object(source)]
         q = load_qrels(qrels, allow_simulated=allow_simulated)
         src = "simulated" if q.source == "simulated" else "user files"
     if runs is not None:
