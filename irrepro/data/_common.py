@@ -109,17 +109,6 @@ def _show(value) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def _unique(names: list[str], where: list[str], what: str) -> list[str]:
-    """``names``, refused when one repeats (naming ``where``, their files); with ``what``, names that look the same are warned of."""
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        files = [w for n, w in zip(names, where) if n in dupes]
-        raise InputError(f"run name(s) {dupes} appear in more than one file: {files}")
-    if what:
-        look_alike(names, where, what)
-    return names
-
-
 def look_alike(names: list[str], where: list[str], what: str) -> None:
     """Warn of ``names`` that differ but look the same (NFKC), one warning per group naming each in ASCII escapes and its ``where``."""
     import unicodedata

@@ -200,7 +200,14 @@ def _assemble(
         raise InputError(f"precision must be one of {_PRECISIONS}, not {precision!r}")
     if not cols:
         raise InputError("no runs given")
-    names = _common._unique([c.name for c in cols], [c.path for c in cols], "run names" if twins else "")
+    names = [c.name for c in cols]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(
+            f"run name(s) {dupes} appear in more than one file: {[c.path for c in cols if c.name in dupes]}"
+        )
+    if twins:
+        _common.look_alike(names, [c.path for c in cols], "run names")
     topics = qrels.topics
     T = len(topics)
     try:  # (looked up in pyarrow's hash table: a dict of a million ids costs ~70 MB)
