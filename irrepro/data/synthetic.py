@@ -134,8 +134,7 @@ def runs(
         judged = np.zeros(n_docs, dtype=bool)
         judged[:R] = True
         judged[list(pooled)] = True
-        for i in np.flatnonzero(judged):
-            qrel_rows.append((topic, doc_ids[i], int(grade[i])))
+        qrel_rows += [(topic, doc_ids[i], int(grade[i])) for i in np.flatnonzero(judged)]
     runs_ = [
         Run(f"simrun{s + 1:03d}", pd.concat(tabs, ignore_index=True), "<simulated>")
         for s, tabs in enumerate(run_tables)
