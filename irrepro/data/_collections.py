@@ -74,6 +74,22 @@ class Collection:
         return out
 
 
+def _covid(round_: int, n_runs: int, n_topics: int, relevant_median: float, notes: str) -> Collection:
+    return Collection(
+        name=f"trec-covid-round{round_}",
+        title=f"TREC-COVID round {round_}",
+        kind="runs",
+        shape=(n_runs, n_topics),
+        topics=_r(1, n_topics),
+        run_dir=f"trec-covid/round{round_}/runs",
+        ir_datasets_id=f"cord19/trec-covid/round{round_}",
+        extra_files=(f"trec-covid/round{round_}/leaderboard.csv",),
+        relevant_median=relevant_median,
+        citation="voorhees2020treccovid",
+        notes=notes,
+    )
+
+
 def _unlabelled(
     name: str, title: str, shape: tuple[int, int], matrices=None, citation="urbano2015reliability", notes=""
 ):
@@ -104,21 +120,14 @@ def _adhoc(year: int, n_runs: int, first_topic: int, stands: str) -> Collection:
 
 
 def _web(year: int, n_runs: int, topics: tuple[str, ...]) -> Collection:
-    ms = [
-        ("AP", "ap"),
-        ("P@10", "p10"),
-        ("P@20", "p20"),
-        ("RR", "rr"),
-        ("nDCG@20", "ndcg20"),
-        ("ERR@20", "err20"),
-    ]
+    ms = {"AP": "ap", "P@10": "p10", "P@20": "p20", "RR": "rr", "nDCG@20": "ndcg20", "ERR@20": "err20"}
     return Collection(
         name=f"web{year}",
         title=f"TREC {year} Web track",
         kind="matrices",
         shape=(n_runs, len(topics)),
         topics=topics,
-        matrices={m: f"{_SIM}web{year}_{f}.csv" for m, f in ms},
+        matrices={m: f"{_SIM}web{year}_{f}.csv" for m, f in ms.items()},
         citation="urbano2018simulation",
     )
 
@@ -126,32 +135,14 @@ def _web(year: int, n_runs: int, topics: tuple[str, ...]) -> Collection:
 COLLECTIONS: dict[str, Collection] = {
     c.name: c
     for c in [
-        Collection(
-            name="trec-covid-round5",
-            title="TREC-COVID round 5",
-            kind="runs",
-            shape=(126, 50),
-            topics=_r(1, 50),
-            run_dir="trec-covid/round5/runs",
-            ir_datasets_id="cord19/trec-covid/round5",
-            extra_files=("trec-covid/round5/leaderboard.csv",),
-            relevant_median=189,
-            citation="voorhees2020treccovid",
-            notes="All 126 round-5 runs; judged with the round-5 qrels (judgments made in round 5).",
+        _covid(
+            5,
+            126,
+            50,
+            189,
+            "All 126 round-5 runs; judged with the round-5 qrels (judgments made in round 5).",
         ),
-        Collection(
-            name="trec-covid-round1",
-            title="TREC-COVID round 1",
-            kind="runs",
-            shape=(143, 30),
-            topics=_r(1, 30),
-            run_dir="trec-covid/round1/runs",
-            ir_datasets_id="cord19/trec-covid/round1",
-            extra_files=("trec-covid/round1/leaderboard.csv",),
-            relevant_median=71.5,
-            citation="voorhees2020treccovid",
-            notes="All 143 round-1 runs.",
-        ),
+        _covid(1, 143, 30, 71.5, "All 143 round-1 runs."),
         Collection(
             name="trec3",
             title="TREC-3 ad hoc",
