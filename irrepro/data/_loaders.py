@@ -268,14 +268,9 @@ def _read_rda_matrix(path: Path, measure: str, coll: Collection) -> ScoreMatrix:
 
     (df,) = objs.values()
     frame = pd.DataFrame(df)
-    return ScoreMatrix(
-        frame.to_numpy(dtype=float).T.copy(),
-        tuple(str(c) for c in frame.columns),
-        coll.topics if coll.topics and len(coll.topics) == len(frame) else tuple(map(str, frame.index)),
-        measure,
-        collection=coll.name,
-        source="real",
-    )
+    systems = tuple(str(c) for c in frame.columns)
+    topics = coll.topics if coll.topics and len(coll.topics) == len(frame) else tuple(map(str, frame.index))
+    return ScoreMatrix(frame.to_numpy(dtype=float).T.copy(), systems, topics, measure, coll.name, "real")
 
 
 def leaderboard(collection: str) -> pd.DataFrame:

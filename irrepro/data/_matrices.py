@@ -92,8 +92,6 @@ class ScoreMatrix:
 
 def _checked_scores(scores, name: str = "scores") -> np.ndarray:
     """The float64 (systems, topics) array of a ScoreMatrix or array-like, refused (InputError naming the cell) unless 2-d and finite."""
-    from ..errors import InputError
-
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
     if x.ndim != 2:
         raise InputError(f"{name} must be a systems x topics matrix (2-d), got shape {x.shape}")
@@ -159,11 +157,5 @@ def read_score_matrix(
         raise DataError(
             path, i + 2, f"value {df.iat[i, j]!r} in column {df.columns[j]!r} is not a finite number"
         )
-    return ScoreMatrix(
-        scores=np.ascontiguousarray(values.T),
-        systems=tuple(str(c) for c in df.columns),
-        topics=tuple(row_names),
-        measure=measure,
-        collection=collection,
-        source=source,
-    )
+    systems = tuple(str(c) for c in df.columns)
+    return ScoreMatrix(np.ascontiguousarray(values.T), systems, tuple(row_names), measure, collection, source)

@@ -256,13 +256,9 @@ def score_matrix(
         scores = expit(eta + 1.2)
     else:
         scores = expit(eta)
+    systems = tuple(f"sys{i + 1}" for i in range(n_systems))
     return ScoreMatrix(
-        np.round(scores, 4),
-        tuple(f"sys{i + 1}" for i in range(n_systems)),
-        topic_ids,
-        measure,
-        collection=collection,
-        source="simulated",
+        np.round(scores, 4), systems, topic_ids, measure, collection=collection, source="simulated"
     )
 
 
