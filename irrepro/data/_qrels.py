@@ -15,17 +15,7 @@ from ..errors import InputError, InputTypeError
 from ._arrays import _np, _pa_view, _strings
 from ._columns import _dict_parts, _duplicate_line, _duplicate_pair, _encode, _fast_table, _places
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
-from ._textfiles import (
-    _INTEGER,
-    _QRELS_LAYOUT,
-    _data_lines,
-    _field_count_error,
-    _fspath,
-    _parse_grade,
-    _read_bytes,
-    _rereadable,
-    _text,
-)
+from ._textfiles import _INTEGER, _fspath, _parse_grade, _read_bytes, _rereadable, _slow_pass
 
 if TYPE_CHECKING:  # pandas is imported where it is used: the evaluation path needs none
     import pandas as pd
@@ -245,29 +235,10 @@ def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
         del td, ti, docs, grade
     if data is None:
         data = _read_bytes(path, "qrels")
-    return _read_qrels_slow(data, path, name or path.name)
-
-
-def _read_qrels_slow(data: bytes | bytearray, path: Path, name: str) -> Qrels:
-    topics, docs, grades = [], [], []
-    first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "qrels"):
-        if len(f) != 4:
-            raise _field_count_error(path, i, "qrels", _QRELS_LAYOUT, 4, len(f))
-        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
-        g = _parse_grade(f[3], path, i)
-        key = (f[0], f[2])
-        if key in first:
-            raise DataError(
-                path, i, f"duplicate judgment for document {d!r} in topic {t!r} (first at line {first[key]})"
-            )
-        first[key] = i
-        topics.append(t)
-        docs.append(d)
-        grades.append(g)
-    if not topics:
-        raise DataError(path, None, "empty qrels file (only blank or comment lines)")
-    return Qrels(columns=(topics, docs, grades), name=name)
+    columns = _slow_pass(
+        data, path, "qrels", lambda f, i: _parse_grade(f[3], path, i), "judgment for document"
+    )
+    return Qrels(columns=columns, name=name or path.name)
 
 
 def qrels_from_records(records: Iterable[tuple[str, str, int]], name: str = "") -> Qrels:

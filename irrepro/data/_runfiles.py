@@ -14,17 +14,7 @@ import numpy as np
 from ._arrays import _np, _strings
 from ._columns import _dict_parts, _duplicate_pair, _encode, _fast_table
 from ._common import DataError, _pd, _release_memory
-from ._textfiles import (
-    _RUN_LAYOUT,
-    _data_lines,
-    _field_count_error,
-    _fspath,
-    _line_pieces,
-    _parse_score,
-    _read_bytes,
-    _rereadable,
-    _text,
-)
+from ._textfiles import _fspath, _line_pieces, _parse_score, _read_bytes, _rereadable, _slow_pass, _text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -145,13 +135,10 @@ def _run_cols_of_tables(tables: list, tag: str, path: Path) -> _RunCols | None:
 
 
 def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
-    topics, docs, scores = [], [], []
     tag = tag_line = None
-    first: dict[tuple[bytes, bytes], int] = {}
-    for i, f in _data_lines(data, path, "run"):
-        if len(f) < 6:
-            raise _field_count_error(path, i, "run", _RUN_LAYOUT, 6, len(f), at_least=True)
-        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
+
+    def score(f: list[bytes], i: int) -> float:
+        nonlocal tag, tag_line
         s = _parse_score(f[4], path, i)
         if tag is None:
             tag, tag_line = _text(f[5], path, i, "run tag"), i
@@ -160,13 +147,7 @@ def _parse_run_slow(data: bytes | bytearray, path: Path) -> _RunCols:
                 path, i, f"run tag changes from {tag!r} (line {tag_line}) to "
                 f"{_text(f[5], path, i, 'run tag')!r}; one run per file, please"
             )  # fmt: skip
-        key = (f[0], f[2])
-        if key in first:
-            raise DataError(path, i, f"duplicate document {d!r} in topic {t!r} (first at line {first[key]})")
-        first[key] = i
-        topics.append(t)
-        docs.append(d)
-        scores.append(s)
-    if not topics:
-        raise DataError(path, None, "empty run file (only blank or comment lines)")
+        return s
+
+    topics, docs, scores = _slow_pass(data, path, "run", score, "document")
     return _run_cols_from_parts(tag, path, topics, docs, scores)

@@ -233,12 +233,32 @@ def _text(value: bytes, path, line: int, what: str) -> str:
         raise DataError(path, line, f"{what} {value!r} is not UTF-8 text") from None
 
 
-def _field_count_error(path, line, what, layout, expected, found, at_least=False):
-    more = "at least " if at_least else ""
-    return DataError(
-        path, line, f"malformed {what} line: expected {more}{expected} fields, found {found} "
-        f"(a {what} line is: {layout})"
-    )  # fmt: skip
+def _slow_pass(data: bytes | bytearray, path, what: str, value, duplicate: str) -> tuple[list, list, list]:
+    """The line-numbered slow pass: topic ids, doc ids and ``value(fields, line)`` of every data line, the first bad line named (``duplicate``: what a repeated (topic, doc) pair is called)."""
+    layout = _RUN_LAYOUT if what == "run" else _QRELS_LAYOUT
+    n = len(layout.split())  # (a run line may have more fields, a qrels line not)
+    topics, docs, values = [], [], []
+    first: dict[tuple[bytes, bytes], int] = {}
+    for i, f in _data_lines(data, path, what):
+        if len(f) < n or (len(f) > n and what == "qrels"):
+            more = "at least " if what == "run" else ""
+            raise DataError(
+                path, i, f"malformed {what} line: expected {more}{n} fields, found {len(f)} (a {what} line is: {layout})"
+            )  # fmt: skip
+        t, d = _text(f[0], path, i, "topic id"), _text(f[2], path, i, "document id")
+        v = value(f, i)
+        key = (f[0], f[2])
+        if key in first:
+            raise DataError(
+                path, i, f"duplicate {duplicate} {d!r} in topic {t!r} (first at line {first[key]})"
+            )
+        first[key] = i
+        topics.append(t)
+        docs.append(d)
+        values.append(v)
+    if not topics:
+        raise DataError(path, None, f"empty {what} file (only blank or comment lines)")
+    return topics, docs, values
 
 
 def _parse_score(value: bytes, path, line: int) -> float:
