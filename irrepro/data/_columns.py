@@ -28,11 +28,8 @@ def _fast_table(
         except UnicodeDecodeError:
             return None
     # delimiter: that of the first data line
-    sample: bytes | bytearray = b""
-    for line in data[: 1 << 16].split(b"\n"):
-        if line.strip() and not line.lstrip().startswith(b"#"):
-            sample = line
-            break
+    lines = data[: 1 << 16].split(b"\n")
+    sample = next((x for x in lines if x.strip() and not x.lstrip().startswith(b"#")), b"")
     delim = b"\t" if b"\t" in sample else b" "
     other = b" " if delim == b"\t" else b"\t"
     odd = (
