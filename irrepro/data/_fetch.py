@@ -103,12 +103,9 @@ def where(relpath: str) -> str:
     """Where a registry file would be taken from now: cache, mirror, corrupt-cache, corrupt-mirror or missing."""
     entry = registry()[relpath]
     target = cache_dir() / relpath
-    if target.exists():
-        if _matches(target, entry):
-            return "cache"
-        state = "corrupt-cache"
-    else:
-        state = "missing"
+    if target.exists() and _matches(target, entry):
+        return "cache"
+    state = "corrupt-cache" if target.exists() else "missing"
     mirror = mirror_dir()
     if mirror is not None and (mirror / relpath).is_file():
         return "mirror" if _matches(mirror / relpath, entry) else "corrupt-mirror"

@@ -152,8 +152,7 @@ def _rank_run(cols: list, i: int, codes: np.ndarray, V: int, topics, precision: 
             where, None, f"run {name!r} matches no topic of the qrels: its "
             f"topics are {some}; the qrels' are {qsome} (wrong qrels file?)"
         )  # fmt: skip
-    if order:  # (read for ranking: the scores' order is there)
-        assert order == precision
+    assert not order or order == precision  # (read for ranking: the scores' order is there)
     sb = score if order else _descending_bits(score, precision)
     del score
     bt, bd = max(1, (T - 1).bit_length()), max(1, (V - 1).bit_length())

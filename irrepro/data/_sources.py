@@ -63,9 +63,8 @@ def _stand_in_runs(coll: Collection) -> RunSet:
     """The simulated stand-in of a collection of runs: its size, topic ids and median R."""
     from . import synthetic
 
-    seed = _seed_of(coll.name)
     return synthetic.runs(
-        coll.shape[0], _stand_in_topics(coll), seed=seed, name=coll.name, **_stand_in_r(coll)
+        coll.shape[0], _stand_in_topics(coll), seed=_seed_of(coll.name), name=coll.name, **_stand_in_r(coll)
     )
 
 
