@@ -4,6 +4,7 @@ the paper's printed one, with both errors and a margin per kind of number."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -27,21 +28,8 @@ from ._statuses import (
 __all__ = ["judge", "judge_row", "spread_notes"]
 
 #: the keys of a comparison row that feed the rule
-_RULE_KEYS = (
-    "kind",
-    "se_sampling",
-    "se_mc",
-    "ours_se",
-    "se_reason",
-    "paper_se",
-    "paper_n",
-    "nominal",
-    "replicates",
-    "unit",
-    "supports",
-    "reason",
-    "status",
-)
+_RULE_KEYS = ("kind", "se_sampling", "se_mc", "ours_se", "se_reason", "paper_se", "paper_n", "nominal",
+              "replicates", "unit", "supports", "reason", "status")  # fmt: skip
 #: retired keys of the rule: rejected with a pointer to the ones that replace them
 _OLD_KEYS = {
     "tol": "margins are per kind (book/margins.yml): give 'kind'",
@@ -259,11 +247,7 @@ def judge(
     se_s, se_m = np.nan_to_num(se_s, nan=0.0), np.nan_to_num(se_m, nan=0.0)
     finite = [v for x in p + o for v in (x.lo, x.hi) if math.isfinite(v)]
     scale = 100.0 if p[0].pct or (kind == "rate" and max(map(abs, finite), default=0) > 1) else 1.0
-    if (
-        (paper_n is not None or paper_se is not None or nominal is not None)
-        and kind != "rate"
-        and paper_se is None
-    ):
+    if kind != "rate" and paper_se is None and (paper_n is not None or nominal is not None):
         raise ValueError("paper_n and nominal are of a rate: the row's kind is not 'rate'")
     n_p = _per_part(paper_n, k, "paper_n")
     se_p = _per_part(paper_se, k, "paper_se")
@@ -292,7 +276,7 @@ def judge(
             needed = int(math.ceil(float(replicates) * max(f, 1.0) * 1.0001))
     what = f"margin {'/'.join(dict.fromkeys(_fmt(x) for x in margins_used))} ({kind})"
     err = _errors_text(se_s, se_m, ses, z, m, unit)
-    if n_p is not None and np.isfinite(n_p).any() and not np.isfinite(se_p).any():
+    if np.isfinite(n_p).any() and not np.isfinite(se_p).any():
         err += f", paper n = {'/'.join(dict.fromkeys(f'{x:.0f}' for x in n_p if math.isfinite(x)))}"
     elif np.isfinite(se_p).any():
         err += f", paper ± {'/'.join(dict.fromkeys(_fmt(z * x) for x in se_p if math.isfinite(x)))}"
@@ -389,12 +373,7 @@ def spread_notes(rows_by_run: Sequence[Sequence[Mapping]], label: str = "") -> l
             shown = " / ".join(parts)
         else:
             shown = "; ".join(dict.fromkeys(str(r.get("ours")) for r in rows))
-        counts: dict[str, int] = {}
-        for r in rows:
-            st = judge_row(r).status
-            counts[st] = counts.get(st, 0) + 1
-        statuses = ", ".join(
-            f"{n} {st}" for st, n in sorted(counts.items(), key=lambda x: STATUSES.index(x[0]))
-        )
+        counts = Counter(judge_row(r).status for r in rows)
+        statuses = ", ".join(f"{counts[st]} {st}" for st in STATUSES if st in counts)
         out.append(f"{label + ': ' if label else ''}{shown} ({statuses})")
     return out

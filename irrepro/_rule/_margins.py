@@ -78,17 +78,9 @@ class Margins:
             return text
 
         return pd.DataFrame(
-            [
-                {
-                    "kind": k,
-                    "what": e.get("what", ""),
-                    "margin": rule(e),
-                    "why": e.get("why", ""),
-                    "source": e.get("cite", ""),
-                }
-                for k, e in self.kinds.items()
-            ]
-        )
+            [{"kind": k, "what": e.get("what", ""), "margin": rule(e), "why": e.get("why", ""),
+              "source": e.get("cite", "")} for k, e in self.kinds.items()]
+        )  # fmt: skip
 
 
 #: The factor every margin is multiplied by (1; :func:`scaled` halves or doubles it for the rule

@@ -13,19 +13,9 @@ REPLICATED, PARTLY, INCONCLUSIVE, NOT_REPLICATED, NOT_COMPARABLE = STATUSES
 #: kinds whose status comes from words (the rows a claim rests on), not from numbers
 _WORD_KINDS = ("claim",)
 
-_VERDICTS = {
-    "holds": REPLICATED,
-    "partly": PARTLY,
-    "does not": NOT_REPLICATED,
-    "inconclusive": INCONCLUSIVE,
-}
+_VERDICTS = {"holds": REPLICATED, "partly": PARTLY, "does not": NOT_REPLICATED, "inconclusive": INCONCLUSIVE}
 _WORDS = {s: s for s in STATUSES} | _VERDICTS
-_VERDICT_OF = {
-    REPLICATED: "holds",
-    PARTLY: "partly",
-    NOT_REPLICATED: "does not",
-    INCONCLUSIVE: "inconclusive",
-}
+_VERDICT_OF = {status: word for word, status in _VERDICTS.items()}
 
 
 def verdict(holds: bool, partly: bool = False) -> str:
