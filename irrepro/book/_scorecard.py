@@ -37,27 +37,9 @@ __all__ = [
     "MOVES",
 ]
 
-_CARD_COLUMNS = [
-    "table / figure / claim",
-    "page",
-    "link",
-    "quantity",
-    "paper",
-    "ours",
-    "status",
-    "reason",
-    "note",
-    "data",
-    "paper_ref",
-    "same_as",
-    "condition",
-    "emulates",
-    "supports",
-    "kind",
-    "ours_se",
-    "se_reason",
-    "margin",
-]
+_CARD_COLUMNS = ["table / figure / claim", "page", "link", "quantity", "paper", "ours", "status", "reason",
+                 "note", "data", "paper_ref", "same_as", "condition", "emulates", "supports", "kind",
+                 "ours_se", "se_reason", "margin"]  # fmt: skip
 
 
 def _card(records: Sequence[Mapping]) -> pd.DataFrame:
@@ -71,28 +53,12 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
                     f"{rec['item']}, row {r.get('quantity')!r}: status {status!r} is not one of {STATUSES}"
                 )
             rows.append(
-                {
-                    "table / figure / claim": rec["item"],
-                    "quantity": r.get("quantity"),
-                    "paper": r.get("paper"),
-                    "ours": r.get("ours"),
-                    "status": status,
-                    "reason": reason,
-                    "note": r.get("note") or "",
-                    "data": rec.get("data", ""),
-                    "paper_ref": r.get("paper_ref") or "",
-                    "same_as": r.get("same_as") or "",
-                    "condition": rec.get("condition") or "",
-                    "page": rec.get("page") or "",
-                    "link": table_link(rec),  # from the scorecard's page
-                    "emulates": r.get("emulates") or "",
-                    "supports": r.get("supports") or "",
-                    "kind": r.get("kind"),
-                    "ours_se": r.get("ours_se"),
-                    "se_reason": r.get("se_reason"),
-                    "margin": r.get("margin"),
-                }
-            )
+                {k: r.get(k) for k in ("quantity", "paper", "ours", "kind", "ours_se", "se_reason", "margin")}
+                | {k: r.get(k) or "" for k in ("note", "paper_ref", "same_as", "emulates", "supports")}
+                | {"table / figure / claim": rec["item"], "status": status, "reason": reason,
+                   "data": rec.get("data", ""), "condition": rec.get("condition") or "",
+                   "page": rec.get("page") or "", "link": table_link(rec)}  # link: from the scorecard's page
+            )  # fmt: skip
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
 
 
@@ -194,33 +160,13 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
         if e is None:
             continue
         rows.append(
-            {
-                "table / figure / claim": r["table / figure / claim"],
-                "quantity": r["quantity"],
-                "paper": r["paper"],
-                "ours, as is": r["ours"],
-                "as is": r["status"],
-                "ours": e["ours"],
-                "status": e["status"],
-                "reason": e["reason"],
-                "move": _move(r["status"], e["status"]),
-            }
-        )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "table / figure / claim",
-            "quantity",
-            "paper",
-            "ours, as is",
-            "as is",
-            "ours",
-            "status",
-            "reason",
-            "move",
-        ],
-        dtype=object,
-    )
+            {k: r[k] for k in ("table / figure / claim", "quantity", "paper")}
+            | {"ours, as is": r["ours"], "as is": r["status"], "ours": e["ours"], "status": e["status"],
+               "reason": e["reason"], "move": _move(r["status"], e["status"])}
+        )  # fmt: skip
+    columns = ["table / figure / claim", "quantity", "paper", "ours, as is", "as is", "ours", "status",
+               "reason", "move"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns, dtype=object)
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
@@ -242,19 +188,13 @@ def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> 
     """
 
     def counted(card: pd.DataFrame) -> pd.Series:
-        st = _as_is(card)["status"].copy()
-        if condition:
-            em = emulated(card, condition)
-            new = dict(zip(zip(em["table / figure / claim"], em["quantity"]), em["status"]))
-            base = _as_is(card)
-            st = pd.Series(
-                [
-                    new.get((t, q), x)
-                    for t, q, x in zip(base["table / figure / claim"], base["quantity"], base["status"])
-                ],
-                index=base.index,
-            )
-        return st
+        base = _as_is(card)
+        if not condition:
+            return base["status"]
+        em = emulated(card, condition)
+        new = dict(zip(zip(em["table / figure / claim"], em["quantity"]), em["status"]))
+        keys = zip(base["table / figure / claim"], base["quantity"], base["status"])
+        return pd.Series([new.get((t, q), x) for t, q, x in keys], index=base.index)
 
     counts = (
         pd.DataFrame(
@@ -345,16 +285,6 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
-def _bib_entries():
-    """The entries of ``book/references.bib`` (pybtex), read once per version of the file; None without pybtex."""
-    try:
-        import pybtex  # noqa: F401
-    except ImportError:  # a bare install (Colab)
-        return None
-    path = book_dir() / "references.bib"
-    return _read_bib(str(path), path.stat().st_mtime)
-
-
 @functools.cache
 def _read_bib(path: str, mtime: float):
     from pybtex.database import parse_file
@@ -363,11 +293,16 @@ def _read_bib(path: str, mtime: float):
 
 
 def _bib_entry(paper: str):
-    """``paper``'s entry of ``book/references.bib``; None without pybtex."""
-    entries = _bib_entries()
-    if entries is not None and paper not in entries:
+    """``paper``'s entry of ``book/references.bib`` (read once per version of it); None without pybtex."""
+    try:
+        import pybtex  # noqa: F401
+    except ImportError:  # a bare install (Colab)
+        return None
+    path = book_dir() / "references.bib"
+    entries = _read_bib(str(path), path.stat().st_mtime)
+    if paper not in entries:
         raise KeyError(f"{paper!r} is not in references.bib")
-    return None if entries is None else entries[paper]
+    return entries[paper]
 
 
 def _reference_html(paper: str) -> str:
@@ -394,6 +329,16 @@ def _short_reference_html(paper: str) -> str:
     entry = _bib_entry(paper)
     doi = "" if entry is None else entry.fields.get("doi", "")
     return f'{name}, <a href="https://doi.org/{html.escape(doi)}">doi:{html.escape(doi)}</a>' if doi else name
+
+
+def _label_html(lab: str, none: str) -> str:
+    """A verdict label in bold with its words, or ``none`` without a label."""
+    if not lab:
+        return none
+    return (
+        f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
+        f"{LABELS[lab]}"
+    )
 
 
 def header(
@@ -432,18 +377,10 @@ def header(
         counts = summary({paper: card}).iloc[0]
         for cond in conditions(card):
             c = summary({paper: card}, cond).iloc[0]
-            lab_c = label(c)
             others += (
                 f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
-                + (
-                    f'<span class="irrepro-label" data-label="{lab_c}" style="font-weight:bold">'
-                    f"{html.escape(lab_c)}</span> {LABELS[lab_c]}"
-                    if lab_c
-                    else "no comparable result"
-                )
-                + " ("
-                + ", ".join(f"{int(c[s])} {s}" for s in STATUSES)
-                + ").</p>"
+                + _label_html(label(c), "no comparable result")
+                + f" ({', '.join(f'{int(c[s])} {s}' for s in STATUSES)}).</p>"
             )
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
@@ -465,12 +402,7 @@ def header(
             f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
             f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
         )
-    verdict_html = (
-        f'<span class="irrepro-label" data-label="{lab}" style="font-weight:bold">{html.escape(lab)}</span> '
-        f"{LABELS[lab]}"
-        if lab
-        else "no comparable result yet"
-    )
+    verdict_html = _label_html(lab, "no comparable result yet")
     return _HTML(
         f'<div class="admonition note irrepro-header" data-paper="{paper}" data-counts=\'{data_counts}\'>'
         '<p class="admonition-title">A replication of</p>'
@@ -510,18 +442,8 @@ def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return table
 
 
-_HIDDEN_COLUMNS = [
-    "data",
-    "paper_ref",
-    "condition",
-    "emulates",
-    "ours_se",
-    "margin",
-    "kind",
-    "se_reason",
-    "page",
-    "link",
-]
+_HIDDEN_COLUMNS = ["data", "paper_ref", "condition", "emulates", "ours_se", "margin", "kind", "se_reason",
+                   "page", "link"]  # fmt: skip
 
 
 def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str, str]]:
@@ -562,12 +484,10 @@ def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str
         )
         base = card[card["emulates"].fillna("") == ""]
         shown = base.rename(columns={"same_as": "restates"})
-        if (
-            "ours_se" in shown
-        ):  # ours to the paper's precision, its Monte Carlo error in the cell, as in the chapters
-            shown["ours"] = [
-                with_error(o, se, p) for o, se, p in zip(shown["ours"], shown["ours_se"], shown["paper"])
-            ]
+        # ours to the paper's precision, its Monte Carlo error in the cell, as in the chapters
+        shown["ours"] = [
+            with_error(o, se, p) for o, se, p in zip(shown["ours"], shown["ours_se"], shown["paper"])
+        ]
         badges = []
         for cond in conditions(card):
             em = {(r["table / figure / claim"], r["quantity"]): r for _, r in emulated(card, cond).iterrows()}
@@ -585,12 +505,7 @@ def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str
             links={"table / figure / claim": list(base["link"])},
             badges=badges,
         )
-        out.append(
-            (
-                title,
-                sentence,
-                f"<details class='irrepro-rows'><summary>All {len(shown)} rows of the chapter, with their "
-                f"statuses and reasons</summary>{rows.text}</details>",
-            )
-        )
+        details = (f"<details class='irrepro-rows'><summary>All {len(shown)} rows of the chapter, with their "
+                   f"statuses and reasons</summary>{rows.text}</details>")  # fmt: skip
+        out.append((title, sentence, details))
     return out
