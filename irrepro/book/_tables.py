@@ -111,23 +111,8 @@ class Comparison:
 
 #: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
 #: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
-_RULE_COLUMNS = (
-    "kind",
-    "ours_se",
-    "se_sampling",
-    "se_mc",
-    "unit",
-    "replicates",
-    "nominal",
-    "paper_se",
-    "se_reason",
-    "margin",
-    "paper_n",
-    "status_by",
-    "why",
-    "replicates_needed",
-    "z",
-)
+_RULE_COLUMNS = ("kind", "ours_se", "se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_se",
+                 "se_reason", "margin", "paper_n", "status_by", "why", "replicates_needed", "z")  # fmt: skip
 
 
 #: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
@@ -270,7 +255,10 @@ def compare(
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS}
-        se = _total_se(r)
+        # who set the status: the rule on numbers, the rows a claim rests on, or the chapter (a claim's
+        # computed verdict, which names its supports)
+        by = "rule" if r.get("kind") != "claim" else "supports"
+        by = "restated" if same is not None else "chapter" if r.get("status") is not None else by
         out_rows.append(
             {
                 **{k: shown.pop(k) for k in ("quantity", "paper", "ours")},
@@ -278,22 +266,14 @@ def compare(
                 "reason": j.reason,
                 **shown,
                 "kind": r.get("kind"),
-                "ours_se": se,
+                "ours_se": _total_se(r),
                 **{k: _listed(r[k]) for k in _ERROR_KEYS if r.get(k) is not None},
                 "se_reason": r.get("se_reason") or None,
                 "margin": list(j.margin) if isinstance(j.margin, tuple) else j.margin,
                 **({"why": j.why} if j.why else {}),
                 **({"replicates_needed": j.needed} if j.needed else {}),
                 **({"z": j.z} if j.z is not None else {}),
-                # who set the status: the rule on numbers, the rows a claim rests on, or the chapter
-                # (a claim's computed verdict, which names its supports)
-                "status_by": "restated"
-                if same is not None
-                else "chapter"
-                if r.get("status") is not None
-                else "supports"
-                if r.get("kind") == "claim"
-                else "rule",
+                "status_by": by,
                 **({"paper_n": r["paper_n"]} if r.get("paper_n") is not None else {}),
             }
         )
