@@ -61,9 +61,8 @@ def verdict_text(comparison: Comparison) -> _HTML:
         str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
         for _, r in comparison.frame.iterrows()
     ]
-    once = (
-        bool(where) and len(scopes) > 1 and set(scopes) == {where}
-    )  # the data said once, before the sentences
+    # the data said once, before the sentences
+    once = bool(where) and len(scopes) > 1 and set(scopes) == {where}
     for (_, r), meta, scope in zip(comparison.frame.iterrows(), metas, scopes):
         st = r["status"]
         rests = meta.get("supports") or meta.get("same_as") or ""
@@ -153,15 +152,3 @@ def markdown_prose(source: str) -> str:
     text = re.sub(r"```\{code-cell\}.*?```", " ", text, flags=re.S)
     text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     return re.sub(r"\{glue:[a-z]*\}`[^`]*`", " ", text)
-
-
-if __name__ == "__main__":  # python -m irrepro.book._prose notebooks/<chapter>.md ...
-    import sys
-    from pathlib import Path
-
-    bad = 0
-    for name in sys.argv[1:]:
-        for s in stray_statements(markdown_prose(Path(name).read_text(encoding="utf-8"))):
-            bad += 1
-            print(f"{name}: {s}")
-    sys.exit(1 if bad else 0)
