@@ -201,9 +201,7 @@ def compare(
         rows.to_dict("records") if isinstance(rows, pd.DataFrame) else [dict(r) for r in rows]
     )
     records = [{"ours": None, **r} if "same_as" in r and "ours" not in r else r for r in records]
-    missing = (
-        {"quantity", "paper", "ours"} - set().union(*records) if records else {"quantity", "paper", "ours"}
-    )
+    missing = {"quantity", "paper", "ours"} - set().union(*records)
     if missing:
         raise ValueError(f"comparison rows need the columns {sorted(missing)}")
     out_rows, metas = [], []
@@ -285,19 +283,12 @@ def compare(
     if out:
         d = Path(out)
         d.mkdir(parents=True, exist_ok=True)
-        (d / f"{slug(f'{paper}-{item}')}.json").write_text(
-            json_text(
-                {
-                    "paper": paper,
-                    "item": item,
-                    "data": data,
-                    "rows": comp.to_records(),
-                    **({"condition": condition} if condition else {}),
-                    **({"page": shown_on} if (shown_on := docname(paper, page)) else {}),
-                },
-                default=_json_default,
-            )
-        )
+        doc = {"paper": paper, "item": item, "data": data, "rows": comp.to_records()}
+        if condition:
+            doc["condition"] = condition
+        if shown_on := docname(paper, page):
+            doc["page"] = shown_on
+        (d / f"{slug(f'{paper}-{item}')}.json").write_text(json_text(doc, default=_json_default))
     return comp
 
 
@@ -321,11 +312,7 @@ def _total_se(r: Mapping):
 
 
 def _json_default(x):
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.floating):
-        return float(x)
-    if isinstance(x, np.ndarray):
+    if isinstance(x, (np.integer, np.floating, np.ndarray)):
         return x.tolist()
     raise TypeError(f"{type(x).__name__} is not JSON serialisable")
 
