@@ -191,17 +191,10 @@ def with_error(ours, se, paper=None) -> str | object:
 def _with_errors(text: str, errs: list[str]) -> str:
     """Text of one or more parts with each part's error beside it: ``"10.3 (±0.4) / 86.5 (±1.2)"``."""
     parts = _PARTS.split(text)
-    seps = _PARTS.findall(text)
-    if len(parts) == 1:
-        return f"{text} ± {errs[0]}" if len(errs) == 1 else f"{text} ± {' / '.join(errs)}"
-    if len(errs) == 1:
-        errs = errs * len(parts)
-    if len(errs) != len(parts):
+    if len(parts) == 1 or len(errs) not in (1, len(parts)):
         return f"{text} ± {' / '.join(errs)}"
-    out = f"{parts[0]} (±{errs[0]})"
-    for sep, part, e in zip(seps, parts[1:], errs[1:]):
-        out += f"{sep}{part} (±{e})"
-    return out
+    errs = errs * len(parts) if len(errs) == 1 else errs
+    return "".join(f"{sep}{part} (±{e})" for sep, part, e in zip(["", *_PARTS.findall(text)], parts, errs))
 
 
 #: the separators of a row's parts, as the rule reads them (irrepro._rule._reading)
