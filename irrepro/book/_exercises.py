@@ -109,12 +109,8 @@ def answer(
 
 def _mask(label: str, n: int) -> bytes:
     """``n`` bytes drawn from the label's digest (SHA-256 in counter mode)."""
-    out = b""
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha256(f"{i}:{label}".encode()).digest()
-        i += 1
-    return out[:n]
+    digests = (hashlib.sha256(f"{i}:{label}".encode()).digest() for i in range(math.ceil(n / 32)))
+    return b"".join(digests)[:n]
 
 
 def answer_key(record: dict[str, Any]) -> str:
