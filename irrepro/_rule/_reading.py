@@ -108,11 +108,8 @@ def _unit(text: str) -> float:
 
 
 def _missing(x) -> bool:
-    if x is None:
-        return True
-    if isinstance(x, float) and math.isnan(x):
-        return True
-    return isinstance(x, str) and x.strip() in {"", "-", "–", "n/a"}
+    missing_text = isinstance(x, str) and x.strip() in {"", "-", "–", "n/a"}
+    return x is None or (isinstance(x, float) and math.isnan(x)) or missing_text
 
 
 def _printed(x) -> str | None:
@@ -230,13 +227,8 @@ class PaperValue:
     @property
     def where(self) -> str:
         """Where the paper prints it: ``"§6.2, Table 1, linear (all runs), below / in / above (%)"``."""
-        parts = [
-            f"§{self.section}" if self.section and self.section[0].isdigit() else self.section,
-            self.table,
-            self.row,
-            self.column,
-        ]
-        return ", ".join(p for p in parts if p)
+        section = f"§{self.section}" if self.section[:1].isdigit() else self.section
+        return ", ".join(p for p in (section, self.table, self.row, self.column) if p)
 
     def part(self, i: int, column: str | None = None) -> PaperValue:
         """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
