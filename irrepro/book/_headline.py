@@ -188,11 +188,8 @@ def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
 
 
 def _read(directory: Path) -> dict[str, Headline]:
-    out = {}
-    for f in sorted((directory / _DIR).glob("*.json")):
-        h = Headline(**json.loads(f.read_text(encoding="utf-8")))
-        out[h.paper] = h
-    return out
+    files = sorted((directory / _DIR).glob("*.json"))
+    return {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
 
 
 def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:

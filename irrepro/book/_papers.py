@@ -100,18 +100,9 @@ class PaperNumbers(Mapping):
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: key, table / figure, row, column, value, section."""
         return pd.DataFrame(
-            [
-                {
-                    "key": v.key,
-                    "table / figure": v.table,
-                    "row": v.row,
-                    "column": v.column,
-                    "value": v.value,
-                    "section": v.section,
-                }
-                for v in self._values.values()
-            ]
-        )
+            [{"key": v.key, "table / figure": v.table, "row": v.row, "column": v.column, "value": v.value,
+              "section": v.section} for v in self._values.values()]
+        )  # fmt: skip
 
 
 class PrintedFloat(float):

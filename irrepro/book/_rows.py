@@ -108,11 +108,9 @@ def errors(
             raise ValueError("errors: give values (and clusters) or sampling, or a reason there is none")
         if values is not None:
             raise ValueError("errors: give values or sampling, not both")
-    s = (
-        _per(clustered_se(values, clusters))
-        if values is not None
-        else _per(0.0 if sampling is None else sampling)
-    )
+    if values is not None:
+        sampling = clustered_se(values, clusters)
+    s = _per(0.0 if sampling is None else sampling)
     if replicate_values is not None:
         if mc is not None:
             raise ValueError("errors: give mc or replicate_values, not both")
