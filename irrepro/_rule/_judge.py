@@ -238,11 +238,8 @@ def judge(
     for name, se in (("se_sampling", se_s), ("se_mc", se_m)):
         if (se < 0).any():
             raise ValueError(f"{name} {se.tolist()} is negative")
-    if ours_se is not None:
-        missing = np.isnan(se_m) | (se_m == 0)
-    else:
-        missing = np.isnan(se_s) | (se_s == 0) | np.isnan(se_m) | (se_m == 0)
-    if missing.any() and not se_reason:
+    checked = (se_m,) if ours_se is not None else (se_s, se_m)  # ours_se: the two not split
+    if any((np.isnan(se) | (se == 0)).any() for se in checked) and not se_reason:
         raise ValueError("an error is 0 or missing: say in se_reason why (no sampled unit, no random step)")
     se_s, se_m = np.nan_to_num(se_s, nan=0.0), np.nan_to_num(se_m, nan=0.0)
     finite = [v for x in p + o for v in (x.lo, x.hi) if math.isfinite(v)]
