@@ -22,19 +22,15 @@ def anchor(paper: str, item: str) -> str:
     return "cmp-" + slug(f"{paper}-{item}")
 
 
-def chapter_of(paper: str) -> str:
-    """The docname of the chapter of ``paper`` (``notebooks/sakai_2006``), "" when it has none."""
+def docname(paper: str, page: str = "") -> str:
+    """The docname of the page of ``paper``'s chapter that shows a table: the chapter
+    (``notebooks/sakai_2006``, "" when it has none), or its sub-page ``page``."""
     from ._papers import paper_numbers
 
     try:
-        return paper_numbers(paper).headline.get("chapter", "")
+        chapter = paper_numbers(paper).headline.get("chapter", "")
     except (FileNotFoundError, KeyError, ValueError):
-        return ""
-
-
-def docname(paper: str, page: str = "") -> str:
-    """The docname of the page of ``paper``'s chapter that shows a table: the chapter, or its sub-page ``page``."""
-    chapter = chapter_of(paper)
+        chapter = ""
     return f"{chapter}/{page}" if chapter and page else chapter
 
 

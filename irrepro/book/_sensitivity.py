@@ -22,10 +22,6 @@ def _records(directory: str | Path | None) -> list[dict]:
     return [json.loads(f.read_text(encoding="utf-8")) for f in sorted(d.glob("*.json"))] if d.is_dir() else []
 
 
-def _counted(row: Mapping) -> bool:
-    return bool(row.get("paper_ref")) and not row.get("same_as") and not row.get("emulates")
-
-
 def sensitivity(
     directory: str | Path | None = None, factors: Sequence[float] = (0.5, 1.0, 2.0)
 ) -> pd.DataFrame:
@@ -77,7 +73,7 @@ def sensitivity(
                 for rec in records
                 if rec["paper"] == paper and not rec.get("condition")
                 for r in rec["rows"]
-                if _counted(r)
+                if r.get("paper_ref") and not r.get("same_as") and not r.get("emulates")
             ]
             counts = pd.Series(counted, dtype=object).value_counts().reindex(STATUSES, fill_value=0)
             out.append({"chapter": name, "margins": f"x{f:g}", **counts.astype(int).to_dict()})
