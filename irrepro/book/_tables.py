@@ -234,21 +234,17 @@ def compare(
                 r.setdefault("as is", old["status"])
                 r.setdefault("as is reason", old["reason"])
             if same is not None:
-                refs = _refs(same, "same_as")
+                refs = _refs(same, "same_as", meta)
                 if "status" in r or "supports" in r:
                     raise ValueError("a row that restates rows (same_as) takes their status")
                 j = _restated(refs)
-                meta["same_as"] = "; ".join(str(x) for x in refs)
-                meta["rests_on"], meta["restates"] = _items(refs), _ref_statuses(refs)
                 r["kind"], r["ours_se"] = "claim", None
                 r["se_reason"] = "restates rows judged above"
                 if r.get("ours") is None:  # a restated claim shows the verdict its rows give
                     r["ours"] = _VERDICT_OF.get(j.status, j.status)
             else:
                 if "supports" in r:
-                    r["supports"] = _refs(r["supports"], "supports")
-                    meta["supports"] = "; ".join(str(x) for x in r["supports"])
-                    meta["rests_on"], meta["restates"] = _items(r["supports"]), _ref_statuses(r["supports"])
+                    r["supports"] = _refs(r["supports"], "supports", meta)
                 j = _judge_row(r)
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
@@ -317,25 +313,18 @@ def _json_default(x):
     raise TypeError(f"{type(x).__name__} is not JSON serialisable")
 
 
-def _items(refs) -> tuple[tuple[str, str], ...]:
-    """The (paper, item) of the tables of the rows in ``refs``, each once, in order."""
-    return tuple(dict.fromkeys((r.paper, r.item) for r in refs if isinstance(r, RowRef)))
-
-
-def _ref_statuses(refs) -> tuple[tuple[str, str, str, str], ...]:
-    """The (paper, item, quantity, status) of each row in ``refs``, each row once."""
-    return tuple(
-        dict.fromkeys((r.paper, r.item, r.quantity, r.status) for r in refs if isinstance(r, RowRef))
-    )
-
-
-def _refs(x, key: str) -> list:
+def _refs(x, key: str, meta: dict) -> list:
     """Rows a row rests on: :class:`RowRef` s (``same_as`` takes only those), or for ``supports``
-    also text naming evidence that is not a row (a ranking computed above)."""
+    also text naming evidence that is not a row (a ranking computed above); ``meta`` gets their
+    names, the (paper, item) of their tables and each row's (paper, item, quantity, status), once each."""
     refs = [x] if isinstance(x, (RowRef, str)) else list(x)
     ok = (RowRef,) if key == "same_as" else (RowRef, str)
     if not refs or not all(isinstance(v, ok) and (str(v).strip()) for v in refs):
         raise ValueError(f"{key} takes rows of earlier comparisons (comparison.row(quantity))")
+    rows = [r for r in refs if isinstance(r, RowRef)]
+    meta[key] = "; ".join(str(x) for x in refs)
+    meta["rests_on"] = tuple(dict.fromkeys((r.paper, r.item) for r in rows))
+    meta["restates"] = tuple(dict.fromkeys((r.paper, r.item, r.quantity, r.status) for r in rows))
     return refs
 
 
