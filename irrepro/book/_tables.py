@@ -133,28 +133,19 @@ def compare(
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
 
-    ``rows`` are mappings with at least ``quantity``, ``paper`` and ``ours`` (and optionally
-    ``note``); ``paper`` is a citation key of ``book/references.bib`` and a row's ``paper`` value a
-    ``PaperValue`` of :func:`paper_numbers` (or ``None`` / ``"-"`` where the paper gives none).
-    Every row gets a ``status`` (replicated / partly / not replicated / not comparable) and a
-    ``reason`` by the rule of :func:`judge`, which reads the row's optional keys ``status``, ``tol``,
-    ``basis``, ``se``, ``n`` and ``reason``. A row with ``same_as`` (a ``RowRef``, or several)
-    restates rows already judged (a Verdict row summarising a results row): it takes their status
-    (combined for several, as ``combine`` does; without ``ours`` it shows the verdict word of that status) and the
-    scorecard counts it once. A row the rule cannot judge is a
-    :class:`ValueError`; a word-valued row of a Verdict table needs its ``status``
-    (``verdict``). When ``results`` names a directory (default: the book configuration's,
-    :func:`~irrepro.book.config`, i.e. ``IRREPRO_RESULTS``, which the Makefile sets to
-    ``_build/results``), the table is also written there as JSON, which :func:`scorecard` gathers:
-    the chapter's table and the scorecard show the same status.
+    ``rows`` are mappings with at least ``quantity``, ``paper`` (a ``PaperValue`` of
+    :func:`paper_numbers`, or ``None`` / ``"-"`` where the paper gives none) and ``ours``. Every row
+    gets a ``status`` and a ``reason`` by the rule of :func:`judge` from its keys. A row with
+    ``same_as`` (a ``RowRef``, or several) restates rows already judged: it takes their status
+    (combined, as ``combine`` does; without ``ours`` it shows that status's verdict word) and the
+    scorecard counts it once. The table is also written as JSON to ``results``, which
+    :func:`scorecard` gathers, so the chapter's table and the scorecard show the same status.
 
-    **Emulated conditions.** ``emulates`` (an earlier comparison, on the data as they are) and
-    ``condition`` (what was emulated, e.g. ``"TREC-6's R"``) mark a table that reruns rows of
-    ``emulates`` under the paper's own conditions emulated on our data (thinned qrels, a shallow
-    pool: :mod:`irrepro.data.emulate`). Every row must have the quantity of a row of ``emulates``;
-    it is judged by the same rule, shows that row's value and status beside its own (columns
-    ``ours, as is`` and ``as is``), and is not counted as a row of its own: the scorecard counts
-    the data as they are, and again with each rerun row's status in place of the row it reruns
+    **Emulated conditions.** ``emulates`` and ``condition`` mark a table that reruns rows of
+    ``emulates`` under the paper's own conditions emulated on our data (:mod:`irrepro.data.emulate`).
+    Every row must have the quantity of a row of ``emulates``; it shows that row's value and status
+    beside its own (``ours, as is`` and ``as is``) and is not counted as a row of its own: the
+    scorecard counts the data as they are, and again with each rerun row's status in its place
     (:func:`summary` with ``condition``).
 
     Parameters
