@@ -25,6 +25,7 @@ class _Value:
     side: str = ""  # a one-sided claim: "above" (> x, at least x) or "below" (< x, at most x, as few as x)
     strict: bool = False  # a one-sided claim that excludes its bound (> x, < x)
     well: bool = False  # "well above x": the bound moved by the kind's margin, against the claim
+    decimals: int | None = None  # the printed precision (None: a bound, a fraction, not printed as text)
 
 
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
@@ -153,17 +154,18 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         a, b, q = m["a"], m["b"], (m["q"] or "")
         pct = bool(m["pa"] or m["pb"])
         va, unit = float(a), _unit(a)
+        places = max(len(n.split(".")[1]) if "." in n else 0 for n in (a, b or "0"))
         if b is not None:
             if q and not re.fullmatch(_ABOUT, q):
                 return None
             lo, hi = va, float(b)
             if lo > hi:
                 raise ValueError(f"{x!r}: a range must run from low to high (write 'a -> b' for two values)")
-            out.append(_Value(lo, hi, 0.5 * max(unit, _unit(b)), pct, (lo + hi) / 2))
+            out.append(_Value(lo, hi, 0.5 * max(unit, _unit(b)), pct, (lo + hi) / 2, decimals=places))
         elif re.fullmatch(_JUST_OVER, q):
-            out.append(_Value(va, va + unit, 0.0, pct, va))
+            out.append(_Value(va, va + unit, 0.0, pct, va, decimals=places))
         elif re.fullmatch(_JUST_UNDER, q):
-            out.append(_Value(va - unit, va, 0.0, pct, va))
+            out.append(_Value(va - unit, va, 0.0, pct, va, decimals=places))
         elif re.fullmatch(_WELL_OVER, q):  # a bound is a threshold, not rounded
             out.append(_Value(va, math.inf, 0.0, pct, va, "above", True, True))
         elif re.fullmatch(_WELL_UNDER, q):
@@ -174,34 +176,14 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
             out.append(_Value(-math.inf, va, 0.0, pct, va, "below", bool(re.fullmatch(_STRICT_UNDER, q))))
         else:  # a count "k of n" is exact
             exact_count = (m["x"] or "").startswith("of")
-            out.append(_Value(va, va, 0.0 if exact_count else 0.5 * unit, pct, va))
+            out.append(_Value(va, va, 0.0 if exact_count else 0.5 * unit, pct, va, decimals=places))
     return out
 
 
 def _decimals(x) -> list[int | None] | None:
     """The decimals a paper prints each part of a cell with (``"3.7 / 77.8"``: 1 and 1)."""
-    if isinstance(x, bool) or _missing(x):
-        return None
-    if isinstance(x, (int, float, np.integer, np.floating)):
-        text = _printed(x) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x)))
-        return None if "e" in text.lower() else _decimals(text)
-    if not isinstance(x, str) or _parse(x) is None:
-        return None
-    text = re.sub(r"\([^)]*\)", " ", x).strip().lower()
-    out: list[int | None] = []
-    for part in _SPLIT.split(text):
-        part = part.strip()
-        if _FRACTION.match(part) or re.sub(rf"^(?:{_ABOUT})\s+", "", part) in _WORD_FRACTIONS:
-            out.append(None)
-            continue
-        m = _PART.match(part)
-        assert m is not None  # _parse read it
-        q = m["q"] or ""
-        if m["b"] is None and re.fullmatch(rf"{_OVER}|{_UNDER}|{_WELL_OVER}|{_WELL_UNDER}", q):
-            out.append(None)  # a bound ("> 0", "> 0.742") is a threshold, not a printed precision
-            continue
-        out.append(max(len(n.split(".")[1]) if "." in n else 0 for n in (m["a"], m["b"] or "0")))
-    return out
+    values = _parse(x)
+    return None if values is None else [v.decimals for v in values]
 
 
 def _fmt(v: float) -> str:
