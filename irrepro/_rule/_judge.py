@@ -251,19 +251,16 @@ def judge(
     nom = _per_part(nominal, k, "nominal")
     m = margins()
     z = m.z
-    results, margins_used, gaps, factors, ses = [], [], [], [], []
+    parts = []  # per part: status, margin used, gap outside, replicates' factor, our error
     for i, (a, b) in enumerate(zip(p, o)):
         mg = m.margin(kind, a.point, scale, nominal=float(nom[i]) if math.isfinite(nom[i]) else None)
         sp = float(se_p[i]) if math.isfinite(se_p[i]) else 0.0
         if not math.isfinite(se_p[i]) and math.isfinite(n_p[i]) and n_p[i] > 0:
             fr = min(max(a.point / scale, 0.0), 1.0)
             sp = scale * math.sqrt(fr * (1 - fr) / n_p[i])
-        st, used, gap, f = _part(a, b, mg, float(se_s[i]), float(se_m[i]), sp, z)
-        results.append(st)
-        margins_used.append(used)
-        gaps.append(gap)
-        factors.append(f)
-        ses.append(math.sqrt(se_s[i] ** 2 + se_m[i] ** 2 + sp**2))
+        se_all = math.sqrt(se_s[i] ** 2 + se_m[i] ** 2 + sp**2)
+        parts.append((*_part(a, b, mg, float(se_s[i]), float(se_m[i]), sp, z), se_all))
+    results, margins_used, gaps, factors, ses = map(list, zip(*parts))
     st = _rows_of_parts(results)
     why, needed = "", None
     if st == INCONCLUSIVE:

@@ -45,9 +45,6 @@ class Margins:
             if not 0 < nominal < 1:
                 raise ValueError(f"nominal {nominal!r}: a level is a fraction in (0, 1)")
             return _FACTOR[0] * float(e["relative_to_nominal"]) * min(nominal, 1 - nominal) * scale
-        return _FACTOR[0] * self._margin(e, value, scale, kind)
-
-    def _margin(self, e: Mapping, value: float, scale: float, kind: str) -> float:
         v = abs(value) if math.isfinite(value) else 0.0
         out = []
         if e.get("absolute") is not None:
@@ -57,7 +54,7 @@ class Margins:
         if e.get("relative_to_edge") is not None:
             p = min(max(v / scale, 0.0), 1.0)
             out.append(float(e["relative_to_edge"]) * min(p, 1 - p) * scale)
-        return min(out) if out else 0.0
+        return _FACTOR[0] * (min(out) if out else 0.0)
 
     def to_frame(self):
         """One row per kind: what it is, its margin, why, and the source cited."""
