@@ -170,10 +170,7 @@ def share(
     )
     pct = "%" if "%" in str(getattr(paper, "value", paper) or "") else ""  # as the paper prints it
     ours = " / ".join(f"{v:.{digits}f}{pct}" for v in shares)
-    row = _row(quantity, paper, ours, "rate", err, "", extra)
-    if nominal is not None:
-        row["nominal"] = nominal
-    return row
+    return rate(quantity, paper, ours, err, nominal=nominal, **extra)
 
 
 def _agresti_coull_se(x, n: int) -> np.ndarray:
