@@ -338,11 +338,8 @@ def ordering_status(
     else:
         want = {names.get(m, m) for m in text.split(", ")}
         n, k = len(want), len(want & set(ours))
-        reason = (
-            f"{k} of the paper's {n} among ours"
-            if n > 1
-            else ("the same measure" if k else "another measure")
-        )
+        one = "the same measure" if k else "another measure"
+        reason = f"{k} of the paper's {n} among ours" if n > 1 else one
     if not supports:
         raise ValueError("ordering_status needs supports=: the rows (or the ranking) the names come from")
     return {"kind": "claim", "status": verdict(k == n, k > 0), "reason": reason, "supports": supports}
