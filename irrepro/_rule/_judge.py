@@ -11,7 +11,7 @@ import numpy as np
 
 from ..stats import level_percent
 from ._margins import KINDS, Margins, margins
-from ._reading import _fmt, _missing, _parse
+from ._reading import PaperValue, _fmt, _missing, _parse
 from ._statuses import (
     _WORD_KINDS,
     _WORDS,
@@ -335,8 +335,6 @@ def _missing_rule(v) -> bool:
 
 def judge_row(row: Mapping) -> Judgement:
     """:func:`judge` on a row's keys, as :func:`compare` judges it (a recorded row's status and reason left out)."""
-    from ._reading import PaperValue
-
     r = dict(row)
     if "status_by" in r:  # a row as compare recorded it: its status and reason are the rule's output
         r.pop("reason", None)
