@@ -440,8 +440,7 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
         values = ["-" if _missing(x) else html.escape(str(x)) for x in labels]  # labels as they are
         cells.append(values + [shown(x, places.get(c, default)) for c, x in zip(df.columns, row)])
     body = ["<tr>" + "".join(f"<td{a}>{v}</td>" for a, v in zip(label, r)) + "</tr>" for r in cells]
-    text = pd.DataFrame(
-        [[html.unescape(v) for v in r] for r in cells], columns=heads
-    )  # the plain-text fallback
+    # the plain-text fallback
+    text = pd.DataFrame([[html.unescape(v) for v in r] for r in cells], columns=heads)
     plain = (caption + "\n" if caption else "") + text.to_string(index=False)
     return _HTML(_wrap(heads, body, caption, "irrepro-plain", classes=classes), plain)

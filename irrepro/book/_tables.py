@@ -221,9 +221,8 @@ def compare(
                     )
                 old = emulates.frame.iloc[as_is[r["quantity"]]]
                 meta["emulates"] = f"{emulates.item}: {r['quantity']}"
-                r.setdefault("ours, as is", old["ours"])
-                r.setdefault("as is", old["status"])
-                r.setdefault("as is reason", old["reason"])
+                for key, col in (("ours, as is", "ours"), ("as is", "status"), ("as is reason", "reason")):
+                    r.setdefault(key, old[col])
             if same is not None:
                 refs = _refs(same, "same_as", meta)
                 if "status" in r or "supports" in r:
