@@ -130,6 +130,16 @@ def position(value, lower, upper) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+def _shares(pos: np.ndarray) -> dict:
+    """The count of positions and their below / in / above shares (%)."""
+    return {
+        "n": len(pos),
+        "below": 100 * np.mean(pos < 0),
+        "in": 100 * np.mean(pos == 0),
+        "above": 100 * np.mean(pos > 0),
+    }
+
+
 @dataclass(frozen=True, eq=False)
 class SplitValidation:
     """Everything of the paper's sections 6-8 for one run set split in halves A and B."""
@@ -161,37 +171,17 @@ class SplitValidation:
     def table(self, src: str, methods: Sequence[str], min_rel: int = 0) -> pd.DataFrame:
         """Below / in / above shares (%) of the other half's AP w.r.t. intervals from ``src``."""
         mask = self.lists_mask(src, min_rel)
-        rows = []
-        for meth in methods:
-            pos = self.positions(src, meth)[mask]
-            rows.append(
-                {
-                    "method": meth,
-                    "n": int(mask.sum()),
-                    "below": 100 * np.mean(pos < 0),
-                    "in": 100 * np.mean(pos == 0),
-                    "above": 100 * np.mean(pos > 0),
-                }
-            )
-        return pd.DataFrame(rows)
+        return pd.DataFrame(
+            [{"method": meth, **_shares(self.positions(src, meth)[mask])} for meth in methods]
+        )
 
     def map_table(self, src: str, kind: str) -> pd.DataFrame:
         """Below / in / above shares (%) of the other half's MAP / L-MAP (Tables 3 and 4)."""
-        o = self.other(src)
         rows = []
         for meas in ("MAP", "L-MAP"):
             iv = self.maps[(src, kind, meas)]
-            val = run_means(self.ap[o], self.usable, meas)
-            pos = position(val, iv.lower, iv.upper)
-            rows.append(
-                {
-                    "measure": meas,
-                    "n": len(pos),
-                    "below": 100 * np.mean(pos < 0),
-                    "in": 100 * np.mean(pos == 0),
-                    "above": 100 * np.mean(pos > 0),
-                }
-            )
+            val = run_means(self.ap[self.other(src)], self.usable, meas)
+            rows.append({"measure": meas, **_shares(position(val, iv.lower, iv.upper))})
         return pd.DataFrame(rows)
 
     def normalized_difference(self, src: str, method: str) -> np.ndarray:

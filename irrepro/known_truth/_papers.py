@@ -187,17 +187,8 @@ class Coverage:
             pos, oth = self.truth[m][keep], self.other[m][keep]
             inside = (pos == 0).astype(float)
             se = float(clustered_se(inside, self.cluster[keep]))
-            rows.append(
-                {
-                    "method": m,
-                    "lists": int(keep.sum()),
-                    "below": np.mean(pos < 0),
-                    "coverage": inside.mean(),
-                    "above": np.mean(pos > 0),
-                    "se": se,
-                    "other corpus inside": np.mean(oth == 0),
-                }
-            )
+            rows.append({"method": m, "lists": int(keep.sum()), "below": np.mean(pos < 0), "coverage": inside.mean(),
+                         "above": np.mean(pos > 0), "se": se, "other corpus inside": np.mean(oth == 0)})  # fmt: skip
         return pd.DataFrame(rows).set_index("method")
 
 
@@ -307,9 +298,7 @@ def corpus_coverage(
         )
         r_a = a.n_rel.reshape(S, T)
         for m in ("linear", "logit"):
-            ivs[m + "+smallR"] = cb.small_r_correct(
-                ivs[m], r_a, np.maximum(a.length.reshape(S, T), r_a), alpha=1 - level
-            )
+            ivs[m + "+smallR"] = cb.small_r_correct(ivs[m], r_a, a.length.reshape(S, T), alpha=1 - level)
         ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
         for m in methods:
             iv = ivs[m]
