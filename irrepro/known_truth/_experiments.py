@@ -129,13 +129,11 @@ def rejection_experiment(
         rng = np.random.default_rng(seeds[k])
         g_sim, g_test = parallel.spawn(rng, 2)
         sims = [chosen[p].sample(n_topics, per_pair, g_sim) for p in tasks[k]]
-        b = np.concatenate([s[0] for s in sims])
-        e = np.concatenate([s[1] for s in sims])
+        b, e = (np.concatenate([s[q] for s in sims]) for q in (0, 1))
         two, one = paired_pvalues(b, e, B=B, seed=g_test)
         return two, one, np.repeat(np.asarray(tasks[k]), per_pair)
 
     out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
-    two = np.concatenate([o[0] for o in out], axis=1)[:, :trials]
-    one = np.concatenate([o[1] for o in out], axis=1)[:, :trials]
+    two, one = (np.concatenate([o[q] for o in out], axis=1)[:, :trials] for q in (0, 1))
     pair = np.concatenate([o[2] for o in out])[:trials]
     return PValues(TESTS, two, one, pair, float(delta), int(n_topics), B, label)

@@ -108,9 +108,8 @@ def family_experiment(
     g_pick, g_tasks = parallel.spawn(seed, 2)
     rng = parallel.as_generator(g_pick)
     sizes = np.array([len(md.margins) for md in models])
-    picks = []
-    for c in rng.choice(len(models), size=n_families, p=sizes / sizes.sum()):
-        picks.append((int(c), rng.choice(sizes[c], size=m, replace=False)))
+    families = rng.choice(len(models), size=n_families, p=sizes / sizes.sum())
+    picks = [(int(c), rng.choice(sizes[c], size=m, replace=False)) for c in families]
     tasks = [
         range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)
     ]

@@ -73,15 +73,11 @@ class UrbanoPValues(PValues):
         """``PValues.frame`` with ``se_binomial``, ``type3`` and ``type3_se`` (NaN on one-tailed rows)."""
         alphas = self.alphas if alphas is None else alphas
         out = super().frame(alphas, tails)
-        out["se_binomial"] = [self.binomial_se(a, tl)[t] for t, tl, a in zip(out.test, out.tails, out.alpha)]
-        type3 = {a: self.type3(a) for a in alphas}
-        type3_se = {a: self.type3_se(a) for a in alphas}
-        out["type3"] = [
-            type3[a][t] if tl == 2 else np.nan for t, tl, a in zip(out.test, out.tails, out.alpha)
-        ]
-        out["type3_se"] = [
-            type3_se[a][t] if tl == 2 else np.nan for t, tl, a in zip(out.test, out.tails, out.alpha)
-        ]
+        rows = list(zip(out.test, out.tails, out.alpha))
+        out["se_binomial"] = [self.binomial_se(a, tl)[t] for t, tl, a in rows]
+        for col, f in (("type3", self.type3), ("type3_se", self.type3_se)):
+            by_alpha = {a: f(a) for a in alphas}
+            out[col] = [by_alpha[a][t] if tl == 2 else np.nan for t, tl, a in rows]
         return out
 
 
@@ -346,15 +342,5 @@ def urbano_experiment(
     )
     pair = np.array([(c * width + i) * width + j for c, i, j, _ in drawn], dtype=np.int64)
     two, one = (np.nan_to_num(np.concatenate([o[x] for o in out], axis=1), nan=1.0) for x in (0, 1))
-    return UrbanoPValues(
-        tests,
-        two,
-        one,
-        pair,
-        float(delta),
-        n_topics,
-        B,
-        label,
-        d=np.concatenate([o[2] for o in out]),
-        alphas=tuple(alphas),
-    )
+    d = np.concatenate([o[2] for o in out])
+    return UrbanoPValues(tests, two, one, pair, float(delta), n_topics, B, label, d=d, alphas=tuple(alphas))
