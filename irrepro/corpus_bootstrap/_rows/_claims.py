@@ -15,6 +15,7 @@ from ..validation import SplitValidation, predicted_in_interval
 from ._shares import (
     _TOPIC,
     CONTEXT,
+    NO_EDGE,
     OUTLIER,
     SIDES,
     SMALL_R,
@@ -146,47 +147,27 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
     topics = list_topics(val.usable)
     pos = {(s, m): val.positions(s, m)[val.usable] for s in "AB" for m in methods}
     ins = np.stack([(pos[s, m] == 0).astype(float) for s in "AB" for m in methods])
-    mc_in = [bootstrap_mc_se(val.normalized_difference(s, m), m, val.B)[1] for s in "AB" for m in methods]
+    mc = [bootstrap_mc_se(val.normalized_difference(s, m), m, val.B) for s in "AB" for m in methods]
     err_in = book.errors(
         values=100 * ins,
         clusters=topics,
         unit=_TOPIC,
-        mc=mc_in,
+        mc=[x[1] for x in mc],
         replicates=val.B,
-        reason="a Monte Carlo error of 0: no list or run lies near its interval's edge",
+        reason=NO_EDGE,
     )
 
     # |above - below| of linear minus that of logit, mean of both directions: per list with the signs fixed
     signs = {k: np.sign(np.mean(np.sign(v))) or 1.0 for k, v in pos.items()}
     per_list = np.mean(
-        [
-            [
-                signs[s, "linear+smallR"] * pos[s, "linear+smallR"]
-                - signs[s, "logit+smallR"] * pos[s, "logit+smallR"]
-            ]
-            for s in "AB"
-        ],
-        axis=0,
-    )[0]
+        [signs[s, "linear+smallR"] * pos[s, "linear+smallR"] - signs[s, "logit+smallR"] * pos[s, "logit+smallR"]
+         for s in "AB"], axis=0
+    )  # fmt: skip
     gap = {m: np.mean([100 * abs(np.mean(np.sign(pos[s, m]))) for s in "AB"]) for m in methods}
     bias = gap["linear+smallR"] - gap["logit+smallR"]
+    mc_bias = float(np.sqrt(np.mean([x[0] ** 2 * 2 for x in mc])))
     err_bias = book.errors(
-        values=100 * per_list,
-        clusters=topics,
-        unit=_TOPIC,
-        mc=float(
-            np.sqrt(
-                np.mean(
-                    [
-                        bootstrap_mc_se(val.normalized_difference(s, m), m, val.B)[0] ** 2 * 2
-                        for s in "AB"
-                        for m in methods
-                    ]
-                )
-            )
-        ),
-        replicates=val.B,
-        reason="a Monte Carlo error of 0: no list or run lies near its interval's edge",
+        values=100 * per_list, clusters=topics, unit=_TOPIC, mc=mc_bias, replicates=val.B, reason=NO_EDGE
     )
 
     small = ((val.ap["A"] == 0) | (val.ap["A"] == 1) | (val.n_rel["A"] <= SMALL_R)[None, :])[val.usable]
@@ -231,12 +212,9 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
     def order(key, quantity, better, worse):
         d = abs(mi[worse] - model_in) - abs(mi[better] - model_in)
         dist = np.abs(np.array(boots[worse]) - model_in) - np.abs(np.array(boots[better]) - model_in)
+        mc_both = float(np.hypot(mc_map[better], mc_map[worse]))
         err = book.errors(
-            sampling=float(np.std(dist, ddof=1)),
-            unit=_TOPIC,
-            mc=float(np.hypot(mc_map[better], mc_map[worse])),
-            replicates=val.B,
-            reason="a Monte Carlo error of 0: no list or run lies near its interval's edge",
+            sampling=float(np.std(dist, ddof=1)), unit=_TOPIC, mc=mc_both, replicates=val.B, reason=NO_EDGE
         )
         side = (
             "closer to the model's share, in the paper's order"

@@ -21,6 +21,7 @@ OUTLIER = 4
 EXACT = "computed exactly from the qrels and runs, no random step"
 CONTEXT = "describes our data (not compared with the paper)"
 _TOPIC = "topic"
+NO_EDGE = "a Monte Carlo error of 0: no list or run lies near its interval's edge"
 
 
 def nominal() -> tuple[float, float, float]:
@@ -155,16 +156,14 @@ def map_share_row(quantity: str, paper, val: SplitValidation, src: str, kind: st
     se = np.std(boot, axis=0, ddof=1)
     k = len(pos)
     z2 = stats.Z95**2  # Agresti & Coull where every run agrees (0% or 100%) and the spread is 0
-    ac = 100 * np.sqrt(
-        ((shares / 100 * k + z2 / 2) / (k + z2)) * (1 - (shares / 100 * k + z2 / 2) / (k + z2)) / (k + z2)
-    )
-    se = np.where(se > 0, se, ac)
+    p = (shares / 100 * k + z2 / 2) / (k + z2)
+    se = np.where(se > 0, se, 100 * np.sqrt(p * (1 - p) / (k + z2)))
     err = book.errors(
         sampling=tuple(se),
         unit=_TOPIC,
         mc=_map_mc_se(val, src, kind, measure),
         replicates=val.B,
-        reason="a Monte Carlo error of 0: no list or run lies near its interval's edge",
+        reason=NO_EDGE,
     )
     ours = " / ".join(f"{v:.1f}" for v in shares)
     return book.rate(quantity, paper, ours, err, nominal=nominal(), note=note,

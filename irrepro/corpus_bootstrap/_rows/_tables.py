@@ -84,19 +84,10 @@ def table1_rows(P: Mapping, val: SplitValidation) -> list[dict]:
                 if (sub, meth) == ("all", "linear")
                 else ""
             )
-            rows.append(
-                list_share_row(
-                    f"{meth}, {'all lists' if sub == 'all' else 'R_A > 5'} (below / in / above %)",
-                    pv,
-                    val,
-                    "A",
-                    meth,
-                    min_rel=min_rel,
-                    paper_n=int(n_paper),
-                    note=f"n = {n_paper} (paper), {n} (ours)" + extra,
-                )
-            )
-    return rows  # fmt: skip
+            rows.append(list_share_row(f"{meth}, {'all lists' if sub == 'all' else 'R_A > 5'} (below / in / above %)", pv,
+                                       val, "A", meth, min_rel=min_rel, paper_n=int(n_paper),
+                                       note=f"n = {n_paper} (paper), {n} (ours)" + extra))  # fmt: skip
+    return rows
 
 
 def model_row(P: Mapping) -> dict:
@@ -151,14 +142,8 @@ def map_rows(P: Mapping, val: SplitValidation, kind: str, *, n_boot: int = 200, 
 def _one_part(row: dict, i: int, quantity: str, paper, suffix: str, note: str) -> dict:
     """Part ``i`` of a below / in / above row as a row of its own."""
     out = {k: _pick(v, i) for k, v in row.items() if k in ("se_sampling", "se_mc", "paper_se", "nominal")}
-    return {
-        **row,
-        **out,
-        "quantity": quantity,
-        "paper": paper,
-        "ours": f"{row['ours'].split(' / ')[i]} ({suffix})",
-        "note": note,
-    }
+    ours = f"{row['ours'].split(' / ')[i]} ({suffix})"
+    return {**row, **out, "quantity": quantity, "paper": paper, "ours": ours, "note": note}
 
 
 def _joined(rows: Sequence[dict], quantity: str, paper, suffix: str, note: str = "") -> dict:
@@ -180,44 +165,20 @@ def second_corpus_rows(
     rows = []
     for meth in ("linear", "logit", "bca"):
         r = list_share_row("", P[f"table1.all.{meth}"], val1, "A", meth, paper_n=n_lists)
-        rows.append(
-            _one_part(
-                r,
-                1,
-                f"Table 1, {meth}: in-interval %, A to B",
-                P[f"table1.all.{meth}"].part(1, "in (%)"),
-                "round 1",
-                f"round 5: {round5_in[meth]:.1f} (Table 1)",
-            )
-        )
+        rows.append(_one_part(r, 1, f"Table 1, {meth}: in-interval %, A to B", P[f"table1.all.{meth}"].part(1, "in (%)"),
+                              "round 1", f"round 5: {round5_in[meth]:.1f} (Table 1)"))  # fmt: skip
     for meth in ("linear", "logit"):
         rs = [list_share_row("", None, val1, s, meth + "+smallR", paper_n=n_lists) for s in "AB"]
-        rows.append(
-            _joined(
-                rs,
-                f"Table 2, {meth}: in-interval %, A to B / B to A",
-                book.PaperValue.join([P[f"table2.{s}.{meth}"].part(1, "in (%)") for s in "AB"]),
-                "round 1",
-            )
-        )
+        paper = book.PaperValue.join([P[f"table2.{s}.{meth}"].part(1, "in (%)") for s in "AB"])
+        rows.append(_joined(rs, f"Table 2, {meth}: in-interval %, A to B / B to A", paper, "round 1"))
     runs = int(P["map.runs"].value)
-    for kind, table, meas in (
-        ("bootstrap", "table3", "MAP"),
-        ("bootstrap", "table3", "L-MAP"),
-        ("parametric", "table4", "MAP"),
-        ("parametric", "table4", "L-MAP"),
-    ):
-        rs = [
-            map_share_row("", None, val1, s, kind, meas, paper_runs=runs, n_boot=n_boot, seed=seed)
-            for s in "AB"
-        ]
-        rows.append(
-            _joined(
-                rs,
-                f"{meas} {kind}: in-interval %, A to B / B to A",
-                book.PaperValue.join([P[f"{table}.{s}.{meas}"].part(1, "in (%)") for s in "AB"]),
-                "round 1",
-                note=f"{len(val1.runs)} runs",
-            )
-        )
-    return rows  # fmt: skip
+    for kind, table in (("bootstrap", "table3"), ("parametric", "table4")):
+        for meas in ("MAP", "L-MAP"):
+            rs = [
+                map_share_row("", None, val1, s, kind, meas, paper_runs=runs, n_boot=n_boot, seed=seed)
+                for s in "AB"
+            ]
+            paper = book.PaperValue.join([P[f"{table}.{s}.{meas}"].part(1, "in (%)") for s in "AB"])
+            rows.append(_joined(rs, f"{meas} {kind}: in-interval %, A to B / B to A", paper, "round 1",
+                                note=f"{len(val1.runs)} runs"))  # fmt: skip
+    return rows
