@@ -75,14 +75,18 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
         raise InputError(
             f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}"
         )
-    li, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
+    _, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
+    start, _, gaps = _gaps(m, rank)
+    return Lists(gaps, start, n_rel, lengths, average_precision(flat, n_rel), tuple(shape))
+
+
+def _gaps(m: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR starts of lists with ``m`` relevant documents at 0-based ``rank`` (list by list), each one's
+    index in its list, and the non-relevant documents between it and the one above."""
     start = np.r_[0, np.cumsum(m)].astype(np.int64)
-    j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
+    j = np.arange(len(rank)) - np.repeat(start[:-1], m)
     gaps = rank - j  # non-relevant docs before it
-    first = j == 0
-    gaps = np.where(first, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
-    ap = average_precision(flat, n_rel)
-    return Lists(gaps, start, n_rel, lengths, ap, tuple(shape))
+    return start, j, np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
 
 
 def _lists_of(obj, rel: int) -> Lists:
@@ -93,10 +97,7 @@ def _lists_of(obj, rel: int) -> Lists:
         li, rank = obj.relevant_positions(rel)
         m = np.bincount(li, minlength=S * T)
         n_rel = np.broadcast_to(obj.n_relevant(rel)[None, :], (S, T)).reshape(-1).astype(np.int64)
-        start = np.r_[0, np.cumsum(m)].astype(np.int64)
-        j = np.arange(len(rank)) - np.repeat(start[:-1], m)  # index of the relevant doc in its list
-        gaps = rank - j
-        gaps = np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+        start, j, gaps = _gaps(m, rank)
         prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
         ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
         return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))

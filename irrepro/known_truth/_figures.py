@@ -11,18 +11,8 @@ def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float
     """One row per test of an experiment's Monte Carlo check (:func:`mc_check`)."""
     from ._pvalues import mc_error_at
 
-    return [
-        {
-            "experiment": label,
-            "test": t,
-            "rate": rates[t],
-            "trials": n,
-            "se": ses[t],
-            "target": target,
-            "MC error of a 5% rate": mc_error_at(rates[t], ses[t], n),
-        }  # fmt: skip
-        for t in rates.index
-    ]
+    return [{"experiment": label, "test": t, "rate": rates[t], "trials": n, "se": ses[t], "target": target,
+             "MC error of a 5% rate": mc_error_at(rates[t], ses[t], n)} for t in rates.index]  # fmt: skip
 
 
 def _codes(numbers) -> dict[str, str]:

@@ -210,17 +210,6 @@ class PValues:
             for a in alphas:
                 rej = self.rejected(a, tl).mean(axis=1)
                 se = self.se(a, tl)
-                rows += [
-                    {
-                        "test": t,
-                        "tails": tl,
-                        "alpha": a,
-                        "rate": rej[k],
-                        "se": se[t],
-                        "trials": self.trials,
-                        "delta": self.delta,
-                        "topics": self.n_topics,
-                    }
-                    for k, t in enumerate(self.tests)
-                ]
+                rows += [{"test": t, "tails": tl, "alpha": a, "rate": rej[k], "se": se[t], "trials": self.trials,
+                          "delta": self.delta, "topics": self.n_topics} for k, t in enumerate(self.tests)]  # fmt: skip
         return pd.DataFrame(rows)

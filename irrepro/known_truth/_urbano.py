@@ -159,23 +159,6 @@ def _sakai_tests(b, e, tests, B: int, seed) -> dict:
     return _sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
 
 
-def _test_batch(task):
-    """Their tests (and Sakai's) of one batch of simulated trials (a process task): (two, one, d)."""
-    b, e, g_test, g_sakai, tests, B, min_d = task
-    theirs = tuple(t for t in tests if t in URBANO_TESTS)
-    p = (
-        {
-            t: (v.two_tailed, v.one_tailed)
-            for t, v in urbano_tests(b, e, tests=theirs, B=B, seed=g_test, min_d=min_d, n_jobs=1).items()
-        }
-        if theirs
-        else {}
-    )
-    p |= _sakai_tests(b, e, tests, B, g_sakai)
-    two = np.array([p[t][0] for t in tests])
-    return two, np.array([p[t][1] for t in tests]), (e - b).mean(axis=1)
-
-
 def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
     """Baseline's and experimental scores from the pair's copula and uniforms by conditional inversion."""
     # the copula is of (min, max) of the indices, fitted once as their 03-bicops.R fits i < j only
@@ -191,7 +174,12 @@ def _simulate_and_test(task):
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
     for r, q in enumerate(which):
         b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
-    return _test_batch((b, e, g_test, g_sakai, tests, B, min_d))
+    p = {}  # their tests (and Sakai's): test -> (two-tailed, one-tailed) p-values
+    if theirs := tuple(t for t in tests if t in URBANO_TESTS):
+        res = urbano_tests(b, e, tests=theirs, B=B, seed=g_test, min_d=min_d, n_jobs=1)
+        p = {t: (v.two_tailed, v.one_tailed) for t, v in res.items()}
+    p |= _sakai_tests(b, e, tests, B, g_sakai)
+    return np.array([p[t][0] for t in tests]), np.array([p[t][1] for t in tests]), (e - b).mean(axis=1)
 
 
 def urbano_experiment(
