@@ -110,37 +110,25 @@ def difference_intervals(
     """
     B = parallel.check_int(B, "B", minimum=2)
     sub = rs.subset(runs=[run_x, run_y])
-    lists = compact_lists(sub.relevant(rel), sub.n_relevant(rel)[None, :], sub.lengths)
+    rel_arr, R = sub.relevant(rel), sub.n_relevant(rel)
+    lists = compact_lists(rel_arr, R[None, :], sub.lengths)
     T = len(sub.topics)
     seeds = parallel.as_seed_sequence(seed).spawn(2)
     sep = bootstrap_ap(lists, B, seeds[1])  # (2, T, B)
     ap = lists.ap.reshape(2, T)
     usable = np.asarray(lists.usable.reshape(2, T).all(axis=0))
-    R = sub.n_relevant(rel)
     rngs = parallel.spawn(seeds[0], T)
-    rel_arr = sub.relevant(rel)
     paired = np.full((2, T, B), np.nan)
     for t in np.flatnonzero(usable):
-        n0, n1 = sub.lengths[0, t], sub.lengths[1, t]
-        px, py = _paired_topic(
-            sub.doc_codes[0, t, :n0],
-            rel_arr[0, t, :n0],
-            sub.doc_codes[1, t, :n1],
-            rel_arr[1, t, :n1],
-            int(R[t]),
-            B,
-            rngs[t],
-        )
-        paired[0, t], paired[1, t] = px, py
-    d, sd_sep, sd_pair = {}, {}, {}
-    for sc, f in (("AP", lambda x: x), ("logit AP", lambda x: logit(x, eps))):
+        lx, ly = ((sub.doc_codes[r, t, :n], rel_arr[r, t, :n]) for r, n in enumerate(sub.lengths[:, t]))
+        paired[:, t] = _paired_topic(*lx, *ly, int(R[t]), B, rngs[t])
+    d, sd_sep, sd_pair, mean_d, mean_sd = {}, {}, {}, {}, {}
+    for sc, meas, f in (("AP", "MAP", lambda x: x), ("logit AP", "L-MAP", lambda x: logit(x, eps))):
         d[sc] = np.where(usable, f(ap[0]) - f(ap[1]), np.nan)
         sd_sep[sc] = np.where(
             usable, np.sqrt(bootstrap_sd(f(sep[0])) ** 2 + bootstrap_sd(f(sep[1])) ** 2), np.nan
         )
         sd_pair[sc] = np.where(usable, bootstrap_sd(f(paired[0]) - f(paired[1])), np.nan)
-    mean_d, mean_sd = {}, {}
-    for meas, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
         mean_d[meas] = float(np.mean(f(ap[0][usable]) - f(ap[1][usable])))
         x = f(paired[0][usable]) - f(paired[1][usable])
         n = np.sum(~np.isnan(x), axis=0)  # nanmean's bits, NaN for a replicate without a value and no warning
