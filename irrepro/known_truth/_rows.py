@@ -82,15 +82,10 @@ def comparison_rows(
             at = f"a{alpha:g}" if kind == "type1" else f"d{r.delta:g}"
             key = f"{kind}.{code.get(m, m)}.{n}.{code.get(t)}{tails}.{at}"
             ours = float(rate[t])
+            why = (f"no sampled data: the simulated pairs and topics are the Monte Carlo draws, clustered by system "
+                   f"pair: {r.trials:,} trials in {pairs} pairs; binomial over the trials {mc_error(ours, r.trials):.2g}")  # fmt: skip
             err = errors(
-                mc=simulation_se(ours, float(se[t]), pairs),
-                unit=_UNIT,
-                replicates=int(r.trials),
-                reason=(
-                    "no sampled data: the simulated pairs and topics are the Monte Carlo draws, "
-                    f"clustered by system pair: {r.trials:,} trials in {pairs} pairs; "
-                    f"binomial over the trials {mc_error(ours, r.trials):.2g}"
-                ),
+                mc=simulation_se(ours, float(se[t]), pairs), unit=_UNIT, replicates=int(r.trials), reason=why
             )
             extra: dict = {"note": notes.get(t, "" if key in numbers else "not in their study")}
             paper = numbers[key] if key in numbers else None

@@ -36,38 +36,21 @@ def width_rows(P: Mapping, full, half, B: int) -> list[dict]:
     """Figure 4: the median widths of the full-corpus MAP and L-MAP intervals (and half A's)."""
     lmap = full.maps[("bootstrap", "L-MAP")]
     widths = {
-        "median width, MAP parametric interval (full corpus)": (
-            full.maps[("parametric", "MAP")].width,
-            P["fig4.width"],
-            f"paper: 'typically about {P['fig4.width'].value}'",
-        ),
-        "median width, L-MAP bootstrap interval (full corpus, on the MAP scale)": (
-            stats.expit(lmap.upper) - stats.expit(lmap.lower),
-            P["fig4.width"],
-            "expit(upper) - expit(lower)",
-        ),
-        "median width, MAP parametric interval (half A)": (
-            half.maps[("A", "parametric", "MAP")].width,
-            None,
-            f"wider than the full corpus, as expected; {CONTEXT}",
-        ),
-    }
+        "median width, MAP parametric interval (full corpus)":
+            (full.maps[("parametric", "MAP")].width, P["fig4.width"], f"paper: 'typically about {P['fig4.width'].value}'"),
+        "median width, L-MAP bootstrap interval (full corpus, on the MAP scale)":
+            (stats.expit(lmap.upper) - stats.expit(lmap.lower), P["fig4.width"], "expit(upper) - expit(lower)"),
+        "median width, MAP parametric interval (half A)":
+            (half.maps[("A", "parametric", "MAP")].width, None, f"wider than the full corpus, as expected; {CONTEXT}"),
+    }  # fmt: skip
+    reason = (f"sampling: the median's error over the runs (bootstrap of the runs); Monte Carlo: a bootstrap sd "
+              f"from B = {B} has relative error 1/sqrt(2(B - 1)), taken whole for the median")  # fmt: skip
     rows = []
     for quantity, (w, paper, note) in widths.items():
         med = float(np.nanmedian(w))
         err = book.errors(sampling=_median_se(w), unit="run", mc=med / np.sqrt(2 * (B - 1)), replicates=B)
-        rows.append(
-            book.score(
-                quantity,
-                paper,
-                med,
-                err,
-                note=note,
-                reason=f"sampling: the median's error over the runs (bootstrap of the runs); Monte Carlo: "
-                f"a bootstrap sd from B = {B} has relative error 1/sqrt(2(B - 1)), taken whole for the median",
-            )
-        )
-    return rows  # fmt: skip
+        rows.append(book.score(quantity, paper, med, err, note=note, reason=reason))
+    return rows
 
 
 def _median_se(w, n_boot: int = 500, seed: int = 0) -> float:
@@ -84,13 +67,9 @@ def section9_rows(P: Mapping, diff, fixed, dl, B: int) -> list[dict]:
     ctx = f"an interval from the bootstrap (B = {B}); {CONTEXT}"
     n = int(diff.usable.sum())
     sig = {
-        k: int(np.sum(np.abs(diff.d[sc]) > z * (diff.sd_separate if k[0] == "s" else diff.sd_paired)[sc]))
-        for k, sc in (
-            ("separate AP", "AP"),
-            ("paired AP", "AP"),
-            ("separate logit", "logit AP"),
-            ("paired logit", "logit AP"),
-        )
+        f"{kind} {name}": int(np.sum(np.abs(diff.d[sc]) > z * sd[sc]))
+        for kind, sd in (("separate", diff.sd_separate), ("paired", diff.sd_paired))
+        for name, sc in (("AP", "AP"), ("logit", "logit AP"))
     }
     iv = {
         m: f"{diff.mean_d[m]:+.4f} [{diff.mean_d[m] - z * diff.mean_sd_paired[m]:+.4f}, {diff.mean_d[m] + z * diff.mean_sd_paired[m]:+.4f}]"
