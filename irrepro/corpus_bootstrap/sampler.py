@@ -49,9 +49,7 @@ class _PoissonTables:
         pos = np.arange(start, stop) - self.offset[owner]  # k within its table
         cdf = np.asarray(stats.poisson.cdf(pos, np.maximum(owner, 1e-300)), dtype=np.float64)
         cdf[owner == 0] = 1.0
-        cdf[self.offset[lams] + self.size[lams] - 1 - start] = (
-            1.0  # every uniform (< 1) stops at the last entry
-        )
+        cdf[self.offset[lams] + self.size[lams] - 1 - start] = 1.0  # every uniform (< 1) stops there
         self.cdf[start:stop] = cdf
         # guide[i] = #{k : F(k) <= i / size} within each table: a search start never past the draw
         frac = pos / self.size[owner]
@@ -271,16 +269,11 @@ def bootstrap_ap(
 
     def work(idx):
         tables = _tables_for(lam_max)  # built (and cached) where the task runs: not shipped with it
-        return [
-            _boot_list(
-                lists.gaps[lists.start[i] : lists.start[i + 1]],
-                int(lists.n_rel[i]),
-                B,
-                np.random.default_rng(seeds[i]),
-                tables,
-            )
-            for i in idx
-        ]
+        out = []
+        for i in idx:
+            gaps = lists.gaps[lists.start[i] : lists.start[i + 1]]
+            out.append(_boot_list(gaps, int(lists.n_rel[i]), B, np.random.default_rng(seeds[i]), tables))
+        return out
 
     res = parallel.parallel_map(work, groups, n_jobs=n_jobs, progress=progress)
     for idx, vals in zip(groups, res):

@@ -15,7 +15,7 @@ from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, check_level
-from .intervals import METHODS, _with_small_r, ap_acceleration, intervals_from_replicates
+from .intervals import METHODS, Intervals, _with_small_r, ap_acceleration, intervals_from_replicates
 from .lists import Lists, _lists_of
 from .maps import _fixed_share, _run_intervals, run_means
 from .sampler import bootstrap_ap
@@ -188,13 +188,15 @@ class SplitValidation:
         """(AP_other - AP_src) scaled so that the interval from ``src`` spans [-1, 1] (Figures 1
         and 2): divided by ``upper - AP`` above AP and by ``AP - lower`` below; +/-inf when that
         half-width is 0 and the values differ; only usable lists (1-D)."""
-        iv = self.intervals[(src, method)]
-        a, b = self.ap[src], self.ap[self.other(src)]
-        d = b - a
-        half = np.where(d >= 0, iv.upper - a, a - iv.lower)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = np.where(d == 0, 0.0, d / half)
-        return out[self.usable]
+        return _normalized(self.ap[self.other(src)], self.intervals[(src, method)])[self.usable]
+
+
+def _normalized(value: np.ndarray, iv: Intervals) -> np.ndarray:
+    """``value - estimate`` over the interval's half-width on its side (``SplitValidation.normalized_difference``)."""
+    d = value - iv.estimate
+    half = np.where(d >= 0, iv.upper - iv.estimate, iv.estimate - iv.lower)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(d == 0, 0.0, d / half)
 
 
 def split_validation(

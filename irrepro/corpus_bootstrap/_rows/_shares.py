@@ -8,7 +8,7 @@ import scipy.stats
 from ... import _lazy, stats
 from ..intervals import Intervals
 from ..maps import map_parametric_intervals, run_means
-from ..validation import SplitValidation, position, predicted_in_interval
+from ..validation import SplitValidation, _normalized, position, predicted_in_interval
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
@@ -138,12 +138,7 @@ def map_shares_by_topic(val: SplitValidation, src: str, kind: str, measure: str,
 
 def _map_mc_se(val: SplitValidation, src: str, kind: str, measure: str) -> tuple[float, float, float]:
     """The Monte Carlo error of a run share (Tables 3 and 4)."""
-    o = val.other(src)
-    iv = val.maps[(src, kind, measure)]
-    d = run_means(val.ap[o], val.usable, measure) - iv.estimate
-    half = np.where(d >= 0, iv.upper - iv.estimate, iv.estimate - iv.lower)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        x = np.where(d == 0, 0.0, d / half)
+    x = _normalized(run_means(val.ap[val.other(src)], val.usable, measure), val.maps[(src, kind, measure)])
     return bootstrap_mc_se(x, "linear", val.B)
 
 
