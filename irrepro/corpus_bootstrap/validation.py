@@ -130,14 +130,14 @@ def position(value, lower, upper) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
+def _side_shares(pos: np.ndarray) -> np.ndarray:
+    """The below / in / above shares (%) of positions (-1 / 0 / +1)."""
+    return 100 * np.array([np.mean(pos < 0), np.mean(pos == 0), np.mean(pos > 0)])
+
+
 def _shares(pos: np.ndarray) -> dict:
     """The count of positions and their below / in / above shares (%)."""
-    return {
-        "n": len(pos),
-        "below": 100 * np.mean(pos < 0),
-        "in": 100 * np.mean(pos == 0),
-        "above": 100 * np.mean(pos > 0),
-    }
+    return {"n": len(pos), **dict(zip(("below", "in", "above"), _side_shares(pos)))}
 
 
 @dataclass(frozen=True, eq=False)

@@ -80,15 +80,9 @@ class SelfSignificance:
         rows = []
         for form, s in self.share.items():
             rate, sd = _spread.mean_sd(s)  # (every trial at one share: that share, se 0)
-            rows.append(
-                {
-                    "form": form,
-                    "false-positive rate": rate,
-                    "se": sd / np.sqrt(len(s)),
-                    f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
-                    "trials": len(s),
-                }
-            )
+            rows.append({"form": form, "false-positive rate": rate, "se": sd / np.sqrt(len(s)),
+                         f"upper {100 * (1 + level) / 2:g}th percentile": np.percentile(s, 50 * (1 + level)),
+                         "trials": len(s)})  # fmt: skip
         return pd.DataFrame(rows).set_index("form")
 
 

@@ -8,7 +8,7 @@ import scipy.stats
 from ... import _lazy, stats
 from ..intervals import Intervals
 from ..maps import map_parametric_intervals, run_means
-from ..validation import SplitValidation, _normalized, position, predicted_in_interval
+from ..validation import SplitValidation, _normalized, _side_shares, position, predicted_in_interval
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
@@ -132,7 +132,7 @@ def map_shares_by_topic(val: SplitValidation, src: str, kind: str, measure: str,
     out = np.empty((n_boot, 3))
     for b in range(n_boot):
         pos = map_positions(val, src, kind, measure, rng.integers(0, T, T))
-        out[b] = 100 * np.array([np.mean(pos < 0), np.mean(pos == 0), np.mean(pos > 0)])
+        out[b] = _side_shares(pos)
     return out
 
 
@@ -146,7 +146,7 @@ def map_share_row(quantity: str, paper, val: SplitValidation, src: str, kind: st
                   paper_runs: int, n_boot: int = 200, seed=0, note: str = "") -> dict:  # fmt: skip
     """A below / in / above row of runs (Tables 3 and 4)."""
     pos = map_positions(val, src, kind, measure)
-    shares = 100 * np.array([np.mean(pos < 0), np.mean(pos == 0), np.mean(pos > 0)])
+    shares = _side_shares(pos)
     boot = map_shares_by_topic(val, src, kind, measure, n_boot=n_boot, seed=seed)
     se = np.std(boot, axis=0, ddof=1)
     k = len(pos)
