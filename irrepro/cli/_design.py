@@ -60,6 +60,11 @@ def _fmt_n(n: int) -> str:
     return "not reached" if n < 0 else str(n)
 
 
+def _row(label: str, n: int, low: int, high: int, interval: bool) -> tuple[str, str, str]:
+    """A row of the table: method, size and (if ``interval``) its interval."""
+    return label, _fmt_n(n), f"[{_fmt_n(low)}, {_fmt_n(high)}]" if interval else ""
+
+
 def _up(n: float) -> str:
     """A simulated size (interpolated) rounded up, or "not reached" (NaN)."""
     return _fmt_n(math.ceil(n) if math.isfinite(n) else -1)
@@ -188,24 +193,12 @@ def _design(args: argparse.Namespace) -> int:
             lines.append("-B 0: no bootstrap, so Sakai's sizes have no interval")
         for r in sizes.to_dict("records"):
             low, high = int(r["low"]), int(r["high"])
-            rows.append(
-                (
-                    str(r["method"]),
-                    _fmt_n(int(r["topics"])),
-                    "" if low < 0 else f"[{_fmt_n(low)}, {_fmt_n(high)}]",
-                )
-            )
+            rows.append(_row(str(r["method"]), int(r["topics"]), low, high, interval=low >= 0))
     if source != "variance":
         for target, need in needed.items():
             for c, label in (("Erho2", "E rho^2"), ("Phi", "Phi")):
                 n, lo, hi = (-1 if need[c][k] is None else need[c][k] for k in ("n", "low", "high"))
-                rows.append(
-                    (
-                        f"G-theory {label} >= {target:g}",
-                        _fmt_n(n),
-                        "" if n < 0 else f"[{_fmt_n(lo)}, {_fmt_n(hi)}]",
-                    )
-                )
+                rows.append(_row(f"G-theory {label} >= {target:g}", n, lo, hi, interval=n >= 0))
     curve = None
     if args.simulate:
         curve = design.simulated_power(
