@@ -18,7 +18,7 @@ from .._text import UNDEFINED, no_variance
 from ..data import ScoreMatrix
 from ..escape import to_csv
 from ..stats import kendall_tau
-from ._page import _SIMULATED, _error_table, _formatted, _render
+from ._page import _SIMULATED, _error_table, _render, _summary_frame
 from ._settings import Settings, _per_topic_file
 
 __all__ = ["Report"]
@@ -177,9 +177,7 @@ class Report:
             ``(P, 2)`` integer indices.
         """
         pos = {r: k for k, r in enumerate(self.runs)}
-        return np.stack(
-            [self.pairs["run x"].map(pos).to_numpy(), self.pairs["run y"].map(pos).to_numpy()], axis=1
-        )
+        return np.stack([self.pairs[c].map(pos).to_numpy() for c in ("run x", "run y")], axis=1)
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
         """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3).
@@ -213,35 +211,21 @@ class Report:
         boot = self.corpus.maps[("bootstrap", "MAP")]
         std = self.standardized.mean(axis=1)
         sig = self.pairs[self.family_wise].to_numpy() < 0.05
-        wins = np.zeros(len(mean), dtype=int)
-        losses = np.zeros(len(mean), dtype=int)
         d = self.pairs["difference"].to_numpy()
-        ij = self.pair_index()
-        i, j = ij[:, 0], ij[:, 1]
-        np.add.at(wins, i[sig & (d > 0)], 1)
-        np.add.at(wins, j[sig & (d < 0)], 1)
-        np.add.at(losses, i[sig & (d < 0)], 1)
-        np.add.at(losses, j[sig & (d > 0)], 1)
+        i, j = self.pair_index().T
+        wins = np.bincount(np.r_[i[sig & (d > 0)], j[sig & (d < 0)]], minlength=len(mean))
+        losses = np.bincount(np.r_[i[sig & (d < 0)], j[sig & (d > 0)]], minlength=len(mean))
         m, T = self.measure, len(self.scores.topics)
         cov = self.coverage.loc[list(self.runs)]
-        frame = pd.DataFrame(
-            {
-                "run": self.runs,
-                f"mean {m}": mean,
-                f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
-                "topics ignored (not in qrels)": cov["ignored"].map(len).to_numpy(),
-                "MAP": par.estimate,
-                "MAP low (parametric)": par.lower,
-                "MAP high (parametric)": par.upper,
-                "MAP low (bootstrap)": boot.lower,
-                "MAP high (bootstrap)": boot.upper,
-                f"standardized {m}": std,
-                f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
-                "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
-                "significantly better than": wins,
-                "significantly worse than": losses,
-            }
-        )
+        frame = pd.DataFrame({
+            "run": self.runs, f"mean {m}": mean, f"topics retrieved (of {T})": cov["retrieved"].to_numpy(),
+            "topics ignored (not in qrels)": cov["ignored"].map(len).to_numpy(),
+            "MAP": par.estimate, "MAP low (parametric)": par.lower, "MAP high (parametric)": par.upper,
+            "MAP low (bootstrap)": boot.lower, "MAP high (bootstrap)": boot.upper, f"standardized {m}": std,
+            f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
+            "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
+            "significantly better than": wins, "significantly worse than": losses,
+        })  # fmt: skip
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
@@ -283,12 +267,9 @@ class Report:
         else:
             out["significant pairs, Holm"] = int((self.pairs["ASL (Holm)"] < 0.05).sum())
             out["significant pairs, Benjamini-Hochberg"] = int((self.pairs["ASL (BH)"] < 0.05).sum())
-        out.update({
-            "median width of the MAP interval (parametric)": float(
-                np.nanmedian(self.corpus.maps[("parametric", "MAP")].width)
-            ),
-            "Kendall tau, raw vs standardized ranking": defined(tau),
-        })  # fmt: skip
+        width = float(np.nanmedian(self.corpus.maps[("parametric", "MAP")].width))
+        out["median width of the MAP interval (parametric)"] = width
+        out["Kendall tau, raw vs standardized ranking"] = defined(tau)
         for form, res in self.halves.items():
             s = res.summary()
             out[f"dRMSE between random halves, {form}"] = defined(s["dRMSE mean"])
@@ -331,9 +312,7 @@ class Report:
         """
         summ, runs = self.summary(), self.runs_table()
         files = {
-            "summary.csv": to_csv(
-                pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)}), index=False
-            ),
+            "summary.csv": to_csv(_summary_frame(summ), index=False),
             "runs.csv": to_csv(runs, index=False),
             "pairs.csv": to_csv(self.pairs.assign(test=self.test_label), index=False),
             _per_topic_file(self.measure): to_csv(self.scores.to_frame()),

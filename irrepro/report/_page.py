@@ -113,15 +113,17 @@ _SIMULATED = (
 )
 
 
-def _formatted(values: dict) -> list[str]:
+def _summary_frame(summ: dict) -> pd.DataFrame:
+    """The summary table: quantity, value (formatted; never "nan")."""
+
     def fmt(v):
         if isinstance(v, str):
             return v
         if isinstance(v, (int, np.integer)):
             return f"{v:,}"
-        return f"{v:.3f}" if np.isfinite(v) else UNDEFINED  # (never "nan")
+        return f"{v:.3f}" if np.isfinite(v) else UNDEFINED
 
-    return [fmt(v) for v in values.values()]
+    return pd.DataFrame({"quantity": list(summ), "value": [fmt(v) for v in summ.values()]})
 
 
 def _png(fig) -> str:
@@ -428,7 +430,7 @@ def _render(rep: ReportLike, summ: dict, runs: pd.DataFrame, methods: str = "") 
         "written": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "simulated_warning": _SIMULATED.format(qrels=rep.qrels) if rep.simulated else "",
         "averaging": AVERAGING.format(T=T),
-        "summary_table": _table(pd.DataFrame({"quantity": list(summ), "value": _formatted(summ)})),
+        "summary_table": _table(_summary_frame(summ)),
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
         "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES, labels=labels)
         if len(cov_table)
