@@ -9,7 +9,7 @@ import numpy as np
 from ..parallel import SeedLike
 from ._comparability import binomial_interval, drmse, self_significance
 from ._partitions import PartitionResult, partition_experiment
-from ._scores import _matrix
+from ._scores import _checked_scores
 
 # --------------------------------------------------------------------------------------------
 # Two collections compared (section 5.2)
@@ -73,7 +73,7 @@ def compare_collections(
     >>> round(c.drmse, 3), c.n_significant, c.n_systems, c.percentile
     (0.593, 1, 5, 80.0)
     """
-    c, d = _matrix(scores_c), _matrix(scores_d)
+    c, d = _checked_scores(scores_c), _checked_scores(scores_d)
     sig = self_significance(c, d, alpha=alpha)
     rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
     return CollectionPair(

@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..significance.classical import paired_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
-from ._scores import _matrix
+from ._scores import _checked_scores
 
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -41,7 +41,7 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
     [array([0.267, 0.467, 0.267]), array([-0.25 , -0.05 ,  0.123]), array([0.784, 0.984, 0.41 ])]
     """
     level = check_level(level)
-    x = _matrix(scores)
+    x = _checked_scores(scores)
     t = x.shape[1]
     m, sd = _spread.mean_sd(x, axis=1)
     half = stats.t.ppf(0.5 + level / 2, t - 1) * sd / np.sqrt(t)
@@ -103,7 +103,7 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
     >>> item_total_correlation(x).round(3)
     array([0.756, 0.5  , 0.756])
     """
-    x = _matrix(scores)
+    x = _checked_scores(scores)
     total = x.sum(axis=1, keepdims=True)
     other = total - x if corrected else np.broadcast_to(total, x.shape)
     xc = _spread.centred(x, axis=0)  # a topic every system scores the same on: exactly 0
@@ -153,7 +153,7 @@ def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
 
 def self_significance(scores_c, scores_d, *, alpha: float = 0.05) -> np.ndarray:
     """Which systems a two-sample t-test finds significantly different from themselves on two collections."""
-    c, d = _matrix(scores_c), _matrix(scores_d)
+    c, d = _checked_scores(scores_c), _checked_scores(scores_d)
     if c.shape[0] != d.shape[0]:
         raise InputError("both collections need the same systems (rows)")
     flat = _spread.constant(c, axis=1) & _spread.constant(d, axis=1)
@@ -201,7 +201,7 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
 
 def significant_pairs(scores, *, alpha: float = 0.05) -> np.ndarray:
     """Per system pair (``numpy.triu_indices`` order), whether a paired t-test finds it significant."""
-    x = _matrix(scores)
+    x = _checked_scores(scores)
     i, j = np.triu_indices(x.shape[0], 1)
     p = paired_t_pvalues(x[i] - x[j])  # scipy's ttest_rel, with exact degenerate pairs
     return np.nan_to_num(p, nan=1.0) < alpha

@@ -16,7 +16,7 @@ from ..significance.classical import two_sample_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
 from ._comparability import drmse
-from ._scores import _matrix, _z, factors, standardize
+from ._scores import _checked_scores, _z, factors, standardize
 
 # --------------------------------------------------------------------------------------------
 # Random topic halves (section 5: Figures 5 and 6)
@@ -69,14 +69,11 @@ class PartitionResult:
         """Mean and the central ``level`` interval (a fraction or a percentage) of both quantities."""
         level = check_level(level)
         lo, hi = 50 * (1 - level), 50 * (1 + level)
-        return {
-            "dRMSE mean": float(self.drmse.mean()),
-            "dRMSE low": float(np.percentile(self.drmse, lo)),
-            "dRMSE high": float(np.percentile(self.drmse, hi)),
-            "FP mean": float(self.false_positive.mean()),
-            "FP low": float(np.percentile(self.false_positive, lo)),
-            "FP high": float(np.percentile(self.false_positive, hi)),
-        }
+        out = {}
+        for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
+            low, high = float(np.percentile(v, lo)), float(np.percentile(v, hi))
+            out |= {f"{name} mean": float(v.mean()), f"{name} low": low, f"{name} high": high}
+        return out
 
     def summary_se(self, level: float = 0.95) -> dict:
         """The Monte Carlo standard errors of :meth:`summary`'s numbers."""
@@ -167,20 +164,16 @@ def partition_experiment(
     -------
     PartitionResult
     """
-    x = _matrix(scores)
-    if B is None:
-        B = default_partitions(scale)
-    B = check_int(B, "B", minimum=1)
+    x = _checked_scores(scores)
+    B = check_int(default_partitions(scale) if B is None else B, "B", minimum=1)
     sizes = [min(block, B - s) for s in range(0, B, block)]
     rngs = spawn(seed, len(sizes))
 
     def task(i):
         return _halves_block(x, random_halves(x.shape[1], sizes[i], rngs[i]), alpha)
 
-    out = parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress)
-    return PartitionResult(
-        np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]), x.shape[0], alpha
-    )
+    d, fp = zip(*parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress))
+    return PartitionResult(np.concatenate(d), np.concatenate(fp), x.shape[0], alpha)
 
 
 # --------------------------------------------------------------------------------------------
@@ -268,16 +261,14 @@ def sampled_standardizers(
     -------
     SampledStandardizers
     """
-    std = _matrix(standardizing, "standardizing scores")
-    ev = _matrix(evaluated, "evaluated scores")
+    std = _checked_scores(standardizing, "standardizing scores")
+    ev = _checked_scores(evaluated, "evaluated scores")
     if std.shape[1] != ev.shape[1]:
         raise InputError("standardizing and evaluated scores need the same topics (columns)")
     n_sampled = np.asarray(sizes, dtype=int)
     if n_sampled.min() < 2 or n_sampled.max() > std.shape[0]:
         raise InputError(f"sizes must lie in [2, {std.shape[0]}]")
-    if B is None:
-        B = default_partitions(scale)
-    B = check_int(B, "B", minimum=1)
+    B = check_int(default_partitions(scale) if B is None else B, "B", minimum=1)
     full = standardize(ev, factors(std)).mean(axis=1)
     rngs = spawn(seed, len(n_sampled))
 
@@ -288,9 +279,8 @@ def sampled_standardizers(
         for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
             sample = std[idx[s : s + 50]]  # (b, n, T)
             mu, sd = _spread.mean_sd(sample, axis=1)
-            means[s : s + 50] = special.ndtr(_z(ev[None], mu[:, None, :], sd[:, None, :], "average")).mean(
-                axis=2
-            )
+            z = _z(ev[None], mu[:, None, :], sd[:, None, :], "average")
+            means[s : s + 50] = special.ndtr(z).mean(axis=2)
         return _kendall_tau(means, full)
 
     taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)

@@ -54,10 +54,6 @@ def topic_range(matrix, first: int, last: int):
     return matrix.subset(topics=keep)
 
 
-def _matrix(scores, name: str = "scores") -> np.ndarray:
-    return _checked_scores(scores, name)
-
-
 # --------------------------------------------------------------------------------------------
 # Standardization (section 3)
 # --------------------------------------------------------------------------------------------
@@ -116,13 +112,8 @@ class Factors:
         for c in ("topic", "mean", "sd"):
             if c not in frame.columns:
                 raise InputError(f"a factors table needs the column {c!r}")
-        return cls(
-            frame["mean"].to_numpy(float),
-            frame["sd"].to_numpy(float),
-            tuple(frame["topic"].astype(str)),
-            n_systems,
-            ddof,
-        )
+        mean, sd = frame["mean"].to_numpy(float), frame["sd"].to_numpy(float)
+        return cls(mean, sd, tuple(frame["topic"].astype(str)), n_systems, ddof)
 
 
 def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
@@ -152,7 +143,7 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     >>> f.mean, f.sd, f.n_systems
     (array([0.3, 0.5, 0.2]), array([0.1, 0.2, 0.1]), 3)
     """
-    x = _matrix(standardizing, "standardizing scores")
+    x = _checked_scores(standardizing, "standardizing scores")
     if x.shape[0] <= ddof:
         raise InputError(f"need more than {ddof} standardizing systems, got {x.shape[0]}")
     if topics is None and hasattr(standardizing, "topics"):
@@ -183,7 +174,7 @@ def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndar
 
 def zscores(scores, fac: Factors | None = None, *, zero_sd: str = "average") -> np.ndarray:
     """The z-scores ``z_st = (m_st - mu_t) / sigma_t`` of a score matrix (eq. 1)."""
-    x = _matrix(scores)
+    x = _checked_scores(scores)
     if fac is None:
         fac = factors(scores)
     elif fac.topics is not None and hasattr(scores, "topics"):
@@ -311,7 +302,7 @@ def r_normalize(scores, ideal) -> np.ndarray:
     array([[0.5 , 0.  ],
            [0.25, 0.  ]])
     """
-    x = _matrix(scores)
+    x = _checked_scores(scores)
     ideal = np.asarray(ideal, dtype=np.float64)
     if ideal.shape != (x.shape[1],):
         raise InputError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
