@@ -173,13 +173,8 @@ class SwapRates:
 
     def table_row(self) -> dict:
         """The measure's row of Table 3: abs, rel, max and sensitivity."""
-        return {
-            "measure": self.measure,
-            "abs": self.abs_diff,
-            "rel": self.rel_diff,
-            "max": self.max_score,
-            "sensitivity": self.sensitivity,
-        }
+        return {"measure": self.measure, "abs": self.abs_diff, "rel": self.rel_diff, "max": self.max_score,
+                "sensitivity": self.sensitivity}  # fmt: skip
 
 
 def swap_rates(
@@ -221,11 +216,8 @@ def swap_rates(
     ok = np.nonzero(rate <= threshold)[0]
     first_ok = int(ok[0]) if len(ok) else n_bins
     lower = np.round(np.arange(n_bins) * bin_width, 10)
-    if first_ok >= n_bins:
-        abs_diff = np.nan
-        sens = 0.0
-    else:
-        abs_diff = float(lower[first_ok])
-        sens = float(np.mean(bins >= first_ok))
+    found = first_ok < n_bins
+    abs_diff = float(lower[first_ok]) if found else np.nan
+    sens = float(np.mean(bins >= first_ok)) if found else 0.0
     max_score = float(max(m1.max(), m2.max()))
     return SwapRates(measure, lower, counts, swaps, threshold, abs_diff, max_score, sens)

@@ -40,11 +40,11 @@ class MeasureStudy:
         if test != "bootstrap":
             raise InputError(f"test must be 'bootstrap' or 'unpaired-bootstrap', not {test!r}")
         # the paired test of a geometric mean G_X is the test of its AG_ form
-        names = {
-            k: ("AG_" + k.removeprefix("G_")) if t.measure.startswith("AG") else k
+        tests = {
+            ("AG_" + k.removeprefix("G_")) if t.measure.startswith("AG") else k: t
             for k, t in self.paired.items()
         }
-        return sensitivity({names[k]: t for k, t in self.paired.items()}, alpha)
+        return sensitivity(tests, alpha)
 
     def table3(self) -> pd.DataFrame:
         """Swap-method differences and sensitivity (Table 3), most sensitive first."""
@@ -171,19 +171,8 @@ def measure_study(
 
 def _geometric_consistent(study: MeasureStudy, measure: str) -> bool:
     """Do the paired and the unpaired test rank a geometric mean on the same side of its measure?"""
-    dp = {
-        test: np.sign(
-            getattr(study, test)[f"G_{measure}"].discriminative_power()
-            - getattr(study, test)[measure].discriminative_power()
-        )
-        for test in ("paired", "unpaired")
-    }
-    return bool(dp["paired"] == dp["unpaired"])
-
-
-def _swaps_below_required(study: MeasureStudy) -> tuple[int, int]:
-    """How many arithmetic-mean measures need a smaller difference by the swap method than by the test."""
-    req = study.table2("bootstrap").set_index("measure")["required difference"]
-    sw = study.table3().set_index("measure")["abs"]
-    arith = [m for m in study.names if not m.startswith("G_")]
-    return int(sum(sw[m] < req[m] for m in arith)), len(arith)
+    paired, unpaired = (
+        np.sign(tests[f"G_{measure}"].discriminative_power() - tests[measure].discriminative_power())
+        for tests in (study.paired, study.unpaired)
+    )
+    return bool(paired == unpaired)

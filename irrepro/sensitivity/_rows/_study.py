@@ -58,17 +58,8 @@ def top_runs(rs, k: int = 30):
     return rs.subset(runs=[rs.runs[i] for i in best])
 
 
-def paper_procedure(
-    rs,
-    *,
-    B: int,
-    seeds: Sequence,
-    n_jobs=None,
-    borrow: Round | None = None,
-    of: str = "",
-    top: bool = True,
-    scores: Mapping | None = None,
-) -> Round:
+def paper_procedure(rs, *, B: int, seeds: Sequence, n_jobs=None, borrow: Round | None = None, of: str = "",
+                    top: bool = True, scores: Mapping | None = None) -> Round:  # fmt: skip
     """The paper's procedure on judged runs: the 30 best by relaxed AP, seven measures, a study per seed."""
     from ... import measures
 
@@ -105,9 +96,8 @@ def _mc(r: Round, f: Callable) -> np.ndarray:
 
 
 def _mc_reason(r: Round, what: str = "the value") -> str:
-    return f"Monte Carlo: sd of {what} over {len(r.replicates)} bootstrap seeds (B = {r.B} each)" + (
-        f", taken from {r.borrowed}" if r.borrowed else ""
-    )
+    taken = f", taken from {r.borrowed}" if r.borrowed else ""
+    return f"Monte Carlo: sd of {what} over {len(r.replicates)} bootstrap seeds (B = {r.B} each){taken}"
 
 
 def _same_at(r: Round, f: Callable) -> str:

@@ -50,11 +50,7 @@ def _scope(refs: Sequence, comps: Sequence) -> str:
         q, where = ref.quantity, data.get(ref.item, "")
         named = [w for w, lab in (("5", "(a)"), ("1", "(b)")) if lab in q]
         if not named:
-            named = [
-                w
-                for w in ("5", "1")
-                if f"round {w}" in where or f"rounds {w}" in where or f"and {w}" in where
-            ]
+            named = [w for w in ("5", "1") if any(f"{k} {w}" in where for k in ("round", "rounds", "and"))]
         rounds += [w for w in named if w not in rounds]
     if not rounds:
         return ""
@@ -90,7 +86,7 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
     tau_ref, ratio_ref = fig1213.row("smallest tau"), fig1213.row("median tau / se")
     comparable = table2.row("unpaired required differences comparable to the paired ones")
     on = _scope(paired_refs, comps)
-    rows = [
+    return [
         {"quantity": "Q, nDCG@1000 and AP are the most sensitive measures, PDoc@1000 the least", "paper": P["claim.top3"],
          "same_as": top_refs, "ours": sensitivity_ours(), "data": _scope(top_refs, comps)},
         {"quantity": "the paired test is more powerful than the unpaired", "paper": P["claim.paired"],
@@ -110,7 +106,6 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
         {"quantity": "unpaired required differences comparable to the paired ones", "paper": P["table2.unpaired-comparable"],
          "same_as": comparable, "data": _scope([comparable], comps)},
     ]  # fmt: skip
-    return rows
 
 
 def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
@@ -185,10 +180,8 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     table = of(r.study)
     out = table.copy()
     for c in cols:
-        se = np.array(
-            [of(x).set_index("measure")[c].reindex(table["measure"]).to_numpy(float) for x in r.replicates]
-        )
-        se = se.std(axis=0, ddof=1)
+        reps = [of(x).set_index("measure")[c].reindex(table["measure"]).to_numpy(float) for x in r.replicates]
+        se = np.array(reps).std(axis=0, ddof=1)
         out[c] = [with_error(float(v), e) for v, e in zip(table[c], se)]
     return out.set_index(out.index + 1).rename_axis("rank")
 
@@ -210,8 +203,7 @@ def rank_range(by_seed: Mapping, method: str = "paired") -> dict[str, str]:
     rk = [
         {m.replace("AG_", "G_"): i + 1 for i, m in enumerate(order(st["round 5"]))} for st in by_seed.values()
     ]
-    names = list(rk[0])
-    return {m: "-".join(dict.fromkeys(str(f(x[m] for x in rk)) for f in (min, max))) for m in names}
+    return {m: "-".join(dict.fromkeys(str(f(x[m] for x in rk)) for f in (min, max))) for m in rk[0]}
 
 
 #: Rows that depend on the number of runs only: not rerun under an emulated condition.
@@ -232,6 +224,5 @@ def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data:
     if spread:
         notes = book.spread_notes([keep(rows_of(v)) for v in spread.values()], spread_label)
         rows = [{**x, "note": "; ".join(y for y in (x.get("note", ""), n) if y)} for x, n in zip(rows, notes)]
-    return book.compare(
-        PAPER, f"{as_is.item} under {cond}", rows, emulates=as_is, condition=cond, data=data, page=page
-    )
+    return book.compare(PAPER, f"{as_is.item} under {cond}", rows, emulates=as_is, condition=cond, data=data,
+                        page=page)  # fmt: skip
