@@ -89,15 +89,8 @@ def _precision_cutoff(measure: str) -> int | None:
     return spec.cutoff if spec.family == "P" else None
 
 
-def fit_collection(
-    matrix,
-    *,
-    seed: SeedLike,
-    bottom: float = 0.1,
-    support="auto",
-    n_jobs: int | None = None,
-    copula_method: str = "itau",
-) -> CollectionModel:
+def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
+                   copula_method: str = "itau") -> CollectionModel:  # fmt: skip
     """Margins of every system of a score matrix, as Urbano, Lima & Hanjalic (2019, section 3) prepare it.
 
     Parameters
@@ -133,17 +126,9 @@ def fit_collection(
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":
-        support = None
         k = _precision_cutoff(matrix.measure)
-        if k is not None:
-            support = np.round(np.arange(k + 1) / k, 10)
+        support = None if k is None else np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
-    return CollectionModel(
-        name=matrix.collection,
-        measure=matrix.measure,
-        systems=tuple(np.asarray(matrix.systems)[keep]),
-        scores=x[keep],
-        margins=list(margins),
-        seed=parallel.as_seed_sequence(seed),
-        copula_method=copula_method,
-    )
+    systems = tuple(np.asarray(matrix.systems)[keep])
+    return CollectionModel(matrix.collection, matrix.measure, systems, x[keep], list(margins),
+                           parallel.as_seed_sequence(seed), copula_method)  # fmt: skip

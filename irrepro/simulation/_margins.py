@@ -125,17 +125,13 @@ def _truncnorm_cdf(x, mu, sd):
     upper = mu < 0.5
     lm = _log_mass(a, b, upper)
     with np.errstate(divide="ignore"):  # log(0) at the end points: F = 0 there
-        return _truncnorm_tail(a, z, lm, upper)
-
-
-def _truncnorm_tail(a, z, lm, upper):
-    if upper:  # (sf(a) - sf(z)) / (sf(a) - sf(b))
-        la = special.log_ndtr(-a)
-        num = la + np.log1p(-np.exp(np.minimum(special.log_ndtr(-z) - la, 0.0)))
-    else:  # (Phi(z) - Phi(a)) / (Phi(b) - Phi(a))
-        lz = special.log_ndtr(z)
-        num = lz + np.log1p(-np.exp(np.minimum(special.log_ndtr(a) - lz, 0.0)))
-    return np.clip(np.exp(num - lm), 0.0, 1.0)
+        if upper:  # (sf(a) - sf(z)) / (sf(a) - sf(b))
+            la = special.log_ndtr(-a)
+            num = la + np.log1p(-np.exp(np.minimum(special.log_ndtr(-z) - la, 0.0)))
+        else:  # (Phi(z) - Phi(a)) / (Phi(b) - Phi(a))
+            lz = special.log_ndtr(z)
+            num = lz + np.log1p(-np.exp(np.minimum(special.log_ndtr(a) - lz, 0.0)))
+        return np.clip(np.exp(num - lm), 0.0, 1.0)
 
 
 def _fit_truncnorm(x: np.ndarray, xc: np.ndarray) -> Margin:
@@ -154,13 +150,8 @@ def _fit_truncnorm(x: np.ndarray, xc: np.ndarray) -> Margin:
         return f, np.array([g_mu, g_ls])
 
     sd0 = max(x.std(ddof=1), 1e-2)
-    res = optimize.minimize(
-        nll,
-        [x.mean(), np.log(sd0)],
-        jac=True,
-        method="TNC",
-        bounds=[(-3.0, 4.0), (np.log(1e-2), np.log(20.0))],
-    )
+    bounds = [(-3.0, 4.0), (np.log(1e-2), np.log(20.0))]
+    res = optimize.minimize(nll, [x.mean(), np.log(sd0)], jac=True, method="TNC", bounds=bounds)
     mu, sd = res.x[0], np.exp(res.x[1])
     f = _truncnorm_cdf(_GRID, mu, sd)
     f[0], f[-1] = 0.0, 1.0
@@ -215,13 +206,8 @@ def _fit_betabinom(counts: np.ndarray, m: int, support: np.ndarray) -> Margin:
         return -np.sum(c * logpmf(a, b)), -np.array([a * ga, b * gb])
 
     mean = np.clip(counts.mean() / m, 0.02, 0.98)
-    res = optimize.minimize(
-        nll,
-        [np.log(mean * 2), np.log((1 - mean) * 2)],
-        jac=True,
-        method="TNC",
-        bounds=[(np.log(1e-3), np.log(1e4))] * 2,
-    )
+    start, bounds = [np.log(mean * 2), np.log((1 - mean) * 2)], [(np.log(1e-3), np.log(1e4))] * 2
+    res = optimize.minimize(nll, start, jac=True, method="TNC", bounds=bounds)
     a, b = np.exp(res.x)
     cdf = np.cumsum(np.exp(logpmf(a, b)))
     cdf[-1] = 1.0
