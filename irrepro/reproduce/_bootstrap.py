@@ -81,10 +81,6 @@ def wmean(x: np.ndarray, w: Weights) -> np.ndarray:
     return w.sums(x) / w.n
 
 
-def _check(B, level) -> tuple[int, float]:
-    return parallel.check_int(B, "B", minimum=2), check_level(level)
-
-
 #: The general jackknife's leave-one-out weights are made this many cells (float64) at a time: one
 #: block, the whole (n, n) matrix, up to 2048 topics; more topics, blocks of rows (memory linear
 #: in the topics, not quadratic: 20,000 topics would need 3 GiB at once).
@@ -110,7 +106,7 @@ def estimate(
     by_sums: bool = True,
 ) -> Estimate:  # fmt: skip
     """``stat`` on all topics with its BCa interval from ``B`` topic resamples, paired (one resample for both sides) or not (independent resamples)."""
-    B, level = _check(B, level)
+    B, level = parallel.check_int(B, "B", minimum=2), check_level(level)
     if n_orig < 2 or n_repro < 2:
         raise InputError(f"need at least 2 topics on each side, got {n_orig} and {n_repro}")
     if paired and n_orig != n_repro:

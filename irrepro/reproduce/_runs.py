@@ -149,9 +149,8 @@ def _runset(files: list[Path], labels: list[str], qrels, precision: str, ranking
 
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]
     source = "simulated" if qrels.source == "simulated" else "user files"
-    rs = _assemble(
-        list(cols), qrels, name="reproduce", source=source, precision=precision, twins=False
-    )  # (it consumes the list; the experiments' names are checked by _quadruples)
+    # _assemble consumes the list; the experiments' names are checked by _quadruples
+    rs = _assemble(list(cols), qrels, name="reproduce", source=source, precision=precision, twins=False)
     if not rankings:
         return rs, None
     exact = rs if precision == "float64" else _assemble(cols, qrels, name="reproduce", source=source,
@@ -253,9 +252,8 @@ def reproduce_runs(
     if paired:
         _check_topics(rs_o, idx, files)
     path = {lab: str(f) for role in ROLES for lab, f in zip(labels[role], files[role])}
-    coverage = tuple(
-        {**r, "run": path[r["run"]]} for r in rs_o._coverage() + ([] if paired else rs_r._coverage())
-    )
+    covered = rs_o._coverage() + ([] if paired else rs_r._coverage())
+    coverage = tuple({**r, "run": path[r["run"]]} for r in covered)
     seed = as_seed_sequence(seed)  # one seed: every statistic draws the same resamples
     scores_o = ms.evaluate(rs_o, list(measures), rel=rel)
     scores_r = scores_o if paired else ms.evaluate(rs_r, list(measures), rel=rel)
@@ -277,17 +275,8 @@ def reproduce_runs(
     args = (x["orig_baseline"], x["orig_advanced"], x["repro_baseline"], x["repro_advanced"])
     _per_measure(est, "effect", names_m, "ER", effect_ratio(*args, paired=paired, seed=_same(seed), **kw))
     _per_measure(est, "effect", names_m, "DeltaRI", delta_ri(*args, paired=paired, seed=_same(seed), **kw))
-    return Reproduction(
-        tuple(names),
-        files,
-        names_m,
-        paired,
-        (len(rs_o.topics), len(rs_r.topics)),
-        est,
-        seed,
-        rs_o.simulated or rs_r.simulated,
-        coverage,
-    )
+    return Reproduction(tuple(names), files, names_m, paired, (len(rs_o.topics), len(rs_r.topics)), est, seed,
+                        rs_o.simulated or rs_r.simulated, coverage)  # fmt: skip
 
 
 def _same(seed: np.random.SeedSequence) -> np.random.SeedSequence:
