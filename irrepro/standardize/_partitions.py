@@ -69,7 +69,7 @@ class PartitionResult:
         """Mean and the central ``level`` interval (a fraction or a percentage) of both quantities."""
         level = check_level(level)
         lo, hi = 50 * (1 - level), 50 * (1 + level)
-        out = {}
+        out: dict[str, float] = {}
         for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
             low, high = float(np.percentile(v, lo)), float(np.percentile(v, hi))
             out |= {f"{name} mean": float(v.mean()), f"{name} low": low, f"{name} high": high}

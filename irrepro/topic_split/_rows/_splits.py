@@ -6,7 +6,7 @@ Their error is the Monte Carlo error of the topic splits, clustered by repetitio
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -91,11 +91,14 @@ class SplitRows:
         """``stat`` (``"edge"``, ``"projected"``, ``"largest"``) of ``exp`` over the resamples."""
         k = (stat, exp, *args)
         if k not in self._boot:
-            f = {"edge": _edge, "projected": _projected, "largest": _largest}[stat]
-            flt, kind = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}[
-                stat
-            ]
-            res = _thin(self.x[exp], flt, kind)
+            stats: dict[str, Callable[..., float]] = {
+                "edge": _edge,
+                "projected": _projected,
+                "largest": _largest,
+            }
+            f = stats[stat]
+            thin = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}
+            res = _thin(self.x[exp], *thin[stat])
             self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
         return self._boot[k]
 
