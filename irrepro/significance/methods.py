@@ -317,7 +317,7 @@ def methods_paragraph(
         s.append([f"The p-values are not adjusted for multiple comparisons; a difference is significant at "
                   f"p < {alpha:g}."])  # fmt: skip
     else:
-        labels = " and, separately, ".join(f"{_label(c)}'s method" for c in corrections)
+        labels = " and, separately, ".join(f"{CORRECTIONS[c][1]}'s method" for c in corrections)
         s.append([f"The p-values are adjusted for the {comparisons} of each measure by {labels} "
                   f"(statsmodels' multipletests: {', '.join(corrections)}); a difference is significant at "
                   f"an adjusted p < {alpha:g}."])  # fmt: skip
@@ -336,7 +336,7 @@ def methods_paragraph(
     if random:
         s.append([f"Every random step drew from seed {seed} (a child of NumPy's SeedSequence({seed}) each); "
                   "the numbers do not depend on the number of workers."])  # fmt: skip
-    elif not random:
+    else:
         s.append(["No step is random."])
     v = _versions()
     s.append(
@@ -357,18 +357,12 @@ def methods_paragraph(
 
 
 def _corrections(correction) -> list[str]:
-    given = (
+    out = (
         ["holm"] if correction is None else [correction] if isinstance(correction, str) else list(correction)
     )
-    out = []
-    for c in given:
+    for c in out:
         if c not in CORRECTIONS:
             raise InputError(f"correction must be one of {', '.join(CORRECTIONS)}, not {c!r}")
-        out.append(c)
     if not out:
         raise InputError("give a correction, or 'none'")
-    return ["none"] if "none" in out and len(out) == 1 else [c for c in out if c != "none"]
-
-
-def _label(c: str) -> str:
-    return CORRECTIONS[c][1]
+    return ["none"] if out == ["none"] else [c for c in out if c != "none"]
