@@ -92,12 +92,7 @@ class ComparisonTable:
                     col = np.full(len(self.runs), np.nan)
                     col[idx] = v
                     cols[(m, name)] = col
-                for name, counts in (
-                    ("significant", sig),
-                    ("wins", w["wins"]),
-                    ("ties", w["ties"]),
-                    ("losses", w["losses"]),
-                ):
+                for name, counts in (("significant", sig), *((c, w[c]) for c in ("wins", "ties", "losses"))):
                     ints = pd.array([pd.NA] * len(self.runs), dtype="Int64")
                     ints[idx] = np.asarray(counts, dtype=np.int64)
                     cols[(m, name)] = ints
@@ -187,27 +182,17 @@ class ComparisonTable:
         for m in self.measures:
             mean = self.means[m].to_numpy()
             best = np.flatnonzero(mean == mean.max())
-            cells = []
-            for s in range(S):
-                txt = f(mean[s])
-                if s in best and fmt == "markdown":
-                    txt = f"**{txt}**"
-                elif s in best and fmt == "latex":
-                    txt = f"\\textbf{{{txt}}}"
-                cells.append(txt)
-            sig, pairs = self._significance(m)
+            bold = {"markdown": "**{}**", "latex": "\\textbf{{{}}}"}.get(fmt, "{}")
+            cells = [bold.format(f(v)) if s in best else f(v) for s, v in enumerate(mean)]
+            cols[(m, "mean")] = cells  # (marked below)
             if self.baseline is not None:
+                sig, pairs = self._significance(m)
                 p = np.full(S, "", dtype=object)
                 for (i, _), s, pa in zip(pairs, sig, self.tests[m].p_adjusted):
                     if s:
-                        mark = (
-                            (_UP if s > 0 else _DOWN)
-                            if fmt != "latex"
-                            else ("$^{\\uparrow}$" if s > 0 else "$^{\\downarrow}$")
-                        )
-                        cells[i] += mark
+                        up, down = ("$^{\\uparrow}$", "$^{\\downarrow}$") if fmt == "latex" else (_UP, _DOWN)
+                        cells[i] += up if s > 0 else down
                     p[i] = "-" if np.isnan(pa) else eq(_p(pa, digits))
-                cols[(m, "mean")] = cells
                 cols[(m, "p")] = list(p)
             else:
                 for s, beaten in enumerate(self.beats(m)):
@@ -221,7 +206,6 @@ class ComparisonTable:
                             cells[s] += f"<sup>{sup}</sup>"
                         else:
                             cells[s] += "".join(_SUPER.get(ch, ch) for ch in sup)
-                cols[(m, "mean")] = cells
             if self.low is not None and self.high is not None:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
