@@ -119,7 +119,6 @@ def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> Boo
     if log:
         x = log_scores(x)
         measure = f"AG_{measure}" if measure else "AG"
-    base = baseline
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
     samples = _check_samples(samples, n, B, seed)
@@ -150,7 +149,7 @@ def _paired(test, scores, pairs, baseline, B, seed, samples, log, n_jobs) -> Boo
     stat, rep_stat = (zbar, wbar) if shift else (tz, tw)
     return BootstrapResult(
         test, measure, systems, pairs, zbar, asl, asl.copy(), "none", n, B,
-        baseline=_baseline_name(systems, pairs, base), effect_size=es, summary="mean",
+        baseline=_baseline_name(systems, pairs, baseline), effect_size=es, summary="mean",
         statistic=stat, replicates=wbar, replicate_statistic=rep_stat,
     )  # fmt: skip
 
@@ -261,7 +260,6 @@ def unpaired_bootstrap_test(
     """
     x, systems, measure = _as_matrix(scores)
     s = _summary(summary)
-    base = baseline
     pairs = _resolve_pairs(pairs, baseline, systems)
     n = x.shape[1]
     samples = _check_samples(samples, 2 * n, B, seed)
@@ -311,6 +309,6 @@ def unpaired_bootstrap_test(
 
     return BootstrapResult(
         "unpaired-bootstrap", measure, systems, pairs, obs, asl, asl.copy(), "none", n, B,
-        baseline=_baseline_name(systems, pairs, base), effect_size=es, summary=s.name,
+        baseline=_baseline_name(systems, pairs, baseline), effect_size=es, summary=s.name,
         statistic=obs, replicates=d, replicate_statistic=d, _ci_summaries=ci,
     )  # fmt: skip

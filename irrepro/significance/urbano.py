@@ -199,16 +199,12 @@ def urbano_tests(
             r = (wilcoxon_pvalues(b - e, alt, convention="R") for alt in ("less", "two-sided"))
             out[name] = TailedPValues(*r)
         elif name == "sign":
-            out[name] = TailedPValues(
-                *(sign_test_pvalues(e - b, alt, min_d=min_d) for alt in ("greater", "two-sided"))
-            )
+            r = (sign_test_pvalues(e - b, alt, min_d=min_d) for alt in ("greater", "two-sided"))
+            out[name] = TailedPValues(*r)
         else:
-            if seeds is None:
-                if seed is None:
-                    raise InputError(
-                        "pass seed (an int or a numpy Generator) for the bootstrap and permutation tests"
-                    )
-                seeds = parallel.as_seed_sequence(seed).spawn(2)
+            if seed is None:
+                raise InputError("pass seed (an int or a numpy Generator): the resampling tests are random")
+            seeds = seeds or parallel.as_seed_sequence(seed).spawn(2)
             fn = bootstrap_test_urbano if name == "bootstrap-shift" else permutation_test_urbano
             out[name] = fn(b, e, B, seed=seeds[int(name == "permutation")], n_jobs=n_jobs)
     return out
