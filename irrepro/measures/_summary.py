@@ -16,12 +16,7 @@ from .names import parse_measure
 def _score_matrices(scores) -> list[ScoreMatrix]:
     if isinstance(scores, ScoreMatrix):
         return [scores]
-    seen, out = set(), []
-    for sm in scores.values():
-        if id(sm) not in seen:
-            seen.add(id(sm))
-            out.append(sm)
-    return out
+    return list({id(sm): sm for sm in scores.values()}.values())  # each matrix once, in order
 
 
 def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarray:
@@ -64,8 +59,6 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
             x = np.log(np.maximum(x, GM_EPSILON))
         elif agg == "G":
             x = np.log(x + GM_EPSILON)
-        elif agg not in ("mean", "sum"):
-            raise InputError(f"unknown aggregate {agg!r}")
         n = mask.sum(axis=1)
         total = np.cumsum(np.where(mask, x, 0.0), axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
         if agg == "sum":
@@ -74,18 +67,15 @@ def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np
         return np.exp(v) if agg in ("gm", "G") else v
 
 
-def _summary(
-    scores, complete: bool, retrieved, agg: str | None = None
-) -> tuple[tuple, dict[str, np.ndarray]]:
+def _summary(scores, complete: bool, retrieved) -> tuple[tuple, dict[str, np.ndarray]]:
     """trec_eval's summary of every measure: ``(runs, {measure: (runs,) values})``."""
     cols: dict[str, np.ndarray] = {}
     runs: tuple[str, ...] = ()
     orders: dict[int, np.ndarray] = {}  # (the measures of an Evaluation share their topics)
     for sm in _score_matrices(scores):
         mask = _topic_mask(scores, sm, complete, retrieved)
-        how = parse_measure(sm.measure).agg if agg is None else agg
         if id(sm.topics) not in orders:
             orders[id(sm.topics)] = _trec_eval_order(sm.topics)
-        cols[sm.measure] = _combine(sm.scores, mask, how, orders[id(sm.topics)])
+        cols[sm.measure] = _combine(sm.scores, mask, parse_measure(sm.measure).agg, orders[id(sm.topics)])
         runs = tuple(sm.systems)
     return runs, cols
