@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..data import PAD
-from .judgments import _gain_pairs, _Gains, _Judgments
+from .judgments import _gain_pairs, _Gains, _Judgments, _memo
 from .names import Measure
 
 
@@ -36,9 +36,7 @@ class _Context:
         self._block: dict = {}
 
     def once(self, key, fn):  # of the block, computed once
-        if key not in self._block:
-            self._block[key] = fn()
-        return self._block[key]
+        return _memo(self._block, key, fn)
 
     def R(self, r) -> np.ndarray:  # each list's topic's number of relevant documents
         return self.n_rel(r)[self.t]
@@ -57,13 +55,12 @@ class _Context:
     def prec_sum(self, r, c=None) -> np.ndarray:  # sum of precisions at the relevant ranks (in the top c)
         h = self.hits(r)
         w = self.once(("prec", r), lambda: h.nth / (h.cols + 1.0))
-        return h.sum(w) if c is None or c >= self.k else h.sum(w, h.cols < c)
+        return h.sum(w, c)
 
     def gain_sum(self, gm: _Gains, disc, c=None) -> np.ndarray:  # sum of gain x disc[rank - 1] (top c)
         h = self.once("pos", lambda: _Hits(self.g > 0))  # every document that can have a gain
         gain = self.once(("gain", gm.pairs), lambda: gm(self.g[h.rows, h.cols]))
-        w = gain * disc[h.cols] if disc is not None else gain
-        return h.sum(w) if c is None or c >= self.k else h.sum(w, h.cols < c)
+        return h.sum(gain * disc[h.cols] if disc is not None else gain, c)
 
     def count_above(self, mask_fn, key, h: _Hits) -> np.ndarray:  # per hit: mask cells above it
         return self.once(key, lambda: np.cumsum(mask_fn(), axis=1, dtype=np.int32))[h.rows, h.cols]
@@ -81,16 +78,10 @@ class _Context:
         return np.where(ok, curve[np.arange(self.n), col], 0.0)
 
     def gain_of(self, spec: Measure) -> _Gains:
-        if spec.gains is None:
-            return self.gains
-        if spec.gains not in self._gains:
-            self._gains[spec.gains] = _Gains(spec.gains)
-        return self._gains[spec.gains]
+        return _memo(self._gains, spec.gains, lambda: _Gains(spec.gains))
 
     def topic(self, key, fn):  # a per-topic (T,) array, computed once
-        if key not in self._cache:
-            self._cache[key] = fn()
-        return self._cache[key]
+        return _memo(self._cache, key, fn)
 
     def disc(self, kind: str, n: int) -> np.ndarray:
         n = max(n, 1)
@@ -145,11 +136,12 @@ class _Hits:
         self.count = np.bincount(self.rows, minlength=n)
         self.first = np.r_[0, np.cumsum(self.count)[:-1]]
         self.nth = np.arange(1, len(self.rows) + 1) - self.first[self.rows]
-        self.n = n
+        self.n, self.k = relb.shape
 
-    def sum(self, weights, keep=None) -> np.ndarray:
-        if keep is None:
+    def sum(self, weights, below=None) -> np.ndarray:  # per row, of the hits (above rank ``below``)
+        if below is None or below >= self.k:
             return np.bincount(self.rows, weights=weights, minlength=self.n)
+        keep = self.cols < below
         return np.bincount(self.rows[keep], weights=weights[keep], minlength=self.n)
 
     def upto(self, c: int) -> np.ndarray:  # relevant documents in the top c of each row

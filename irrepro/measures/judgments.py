@@ -60,18 +60,13 @@ class _Gains:
             return out
         named = set(self.keys.tolist())
         for i, m in enumerate(top.tolist()):
-            if m < 1:
-                out[i] = 0.0
+            if m < 1:  # (out is 0 there)
                 continue
-            best = 0.0
             lvl = m  # the largest level the mapping does not name keeps gain = level
             while lvl in named:
                 lvl -= 1
-            best = max(best, float(lvl) if lvl > 0 else 0.0)
             mask = self.keys <= m
-            if mask.any():
-                best = max(best, float(self.vals[mask].max()))
-            out[i] = best
+            out[i] = max(float(max(lvl, 0)), float(self.vals[mask].max()) if mask.any() else 0.0)
         return out
 
 
@@ -175,6 +170,11 @@ class _Judgments:
         return np.bincount(self.topic, weights=self.count * (self.grade < rel), minlength=self.T)
 
     def ideal(self, gains: _Gains) -> _Ideal:
-        if gains.pairs not in self._ideal:
-            self._ideal[gains.pairs] = _Ideal(self, gains)
-        return self._ideal[gains.pairs]
+        return _memo(self._ideal, gains.pairs, lambda: _Ideal(self, gains))
+
+
+def _memo(cache: dict, key, fn):
+    """``cache[key]``, made by ``fn()`` the first time."""
+    if key not in cache:
+        cache[key] = fn()
+    return cache[key]

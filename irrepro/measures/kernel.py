@@ -179,7 +179,7 @@ def _rbp(s: Measure, ctx: _Context) -> np.ndarray:
     if s.rel is None:  # graded: a topic's gains over its largest gain (when above 1)
         return ctx.gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[ctx.t]
     h = ctx.hits(s.rel)
-    return h.sum(w[h.cols]) if c is None or c >= ctx.k else h.sum(w[h.cols], h.cols < c)
+    return h.sum(w[h.cols], c)
 
 
 def _err(s: Measure, ctx: _Context) -> np.ndarray:
