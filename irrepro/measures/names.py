@@ -27,7 +27,6 @@ class _Family:
     at_required: bool = False
     binary: bool = False  # takes the global relevance level when it sets no rel of its own
     agg: str = "mean"  # trec_eval's summary: mean over topics or sum
-    ir_measures: bool = True
 
 
 _FAMILIES: dict[str, _Family] = {
@@ -52,24 +51,24 @@ _FAMILIES: dict[str, _Family] = {
     "SetF": _Family(("rel", "beta", "judged_only"), binary=True),
     "SetAP": _Family(("rel", "judged_only"), binary=True),
     # the project's own (no ir_measures equivalent)
-    "SP": _Family(("rel",), binary=True, ir_measures=False),
-    "Q": _Family(("rel",), binary=True, ir_measures=False),
-    "PDoc": _Family(("cutoff", "rel"), "cutoff", True, binary=True, ir_measures=False),
-    "DCG": _Family(("cutoff", "gains"), "cutoff", True, ir_measures=False),
-    "nDCG_sakai": _Family(("cutoff",), "cutoff", True, ir_measures=False),
-    "nCG": _Family(("cutoff",), "cutoff", True, ir_measures=False),
-    "11pt_avg": _Family(("rel",), binary=True, ir_measures=False),
+    "SP": _Family(("rel",), binary=True),
+    "Q": _Family(("rel",), binary=True),
+    "PDoc": _Family(("cutoff", "rel"), "cutoff", True, binary=True),
+    "DCG": _Family(("cutoff", "gains"), "cutoff", True),
+    "nDCG_sakai": _Family(("cutoff",), "cutoff", True),
+    "nCG": _Family(("cutoff",), "cutoff", True),
+    "11pt_avg": _Family(("rel",), binary=True),
     # trec_eval's measures that ir_measures lacks, under trec_eval's names
-    "relative_P": _Family(("cutoff", "rel"), "cutoff", True, binary=True, ir_measures=False),
-    "Rprec_mult": _Family(("mult", "rel"), "mult", True, binary=True, ir_measures=False),
-    "utility": _Family(("rel_ret", "nonrel_ret", "rel_missed", "rel"), binary=True, ir_measures=False),
-    "binG": _Family(("rel",), binary=True, ir_measures=False),
-    "G": _Family(("gains",), ir_measures=False),
-    "ndcg_rel": _Family(("gains",), ir_measures=False),
-    "Rndcg": _Family(("rel", "gains"), binary=True, ir_measures=False),
-    "num_nonrel_judged_ret": _Family(("rel",), binary=True, agg="sum", ir_measures=False),
-    "unj": _Family(("cutoff",), "cutoff", True, ir_measures=False),
-    "rbp_resid": _Family(("p",), ir_measures=False),
+    "relative_P": _Family(("cutoff", "rel"), "cutoff", True, binary=True),
+    "Rprec_mult": _Family(("mult", "rel"), "mult", True, binary=True),
+    "utility": _Family(("rel_ret", "nonrel_ret", "rel_missed", "rel"), binary=True),
+    "binG": _Family(("rel",), binary=True),
+    "G": _Family(("gains",)),
+    "ndcg_rel": _Family(("gains",)),
+    "Rndcg": _Family(("rel", "gains"), binary=True),
+    "num_nonrel_judged_ret": _Family(("rel",), binary=True, agg="sum"),
+    "unj": _Family(("cutoff",), "cutoff", True),
+    "rbp_resid": _Family(("p",)),
 }
 
 # the default of a parameter a measure leaves out (rbp_resid: trec_eval's p; RBP: ir_measures')
@@ -86,26 +85,16 @@ MEASURE_FAMILIES = {
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
-#: Families whose per-topic scores lie in [0, 1] (shares, normalised gains, reciprocal ranks); the
-#: others are unbounded or counts (NumRet, DCG, utility, SP = AP x R).
-_UNIT_FAMILIES = frozenset({
-    "AP", "P", "R", "Rprec", "RR", "Success", "Bpref", "infAP", "nDCG", "RBP", "ERR", "Judged", "IPrec",
-    "SetP", "SetR", "SetF", "SetAP", "Q", "PDoc", "nDCG_sakai", "nCG", "11pt_avg", "relative_P",
-    "Rprec_mult", "binG", "G", "ndcg_rel", "Rndcg", "unj", "rbp_resid",
-})  # fmt: skip
+#: Families whose per-topic scores lie in [0, 1] (shares, normalised gains, reciprocal ranks): all
+#: but the counts (summed over topics) and the unbounded ones (DCG, utility, SP = AP x R).
+_UNIT_FAMILIES = frozenset(n for n, f in _FAMILIES.items() if f.agg == "mean") - {"DCG", "utility", "SP"}
 
 # ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
-    "MAP": ("AP", {}),
-    "BPref": ("Bpref", {}),
-    "NDCG": ("nDCG", {}),
-    "Precision": ("P", {}),
-    "Recall": ("R", {}),
-    "RPrec": ("Rprec", {}),
-    "MRR": ("RR", {}),
-    "SetRelP": ("SetP", {"relative": True}),
+    "MAP": ("AP", {}), "BPref": ("Bpref", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}),
+    "Recall": ("R", {}), "RPrec": ("Rprec", {}), "MRR": ("RR", {}), "SetRelP": ("SetP", {"relative": True}),
     "NumRelRet": ("NumRet", {"rel": _GLOBAL_REL}),
-}
+}  # fmt: skip
 
 # ir_measures measures irrepro does not compute, and why
 _MISSING = {
