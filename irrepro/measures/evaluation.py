@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..data import RunSet, ScoreMatrix
+from ..data import UNJUDGED, RunSet, ScoreMatrix
 from ..errors import InputError
 from ..escape import plain
 from ._summary import _score_matrices, _summary, _topic_mask, _trec_eval_order
 from .judgments import _Judgments
-from .kernel import _blocks, _check_err, _pooled_grades, _run_kernel, _specs
+from .kernel import _POOLED, _blocks, _check_err, _run_kernel, _specs
 from .names import parse_measure
 from .trec_names import _trec_eval_key, trec_eval_name
 
@@ -97,27 +97,41 @@ def evaluate(
         _check_err(judg, topics)
     fix = _pooled_fix(runset, judg, topics, any(s.family == "infAP" for s in specs))
     out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
+    names = tuple(runset.runs), tuple(topics)
     mats = {
-        s.name: ScoreMatrix(
-            out[s.name].reshape(S, T), tuple(runset.runs), tuple(topics), s.name, runset.name, runset.source
-        )  # fmt: skip
+        s.name: ScoreMatrix(out[s.name].reshape(S, T), *names, s.name, runset.name, runset.source)
         for s in specs
     }
     return Evaluation({key: mats[s.name] for key, s in pairs}, retrieved.reshape(S, T), rel)
 
 
 def _pooled_fix(runset, judg: _Judgments, topics, infap: bool):
-    """A block fix-up for infAP on topics with negative qrels grades (pooled, not judged), or None."""
+    """For infAP: a block fix-up marking the pooled-but-unjudged documents (negative qrels grade), or None."""
     pooled = set(judg.pooled_topics.tolist()) if infap else set()
     if not pooled:
         return None
+    T = len(topics)
     tindex = {x: i for i, x in enumerate(topics)}
     qrels: dict = {t: {} for t in pooled}
     for tp, d, gr in zip(*runset.qrels._columns):
         i = tindex.get(tp)
         if i in qrels:
             qrels[i][d] = int(gr)
-    return lambda index, block: _pooled_grades(runset, index, block, pooled, qrels)
+
+    def fix(index: np.ndarray, block: np.ndarray) -> np.ndarray:
+        rows = np.flatnonzero(np.isin(index % T, list(pooled)))
+        if not len(rows):
+            return block
+        block = block.astype(np.int64)
+        for i in rows.tolist():
+            s, t = divmod(int(index[i]), T)
+            docs = runset.doc_ids(s, t)[: block.shape[1]]
+            vals = block[i, : len(docs)]
+            in_pool = np.array([qrels[t].get(d, 0) < 0 for d in docs], dtype=bool)
+            vals[in_pool & (vals == UNJUDGED)] = _POOLED
+        return block
+
+    return fix
 
 
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
@@ -199,8 +213,7 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame(columns=["run", "query_id", "measure", "value"])
     df = pd.concat(parts, ignore_index=True)
-    df = df.sort_values("_s", kind="stable").drop(columns="_s").reset_index(drop=True)
-    return df
+    return df.sort_values("_s", kind="stable").drop(columns="_s").reset_index(drop=True)
 
 
 def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retrieved=None) -> dict:
@@ -240,40 +253,26 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
         mask = _topic_mask(scores, sm, complete, retrieved)
         for s, run in enumerate(sm.systems):
             d = out.setdefault(run, {})
-            vals = sm.scores[s].tolist()
-            keep = mask[s].tolist()
-            for topic, v, ok in zip(sm.topics, vals, keep):
-                if not ok:
-                    continue
-                if form == "pytrec_eval":
-                    d.setdefault(topic, {})[sm.measure] = v
-                else:
-                    d.setdefault(sm.measure, {})[topic] = v
+            for topic, v, ok in zip(sm.topics, sm.scores[s].tolist(), mask[s].tolist()):
+                if ok:
+                    outer, inner = (topic, sm.measure) if form == "pytrec_eval" else (sm.measure, topic)
+                    d.setdefault(outer, {})[inner] = v
     return out
 
 
-def _rows(
-    scores,
-    *,
-    per_topic: bool,
-    complete: bool = True,
-    retrieved=None,
-    rel: int | None = None,
-    trec_eval: bool = False,
-) -> list[tuple[str, str, str, float, bool]]:
-    """The long table of per-topic and summary values, pandas-free."""
+def _rows(scores, *, per_topic: bool, **kw) -> list[tuple[str, str, str, float, bool]]:
+    """The long table of per-topic and summary values, pandas-free (:func:`_iter_rows`)."""
+    return list(_iter_rows(scores, per_topic=per_topic, **kw))
+
+
+def _iter_rows(
+    scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None, trec_eval=False
+) -> Iterator[tuple]:
+    """The rows of :func:`_rows`, one at a time (a million topics' rows are never all held)."""
     # ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
     # ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names
     # (under ``-l rel``) and order, topics by the bytes of their ids, and each summary opened
     # by the ``runid`` row (value: the run's name; is_count None).
-    return list(_iter_rows(scores, per_topic=per_topic, complete=complete, retrieved=retrieved, rel=rel,
-                           trec_eval=trec_eval))  # fmt: skip
-
-
-def _iter_rows(
-    scores, *, per_topic: bool, complete: bool, retrieved, rel: int | None, trec_eval: bool
-) -> Iterator[tuple]:
-    """The rows of :func:`_rows`, one at a time (a million topics' rows are never all held)."""
     if rel is None:
         rel = getattr(scores, "rel", 1)
     mats = _score_matrices(scores)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..data import PAD, UNJUDGED, RunSet
+from ..data import PAD, RunSet
 from ..errors import InputError
 from ._block_context import _Context, _safe_div
 from ._gain_curves import gain_g, gain_ndcg_rel, gain_rndcg
@@ -26,11 +26,6 @@ _POOLED = -3
 
 # ERR (gdeval.pl): stop probability (2**g - 1) / 2**_ERR_MAX_GRADE, grades up to _ERR_MAX_GRADE
 _ERR_MAX_GRADE = 4
-
-
-# --------------------------------------------------------------------------------------------
-# public single-purpose kernels
-# --------------------------------------------------------------------------------------------
 
 
 def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
@@ -60,40 +55,10 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     return (unjudged * w).sum(axis=-1) + p ** length.astype(np.float64)
 
 
-# --------------------------------------------------------------------------------------------
-# blocks of ranked lists
-# --------------------------------------------------------------------------------------------
-
-
 def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
     """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``)."""
     max_cells = _CHUNK_CELLS if max_cells is None else max_cells
     yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
-
-
-def _pooled_grades(runset, index: np.ndarray, block: np.ndarray, pooled: set, qrels: dict) -> np.ndarray:
-    """For infAP: mark the pooled-but-unjudged documents (negative qrels grade) of lists that have any."""
-    T = len(runset.topics)
-    t_of = index % T
-    rows = np.flatnonzero(np.isin(t_of, list(pooled)))
-    if not len(rows):
-        return block
-    block = block.astype(np.int64)
-    for i in rows.tolist():
-        s, t = divmod(int(index[i]), T)
-        docs = runset.doc_ids(s, t)[: block.shape[1]]
-        if not len(docs):
-            continue
-        judged = qrels[t]
-        vals = block[i, : len(docs)]
-        in_pool = np.array([judged.get(d, 0) < 0 for d in docs], dtype=bool)
-        vals[in_pool & (vals == UNJUDGED)] = _POOLED
-    return block
-
-
-# --------------------------------------------------------------------------------------------
-# the block kernel
-# --------------------------------------------------------------------------------------------
 
 
 def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
