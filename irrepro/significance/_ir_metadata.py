@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from typing import Any
 
 from ..errors import REPOSITORY_URL
 from ._names import FAMILY_WISE, TESTS
@@ -18,28 +17,21 @@ def _versions() -> dict[str, str]:
     import numpy
     import pandas
     import scipy
+    import statsmodels  # (the corrections: multipletests)
 
     from .. import __version__
 
-    out = {"irrepro": __version__, "numpy": numpy.__version__, "scipy": scipy.__version__,
-           "pandas": pandas.__version__}  # fmt: skip
-    try:
-        import statsmodels
-
-        out["statsmodels"] = statsmodels.__version__  # the corrections (multipletests)
-    except ImportError:  # pragma: no cover - a dependency of irrepro
-        pass
-    out["python"] = platform.python_version()
-    return out
+    return {"irrepro": __version__, "numpy": numpy.__version__, "scipy": scipy.__version__,
+            "pandas": pandas.__version__, "statsmodels": statsmodels.__version__,
+            "python": platform.python_version()}  # fmt: skip
 
 
 def _metadata(*, names, reported, test, corrections, versions, command, qrels, baseline, **settings) -> dict:
     """The settings in ir_metadata's (v0.1) fields, and the rest under ``irrepro``."""
     libraries = [f"{k}=={v}" for k, v in versions.items() if k != "python"]
-    significance = [{"name": TESTS[test], "correction method": c} for c in corrections]
-    if test == FAMILY_WISE:
-        significance = [{"name": TESTS[test], "correction method": "none (family-wise by itself)"}]
-    meta: dict[str, Any] = {
+    methods = ["none (family-wise by itself)"] if test == FAMILY_WISE else corrections
+    significance = [{"name": TESTS[test], "correction method": c} for c in methods]
+    return {
         "schema-version": "0.1",
         "platform": {
             "hardware": {"cpu": {"architecture": platform.machine(), "number of cores": os.cpu_count() or 1}},
@@ -69,7 +61,6 @@ def _metadata(*, names, reported, test, corrections, versions, command, qrels, b
             "python": sys.version.split()[0],
         },  # fmt: skip
     }
-    return meta
 
 
 def _distribution() -> str:
