@@ -81,13 +81,8 @@ class BootstrapResult(PairwiseResult):
         diffs = np.abs(self.replicates[np.arange(len(b)), b])
         if per_pair:
             return diffs
-        return _round_sig(float(diffs.max()), digits)
-
-
-def _round_sig(x: float, digits: int) -> float:
-    if x == 0 or not np.isfinite(x):
-        return x
-    return float(f"{x:.{digits}g}")
+        top = float(diffs.max())
+        return top if top == 0 or not np.isfinite(top) else float(f"{top:.{digits}g}")  # (digits significant)
 
 
 def _studentised(s1: np.ndarray, s2: np.ndarray, n: int, tol) -> tuple[np.ndarray, np.ndarray]:

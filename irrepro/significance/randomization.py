@@ -32,12 +32,6 @@ def sign_flips(n_topics: int, B: int = 10_000, *, seed: SeedLike) -> np.ndarray:
     return 1.0 - 2.0 * bits
 
 
-def _all_sign_flips(n: int) -> np.ndarray:
-    """``(2**n, n)``: every sign pattern once (the exact test's permutations)."""
-    bits = (np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n)) & 1
-    return 1.0 - 2.0 * bits
-
-
 def _check_signs(signs, n: int) -> np.ndarray:
     signs = np.asarray(signs, dtype=np.float64)
     if signs.ndim != 2 or signs.shape[1] != n or signs.shape[0] < 1:
@@ -45,11 +39,6 @@ def _check_signs(signs, n: int) -> np.ndarray:
     if not np.all(np.abs(signs) == 1):
         raise InputError("signs must be +1 or -1")
     return signs
-
-
-def _tolerance(x: np.ndarray, p: np.ndarray, obs: np.ndarray) -> np.ndarray:
-    """How close to the observed value a replicate ties: scipy's tolerance or rounding noise."""
-    return np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))
 
 
 def permutation_test(
@@ -115,8 +104,8 @@ def permutation_test(
     else:
         B = parallel.check_int(B, "B", minimum=1)
         exact = n < 63 and 2**n <= B
-        if exact:
-            signs = _all_sign_flips(n)
+        if exact:  # every sign pattern once
+            signs = 1.0 - 2.0 * ((np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n)) & 1)
         else:
             if seed is None:
                 raise InputError("pass seed (int or numpy Generator) or the sign flips as signs")
@@ -131,7 +120,8 @@ def permutation_test(
         p = pairs[sl]
         obs = (x[p[:, 0]] - x[p[:, 1]]).mean(axis=1)
         null = means[p[:, 0]] - means[p[:, 1]]  # (P, B)
-        tol = _tolerance(x, p, obs)[:, None]
+        # a replicate ties the observed mean within scipy's tolerance or rounding noise
+        tol = np.maximum(100 * np.finfo(np.float64).eps * np.abs(obs), _pair_noise(x, p))[:, None]
         pv = {}
         if need_g:
             pv["greater"] = (np.count_nonzero(null >= obs[:, None] - tol, axis=1) + adj) / (B + adj)
