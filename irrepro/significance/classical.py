@@ -138,14 +138,19 @@ def sign_test_pvalues(d, alternative: str = "two-sided", *, min_d: float = 0.0) 
     return np.where(m == 0, np.nan, p)
 
 
+def _sign_counts(ranks, width: int) -> np.ndarray:
+    """Number of sign patterns of ``ranks`` giving each sum of the positive ones, 0..width - 1, exact."""
+    c = np.zeros(width, dtype=np.int64)
+    c[0] = 1
+    for r in ranks:
+        c[r:] = c[r:] + c[:-r].copy()
+    return c
+
+
 @cache
 def _signed_rank_counts(n: int) -> np.ndarray:
     """Number of sign patterns giving each W+ = 0..n(n+1)/2 (no ties, no zeros), exact integers."""
-    c = np.zeros(n * (n + 1) // 2 + 1, dtype=np.int64)
-    c[0] = 1
-    for r in range(1, n + 1):
-        c[r:] = c[r:] + c[:-r].copy()
-    return c
+    return _sign_counts(range(1, n + 1), n * (n + 1) // 2 + 1)
 
 
 @cache
@@ -156,10 +161,7 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     ranks2 = []
     for a, b in zip(starts[:-1], starts[1:]):
         ranks2 += [a + b + 1] * (b - a)  # doubled average rank of positions a..b-1 (1-based)
-    c = np.zeros(width, dtype=np.int64)
-    c[0] = 1
-    for r in ranks2:
-        c[r:] = c[r:] + c[:-r].copy()
+    c = _sign_counts(ranks2, width)
     total = float(2**m)
     return np.cumsum(c) / total, np.cumsum(c[::-1])[::-1] / total
 
@@ -242,10 +244,7 @@ def wilcoxon_pvalues(d, alternative: str = "two-sided", *, convention: str = "sc
         keys = (m.astype(np.int64) << 16) | bits
         width = n * (n + 1) + 1
         uk, inv = np.unique(keys[perm], return_inverse=True)
-        lo_t = np.empty((len(uk), width))
-        hi_t = np.empty((len(uk), width))
-        for i, k in enumerate(uk):
-            lo_t[i], hi_t[i] = _tied_tail_table(int(k), width)
+        lo_t, hi_t = map(np.array, zip(*(_tied_tail_table(int(k), width) for k in uk)))
         obs = w2[perm]
         p[perm] = _tails(lo_t[inv, obs], hi_t[inv, obs], alternative)
 
