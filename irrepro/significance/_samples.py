@@ -21,15 +21,11 @@ from ..parallel import SeedLike
 def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
     """(S, T) finite float array, system names and measure name of a ScoreMatrix or an array."""
     arr = _checked_scores(scores)
-    if isinstance(scores, ScoreMatrix):
-        systems, measure = tuple(scores.systems), scores.measure
-    else:
-        systems, measure = None, ""
     if arr.shape[0] < 2 or arr.shape[1] < 2:
         raise InputError(f"need at least 2 systems and 2 topics, got shape {arr.shape}")
-    if systems is None:
-        systems = tuple(str(i) for i in range(arr.shape[0]))
-    return arr, systems, measure
+    if isinstance(scores, ScoreMatrix):
+        return arr, tuple(scores.systems), scores.measure
+    return arr, tuple(str(i) for i in range(arr.shape[0])), ""
 
 
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.ndarray:
@@ -174,11 +170,6 @@ def _check_pairs(pairs, n_systems: int) -> np.ndarray:
     if np.any(pairs[:, 0] == pairs[:, 1]):
         raise InputError("a pair compares a system with itself")
     return pairs
-
-
-# --------------------------------------------------------------------------------------------
-# summaries
-# --------------------------------------------------------------------------------------------
 
 
 def log_scores(scores, eps: float = GM_EPSILON) -> np.ndarray:

@@ -187,11 +187,9 @@ def compare(
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
     tests, wtl, lows, highs = {}, {}, {}, {}
     for m, x in arrays.items():
-        sm = (
-            mats[m]
-            if isinstance(mats[m], ScoreMatrix)
-            else ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
-        )
+        sm = mats[m]
+        if not isinstance(sm, ScoreMatrix):
+            sm = ScoreMatrix(x, runs, tuple(map(str, range(x.shape[1]))), m)
         tests[m] = pairwise_test(
             sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs
         )

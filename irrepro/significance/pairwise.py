@@ -82,11 +82,8 @@ def pairwise_test(
     else:
         x, systems, measure = _as_matrix(scores)
         pairs = _resolve_pairs(pairs, baseline, systems)
-
-        def run(sl: slice):
-            return classical_pairs(x, pairs[sl], test)
-
-        diff, p = (np.concatenate(a) for a in zip(*_map_chunks(run, len(pairs), n_jobs)))
+        parts = _map_chunks(lambda sl: classical_pairs(x, pairs[sl], test), len(pairs), n_jobs)
+        diff, p = (np.concatenate(a) for a in zip(*parts))
         res = PairwiseResult(
             test, measure, systems, pairs, diff, p, p.copy(), "none", x.shape[1],
             baseline=_baseline_name(systems, pairs, baseline),
