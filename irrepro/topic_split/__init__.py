@@ -81,10 +81,17 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     return matrix.subset(systems=[matrix.systems[i] for i in keep])
 
 
-def _swap_task(matrices: list[np.ndarray], args) -> tuple:
-    """One (matrix, size) of the swap experiment; the matrix numbered ``args[0]`` (they travel with the function)."""
-    X = matrices[args[0]]
-    n, reps, design, rng, abs_w, rel_w, n_bins, filters, chunk = args[1:]
+def _pairs(S: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(S, k=1)
+
+
+def _swap_on(matrices: list[np.ndarray], args) -> tuple:
+    """:func:`_swap_task` of the matrix numbered ``args[0]`` (the matrices travel with the function)."""
+    return _swap_task((matrices[args[0]],) + tuple(args[1:]))
+
+
+def _swap_task(args) -> tuple:
+    X, n, reps, design, rng, abs_w, rel_w, n_bins, filters, chunk = args
     S, T = X.shape
     if design == "disjoint":
         if 2 * n > T:
@@ -96,7 +103,7 @@ def _swap_task(matrices: list[np.ndarray], args) -> tuple:
         i2 = rng.permuted(np.tile(np.arange(T), (reps, 1)), axis=1)[:, :n]
     M1 = X[:, i1].mean(axis=-1)  # (S, R)
     M2 = X[:, i2].mean(axis=-1)
-    a, b = np.triu_indices(S, k=1)
+    a, b = _pairs(S)
     F = len(filters)
     trials = np.zeros((F, 2, reps, n_bins), dtype=np.int64)  # per repetition (its Monte Carlo error)
     errors = np.zeros_like(trials)
@@ -125,12 +132,15 @@ def _swap_task(matrices: list[np.ndarray], args) -> tuple:
         rep = np.broadcast_to(np.arange(reps, dtype=np.int64) * n_bins, d1.shape)
         for f, (test, plo, phi) in enumerate(filters):
             keep = valid if test is None else valid & (pv[test] > plo) & (pv[test] <= phi)
-            for k, bk in enumerate(bins):
+            for k in range(2):
+                bk = bins[k]
                 sel = keep & (bk < n_bins)
                 idx = bk[sel].astype(np.int64) + rep[sel]  # (repetition, bin), flattened
-                trials[f, k] += np.bincount(idx, minlength=reps * n_bins).reshape(reps, n_bins)
-                hits = np.bincount(idx, weights=err[sel], minlength=reps * n_bins)
-                errors[f, k] += hits.astype(np.int64).reshape(reps, n_bins)
+                size = reps * n_bins
+                trials[f, k] += np.bincount(idx, minlength=size).reshape(reps, n_bins)
+                errors[f, k] += (
+                    np.bincount(idx, weights=err[sel], minlength=size).astype(np.int64).reshape(reps, n_bins)
+                )
         order = np.argsort(absd, axis=1, kind="stable")
         dep_e += np.take_along_axis(err, order, axis=1).sum(axis=0)
         dep_t += np.take_along_axis(valid, order, axis=1).sum(axis=0)
@@ -248,7 +258,7 @@ def swap_experiment(
         for i, (k, s) in enumerate(tasks)
     ]
     label = progress if isinstance(progress, str) else ("swap experiment" if progress else False)
-    out = parallel.parallel_map(partial(_swap_task, xs), items, n_jobs=n_jobs, progress=label)
+    out = parallel.parallel_map(partial(_swap_on, xs), items, n_jobs=n_jobs, progress=label)
     F = len(filters)
     rep_trials = np.zeros((F, 2, len(sizes), B, n_bins), dtype=np.int64)
     rep_errors = np.zeros_like(rep_trials)
@@ -263,9 +273,21 @@ def swap_experiment(
         if s == 0:
             n_pairs += npairs
     return SwapExperiment(
-        measure=matrices[0].measure, design=design, sizes=sizes_arr, B=B, filters=filters,
-        kinds=("absolute", "relative"), abs_width=abs_width, rel_width=rel_width,
-        trials=rep_trials.sum(axis=3), errors=rep_errors.sum(axis=3), dep_errors=dep_e, dep_trials=dep_t,
-        n_pairs=n_pairs, collections=tuple(m.collection for m in matrices),
-        seed=seed if isinstance(seed, (int, np.integer)) else None, rep_trials=rep_trials, rep_errors=rep_errors,
-    )  # fmt: skip
+        measure=matrices[0].measure,
+        design=design,
+        sizes=sizes_arr,
+        B=B,
+        filters=filters,
+        kinds=("absolute", "relative"),
+        abs_width=abs_width,
+        rel_width=rel_width,
+        trials=rep_trials.sum(axis=3),
+        errors=rep_errors.sum(axis=3),
+        dep_errors=dep_e,
+        dep_trials=dep_t,
+        n_pairs=n_pairs,
+        collections=tuple(m.collection for m in matrices),
+        seed=seed if isinstance(seed, (int, np.integer)) else None,
+        rep_trials=rep_trials,
+        rep_errors=rep_errors,
+    )

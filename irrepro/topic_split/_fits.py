@@ -71,8 +71,15 @@ class GrowthFit:
 
     def table(self) -> pd.DataFrame:
         """The fit per bin: ``bin``, ``a``, ``b``, ``error at <at>`` and ``sizes used``."""
-        return pd.DataFrame({"bin": self.labels, "a": np.exp(self.log_a), "b": self.b,
-                             f"error at {self.at}": self.projected, "sizes used": self.n_points})  # fmt: skip
+        return pd.DataFrame(
+            {
+                "bin": self.labels,
+                "a": np.exp(self.log_a),
+                "b": self.b,
+                f"error at {self.at}": self.projected,
+                "sizes used": self.n_points,
+            }
+        )
 
 
 def growth_fit(
@@ -136,5 +143,22 @@ def growth_fit(
     b = np.where(ok, b, np.nan)
     log_a = np.where(ok, ybar - b * nbar, np.nan)
     return GrowthFit(
-        tuple(result.bin_labels(kind)), log_a, b, np.exp(log_a + b * at), cnt.astype(int), at, threshold
+        labels=tuple(result.bin_labels(kind)),
+        log_a=log_a,
+        b=b,
+        projected=np.exp(log_a + b * at),
+        n_points=cnt.astype(int),
+        at=at,
+        threshold=threshold,
     )
+
+
+def _bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (NaN for ``None``)."""
+    return float(label.split("-")[0]) if label else float("nan")
+
+
+def _largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (NaN if none)."""
+    p = fit.projected
+    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")

@@ -151,8 +151,9 @@ class SwapExperiment:
         if reps.size == 0 or reps.min() < 0 or reps.max() >= self.B:
             raise InputError(f"reps must be indices in 0..{self.B - 1}")
         rt, re_ = tr[:, :, :, reps], er[:, :, :, reps]
-        return replace(self, B=len(reps), trials=rt.sum(axis=3), errors=re_.sum(axis=3), rep_trials=rt,
-                       rep_errors=re_)  # fmt: skip
+        return replace(
+            self, B=len(reps), trials=rt.sum(axis=3), errors=re_.sum(axis=3), rep_trials=rt, rep_errors=re_
+        )
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
         if filter not in self.filters:

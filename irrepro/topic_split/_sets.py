@@ -19,16 +19,21 @@ from ..significance import classical
 
 #: The paired tests of the significance filters (:mod:`irrepro.significance.classical`), by
 #: :data:`irrepro.significance.TESTS`' names.
-_TESTS = {"paired-t": classical.paired_t_pvalues, "sign": classical.sign_test_pvalues,
-          "wilcoxon": classical.wilcoxon_pvalues}  # fmt: skip
+_TESTS = {
+    "paired-t": classical.paired_t_pvalues,
+    "sign": classical.sign_test_pvalues,
+    "wilcoxon": classical.wilcoxon_pvalues,
+}
 
 
 def _test_names(tests: Sequence[str]) -> list[str]:
     """``tests`` as a list of :data:`_TESTS`' names; an unknown name is an error."""
+    out = []
     for t in tests:
         if t not in _TESTS:
             raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
-    return list(tests)
+        out.append(t)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -74,9 +79,17 @@ def full_set_tests(
         lo = np.minimum(mean[a], mean[b])
         with np.errstate(divide="ignore", invalid="ignore"):
             rel = np.where(lo > 0, (hi - lo) / lo, np.inf)
-        runs = np.asarray(m.systems)
-        frame = pd.DataFrame({"collection": m.collection, "run_a": runs[a], "run_b": runs[b], "score_a": mean[a],
-                              "score_b": mean[b], "abs_diff": hi - lo, "rel_diff": rel})  # fmt: skip
+        frame = pd.DataFrame(
+            {
+                "collection": m.collection,
+                "run_a": np.asarray(m.systems)[a],
+                "run_b": np.asarray(m.systems)[b],
+                "score_a": mean[a],
+                "score_b": mean[b],
+                "abs_diff": hi - lo,
+                "rel_diff": rel,
+            }
+        )
         D = X[a] - X[b]
         for t in tests:
             frame[f"p_{t}"] = _TESTS[t](D)

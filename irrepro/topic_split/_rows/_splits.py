@@ -6,7 +6,7 @@ Their error is the Monte Carlo error of the topic splits, clustered by repetitio
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,7 +15,7 @@ import pandas as pd
 
 from ... import _lazy
 from ...errors import InputError
-from .._fits import growth_fit
+from .._fits import _bin_lower_edge, _largest_projected_error, growth_fit
 from .._results import SwapExperiment, rate_se
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
@@ -40,19 +40,7 @@ def pct(x: float, digits: int = 0) -> str:
 
 def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
     """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
-    label = growth_fit(res, filter=filter, kind=kind).first_reliable()
-    return float(label.split("-")[0]) if label else math.nan
-
-
-def _projected(res: SwapExperiment, b: int, kind: str) -> float:
-    """The projected error at 50 topics of bin ``b``."""
-    return float(growth_fit(res, kind=kind).projected[b])
-
-
-def _largest(res: SwapExperiment, filter: str) -> float:
-    """The largest projected error at 50 topics over the fitted bins (NaN if none)."""
-    p = growth_fit(res, filter=filter).projected
-    return float(np.nanmax(p)) if np.isfinite(p).any() else math.nan
+    return _bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
@@ -69,8 +57,15 @@ def rise(dependence: pd.DataFrame, sizes: Sequence[int] = (5, 25)) -> dict[int, 
 class SplitRows:
     """The rows of the chapter's swap experiments, each with its errors."""
 
-    def __init__(self, numbers: Mapping, experiments: Mapping[str, SwapExperiment], *, n_boot: int, seed: int,
-                 min_trials: int = 100):  # fmt: skip
+    def __init__(
+        self,
+        numbers: Mapping,
+        experiments: Mapping[str, SwapExperiment],
+        *,
+        n_boot: int,
+        seed: int,
+        min_trials: int = 100,
+    ):
         self.P = numbers
         self.x = dict(experiments)
         Bs = {r.B for r in self.x.values()}
@@ -91,25 +86,36 @@ class SplitRows:
         """``stat`` (``"edge"``, ``"projected"``, ``"largest"``) of ``exp`` over the resamples."""
         k = (stat, exp, *args)
         if k not in self._boot:
-            stats: dict[str, Callable[..., float]] = {
-                "edge": _edge,
-                "projected": _projected,
-                "largest": _largest,
-            }
-            f = stats[stat]
-            thin = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}
-            res = _thin(self.x[exp], *thin[stat])
+            f = {"edge": self._edge, "projected": self._projected, "largest": self._largest}[stat]
+            flt, kind = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}[
+                stat
+            ]
+            res = _thin(self.x[exp], flt, kind)
             self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
         return self._boot[k]
 
-    def _errors(self, mc, note: str = "") -> Errors:
+    @staticmethod
+    def _edge(res: SwapExperiment, *args) -> float:
+        return _edge(res, *args)
+
+    @staticmethod
+    def _projected(res: SwapExperiment, *args) -> float:
+        return float(growth_fit(res, kind=args[1]).projected[args[0]])
+
+    @staticmethod
+    def _largest(res: SwapExperiment, *args) -> float:
+        return float(_largest_projected_error(growth_fit(res, filter=args[0])))
+
+    def _years(self, *exps: str) -> int:
+        return max(len(self.x[e].collections) for e in exps)
+
+    def _errors(self, mc, exps: Sequence[str], note: str = "") -> Errors:
         return book.errors(
             sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
         )
 
     def _paper_se(self, mc, exps: Sequence[str]):
-        years = max(len(self.x[e].collections) for e in exps)
-        f = math.sqrt(self.B * years / (PAPER_REPETITIONS * PAPER_YEARS))
+        f = math.sqrt(self.B * self._years(*exps) / (PAPER_REPETITIONS * PAPER_YEARS))
         se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
         return float(se[0]) if se.size == 1 else [float(v) for v in se]
 
@@ -140,7 +146,7 @@ class SplitRows:
         """A threshold row (kind ``"score"``): :meth:`edge`, with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
         row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
-                         self._errors(float(se[0]), why), **extra)  # fmt: skip
+                         self._errors(float(se[0]), [exp], why), **extra)  # fmt: skip
         return self._compared(row, float(se[0]), [exp])
 
     def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
@@ -152,24 +158,25 @@ class SplitRows:
                 self._boot_of("edge", e1, f1, "relative") - self._boot_of("edge", e2, f2, "relative")
             )
         se, why = self._boot_se(np.stack(boots, axis=1))
+        exps = [e for pair in parts for e, _ in pair]
         mc = float(se[0]) if len(parts) == 1 else tuple(float(v) for v in se)
         ours = " / ".join(f"{v:g}" for v in vals)
-        return book.ordering(quantity, self.P[key], ours, self._errors(mc, why), **extra)
+        return book.ordering(quantity, self.P[key], ours, self._errors(mc, exps, why), **extra)
 
     def projected(
         self, quantity: str, key: str | None, exp: str, b: int, kind: str = "relative", **extra
     ) -> dict:
         """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
-        value = _projected(self.x[exp], b, kind)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
+        value = float(growth_fit(self.x[exp], kind=kind).projected[b])
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
         return self._compared(row, float(se[0]), [exp])
 
     def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
         """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
         se, why = self._boot_se(self._boot_of("largest", exp, filter))
-        value = _largest(self.x[exp], filter)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
+        value = self._largest(self.x[exp], filter)
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
         return self._compared(row, float(se[0]), [exp])
 
     def counts(self, exp: str, filter: str, bins: slice, size: int):
@@ -186,26 +193,27 @@ class SplitRows:
             ses.append(100 * rate_se(c))
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " -> ".join(f"{v:.1f}%" for v in vals)
-        row = book.rate(quantity, self._paper(key), ours, self._errors(mc), **extra)
+        row = book.rate(quantity, self._paper(key), ours, self._errors(mc, [exp]), **extra)
         return self._compared(row, mc, [exp])
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
         """An ordering row of paired differences of pooled error rates (points)."""
-        vals, ses = [], []
+        vals, ses, exps = [], [], []
         for a, b in terms:
             ca, cb = self.counts(*a), self.counts(*b)
             vals.append(100 * (self.x[a[0]].pooled_error(a[1], "relative", a[2], a[3])
                                - self.x[b[0]].pooled_error(b[1], "relative", b[2], b[3])))  # fmt: skip
             ses.append(100 * rate_se(ca, cb))
+            exps += [a[0], b[0]]
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " / ".join(f"{v:.2f}" for v in vals)
         return book.ordering(quantity, self.P[key], ours if len(vals) > 1 else round(vals[0], 2),
-                             self._errors(mc, "; the difference is paired by repetition"), **extra)  # fmt: skip
+                             self._errors(mc, exps, "; the difference is paired by repetition"), **extra)  # fmt: skip
 
     def smallest_rate(self, quantity: str, key: str, exp: str, filter: str, n_bins: int = 8, **extra) -> dict:
         """The smallest measured error rate (%) over the first ``n_bins`` bins and every size."""
         info = self.smallest(exp, filter, n_bins)
-        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"]),
+        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"], [exp]),
                         note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "
                              "trials; the smallest of many noisy cells lies below their typical value", **extra)  # fmt: skip
         return self._compared(row, info["se"], [exp])
@@ -224,8 +232,10 @@ class SplitRows:
 def _thin(res: SwapExperiment, filter: str, kind: str) -> SwapExperiment:
     """``res`` with the counts of one filter and one kind of bins (cheap to resample)."""
     f, k = res.filters.index(filter), res.kinds.index(kind)
-    names = ("trials", "errors", "rep_trials", "rep_errors")
-    cut = {name: getattr(res, name)[f : f + 1, k : k + 1] for name in names}
+    cut = {
+        name: getattr(res, name)[f : f + 1, k : k + 1]
+        for name in ("trials", "errors", "rep_trials", "rep_errors")
+    }
     return replace(res, filters=(filter,), kinds=(kind,), **cut)
 
 
