@@ -308,7 +308,7 @@ def write_dir(out: str | Path, files: Mapping[str, str | bytes], what: str = "re
         (tmp / MARKER).write_bytes(_encode(entries, kind=what))  # written last
         _put_in_place(given, d, tmp, blobs, entries, ours, what)
     except OSError as exc:  # named by --out as given, never by the hidden temporary directory
-        if exc.filename == given:  # (an OutputError, too, as it was)
+        if exc.filename == given:
             raise OutputError(exc.errno, exc.strerror, given) from exc
         raise OutputError(exc.errno, f"{exc.strerror} (writing the {what})", given) from None
     finally:

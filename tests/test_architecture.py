@@ -153,7 +153,7 @@ LAYERS = (
 #: may use the book's row builders, never a rule module of the book; the rule itself is the bottom
 #: layer's ``irrepro._rule`` (which the book re-exports), imported from there by any module.
 BOOK_RULE = "book._rule"
-#: Upward imports the check finds today (issue 45, item 1): module -> the module it imports.
+#: Upward imports the check finds today: module -> the module it imports (a list that may only shrink).
 KNOWN_UPWARD = {
     "irrepro.data.synthetic -> irrepro.measures.names",
 }

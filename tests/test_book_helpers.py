@@ -1,5 +1,5 @@
-"""The book's helpers outside its API (row builders, statuses, the rule's row form): the examples
-their docstrings carried before issue 45 cut those docstrings to one line, kept here as tests."""
+"""The book's helpers outside its API (row builders, statuses, the rule's row form): their examples
+as tests (their docstrings are one line)."""
 
 import numpy as np
 import pandas as pd

@@ -357,7 +357,7 @@ def test_drop_worst_keeps_what_gt4irevals_drop_keeps():
         design.drop_worst(BRENNAN_4[:3], 0.9)
 
 
-# The examples of the names that left the API (issue 45: their docstrings are one line), as tests.
+# Examples of the names outside the API (their docstrings are one line), as tests.
 
 
 def test_power_curve_example():

@@ -1,5 +1,5 @@
-"""The examples of helpers that are not public API (issue 45 gave them one-line docstrings): each
-runs as the doctest it was, in its module's namespace."""
+"""Examples of helpers that are not public API (their docstrings are one line): each runs as a
+doctest in its module's namespace."""
 
 import doctest
 import importlib

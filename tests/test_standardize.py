@@ -316,7 +316,7 @@ def test_chapter_rows_read_the_papers_words(real_matrix):
     assert power["kind"] == "score" and power["paper"].value == "688/687"  # the paper's sDCG / DCG, a point
 
 
-# The examples of the names that left the API (issue 45: their docstrings are one line), as tests.
+# Examples of the names outside the API (their docstrings are one line), as tests.
 
 
 def test_self_significance_example():

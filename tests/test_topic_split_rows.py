@@ -82,7 +82,7 @@ def test_split_rows_carry_the_monte_carlo_error_and_the_papers_error(runs):
     assert "paper_se" not in order and order["kind"] == "ordering"
 
 
-# The examples of the chapter's rows (issue 45: their docstrings are one line), as tests.
+# Examples of the chapter's rows (their docstrings are one line), as tests.
 
 
 def test_rate_se_example():

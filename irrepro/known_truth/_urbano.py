@@ -216,8 +216,8 @@ def urbano_experiment(
     first (stratified by collection, from a seed child no batch uses) and each trial draws one: one seed,
     one pool; rates stay clustered by pair.
 
-    Where ours differs from their code: the margins are ``irrepro.simulation.fit_margin``'s
-    candidates; a margin is moved to a mean by a one-parameter Lehmann transformation, not
+    Where ours differs from their code: the margins are the candidates of
+    ``irrepro.simulation.fit_collection``; a margin is moved to a mean by a one-parameter Lehmann transformation, not
     ``effTransform``'s beta; a pair drawn as (j, i) with j > i uses the copula of (i, j) swapped for
     both nulls (their type I code does not swap; the null stays true).
 

@@ -64,7 +64,7 @@ def plot_asl_panels(
     Parameters
     ----------
     paired, unpaired : mapping
-        Name -> ``irrepro.significance.BootstrapResult`` (``MeasureStudy.paired`` /
+        Name -> ``irrepro.significance.bootstrap.BootstrapResult`` (``MeasureStudy.paired`` /
         ``.unpaired``).
     colors : mapping, optional
         Name -> colour, the same in both panels (default: :func:`irrepro.plots.series_colors` of the

@@ -16,7 +16,7 @@ def sensitivity(
     """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
 
     Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
-    (``irrepro.significance.BootstrapResult.required_difference``), most sensitive first.
+    (``BootstrapResult.required_difference``, ``irrepro.significance.bootstrap``), most sensitive first.
 
     Parameters
     ----------

@@ -9,7 +9,7 @@ import pandas as pd
 import scipy.stats
 
 from ... import _lazy, stats
-from ..._rule import judge, spread_notes
+from ..._rule import judge, spread_notes, verdict
 from ...stats import clustered_se
 from ..validation import SplitValidation, predicted_in_interval
 from ._shares import (
@@ -106,7 +106,7 @@ def meta_analysis_row(P: Mapping, fixed, dl, pair: str) -> dict:
         "per-topic corpus intervals combine by fixed-effect meta-analysis (one effect for all topics: Cochran's Q "
         "within chance, chi-square on k - 1 df)",
         P["claim.meta-fixed"], ours=f"Q = {fixed.q:.1f} on {fixed.k - 1} df, p = {p:.2g}",
-        status=book.verdict(holds),
+        status=verdict(holds),
         supports=[f"Cochran's Q of the section-9 pair {pair} (Section 9 table)"],
         reason=("the topics' logit differences agree within their corpus errors"
                 if holds else f"the topics disagree far beyond their corpus errors (tau^2 = {dl.tau2:.2g}): the "

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ..._rule import combine, judge, verdict
 from ..stability_swap import minority_rate_at
 from ..study import MeasureStudy, _geometric_consistent
 from ._study import (
@@ -81,7 +82,7 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
             f"rank of AG_{g} (paired) / G_{g} (unpaired) among 7", P[f"fig78.ag-{key}"],
             ours=f"{list(tp['measure']).index('AG_' + m) + 1} / {list(tu['measure']).index('G_' + m) + 1}",
             note=f"the indirect and direct tests of G_{g}; same side " + _same_at(r, lambda x: _geometric_consistent(x, m)),
-            status=book.verdict(side),
+            status=verdict(side),
             supports=f"the discriminative power of {m}, AG_{m} (paired) and G_{m} (unpaired), Table 2 (a) and its unpaired table",
             reason=f"AG_{m} (paired) and G_{m} (unpaired) on the same side of {m}: " + ("yes" if side else "no"),
         )  # fmt: skip
@@ -121,11 +122,11 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
                     _mc(r, lambda x, r=r, m=m: _required(r, x, "unpaired-bootstrap")[m]),
                 )
             )
-            j = book.judge(f"{p_:.2g}", float(u_), kind="score", se_mc=se, se_sampling=0.0,
-                           se_reason="the paired value stands where the paper's would; " + _mc_reason(r))  # fmt: skip
+            j = judge(f"{p_:.2g}", float(u_), kind="score", se_mc=se, se_sampling=0.0,
+                      se_reason="the paired value stands where the paper's would; " + _mc_reason(r))  # fmt: skip
             sts.append(j.status)
             bits.append(f"{m} {u_:.2g} vs {p_:.2g};")
-    status = book.combine(sts)
+    status = combine(sts)
     counts = ", ".join(f"{sts.count(x)} {x}" for x in book.STATUSES if x in sts)
     return status, "unpaired vs paired, " + " ".join(bits).rstrip(";") + f" ({counts} by the score margin)"
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..._rule import combine, spread_notes
 from ...stats import adjust_pvalues
 from ._study import PAPER, TOP, Round, _names, _t2
 from ._tables import _P, _names_of, stability_order
@@ -30,7 +31,7 @@ def agree_row(st: Mapping[str, Round]) -> dict:
            for o, order in others.items() for g, sl in groups.items()}  # fmt: skip
     return book.claim(
         "bootstrap, stability and swap methods agree", P["claim.methods-agree"],
-        ours="; ".join(f"{o} {g}: {w}" for (o, g), w in sub.items()), status=book.combine(list(sub.values())),
+        ours="; ".join(f"{o} {g}: {w}" for (o, g), w in sub.items()), status=combine(list(sub.values())),
         supports="the rankings of round 5 by the paired test (Table 2 (a)), the stability method (Figure 10) and the swap method (Table 3 (a))",
         note="each group of the stability and swap rankings against the same group of the paired test's",
         data="TREC-COVID round 5",
@@ -222,7 +223,7 @@ def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data:
 
     rows = keep(rows_of(st))
     if spread:
-        notes = book.spread_notes([keep(rows_of(v)) for v in spread.values()], spread_label)
+        notes = spread_notes([keep(rows_of(v)) for v in spread.values()], spread_label)
         rows = [{**x, "note": "; ".join(y for y in (x.get("note", ""), n) if y)} for x, n in zip(rows, notes)]
     return book.compare(PAPER, f"{as_is.item} under {cond}", rows, emulates=as_is, condition=cond, data=data,
                         page=page)  # fmt: skip
