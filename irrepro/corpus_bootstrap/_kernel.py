@@ -23,17 +23,6 @@ _psi = numba.types.ExternalFunction(
 
 
 @numba.njit(nogil=True, cache=True)
-def _draw(u, lam, cdf, guide, guide_cdf, offset, scale, t_size):  # pragma: no cover
-    """One Poisson(lam) draw from the uniform ``u`` by the guide table (``_PoissonTables.draw``)."""
-    o = offset[lam]
-    slot = np.int64(u * scale[lam]) + o
-    k = guide[slot] + (u >= guide_cdf[slot])  # one step up, without a branch
-    if u >= cdf[o + k]:  # (never after no step: guide_cdf[slot] is cdf[o + guide[slot]])
-        k = np.searchsorted(cdf[o : o + t_size[lam]], u, side="right")
-    return k
-
-
-@numba.njit(nogil=True, cache=True)
 def _kernel(
     u_k, u_g, g_row, size, bgap, r_not, cdf, guide, guide_cdf, offset, scale, t_size, out
 ):  # pragma: no cover
@@ -45,10 +34,23 @@ def _kernel(
     for i in range(n_blocks):
         row = g_row[i]
         if row >= 0:
+            lam = bgap[i]
+            o, sc, ts = offset[lam], scale[lam], t_size[lam]
             for b in range(n_samples):
-                n_above[b] += _draw(u_g[row, b], bgap[i], cdf, guide, guide_cdf, offset, scale, t_size)
+                u = u_g[row, b]
+                slot = np.int64(u * sc) + o
+                g = guide[slot] + (u >= guide_cdf[slot])  # one step up, without a branch
+                if u >= cdf[o + g]:  # (never after no step: guide_cdf[slot] is cdf[o + guide[slot]])
+                    g = np.searchsorted(cdf[o : o + ts], u, side="right")
+                n_above[b] += g
+        lam = size[i]
+        o, sc, ts = offset[lam], scale[lam], t_size[lam]
         for b in range(n_samples):
-            k = _draw(u_k[i, b], size[i], cdf, guide, guide_cdf, offset, scale, t_size)
+            u = u_k[i, b]
+            slot = np.int64(u * sc) + o
+            k = guide[slot] + (u >= guide_cdf[slot])  # one step up, without a branch
+            if u >= cdf[o + k]:  # (never after no step: guide_cdf[slot] is cdf[o + guide[slot]])
+                k = np.searchsorted(cdf[o : o + ts], u, side="right")
             p = np.float64(k_sum[b] + n_above[b]) + 1.0
             k_sum[b] += k
             # numpy's (k > c) / (p + c), term by term: selects, not branches (k is random)
