@@ -114,17 +114,17 @@ EXAMPLES = [
         ">>> import numpy as np\n>>> from irrepro.measures import average_precision\n>>> average_precision(np.array([[True, False, True], [False, False, False]]), np.array([2, 0]))\narray([0.83333333, 0.        ])",
     ),
     (
-        "irrepro.measures.names",
+        "irrepro._measure_names",
         "Measure",
         ">>> from irrepro.measures import parse_measure\n>>> m = parse_measure(\"gm_NDCG(gains={0:0,1:1,2:3})@10\")\n>>> m.name, m.family, m.cutoff, m.gains, m.agg\n('gm_nDCG(gains={2:3})@10', 'nDCG', 10, ((2, 3.0),), 'gm')",
     ),
     (
-        "irrepro.measures.names",
+        "irrepro._measure_names",
         "Measure.bounds",
         '>>> from irrepro.measures import parse_measure\n>>> parse_measure("nDCG@10").bounds, parse_measure("NumRet").bounds\n((0.0, 1.0), None)',
     ),
     (
-        "irrepro.measures.names",
+        "irrepro._measure_names",
         "parse_measure",
         '>>> from irrepro.measures import parse_measure\n>>> parse_measure("MRR@10").name\n\'RR@10\'\n>>> m = parse_measure("P(rel=2)@10")\n>>> m.family, m.cutoff, m.rel\n(\'P\', 10, 2)\n>>> parse_measure("ndcg_cut.20") == parse_measure("nDCG@20")\nTrue\n>>> parse_measure("G_1=3,2=9").name, parse_measure("G_AP").name\n(\'G(gains={1:3,2:9})\', \'G_AP\')\n>>> parse_measure("AP", rel=2).name\n\'AP(rel=2)\'\n>>> parse_measure("P@x")\nTraceback (most recent call last):\n...\nirrepro.errors.InputError: measure \'P@x\': \'x\' is not a literal value ir_measures reads ...',
     ),

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from irrepro import InputError, measures
 from irrepro.measures import parse_measure
-from irrepro.measures.names import MEASURE_FAMILIES
+from irrepro._measure_names import MEASURE_FAMILIES
 
 pytestmark = pytest.mark.filterwarnings("error")
 ir_measures = pytest.importorskip("ir_measures")

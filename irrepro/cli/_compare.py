@@ -133,8 +133,8 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
 
 def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
+    from .._measure_names import _require_per_topic
     from .._user_inputs import load
-    from ..measures.names import _require_per_topic
 
     for m in args.measures:  # the tests, means and intervals are of per-topic scores
         _require_per_topic(m, "irrepro compare")

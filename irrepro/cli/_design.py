@@ -118,10 +118,10 @@ def _dropped(matrix, fraction: float):
 
 def _design(args: argparse.Namespace) -> int:
     from .. import design
+    from .._measure_names import _require_per_topic
     from .._outputs import check_dir
     from .._text import missing_scored
     from ..escape import plain
-    from ..measures.names import _require_per_topic
 
     source = _source(args)
     inputs = [*args.runs, args.qrels, args.scores]

@@ -106,8 +106,8 @@ def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str
     geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
     ``irrepro.measures.parse_measure`` (unknown names, a geometric mean of a count or of a
     measure that can be negative are refused there; of a geometric mean, here)."""
+    from .._measure_names import _per_topic
     from ..measures import parse_measure
-    from ..measures.names import _per_topic
 
     out = []
     for m in names:

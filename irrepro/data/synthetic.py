@@ -233,7 +233,7 @@ def score_matrix(
     >>> m.systems, m.scores[0].round(3)
     (('sys1', 'sys2', 'sys3', 'sys4'), array([0.186, 0.235, 0.417]))
     """
-    from ..measures.names import parse_measure  # (here: irrepro.measures imports irrepro.data)
+    from .._measure_names import parse_measure
 
     rng = as_generator(seed)
     topic_ids = _topics(topics)

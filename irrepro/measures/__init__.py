@@ -178,10 +178,10 @@ Memory follows a block of ranked lists (about 130,000 list cells), not runs x to
 list; nothing is sized by the largest grade.
 """
 
+from .._measure_names import parse_measure  # noqa: F401  (the other families read measure names)
 from .aggregates import GM_EPSILON, aggregate  # noqa: F401  (GM_EPSILON: the significance tests)
 from .evaluation import evaluate, summarize, to_dict, to_frame, to_trec_eval
 from .kernel import average_precision  # noqa: F401  (the corpus bootstrap's AP)
-from .names import parse_measure  # noqa: F401  (the other families read measure names)
 from .trec_names import trec_eval_name  # noqa: F401  (the significance tests' metadata)
 
 __all__ = ["aggregate", "evaluate", "summarize", "to_dict", "to_frame", "to_trec_eval"]

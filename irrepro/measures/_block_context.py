@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._measure_names import Measure, _gain_pairs
 from ..data import PAD
-from .judgments import _gain_pairs, _Gains, _Judgments, _memo
-from .names import Measure
+from .judgments import _Gains, _Judgments, _memo
 
 
 class _Context:

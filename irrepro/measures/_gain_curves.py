@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._measure_names import Measure
 from ._block_context import _Context, _safe_div
-from .names import Measure
 
 
 def _run_dcg(gain: np.ndarray, ctx: _Context) -> np.ndarray:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._measure_names import parse_measure
 from ..data import ScoreMatrix
 from ..data._arrays import _np, _pa_strings
 from ..errors import InputError
 from .aggregates import GM_EPSILON
-from .names import parse_measure
 
 
 def _score_matrices(scores) -> list[ScoreMatrix]:

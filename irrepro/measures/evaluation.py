@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._measure_names import parse_measure
 from ..data import UNJUDGED, RunSet, ScoreMatrix
 from ..errors import InputError
 from ..escape import plain
 from ._summary import _score_matrices, _summary, _topic_mask, _trec_eval_order
 from .judgments import _Judgments
 from .kernel import _POOLED, _blocks, _check_err, _run_kernel, _specs
-from .names import parse_measure
 from .trec_names import _trec_eval_key, trec_eval_name
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none

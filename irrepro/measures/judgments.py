@@ -3,35 +3,11 @@ by the largest grade): grade -> gain mappings, the ideal ranked lists, R and N p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..data._columns import _places
-from ..errors import InputError
-
-#: The largest gain or utility weight (in magnitude): sums of larger ones over the documents of a
-#: list and over topics can overflow to inf
-_LARGEST = 1e100
-
-
-def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
-    """A grade -> gain mapping (or sequence indexed by grade) as sorted pairs, checked."""
-    if gains is None:
-        return None
-    items = gains.items() if isinstance(gains, Mapping) else enumerate(gains)
-    out = {}
-    for g, v in items:
-        if isinstance(g, bool) or not isinstance(g, (int, np.integer)):
-            raise InputError(f"gains: grade {g!r} is not an integer")
-        v = float(v)
-        if not 0 <= v <= _LARGEST:
-            raise InputError(f"gain {v!r} of grade {g} must be a number in [0, 1e100]")
-        if g <= 0 and v != 0:
-            raise InputError(f"gain {v!r} of grade {g}: grades <= 0 are not relevant and gain 0")
-        if v != g and not (g <= 0 and v == 0):  # (a grade's own gain is the default)
-            out[int(g)] = v
-    return tuple(sorted(out.items())) or None
 
 
 class _Gains:

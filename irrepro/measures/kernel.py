@@ -9,13 +9,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._measure_names import Measure, parse_measure
 from ..data import PAD, RunSet
 from ..errors import InputError
 from ._block_context import _Context, _safe_div
 from ._gain_curves import gain_g, gain_ndcg_rel, gain_rndcg
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .names import Measure, parse_measure
 
 # numbers of list cells (lists x ranks) handled at once: bounds the temporaries' memory
 _CHUNK_CELLS = 1 << 17

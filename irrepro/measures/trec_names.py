@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._measure_names import Measure, _per_topic, parse_measure
 from ..errors import InputError
-from .names import Measure, _per_topic, parse_measure
 
 # trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
 # 9.0.8 lacks rbp): a measure's lines come out in this order whatever the order of the -m options

@@ -55,13 +55,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import _lazy, parallel, significance
+from .._measure_names import _require_per_topic
 from .._outputs import check_dir
 from .._user_inputs import load
 from ..data import DataError, RunSet
 from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
-from ..measures.names import _require_per_topic
 from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
 
 if TYPE_CHECKING:

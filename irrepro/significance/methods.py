@@ -37,7 +37,7 @@ _INTERVALS = {
     "bca": "bias-corrected and accelerated (BCa) bootstrap",
     "percentile": "percentile bootstrap",
 }
-#: What each family of measures is, in trec_eval's terms (``irrepro.measures.names.MEASURE_FAMILIES``).
+#: What each family of measures is, in trec_eval's terms (``irrepro._measure_names.MEASURE_FAMILIES``).
 _DEFINED = {
     "AP": "average precision: the precision at each relevant document's rank, summed and divided by R",
     "P": "precision: relevant documents in the top k over k",

@@ -80,7 +80,7 @@ class CollectionModel:
 
 def _precision_cutoff(measure: str) -> int | None:
     """k when ``measure`` names P@k in any spelling, else None."""
-    from ..measures.names import parse_measure
+    from .._measure_names import parse_measure
 
     try:
         spec = parse_measure(measure)
