@@ -1,34 +1,15 @@
-"""The data layer: named collections, verified downloads, TREC readers and the shared in-memory forms.
-
-One-line use::
-
-    from irrepro import data
-    rs = data.load_runs("trec-covid-round5")      # RunSet: 126 runs x 50 topics x 1000 ranks
-    ap = data.load_matrix("trec8", "AP")          # ScoreMatrix: 129 systems x 50 topics
-    mine = data.load_runs("path/to/runs/", qrels="path/to/qrels.txt")   # your own runs
-    rs6 = rs.with_qrels(data.thin_qrels(rs.qrels, data.trec6_relevant(), seed=1))  # TREC-6's R
-
-The papers' conditions emulated on public data - TREC-6's numbers of relevant documents
-(:func:`thin_qrels`, :func:`trec6_relevant`) and shallow pools (:func:`pool_qrels`) - are in
+"""The data layer: named collections, verified downloads, TREC readers and the shared in-memory forms
+(:class:`RunSet`, :class:`Qrels`, :class:`ScoreMatrix`), from files or the tools users already hold
+(see :func:`load_runs`, :func:`load_qrels`); the papers' conditions emulated are in
 :mod:`irrepro.data.emulate`.
-
-Runs and qrels may also come from the tools you already use (see :func:`load_runs` and
-:func:`load_qrels`): pandas DataFrames with ir_measures' columns (``query_id, doc_id, score`` /
-``relevance``) or PyTerrier's (``qid, docno, score`` / ``label``, with an optional ``name``
-column naming several runs), pytrec_eval-style dicts (``{qid: {docno: score}}``), ranx ``Run``
-and ``Qrels`` objects, ir_datasets ids, and lists or dicts of runs.
 
 Where files come from: the user's cache (``IRREPRO_CACHE``), then an offline mirror
 (``IRREPRO_MIRROR``), then the network (never with ``IRREPRO_OFFLINE=1``); every file is checked
-against its sha256 first. A user who asks for a collection gets its real data or a
-:class:`DataUnavailable` error saying what is missing and how to get it. The book's pages build
-with ``IRREPRO_ALLOW_SIMULATED=1`` (set by ``make book``) and then get the *simulated stand-in* of
-the same shape instead (``result.simulated`` is True, with a :class:`SimulatedDataWarning`);
-``allow_simulated=True`` asks for it in code, and ``IRREPRO_REQUIRE_REAL=1`` forbids it always.
-
-The process's environment is left alone: irrepro reads the qrels of the ir_datasets ids in its
-registry from its own verified files, and for topics puts those files where the user's ir_datasets
-looks (``ir_datasets.util.home_path()``) before asking it.
+against its sha256 first. A collection that cannot be had is a :class:`DataUnavailable` error, or,
+with ``allow_simulated=True`` or ``IRREPRO_ALLOW_SIMULATED=1`` (``make book``), the *simulated
+stand-in* of the same shape (``result.simulated`` is True, with a :class:`SimulatedDataWarning`);
+``IRREPRO_REQUIRE_REAL=1`` forbids it always. The process's environment is left alone (ir_datasets'
+files are put where the user's ir_datasets looks before asking it).
 """
 
 from __future__ import annotations

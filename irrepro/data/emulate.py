@@ -1,25 +1,6 @@
-"""The papers' own conditions, emulated on public data: fewer relevant documents per topic, and
-shallow pools.
-
-The book replaces the papers' collections (TREC-6 ad hoc, NTCIR-3 CLIR) by TREC-COVID, whose
-topics have hundreds of relevant documents where theirs had tens. Two emulations bring those
-conditions back on TREC-COVID's own runs and judgments, each returning ordinary :class:`Qrels`
-(judge a run set with them by :meth:`RunSet.with_qrels`):
-
-- :func:`thin_qrels` keeps, in every topic, a uniformly drawn subset of its relevant documents
-  of a target size, e.g. TREC-6's numbers of relevant documents (:func:`trec6_relevant`) matched
-  topic by topic in rank order of R;
-- :func:`pool_qrels` keeps only the judgments of the documents in the top ``depth`` of the runs
-  (``pool_documents``), as a pool of that depth would have judged them.
-
-One-line use::
-
-    from irrepro import data
-    rs = data.load_runs("trec-covid-round5")
-    thin = data.thin_qrels(rs.qrels, data.trec6_relevant(), seed=1)   # TREC-6's R, rank order
-    rs6 = rs.with_qrels(thin)                                         # the same runs, judged so
-    rs100 = rs.with_qrels(data.pool_qrels(rs, 100))                   # a depth-100 pool
-"""
+"""The papers' own conditions emulated on public data: fewer relevant documents per topic
+(:func:`thin_qrels`, e.g. to TREC-6's :func:`trec6_relevant`) and shallow pools (:func:`pool_qrels`),
+each as ordinary :class:`Qrels` to judge a run set with (:meth:`RunSet.with_qrels`)."""
 
 from __future__ import annotations
 
@@ -40,12 +21,9 @@ TREC6_TOPICS = COLLECTIONS["trec6"].topics
 def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.ndarray:
     """R per topic of TREC-6 ad hoc (topics 301-350), from the TREC 2004 Robust qrels.
 
-    The documents with grade >= ``rel`` in ``disks45/nocr/trec-robust-2004``, in
-    the order of TREC-6's topics. Those qrels hold TREC-6's ad hoc judgments of topics 301-350 on TREC
-    disks 4 and 5 *without the Congressional Record* (the Robust track's "nocr" collection), so a
-    topic's R here can be below TREC-6's own where a relevant document was a Congressional Record one.
-    Cormack & Lynam (2006, section 7) give TREC-6's small values: 5 of 50 topics with R <= 5 (three
-    with R = 5, one with 4, one with 3); these qrels have 5 too (two with 5, two with 4, one with 3).
+    The documents with grade >= ``rel`` in ``disks45/nocr/trec-robust-2004``: TREC-6's judgments
+    *without the Congressional Record*, so a topic's R can be below TREC-6's own. Cormack & Lynam
+    (2006, section 7) give 5 of 50 topics with R <= 5 (5, 5, 5, 4, 3); these qrels have 5 (5, 5, 4, 4, 3).
 
     Parameters
     ----------
@@ -85,12 +63,8 @@ def thin_qrels(
 
     In each topic, a uniformly random subset of its relevant documents (grade >= ``rel``) of size
     ``target`` keeps its grade; every other relevant document becomes **judged non-relevant (grade
-    0)**. Nothing else changes: judged non-relevant documents, documents with grades below ``rel``,
-    unjudged (negative) lines and the line order are kept, so line ``i`` of the result is line ``i``
-    of ``qrels`` (``(qrels.table.grade >= rel) & (result.table.grade < rel)`` are the thinned
-    documents). The kept documents keep their grades, so graded measures see the same mix of grades
-    in expectation. This emulates Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant
-    documents on public data.
+    0)**. Nothing else changes, so line ``i`` of the result is line ``i`` of ``qrels``. Emulates
+    Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant documents.
 
     Parameters
     ----------
@@ -129,14 +103,9 @@ def thin_qrels(
 
     Notes
     -----
-    Why grade 0 and not unjudged: every thinned document was in the pool of the collection (it was
-    judged), and in the emulated collection it is not relevant, so an assessor of a pool like
-    TREC-6's would have judged it non-relevant. For AP, P@k, nDCG and Q the two are the same
-    (trec_eval counts an unjudged document as non-relevant); they differ for the measures that look
-    at judgments (bpref, infAP, Judged@k, condensed lists), where unjudged would emulate a shallower
-    pool instead, which is :func:`pool_qrels`' job. R of the thinned topic is the target; the number
-    of judged documents does not change. (To remove the thinned documents from the corpus
-    altogether, drop their lines and their places in the runs.)
+    Grade 0, not unjudged: a thinned document was pooled and judged, so an assessor would have judged
+    it non-relevant (for bpref, infAP and Judged@k, unjudged would emulate a shallower pool instead:
+    :func:`pool_qrels`). R of a thinned topic is its target; the judged documents stay the same.
 
     Examples
     --------
@@ -228,11 +197,9 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
     """The qrels of ``runs`` restricted to the pool of depth ``depth`` (``pool_documents``).
 
-    The judgments of the pooled documents, as they are; every other judgment is dropped, so its
-    document becomes unjudged, as a pool of that depth would have left it. R, and which documents are
-    judged, change as pooling changes them (Sanderson & Zobel 2005, section 4). A topic whose pool
-    holds no judged document drops out of the qrels; judge the run set's other topics with them
-    through ``runs.subset(topics=q.topics).with_qrels(q)``.
+    Every other judgment is dropped, so its document becomes unjudged, as a pool of that depth would
+    have left it (Sanderson & Zobel 2005, section 4). A topic whose pool holds no judged document
+    drops out: judge the others through ``runs.subset(topics=q.topics).with_qrels(q)``.
 
     Parameters
     ----------

@@ -1,32 +1,6 @@
-"""The simulated stand-in: runs, qrels and score matrices drawn from a documented generative model.
-
-The book uses it only when a collection's real files cannot be had (a fresh offline machine with
-no mirror); every page that shows simulated numbers says so in a warning box. The model is meant
-to *look like* TREC data (skewed per-topic AP with a wide spread across topics, a few strong and
-many middling systems), not to reproduce any paper's numbers.
-
-Runs model (per topic ``t`` and system ``s``)
----------------------------------------------
-- Topic difficulty ``d_t ~ N(0, 0.6^2)``; system quality ``q_s ~ N(0, 0.35^2)``; a system-topic
-  interaction ``e_st ~ N(0, 0.45^2)``.
-- ``R_t`` relevant documents: ``round(LogNormal(log(r_median), 0.8))`` clipped to
-  ``[1, 2 * list_length]``; each has grade 1 or, with probability 1/2, grade 2 (``max_grade=2``).
-- A candidate pool of ``R_t + 3 * list_length`` documents with ids ``sim{t}-{i:05d}``, shared by all
-  systems. System ``s`` scores each document independently (binormal model): non-relevant
-  ``N(0, 1)``, relevant of grade ``g`` ``N(delta_st * (0.6 + 0.4 g), 1)`` with separation
-  ``delta_st = 1.1 + q_s - d_t + e_st``, and retrieves its ``list_length`` best.
-- Judgments: every relevant document (graded), plus the non-relevant documents in the union of
-  the top ``pool_depth`` of all systems (judged 0); the rest are unjudged.
-
-Score-matrix model
-------------------
-A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (same normals as above, sd 0.35 / 0.9 / 0.55) gives
-``AP = expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``,
-``RR = expit(eta + 1.2)`` (DCG and nDCG_sakai as nDCG, ERR as RR; in any spelling
-``irrepro.measures.parse_measure`` reads) and anything else ``expit(eta)``; the same seed
-gives the same latent qualities for every measure, so measures of one simulated collection are
-correlated as real ones.
-"""
+"""The simulated stand-in: runs, qrels and score matrices drawn from a documented generative model,
+used only when a collection's real files cannot be had (every page showing its numbers says so). It
+is meant to *look like* TREC data, not to reproduce any paper's numbers."""
 
 from __future__ import annotations
 
@@ -71,7 +45,14 @@ def runs(
 ) -> RunSet:
     """Draw a :class:`~irrepro.data.RunSet` (runs with doc ids, and its qrels) from the runs model.
 
-    The runs model of this module's docstring; deterministic for a given ``seed``.
+    Per topic ``t`` and system ``s``: difficulty ``d_t ~ N(0, 0.6^2)``, quality ``q_s ~ N(0, 0.35^2)``,
+    interaction ``e_st ~ N(0, 0.45^2)``; ``R_t = round(LogNormal(log(r_median), 0.8))`` clipped to
+    ``[1, 2 * list_length]`` relevant documents of grade 1 or, with probability 1/2, ``max_grade``; a
+    pool of ``R_t + 3 * list_length`` documents ``sim{t}-{i:05d}`` shared by all systems, each scored
+    independently (binormal): non-relevant ``N(0, 1)``, grade ``g`` ``N(delta_st * (0.6 + 0.4 g), 1)``
+    with ``delta_st = 1.1 + q_s - d_t + e_st``; a system retrieves its ``list_length`` best. Judged:
+    every relevant document, and as 0 the others in the union of the systems' top ``pool_depth``.
+    Deterministic for a given ``seed``.
 
     Parameters
     ----------
@@ -205,8 +186,11 @@ def score_matrix(
 ) -> ScoreMatrix:
     """Draw a systems x topics :class:`~irrepro.data.ScoreMatrix` of ``measure`` from the score-matrix model.
 
-    The model of this module's docstring; deterministic for a given ``seed`` (the same seed gives the
-    same latent qualities for every measure).
+    A latent ``eta_st = -1.1 + q_s - d_t + e_st`` (normals of sd 0.35, 0.9, 0.55) gives ``AP =
+    expit(eta)``, ``nDCG = expit(eta + 0.6)``, ``P@k ~ Binomial(k, expit(eta + 0.7)) / k``, ``RR =
+    expit(eta + 1.2)`` (DCG and nDCG_sakai as nDCG, ERR as RR, in any spelling ``parse_measure``
+    reads), anything else ``expit(eta)``. Deterministic for a given ``seed``, which gives the same
+    latent qualities for every measure (so they correlate as real ones do).
 
     Parameters
     ----------
@@ -265,8 +249,7 @@ def score_matrix(
 def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> list:
     """Write each run of ``runset`` as a TREC run file into ``directory``, and its qrels.
 
-    Scores are the reversed ranks, so the files rank exactly as the RunSet. Useful to try the
-    command-line tools.
+    Scores are the reversed ranks, so the files rank exactly as the RunSet.
 
     Parameters
     ----------
@@ -335,16 +318,13 @@ def perturbed_archive(
 ) -> list:
     """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as TREC run files.
 
-    An archive to test scale (``irrepro report`` on 500 or 2,000 runs); score them with ``source``'s
-    qrels. Run ``j`` (drawn from child ``j`` of ``seed``, so any subset of the archive is the same
-    whatever ``n_runs`` and ``n_jobs``) is a noisy fusion of two real runs: its *base* is run ``j mod
-    S`` of ``source`` (so every real run serves in turn) and its *donor* another run drawn at random.
-    Per topic, each document of the base gets the key ``log(rank) + sigma * e`` and each of the donor
-    ``log(rank) + shift + sigma * e`` (``e`` standard normal per document, ``sigma ~ U(0.2, 1.5)`` and
-    ``shift ~ U(0, 2)`` per run); a document in both keeps its smaller key, the documents are ranked
-    by key and the list cut to the base's length (a topic the base lacks stays absent). The runs are
-    thus as long as, and of a quality near, the real ones, but all different. Named
-    ``synthNNNNN-<base>``; scores are the reversed ranks.
+    An archive to test scale; score it with ``source``'s qrels. Run ``j`` (drawn from child ``j`` of
+    ``seed``: the same whatever ``n_runs`` and ``n_jobs``) fuses run ``j mod S`` of ``source`` (its
+    base) and another drawn at random: per topic, a base document's key is ``log(rank) + sigma * e``,
+    a donor's ``log(rank) + shift + sigma * e`` (``e ~ N(0, 1)`` per document, ``sigma ~ U(0.2, 1.5)``,
+    ``shift ~ U(0, 2)`` per run), a document in both keeps its smaller key, and the list ranked by key
+    is cut to the base's length (a topic the base lacks stays absent). Named ``synthNNNNN-<base>``;
+    scores are the reversed ranks.
 
     Parameters
     ----------
