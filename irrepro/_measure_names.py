@@ -537,3 +537,12 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
         params = {k: v for k, v in name.params.items()}
         return _build(str(name), name.NAME, params, "mean", rel)
     raise InputError(f"a measure must be a name or an ir_measures measure, got {name!r}")
+
+
+def _family_cutoff(name) -> tuple[str | None, int | None]:
+    """A measure name's family and cutoff in any spelling; ``(None, None)`` for a name of no measure."""
+    try:
+        m = parse_measure(name)
+    except InputError:
+        return None, None
+    return m.family, m.cutoff

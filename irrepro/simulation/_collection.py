@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import parallel
+from .._measure_names import _family_cutoff
 from ..data._matrices import _checked_scores
-from ..errors import InputError
 from ..parallel import SeedLike
 from ._copulas import PairModel, fit_copula
 from ._margins import fit_margin
@@ -78,17 +78,6 @@ class CollectionModel:
         return PairModel(b, e, self.copula(i, j))
 
 
-def _precision_cutoff(measure: str) -> int | None:
-    """k when ``measure`` names P@k in any spelling, else None."""
-    from .._measure_names import parse_measure
-
-    try:
-        spec = parse_measure(measure)
-    except InputError:
-        return None
-    return spec.cutoff if spec.family == "P" else None
-
-
 def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto", n_jobs: int | None = None,
                    copula_method: str = "itau") -> CollectionModel:  # fmt: skip
     """Margins of every system of a score matrix, as Urbano, Lima & Hanjalic (2019, section 3) prepare it.
@@ -126,8 +115,8 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":
-        k = _precision_cutoff(matrix.measure)
-        support = None if k is None else np.round(np.arange(k + 1) / k, 10)
+        family, k = _family_cutoff(matrix.measure)
+        support = None if family != "P" or k is None else np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
     systems = tuple(np.asarray(matrix.systems)[keep])
     return CollectionModel(matrix.collection, matrix.measure, systems, x[keep], list(margins),
