@@ -1,18 +1,10 @@
-"""Locating, verifying and downloading the book's data files.
-
-Every real file the book reads is listed in ``irrepro/registry.tsv`` with its public URL and sha256
-(the same bytes as the offline mirror's ``MANIFEST.tsv``). A file is resolved in this order:
-
-1. the user's cache (``IRREPRO_CACHE``, default: the platform cache dir, e.g. ``~/.cache/irrepro``);
-2. an offline mirror directory (``IRREPRO_MIRROR``, laid out like the registry paths), copied into
-   the cache after its checksum is verified (nothing is ever written into the mirror);
-3. the network (unless ``IRREPRO_OFFLINE=1``), through :func:`pooch.retrieve`, which downloads to a
-   temporary file and moves it into place only when the sha256 matches.
-
-A cached file whose checksum does not match is reported and replaced, never used; files irrepro
-derives from them (the run sets' ``.npz``) have their sha256 recorded beside them and checked on
-every read.
-"""
+"""Locating, verifying and downloading the book's data files, each listed in ``irrepro/registry.tsv``
+with its public URL and sha256 (the offline mirror's ``MANIFEST.tsv``), in the order the data
+package's docstring gives: the cache (default the platform's, e.g. ``~/.cache/irrepro``); the mirror,
+copied into the cache once verified (nothing is written into it); the network, through
+:func:`pooch.retrieve`, moved into place only when the sha256 matches. A cached file whose checksum
+does not match is replaced, never used; derived files (the run sets' ``.npz``) have their sha256
+recorded beside them and checked on every read."""
 
 from __future__ import annotations
 

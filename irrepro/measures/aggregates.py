@@ -48,7 +48,9 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     Returns
     -------
     numpy.ndarray
-        The aggregate, without the topics' axis.    Examples
+        The aggregate, without the topics' axis.
+
+    Examples
     --------
     >>> import numpy as np
     >>> from irrepro.measures import aggregate
