@@ -212,7 +212,9 @@ def test_eval_json_is_strict_an_undefined_value_null_with_its_reason():
     from irrepro.measures.evaluation import _rows
 
     sm = ScoreMatrix(np.array([[0.5, 0.25], [0.0, 0.0]]), ("a", "b"), ("1", "2"), "AP")
-    rows = _rows(sm, per_topic=False, complete=False, retrieved=np.array([[True, True], [False, False]]))
+    rows = list(
+        _rows(sm, per_topic=False, complete=False, retrieved=np.array([[True, True], [False, False]]))
+    )
     out = io.StringIO()
     write_scores(rows, "json", 4, out)
     doc = _strict_json(out.getvalue())

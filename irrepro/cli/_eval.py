@@ -190,7 +190,7 @@ def _eval(args: argparse.Namespace) -> int:
         for piece in _trec_eval_text(scores, per_topic=args.per_topic, complete=complete, digits=args.digits):
             sys.stdout.write(piece)  # (a piece at a time: a million topics' text is never all held)
         return 0
-    rows = _rows(scores, per_topic=args.per_topic, complete=complete)
+    rows = list(_rows(scores, per_topic=args.per_topic, complete=complete))
     meta = {"qrels": str(args.qrels), "simulated": rs.simulated, "average": args.average,
             "relevance_level": args.rel, "depth": args.depth}  # fmt: skip
     write_scores(rows, args.format, args.digits, sys.stdout, banner=banner, meta=meta)

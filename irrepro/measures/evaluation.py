@@ -260,15 +260,10 @@ def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retriev
     return out
 
 
-def _rows(scores, *, per_topic: bool, **kw) -> list[tuple[str, str, str, float, bool]]:
-    """The long table of per-topic and summary values, pandas-free (:func:`_iter_rows`)."""
-    return list(_iter_rows(scores, per_topic=per_topic, **kw))
-
-
-def _iter_rows(
+def _rows(
     scores, *, per_topic: bool, complete: bool = True, retrieved=None, rel: int | None = None, trec_eval=False
 ) -> Iterator[tuple]:
-    """The rows of :func:`_rows`, one at a time (a million topics' rows are never all held)."""
+    """The long table of per-topic and summary values, pandas-free, a row at a time (never all held)."""
     # ``trec_eval=False``: measures named and ordered as given, topics in the scores' order.
     # ``trec_eval=True``: as trec_eval prints them (:func:`to_trec_eval`): trec_eval's names
     # (under ``-l rel``) and order, topics by the bytes of their ids, and each summary opened
@@ -366,8 +361,8 @@ def _trec_eval_text(
     """The text of :func:`to_trec_eval` in pieces of some thousand lines, made as asked for."""
     lines: list[str] = []
     last, shown = None, ""
-    for _, topic, name, v, count in _iter_rows(scores, per_topic=per_topic, complete=complete,
-                                               retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
+    for _, topic, name, v, count in _rows(scores, per_topic=per_topic, complete=complete,
+                                          retrieved=retrieved, rel=rel, trec_eval=True):  # fmt: skip
         value = plain(v) if count is None else str(int(v)) if count and np.isfinite(v) else f"{v:6.{digits}f}"
         if topic is not last:  # (a topic's lines follow each other)
             last, shown = topic, plain(topic)  # a name's tab or newline made visible
