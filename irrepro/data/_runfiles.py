@@ -1,6 +1,6 @@
 """Reading a TREC run file into columns (:class:`_RunCols`): the fast columnar pass a piece of the
 file at a time, the line-numbered slow pass when the fast one meets anything unusual (the
-conventions: :func:`~irrepro.data.read_run`)."""
+conventions: :func:`~irrepro.data.load_runs`' Notes)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def _for_ranking(cols: _RunCols, precision: str) -> _RunCols:
 
 
 def read_run(path: str | Path) -> Run:
-    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it."""
+    r"""Read a TREC run file (``topic Q0 doc rank score tag``) the way trec_eval 10 reads it (the rules are in :func:`load_runs`' Notes)."""
     cols = _parse_run(path)
     return Run(cols.name, cols.frame(), cols.path, cols)
 

@@ -180,7 +180,7 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     Notes
     -----
     A qrels file (``topic iteration doc grade``) is read as trec_eval 10's ``get_qrels.c`` reads
-    it, with ``read_run``'s rules for whitespace, gzip, a byte order mark, blank and ``#``
+    it, with :func:`load_runs`' rules for whitespace, gzip, a byte order mark, blank and ``#``
     lines, binary data and gzip bombs, and: a line has exactly 4 fields (the iteration is
     ignored); the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits, a negative grade
     meaning "not judged"; a document judged twice for one topic is refused.

@@ -1,7 +1,7 @@
 """Reading TREC text files: the (decompressed) bytes and the helpers of the line-numbered slow
 pass that takes over, naming the offending line, whenever the fast columnar pass
 (:mod:`irrepro.data._columns`) meets anything unusual. trec_eval's conventions are listed in
-:func:`~irrepro.data.read_run` and :func:`~irrepro.data.read_qrels`."""
+:func:`~irrepro.data.load_runs` and :func:`~irrepro.data.load_qrels`."""
 
 from __future__ import annotations
 
