@@ -65,13 +65,13 @@ from ..measures.names import _require_per_topic
 from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
 
 if TYPE_CHECKING:
-    from ._model import Report
+    from ._page import Report
 
 # The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
 # memory (its peak).
 _LAZY = {
-    "Report": "_model", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
+    "Report": "_page", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
     "_render": "_page", "_template": "_page",
 }  # fmt: skip
 
@@ -177,7 +177,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
     from .. import standardize as sz
     from .. import topic_split as ts
     from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table, _pairs_resamples
-    from ._model import Report
+    from ._page import Report
 
     if not isinstance(held[0], RunSet):
         raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")
