@@ -174,8 +174,7 @@ def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
 
 
 def _chunks(n: int, size: int, widths=None, most: int | None = None) -> list[slice]:
-    """Consecutive slices of ``range(n)``, each the longest of at most ``most`` items and ``size`` cells (at
-    least one item), an item ``widths[i]`` cells wide (default 1) and a slice as wide as its widest."""
+    """Consecutive slices of ``range(n)`` of at most ``most`` items and ``size`` cells (widest item x items)."""
     size, most = max(int(size), 1), max(int(n if most is None else most), 1)
     if widths is None:
         step = min(size, most)

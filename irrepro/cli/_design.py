@@ -35,8 +35,7 @@ TABLE = "topics.csv"
 
 
 def _pilot(args: argparse.Namespace, command: str, measure: str):
-    """The pilot's score matrix of ``measure`` (a topic a run misses scored as trec_eval -c scores
-    it), where runs miss topics (``missing``) and the banner."""
+    """The pilot's score matrix of ``measure`` (trec_eval -c), the mask of missed topics and the banner."""
     from .. import measures
     from .._user_inputs import load
 
@@ -81,8 +80,7 @@ _OPTIONS = {
 
 
 def _source(args: argparse.Namespace) -> str:
-    """The pilot ``irrepro design`` plans from - ``"runs"``, ``"scores"`` or ``"variance"`` -
-    checked with the options that go with it, before any work."""
+    """The pilot - ``"runs"``, ``"scores"`` or ``"variance"`` - checked with its options, before any work."""
     given = [name for name, there in (("RUN... --qrels", bool(args.runs or args.qrels)),
                                       ("--scores", args.scores is not None),
                                       ("--variance", args.variance is not None)) if there]  # fmt: skip
@@ -277,8 +275,7 @@ def _tables(fmt: str, notes: list[str], tables) -> str:
 
 
 def _needed(design, anova, target: float, level: float) -> dict:
-    """:func:`irrepro.design.topics_needed` as plain numbers (None: no number of topics reaches it,
-    or the pilot has no system variance)."""
+    """:func:`irrepro.design.topics_needed` as plain numbers (None: not reached, or no system variance)."""
     try:
         t = design.topics_needed(anova, target, level=level)
     except InputError:
@@ -309,8 +306,7 @@ def _table(rows) -> str:
 
 
 def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
-    """The figure: the simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn
-    up to twice the ``largest`` closed-form size."""
+    """The simulated ``curve`` (or None) beside the closed forms from V_E ``v``, to twice ``largest`` topics."""
     import io
 
     from .. import design

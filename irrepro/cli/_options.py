@@ -26,9 +26,7 @@ def _int_at_least(minimum: int):
 
 
 def _checked(check, name: str):
-    """An argparse ``type`` from one of irrepro's validators (the same check as the Python API's
-    and the environment's): its :class:`~irrepro.InputError` becomes argparse's message, which
-    names the option already."""
+    """An argparse ``type`` from one of irrepro's validators, its InputError argparse's message."""
 
     def parse(text: str):
         try:
@@ -71,8 +69,7 @@ def _digits_value(text: str) -> int:
 
 
 def _number(name: str, ok, words: str):
-    """An argparse ``type``: a number for option ``name`` that ``ok`` accepts (NaN never), else an
-    error saying it must be ``words``."""
+    """An argparse ``type``: a number ``ok`` accepts (never NaN), else "``name`` must be ``words``"."""
 
     def parse(text: str) -> float:
         try:
@@ -166,8 +163,7 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
 
 
 def _parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
-    """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's words
-    for the count when neither -j nor IRREPRO_JOBS gives one)."""
+    """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's default count)."""
     p.add_argument(
         "-j",
         "--jobs",
@@ -196,19 +192,14 @@ def _rel_option(p: argparse.ArgumentParser) -> None:
 
 
 def _err(command: str, message: str) -> None:
-    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, every control and format
-    character in it (a file name's newline or right-to-left override) made visible
-    (:func:`irrepro.escape.plain`)."""
+    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, through :func:`irrepro.escape.plain`."""
     from ..escape import plain
 
     print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
 
 
 def _coverage_lines(rs, average: str) -> list[str]:
-    """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>` of the RunSet ``rs``, or from such rows
-    (:attr:`Reproduction.coverage <irrepro.reproduce.Reproduction.coverage>`); names through
-    :func:`irrepro.escape.plain`."""
+    """One line per run whose topics differ from the qrels' (of a RunSet ``rs``, or its coverage rows)."""
     from .._text import few
     from ..escape import plain
 
@@ -227,8 +218,7 @@ def _coverage_lines(rs, average: str) -> list[str]:
 
 
 def _simulated_banner(command: str, qrels, rs, what: str) -> str:
-    """The first line of everything computed on the simulated stand-in (also said on stderr), or
-    "" for real qrels."""
+    """The first line of everything computed on the simulated stand-in (also on stderr); "" for real qrels."""
     if not rs.simulated:
         return ""
     banner = (
@@ -240,8 +230,7 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
 
 
 def _baseline_run(baseline: str | None, runs=None) -> str | None:
-    """The run ``--baseline`` names: a run's name, or the path of a run file (its run tag is read
-    from the file); checked against ``runs`` when given (else where the runs are read)."""
+    """The run ``--baseline`` names (a run's name, or a run file's path), checked against ``runs`` if given."""
     from pathlib import Path
 
     if baseline is None or (runs is not None and baseline in runs):

@@ -89,9 +89,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def render(rep, fmt: str, digits: int = 4) -> str:
-    """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
-    text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
-    digit of every column (json: an undefined number null, with a ``reason``)."""
+    """The table of a Reproduction as ``fmt``: ``value [low, high]`` to ``digits`` decimals, csv and json all."""
     from ..stats import level_percent
 
     df = rep.to_frame()

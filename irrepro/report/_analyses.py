@@ -86,8 +86,7 @@ def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int)
 def _pair_table(
     scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
 ) -> pd.DataFrame:
-    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD.
-    The bootstrap's equals ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``."""
+    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD."""
     seed_test = None
     if test != "bootstrap":
         seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
