@@ -11,9 +11,7 @@
   address (``tcp://host:8786``) or ``local`` (a :class:`distributed.LocalCluster` with one worker
   process per core), ``parallel_map`` runs its tasks on that Dask cluster instead (the
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
-  numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
-  is scattered once to every worker; at most a few tasks per worker thread are in flight
-  (``IN_FLIGHT``) and their results are gathered on the client as they complete.
+  numbers bit for bit.
 - **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
   (small, for tests): every library function takes it (or its sizes) as an argument whose default
   is the papers' scale; the environment's ``IRREPRO_SCALE`` (:func:`scale`) is read only by the

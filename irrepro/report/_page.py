@@ -47,10 +47,7 @@ _SIMULATED = (
 class Report:
     """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`.
 
-    ``pairs`` has one row per pair of runs (difference, its 95% percentile interval, d_z, ASL,
-    Holm- and BH-adjusted ASL); the bootstrap replicates themselves are not kept (7,875 pairs x
-    B = 1000 would be 126 MB). ``coverage`` is the runs' :meth:`RunSet.coverage
-    <irrepro.data.RunSet.coverage>`, indexed by run (the ``missing`` and ``ignored`` topic ids).
+    The bootstrap replicates are not kept (7,875 pairs x B = 1000 would be 126 MB).
 
     Attributes
     ----------
@@ -86,7 +83,7 @@ class Report:
     halves : dict of str to irrepro.standardize.PartitionResult
         The random-halves experiment, ``"raw"`` and ``"standardized"``.
     coverage : pandas.DataFrame
-        The runs' coverage of the qrels' topics, indexed by run.
+        The runs' :meth:`~irrepro.data.RunSet.coverage` of the qrels' topics, indexed by run.
     simulated : bool
         The report is computed on simulated data (its header says so).
     timings : dict of str to float
@@ -176,10 +173,7 @@ class Report:
 
     @property
     def family_wise(self) -> str:
-        """The column of :attr:`pairs` the significance counts use.
-
-        The Holm-adjusted ASL, or randomised Tukey HSD's own (family-wise) ASL.
-        """
+        """The column of :attr:`pairs` the significance counts use: Holm's, or randomised Tukey HSD's ASL."""
         return "ASL" if self.test == "tukey" else "ASL (Holm)"
 
     def pair_index(self) -> np.ndarray:
@@ -211,9 +205,7 @@ class Report:
     def runs_table(self) -> pd.DataFrame:
         """One row per run, best mean first (the report's runs table).
 
-        Mean score, coverage, MAP intervals, standardized mean, ranks, and how many runs it beats /
-        loses to significantly (Holm-adjusted ASL < 0.05; randomised Tukey HSD: its family-wise
-        ASL < 0.05).
+        "Significantly" better or worse: :attr:`family_wise` ASL < 0.05.
 
         Returns
         -------
@@ -314,10 +306,6 @@ class Report:
 
     def files(self) -> dict[str, str]:
         """The report's files by name: ``index.html``, the tables as CSV and the methods.
-
-        The tables: summary, runs, pairs, per-topic scores, (with the topic split) error rates and
-        (where the runs can be a pilot) the topic-set sizes; the methods paragraph as Markdown and
-        LaTeX (``methods.md``, ``methods.tex``) and its sidecar ``ir_metadata.yml`` (:meth:`methods`).
 
         Returns
         -------
