@@ -7,13 +7,12 @@ import argparse
 import sys
 
 from ._options import (
-    _checked,
     _coverage_lines,
     _data_options,
     _digits,
     _err,
     _int_at_least,
-    _level_value,
+    _level,
     _rel_option,
     _seed_option,
 )
@@ -61,7 +60,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=_int_at_least(1), default=1000,
                    help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
                         "(default 1000)")  # fmt: skip
-    p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
+    p.add_argument("--level", type=_level, default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
     _seed_option(p, "the resamples")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
