@@ -115,10 +115,12 @@ def _dropped(matrix, fraction: float):
 
 
 def _design(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from .. import design
     from .._outputs import check_dir
     from .._text import missing_scored
-    from ..escape import plain
+    from ..escape import plain, to_csv
     from ..measures.names import _require_per_topic
 
     source = _source(args)
@@ -222,7 +224,7 @@ def _design(args: argparse.Namespace) -> int:
         lines.append(f"{'topics':>7}  {'E rho^2':<23}  {'Phi':<23}  {'tau':>5}  {'tau_AP':>6}")
         lines += [f"{n:>7}  {e}  {ph}  {t:>5}  {ta:>6}" for n, e, ph, t, ta in d_rows]
     shown = len(lines)  # the notes and the tables; the lines after them follow the tables
-    files: dict = {TABLE: _table(rows)}
+    files: dict = {TABLE: to_csv(pd.DataFrame(rows, columns=["method", "topics", "interval"]), index=False)}
     if sized:
         v = float(sizes["V_E"].iloc[0])
         files[FIGURE] = _figure(curve, v, int(sizes["topics"].max()), min_diff, alpha, power, m)
@@ -289,20 +291,6 @@ def _number(v, whole: bool):
     if not np.isfinite(v) or (whole and v < 0):
         return None
     return int(v) if whole else float(v)
-
-
-def _table(rows) -> str:
-    """The table file: method, topics, interval."""
-    import csv
-    import io
-
-    from ..escape import csv_cell
-
-    table = io.StringIO()
-    w = csv.writer(table, lineterminator="\n")
-    w.writerow(["method", "topics", "interval"])
-    w.writerows([csv_cell(c) for c in r] for r in rows)
-    return table.getvalue()
 
 
 def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
