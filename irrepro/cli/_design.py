@@ -27,6 +27,7 @@ from ._options import (
     _seed_option,
     _share,
     _simulated_banner,
+    _table_lines,
 )
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
@@ -256,23 +257,12 @@ def _design(args: argparse.Namespace) -> int:
 
 def _tables(fmt: str, notes: list[str], tables) -> str:
     """``tables`` ([(header, rows, caption)]) and ``notes`` as Markdown or LaTeX (every cell escaped)."""
-    from ..escape import latex, markdown
+    from ..escape import markdown
 
     out = []
-    if fmt == "markdown":
-        for head, rows, caption in tables:
-            out += [markdown(caption), ""] if caption else []
-            out += ["| " + " | ".join(map(markdown, head)) + " |", "|" + "---|" * len(head)]
-            out += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows] + [""]
-        out += [markdown(n.lstrip("# ")) for n in notes]
-    else:
-        for head, rows, caption in tables:
-            out += [f"% {caption}"] if caption else []
-            out += [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
-                    " & ".join(latex(h) for h in head) + r" \\", r"\midrule"]  # fmt: skip
-            out += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
-            out += [r"\bottomrule", r"\end{tabular}", ""]
-        out += [f"% {n.lstrip('# ')}" for n in notes]
+    for head, rows, caption in tables:
+        out += [*_table_lines(fmt, head, rows, caption), ""]
+    out += [markdown(n.lstrip("# ")) if fmt == "markdown" else f"% {n.lstrip('# ')}" for n in notes]
     return "\n".join(out) + "\n"
 
 

@@ -191,6 +191,24 @@ def _rel_option(p: argparse.ArgumentParser) -> None:
                    help="lowest relevant grade (trec_eval -l; default 1)")  # fmt: skip
 
 
+def _table_lines(fmt: str, head, rows, caption: str = "", align: str = "", raw=()) -> list[str]:
+    """A Markdown or LaTeX (booktabs) table's lines, every cell escaped but, in Markdown, the columns ``raw``."""
+    from ..escape import latex, markdown
+
+    if fmt == "markdown":
+
+        def line(cells) -> str:
+            return "| " + " | ".join(c if i in raw else markdown(c) for i, c in enumerate(cells)) + " |"
+
+        top = [markdown(caption), ""] if caption else []
+        return [*top, line(head), "|" + "---|" * len(head), *map(line, rows)]
+    top = [f"% {caption}"] if caption else []
+    spec = align or "l" + "r" * (len(head) - 1)
+    lines = [" & ".join(map(latex, r)) + r" \\" for r in [head, *rows]]
+    lines.insert(1, r"\midrule")  # under the header
+    return [*top, rf"\begin{{tabular}}{{{spec}}}", r"\toprule", *lines, r"\bottomrule", r"\end{tabular}"]
+
+
 def _err(command: str, message: str) -> None:
     """``message`` on stderr as one line, ``irrepro COMMAND: ...``, through :func:`irrepro.escape.plain`."""
     from ..escape import plain
