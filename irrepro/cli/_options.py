@@ -1,7 +1,4 @@
-"""What the commands of the ``irrepro`` command line share: option types (integers with a floor,
-irrepro's own validators as argparse types, with the Python API's checks and messages, the
-scheduler's address), the run files with their qrels and measures, and the lines a command writes
-on stderr (a problem, the runs' missing topics, the simulated stand-in's banner)."""
+"""What the commands of the ``irrepro`` command line share: option types, options and stderr lines."""
 
 from __future__ import annotations
 

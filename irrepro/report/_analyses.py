@@ -1,8 +1,5 @@
-"""The report's two heavy analyses, by blocks so that memory does not grow with the number of
-runs: the paired tests of every pair of runs (a :class:`~irrepro.significance.PairwiseResult` as
-the report's table) and the corpus bootstrap of every run; :func:`irrepro.report.analyse` calls
-them; and the topic-set sizes of the report's "How many topics would this need?" section
-(:func:`_design`, from :func:`irrepro.design.topic_set_sizes`)."""
+"""The report's heavy analyses, by blocks so that memory does not grow with the number of runs (the
+paired tests of every pair, the corpus bootstrap of every run), its topic-set sizes and its methods."""
 
 from __future__ import annotations
 
