@@ -30,16 +30,14 @@ _TASK = threading.local()  # set while a task of parallel_map runs on a Dask wor
 
 
 def _active() -> tuple[str | None, str]:
-    """The address ``parallel_map`` would use and what set it: the innermost :func:`using_scheduler`'s
-    (named as it was given), else ``IRREPRO_SCHEDULER``."""
+    """The address ``parallel_map`` would use and what set it (the innermost :func:`using_scheduler`'s)."""
     if _OVERRIDE and _OVERRIDE[-1] is not None:
         return _OVERRIDE[-1]
     return env("IRREPRO_SCHEDULER"), "IRREPRO_SCHEDULER"
 
 
 def _origin(address: str) -> str:
-    """How a message names what set the scheduler ``address``: ``--scheduler``, ``IRREPRO_SCHEDULER``, or the
-    address given."""
+    """How a message names what set the scheduler ``address`` (an option, the environment, or itself)."""
     active, name = _active()
     return name if active is not None and scheduler(active, name) == address else "the scheduler address"
 

@@ -1,6 +1,11 @@
-"""CSV cells under OWASP's rule against formula injection: :func:`csv_cell`, :func:`csv_quoting`
-and :func:`to_csv`. Served from :mod:`irrepro.escape`, whose docstring sets out the escaping of
-every output format."""
+"""CSV cells under OWASP's rule against formula injection (served from :mod:`irrepro.escape`).
+
+A text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a
+single quote ``'``, which a spreadsheet shows and does not evaluate; a value that is not a string,
+or a string that is a plain decimal number (``-0.5``, ``1e-05``, ``-inf``, ``nan``), is left as it
+is. A text cell holding a carriage return makes the whole file ``csv.QUOTE_NONNUMERIC`` (the writer
+quotes a cell only for its line terminator, ``"\\n"``, and an unquoted ``"\\r"`` ends the row for
+the readers); numeric columns are written as pandas writes them."""
 
 from __future__ import annotations
 
@@ -12,61 +17,14 @@ _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity
 
 
 def csv_cell(value):
-    """A CSV cell under OWASP's rule against formula injection.
-
-    A text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a single
-    quote ``'``, which a spreadsheet shows and does not evaluate.
-
-    Numbers stay numbers: a value that is not a string (an int, a float, a numpy number, NaN) is
-    returned unchanged, and so is a string that is a plain decimal number (``-0.5``, ``+1``,
-    ``1e-05``, ``-inf``, ``nan``: what a spreadsheet reads as a number or as text, never as a
-    formula). The quoting of the CSV itself (commas, quotes, line breaks) is the CSV writer's.
-
-    Parameters
-    ----------
-    value : object
-        The cell.
-
-    Returns
-    -------
-    object
-        ``value``, or ``"'" + value`` for a text cell that a spreadsheet would take for a formula.
-
-    Examples
-    --------
-    >>> from irrepro.escape import csv_cell
-    >>> csv_cell("=SUM(A1:A9)"), csv_cell(0.5)
-    ("'=SUM(A1:A9)", 0.5)
-    """
+    """``value``, or ``"'" + value`` for a text cell a spreadsheet would take for a formula."""
     if isinstance(value, str) and value.startswith(_CSV_FORMULA) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
 
 
 def csv_quoting(cells: Iterable) -> int:
-    r"""The ``quoting`` of Python's csv writer (and pandas') for ``cells``.
-
-    ``csv.QUOTE_MINIMAL``, or ``csv.QUOTE_NONNUMERIC`` (every text cell in quotes, numbers bare) when a text
-    cell holds a carriage return - the writer quotes a cell for the characters of its line terminator only
-    (``"\n"``), and an unquoted ``"\r"`` ends the row for the readers.
-
-    Parameters
-    ----------
-    cells : iterable
-        The cells, labels included.
-
-    Returns
-    -------
-    int
-        A quoting constant of the ``csv`` module.
-
-    Examples
-    --------
-    >>> import csv
-    >>> from irrepro.escape import csv_quoting
-    >>> csv_quoting(["a", 1.0]) == csv.QUOTE_MINIMAL, csv_quoting(["a\rb"]) == csv.QUOTE_NONNUMERIC
-    (True, True)
-    """
+    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``."""
     import csv
 
     cr = any(isinstance(c, str) and "\r" in c for c in cells)
@@ -74,33 +32,7 @@ def csv_quoting(cells: Iterable) -> int:
 
 
 def to_csv(frame, path=None, **kwargs):
-    """``frame.to_csv(path, **kwargs)``, every text cell safe for a spreadsheet.
-
-    Every text cell, column name and index label goes through :func:`csv_cell` (the frame itself is not
-    changed), with the quoting of :func:`csv_quoting`; numeric columns are written as pandas writes them.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table.
-    path : str, path or file, optional
-        Where to write; None returns the text.
-    **kwargs
-        Passed to :meth:`pandas.DataFrame.to_csv`.
-
-    Returns
-    -------
-    str or None
-        The CSV text when ``path`` is None.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro.escape import to_csv
-    >>> print(to_csv(pd.DataFrame({"run": ["=1+1"], "map": [0.25]}), index=False), end="")
-    run,map
-    '=1+1,0.25
-    """
+    """``frame.to_csv(path, **kwargs)``, every text cell, column name and index label through :func:`csv_cell`."""
     import pandas as pd
 
     out = frame.copy(deep=False)

@@ -9,8 +9,7 @@ import sys
 
 
 def load(package: str, names: dict[str, str], name: str):
-    """The attribute ``name`` of ``package`` from its submodule ``names[name]`` (relative), kept in
-    the package's namespace once loaded; AttributeError for a name it does not serve."""
+    """The attribute ``name`` of ``package`` from its submodule ``names[name]``, kept once loaded."""
     if name not in names:
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{names[name]}", package), name)
@@ -24,8 +23,7 @@ def names(package: str, served: dict[str, str]) -> list[str]:
 
 
 class module:
-    """A module imported on its first attribute use: for a method family's rows for the book's
-    rule, which need :mod:`irrepro.book` while importing the family must not import it."""
+    """A module imported on its first attribute use (a family's rule rows, which need :mod:`irrepro.book`)."""
 
     def __init__(self, name: str):
         self._name = name

@@ -38,9 +38,7 @@ class InputError(ValueError):
 
 
 class UnknownNameError(InputError, KeyError):
-    """An unknown name (a collection, a run, a filter, a test); also a :class:`KeyError`.
-
-    Its message is shown as given (a plain KeyError quotes it)."""
+    """An unknown name (a collection, a run, a filter, a test); a KeyError whose message is shown unquoted."""
 
     __str__ = Exception.__str__
 

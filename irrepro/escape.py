@@ -29,9 +29,7 @@ _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def _visible(text: str) -> str:
-    """Hidden characters (:data:`_HIDDEN`) as Python's escapes (``\\n``, ``\\x1b``, ``\\u202e``).
-
-    No line break, tab, terminal escape, bidirectional override or zero-width character comes out of a name."""
+    """Hidden characters (:data:`_HIDDEN`) as Python's escapes (``\\n``, ``\\x1b``, ``\\u202e``)."""
     if text.isprintable():  # (printable: none of those; the usual case, at C speed)
         return text
     return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)

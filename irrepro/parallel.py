@@ -11,9 +11,7 @@
   address (``tcp://host:8786``) or ``local`` (a :class:`distributed.LocalCluster` with one worker
   process per core), ``parallel_map`` runs its tasks on that Dask cluster instead (the
   optional extra ``pip install irrepro[dask]``): the same tasks with the same seeds, so the same
-  numbers bit for bit. The task function, with the inputs it holds (score matrix, samples, lists),
-  is scattered once to every worker; at most a few tasks per worker thread are in flight
-  (``IN_FLIGHT``) and their results are gathered on the client as they complete.
+  numbers bit for bit.
 - **Scale**: ``"paper"`` (the papers' B, repetitions and set sizes; the default) or ``"quick"``
   (small, for tests): every library function takes it (or its sizes) as an argument whose default
   is the papers' scale; the environment's ``IRREPRO_SCALE`` (:func:`scale`) is read only by the
@@ -174,8 +172,7 @@ def spawn(seed: SeedLike, n: int) -> list[np.random.Generator]:
 
 
 def _chunks(n: int, size: int, widths=None, most: int | None = None) -> list[slice]:
-    """Consecutive slices of ``range(n)``, each the longest of at most ``most`` items and ``size`` cells (at
-    least one item), an item ``widths[i]`` cells wide (default 1) and a slice as wide as its widest."""
+    """Consecutive slices of ``range(n)`` of at most ``most`` items and ``size`` cells (widest item x items)."""
     size, most = max(int(size), 1), max(int(n if most is None else most), 1)
     if widths is None:
         step = min(size, most)

@@ -136,11 +136,9 @@ class MetaAnalysis:
     lower: float
     upper: float
     k: int
-    p_one_sided: (
-        float  # fixed: Stouffer's 1 - Phi(sum(d_i / s_i) / sqrt k) (the paper's); DL: 1 - Phi(effect / se)
-    )
-    q: float  # Cochran's heterogeneity Q
-    tau2: float  # between-topic variance (DerSimonian-Laird; 0 for fixed effect)
+    p_one_sided: float
+    q: float
+    tau2: float
 
 
 def clustered_se(values, clusters=None) -> np.ndarray:

@@ -193,6 +193,21 @@ EXAMPLES = [
         "OutputError",
         '>>> import errno\n>>> from irrepro.errors import OutputError\n>>> print(OutputError(errno.EACCES, "Permission denied", "out/report"))\n[Errno 13] Permission denied: \'out/report\'',
     ),
+    (
+        "irrepro._csv",
+        "csv_cell",
+        '>>> from irrepro.escape import csv_cell\n>>> csv_cell("=SUM(A1:A9)"), csv_cell(0.5)\n("\'=SUM(A1:A9)", 0.5)',
+    ),
+    (
+        "irrepro._csv",
+        "csv_quoting",
+        '>>> import csv\n>>> from irrepro.escape import csv_quoting\n>>> csv_quoting(["a", 1.0]) == csv.QUOTE_MINIMAL, csv_quoting(["a\\rb"]) == csv.QUOTE_NONNUMERIC\n(True, True)',
+    ),
+    (
+        "irrepro._csv",
+        "to_csv",
+        '>>> import pandas as pd\n>>> from irrepro.escape import to_csv\n>>> print(to_csv(pd.DataFrame({"run": ["=1+1"], "map": [0.25]}), index=False), end="")\nrun,map\n\'=1+1,0.25',
+    ),
 ]
 
 

@@ -1,28 +1,4 @@
-"""The ``irrepro`` command line.
-
-    irrepro data status               where every collection's files are found, verified or missing
-    irrepro data fetch [NAME|all]     put collections into the cache (mirror or download), verified
-    irrepro eval --qrels Q RUN... -m AP -m nDCG@10 [-q] [-c | --average run-topics] [-M N] [-l N]
-                                      score runs like trec_eval: run<TAB>measure<TAB>value, or
-                                      --format trec_eval|csv|json
-    irrepro compare --qrels Q RUN... -m AP -m nDCG@10 [--baseline RUN] [--test T] [--format F]
-                                      the results table of a paper: means, significance marks,
-                                      adjusted p-values, intervals (text, markdown, latex, csv);
-                                      --anova adds the ANOVA table and all pairs by Tukey HSD;
-                                      --methods the methods paragraph (--methods-file FILE)
-    irrepro design --qrels Q RUN... -m nDCG@10 --min-diff 0.02 [--power 0.8] [--systems m] [--simulate]
-    irrepro design --scores MATRIX.tsv [--drop-worst 0.25] [--topics 50,100] [--min-diff 0.05] [--format json]
-    irrepro design --variance V_E --min-diff 0.05 [--power 0.8]
-                                      how many topics a study needs, from pilot runs (table, figure)
-    irrepro standardize --qrels Q RUN... -m AP (--export-zscores FILE | --zscores FILE)
-                                      standardization factors for trec_eval -Z, or such a file applied
-    irrepro reproduce ORIG_BASELINE ORIG_ADVANCED REPRO_BASELINE REPRO_ADVANCED --qrels Q [-m AP]
-                                      [--repro-qrels Q2] [--resamples N] [--seed N] [--format F]
-                                      how far a reproduction got: KTU, RBO, RMSE, ER, Delta RI,
-                                      p-values, each with an interval (four files or directories)
-    irrepro report RUNS_DIR --qrels Q [--out DIR] [-m AP] [--seed N] [--test T] [--baseline RUN]
-                                      the four papers' analyses of your runs as one HTML report,
-                                      its methods as methods.md, methods.tex and ir_metadata.yml
+"""The ``irrepro`` command line: one module per command (``irrepro --help`` lists them).
 
 Every problem with the input (a malformed file, a missing one, a bad option, an unknown name, data
 not to be had) is an :class:`irrepro.InputError`: one line on stderr naming the file, the line and
@@ -52,8 +28,7 @@ from ._parser import build_parser
 
 
 def _explain(exc: BaseException, args: argparse.Namespace) -> str:
-    """One line for a failure: the data layer's messages already name file, line and problem; an
-    OSError is given its file name."""
+    """One line for a failure (the data layer's messages name file and line; an OSError gets its file)."""
     from .. import data
 
     if isinstance(exc, OSError) and not isinstance(exc, data.DataUnavailable):
@@ -75,8 +50,7 @@ class _OutputFailed(OSError):
 
 
 class _Stdout:
-    """``sys.stdout`` while a command runs: a failure to write it is an :class:`_OutputFailed`
-    (the output cannot be written), not taken for a bug of irrepro's or an error in the input."""
+    """``sys.stdout`` while a command runs: a failure to write it is an :class:`_OutputFailed`."""
 
     def __init__(self, stream) -> None:
         self._stream = stream
@@ -110,9 +84,7 @@ class _Stdout:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command of ``argv`` (None: the process's arguments) and return its exit status: 0,
-    1 for a bug in irrepro or output that cannot be written, 2 for a problem with the input, 130
-    for Ctrl-C."""
+    """Run the command of ``argv`` (None: the process's arguments); its exit status (module docstring)."""
     stdout = sys.stdout
     out = _Stdout(stdout)
     sys.stdout = out  # (a failure to write it named as such)
@@ -143,17 +115,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _output_failed(command: str, exc: _OutputFailed, stdout) -> int:
-    """One line on stderr for output that cannot be written (``irrepro eval: cannot write the
-    output: Broken pipe``), exit status 1. The process's own ``stdout`` is then pointed at the
-    null device, so that what it still buffers is dropped at exit instead of failing again there
-    (Python's "Exception ignored ... BrokenPipeError")."""
+    """One line on stderr for output that cannot be written, exit status 1; ``stdout`` then to the null device."""
     from ..escape import plain
 
     try:
         fd = stdout.fileno() if stdout is not None else -1
     except (OSError, ValueError):  # (closed, or not a file)
         fd = -1
-    if fd >= 0:
+    if fd >= 0:  # what it still buffers dropped at exit, not failing again ("Exception ignored ...")
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, fd)
         os.close(null)
@@ -220,15 +189,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _users(exc: BaseException) -> bool:
-    """Whether ``exc`` is the user's to fix: an :class:`~irrepro.InputError`, or an OSError on a
-    file the user named (a run file without read permission, an unwritable ``--out``: it carries
-    the path). Anything else is a bug in irrepro."""
+    """Whether ``exc`` is the user's to fix: an InputError, or an OSError carrying the path the user named."""
     return isinstance(exc, InputError) or (isinstance(exc, OSError) and exc.filename is not None)
 
 
 def _format_warning(message, category, filename, lineno, line=None) -> str:
-    """A warning as the command line prints it: one line (:func:`irrepro.escape.plain`), no Python
-    source."""
+    """A warning as the command line prints it: one line (:func:`irrepro.escape.plain`), no source."""
     from ..escape import plain
 
     return plain(f"irrepro: warning: {message}") + "\n"

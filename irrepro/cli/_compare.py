@@ -183,8 +183,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _write_methods(table, rs, args: argparse.Namespace) -> None:
-    """``irrepro compare --methods``: the table's methods paragraph
-    (:func:`irrepro.significance.methods_paragraph`) after the table, or into ``--methods-file``."""
+    """``irrepro compare --methods``: the methods paragraph after the table, or into ``--methods-file``."""
     from ..escape import plain, shell
     from ..significance import methods_paragraph
     from ..significance.comparison import B_INTERVALS
@@ -213,9 +212,7 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
 
 
 def _anova_text(scores, args: argparse.Namespace) -> str:
-    """``irrepro compare --anova``: per measure, the two-way ANOVA table and all pairs by the
-    classical and the randomised Tukey HSD (:func:`irrepro.design.tukey_table`), or one line saying
-    why a measure has none (no residual variance: identical runs, a constant measure)."""
+    """``irrepro compare --anova``: per measure, the two-way ANOVA and Tukey HSD's pairs, or why it has none."""
     from .. import design
     from .._text import no_variance
     from ..significance._names import DEFAULT_B

@@ -27,6 +27,7 @@ from ._options import (
     _seed_option,
     _share,
     _simulated_banner,
+    _table_lines,
 )
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
@@ -35,8 +36,7 @@ TABLE = "topics.csv"
 
 
 def _pilot(args: argparse.Namespace, command: str, measure: str):
-    """The pilot's score matrix of ``measure`` (a topic a run misses scored as trec_eval -c scores
-    it), where runs miss topics (``missing``) and the banner."""
+    """The pilot's score matrix of ``measure`` (trec_eval -c), the mask of missed topics and the banner."""
     from .. import measures
     from .._user_inputs import load
 
@@ -81,8 +81,7 @@ _OPTIONS = {
 
 
 def _source(args: argparse.Namespace) -> str:
-    """The pilot ``irrepro design`` plans from - ``"runs"``, ``"scores"`` or ``"variance"`` -
-    checked with the options that go with it, before any work."""
+    """The pilot - ``"runs"``, ``"scores"`` or ``"variance"`` - checked with its options, before any work."""
     given = [name for name, there in (("RUN... --qrels", bool(args.runs or args.qrels)),
                                       ("--scores", args.scores is not None),
                                       ("--variance", args.variance is not None)) if there]  # fmt: skip
@@ -117,11 +116,13 @@ def _dropped(matrix, fraction: float):
 
 
 def _design(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from .. import design
     from .._measure_names import _require_per_topic
     from .._outputs import check_dir
     from .._text import missing_scored
-    from ..escape import plain
+    from ..escape import plain, to_csv
 
     source = _source(args)
     inputs = [*args.runs, args.qrels, args.scores]
@@ -224,7 +225,7 @@ def _design(args: argparse.Namespace) -> int:
         lines.append(f"{'topics':>7}  {'E rho^2':<23}  {'Phi':<23}  {'tau':>5}  {'tau_AP':>6}")
         lines += [f"{n:>7}  {e}  {ph}  {t:>5}  {ta:>6}" for n, e, ph, t, ta in d_rows]
     shown = len(lines)  # the notes and the tables; the lines after them follow the tables
-    files: dict = {TABLE: _table(rows)}
+    files: dict = {TABLE: to_csv(pd.DataFrame(rows, columns=["method", "topics", "interval"]), index=False)}
     if sized:
         v = float(sizes["V_E"].iloc[0])
         files[FIGURE] = _figure(curve, v, int(sizes["topics"].max()), min_diff, alpha, power, m)
@@ -256,29 +257,17 @@ def _design(args: argparse.Namespace) -> int:
 
 def _tables(fmt: str, notes: list[str], tables) -> str:
     """``tables`` ([(header, rows, caption)]) and ``notes`` as Markdown or LaTeX (every cell escaped)."""
-    from ..escape import latex, markdown
+    from ..escape import markdown
 
     out = []
-    if fmt == "markdown":
-        for head, rows, caption in tables:
-            out += [markdown(caption), ""] if caption else []
-            out += ["| " + " | ".join(map(markdown, head)) + " |", "|" + "---|" * len(head)]
-            out += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows] + [""]
-        out += [markdown(n.lstrip("# ")) for n in notes]
-    else:
-        for head, rows, caption in tables:
-            out += [f"% {caption}"] if caption else []
-            out += [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
-                    " & ".join(latex(h) for h in head) + r" \\", r"\midrule"]  # fmt: skip
-            out += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
-            out += [r"\bottomrule", r"\end{tabular}", ""]
-        out += [f"% {n.lstrip('# ')}" for n in notes]
+    for head, rows, caption in tables:
+        out += [*_table_lines(fmt, head, rows, caption), ""]
+    out += [markdown(n.lstrip("# ")) if fmt == "markdown" else f"% {n.lstrip('# ')}" for n in notes]
     return "\n".join(out) + "\n"
 
 
 def _needed(design, anova, target: float, level: float) -> dict:
-    """:func:`irrepro.design.topics_needed` as plain numbers (None: no number of topics reaches it,
-    or the pilot has no system variance)."""
+    """:func:`irrepro.design.topics_needed` as plain numbers (None: not reached, or no system variance)."""
     try:
         t = design.topics_needed(anova, target, level=level)
     except InputError:
@@ -294,23 +283,8 @@ def _number(v, whole: bool):
     return int(v) if whole else float(v)
 
 
-def _table(rows) -> str:
-    """The table file: method, topics, interval."""
-    import csv
-    import io
-
-    from ..escape import csv_cell
-
-    table = io.StringIO()
-    w = csv.writer(table, lineterminator="\n")
-    w.writerow(["method", "topics", "interval"])
-    w.writerows([csv_cell(c) for c in r] for r in rows)
-    return table.getvalue()
-
-
 def _figure(curve, v: float, largest: int, min_diff, alpha, power, m) -> bytes:
-    """The figure: the simulated ``curve`` (or None) beside the closed forms from V_E ``v``, drawn
-    up to twice the ``largest`` closed-form size."""
+    """The simulated ``curve`` (or None) beside the closed forms from V_E ``v``, to twice ``largest`` topics."""
     import io
 
     from .. import design

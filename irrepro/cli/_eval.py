@@ -102,10 +102,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
 
 
 def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
-    """The measures to evaluate: each of ``names`` as it is (aggregate ``mean``) and as its
-    geometric means (``gm``: trec_eval's ``gm_``; ``G``: Sakai's ``G_``), checked and named by
-    ``irrepro.measures.parse_measure`` (unknown names, a geometric mean of a count or of a
-    measure that can be negative are refused there; of a geometric mean, here)."""
+    """The measures to evaluate: each of ``names`` and its geometric means (``gm``: ``gm_``; ``G``: Sakai's ``G_``)."""
     from .._measure_names import _per_topic
     from ..measures import parse_measure
 

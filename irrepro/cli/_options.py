@@ -1,7 +1,4 @@
-"""What the commands of the ``irrepro`` command line share: option types (integers with a floor,
-irrepro's own validators as argparse types, with the Python API's checks and messages, the
-scheduler's address), the run files with their qrels and measures, and the lines a command writes
-on stderr (a problem, the runs' missing topics, the simulated stand-in's banner)."""
+"""What the commands of the ``irrepro`` command line share: option types, options and stderr lines."""
 
 from __future__ import annotations
 
@@ -26,9 +23,7 @@ def _int_at_least(minimum: int):
 
 
 def _checked(check, name: str):
-    """An argparse ``type`` from one of irrepro's validators (the same check as the Python API's
-    and the environment's): its :class:`~irrepro.InputError` becomes argparse's message, which
-    names the option already."""
+    """An argparse ``type`` from one of irrepro's validators, its InputError argparse's message."""
 
     def parse(text: str):
         try:
@@ -71,8 +66,7 @@ def _digits_value(text: str) -> int:
 
 
 def _number(name: str, ok, words: str):
-    """An argparse ``type``: a number for option ``name`` that ``ok`` accepts (NaN never), else an
-    error saying it must be ``words``."""
+    """An argparse ``type``: a number ``ok`` accepts (never NaN), else "``name`` must be ``words``"."""
 
     def parse(text: str) -> float:
         try:
@@ -166,8 +160,7 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
 
 
 def _parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
-    """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's words
-    for the count when neither -j nor IRREPRO_JOBS gives one)."""
+    """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's default count)."""
     p.add_argument(
         "-j",
         "--jobs",
@@ -195,20 +188,33 @@ def _rel_option(p: argparse.ArgumentParser) -> None:
                    help="lowest relevant grade (trec_eval -l; default 1)")  # fmt: skip
 
 
+def _table_lines(fmt: str, head, rows, caption: str = "", align: str = "", raw=()) -> list[str]:
+    """A Markdown or LaTeX (booktabs) table's lines, every cell escaped but, in Markdown, the columns ``raw``."""
+    from ..escape import latex, markdown
+
+    if fmt == "markdown":
+
+        def line(cells) -> str:
+            return "| " + " | ".join(c if i in raw else markdown(c) for i, c in enumerate(cells)) + " |"
+
+        top = [markdown(caption), ""] if caption else []
+        return [*top, line(head), "|" + "---|" * len(head), *map(line, rows)]
+    top = [f"% {caption}"] if caption else []
+    spec = align or "l" + "r" * (len(head) - 1)
+    lines = [" & ".join(map(latex, r)) + r" \\" for r in [head, *rows]]
+    lines.insert(1, r"\midrule")  # under the header
+    return [*top, rf"\begin{{tabular}}{{{spec}}}", r"\toprule", *lines, r"\bottomrule", r"\end{tabular}"]
+
+
 def _err(command: str, message: str) -> None:
-    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, every control and format
-    character in it (a file name's newline or right-to-left override) made visible
-    (:func:`irrepro.escape.plain`)."""
+    """``message`` on stderr as one line, ``irrepro COMMAND: ...``, through :func:`irrepro.escape.plain`."""
     from ..escape import plain
 
     print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
 
 
 def _coverage_lines(rs, average: str) -> list[str]:
-    """One line per run whose topics differ from the qrels' topics (counts and a few ids), from
-    :meth:`RunSet.coverage <irrepro.data.RunSet.coverage>` of the RunSet ``rs``, or from such rows
-    (:attr:`Reproduction.coverage <irrepro.reproduce.Reproduction.coverage>`); names through
-    :func:`irrepro.escape.plain`."""
+    """One line per run whose topics differ from the qrels' (of a RunSet ``rs``, or its coverage rows)."""
     from .._text import few
     from ..escape import plain
 
@@ -227,8 +233,7 @@ def _coverage_lines(rs, average: str) -> list[str]:
 
 
 def _simulated_banner(command: str, qrels, rs, what: str) -> str:
-    """The first line of everything computed on the simulated stand-in (also said on stderr), or
-    "" for real qrels."""
+    """The first line of everything computed on the simulated stand-in (also on stderr); "" for real qrels."""
     if not rs.simulated:
         return ""
     banner = (
@@ -240,8 +245,7 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
 
 
 def _baseline_run(baseline: str | None, runs=None) -> str | None:
-    """The run ``--baseline`` names: a run's name, or the path of a run file (its run tag is read
-    from the file); checked against ``runs`` when given (else where the runs are read)."""
+    """The run ``--baseline`` names (a run's name, or a run file's path), checked against ``runs`` if given."""
     from pathlib import Path
 
     if baseline is None or (runs is not None and baseline in runs):

@@ -15,9 +15,7 @@ _DESCRIPTION = "The ``irrepro`` command line."
 
 
 class _Once(argparse.Action):
-    """Stores an option's value and refuses the option given twice (``--baseline a --baseline b``
-    kept the last one silently): the action of every single-valued option of every command
-    (:class:`_Parser` makes it the default). Options meant to repeat say ``action="append"``."""
+    """Stores an option's value and refuses the option given twice: every single-valued option's action."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         if option_string is not None:
@@ -31,8 +29,7 @@ class _Once(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser whose options store with :class:`_Once` unless they say otherwise, and
-    whose errors are one line; its sub-commands' parsers are of this class too."""
+    """argparse's parser whose options store with :class:`_Once` by default, and whose errors are one line."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -40,8 +37,7 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _Once)
 
     def error(self, message: str) -> NoReturn:
-        """argparse's usage and one line for a bad command line, the user's text in it made
-        visible (:func:`irrepro.escape.plain`: ``unrecognized arguments: --bo\\u202e``)."""
+        """argparse's usage and one line for a bad command line (through :func:`irrepro.escape.plain`)."""
         from ..escape import plain
 
         super().error(plain(message))

@@ -7,15 +7,15 @@ import argparse
 import sys
 
 from ._options import (
-    _checked,
     _coverage_lines,
     _data_options,
     _digits,
     _err,
     _int_at_least,
-    _level_value,
+    _level,
     _rel_option,
     _seed_option,
+    _table_lines,
 )
 
 #: The output formats of ``irrepro reproduce``.
@@ -61,7 +61,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resamples", type=_int_at_least(1), default=1000,
                    help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
                         "(default 1000)")  # fmt: skip
-    p.add_argument("--level", type=_checked(_level_value, "--level"), default=0.95,
+    p.add_argument("--level", type=_level, default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
     _seed_option(p, "the resamples")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
@@ -89,9 +89,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def render(rep, fmt: str, digits: int = 4) -> str:
-    """The table of a :class:`~irrepro.reproduce.Reproduction` as ``fmt`` (:data:`FORMATS`):
-    text, markdown and latex show ``value [low, high]`` to ``digits`` decimals, csv and json every
-    digit of every column (json: an undefined number null, with a ``reason``)."""
+    """The table of a Reproduction as ``fmt``: ``value [low, high]`` to ``digits`` decimals, csv and json all."""
     from ..stats import level_percent
 
     df = rep.to_frame()
@@ -127,7 +125,7 @@ def render(rep, fmt: str, digits: int = 4) -> str:
 def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
     import math
 
-    from ..escape import csv_cell, csv_quoting, latex, markdown, plain
+    from ..escape import csv_cell, csv_quoting, markdown, plain
     from ..reproduce._runs import _undefined
 
     records = df.to_dict(orient="records")
@@ -166,19 +164,11 @@ def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
         [r["experiment"], r["run"], r["measure"], r["statistic"], cell(r, w)] for r, w in zip(records, why)
     ]
     notes = [note, *(f"({i}) {w}" for i, w in enumerate(reasons, 1))]
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join([*(markdown(c) for c in row[:4]), row[4]]) + " |" for row in rows]
+    if fmt == "markdown":  # the interval column as it is: numbers and brackets
+        lines = _table_lines(fmt, head, rows, raw=(4,))
         return "\n".join(lines) + "\n\n" + "\n".join(markdown(n) for n in notes) + "\n"
-    if fmt == "latex":
-        lines = [r"\begin{tabular}{llllr}", r"\toprule", " & ".join(latex(h) for h in head) + r" \\",
-                 r"\midrule"]  # fmt: skip
-        lines += [" & ".join(latex(c) for c in row) + r" \\" for row in rows]
-        lines += [
-            r"\bottomrule",
-            r"\end{tabular}",
-            *(f"% {plain(n)}" for n in notes),
-        ]  # comments: to the line end
+    if fmt == "latex":  # the notes as comments: to the line end
+        lines = [*_table_lines(fmt, head, rows, align="llllr"), *(f"% {plain(n)}" for n in notes)]
         return "\n".join(lines) + "\n"
     rows = [[plain(c) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]

@@ -18,9 +18,7 @@ from ._options import (
 
 
 def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
-    """The trec_eval command lines that apply the z-score file ``path`` (QRELS and RUN stand for
-    the user's files): one per call of :func:`~irrepro.measures.trec_names._trec_eval_calls`, every
-    word quoted for bash (:func:`irrepro.escape.shell`: pasted, ``path`` names that file)."""
+    """The trec_eval command lines (quoted for bash) that apply the z-score file ``path`` to QRELS and RUN."""
     from ..escape import shell
 
     lines = []

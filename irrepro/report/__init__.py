@@ -8,36 +8,25 @@ One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
     rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
 
 What it computes, each with the package function the book's chapter uses, at the papers' scale
-(``scale="quick"``, ``--scale quick`` or ``IRREPRO_SCALE=quick`` on the command line, for a fast look):
+(``irrepro.report.settings``; ``scale="quick"`` or ``--scale quick`` for a fast look):
 
-1. **Scores** - the chosen measure per run and topic (:func:`irrepro.measures.evaluate`, trec_eval
-   semantics; default ``AP``) and its mean over the qrels' topics, with each run's coverage of
-   them (:meth:`irrepro.data.RunSet.coverage`).
-2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair of runs
-   (:func:`irrepro.significance.paired_bootstrap_test`, B = 1000), with a percentile 95% interval of each
-   difference and the ASLs adjusted for multiple comparisons by Holm and Benjamini-Hochberg
-   (:func:`irrepro.sensitivity.comparisons`); the ASL curve (Sakai's Figure 7) and the
-   discriminative power. B is raised to resolve the corrections' smallest threshold, alpha / m over
-   the m pairs tested: B >= 20 m / alpha, rounded up to a multiple of 1000
-   (``irrepro.stats.corrected_resamples``; 18,000 for 10 runs, 3,150,000 for all pairs of 126),
-   and the report says so.
-3. **Corpus bootstrap** (Cormack & Lynam 2006) - 95% intervals of every run's MAP over materially
-   similar corpora (:func:`irrepro.corpus_bootstrap.full_corpus`, B = 2000): the parametric MAP
-   interval and the L-MAP bootstrap interval (the chapter's Figure 4). Always on AP, with binary
-   relevance ``grade >= rel``, as the paper defines it.
-4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on the runs' own topics
-   (:func:`irrepro.topic_split.swap_experiment`, disjoint topic sets of 5 .. min(25, T/2) topics,
-   50 repetitions): how often a difference of a given relative size on one topic set reverses on
-   another, with and without a significant t-test, and the GROWTH projection to the full topic set.
-5. **Standardization** (Webber, Moffat & Zobel 2008) - every topic standardized by the runs'
-   own per-topic mean and sd (:func:`irrepro.standardize.standardize`): standardized mean per
-   run, the ranking beside the raw one (Kendall's tau), and random topic halves
-   (:func:`irrepro.standardize.partition_experiment`): dRMSE of run means between halves and the
-   share of runs a t-test finds different from themselves, raw vs standardized.
-6. **How many topics would this need?** (Sakai 2016) - the runs as a pilot: the topics Sakai's
-   paired t-test, one-way ANOVA (all the runs) and CI-width methods recommend to find a
-   difference of 0.05 in the measure's mean with power 0.8 at alpha 0.05, each with a bootstrap
-   interval over the topics (:func:`irrepro.design.topic_set_sizes`, B the scale's paired-test B, 1000).
+1. **Scores** - the measure per run and topic (:func:`irrepro.measures.evaluate`; default ``AP``),
+   its means, and each run's coverage of the qrels' topics.
+2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair
+   (:func:`irrepro.significance.paired_bootstrap_test`) with a percentile 95% interval of each
+   difference, the ASLs adjusted by Holm and Benjamini-Hochberg, the ASL curve and the
+   discriminative power. B is raised to B >= 20 m / alpha over the m pairs, rounded up to a multiple
+   of 1000 (``irrepro.stats.corrected_resamples``), and the report says so.
+3. **Corpus bootstrap** (Cormack & Lynam 2006) - the parametric and the L-MAP bootstrap 95%
+   intervals of every run's MAP (:func:`irrepro.corpus_bootstrap.full_corpus`), always on AP with
+   binary relevance ``grade >= rel``, as the paper defines it.
+4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on disjoint topic sets of 5 ..
+   min(25, T/2) topics (:func:`irrepro.topic_split.swap_experiment`) and its GROWTH projection.
+5. **Standardization** (Webber, Moffat & Zobel 2008) - the runs' standardized means and ranking
+   (:func:`irrepro.standardize.standardize`), and random topic halves, raw vs standardized
+   (:func:`irrepro.standardize.partition_experiment`).
+6. **How many topics?** (Sakai 2016) - the runs as a pilot: the topics Sakai's methods need to find
+   a difference of 0.05 with power 0.8 at alpha 0.05 (:func:`irrepro.design.topic_set_sizes`).
 
 **One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
 run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
@@ -65,13 +54,13 @@ from ..measures import evaluate
 from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
 
 if TYPE_CHECKING:
-    from ._model import Report
+    from ._page import Report
 
 # The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
 # memory (its peak).
 _LAZY = {
-    "Report": "_model", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
+    "Report": "_page", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
     "_render": "_page", "_template": "_page",
 }  # fmt: skip
 
@@ -177,7 +166,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
     from .. import standardize as sz
     from .. import topic_split as ts
     from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table, _pairs_resamples
-    from ._model import Report
+    from ._page import Report
 
     if not isinstance(held[0], RunSet):
         raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")

@@ -1,8 +1,5 @@
-"""The report's two heavy analyses, by blocks so that memory does not grow with the number of
-runs: the paired tests of every pair of runs (a :class:`~irrepro.significance.PairwiseResult` as
-the report's table) and the corpus bootstrap of every run; :func:`irrepro.report.analyse` calls
-them; and the topic-set sizes of the report's "How many topics would this need?" section
-(:func:`_design`, from :func:`irrepro.design.topic_set_sizes`)."""
+"""The report's heavy analyses, by blocks so that memory does not grow with the number of runs (the
+paired tests of every pair, the corpus bootstrap of every run), its topic-set sizes and its methods."""
 
 from __future__ import annotations
 
@@ -86,8 +83,7 @@ def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int)
 def _pair_table(
     scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
 ) -> pd.DataFrame:
-    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD.
-    The bootstrap's equals ``bt.comparisons(significance.paired_bootstrap_test(scores, B=B, seed=seed))``."""
+    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD."""
     seed_test = None
     if test != "bootstrap":
         seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
