@@ -215,16 +215,12 @@ def _err(x: float, digits: int) -> str:
     return shown if float(shown) > 0 or x == 0 else f"<{10.0**-digits:.{digits}f}"
 
 
-def _cell(x) -> str:
-    """A table cell as pandas' Styler formats it for the book (precision 3, "-" for missing)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+def _cell(x, digits: int = 3) -> str:
+    """A table cell as the book shows it: a float to ``digits`` decimals, "-" for missing, text escaped."""
+    if x is None or x is pd.NA or x is pd.NaT or (isinstance(x, (float, np.floating)) and math.isnan(x)):
         return "-"
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
     if isinstance(x, (float, np.floating)):
-        return f"{float(x):.3f}"
+        return f"{float(x):.{digits}f}"
     return html.escape(str(x))
 
 
@@ -420,13 +416,6 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     places = dict(digits) if isinstance(digits, Mapping) else {}
     default = 3 if isinstance(digits, Mapping) else digits
 
-    def shown(x, d: int) -> str:  # as the book shows a value: floats to d decimals, "-" for missing
-        if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
-            return "-" if math.isnan(x) else f"{float(x):.{d}f}"
-        if x is None or x is pd.NA or x is pd.NaT:
-            return "-"
-        return html.escape(str(x))
-
     def name(c) -> str:  # a column's header: a MultiIndex's levels as "a / b"
         return " / ".join(str(p) for p in c if str(p) != "") if isinstance(c, tuple) else str(c)
 
@@ -438,7 +427,7 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     for idx, row in zip(df.index, df.itertuples(index=False, name=None)):
         labels = [] if bare else (list(idx) if isinstance(idx, tuple) else [idx])
         values = ["-" if _missing(x) else html.escape(str(x)) for x in labels]  # labels as they are
-        cells.append(values + [shown(x, places.get(c, default)) for c, x in zip(df.columns, row)])
+        cells.append(values + [_cell(x, places.get(c, default)) for c, x in zip(df.columns, row)])
     body = ["<tr>" + "".join(f"<td{a}>{v}</td>" for a, v in zip(label, r)) + "</tr>" for r in cells]
     # the plain-text fallback
     text = pd.DataFrame([[html.unescape(v) for v in r] for r in cells], columns=heads)
