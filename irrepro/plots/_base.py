@@ -163,11 +163,7 @@ def _names(names) -> list[str]:
 
 def _axes(ax, figsize):
     """``ax``, or the axes of a new figure of ``figsize`` (at most :data:`WIDTH` inches wide)."""
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=(min(figsize[0], WIDTH), figsize[1]), layout="constrained")[1]
+    return ax if ax is not None else _axes_row(None, 1, figsize)[0]
 
 
 def _axes_row(axes, n: int, figsize, sharey: bool = False, vertical: bool = False):
