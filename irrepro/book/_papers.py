@@ -105,32 +105,27 @@ class PaperNumbers(Mapping):
         )  # fmt: skip
 
 
-class PrintedFloat(float):
-    """A paper's number with the text it was typed with in its yml (``0.60`` keeps its trailing zero)."""
+class _Printed:
+    """A number read from a paper's yml with the text it was typed with (``0.60`` keeps its trailing zero)."""
 
     printed: str
 
-    def __new__(cls, value: float, printed: str):
-        obj = super().__new__(cls, value)
+    def __new__(cls, value, printed: str):
+        obj = super().__new__(cls, value)  # type: ignore[call-arg]
         obj.printed = printed
         return obj
 
     def __reduce__(self):
-        return (PrintedFloat, (float(self), self.printed))
+        number = type(self).__bases__[1]  # float or int
+        return (type(self), (number(self), self.printed))
 
 
-class PrintedInt(int):
-    """An integer read from a paper's yml with the text it was typed with (see :class:`PrintedFloat`)."""
+class PrintedFloat(_Printed, float):
+    """A float with its printed text (:class:`_Printed`)."""
 
-    printed: str
 
-    def __new__(cls, value: int, printed: str):
-        obj = super().__new__(cls, value)
-        obj.printed = printed
-        return obj
-
-    def __reduce__(self):
-        return (PrintedInt, (int(self), self.printed))
+class PrintedInt(_Printed, int):
+    """An integer with its printed text (:class:`_Printed`)."""
 
 
 def _loader():
