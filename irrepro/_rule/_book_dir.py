@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -27,3 +28,14 @@ def book_dir() -> Path:
         + ", ".join(str(c) for c in candidates[:4])
         + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory"
     )
+
+
+def read_book_file(name: str, parse):
+    """``parse(path)`` of the book's file ``name`` (under :func:`book_dir`), read again only when it changes."""
+    path = book_dir() / name
+    return _parsed(parse, str(path), path.stat().st_mtime)
+
+
+@functools.cache
+def _parsed(parse, path: str, mtime: float):
+    return parse(path)

@@ -3,14 +3,13 @@ chapters."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import book_dir
+from .._rule._book_dir import book_dir, read_book_file
 from .._rule._reading import PaperValue
 
 __all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
@@ -145,8 +144,7 @@ def _loader():
     return Loader
 
 
-@functools.cache
-def _read_numbers(path: str, mtime: float) -> PaperNumbers:
+def _read_numbers(path: str) -> PaperNumbers:
     import yaml
 
     doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_loader())
@@ -188,4 +186,4 @@ def paper_numbers(paper: str) -> PaperNumbers:
     path = book_dir() / "papers" / f"{paper}.yml"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no numbers recorded for {paper!r}")
-    return _read_numbers(str(path), path.stat().st_mtime)
+    return read_book_file(f"papers/{paper}.yml", _read_numbers)

@@ -3,7 +3,6 @@ label and the chapter's opening box; rows rerun under a paper's emulated conditi
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import re
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import book_dir
+from .._rule._book_dir import read_book_file
 from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error
@@ -285,8 +284,7 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
-@functools.cache
-def _read_bib(path: str, mtime: float):
+def _read_bib(path: str):
     from pybtex.database import parse_file
 
     return parse_file(path).entries
@@ -298,8 +296,7 @@ def _bib_entry(paper: str):
         import pybtex  # noqa: F401
     except ImportError:  # a bare install (Colab)
         return None
-    path = book_dir() / "references.bib"
-    entries = _read_bib(str(path), path.stat().st_mtime)
+    entries = read_book_file("references.bib", _read_bib)
     if paper not in entries:
         raise KeyError(f"{paper!r} is not in references.bib")
     return entries[paper]
