@@ -8,6 +8,7 @@ import html
 import re
 from collections import Counter
 
+from .._rule._judge import _named
 from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._display import _HTML, status_badge
 from ._tables import Comparison
@@ -89,21 +90,19 @@ _FOLD_ROWS = 3
 
 
 def _reason(reason: str, restates) -> str:
-    """A sentence's reason: the rule's, or for a row resting on many rows their count per table by
-    status, the rule's reason (naming each row) folded under it (``<details>``) and the chapter's
-    note in it shown after it."""
+    """A sentence's reason; for a row resting on many rows, their counts per table, the rule's reason folded."""
     if len(restates) <= _FOLD_ROWS or not reason.startswith(("as ", "from ")):
         return html.escape(reason)
     word, rest = reason.split(" ", 1)
-    named = "; ".join(f"{item}: {quantity} ({st})" for _, item, quantity, st in restates)
+    named = _named(restates)  # as the rule names them
     note = rest[len(named) :] if rest.startswith(named) else ""
-    counts = Counter((paper, item, st) for paper, item, _, st in restates)
+    counts = Counter((r.paper, r.item, r.status) for r in restates)
     per_table = "; ".join(
         f"{html.escape(item)}: "
         + ", ".join(
             f"{counts[paper, item, st]} {STATUS_WORDS[st]}" for st in STATUS_WORDS if counts[paper, item, st]
         )
-        for paper, item in dict.fromkeys((paper, item) for paper, item, _, _ in restates)
+        for paper, item in dict.fromkeys((r.paper, r.item) for r in restates)
     )
     return (
         f"{word} its {len(restates)} rows ({per_table}) "

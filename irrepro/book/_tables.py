@@ -304,9 +304,7 @@ def _json_default(x):
 
 
 def _refs(x, key: str, meta: dict) -> list:
-    """Rows a row rests on: :class:`RowRef` s (``same_as`` takes only those), or for ``supports``
-    also text naming evidence that is not a row (a ranking computed above); ``meta`` gets their
-    names, the (paper, item) of their tables and each row's (paper, item, quantity, status), once each."""
+    """The rows (``RowRef``; for ``supports`` also text naming other evidence) a row rests on, named in ``meta``."""
     refs = [x] if isinstance(x, (RowRef, str)) else list(x)
     ok = (RowRef,) if key == "same_as" else (RowRef, str)
     if not refs or not all(isinstance(v, ok) and (str(v).strip()) for v in refs):
@@ -314,7 +312,7 @@ def _refs(x, key: str, meta: dict) -> list:
     rows = [r for r in refs if isinstance(r, RowRef)]
     meta[key] = "; ".join(str(x) for x in refs)
     meta["rests_on"] = tuple(dict.fromkeys((r.paper, r.item) for r in rows))
-    meta["restates"] = tuple(dict.fromkeys((r.paper, r.item, r.quantity, r.status) for r in rows))
+    meta["restates"] = tuple(dict.fromkeys(rows))
     return refs
 
 
