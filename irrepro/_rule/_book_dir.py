@@ -14,8 +14,7 @@ BOOK_ENV = "IRREPRO_BOOK"
 
 
 def book_dir() -> Path:
-    """The book's directory (``papers/``, ``margins.yml``, ``references.bib``): ``$IRREPRO_BOOK``, else
-    the ``book/`` of the checkout the package runs from, else one in or above the working directory."""
+    """The book's directory: ``$IRREPRO_BOOK``, the checkout's ``book/``, or one in or above the working directory."""
     candidates = [Path(os.environ[BOOK_ENV]).expanduser()] if env(BOOK_ENV) else []
     candidates.append(Path(__file__).resolve().parents[2] / "book")
     cwd = Path.cwd().resolve()

@@ -1,7 +1,6 @@
-"""The reading of a paper's printed numbers and words for the book's rule, done once here
-(:func:`_parse`): precision, qualifiers ("about", "just over", "> 0.6", "well above 5%", "as few as
-5"), ranges, counts "k of n", fractions and "a / b / c" rows. :data:`FORMS` lists every form with
-how it is read and an example, for the rule page."""
+"""The reading of a paper's printed numbers and words for the book's rule (:func:`_parse`), and
+:data:`FORMS`, every form with how it is read and examples, for the rule page.
+"""
 
 from __future__ import annotations
 
@@ -213,8 +212,7 @@ class PaperValue:
         return ", ".join(p for p in (section, self.table, self.row, self.column) if p)
 
     def part(self, i: int, column: str | None = None) -> PaperValue:
-        """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
-        above triple), as a value of its own at the same place."""
+        """Part ``i`` of a value printed as ``"a / b / c"``, a value of its own at the same place."""
         parts = str(self.value).split(" / ")
         if len(parts) < 2:
             raise ValueError(f"{self.paper}:{self.key}: {self.value!r} has no parts")

@@ -1,15 +1,8 @@
 """Helpers for the book's pages: data banners, the papers' numbers, paper-vs-ours tables, the scorecard.
 
-The numbers a chapter prints as the paper's are data, not code: one file per paper,
-``book/papers/<bibkey>.yml``. A chapter prints each beside ours with :func:`compare`, so that the
-chapters and any page gathering their numbers cannot disagree. Every compared row gets a status
-(:data:`STATUSES`) and a reason from one rule, :func:`judge` (``irrepro._rule``, below the method
-families, which judge their rows with it too): an equivalence test of our number,
-with its errors, against the paper's printed value widened by the margin of the row's kind
-(``book/margins.yml``; the page ``book/rule.md`` shows them). A claim in words rests on rows
-(``supports``); a row restating another (``same_as``) takes its status and is counted once; rows
-rerun under a paper's conditions emulated on our data are counted both ways. A chapter reads its
-environment once, by :func:`config`, and passes it down.
+The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints each beside ours with
+:func:`compare`, and every compared row gets its status (:data:`STATUSES`) and reason from one rule,
+:func:`judge` (``book/rule.md``). A chapter reads its environment once, by :func:`config`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""Exercises a student can check: the answer the instructor edition records, and a check cell that
-compares a student's answer with it without showing it. The student edition carries the answer as
-a key: its JSON XOR-ed with a digest of the label, in base64 (not a secret, but not readable at a
-glance)."""
+"""Exercises a student can check against the answer the instructor edition records, without seeing
+it: the student edition carries it as a key (its JSON XOR-ed with a digest of the label, base64).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The book's headlines: what a chapter's opening box says first, recorded and gathered into one
-table. The claim names a row of the chapter's Verdict table, whose status is the headline's, so the
-first screen cannot disagree with the verdict."""
+"""The book's headlines: what a chapter's opening box says first (its status that of a row of the
+chapter's Verdict table), recorded and gathered into one table.
+"""
 
 from __future__ import annotations
 
@@ -58,9 +58,7 @@ class Headline:
     ours: str = ""
 
     def finding(self) -> str:
-        """The finding in one line of HTML: the claim's status badge and words, and the data it
-        was judged on (``data-status``, ``data-data`` and the row named, for the check of the
-        built book)."""
+        """The finding as one line of HTML: the claim's status badge and words, and the data judged on."""
         e = html.escape
         return (
             f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
@@ -73,8 +71,7 @@ class Headline:
         )
 
     def opening_html(self) -> str:
-        """The opening facts of the chapter's box (:func:`irrepro.book.header`): its question, the
-        paper's data and ours, the headline finding and the time to rerun."""
+        """The opening facts of the chapter's box: question, data, headline finding, time to rerun."""
         e = html.escape
         return (
             f'<dl class="irrepro-opening"><dt>Question</dt><dd>{e(self.question)}</dd>'

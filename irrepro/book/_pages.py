@@ -1,8 +1,7 @@
-"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter (a Jupyter
-Book section beside the chapter's file, ``notebooks/<chapter>/<page>.md``) into which myst-nb's
-``glue`` pastes what the chapter's kernel computed; and the links from one page to a table on
-another. A chapter page keeps its question, data, method, headline results and verdict; its full
-tables go to sub-pages, and the chapter shows a line linking to each (:func:`aside`)."""
+"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter
+(``notebooks/<chapter>/<page>.md``, pasted by myst-nb's ``glue``) with a line linking to it; and
+the links from one page to a table on another.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ def anchor(paper: str, item: str) -> str:
 
 
 def docname(paper: str, page: str = "") -> str:
-    """The docname of the page of ``paper``'s chapter that shows a table: the chapter
-    (``notebooks/sakai_2006``, "" when it has none), or its sub-page ``page``."""
+    """The docname of the page of ``paper``'s chapter (or of its sub-page ``page``) that shows a table."""
     from ._papers import paper_numbers
 
     try:
@@ -43,8 +41,7 @@ def href(target: str, anchor: str, source: str) -> str:
 
 
 def _paste(key: str, obj, line: str) -> None:
-    """Glue ``obj`` under ``key`` for a sub-page and show ``line`` here, in the book's build; anywhere
-    else show ``obj`` itself."""
+    """In the book's build, glue ``obj`` under ``key`` and show ``line``; anywhere else show ``obj``."""
     from IPython.display import display
 
     if not in_book_build():
@@ -57,8 +54,7 @@ def _paste(key: str, obj, line: str) -> None:
 
 
 def show(comp, whole) -> None:
-    """Display the comparison ``comp``: ``whole`` (its table) on the chapter's page, or glued for its
-    sub-page (``comp.page``) with a line here linking to it and counting its rows' statuses."""
+    """Display ``comp``'s table ``whole`` here, or on its sub-page with a line here counting its statuses."""
     from IPython.display import display
 
     if not comp.page:
@@ -75,8 +71,7 @@ def show(comp, whole) -> None:
 
 
 def rests_on(comp, session) -> list[str]:
-    """Per row of ``comp``, links to the tables of the rows it restates or rests on ("" for none;
-    ``session``: the comparisons made, by paper and item)."""
+    """Per row of ``comp``, links to the tables of the rows it rests on ("" for none)."""
     here, cells = docname(comp.paper, comp.page), []
     for m in comp.meta:
         links = []

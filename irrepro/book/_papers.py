@@ -87,8 +87,7 @@ class PaperNumbers(Mapping):
         return len(self._values)
 
     def where(self, ref: str) -> str:
-        """Where the paper prints the value a comparison row recorded as ``paper_ref``: a key, a
-        part of one (``"key[1]"``, ``PaperValue.part``) or several joined (``"a+b"``)."""
+        """Where the paper prints the value of a row's ``paper_ref`` (a key, ``"key[1]"`` or ``"a+b"``)."""
         keys = dict.fromkeys(re.sub(r"\[\d+\]$", "", k) for k in ref.split("+"))
         return "; ".join(self[k].where for k in keys)
 

@@ -1,6 +1,6 @@
-"""Sentences generated from rows: a chapter's verdict in words (:func:`verdict_text`) is rendered
-from the statuses of its comparison rows, so the text cannot disagree with the tables; each
-sentence carries its row's status (``data-status``) for the test that scans the built book."""
+"""Sentences generated from rows (:func:`verdict_text`), so the text cannot disagree with the tables,
+and the check that no other sentence states a status (:func:`stray_statements`).
+"""
 
 from __future__ import annotations
 

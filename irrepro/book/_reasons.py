@@ -1,6 +1,4 @@
-"""The kinds of reasons the book's rule writes, each with the sentence a table's legend gives it once;
-the rest of a row's reason is its particulars, shown on hover. A new kind in the rule is added
-here (tests/test_book.py checks it)."""
+"""The kinds of reasons the book's rule writes, each with the sentence a table's legend gives it once."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The paper-vs-ours tables of a chapter: ``compare`` (recorded in the book configuration's
-results directory for the scorecard), the rows it takes (:class:`RowRef`, :class:`Comparison`)
-and the statuses of orderings (:func:`ordering_status`, :func:`below_in_above`). The HTML they
-are shown in is :mod:`irrepro.book._display`'s."""
+"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard."""
 
 from __future__ import annotations
 
@@ -87,8 +84,7 @@ class Comparison:
         ).text
 
     def to_records(self) -> list[dict]:
-        """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref``,
-        ``same_as`` and ``emulates`` where a row has them."""
+        """The rows as written to ``$IRREPRO_RESULTS``, with ``paper_ref``, ``same_as``, ``emulates``, ``supports``."""
         records = json.loads(self.frame.to_json(orient="records"))
         for rec, meta in zip(records, self.meta or [{}] * len(records)):
             rec.update({k: meta[k] for k in ("paper_ref", "same_as", "emulates", "supports") if meta.get(k)})
@@ -287,8 +283,7 @@ def _listed(x):
 
 
 def _total_se(r: Mapping):
-    """Our error as the row's ``ours_se``: given so, or the root sum of squares of its sampling and
-    Monte Carlo errors (per part)."""
+    """Our error as the row's ``ours_se``: as given, or the root sum of squares of its two errors."""
     if r.get("se_sampling") is None and r.get("se_mc") is None:
         return _listed(r.get("ours_se"))
     s = np.nan_to_num(np.asarray(r.get("se_sampling") or 0.0, dtype=float))
