@@ -50,8 +50,8 @@ class _HTML:
 def data_banner(*objs) -> _HTML:
     """A box naming the data of a page, a warning when any of it is simulated.
 
-    A name counts as simulated when its real files cannot be had now (the pages then use its
-    stand-in). A warning carries the CSS class ``simulated-data``, which no page with real data has.
+    A collection given by name is simulated when its real files cannot be had now; a warning carries the
+    CSS class ``simulated-data``.
 
     Parameters
     ----------
@@ -143,14 +143,6 @@ def with_error(ours, se, paper=None) -> str | object:
     >>> from irrepro.book import with_error
     >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
     ('0.0491 ± 0.0041', 0.3, '3.1 (±0.2) / 80.2 (±1.3)')
-    >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
-    '0.0420 ± 0.0020'
-    >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
-    0.11
-    >>> with_error(0.3239721, 0.0, paper="0.324"), with_error(10.6325, 0.533, paper="about 10")
-    ('0.3240', '10.6 ± 0.5')
-    >>> with_error("19.09%", 1.82, paper="just over 15%"), with_error(0.0491, 0.00002, paper="0.05")
-    ('19.1% ± 1.8', '0.049 ± <0.001')
     """
     arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
     # no error, or one that is rounding noise (the sd of equal replicates: 1e-17), shows the value alone
@@ -246,8 +238,7 @@ def status_table(
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
-    The ``reason`` column goes to the badges' hover text and to the legend: one entry per kind of
-    reason (its kind), its number beside each badge of that kind.
+    Each badge shows its row's ``reason`` on hover and the number of its kind in the legend.
 
     Parameters
     ----------

@@ -148,10 +148,8 @@ def _png_img(fig, alt: str) -> str:
 def aside(obj, *, paper: str, page: str, title: str):
     """Show ``obj`` on the sub-page ``page`` of ``paper``'s chapter, and a link to it here.
 
-    Displayed in a chapter in the book's build, the result glues ``obj`` (a table or any object with
-    HTML) under the key ``aside-<slug of title>``, which the sub-page
-    ``notebooks/<chapter>/<page>.md`` pastes (``{glue:any}`` with ``:doc:`` naming the chapter), and
-    shows one line linking to it; run anywhere else (Jupyter, Binder, Colab) it shows ``obj`` itself.
+    In the book's build it glues ``obj`` under ``aside-<slug of title>`` for the sub-page
+    ``notebooks/<chapter>/<page>.md`` and shows a line linking to it; anywhere else it shows ``obj``.
 
     Parameters
     ----------

@@ -28,12 +28,10 @@ STATUS_WORDS = {
 def verdict_text(comparison: Comparison) -> _HTML:
     """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
 
-    Each sentence names the claim (the row's quantity), says its status in the words of
-    :data:`STATUS_WORDS` with its badge, the data it was judged on (the row's own ``data`` where it
-    has one, else the comparison's; said once before the sentences when all share the comparison's),
-    the reason the rule gave and the rows it rests on. The HTML carries the row's fields the
-    sentence states (``data-status``, ``data-item``, ``data-quantity``, ``data-data``) so a test
-    can check every sentence of the built book against its row.
+    Each sentence names the row's quantity, its status (:data:`STATUS_WORDS` and badge), the data it
+    was judged on (the row's own ``data``, else the comparison's, said once when all share it), the
+    rule's reason and the rows it rests on; its HTML carries ``data-status``, ``data-item``,
+    ``data-quantity`` and ``data-data`` for the check of the built book.
 
     Parameters
     ----------

@@ -347,10 +347,8 @@ def header(
 ) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
-    The box opens with the chapter's headline, so a chapter calls ``header`` in
-    its last cell and shows it at its top with ``{glue:}``; the label under each emulated condition
-    follows. A chapter beyond the papers (one of ``STUDIES``) gets no label: it reproduces none
-    of the book's papers.
+    A chapter calls it in its last cell and shows it at its top (``{glue:}``), opening with its
+    headline; a chapter beyond the papers (``STUDIES``) gets no label.
 
     Parameters
     ----------
@@ -446,9 +444,8 @@ _HIDDEN_COLUMNS = ["data", "paper_ref", "condition", "emulates", "ours_se", "mar
 def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str, str]]:
     """Per chapter: its title, a sentence on how many of its paper's numbers its tables compare, and its rows as HTML.
 
-    The rows are those of :func:`scorecard` (the chapter's own, each with its status and reason;
-    ours with its Monte Carlo error; one column per emulated condition with the rerun's status),
-    folded under a "details" toggle; ``""`` for a chapter that recorded none.
+    The rows (ours with its error, a column per emulated condition) are folded under "details";
+    ``""`` for a chapter that recorded none.
 
     Parameters
     ----------

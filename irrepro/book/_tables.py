@@ -129,20 +129,13 @@ def compare(
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
 
-    ``rows`` are mappings with at least ``quantity``, ``paper`` (a ``PaperValue`` of
-    :func:`paper_numbers`, or ``None`` / ``"-"`` where the paper gives none) and ``ours``. Every row
-    gets a ``status`` and a ``reason`` by the rule of :func:`judge` from its keys. A row with
-    ``same_as`` (a ``RowRef``, or several) restates rows already judged: it takes their status
-    (combined, as ``combine`` does; without ``ours`` it shows that status's verdict word) and the
-    scorecard counts it once. The table is also written as JSON to ``results``, which
-    :func:`scorecard` gathers, so the chapter's table and the scorecard show the same status.
-
-    **Emulated conditions.** ``emulates`` and ``condition`` mark a table that reruns rows of
-    ``emulates`` under the paper's own conditions emulated on our data (:mod:`irrepro.data.emulate`).
-    Every row must have the quantity of a row of ``emulates``; it shows that row's value and status
-    beside its own (``ours, as is`` and ``as is``) and is not counted as a row of its own: the
-    scorecard counts the data as they are, and again with each rerun row's status in its place
-    (:func:`summary` with ``condition``).
+    Every row gets a ``status`` and a ``reason`` from its keys by :func:`judge`. A row with ``same_as``
+    (a ``RowRef``, or several) restates rows already judged: it takes their combined status (without
+    ``ours``, its verdict word) and the scorecard counts it once. A table with ``emulates`` and
+    ``condition`` reruns rows of ``emulates`` under the paper's conditions emulated on our data
+    (:mod:`irrepro.data.emulate`): each row, of the quantity of a row of ``emulates``, shows that row's
+    value and status beside its own (``ours, as is``, ``as is``) and is counted only under
+    ``condition`` (:func:`summary`).
 
     Parameters
     ----------
@@ -151,7 +144,8 @@ def compare(
     item : str
         The table, figure or claim compared (``"Table 2"``).
     rows : sequence of mapping or pandas.DataFrame
-        The rows (see above).
+        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None`` /
+        ``"-"`` where the paper gives none), ``ours`` and the keys of :func:`judge`.
     data : str
         The data ours come from.
     emulates : Comparison or None
@@ -159,11 +153,10 @@ def compare(
     condition : str
         The emulated conditions.
     page : str
-        The sub-page of the chapter that shows the table (``notebooks/<chapter>/<page>.md``, which
-        pastes it: :mod:`irrepro.book._pages`); the chapter shows a line linking to it. ``""``: the
-        chapter's page shows it.
+        The chapter's sub-page (``notebooks/<chapter>/<page>.md``) that shows the table, the chapter
+        a line linking to it; ``""``: the chapter's page.
     results : str, pathlib.Path or None
-        Where the JSON record goes (None: the book configuration's).
+        Where the JSON record :func:`scorecard` gathers goes (None: the book configuration's).
 
     Returns
     -------
