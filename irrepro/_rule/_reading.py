@@ -112,11 +112,6 @@ def _missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x)) or missing_text
 
 
-def _printed(x) -> str | None:
-    """The text a paper's number was typed with (``book/papers/*.yml`` keeps it), else None."""
-    return getattr(x, "printed", None)
-
-
 def _parse(x, exact: bool = False) -> list[_Value] | None:
     """The numbers printed in a cell (``None`` if it holds words)."""
     if isinstance(x, bool) or _missing(x):
@@ -125,8 +120,8 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         v = float(x)
         if exact:
             return [_Value(v, v, 0.0, False, v)]
-        # as typed: an int 15 is printed "15" (not "15.0"), like the text "15" and the yml's 15
-        text = _printed(x) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(v))
+        # as typed (a number of book/papers/*.yml keeps its text); an int 15 is printed "15", not "15.0"
+        text = getattr(x, "printed", None) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(v))
         if "e" in text.lower():
             return [_Value(v, v, 0.0, False, v)]
         return _parse(text)

@@ -263,7 +263,7 @@ def compare(
             doc["condition"] = condition
         if shown_on := docname(paper, page):
             doc["page"] = shown_on
-        (d / f"{slug(f'{paper}-{item}')}.json").write_text(json_text(doc, default=_json_default))
+        (d / f"{slug(f'{paper}-{item}')}.json").write_text(json_text(doc))
     return comp
 
 
@@ -283,12 +283,6 @@ def _total_se(r: Mapping):
     m = np.nan_to_num(np.asarray(r.get("se_mc") or 0.0, dtype=float))
     t = np.hypot(s, m)
     return [float(v) for v in t] if t.ndim else float(t)
-
-
-def _json_default(x):
-    if isinstance(x, (np.integer, np.floating, np.ndarray)):
-        return x.tolist()
-    raise TypeError(f"{type(x).__name__} is not JSON serialisable")
 
 
 def _refs(x, key: str, meta: dict) -> list:
