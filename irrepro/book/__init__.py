@@ -25,15 +25,17 @@ from ._scorecard import (  # noqa: F401
     conditions,
     emulated,
     emulation_summary,
+    error_units,
     header,
+    judged_on,
     label,
     scorecard,
     scorecard_chapters,
     scorecard_table,
+    sensitivity,
     session_card,
     summary,
 )
-from ._sensitivity import error_units, judged_on, sensitivity  # noqa: F401
 from ._tables import Comparison, compare, ordering_status  # noqa: F401
 
 # imported but not in __all__ (noqa: F401): the row builders and helpers the method families' rows
