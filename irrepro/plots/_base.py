@@ -115,8 +115,6 @@ def series_colors(names, ordered: bool = False) -> dict:
 def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
     """A new figure of panels at the width of the book's column, in the book's style.
 
-    The layout a chapter passes panel by panel to the plot functions.
-
     Parameters
     ----------
     nrows, ncols : int

@@ -307,8 +307,7 @@ def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, m
                       sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
 
-    Log-log panels with the diagonal (``plot_rates_by_alpha``): our rates as lines
-    with +-1.96 se bands, theirs as open markers.
+    Log-log panels with the diagonal: ours as lines with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
@@ -339,8 +338,7 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
                          measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
 
-    Our rates as lines with +-1.96 se bands (``plot_power_by_delta``), theirs as
-    open markers.
+    Ours as lines with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
