@@ -34,8 +34,7 @@ from irrepro.book import (
     STATUSES,
     judge,
 )
-from irrepro.book._display import status_badge
-from irrepro.book._reasons import reason_kind
+from irrepro.book._display import reason_kind, status_badge
 from irrepro.book._tables import RowRef, below_in_above
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -182,7 +182,7 @@ def judge(
     >>> j.status, j.why, j.needed  # straddles 0.05 + 0.005 + 0.02: more replicates would decide
     ('inconclusive', 'monte-carlo', 6878)
     """
-    # every kind of reason written here has its legend sentence in _reasons.py (reason_kind)
+    # every kind of reason written here has its legend sentence in irrepro.book._display (reason_kind)
     extra = f"; {reason}" if reason else ""
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: one of {KINDS}")
