@@ -389,42 +389,39 @@ def header(
     if counts is None:
         card = session_card(paper)
         counts = summary({paper: card}).iloc[0]
-        for cond in conditions(card):
-            c = summary({paper: card}, cond).iloc[0]
+        for _, e in emulation_summary({paper: card}).iterrows():
             others += (
-                f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
-                + _label_html(label(c), "no comparable result")
-                + f" ({', '.join(f'{int(c[s])} {s}' for s in STATUSES)}).</p>"
+                f"<p>Under {html.escape(e['condition'])} ({e['rows rerun']} rows rerun): "
+                + _label_html(e["label"], "no comparable result")
+                + f" ({', '.join(f'{int(e[s])} {s}' for s in STATUSES)}).</p>"
             )
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
     data_counts = html.escape(json.dumps({s: int(counts[s]) for s in (*STATUSES, "total")}), quote=False)
-    listed = "".join(f"<li>{_short_reference_html(k)}</li>" for k in tested)
     study = paper in dict(STUDIES)
     lab = "" if study else label(counts)
     head = headline(paper, lab, data=data) if counts_from_session else None
     opening = head.opening_html() if head is not None else ""
-    if study:
-        return _HTML(
-            f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="" '
-            f"data-counts='{data_counts}'>"
-            '<p class="admonition-title">Beyond the papers</p>'
-            + opening
-            + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-            + f"<p>{html.escape(_beside(paper))}</p>"
-            f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-            f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
-            f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
+    listed = "".join(f"<li>{_short_reference_html(k)}</li>" for k in tested)
+    methods = "The methods of:" if study else "Methods also measured, from:"
+    methods_html = f'<p>{methods}</p><ul class="irrepro-tested">{listed}</ul>' if listed else ""
+    reference = f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
+    counted = f"{int(counts['total'])} rows counted; {_RULE_LINK}"
+    if study:  # no label: the chapter replicates no paper
+        title, attrs = "Beyond the papers", ' data-label=""'
+        body = (
+            f"{opening}{methods_html}<p>{html.escape(_beside(paper))}</p>{reference}<p>No verdict label: this "
+            f"chapter replicates no paper. Its rows beside the study's numbers: {words} ({counted}).</p>"
         )
-    verdict_html = _label_html(lab, "no comparable result yet")
+    else:
+        title, attrs = "A replication of", ""
+        verdict_html = _label_html(lab, "no comparable result yet")
+        body = (
+            f"{reference}{opening}{methods_html}<p>Verdict: {verdict_html} ({words}; {counted}).</p>{others}"
+        )
     return _HTML(
-        f'<div class="admonition note irrepro-header" data-paper="{paper}" data-counts=\'{data_counts}\'>'
-        '<p class="admonition-title">A replication of</p>'
-        f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-        + opening
-        + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-        + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted; {_RULE_LINK}).</p>"
-        + f"{others}</div>"
+        f'<div class="admonition note irrepro-header" data-paper="{paper}"{attrs} data-counts=\'{data_counts}\'>'
+        f'<p class="admonition-title">{title}</p>{body}</div>'
     )
 
 
