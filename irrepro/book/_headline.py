@@ -114,13 +114,6 @@ def _ours(verdict, claim: str) -> str:
     return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
 
 
-def _scope(verdict, claim: str) -> str:
-    """The data the claim's row was judged on: its own ``data`` where it has one, else its table's."""
-    f = verdict.frame.set_index("quantity")
-    v = f.loc[claim, "data"] if "data" in f.columns else None
-    return v if isinstance(v, str) and v else verdict.data
-
-
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
     as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
@@ -155,7 +148,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=_scope(verdict, spec["claim"]),
+        judged_on=verdict.scopes[list(verdict.frame["quantity"]).index(spec["claim"])],
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),

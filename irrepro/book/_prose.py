@@ -56,10 +56,7 @@ def verdict_text(comparison: Comparison) -> _HTML:
     where = comparison.data
     items = []
     metas = comparison.meta or tuple({} for _ in range(len(comparison.frame)))
-    scopes = [
-        str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
-        for _, r in comparison.frame.iterrows()
-    ]
+    scopes = comparison.scopes
     # the data said once, before the sentences
     once = bool(where) and len(scopes) > 1 and set(scopes) == {where}
     for (_, r), meta, scope in zip(comparison.frame.iterrows(), metas, scopes):

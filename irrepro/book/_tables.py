@@ -55,6 +55,12 @@ class Comparison:
         """The table's HTML id (``cmp-<paper>-<item>``), the target of the links to it."""
         return anchor(self.paper, self.item)
 
+    @property
+    def scopes(self) -> list[str]:
+        """Per row, the data it was judged on: its own ``data`` where it has one, else the table's."""
+        own = self.frame["data"] if "data" in self.frame else [None] * len(self.frame)
+        return [d if isinstance(d, str) and d else self.data for d in own]
+
     def _ipython_display_(self) -> None:
         show(self, _HTML(self._repr_html_(), f"{self.item}: paper vs ours ({len(self.frame)} rows)"))
 
