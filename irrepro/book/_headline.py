@@ -131,7 +131,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
-    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(paper, verdict, spec["claim"]):
+    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(verdict, spec["claim"]):
         raise ValueError(
             f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
             "but every row it rests on is not comparable: a headline is never more than what it rests on"
@@ -162,18 +162,12 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     return h
 
 
-def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
-    """Whether verdict row ``quantity`` has a status while every row in ``supports`` is not comparable."""
+def _rests_on_nothing_comparable(verdict, quantity: str) -> bool:
+    """Whether verdict row ``quantity`` has the chapter's status while every row it rests on is not comparable."""
     i = list(verdict.frame["quantity"]).index(quantity)
     if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
         return False
-    named = set(str(verdict.meta[i].get("supports", "")).split("; "))
-    found = [
-        st
-        for item, comp in _SESSION.get(paper, {}).items()
-        for q, st in zip(comp.frame["quantity"], comp.frame["status"])
-        if f"{item}: {q}" in named
-    ]
+    found = [r.status for r in verdict.meta[i].get("restates", ())]
     return bool(found) and all(st == NOT_COMPARABLE for st in found)
 
 
