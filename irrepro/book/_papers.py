@@ -160,10 +160,7 @@ def _read_numbers(path: str) -> PaperNumbers:
 
 
 def paper_numbers(paper: str) -> PaperNumbers:
-    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
-
-    Rows of :func:`compare` take their ``paper`` value from it (``numbers["table1.all.linear"]``),
-    so that the table, the record and the scorecard know where the paper prints it.
+    """The numbers a chapter prints as the paper's (its rows' ``paper``), from ``book/papers/<paper>.yml``.
 
     Parameters
     ----------

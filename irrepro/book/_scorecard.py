@@ -86,8 +86,7 @@ def _records(directory: str | Path | None, *, in_order_written: bool = False) ->
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
 
-    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded, a row
-    recorded without a status judged again by the same rule.
+    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded.
 
     Parameters
     ----------
