@@ -38,10 +38,8 @@ from ._scorecard import (  # noqa: F401
 )
 from ._tables import Comparison, compare, ordering_status  # noqa: F401
 
-# imported but not in __all__ (noqa: F401): the row builders and helpers the method families' rows
-# reach as ``book.<name>`` (Errors, share, rate, score, correlation, claim, Comparison,
-# ordering_status, PaperValue, verdict, combine, spread_notes, the five statuses by name (the
-# page and the chapters use STATUSES); for the book's tests: PAPERS, STUDIES, label, judged_on, conditions)
+# imported but not in __all__ (noqa: F401): what the method families' rows and the book's tests reach as
+# ``book.<name>`` (the row builders, Comparison, PaperValue, the statuses by name, PAPERS, ...)
 
 __all__ = [
     "data_banner",
