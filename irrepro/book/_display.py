@@ -322,20 +322,16 @@ def status_table(
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
         for c in cols:
-            if c == "status":
-                reason = "" if _missing(r.get("reason")) else str(r["reason"])
-                n = notes.setdefault(reason_kind(reason)[0], len(notes) + 1) if reason else None
-                cells.append(
-                    f'<td{label[c]} style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>'
-                )
-            elif c in badges:
-                tip = r.get(f"{c} reason")
-                cells.append(
-                    f"<td{label[c]}>{_cell(None)}</td>"
-                    if _missing(r[c])
-                    else f'<td{label[c]} style="white-space:nowrap">'
-                    f"{status_badge(r[c], '' if _missing(tip) else str(tip))}</td>"
-                )
+            if c == "status" or c in badges:  # its reason on hover; the status's kind of reason in the legend
+                tip = r.get("reason" if c == "status" else f"{c} reason")
+                tip = "" if _missing(tip) else str(tip)
+                n = notes.setdefault(reason_kind(tip)[0], len(notes) + 1) if c == "status" and tip else None
+                if c != "status" and _missing(r[c]):
+                    cells.append(f"<td{label[c]}>{_cell(None)}</td>")
+                else:
+                    cells.append(
+                        f'<td{label[c]} style="white-space:nowrap">{status_badge(r[c], tip, n)}</td>'
+                    )
             else:
                 t = titles.get(c, [])
                 hover = str(t[i]) if i < len(t) and t[i] else ""
