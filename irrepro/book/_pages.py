@@ -96,16 +96,10 @@ class _Aside:
     def __init__(self, obj, key: str, title: str, target: str, source: str):
         self.obj, self.key, self.title, self.target, self.source = obj, key, title, target, source
 
-    def link(self, text: str = "") -> str:
-        """``<a>`` to the table on its page."""
-        return f'<a href="{html.escape(href(self.target, self.key, self.source))}">{html.escape(text or self.title)}</a>'
-
     def _ipython_display_(self) -> None:
-        _paste(
-            self.key,
-            _Anchored(self.obj, self.key, self.title),
-            f'<p class="irrepro-aside">{self.link()} (on its page)</p>',
-        )
+        to = html.escape(href(self.target, self.key, self.source))
+        line = f'<p class="irrepro-aside"><a href="{to}">{html.escape(self.title)}</a> (on its page)</p>'
+        _paste(self.key, _Anchored(self.obj, self.key, self.title), line)
         if hasattr(self.obj, "savefig"):  # shown once, where it is pasted: not again by the inline backend
             import matplotlib.pyplot as plt
 
