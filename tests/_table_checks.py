@@ -16,7 +16,7 @@ import re
 
 from bs4 import BeautifulSoup
 
-from irrepro.book._reasons import reason_kind
+from irrepro.book._display import reason_kind
 
 #: a decimal number (not part of a longer token): its digits after the point
 _DECIMAL = re.compile(r"(?<![\w.])-?\d+\.(\d+)(?![\w.])")

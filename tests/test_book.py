@@ -34,8 +34,7 @@ from irrepro.book import (
     STATUSES,
     judge,
 )
-from irrepro.book._display import status_badge
-from irrepro.book._reasons import reason_kind
+from irrepro.book._display import reason_kind, status_badge
 from irrepro.book._tables import RowRef, below_in_above
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -556,6 +555,7 @@ def test_a_verdict_sentence_resting_on_many_rows_counts_them_and_folds_their_nam
         (12.345, 1.5, "12.3 ± 1.5"),
         (0.3, 0, 0.3),  # exact: the value alone
         (0.3, None, 0.3),
+        (0.11, 1.4e-17, 0.11),  # rounding noise, not an error
         ("3.1 / 80.2", [0.21, 1.3], "3.1 (±0.2) / 80.2 (±1.3)"),  # the error to the decimals of ours
         ("10.3%", 1.0, "10.3% ± 1.0"),
         ("0.003 / 0.014", [0.0048, 0.00071], "0.003 (±0.005) / 0.014 (±0.001)"),

@@ -6,8 +6,7 @@ import pandas as pd
 
 from irrepro import book
 from irrepro._rule import combine, judge_row, spread_notes, verdict
-from irrepro.book._display import status_badge
-from irrepro.book._reasons import reason_kind
+from irrepro.book._display import reason_kind, status_badge
 from irrepro.book._tables import below_in_above, ordering_status
 
 

@@ -1,6 +1,4 @@
-"""The book's one rule, below every method family: an equivalence test of our number, with its
-errors, against a paper's printed value widened by the margin of its kind (``book/margins.yml``),
-giving each compared row its status; :mod:`irrepro.book` serves it to the chapters."""
+"""The book's one rule (:func:`judge`), below every method family; :mod:`irrepro.book` serves it."""
 
 # private (no __all__): the book and the families' rows import these from here
 from ._judge import judge, judge_row, spread_notes  # noqa: F401

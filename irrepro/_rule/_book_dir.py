@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -13,8 +14,7 @@ BOOK_ENV = "IRREPRO_BOOK"
 
 
 def book_dir() -> Path:
-    """The book's directory (``papers/``, ``margins.yml``, ``references.bib``): ``$IRREPRO_BOOK``, else
-    the ``book/`` of the checkout the package runs from, else one in or above the working directory."""
+    """The book's directory: ``$IRREPRO_BOOK``, the checkout's ``book/``, or one in or above the working directory."""
     candidates = [Path(os.environ[BOOK_ENV]).expanduser()] if env(BOOK_ENV) else []
     candidates.append(Path(__file__).resolve().parents[2] / "book")
     cwd = Path.cwd().resolve()
@@ -27,3 +27,14 @@ def book_dir() -> Path:
         + ", ".join(str(c) for c in candidates[:4])
         + ", ...): run from a checkout of irrepro or set IRREPRO_BOOK to its book/ directory"
     )
+
+
+def read_book_file(name: str, parse):
+    """``parse(path)`` of the book's file ``name`` (under :func:`book_dir`), read again only when it changes."""
+    path = book_dir() / name
+    return _parsed(parse, str(path), path.stat().st_mtime)
+
+
+@functools.cache
+def _parsed(parse, path: str, mtime: float):
+    return parse(path)

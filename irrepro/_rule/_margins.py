@@ -4,7 +4,6 @@ its interval, from ``book/margins.yml``."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -96,8 +95,7 @@ def scaled(factor: float):
         _FACTOR[0] = old
 
 
-@functools.cache
-def _read_margins(path: str, mtime: float) -> Margins:
+def _read_margins(path: str) -> Margins:
     import yaml
 
     doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -128,7 +126,6 @@ def margins() -> Margins:
     >>> m.margin("rate", 0.01)  # half the distance to 0
     0.005
     """
-    from ._book_dir import book_dir
+    from ._book_dir import read_book_file
 
-    path = book_dir() / "margins.yml"
-    return _read_margins(str(path), path.stat().st_mtime)
+    return read_book_file("margins.yml", _read_margins)

@@ -1,7 +1,6 @@
-"""The reading of a paper's printed numbers and words for the book's rule, done once here
-(:func:`_parse`): precision, qualifiers ("about", "just over", "> 0.6", "well above 5%", "as few as
-5"), ranges, counts "k of n", fractions and "a / b / c" rows. :data:`FORMS` lists every form with
-how it is read and an example, for the rule page."""
+"""The reading of a paper's printed numbers and words for the book's rule (:func:`_parse`), and
+:data:`FORMS`, every form with how it is read and examples, for the rule page.
+"""
 
 from __future__ import annotations
 
@@ -113,11 +112,6 @@ def _missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x)) or missing_text
 
 
-def _printed(x) -> str | None:
-    """The text a paper's number was typed with (``book/papers/*.yml`` keeps it), else None."""
-    return getattr(x, "printed", None)
-
-
 def _parse(x, exact: bool = False) -> list[_Value] | None:
     """The numbers printed in a cell (``None`` if it holds words)."""
     if isinstance(x, bool) or _missing(x):
@@ -126,8 +120,8 @@ def _parse(x, exact: bool = False) -> list[_Value] | None:
         v = float(x)
         if exact:
             return [_Value(v, v, 0.0, False, v)]
-        # as typed: an int 15 is printed "15" (not "15.0"), like the text "15" and the yml's 15
-        text = _printed(x) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(v))
+        # as typed (a number of book/papers/*.yml keeps its text); an int 15 is printed "15", not "15.0"
+        text = getattr(x, "printed", None) or (str(int(x)) if isinstance(x, (int, np.integer)) else repr(v))
         if "e" in text.lower():
             return [_Value(v, v, 0.0, False, v)]
         return _parse(text)
@@ -213,8 +207,7 @@ class PaperValue:
         return ", ".join(p for p in (section, self.table, self.row, self.column) if p)
 
     def part(self, i: int, column: str | None = None) -> PaperValue:
-        """Part ``i`` of a value printed as ``"a / b / c"`` (e.g. the *in* share of a below / in /
-        above triple), as a value of its own at the same place."""
+        """Part ``i`` of a value printed as ``"a / b / c"``, a value of its own at the same place."""
         parts = str(self.value).split(" / ")
         if len(parts) < 2:
             raise ValueError(f"{self.paper}:{self.key}: {self.value!r} has no parts")

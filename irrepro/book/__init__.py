@@ -1,15 +1,8 @@
 """Helpers for the book's pages: data banners, the papers' numbers, paper-vs-ours tables, the scorecard.
 
-The numbers a chapter prints as the paper's are data, not code: one file per paper,
-``book/papers/<bibkey>.yml``. A chapter prints each beside ours with :func:`compare`, so that the
-chapters and any page gathering their numbers cannot disagree. Every compared row gets a status
-(:data:`STATUSES`) and a reason from one rule, :func:`judge` (``irrepro._rule``, below the method
-families, which judge their rows with it too): an equivalence test of our number,
-with its errors, against the paper's printed value widened by the margin of the row's kind
-(``book/margins.yml``; the page ``book/rule.md`` shows them). A claim in words rests on rows
-(``supports``); a row restating another (``same_as``) takes its status and is counted once; rows
-rerun under a paper's conditions emulated on our data are counted both ways. A chapter reads its
-environment once, by :func:`config`, and passes it down.
+The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints each beside ours with
+:func:`compare`, and every compared row gets its status (:data:`STATUSES`) and reason from one rule,
+:func:`judge` (``book/rule.md``). A chapter reads its environment once, by :func:`config`.
 """
 
 from __future__ import annotations
@@ -32,21 +25,21 @@ from ._scorecard import (  # noqa: F401
     conditions,
     emulated,
     emulation_summary,
+    error_units,
     header,
+    judged_on,
     label,
     scorecard,
     scorecard_chapters,
     scorecard_table,
+    sensitivity,
     session_card,
     summary,
 )
-from ._sensitivity import error_units, judged_on, sensitivity  # noqa: F401
 from ._tables import Comparison, compare, ordering_status  # noqa: F401
 
-# imported but not in __all__ (noqa: F401): the row builders and helpers the method families' rows
-# reach as ``book.<name>`` (Errors, share, rate, score, correlation, claim, Comparison,
-# ordering_status, PaperValue, verdict, combine, spread_notes, the five statuses by name (the
-# page and the chapters use STATUSES); for the book's tests: PAPERS, STUDIES, label, judged_on, conditions)
+# imported but not in __all__ (noqa: F401): what the method families' rows and the book's tests reach as
+# ``book.<name>`` (the row builders, Comparison, PaperValue, the statuses by name, PAPERS, ...)
 
 __all__ = [
     "data_banner",

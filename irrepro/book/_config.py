@@ -25,9 +25,7 @@ class BookConfig:
 
 
 def config() -> BookConfig:
-    """The book's settings, read from the environment each time it is called.
-
-    A chapter calls it once at its top.
+    """The book's settings, read from the environment each time it is called (a chapter: once, at its top).
 
     Returns
     -------

@@ -13,9 +13,16 @@ import pandas as pd
 from .._rule._reading import _decimals, _missing
 from .._rule._statuses import STATUSES
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
-from ._reasons import reason_kind
 
-__all__ = ["data_banner", "status_badge", "status_table", "collections_table", "table", "with_error"]
+__all__ = [
+    "data_banner",
+    "status_badge",
+    "status_table",
+    "collections_table",
+    "table",
+    "with_error",
+    "reason_kind",
+]
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -50,8 +57,8 @@ class _HTML:
 def data_banner(*objs) -> _HTML:
     """A box naming the data of a page, a warning when any of it is simulated.
 
-    A name counts as simulated when its real files cannot be had now (the pages then use its
-    stand-in). A warning carries the CSS class ``simulated-data``, which no page with real data has.
+    A collection given by name is simulated when its real files cannot be had now; a warning carries the
+    CSS class ``simulated-data``.
 
     Parameters
     ----------
@@ -143,14 +150,6 @@ def with_error(ours, se, paper=None) -> str | object:
     >>> from irrepro.book import with_error
     >>> with_error(0.0491, 0.00412), with_error(0.3, 0), with_error("3.1 / 80.2", [0.21, 1.3])
     ('0.0491 ± 0.0041', 0.3, '3.1 (±0.2) / 80.2 (±1.3)')
-    >>> with_error(0.042, 0.002)  # the error to the same decimals as ours
-    '0.0420 ± 0.0020'
-    >>> with_error(0.11, 1.4e-17)  # rounding noise, not an error
-    0.11
-    >>> with_error(0.3239721, 0.0, paper="0.324"), with_error(10.6325, 0.533, paper="about 10")
-    ('0.3240', '10.6 ± 0.5')
-    >>> with_error("19.09%", 1.82, paper="just over 15%"), with_error(0.0491, 0.00002, paper="0.05")
-    ('19.1% ± 1.8', '0.049 ± <0.001')
     """
     arr = np.asarray([np.nan] if se is None else se, dtype=float).reshape(-1)
     # no error, or one that is rounding noise (the sd of equal replicates: 1e-17), shows the value alone
@@ -215,16 +214,12 @@ def _err(x: float, digits: int) -> str:
     return shown if float(shown) > 0 or x == 0 else f"<{10.0**-digits:.{digits}f}"
 
 
-def _cell(x) -> str:
-    """A table cell as pandas' Styler formats it for the book (precision 3, "-" for missing)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+def _cell(x, digits: int = 3) -> str:
+    """A table cell as the book shows it: a float to ``digits`` decimals, "-" for missing, text escaped."""
+    if x is None or x is pd.NA or x is pd.NaT or (isinstance(x, (float, np.floating)) and math.isnan(x)):
         return "-"
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
     if isinstance(x, (float, np.floating)):
-        return f"{float(x):.3f}"
+        return f"{float(x):.{digits}f}"
     return html.escape(str(x))
 
 
@@ -234,6 +229,46 @@ def _paper_shown(text: str, places: int) -> str:
     v = float(m[0]) if m and len(m[2].lstrip("0")) > MAX_SIGNIFICANT else 0.0
     cap = MAX_SIGNIFICANT - 1 - int(np.floor(np.log10(abs(v)))) if 0 < abs(v) < 1 else places
     return f"{v:.{min(places, cap)}f}" if v else text
+
+
+#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``irrepro._rule._judge._restated``): how its text begins and
+#: the sentence a table's legend gives for it once (:func:`reason_kind`); the rest of a reason
+#: (margin, error, the rows named, a chapter's note) are the row's particulars, shown on hover.
+_REASON_KINDS = (
+    ("within", re.compile(r"within "),
+     "Within: our value with its error interval (Monte Carlo, and the paper's sampling error where it gives "
+     "n) lies inside the paper's printed value widened by its rounding and the margin of the row's kind."),
+    ("outside", re.compile(r"outside(?= by )"),
+     "Outside: our value with its error interval lies wholly outside the paper's printed value widened by "
+     "its rounding and the margin of the row's kind (by how much: on hover)."),
+    ("straddles", re.compile(r"straddles "),
+     "Straddles: our value's error interval crosses an edge of the paper's value widened by its rounding and "
+     "the row's margin; more replicates would decide."),
+    ("parts", re.compile(r"(?=(\d+ [a-z ]+, )*\d+ [a-z ]+ of the parts:)"),  # the counts: particulars
+     "Several numbers (a / b / c), each judged on its own against the paper's: replicated when all are, not "
+     "replicated when all are not, partly when both occur, inconclusive otherwise."),
+    ("no number", re.compile(r"the paper gives no number"),
+     "The paper prints no number here: ours is for the record."),
+    ("no claim", re.compile(r"the paper gives no claim"),
+     "The paper makes no such claim: ours is for the record."),
+    ("no value", re.compile(r"no value of ours to compare"), "We have no value to compare with the paper's."),
+    ("verdict", re.compile(r"the chapter's verdict on "),
+     "A claim in words: the chapter's verdict, computed from the rows it names."),
+    ("from", re.compile(r"from "), "A claim in words: the combined status of the rows it rests on."),
+    ("restates", re.compile(r"as "),
+     "Restates rows judged above and takes their status (the scorecard counts it once)."),
+)  # fmt: skip
+
+
+def reason_kind(reason: str) -> tuple[str, str]:
+    """The legend's sentence for the kind of a row's reason, and the reason's particulars (a chapter's own
+    reason is a kind of its own, with no particulars)."""
+    text = str(reason).strip()
+    for _name, start, sentence in _REASON_KINDS:
+        m = start.match(text)
+        if m:
+            return sentence, text[m.end() :].strip(" :;")
+    return text, ""
 
 
 def status_table(
@@ -250,8 +285,7 @@ def status_table(
 ) -> _HTML:
     """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
 
-    The ``reason`` column goes to the badges' hover text and to the legend: one entry per kind of
-    reason (its kind), its number beside each badge of that kind.
+    Each badge shows its row's ``reason`` on hover and the number of its kind in the legend.
 
     Parameters
     ----------
@@ -288,20 +322,16 @@ def status_table(
     for i, (_, r) in enumerate(frame.iterrows()):
         cells = []
         for c in cols:
-            if c == "status":
-                reason = "" if _missing(r.get("reason")) else str(r["reason"])
-                n = notes.setdefault(reason_kind(reason)[0], len(notes) + 1) if reason else None
-                cells.append(
-                    f'<td{label[c]} style="white-space:nowrap">{status_badge(r["status"], reason, n)}</td>'
-                )
-            elif c in badges:
-                tip = r.get(f"{c} reason")
-                cells.append(
-                    f"<td{label[c]}>{_cell(None)}</td>"
-                    if _missing(r[c])
-                    else f'<td{label[c]} style="white-space:nowrap">'
-                    f"{status_badge(r[c], '' if _missing(tip) else str(tip))}</td>"
-                )
+            if c == "status" or c in badges:  # its reason on hover; the status's kind of reason in the legend
+                tip = r.get("reason" if c == "status" else f"{c} reason")
+                tip = "" if _missing(tip) else str(tip)
+                n = notes.setdefault(reason_kind(tip)[0], len(notes) + 1) if c == "status" and tip else None
+                if c != "status" and _missing(r[c]):
+                    cells.append(f"<td{label[c]}>{_cell(None)}</td>")
+                else:
+                    cells.append(
+                        f'<td{label[c]} style="white-space:nowrap">{status_badge(r[c], tip, n)}</td>'
+                    )
             else:
                 t = titles.get(c, [])
                 hover = str(t[i]) if i < len(t) and t[i] else ""
@@ -420,13 +450,6 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     places = dict(digits) if isinstance(digits, Mapping) else {}
     default = 3 if isinstance(digits, Mapping) else digits
 
-    def shown(x, d: int) -> str:  # as the book shows a value: floats to d decimals, "-" for missing
-        if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
-            return "-" if math.isnan(x) else f"{float(x):.{d}f}"
-        if x is None or x is pd.NA or x is pd.NaT:
-            return "-"
-        return html.escape(str(x))
-
     def name(c) -> str:  # a column's header: a MultiIndex's levels as "a / b"
         return " / ".join(str(p) for p in c if str(p) != "") if isinstance(c, tuple) else str(c)
 
@@ -438,7 +461,7 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     for idx, row in zip(df.index, df.itertuples(index=False, name=None)):
         labels = [] if bare else (list(idx) if isinstance(idx, tuple) else [idx])
         values = ["-" if _missing(x) else html.escape(str(x)) for x in labels]  # labels as they are
-        cells.append(values + [shown(x, places.get(c, default)) for c, x in zip(df.columns, row)])
+        cells.append(values + [_cell(x, places.get(c, default)) for c, x in zip(df.columns, row)])
     body = ["<tr>" + "".join(f"<td{a}>{v}</td>" for a, v in zip(label, r)) + "</tr>" for r in cells]
     # the plain-text fallback
     text = pd.DataFrame([[html.unescape(v) for v in r] for r in cells], columns=heads)

@@ -1,6 +1,6 @@
-"""The book's headlines: what a chapter's opening box says first, recorded and gathered into one
-table. The claim names a row of the chapter's Verdict table, whose status is the headline's, so the
-first screen cannot disagree with the verdict."""
+"""The book's headlines: what a chapter's opening box says first (its status that of a row of the
+chapter's Verdict table), recorded and gathered into one table.
+"""
 
 from __future__ import annotations
 
@@ -58,9 +58,7 @@ class Headline:
     ours: str = ""
 
     def finding(self) -> str:
-        """The finding in one line of HTML: the claim's status badge and words, and the data it
-        was judged on (``data-status``, ``data-data`` and the row named, for the check of the
-        built book)."""
+        """The finding as one line of HTML: the claim's status badge and words, and the data judged on."""
         e = html.escape
         return (
             f'<span class="irrepro-headline" data-status="{self.status}" data-item="{VERDICT_ITEM}" '
@@ -73,8 +71,7 @@ class Headline:
         )
 
     def opening_html(self) -> str:
-        """The opening facts of the chapter's box (:func:`irrepro.book.header`): its question, the
-        paper's data and ours, the headline finding and the time to rerun."""
+        """The opening facts of the chapter's box: question, data, headline finding, time to rerun."""
         e = html.escape
         return (
             f'<dl class="irrepro-opening"><dt>Question</dt><dd>{e(self.question)}</dd>'
@@ -117,13 +114,6 @@ def _ours(verdict, claim: str) -> str:
     return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
 
 
-def _scope(verdict, claim: str) -> str:
-    """The data the claim's row was judged on: its own ``data`` where it has one, else its table's."""
-    f = verdict.frame.set_index("quantity")
-    v = f.loc[claim, "data"] if "data" in f.columns else None
-    return v if isinstance(v, str) and v else verdict.data
-
-
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
     as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
@@ -141,7 +131,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
-    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(paper, verdict, spec["claim"]):
+    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(verdict, spec["claim"]):
         raise ValueError(
             f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
             "but every row it rests on is not comparable: a headline is never more than what it rests on"
@@ -158,7 +148,7 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=_scope(verdict, spec["claim"]),
+        judged_on=verdict.scopes[list(verdict.frame["quantity"]).index(spec["claim"])],
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
@@ -172,18 +162,12 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     return h
 
 
-def _rests_on_nothing_comparable(paper: str, verdict, quantity: str) -> bool:
-    """Whether verdict row ``quantity`` has a status while every row in ``supports`` is not comparable."""
+def _rests_on_nothing_comparable(verdict, quantity: str) -> bool:
+    """Whether verdict row ``quantity`` has the chapter's status while every row it rests on is not comparable."""
     i = list(verdict.frame["quantity"]).index(quantity)
     if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
         return False
-    named = set(str(verdict.meta[i].get("supports", "")).split("; "))
-    found = [
-        st
-        for item, comp in _SESSION.get(paper, {}).items()
-        for q, st in zip(comp.frame["quantity"], comp.frame["status"])
-        if f"{item}: {q}" in named
-    ]
+    found = [r.status for r in verdict.meta[i].get("restates", ())]
     return bool(found) and all(st == NOT_COMPARABLE for st in found)
 
 

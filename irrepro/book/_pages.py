@@ -1,8 +1,7 @@
-"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter (a Jupyter
-Book section beside the chapter's file, ``notebooks/<chapter>/<page>.md``) into which myst-nb's
-``glue`` pastes what the chapter's kernel computed; and the links from one page to a table on
-another. A chapter page keeps its question, data, method, headline results and verdict; its full
-tables go to sub-pages, and the chapter shows a line linking to each (:func:`aside`)."""
+"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter
+(``notebooks/<chapter>/<page>.md``, pasted by myst-nb's ``glue``) with a line linking to it; and
+the links from one page to a table on another.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ def anchor(paper: str, item: str) -> str:
 
 
 def docname(paper: str, page: str = "") -> str:
-    """The docname of the page of ``paper``'s chapter that shows a table: the chapter
-    (``notebooks/sakai_2006``, "" when it has none), or its sub-page ``page``."""
+    """The docname of the page of ``paper``'s chapter (or of its sub-page ``page``) that shows a table."""
     from ._papers import paper_numbers
 
     try:
@@ -43,8 +41,7 @@ def href(target: str, anchor: str, source: str) -> str:
 
 
 def _paste(key: str, obj, line: str) -> None:
-    """Glue ``obj`` under ``key`` for a sub-page and show ``line`` here, in the book's build; anywhere
-    else show ``obj`` itself."""
+    """In the book's build, glue ``obj`` under ``key`` and show ``line``; anywhere else show ``obj``."""
     from IPython.display import display
 
     if not in_book_build():
@@ -57,8 +54,7 @@ def _paste(key: str, obj, line: str) -> None:
 
 
 def show(comp, whole) -> None:
-    """Display the comparison ``comp``: ``whole`` (its table) on the chapter's page, or glued for its
-    sub-page (``comp.page``) with a line here linking to it and counting its rows' statuses."""
+    """Display ``comp``'s table ``whole`` here, or on its sub-page with a line here counting its statuses."""
     from IPython.display import display
 
     if not comp.page:
@@ -75,8 +71,7 @@ def show(comp, whole) -> None:
 
 
 def rests_on(comp, session) -> list[str]:
-    """Per row of ``comp``, links to the tables of the rows it restates or rests on ("" for none;
-    ``session``: the comparisons made, by paper and item)."""
+    """Per row of ``comp``, links to the tables of the rows it rests on ("" for none)."""
     here, cells = docname(comp.paper, comp.page), []
     for m in comp.meta:
         links = []
@@ -101,16 +96,10 @@ class _Aside:
     def __init__(self, obj, key: str, title: str, target: str, source: str):
         self.obj, self.key, self.title, self.target, self.source = obj, key, title, target, source
 
-    def link(self, text: str = "") -> str:
-        """``<a>`` to the table on its page."""
-        return f'<a href="{html.escape(href(self.target, self.key, self.source))}">{html.escape(text or self.title)}</a>'
-
     def _ipython_display_(self) -> None:
-        _paste(
-            self.key,
-            _Anchored(self.obj, self.key, self.title),
-            f'<p class="irrepro-aside">{self.link()} (on its page)</p>',
-        )
+        to = html.escape(href(self.target, self.key, self.source))
+        line = f'<p class="irrepro-aside"><a href="{to}">{html.escape(self.title)}</a> (on its page)</p>'
+        _paste(self.key, _Anchored(self.obj, self.key, self.title), line)
         if hasattr(self.obj, "savefig"):  # shown once, where it is pasted: not again by the inline backend
             import matplotlib.pyplot as plt
 
@@ -153,10 +142,8 @@ def _png_img(fig, alt: str) -> str:
 def aside(obj, *, paper: str, page: str, title: str):
     """Show ``obj`` on the sub-page ``page`` of ``paper``'s chapter, and a link to it here.
 
-    Displayed in a chapter in the book's build, the result glues ``obj`` (a table or any object with
-    HTML) under the key ``aside-<slug of title>``, which the sub-page
-    ``notebooks/<chapter>/<page>.md`` pastes (``{glue:any}`` with ``:doc:`` naming the chapter), and
-    shows one line linking to it; run anywhere else (Jupyter, Binder, Colab) it shows ``obj`` itself.
+    In the book's build it glues ``obj`` under ``aside-<slug of title>`` for the sub-page
+    ``notebooks/<chapter>/<page>.md`` and shows a line linking to it; anywhere else it shows ``obj``.
 
     Parameters
     ----------

@@ -3,14 +3,13 @@ chapters."""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import book_dir
+from .._rule._book_dir import book_dir, read_book_file
 from .._rule._reading import PaperValue
 
 __all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
@@ -88,8 +87,7 @@ class PaperNumbers(Mapping):
         return len(self._values)
 
     def where(self, ref: str) -> str:
-        """Where the paper prints the value a comparison row recorded as ``paper_ref``: a key, a
-        part of one (``"key[1]"``, ``PaperValue.part``) or several joined (``"a+b"``)."""
+        """Where the paper prints the value of a row's ``paper_ref`` (a key, ``"key[1]"`` or ``"a+b"``)."""
         keys = dict.fromkeys(re.sub(r"\[\d+\]$", "", k) for k in ref.split("+"))
         return "; ".join(self[k].where for k in keys)
 
@@ -105,32 +103,27 @@ class PaperNumbers(Mapping):
         )  # fmt: skip
 
 
-class PrintedFloat(float):
-    """A paper's number with the text it was typed with in its yml (``0.60`` keeps its trailing zero)."""
+class _Printed:
+    """A number read from a paper's yml with the text it was typed with (``0.60`` keeps its trailing zero)."""
 
     printed: str
 
-    def __new__(cls, value: float, printed: str):
-        obj = super().__new__(cls, value)
+    def __new__(cls, value, printed: str):
+        obj = super().__new__(cls, value)  # type: ignore[call-arg]
         obj.printed = printed
         return obj
 
     def __reduce__(self):
-        return (PrintedFloat, (float(self), self.printed))
+        number = type(self).__bases__[1]  # float or int
+        return (type(self), (number(self), self.printed))
 
 
-class PrintedInt(int):
-    """An integer read from a paper's yml with the text it was typed with (see :class:`PrintedFloat`)."""
+class PrintedFloat(_Printed, float):
+    """A float with its printed text (:class:`_Printed`)."""
 
-    printed: str
 
-    def __new__(cls, value: int, printed: str):
-        obj = super().__new__(cls, value)
-        obj.printed = printed
-        return obj
-
-    def __reduce__(self):
-        return (PrintedInt, (int(self), self.printed))
+class PrintedInt(_Printed, int):
+    """An integer with its printed text (:class:`_Printed`)."""
 
 
 def _loader():
@@ -150,8 +143,7 @@ def _loader():
     return Loader
 
 
-@functools.cache
-def _read_numbers(path: str, mtime: float) -> PaperNumbers:
+def _read_numbers(path: str) -> PaperNumbers:
     import yaml
 
     doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_loader())
@@ -168,10 +160,7 @@ def _read_numbers(path: str, mtime: float) -> PaperNumbers:
 
 
 def paper_numbers(paper: str) -> PaperNumbers:
-    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
-
-    Rows of :func:`compare` take their ``paper`` value from it (``numbers["table1.all.linear"]``),
-    so that the table, the record and the scorecard know where the paper prints it.
+    """The numbers a chapter prints as the paper's (its rows' ``paper``), from ``book/papers/<paper>.yml``.
 
     Parameters
     ----------
@@ -193,4 +182,4 @@ def paper_numbers(paper: str) -> PaperNumbers:
     path = book_dir() / "papers" / f"{paper}.yml"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no numbers recorded for {paper!r}")
-    return _read_numbers(str(path), path.stat().st_mtime)
+    return read_book_file(f"papers/{paper}.yml", _read_numbers)

@@ -1,6 +1,6 @@
-"""Sentences generated from rows: a chapter's verdict in words (:func:`verdict_text`) is rendered
-from the statuses of its comparison rows, so the text cannot disagree with the tables; each
-sentence carries its row's status (``data-status``) for the test that scans the built book."""
+"""Sentences generated from rows (:func:`verdict_text`), so the text cannot disagree with the tables,
+and the check that no other sentence states a status (:func:`stray_statements`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import html
 import re
 from collections import Counter
 
+from .._rule._judge import _named
 from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
 from ._display import _HTML, status_badge
 from ._tables import Comparison
@@ -27,12 +28,10 @@ STATUS_WORDS = {
 def verdict_text(comparison: Comparison) -> _HTML:
     """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
 
-    Each sentence names the claim (the row's quantity), says its status in the words of
-    :data:`STATUS_WORDS` with its badge, the data it was judged on (the row's own ``data`` where it
-    has one, else the comparison's; said once before the sentences when all share the comparison's),
-    the reason the rule gave and the rows it rests on. The HTML carries the row's fields the
-    sentence states (``data-status``, ``data-item``, ``data-quantity``, ``data-data``) so a test
-    can check every sentence of the built book against its row.
+    Each sentence names the row's quantity, its status (:data:`STATUS_WORDS` and badge), the data it
+    was judged on (the row's own ``data``, else the comparison's, said once when all share it), the
+    rule's reason and the rows it rests on; its HTML carries ``data-status``, ``data-item``,
+    ``data-quantity`` and ``data-data`` for the check of the built book.
 
     Parameters
     ----------
@@ -57,10 +56,7 @@ def verdict_text(comparison: Comparison) -> _HTML:
     where = comparison.data
     items = []
     metas = comparison.meta or tuple({} for _ in range(len(comparison.frame)))
-    scopes = [
-        str(r["data"]) if "data" in r.index and isinstance(r["data"], str) and r["data"] else where
-        for _, r in comparison.frame.iterrows()
-    ]
+    scopes = comparison.scopes
     # the data said once, before the sentences
     once = bool(where) and len(scopes) > 1 and set(scopes) == {where}
     for (_, r), meta, scope in zip(comparison.frame.iterrows(), metas, scopes):
@@ -89,21 +85,19 @@ _FOLD_ROWS = 3
 
 
 def _reason(reason: str, restates) -> str:
-    """A sentence's reason: the rule's, or for a row resting on many rows their count per table by
-    status, the rule's reason (naming each row) folded under it (``<details>``) and the chapter's
-    note in it shown after it."""
+    """A sentence's reason; for a row resting on many rows, their counts per table, the rule's reason folded."""
     if len(restates) <= _FOLD_ROWS or not reason.startswith(("as ", "from ")):
         return html.escape(reason)
     word, rest = reason.split(" ", 1)
-    named = "; ".join(f"{item}: {quantity} ({st})" for _, item, quantity, st in restates)
+    named = _named(restates)  # as the rule names them
     note = rest[len(named) :] if rest.startswith(named) else ""
-    counts = Counter((paper, item, st) for paper, item, _, st in restates)
+    counts = Counter((r.paper, r.item, r.status) for r in restates)
     per_table = "; ".join(
         f"{html.escape(item)}: "
         + ", ".join(
             f"{counts[paper, item, st]} {STATUS_WORDS[st]}" for st in STATUS_WORDS if counts[paper, item, st]
         )
-        for paper, item in dict.fromkeys((paper, item) for paper, item, _, _ in restates)
+        for paper, item in dict.fromkeys((r.paper, r.item) for r in restates)
     )
     return (
         f"{word} its {len(restates)} rows ({per_table}) "

@@ -58,15 +58,12 @@ def errors(
 ) -> Errors:
     """Our two errors of a number: its sampling error and its Monte Carlo error.
 
-    The sampling error is ``sampling``, or the standard error of the mean of ``values`` clustered by
-    ``clusters`` (:func:`irrepro.stats.clustered_se`: the lists of one topic are not independent).
-    The Monte Carlo error is ``mc``, or sd / sqrt(k) over ``k`` replicates of our random step.
-
     Parameters
     ----------
     values : array_like, optional
         ``(..., n)``: per sampled unit, the values whose mean is the number (a leading axis per part
-        of a row of several numbers).
+        of a row of several numbers); its sampling error is their clustered standard error of the
+        mean (:func:`irrepro.stats.clustered_se`: the lists of one topic are not independent).
     clusters : array_like, optional
         ``(n,)``: the cluster of each value.
     sampling : float or sequence of float, optional
@@ -76,7 +73,8 @@ def errors(
     mc : float or sequence of float, optional
         The Monte Carlo error, when it is computed otherwise (a binomial error over trials).
     replicate_values : array_like, optional
-        ``(k, ...)``: the number over ``k`` independent replicates of our random step.
+        ``(k, ...)``: the number over ``k`` independent replicates of our random step; the Monte
+        Carlo error is their sd / sqrt(k).
     replicates : int, optional
         The replicates the number rests on (the rule says how many would decide it).
     reason : str

@@ -1,9 +1,9 @@
 """The scorecard: every compared row of every chapter, the counts per status, ReScience C's verdict
-label and the chapter's opening box; rows rerun under a paper's emulated conditions counted both ways."""
+label and the chapter's opening box (rows rerun under emulated conditions counted both ways); and what
+the verdicts rest on: their data, their errors' units, the counts under scaled margins."""
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import re
@@ -12,14 +12,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import book_dir
-from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
+from .._rule._book_dir import read_book_file
+from .._rule._judge import judge_row
+from .._rule._margins import scaled
+from .._rule._statuses import (
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    combine,
+)
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error
-from ._headline import LABELS, _beside, headline
+from ._headline import LABELS, VERDICT_ITEM, _beside, headline
 from ._pages import docname, table_link
 from ._papers import PAPERS, STUDIES, paper_numbers
-from ._sensitivity import judged_on
 from ._tables import _SESSION
 
 __all__ = [
@@ -35,6 +44,9 @@ __all__ = [
     "emulated",
     "emulation_summary",
     "MOVES",
+    "judged_on",
+    "sensitivity",
+    "error_units",
 ]
 
 _CARD_COLUMNS = ["table / figure / claim", "page", "link", "quantity", "paper", "ours", "status", "reason",
@@ -62,11 +74,19 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
 
 
+def _records(directory: str | Path | None, *, in_order_written: bool = False) -> list[dict]:
+    """The comparison records under ``directory`` (None: the configuration's), by name or in the order written."""
+    d = Path(directory or results_dir() or "")
+    if not d.is_dir():
+        return []
+    key = (lambda f: (f.stat().st_mtime_ns, f.name)) if in_order_written else None
+    return [json.loads(f.read_text(encoding="utf-8")) for f in sorted(d.glob("*.json"), key=key)]
+
+
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
 
-    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded, a row
-    recorded without a status judged again by the same rule.
+    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded.
 
     Parameters
     ----------
@@ -79,10 +99,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
         ``{paper: pandas.DataFrame}``, one row per recorded comparison row: the paper's value, ours,
         status, reason, note, data, ``paper_ref``, ``same_as``, ``condition`` and ``emulates``.
     """
-    d = Path(directory or results_dir() or "")
-    # in the order the chapters wrote them (each chapter runs top to bottom)
-    files = sorted(d.glob("*.json"), key=lambda f: (f.stat().st_mtime_ns, f.name)) if d.is_dir() else []
-    records = [json.loads(f.read_text()) for f in files]
+    records = _records(directory, in_order_written=True)  # each chapter runs top to bottom
     return {
         title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)
     }
@@ -285,8 +302,7 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
-@functools.cache
-def _read_bib(path: str, mtime: float):
+def _read_bib(path: str):
     from pybtex.database import parse_file
 
     return parse_file(path).entries
@@ -298,8 +314,7 @@ def _bib_entry(paper: str):
         import pybtex  # noqa: F401
     except ImportError:  # a bare install (Colab)
         return None
-    path = book_dir() / "references.bib"
-    entries = _read_bib(str(path), path.stat().st_mtime)
+    entries = read_book_file("references.bib", _read_bib)
     if paper not in entries:
         raise KeyError(f"{paper!r} is not in references.bib")
     return entries[paper]
@@ -350,10 +365,8 @@ def header(
 ) -> _HTML:
     """The opening box of a chapter: the paper's reference and the verdict label.
 
-    The box opens with the chapter's headline, so a chapter calls ``header`` in
-    its last cell and shows it at its top with ``{glue:}``; the label under each emulated condition
-    follows. A chapter beyond the papers (one of ``STUDIES``) gets no label: it reproduces none
-    of the book's papers.
+    A chapter calls it in its last cell and shows it at its top (``{glue:}``), opening with its
+    headline; a chapter beyond the papers (``STUDIES``) gets no label.
 
     Parameters
     ----------
@@ -375,42 +388,39 @@ def header(
     if counts is None:
         card = session_card(paper)
         counts = summary({paper: card}).iloc[0]
-        for cond in conditions(card):
-            c = summary({paper: card}, cond).iloc[0]
+        for _, e in emulation_summary({paper: card}).iterrows():
             others += (
-                f"<p>Under {html.escape(cond)} ({len(emulated(card, cond))} rows rerun): "
-                + _label_html(label(c), "no comparable result")
-                + f" ({', '.join(f'{int(c[s])} {s}' for s in STATUSES)}).</p>"
+                f"<p>Under {html.escape(e['condition'])} ({e['rows rerun']} rows rerun): "
+                + _label_html(e["label"], "no comparable result")
+                + f" ({', '.join(f'{int(e[s])} {s}' for s in STATUSES)}).</p>"
             )
     words = ", ".join(f"{int(counts[s])} {s}" for s in STATUSES)
     # the counts as data, for the check of the built book against the scorecard (tests/_book_checks.py)
     data_counts = html.escape(json.dumps({s: int(counts[s]) for s in (*STATUSES, "total")}), quote=False)
-    listed = "".join(f"<li>{_short_reference_html(k)}</li>" for k in tested)
     study = paper in dict(STUDIES)
     lab = "" if study else label(counts)
     head = headline(paper, lab, data=data) if counts_from_session else None
     opening = head.opening_html() if head is not None else ""
-    if study:
-        return _HTML(
-            f'<div class="admonition note irrepro-header" data-paper="{paper}" data-label="" '
-            f"data-counts='{data_counts}'>"
-            '<p class="admonition-title">Beyond the papers</p>'
-            + opening
-            + (f'<p>The methods of:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-            + f"<p>{html.escape(_beside(paper))}</p>"
-            f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-            f"<p>No verdict label: this chapter replicates no paper. Its rows beside the study's numbers: "
-            f"{words} ({int(counts['total'])} rows counted; {_RULE_LINK}).</p></div>"
+    listed = "".join(f"<li>{_short_reference_html(k)}</li>" for k in tested)
+    methods = "The methods of:" if study else "Methods also measured, from:"
+    methods_html = f'<p>{methods}</p><ul class="irrepro-tested">{listed}</ul>' if listed else ""
+    reference = f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
+    counted = f"{int(counts['total'])} rows counted; {_RULE_LINK}"
+    if study:  # no label: the chapter replicates no paper
+        title, attrs = "Beyond the papers", ' data-label=""'
+        body = (
+            f"{opening}{methods_html}<p>{html.escape(_beside(paper))}</p>{reference}<p>No verdict label: this "
+            f"chapter replicates no paper. Its rows beside the study's numbers: {words} ({counted}).</p>"
         )
-    verdict_html = _label_html(lab, "no comparable result yet")
+    else:
+        title, attrs = "A replication of", ""
+        verdict_html = _label_html(lab, "no comparable result yet")
+        body = (
+            f"{reference}{opening}{methods_html}<p>Verdict: {verdict_html} ({words}; {counted}).</p>{others}"
+        )
     return _HTML(
-        f'<div class="admonition note irrepro-header" data-paper="{paper}" data-counts=\'{data_counts}\'>'
-        '<p class="admonition-title">A replication of</p>'
-        f'<p class="irrepro-reference">{_reference_html(paper)}</p>'
-        + opening
-        + (f'<p>Methods also measured, from:</p><ul class="irrepro-tested">{listed}</ul>' if listed else "")
-        + f"<p>Verdict: {verdict_html} ({words}; {int(counts['total'])} rows counted; {_RULE_LINK}).</p>"
-        + f"{others}</div>"
+        f'<div class="admonition note irrepro-header" data-paper="{paper}"{attrs} data-counts=\'{data_counts}\'>'
+        f'<p class="admonition-title">{title}</p>{body}</div>'
     )
 
 
@@ -449,9 +459,8 @@ _HIDDEN_COLUMNS = ["data", "paper_ref", "condition", "emulates", "ours_se", "mar
 def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str, str]]:
     """Per chapter: its title, a sentence on how many of its paper's numbers its tables compare, and its rows as HTML.
 
-    The rows are those of :func:`scorecard` (the chapter's own, each with its status and reason;
-    ours with its Monte Carlo error; one column per emulated condition with the rerun's status),
-    folded under a "details" toggle; ``""`` for a chapter that recorded none.
+    The rows (ours with its error, a column per emulated condition) are folded under "details";
+    ``""`` for a chapter that recorded none.
 
     Parameters
     ----------
@@ -509,3 +518,121 @@ def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str
                    f"statuses and reasons</summary>{rows.text}</details>")  # fmt: skip
         out.append((title, sentence, details))
     return out
+
+
+def sensitivity(
+    directory: str | Path | None = None, factors: Sequence[float] = (0.5, 1.0, 2.0)
+) -> pd.DataFrame:
+    """Per chapter, the counts of its statuses with every margin of the rule scaled by each factor.
+
+    Every counted row set by the rule is judged again under the scaled margins; a claim combining
+    its rows combines their new statuses; a status the chapter computed is kept.
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        The results directory (None: ``IRREPRO_RESULTS``).
+    factors : sequence of float
+        The factors of the margins.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (chapter, margins as "x0.5"), columns :data:`STATUSES` and ``total``.
+    """
+    records = _records(directory)
+    title = dict((*PAPERS, *STUDIES))
+    out = []
+    for f in factors:
+        status: dict = {}
+        with scaled(f):
+            for rec in records:
+                for r in rec["rows"]:
+                    key = (rec["paper"], rec.get("condition") or "", rec["item"], r.get("quantity"))
+                    status[key] = judge_row(r).status if r.get("status_by") == "rule" else r["status"]
+            for rec in records:
+                for r in rec["rows"]:
+                    if r.get("status_by") != "supports" or not isinstance(r.get("supports"), str):
+                        continue
+                    refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
+                    cond = rec.get("condition") or ""
+                    found = [status.get((rec["paper"], cond, *ref)) for ref in refs if len(ref) == 2]
+                    if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
+                        status[(rec["paper"], cond, rec["item"], r.get("quantity"))] = combine(
+                            [str(x) for x in found]
+                        )
+        for paper, name in title.items():
+            counted = [
+                status[(rec["paper"], "", rec["item"], r.get("quantity"))]
+                for rec in records
+                if rec["paper"] == paper and not rec.get("condition")
+                for r in rec["rows"]
+                if r.get("paper_ref") and not r.get("same_as") and not r.get("emulates")
+            ]
+            counts = pd.Series(counted, dtype=object).value_counts().reindex(STATUSES, fill_value=0)
+            out.append({"chapter": name, "margins": f"x{f:g}", **counts.astype(int).to_dict()})
+    frame = pd.DataFrame(out, columns=["chapter", "margins", *STATUSES])
+    frame["total"] = frame[list(STATUSES)].sum(axis=1)
+    order = {name: i for i, name in enumerate(title.values())}
+    frame = frame.sort_values(
+        ["chapter", "margins"], key=lambda c: c.map(order) if c.name == "chapter" else c
+    )
+    return frame.set_index(["chapter", "margins"])
+
+
+def error_units(directory: str | Path | None = None) -> pd.DataFrame:
+    """Per chapter, what its compared rows' errors rest on, and its inconclusive rows by why.
+
+    Parameters
+    ----------
+    directory : str, pathlib.Path or None
+        The results directory (None: ``IRREPRO_RESULTS``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per chapter that recorded rows compared by the rule: ``clustered by`` ("topic
+        (12), system pair (3)"), ``no error`` (rows whose errors are 0, each with a reason),
+        ``inconclusive: monte-carlo`` and ``inconclusive: sampling``.
+    """
+    records = _records(directory)
+    out = []
+    for key, name in (*PAPERS, *STUDIES):
+        rows = [
+            r for rec in records if rec["paper"] == key for r in rec["rows"] if r.get("status_by") == "rule"
+        ]
+        if not rows:
+            continue
+        units = pd.Series([r.get("unit") or "" for r in rows]).value_counts()
+        zero = sum(1 for r in rows if not r.get("unit") and not r.get("ours_se"))
+        why = pd.Series([r.get("why") for r in rows if r.get("why")], dtype=object)
+        out.append(
+            {
+                "chapter": name,
+                "clustered by": ", ".join(f"{u} ({n})" for u, n in units.items() if u) or "-",
+                "no error": zero,
+                "inconclusive: monte-carlo": int((why == "monte-carlo").sum()),
+                "inconclusive: sampling": int((why == "sampling").sum()),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def judged_on(cards: Mapping[str, pd.DataFrame]) -> pd.Series:
+    """Per paper, the data its claims were judged on: its Verdict table's ``data``.
+
+    Parameters
+    ----------
+    cards : mapping
+        What :func:`scorecard` returned.
+
+    Returns
+    -------
+    pandas.Series
+        One entry per paper (``""`` for a chapter that recorded no Verdict table).
+    """
+    out = {}
+    for title, card in cards.items():
+        data = list(card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"]) if len(card) else []
+        out[title] = str(data[0]) if data else ""
+    return pd.Series(out, name="judged on", dtype=object)

@@ -1,7 +1,4 @@
-"""The paper-vs-ours tables of a chapter: ``compare`` (recorded in the book configuration's
-results directory for the scorecard), the rows it takes (:class:`RowRef`, :class:`Comparison`)
-and the statuses of orderings (:func:`ordering_status`, :func:`below_in_above`). The HTML they
-are shown in is :mod:`irrepro.book._display`'s."""
+"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard."""
 
 from __future__ import annotations
 
@@ -58,6 +55,12 @@ class Comparison:
         """The table's HTML id (``cmp-<paper>-<item>``), the target of the links to it."""
         return anchor(self.paper, self.item)
 
+    @property
+    def scopes(self) -> list[str]:
+        """Per row, the data it was judged on: its own ``data`` where it has one, else the table's."""
+        own = self.frame["data"] if "data" in self.frame else [None] * len(self.frame)
+        return [d if isinstance(d, str) and d else self.data for d in own]
+
     def _ipython_display_(self) -> None:
         show(self, _HTML(self._repr_html_(), f"{self.item}: paper vs ours ({len(self.frame)} rows)"))
 
@@ -87,8 +90,7 @@ class Comparison:
         ).text
 
     def to_records(self) -> list[dict]:
-        """The rows as written to ``$IRREPRO_RESULTS``: the frame's columns plus ``paper_ref``,
-        ``same_as`` and ``emulates`` where a row has them."""
+        """The rows as written to ``$IRREPRO_RESULTS``, with ``paper_ref``, ``same_as``, ``emulates``, ``supports``."""
         records = json.loads(self.frame.to_json(orient="records"))
         for rec, meta in zip(records, self.meta or [{}] * len(records)):
             rec.update({k: meta[k] for k in ("paper_ref", "same_as", "emulates", "supports") if meta.get(k)})
@@ -133,20 +135,13 @@ def compare(
 ) -> Comparison:
     """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
 
-    ``rows`` are mappings with at least ``quantity``, ``paper`` (a ``PaperValue`` of
-    :func:`paper_numbers`, or ``None`` / ``"-"`` where the paper gives none) and ``ours``. Every row
-    gets a ``status`` and a ``reason`` by the rule of :func:`judge` from its keys. A row with
-    ``same_as`` (a ``RowRef``, or several) restates rows already judged: it takes their status
-    (combined, as ``combine`` does; without ``ours`` it shows that status's verdict word) and the
-    scorecard counts it once. The table is also written as JSON to ``results``, which
-    :func:`scorecard` gathers, so the chapter's table and the scorecard show the same status.
-
-    **Emulated conditions.** ``emulates`` and ``condition`` mark a table that reruns rows of
-    ``emulates`` under the paper's own conditions emulated on our data (:mod:`irrepro.data.emulate`).
-    Every row must have the quantity of a row of ``emulates``; it shows that row's value and status
-    beside its own (``ours, as is`` and ``as is``) and is not counted as a row of its own: the
-    scorecard counts the data as they are, and again with each rerun row's status in its place
-    (:func:`summary` with ``condition``).
+    Every row gets a ``status`` and a ``reason`` from its keys by :func:`judge`. A row with ``same_as``
+    (a ``RowRef``, or several) restates rows already judged: it takes their combined status (without
+    ``ours``, its verdict word) and the scorecard counts it once. A table with ``emulates`` and
+    ``condition`` reruns rows of ``emulates`` under the paper's conditions emulated on our data
+    (:mod:`irrepro.data.emulate`): each row, of the quantity of a row of ``emulates``, shows that row's
+    value and status beside its own (``ours, as is``, ``as is``) and is counted only under
+    ``condition`` (:func:`summary`).
 
     Parameters
     ----------
@@ -155,7 +150,8 @@ def compare(
     item : str
         The table, figure or claim compared (``"Table 2"``).
     rows : sequence of mapping or pandas.DataFrame
-        The rows (see above).
+        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None`` /
+        ``"-"`` where the paper gives none), ``ours`` and the keys of :func:`judge`.
     data : str
         The data ours come from.
     emulates : Comparison or None
@@ -163,11 +159,10 @@ def compare(
     condition : str
         The emulated conditions.
     page : str
-        The sub-page of the chapter that shows the table (``notebooks/<chapter>/<page>.md``, which
-        pastes it: :mod:`irrepro.book._pages`); the chapter shows a line linking to it. ``""``: the
-        chapter's page shows it.
+        The chapter's sub-page (``notebooks/<chapter>/<page>.md``) that shows the table, the chapter
+        a line linking to it; ``""``: the chapter's page.
     results : str, pathlib.Path or None
-        Where the JSON record goes (None: the book configuration's).
+        Where the JSON record :func:`scorecard` gathers goes (None: the book configuration's).
 
     Returns
     -------
@@ -274,7 +269,7 @@ def compare(
             doc["condition"] = condition
         if shown_on := docname(paper, page):
             doc["page"] = shown_on
-        (d / f"{slug(f'{paper}-{item}')}.json").write_text(json_text(doc, default=_json_default))
+        (d / f"{slug(f'{paper}-{item}')}.json").write_text(json_text(doc))
     return comp
 
 
@@ -287,8 +282,7 @@ def _listed(x):
 
 
 def _total_se(r: Mapping):
-    """Our error as the row's ``ours_se``: given so, or the root sum of squares of its sampling and
-    Monte Carlo errors (per part)."""
+    """Our error as the row's ``ours_se``: as given, or the root sum of squares of its two errors."""
     if r.get("se_sampling") is None and r.get("se_mc") is None:
         return _listed(r.get("ours_se"))
     s = np.nan_to_num(np.asarray(r.get("se_sampling") or 0.0, dtype=float))
@@ -297,16 +291,8 @@ def _total_se(r: Mapping):
     return [float(v) for v in t] if t.ndim else float(t)
 
 
-def _json_default(x):
-    if isinstance(x, (np.integer, np.floating, np.ndarray)):
-        return x.tolist()
-    raise TypeError(f"{type(x).__name__} is not JSON serialisable")
-
-
 def _refs(x, key: str, meta: dict) -> list:
-    """Rows a row rests on: :class:`RowRef` s (``same_as`` takes only those), or for ``supports``
-    also text naming evidence that is not a row (a ranking computed above); ``meta`` gets their
-    names, the (paper, item) of their tables and each row's (paper, item, quantity, status), once each."""
+    """The rows (``RowRef``; for ``supports`` also text naming other evidence) a row rests on, named in ``meta``."""
     refs = [x] if isinstance(x, (RowRef, str)) else list(x)
     ok = (RowRef,) if key == "same_as" else (RowRef, str)
     if not refs or not all(isinstance(v, ok) and (str(v).strip()) for v in refs):
@@ -314,7 +300,7 @@ def _refs(x, key: str, meta: dict) -> list:
     rows = [r for r in refs if isinstance(r, RowRef)]
     meta[key] = "; ".join(str(x) for x in refs)
     meta["rests_on"] = tuple(dict.fromkeys((r.paper, r.item) for r in rows))
-    meta["restates"] = tuple(dict.fromkeys((r.paper, r.item, r.quantity, r.status) for r in rows))
+    meta["restates"] = tuple(dict.fromkeys(rows))
     return refs
 
 

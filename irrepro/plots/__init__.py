@@ -1,11 +1,8 @@
 """The package's figures, one function per kind of plot (the method modules import no matplotlib).
 
-Every function draws on the matplotlib ``ax`` (or ``axes``) it is given, or on a new figure when it
-is None, and returns it. Every text it is given is drawn literally, never as mathtext
-(``irrepro.escape.mpl``), names longer than ``irrepro.escape.MAX_NAME`` characters
-shortened and kept apart (``irrepro.escape.short_names``). One style: Okabe & Ito's
-colour-blind-safe palette, fonts read at 9 pt or more in the book's column, legends beside or below
-the axes; it is set for each call and then restored, leaving matplotlib's global settings as they were.
+Every function draws on the ``ax`` (or ``axes``) it is given, or on a new figure when it is None,
+and returns it; texts are drawn literally (``irrepro.escape.mpl``), long names shortened and kept
+apart (``irrepro.escape.short_names``). One style, set for each call and then restored.
 """
 
 from __future__ import annotations

@@ -115,8 +115,6 @@ def series_colors(names, ordered: bool = False) -> dict:
 def panels(nrows: int = 1, ncols: int = 1, *, height: float = 3.2, **subplots):
     """A new figure of panels at the width of the book's column, in the book's style.
 
-    The layout a chapter passes panel by panel to the plot functions.
-
     Parameters
     ----------
     nrows, ncols : int
@@ -163,11 +161,7 @@ def _names(names) -> list[str]:
 
 def _axes(ax, figsize):
     """``ax``, or the axes of a new figure of ``figsize`` (at most :data:`WIDTH` inches wide)."""
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=(min(figsize[0], WIDTH), figsize[1]), layout="constrained")[1]
+    return ax if ax is not None else _axes_row(None, 1, figsize)[0]
 
 
 def _axes_row(axes, n: int, figsize, sharey: bool = False, vertical: bool = False):

@@ -109,37 +109,23 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     ax = _axes(ax, (6, 3.5))
     m = model.margins[i]
     x = np.asarray(model.scores[i])
+
+    def mass(d):  # the probability of each value of a discrete margin, else the density
+        return np.diff(np.r_[0.0, d.cdf]) if m.discrete else np.gradient(d.cdf, d.x)
+
     if m.discrete:
         w = (m.x[1] - m.x[0]) * 0.4
         ax.bar(m.x - w / 2, [np.mean(np.isclose(x, v)) for v in m.x], width=w, color=GREY, label="data")
-        ax.bar(
-            m.x + w / 2, np.diff(np.r_[0.0, m.cdf]), width=w, color=PALETTE[0], label=f"fitted ({m.family})"
-        )
-        if delta is not None:
-            t = m.with_mean(m.mean + delta)
-            ax.plot(
-                t.x,
-                np.diff(np.r_[0.0, t.cdf]),
-                ".--",
-                color=PALETTE[3],
-                lw=0.8,
-                label=f"moved to mean + {delta:g}",
-            )
-        ax.set_ylabel("probability")
+        ax.bar(m.x + w / 2, mass(m), width=w, color=PALETTE[0], label=f"fitted ({m.family})")
     else:
         heights = ax.hist(x, bins=20, range=(0, 1), density=True, color=GREY, label="data")[0]
-        ax.plot(m.x, np.gradient(m.cdf, m.x), color=PALETTE[0], label=f"fitted ({m.family})")
-        if delta is not None:
-            t = m.with_mean(m.mean + delta)
-            ax.plot(
-                t.x,
-                np.gradient(t.cdf, t.x),
-                "--",
-                color=PALETTE[3],
-                lw=0.8,
-                label=f"moved to mean + {delta:g}",
-            )
-        ax.set_ylabel("density")
+        ax.plot(m.x, mass(m), color=PALETTE[0], label=f"fitted ({m.family})")
+    if delta is not None:
+        t = m.with_mean(m.mean + delta)
+        style = ".--" if m.discrete else "--"
+        ax.plot(t.x, mass(t), style, color=PALETTE[3], lw=0.8, label=f"moved to mean + {delta:g}")
+    ax.set_ylabel("probability" if m.discrete else "density")
+    if not m.discrete:
         ax.set_ylim(0, min(ax.get_ylim()[1], 2 * heights.max()))
     ax.set_xlabel(_name(model.measure))
     ax.set_title(f"{_name(model.name)}, system {_name(model.systems[i])}")
@@ -321,8 +307,7 @@ def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, m
                       sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
 
-    Log-log panels with the diagonal (``plot_rates_by_alpha``): our rates as lines
-    with +-1.96 se bands, theirs as open markers.
+    Log-log panels with the diagonal: ours as lines with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------
@@ -353,8 +338,7 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
                          measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
     """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
 
-    Our rates as lines with +-1.96 se bands (``plot_power_by_delta``), theirs as
-    open markers.
+    Ours as lines with +-1.96 se bands, theirs as open markers.
 
     Parameters
     ----------

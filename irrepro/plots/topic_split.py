@@ -121,10 +121,7 @@ def plot_pooled_error_rates(
     ax = _axes(ax, (7, 4))
     colors = series_colors(filters)
     for (label, flt), shown in zip(filters.items(), _names(filters)):
-        f, k = result._fk(flt, kind)
-        e = result.errors[f, k][:, bins].sum(1)
-        t = result.trials[f, k][:, bins].sum(1)
-        y = np.where(t > 0, e / np.maximum(t, 1), np.nan)
+        y = [result.pooled_error(flt, kind, bins, n) for n in result.sizes]
         ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
     ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
     _legend(ax)
