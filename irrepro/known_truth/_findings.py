@@ -1,8 +1,5 @@
-"""The known-truth chapter's findings as the numbers its prose states.
-
-Each ``*_text`` function returns the texts the chapter glues by name (``{"kt_...": "0.049"}``),
-computed from its experiments' results, so that a sentence states what its table and figure show.
-"""
+"""The known-truth chapter's findings as the texts its prose glues by name (``{"kt_...": "0.049"}``),
+computed from its experiments' results, so that a sentence states what its table and figure show."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The simulation of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) as their R code runs it.
-
-Their code: julian-urbano/sigir2019-statistical, ``R/11-type_1.R``, ``12-type_2.R``, ``13-type_3.R``.
-"""
+"""The simulation of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) as their R code runs it
+(julian-urbano/sigir2019-statistical, ``R/11-type_1.R``, ``12-type_2.R``, ``13-type_3.R``)."""
 
 from __future__ import annotations
 
@@ -287,9 +285,6 @@ def urbano_experiment(
     >>> res = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests=("paired-t", "sign"))
     >>> res.tests, res.trials
     (('paired-t', 'sign'), 60)
-    >>> pooled = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests="sign", pool=10)
-    >>> len(set(pooled.pair)) <= 10
-    True
     """
     if delta < 0:
         raise InputError("delta must be >= 0 (the experimental system is the better one)")

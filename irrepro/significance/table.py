@@ -1,7 +1,5 @@
-"""The table of a paper's results: runs as rows, measures as columns, each mean marked by the outcome
-of a significance test - against a baseline, or (as ranx's report does) by the runs it beats - with
-adjusted p-values and, on request, bootstrap intervals (``irrepro compare``).
-"""
+"""The table of a paper's results (``irrepro compare``): runs as rows, measures as columns, each mean
+marked by a significance test against a baseline, or (as ranx's report does) by the runs it beats."""
 
 from __future__ import annotations
 
