@@ -76,13 +76,6 @@ def check_text(checks: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se."""
-    rates = pd.DataFrame({k: r.rates([alpha]).iloc[0] for k, r in results.items()}).T
-    ses = pd.DataFrame({k: r.se(alpha) for k, r in results.items()}).T
-    return rates, ses
-
-
 def type1_text(numbers, type1, trials: int, margin: float) -> dict[str, str]:
     """The type I comparison in words: trials, the rule's ``margin`` of a rate at 0.05, the rows far from theirs."""
     far = type1.frame[type1.frame["z"].astype(float).abs() > 3]
