@@ -33,11 +33,6 @@ _TOPIC = "topic"
 NO_EDGE = "a Monte Carlo error of 0: no list or run lies near its interval's edge"
 
 
-def nominal() -> tuple[float, float, float]:
-    """The model's below / in / above shares (fractions): the level the shares' margin is set by."""
-    return predicted_in_interval()
-
-
 def list_sides(pos: np.ndarray) -> np.ndarray:
     """ "below" / "in" / "above" for positions -1 / 0 / +1."""
     return np.where(pos < 0, "below", np.where(pos > 0, "above", "in"))
@@ -86,7 +81,7 @@ def list_share_row(quantity: str, paper, val: SplitValidation, src: str, method:
     x = val.normalized_difference(src, method)[mask[val.usable]]
     mc = bootstrap_mc_se(x, method, val.B)
     r = book.share(quantity, paper, list_sides(pos), categories=SIDES, clusters=list_topics(mask), unit=_TOPIC,
-                   mc=mc, replicates=val.B, nominal=nominal(), note=note,
+                   mc=mc, replicates=val.B, nominal=predicted_in_interval(), note=note,
                    reason=f"bootstrap Monte Carlo error from B = {val.B}: each list near its interval's edge "
                    "may flip (the edges' relative noise 1/sqrt(2B), BCa's percentiles more)")  # fmt: skip
     if paper_n:
@@ -170,7 +165,7 @@ def map_share_row(quantity: str, paper, val: SplitValidation, src: str, kind: st
         reason=NO_EDGE,
     )
     ours = " / ".join(f"{v:.1f}" for v in shares)
-    return book.rate(quantity, paper, ours, err, nominal=nominal(), note=note,
+    return book.rate(quantity, paper, ours, err, nominal=predicted_in_interval(), note=note,
                      paper_se=_paper_se(shares, se, k, paper_runs),
                      reason=f"sampling: sd of the shares over {n_boot} resamples of the {len(val.topics)} topics "
                      f"(the runs share them); Monte Carlo: each run near its interval's edge may flip (B = {val.B})")  # fmt: skip
