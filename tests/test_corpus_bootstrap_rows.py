@@ -31,7 +31,7 @@ def _topic_spread(hits, topics, n_boot=600, seed=1):
 def test_topic_clustered_error_of_a_list_share_is_the_spread_over_resampled_topics(val5, method):
     mask = val5.lists_mask("A")
     pos = val5.positions("A", method)[mask]
-    topics = R._shares.list_topics(mask)
+    topics = R.list_topics(mask)
     for side in (pos < 0, pos == 0, pos > 0):
         hits = side.astype(float)
         formula = float(clustered_se(hits, topics))
@@ -43,11 +43,11 @@ def test_topic_clustered_error_of_a_list_share_is_the_spread_over_resampled_topi
 
 def test_list_share_row_carries_the_clustered_error(val5):
     P = book.paper_numbers("cormack2006statistical")
-    row = R._shares.list_share_row("logit", P["table1.all.logit"], val5, "A", "logit", paper_n=3652)
+    row = R.list_share_row("logit", P["table1.all.logit"], val5, "A", "logit", paper_n=3652)
     mask = val5.lists_mask("A")
     pos = val5.positions("A", "logit")[mask]
     want = [
-        100 * float(clustered_se((s).astype(float), R._shares.list_topics(mask)))
+        100 * float(clustered_se((s).astype(float), R.list_topics(mask)))
         for s in (pos < 0, pos == 0, pos > 0)
     ]
     np.testing.assert_allclose(row["se_sampling"], want)
@@ -61,7 +61,7 @@ def test_run_shares_over_all_topics_are_the_validations_tables(val5, kind):
     for src in "AB":
         tab = val5.map_table(src, kind).set_index("measure")
         for meas in ("MAP", "L-MAP"):
-            pos = R._shares.map_positions(val5, src, kind, meas, np.arange(T))
+            pos = R.map_positions(val5, src, kind, meas, np.arange(T))
             assert 100 * np.mean(pos == 0) == pytest.approx(tab.loc[meas, "in"])
             assert 100 * np.mean(pos < 0) == pytest.approx(tab.loc[meas, "below"])
 
@@ -69,7 +69,7 @@ def test_run_shares_over_all_topics_are_the_validations_tables(val5, kind):
 def test_pooled_rows_take_the_larger_of_the_seeds_error_and_spread_as_sampling_and_spread_over_root_k_as_monte_carlo():
     rows = [[{"quantity": "q", "paper": "1 / 2", "ours": f"{a} / {b}", "kind": "rate", "se_sampling": (1.0, 2.0),
               "se_mc": (0.1, 0.1), "unit": "topic"}] for a, b in ((10, 20), (12, 20), (14, 20))]  # fmt: skip
-    (r,) = R._claims.pooled(rows)
+    (r,) = R.pooled(rows)
     assert r["ours"] == "12.0 / 20.0"
     assert r["se_sampling"] == (2.0, 2.0)  # the larger of the seeds' own errors and their sd
     assert r["se_mc"][0] == pytest.approx(2 / np.sqrt(3)) and r["se_mc"][1] < 1e-6
@@ -81,9 +81,7 @@ def test_bootstrap_monte_carlo_error_is_the_spread_over_bootstrap_seeds(real_run
     vals = [cb.split_validation(rs, 60, seed=s) for s in range(10)]
     for m in ("linear", "logit"):
         inside = [100 * np.mean(v.positions("A", m)[v.usable] == 0) for v in vals]
-        formula = np.mean(
-            [R._shares.bootstrap_mc_se(v.normalized_difference("A", m), m, v.B)[1] for v in vals]
-        )
+        formula = np.mean([R.bootstrap_mc_se(v.normalized_difference("A", m), m, v.B)[1] for v in vals])
         # ten seeds estimate an sd within about 25%: the formula is an approximation of the flips' variance
         assert 0.5 < formula / np.std(inside, ddof=1) < 2, (m, formula, np.std(inside, ddof=1))
 

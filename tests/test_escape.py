@@ -122,7 +122,7 @@ def test_markdown_table_keeps_its_columns_and_shows_the_names(tables):
         md = tab.to_markdown()
         rows = _md_table(md)
         assert len(rows) == 1 + len(HOSTILE)
-        assert {len(r) for r in rows} == {len(tab._flat("markdown", 4).columns)}  # no cell split by "|"
+        assert {len(r) for r in rows} == {len(tab._cells("markdown", 4).columns)}  # no cell split by "|"
         col = [c[0] for c in rows[0]].index("run")
         assert [c[0] for c in rows[0]].count("P|x_$%") == 1  # the measure header, literal
         shown = [r[col] for r in rows[1:]]

@@ -8,6 +8,16 @@ import pytest
 
 EXAMPLES = [
     (
+        "irrepro.significance._samples",
+        "all_pairs",
+        ">>> from irrepro import sensitivity as bt\n>>> bt.all_pairs(3).tolist()\n[[0, 1], [0, 2], [1, 2]]",
+    ),
+    (
+        "irrepro.significance._samples",
+        "baseline_pairs",
+        ">>> from irrepro import sensitivity as bt\n>>> bt.baseline_pairs(3, 1).tolist()\n[[0, 1], [2, 1]]",
+    ),
+    (
         "irrepro._cluster",
         "scheduler",
         ">>> from irrepro.parallel import scheduler\n>>> scheduler(\"tcp://127.0.0.1:8786\"), scheduler(\" LOCAL \")\n('tcp://127.0.0.1:8786', 'local')",

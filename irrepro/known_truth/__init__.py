@@ -14,9 +14,8 @@ from . import _findings as findings  # noqa: F401  (the chapter's numbers for it
 from ._experiments import rejection_experiment
 from ._family import family_experiment
 from ._findings import simulator_checks
-from ._finite_b import finite_b_bias, finite_b_checks
 from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
-from ._pvalues import MC_TARGET, mc_error, mc_error_at
+from ._pvalues import MC_TARGET, finite_b_bias, finite_b_checks, mc_error, mc_error_at
 from ._urbano import SAKAI_TESTS, urbano_experiment
 from ._urbano_sizes import POOL_ICC, design_effects, until_decided, urbano_design
 

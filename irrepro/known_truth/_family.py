@@ -1,6 +1,5 @@
-"""Family-wise error of all-pairs comparisons among m systems under the complete null.
-
-Simulated as Urbano et al. (2019) simulate; Carterette (2012) and Sakai (2018) for randomised Tukey HSD.
+"""Family-wise error of all-pairs comparisons among m systems under the complete null, simulated as
+Urbano et al. (2019) simulate; Carterette (2012) and Sakai (2018) for randomised Tukey HSD.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The known-truth chapter's findings as the numbers its prose states.
-
-Each ``*_text`` function returns the texts the chapter glues by name (``{"kt_...": "0.049"}``),
-computed from its experiments' results, so that a sentence states what its table and figure show.
-"""
+"""The known-truth chapter's findings as the texts its prose glues by name (``{"kt_...": "0.049"}``),
+computed from its experiments' results, so that a sentence states what its table and figure show."""
 
 from __future__ import annotations
 
@@ -11,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ._rows import level, trials_needed
 
 #: The simulator's check's columns: a margin's mean against the run's, a copula's tau against the data's.
 _MARGIN, _TAU, _TAWN = "|margin mean - mean score|", "|copula tau - data tau|", "asymmetric copula (Tawn)"
@@ -79,13 +78,6 @@ def check_text(checks: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se."""
-    rates = pd.DataFrame({k: r.rates([alpha]).iloc[0] for k, r in results.items()}).T
-    ses = pd.DataFrame({k: r.se(alpha) for k, r in results.items()}).T
-    return rates, ses
-
-
 def type1_text(numbers, type1, trials: int, margin: float) -> dict[str, str]:
     """The type I comparison in words: trials, the rule's ``margin`` of a rate at 0.05, the rows far from theirs."""
     far = type1.frame[type1.frame["z"].astype(float).abs() > 3]
@@ -104,8 +96,6 @@ def type1_text(numbers, type1, trials: int, margin: float) -> dict[str, str]:
 def growth_text(numbers, r5: Any, s5: Any, *, measures: Sequence[str], sizes: Sequence[int],
                 z_beyond: float) -> dict[str, str]:  # fmt: skip
     """How the type I error at alpha = 0.05 grows with the topics, beside Urbano et al.'s, in words."""
-    from ._rows import level
-
     lo, hi = sizes[0], sizes[-1]
     tests = list(r5.columns)
     path = {(t, m): " -> ".join(f"{r5.loc[(m, n), t]:.3f}" for n in sizes) for t in tests for m in measures}
@@ -200,8 +190,6 @@ def power_gap_text(pw, trials: int) -> dict[str, str]:
 
 def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
     """The trials each compared configuration ran and the rows still undecided, in words."""
-    from ._rows import trials_needed
-
     need = trials_needed(*comparisons)
     runs = "; ".join(f"{m}, {n} topics, delta = {d:g}: " + " -> ".join(f"{t:,}" for t in ts)
                      for (m, n, d), ts in ran.items())  # fmt: skip
@@ -217,8 +205,6 @@ def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
 
 def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int) -> dict[str, str]:
     """The family-wise errors in words, with randomised Tukey HSD's level by the book's rule."""
-    from ._rows import level
-
     hsd, hsd_se = fwer["randomised Tukey HSD"], fwer_se["randomised Tukey HSD"]
     z_hsd = (hsd - 0.05) / hsd_se  # HSD's excess over alpha in Monte Carlo se
     return {
@@ -273,8 +259,6 @@ def coverage_text(tables: Mapping[str, pd.DataFrame], proxy: float, *, clear_sho
 
 def self_significance_text(summary: Any, webber) -> dict[str, str]:
     """Self-significance under the null in words, beside Webber et al.'s."""
-    from ._rows import level
-
     s = summary
     reason = "sd of the per-trial rate over trials / sqrt(trials)"
     return {

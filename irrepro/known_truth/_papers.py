@@ -188,7 +188,6 @@ class Coverage:
 
 def _draw_corpus(
     relevant: np.ndarray,
-    lengths: np.ndarray,
     codes: np.ndarray,
     r_not_vocab: np.ndarray,
     rel_in_vocab: list,
@@ -281,7 +280,7 @@ def corpus_coverage(
         drawn = []
         for g in (g_a, g_b):
             lst, ln, r_star = _draw_corpus(
-                flat_rel, lengths.ravel(), flat_codes, r_not_vocab, rel_in_vocab, len(runs.vocab), g
+                flat_rel, flat_codes, r_not_vocab, rel_in_vocab, len(runs.vocab), g
             )
             drawn.append(cb.compact_lists(lst.reshape(S, T, -1), r_star[None, :], ln.reshape(S, T)))
         a, b_ = drawn

@@ -1,12 +1,15 @@
-"""The known-truth chapter's rows for the book's rule: our rejection rates beside Urbano et al.'s (2019)."""
+"""The known-truth chapter's rows and tables for the book's rule: our rejection rates beside Urbano
+et al.'s (2019), and each method's measured error rate beside the rate it promises."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ._pvalues import PValues, mc_error
+from ._pvalues import ALPHAS, PValues, mc_error, mc_error_at
 from ._urbano import UrbanoPValues
 
 #: The unit a known-truth rate's Monte Carlo error is clustered by: the trials of one simulated
@@ -161,6 +164,13 @@ def level(
     return word + (" (above)" if float(np.mean(values)) > target else " (below)")
 
 
+def rates_at(results: Mapping, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two-tailed rejection rates at ``alpha`` of every configuration and test, and their clustered se."""
+    rates = pd.DataFrame({k: r.rates([alpha]).iloc[0] for k, r in results.items()}).T
+    ses = pd.DataFrame({k: r.se(alpha) for k, r in results.items()}).T
+    return rates, ses
+
+
 def with_z(comparison):
     """A copy of the comparison with a column ``z = (ours - theirs) / se`` after ``status``."""
     import dataclasses
@@ -225,3 +235,136 @@ def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
              "paper": None, "same_as": [power.row(q) for q in power.frame["quantity"] if q.endswith(ends)]},
         ]  # fmt: skip
     return rows
+
+
+def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
+    """One row per test of an experiment's Monte Carlo check (:func:`mc_check`)."""
+    return [{"experiment": label, "test": t, "rate": rates[t], "trials": n, "se": ses[t], "target": target,
+             "MC error of a 5% rate": mc_error_at(rates[t], ses[t], n)} for t in rates.index]  # fmt: skip
+
+
+def _codes(numbers) -> dict[str, str]:
+    """Our names of tests and measures -> theirs in the yml's keys (``"wilcoxon"`` -> ``"w"``)."""
+    return {ours: theirs for theirs, ours in numbers.names.items()}
+
+
+def their_type1(
+    numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]
+) -> pd.DataFrame:
+    """Urbano et al.'s published type I rates (both tails, every alpha in the yml), for the type I panels."""
+    code = _codes(numbers)
+    return pd.DataFrame([{"measure": m, "topics": n, "test": t, "tails": tl, "alpha": a,
+                          "value": numbers[f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}"].value}
+                         for m in measures for n in sizes for t in tests for tl in (1, 2) for a in ALPHAS
+                         if f"type1.{code[m]}.{n}.{code[t]}{tl}.a{a:g}" in numbers])  # fmt: skip
+
+
+def their_by_delta(numbers, *, measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str],
+                   deltas: Sequence[float]) -> pd.DataFrame:  # fmt: skip
+    """Urbano et al.'s power (both tails) and type III (two-tailed) rates, for the by-delta panels."""
+    code = _codes(numbers)
+    return pd.DataFrame([{"kind": kind, "measure": m, "topics": n, "test": t, "tails": tl, "delta": d,
+                          "value": numbers[f"{kind}.{code[m]}.{n}.{code[t]}{tl}.d{d:g}"].value}
+                         for kind, tails in (("power", (1, 2)), ("type3", (2,))) for m in measures for n in sizes
+                         for t in tests for tl in tails for d in deltas])  # fmt: skip
+
+
+#: The tests whose null holds under equal means (the sign and Wilcoxon tests' does not).
+MEAN_TESTS = ["paired-t", "bootstrap-shift", "permutation", "bootstrap", "unpaired-bootstrap"]
+
+
+def mc_check(null, same_mean, family, target: float, family_target: float) -> pd.DataFrame:
+    """The Monte Carlo check of every type I error rate at alpha = 0.05 against its experiment's target."""
+    mc = pd.DataFrame(
+        [row for (m, n), r in null.items() for tl in (1, 2)
+         for row in _mc_rows(f"{m}, {n} topics, {tl}-tailed", r.rates([0.05], tl).iloc[0], r.se(0.05, tl), r.trials, target)]
+        + [row for m, r in same_mean.items()
+           for row in _mc_rows(f"{m}, equal means", r.rates([0.05]).iloc[0][MEAN_TESTS], r.se(0.05), r.trials, target)]
+        + [row for m, f in family.items()
+           for row in _mc_rows(f"{m}, families of 5", f.fwer(0.05), f.se(0.05), len(f.min_p), family_target)]
+    )  # fmt: skip
+    mc["below target"] = mc["MC error of a 5% rate"] <= mc["target"]
+    return mc
+
+
+#: The paper each test's use comes from.
+_FROM = {"paired-t": "Sanderson & Zobel", "wilcoxon": "Sanderson & Zobel", "sign": "Sanderson & Zobel",
+         "bootstrap-shift": "Urbano et al.", "permutation": "Urbano et al.", "bootstrap": "Sakai",
+         "unpaired-bootstrap": "Sakai"}  # fmt: skip
+
+
+def _advice() -> dict[str, str]:
+    """What a level means for a reader of the chapter's data, by the level's word."""
+    return {_LEVEL_WORDS["replicated"]: "keeps its level on our data",
+            _LEVEL_WORDS["not replicated"] + " (above)": "avoid on our data: rejects true nulls too often",
+            _LEVEL_WORDS["not replicated"] + " (below)": "conservative on our data: less power than its level allows",
+            _LEVEL_WORDS["partly"] + " (above)": "level depends on the setting: check on your data",
+            _LEVEL_WORDS["partly"] + " (below)": "level depends on the setting: check on your data",
+            _LEVEL_WORDS["inconclusive"] + " (above)": "more trials would decide",
+            _LEVEL_WORDS["inconclusive"] + " (below)": "more trials would decide"}  # fmt: skip
+
+
+def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.DataFrame,
+                 coverage: Mapping[str, pd.DataFrame], selfsig: Any, *, tests: Sequence[str],
+                 measures: Sequence[str], sizes: Sequence[int], trials: int, self_trials: int,
+                 corpora: int) -> pd.DataFrame:  # fmt: skip
+    """Each method's measured error rate beside the rate it promises, judged by the book's rule."""
+
+    advice_of = _advice()
+    r5: Any
+    s5: Any
+    r5, s5 = rates_at(null)
+    power_col = f"power, delta 0.05, 50 topics ({' / '.join(measures)})"
+    above = _LEVEL_WORDS["not replicated"] + " (above)"
+    truth = []
+    for t in tests:
+        rates = [float(null[k].rates([0.05]).iloc[0][t]) for k in null]
+        ses = [float(null[k].se(0.05)[t]) for k in null]
+        pows = [float(power[(m, 50, 0.05)].rates([0.05]).iloc[0][t]) for m in measures]
+        pses = [float(power[(m, 50, 0.05)].se(0.05)[t]) for m in measures]
+        lv = level("0.05", rates, ses, f"clustered by pair over {trials:,} trials")
+        by_size = {n: level("0.05", r5.loc[[(m, n) for m in measures], t].tolist(),  # its level per size
+                              s5.loc[[(m, n) for m in measures], t].tolist(), "clustered by pair") for n in sizes}  # fmt: skip
+        ok = [n for n in sizes if by_size[n] == _LEVEL_WORDS["replicated"]]
+        high = [n for n in sizes if by_size[n] == above]
+        advice = advice_of[lv]
+        off = [f"{m}, {n} topics" for (m, n) in null
+               if level("0.05", [float(r5.loc[(m, n), t])], [float(s5.loc[(m, n), t])], "clustered by pair") == above]  # fmt: skip
+        if ok and high and max(ok) < min(high):  # at its level with few topics, above it with many
+            advice = (f"avoid with many topics on our data: at its level at {', '.join(map(str, ok))} topics, "
+                      f"rejects true nulls too often at {', '.join(map(str, high))}")  # fmt: skip
+        elif off and lv != above:
+            advice += f" (above its level on {'; '.join(off)})"
+        name = _TEST_NAMES.get(t, {"bootstrap": "paired bootstrap (Sakai)"}.get(t, "unpaired bootstrap"))
+        truth.append({"method": name, "from": _FROM[t], "promises": "alpha = 0.05",
+                      "measured": "type I error " + _spread_text(rates, ses), "level": lv,
+                      power_col: " / ".join(f"{p_:.2f} ± {q:.2f}" for p_, q in zip(pows, pses)),
+                      "on our data": advice,
+                      "rests on": f"type I error, two-tailed, {len(rates)} settings ({', '.join(measures)} x 25, 50, 100 topics)"})  # fmt: skip
+    for label, col, promise in [("unadjusted t-tests, 5 systems", "t, unadjusted", "0.05"),
+                                ("Bonferroni / Holm", "t, Bonferroni / Holm", "at most 0.05"),
+                                ("randomised Tukey HSD", "randomised Tukey HSD", "0.05")]:  # fmt: skip
+        vals, ses = [float(x) for x in fwer[col]], [float(x) for x in fwer_se[col]]
+        lv = level(promise, vals, ses, "clustered by family", unit="simulated family")
+        truth.append({"method": label, "from": "Carterette (families)", "promises": f"family-wise error {promise}",
+                      "measured": "family-wise error " + _spread_text(vals, ses), "level": lv,
+                      power_col: "", "on our data": advice_of[lv],
+                      "rests on": "families of 5 systems x 50 topics, AP and P@10"})  # fmt: skip
+    for meth in coverage["TREC-COVID R"].index:
+        cov = [float(coverage[k].loc[meth, "coverage"]) for k in coverage]
+        ses = [float(coverage[k].loc[meth, "se"]) for k in coverage]
+        lv = level("0.95", cov, ses, "clustered by corpus and topic", unit="topic")
+        adv = {_LEVEL_WORDS["not replicated"] + " (below)": "intervals too short on our data",
+               _LEVEL_WORDS["not replicated"] + " (above)": "intervals too wide on our data"}.get(lv, advice_of[lv])  # fmt: skip
+        truth.append({"method": f"corpus bootstrap, {meth}", "from": "Cormack & Lynam", "promises": "coverage 0.95",
+                      "measured": "coverage " + _spread_text(cov, ses), "level": lv,
+                      power_col: "", "on our data": adv,
+                      "rests on": f"TREC-COVID round 5, its own R and TREC-6's R, {corpora} drawn corpora each"})  # fmt: skip
+    for form in ("raw", "standardized"):
+        fp, se_ = float(selfsig.loc[form, "false-positive rate"]), float(selfsig.loc[form, "se"])
+        lv = level("0.05", [fp], [se_], "sd of the per-trial rate over trials / sqrt(trials)", unit="trial")
+        truth.append({"method": f"self-significance, {form} AP", "from": "Webber et al.", "promises": "alpha = 0.05",
+                      "measured": "false-positive rate " + _spread_text([fp], [se_]), "level": lv,
+                      power_col: "", "on our data": advice_of[lv],
+                      "rests on": f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials"})  # fmt: skip
+    return pd.DataFrame(truth)

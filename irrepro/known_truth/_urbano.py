@@ -1,7 +1,5 @@
-"""The simulation of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) as their R code runs it.
-
-Their code: julian-urbano/sigir2019-statistical, ``R/11-type_1.R``, ``12-type_2.R``, ``13-type_3.R``.
-"""
+"""The simulation of Urbano, Lima & Hanjalic (SIGIR 2019, section 3) as their R code runs it
+(julian-urbano/sigir2019-statistical, ``R/11-type_1.R``, ``12-type_2.R``, ``13-type_3.R``)."""
 
 from __future__ import annotations
 
@@ -17,7 +15,6 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
 from . import _copula_cache
-from ._pool import _draw, _pool
 from ._pvalues import ALPHAS, PValues, _sakai_pvalues
 
 #: Tests outside Urbano et al.'s study that ``urbano_experiment`` runs on the same trials:
@@ -35,6 +32,27 @@ _NEIGHBOURS = 10
 _TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: Copulas fitted per process task.
 _CHUNK = 100
+#: The spawn key (below the seed's) of an experiment's pool of pairs; its batches' are 0, 1, ...
+_POOL_KEY = 2**32 - 1
+
+
+def _draw(cands, base, collections, g) -> list:
+    """A trial's (collection, baseline, experimental, its margin) for each of ``collections``."""
+    out = []
+    for c in collections:
+        i = base[c][g.integers(len(base[c]))]
+        j, e_margin = cands[c][i][g.integers(len(cands[c][i]))]
+        out.append((int(c), int(i), int(j), e_margin))
+    return out
+
+
+def _pool(cands, base, prob, size: int, ss: np.random.SeedSequence) -> list:
+    """The experiment's pool of ``size`` draws, stratified by collection, from the seed's child."""
+    g = np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, _POOL_KEY)))
+    quota = prob * size
+    n = np.floor(quota).astype(np.int64)
+    n[np.argsort(-(quota - n), kind="stable")[: size - int(n.sum())]] += 1
+    return _draw(cands, base, np.repeat(np.arange(len(prob)), n), g)
 
 
 @dataclass(frozen=True)
@@ -267,9 +285,6 @@ def urbano_experiment(
     >>> res = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests=("paired-t", "sign"))
     >>> res.tests, res.trials
     (('paired-t', 'sign'), 60)
-    >>> pooled = kt.urbano_experiment(models, 20, trials=60, B=100, seed=3, tests="sign", pool=10)
-    >>> len(set(pooled.pair)) <= 10
-    True
     """
     if delta < 0:
         raise InputError("delta must be >= 0 (the experimental system is the better one)")

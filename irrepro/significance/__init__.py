@@ -19,7 +19,7 @@ _LAZY = {
     "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
     "effect_sizes": "effects", "win_tie_loss": "effects", "compare": "comparison", "methods_paragraph": "methods",
     # not API: what other subpackages reach here (tests, results and tables are imported from their modules)
-    "pairwise_test": "pairwise", "classical_pairs": "pairwise", "PairwiseResult": "result",
+    "pairwise_test": "comparison", "classical_pairs": "comparison", "PairwiseResult": "result",
     "sign_flips": "randomization", "tukey_hsd_pvalues": "randomization", "residual_variance": "effects",
     "Methods": "methods",
 }  # fmt: skip

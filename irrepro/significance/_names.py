@@ -21,7 +21,7 @@ RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootst
 DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
              "bootstrap-shift": 1000}  # fmt: skip
 
-#: The classical tests, computed in closed form (``pairwise.classical_pairs``).
+#: The classical tests, computed in closed form (``comparison.classical_pairs``).
 CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)
 
 #: Adjustments for multiple comparisons (``--correction``), by the name of statsmodels'

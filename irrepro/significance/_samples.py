@@ -83,48 +83,13 @@ def _check_samples(samples, n_cols: int, B: int, seed, name: str = "samples") ->
 
 
 def all_pairs(n_systems: int) -> np.ndarray:
-    """Every pair of systems, ``(i, j)`` with ``i < j`` in row-major order (Sakai 2006, section 3.3's C).
-
-    Parameters
-    ----------
-    n_systems : int
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(n(n-1)/2, 2)`` integer indices, a pair per row.
-
-    Examples
-    --------
-    >>> from irrepro import sensitivity as bt
-    >>> bt.all_pairs(3).tolist()
-    [[0, 1], [0, 2], [1, 2]]
-    """
+    """Every pair of systems, ``(i, j)`` with ``i < j`` in row-major order (Sakai 2006, section 3.3's C)."""
     i, j = np.triu_indices(int(n_systems), k=1)
     return np.stack([i, j], axis=1)
 
 
 def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
-    """Every other system against a baseline: ``(s, baseline)`` in index order (difference s minus baseline).
-
-    Parameters
-    ----------
-    n_systems : int
-        At least 2.
-    baseline : int
-        The baseline's index, ``0 <= baseline < n_systems``.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(n - 1, 2)`` integer indices, a pair per row.
-
-    Examples
-    --------
-    >>> from irrepro import sensitivity as bt
-    >>> bt.baseline_pairs(3, 1).tolist()
-    [[0, 1], [2, 1]]
-    """
+    """Every other system against a baseline: ``(s, baseline)`` in index order (difference s minus baseline)."""
     n_systems = parallel.check_int(n_systems, "n_systems", minimum=2)
     baseline = parallel.check_int(baseline, "baseline", minimum=0)
     if baseline >= n_systems:

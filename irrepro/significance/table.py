@@ -1,7 +1,5 @@
-"""The table of a paper's results: runs as rows, measures as columns, each mean marked by the outcome
-of a significance test - against a baseline, or (as ranx's report does) by the runs it beats - with
-adjusted p-values and, on request, bootstrap intervals (``irrepro compare``).
-"""
+"""The table of a paper's results (``irrepro compare``): runs as rows, measures as columns, each mean
+marked by a significance test against a baseline, or (as ranx's report does) by the runs it beats."""
 
 from __future__ import annotations
 
@@ -127,7 +125,8 @@ class ComparisonTable:
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
-            base = dict(zip(self.runs, self._labels()))[self.baseline]  # as the table labels it
+            labels = dict(zip(self.runs, escape.short_names(self.runs)))
+            base = labels[self.baseline]  # as the table labels it
             text = (f"{up} / {down}: " + e(f"significantly higher / lower than the baseline {base} "
                                             f"({test}; {how} per measure); p: the adjusted p-value"))  # fmt: skip
         else:
@@ -160,13 +159,9 @@ class ComparisonTable:
         ]
         return e("Run names shortened: ") + "; ".join(pairs) + "." if pairs else ""
 
-    def _labels(self) -> list[str]:
-        """The runs' names as the display table shows them (``irrepro.escape.short_names``)."""
-        return escape.short_names(self.runs)
-
     def _shortened(self) -> list[tuple[str, str]]:
         """(label, full name) of the runs whose names the display table shortens."""
-        return escape.shortened_key(self.runs, self._labels())
+        return escape.shortened_key(self.runs, escape.short_names(self.runs))
 
     def _cells(self, fmt: str, digits: int) -> pd.DataFrame:
         """The display table as strings, formatted for ``fmt`` (text, markdown or latex)."""
@@ -178,7 +173,7 @@ class ComparisonTable:
             cols[("", "#")] = letters
         e = _ESCAPE[fmt]  # names: the format's escape
         eq = escape.latex if fmt == "latex" else str  # irrepro's words ("< 0.0001", "95% CI"): LaTeX's only
-        cols[("", "run")] = [e(r) for r in self._labels()]
+        cols[("", "run")] = [e(r) for r in escape.short_names(self.runs)]
         for m in self.measures:
             mean = self.means[m].to_numpy()
             best = np.flatnonzero(mean == mean.max())
@@ -217,23 +212,20 @@ class ComparisonTable:
         )
         return frame
 
-    def _flat(self, fmt: str, digits: int) -> pd.DataFrame:
-        """The display table with one header row: ``AP``, ``AP p``, ``AP 95% CI``."""
-        frame = self._cells(fmt, digits)
+    def _tabulated(self, fmt: str, digits: int | None, tablefmt: str) -> str:
+        """The display table with one header row (``AP``, ``AP p``, ``AP 95% CI``) by tabulate, the note below it."""
+        frame = self._cells(fmt, self.digits if digits is None else digits)
         frame.columns = [q if m == "" else (m if q == "mean" else f"{m} {q}") for m, q in frame.columns]  # type: ignore[str-unpack]  # (measure, quantity) pairs
-        return frame
+        table = frame.to_markdown(index=False, tablefmt=tablefmt, disable_numparse=True)
+        return f"{table}\n\n{self.note(fmt)}"
 
     def to_string(self, digits: int | None = None) -> str:
         """The table as plain text (tabulate's ``simple`` format), the note below it."""
-        digits = self.digits if digits is None else digits
-        table = self._flat("text", digits).to_markdown(index=False, tablefmt="simple", disable_numparse=True)
-        return f"{table}\n\n{self.note('text')}"
+        return self._tabulated("text", digits, "simple")
 
     def to_markdown(self, digits: int | None = None) -> str:
         """The table as Markdown (tabulate's ``pipe``, best means in bold), the note below it."""
-        digits = self.digits if digits is None else digits
-        table = self._flat("markdown", digits).to_markdown(index=False, disable_numparse=True)
-        return f"{table}\n\n{self.note('markdown')}"
+        return self._tabulated("markdown", digits, "pipe")
 
     def to_latex(
         self, digits: int | None = None, *, caption: str | None = None, label: str | None = None
