@@ -411,3 +411,27 @@ def test_status_counts_counts_the_rows_by_status():
 
     frame = pd.DataFrame({"status": ["replicated", "inconclusive", "replicated"]})
     assert kt.rows.status_counts(SimpleNamespace(frame=frame)) == "2 replicated, 1 inconclusive"
+
+
+@pytest.mark.parametrize(
+    "rates, lead",
+    [
+        ((0.0700, 0.0710), "An excess beyond 2 se is no Monte Carlo accident:"),
+        ((0.0700, 0.0510), "Where the excess passes 2 se (AP) it is no Monte Carlo accident:"),
+        ((0.0520, 0.0490), "No excess passes 2 se here"),
+    ],
+)
+def test_hsd_sentence_follows_its_excess(rates, lead):
+    """The family-wise paragraph calls HSD's excess no accident only for the measures beyond 2 se."""
+    import pandas as pd
+
+    fwer = pd.DataFrame(
+        {"t, unadjusted": [0.2, 0.2], "t, Bonferroni / Holm": [0.04, 0.04], "randomised Tukey HSD": rates},
+        index=["AP", "P@10"],
+    )
+    se = pd.DataFrame({c: [0.005, 0.005] for c in fwer.columns}, index=fwer.index)
+    text = kt.findings.fwer_text(fwer, se, trials=2000, B=400)
+    assert text["kt_hsd_excess"].startswith(lead)
+    assert text["kt_hsd_z"] == ", ".join(
+        f"{(r - 0.05) / 0.005:+.1f} ({m})" for r, m in zip(rates, fwer.index)
+    )

@@ -203,6 +203,15 @@ def trials_needed_text(ran: dict, cap: int, *comparisons) -> dict[str, str]:
     return {"kt_decide_runs": runs, "kt_decide_cap": f"{cap:,}", "kt_mc_left": left}
 
 
+def _hsd_excess(beyond: list[str], n: int) -> str:
+    """The sentence's lead-in for HSD's excess over alpha: accident or not, by the measures beyond 2 se."""
+    if len(beyond) == n:
+        return "An excess beyond 2 se is no Monte Carlo accident:"
+    if beyond:
+        return f"Where the excess passes 2 se ({', '.join(beyond)}) it is no Monte Carlo accident:"
+    return "No excess passes 2 se here, so none is beyond Monte Carlo error; where one does, it comes from HSD's assumption:"
+
+
 def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int) -> dict[str, str]:
     """The family-wise errors in words, with randomised Tukey HSD's level by the book's rule."""
     hsd, hsd_se = fwer["randomised Tukey HSD"], fwer_se["randomised Tukey HSD"]
@@ -212,6 +221,7 @@ def fwer_text(fwer: pd.DataFrame, fwer_se: pd.DataFrame, *, trials: int, B: int)
         "kt_fwer_holm": f"{fwer['t, Bonferroni / Holm'].max():.3f}",
         "kt_hsd": ", ".join(f"{hsd[m]:.3f} ± {hsd_se[m]:.3f} ({m})" for m in hsd.index),
         "kt_hsd_z": ", ".join(f"{z_hsd[m]:+.1f} ({m})" for m in hsd.index),
+        "kt_hsd_excess": _hsd_excess([m for m in hsd.index if z_hsd[m] > 2], len(hsd)),
         "kt_hsd_level": level(
             "0.05", hsd.tolist(), hsd_se.tolist(), unit="simulated family", replicates=trials
         ),
