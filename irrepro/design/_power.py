@@ -120,40 +120,6 @@ def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None
     return out
 
 
-@overload
-def power_curve(
-    sample: Callable,
-    n_topics,
-    *,
-    families: int,
-    test: str = "paired-t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    trials: int = 600,
-    B: int | None = None,
-    seed: SeedLike,
-    n_jobs: int | None = None,
-    min_diff: float = math.nan,
-) -> PowerCurve: ...
-
-
-@overload
-def power_curve(
-    sample: Callable,
-    n_topics,
-    *,
-    families: int,
-    test: Sequence[str],
-    correction: str | None = None,
-    alpha: float = 0.05,
-    trials: int = 600,
-    B: int | None = None,
-    seed: SeedLike,
-    n_jobs: int | None = None,
-    min_diff: float = math.nan,
-) -> dict[str, PowerCurve]: ...
-
-
 def power_curve(
     sample: Callable,
     n_topics,
