@@ -6,7 +6,7 @@ Their error is the Monte Carlo error of the topic splits, clustered by repetitio
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,19 @@ def pct(x: float, digits: int = 0) -> str:
 def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
     """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
     return _bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
+
+
+def _projected(res: SwapExperiment, b: int, kind: str = "relative") -> float:
+    """The projected error at 50 topics of bin ``b``."""
+    return float(growth_fit(res, kind=kind).projected[b])
+
+
+def _largest(res: SwapExperiment, filter: str) -> float:
+    """The largest projected error at 50 topics over the bins with a fit."""
+    return float(_largest_projected_error(growth_fit(res, filter=filter)))
+
+
+_STATS: dict[str, Callable[..., float]] = {"edge": _edge, "projected": _projected, "largest": _largest}
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
@@ -86,25 +99,13 @@ class SplitRows:
         """``stat`` (``"edge"``, ``"projected"``, ``"largest"``) of ``exp`` over the resamples."""
         k = (stat, exp, *args)
         if k not in self._boot:
-            f = {"edge": self._edge, "projected": self._projected, "largest": self._largest}[stat]
+            f = _STATS[stat]
             flt, kind = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}[
                 stat
             ]
             res = _thin(self.x[exp], flt, kind)
             self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
         return self._boot[k]
-
-    @staticmethod
-    def _edge(res: SwapExperiment, *args) -> float:
-        return _edge(res, *args)
-
-    @staticmethod
-    def _projected(res: SwapExperiment, *args) -> float:
-        return float(growth_fit(res, kind=args[1]).projected[args[0]])
-
-    @staticmethod
-    def _largest(res: SwapExperiment, *args) -> float:
-        return float(_largest_projected_error(growth_fit(res, filter=args[0])))
 
     def _years(self, *exps: str) -> int:
         return max(len(self.x[e].collections) for e in exps)
@@ -168,14 +169,14 @@ class SplitRows:
     ) -> dict:
         """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
-        value = float(growth_fit(self.x[exp], kind=kind).projected[b])
+        value = _projected(self.x[exp], b, kind)
         row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
         return self._compared(row, float(se[0]), [exp])
 
     def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
         """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
         se, why = self._boot_se(self._boot_of("largest", exp, filter))
-        value = self._largest(self.x[exp], filter)
+        value = _largest(self.x[exp], filter)
         row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
         return self._compared(row, float(se[0]), [exp])
 
