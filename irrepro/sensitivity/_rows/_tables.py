@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ... import _lazy
 from ..._rule import combine, judge, verdict
 from ..stability_swap import minority_rate_at
 from ..study import MeasureStudy, _geometric_consistent
@@ -27,13 +28,13 @@ from ._study import (
     tau_se,
 )
 
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
 # --- the results tables ------------------------------------------------------------------------
 
 
 def _P():
-    from ...book import paper_numbers
-
-    return paper_numbers(PAPER)
+    return book.paper_numbers(PAPER)
 
 
 def _top(r: Round, k: int = TOP, test: str = "bootstrap", tail: bool = False, s=None) -> list[str]:
@@ -55,8 +56,6 @@ def _power(s: MeasureStudy, names, test: str = "paired") -> np.ndarray:
 
 def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 7 and 8 of round 5 (``st["round 5"]``), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     r = st["round 5"]
     s, names = r.study, _names_of(r)
@@ -109,8 +108,6 @@ def _required(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.Series:
 
 def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
     """Sakai's 'unpaired required differences comparable to paired' per measure and round, as rows."""
-    from ... import book
-
     sts, bits = [], []
     for name, r in st.items():
         bits.append(f"{name}:")
@@ -133,8 +130,6 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
 
 def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
     """'AveP very sensitive, PDoc1000 very insensitive' as a difference of discriminative power."""
-    from ... import book
-
     P = _P()
     s = r.study
     d = 100 * (s.paired["PDoc@1000"].discriminative_power() - s.paired["AP"].discriminative_power())
@@ -153,8 +148,6 @@ def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
 
 def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
     """Table 2 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     paper_top = {P.names.get(n, n) for n in P["table2.a.top3"].value.split(", ")}
     rows: list[dict] = []
@@ -242,8 +235,6 @@ def stability_order(s: MeasureStudy) -> tuple[float, pd.DataFrame]:
 
 def fig10_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figure 10 of round 5, the paper's beside ours."""
-    from ... import book
-
     P = _P()
     pt0, t = stability_order(st["round 5"].study)
     ranking = f"the stability method's ranking of round 5 by minority rate at PT = {pt0} (the table above)"
@@ -266,8 +257,6 @@ def _below_required(r: Round, s: MeasureStudy) -> np.ndarray:
 
 def table3_rows(st: Mapping[str, Round]) -> list[dict]:
     """Table 3 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     rows = []
     for key, label in (("round 5", "(a)"), ("round 1", "(b)")):
@@ -306,7 +295,6 @@ def tau_table(s: MeasureStudy) -> pd.DataFrame:
 
 def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 12 and 13 of round 5, the paper's beside ours."""
-    from ... import book
     from ..rank import _tau_threshold
 
     P = _P()
