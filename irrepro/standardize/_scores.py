@@ -307,8 +307,3 @@ def r_normalize(scores, ideal) -> np.ndarray:
     if ideal.shape != (x.shape[1],):
         raise InputError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
     return np.divide(x, ideal, out=np.zeros_like(x), where=ideal > 0)
-
-
-# --------------------------------------------------------------------------------------------
-# Variability within a collection (section 2: Figure 2, Table 1, item-total correlation)
-# --------------------------------------------------------------------------------------------

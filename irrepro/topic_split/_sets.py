@@ -1,7 +1,5 @@
-"""Sanderson & Zobel (2005) beyond the swap experiment: sections 3 (significance on full topic sets), 4 and 5.
-
-Pool depth and assessor effort (section 4); the sd of MAP against the topic sample size (section 5).
-"""
+"""Sanderson & Zobel (2005) beyond the swap experiment: significance on the full topic sets (section
+3), pool depth and assessor effort (4), the sd of MAP against the topic sample size (5)."""
 
 from __future__ import annotations
 
