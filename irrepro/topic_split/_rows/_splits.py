@@ -110,7 +110,7 @@ class SplitRows:
     def _years(self, *exps: str) -> int:
         return max(len(self.x[e].collections) for e in exps)
 
-    def _errors(self, mc, exps: Sequence[str], note: str = "") -> Errors:
+    def _errors(self, mc, note: str = "") -> Errors:
         return book.errors(
             sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
         )
@@ -147,7 +147,7 @@ class SplitRows:
         """A threshold row (kind ``"score"``): :meth:`edge`, with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
         row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
-                         self._errors(float(se[0]), [exp], why), **extra)  # fmt: skip
+                         self._errors(float(se[0]), why), **extra)  # fmt: skip
         return self._compared(row, float(se[0]), [exp])
 
     def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
@@ -159,10 +159,9 @@ class SplitRows:
                 self._boot_of("edge", e1, f1, "relative") - self._boot_of("edge", e2, f2, "relative")
             )
         se, why = self._boot_se(np.stack(boots, axis=1))
-        exps = [e for pair in parts for e, _ in pair]
         mc = float(se[0]) if len(parts) == 1 else tuple(float(v) for v in se)
         ours = " / ".join(f"{v:g}" for v in vals)
-        return book.ordering(quantity, self.P[key], ours, self._errors(mc, exps, why), **extra)
+        return book.ordering(quantity, self.P[key], ours, self._errors(mc, why), **extra)
 
     def projected(
         self, quantity: str, key: str | None, exp: str, b: int, kind: str = "relative", **extra
@@ -170,51 +169,46 @@ class SplitRows:
         """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
         se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
         value = _projected(self.x[exp], b, kind)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
         return self._compared(row, float(se[0]), [exp])
 
     def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
         """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
         se, why = self._boot_se(self._boot_of("largest", exp, filter))
         value = _largest(self.x[exp], filter)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
+        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
         return self._compared(row, float(se[0]), [exp])
-
-    def counts(self, exp: str, filter: str, bins: slice, size: int):
-        """``(errors, trials)`` per repetition of the pooled bins at one size."""
-        return self.x[exp].pooled_counts(filter, "relative", bins, size)
 
     def rates(self, quantity: str, key: str | None, exp: str, filter: str, bins: Sequence[slice],
               size: int, **extra) -> dict:  # fmt: skip
         """Error rates (%) of pooled bins at one topic-set size (``"a% -> b%"`` for several bins)."""
         vals, ses = [], []
         for b in bins:
-            c = self.counts(exp, filter, b, size)
+            c = self.x[exp].pooled_counts(filter, "relative", b, size)
             vals.append(100 * self.x[exp].pooled_error(filter, "relative", b, size))
             ses.append(100 * rate_se(c))
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " -> ".join(f"{v:.1f}%" for v in vals)
-        row = book.rate(quantity, self._paper(key), ours, self._errors(mc, [exp]), **extra)
+        row = book.rate(quantity, self._paper(key), ours, self._errors(mc), **extra)
         return self._compared(row, mc, [exp])
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
         """An ordering row of paired differences of pooled error rates (points)."""
-        vals, ses, exps = [], [], []
+        vals, ses = [], []
         for a, b in terms:
-            ca, cb = self.counts(*a), self.counts(*b)
+            ca, cb = (self.x[t[0]].pooled_counts(t[1], "relative", t[2], t[3]) for t in (a, b))
             vals.append(100 * (self.x[a[0]].pooled_error(a[1], "relative", a[2], a[3])
                                - self.x[b[0]].pooled_error(b[1], "relative", b[2], b[3])))  # fmt: skip
             ses.append(100 * rate_se(ca, cb))
-            exps += [a[0], b[0]]
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " / ".join(f"{v:.2f}" for v in vals)
         return book.ordering(quantity, self.P[key], ours if len(vals) > 1 else round(vals[0], 2),
-                             self._errors(mc, exps, "; the difference is paired by repetition"), **extra)  # fmt: skip
+                             self._errors(mc, "; the difference is paired by repetition"), **extra)  # fmt: skip
 
     def smallest_rate(self, quantity: str, key: str, exp: str, filter: str, n_bins: int = 8, **extra) -> dict:
         """The smallest measured error rate (%) over the first ``n_bins`` bins and every size."""
         info = self.smallest(exp, filter, n_bins)
-        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"], [exp]),
+        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"]),
                         note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "
                              "trials; the smallest of many noisy cells lies below their typical value", **extra)  # fmt: skip
         return self._compared(row, info["se"], [exp])
