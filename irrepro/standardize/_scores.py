@@ -26,8 +26,8 @@ SUBCOLLECTIONS = {
 def topic_range(matrix, first: int, last: int):
     """The score matrix on the topics whose numeric ids lie in [first, last].
 
-    The paper splits Robust 2004 into its sub-collections this way (section 3.1,
-    :data:`SUBCOLLECTIONS`). Raises :class:`irrepro.InputError` when no topic lies in the range.
+    As the paper splits Robust 2004 (section 3.1, :data:`SUBCOLLECTIONS`). Raises
+    :class:`irrepro.InputError` when no topic lies in the range.
 
     Parameters
     ----------
