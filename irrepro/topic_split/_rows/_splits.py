@@ -107,18 +107,10 @@ class SplitRows:
             self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
         return self._boot[k]
 
-    def _years(self, *exps: str) -> int:
-        return max(len(self.x[e].collections) for e in exps)
-
     def _errors(self, mc, note: str = "") -> Errors:
         return book.errors(
             sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
         )
-
-    def _paper_se(self, mc, exps: Sequence[str]):
-        f = math.sqrt(self.B * self._years(*exps) / (PAPER_REPETITIONS * PAPER_YEARS))
-        se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
-        return float(se[0]) if se.size == 1 else [float(v) for v in se]
 
     def _boot_se(self, vals: np.ndarray) -> tuple[np.ndarray, str]:
         v = np.asarray(vals, dtype=float).reshape(self.n_boot, -1)
@@ -135,20 +127,27 @@ class SplitRows:
         """The lower edge (%) of the first bin of ``exp`` projected below 5% at 50 topics (NaN: none)."""
         return _edge(self.x[exp], filter, kind)
 
-    def _compared(self, row: dict, mc, exps: Sequence[str]) -> dict:
+    def _compared(self, row: dict, mc, exp: str) -> dict:
+        """``row`` with the paper's Monte Carlo error: ours scaled to its repetitions and years."""
         if row.get("paper") is not None:
-            row["paper_se"] = self._paper_se(mc, exps)
+            f = math.sqrt(self.B * len(self.x[exp].collections) / (PAPER_REPETITIONS * PAPER_YEARS))
+            se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
+            row["paper_se"] = float(se[0]) if se.size == 1 else [float(v) for v in se]
         return row
+
+    def _boot_row(self, build, quantity: str, key, exp: str, stat: str, *args, fmt=float, **extra) -> dict:
+        """A row of ``stat`` of ``exp`` (:meth:`_boot_of`), its Monte Carlo error the bootstrap's spread."""
+        se, why = self._boot_se(self._boot_of(stat, exp, *args))
+        value = fmt(_STATS[stat](self.x[exp], *args))
+        row = build(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
+        return self._compared(row, float(se[0]), exp)
 
     # --- the rows --------------------------------------------------------------------------------
 
     def threshold(self, quantity: str, key: str | None, exp: str, filter: str = "none",
                   kind: str = "relative", **extra) -> dict:  # fmt: skip
         """A threshold row (kind ``"score"``): :meth:`edge`, with its bootstrap spread."""
-        se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
-        row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
-                         self._errors(float(se[0]), why), **extra)  # fmt: skip
-        return self._compared(row, float(se[0]), [exp])
+        return self._boot_row(book.score, quantity, key, exp, "edge", filter, kind, fmt=pct, **extra)
 
     def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
         """An ordering row of threshold differences (points), ``((exp, filter), (exp, filter))`` per part."""
@@ -167,17 +166,11 @@ class SplitRows:
         self, quantity: str, key: str | None, exp: str, b: int, kind: str = "relative", **extra
     ) -> dict:
         """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
-        se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
-        value = _projected(self.x[exp], b, kind)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
-        return self._compared(row, float(se[0]), [exp])
+        return self._boot_row(book.rate, quantity, key, exp, "projected", b, kind, **extra)
 
     def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
         """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
-        se, why = self._boot_se(self._boot_of("largest", exp, filter))
-        value = _largest(self.x[exp], filter)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
-        return self._compared(row, float(se[0]), [exp])
+        return self._boot_row(book.rate, quantity, key, exp, "largest", filter, **extra)
 
     def rates(self, quantity: str, key: str | None, exp: str, filter: str, bins: Sequence[slice],
               size: int, **extra) -> dict:  # fmt: skip
@@ -190,7 +183,7 @@ class SplitRows:
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " -> ".join(f"{v:.1f}%" for v in vals)
         row = book.rate(quantity, self._paper(key), ours, self._errors(mc), **extra)
-        return self._compared(row, mc, [exp])
+        return self._compared(row, mc, exp)
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
         """An ordering row of paired differences of pooled error rates (points)."""
@@ -211,7 +204,7 @@ class SplitRows:
         row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"]),
                         note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "
                              "trials; the smallest of many noisy cells lies below their typical value", **extra)  # fmt: skip
-        return self._compared(row, info["se"], [exp])
+        return self._compared(row, info["se"], exp)
 
     def smallest(self, exp: str, filter: str, n_bins: int = 8) -> dict:
         """The cell of the smallest measured error rate: ``rate`` and ``se`` (%), ``bin``, ``size``."""
