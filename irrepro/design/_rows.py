@@ -61,11 +61,6 @@ def variance_rows(
     return rows
 
 
-def _within_fewer(rows: Sequence[Mapping]) -> list[float]:
-    """The share fewer topics the within-system variance asks for, per row of :func:`variance_rows`."""
-    return [1 - int(r["ours"].split(" / ")[0]) / int(r["ours"].split(" / ")[1]) for r in rows]
-
-
 def agreement_rows(
     curves: Mapping, t_sizes: pd.DataFrame, anovas: Mapping, *, min_diff: float, power: float, trials: int
 ) -> tuple[list[dict], dict]:
@@ -108,7 +103,8 @@ def claim_rows(
         for c in collections
     }
     apart = {c: _sizes_apart(sizes, c) for c in collections}
-    fewer = _within_fewer(variances.frame.to_dict("records"))
+    sizes_of = (r["ours"].split(" / ") for r in variances.frame.to_dict("records"))  # within / total
+    fewer = [1 - int(within) / int(total) for within, total in sizes_of]
     return [
         book.claim(
             "different measures need substantially different topic-set sizes under the same requirements",
