@@ -298,7 +298,7 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     th = _tau_threshold(len(r.runs.runs), 0.01)
     low = set(t.sort_values("se")["pair"].head(2))
     smallest = t.iloc[-1]
-    ratio = median_ratio(s)
+    ratio = float(np.median(t["tau"] / t["se"]))  # Figure 13's 'about ten times smaller'
     # each se is an sd of B replicates: relative Monte Carlo error about 1 / sqrt(2 (B - 1)), and so
     # the ratio's (an upper bound for the median of the ratios)
     ratio_mc = ratio / np.sqrt(2 * (s.B - 1))
@@ -323,9 +323,3 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
                 "the ratios")),
             note="se about ten times smaller than tau"),
     ]  # fmt: skip
-
-
-def median_ratio(study: MeasureStudy) -> float:
-    """Median over measure pairs of tau / its bootstrap se (Figure 13's 'about ten times smaller')."""
-    t = tau_table(study)
-    return float(np.median(t["tau"] / t["se"]))
