@@ -353,7 +353,7 @@ KNOWN_PRIVATE = {
     "irrepro.significance.bootstrap -> irrepro.parallel._spread",
     "irrepro.simulation._collection -> irrepro.data._matrices._checked_scores",
     "irrepro.standardize._scores -> irrepro.data._matrices._checked_scores",
-    "irrepro.topic_split -> irrepro.data._matrices._checked_scores",
+    "irrepro.topic_split._swap -> irrepro.data._matrices._checked_scores",
     "irrepro.topic_split._sets -> irrepro.data._matrices._checked_scores",
 }
 

@@ -38,7 +38,7 @@ def x():
         (bt, "PairwiseTest"),
         (bt, "SwapResult"),
         (bt, "kendall_tau"),
-        (bt.pairwise, "paired_test"),
+        (bt.study, "paired_test"),
         (ts, "paired_t_pvalues"),
         (ts, "SwapResult"),
         (ts, "plot_error_rates"),

@@ -120,40 +120,6 @@ def _hits(x: np.ndarray, test: str, correction: str, alpha: float, B: int | None
     return out
 
 
-@overload
-def power_curve(
-    sample: Callable,
-    n_topics,
-    *,
-    families: int,
-    test: str = "paired-t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    trials: int = 600,
-    B: int | None = None,
-    seed: SeedLike,
-    n_jobs: int | None = None,
-    min_diff: float = math.nan,
-) -> PowerCurve: ...
-
-
-@overload
-def power_curve(
-    sample: Callable,
-    n_topics,
-    *,
-    families: int,
-    test: Sequence[str],
-    correction: str | None = None,
-    alpha: float = 0.05,
-    trials: int = 600,
-    B: int | None = None,
-    seed: SeedLike,
-    n_jobs: int | None = None,
-    min_diff: float = math.nan,
-) -> dict[str, PowerCurve]: ...
-
-
 def power_curve(
     sample: Callable,
     n_topics,
@@ -321,9 +287,7 @@ def simulated_power(
     The pilot is fitted by :func:`irrepro.simulation.fit_collection`. A family: system 0 a baseline
     from the bottom 75% by expected score; system 1 another system's margin moved to the
     baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration,
-    IRJ 2016); their dependence a vine copula fitted to their pilot scores. Unlike the closed form
-    (:func:`~irrepro.design.power_closed_form`), it keeps the measure's own distributions (ties in
-    P@10, skew in AP).
+    IRJ 2016); their dependence a vine copula fitted to their pilot scores.
 
     Parameters
     ----------

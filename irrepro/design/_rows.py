@@ -9,15 +9,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .. import _lazy
 from ._sizes import power_closed_form, topic_set_size
+
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
 
 def size_rows(t_sizes: pd.DataFrame) -> list[dict]:
     """One count row per pilot: the paired t-test's topic-set size, its bootstrap interval as the note."""
-    from ..book import count
-
     return [
-        count(
+        book.count(
             f"{k[0]}, {k[1]}: t-test topics",
             None,
             int(r["topics"]),
@@ -39,8 +40,6 @@ def variance_rows(
     pilots: Mapping[tuple[str, str], object], *, min_diff: float, alpha: float, power: float
 ) -> list[dict]:
     """One count row per pilot: the t-test's size from the within-system and the total variance."""
-    from ..book import count
-
     rows = []
     for (c, m), x in pilots.items():
         a = np.asarray(getattr(x, "scores", x), dtype=float)
@@ -51,7 +50,7 @@ def variance_rows(
             for v in (total, within)
         )
         rows.append(
-            count(
+            book.count(
                 f"{c}, {m}: t-test topics, within-system / total variance",
                 None,
                 f"{n_within} / {n_tot}",
@@ -62,17 +61,10 @@ def variance_rows(
     return rows
 
 
-def _within_fewer(rows: Sequence[Mapping]) -> list[float]:
-    """The share fewer topics the within-system variance asks for, per row of :func:`variance_rows`."""
-    return [1 - int(r["ours"].split(" / ")[0]) / int(r["ours"].split(" / ")[1]) for r in rows]
-
-
 def agreement_rows(
     curves: Mapping, t_sizes: pd.DataFrame, anovas: Mapping, *, min_diff: float, power: float, trials: int
 ) -> tuple[list[dict], dict]:
     """The simulated t-test's power at the closed form's size, and the size reaching ``power``."""
-    from ..book import count, errors, rate
-
     rows, at_n = [], {}
     for k, c in curves.items():
         n_cf = int(t_sizes.loc[k, "topics"])
@@ -83,18 +75,18 @@ def agreement_rows(
         cf = power_closed_form("paired-t", n_j, variance=anovas[k].sigma2_residual, min_diff=min_diff)
         why = "no sampled data: the simulated pairs and topics are the Monte Carlo draws"
         rows += [
-            rate(
+            book.rate(
                 f"{k[0]}, {k[1]}: simulated power of the t-test at {n_j} topics (closed form: {n_cf} for {power})",
                 None,
                 round(p_j, 3),
-                errors(mc=se_j, unit="system pair", replicates=trials, reason=why),
+                book.errors(mc=se_j, unit="system pair", replicates=trials, reason=why),
                 note=f"± {se_j:.3f} Monte Carlo se; closed form at {n_j} topics: {cf:.3f}",
             ),
-            count(
+            book.count(
                 f"{k[0]}, {k[1]}: topics for power {power}, simulated t-test",
                 None,
                 round(c.topics_needed(power)),
-                errors(mc=(hi - lo) / (2 * 1.96), unit="system pair", replicates=trials, reason=why),
+                book.errors(mc=(hi - lo) / (2 * 1.96), unit="system pair", replicates=trials, reason=why),
                 note=f"{lo:.0f}-{hi:.0f} where the curve ± 1.96 se reaches {power}; closed form {n_cf}",
             ),
         ]
@@ -105,17 +97,16 @@ def claim_rows(
     measures_differ, within_smaller, *, by_measure, variances, sizes: pd.DataFrame, collections: Sequence[str]
 ) -> list[dict]:
     """The Verdict's rows of Sakai's two claims, not comparable by the rule, ours in words."""
-    from ..book import claim
-
     t = sizes[sizes["method"] == "paired t-test"]
     ratio = {
         c: t[t["collection"] == c]["topics"].max() / t[t["collection"] == c]["topics"].min()
         for c in collections
     }
     apart = {c: _sizes_apart(sizes, c) for c in collections}
-    fewer = _within_fewer(variances.frame.to_dict("records"))
+    sizes_of = (r["ours"].split(" / ") for r in variances.frame.to_dict("records"))  # within / total
+    fewer = [1 - int(within) / int(total) for within, total in sizes_of]
     return [
-        claim(
+        book.claim(
             "different measures need substantially different topic-set sizes under the same requirements",
             measures_differ,
             supports=[by_measure.row(q) for q in by_measure.frame["quantity"]],
@@ -126,7 +117,7 @@ def claim_rows(
             note="substantially: the bootstrap intervals of the largest and smallest size do not overlap; "
             "Sakai's sizes are on his pilots, not ours",
         ),
-        claim(
+        book.claim(
             "within-system variances give slightly smaller topic-set sizes than total variances",
             within_smaller,
             supports=[variances.row(q) for q in variances.frame["quantity"]],

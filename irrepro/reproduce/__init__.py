@@ -1,20 +1,9 @@
 """Reproducibility and replicability measures with topic-bootstrap intervals.
 
-Breuer, Ferro, Fuhr, Maistro, Sakai, Schaer & Soboroff (SIGIR 2020), "How to Measure the
-Reproducibility of System-oriented IR Experiments", section 3, measure at four levels how far a
-reproduction (the same topics) or a replication (other topics) of an experiment - an original
-baseline and advanced run - got:
-
-- ranking level (reproducibility only): Kendall's tau union (KTU) and rank-biased overlap (RBO)
-  of each topic's ranked lists, averaged over the topics both runs ranked;
-- score level (reproducibility only): the RMSE of the per-topic scores;
-- effect level: the effect ratio (ER) and Delta RI, the difference of the relative improvements;
-- significance: the p-value of the paired (reproducibility) or unpaired (replicability) t-test
-  between original and reproduced per-topic scores.
-
-:func:`reproduce_runs` reads run files (four, or four directories matched by file name), scores
-them with :mod:`irrepro.measures` and computes every measure with a topic-bootstrap BCa interval
-(``irrepro.stats.bca_interval``): the work of ``irrepro reproduce``.
+Breuer, Ferro, Fuhr, Maistro, Sakai, Schaer & Soboroff (SIGIR 2020), section 3: how far a
+reproduction (the same topics) or a replication (other topics) of a baseline and an advanced run
+got, at the ranking (KTU, RBO), score (RMSE), effect (ER, Delta RI) and significance (t-test
+p-value) levels. :func:`reproduce_runs` is the work of ``irrepro reproduce``.
 
 The point values equal those of the authors' package repro_eval 0.5.0, except: ER is undefined
 (NaN) where the original's mean improvement is zero up to rounding (below 1e-12), where

@@ -165,12 +165,13 @@ def reproduce_runs(
 ) -> Reproduction:  # fmt: skip
     """Read, score and compare original and reproduced runs: every measure of Breuer et al.
 
-    For each experiment (an original baseline and advanced run and their reproductions): KTU and
-    RBO of each reproduced run's rankings against the original's, averaged over topics; RMSE
-    and the t-test's p-value of each run's per-topic scores per measure; ER and Delta RI per
-    measure - each with a topic-bootstrap BCa interval, the same resamples for every statistic.
-    With ``repro_qrels`` (replicability: the reproduction ran on other topics) only ER, Delta RI
-    and the unpaired p-values are defined, and the two topic sets are resampled independently.
+    Per experiment, each with a topic-bootstrap BCa interval on the same resamples: KTU and RBO of
+    each reproduced run's rankings against the original's, means over the topics both runs ranked
+    (KTU: 2 documents or more); RMSE and the t-test's p-value per run and measure; ER and Delta RI
+    per measure. Scores follow trec_eval (every topic of the qrels; a topic a run misses scores 0;
+    repro_eval averages over the topics a run retrieved for). With ``repro_qrels`` (replicability)
+    only ER, Delta RI and the unpaired p-values are defined, the two topic sets resampled
+    independently.
 
     Parameters
     ----------
@@ -193,12 +194,10 @@ def reproduce_runs(
     rel : int, default 1
         Lowest relevant grade.
     precision : {"float32", "float64"}
-        How scores are compared when ranking for the evaluation measures (see
-        :func:`irrepro.data.load_runs`; float32, the default, gives pytrec_eval's and so
-        repro_eval's scores). The rankings KTU and RBO compare are always ordered by the scores
-        in double precision, ties by document id descending: a run file's order, as repro_eval
-        reads it (repro_eval takes the lines' order as the ranking; irrepro the scores' - the
-        same for a file sorted by score, as run files are).
+        How scores are compared when ranking for the evaluation measures
+        (:func:`irrepro.data.load_runs`; float32 gives pytrec_eval's and so repro_eval's scores).
+        KTU and RBO always rank by the scores in double precision, ties by document id descending:
+        a run file's order for a file sorted by score (repro_eval takes the lines' order).
     allow_simulated : bool, default False
         Accept a collection's simulated stand-in for qrels that cannot be had.
 
@@ -212,14 +211,6 @@ def reproduce_runs(
     irrepro.InputError
         Too few resamples for ``level``, a missing file, directories whose files do not match by
         name, or an original and its reproduction without a topic in common - naming the files.
-
-    Notes
-    -----
-    Breuer et al. (2020), section 3. Scores are irrepro's (trec_eval's conventions: every
-    topic of the qrels, a topic a run misses scoring 0; repro_eval averages over the topics a run
-    retrieved for, which is the same for runs that miss none): RMSE, ER, Delta RI and the p-value
-    are over all the qrels' topics; KTU and RBO compare two rankings, so they are means over the
-    topics both runs ranked (KTU: with 2 documents or more), a topic either run misses left out.
 
     Examples
     --------

@@ -9,10 +9,9 @@ with any number of workers. The tests themselves are :mod:`irrepro.significance`
 
 from ..significance._samples import all_pairs, baseline_pairs, bootstrap_samples  # noqa: F401  (pairs: the report's)
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from .pairwise import sensitivity
 from .per_comparison import comparisons
 from .stability_swap import minority_rate_at, stability
-from .study import measure_study
+from .study import measure_study, sensitivity
 
 __all__ = [
     "bootstrap_samples",

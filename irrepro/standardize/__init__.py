@@ -15,7 +15,6 @@ t-test is Student's equal-variance test, two-sided.
 from __future__ import annotations
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from ._collections import compare_collections
 from ._comparability import (
     discriminative_power,
     drmse,
@@ -27,6 +26,7 @@ from ._comparability import (
 )
 from ._partitions import (
     PartitionResult,  # noqa: F401  (for irrepro.report)
+    compare_collections,
     default_partitions,
     partition_experiment,
     sampled_standardizers,

@@ -26,8 +26,8 @@ SUBCOLLECTIONS = {
 def topic_range(matrix, first: int, last: int):
     """The score matrix on the topics whose numeric ids lie in [first, last].
 
-    The paper splits Robust 2004 into its sub-collections this way (section 3.1,
-    :data:`SUBCOLLECTIONS`). Raises :class:`irrepro.InputError` when no topic lies in the range.
+    As the paper splits Robust 2004 (section 3.1, :data:`SUBCOLLECTIONS`). Raises
+    :class:`irrepro.InputError` when no topic lies in the range.
 
     Parameters
     ----------
@@ -307,8 +307,3 @@ def r_normalize(scores, ideal) -> np.ndarray:
     if ideal.shape != (x.shape[1],):
         raise InputError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
     return np.divide(x, ideal, out=np.zeros_like(x), where=ideal > 0)
-
-
-# --------------------------------------------------------------------------------------------
-# Variability within a collection (section 2: Figure 2, Table 1, item-total correlation)
-# --------------------------------------------------------------------------------------------

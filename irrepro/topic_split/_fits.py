@@ -9,10 +9,6 @@ import pandas as pd
 
 from ._results import SwapExperiment
 
-# --------------------------------------------------------------------------------------------
-# GROWTH-style exponential fit
-# --------------------------------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class GrowthFit:

@@ -96,26 +96,13 @@ class SwapExperiment:
 
         Parameters
         ----------
-        filter : str
-        kind : {"relative", "absolute"}
-        bins : slice
-            The bins pooled (``slice(2, 6)``: 10-30% relative).
-        size : int
+        filter, kind, bins, size
+            As :meth:`pooled_error` takes them.
 
         Returns
         -------
         tuple of numpy.ndarray
             ``(errors, trials)``, each of length ``B``.
-
-        Examples
-        --------
-        >>> from irrepro import topic_split as ts
-        >>> from irrepro.data import synthetic
-        >>> res = ts.swap_experiment([synthetic.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
-        ...                          filters=["none"])
-        >>> e, t = res.pooled_counts("none", "relative", slice(2, 6), 5)
-        >>> len(t), float(e.sum() / t.sum()) == res.pooled_error("none", "relative", slice(2, 6), 5)
-        (4, True)
         """
         f, k = self._fk(filter, kind)
         s = list(self.sizes).index(size)
@@ -136,15 +123,6 @@ class SwapExperiment:
         -------
         SwapExperiment
             With ``B = len(reps)``.
-
-        Examples
-        --------
-        >>> from irrepro import topic_split as ts
-        >>> from irrepro.data import synthetic
-        >>> res = ts.swap_experiment([synthetic.score_matrix(6, 30, seed=1)], sizes=[5, 10], B=4, seed=2,
-        ...                          filters=["none"])
-        >>> bool((res.resampled(range(4)).trials == res.trials).all())
-        True
         """
         tr, er = self._per_rep()
         reps = np.asarray(reps, dtype=np.int64).reshape(-1)
@@ -173,8 +151,8 @@ class SwapExperiment:
 
         Parameters
         ----------
-        filter : str
-        kind : {"relative", "absolute"}
+        filter, kind : str
+            A name of ``filters``; ``"relative"`` or ``"absolute"``.
 
         Returns
         -------
@@ -190,8 +168,8 @@ class SwapExperiment:
 
         Parameters
         ----------
-        filter : str
-        kind : {"relative", "absolute"}
+        filter, kind : str
+            As :meth:`error_rates` takes them.
 
         Returns
         -------
@@ -205,9 +183,10 @@ class SwapExperiment:
 
         Parameters
         ----------
-        filter : str
-        kind : {"relative", "absolute"}
+        filter, kind : str
+            As :meth:`error_rates` takes them.
         bins : slice
+            The bins pooled (``slice(2, 6)``: 10-30% relative).
         size : int
 
         Returns

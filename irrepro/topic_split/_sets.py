@@ -1,7 +1,5 @@
-"""Sanderson & Zobel (2005) beyond the swap experiment: sections 3 (significance on full topic sets), 4 and 5.
-
-Pool depth and assessor effort (section 4); the sd of MAP against the topic sample size (section 5).
-"""
+"""Sanderson & Zobel (2005) beyond the swap experiment: significance on the full topic sets (section
+3), pool depth and assessor effort (4), the sd of MAP against the topic sample size (5)."""
 
 from __future__ import annotations
 
@@ -97,6 +95,12 @@ def full_set_tests(
     return pd.concat(rows, ignore_index=True)
 
 
+def in_band(pairs: pd.DataFrame, lo: float, hi: float, min_score: float | None = None) -> pd.DataFrame:
+    """The pairs whose relative difference lies in ``[lo, hi)`` (1e-12 slack), both means >= ``min_score``."""
+    p = pairs if min_score is None else pairs[(pairs.score_a >= min_score) & (pairs.score_b >= min_score)]
+    return p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
+
+
 def significant_share(
     pairs: pd.DataFrame,
     bands: Sequence[tuple[float, float]],
@@ -136,12 +140,9 @@ def significant_share(
     1  50-200%    1       1.0
     """
     tests = _test_names(tests)
-    p = pairs
-    if min_score is not None:
-        p = p[(p.score_a >= min_score) & (p.score_b >= min_score)]
     out = []
     for lo, hi in bands:
-        sel = p[(p.rel_diff >= lo - 1e-12) & (p.rel_diff < hi - 1e-12)]
+        sel = in_band(pairs, lo, hi, min_score)
         row = {"band": f"{100 * lo:g}-{100 * hi:g}%", "pairs": len(sel)}
         for t in tests:
             row[t] = float((sel[f"p_{t}"] <= alpha).mean()) if len(sel) else float("nan")

@@ -1,7 +1,5 @@
-"""The Sakai (2006) chapter's rows for the book's one rule: the paper's procedure on a judged run set
-and the rows of its tables and figures beside the paper's, each with its two errors: the sampling
-error of what was sampled and the Monte Carlo error of the bootstrap (the sd over five seeds).
-"""
+"""The Sakai (2006) chapter's rows for the book's one rule, each with its sampling error and the Monte
+Carlo error of the bootstrap (the sd over five seeds)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ... import _lazy
 from ..._rule import combine, judge, verdict
 from ..stability_swap import minority_rate_at
 from ..study import MeasureStudy, _geometric_consistent
@@ -27,13 +28,13 @@ from ._study import (
     tau_se,
 )
 
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
 # --- the results tables ------------------------------------------------------------------------
 
 
 def _P():
-    from ...book import paper_numbers
-
-    return paper_numbers(PAPER)
+    return book.paper_numbers(PAPER)
 
 
 def _top(r: Round, k: int = TOP, test: str = "bootstrap", tail: bool = False, s=None) -> list[str]:
@@ -49,14 +50,18 @@ def _names_of(r: Round) -> list[str]:
     return list(r.study.names)
 
 
+def _named(quantity: str, paper, ours, supports: str, note: str = "", pairs: bool = False) -> dict:
+    """A row naming measures (or pairs) as the paper does, its status by ``book.ordering_status``."""
+    row = {"quantity": quantity, "paper": paper, "ours": ("; " if pairs else ", ").join(ours), "note": note}
+    return row | book.ordering_status(ours, paper, _P().names, pairs=pairs, supports=supports)
+
+
 def _power(s: MeasureStudy, names, test: str = "paired") -> np.ndarray:
     return np.array([100 * getattr(s, test)[n].discriminative_power() for n in names])
 
 
 def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 7 and 8 of round 5 (``st["round 5"]``), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     r = st["round 5"]
     s, names = r.study, _names_of(r)
@@ -88,12 +93,10 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
         )  # fmt: skip
 
     return [
-        {"quantity": "most sensitive (paired)", "paper": P["fig7.top3"], "ours": ", ".join(_top(r)),
-         "note": "top three of Figure 7; " + _same_at(r, lambda x: set(_top(r, s=x))),
-         **book.ordering_status(_top(r), P["fig7.top3"], P.names, supports=ranking)},
-        {"quantity": "least sensitive (paired)", "paper": P["fig7.least"], "ours": tp["measure"].iloc[-1],
-         "note": _same_at(r, lambda x: _top(r, 1, tail=True, s=x)),
-         **book.ordering_status(_top(r, 1, tail=True), P["fig7.least"], P.names, supports=ranking)},
+        _named("most sensitive (paired)", P["fig7.top3"], _top(r), ranking,
+               "top three of Figure 7; " + _same_at(r, lambda x: set(_top(r, s=x)))),
+        _named("least sensitive (paired)", P["fig7.least"], _top(r, 1, tail=True), ranking,
+               _same_at(r, lambda x: _top(r, 1, tail=True, s=x))),
         book.ordering(
             "paired minus unpaired discriminative power (points), " + " / ".join(names), P["fig8.less-power"],
             _parts(gap), gap_err, note=f"Figure 8 vs 7: less power unpaired for {int((gap > 0).sum())} of 7 measures"),
@@ -109,8 +112,6 @@ def _required(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.Series:
 
 def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
     """Sakai's 'unpaired required differences comparable to paired' per measure and round, as rows."""
-    from ... import book
-
     sts, bits = [], []
     for name, r in st.items():
         bits.append(f"{name}:")
@@ -133,8 +134,6 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
 
 def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
     """'AveP very sensitive, PDoc1000 very insensitive' as a difference of discriminative power."""
-    from ... import book
-
     P = _P()
     s = r.study
     d = 100 * (s.paired["PDoc@1000"].discriminative_power() - s.paired["AP"].discriminative_power())
@@ -153,8 +152,6 @@ def _pdoc_minus_ap(r: Round, label: str, name: str) -> dict:
 
 def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
     """Table 2 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     paper_top = {P.names.get(n, n) for n in P["table2.a.top3"].value.split(", ")}
     rows: list[dict] = []
@@ -165,12 +162,10 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
         tp = _table(r)
         ranking = f"the paired test's ranking of {name} by discriminative power (Table 2 {lab})"
         first = [
-            {"quantity": f"{lab} most sensitive three", "paper": P[f"table2.{lab[1]}.top3"], "ours": ", ".join(_top(r)),
-             "note": f"{len(set(_top(r)) & paper_top)} of the paper's three in our top three; " + _same_at(r, lambda x, r=r: set(_top(r, s=x))),
-             **book.ordering_status(_top(r), P[f"table2.{lab[1]}.top3"], P.names, supports=ranking)},
-            {"quantity": f"{lab} least sensitive", "paper": P[f"table2.{lab[1]}.least"], "ours": tp["measure"].iloc[-1],
-             "note": f"PDoc@1000 ranks {list(tp['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, lambda x, r=r: _top(r, 1, tail=True, s=x)),
-             **book.ordering_status(_top(r, 1, tail=True), P[f"table2.{lab[1]}.least"], P.names, supports=ranking)},
+            _named(f"{lab} most sensitive three", P[f"table2.{lab[1]}.top3"], _top(r), ranking,
+                   f"{len(set(_top(r)) & paper_top)} of the paper's three in our top three; " + _same_at(r, lambda x, r=r: set(_top(r, s=x)))),
+            _named(f"{lab} least sensitive", P[f"table2.{lab[1]}.least"], _top(r, 1, tail=True), ranking,
+                   f"PDoc@1000 ranks {list(tp['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, lambda x, r=r: _top(r, 1, tail=True, s=x))),
         ]  # fmt: skip
         if restate is not None and lab == "(a)":
             keep = ("quantity", "paper", "ours", "note")
@@ -182,9 +177,8 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
         rows.append(_pdoc_minus_ap(r, lab, name))
         if lab == "(a)":
             mid = list(tp["measure"].iloc[3:6])
-            rows.append({"quantity": "(a) middle", "paper": P["table2.a.middle"], "ours": ", ".join(mid),
-                         "note": _same_at(r, lambda x, r=r: set(_names(r, s=x)[3:6])),
-                         **book.ordering_status(mid, P["table2.a.middle"], P.names, supports=ranking)})  # fmt: skip
+            note = _same_at(r, lambda x, r=r: set(_names(r, s=x)[3:6]))
+            rows.append(_named("(a) middle", P["table2.a.middle"], mid, ranking, note))
     r = st["round 5"]
     req = _required(r, r.study, "unpaired-bootstrap")
     for m, g in (("G_AP", "G_AveP"), ("G_Q", "G_Q")):
@@ -242,20 +236,14 @@ def stability_order(s: MeasureStudy) -> tuple[float, pd.DataFrame]:
 
 def fig10_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figure 10 of round 5, the paper's beside ours."""
-    from ... import book
-
     P = _P()
     pt0, t = stability_order(st["round 5"].study)
     ranking = f"the stability method's ranking of round 5 by minority rate at PT = {pt0} (the table above)"
     return [
-        {"quantity": "most stable three", "paper": P["fig10.top3"], "ours": ", ".join(t["measure"].iloc[0:3]),
-         "note": f"lowest MR at PT = {pt0}",
-         **book.ordering_status(list(t["measure"].head(3)), P["fig10.top3"], P.names, supports=ranking)},
-        {"quantity": "least stable", "paper": P["fig10.least"], "ours": t["measure"].iloc[-1],
-         "note": f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7",
-         **book.ordering_status(list(t["measure"].tail(1)), P["fig10.least"], P.names, supports=ranking)},
-        {"quantity": "middle", "paper": P["fig10.middle"], "ours": ", ".join(t["measure"].iloc[3:6]), "note": "",
-         **book.ordering_status(list(t["measure"].iloc[3:6]), P["fig10.middle"], P.names, supports=ranking)},
+        _named("most stable three", P["fig10.top3"], list(t["measure"].head(3)), ranking, f"lowest MR at PT = {pt0}"),
+        _named("least stable", P["fig10.least"], list(t["measure"].tail(1)), ranking,
+               f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7"),
+        _named("middle", P["fig10.middle"], list(t["measure"].iloc[3:6]), ranking),
     ]  # fmt: skip
 
 
@@ -266,8 +254,6 @@ def _below_required(r: Round, s: MeasureStudy) -> np.ndarray:
 
 def table3_rows(st: Mapping[str, Round]) -> list[dict]:
     """Table 3 of the rounds in ``st`` ((a) round 5, (b) round 1 when there), the paper's beside ours."""
-    from ... import book
-
     P = _P()
     rows = []
     for key, label in (("round 5", "(a)"), ("round 1", "(b)")):
@@ -279,12 +265,9 @@ def table3_rows(st: Mapping[str, Round]) -> list[dict]:
         d = _below_required(r, r.study)
         grp = lambda a, b: lambda x: set(x.table3()["measure"].iloc[a:b])  # noqa: E731
         rows += [
-            {"quantity": f"{label} most sensitive three", "paper": P["table3.top3"], "ours": ", ".join(t["measure"].iloc[0:3]),
-             "note": _same_at(r, grp(0, 3)),
-             **book.ordering_status(t["measure"].head(3), P["table3.top3"], P.names, supports=ranking)},
-            {"quantity": f"{label} least sensitive", "paper": P["table3.least"], "ours": t["measure"].iloc[-1],
-             "note": f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, grp(6, 7)),
-             **book.ordering_status(t["measure"].tail(1), P["table3.least"], P.names, supports=ranking)},
+            _named(f"{label} most sensitive three", P["table3.top3"], t["measure"].head(3), ranking, _same_at(r, grp(0, 3))),
+            _named(f"{label} least sensitive", P["table3.least"], t["measure"].tail(1), ranking,
+                   f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, grp(6, 7))),
             book.ordering(
                 f"{label} paired-test required difference minus swap 'abs', " + " / ".join(MEASURES), P["table3.below-required"],
                 _parts(d, "{:.3f}"),
@@ -306,7 +289,6 @@ def tau_table(s: MeasureStudy) -> pd.DataFrame:
 
 def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 12 and 13 of round 5, the paper's beside ours."""
-    from ... import book
     from ..rank import _tau_threshold
 
     P = _P()
@@ -316,7 +298,7 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     th = _tau_threshold(len(r.runs.runs), 0.01)
     low = set(t.sort_values("se")["pair"].head(2))
     smallest = t.iloc[-1]
-    ratio = median_ratio(s)
+    ratio = float(np.median(t["tau"] / t["se"]))  # Figure 13's 'about ten times smaller'
     # each se is an sd of B replicates: relative Monte Carlo error about 1 / sqrt(2 (B - 1)), and so
     # the ratio's (an upper bound for the median of the ratios)
     ratio_mc = ratio / np.sqrt(2 * (s.B - 1))
@@ -330,10 +312,8 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
             "tau significant at 0.01 (Z0), 30 runs, above", P["fig12.threshold"], th, None,
             reason="closed form of the Z0 test for 30 runs: no random step, no sampled unit",
             note=f"{int((t['tau'] > th).sum())} of {len(t)} pairs above"),
-        {"quantity": "two highest tau", "paper": P["fig12.top2"], "ours": "; ".join(t["pair"].head(2)), "note": "",
-         **book.ordering_status(t["pair"].head(2), P["fig12.top2"], P.names, pairs=True, supports="Kendall's tau on all topics (Figure 12)")},
-        {"quantity": "two smallest se", "paper": P["fig13.top2-se"], "ours": "; ".join(sorted(low)), "note": "",
-         **book.ordering_status(sorted(low), P["fig13.top2-se"], P.names, pairs=True, supports="the bootstrap standard errors (Figure 13)")},
+        _named("two highest tau", P["fig12.top2"], t["pair"].head(2), "Kendall's tau on all topics (Figure 12)", pairs=True),
+        _named("two smallest se", P["fig13.top2-se"], sorted(low), "the bootstrap standard errors (Figure 13)", pairs=True),
         book.score(
             "median tau / se", P["fig13.ratio"], ratio,
             book.errors(sampling=0.0, unit="topic", mc=ratio_mc, replicates=s.B, reason=(
@@ -343,9 +323,3 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
                 "the ratios")),
             note="se about ten times smaller than tau"),
     ]  # fmt: skip
-
-
-def median_ratio(study: MeasureStudy) -> float:
-    """Median over measure pairs of tau / its bootstrap se (Figure 13's 'about ten times smaller')."""
-    t = tau_table(study)
-    return float(np.median(t["tau"] / t["se"]))

@@ -9,16 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ... import _lazy
 from ..._rule import combine, spread_notes
 from ...stats import adjust_pvalues
 from ._study import PAPER, TOP, Round, _names, _t2
 from ._tables import _P, _names_of, stability_order
 
+book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
+
 
 def agree_row(st: Mapping[str, Round]) -> dict:
     """Sakai's 'bootstrap, stability and swap methods agree' on round 5, as a claim's rows."""
-    from ... import book
-
     P = _P()
     r = st["round 5"]
     boot = [m.replace("AG_", "G_") for m in _names(r)]
@@ -60,8 +61,6 @@ def _scope(refs: Sequence, comps: Sequence) -> str:
 
 def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> list[dict]:
     """The Verdict table's rows: each claim of the paper with the rows and data that judge it."""
-    from ... import book
-
     P = _P()
 
     def refs(comp, pred):
@@ -111,8 +110,6 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
 
 def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
     """Pairs significant before and after Holm and BH (beyond the paper); unresolved when B is short."""
-    from ... import book
-
     p, B = resolved
     m = len(p)
     from ...stats import corrected_resamples
@@ -134,8 +131,6 @@ def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
 
 def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: int = TOP) -> list[dict]:
     """The TREC Web cross-check: how often AP leads, is top three, RR trails, with Monte Carlo errors."""
-    from ... import book
-
     years = [c for c in web_reps[0].columns if c != "mean rank"]
 
     def counts(w):
@@ -165,15 +160,12 @@ def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: 
 
 
 def _part(err, i: int):
-    from ...book import Errors
-
     mc = err.mc[i] if isinstance(err.mc, tuple) else err.mc
-    return Errors(0.0, float(mc), err.unit, err.replicates, err.reason)
+    return book.Errors(0.0, float(mc), err.unit, err.replicates, err.reason)
 
 
 def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     """A results table of the round, each of ``cols`` as 'value (±se)' over the seeds, ranked from 1."""
-    from ...book import with_error
 
     def of(s):
         return s.table3() if which == "table3" else _t2(r, s, which)
@@ -183,7 +175,7 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     for c in cols:
         reps = [of(x).set_index("measure")[c].reindex(table["measure"]).to_numpy(float) for x in r.replicates]
         se = np.array(reps).std(axis=0, ddof=1)
-        out[c] = [with_error(float(v), e) for v, e in zip(table[c], se)]
+        out[c] = [book.with_error(float(v), e) for v, e in zip(table[c], se)]
     return out.set_index(out.index + 1).rename_axis("rank")
 
 
@@ -214,8 +206,6 @@ NOT_RERUN = frozenset({"tau significant at 0.01 (Z0), 30 runs, above"})
 def rerun(as_is, rows_of: Callable, st: Mapping[str, Round], cond: str, *, data: str, spread: Mapping | None = None,
           spread_label: str = "", page: str = ""):  # fmt: skip
     """The rows of ``as_is`` under an emulated condition, with the spread over emulations in the note."""
-    from ... import book
-
     restated = {q for q, m in zip(as_is.frame["quantity"], as_is.meta) if m.get("same_as")}
 
     def keep(rows):

@@ -1,8 +1,4 @@
-"""The score-standardization chapter's rows for :func:`irrepro.book.compare` (Webber, Moffat & Zobel 2008).
-
-Figures 2-4, Tables 1-2 and discriminative power (:mod:`._figures`); random halves, sub-collection
-pairs and the verdict (:mod:`._halves`).
-"""
+"""The score-standardization chapter's rows for :func:`irrepro.book.compare` (Webber, Moffat & Zobel 2008)."""
 
 from ._figures import (
     figure2_rows,

@@ -6,7 +6,7 @@ Their error is the Monte Carlo error of the topic splits, clustered by repetitio
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,19 @@ def pct(x: float, digits: int = 0) -> str:
 def _edge(res: SwapExperiment, filter: str = "none", kind: str = "relative") -> float:
     """The lower edge (%) of the first bin whose projection to 50 topics is below 5% (NaN: none)."""
     return _bin_lower_edge(growth_fit(res, filter=filter, kind=kind).first_reliable())
+
+
+def _projected(res: SwapExperiment, b: int, kind: str = "relative") -> float:
+    """The projected error at 50 topics of bin ``b``."""
+    return float(growth_fit(res, kind=kind).projected[b])
+
+
+def _largest(res: SwapExperiment, filter: str) -> float:
+    """The largest projected error at 50 topics over the bins with a fit."""
+    return float(_largest_projected_error(growth_fit(res, filter=filter)))
+
+
+_STATS: dict[str, Callable[..., float]] = {"edge": _edge, "projected": _projected, "largest": _largest}
 
 
 def _first_below(sd: pd.DataFrame, level: float = 0.01) -> float:
@@ -86,7 +99,7 @@ class SplitRows:
         """``stat`` (``"edge"``, ``"projected"``, ``"largest"``) of ``exp`` over the resamples."""
         k = (stat, exp, *args)
         if k not in self._boot:
-            f = {"edge": self._edge, "projected": self._projected, "largest": self._largest}[stat]
+            f = _STATS[stat]
             flt, kind = {"edge": args, "projected": ("none", args[-1]), "largest": (args[0], "relative")}[
                 stat
             ]
@@ -94,30 +107,10 @@ class SplitRows:
             self._boot[k] = np.array([f(res.resampled(i), *args) for i in self._idx], dtype=float)
         return self._boot[k]
 
-    @staticmethod
-    def _edge(res: SwapExperiment, *args) -> float:
-        return _edge(res, *args)
-
-    @staticmethod
-    def _projected(res: SwapExperiment, *args) -> float:
-        return float(growth_fit(res, kind=args[1]).projected[args[0]])
-
-    @staticmethod
-    def _largest(res: SwapExperiment, *args) -> float:
-        return float(_largest_projected_error(growth_fit(res, filter=args[0])))
-
-    def _years(self, *exps: str) -> int:
-        return max(len(self.x[e].collections) for e in exps)
-
-    def _errors(self, mc, exps: Sequence[str], note: str = "") -> Errors:
+    def _errors(self, mc, note: str = "") -> Errors:
         return book.errors(
             sampling=0.0, unit="repetition", mc=mc, replicates=self.B, reason=_SPLITS_REASON + note
         )
-
-    def _paper_se(self, mc, exps: Sequence[str]):
-        f = math.sqrt(self.B * self._years(*exps) / (PAPER_REPETITIONS * PAPER_YEARS))
-        se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
-        return float(se[0]) if se.size == 1 else [float(v) for v in se]
 
     def _boot_se(self, vals: np.ndarray) -> tuple[np.ndarray, str]:
         v = np.asarray(vals, dtype=float).reshape(self.n_boot, -1)
@@ -134,20 +127,27 @@ class SplitRows:
         """The lower edge (%) of the first bin of ``exp`` projected below 5% at 50 topics (NaN: none)."""
         return _edge(self.x[exp], filter, kind)
 
-    def _compared(self, row: dict, mc, exps: Sequence[str]) -> dict:
+    def _compared(self, row: dict, mc, exp: str) -> dict:
+        """``row`` with the paper's Monte Carlo error: ours scaled to its repetitions and years."""
         if row.get("paper") is not None:
-            row["paper_se"] = self._paper_se(mc, exps)
+            f = math.sqrt(self.B * len(self.x[exp].collections) / (PAPER_REPETITIONS * PAPER_YEARS))
+            se = np.atleast_1d(np.asarray(mc, dtype=float)) * f
+            row["paper_se"] = float(se[0]) if se.size == 1 else [float(v) for v in se]
         return row
+
+    def _boot_row(self, build, quantity: str, key, exp: str, stat: str, *args, fmt=float, **extra) -> dict:
+        """A row of ``stat`` of ``exp`` (:meth:`_boot_of`), its Monte Carlo error the bootstrap's spread."""
+        se, why = self._boot_se(self._boot_of(stat, exp, *args))
+        value = fmt(_STATS[stat](self.x[exp], *args))
+        row = build(quantity, self._paper(key), value, self._errors(float(se[0]), why), **extra)
+        return self._compared(row, float(se[0]), exp)
 
     # --- the rows --------------------------------------------------------------------------------
 
     def threshold(self, quantity: str, key: str | None, exp: str, filter: str = "none",
                   kind: str = "relative", **extra) -> dict:  # fmt: skip
         """A threshold row (kind ``"score"``): :meth:`edge`, with its bootstrap spread."""
-        se, why = self._boot_se(self._boot_of("edge", exp, filter, kind))
-        row = book.score(quantity, self._paper(key), pct(self.edge(exp, filter, kind)),
-                         self._errors(float(se[0]), [exp], why), **extra)  # fmt: skip
-        return self._compared(row, float(se[0]), [exp])
+        return self._boot_row(book.score, quantity, key, exp, "edge", filter, kind, fmt=pct, **extra)
 
     def edge_order(self, quantity: str, key: str, parts: Sequence[tuple], **extra) -> dict:
         """An ordering row of threshold differences (points), ``((exp, filter), (exp, filter))`` per part."""
@@ -158,65 +158,53 @@ class SplitRows:
                 self._boot_of("edge", e1, f1, "relative") - self._boot_of("edge", e2, f2, "relative")
             )
         se, why = self._boot_se(np.stack(boots, axis=1))
-        exps = [e for pair in parts for e, _ in pair]
         mc = float(se[0]) if len(parts) == 1 else tuple(float(v) for v in se)
         ours = " / ".join(f"{v:g}" for v in vals)
-        return book.ordering(quantity, self.P[key], ours, self._errors(mc, exps, why), **extra)
+        return book.ordering(quantity, self.P[key], ours, self._errors(mc, why), **extra)
 
     def projected(
         self, quantity: str, key: str | None, exp: str, b: int, kind: str = "relative", **extra
     ) -> dict:
         """The projected error at 50 topics of bin ``b`` (kind ``"rate"``), with its bootstrap spread."""
-        se, why = self._boot_se(self._boot_of("projected", exp, b, kind))
-        value = float(growth_fit(self.x[exp], kind=kind).projected[b])
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
-        return self._compared(row, float(se[0]), [exp])
+        return self._boot_row(book.rate, quantity, key, exp, "projected", b, kind, **extra)
 
     def largest_projected(self, quantity: str, key: str | None, exp: str, filter: str, **extra) -> dict:
         """The largest projected error at 50 topics over the bins with a fit (kind ``"rate"``)."""
-        se, why = self._boot_se(self._boot_of("largest", exp, filter))
-        value = self._largest(self.x[exp], filter)
-        row = book.rate(quantity, self._paper(key), value, self._errors(float(se[0]), [exp], why), **extra)
-        return self._compared(row, float(se[0]), [exp])
-
-    def counts(self, exp: str, filter: str, bins: slice, size: int):
-        """``(errors, trials)`` per repetition of the pooled bins at one size."""
-        return self.x[exp].pooled_counts(filter, "relative", bins, size)
+        return self._boot_row(book.rate, quantity, key, exp, "largest", filter, **extra)
 
     def rates(self, quantity: str, key: str | None, exp: str, filter: str, bins: Sequence[slice],
               size: int, **extra) -> dict:  # fmt: skip
         """Error rates (%) of pooled bins at one topic-set size (``"a% -> b%"`` for several bins)."""
         vals, ses = [], []
         for b in bins:
-            c = self.counts(exp, filter, b, size)
+            c = self.x[exp].pooled_counts(filter, "relative", b, size)
             vals.append(100 * self.x[exp].pooled_error(filter, "relative", b, size))
             ses.append(100 * rate_se(c))
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " -> ".join(f"{v:.1f}%" for v in vals)
-        row = book.rate(quantity, self._paper(key), ours, self._errors(mc, [exp]), **extra)
-        return self._compared(row, mc, [exp])
+        row = book.rate(quantity, self._paper(key), ours, self._errors(mc), **extra)
+        return self._compared(row, mc, exp)
 
     def rate_difference(self, quantity: str, key: str, terms: Sequence[Sequence[tuple]], **extra) -> dict:
         """An ordering row of paired differences of pooled error rates (points)."""
-        vals, ses, exps = [], [], []
+        vals, ses = [], []
         for a, b in terms:
-            ca, cb = self.counts(*a), self.counts(*b)
+            ca, cb = (self.x[t[0]].pooled_counts(t[1], "relative", t[2], t[3]) for t in (a, b))
             vals.append(100 * (self.x[a[0]].pooled_error(a[1], "relative", a[2], a[3])
                                - self.x[b[0]].pooled_error(b[1], "relative", b[2], b[3])))  # fmt: skip
             ses.append(100 * rate_se(ca, cb))
-            exps += [a[0], b[0]]
         mc = ses[0] if len(ses) == 1 else tuple(ses)
         ours = " / ".join(f"{v:.2f}" for v in vals)
         return book.ordering(quantity, self.P[key], ours if len(vals) > 1 else round(vals[0], 2),
-                             self._errors(mc, exps, "; the difference is paired by repetition"), **extra)  # fmt: skip
+                             self._errors(mc, "; the difference is paired by repetition"), **extra)  # fmt: skip
 
     def smallest_rate(self, quantity: str, key: str, exp: str, filter: str, n_bins: int = 8, **extra) -> dict:
         """The smallest measured error rate (%) over the first ``n_bins`` bins and every size."""
         info = self.smallest(exp, filter, n_bins)
-        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"], [exp]),
+        row = book.rate(quantity, self.P[key], pct(info["rate"], 1), self._errors(info["se"]),
                         note=f"bin {info['bin']} at {info['size']} topics, cells with at least {self.min_trials} "
                              "trials; the smallest of many noisy cells lies below their typical value", **extra)  # fmt: skip
-        return self._compared(row, info["se"], [exp])
+        return self._compared(row, info["se"], exp)
 
     def smallest(self, exp: str, filter: str, n_bins: int = 8) -> dict:
         """The cell of the smallest measured error rate: ``rate`` and ``se`` (%), ``bin``, ``size``."""
