@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irrepro import data, measures
+from irrepro._measure_names import MEASURE_FAMILIES, Measure
 from irrepro.cli import main as cli_main
 from irrepro.measures.kernel import score_grades
-from irrepro._measure_names import MEASURE_FAMILIES, Measure
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 

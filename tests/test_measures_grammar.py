@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from irrepro import InputError, measures
-from irrepro.measures import parse_measure
 from irrepro._measure_names import MEASURE_FAMILIES
+from irrepro.measures import parse_measure
 
 pytestmark = pytest.mark.filterwarnings("error")
 ir_measures = pytest.importorskip("ir_measures")
