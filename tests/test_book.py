@@ -1193,7 +1193,8 @@ def _rows_modules(tree) -> list:
             and any(a.name in ("rows", "_rows") for a in node.names)
         ):
             base = ROOT / node.module.replace(".", "/") / "_rows"
-            files = sorted(base.glob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+            module = base.with_suffix(".py")  # a module, else a package (a stale directory may remain)
+            files = [module] if module.is_file() else sorted(base.glob("*.py"))
             out += [ast.parse(f.read_text(encoding="utf-8")) for f in files if f.is_file()]
     return out
 

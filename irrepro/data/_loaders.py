@@ -40,7 +40,7 @@ def load_runs(
     allow_simulated: bool | None = None,
     precision: str = "float32",
 ) -> RunSet:
-    """Load a set of runs into a :class:`RunSet`, ranked trec_eval's way.
+    r"""Load a set of runs into a :class:`RunSet`, ranked trec_eval's way.
 
     Parameters
     ----------
