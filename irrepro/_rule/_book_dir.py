@@ -37,4 +37,5 @@ def read_book_file(name: str, parse):
 
 @functools.cache
 def _parsed(parse, path: str, mtime: float):
+    """``parse(path)``, cached by the file's path and modification time."""
     return parse(path)

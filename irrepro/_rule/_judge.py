@@ -123,8 +123,10 @@ def judge(
 
     The paper's printed value, read by its form (``irrepro._rule._reading.FORMS``) and widened by
     the margin of ``kind``, against ours +- z x sqrt(se_sampling^2 + se_mc^2 + paper_se^2):
-    replicated inside, not replicated wholly outside, inconclusive across an edge. No paper value:
-    not comparable; a claim takes the combined status of its ``supports`` or the chapter's ``status``.
+    replicated inside, not replicated wholly outside, inconclusive across an edge (``Judgement.why``
+    says whether more replicates would decide it); several parts combine, partly when some part is
+    replicated and some not. No paper value: not comparable; a claim takes the combined status of its
+    ``supports`` or the chapter's ``status``.
 
     Parameters
     ----------

@@ -36,7 +36,7 @@ def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.n
     Returns
     -------
     numpy.ndarray
-        R per topic, ``(50,)``.
+        R per topic, ``(50,)``, in the order of TREC-6's topics (301 to 350).
 
     Examples
     --------
@@ -63,8 +63,10 @@ def thin_qrels(
 
     In each topic, a uniformly random subset of its relevant documents (grade >= ``rel``) of size
     ``target`` keeps its grade; every other relevant document becomes **judged non-relevant (grade
-    0)**. Nothing else changes, so line ``i`` of the result is line ``i`` of ``qrels``. Emulates
-    Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant documents.
+    0)**. Nothing else changes, so line ``i`` of the result is line ``i`` of ``qrels``
+    (``(qrels.table.grade >= rel) & (result.table.grade < rel)`` selects the thinned documents); the
+    kept documents keep their grades, so graded measures see the same mix of grades in expectation.
+    Emulates Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant documents.
 
     Parameters
     ----------
@@ -104,8 +106,9 @@ def thin_qrels(
     Notes
     -----
     Grade 0, not unjudged: a thinned document was pooled and judged, so an assessor would have judged
-    it non-relevant (for bpref, infAP and Judged@k, unjudged would emulate a shallower pool instead:
-    :func:`pool_qrels`). R of a thinned topic is its target; the judged documents stay the same.
+    it non-relevant. For AP, P@k, nDCG and Q the two are the same (trec_eval counts an unjudged
+    document as non-relevant); for bpref, infAP and Judged@k, unjudged would emulate a shallower pool
+    instead (:func:`pool_qrels`). R of a thinned topic is its target; the judged documents stay the same.
 
     Examples
     --------

@@ -2,7 +2,9 @@
 
 Every function draws on the ``ax`` (or ``axes``) it is given, or on a new figure when it is None,
 and returns it; texts are drawn literally (``irrepro.escape.mpl``), long names shortened and kept
-apart (``irrepro.escape.short_names``). One style, set for each call and then restored.
+apart (``irrepro.escape.short_names``). One style: Okabe & Ito's colour-blind-safe palette, fonts
+read at 9 pt or more in the book's column, legends beside or below the axes; set for each call and
+then restored, leaving matplotlib's global settings as they were.
 """
 
 from __future__ import annotations

@@ -83,7 +83,8 @@ class Report:
     halves : dict of str to irrepro.standardize.PartitionResult
         The random-halves experiment, ``"raw"`` and ``"standardized"``.
     coverage : pandas.DataFrame
-        The runs' :meth:`~irrepro.data.RunSet.coverage` of the qrels' topics, indexed by run.
+        The runs' :meth:`~irrepro.data.RunSet.coverage` of the qrels' topics, indexed by run (the
+        ``missing`` and ``ignored`` topic ids).
     simulated : bool
         The report is computed on simulated data (its header says so).
     timings : dict of str to float
@@ -205,7 +206,8 @@ class Report:
     def runs_table(self) -> pd.DataFrame:
         """One row per run, best mean first (the report's runs table).
 
-        "Significantly" better or worse: :attr:`family_wise` ASL < 0.05.
+        Mean score, coverage, MAP intervals, standardized mean, ranks, and how many runs it beats /
+        loses to significantly (:attr:`family_wise` ASL < 0.05).
 
         Returns
         -------
@@ -306,6 +308,10 @@ class Report:
 
     def files(self) -> dict[str, str]:
         """The report's files by name: ``index.html``, the tables as CSV and the methods.
+
+        The tables: summary, runs, pairs, per-topic scores, (with the topic split) error rates and
+        (where the runs can be a pilot) the topic-set sizes; the methods paragraph as Markdown and
+        LaTeX (``methods.md``, ``methods.tex``) and its sidecar ``ir_metadata.yml`` (:meth:`methods`).
 
         Returns
         -------

@@ -195,7 +195,7 @@ def reproduce_runs(
         Lowest relevant grade.
     precision : {"float32", "float64"}
         How scores are compared when ranking for the evaluation measures
-        (:func:`irrepro.data.load_runs`; float32 gives pytrec_eval's and so repro_eval's scores).
+        (:func:`irrepro.data.load_runs`; float32, the default, gives pytrec_eval's and so repro_eval's scores).
         KTU and RBO always rank by the scores in double precision, ties by document id descending:
         a run file's order for a file sorted by score (repro_eval takes the lines' order).
     allow_simulated : bool, default False

@@ -422,6 +422,7 @@ def _metadata(*, names, reported, test, corrections, versions, command, qrels, b
 
 
 def _distribution() -> str:
+    """The operating system's name and version (freedesktop os-release where there is one)."""
     try:
         info = platform.freedesktop_os_release()
         return info.get("PRETTY_NAME") or info.get("NAME", "")

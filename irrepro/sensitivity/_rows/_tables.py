@@ -50,7 +50,7 @@ def _names_of(r: Round) -> list[str]:
     return list(r.study.names)
 
 
-def _named(quantity: str, paper, ours, supports: str, note: str = "", pairs: bool = False) -> dict:
+def _ordering_row(quantity: str, paper, ours, supports: str, note: str = "", pairs: bool = False) -> dict:
     """A row naming measures (or pairs) as the paper does, its status by ``book.ordering_status``."""
     row = {"quantity": quantity, "paper": paper, "ours": ("; " if pairs else ", ").join(ours), "note": note}
     return row | book.ordering_status(ours, paper, _P().names, pairs=pairs, supports=supports)
@@ -93,9 +93,9 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
         )  # fmt: skip
 
     return [
-        _named("most sensitive (paired)", P["fig7.top3"], _top(r), ranking,
+        _ordering_row("most sensitive (paired)", P["fig7.top3"], _top(r), ranking,
                "top three of Figure 7; " + _same_at(r, lambda x: set(_top(r, s=x)))),
-        _named("least sensitive (paired)", P["fig7.least"], _top(r, 1, tail=True), ranking,
+        _ordering_row("least sensitive (paired)", P["fig7.least"], _top(r, 1, tail=True), ranking,
                _same_at(r, lambda x: _top(r, 1, tail=True, s=x))),
         book.ordering(
             "paired minus unpaired discriminative power (points), " + " / ".join(names), P["fig8.less-power"],
@@ -162,9 +162,9 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
         tp = _table(r)
         ranking = f"the paired test's ranking of {name} by discriminative power (Table 2 {lab})"
         first = [
-            _named(f"{lab} most sensitive three", P[f"table2.{lab[1]}.top3"], _top(r), ranking,
+            _ordering_row(f"{lab} most sensitive three", P[f"table2.{lab[1]}.top3"], _top(r), ranking,
                    f"{len(set(_top(r)) & paper_top)} of the paper's three in our top three; " + _same_at(r, lambda x, r=r: set(_top(r, s=x)))),
-            _named(f"{lab} least sensitive", P[f"table2.{lab[1]}.least"], _top(r, 1, tail=True), ranking,
+            _ordering_row(f"{lab} least sensitive", P[f"table2.{lab[1]}.least"], _top(r, 1, tail=True), ranking,
                    f"PDoc@1000 ranks {list(tp['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, lambda x, r=r: _top(r, 1, tail=True, s=x))),
         ]  # fmt: skip
         if restate is not None and lab == "(a)":
@@ -178,7 +178,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
         if lab == "(a)":
             mid = list(tp["measure"].iloc[3:6])
             note = _same_at(r, lambda x, r=r: set(_names(r, s=x)[3:6]))
-            rows.append(_named("(a) middle", P["table2.a.middle"], mid, ranking, note))
+            rows.append(_ordering_row("(a) middle", P["table2.a.middle"], mid, ranking, note))
     r = st["round 5"]
     req = _required(r, r.study, "unpaired-bootstrap")
     for m, g in (("G_AP", "G_AveP"), ("G_Q", "G_Q")):
@@ -240,10 +240,10 @@ def fig10_rows(st: Mapping[str, Round]) -> list[dict]:
     pt0, t = stability_order(st["round 5"].study)
     ranking = f"the stability method's ranking of round 5 by minority rate at PT = {pt0} (the table above)"
     return [
-        _named("most stable three", P["fig10.top3"], list(t["measure"].head(3)), ranking, f"lowest MR at PT = {pt0}"),
-        _named("least stable", P["fig10.least"], list(t["measure"].tail(1)), ranking,
+        _ordering_row("most stable three", P["fig10.top3"], list(t["measure"].head(3)), ranking, f"lowest MR at PT = {pt0}"),
+        _ordering_row("least stable", P["fig10.least"], list(t["measure"].tail(1)), ranking,
                f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7"),
-        _named("middle", P["fig10.middle"], list(t["measure"].iloc[3:6]), ranking),
+        _ordering_row("middle", P["fig10.middle"], list(t["measure"].iloc[3:6]), ranking),
     ]  # fmt: skip
 
 
@@ -265,8 +265,8 @@ def table3_rows(st: Mapping[str, Round]) -> list[dict]:
         d = _below_required(r, r.study)
         grp = lambda a, b: lambda x: set(x.table3()["measure"].iloc[a:b])  # noqa: E731
         rows += [
-            _named(f"{label} most sensitive three", P["table3.top3"], t["measure"].head(3), ranking, _same_at(r, grp(0, 3))),
-            _named(f"{label} least sensitive", P["table3.least"], t["measure"].tail(1), ranking,
+            _ordering_row(f"{label} most sensitive three", P["table3.top3"], t["measure"].head(3), ranking, _same_at(r, grp(0, 3))),
+            _ordering_row(f"{label} least sensitive", P["table3.least"], t["measure"].tail(1), ranking,
                    f"PDoc@1000 ranks {list(t['measure']).index('PDoc@1000') + 1} of 7; " + _same_at(r, grp(6, 7))),
             book.ordering(
                 f"{label} paired-test required difference minus swap 'abs', " + " / ".join(MEASURES), P["table3.below-required"],
@@ -312,8 +312,8 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
             "tau significant at 0.01 (Z0), 30 runs, above", P["fig12.threshold"], th, None,
             reason="closed form of the Z0 test for 30 runs: no random step, no sampled unit",
             note=f"{int((t['tau'] > th).sum())} of {len(t)} pairs above"),
-        _named("two highest tau", P["fig12.top2"], t["pair"].head(2), "Kendall's tau on all topics (Figure 12)", pairs=True),
-        _named("two smallest se", P["fig13.top2-se"], sorted(low), "the bootstrap standard errors (Figure 13)", pairs=True),
+        _ordering_row("two highest tau", P["fig12.top2"], t["pair"].head(2), "Kendall's tau on all topics (Figure 12)", pairs=True),
+        _ordering_row("two smallest se", P["fig13.top2-se"], sorted(low), "the bootstrap standard errors (Figure 13)", pairs=True),
         book.score(
             "median tau / se", P["fig13.ratio"], ratio,
             book.errors(sampling=0.0, unit="topic", mc=ratio_mc, replicates=s.B, reason=(

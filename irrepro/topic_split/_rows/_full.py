@@ -40,7 +40,7 @@ def half_claim_row(
     err = book.errors(values=hits, unit="system pair", mc=0.0,
                       reason="every pair of kept runs on all its year's topics: no random step")  # fmt: skip
     return book.rate("t-test: share of pairs 20%-30% apart significant (\"about half\")",
-                     numbers[key], round(float(hits.mean()), 3), err,
+                     numbers[key], round(float(hits.mean()), 3) if hits.size else float("nan"), err,
                      note=f"{len(sel)} pairs; the paper's share for 20%-30% is its evidence") | _why(reason)  # fmt: skip
 
 
