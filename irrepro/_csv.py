@@ -54,4 +54,5 @@ def to_csv(frame, path=None, **kwargs):
     texts = [*out.columns.to_flat_index(), *out.index.to_flat_index()]
     texts += [v for k in range(out.shape[1]) if text(out.iloc[:, k]) for v in out.iloc[:, k]]
     kwargs.setdefault("quoting", csv_quoting(texts))
+    kwargs.setdefault("lineterminator", "\n")  # the quoting above assumes it, on every platform
     return out.to_csv(path, **kwargs)

@@ -27,7 +27,7 @@ from .errors import InputError
 _LARGEST = 1e100
 
 
-def _gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
+def gain_pairs(gains) -> tuple[tuple[int, float], ...] | None:
     """A grade -> gain mapping (or sequence indexed by grade) as sorted pairs, checked."""
     if gains is None:
         return None
@@ -441,7 +441,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
         if not all(isinstance(v, numbers.Real) for v in gains.values()):
             raise InputError(f"measure {text!r}: gains={gains!r}: every gain must be a number")
         try:
-            kw["gains"] = _gain_pairs(gains)
+            kw["gains"] = gain_pairs(gains)
         except InputError as e:
             raise InputError(f"measure {text!r}: {e}") from None
     # the relevance level: the measure's own, else the global one (binary measures), else none
@@ -458,7 +458,7 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     m = Measure("", fam, **kw)
     m = replace(m, name=_canonical(m))
     if m.agg == "G" and _negative(m):
-        base = _per_topic(m).name
+        base = per_topic(m).name
         raise InputError(
             f"measure {text!r}: Sakai's G_ is exp(mean(log(x + 0.00001))), undefined for a score below "
             f"-0.00001, and {base} can be negative ({_negative(m)}); trec_eval's gm_, which takes "
@@ -476,7 +476,7 @@ def _negative(m: Measure) -> str:
     return ""
 
 
-def _per_topic(m: Measure) -> Measure:
+def per_topic(m: Measure) -> Measure:
     """The per-topic measure of a geometric mean over topics (``gm_map``: ``AP``), else ``m``."""
     if m.agg not in ("gm", "G"):
         return m
@@ -484,14 +484,14 @@ def _per_topic(m: Measure) -> Measure:
     return replace(base, name=_canonical(base))
 
 
-def _require_per_topic(name, what: str) -> Measure:
+def require_per_topic(name, what: str) -> Measure:
     """The measure ``name``; an :class:`~irrepro.InputError` if it is a geometric mean over topics."""
     m = parse_measure(name)
     if m.agg in ("gm", "G"):
         whose = "trec_eval's" if m.agg == "gm" else "Sakai's"
         raise InputError(
             f"-m {name}: {m.name} is {whose} geometric mean over topics, a summary with no per-topic score, "
-            f"and {what} works on per-topic scores: give the per-topic measure, -m {_per_topic(m).name} "
+            f"and {what} works on per-topic scores: give the per-topic measure, -m {per_topic(m).name} "
             f"(irrepro eval -a {m.agg} prints its geometric mean)"
         )
     return m
@@ -539,7 +539,7 @@ def parse_measure(name, *, rel: int | None = None) -> Measure:
     raise InputError(f"a measure must be a name or an ir_measures measure, got {name!r}")
 
 
-def _family_cutoff(name) -> tuple[str | None, int | None]:
+def family_cutoff(name) -> tuple[str | None, int | None]:
     """A measure name's family and cutoff in any spelling; ``(None, None)`` for a name of no measure."""
     try:
         m = parse_measure(name)

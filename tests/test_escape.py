@@ -711,3 +711,11 @@ def test_figures_label_long_twins_and_look_alikes_apart(agg):
     for shown in legends:
         assert len({unicodedata.normalize("NFC", s) for s in shown}) == S, shown
         assert all(_raw_format(s) == [] for s in shown)
+
+
+def test_to_csv_ends_lines_with_newline_on_every_platform(monkeypatch):
+    """The CSV writers quote for a ``"\\n"`` line end: pandas' default (``os.linesep``) is not used."""
+    monkeypatch.setattr(os, "linesep", "\r\n")
+    frame = pd.DataFrame({"run": ["a", "=b"], "AP": [0.5, 0.25]})
+    assert frame.to_csv(index=False).endswith("\r\n")  # what the default would give here
+    assert escape.to_csv(frame, index=False) == "run,AP\na,0.5\n'=b,0.25\n"

@@ -133,11 +133,11 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
 
 def _compare(args: argparse.Namespace) -> int:
     from .. import measures, significance
-    from .._measure_names import _require_per_topic
+    from .._measure_names import require_per_topic
     from .._user_inputs import load
 
     for m in args.measures:  # the tests, means and intervals are of per-topic scores
-        _require_per_topic(m, "irrepro compare")
+        require_per_topic(m, "irrepro compare")
     if args.methods and args.methods_file is None and args.format == "csv":
         raise InputError("--methods prints prose after the table, which would break the CSV: "
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip

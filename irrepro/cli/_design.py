@@ -119,7 +119,7 @@ def _design(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from .. import design
-    from .._measure_names import _require_per_topic
+    from .._measure_names import require_per_topic
     from .._outputs import check_dir
     from .._text import missing_scored
     from ..escape import plain, to_csv
@@ -129,7 +129,7 @@ def _design(args: argparse.Namespace) -> int:
     # before any work: never into or over an input, never over a file irrepro did not write
     check_dir(args.out, files=(FIGURE, TABLE), inputs=[i for i in inputs if i], what="design output")
     # its range checks --min-diff, before the runs are read; the variances are of per-topic scores
-    spec = _require_per_topic(args.measure, "irrepro design") if source == "runs" else args.measure
+    spec = require_per_topic(args.measure, "irrepro design") if source == "runs" else args.measure
     sized = args.min_diff is not None  # Sakai's sizes (and the simulation) as well as G-theory
     min_diff, alpha, power, m = math.nan, float(args.alpha), float(args.power), int(args.systems)
     if sized:

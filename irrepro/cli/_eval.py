@@ -103,7 +103,7 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
 
 def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str]:
     """The measures to evaluate: each of ``names`` and its geometric means (``gm``: ``gm_``; ``G``: Sakai's ``G_``)."""
-    from .._measure_names import _per_topic
+    from .._measure_names import per_topic
     from ..measures import parse_measure
 
     out = []
@@ -117,7 +117,7 @@ def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str
                 whose = "trec_eval's" if pm.agg == "gm" else "Sakai's"
                 raise InputError(
                     f"-m {m} -a {agg}: {pm.name} is already a geometric mean over topics ({whose}); -a {agg} "
-                    f"adds one to a per-topic measure: -m {_per_topic(pm).name} -a {agg}"
+                    f"adds one to a per-topic measure: -m {per_topic(pm).name} -a {agg}"
                 )
             try:
                 out.append(parse_measure(AGGREGATES[agg] + pm.name, rel=rel).name)

@@ -216,7 +216,7 @@ def score_matrix(
     >>> m.systems, m.scores[0].round(3)
     (('sys1', 'sys2', 'sys3', 'sys4'), array([0.186, 0.235, 0.417]))
     """
-    from .._measure_names import _family_cutoff
+    from .._measure_names import family_cutoff
 
     rng = as_generator(seed)
     topic_ids = _topics(topics)
@@ -225,7 +225,7 @@ def score_matrix(
     d = rng.normal(0, 0.9, T)
     e = rng.normal(0, 0.55, (n_systems, T))
     eta = -1.1 + q[:, None] - d[None, :] + e
-    family, k = _family_cutoff(measure)  # (P@10, P_10, Precision@10; a name of no measure is a label)
+    family, k = family_cutoff(measure)  # (P@10, P_10, Precision@10; a name of no measure is a label)
     noise = np.random.default_rng(rng.integers(2**63))  # measure-specific draws after the latent ones
     if family == "P" and k is not None:
         scores = noise.binomial(k, expit(eta + 0.7)) / k

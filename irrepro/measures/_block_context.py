@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._measure_names import Measure, _gain_pairs
+from .._measure_names import Measure, gain_pairs
 from ..data import PAD
 from .judgments import _Gains, _Judgments, _memo
 
@@ -20,7 +20,7 @@ class _Context:
     def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
         self.judg = judg
         self.specs = specs
-        self.gains = _Gains(_gain_pairs(gains))
+        self.gains = _Gains(gain_pairs(gains))
         self._gains: dict = {None: self.gains}
         self._cache: dict = {}
         self.max_rank = 1

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._measure_names import Measure, _per_topic, parse_measure
+from .._measure_names import Measure, parse_measure, per_topic
 from ..errors import InputError
 
 # trec_eval's measures in the order it prints them (measures.c's te_trec_measures, trec_eval 10;
@@ -145,7 +145,7 @@ def _trec_eval_calls(measures, rel: int | None = None) -> tuple[dict, list[tuple
     for given in measures:
         m = parse_measure(given, rel=rel)
         if m.agg in ("gm", "G"):
-            base = _per_topic(m)
+            base = per_topic(m)
             te = _trec_eval_of(base)
             whose = "trec_eval's" if m.agg == "gm" else "Sakai's"
             if te is None:

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import _lazy, parallel, significance
-from .._measure_names import _require_per_topic
+from .._measure_names import require_per_topic
 from .._outputs import check_dir
 from .._user_inputs import load
 from ..data import DataError, RunSet
@@ -170,7 +170,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
 
     if not isinstance(held[0], RunSet):
         raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")
-    _require_per_topic(measure, "the report")
+    require_per_topic(measure, "the report")
     seed = parallel.check_int(seed, "seed", minimum=0)
     S, T = len(held[0].runs), len(held[0].topics)
     _check_run_count(S)
@@ -376,7 +376,7 @@ def run(
     """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())
-    _require_per_topic(measure, "the report")
+    require_per_topic(measure, "the report")
     settings(scale)
     parallel.check_int(seed, "seed", minimum=0)
     n_jobs = parallel.n_jobs(n_jobs)

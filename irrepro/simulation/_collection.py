@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import parallel
-from .._measure_names import _family_cutoff
+from .._measure_names import family_cutoff
 from ..data._matrices import _checked_scores
 from ..parallel import SeedLike
 from ._copulas import PairModel, fit_copula
@@ -115,7 +115,7 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
     mu = x[keep].mean(axis=1)
     keep = keep[mu >= np.quantile(mu, bottom)]
     if support == "auto":
-        family, k = _family_cutoff(matrix.measure)
+        family, k = family_cutoff(matrix.measure)
         support = None if family != "P" or k is None else np.round(np.arange(k + 1) / k, 10)
     margins = parallel.parallel_map(lambda i: fit_margin(x[i], support=support), keep, n_jobs=n_jobs)
     systems = tuple(np.asarray(matrix.systems)[keep])
