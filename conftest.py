@@ -1,7 +1,9 @@
 """The names the docstrings' examples share (pytest's ``doctest_namespace``): ``np`` and ``scores``,
 a toy score matrix of 3 systems x 5 topics; ``scores_b``, a second matrix of 4 systems x 5 topics
 (the same topics under another measure) for the examples that compare two; ``ev``, the AP and P@2 of
-one toy run on two topics (``irrepro.measures.evaluate``'s example) for the examples of its outputs."""
+one toy run on two topics (``irrepro.measures.evaluate``'s example) for the examples of its outputs;
+``runs_dir`` and ``qrels_file``, three simulated runs on four topics written as TREC run files and
+their qrels in a fresh temporary directory, for the examples that read files (``irrepro.report``)."""
 
 import functools
 
@@ -21,7 +23,8 @@ def _toy_evaluation():
 
 @pytest.fixture(autouse=True)
 def _doctest_names(request, doctest_namespace):
-    """Put ``np``, ``scores``, ``scores_b`` and ``ev`` into a doctest's namespace (other tests: nothing)."""
+    """Put ``np``, ``scores``, ``scores_b``, ``ev`` (and ``runs_dir``, ``qrels_file`` where the example
+    names them) into a doctest's namespace (other tests: nothing)."""
     if type(request.node).__name__ != "DoctestItem":
         return
     doctest_namespace["np"] = np
@@ -37,3 +40,10 @@ def _doctest_names(request, doctest_namespace):
         ]
     )
     doctest_namespace["ev"] = _toy_evaluation()
+    if "runs_dir" in (request.node.dtest.docstring or ""):
+        from irrepro import data
+
+        tmp = request.getfixturevalue("tmp_path")
+        runs = data.synthetic.runs(3, 4, list_length=10, seed=1)
+        data.synthetic.write_trec(runs, tmp / "runs", qrels=tmp / "qrels.txt")
+        doctest_namespace["runs_dir"], doctest_namespace["qrels_file"] = tmp / "runs", tmp / "qrels.txt"

@@ -77,17 +77,10 @@ def load(
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> inp = report.load(d / "runs", d / "qrels.txt")
-    >>> inp.runset.runs, inp.simulated, inp.qrels_label == str(d / "qrels.txt")
+    >>> from irrepro import report
+    >>> inp = report.load(runs_dir, qrels_file)  # the doctests' three simulated runs as TREC files
+    >>> inp.runset.runs, inp.simulated, inp.qrels_label == str(qrels_file)
     (('simrun001', 'simrun002', 'simrun003'), False, True)
-    >>> tmp.cleanup()
     """
     from . import data
 

@@ -138,21 +138,14 @@ def analyse(
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> from irrepro import report
+    >>> inp = report.load(runs_dir, qrels_file)  # the doctests' three simulated runs as TREC files
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
     >>> rep.scores.mean().round(4).tolist(), len(rep.pairs)
     ([0.4584, 0.3735, 0.2913], 3)
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False, baseline="simrun002")
     >>> rep.pairs[["run x", "run y"]].values.tolist()
     [['simrun001', 'simrun002'], ['simrun003', 'simrun002']]
-    >>> tmp.cleanup()
     """
     return _analyse([runs], measure, seed=seed, rel=rel, scale=scale, n_jobs=n_jobs, progress=progress,
                     qrels_label=qrels_label, simulated=simulated, test=test, baseline=baseline)  # fmt: skip
@@ -360,19 +353,12 @@ def run(
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> page = report.run(d / "runs", d / "qrels.txt", d / "my-report", seed=1, scale="quick", progress=False)
-    >>> page.relative_to(d).as_posix(), sorted(f.name for f in page.parent.iterdir())
+    >>> from irrepro import report
+    >>> page = report.run(runs_dir, qrels_file, runs_dir.parent / "my-report", seed=1, scale="quick", progress=False)
+    >>> page.relative_to(runs_dir.parent).as_posix(), sorted(f.name for f in page.parent.iterdir())
     ('my-report/index.html',
      ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'ir_metadata.yml', 'methods.md', 'methods.tex',
       'pairs.csv', 'runs.csv', 'summary.csv', 'topic-set-size.csv'])
-    >>> tmp.cleanup()
     """
     check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
     _check_test(test, None, ())

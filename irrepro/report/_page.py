@@ -105,14 +105,8 @@ class Report:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from irrepro import data, report
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> d = Path(tmp.name)  # three simulated runs on four topics, written as TREC files
-    >>> files = data.synthetic.write_trec(data.synthetic.runs(3, 4, list_length=10, seed=1), d / "runs",
-    ...                                  qrels=d / "qrels.txt")
-    >>> inp = report.load(d / "runs", d / "qrels.txt")
+    >>> from irrepro import report
+    >>> inp = report.load(runs_dir, qrels_file)  # the doctests' three simulated runs as TREC files
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
     >>> rep.runs, rep.test_label, rep.discriminative_power()
     (('simrun001', 'simrun002', 'simrun003'), 'paired bootstrap test', 0.0)
@@ -130,7 +124,6 @@ class Report:
     2  simrun003   0.2913           3                  3
     >>> rep.swap is None, rep.summary()["significant pairs, Holm"]  # 4 topics: no topic split
     (True, 0)
-    >>> tmp.cleanup()
     """
 
     name: str
