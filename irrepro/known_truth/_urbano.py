@@ -61,6 +61,8 @@ class UrbanoPValues(PValues):
 
     d: np.ndarray = field(default_factory=lambda: np.empty(0))
     alphas: tuple = ALPHAS
+    #: per trial, :func:`irrepro.known_truth._differences.difference_properties` of its differences
+    props: dict = field(default_factory=dict)
 
     def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
         """Which trials each test rejects, ``(tests, trials)``: p <= alpha."""
@@ -192,12 +194,17 @@ def _simulate_and_test(task):
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
     for r, q in enumerate(which):
         b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
-    p = {}  # their tests (and Sakai's): test -> (two-tailed, one-tailed) p-values
+    return (*batch_pvalues(b, e, tests, B, g_test, g_sakai, min_d), (e - b).mean(axis=1))
+
+
+def batch_pvalues(b, e, tests, B: int, g_test, g_sakai, min_d: float) -> tuple[np.ndarray, np.ndarray]:
+    """Two- and one-tailed p-values ``(tests, trials)`` of their tests and Sakai's on rows of (b, e)."""
+    p = {}  # test -> (two-tailed, one-tailed) p-values
     if theirs := tuple(t for t in tests if t in URBANO_TESTS):
         res = urbano_tests(b, e, tests=theirs, B=B, seed=g_test, min_d=min_d, n_jobs=1)
         p = {t: (v.two_tailed, v.one_tailed) for t, v in res.items()}
     p |= _sakai_tests(b, e, tests, B, g_sakai)
-    return np.array([p[t][0] for t in tests]), np.array([p[t][1] for t in tests]), (e - b).mean(axis=1)
+    return np.array([p[t][0] for t in tests]), np.array([p[t][1] for t in tests])
 
 
 def urbano_experiment(
