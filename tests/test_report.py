@@ -312,8 +312,41 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     ):
         np.testing.assert_allclose(rep.pairs[ours], ref[theirs], rtol=0, atol=1e-12)
     np.testing.assert_array_equal(rep.pairs["ASL"], ref["p"])
+    dz = significance.effect_sizes(
+        rep.scores, kind="d_z", B=rep.B_pairs, seed=seed_tests
+    )  # one call, all pairs
+    np.testing.assert_allclose(rep.pairs["d_z 95% CI low"], dz.low, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(rep.pairs["d_z 95% CI high"], dz.high, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(rep.pairs["ASL (Holm)"], ref["p_adjusted"])
     np.testing.assert_array_equal(rep.pairs["ASL (BH)"], multipletests(res.p, method="fdr_bh")[1])
+
+
+def test_the_pairs_d_z_interval_is_bca_on_the_tests_topic_samples(sim_runs_4x12):
+    """The pairs' "d_z 95% CI low / high": scipy's BCa interval of d_z = mean(z) / sd(z) on the
+    paired bootstrap's topic samples (the first child of the seed); it holds the point d_z, which
+    stays the test's."""
+    from irrepro import parallel
+
+    rep = report.analyse(sim_runs_4x12, seed=4, scale="quick", progress=False)
+    assert list(rep.pairs.columns[5:8]) == ["effect size d_z", "d_z 95% CI low", "d_z 95% CI high"]
+    x = rep.scores.scores
+    ss = parallel.as_seed_sequence(4).spawn(5)[0]
+
+    def d_z(v, axis=-1):
+        return v.mean(axis) / v.std(axis, ddof=1)
+
+    for k, (i, j) in enumerate(rep.pair_index()):
+        z = x[i] - x[j]
+        rng = np.random.default_rng(ss)
+        ci = stats.bootstrap((z,), d_z, n_resamples=rep.B_pairs, method="BCa", rng=rng).confidence_interval
+        row = rep.pairs.iloc[k]
+        assert row["effect size d_z"] == pytest.approx(z.mean() / z.std(ddof=1), rel=1e-12)
+        assert (row["d_z 95% CI low"], row["d_z 95% CI high"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
+        assert row["d_z 95% CI low"] < row["effect size d_z"] < row["d_z 95% CI high"]
+    page = rep.files()
+    assert "<th>d_z 95% CI low</th>" in page["index.html"] and "d_z 95% CI high" in page["pairs.csv"]
+    bca = "95% bias-corrected and accelerated (BCa) bootstrap interval"
+    assert f"d\\_z has a {bca} from the same {rep.B_pairs:,}" in page["methods.md"]
 
 
 def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):

@@ -454,6 +454,81 @@ def tab_seed_intervals(seed):
     return parallel.as_seed_sequence(seed).spawn(2)[1]
 
 
+@pytest.mark.parametrize("kind", ["d_z", "ES_E"])
+def test_compare_effect_sizes_are_effect_sizes_on_the_intervals_samples(matrices, kind):
+    """Each run's effect size against the baseline: ``effect_sizes`` on the intervals' topic samples
+    (the second child of the seed), the same with or without the intervals; for d_z, scipy's BCa."""
+    tab = sg.compare(matrices, baseline="rm3", intervals=True, effect_size=kind, B_intervals=300, seed=2)
+    alone = sg.compare(matrices, baseline="rm3", effect_size=kind, B_intervals=300, seed=2).to_frame()
+    frame = tab.to_frame()
+    samples = bt.bootstrap_samples(25, 300, seed=tab_seed_intervals(2))
+    for m, sm in matrices.items():
+        es = sg.effect_sizes(sm, baseline="rm3", kind=kind, samples=samples)
+        others = [sm.systems[i] for i in es.pairs[:, 0]]
+        for col, v in ((kind, es.estimate), (f"{kind} low", es.low), (f"{kind} high", es.high)):
+            np.testing.assert_array_equal(frame.loc[others, (m, col)], v)
+            np.testing.assert_array_equal(alone.loc[others, (m, col)], v)
+            assert np.isnan(frame.loc["rm3", (m, col)])
+    assert "BCa bootstrap interval over topics (B = 300, the samples of the difference's)" in tab.note()
+    assert ("mean(z) / sd(z)" if kind == "d_z" else "sqrt(V_E)") in tab.note()
+    if kind == "d_z":  # one pair by scipy: d_z of z = x - baseline, BCa on the same samples
+        x = matrices["AP"].scores
+        z = x[0] - x[2]
+        rng = np.random.default_rng(tab_seed_intervals(2))
+        ref = stats.bootstrap((z,), _dz, n_resamples=300, method="BCa", rng=rng).confidence_interval
+        assert frame.loc["bm25", ("AP", "d_z")] == pytest.approx(_dz(z), rel=1e-12)
+        got = frame.loc["bm25", [("AP", "d_z low"), ("AP", "d_z high")]].to_numpy(dtype=float)
+        np.testing.assert_allclose(got, [ref.low, ref.high], rtol=1e-9)
+
+
+def test_compare_effect_sizes_in_every_format_and_only_when_asked(matrices):
+    tab = sg.compare(matrices, baseline="bm25", effect_size="d_z", B_intervals=200, seed=3)
+    plain = sg.compare(matrices, baseline="bm25", B_intervals=200, seed=3)
+    frame = tab.to_frame()
+    added = [(m, q) for m in matrices for q in ("d_z", "d_z low", "d_z high")]
+    pd.testing.assert_frame_equal(frame.drop(columns=added), plain.to_frame())  # only columns added
+    v, lo, hi = frame.loc["rm3", [("nDCG@10", q) for q in ("d_z", "d_z low", "d_z high")]]
+    for fmt in sg.FORMATS:
+        out = tab.render(fmt)
+        if fmt == "csv":
+            back = pd.read_csv(pd.io.common.StringIO(out), index_col="run")
+            assert (back.loc["rm3", "nDCG@10 d_z"], back.loc["rm3", "nDCG@10 d_z high"]) == (v, hi)
+        else:
+            assert (
+                f"{v:.4f}" in out and f"[{lo:.4f}, {hi:.4f}]" in out and "95% CI" in out.replace("\\%", "%")
+            )
+            assert "d_z" in out.replace("\\_", "_").replace("{\\usefont{OT1}{cmtt}{m}{n}\\char95}", "_")
+    assert "d_z" not in plain.to_string() and plain.effects == {}
+    with pytest.raises(ValueError, match="effect_size is each run's against the baseline: pass baseline"):
+        sg.compare(matrices, effect_size="d_z", seed=1)
+    with pytest.raises(ValueError, match="effect_size must be one of d_z, ES_E"):
+        sg.compare(matrices, baseline=0, effect_size="difference", seed=1)
+    with pytest.raises(ValueError, match="pass seed"):
+        sg.compare(matrices, baseline=0, effect_size="d_z")
+
+
+def test_compare_says_why_an_effect_size_has_no_interval(matrices):
+    """A run a constant above the baseline has no d_z (sd(z) = 0); one that differs on one topic only
+    has a d_z but no interval (the jackknife's d_z without that topic is 0 / 0): "-" and the reason."""
+    ap = matrices["AP"]
+    x = ap.scores.copy()
+    x[1] = x[0] + 0.01
+    x[2] = x[0]
+    x[2, 3] += 0.2
+    sm = ScoreMatrix(x, ap.systems, ap.topics, "AP")
+    tab = sg.compare(sm, baseline="bm25", effect_size="d_z", B_intervals=200, seed=1)
+    frame = tab.to_frame()
+    assert np.isnan(frame.loc["dense_1", ("AP", "d_z")]) and np.isfinite(frame.loc["rm3", ("AP", "d_z")])
+    assert frame.loc[["dense_1", "rm3"], ("AP", "d_z low")].isna().all()
+    assert frame.loc[["splade", "t5&co", "50%"], ("AP", "d_z low")].notna().all()
+    rows = {line.split()[0]: line for line in tab.to_string().splitlines()[2:8]}
+    assert "-" in rows["dense_1"].split()[3:] and "-" in rows["rm3"].split()[4:]
+    assert (
+        "No d_z interval of AP for 2 runs (d_z: -): its differences from the baseline are equal on all "
+        "topics but at most one" in tab.note()
+    )
+
+
 def test_compare_csv_has_every_number(matrices, tmp_path):
     tab = sg.compare(matrices, baseline="bm25")
     back = pd.read_csv(pd.io.common.StringIO(tab.to_csv()), index_col="run")
@@ -532,6 +607,37 @@ def test_cli_compare_against_scipy_and_statsmodels(sim_runs, run_cli):
     rc, tex, _ = run_cli(["compare", "--qrels", sim_runs / "qrels.txt", sim_runs / "runs", "-m", "AP",
                           "--format", "latex", "--intervals"])  # fmt: skip
     assert rc == 0 and "\\begin{tabular}" in tex and "\\toprule" in tex and "BCa" in tex
+
+
+def test_cli_compare_effect_size(sim_dir, run_cli):
+    """--effect-size: each run's d_z / ES_E against --baseline with its BCa interval from -B topic
+    samples drawn from the seed's second child, in the CSV, the text and the methods paragraph."""
+    from irrepro import measures, report
+
+    rs = report.load(sim_dir / "runs", sim_dir / "qrels.txt").runset
+    base = ["compare", "--qrels", sim_dir / "qrels.txt", sim_dir / "runs", "-m", "AP", "-m", "nDCG@10",
+            "--baseline", "simrun002", "-B", "400", "--seed", "5"]  # fmt: skip
+    samples = bt.bootstrap_samples(len(rs.topics), 400, seed=tab_seed_intervals(5))
+    scores = measures.evaluate(rs, ["AP", "nDCG@10"])
+    for kind in ("d_z", "ES_E"):
+        rc, out, err = run_cli(base + ["--effect-size", kind, "--format", "csv"])
+        assert rc == 0, err
+        got = pd.read_csv(pd.io.common.StringIO(out), index_col="run")
+        for m, sm in scores.items():
+            es = sg.effect_sizes(sm, baseline="simrun002", kind=kind, samples=samples)
+            others = [sm.systems[i] for i in es.pairs[:, 0]]
+            for col, v in ((kind, es.estimate), (f"{kind} low", es.low), (f"{kind} high", es.high)):
+                np.testing.assert_allclose(got.loc[others, f"{m} {col}"], v, rtol=1e-15)  # (CSV: repr digits)
+    rc, text, _ = run_cli(base + ["--effect-size", "d_z", "--methods"])
+    assert rc == 0 and "AP d_z 95% CI" in text and "mean(z) / sd(z)" in text and "B = 400" in text
+    assert "Cohen's d\\_z" in text and "d\\_z against the baseline has a 95% bias-corrected" in text
+    rc, plain, _ = run_cli(base)
+    head = ["run", "AP", "AP", "p", "nDCG@10", "nDCG@10", "p"]
+    assert rc == 0 and "d_z" not in plain and plain.splitlines()[0].split() == head
+    rc, _, err = run_cli(base[:-6] + ["--effect-size", "d_z"])
+    assert rc == 2 and "--effect-size is each run's against the baseline: give --baseline RUN" in err
+    rc, _, err = run_cli(base + ["--effect-size", "cohen"])
+    assert rc == 2 and "invalid choice: 'cohen'" in err
 
 
 def test_cli_compare_errors(sim_runs, run_cli):

@@ -25,7 +25,7 @@ from ._options import (
 
 def add_parser(sub) -> None:
     """``irrepro compare``: runs x measures with significance tests, as a paper's table."""
-    from ..significance import CORRECTIONS, TESTS
+    from ..significance import CORRECTIONS, EFFECT_SIZES, TESTS
     from ..significance import FORMATS as TABLE_FORMATS
 
     p = sub.add_parser(
@@ -40,7 +40,11 @@ baseline run, the p-values are adjusted over those comparisons (per measure), an
 significantly higher / lower than the baseline's is marked with an arrow, its adjusted p-value
 beside it. Without --baseline all pairs are tested and each mean carries the letters of the runs
 it is significantly better than (ranx's convention). --intervals adds a BCa bootstrap interval of
-the difference from the baseline (or, without one, of the mean).
+the difference from the baseline (or, without one, of the mean). --effect-size d_z or ES_E adds,
+beside each run's difference from the baseline, its standardized mean difference with a BCa
+bootstrap interval over topics (Sakai's recommendation: how large a difference is, beside whether
+it is significant). Which test and effect size to trust on how many topics: the book's chapter
+"Which test?" (notebooks/which_test.md).
 
 Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
 binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
@@ -50,14 +54,14 @@ B = 1000) and bootstrap-shift (the unstudentised bootstrap test of the mean diff
 B = 1000). Formats: text, markdown, latex (a table float with booktabs rules:
 \\usepackage{booktabs}), csv (every number).
 
-Resamples (-B, the test's, --intervals' and --anova's): at least 100; a test at --alpha needs
-B >= 1/alpha (its p-value, a count of resamples over B, falls between 0 and alpha only then), and
-with a correction over m >= 2 pairs of a measure (S - 1 with --baseline, S (S - 1) / 2 without)
-B >= 20 m / alpha, so that the correction's smallest threshold, alpha / m, is resolved; an
-interval at --level at least one resample beyond each end, B (1 - level) / 2 >= 1 (1000 serve up
-to 99.8%). Fewer are refused, naming the B that serves, before any work. Without -B a resampling
-test's default is raised to 20 m / alpha, rounded up to a multiple of 1000, and a line on stderr
-says so.
+Resamples (-B, the test's, --intervals' and --effect-size's, and --anova's): at least 100; a test
+at --alpha needs B >= 1/alpha (its p-value, a count of resamples over B, falls between 0 and alpha
+only then), and with a correction over m >= 2 pairs of a measure (S - 1 with --baseline,
+S (S - 1) / 2 without) B >= 20 m / alpha, so that the correction's smallest threshold, alpha / m,
+is resolved; an interval at --level at least one resample beyond each end, B (1 - level) / 2 >= 1
+(1000 serve up to 99.8%). Fewer are refused, naming the B that serves, before any work. Without -B
+a resampling test's default is raised to 20 m / alpha, rounded up to a multiple of 1000, and a
+line on stderr says so.
 
 --methods prints the methods paragraph of the comparison after the table, ready to paste into a
 paper (Markdown; LaTeX with --format latex): the test and its tails, the correction and alpha, the
@@ -87,6 +91,16 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     )
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
     p.add_argument(
+        "--effect-size",
+        choices=list(EFFECT_SIZES),
+        default=None,
+        help="add each run's standardized mean difference from the baseline with its BCa bootstrap interval "
+        "over topics (at --level, from -B topic samples, those of --intervals): d_z, mean(z) / sd(z) of the "
+        "per-topic differences z, or ES_E, Sakai's difference over the residual standard deviation of the "
+        'two-way ANOVA of all the runs; needs --baseline (see the book\'s chapter "Which test?", '
+        "notebooks/which_test.md)",
+    )
+    p.add_argument(
         "--level",
         type=_level,
         default=0.95,
@@ -98,9 +112,9 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         type=_int_at_least(1),
         default=None,
         help="resamples of the resampling test (default 1000; permutation and tukey 10000; raised to "
-        "20 m / alpha for a correction over m pairs), of --intervals (default 1000) and of --anova's "
-        "randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and 20 m / alpha "
-        "with a correction (fewer are refused), and B (1 - level) / 2 >= 1 for an interval",
+        "20 m / alpha for a correction over m pairs), of --intervals and --effect-size (default 1000) and "
+        "of --anova's randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and "
+        "20 m / alpha with a correction (fewer are refused), and B (1 - level) / 2 >= 1 for an interval",
     )
     _seed_option(p)
     _parallel_options(p)
@@ -143,8 +157,11 @@ def _compare(args: argparse.Namespace) -> int:
                          "give --methods-file FILE to write the paragraph to a file")  # fmt: skip
     from ..significance.comparison import _check_resamples, _comparisons, _test_resamples
 
+    if args.effect_size is not None and args.baseline is None:
+        raise InputError("--effect-size is each run's against the baseline: give --baseline RUN")
     # before any work: resamples enough for the test at --alpha, the intervals at --level, --anova's Tukey HSD
-    _check_resamples(args.test, args.B, args.alpha, args.intervals, args.B, args.level, ("-B", "-B"))
+    resampled = args.intervals or args.effect_size is not None
+    _check_resamples(args.test, args.B, args.alpha, resampled, args.B, args.level, ("-B", "-B"))
     if args.anova:
         _check_resamples("tukey", args.B, args.alpha, names=("-B", "-B"))
     if args.methods_file is not None:  # before any work: never over an input or a file of the user's
@@ -168,8 +185,8 @@ def _compare(args: argparse.Namespace) -> int:
     scores = measures.evaluate(rs, args.measures, rel=args.rel)
     table = significance.compare(
         scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,
-        intervals=args.intervals, level=args.level, B=B, B_intervals=args.B, seed=args.seed,
-        n_jobs=args.jobs, digits=args.digits,
+        intervals=args.intervals, effect_size=args.effect_size, level=args.level, B=B, B_intervals=args.B,
+        seed=args.seed, n_jobs=args.jobs, digits=args.digits,
     )  # fmt: skip
     anova = _anova_text(scores, args) if args.anova else ""  # every measure decided before any output
     out = table.render(args.format)
@@ -187,16 +204,21 @@ def _write_methods(table, rs, args: argparse.Namespace) -> None:
     from ..escape import plain, shell
     from ..significance import methods_paragraph
     from ..significance.comparison import B_INTERVALS
+    from ..stats import level_percent
 
     r = table.test
     fmt = "latex" if args.format == "latex" else "markdown"
     missing = sum(1 for c in rs._coverage() if c["missing"])
+    es = () if args.effect_size is None else (args.effect_size,)
+    es_ci = [f"Each run's {k} against the baseline has a {level_percent(table.level)} bias-corrected and "
+             f"accelerated (BCa) bootstrap interval from {args.B or B_INTERVALS:,} bootstrap samples of the "
+             "topics." for k in es]  # fmt: skip
     cmd = " ".join(["irrepro", "compare", *map(shell, sys.argv[2:])]) if sys.argv[1:2] == ["compare"] else ""
     text = methods_paragraph(
         table.measures, n_topics=r.n_topics, n_runs=len(table.runs), test=r.test,
         correction=r.correction if r.test != "tukey" else "none", alpha=table.alpha,
         alternative=r.alternative, baseline=table.baseline, n_comparisons=len(r.pairs),
-        B=r.B or None, exact=r.exact, effect_sizes=("difference", "win-tie-loss"),
+        B=r.B or None, exact=r.exact, effect_sizes=("difference", *es, "win-tie-loss"), analyses=es_ci,
         interval="bca" if table.low is not None else None,
         interval_of="difference" if table.baseline is not None else "mean", level=table.level,
         B_interval=args.B or B_INTERVALS, seed=args.seed, rel=args.rel, precision=rs.precision, missing_runs=missing, qrels=str(args.qrels),

@@ -14,9 +14,10 @@ What it computes, each with the package function the book's chapter uses, at the
    its means, and each run's coverage of the qrels' topics.
 2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair
    (:func:`irrepro.significance.paired_bootstrap_test`) with a percentile 95% interval of each
-   difference, the ASLs adjusted by Holm and Benjamini-Hochberg, the ASL curve and the
-   discriminative power. B is raised to B >= 20 m / alpha over the m pairs, rounded up to a multiple
-   of 1000 (``irrepro.stats.corrected_resamples``), and the report says so.
+   difference, its effect size d_z with a BCa 95% interval on the same topic samples
+   (:func:`irrepro.significance.effect_sizes`), the ASLs adjusted by Holm and Benjamini-Hochberg,
+   the ASL curve and the discriminative power. B is raised to B >= 20 m / alpha over the m pairs,
+   rounded up to a multiple of 1000 (``irrepro.stats.corrected_resamples``), and the report says so.
 3. **Corpus bootstrap** (Cormack & Lynam 2006) - the parametric and the L-MAP bootstrap 95%
    intervals of every run's MAP (:func:`irrepro.corpus_bootstrap.full_corpus`), always on AP with
    binary relevance ``grade >= rel``, as the paper defines it.

@@ -96,10 +96,11 @@ def _pair_table(
 
     def block(p):
         res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
-        return res.difference, res.confidence_interval(0.95), res.effect_size, res.p
+        dz = significance.effect_sizes(scores, p, kind="d_z", samples=samples, n_jobs=1)  # BCa, same samples
+        return res.difference, res.confidence_interval(0.95), res.effect_size, res.p, dz.low, dz.high
 
     parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
-    obs, ci, es, asl = (np.concatenate(a) for a in zip(*parts))
+    obs, ci, es, asl, dz_low, dz_high = (np.concatenate(a) for a in zip(*parts))
     x = scores.scores
     es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
     if test == "bootstrap":
@@ -123,6 +124,8 @@ def _pair_table(
     res = replace(res, difference=obs, effect_size=es, interval=ci)
     frame = res.to_frame()[["system_x", "system_y", "difference", "ci_low", "ci_high", "effect_size", "p"]]
     frame.columns = ["run x", "run y", "difference", "95% CI low", "95% CI high", "effect size d_z", "ASL"]
+    frame.insert(6, "d_z 95% CI low", dz_low)
+    frame.insert(7, "d_z 95% CI high", dz_high)
     if test != "tukey":  # no answer (NaN): p = 1 in the family
         frame["ASL (Holm)"] = res.adjust("holm").p_adjusted
         frame["ASL (BH)"] = res.adjust("fdr_bh").p_adjusted
@@ -182,6 +185,8 @@ def _methods(rep):
 
     st, (S, T) = rep.settings, rep.scores.shape
     analyses = [
+        f"Each pair's d_z has a 95% bias-corrected and accelerated (BCa) bootstrap interval from the same "
+        f"{rep.B_pairs:,} bootstrap samples of the topics.",
         f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {rep.rel} or above; a topic "
         f"without a usable list adds an AP of 0) with 95% parametric intervals (per-topic logit intervals, "
         f"small-R correction) and L-MAP bootstrap intervals, from B = {st.B_corpus:,} Poisson(1) "

@@ -68,8 +68,9 @@ class Report:
     n_relevant : numpy.ndarray
         ``(T,)`` relevant documents per topic.
     pairs : pandas.DataFrame
-        One row per pair of runs: run x, run y, difference, 95% CI low / high, effect size d_z,
-        ASL and (but for randomised Tukey HSD) ASL (Holm) and ASL (BH).
+        One row per pair of runs: run x, run y, difference, 95% CI low / high (percentile), effect
+        size d_z, d_z 95% CI low / high (BCa, on the same topic samples), ASL and (but for randomised
+        Tukey HSD) ASL (Holm) and ASL (BH).
     corpus : irrepro.corpus_bootstrap.FullCorpus
         The corpus bootstrap of every run (Cormack & Lynam 2006).
     swap : irrepro.topic_split.SwapExperiment or None
@@ -611,6 +612,13 @@ def _design_context(rep: Report) -> dict:
     return out
 
 
+#: Why a pair's d_z has no BCa interval when its runs' scores differ (the jackknife's d_z is 0 / 0).
+_NO_DZ_INTERVAL = (
+    "their differences are equal on all topics but at most one (the standard deviation of the differences "
+    "is 0 on every topic or with one left out, the jackknife's)"
+)
+
+
 def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> str:
     """The report's HTML page (template ``report.html.j2``); ``methods`` the methods paragraph's HTML."""
     import matplotlib
@@ -636,15 +644,17 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
     pairs_undefined = ""
-    for col, what in (("ASL", "no test"), ("effect size d_z", "no effect size")):
+    for col, label, what, other in (
+        ("ASL", "ASL", "no test", UNDEFINED),
+        ("effect size d_z", "d_z", "no effect size", UNDEFINED),
+        ("d_z 95% CI low", "d_z 95% CI", "no interval", _NO_DZ_INTERVAL),
+    ):
         none = rep.pair_index()[np.isnan(rep.pairs[col].to_numpy())]
         if len(none):  # no answer for these pairs ("-"): why, never "nan"
             x = rep.scores.scores
-            why = list(
-                dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or UNDEFINED for i, j in none)
-            )
+            why = list(dict.fromkeys(no_pair_variance(x, int(i), int(j), rep.runs) or other for i, j in none))
             pairs_undefined += (
-                f" {col.split()[-1]} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
+                f" {label} -: {what} for {len(none)} pair{'s' if len(none) > 1 else ''}: "
                 + "; ".join(why[:3])
                 + ("; ..." if len(why) > 3 else "")
                 + "."

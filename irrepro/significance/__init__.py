@@ -8,10 +8,10 @@ tests ``B`` and ``seed``; the draws are made before the work is split, so the re
 identical for any ``n_jobs``.
 """
 
-# The names (TESTS, CORRECTIONS, FORMATS) load at once, the tests on first use (PEP 562): the
+# The names (TESTS, CORRECTIONS, EFFECT_SIZES, FORMATS) load at once, the tests on first use (PEP 562): the
 # command line offers the names as choices and `irrepro eval` loads neither pandas nor scipy.
 from .. import _lazy
-from ._names import CORRECTIONS, FORMATS, TESTS
+from ._names import CORRECTIONS, EFFECT_SIZES, FORMATS, TESTS
 
 _LAZY = {
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
@@ -36,6 +36,7 @@ def __dir__():
 __all__ = [
     "TESTS",
     "CORRECTIONS",
+    "EFFECT_SIZES",
     "FORMATS",
     "paired_t_pvalues",
     "wilcoxon_pvalues",

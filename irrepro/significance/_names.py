@@ -37,5 +37,10 @@ CORRECTIONS = {
 #: The correction of randomised Tukey HSD: its p-values are family-wise by construction.
 FAMILY_WISE = "tukey"
 
+#: The standardized effect sizes :func:`~irrepro.significance.compare` shows beside each run's
+#: difference from the baseline (``irrepro compare --effect-size``;
+#: :func:`~irrepro.significance.effect_sizes`).
+EFFECT_SIZES = ("d_z", "ES_E")
+
 #: The formats of the table :func:`~irrepro.significance.compare` returns (its ``render``).
 FORMATS = ("text", "markdown", "latex", "csv")

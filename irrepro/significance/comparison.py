@@ -16,7 +16,7 @@ from ..errors import InputError
 from ..parallel import SeedLike
 from ..stats import bca_interval, check_level, check_resamples, corrected_resamples
 from . import classical
-from ._names import DEFAULT_B, FAMILY_WISE, RESAMPLING, TESTS
+from ._names import DEFAULT_B, EFFECT_SIZES, FAMILY_WISE, RESAMPLING, TESTS
 from ._samples import _as_matrix, _baseline_index, _check_samples, _counts, _resolve_pairs
 from .bootstrap import (
     _map_chunks,
@@ -180,6 +180,7 @@ def compare(
     correction: str | None = None,
     alpha: float = 0.05,
     intervals: bool = False,
+    effect_size: str | None = None,
     level: float = 0.95,
     B: int | None = None,
     B_intervals: int | None = None,
@@ -192,7 +193,8 @@ def compare(
     With ``baseline`` every other run is tested against it and the p-values are adjusted over
     those S - 1 pairs, per measure; without, all pairs are tested (ranx's report) and each mean is
     marked by the runs it significantly beats. The resampling tests draw from ``seed`` once for all
-    measures.
+    measures. Which test, and which effect size beside it, to trust on how many topics: the book's
+    chapter "Which test?" (notebooks/which_test.md).
 
     Parameters
     ----------
@@ -210,6 +212,12 @@ def compare(
     intervals : bool
         Add a BCa bootstrap interval of each run's difference from the baseline (of its mean
         without one).
+    effect_size : {"d_z", "ES_E"}, optional
+        Add each run's standardized mean difference from the baseline with its BCa bootstrap
+        interval over topics at ``level`` (:func:`effect_sizes`, on the topic samples of the
+        intervals): Cohen's d_z, mean(z) / sd(z) of the per-topic differences z, or Sakai's ES_E,
+        the difference in means over the residual standard deviation of the two-way ANOVA of all
+        the runs. Needs ``baseline`` (every pair's effect sizes: :func:`effect_sizes`).
     level : float
         Confidence level of the intervals (a fraction or a percentage).
     B : int, optional
@@ -217,7 +225,7 @@ def compare(
         pairs: ``irrepro.stats.corrected_resamples``); checked by
         ``irrepro.stats.check_resamples``.
     B_intervals : int, optional
-        Topic samples of the intervals (default 1000), checked likewise.
+        Topic samples of the intervals and the effect sizes' (default 1000), checked likewise.
     seed : SeedLike
     n_jobs : int, optional
     digits : int
@@ -243,7 +251,13 @@ def compare(
     _check_alpha(alpha)
     digits = check_digits(digits)
     level = check_level(level)
-    B_intervals = _check_resamples(test, B, alpha, intervals, B_intervals, level)
+    if effect_size is not None and effect_size not in EFFECT_SIZES:
+        raise InputError(f"effect_size must be one of {', '.join(EFFECT_SIZES)} or None, not {effect_size!r}")
+    if effect_size is not None and baseline is None:
+        raise InputError("effect_size is each run's against the baseline: pass baseline (every pair's "
+                         "effect sizes: significance.effect_sizes)")  # fmt: skip
+    resampled = intervals or effect_size is not None  # (on the same topic samples)
+    B_intervals = _check_resamples(test, B, alpha, resampled, B_intervals, level)
     mats = _as_measures(scores)
     first: tuple | None = None
     arrays = {}
@@ -259,14 +273,14 @@ def compare(
     runs: tuple = first if first is not None else ()  # (_as_measures refuses no measure at all)
     base = None if baseline is None else runs[_baseline_index(baseline, runs)]
     B, _ = _test_resamples(test, B, alpha, correction, _comparisons(len(runs), base))
-    needs_seed = test in RESAMPLING or intervals
+    needs_seed = test in RESAMPLING or resampled
     ss_test = ss_ci = None
     if needs_seed:
         if seed is None:
             what = "the intervals resample" if test not in RESAMPLING else f"the {test} test resamples"
             raise InputError(f"pass seed: {what}")
         ss_test, ss_ci = parallel.as_seed_sequence(seed).spawn(2)
-    tests, wtl, lows, highs = {}, {}, {}, {}
+    tests, wtl, lows, highs, effects = {}, {}, {}, {}, {}
     for m, x in arrays.items():
         sm = mats[m]
         if not isinstance(sm, ScoreMatrix):
@@ -275,8 +289,12 @@ def compare(
             sm, test, baseline=base, correction=correction, B=B, seed=ss_test, n_jobs=n_jobs
         )
         wtl[m] = win_tie_loss(sm, baseline=base)
-        if intervals:
+        if resampled:
             samples = _check_samples(None, x.shape[1], B_intervals, ss_ci)
+        if effect_size is not None:
+            effects[m] = effect_sizes(sm, baseline=base, kind=effect_size, samples=samples, level=level,
+                                      n_jobs=n_jobs)  # fmt: skip
+        if intervals:
             if base is not None:
                 es: EffectSizes = effect_sizes(sm, baseline=base, kind="difference", samples=samples,
                                                level=level, n_jobs=n_jobs)  # fmt: skip
@@ -295,5 +313,5 @@ def compare(
             why = dict.fromkeys(no_pair_variance(x, int(i), int(j), runs) or UNDEFINED for i, j in none)
             undefined[m] = tuple(list(why)[:3]) + (("...",) if len(why) > 3 else ())
     return ComparisonTable(
-        runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits, undefined
+        runs, means, tests, wtl, base, alpha, level, frame(lows), frame(highs), digits, undefined, effects
     )

@@ -15,6 +15,7 @@ from .. import escape
 from ..errors import InputError
 from ..stats import level_percent
 from ._names import CORRECTIONS, FAMILY_WISE, FORMATS
+from .effects import EffectSizes
 from .result import PairwiseResult
 
 #: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
@@ -50,6 +51,7 @@ class ComparisonTable:
     high: pd.DataFrame | None = None
     digits: int = 4
     undefined: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    effects: dict[str, EffectSizes] = field(default_factory=dict)
 
     @property
     def measures(self) -> tuple:
@@ -76,6 +78,13 @@ class ComparisonTable:
                 out[j].append(self.runs[i])
         return out
 
+    def _effect(self, m: str) -> np.ndarray:
+        """``(3, runs)``: each run's effect size of ``m`` against the baseline, low, high (baseline NaN)."""
+        es = self.effects[m]
+        out = np.full((3, len(self.runs)), np.nan)
+        out[:, es.pairs[:, 0]] = es.estimate, es.low, es.high
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """Runs as rows, ``(measure, quantity)`` columns with every number at full precision."""
         cols: dict[tuple[str, str], Any] = {}
@@ -99,6 +108,9 @@ class ComparisonTable:
             if self.low is not None and self.high is not None:
                 cols[(m, "low")] = self.low[m].to_numpy()
                 cols[(m, "high")] = self.high[m].to_numpy()
+            if m in self.effects:
+                kind = self.effects[m].kind
+                cols.update(zip([(m, kind), (m, f"{kind} low"), (m, f"{kind} high")], self._effect(m)))
         frame = pd.DataFrame(cols, index=pd.Index(self.runs, name="run"))
         frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["measure", "quantity"])
         return frame
@@ -135,12 +147,24 @@ class ComparisonTable:
         if self.low is not None:
             what = "the difference from the baseline" if self.baseline is not None else "the mean"
             text += e(f"; {level_percent(self.level)} BCa bootstrap interval of {what}")
+        if self.effects:
+            es = next(iter(self.effects.values()))
+            same = ", the samples of the difference's" if self.low is not None else ""
+            text += e(f"; {es.kind}: {_EFFECT_NOTES[es.kind][0]}, with its {level_percent(self.level)} BCa "
+                      f"bootstrap interval over topics (B = {es.B:,}{same})")  # fmt: skip
         best = "bold: the best mean of a measure" if fmt in ("markdown", "latex") else ""
         text += f"; {best}." if best else "."
         for m, why in self.undefined.items():  # the tests with no answer: the reason, never "nan"
             n = int(np.isnan(self.tests[m].p).sum())
             mark = " (p: -)" if self.baseline is not None else ""
             text += " " + e(f"No test of {m} for {n} pair{'s' if n > 1 else ''}{mark}: {'; '.join(why)}.")
+        for m, es in self.effects.items():  # the effect sizes without an interval: why
+            n = int(np.isnan(es.low).sum())
+            if n:
+                runs = f"{n} run{'s' if n > 1 else ''}"
+                text += " " + e(
+                    f"No {es.kind} interval of {m} for {runs} ({es.kind}: -): {_EFFECT_NOTES[es.kind][1]}."
+                )
         return text + (" " + self.key(fmt) if key and self._shortened() else "")
 
     def key(self, fmt: str = "text") -> str:
@@ -205,6 +229,16 @@ class ComparisonTable:
                 lo, hi = self.low[m].to_numpy(), self.high[m].to_numpy()
                 ci = ["" if np.isnan(a) else f"[{f(a)}, {f(b)}]" for a, b in zip(lo, hi)]
                 cols[(m, f"{level_percent(self.level)} CI")] = ci
+            if m in self.effects:
+                kind, base = self.effects[m].kind, self.runs.index(self.baseline)
+                est, lo, hi = self._effect(m)
+                cols[(m, kind)] = [
+                    "" if s == base else "-" if np.isnan(v) else f(v) for s, v in enumerate(est)
+                ]
+                cols[(m, f"{kind} {level_percent(self.level)} CI")] = [
+                    "" if s == base else "-" if np.isnan(a) else f"[{f(a)}, {f(b)}]"
+                    for s, (a, b) in enumerate(zip(lo, hi))
+                ]
         frame = pd.DataFrame(cols)
         short = dict(zip(self.measures, escape.short_names(self.measures)))  # long measure names, kept apart
         frame.columns = pd.MultiIndex.from_tuples(
@@ -270,6 +304,18 @@ def _p(p: float, digits: int) -> str:
     """A p-value with ``digits`` decimals, or ``< 0.0001`` below what they show."""
     floor = 10.0**-digits
     return f"< {floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
+#: What each effect size of the table is, and why it may have no interval.
+_EFFECT_NOTES = {
+    "d_z": ("Cohen's standardized mean difference, mean(z) / sd(z) of the per-topic differences z from the "
+            "baseline", "its differences from the baseline are equal on all topics but at most one (sd(z) is "
+            "0 on every topic or with one left out, the jackknife's)"),
+    "ES_E": ("Sakai's standardized mean difference, the difference from the baseline over the residual "
+             "standard deviation of the two-way ANOVA of all the runs and topics, sqrt(V_E)", "no residual "
+             "variance on every topic or with one left out, the jackknife's (every score a run effect plus "
+             "a topic effect)"),
+}  # fmt: skip
 
 
 def _label(method: str) -> str:
