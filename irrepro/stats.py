@@ -266,17 +266,31 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
 
 
 def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's adjustment of 1-d ``p``: statsmodels' to the bit, without its ``gc.collect()`` per call."""
-    order = np.argsort(p)
-    adjusted = np.maximum.accumulate(p[order] * np.arange(len(p), 0, -1))
+    """Holm's adjustment along the last axis: statsmodels' to the bit, without its ``gc.collect()`` per call."""
+    order = np.argsort(p, axis=-1)
+    adjusted = np.maximum.accumulate(
+        np.take_along_axis(p, order, -1) * np.arange(p.shape[-1], 0, -1), axis=-1
+    )
     adjusted[adjusted > 1] = 1
     out = np.empty_like(adjusted)
-    out[order] = adjusted
+    np.put_along_axis(out, order, adjusted, -1)
+    return out
+
+
+def _bh(p: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg's adjustment along the last axis: statsmodels' ``fdr_bh`` to the bit."""
+    k = p.shape[-1]
+    order = np.argsort(p, axis=-1)
+    raw = np.take_along_axis(p, order, -1) / (np.arange(1, k + 1) / float(k))
+    adjusted = np.minimum.accumulate(raw[..., ::-1], axis=-1)[..., ::-1]
+    adjusted[adjusted > 1] = 1
+    out = np.empty_like(adjusted)
+    np.put_along_axis(out, order, adjusted, -1)
     return out
 
 
 def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
-    """p-values adjusted for multiple comparisons by ``method``."""
+    """p-values adjusted for multiple comparisons by ``method``, each row (the last axis) one family."""
     p = np.asarray(p, dtype=np.float64)
     bad = ~np.isnan(p) & ~((p >= 0) & (p <= 1))
     if bad.any():
@@ -288,11 +302,13 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     from statsmodels.stats.multitest import multipletests
 
     ok = ~np.isnan(p)
+    own = {"holm": _holm, "h": _holm, "fdr_bh": _bh}.get(method.lower())
     try:
-        if method.lower() in ("holm", "h") and p.ndim == 1:
-            adjusted = _holm(np.where(ok, p, 1.0))
-        else:
-            adjusted = multipletests(np.where(ok, p, 1.0), method=method)[1]
+        adjusted = (
+            own(np.where(ok, p, 1.0))
+            if own is not None
+            else np.apply_along_axis(lambda r: multipletests(r, method=method)[1], -1, np.where(ok, p, 1.0))
+        )
     except ValueError as exc:  # statsmodels' bare "method not recognized"
         if "not recognized" not in str(exc):
             raise

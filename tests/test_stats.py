@@ -182,16 +182,20 @@ def test_adjust_pvalues_holm_and_bh_by_hand():
     np.testing.assert_array_equal(st.adjust_pvalues(p, None), p)
 
 
-def test_holm_is_statsmodels_multipletests_to_the_bit():
-    """adjust_pvalues' own Holm (statsmodels runs gc.collect() on every call) equals
-    multipletests(method="holm") exactly, ties, ones and single p-values included."""
+def test_holm_and_bh_are_statsmodels_multipletests_to_the_bit_row_by_row():
+    """adjust_pvalues' own Holm and BH (statsmodels runs gc.collect() on every call) equal
+    multipletests exactly, ties, ones and single p-values included; a 2-d array is one family per row."""
     from statsmodels.stats.multitest import multipletests
 
     rng = np.random.default_rng(SEED)
     cases = [rng.uniform(0, 1, n) for n in (1, 2, 7, 50)]
     cases += [np.array([0.01, 0.01, 0.03, 0.5, 0.5, 1.0]), rng.choice([0.001, 0.02, 0.2], 30)]
-    for p in cases:
-        np.testing.assert_array_equal(st.adjust_pvalues(p, "holm"), multipletests(p, method="holm")[1])
+    rows = rng.choice([0.0005, 0.004, 0.01, 0.03, 0.2, 1.0], size=(40, 6))
+    for method in ("holm", "fdr_bh", "bonferroni"):
+        for p in cases:
+            np.testing.assert_array_equal(st.adjust_pvalues(p, method), multipletests(p, method=method)[1])
+        got = st.adjust_pvalues(rows.reshape(4, 10, 6), method).reshape(40, 6)
+        np.testing.assert_array_equal(got, [multipletests(r, method=method)[1] for r in rows])
 
 
 def test_adjust_pvalues_counts_a_missing_p_as_1_and_keeps_it_missing():

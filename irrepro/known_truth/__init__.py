@@ -14,6 +14,7 @@ from . import _findings as findings  # noqa: F401  (the chapter's numbers for it
 from ._experiments import rejection_experiment
 from ._family import family_experiment
 from ._findings import simulator_checks
+from ._multiple import multiple_experiment
 from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
 from ._pvalues import MC_TARGET, finite_b_bias, finite_b_checks, mc_error, mc_error_at
 from ._urbano import SAKAI_TESTS, urbano_experiment
@@ -35,6 +36,7 @@ __all__ = [
     "finite_b_bias",
     "finite_b_checks",
     "family_experiment",
+    "multiple_experiment",
     "corpus_coverage",
     "self_significance_null",
     "simulator_checks",

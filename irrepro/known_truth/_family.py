@@ -16,6 +16,19 @@ from ..stats import clustered_se
 from ._papers import default_B, default_trials
 
 
+def vine_uniforms(scores, rows: int, g_fit, g_sim) -> np.ndarray:
+    """``rows`` draws ``(rows, m)`` of the vine copula (parametric families by AIC, itau) of ``scores`` (m, topics)."""
+    import pyvinecopulib as pv
+
+    from ..simulation import pseudo_obs
+
+    controls = pv.FitControlsVinecop(
+        family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau"
+    )
+    vine = pv.Vinecop.from_data(pseudo_obs(np.asarray(scores).T, g_fit), controls=controls)
+    return np.clip(vine.inverse_rosenblatt(g_sim.random((rows, len(scores)))), 0, 1)
+
+
 @dataclass(frozen=True)
 class FamilyResult:
     """Per trial (a family of ``m`` systems with identical distributions): the tests' smallest p."""
@@ -97,10 +110,6 @@ def family_experiment(
     >>> len(fam.min_p), fam.m
     (40, 3)
     """
-    import pyvinecopulib as pv
-
-    from ..simulation import pseudo_obs
-
     trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
     B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
     per = -(-trials // n_families)
@@ -113,9 +122,6 @@ def family_experiment(
         range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)
     ]
     seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
-    controls = pv.FitControlsVinecop(
-        family_set=pv.families.parametric, selection_criterion="aic", parametric_method="itau"
-    )
     i, j = np.triu_indices(m, 1)
 
     def run(k):
@@ -123,10 +129,8 @@ def family_experiment(
         xs = []
         for f in tasks[k]:
             c, systems = picks[f]
-            md = models[c]
-            vine = pv.Vinecop.from_data(pseudo_obs(md.scores[systems].T, g_fit), controls=controls)
-            u = vine.inverse_rosenblatt(g_sim.random((per * n_topics, m)))
-            x = md.margins[systems[0]].ppf(np.clip(u, 0, 1))  # (per * n, m)
+            u = vine_uniforms(models[c].scores[systems], per * n_topics, g_fit, g_sim)
+            x = models[c].margins[systems[0]].ppf(u)  # (per * n, m)
             xs.append(x.reshape(per, n_topics, m).transpose(0, 2, 1))
         x = np.concatenate(xs)
         p = sig.paired_t_pvalues(x[:, i] - x[:, j])  # (trials, pairs)
