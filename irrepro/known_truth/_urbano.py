@@ -14,7 +14,9 @@ from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS, urbano_tests
 from ..simulation import CollectionModel, fit_copula
+from ..stats import clustered_se
 from . import _copula_cache
+from ._differences import difference_properties
 from ._pvalues import ALPHAS, PValues, _sakai_pvalues
 
 #: Tests outside Urbano et al.'s study that ``urbano_experiment`` runs on the same trials:
@@ -99,6 +101,34 @@ class UrbanoPValues(PValues):
             by_alpha = {a: f(a) for a in alphas}
             out[col] = [by_alpha[a][t] if tl == 2 else np.nan for t, tl, a in rows]
         return out
+
+    def minimal_effect(self, minimal: float = 0.2, alpha: float = 0.05) -> pd.DataFrame:
+        """Per test, the share of its two-tailed rejections whose standardised effect is below ``minimal``.
+
+        ``observed``: the trial's ``|d_z|`` (``props``); ``true``: ``delta`` over the pair's sd of differences
+        (pooled over all its trials' topics); ``trivial``: the share of all trials whose true effect is
+        below ``minimal``. Monte Carlo errors clustered by pair (a share of rejections by linearisation).
+        """
+        if not self.props:
+            raise InputError("minimal_effect needs the trials' properties: run with properties=True")
+        if not minimal > 0:
+            raise InputError(f"minimal must be > 0, got {minimal}")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = (self.d / self.props["d_z"]) ** 2  # the trial's variance of differences
+            _, at = np.unique(self.pair, return_inverse=True)
+            ok = np.isfinite(var)
+            sd = np.sqrt(np.bincount(at, np.where(ok, var, 0.0)) / np.bincount(at, ok))[at]
+            true = self.delta / sd < minimal
+        rej = self.rejected(alpha, 2).astype(float)
+        out = {"rate": rej.mean(axis=1)}
+        for name, small in (("observed", np.abs(self.props["d_z"]) < minimal), ("true", true)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                share = (rej * small).sum(axis=1) / rej.sum(axis=1)
+                out[name] = share
+                out[f"{name}_se"] = clustered_se(rej * small - share[:, None] * rej, self.pair) / out["rate"]
+        out["trivial"] = np.full(len(self.tests), true.mean())
+        out["trivial_se"] = np.full(len(self.tests), clustered_se(true.astype(float), self.pair))
+        return pd.DataFrame(out, index=pd.Index(self.tests, name="test"))
 
 
 def _twin(model: CollectionModel, method: str) -> CollectionModel:
@@ -188,13 +218,14 @@ def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
 
 
 def _simulate_and_test(task):
-    """One batch simulated from ``g_u`` and tested (a process task): (two, one, d)."""
-    pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d = task
+    """One batch simulated from ``g_u`` and tested (a process task): (two, one, d, properties or None)."""
+    pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d, properties = task
     u1, w = g_u.random((len(which), n_topics)), g_u.random((len(which), n_topics))
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
     for r, q in enumerate(which):
         b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
-    return (*batch_pvalues(b, e, tests, B, g_test, g_sakai, min_d), (e - b).mean(axis=1))
+    props = difference_properties(e - b) if properties else None
+    return (*batch_pvalues(b, e, tests, B, g_test, g_sakai, min_d), (e - b).mean(axis=1), props)
 
 
 def batch_pvalues(b, e, tests, B: int, g_test, g_sakai, min_d: float) -> tuple[np.ndarray, np.ndarray]:
@@ -225,6 +256,7 @@ def urbano_experiment(
     label: str = "",
     pool: int | None = None,
     start: int = 0,
+    properties: bool = False,
 ) -> UrbanoPValues:
     """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
@@ -278,6 +310,9 @@ def urbano_experiment(
         None: a new pair every trial (their design).
     start : int
         Run only trials ``start`` (a multiple of ``batch``) to ``trials`` (:func:`until_decided`).
+    properties : bool
+        Also measure each trial's differences (``props``:
+        :func:`~irrepro.known_truth._differences.difference_properties` of ``e - b``, in trial order).
 
     Returns
     -------
@@ -345,7 +380,7 @@ def urbano_experiment(
                 index[key] = len(pairs)
                 pairs.append((cop, i < j, models[c].margins[i], e_margin))
             which.append(index[key])
-        return pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d
+        return pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d, properties
 
     out = parallel.parallel_map(
         _simulate_and_test, (task(k) for k in range(len(bounds))), n_jobs=n_jobs, processes=True
@@ -353,4 +388,7 @@ def urbano_experiment(
     pair = np.array([(c * width + i) * width + j for c, i, j, _ in drawn], dtype=np.int64)
     two, one = (np.nan_to_num(np.concatenate([o[x] for o in out], axis=1), nan=1.0) for x in (0, 1))
     d = np.concatenate([o[2] for o in out])
-    return UrbanoPValues(tests, two, one, pair, float(delta), n_topics, B, label, d=d, alphas=tuple(alphas))
+    props = {k: np.concatenate([o[3][k] for o in out]) for k in out[0][3]} if properties else {}
+    return UrbanoPValues(
+        tests, two, one, pair, float(delta), n_topics, B, label, d=d, alphas=tuple(alphas), props=props
+    )

@@ -163,23 +163,29 @@ def _extended(run, rows, *, seed: SeedLike, trials: int, cap: int, factor: float
     if not factor >= 1:
         raise InputError(f"factor must be >= 1, got {factor}")
     ss, step = parallel.as_seed_sequence(seed), trials
-    fresh = lambda: np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size)  # noqa: E731
-    result, ran = run(trials, fresh(), 0), [trials]
+    result, ran = run(trials, _fresh(ss), 0), [trials]
     while True:
         js = [judge_row(r) for r in rows(result) if r.get("paper") is not None]
         need = max((j.needed or 0 for j in js if j.why == "monte-carlo"), default=0)
         if not need or trials >= cap:
             return result, ran
         start, trials = trials, min(cap, step * math.ceil(max(factor * need, 2 * trials) / step))
-        more = run(trials, fresh(), start)
+        more = run(trials, _fresh(ss), start)
         result = replace(
             result,
             two=np.hstack([result.two, more.two]),
             one=np.hstack([result.one, more.one]),
             pair=np.concatenate([result.pair, more.pair]),
             d=np.concatenate([result.d, more.d]),
+            props={k: np.concatenate([v, more.props[k]]) for k, v in result.props.items()},
         )
         ran.append(trials)
+
+
+def _fresh(seed: SeedLike) -> np.random.SeedSequence:
+    """A copy of the seed's SeedSequence with no child spawned: the same children however often it is used."""
+    ss = parallel.as_seed_sequence(seed)
+    return np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key, pool_size=ss.pool_size)
 
 
 def pool_check(
