@@ -1,7 +1,8 @@
 """irrepro.known_truth._rankings: the ranking-level simulation after Parapar et al. (SAC 2021) and Otero
 et al. (ECIR 2025), checked where the answer is known: under its null (both systems one run's model)
 the differences are symmetric and the exact tests hold their level; the fitted models reproduce the
-real runs' mean AP; adjusting for multiplicity brings the family-wise error back to alpha."""
+real runs' mean AP; adjusting for multiplicity brings the family-wise error back to alpha; the whole
+design runs in one call, as designed."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import numpy as np
 import pytest
 
 from irrepro import InputError
+from irrepro import known_truth as kt
 from irrepro.known_truth._rankings import (
     _logistic,
+    design_table,
     fit_ranking_models,
     ranking_experiment,
     ranking_family_experiment,
@@ -113,3 +116,57 @@ def test_bad_input(covid, models):
     few = fit_ranking_models(covid.subset(runs=[0, 1]), ["AP"], draws=2, seed=1)["AP"]
     with pytest.raises(InputError):
         ranking_family_experiment(few, 20, k=3, families=10, seed=1)
+
+
+def test_the_designs_trials_meet_their_monte_carlo_target():
+    """A 5% rate's binomial se times the square root of a design effect of 1.3 is within each scale's se."""
+    for scale in ("quick", "paper", "full"):
+        d = kt.ranking_design(scale)
+        assert np.sqrt(ALPHA * (1 - ALPHA) * 1.3 / d.trials) <= d.se, scale
+        assert max(d.k) <= d.draws and d.topics in d.sizes and set(d.family_topics) <= set(d.sizes) | {10, 30}
+    assert kt.ranking_design().se == 0.005 and kt.ranking_design().B == kt.urbano_design().B
+
+
+def test_design_table_has_every_aspect_with_this_scales_sizes():
+    paper, quick = design_table("paper"), design_table("quick")
+    assert list(paper.aspect) == ["data", "system model", "relevance grades", "ranking simulation", "topics", "null",
+                                  "alternative", "true difference", "tests", "multiple comparisons",
+                                  "error rates counted", "trials / Monte Carlo error"]  # fmt: skip
+    ours = paper.set_index("aspect")["this chapter"]
+    assert "2,500 trials" in ours["trials / Monte Carlo error"] and "B = 2,000" in ours["tests"]
+    assert "25, 50 and 100" in ours["topics"] and "100 rankings" in ours["ranking simulation"]
+    assert "300 trials" in quick.set_index("aspect")["this chapter"]["trials / Monte Carlo error"]
+    assert paper.iloc[:, 1].str.contains("java").sum() >= 10  # their choices name their code's files
+
+
+@pytest.mark.slow
+def test_ranking_study_runs_the_design_whatever_the_workers(covid):
+    design = kt.ranking_design("quick")
+    one, two = (kt.ranking_study(covid, design, seed=8, n_jobs=j) for j in (1, 2))
+    nulls = {("AP", 25, 0.0), ("AP", 50, 0.0), ("AP", 100, 0.0), ("P@10", 50, 0.0), ("nDCG@20", 50, 0.0)}
+    assert set(one.pairs) == nulls | {("AP", 50, 0.01), ("AP", 50, 0.05)}
+    assert set(one.families) == {(k, n, d) for k in (3, 5, 10) for n in (25, 50) for d in (0.0, 0.02)}
+    assert all(
+        r.trials == (design.power_trials if d else design.trials) for (_, _, d), r in one.pairs.items()
+    )
+    assert all(
+        f.p.shape[2] == (design.power_trials if d else design.trials) for (_, _, d), f in one.families.items()
+    )
+    assert all(len(r.props["d_z"]) == r.trials and r.n_topics == n for (_, n, _), r in one.pairs.items())
+    for key, r in one.pairs.items():
+        s = two.pairs[key]
+        assert (
+            np.array_equal(r.two, s.two)
+            and np.array_equal(r.one, s.one)
+            and np.array_equal(r.pair, s.pair)
+            and np.array_equal(r.d, s.d)
+        ), key
+    for key, f in one.families.items():
+        assert np.array_equal(f.p, two.families[key].p) and np.array_equal(
+            f.truth, two.families[key].truth
+        ), key
+    assert all(np.array_equal(one.models[m].scores, two.models[m].scores) for m in design.measures)
+    # common random numbers: one sequence of runs at every topic-set size
+    assert np.array_equal(one.pairs["AP", 25, 0.0].pair, one.pairs["AP", 100, 0.0].pair)
+    assert not np.array_equal(one.pairs["AP", 50, 0.0].pair, one.pairs["P@10", 50, 0.0].pair)
+    assert np.array_equal(one.families[10, 25, 0.02].family, one.families[10, 50, 0.02].family)

@@ -17,6 +17,7 @@ from ._findings import simulator_checks
 from ._multiple import multiple_experiment
 from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
 from ._pvalues import MC_TARGET, finite_b_bias, finite_b_checks, mc_error, mc_error_at
+from ._rankings import ranking_design, ranking_study
 from ._urbano import SAKAI_TESTS, urbano_experiment
 from ._urbano_sizes import POOL_ICC, design_effects, until_decided, urbano_design
 
@@ -31,6 +32,8 @@ __all__ = [
     "rejection_experiment",
     "urbano_experiment",
     "urbano_design",
+    "ranking_design",
+    "ranking_study",
     "until_decided",
     "design_effects",
     "finite_b_bias",

@@ -1,53 +1,15 @@
 """A ranking-level simulation after Parapar, Losada & Barreiro ("Testing the tests", ACM SAC 2021) and
 Otero, Parapar & Barreiro (ECIR 2025, arXiv:2501.03930): systems are models of rankings fitted to
 real runs and qrels, so the scores the tests see are those of simulated rankings, not draws from
-fitted score distributions (design A, ``_urbano``).
-
-Their design, as the authors' code runs it (davidoterof/ecir2025: ``models/ProbabilityModel.java``,
-``experiment/SystemModel.java``, ``experiment/ExperimentCompareTests.java``, ``nhst/*.java``):
-
-- a system is one run; per topic, a logistic regression of a document's relevance (grade > 0,
-  unjudged 0) on its rank ``1..L``, penalised by ``0.5 lambda slope^2``, lambda = 0.1 (smile's
-  default); a topic whose list holds one class only keeps the run's own relevance;
-- a simulated ranking: one Bernoulli draw of relevance at each of the run's ``L`` ranks; AP divides
-  by the qrels' R, nDCG's ideal is the qrels' (binary gains in the simulated list);
-- a family of m = 3, 5 or 10 systems: the fitted run with both coefficients multiplied by
-  ``1 + i es`` (divided where negative), ``i`` centred on the run, es = 0.005, 0.010, ..., 0.25;
-  es = 0 is the complete null; the topics are the run's first n (no topic sampling);
-- n = 10, 30, 50 topics; AP and nDCG; alpha = 0.05; 1,000 families per run and es; t and Wilcoxon
-  (Apache Commons, normal approximation) unadjusted, with Bonferroni, Holm, BH, BY, and randomised
-  Tukey HSD and ANOVA; FWER = families with any rejection, "complete power" = families with every
-  pair rejected.
-
-Ours (TREC-COVID round 5 with its round-5 qrels, every distinct run):
-
-- the same penalised logistic model per run and topic, in **log** rank: in rank it cannot reproduce
-  the runs (mean AP 0.198 against their real 0.265, P@10 0.415 against 0.745, nDCG@20 0.370 against
-  0.633: a logistic curve in rank is too flat at the top); in log rank it does (AP 0.268 against 0.265, P@10 0.755 against 0.745,
-  nDCG@20 0.668 against 0.633: :meth:`RankingModels.calibration`);
-- graded: one regression per grade level (grade >= 1, >= 2, ...), each probability capped by the
-  level below's, one uniform per rank giving the grade, so that nDCG@20 sees the grades; the
-  package's measure code (``irrepro.measures.kernel.score_grades``) scores the simulated lists (a
-  document drawn grade 0 is judged non-relevant: these measures count an unjudged one so);
-- ``draws`` rankings are simulated once per run and topic, and a trial takes, per system and topic,
-  one of them (distinct ones for systems of one run): the simulated score distribution is that of
-  the draws, the expected scores are exact for it (``RankingModels.means``) and their distance to
-  the fitted model's is their Monte Carlo error (``RankingModels.mc_error``);
-- topics drawn at random with replacement from the collection's (so any n: Urbano et al.'s 25, 50,
-  100 and Otero et al.'s 10, 30, 50);
-- the null: both systems (all k of a family) one run's model; the alternative: different runs, no
-  synthetic improvement of a run: a baseline among the bottom 75% by expected score, then system i
-  one of the 10 unused runs closest to the baseline's mean + ``i delta`` (design A's choice of a
-  pair; Otero et al.'s spacing ``i es`` for families); the true difference is the difference of
-  expected scores;
-- Urbano et al.'s five tests and Sakai's two (``batch_pvalues``; R's Wilcoxon, exact for small
-  samples); in families, Holm and BH by statsmodels (``irrepro.stats.adjust_pvalues``); a pair is
-  found when rejected with the sign of its true difference (theirs: any rejection).
+fitted score distributions (design A, ``_urbano``). Their design as the authors' code runs it
+(davidoterof/ecir2025) and ours, choice by choice with the file each of theirs comes from:
+:func:`design_table`; the sizes at each scale: :func:`ranking_design`; all of it in one call:
+:func:`ranking_study`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -63,15 +25,10 @@ from ..stats import adjust_pvalues, clustered_se, expit
 from ._differences import difference_properties
 from ._pvalues import RESAMPLING
 from ._urbano import _NEIGHBOURS, _TOP, SAKAI_TESTS, UrbanoPValues, batch_pvalues
+from ._urbano_sizes import urbano_design
 
-#: Topic-set sizes: Otero et al.'s 10, 30 and 50 and Urbano et al.'s 25, 50 and 100.
-RANKING_TOPICS = (10, 25, 30, 50, 100)
-#: Systems per family (Otero et al.).
-FAMILY_SIZES = (3, 5, 10)
 #: Multiple-comparison procedures by ``irrepro.stats.adjust_pvalues``' (statsmodels') names.
 PROCEDURES = ("none", "holm", "fdr_bh")
-#: Trials (families) per configuration: a 5% rate to a clustered Monte Carlo error <= 0.005.
-RANKING_TRIALS = {"paper": 2500, "quick": 300}
 #: Their penalty on the slope (smile's ``smile.logistic.lambda``).
 _LAMBDA = 0.1
 #: Newton steps at most (a damped step changes no logit by more than 4).
@@ -115,7 +72,7 @@ def _simulate_run(task) -> np.ndarray:
     sim = sum((u < q.astype(np.float32)).astype(np.int8) for q in p[1:])
     sim[:, ~valid] = PAD
     scores = score_grades(sim, counts, list(measures))
-    return np.stack([scores[m].T for m in measures])
+    return np.ascontiguousarray(np.stack([scores[m].T for m in measures]))  # one layout, one summation order
 
 
 @dataclass(frozen=True)
@@ -495,3 +452,258 @@ def ranking_family_experiment(
     return RankingFamilies(tests, PROCEDURES, np.concatenate([o[0] for o in out], axis=2),
                            np.concatenate([o[1] for o in out]), models.difference(fam[:, i], fam[:, j])[0],
                            cluster, k, n_topics, float(delta), models.measure)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RankingDesign:
+    """The sizes of design B at one scale (``ranking_design``).
+
+    Attributes
+    ----------
+    measures : tuple of str
+        Fitted; the first's nulls at every one of ``sizes``, the others' at ``topics``.
+    sizes : tuple of int
+        Topic-set sizes of the pairwise nulls.
+    topics : int
+        Topic-set size of the pairwise power rows and of the other measures' nulls.
+    deltas : tuple of float
+        True differences of the pairwise power rows.
+    k, family_topics : tuple of int
+        Systems per family and topic-set sizes of the families (first measure, null and power).
+    family_delta : float
+        The spacing of a family's systems in the power rows.
+    trials, power_trials : int
+        Trials (families) per null row and per power row.
+    B, draws : int
+        Resamples of the resampling tests; simulated rankings per run and topic.
+    se : float
+        The clustered Monte Carlo error of a 5% rate that ``trials`` are sized for.
+    """
+
+    measures: tuple
+    sizes: tuple
+    topics: int
+    deltas: tuple
+    k: tuple
+    family_topics: tuple
+    family_delta: float
+    trials: int
+    power_trials: int
+    B: int
+    draws: int
+    se: float
+
+
+def ranking_design(scale: str = "paper") -> RankingDesign:
+    """The sizes of the ranking-level simulation (design B) in the book at ``scale``.
+
+    ``"paper"``: AP, P@10 and nDCG@20 fitted with 100 rankings per run and topic; AP's nulls at 25, 50
+    and 100 topics, P@10's and nDCG@20's at 50; power at delta = 0.01, 0.02, 0.05 and 0.1 on 50 topics;
+    families of 3, 5 and 10 systems at 25 and 50 topics, under the complete null and 0.02 apart; 2,500
+    trials (families) per row, so that a 5% rate keeps a Monte Carlo error of 0.005 clustered by run for
+    design effects up to 1.3 (measured: 0.9 to 1.15); B as design A's (:func:`urbano_design`), 2000.
+    ``"full"``: also Otero et al.'s 10 and 30 topics (pairs and families), every delta 0.01, ..., 0.1,
+    10,000 trials per null row and 4,000 per power row, 200 rankings, B = 10,000. ``"quick"``: 300 and
+    100 trials, power at 0.01 and 0.05, 20 rankings, B = 200.
+
+    Parameters
+    ----------
+    scale : {"paper", "quick", "full"}
+        Read by the caller (the book's ``IRREPRO_SCALE``), never here.
+
+    Returns
+    -------
+    RankingDesign
+
+    Examples
+    --------
+    >>> from irrepro.known_truth import ranking_design
+    >>> ranking_design().trials, ranking_design("quick").sizes
+    (2500, (25, 50, 100))
+    """
+    scale = parallel.check_scale(scale)
+    paper = RankingDesign(measures=("AP", "P@10", "nDCG@20"), sizes=(25, 50, 100), topics=50,
+                          deltas=(0.01, 0.02, 0.05, 0.1), k=(3, 5, 10), family_topics=(25, 50), family_delta=0.02,
+                          trials=2500, power_trials=2500, B=urbano_design(scale).B, draws=100, se=0.005)  # fmt: skip
+    if scale == "quick":
+        return replace(paper, deltas=(0.01, 0.05), trials=300, power_trials=100, draws=20, se=0.015)
+    if scale == "full":
+        return replace(paper, sizes=(10, 25, 30, 50, 100), deltas=tuple(i / 100 for i in range(1, 11)),
+                       family_topics=(10, 25, 30, 50), trials=10_000, power_trials=4000, draws=200, se=0.0025)  # fmt: skip
+    return paper
+
+
+@dataclass(frozen=True)
+class RankingStudy:
+    """Design B run whole (``ranking_study``).
+
+    Attributes
+    ----------
+    design : RankingDesign
+    models : dict
+        measure -> ``RankingModels``.
+    pairs : dict
+        ``(measure, topics, delta)`` -> ``UrbanoPValues`` of every test (delta 0: the null).
+    families : dict
+        ``(k, topics, delta)`` -> ``RankingFamilies`` of the first measure (delta 0: the complete null).
+    """
+
+    design: RankingDesign
+    models: dict
+    pairs: dict
+    families: dict
+
+
+def ranking_study(
+    runset: RunSet, design: RankingDesign, *, seed: SeedLike, n_jobs: int | None = None
+) -> RankingStudy:
+    """The ranking-level simulation after Parapar et al. (2021) and Otero et al. (2025), whole.
+
+    Fits the models of rankings to every run (``fit_ranking_models``), then per
+    ``RankingDesign``: the pairwise nulls and power rows of all of Urbano et al.'s and Sakai's
+    tests (``ranking_experiment``, with the properties of the differences) and the families'
+    FWER and power under t and Wilcoxon with Holm and BH (``ranking_family_experiment``). Rows of
+    one measure and delta (of one family size and delta) differ only in their topic-set size and draw
+    from one child of the seed: the same sequence of runs at every size. Results do not depend on
+    ``n_jobs``.
+
+    Parameters
+    ----------
+    runset : irrepro.data.RunSet
+        Runs and qrels (``irrepro.data.load_runs``).
+    design : RankingDesign
+        ``ranking_design``'s, or one replaced in part (``dataclasses.replace``).
+    seed : SeedLike
+    n_jobs : int, optional
+
+    Returns
+    -------
+    RankingStudy
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> from irrepro import known_truth as kt
+    >>> from irrepro.data import synthetic
+    >>> rs = synthetic.runs(12, 8, list_length=50, r_median=10, seed=1)
+    >>> design = replace(kt.ranking_design("quick"), measures=("AP",), sizes=(10,), topics=10, deltas=(0.02,),
+    ...                  k=(3,), family_topics=(10,), trials=40, power_trials=40, B=50, draws=10)
+    >>> study = kt.ranking_study(rs, design, seed=1)
+    >>> sorted(study.pairs), sorted(study.families)
+    ([('AP', 10, 0.0), ('AP', 10, 0.02)], [(3, 10, 0.0), (3, 10, 0.02)])
+    """
+    g_fit, g_pairs, g_families = parallel.as_seed_sequence(seed).spawn(3)
+    models = fit_ranking_models(runset, design.measures, draws=design.draws, seed=g_fit, n_jobs=n_jobs)
+    first, pairs, families = design.measures[0], {}, {}
+    rows = [(first, n, 0.0) for n in design.sizes] + [(m, design.topics, 0.0) for m in design.measures[1:]]
+    rows += [(first, design.topics, float(d)) for d in design.deltas]
+    seeds = _common_seeds([(m, d) for m, _, d in rows], g_pairs)
+    for m, n, d in rows:
+        trials = design.power_trials if d else design.trials
+        pairs[m, n, d] = ranking_experiment(
+            models[m], n, trials=trials, delta=d, B=design.B, seed=seeds((m, d)), n_jobs=n_jobs
+        )
+    rows = [
+        (k, n, d) for k in design.k for d in (0.0, float(design.family_delta)) for n in design.family_topics
+    ]
+    seeds = _common_seeds([(k, d) for k, _, d in rows], g_families)
+    for k, n, d in rows:
+        trials = design.power_trials if d else design.trials
+        families[k, n, d] = ranking_family_experiment(
+            models[first], n, k=k, families=trials, delta=d, B=design.B, seed=seeds((k, d)), n_jobs=n_jobs
+        )
+    return RankingStudy(design, models, pairs, families)
+
+
+def _common_seeds(keys, seed):
+    """Key -> a new copy of the child of ``seed`` of its distinct key (in order of first appearance)."""
+    keys = list(dict.fromkeys(keys))
+    kids = dict(zip(keys, parallel.as_seed_sequence(seed).spawn(len(keys))))
+    return lambda key: np.random.SeedSequence(kids[key].entropy, spawn_key=kids[key].spawn_key)
+
+
+def design_table(scale: str = "paper") -> pd.DataFrame:
+    """Parapar et al.'s and Otero et al.'s design, as their code runs it, and ours at ``scale``, aspect by aspect.
+
+    Their files are named under davidoterof/ecir2025's ``src/main/java/org/irlab/ecir25/`` unless the
+    path starts with ``src/``.
+    """
+    d = ranking_design(scale)
+    return pd.DataFrame([
+        ("data", "TREC runs and qrels named on the command line (`experiment/Main.java`: -r, -q); the plotting "
+         "scripts read TREC's `input.*` run files (`src/main/py/`)",
+         "TREC-COVID round 5: its 126 runs (identical lists kept once) with the round-5 qrels (grades 0, 1, 2)",
+         "the book's collection with rankings and graded qrels (design A's collections are score matrices)"),
+        ("system model", "per run and topic, a logistic regression of relevance on the rank 1..L, the slope penalised "
+         "by 0.5 x 0.1 slope^2 (smile's default lambda, BFGS; `models/ProbabilityModel.java`, "
+         "`src/main/java/smile/classification/CustomLogitLogisticRegressor.java`); a list of one class keeps its own relevance",
+         "the same penalised regression on the log of the rank (Newton's method); a list of one class keeps its own",
+         "in rank it cannot reproduce the runs (mean AP 0.198 against their 0.265, P@10 0.415 against 0.745: a "
+         "logistic curve in rank is too flat at the top); in log rank it does (0.268 and 0.755; "
+         "`RankingModels.calibration`)"),
+        ("relevance grades", "the qrels' grade is the class label (unjudged 0): binary qrels (with three grades in a "
+         "list smile fits a multinomial model, whose `getW()` is null); the simulated lists are binary: AP's R counts "
+         "the qrels' non-zero grades, nDCG (the whole list, linear gains) gains 1 per simulated relevant document "
+         "against the qrels' graded ideal (`metric/MAP.java`, `metric/NDCG.java`)",
+         "one regression per grade level (>= 1, >= 2), each capped by the level below, one uniform per rank giving "
+         "the grade; AP, P@10 and nDCG@20 by the package's measure code (trec_eval's conventions)",
+         "TREC-COVID's qrels are graded: nDCG@20 sees the grades, and a perfect list scores 1"),
+        ("ranking simulation", "per system, topic and trial, a new Bernoulli draw at each of the run's L ranks "
+         "(`ProbabilityModel.sampleRelevance`)",
+         f"{d.draws} rankings per run and topic simulated once; a trial takes one per system and topic (distinct "
+         "ones for systems of one run)",
+         "one fit and one scoring per run; the expected scores are exact for the draws, and their distance to the "
+         "model's is measured (`RankingModels.mc_error`)"),
+        ("topics", "n = 10, 30, 50: the first n keys of the model's topic map (a fastutil hash map's order), the same "
+         "in every trial and for every system (`ProbabilityModel.sampleMetric`, "
+         "`experiment/ExperimentCompareTests.java`)",
+         f"n drawn at random with replacement from the 50 in every trial: pairs at {_join(d.sizes)}, families at "
+         f"{_join(d.family_topics)}; the same sequence of runs at every n",
+         "the topics are a sample too, as in Urbano et al.'s design, and any n can be drawn (100 of 50 repeat "
+         "topics); common random numbers across n"),
+        ("null", "es = 0: all m systems the run's fitted model (`experiment/SystemModel.java`)",
+         "both systems (all k of a family) one run's model, the run uniform among the distinct runs",
+         "the same; the null holds exactly"),
+        ("alternative", "system i: the run's two coefficients times 1 + i es (divided where negative), i = -1..1, "
+         "-2..2, -4..5 for m = 3, 5, 10; es = 0.005, 0.010, ..., 0.25 (`ProbabilityModel.sampleRelevance`, "
+         "`SystemModel.java`)",
+         "real runs: a baseline among the bottom 75% by expected score, system i one of the 10 unused runs closest "
+         f"to its mean + i delta; delta = {_join(d.deltas)} (pairs), {d.family_delta} apart (families)",
+         "a scaled model is no system's, and es is no difference in the measure: real runs differ as systems do, "
+         "and delta is in the measure's units, as in design A"),
+        ("true difference", "not computed: every pair is different when es > 0",
+         "the difference of the runs' expected scores over their simulated rankings (`RankingModels.difference`)",
+         "power against the size of the difference it detects, and a sign for each rejection to be right or wrong"),
+        ("tests", "Commons Math 3.3 (`nhst/UnadjustedTTest.java`, `nhst/UnadjustedWilcoxon.java`): paired t; "
+         "Wilcoxon by the normal approximation (exactPValue false) with a continuity correction, zero differences "
+         "kept and counted with the negative ranks, no tie correction; randomised Tukey HSD (100,000 permutations) "
+         "and ANOVA + Tukey HSD; alpha = 0.05, rejected at p <= alpha, a NaN p counted as 1",
+         "Urbano et al.'s five (R's conventions: Wilcoxon exact below 50 topics without ties or zeros, else normal "
+         f"with continuity and tie corrections, zeros dropped) and Sakai's two, B = {d.B:,}; alpha = 0.05",
+         "the tests of the chapter's other designs, on the same trials"),
+        ("multiple comparisons", "Bonferroni, Holm, BH and BY as decisions at alpha (`nhst/*Correction.java`): Holm "
+         "compares every sorted p with alpha / (m - i + 1) without stopping at the first failure, BH every one with "
+         "i alpha / m without the step-up; so their BH's FWER is BH's and their Holm's complete power Holm's, but "
+         "their Holm's FWER is at least Holm's and their BH's complete power at most BH's",
+         "Holm and BH by statsmodels (`irrepro.stats.adjust_pvalues`), all pairs of a family, t and Wilcoxon",
+         "the procedures as published; t and Wilcoxon are Otero et al.'s tests"),
+        ("error rates counted", "FWER: families with any rejection (es = 0); complete power: families with every pair "
+         "rejected, whatever the sign (`SystemModel.java`, computeMetric); per run, then averaged over the runs "
+         "(`src/main/py/plot-simulation-*.py`)",
+         "pairs: type I, power and type III per test; families: FWER, power (the share of pairs rejected with the "
+         "sign of their true difference) and complete power (all of them)",
+         "a rejection with the wrong sign is a type III error, not power"),
+        ("trials / Monte Carlo error", "1,000 families per run, es and configuration "
+         "(`ExperimentCompareTests.java`, SIMULATIONS; the FWER plot reads folders named `sims_1`, the power plot "
+         "`sims_1000`); no Monte Carlo error",
+         (f"{d.trials:,} trials (families) per row" if d.trials == d.power_trials else
+          f"{d.trials:,} trials (families) per null row, {d.power_trials:,} per power row") + "; Monte Carlo errors "
+         "clustered by pair of runs (families: by set of runs)",
+         f"a 5% rate to a clustered Monte Carlo error of {d.se} (design effects measured near 1)"),
+    ], columns=["aspect", "Parapar et al. 2021 / Otero et al. 2025", "this chapter", "why"])  # fmt: skip
+
+
+def _join(values) -> str:
+    """``values`` as ``a, b and c``."""
+    words = [f"{v:g}" for v in values]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
