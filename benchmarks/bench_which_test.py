@@ -9,12 +9,16 @@ chapter's AP null pool, and its power pools at the large-query deltas, fitted fi
 2. the large-query regime (:func:`irrepro.known_truth._large.large_query_experiments` with
    ``large_query_design(scale)``: the null and the two deltas at 250, 1,000 and 5,000 topics, every
    test, the trials' properties), with the copulas it had to fit beyond the chapter's (0 expected);
-3. the ranking-level design (``irrepro.known_truth._rankings``) when it exists: see ``rankings``.
+3. the ranking-level design (:func:`irrepro.known_truth.ranking_study` with ``ranking_design(scale)``
+   on TREC-COVID round 5, loaded untimed: the models of rankings fitted, the pairs and the families);
+4. several systems on the score-level design (:func:`irrepro.known_truth.multiple_experiment` at the
+   scale: families of 3, 5 and 10 systems on the AP models, complete and partial nulls).
 
-Wall seconds, CPU seconds (this process and its reaped workers) and ratios against the anchor;
-``--breakdown`` adds the large-query regime's CPU ms per trial, per size, of the simulation alone and
-of each test. The copula cache is a fresh temporary ``IRREPRO_CACHE`` unless ``--cache`` names one
-(a cache the chapter filled skips the untimed fits). Run:
+Cases 3 and 4 draw from the "Which test?" chapter's seeds (children 3 and 4 of 2025). Wall seconds,
+CPU seconds (this process and its reaped workers) and ratios against the anchor; ``--breakdown`` adds
+the large-query regime's CPU ms per trial, per size, of the simulation alone and of each test. The
+copula cache is a fresh temporary ``IRREPRO_CACHE`` unless ``--cache`` names one (a cache the chapter
+filled skips the untimed fits). Run:
 
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_which_test.py [--scale paper] [--jobs 2]
     IRREPRO_MIRROR=../shared/data python benchmarks/bench_which_test.py --breakdown [--trials 200]
@@ -42,6 +46,8 @@ ALL_TESTS = URBANO_TESTS + kt.SAKAI_TESTS
 #: (SEED_OF[44]) and the AP power experiments at 50 topics (children of SS[47], delta 0.01 first).
 SEED = 2019
 DELTAS = tuple(np.round(np.arange(1, 11) / 100, 2))
+#: The "Which test?" chapter's seeds (notebooks/which_test.md: SS = children of 2025).
+WHICH_SS = np.random.SeedSequence(2025).spawn(8)
 
 
 def cpu() -> float:
@@ -60,16 +66,6 @@ def timed(fn, *args, **kwargs):
 def cached(models) -> int:
     """Copulas in the cache of the models' ML twins."""
     return sum(len(_copula_cache.load(_urbano._twin(m, "mle"))) for m in models)
-
-
-def rankings(models, args):
-    """The ranking-level design as its chapter runs it at ``args.scale``, a call with no arguments, or
-    None where its module is not on this branch (hook: the lead fills it in)."""
-    try:
-        from irrepro.known_truth import _rankings  # noqa: F401
-    except ImportError:
-        return None
-    return None
 
 
 def breakdown(models, args):
@@ -110,6 +106,7 @@ def main():
         if args.breakdown:
             return breakdown(models, args)
         urbano, design = kt.urbano_design(args.scale), _large.large_query_design(args.scale)
+        ranking = kt.ranking_design(args.scale)
         null_seed = np.random.SeedSequence(SEED, spawn_key=(44,))
         at = urbano.power_topics.index(50) * len(DELTAS)  # the chapter's AP children at 50 topics
         power_seeds = dict(zip(DELTAS, ss[47].spawn(3 * len(urbano.power_topics) * len(DELTAS))[at:]))
@@ -123,7 +120,7 @@ def main():
             kw = dict(delta=d, trials=urbano.power_trials, tests="paired-t", B=1, seed=seed, **common)
             fits += timed(kt.urbano_experiment, models, 50, **kw)[0]
         print(f"scale {args.scale}, {args.jobs} worker(s); the chapter's copulas fitted first ({fits:.1f} s)")
-        print(f"large-query design: {design}")
+        print(f"large-query design: {design}\nranking-level design: {ranking}")
         rows = [
             (
                 "anchor: the chapter's AP null, 100 topics",
@@ -137,9 +134,15 @@ def main():
         )
         trials = sum(r.trials for r in rows[-1][3].values())
         notes = ["", f"{trials:,} trials, {cached(models) - before} copulas fitted"]
-        ranked = rankings(models, args)
-        rows.append(("ranking-level design", *(timed(ranked) if ranked else (np.nan,) * 3)))
-        notes.append("" if ranked else "not on this branch (hook: rankings())")
+        covid = data.load_runs("trec-covid-round5")
+        kw = dict(seed=WHICH_SS[3], n_jobs=args.jobs)
+        rows.append(("ranking-level design, fit included", *timed(kt.ranking_study, covid, ranking, **kw)))
+        study = rows[-1][3]
+        pairs, fams = (sum(len(r.d) for r in x.values()) for x in (study.pairs, study.families))
+        notes.append(f"{pairs:,} trials, {fams:,} families, {len(study.models['AP'].runs)} run models")
+        kw = dict(seed=WHICH_SS[4], scale=args.scale, n_jobs=args.jobs)
+        rows.append(("several systems (3, 5, 10), score level", *timed(kt.multiple_experiment, models, **kw)))
+        notes.append(f"{sum(p.shape[1] for p in rows[-1][3].p.values()):,} families (null and partial)")
         print(f"\n{'case':<44} {'wall s':>8} {'CPU s':>8} {'x anchor':>9}  note")
         for (name, wall, cpus, _), note in zip(rows, notes):
             print(f"{name:<44} {wall:8.1f} {cpus:8.1f} {wall / rows[0][1]:9.2f}  {note}")
