@@ -48,8 +48,8 @@ def large_query_design(scale: str = "paper") -> LargeQueryDesign:
     1.0 over this pool at every size: their rejections on a pair are independent); 150 trials per size
     at delta = 0.01 and 0.02 (true standardised effects of about 0.07 and 0.15); B = 1,000 at 250
     topics and 500 above, where :func:`finite_b_bias` bounds the bias of a rate below its error.
-    ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000. ``"quick"``: 100,
-    100 and 50 null trials, 30 power trials, B = 100, a pool of 100.
+    ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000. ``"quick"``: 100, 50
+    and 20 null trials, 20 power trials, B = 100, a pool of 100.
     """
     scale = parallel.check_scale(scale)
     deltas = (0.01, 0.02)
@@ -59,7 +59,7 @@ def large_query_design(scale: str = "paper") -> LargeQueryDesign:
         return LargeQueryDesign(
             SIZES, (trials_for_se(0.005),) * 3, 150, (1000, 500, 500), deltas, 0.005, POOL_PAIRS
         )
-    return LargeQueryDesign(SIZES, (100, 100, 50), 30, (100,) * 3, deltas, 0.031, 100)
+    return LargeQueryDesign(SIZES, (100, 50, 20), 20, (100,) * 3, deltas, 0.049, 100)
 
 
 def large_query_experiments(

@@ -32,6 +32,7 @@ _TOP = 0.25
 #: Experimental candidates per baseline: the systems closest in mean to the baseline's + delta.
 _NEIGHBOURS = 10
 _TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CANDIDATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: Copulas fitted per process task.
 _CHUNK = 100
 #: The spawn key (below the seed's) of an experiment's pool of pairs; its batches' are 0, 1, ...
@@ -144,7 +145,15 @@ def _twin(model: CollectionModel, method: str) -> CollectionModel:
 
 
 def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
-    """Baseline -> [(experimental system, its margin or the mean to move its own margin to)]."""
+    """Baseline -> [(experimental system, its margin or the mean to move its own margin to)], once per model."""
+    found = _CANDIDATES.setdefault(model, {})
+    if (delta, null) not in found:
+        found[delta, null] = _find_candidates(model, delta, null)
+    return found[delta, null]
+
+
+def _find_candidates(model: CollectionModel, delta: float, null: str) -> dict:
+    """:func:`_candidates`, computed."""
     mu = model.means
     if delta == 0:
         if null == "same-margin":
