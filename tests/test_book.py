@@ -1042,22 +1042,26 @@ def _code_cells(path):
     return [c for c in jupytext.read(path).cells if c.cell_type == "code"]
 
 
-def _chapter_key(path) -> str:
-    """The citation key a chapter opens with: the argument of its ``book.header(...)``."""
-    keys = {
-        node.args[0].value
+def _chapter_keys(path) -> list[str]:
+    """The citation keys a chapter opens with: the argument of its one ``book.header(...)`` (a key,
+    or a tuple of the studies it judges)."""
+    args = [
+        node.args[0]
         for node in ast.walk(ast.parse("\n".join(c.source for c in _code_cells(path))))
-        if isinstance(node, ast.Call)
-        and getattr(node.func, "attr", "") == "header"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    }
-    assert len(keys) == 1, (path.name, keys)
-    return keys.pop()
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "header" and node.args
+    ]
+    assert len(args) == 1, (path.name, [ast.unparse(a) for a in args])
+    keys = ast.literal_eval(args[0])
+    return [keys] if isinstance(keys, str) else list(keys)
+
+
+def _chapter_key(path) -> str:
+    """The citation key a chapter opens with (its first, where it judges several studies)."""
+    return _chapter_keys(path)[0]
 
 
 def test_every_paper_and_study_has_one_chapter():
-    keys = [_chapter_key(p) for p in CHAPTERS]
+    keys = [k for p in CHAPTERS for k in _chapter_keys(p)]
     assert sorted(keys) == sorted(k for k, _ in (*book.PAPERS, *book.STUDIES)), keys
 
 
@@ -1290,8 +1294,7 @@ def test_no_paper_number_is_typed_in_a_code_cell():
     book/papers/*.yml."""
     import yaml
 
-    for path in CHAPTERS:
-        key = _chapter_key(path)
+    for path, key in ((p, k) for p in CHAPTERS for k in _chapter_keys(p)):
         doc = yaml.safe_load((ROOT / "book" / "papers" / f"{key}.yml").read_text(encoding="utf-8"))
         printed = {
             t
@@ -1377,9 +1380,20 @@ def _package_keys(tree, names) -> list[re.Pattern]:
     return out
 
 
+def _loaded_keys(path) -> list[str]:
+    """The papers whose numbers a chapter loads (``book.paper_numbers("<key>")``)."""
+    return [
+        a.args[0].value
+        for a in ast.walk(ast.parse("\n".join(c.source for c in _code_cells(path))))
+        if isinstance(a, ast.Call) and getattr(a.func, "attr", "") == "paper_numbers"
+        and a.args and isinstance(a.args[0], ast.Constant)
+    ]  # fmt: skip
+
+
 def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
-    for path in CHAPTERS:
-        key = _chapter_key(path)
+    """Every entry of a paper's yml is read by its chapter, or by another chapter that loads it."""
+    unread_by: dict[str, set] = {}
+    for path, key in dict.fromkeys((p, k) for p in CHAPTERS for k in (*_chapter_keys(p), *_loaded_keys(p))):
         tree = ast.parse("\n".join(c.source for c in _code_cells(path)))
         names = {
             n
@@ -1424,7 +1438,9 @@ def test_every_number_of_a_papers_yml_is_read_by_its_chapter():
             for k in book.paper_numbers(key)
             if k not in passed and not any(p.fullmatch(k) for p in patterns)
         ]
-        assert not unread, f"{path.name} never reads {unread} of book/papers/{key}.yml"
+        unread_by[key] = unread_by.get(key, set(unread)) & set(unread)
+    for key, unread in unread_by.items():
+        assert not unread, f"no chapter reads {sorted(unread)} of book/papers/{key}.yml"
 
 
 def test_rows_rerun_under_emulated_conditions_are_counted_both_ways(tmp_path, monkeypatch):

@@ -24,9 +24,13 @@ PAPERS = (
 
 #: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
 #: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
-#: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`).
+#: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`). A chapter
+#: may judge several studies, each with its own headline.
 STUDIES = (
     ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
+    ("parapar2021testing", "Which test? (beside Parapar, Losada & Barreiro 2021)"),
+    ("otero2025towards", "Which test? (beside Otero, Parapar & Barreiro 2025)"),
+    ("ihemelandu2023inference", "Which test? (beside Ihemelandu & Ekstrand 2023)"),
     ("sakai2016topic", "Planning an evaluation (beside Sakai 2016)"),
 )
 

@@ -357,7 +357,7 @@ def _label_html(lab: str, none: str) -> str:
 
 
 def header(
-    paper: str,
+    paper: str | Sequence[str],
     counts: Mapping[str, int] | pd.Series | None = None,
     *,
     tested: Sequence[str] = (),
@@ -366,12 +366,13 @@ def header(
     """The opening box of a chapter: the paper's reference and the verdict label.
 
     A chapter calls it in its last cell and shows it at its top (``{glue:}``), opening with its
-    headline; a chapter beyond the papers (``STUDIES``) gets no label.
+    headline; a chapter beyond the papers (``STUDIES``) gets no label. A chapter that judges several
+    studies gets one box per study, in the order given.
 
     Parameters
     ----------
-    paper : str
-        The paper's citation key (or a study of ``STUDIES``).
+    paper : str or sequence of str
+        The paper's citation key (or a study of ``STUDIES``; or several studies).
     counts : mapping or None
         Status -> rows (None: the comparisons this session made for ``paper``).
     tested : sequence of str
@@ -384,6 +385,10 @@ def header(
     object
         HTML that Jupyter displays (``_repr_html_``).
     """
+    if not isinstance(paper, str):
+        if counts is not None:
+            raise ValueError("header: counts are per study; give them for one study at a time")
+        return _HTML("".join(header(p, tested=tested, data=data).text for p in paper))
     others, counts_from_session = "", counts is None
     if counts is None:
         card = session_card(paper)

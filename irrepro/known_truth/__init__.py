@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from . import _chapter_rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
+from . import _which as which  # noqa: F401  (the chapter "Which test?": its tables and rows)
 from ._experiments import rejection_experiment
 from ._family import family_experiment
 from ._findings import simulator_checks
+from ._large import large_query_design, large_query_experiments
 from ._multiple import multiple_experiment
 from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
 from ._pvalues import MC_TARGET, finite_b_bias, finite_b_checks, mc_error, mc_error_at
@@ -34,6 +36,8 @@ __all__ = [
     "urbano_design",
     "ranking_design",
     "ranking_study",
+    "large_query_design",
+    "large_query_experiments",
     "until_decided",
     "design_effects",
     "finite_b_bias",

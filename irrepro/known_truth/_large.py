@@ -40,26 +40,51 @@ class LargeQueryDesign:
     pool: int | None
 
 
-def large_query_design(scale: str = "paper") -> LargeQueryDesign:
-    """The sizes of the large-query experiments at ``scale``.
+def large_query_design(scale: str = "paper", sizes: tuple = SIZES) -> LargeQueryDesign:
+    """The sizes of the large-query experiments (Ihemelandu & Ekstrand 2023) at ``scale``.
 
     ``"paper"``: the chapter's pool of 4,000 AP pairs; 1,900 null trials per size, so a type I rate of
     5% keeps a Monte Carlo error of 0.005 (the tests that hold their level have a design effect of
     1.0 over this pool at every size: their rejections on a pair are independent); 150 trials per size
-    at delta = 0.01 and 0.02 (true standardised effects of about 0.07 and 0.15); B = 1,000 at 250
-    topics and 500 above, where :func:`finite_b_bias` bounds the bias of a rate below its error.
-    ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000. ``"quick"``: 100, 50
-    and 20 null trials, 20 power trials, B = 100, a pool of 100.
+    at delta = 0.01 and 0.02 (true standardised effects of about 0.07 and 0.15 at 1,000 topics); B =
+    1,000 up to 250 topics and 500 above, where :func:`finite_b_bias` bounds the bias of a rate below
+    its error. ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000.
+    ``"quick"``: 100 null trials up to 250 topics, 50 up to 1,000 and 20 above, 20 power trials, B = 100,
+    a pool of 100.
+
+    Parameters
+    ----------
+    scale : {"paper", "quick", "full"}
+    sizes : tuple of int
+        The topic-set sizes (default 250, 1,000 and 5,000; the chapter "Which test?" runs its
+        score-level design as the same experiments at 25, 50 and 100).
+
+    Returns
+    -------
+    LargeQueryDesign
+        ``sizes``, ``trials`` (null trials per size), ``power_trials``, ``B`` (per size), ``deltas``,
+        ``se`` (the Monte Carlo error a 5% rate is sized for) and ``pool``.
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt
+    >>> d = kt.large_query_design("quick")
+    >>> d.sizes, d.deltas
+    ((250, 1000, 5000), (0.01, 0.02))
     """
     scale = parallel.check_scale(scale)
-    deltas = (0.01, 0.02)
+    sizes, deltas = tuple(sizes), (0.01, 0.02)
     if scale == "full":
-        return LargeQueryDesign(SIZES, (trials_for_se(0.002),) * 3, 2000, (2000,) * 3, deltas, 0.002, None)
-    if scale == "paper":
         return LargeQueryDesign(
-            SIZES, (trials_for_se(0.005),) * 3, 150, (1000, 500, 500), deltas, 0.005, POOL_PAIRS
+            sizes, (trials_for_se(0.002),) * len(sizes), 2000, (2000,) * len(sizes), deltas, 0.002, None
         )
-    return LargeQueryDesign(SIZES, (100, 50, 20), 20, (100,) * 3, deltas, 0.049, 100)
+    if scale == "paper":
+        B = tuple(1000 if n <= 250 else 500 for n in sizes)
+        return LargeQueryDesign(
+            sizes, (trials_for_se(0.005),) * len(sizes), 150, B, deltas, 0.005, POOL_PAIRS
+        )
+    trials = tuple(100 if n <= 250 else 50 if n <= 1000 else 20 for n in sizes)
+    return LargeQueryDesign(sizes, trials, 20, (100,) * len(sizes), deltas, 0.049, 100)
 
 
 def large_query_experiments(
@@ -71,10 +96,41 @@ def large_query_experiments(
     tests=URBANO_TESTS + SAKAI_TESTS,
     n_jobs: int | None = None,
 ) -> dict:
-    """``{(topics, delta): UrbanoPValues}`` (with ``props``) of the design's null and power experiments.
+    """The null and power experiments of ``design`` on Urbano et al.'s simulator, with the trials' properties.
 
-    Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``): the same pool and
-    the same pairs, trial by trial, at every size; the chapter's seeds give the chapter's pools.
+    Each is :func:`urbano_experiment` with ``properties=True`` (every trial's
+    :func:`~irrepro.known_truth._differences.difference_properties`), so that
+    ``UrbanoPValues.minimal_effect`` gives the share of significant differences below a minimal
+    standardised effect. Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``):
+    the same pool and the same pairs, trial by trial, at every size (common random numbers).
+
+    Parameters
+    ----------
+    models : sequence of CollectionModel
+    design : LargeQueryDesign
+        :func:`large_query_design`'s.
+    null_seed : SeedLike
+    power_seeds : mapping
+        delta -> SeedLike, one per delta of the design.
+    tests : sequence of str
+        Urbano et al.'s five and Sakai's two by default.
+    n_jobs : int, optional
+
+    Returns
+    -------
+    dict
+        ``(topics, delta)`` -> ``UrbanoPValues`` (delta 0: the null).
+
+    Examples
+    --------
+    >>> from irrepro import known_truth as kt, simulation as sim
+    >>> from irrepro.data import synthetic
+    >>> models = [sim.fit_collection(synthetic.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
+    >>> d = kt.large_query_design("quick", sizes=(20,))
+    >>> res = kt.large_query_experiments(models, d, null_seed=1, power_seeds={0.01: 2, 0.02: 3},
+    ...                                  tests=("paired-t", "wilcoxon"))
+    >>> sorted(res), res[20, 0.0].trials
+    ([(20, 0.0), (20, 0.01), (20, 0.02)], 100)
     """
     common = dict(tests=tests, pool=design.pool, n_jobs=n_jobs, properties=True)
     out = {}

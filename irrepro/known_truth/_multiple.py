@@ -26,8 +26,9 @@ from ._urbano import SAKAI_TESTS, batch_pvalues
 PROCEDURES = {"unadjusted": None, "Holm": "holm", "BH": "fdr_bh"}
 #: The tests whose p-values are counts over B resamples.
 _RESAMPLED = (*RESAMPLING, "bootstrap-shift")
-#: Trials and families per (m, topics) at each scale: a 5% family-wise error to a clustered se <= 0.01.
-_DESIGN = {"paper": (600, 120), "quick": (120, 40)}
+#: Trials and families per (m, topics) at each scale: a 5% family-wise error to a clustered se <= 0.01
+#: ("full": 0.005).
+_DESIGN = {"paper": (600, 120), "quick": (120, 40), "full": (2400, 480)}
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def multiple_experiment(
     seed : SeedLike
     n_jobs : int, optional
     families_per_task : int
-    scale : {"paper", "quick"}
+    scale : {"paper", "quick", "full"}
         What ``trials``, ``n_families`` and ``B`` left at None stand for.
 
     Returns

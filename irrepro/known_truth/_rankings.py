@@ -504,7 +504,7 @@ def ranking_design(scale: str = "paper") -> RankingDesign:
     design effects up to 1.3 (measured: 0.9 to 1.15); B as design A's (:func:`urbano_design`), 2000.
     ``"full"``: also Otero et al.'s 10 and 30 topics (pairs and families), every delta 0.01, ..., 0.1,
     10,000 trials per null row and 4,000 per power row, 200 rankings, B = 10,000. ``"quick"``: 300 and
-    100 trials, power at 0.01 and 0.05, 20 rankings, B = 200.
+    100 trials, power at 0.02 and 0.05, 20 rankings, B = 200.
 
     Parameters
     ----------
@@ -526,7 +526,7 @@ def ranking_design(scale: str = "paper") -> RankingDesign:
                           deltas=(0.01, 0.02, 0.05, 0.1), k=(3, 5, 10), family_topics=(25, 50), family_delta=0.02,
                           trials=2500, power_trials=2500, B=urbano_design(scale).B, draws=100, se=0.005)  # fmt: skip
     if scale == "quick":
-        return replace(paper, deltas=(0.01, 0.05), trials=300, power_trials=100, draws=20, se=0.015)
+        return replace(paper, deltas=(0.02, 0.05), trials=300, power_trials=100, draws=20, se=0.015)
     if scale == "full":
         return replace(paper, sizes=(10, 25, 30, 50, 100), deltas=tuple(i / 100 for i in range(1, 11)),
                        family_topics=(10, 25, 30, 50), trials=10_000, power_trials=4000, draws=200, se=0.0025)  # fmt: skip

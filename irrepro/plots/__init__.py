@@ -18,6 +18,8 @@ from .known_truth import (
     plot_margin,
     plot_relevant_per_topic,
     plot_type1_panels,
+    plot_which_balance,
+    plot_which_rates,
 )
 from .reproduce import plot_reproduction
 from .sensitivity import (
@@ -54,6 +56,8 @@ __all__ = [
     "plot_relevant_per_topic",
     "plot_margin",
     "plot_type1_panels",
+    "plot_which_rates",
+    "plot_which_balance",
     "plot_by_delta_panels",
     "plot_coverage",
     "plot_normalized_differences",

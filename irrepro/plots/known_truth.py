@@ -366,3 +366,80 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
                                       rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
                                       legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
     return fig
+
+
+@styled
+def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float | None = 0.05,
+                     measure: str = "AP"):  # fmt: skip
+    """A rate of every test against the number of topics, one panel per design (the chapter "Which test?").
+
+    Parameters
+    ----------
+    rates : pandas.DataFrame
+        ``kt.which.rates_table``'s rows (design, measure, topics, delta, test, what, rate, se).
+    what : {"type I error", "power"}
+    level : float, optional
+        The nominal level, drawn with the book's rule's margin (20% of it) as a band.
+    measure : str
+
+    Returns
+    -------
+    Figure
+    """
+    r = rates[(rates["what"] == what) & (rates["measure"] == measure)]
+    if what == "power":
+        r = r[r["delta"] == r.groupby(["design", "topics"])["delta"].transform("min")]
+    designs = list(dict.fromkeys(r["design"]))
+    fig, axes = panels(1, len(designs), height=2.8, sharey=True)
+    for ax, d in zip(np.atleast_1d(axes), designs):
+        for t, g in r[r["design"] == d].groupby("test", sort=False):
+            color, marker = TEST_STYLE.get(t, (GREY, "o"))
+            ax.errorbar(g["topics"], g["rate"], yerr=Z95 * g["se"], color=color, marker=marker, ms=4,
+                        capsize=2, label=_name(t))  # fmt: skip
+        if level is not None:
+            ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
+            ax.axhline(level, color=GREY, lw=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("topics")
+        ax.set_title(escape.mpl(f"{d} design"))
+    np.atleast_1d(axes)[0].set_ylabel(f"{measure}: {what}")
+    _legend(np.atleast_1d(axes)[-1], below=None, ncol=1, loc="upper left", bbox_to_anchor=(1.02, 1))
+    return fig
+
+
+@styled
+def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05, test: str = "wilcoxon",
+                       balance: str = "rank balance", measure: str = "AP"):  # fmt: skip
+    """A test's type I error against the balance of the null differences its null is about, per design
+    and number of topics (the chapter "Which test?").
+
+    Parameters
+    ----------
+    props : pandas.DataFrame
+        ``kt.which.properties_table``.
+    rates : pandas.DataFrame
+        ``kt.which.rates_table``.
+    level : float
+    test : str
+    balance : {"rank balance", "sign balance"}
+    measure : str
+
+    Returns
+    -------
+    Axes
+    """
+    r = rates[(rates["what"] == "type I error") & (rates["test"] == test) & (rates["measure"] == measure)]
+    m = props[props["measure"] == measure].merge(r, on=["design", "measure", "topics"])
+    ax = _axes(None, (5.5, 3.4))
+    colors = series_colors(list(dict.fromkeys(m["design"])))
+    for d, g in m.groupby("design", sort=False):
+        ax.errorbar(g[balance], g["rate"], xerr=Z95 * g[f"{balance} se"], yerr=Z95 * g["se"], fmt="o",
+                    color=colors[d], ms=4, capsize=2, label=escape.mpl(f"{d} design"))  # fmt: skip
+        for _, row in g.iterrows():
+            ax.annotate(f"{row['topics']:,}", (row[balance], row["rate"]), textcoords="offset points",
+                        xytext=(4, 3), fontsize=8)  # fmt: skip
+    ax.axhline(level, color=GREY, lw=0.8)
+    ax.set_xlabel(escape.mpl(f"{balance} of the null differences (root mean square over pairs)"))
+    ax.set_ylabel(escape.mpl(f"{_name(test)}: type I error"))
+    _legend(ax, below=None, loc="upper left")
+    return ax

@@ -1,0 +1,499 @@
+"""The chapter "Which test?": every design's rates side by side, the properties of its simulated
+differences, and each study's claims as rows for the book's rule (``kt.which``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..stats import clustered_se
+from ._differences import PROPERTIES, difference_properties  # noqa: F401  (the chapter's exercise)
+from ._rows import simulation_se
+from ._urbano import UrbanoPValues
+from ._urbano_sizes import urbano_design
+
+#: The designs, by the name the chapter's tables give them, and what each simulates.
+DESIGNS = {
+    "score-level": "Urbano et al. (2019): margins and copulas fitted to TREC score matrices, 25-100 topics",
+    "ranking-level": "after Parapar et al. (2021) and Otero et al. (2025): rankings simulated from "
+    "models of TREC-COVID runs, scored against the qrels",
+    "large-query": "after Ihemelandu & Ekstrand (2023): the score-level simulator at 250-5,000 topics",
+}
+#: The unit a pairwise rate's Monte Carlo error is clustered by, and a family's.
+_PAIR, _FAMILY = "system pair", "family of systems"
+_NO_SAMPLE = "no sampled data: the simulated systems and topics are the Monte Carlo draws"
+#: Test names as the chapter's sentences give them.
+NAMES = {"paired-t": "t-test", "wilcoxon": "Wilcoxon", "sign": "sign test", "bootstrap-shift": "bootstrap (shift)",
+         "permutation": "permutation test", "bootstrap": "Sakai's bootstrap",
+         "unpaired-bootstrap": "unpaired bootstrap"}  # fmt: skip
+#: Multiple-comparison procedures by the chapter's names.
+PROCEDURES = {"none": "unadjusted", "unadjusted": "unadjusted", "holm": "Holm", "Holm": "Holm",
+              "fdr_bh": "BH", "BH": "BH"}  # fmt: skip
+
+
+def known_truth_seeds(scale: str) -> tuple:
+    """The known-truth chapter's seeds (``notebooks/known_truth.md``): of its four AP models, its AP
+    null pool and its AP power pools at 50 topics for delta 0.01 and 0.02 - the same models and pools
+    here, so that their copulas come from the cache that chapter fills."""
+    ss = np.random.SeedSequence(2019).spawn(64)
+    deltas = tuple(np.round(np.arange(1, 11) / 100, 2))
+    topics = urbano_design(scale).power_topics
+    power = ss[47].spawn(3 * len(topics) * len(deltas))  # (measure, topics, delta), AP first
+    at = topics.index(50) * len(deltas)
+    return ss[0:4], np.random.SeedSequence(2019, spawn_key=(44,)), {0.01: power[at], 0.02: power[at + 1]}
+
+
+def _rate(r: UrbanoPValues, test: str, alpha: float) -> tuple[np.ndarray, float, float]:
+    """Per trial whether ``test`` rejects, its rate and the rate's clustered Monte Carlo error."""
+    hit = r.rejected(alpha)[list(r.tests).index(test)].astype(float)
+    return (
+        hit,
+        float(hit.mean()),
+        simulation_se(float(hit.mean()), float(clustered_se(hit, r.pair)), len(np.unique(r.pair))),
+    )
+
+
+def rates_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]], alpha: float = 0.05) -> pd.DataFrame:
+    """Type I error (``delta == 0``) and power of every test, per design, measure, topics and delta."""
+    rows = []
+    for design, res in results.items():
+        for (measure, n, delta), r in res.items():
+            for t in r.tests:
+                _, rate, se = _rate(r, t, alpha)
+                rows.append({"design": design, "measure": measure, "topics": n, "delta": delta, "test": t,
+                             "what": "type I error" if delta == 0 else "power", "rate": rate, "se": se,
+                             "trials": r.trials, "pairs": len(np.unique(r.pair))})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _null_variance(prop: str, k: np.ndarray) -> np.ndarray:
+    """The variance of a trial's balance over ``k`` non-zero differences when they are symmetric about 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1.0 / k if prop == "sign_balance" else 2 * (2 * k + 1) / (3 * k * (k + 1))
+
+
+def properties_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]]) -> pd.DataFrame:
+    """Under each design's null, per size: what its simulated differences are like, each with its
+    Monte Carlo error clustered by pair.
+
+    ``zeros`` and ``ties``: mean shares; ``|skewness|``: the mean absolute skewness; ``sign balance``
+    and ``rank balance``: the root mean square of the pairs' own balance - the trials' mean squared
+    balance less what symmetric differences give at their number of non-zero differences (so 0, at any
+    number of topics, where the sign and Wilcoxon tests' nulls hold; a pair's balance leans either way,
+    so the plain mean would hide it).
+    """
+    rows = []
+    for design, res in results.items():
+        for (measure, n, delta), r in res.items():
+            if delta != 0 or not r.props:
+                continue
+            row = {"design": design, "measure": measure, "topics": n}
+            k = n * (1.0 - np.asarray(r.props["zeros"], dtype=float))
+            for p, name in (("zeros", "zeros"), ("ties", "ties"), ("skewness", "|skewness|")):
+                v = np.asarray(r.props[p], dtype=float)
+                v = np.abs(v) if p == "skewness" else v
+                ok = ~np.isnan(v)
+                row[name], row[f"{name} se"] = float(v[ok].mean()), float(clustered_se(v[ok], r.pair[ok]))
+            for p in ("sign_balance", "rank_balance"):
+                excess = np.asarray(r.props[p], dtype=float) ** 2 - _null_variance(p, k)
+                ok = np.isfinite(excess)
+                ms, se = float(excess[ok].mean()), float(clustered_se(excess[ok], r.pair[ok]))
+                rms = float(np.sqrt(max(ms, 0.0)))
+                name = p.replace("_", " ")
+                row[name] = rms
+                row[f"{name} se"] = se / (2 * rms) if rms > 0 else float(np.sqrt(se))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def family_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Family-wise error and power of the adjusted tests per design, in one schema."""
+    out = []
+    for design, f in frames.items():
+        if "what" in f:  # the ranking-level design's frames: one of FWER or power per row
+            g = f.rename(columns={"k": "m", "families": "trials"})[
+                ["test", "procedure", "m", "topics", "what", "rate", "se", "trials"]
+            ]
+        else:  # the score-level design's: FWER under the complete null, power under a partial one
+            g = pd.concat([f[["test", "procedure", "m", "topics", "trials"]].assign(what=w, rate=f[c], se=f[f"{c}_se"])
+                           for w, c in (("FWER", "fwer"), ("power", "power"))])  # fmt: skip
+            g = g[f.get("resolved", pd.Series(True, index=f.index)).reindex(g.index).to_numpy(dtype=bool)]
+        out.append(g.assign(design=design, procedure=g["procedure"].map(PROCEDURES)))
+    return pd.concat(out, ignore_index=True)[
+        ["design", "test", "procedure", "m", "topics", "what", "rate", "se", "trials"]
+    ]
+
+
+def _errors(se, trials, unit=_PAIR):
+    from ..book import errors
+
+    return errors(mc=se, unit=unit, replicates=int(trials), reason=_NO_SAMPLE)
+
+
+def _parts(values: Sequence[float], digits: int = 3) -> str:
+    return " / ".join(f"{v:.{digits}f}" for v in values)
+
+
+def _difference(a: UrbanoPValues, b: UrbanoPValues, ta: str, tb: str, alpha: float) -> tuple[float, float]:
+    """Rate of ``ta`` on ``a`` minus rate of ``tb`` on ``b`` and its Monte Carlo error: clustered per
+    trial where both rest on the same trials' pairs (common random numbers), else the two combined."""
+    ha, ra, sa = _rate(a, ta, alpha)
+    hb, rb, sb = _rate(b, tb, alpha)
+    if a.trials == b.trials and np.array_equal(a.pair, b.pair):
+        d = ha - hb
+        return ra - rb, float(clustered_se(d, a.pair))
+    return ra - rb, float(np.hypot(sa, sb))
+
+
+def level_row(
+    quantity: str,
+    paper,
+    results: Mapping[int, UrbanoPValues],
+    test: str,
+    alpha: float = 0.05,
+    *,
+    on: str = "",
+) -> dict:
+    """A test's type I error at each topic-set size (parts) against the level ``paper`` reads."""
+    from ..book import rate
+
+    sizes = sorted(results)
+    rates = [_rate(results[n], test, alpha)[1:] for n in sizes]
+    trials = min(results[n].trials for n in sizes)
+    return rate(f"{quantity} ({_topics(sizes)}){on}", paper, _parts([r for r, _ in rates]),
+                _errors(tuple(s for _, s in rates), trials), nominal=alpha)  # fmt: skip
+
+
+def _topics(sizes: Sequence[int]) -> str:
+    return " / ".join(f"{n:,}" for n in sizes) + " topics"
+
+
+def difference_row(quantity: str, paper, a: UrbanoPValues, b: UrbanoPValues, ta: str, tb: str,
+                   alpha: float = 0.05, *, level: bool = False) -> dict:  # fmt: skip
+    """A difference of two rates (tests, or sizes) against the direction ``paper`` reads: an ordering,
+    or with ``level`` a difference of type I errors, a rate whose margin the level sets (so that
+    "well above 0" asks for an excess beyond the rule's margin of a rate at ``alpha``)."""
+    from ..book import ordering, rate
+
+    d, se = _difference(a, b, ta, tb, alpha)
+    err = _errors(se, min(a.trials, b.trials))
+    return (
+        rate(quantity, paper, round(d, 4), err, nominal=alpha)
+        if level
+        else ordering(quantity, paper, round(d, 4), err)
+    )
+
+
+def spread_row(quantity: str, paper, r: UrbanoPValues, tests: Sequence[str], alpha: float = 0.05) -> dict:
+    """The largest minus the smallest rate of ``tests`` on the same trials, against ``paper``."""
+    from ..book import rate
+
+    rates = {t: _rate(r, t, alpha)[1] for t in tests}
+    hi, lo = max(rates, key=rates.__getitem__), min(rates, key=rates.__getitem__)
+    d, se = _difference(r, r, hi, lo, alpha)
+    return rate(quantity, paper, round(d, 4), _errors(se, r.trials), note=f"{NAMES[hi]} minus {NAMES[lo]}")
+
+
+def min_rate_row(quantity: str, paper, r: UrbanoPValues, tests: Sequence[str], alpha: float = 0.05) -> dict:
+    """The smallest rate of ``tests`` in %, against ``paper``."""
+    from ..book import rate
+
+    rates = {t: _rate(r, t, alpha)[1:] for t in tests}
+    t = min(rates, key=lambda k: rates[k][0])
+    return rate(quantity, paper, f"{100 * rates[t][0]:.1f}%", _errors(100 * rates[t][1], r.trials),
+                note=f"the {NAMES[t]}'s")  # fmt: skip
+
+
+def family_level_row(
+    quantity: str, paper, fam: pd.DataFrame, test: str, procedure: str, alpha: float = 0.05, *, on: str = ""
+) -> dict:
+    """A test's family-wise error under ``procedure`` per number of systems and topics (parts)."""
+    from ..book import rate
+
+    f = fam[(fam.test == test) & (fam.procedure == procedure) & (fam.what == "FWER")].sort_values(
+        ["m", "topics"]
+    )
+    where = " / ".join(f"{m}x{n}" for m, n in zip(f.m, f.topics))
+    return rate(f"{quantity} (systems x topics: {where}){on}", paper, _parts(f.rate),
+                _errors(tuple(f.se), int(f.trials.min()), _FAMILY), nominal=alpha)  # fmt: skip
+
+
+def family_power_row(
+    quantity: str, paper, fam: pd.DataFrame, ta: str, tb: str, procedure: str, *, on: str = ""
+) -> dict:
+    """Power of ``ta`` minus power of ``tb`` under ``procedure`` per number of systems and topics (parts)."""
+    from ..book import ordering
+
+    f = fam[(fam.procedure == procedure) & (fam.what == "power")]
+    a = f[f.test == ta].set_index(["m", "topics"]).sort_index()
+    b = f[f.test == tb].set_index(["m", "topics"]).reindex(a.index)
+    where = " / ".join(f"{m}x{n}" for m, n in a.index)
+    # the two tests rest on the same families: their errors combined as independent overstate the error
+    se = tuple(np.hypot(a.se.to_numpy(), b.se.to_numpy()))
+    return ordering(f"{quantity} (systems x topics: {where}){on}", paper, _parts(a.rate.to_numpy() - b.rate.to_numpy(), 4),
+                    _errors(se, int(a.trials.min()), _FAMILY))  # fmt: skip
+
+
+#: The measure the claims are judged on, and the tests Ihemelandu & Ekstrand compare.
+CLAIM_MEASURE = "AP"
+_FIVE = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
+
+
+def _null(res: Mapping[tuple, UrbanoPValues]) -> dict[int, UrbanoPValues]:
+    return {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
+
+
+def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
+    return res[(CLAIM_MEASURE, *at)]
+
+
+def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], families: pd.DataFrame,
+               power_at: Mapping[str, tuple[int, float]]) -> list[dict]:  # fmt: skip
+    """A study's claims read as numbers (its yml's readings) on every design, one row per design and reading.
+
+    ``pairwise``: design -> (measure, topics, delta) -> results; ``families``: :func:`family_table`;
+    ``power_at``: design -> (topics, delta) of the power trials its claims about power read.
+    """
+    study, rows = numbers.paper, []
+    for design, res in pairwise.items():
+        null, on = _null(res), f", {design} design"
+        big, small = max(null), min(null)
+        pw = _power(res, power_at[design])
+        at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
+        if study == "ihemelandu2023inference":  # at the largest size, the smallest difference simulated there
+            n_pw = max(n for m, n, d in res if m == CLAIM_MEASURE and d > 0)
+            d_pw = min(d for m, n, d in res if m == CLAIM_MEASURE and d > 0 and n == n_pw)
+            pw, at = _power(res, (n_pw, d_pw)), f"{n_pw:,} topics, delta = {d_pw:g}"
+        if study == "urbano2019statistical":
+            rows += [level_row(f"{NAMES[t]}: type I error at alpha = 0.05", numbers["level.t-permutation"], null, t, on=on)
+                     for t in ("paired-t", "permutation")]  # fmt: skip
+            rows += [difference_row(f"{NAMES[t]}: type I error at {big:,} minus at {small:,} topics{on}",
+                                    numbers["growth.wilcoxon-sign"], null[big], null[small], t, t, level=True)
+                     for t in ("wilcoxon", "sign")]  # fmt: skip
+        elif study == "parapar2021testing":
+            rows += [level_row("Wilcoxon: type I error at alpha = 0.05", numbers["level.wilcoxon"], null, "wilcoxon", on=on),
+                     difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
+                                    "wilcoxon", "paired-t")]  # fmt: skip
+        elif study == "otero2025towards":
+            fam = families[families.design == design]
+            if fam.empty:
+                continue
+            rows += [family_level_row("Wilcoxon with BH: family-wise type I error", numbers["level.wilcoxon-bh"],
+                                      fam, "wilcoxon", "BH", on=on),
+                     family_power_row("Wilcoxon with BH minus t-test with BH: power",
+                                      numbers["power.wilcoxon-bh-t"], fam, "wilcoxon", "paired-t", "BH", on=on)]  # fmt: skip
+        elif study == "ihemelandu2023inference":
+            rows += [difference_row(f"{NAMES[t]} minus t-test: type I error at {big:,} topics{on}",
+                                    numbers["higher.wilcoxon-sign"], null[big], null[big], t, "paired-t", level=True)
+                     for t in ("wilcoxon", "sign")]  # fmt: skip
+            rows += [level_row(f"{NAMES[t]}: type I error at alpha = 0.05", numbers["level.others"], {big: null[big]}, t, on=on)
+                     for t in ("paired-t", "bootstrap-shift", "permutation")]  # fmt: skip
+            rows += [spread_row(f"largest minus smallest power of the five tests at {at}{on}", numbers["power.spread"],
+                                pw, _FIVE),
+                     min_rate_row(f"smallest power of the five tests at {at}{on}", numbers["power.all"], pw, _FIVE)]  # fmt: skip
+        else:
+            raise ValueError(f"no claims of {study!r} in this chapter")
+    return rows
+
+
+def _claims(numbers) -> list[tuple]:
+    """A study's claims (its yml's ``claim.*`` entries), each with the starts of the quantities of
+    the rows of :func:`study_rows` it rests on."""
+    study = numbers.paper
+    if study == "urbano2019statistical":
+        return [
+            (numbers["claim.level-and-growth"], ("t-test:", "permutation test:", "Wilcoxon:", "sign test:"))
+        ]
+    if study == "parapar2021testing":
+        return [(numbers["claim.wilcoxon-most-reliable"], ("Wilcoxon",))]
+    if study == "otero2025towards":
+        return [(numbers["claim.wilcoxon-bh-level"], ("Wilcoxon with BH: family-wise",)),
+                (numbers["claim.wilcoxon-bh-power"], ("Wilcoxon with BH minus",))]  # fmt: skip
+    if study == "ihemelandu2023inference":
+        return [(numbers["claim.wilcoxon-sign-higher"], ("Wilcoxon minus", "sign test minus")),
+                (numbers["claim.others-level"], ("t-test:", "bootstrap (shift):", "permutation test:")),
+                (numbers["claim.power-equal"], ("largest minus smallest power",)),
+                (numbers["claim.effect-size"], ("smallest power",))]  # fmt: skip
+    raise ValueError(f"no claims of {study!r} in this chapter")
+
+
+def verdict_rows(numbers, table) -> list[dict]:
+    """The study's claims, each on every design (resting on that design's rows of ``table``, the
+    compared :func:`study_rows`) and over all designs (resting on all of them)."""
+    from ..book import claim
+
+    q = list(table.frame["quantity"])
+    designs = dict.fromkeys(x.rsplit(", ", 1)[1] for x in q)
+    rows = []
+    for said, starts in _claims(numbers):
+        mine = [x for x in q if x.startswith(starts)]
+        for d in designs:
+            on = [x for x in mine if x.endswith(d)]
+            if on:
+                rows.append(claim(f"{said.row} - on the {d}", said, supports=[table.row(x) for x in on]))
+        rows.append(claim(said.row, said, supports=[table.row(x) for x in mine],
+                          note="over every design: replicated only where it holds on each"))  # fmt: skip
+    return rows
+
+
+def rates_wide(rates: pd.DataFrame, what: str = "type I error", measure: str = "AP") -> pd.DataFrame:
+    """``rates_table``'s ``what`` as a table: a row per design and size, a column per test, rate (se)."""
+    r = rates[(rates["what"] == what) & (rates["measure"] == measure)]
+    if what == "power":
+        r = r[r["delta"] == r.groupby(["design", "topics"])["delta"].transform("min")]
+    cell = r.assign(cell=[f"{v:.3f} ({s:.3f})" for v, s in zip(r["rate"], r["se"])])
+    out = cell.pivot_table(
+        index=["design", "topics"], columns="test", values="cell", aggfunc="first", sort=False
+    )
+    return out[[t for t in NAMES if t in out]].rename(columns=NAMES).reset_index()
+
+
+def family_wide(fam: pd.DataFrame, tests: Sequence[str] = ("paired-t", "wilcoxon")) -> pd.DataFrame:
+    """``family_table`` as a table: a row per design, systems, topics and procedure; FWER and power
+    of ``tests``, rate (se)."""
+    f = fam[fam["test"].isin(tests)]
+    f = f.assign(col=[f"{NAMES[t]}: {w}" for t, w in zip(f["test"], f["what"])],
+                 cell=[f"{v:.3f} ({s:.3f})" for v, s in zip(f["rate"], f["se"])])  # fmt: skip
+    out = f.pivot_table(index=["design", "m", "topics", "procedure"], columns="col", values="cell",
+                        aggfunc="first", sort=False)  # fmt: skip
+    return (
+        out[[f"{NAMES[t]}: {w}" for w in ("FWER", "power") for t in tests]]
+        .rename_axis(columns=None)
+        .reset_index()
+    )
+
+
+def _level_word(values, ses) -> str:
+    from ._rows import level
+
+    return level("0.05", list(values), list(ses), "clustered by pair")
+
+
+def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
+    """Each test's type I error against its level (the book's rule: within 20% of alpha) per design,
+    over the design's sizes: the words of the known-truth chapter's method table."""
+    r = rates[(rates["what"] == "type I error") & (rates["measure"] == measure)]
+    rows = []
+    for t in [t for t in NAMES if t in set(r["test"])]:
+        row = {"test": NAMES[t]}
+        for d, g in r[r["test"] == t].groupby("design", sort=False):
+            g = g.sort_values("topics")
+            row[f"{d} ({_topics(g['topics'].tolist())})"] = (
+                f"{_level_word(g['rate'], g['se'])}: {_parts(g['rate'])}"
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def recommendation(rates: pd.DataFrame, props: pd.DataFrame, trivial: pd.DataFrame | None = None,
+                   measure: str = "AP") -> str:  # fmt: skip
+    """The chapter's advice in sentences, each generated from the rows it names (markdown)."""
+    adv = advice_table(rates, measure).set_index("test")
+    ok_everywhere = [t for t in adv.index if all(str(v).startswith("at its level") for v in adv.loc[t])]
+    lines = []
+    for col in adv.columns:
+        at = [t for t in adv.index if str(adv.loc[t, col]).startswith("at its level")]
+        above = [t for t in adv.index if "(above)" in str(adv.loc[t, col])]
+        p = props[props["design"] == col.split(" (")[0]]
+        bal = (f"; a pair's null differences lean by a signed-rank balance of {p['rank balance'].min():.3f} to "
+               f"{p['rank balance'].max():.3f} (root mean square over pairs)" if len(p) else "")  # fmt: skip
+        lines.append(f"- **{col}**: at its level on every size - {', '.join(at) or 'none'}; rejecting true nulls "
+                     f"too often on some size - {', '.join(above) or 'none'}{bal}.")  # fmt: skip
+    lines.append(f"- **On every design and size**: {', '.join(ok_everywhere) or 'no test'} kept its level "
+                 "(the table above, one cell per design).")  # fmt: skip
+    if trivial is not None and len(trivial):
+        big = trivial[trivial["topics"] == trivial["topics"].max()]
+        lines.append(f"- **At {int(big['topics'].iloc[0]):,} topics** a share of {big['share'].min():.0%} to "
+                     f"{big['share'].max():.0%} of the tests' rejections is of an effect below the minimal one: "
+                     "read the effect size and its interval (`irrepro compare --effect-size d_z`), not the p-value alone.")  # fmt: skip
+    return "\n".join(lines)
+
+
+def by_measure(results: Mapping[tuple, UrbanoPValues], measure: str = "AP") -> dict:
+    """``{(topics, delta): r}`` (``large_query_experiments``) keyed ``(measure, topics, delta)`` as the others."""
+    return {(measure, *k): r for k, r in results.items()}
+
+
+def families_frame(study, alpha: float = 0.05) -> pd.DataFrame:
+    """The ranking-level design's families (``RankingStudy.families``) as one frame."""
+    return pd.concat([f.frame(alpha) for f in study.families.values()], ignore_index=True)
+
+
+def design_table(score, large, ranking) -> pd.DataFrame:
+    """The three designs side by side: what each simulates, its sizes and trials at this scale."""
+    rows = [
+        ("after", "Urbano et al. (2019), section 3", "Parapar et al. (2021); Otero et al. (2025)",
+         "Ihemelandu & Ekstrand (2023)"),
+        ("data", "TREC-5..8 ad hoc: AP score matrices", "TREC-COVID round 5: 125 runs, round-5 qrels",
+         "as the score-level design"),
+        ("a system", "a margin per run, a copula per pair (AIC, maximum likelihood)",
+         "per run and topic, the probability of relevance by log rank (penalised logistic), per grade",
+         "as the score-level design"),
+        ("null", "both systems from one run's margin, through the pair's copula",
+         "both systems one run's model, drawn independently", "as the score-level design"),
+        ("alternative", "a run's margin moved to the baseline's mean + delta",
+         "two runs whose expected scores differ by about delta", "as the score-level design"),
+        ("topics", _topics(score.sizes), _topics(ranking.sizes), _topics(large.sizes)),
+        ("trials per null row", f"{score.trials[0]:,}", f"{ranking.trials:,}", f"{large.trials[0]:,}"),
+        ("deltas (power)", " / ".join(map(str, score.deltas)), " / ".join(map(str, ranking.deltas)),
+         " / ".join(map(str, large.deltas))),
+        ("resamples B", " / ".join(f"{b:,}" for b in score.B), f"{ranking.B:,}", " / ".join(f"{b:,}" for b in large.B)),
+        ("several systems", "3, 5, 10 systems on 10, 30, 50 topics (vine copula per family)",
+         f"{', '.join(map(str, ranking.k))} systems on {_topics(ranking.family_topics)}", "-"),
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["", *DESIGNS])
+
+
+def _pm(rate: float, se: float) -> str:
+    return f"{rate:.3f} ± {1.96 * se:.3f}"
+
+
+def findings_text(rates: pd.DataFrame, measure: str = "AP") -> dict[str, str]:
+    """The type I rates the chapter's prose quotes, each with its 95% Monte Carlo interval."""
+    r = rates[(rates["what"] == "type I error") & (rates["measure"] == measure)]
+    top = r[r["topics"] == r.groupby("design")["topics"].transform("max")].set_index(["design", "test"])
+    out = {f"wt_{t[0]}_{d.split('-')[0]}": _pm(top.loc[(d, t), "rate"], top.loc[(d, t), "se"])
+           for d in DESIGNS for t in ("wilcoxon", "sign") if (d, t) in top.index}  # fmt: skip
+    t = r[r["test"] == "paired-t"]
+    out["wt_t_range"] = f"{t['rate'].min():.3f}-{t['rate'].max():.3f}"
+    return out
+
+
+def properties_text(props: pd.DataFrame, measure: str = "AP") -> dict[str, str]:
+    """The signed-rank balances the prose quotes: their range over each design's sizes, with errors."""
+    p = props[props["measure"] == measure]
+    out = {}
+    for d in DESIGNS:
+        g = p[p["design"] == d]
+        if len(g):
+            out[f"wt_rank_{d.split('-')[0]}"] = " to ".join(
+                _pm(g.loc[i, "rank balance"], g.loc[i, "rank balance se"]) for i in (g["rank balance"].idxmin(), g["rank balance"].idxmax())
+            )  # fmt: skip
+    return out
+
+
+def trivial_table(
+    results: Mapping[tuple, UrbanoPValues], minimal: float = 0.2, alpha: float = 0.05
+) -> pd.DataFrame:
+    """Per size and delta of the large-query design: each test's power and the share of its
+    rejections whose observed (and true) standardised effect is below ``minimal``, with errors."""
+    out = []
+    for (n, delta), r in results.items():
+        if delta == 0:
+            continue
+        m = r.minimal_effect(minimal, alpha).reset_index()
+        out.append(m.assign(topics=n, delta=delta))
+    f = pd.concat(out, ignore_index=True)
+    f["test"] = f["test"].map(NAMES)
+    return f.rename(columns={"rate": "power", "observed": "share"})[
+        ["topics", "delta", "test", "power", "share", "observed_se", "true", "true_se", "trivial"]
+    ]
+
+
+def trivial_text(trivial: pd.DataFrame) -> dict[str, str]:
+    """The share of the t-test's rejections below the minimal effect at the largest size, smallest delta."""
+    t = trivial[trivial["test"] == NAMES["paired-t"]]
+    row = t[(t["topics"] == t["topics"].max())].sort_values("delta").iloc[0]
+    return {"wt_trivial_5000": f"{row['share']:.0%} (± {1.96 * row['observed_se']:.0%})"}

@@ -1,0 +1,115 @@
+"""The chapter "Which test?": its tables and the studies' claims as rows, on cases with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irrepro import book
+from irrepro.known_truth import _which as which
+from irrepro.known_truth._differences import difference_properties
+from irrepro.known_truth._urbano import UrbanoPValues
+
+TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
+
+
+def _results(
+    d: np.ndarray, rates: dict, *, delta: float = 0.0, pairs: int = 200, seed: int = 0
+) -> UrbanoPValues:
+    """Trials whose differences are ``d`` (trials, topics) and whose tests reject at ``rates`` exactly."""
+    trials, n = d.shape
+    g = np.random.default_rng(seed)
+    two = np.ones((len(TESTS), trials))
+    for k, t in enumerate(TESTS):
+        two[k, g.permutation(trials)[: int(round(rates.get(t, 0.05) * trials))]] = 0.001
+    pair = np.arange(trials) % pairs
+    return UrbanoPValues(
+        TESTS, two, two / 2, pair, delta, n, 1000, "", d=d.mean(axis=1), props=difference_properties(d)
+    )
+
+
+@pytest.mark.parametrize("n", [50, 500])
+def test_the_lean_of_symmetric_differences_is_zero_and_of_skewed_ones_their_balance_at_any_size(n):
+    g = np.random.default_rng(1)
+    symmetric = _results(g.normal(size=(2000, n)), {})
+    skewed = _results(g.exponential(size=(2000, n)) - 1.0, {})  # mean 0, P(d > 0) = 1/e
+    p = which.properties_table(
+        {"sym": {("AP", n, 0.0): symmetric}, "skew": {("AP", n, 0.0): skewed}}
+    ).set_index("design")
+    assert p.loc["sym", "sign balance"] <= 3 * p.loc["sym", "sign balance se"] + 0.01
+    assert p.loc["sym", "rank balance"] <= 3 * p.loc["sym", "rank balance se"] + 0.01
+    lean = 1 - 2 * np.exp(-1.0)  # |P(d > 0) - P(d < 0)|
+    assert abs(p.loc["skew", "sign balance"] - lean) < 4 * p.loc["skew", "sign balance se"] + 0.01
+    assert p.loc["skew", "rank balance"] > 0.1
+
+
+def test_a_difference_of_two_tests_on_the_same_trials_is_clustered_per_trial():
+    d = np.random.default_rng(2).normal(size=(4000, 20))
+    r = _results(d, {"paired-t": 0.05, "wilcoxon": 0.05})
+    r = UrbanoPValues(
+        r.tests,
+        np.vstack([r.two[:1], r.two[:1], r.two[2:]]),
+        r.one,
+        r.pair,
+        0.0,
+        20,
+        1000,
+        d=r.d,
+        props=r.props,
+    )
+    diff, se = which._difference(r, r, "paired-t", "wilcoxon", 0.05)
+    assert diff == 0.0  # the same rejections: no difference, and its error is not the sum of two rates'
+    _, _, se_t = which._rate(r, "paired-t", 0.05)
+    assert se < se_t
+
+
+def _design(rates_by_n: dict, n_pow: int, pw: dict) -> dict:
+    g = np.random.default_rng(3)
+    out = {("AP", n, 0.0): _results(g.normal(size=(8000, 5)), r, seed=n) for n, r in rates_by_n.items()}
+    out["AP", n_pow, 0.02] = _results(g.normal(size=(8000, 5)) + 0.5, pw, delta=0.02, seed=9)
+    return out
+
+
+def test_the_studies_claims_are_judged_per_design_and_over_the_designs(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    level = {"paired-t": 0.05, "permutation": 0.05, "bootstrap-shift": 0.05, "wilcoxon": 0.05, "sign": 0.05}
+    grows = {n: level | {"wilcoxon": w, "sign": w} for n, w in ((25, 0.05), (50, 0.09), (100, 0.15))}
+    pw = {"paired-t": 0.5, "wilcoxon": 0.7, "sign": 0.4, "bootstrap-shift": 0.5, "permutation": 0.5}
+    pairwise = {"symmetric": _design({n: level for n in (25, 50, 100)}, 100, pw),
+                "leaning": _design(grows, 100, pw)}  # fmt: skip
+    fam = pd.DataFrame(columns=["design", "test", "procedure", "m", "topics", "what", "rate", "se", "trials"])
+    at = {"symmetric": (100, 0.02), "leaning": (100, 0.02)}
+    U, IE = book.paper_numbers("urbano2019statistical"), book.paper_numbers("ihemelandu2023inference")
+    urbano = book.compare(
+        "urbano2019statistical", "test", which.study_rows(U, pairwise, fam, at), data="known"
+    )
+    status = urbano.frame.set_index("quantity")["status"]
+    assert status["Wilcoxon: type I error at 100 minus at 25 topics, leaning design"] == "replicated"
+    assert status["Wilcoxon: type I error at 100 minus at 25 topics, symmetric design"] == "not replicated"
+    assert (
+        status["t-test: type I error at alpha = 0.05 (25 / 50 / 100 topics), symmetric design"]
+        == "replicated"
+    )
+    ihem = book.compare(
+        "ihemelandu2023inference", "test", which.study_rows(IE, pairwise, fam, at), data="known"
+    )
+    verdict = book.compare(
+        "ihemelandu2023inference", "Verdict test", which.verdict_rows(IE, ihem), data="known"
+    )
+    v = verdict.frame.set_index("quantity")["status"]
+    claim = IE["claim.wilcoxon-sign-higher"].row
+    assert v[f"{claim} - on the leaning design"] == "replicated"
+    assert v[f"{claim} - on the symmetric design"] == "not replicated"
+    assert v[claim] == "partly"  # holds on one design, not on the other
+
+
+def test_the_family_tables_of_both_designs_share_one_schema():
+    ranking = pd.DataFrame({"test": ["wilcoxon"] * 2, "procedure": ["fdr_bh", "none"], "k": 3, "topics": 25,
+                            "what": "FWER", "rate": [0.04, 0.1], "se": 0.01, "families": 500})  # fmt: skip
+    score = pd.DataFrame({"test": ["wilcoxon"], "procedure": ["BH"], "m": 3, "topics": 30, "fwer": 0.05, "fwer_se": 0.01,
+                          "power": 0.6, "power_se": 0.02, "trials": 600, "resolved": True})  # fmt: skip
+    f = which.family_table({"ranking-level": ranking, "score-level": score})
+    assert set(f["procedure"]) == {"BH", "unadjusted"}
+    assert len(f) == 4 and set(f["what"]) == {"FWER", "power"}
+    assert f.loc[f["design"] == "ranking-level", "trials"].eq(500).all()
