@@ -186,8 +186,9 @@ def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None
     if center is None:
         center = (w * values).sum(axis=-1) / w.sum(axis=-1)
     u = np.asarray(center)[..., None] - values
-    num = (w * u**3).sum(axis=-1)
-    den = (w * u**2).sum(axis=-1)
+    wu2 = w * (u * u)
+    num = (wu2 * u).sum(axis=-1)  # (u * u * u: numpy's u**3 is libm's pow, 15x slower)
+    den = wu2.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / (6 * np.where(den > 0, den, 1.0) ** 1.5), 0.0)
 
