@@ -4,6 +4,7 @@ topic samples), statsmodels' anova_lm and multipletests, and literal per-pair / 
 loops; results identical for 1 and 2 workers; the LaTeX table compiled by pdflatex."""
 
 import subprocess
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -379,6 +380,59 @@ def test_effect_sizes_undefined_where_the_differences_do_not_vary(x):
     assert np.isnan(r.estimate[0]) and np.isnan(r.low[0]) and np.isfinite(r.estimate[1])
     with pytest.raises(ValueError, match="kind must be"):
         sg.effect_sizes(x, kind="cohen", seed=1)
+
+
+def _bca_by_hand(est, reps, jack, level=0.95):
+    """BCa (Efron & Tibshirani 1993, 14.3) of one statistic, its undefined replicates left out."""
+    from scipy import special
+
+    reps = reps[np.isfinite(reps)]
+    B = len(reps)
+    p = np.clip((np.sum(reps < est) + np.sum(reps <= est)) / (2 * B), 0.5 / B, 1 - 0.5 / B)
+    u = jack.mean() - jack
+    a = (u**3).sum() / (6 * (u**2).sum() ** 1.5)
+    z0, z = special.ndtri(p), special.ndtri(np.array([(1 - level) / 2, (1 + level) / 2]))
+    return np.percentile(reps, 100 * special.ndtr(z0 + (z0 + z) / (1 - a * (z0 + z))))
+
+
+def test_d_z_intervals_equal_a_loop_over_pairs_with_ties_and_zero_variance(monkeypatch):
+    """Quarter-point scores on 16 topics (every sum exact: a replicate drawing the topics' multiset
+    ties the estimate in both computations); pairs whose d_z, jackknife or some replicates have no
+    variance. Each pair against scipy's replicates on the same samples and BCa by hand (undefined
+    replicates left out), and scipy's interval where it is defined."""
+    monkeypatch.setattr(sg_bootstrap, "_CHUNK", 4)  # several blocks of pairs
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 5, size=(7, 16)) / 4
+    x[1] = x[0]  # identical runs: 0 / 0
+    x[2] = x[0] + 0.25  # the same difference on every topic: d / 0
+    x[3], x[3, 5] = x[0], x[0, 5] + 0.5  # one topic differs: the jackknife without it has no sd
+    x[4], x[4, [2, 9]] = x[0], x[0, [2, 9]] + [0.25, 0.5]  # two topics: samples drawing neither
+    x[5] = x[0] + 0.25 * (rng.random(16) < 0.5)  # two values: ~1 replicate in 5 ties the estimate
+    B = 1000
+    r = sg.effect_sizes(x, kind="d_z", B=B, seed=4)  # the topic samples scipy draws from the same seed
+    seen = set()
+    for k, (i, j) in enumerate(r.pairs):
+        z = x[i] - x[j]
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # scipy's BCa of an undefined statistic: NaN, and it warns
+            ref = stats.bootstrap((z,), _dz, n_resamples=B, method="BCa", rng=np.random.default_rng(4))
+            jack = np.array([_dz(np.delete(z, t)) for t in range(16)])
+        reps = ref.bootstrap_distribution
+        if z.std() == 0 or not np.isfinite(jack).all():  # no d_z, or no acceleration: no interval
+            assert np.isnan([r.low[k], r.high[k]]).all() and np.isnan(r.estimate[k]) == (z.std() == 0)
+            seen.add("no d_z" if z.std() == 0 else "no acceleration")
+            continue
+        assert r.estimate[k] == pytest.approx(_dz(z), rel=1e-12)
+        want = _bca_by_hand(_dz(z), reps, jack)
+        np.testing.assert_allclose([r.low[k], r.high[k]], want, rtol=1e-9, atol=1e-12)
+        if np.isfinite(reps).all():
+            scipy_ci = [ref.confidence_interval.low, ref.confidence_interval.high]
+            np.testing.assert_allclose([r.low[k], r.high[k]], scipy_ci, rtol=1e-9, atol=1e-12)
+        else:
+            seen.add("undefined replicates")
+        if np.sum(reps == _dz(z)) > B / 10:
+            seen.add("ties with the estimate")
+    assert seen == {"no d_z", "no acceleration", "undefined replicates", "ties with the estimate"}
 
 
 def test_win_tie_loss_counts_like_a_loop(x):

@@ -71,11 +71,12 @@ class EffectSizes:
         )
 
 
-def _ratio(num: np.ndarray, den: np.ndarray, floor) -> np.ndarray:
-    """num / den, NaN where den is at most ``floor`` (rounding noise: the effect is undefined)."""
+def _ratio(num: np.ndarray, den: np.ndarray, floor, out: np.ndarray | None = None) -> np.ndarray:
+    """num / den (into ``out``, which may be ``num``), NaN where den is at most ``floor`` (rounding noise)."""
     ok = den > floor
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, num / np.where(ok, den, 1.0), np.nan)
+    out = np.divide(num, den, out=out, where=ok)
+    np.copyto(out, np.nan, where=~ok)
+    return out
 
 
 def effect_sizes(
@@ -153,18 +154,17 @@ def effect_sizes(
         z = x[p[:, 0]] - x[p[:, 1]]  # (P, n)
         if kind == "ES_E":
             est = _ratio(z.mean(axis=1), np.full(len(p), residual_sd), floor)
-            reps = _ratio(means_b[p[:, 0]] - means_b[p[:, 1]], sd_b[None, :], floor)
-            jack = _ratio(means_j[p[:, 0]] - means_j[p[:, 1]], sd_j[None, :], floor)
+            d_b, d_j = (m[p[:, 0]] - m[p[:, 1]] for m in (means_b, means_j))
+            reps, jack = _ratio(d_b, sd_b, floor, out=d_b), _ratio(d_j, sd_j, floor, out=d_j)
             return est, *bca_interval(est, reps, jackknife=jack, level=level)
-        s1, s2 = z.sum(axis=1), (z * z).sum(axis=1)
-        r1, r2 = z @ c.T, (z * z) @ c.T  # (P, B) sums over each sample
-        j1, j2 = s1[:, None] - z, s2[:, None] - z * z  # (P, n) sums without topic t
+        zz = z * z
+        s1, s2 = z.sum(axis=1), zz.sum(axis=1)
+        r1, r2 = np.split(np.concatenate([z, zz]) @ c.T, 2)  # (P, B) sums over each sample
+        j1, j2 = s1[:, None] - z, s2[:, None] - zz  # (P, n) sums without topic t
         if kind == "difference":
-            est, reps, jack = s1 / n, r1 / n, j1 / (n - 1)
+            est, reps, jack = s1 / n, np.divide(r1, n, out=r1), j1 / (n - 1)
         else:
-            est = _ratio(s1 / n, _sd(s1, s2, n), floor)
-            reps = _ratio(r1 / n, _sd(r1, r2, n), floor)
-            jack = _ratio(j1 / (n - 1), _sd(j1, j2, n - 1), floor)
+            est, reps, jack = _d_z(s1, s2, n, floor), _d_z(r1, r2, n, floor), _d_z(j1, j2, n - 1, floor)
         if np.isnan(jack).any():  # a jackknife subset without an effect: no acceleration
             lo, hi = np.full(len(p), np.nan), np.full(len(p), np.nan)
             ok = ~np.isnan(jack).any(axis=1) & ~np.isnan(est)
@@ -180,9 +180,15 @@ def effect_sizes(
     return EffectSizes(kind, measure, systems, pairs, est, lo, hi, level, samples.shape[0], residual_sd)
 
 
-def _sd(s1: np.ndarray, s2: np.ndarray, n: int) -> np.ndarray:
-    """Standard deviation (n - 1 in the denominator) from the sum and the sum of squares."""
-    return np.sqrt(np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1))
+def _d_z(s1: np.ndarray, s2: np.ndarray, n: int, floor) -> np.ndarray:
+    """mean / sd (n - 1 in the denominator) from the sums and the sums of squares (both overwritten)."""
+    sq = np.multiply(s1, s1)
+    sq /= n
+    sd = np.subtract(s2, sq, out=s2)
+    np.maximum(sd, 0.0, out=sd)
+    sd /= n - 1
+    np.sqrt(sd, out=sd)
+    return _ratio(np.divide(s1, n, out=s1), sd, floor, out=s1)
 
 
 def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
