@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from irrepro import book
-from irrepro.known_truth import _which as which
+from irrepro.known_truth import _rows_which as which
 from irrepro.known_truth._differences import difference_properties
 from irrepro.known_truth._urbano import UrbanoPValues
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import _chapter_rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
-from . import _which as which  # noqa: F401  (the chapter "Which test?": its tables and rows)
+from . import _rows_which as which  # noqa: F401  (the chapter "Which test?": its tables and rows)
 from ._experiments import rejection_experiment
 from ._family import family_experiment
 from ._findings import simulator_checks

@@ -29,7 +29,7 @@ SIZES = (250, 1000, 5000)
 
 @dataclass(frozen=True)
 class LargeQueryDesign:
-    """The sizes of the large-query experiments at one scale (:func:`large_query_design`)."""
+    """The sizes of the large-query experiments at one scale (:func:`irrepro.known_truth.large_query_design`)."""
 
     sizes: tuple
     trials: tuple  # null trials, per size
@@ -43,14 +43,15 @@ class LargeQueryDesign:
 def large_query_design(scale: str = "paper", sizes: tuple = SIZES) -> LargeQueryDesign:
     """The sizes of the large-query experiments (Ihemelandu & Ekstrand 2023) at ``scale``.
 
-    ``"paper"``: the chapter's pool of 4,000 AP pairs; 1,900 null trials per size, so a type I rate of
-    5% keeps a Monte Carlo error of 0.005 (the tests that hold their level have a design effect of
-    1.0 over this pool at every size: their rejections on a pair are independent); 150 trials per size
-    at delta = 0.01 and 0.02 (true standardised effects of about 0.07 and 0.15 at 1,000 topics); B =
-    1,000 up to 250 topics and 500 above, where :func:`finite_b_bias` bounds the bias of a rate below
-    its error. ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000.
-    ``"quick"``: 100 null trials up to 250 topics, 50 up to 1,000 and 20 above, 20 power trials, B = 100,
-    a pool of 100.
+    ``"paper"``: the chapter's pool of 4,000 AP pairs; null trials so that a type I rate of 5% keeps a
+    Monte Carlo error of 0.002 up to 100 topics (11,875 trials, the known-truth chapter's target),
+    0.003 up to 250 (5,278), 0.004 up to 1,000 (2,969) and 0.006 above (1,320) - the tests that hold their level have a design effect of 1.0 over this pool at every
+    size, their rejections on a pair being independent; 1,000 power trials per size and delta where no
+    size is above 250 topics, 150 otherwise, at delta = 0.01 and 0.02 (true standardised effects of
+    about 0.07 and 0.15 at 1,000 topics); B = 1,000 up to 250 topics and 500 above, where
+    :func:`irrepro.known_truth.finite_b_bias` bounds the bias of a rate below its error. ``"full"``: a
+    new pair every trial, error 0.002, 2,000 power trials, B = 2,000. ``"quick"``: 100 null trials up to
+    250 topics, 50 up to 1,000 and 20 above, 20 power trials, B = 100, a pool of 100.
 
     Parameters
     ----------
@@ -78,10 +79,12 @@ def large_query_design(scale: str = "paper", sizes: tuple = SIZES) -> LargeQuery
         return LargeQueryDesign(
             sizes, (trials_for_se(0.002),) * len(sizes), 2000, (2000,) * len(sizes), deltas, 0.002, None
         )
-    if scale == "paper":
+    if scale == "paper":  # a trial costs about 1.5 ms up to 100 topics, 12 ms at 1,000, 50 ms at 5,000
         B = tuple(1000 if n <= 250 else 500 for n in sizes)
+        se = tuple(0.002 if n <= 100 else 0.003 if n <= 250 else 0.004 if n <= 1000 else 0.006 for n in sizes)
+        power = 1000 if max(sizes) <= 250 else 150
         return LargeQueryDesign(
-            sizes, (trials_for_se(0.005),) * len(sizes), 150, B, deltas, 0.005, POOL_PAIRS
+            sizes, tuple(trials_for_se(x) for x in se), power, B, deltas, max(se), POOL_PAIRS
         )
     trials = tuple(100 if n <= 250 else 50 if n <= 1000 else 20 for n in sizes)
     return LargeQueryDesign(sizes, trials, 20, (100,) * len(sizes), deltas, 0.049, 100)
@@ -98,7 +101,7 @@ def large_query_experiments(
 ) -> dict:
     """The null and power experiments of ``design`` on Urbano et al.'s simulator, with the trials' properties.
 
-    Each is :func:`urbano_experiment` with ``properties=True`` (every trial's
+    Each is :func:`irrepro.known_truth.urbano_experiment` with ``properties=True`` (every trial's
     :func:`~irrepro.known_truth._differences.difference_properties`), so that
     ``UrbanoPValues.minimal_effect`` gives the share of significant differences below a minimal
     standardised effect. Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``):
@@ -108,7 +111,7 @@ def large_query_experiments(
     ----------
     models : sequence of CollectionModel
     design : LargeQueryDesign
-        :func:`large_query_design`'s.
+        :func:`irrepro.known_truth.large_query_design`'s.
     null_seed : SeedLike
     power_seeds : mapping
         delta -> SeedLike, one per delta of the design.

@@ -478,6 +478,8 @@ class RankingDesign:
         Resamples of the resampling tests; simulated rankings per run and topic.
     se : float
         The clustered Monte Carlo error of a 5% rate that ``trials`` are sized for.
+    tests : tuple of str
+        The pairwise rows' tests: Urbano et al.'s five and Sakai's paired bootstrap.
     """
 
     measures: tuple
@@ -492,6 +494,7 @@ class RankingDesign:
     B: int
     draws: int
     se: float
+    tests: tuple = (*URBANO_TESTS, "bootstrap")
 
 
 def ranking_design(scale: str = "paper") -> RankingDesign:
@@ -601,7 +604,14 @@ def ranking_study(
     for m, n, d in rows:
         trials = design.power_trials if d else design.trials
         pairs[m, n, d] = ranking_experiment(
-            models[m], n, trials=trials, delta=d, B=design.B, seed=seeds((m, d)), n_jobs=n_jobs
+            models[m],
+            n,
+            trials=trials,
+            delta=d,
+            tests=design.tests,
+            B=design.B,
+            seed=seeds((m, d)),
+            n_jobs=n_jobs,
         )
     rows = [
         (k, n, d) for k in design.k for d in (0.0, float(design.family_delta)) for n in design.family_topics

@@ -410,8 +410,9 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
 @styled
 def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05, test: str = "wilcoxon",
                        balance: str = "rank balance", measure: str = "AP"):  # fmt: skip
-    """A test's type I error against the balance of the null differences its null is about, per design
-    and number of topics (the chapter "Which test?").
+    """A test's type I error against the lean of the null differences, per design and number of topics.
+
+    The lean is ``kt.which.properties_table``'s (the chapter "Which test?").
 
     Parameters
     ----------

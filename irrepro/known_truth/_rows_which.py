@@ -21,6 +21,9 @@ DESIGNS = {
     "models of TREC-COVID runs, scored against the qrels",
     "large-query": "after Ihemelandu & Ekstrand (2023): the score-level simulator at 250-5,000 topics",
 }
+#: The collection each design's claims are judged on (AP).
+COLLECTIONS = {"score-level": "TREC-5..8 ad hoc", "ranking-level": "TREC-COVID round 5",
+               "large-query": "TREC-5..8 ad hoc"}  # fmt: skip
 #: The unit a pairwise rate's Monte Carlo error is clustered by, and a family's.
 _PAIR, _FAMILY = "system pair", "family of systems"
 _NO_SAMPLE = "no sampled data: the simulated systems and topics are the Monte Carlo draws"
@@ -338,16 +341,15 @@ def verdict_rows(numbers, table) -> list[dict]:
     return rows
 
 
-def rates_wide(rates: pd.DataFrame, what: str = "type I error", measure: str = "AP") -> pd.DataFrame:
-    """``rates_table``'s ``what`` as a table: a row per design and size, a column per test, rate (se)."""
-    r = rates[(rates["what"] == what) & (rates["measure"] == measure)]
+def rates_wide(rates: pd.DataFrame, what: str = "type I error") -> pd.DataFrame:
+    """``rates_table``'s ``what`` as a table: a row per design, measure and size, a column per test, rate (se)."""
+    r = rates[rates["what"] == what]
     if what == "power":
-        r = r[r["delta"] == r.groupby(["design", "topics"])["delta"].transform("min")]
+        r = r[r["delta"] == r.groupby(["design", "measure", "topics"])["delta"].transform("min")]
     cell = r.assign(cell=[f"{v:.3f} ({s:.3f})" for v, s in zip(r["rate"], r["se"])])
-    out = cell.pivot_table(
-        index=["design", "topics"], columns="test", values="cell", aggfunc="first", sort=False
-    )
-    return out[[t for t in NAMES if t in out]].rename(columns=NAMES).reset_index()
+    out = cell.pivot_table(index=["design", "measure", "topics"], columns="test", values="cell", aggfunc="first",
+                           sort=False)  # fmt: skip
+    return out[[t for t in NAMES if t in out]].rename(columns=NAMES).rename_axis(columns=None).reset_index()
 
 
 def family_wide(fam: pd.DataFrame, tests: Sequence[str] = ("paired-t", "wilcoxon")) -> pd.DataFrame:
@@ -380,7 +382,7 @@ def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
         row = {"test": NAMES[t]}
         for d, g in r[r["test"] == t].groupby("design", sort=False):
             g = g.sort_values("topics")
-            row[f"{d} ({_topics(g['topics'].tolist())})"] = (
+            row[f"{d}: {measure}, {COLLECTIONS.get(d, d)}, {_topics(g['topics'].tolist())}"] = (
                 f"{_level_word(g['rate'], g['se'])}: {_parts(g['rate'])}"
             )
         rows.append(row)
@@ -390,25 +392,42 @@ def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
 def recommendation(rates: pd.DataFrame, props: pd.DataFrame, trivial: pd.DataFrame | None = None,
                    measure: str = "AP") -> str:  # fmt: skip
     """The chapter's advice in sentences, each generated from the rows it names (markdown)."""
+    from ._rows import _LEVEL_WORDS
+
     adv = advice_table(rates, measure).set_index("test")
-    ok_everywhere = [t for t in adv.index if all(str(v).startswith("at its level") for v in adv.loc[t])]
+    words = {"at its level": _LEVEL_WORDS["replicated"], "too liberal": _LEVEL_WORDS["not replicated"] + " (above)",
+             "conservative": _LEVEL_WORDS["not replicated"] + " (below)"}  # fmt: skip
+
+    def having(col, word):
+        return [t for t in adv.index if str(adv.loc[t, col]).split(":")[0] == words[word]]
+
     lines = []
     for col in adv.columns:
-        at = [t for t in adv.index if str(adv.loc[t, col]).startswith("at its level")]
-        above = [t for t in adv.index if "(above)" in str(adv.loc[t, col])]
-        p = props[props["design"] == col.split(" (")[0]]
-        bal = (f"; a pair's null differences lean by a signed-rank balance of {p['rank balance'].min():.3f} to "
-               f"{p['rank balance'].max():.3f} (root mean square over pairs)" if len(p) else "")  # fmt: skip
-        lines.append(f"- **{col}**: at its level on every size - {', '.join(at) or 'none'}; rejecting true nulls "
-                     f"too often on some size - {', '.join(above) or 'none'}{bal}.")  # fmt: skip
-    lines.append(f"- **On every design and size**: {', '.join(ok_everywhere) or 'no test'} kept its level "
+        told = {w: having(col, w) for w in words}
+        rest = [t for t in adv.index if not any(t in v for v in told.values())]
+        p = props[(props["design"] == col.split(":")[0]) & (props["measure"] == measure)]
+        lean = (f"; its null differences lean by a signed-rank balance of {p['rank balance'].min():.3f} to "
+                f"{p['rank balance'].max():.3f} (root mean square over pairs)" if len(p) else "")  # fmt: skip
+        said = "; ".join(f"{w} on every size: {', '.join(v)}" for w, v in told.items() if v)
+        more = f"; mixed or undecided: {', '.join(rest)}" if rest else ""
+        lines.append(f"- **{col}**: {said or 'no test decided'}{more}{lean}.")
+    every = [t for t in adv.index if all(str(v).split(":")[0] == words["at its level"] for v in adv.loc[t])]
+    lines.append(f"- **On every design and size**: {', '.join(every) or 'no test'} kept its level by the rule "
                  "(the table above, one cell per design).")  # fmt: skip
     if trivial is not None and len(trivial):
         big = trivial[trivial["topics"] == trivial["topics"].max()]
-        lines.append(f"- **At {int(big['topics'].iloc[0]):,} topics** a share of {big['share'].min():.0%} to "
-                     f"{big['share'].max():.0%} of the tests' rejections is of an effect below the minimal one: "
-                     "read the effect size and its interval (`irrepro compare --effect-size d_z`), not the p-value alone.")  # fmt: skip
+        lines.append(f"- **At {int(big['topics'].iloc[0]):,} topics** {big['share'].min():.0%} to "
+                     f"{big['share'].max():.0%} of each test's rejections are of an observed effect below the "
+                     "minimal one: read the effect size and its interval (`irrepro compare --effect-size d_z`), "
+                     "not the p-value alone.")  # fmt: skip
     return "\n".join(lines)
+
+
+def ranking_design_table(scale: str = "paper") -> pd.DataFrame:
+    """The ranking-level design beside Parapar et al.'s and Otero et al.'s, as their code runs it."""
+    from ._rankings import design_table as table
+
+    return table(scale)
 
 
 def by_measure(results: Mapping[tuple, UrbanoPValues], measure: str = "AP") -> dict:
@@ -424,18 +443,23 @@ def families_frame(study, alpha: float = 0.05) -> pd.DataFrame:
 def design_table(score, large, ranking) -> pd.DataFrame:
     """The three designs side by side: what each simulates, its sizes and trials at this scale."""
     rows = [
-        ("after", "Urbano et al. (2019), section 3", "Parapar et al. (2021); Otero et al. (2025)",
-         "Ihemelandu & Ekstrand (2023)"),
+        ("after", "Urbano et al. (2019), section 3, as their code runs it (julian-urbano/sigir2019-statistical)",
+         "Parapar et al. (2021); Otero et al. (2025), as their code runs it (davidoterof/ecir2025; table below)",
+         "Ihemelandu & Ekstrand (2023), as their code runs it (nihemelandu/Research-Prj2-Pairwise-Testing)"),
+        ("their data", "TREC-5..8 ad hoc, TREC 2010-13 Web score matrices", "TREC runs and qrels",
+         "search and recommendation runs with thousands of queries or users (their data: not ours)"),
         ("data", "TREC-5..8 ad hoc: AP score matrices", "TREC-COVID round 5: 125 runs, round-5 qrels",
          "as the score-level design"),
         ("a system", "a margin per run, a copula per pair (AIC, maximum likelihood)",
          "per run and topic, the probability of relevance by log rank (penalised logistic), per grade",
          "as the score-level design"),
         ("null", "both systems from one run's margin, through the pair's copula",
-         "both systems one run's model, drawn independently", "as the score-level design"),
+         "both systems one run's model, drawn independently",
+         "as the score-level design (their `11-pvals-type_1.R`: one margin through the pair's copula)"),
         ("alternative", "a run's margin moved to the baseline's mean + delta",
          "two runs whose expected scores differ by about delta", "as the score-level design"),
-        ("topics", _topics(score.sizes), _topics(ranking.sizes), _topics(large.sizes)),
+        ("topics", _topics(score.sizes), _topics(ranking.sizes),
+         f"{_topics(large.sizes)} (their `R-scripts/Utility.R`: 25 to 20,000 users)"),
         ("trials per null row", f"{score.trials[0]:,}", f"{ranking.trials:,}", f"{large.trials[0]:,}"),
         ("deltas (power)", " / ".join(map(str, score.deltas)), " / ".join(map(str, ranking.deltas)),
          " / ".join(map(str, large.deltas))),
@@ -490,6 +514,18 @@ def trivial_table(
     return f.rename(columns={"rate": "power", "observed": "share"})[
         ["topics", "delta", "test", "power", "share", "observed_se", "true", "true_se", "trivial"]
     ]
+
+
+def trivial_wide(trivial: pd.DataFrame) -> pd.DataFrame:
+    """``trivial_table`` as a table: a row per size and delta, per test its power and the share of its
+    rejections below the minimal effect, rate (se); the share of trials whose true effect is below it."""
+    t = trivial.assign(cell=[f"{p:.3f} / {v:.3f} ({e:.3f})" for p, v, e in
+                             zip(trivial["power"], trivial["share"], trivial["observed_se"])])  # fmt: skip
+    out = t.pivot_table(index=["topics", "delta"], columns="test", values="cell", aggfunc="first", sort=False)
+    out = out[[n for n in NAMES.values() if n in out]].rename_axis(columns=None)
+    out.columns = [f"{c}: power / below" for c in out.columns]
+    below = trivial.groupby(["topics", "delta"], sort=False)["trivial"].first().rename("true effect below")
+    return out.join(below).reset_index()
 
 
 def trivial_text(trivial: pd.DataFrame) -> dict[str, str]:
