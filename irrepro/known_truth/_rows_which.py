@@ -249,7 +249,7 @@ def _null(res: Mapping[tuple, UrbanoPValues]) -> dict[int, UrbanoPValues]:
 
 
 def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
-    return res[(CLAIM_MEASURE, *at)]
+    return res[(CLAIM_MEASURE, at[0], at[1])]
 
 
 def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], families: pd.DataFrame,
