@@ -176,6 +176,20 @@ def _power_curves():
     ]
 
 
+def _which_rates():
+    """``kt.which.rates_table``'s shape: two designs, three sizes, two tests."""
+    return pd.DataFrame([{"design": d, "measure": "AP", "topics": n, "delta": 0.0, "test": t, "what": "type I error",
+                          "rate": 0.05 + (0.01 * k * (d == "score-level")), "se": 0.004, "trials": 2000, "pairs": 500}
+                         for d in ("score-level", "ranking-level") for k, n in enumerate((25, 50, 100))
+                         for t in ("paired-t", "wilcoxon")])  # fmt: skip
+
+
+def _which_props():
+    """``kt.which.properties_table``'s shape."""
+    return pd.DataFrame([{"design": d, "measure": "AP", "topics": n, "rank balance": b, "rank balance se": 0.005}
+                         for d, b in (("score-level", 0.07), ("ranking-level", 0.0)) for n in (25, 50, 100)])  # fmt: skip
+
+
 CASES = {
     "plot_run_intervals": lambda: plots.plot_run_intervals(None, *_intervals(), title="MAP, parametric"),
     "plot_error_rates": lambda: plots.plot_error_rates(_swap(), bins=range(0, 12), min_trials=1, at=50),
@@ -215,6 +229,8 @@ CASES = {
         sizes=[25, 50],
         tests=list(TEST_STYLE),
     ),
+    "plot_which_rates": lambda: plots.plot_which_rates(_which_rates()),
+    "plot_which_balance": lambda: plots.plot_which_balance(_which_props(), _which_rates()),
     "plot_by_delta_panels": lambda: plots.plot_by_delta_panels(
         _rates().assign(measure="AP"),
         _rates().rename(columns={"rate": "value"}).assign(measure="AP", kind="power"),

@@ -73,6 +73,8 @@ class MultipleResult:
                     "fwer_partial": false.any(axis=-1),
                     "fdr": false.sum(axis=-1) / np.maximum(alt.sum(axis=-1), 1),
                 }
+                if "paired-t" in self.tests:  # minus the t-test's on the same families: clustered per family
+                    rates["power_vs_t"] = rates["power"] - rates["power"][self.tests.index("paired-t")]
                 se = {k: clustered_se(v, fam) for k, v in rates.items()}
                 need = corrected_resamples(len(i), alpha, method, default=1)
                 for t, test in enumerate(self.tests):

@@ -345,6 +345,8 @@ class RankingFamilies:
         strict = np.array([t in RESAMPLING for t in self.tests])[:, None, None, None]
         rejected = np.where(strict, self.p < alpha, self.p <= alpha + 1e-12)
         F, P = self.d.shape
+        right = np.sign(self.d) == np.sign(self.truth)
+        t0 = self.tests.index("paired-t") if "paired-t" in self.tests else None
         rows = []
         for i, t in enumerate(self.tests):
             for j, proc in enumerate(self.procedures):
@@ -355,11 +357,17 @@ class RankingFamilies:
                     hit = r.any(axis=1).astype(float)
                     row |= {"what": "FWER", "rate": hit.mean(), "se": float(clustered_se(hit, self.family))}
                 else:
-                    found = (r & (np.sign(self.d) == np.sign(self.truth))).astype(float)
+                    found = (r & right).astype(float)
                     every = found.all(axis=1).astype(float)
                     row |= {"what": "power", "rate": found.mean(),
                             "se": float(clustered_se(found.ravel(), np.repeat(self.family, P))),
                             "complete": every.mean(), "complete_se": float(clustered_se(every, self.family))}  # fmt: skip
+                    if t0 is not None:  # minus the t-test's on the same families: clustered per family
+                        vs = found.mean(axis=1) - (rejected[t0, j] & right).mean(axis=1)
+                        row |= {
+                            "power_vs_t": vs.mean(),
+                            "power_vs_t_se": float(clustered_se(vs, self.family)),
+                        }
                 rows.append(row)
         return pd.DataFrame(rows)
 

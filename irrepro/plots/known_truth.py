@@ -438,7 +438,7 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
                     color=colors[d], ms=4, capsize=2, label=escape.mpl(f"{d} design"))  # fmt: skip
         for _, row in g.iterrows():
             ax.annotate(f"{row['topics']:,}", (row[balance], row["rate"]), textcoords="offset points",
-                        xytext=(4, 3), fontsize=8)  # fmt: skip
+                        xytext=(4, 3), fontsize=9)  # fmt: skip
     ax.axhline(level, color=GREY, lw=0.8)
     ax.set_xlabel(escape.mpl(f"{balance} of the null differences (root mean square over pairs)"))
     ax.set_ylabel(escape.mpl(f"{_name(test)}: type I error"))
