@@ -495,15 +495,15 @@ def findings_text(rates: pd.DataFrame, measure: str = "AP") -> dict[str, str]:
 
 
 def properties_text(props: pd.DataFrame, measure: str = "AP") -> dict[str, str]:
-    """The signed-rank balances the prose quotes: their range over each design's sizes, with errors."""
+    """The leans in signed-rank balance the prose quotes: their range over each design's sizes, with errors."""
     p = props[props["measure"] == measure]
     out = {}
     for d in DESIGNS:
         g = p[p["design"] == d]
         if len(g):
-            out[f"wt_rank_{d.split('-')[0]}"] = " to ".join(
-                _pm(g.loc[i, "rank balance"], g.loc[i, "rank balance se"]) for i in (g["rank balance"].idxmin(), g["rank balance"].idxmax())
-            )  # fmt: skip
+            ends = dict.fromkeys(_pm(g.loc[i, "rank balance"], g.loc[i, "rank balance se"])
+                                 for i in (g["rank balance"].idxmin(), g["rank balance"].idxmax()))  # fmt: skip
+            out[f"wt_rank_{d.split('-')[0]}"] = " to ".join(ends)
     return out
 
 

@@ -399,7 +399,10 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
         if level is not None:
             ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
             ax.axhline(level, color=GREY, lw=0.8)
+        sizes = sorted(set(r.loc[r["design"] == d, "topics"]))
         ax.set_xscale("log")
+        ax.minorticks_off()
+        ax.set_xticks(sizes, [f"{n:,}" for n in sizes])
         ax.set_xlabel("topics")
         ax.set_title(escape.mpl(f"{d} design"))
     np.atleast_1d(axes)[0].set_ylabel(f"{measure}: {what}")
@@ -434,7 +437,8 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
     ax = _axes(None, (5.5, 3.4))
     colors = series_colors(list(dict.fromkeys(m["design"])))
     for d, g in m.groupby("design", sort=False):
-        ax.errorbar(g[balance], g["rate"], xerr=Z95 * g[f"{balance} se"], yerr=Z95 * g["se"], fmt="o",
+        half = Z95 * g[f"{balance} se"]  # a lean is at least 0: its interval is cut there
+        ax.errorbar(g[balance], g["rate"], xerr=[np.minimum(half, g[balance]), half], yerr=Z95 * g["se"], fmt="o",
                     color=colors[d], ms=4, capsize=2, label=escape.mpl(f"{d} design"))  # fmt: skip
         for _, row in g.iterrows():
             ax.annotate(f"{row['topics']:,}", (row[balance], row["rate"]), textcoords="offset points",
