@@ -13,17 +13,22 @@ import numpy as np
 from scipy import stats
 
 #: The per-trial properties of :func:`difference_properties`, in its order.
-PROPERTIES = ("d_z", "skewness", "zeros", "ties", "sign_balance", "rank_balance")
+PROPERTIES = ("d_z", "skewness", "zeros", "ties", "sign_ties", "sign_balance", "rank_balance", "sign_var0",
+              "rank_var0")  # fmt: skip
 
 
-def difference_properties(d, *, zero: float = 0.0) -> dict[str, np.ndarray]:
+def difference_properties(d, *, tie: float = 0.0) -> dict[str, np.ndarray]:
     """Per trial (row of ``d``, ``(trials, topics)``): the properties of its topic differences.
 
     ``d_z``: mean / sd (the t-test's target, standardised); ``skewness``: the sample skewness (Fisher,
-    unbiased); ``zeros``: the share of topics with ``|d| <= zero`` (dropped by Wilcoxon and the sign
-    test); ``ties``: the share of the other topics whose ``|d|`` equals another's (tied ranks);
-    ``sign_balance``: ``(n+ - n-) / (n+ + n-)``; ``rank_balance``: ``(W+ - W-) / (W+ + W-)`` over the
-    ranks of the non-zero ``|d|`` (average ranks for ties). NaN where undefined (sd 0, no non-zero d).
+    unbiased); ``zeros``: the share of topics with ``d == 0`` (dropped by Wilcoxon); ``ties``: the
+    share of the other topics whose ``|d|`` equals another's (tied ranks); ``sign_ties``: the share
+    with ``|d| <= tie`` (the sign test's ties: Urbano et al.'s count ``|d| <= 0.01``);
+    ``sign_balance``: ``(n+ - n-) / (n+ + n-)`` over ``|d| > tie``; ``rank_balance``:
+    ``(W+ - W-) / (W+ + W-)`` over the ranks of the non-zero ``|d|`` (average ranks for ties);
+    ``sign_var0``, ``rank_var0``: the variance each balance has when the differences are symmetric
+    about 0, given the trial's counts and ties (``1 / k``; ``4 sum(r^2) / (k (k + 1))^2``). NaN where
+    undefined (sd 0, no non-zero d).
     """
     d = np.atleast_2d(np.asarray(d, dtype=np.float64))
     n = d.shape[1]
@@ -32,7 +37,7 @@ def difference_properties(d, *, zero: float = 0.0) -> dict[str, np.ndarray]:
         d_z = np.where(sd > 0, d.mean(axis=1) / np.where(sd > 0, sd, 1.0), np.nan)
         skew = np.where(sd > 0, stats.skew(d, axis=1, bias=False), np.nan)
     a = np.abs(d)
-    nonzero = a > zero
+    nonzero = a > 0
     k = nonzero.sum(axis=1)
     # tied |d| among the non-zero: sorted, a value equal to a neighbour's is tied
     s = np.sort(np.where(nonzero, a, np.nan), axis=1)
@@ -40,15 +45,21 @@ def difference_properties(d, *, zero: float = 0.0) -> dict[str, np.ndarray]:
     tied = np.zeros_like(s, dtype=bool)
     tied[:, 1:] |= eq
     tied[:, :-1] |= eq
-    pos, neg = (nonzero & (d > 0)).sum(axis=1), (nonzero & (d < 0)).sum(axis=1)
-    ranks = stats.rankdata(np.where(nonzero, a, -np.inf), axis=1) - (n - k)[:, None]
-    signed = np.where(nonzero, np.sign(d) * ranks, 0.0).sum(axis=1)
+    beyond = a > tie
+    k_sign = beyond.sum(axis=1)
+    pos, neg = (beyond & (d > 0)).sum(axis=1), (beyond & (d < 0)).sum(axis=1)
+    ranks = np.where(nonzero, stats.rankdata(np.where(nonzero, a, -np.inf), axis=1) - (n - k)[:, None], 0.0)
+    signed = (np.sign(d) * ranks).sum(axis=1)
+    total = k * (k + 1) / 2
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "d_z": d_z,
             "skewness": skew,
             "zeros": 1.0 - k / n,
             "ties": np.where(k > 0, tied.sum(axis=1) / k, np.nan),
-            "sign_balance": np.where(k > 0, (pos - neg) / k, np.nan),
-            "rank_balance": np.where(k > 0, signed / (k * (k + 1) / 2), np.nan),
+            "sign_ties": 1.0 - k_sign / n,
+            "sign_balance": np.where(k_sign > 0, (pos - neg) / k_sign, np.nan),
+            "rank_balance": np.where(k > 0, signed / total, np.nan),
+            "sign_var0": np.where(k_sign > 0, 1.0 / k_sign, np.nan),
+            "rank_var0": np.where(k > 0, (ranks * ranks).sum(axis=1) / total**2, np.nan),
         }

@@ -215,7 +215,7 @@ def _test_batch(task):
     """One batch's p-values, mean differences and (optionally) properties of its differences."""
     b, e, tests, B, g_test, g_sakai, properties = task
     two, one = batch_pvalues(b, e, tests, B, g_test, g_sakai, _MIN_D)
-    return two, one, (e - b).mean(axis=1), difference_properties(e - b) if properties else {}
+    return two, one, (e - b).mean(axis=1), difference_properties(e - b, tie=_MIN_D) if properties else {}
 
 
 def _batches(trials: int, batch: int, seed: SeedLike) -> list:

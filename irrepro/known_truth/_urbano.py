@@ -233,7 +233,7 @@ def _simulate_and_test(task):
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
     for r, q in enumerate(which):
         b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
-    props = difference_properties(e - b) if properties else None
+    props = difference_properties(e - b, tie=min_d) if properties else None
     return (*batch_pvalues(b, e, tests, B, g_test, g_sakai, min_d), (e - b).mean(axis=1), props)
 
 
