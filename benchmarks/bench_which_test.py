@@ -46,7 +46,7 @@ ALL_TESTS = URBANO_TESTS + kt.SAKAI_TESTS
 #: (SEED_OF[44]) and the AP power experiments at 50 topics (children of SS[47], delta 0.01 first).
 SEED = 2019
 DELTAS = tuple(np.round(np.arange(1, 11) / 100, 2))
-#: The "Which test?" chapter's seeds (notebooks/which_test.md: SS = children of 2025).
+#: The "Which test?" chapter's seeds (drafts/which_test.md: SS = children of 2025).
 WHICH_SS = np.random.SeedSequence(2025).spawn(8)
 
 
