@@ -49,11 +49,11 @@ with open(here / "{me}.runs", "a") as f:
 print("{me} done")"""
 
 
-def _project(tmp_path: Path, pages: dict[str, str]) -> Path:
+def _project(tmp_path: Path, pages: dict[str, str], conf: str = "") -> Path:
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(EXT)!r})\n"
+        conf + "\n" + f"import sys\nsys.path.insert(0, {str(EXT)!r})\n"
         "extensions = ['myst_nb', 'sphinx.ext.autodoc', 'sphinx_exercise', 'irrepro_sphinx']\n"
         "nb_execution_mode = 'cache'\n"
         f"nb_execution_cache_path = {str(tmp_path / 'cache')!r}\n"
@@ -109,6 +109,22 @@ def test_notebooks_run_at_once_into_the_cache_and_a_rebuild_executes_nothing(tmp
     assert third.returncode == 0, third.stderr
     assert "executing 1 notebooks" in third.stdout and third.stdout.count("Using cached notebook") == 2
     assert "a again" in (tmp_path / "out3" / "a.html").read_text() and flag.read_text() == "ok\n"
+
+
+def test_a_page_named_in_execute_after_starts_once_its_prerequisite_has_run(tmp_path):
+    """``irrepro_execute_after``: "late" is first in the order but waits for "early"; the slot it
+    would take runs "other" beside "early" (each of the two waits for the other to have started)."""
+    here = tmp_path / "marks"
+    here.mkdir()
+    late = f"import pathlib\nassert (pathlib.Path({str(here)!r}) / 'early.finished').exists(), 'late ran before early'"
+    early = WAIT.format(here=str(here), me="early", other="other") + "\n(here / 'early.finished').touch()"
+    pages = {"late": late, "early": early, "other": WAIT.format(here=str(here), me="other", other="early")}
+    conf = "irrepro_execute_first = ['late', 'early', 'other']\nirrepro_execute_after = {'late': 'early'}"
+    src = _project(tmp_path, pages, conf)
+    done = _build(src, tmp_path / "out", IRREPRO_PRE_EXECUTED=str(tmp_path / "flag"))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "executing 3 notebooks, 2 at a time" in done.stdout and (tmp_path / "flag").read_text() == "ok\n"
+    assert done.stdout.index("executed early.md") < done.stdout.index("executed late.md")
 
 
 def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):

@@ -316,7 +316,7 @@ def test_the_student_edition_checks_with_keys_on_its_pages_downloads_and_launch_
         pytest.skip("jupyter-book is not installed (pip install -e '.[book]')")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["sphinx"]["local_extensions"] = {"irrepro_sphinx": str(ROOT / "book" / "_ext")}
-    config["sphinx"]["config"]["irrepro_execute_first"] = []
+    config["sphinx"]["config"] |= {"irrepro_execute_first": [], "irrepro_execute_after": {}}
     config.pop("bibtex_bibfiles", None)
     config["html"].pop("favicon", None)
     config["execute"]["cache"] = str(tmp_path / "cache")

@@ -167,45 +167,66 @@ def _pre_execute(app, env, docnames):
             -len(nbformat.writes(t[1])),
         )
     )
+    # a page named in ``irrepro_execute_after`` starts only once the page it names has run (the
+    # caches that page fills, such as fitted copulas, are then there to read, not fitted twice)
+    stem = {path: str(Path(path).with_suffix("")) for path, _, _ in todo}
+    after = {
+        str(Path(app.srcdir, k)): str(Path(app.srcdir, v))
+        for k, v in app.config.irrepro_execute_after.items()
+    }
     log.info(f"irrepro: executing {len(todo)} notebooks, {jobs} at a time, into the execution cache")
     started = time.perf_counter()
     formats = {path: fmt for path, _, fmt in todo}
     failed = 0
+    pending, running, finished = list(todo), {}, set()
+
+    def ready(path: str) -> bool:
+        need = after.get(stem[path])
+        return need is None or need in finished or need not in stem.values()
+
+    width = max(1, min(jobs, len(todo)))
     # threads: each notebook runs in a kernel process of its own; a thread only waits on it
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
-        futures = [
-            pool.submit(
-                _execute_one,
-                path,
-                nbformat.writes(nb),
-                str(Path(path).parent),
-                nb_config.execution_timeout,
-                nb_config.execution_allow_errors,
-            )
-            for path, nb, _ in todo
-        ]
-        for future in concurrent.futures.as_completed(futures):
-            path, nb_json, seconds, error = future.result()
-            rel = os.path.relpath(path, app.srcdir)
-            if error is not None:  # Sphinx executes it again and fails the build with its error
-                last = re.sub(r"\x1b\[[0-9;]*m", "", error).strip().splitlines()[-1:] or [""]
-                log.info(f"irrepro: {rel} failed ({seconds:.1f} s): {last[0]}; executed again by Sphinx")
-                failed += 1
-                continue
-            fmt = formats[path]
-            record = (
-                cache.add_nb_to_project(path, read_data=fmt)
-                if fmt is not None
-                else cache.add_nb_to_project(path)
-            )
-            cache.cache_notebook_bundle(
-                CacheBundleIn(
-                    nbformat.reads(nb_json, as_version=4), record.uri, data={"execution_seconds": seconds}
-                ),
-                check_validity=False,
-                overwrite=True,
-            )
-            log.info(f"irrepro: executed {rel} in {seconds:.1f} s")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=width) as pool:
+        while pending or running:
+            while pending and len(running) < width:
+                k = next((i for i, t in enumerate(pending) if ready(t[0])), None if running else 0)
+                if k is None:
+                    break
+                path, nb, _ = pending.pop(k)
+                running[
+                    pool.submit(
+                        _execute_one,
+                        path,
+                        nbformat.writes(nb),
+                        str(Path(path).parent),
+                        nb_config.execution_timeout,
+                        nb_config.execution_allow_errors,
+                    )
+                ] = path
+            done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                finished.add(stem[running.pop(future)])
+                path, nb_json, seconds, error = future.result()
+                rel = os.path.relpath(path, app.srcdir)
+                if error is not None:  # Sphinx executes it again and fails the build with its error
+                    last = re.sub(r"\x1b\[[0-9;]*m", "", error).strip().splitlines()[-1:] or [""]
+                    log.info(f"irrepro: {rel} failed ({seconds:.1f} s): {last[0]}; executed again by Sphinx")
+                    failed += 1
+                    continue
+                fmt = formats[path]
+                record = (
+                    cache.add_nb_to_project(path, read_data=fmt)
+                    if fmt is not None
+                    else cache.add_nb_to_project(path)
+                )
+                cache.cache_notebook_bundle(
+                    CacheBundleIn(
+                        nbformat.reads(nb_json, as_version=4), record.uri, data={"execution_seconds": seconds}
+                    ),
+                    check_validity=False,
+                    overwrite=True,
+                )
+                log.info(f"irrepro: executed {rel} in {seconds:.1f} s")
     log.info(f"irrepro: {len(todo)} notebooks executed in {time.perf_counter() - started:.1f} s")
     _say_pre_executed(flag, "failed" if failed else "ok")
 
@@ -852,6 +873,7 @@ def setup(app):
     app.connect("env-check-consistency", _check_pasted)
     app.add_config_value("irrepro_edition", "book", "env")
     app.add_config_value("irrepro_execute_first", [], "env")
+    app.add_config_value("irrepro_execute_after", {}, "env")
     app.connect("config-inited", _edition_tag)
     # html-page-context is emitted with emit_firstresult: run before any handler that returns a
     # template name (which would stop the emission)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,6 +22,9 @@ from ._prose import STATUS_WORDS
 from ._tables import _SESSION
 
 __all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
+
+#: A study's title ``Chapter (beside A, B & C 2021)``: the phone's line names the study alone.
+_BESIDE = re.compile(r"\(beside (?P<study>.+)\)$")
 
 #: When the chapter's kernel imported :mod:`irrepro.book` (its first cell): a chapter's time to
 #: run is measured from here to its header cell, the chapter's last.
@@ -176,6 +180,14 @@ def _read(directory: Path) -> dict[str, Headline]:
     return {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
 
 
+def _short_title(title: str) -> str:
+    """A chapter's name on a phone's line: a study's authors and year (three or more: "A et al.")."""
+    m = _BESIDE.search(title)
+    if m is None:
+        return title
+    return re.sub(r"^([^,&]+), [^&]+ & .+ (\d{4})$", r"\1 et al. \2", m["study"])
+
+
 def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
     """The book's headline table: per chapter its central claim, finding, label and time to rerun.
 
@@ -206,7 +218,7 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         else:
             lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
                 f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'
-                f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a> '
+                f'<a href="{base}{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
                 f"{status_badge(h.status, word=False)} {STATUS_WORDS[h.status]}"
                 + (f' <span class="irrepro-label" data-label="{html.escape(h.label)}">{html.escape(h.label)}</span>'
                    if h.label else "") + "</li>"

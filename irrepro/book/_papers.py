@@ -28,6 +28,9 @@ PAPERS = (
 #: may judge several studies, each with its own headline.
 STUDIES = (
     ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
+    ("parapar2021testing", "Which test? (beside Parapar, Losada & Barreiro 2021)"),
+    ("otero2025towards", "Which test? (beside Otero, Parapar & Barreiro 2025)"),
+    ("ihemelandu2023inference", "Which test? (beside Ihemelandu & Ekstrand 2023)"),
     ("sakai2016topic", "Planning an evaluation (beside Sakai 2016)"),
 )
 

@@ -44,7 +44,7 @@ the difference from the baseline (or, without one, of the mean). --effect-size d
 beside each run's difference from the baseline, its standardized mean difference with a BCa
 bootstrap interval over topics (Sakai's recommendation: how large a difference is, beside whether
 it is significant). Which test and effect size to trust on how many topics: the book's chapter
-"Which test?" (in preparation: drafts/which_test.md).
+"Which test?" (notebooks/which_test.md).
 
 Tests (--test): paired-t (default), wilcoxon, sign (equal to scipy's ttest_rel, wilcoxon,
 binomtest), bootstrap (Sakai's paired bootstrap test, B = 1000), permutation (the paired
@@ -98,7 +98,7 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         "over topics (at --level, from -B topic samples, those of --intervals): d_z, mean(z) / sd(z) of the "
         "per-topic differences z, or ES_E, Sakai's difference over the residual standard deviation of the "
         'two-way ANOVA of all the runs; needs --baseline (see the book\'s chapter "Which test?", '
-        "in preparation: drafts/which_test.md)",
+        "notebooks/which_test.md)",
     )
     p.add_argument(
         "--level",

@@ -194,7 +194,7 @@ def compare(
     those S - 1 pairs, per measure; without, all pairs are tested (ranx's report) and each mean is
     marked by the runs it significantly beats. The resampling tests draw from ``seed`` once for all
     measures. Which test, and which effect size beside it, to trust on how many topics: the book's
-    chapter "Which test?" (in preparation: drafts/which_test.md).
+    chapter "Which test?" (notebooks/which_test.md).
 
     Parameters
     ----------

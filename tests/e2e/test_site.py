@@ -392,9 +392,15 @@ CHAPTERS = {
     "notebooks/webber_moffat_zobel_2008.html": "Webber, Moffat & Zobel 2008",
 }
 #: Chapters beyond the papers (irrepro.book.STUDIES): a header without a label, the rest as above.
+#: A page may judge several studies, one header box each.
 STUDY_CHAPTERS = {
-    "notebooks/known_truth.html": "Against a known truth (beside Urbano, Lima & Hanjalic 2019)",
-    "notebooks/planning.html": "Planning an evaluation (beside Sakai 2016)",
+    "notebooks/known_truth.html": ("Against a known truth (beside Urbano, Lima & Hanjalic 2019)",),
+    "notebooks/which_test.html": (
+        "Which test? (beside Parapar, Losada & Barreiro 2021)",
+        "Which test? (beside Otero, Parapar & Barreiro 2025)",
+        "Which test? (beside Ihemelandu & Ekstrand 2023)",
+    ),
+    "notebooks/planning.html": ("Planning an evaluation (beside Sakai 2016)",),
 }
 ALL_CHAPTERS = {**CHAPTERS, **STUDY_CHAPTERS}
 
@@ -460,23 +466,25 @@ def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, b
 
     from irrepro.book import STUDIES
 
-    assert set(STUDY_CHAPTERS.values()) == {title for _, title in STUDIES}
+    assert {t for titles in STUDY_CHAPTERS.values() for t in titles} == {title for _, title in STUDIES}
     labels = _scorecard_labels(server, browser)
-    for page, title in STUDY_CHAPTERS.items():
-        assert labels[title] == "none (not a replication)", labels
+    for page, titles in STUDY_CHAPTERS.items():
+        assert all(labels[t] == "none (not a replication)" for t in titles), labels
         _load(browser, f"{server}/{page}")
-        header = browser.find_element(By.CSS_SELECTOR, ".irrepro-header")
+        headers = browser.find_elements(By.CSS_SELECTOR, ".irrepro-header")
+        assert len(headers) == len(titles), f"{page}: {len(headers)} header boxes, {len(titles)} studies"
         first_h2 = browser.find_element(By.CSS_SELECTOR, "#the-question > h2")
-        assert header.is_displayed() and header.location["y"] < first_h2.location["y"], page
-        assert not header.find_elements(By.CSS_SELECTOR, ".irrepro-label"), (
-            f"{page}: a label on a study chapter"
-        )
-        assert "No verdict label" in header.text
-        dois = {a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10.1145/"]')}
-        assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), (
-            dois
-        )  # the study and the papers
-        assert header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link").is_displayed()
+        for header in headers:
+            assert header.is_displayed() and header.location["y"] < first_h2.location["y"], page
+            assert not header.find_elements(By.CSS_SELECTOR, ".irrepro-label"), (
+                f"{page}: a label on a study chapter"
+            )
+            assert "No verdict label" in header.text
+            dois = {a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10."]')}
+            assert len(dois) >= 2 and all(d.startswith("doi:10.") for d in dois), (
+                dois
+            )  # the study and the papers
+            assert header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link").is_displayed()
 
 
 def test_every_results_section_shows_its_code(server, browser):
