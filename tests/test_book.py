@@ -1822,3 +1822,18 @@ def test_a_chapters_download_shows_the_tables_it_glued_for_its_sub_pages():
     table, number = nb.cells[0].outputs
     assert table.data["text/html"] == "<table>t</table>" and table.data["text/plain"] == "t"
     assert "text/html" not in number.data  # a number glued for prose stays a record
+
+
+def test_ours_on_a_one_sided_edge_with_monte_carlo_error_alone_asks_for_replicates_not_data():
+    """A simulated rate exactly at "at most 0.0500" (margin 0): more replicates may decide it, unless
+    the truth is the edge itself - never "more data" (nothing was sampled)."""
+    on_edge = judge("at most 0.0500", 0.05, kind="rate", se_mc=0.004, se_sampling=0, nominal=0.05,
+                    se_reason="simulated", replicates=3000)  # fmt: skip
+    assert on_edge.status == INCONCLUSIVE and on_edge.why == "monte-carlo" and on_edge.needed is None
+    assert "unless the truth sits on the edge" in on_edge.reason and "more data" not in on_edge.reason
+    sampled = judge("at most 0.0500", 0.05, kind="rate", se_mc=0.004, se_sampling=0.002, nominal=0.05)
+    assert sampled.why == "sampling" and "more data would decide" in sampled.reason
+    parts = judge("at most 0.0500 / 0.0500", "0.05 / 0.054", kind="rate", se_mc=[0.004, 0.004], se_sampling=0,
+                  nominal=0.05, se_reason="simulated", replicates=3000)  # fmt: skip
+    assert parts.status == INCONCLUSIVE and parts.needed is not None and parts.needed > 3000
+    assert "(about" in parts.reason and "unless the truth sits on the edge" in parts.reason

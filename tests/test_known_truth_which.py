@@ -88,14 +88,21 @@ def test_the_studies_claims_are_judged_per_design_and_over_the_designs(tmp_path,
     w = "Wilcoxon: type I error at alpha = 0.05 (25 / 50 / 100 topics)"
     assert status[f"{w}, symmetric design"] == "replicated"
     assert status[f"{w}, leaning design"] == "not replicated"  # 0.15 at 100 topics
-    assert status["Wilcoxon minus t-test: power at 100 topics, delta = 0.02, leaning design"] == "replicated"
+    # power compared only at equal sizes: the leaning design's Wilcoxon rejects 0.15 of true nulls
+    power = "Wilcoxon minus t-test: power at 100 topics, delta = 0.02"
+    assert status[f"{power}, symmetric design"] == "replicated"
+    assert status[f"{power}, leaning design"] == "not comparable"
+    note = parapar.frame.set_index("quantity").loc[f"{power}, leaning design", "note"]
+    assert "Wilcoxon's type I error at 100 topics is 0.150" in note and "t-test" not in note
     verdict = book.compare(
         "parapar2021testing", "Verdict test", which.verdict_rows(PA, parapar), data="known"
     )
     v = verdict.frame.set_index("quantity")["status"]
     claim = PA["claim.wilcoxon-most-reliable"].row
     assert v[f"{claim} - on the symmetric design"] == "replicated"
-    assert v[f"{claim} - on the leaning design"] == "partly"  # its power holds, its level not
+    assert (
+        v[f"{claim} - on the leaning design"] == "not replicated"
+    )  # its level fails, its power not comparable
     assert v[claim] == "partly"
     # Ihemelandu & Ekstrand's claims are about large samples: judged where a design reaches 250 topics
     big = {"symmetric": _design({n: level for n in (250, 1000)}, 1000, pw),
@@ -123,3 +130,31 @@ def test_the_family_tables_of_both_designs_share_one_schema():
     assert set(f["procedure"]) == {"BH", "unadjusted"}
     assert len(f) == 4 and set(f["what"]) == {"FWER", "power"}
     assert f.loc[f["design"] == "ranking-level", "trials"].eq(500).all()
+
+
+def test_a_power_difference_of_families_is_judged_only_where_both_tests_hold_their_level(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    OT = book.paper_numbers("otero2025towards")
+
+    def fam(design: str, fwer_w: float) -> pd.DataFrame:
+        rows = [{"design": design, "test": t, "procedure": "BH", "m": 5, "topics": 30, "what": w, "trials": 2000,
+                 "rate": (fwer_w if t == "wilcoxon" else 0.05) if w == "FWER" else 0.6, "se": 0.004,
+                 "power_vs_t": 0.05 if t == "wilcoxon" else 0.0, "power_vs_t_se": 0.005}
+                for t in ("wilcoxon", "paired-t") for w in ("FWER", "power")]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    pw = {"paired-t": 0.5, "wilcoxon": 0.7, "sign": 0.4, "bootstrap-shift": 0.5, "permutation": 0.5}
+    level = {"paired-t": 0.05, "wilcoxon": 0.05, "sign": 0.05, "bootstrap-shift": 0.05, "permutation": 0.05}
+    pairwise = {d: _design({n: level for n in (25, 50)}, 50, pw) for d in ("at level", "above")}
+    families = pd.concat([fam("at level", 0.05), fam("above", 0.15)], ignore_index=True)
+    at = {d: (50, 0.02) for d in pairwise}
+    rows = book.compare(
+        "otero2025towards", "test", which.study_rows(OT, pairwise, families, at), data="known"
+    )
+    f = rows.frame.set_index("quantity")
+    power = "Wilcoxon with BH minus t-test with BH: power (systems x topics: 5x30)"
+    assert f.loc[f"{power}, at level design", "status"] == "replicated"  # 0.05 (0.005) > 0
+    assert f.loc[f"{power}, above design", "status"] == "not comparable"
+    assert "Wilcoxon's is 0.150" in f.loc[f"{power}, above design", "note"]

@@ -87,6 +87,8 @@ def _part(
     if st == INCONCLUSIVE:  # se_m^2 / f + se_s^2 + se_p^2 < (dist / z)^2 decides it
         room = (dist / z) ** 2 - se_s**2 - se_p**2
         f = se_m**2 / room if dist > 0 and room > 0 and se_m > 0 else math.inf
+        if dist == 0 and se_s == 0 and se_p == 0 and se_m > 0:  # ours on the edge, Monte Carlo error only
+            f = math.nan
     return st, used, gap, f
 
 
@@ -256,9 +258,11 @@ def judge(
     st = _rows_of_parts(results)
     why, needed = "", None
     if st == INCONCLUSIVE:
-        f = max(x for x, r in zip(factors, results) if r == INCONCLUSIVE)
-        why = MONTE_CARLO if math.isfinite(f) else SAMPLING
-        if why == MONTE_CARLO and replicates:
+        fs = [x for x, r in zip(factors, results) if r == INCONCLUSIVE]
+        on_edge = any(math.isnan(x) for x in fs)
+        f = max((x for x in fs if not math.isnan(x)), default=math.nan)
+        why = SAMPLING if math.isinf(f) else MONTE_CARLO
+        if why == MONTE_CARLO and replicates and math.isfinite(f):
             needed = int(math.ceil(float(replicates) * max(f, 1.0) * 1.0001))
     what = f"margin {'/'.join(dict.fromkeys(_fmt(x) for x in margins_used))} ({kind})"
     err = _errors_text(se_s, se_m, ses, z, m, unit)
@@ -278,6 +282,8 @@ def judge(
     tail = ""
     if why == MONTE_CARLO:
         tail = "; more replicates would decide" + (f" (about {needed:,})" if needed else "")
+        if on_edge:  # where the truth is the edge itself, no number of them does
+            tail += f"{',' if needed else ''} unless the truth sits on the edge where ours does"
     elif why == SAMPLING:
         tail = "; the sampling error keeps it across the edge: more data would decide, not more replicates"
     zval = None

@@ -381,8 +381,7 @@ def _family_batch(task):
     two = np.nan_to_num(batch_pvalues(b, e, tests, B, g_test, g_sakai, _MIN_D)[0], nan=1.0).reshape(
         len(tests), F, -1
     )
-    adj = np.stack([two if m == "none" else np.stack([[adjust_pvalues(r, m) for r in t] for t in two])
-                    for m in PROCEDURES], axis=1)  # fmt: skip
+    adj = np.stack([two if m == "none" else adjust_pvalues(two, m) for m in PROCEDURES], axis=1)
     return adj, (e - b).mean(axis=1).reshape(F, -1)
 
 

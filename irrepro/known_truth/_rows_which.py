@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._rule import judge_row
 from ..stats import clustered_se
 from ._differences import PROPERTIES, difference_properties  # noqa: F401  (the chapter's exercise)
 from ._rows import simulation_se
@@ -271,6 +272,19 @@ def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoP
     return res[(CLAIM_MEASURE, at[0], at[1])]
 
 
+def _off_level(level, null: UrbanoPValues, n: int, tests: Sequence[str], alpha: float = 0.05) -> str:
+    """The tests whose type I error on ``null`` (``n`` topics) the rule finds off ``level`` (a study's
+    reading of alpha), in words ("" when every one holds it)."""
+    rows = {t: level_row(f"{NAMES[t]}: type I error", level, {n: null}, t, alpha) for t in tests}
+    return "; ".join(
+        "{}'s type I error at {:,} topics is {:.3f} (se {:.3f})".format(
+            NAMES[t], n, *_rate(null, t, alpha)[1:]
+        )
+        for t, r in rows.items()
+        if judge_row(r).status == "not replicated"
+    )
+
+
 def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], families: pd.DataFrame,
                power_at: Mapping[str, tuple[int, float]]) -> list[dict]:  # fmt: skip
     """A study's claims read as numbers (its yml's readings) on every design, one row per design and reading.
@@ -281,31 +295,39 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
     study, rows = numbers.paper, []
     for design, res in pairwise.items():
         null, on = _null(res), f", {design} design"
-        big, small = max(null), min(null)
+        big = max(null)
         pw = _power(res, power_at[design])
         at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
         if study == "ihemelandu2023inference":  # at the largest size, the smallest difference simulated there
             n_pw = max(n for m, n, d in res if m == CLAIM_MEASURE and d > 0)
             d_pw = min(d for m, n, d in res if m == CLAIM_MEASURE and d > 0 and n == n_pw)
             pw, at = _power(res, (n_pw, d_pw)), f"{n_pw:,} topics, delta = {d_pw:g}"
-        if study == "urbano2019statistical":
-            rows += [level_row(f"{NAMES[t]}: type I error at alpha = 0.05", numbers["level.t-permutation"], null, t, on=on)
-                     for t in ("paired-t", "permutation")]  # fmt: skip
-            rows += [difference_row(f"{NAMES[t]}: type I error at {big:,} minus at {small:,} topics{on}",
-                                    numbers["growth.wilcoxon-sign"], null[big], null[small], t, t, level=True)
-                     for t in ("wilcoxon", "sign")]  # fmt: skip
-        elif study == "parapar2021testing":
+        if study == "parapar2021testing":
+            power = difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
+                                   "wilcoxon", "paired-t")  # fmt: skip
+            n_pw = power_at[design][0]
+            off = _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
+            if off:  # power compared at unequal sizes: part of one test's power is its excess of type I error
+                power |= {"paper": None, "note": f"not comparable at unequal sizes: {off}"}
             rows += [level_row("Wilcoxon: type I error at alpha = 0.05", numbers["level.wilcoxon"], null, "wilcoxon", on=on),
-                     difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
-                                    "wilcoxon", "paired-t")]  # fmt: skip
+                     power]  # fmt: skip
         elif study == "otero2025towards":
             fam = families[families.design == design]
             if fam.empty:
                 continue
-            rows += [family_level_row("Wilcoxon with BH: family-wise type I error", numbers["level.wilcoxon-bh"],
-                                      fam, "wilcoxon", "BH", on=on),
-                     family_power_row("Wilcoxon with BH minus t-test with BH: power",
-                                      numbers["power.wilcoxon-bh-t"], fam, "wilcoxon", "BH", on=on)]  # fmt: skip
+            level = {t: family_level_row(f"{NAMES[t]} with BH: family-wise type I error", numbers["level.wilcoxon-bh"],
+                                         fam, t, "BH", on=on) for t in ("wilcoxon", "paired-t")}  # fmt: skip
+            power = family_power_row("Wilcoxon with BH minus t-test with BH: power",
+                                     numbers["power.wilcoxon-bh-t"], fam, "wilcoxon", "BH", on=on)  # fmt: skip
+            high = [
+                f"{NAMES[t]}'s is {r['ours']}"
+                for t, r in level.items()
+                if judge_row(r).status == "not replicated"
+            ]
+            if high:  # as for two tests' power: compared where both hold their level
+                power |= {"paper": None, "note": "not comparable at unequal sizes: family-wise type I error with BH "
+                                                 "above the level; " + "; ".join(high)}  # fmt: skip
+            rows += [level["wilcoxon"], power]
         elif study == "ihemelandu2023inference":
             others = ("paired-t", "bootstrap-shift", "permutation")
             top = max(others, key=lambda t: _rate(null[big], t, 0.05)[1])  # the highest of the three
@@ -331,10 +353,6 @@ def _claims(numbers) -> list[tuple]:
     """A study's claims (its yml's ``claim.*`` entries), each with the starts of the quantities of
     the rows of :func:`study_rows` it rests on."""
     study = numbers.paper
-    if study == "urbano2019statistical":
-        return [
-            (numbers["claim.level-and-growth"], ("t-test:", "permutation test:", "Wilcoxon:", "sign test:"))
-        ]
     if study == "parapar2021testing":
         return [(numbers["claim.wilcoxon-most-reliable"], ("Wilcoxon",))]
     if study == "otero2025towards":
