@@ -1824,16 +1824,20 @@ def test_a_chapters_download_shows_the_tables_it_glued_for_its_sub_pages():
     assert "text/html" not in number.data  # a number glued for prose stays a record
 
 
-def test_ours_on_a_one_sided_edge_with_monte_carlo_error_alone_asks_for_replicates_not_data():
-    """A simulated rate exactly at "at most 0.0500" (margin 0): more replicates may decide it, unless
-    the truth is the edge itself - never "more data" (nothing was sampled)."""
+def test_ours_on_an_edge_with_monte_carlo_error_alone_is_not_said_to_want_more_data():
+    """A simulated rate exactly at "at most 0.0500" (margin 0): no number of replicates is estimated
+    (as before), but the reason says that only Monte Carlo error spans the edge - never "more data",
+    since nothing was sampled; with a sampling error it says "more data"."""
     on_edge = judge("at most 0.0500", 0.05, kind="rate", se_mc=0.004, se_sampling=0, nominal=0.05,
                     se_reason="simulated", replicates=3000)  # fmt: skip
-    assert on_edge.status == INCONCLUSIVE and on_edge.why == "monte-carlo" and on_edge.needed is None
-    assert "unless the truth sits on the edge" in on_edge.reason and "more data" not in on_edge.reason
+    assert on_edge.status == INCONCLUSIVE and on_edge.why == "sampling" and on_edge.needed is None
+    assert "Monte Carlo error alone" in on_edge.reason and "more data" not in on_edge.reason
     sampled = judge("at most 0.0500", 0.05, kind="rate", se_mc=0.004, se_sampling=0.002, nominal=0.05)
     assert sampled.why == "sampling" and "more data would decide" in sampled.reason
-    parts = judge("at most 0.0500 / 0.0500", "0.05 / 0.054", kind="rate", se_mc=[0.004, 0.004], se_sampling=0,
-                  nominal=0.05, se_reason="simulated", replicates=3000)  # fmt: skip
-    assert parts.status == INCONCLUSIVE and parts.needed is not None and parts.needed > 3000
-    assert "(about" in parts.reason and "unless the truth sits on the edge" in parts.reason
+    off_edge = judge("at most 0.0500", 0.052, kind="rate", se_mc=0.004, se_sampling=0, nominal=0.05,
+                     se_reason="simulated", replicates=3000)  # fmt: skip
+    assert (
+        off_edge.why == "monte-carlo"
+        and off_edge.needed > 3000
+        and "Monte Carlo error alone" not in off_edge.reason
+    )

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape as html_escape
 
 import pytest
 
 import irrepro.book as book
 from _book_checks import check_headlines, fake_book, headline_rows
-from irrepro.book._headline import headline
+from irrepro.book._headline import _short_title, headline
 
 HEADLINE = (
     "headline:\n"
@@ -121,6 +122,15 @@ def test_the_headline_table_has_a_line_per_chapter_for_a_phone(tmp_path, monkeyp
     assert 'data-label="[~Re]">[~Re]</span>' in webber[0]
     assert sum("not run in this build" in x for x in lines) == len(lines) - 1
     assert html.index("irrepro-headlines-compact") < html.index("<table")  # before the table
+    # a study's line names the study alone (its authors, "et al." from three on), in one line of a phone
+    for _, title in book.STUDIES:
+        short = _short_title(title)
+        assert "(beside" not in short and any(html_escape(short) in x for x in lines), short
+    assert _short_title("Which test? (beside Otero, Parapar & Barreiro 2025)") == "Otero et al. 2025"
+    assert _short_title("Which test? (beside Ihemelandu & Ekstrand 2023)") == "Ihemelandu & Ekstrand 2023"
+    assert (
+        _short_title("Webber, Moffat & Zobel 2008") == "Webber, Moffat & Zobel 2008"
+    )  # a paper's title stays
 
 
 def test_the_check_of_the_built_pages_finds_a_wrong_status_a_wrong_label_and_a_missing_chapter(

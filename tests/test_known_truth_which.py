@@ -100,10 +100,11 @@ def test_the_studies_claims_are_judged_per_design_and_over_the_designs(tmp_path,
     v = verdict.frame.set_index("quantity")["status"]
     claim = PA["claim.wilcoxon-most-reliable"].row
     assert v[f"{claim} - on the symmetric design"] == "replicated"
-    assert (
-        v[f"{claim} - on the leaning design"] == "not replicated"
-    )  # its level fails, its power not comparable
+    assert v[f"{claim} - on the leaning design"] == "not replicated"  # its level fails, power not comparable
     assert v[claim] == "partly"
+    notes = verdict.frame.set_index("quantity")["note"]
+    assert "rests on its other rows alone" in notes[f"{claim} - on the leaning design"]
+    assert "rests on" not in str(notes[f"{claim} - on the symmetric design"])
     # Ihemelandu & Ekstrand's claims are about large samples: judged where a design reaches 250 topics
     big = {"symmetric": _design({n: level for n in (250, 1000)}, 1000, pw),
            "leaning": _design({n: level | {"wilcoxon": 0.15, "sign": 0.15} for n in (250, 1000)}, 1000, pw),
@@ -135,26 +136,60 @@ def test_the_family_tables_of_both_designs_share_one_schema():
 def test_a_power_difference_of_families_is_judged_only_where_both_tests_hold_their_level(
     tmp_path, monkeypatch
 ):
+    """Otero et al.'s power row, configuration by configuration: a family size whose Wilcoxon or t-test
+    family-wise error the rule finds above the level is left out of it (and named); none left, the row
+    is not comparable."""
     monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
     OT = book.paper_numbers("otero2025towards")
 
-    def fam(design: str, fwer_w: float) -> pd.DataFrame:
-        rows = [{"design": design, "test": t, "procedure": "BH", "m": 5, "topics": 30, "what": w, "trials": 2000,
-                 "rate": (fwer_w if t == "wilcoxon" else 0.05) if w == "FWER" else 0.6, "se": 0.004,
+    def fam(design: str, fwer: dict) -> pd.DataFrame:  # fwer: (m, test) -> rate
+        rows = [{"design": design, "test": t, "procedure": "BH", "m": m, "topics": 30, "what": w, "trials": 2000,
+                 "rate": fwer.get((m, t), 0.03) if w == "FWER" else 0.6, "se": 0.004,
                  "power_vs_t": 0.05 if t == "wilcoxon" else 0.0, "power_vs_t_se": 0.005}
-                for t in ("wilcoxon", "paired-t") for w in ("FWER", "power")]  # fmt: skip
+                for m in (5, 10) for t in ("wilcoxon", "paired-t") for w in ("FWER", "power")]  # fmt: skip
         return pd.DataFrame(rows)
 
     pw = {"paired-t": 0.5, "wilcoxon": 0.7, "sign": 0.4, "bootstrap-shift": 0.5, "permutation": 0.5}
     level = {"paired-t": 0.05, "wilcoxon": 0.05, "sign": 0.05, "bootstrap-shift": 0.05, "permutation": 0.05}
-    pairwise = {d: _design({n: level for n in (25, 50)}, 50, pw) for d in ("at level", "above")}
-    families = pd.concat([fam("at level", 0.05), fam("above", 0.15)], ignore_index=True)
+    cases = {
+        "holding": {},
+        "one above": {(10, "wilcoxon"): 0.15},
+        "t above": {(5, "paired-t"): 0.12, (10, "paired-t"): 0.12},
+    }
+    pairwise = {d: _design({n: level for n in (25, 50)}, 50, pw) for d in cases}
+    families = pd.concat([fam(d, f) for d, f in cases.items()], ignore_index=True)
     at = {d: (50, 0.02) for d in pairwise}
     rows = book.compare(
         "otero2025towards", "test", which.study_rows(OT, pairwise, families, at), data="known"
     )
     f = rows.frame.set_index("quantity")
-    power = "Wilcoxon with BH minus t-test with BH: power (systems x topics: 5x30)"
-    assert f.loc[f"{power}, at level design", "status"] == "replicated"  # 0.05 (0.005) > 0
-    assert f.loc[f"{power}, above design", "status"] == "not comparable"
-    assert "Wilcoxon's is 0.150" in f.loc[f"{power}, above design", "note"]
+    power = "Wilcoxon with BH minus t-test with BH: power (systems x topics: "
+    assert f.loc[f"{power}5x30 / 10x30), holding design", "status"] == "replicated"  # 0.05 (0.005) > 0
+    one = f.loc[f"{power}5x30), one above design"]  # 10 systems left out
+    assert one["status"] == "replicated" and "10x30: Wilcoxon's 0.150 (se 0.004)" in one["note"]
+    none = f.loc[f"{power}5x30 / 10x30), t above design"]
+    assert none["status"] == "not comparable" and "t-test's 0.120" in none["note"]
+    verdict = book.compare("otero2025towards", "Verdict test", which.verdict_rows(OT, rows), data="known")
+    v = verdict.frame.set_index("quantity")
+    claim = OT["claim.wilcoxon-bh-power"].row
+    assert v.loc[f"{claim} - on the t above design", "status"] == "not comparable"
+
+
+def test_the_rows_left_undecided_by_monte_carlo_error_are_named_with_the_replicates_that_would_decide_them(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    level = book.paper_numbers("parapar2021testing")["level.wilcoxon"]  # "0.0500"
+    rows = [book.rate("decided", level, 0.05, book.errors(mc=0.001, replicates=2000, reason="simulated"), nominal=0.05),
+            book.rate("undecided", level, 0.058, book.errors(mc=0.004, replicates=2000, reason="simulated"), nominal=0.05)]  # fmt: skip
+    c = book.compare("parapar2021testing", "test", rows, data="known")
+    text = which.undecided_text(c)
+    need = int(c.frame.set_index("quantity").loc["undecided", "replicates_needed"])
+    assert need > 2000 and text.startswith("1 compared row is left inconclusive")
+    assert (
+        f"undecided (ran 2,000, about {need:,} would decide it" in text
+        and "decided (ran" not in text.replace("undecided", "")
+    )
+    assert which.undecided_text(
+        book.compare("parapar2021testing", "test2", rows[:1], data="known")
+    ).startswith("No compared row")

@@ -211,6 +211,15 @@ def _pre_execute(app, env, docnames):
                 if error is not None:  # Sphinx executes it again and fails the build with its error
                     last = re.sub(r"\x1b\[[0-9;]*m", "", error).strip().splitlines()[-1:] or [""]
                     log.info(f"irrepro: {rel} failed ({seconds:.1f} s): {last[0]}; executed again by Sphinx")
+                    waiting = [
+                        os.path.relpath(p, app.srcdir)
+                        for p, _, _ in pending
+                        if after.get(stem[p]) == stem[path]
+                    ]
+                    if waiting:  # they start all the same, and fill for themselves what it would have
+                        log.info(
+                            f"irrepro: {', '.join(waiting)} start(s) without what {rel} would have cached"
+                        )
                     failed += 1
                     continue
                 fmt = formats[path]

@@ -87,8 +87,6 @@ def _part(
     if st == INCONCLUSIVE:  # se_m^2 / f + se_s^2 + se_p^2 < (dist / z)^2 decides it
         room = (dist / z) ** 2 - se_s**2 - se_p**2
         f = se_m**2 / room if dist > 0 and room > 0 and se_m > 0 else math.inf
-        if dist == 0 and se_s == 0 and se_p == 0 and se_m > 0:  # ours on the edge, Monte Carlo error only
-            f = math.nan
     return st, used, gap, f
 
 
@@ -246,6 +244,7 @@ def judge(
     m = margins()
     z = m.z
     parts = []  # per part: status, margin used, gap outside, replicates' factor, our error
+    sampled = False  # any part with a sampling error (ours or the paper's)
     for i, (a, b) in enumerate(zip(p, o)):
         mg = m.margin(kind, a.point, scale, nominal=float(nom[i]) if math.isfinite(nom[i]) else None)
         sp = float(se_p[i]) if math.isfinite(se_p[i]) else 0.0
@@ -254,15 +253,16 @@ def judge(
             sp = scale * math.sqrt(fr * (1 - fr) / n_p[i])
         se_all = math.sqrt(se_s[i] ** 2 + se_m[i] ** 2 + sp**2)
         parts.append((*_part(a, b, mg, float(se_s[i]), float(se_m[i]), sp, z), se_all))
+        sampled = sampled or se_s[i] > 0 or sp > 0
     results, margins_used, gaps, factors, ses = map(list, zip(*parts))
     st = _rows_of_parts(results)
-    why, needed = "", None
+    why, needed, edge_only = "", None, False
     if st == INCONCLUSIVE:
-        fs = [x for x, r in zip(factors, results) if r == INCONCLUSIVE]
-        on_edge = any(math.isnan(x) for x in fs)
-        f = max((x for x in fs if not math.isnan(x)), default=math.nan)
-        why = SAMPLING if math.isinf(f) else MONTE_CARLO
-        if why == MONTE_CARLO and replicates and math.isfinite(f):
+        f = max(x for x, r in zip(factors, results) if r == INCONCLUSIVE)
+        why = MONTE_CARLO if math.isfinite(f) else SAMPLING
+        # undecided for want of data, or only because ours sits on an edge with no sampled error
+        edge_only = why == SAMPLING and not sampled and bool(se_m.max() > 0)
+        if why == MONTE_CARLO and replicates:
             needed = int(math.ceil(float(replicates) * max(f, 1.0) * 1.0001))
     what = f"margin {'/'.join(dict.fromkeys(_fmt(x) for x in margins_used))} ({kind})"
     err = _errors_text(se_s, se_m, ses, z, m, unit)
@@ -282,8 +282,8 @@ def judge(
     tail = ""
     if why == MONTE_CARLO:
         tail = "; more replicates would decide" + (f" (about {needed:,})" if needed else "")
-        if on_edge:  # where the truth is the edge itself, no number of them does
-            tail += f"{',' if needed else ''} unless the truth sits on the edge where ours does"
+    elif edge_only:
+        tail = "; ours sits on an edge with Monte Carlo error alone: more replicates may move it off, or show the truth there"
     elif why == SAMPLING:
         tail = "; the sampling error keeps it across the edge: more data would decide, not more replicates"
     zval = None

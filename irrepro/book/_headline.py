@@ -214,7 +214,7 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         h = got.get(key)
         if h is None:
             cells = [html.escape(title), "-", "not run in this build", "-", "-"]
-            lines.append(f"<li>{html.escape(title)}: not run in this build</li>")
+            lines.append(f"<li>{html.escape(_short_title(title))}: not run in this build</li>")
         else:
             lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
                 f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'

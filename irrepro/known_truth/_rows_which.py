@@ -307,27 +307,36 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
                                    "wilcoxon", "paired-t")  # fmt: skip
             n_pw = power_at[design][0]
             off = _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
-            if off:  # power compared at unequal sizes: part of one test's power is its excess of type I error
-                power |= {"paper": None, "note": f"not comparable at unequal sizes: {off}"}
+            if off:  # at unequal sizes part of a difference in power is a difference in type I error
+                power |= {"paper": None, "note": f"not comparable: a test off its level, {off}"}
             rows += [level_row("Wilcoxon: type I error at alpha = 0.05", numbers["level.wilcoxon"], null, "wilcoxon", on=on),
                      power]  # fmt: skip
         elif study == "otero2025towards":
             fam = families[families.design == design]
             if fam.empty:
                 continue
-            level = {t: family_level_row(f"{NAMES[t]} with BH: family-wise type I error", numbers["level.wilcoxon-bh"],
-                                         fam, t, "BH", on=on) for t in ("wilcoxon", "paired-t")}  # fmt: skip
-            power = family_power_row("Wilcoxon with BH minus t-test with BH: power",
-                                     numbers["power.wilcoxon-bh-t"], fam, "wilcoxon", "BH", on=on)  # fmt: skip
-            high = [
-                f"{NAMES[t]}'s is {r['ours']}"
-                for t, r in level.items()
-                if judge_row(r).status == "not replicated"
-            ]
-            if high:  # as for two tests' power: compared where both hold their level
-                power |= {"paper": None, "note": "not comparable at unequal sizes: family-wise type I error with BH "
-                                                 "above the level; " + "; ".join(high)}  # fmt: skip
-            rows += [level["wilcoxon"], power]
+            level = numbers["level.wilcoxon-bh"]
+            rows.append(family_level_row("Wilcoxon with BH: family-wise type I error", level, fam, "wilcoxon", "BH",
+                                         on=on))  # fmt: skip
+            # power compared per configuration where neither test's family-wise error is above the level
+            high: dict[tuple, list[str]] = {}
+            for (m, n), one in fam.groupby(["m", "topics"]):
+                for t in ("wilcoxon", "paired-t"):
+                    if judge_row(family_level_row(t, level, one, t, "BH")).status == "not replicated":
+                        f = one[(one.test == t) & (one.procedure == "BH") & (one.what == "FWER")].iloc[0]
+                        high.setdefault((m, n), []).append(f"{NAMES[t]}'s {f.rate:.3f} (se {f.se:.3f})")
+            said = "; ".join(f"{m}x{n}: " + ", ".join(v) for (m, n), v in high.items())
+            keep = fam[[(m, n) not in high for m, n in zip(fam.m, fam.topics)]]
+            power = family_power_row("Wilcoxon with BH minus t-test with BH: power", numbers["power.wilcoxon-bh-t"],
+                                     keep if len(keep) else fam, "wilcoxon", "BH", on=on)  # fmt: skip
+            if not len(keep):
+                power |= {
+                    "paper": None,
+                    "note": f"not comparable: family-wise type I error with BH above the level at every size ({said})",
+                }
+            elif high:
+                power |= {"note": f"left out, family-wise type I error with BH above the level: {said}"}
+            rows.append(power)
         elif study == "ihemelandu2023inference":
             others = ("paired-t", "bootstrap-shift", "permutation")
             top = max(others, key=lambda t: _rate(null[big], t, 0.05)[1])  # the highest of the three
@@ -379,10 +388,36 @@ def verdict_rows(numbers, table) -> list[dict]:
         for d in designs:
             on = [x for x in mine if x.endswith(d)]
             if on:
-                rows.append(claim(f"{said.row} - on the {d}", said, supports=[table.row(x) for x in on]))
+                sup = [table.row(x) for x in on]
+                out = [x for x, r in zip(on, sup) if r.status == "not comparable"]
+                extra = (
+                    {"note": f"rests on its other rows alone; not comparable here: {'; '.join(out)}"}
+                    if 0 < len(out) < len(on)
+                    else {}
+                )
+                rows.append(claim(f"{said.row} - on the {d}", said, supports=sup, **extra))
         rows.append(claim(said.row, said, supports=[table.row(x) for x in mine],
                           note="over every design: replicated only where it holds on each"))  # fmt: skip
     return rows
+
+
+def undecided_text(*comparisons) -> str:
+    """The compared rows left inconclusive for Monte Carlo reasons alone, with the replicates each ran
+    and about how many would decide it (the rule's ``replicates_needed``), in words."""
+    left = [
+        (r["quantity"], int(r["replicates"]), int(r["replicates_needed"]))
+        for c in comparisons
+        for _, r in c.frame.iterrows()
+        if r.get("why") == "monte-carlo" and pd.notna(r.get("replicates_needed"))
+    ]
+    if not left:
+        return "No compared row is left inconclusive for Monte Carlo reasons alone."
+    each = "; ".join(f"{q} (ran {ran:,}, about {need:,} would decide it: {need / ran:,.1f} times as many)"
+                     for q, ran, need in left)  # fmt: skip
+    return (
+        f"{len(left)} compared row{'s are' if len(left) > 1 else ' is'} left inconclusive for Monte Carlo reasons "
+        f"alone, which this chapter does not run further within its time at this scale: {each}."
+    )
 
 
 def rates_wide(rates: pd.DataFrame, what: str = "type I error") -> pd.DataFrame:
