@@ -120,6 +120,14 @@ def test_the_studies_claims_are_judged_per_design_and_over_the_designs(tmp_path,
     assert v[f"{claim} - on the symmetric design"] == "not replicated"
     assert v[f"{claim} - on the small design"] == "not comparable"  # at most 100 topics
     assert v[claim] == "partly"  # holds on one design, not on the other
+    # their power claim compares the tests at their level only: on the leaning design the t, bootstrap
+    # and permutation tests (0.5 each), Wilcoxon (0.7) and sign (0.4) left out at 0.15 type I error
+    f = ihem.frame.set_index("quantity")
+    spread = "largest minus smallest power of the tests at their level at 1,000 topics, delta = 0.02"
+    assert f.loc[f"{spread}, symmetric design", "status"] == "not replicated"  # 0.7 - 0.4
+    lean = f.loc[f"{spread}, leaning design"]  # 0.5 - 0.5: no difference but its Monte Carlo error
+    assert abs(float(lean["ours"])) < 0.02 and lean["status"] == "inconclusive"
+    assert "Wilcoxon's type I error at 1,000 topics is 0.150" in f.loc[f"{spread}, leaning design", "note"]
 
 
 def test_the_family_tables_of_both_designs_share_one_schema():

@@ -346,8 +346,24 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
                     for t in ("wilcoxon", "sign")]  # fmt: skip
             mine += [level_row(f"{NAMES[t]}: type I error at alpha = 0.05", numbers["level.others"], {big: null[big]}, t, on=on)
                      for t in others]  # fmt: skip
-            mine += [spread_row(f"largest minus smallest power of the five tests at {at}{on}", numbers["power.spread"],
-                                pw, _FIVE),
+            # their powers compared among the tests at their level there (as two tests' power elsewhere)
+            why_off = (
+                {t: _off_level(numbers["level.others"], null[n_pw], n_pw, (t,)) for t in _FIVE}
+                if n_pw in null
+                else {}
+            )
+            held = [t for t in _FIVE if not why_off.get(t)]
+            spread = spread_row(f"largest minus smallest power of the tests at their level at {at}{on}",
+                                numbers["power.spread"], pw, held if len(held) > 1 else _FIVE)  # fmt: skip
+            left = "; ".join(v for v in why_off.values() if v)
+            if len(held) < 2:
+                spread |= {
+                    "paper": None,
+                    "note": f"not comparable: fewer than two tests at their level; {left}",
+                }
+            elif left:
+                spread |= {"note": f"{spread['note']}; left out, off their level: {left}"}
+            mine += [spread,
                      min_rate_row(f"smallest power of the five tests at {at}{on}", numbers["power.all"], pw, _FIVE)]  # fmt: skip
             if big < LARGE:  # their claims are about large samples: here, ours beside no number of theirs
                 why = f"outside the claim's scope: this design simulates at most {big:,} topics (large: {LARGE:,} or more)"
