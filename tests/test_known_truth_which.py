@@ -201,3 +201,35 @@ def test_the_rows_left_undecided_by_monte_carlo_error_are_named_with_the_replica
     assert which.undecided_text(
         book.compare("parapar2021testing", "test2", rows[:1], data="known")
     ).startswith("No compared row")
+    # an estimate on an edge with Monte Carlo error alone: named, with no number of replicates
+    at_most = book.paper_numbers("otero2025towards")["level.wilcoxon-bh"]  # "at most 0.0500"
+    edge = book.compare("otero2025towards", "test", [book.rate("on the edge", at_most, 0.05, book.errors(
+        mc=0.004, replicates=600, reason="simulated"), nominal=0.05)], data="known")  # fmt: skip
+    text = which.undecided_text(edge)
+    assert text.startswith("1 compared row is left inconclusive") and "on the edge (ran 600)" in text
+    assert "no number is estimated" in text and "would decide it" not in text
+
+
+def test_a_power_row_without_the_level_it_needs_is_left_out_not_judged(tmp_path, monkeypatch):
+    """A family size without the t-test's family-wise error is left out of Otero et al.'s power row,
+    named; a power size without null results makes Parapar et al.'s power row not comparable."""
+    monkeypatch.setenv("IRREPRO_RESULTS", str(tmp_path))
+    PA, OT = book.paper_numbers("parapar2021testing"), book.paper_numbers("otero2025towards")
+    pw = {"paired-t": 0.5, "wilcoxon": 0.7, "sign": 0.4, "bootstrap-shift": 0.5, "permutation": 0.5}
+    level = {"paired-t": 0.05, "wilcoxon": 0.05, "sign": 0.05, "bootstrap-shift": 0.05, "permutation": 0.05}
+    pairwise = {
+        "d": _design({n: level for n in (25, 50)}, 100, pw)
+    }  # power at 100 topics, nulls at 25 and 50
+    fam = pd.DataFrame([{"design": "d", "test": t, "procedure": "BH", "m": m, "topics": 30, "what": w, "trials": 2000,
+                         "rate": 0.03 if w == "FWER" else 0.6, "se": 0.004, "power_vs_t": 0.05 if t == "wilcoxon" else 0.0,
+                         "power_vs_t_se": 0.005}
+                        for m in (5, 10) for t in ("wilcoxon", "paired-t") for w in ("FWER", "power")
+                        if not (m == 10 and t == "paired-t")])  # fmt: skip
+    para = book.compare("parapar2021testing", "test", which.study_rows(PA, pairwise, fam, {"d": (100, 0.02)}),
+                        data="known").frame.set_index("quantity")  # fmt: skip
+    row = para.loc["Wilcoxon minus t-test: power at 100 topics, delta = 0.02, d design"]
+    assert row["status"] == "not comparable" and "no null results at 100 topics" in row["note"]
+    otero = book.compare("otero2025towards", "test", which.study_rows(OT, pairwise, fam, {"d": (100, 0.02)}),
+                         data="known").frame.set_index("quantity")  # fmt: skip
+    row = otero.loc["Wilcoxon with BH minus t-test with BH: power (systems x topics: 5x30), d design"]
+    assert row["status"] == "replicated" and "10x30: t-test's not simulated" in row["note"]

@@ -306,7 +306,11 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
             power = difference_row(f"Wilcoxon minus t-test: power at {at}{on}", numbers["power.wilcoxon-t"], pw, pw,
                                    "wilcoxon", "paired-t")  # fmt: skip
             n_pw = power_at[design][0]
-            off = _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
+            off = (
+                _off_level(numbers["level.wilcoxon"], null[n_pw], n_pw, ("wilcoxon", "paired-t"))
+                if n_pw in null
+                else f"no null results at {n_pw:,} topics: the levels are not checked"
+            )
             if off:  # at unequal sizes part of a difference in power is a difference in type I error
                 power |= {"paper": None, "note": f"not comparable: a test off its level, {off}"}
             rows += [level_row("Wilcoxon: type I error at alpha = 0.05", numbers["level.wilcoxon"], null, "wilcoxon", on=on),
@@ -322,20 +326,27 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
             high: dict[tuple, list[str]] = {}
             for (m, n), one in fam.groupby(["m", "topics"]):
                 for t in ("wilcoxon", "paired-t"):
-                    if judge_row(family_level_row(t, level, one, t, "BH")).status == "not replicated":
-                        f = one[(one.test == t) & (one.procedure == "BH") & (one.what == "FWER")].iloc[0]
-                        high.setdefault((m, n), []).append(f"{NAMES[t]}'s {f.rate:.3f} (se {f.se:.3f})")
+                    f = one[(one.test == t) & (one.procedure == "BH") & (one.what == "FWER")]
+                    if f.empty:
+                        high.setdefault((m, n), []).append(f"{NAMES[t]}'s not simulated")
+                    elif judge_row(family_level_row(t, level, one, t, "BH")).status == "not replicated":
+                        high.setdefault((m, n), []).append(
+                            f"{NAMES[t]}'s {f.rate.iloc[0]:.3f} (se {f.se.iloc[0]:.3f})"
+                        )
             said = "; ".join(f"{m}x{n}: " + ", ".join(v) for (m, n), v in high.items())
             keep = fam[[(m, n) not in high for m, n in zip(fam.m, fam.topics)]]
+            base = keep if len(keep) else fam
+            if base[(base.test == "wilcoxon") & (base.procedure == "BH") & (base.what == "power")].empty:
+                continue  # no power simulated: no row to judge
             power = family_power_row("Wilcoxon with BH minus t-test with BH: power", numbers["power.wilcoxon-bh-t"],
-                                     keep if len(keep) else fam, "wilcoxon", "BH", on=on)  # fmt: skip
+                                     base, "wilcoxon", "BH", on=on)  # fmt: skip
             if not len(keep):
-                power |= {
-                    "paper": None,
-                    "note": f"not comparable: family-wise type I error with BH above the level at every size ({said})",
-                }
+                power |= {"paper": None, "note": "not comparable: a test off its level (family-wise error with BH above it) "
+                                                 f"or not simulated in every configuration ({said})"}  # fmt: skip
             elif high:
-                power |= {"note": f"left out, family-wise type I error with BH above the level: {said}"}
+                power |= {
+                    "note": f"left out, a test off its level (family-wise error with BH above it): {said}"
+                }
             rows.append(power)
         elif study == "ihemelandu2023inference":
             others = ("paired-t", "bootstrap-shift", "permutation")
@@ -350,12 +361,12 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
             why_off = (
                 {t: _off_level(numbers["level.others"], null[n_pw], n_pw, (t,)) for t in _FIVE}
                 if n_pw in null
-                else {}
+                else dict.fromkeys(_FIVE, f"no null results at {n_pw:,} topics: the levels are not checked")
             )
             held = [t for t in _FIVE if not why_off.get(t)]
             spread = spread_row(f"largest minus smallest power of the tests at their level at {at}{on}",
                                 numbers["power.spread"], pw, held if len(held) > 1 else _FIVE)  # fmt: skip
-            left = "; ".join(v for v in why_off.values() if v)
+            left = "; ".join(dict.fromkeys(v for v in why_off.values() if v))
             if len(held) < 2:
                 spread |= {
                     "paper": None,
@@ -417,22 +428,38 @@ def verdict_rows(numbers, table) -> list[dict]:
     return rows
 
 
+def _count(x) -> int:
+    """A row's replicates (0 where it records none)."""
+    return int(x) if pd.notna(x) else 0
+
+
 def undecided_text(*comparisons) -> str:
     """The compared rows left inconclusive for Monte Carlo reasons alone, with the replicates each ran
-    and about how many would decide it (the rule's ``replicates_needed``), in words."""
-    left = [
-        (r["quantity"], int(r["replicates"]), int(r["replicates_needed"]))
-        for c in comparisons
-        for _, r in c.frame.iterrows()
-        if r.get("why") == "monte-carlo" and pd.notna(r.get("replicates_needed"))
-    ]
-    if not left:
+    and about how many would decide it (the rule's ``replicates_needed``; none is estimated for an
+    estimate sitting on an edge), in words."""
+    left, edge = [], []
+    for c in comparisons:
+        for _, r in c.frame.iterrows():
+            if r["status"] != "inconclusive":
+                continue
+            if r.get("why") == "monte-carlo" and pd.notna(r.get("replicates_needed")):
+                left.append((r["quantity"], _count(r.get("replicates")), int(r["replicates_needed"])))
+            elif "Monte Carlo error alone" in str(r.get("reason", "")):
+                edge.append((r["quantity"], _count(r.get("replicates"))))
+    if not left and not edge:
         return "No compared row is left inconclusive for Monte Carlo reasons alone."
-    each = "; ".join(f"{q} (ran {ran:,}, about {need:,} would decide it: {need / ran:,.1f} times as many)"
-                     for q, ran, need in left)  # fmt: skip
+    parts = []
+    if left:
+        each = "; ".join(f"{q} (ran {ran:,}, about {need:,} would decide it: {need / ran:,.1f} times as many)"
+                         for q, ran, need in left)  # fmt: skip
+        parts.append(f"{len(left)} by an estimated number of replicates - {each}")
+    if edge:
+        each = "; ".join(f"{q} (ran {ran:,})" for q, ran in edge)
+        parts.append(f"{len(edge)} whose estimate sits on an edge, for which no number is estimated - {each}")
+    n = len(left) + len(edge)
     return (
-        f"{len(left)} compared row{'s are' if len(left) > 1 else ' is'} left inconclusive for Monte Carlo reasons "
-        f"alone, which this chapter does not run further within its time at this scale: {each}."
+        f"{n} compared row{'s are' if n > 1 else ' is'} left inconclusive for Monte Carlo reasons alone, which "
+        f"this chapter does not run further within its time at this scale: {'; and '.join(parts)}."
     )
 
 
