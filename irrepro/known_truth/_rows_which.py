@@ -312,7 +312,8 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
                 else f"no null results at {n_pw:,} topics: the levels are not checked"
             )
             if off:  # at unequal sizes part of a difference in power is a difference in type I error
-                power |= {"paper": None, "note": f"not comparable: a test off its level, {off}"}
+                why = "" if n_pw not in null else "a test off its level, "
+                power |= {"paper": None, "note": f"not comparable: {why}{off}"}
             rows += [level_row("Wilcoxon: type I error at alpha = 0.05", numbers["level.wilcoxon"], null, "wilcoxon", on=on),
                      power]  # fmt: skip
         elif study == "otero2025towards":

@@ -480,8 +480,10 @@ def test_a_chapter_beyond_the_papers_opens_with_its_study_and_no_label(server, b
                 f"{page}: a label on a study chapter"
             )
             assert "No verdict label" in header.text
-            dois = {a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10."]')}
-            assert len(dois) >= 2 and all(d.startswith("doi:10.") for d in dois), (
+            dois = {
+                a.text for a in header.find_elements(By.CSS_SELECTOR, 'a[href^="https://doi.org/10.1145/"]')
+            }
+            assert len(dois) >= 2 and all(d.startswith("doi:10.1145/") for d in dois), (
                 dois
             )  # the study and the papers
             assert header.find_element(By.CSS_SELECTOR, "a.irrepro-rule-link").is_displayed()
