@@ -192,10 +192,3 @@ def test_finite_b_bound_of_equal_estimates_is_the_bias():
 
     r = finite_b_bias(np.full(3, 0.045), B=1000)
     assert r.bound == abs(r.bias) > 0
-
-
-def test_pilot_scores_all_equal_are_refused_as_such():
-    from irrepro.design._anova import mixed_model
-
-    with pytest.raises(InputError, match="the pilot scores are all equal"):
-        mixed_model(np.full((3, 6), SEVEN))

@@ -13,7 +13,6 @@ from scipy import stats
 
 from irrepro import InputError, design
 from irrepro import significance as sig
-from irrepro.design import _anova
 from irrepro.design._power import power_curve
 
 
@@ -28,7 +27,9 @@ def statsmodels_anova(x):
     import statsmodels.api as sm
     import statsmodels.formula.api as smf
 
-    return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", _anova.long_frame(x)).fit())
+    s, t = np.indices(x.shape)
+    frame = pd.DataFrame({"system": s.ravel().astype(str), "topic": t.ravel().astype(str), "score": x.ravel()})
+    return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", frame).fit())
 
 
 @pytest.mark.parametrize("shape, seed", [((6, 40), 1), ((2, 3), 2), ((12, 25), 3)])
@@ -49,25 +50,6 @@ def test_anova_and_components_equal_statsmodels(shape, seed):
     assert ours.sigma2_residual == pytest.approx(sig.residual_variance(x), abs=1e-12)
 
 
-def test_mixed_model_equals_anova_on_a_complete_matrix_and_leaves_out_missing_topics():
-    x = pilot(5, 30, seed=4)
-    a, m = design.two_way_anova(x), _anova.mixed_model(x)
-    assert m.converged and m.n_observed == x.size
-    assert m.sigma2_residual == pytest.approx(a.sigma2_residual, rel=1e-4)
-    assert m.sigma2_topic == pytest.approx(a.sigma2_topic, rel=1e-3)
-    np.testing.assert_allclose(m.system_means.to_numpy(), x.mean(axis=1), atol=1e-6)
-    easy = np.argsort(-x.mean(axis=0))[:6]
-    gappy = x.copy()
-    gappy[0, easy] = np.nan  # a run that missed the six easiest topics
-    g = _anova.mixed_model(gappy)
-    assert g.n_observed == x.size - 6
-    # its mean over the topic population, not over its own (harder) topics: the random topic effects
-    # the other runs show correct it, where the mean of what it has is far too low
-    naive = np.nanmean(gappy[0])
-    assert naive < x[0].mean() - 0.02
-    assert abs(g.system_means.iloc[0] - x[0].mean()) < 0.25 * abs(naive - x[0].mean())
-
-
 @pytest.mark.parametrize(
     "d, alpha, power", [(0.2, 0.05, 0.8), (0.5, 0.01, 0.9), (0.1, 0.05, 0.5), (1.5, 0.1, 0.8)]
 )
@@ -76,7 +58,7 @@ def test_paired_t_size_is_statsmodels_solve_power_rounded_up(d, alpha, power):
 
     variance = 0.01
     min_diff = d * math.sqrt(2 * variance)
-    r = design.topic_set_size(variance, "paired-t", min_diff=min_diff, alpha=alpha, power=power)
+    r = design._sizes._topic_set_size(variance, "paired-t", min_diff=min_diff, alpha=alpha, power=power)
     n_sm = TTestPower().solve_power(effect_size=d, alpha=alpha, power=power, alternative="two-sided")
     assert r.n_topics == math.ceil(n_sm - 1e-6)
     n = np.arange(3, 400)
@@ -95,7 +77,7 @@ def test_anova_size_is_statsmodels_ftestanovapower(m, alpha, power, min_diff):
 
     variance = 0.02
     f = min_diff / math.sqrt(2 * m * variance)
-    r = design.topic_set_size(variance, "anova", min_diff=min_diff, alpha=alpha, power=power, systems=m)
+    r = design._sizes._topic_set_size(variance, "anova", min_diff=min_diff, alpha=alpha, power=power, systems=m)
     N = FTestAnovaPower().solve_power(effect_size=f, nobs=None, alpha=alpha, power=power, k_groups=m)
     assert r.n_topics == math.ceil(N / m - 1e-6)
     n = np.arange(3, 300)
@@ -105,7 +87,7 @@ def test_anova_size_is_statsmodels_ftestanovapower(m, alpha, power, min_diff):
 
 def test_ci_width_size_gives_that_expected_width_by_simulation():
     variance, delta, alpha = 0.01, 0.05, 0.05
-    n = design.topic_set_size(variance, "ci-width", min_diff=delta, alpha=alpha).n_topics
+    n = design._sizes._topic_set_size(variance, "ci-width", min_diff=delta, alpha=alpha).n_topics
     rng = np.random.default_rng(5)
     for k, below in ((n, True), (n - 1, False)):
         d = rng.normal(0, math.sqrt(2 * variance), (20000, k))
@@ -120,14 +102,14 @@ def test_ci_width_size_gives_that_expected_width_by_simulation():
 def test_interval_is_the_percentile_interval_of_the_size_over_bootstrap_samples():
     x = pilot(6, 40, seed=7)
     B = 100  # the fewest samples an interval takes (design.check_design)
-    r = design.topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
+    r = design._sizes._topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
     assert r.low <= r.n_topics <= r.high and r.variance_low <= r.variance <= r.variance_high
     idx = sig._samples.bootstrap_samples(x.shape[1], B, seed=3)  # the same draws
     sizes = [
-        design.topic_set_size(sig.residual_variance(x[:, i]), "paired-t", min_diff=0.05).n_topics for i in idx
+        design._sizes._topic_set_size(sig.residual_variance(x[:, i]), "paired-t", min_diff=0.05).n_topics for i in idx
     ]
     assert (r.low, r.high) == tuple(np.quantile(sizes, [0.05, 0.95], method="inverted_cdf"))
-    again = design.topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
+    again = design._sizes._topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
     assert again == r
     table = design.topic_set_sizes(x, min_diff=0.05, B=B, level=0.9, seed=3, systems=4)
     assert table["method"].tolist() == list(design.METHODS.values())
@@ -175,7 +157,7 @@ def test_d_study_at_the_pilots_size_is_the_direct_estimate():
     assert d.erho2[0] == pytest.approx(1 - ms[2] / ms[0], abs=1e-10)
     assert d.erho2[1] > d.erho2[0] and np.all(d.phi <= d.erho2)
     for coefficient, values in (("Erho2", "erho2"), ("Phi", "phi")):
-        n = design.topics_for_reliability(a, 0.9, coefficient)
+        n = int(design.topics_needed(a, 0.9, level=None).loc[coefficient, "n"])
         got = getattr(design.d_study(a, [n - 1, n]), values)
         assert got[0] < 0.9 <= got[1] + 1e-12
 
@@ -201,21 +183,20 @@ def test_tukey_table_classical_is_the_studentized_range_of_the_two_way_design():
         (lambda: design.two_way_anova(np.ones((4, 1))), "at least 2 systems and 2 topics"),
         (lambda: design.two_way_anova(np.full((3, 4), 0.3)), "no residual variance"),
         (lambda: design.two_way_anova(np.add.outer([0.1, 0.2], [0.0, 0.3, 0.5])), "no residual variance"),
-        (lambda: design.topic_set_size(pilot(), min_diff=0), "min_diff must be > 0"),
-        (lambda: design.topic_set_size(pilot(), min_diff=-0.1), "min_diff must be > 0"),
-        (lambda: design.topic_set_size(pilot(), min_diff=0.05, power=1.0), r"power must be in \(0, 1\)"),
-        (lambda: design.topic_set_size(pilot(), min_diff=0.05, power=0), r"power must be in \(0, 1\)"),
-        (lambda: design.topic_set_size(pilot(), min_diff=0.05, alpha=1.5), r"alpha must be in \(0, 1\)"),
-        (lambda: design.topic_set_size(pilot(), "z", min_diff=0.05), "method must be one of"),
-        (lambda: design.topic_set_size(0.0, min_diff=0.05), "pilot variance must be a positive"),
+        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0), "min_diff must be > 0"),
+        (lambda: design._sizes._topic_set_size(pilot(), min_diff=-0.1), "min_diff must be > 0"),
+        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=1.0), r"power must be in \(0, 1\)"),
+        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=0), r"power must be in \(0, 1\)"),
+        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, alpha=1.5), r"alpha must be in \(0, 1\)"),
+        (lambda: design._sizes._topic_set_size(pilot(), "z", min_diff=0.05), "method must be one of"),
+        (lambda: design._sizes._topic_set_size(0.0, min_diff=0.05), "pilot variance must be a positive"),
         (lambda: design.simulated_power(pilot(), min_diff=0, seed=1), "min_diff must be > 0"),
         (lambda: design.simulated_power(np.ones((1, 9)), min_diff=0.1, seed=1), "at least 2 systems"),
         (
-            lambda: design.topics_for_reliability(design.two_way_anova(pilot()), 1.2),
+            lambda: design.topics_needed(design.two_way_anova(pilot()), 1.2),
             r"target must be in \(0, 1\)",
         ),
         (lambda: design.d_study(design.two_way_anova(pilot()), [0]), "n_topics must be whole numbers"),
-        (lambda: _anova.mixed_model(np.array([[np.nan, np.nan], [0.1, 0.2]])), "has no scored topic"),
     ],
 )
 def test_bad_input_is_a_clear_input_error(call, message):
@@ -224,7 +205,7 @@ def test_bad_input_is_a_clear_input_error(call, message):
 
 
 def test_results_are_frozen_dataclasses():
-    r = design.topic_set_size(0.01, min_diff=0.05)
+    r = design._sizes._topic_set_size(0.01, min_diff=0.05)
     with pytest.raises(AttributeError):
         r.n_topics = 3  # type: ignore[misc]
     assert isinstance(design.d_study(design.two_way_anova(pilot()), [10]).to_frame(), pd.DataFrame)
@@ -250,7 +231,7 @@ def test_paired_t_power_holds_for_a_large_difference():
     got = design.power_closed_form("paired-t", n, variance=0.0059, min_diff=0.5)
     want = np.array([power(k, 0.5, 0.0059) for k in n])
     np.testing.assert_allclose(got, want, atol=1e-6)
-    assert design.topic_set_size(0.0059, min_diff=0.5).n_topics == int(n[np.argmax(want >= 0.8)]) == 3
+    assert design._sizes._topic_set_size(0.0059, min_diff=0.5).n_topics == int(n[np.argmax(want >= 0.8)]) == 3
 
 
 # Brennan (2001), Table 6.1's synthetic data set No. 4 (10 persons x 12 items), as gt4ireval

@@ -156,7 +156,7 @@ def test_report_topic_set_size_section_is_design_on_the_same_runs(written):
     seed = parallel.as_seed_sequence(7).spawn(5)[4]
     B = report.settings("quick").B_tests
     for method, name in design.METHODS.items():
-        r = design.topic_set_size(per_topic, method, min_diff=DESIGN_MIN_DIFF, alpha=DESIGN_ALPHA,
+        r = design._sizes._topic_set_size(per_topic, method, min_diff=DESIGN_MIN_DIFF, alpha=DESIGN_ALPHA,
                                   power=DESIGN_POWER, systems=RUNS, B=B, seed=seed)  # fmt: skip
         row = shown.set_index("method").loc[name]
         assert (row["topics"], row["low"], row["high"]) == (r.n_topics, r.low, r.high)

@@ -8,24 +8,20 @@ curve. Every random step takes a ``seed``; the results do not depend on the numb
 """
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from ._anova import two_way_anova
-from ._gtheory import d_study, drop_worst, expected_correlation, topics_for_reliability, topics_needed
-from ._power import PowerCurve, simulated_power
-from ._sizes import METHODS, power_closed_form, topic_set_size, topic_set_sizes
-from ._tukey import tukey_table
+from ._anova import tukey_table, two_way_anova
+from ._gtheory import d_study, drop_worst, expected_correlation, topics_needed
+from ._power import simulated_power
+from ._sizes import METHODS, power_closed_form, topic_set_sizes
 
 __all__ = [
     "two_way_anova",
     "d_study",
     "topics_needed",
-    "topics_for_reliability",
     "expected_correlation",
     "drop_worst",
     "METHODS",
-    "topic_set_size",
     "topic_set_sizes",
     "power_closed_form",
     "simulated_power",
-    "PowerCurve",
     "tukey_table",
 ]

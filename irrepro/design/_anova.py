@@ -1,5 +1,6 @@
-"""Variance components of a pilot's (systems, topics) score matrix: the two-way ANOVA without
-replication and, where runs miss topics, a mixed model with a random topic effect."""
+"""Variance components of a pilot's (systems, topics) score matrix, the two-way ANOVA without
+replication, and all pairs after it: the classical Tukey HSD beside the randomised one
+(``irrepro compare --anova``)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import _spread
 from ..data._matrices import ScoreMatrix
 from ..errors import InputError
+from ..parallel import SeedLike
 
 
-def _matrix(scores, *, allow_missing: bool = False) -> tuple[np.ndarray, tuple, tuple, str]:
+def _matrix(scores) -> tuple[np.ndarray, tuple, tuple, str]:
     """The checked float (S, T) array, system and topic names and measure of ``scores``."""
     x = np.asarray(getattr(scores, "scores", scores), dtype=np.float64)
     if x.ndim != 2:
@@ -23,7 +24,7 @@ def _matrix(scores, *, allow_missing: bool = False) -> tuple[np.ndarray, tuple, 
             f"a study design needs at least 2 systems and 2 topics in the pilot, got {x.shape[0]} "
             f"system(s) and {x.shape[1]} topic(s)"
         )
-    bad = np.isinf(x) | (np.isnan(x) if not allow_missing else False)
+    bad = ~np.isfinite(x)
     if np.any(bad):
         i, j = (int(k) for k in np.argwhere(bad)[0])
         raise InputError(f"scores must be finite numbers: {x[i, j]!r} at row {i + 1}, column {j + 1}")
@@ -34,16 +35,6 @@ def _matrix(scores, *, allow_missing: bool = False) -> tuple[np.ndarray, tuple, 
         topics = tuple(str(j) for j in range(x.shape[1]))
         measure = ""
     return x, systems, topics, measure
-
-
-def long_frame(scores) -> pd.DataFrame:
-    """The score matrix as statsmodels' long frame (system, topic, score), NaN cells left out."""
-    x, systems, topics, _ = _matrix(scores, allow_missing=True)
-    s, t = np.nonzero(~np.isnan(x))
-    return pd.DataFrame(
-        {"system": np.asarray(systems, dtype=object)[s], "topic": np.asarray(topics, dtype=object)[t],
-         "score": x[s, t]}
-    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -86,8 +77,7 @@ def two_way_anova(scores) -> Anova:
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores, S >= 2 systems, T >= 2 topics, every cell finite (for runs that miss
-        topics a mixed model, ``irrepro.design._anova.mixed_model``).
+        ``(S, T)`` scores, S >= 2 systems, T >= 2 topics, every cell finite.
 
     Returns
     -------
@@ -141,42 +131,58 @@ def two_way_anova(scores) -> Anova:
     )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class MixedComponents:
-    """A mixed model's system means, topic and residual variances, sizes and convergence."""
+def tukey_table(
+    scores, *, alpha: float = 0.05, B: int = 10_000, seed: SeedLike = 0, n_jobs=None
+) -> pd.DataFrame:
+    """Every pair of systems by the classical and the randomised Tukey HSD.
 
-    system_means: pd.Series
-    sigma2_topic: float
-    sigma2_residual: float
-    n_systems: int
-    n_topics: int
-    n_observed: int
-    converged: bool
-    measure: str = ""
+    The classical test is statsmodels' Tukey HSD on the two-way design: the residual variance V_E
+    of the system x topic ANOVA and its (S - 1)(T - 1) degrees of freedom, so that the topics block
+    as in a paired test (``pairwise_tukeyhsd`` would take the systems as independent groups). The
+    randomised one is :func:`irrepro.significance.tukey_hsd` (Carterette, TOIS 30, 2012; Sakai 2018,
+    ch. 4).
 
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores.
+    alpha : float
+        The family-wise level of the classical test's intervals and rejections.
+    B : int
+        Permutations of the randomised test.
+    seed : SeedLike
+    n_jobs : int, optional
 
-def mixed_model(scores) -> MixedComponents:
-    """Fit ``score ~ system + (1 | topic)`` by REML (statsmodels MixedLM), NaN cells left out."""
-    import warnings
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``system_1``, ``system_2``, ``difference`` (mean of 1 minus mean of 2),
+        ``low``, ``high`` (the classical simultaneous interval), ``p_classical``,
+        ``p_randomised``.
 
-    import statsmodels.formula.api as smf
+    Examples
+    --------
+    >>> from irrepro.design import tukey_table
+    >>> tukey_table(scores, B=200, seed=1)[["system_1", "system_2"]].values.tolist()
+    [['0', '1'], ['0', '2'], ['1', '2']]
+    """
+    from statsmodels.sandbox.stats.multicomp import tukeyhsd
 
-    x, systems, _, measure = _matrix(scores, allow_missing=True)
-    empty = np.all(np.isnan(x), axis=1)
-    if empty.any():
-        raise InputError(f"system {systems[int(np.argmax(empty))]!r} has no scored topic")
-    df = long_frame(scores)
-    df["system"] = pd.Categorical(df["system"], categories=list(dict.fromkeys(systems)))
-    if _spread.constant(df["score"].to_numpy()):
-        raise InputError("the pilot scores are all equal: there is nothing to plan a study from")
-    model = smf.mixedlm("score ~ 0 + C(system)", df, groups=df["topic"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # boundary fits (topic variance 0) are a result, not a fault
-        fit = model.fit(reml=True, method=["lbfgs", "powell"])
-    if not float(fit.scale) > 0:
-        raise InputError("the pilot scores have no residual variance: there is nothing to plan a study from")
-    means = pd.Series(np.asarray(fit.fe_params), index=list(dict.fromkeys(systems)), name="mean")
-    return MixedComponents(
-        means, float(np.asarray(fit.cov_re)[0, 0]), float(fit.scale), x.shape[0], x.shape[1],
-        int((~np.isnan(x)).sum()), bool(fit.converged), measure,
+    from .. import significance as sig
+
+    anova = two_way_anova(scores)
+    x, systems, _, _ = _matrix(scores)
+    S, T = x.shape
+    df_e = float((S - 1) * (T - 1))
+    # statsmodels sums a per-group df: S equal shares of the residual df give it df_e in all
+    (i, j), _, diffs, _, ci, _, _, _, p = tukeyhsd(
+        x.mean(axis=1), T, anova.sigma2_residual, df=np.full(S, df_e / S), alpha=alpha
+    )
+    pairs = np.column_stack([i, j])
+    rand = sig.tukey_hsd(scores, pairs, B=B, seed=seed, n_jobs=n_jobs)
+    names = np.asarray(systems, dtype=object)
+    # statsmodels' difference is mean[j] - mean[i]: turned to system_1 minus system_2
+    return pd.DataFrame(
+        {"system_1": names[i], "system_2": names[j], "difference": -diffs, "low": -ci[:, 1],
+         "high": -ci[:, 0], "p_classical": np.atleast_1d(p), "p_randomised": rand.p_adjusted},
     )  # fmt: skip

@@ -12,11 +12,6 @@ import pandas as pd
 from ..errors import InputError
 from ._anova import Anova
 
-#: The two coefficients of a D-study: relative (E rho^2, for ranking systems) and absolute (Phi,
-#: for their absolute scores).
-COEFFICIENTS = ("Erho2", "Phi")
-
-
 @dataclass(frozen=True)
 class DStudy:
     """E rho^2 and Phi of a collection of each number of topics, from a pilot's variance components."""
@@ -128,8 +123,16 @@ def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStud
                   *ends["Erho2"], *ends["Phi"])  # fmt: skip
 
 
-def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str = "Erho2") -> int:
-    """The fewest topics whose E rho^2 (or Phi) reaches ``target``.
+def _topics(coefficient: str, one: float, target: float) -> float:
+    """The topics whose coefficient grown from ``one`` (:func:`_grow`) reaches ``target`` (inf if none)."""
+    if one <= 0:
+        return math.inf
+    n = target / (one * (1 - target)) if coefficient == "Erho2" else target * (1 - one) / (one * (1 - target))
+    return float(max(1, math.ceil(n - 1e-9 * max(1.0, n))))
+
+
+def topics_needed(anova: Anova, target: float = 0.95, *, level: float | None = 0.95) -> pd.DataFrame:
+    """The fewest topics whose E rho^2 and Phi reach ``target``, with confidence intervals.
 
     Parameters
     ----------
@@ -137,12 +140,16 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
         The pilot's :func:`~irrepro.design.two_way_anova`.
     target : float
         The coefficient wanted, in (0, 1).
-    coefficient : {"Erho2", "Phi"}
-        Which coefficient.
+    level : float or None
+        The two-sided confidence level of the intervals; None: the sizes only.
 
     Returns
     -------
-    int
+    pandas.DataFrame
+        Rows ``Erho2`` and ``Phi``; columns ``target``, ``n``, and with a ``level`` ``low`` and
+        ``high`` (the topics the interval's upper and lower ends of the one-topic ratio need;
+        ``inf`` when that end is 0 or below), as gt4ireval's ``dstudy`` (its ``n.q_*.upr`` is
+        ``low``).
 
     Raises
     ------
@@ -152,14 +159,12 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
 
     Examples
     --------
-    >>> from irrepro.design import topics_for_reliability, two_way_anova
-    >>> a = two_way_anova(scores)
-    >>> n = topics_for_reliability(a, 0.95)
-    >>> n, d_study(a, [n - 1, n]).erho2.round(4).tolist()
-    (14, [0.9466, 0.9502])
+    >>> from irrepro.design import topics_needed, two_way_anova
+    >>> topics_needed(two_way_anova(scores), 0.95)
+           target   n  low  high
+    Erho2    0.95  14    1   328
+    Phi      0.95  75    2  2176
     """
-    if coefficient not in COEFFICIENTS:
-        raise InputError(f"coefficient must be one of {', '.join(COEFFICIENTS)}, not {coefficient!r}")
     target = float(target)
     if not 0 < target < 1:
         raise InputError(f"target must be in (0, 1), got {target!r}")
@@ -169,55 +174,15 @@ def topics_for_reliability(anova: Anova, target: float = 0.95, coefficient: str 
             "the pilot shows no variance between systems (MS_system <= MS_residual): no number of "
             "topics makes its systems' ranking reliable"
         )
-    s2 = s2_e if coefficient == "Erho2" else s2_t + s2_e
-    n = target * s2 / ((1 - target) * s2_s)
-    return max(1, math.ceil(n - 1e-9 * max(1.0, n)))
-
-
-def _topics(coefficient: str, one: float, target: float) -> float:
-    """The topics whose coefficient grown from ``one`` (:func:`_grow`) reaches ``target`` (inf if none)."""
-    if one <= 0:
-        return math.inf
-    n = target / (one * (1 - target)) if coefficient == "Erho2" else target * (1 - one) / (one * (1 - target))
-    return float(max(1, math.ceil(n - 1e-9 * max(1.0, n))))
-
-
-def topics_needed(anova: Anova, target: float = 0.95, *, level: float = 0.95) -> pd.DataFrame:
-    """The fewest topics whose E rho^2 and Phi reach ``target``, with confidence intervals.
-
-    Parameters
-    ----------
-    anova : Anova
-        The pilot's :func:`~irrepro.design.two_way_anova`.
-    target : float
-        The coefficient wanted, in (0, 1).
-    level : float
-        The two-sided confidence level of the intervals.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Rows ``Erho2`` and ``Phi``; columns ``target``, ``n`` (:func:`topics_for_reliability`),
-        ``low`` and ``high`` (the topics the interval's upper and lower ends of the one-topic
-        ratio need; ``inf`` when that end is 0 or below: the pilot cannot rule out that no number
-        of topics reaches the target); as gt4ireval's ``dstudy`` (its ``n.q_*.upr`` is ``low``).
-
-    Examples
-    --------
-    >>> from irrepro.design import topics_needed, two_way_anova
-    >>> topics_needed(two_way_anova(scores), 0.95)
-           target   n  low  high
-    Erho2    0.95  14    1   328
-    Phi      0.95  75    2  2176
-    """
+    b = None if level is None else _one_topic_bounds(anova, _level(level))
     rows = {}
-    b = _one_topic_bounds(anova, _level(level))
-    for c in COEFFICIENTS:
-        lower, upper = b[c]
-        rows[c] = {"target": float(target), "n": topics_for_reliability(anova, target, c),
-                   "low": _topics(c, upper, target), "high": _topics(c, lower, target)}  # fmt: skip
+    for c, s2 in (("Erho2", s2_e), ("Phi", s2_t + s2_e)):
+        n = target * s2 / ((1 - target) * s2_s)
+        rows[c] = {"target": target, "n": max(1, math.ceil(n - 1e-9 * max(1.0, n)))}
+        if b is not None:
+            rows[c] |= {"low": _topics(c, b[c][1], target), "high": _topics(c, b[c][0], target)}
     out = pd.DataFrame(rows).T.astype(float)
-    for col in ("n", "low", "high"):  # whole numbers, unless some end is inf
+    for col in out.columns[1:]:  # whole numbers, unless some end is inf
         if np.isfinite(out[col]).all():
             out[col] = out[col].astype(int)
     return out

@@ -344,7 +344,7 @@ def simulated_power(
     from ..known_truth import default_trials
     from ..simulation import fit_collection
     from ._anova import two_way_anova
-    from ._sizes import _simulation_B, topic_set_size
+    from ._sizes import _simulation_B, _topic_set_size
 
     min_diff, alpha, _, systems = check_design(
         min_diff, alpha, None, systems, measure=getattr(pilot, "measure", None)
@@ -359,7 +359,7 @@ def simulated_power(
     )
     B = _simulation_B(B, test, alpha, scale)
     if n_topics is None:
-        n = topic_set_size(anova.sigma2_residual, "paired-t", min_diff=min_diff, alpha=alpha, B=0).n_topics
+        n = _topic_set_size(anova.sigma2_residual, "paired-t", min_diff=min_diff, alpha=alpha, B=0).n_topics
         n = max(n, 8) if n > 0 else 1000
         n_topics = sorted({max(3, round(n * f)) for f in (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)})
     g_fit, g_fam, g_sim = parallel.spawn(seed, 3)

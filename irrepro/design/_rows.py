@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _lazy
-from ._sizes import power_closed_form, topic_set_size
+from ._sizes import _topic_set_size, power_closed_form
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
@@ -46,7 +46,7 @@ def variance_rows(
         total = a.var(ddof=1)
         within = ((a - a.mean(axis=1, keepdims=True)) ** 2).sum() / (a.shape[0] * (a.shape[1] - 1))
         n_tot, n_within = (
-            topic_set_size(v, min_diff=min_diff, alpha=alpha, power=power, B=0).n_topics
+            _topic_set_size(v, min_diff=min_diff, alpha=alpha, power=power, B=0).n_topics
             for v in (total, within)
         )
         rows.append(

@@ -5,6 +5,7 @@ bootstrap interval over the pilot's topics."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -211,7 +212,7 @@ def _variance_interval(scores, B: int, level: float, seed: SeedLike) -> tuple[fl
     return float(lo), float(hi)
 
 
-def topic_set_size(
+def _topic_set_size(
     pilot,
     method: str = "paired-t",
     *,
@@ -223,58 +224,7 @@ def topic_set_size(
     level: float = 0.95,
     seed: SeedLike = 0,
 ) -> TopicSetSize:
-    """The topics a study needs by one of Sakai's (2016) methods, from a pilot score matrix.
-
-    Sakai (2016), sections 4-6, with V_E the residual variance of the pilot's
-    :func:`two_way_anova`: ``"paired-t"``, the fewest topics with which the two-sided paired t-test
-    at ``alpha`` detects ``min_diff`` with probability ``power`` (statsmodels'
-    ``TTestPower().solve_power``, rounded up); ``"anova"``, the fewest topics per system with which
-    the one-way ANOVA of ``systems`` systems detects a range ``min_diff`` of their means;
-    ``"ci-width"``, the fewest topics whose expected (1 - alpha) interval of a paired mean
-    difference is at most ``min_diff`` wide. The interval on the size is the size at each end of
-    V_E's percentile interval over ``B`` bootstrap samples of the pilot's topics.
-
-    Parameters
-    ----------
-    pilot : ScoreMatrix, array_like or float
-        ``(S, T)`` pilot scores (S, T >= 2), or V_E itself (then no interval).
-    method : {"paired-t", "anova", "ci-width"}
-        The method (:data:`METHODS`).
-    min_diff : float
-        The minimum detectable difference, > 0, in the measure's units (the CI width for
-        ``"ci-width"``).
-    alpha : float
-        The significance level (1 - the CI's confidence), in (0, 1).
-    power : float
-        1 - beta, in (0, 1).
-    systems : int
-        m, the systems the ANOVA compares (>= 2).
-    B : int
-        Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
-        ``level`` (``irrepro.stats.check_resamples``: at least 100, one beyond each end).
-    level : float
-        The interval's confidence level.
-    seed : SeedLike
-
-    Returns
-    -------
-    TopicSetSize
-
-    Raises
-    ------
-    irrepro.InputError
-        An argument out of its range (``min_diff`` beyond the measure's: < 1 for AP; ``power`` at
-        or below ``alpha``), or a pilot without residual variance.
-
-    Examples
-    --------
-    >>> from irrepro.design import topic_set_size
-    >>> rng = np.random.default_rng(1)
-    >>> x = np.clip(0.4 + rng.normal(0, 0.15, (1, 40)) + rng.normal(0, 0.1, (6, 40)), 0, 1)
-    >>> r = topic_set_size(x, "paired-t", min_diff=0.05, B=200, seed=2)
-    >>> r.low <= r.n_topics <= r.high
-    True
-    """
+    """One row of :func:`topic_set_sizes`, as a :class:`TopicSetSize`."""
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     from ..stats import check_level
@@ -304,6 +254,7 @@ def topic_set_size(
 
 def topic_set_sizes(
     pilot,
+    method: str | Sequence[str] | None = None,
     *,
     min_diff: float,
     alpha: float = 0.05,
@@ -313,21 +264,50 @@ def topic_set_sizes(
     level: float = 0.95,
     seed: SeedLike = 0,
 ) -> pd.DataFrame:
-    """All three of Sakai's methods (:func:`topic_set_size`) as one table, on one bootstrap.
+    """The topics a study needs by Sakai's (2016) methods, from a pilot, with bootstrap intervals.
+
+    With V_E the residual variance of the pilot's :func:`two_way_anova`: ``"paired-t"``, the
+    fewest topics with which the two-sided paired t-test at ``alpha`` detects ``min_diff`` with
+    probability ``power`` (statsmodels' ``TTestPower().solve_power``, rounded up); ``"anova"``,
+    the fewest topics per system with which the one-way ANOVA of ``systems`` systems detects a
+    range ``min_diff`` of their means; ``"ci-width"``, the fewest topics whose expected
+    (1 - alpha) interval of a paired mean difference is at most ``min_diff`` wide. The interval
+    on a size is the size at each end of V_E's percentile interval over ``B`` bootstrap samples
+    of the pilot's topics, the same samples for every method.
 
     Parameters
     ----------
     pilot : ScoreMatrix, array_like or float
-        As :func:`topic_set_size` takes it.
-    min_diff, alpha, power, systems, B, level, seed
-        As :func:`topic_set_size` takes them (the same seed, so the same bootstrap samples, for
-        every method).
+        ``(S, T)`` pilot scores (S, T >= 2), or V_E itself (then no interval).
+    method : str, sequence of str or None
+        Names of :data:`METHODS`; None: all three.
+    min_diff : float
+        The minimum detectable difference, > 0, in the measure's units (the CI width for
+        ``"ci-width"``).
+    alpha : float
+        The significance level (1 - the CI's confidence), in (0, 1).
+    power : float
+        1 - beta, in (0, 1), above ``alpha``.
+    systems : int
+        m, the systems the ANOVA compares (>= 2).
+    B : int
+        Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
+        ``level`` (``irrepro.stats.check_resamples``).
+    level : float
+        The interval's confidence level.
+    seed : SeedLike
 
     Returns
     -------
     pandas.DataFrame
-        One row per method: ``method``, ``topics``, ``low``, ``high``, ``V_E``, ``V_E_low``,
-        ``V_E_high``.
+        One row per method: ``method`` (its label), ``topics``, ``low``, ``high`` (-1: not
+        reached, or no interval), ``V_E``, ``V_E_low``, ``V_E_high``.
+
+    Raises
+    ------
+    irrepro.InputError
+        An argument out of its range (``min_diff`` beyond the measure's range; ``power`` at or
+        below ``alpha``), or a pilot without residual variance.
 
     Examples
     --------
@@ -338,10 +318,11 @@ def topic_set_sizes(
     ['paired t-test', 'one-way ANOVA', 'CI width']
     """
     seed = parallel.as_seed_sequence(seed)
+    methods = list(METHODS) if method is None else [method] if isinstance(method, str) else list(method)
     rows = []
-    for method in METHODS:
-        r = topic_set_size(pilot, method, min_diff=min_diff, alpha=alpha, power=power, systems=systems,
-                           B=B, level=level, seed=seed)  # fmt: skip
-        rows.append({"method": METHODS[method], "topics": r.n_topics, "low": r.low, "high": r.high,
+    for m in methods:
+        r = _topic_set_size(pilot, m, min_diff=min_diff, alpha=alpha, power=power, systems=systems,
+                            B=B, level=level, seed=seed)  # fmt: skip
+        rows.append({"method": METHODS[m], "topics": r.n_topics, "low": r.low, "high": r.high,
                      "V_E": r.variance, "V_E_low": r.variance_low, "V_E_high": r.variance_high})  # fmt: skip
     return pd.DataFrame(rows)

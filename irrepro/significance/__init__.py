@@ -15,13 +15,12 @@ from ._names import CORRECTIONS, EFFECT_SIZES, FORMATS, TESTS
 
 _LAZY = {
     "paired_t_pvalues": "classical", "wilcoxon_pvalues": "classical", "sign_test_pvalues": "classical",
-    "permutation_test": "randomization", "tukey_hsd": "randomization",
-    "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
+    "permutation_test": "randomization", "paired_bootstrap_test": "bootstrap", "unpaired_bootstrap_test": "bootstrap",
     "effect_sizes": "effects", "win_tie_loss": "effects", "compare": "comparison", "methods_paragraph": "methods",
     # not API: what other subpackages reach here (tests, results and tables are imported from their modules)
     "pairwise_test": "comparison", "classical_pairs": "comparison", "PairwiseResult": "result",
-    "sign_flips": "randomization", "tukey_hsd_pvalues": "randomization", "residual_variance": "effects",
-    "Methods": "methods",
+    "tukey_hsd": "randomization", "sign_flips": "randomization", "tukey_hsd_pvalues": "randomization",
+    "residual_variance": "effects", "Methods": "methods",
 }  # fmt: skip
 
 
@@ -44,7 +43,6 @@ __all__ = [
     "permutation_test",
     "paired_bootstrap_test",
     "unpaired_bootstrap_test",
-    "tukey_hsd",
     "effect_sizes",
     "win_tie_loss",
     "compare",
