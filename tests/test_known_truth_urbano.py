@@ -16,7 +16,7 @@ from irrepro.known_truth import _urbano_sizes
 from irrepro.known_truth._rows import simulation_se
 from irrepro.known_truth._urbano import UrbanoPValues, _candidates, _twin
 from irrepro.known_truth._urbano_sizes import _extended
-from irrepro.significance.urbano import permutation_test_urbano
+from irrepro.significance.urbano import _resample
 
 
 def _gaussian(n_systems=10, n_topics=60, rho=0.5, seed=0, low=0.3, high=0.7):
@@ -218,8 +218,8 @@ def test_finite_b_bias_matches_brute_force_at_a_large_b():
     and bounds; at B = 100 it is well above the Monte Carlo error (ok is False)."""
     rng = np.random.default_rng(21)
     b, e = rng.normal(0.3, 0.1, (2, 8000, 20))
-    small = permutation_test_urbano(b, e, B=100, seed=22).two_tailed
-    large = permutation_test_urbano(b, e, B=10_000, seed=23).two_tailed
+    small = _resample("permutation", b, e, 100, 22, None).two_tailed
+    large = _resample("permutation", b, e, 10_000, 23, None).two_tailed
     diff = np.mean(small <= 0.05) - np.mean(large <= 0.05)
     # noise of diff: the trials whose classification differs, each +-1
     noise = np.sqrt(np.mean((small <= 0.05) != (large <= 0.05)) / len(small))

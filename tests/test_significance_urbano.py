@@ -13,7 +13,7 @@ from scipy import stats
 from irrepro import significance as sg
 from irrepro.errors import InputError
 from irrepro.significance.bootstrap import bootstrap_shift_test
-from irrepro.significance.urbano import bootstrap_test_urbano, permutation_test_urbano, urbano_tests
+from irrepro.significance.urbano import _resample, urbano_tests
 
 B_, E_ = [0.2, 0.35, 0.1, 0.4, 0.3, 0.25], [0.3, 0.45, 0.15, 0.42, 0.31, 0.2]
 
@@ -192,7 +192,7 @@ def test_bootstrap_test_urbano_converges_to_the_exact_bootstrap_p_value(n, shift
     exact1, exact2 = np.mean(c >= d.mean()), np.mean(np.abs(c) >= abs(d.mean()))
     assert 0.05 < exact1 < exact2 < 0.5
     B = 40_000
-    p = bootstrap_test_urbano(b, e, B=B, seed=11)
+    p = _resample("bootstrap", b, e, B, 11, None)
     _within_mc(float(p.one_tailed), exact1, B)
     _within_mc(float(p.two_tailed), exact2, B)
     shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=11)
@@ -205,7 +205,7 @@ def test_bootstrap_test_urbano_with_a_power_of_2_of_draws(n):
     rng = np.random.default_rng(n)
     b = rng.uniform(0.1, 0.6, (3, n))
     e = b + rng.normal(0.05, 0.1, (3, n))
-    p = bootstrap_test_urbano(b, e, B=2000, seed=1)
+    p = _resample("bootstrap", b, e, 2000, 1, None)
     assert ((0 <= p.one_tailed) & (p.one_tailed <= p.two_tailed) & (p.two_tailed <= 1)).all()
     if n == 4:  # all 4^4 resamples: the exact p-values
         d = (e - b)[0]
@@ -221,7 +221,7 @@ def test_bootstrap_test_urbano_with_256_topics_or_more_matches_the_bootstrap_shi
     b = rng.uniform(0.1, 0.6, 300)
     e = b + rng.normal(0.01, 0.1, 300)
     B = 40_000
-    p = bootstrap_test_urbano(b, e, B=B, seed=1)
+    p = _resample("bootstrap", b, e, B, 1, None)
     shift = bootstrap_shift_test(np.vstack([e, b]), B=B, seed=2)
     assert 0.05 < float(shift.p[0]) < 0.95
     _within_mc(float(p.two_tailed), float(shift.p[0]), B, other_B=B)
@@ -247,7 +247,7 @@ def test_permutation_test_urbano_converges_to_the_exact_randomization_test(discr
     ours_exact = sg.permutation_test(np.vstack([e, b]), B=2**n)
     assert ours_exact.exact and ours_exact.p[0] == pytest.approx(exact["two-sided"], rel=1e-12)
     B = 40_000
-    p = permutation_test_urbano(b, e, B=B, seed=13)
+    p = _resample("permutation", b, e, B, 13, None)
     _within_mc(float(p.one_tailed), exact["greater"], B)
     _within_mc(float(p.two_tailed), exact["two-sided"], B)
 
@@ -262,22 +262,22 @@ def test_permutation_test_urbano_counts_ties_with_the_observed_mean():
     d = e - b
     assert np.ptp(np.abs(d)) > 0  # not exactly equal in floating point
     B = 40_000
-    p = permutation_test_urbano(b, e, B=B, seed=17)
+    p = _resample("permutation", b, e, B, 17, None)
     _within_mc(float(p.one_tailed), stats.binomtest(14, 20, alternative="greater").pvalue, B)
     _within_mc(float(p.two_tailed), stats.binomtest(14, 20).pvalue, B)
 
 
-@pytest.mark.parametrize("fn", [bootstrap_test_urbano, permutation_test_urbano])
-def test_resampling_tests_are_reproducible_and_do_not_depend_on_the_workers(fn):
+@pytest.mark.parametrize("kind", ["bootstrap", "permutation"])
+def test_resampling_tests_are_reproducible_and_do_not_depend_on_the_workers(kind):
     rng = np.random.default_rng(14)
     b, e = rng.uniform(0, 1, (2, 150, 25))  # three blocks of pairs
-    one = fn(b, e, B=500, seed=3)
-    two = fn(b, e, B=500, seed=3, n_jobs=2)
-    again = fn(b.reshape(3, 50, 25), e.reshape(3, 50, 25), B=500, seed=np.random.SeedSequence(3))
+    one = _resample(kind, b, e, 500, 3, None)
+    two = _resample(kind, b, e, 500, 3, 2)
+    again = _resample(kind, b.reshape(3, 50, 25), e.reshape(3, 50, 25), 500, np.random.SeedSequence(3), None)
     for a, c in [(one, two), (one, again)]:
         np.testing.assert_array_equal(a.one_tailed, c.one_tailed.reshape(a.one_tailed.shape))
         np.testing.assert_array_equal(a.two_tailed, c.two_tailed.reshape(a.two_tailed.shape))
-    other = fn(b, e, B=500, seed=4)
+    other = _resample(kind, b, e, 500, 4, None)
     assert not np.array_equal(one.two_tailed, other.two_tailed)
     assert one.two_tailed.shape == (150,) and (one.one_tailed <= 1).all()
 
@@ -301,8 +301,8 @@ def test_urbano_tests_runs_the_five_and_seeds_the_resampling_ones():
         (lambda: sg.wilcoxon_pvalues([1, -2], convention="SAS"), "convention must be"),
         (lambda: sign_test_urbano([1.0], [2.0]), "at least 2 topics"),
         (lambda: sign_test_urbano(B_, E_, min_d=-1), "min_d must be"),
-        (lambda: bootstrap_test_urbano(B_, E_, B=0, seed=1), "B"),
-        (lambda: permutation_test_urbano(B_, E_, seed=None), "pass seed"),
+        (lambda: _resample("bootstrap", B_, E_, 0, 1, None), "B"),
+        (lambda: _resample("permutation", B_, E_, 100_000, None, None), "pass seed"),
         (lambda: urbano_tests(B_, E_, tests=("paired-t", "mann-whitney")), "mann-whitney"),
         (lambda: urbano_tests(B_, E_), "pass seed"),
         (lambda: urbano_tests(B_, [0.1, np.nan, 0, 0, 0, 0], tests="paired-t"), "finite"),

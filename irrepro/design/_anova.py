@@ -136,11 +136,9 @@ def tukey_table(
 ) -> pd.DataFrame:
     """Every pair of systems by the classical and the randomised Tukey HSD.
 
-    The classical test is statsmodels' Tukey HSD on the two-way design: the residual variance V_E
-    of the system x topic ANOVA and its (S - 1)(T - 1) degrees of freedom, so that the topics block
-    as in a paired test (``pairwise_tukeyhsd`` would take the systems as independent groups). The
-    randomised one is :func:`irrepro.significance.tukey_hsd` (Carterette, TOIS 30, 2012; Sakai 2018,
-    ch. 4).
+    The classical test is statsmodels' Tukey HSD on the two-way design (V_E and its (S - 1)(T - 1)
+    degrees of freedom: the topics block as in a paired test); the randomised one Carterette's
+    (TOIS 30, 2012).
 
     Parameters
     ----------

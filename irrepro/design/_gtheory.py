@@ -94,8 +94,8 @@ def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStud
     Returns
     -------
     DStudy
-        With Feldt's (exact for normal effects) and Arteaga et al.'s (approximate) intervals
-        (Brennan 2001, ch. 4 and section 6.1), as gt4ireval's ``dstudy``; an end below 0 is 0.
+        ``to_frame()``: ``n_topics``, ``Erho2``, ``Phi`` and their interval ends, Feldt's and
+        Arteaga et al.'s (Brennan 2001, section 6.1), as gt4ireval's ``dstudy``.
 
     Examples
     --------
@@ -188,18 +188,15 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float | None = 0
     return out
 
 
-#: Urbano, Marrero & Martin's (2013) empirical fits of the expected correlation of a collection's
-#: ranking of systems with the ranking by their true scores, as a power of E rho^2 (fitted on over
-#: 40 TREC collections; the exponents as their package gt4ireval gives them, ``gt2tau``,
-#: ``gt2tauAP``).
+#: Urbano, Marrero & Martin's (2013) fits of the expected correlation with the true ranking as a
+#: power of E rho^2 (gt4ireval's ``gt2tau``, ``gt2tauAP``).
 CORRELATION_FITS = {"tau": 2.84729794002905, "tau_AP": 3.98652984123827}
 
 
 def expected_correlation(erho2, kind: str = "tau"):
     """The expected Kendall tau (or tau_AP) of a collection's ranking with the true ranking, from its E rho^2.
 
-    Urbano, Marrero & Martin's (2013) empirical fit over TREC collections, ``E rho^2 ** a``
-    (a = 2.847 for tau, 3.987 for tau_AP): a reading, not a derivation.
+    Urbano, Marrero & Martin's (2013) empirical fit over TREC collections, ``E rho^2 ** a``.
 
     Parameters
     ----------
@@ -228,10 +225,7 @@ def expected_correlation(erho2, kind: str = "tau"):
 
 
 def drop_worst(scores, fraction: float):
-    """The pilot without its worst systems: those whose mean is below the ``fraction`` quantile.
-
-    As gt4ireval's ``gstudy(drop=)``: a track's worst runs are often broken ones whose spread
-    inflates the system variance (Urbano, Marrero & Martin 2013).
+    """The pilot without its worst systems, those whose mean is below the ``fraction`` quantile (gt4ireval's ``drop``).
 
     Parameters
     ----------

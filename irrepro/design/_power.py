@@ -27,27 +27,8 @@ _ATTEMPTS = 50
 
 @dataclass(frozen=True)
 class PowerCurve:
-    """Simulated power of one test at each topic-set size, with its Monte Carlo error.
-
-    Attributes
-    ----------
-    n_topics : numpy.ndarray
-        ``(K,)`` topic-set sizes.
-    power : numpy.ndarray
-        ``(K,)`` the share of trials in which the test (adjusted over the family of all pairs of
-        ``systems`` when ``correction`` is not "none") finds the true difference, in its direction.
-    se : numpy.ndarray
-        ``(K,)`` Monte Carlo standard errors, clustered by simulated family (the trials of a family
-        share its margins and copula).
-    test, correction : str
-        The test (:data:`irrepro.significance.TESTS`) and the adjustment.
-    systems : int
-        m, the systems of a family.
-    min_diff, alpha : float
-        The true difference simulated and the significance level.
-    trials, families, B : int
-        Trials per size, families they are shared out among, resamples of a resampling test.
-    """
+    """Simulated power of one test at each topic-set size, with Monte Carlo standard errors clustered
+    by simulated family."""
 
     n_topics: np.ndarray
     power: np.ndarray
@@ -66,22 +47,7 @@ class PowerCurve:
         return pd.DataFrame({"n_topics": self.n_topics, "power": self.power, "se": self.se})
 
     def topics_needed(self, power: float = 0.8, z: float = 0.0) -> float:
-        """The size at which the curve ``power + z * se`` first reaches ``power``.
-
-        Interpolated linearly between the simulated sizes; NaN when none reaches it.
-        ``z = +-1.96`` gives the sizes between which the Monte Carlo error leaves the answer.
-
-        Parameters
-        ----------
-        power : float
-            The power wanted.
-        z : float
-            Standard errors added to the curve.
-
-        Returns
-        -------
-        float
-        """
+        """The size (interpolated) at which ``power + z * se`` first reaches ``power``; NaN if none does."""
         p = self.power + z * self.se
         ok = np.nonzero(p >= power)[0]
         if not len(ok):
@@ -286,10 +252,8 @@ def simulated_power(
 
     The pilot is fitted by :func:`irrepro.simulation.fit_collection`. A family: system 0 a baseline
     from the bottom 75% by expected score; system 1 another system's margin moved to the
-    baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration,
-    IRJ 2016); their dependence a vine copula fitted to their pilot scores. Unlike the closed form
-    (:func:`~irrepro.design.power_closed_form`), it keeps the measure's own distributions (ties in
-    P@10, skew in AP).
+    baseline's mean + ``min_diff``; the others half way (Sakai's least favourable configuration);
+    their dependence a vine copula fitted to their pilot scores.
 
     Parameters
     ----------
@@ -300,8 +264,7 @@ def simulated_power(
     n_topics : sequence of int, optional
         Sizes; default eight sizes from a quarter to twice the paired t-test's closed-form answer.
     test : str or sequence of str
-        A name of :data:`irrepro.significance.TESTS`, or several: each tested on the same simulated
-        families and draws (each curve equal to the call with that test alone).
+        A name of :data:`irrepro.significance.TESTS`, or several, each on the same simulated draws.
     systems : int
         m, systems per family (>= 2).
     correction : str, optional
@@ -312,20 +275,18 @@ def simulated_power(
     families : int, optional
         Simulated families (default 40 quick, 400 paper).
     B : int, optional
-        Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``;
-        at least 100 and 1 / ``alpha`` (``irrepro.stats.check_resamples``).
+        Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``.
     seed : SeedLike
-        The seed of the fit and of all draws.
     n_jobs : int, optional
     scale : {"quick", "paper"}
-        Default sizes.
     model : CollectionModel, optional
         The pilot already fitted (:func:`irrepro.simulation.fit_collection`).
 
     Returns
     -------
     PowerCurve or dict of str to PowerCurve
-        One curve for one test; test name -> its curve for several.
+        One curve (``n_topics``, ``power``, ``se``, ``to_frame()``, ``topics_needed(power, z)``);
+        test name -> its curve for several tests.
 
     Raises
     ------

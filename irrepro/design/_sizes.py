@@ -93,11 +93,9 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
                       systems: int = 2) -> np.ndarray:  # fmt: skip
     """Power of the paired t-test or the one-way ANOVA at each topic-set size, in closed form.
 
-    Sakai (2016), sections 4 and 5. ``"paired-t"``: the two-sided paired t-test, per-topic
-    differences of variance ``2 V_E``, noncentrality ``sqrt(n) min_diff / sqrt(2 V_E)``
-    (statsmodels' ``TTestPower.power``). ``"anova"``: ``systems`` means of range ``min_diff``, the
-    others at their centre (the least favourable configuration), noncentrality
-    ``n min_diff^2 / (2 V_E)`` (statsmodels' ``FTestAnovaPower``, f = min_diff / sqrt(2 m V_E)).
+    Sakai (2016), sections 4 and 5: ``"paired-t"``, the two-sided paired t-test of per-topic
+    differences of variance ``2 V_E`` (statsmodels' ``TTestPower.power``); ``"anova"``, ``systems``
+    means of range ``min_diff``, the others at their centre (statsmodels' ``FTestAnovaPower``).
 
     Parameters
     ----------

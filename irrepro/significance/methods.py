@@ -184,9 +184,6 @@ def methods_paragraph(
 ) -> Methods:
     """The methods paragraph of a comparison of runs, as Markdown and LaTeX, and its ir_metadata.
 
-    Every setting that changes a number is named, with the software versions; a mean is over all
-    the qrels' topics, a topic a run retrieved nothing for scoring 0 (trec_eval ``-c``).
-
     Parameters
     ----------
     measures : str or sequence of str
@@ -196,12 +193,9 @@ def methods_paragraph(
     test : str
         A name of :data:`~irrepro.significance.TESTS`.
     correction : str, sequence of str or None
-        statsmodels' name of the adjustment, several when the p-values are reported adjusted by
-        each; None is ``"holm"``; ignored for randomised Tukey HSD, family-wise by itself.
-    alpha : float
-    alternative : {"two-sided", "greater", "less"}
-    baseline : str, optional
-        The run every other run was tested against; None: all pairs.
+        statsmodels' name of the adjustment, or several; None is ``"holm"``.
+    alpha, alternative, baseline
+        As the comparison took them (``baseline`` None: all pairs).
     n_comparisons : int, optional
         The pairs in the family (default ``n_runs - 1`` with a baseline, else all pairs).
     B : int, optional
@@ -211,28 +205,23 @@ def methods_paragraph(
     effect_sizes : sequence of str
         ``"difference"``, ``"win-tie-loss"``, ``"d_z"``, ``"ES_E"``.
     interval : {"bca", "percentile"} or None
-        The bootstrap interval method, or None for no interval.
     interval_of : {"difference", "mean"}
-    level : float
-        The intervals' confidence level.
-    B_interval : int
-        Bootstrap samples of the topics behind the intervals.
+    level, B_interval
+        The intervals' confidence level and bootstrap samples of the topics.
     seed : int, optional
         The seed every random step drew from; None when no step is random.
-    rel : int
-        The lowest relevant grade (trec_eval's ``-l``).
-    depth : int, optional
-        Only the first ``depth`` documents of each ranking (trec_eval's ``-M``).
+    rel, depth
+        trec_eval's ``-l`` and ``-M``.
     precision : {"float32", "float64"} or None
         How scores tie when ranking (None is ``"float32"``).
     missing_runs : int
         How many runs lack some of the qrels' topics.
     qrels : str
-        How the qrels were named (a file, an ir_datasets id, a collection).
+        How the qrels were named.
     analyses : sequence of str
-        Further sentences, plain text (escaped here), on analyses of the caller's own.
+        Further sentences, plain text, on analyses of the caller's own.
     command : str
-        The command that computed the numbers (ir_metadata's ``implementation.executable.cmd``).
+        The command that computed the numbers.
 
     Returns
     -------

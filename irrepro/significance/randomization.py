@@ -54,14 +54,9 @@ def permutation_test(
 ) -> PairwiseResult | tuple[PairwiseResult, ...]:
     """Paired randomization (permutation) test of every pair of systems, on the difference of means.
 
-    Fisher's test as Smucker, Allan & Carterette (2007) use it: under H0 a topic's two scores are
-    exchangeable, so the null distribution is the mean of the differences under sign flips. With T
-    topics and ``2**T <= B`` all flips are enumerated (exact); otherwise B random flips are drawn once
-    and shared by all pairs. p-values equal ``scipy.stats.permutation_test(...,
-    permutation_type="samples")`` on the same flips: greater = (#{mean(s z) >= mean(z)} + a) / (B + a),
-    two-sided = min(1, 2 min(less, greater)), a = 0 exact, 1 Monte Carlo (no p-value is 0). A permuted
-    mean within rounding noise of the observed one counts as equal. The Monte Carlo standard error
-    of a two-sided p is sqrt(p (2 - p) / B).
+    Fisher's test (Smucker, Allan & Carterette 2007): with T topics and ``2**T <= B`` all sign flips
+    are enumerated (exact), else B random flips are drawn once and shared by all pairs; p-values
+    equal ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips.
 
     Parameters
     ----------
@@ -193,40 +188,9 @@ def tukey_hsd(
     permutations=None,
     n_jobs: int | None = None,
 ) -> PairwiseResult:
-    """Randomised Tukey HSD: family-wise adjusted p-values of every pair (Carterette 2012; Sakai 2018, ch. 4).
-
-    A permutation shuffles the S scores of each topic among the systems; the statistic is the largest
-    absolute difference of the permuted means over the pairs tested (with ``baseline``, the
-    many-to-one family). A pair's p-value is ``(#{max* >= |d|} + 1) / (B + 1)``: every pair is judged
-    against one null distribution and the family-wise error is at most alpha. Permutations are drawn
-    in blocks of 256, block k from child k of ``seed``.
-
-    Parameters
-    ----------
-    scores : ScoreMatrix or array_like
-    pairs : array_like, optional
-    baseline : str or int, optional
-    B : int
-        Random permutations.
-    seed : SeedLike
-    permutations : array_like, optional
-        ``(B, T, S)`` permutations to use instead: ``permutations[b, t]`` lists, for each system
-        position, the system whose score of topic t it receives.
-    n_jobs : int, optional
-        Workers; the results do not depend on it.
-
-    Returns
-    -------
-    PairwiseResult
-        ``test="tukey"``, ``correction="tukey"``, ``p_adjusted`` = ``p``.
-
-    Examples
-    --------
-    >>> from irrepro import significance as sg
-    >>> r = sg.tukey_hsd(scores, B=999, seed=1)
-    >>> r.correction, r.p.round(3).tolist()
-    ('tukey', [0.046, 1.0, 0.132])
-    """
+    """Randomised Tukey HSD (Carterette 2012): p = (#{max* >= |d|} + 1) / (B + 1), max* the largest
+    |difference| of permuted means over the pairs; blocks of 256 permutations (or ``(B, T, S)``
+    ``permutations``), block k from child k of ``seed``."""
     x, systems, measure = _as_matrix(scores)
     pairs = _resolve_pairs(pairs, baseline, systems)
     S, n = x.shape
@@ -253,18 +217,5 @@ def tukey_hsd(
     B = len(stat)
     obs, pv = _hsd_p(x[None], stat[None], pairs)
     obs, pv = obs[0], pv[0]
-    return PairwiseResult(
-        "tukey",
-        measure,
-        systems,
-        pairs,
-        obs,
-        pv,
-        pv.copy(),
-        FAMILY_WISE,
-        n,
-        B,
-        False,
-        "two-sided",
-        _baseline_name(systems, pairs, baseline),
-    )
+    return PairwiseResult("tukey", measure, systems, pairs, obs, pv, pv.copy(), FAMILY_WISE, n, B,
+                          baseline=_baseline_name(systems, pairs, baseline))  # fmt: skip

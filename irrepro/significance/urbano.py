@@ -151,20 +151,6 @@ def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
     return TailedPValues(p1, p2)
 
 
-def bootstrap_test_urbano(
-    b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
-) -> TailedPValues:
-    """Urbano et al.'s bootstrap test of the mean difference, every pair at once."""
-    return _resample("bootstrap", b, e, B, seed, n_jobs)
-
-
-def permutation_test_urbano(
-    b, e, B: int = 100_000, *, seed: SeedLike, n_jobs: int | None = None
-) -> TailedPValues:
-    """Urbano et al.'s permutation (randomization) test of the mean difference, every pair at once."""
-    return _resample("permutation", b, e, B, seed, n_jobs)
-
-
 #: The tests of :func:`urbano_tests`, by the package's names of the tests they are
 #: (:data:`irrepro.significance.TESTS`; their R functions ``test_t``, ``test_wilcoxon``,
 #: ``test_sign``, ``test_bootstrap``, ``test_permutation``).
@@ -205,6 +191,6 @@ def urbano_tests(
             if seed is None:
                 raise InputError("pass seed (an int or a numpy Generator): the resampling tests are random")
             seeds = seeds or parallel.as_seed_sequence(seed).spawn(2)
-            fn = bootstrap_test_urbano if name == "bootstrap-shift" else permutation_test_urbano
-            out[name] = fn(b, e, B, seed=seeds[int(name == "permutation")], n_jobs=n_jobs)
+            kind = "bootstrap" if name == "bootstrap-shift" else "permutation"
+            out[name] = _resample(kind, b, e, B, seeds[int(name == "permutation")], n_jobs)
     return out
