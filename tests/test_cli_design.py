@@ -169,9 +169,15 @@ def test_design_api_refuses_the_same_designs():
 
     for call, message in [
         (lambda: design.topic_set_sizes(x, min_diff=1.5), "min_diff 1.5 is beyond the range of AP"),
-        (lambda: design._sizes._topic_set_size(x, min_diff=0.05, power=0.01), "power 0.01 is at or below alpha 0.05"),
-        (lambda: design._sizes._topic_set_size(x, min_diff=0.05, B=1), "B 1: too few resamples for a 95% interval"),
-        (lambda: design._sizes._topic_set_size(x, min_diff=0.05, B=50, level=0.9), "for a 90% interval"),
+        (
+            lambda: design.topic_set_sizes(x, min_diff=0.05, power=0.01),
+            "power 0.01 is at or below alpha 0.05",
+        ),
+        (
+            lambda: design.topic_set_sizes(x, min_diff=0.05, B=1),
+            "B 1: too few resamples for a 95% interval",
+        ),
+        (lambda: design.topic_set_sizes(x, min_diff=0.05, B=50, level=0.9), "for a 90% interval"),
         (lambda: check_design(2, 0.05, 0.8, measure="P@10"), "min_diff 2 is beyond the range of P@10"),
         (lambda: check_design(0.05, 0.05, 0.05), "power 0.05 is at or below alpha 0.05"),
         (lambda: design.simulated_power(x, min_diff=1.0, seed=1), "min_diff 1 is beyond the range of AP"),
@@ -180,7 +186,7 @@ def test_design_api_refuses_the_same_designs():
             call()
     assert check_design(0.05, 0.05, 0.8, measure="AP", B=0) == (0.05, 0.05, 0.8, 2)
     assert check_design(40, 0.05, 0.8, measure="NumRet")[0] == 40  # a count: no range
-    design._sizes._topic_set_size(x.scores, min_diff=1.5, B=0)  # an array names no measure: no range to check
+    design.topic_set_sizes(x.scores, min_diff=1.5, B=0)  # an array names no measure: no range to check
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,9 @@ def statsmodels_anova(x):
     import statsmodels.formula.api as smf
 
     s, t = np.indices(x.shape)
-    frame = pd.DataFrame({"system": s.ravel().astype(str), "topic": t.ravel().astype(str), "score": x.ravel()})
+    frame = pd.DataFrame(
+        {"system": s.ravel().astype(str), "topic": t.ravel().astype(str), "score": x.ravel()}
+    )
     return sm.stats.anova_lm(smf.ols("score ~ C(system) + C(topic)", frame).fit())
 
 
@@ -77,7 +79,9 @@ def test_anova_size_is_statsmodels_ftestanovapower(m, alpha, power, min_diff):
 
     variance = 0.02
     f = min_diff / math.sqrt(2 * m * variance)
-    r = design._sizes._topic_set_size(variance, "anova", min_diff=min_diff, alpha=alpha, power=power, systems=m)
+    r = design._sizes._topic_set_size(
+        variance, "anova", min_diff=min_diff, alpha=alpha, power=power, systems=m
+    )
     N = FTestAnovaPower().solve_power(effect_size=f, nobs=None, alpha=alpha, power=power, k_groups=m)
     assert r.n_topics == math.ceil(N / m - 1e-6)
     n = np.arange(3, 300)
@@ -106,7 +110,8 @@ def test_interval_is_the_percentile_interval_of_the_size_over_bootstrap_samples(
     assert r.low <= r.n_topics <= r.high and r.variance_low <= r.variance <= r.variance_high
     idx = sig._samples.bootstrap_samples(x.shape[1], B, seed=3)  # the same draws
     sizes = [
-        design._sizes._topic_set_size(sig.residual_variance(x[:, i]), "paired-t", min_diff=0.05).n_topics for i in idx
+        design._sizes._topic_set_size(sig.residual_variance(x[:, i]), "paired-t", min_diff=0.05).n_topics
+        for i in idx
     ]
     assert (r.low, r.high) == tuple(np.quantile(sizes, [0.05, 0.95], method="inverted_cdf"))
     again = design._sizes._topic_set_size(x, "paired-t", min_diff=0.05, B=B, level=0.9, seed=3)
@@ -185,9 +190,18 @@ def test_tukey_table_classical_is_the_studentized_range_of_the_two_way_design():
         (lambda: design.two_way_anova(np.add.outer([0.1, 0.2], [0.0, 0.3, 0.5])), "no residual variance"),
         (lambda: design._sizes._topic_set_size(pilot(), min_diff=0), "min_diff must be > 0"),
         (lambda: design._sizes._topic_set_size(pilot(), min_diff=-0.1), "min_diff must be > 0"),
-        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=1.0), r"power must be in \(0, 1\)"),
-        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=0), r"power must be in \(0, 1\)"),
-        (lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, alpha=1.5), r"alpha must be in \(0, 1\)"),
+        (
+            lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=1.0),
+            r"power must be in \(0, 1\)",
+        ),
+        (
+            lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, power=0),
+            r"power must be in \(0, 1\)",
+        ),
+        (
+            lambda: design._sizes._topic_set_size(pilot(), min_diff=0.05, alpha=1.5),
+            r"alpha must be in \(0, 1\)",
+        ),
         (lambda: design._sizes._topic_set_size(pilot(), "z", min_diff=0.05), "method must be one of"),
         (lambda: design._sizes._topic_set_size(0.0, min_diff=0.05), "pilot variance must be a positive"),
         (lambda: design.simulated_power(pilot(), min_diff=0, seed=1), "min_diff must be > 0"),

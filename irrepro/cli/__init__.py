@@ -17,14 +17,52 @@ import os
 import sys
 import traceback
 import warnings
+from typing import NoReturn
 
 from ..errors import ISSUES_URL, InputError
 
-# the parser (_parser) and one module per command (_data, _eval, _compare, _design, _standardize,
-# _reproduce, _report); ``python -m irrepro.cli`` runs __main__.py
-from ._eval import AGGREGATES, AVERAGES, FORMATS, write_scores  # noqa: F401
+# one module per command; ``python -m irrepro.cli`` runs __main__.py
+from . import _compare, _data, _design, _eval, _report, _reproduce, _standardize
+from ._eval import write_scores  # noqa: F401
 from ._options import _err
-from ._parser import build_parser
+
+
+class _Once(argparse.Action):
+    """Stores an option's value and refuses the option given twice: every single-valued option's action."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if option_string is not None:
+            given = namespace.__dict__.setdefault("_given", {})
+            if self.dest in given:
+                first_string, first = given[self.dest]
+                twice = f"{first_string} {first!r}, then {option_string} {values!r}"
+                raise argparse.ArgumentError(self, f"given twice ({twice}): give it once")
+            given[self.dest] = (option_string, values)
+        setattr(namespace, self.dest, values)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose options store with :class:`_Once` by default, and whose errors are one line."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage and one line for a bad command line (through :func:`irrepro.escape.plain`)."""
+        from ..escape import plain
+
+        super().error(plain(message))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = _Parser(prog="irrepro", description="The ``irrepro`` command line.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command in (_data, _eval, _compare, _design, _standardize, _reproduce, _report):
+        command.add_parser(sub)
+    return parser
 
 
 def _explain(exc: BaseException, args: argparse.Namespace) -> str:

@@ -42,7 +42,7 @@ resamples x (1 - level) / 2 >= 1 (1000 serve up to 99.8%); fewer are refused bef
 
 
 def add_parser(sub) -> None:
-    """``irrepro reproduce``: the parser, registered by :func:`irrepro.cli._parser.build_parser`."""
+    """``irrepro reproduce``: the parser, registered by :func:`irrepro.cli.build_parser`."""
     p = sub.add_parser(
         "reproduce",
         help="how far a reproduction got: KTU, RBO, RMSE, ER, Delta RI, p-values, with intervals",

@@ -71,8 +71,7 @@ class Anova:
 def two_way_anova(scores) -> Anova:
     """The two-way ANOVA without replication (system x topic) of a complete score matrix.
 
-    Equal to statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` on the long frame of
-    the scores (Brennan 2001, ch. 3, the p x i design; Sakai 2016, section 3, V_E).
+    As statsmodels' ``anova_lm(ols("score ~ C(system) + C(topic)"))`` (Brennan 2001, ch. 3; Sakai 2016, V_E).
 
     Parameters
     ----------
@@ -86,8 +85,7 @@ def two_way_anova(scores) -> Anova:
     Raises
     ------
     irrepro.InputError
-        Fewer than 2 systems or topics, a non-finite score, or no residual variance (every score
-        the sum of a system and a topic effect, e.g. all equal).
+        Fewer than 2 systems or topics, a non-finite score, or no residual variance.
 
     Examples
     --------
@@ -143,20 +141,16 @@ def tukey_table(
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
     alpha : float
-        The family-wise level of the classical test's intervals and rejections.
-    B : int
-        Permutations of the randomised test.
-    seed : SeedLike
-    n_jobs : int, optional
+        The family-wise level of the classical test's intervals.
+    B, seed, n_jobs
+        Permutations of the randomised test, their seed, workers.
 
     Returns
     -------
     pandas.DataFrame
-        One row per pair: ``system_1``, ``system_2``, ``difference`` (mean of 1 minus mean of 2),
-        ``low``, ``high`` (the classical simultaneous interval), ``p_classical``,
-        ``p_randomised``.
+        One row per pair: ``system_1``, ``system_2``, ``difference``, ``low``, ``high`` (the
+        classical simultaneous interval), ``p_classical``, ``p_randomised``.
 
     Examples
     --------

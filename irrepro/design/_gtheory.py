@@ -12,6 +12,7 @@ import pandas as pd
 from ..errors import InputError
 from ._anova import Anova
 
+
 @dataclass(frozen=True)
 class DStudy:
     """E rho^2 and Phi of a collection of each number of topics, from a pilot's variance components."""
@@ -88,8 +89,7 @@ def d_study(anova: Anova, n_topics=None, *, level: float | None = 0.95) -> DStud
     n_topics : int or sequence of int, optional
         Topic-set sizes; default 5, 10, ..., 200 and the pilot's own.
     level : float or None
-        The two-sided confidence level of the intervals (``gt4ireval``'s ``alpha`` is
-        ``(1 - level) / 2``); None: point values only.
+        The confidence level of the intervals; None: point values only.
 
     Returns
     -------
@@ -141,21 +141,18 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float | None = 0
     target : float
         The coefficient wanted, in (0, 1).
     level : float or None
-        The two-sided confidence level of the intervals; None: the sizes only.
+        The confidence level of the intervals; None: the sizes only.
 
     Returns
     -------
     pandas.DataFrame
-        Rows ``Erho2`` and ``Phi``; columns ``target``, ``n``, and with a ``level`` ``low`` and
-        ``high`` (the topics the interval's upper and lower ends of the one-topic ratio need;
-        ``inf`` when that end is 0 or below), as gt4ireval's ``dstudy`` (its ``n.q_*.upr`` is
-        ``low``).
+        Rows ``Erho2`` and ``Phi``; columns ``target``, ``n`` and with a ``level`` ``low`` and
+        ``high`` (``inf``: not reached), as gt4ireval's ``dstudy``.
 
     Raises
     ------
     irrepro.InputError
-        ``target`` outside (0, 1), or a pilot without system variance (no number of topics
-        separates its systems).
+        ``target`` outside (0, 1), or a pilot without system variance.
 
     Examples
     --------
@@ -203,7 +200,6 @@ def expected_correlation(erho2, kind: str = "tau"):
     erho2 : float or array_like
         E rho^2 values in (0, 1].
     kind : {"tau", "tau_AP"}
-        Kendall's tau or Yilmaz et al.'s AP correlation.
 
     Returns
     -------
@@ -230,19 +226,12 @@ def drop_worst(scores, fraction: float):
     Parameters
     ----------
     scores : ScoreMatrix or array_like
-        ``(S, T)`` scores.
     fraction : float
-        In [0, 1): 0 keeps every system.
+        In [0, 1).
 
     Returns
     -------
     ScoreMatrix or numpy.ndarray
-        As ``scores`` was given.
-
-    Raises
-    ------
-    irrepro.InputError
-        ``fraction`` outside [0, 1), or fewer than 2 systems left.
 
     Examples
     --------

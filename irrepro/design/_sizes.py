@@ -101,14 +101,10 @@ def power_closed_form(method: str, n_topics, *, variance: float, min_diff: float
     ----------
     method : {"paired-t", "anova"}
     n_topics : int or array_like of int
-        Topics, >= 2.
     variance : float
         The pilot's residual variance V_E.
-    min_diff : float
-        The minimum detectable difference (the range of the means, for the ANOVA).
-    alpha : float
-    systems : int
-        m, the systems of the ANOVA.
+    min_diff, alpha, systems
+        The difference to detect (the range of the means, for the ANOVA), the level, m.
 
     Returns
     -------
@@ -264,14 +260,11 @@ def topic_set_sizes(
 ) -> pd.DataFrame:
     """The topics a study needs by Sakai's (2016) methods, from a pilot, with bootstrap intervals.
 
-    With V_E the residual variance of the pilot's :func:`two_way_anova`: ``"paired-t"``, the
-    fewest topics with which the two-sided paired t-test at ``alpha`` detects ``min_diff`` with
-    probability ``power`` (statsmodels' ``TTestPower().solve_power``, rounded up); ``"anova"``,
-    the fewest topics per system with which the one-way ANOVA of ``systems`` systems detects a
-    range ``min_diff`` of their means; ``"ci-width"``, the fewest topics whose expected
-    (1 - alpha) interval of a paired mean difference is at most ``min_diff`` wide. The interval
-    on a size is the size at each end of V_E's percentile interval over ``B`` bootstrap samples
-    of the pilot's topics, the same samples for every method.
+    From V_E, the residual variance of the pilot's :func:`two_way_anova`: the fewest topics with
+    which the paired t-test (``"paired-t"``) or the one-way ANOVA of ``systems`` systems
+    (``"anova"``) detects ``min_diff`` with probability ``power``, or whose expected (1 - alpha)
+    interval is at most ``min_diff`` wide (``"ci-width"``); the interval is the size at each end
+    of V_E's percentile interval over ``B`` bootstrap samples of the pilot's topics.
 
     Parameters
     ----------
@@ -280,20 +273,13 @@ def topic_set_sizes(
     method : str, sequence of str or None
         Names of :data:`METHODS`; None: all three.
     min_diff : float
-        The minimum detectable difference, > 0, in the measure's units (the CI width for
-        ``"ci-width"``).
-    alpha : float
-        The significance level (1 - the CI's confidence), in (0, 1).
-    power : float
-        1 - beta, in (0, 1), above ``alpha``.
+        The minimum detectable difference, > 0 (the CI width for ``"ci-width"``).
+    alpha, power : float
+        The significance level and 1 - beta, in (0, 1), ``power`` above ``alpha``.
     systems : int
         m, the systems the ANOVA compares (>= 2).
-    B : int
-        Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
-        ``level`` (``irrepro.stats.check_resamples``).
-    level : float
-        The interval's confidence level.
-    seed : SeedLike
+    B, level, seed
+        Bootstrap samples of the pilot's topics (0: no interval), the interval's level, the seed.
 
     Returns
     -------
@@ -304,8 +290,7 @@ def topic_set_sizes(
     Raises
     ------
     irrepro.InputError
-        An argument out of its range (``min_diff`` beyond the measure's range; ``power`` at or
-        below ``alpha``), or a pilot without residual variance.
+        An argument out of its range, or a pilot without residual variance.
 
     Examples
     --------

@@ -29,10 +29,7 @@ def _as_matrix(scores) -> tuple[np.ndarray, tuple, str]:
 
 
 def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.ndarray:
-    """The bootstrap topic samples ``Q*b``: ``(B, n_topics)`` topic indices drawn with replacement.
-
-    Sakai (2006), section 3.1 and Figure 1; the same samples serve every pair, measure and method
-    (section 3.5). For the unpaired test pass ``n_topics = n + m`` (Figure 3's pooled vector).
+    """The bootstrap topic samples ``Q*b`` (Sakai 2006, Figure 1): ``(B, n_topics)`` topic indices drawn with replacement.
 
     Parameters
     ----------
@@ -41,7 +38,6 @@ def bootstrap_samples(n_topics: int, B: int = 1000, *, seed: SeedLike) -> np.nda
     B : int
         Samples (rows).
     seed : SeedLike
-        An int, a :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`.
 
     Returns
     -------

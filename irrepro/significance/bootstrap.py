@@ -162,21 +162,16 @@ def paired_bootstrap_test(
 ) -> BootstrapResult:
     """Sakai's (2006) paired bootstrap test with the studentised statistic, every pair at once.
 
-    For a pair with per-topic scores x, y: z = x - y, t(z) = mean(z) / (sd(z) / sqrt n) (sd with
-    n - 1), w = z - mean(z) (data obeying H0), and over B bootstrap topic samples
-    ``ASL = #{ |t(w*b)| >= |t(z)| } / B``.
+    ``ASL = #{ |t(w*b)| >= |t(z)| } / B``, z = x - y, w = z - mean(z), t the studentised mean.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
     pairs : array_like, optional
     baseline : str or int, optional
-    B : int
-        Bootstrap samples (when ``samples`` is not given).
-    seed : SeedLike
-        Draws the samples when ``samples`` is omitted.
-    samples : numpy.ndarray, optional
-        A ``(B, T)`` matrix from :func:`irrepro.sensitivity.bootstrap_samples`, shared by all pairs.
+    B, seed, samples
+        Bootstrap samples drawn from ``seed``, or given ``(B, T)``
+        (:func:`irrepro.sensitivity.bootstrap_samples`).
     log : bool
         Test the ``AG_`` form (mean of log(x + 0.00001), section 3.1).
     n_jobs : int, optional
@@ -222,9 +217,7 @@ def unpaired_bootstrap_test(
 ) -> BootstrapResult:
     """Sakai's (2006) unpaired bootstrap test of any summary, every pair at once.
 
-    d = M(x) - M(y); the pooled vector (x, y) is resampled with replacement (row b of ``samples``: its
-    first n entries give x*b, the rest y*b) and ``ASL = #{ |d*b| >= |d| } / B``. ``effect_size`` is d
-    over the pooled per-topic sd.
+    ``ASL = #{ |d*b| >= |d| } / B``, d = M(x) - M(y), the pooled (x, y) resampled with replacement.
 
     Parameters
     ----------
@@ -234,12 +227,8 @@ def unpaired_bootstrap_test(
     summary : str or callable
         ``"mean"``, ``"gmean"`` (Sakai's eq. 7, so G_AveP is tested directly) or a function reducing
         the last axis (e.g. ``lambda a: np.median(a, axis=-1)``).
-    B : int
-        Bootstrap samples (when ``samples`` is not given).
-    seed : SeedLike
-        Draws the samples when ``samples`` is omitted.
-    samples : numpy.ndarray, optional
-        ``(B, 2T)`` indices into the pooled vector.
+    B, seed, samples
+        Bootstrap samples drawn from ``seed``, or given ``(B, 2T)`` indices into the pooled vector.
     n_jobs : int, optional
 
     Returns

@@ -35,10 +35,7 @@ def _check_alternative(alternative: str) -> str:
 
 
 def paired_t_pvalues(d, alternative: str = "two-sided") -> np.ndarray:
-    """p-values of the paired t-test of many cases at once, as ``scipy.stats.ttest_rel``.
-
-    All-zero differences give NaN; identical non-zero differences give t = +-inf and p = 0 exactly
-    (their sd is 0, where scipy's is the rounding noise of their mean).
+    """p-values of the paired t-test of many cases at once, as ``scipy.stats.ttest_rel`` (all-zero differences: NaN).
 
     Parameters
     ----------
@@ -93,10 +90,7 @@ def two_sample_t_pvalues(mean_a, mean_b, ss_a, ss_b, n_a, n_b) -> np.ndarray:
 
 
 def sign_test_pvalues(d, alternative: str = "two-sided", *, min_d: float = 0.0) -> np.ndarray:
-    """p-values of the sign test of many cases at once: ``scipy.stats.binomtest(k, m, 0.5)``.
-
-    m is the number of differences beyond ``min_d`` (the others are ties, dropped), k the positive
-    ones; no such difference gives NaN.
+    """p-values of the sign test of many cases at once: ``scipy.stats.binomtest(k, m, 0.5)``, ties dropped.
 
     Parameters
     ----------
@@ -169,12 +163,9 @@ def _tied_tail_table(key: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 def wilcoxon_pvalues(d, alternative: str = "two-sided", *, convention: str = "scipy") -> np.ndarray:
     """p-values of Wilcoxon's signed-rank test of many cases at once, as ``scipy.stats.wilcoxon``.
 
-    Zeros are dropped before ranking, ties get average ranks. scipy: exact without ties or zeros
-    for n <= 50, exact over all 2^n sign flips with them for n <= 13 (n counting the zeros), else
-    the normal approximation with the tie correction; all-zero differences give 1 for n <= 13, else
-    NaN. ``convention="R"``: R's ``wilcox.test(paired = TRUE)`` as Urbano et al. (2019) ran it,
-    exact for n < 50 without ties or zeros, else the normal approximation with continuity
-    correction; all-zero differences give NaN.
+    Zeros dropped, ties at average ranks; exact for n <= 50 without ties or zeros, over all sign
+    flips for n <= 13, else the normal approximation. ``convention="R"``: R's
+    ``wilcox.test(paired = TRUE)`` as Urbano et al. (2019) ran it.
 
     Parameters
     ----------

@@ -190,11 +190,9 @@ def compare(
 ) -> ComparisonTable:
     """The results table of several runs under several measures, with significance tests.
 
-    With ``baseline`` every other run is tested against it and the p-values are adjusted over
-    those S - 1 pairs, per measure; without, all pairs are tested (ranx's report) and each mean is
-    marked by the runs it significantly beats. The resampling tests draw from ``seed`` once for all
-    measures. Which test, and which effect size beside it, to trust on how many topics: the book's
-    chapter "Which test?" (notebooks/which_test.md).
+    With ``baseline`` every other run is tested against it, the p-values adjusted over those S - 1
+    pairs per measure; without, all pairs are tested and each mean is marked by the runs it
+    significantly beats.
 
     Parameters
     ----------
@@ -213,23 +211,19 @@ def compare(
         Add a BCa bootstrap interval of each run's difference from the baseline (of its mean
         without one).
     effect_size : {"d_z", "ES_E"}, optional
-        Add each run's standardized mean difference from the baseline with its BCa bootstrap
-        interval over topics at ``level`` (:func:`effect_sizes`, on the topic samples of the
-        intervals): Cohen's d_z, mean(z) / sd(z) of the per-topic differences z, or Sakai's ES_E,
-        the difference in means over the residual standard deviation of the two-way ANOVA of all
-        the runs. Needs ``baseline`` (every pair's effect sizes: :func:`effect_sizes`).
+        Add each run's standardized mean difference from the baseline (:func:`effect_sizes`) with
+        its BCa interval; needs ``baseline``.
     level : float
         Confidence level of the intervals (a fraction or a percentage).
     B : int, optional
-        Resamples of a resampling test (default the test's, raised for a correction over m >= 2
-        pairs: ``irrepro.stats.corrected_resamples``); checked by
-        ``irrepro.stats.check_resamples``.
+        Resamples of a resampling test (default the test's, raised for a correction:
+        ``irrepro.stats.corrected_resamples``).
     B_intervals : int, optional
-        Topic samples of the intervals and the effect sizes' (default 1000), checked likewise.
+        Topic samples of the intervals and the effect sizes (default 1000).
     seed : SeedLike
     n_jobs : int, optional
     digits : int
-        Decimals shown, 0 to 17 (the significant digits a double carries).
+        Decimals shown, 0 to 17.
 
     Returns
     -------

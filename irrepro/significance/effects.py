@@ -93,9 +93,7 @@ def effect_sizes(
 ) -> EffectSizes:
     """An effect size of every pair of systems with its BCa bootstrap interval.
 
-    The B topic samples are shared by all pairs; the acceleration is the jackknife's over topics;
-    equal to ``scipy.stats.bootstrap(..., method="BCa")`` on the same samples. For ES_E, V_E is
-    computed from all the systems of ``scores``, on every bootstrap sample and jackknife subset alike.
+    The B topic samples are shared by all pairs; for ES_E, V_E is of all the systems of ``scores``.
 
     Parameters
     ----------
@@ -104,16 +102,11 @@ def effect_sizes(
     baseline : str or int, optional
         Every other system against this one (differences system minus baseline).
     kind : {"difference", "d_z", "ES_E"}
-        The mean of z = x - y; Cohen's d_z, mean(z) / sd(z) (sd with n - 1); Sakai's ES_E,
-        (mean(x) - mean(y)) / sqrt(V_E) (``residual_variance``).
-    B : int
-        Bootstrap samples of the topics.
-    seed : SeedLike
-        Draws the samples when ``samples`` is omitted.
-    samples : array_like, optional
-        ``(B, T)`` topic indices.
+        The mean of z = x - y; Cohen's d_z, mean(z) / sd(z); Sakai's ES_E, the difference over
+        sqrt(V_E).
+    B, seed, samples
+        Bootstrap samples of the topics, drawn from ``seed``, or given ``(B, T)``.
     level : float
-        Confidence level of the intervals.
     n_jobs : int, optional
 
     Returns
@@ -192,9 +185,7 @@ def _d_z(s1: np.ndarray, s2: np.ndarray, n: int, floor) -> np.ndarray:
 
 
 def win_tie_loss(scores, pairs=None, *, baseline: str | int | None = None) -> pd.DataFrame:
-    """Topics won, tied and lost per pair of systems (with a baseline, the system's over the baseline).
-
-    Scores within rounding noise of each other (1e-9 of the scores' scale) tie.
+    """Topics won, tied and lost per pair of systems (scores within 1e-9 of the scores' scale tie).
 
     Parameters
     ----------
