@@ -23,8 +23,8 @@ from ..errors import ISSUES_URL, InputError
 
 # one module per command; ``python -m irrepro.cli`` runs __main__.py
 from . import _compare, _data, _design, _eval, _report, _reproduce, _standardize
+from . import _options as opt
 from ._eval import write_scores  # noqa: F401
-from ._options import _err
 
 
 class _Once(argparse.Action):
@@ -220,7 +220,7 @@ def _run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        _err(args.command, _explain(exc, args))
+        opt.err(args.command, _explain(exc, args))
         return 2
     finally:
         warnings.formatwarning = shown

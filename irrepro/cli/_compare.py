@@ -6,21 +6,7 @@ import argparse
 import sys
 
 from ..errors import InputError
-from ._options import (
-    _alpha,
-    _baseline_run,
-    _coverage_lines,
-    _data_options,
-    _digits,
-    _err,
-    _inputs_and_measures,
-    _int_at_least,
-    _level,
-    _parallel_options,
-    _rel_option,
-    _seed_option,
-    _simulated_banner,
-)
+from . import _options as opt
 
 
 def add_parser(sub) -> None:
@@ -71,7 +57,7 @@ writes it to FILE instead. FILE must be new, or a file irrepro wrote there befor
 .irrepro-files beside it lists what irrepro wrote, with sha256): irrepro never writes over an input
 or a file of yours, nor into a runs directory, and says so before any work.""",
     )
-    _inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
+    opt.inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument(
         "--baseline",
         default=None,
@@ -87,7 +73,7 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         "fdr_bh (Benjamini-Hochberg), bonferroni or none; tukey takes none",
     )
     p.add_argument(
-        "--alpha", type=_alpha, default=0.05, help="significance level of the marks (default 0.05)"
+        "--alpha", type=opt.alpha, default=0.05, help="significance level of the marks (default 0.05)"
     )
     p.add_argument("--intervals", action="store_true", help="add BCa bootstrap intervals")
     p.add_argument(
@@ -102,28 +88,28 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     )
     p.add_argument(
         "--level",
-        type=_level,
+        type=opt.level,
         default=0.95,
         help="confidence level of the intervals: a fraction (default 0.95) or a percentage (95)",
     )
     p.add_argument(
         "-B",
         dest="B",
-        type=_int_at_least(1),
+        type=opt.int_at_least(1),
         default=None,
         help="resamples of the resampling test (default 1000; permutation and tukey 10000; raised to "
         "20 m / alpha for a correction over m pairs), of --intervals and --effect-size (default 1000) and "
         "of --anova's randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and "
         "20 m / alpha with a correction (fewer are refused), and B (1 - level) / 2 >= 1 for an interval",
     )
-    _seed_option(p)
-    _parallel_options(p)
+    opt.seed_option(p)
+    opt.parallel_options(p)
     p.add_argument(
         "--format", choices=list(TABLE_FORMATS), default="text", help="output format (default text)"
     )
-    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
-    _rel_option(p)
-    _data_options(p)
+    p.add_argument("--digits", type=opt.digits, default=4, help="decimals shown, 0 to 17 (default 4)")
+    opt.rel_option(p)
+    opt.data_options(p)
     p.add_argument(
         "--anova",
         action="store_true",
@@ -172,16 +158,16 @@ def _compare(args: argparse.Namespace) -> int:
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"compare needs at least 2 runs, got {len(rs.runs)}")
-    baseline = _baseline_run(args.baseline, rs.runs)
-    banner = _simulated_banner("compare", args.qrels, rs, "results")
-    for line in _coverage_lines(rs, "all-topics"):
-        _err("compare", line)
+    baseline = opt.baseline_run(args.baseline, rs.runs)
+    banner = opt.simulated_banner("compare", args.qrels, rs, "results")
+    for line in opt.coverage_lines(rs, "all-topics"):
+        opt.err("compare", line)
     correction = args.correction
     # before any test: the test's resamples for its correction over the pairs of a measure (said when raised)
     m = _comparisons(len(rs.runs), baseline)
     B, raised = _test_resamples(args.test, args.B, args.alpha, correction, m, "-B")
     if raised:
-        _err("compare", raised)
+        opt.err("compare", raised)
     scores = measures.evaluate(rs, args.measures, rel=args.rel)
     table = significance.compare(
         scores, baseline=baseline, test=args.test, correction=correction, alpha=args.alpha,

@@ -11,24 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ._options import (
-    _SCALE_WORDS,
-    _alpha,
-    _checked,
-    _coverage_lines,
-    _data_options,
-    _fraction,
-    _int_at_least,
-    _jobs,
-    _level,
-    _positive,
-    _rel_option,
-    _scale,
-    _seed_option,
-    _share,
-    _simulated_banner,
-    _table_lines,
-)
+from . import _options as opt
 
 #: The files ``irrepro design`` writes into ``--out`` (and no others).
 FIGURE = "power-curve.png"
@@ -43,8 +26,8 @@ def _pilot(args: argparse.Namespace, command: str, measure: str):
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
     if len(rs.runs) < 2:
         raise InputError(f"{command} needs at least 2 runs, got {len(rs.runs)}")
-    banner = _simulated_banner(command, args.qrels, rs, "results")
-    for line in _coverage_lines(rs, "all-topics"):
+    banner = opt.simulated_banner(command, args.qrels, rs, "results")
+    for line in opt.coverage_lines(rs, "all-topics"):
         print(f"irrepro {command}: {line}", file=sys.stderr)
     matrix = next(iter(measures.evaluate(rs, [measure], rel=args.rel).values()))
     missing = np.zeros(matrix.scores.shape, dtype=bool)
@@ -261,7 +244,7 @@ def _tables(fmt: str, notes: list[str], tables) -> str:
 
     out = []
     for head, rows, caption in tables:
-        out += [*_table_lines(fmt, head, rows, caption), ""]
+        out += [*opt.table_lines(fmt, head, rows, caption), ""]
     out += [markdown(n.lstrip("# ")) if fmt == "markdown" else f"% {n.lstrip('# ')}" for n in notes]
     return "\n".join(out) + "\n"
 
@@ -315,7 +298,7 @@ def _sizes(name: str):
             raise InputError(f"{name} must be whole numbers >= 1 separated by commas, got {text!r}")
         return sorted(set(values))
 
-    return _checked(parse, name)
+    return opt.checked(parse, name)
 
 
 def add_parser(sub) -> None:
@@ -348,12 +331,12 @@ def add_parser(sub) -> None:
     p.add_argument("--scores", metavar="FILE",
                    help="instead of runs: a topic-by-run score matrix, CSV or TSV (first column the topic "
                         "ids, the header the run names; gt4ireval's and Sakai's layout)")  # fmt: skip
-    p.add_argument("--variance", type=_positive("--variance"), metavar="V",
+    p.add_argument("--variance", type=opt.positive("--variance"), metavar="V",
                    help="instead of a pilot: size the study from a variance estimate V_E alone (Sakai's "
                         "calculators), with --min-diff")  # fmt: skip
     p.add_argument("-m", "--measure", help="the measure, e.g. nDCG@10, AP, P@10 (with runs; with --scores "
                                            "its name, default 'score')")  # fmt: skip
-    p.add_argument("--min-diff", type=_positive("--min-diff"),
+    p.add_argument("--min-diff", type=opt.positive("--min-diff"),
                    help="the smallest difference of means to detect (the CI width for the CI method); below 1 "
                         "for a measure in [0, 1]; without it, generalizability theory only")  # fmt: skip
     p.add_argument(
@@ -363,22 +346,22 @@ def add_parser(sub) -> None:
         metavar="N,N,...",
         help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
     )
-    p.add_argument("--drop-worst", type=_share("--drop-worst"), default=0.0, metavar="FRACTION",
+    p.add_argument("--drop-worst", type=opt.share("--drop-worst"), default=0.0, metavar="FRACTION",
                    help="drop the runs whose mean is below this quantile of the runs' means first, as "
                         "gt4ireval's drop (default 0: none)")  # fmt: skip
     p.add_argument(
         "--level",
-        type=_level,
+        type=opt.level,
         default=0.95,
         help="confidence level of every interval, a fraction or a percentage (default 0.95)",
     )
     p.add_argument("--format", choices=("text", "json", "markdown", "latex"), default="text",
                    help="output format (default text)")  # fmt: skip
     p.add_argument(
-        "--power", type=_fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
+        "--power", type=opt.fraction("--power"), default=0.8, help="power wanted, above --alpha (default 0.8)"
     )
-    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--systems", type=_int_at_least(2), default=2,
+    p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--systems", type=opt.int_at_least(2), default=2,
                    help="m, the systems the study compares (ANOVA method, simulated correction; default 2)")  # fmt: skip
     p.add_argument("--simulate", action="store_true", help="also the power simulated from the pilot")
     p.add_argument(
@@ -386,18 +369,18 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
                    help="adjustment over the m systems' pairs in the simulation (default none)")  # fmt: skip
-    p.add_argument("--scale", type=_scale, default=None, metavar="SCALE",
-                   help=f"simulation precision, 24,000 trials per size or 600 at quick: {_SCALE_WORDS}")  # fmt: skip
-    p.add_argument("-B", dest="B", type=_int_at_least(0), default=1000,
+    p.add_argument("--scale", type=opt.scale, default=None, metavar="SCALE",
+                   help=f"simulation precision, 24,000 trials per size or 600 at quick: {opt.SCALE_WORDS}")  # fmt: skip
+    p.add_argument("-B", dest="B", type=opt.int_at_least(0), default=1000,
                    help="bootstrap samples of the pilot's topics for the 95%% intervals: 0 (no interval) or "
                         "at least 100, one beyond each end of the interval (default 1000)")  # fmt: skip
-    p.add_argument("--sim-B", dest="sim_B", type=_int_at_least(1), default=None,
+    p.add_argument("--sim-B", dest="sim_B", type=opt.int_at_least(1), default=None,
                    help="resamples of a simulated resampling test: at least 100 and 1/alpha, so that its "
                         "p-value can fall between 0 and alpha (default by --scale: 1000, 200 at quick)")  # fmt: skip
-    _seed_option(p)
+    opt.seed_option(p)
     p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None,
+    p.add_argument("-j", "--jobs", type=opt.jobs, default=None,
                    help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
-    _rel_option(p)
-    _data_options(p)
+    opt.rel_option(p)
+    opt.data_options(p)
     p.set_defaults(func=_design)

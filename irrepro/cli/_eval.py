@@ -6,16 +6,7 @@ import argparse
 import sys
 
 from ..errors import InputError
-from ._options import (
-    _coverage_lines,
-    _data_options,
-    _digits,
-    _err,
-    _inputs_and_measures,
-    _int_at_least,
-    _rel_option,
-    _simulated_banner,
-)
+from . import _options as opt
 
 #: The averages of ``irrepro eval`` (``--average``): over all the qrels' topics (trec_eval -c)
 #: or over the topics the run retrieved for (trec_eval without -c).
@@ -56,7 +47,7 @@ gives that + p2 (it scores a missing topic on a stand-in list of one unjudged do
 only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its own p (trec_eval
 10: + 1). irrepro keeps the empty list, what a run that retrieved nothing scores.""",
     )
-    _inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), Rndcg, ... (all of trec_eval -m all_trec)")
+    opt.inputs_and_measures(p, "AP, P@10, nDCG@20, Q, RBP(p=0.95), Rndcg, ... (all of trec_eval -m all_trec)")
     p.add_argument("-q", "--per-topic", action="store_true", help="also one row per topic (trec_eval -q)")
     avg = p.add_mutually_exclusive_group()
     avg.add_argument(
@@ -75,12 +66,12 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     p.add_argument(
         "-M",
         "--depth",
-        type=_int_at_least(1),
+        type=opt.int_at_least(1),
         default=None,
         metavar="DEPTH",
         help="use only the first DEPTH documents of every ranked list (trec_eval -M)",
     )
-    _rel_option(p)
+    opt.rel_option(p)
     p.add_argument(
         "-a",
         "--aggregate",
@@ -95,9 +86,12 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
     )
     p.add_argument("--format", choices=FORMATS, default="tsv", help="output format (default tsv)")
     p.add_argument(
-        "--digits", type=_digits, default=4, help="decimals printed by tsv and trec_eval, 0 to 17 (default 4)"
+        "--digits",
+        type=opt.digits,
+        default=4,
+        help="decimals printed by tsv and trec_eval, 0 to 17 (default 4)",
     )
-    _data_options(p)
+    opt.data_options(p)
     p.set_defaults(func=_eval, average="all-topics")
 
 
@@ -176,9 +170,9 @@ def _eval(args: argparse.Namespace) -> int:
 
     names = _measure_list(args.measures, ["mean", *(args.aggregates or [])], args.rel)
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    banner = _simulated_banner("eval", args.qrels, rs, "scores")
-    for line in _coverage_lines(rs, args.average):
-        _err("eval", line)
+    banner = opt.simulated_banner("eval", args.qrels, rs, "scores")
+    for line in opt.coverage_lines(rs, args.average):
+        opt.err("eval", line)
     scores = measures.evaluate(rs, names, rel=args.rel, depth=args.depth)
     complete = args.average == "all-topics"
     if args.format == "trec_eval":

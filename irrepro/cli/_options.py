@@ -8,7 +8,7 @@ import sys
 from ..errors import InputError
 
 
-def _int_at_least(minimum: int):
+def int_at_least(minimum: int):
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -22,7 +22,7 @@ def _int_at_least(minimum: int):
     return parse
 
 
-def _checked(check, name: str):
+def checked(check, name: str):
     """An argparse ``type`` from one of irrepro's validators, its InputError argparse's message."""
 
     def parse(text: str):
@@ -37,13 +37,13 @@ def _checked(check, name: str):
     return parse
 
 
-def _jobs_value(text: str) -> int:
+def jobs_value(text: str) -> int:
     from ..parallel import check_jobs
 
     return check_jobs(text, "--jobs")
 
 
-def _level_value(text: str) -> float:
+def level_value(text: str) -> float:
     from ..stats import check_level
 
     try:
@@ -55,7 +55,7 @@ def _level_value(text: str) -> float:
     return check_level(value, "--level")
 
 
-def _digits_value(text: str) -> int:
+def digits_value(text: str) -> int:
     from .._text import check_digits
 
     try:
@@ -65,7 +65,7 @@ def _digits_value(text: str) -> int:
     return check_digits(value, "--digits")
 
 
-def _number(name: str, ok, words: str):
+def number(name: str, ok, words: str):
     """An argparse ``type``: a number ``ok`` accepts (never NaN), else "``name`` must be ``words``"."""
 
     def parse(text: str) -> float:
@@ -77,38 +77,38 @@ def _number(name: str, ok, words: str):
             raise InputError(f"{name} must be {words}, got {text!r}")
         return value
 
-    return _checked(parse, name)
+    return checked(parse, name)
 
 
-def _fraction(name: str):
+def fraction(name: str):
     """A number in (0, 1) for option ``name`` (--alpha, --power)."""
-    return _number(name, lambda v: 0 < v < 1, "a number in (0, 1)")
+    return number(name, lambda v: 0 < v < 1, "a number in (0, 1)")
 
 
-def _share(name: str):
+def share(name: str):
     """A number in [0, 1) for option ``name`` (--drop-worst)."""
-    return _number(name, lambda v: 0 <= v < 1, "a number in [0, 1)")
+    return number(name, lambda v: 0 <= v < 1, "a number in [0, 1)")
 
 
-def _positive(name: str):
+def positive(name: str):
     """A finite number > 0 for option ``name`` (--min-diff, --variance)."""
-    return _number(name, lambda v: 0 < v < float("inf"), "a number > 0")
+    return number(name, lambda v: 0 < v < float("inf"), "a number > 0")
 
 
-def _scale_value(text: str) -> str:
+def scale_value(text: str) -> str:
     from ..parallel import check_scale
 
     return check_scale(text, "--scale")
 
 
-_jobs = _checked(_jobs_value, "--jobs")
-_scale = _checked(_scale_value, "--scale")
-_level = _checked(_level_value, "--level")
-_alpha = _fraction("--alpha")
-_digits = _checked(_digits_value, "--digits")
+jobs = checked(jobs_value, "--jobs")
+scale = checked(scale_value, "--scale")
+level = checked(level_value, "--level")
+alpha = fraction("--alpha")
+digits = checked(digits_value, "--digits")
 
 
-def _scheduler(text: str) -> str:
+def scheduler(text: str) -> str:
     from .. import parallel
 
     try:
@@ -119,7 +119,7 @@ def _scheduler(text: str) -> str:
         ) from None
 
 
-_SCHEDULER_HELP = (
+SCHEDULER_HELP = (
     "run the tasks on a Dask cluster: its scheduler's address (tcp://host:8786) or 'local' "
     "(a cluster of this machine's cores); default IRREPRO_SCHEDULER, else this process's "
     "--jobs workers; the numbers do not depend on it (needs pip install 'irrepro[dask]')"
@@ -127,25 +127,25 @@ _SCHEDULER_HELP = (
 
 
 #: What every ``--scale`` says of its words (IRREPRO_SCALE's, checked by irrepro.parallel.check_scale).
-_SCALE_WORDS = (
+SCALE_WORDS = (
     "paper (the papers' sizes), quick (small ones, for a first look) or full (paper, and more where "
     "the book's known-truth chapter ran more), in any case; default IRREPRO_SCALE, else paper"
 )
 
 
-_SIMULATED_HELP = (
+SIMULATED_HELP = (
     "when --qrels names a collection of the book whose files cannot be had (no network, no "
     "IRREPRO_MIRROR, empty cache), use its simulated stand-in instead of stopping with an error; "
     "everything computed from it says SIMULATED in its first line"
 )
-_PRECISION_HELP = (
+PRECISION_HELP = (
     "ranking precision of the scores: float32 (default: trec_eval <= 9.0.8, pytrec_eval and NIST's "
     "official scores, where scores equal to 7 digits tie and the document id decides) or float64 "
     "(trec_eval 10)"
 )
 
 
-def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
+def inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
     """The options eval and compare share: --qrels, the run files and repeatable -m."""
     p.add_argument("--qrels", required=True, help="qrels file, ir_datasets id or collection name")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files or directories of run files")
@@ -159,36 +159,36 @@ def _inputs_and_measures(p: argparse.ArgumentParser, examples: str) -> None:
     )
 
 
-def _parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
+def parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
     """-j/--jobs and --scheduler, as report and compare take them (``default``: the help's default count)."""
     p.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=jobs,
         default=None,
         help=f"workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or {default}; the numbers do not depend on it)",
     )
-    p.add_argument("--scheduler", type=_scheduler, default=None, metavar="ADDRESS", help=_SCHEDULER_HELP)
+    p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
 
 
-def _seed_option(p: argparse.ArgumentParser, what: str = "every random step") -> None:
+def seed_option(p: argparse.ArgumentParser, what: str = "every random step") -> None:
     """--seed, as every command with a random step takes it."""
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help=f"seed of {what} (default 0)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help=f"seed of {what} (default 0)")
 
 
-def _data_options(p: argparse.ArgumentParser) -> None:
+def data_options(p: argparse.ArgumentParser) -> None:
     """--precision and --allow-simulated, as every command that reads runs and qrels takes them."""
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=_PRECISION_HELP)
-    p.add_argument("--allow-simulated", action="store_true", help=_SIMULATED_HELP)
+    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=PRECISION_HELP)
+    p.add_argument("--allow-simulated", action="store_true", help=SIMULATED_HELP)
 
 
-def _rel_option(p: argparse.ArgumentParser) -> None:
+def rel_option(p: argparse.ArgumentParser) -> None:
     """-l/--rel, the lowest relevant grade, as every command that scores runs takes it."""
-    p.add_argument("-l", "--rel", type=_int_at_least(1), default=1, metavar="LEVEL",
+    p.add_argument("-l", "--rel", type=int_at_least(1), default=1, metavar="LEVEL",
                    help="lowest relevant grade (trec_eval -l; default 1)")  # fmt: skip
 
 
-def _table_lines(fmt: str, head, rows, caption: str = "", align: str = "", raw=()) -> list[str]:
+def table_lines(fmt: str, head, rows, caption: str = "", align: str = "", raw=()) -> list[str]:
     """A Markdown or LaTeX (booktabs) table's lines, every cell escaped but, in Markdown, the columns ``raw``."""
     from ..escape import latex, markdown
 
@@ -206,14 +206,14 @@ def _table_lines(fmt: str, head, rows, caption: str = "", align: str = "", raw=(
     return [*top, rf"\begin{{tabular}}{{{spec}}}", r"\toprule", *lines, r"\bottomrule", r"\end{tabular}"]
 
 
-def _err(command: str, message: str) -> None:
+def err(command: str, message: str) -> None:
     """``message`` on stderr as one line, ``irrepro COMMAND: ...``, through :func:`irrepro.escape.plain`."""
     from ..escape import plain
 
     print(plain(f"irrepro {command}: {message}"), file=sys.stderr)
 
 
-def _coverage_lines(rs, average: str) -> list[str]:
+def coverage_lines(rs, average: str) -> list[str]:
     """One line per run whose topics differ from the qrels' (of a RunSet ``rs``, or its coverage rows)."""
     from .._text import few
     from ..escape import plain
@@ -232,7 +232,7 @@ def _coverage_lines(rs, average: str) -> list[str]:
     return lines
 
 
-def _simulated_banner(command: str, qrels, rs, what: str) -> str:
+def simulated_banner(command: str, qrels, rs, what: str) -> str:
     """The first line of everything computed on the simulated stand-in (also on stderr); "" for real qrels."""
     if not rs.simulated:
         return ""
@@ -240,11 +240,11 @@ def _simulated_banner(command: str, qrels, rs, what: str) -> str:
         f"SIMULATED DATA: the qrels {qrels!r} are irrepro's simulated stand-in, not real "
         f"judgments; these {what} describe no real system"
     )
-    _err(command, banner)
+    err(command, banner)
     return banner
 
 
-def _baseline_run(baseline: str | None, runs=None) -> str | None:
+def baseline_run(baseline: str | None, runs=None) -> str | None:
     """The run ``--baseline`` names (a run's name, or a run file's path), checked against ``runs`` if given."""
     from pathlib import Path
 

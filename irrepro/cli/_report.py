@@ -5,16 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._options import (
-    _SCALE_WORDS,
-    _baseline_run,
-    _data_options,
-    _err,
-    _parallel_options,
-    _rel_option,
-    _scale,
-    _seed_option,
-)
+from . import _options as opt
 
 
 def add_parser(sub) -> None:
@@ -51,12 +42,16 @@ def add_parser(sub) -> None:
         help="measure of the tests, topic split and "
         "standardization (default AP; the corpus bootstrap is always on AP)",
     )
-    _seed_option(p)
-    _rel_option(p)
+    opt.seed_option(p)
+    opt.rel_option(p)
     p.add_argument(
-        "--scale", type=_scale, default=None, metavar="SCALE", help=f"the analyses' sizes: {_SCALE_WORDS}"
+        "--scale",
+        type=opt.scale,
+        default=None,
+        metavar="SCALE",
+        help=f"the analyses' sizes: {opt.SCALE_WORDS}",
     )
-    _parallel_options(p, default="-1, all cores")
+    opt.parallel_options(p, default="-1, all cores")
     p.add_argument(
         "--test",
         choices=list(TESTS),
@@ -69,7 +64,7 @@ def add_parser(sub) -> None:
         metavar="RUN",
         help="test only the baseline run against every other (its name), adjusting over those pairs",
     )
-    _data_options(p)
+    opt.data_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_report)
 
@@ -84,12 +79,12 @@ def _report(args: argparse.Namespace) -> int:
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
         scale=args.scale, n_jobs=args.jobs, progress=not args.quiet,
         allow_simulated=args.allow_simulated, precision=args.precision,
-        test=args.test, baseline=_baseline_run(args.baseline),
+        test=args.test, baseline=opt.baseline_run(args.baseline),
     )  # fmt: skip
     print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
     # the pairwise tests' B when raised for the corrections (the page and its methods paragraph say it too)
     S = len(run_files(args.runs_dir)) if Path(args.runs_dir).is_dir() else 0
     _, raised = _pairs_resamples(S, args.baseline, args.test, report.settings(args.scale).B_tests)
     if raised:
-        _err("report", raised)
+        opt.err("report", raised)
     return 0

@@ -6,17 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._options import (
-    _coverage_lines,
-    _data_options,
-    _digits,
-    _err,
-    _int_at_least,
-    _level,
-    _rel_option,
-    _seed_option,
-    _table_lines,
-)
+from . import _options as opt
 
 #: The output formats of ``irrepro reproduce``.
 FORMATS = ("text", "csv", "json", "markdown", "latex")
@@ -58,16 +48,16 @@ def add_parser(sub) -> None:
                    help="qrels of the reproduction's other topics: replicability (unpaired)")  # fmt: skip
     p.add_argument("-m", "--measure", dest="measures", action="append", default=None,
                    help="measure, repeatable (default AP, nDCG@10, P@10)")  # fmt: skip
-    p.add_argument("--resamples", type=_int_at_least(1), default=1000,
+    p.add_argument("--resamples", type=opt.int_at_least(1), default=1000,
                    help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
                         "(default 1000)")  # fmt: skip
-    p.add_argument("--level", type=_level, default=0.95,
+    p.add_argument("--level", type=opt.level, default=0.95,
                    help="confidence level: a fraction (default 0.95) or a percentage (95)")  # fmt: skip
-    _seed_option(p, "the resamples")
+    opt.seed_option(p, "the resamples")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
-    p.add_argument("--digits", type=_digits, default=4, help="decimals shown, 0 to 17 (default 4)")
-    _rel_option(p)
-    _data_options(p)
+    p.add_argument("--digits", type=opt.digits, default=4, help="decimals shown, 0 to 17 (default 4)")
+    opt.rel_option(p)
+    opt.data_options(p)
     p.set_defaults(func=_reproduce)
 
 
@@ -82,8 +72,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         B=args.resamples, level=args.level, seed=args.seed, rel=args.rel,
         precision=args.precision or "float32", allow_simulated=args.allow_simulated,
     )  # fmt: skip
-    for line in _coverage_lines(rep.coverage, "all-topics"):
-        _err("reproduce", line)
+    for line in opt.coverage_lines(rep.coverage, "all-topics"):
+        opt.err("reproduce", line)
     sys.stdout.write(render(rep, args.format, args.digits))
     return 0
 
@@ -165,10 +155,10 @@ def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
     ]
     notes = [note, *(f"({i}) {w}" for i, w in enumerate(reasons, 1))]
     if fmt == "markdown":  # the interval column as it is: numbers and brackets
-        lines = _table_lines(fmt, head, rows, raw=(4,))
+        lines = opt.table_lines(fmt, head, rows, raw=(4,))
         return "\n".join(lines) + "\n\n" + "\n".join(markdown(n) for n in notes) + "\n"
     if fmt == "latex":  # the notes as comments: to the line end
-        lines = [*_table_lines(fmt, head, rows, align="llllr"), *(f"% {plain(n)}" for n in notes)]
+        lines = [*opt.table_lines(fmt, head, rows, align="llllr"), *(f"% {plain(n)}" for n in notes)]
         return "\n".join(lines) + "\n"
     rows = [[plain(c) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]

@@ -8,13 +8,7 @@ import io
 import sys
 
 from ..errors import InputError
-from ._options import (
-    _coverage_lines,
-    _data_options,
-    _inputs_and_measures,
-    _rel_option,
-    _simulated_banner,
-)
+from . import _options as opt
 
 
 def _trec_eval_lines(path: str, calls: list[tuple[int, list[str]]]) -> list[str]:
@@ -45,8 +39,8 @@ def _standardize(args: argparse.Namespace) -> int:
         inputs = [*args.runs, args.qrels]
         check_file(args.export_zscores, inputs=inputs, option="--export-zscores")
     rs = load(args.runs, args.qrels, allow_simulated=args.allow_simulated, precision=args.precision).runset
-    banner = _simulated_banner("standardize", args.qrels, rs, "factors")
-    for line in _coverage_lines(rs, "all-topics"):
+    banner = opt.simulated_banner("standardize", args.qrels, rs, "factors")
+    for line in opt.coverage_lines(rs, "all-topics"):
         print(f"irrepro standardize: {line}", file=sys.stderr)
     scores = measures.evaluate(rs, list(names), rel=args.rel)
     out = [f"# {banner}"] if banner else []
@@ -98,13 +92,13 @@ def add_parser(sub) -> None:
         "difference in). trec_eval 10 ranks by float64 scores: with --precision float64 the "
         "factors are of the values it computes.",
     )
-    _inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (per-topic measures trec_eval has; not a "
+    opt.inputs_and_measures(p, "AP, nDCG@10, P@10, AP(rel=2) (per-topic measures trec_eval has; not a "
                             "geometric mean over topics, gm_map or G_AP: standardize AP)")  # fmt: skip
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--export-zscores", metavar="FILE",
                      help="write the factors to FILE (new, or written by irrepro before: never an input or a "
                      "file of yours)")  # fmt: skip
     how.add_argument("--zscores", metavar="FILE", help="apply the factors in FILE to the runs")
-    _rel_option(p)
-    _data_options(p)
+    opt.rel_option(p)
+    opt.data_options(p)
     p.set_defaults(func=_standardize)

@@ -18,11 +18,7 @@ from ..stats import check_resamples
 from ._anova import two_way_anova
 
 #: Sakai's (2016) three methods, by the name the functions take, with the name tables print.
-METHODS = {
-    "paired-t": "paired t-test",
-    "anova": "one-way ANOVA",
-    "ci-width": "CI width",
-}
+METHODS = {"paired-t": "paired t-test", "anova": "one-way ANOVA", "ci-width": "CI width"}
 #: The largest topic-set size searched: beyond it a design is reported as not reachable.
 MAX_TOPICS = 1_000_000
 

@@ -35,10 +35,7 @@ _EFFECTS = {
     "ES_E": "Sakai's ES_E (the mean difference over the residual standard deviation of the two-way design)",
 }
 #: Interval methods (``interval=``).
-_INTERVALS = {
-    "bca": "bias-corrected and accelerated (BCa) bootstrap",
-    "percentile": "percentile bootstrap",
-}
+_INTERVALS = {"bca": "bias-corrected and accelerated (BCa) bootstrap", "percentile": "percentile bootstrap"}
 #: What each family of measures is, in trec_eval's terms (``irrepro._measure_names.MEASURE_FAMILIES``).
 _DEFINED = {
     "AP": "average precision: the precision at each relevant document's rank, summed and divided by R",
