@@ -121,15 +121,8 @@ def _measure_list(names: list[str], aggregates: list[str], rel: int) -> list[str
 
 
 def write_scores(rows, fmt: str, digits: int, out, *, banner: str = "", meta: dict | None = None) -> None:
-    """Print the rows of :func:`irrepro.measures.evaluation._rows` as ``fmt``: ``tsv``
-    (run<TAB>measure<TAB>value, or run<TAB>measure<TAB>query_id<TAB>value when it holds per-topic
-    rows), ``csv`` (run,query_id,measure,value) or ``json`` (``meta`` plus the rows as
-    ``scores``). ``banner`` (e.g. the simulated-data warning) is the first line of the text
-    formats, after "#", and the JSON's first key ``warning``. ``digits`` applies to tsv (counts
-    are printed as integers); csv and json carry every digit. The JSON is strict: a value that
-    is undefined (a summary over no topic) is null with a ``reason`` beside it. Names go through
-    :mod:`irrepro.escape`: in csv its OWASP rule (:func:`~irrepro.escape.csv_cell`), in tsv control
-    and format characters made visible (:func:`~irrepro.escape.plain`)."""
+    """Print the rows of :func:`irrepro.measures.evaluation._rows` as tsv, csv or json (strict: an undefined
+    value null with its ``reason``), ``banner`` first, every name escaped (:mod:`irrepro.escape`)."""
     from .._text import UNDEFINED, json_record, json_text
     from ..escape import csv_cell, csv_quoting, plain
 

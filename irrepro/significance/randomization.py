@@ -196,7 +196,7 @@ def tukey_hsd(
     S, n = x.shape
     if permutations is not None:
         perms = _check_permutations(permutations, n, S)
-        blocks = [perms[a : a + _PERM_BLOCK] for a in range(0, len(perms), _PERM_BLOCK)]
+        blocks = [perms[sl] for sl in parallel._chunks(len(perms), _PERM_BLOCK)]
         stat = np.concatenate(
             parallel.parallel_map(lambda b: _family_max(x[None], b, pairs)[0], blocks, n_jobs=n_jobs)
         )
@@ -204,7 +204,7 @@ def tukey_hsd(
         B = parallel.check_int(B, "B", minimum=1)
         if seed is None:
             raise InputError("pass seed (int or numpy Generator) or the permutations")
-        sizes = [min(_PERM_BLOCK, B - a) for a in range(0, B, _PERM_BLOCK)]
+        sizes = [sl.stop - sl.start for sl in parallel._chunks(B, _PERM_BLOCK)]
         seeds = parallel.as_seed_sequence(seed).spawn(len(sizes))
         ident = np.arange(S)
 

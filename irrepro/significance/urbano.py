@@ -87,7 +87,7 @@ def _resample(kind: str, b, e, B: int, seed: SeedLike, n_jobs) -> TailedPValues:
     shape, n = b.shape[:-1], b.shape[-1]
     d = (e - b).reshape(-1, n)
     scale = np.maximum(np.abs(b), np.abs(e)).reshape(-1, n).max(axis=1)
-    blocks = [slice(a, min(a + _ROWS, len(d))) for a in range(0, len(d), _ROWS)]
+    blocks = parallel._chunks(len(d), _ROWS)
     rngs = parallel.spawn(seed, len(blocks))
 
     def sums_of(x, rng):
