@@ -36,11 +36,6 @@ class PowerCurve:
     test: str
     correction: str
     systems: int
-    min_diff: float
-    alpha: float
-    trials: int
-    families: int
-    B: int
 
     def to_frame(self) -> pd.DataFrame:
         """One row per size: ``n_topics``, ``power``, ``se``."""
@@ -98,7 +93,6 @@ def power_curve(
     B: int | None = None,
     seed: SeedLike,
     n_jobs: int | None = None,
-    min_diff: float = math.nan,
 ) -> PowerCurve | dict[str, PowerCurve]:
     """Power of ``test`` at each size in ``n_topics`` on scores drawn by ``sample``."""
     from ..significance import TESTS
@@ -132,7 +126,6 @@ def power_curve(
         return hits, x.shape[1]
 
     out = parallel.parallel_map(run, range(len(tasks)), n_jobs=n_jobs)
-    b = -1 if B is None else int(B)
     fam = np.repeat(np.arange(families), per)[:trials]
     curves = {}
     for q, name in enumerate(tests):
@@ -140,8 +133,7 @@ def power_curve(
         for k in range(len(sizes)):
             hits = np.concatenate([o[0][q] for o in out[k * families : (k + 1) * families]])[:trials]
             power[k], se[k] = hits.mean(), float(clustered_se(hits, fam))
-        curves[name] = PowerCurve(sizes, power, se, name, correction, int(out[0][1]), float(min_diff),
-                                  float(alpha), trials, families, b)  # fmt: skip
+        curves[name] = PowerCurve(sizes, power, se, name, correction, int(out[0][1]))
     return curves[test] if isinstance(test, str) else curves
 
 
@@ -331,4 +323,4 @@ def simulated_power(
         model = fit_collection(pilot, seed=g_fit, n_jobs=n_jobs)
     sampler = _FamilySampler(model, systems, min_diff, min(families, trials), g_fam, n_jobs)
     return power_curve(sampler, n_topics, families=families, test=test, correction=correction, alpha=alpha,
-                       trials=trials, B=B, seed=g_sim, n_jobs=n_jobs, min_diff=min_diff)  # fmt: skip
+                       trials=trials, B=B, seed=g_sim, n_jobs=n_jobs)  # fmt: skip

@@ -178,12 +178,6 @@ class TopicSetSize:
     variance: float
     variance_low: float
     variance_high: float
-    min_diff: float
-    alpha: float
-    power: float
-    systems: int
-    level: float
-    B: int
 
 
 def _variance_interval(scores, B: int, level: float, seed: SeedLike) -> tuple[float, float]:
@@ -239,7 +233,7 @@ def _topic_set_size(
 
     n = size(variance)
     lo, hi = (size(v_lo), size(v_hi)) if B else (-1, -1)
-    return TopicSetSize(method, n, lo, hi, variance, v_lo, v_hi, min_diff, alpha, power, systems, level, B)
+    return TopicSetSize(method, n, lo, hi, variance, v_lo, v_hi)
 
 
 def topic_set_sizes(
