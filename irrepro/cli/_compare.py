@@ -59,16 +59,12 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     )
     opt.inputs_and_measures(p, "AP, P@10, nDCG@10, ...")
     p.add_argument(
-        "--baseline",
-        default=None,
-        metavar="RUN",
-        help="the run every other run is compared with (its name or its file)",
+        "--baseline", metavar="RUN", help="the run every other run is compared with (its name or its file)"
     )
     p.add_argument("--test", choices=list(TESTS), default="paired-t", help="the test (default paired-t)")
     p.add_argument(
         "--correction",
         choices=list(CORRECTIONS),
-        default=None,
         help="adjustment over the comparisons of a measure (statsmodels' names): holm (default), "
         "fdr_bh (Benjamini-Hochberg), bonferroni or none; tukey takes none",
     )
@@ -79,7 +75,6 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     p.add_argument(
         "--effect-size",
         choices=list(EFFECT_SIZES),
-        default=None,
         help="add each run's standardized mean difference from the baseline with its BCa bootstrap interval "
         "over topics (at --level, from -B topic samples, those of --intervals): d_z, mean(z) / sd(z) of the "
         "per-topic differences z, or ES_E, Sakai's difference over the residual standard deviation of the "
@@ -96,7 +91,6 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
         "-B",
         dest="B",
         type=opt.int_at_least(1),
-        default=None,
         help="resamples of the resampling test (default 1000; permutation and tukey 10000; raised to "
         "20 m / alpha for a correction over m pairs), of --intervals and --effect-size (default 1000) and "
         "of --anova's randomised Tukey HSD (default 10000): at least 100, at least 1/alpha for a test and "
@@ -124,7 +118,6 @@ or a file of yours, nor into a runs directory, and says so before any work.""",
     p.add_argument(
         "--methods-file",
         metavar="FILE",
-        default=None,
         help="write the methods paragraph to FILE instead (LaTeX with --format latex, else Markdown); "
         "FILE must be new or written by irrepro before",
     )

@@ -342,7 +342,6 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--topics",
         type=_sizes("--topics"),
-        default=None,
         metavar="N,N,...",
         help="topic-set sizes of the D-study (default the pilot's, 25, 50, 100 and 200)",
     )
@@ -367,19 +366,19 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--test", choices=list(TESTS), default="paired-t", help="the simulated test (default paired-t)"
     )
-    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
+    p.add_argument("--correction", choices=list(CORRECTIONS),
                    help="adjustment over the m systems' pairs in the simulation (default none)")  # fmt: skip
-    p.add_argument("--scale", type=opt.scale, default=None, metavar="SCALE",
+    p.add_argument("--scale", type=opt.scale, metavar="SCALE",
                    help=f"simulation precision, 24,000 trials per size or 600 at quick: {opt.SCALE_WORDS}")  # fmt: skip
     p.add_argument("-B", dest="B", type=opt.int_at_least(0), default=1000,
                    help="bootstrap samples of the pilot's topics for the 95%% intervals: 0 (no interval) or "
                         "at least 100, one beyond each end of the interval (default 1000)")  # fmt: skip
-    p.add_argument("--sim-B", dest="sim_B", type=opt.int_at_least(1), default=None,
+    p.add_argument("--sim-B", dest="sim_B", type=opt.int_at_least(1),
                    help="resamples of a simulated resampling test: at least 100 and 1/alpha, so that its "
                         "p-value can fall between 0 and alpha (default by --scale: 1000, 200 at quick)")  # fmt: skip
     opt.seed_option(p)
     p.add_argument("--out", default="irrepro-design", help="output directory (default irrepro-design)")
-    p.add_argument("-j", "--jobs", type=opt.jobs, default=None,
+    p.add_argument("-j", "--jobs", type=opt.jobs,
                    help="workers (default IRREPRO_JOBS or 1; the numbers do not depend on it)")  # fmt: skip
     opt.rel_option(p)
     opt.data_options(p)

@@ -67,7 +67,6 @@ only measures named exactly utility) and 9.0.8 gives 0, and rbp_resid with its o
         "-M",
         "--depth",
         type=opt.int_at_least(1),
-        default=None,
         metavar="DEPTH",
         help="use only the first DEPTH documents of every ranked list (trec_eval -M)",
     )

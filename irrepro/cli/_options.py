@@ -165,10 +165,9 @@ def parallel_options(p: argparse.ArgumentParser, default: str = "1") -> None:
         "-j",
         "--jobs",
         type=jobs,
-        default=None,
         help=f"workers, >= 1 or -1 for all cores (default IRREPRO_JOBS or {default}; the numbers do not depend on it)",
     )
-    p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+    p.add_argument("--scheduler", type=scheduler, metavar="ADDRESS", help=SCHEDULER_HELP)
 
 
 def seed_option(p: argparse.ArgumentParser, what: str = "every random step") -> None:
@@ -178,7 +177,7 @@ def seed_option(p: argparse.ArgumentParser, what: str = "every random step") -> 
 
 def data_options(p: argparse.ArgumentParser) -> None:
     """--precision and --allow-simulated, as every command that reads runs and qrels takes them."""
-    p.add_argument("--precision", choices=["float32", "float64"], default=None, help=PRECISION_HELP)
+    p.add_argument("--precision", choices=["float32", "float64"], help=PRECISION_HELP)
     p.add_argument("--allow-simulated", action="store_true", help=SIMULATED_HELP)
 
 

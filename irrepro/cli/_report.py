@@ -44,13 +44,7 @@ def add_parser(sub) -> None:
     )
     opt.seed_option(p)
     opt.rel_option(p)
-    p.add_argument(
-        "--scale",
-        type=opt.scale,
-        default=None,
-        metavar="SCALE",
-        help=f"the analyses' sizes: {opt.SCALE_WORDS}",
-    )
+    p.add_argument("--scale", type=opt.scale, metavar="SCALE", help=f"the analyses' sizes: {opt.SCALE_WORDS}")
     opt.parallel_options(p, default="-1, all cores")
     p.add_argument(
         "--test",
@@ -60,7 +54,6 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "--baseline",
-        default=None,
         metavar="RUN",
         help="test only the baseline run against every other (its name), adjusting over those pairs",
     )

@@ -44,9 +44,9 @@ def add_parser(sub) -> None:
             name.lower(), metavar=name, help=f"{name.lower().replace('_', ' ')} run file or directory"
         )
     p.add_argument("--qrels", required=True, help="qrels of the original (and of the reproduction)")
-    p.add_argument("--repro-qrels", default=None, metavar="QRELS",
+    p.add_argument("--repro-qrels", metavar="QRELS",
                    help="qrels of the reproduction's other topics: replicability (unpaired)")  # fmt: skip
-    p.add_argument("-m", "--measure", dest="measures", action="append", default=None,
+    p.add_argument("-m", "--measure", dest="measures", action="append",
                    help="measure, repeatable (default AP, nDCG@10, P@10)")  # fmt: skip
     p.add_argument("--resamples", type=opt.int_at_least(1), default=1000,
                    help="bootstrap resamples of the topics: at least 100, and resamples x (1 - level) / 2 >= 1 "
