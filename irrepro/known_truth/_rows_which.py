@@ -11,7 +11,8 @@ import pandas as pd
 from .._rule import judge_row
 from ..stats import clustered_se
 from ._differences import PROPERTIES, difference_properties  # noqa: F401  (the chapter's exercise)
-from ._rows import simulation_se
+from ._rankings import ranking_design_table  # noqa: F401  (the chapter's)
+from ._rows import level, simulation_se
 from ._urbano import UrbanoPValues
 from ._urbano_sizes import urbano_design
 
@@ -256,15 +257,9 @@ def family_power_row(
 
 #: The measure the claims are judged on, and the tests Ihemelandu & Ekstrand compare.
 CLAIM_MEASURE = "AP"
-#: The smallest topic-set size their claims about large samples are judged at (Jones & van
-#: Rijsbergen's "minimally acceptable" set: the large-query design's smallest).
+#: The smallest topic-set size their claims about large samples are judged at (the large-query design's).
 LARGE = 250
 _FIVE = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
-
-
-def _null(res: Mapping[tuple, UrbanoPValues]) -> dict[int, UrbanoPValues]:
-    """A design's null results of the claims' measure, by topic-set size."""
-    return {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
 
 
 def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
@@ -294,7 +289,8 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
     """
     study, rows = numbers.paper, []
     for design, res in pairwise.items():
-        null, on = _null(res), f", {design} design"
+        null = {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
+        on = f", {design} design"
         big = max(null)
         pw = _power(res, power_at[design])
         at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
@@ -490,13 +486,6 @@ def family_wide(fam: pd.DataFrame, tests: Sequence[str] = ("paired-t", "wilcoxon
     )
 
 
-def _level_word(values, ses, alpha: float = 0.05) -> str:
-    """The rule's word for a test's rates against its level ``alpha``."""
-    from ._rows import level
-
-    return level(f"{alpha:g}", list(values), list(ses), "clustered by pair")
-
-
 def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
     """Each test's type I error against its level (the book's rule: within 20% of alpha) per design,
     over the design's sizes: the words of the known-truth chapter's method table."""
@@ -507,7 +496,7 @@ def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
         for d, g in r[r["test"] == t].groupby("design", sort=False):
             g = g.sort_values("topics")
             row[f"{d}: {measure}, {COLLECTIONS.get(d, d)}, {_topics(g['topics'].tolist())}"] = (
-                f"{_level_word(g['rate'], g['se'])}: {_parts(g['rate'])}"
+                f"{level('0.05', list(g['rate']), list(g['se']), 'clustered by pair')}: {_parts(g['rate'])}"
             )
         rows.append(row)
     return pd.DataFrame(rows)
@@ -545,13 +534,6 @@ def recommendation(rates: pd.DataFrame, props: pd.DataFrame, trivial: pd.DataFra
                      "minimal one: read the effect size and its interval (`irrepro compare --effect-size d_z`), "
                      "not the p-value alone.")  # fmt: skip
     return "\n".join(lines)
-
-
-def ranking_design_table(scale: str = "paper") -> pd.DataFrame:
-    """The ranking-level design beside Parapar et al.'s and Otero et al.'s, as their code runs it."""
-    from ._rankings import design_table as table
-
-    return table(scale)
 
 
 def by_measure(results: Mapping[tuple, UrbanoPValues], measure: str = "AP") -> dict:
