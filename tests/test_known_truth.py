@@ -321,9 +321,9 @@ def test_spread_text_gives_the_range_of_the_rates_and_their_largest_se():
 
 def test_level_rows_promise_the_exact_level():
     rows = _rows._level_rows(
-        "t-test", "at most 0.05", [0.049, 0.03], [0.002, 0.002], ["25 topics", "100 topics"]
+        "at most 0.05", [0.049, 0.03], [0.002, 0.002], unit="pair", replicates=None, reason=""
     )
-    assert [r["quantity"] for r in rows] == ["t-test, 25 topics", "t-test, 100 topics"]
+    assert [r["quantity"] for r in rows] == ["rate, setting 1", "rate, setting 2"]
     assert all(r["nominal"] == 0.05 for r in rows)
 
 

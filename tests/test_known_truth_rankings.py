@@ -79,7 +79,7 @@ def test_power_grows_with_the_true_difference(models):
     small, large = (ranking_experiment(models, 30, trials=300, delta=d, tests=("paired-t",), seed=6, properties=False)
                     for d in (0.01, 0.08))  # fmt: skip
     b, e = np.divmod(large.pair, len(models.runs))
-    assert abs(models.difference(b, e)[0].mean() - 0.08) < 0.02
+    assert abs(models.difference(b, e).mean() - 0.08) < 0.02
     assert small.rates(alphas=(ALPHA,)).iloc[0, 0] < large.rates(alphas=(ALPHA,)).iloc[0, 0]
 
 

@@ -111,7 +111,6 @@ def self_significance_null(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import known_truth as kt
     >>> pop = np.random.default_rng(1).normal(0.3, 0.1, size=(20, 200))
     >>> res = kt.self_significance_null(pop, n_topics=30, trials=200, seed=2)

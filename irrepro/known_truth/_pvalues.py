@@ -251,7 +251,6 @@ def finite_b_checks(results, B: int, tests, alpha: float = 0.05) -> pd.DataFrame
     Examples
     --------
     >>> from types import SimpleNamespace
-    >>> import numpy as np
     >>> from irrepro.known_truth import finite_b_checks
     >>> p = np.random.default_rng(1).binomial(1000, np.linspace(0, 1, 20_000)) / 1000  # p uniform
     >>> r = SimpleNamespace(tests=("permutation",), two=p[None, :])

@@ -92,10 +92,9 @@ class RankingModels:
         """Monte Carlo error of ``means`` as the fitted models' expected scores."""
         return np.sqrt(self.scores.var(axis=2, ddof=1).sum(axis=1) / self.scores.shape[2]) / len(self.topics)
 
-    def difference(self, b, e) -> tuple[np.ndarray, np.ndarray]:
-        """True differences ``e - b`` of runs (indices) and their Monte Carlo errors."""
-        var = self.scores.var(axis=2, ddof=1).sum(axis=1) / self.scores.shape[2]
-        return self.means[e] - self.means[b], np.sqrt(var[b] + var[e]) / len(self.topics)
+    def difference(self, b, e) -> np.ndarray:
+        """True differences ``e - b`` of runs (indices)."""
+        return self.means[e] - self.means[b]
 
     def calibration(self) -> pd.DataFrame:
         """Per run: real and model mean score, the sd of a mean over the topics under the model, z."""
@@ -113,17 +112,8 @@ def fit_ranking_models(
     seed: SeedLike,
     n_jobs: int | None = None,
 ) -> dict[str, RankingModels]:
-    """measure -> :class:`RankingModels`: per run and topic, one penalised logistic regression of each grade
-    level on the log rank, and ``draws`` lists drawn from it and scored (identical runs kept once; run ``s``
-    draws from child ``s`` of the seed).
-
-    Examples
-    --------
-    >>> from irrepro.data import synthetic
-    >>> from irrepro.known_truth._rankings import fit_ranking_models
-    >>> rs = synthetic.runs(4, 6, list_length=50, r_median=10, seed=1)
-    >>> fit_ranking_models(rs, ["AP"], draws=20, seed=2)["AP"].scores.shape
-    (4, 6, 20)
+    """measure -> :class:`RankingModels`: per run and topic a penalised logistic regression of each grade
+    level on the log rank, ``draws`` lists drawn from it and scored (identical runs kept once).
     """
     measures = (measures,) if isinstance(measures, str) else tuple(measures)
     draws = check_int(draws, "draws", minimum=2)
@@ -153,10 +143,8 @@ def _draw(models: RankingModels, systems, n_topics: int, g) -> np.ndarray:
 
 
 def _systems(models: RankingModels, k: int, delta: float, trials: int, g) -> np.ndarray:
-    """``(trials, k)`` runs: one run k times (delta 0), or a baseline and runs about ``delta`` apart.
-
-    The baseline is uniform among the bottom 75% by expected score with room for ``(k - 1) delta``
-    above it; system ``i`` uniform among the 10 unused runs closest to the baseline's mean + ``i delta``.
+    """``(trials, k)`` runs: one run k times (delta 0), or a baseline among the bottom 75% and system ``i``
+    among the 10 unused runs closest to its mean + ``i delta``.
     """
     mu = models.means
     if delta == 0:
@@ -231,9 +219,7 @@ def ranking_experiment(
 
 @dataclass(frozen=True)
 class RankingFamilies:
-    """Adjusted two-tailed p-values ``(tests, procedures, families, pairs)`` of every simulated family, with the
-    observed and true differences ``(families, pairs)`` and each family's cluster (its set of runs).
-    """
+    """Adjusted two-tailed p-values ``(tests, procedures, families, pairs)`` of every simulated family."""
 
     tests: tuple
     procedures: tuple
@@ -325,17 +311,13 @@ def ranking_family_experiment(
     i, j = np.triu_indices(k, 1)
     cluster = np.unique(np.sort(fam, axis=1), axis=0, return_inverse=True)[1].ravel()
     return RankingFamilies(tests, PROCEDURES, np.concatenate([o[0] for o in out], axis=2),
-                           np.concatenate([o[1] for o in out]), models.difference(fam[:, i], fam[:, j])[0],
+                           np.concatenate([o[1] for o in out]), models.difference(fam[:, i], fam[:, j]),
                            cluster, k, n_topics, float(delta), models.measure)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class RankingDesign:
-    """The sizes of design B at one scale (``ranking_design``): the measures fitted (the first's nulls at
-    ``sizes``, the others' at ``topics``), power ``deltas`` at ``topics``, families of ``k`` systems at
-    ``family_topics`` (``family_delta`` apart for power), trials per null and power row, ``B``, ``draws``
-    per run and topic, and the clustered Monte Carlo error ``se`` of a 5% rate the trials are sized for.
-    """
+    """The sizes of design B at one scale (``ranking_design``); ``se``: the 5% rate's Monte Carlo target."""
 
     measures: tuple
     sizes: tuple
@@ -461,7 +443,7 @@ def _common_seeds(keys, seed):
 
 
 def ranking_design_table(scale: str = "paper") -> pd.DataFrame:
-    """Parapar et al.'s and Otero et al.'s design as their code (davidoterof/ecir2025) runs it, and ours at ``scale``.
+    """Parapar et al.'s and Otero et al.'s design as their code (davidoterof/ecir2025) runs it, and ours.
 
     Their files are under ``src/main/java/org/irlab/ecir25/`` unless the path starts with ``src/``.
     """

@@ -102,38 +102,28 @@ def comparison_rows(
 
 
 def _level_rows(
-    method: str,
     promised: str,
     values: Sequence[float],
     ses: Sequence[float],
-    settings: Sequence[str] | None = None,
     *,
-    unit: str = _UNIT,
-    replicates: int | None = None,
-    reason: str = "",
+    unit: str,
+    replicates: int | None,
+    reason: str,
 ) -> list[dict]:
-    """A method's measured error rates beside the rate it promises: rows of kind ``"rate"`` for the rule."""
+    """Measured error rates beside the rate promised: rows of kind ``"rate"`` for the rule."""
     from ..book import errors, rate
 
     if len(values) != len(ses) or not len(values):
         raise ValueError("level takes one standard error per measured rate")
-    names = list(settings) if settings is not None else [f"setting {i + 1}" for i in range(len(values))]
-    if len(names) != len(values):
-        raise ValueError("level takes one setting name per measured rate")
     nominal = float(promised.split()[-1])
     # a promised level is exact, not a printed number of its precision: "0.05" is read as 0.0500
     exact = " ".join([*promised.split()[:-1], f"{nominal:.4f}"])
     why = reason or "no sampled data: the trials are the simulation's Monte Carlo draws"
     return [
-        rate(
-            f"{method}, {name}",
-            exact,
-            float(v),
-            errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
-            nominal=nominal,
-        )
-        for name, v, e in zip(names, values, ses)
-    ]
+        rate(f"rate, setting {i + 1}", exact, float(v), errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
+             nominal=nominal)
+        for i, (v, e) in enumerate(zip(values, ses))
+    ]  # fmt: skip
 
 
 def level(
@@ -148,7 +138,7 @@ def level(
     """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
     from .._rule import judge_row
 
-    rows = _level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
+    rows = _level_rows(promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
         return _LEVEL_WORDS["replicated"]
