@@ -188,7 +188,7 @@ def test_self_significance_null_summary_of_equal_shares():
 
 def test_finite_b_bound_of_equal_estimates_is_the_bias():
     """Equal p-value estimates: the bias's sd is 0, so the bound is |bias| itself."""
-    from irrepro.known_truth import finite_b_bias
+    from irrepro.known_truth._pvalues import _finite_b_bias
 
-    r = finite_b_bias(np.full(3, 0.045), B=1000)
+    r = _finite_b_bias(np.full(3, 0.045), B=1000)
     assert r.bound == abs(r.bias) > 0

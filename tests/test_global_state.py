@@ -72,8 +72,7 @@ rng = np.random.default_rng(27)
 X = rng.beta(2, 5, size=(5, 12))
 Y = rng.beta(2, 5, size=(5, 12))
 CALLS = {
-    "known_truth.default_trials": lambda: kt.default_trials(),
-    "known_truth.default_B": lambda: kt.default_B(),
+    "known_truth.default_sizes": lambda: kt.default_sizes(),
     "known_truth.paired_pvalues": lambda: _pvalues.paired_pvalues(X[:3], Y[:3], seed=1),
     "known_truth.self_significance_null": lambda: kt.self_significance_null(X, n_topics=10, seed=2).share,
     "standardize.default_partitions": lambda: sz.default_partitions(),
@@ -100,8 +99,8 @@ def test_the_same_call_gives_the_same_result_whatever_the_environment(name, monk
 def test_library_defaults_are_the_papers_and_quick_is_an_argument(monkeypatch):
     monkeypatch.setenv("IRREPRO_SCALE", "quick")
     monkeypatch.setenv("IRREPRO_JOBS", "2")
-    assert (kt.default_trials(), kt.default_B(), sz.default_partitions()) == (24_000, 1000, 1000)
-    assert (kt.default_trials("quick"), kt.default_B("quick"), sz.default_partitions("quick")) == (
+    assert (*kt.default_sizes()[:2], sz.default_partitions()) == (24_000, 1000, 1000)
+    assert (*kt.default_sizes("quick")[:2], sz.default_partitions("quick")) == (
         600,
         200,
         50,
@@ -112,7 +111,7 @@ def test_library_defaults_are_the_papers_and_quick_is_an_argument(monkeypatch):
     assert sz.partition_experiment(X, seed=3, scale="quick").drmse.shape == (50,)
     assert ts.swap_experiment([_matrix(X)], sizes=[3], seed=6, scale="quick").B == 10
     with pytest.raises(irrepro.InputError, match="scale must be 'paper', 'quick' or 'full', not 'huge'"):
-        kt.default_trials("huge")
+        kt.default_sizes("huge")
 
 
 def test_rejection_experiment_resamples_do_not_follow_the_environment(monkeypatch):
@@ -121,7 +120,7 @@ def test_rejection_experiment_resamples_do_not_follow_the_environment(monkeypatc
     first, *rest = _under_every_environment(monkeypatch, lambda: kt.rejection_experiment(models, 6, **kw).two)
     for other in rest:
         np.testing.assert_array_equal(first, other)
-    same = kt.rejection_experiment(models, 6, B=kt.default_B("quick"), **kw).two
+    same = kt.rejection_experiment(models, 6, B=kt.default_sizes("quick").B, **kw).two
     np.testing.assert_array_equal(kt.rejection_experiment(models, 6, scale="quick", **kw).two, same)
 
 

@@ -75,13 +75,17 @@ def test_clustered_se_matches_statsmodels_cluster_robust_se_of_the_mean():
     y = res.rejected(0.05)[0].astype(float)
     fit = smapi.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": pair})
     assert res.se(0.05)["paired-t"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
-    # the design effect carries over to a 5% rate: mc_error_at scales the binomial error by it
+    # the design effect carries over to a 5% rate: _mc_error_at scales the binomial error by it
     rate = y.mean()
     deff = (fit.bse[0] / np.sqrt(rate * (1 - rate) / len(y))) ** 2
     assert deff > 1.2
-    assert kt.mc_error_at(rate, fit.bse[0], len(y)) == pytest.approx(np.sqrt(0.05 * 0.95 / len(y) * deff))
-    assert kt.mc_error_at(0.05, kt.mc_error(0.05, 24_000), 24_000) == pytest.approx(kt.mc_error(0.05, 24_000))
-    assert kt.mc_error(0.05, 24_000) < kt.MC_TARGET < kt.mc_error(0.05, 11_000)
+    assert _pvalues._mc_error_at(rate, fit.bse[0], len(y)) == pytest.approx(
+        np.sqrt(0.05 * 0.95 / len(y) * deff)
+    )
+    assert _pvalues._mc_error_at(0.05, kt.mc_error(0.05, 24_000), 24_000) == pytest.approx(
+        kt.mc_error(0.05, 24_000)
+    )
+    assert kt.mc_error(0.05, 24_000) < kt.default_sizes().se < kt.mc_error(0.05, 11_000)
 
 
 def test_one_tailed_p_values_match_scipy():
@@ -165,8 +169,8 @@ def test_simulated_pairs_have_the_true_difference(models):
     for delta in (0.0, 0.05):
         pairs = _experiments.sample_pairs(models, 40, delta=delta, seed=23)
         for c, i, j in pairs[:5]:
-            pm = _experiments._pair_model(models, c, i, j, delta, "same-margin")
-            assert pm.delta == pytest.approx(delta, abs=1e-7)
+            pm = _experiments._pair_model(models, c, i, j, delta)
+            assert pm.e.mean - pm.b.mean == pytest.approx(delta, abs=1e-7)
             b, e = pm.sample(50, 2000, seed=24)
             d = (e - b).mean(axis=1)
             assert abs(d.mean() - delta) <= 4 * d.std(ddof=1) / np.sqrt(len(d))
@@ -317,9 +321,9 @@ def test_spread_text_gives_the_range_of_the_rates_and_their_largest_se():
 
 def test_level_rows_promise_the_exact_level():
     rows = _rows._level_rows(
-        "t-test", "at most 0.05", [0.049, 0.03], [0.002, 0.002], ["25 topics", "100 topics"]
+        "at most 0.05", [0.049, 0.03], [0.002, 0.002], unit="pair", replicates=None, reason=""
     )
-    assert [r["quantity"] for r in rows] == ["t-test, 25 topics", "t-test, 100 topics"]
+    assert [r["quantity"] for r in rows] == ["rate, setting 1", "rate, setting 2"]
     assert all(r["nominal"] == 0.05 for r in rows)
 
 

@@ -11,7 +11,7 @@ from irrepro import InputError
 from irrepro import known_truth as kt
 from irrepro import simulation as sim
 from irrepro.data import ScoreMatrix
-from irrepro.known_truth import _large, _urbano
+from irrepro.known_truth import _large, _pvalues, _urbano
 from irrepro.known_truth._differences import PROPERTIES, difference_properties
 from irrepro.known_truth._urbano import UrbanoPValues
 
@@ -123,7 +123,7 @@ def test_design_meets_its_monte_carlo_target_and_finite_b_bound():
     # p-values uniform near alpha, each estimated with B resamples: the bias stays below the error
     for trials, B in zip(d.trials, d.B):
         p = np.random.default_rng(3).binomial(B, np.linspace(0, 1, 40 * trials)) / B
-        fb = kt.finite_b_bias(p, B)
+        fb = _pvalues._finite_b_bias(p, B)
         assert fb.bound < kt.mc_error(0.05, trials), (B, fb)
 
 

@@ -13,6 +13,7 @@ from irrepro import simulation as sim
 from irrepro._rule import judge_row
 from irrepro.data import ScoreMatrix
 from irrepro.known_truth import _urbano_sizes
+from irrepro.known_truth._pvalues import _finite_b_bias
 from irrepro.known_truth._rows import simulation_se
 from irrepro.known_truth._urbano import UrbanoPValues, _candidates, _twin
 from irrepro.known_truth._urbano_sizes import _extended
@@ -223,12 +224,12 @@ def test_finite_b_bias_matches_brute_force_at_a_large_b():
     diff = np.mean(small <= 0.05) - np.mean(large <= 0.05)
     # noise of diff: the trials whose classification differs, each +-1
     noise = np.sqrt(np.mean((small <= 0.05) != (large <= 0.05)) / len(small))
-    r = kt.finite_b_bias(small, B=100)
+    r = _finite_b_bias(small, B=100)
     assert r.bias > 3 * noise  # a real bias here: a stub returning 0 fails
     assert abs(diff - r.bias) <= 3 * noise + (r.bound - abs(r.bias))
     assert r.bound >= diff - 3 * noise
     assert not r.ok and r.se == pytest.approx(np.sqrt(r.rate * (1 - r.rate) / 8000))
-    big = kt.finite_b_bias(large, B=10_000)
+    big = _finite_b_bias(large, B=10_000)
     assert big.ok and abs(big.bias) < 2e-4
 
 
@@ -242,7 +243,7 @@ def test_finite_b_bias_matches_brute_force_at_a_large_b():
 )
 def test_finite_b_bias_rejects_bad_input(kwargs, match):
     with pytest.raises(InputError, match=match):
-        kt.finite_b_bias(**kwargs)
+        _finite_b_bias(**kwargs)
 
 
 def test_sakais_tests_run_on_the_same_trials_and_leave_theirs_unchanged(models):
@@ -427,7 +428,7 @@ def test_pool_type_i_rates_agree_with_a_new_pair_every_trial(models):
 def test_design_effect_is_clustered_over_binomial_se(models):
     res = kt.urbano_experiment(models, 20, trials=400, B=50, seed=13, tests=("paired-t", "sign"), pool=15)
     np.testing.assert_allclose(res.design_effect(0.05, 1), res.se(0.05, 1) / res.binomial_se(0.05, 1))
-    table = kt.design_effects({"a": res, "b": res}, 0.05, 1)
+    table = kt.findings.design_effects({"a": res, "b": res}, 0.05, 1)
     assert list(table.index) == ["a", "b"] and list(table.columns) == ["paired-t", "sign"]
     np.testing.assert_allclose(table.loc["b"], res.design_effect(0.05, 1))
 

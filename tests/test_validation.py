@@ -649,7 +649,7 @@ def test_the_defaults_and_the_quick_scale_pass_the_resamples_rule():
         stats.check_resamples(B, alpha=0.05)
     stats.check_resamples(B_INTERVALS, level=0.95)
     for scale in ("quick", "paper"):
-        stats.check_resamples(kt.default_B(scale), alpha=0.05)
+        stats.check_resamples(kt.default_sizes(scale).B, alpha=0.05)
         st = report.settings(scale)
         stats.check_resamples(st.B_tests, level=0.95, alpha=0.05)
         stats.check_resamples(st.B_corpus, level=0.95)

@@ -263,11 +263,11 @@ def simulated_power(
         Adjustment over the family's pairs ("holm", "bonferroni", "fdr_bh", ...); None: "none".
     alpha : float
     trials : int, optional
-        Trials per size; default :func:`irrepro.known_truth.default_trials` of ``scale``.
+        Trials per size; default :func:`irrepro.known_truth.default_sizes` of ``scale``.
     families : int, optional
         Simulated families (default 40 quick, 400 paper).
     B : int, optional
-        Resamples of a resampling test; default :func:`irrepro.known_truth.default_B` of ``scale``.
+        Resamples of a resampling test; default :func:`irrepro.known_truth.default_sizes` of ``scale``.
     seed : SeedLike
     n_jobs : int, optional
     scale : {"quick", "paper"}
@@ -294,7 +294,7 @@ def simulated_power(
     >>> c.to_frame().columns.tolist()
     ['n_topics', 'power', 'se']
     """
-    from ..known_truth import default_trials
+    from ..known_truth import default_sizes
     from ..simulation import fit_collection
     from ._anova import two_way_anova
     from ._sizes import _simulation_B, _topic_set_size
@@ -304,7 +304,7 @@ def simulated_power(
     )
     scale = parallel.check_scale(scale)
     anova = two_way_anova(pilot)  # checks 2 x 2, finite, variance
-    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
+    trials = default_sizes(scale).trials if trials is None else check_int(trials, "trials", minimum=1)
     families = (
         _FAMILIES.get(scale, _FAMILIES["paper"])
         if families is None

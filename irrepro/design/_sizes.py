@@ -75,10 +75,10 @@ def check_design(
 
 def _simulation_B(B, test, alpha: float, scale: str, name: str = "B") -> int:
     """``B`` or the scale's default, checked to resolve ``alpha`` for a resampling ``test``."""
-    from ..known_truth import default_B
+    from ..known_truth import default_sizes
     from ..significance._names import RESAMPLING, TESTS
 
-    n = default_B(scale) if B is None else B
+    n = default_sizes(scale).B if B is None else B
     for t in [test] if isinstance(test, str) else list(test):
         if t in RESAMPLING:
             check_resamples(n, name, alpha=alpha, test=f"the simulated {TESTS[t]}", default=B is None)

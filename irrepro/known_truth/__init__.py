@@ -9,28 +9,23 @@ of an experiment draws from child ``i`` of the seed, so results do not depend on
 
 from __future__ import annotations
 
-from . import _chapter_rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from . import _findings as findings  # noqa: F401  (the chapter's numbers for its prose)
+from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from . import _rows_which as which  # noqa: F401  (the chapter "Which test?": its tables and rows)
 from ._experiments import rejection_experiment
 from ._family import family_experiment
-from ._findings import simulator_checks
 from ._large import large_query_design, large_query_experiments
 from ._multiple import multiple_experiment
-from ._papers import corpus_coverage, default_B, default_trials, self_significance_null
-from ._pvalues import MC_TARGET, finite_b_bias, finite_b_checks, mc_error, mc_error_at
+from ._papers import corpus_coverage, default_sizes, self_significance_null
+from ._pvalues import finite_b_checks, mc_error
 from ._rankings import ranking_design, ranking_study
 from ._urbano import SAKAI_TESTS, urbano_experiment
-from ._urbano_sizes import POOL_ICC, design_effects, until_decided, urbano_design
+from ._urbano_sizes import until_decided, urbano_design
 
 __all__ = [
-    "MC_TARGET",
-    "POOL_ICC",
     "SAKAI_TESTS",
-    "default_trials",
-    "default_B",
+    "default_sizes",
     "mc_error",
-    "mc_error_at",
     "rejection_experiment",
     "urbano_experiment",
     "urbano_design",
@@ -39,12 +34,9 @@ __all__ = [
     "large_query_design",
     "large_query_experiments",
     "until_decided",
-    "design_effects",
-    "finite_b_bias",
     "finite_b_checks",
     "family_experiment",
     "multiple_experiment",
     "corpus_coverage",
     "self_significance_null",
-    "simulator_checks",
 ]

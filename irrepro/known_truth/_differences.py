@@ -1,10 +1,5 @@
-"""What each paired test's null is about, measured on simulated differences: the properties of a
-design's per-topic differences ``d = e - b`` that decide which tests hold their level on it.
-
-Under a null where the expected difference is zero, the paired t-test's target (the mean of ``d``)
-is zero, but the sign test's target (``P(d > 0) - P(d < 0)``) and Wilcoxon's (the signed-rank
-balance, zero when ``d`` is symmetric about zero) need not be: a skewed ``d`` with mean zero has a
-median that is not zero, and those two tests reject it more often the more topics there are.
+"""The properties of a design's per-topic differences ``d = e - b`` that decide which paired tests hold their
+level on it: under a zero mean the sign test's and Wilcoxon's targets need not be zero for a skewed ``d``.
 """
 
 from __future__ import annotations
@@ -18,17 +13,9 @@ PROPERTIES = ("d_z", "skewness", "zeros", "ties", "sign_ties", "sign_balance", "
 
 
 def difference_properties(d, *, tie: float = 0.0) -> dict[str, np.ndarray]:
-    """Per trial (row of ``d``, ``(trials, topics)``): the properties of its topic differences.
-
-    ``d_z``: mean / sd (the t-test's target, standardised); ``skewness``: the sample skewness (Fisher,
-    unbiased); ``zeros``: the share of topics with ``d == 0`` (dropped by Wilcoxon); ``ties``: the
-    share of the other topics whose ``|d|`` equals another's (tied ranks); ``sign_ties``: the share
-    with ``|d| <= tie`` (the sign test's ties: Urbano et al.'s count ``|d| <= 0.01``);
-    ``sign_balance``: ``(n+ - n-) / (n+ + n-)`` over ``|d| > tie``; ``rank_balance``:
-    ``(W+ - W-) / (W+ + W-)`` over the ranks of the non-zero ``|d|`` (average ranks for ties);
-    ``sign_var0``, ``rank_var0``: the variance each balance has when the differences are symmetric
-    about 0, given the trial's counts and ties (``1 / k``; ``4 sum(r^2) / (k (k + 1))^2``). NaN where
-    undefined (sd 0, no non-zero d).
+    """Per trial (row of ``d``): ``d_z`` (mean / sd), ``skewness``, the shares of ``zeros``, tied ``ties`` and
+    ``sign_ties`` (``|d| <= tie``), the ``sign_balance`` and ``rank_balance`` ((+ - -) / (+ + -)) and the variances
+    ``sign_var0``, ``rank_var0`` they have for differences symmetric about 0; NaN where undefined.
     """
     d = np.atleast_2d(np.asarray(d, dtype=np.float64))
     n = d.shape[1]

@@ -13,7 +13,7 @@ from .. import parallel
 from .. import significance as sig
 from ..parallel import SeedLike, check_int
 from ..stats import clustered_se
-from ._papers import default_B, default_trials
+from ._papers import default_sizes
 
 
 def vine_uniforms(scores, rows: int, g_fit, g_sim) -> np.ndarray:
@@ -74,27 +74,25 @@ def family_experiment(
 ) -> FamilyResult:
     """Family-wise error of all-pairs comparisons under the complete null.
 
-    ``n_families`` sets of ``m`` systems of one collection (drawn by size), their dependence a vine
-    copula fitted to their scores (pyvinecopulib, parametric families by AIC, itau), every margin the
-    first system's, so all m systems have one distribution; the ``trials`` are shared out among them.
+    ``n_families`` sets of ``m`` systems of one collection, their dependence a vine copula fitted to their
+    scores (parametric families by AIC, itau), every margin the first system's; the trials are shared out
+    among them.
 
     Parameters
     ----------
     models : sequence of CollectionModel
-        :func:`irrepro.simulation.fit_collection`'s models.
     m : int
         Systems per family.
     n_topics : int
     trials : int, optional
-        None: :func:`default_trials` of ``scale``.
+        None: :func:`default_sizes` of ``scale``.
     n_families : int
     B : int, optional
-        Permutations of Tukey HSD; None: :func:`default_B` of ``scale``.
+        Permutations of Tukey HSD; None: :func:`default_sizes` of ``scale``.
     seed : SeedLike
     n_jobs : int, optional
     families_per_task : int
     scale : {"paper", "quick"}
-        What ``trials`` and ``B`` left at None stand for.
 
     Returns
     -------
@@ -110,17 +108,15 @@ def family_experiment(
     >>> len(fam.min_p), fam.m
     (40, 3)
     """
-    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
+    trials = default_sizes(scale).trials if trials is None else check_int(trials, "trials", minimum=1)
+    B = default_sizes(scale).B if B is None else check_int(B, "B", minimum=1)
     per = -(-trials // n_families)
     g_pick, g_tasks = parallel.spawn(seed, 2)
     rng = parallel.as_generator(g_pick)
     sizes = np.array([len(md.margins) for md in models])
     families = rng.choice(len(models), size=n_families, p=sizes / sizes.sum())
     picks = [(int(c), rng.choice(sizes[c], size=m, replace=False)) for c in families]
-    tasks = [
-        range(a, min(a + families_per_task, n_families)) for a in range(0, n_families, families_per_task)
-    ]
+    tasks = [range(n_families)[c] for c in parallel._chunks(n_families, families_per_task)]
     seeds = parallel.as_seed_sequence(g_tasks).spawn(len(tasks))
     i, j = np.triu_indices(m, 1)
 

@@ -16,26 +16,7 @@ _MARGIN, _TAU, _TAWN = "|margin mean - mean score|", "|copula tau - data tau|", 
 
 
 def simulator_checks(models: Mapping[str, Any], seed, pairs: int = 100) -> pd.DataFrame:
-    """How well the simulator reproduces the data, over random pairs of runs per measure.
-
-    Per pair (a random collection, two distinct runs): the first run's fitted margin's expected value
-    against its mean score, the pair's copula's (AIC, maximum likelihood) Kendall tau against the runs'
-    tau-b, and whether the copula is asymmetric (Tawn).
-
-    Parameters
-    ----------
-    models : mapping
-        Measure -> the collections' fitted models (:func:`irrepro.simulation.fit_collection`).
-    seed : int or SeedSequence
-    pairs : int
-        Pairs per measure.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per pair: ``measure``, ``|margin mean - mean score|``, ``|copula tau - data tau|``,
-        ``asymmetric copula (Tawn)``.
-    """
+    """Per random pair of runs of each measure's models: |margin mean - mean score|, |copula tau - tau-b|, Tawn."""
     from scipy.stats import kendalltau
 
     from .. import parallel
@@ -52,6 +33,11 @@ def simulator_checks(models: Mapping[str, Any], seed, pairs: int = 100) -> pd.Da
                            _TAU: abs(cop.tau - kendalltau(md.scores[i], md.scores[j]).statistic),
                            _TAWN: cop.family.name == "tawn"})  # fmt: skip
     return pd.DataFrame(checks)
+
+
+def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
+    """The design effect (clustered se over binomial) of every rate: a row per key of ``results``, a column per test."""
+    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T
 
 
 def check_summary(checks: pd.DataFrame) -> pd.DataFrame:

@@ -1,13 +1,7 @@
-"""The large-query regime of Ihemelandu & Ekstrand (SIGIR 2023) on Urbano et al.'s simulator: the
-chapter's AP pairs drawn at 250, 1,000 and 5,000 topics, under the null and at small true differences.
-
-As their code runs it (nihemelandu/Research-Prj2-Pairwise-Testing): Urbano et al.'s simulation, the
-null both systems from the baseline's margin through the pair's copula (``11-pvals-type_1.R``), their
-five tests (``ir_tests.R``), rates read two-tailed at alpha (their charts: .01, .05, .1), user-set
-sizes up to 20,000 (``Utility.R``). Ours where theirs is out of reach or left open: the book's TREC AP
-(theirs: recommendation data and MS MARCO), B by :func:`finite_b_bias` (theirs 1e5), the two smallest
-deltas of the chapter's grid (theirs .01 to .1), and a minimal effect of d_z = 0.2 (Cohen's "small":
-they ask for effect sizes and name no threshold).
+"""The large-query regime of Ihemelandu & Ekstrand (SIGIR 2023) on Urbano et al.'s simulator: the chapter's
+AP pairs at 250, 1,000 and 5,000 topics, under the null and at small true differences, as their code
+(nihemelandu/Research-Prj2-Pairwise-Testing) runs it: Urbano et al.'s null, their five tests, rates read
+two-tailed. Ours: the book's TREC AP, B checked by :func:`finite_b_checks` (theirs 1e5), two small deltas.
 """
 
 from __future__ import annotations
@@ -21,9 +15,7 @@ from ..significance.urbano import URBANO_TESTS
 from ._urbano import SAKAI_TESTS, urbano_experiment
 from ._urbano_sizes import POOL_PAIRS, _fresh, trials_for_se
 
-#: Topic-set sizes of the large-query regime: three of their user-set sizes (``R-scripts/Utility.R``
-#: ``.N_USERS``: 25 to 20,000) above the chapter's 25-100 (250: Jones and Van Rijsbergen's "minimally
-#: acceptable" topic set).
+#: Three of their user-set sizes (``R-scripts/Utility.R``: 25 to 20,000) above the chapter's 25-100.
 SIZES = (250, 1000, 5000)
 
 
@@ -43,28 +35,20 @@ class LargeQueryDesign:
 def large_query_design(scale: str = "paper", sizes: tuple = SIZES) -> LargeQueryDesign:
     """The sizes of the large-query experiments (Ihemelandu & Ekstrand 2023) at ``scale``.
 
-    ``"paper"``: the chapter's pool of 4,000 AP pairs; null trials so that a type I rate of 5% keeps a
-    Monte Carlo error of 0.002 up to 100 topics (11,875 trials, the known-truth chapter's target),
-    0.003 up to 250 (5,278), 0.004 up to 1,000 (2,969) and 0.006 above (1,320) - the tests that hold their level have a design effect of 1.0 over this pool at every
-    size, their rejections on a pair being independent; 1,000 power trials per size and delta where no
-    size is above 250 topics, 150 otherwise, at delta = 0.01 and 0.02 (true standardised effects of
-    about 0.07 and 0.15 at 1,000 topics); B = 1,000 up to 250 topics and 500 above, where
-    :func:`irrepro.known_truth.finite_b_bias` bounds the bias of a rate below its error. ``"full"``: a
-    new pair every trial, error 0.002, 2,000 power trials, B = 2,000. ``"quick"``: 100 null trials up to
-    250 topics, 50 up to 1,000 and 20 above, 20 power trials, B = 100, a pool of 100.
+    ``"paper"``: the chapter's pool of 4,000 AP pairs; null trials for a 5% rate's Monte Carlo error of
+    0.002 up to 100 topics, 0.003 up to 250, 0.004 up to 1,000 and 0.006 above; 1,000 power trials per size
+    and delta (150 above 250 topics) at delta = 0.01 and 0.02; B = 1,000 up to 250 topics, 500 above.
+    ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000.
 
     Parameters
     ----------
     scale : {"paper", "quick", "full"}
     sizes : tuple of int
-        The topic-set sizes (default 250, 1,000 and 5,000; the chapter "Which test?" runs its
-        score-level design as the same experiments at 25, 50 and 100).
+        The topic-set sizes (the chapter "Which test?" also runs 25, 50 and 100).
 
     Returns
     -------
     LargeQueryDesign
-        ``sizes``, ``trials`` (null trials per size), ``power_trials``, ``B`` (per size), ``deltas``,
-        ``se`` (the Monte Carlo error a 5% rate is sized for) and ``pool``.
 
     Examples
     --------
@@ -99,24 +83,19 @@ def large_query_experiments(
     tests=URBANO_TESTS + SAKAI_TESTS,
     n_jobs: int | None = None,
 ) -> dict:
-    """The null and power experiments of ``design`` on Urbano et al.'s simulator, with the trials' properties.
+    """The null and power experiments of ``design`` (:func:`urbano_experiment` with ``properties=True``).
 
-    Each is :func:`irrepro.known_truth.urbano_experiment` with ``properties=True`` (every trial's
-    :func:`~irrepro.known_truth._differences.difference_properties`), so that
-    ``UrbanoPValues.minimal_effect`` gives the share of significant differences below a minimal
-    standardised effect. Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``):
-    the same pool and the same pairs, trial by trial, at every size (common random numbers).
+    Every size draws from a fresh copy of ``null_seed`` (of ``power_seeds[delta]``): the same pool and pairs,
+    trial by trial, at every size.
 
     Parameters
     ----------
     models : sequence of CollectionModel
     design : LargeQueryDesign
-        :func:`irrepro.known_truth.large_query_design`'s.
     null_seed : SeedLike
     power_seeds : mapping
         delta -> SeedLike, one per delta of the design.
     tests : sequence of str
-        Urbano et al.'s five and Sakai's two by default.
     n_jobs : int, optional
 
     Returns

@@ -18,26 +18,22 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
 from ..stats import adjust_pvalues, clustered_se
 from ._family import vine_uniforms
-from ._papers import default_B
+from ._papers import default_sizes
 from ._pvalues import RESAMPLING
-from ._urbano import SAKAI_TESTS, batch_pvalues
+from ._urbano import _check_tests, batch_pvalues
 
 #: The procedures, by ``irrepro.stats.adjust_pvalues``' method.
 PROCEDURES = {"unadjusted": None, "Holm": "holm", "BH": "fdr_bh"}
 #: The tests whose p-values are counts over B resamples.
 _RESAMPLED = (*RESAMPLING, "bootstrap-shift")
-#: Trials and families per (m, topics) at each scale: a 5% family-wise error to a clustered se <= 0.01
-#: ("full": 0.005).
+#: Trials and families per (m, topics) at each scale: a 5% FWER to a clustered se <= 0.01 (full: 0.005).
 _DESIGN = {"paper": (600, 120), "quick": (120, 40), "full": (2400, 480)}
 
 
 @dataclass(frozen=True)
 class MultipleResult:
-    """Per family size ``m`` and topic-set size: every pair's two-tailed p of each test, per trial.
-
-    ``p[m, n, "null"]`` and ``p[m, n, "partial"]`` are ``(tests, trials, pairs)`` (pairs in
-    ``numpy.triu_indices(m, 1)`` order); in the partial null the last ``m // 2`` systems of a family
-    are better by ``delta``. ``family[m]`` is each trial's simulated family (the Monte Carlo cluster).
+    """Per (m, topics, "null" or "partial"): every pair's two-tailed p ``(tests, trials, pairs)``; ``family[m]``
+    is each trial's family (the Monte Carlo cluster); in the partial null the last ``m // 2`` are better.
     """
 
     tests: tuple
@@ -47,12 +43,8 @@ class MultipleResult:
     B: int
 
     def frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """One row per test x procedure x m x topics: error rates and Monte Carlo se clustered by family.
-
-        ``fwer``: a false rejection under the complete null; in the partial null ``power`` (the share of
-        true differences rejected), ``power_all`` (all of them: Otero et al.'s), ``fwer_partial`` and
-        ``fdr`` (false / all rejections, 0 without any). ``resolved``: False where a resampling test's
-        B is below what its adjusted p-values need (``irrepro._intervals.corrected_resamples``).
+        """Per test, procedure, m and topics: ``fwer`` (complete null); ``power``, ``power_all``, ``fwer_partial``
+        and ``fdr`` (partial null), se clustered by family; ``resolved``: B enough for the adjusted p-values.
         """
         rows = []
         for (m, n, kind), p in self.p.items():
@@ -125,23 +117,15 @@ def multiple_experiment(
 ) -> MultipleResult:
     """All pairs of ``m`` systems compared at once, under the complete null and a partial one.
 
-    Per family size, ``n_families`` sets of ``m`` systems of one collection (drawn by size; the first
-    uniform among those whose margin can be moved up by ``delta``), their dependence a vine copula
-    fitted to their scores (as :func:`family_experiment`). Complete null: every system's margin the
-    first's. Partial null: the last ``m // 2`` systems' margins that margin moved to its mean +
-    ``delta`` (a Lehmann transformation, as :func:`urbano_experiment` moves a margin), the others the
-    first's, from the same uniforms. Each topic-set size takes the first ``n`` topics of the largest.
-    Every pair is tested by each test in Urbano et al.'s conventions (Sakai's for his bootstrap).
-    Family size ``m[q]`` draws from child ``q`` of the seed, its task ``k`` from a child ``k`` of that,
-    so results do not depend on ``n_jobs``.
-
-    Raises :class:`irrepro.InputError` for ``delta <= 0``, an unknown test, ``m`` below 2 or above a
-    collection's systems, or no system that can be moved up by ``delta``.
+    Per family size, ``n_families`` sets of ``m`` systems of one collection with a vine copula (as
+    :func:`family_experiment`): under the complete null every margin is the first's; under the partial null
+    the last ``m // 2`` have it moved to its mean + ``delta``. Each topic-set size takes the first ``n``
+    topics of the largest; the p-values are Urbano et al.'s (Sakai's for his bootstrap).
 
     Parameters
     ----------
     models : sequence of CollectionModel
-        :func:`irrepro.simulation.fit_collection`'s models (one measure).
+        One measure's.
     m : sequence of int
         Systems per family (Otero et al.: 3, 5 and 10).
     n_topics : sequence of int
@@ -153,18 +137,22 @@ def multiple_experiment(
     trials, n_families : int, optional
         Per family size and topic-set size; None: 600 trials of 120 families (quick: 120 of 40).
     B : int, optional
-        Resamples of the bootstrap and permutation tests; None: :func:`default_B` of ``scale``.
+        None: :func:`default_sizes` of ``scale``.
     min_d : float
         The sign test's tie threshold.
     seed : SeedLike
     n_jobs : int, optional
     families_per_task : int
     scale : {"paper", "quick", "full"}
-        What ``trials``, ``n_families`` and ``B`` left at None stand for.
 
     Returns
     -------
     MultipleResult
+
+    Raises
+    ------
+    irrepro.InputError
+        For ``delta <= 0``, an unknown test, ``m`` out of range, or no system that can be moved up.
 
     Examples
     --------
@@ -173,19 +161,14 @@ def multiple_experiment(
     >>> models = [sim.fit_collection(synthetic.score_matrix(12, 40, seed=s), seed=s) for s in (1, 2)]
     >>> res = kt.multiple_experiment(models, m=(3,), n_topics=(20,), tests=("paired-t", "wilcoxon"),
     ...                              trials=40, n_families=8, seed=4)
-    >>> res.p[3, 20, "null"].shape
-    (2, 40, 3)
-    >>> res.frame().shape[0]  # tests x procedures
-    6
+    >>> res.p[3, 20, "null"].shape, res.frame().shape[0]
+    ((2, 40, 3), 6)
     """
     scale = parallel.check_scale(scale)
     trials = _DESIGN[scale][0] if trials is None else check_int(trials, "trials", minimum=1)
     n_families = _DESIGN[scale][1] if n_families is None else check_int(n_families, "n_families", minimum=1)
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
-    tests = (tests,) if isinstance(tests, str) else tuple(tests)
-    bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
-    if bad or not tests:
-        raise InputError(f"tests must be among {', '.join(URBANO_TESTS + SAKAI_TESTS)}, not {bad}")
+    B = default_sizes(scale).B if B is None else check_int(B, "B", minimum=1)
+    tests = _check_tests(tests)
     if not delta > 0:
         raise InputError(f"delta must be > 0 (the better systems' gain), got {delta}")
     ms = tuple(check_int(k, "m", minimum=2) for k in np.atleast_1d(m))
@@ -212,9 +195,9 @@ def multiple_experiment(
                 mg = models[c].margins[first]
                 moved[c, first] = mg.with_mean(mg.mean + delta)
             fams.append((models[c].scores[np.r_[first, rest]], models[c].margins[first], moved[c, first]))
-        chunks = range(0, n_families, fpt)
+        chunks = parallel._chunks(n_families, fpt)
         seeds = parallel.as_seed_sequence(g_tasks).spawn(len(chunks))
-        tasks += [(k, (fams[a : a + fpt], per, sizes, tests, B, min_d, s)) for a, s in zip(chunks, seeds)]
+        tasks += [(k, (fams[c], per, sizes, tests, B, min_d, s)) for c, s in zip(chunks, seeds)]
     out = parallel.parallel_map(_run, [t for _, t in tasks], n_jobs=n_jobs, processes=True)
     p, family = {}, {}
     for k in ms:

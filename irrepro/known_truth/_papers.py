@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -15,12 +16,19 @@ from ..parallel import SeedLike, check_int
 from ..stats import check_level, clustered_se
 
 
-def default_trials(scale: str = "paper") -> int:
-    """Trials per configuration: 24,000 at the paper scale, 600 at the quick scale.
+class Sizes(NamedTuple):
+    """Trials per configuration, resamples of the resampling tests, and the Monte Carlo target."""
 
-    24,000 independent trials give a 5% rate the Monte Carlo error 0.0014; the trials of one simulated
-    pair (or family) share its model, so the clustered error is larger by the square root of the design
-    effect: 24,000 keeps it below :data:`MC_TARGET` for design effects up to 2 (12,000 gave 0.0021).
+    trials: int
+    B: int
+    se: float
+
+
+def default_sizes(scale: str = "paper") -> Sizes:
+    """The known-truth experiments' default sizes at ``scale``.
+
+    24,000 trials (600 quick) and B = 1000 (Sakai 2006; 200 quick). ``se`` = 0.002 is the clustered Monte
+    Carlo error a 5% rate must stay below: 24,000 trials keep it there for design effects up to 2.
 
     Parameters
     ----------
@@ -29,40 +37,17 @@ def default_trials(scale: str = "paper") -> int:
 
     Returns
     -------
-    int
+    Sizes
+        ``trials, B, se``.
 
     Examples
     --------
-    >>> from irrepro.known_truth import default_trials
-    >>> default_trials(), default_trials("quick")
-    (24000, 600)
+    >>> from irrepro.known_truth import default_sizes
+    >>> default_sizes(), default_sizes("quick").trials
+    (Sizes(trials=24000, B=1000, se=0.002), 600)
     """
-    return 24_000 if parallel.check_scale(scale) != "quick" else 600
-
-
-def default_B(scale: str = "paper") -> int:
-    """Resamples of the bootstrap and permutation tests: 1000 (Sakai 2006) or 200 (quick).
-
-    Parameters
-    ----------
-    scale : {"paper", "quick"}
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> from irrepro.known_truth import default_B
-    >>> default_B(), default_B("quick")
-    (1000, 200)
-    """
-    return 1000 if parallel.check_scale(scale) != "quick" else 200
-
-
-# --------------------------------------------------------------------------------------------
-# Webber, Moffat & Zobel (2008): self-significance when both topic sets share one population
-# --------------------------------------------------------------------------------------------
+    quick = parallel.check_scale(scale) == "quick"
+    return Sizes(600 if quick else 24_000, 200 if quick else 1000, 0.002)
 
 
 @dataclass(frozen=True)
@@ -100,10 +85,9 @@ def self_significance_null(
 ) -> SelfSignificance:
     """Webber et al.'s (2008, section 5) self-significance where the truth is known.
 
-    The topics of ``matrix`` are the population; each trial draws two sets of ``n_topics`` from it
-    independently with replacement (so every system's two expected scores are equal) and counts the
-    systems ``irrepro.standardize.self_significance`` finds different from themselves, raw and
-    standardized (a fixed per-topic transformation, so the null holds for both forms).
+    Each trial draws two sets of ``n_topics`` independently with replacement from the topics of ``matrix``
+    (the population) and counts the systems ``irrepro.standardize.self_significance`` finds different from
+    themselves, raw and standardized.
 
     Parameters
     ----------
@@ -111,7 +95,7 @@ def self_significance_null(
         ``(systems, topics)``: the population of topics.
     n_topics : int
     trials : int, optional
-        None: :func:`default_trials` of ``scale``.
+        None: :func:`default_sizes` of ``scale``.
     alpha : float
     factors : optional
         The standardization factors; None: the matrix's own systems'.
@@ -127,18 +111,16 @@ def self_significance_null(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro import known_truth as kt
     >>> pop = np.random.default_rng(1).normal(0.3, 0.1, size=(20, 200))
     >>> res = kt.self_significance_null(pop, n_topics=30, trials=200, seed=2)
-    >>> rate = res.summary()["false-positive rate"]
-    >>> bool(abs(rate["raw"] - 0.05) < 0.02)          # the t-test's alpha under the null
+    >>> bool(abs(res.summary()["false-positive rate"]["raw"] - 0.05) < 0.02)  # the t-test's alpha
     True
     """
     x = _checked_scores(matrix, "matrix")
     forms = {"raw": x, "standardized": sz.standardize(x, factors)}
-    trials = default_trials(scale) if trials is None else check_int(trials, "trials", minimum=1)
-    sizes = [min(per_task, trials - a) for a in range(0, trials, per_task)]
+    trials = default_sizes(scale).trials if trials is None else check_int(trials, "trials", minimum=1)
+    sizes = [c.stop - c.start for c in parallel._chunks(trials, per_task)]
     rngs = parallel.spawn(seed, len(sizes))
     S, T = x.shape
 
@@ -154,11 +136,6 @@ def self_significance_null(
     out = parallel.parallel_map(run, range(len(sizes)), n_jobs=n_jobs)
     share = {f: np.concatenate([o[f] for o in out]) for f in forms}
     return SelfSignificance(share, S, n_topics, alpha)
-
-
-# --------------------------------------------------------------------------------------------
-# Cormack & Lynam (2006): coverage of corpus-bootstrap intervals in a known population
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -221,12 +198,10 @@ def corpus_coverage(
 ) -> Coverage:
     """Coverage of the corpus-bootstrap intervals where the truth is known (Cormack & Lynam 2006).
 
-    The population is the judged collection ``runs`` (unjudged documents non-relevant); its AP per list
-    is the truth. Each corpus is drawn by the paper's own model (every document k ~ Poisson(1) times,
-    shared by all lists); the linear, logit and BCa intervals and their small-R corrections on it are
-    set against the population's AP and the AP on a second, independent corpus. For fewer relevant
-    documents, thin the qrels (:func:`irrepro.data.thin_qrels`; the thinned documents stay in the
-    population as non-relevant).
+    The population is the judged collection ``runs`` (unjudged documents non-relevant), its AP per list the
+    truth. Each corpus is drawn by the paper's model (every document Poisson(1) times); the linear, logit and
+    BCa intervals and their small-R corrections are set against the population's AP and the AP on a second,
+    independent corpus.
 
     Parameters
     ----------
@@ -234,7 +209,7 @@ def corpus_coverage(
         The population: ranked lists and qrels.
     n_corpora : int
     B : int, optional
-        Corpus-bootstrap samples; None: :func:`default_B` of ``scale``.
+        Corpus-bootstrap samples; None: :func:`default_sizes` of ``scale``.
     seed : SeedLike
     n_jobs : int, optional
     rel : int
@@ -256,7 +231,7 @@ def corpus_coverage(
     ['linear', 'logit', 'bca', 'linear+smallR', 'logit+smallR']
     """
     level = check_level(level)
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
+    B = default_sizes(scale).B if B is None else check_int(B, "B", minimum=1)
     S, T, K = runs.grades.shape
     vocab = {d: i for i, d in enumerate(runs.vocab)}
     codes = runs.doc_codes.astype(np.int64)

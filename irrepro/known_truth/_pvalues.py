@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -19,7 +19,7 @@ from .._spread import mean_sd
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..stats import clustered_se
-from ._papers import default_B
+from ._papers import default_sizes
 
 #: Significance levels of Urbano et al. (2019): 0.001..0.009, 0.01..0.09, 0.1.
 ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, 0.1], 3))  # type: ignore[arg-type]
@@ -27,11 +27,6 @@ ALPHAS: tuple[float, ...] = tuple(np.round(np.r_[np.arange(1, 10) * 0.001, np.ar
 TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation", "unpaired-bootstrap")
 #: Tests whose p-value is a resampling ASL (rejected when ASL < alpha).
 RESAMPLING = ("bootstrap", "permutation", "unpaired-bootstrap")
-
-
-#: The Monte Carlo error a type I error rate of 5% must stay below, clustered standard error
-#: included (``PValues.se``, ``FamilyResult.se``).
-MC_TARGET = 0.002
 
 
 def mc_error(rate: float, n: int) -> float:
@@ -56,41 +51,11 @@ def mc_error(rate: float, n: int) -> float:
     return float(np.sqrt(rate * (1 - rate) / n))
 
 
-def mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
-    """The Monte Carlo error a rate of ``at`` would have in the design that gave ``rate`` its ``se``.
-
-    ``mc_error(at, n)`` times the square root of the design effect ``(se / mc_error(rate, n))^2``
-    (trials sharing a simulated pair or family are not independent); a design effect below 1 counts
-    as 1, and a rate of 0 or 1 gives the binomial error. :data:`MC_TARGET` bounds it for ``at = 0.05``.
-
-    Parameters
-    ----------
-    rate : float
-        The measured rate.
-    se : float
-        Its clustered standard error (``PValues.se``, ``FamilyResult.se``).
-    n : int
-        The trials.
-    at : float
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> from irrepro.known_truth import mc_error_at
-    >>> round(mc_error_at(0.05, 0.002, 24000), 4)       # design effect 2.02
-    0.002
-    """
+def _mc_error_at(rate: float, se: float, n: int, at: float = 0.05) -> float:
+    """The error a rate of ``at`` would have in the design that gave ``rate`` its clustered ``se`` (deff >= 1)."""
     binomial = mc_error(rate, n)
     deff = (se / binomial) ** 2 if binomial > 0 else 1.0
     return mc_error(at, n) * float(np.sqrt(max(deff, 1.0)))
-
-
-# --------------------------------------------------------------------------------------------
-# the paired tests, vectorised over trials
-# --------------------------------------------------------------------------------------------
 
 
 def _one_sided(p2: np.ndarray, direction: np.ndarray) -> np.ndarray:
@@ -114,7 +79,7 @@ def paired_pvalues(
     e = np.asarray(e, dtype=np.float64)
     if b.shape != e.shape or b.ndim != 2:
         raise InputError(f"b and e must be (trials, topics) arrays of one shape, got {b.shape}, {e.shape}")
-    B = default_B(scale) if B is None else check_int(B, "B", minimum=1)
+    B = default_sizes(scale).B if B is None else check_int(B, "B", minimum=1)
     m, n = b.shape
     g_boot, g_pool, g_sign = parallel.spawn(seed, 3)
     d = e - b
@@ -177,6 +142,8 @@ class PValues:
     n_topics: int
     B: int
     label: str = ""
+    #: The tests rejected when p < alpha (a resampling ASL), not p <= alpha.
+    _strict: ClassVar[tuple] = RESAMPLING
 
     @property
     def trials(self) -> int:
@@ -185,10 +152,10 @@ class PValues:
 
     def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
         """Which trials each test rejects: p <= alpha for closed-form tests, ASL < alpha for resampling."""
-        p = self.two if tails == 2 else self.one
         if tails not in (1, 2):
             raise InputError("tails must be 1 or 2")
-        strict = np.array([t in RESAMPLING for t in self.tests])[:, None]
+        p = self.two if tails == 2 else self.one
+        strict = np.array([t in self._strict for t in self.tests])[:, None]
         return np.where(strict, p < alpha, p <= alpha + 1e-12)
 
     def rates(self, alphas: Sequence[float] = ALPHAS, tails: int = 2) -> pd.DataFrame:
@@ -219,7 +186,7 @@ class PValues:
         return pd.DataFrame(rows)
 
 
-#: Points per lattice cell at which :func:`finite_b_bias` averages the misclassification.
+#: Points per lattice cell at which :func:`_finite_b_bias` averages the misclassification.
 _CELL = 32
 
 
@@ -233,36 +200,11 @@ class FiniteB(NamedTuple):
     ok: bool
 
 
-def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
-    """Bound the bias of a rejection rate caused by estimating each p-value with B resamples.
+def _finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
+    """The bias of a rejection rate from p-values estimated as k / B, k ~ binomial(B, p), bounded by 2 se.
 
-    A trial with ideal p-value p gets k / B, k ~ binomial(B, p) (Urbano et al.'s C++ counts, no +1),
-    and is rejected when k / B <= alpha: misclassified with the signed probability m(p) = P(k <= alpha
-    B) - [p <= alpha]. The bias is the mean of m over the estimated p-values, each spread over its
-    lattice cell (right to first order); ``bound`` adds two standard errors of that mean; ``ok`` says
-    whether it is below the rate's binomial Monte Carlo error.
-
-    Parameters
-    ----------
-    p : array_like
-        The estimated p-values of one test on every trial (NaN dropped).
-    B : int
-        The resamples each p-value was estimated with.
-    alpha : float
-
-    Returns
-    -------
-    FiniteB
-        ``rate, bias, bound, se, ok``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.known_truth import finite_b_bias
-    >>> p = np.random.default_rng(1).binomial(1000, np.linspace(0, 1, 20_000)) / 1000  # p uniform
-    >>> r = finite_b_bias(p, B=1000)
-    >>> round(r.bias, 4), r.ok  # (1 - alpha) / B: p-hat <= alpha counts the k = 50 ties
-    (0.0009, True)
+    A trial is misclassified with the signed probability m(p) = P(k <= alpha B) - [p <= alpha]; the bias is
+    the mean of m over the estimates, each spread over its lattice cell; ``ok``: bound < the binomial se.
     """
     B = check_int(B, "B", minimum=1)
     if not 0 < alpha < 1:
@@ -286,8 +228,11 @@ def finite_b_bias(p, B: int, alpha: float = 0.05) -> FiniteB:
     return FiniteB(rate, bias, bound, se, bound < se)
 
 
-def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
-    """:func:`finite_b_bias` of each of ``tests`` (two-tailed) in every configuration of ``results``.
+def finite_b_checks(results, B: int, tests, alpha: float = 0.05) -> pd.DataFrame:
+    """Bound the bias of each rejection rate caused by estimating its p-values with B resamples.
+
+    A trial with ideal p-value p gets k / B, k ~ binomial(B, p) (Urbano et al.'s counts, no +1), and is
+    rejected when k / B <= alpha; the bias of the rate is bounded from the estimated p-values alone.
 
     Parameters
     ----------
@@ -295,15 +240,23 @@ def finite_b_checks(results, B: int, tests, alpha: float = 0.05):
         ``(measure, topics)`` -> ``UrbanoPValues``.
     B : int
     tests : sequence of str
-        The resampling tests to check.
+        The resampling tests to check (two-tailed).
     alpha : float
 
     Returns
     -------
     pandas.DataFrame
-        ``measure, topics, test`` and :func:`finite_b_bias`'s ``rate, bias, bound, se, ok``.
-    """
-    import pandas as pd
+        ``measure, topics, test, rate, bias, bound`` (two se added), ``se`` (binomial) and ``ok`` (bound < se).
 
-    return pd.DataFrame([{"measure": m, "topics": n, "test": t, **finite_b_bias(r.two[r.tests.index(t)], B, alpha)._asdict()}
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from irrepro.known_truth import finite_b_checks
+    >>> p = np.random.default_rng(1).binomial(1000, np.linspace(0, 1, 20_000)) / 1000  # p uniform
+    >>> r = SimpleNamespace(tests=("permutation",), two=p[None, :])
+    >>> fb = finite_b_checks({("AP", 50): r}, B=1000, tests=("permutation",))
+    >>> round(float(fb.bias[0]), 4), bool(fb.ok[0])  # (1 - alpha) / B: p-hat <= alpha counts the k = 50 ties
+    (0.0009, True)
+    """
+    return pd.DataFrame([{"measure": m, "topics": n, "test": t, **_finite_b_bias(r.two[r.tests.index(t)], B, alpha)._asdict()}
                          for (m, n), r in results.items() for t in tests])  # fmt: skip

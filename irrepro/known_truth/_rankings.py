@@ -1,10 +1,7 @@
-"""A ranking-level simulation after Parapar, Losada & Barreiro ("Testing the tests", ACM SAC 2021) and
-Otero, Parapar & Barreiro (ECIR 2025, arXiv:2501.03930): systems are models of rankings fitted to
-real runs and qrels, so the scores the tests see are those of simulated rankings, not draws from
-fitted score distributions (design A, ``_urbano``). Their design as the authors' code runs it
-(davidoterof/ecir2025) and ours, choice by choice with the file each of theirs comes from:
-:func:`design_table`; the sizes at each scale: :func:`ranking_design`; all of it in one call:
-:func:`ranking_study`.
+"""A ranking-level simulation after Parapar, Losada & Barreiro (ACM SAC 2021) and Otero, Parapar &
+Barreiro (ECIR 2025): systems are models of rankings fitted to real runs and qrels, so the tests see the
+scores of simulated rankings (design A, ``_urbano``, draws scores). Their design beside ours:
+:func:`ranking_design_table`.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ from ..significance.urbano import URBANO_TESTS
 from ..stats import adjust_pvalues, clustered_se, expit
 from ._differences import difference_properties
 from ._pvalues import RESAMPLING
-from ._urbano import _NEIGHBOURS, _TOP, SAKAI_TESTS, UrbanoPValues, batch_pvalues
+from ._urbano import _NEIGHBOURS, _TOP, SAKAI_TESTS, UrbanoPValues, _check_tests, batch_pvalues
 from ._urbano_sizes import urbano_design
 
 #: Multiple-comparison procedures by ``irrepro.stats.adjust_pvalues``' (statsmodels') names.
@@ -77,17 +74,7 @@ def _simulate_run(task) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RankingModels:
-    """One measure's scores of the rankings simulated from every run's model (``fit_ranking_models``).
-
-    Attributes
-    ----------
-    measure : str
-    runs, topics : tuple of str
-    scores : numpy.ndarray
-        ``(runs, topics, draws)``: the measure on each simulated ranking.
-    real : numpy.ndarray
-        ``(runs, topics)``: the measure on the real runs.
-    """
+    """One measure's scores ``(runs, topics, draws)`` of the rankings simulated from every run's model, and ``real``."""
 
     measure: str
     runs: tuple
@@ -105,10 +92,9 @@ class RankingModels:
         """Monte Carlo error of ``means`` as the fitted models' expected scores."""
         return np.sqrt(self.scores.var(axis=2, ddof=1).sum(axis=1) / self.scores.shape[2]) / len(self.topics)
 
-    def difference(self, b, e) -> tuple[np.ndarray, np.ndarray]:
-        """True differences ``e - b`` of runs (indices) and their Monte Carlo errors."""
-        var = self.scores.var(axis=2, ddof=1).sum(axis=1) / self.scores.shape[2]
-        return self.means[e] - self.means[b], np.sqrt(var[b] + var[e]) / len(self.topics)
+    def difference(self, b, e) -> np.ndarray:
+        """True differences ``e - b`` of runs (indices)."""
+        return self.means[e] - self.means[b]
 
     def calibration(self) -> pd.DataFrame:
         """Per run: real and model mean score, the sd of a mean over the topics under the model, z."""
@@ -126,38 +112,8 @@ def fit_ranking_models(
     seed: SeedLike,
     n_jobs: int | None = None,
 ) -> dict[str, RankingModels]:
-    """Fit a model of rankings to every run and score ``draws`` rankings per run and topic from it.
-
-    Per run and topic, logistic regressions of relevance (grade >= 1, >= 2, ... up to the qrels') on
-    the log of the rank, fitted to the run's list and the qrels (Parapar et al.'s model in log rank:
-    see the module's notes); then ``draws`` lists of the run's length drawn from it, one uniform per
-    rank giving its grade, scored by the package's measure code. Runs whose lists are identical
-    (grade by grade) are kept once. Run ``s`` draws from child ``s`` of the seed, so the result does
-    not depend on ``n_jobs``.
-
-    Parameters
-    ----------
-    runset : irrepro.data.RunSet
-        Runs and qrels (``irrepro.data.load_runs``).
-    measures : sequence of str
-    draws : int
-        Rankings per run and topic.
-    seed : SeedLike
-    n_jobs : int, optional
-
-    Returns
-    -------
-    dict
-        measure -> :class:`RankingModels`, all from the same simulated rankings.
-
-    Examples
-    --------
-    >>> from irrepro.data import synthetic
-    >>> from irrepro.known_truth._rankings import fit_ranking_models
-    >>> rs = synthetic.runs(4, 6, list_length=50, r_median=10, seed=1)
-    >>> models = fit_ranking_models(rs, ["AP"], draws=20, seed=2)
-    >>> models["AP"].scores.shape
-    (4, 6, 20)
+    """measure -> :class:`RankingModels`: per run and topic a penalised logistic regression of each grade
+    level on the log rank, ``draws`` lists drawn from it and scored (identical runs kept once).
     """
     measures = (measures,) if isinstance(measures, str) else tuple(measures)
     draws = check_int(draws, "draws", minimum=2)
@@ -187,10 +143,8 @@ def _draw(models: RankingModels, systems, n_topics: int, g) -> np.ndarray:
 
 
 def _systems(models: RankingModels, k: int, delta: float, trials: int, g) -> np.ndarray:
-    """``(trials, k)`` runs: one run k times (delta 0), or a baseline and runs about ``delta`` apart.
-
-    The baseline is uniform among the bottom 75% by expected score with room for ``(k - 1) delta``
-    above it; system ``i`` uniform among the 10 unused runs closest to the baseline's mean + ``i delta``.
+    """``(trials, k)`` runs: one run k times (delta 0), or a baseline among the bottom 75% and system ``i``
+    among the 10 unused runs closest to its mean + ``i delta``.
     """
     mu = models.means
     if delta == 0:
@@ -220,17 +174,9 @@ def _test_batch(task):
 
 def _batches(trials: int, batch: int, seed: SeedLike) -> list:
     """``(first, last, [draws, tests, Sakai's tests generators])`` of each batch: batch k from child k."""
-    seeds = parallel.as_seed_sequence(seed).spawn(-(-trials // batch))
-    return [(a, min(a + batch, trials), parallel.spawn(s, 3)) for a, s in zip(range(0, trials, batch), seeds)]
-
-
-def _tests(tests) -> tuple:
-    """``tests`` as a tuple of known names."""
-    tests = (tests,) if isinstance(tests, str) else tuple(tests)
-    bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
-    if bad or not tests:
-        raise InputError(f"tests must be among {', '.join(URBANO_TESTS + SAKAI_TESTS)}, not {bad}")
-    return tests
+    chunks = parallel._chunks(trials, batch)
+    seeds = parallel.as_seed_sequence(seed).spawn(len(chunks))
+    return [(c.start, c.stop, parallel.spawn(s, 3)) for c, s in zip(chunks, seeds)]
 
 
 def ranking_experiment(
@@ -246,50 +192,12 @@ def ranking_experiment(
     batch: int = 500,
     properties: bool = True,
 ) -> UrbanoPValues:
-    """Type I error (``delta == 0``) or power of the paired tests on simulated rankings' scores.
+    """Type I error (``delta == 0``: both systems one run's model) or power (a baseline among the bottom 75%,
+    the other among the 10 runs closest to its mean + delta) of the tests, ``n_topics`` random topics a trial.
 
-    Each trial draws a pair of runs, ``n_topics`` topics at random with replacement and, per topic,
-    one simulated ranking of each system (distinct ones when both are one run). ``delta == 0``: both
-    systems are the same run's model (the null holds exactly). ``delta > 0``: the baseline is a run
-    among the bottom 75% by expected score, the experimental one of the 10 runs whose expected score
-    is closest to the baseline's + delta (``models.difference`` gives each pair's true difference).
-    Batch ``k`` draws from child ``k`` of the seed, so results do not depend on ``n_jobs``.
-
-    Parameters
-    ----------
-    models : RankingModels
-        One measure's (:func:`fit_ranking_models`).
-    n_topics : int
-    trials : int
-    delta : float
-        0 for the null; else the wanted true difference, > 0.
-    tests : sequence of str
-        Among ``irrepro.significance.urbano.URBANO_TESTS`` and ``SAKAI_TESTS``.
-    B : int
-        Resamples of the bootstrap and permutation tests.
-    seed : SeedLike
-    n_jobs : int, optional
-    batch : int
-        Trials per batch.
-    properties : bool
-        Measure :func:`~irrepro.known_truth._differences.difference_properties` of every trial.
-
-    Returns
-    -------
-    UrbanoPValues
-        Clustered by pair of run models (``baseline * runs + experimental``), labelled by measure.
-
-    Examples
-    --------
-    >>> from irrepro.data import synthetic
-    >>> from irrepro.known_truth._rankings import fit_ranking_models, ranking_experiment
-    >>> rs = synthetic.runs(4, 6, list_length=50, r_median=10, seed=1)
-    >>> models = fit_ranking_models(rs, ["AP"], draws=20, seed=2)["AP"]
-    >>> res = ranking_experiment(models, 10, trials=50, tests=("paired-t", "wilcoxon"), seed=3)
-    >>> res.trials, sorted(res.props)[:2]
-    (50, ['d_z', 'rank_balance'])
+    Batch ``k`` draws from child ``k`` of the seed; the result is clustered by pair of run models.
     """
-    tests = _tests(tests)
+    tests = _check_tests(tests)
     n_topics = check_int(n_topics, "n_topics", minimum=2)
     trials, batch, B = (
         check_int(v, k, minimum=1) for v, k in ((trials, "trials"), (batch, "batch"), (B, "B"))
@@ -311,22 +219,7 @@ def ranking_experiment(
 
 @dataclass(frozen=True)
 class RankingFamilies:
-    """Adjusted p-values of all pairs of every simulated family (``ranking_family_experiment``).
-
-    Attributes
-    ----------
-    tests, procedures : tuple of str
-    p : numpy.ndarray
-        ``(tests, procedures, families, pairs)`` two-tailed p-values, adjusted within each family.
-    d, truth : numpy.ndarray
-        ``(families, pairs)`` observed and true mean differences (system j - system i, i < j).
-    family : numpy.ndarray
-        ``(families,)``: the cluster of each family (its set of runs).
-    k, n_topics : int
-    delta : float
-        0: the complete null; else the spacing of the systems' expected scores asked for.
-    label : str
-    """
+    """Adjusted two-tailed p-values ``(tests, procedures, families, pairs)`` of every simulated family."""
 
     tests: tuple
     procedures: tuple
@@ -340,8 +233,9 @@ class RankingFamilies:
     label: str = ""
 
     def frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test and procedure: FWER (``delta == 0``) or power (the share of pairs found), its Monte
-        Carlo error clustered by family; for power also ``complete`` (every pair found, Otero et al.'s)."""
+        """Per test and procedure: FWER (``delta == 0``) or power, complete power and power minus the t-test's,
+        each with its Monte Carlo error clustered by family.
+        """
         strict = np.array([t in RESAMPLING for t in self.tests])[:, None, None, None]
         rejected = np.where(strict, self.p < alpha, self.p <= alpha + 1e-12)
         F, P = self.d.shape
@@ -398,50 +292,10 @@ def ranking_family_experiment(
     n_jobs: int | None = None,
     batch: int = 250,
 ) -> RankingFamilies:
-    """All-pairs comparisons of ``k`` simulated systems: FWER under the complete null, or power.
-
-    Each family draws ``n_topics`` topics at random with replacement and, per topic, one simulated
-    ranking of each system (distinct ones for systems of one run). ``delta == 0``: all ``k`` systems
-    are one run's model (the complete null). ``delta > 0``: ``k`` distinct runs whose expected scores
-    are about ``delta`` apart (as Otero et al.'s effects ``i es``, but real runs), every pair truly
-    different: a baseline among the bottom 75% by expected score with room above it, system ``i``
-    one of the 10 unused runs closest to its mean + ``i delta``. The ``k (k - 1) / 2`` pairs'
-    two-tailed p-values are adjusted within the family by each of :data:`PROCEDURES`. Batch ``b``
-    draws from child ``b`` of the seed, so results do not depend on ``n_jobs``.
-
-    Parameters
-    ----------
-    models : RankingModels
-    n_topics : int
-    k : int
-        Systems per family, >= 2.
-    families : int
-    delta : float
-        0 for the complete null; else the spacing, > 0.
-    tests : sequence of str
-        Among ``URBANO_TESTS`` and ``SAKAI_TESTS`` (Otero et al.'s: t and Wilcoxon).
-    B : int
-        Resamples of any resampling test.
-    seed : SeedLike
-    n_jobs : int, optional
-    batch : int
-        Families per batch.
-
-    Returns
-    -------
-    RankingFamilies
-
-    Examples
-    --------
-    >>> from irrepro.data import synthetic
-    >>> from irrepro.known_truth._rankings import fit_ranking_models, ranking_family_experiment
-    >>> rs = synthetic.runs(4, 6, list_length=50, r_median=10, seed=1)
-    >>> models = fit_ranking_models(rs, ["AP"], draws=20, seed=2)["AP"]
-    >>> fam = ranking_family_experiment(models, 10, k=3, families=40, seed=3)
-    >>> list(fam.frame().procedure[:3]), fam.p.shape
-    (['none', 'holm', 'fdr_bh'], (2, 3, 40, 3))
+    """All pairs of ``k`` simulated systems: FWER under the complete null (all one run's model), or power
+    (``k`` runs about ``delta`` apart), the p-values adjusted within each family by :data:`PROCEDURES`.
     """
-    tests = _tests(tests)
+    tests = _check_tests(tests)
     n_topics, k = check_int(n_topics, "n_topics", minimum=2), check_int(k, "k", minimum=2)
     families, batch, B = (
         check_int(v, n, minimum=1) for v, n in ((families, "families"), (batch, "batch"), (B, "B"))
@@ -457,37 +311,13 @@ def ranking_family_experiment(
     i, j = np.triu_indices(k, 1)
     cluster = np.unique(np.sort(fam, axis=1), axis=0, return_inverse=True)[1].ravel()
     return RankingFamilies(tests, PROCEDURES, np.concatenate([o[0] for o in out], axis=2),
-                           np.concatenate([o[1] for o in out]), models.difference(fam[:, i], fam[:, j])[0],
+                           np.concatenate([o[1] for o in out]), models.difference(fam[:, i], fam[:, j]),
                            cluster, k, n_topics, float(delta), models.measure)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class RankingDesign:
-    """The sizes of design B at one scale (``ranking_design``).
-
-    Attributes
-    ----------
-    measures : tuple of str
-        Fitted; the first's nulls at every one of ``sizes``, the others' at ``topics``.
-    sizes : tuple of int
-        Topic-set sizes of the pairwise nulls.
-    topics : int
-        Topic-set size of the pairwise power rows and of the other measures' nulls.
-    deltas : tuple of float
-        True differences of the pairwise power rows.
-    k, family_topics : tuple of int
-        Systems per family and topic-set sizes of the families (first measure, null and power).
-    family_delta : float
-        The spacing of a family's systems in the power rows.
-    trials, power_trials : int
-        Trials (families) per null row and per power row.
-    B, draws : int
-        Resamples of the resampling tests; simulated rankings per run and topic.
-    se : float
-        The clustered Monte Carlo error of a 5% rate that ``trials`` are sized for.
-    tests : tuple of str
-        The pairwise rows' tests: Urbano et al.'s five and Sakai's paired bootstrap.
-    """
+    """The sizes of design B at one scale (``ranking_design``); ``se``: the 5% rate's Monte Carlo target."""
 
     measures: tuple
     sizes: tuple
@@ -507,19 +337,14 @@ class RankingDesign:
 def ranking_design(scale: str = "paper") -> RankingDesign:
     """The sizes of the ranking-level simulation (design B) in the book at ``scale``.
 
-    ``"paper"``: AP, P@10 and nDCG@20 fitted with 100 rankings per run and topic; AP's nulls at 25, 50
-    and 100 topics, P@10's and nDCG@20's at 50; power at delta = 0.01, 0.02, 0.05 and 0.1 on 50 topics;
-    families of 3, 5 and 10 systems at 25 and 50 topics, under the complete null and 0.02 apart; 2,500
-    trials (families) per row, so that a 5% rate keeps a Monte Carlo error of 0.005 clustered by run for
-    design effects up to 1.3 (measured: 0.9 to 1.15); B as design A's (:func:`urbano_design`), 2000.
-    ``"full"``: also Otero et al.'s 10 and 30 topics (pairs and families), every delta 0.01, ..., 0.1,
-    10,000 trials per null row and 4,000 per power row, 200 rankings, B = 10,000. ``"quick"``: 300 and
-    100 trials, power at 0.02 and 0.05, 20 rankings, B = 200.
+    ``"paper"``: AP, P@10 and nDCG@20 from 100 rankings per run and topic; AP's nulls at 25, 50 and 100
+    topics, the others' at 50; power at delta = 0.01-0.1 on 50 topics; families of 3, 5 and 10 at 25 and
+    50 topics; 2,500 trials a row (a 5% rate to 0.005). ``"full"`` adds 10 and 30 topics; ``"quick"`` is
+    smaller.
 
     Parameters
     ----------
     scale : {"paper", "quick", "full"}
-        Read by the caller (the book's ``IRREPRO_SCALE``), never here.
 
     Returns
     -------
@@ -545,17 +370,8 @@ def ranking_design(scale: str = "paper") -> RankingDesign:
 
 @dataclass(frozen=True)
 class RankingStudy:
-    """Design B run whole (``ranking_study``).
-
-    Attributes
-    ----------
-    design : RankingDesign
-    models : dict
-        measure -> ``RankingModels``.
-    pairs : dict
-        ``(measure, topics, delta)`` -> ``UrbanoPValues`` of every test (delta 0: the null).
-    families : dict
-        ``(k, topics, delta)`` -> ``RankingFamilies`` of the first measure (delta 0: the complete null).
+    """Design B run whole (``ranking_study``): ``models`` by measure, ``pairs`` by (measure, topics, delta),
+    ``families`` by (k, topics, delta); delta 0 is the null.
     """
 
     design: RankingDesign
@@ -569,18 +385,13 @@ def ranking_study(
 ) -> RankingStudy:
     """The ranking-level simulation after Parapar et al. (2021) and Otero et al. (2025), whole.
 
-    Fits the models of rankings to every run (``fit_ranking_models``), then per
-    ``RankingDesign``: the pairwise nulls and power rows of all of Urbano et al.'s and Sakai's
-    tests (``ranking_experiment``, with the properties of the differences) and the families'
-    FWER and power under t and Wilcoxon with Holm and BH (``ranking_family_experiment``). Rows of
-    one measure and delta (of one family size and delta) differ only in their topic-set size and draw
-    from one child of the seed: the same sequence of runs at every size. Results do not depend on
-    ``n_jobs``.
+    Fits the models of rankings to every run, then runs the pairwise nulls and power rows of every test and
+    the families under t and Wilcoxon with Holm and BH. Rows that differ only in topic-set size draw the same
+    sequence of runs; results do not depend on ``n_jobs``.
 
     Parameters
     ----------
     runset : irrepro.data.RunSet
-        Runs and qrels (``irrepro.data.load_runs``).
     design : RankingDesign
         ``ranking_design``'s, or one replaced in part (``dataclasses.replace``).
     seed : SeedLike
@@ -610,16 +421,8 @@ def ranking_study(
     seeds = _common_seeds([(m, d) for m, _, d in rows], g_pairs)
     for m, n, d in rows:
         trials = design.power_trials if d else design.trials
-        pairs[m, n, d] = ranking_experiment(
-            models[m],
-            n,
-            trials=trials,
-            delta=d,
-            tests=design.tests,
-            B=design.B,
-            seed=seeds((m, d)),
-            n_jobs=n_jobs,
-        )
+        common = dict(delta=d, B=design.B, seed=seeds((m, d)), n_jobs=n_jobs)
+        pairs[m, n, d] = ranking_experiment(models[m], n, trials=trials, tests=design.tests, **common)
     rows = [
         (k, n, d) for k in design.k for d in (0.0, float(design.family_delta)) for n in design.family_topics
     ]
@@ -639,11 +442,10 @@ def _common_seeds(keys, seed):
     return lambda key: np.random.SeedSequence(kids[key].entropy, spawn_key=kids[key].spawn_key)
 
 
-def design_table(scale: str = "paper") -> pd.DataFrame:
-    """Parapar et al.'s and Otero et al.'s design, as their code runs it, and ours at ``scale``, aspect by aspect.
+def ranking_design_table(scale: str = "paper") -> pd.DataFrame:
+    """Parapar et al.'s and Otero et al.'s design as their code (davidoterof/ecir2025) runs it, and ours.
 
-    Their files are named under davidoterof/ecir2025's ``src/main/java/org/irlab/ecir25/`` unless the
-    path starts with ``src/``.
+    Their files are under ``src/main/java/org/irlab/ecir25/`` unless the path starts with ``src/``.
     """
     d = ranking_design(scale)
     return pd.DataFrame([

@@ -9,15 +9,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._pvalues import ALPHAS, PValues, mc_error, mc_error_at
+from ._pvalues import ALPHAS, PValues, _mc_error_at, mc_error
 from ._urbano import UrbanoPValues
 
-#: The unit a known-truth rate's Monte Carlo error is clustered by: the trials of one simulated
-#: pair share its margins and copula.
+#: The unit a known-truth rate's Monte Carlo error is clustered by (its trials share margins and copula).
 _UNIT = "system pair"
 
-#: Tests of Urbano et al. that carry the name of one of ours but are another test: their rows are
-#: context (no common quantity), the note giving their rate. ``{B}`` is their number of resamples.
+#: Tests of Urbano et al. named as one of ours but another test: context rows (``{B}``: their resamples).
 _OTHER_TESTS = {
     "sign": "their sign test counts |d| <= 0.01 as a tie, ours only d = 0",
 }
@@ -104,38 +102,28 @@ def comparison_rows(
 
 
 def _level_rows(
-    method: str,
     promised: str,
     values: Sequence[float],
     ses: Sequence[float],
-    settings: Sequence[str] | None = None,
     *,
-    unit: str = _UNIT,
-    replicates: int | None = None,
-    reason: str = "",
+    unit: str,
+    replicates: int | None,
+    reason: str,
 ) -> list[dict]:
-    """A method's measured error rates beside the rate it promises: rows of kind ``"rate"`` for the rule."""
+    """Measured error rates beside the rate promised: rows of kind ``"rate"`` for the rule."""
     from ..book import errors, rate
 
     if len(values) != len(ses) or not len(values):
         raise ValueError("level takes one standard error per measured rate")
-    names = list(settings) if settings is not None else [f"setting {i + 1}" for i in range(len(values))]
-    if len(names) != len(values):
-        raise ValueError("level takes one setting name per measured rate")
     nominal = float(promised.split()[-1])
     # a promised level is exact, not a printed number of its precision: "0.05" is read as 0.0500
     exact = " ".join([*promised.split()[:-1], f"{nominal:.4f}"])
     why = reason or "no sampled data: the trials are the simulation's Monte Carlo draws"
     return [
-        rate(
-            f"{method}, {name}",
-            exact,
-            float(v),
-            errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
-            nominal=nominal,
-        )
-        for name, v, e in zip(names, values, ses)
-    ]
+        rate(f"rate, setting {i + 1}", exact, float(v), errors(mc=float(e), unit=unit, replicates=replicates, reason=why),
+             nominal=nominal)
+        for i, (v, e) in enumerate(zip(values, ses))
+    ]  # fmt: skip
 
 
 def level(
@@ -150,7 +138,7 @@ def level(
     """A method's measured rates against its promised rate, in one word of :data:`_LEVEL_WORDS`."""
     from .._rule import judge_row
 
-    rows = _level_rows("rate", promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
+    rows = _level_rows(promised, values, ses, unit=unit, replicates=replicates, reason=se_reason)
     st = {judge_row(r).status for r in rows}
     if st == {"replicated"}:
         return _LEVEL_WORDS["replicated"]
@@ -240,7 +228,7 @@ def verdict_rows(type1, type1_one, power, power_topics) -> list[dict]:
 def _mc_rows(label: str, rates: pd.Series, ses: pd.Series, n: int, target: float) -> list[dict]:
     """One row per test of an experiment's Monte Carlo check (:func:`mc_check`)."""
     return [{"experiment": label, "test": t, "rate": rates[t], "trials": n, "se": ses[t], "target": target,
-             "MC error of a 5% rate": mc_error_at(rates[t], ses[t], n)} for t in rates.index]  # fmt: skip
+             "MC error of a 5% rate": _mc_error_at(rates[t], ses[t], n)} for t in rates.index]  # fmt: skip
 
 
 def _codes(numbers) -> dict[str, str]:
@@ -293,15 +281,14 @@ _FROM = {"paired-t": "Sanderson & Zobel", "wilcoxon": "Sanderson & Zobel", "sign
          "unpaired-bootstrap": "Sakai"}  # fmt: skip
 
 
-def _advice() -> dict[str, str]:
-    """What a level means for a reader of the chapter's data, by the level's word."""
-    return {_LEVEL_WORDS["replicated"]: "keeps its level on our data",
-            _LEVEL_WORDS["not replicated"] + " (above)": "avoid on our data: rejects true nulls too often",
-            _LEVEL_WORDS["not replicated"] + " (below)": "conservative on our data: less power than its level allows",
-            _LEVEL_WORDS["partly"] + " (above)": "level depends on the setting: check on your data",
-            _LEVEL_WORDS["partly"] + " (below)": "level depends on the setting: check on your data",
-            _LEVEL_WORDS["inconclusive"] + " (above)": "more trials would decide",
-            _LEVEL_WORDS["inconclusive"] + " (below)": "more trials would decide"}  # fmt: skip
+#: What a level means for a reader of the chapter's data, by the level's word.
+_ADVICE = {_LEVEL_WORDS["replicated"]: "keeps its level on our data",
+           _LEVEL_WORDS["not replicated"] + " (above)": "avoid on our data: rejects true nulls too often",
+           _LEVEL_WORDS["not replicated"] + " (below)": "conservative on our data: less power than its level allows",
+           _LEVEL_WORDS["partly"] + " (above)": "level depends on the setting: check on your data",
+           _LEVEL_WORDS["partly"] + " (below)": "level depends on the setting: check on your data",
+           _LEVEL_WORDS["inconclusive"] + " (above)": "more trials would decide",
+           _LEVEL_WORDS["inconclusive"] + " (below)": "more trials would decide"}  # fmt: skip
 
 
 def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.DataFrame,
@@ -310,7 +297,6 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
                  corpora: int) -> pd.DataFrame:  # fmt: skip
     """Each method's measured error rate beside the rate it promises, judged by the book's rule."""
 
-    advice_of = _advice()
     r5: Any
     s5: Any
     r5, s5 = rates_at(null)
@@ -327,7 +313,7 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
                               s5.loc[[(m, n) for m in measures], t].tolist(), "clustered by pair") for n in sizes}  # fmt: skip
         ok = [n for n in sizes if by_size[n] == _LEVEL_WORDS["replicated"]]
         high = [n for n in sizes if by_size[n] == above]
-        advice = advice_of[lv]
+        advice = _ADVICE[lv]
         off = [f"{m}, {n} topics" for (m, n) in null
                if level("0.05", [float(r5.loc[(m, n), t])], [float(s5.loc[(m, n), t])], "clustered by pair") == above]  # fmt: skip
         if ok and high and max(ok) < min(high):  # at its level with few topics, above it with many
@@ -348,14 +334,14 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
         lv = level(promise, vals, ses, "clustered by family", unit="simulated family")
         truth.append({"method": label, "from": "Carterette (families)", "promises": f"family-wise error {promise}",
                       "measured": "family-wise error " + _spread_text(vals, ses), "level": lv,
-                      power_col: "", "on our data": advice_of[lv],
+                      power_col: "", "on our data": _ADVICE[lv],
                       "rests on": "families of 5 systems x 50 topics, AP and P@10"})  # fmt: skip
     for meth in coverage["TREC-COVID R"].index:
         cov = [float(coverage[k].loc[meth, "coverage"]) for k in coverage]
         ses = [float(coverage[k].loc[meth, "se"]) for k in coverage]
         lv = level("0.95", cov, ses, "clustered by corpus and topic", unit="topic")
         adv = {_LEVEL_WORDS["not replicated"] + " (below)": "intervals too short on our data",
-               _LEVEL_WORDS["not replicated"] + " (above)": "intervals too wide on our data"}.get(lv, advice_of[lv])  # fmt: skip
+               _LEVEL_WORDS["not replicated"] + " (above)": "intervals too wide on our data"}.get(lv, _ADVICE[lv])  # fmt: skip
         truth.append({"method": f"corpus bootstrap, {meth}", "from": "Cormack & Lynam", "promises": "coverage 0.95",
                       "measured": "coverage " + _spread_text(cov, ses), "level": lv,
                       power_col: "", "on our data": adv,
@@ -365,6 +351,44 @@ def method_table(null: Mapping, power: Mapping, fwer: pd.DataFrame, fwer_se: pd.
         lv = level("0.05", [fp], [se_], "sd of the per-trial rate over trials / sqrt(trials)", unit="trial")
         truth.append({"method": f"self-significance, {form} AP", "from": "Webber et al.", "promises": "alpha = 0.05",
                       "measured": "false-positive rate " + _spread_text([fp], [se_]), "level": lv,
-                      power_col: "", "on our data": advice_of[lv],
+                      power_col: "", "on our data": _ADVICE[lv],
                       "rests on": f"TREC 2004 Robust, two topic sets of 50, {self_trials:,} trials"})  # fmt: skip
     return pd.DataFrame(truth)
+
+
+def design_table(numbers, ours, full) -> pd.DataFrame:
+    """Urbano et al.'s design and ours (``urbano_design`` at this scale, and at full): a row per aspect, and why."""
+    return pd.DataFrame([
+        ("data", "TREC-5..8 ad hoc (AP, P@10), TREC 2010-13 Web (nDCG@20, ERR@20), RR",
+         "the same score matrices (their repository's files); AP, P@10 and nDCG@20", "the measures of their main figures"),
+        ("margins", "simIReff's candidates per system, chosen by AIC",
+         "irrepro.simulation's candidates (truncated normal, beta, kernel; beta-binomial and discrete kernel for P@10), by AIC",
+         "simIReff is R; the families cover the same shapes (checks below)"),
+        ("copulas", "VineCopula's BiCopSelect: all parametric families, AIC, maximum likelihood",
+         "pyvinecopulib: all parametric families with rotations, AIC, maximum likelihood", "the same selection"),
+        ("null (type I)", "both systems' scores from the baseline's margin, through the pair's copula",
+         "the same (null='same-margin')", "-"),
+        ("alternative (power)", "experimental margin moved to the baseline's mean + delta by effTransform (a beta transformation)",
+         "moved by a one-parameter Lehmann transformation, solved for the exact mean (eq. kt-lehmann)",
+         "one parameter keeps the shape closest to the run's own; the mean is exact either way"),
+        ("pairs", "a random collection, pair of systems and topic set per trial",
+         ("the same; " if ours.pool is None else
+          f"a pool of {ours.pool:,} pairs per measure drawn as their trials draw pairs (per delta for power), "
+          "every trial one of them and a random topic set; ") + "the same sequence of pairs at 25, 50 and 100 topics",
+         ("" if ours.pool is None else
+          "each pair's copula is fitted once (a maximum-likelihood selection costs about 11 ms), the Monte Carlo "
+          "error is clustered by pair and the trials sized for it; ")
+         + "common random numbers: the growth with the number of topics is measured on the same pairs"),
+        ("trials per row", f"{numbers['trials.type1'].value:,} (type I), {numbers['trials.power'].value:,} (power)",
+         f"{ours.trials:,} (type I), {ours.power_trials:,} (power; up to {ours.decide_trials:,} where more decide a "
+         f"compared row) at this scale; IRREPRO_SCALE=full: {full.trials:,} and {full.power_trials:,}",
+         f"a type I rate at alpha = .05 to a Monte Carlo error of {ours.se}, clustered by pair, in a build of minutes"),
+        ("resamples B", f"{numbers['resamples'].value:,}", f"{ours.B:,} (full: {full.B:,})",
+         "the bias a finite B puts in a rate is checked below against its Monte Carlo error"),
+        ("tests", "R's t.test and wilcox.test, their sign test (|d| <= 0.01 a tie), their C++ bootstrap and permutation",
+         "ports checked against their README's p-values to 1e-6 (tests/test_significance_urbano.py)", "-"),
+        ("more tests", "-", "Sakai's paired (studentised) and unpaired bootstrap tests on the same trials",
+         "the tests of the Sakai chapter"),
+        ("measures of 'power'", "power at every alpha and delta; type III from the power trials",
+         "the same; power and type III at 50 topics at this scale (all three sizes at full)", "build time"),
+    ], columns=["aspect", "Urbano et al. (2019)", "this chapter", "why"])  # fmt: skip

@@ -11,7 +11,8 @@ import pandas as pd
 from .._rule import judge_row
 from ..stats import clustered_se
 from ._differences import PROPERTIES, difference_properties  # noqa: F401  (the chapter's exercise)
-from ._rows import simulation_se
+from ._rankings import ranking_design_table  # noqa: F401  (the chapter's)
+from ._rows import level, simulation_se
 from ._urbano import UrbanoPValues
 from ._urbano_sizes import urbano_design
 
@@ -38,9 +39,7 @@ PROCEDURES = {"none": "unadjusted", "unadjusted": "unadjusted", "holm": "Holm", 
 
 
 def known_truth_seeds(scale: str) -> tuple:
-    """The known-truth chapter's seeds (``notebooks/known_truth.md``): of its four AP models, its AP
-    null pool and its AP power pools at 50 topics for delta 0.01 and 0.02 - the same models and pools
-    here, so that their copulas come from the cache that chapter fills."""
+    """The known-truth chapter's seeds of its AP models, null pool and AP power pools (delta 0.01, 0.02), for its cache."""
     ss = np.random.SeedSequence(2019).spawn(64)
     deltas = tuple(np.round(np.arange(1, 11) / 100, 2))
     topics = urbano_design(scale).power_topics
@@ -50,15 +49,11 @@ def known_truth_seeds(scale: str) -> tuple:
 
 
 def _rate(r: UrbanoPValues, test: str, alpha: float) -> tuple[np.ndarray, float, float]:
-    """Per trial whether ``test`` rejects (under a true difference: with the observed difference on its
-    side, a rejection with the wrong sign being a type III error), its rate and clustered error."""
+    """Per trial whether ``test`` rejects (under a true difference, with the right sign), its rate and clustered error."""
     hit = r.rejected(alpha)[list(r.tests).index(test)] & ((r.d > 0) if r.delta > 0 else True)
     hit = hit.astype(float)
-    return (
-        hit,
-        float(hit.mean()),
-        simulation_se(float(hit.mean()), float(clustered_se(hit, r.pair)), len(np.unique(r.pair))),
-    )
+    rate = float(hit.mean())
+    return hit, rate, simulation_se(rate, float(clustered_se(hit, r.pair)), len(np.unique(r.pair)))
 
 
 def rates_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]], alpha: float = 0.05) -> pd.DataFrame:
@@ -75,16 +70,8 @@ def rates_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]], alpha: flo
 
 
 def properties_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]]) -> pd.DataFrame:
-    """Under each design's null, per size: what its simulated differences are like, each with its
-    Monte Carlo error clustered by pair.
-
-    ``zeros`` (Wilcoxon's drops), ``sign ties`` (the sign test's, ``|d| <= 0.01``) and ``ties``: mean
-    shares; ``|skewness|``: the mean absolute skewness; ``sign balance`` and ``rank balance``: the
-    *lean*, the root mean square over the trials' pairs of the lasting part of a trial's balance - its
-    square less the variance symmetric differences give it at the trial's counts and ties
-    (:func:`~irrepro.known_truth._differences.difference_properties`), so 0, at any number of topics,
-    where the sign and Wilcoxon tests' nulls hold (a pair's balance leans either way: the plain mean
-    would hide it).
+    """Under each design's null, per size: mean shares of zeros, sign ties and ties, mean |skewness|, and the
+    root mean square lean of the sign and rank balances (:func:`difference_properties`), each with its error.
     """
     rows = []
     for design, res in results.items():
@@ -152,8 +139,7 @@ def _parts(values: Sequence[float], digits: int = 3) -> str:
 
 
 def _difference(a: UrbanoPValues, b: UrbanoPValues, ta: str, tb: str, alpha: float) -> tuple[float, float]:
-    """Rate of ``ta`` on ``a`` minus rate of ``tb`` on ``b`` and its Monte Carlo error, clustered per
-    trial where both rest on the same sequence of pairs, else the two combined as independent."""
+    """Rate of ``ta`` on ``a`` minus rate of ``tb`` on ``b`` and its error (paired per trial on common pairs)."""
     ha, ra, sa = _rate(a, ta, alpha)
     hb, rb, sb = _rate(b, tb, alpha)
     n = min(a.trials, b.trials)
@@ -191,9 +177,7 @@ def _topics(sizes: Sequence[int]) -> str:
 
 def difference_row(quantity: str, paper, a: UrbanoPValues, b: UrbanoPValues, ta: str, tb: str,
                    alpha: float = 0.05, *, level: bool = False) -> dict:  # fmt: skip
-    """A difference of two rates (tests, or sizes) against the direction ``paper`` reads: an ordering,
-    or with ``level`` a difference of type I errors, a rate whose margin the level sets (so that
-    "well above 0" asks for an excess beyond the rule's margin of a rate at ``alpha``)."""
+    """A difference of two rates against ``paper``: an ordering, or with ``level`` a rate at ``alpha``'s margin."""
     from ..book import ordering, rate
 
     d, se = _difference(a, b, ta, tb, alpha)
@@ -225,46 +209,26 @@ def min_rate_row(quantity: str, paper, r: UrbanoPValues, tests: Sequence[str], a
                 note=f"the {NAMES[t]}'s")  # fmt: skip
 
 
-def family_level_row(
-    quantity: str, paper, fam: pd.DataFrame, test: str, procedure: str, alpha: float = 0.05, *, on: str = ""
-) -> dict:
-    """A test's family-wise error under ``procedure`` per number of systems and topics (parts)."""
-    from ..book import rate
+def family_row(quantity: str, paper, fam: pd.DataFrame, test: str, what: str, *, on: str = "") -> dict:
+    """Under BH per systems and topics (parts): a test's FWER at 0.05 (``what="FWER"``), or its power minus the t-test's."""
+    from ..book import ordering, rate
 
-    f = fam[(fam.test == test) & (fam.procedure == procedure) & (fam.what == "FWER")].sort_values(
-        ["m", "topics"]
+    f = fam[(fam.test == test) & (fam.procedure == "BH") & (fam.what == what)].sort_values(["m", "topics"])
+    q = f"{quantity} (systems x topics: {' / '.join(f'{m}x{n}' for m, n in zip(f.m, f.topics))}){on}"
+    if what == "FWER":
+        return rate(
+            q, paper, _parts(f.rate), _errors(tuple(f.se), int(f.trials.min()), _FAMILY), nominal=0.05
+        )
+    return ordering(
+        q, paper, _parts(f.power_vs_t, 4), _errors(tuple(f.power_vs_t_se), int(f.trials.min()), _FAMILY)
     )
-    where = " / ".join(f"{m}x{n}" for m, n in zip(f.m, f.topics))
-    return rate(f"{quantity} (systems x topics: {where}){on}", paper, _parts(f.rate),
-                _errors(tuple(f.se), int(f.trials.min()), _FAMILY), nominal=alpha)  # fmt: skip
-
-
-def family_power_row(
-    quantity: str, paper, fam: pd.DataFrame, test: str, procedure: str, *, on: str = ""
-) -> dict:
-    """Power of ``test`` minus the t-test's under ``procedure`` per number of systems and topics (parts),
-    each difference's Monte Carlo error clustered per family (the two tests on the same families)."""
-    from ..book import ordering
-
-    f = fam[(fam.procedure == procedure) & (fam.what == "power") & (fam.test == test)].sort_values(
-        ["m", "topics"]
-    )
-    where = " / ".join(f"{m}x{n}" for m, n in zip(f.m, f.topics))
-    return ordering(f"{quantity} (systems x topics: {where}){on}", paper, _parts(f.power_vs_t, 4),
-                    _errors(tuple(f.power_vs_t_se), int(f.trials.min()), _FAMILY))  # fmt: skip
 
 
 #: The measure the claims are judged on, and the tests Ihemelandu & Ekstrand compare.
 CLAIM_MEASURE = "AP"
-#: The smallest topic-set size their claims about large samples are judged at (Jones & van
-#: Rijsbergen's "minimally acceptable" set: the large-query design's smallest).
+#: The smallest topic-set size their claims about large samples are judged at (the large-query design's).
 LARGE = 250
 _FIVE = ("paired-t", "wilcoxon", "sign", "bootstrap-shift", "permutation")
-
-
-def _null(res: Mapping[tuple, UrbanoPValues]) -> dict[int, UrbanoPValues]:
-    """A design's null results of the claims' measure, by topic-set size."""
-    return {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
 
 
 def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoPValues:
@@ -273,8 +237,7 @@ def _power(res: Mapping[tuple, UrbanoPValues], at: tuple[int, float]) -> UrbanoP
 
 
 def _off_level(level, null: UrbanoPValues, n: int, tests: Sequence[str], alpha: float = 0.05) -> str:
-    """The tests whose type I error on ``null`` (``n`` topics) the rule finds off ``level`` (a study's
-    reading of alpha), in words ("" when every one holds it)."""
+    """The tests whose type I error on ``null`` the rule finds off ``level``, in words ("" when none)."""
     rows = {t: level_row(f"{NAMES[t]}: type I error", level, {n: null}, t, alpha) for t in tests}
     return "; ".join(
         "{}'s type I error at {:,} topics is {:.3f} (se {:.3f})".format(
@@ -287,14 +250,11 @@ def _off_level(level, null: UrbanoPValues, n: int, tests: Sequence[str], alpha: 
 
 def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], families: pd.DataFrame,
                power_at: Mapping[str, tuple[int, float]]) -> list[dict]:  # fmt: skip
-    """A study's claims read as numbers (its yml's readings) on every design, one row per design and reading.
-
-    ``pairwise``: design -> (measure, topics, delta) -> results; ``families``: :func:`family_table`;
-    ``power_at``: design -> (topics, delta) of the power trials its claims about power read.
-    """
+    """A study's claims read as numbers on every design, one row per design and reading."""
     study, rows = numbers.paper, []
     for design, res in pairwise.items():
-        null, on = _null(res), f", {design} design"
+        null = {n: r for (m, n, d), r in res.items() if m == CLAIM_MEASURE and d == 0}
+        on = f", {design} design"
         big = max(null)
         pw = _power(res, power_at[design])
         at = f"{power_at[design][0]:,} topics, delta = {power_at[design][1]:g}"
@@ -321,7 +281,7 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
             if fam.empty:
                 continue
             level = numbers["level.wilcoxon-bh"]
-            rows.append(family_level_row("Wilcoxon with BH: family-wise type I error", level, fam, "wilcoxon", "BH",
+            rows.append(family_row("Wilcoxon with BH: family-wise type I error", level, fam, "wilcoxon", "FWER",
                                          on=on))  # fmt: skip
             # power compared per configuration where neither test's family-wise error is above the level
             high: dict[tuple, list[str]] = {}
@@ -330,7 +290,7 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
                     f = one[(one.test == t) & (one.procedure == "BH") & (one.what == "FWER")]
                     if f.empty:
                         high.setdefault((m, n), []).append(f"{NAMES[t]}'s not simulated")
-                    elif judge_row(family_level_row(t, level, one, t, "BH")).status == "not replicated":
+                    elif judge_row(family_row(t, level, one, t, "FWER")).status == "not replicated":
                         high.setdefault((m, n), []).append(
                             f"{NAMES[t]}'s {f.rate.iloc[0]:.3f} (se {f.se.iloc[0]:.3f})"
                         )
@@ -339,8 +299,8 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
             base = keep if len(keep) else fam
             if base[(base.test == "wilcoxon") & (base.procedure == "BH") & (base.what == "power")].empty:
                 continue  # no power simulated: no row to judge
-            power = family_power_row("Wilcoxon with BH minus t-test with BH: power", numbers["power.wilcoxon-bh-t"],
-                                     base, "wilcoxon", "BH", on=on)  # fmt: skip
+            power = family_row("Wilcoxon with BH minus t-test with BH: power", numbers["power.wilcoxon-bh-t"],
+                               base, "wilcoxon", "power", on=on)  # fmt: skip
             if not len(keep):
                 power |= {"paper": None, "note": "not comparable: a test off its level (family-wise error with BH above it) "
                                                  f"or not simulated in every configuration ({said})"}  # fmt: skip
@@ -387,8 +347,7 @@ def study_rows(numbers, pairwise: Mapping[str, Mapping[tuple, UrbanoPValues]], f
 
 
 def _claims(numbers) -> list[tuple]:
-    """A study's claims (its yml's ``claim.*`` entries), each with the starts of the quantities of
-    the rows of :func:`study_rows` it rests on."""
+    """A study's claims, each with the starts of the quantities of the :func:`study_rows` it rests on."""
     study = numbers.paper
     if study == "parapar2021testing":
         return [(numbers["claim.wilcoxon-most-reliable"], ("Wilcoxon",))]
@@ -404,8 +363,7 @@ def _claims(numbers) -> list[tuple]:
 
 
 def verdict_rows(numbers, table) -> list[dict]:
-    """The study's claims, each on every design (resting on that design's rows of ``table``, the
-    compared :func:`study_rows`) and over all designs (resting on all of them)."""
+    """The study's claims on every design (its rows of ``table``) and over all designs."""
     from ..book import claim
 
     q = list(table.frame["quantity"])
@@ -435,9 +393,7 @@ def _count(x) -> int:
 
 
 def undecided_text(*comparisons) -> str:
-    """The compared rows left inconclusive for Monte Carlo reasons alone, with the replicates each ran
-    and about how many would decide it (the rule's ``replicates_needed``; none is estimated for an
-    estimate sitting on an edge), in words."""
+    """The compared rows left inconclusive for Monte Carlo reasons alone, with their replicates, in words."""
     left, edge = [], []
     for c in comparisons:
         for _, r in c.frame.iterrows():
@@ -476,8 +432,7 @@ def rates_wide(rates: pd.DataFrame, what: str = "type I error") -> pd.DataFrame:
 
 
 def family_wide(fam: pd.DataFrame, tests: Sequence[str] = ("paired-t", "wilcoxon")) -> pd.DataFrame:
-    """``family_table`` as a table: a row per design, systems, topics and procedure; FWER and power
-    of ``tests``, rate (se)."""
+    """``family_table`` as a table: a row per design, systems, topics and procedure; FWER and power (se)."""
     f = fam[fam["test"].isin(tests)]
     f = f.assign(col=[f"{NAMES[t]}: {w}" for t, w in zip(f["test"], f["what"])],
                  cell=[f"{v:.3f} ({s:.3f})" for v, s in zip(f["rate"], f["se"])])  # fmt: skip
@@ -490,16 +445,8 @@ def family_wide(fam: pd.DataFrame, tests: Sequence[str] = ("paired-t", "wilcoxon
     )
 
 
-def _level_word(values, ses, alpha: float = 0.05) -> str:
-    """The rule's word for a test's rates against its level ``alpha``."""
-    from ._rows import level
-
-    return level(f"{alpha:g}", list(values), list(ses), "clustered by pair")
-
-
 def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
-    """Each test's type I error against its level (the book's rule: within 20% of alpha) per design,
-    over the design's sizes: the words of the known-truth chapter's method table."""
+    """Each test's type I error against its level per design over the design's sizes (the rule's words)."""
     r = rates[(rates["what"] == "type I error") & (rates["measure"] == measure)]
     rows = []
     for t in [t for t in NAMES if t in set(r["test"])]:
@@ -507,7 +454,7 @@ def advice_table(rates: pd.DataFrame, measure: str = "AP") -> pd.DataFrame:
         for d, g in r[r["test"] == t].groupby("design", sort=False):
             g = g.sort_values("topics")
             row[f"{d}: {measure}, {COLLECTIONS.get(d, d)}, {_topics(g['topics'].tolist())}"] = (
-                f"{_level_word(g['rate'], g['se'])}: {_parts(g['rate'])}"
+                f"{level('0.05', list(g['rate']), list(g['se']), 'clustered by pair')}: {_parts(g['rate'])}"
             )
         rows.append(row)
     return pd.DataFrame(rows)
@@ -545,13 +492,6 @@ def recommendation(rates: pd.DataFrame, props: pd.DataFrame, trivial: pd.DataFra
                      "minimal one: read the effect size and its interval (`irrepro compare --effect-size d_z`), "
                      "not the p-value alone.")  # fmt: skip
     return "\n".join(lines)
-
-
-def ranking_design_table(scale: str = "paper") -> pd.DataFrame:
-    """The ranking-level design beside Parapar et al.'s and Otero et al.'s, as their code runs it."""
-    from ._rankings import design_table as table
-
-    return table(scale)
 
 
 def by_measure(results: Mapping[tuple, UrbanoPValues], measure: str = "AP") -> dict:
@@ -627,8 +567,7 @@ def properties_text(props: pd.DataFrame, measure: str = "AP") -> dict[str, str]:
 def trivial_table(
     results: Mapping[tuple, UrbanoPValues], minimal: float = 0.2, alpha: float = 0.05
 ) -> pd.DataFrame:
-    """Per size and delta of the large-query design: each test's power and the share of its
-    rejections whose observed (and true) standardised effect is below ``minimal``, with errors."""
+    """Per size and delta: each test's power and the share of its rejections whose effect is below ``minimal``."""
     out = []
     for (n, delta), r in results.items():
         if delta == 0:
@@ -643,8 +582,7 @@ def trivial_table(
 
 
 def trivial_wide(trivial: pd.DataFrame) -> pd.DataFrame:
-    """``trivial_table`` as a table: a row per size and delta, per test its power and the share of its
-    rejections below the minimal effect, rate (se); the share of trials whose true effect is below it."""
+    """``trivial_table`` as a table: a row per size and delta, per test power / share below minimal (se)."""
     t = trivial.assign(cell=[f"{p:.3f} / {v:.3f} ({e:.3f})" for p, v, e in
                              zip(trivial["power"], trivial["share"], trivial["observed_se"])])  # fmt: skip
     out = t.pivot_table(index=["topics", "delta"], columns="test", values="cell", aggfunc="first", sort=False)

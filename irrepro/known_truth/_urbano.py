@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -19,13 +20,10 @@ from . import _copula_cache
 from ._differences import difference_properties
 from ._pvalues import ALPHAS, PValues, _sakai_pvalues
 
-#: Tests outside Urbano et al.'s study that ``urbano_experiment`` runs on the same trials:
-#: Sakai's (2006) paired (studentised) and unpaired bootstrap tests, by
-#: :data:`irrepro.significance.TESTS`' names.
+#: Sakai's (2006) paired and unpaired bootstrap tests, run on the same trials as Urbano et al.'s.
 SAKAI_TESTS = ("bootstrap", "unpaired-bootstrap")
 
-#: The nulls ``urbano_experiment`` simulates with ``delta == 0``: both systems' scores from the
-#: baseline's margin (their ``11-type_1.R``), or the experimental margin moved to the baseline's mean.
+#: The nulls of ``delta == 0``: both from the baseline's margin (theirs), or the other's moved to its mean.
 _URBANO_NULLS = ("same-margin", "same-mean")
 #: Urbano et al.'s baselines: all but the top quarter of systems by expected score.
 _TOP = 0.25
@@ -37,6 +35,15 @@ _CANDIDATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CHUNK = 100
 #: The spawn key (below the seed's) of an experiment's pool of pairs; its batches' are 0, 1, ...
 _POOL_KEY = 2**32 - 1
+
+
+def _check_tests(tests) -> tuple:
+    """``tests`` as a tuple of names among theirs and Sakai's."""
+    tests = (tests,) if isinstance(tests, str) else tuple(tests)
+    bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
+    if bad or not tests:
+        raise InputError(f"tests must be among {', '.join(URBANO_TESTS + SAKAI_TESTS)}, not {bad}")
+    return tests
 
 
 def _draw(cands, base, collections, g) -> list:
@@ -66,12 +73,7 @@ class UrbanoPValues(PValues):
     alphas: tuple = ALPHAS
     #: per trial, :func:`irrepro.known_truth._differences.difference_properties` of its differences
     props: dict = field(default_factory=dict)
-
-    def rejected(self, alpha: float, tails: int = 2) -> np.ndarray:
-        """Which trials each test rejects, ``(tests, trials)``: p <= alpha."""
-        if tails not in (1, 2):
-            raise InputError("tails must be 1 or 2")
-        return (self.two if tails == 2 else self.one) <= alpha + 1e-12
+    _strict: ClassVar[tuple] = ()  # every test rejected when p <= alpha (their convention)
 
     def binomial_se(self, alpha: float, tails: int = 2) -> pd.Series:
         """Binomial Monte Carlo standard error of each rate, ``sqrt(r (1 - r) / trials)``."""
@@ -104,11 +106,8 @@ class UrbanoPValues(PValues):
         return out
 
     def minimal_effect(self, minimal: float = 0.2, alpha: float = 0.05) -> pd.DataFrame:
-        """Per test, the share of its two-tailed rejections whose standardised effect is below ``minimal``.
-
-        ``observed``: the trial's ``|d_z|`` (``props``); ``true``: ``delta`` over the pair's sd of differences
-        (pooled over all its trials' topics); ``trivial``: the share of all trials whose true effect is
-        below ``minimal``. Monte Carlo errors clustered by pair (a share of rejections by linearisation).
+        """Per test, the share of its two-tailed rejections whose standardised effect is below ``minimal``:
+        ``observed`` (``|d_z|``), ``true`` (delta over the pair's pooled sd), and ``trivial`` (all trials), se by pair.
         """
         if not self.props:
             raise InputError("minimal_effect needs the trials' properties: run with properties=True")
@@ -147,26 +146,25 @@ def _twin(model: CollectionModel, method: str) -> CollectionModel:
 def _candidates(model: CollectionModel, delta: float, null: str) -> dict:
     """Baseline -> [(experimental system, its margin or the mean to move its own margin to)], once per model."""
     found = _CANDIDATES.setdefault(model, {})
-    if (delta, null) not in found:
-        found[delta, null] = _find_candidates(model, delta, null)
-    return found[delta, null]
-
-
-def _find_candidates(model: CollectionModel, delta: float, null: str) -> dict:
-    """:func:`_candidates`, computed."""
     mu = model.means
+    if (delta, null) in found:
+        return found[delta, null]
     if delta == 0:
-        if null == "same-margin":
-            return {i: [(j, model.margins[i]) for j in range(len(mu)) if j != i] for i in range(len(mu))}
-        return {i: [(j, float(mu[i])) for j in range(len(mu)) if j != i] for i in range(len(mu))}
-    out = {}
-    for i in np.argsort(-mu, kind="stable")[int(round(_TOP * len(mu))) :]:
-        js = [j for j in np.argsort(np.abs(mu - mu[i] - delta), kind="stable") if j != i][:_NEIGHBOURS]
-        target = float(mu[i] + delta)
-        # their effTransform fails for some: such a pair is not a candidate
-        moved = [(int(j), target) for j in js if model.margins[j].can_move_to(target)]
-        if moved:
-            out[int(i)] = moved
+        same = null == "same-margin"
+        out = {
+            i: [(j, model.margins[i] if same else float(mu[i])) for j in range(len(mu)) if j != i]
+            for i in range(len(mu))
+        }
+    else:
+        out = {}
+        for i in np.argsort(-mu, kind="stable")[int(round(_TOP * len(mu))) :]:
+            js = [j for j in np.argsort(np.abs(mu - mu[i] - delta), kind="stable") if j != i][:_NEIGHBOURS]
+            target = float(mu[i] + delta)
+            # their effTransform fails for some: such a pair is not a candidate
+            moved = [(int(j), target) for j in js if model.margins[j].can_move_to(target)]
+            if moved:
+                out[int(i)] = moved
+    found[delta, null] = out
     return out
 
 
@@ -196,9 +194,7 @@ def _fit_copulas(models, keys, n_jobs) -> int:
     tasks = []
     for c, m in enumerate(models):
         ij = [(i, j) for cc, i, j in todo if cc == c]
-        tasks += [
-            (c, (m.scores, m.seed, m.copula_method, ij[a : a + _CHUNK])) for a in range(0, len(ij), _CHUNK)
-        ]
+        tasks += [(c, (m.scores, m.seed, m.copula_method, ij[s])) for s in parallel._chunks(len(ij), _CHUNK)]
     serial = parallel.n_jobs(n_jobs) == 1 or len(todo) <= _CHUNK
     fitted = (
         [_fit_pairs(t) for _, t in tasks]
@@ -218,21 +214,15 @@ def _sakai_tests(b, e, tests, B: int, seed) -> dict:
     return _sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
 
 
-def _simulate(cop, i_first: bool, b_margin, e_margin, u1, w):
-    """Baseline's and experimental scores from the pair's copula and uniforms by conditional inversion."""
-    # the copula is of (min, max) of the indices, fitted once as their 03-bicops.R fits i < j only
-    v = np.clip(cop.hinv1(np.column_stack([u1, w])), 0.0, 1.0)
-    ub, ue = (u1, v) if i_first else (v, u1)
-    return b_margin.ppf(ub), e_margin.ppf(ue)
-
-
 def _simulate_and_test(task):
     """One batch simulated from ``g_u`` and tested (a process task): (two, one, d, properties or None)."""
     pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d, properties = task
     u1, w = g_u.random((len(which), n_topics)), g_u.random((len(which), n_topics))
     b, e = np.empty((len(which), n_topics)), np.empty((len(which), n_topics))
-    for r, q in enumerate(which):
-        b[r], e[r] = _simulate(*pairs[q], u1[r], w[r])
+    for r, q in enumerate(which):  # conditional inversion of the copula of (min, max) of the pair's indices
+        cop, i_first, b_margin, e_margin = pairs[q]
+        v = np.clip(cop.hinv1(np.column_stack([u1[r], w[r]])), 0.0, 1.0)
+        b[r], e[r] = b_margin.ppf(u1[r] if i_first else v), e_margin.ppf(v if i_first else u1[r])
     props = difference_properties(e - b, tie=min_d) if properties else None
     return (*batch_pvalues(b, e, tests, B, g_test, g_sakai, min_d), (e - b).mean(axis=1), props)
 
@@ -269,38 +259,23 @@ def urbano_experiment(
 ) -> UrbanoPValues:
     """Urbano et al.'s (2019) type I / II / III experiment: a new pair every trial, or a fixed pool.
 
-    Each trial draws a collection (with probability proportional to its candidate baselines), a pair
-    of its systems and ``n_topics`` topic scores from the pair's model. With ``delta == 0`` the two
-    systems are distinct and uniform; ``null="same-margin"`` draws both from the first's margin through
-    the pair's copula (every test's null holds), ``"same-mean"`` moves the second's own margin to the
-    first's mean. With ``delta > 0`` the baseline is uniform among the bottom 75% by expected score and
-    the experimental system among the 10 closest to the baseline's mean + delta whose margin can be
-    moved there. Copulas: AIC among pyvinecopulib's parametric families, maximum likelihood (their
-    ``BiCopSelect``), fitted once per unordered pair and cached by content in ``IRREPRO_CACHE``. Batch
-    ``k`` draws from child ``k`` of the seed, so results do not depend on ``n_jobs`` (worker processes,
-    or the Dask cluster of ``irrepro.parallel.scheduler``). With ``pool``, that many pairs are drawn
-    first (stratified by collection, from a seed child no batch uses) and each trial draws one: one seed,
-    one pool; rates stay clustered by pair.
-
-    Where ours differs from their code: the margins are the candidates of
-    ``irrepro.simulation.fit_collection``; a margin is moved to a mean by a one-parameter Lehmann transformation, not
-    ``effTransform``'s beta; a pair drawn as (j, i) with j > i uses the copula of (i, j) swapped for
-    both nulls (their type I code does not swap; the null stays true).
-
-    Raises :class:`irrepro.InputError` for ``delta < 0``, an unknown null or test, no candidate pair,
-    ``pool < 1`` or a bad ``start``.
+    Each trial draws a collection (by its number of candidate baselines), a pair of its systems and
+    ``n_topics`` topic scores from the pair's margins and copula. ``delta == 0``: ``null="same-margin"``
+    draws both from the first's margin (their ``11-type_1.R``), ``"same-mean"`` moves the second's margin to
+    the first's mean. ``delta > 0``: a baseline among the bottom 75% by expected score, the experimental
+    system among the 10 closest to its mean + delta, its margin moved there by a Lehmann transformation
+    (theirs: ``effTransform``). Copulas are fitted once per unordered pair and cached in ``IRREPRO_CACHE``.
+    Batch ``k`` draws from child ``k`` of the seed, so results do not depend on ``n_jobs``.
 
     Parameters
     ----------
     models : sequence of CollectionModel
-        Any ``copula_method``: another than ``copula`` gets a cached twin sharing its margins.
     n_topics : int
     trials : int
-        :func:`urbano_design` gives the book's.
     delta : float
         The true difference of expected scores, >= 0.
     tests : sequence of str
-        Among their five (``irrepro.significance.urbano.URBANO_TESTS``) and :data:`SAKAI_TESTS`.
+        Among ``irrepro.significance.urbano.URBANO_TESTS`` and :data:`SAKAI_TESTS`.
     B : int
         Resamples of the bootstrap and permutation tests (theirs: 1e6).
     seed : SeedLike
@@ -309,24 +284,28 @@ def urbano_experiment(
         Trials per batch (theirs: 1000).
     null : {"same-margin", "same-mean"}
     copula : {"mle", "itau"}
-        Maximum likelihood (theirs), or inverting Kendall's tau (one-parameter families; for comparison).
+        Maximum likelihood (theirs), or inverting Kendall's tau.
     min_d : float
         The sign test's tie threshold (theirs: 0.01).
     alphas : sequence of float
         The levels ``UrbanoPValues.frame`` reports by default.
     label : str
     pool : int, optional
-        None: a new pair every trial (their design).
+        Pairs drawn first (stratified by collection) for every trial to draw from; None: a new pair a trial.
     start : int
         Run only trials ``start`` (a multiple of ``batch``) to ``trials`` (:func:`until_decided`).
     properties : bool
-        Also measure each trial's differences (``props``:
-        :func:`~irrepro.known_truth._differences.difference_properties` of ``e - b``, in trial order).
+        Also measure each trial's differences (``props``).
 
     Returns
     -------
     UrbanoPValues
-        Clustered by system pair (collection, baseline, experimental).
+        Clustered by system pair.
+
+    Raises
+    ------
+    irrepro.InputError
+        For ``delta < 0``, an unknown null or test, no candidate pair, ``pool < 1`` or a bad ``start``.
 
     Examples
     --------
@@ -341,10 +320,7 @@ def urbano_experiment(
         raise InputError("delta must be >= 0 (the experimental system is the better one)")
     if null not in _URBANO_NULLS:
         raise InputError(f"null must be one of {', '.join(_URBANO_NULLS)}, got {null!r}")
-    tests = (tests,) if isinstance(tests, str) else tuple(tests)
-    bad = [t for t in tests if t not in URBANO_TESTS + SAKAI_TESTS]
-    if bad or not tests:
-        raise InputError(f"tests must be among {', '.join(URBANO_TESTS + SAKAI_TESTS)}, not {bad}")
+    tests = _check_tests(tests)
     n_topics = check_int(n_topics, "n_topics", minimum=2)
     trials = check_int(trials, "trials", minimum=1)
     batch = check_int(batch, "batch", minimum=1)

@@ -14,17 +14,10 @@ from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
 from ._urbano import urbano_experiment
 
-#: Pairs of systems in the pool each measure's experiments draw their trials from at the paper
-#: scale (:func:`urbano_experiment`'s ``pool``; at ``"full"`` a new pair every trial, as Urbano et
-#: al.): with the trials :func:`trials_for_se` gives for :data:`POOL_ICC`, about the pool that
-#: meets the chapter's Monte Carlo target at the least cost of fits and trials.
+#: Pairs in each measure's pool at the paper scale: about the cheapest that meets the Monte Carlo target.
 POOL_PAIRS = 4000
-
-#: The correlation of two trials' rejections on one pair that ``urbano_design`` sizes the
-#: pool's trials for: the largest measured under the null (the one-tailed sign test, AP, 100
-#: topics; :func:`~irrepro.known_truth._urbano_sizes.pool_check`), rounded up for that estimate's
-#: own error.
-POOL_ICC = 0.35
+#: The intra-pair correlation of rejections the pool is sized for: the largest measured, rounded up.
+_POOL_ICC = 0.35
 
 
 def trials_for_se(se: float, rate: float = 0.05, *, pool: int | None = None, icc: float = 0.0) -> int:
@@ -50,23 +43,21 @@ class UrbanoDesign:
     se: float
     pool: int | None = None
     decide_trials: int = 0
+    #: The intra-pair correlation the pool's trials are sized for (0: no pool).
+    icc: float = 0.0
 
 
 def urbano_design(scale: str = "paper") -> UrbanoDesign:
     """The sizes of Urbano et al.'s experiments in the book at ``scale``.
 
-    ``"paper"``: a pool of 4,000 pairs, 9,807 trials so that a type I rate at .05 keeps a Monte Carlo
-    error of 0.003 clustered by pair (with :data:`POOL_ICC`); 500 power trials at 50 topics (up to
-    20,000 where more decide a compared row); B = 2000 (:func:`finite_b_bias` bounded the permutation
-    test's bias on P@10 at 100 topics by 0.0027 at B = 1000, above its Monte Carlo error, and by 0.0019
-    at 2000). ``"full"``: a new pair every trial, 215,030 trials (error 0.0005), 20,000 power trials at
-    25, 50 and 100 topics (up to 167,000), B = 10,000. ``"quick"``: 400, 100 (up to 400), B = 200, a
-    pool of 100. Theirs (``R/common.R``): 1,667,000 type I and 167,000 power trials, B = 1e6.
+    ``"paper"``: a pool of 4,000 pairs, 9,807 trials (a type I rate at .05 to a Monte Carlo error of 0.003
+    clustered by pair), 500 power trials at 50 topics (up to 20,000 where more decide a compared row), B = 2000.
+    ``"full"``: a new pair every trial, 215,030 trials, 20,000 power trials at 25, 50 and 100 topics, B = 10,000.
+    Theirs (``R/common.R``): 1,667,000 type I and 167,000 power trials, B = 1e6.
 
     Parameters
     ----------
     scale : {"paper", "quick", "full"}
-        Read by the caller (the book's ``IRREPRO_SCALE``), never here.
 
     Returns
     -------
@@ -82,9 +73,9 @@ def urbano_design(scale: str = "paper") -> UrbanoDesign:
     if scale == "full":
         return UrbanoDesign(trials_for_se(0.00047), 20_000, 10_000, (25, 50, 100), 0.0005, None, 167_000)
     if scale == "paper":
-        trials = trials_for_se(0.003, pool=POOL_PAIRS, icc=POOL_ICC)
-        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS, 20_000)
-    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100, 400)
+        trials = trials_for_se(0.003, pool=POOL_PAIRS, icc=_POOL_ICC)
+        return UrbanoDesign(trials, 500, 2000, (50,), 0.003, POOL_PAIRS, 20_000, _POOL_ICC)
+    return UrbanoDesign(400, 100, 200, (50,), 0.011, 100, 400, _POOL_ICC)
 
 
 def until_decided(
@@ -102,10 +93,9 @@ def until_decided(
 ):
     """:func:`urbano_experiment` extended with more trials until the book's rule decides its rows.
 
-    While a compared row (``comparison_rows`` of ``kind``) is inconclusive for Monte Carlo reasons,
-    the experiment is extended to ``max(factor x the largest need, 2 x the trials so far)``, rounded up
-    to a multiple of ``trials``, at most ``cap``. The trials run in batches of ``trials``, each from its
-    own child of ``seed``, so the extended experiment is the one that would have run all at once.
+    While a compared row is inconclusive for Monte Carlo reasons, the experiment is extended to
+    ``max(factor x the largest need, 2 x the trials so far)``, a multiple of ``trials``, at most ``cap``;
+    each batch of ``trials`` draws from its own child of ``seed``, as if all had run at once.
 
     Parameters
     ----------
@@ -119,10 +109,9 @@ def until_decided(
     trials : int
         The first run's trials (and the batch size).
     cap : int
-        The most trials.
-    seed : int or numpy.random.SeedSequence
+    seed : SeedLike
     factor : float
-        How far past the rule's estimate of the trials needed an extension goes, >= 1.
+        >= 1.
     **experiment
         The other arguments of :func:`urbano_experiment`.
 
@@ -219,30 +208,3 @@ def pool_check(
     out["z"] = (out["pool"] - out["new"]) / np.sqrt(out["pool_se"] ** 2 + out["new_se"] ** 2)
     out["agree"] = out["z"].abs() <= 1.96
     return out
-
-
-def design_effects(results, alpha: float = 0.05, tails: int = 2) -> pd.DataFrame:
-    """The design effect (clustered se over binomial) of every rate of several experiments.
-
-    Parameters
-    ----------
-    results : mapping
-        ``{key: UrbanoPValues}``.
-    alpha : float
-    tails : {2, 1}
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per key, one column per test.
-
-    Examples
-    --------
-    >>> from irrepro import known_truth as kt, simulation as sim
-    >>> from irrepro.data import synthetic
-    >>> models = [sim.fit_collection(synthetic.score_matrix(8, 30, seed=s), seed=s) for s in (1, 2)]
-    >>> runs = {n: kt.urbano_experiment(models, n, trials=100, B=50, seed=3, tests="sign", pool=20) for n in (10, 20)}
-    >>> kt.design_effects(runs).shape
-    (2, 1)
-    """
-    return pd.DataFrame({key: r.design_effect(alpha, tails) for key, r in results.items()}).T

@@ -101,7 +101,6 @@ def fit_collection(matrix, *, seed: SeedLike, bottom: float = 0.1, support="auto
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.simulation import fit_collection
     >>> scores = np.random.default_rng(0).beta(2, 5, (6, 25))

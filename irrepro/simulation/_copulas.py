@@ -15,11 +15,6 @@ if TYPE_CHECKING:  # imported where it is used (_margins._pyvinecopulib)
     import pyvinecopulib as pv
 
 
-# --------------------------------------------------------------------------------------------
-# copulas
-# --------------------------------------------------------------------------------------------
-
-
 def pseudo_obs(x: np.ndarray, seed: SeedLike) -> np.ndarray:
     """Pseudo-observations: ranks / (n + 1) per column, ties broken at random."""
     x = np.asarray(x, dtype=np.float64)
@@ -43,11 +38,6 @@ def fit_copula(x, y, *, seed: SeedLike, method: str = "itau") -> pv.Bicop:
     return pv.Bicop.from_data(u, controls=controls)
 
 
-# --------------------------------------------------------------------------------------------
-# pairs
-# --------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, eq=False)
 class PairModel:
     """Two systems' margins (``b`` the baseline, ``e`` the experimental) and their copula."""
@@ -55,11 +45,6 @@ class PairModel:
     b: Margin
     e: Margin
     copula: pv.Bicop
-
-    @property
-    def delta(self) -> float:
-        """The true difference of expected scores, E[e] - E[b]."""
-        return self.e.mean - self.b.mean
 
     def uniforms(self, n_topics: int, trials: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
         """``(trials, n_topics)`` copula draws by conditional inversion (u2 from the inverse h-function of u1)."""

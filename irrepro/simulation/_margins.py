@@ -8,9 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-from .. import parallel
 from ..errors import InputError
-from ..parallel import SeedLike
 
 _GRID = np.linspace(0.0, 1.0, 4097)  # score grid on which continuous margins are tabulated
 _CLIP = 1e-3
@@ -20,11 +18,6 @@ def _pyvinecopulib():
     import pyvinecopulib as pv
 
     return pv
-
-
-# --------------------------------------------------------------------------------------------
-# margins
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,10 +48,6 @@ class Margin:
         # strictly increasing knots (flat stretches of F carry no probability)
         f = self.cdf + np.arange(len(self.cdf)) * 1e-14
         return np.interp(u, f, self.x)
-
-    def sample(self, size, seed: SeedLike) -> np.ndarray:
-        """Scores drawn by inversion: ``ppf`` of seeded uniforms."""
-        return self.ppf(parallel.as_generator(seed).random(size))
 
     def lehmann(self, power: float) -> Margin:
         """CDF ``F^power`` (power >= 1) or ``1 - (1 - F)^b`` (power = -b <= -1); (-1, 1) is refused."""
