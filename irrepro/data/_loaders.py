@@ -75,10 +75,9 @@ def load_runs(
     ------
     DataUnavailable
         A collection whose files cannot be had, unless the stand-in is allowed.
-    DataError
-        A malformed file or object, naming it (and the line).
     irrepro.InputError
-        Own runs without qrels, or a name in ``runs`` that is not there.
+        A malformed file or object (naming it and the line), own runs without qrels, or a name in
+        ``runs`` that is not there.
 
     Notes
     -----
