@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from irrepro import InputError, measures
+from irrepro import InputError
 from irrepro._measure_names import MEASURE_FAMILIES
 from irrepro.measures import parse_measure
 

@@ -12,8 +12,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from ._arrays import _np, _pa_view, _strings
-from ._columns import _dict_parts, _duplicate_line, _duplicate_pair, _encode, _fast_table, _places
+from ._columns import (
+    _dict_parts,
+    _duplicate_line,
+    _duplicate_pair,
+    _encode,
+    _fast_table,
+    _np,
+    _pa_view,
+    _places,
+    _strings,
+)
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._textfiles import _INTEGER, _fspath, _parse_grade, _read_bytes, _rereadable, _slow_pass
 
@@ -211,7 +220,7 @@ def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
-    """Read a TREC qrels file (``topic iteration doc grade``) as trec_eval 10 reads it (the rules are in :func:`load_qrels`'s Notes)."""
+    """Read a TREC qrels file (``topic iteration doc grade``) as trec_eval 10 reads it (the rules: irrepro.data's API page)."""
     import pyarrow as pa
 
     path = _fspath(path)

@@ -13,8 +13,7 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..parallel import _chunks
-from ._arrays import _np, _strings
-from ._columns import _dict_parts
+from ._columns import _dict_parts, _np, _strings
 from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
 
@@ -336,7 +335,7 @@ class RunSet:
     def save(self, path: str | Path, *, record_sha256: bool = False) -> None:
         """Write the arrays and qrels to an ``.npz`` file, atomically (with ``record_sha256``, the
         file's sha256 beside it in ``PATH.sha256``, as the data cache keeps it)."""
-        from ._files import atomic_write
+        from ._fetch import atomic_write
 
         q_topic, q_doc, q_grade = self.qrels._columns
         ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]

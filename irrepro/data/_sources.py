@@ -11,8 +11,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
-from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate
-from ._files import sha256_file
+from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate, sha256_file
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runset import RunSet
 from ._textfiles import _fspath
@@ -105,7 +104,7 @@ def _registry_qrels_file(irds_id: str) -> str | None:
 
 def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
     """Put a known ir_datasets id's verified registry files where the user's ir_datasets looks, so that it never downloads them."""
-    from ._files import _copy_atomic
+    from ._fetch import _copy_atomic
 
     files = IR_DATASETS_FILES.get(irds_id, ())
     if not files:
@@ -174,11 +173,8 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
 
     Notes
     -----
-    A qrels file (``topic iteration doc grade``) is read as trec_eval 10's ``get_qrels.c`` reads
-    it, with :func:`load_runs`' rules for whitespace, gzip, a byte order mark, blank and ``#``
-    lines, binary data and gzip bombs, and: a line has exactly 4 fields (the iteration is
-    ignored); the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits, a negative grade
-    meaning "not judged"; a document judged twice for one topic is refused.
+    A qrels file is read as trec_eval 10 reads it: the rules are under *Run and qrels files* on this
+    module's API reference page.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """The simulated stand-in: runs, qrels and score matrices drawn from a documented generative model,
-used only when a collection's real files cannot be had (every page showing its numbers says so). It
-is meant to *look like* TREC data, not to reproduce any paper's numbers."""
+used only when a collection's real files cannot be had (every page showing its numbers says so),
+meant to *look like* TREC data; and TREC files written from runs."""
 
 from __future__ import annotations
 
@@ -205,9 +205,7 @@ def score_matrix(
 
 
 def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> list:
-    """Write each run of ``runset`` as a TREC run file into ``directory``, and its qrels.
-
-    Scores are the reversed ranks, so the files rank exactly as the RunSet.
+    """Write each run of ``runset`` as a TREC run file into ``directory`` (scores: the reversed ranks), and its qrels.
 
     Parameters
     ----------
@@ -218,8 +216,7 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
     gzip : bool, default False
         Write gzip-compressed files.
     qrels : str or os.PathLike, optional
-        Where the qrels go (default ``directory/qrels.txt``; give a path outside to keep a directory
-        of runs only, as ``irrepro report`` wants).
+        Where the qrels go (default ``directory/qrels.txt``).
 
     Returns
     -------
@@ -276,13 +273,11 @@ def perturbed_archive(
 ) -> list:
     """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as TREC run files.
 
-    An archive to test scale; score it with ``source``'s qrels. Run ``j`` (drawn from child ``j`` of
-    ``seed``: the same whatever ``n_runs`` and ``n_jobs``) fuses run ``j mod S`` of ``source`` (its
-    base) and another drawn at random: per topic, a base document's key is ``log(rank) + sigma * e``,
-    a donor's ``log(rank) + shift + sigma * e`` (``e ~ N(0, 1)`` per document, ``sigma ~ U(0.2, 1.5)``,
-    ``shift ~ U(0, 2)`` per run), a document in both keeps its smaller key, and the list ranked by key
-    is cut to the base's length (a topic the base lacks stays absent). Named ``synthNNNNN-<base>``;
-    scores are the reversed ranks.
+    Run ``j`` (from child ``j`` of ``seed``, whatever ``n_runs`` and ``n_jobs``) fuses run ``j mod S``
+    of ``source`` (its base) and another drawn at random: per topic, a base document's key is
+    ``log(rank) + sigma * e``, a donor's ``log(rank) + shift + sigma * e`` (``e ~ N(0, 1)``, ``sigma ~
+    U(0.2, 1.5)``, ``shift ~ U(0, 2)`` per run), a document in both keeps its smaller key, and the
+    list ranked by key is cut to the base's length. Named ``synthNNNNN-<base>``.
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._measure_names import parse_measure
 from ..data import UNJUDGED, RunSet, ScoreMatrix
-from ..data._arrays import _np, _pa_strings
+from ..data._columns import _np, _pa_strings
 from ..errors import InputError
 from ..escape import plain
 from .aggregates import GM_EPSILON
