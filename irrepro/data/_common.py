@@ -26,8 +26,7 @@ _PRECISIONS = ("float32", "float64")
 class DataUnavailable(InputError, RuntimeError):
     """A data file could be found neither in the cache, nor in the mirror, nor on the network.
 
-    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
-    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``.
+    An :class:`~irrepro.InputError` the user can mend, and a :class:`RuntimeError`.
 
     Examples
     --------

@@ -59,9 +59,9 @@ def load_runs(
     progress : bool, default False
         Progress bars while reading.
     allow_simulated : bool, optional
-        For a collection whose files cannot be had: the simulated stand-in (``source ==
-        "simulated"``, with a :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`;
-        None: ``IRREPRO_ALLOW_SIMULATED``.
+        For a collection whose files cannot be had: the simulated stand-in (with a
+        :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`; None:
+        ``IRREPRO_ALLOW_SIMULATED``.
     precision : {"float32", "float64"}
         How scores are compared when ranking: ``"float32"`` (default: trec_eval <= 9.0.8,
         pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
@@ -221,8 +221,7 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
     measure : str, default "AP"
         One of the collection's ``matrices``.
     allow_simulated : bool, optional
-        When its file cannot be had: the simulated stand-in (with a :class:`SimulatedDataWarning`)
-        rather than :class:`DataUnavailable`; None: ``IRREPRO_ALLOW_SIMULATED``.
+        As for :func:`load_runs`.
 
     Returns
     -------
@@ -232,9 +231,7 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
     Raises
     ------
     irrepro.InputError
-        A measure the collection has no matrix of (also a KeyError).
-    DataUnavailable
-        Its file cannot be had, unless the stand-in is allowed.
+        A measure the collection has no matrix of; its file cannot be had (:class:`DataUnavailable`).
 
     Examples
     --------
@@ -289,11 +286,6 @@ def leaderboard(collection: str) -> pd.DataFrame:
     -------
     pandas.DataFrame
         The leaderboard as NIST publishes it.
-
-    Raises
-    ------
-    irrepro.InputError
-        For a collection without a leaderboard (also a KeyError).
 
     Examples
     --------

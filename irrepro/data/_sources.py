@@ -1,6 +1,7 @@
 """Where a named collection comes from: its real files (irrepro's verified copies, or ir_datasets in
 the user's own home, never a changed environment) or, when those cannot be had and the caller allows
-it, the labelled simulated stand-in of the same shape; the qrels loader."""
+it, the labelled simulated stand-in of the same shape; the qrels and topics
+loaders."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import errno
 import warnings
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
@@ -18,11 +23,7 @@ from ._textfiles import _fspath
 
 
 class SimulatedDataWarning(UserWarning):
-    """A named collection could not be had, so the simulated stand-in was used.
-
-    Issued only when the caller allowed the stand-in (``allow_simulated=True``,
-    ``IRREPRO_ALLOW_SIMULATED=1`` or ``--allow-simulated``); the result's ``source`` is
-    ``"simulated"``.
+    """A named collection could not be had, so the simulated stand-in was used (as the caller allowed).
 
     Examples
     --------
@@ -155,8 +156,7 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     name : str, optional
         A name for the judgments.
     allow_simulated : bool, optional
-        For a collection whose files cannot be had: use the simulated stand-in's qrels (with a
-        :class:`SimulatedDataWarning`) rather than raise; None: ``IRREPRO_ALLOW_SIMULATED``.
+        As for :func:`load_runs`.
 
     Returns
     -------
@@ -165,11 +165,9 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
 
     Raises
     ------
-    DataUnavailable
-        A collection whose files cannot be had (what is missing, how to get it), unless the
-        stand-in is allowed.
     irrepro.InputError
-        A malformed file or object (naming it and the line).
+        A malformed file or object (naming it and the line); a collection whose files cannot be
+        had (:class:`DataUnavailable`), unless the stand-in is allowed.
 
     Notes
     -----
@@ -221,3 +219,16 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     return qrels_from_records(
         ((q.query_id, q.doc_id, int(q.relevance)) for q in ds.qrels_iter()), name or source
     )
+
+
+def load_topics(source: str) -> pd.DataFrame:
+    """The topics (ir_datasets' query fields as columns) of a collection of the book or an ir_datasets id."""
+    if source in COLLECTIONS:
+        irds_id = COLLECTIONS[source].ir_datasets_id
+        if not irds_id:
+            raise InputError(f"collection {source!r} has no topics (it holds score matrices only)")
+        source = irds_id
+    import pandas as pd
+
+    ds = _irds_dataset(source)
+    return pd.DataFrame([q._asdict() for q in ds.queries_iter()])

@@ -50,18 +50,14 @@ def evaluate(
     gains: Mapping[int, float] | Sequence[float] | None = None,
     depth: int | None = None,
 ) -> Evaluation:
-    """Score every run of ``runset`` on every topic for each measure.
-
-    Each ScoreMatrix's ``measure`` is the canonical name; its ``mean()`` is over all the qrels'
-    topics, as ``trec_eval -c`` reports it (:func:`summarize` gives either average, with each
-    measure's own: sums for the counts, geometric means for ``gm_``).
+    """Score every run of ``runset`` on every topic for each measure (:func:`summarize` averages them).
 
     Parameters
     ----------
     runset : irrepro.data.RunSet
         The runs and their qrels (:func:`irrepro.data.load_runs`).
     measures : str or sequence
-        Measure names (see the module's docstring) or ir_measures objects.
+        Measure names or ir_measures objects.
     rel : int
         The lowest relevant grade of binary measures that do not set their own (``AP(rel=2)``;
         trec_eval's ``-l``).
@@ -77,16 +73,12 @@ def evaluate(
 
     Examples
     --------
-    Relevant documents at ranks 1 and 3 of 2: AP = (1/1 + 2/3) / 2.
-
     >>> from irrepro import data, measures
     >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
     >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
     >>> ev = measures.evaluate(runs, ["AP", "P@2"])
-    >>> ev["AP"].scores
+    >>> ev["AP"].scores  # relevant at ranks 1 and 3 of 2: (1/1 + 2/3) / 2
     array([[0.83333333, 0.        ]])
-    >>> ev["P@2"].scores
-    array([[0.5, 0. ]])
     """
     integer = isinstance(depth, (int, np.integer)) and not isinstance(depth, bool)
     if depth is not None and (not integer or depth < 1):
@@ -205,11 +197,9 @@ def _summary(scores, complete: bool, retrieved) -> tuple[tuple, dict[str, np.nda
 
 
 def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
-    """One row per run, one column per measure: trec_eval's summary ("all") line.
+    """One row per run, one column per measure: trec_eval's summary ("all") line, to the last bit.
 
-    Each measure is combined its own way: the mean over topics, the sum for the counts (NumRet,
-    NumRel, NumQ), trec_eval's geometric mean for ``gm_`` measures; in trec_eval's topic order, so
-    that the values are trec_eval's to the last bit.
+    The mean over topics, but the sum for the counts and the geometric mean for ``gm_`` measures.
 
     Parameters
     ----------
@@ -240,9 +230,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
 
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
-    """Long form of per-topic scores: one row per run, measure and topic.
-
-    Ordered by run, measure, topic; ``measure`` is the canonical name.
+    """Long form of per-topic scores: one row per run, measure and topic, in that order.
 
     Parameters
     ----------
@@ -289,17 +277,13 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retrieved=None) -> dict:
     """Per-topic scores as nested dicts, keyed by run first.
 
-    * ``form="pytrec_eval"``: ``{run: {query_id: {measure: value}}}``, each run's part what
-      ``pytrec_eval.RelevanceEvaluator.evaluate`` returns (with irrepro's measure names);
-    * ``form="ranx"``: ``{run: {measure: {query_id: value}}}``, each run's part shaped as ranx's
-      ``Run.scores``.
-
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
         What ``evaluate`` returned.
     form : {"pytrec_eval", "ranx"}
-        The nesting (see above).
+        ``{run: {query_id: {measure: value}}}`` as ``pytrec_eval.RelevanceEvaluator.evaluate``
+        gives, or ``{run: {measure: {query_id: value}}}`` as ranx's ``Run.scores``.
     complete : bool
         Every qrels topic, or only those each run retrieved for.
     retrieved : numpy.ndarray or None
@@ -387,11 +371,8 @@ def to_trec_eval(
 
     For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
     when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
-    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the module). Measures
-    named as ``irrepro.measures.trec_eval_name`` names them under ``-l rel`` in trec_eval's
-    order; a measure trec_eval lacks at that level keeps irrepro's name and comes last. Topics in
-    trec_eval's order (by the bytes of their ids); no per-topic line of ``num_q`` and the
-    geometric means.
+    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the API page). A
+    measure trec_eval lacks at level ``rel`` keeps irrepro's name and comes last.
 
     Parameters
     ----------
