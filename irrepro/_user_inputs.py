@@ -69,7 +69,7 @@ def load(
 
     Raises
     ------
-    irrepro.data.DataError
+    irrepro.InputError
         A run file that cannot be read (naming file, line and problem), or a run matching no
         qrels topic (naming its file).
     FileNotFoundError

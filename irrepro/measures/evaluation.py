@@ -14,9 +14,10 @@ from ..data import UNJUDGED, RunSet, ScoreMatrix
 from ..data._columns import _np, _pa_strings
 from ..errors import InputError
 from ..escape import plain
+from . import kernel
 from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _POOLED, _blocks, _check_err, _run_kernel, _specs
+from .kernel import _POOLED, _check_err, _run_kernel, _specs
 from .trec_names import _trec_eval_key, trec_eval_name
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
@@ -90,7 +91,8 @@ def evaluate(
     if any(s.family == "ERR" for s in specs):
         _check_err(judg, topics)
     fix = _pooled_fix(runset, judg, topics, any(s.family == "infAP" for s in specs))
-    out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
+    blocks = runset.iter_blocks(max_cells=kernel._CHUNK_CELLS, depth=depth)
+    out, retrieved = _run_kernel(blocks, T, specs, judg, gains, S * T, fix)
     names = tuple(runset.runs), tuple(topics)
     mats = {
         s.name: ScoreMatrix(out[s.name].reshape(S, T), *names, s.name, runset.name, runset.source)

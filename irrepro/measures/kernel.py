@@ -178,7 +178,7 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     if isinstance(grades, RunSet):
         S, T = len(grades.runs), len(grades.topics)
         out = np.zeros(S * T)
-        for index, block in _blocks(grades):
+        for index, block in grades.iter_blocks(max_cells=_CHUNK_CELLS):
             out[index] = rbp_residual(block, p)
         return out.reshape(S, T)
     g = np.asarray(grades)
@@ -186,12 +186,6 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     length = (g != PAD).sum(axis=-1)
     unjudged = (g < 0) & (g != PAD)
     return (unjudged * w).sum(axis=-1) + p ** length.astype(np.float64)
-
-
-def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
-    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``)."""
-    max_cells = _CHUNK_CELLS if max_cells is None else max_cells
-    yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
 
 
 def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
