@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._text import few
-from .data._files import _umask
+from .data._fetch import _umask
 
 try:  # a running report holds a lock on its temporary directory (POSIX)
     import fcntl

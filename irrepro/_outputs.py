@@ -43,7 +43,7 @@ from ._manifest import (
     temp_stem,
 )
 from ._text import few, shown
-from .data._files import _umask
+from .data._fetch import _umask
 from .errors import InputError, OutputError
 
 __all__ = ["check_dir", "check_file", "write_dir", "write_file"]

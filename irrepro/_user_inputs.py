@@ -45,7 +45,7 @@ def load(
 
     Read by :func:`irrepro.data.load_runs`. Real data or an error: a collection's simulated stand-in is used only with
     ``allow_simulated=True``, and then ``Inputs.simulated`` says so. A run none of whose topics is
-    a topic of the qrels raises :class:`~irrepro.data.DataError` naming its file. ``precision``:
+    a topic of the qrels raises ``irrepro.data.DataError`` naming its file. ``precision``:
     rank scores as ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval, NIST's leaderboards; the
     default) or ``"float64"`` (trec_eval 10).
 
@@ -69,7 +69,7 @@ def load(
 
     Raises
     ------
-    irrepro.data.DataError
+    irrepro.InputError
         A run file that cannot be read (naming file, line and problem), or a run matching no
         qrels topic (naming its file).
     FileNotFoundError

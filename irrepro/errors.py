@@ -1,7 +1,7 @@
 """The one exception type for what a user can fix.
 
 :class:`InputError` is raised for every problem a user can mend - a malformed file (its subclass
-:class:`irrepro.data.DataError` names file, line and problem), a parameter out of range, an
+``irrepro.data.DataError`` names file, line and problem), a parameter out of range, an
 unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
 :class:`ValueError`; its subclasses are also the built-in type of their kind:
 ``UnknownNameError`` (a :class:`KeyError`), ``InputTypeError`` (a :class:`TypeError`),

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from irrepro import data
-from irrepro.data import _fetch, _files, _loaders
+from irrepro.data import _fetch, _loaders
 
 COLL = data.get_collection("trec-covid-round1")  # only its file list (the cache key) is used
 
@@ -83,13 +83,13 @@ def test_a_tampered_cached_run_set_is_rebuilt_with_a_warning_naming_it(isolated_
     expected = re.escape(str(path)) + r" does not match its recorded sha256.*rebuilding"
     with pytest.warns(UserWarning, match=expected):
         assert _loaders._cached_runset(COLL) is None  # never the tampered grades
-    assert not path.exists() and not _files.sha256_record(path).exists()
+    assert not path.exists() and not _fetch.sha256_record(path).exists()
 
 
 def test_a_cached_run_set_without_its_record_is_rebuilt(isolated_data):
     _loaders._store_runset(data.synthetic.runs(2, 4, list_length=10, seed=1), COLL)
     path = data._runset_cache_path(COLL)
-    _files.sha256_record(path).unlink()
+    _fetch.sha256_record(path).unlink()
     with pytest.warns(UserWarning, match=re.escape(str(path)) + r" has no recorded sha256"):
         assert _loaders._cached_runset(COLL) is None
     assert not path.exists()
@@ -103,14 +103,14 @@ def test_load_runs_rebuilds_a_tampered_cache_from_the_run_files(mirror, tmp_path
     with pytest.warns(UserWarning, match="does not match its recorded sha256"):
         again = data.load_runs("trec-covid-round1")
     np.testing.assert_array_equal(again.flat_grades, first.flat_grades)
-    assert _files.recorded_sha256_problem(path) is None  # rebuilt, with a new record
+    assert _fetch.recorded_sha256_problem(path) is None  # rebuilt, with a new record
 
 
 def test_the_record_is_sha256sums_format_of_the_file_written(tmp_path):
     dst = tmp_path / "x.bin"
-    _files.atomic_write(dst, lambda t: Path(t).write_bytes(b"abc"), record_sha256=True)
-    assert _files.sha256_record(dst).read_text() == f"{hashlib.sha256(b'abc').hexdigest()}  x.bin\n"
-    assert _files.recorded_sha256_problem(dst) is None
+    _fetch.atomic_write(dst, lambda t: Path(t).write_bytes(b"abc"), record_sha256=True)
+    assert _fetch.sha256_record(dst).read_text() == f"{hashlib.sha256(b'abc').hexdigest()}  x.bin\n"
+    assert _fetch.recorded_sha256_problem(dst) is None
 
 
 # -- modes follow the umask --------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_cache_files_get_the_mode_the_umask_gives(fake_entry, umask, mask, mode)
     copied = data.locate(rel)  # copied from the mirror
     _loaders._store_runset(data.synthetic.runs(2, 3, list_length=10, seed=1), COLL)
     derived = data._runset_cache_path(COLL)
-    for path in (copied, derived, _files.sha256_record(derived)):
+    for path in (copied, derived, _fetch.sha256_record(derived)):
         assert _mode(path) == mode, path
 
 
@@ -161,7 +161,7 @@ def _disk_full(src, dst, *a, **kw):
 
 def test_a_full_disk_while_copying_from_the_mirror_names_the_cache(fake_entry, monkeypatch):
     rel, src = fake_entry
-    monkeypatch.setattr(_files.shutil, "copyfile", _disk_full)  # the copy from the mirror
+    monkeypatch.setattr(_fetch.shutil, "copyfile", _disk_full)  # the copy from the mirror
     with pytest.raises(data.CacheError) as err:
         data.locate(rel)
     msg = str(err.value)

@@ -534,7 +534,7 @@ def test_unusual_but_valid_files_score_as_trec_eval_scores_the_plain_ones(tmp_pa
 def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
     """Random layouts (whitespace, blank and comment lines, extra fields, CRLF): the fast
     columnar pass and the line-by-line pass give the same run, equal to a literal split."""
-    from irrepro.data import _runfiles
+    from irrepro.data import _runs
 
     rng = np.random.default_rng(5)
     ws = [" ", "\t", "  ", " \t", "\t\t", "\x0b", "\x0c"]
@@ -561,8 +561,8 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
         raw = (end.join(lines) + (end if trial % 2 else "")).encode()
         p = tmp_path / f"r{trial}"
         p.write_bytes(raw)
-        fast = _runfiles._parse_run(p)
-        slow = _runfiles._parse_run_slow(raw, p)
+        fast = _runs._parse_run(p)
+        slow = _runs._parse_run_slow(raw, p)
         for cols in (fast, slow):
             got = dict(zip(cols.frame()[["topic", "doc"]].itertuples(index=False, name=None), cols.score))
             assert got == expect and cols.name == "tag", (trial, raw[:200])
@@ -570,7 +570,7 @@ def test_the_fast_reader_and_the_line_reader_agree_on_any_layout(tmp_path):
 
 def test_float_syntax_of_the_two_passes_is_the_same():
     """Scores the fast pass (pyarrow) accepts are the ones the line pass accepts, same values."""
-    from irrepro.data import _runfiles
+    from irrepro.data import _runs
 
     good = ["1", "-1", "+1.5", ".5", "5.", "1e5", "1E+05", "-2.5e-3", "00012", "0", "-0"]
     bad = [
@@ -592,10 +592,10 @@ def test_float_syntax_of_the_two_passes_is_the_same():
     for s in good + bad:
         text = f"1 Q0 a 1 {s} t\n".encode()
         try:
-            slow = _runfiles._parse_run_slow(text, "x").score[0]
+            slow = _runs._parse_run_slow(text, "x").score[0]
         except DataError:
             slow = None
-        fast = _runfiles._parse_run_fast([text], Path("x"))
+        fast = _runs._parse_run_fast([text], Path("x"))
         fast = fast.score[0] if fast is not None else None
         assert (slow is None) == (s in bad) and fast == slow, s
 
@@ -1101,7 +1101,7 @@ def test_every_way_of_ranking_gives_trec_evals_order():
     scores' ranks among the run's distinct scores in its place where it does not (always at
     float64); by three keys beyond that: each the order of a plain sort - topic, score descending
     (as C float or double), document code descending - on lists full of ties."""
-    from irrepro.data import _arrays, _runfiles, _runs
+    from irrepro.data import _columns, _runs
 
     rng = np.random.default_rng(3)
     n, T = 3000, 7
@@ -1111,12 +1111,12 @@ def test_every_way_of_ranking_gives_trec_evals_order():
         at = np.flatnonzero(t_idx == t)
         d_idx[at] = rng.permutation(n)[: len(at)]
     score = rng.choice([0.5, 1.0, 1.00000001, 2.0, -0.0, 0.0, 3.25], n) + rng.choice([0, 1e-9], n)
-    topics = _arrays._pa_strings([str(t) for t in range(T)])
+    topics = _columns._pa_strings([str(t) for t in range(T)])
     for precision, dtype in (("float32", np.float32), ("float64", np.float64)):
         s = score.astype(dtype) + dtype(0)  # (-0.0 ties with 0.0)
         want = sorted(range(n), key=lambda i: (t_idx[i], -s[i], -d_idx[i]))
         for V in (n, 1 << 40, 1 << 62):  # packed; by score ranks; three keys
-            cols = [_runfiles._RunCols("r", "", topics, t_idx, None, d_idx, score)]  # (taken by the ranking)
+            cols = [_runs._RunCols("r", "", topics, t_idx, None, d_idx, score)]  # (taken by the ranking)
             r = _runs._rank_run(cols, 0, np.arange(n, dtype=np.int32), V, topics, precision)
             assert cols == [None]
             assert r.t.tolist() == t_idx[want].tolist() and r.docs.tolist() == d_idx[want].tolist(), (

@@ -286,7 +286,7 @@ def test_a_run_read_a_piece_at_a_time_is_the_run_read_whole(tmp_path, monkeypatc
     slow pass reads whole, plain or gzipped, from a file or a pipe, with a byte order mark, CRLF
     line ends, comments and blank lines; and the slow pass's errors, naming the line, for what
     only a later piece shows (the tag changes, a document repeats in a topic, a NUL byte)."""
-    from irrepro.data import _runfiles, _textfiles
+    from irrepro.data import _runs, _textfiles
 
     rng = np.random.default_rng(5)
     lines = [f"{t} Q0 doc{rng.integers(0, 10**6)}-{i} {i} {rng.choice([1.5, 2.0, 0.25])} tag"
@@ -295,7 +295,7 @@ def test_a_run_read_a_piece_at_a_time_is_the_run_read_whole(tmp_path, monkeypatc
     p = tmp_path / "run.txt"
     p.write_text(text, encoding="utf-8")
     (tmp_path / "run.gz").write_bytes(gzip.compress(text.encode()))
-    slow = _runfiles._parse_run_slow(text.encode()[3:], p).frame()  # (the mark is not data)
+    slow = _runs._parse_run_slow(text.encode()[3:], p).frame()  # (the mark is not data)
 
     def same(frame):
         key = ["topic", "doc"]

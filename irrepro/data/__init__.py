@@ -15,7 +15,7 @@ files are put where the user's ir_datasets looks before asking it).
 from __future__ import annotations
 
 from ._collections import COLLECTIONS, fetch, get_collection, status  # noqa: F401
-from ._common import PAD, UNJUDGED, DataError
+from ._common import PAD, UNJUDGED, DataError  # noqa: F401
 from ._fetch import CacheError, DataUnavailable, cache_dir, locate, mirror_dir, registry, where  # noqa: F401
 
 # not public, imported here by other packages, the CLI, the tests and the benchmarks: COLLECTIONS,
@@ -31,7 +31,6 @@ from ._sources import SimulatedDataWarning, _registry_qrels_file, load_qrels  # 
 from .emulate import pool_documents, pool_qrels, thin_qrels, trec6_relevant  # noqa: F401
 
 __all__ = [
-    "DataError",
     "DataUnavailable",
     "PAD",
     "UNJUDGED",

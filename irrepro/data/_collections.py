@@ -218,9 +218,7 @@ def get_collection(name: str) -> Collection:
 
 
 def status(collections: Sequence[str] | None = None) -> pd.DataFrame:
-    """Where each collection's files are found now, and whether all are verified.
-
-    Nothing is downloaded or copied.
+    """Where each collection's files are found now (nothing is downloaded or copied), and whether all are verified.
 
     Parameters
     ----------
@@ -271,12 +269,7 @@ def fetch(names: str | Sequence[str] = "all", *, progress: bool = True) -> list[
     Returns
     -------
     list of pathlib.Path
-        The verified files in the cache.
-
-    Raises
-    ------
-    DataUnavailable
-        A file that can be had neither from the mirror nor from the network.
+        The verified files in the cache (:class:`DataUnavailable` for one that cannot be had).
 
     Examples
     --------

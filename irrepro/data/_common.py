@@ -1,4 +1,4 @@
-"""What every reader of the data layer shares: the grade codes, :class:`DataError` (file, line,
+"""What every reader of the data layer shares: the grade codes, ``DataError`` (file, line,
 problem), the order of topic ids, and the helpers that name the rows of a user's table."""
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ _PRECISIONS = ("float32", "float64")
 class DataUnavailable(InputError, RuntimeError):
     """A data file could be found neither in the cache, nor in the mirror, nor on the network.
 
-    The user can mend it (set ``IRREPRO_MIRROR``, go online, fix ``IRREPRO_CACHE``), so it is an
-    :class:`~irrepro.InputError`; it stays a :class:`RuntimeError` for ``except RuntimeError``.
+    An :class:`~irrepro.InputError` the user can mend, and a :class:`RuntimeError`.
 
     Examples
     --------
@@ -43,25 +42,7 @@ class CacheError(DataUnavailable):
 
 
 class DataError(InputError):
-    """Malformed input: the message names the file, the line (1-based) and the problem.
-
-    An :class:`irrepro.InputError`: the command line prints it as one line and exits with 2.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-    line : int or None
-        The 1-based line, or None for the whole file.
-    problem : str
-        What is wrong.
-
-    Examples
-    --------
-    >>> from irrepro.data import DataError
-    >>> str(DataError("run.txt", 3, "the score 'high' is not a number"))
-    "run.txt, line 3: the score 'high' is not a number"
-    """
+    """Malformed input (an InputError): the message names the file, the 1-based line (None: the whole file) and the problem."""
 
     def __init__(self, path, line, problem):
         self.path, self.line, self.problem = str(path), line, problem

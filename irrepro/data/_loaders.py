@@ -47,7 +47,7 @@ def load_runs(
     source : str, os.PathLike, list, dict, pandas.DataFrame or ranx.Run
         One of: a collection name of the book (``"trec-covid-round5"``; its qrels come with it); a
         directory of TREC run files, one run file, or a list of run files (plain or gzip; read
-        concurrently, with trec_eval's conventions: see Notes); a DataFrame with
+        concurrently, as trec_eval reads them: see Notes); a DataFrame with
         ir_measures' columns (``query_id, doc_id, score``) or PyTerrier's (``qid, docno, score``),
         where a ``name`` column splits it into several runs; a pytrec_eval-style dict
         ``{qid: {docno: score}}``, or a ranx ``Run``; a list of such objects, or a dict
@@ -59,9 +59,9 @@ def load_runs(
     progress : bool, default False
         Progress bars while reading.
     allow_simulated : bool, optional
-        For a collection whose files cannot be had: the simulated stand-in (``source ==
-        "simulated"``, with a :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`;
-        None: ``IRREPRO_ALLOW_SIMULATED``.
+        For a collection whose files cannot be had: the simulated stand-in (with a
+        :class:`SimulatedDataWarning`) rather than :class:`DataUnavailable`; None:
+        ``IRREPRO_ALLOW_SIMULATED``.
     precision : {"float32", "float64"}
         How scores are compared when ranking: ``"float32"`` (default: trec_eval <= 9.0.8,
         pytrec_eval and NIST's official scores) or ``"float64"`` (trec_eval 10).
@@ -75,37 +75,14 @@ def load_runs(
     ------
     DataUnavailable
         A collection whose files cannot be had, unless the stand-in is allowed.
-    DataError
-        A malformed file or object, naming it (and the line).
     irrepro.InputError
-        Own runs without qrels, or a name in ``runs`` that is not there.
+        A malformed file or object (naming it and the line), own runs without qrels, or a name in
+        ``runs`` that is not there.
 
     Notes
     -----
-    A run file (``topic Q0 doc rank score tag``) is read as trec_eval 10's ``get_trec_results.c``
-    reads it; a regular file, a pipe or FIFO, ``/dev/stdin`` or a ``/dev/fd/N`` path (bash's
-    ``<(zcat run.gz)``), plain or gzip-compressed (detected by content, not by name):
-
-    * Fields are separated by any run of whitespace (space, tab, ``\r``, ``\v``, ``\f``); a
-      line ends at ``\n`` (Windows ``\r\n`` line ends are fine). Text is UTF-8, and a byte order
-      mark at the start is dropped, so that the file scores as the same file without it (trec_eval
-      makes it part of the first line's topic id, a topic the qrels lack: the run's first topic
-      loses its first document).
-    * Blank lines (empty or whitespace only) are skipped anywhere, a trailing one included.
-    * A line whose first non-blank character is ``#`` is a comment and is skipped.
-    * A line has at least 6 fields; fields after the 6th are ignored, as are the second (``Q0``)
-      and the fourth (the rank): trec_eval ranks by score.
-    * The score must be a finite decimal number (``12``, ``-0.5``, ``1.5e-3``): trec_eval's
-      ``atof`` would read ``high`` or ``1.5abc`` silently as 0 or 1.5; irrepro refuses them.
-    * A file holds one run, named by its tag: a file whose tag changes is refused at the line
-      where it changes (trec_eval names the run by the last line's tag without checking).
-    * A document twice in one topic is refused, as trec_eval refuses it.
-
-    The file is read in bounded pieces: a NUL byte (a binary or sparse file) is refused where it is
-    met, and gzip data decompressing to more than ``GZIP_MAX_RATIO`` (100) times its size (+1 MiB) is
-    refused as a decompression bomb. A fast columnar reader (pyarrow's CSV reader) reads the file;
-    when it meets anything unusual, a line-by-line pass of the same conventions reads it instead,
-    and names the offending line.
+    Run files are read as trec_eval 10 reads them, a malformed line refused by file and line: the
+    rules are under *Run and qrels files* on this module's API reference page.
 
     Examples
     --------
@@ -210,7 +187,7 @@ def _runset_cache_path(coll: Collection) -> Path:
 
 
 def _cached_runset(coll: Collection) -> RunSet | None:
-    from ._files import recorded_sha256_problem, sha256_record
+    from ._fetch import recorded_sha256_problem, sha256_record
 
     path = _runset_cache_path(coll)
     if not path.exists():
@@ -244,8 +221,7 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
     measure : str, default "AP"
         One of the collection's ``matrices``.
     allow_simulated : bool, optional
-        When its file cannot be had: the simulated stand-in (with a :class:`SimulatedDataWarning`)
-        rather than :class:`DataUnavailable`; None: ``IRREPRO_ALLOW_SIMULATED``.
+        As for :func:`load_runs`.
 
     Returns
     -------
@@ -255,9 +231,7 @@ def load_matrix(collection: str, measure: str = "AP", *, allow_simulated: bool |
     Raises
     ------
     irrepro.InputError
-        A measure the collection has no matrix of (also a KeyError).
-    DataUnavailable
-        Its file cannot be had, unless the stand-in is allowed.
+        A measure the collection has no matrix of; its file cannot be had (:class:`DataUnavailable`).
 
     Examples
     --------
@@ -312,11 +286,6 @@ def leaderboard(collection: str) -> pd.DataFrame:
     -------
     pandas.DataFrame
         The leaderboard as NIST publishes it.
-
-    Raises
-    ------
-    irrepro.InputError
-        For a collection without a leaderboard (also a KeyError).
 
     Examples
     --------

@@ -12,8 +12,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError, InputTypeError
-from ._arrays import _np, _pa_view, _strings
-from ._columns import _dict_parts, _duplicate_line, _duplicate_pair, _encode, _fast_table, _places
+from ._columns import (
+    _dict_parts,
+    _duplicate_line,
+    _duplicate_pair,
+    _encode,
+    _fast_table,
+    _np,
+    _pa_view,
+    _places,
+    _strings,
+)
 from ._common import _GRADE_MAX, _GRADE_MIN, MAX_DENSE_GRADE, DataError, _pd, _rows_named, _show, topic_order
 from ._textfiles import _INTEGER, _fspath, _parse_grade, _read_bytes, _rereadable, _slow_pass
 
@@ -55,14 +64,12 @@ class _CodedColumns(_SequenceABC):
 class Qrels:
     """Graded relevance judgments: one (topic, doc, grade) per line of the qrels.
 
-    As in trec_eval, a negative grade (TREC-COVID has two -1 lines; other tracks use -1/-2 for spam or
-    unjudgeable documents) is neither relevant nor judged non-relevant: it counts as unjudged.
+    As in trec_eval, a negative grade is neither relevant nor judged non-relevant: it counts as unjudged.
 
     Parameters
     ----------
     table : pandas.DataFrame, optional
-        Columns topic (str), doc (str) and grade (int64). Give it or ``columns``; :attr:`table` is
-        built on first use from columns (the evaluation path needs no pandas).
+        Columns topic (str), doc (str) and grade (int64); or give ``columns``.
     name : str, optional
         A name for the judgments.
     source : str, optional
@@ -149,9 +156,8 @@ class Qrels:
         return self._reorder(per, topics)
 
     def grade_levels(self, topics: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``(levels, counts)``: the distinct grades >= 0 of the qrels, ascending (int64), and
-        ``(topics, len(levels))`` counts of judged documents per topic and grade. Memory follows
-        the number of distinct grades, whatever their values (a grade of 10**9 costs one column)."""
+        """``(levels, counts)``: the distinct grades >= 0, ascending, and ``(topics, len(levels))``
+        counts of judged documents per topic and grade."""
         g = self._columns[2]
         judged = g >= 0
         levels, li = np.unique(g[judged], return_inverse=True)
@@ -161,10 +167,8 @@ class Qrels:
         return levels.astype(np.int64), self._reorder(per, topics)
 
     def grade_counts(self, topics: Sequence[str] | None = None) -> np.ndarray:
-        """``(topics, max_grade + 1)`` counts of judged documents per grade 0..max_grade (negative
-        grades are not judgments and are not counted). Column ``g`` is grade ``g``, so the width
-        follows the largest grade: qrels whose largest grade exceeds ``MAX_DENSE_GRADE`` (1000) are
-        refused with an InputError (use :meth:`grade_levels`, which counts the distinct grades)."""
+        """``(topics, max_grade + 1)`` counts of judged documents per grade 0..max_grade; an
+        InputError above ``MAX_DENSE_GRADE`` (1000) (:meth:`grade_levels` counts distinct grades)."""
         if self.max_grade > MAX_DENSE_GRADE:
             raise InputError(
                 f"qrels {self.name!r}: the largest grade is {self.max_grade}; grade_counts has one "
@@ -211,7 +215,7 @@ def _coded_qrels(cols: _CodedColumns, name: str, source: str = "") -> Qrels:
 
 
 def read_qrels(path: str | Path, name: str | None = None) -> Qrels:
-    """Read a TREC qrels file (``topic iteration doc grade``) as trec_eval 10 reads it (the rules are in :func:`load_qrels`'s Notes)."""
+    """Read a TREC qrels file (``topic iteration doc grade``) as trec_eval 10 reads it (the rules: irrepro.data's API page)."""
     import pyarrow as pa
 
     path = _fspath(path)

@@ -13,8 +13,7 @@ import numpy as np
 
 from ..errors import InputError, UnknownNameError
 from ..parallel import _chunks
-from ._arrays import _np, _strings
-from ._columns import _dict_parts
+from ._columns import _dict_parts, _np, _strings
 from ._common import PAD, UNJUDGED, _pd
 from ._qrels import Qrels
 
@@ -64,8 +63,7 @@ class _OnFirstUse:
 class RunSet:
     """A set of runs over the same topics, stored ragged, in trec_eval's rank order.
 
-    One flat array of every ranked list, with offsets: memory follows the number of retrieved
-    documents. Built by :func:`~irrepro.data.load_runs`.
+    One flat array of every ranked list, with offsets (built by :func:`~irrepro.data.load_runs`).
 
     Attributes
     ----------
@@ -81,22 +79,14 @@ class RunSet:
     flat_docs : int32 array (N,)
         Index of each retrieved document's id in ``vocab``.
     vocab : array of str
-        Document ids of runs and qrels, sorted (code order is the ids' byte order).
-        ``flat_docs`` and ``vocab`` may be given as ``Deferred`` values, made when first
-        read (:func:`~irrepro.data.load_runs` does: evaluating needs neither, and sorting the
-        ids of a large qrels costs more than reading it).
+        Document ids of runs and qrels in byte order (with ``flat_docs``, may be given as
+        ``Deferred`` values, made when first read).
     qrels : Qrels
     name, source : str
         The collection name and where its files came from (``"simulated"`` for the stand-in).
     ignored_topics : dict run -> tuple of topics in the run but not in the qrels (not evaluated,
         as trec_eval does).
     precision : ``"float32"`` or ``"float64"``, how scores were compared when ranking.
-
-    Notes
-    -----
-    ``lengths`` (S, T), and the dense ``grades`` / ``doc_codes`` (S, T, K) arrays (K the longest
-    list, padded with ``PAD`` / -1) are derived on demand: use :meth:`iter_blocks` for work whose
-    memory must follow the number of lines.
 
     Examples
     --------
@@ -106,8 +96,6 @@ class RunSet:
     >>> rs.runs, rs.topics, rs.lengths
     (('a', 'b'), ('1',), array([[2],
            [1]]))
-    >>> list(rs.doc_ids(0, 0)), rs.subset(runs=["b"]).runs
-    (['d1', 'd2'], ('b',))
     """
 
     runs: tuple[str, ...]
@@ -163,8 +151,7 @@ class RunSet:
 
     @cached_property
     def grades(self) -> np.ndarray:
-        """Dense int32 (S, T, K): the grade at each rank, ``PAD`` (-2) past the end of a list.
-        Built on demand (and kept); memory is S x T x the longest list."""
+        """Dense int32 (S, T, K): the grade at each rank, ``PAD`` (-2) past the end of a list (kept)."""
         return self._dense(self.flat_grades, PAD)
 
     @cached_property
@@ -173,10 +160,9 @@ class RunSet:
         return self._dense(self.flat_docs, -1)
 
     def iter_blocks(self, max_cells: int = 1 << 20, depth: int | None = None):
-        """Yield ``(index, block)`` covering every list exactly once: ``index`` int64 (n,) flat
-        list indices ``s*T + t``, ``block`` int32 (n, k) grades padded with ``PAD``, k >= 1.
-        Lists are grouped by length so that n*k stays near ``max_cells`` (a single longer list
-        gets a block of its own); ``depth`` cuts every list at that rank (trec_eval ``-M``)."""
+        """Yield ``(index, block)`` covering every list once: flat list indices ``s*T + t`` (n,) and
+        their grades (n, k) padded with ``PAD``, lists grouped by length so that n*k stays near
+        ``max_cells``; ``depth`` cuts every list at that rank (trec_eval ``-M``)."""
         if depth is not None and depth < 1:
             raise InputError("depth must be >= 1")
         return self._blocks(self.flat_grades, PAD, max_cells, depth)
@@ -223,11 +209,8 @@ class RunSet:
         )
 
     def with_qrels(self, qrels: Qrels) -> RunSet:
-        """The same ranked lists judged by other qrels of the same topics (e.g. the thinned or
-        pooled qrels of :mod:`irrepro.data.emulate`): every retrieved document's grade is looked
-        up in ``qrels`` (``UNJUDGED`` when it has no judgment there); a judged document no run
-        retrieved counts in R only. The qrels must have exactly the run set's topics (a
-        ValueError names the difference; ``subset(topics=...)`` first to judge fewer)."""
+        """The same ranked lists judged by other qrels of exactly the same topics (e.g. those of
+        :mod:`irrepro.data.emulate`), ``UNJUDGED`` where they have no judgment."""
         extra = sorted(set(qrels.topics) - set(self.topics))
         lack = sorted(set(self.topics) - set(qrels.topics))
         if extra or lack:
@@ -265,8 +248,7 @@ class RunSet:
         return self.grades >= rel
 
     def relevant_positions(self, rel: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        """``(list_index, rank)`` (int64, 0-based ranks) of every retrieved document with grade
-        >= ``rel``, lists in order (``s*T + t``) and ranks ascending within a list."""
+        """``(list index s*T + t, 0-based rank)`` of every retrieved document with grade >= ``rel``, in order."""
         hit = np.flatnonzero(self.flat_grades >= rel)
         lists = np.searchsorted(self.offsets, hit, side="right") - 1
         return lists.astype(np.int64), (hit - self.offsets[lists]).astype(np.int64)
@@ -277,9 +259,8 @@ class RunSet:
         return self.vocab[self.flat_docs[self.offsets[i] : self.offsets[i + 1]]]
 
     def coverage(self) -> pd.DataFrame:
-        """One row per run: ``topics`` (of the qrels), ``retrieved`` (qrels topics with at least
-        one document; the others score 0 under trec_eval -c), ``missing`` (those topic ids) and
-        ``ignored`` (the run's topics absent from the qrels, not evaluated)."""
+        """One row per run: ``topics`` (of the qrels), ``retrieved`` (those with a document),
+        ``missing`` (the others' ids) and ``ignored`` (the run's topics the qrels lack)."""
         return _pd().DataFrame(self._coverage(), columns=["run", "topics", "retrieved", "missing", "ignored"])
 
     def _coverage(self) -> list[dict]:
@@ -321,8 +302,7 @@ class RunSet:
         )
 
     def run_dict(self, s: int) -> dict[str, dict[str, float]]:
-        """Run ``s`` in pytrec_eval's form ``{topic: {doc: score}}`` with scores that reproduce
-        this ranking (descending from the list length)."""
+        """Run ``s`` as pytrec_eval's ``{topic: {doc: score}}``, scores reproducing this ranking."""
         out = {}
         for t, topic in enumerate(self.topics):
             docs = self.doc_ids(s, t)
@@ -334,9 +314,8 @@ class RunSet:
         return self.offsets.nbytes + self.flat_grades.nbytes + self.flat_docs.nbytes
 
     def save(self, path: str | Path, *, record_sha256: bool = False) -> None:
-        """Write the arrays and qrels to an ``.npz`` file, atomically (with ``record_sha256``, the
-        file's sha256 beside it in ``PATH.sha256``, as the data cache keeps it)."""
-        from ._files import atomic_write
+        """Write the arrays and qrels to an ``.npz`` file atomically (``record_sha256``: its sha256 beside it)."""
+        from ._fetch import atomic_write
 
         q_topic, q_doc, q_grade = self.qrels._columns
         ignored = [(r, t) for r, ts in self.ignored_topics.items() for t in ts]

@@ -16,19 +16,14 @@ if TYPE_CHECKING:
 
 from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
-from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate
-from ._files import sha256_file
+from ._fetch import CacheError, DataUnavailable, _env_flag, is_offline, locate, sha256_file
 from ._qrels import Qrels, qrels_from_records, read_qrels
 from ._runset import RunSet
 from ._textfiles import _fspath
 
 
 class SimulatedDataWarning(UserWarning):
-    """A named collection could not be had, so the simulated stand-in was used.
-
-    Issued only when the caller allowed the stand-in (``allow_simulated=True``,
-    ``IRREPRO_ALLOW_SIMULATED=1`` or ``--allow-simulated``); the result's ``source`` is
-    ``"simulated"``.
+    """A named collection could not be had, so the simulated stand-in was used (as the caller allowed).
 
     Examples
     --------
@@ -110,7 +105,7 @@ def _registry_qrels_file(irds_id: str) -> str | None:
 
 def _prepare_ir_datasets(irds_id: str, progress: bool = False) -> None:
     """Put a known ir_datasets id's verified registry files where the user's ir_datasets looks, so that it never downloads them."""
-    from ._files import _copy_atomic
+    from ._fetch import _copy_atomic
 
     files = IR_DATASETS_FILES.get(irds_id, ())
     if not files:
@@ -161,8 +156,7 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     name : str, optional
         A name for the judgments.
     allow_simulated : bool, optional
-        For a collection whose files cannot be had: use the simulated stand-in's qrels (with a
-        :class:`SimulatedDataWarning`) rather than raise; None: ``IRREPRO_ALLOW_SIMULATED``.
+        As for :func:`load_runs`.
 
     Returns
     -------
@@ -171,19 +165,14 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
 
     Raises
     ------
-    DataUnavailable
-        A collection whose files cannot be had (what is missing, how to get it), unless the
-        stand-in is allowed.
-    DataError
-        A malformed file or object.
+    irrepro.InputError
+        A malformed file or object (naming it and the line); a collection whose files cannot be
+        had (:class:`DataUnavailable`), unless the stand-in is allowed.
 
     Notes
     -----
-    A qrels file (``topic iteration doc grade``) is read as trec_eval 10's ``get_qrels.c`` reads
-    it, with :func:`load_runs`' rules for whitespace, gzip, a byte order mark, blank and ``#``
-    lines, binary data and gzip bombs, and: a line has exactly 4 fields (the iteration is
-    ignored); the grade is an integer (``2``, ``-1``, ``2.0``) that fits 32 bits, a negative grade
-    meaning "not judged"; a document judged twice for one topic is refused.
+    A qrels file is read as trec_eval 10 reads it: the rules are under *Run and qrels files* on this
+    module's API reference page.
 
     Examples
     --------
@@ -213,7 +202,7 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
 
             if coll.kind == "runs":
                 return _stand_in_runs(coll).qrels
-            return synthetic.qrels(
+            return synthetic._qrels(
                 _stand_in_topics(coll),
                 seed=_seed_of(coll.name),
                 name=f"{coll.name} (simulated)",

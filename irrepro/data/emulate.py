@@ -1,6 +1,7 @@
 """The papers' own conditions emulated on public data: fewer relevant documents per topic
 (:func:`thin_qrels`, e.g. to TREC-6's :func:`trec6_relevant`) and shallow pools (:func:`pool_qrels`),
-each as ordinary :class:`Qrels` to judge a run set with (:meth:`RunSet.with_qrels`)."""
+as qrels to judge a run set with (:meth:`RunSet.with_qrels`). Not :mod:`irrepro.simulation`, which
+simulates scores."""
 
 from __future__ import annotations
 
@@ -21,17 +22,15 @@ TREC6_TOPICS = COLLECTIONS["trec6"].topics
 def trec6_relevant(rel: int = 1, *, allow_simulated: bool | None = None) -> np.ndarray:
     """R per topic of TREC-6 ad hoc (topics 301-350), from the TREC 2004 Robust qrels.
 
-    The documents with grade >= ``rel`` in ``disks45/nocr/trec-robust-2004``: TREC-6's judgments
-    *without the Congressional Record*, so a topic's R can be below TREC-6's own. Cormack & Lynam
-    (2006, section 7) give 5 of 50 topics with R <= 5 (5, 5, 5, 4, 3); these qrels have 5 (5, 5, 4, 4, 3).
+    TREC-6's judgments *without the Congressional Record* (the book's *Data sources* page says how
+    they compare with Cormack & Lynam's).
 
     Parameters
     ----------
     rel : int, default 1
         The lowest relevant grade.
     allow_simulated : bool, optional
-        When the qrels cannot be had: the simulated stand-in's (see :func:`irrepro.data.load_qrels`)
-        rather than :class:`~irrepro.data.DataUnavailable`.
+        As for :func:`load_qrels`.
 
     Returns
     -------
@@ -63,29 +62,24 @@ def thin_qrels(
 
     In each topic, a uniformly random subset of its relevant documents (grade >= ``rel``) of size
     ``target`` keeps its grade; every other relevant document becomes **judged non-relevant (grade
-    0)**. Nothing else changes, so line ``i`` of the result is line ``i`` of ``qrels``
-    (``(qrels.table.grade >= rel) & (result.table.grade < rel)`` selects the thinned documents); the
-    kept documents keep their grades, so graded measures see the same mix of grades in expectation.
-    Emulates Cormack & Lynam's (2006, section 7) TREC-6 numbers of relevant documents.
+    0)** (why: the book's *Data sources* page). Nothing else changes: line ``i`` of the result is
+    line ``i`` of ``qrels``.
 
     Parameters
     ----------
     qrels : Qrels
         The judgments to thin.
     target : mapping or sequence of int
-        The numbers of relevant documents wanted: a mapping ``{topic: R}`` (every topic of the qrels
-        with a relevant document), or a sequence with one number per topic, matched to the topics
-        (``qrels.topics`` order) by ``match``.
+        R wanted: ``{topic: R}`` (every topic with a relevant document), or one number per topic,
+        matched to the topics by ``match``.
     seed : int, numpy.random.Generator or SeedSequence
-        The random draws: one uniform number per relevant line, taken in the order of (topic,
-        document id), so the result does not depend on the order of the qrels' lines.
+        The random draws, in the order of (topic, document id): the order of the lines does not matter.
     rel : int, default 1
         The lowest relevant grade.
     match : {"rank", "order"}
-        ``"rank"`` (default) gives the smallest target to the topic with the fewest relevant
-        documents and so on up (ties in R broken by topic order), so the thinned qrels have exactly
-        the target's distribution of R and keep the topics' order of R; ``"order"`` gives
-        ``target[i]`` to ``qrels.topics[i]``.
+        ``"rank"``: the smallest target to the topic with the fewest relevant documents, and so on
+        up (ties in topic order): exactly the target's distribution of R; ``"order"``: ``target[i]``
+        to ``qrels.topics[i]``.
     too_few : {"error", "keep"}
         A topic with fewer relevant documents than its target: an error naming it (default), or it
         keeps all it has.
@@ -103,13 +97,6 @@ def thin_qrels(
         A topic with too few relevant documents (``too_few="error"``), or a target of 0 (AP is
         undefined without relevant documents).
 
-    Notes
-    -----
-    Grade 0, not unjudged: a thinned document was pooled and judged, so an assessor would have judged
-    it non-relevant. For AP, P@k, nDCG and Q the two are the same (trec_eval counts an unjudged
-    document as non-relevant); for bpref, infAP and Judged@k, unjudged would emulate a shallower pool
-    instead (:func:`pool_qrels`). R of a thinned topic is its target; the judged documents stay the same.
-
     Examples
     --------
     >>> from irrepro.data import synthetic, thin_qrels
@@ -118,8 +105,6 @@ def thin_qrels(
     array([4, 1, 9, 5])
     >>> thin_qrels(qrels, [1, 2, 2, 3], seed=1).n_relevant()  # by rank: the fewest get the least
     array([2, 1, 3, 2])
-    >>> thin_qrels(qrels, {"1": 1, "2": 1, "3": 1, "4": 1}, seed=1).n_relevant()
-    array([1, 1, 1, 1])
     """
     if match not in ("rank", "order"):
         raise InputError(f"match must be 'rank' or 'order', not {match!r}")
@@ -200,9 +185,8 @@ def pool_documents(runs: RunSet, depth: int) -> tuple[np.ndarray, np.ndarray, np
 def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
     """The qrels of ``runs`` restricted to the pool of depth ``depth`` (``pool_documents``).
 
-    Every other judgment is dropped, so its document becomes unjudged, as a pool of that depth would
-    have left it (Sanderson & Zobel 2005, section 4). A topic whose pool holds no judged document
-    drops out: judge the others through ``runs.subset(topics=q.topics).with_qrels(q)``.
+    Every other judgment is dropped (its document unjudged), and so is a topic whose pool holds no
+    judged document: judge the others through ``runs.subset(topics=q.topics).with_qrels(q)``.
 
     Parameters
     ----------
@@ -224,7 +208,6 @@ def pool_qrels(runs: RunSet, depth: int, *, name: str | None = None) -> Qrels:
     >>> rs = synthetic.runs(3, 4, list_length=30, r_median=6, seed=5)
     >>> rs.qrels.n_relevant(), pool_qrels(rs, 2).n_relevant()
     (array([4, 1, 9, 5]), array([2, 1, 4, 3]))
-    >>> shallow = rs.with_qrels(pool_qrels(rs, 2))  # the runs judged by the shallow pool
     """
     t, d, _ = pool_documents(runs, depth)
     qt, qd = runs._codes_of(runs.qrels)

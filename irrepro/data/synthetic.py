@@ -1,6 +1,6 @@
 """The simulated stand-in: runs, qrels and score matrices drawn from a documented generative model,
-used only when a collection's real files cannot be had (every page showing its numbers says so). It
-is meant to *look like* TREC data, not to reproduce any paper's numbers."""
+used only when a collection's real files cannot be had (every page showing its numbers says so),
+meant to *look like* TREC data; and TREC files written from runs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ._qrels import Qrels
 from ._runs import Run, build_runset
 from ._runset import RunSet
 
-__all__ = ["runs", "qrels", "score_matrix", "write_trec", "perturbed_archive"]
+__all__ = ["runs", "score_matrix", "write_trec", "perturbed_archive"]
 
 
 def _topics(topics: int | Sequence[str]) -> tuple[str, ...]:
@@ -123,54 +123,17 @@ def runs(
     return build_runset(runs_, qrels, name=name, source="simulated")
 
 
-def qrels(
-    topics: int | Sequence[str],
-    *,
-    r_median: float = 60.0,
-    judged_median: float = 1200.0,
-    max_grade: int = 2,
-    seed: int | np.random.Generator = 0,
-    name: str = "simulated qrels",
+def _qrels(
+    topics: int | Sequence[str], *, r_median: float = 60.0, seed: int | np.random.Generator = 0, name: str
 ) -> Qrels:
-    """Draw judgments alone (no runs), for collections whose qrels only count relevant and judged documents.
-
-    Per topic ``R ~ round(LogNormal(log(r_median), 0.8))`` relevant documents (grade 1 or, with
-    probability 1/2, 2) and ``round(LogNormal(log(judged_median), 0.4))`` judged non-relevant ones.
-    Deterministic for a given ``seed``.
-
-    Parameters
-    ----------
-    topics : int or sequence of str
-        Number of topics or the topic ids.
-    r_median : float, default 60.0
-        Median number of relevant documents per topic.
-    judged_median : float, default 1200.0
-        Median number of judged non-relevant documents per topic.
-    max_grade : int, default 2
-        Highest relevance grade.
-    seed : int or numpy.random.Generator, default 0
-        The random numbers' source.
-    name : str, default "simulated qrels"
-        The qrels' name.
-
-    Returns
-    -------
-    Qrels
-        ``source == "simulated"``.
-
-    Examples
-    --------
-    >>> from irrepro.data import synthetic
-    >>> q = synthetic.qrels(3, r_median=5, judged_median=20, seed=1)
-    >>> q.topics, q.n_relevant()
-    (('1', '2', '3'), array([7, 6, 4]))
-    """
+    """Judgments alone (no runs): per topic round(LogNormal(log(r_median), 0.8)) relevant documents
+    (grade 1 or, with probability 1/2, 2) and round(LogNormal(log(1200), 0.4)) judged non-relevant."""
     rng = as_generator(seed)
     rows = []
     for topic in _topics(topics):
         R = max(1, int(round(rng.lognormal(np.log(r_median), 0.8))))
-        N = max(1, int(round(rng.lognormal(np.log(judged_median), 0.4))))
-        grades = np.r_[_relevant_grades(rng, R, max_grade), np.zeros(N, dtype=int)]
+        N = max(1, int(round(rng.lognormal(np.log(1200.0), 0.4))))
+        grades = np.r_[_relevant_grades(rng, R, 2), np.zeros(N, dtype=int)]
         rows += [(topic, f"sim{topic}-{i:05d}", int(g)) for i, g in enumerate(grades)]
     return Qrels(pd.DataFrame(rows, columns=["topic", "doc", "grade"]), name, "simulated")
 
@@ -242,9 +205,7 @@ def score_matrix(
 
 
 def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> list:
-    """Write each run of ``runset`` as a TREC run file into ``directory``, and its qrels.
-
-    Scores are the reversed ranks, so the files rank exactly as the RunSet.
+    """Write each run of ``runset`` as a TREC run file into ``directory`` (scores: the reversed ranks), and its qrels.
 
     Parameters
     ----------
@@ -255,8 +216,7 @@ def write_trec(runset: RunSet, directory, *, gzip: bool = False, qrels=None) -> 
     gzip : bool, default False
         Write gzip-compressed files.
     qrels : str or os.PathLike, optional
-        Where the qrels go (default ``directory/qrels.txt``; give a path outside to keep a directory
-        of runs only, as ``irrepro report`` wants).
+        Where the qrels go (default ``directory/qrels.txt``).
 
     Returns
     -------
@@ -313,13 +273,11 @@ def perturbed_archive(
 ) -> list:
     """Write ``n_runs`` synthetic runs, made by perturbing the real runs of ``source``, as TREC run files.
 
-    An archive to test scale; score it with ``source``'s qrels. Run ``j`` (drawn from child ``j`` of
-    ``seed``: the same whatever ``n_runs`` and ``n_jobs``) fuses run ``j mod S`` of ``source`` (its
-    base) and another drawn at random: per topic, a base document's key is ``log(rank) + sigma * e``,
-    a donor's ``log(rank) + shift + sigma * e`` (``e ~ N(0, 1)`` per document, ``sigma ~ U(0.2, 1.5)``,
-    ``shift ~ U(0, 2)`` per run), a document in both keeps its smaller key, and the list ranked by key
-    is cut to the base's length (a topic the base lacks stays absent). Named ``synthNNNNN-<base>``;
-    scores are the reversed ranks.
+    Run ``j`` (from child ``j`` of ``seed``, whatever ``n_runs`` and ``n_jobs``) fuses run ``j mod S``
+    of ``source`` (its base) and another drawn at random: per topic, a base document's key is
+    ``log(rank) + sigma * e``, a donor's ``log(rank) + shift + sigma * e`` (``e ~ N(0, 1)``, ``sigma ~
+    U(0.2, 1.5)``, ``shift ~ U(0, 2)`` per run), a document in both keeps its smaller key, and the
+    list ranked by key is cut to the base's length. Named ``synthNNNNN-<base>``.
 
     Parameters
     ----------

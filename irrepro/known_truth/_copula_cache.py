@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..data._common import CacheError
-from ..data._fetch import cache_dir
-from ..data._files import atomic_write, recorded_sha256_problem, sha256_record
+from ..data._fetch import atomic_write, cache_dir, recorded_sha256_problem, sha256_record
 
 #: Bump when what is stored, or how, changes.
 _LAYOUT = "copulas-v1"

@@ -22,15 +22,11 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     ``how``:
 
     * ``"mean"`` - arithmetic mean (MAP from AP, ...).
-    * ``"G"`` - Sakai's (2006, Sec. 2.1, after Voorhees' Robust track) geometric mean with an
-      offset: ``exp(mean(log(x + eps)))``, eps = 0.00001 (G_AveP, G_Q-measure, GMAP), eps not
-      subtracted again afterwards; Sakai's rounding of x to four significant figures is left to you.
-    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms, the quantity his
-      paired bootstrap test compares; ``exp`` of it is ``"G"``).
-    * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
-      ``[eps, 1 - eps]`` first (the paper replaces AP = 0 and 1 by eps and 1 - eps but does not
-      give eps), eps = 0.00001 unless given. The Cormack & Lynam chapter and ``irrepro report``
-      use ``corpus_bootstrap.EPS`` (0.001): pass ``eps=corpus_bootstrap.EPS`` for their L-MAP.
+    * ``"G"`` - Sakai's (2006, Sec. 2.1) geometric mean with an offset: ``exp(mean(log(x + eps)))``
+      (G_AveP, GMAP), eps not subtracted afterwards.
+    * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms; ``exp`` of it is ``"G"``).
+    * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, x clipped to ``[eps, 1 -
+      eps]`` first (the Cormack & Lynam chapter and ``irrepro report`` pass ``corpus_bootstrap.EPS``).
     * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
       :func:`summarize` does for ``gm_`` measures).
 

@@ -1,5 +1,6 @@
 """Scoring a run set, and its scores in trec_eval's, pytrec_eval's, ir_measures' and ranx's forms,
-with either of trec_eval's averages."""
+with either of trec_eval's averages (the summary combines the topics a run's average takes in
+trec_eval's order, the bytes of their ids, each measure its own way)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import numpy as np
 
 from .._measure_names import parse_measure
 from ..data import UNJUDGED, RunSet, ScoreMatrix
+from ..data._columns import _np, _pa_strings
 from ..errors import InputError
 from ..escape import plain
-from ._summary import _score_matrices, _summary, _topic_mask, _trec_eval_order
+from . import kernel
+from .aggregates import GM_EPSILON
 from .judgments import _Judgments
-from .kernel import _POOLED, _blocks, _check_err, _run_kernel, _specs
+from .kernel import _POOLED, _check_err, _run_kernel, _specs
 from .trec_names import _trec_eval_key, trec_eval_name
 
 if TYPE_CHECKING:  # pandas is imported by the functions that return frames: evaluating needs none
@@ -48,18 +51,14 @@ def evaluate(
     gains: Mapping[int, float] | Sequence[float] | None = None,
     depth: int | None = None,
 ) -> Evaluation:
-    """Score every run of ``runset`` on every topic for each measure.
-
-    Each ScoreMatrix's ``measure`` is the canonical name; its ``mean()`` is over all the qrels'
-    topics, as ``trec_eval -c`` reports it (:func:`summarize` gives either average, with each
-    measure's own: sums for the counts, geometric means for ``gm_``).
+    """Score every run of ``runset`` on every topic for each measure (:func:`summarize` averages them).
 
     Parameters
     ----------
     runset : irrepro.data.RunSet
         The runs and their qrels (:func:`irrepro.data.load_runs`).
     measures : str or sequence
-        Measure names (see the module's docstring) or ir_measures objects.
+        Measure names or ir_measures objects.
     rel : int
         The lowest relevant grade of binary measures that do not set their own (``AP(rel=2)``;
         trec_eval's ``-l``).
@@ -75,16 +74,12 @@ def evaluate(
 
     Examples
     --------
-    Relevant documents at ranks 1 and 3 of 2: AP = (1/1 + 2/3) / 2.
-
     >>> from irrepro import data, measures
     >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}})
     >>> runs = data.load_runs({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d1": 1.0}}, qrels)
     >>> ev = measures.evaluate(runs, ["AP", "P@2"])
-    >>> ev["AP"].scores
+    >>> ev["AP"].scores  # relevant at ranks 1 and 3 of 2: (1/1 + 2/3) / 2
     array([[0.83333333, 0.        ]])
-    >>> ev["P@2"].scores
-    array([[0.5, 0. ]])
     """
     integer = isinstance(depth, (int, np.integer)) and not isinstance(depth, bool)
     if depth is not None and (not integer or depth < 1):
@@ -96,7 +91,8 @@ def evaluate(
     if any(s.family == "ERR" for s in specs):
         _check_err(judg, topics)
     fix = _pooled_fix(runset, judg, topics, any(s.family == "infAP" for s in specs))
-    out, retrieved = _run_kernel(_blocks(runset, depth=depth), T, specs, judg, gains, S * T, fix)
+    blocks = runset.iter_blocks(max_cells=kernel._CHUNK_CELLS, depth=depth)
+    out, retrieved = _run_kernel(blocks, T, specs, judg, gains, S * T, fix)
     names = tuple(runset.runs), tuple(topics)
     mats = {
         s.name: ScoreMatrix(out[s.name].reshape(S, T), *names, s.name, runset.name, runset.source)
@@ -134,12 +130,78 @@ def _pooled_fix(runset, judg: _Judgments, topics, infap: bool):
     return fix
 
 
-def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
-    """One row per run, one column per measure: trec_eval's summary ("all") line.
+def _score_matrices(scores) -> list[ScoreMatrix]:
+    if isinstance(scores, ScoreMatrix):
+        return [scores]
+    return list({id(sm): sm for sm in scores.values()}.values())  # each matrix once, in order
 
-    Each measure is combined its own way: the mean over topics, the sum for the counts (NumRet,
-    NumRel, NumQ), trec_eval's geometric mean for ``gm_`` measures; in trec_eval's topic order, so
-    that the values are trec_eval's to the last bit.
+
+def _topic_mask(scores, sm: ScoreMatrix, complete: bool, retrieved) -> np.ndarray:
+    if complete:
+        return np.ones(sm.shape, dtype=bool)
+    if retrieved is None:
+        retrieved = getattr(scores, "retrieved", None)
+    if retrieved is None:
+        raise InputError(
+            "complete=False averages over the topics each run retrieved: pass retrieved= "
+            "(runs x topics booleans) or the Evaluation that evaluate() returned"
+        )
+    retrieved = np.asarray(retrieved, dtype=bool)
+    if retrieved.shape != sm.shape:
+        raise InputError(f"retrieved has shape {retrieved.shape}, the scores {sm.shape}")
+    return retrieved
+
+
+def _trec_eval_order(topics) -> np.ndarray:
+    """Indices of ``topics`` in trec_eval's order."""
+    import pyarrow.compute as pc
+
+    ids = [str(t) for t in topics]
+    try:
+        arr = _pa_strings(ids)
+    except UnicodeEncodeError:  # (a lone surrogate: no pyarrow string holds it)
+        return np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8", "surrogatepass")),
+                        dtype=np.int64)  # fmt: skip
+    return _np(pc.sort_indices(arr), np.uint64).astype(np.int64)
+
+
+def _combine(x: np.ndarray, mask: np.ndarray, agg: str, order: np.ndarray) -> np.ndarray:
+    """Per run, the topics of ``mask`` combined as trec_eval combines them."""
+    # The sum runs topic by topic in trec_eval's order (``order``), as its accumulator does,
+    # so that equal per-topic values give trec_eval's summary to the last bit. NaN for a run
+    # without topics (a sum: NaN too); a NaN score leaves its topic out.
+    x, mask = x[:, order], mask[:, order] & ~np.isnan(x[:, order])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if agg == "gm":
+            x = np.log(np.maximum(x, GM_EPSILON))
+        elif agg == "G":
+            x = np.log(x + GM_EPSILON)
+        n = mask.sum(axis=1)
+        total = np.cumsum(np.where(mask, x, 0.0), axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
+        if agg == "sum":
+            return np.where(n > 0, total, np.nan)
+        v = np.where(n > 0, total / np.maximum(n, 1), np.nan)
+        return np.exp(v) if agg in ("gm", "G") else v
+
+
+def _summary(scores, complete: bool, retrieved) -> tuple[tuple, dict[str, np.ndarray]]:
+    """trec_eval's summary of every measure: ``(runs, {measure: (runs,) values})``."""
+    cols: dict[str, np.ndarray] = {}
+    runs: tuple[str, ...] = ()
+    orders: dict[int, np.ndarray] = {}  # (the measures of an Evaluation share their topics)
+    for sm in _score_matrices(scores):
+        mask = _topic_mask(scores, sm, complete, retrieved)
+        if id(sm.topics) not in orders:
+            orders[id(sm.topics)] = _trec_eval_order(sm.topics)
+        cols[sm.measure] = _combine(sm.scores, mask, parse_measure(sm.measure).agg, orders[id(sm.topics)])
+        runs = tuple(sm.systems)
+    return runs, cols
+
+
+def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
+    """One row per run, one column per measure: trec_eval's summary ("all") line, to the last bit.
+
+    The mean over topics, but the sum for the counts and the geometric mean for ``gm_`` measures.
 
     Parameters
     ----------
@@ -170,9 +232,7 @@ def summarize(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 
 
 def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
-    """Long form of per-topic scores: one row per run, measure and topic.
-
-    Ordered by run, measure, topic; ``measure`` is the canonical name.
+    """Long form of per-topic scores: one row per run, measure and topic, in that order.
 
     Parameters
     ----------
@@ -219,17 +279,13 @@ def to_frame(scores, *, complete: bool = True, retrieved=None) -> pd.DataFrame:
 def to_dict(scores, *, form: str = "pytrec_eval", complete: bool = True, retrieved=None) -> dict:
     """Per-topic scores as nested dicts, keyed by run first.
 
-    * ``form="pytrec_eval"``: ``{run: {query_id: {measure: value}}}``, each run's part what
-      ``pytrec_eval.RelevanceEvaluator.evaluate`` returns (with irrepro's measure names);
-    * ``form="ranx"``: ``{run: {measure: {query_id: value}}}``, each run's part shaped as ranx's
-      ``Run.scores``.
-
     Parameters
     ----------
     scores : Evaluation or irrepro.data.ScoreMatrix
         What ``evaluate`` returned.
     form : {"pytrec_eval", "ranx"}
-        The nesting (see above).
+        ``{run: {query_id: {measure: value}}}`` as ``pytrec_eval.RelevanceEvaluator.evaluate``
+        gives, or ``{run: {measure: {query_id: value}}}`` as ranx's ``Run.scores``.
     complete : bool
         Every qrels topic, or only those each run retrieved for.
     retrieved : numpy.ndarray or None
@@ -317,11 +373,8 @@ def to_trec_eval(
 
     For each run, what ``trec_eval -m runid -m ...`` prints (``-q`` when ``per_topic``, ``-c``
     when ``complete``), byte for byte (trec_eval 9.0.8; 10 with ``precision="float64"``) but for
-    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the module). Measures
-    named as ``irrepro.measures.trec_eval_name`` names them under ``-l rel`` in trec_eval's
-    order; a measure trec_eval lacks at that level keeps irrepro's name and comes last. Topics in
-    trec_eval's order (by the bytes of their ids); no per-topic line of ``num_q`` and the
-    geometric means.
+    weighted utility and ``rbp_resid`` with its own p on a missed topic (see the API page). A
+    measure trec_eval lacks at level ``rel`` keeps irrepro's name and comes last.
 
     Parameters
     ----------

@@ -1,7 +1,8 @@
 """The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
 at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
-trec_eval's loops do; the single-purpose kernels :func:`average_precision` and ``rbp_residual``;
-``score_grades`` for dense arrays of grades."""
+trec_eval's loops do, with what they take beyond the measure (:class:`_Context`); the
+single-purpose kernels :func:`average_precision` and ``rbp_residual``; ``score_grades`` for dense
+arrays of grades."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._measure_names import Measure, parse_measure
+from .._measure_names import Measure, gain_pairs, parse_measure
 from ..data import PAD, RunSet
 from ..errors import InputError
-from ._block_context import _Context, _safe_div
-from ._gain_curves import gain_g, gain_ndcg_rel, gain_rndcg
 from .aggregates import GM_EPSILON
-from .judgments import _Judgments
+from .judgments import _Gains, _Judgments, _memo
 
 # numbers of list cells (lists x ranks) handled at once: bounds the temporaries' memory
 _CHUNK_CELLS = 1 << 17
@@ -26,6 +25,140 @@ _POOLED = -3
 
 # ERR (gdeval.pl): stop probability (2**g - 1) / 2**_ERR_MAX_GRADE, grades up to _ERR_MAX_GRADE
 _ERR_MAX_GRADE = 4
+
+
+class _Context:
+    """What the measures' functions take."""
+
+    def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
+        self.judg = judg
+        self.specs = specs
+        self.gains = _Gains(gain_pairs(gains))
+        self._gains: dict = {None: self.gains}
+        self._cache: dict = {}
+        self.max_rank = 1
+
+    def start(self, g: np.ndarray, t: np.ndarray) -> None:
+        """Score the block of (n, k) grades ``g`` of topics ``t`` next (a column of PAD when k = 0)."""
+        n, k = g.shape
+        if k == 0:
+            g, k = np.full((n, 1), PAD, dtype=np.int8), 1
+        self.max_rank = max(self.max_rank, k)
+        self.g, self.t, self.n, self.k = g, t, n, k
+        self.ranks = np.arange(1, k + 1, dtype=np.float64)
+        self._block: dict = {}
+
+    def once(self, key, fn):  # of the block, computed once
+        return _memo(self._block, key, fn)
+
+    def R(self, r) -> np.ndarray:  # each list's topic's number of relevant documents
+        return self.n_rel(r)[self.t]
+
+    def length(self) -> np.ndarray:
+        return self.once("L", lambda: (self.g != PAD).sum(axis=1))
+
+    def hits(self, r) -> _Hits:
+        return self.once(("hits", r), lambda: _Hits(self.g >= r))
+
+    def top(self, r, c) -> np.ndarray:  # relevant documents in the top c: from the positions if at hand
+        if ("hits", r) in self._block or c >= self.k:
+            return self.hits(r).upto(c)
+        return (self.g[:, :c] >= r).sum(axis=1)
+
+    def prec_sum(self, r, c=None) -> np.ndarray:  # sum of precisions at the relevant ranks (in the top c)
+        h = self.hits(r)
+        w = self.once(("prec", r), lambda: h.nth / (h.cols + 1.0))
+        return h.sum(w, c)
+
+    def gain_sum(self, gm: _Gains, disc, c=None) -> np.ndarray:  # sum of gain x disc[rank - 1] (top c)
+        h = self.once("pos", lambda: _Hits(self.g > 0))  # every document that can have a gain
+        gain = self.once(("gain", gm.pairs), lambda: gm(self.g[h.rows, h.cols]))
+        return h.sum(gain * disc[h.cols] if disc is not None else gain, c)
+
+    def count_above(self, mask_fn, key, h: _Hits) -> np.ndarray:  # per hit: mask cells above it
+        return self.once(key, lambda: np.cumsum(mask_fn(), axis=1, dtype=np.int32))[h.rows, h.cols]
+
+    def iprec(self, r, level) -> np.ndarray:  # trec_eval 9.0.8: at the (long)(level R + 0.9)-th hit
+        g, h = self.g, self.hits(r)
+        curve = self.once(("ip", r), lambda: np.maximum.accumulate(
+            (np.cumsum(g >= r, axis=1, dtype=np.int32) / self.ranks)[:, ::-1], axis=1)[:, ::-1])  # fmt: skip
+        c = np.floor(level * self.R(r) + 0.9)
+        ok = (c <= h.count) & (h.count > 0)
+        nth = np.where(ok, np.maximum(c, 1), 1).astype(np.int64)
+        if not len(h.cols):
+            return np.zeros(self.n)
+        col = h.cols[np.minimum(h.first + nth - 1, len(h.cols) - 1)]
+        return np.where(ok, curve[np.arange(self.n), col], 0.0)
+
+    def gain_of(self, spec: Measure) -> _Gains:
+        return _memo(self._gains, spec.gains, lambda: _Gains(spec.gains))
+
+    def topic(self, key, fn):  # a per-topic (T,) array, computed once
+        return _memo(self._cache, key, fn)
+
+    def disc(self, kind: str, n: int) -> np.ndarray:
+        n = max(n, 1)
+        key = ("disc", kind)
+        if key not in self._cache or len(self._cache[key]) < n:
+            r = np.arange(1, max(n, 2 * self.max_rank) + 1, dtype=np.float64)
+            self._cache[key] = (
+                1.0 / np.log2(r + 1.0) if kind == "log2" else np.where(r <= 2, 1.0, 1.0 / np.maximum(np.log2(r), 1.0))
+            )  # fmt: skip
+        return self._cache[key][:n]
+
+    def n_rel(self, rel):
+        return self.topic(("R", rel), lambda: self.judg.n_rel(rel))
+
+    def n_nonrel(self, rel):
+        return self.topic(("N", rel), lambda: self.judg.n_nonrel(rel))
+
+    def ideal_norm(self, spec: Measure, kind: str) -> np.ndarray:
+        """Per topic: the ideal DCG (``"log2"``, ``"sakai"``) or ideal cg (``"cg"``) at the cutoff."""
+        gains = self.gain_of(spec)
+
+        def compute():
+            ideal = self.judg.ideal(gains)
+            length = int(ideal.length.max(initial=0))
+            if kind == "cg":
+                return ideal.normaliser(np.ones(max(length, 1)), spec.cutoff)
+            return ideal.normaliser(self.disc(kind, length), spec.cutoff)
+
+        return self.topic(("norm", kind, spec.cutoff, gains.pairs), compute)
+
+    def rbp_scale(self, gains: _Gains) -> np.ndarray:
+        """Per topic: graded RBP's divisor of gains, the largest gain when above 1, else 1 (m_rbp.c)."""
+
+        def compute():
+            top = gains.max_upto(self.judg.max_grade)
+            return np.where(top > 1.0, top, 1.0)
+
+        return self.topic(("rbp", gains.pairs), compute)
+
+
+def _safe_div(num, den):
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    return np.divide(num, den, out=np.zeros(num.shape, dtype=np.float64), where=den > 0)
+
+
+class _Hits:
+    """The relevant documents of a block's lists at one relevance level, as positions."""
+
+    def __init__(self, relb: np.ndarray):
+        n = relb.shape[0]
+        self.rows, self.cols = np.nonzero(relb)
+        self.count = np.bincount(self.rows, minlength=n)
+        self.first = np.r_[0, np.cumsum(self.count)[:-1]]
+        self.nth = np.arange(1, len(self.rows) + 1) - self.first[self.rows]
+        self.n, self.k = relb.shape
+
+    def sum(self, weights, below=None) -> np.ndarray:  # per row, of the hits (above rank ``below``)
+        if below is None or below >= self.k:
+            return np.bincount(self.rows, weights=weights, minlength=self.n)
+        keep = self.cols < below
+        return np.bincount(self.rows[keep], weights=weights[keep], minlength=self.n)
+
+    def upto(self, c: int) -> np.ndarray:  # relevant documents in the top c of each row
+        return np.bincount(self.rows[self.cols < c], minlength=self.n)
 
 
 def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
@@ -45,7 +178,7 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     if isinstance(grades, RunSet):
         S, T = len(grades.runs), len(grades.topics)
         out = np.zeros(S * T)
-        for index, block in _blocks(grades):
+        for index, block in grades.iter_blocks(max_cells=_CHUNK_CELLS):
             out[index] = rbp_residual(block, p)
         return out.reshape(S, T)
     g = np.asarray(grades)
@@ -53,12 +186,6 @@ def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
     length = (g != PAD).sum(axis=-1)
     unjudged = (g < 0) & (g != PAD)
     return (unjudged * w).sum(axis=-1) + p ** length.astype(np.float64)
-
-
-def _blocks(runset, max_cells: int | None = None, depth: int | None = None):
-    """``(index, block)`` pairs covering every list of ``runset`` once (``RunSet.iter_blocks``)."""
-    max_cells = _CHUNK_CELLS if max_cells is None else max_cells
-    yield from runset.iter_blocks(max_cells=max_cells, depth=depth)
 
 
 def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
@@ -237,6 +364,82 @@ def _rbp_resid(s: Measure, ctx: _Context) -> np.ndarray:
     return np.where(((ctx.g < 0) & (ctx.g != PAD)).any(axis=1), rbp_residual(ctx.g, s.p), 0.0)
 
 
+# trec_eval 10's experimental gain measures, each as its C loop computes it: gains are the measure's,
+# the ideal list the topic's positive gains in decreasing order (trec_eval walks its gain levels from
+# the largest gain down, the same list)
+def _run_dcg(gain: np.ndarray, ctx: _Context) -> np.ndarray:
+    """(n, k) cumulative DCG of the block's lists: sum over ranks <= j + 1 of gain / log2(rank + 1)."""
+    return np.cumsum(gain * ctx.disc("log2", gain.shape[1]), axis=1)
+
+
+def _ideal_dcg_at(ideal, ctx: _Context, topics: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The ideal DCG of ``topics`` over its first ``cols + 1`` ranks (all of it past its end)."""
+    disc = ctx.disc("log2", int(ideal.length.max(initial=0)))
+    return ideal.cum_at("dcg", lambda: ideal.flat * disc[ideal.pos], topics, cols)
+
+
+def _g(s: Measure, ctx: _Context) -> np.ndarray:
+    """m_G.c: sum of gain / log2(2 + cost(i) - cg(i)) over retrieved documents, over the ideal gain."""
+    t, gains = ctx.t, ctx.gain_of(s)
+    gain = gains(ctx.g)
+    ideal = ctx.judg.ideal(gains)
+    rows, cols = np.nonzero(gain != 0)
+    tr = t[rows]
+    cg = np.cumsum(gain, axis=1)[rows, cols]
+    cost = ideal.cum_at("cost", lambda: np.maximum(ideal.flat, 1.0), tr, cols)
+    cost = cost + np.maximum(cols + 1 - ideal.length[tr], 0)
+    total = np.bincount(rows, weights=gain[rows, cols] / np.log2(2.0 + cost - cg), minlength=ctx.n)
+    return _safe_div(total, ctx.ideal_norm(s, "cg")[t])
+
+
+def _ndcg_rel(s: Measure, ctx: _Context) -> np.ndarray:
+    """m_ndcg_rel.c: nDCG averaged over the topic's documents with a positive gain."""
+    t, n, gains = ctx.t, ctx.n, ctx.gain_of(s)
+    gain = gains(ctx.g)
+    ideal = ctx.judg.ideal(gains)
+    dcg = _run_dcg(gain, ctx)
+    rows, cols = np.nonzero(gain > 0)
+    at_rel = dcg[rows, cols] / _ideal_dcg_at(ideal, ctx, t[rows], cols)
+    found = np.bincount(rows, minlength=n)
+    L = ideal.length[t]
+    full = ctx.ideal_norm(s, "log2")[t]
+    with np.errstate(divide="ignore", invalid="ignore"):  # (no ideal gain: NaN, then 0, as there)
+        total = np.bincount(rows, weights=at_rel, minlength=n) + (L - found) * dcg[:, -1] / full
+        return np.where(total > 0, total / np.maximum(L, 1), 0.0)
+
+
+def _rndcg_points(ideal, ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per topic, the ranks c where the ideal gain changes."""
+    flat, pos, topic = ideal.flat, ideal.pos, ideal.topic_of
+    nxt = np.r_[flat[1:], 0.0]
+    last = pos == ideal.length[topic] - 1
+    change = last | (nxt != flat)
+    ranks = pos[change] + 1
+    count = np.bincount(topic[change], minlength=ideal.T)
+    return count, np.r_[0, np.cumsum(count)[:-1]], ranks
+
+
+def _rndcg(s: Measure, ctx: _Context) -> np.ndarray:
+    """m_Rndcg.c: the mean of nDCG@c over the ranks c where the ideal gain changes."""
+    t, n, k, gains = ctx.t, ctx.n, ctx.k, ctx.gain_of(s)
+    gain = gains(ctx.g)
+    ideal = ctx.judg.ideal(gains)
+    count, first, ranks = ctx.topic(("rndcg", gains.pairs), lambda: _rndcg_points(ideal, ctx))
+    dcg = _run_dcg(gain, ctx)
+    per_row = count[t]
+    rows = np.repeat(np.arange(n), per_row)
+    offset = np.arange(len(rows)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    c = ranks[np.repeat(first[t], per_row) + offset]
+    ratio = dcg[rows, np.minimum(c, k) - 1] / _ideal_dcg_at(ideal, ctx, t[rows], c - 1)
+    total = np.bincount(rows, weights=ratio, minlength=n)
+    full = ctx.ideal_norm(s, "log2")[t]
+    extra = (ctx.length() > ideal.length[t] + 1) & (full > 0)
+    total = total + np.where(extra, _safe_div(dcg[:, -1], full), 0.0)
+    points = per_row + extra
+    assert s.rel is not None  # parse_measure gives Rndcg the relevance level
+    return np.where(ctx.R(s.rel) > 0, _safe_div(total, points), 0.0)
+
+
 #: family -> its function of (measure, context), which scores the lists of the context's block
 _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
     "AP": _ap, "SP": _ap, "P": _p, "PDoc": _p, "R": _r, "Success": _success, "Rprec": _rprec, "RR": _rr,
@@ -244,8 +447,8 @@ _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
     "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _num_ret, "NumRel": _num_rel,
     "NumQ": _num_q, "IPrec": _iprec, "11pt_avg": _11pt_avg, "SetP": _set, "SetR": _set, "SetF": _set,
     "SetAP": _set, "relative_P": _relative_p, "Rprec_mult": _rprec_mult, "utility": _utility, "binG": _bin_g,
-    "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": gain_g,
-    "ndcg_rel": gain_ndcg_rel, "Rndcg": gain_rndcg,
+    "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": _g,
+    "ndcg_rel": _ndcg_rel, "Rndcg": _rndcg,
 }  # fmt: skip
 
 

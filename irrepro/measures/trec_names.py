@@ -35,11 +35,6 @@ class _TrecEval(NamedTuple):
         """What trec_eval prints: ``P_10``, ``utility_2,-0.5,-1,0``, ``map``."""
         return f"{self.measure}_{self.printed}" if self.printed else self.measure
 
-    @property
-    def option(self) -> str:
-        """The ``-m`` option that prints it: ``P.10``, ``utility.2,-0.5,-1,0``, ``map``."""
-        return f"{self.measure}.{self.given}" if self.given else self.measure
-
 
 #: trec_eval's measures whose -m takes a list of parameters (``P.5,10``): several in one call
 _LISTS = (
