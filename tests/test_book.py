@@ -8,6 +8,7 @@ import json
 import math
 import re
 from html import escape, unescape
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -984,8 +985,12 @@ def test_chapter_helpers_against_literal_loops():
     x = np.array([-3.0, -0.5, 0.2, 1.5, 2.0, 4.0, np.inf])
     above = sum(1 for v in x if v > 1) / len(x)
     below = sum(1 for v in x if v < -1) / len(x)
-    assert cb.miss_ratio(x) == pytest.approx(above / below)
-    assert cb.miss_ratio([0.5, 2.0]) == pytest.approx(0.5 / 1e-12)
+    ratio = cb.validation.SplitValidation.miss_ratio
+    assert ratio(SimpleNamespace(normalized_difference=lambda s, m: x), "A", "m") == pytest.approx(
+        above / below
+    )
+    no_below = SimpleNamespace(normalized_difference=lambda s, m: np.array([0.5, 2.0]))
+    assert ratio(no_below, "A", "m") == pytest.approx(0.5 / 1e-12)
     assert _bin_lower_edge("25-30%") == 25.0 and math.isnan(_bin_lower_edge(None))
     fit = ts.GrowthFit(
         ("0-5%", "5-10%"),

@@ -65,7 +65,6 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: bt.rank.rank_correlation(x, x, B=1.5, seed=1),
             lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
             lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
-            lambda: cb.intervals.ap_intervals(rs, B=100.0, seed=1),
             lambda: cb.full_corpus(rs, B=1.5, seed=1),
             lambda: cb.split_validation(rs, B=1.5, seed=1),
             lambda: cb.difference_intervals(rs, rs.runs[0], rs.runs[1], B=1.5, seed=1),

@@ -100,11 +100,8 @@ def difference_intervals(
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> di = cb.difference_intervals(runs, "A", "B", B=100, seed=1)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> di = cb.difference_intervals(runset, "A", "B", B=100, seed=1)
     >>> di.d["AP"].round(3)  # 5/9 - 1/6, 1/2 - 1
     array([ 0.389, -0.5  ])
     """

@@ -35,6 +35,11 @@ class Intervals:
     def width(self) -> np.ndarray:
         return self.upper - self.lower
 
+    def position(self, value) -> np.ndarray:
+        """-1 below, 0 in (bounds included; or anything NaN), +1 above the interval, per value."""
+        value = np.asarray(value)
+        return np.where(value < self.lower, -1, np.where(value > self.upper, 1, 0)).astype(np.int8)
+
 
 def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
     """BCa acceleration of every list's AP from the leave-one-document-out jackknife."""
@@ -92,12 +97,10 @@ def intervals_from_replicates(
     eps: float = EPS,
     level: float = 0.95,
 ) -> dict[str, Intervals]:
-    """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
+    """Linear, logit and BCa intervals (section 5) from replicates along the last axis (NaN ignored).
 
-    linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
-    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (a limit at or beyond
-    them read back as 0 / 1: AP = 0 with sd 0 gives [0, eps]); bca:
-    ``irrepro.stats.bca_interval``. NaN replicates (R* = 0) are ignored; the sd uses ddof = 1.
+    linear: ``AP +/- z sd(AP*)``, not clipped; logit: ``expit(logit AP +/- z sd(logit AP*))``, a limit
+    at or beyond eps (1 - eps) read as 0 (1); bca: ``irrepro.stats.bca_interval``.
 
     Parameters
     ----------
@@ -121,7 +124,6 @@ def intervals_from_replicates(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.corpus_bootstrap import intervals_from_replicates
     >>> iv = intervals_from_replicates(0.5, np.linspace(0.3, 0.7, 101), ["linear"])["linear"]
     >>> round(float(iv.lower), 3), round(float(iv.upper), 3)
@@ -152,30 +154,6 @@ def intervals_from_replicates(
     return out
 
 
-def ap_intervals(
-    runs: RunSet | Lists,
-    B: int = 2000,
-    seed: parallel.SeedLike = None,
-    methods: Sequence[str] = METHODS,
-    *,
-    rel: int = 1,
-    eps: float = EPS,
-    small_r: bool = False,
-    n_jobs: int | None = None,
-) -> dict[str, Intervals]:
-    """Every list's intervals, ``{method: Intervals}``; ``small_r`` replaces linear and logit by
-    their correction."""
-    lists = _lists_of(runs, rel)
-    reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
-    ap = lists.ap.reshape(lists.shape)
-    accel = ap_acceleration(lists).reshape(lists.shape) if "bca" in methods else None
-    out = intervals_from_replicates(ap, reps, methods, accel=accel, eps=eps)
-    if small_r:  # the corrected linear and logit intervals replace the plain ones
-        out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
-        out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
-    return out
-
-
 def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
     """Upper limit u of the silver-bullet (or lead-balloon) proportion: ``1 - alpha^(1/R)``."""
     n_rel = np.asarray(n_rel, dtype=np.float64)
@@ -183,8 +161,7 @@ def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
 
 
 def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndarray:
-    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more sit at uniformly
-    random ranks."""
+    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more at uniformly random ranks."""
     # exact by linearity: rank r of the N free ranks holds a placed document with probability x/N and
     # then has on average 1 + (x-1)(r-1)/(N-1) placed documents at or above it
     x = np.asarray(n_placed, dtype=np.float64)[..., None]
@@ -198,8 +175,7 @@ def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndar
 
 
 def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
-    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks
-    (section 7)."""
+    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks (section 7)."""
     # Silver bullets: X ~ Binomial(R, u) of the R relevant documents at uniformly random ranks.
     # Lead balloons (our reading of "a similar dynamic approach"): the R relevant documents lead the
     # list, X ~ Binomial(R, u) of them land at uniformly random ranks below the R - X others.

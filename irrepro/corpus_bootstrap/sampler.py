@@ -250,11 +250,8 @@ def bootstrap_ap(
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> ap = cb.bootstrap_ap(runs, B=200, seed=1)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> ap = cb.bootstrap_ap(runset, B=200, seed=1)
     >>> ap.shape
     (2, 2, 200)
     """

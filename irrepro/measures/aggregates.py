@@ -30,7 +30,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, with x clipped to
       ``[eps, 1 - eps]`` first (the paper replaces AP = 0 and 1 by eps and 1 - eps but does not
       give eps), eps = 0.00001 unless given. The Cormack & Lynam chapter and ``irrepro report``
-      use ``corpus_bootstrap.EPS`` (0.001): pass ``eps=corpus_bootstrap.EPS`` for their L-MAP.
+      use ``irrepro.stats.EPS`` (0.001): pass ``eps=stats.EPS`` for their L-MAP.
     * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
       :func:`summarize` does for ``gm_`` measures).
 
