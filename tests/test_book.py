@@ -8,8 +8,8 @@ import json
 import math
 import re
 from html import escape, unescape
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd

@@ -11,12 +11,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
 from .lists import Lists, _lists_of
-from .sampler import bootstrap_ap
 
 METHODS = ("linear", "logit", "bca")
 
