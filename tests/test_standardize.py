@@ -8,6 +8,7 @@ from scipy import stats
 
 from irrepro import standardize as sz
 from irrepro._rule import judge_row
+from irrepro.errors import InputError
 from irrepro.standardize._scores import zscores
 
 # ------------------------------------------------------------------ published figures (real data)
@@ -209,14 +210,17 @@ def test_sampled_standardizers_percentiles_frame():
     assert res.taus[-1].min() == 1.0
 
 
-def test_ideal_rbp_against_explicit_sum():
+def test_ideal_score_rbp_against_explicit_sum():
     counts = np.array([[5, 3, 2], [0, 0, 4], [7, 0, 0]])  # grades 0, 1, 2 per topic
     p = 0.8
     expect = []
     for c in counts:
         gains = [1.0] * c[2] + [0.5] * c[1]
         expect.append((1 - p) * sum(g * p**i for i, g in enumerate(gains)))
-    np.testing.assert_allclose(sz.ideal_rbp(counts, p), expect)
+    np.testing.assert_allclose(sz.ideal_score(counts, p=p), expect)
+    for wrong in ({}, {"k": 10, "p": p}):  # one of P@k's cutoff and RBP's persistence
+        with pytest.raises(InputError, match="either k"):
+            sz.ideal_score(counts, **wrong)
 
 
 def test_compare_collections_fields():

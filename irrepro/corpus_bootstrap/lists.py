@@ -55,7 +55,6 @@ def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.corpus_bootstrap import compact_lists
     >>> compact_lists(np.array([[True, False, True]]), 3).shape
     (1,)

@@ -140,7 +140,6 @@ def run_means(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.corpus_bootstrap import run_means
     >>> ap = np.array([[0.2, 0.4], [0.5, 0.0]])
     >>> usable = np.array([[True, True], [True, False]])

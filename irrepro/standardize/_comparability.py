@@ -16,10 +16,7 @@ from ._scores import _checked_scores
 
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each system's mean score with its t confidence interval over topics (Figure 2).
-
-    ``mean +- t_{T-1} * sd / sqrt(T)``; a system scoring the same on every topic has that score as its
-    interval.
+    """Each system's mean score with its t interval over topics, ``mean +- t_{T-1} sd / sqrt(T)`` (Figure 2).
 
     Parameters
     ----------
@@ -34,7 +31,6 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import mean_intervals
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> [a.round(3) for a in mean_intervals(x)]
@@ -49,10 +45,7 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
 
 
 def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray:
-    """Indices of the items at the ``q``-th percentiles when ordered best first (Table 1).
-
-    Interpretation of the paper's "first, tenth, fortieth and seventy-fifth percentile": the item at
-    0-based position ``ceil(q/100 * n) - 1`` of the descending order.
+    """Indices of the items at the ``q``-th percentiles, best first: position ``ceil(q n / 100)`` (Table 1).
 
     Parameters
     ----------
@@ -79,16 +72,13 @@ def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray
 
 
 def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
-    """The item-total correlation of each topic (Bodoff & Li 2007; section 2).
-
-    Pearson's correlation, over systems, between the topic's scores and the systems' total score.
+    """Each topic's Pearson correlation over systems with the systems' total score (Bodoff & Li 2007).
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     corrected : bool, default True
-        Correlate with the total over the other topics (psychometrics' corrected item-total
-        correlation), or over all topics.
+        Correlate with the total over the other topics, or over all topics.
 
     Returns
     -------
@@ -97,7 +87,6 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import item_total_correlation
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> item_total_correlation(x).round(3)
@@ -112,21 +101,13 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
     return np.divide((xc * oc).sum(axis=0), den, out=np.full(x.shape[1], np.nan), where=den > 0)
 
 
-# --------------------------------------------------------------------------------------------
-# Comparability between collections (section 5)
-# --------------------------------------------------------------------------------------------
-
-
 def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
-    """The standard-deviation normalized RMSE between system mean scores on two collections (eq. 4).
-
-    ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)``, the sds over systems.
+    """The sd-normalized RMSE of system means on two collections, ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)`` (eq. 4).
 
     Parameters
     ----------
     a, b : array_like
-        System means on the two collections, shape ``(..., S)`` with S >= 2; leading axes are batches
-        (e.g. random partitions).
+        System means on the two collections, ``(..., S)`` with S >= 2 (leading axes: batches).
     ddof : int, default 1
 
     Returns
@@ -173,11 +154,7 @@ def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
 
 
 def discriminative_power(scores, *, alpha: float = 0.05) -> float:
-    """The share of system pairs a two-sided paired t-test over topics finds significant.
-
-    Sakai's (2006) discriminative power, as the paper's section 5 uses it (scipy's ``ttest_rel``); a
-    pair whose differences are all 0 counts as not significant, one whose differences are all equal and
-    not 0 as significant.
+    """The share of system pairs a two-sided paired t-test over topics finds significant (Sakai 2006).
 
     Parameters
     ----------
@@ -190,7 +167,6 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import discriminative_power
     >>> x = np.array([[0.2, 0.5, 0.1, 0.4], [0.4, 0.7, 0.3, 0.7], [0.3, 0.3, 0.2, 0.2]])
     >>> round(discriminative_power(x), 3)

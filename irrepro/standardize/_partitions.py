@@ -19,20 +19,14 @@ from ..stats import kendall_tau as _kendall_tau
 from ._comparability import binomial_interval, drmse, self_significance
 from ._scores import _checked_scores, _z, factors, standardize
 
-# --------------------------------------------------------------------------------------------
-# Random topic halves (section 5: Figures 5 and 6)
-# --------------------------------------------------------------------------------------------
-
 
 def default_partitions(scale: str = "paper") -> int:
     """The number of random partitions per experiment: 1000 at the paper scale, 50 at the quick one.
 
-    The paper (section 5) says only "multiple times".
-
     Parameters
     ----------
     scale : {"paper", "quick"}
-        Read by the caller (the command line and the book pass ``IRREPRO_SCALE``), never here.
+        The scale (the caller reads ``IRREPRO_SCALE``).
 
     Returns
     -------
@@ -105,8 +99,7 @@ class PartitionResult:
 
 
 def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    # x: systems x topics; masks: (b, T) first-half indicators. Sums of squares are taken about
-    # each system's overall mean (exact, and better conditioned for large-valued measures).
+    """dRMSE and false-positive share of the halves ``masks`` (b, T); squares about each system's mean."""
     a = masks.astype(np.float64)
     n_s, n_t = x.shape
     na = a.sum(axis=1, keepdims=True)
@@ -139,10 +132,7 @@ def partition_experiment(
     progress: bool | str = False,
     scale: str = "paper",
 ) -> PartitionResult:
-    """Random topic halves: dRMSE and self-significance between the halves of ``B`` random splits.
-
-    Section 5 (Figures 5 and 6). One task per block of ``block`` partitions, each with its own child
-    seed, so the results do not depend on ``n_jobs``.
+    """dRMSE and self-significance between the halves of ``B`` random topic splits (section 5, Figures 5-6).
 
     Parameters
     ----------
@@ -153,9 +143,9 @@ def partition_experiment(
     seed : int, numpy.random.Generator or SeedSequence
     alpha : float, default 0.05
     n_jobs : int, optional
-        Worker processes (``irrepro.parallel.parallel_map``).
+        Workers (the values do not depend on them).
     block : int, default 100
-        Partitions per task.
+        Partitions per task (each with its own child seed).
     progress : bool or str, default False
         A progress bar (a str: its label).
     scale : {"paper", "quick"}
@@ -203,10 +193,7 @@ def compare_collections(
     n_jobs: int | None = None,
     scale: str = "paper",
 ) -> CollectionPair:
-    """Compare the same systems on collections C and D, observed and against random halves.
-
-    Section 5.2: the observed dRMSE and self-significance of C against D, set against ``B`` random
-    halves of the pooled topics (seeded as in :func:`partition_experiment`).
+    """dRMSE and self-significance of the same systems on collections C and D, and of random halves (5.2).
 
     Parameters
     ----------
@@ -217,7 +204,7 @@ def compare_collections(
     seed : int, numpy.random.Generator or SeedSequence
     alpha : float, default 0.05
     n_jobs : int, optional
-        Worker processes (``irrepro.parallel.parallel_map``).
+        Workers (the values do not depend on them).
     scale : {"paper", "quick"}
         The size ``B=None`` stands for.
 
@@ -227,7 +214,6 @@ def compare_collections(
 
     Examples
     --------
-    >>> import numpy as np
     >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
     >>> from irrepro.standardize import compare_collections
     >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
@@ -244,11 +230,6 @@ def compare_collections(
         binomial_interval(sig.sum(), len(sig)),
         rand,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# How many standardizing systems (section 4: Figure 4)
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -304,11 +285,7 @@ def sampled_standardizers(
     progress: bool | str = False,
     scale: str = "paper",
 ) -> SampledStandardizers:
-    """How many standardizing systems are enough: tau of the rankings from sampled systems' factors.
-
-    Section 4 (Figure 4): for each size n, ``B`` sets of n standardizing systems (without replacement)
-    standardize the evaluated systems; Kendall's tau between that ranking (mean standardized score) and
-    the one from all standardizing systems. One task per size, each with its own child seed.
+    """Kendall's tau between the rankings standardized by ``B`` samples of n systems and by all (Figure 4).
 
     Parameters
     ----------
@@ -322,7 +299,7 @@ def sampled_standardizers(
         Samples per size; None: :func:`default_partitions` of ``scale``.
     seed : int, numpy.random.Generator or SeedSequence
     n_jobs : int, optional
-        Worker processes (``irrepro.parallel.parallel_map``).
+        Workers (the values do not depend on them).
     progress : bool or str, default False
         A progress bar (a str: its label).
     scale : {"paper", "quick"}

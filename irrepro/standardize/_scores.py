@@ -24,24 +24,25 @@ SUBCOLLECTIONS = {
 
 
 def topic_range(matrix, first: int, last: int):
-    """The score matrix on the topics whose numeric ids lie in [first, last].
-
-    As the paper splits Robust 2004 (section 3.1, :data:`SUBCOLLECTIONS`). Raises
-    :class:`irrepro.InputError` when no topic lies in the range.
+    """The score matrix on the topics whose numeric ids lie in [first, last] (section 3.1).
 
     Parameters
     ----------
     matrix : irrepro.data.ScoreMatrix
     first, last : int
-        The first and last topic id kept (inclusive); ids that are not numbers are left out.
+        The first and last topic id kept; ids that are not numbers are left out.
 
     Returns
     -------
     irrepro.data.ScoreMatrix
 
+    Raises
+    ------
+    irrepro.InputError
+        No topic lies in the range.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.standardize import topic_range
     >>> m = ScoreMatrix(np.zeros((2, 3)), ("a", "b"), ("351", "401", "402"), "AP")
@@ -54,16 +55,9 @@ def topic_range(matrix, first: int, last: int):
     return matrix.subset(topics=keep)
 
 
-# --------------------------------------------------------------------------------------------
-# Standardization (section 3)
-# --------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Factors:
     """Per-topic standardization factors: the mean and sd of the standardizing systems' scores (eq. 1).
-
-    Published with a collection, they standardize any later system (:func:`standardize`).
 
     Parameters
     ----------
@@ -76,7 +70,6 @@ class Factors:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import Factors
     >>> Factors(np.array([0.3, 0.5]), np.array([0.1, 0.2]), ("401", "402")).to_frame()
       topic  mean   sd
@@ -117,11 +110,7 @@ class Factors:
 
 
 def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
-    """Standardization factors from the standardizing systems' scores (section 3, eq. 1).
-
-    The per-topic mean and sample sd. A topic on which every standardizing system scored the same has
-    that score as its mean and an sd of exactly 0 (not numpy's rounding noise). Raises
-    :class:`irrepro.InputError` with ``ddof`` or fewer systems, or topic ids that do not match the columns.
+    """The per-topic mean and sd of the standardizing systems' scores (eq. 1); a constant topic has sd 0.
 
     Parameters
     ----------
@@ -135,9 +124,13 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     -------
     Factors
 
+    Raises
+    ------
+    irrepro.InputError
+        ``ddof`` or fewer systems, or topic ids that do not match the columns.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import factors
     >>> f = factors(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]]))
     >>> f.mean, f.sd, f.n_systems
@@ -151,16 +144,11 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     if topics is not None and len(topics) != x.shape[1]:
         raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
     mean, sd = _spread.mean_sd(x, axis=0, ddof=ddof)
-    return Factors(
-        mean,
-        sd,
-        None if topics is None else tuple(str(t) for t in topics),
-        x.shape[0],
-        ddof,
-    )
+    return Factors(mean, sd, None if topics is None else tuple(str(t) for t in topics), x.shape[0], ddof)
 
 
 def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
+    """``(x - mean) / sd``; a topic with sd 0 gives 0 or an error (``zero_sd``)."""
     zero = sd <= 0
     if zero_sd not in ("average", "raise"):
         raise InputError("zero_sd must be 'average' or 'raise'")
@@ -193,13 +181,11 @@ def standardize(
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     fac : Factors, optional
-        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
-        topics by id.
+        Default: those of ``scores`` itself; matched to a ScoreMatrix's topics by id.
     cdf : bool, default True
         False returns the z-scores.
     zero_sd : {"average", "raise"}
-        What a topic with sd 0 gives: z = 0 for every system (standardized 0.5; ``trec_eval -Z``
-        prints -1000000 off the mean), or an error.
+        A topic with sd 0 gives every system z = 0, or an error.
 
     Returns
     -------
@@ -208,7 +194,6 @@ def standardize(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import factors, standardize
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> standardize([[0.5, 0.5, 0.5]], factors(x)).round(3)  # a new system, published factors
@@ -218,55 +203,41 @@ def standardize(
     return special.ndtr(z) if cdf else z
 
 
-def ideal_precision(n_relevant, k: int) -> np.ndarray:
-    """The score of an ideal ranking under P@k, ``min(R, k) / k`` per topic.
+def ideal_score(counts, *, k: int | None = None, p: float | None = None) -> np.ndarray:
+    """The score of an ideal ranking per topic: P@k's ``min(R, k) / k``, or graded RBP(p)'s.
+
+    RBP's gain is trec_eval's (a grade over the topic's largest when that exceeds 1), highest grades first.
 
     Parameters
     ----------
-    n_relevant : array_like
-        R, the number of relevant documents, per topic.
-    k : int
-        The cutoff.
-
-    Returns
-    -------
-    numpy.ndarray
-
-    Examples
-    --------
-    >>> from irrepro.standardize import ideal_precision
-    >>> ideal_precision([3, 20], 10)
-    array([0.3, 1. ])
-    """
-    r = np.asarray(n_relevant, dtype=np.float64)
-    return np.minimum(r, k) / k
-
-
-def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """The score of an ideal ranking under graded RBP(p), per topic.
-
-    trec_eval's gain (``irrepro.measures``): a grade divided by the topic's largest grade when that
-    exceeds 1; the ideal list holds the highest grades first: (1 - p) * sum_i gain_i p^(i-1). Raises
-    :class:`irrepro.InputError` for counts that are not two-dimensional or ``p`` outside (0, 1).
-
-    Parameters
-    ----------
-    grade_counts : array_like
-        ``(T, G+1)``: the documents judged at grade 0..G per topic (``Qrels.grade_counts``).
-    p : float
+    counts : array_like
+        With ``k``: R per topic; with ``p``: ``(T, G+1)`` documents judged at grade 0..G per topic
+        (``Qrels.grade_counts``).
+    k : int, optional
+        P@k's cutoff.
+    p : float, optional
         RBP's persistence.
 
     Returns
     -------
     numpy.ndarray
 
+    Raises
+    ------
+    irrepro.InputError
+        Not exactly one of ``k`` and ``p``, counts for RBP that are not 2-D, or ``p`` outside (0, 1).
+
     Examples
     --------
-    >>> from irrepro.standardize import ideal_rbp
-    >>> ideal_rbp([[5, 1, 2], [4, 0, 0]], 0.5)
-    array([0.8125, 0.    ])
+    >>> from irrepro.standardize import ideal_score
+    >>> ideal_score([3, 20], k=10), ideal_score([[5, 1, 2], [4, 0, 0]], p=0.5)
+    (array([0.3, 1. ]), array([0.8125, 0.    ]))
     """
-    gc = np.asarray(grade_counts, dtype=np.int64)
+    if k is not None and p is None:
+        return np.minimum(np.asarray(counts, dtype=np.float64), k) / k
+    gc = np.asarray(counts, dtype=np.int64)
+    if k is not None or p is None:
+        raise InputError("give either k (P@k) or p (RBP)")
     if gc.ndim != 2 or not 0 < p < 1:
         raise InputError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
@@ -288,7 +259,7 @@ def r_normalize(scores, ideal) -> np.ndarray:
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     ideal : array_like
-        The ideal ranking's score per topic (:func:`ideal_precision`, :func:`ideal_rbp`).
+        The ideal ranking's score per topic (:func:`ideal_score`).
 
     Returns
     -------

@@ -19,33 +19,30 @@ from ._scores import Factors
 
 
 def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
-    """Write standardization factors in the format ``trec_eval -Z`` reads.
-
-    Numbers are written with 17 significant digits, so that :func:`read_zscores` and trec_eval's
-    ``atof`` read back the same doubles. ``trec_eval -c -Z FILE`` (``irrepro standardize`` prints the
-    whole command) then prints the z-scores, equal to
-    :func:`standardize` with ``cdf=False`` where irrepro evaluates as trec_eval does (``--precision
-    float64``). A zero sd is written as 0 (see the module for what trec_eval does with it). Raises
-    :class:`irrepro.InputError` for factors without topic ids, a name or topic id with whitespace, a
-    mean or sd that is not finite or a negative sd; ``irrepro.errors.OutputError`` when the file
-    cannot be written.
+    """Write standardization factors as ``trec_eval -Z`` reads them, with 17 significant digits.
 
     Parameters
     ----------
     path : str, os.PathLike or text file object
         The file to write (replaced if it exists), or an open text file.
     factors_by_measure : mapping of str to Factors
-        Per measure name *as trec_eval prints it* (``irrepro.measures.trec_eval_name``), the
-        factors of :func:`factors` (with topic ids).
+        Per measure name as trec_eval prints it, the factors (with topic ids).
 
     Returns
     -------
     int
         The number of lines written.
 
+    Raises
+    ------
+    irrepro.InputError
+        Factors without topic ids, a name or id with whitespace, a mean or sd not finite, a negative sd.
+    irrepro.errors.OutputError
+        The file cannot be written.
+
     Examples
     --------
-    >>> import numpy as np, tempfile, os
+    >>> import tempfile, os
     >>> from irrepro.standardize import factors, write_zscores, read_zscores
     >>> f = factors(np.array([[0.2, 0.5], [0.4, 0.7], [0.3, 0.3]]), topics=["401", "402"])
     >>> with tempfile.TemporaryDirectory() as d:
@@ -85,12 +82,7 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
 
 
 def read_zscores(path) -> dict[str, Factors]:
-    """Read a ``trec_eval -Z`` file back into standardization factors.
-
-    Blank lines are skipped; an sd of 0 is accepted, as trec_eval accepts it. Raises
-    :class:`irrepro.InputError`, naming the file and line, for a line without four fields, a mean or sd
-    that is not a finite number, a negative sd, a measure and topic given twice, or a file that cannot
-    be read or holds no line.
+    """Read a ``trec_eval -Z`` file back into standardization factors (blank lines skipped).
 
     Parameters
     ----------
@@ -100,6 +92,12 @@ def read_zscores(path) -> dict[str, Factors]:
     -------
     dict of str to Factors
         Per measure name, the factors with their topic ids in file order.
+
+    Raises
+    ------
+    irrepro.InputError
+        Naming file and line: not four fields, a mean or sd not finite, a negative sd, a measure and
+        topic twice, a file that cannot be read or holds no line.
     """
     name = os.fspath(path)
     try:

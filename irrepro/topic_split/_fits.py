@@ -30,7 +30,6 @@ class GrowthFit:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.topic_split import GrowthFit
     >>> fit = GrowthFit(("0-5%", "5-10%"), np.log([0.4, 0.3]), np.array([-0.01, -0.05]),
     ...                 np.array([0.4, 0.3]) * np.exp(np.array([-0.01, -0.05]) * 50), np.array([5, 5]), 50)

@@ -59,7 +59,6 @@ def full_set_tests(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.topic_split import full_set_tests
     >>> m = ScoreMatrix(np.array([[0.4, 0.6, 0.5, 0.7, 0.3, 0.8], [0.2, 0.5, 0.3, 0.4, 0.2, 0.6]]),

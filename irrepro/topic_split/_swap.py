@@ -38,7 +38,6 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.topic_split import drop_bottom
     >>> m = ScoreMatrix(np.array([[0.5, 0.3], [0.1, 0.2], [0.4, 0.4], [0.2, 0.6]]), ("a", "b", "c", "d"),
