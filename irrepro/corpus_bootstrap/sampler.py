@@ -14,10 +14,6 @@ from ..errors import InputError
 from ..measures import average_precision
 from .lists import Lists, _lists_of
 
-# --------------------------------------------------------------------------------------------
-# exact, fast Poisson draws for integer means (inverse CDF with guide tables)
-# --------------------------------------------------------------------------------------------
-
 
 class _PoissonTables:
     """Inverse-CDF tables of Poisson(lam) for lam = 0..lam_max (integers)."""
@@ -134,11 +130,6 @@ def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
     if big[0].size:
         k[big] = np.searchsorted(f, u[big], side="right")
     return k
-
-
-# --------------------------------------------------------------------------------------------
-# the bootstrap
-# --------------------------------------------------------------------------------------------
 
 
 def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.ndarray:

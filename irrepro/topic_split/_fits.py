@@ -46,16 +46,7 @@ class GrowthFit:
     threshold: float = 0.05
 
     def predict(self, n) -> np.ndarray:
-        """Fitted error at sizes ``n``, ``(bins, len(n))``.
-
-        Parameters
-        ----------
-        n : int or array_like
-
-        Returns
-        -------
-        numpy.ndarray
-        """
+        """Fitted error at sizes ``n``, ``(bins, len(n))``."""
         n = np.atleast_1d(np.asarray(n, dtype=float))
         return np.exp(self.log_a[:, None] + self.b[:, None] * n[None, :])
 
@@ -66,15 +57,13 @@ class GrowthFit:
 
     def table(self) -> pd.DataFrame:
         """The fit per bin: ``bin``, ``a``, ``b``, ``error at <at>`` and ``sizes used``."""
-        return pd.DataFrame(
-            {
-                "bin": self.labels,
-                "a": np.exp(self.log_a),
-                "b": self.b,
-                f"error at {self.at}": self.projected,
-                "sizes used": self.n_points,
-            }
-        )
+        cols = {
+            "bin": self.labels,
+            "a": np.exp(self.log_a),
+            "b": self.b,
+            f"error at {self.at}": self.projected,
+        }
+        return pd.DataFrame(cols | {"sizes used": self.n_points})
 
 
 def growth_fit(
@@ -87,12 +76,10 @@ def growth_fit(
     min_points: int = 3,
     threshold: float = 0.05,
 ) -> GrowthFit:
-    """Fit error = a exp(b n) per bin to the swap experiment's error rates, projected to ``at`` topics.
+    """Fit error = a exp(b n) per bin (Excel's GROWTH: least squares on log error), projected to ``at`` topics.
 
-    The paper projects with Excel's GROWTH (least squares on log(error) against n). Our policy for what
-    Excel cannot take: sizes with fewer than ``min_trials`` trials or zero error are left out of a bin's
-    fit; a bin with fewer than ``min_points`` sizes left is not fitted (NaN), as the paper left out bins
-    with "insufficient data".
+    Sizes with fewer than ``min_trials`` trials or no error are left out; a bin with fewer than
+    ``min_points`` sizes left is not fitted (NaN).
 
     Parameters
     ----------
@@ -102,6 +89,7 @@ def growth_fit(
     at : int
         The paper's 50.
     min_trials, min_points : int
+        See above.
     threshold : float
         For :meth:`GrowthFit.first_reliable`.
 
@@ -138,13 +126,7 @@ def growth_fit(
     b = np.where(ok, b, np.nan)
     log_a = np.where(ok, ybar - b * nbar, np.nan)
     return GrowthFit(
-        labels=tuple(result.bin_labels(kind)),
-        log_a=log_a,
-        b=b,
-        projected=np.exp(log_a + b * at),
-        n_points=cnt.astype(int),
-        at=at,
-        threshold=threshold,
+        tuple(result.bin_labels(kind)), log_a, b, np.exp(log_a + b * at), cnt.astype(int), at, threshold
     )
 
 

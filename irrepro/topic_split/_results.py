@@ -25,11 +25,8 @@ FILTERS: dict[str, tuple[str | None, float, float]] = {
 
 @dataclass(frozen=True)
 class SwapExperiment:
-    """Counts of the swap experiment (:func:`irrepro.topic_split.swap_experiment`).
-
-    Bin ``b`` is ``[b, b+1)`` x ``abs_width`` (absolute) or x ``rel_width`` of the smaller set-1 score
-    (relative). The repetitions are independent draws, so their counts give the Monte Carlo error of
-    every rate and fit (:meth:`resampled`).
+    """Counts of the swap experiment: bin ``b`` is ``[b, b+1)`` x ``abs_width``, or x ``rel_width`` of the
+    smaller set-1 score (relative).
 
     Attributes
     ----------
@@ -87,43 +84,20 @@ class SwapExperiment:
     rep_errors: np.ndarray | None = None
 
     def _per_rep(self) -> tuple[np.ndarray, np.ndarray]:
+        """The counts per repetition."""
         if self.rep_trials is None or self.rep_errors is None:
             raise InputError("this result keeps no counts per repetition: rerun swap_experiment")
         return self.rep_trials, self.rep_errors
 
     def pooled_counts(self, filter: str, kind: str, bins: slice, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Errors and trials per repetition, pooled over a range of bins at one size (a rate's MC error).
-
-        Parameters
-        ----------
-        filter, kind, bins, size
-            As :meth:`pooled_error` takes them.
-
-        Returns
-        -------
-        tuple of numpy.ndarray
-            ``(errors, trials)``, each of length ``B``.
-        """
+        """``(errors, trials)`` per repetition, pooled over ``bins`` at one size (a rate's MC error)."""
         f, k = self._fk(filter, kind)
         s = list(self.sizes).index(size)
         tr, er = self._per_rep()
         return er[f, k, s, :, bins].sum(axis=-1), tr[f, k, s, :, bins].sum(axis=-1)
 
     def resampled(self, reps) -> SwapExperiment:
-        """The experiment made of the repetitions ``reps`` (indices into ``0..B-1``, repeats allowed).
-
-        A bootstrap over repetitions gives the Monte Carlo error of anything computed from the counts.
-        Figure 8's counts (``dep_errors``, ``dep_trials``) are kept as they are.
-
-        Parameters
-        ----------
-        reps : array_like of int
-
-        Returns
-        -------
-        SwapExperiment
-            With ``B = len(reps)``.
-        """
+        """The experiment of the repetitions ``reps`` (indices, repeats allowed); Figure 8's counts kept."""
         tr, er = self._per_rep()
         reps = np.asarray(reps, dtype=np.int64).reshape(-1)
         if reps.size == 0 or reps.min() < 0 or reps.max() >= self.B:
@@ -134,6 +108,7 @@ class SwapExperiment:
         )
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
+        """The indices of a filter and a kind."""
         if filter not in self.filters:
             raise UnknownNameError(f"unknown filter {filter!r}; known: {list(self.filters)}")
         if kind not in self.kinds:
@@ -147,52 +122,19 @@ class SwapExperiment:
         return [f"{100 * b * w:g}-{100 * (b + 1) * w:g}%" for b in range(nb)]
 
     def error_rates(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial).
-
-        Parameters
-        ----------
-        filter, kind : str
-            A name of ``filters``; ``"relative"`` or ``"absolute"``.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial)."""
         f, k = self._fk(filter, kind)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = self.errors[f, k] / self.trials[f, k]
         return pd.DataFrame(rate.T, index=self.bin_labels(kind), columns=self.sizes)
 
     def counts(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        """Trials as a bins x sizes frame.
-
-        Parameters
-        ----------
-        filter, kind : str
-            As :meth:`error_rates` takes them.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Trials as a bins x sizes frame."""
         f, k = self._fk(filter, kind)
         return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
 
     def pooled_error(self, filter: str, kind: str, bins: slice, size: int) -> float:
-        """Error rate pooled over a range of bins at one topic-set size (NaN without a trial).
-
-        Parameters
-        ----------
-        filter, kind : str
-            As :meth:`error_rates` takes them.
-        bins : slice
-            The bins pooled (``slice(2, 6)``: 10-30% relative).
-        size : int
-
-        Returns
-        -------
-        float
-        """
+        """Error rate pooled over a slice of bins at one topic-set size (NaN without a trial)."""
         f, k = self._fk(filter, kind)
         s = list(self.sizes).index(size)
         t = self.trials[f, k, s, bins].sum()
