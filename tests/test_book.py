@@ -1011,7 +1011,7 @@ def test_chapter_helpers_against_literal_loops():
     st = bt.stability_swap.Stability(
         "AP", np.array([0.01, 0.02, 0.03]), np.array([0.10, 0.06, 0.02]), np.array([0.1, 0.3, 0.5])
     )
-    assert bt.minority_rate_at(st, 0.2) == pytest.approx(0.08)  # halfway between 0.10 and 0.06
+    assert st.minority_rate_at(0.2) == pytest.approx(0.08)  # halfway between 0.10 and 0.06
 
 
 def test_study_helpers_against_the_studys_own_tables():

@@ -22,10 +22,7 @@ from .stability_swap import stability, swap_rates
 def sensitivity(
     tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05
 ) -> pd.DataFrame:
-    """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
-
-    Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
-    (``BootstrapResult.required_difference``, ``irrepro.significance.bootstrap``), most sensitive first.
+    """Sakai's (2006) Table 2: the pairs with ASL < alpha and the difference that requires, most sensitive first.
 
     Parameters
     ----------
@@ -97,6 +94,7 @@ class MeasureStudy:
         return frame.sort_values("sensitivity %", ascending=False, kind="stable").reset_index(drop=True)
 
     def _square(self, attr: str) -> pd.DataFrame:
+        """A rank correlations' attribute for every pair of measures (lower triangle)."""
         out = pd.DataFrame(np.nan, index=list(self.names), columns=list(self.names))
         for (a, b), rc in self.rank_correlations.items():
             out.loc[b, a] = getattr(rc, attr)
@@ -126,9 +124,7 @@ def measure_study(
     progress: bool = False,
     parts: Sequence[str] = _PARTS,
 ) -> MeasureStudy:
-    """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
-
-    Tables 2 and 3, Figures 7-13, from three sets of samples drawn from children of ``seed``.
+    """Sakai (2006) sections 3 and 4 (Tables 2-3, Figures 7-13) on several measures of the same runs.
 
     Parameters
     ----------
@@ -145,9 +141,8 @@ def measure_study(
     progress : bool
         Show a progress bar over the measures.
     parts : sequence of str
-        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute
-        (default all; a part left out is an empty dict). Every part computed is the whole study's with
-        the same seed (e.g. cheaper replicates at other seeds for Monte Carlo errors).
+        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute (default
+        all; one left out is an empty dict); each is the whole study's with the same seed.
 
     Returns
     -------
@@ -207,9 +202,6 @@ def measure_study(
                 items[a][0], items[b][0], sp, summary_a=items[a][1], summary_b=items[b][1]
             )
     return MeasureStudy(names, paired, unpaired, stab, swap, rc, seed, B)
-
-
-# --- summaries of a measure study that the book's chapter reports -------------------------------------
 
 
 def _geometric_consistent(study: MeasureStudy, measure: str) -> bool:

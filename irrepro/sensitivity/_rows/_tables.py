@@ -9,7 +9,6 @@ import pandas as pd
 
 from ... import _lazy
 from ..._rule import combine, judge, verdict
-from ..stability_swap import minority_rate_at
 from ..study import MeasureStudy, _geometric_consistent
 from ._study import (
     _OTHER,
@@ -229,7 +228,7 @@ def stability_order(s: MeasureStudy) -> tuple[float, pd.DataFrame]:
     """``(pt0, table)``: measures by minority rate at a common proportion of ties pt0 (0.2 if it can)."""
     names = list(s.names)
     pt0 = round(max(0.2, max(s.stability[n].prop_ties[0] for n in names)), 2)
-    t = pd.DataFrame({"measure": names, f"MR at PT = {pt0}": [minority_rate_at(s.stability[n], pt0) for n in names],
+    t = pd.DataFrame({"measure": names, f"MR at PT = {pt0}": [s.stability[n].minority_rate_at(pt0) for n in names],
                       "MR at f = 0.05": [s.stability[n].minority_rate[4] for n in names]})  # fmt: skip
     return pt0, t.sort_values(f"MR at PT = {pt0}", kind="stable").reset_index(drop=True)
 
