@@ -426,7 +426,7 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     "irrepro: warning: Mean of empty slice"; the other runs' numbers are np.nanmean's bit for bit."""
     import warnings
 
-    from irrepro.corpus_bootstrap.maps import _mean_of_usable
+    from irrepro.corpus_bootstrap.intervals import _mean_of_usable
 
     rng = np.random.default_rng(7)
     ap = rng.random((3, 20))
@@ -435,7 +435,7 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     usable[1] = False
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = cb.maps.map_bootstrap_intervals(ap, replicates, usable)
+        out = cb.intervals.map_bootstrap_intervals(ap, replicates, usable)
     assert np.isnan(out["MAP"].estimate[1]) and np.isnan(out["MAP"].sd[1])
     assert np.isfinite(out["MAP"].estimate[[0, 2]]).all()
     x = np.where(usable[..., None], replicates, np.nan)
@@ -468,11 +468,11 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     ap, reps = rng.random((7, 12)), rng.random((7, 12, 300))
     reps[rng.random(reps.shape) < 0.05] = np.nan
     usable = rng.random((7, 12)) > 0.2
-    whole = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
+    whole = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     # one block size for both: two runs (of 12 x 300) at a time, 24 of the 84 lists' sds at a time
     monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 2 * 12 * 300)
-    blocks = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
+    blocks = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     for k in whole:
         for f in ("estimate", "lower", "upper", "sd"):
@@ -484,7 +484,7 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
 def test_full_corpus_of_lists_equals_full_corpus_of_the_runs():
     """full_corpus takes the runs' compact lists (what irrepro report keeps once the runs are let
     go): the same numbers; the runs and topics are numbered then."""
-    from irrepro.corpus_bootstrap.lists import _lists_of
+    from irrepro.corpus_bootstrap.sampler import _lists_of
 
     rs = data.synthetic.runs(4, 6, list_length=25, seed=5)
     a = cb.full_corpus(rs, B=60, seed=2, average="all")
@@ -507,8 +507,10 @@ def test_map_estimates_are_the_run_means_of_ap_over_all_topics():
          "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)  # fmt: skip
     want = [(5 / 9 + 1 / 2) / 2, (1 / 6 + 1) / 2]
     ap = cb.full_corpus(runs, B=100, seed=1).ap
-    boot = cb.maps.map_bootstrap_intervals(ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all")
+    boot = cb.intervals.map_bootstrap_intervals(
+        ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all"
+    )
     logit = cb.intervals_from_replicates(ap, cb.bootstrap_ap(runs, B=100, seed=1), ["logit"])["logit"]
-    para = cb.maps.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
+    para = cb.intervals.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
     np.testing.assert_allclose(boot["MAP"].estimate, want)
     np.testing.assert_allclose(para["MAP"].estimate, want)

@@ -15,8 +15,7 @@ import scipy.stats
 from .. import _lazy, stats
 from .._rule import judge, spread_notes, verdict
 from ..stats import clustered_se
-from .intervals import Intervals
-from .maps import map_parametric_intervals, run_means
+from .intervals import Intervals, map_parametric_intervals, run_means
 from .validation import SplitValidation, _normalized, _side_shares, predicted_in_interval
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book

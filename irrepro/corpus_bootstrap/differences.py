@@ -12,8 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..data import RunSet
 from ..stats import EPS, Z95, bootstrap_sd, logit
-from .lists import compact_lists
-from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
+from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap, compact_lists
 
 
 @dataclass(frozen=True, eq=False)

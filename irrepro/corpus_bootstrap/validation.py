@@ -15,10 +15,17 @@ from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, check_level
-from .intervals import METHODS, Intervals, _with_small_r, ap_acceleration, intervals_from_replicates
-from .lists import Lists, _lists_of
-from .maps import _fixed_share, _run_intervals, run_means
-from .sampler import bootstrap_ap
+from .intervals import (
+    METHODS,
+    Intervals,
+    _fixed_share,
+    _run_intervals,
+    _with_small_r,
+    ap_acceleration,
+    intervals_from_replicates,
+    run_means,
+)
+from .sampler import Lists, _lists_of, bootstrap_ap
 
 
 def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
