@@ -133,7 +133,7 @@ def test_partition_experiment_against_scipy_loop():
     x = _toy(8, s=15, t=20) * np.random.default_rng(9).integers(1, 300, 20)  # SP-like scale
     res = sz.partition_experiment(x, 37, seed=11, block=10)
     rngs = __import__("irrepro.parallel", fromlist=["spawn"]).spawn(11, 4)
-    masks = np.vstack([sz._partitions.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
+    masks = np.vstack([sz._comparability.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
     d, fp = [], []
     for m in masks:
         a, b = x[:, m], x[:, ~m]
@@ -330,7 +330,7 @@ def test_self_significance_example():
 
 
 def test_sampled_standardizers_example():
-    from irrepro.standardize._partitions import SampledStandardizers
+    from irrepro.standardize._comparability import SampledStandardizers
 
     s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
     assert (s.smallest_size_beating(0.9), s.smallest_size_se(0.9)) == (4, 0.0)

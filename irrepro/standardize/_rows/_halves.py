@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import stats
 
 from ... import _lazy
-from .._partitions import CollectionPair, PartitionResult
+from .._comparability import CollectionPair, PartitionResult
 from ._figures import _exact, _mc
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
