@@ -980,7 +980,7 @@ def test_chapter_helpers_against_literal_loops():
     from irrepro import corpus_bootstrap as cb
     from irrepro import sensitivity as bt
     from irrepro import topic_split as ts
-    from irrepro.topic_split._fits import _bin_lower_edge, _largest_projected_error
+    from irrepro.topic_split._results import _bin_lower_edge, _largest_projected_error
 
     x = np.array([-3.0, -0.5, 0.2, 1.5, 2.0, 4.0, np.inf])
     above = sum(1 for v in x if v > 1) / len(x)

@@ -62,7 +62,7 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: bootstrap_summaries(x, B=1.5, seed=1),
             lambda: bt.stability(x, B=1.5, seed=1),
             lambda: swap_rates(x, B=1.5, seed=1),
-            lambda: bt.rank.rank_correlation(x, x, B=1.5, seed=1),
+            lambda: bt.study.rank_correlation(x, x, B=1.5, seed=1),
             lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
             lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
             lambda: cb.full_corpus(rs, B=1.5, seed=1),

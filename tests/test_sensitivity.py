@@ -12,8 +12,8 @@ from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError
-from irrepro.sensitivity.rank import _tau_threshold
 from irrepro.sensitivity.stability_swap import swap_rates
+from irrepro.sensitivity.study import _tau_threshold
 from irrepro.significance._samples import bootstrap_summaries, log_scores
 
 
@@ -285,7 +285,7 @@ def test_kendall_tau_matches_scipy_and_z0():
     b = a + rng.normal(0, 0.05, size=a.shape)
     b[:4] = b[0]  # ties in the second ranking
     s = bt.bootstrap_samples(40, 200, seed=28)
-    rc = bt.rank.rank_correlation(a, b, s)
+    rc = bt.study.rank_correlation(a, b, s)
     assert rc.tau == pytest.approx(stats.kendalltau(a.mean(1), b.mean(1)).statistic)
     reps = [stats.kendalltau(a[:, idx].mean(1), b[:, idx].mean(1)).statistic for idx in s[:50]]
     np.testing.assert_allclose(rc.replicates[:50], reps)
@@ -363,7 +363,7 @@ def test_measure_study_equals_individual_calls(small):
         st.unpaired["G_A"].p, sg.unpaired_bootstrap_test(small, samples=su, summary="gmean").p
     )
     assert st.swap["B"].abs_diff == swap_rates(other, sp, s2).abs_diff
-    assert st.rank_correlations[("A", "B")].tau == bt.rank.rank_correlation(small, other, sp).tau
+    assert st.rank_correlations[("A", "B")].tau == bt.study.rank_correlation(small, other, sp).tau
     t2 = st.table2()
     assert list(t2.columns) == ["measure", "significant", "pairs", "sensitivity %", "required difference"]
     assert t2["sensitivity %"].is_monotonic_decreasing

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ... import _lazy
 from ..._rule import combine, judge, verdict
-from ..study import MeasureStudy, _geometric_consistent
+from ..study import MeasureStudy, _geometric_consistent, _tau_threshold
 from ._study import (
     _OTHER,
     MEASURES,
@@ -288,8 +288,6 @@ def tau_table(s: MeasureStudy) -> pd.DataFrame:
 
 def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 12 and 13 of round 5, the paper's beside ours."""
-    from ..rank import _tau_threshold
-
     P = _P()
     r = st["round 5"]
     s = r.study
