@@ -84,14 +84,8 @@ def difference_intervals(
         The runs.
     run_x, run_y : str
         The two runs.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
 
     Returns
     -------

@@ -224,16 +224,10 @@ def bootstrap_ap(
     ----------
     runs : irrepro.data.RunSet or Lists
         The ranked lists.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-    progress : bool or str
-        A tqdm progress bar (a str is its label).
+    B, seed, rel
+        Bootstrap samples, their seed (None refused), the lowest relevant grade.
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar (a str: its label).
 
     Returns
     -------

@@ -185,18 +185,10 @@ def split_validation(
     ----------
     rs : irrepro.data.RunSet
         The runs on the whole corpus.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-    progress : bool
-        A tqdm progress bar.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar.
 
     Returns
     -------
@@ -259,20 +251,12 @@ def full_corpus(
     ----------
     rs : irrepro.data.RunSet or Lists
         The runs, or their ``Lists`` (``rel`` is theirs then; runs and topics are numbered).
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
     keep_replicates : bool
         Keep the bootstrap replicates in the result.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-    progress : bool or str
-        A tqdm progress bar (a str is its label).
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar (a str: its label).
     average : {"usable", "all"}
         Run means over the usable lists (the paper) or all topics, an unusable list as AP 0 (trec_eval -c).
 

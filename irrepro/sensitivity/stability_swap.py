@@ -77,10 +77,8 @@ def stability(
         ``"mean"``, ``"gmean"`` or a function reducing the last axis.
     pairs : array_like, optional
         ``(P, 2)`` system indices (default all pairs): the set C.
-    B : int
-        Samples to draw when ``samples`` is omitted.
-    seed : SeedLike
-        The draws when ``samples`` is omitted.
+    B, seed : int, SeedLike
+        The samples to draw when ``samples`` is omitted.
 
     Returns
     -------

@@ -138,17 +138,14 @@ def measure_study(
     Parameters
     ----------
     matrices : dict
-        Name -> ScoreMatrix (or ``(S, T)`` array) for an arithmetic mean, or -> ``(ScoreMatrix,
-        "gmean")`` for a geometric mean; all of the same systems and topics.
-    B : int
-        Bootstrap samples per set.
-    seed : SeedLike
-        The draws (required).
+        Name -> ScoreMatrix (or ``(S, T)`` array), or -> ``(ScoreMatrix, "gmean")`` for a geometric
+        mean; all of the same systems and topics.
+    B, seed : int, SeedLike
+        Bootstrap samples per set (three sets, from children of ``seed``).
     fuzziness : sequence of float, optional
         The stability method's fuzziness values (:func:`stability`).
-    n_jobs : int, optional
-    progress : bool
-        Show a progress bar over the measures.
+    n_jobs, progress
+        Workers; a progress bar over the measures.
     parts : sequence of str
         Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute (default
         all; one left out is an empty dict); each is the whole study's with the same seed.

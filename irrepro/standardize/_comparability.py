@@ -489,11 +489,8 @@ def sampled_standardizers(
         Each in [2, number of standardizing systems].
     B : int, optional
         Samples per size; None: :func:`default_partitions` of ``scale``.
-    seed : int, numpy.random.Generator or SeedSequence
-    n_jobs : int, optional
-        Workers (the values do not depend on them).
-    progress : bool or str, default False
-        A progress bar (a str: its label).
+    seed, n_jobs, progress
+        The seed; workers (the values do not depend on them); a progress bar (a str: its label).
     scale : {"paper", "quick"}
 
     Returns

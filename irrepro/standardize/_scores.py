@@ -313,18 +313,14 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> from irrepro.standardize import factors, write_zscores, read_zscores
+    >>> import io
+    >>> from irrepro.standardize import factors, write_zscores
     >>> f = factors(np.array([[0.2, 0.5], [0.4, 0.7], [0.3, 0.3]]), topics=["401", "402"])
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = os.path.join(d, "zscores.txt")
-    ...     n = write_zscores(p, {"map": f})
-    ...     print(open(p).read(), end="")
-    ...     back = read_zscores(p)["map"]
+    >>> out = io.StringIO()
+    >>> n = write_zscores(out, {"map": f})
+    >>> print(out.getvalue(), end="")
     401 map 0.30000000000000004 0.10000000000000001
     402 map 0.5 0.19999999999999998
-    >>> n, bool((back.mean == f.mean).all() and (back.sd == f.sd).all())
-    (2, True)
     """
     lines = []
     for measure, fac in factors_by_measure.items():

@@ -152,11 +152,8 @@ def swap_experiment(
         Bin widths.
     n_bins : int
         Bins of each kind.
-    seed : SeedLike
-    n_jobs : int, optional
-        Workers (the values do not depend on them).
-    progress : bool or str
-        A progress bar (a str: its label).
+    seed, n_jobs, progress
+        The seed; workers (the values do not depend on them); a progress bar (a str: its label).
     chunk : int
         Pairs of runs per vectorised step (memory only).
     scale : {"paper", "quick"}
