@@ -18,7 +18,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
 
     Runs sorted and numbered by the estimate. ``other`` is drawn as an open circle inside the run's
-    interval (bounds included, as :meth:`irrepro.corpus_bootstrap.Intervals.position` counts), a filled dot
+    interval (bounds included, as ``Intervals.position`` counts), a filled dot
     outside. The runs are split into consecutive groups, one per axes, each with its own y range
     (the paper's single panel of 74 runs reads as a smear); a new figure has a panel per
     ``RUNS_PER_PANEL`` (25) runs.

@@ -307,9 +307,8 @@ def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     Raises
     ------
     irrepro.InputError
-        Factors without topic ids, a name or id with whitespace, a mean or sd not finite, a negative sd.
-    irrepro.errors.OutputError
-        The file cannot be written.
+        Factors without topic ids, a name or id with whitespace, a mean or sd not finite, a negative sd;
+        an ``OSError`` (``irrepro.errors.OutputError``) when the file cannot be written.
 
     Examples
     --------
