@@ -427,7 +427,7 @@ def _population(rng, n_sys=30, n_top=50):
 def test_tau_sampling_error_is_the_spread_over_fresh_topic_samples():
     # the row's sampling error of Kendall's tau (the topic bootstrap's se, tau_se) against the
     # sd of tau over independent topic samples drawn from the population: within 20%
-    from irrepro.sensitivity._rows._study import tau_se
+    from irrepro.sensitivity._rows import tau_se
 
     rng = np.random.default_rng(2006)
     taus, ses = [], []
@@ -446,7 +446,7 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
     # the rows' sampling error of a share of system pairs (and of a difference of two shares over
     # the same pairs) against the sd over resampled pairs: within 20%; Agresti & Coull's, not 0,
     # where every pair agrees
-    from irrepro.sensitivity._rows._study import pair_share_se
+    from irrepro.sensitivity._rows import pair_share_se
 
     rng = np.random.default_rng(435)
     a, b = _population(rng)
