@@ -2,6 +2,7 @@
 a toy score matrix of 3 systems x 5 topics; ``scores_b``, a second matrix of 4 systems x 5 topics
 (the same topics under another measure) for the examples that compare two; ``ev``, the AP and P@2 of
 one toy run on two topics (``irrepro.measures.evaluate``'s example) for the examples of its outputs;
+``runset``, two runs A and B on two topics (a RunSet with its qrels) for the corpus bootstrap's examples;
 ``runs_dir`` and ``qrels_file``, three simulated runs on four topics written as TREC run files and
 their qrels in a fresh temporary directory, for the examples that read files (``irrepro.report``)."""
 
@@ -21,9 +22,22 @@ def _toy_evaluation():
     return measures.evaluate(runs, ["AP", "P@2"])
 
 
+@functools.cache
+def _toy_runset():
+    """Two runs A and B on two topics, with their qrels (the corpus bootstrap's examples)."""
+    from irrepro import data
+
+    qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
+    return data.load_runs(
+        {"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
+         "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}},
+        qrels,
+    )  # fmt: skip
+
+
 @pytest.fixture(autouse=True)
 def _doctest_names(request, doctest_namespace):
-    """Put ``np``, ``scores``, ``scores_b``, ``ev`` (and ``runs_dir``, ``qrels_file`` where the example
+    """Put ``np``, ``scores``, ``scores_b``, ``ev``, ``runset`` (and ``runs_dir``, ``qrels_file`` where the example
     names them) into a doctest's namespace (other tests: nothing)."""
     if type(request.node).__name__ != "DoctestItem":
         return
@@ -40,6 +54,7 @@ def _doctest_names(request, doctest_namespace):
         ]
     )
     doctest_namespace["ev"] = _toy_evaluation()
+    doctest_namespace["runset"] = _toy_runset()
     if "runs_dir" in (request.node.dtest.docstring or ""):
         from irrepro import data
 

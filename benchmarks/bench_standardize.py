@@ -44,7 +44,7 @@ def main():
     t_vec = time.perf_counter() - t0
     masks = np.vstack(
         [
-            sz._partitions.random_halves(x.shape[1], n, g)
+            sz._comparability.random_halves(x.shape[1], n, g)
             for n, g in zip([min(100, B - s) for s in range(0, B, 100)], parallel.spawn(1, -(-B // 100)))
         ]
     )

@@ -13,7 +13,7 @@ from .errors import InputError
 from .parallel import _chunks
 
 #: Cells (float64) of replicates worked on at once (2 MB) by ``bootstrap_sd`` and
-#: ``corpus_bootstrap.maps.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
+#: ``corpus_bootstrap.intervals.map_bootstrap_intervals``: their temporaries, a few times that, do not grow
 #: with the number of statistics or runs.
 _BLOCK_CELLS = 1 << 18
 

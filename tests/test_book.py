@@ -9,6 +9,7 @@ import math
 import re
 from html import escape, unescape
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -979,13 +980,17 @@ def test_chapter_helpers_against_literal_loops():
     from irrepro import corpus_bootstrap as cb
     from irrepro import sensitivity as bt
     from irrepro import topic_split as ts
-    from irrepro.topic_split._fits import _bin_lower_edge, _largest_projected_error
+    from irrepro.topic_split._results import _bin_lower_edge, _largest_projected_error
 
     x = np.array([-3.0, -0.5, 0.2, 1.5, 2.0, 4.0, np.inf])
     above = sum(1 for v in x if v > 1) / len(x)
     below = sum(1 for v in x if v < -1) / len(x)
-    assert cb.miss_ratio(x) == pytest.approx(above / below)
-    assert cb.miss_ratio([0.5, 2.0]) == pytest.approx(0.5 / 1e-12)
+    ratio = cb.validation.SplitValidation.miss_ratio
+    assert ratio(SimpleNamespace(normalized_difference=lambda s, m: x), "A", "m") == pytest.approx(
+        above / below
+    )
+    no_below = SimpleNamespace(normalized_difference=lambda s, m: np.array([0.5, 2.0]))
+    assert ratio(no_below, "A", "m") == pytest.approx(0.5 / 1e-12)
     assert _bin_lower_edge("25-30%") == 25.0 and math.isnan(_bin_lower_edge(None))
     fit = ts.GrowthFit(
         ("0-5%", "5-10%"),
@@ -1006,7 +1011,7 @@ def test_chapter_helpers_against_literal_loops():
     st = bt.stability_swap.Stability(
         "AP", np.array([0.01, 0.02, 0.03]), np.array([0.10, 0.06, 0.02]), np.array([0.1, 0.3, 0.5])
     )
-    assert bt.minority_rate_at(st, 0.2) == pytest.approx(0.08)  # halfway between 0.10 and 0.06
+    assert st.minority_rate_at(0.2) == pytest.approx(0.08)  # halfway between 0.10 and 0.06
 
 
 def test_study_helpers_against_the_studys_own_tables():

@@ -196,7 +196,7 @@ def test_linear_and_logit_intervals():
     np.testing.assert_allclose(ivs["linear"].lower, est - st.Z95 * sd)
     lsd = np.log(reps / (1 - reps)).std(axis=1, ddof=1)
     np.testing.assert_allclose(ivs["logit"].upper[:2], 1 / (1 + np.exp(-(np.log(1 / 3) + st.Z95 * lsd[:2]))))
-    assert ivs["logit"].lower[2] < cb.EPS < ivs["logit"].upper[2]
+    assert ivs["logit"].lower[2] < cb.intervals.EPS < ivs["logit"].upper[2]
 
 
 def test_silver_bullet_limit_matches_paper_and_monte_carlo():
@@ -265,7 +265,7 @@ def test_bootstrap_sd_matches_sd_across_corpora_and_split_prediction_holds():
     ap_b = average_precision(relb, Rb)
     pred = cb.predicted_in_interval()[1]
     for iv in ivs.values():
-        inside = np.mean(cb.position(ap_b, iv.lower, iv.upper) == 0)
+        inside = np.mean(iv.position(ap_b) == 0)
         assert abs(inside - pred) < 4 * np.sqrt(pred * (1 - pred) / 600) + 0.02, iv.method
 
 
@@ -337,22 +337,25 @@ def test_difference_intervals_on_a_real_pair(round5):
     assert fe.lower < fe.effect < fe.upper and fe.k > 0
 
 
-def test_ap_intervals_one_call():
+def test_ap_intervals_from_the_parts():
     rng = np.random.default_rng(SEED)
     rel = np.zeros((2, 3, 40), bool)
     rel[0, :, :6] = rng.random((3, 6)) < 0.7
     rel[1, 0, 5] = True  # a list with small AP
     R = np.array([[8, 9, 10]])
     L = cb.compact_lists(rel, R)
-    ivs = cb.intervals.ap_intervals(L, 300, seed=4)
-    assert set(ivs) == set(cb.METHODS)
+    reps = cb.bootstrap_ap(L, 300, seed=4)
     ap = L.ap.reshape(2, 3)
+    ivs = cb.intervals_from_replicates(ap, reps, accel=cb.intervals.ap_acceleration(L))
+    assert set(ivs) == set(cb.METHODS)
     for iv in ivs.values():
         ok = np.isfinite(iv.lower)
         assert np.all(iv.lower[ok] <= ap[ok] + 1e-12) and np.all(ap[ok] <= iv.upper[ok] + 1e-12)
-    cor = cb.intervals.ap_intervals(L, 300, seed=4, methods=["logit"], small_r=True)["logit+smallR"]
+    cor = cb.intervals.small_r_correct(ivs["logit"], L.n_rel.reshape(2, 3), L.length.reshape(2, 3))
     assert cor.upper[1, 1] > 0 and cor.lower[1, 1] == 0  # AP = 0 (nothing retrieved): [0, U0]
-    np.testing.assert_array_equal(cb.intervals.ap_intervals(L, 300, seed=4)["bca"].lower, ivs["bca"].lower)
+    again = cb.bootstrap_ap(L, 300, seed=4)
+    bca = cb.intervals_from_replicates(ap, again, ["bca"], accel=cb.intervals.ap_acceleration(L))["bca"]
+    np.testing.assert_array_equal(bca.lower, ivs["bca"].lower)
 
 
 def test_run_means_over_all_topics_are_trec_eval_c():
@@ -423,7 +426,7 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     "irrepro: warning: Mean of empty slice"; the other runs' numbers are np.nanmean's bit for bit."""
     import warnings
 
-    from irrepro.corpus_bootstrap.maps import _mean_of_usable
+    from irrepro.corpus_bootstrap.intervals import _mean_of_usable
 
     rng = np.random.default_rng(7)
     ap = rng.random((3, 20))
@@ -432,7 +435,7 @@ def test_map_bootstrap_intervals_of_a_run_without_usable_topic_are_nan_without_a
     usable[1] = False
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = cb.maps.map_bootstrap_intervals(ap, replicates, usable)
+        out = cb.intervals.map_bootstrap_intervals(ap, replicates, usable)
     assert np.isnan(out["MAP"].estimate[1]) and np.isnan(out["MAP"].sd[1])
     assert np.isfinite(out["MAP"].estimate[[0, 2]]).all()
     x = np.where(usable[..., None], replicates, np.nan)
@@ -465,11 +468,11 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     ap, reps = rng.random((7, 12)), rng.random((7, 12, 300))
     reps[rng.random(reps.shape) < 0.05] = np.nan
     usable = rng.random((7, 12)) > 0.2
-    whole = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
+    whole = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     # one block size for both: two runs (of 12 x 300) at a time, 24 of the 84 lists' sds at a time
     monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 2 * 12 * 300)
-    blocks = cb.maps.map_bootstrap_intervals(ap, reps, usable, average="all")
+    blocks = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     for k in whole:
         for f in ("estimate", "lower", "upper", "sd"):
@@ -481,7 +484,7 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
 def test_full_corpus_of_lists_equals_full_corpus_of_the_runs():
     """full_corpus takes the runs' compact lists (what irrepro report keeps once the runs are let
     go): the same numbers; the runs and topics are numbered then."""
-    from irrepro.corpus_bootstrap.lists import _lists_of
+    from irrepro.corpus_bootstrap.sampler import _lists_of
 
     rs = data.synthetic.runs(4, 6, list_length=25, seed=5)
     a = cb.full_corpus(rs, B=60, seed=2, average="all")
@@ -504,8 +507,10 @@ def test_map_estimates_are_the_run_means_of_ap_over_all_topics():
          "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)  # fmt: skip
     want = [(5 / 9 + 1 / 2) / 2, (1 / 6 + 1) / 2]
     ap = cb.full_corpus(runs, B=100, seed=1).ap
-    boot = cb.maps.map_bootstrap_intervals(ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all")
-    logit = cb.intervals.ap_intervals(runs, B=100, seed=1, methods=["logit"])["logit"]
-    para = cb.maps.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
+    boot = cb.intervals.map_bootstrap_intervals(
+        ap, cb.bootstrap_ap(runs, B=100, seed=1), ap >= 0, average="all"
+    )
+    logit = cb.intervals_from_replicates(ap, cb.bootstrap_ap(runs, B=100, seed=1), ["logit"])["logit"]
+    para = cb.intervals.map_parametric_intervals(logit, logit.estimate >= 0, average="all")
     np.testing.assert_allclose(boot["MAP"].estimate, want)
     np.testing.assert_allclose(para["MAP"].estimate, want)

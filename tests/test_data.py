@@ -717,7 +717,7 @@ def test_run_sets_save_and_load(tmp_path):
 def test_corpus_bootstrap_lists_and_split_from_the_ragged_arrays():
     from irrepro import corpus_bootstrap as cb
     from irrepro import topic_split as ts
-    from irrepro.corpus_bootstrap.lists import _lists_of
+    from irrepro.corpus_bootstrap.sampler import _lists_of
 
     rs = data.synthetic.runs(6, 5, list_length=60, seed=3)
     lists = _lists_of(rs, 1)

@@ -202,8 +202,8 @@ def test_err_refuses_grades_beyond_gdeval(collection, tmp_path):
     assert measures.evaluate(rs, ["nDCG@20"])["nDCG@20"].scores[0, 0] == 1.0
 
 
-def test_standardize_ideal_rbp_is_rbp_of_the_ideal_ranking():
-    """standardize.ideal_rbp (R-normalised RBP) uses graded RBP's per-topic gains: it equals our
+def test_standardize_ideal_score_is_rbp_of_the_ideal_ranking():
+    """standardize.ideal_score (R-normalised RBP) uses graded RBP's per-topic gains: it equals our
     RBP of a perfect ranking, on a topic whose largest grade is below the qrels' largest too."""
     from irrepro import standardize
 
@@ -215,7 +215,7 @@ def test_standardize_ideal_rbp_is_rbp_of_the_ideal_ranking():
         g[0, t, : len(lst)] = lst
     for p in (0.5, 0.95):
         ours = measures.kernel.score_grades(g, counts, [f"RBP(p={p})"])[f"RBP(p={p})"][0]
-        np.testing.assert_allclose(standardize.ideal_rbp(counts, p), ours, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(standardize.ideal_score(counts, p=p), ours, rtol=1e-12, atol=1e-15)
     assert ours[1] == pytest.approx(1 - 0.95**2)  # grade 1 is that topic's largest: gain 1
 
 

@@ -199,7 +199,6 @@ def test_a_moved_name_is_served_only_where_it_lives(module, old, new):
 RENAMED_ARGUMENTS = [  # (function, old keyword, new keyword)
     (cb.bootstrap_ap, "n_boot", "B"),
     (cb.sampler.bootstrap_ap_reference, "n_boot", "B"),
-    (cb.intervals.ap_intervals, "n_boot", "B"),
     (cb.split_validation, "n_boot", "B"),
     (cb.full_corpus, "n_boot", "B"),
     (cb.difference_intervals, "n_boot", "B"),

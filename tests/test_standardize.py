@@ -8,6 +8,7 @@ from scipy import stats
 
 from irrepro import standardize as sz
 from irrepro._rule import judge_row
+from irrepro.errors import InputError
 from irrepro.standardize._scores import zscores
 
 # ------------------------------------------------------------------ published figures (real data)
@@ -132,7 +133,7 @@ def test_partition_experiment_against_scipy_loop():
     x = _toy(8, s=15, t=20) * np.random.default_rng(9).integers(1, 300, 20)  # SP-like scale
     res = sz.partition_experiment(x, 37, seed=11, block=10)
     rngs = __import__("irrepro.parallel", fromlist=["spawn"]).spawn(11, 4)
-    masks = np.vstack([sz._partitions.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
+    masks = np.vstack([sz._comparability.random_halves(20, n, g) for n, g in zip([10, 10, 10, 7], rngs)])
     d, fp = [], []
     for m in masks:
         a, b = x[:, m], x[:, ~m]
@@ -209,14 +210,17 @@ def test_sampled_standardizers_percentiles_frame():
     assert res.taus[-1].min() == 1.0
 
 
-def test_ideal_rbp_against_explicit_sum():
+def test_ideal_score_rbp_against_explicit_sum():
     counts = np.array([[5, 3, 2], [0, 0, 4], [7, 0, 0]])  # grades 0, 1, 2 per topic
     p = 0.8
     expect = []
     for c in counts:
         gains = [1.0] * c[2] + [0.5] * c[1]
         expect.append((1 - p) * sum(g * p**i for i, g in enumerate(gains)))
-    np.testing.assert_allclose(sz.ideal_rbp(counts, p), expect)
+    np.testing.assert_allclose(sz.ideal_score(counts, p=p), expect)
+    for wrong in ({}, {"k": 10, "p": p}):  # one of P@k's cutoff and RBP's persistence
+        with pytest.raises(InputError, match="either k"):
+            sz.ideal_score(counts, **wrong)
 
 
 def test_compare_collections_fields():
@@ -326,7 +330,7 @@ def test_self_significance_example():
 
 
 def test_sampled_standardizers_example():
-    from irrepro.standardize._partitions import SampledStandardizers
+    from irrepro.standardize._comparability import SampledStandardizers
 
     s = SampledStandardizers(np.array([2, 4]), np.array([[0.8] * 50, [1.0] * 50]))
     assert (s.smallest_size_beating(0.9), s.smallest_size_se(0.9)) == (4, 0.0)

@@ -14,36 +14,27 @@ BCa's acceleration is the jackknife over documents; the small-R limits (section 
 and lead balloons at uniformly random ranks of ``max(length, R)``.
 """
 
-from ..stats import EPS
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from .differences import difference_intervals
-from .intervals import METHODS, Intervals, ap_acceleration, intervals_from_replicates, small_r_correct  # noqa: F401
-from .lists import Lists, compact_lists  # noqa: F401  (Lists: the report's)
-from .maps import run_means
-from .sampler import bootstrap_ap
-from .validation import (  # noqa: F401  (FullCorpus: the report's)
-    FullCorpus,
-    full_corpus,
-    mean_in_interval,
-    miss_ratio,
-    position,
-    predicted_in_interval,
-    split_corpus,
-    split_validation,
+from .intervals import (  # noqa: F401  (METHODS, Intervals and the parts: the tests' and the report's)
+    METHODS,
+    Intervals,
+    ap_acceleration,
+    intervals_from_replicates,
+    run_means,
+    small_r_correct,
 )
+from .sampler import Lists, bootstrap_ap, compact_lists  # noqa: F401  (Lists: the report's)
+from .validation import FullCorpus, full_corpus, predicted_in_interval, split_corpus, split_validation  # noqa: F401
 
 __all__ = [
-    "EPS",
     "compact_lists",
     "bootstrap_ap",
     "intervals_from_replicates",
     "run_means",
     "predicted_in_interval",
     "split_corpus",
-    "position",
     "split_validation",
     "full_corpus",
-    "miss_ratio",
-    "mean_in_interval",
     "difference_intervals",
 ]

@@ -15,9 +15,8 @@ import scipy.stats
 from .. import _lazy, stats
 from .._rule import judge, spread_notes, verdict
 from ..stats import clustered_se
-from .intervals import Intervals
-from .maps import map_parametric_intervals, run_means
-from .validation import SplitValidation, _normalized, _side_shares, position, predicted_in_interval
+from .intervals import Intervals, map_parametric_intervals, run_means
+from .validation import SplitValidation, _normalized, _side_shares, predicted_in_interval
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
@@ -100,17 +99,15 @@ def map_positions(val: SplitValidation, src: str, kind: str, measure: str, idx=N
     o = val.other(src)
     if idx is None:
         iv = val.maps[(src, kind, measure)]
-        return position(run_means(val.ap[o], val.usable, measure), iv.lower, iv.upper)
+        return iv.position(run_means(val.ap[o], val.usable, measure))
     use = val.usable[:, idx]
     if kind == "parametric":
         iv = map_parametric_intervals(_sub(val.intervals[(src, "logit+smallR")], idx), use)[measure]
-        lower, upper = iv.lower, iv.upper
     else:
         sd = _bootstrap_sd(val, src, measure, idx)
         est = run_means(val.ap[src][:, idx], use, measure)
-        z = stats.Z95
-        lower, upper = est - z * sd, est + z * sd
-    return position(run_means(val.ap[o][:, idx], use, measure), lower, upper)
+        iv = Intervals("bootstrap", est, est - stats.Z95 * sd, est + stats.Z95 * sd, sd)
+    return iv.position(run_means(val.ap[o][:, idx], use, measure))
 
 
 def _bootstrap_sd(val: SplitValidation, src: str, measure: str, idx) -> np.ndarray:
@@ -621,15 +618,13 @@ def cell_moves(as_is, rerun, condition: str) -> pd.DataFrame:
 
 def seed_table(vals: Mapping) -> pd.DataFrame:
     """One line per thinning seed: its small-R topics and in-interval shares."""
-    from .validation import mean_in_interval
-
     rows = []
     for seed, v in vals.items():
         t = {s: v.table(s, ["linear+smallR", "logit+smallR"]).set_index("method")["in"] for s in "AB"}
         rows.append({"seed": seed, "B": v.B, "R <= 5, halves A / B": f"{(v.n_rel['A'] <= 5).sum()} / {(v.n_rel['B'] <= 5).sum()}",
                      "logit+smallR in %, A / B": f"{t['A']['logit+smallR']:.1f} / {t['B']['logit+smallR']:.1f}",
                      "linear+smallR in %, A / B": f"{t['A']['linear+smallR']:.1f} / {t['B']['linear+smallR']:.1f}",
-                     **{f"{m} {k} in % (mean)": mean_in_interval(v, k, m) for k in ("bootstrap", "parametric") for m in ("MAP", "L-MAP")}})  # fmt: skip
+                     **{f"{m} {k} in % (mean)": v.mean_in(k, m) for k in ("bootstrap", "parametric") for m in ("MAP", "L-MAP")}})  # fmt: skip
     return pd.DataFrame(rows)
 
 

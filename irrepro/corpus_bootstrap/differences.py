@@ -12,8 +12,7 @@ import pandas as pd
 from .. import parallel
 from ..data import RunSet
 from ..stats import EPS, Z95, bootstrap_sd, logit
-from .lists import compact_lists
-from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap
+from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap, compact_lists
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,14 +84,8 @@ def difference_intervals(
         The runs.
     run_x, run_y : str
         The two runs.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
 
     Returns
     -------
@@ -100,11 +93,8 @@ def difference_intervals(
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> di = cb.difference_intervals(runs, "A", "B", B=100, seed=1)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> di = cb.difference_intervals(runset, "A", "B", B=100, seed=1)
     >>> di.d["AP"].round(3)  # 5/9 - 1/6, 1/2 - 1
     array([ 0.389, -0.5  ])
     """

@@ -1,6 +1,6 @@
-"""Corpus-bootstrap intervals of AP (Cormack & Lynam 2006): linear, logit and BCa (section 5),
-with BCa's acceleration from the leave-one-document-out jackknife of AP, and the small-R
-correction for silver bullets and lead balloons (section 7)."""
+"""Corpus-bootstrap intervals (Cormack & Lynam 2006): linear, logit and BCa of AP (section 5), BCa's
+acceleration from the leave-one-document-out jackknife, the small-R correction (section 7), and MAP
+and L-MAP per run, bootstrap and parametric (section 8, Tables 3 and 4)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from .. import parallel
+from .. import _intervals
 from ..data import RunSet
 from ..errors import InputError
+from ..parallel import _chunks
 from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
-from .lists import Lists, _lists_of
-from .sampler import bootstrap_ap
+from .sampler import Lists, _lists_of
 
 METHODS = ("linear", "logit", "bca")
 
@@ -34,6 +34,11 @@ class Intervals:
     @property
     def width(self) -> np.ndarray:
         return self.upper - self.lower
+
+    def position(self, value) -> np.ndarray:
+        """-1 below, 0 in (bounds included; or anything NaN), +1 above the interval, per value."""
+        value = np.asarray(value)
+        return np.where(value < self.lower, -1, np.where(value > self.upper, 1, 0)).astype(np.int8)
 
 
 def ap_acceleration(runs: RunSet | Lists, *, rel: int = 1) -> np.ndarray:
@@ -92,12 +97,10 @@ def intervals_from_replicates(
     eps: float = EPS,
     level: float = 0.95,
 ) -> dict[str, Intervals]:
-    """Linear, logit and BCa intervals (paper section 5) from replicates along the last axis.
+    """Linear, logit and BCa intervals (section 5) from replicates along the last axis (NaN ignored).
 
-    linear: ``AP +/- z sd(AP*)`` (not clipped to [0, 1], as in the paper); logit:
-    ``expit(logit AP +/- z sd(logit AP*))`` with 0/1 replaced by eps/1-eps (a limit at or beyond
-    them read back as 0 / 1: AP = 0 with sd 0 gives [0, eps]); bca:
-    ``irrepro.stats.bca_interval``. NaN replicates (R* = 0) are ignored; the sd uses ddof = 1.
+    linear: ``AP +/- z sd(AP*)``, not clipped; logit: ``expit(logit AP +/- z sd(logit AP*))``, a limit
+    at or beyond eps (1 - eps) read as 0 (1); bca: ``irrepro.stats.bca_interval``.
 
     Parameters
     ----------
@@ -121,7 +124,6 @@ def intervals_from_replicates(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.corpus_bootstrap import intervals_from_replicates
     >>> iv = intervals_from_replicates(0.5, np.linspace(0.3, 0.7, 101), ["linear"])["linear"]
     >>> round(float(iv.lower), 3), round(float(iv.upper), 3)
@@ -152,30 +154,6 @@ def intervals_from_replicates(
     return out
 
 
-def ap_intervals(
-    runs: RunSet | Lists,
-    B: int = 2000,
-    seed: parallel.SeedLike = None,
-    methods: Sequence[str] = METHODS,
-    *,
-    rel: int = 1,
-    eps: float = EPS,
-    small_r: bool = False,
-    n_jobs: int | None = None,
-) -> dict[str, Intervals]:
-    """Every list's intervals, ``{method: Intervals}``; ``small_r`` replaces linear and logit by
-    their correction."""
-    lists = _lists_of(runs, rel)
-    reps = bootstrap_ap(lists, B, seed, n_jobs=n_jobs)
-    ap = lists.ap.reshape(lists.shape)
-    accel = ap_acceleration(lists).reshape(lists.shape) if "bca" in methods else None
-    out = intervals_from_replicates(ap, reps, methods, accel=accel, eps=eps)
-    if small_r:  # the corrected linear and logit intervals replace the plain ones
-        out = _with_small_r(out, lists.n_rel.reshape(lists.shape), lists.length.reshape(lists.shape))
-        out = {m: iv for m, iv in out.items() if m not in ("linear", "logit")}
-    return out
-
-
 def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
     """Upper limit u of the silver-bullet (or lead-balloon) proportion: ``1 - alpha^(1/R)``."""
     n_rel = np.asarray(n_rel, dtype=np.float64)
@@ -183,8 +161,7 @@ def silver_bullet_fraction(n_rel, alpha: float = 0.05) -> np.ndarray:
 
 
 def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndarray:
-    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more sit at uniformly
-    random ranks."""
+    """E[AP] of a list whose top ``n_top`` are relevant and ``n_placed`` more at uniformly random ranks."""
     # exact by linearity: rank r of the N free ranks holds a placed document with probability x/N and
     # then has on average 1 + (x-1)(r-1)/(N-1) placed documents at or above it
     x = np.asarray(n_placed, dtype=np.float64)[..., None]
@@ -198,8 +175,7 @@ def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndar
 
 
 def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
-    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks
-    (section 7)."""
+    """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks (section 7)."""
     # Silver bullets: X ~ Binomial(R, u) of the R relevant documents at uniformly random ranks.
     # Lead balloons (our reading of "a similar dynamic approach"): the R relevant documents lead the
     # list, X ~ Binomial(R, u) of them land at uniformly random ranks below the R - X others.
@@ -245,3 +221,143 @@ def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Interval
         **ivs,
         **{m + "+smallR": small_r_correct(ivs[m], n_rel, depth) for m in ("linear", "logit") if m in ivs},
     }
+
+
+_AVERAGES = ("usable", "all")
+
+
+def _fixed_share(usable: np.ndarray, average: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per run, the weights of the mean over usable lists and of the fixed AP = 0 of the others."""
+    if average not in _AVERAGES:
+        raise InputError(f"average must be one of {_AVERAGES}, not {average!r}")
+    n_u = usable.sum(axis=1)
+    if average == "usable":
+        return np.ones(len(n_u)), np.zeros(len(n_u))
+    return n_u / usable.shape[1], 1.0 - n_u / usable.shape[1]
+
+
+def _mean_of_usable(x: np.ndarray) -> np.ndarray:
+    """The mean over axis 1 of the values that are not NaN (the usable topics), NaN where there is none."""
+    usable = ~np.isnan(x)
+    count = usable.sum(axis=1)
+    total = np.where(usable, x, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, total / count, np.nan)
+
+
+def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
+    """Per run, the mean of ``f`` of the replicates over its usable topics, (S, B)."""
+    replicates = np.asarray(replicates)
+    if replicates.ndim != 3 or replicates.shape[0] < 2:
+        return _mean_of_usable(f(replicates) * w[..., None])
+    rows = _chunks(len(w), _intervals._BLOCK_CELLS // max(replicates[0].size, 1))
+    return np.concatenate([_mean_of_usable(f(replicates[b]) * w[b, :, None]) for b in rows])
+
+
+def map_bootstrap_intervals(
+    ap: np.ndarray,
+    replicates: np.ndarray,
+    usable: np.ndarray,
+    *,
+    eps: float = EPS,
+    level: float = 0.95,
+    average: str = "usable",
+) -> dict[str, Intervals]:
+    """Table 3: per run, MAP and L-MAP of each bootstrap sample and ``estimate +/- z sd``, (systems,)."""
+    # the mean over the usable topics; average="all": over all T, an unusable list a fixed AP of 0
+    # (logit(eps) in L-MAP): trec_eval -c's MAP
+    z = stats.norm.ppf(0.5 + check_level(level) / 2)
+    share, fixed = _fixed_share(usable, average)
+    w = np.where(usable, 1.0, np.nan)
+    out = {}
+    for name, f in (("MAP", lambda x: x), ("L-MAP", lambda x: logit(x, eps))):
+        with np.errstate(invalid="ignore"):
+            est = _mean_of_usable(f(ap) * w)
+            reps = _run_replicates(replicates, w, f)  # (S, B)
+        if average == "all":  # no usable list: the run's mean is the constant
+            f0 = float(f(0.0))
+            est = np.where(share > 0, share * est, 0.0) + fixed * f0
+            reps = np.where(share[:, None] > 0, share[:, None] * reps, 0.0) + fixed[:, None] * f0
+        sd = bootstrap_sd(reps)
+        out[name] = Intervals(name + " bootstrap", est, est - z * sd, est + z * sd, sd)
+    return out
+
+
+def map_parametric_intervals(
+    logit_iv: Intervals,
+    usable: np.ndarray,
+    *,
+    eps: float = EPS,
+    level: float = 0.95,
+    average: str = "usable",
+) -> dict[str, Intervals]:
+    """Table 4: MAP and L-MAP intervals per run combined from the per-topic logit intervals (systems,)."""
+    # sigma_t = (logit(upper) - logit(lower)) / (2 z), the logit sd (for small-R-corrected intervals,
+    # the sd they imply); L-MAP: var = sum sigma_t^2 / T^2. MAP (our reading of the paper's weight
+    # AP - AP^2, the derivative of AP w.r.t. logit AP): the delta method, sd(AP_t) = (AP_t - AP_t^2)
+    # sigma_t. T counts the usable topics, or all with average="all" (a fixed AP of 0 without variance).
+    z = stats.norm.ppf(0.5 + check_level(level) / 2)
+    _, fixed = _fixed_share(usable, average)
+    ap = logit_iv.estimate
+    sig = (logit(logit_iv.upper, eps) - logit(logit_iv.lower, eps)) / (2 * z)
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
+    sig = np.where(usable, sig, 0.0)
+    apu = np.where(usable, ap, 0.0)
+    map_ = apu.sum(axis=1) / T
+    lmap = np.where(usable, logit(ap, eps), 0.0).sum(axis=1) / T + fixed * float(logit(0.0, eps))
+    sd_map = np.sqrt((((apu - apu**2) * sig) ** 2).sum(axis=1)) / T
+    sd_lmap = np.sqrt((sig**2).sum(axis=1)) / T
+    return {
+        "MAP": Intervals("MAP parametric", map_, map_ - z * sd_map, map_ + z * sd_map, sd_map),
+        "L-MAP": Intervals("L-MAP parametric", lmap, lmap - z * sd_lmap, lmap + z * sd_lmap, sd_lmap),
+    }
+
+
+def _run_intervals(
+    ap, replicates, usable, logit_small_r: Intervals, eps: float, average: str = "usable"
+) -> dict:
+    """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``."""
+    boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
+    para = map_parametric_intervals(logit_small_r, usable, eps=eps, average=average)
+    out = {("bootstrap", k): v for k, v in boot.items()}
+    out.update({("parametric", k): v for k, v in para.items()})
+    return out
+
+
+def run_means(
+    ap: np.ndarray, usable: np.ndarray, measure: str = "MAP", eps: float = EPS, average: str = "usable"
+) -> np.ndarray:
+    """Per run: MAP or L-MAP over the usable topics (or all topics).
+
+    L-MAP is the mean logit AP; ``average="all"`` counts an unusable list as AP 0 (trec_eval -c).
+
+    Parameters
+    ----------
+    ap : numpy.ndarray
+        AP, (systems, topics).
+    usable : numpy.ndarray
+        Bool, (systems, topics): the lists counted.
+    measure : {"MAP", "L-MAP"}
+        The mean of AP, or of logit AP.
+    eps : float
+        The logit's clipping of 0 and 1.
+    average : {"usable", "all"}
+        Over the usable lists (the paper) or all topics.
+
+    Returns
+    -------
+    numpy.ndarray
+        (systems,).
+
+    Examples
+    --------
+    >>> from irrepro.corpus_bootstrap import run_means
+    >>> ap = np.array([[0.2, 0.4], [0.5, 0.0]])
+    >>> usable = np.array([[True, True], [True, False]])
+    >>> run_means(ap, usable), run_means(ap, usable, average="all")
+    (array([0.3, 0.5]), array([0.3 , 0.25]))
+    """
+    _, fixed = _fixed_share(usable, average)
+    f = (lambda v: v) if measure == "MAP" else (lambda v: logit(v, eps))
+    T = usable.sum(axis=1) if average == "usable" else usable.shape[1]
+    return np.where(usable, f(ap), 0.0).sum(axis=1) / T + fixed * float(f(0.0))

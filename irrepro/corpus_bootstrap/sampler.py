@@ -1,22 +1,19 @@
-"""The Poisson corpus bootstrap of AP (Cormack & Lynam 2006, section 5), drawn from counts between
-relevant documents (see the package docstring), and the literal expand-the-list reference."""
+"""The Poisson corpus bootstrap of AP (Cormack & Lynam 2006, section 5), drawn from the compact lists
+(per retrieved relevant document, the non-relevant documents above it: all AP depends on), and the
+literal expand-the-list reference."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special, stats
 
 from .. import parallel
 from ..data import RunSet
-from ..errors import InputError
+from ..errors import InputError, InputTypeError
 from ..measures import average_precision
-from .lists import Lists, _lists_of
-
-# --------------------------------------------------------------------------------------------
-# exact, fast Poisson draws for integer means (inverse CDF with guide tables)
-# --------------------------------------------------------------------------------------------
 
 
 class _PoissonTables:
@@ -136,11 +133,6 @@ def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
     return k
 
 
-# --------------------------------------------------------------------------------------------
-# the bootstrap
-# --------------------------------------------------------------------------------------------
-
-
 def ap_from_counts(k: np.ndarray, nonrel: np.ndarray, r_star: np.ndarray) -> np.ndarray:
     """AP of resampled lists from ``k`` (m, ...) copies of each retrieved relevant document and the
     ``nonrel`` above each; NaN where ``r_star`` = 0."""
@@ -232,16 +224,10 @@ def bootstrap_ap(
     ----------
     runs : irrepro.data.RunSet or Lists
         The ranked lists.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-    progress : bool or str
-        A tqdm progress bar (a str is its label).
+    B, seed, rel
+        Bootstrap samples, their seed (None refused), the lowest relevant grade.
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar (a str: its label).
 
     Returns
     -------
@@ -250,11 +236,8 @@ def bootstrap_ap(
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> ap = cb.bootstrap_ap(runs, B=200, seed=1)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> ap = cb.bootstrap_ap(runset, B=200, seed=1)
     >>> ap.shape
     (2, 2, 200)
     """
@@ -294,3 +277,93 @@ def bootstrap_ap_reference(relevant: np.ndarray, n_rel: int, B: int, seed: paral
         r_star = expanded.sum() + rng.poisson(1.0, size=r_not).sum()
         out[b] = average_precision(expanded, r_star) if r_star > 0 else np.nan
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class Lists:
+    """Ranked lists reduced to what AP depends on (CSR layout)."""
+
+    gaps: np.ndarray  # int64 (M,)
+    start: np.ndarray  # int64 (L + 1,)
+    n_rel: np.ndarray  # int64 (L,)
+    length: np.ndarray  # int64 (L,)
+    ap: np.ndarray  # float64 (L,)
+    shape: tuple[int, ...]
+
+    @property
+    def n_ret_rel(self) -> np.ndarray:
+        return np.diff(self.start)
+
+    @property
+    def usable(self) -> np.ndarray:
+        return (self.length > 0) & (self.n_rel > 0)
+
+    def __len__(self) -> int:
+        return len(self.n_rel)
+
+
+def compact_lists(relevant: np.ndarray, n_rel, lengths=None) -> Lists:
+    """The ``Lists`` of a boolean relevance array.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        Boolean ``(..., K)``, rank axis last.
+    n_rel : array_like
+        R, broadcastable to ``relevant.shape[:-1]``.
+    lengths : array_like or None
+        The lists' lengths (None: all K ranks retrieved).
+
+    Returns
+    -------
+    Lists
+        The lists, of shape ``relevant.shape[:-1]``.
+
+    Examples
+    --------
+    >>> from irrepro.corpus_bootstrap import compact_lists
+    >>> compact_lists(np.array([[True, False, True]]), 3).shape
+    (1,)
+    """
+    relevant = np.asarray(relevant, dtype=bool)
+    if relevant.ndim < 1:
+        raise InputError("relevant must have a rank axis (last)")
+    shape = relevant.shape[:-1]
+    flat = relevant.reshape(-1, relevant.shape[-1])
+    n_rel = np.broadcast_to(np.asarray(n_rel, dtype=np.int64), shape).reshape(-1)
+    if lengths is None:
+        lengths = np.full(shape, relevant.shape[-1])
+    lengths = np.broadcast_to(np.asarray(lengths, dtype=np.int64), shape).reshape(-1)
+    m = flat.sum(axis=1)
+    if np.any(m > n_rel):
+        i = int(np.flatnonzero(m > n_rel)[0])
+        raise InputError(
+            f"list {np.unravel_index(i, shape)} retrieves {m[i]} relevant documents but R = {n_rel[i]}"
+        )
+    _, rank = np.nonzero(flat)  # row-major: lists in order, ranks ascending
+    start, _, gaps = _gaps(m, rank)
+    return Lists(gaps, start, n_rel, lengths, average_precision(flat, n_rel), tuple(shape))
+
+
+def _gaps(m: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR starts of lists with ``m`` relevant documents at 0-based ``rank`` (list by list), each one's
+    index in its list, and the non-relevant documents between it and the one above."""
+    start = np.r_[0, np.cumsum(m)].astype(np.int64)
+    j = np.arange(len(rank)) - np.repeat(start[:-1], m)
+    gaps = rank - j  # non-relevant docs before it
+    return start, j, np.where(j == 0, gaps, gaps - np.r_[0, gaps[:-1]]).astype(np.int64)
+
+
+def _lists_of(obj, rel: int) -> Lists:
+    if isinstance(obj, Lists):
+        return obj
+    if isinstance(obj, RunSet):  # from the ragged arrays: memory follows the number of lines
+        S, T = obj.lengths.shape
+        li, rank = obj.relevant_positions(rel)
+        m = np.bincount(li, minlength=S * T)
+        n_rel = np.broadcast_to(obj.n_relevant(rel)[None, :], (S, T)).reshape(-1).astype(np.int64)
+        start, j, gaps = _gaps(m, rank)
+        prec = np.bincount(li, weights=(j + 1) / (rank + 1.0), minlength=S * T)
+        ap = np.divide(prec, n_rel, out=np.zeros(S * T), where=n_rel > 0)
+        return Lists(gaps, start, n_rel, obj.lengths.reshape(-1).astype(np.int64), ap, (S, T))
+    raise InputTypeError(f"expected a RunSet or Lists, not {type(obj).__name__}")

@@ -15,17 +15,21 @@ from .. import parallel
 from ..data import RunSet
 from ..errors import InputError
 from ..stats import EPS, check_level
-from .intervals import METHODS, Intervals, _with_small_r, ap_acceleration, intervals_from_replicates
-from .lists import Lists, _lists_of
-from .maps import _fixed_share, _run_intervals, run_means
-from .sampler import bootstrap_ap
+from .intervals import (
+    METHODS,
+    Intervals,
+    _fixed_share,
+    _run_intervals,
+    _with_small_r,
+    ap_acceleration,
+    intervals_from_replicates,
+    run_means,
+)
+from .sampler import Lists, _lists_of, bootstrap_ap
 
 
 def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
-    """The paper's predicted shares below, in and above an interval (section 6).
-
-    AP_A and AP_B have the same sd, so AP_B - AP_A has sd sigma*sqrt(2) and AP_B lies in
-    AP_A +/- z sigma with probability ``P(|Z| <= z / sqrt 2)`` (the paper: 0.835 at 95%).
+    """The paper's predicted shares below, in and above an interval (section 6): ``P(|Z| <= z / sqrt 2)`` in.
 
     Parameters
     ----------
@@ -48,21 +52,13 @@ def predicted_in_interval(level: float = 0.95) -> tuple[float, float, float]:
     return (1 - inside) / 2, inside, (1 - inside) / 2
 
 
-# --------------------------------------------------------------------------------------------
-# the split-corpus validation (section 6)
-# --------------------------------------------------------------------------------------------
-
-
 def doc_half(doc_ids) -> np.ndarray:
     """0 (half A) or 1 (half B) per document id, from the MD5 digest of the id."""
     return np.fromiter((hashlib.md5(str(d).encode()).digest()[-1] & 1 for d in doc_ids), dtype=np.int8)
 
 
 def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
-    """The two half-corpora of section 6 as RunSets.
-
-    Every ranked list keeps the documents of its half in their order; the qrels keep that half's
-    judgments.
+    """The two half-corpora of section 6: each list and the qrels keep the documents of one half.
 
     Parameters
     ----------
@@ -72,15 +68,12 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     Returns
     -------
     half_a, half_b : irrepro.data.RunSet
-        The runs and qrels of each half (``doc_half``: the lowest bit of the MD5 of the id).
+        By the lowest bit of the MD5 of the document id.
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> a, b = cb.split_corpus(runs)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> a, b = cb.split_corpus(runset)
     >>> a.runs, b.runs
     (('A', 'B'), ('A', 'B'))
     """
@@ -101,35 +94,6 @@ def split_corpus(rs: RunSet) -> tuple[RunSet, RunSet]:
     return out[0], out[1]
 
 
-def position(value, lower, upper) -> np.ndarray:
-    """Where values lie: -1 below, 0 in (bounds included), +1 above the interval.
-
-    Parameters
-    ----------
-    value, lower, upper : array_like
-        Values and bounds (broadcast).
-
-    Returns
-    -------
-    numpy.ndarray
-        -1, 0 or 1; 0 where anything is NaN.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from irrepro.corpus_bootstrap import position
-    >>> position(np.array([0.1, 0.5, 0.9]), 0.2, 0.8)
-    array([-1,  0,  1], dtype=int8)
-    """
-    value, lower, upper = map(np.asarray, (value, lower, upper))
-    return np.where(value < lower, -1, np.where(value > upper, 1, 0)).astype(np.int8)
-
-
-# --------------------------------------------------------------------------------------------
-# the whole validation in one call
-# --------------------------------------------------------------------------------------------
-
-
 def _side_shares(pos: np.ndarray) -> np.ndarray:
     """The below / in / above shares (%) of positions (-1 / 0 / +1)."""
     return 100 * np.array([np.mean(pos < 0), np.mean(pos == 0), np.mean(pos > 0)])
@@ -142,7 +106,7 @@ def _shares(pos: np.ndarray) -> dict:
 
 @dataclass(frozen=True, eq=False)
 class SplitValidation:
-    """Everything of the paper's sections 6-8 for one run set split in halves A and B."""
+    """The paper's sections 6-8 for one run set split in halves A and B."""
 
     runs: tuple[str, ...]
     topics: tuple[str, ...]
@@ -161,8 +125,7 @@ class SplitValidation:
 
     def positions(self, src: str, method: str) -> np.ndarray:
         """(systems, topics) -1 / 0 / +1: where AP of the other half falls w.r.t. the interval from ``src``."""
-        iv = self.intervals[(src, method)]
-        return position(self.ap[self.other(src)], iv.lower, iv.upper)
+        return self.intervals[(src, method)].position(self.ap[self.other(src)])
 
     def lists_mask(self, src: str = "A", min_rel: int = 0) -> np.ndarray:
         """Usable lists whose topic has R > ``min_rel`` on half ``src``."""
@@ -181,18 +144,25 @@ class SplitValidation:
         for meas in ("MAP", "L-MAP"):
             iv = self.maps[(src, kind, meas)]
             val = run_means(self.ap[self.other(src)], self.usable, meas)
-            rows.append({"measure": meas, **_shares(position(val, iv.lower, iv.upper))})
+            rows.append({"measure": meas, **_shares(iv.position(val))})
         return pd.DataFrame(rows)
 
     def normalized_difference(self, src: str, method: str) -> np.ndarray:
-        """(AP_other - AP_src) scaled so that the interval from ``src`` spans [-1, 1] (Figures 1
-        and 2): divided by ``upper - AP`` above AP and by ``AP - lower`` below; +/-inf when that
-        half-width is 0 and the values differ; only usable lists (1-D)."""
+        """AP_other - AP_src over the half-width of ``src``'s interval on its side (Figures 1-2), usable lists."""
         return _normalized(self.ap[self.other(src)], self.intervals[(src, method)])[self.usable]
+
+    def miss_ratio(self, src: str, method: str) -> float:
+        """Above / below ratio of the misses of ``method`` from ``src`` (section 7); no miss below counts as 1e-12."""
+        x = self.normalized_difference(src, method)
+        return float(np.mean(x > 1) / max(np.mean(x < -1), 1e-12))
+
+    def mean_in(self, kind: str, measure: str) -> float:
+        """The in-interval share (%) of the runs' ``kind`` MAP or L-MAP intervals, both directions averaged."""
+        return float(np.mean([self.map_table(s, kind).set_index("measure").loc[measure, "in"] for s in "AB"]))
 
 
 def _normalized(value: np.ndarray, iv: Intervals) -> np.ndarray:
-    """``value - estimate`` over the interval's half-width on its side (``SplitValidation.normalized_difference``)."""
+    """``value - estimate`` over the interval's half-width on its side; +/-inf for a half-width of 0."""
     d = value - iv.estimate
     half = np.where(d >= 0, iv.upper - iv.estimate, iv.estimate - iv.lower)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -209,26 +179,16 @@ def split_validation(
     n_jobs: int | None = None,
     progress: bool = False,
 ) -> SplitValidation:
-    """The paper's validation (Cormack & Lynam 2006, sections 6-8) in one call.
-
-    Half A is bootstrapped from child 0 of ``seed``, half B from child 1; intervals both directions.
+    """The split-corpus validation (sections 6-8): half A from child 0 of ``seed``, half B from child 1.
 
     Parameters
     ----------
     rs : irrepro.data.RunSet
         The runs on the whole corpus.
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
-    n_jobs : int or None
-        Workers (the values do not depend on them); with two or more, both halves at once.
-    progress : bool
-        A tqdm progress bar.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar.
 
     Returns
     -------
@@ -285,31 +245,20 @@ def full_corpus(
     progress: bool | str = False,
     average: str = "usable",
 ) -> FullCorpus:
-    """Intervals on the whole corpus (Cormack & Lynam 2006, Figure 4).
-
-    Linear / logit (+ small-R) per list, MAP / L-MAP bootstrap and parametric per run.
+    """Intervals on the whole corpus (Figure 4): linear and logit (+ small-R) per list, MAP and L-MAP per run.
 
     Parameters
     ----------
     rs : irrepro.data.RunSet or Lists
         The runs, or their ``Lists`` (``rel`` is theirs then; runs and topics are numbered).
-    B : int
-        Bootstrap samples.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
-    rel : int
-        The lowest relevant grade.
-    eps : float
-        The logit's clipping of 0 and 1.
+    B, seed, rel, eps
+        Bootstrap samples, their seed (None refused), the lowest relevant grade, the logit's clipping.
     keep_replicates : bool
         Keep the bootstrap replicates in the result.
-    n_jobs : int or None
-        Workers (the values do not depend on them).
-    progress : bool or str
-        A tqdm progress bar (a str is its label).
+    n_jobs, progress
+        Workers (the values do not depend on them); a progress bar (a str: its label).
     average : {"usable", "all"}
-        The run means over the usable lists (the paper) or over all topics, an unusable list
-        counting as AP 0 (trec_eval -c, as ``irrepro report``).
+        Run means over the usable lists (the paper) or all topics, an unusable list as AP 0 (trec_eval -c).
 
     Returns
     -------
@@ -317,11 +266,8 @@ def full_corpus(
 
     Examples
     --------
-    >>> from irrepro import data, corpus_bootstrap as cb
-    >>> qrels = data.load_qrels({"q1": {"d1": 1, "d3": 1, "d9": 1}, "q2": {"d2": 1, "d4": 1}})
-    >>> runs = data.load_runs({"A": {"q1": {"d1": 3, "d2": 2, "d3": 1}, "q2": {"d2": 2, "d5": 1}},
-    ...                        "B": {"q1": {"d5": 2, "d1": 1}, "q2": {"d4": 2, "d2": 1}}}, qrels)
-    >>> fc = cb.full_corpus(runs, B=100, seed=1)
+    >>> from irrepro import corpus_bootstrap as cb
+    >>> fc = cb.full_corpus(runset, B=100, seed=1)
     >>> sorted(fc.intervals), fc.ap.round(3)
     (['linear', 'linear+smallR', 'logit', 'logit+smallR'], array([[0.556, 0.5  ],
            [0.167, 1.   ]]))
@@ -338,51 +284,3 @@ def full_corpus(
     ivs = _with_small_r(ivs, lists.n_rel.reshape(shape), lists.length.reshape(shape))
     maps = _run_intervals(ap, reps, usable, ivs["logit+smallR"], eps, average)
     return FullCorpus(runs, topics, ap, usable, ivs, maps, reps if keep_replicates else None)
-
-
-# --- summaries of a split validation that the book's chapter reports -----
-
-
-def miss_ratio(normalized) -> float:
-    """Above / below ratio of an interval's misses (Cormack & Lynam 2006, section 7).
-
-    The paper finds the share above "roughly six times larger" for the linear interval. An empty
-    lower tail counts as 1e-12.
-
-    Parameters
-    ----------
-    normalized : array_like
-        Normalized differences (``SplitValidation.normalized_difference``).
-
-    Returns
-    -------
-    float
-        The share above 1 over the share below -1.
-
-    Examples
-    --------
-    >>> from irrepro.corpus_bootstrap import miss_ratio
-    >>> miss_ratio([2.0, -2.0, 0.5, 3.0])
-    2.0
-    """
-    x = np.asarray(normalized, dtype=float)
-    return float(np.mean(x > 1) / max(np.mean(x < -1), 1e-12))
-
-
-def mean_in_interval(val: SplitValidation, kind: str, measure: str) -> float:
-    """The in-interval share (%) of the runs' MAP or L-MAP intervals, both directions.
-
-    Parameters
-    ----------
-    val : SplitValidation
-    kind : {"bootstrap", "parametric"}
-        Table 3 or Table 4.
-    measure : {"MAP", "L-MAP"}
-        The run mean.
-
-    Returns
-    -------
-    float
-        A percentage.
-    """
-    return float(np.mean([val.map_table(s, kind).set_index("measure").loc[measure, "in"] for s in "AB"]))

@@ -270,8 +270,8 @@ def corpus_coverage(
         ok = (a.usable & b_.usable & pop.usable).reshape(S, T)
         for m in methods:
             iv = ivs[m]
-            truth[m].append(cb.position(pop.ap.reshape(S, T), iv.lower, iv.upper)[ok])
-            other[m].append(cb.position(b_.ap.reshape(S, T), iv.lower, iv.upper)[ok])
+            truth[m].append(iv.position(pop.ap.reshape(S, T))[ok])
+            other[m].append(iv.position(b_.ap.reshape(S, T))[ok])
         clusters.append((c * T + np.broadcast_to(np.arange(T), (S, T)))[ok])
         rels.append(np.broadcast_to(n_rel, (S, T))[ok])
     return Coverage(

@@ -26,7 +26,7 @@ def aggregate(scores: ScoreMatrix | np.ndarray, how: str = "mean", *, eps: float
       (G_AveP, GMAP), eps not subtracted afterwards.
     * ``"AG"`` - the arithmetic mean of ``log(x + eps)`` (Sakai's ``AG_`` forms; ``exp`` of it is ``"G"``).
     * ``"L"`` - L-MAP (Cormack & Lynam 2006): the mean of ``logit(x)``, x clipped to ``[eps, 1 -
-      eps]`` first (the Cormack & Lynam chapter and ``irrepro report`` pass ``corpus_bootstrap.EPS``).
+      eps]`` first (the Cormack & Lynam chapter and ``irrepro report`` pass ``irrepro.stats.EPS``).
     * ``"G_trec"`` - trec_eval's ``gm_map``: ``exp(mean(log(max(x, eps))))`` (what
       :func:`summarize` does for ``gm_`` measures).
 

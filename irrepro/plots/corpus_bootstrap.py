@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import escape
-from ..corpus_bootstrap import Intervals, position
+from ..corpus_bootstrap import Intervals
 from ..stats import Z95
 from ._base import GREY, PALETTE, WIDTH, _axes, _axes_row, _legend, styled
 
@@ -18,7 +18,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
 
     Runs sorted and numbered by the estimate. ``other`` is drawn as an open circle inside the run's
-    interval (bounds included, as :func:`irrepro.corpus_bootstrap.position` counts), a filled dot
+    interval (bounds included, as ``Intervals.position`` counts), a filled dot
     outside. The runs are split into consecutive groups, one per axes, each with its own y range
     (the paper's single panel of 74 runs reads as a smear); a new figure has a panel per
     ``RUNS_PER_PANEL`` (25) runs.
@@ -52,9 +52,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     lo, hi, est = (np.asarray(tf(v[order]), dtype=np.float64) for v in (iv.lower, iv.upper, iv.estimate))
     if other is not None:
         oth = np.asarray(tf(np.asarray(other)[order]), dtype=np.float64)
-        inside = (
-            position(np.asarray(other)[order], iv.lower[order], iv.upper[order]) == 0
-        )  # as Tables 3-4 count
+        inside = iv.position(np.asarray(other))[order] == 0  # as Tables 3-4 count
     ranks = np.arange(1, n + 1)
     for a, idx in zip(axes, np.array_split(np.arange(n), len(axes))):
         a.vlines(ranks[idx], lo[idx], hi[idx], color=GREY, lw=3, label="interval")

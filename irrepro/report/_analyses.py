@@ -11,8 +11,7 @@ import pandas as pd
 from .. import corpus_bootstrap as cb
 from .. import parallel, significance
 from .. import sensitivity as bt
-from ..corpus_bootstrap.lists import _lists_of
-from ..corpus_bootstrap.sampler import _release_tables
+from ..corpus_bootstrap.sampler import _lists_of, _release_tables
 from ..data import RunSet, ScoreMatrix
 from ..errors import InputError
 

@@ -39,8 +39,6 @@ def comparisons(
 ) -> list[BootstrapComparison]:
     """One ``BootstrapComparison`` per pair of a bootstrap test, with adjusted p-values.
 
-    ``pd.DataFrame(comparisons(r))`` makes a table.
-
     Parameters
     ----------
     result : BootstrapResult
@@ -72,21 +70,19 @@ def comparisons(
     adj = adjusted.p_adjusted
     ci = result.confidence_interval(level)
     es = result.effect_size if result.effect_size is not None else np.full(len(result.p), np.nan)
-    out = []
-    for k, (i, j) in enumerate(result.pairs):
-        out.append(
-            BootstrapComparison(
-                result.systems[i],
-                result.systems[j],
-                result.measure,
-                result.test,
-                float(result.difference[k]),
-                float(result.p[k]),
-                float(adj[k]),
-                adjusted.correction,
-                float(es[k]),
-                float(ci[k, 0]),
-                float(ci[k, 1]),
-            )
+    return [
+        BootstrapComparison(
+            result.systems[i],
+            result.systems[j],
+            result.measure,
+            result.test,
+            float(result.difference[k]),
+            float(result.p[k]),
+            float(adj[k]),
+            adjusted.correction,
+            float(es[k]),
+            float(ci[k, 0]),
+            float(ci[k, 1]),
         )
-    return out
+        for k, (i, j) in enumerate(result.pairs)
+    ]

@@ -35,36 +35,13 @@ class Stability:
         """The curve as a table: columns fuzziness, MR and PT, a row per fuzziness value."""
         return pd.DataFrame({"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties})
 
-
-def minority_rate_at(st: Stability, prop_ties: float) -> float:
-    """The minority rate of a stability curve at a given proportion of ties (Sakai 2006, Figure 10).
-
-    Interpolated linearly (both grow with the fuzziness), so that measures compare at the same
-    proportion of ties.
-
-    Parameters
-    ----------
-    st : Stability
-        A stability curve (:func:`stability`).
-    prop_ties : float
-        The proportion of ties at which to read the minority rate.
-
-    Returns
-    -------
-    float
-        The curve's end value outside its range.
-
-    Examples
-    --------
-    >>> from irrepro import sensitivity as bt
-    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
-    >>> round(bt.minority_rate_at(st, 0.25), 4)
-    0.0133
-    """
-    return float(np.interp(prop_ties, st.prop_ties, st.minority_rate))
+    def minority_rate_at(self, prop_ties: float) -> float:
+        """The minority rate, interpolated linearly, at a proportion of ties (the end value beyond the curve)."""
+        return float(np.interp(prop_ties, self.prop_ties, self.minority_rate))
 
 
 def _pair_summaries(scores, samples, summary, B, seed):
+    """Per system and bootstrap sample, the summary score; the systems and the measure's name."""
     x, systems, measure = _as_matrix(scores)
     s = _summary(summary)
     if s.kind == "gmean" and not measure.startswith("G_"):
@@ -85,29 +62,23 @@ def stability(
 ) -> Stability:
     """Stability method on bootstrap topic samples (Sakai 2006, section 3.5, Figure 9).
 
-    For each pair (X, Y) and sample Q*b: if ``|M(X,Q*b) - M(Y,Q*b)| < f * max(M(X,Q*b), M(Y,Q*b))``
-    the pair is a tie (EQ), else GT(X,Y) or GT(Y,X) counts the winner;
-    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``. The fuzziness relative
-    to the larger score is our reading of Figure 9 (Buckley and Voorhees' method), whose formula the
-    text does not show.
+    A pair is a tie on a sample when its difference is below ``f`` times the larger score (our reading);
+    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``.
 
     Parameters
     ----------
     scores : ScoreMatrix or array_like
         ``(S, T)`` scores, summaries >= 0.
     samples : array_like, optional
-        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`), drawn from ``seed`` when
-        omitted.
+        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`), drawn from ``seed`` when omitted.
     fuzziness : sequence of float, optional
         The fuzziness values ``f`` (default 0.01, 0.02, ..., 0.20).
     summary : str or callable
         ``"mean"``, ``"gmean"`` or a function reducing the last axis.
     pairs : array_like, optional
         ``(P, 2)`` system indices (default all pairs): the set C.
-    B : int
-        Samples to draw when ``samples`` is omitted.
-    seed : SeedLike
-        The draws when ``samples`` is omitted.
+    B, seed : int, SeedLike
+        The samples to draw when ``samples`` is omitted.
 
     Returns
     -------
@@ -159,12 +130,6 @@ class SwapRates:
     abs_diff: float
     max_score: float
     sensitivity: float
-
-    @property
-    def swap_rate(self) -> np.ndarray:
-        """The swap rate of each bin (swaps / comparisons; NaN for an empty bin)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(self.counts > 0, self.swaps / np.maximum(self.counts, 1), np.nan)
 
     @property
     def rel_diff(self) -> float:

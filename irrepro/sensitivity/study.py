@@ -1,31 +1,37 @@
 """Everything of Sakai (2006) sections 3 and 4 for several measures of the same runs, on shared
-bootstrap topic samples, in one call (Tables 2 and 3, Figures 7-13)."""
+bootstrap topic samples, in one call (Tables 2 and 3, Figures 7-13), with Kendall's tau between
+the rankings by two measures, its bootstrap standard error and the Z0 test (section 4)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from .. import parallel
+from ..data import ScoreMatrix
 from ..errors import InputError
 from ..parallel import SeedLike
-from ..significance._samples import _as_matrix, _summary, bootstrap_samples
+from ..significance._samples import (
+    _as_matrix,
+    _check_samples,
+    _summary,
+    bootstrap_samples,
+    bootstrap_summaries,
+)
 from ..significance.bootstrap import BootstrapResult, paired_bootstrap_test, unpaired_bootstrap_test
-from .rank import rank_correlation
+from ..stats import bootstrap_sd, kendall_tau
 from .stability_swap import stability, swap_rates
 
 
 def sensitivity(
     tests: dict[str, BootstrapResult] | Sequence[BootstrapResult], alpha: float = 0.05
 ) -> pd.DataFrame:
-    """Sakai's (2006) Table 2: discriminative power and required difference of several measures.
-
-    Per test, the pairs with ASL < alpha and the estimated difference required for ASL < alpha
-    (``BootstrapResult.required_difference``, ``irrepro.significance.bootstrap``), most sensitive first.
+    """Sakai's (2006) Table 2: the pairs with ASL < alpha and the difference that requires, most sensitive first.
 
     Parameters
     ----------
@@ -97,6 +103,7 @@ class MeasureStudy:
         return frame.sort_values("sensitivity %", ascending=False, kind="stable").reset_index(drop=True)
 
     def _square(self, attr: str) -> pd.DataFrame:
+        """A rank correlations' attribute for every pair of measures (lower triangle)."""
         out = pd.DataFrame(np.nan, index=list(self.names), columns=list(self.names))
         for (a, b), rc in self.rank_correlations.items():
             out.loc[b, a] = getattr(rc, attr)
@@ -126,28 +133,22 @@ def measure_study(
     progress: bool = False,
     parts: Sequence[str] = _PARTS,
 ) -> MeasureStudy:
-    """Run everything of Sakai (2006) sections 3 and 4 on several measures of the same runs.
-
-    Tables 2 and 3, Figures 7-13, from three sets of samples drawn from children of ``seed``.
+    """Sakai (2006) sections 3 and 4 (Tables 2-3, Figures 7-13) on several measures of the same runs.
 
     Parameters
     ----------
     matrices : dict
-        Name -> ScoreMatrix (or ``(S, T)`` array) for an arithmetic mean, or -> ``(ScoreMatrix,
-        "gmean")`` for a geometric mean; all of the same systems and topics.
-    B : int
-        Bootstrap samples per set.
-    seed : SeedLike
-        The draws (required).
+        Name -> ScoreMatrix (or ``(S, T)`` array), or -> ``(ScoreMatrix, "gmean")`` for a geometric
+        mean; all of the same systems and topics.
+    B, seed : int, SeedLike
+        Bootstrap samples per set (three sets, from children of ``seed``).
     fuzziness : sequence of float, optional
         The stability method's fuzziness values (:func:`stability`).
-    n_jobs : int, optional
-    progress : bool
-        Show a progress bar over the measures.
+    n_jobs, progress
+        Workers; a progress bar over the measures.
     parts : sequence of str
-        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute
-        (default all; a part left out is an empty dict). Every part computed is the whole study's with
-        the same seed (e.g. cheaper replicates at other seeds for Monte Carlo errors).
+        Which of ``"paired"``, ``"unpaired"``, ``"stability"``, ``"swap"``, ``"rank"`` to compute (default
+        all; one left out is an empty dict); each is the whole study's with the same seed.
 
     Returns
     -------
@@ -209,9 +210,6 @@ def measure_study(
     return MeasureStudy(names, paired, unpaired, stab, swap, rc, seed, B)
 
 
-# --- summaries of a measure study that the book's chapter reports -------------------------------------
-
-
 def _geometric_consistent(study: MeasureStudy, measure: str) -> bool:
     """Do the paired and the unpaired test rank a geometric mean on the same side of its measure?"""
     paired, unpaired = (
@@ -219,3 +217,55 @@ def _geometric_consistent(study: MeasureStudy, measure: str) -> bool:
         for tests in (study.paired, study.unpaired)
     )
     return bool(paired == unpaired)
+
+
+@dataclass(frozen=True)
+class RankCorrelation:
+    """Kendall's tau between the system rankings by two measures, its bootstrap error and test."""
+
+    measures: tuple[str, str]
+    tau: float
+    se_boot: float
+    z0: float
+    p_value: float
+    replicates: np.ndarray = field(repr=False)
+
+
+def _z0(tau, n_s: int):
+    """Z0 = 3 tau sqrt(n_s (n_s - 1)) / sqrt(2 (2 n_s + 5)), standard normal under no association."""
+    return 3 * np.asarray(tau) * np.sqrt(n_s * (n_s - 1)) / np.sqrt(2 * (2 * n_s + 5))
+
+
+def _tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
+    """The smallest ``|tau|`` significant at ``alpha`` (two-tailed) under the Z0 test."""
+    return float(norm.ppf(1 - alpha / 2) / _z0(1.0, n_systems))
+
+
+def rank_correlation(
+    scores_a,
+    scores_b,
+    samples=None,
+    *,
+    summary_a="mean",
+    summary_b="mean",
+    B: int = 1000,
+    seed: SeedLike = None,
+) -> RankCorrelation:
+    """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error."""
+    xa, sys_a, meas_a = _as_matrix(scores_a)
+    xb, sys_b, meas_b = _as_matrix(scores_b)
+    if xa.shape != xb.shape:
+        raise InputError(f"the two score matrices differ in shape: {xa.shape} vs {xb.shape}")
+    if isinstance(scores_a, ScoreMatrix) and isinstance(scores_b, ScoreMatrix) and sys_a != sys_b:
+        raise InputError("the two score matrices list different systems (or in another order)")
+    samples = _check_samples(samples, xa.shape[1], B, seed)
+    sa, sb = _summary(summary_a), _summary(summary_b)
+    tau = float(kendall_tau(sa.apply(xa), sb.apply(xb)))
+    ma = bootstrap_summaries(xa, samples, summary=summary_a)
+    mb = bootstrap_summaries(xb, samples, summary=summary_b)
+    reps = kendall_tau(ma.T, mb.T)  # (B,)
+    se = float(bootstrap_sd(reps))
+    z0 = float(_z0(abs(tau), xa.shape[0]))
+    name_a = ("G_" if sa.kind == "gmean" else "") + meas_a
+    name_b = ("G_" if sb.kind == "gmean" else "") + meas_b
+    return RankCorrelation((name_a, name_b), tau, se, z0, float(2 * norm.sf(z0)), reps)

@@ -15,41 +15,38 @@ t-test is Student's equal-variance test, two-sided.
 from __future__ import annotations
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from ._comparability import (
+from ._comparability import (  # noqa: F401  (PartitionResult: the report's; self_significance: known_truth's)
+    PartitionResult,
+    compare_collections,
+    default_partitions,
     discriminative_power,
     drmse,
     item_total_correlation,
     mean_intervals,
+    partition_experiment,
     percentile_items,
     rank_agreement,
-    self_significance,  # noqa: F401  (for irrepro.known_truth)
-)
-from ._partitions import (
-    PartitionResult,  # noqa: F401  (for irrepro.report)
-    compare_collections,
-    default_partitions,
-    partition_experiment,
     sampled_standardizers,
+    self_significance,
 )
 from ._scores import (
     SUBCOLLECTIONS,
     Factors,
     factors,
-    ideal_precision,
-    ideal_rbp,
+    ideal_score,
     r_normalize,
+    read_zscores,
     standardize,
     topic_range,
+    write_zscores,
 )
-from ._trec_eval import read_zscores, write_zscores
 
 __all__ = [
     "Factors",
     "factors",
     "standardize",
     "r_normalize",
-    "ideal_precision",
-    "ideal_rbp",
+    "ideal_score",
     "topic_range",
     "SUBCOLLECTIONS",
     "mean_intervals",

@@ -1,25 +1,27 @@
-"""Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5)."""
+"""Comparability of collections (Webber, Moffat & Zobel 2008, sections 4 and 5): per-collection
+summaries, dRMSE and self-significance, random topic halves, collection pairs against them and
+sampled standardizing systems."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+import pandas as pd
+from scipy import special, stats
 
 from .. import _spread
 from ..errors import InputError
-from ..significance.classical import paired_t_pvalues
+from ..parallel import SeedLike, as_generator, check_int, check_scale, parallel_map, spawn
+from ..significance.classical import paired_t_pvalues, two_sample_t_pvalues
 from ..stats import check_level
 from ..stats import kendall_tau as _kendall_tau
-from ._scores import _checked_scores
+from ._scores import _checked_scores, _z, factors, standardize
 
 
 def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each system's mean score with its t confidence interval over topics (Figure 2).
-
-    ``mean +- t_{T-1} * sd / sqrt(T)``; a system scoring the same on every topic has that score as its
-    interval.
+    """Each system's mean score with its t interval over topics, ``mean +- t_{T-1} sd / sqrt(T)`` (Figure 2).
 
     Parameters
     ----------
@@ -34,7 +36,6 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import mean_intervals
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> [a.round(3) for a in mean_intervals(x)]
@@ -49,10 +50,7 @@ def mean_intervals(scores, level: float = 0.95) -> tuple[np.ndarray, np.ndarray,
 
 
 def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray:
-    """Indices of the items at the ``q``-th percentiles when ordered best first (Table 1).
-
-    Interpretation of the paper's "first, tenth, fortieth and seventy-fifth percentile": the item at
-    0-based position ``ceil(q/100 * n) - 1`` of the descending order.
+    """Indices of the items at the ``q``-th percentiles, best first: position ``ceil(q n / 100)`` (Table 1).
 
     Parameters
     ----------
@@ -79,16 +77,13 @@ def percentile_items(values, q: Sequence[float] = (1, 10, 40, 75)) -> np.ndarray
 
 
 def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
-    """The item-total correlation of each topic (Bodoff & Li 2007; section 2).
-
-    Pearson's correlation, over systems, between the topic's scores and the systems' total score.
+    """Each topic's Pearson correlation over systems with the systems' total score (Bodoff & Li 2007).
 
     Parameters
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     corrected : bool, default True
-        Correlate with the total over the other topics (psychometrics' corrected item-total
-        correlation), or over all topics.
+        Correlate with the total over the other topics, or over all topics.
 
     Returns
     -------
@@ -97,7 +92,6 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import item_total_correlation
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> item_total_correlation(x).round(3)
@@ -112,21 +106,13 @@ def item_total_correlation(scores, *, corrected: bool = True) -> np.ndarray:
     return np.divide((xc * oc).sum(axis=0), den, out=np.full(x.shape[1], np.nan), where=den > 0)
 
 
-# --------------------------------------------------------------------------------------------
-# Comparability between collections (section 5)
-# --------------------------------------------------------------------------------------------
-
-
 def drmse(a, b, *, ddof: int = 1) -> np.ndarray:
-    """The standard-deviation normalized RMSE between system mean scores on two collections (eq. 4).
-
-    ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)``, the sds over systems.
+    """The sd-normalized RMSE of system means on two collections, ``RMSE(a, b) / ((sd(a) + sd(b)) / 2)`` (eq. 4).
 
     Parameters
     ----------
     a, b : array_like
-        System means on the two collections, shape ``(..., S)`` with S >= 2; leading axes are batches
-        (e.g. random partitions).
+        System means on the two collections, ``(..., S)`` with S >= 2 (leading axes: batches).
     ddof : int, default 1
 
     Returns
@@ -173,11 +159,7 @@ def binomial_interval(k, n: int, level: float = 0.95) -> tuple[float, float]:
 
 
 def discriminative_power(scores, *, alpha: float = 0.05) -> float:
-    """The share of system pairs a two-sided paired t-test over topics finds significant.
-
-    Sakai's (2006) discriminative power, as the paper's section 5 uses it (scipy's ``ttest_rel``); a
-    pair whose differences are all 0 counts as not significant, one whose differences are all equal and
-    not 0 as significant.
+    """The share of system pairs a two-sided paired t-test over topics finds significant (Sakai 2006).
 
     Parameters
     ----------
@@ -190,7 +172,6 @@ def discriminative_power(scores, *, alpha: float = 0.05) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import discriminative_power
     >>> x = np.array([[0.2, 0.5, 0.1, 0.4], [0.4, 0.7, 0.3, 0.7], [0.3, 0.3, 0.2, 0.2]])
     >>> round(discriminative_power(x), 3)
@@ -229,3 +210,314 @@ def rank_agreement(a, b) -> tuple[float, float]:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     return float(_kendall_tau(a, b)), float(stats.pearsonr(a, b)[0])
+
+
+def default_partitions(scale: str = "paper") -> int:
+    """The number of random partitions per experiment: 1000 at the paper scale, 50 at the quick one.
+
+    Parameters
+    ----------
+    scale : {"paper", "quick"}
+        The scale (the caller reads ``IRREPRO_SCALE``).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from irrepro.standardize import default_partitions
+    >>> default_partitions(), default_partitions("quick")
+    (1000, 50)
+    """
+    return 1000 if check_scale(scale) != "quick" else 50
+
+
+def random_halves(n_topics: int, n: int, seed: SeedLike) -> np.ndarray:
+    """``n`` random halvings of ``n_topics`` topics: bool (n, n_topics), True for the first floor(T/2)."""
+    n = check_int(n, "n", minimum=1)
+    if n_topics < 4:
+        raise InputError("need at least 4 topics to split into halves")
+    rng = as_generator(seed)
+    ranks = np.argsort(rng.random((n, n_topics)), axis=1).argsort(axis=1)
+    return ranks < n_topics // 2
+
+
+@dataclass(frozen=True)
+class PartitionResult:
+    """The random-halves experiment's results, one value per partition."""
+
+    drmse: np.ndarray
+    false_positive: np.ndarray
+    n_systems: int
+    alpha: float
+
+    def summary(self, level: float = 0.95) -> dict:
+        """Mean and the central ``level`` interval (a fraction or a percentage) of both quantities."""
+        level = check_level(level)
+        lo, hi = 50 * (1 - level), 50 * (1 + level)
+        out: dict[str, float] = {}
+        for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
+            low, high = float(np.percentile(v, lo)), float(np.percentile(v, hi))
+            out |= {f"{name} mean": float(v.mean()), f"{name} low": low, f"{name} high": high}
+        return out
+
+    def summary_se(self, level: float = 0.95) -> dict:
+        """The Monte Carlo standard errors of :meth:`summary`'s numbers."""
+        from scipy.stats import mstats
+
+        level = check_level(level)
+        probs = [0.5 * (1 - level), 0.5 * (1 + level)]
+        out: dict[str, float] = {}
+        for name, v in (("dRMSE", self.drmse), ("FP", self.false_positive)):
+            v = np.asarray(v, dtype=float)
+            if v.size < 2:
+                out |= {f"{name} {k}": float("nan") for k in ("mean", "low", "high")}
+                continue
+            out[f"{name} mean"] = float(_spread.sd(v) / np.sqrt(v.size))
+            lo, hi = (float(s) for s in mstats.mjci(v, prob=probs))
+            out[f"{name} low"], out[f"{name} high"] = lo, hi
+        return {k: out[k] for k in self.summary(level)}
+
+    def percentile_of(self, observed: float) -> float:
+        """Share of partitions with dRMSE below an observed collection pair's dRMSE (in %)."""
+        return float(100 * np.mean(self.drmse < observed))
+
+    def percentile_se(self, percentile: float) -> float:
+        """The Monte Carlo standard error of a percentile among the partitions (in %)."""
+        b = self.drmse.size
+        p = min(max(float(percentile) / 100, 0.5 / b), 1 - 0.5 / b)
+        return float(100 * np.sqrt(p * (1 - p) / b))
+
+
+def _halves_block(x: np.ndarray, masks: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """dRMSE and false-positive share of the halves ``masks`` (b, T); squares about each system's mean."""
+    a = masks.astype(np.float64)
+    n_s, n_t = x.shape
+    na = a.sum(axis=1, keepdims=True)
+    nb = n_t - na
+    centre = _spread.mean(x, axis=1)
+    xc = x - centre[:, None]
+    y = np.vstack([xc, xc**2])  # one product gives first-half sums and sums of squares
+    part = a @ y.T  # (b, 2S)
+    tot = y.sum(axis=1)
+    sa, qa = part[:, :n_s], part[:, n_s:]
+    sb, qb = tot[:n_s] - sa, tot[n_s:] - qa
+    ca, cb = sa / na, sb / nb  # centred half means, (b, S)
+    ssa = qa - na * ca**2
+    ssb = qb - nb * cb**2
+    ma, mb = ca + centre, cb + centre
+    d = drmse(ma, mb)
+    p = two_sample_t_pvalues(ma, mb, ssa, ssb, na, nb)
+    fp = (np.nan_to_num(p, nan=1.0) < alpha).mean(axis=1)
+    return d, fp
+
+
+def partition_experiment(
+    scores,
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    alpha: float = 0.05,
+    n_jobs: int | None = None,
+    block: int = 100,
+    progress: bool | str = False,
+    scale: str = "paper",
+) -> PartitionResult:
+    """dRMSE and self-significance between the halves of ``B`` random topic splits (section 5, Figures 5-6).
+
+    Parameters
+    ----------
+    scores : array_like or irrepro.data.ScoreMatrix
+        Systems x topics, already in the form to compare: raw, R-normalized or standardized.
+    B : int, optional
+        Number of partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+    alpha : float, default 0.05
+    n_jobs : int, optional
+        Workers (the values do not depend on them).
+    block : int, default 100
+        Partitions per task (each with its own child seed).
+    progress : bool or str, default False
+        A progress bar (a str: its label).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    PartitionResult
+    """
+    x = _checked_scores(scores)
+    B = check_int(default_partitions(scale) if B is None else B, "B", minimum=1)
+    sizes = [min(block, B - s) for s in range(0, B, block)]
+    rngs = spawn(seed, len(sizes))
+
+    def task(i):
+        return _halves_block(x, random_halves(x.shape[1], sizes[i], rngs[i]), alpha)
+
+    d, fp = zip(*parallel_map(task, range(len(sizes)), n_jobs=n_jobs, progress=progress))
+    return PartitionResult(np.concatenate(d), np.concatenate(fp), x.shape[0], alpha)
+
+
+@dataclass(frozen=True)
+class CollectionPair:
+    """Two collections compared on the same systems (Tables 3-5)."""
+
+    drmse: float
+    n_significant: int
+    n_systems: int
+    interval: tuple[float, float]
+    random: PartitionResult
+
+    @property
+    def percentile(self) -> float:
+        """Percentile of the observed dRMSE among the random halves' dRMSE."""
+        return self.random.percentile_of(self.drmse)
+
+
+def compare_collections(
+    scores_c,
+    scores_d,
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    alpha: float = 0.05,
+    n_jobs: int | None = None,
+    scale: str = "paper",
+) -> CollectionPair:
+    """dRMSE and self-significance of the same systems on collections C and D, and of random halves (5.2).
+
+    Parameters
+    ----------
+    scores_c, scores_d : array_like or irrepro.data.ScoreMatrix
+        Systems x topics scores on C and on D (the same systems).
+    B : int, optional
+        Number of random partitions; None: :func:`default_partitions` of ``scale``.
+    seed : int, numpy.random.Generator or SeedSequence
+    alpha : float, default 0.05
+    n_jobs : int, optional
+        Workers (the values do not depend on them).
+    scale : {"paper", "quick"}
+        The size ``B=None`` stands for.
+
+    Returns
+    -------
+    CollectionPair
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).random((5, 20)) + np.linspace(0, 0.5, 5)[:, None]
+    >>> from irrepro.standardize import compare_collections
+    >>> c = compare_collections(x[:, :10], x[:, 10:], 20, seed=1)
+    >>> round(c.drmse, 3), c.n_significant, c.n_systems, c.percentile
+    (0.593, 1, 5, 80.0)
+    """
+    c, d = _checked_scores(scores_c), _checked_scores(scores_d)
+    sig = self_significance(c, d, alpha=alpha)
+    rand = partition_experiment(np.hstack([c, d]), B, seed=seed, alpha=alpha, n_jobs=n_jobs, scale=scale)
+    return CollectionPair(
+        float(drmse(c.mean(axis=1), d.mean(axis=1))),
+        int(sig.sum()),
+        len(sig),
+        binomial_interval(sig.sum(), len(sig)),
+        rand,
+    )
+
+
+@dataclass(frozen=True)
+class SampledStandardizers:
+    """Kendall's tau between the rankings from sampled and from all standardizing systems."""
+
+    sizes: np.ndarray
+    taus: np.ndarray
+
+    def percentiles(self, q: Sequence[float] = (50, 5, 1)) -> pd.DataFrame:
+        """Lowest-percentiles of tau per size (the paper's median, 95th and 99th lowest: q = 50, 5, 1)."""
+        p = np.percentile(self.taus, q, axis=1)
+        return pd.DataFrame(
+            {f"q{g:g}": p[k] for k, g in enumerate(q)}, index=pd.Index(self.sizes, name="systems")
+        )
+
+    def smallest_size_beating(self, threshold: float, q: float = 1) -> int | None:
+        """The fewest systems from which on (larger sizes too) the q-th lowest tau exceeds ``threshold``."""
+        p = np.percentile(self.taus, q, axis=1)
+        return _fewest(self.sizes, p > threshold)
+
+    def smallest_size_se(
+        self, threshold: float, q: float = 1, *, n_resamples: int = 200, seed: SeedLike = 0
+    ) -> float:
+        """The bootstrap standard error of :meth:`smallest_size_beating`."""
+        n_resamples = check_int(n_resamples, "n_resamples", minimum=2)
+        rng = as_generator(seed)
+        k, b = self.taus.shape
+        idx = rng.integers(0, b, size=(n_resamples, k, b))
+        boot = np.take_along_axis(np.broadcast_to(self.taus, (n_resamples, k, b)), idx, axis=2)
+        p = np.percentile(boot, q, axis=2)  # (n_resamples, k)
+        sizes = [_fewest(self.sizes, row > threshold) for row in p]
+        found = np.array([s for s in sizes if s is not None], dtype=float)
+        return float(_spread.sd(found)) if found.size > 1 else float("nan")
+
+
+def _fewest(sizes: np.ndarray, ok: np.ndarray) -> int | None:
+    """The smallest size from which every larger size is ``ok``."""
+    for k in range(len(ok)):
+        if ok[k:].all():
+            return int(sizes[k])
+    return None
+
+
+def sampled_standardizers(
+    standardizing,
+    evaluated,
+    sizes: Sequence[int],
+    B: int | None = None,
+    *,
+    seed: SeedLike,
+    n_jobs: int | None = None,
+    progress: bool | str = False,
+    scale: str = "paper",
+) -> SampledStandardizers:
+    """Kendall's tau between the rankings standardized by ``B`` samples of n systems and by all (Figure 4).
+
+    Parameters
+    ----------
+    standardizing : array_like or irrepro.data.ScoreMatrix
+        Scores of the standardizing systems, systems x topics.
+    evaluated : array_like or irrepro.data.ScoreMatrix
+        Scores of the systems ranked, on the same topics.
+    sizes : sequence of int
+        Each in [2, number of standardizing systems].
+    B : int, optional
+        Samples per size; None: :func:`default_partitions` of ``scale``.
+    seed, n_jobs, progress
+        The seed; workers (the values do not depend on them); a progress bar (a str: its label).
+    scale : {"paper", "quick"}
+
+    Returns
+    -------
+    SampledStandardizers
+    """
+    std = _checked_scores(standardizing, "standardizing scores")
+    ev = _checked_scores(evaluated, "evaluated scores")
+    if std.shape[1] != ev.shape[1]:
+        raise InputError("standardizing and evaluated scores need the same topics (columns)")
+    n_sampled = np.asarray(sizes, dtype=int)
+    if n_sampled.min() < 2 or n_sampled.max() > std.shape[0]:
+        raise InputError(f"sizes must lie in [2, {std.shape[0]}]")
+    B = check_int(default_partitions(scale) if B is None else B, "B", minimum=1)
+    full = standardize(ev, factors(std)).mean(axis=1)
+    rngs = spawn(seed, len(n_sampled))
+
+    def task(k):
+        n, rng = int(n_sampled[k]), rngs[k]
+        idx = np.argsort(rng.random((B, std.shape[0])), axis=1)[:, :n]
+        means = np.empty((B, ev.shape[0]))
+        for s in range(0, B, 50):  # blocks of samples keep (b, S, T) arrays in cache
+            sample = std[idx[s : s + 50]]  # (b, n, T)
+            mu, sd = _spread.mean_sd(sample, axis=1)
+            z = _z(ev[None], mu[:, None, :], sd[:, None, :], "average")
+            means[s : s + 50] = special.ndtr(z).mean(axis=2)
+        return _kendall_tau(means, full)
+
+    taus = parallel_map(task, range(len(n_sampled)), n_jobs=n_jobs, progress=progress)
+    return SampledStandardizers(n_sampled, np.stack(taus))

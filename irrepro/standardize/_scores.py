@@ -1,8 +1,17 @@
-"""Standardized scores and R-normalisation (Webber, Moffat & Zobel 2008, sections 2-3)."""
+"""Standardized scores, their factors in the file format ``trec_eval -Z`` reads, and R-normalisation
+(Webber, Moffat & Zobel 2008, sections 2-3).
+
+The -Z format (usnistgov/trec_eval, ``get_zscores.c``): one line ``qid measure_name mean std_dev`` per
+query and measure, in any order; trec_eval applies it as ``(value - mean) / std_dev``, and a zero
+std_dev gives 0 when the value equals the mean and -1000000 otherwise, as does a query or measure the
+file lacks (``convert_zscores.c``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,7 +20,7 @@ from scipy import special
 
 from .. import _spread
 from ..data._matrices import _checked_scores
-from ..errors import InputError
+from ..errors import InputError, OutputError
 
 #: The Robust 2004 sub-collections of the paper (section 3.1): name -> (first topic, last topic).
 #: TREC 6 (301-350) is excluded as in the paper; TREC 2004 has 49 topics (672 has no relevant).
@@ -24,24 +33,25 @@ SUBCOLLECTIONS = {
 
 
 def topic_range(matrix, first: int, last: int):
-    """The score matrix on the topics whose numeric ids lie in [first, last].
-
-    As the paper splits Robust 2004 (section 3.1, :data:`SUBCOLLECTIONS`). Raises
-    :class:`irrepro.InputError` when no topic lies in the range.
+    """The score matrix on the topics whose numeric ids lie in [first, last] (section 3.1).
 
     Parameters
     ----------
     matrix : irrepro.data.ScoreMatrix
     first, last : int
-        The first and last topic id kept (inclusive); ids that are not numbers are left out.
+        The first and last topic id kept; ids that are not numbers are left out.
 
     Returns
     -------
     irrepro.data.ScoreMatrix
 
+    Raises
+    ------
+    irrepro.InputError
+        No topic lies in the range.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.standardize import topic_range
     >>> m = ScoreMatrix(np.zeros((2, 3)), ("a", "b"), ("351", "401", "402"), "AP")
@@ -54,16 +64,9 @@ def topic_range(matrix, first: int, last: int):
     return matrix.subset(topics=keep)
 
 
-# --------------------------------------------------------------------------------------------
-# Standardization (section 3)
-# --------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Factors:
     """Per-topic standardization factors: the mean and sd of the standardizing systems' scores (eq. 1).
-
-    Published with a collection, they standardize any later system (:func:`standardize`).
 
     Parameters
     ----------
@@ -76,7 +79,6 @@ class Factors:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import Factors
     >>> Factors(np.array([0.3, 0.5]), np.array([0.1, 0.2]), ("401", "402")).to_frame()
       topic  mean   sd
@@ -117,11 +119,7 @@ class Factors:
 
 
 def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1) -> Factors:
-    """Standardization factors from the standardizing systems' scores (section 3, eq. 1).
-
-    The per-topic mean and sample sd. A topic on which every standardizing system scored the same has
-    that score as its mean and an sd of exactly 0 (not numpy's rounding noise). Raises
-    :class:`irrepro.InputError` with ``ddof`` or fewer systems, or topic ids that do not match the columns.
+    """The per-topic mean and sd of the standardizing systems' scores (eq. 1); a constant topic has sd 0.
 
     Parameters
     ----------
@@ -135,9 +133,13 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     -------
     Factors
 
+    Raises
+    ------
+    irrepro.InputError
+        ``ddof`` or fewer systems, or topic ids that do not match the columns.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import factors
     >>> f = factors(np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]]))
     >>> f.mean, f.sd, f.n_systems
@@ -151,16 +153,11 @@ def factors(standardizing, *, topics: Sequence[str] | None = None, ddof: int = 1
     if topics is not None and len(topics) != x.shape[1]:
         raise InputError(f"{len(topics)} topic ids for {x.shape[1]} topics")
     mean, sd = _spread.mean_sd(x, axis=0, ddof=ddof)
-    return Factors(
-        mean,
-        sd,
-        None if topics is None else tuple(str(t) for t in topics),
-        x.shape[0],
-        ddof,
-    )
+    return Factors(mean, sd, None if topics is None else tuple(str(t) for t in topics), x.shape[0], ddof)
 
 
 def _z(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, zero_sd: str) -> np.ndarray:
+    """``(x - mean) / sd``; a topic with sd 0 gives 0 or an error (``zero_sd``)."""
     zero = sd <= 0
     if zero_sd not in ("average", "raise"):
         raise InputError("zero_sd must be 'average' or 'raise'")
@@ -193,13 +190,11 @@ def standardize(
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     fac : Factors, optional
-        Default: those of ``scores`` itself. Factors with topic ids are matched to a ScoreMatrix's
-        topics by id.
+        Default: those of ``scores`` itself; matched to a ScoreMatrix's topics by id.
     cdf : bool, default True
         False returns the z-scores.
     zero_sd : {"average", "raise"}
-        What a topic with sd 0 gives: z = 0 for every system (standardized 0.5; ``trec_eval -Z``
-        prints -1000000 off the mean), or an error.
+        A topic with sd 0 gives every system z = 0, or an error.
 
     Returns
     -------
@@ -208,7 +203,6 @@ def standardize(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.standardize import factors, standardize
     >>> x = np.array([[0.2, 0.5, 0.1], [0.4, 0.7, 0.3], [0.3, 0.3, 0.2]])
     >>> standardize([[0.5, 0.5, 0.5]], factors(x)).round(3)  # a new system, published factors
@@ -218,55 +212,41 @@ def standardize(
     return special.ndtr(z) if cdf else z
 
 
-def ideal_precision(n_relevant, k: int) -> np.ndarray:
-    """The score of an ideal ranking under P@k, ``min(R, k) / k`` per topic.
+def ideal_score(counts, *, k: int | None = None, p: float | None = None) -> np.ndarray:
+    """The score of an ideal ranking per topic: P@k's ``min(R, k) / k``, or graded RBP(p)'s.
+
+    RBP's gain is trec_eval's (a grade over the topic's largest when that exceeds 1), highest grades first.
 
     Parameters
     ----------
-    n_relevant : array_like
-        R, the number of relevant documents, per topic.
-    k : int
-        The cutoff.
-
-    Returns
-    -------
-    numpy.ndarray
-
-    Examples
-    --------
-    >>> from irrepro.standardize import ideal_precision
-    >>> ideal_precision([3, 20], 10)
-    array([0.3, 1. ])
-    """
-    r = np.asarray(n_relevant, dtype=np.float64)
-    return np.minimum(r, k) / k
-
-
-def ideal_rbp(grade_counts, p: float) -> np.ndarray:
-    """The score of an ideal ranking under graded RBP(p), per topic.
-
-    trec_eval's gain (``irrepro.measures``): a grade divided by the topic's largest grade when that
-    exceeds 1; the ideal list holds the highest grades first: (1 - p) * sum_i gain_i p^(i-1). Raises
-    :class:`irrepro.InputError` for counts that are not two-dimensional or ``p`` outside (0, 1).
-
-    Parameters
-    ----------
-    grade_counts : array_like
-        ``(T, G+1)``: the documents judged at grade 0..G per topic (``Qrels.grade_counts``).
-    p : float
+    counts : array_like
+        With ``k``: R per topic; with ``p``: ``(T, G+1)`` documents judged at grade 0..G per topic
+        (``Qrels.grade_counts``).
+    k : int, optional
+        P@k's cutoff.
+    p : float, optional
         RBP's persistence.
 
     Returns
     -------
     numpy.ndarray
 
+    Raises
+    ------
+    irrepro.InputError
+        Not exactly one of ``k`` and ``p``, counts for RBP that are not 2-D, or ``p`` outside (0, 1).
+
     Examples
     --------
-    >>> from irrepro.standardize import ideal_rbp
-    >>> ideal_rbp([[5, 1, 2], [4, 0, 0]], 0.5)
-    array([0.8125, 0.    ])
+    >>> from irrepro.standardize import ideal_score
+    >>> ideal_score([3, 20], k=10), ideal_score([[5, 1, 2], [4, 0, 0]], p=0.5)
+    (array([0.3, 1. ]), array([0.8125, 0.    ]))
     """
-    gc = np.asarray(grade_counts, dtype=np.int64)
+    if k is not None and p is None:
+        return np.minimum(np.asarray(counts, dtype=np.float64), k) / k
+    gc = np.asarray(counts, dtype=np.int64)
+    if k is not None or p is None:
+        raise InputError("give either k (P@k) or p (RBP)")
     if gc.ndim != 2 or not 0 < p < 1:
         raise InputError("grade_counts must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
@@ -288,7 +268,7 @@ def r_normalize(scores, ideal) -> np.ndarray:
     ----------
     scores : array_like or irrepro.data.ScoreMatrix
     ideal : array_like
-        The ideal ranking's score per topic (:func:`ideal_precision`, :func:`ideal_rbp`).
+        The ideal ranking's score per topic (:func:`ideal_score`).
 
     Returns
     -------
@@ -307,3 +287,114 @@ def r_normalize(scores, ideal) -> np.ndarray:
     if ideal.shape != (x.shape[1],):
         raise InputError(f"ideal must have one value per topic ({x.shape[1]}), got shape {ideal.shape}")
     return np.divide(x, ideal, out=np.zeros_like(x), where=ideal > 0)
+
+
+def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
+    """Write standardization factors as ``trec_eval -Z`` reads them, with 17 significant digits.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or text file object
+        The file to write (replaced if it exists), or an open text file.
+    factors_by_measure : mapping of str to Factors
+        Per measure name as trec_eval prints it, the factors (with topic ids).
+
+    Returns
+    -------
+    int
+        The number of lines written.
+
+    Raises
+    ------
+    irrepro.InputError
+        Factors without topic ids, a name or id with whitespace, a mean or sd not finite, a negative sd;
+        an ``OSError`` (``irrepro.errors.OutputError``) when the file cannot be written.
+
+    Examples
+    --------
+    >>> import io
+    >>> from irrepro.standardize import factors, write_zscores
+    >>> f = factors(np.array([[0.2, 0.5], [0.4, 0.7], [0.3, 0.3]]), topics=["401", "402"])
+    >>> out = io.StringIO()
+    >>> n = write_zscores(out, {"map": f})
+    >>> print(out.getvalue(), end="")
+    401 map 0.30000000000000004 0.10000000000000001
+    402 map 0.5 0.19999999999999998
+    """
+    lines = []
+    for measure, fac in factors_by_measure.items():
+        if fac.topics is None:
+            raise InputError(f"the factors of {measure} carry no topic ids; trec_eval needs them")
+        if not measure or any(c.isspace() for c in measure):
+            raise InputError(f"measure name {measure!r} is empty or holds whitespace")
+        for topic, mean, sd in zip(fac.topics, fac.mean, fac.sd):
+            if not topic or any(c.isspace() for c in topic):
+                raise InputError(f"topic id {topic!r} is empty or holds whitespace")
+            if not (math.isfinite(mean) and math.isfinite(sd) and sd >= 0):
+                raise InputError(
+                    f"{measure}, topic {topic}: mean {float(mean)!r}, sd {float(sd)!r}; trec_eval -Z "
+                    "needs a finite mean and sd >= 0"
+                )
+            lines.append(f"{topic} {measure} {float(mean):.17g} {float(sd):.17g}\n")
+    if hasattr(path, "write"):
+        path.writelines(lines)
+        return len(lines)
+    try:
+        with open(os.fspath(path), "w", encoding="utf-8") as f:
+            f.writelines(lines)
+    except OSError as exc:
+        raise OutputError(exc.errno or 5, exc.strerror or str(exc), str(path)) from None
+    return len(lines)
+
+
+def read_zscores(path) -> dict[str, Factors]:
+    """Read a ``trec_eval -Z`` file back into standardization factors (blank lines skipped).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+
+    Returns
+    -------
+    dict of str to Factors
+        Per measure name, the factors with their topic ids in file order.
+
+    Raises
+    ------
+    irrepro.InputError
+        Naming file and line: not four fields, a mean or sd not finite, a negative sd, a measure and
+        topic twice, a file that cannot be read or holds no line.
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{name}: cannot read the z-score file ({exc})") from None
+    rows: dict[str, dict[str, tuple[float, float]]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        where = f"{name}, line {number}"
+        if len(fields) != 4:
+            raise InputError(f"{where}: expected 'qid measure mean sd', got {len(fields)} fields")
+        topic, measure, mean_text, sd_text = fields
+        try:
+            mean, sd = float(mean_text), float(sd_text)
+        except ValueError:
+            raise InputError(f"{where}: mean {mean_text!r} or sd {sd_text!r} is not a number") from None
+        if not (math.isfinite(mean) and math.isfinite(sd)):
+            raise InputError(f"{where}: mean {mean_text!r} or sd {sd_text!r} is not finite")
+        if sd < 0:
+            raise InputError(f"{where}: sd {sd_text} of {measure}, topic {topic} is negative")
+        per = rows.setdefault(measure, {})
+        if topic in per:
+            raise InputError(f"{where}: {measure}, topic {topic} given twice")
+        per[topic] = (mean, sd)
+    if not rows:
+        raise InputError(f"{name}: no 'qid measure mean sd' line")
+    return {
+        m: Factors(np.array([v[0] for v in per.values()]), np.array([v[1] for v in per.values()]), tuple(per))
+        for m, per in rows.items()
+    }

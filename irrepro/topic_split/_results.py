@@ -1,4 +1,5 @@
-"""The swap experiment's result and significance filters (Sanderson & Zobel 2005, sections 3 and 7)."""
+"""The swap experiment's result, its significance filters (Sanderson & Zobel 2005, sections 3 and 7) and
+the GROWTH-style exponential fit of its error rates (section 3)."""
 
 from __future__ import annotations
 
@@ -25,11 +26,7 @@ FILTERS: dict[str, tuple[str | None, float, float]] = {
 
 @dataclass(frozen=True)
 class SwapExperiment:
-    """Counts of the swap experiment (:func:`irrepro.topic_split.swap_experiment`).
-
-    Bin ``b`` is ``[b, b+1)`` x ``abs_width`` (absolute) or x ``rel_width`` of the smaller set-1 score
-    (relative). The repetitions are independent draws, so their counts give the Monte Carlo error of
-    every rate and fit (:meth:`resampled`).
+    """Counts of the swap experiment (bin ``b``: ``[b, b+1)`` x the width, relative to the smaller mean or not).
 
     Attributes
     ----------
@@ -87,43 +84,20 @@ class SwapExperiment:
     rep_errors: np.ndarray | None = None
 
     def _per_rep(self) -> tuple[np.ndarray, np.ndarray]:
+        """The counts per repetition."""
         if self.rep_trials is None or self.rep_errors is None:
             raise InputError("this result keeps no counts per repetition: rerun swap_experiment")
         return self.rep_trials, self.rep_errors
 
     def pooled_counts(self, filter: str, kind: str, bins: slice, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Errors and trials per repetition, pooled over a range of bins at one size (a rate's MC error).
-
-        Parameters
-        ----------
-        filter, kind, bins, size
-            As :meth:`pooled_error` takes them.
-
-        Returns
-        -------
-        tuple of numpy.ndarray
-            ``(errors, trials)``, each of length ``B``.
-        """
+        """``(errors, trials)`` per repetition, pooled over ``bins`` at one size (a rate's MC error)."""
         f, k = self._fk(filter, kind)
         s = list(self.sizes).index(size)
         tr, er = self._per_rep()
         return er[f, k, s, :, bins].sum(axis=-1), tr[f, k, s, :, bins].sum(axis=-1)
 
     def resampled(self, reps) -> SwapExperiment:
-        """The experiment made of the repetitions ``reps`` (indices into ``0..B-1``, repeats allowed).
-
-        A bootstrap over repetitions gives the Monte Carlo error of anything computed from the counts.
-        Figure 8's counts (``dep_errors``, ``dep_trials``) are kept as they are.
-
-        Parameters
-        ----------
-        reps : array_like of int
-
-        Returns
-        -------
-        SwapExperiment
-            With ``B = len(reps)``.
-        """
+        """The experiment of the repetitions ``reps`` (indices, repeats allowed); Figure 8's counts kept."""
         tr, er = self._per_rep()
         reps = np.asarray(reps, dtype=np.int64).reshape(-1)
         if reps.size == 0 or reps.min() < 0 or reps.max() >= self.B:
@@ -134,6 +108,7 @@ class SwapExperiment:
         )
 
     def _fk(self, filter: str, kind: str) -> tuple[int, int]:
+        """The indices of a filter and a kind."""
         if filter not in self.filters:
             raise UnknownNameError(f"unknown filter {filter!r}; known: {list(self.filters)}")
         if kind not in self.kinds:
@@ -147,52 +122,19 @@ class SwapExperiment:
         return [f"{100 * b * w:g}-{100 * (b + 1) * w:g}%" for b in range(nb)]
 
     def error_rates(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial).
-
-        Parameters
-        ----------
-        filter, kind : str
-            A name of ``filters``; ``"relative"`` or ``"absolute"``.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Error rate (swaps / trials) as a bins x sizes frame (NaN where no trial)."""
         f, k = self._fk(filter, kind)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = self.errors[f, k] / self.trials[f, k]
         return pd.DataFrame(rate.T, index=self.bin_labels(kind), columns=self.sizes)
 
     def counts(self, filter: str = "none", kind: str = "relative") -> pd.DataFrame:
-        """Trials as a bins x sizes frame.
-
-        Parameters
-        ----------
-        filter, kind : str
-            As :meth:`error_rates` takes them.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+        """Trials as a bins x sizes frame."""
         f, k = self._fk(filter, kind)
         return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
 
     def pooled_error(self, filter: str, kind: str, bins: slice, size: int) -> float:
-        """Error rate pooled over a range of bins at one topic-set size (NaN without a trial).
-
-        Parameters
-        ----------
-        filter, kind : str
-            As :meth:`error_rates` takes them.
-        bins : slice
-            The bins pooled (``slice(2, 6)``: 10-30% relative).
-        size : int
-
-        Returns
-        -------
-        float
-        """
+        """Error rate pooled over a slice of bins at one topic-set size (NaN without a trial)."""
         f, k = self._fk(filter, kind)
         s = list(self.sizes).index(size)
         t = self.trials[f, k, s, bins].sum()
@@ -227,3 +169,134 @@ def rate_se(*counts, signs=None) -> float:
     if B < 2:
         return float("nan")
     return float(np.sqrt(B / (B - 1) * (u**2).sum()))
+
+
+@dataclass(frozen=True)
+class GrowthFit:
+    """error(n) = exp(log_a + b n) per bin, fitted by least squares on log(error) (Excel's GROWTH).
+
+    Attributes
+    ----------
+    labels : tuple of str
+    log_a, b : numpy.ndarray
+        The fitted intercept (of the logarithm) and slope per bin.
+    projected : numpy.ndarray
+        The fitted error at ``at`` topics per bin (NaN when the bin was not fitted).
+    n_points : numpy.ndarray
+        The sizes used per bin.
+    at : int
+        The size projected to.
+    threshold : float
+        The error a reliable bin stays below (:meth:`first_reliable`).
+
+    Examples
+    --------
+    >>> from irrepro.topic_split import GrowthFit
+    >>> fit = GrowthFit(("0-5%", "5-10%"), np.log([0.4, 0.3]), np.array([-0.01, -0.05]),
+    ...                 np.array([0.4, 0.3]) * np.exp(np.array([-0.01, -0.05]) * 50), np.array([5, 5]), 50)
+    >>> fit.first_reliable()
+    '5-10%'
+    """
+
+    labels: tuple[str, ...]
+    log_a: np.ndarray
+    b: np.ndarray
+    projected: np.ndarray
+    n_points: np.ndarray
+    at: int
+    threshold: float = 0.05
+
+    def predict(self, n) -> np.ndarray:
+        """Fitted error at sizes ``n``, ``(bins, len(n))``."""
+        n = np.atleast_1d(np.asarray(n, dtype=float))
+        return np.exp(self.log_a[:, None] + self.b[:, None] * n[None, :])
+
+    def first_reliable(self) -> str | None:
+        """Label of the smallest bin whose projected error is below ``threshold`` (None if none)."""
+        ok = np.flatnonzero(self.projected < self.threshold)
+        return self.labels[ok[0]] if len(ok) else None
+
+    def table(self) -> pd.DataFrame:
+        """The fit per bin: ``bin``, ``a``, ``b``, ``error at <at>`` and ``sizes used``."""
+        cols = {
+            "bin": self.labels,
+            "a": np.exp(self.log_a),
+            "b": self.b,
+            f"error at {self.at}": self.projected,
+        }
+        return pd.DataFrame(cols | {"sizes used": self.n_points})
+
+
+def growth_fit(
+    result: SwapExperiment,
+    *,
+    filter: str = "none",
+    kind: str = "relative",
+    at: int = 50,
+    min_trials: int = 20,
+    min_points: int = 3,
+    threshold: float = 0.05,
+) -> GrowthFit:
+    """Fit error = a exp(b n) per bin (Excel's GROWTH: least squares on log error), projected to ``at`` topics.
+
+    Sizes with fewer than ``min_trials`` trials or no error are left out; a bin with fewer than
+    ``min_points`` sizes left is not fitted (NaN).
+
+    Parameters
+    ----------
+    result : SwapExperiment
+    filter : str
+    kind : {"relative", "absolute"}
+    at : int
+        The paper's 50.
+    min_trials, min_points : int
+        See above.
+    threshold : float
+        For :meth:`GrowthFit.first_reliable`.
+
+    Returns
+    -------
+    GrowthFit
+
+    Examples
+    --------
+    >>> from irrepro import topic_split as ts
+    >>> from irrepro.data import synthetic
+    >>> m = synthetic.score_matrix(8, 50, seed=1)
+    >>> res = ts.swap_experiment([m], sizes=[5, 10, 15, 20], B=20, seed=2, filters=["none"])
+    >>> fit = ts.growth_fit(res, at=50)
+    >>> bool((fit.b[fit.n_points >= 3] < 0).all())   # the error falls with the topics
+    True
+    """
+    f, k = result._fk(filter, kind)
+    tr = result.trials[f, k].T.astype(float)  # (bins, sizes)
+    er = result.errors[f, k].T.astype(float)
+    n = result.sizes.astype(float)
+    use = (tr >= min_trials) & (er > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(er / tr)
+    w = use.astype(float)
+    cnt = w.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nbar = (w * n).sum(1) / cnt
+        ybar = np.where(use, y, 0).sum(1) / cnt
+        sxx = (w * (n - nbar[:, None]) ** 2).sum(1)
+        sxy = np.where(use, (n - nbar[:, None]) * (y - ybar[:, None]), 0).sum(1)
+        b = sxy / sxx
+    ok = cnt >= min_points
+    b = np.where(ok, b, np.nan)
+    log_a = np.where(ok, ybar - b * nbar, np.nan)
+    return GrowthFit(
+        tuple(result.bin_labels(kind)), log_a, b, np.exp(log_a + b * at), cnt.astype(int), at, threshold
+    )
+
+
+def _bin_lower_edge(label: str | None) -> float:
+    """The lower edge, in %, of a bin label such as ``"25-30%"`` (NaN for ``None``)."""
+    return float(label.split("-")[0]) if label else float("nan")
+
+
+def _largest_projected_error(fit: GrowthFit) -> float:
+    """The largest projected error at ``fit.at`` topics over the fitted bins (NaN if none)."""
+    p = fit.projected
+    return float(np.nanmax(p)) if np.isfinite(p).any() else float("nan")

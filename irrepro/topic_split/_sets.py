@@ -26,17 +26,10 @@ _TESTS = {
 
 def _test_names(tests: Sequence[str]) -> list[str]:
     """``tests`` as a list of :data:`_TESTS`' names; an unknown name is an error."""
-    out = []
     for t in tests:
         if t not in _TESTS:
             raise UnknownNameError(f"unknown test {t!r}; known: {list(_TESTS)}")
-        out.append(t)
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# significance on the full topic set
-# --------------------------------------------------------------------------------------------
+    return list(tests)
 
 
 def full_set_tests(
@@ -59,7 +52,6 @@ def full_set_tests(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.topic_split import full_set_tests
     >>> m = ScoreMatrix(np.array([[0.4, 0.6, 0.5, 0.7, 0.3, 0.8], [0.2, 0.5, 0.3, 0.4, 0.2, 0.6]]),
@@ -118,8 +110,7 @@ def significant_share(
     bands : sequence of (float, float)
     alpha : float
     min_score : float, optional
-        Drop pairs in which either run's mean is below it (the paper's type II check: "when runs with a
-        low MAP score are discarded").
+        Drop pairs in which either run's mean is below it (the paper's type II check).
     tests : sequence of str
         The tests of ``pairs``.
 
@@ -150,16 +141,8 @@ def significant_share(
     return pd.DataFrame(out)
 
 
-# --------------------------------------------------------------------------------------------
-# pool depth and assessor effort
-# --------------------------------------------------------------------------------------------
-
-
 def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 1) -> pd.DataFrame:
-    """Pool of depth d per topic = union over the runs of their top-d documents (section 4).
-
-    Documents the qrels do not judge count as not relevant, so deep pools of a collection judged
-    shallowly are undercounted. The pool is ``irrepro.data.pool_documents``'.
+    """Per topic and depth d, the pool of the runs' top-d documents and its relevant ones (section 4).
 
     Parameters
     ----------
@@ -195,13 +178,8 @@ def pool_sizes(runset: RunSet, depths: Sequence[int] = (10, 100), *, rel: int = 
     return pd.concat(rows, ignore_index=True)
 
 
-# --------------------------------------------------------------------------------------------
-# standard deviation of MAP against the topic sample size
-# --------------------------------------------------------------------------------------------
 def map_sd(matrix: ScoreMatrix, sizes: Sequence[int], *, B: int = 10, seed: SeedLike = None) -> pd.DataFrame:
     """Average over runs of the sd (``ddof=1``) of the mean score over ``B`` random topic samples (section 5).
-
-    Each sample is drawn without replacement, the samples independently.
 
     Parameters
     ----------

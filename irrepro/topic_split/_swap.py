@@ -18,10 +18,7 @@ from ._sets import _TESTS
 
 
 def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | None = None) -> ScoreMatrix:
-    """The runs of ``matrix`` without the bottom ``fraction`` by mean score of ``by`` (section 3).
-
-    ``floor(fraction * S)`` runs are dropped; ties keep the earlier run. The paper drops by MAP for P@10
-    too: pass the AP matrix as ``by``.
+    """The runs of ``matrix`` without the bottom ``floor(fraction * S)`` by mean score of ``by`` (section 3).
 
     Parameters
     ----------
@@ -29,7 +26,7 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
     fraction : float
         In [0, 1).
     by : ScoreMatrix, optional
-        The scores ranking the runs (default ``matrix``): the same systems in the same order.
+        The scores ranking the runs (default ``matrix``; the paper: AP for P@10 too); ties keep the earlier.
 
     Returns
     -------
@@ -38,7 +35,6 @@ def drop_bottom(matrix: ScoreMatrix, fraction: float = 0.25, by: ScoreMatrix | N
 
     Examples
     --------
-    >>> import numpy as np
     >>> from irrepro.data import ScoreMatrix
     >>> from irrepro.topic_split import drop_bottom
     >>> m = ScoreMatrix(np.array([[0.5, 0.3], [0.1, 0.2], [0.4, 0.4], [0.2, 0.6]]), ("a", "b", "c", "d"),
@@ -133,18 +129,13 @@ def swap_experiment(
     chunk: int = 2000,
     scale: str = "paper",
 ) -> SwapExperiment:
-    """The swap experiment over one score matrix per TREC year (pairs only within a year).
+    """The swap experiment over one score matrix per TREC year, pairs of runs within a year (sections 3, 4, 7).
 
-    Sanderson & Zobel (2005), sections 3, 4 and 7, after Voorhees & Buckley (2002). Per year, size n and repetition, two sets of n topics are drawn:
-    ``"disjoint"`` (the paper's "without replacement") or ``"independent"`` (section 7's "with
-    replacement": two independent samples of n distinct topics). Every pair of runs of the year is
-    compared on the same two sets (our reading). A trial is an *error* when the two runs' order on set 2
-    is strictly reversed from set 1; a set-1 tie is dropped, a set-2 tie is no reversal. Trials are
-    binned by the set-1 difference, absolute and relative to the smaller set-1 mean (a zero mean falls
-    outside every bin), in bins ``[lo, hi)`` with 1e-9 slack at the edges (0.25 falls in the upper
-    bin); trials beyond the last bin are not counted. One task per (matrix, size), each with its own
-    child seed: the result does not depend on ``n_jobs``, and with the same seed and years the AP and
-    P@10 experiments draw the same topic sets.
+    Per year, size n and repetition, two sets of n topics (``"disjoint"``, or two ``"independent"``
+    samples) compare every pair of runs (our reading). A trial is an error when the order on set 2 is
+    strictly reversed from set 1 (a set-1 tie dropped); trials are binned ``[lo, hi)`` (1e-9 slack) by
+    the set-1 difference, absolute and relative to the smaller mean. With the same seed and years, AP
+    and P@10 draw the same topic sets.
 
     Parameters
     ----------
@@ -161,15 +152,12 @@ def swap_experiment(
         Bin widths.
     n_bins : int
         Bins of each kind.
-    seed : SeedLike
-    n_jobs : int, optional
-        Workers (``irrepro.parallel.parallel_map``).
-    progress : bool or str
-        A progress bar (a str: its label).
+    seed, n_jobs, progress
+        The seed; workers (the values do not depend on them); a progress bar (a str: its label).
     chunk : int
         Pairs of runs per vectorised step (memory only).
     scale : {"paper", "quick"}
-        What ``sizes`` and ``B`` left at None stand for; the function never reads ``IRREPRO_SCALE``.
+        What ``sizes`` and ``B`` left at None stand for.
 
     Returns
     -------
