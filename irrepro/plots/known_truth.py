@@ -1,4 +1,4 @@
-"""Figures of the known-truth chapter (:mod:`irrepro.simulation`, :mod:`irrepro.known_truth`) and
+"""Figures of the known-truth chapters (:mod:`irrepro.simulation`, :mod:`irrepro.known_truth`) and
 of the collections' relevant documents."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from ._base import (
     PALETTE,
     TEST_STYLE,
     _axes,
-    _axes_row,
     _legend,
     _name,
     _names,
@@ -39,18 +38,14 @@ _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 def plot_relevant_per_topic(
     relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, title: str = "", ax=None
 ):
-    """R per topic of several collections in one figure.
-
-    Each series sorted ascending against its topics' rank as a share of its topics (so that sets of
-    30 and 50 topics line up), on a log scale.
+    """R per topic of several collections, each sorted against its topics' rank share, on a log scale.
 
     Parameters
     ----------
     relevant : mapping
         Label -> R of every topic.
     threshold : int, optional
-        The small-R line (Cormack & Lynam 2006, section 7: R <= 5), the topics at or below it counted
-        in the legend (None: none).
+        The small-R line (Cormack & Lynam 2006: R <= 5), counted in the legend (None: none).
     title : str
     ax : matplotlib Axes, optional
 
@@ -67,16 +62,8 @@ def plot_relevant_per_topic(
         lab = f"{shown[name]} (median {np.median(r):g}" + (
             f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
         )
-        ax.plot(
-            x,
-            r,
-            marker=marker,
-            ms=4,
-            lw=0.8,
-            color=colors[name],
-            label=lab,
-            fillstyle="none" if marker in "os^vD" else "full",
-        )
+        fill = "none" if marker in "os^vD" else "full"
+        ax.plot(x, r, marker=marker, ms=4, lw=0.8, color=colors[name], label=lab, fillstyle=fill)
     if threshold is not None:
         ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
     ax.set_yscale("log")
@@ -89,9 +76,7 @@ def plot_relevant_per_topic(
 
 @styled
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
-    """One system's topic scores against its fitted margin.
-
-    A density that runs off to infinity at 0 or 1 is cut at twice the histogram's highest bar.
+    """One system's topic scores against its fitted margin (a density cut at twice the highest bar).
 
     Parameters
     ----------
@@ -133,80 +118,39 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     return ax
 
 
-@styled
-def plot_rates_by_alpha(
-    ours,
-    theirs=None,
-    *,
-    tails: int = 2,
-    form: str = "ratio",
-    ylabel: str = "",
-    legend: bool = True,
-    axes=None,
-):
-    """Type I error divided by alpha against alpha, one panel per topic-set size."""
-    if form not in ("ratio", "loglog"):
-        raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
+def _by_alpha(ours, theirs, axes, *, tails: int, ylabel: str, legend: bool):
+    """Type I error against alpha on log-log axes with the diagonal, one panel per topic-set size."""
     sizes = sorted(ours["topics"].unique())
-    # on log axes a band reaching 0 is cut at half the smallest rate (or alpha) drawn: the y axis
-    # spans the data, not a floor of its own
+    # a band reaching 0 is cut at half the smallest rate (or alpha) drawn: the y axis spans the data
     rates = ours.loc[(ours["tails"] == tails) & (ours["rate"] > 0), "rate"]
-    floor = (
-        0.5 * min(rates.min() if len(rates) else np.inf, ours["alpha"].min()) if form == "loglog" else -np.inf
-    )
-    axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
+    floor = 0.5 * min(rates.min() if len(rates) else np.inf, ours["alpha"].min())
     for ax, n in zip(axes, sizes):
         o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
         for test, g in o.groupby("test", sort=False):
             c, mk = TEST_STYLE.get(test, ("k", "."))
             g = g.sort_values("alpha")
-            div = g["alpha"] if form == "ratio" else 1.0
-            ax.plot(g["alpha"], g["rate"] / div, color=c, marker=mk, ms=3, lw=1, label=_name(test))
-            ax.fill_between(
-                g["alpha"],
-                np.maximum((g["rate"] - Z95 * g["se"]) / div, floor),
-                (g["rate"] + Z95 * g["se"]) / div,
-                color=c,
-                alpha=0.15,
-                lw=0,
-            )
-            if theirs is not None:
-                u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
-                u = u.sort_values("alpha")
-                ud = u["alpha"] if form == "ratio" else 1.0
-                ax.plot(u["alpha"], u["value"] / ud, ls="none", marker=mk, mfc="none", color=c, ms=6)
-        if form == "ratio":
-            ax.axhline(1.0, color="k", lw=0.8, ls=":")
-        else:
-            a = np.sort(o["alpha"].unique())
-            ax.plot(a, a, color="k", lw=0.8, ls=":")
-            ax.set_yscale("log", nonpositive="mask")  # a rate of 0 is not drawn
+            ax.plot(g["alpha"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+            band = (np.maximum(g["rate"] - Z95 * g["se"], floor), g["rate"] + Z95 * g["se"])
+            ax.fill_between(g["alpha"], *band, color=c, alpha=0.15, lw=0)
+            u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
+            u = u.sort_values("alpha")
+            ax.plot(u["alpha"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        a = np.sort(o["alpha"].unique())
+        ax.plot(a, a, color="k", lw=0.8, ls=":")
+        ax.set_yscale("log", nonpositive="mask")  # a rate of 0 is not drawn
         ax.set_xscale("log")
         ax.set(title=f"{n} topics", xlabel="alpha")
-    axes[0].set_ylabel(escape.mpl(ylabel) or ("type I error / alpha" if form == "ratio" else "type I error"))
+    axes[0].set_ylabel(escape.mpl(ylabel))
     for ax in axes[1:]:
         ax.set_ylabel("")
     if legend:
         _legend(
             axes[-1], handles=axes[0].get_legend_handles_labels()[0], title="lines: ours\nopen: published"
         )
-    return axes
 
 
-@styled
-def plot_power_by_delta(
-    ours,
-    theirs=None,
-    *,
-    alpha: float = 0.05,
-    tails: int = 2,
-    rate: str = "rate",
-    title: str = "",
-    legend: bool = True,
-    ax=None,
-):
-    """Power at alpha against the true difference, one line per test."""
-    ax = _axes(ax, (6, 3.5))
+def _by_delta(ours, theirs, ax, *, tails: int, rate: str, title: str, legend: bool, alpha: float = 0.05):
+    """Power (or type III error, ``rate="type3"``) at alpha against the true difference, one line per test."""
     se_col = "se" if rate == "rate" else f"{rate}_se"
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
     for test, g in o.groupby("test", sort=False):
@@ -218,9 +162,8 @@ def plot_power_by_delta(
             ax.fill_between(g["delta"], y - Z95 * e, y + Z95 * e, color=c, alpha=0.15, lw=0)
         else:  # a single delta: a band has no width, so bars show +-1.96 se
             ax.errorbar(g["delta"], y, yerr=Z95 * e, fmt="none", capsize=3, lw=1, color=c)
-        if theirs is not None:
-            u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
-            ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
+        ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
     if rate == "rate":
         ax.set(ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
     else:
@@ -228,7 +171,6 @@ def plot_power_by_delta(
     ax.set(xlabel="true difference (delta)", title=escape.mpl(title))
     if legend:
         _legend(ax, title="lines: ours\nopen: published")
-    return ax
 
 
 @styled
@@ -240,19 +182,16 @@ def plot_coverage(
     title: str = "",
     ax=None,
 ):
-    """Coverage of each interval method per setting, against the nominal level.
-
-    Points with +-1.96 se per setting, the nominal level dotted, the predicted split-half
-    concordance dashed beside the measured one (open squares).
+    """Coverage (+-1.96 se) and the other corpus inside (open squares) per interval method and setting.
 
     Parameters
     ----------
     tables : mapping
         Label -> ``Coverage.table()``.
     level : float
-        A fraction or a percentage (``irrepro.stats.check_level``).
+        The nominal level (dotted), a fraction or a percentage.
     proxy : float, optional
-        The split-half concordance the paper predicts.
+        The split-half concordance the paper predicts (dashed).
     title : str
     ax : matplotlib Axes, optional
 
@@ -274,25 +213,12 @@ def plot_coverage(
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
+        c, other = colors[lab, "coverage"], colors[lab, "inside"]
         ax.errorbar(
-            x,
-            t["coverage"],
-            yerr=Z95 * t["se"],
-            fmt="o",
-            color=colors[lab, "coverage"],
-            ms=4,
-            label=f"{shown[lab]}: coverage",
+            x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=c, ms=4, label=f"{shown[lab]}: coverage"
         )
-        ax.plot(
-            x,
-            t["other corpus inside"],
-            ls="none",
-            marker="s",
-            mfc="none",
-            color=colors[lab, "inside"],
-            ms=5,
-            label=f"{shown[lab]}: other corpus inside",
-        )
+        ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5,
+                label=f"{shown[lab]}: other corpus inside")  # fmt: skip
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
@@ -303,51 +229,20 @@ def plot_coverage(
     return ax
 
 
-def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
-                      sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
-
-    Log-log panels with the diagonal: ours as lines with +-1.96 se bands, theirs as open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        ``PValues.frame()``'s rows with a ``measure`` column.
-    theirs : pandas.DataFrame
-        ``kt.rows.their_type1``.
-    tails : {2, 1}
-    measures : sequence of str
-    sizes : sequence of int
-        The number of columns; ``ours`` holds these sizes.
-    tests : sequence of str
-        The tests of ours to draw.
-
-    Returns
-    -------
-    Figure
-    """
-    fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
-    for row, m in zip(axes, measures):
-        o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
-        plot_rates_by_alpha(o, theirs[theirs["measure"] == m], tails=tails, form="loglog", axes=row,
-                                  ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
-    return fig
-
-
-def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
-                         measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
-
-    Ours as lines with +-1.96 se bands, theirs as open markers.
+@styled
+def plot_rate_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
+                     measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Our rates beside the published ones (open markers), a panel per measure and topic-set size.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure``
-        column.
+        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure`` column.
     theirs : pandas.DataFrame
-        ``kt.rows.their_by_delta``.
-    kind : {"power", "type3"}
+        ``kt.rows.their_type1`` or ``kt.rows.their_by_delta``.
+    kind : {"type1", "power", "type3"}
+        Type I error against alpha on log-log axes (a row per measure), or power or type III error at
+        alpha = 0.05 against delta (a row per size).
     tails : {2, 1}
     measures : sequence of str
     sizes : sequence of int
@@ -358,20 +253,28 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
     -------
     Figure
     """
+    if kind == "type1":
+        fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
+        for row, m in zip(axes, measures):
+            o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
+            _by_alpha(o, theirs[theirs["measure"] == m], np.atleast_1d(row), tails=tails,
+                      ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
+        return fig
     fig, axes = panels(len(sizes), len(measures), height=2.8, squeeze=False)
     for row, n in zip(axes, sizes):
         for ax, m in zip(row, measures):
             o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
-            plot_power_by_delta(o, theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n) & (theirs["tails"] == tails)], tails=tails,
-                                      rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
-                                      legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
+            u = theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n)
+                       & (theirs["tails"] == tails)]  # fmt: skip
+            _by_delta(o, u, ax, tails=tails, rate="rate" if kind == "power" else "type3",
+                      title=f"{m}, {n} topics", legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
     return fig
 
 
 @styled
 def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float | None = 0.05,
                      measure: str = "AP"):  # fmt: skip
-    """A rate of every test against the number of topics, one panel per design (the chapter "Which test?").
+    """A rate of every test against the number of topics, one panel per design.
 
     Parameters
     ----------
@@ -379,7 +282,7 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
         ``kt.which.rates_table``'s rows (design, measure, topics, delta, test, what, rate, se).
     what : {"type I error", "power"}
     level : float, optional
-        The nominal level, drawn with the book's rule's margin (20% of it) as a band.
+        The nominal level, with the rule's margin (20% of it) as a band.
     measure : str
 
     Returns
@@ -414,8 +317,6 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
 def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05, test: str = "wilcoxon",
                        balance: str = "rank balance", measure: str = "AP"):  # fmt: skip
     """A test's type I error against the lean of the null differences, per design and number of topics.
-
-    The lean is ``kt.which.properties_table``'s (the chapter "Which test?").
 
     Parameters
     ----------

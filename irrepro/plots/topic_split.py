@@ -25,10 +25,7 @@ def plot_error_rates(
     legend: bool = True,
     ax=None,
 ):
-    """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
-
-    One line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
-    line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default fit).
+    """Error rate against topic-set size, a line per bin, its projection dashed (Sanderson & Zobel 2005).
 
     Parameters
     ----------
@@ -40,14 +37,12 @@ def plot_error_rates(
     bins : sequence of int, optional
         The bins drawn (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
-        The projection (None: :func:`irrepro.topic_split.growth_fit`).
+        The projection to ``at`` topics (None: :func:`irrepro.topic_split.growth_fit`).
     at : int
-        The topic-set size projected to.
     min_trials : int
-        The fewest trials a point needs.
+        The fewest trials a point needs to be drawn (and fitted).
     title : str
     legend : bool
-        Draw the legend (False in all but one of several panels of the same ``bins``).
     ax : matplotlib Axes, optional
 
     Returns
@@ -69,22 +64,18 @@ def plot_error_rates(
         if np.isfinite(fit.projected[b]):
             ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=colors[b])
     ax.axhline(0.05, color="k", lw=0.8, ls=":")
-    ax.set_xlabel("topic-set size")
-    ax.set_ylabel("error rate")
-    ax.set_xlim(0, at + 1)
-    ax.set_ylim(0, None)
-    ax.set_title(escape.mpl(title))
+    ax.set(
+        xlabel="topic-set size",
+        ylabel="error rate",
+        xlim=(0, at + 1),
+        ylim=(0, None),
+        title=escape.mpl(title),
+    )
     if drawn and legend:
         _legend(ax, title=f"{kind}\ndifference")
     elif not drawn:  # (small run sets: no bin reaches min_trials at any size)
-        ax.text(
-            0.5,
-            0.5,
-            f"no difference bin has {min_trials} trials at any size",
-            transform=ax.transAxes,
-            ha="center",
-            va="center",
-        )
+        text = f"no difference bin has {min_trials} trials at any size"
+        ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center")
     return ax
 
 
@@ -99,9 +90,7 @@ def plot_pooled_error_rates(
     title: str = "",
     ax=None,
 ):
-    """Error rate against topic-set size, bins pooled, one line per filter.
-
-    Errors and trials summed over the bins (section 3: t vs sign vs Wilcoxon).
+    """Error rate against topic-set size, errors and trials summed over the bins, one line per filter.
 
     Parameters
     ----------
@@ -136,9 +125,7 @@ def plot_error_rates_by_effort(
     titles: Sequence[str] = ("per topic", "per unit of effort"),
     axes=None,
 ):
-    """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
-
-    Assessor effort is the sizes times the cost of a topic.
+    """Error rate against topic-set size and assessor effort (sizes times a topic's cost; SZ 2005, Figure 7).
 
     Parameters
     ----------
@@ -148,7 +135,6 @@ def plot_error_rates_by_effort(
         The relative-difference bins drawn (solid, dashed, ...).
     titles : sequence of two str
     axes : sequence of two matplotlib Axes, optional
-        Where to draw (a new figure, the y axis shared, when None).
 
     Returns
     -------
@@ -173,9 +159,7 @@ def plot_error_rates_by_effort(
 
 @styled
 def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
-    """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
-
-    A line with its 5-95% band and a dotted line at ``threshold`` (section 5).
+    """The standard deviation of MAP against the number of topics, with its 5-95% band (SZ 2005).
 
     Parameters
     ----------
@@ -201,9 +185,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
 
 @styled
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
-    """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
-
-    The pair's trials sorted by the set-1 difference, one line per topic-set size.
+    """Mean error by the rank of a pair's trials by set-1 difference, a line per size (SZ 2005, Figure 8).
 
     Parameters
     ----------
