@@ -12,8 +12,6 @@ from pathlib import Path
 from .. import parallel
 from .._env import env
 
-__all__ = ["BookConfig", "config", "results_dir"]
-
 
 @dataclass(frozen=True)
 class BookConfig:

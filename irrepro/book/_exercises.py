@@ -17,8 +17,6 @@ import numpy as np
 from .._text import slug
 from ._config import results_dir
 
-__all__ = ["answer", "check"]
-
 #: A numeric answer off by at most this many times its tolerance is "close" (and in which direction).
 CLOSE = 5.0
 #: The answers recorded in this kernel: label -> the recorded answer (see :func:`_record`).

@@ -16,12 +16,9 @@ from .. import parallel
 from .._rule._statuses import _VERDICT_OF, NOT_COMPARABLE
 from .._text import json_text
 from ._config import config, results_dir
-from ._display import _HTML, status_badge
+from ._display import _HTML, STATUS_WORDS, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
-from ._prose import STATUS_WORDS
 from ._tables import _SESSION
-
-__all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
 
 #: A study's title ``Chapter (beside A, B & C 2021)``: the phone's line names the study alone.
 _BESIDE = re.compile(r"\(beside (?P<study>.+)\)$")

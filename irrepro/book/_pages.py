@@ -13,8 +13,6 @@ from .._text import slug
 from ._config import in_book_build
 from ._display import _HTML, status_badge
 
-__all__ = ["aside"]
-
 
 def anchor(paper: str, item: str) -> str:
     """The HTML id of the table of ``paper``'s ``item`` (``cmp-<paper>-<item>``), the target of the links to it."""

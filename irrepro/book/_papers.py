@@ -12,8 +12,6 @@ import pandas as pd
 from .._rule._book_dir import book_dir, read_book_file
 from .._rule._reading import PaperValue
 
-__all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
-
 #: The book's chapters, in reading order: (citation key, title).
 PAPERS = (
     ("cormack2006statistical", "Cormack & Lynam 2006"),

@@ -11,8 +11,6 @@ import numpy as np
 
 from ..stats import clustered_se
 
-__all__ = ["Errors", "errors", "share", "rate", "score", "correlation", "ordering", "count", "claim"]
-
 
 @dataclass(frozen=True)
 class Errors:
