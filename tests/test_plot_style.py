@@ -268,8 +268,8 @@ CASES = {
         {m.replace("AG_", "G_"): _asl_test(m, k + 9) for k, m in enumerate(MEASURES)},
     ),
     "plot_stability": lambda: plots.plot_stability(_stability(MEASURES), title="stability"),
-    "plot_pooled_error_rates": lambda: plots.plot_pooled_error_rates(
-        _swap(), {"all": "none", "t 0.01<p<=0.05": "paired-t 0.01<p<=0.05"}
+    "plot_error_rates (pooled)": lambda: plots.plot_error_rates(
+        _swap(), filter={"all": "none", "t 0.01<p<=0.05": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6)
     ),
     "plot_error_rates_by_effort": lambda: plots.plot_error_rates_by_effort(
         {"MAP": (_swap(), 1.0), "P@10": (_swap(), 0.5)}

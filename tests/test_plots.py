@@ -441,7 +441,7 @@ def swap():
 
 def test_pooled_error_rates_sum_errors_and_trials_over_the_bins(swap):
     ax = _rendered(
-        plots.plot_pooled_error_rates(swap, {"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6))
+        plots.plot_error_rates(swap, filter={"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6))
     )
     assert [ln.get_label() for ln in ax.get_lines()] == ["all", "t"]
     f, k = swap.filters.index("none"), swap.kinds.index("relative")

@@ -1,6 +1,5 @@
-"""The book's headlines: what a chapter's opening box says first (its status that of a row of the
-chapter's Verdict table), recorded and gathered into one table.
-"""
+"""The book's headlines: what a chapter's opening box says first (the status of a row of its Verdict
+table), recorded and gathered into one table."""
 
 from __future__ import annotations
 
@@ -103,6 +102,7 @@ def _beside(paper: str) -> str:
 
 
 def _cores() -> int:
+    """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -173,6 +173,7 @@ def _rests_on_nothing_comparable(verdict, quantity: str) -> bool:
 
 
 def _read(directory: Path) -> dict[str, Headline]:
+    """The headlines recorded under ``directory``, per paper."""
     files = sorted((directory / _DIR).glob("*.json"))
     return {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
 
@@ -188,8 +189,6 @@ def _short_title(title: str) -> str:
 def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
     """The book's headline table: per chapter its central claim, finding, label and time to rerun.
 
-    Read from the headlines the chapters recorded; a chapter that has recorded none says so.
-
     Parameters
     ----------
     directory : str, pathlib.Path or None
@@ -201,7 +200,7 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
     Returns
     -------
     object
-        HTML that Jupyter displays (``_repr_html_``).
+        HTML that Jupyter displays.
     """
     d = Path(directory) if directory is not None else results_dir()
     got = _read(d) if d is not None else {}

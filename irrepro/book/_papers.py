@@ -1,5 +1,4 @@
-"""The papers' numbers as data, one file per paper (``book/papers/<bibkey>.yml``), and the book's
-chapters."""
+"""The papers' numbers as data (``book/papers/<bibkey>.yml``), and the book's chapters."""
 
 from __future__ import annotations
 
@@ -21,9 +20,7 @@ PAPERS = (
 )
 
 #: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
-#: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
-#: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`). A chapter
-#: may judge several studies, each with its own headline.
+#: the chapter sets beside its own, title). Counted on the scorecard, without a ReScience label.
 STUDIES = (
     ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
     ("parapar2021testing", "Which test? (beside Parapar, Losada & Barreiro 2021)"),
@@ -129,6 +126,7 @@ class PrintedInt(_Printed, int):
 
 
 def _loader():
+    """A YAML loader that keeps each number's printed text."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -146,6 +144,7 @@ def _loader():
 
 
 def _read_numbers(path: str) -> PaperNumbers:
+    """The numbers of one paper's yml file, checked."""
     import yaml
 
     doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_loader())
@@ -162,7 +161,7 @@ def _read_numbers(path: str) -> PaperNumbers:
 
 
 def paper_numbers(paper: str) -> PaperNumbers:
-    """The numbers a chapter prints as the paper's (its rows' ``paper``), from ``book/papers/<paper>.yml``.
+    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
 
     Parameters
     ----------

@@ -85,17 +85,12 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
     """The rows counted on the data as they are."""
-    keep = card["paper_ref"].fillna("") != "" if "paper_ref" in card else pd.Series(False, index=card.index)
-    for col in ("same_as", "emulates"):
-        if col in card:
-            keep &= card[col].fillna("") == ""
-    return card.loc[keep]
+    blank = card[["paper_ref", "same_as", "emulates"]].fillna("") == ""
+    return card.loc[~blank["paper_ref"] & blank["same_as"] & blank["emulates"]]
 
 
 def conditions(card: pd.DataFrame) -> list[str]:
     """The emulated conditions under which rows of a paper's scorecard were rerun, in order."""
-    if "condition" not in card:
-        return []
     return list(dict.fromkeys(c for c in card["condition"].fillna("") if c))
 
 
@@ -128,7 +123,7 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
     pandas.DataFrame
     """
     base = _as_is(card)
-    runs = card[card["condition"].fillna("") == condition] if "condition" in card else card.iloc[:0]
+    runs = card[card["condition"].fillna("") == condition]
     by_ref = {ref: r for ref, (_, r) in zip(runs["emulates"], runs.iterrows())}
     rows = []
     for _, r in base.iterrows():

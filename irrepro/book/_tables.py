@@ -1,4 +1,5 @@
-"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard."""
+"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard, and their
+verdicts in words (:func:`verdict_text`), so the text cannot disagree with the tables."""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ from .._text import json_text, slug  # strict JSON; the file names of the record
 from ._config import results_dir
 from ._display import _HTML, STATUS_WORDS, status_badge, status_table, with_error
 from ._pages import anchor, docname, rests_on, show
-
-# --- comparison tables ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -129,15 +128,11 @@ def compare(
     page: str = "",
     results: str | Path | None = None,
 ) -> Comparison:
-    """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
+    """Build (and record) the comparison of the paper's numbers with ours, each row judged by :func:`judge`.
 
-    Every row gets a ``status`` and a ``reason`` from its keys by :func:`judge`. A row with ``same_as``
-    (a ``RowRef``, or several) restates rows already judged: it takes their combined status (without
-    ``ours``, its verdict word) and the scorecard counts it once. A table with ``emulates`` and
-    ``condition`` reruns rows of ``emulates`` under the paper's conditions emulated on our data
-    (:mod:`irrepro.data.emulate`): each row, of the quantity of a row of ``emulates``, shows that row's
-    value and status beside its own (``ours, as is``, ``as is``) and is counted only under
-    ``condition`` (:func:`summary`).
+    A row with ``same_as`` (earlier rows' ``RowRef``) restates them and takes their combined status
+    (counted once); a table with ``emulates`` reruns that table's rows under ``condition``, each shown
+    beside the row it reruns and counted only under ``condition``.
 
     Parameters
     ----------
@@ -146,24 +141,21 @@ def compare(
     item : str
         The table, figure or claim compared (``"Table 2"``).
     rows : sequence of mapping or pandas.DataFrame
-        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None`` /
-        ``"-"`` where the paper gives none), ``ours`` and the keys of :func:`judge`.
+        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None``),
+        ``ours`` and the keys of :func:`judge`.
     data : str
         The data ours come from.
     emulates : Comparison or None
-        The comparison on the data as they are that this table reruns under ``condition``.
     condition : str
         The emulated conditions.
     page : str
-        The chapter's sub-page (``notebooks/<chapter>/<page>.md``) that shows the table, the chapter
-        a line linking to it; ``""``: the chapter's page.
+        The chapter's sub-page that shows the table (``""``: the chapter's page).
     results : str, pathlib.Path or None
-        Where the JSON record :func:`scorecard` gathers goes (None: the book configuration's).
+        Where the JSON record goes (None: the book configuration's).
 
     Returns
     -------
     Comparison
-        The table, each row with its status and reason.
 
     Raises
     ------
@@ -274,6 +266,7 @@ _ERROR_KEYS = ("se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_s
 
 
 def _listed(x):
+    """A sequence as a list (for JSON)."""
     return list(x) if isinstance(x, (list, tuple, np.ndarray)) else x
 
 
@@ -308,8 +301,8 @@ def ordering_status(
     pairs: bool = False,
     supports="",
 ) -> dict:
-    """A claim row's ``status`` and ``reason`` from names the paper lists: holds when all are among ``ours``,
-    partly when some are, does not when none is (``names`` maps the paper's names to ours)."""
+    """A claim row's ``status`` and ``reason``: whether all, some or none of the names the paper lists
+    (mapped to ours by ``names``) are among ``ours``."""
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:

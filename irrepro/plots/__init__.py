@@ -42,7 +42,6 @@ from .topic_split import (
     plot_error_rates,
     plot_error_rates_by_effort,
     plot_map_sd,
-    plot_pooled_error_rates,
 )
 
 __all__ = [
@@ -61,7 +60,6 @@ __all__ = [
     "plot_topic_differences",
     "plot_asl_panels",
     "plot_stability",
-    "plot_pooled_error_rates",
     "plot_error_rates_by_effort",
     "plot_map_sd",
     "plot_dependence",

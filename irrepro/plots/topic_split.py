@@ -15,33 +15,35 @@ from ._base import PALETTE, _axes, _axes_row, _legend, _names, series_colors, st
 def plot_error_rates(
     result: SwapExperiment,
     *,
-    filter: str = "none",
+    filter: str | Mapping[str, str] = "none",
     kind: str = "relative",
-    bins: Sequence[int] | None = None,
+    bins: Sequence[int] | slice | None = None,
     fit: GrowthFit | None = None,
     at: int = 50,
     min_trials: int = 20,
+    ylabel: str = "error rate",
     title: str = "",
     legend: bool = True,
     ax=None,
 ):
-    """Error rate against topic-set size, a line per bin, its projection dashed (Sanderson & Zobel 2005).
+    """Error rate against topic-set size, a line per bin or per filter (Sanderson & Zobel 2005).
 
     Parameters
     ----------
     result : irrepro.topic_split.SwapExperiment
-    filter : str
-        The significance filter of the pairs counted.
+    filter : str or mapping
+        The significance filter of the pairs counted: a line per bin, its projection dashed; or
+        label -> filter: a line per filter, errors and trials summed over ``bins``.
     kind : {"relative", "absolute"}
         The difference bins.
-    bins : sequence of int, optional
-        The bins drawn (None: all).
+    bins : sequence of int or slice, optional
+        The bins drawn or pooled (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
         The projection to ``at`` topics (None: :func:`irrepro.topic_split.growth_fit`).
     at : int
     min_trials : int
-        The fewest trials a point needs to be drawn (and fitted).
-    title : str
+        The fewest trials a bin's point needs to be drawn (and fitted).
+    ylabel, title : str
     legend : bool
     ax : matplotlib Axes, optional
 
@@ -49,6 +51,17 @@ def plot_error_rates(
     -------
     matplotlib Axes
     """
+    if isinstance(filter, Mapping):  # a line per filter, the bins pooled
+        ax = _axes(ax, (7, 4))
+        colors = series_colors(filter)
+        for (label, flt), shown in zip(filter.items(), _names(filter)):
+            y = [
+                result.pooled_error(flt, kind, slice(None) if bins is None else bins, n) for n in result.sizes
+            ]
+            ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
+        ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
+        _legend(ax)
+        return ax
     ax = _axes(ax, (7, 4.2))
     rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
@@ -66,7 +79,7 @@ def plot_error_rates(
     ax.axhline(0.05, color="k", lw=0.8, ls=":")
     ax.set(
         xlabel="topic-set size",
-        ylabel="error rate",
+        ylabel=escape.mpl(ylabel),
         xlim=(0, at + 1),
         ylim=(0, None),
         title=escape.mpl(title),
@@ -76,44 +89,6 @@ def plot_error_rates(
     elif not drawn:  # (small run sets: no bin reaches min_trials at any size)
         text = f"no difference bin has {min_trials} trials at any size"
         ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center")
-    return ax
-
-
-@styled
-def plot_pooled_error_rates(
-    result: SwapExperiment,
-    filters: Mapping[str, str],
-    *,
-    kind: str = "relative",
-    bins=slice(2, 6),
-    ylabel: str = "error rate",
-    title: str = "",
-    ax=None,
-):
-    """Error rate against topic-set size, errors and trials summed over the bins, one line per filter.
-
-    Parameters
-    ----------
-    result : SwapExperiment
-    filters : mapping
-        Label -> filter of ``result.filters``.
-    kind : {"relative", "absolute"}
-        The difference bins.
-    bins : slice or sequence of int
-    ylabel, title : str
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
-    ax = _axes(ax, (7, 4))
-    colors = series_colors(filters)
-    for (label, flt), shown in zip(filters.items(), _names(filters)):
-        y = [result.pooled_error(flt, kind, bins, n) for n in result.sizes]
-        ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
-    ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
-    _legend(ax)
     return ax
 
 
