@@ -101,20 +101,6 @@ def _beside(paper: str) -> str:
     return str(spec["beside"])
 
 
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _ours(verdict, claim: str) -> str:
-    """What we found for the headline's claim, in words."""
-    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
-    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
-
-
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
     as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
@@ -132,12 +118,15 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
-    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(verdict, spec["claim"]):
+    i = list(verdict.frame["quantity"]).index(spec["claim"])
+    rests = [r.status for r in verdict.meta[i].get("restates", ())] if verdict.meta else []
+    by_chapter = verdict.frame.iloc[i].get("status_by") == "chapter"
+    if row.status != NOT_COMPARABLE and by_chapter and rests and all(st == NOT_COMPARABLE for st in rests):
         raise ValueError(
             f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
             "but every row it rests on is not comparable: a headline is never more than what it rests on"
         )
-    cfg = config()
+    cfg, ours = config(), verdict.frame.iloc[i]["ours"]
     h = Headline(
         paper=paper,
         title=dict((*PAPERS, *STUDIES)).get(paper, paper),
@@ -149,33 +138,18 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=verdict.scopes[list(verdict.frame["quantity"]).index(spec["claim"])],
+        judged_on=verdict.scopes[i],
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
-        cores=_cores(),
-        ours=_ours(verdict, spec["claim"]),
+        cores=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+        ours=ours if isinstance(ours, str) and ours and ours not in _VERDICT_OF.values() else "",
     )
     out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
-
-
-def _rests_on_nothing_comparable(verdict, quantity: str) -> bool:
-    """Whether verdict row ``quantity`` has the chapter's status while every row it rests on is not comparable."""
-    i = list(verdict.frame["quantity"]).index(quantity)
-    if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
-        return False
-    found = [r.status for r in verdict.meta[i].get("restates", ())]
-    return bool(found) and all(st == NOT_COMPARABLE for st in found)
-
-
-def _read(directory: Path) -> dict[str, Headline]:
-    """The headlines recorded under ``directory``, per paper."""
-    files = sorted((directory / _DIR).glob("*.json"))
-    return {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
 
 
 def _short_title(title: str) -> str:
@@ -203,7 +177,8 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         HTML that Jupyter displays.
     """
     d = Path(directory) if directory is not None else results_dir()
-    got = _read(d) if d is not None else {}
+    files = sorted((d / _DIR).glob("*.json")) if d is not None else []
+    got = {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
     cols = ("chapter", "the paper's central claim", "our finding", "label", "time to rerun")
     rows, lines = [], []
     for key, title in (*PAPERS, *STUDIES):

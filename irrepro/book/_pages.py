@@ -6,9 +6,10 @@ from __future__ import annotations
 import html
 import posixpath
 
+from .._env import env
 from .._rule._statuses import STATUSES
 from .._text import slug
-from ._config import in_book_build
+from ._config import BOOK_BUILD_ENV
 from ._display import _HTML, status_badge
 
 
@@ -40,7 +41,7 @@ def _paste(key: str, obj, line: str) -> None:
     """In the book's build, glue ``obj`` under ``key`` and show ``line``; anywhere else show ``obj``."""
     from IPython.display import display
 
-    if not in_book_build():
+    if env(BOOK_BUILD_ENV) != "1":
         display(obj)
         return
     from myst_nb import glue  # type: ignore[import-untyped]
