@@ -358,26 +358,19 @@ def collections_table() -> pd.DataFrame:
     pandas.DataFrame
         One row per collection.
     """
-    reg = registry()
-    rows = []
+    reg, rows = registry(), []
     for c in COLLECTIONS.values():
         files = c.files()
-        lic = sorted({reg[p].license for p in files})
+        qrels = f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id or c.kind == "runs" else ""
+        content = "ranked runs" + qrels if c.kind == "runs" else ", ".join(c.measures) + qrels
+        mb = round(sum(reg[p].bytes for p in files) / 1e6, 2)
+        lic = "; ".join(sorted({reg[p].license for p in files}))
         rows.append(
-            {
-                "collection": c.name,
-                "what": c.title,
-                "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": f"ranked runs + qrels ({c.ir_datasets_id})"
-                if c.kind == "runs"
-                else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
-                "files": len(files),
-                "MB": round(sum(reg[p].bytes for p in files) / 1e6, 2),
-                "licence": "; ".join(lic),
-                "cite": c.citation,
-            }
+            [c.name, c.title, f"{c.shape[0]} x {c.shape[1]}", content, len(files), mb, lic, c.citation]
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        rows, columns=["collection", "what", "runs x topics", "content", "files", "MB", "licence", "cite"]
+    )
 
 
 def table(

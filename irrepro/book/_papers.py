@@ -6,8 +6,6 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pandas as pd
-
 from .._rule._book_dir import book_dir, read_book_file
 from .._rule._reading import PaperValue
 
@@ -93,13 +91,6 @@ class PaperNumbers(Mapping):
     def keys_of(self, refs) -> set[str]:
         """The entries that ``paper_ref`` values name (parts and joins resolved to their keys)."""
         return {re.sub(r"\[\d+\]$", "", k) for ref in refs if ref for k in str(ref).split("+")}
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per entry: key, table / figure, row, column, value, section."""
-        return pd.DataFrame(
-            [{"key": v.key, "table / figure": v.table, "row": v.row, "column": v.column, "value": v.value,
-              "section": v.section} for v in self._values.values()]
-        )  # fmt: skip
 
 
 class _Printed:

@@ -217,8 +217,10 @@ def plot_coverage(
         ax.errorbar(
             x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=c, ms=4, label=f"{shown[lab]}: coverage"
         )
-        ax.plot(x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5,
-                label=f"{shown[lab]}: other corpus inside")  # fmt: skip
+        inside = f"{shown[lab]}: other corpus inside"
+        ax.plot(
+            x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5, label=inside
+        )
     ax.axhline(level, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
@@ -257,17 +259,18 @@ def plot_rate_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tai
         fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
         for row, m in zip(axes, measures):
             o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
-            _by_alpha(o, theirs[theirs["measure"] == m], np.atleast_1d(row), tails=tails,
-                      ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
+            t, ylabel = theirs[theirs["measure"] == m], f"{m}: type I error"
+            _by_alpha(o, t, np.atleast_1d(row), tails=tails, ylabel=ylabel, legend=m == measures[0])
         return fig
     fig, axes = panels(len(sizes), len(measures), height=2.8, squeeze=False)
+    theirs = theirs[(theirs["kind"] == kind) & (theirs["tails"] == tails)]
+    rate = "rate" if kind == "power" else "type3"
     for row, n in zip(axes, sizes):
         for ax, m in zip(row, measures):
             o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
-            u = theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n)
-                       & (theirs["tails"] == tails)]  # fmt: skip
-            _by_delta(o, u, ax, tails=tails, rate="rate" if kind == "power" else "type3",
-                      title=f"{m}, {n} topics", legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
+            u = theirs[(theirs["measure"] == m) & (theirs["topics"] == n)]
+            last = (m, n) == (measures[-1], sizes[0])
+            _by_delta(o, u, ax, tails=tails, rate=rate, title=f"{m}, {n} topics", legend=last)
     return fig
 
 

@@ -61,8 +61,10 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))
-    for dx, key, color, label in ((-0.2, "FP mean", PALETTE[0], "mean over partitions"),
-                                  (0.2, "FP high", PALETTE[1], "upper end of 95% range")):  # fmt: skip
+    for dx, key, color, label in (
+        (-0.2, "FP mean", PALETTE[0], "mean over partitions"),
+        (0.2, "FP high", PALETTE[1], "upper end of 95% range"),
+    ):
         ax.bar(xs + dx, [summaries[f][key] for f in forms], width=0.4, color=color, label=label)
     ax.set_xticks(xs, _names(forms))
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
