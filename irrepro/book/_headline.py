@@ -160,15 +160,13 @@ def _short_title(title: str) -> str:
     return re.sub(r"^([^,&]+), [^&]+ & .+ (\d{4})$", r"\1 et al. \2", m["study"])
 
 
-def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
+def headline_table(directory: str | Path | None = None, *, caption: str = "") -> _HTML:
     """The book's headline table: per chapter its central claim, finding, label and time to rerun.
 
     Parameters
     ----------
     directory : str, pathlib.Path or None
         The results directory (None: ``IRREPRO_RESULTS``).
-    base : str
-        The path from the page showing the table to the book's root (the chapters' links).
     caption : str
 
     Returns
@@ -189,14 +187,14 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         else:
             lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
                 f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'
-                f'<a href="{base}{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
+                f'<a href="../{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
                 f"{status_badge(h.status, word=False)} {STATUS_WORDS[h.status]}"
                 + (f' <span class="irrepro-label" data-label="{html.escape(h.label)}">{html.escape(h.label)}</span>'
                    if h.label else "") + "</li>"
             )  # fmt: skip
             lab = html.escape(h.label) if h.label else "none: beyond the papers"
             cells = [
-                f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a>',
+                f'<a href="../{h.chapter}.html">{html.escape(h.title)}</a>',
                 f'<span title="{html.escape(h.claim, quote=True)}">{html.escape(h.summary)}</span>',
                 h.finding(),
                 f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>'

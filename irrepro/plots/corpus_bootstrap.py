@@ -71,7 +71,6 @@ def plot_normalized_differences(
     x,
     *,
     clip: tuple[float, float],
-    step: float = 0.25,
     xlabel: str = "",
     ylabel: str = "",
     title: str = "",
@@ -84,9 +83,7 @@ def plot_normalized_differences(
     x : array_like
         The normalised differences (``SplitValidation.normalized_difference``).
     clip : tuple of float
-        (low, high): values outside are drawn at the ends; the bins of width ``step`` span it.
-    step : float
-        Bin width.
+        (low, high): values outside are drawn at the ends; bins of width 0.25 span it.
     xlabel, ylabel, title : str
     ax : matplotlib Axes, optional
 
@@ -97,7 +94,7 @@ def plot_normalized_differences(
     ax = _axes(ax, (7, 3.2))
     lo, hi = clip
     ax.hist(
-        np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4"
+        np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + 0.25, 0.25), color="0.4"
     )
     for edge in (-1, 1):
         ax.axvline(edge, color=PALETTE[3], ls="--")

@@ -50,15 +50,13 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
 
 
 @styled
-def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
-    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot and coefficient.
+def plot_reliability(studies, *, ax=None):
+    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot, 0.95 dotted.
 
     Parameters
     ----------
     studies : mapping of str to DStudy
         label -> :func:`irrepro.design.d_study` of a pilot.
-    target : float, optional
-        The coefficient wanted, a dotted horizontal line; None draws none.
     ax : matplotlib.axes.Axes, optional
 
     Returns
@@ -71,8 +69,7 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     for k, (label, d) in enumerate(studies.items()):
         ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=shown[2 * k])
         ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=shown[2 * k + 1])
-    if target is not None:
-        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    ax.axhline(0.95, color="0.4", lw=0.8, ls=":")
     low = min((float(np.nanmin(np.r_[d.erho2, d.phi])) for d in studies.values()), default=0.0)
     ax.set(xlabel="topics", ylabel="coefficient", ylim=(max(0.0, np.floor(low * 10) / 10), 1))
     _legend(ax, title="solid: Eρ², dashed: Φ")

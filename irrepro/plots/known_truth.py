@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import escape
-from ..stats import Z95, check_level
+from ..stats import Z95
 from ._base import (
     GREY,
     PALETTE,
@@ -35,17 +35,13 @@ _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 
 
 @styled
-def plot_relevant_per_topic(
-    relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, title: str = "", ax=None
-):
-    """R per topic of several collections, each sorted against its topics' rank share, on a log scale.
+def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, title: str = "", ax=None):
+    """R per topic of several collections against its topics' rank share, with the small-R line (R <= 5).
 
     Parameters
     ----------
     relevant : mapping
         Label -> R of every topic.
-    threshold : int, optional
-        The small-R line (Cormack & Lynam 2006: R <= 5), counted in the legend (None: none).
     title : str
     ax : matplotlib Axes, optional
 
@@ -59,13 +55,10 @@ def plot_relevant_per_topic(
     for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
-        lab = f"{shown[name]} (median {np.median(r):g}" + (
-            f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
-        )
+        lab = f"{shown[name]} (median {np.median(r):g}, {int((r <= 5).sum())} <= 5)"
         fill = "none" if marker in "os^vD" else "full"
         ax.plot(x, r, marker=marker, ms=4, lw=0.8, color=colors[name], label=lab, fillstyle=fill)
-    if threshold is not None:
-        ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
+    ax.axhline(5, color="0.5", ls="--", lw=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("topics ranked by R (% of the topics)")
     ax.set_ylabel("relevant documents (R)")
@@ -177,19 +170,16 @@ def _by_delta(ours, theirs, ax, *, tails: int, rate: str, title: str, legend: bo
 def plot_coverage(
     tables: Mapping[str, pd.DataFrame],
     *,
-    level: float = 0.95,
     proxy: float | None = None,
     title: str = "",
     ax=None,
 ):
-    """Coverage (+-1.96 se) and the other corpus inside (open squares) per interval method and setting.
+    """Coverage (+-1.96 se; 95% dotted) and the other corpus inside (open squares) per method and setting.
 
     Parameters
     ----------
     tables : mapping
         Label -> ``Coverage.table()``.
-    level : float
-        The nominal level (dotted), a fraction or a percentage.
     proxy : float, optional
         The split-half concordance the paper predicts (dashed).
     title : str
@@ -199,7 +189,6 @@ def plot_coverage(
     -------
     matplotlib Axes
     """
-    level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))
     labels = list(tables)
     methods = list(next(iter(tables.values())).index)
@@ -221,7 +210,7 @@ def plot_coverage(
         ax.plot(
             x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5, label=inside
         )
-    ax.axhline(level, color="k", lw=0.8, ls=":")
+    ax.axhline(0.95, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
     ax.set_xticks(np.arange(len(methods)), _names(methods), rotation=20, ha="right")
@@ -275,24 +264,22 @@ def plot_rate_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tai
 
 
 @styled
-def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float | None = 0.05,
-                     measure: str = "AP"):  # fmt: skip
-    """A rate of every test against the number of topics, one panel per design.
+def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float = 0.05):
+    """A rate of every test on AP against the number of topics, one panel per design.
 
     Parameters
     ----------
     rates : pandas.DataFrame
         ``kt.which.rates_table``'s rows (design, measure, topics, delta, test, what, rate, se).
     what : {"type I error", "power"}
-    level : float, optional
+    level : float
         The nominal level, with the rule's margin (20% of it) as a band.
-    measure : str
 
     Returns
     -------
     Figure
     """
-    r = rates[(rates["what"] == what) & (rates["measure"] == measure)]
+    r = rates[(rates["what"] == what) & (rates["measure"] == "AP")]
     if what == "power":
         r = r[r["delta"] == r.groupby(["design", "topics"])["delta"].transform("min")]
     designs = list(dict.fromkeys(r["design"]))
@@ -302,24 +289,22 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
             color, marker = TEST_STYLE.get(t, (GREY, "o"))
             ax.errorbar(g["topics"], g["rate"], yerr=Z95 * g["se"], color=color, marker=marker, ms=4,
                         capsize=2, label=_name(t))  # fmt: skip
-        if level is not None:
-            ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
-            ax.axhline(level, color=GREY, lw=0.8)
+        ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
+        ax.axhline(level, color=GREY, lw=0.8)
         sizes = sorted(set(r.loc[r["design"] == d, "topics"]))
         ax.set_xscale("log")
         ax.minorticks_off()
         ax.set_xticks(sizes, [f"{n:,}" for n in sizes])
         ax.set_xlabel("topics")
         ax.set_title(escape.mpl(f"{d} design"))
-    np.atleast_1d(axes)[0].set_ylabel(f"{measure}: {what}")
+    np.atleast_1d(axes)[0].set_ylabel(f"AP: {what}")
     _legend(np.atleast_1d(axes)[-1], below=None, ncol=1, loc="upper left", bbox_to_anchor=(1.02, 1))
     return fig
 
 
 @styled
-def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05, test: str = "wilcoxon",
-                       balance: str = "rank balance", measure: str = "AP"):  # fmt: skip
-    """A test's type I error against the lean of the null differences, per design and number of topics.
+def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05):
+    """Wilcoxon's type I error on AP against the rank balance of the null differences, per design and size.
 
     Parameters
     ----------
@@ -328,16 +313,14 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
     rates : pandas.DataFrame
         ``kt.which.rates_table``.
     level : float
-    test : str
-    balance : {"rank balance", "sign balance"}
-    measure : str
 
     Returns
     -------
     Axes
     """
-    r = rates[(rates["what"] == "type I error") & (rates["test"] == test) & (rates["measure"] == measure)]
-    m = props[props["measure"] == measure].merge(r, on=["design", "measure", "topics"])
+    r = rates[(rates["what"] == "type I error") & (rates["test"] == "wilcoxon") & (rates["measure"] == "AP")]
+    m = props[props["measure"] == "AP"].merge(r, on=["design", "measure", "topics"])
+    balance = "rank balance"
     ax = _axes(None, (5.5, 3.4))
     colors = series_colors(list(dict.fromkeys(m["design"])))
     for d, g in m.groupby("design", sort=False):
@@ -349,6 +332,6 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
                         xytext=(4, 3), fontsize=9)  # fmt: skip
     ax.axhline(level, color=GREY, lw=0.8)
     ax.set_xlabel(escape.mpl(f"{balance} of the null differences (root mean square over pairs)"))
-    ax.set_ylabel(escape.mpl(f"{_name(test)}: type I error"))
+    ax.set_ylabel(escape.mpl(f"{_name('wilcoxon')}: type I error"))
     _legend(ax, below=None, loc="upper left")
     return ax

@@ -17,15 +17,13 @@ _PANELS = {
 
 
 @styled
-def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
+def plot_reproduction(frame, *, axes=None):
     """The effect ratio, Delta RI and p-values of a reproduction with their intervals, a row per measure.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         :meth:`irrepro.reproduce.Reproduction.to_frame`'s long table.
-    alpha : float, default 0.05
-        Dashed on the p-values' panel.
     axes : sequence of matplotlib Axes, optional
         Three axes (None: a new row of three).
 
@@ -54,7 +52,7 @@ def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
         for x in refs:
             ax.axvline(x, color=GREY, lw=0.8, ls=":")
         if stat == "p-value":
-            ax.axvline(alpha, color="k", lw=0.8, ls="--")
+            ax.axvline(0.05, color="k", lw=0.8, ls="--")
         ax.set_xlabel(label)
         if len(keys) > 1:
             _legend(ax, below=32, ncols=1)

@@ -54,9 +54,7 @@ def plot_significance_matrix(
 
 
 @styled
-def plot_asl_panels(
-    paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05, axes=None
-):
+def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, axes=None):
     """Sakai's (2006) Figures 7 and 8 side by side: paired (by measure) and unpaired (by name) ASL curves.
 
     Parameters
@@ -65,7 +63,6 @@ def plot_asl_panels(
         Name -> ``BootstrapResult`` (``MeasureStudy.paired`` / ``.unpaired``).
     colors : mapping, optional
         Name -> colour, the same in both panels (default: :func:`series_colors`).
-    alpha : float
     axes : sequence of two matplotlib Axes, optional
 
     Returns
@@ -78,7 +75,7 @@ def plot_asl_panels(
     for ax, (title, tests, by_measure) in zip(axes, panels):
         curves = {(t.measure if by_measure else name): t.asl_curve() for name, t in tests.items()}
         cols = {(t.measure if by_measure else name): colors.get(name) for name, t in tests.items()}
-        plot_asl_curves(curves, alpha=alpha, colors=cols, ax=ax)
+        plot_asl_curves(curves, colors=cols, ax=ax)
         ax.set_xlabel("system pairs sorted by ASL")
         ax.set_ylabel("")
         ax.set_title(title)
