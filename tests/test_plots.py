@@ -545,7 +545,7 @@ def test_partition_summaries_one_panel_per_setting():
 
 def test_grouped_bars_one_group_per_column():
     f = pd.DataFrame({"P@10": [0.3, 0.2], "AP": [0.1, 0.05]}, index=["raw", "std"])
-    ax = _rendered(plots.plot_grouped_bars(f, colors=["0.5", "C0"]))
+    ax = _rendered(plots.plot_grouped_bars(f))
     assert sorted(p.get_height() for p in ax.patches) == sorted([0.3, 0.2, 0.1, 0.05])
     assert [t.get_text() for t in ax.get_xticklabels()] == ["P@10", "AP"]
 

@@ -57,10 +57,8 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def answer(
-    label: str, value: Any, *, rel: float | None = None, abs: float | None = None, results=None
-) -> Any:
-    """Record the answer of an exercise, as its solution computes it, for :func:`check`.
+def answer(label: str, value: Any, *, rel: float | None = None, abs: float | None = None) -> Any:
+    """Record the answer of an exercise for :func:`check` (and in ``IRREPRO_RESULTS``'s ``answers/``).
 
     Parameters
     ----------
@@ -70,8 +68,6 @@ def answer(
         The answer: a number within its tolerance, the others exactly (case, spacing and order ignored).
     rel, abs : float, optional
         A numeric answer's tolerance, relative and absolute (the larger counts); one is required.
-    results : str or pathlib.Path, optional
-        Where to write ``answers/<label>.json`` (default: ``IRREPRO_RESULTS``).
 
     Returns
     -------
@@ -93,7 +89,7 @@ def answer(
     """
     record = _record(label, value, rel, abs)
     _ANSWERS[label] = record
-    d = _answers_dir(results)
+    d = _answers_dir()
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(label)}.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")

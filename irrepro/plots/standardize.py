@@ -209,15 +209,13 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
 
 
 @styled
-def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
+def plot_grouped_bars(frame, *, ax=None):
     """A bar per cell of frame, one group per column (Webber, Moffat & Zobel 2008, Figure 7).
 
     Parameters
     ----------
     frame : pandas.DataFrame
         Rows x groups.
-    colors : sequence, optional
-        One colour per row (default: :func:`series_colors`).
     ax : matplotlib Axes, optional
 
     Returns
@@ -225,7 +223,6 @@ def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     matplotlib Axes
     """
     ax = _axes(ax, (6, 3.5))
-    colors = list(series_colors(frame.index).values()) if colors is None else colors
-    frame.T.plot.bar(ax=ax, rot=0, color=colors)
+    frame.T.plot.bar(ax=ax, rot=0, color=list(series_colors(frame.index).values()))
     _legend(ax)
     return ax

@@ -133,7 +133,7 @@ def plot_error_rates_by_effort(
 
 
 @styled
-def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
+def plot_map_sd(sd, *, threshold: float = 0.01, ax=None):
     """The standard deviation of MAP against the number of topics, with its 5-95% band (SZ 2005).
 
     Parameters
@@ -141,7 +141,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     sd : pandas.DataFrame
         :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95).
     threshold : float, optional
-        The dotted line (None: none).
+        The dotted line.
     ax : matplotlib Axes, optional
 
     Returns
@@ -151,8 +151,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     ax = _axes(ax, (7, 3.5))
     ax.plot(sd["topics"], sd["sd"], marker=".", color=PALETTE[0])
     ax.fill_between(sd["topics"], sd["sd_p05"], sd["sd_p95"], color=PALETTE[0], alpha=0.2)
-    if threshold is not None:
-        ax.axhline(threshold, color="k", ls=":", lw=0.8)
+    ax.axhline(threshold, color="k", ls=":", lw=0.8)
     ax.set_xlabel("topics in the sample")
     ax.set_ylabel("sd of MAP (mean over runs)")
     return ax
