@@ -82,8 +82,7 @@ def data_banner(*objs) -> _HTML:
     )
 
 
-#: A status's badge: symbol, colours (text, background, border) and border style (the five differ in
-#: greyscale and print too).
+#: A status's badge: symbol, colours (text, background, border), border style (differing in greyscale).
 _BADGES = {
     "replicated": ("✓", "#0b4a1f", "#dafbe1", "#1a7f37", "solid"),
     "partly": ("◐", "#5c3c00", "#fff1c2", "#9a6700", "dashed"),
@@ -226,8 +225,7 @@ def _paper_shown(text: str, places: int) -> str:
     return f"{v:.{min(places, cap)}f}" if v else text
 
 
-#: Every kind of reason the rule writes: how its text begins and the sentence a table's legend gives
-#: for it once (:func:`reason_kind`); the rest of a reason is the row's particulars, shown on hover.
+#: Every kind of reason the rule writes: how its text begins and its sentence in a table's legend.
 _REASON_KINDS = (
     ("within", re.compile(r"within "),
      "Within: our value with its error interval (Monte Carlo, and the paper's sampling error where it gives "

@@ -22,8 +22,7 @@ from ._tables import _SESSION
 #: A study's title ``Chapter (beside A, B & C 2021)``: the phone's line names the study alone.
 _BESIDE = re.compile(r"\(beside (?P<study>.+)\)$")
 
-#: When the chapter's kernel imported :mod:`irrepro.book` (its first cell): a chapter's time to
-#: run is measured from here to its header cell, the chapter's last.
+#: When the chapter's kernel imported :mod:`irrepro.book`: its time to run ends at its header cell.
 _STARTED = time.perf_counter()
 
 #: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).

@@ -17,8 +17,7 @@ PAPERS = (
     ("webber2008score", "Webber, Moffat & Zobel 2008"),
 )
 
-#: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
-#: the chapter sets beside its own, title). Counted on the scorecard, without a ReScience label.
+#: Chapters beyond the papers (no ReScience label), in reading order: (the study's citation key, title).
 STUDIES = (
     ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
     ("parapar2021testing", "Which test? (beside Parapar, Losada & Barreiro 2021)"),

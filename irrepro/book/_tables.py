@@ -106,14 +106,12 @@ class Comparison:
         return RowRef(self.paper, self.item, quantity, r["status"], r["reason"])
 
 
-#: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
-#: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
+#: the frame's columns of the rule, recorded in the JSON but not shown as columns
 _RULE_COLUMNS = ("kind", "ours_se", "se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_se",
                  "se_reason", "margin", "paper_n", "status_by", "why", "replicates_needed", "z")  # fmt: skip
 
 
-#: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
-#: same rows as the JSON records :func:`scorecard` reads).
+#: Comparisons made in this Python session, per paper and item (what :func:`header` counts).
 _SESSION: dict[str, dict[str, Comparison]] = {}
 
 
@@ -222,8 +220,7 @@ def compare(
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS}
-        # who set the status: the rule on numbers, the rows a claim rests on, or the chapter (a claim's
-        # computed verdict, which names its supports)
+        # who set the status: the rule on numbers, the rows a claim rests on, or the chapter
         by = "rule" if r.get("kind") != "claim" else "supports"
         by = "restated" if same is not None else "chapter" if r.get("status") is not None else by
         out_rows.append(
