@@ -37,7 +37,7 @@ def plot_error_rates(
     kind : {"relative", "absolute"}
         The difference bins.
     bins : sequence of int or slice, optional
-        The bins drawn or pooled (None: all).
+        The bins drawn, or the slice of bins pooled (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
         The projection to ``at`` topics (None: :func:`irrepro.topic_split.growth_fit`).
     at : int
@@ -53,11 +53,9 @@ def plot_error_rates(
     """
     if isinstance(filter, Mapping):  # a line per filter, the bins pooled
         ax = _axes(ax, (7, 4))
-        colors = series_colors(filter)
+        colors, pool = series_colors(filter), bins if isinstance(bins, slice) else slice(None)
         for (label, flt), shown in zip(filter.items(), _names(filter)):
-            y = [
-                result.pooled_error(flt, kind, slice(None) if bins is None else bins, n) for n in result.sizes
-            ]
+            y = [result.pooled_error(flt, kind, pool, n) for n in result.sizes]
             ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
         ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
         _legend(ax)
@@ -65,7 +63,7 @@ def plot_error_rates(
     ax = _axes(ax, (7, 4.2))
     rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
-    bins = range(len(rates)) if bins is None else bins
+    bins = range(len(rates)) if bins is None or isinstance(bins, slice) else bins
     grid = np.linspace(result.sizes[0], at, 60)
     colors = series_colors(list(bins), ordered=True)  # the same bins: the same colours in every panel
     drawn = [b for b in bins if rates.iloc[b].notna().sum() > 0]
