@@ -50,6 +50,11 @@ def config() -> BookConfig:
 BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
 
 
+def in_book_build() -> bool:
+    """Whether this kernel runs a page of the book's build (``IRREPRO_BOOK_BUILD=1``)."""
+    return env(BOOK_BUILD_ENV) == "1"
+
+
 def results_dir() -> Path | None:
     """The book configuration's results directory (``IRREPRO_RESULTS``), or None when unset or empty."""
     results = env("IRREPRO_RESULTS")

@@ -41,7 +41,7 @@ def _paste(key: str, obj, line: str) -> None:
     """In the book's build, glue ``obj`` under ``key`` and show ``line``; anywhere else show ``obj``."""
     from IPython.display import display
 
-    if env(BOOK_BUILD_ENV) != "1":
+    if not in_book_build():
         display(obj)
         return
     from myst_nb import glue  # type: ignore[import-untyped]
