@@ -6,10 +6,9 @@ from __future__ import annotations
 import html
 import posixpath
 
-from .._env import env
 from .._rule._statuses import STATUSES
 from .._text import slug
-from ._config import BOOK_BUILD_ENV
+from ._config import in_book_build
 from ._display import _HTML, status_badge
 
 
