@@ -8,6 +8,7 @@ file and the row."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -19,7 +20,6 @@ from irrepro._rule import judge_row
 from irrepro._rule._book_dir import book_dir
 from irrepro._rule._margins import KINDS
 from irrepro._rule._statuses import _WORD_KINDS, _combine
-from irrepro.book._prose import stray_statements
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (
@@ -329,6 +329,43 @@ def check_verdicts(html: str, records: Sequence[Mapping], page: str = "") -> lis
     return problems
 
 
+#: Words that state a status. Outside the generated parts of a page (the verdict sentences of
+#: :func:`verdict_text`, comparison tables, the chapter's header box, code and its output) no
+#: sentence may use them: a status is stated only where it is generated from its row.
+STATUS_PATTERN = re.compile(
+    r"\b(?:not\s+)?replicated\b|\binconclusive\b|\[(?:~|¬)?Re\]|\bnot reproduced\b|\breproduced in part\b"
+    r"|\bholds?\s+only\s+in\s+part\b|\bdoes\s+not\s+hold\b",
+    re.IGNORECASE,
+)
+
+
+def stray_statements(text: str) -> list[str]:
+    """The sentences of ``text`` (prose, without the generated parts) that state a status.
+
+    Parameters
+    ----------
+    text : str
+        Prose: a page's text outside its generated verdicts, tables, header and code.
+
+    Returns
+    -------
+    list of str
+        Each sentence (whitespace collapsed) that matches :data:`STATUS_PATTERN`.
+
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", re.sub(r"\s+", " ", text))
+    return [s.strip() for s in sentences if STATUS_PATTERN.search(s)]
+
+
+def markdown_prose(source: str) -> str:
+    """The prose of a MyST notebook's source: its text without code cells, front matter, glue
+    roles and HTML comments (what :func:`stray_statements` reads before the book is built)."""
+    text = re.sub(r"\A---\n.*?\n---\n", "", source, flags=re.S)
+    text = re.sub(r"```\{code-cell\}.*?```", " ", text, flags=re.S)
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    return re.sub(r"\{glue:[a-z]*\}`[^`]*`", " ", text)
+
+
 #: the elements whose text is read as prose, each on its own (a heading is not run into the next
 #: paragraph's sentence)
 _BLOCKS = ["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "td", "th", "caption", "figcaption"]
@@ -352,7 +389,7 @@ def page_prose(html: str) -> list[str]:
 
 def check_prose(html: str, page: str = "") -> list[str]:
     """No sentence of a page outside its generated parts states a status
-    (:data:`~irrepro.book._prose.STATUS_PATTERN`)."""
+    (:data:`STATUS_PATTERN`)."""
     return [f"{page}: states a status: {s!r}" for b in page_prose(html) for s in stray_statements(b)]
 
 

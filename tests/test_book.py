@@ -35,8 +35,8 @@ from irrepro.book import (
     STATUSES,
     judge,
 )
-from irrepro.book._display import reason_kind, status_badge
-from irrepro.book._tables import RowRef, below_in_above
+from irrepro.book._display import reason_kind, status_badge, status_table
+from irrepro.book._tables import RowRef
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGINS = yaml.safe_load((ROOT / "book" / "margins.yml").read_text(encoding="utf-8"))
@@ -220,7 +220,7 @@ def test_a_yml_number_judges_as_the_text_it_was_typed_with(tmp_path, monkeypatch
         ],
     )
     rec = json.loads((tmp_path / "results" / "webber2008score-table-3.json").read_text())["rows"][0]
-    assert rec["paper"] == "0.60" and rec["status"] == comp.status("tau") == INCONCLUSIVE
+    assert rec["paper"] == "0.60" and rec["status"] == comp.row("tau").status == INCONCLUSIVE
     assert judge_row(rec).status == rec["status"]
 
 
@@ -731,7 +731,7 @@ def test_status_table_moves_reasons_to_one_legend_numbered_once():
         ],
         dtype=object,
     )
-    html = book.status_table(frame, "cap", titles={"paper": ["§2, Figure 2", "", ""]}).text
+    html = status_table(frame, "cap", titles={"paper": ["§2, Figure 2", "", ""]}).text
     assert "<th>reason</th>" not in html and "<caption>cap</caption>" in html
     # reasons the rule did not write are kinds of their own
     assert html.count("<li>") == 2 and "<li>my words</li><li>no number</li>" in html
@@ -755,7 +755,7 @@ def test_a_legend_gives_each_kind_of_reason_once_and_the_badges_keep_the_particu
         )
     frame = pd.DataFrame(rows, dtype=object)
     assert len(set(frame["reason"])) == 10  # ten different reasons...
-    html = book.status_table(frame).text
+    html = status_table(frame).text
     legend = [unescape(x) for x in re.findall(r"<li>(.*?)</li>", html)]
     assert len(legend) == 2  # ...of two kinds: one legend entry each
     assert legend[0].startswith("Outside") and legend[1].startswith("Within")  # in order of first use
@@ -957,20 +957,6 @@ def test_the_books_paper_files_are_complete_and_name_real_citations():
                 key,
                 k,
             )  # no NaN, no YAML yes/no booleans
-
-
-def test_below_in_above_prints_a_row_as_the_papers_do():
-    t = pd.DataFrame(
-        {
-            "method": ["linear", "logit"],
-            "n": [10, 10],
-            "below": [7.66, 1.0],
-            "in": [80.14, 98.0],
-            "above": [12.2, 1.0],
-        }
-    )
-    assert below_in_above(t, "linear") == "7.7 / 80.1 / 12.2"
-    assert below_in_above(t, "logit", digits=2) == "1.00 / 98.00 / 1.00"
 
 
 # --- helpers the chapters moved into the method modules, against literal loops ---------------------
@@ -1583,7 +1569,7 @@ def test_the_rule_page_is_in_the_book_where_the_chapters_link_to_it():
 
 
 def test_the_books_pages_state_no_status_in_prose():
-    from irrepro.book._prose import markdown_prose, stray_statements
+    from _book_checks import markdown_prose, stray_statements
 
     pages = sorted((ROOT / "book").glob("*.md"))
     assert {"rule.md", "scorecard.md", "replications.md", "intro.md"} <= {p.name for p in pages}
@@ -1680,7 +1666,7 @@ def test_status_table_rounds_a_raw_paper_value_as_ours_and_shows_a_whole_count_w
         ],
         dtype=object,
     )
-    html = book.status_table(frame, titles={"paper": ["csv file", "", "", ""]}, hide=["kind"]).text
+    html = status_table(frame, titles={"paper": ["csv file", "", "", ""]}, hide=["kind"]).text
     # the file's 7 decimals shown to ours' 3, the full value on hover beside the row's own title
     assert '<td data-label="paper" title="csv file (full value 0.0509202)">0.051</td>' in html
     assert "0.0509202</td>" not in html and '<td data-label="paper">0.05</td>' in html
@@ -1690,7 +1676,7 @@ def test_status_table_rounds_a_raw_paper_value_as_ours_and_shows_a_whole_count_w
     wide = pd.DataFrame(
         {"quantity": ["e", "f"], "paper": ["0.125117", "0.00688623"], "ours": ["0.12", "0.00749"]}
     )
-    shown = book.status_table(wide).text
+    shown = status_table(wide).text
     assert ">0.1251</td>" in shown and ">0.00689</td>" in shown and "full value 0.125117" in shown
 
 

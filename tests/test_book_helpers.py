@@ -2,12 +2,11 @@
 as tests (their docstrings are one line)."""
 
 import numpy as np
-import pandas as pd
 
 from irrepro import book
 from irrepro._rule import combine, judge_row, spread_notes, verdict
 from irrepro.book._display import reason_kind, status_badge
-from irrepro.book._tables import below_in_above, ordering_status
+from irrepro.book._tables import ordering_status
 
 
 def test_share_rate_score_correlation_claim_rows():
@@ -34,12 +33,10 @@ def test_share_rate_score_correlation_claim_rows():
     assert (row["kind"], row["status"], row["supports"]) == ("claim", "holds", "Figure 1: error rate by bin")
 
 
-def test_ordering_status_and_below_in_above():
+def test_ordering_status():
     got = ordering_status(["AP", "Q"], "Q-measure, AveP", {"Q-measure": "Q", "AveP": "AP"},
                           supports="the ranking by discriminative power above")  # fmt: skip
     assert got["status"] == "holds"
-    t = pd.DataFrame({"method": ["linear"], "below": [7.66], "in": [80.1], "above": [12.24]})
-    assert below_in_above(t, "linear") == "7.7 / 80.1 / 12.2"
 
 
 def test_verdict_combine_and_badge():

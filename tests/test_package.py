@@ -183,8 +183,8 @@ MOVED = [  # (module, old name, its new object)
     (bt, "PairwiseTest", BootstrapResult),
     (bt, "paired_test", sg.paired_bootstrap_test),
     (bt, "unpaired_test", sg.unpaired_bootstrap_test),
-    (kt, "type1_figure", plots.plot_type1_panels),
-    (kt, "by_delta_figure", plots.plot_by_delta_panels),
+    (kt, "type1_figure", plots.plot_rate_panels),
+    (kt, "by_delta_figure", plots.plot_rate_panels),
     (data, "simulate", data.synthetic),
 ]
 

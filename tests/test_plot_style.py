@@ -215,15 +215,10 @@ CASES = {
         }
     ),
     "plot_margin": lambda: plots.plot_margin(_model(), 0, delta=0.05),
-    "plot_rates_by_alpha": lambda: plots.known_truth.plot_rates_by_alpha(
-        _rates(), _rates().rename(columns={"rate": "value"}), form="loglog"
-    ),
-    "plot_power_by_delta": lambda: plots.known_truth.plot_power_by_delta(
-        _rates(), _rates().rename(columns={"rate": "value"})
-    ),
-    "plot_type1_panels": lambda: plots.plot_type1_panels(
+    "plot_rate_panels": lambda: plots.plot_rate_panels(
         _rates().assign(measure="AP"),
         _rates().rename(columns={"rate": "value"}).assign(measure="AP"),
+        "type1",
         tails=2,
         measures=["AP"],
         sizes=[25, 50],
@@ -231,7 +226,7 @@ CASES = {
     ),
     "plot_which_rates": lambda: plots.plot_which_rates(_which_rates()),
     "plot_which_balance": lambda: plots.plot_which_balance(_which_props(), _which_rates()),
-    "plot_by_delta_panels": lambda: plots.plot_by_delta_panels(
+    "plot_rate_panels (power)": lambda: plots.plot_rate_panels(
         _rates().assign(measure="AP"),
         _rates().rename(columns={"rate": "value"}).assign(measure="AP", kind="power"),
         "power",
@@ -273,8 +268,8 @@ CASES = {
         {m.replace("AG_", "G_"): _asl_test(m, k + 9) for k, m in enumerate(MEASURES)},
     ),
     "plot_stability": lambda: plots.plot_stability(_stability(MEASURES), title="stability"),
-    "plot_pooled_error_rates": lambda: plots.plot_pooled_error_rates(
-        _swap(), {"all": "none", "t 0.01<p<=0.05": "paired-t 0.01<p<=0.05"}
+    "plot_error_rates (pooled)": lambda: plots.plot_error_rates(
+        _swap(), filter={"all": "none", "t 0.01<p<=0.05": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6)
     ),
     "plot_error_rates_by_effort": lambda: plots.plot_error_rates_by_effort(
         {"MAP": (_swap(), 1.0), "P@10": (_swap(), 0.5)}
@@ -387,7 +382,7 @@ def test_every_plot_function_is_checked():
         module = importlib.import_module(f"irrepro.plots.{info.name}")
         defined |= {n for n, f in inspect.getmembers(module, inspect.isfunction)
                     if n.startswith("plot_") and f.__module__ == module.__name__}  # fmt: skip
-    assert {n for n in plots.__all__ if n.startswith("plot_")} <= defined == set(CASES)
+    assert {n for n in plots.__all__ if n.startswith("plot_")} <= defined == {k.split()[0] for k in CASES}
     assert {n for n in plots.__all__ if not n.startswith("plot_")} <= {
         "panels",
         "series_colors",

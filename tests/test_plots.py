@@ -163,28 +163,12 @@ def _rates_frame():
     return pd.DataFrame(rows)
 
 
-def test_rates_by_alpha_draw_rate_over_alpha_and_the_published_markers():
+def test_rates_by_alpha_draw_the_rate_on_log_log_axes_with_the_diagonal():
     ours = _rates_frame()
     theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
-    axes = plots.known_truth.plot_rates_by_alpha(ours, theirs)
+    axes = plots.panels(1, 2)[1]
+    plots.known_truth._by_alpha(ours, theirs, axes, tails=2, ylabel="type I error", legend=True)
     assert [ax.get_title() for ax in axes] == ["25 topics", "50 topics"]
-    for ax, n in zip(axes, (25, 50)):
-        lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
-        for t in ("t", "sign"):
-            o = ours[(ours.topics == n) & (ours.test == t)].sort_values("alpha")
-            np.testing.assert_allclose(lines[t].get_ydata(), o["rate"] / o["alpha"])
-        published = [ln for ln in ax.lines if ln.get_linestyle() == "None"]
-        assert len(published) == 2
-        np.testing.assert_allclose(
-            sorted(np.concatenate([ln.get_ydata() for ln in published])),
-            sorted(1.2 * ours[ours.topics == n]["rate"] / ours[ours.topics == n]["alpha"]),
-        )
-
-
-def test_rates_by_alpha_in_their_form_draw_the_rate_on_log_log_axes_with_the_diagonal():
-    ours = _rates_frame()
-    theirs = ours.rename(columns={"rate": "value"}).assign(value=lambda f: f["value"] * 1.2)
-    axes = plots.known_truth.plot_rates_by_alpha(ours, theirs, form="loglog")
     for ax, n in zip(axes, (25, 50)):
         assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
         lines = {ln.get_label(): ln for ln in ax.lines if not ln.get_label().startswith("_")}
@@ -193,13 +177,23 @@ def test_rates_by_alpha_in_their_form_draw_the_rate_on_log_log_axes_with_the_dia
         diagonal = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
         np.testing.assert_allclose(diagonal[0].get_xdata(), diagonal[0].get_ydata())
         published = [ln for ln in ax.lines if ln.get_linestyle() == "None"]
+        assert len(published) == 2
         np.testing.assert_allclose(
             sorted(np.concatenate([ln.get_ydata() for ln in published])),
             sorted(1.2 * ours[ours.topics == n]["rate"]),
         )
     assert axes[0].get_ylabel() == "type I error"
-    with pytest.raises(ValueError, match="form"):
-        plots.known_truth.plot_rates_by_alpha(ours, form="log")
+
+
+_NONE_PUBLISHED = pd.DataFrame({"tails": [], "test": [], "delta": [], "value": []})
+
+
+def _by_delta(rows, rate="rate"):
+    ax = plots.panels()[1]
+    plots.known_truth._by_delta(
+        pd.DataFrame(rows), _NONE_PUBLISHED, ax, tails=2, rate=rate, title="", legend=True
+    )
+    return ax
 
 
 def test_type3_by_delta_draws_the_type3_column_and_its_error():
@@ -216,7 +210,7 @@ def test_type3_by_delta_draws_the_type3_column_and_its_error():
         }
         for d, t3 in ((0.01, 0.012), (0.05, 0.001))
     ]
-    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05, rate="type3")
+    ax = _by_delta(rows, rate="type3")
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.012, 0.001])
     assert "type III" in ax.get_ylabel()
 
@@ -227,7 +221,7 @@ def test_power_by_delta_draws_the_rates_at_alpha():
         for d in (0.01, 0.05)
         for a in (0.05, 0.01)
     ]
-    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    ax = _by_delta(rows)
     np.testing.assert_allclose(ax.lines[0].get_xdata(), [0.01, 0.05])
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [0.1, 0.3])
     assert ax.get_ylim() == (0, 1)
@@ -236,8 +230,7 @@ def test_power_by_delta_draws_the_rates_at_alpha():
 def test_power_at_a_single_delta_shows_its_monte_carlo_error_as_bars():
     from matplotlib.collections import LineCollection, PolyCollection
 
-    rows = [{"test": "t", "tails": 2, "alpha": 0.05, "delta": 0.05, "rate": 0.4, "se": 0.02}]
-    ax = plots.known_truth.plot_power_by_delta(pd.DataFrame(rows), alpha=0.05)
+    ax = _by_delta([{"test": "t", "tails": 2, "alpha": 0.05, "delta": 0.05, "rate": 0.4, "se": 0.02}])
     bars = [c for c in ax.collections if isinstance(c, LineCollection)]
     assert len(bars) == 1 and not [c for c in ax.collections if isinstance(c, PolyCollection)]
     (seg,) = bars[0].get_segments()
@@ -448,7 +441,7 @@ def swap():
 
 def test_pooled_error_rates_sum_errors_and_trials_over_the_bins(swap):
     ax = _rendered(
-        plots.plot_pooled_error_rates(swap, {"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6))
+        plots.plot_error_rates(swap, filter={"all": "none", "t": "paired-t 0.01<p<=0.05"}, bins=slice(2, 6))
     )
     assert [ln.get_label() for ln in ax.get_lines()] == ["all", "t"]
     f, k = swap.filters.index("none"), swap.kinds.index("relative")
@@ -552,7 +545,7 @@ def test_partition_summaries_one_panel_per_setting():
 
 def test_grouped_bars_one_group_per_column():
     f = pd.DataFrame({"P@10": [0.3, 0.2], "AP": [0.1, 0.05]}, index=["raw", "std"])
-    ax = _rendered(plots.plot_grouped_bars(f, colors=["0.5", "C0"]))
+    ax = _rendered(plots.plot_grouped_bars(f))
     assert sorted(p.get_height() for p in ax.patches) == sorted([0.3, 0.2, 0.1, 0.05])
     assert [t.get_text() for t in ax.get_xticklabels()] == ["P@10", "AP"]
 
@@ -563,5 +556,5 @@ def test_score_matrix_vmax():
 
 
 def test_save_power_curve_writes_a_png_of_closed_curves_alone(tmp_path):
-    out = plots.save_power_curve(tmp_path / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
-    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    plots.save_power_curve(tmp_path / "p.png", [], closed={"closed": ([10, 40], [0.3, 0.8])})
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -15,7 +15,7 @@ from _table_checks import (
     significant_decimals,
 )
 from irrepro import book
-from irrepro.book._display import status_badge
+from irrepro.book._display import status_badge, status_table
 
 
 def test_significant_decimals_do_not_count_leading_zeros():
@@ -32,7 +32,7 @@ def test_precision_flags_raw_floats_the_papers_raw_output_too():
     assert "'0.0509202' shows 6" in check_precision(paper_only, "p")[0]  # a file's value, shown raw
     printed = pd.DataFrame({"paper": ["0.0491"], "ours": ["0.049 ± 0.004"]}).to_html(index=False)
     assert check_precision(printed, "p") == []
-    shown = book.status_table(pd.DataFrame({"paper": ["0.0509202"], "ours": ["0.055 ± 0.011"]})).text
+    shown = status_table(pd.DataFrame({"paper": ["0.0509202"], "ours": ["0.055 ± 0.011"]})).text
     assert (
         check_precision(shown, "p") == [] and 'title="full value 0.0509202"' in shown
     )  # the helper rounds it
@@ -83,7 +83,7 @@ def test_a_plain_pandas_table_in_a_cell_is_not_stackable():
     labelled = raw.replace("<td ", '<td data-label="x" ')  # every body cell labelled: stackable
     assert check_stackable(_cell(labelled)) == []
     assert check_stackable(raw) == []  # prose (not a cell's output) is not checked
-    good = book.table(df, caption="rates").text + book.status_table(_rows(2), "cmp").text
+    good = book.table(df, caption="rates").text + status_table(_rows(2), "cmp").text
     assert check_stackable(_cell(good)) == []
     (problem,) = check_stackable(_cell(good + df.to_html()), "p")
     assert "table 3" in problem
@@ -103,7 +103,7 @@ def _rows(n: int) -> pd.DataFrame:
 
 def test_a_legend_of_one_footnote_per_row_is_found():
     frame = _rows(10)
-    good = book.status_table(frame, "cap").text
+    good = status_table(frame, "cap").text
     assert check_legend(good, "p") == []
     # the old way: one numbered footnote per distinct reason, ten for two kinds
     notes = "".join(f"<li>{r}</li>" for r in frame["reason"])
@@ -125,10 +125,10 @@ def test_ours_with_more_than_one_decimal_beyond_the_papers_is_found():
     frame = _rows(4)
     good = book.Comparison("webber2008score", "Figure 3", frame.assign(ours_se=0.0001))._repr_html_()
     assert check_ours_precision(good, "p") == [] and "0.501" in good  # the paper's two decimals + 1
-    raw = book.status_table(frame.assign(ours=[f"{x:.4f}" for x in frame["ours"]]), "cap").text
+    raw = status_table(frame.assign(ours=[f"{x:.4f}" for x in frame["ours"]]), "cap").text
     (problem,) = check_ours_precision(raw, "p")
     assert "has 4 decimals, the paper's '0.50' 2" in problem
-    fraction = book.status_table(frame.assign(paper="2/3"), "cap").text  # a fraction: not checked
+    fraction = status_table(frame.assign(paper="2/3"), "cap").text  # a fraction: not checked
     assert check_ours_precision(fraction, "p") == []
-    bound = book.status_table(frame.assign(paper="> 0", ours="0.1234"), "cap").text  # a threshold: neither
+    bound = status_table(frame.assign(paper="> 0", ours="0.1234"), "cap").text  # a threshold: neither
     assert check_ours_precision(bound, "p") == []

@@ -1,8 +1,8 @@
 """Helpers for the book's pages: data banners, the papers' numbers, paper-vs-ours tables, the scorecard.
 
 The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints each beside ours with
-:func:`compare`, and every compared row gets its status (:data:`STATUSES`) and reason from one rule,
-:func:`judge` (``book/rule.md``). A chapter reads its environment once, by :func:`config`.
+:func:`compare`, and every compared row gets its status and reason from one rule, :func:`judge`
+(``book/rule.md``). A chapter reads its environment once, by :func:`config`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from .._rule._reading import PaperValue  # noqa: F401  (the families' rows)
 from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES  # noqa: F401
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import config
-from ._display import collections_table, data_banner, status_table, table, with_error
+from ._display import STATUS_WORDS, collections_table, data_banner, table, with_error
 from ._exercises import answer, check
 from ._headline import headline_table
 from ._pages import aside
 from ._papers import PAPERS, STUDIES, paper_numbers  # noqa: F401
-from ._prose import STATUS_WORDS, verdict_text
 from ._rows import Errors, claim, correlation, count, errors, ordering, rate, score, share  # noqa: F401
 from ._scorecard import (  # noqa: F401
     LABELS,
@@ -36,10 +35,10 @@ from ._scorecard import (  # noqa: F401
     session_card,
     summary,
 )
-from ._tables import Comparison, compare, ordering_status  # noqa: F401
+from ._tables import Comparison, compare, ordering_status, verdict_text  # noqa: F401
 
-# imported but not in __all__ (noqa: F401): what the method families' rows and the book's tests reach as
-# ``book.<name>`` (the row builders, Comparison, PaperValue, the statuses by name, PAPERS, ...)
+# imported but not in __all__ (noqa: F401): what the method families' rows, the chapters and the book's
+# tests reach as ``book.<name>`` (the row builders, Comparison, PaperValue, the statuses, PAPERS, ...)
 
 __all__ = [
     "data_banner",
@@ -52,22 +51,18 @@ __all__ = [
     "scorecard",
     "scorecard_table",
     "scorecard_chapters",
-    "summary",
     "judge",
     "margins",
     "header",
     "headline_table",
     "paper_numbers",
-    "status_table",
     "table",
     "with_error",
-    "STATUSES",
     "STATUS_WORDS",
     "verdict_text",
     "LABELS",
     "emulated",
     "emulation_summary",
-    "session_card",
     "sensitivity",
     "error_units",
     "config",

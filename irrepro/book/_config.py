@@ -12,8 +12,6 @@ from pathlib import Path
 from .. import parallel
 from .._env import env
 
-__all__ = ["BookConfig", "config", "results_dir"]
-
 
 @dataclass(frozen=True)
 class BookConfig:
@@ -30,8 +28,8 @@ def config() -> BookConfig:
     Returns
     -------
     BookConfig
-        ``scale`` (``"paper"`` or ``"quick"``), ``jobs`` (workers, -1 all cores; the numbers do not
-        depend on it) and ``results`` (where :func:`compare` records, or None).
+        ``scale`` (``"paper"`` or ``"quick"``), ``jobs`` (workers, -1 all cores) and ``results``
+        (where :func:`compare` records, or None).
 
     Raises
     ------
@@ -48,8 +46,7 @@ def config() -> BookConfig:
     return BookConfig(scale=parallel.scale(), jobs=parallel.env_jobs(), results=results_dir())
 
 
-#: Set by the book's build (book/_ext/irrepro_sphinx.py) for the kernels it runs: only there does a
-#: chapter glue a table for a sub-page (irrepro.book._pages); anywhere else it shows the table.
+#: Set by the book's build for the kernels it runs: only there does a chapter glue a table for a sub-page.
 BOOK_BUILD_ENV = "IRREPRO_BOOK_BUILD"
 
 

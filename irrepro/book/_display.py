@@ -11,21 +11,12 @@ import numpy as np
 import pandas as pd
 
 from .._rule._reading import _decimals, _missing
-from .._rule._statuses import STATUSES
+from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
-
-__all__ = [
-    "data_banner",
-    "status_badge",
-    "status_table",
-    "collections_table",
-    "table",
-    "with_error",
-    "reason_kind",
-]
 
 
 def _label(obj) -> tuple[str, bool]:
+    """The banner's name of a collection, RunSet or ScoreMatrix, and whether it is simulated."""
     if isinstance(obj, str) and obj in COLLECTIONS:  # by name: simulated when its files cannot be had now
         from ..data import where
 
@@ -41,6 +32,8 @@ def _label(obj) -> tuple[str, bool]:
 
 
 class _HTML:
+    """HTML that Jupyter displays, with a plain-text fallback."""
+
     def __init__(self, text: str, plain: str | None = None):
         self.text = text
         self.plain = plain
@@ -55,20 +48,17 @@ class _HTML:
 
 
 def data_banner(*objs) -> _HTML:
-    """A box naming the data of a page, a warning when any of it is simulated.
-
-    A collection given by name is simulated when its real files cannot be had now; a warning carries the
-    CSS class ``simulated-data``.
+    """A box naming the data of a page, a warning (CSS class ``simulated-data``) when any is simulated.
 
     Parameters
     ----------
     *objs : irrepro.data.RunSet, irrepro.data.ScoreMatrix or str
-        The page's data.
+        The page's data (a collection by name is simulated when its real files cannot be had now).
 
     Returns
     -------
     object
-        HTML that Jupyter displays (``_repr_html_``).
+        HTML that Jupyter displays.
     """
     labels = [_label(o) for o in objs]
     sim = [name for name, s in labels if s]
@@ -92,16 +82,23 @@ def data_banner(*objs) -> _HTML:
     )
 
 
-# --- status badges and tables -----------------------------------------------------------------------
-
-#: A status's badge: symbol, colours (text, background, border) and border style, chosen so that
-#: the five also differ in greyscale and print (symbol and border), not by colour alone.
+#: A status's badge: symbol, colours (text, background, border), border style (differing in greyscale).
 _BADGES = {
     "replicated": ("✓", "#0b4a1f", "#dafbe1", "#1a7f37", "solid"),
     "partly": ("◐", "#5c3c00", "#fff1c2", "#9a6700", "dashed"),
     "inconclusive": ("?", "#1f3a70", "#ddeaff", "#0969da", "dashed"),
     "not replicated": ("✗", "#7d1414", "#ffe0e0", "#cf222e", "double"),
     "not comparable": ("–", "#3d444d", "#f0f1f3", "#8c959f", "dotted"),
+}
+
+
+#: How a sentence says each status (the scan of the built book reads these words back).
+STATUS_WORDS = {
+    REPLICATED: "replicated",
+    PARTLY: "replicated in part",
+    INCONCLUSIVE: "inconclusive",
+    NOT_REPLICATED: "not replicated",
+    NOT_COMPARABLE: "not comparable",
 }
 
 
@@ -125,10 +122,8 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
 def with_error(ours, se, paper=None) -> str | object:
     """Our value with its standard error, as tables print it: ``"0.049 ± 0.004"``.
 
-    The one place a table's "ours" is rounded for display (the value judged and recorded is not).
-    Ours and its error get the decimals of the error's two significant digits, at most one more
-    than ``paper`` prints (``"15%"``: one; ``"0.60"``: three) and at most four significant ones.
-    Numbers in text are rounded to those decimals if they show more (never padded).
+    Both to the decimals of the error's two significant digits, at most one more than ``paper``
+    prints and at most four significant ones (numbers in text rounded, never padded).
 
     Parameters
     ----------
@@ -137,13 +132,12 @@ def with_error(ours, se, paper=None) -> str | object:
     se : float, sequence of float or None
         Its standard error (per part); 0 or None: the value alone.
     paper : object
-        The paper's value as printed (a number typed in ``book/papers/*.yml``, or its text), or
-        None: no paper precision to follow.
+        The paper's value as printed, or None.
 
     Returns
     -------
     object
-        The value with ``± se``, or the value as it is (an integer, words, no paper and no error).
+        The value with ``± se``, or as it is (an integer, words, no paper and no error).
 
     Examples
     --------
@@ -231,9 +225,7 @@ def _paper_shown(text: str, places: int) -> str:
     return f"{v:.{min(places, cap)}f}" if v else text
 
 
-#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``irrepro._rule._judge._restated``): how its text begins and
-#: the sentence a table's legend gives for it once (:func:`reason_kind`); the rest of a reason
-#: (margin, error, the rows named, a chapter's note) are the row's particulars, shown on hover.
+#: Every kind of reason the rule writes: how its text begins and its sentence in a table's legend.
 _REASON_KINDS = (
     ("within", re.compile(r"within "),
      "Within: our value with its error interval (Monte Carlo, and the paper's sampling error where it gives "
@@ -283,34 +275,8 @@ def status_table(
     links: Mapping[str, Sequence[str]] | None = None,
     html_columns: Sequence[str] = (),
 ) -> _HTML:
-    """A table with its ``status`` column drawn as badges and one numbered legend of its reasons.
-
-    Each badge shows its row's ``reason`` on hover and the number of its kind in the legend.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The rows, with ``status`` and ``reason`` columns.
-    caption : str
-        The table's caption.
-    titles : mapping or None
-        Hover texts per column and row.
-    anchor : str
-        The table's HTML id.
-    hide : sequence of str
-        Columns not shown.
-    badges : sequence of str
-        Further columns of statuses drawn as badges, the column ``"<name> reason"`` on hover.
-    comparison : bool
-        A comparison table (``irrepro-comparison``) or another drawn alike (``irrepro-plain``).
-    links, html_columns : mapping or None, sequence of str
-        Per column and row, the address a cell links to ("" for none); columns of HTML cells.
-
-    Returns
-    -------
-    object
-        HTML that Jupyter displays (``_repr_html_``).
-    """
+    """A table with its ``status`` column (and ``badges``) drawn as badges, ``reason`` on hover and its
+    kind in one numbered legend; ``titles`` and ``links``: per column, a row's hover text and address."""
     titles = titles or {}
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}  # the legend: the sentence of each kind of reason -> its number
@@ -371,7 +337,7 @@ def _wrap(
     foot: str = "",
     classes: str = "",
 ) -> str:
-    """A book table's HTML: its header, rows (``<tr>`` each), caption and legend in ``div.<wrapper>``."""
+    """A book table's HTML: header, rows, caption and legend in ``div.<wrapper>``."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     ident = f' id="cmp-{anchor}"' if anchor else ""
@@ -389,39 +355,31 @@ def collections_table() -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per collection.
-
-    Examples
-    --------
-    >>> from irrepro.book import collections_table
-    >>> "licence" in collections_table().columns
-    True
     """
-    reg = registry()
-    rows = []
+    reg, rows = registry(), []
     for c in COLLECTIONS.values():
         files = c.files()
-        lic = sorted({reg[p].license for p in files})
+        qrels = f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id or c.kind == "runs" else ""
+        content = "ranked runs" + qrels if c.kind == "runs" else ", ".join(c.measures) + qrels
+        mb = round(sum(reg[p].bytes for p in files) / 1e6, 2)
+        lic = "; ".join(sorted({reg[p].license for p in files}))
         rows.append(
-            {
-                "collection": c.name,
-                "what": c.title,
-                "runs x topics": f"{c.shape[0]} x {c.shape[1]}",
-                "content": f"ranked runs + qrels ({c.ir_datasets_id})"
-                if c.kind == "runs"
-                else ", ".join(c.measures) + (f" + qrels ({c.ir_datasets_id})" if c.ir_datasets_id else ""),
-                "files": len(files),
-                "MB": round(sum(reg[p].bytes for p in files) / 1e6, 2),
-                "licence": "; ".join(lic),
-                "cite": c.citation,
-            }
+            [c.name, c.title, f"{c.shape[0]} x {c.shape[1]}", content, len(files), mb, lic, c.citation]
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        rows, columns=["collection", "what", "runs x topics", "content", "files", "MB", "licence", "cite"]
+    )
 
 
-def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", classes: str = "") -> _HTML:
+def table(
+    frame,
+    *,
+    digits: int | Mapping[str, int] = 3,
+    caption: str = "",
+    classes: str = "",
+    statuses: bool = False,
+) -> _HTML:
     """A table as a reader of the book sees it: numbers to ``digits`` decimals, a card per row on a phone.
-
-    A missing value as "-", a default index left out and MultiIndex columns named "a / b".
 
     Parameters
     ----------
@@ -429,14 +387,15 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     digits : int or mapping
         Decimals of the floats, or column -> decimals (columns not named: 3).
     caption : str
-        Shown above the table.
     classes : str
-        More CSS classes of the ``<table>`` (a page's check finds its table by one).
+        More CSS classes of the ``<table>``.
+    statuses : bool
+        Draw the ``status`` column as badges, each ``reason`` on hover and its kind in a legend.
 
     Returns
     -------
     object
-        HTML that Jupyter displays (``_repr_html_``).
+        HTML that Jupyter displays.
 
     Examples
     --------
@@ -446,6 +405,8 @@ def table(frame, *, digits: int | Mapping[str, int] = 3, caption: str = "", clas
     >>> '<td data-label="rate">0.045</td>' in html, "0.0454545" in html, ">0<" in html
     (True, False, False)
     """
+    if statuses:
+        return status_table(frame, caption, comparison=False)
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
     places = dict(digits) if isinstance(digits, Mapping) else {}
     default = 3 if isinstance(digits, Mapping) else digits

@@ -1,6 +1,5 @@
 """Exercises a student can check against the answer the instructor edition records, without seeing
-it: the student edition carries it as a key (its JSON XOR-ed with a digest of the label, base64).
-"""
+it: the student edition carries it as a key (its JSON XOR-ed with a digest of the label, base64)."""
 
 from __future__ import annotations
 
@@ -16,8 +15,6 @@ import numpy as np
 
 from .._text import slug
 from ._config import results_dir
-
-__all__ = ["answer", "check"]
 
 #: A numeric answer off by at most this many times its tolerance is "close" (and in which direction).
 CLOSE = 5.0
@@ -56,26 +53,21 @@ def _record(label: str, value: Any, rel: float | None, abs_: float | None) -> di
 
 
 def _norm(text: str) -> str:
+    """Text with case and spacing ignored."""
     return " ".join(text.split()).casefold()
 
 
-def answer(
-    label: str, value: Any, *, rel: float | None = None, abs: float | None = None, results=None
-) -> Any:
-    """Record the answer of an exercise, as its solution computes it, for :func:`check`.
+def answer(label: str, value: Any, *, rel: float | None = None, abs: float | None = None) -> Any:
+    """Record the answer of an exercise for :func:`check` (and in ``IRREPRO_RESULTS``'s ``answers/``).
 
     Parameters
     ----------
     label : str
         The exercise's label (``"ex-sakai-2"``).
     value : float, int, str, bool or set of str
-        The answer. A number is compared within its tolerance; a str (case and spacing ignored),
-        a bool and a set of str (their order ignored) exactly.
+        The answer: a number within its tolerance, the others exactly (case, spacing and order ignored).
     rel, abs : float, optional
-        A numeric answer's tolerance, relative to ``value`` and absolute (the larger of the two
-        counts): its Monte Carlo or rounding error. One of them is required for a number.
-    results : str or pathlib.Path, optional
-        Where to write ``answers/<label>.json`` (default: ``IRREPRO_RESULTS``; none when unset).
+        A numeric answer's tolerance, relative and absolute (the larger counts); one is required.
 
     Returns
     -------
@@ -94,12 +86,10 @@ def answer(
     >>> from irrepro import book
     >>> book.answer("ex-doc-1", 0.25, abs=0.01)
     0.25
-    >>> book.check("ex-doc-1", 0.25)
-    ex-doc-1: right
     """
     record = _record(label, value, rel, abs)
     _ANSWERS[label] = record
-    d = _answers_dir(results)
+    d = _answers_dir()
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
         (d / f"{slug(label)}.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
@@ -142,6 +132,7 @@ def recorded_keys(results: str | Path | None = None) -> dict[str, str]:
 
 
 def _expected(label: str, key: str | None) -> dict[str, Any]:
+    """The recorded answer: from ``key``, this kernel or the results directory."""
     if key is not None:
         return _from_key(label, key)
     if label in _ANSWERS:
@@ -180,21 +171,16 @@ def _verdict(expected: dict[str, Any], given: Any) -> str:
 
 
 def check(label: str, answer: Any, *, key: str | None = None) -> None:
-    """Say whether an answer to an exercise is right, close or wrong, without showing the answer.
-
-    Prints ``right``; for a number off by at most five times its tolerance ``close - a little
-    high`` (or ``low``), else ``wrong - too high`` (or ``low``); otherwise ``wrong``; and ``no
-    answer yet`` when ``answer`` is None or ``...``.
+    """Print whether an answer is right, close (within five tolerances: a little high or low) or wrong.
 
     Parameters
     ----------
     label : str
         The exercise's label (``"ex-sakai-2"``).
     answer : object
-        The student's answer: a number, a str, a bool or a set of str, as the exercise asks.
+        The student's answer (None or ``...``: no answer yet).
     key : str, optional
-        The expected answer as the student edition carries it; without it, the answer recorded for
-        ``label`` in this kernel or the results directory (the instructor edition).
+        The expected answer as the student edition carries it (None: the answer recorded).
 
     Raises
     ------

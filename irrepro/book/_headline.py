@@ -1,6 +1,5 @@
-"""The book's headlines: what a chapter's opening box says first (its status that of a row of the
-chapter's Verdict table), recorded and gathered into one table.
-"""
+"""The book's headlines: what a chapter's opening box says first (the status of a row of its Verdict
+table), recorded and gathered into one table."""
 
 from __future__ import annotations
 
@@ -16,18 +15,14 @@ from .. import parallel
 from .._rule._statuses import _VERDICT_OF, NOT_COMPARABLE
 from .._text import json_text
 from ._config import config, results_dir
-from ._display import _HTML, status_badge
+from ._display import _HTML, STATUS_WORDS, status_badge
 from ._papers import PAPERS, STUDIES, paper_numbers
-from ._prose import STATUS_WORDS
 from ._tables import _SESSION
-
-__all__ = ["Headline", "headline", "headline_table", "VERDICT_ITEM", "LABELS"]
 
 #: A study's title ``Chapter (beside A, B & C 2021)``: the phone's line names the study alone.
 _BESIDE = re.compile(r"\(beside (?P<study>.+)\)$")
 
-#: When the chapter's kernel imported :mod:`irrepro.book` (its first cell): a chapter's time to
-#: run is measured from here to its header cell, the chapter's last.
+#: When the chapter's kernel imported :mod:`irrepro.book`: its time to run ends at its header cell.
 _STARTED = time.perf_counter()
 
 #: The item of a chapter's comparison that judges the paper's claims (``book.compare(..., "Verdict")``).
@@ -105,19 +100,6 @@ def _beside(paper: str) -> str:
     return str(spec["beside"])
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _ours(verdict, claim: str) -> str:
-    """What we found for the headline's claim, in words."""
-    v = verdict.frame.set_index("quantity").loc[claim, "ours"]
-    return v if isinstance(v, str) and v and v not in _VERDICT_OF.values() else ""
-
-
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
     """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
     as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
@@ -135,12 +117,15 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
             "what the central claim was judged on"
         )
     row = verdict.row(spec["claim"])
-    if row.status != NOT_COMPARABLE and _rests_on_nothing_comparable(verdict, spec["claim"]):
+    i = list(verdict.frame["quantity"]).index(spec["claim"])
+    rests = [r.status for r in verdict.meta[i].get("restates", ())] if verdict.meta else []
+    by_chapter = verdict.frame.iloc[i].get("status_by") == "chapter"
+    if row.status != NOT_COMPARABLE and by_chapter and rests and all(st == NOT_COMPARABLE for st in rests):
         raise ValueError(
             f"{paper}: the headline's claim {spec['claim']!r} reads {row.status!r} by the chapter's verdict, "
             "but every row it rests on is not comparable: a headline is never more than what it rests on"
         )
-    cfg = config()
+    cfg, ours = config(), verdict.frame.iloc[i]["ours"]
     h = Headline(
         paper=paper,
         title=dict((*PAPERS, *STUDIES)).get(paper, paper),
@@ -152,32 +137,18 @@ def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
         label=label,
         data_paper=spec["data"],
         data_ours=data or verdict.data,
-        judged_on=verdict.scopes[list(verdict.frame["quantity"]).index(spec["claim"])],
+        judged_on=verdict.scopes[i],
         seconds=round(time.perf_counter() - _STARTED, 1),
         scale=cfg.scale,
         workers=parallel.n_jobs(cfg.jobs),
-        cores=_cores(),
-        ours=_ours(verdict, spec["claim"]),
+        cores=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+        ours=ours if isinstance(ours, str) and ours and ours not in _VERDICT_OF.values() else "",
     )
     out = cfg.results
     if out is not None:
         (out / _DIR).mkdir(parents=True, exist_ok=True)
         (out / _DIR / f"{paper}.json").write_text(json_text(asdict(h)), encoding="utf-8")
     return h
-
-
-def _rests_on_nothing_comparable(verdict, quantity: str) -> bool:
-    """Whether verdict row ``quantity`` has the chapter's status while every row it rests on is not comparable."""
-    i = list(verdict.frame["quantity"]).index(quantity)
-    if verdict.frame.iloc[i].get("status_by") != "chapter" or not verdict.meta:
-        return False
-    found = [r.status for r in verdict.meta[i].get("restates", ())]
-    return bool(found) and all(st == NOT_COMPARABLE for st in found)
-
-
-def _read(directory: Path) -> dict[str, Headline]:
-    files = sorted((directory / _DIR).glob("*.json"))
-    return {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
 
 
 def _short_title(title: str) -> str:
@@ -188,26 +159,23 @@ def _short_title(title: str) -> str:
     return re.sub(r"^([^,&]+), [^&]+ & .+ (\d{4})$", r"\1 et al. \2", m["study"])
 
 
-def headline_table(directory: str | Path | None = None, *, base: str = "../", caption: str = "") -> _HTML:
+def headline_table(directory: str | Path | None = None, *, caption: str = "") -> _HTML:
     """The book's headline table: per chapter its central claim, finding, label and time to rerun.
-
-    Read from the headlines the chapters recorded; a chapter that has recorded none says so.
 
     Parameters
     ----------
     directory : str, pathlib.Path or None
         The results directory (None: ``IRREPRO_RESULTS``).
-    base : str
-        The path from the page showing the table to the book's root (the chapters' links).
     caption : str
 
     Returns
     -------
     object
-        HTML that Jupyter displays (``_repr_html_``).
+        HTML that Jupyter displays.
     """
     d = Path(directory) if directory is not None else results_dir()
-    got = _read(d) if d is not None else {}
+    files = sorted((d / _DIR).glob("*.json")) if d is not None else []
+    got = {h.paper: h for h in (Headline(**json.loads(f.read_text(encoding="utf-8"))) for f in files)}
     cols = ("chapter", "the paper's central claim", "our finding", "label", "time to rerun")
     rows, lines = [], []
     for key, title in (*PAPERS, *STUDIES):
@@ -218,14 +186,14 @@ def headline_table(directory: str | Path | None = None, *, base: str = "../", ca
         else:
             lines.append(  # the phone's one line: chapter, the finding's badge and word, the label
                 f'<li title="{html.escape(f"{h.summary}; on {h.judged_on}", quote=True)}">'
-                f'<a href="{base}{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
+                f'<a href="../{h.chapter}.html">{html.escape(_short_title(h.title))}</a> '
                 f"{status_badge(h.status, word=False)} {STATUS_WORDS[h.status]}"
                 + (f' <span class="irrepro-label" data-label="{html.escape(h.label)}">{html.escape(h.label)}</span>'
                    if h.label else "") + "</li>"
             )  # fmt: skip
             lab = html.escape(h.label) if h.label else "none: beyond the papers"
             cells = [
-                f'<a href="{base}{h.chapter}.html">{html.escape(h.title)}</a>',
+                f'<a href="../{h.chapter}.html">{html.escape(h.title)}</a>',
                 f'<span title="{html.escape(h.claim, quote=True)}">{html.escape(h.summary)}</span>',
                 h.finding(),
                 f'<span class="irrepro-label" data-label="{html.escape(h.label)}">{lab}</span>'

@@ -1,7 +1,5 @@
-"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter
-(``notebooks/<chapter>/<page>.md``, pasted by myst-nb's ``glue``) with a line linking to it; and
-the links from one page to a table on another.
-"""
+"""Where the book shows a table: on its chapter's page, or on a sub-page of the chapter (pasted by
+myst-nb's ``glue``) with a line linking to it; and the links from one page to a table on another."""
 
 from __future__ import annotations
 
@@ -12,8 +10,6 @@ from .._rule._statuses import STATUSES
 from .._text import slug
 from ._config import in_book_build
 from ._display import _HTML, status_badge
-
-__all__ = ["aside"]
 
 
 def anchor(paper: str, item: str) -> str:
@@ -142,20 +138,16 @@ def _png_img(fig, alt: str) -> str:
 def aside(obj, *, paper: str, page: str, title: str):
     """Show ``obj`` on the sub-page ``page`` of ``paper``'s chapter, and a link to it here.
 
-    In the book's build it glues ``obj`` under ``aside-<slug of title>`` for the sub-page
-    ``notebooks/<chapter>/<page>.md`` and shows a line linking to it; anywhere else it shows ``obj``.
-
     Parameters
     ----------
     obj : object
-        What the sub-page shows: HTML by ``_repr_html_``, or a matplotlib figure (as a PNG; closed
-        here, so that the chapter does not show it too).
+        HTML (``_repr_html_``) or a matplotlib figure (shown as a PNG, and closed).
     paper : str
-        The citation key of the chapter's paper (its ``book/papers/<paper>.yml`` names the chapter).
+        The citation key of the chapter's paper.
     page : str
         The sub-page's file name, without ``.md``, in the chapter's directory.
     title : str
-        The link's text; its slug is the glue key.
+        The link's text; its slug is the glue key (``aside-<slug>``).
 
     Returns
     -------

@@ -1,5 +1,4 @@
-"""The papers' numbers as data, one file per paper (``book/papers/<bibkey>.yml``), and the book's
-chapters."""
+"""The papers' numbers as data (``book/papers/<bibkey>.yml``), and the book's chapters."""
 
 from __future__ import annotations
 
@@ -7,12 +6,8 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pandas as pd
-
 from .._rule._book_dir import book_dir, read_book_file
 from .._rule._reading import PaperValue
-
-__all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
 
 #: The book's chapters, in reading order: (citation key, title).
 PAPERS = (
@@ -22,10 +17,7 @@ PAPERS = (
     ("webber2008score", "Webber, Moffat & Zobel 2008"),
 )
 
-#: Chapters beyond the papers, in reading order: (citation key of the study whose published numbers
-#: the chapter sets beside its own, title). Their rows are on the scorecard like the replications',
-#: but they carry no ReScience label: they replicate no paper (:func:`irrepro.book.header`). A chapter
-#: may judge several studies, each with its own headline.
+#: Chapters beyond the papers (no ReScience label), in reading order: (the study's citation key, title).
 STUDIES = (
     ("urbano2019statistical", "Against a known truth (beside Urbano, Lima & Hanjalic 2019)"),
     ("parapar2021testing", "Which test? (beside Parapar, Losada & Barreiro 2021)"),
@@ -99,13 +91,6 @@ class PaperNumbers(Mapping):
         """The entries that ``paper_ref`` values name (parts and joins resolved to their keys)."""
         return {re.sub(r"\[\d+\]$", "", k) for ref in refs if ref for k in str(ref).split("+")}
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per entry: key, table / figure, row, column, value, section."""
-        return pd.DataFrame(
-            [{"key": v.key, "table / figure": v.table, "row": v.row, "column": v.column, "value": v.value,
-              "section": v.section} for v in self._values.values()]
-        )  # fmt: skip
-
 
 class _Printed:
     """A number read from a paper's yml with the text it was typed with (``0.60`` keeps its trailing zero)."""
@@ -131,6 +116,7 @@ class PrintedInt(_Printed, int):
 
 
 def _loader():
+    """A YAML loader that keeps each number's printed text."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -148,6 +134,7 @@ def _loader():
 
 
 def _read_numbers(path: str) -> PaperNumbers:
+    """The numbers of one paper's yml file, checked."""
     import yaml
 
     doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_loader())
@@ -164,7 +151,7 @@ def _read_numbers(path: str) -> PaperNumbers:
 
 
 def paper_numbers(paper: str) -> PaperNumbers:
-    """The numbers a chapter prints as the paper's (its rows' ``paper``), from ``book/papers/<paper>.yml``.
+    """The numbers a chapter prints as the paper's, from ``book/papers/<paper>.yml``.
 
     Parameters
     ----------

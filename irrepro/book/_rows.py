@@ -1,5 +1,5 @@
-"""The rows a chapter compares with the paper, built by kind, each with its two errors: the
-sampling error, clustered by the unit sampled, and the Monte Carlo error of our resampling."""
+"""The rows a chapter compares with the paper, built by kind, each with its sampling error (clustered
+by the unit sampled) and the Monte Carlo error of our resampling."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import clustered_se
-
-__all__ = ["Errors", "errors", "share", "rate", "score", "correlation", "ordering", "count", "claim"]
 
 
 @dataclass(frozen=True)
@@ -35,12 +33,12 @@ class Errors:
 
     def scaled(self, factor: float) -> Errors:
         """The errors of the number times ``factor`` (a share as a percentage: 100)."""
-
-        times = lambda x: tuple(float(v) * factor for v in x) if isinstance(x, tuple) else float(x) * factor  # noqa: E731
-        return Errors(times(self.sampling), times(self.mc), self.unit, self.replicates, self.reason)
+        s, m = (np.asarray(x, dtype=float) * factor for x in (self.sampling, self.mc))
+        return Errors(_per(s), _per(m), self.unit, self.replicates, self.reason)
 
 
 def _per(x) -> float | tuple[float, ...]:
+    """One error, or one per part."""
     arr = np.asarray(x, dtype=float).reshape(-1)
     return float(arr[0]) if arr.size == 1 else tuple(float(v) for v in arr)
 
@@ -61,30 +59,27 @@ def errors(
     Parameters
     ----------
     values : array_like, optional
-        ``(..., n)``: per sampled unit, the values whose mean is the number (a leading axis per part
-        of a row of several numbers); its sampling error is their clustered standard error of the
-        mean (:func:`irrepro.stats.clustered_se`: the lists of one topic are not independent).
+        ``(..., n)``: per sampled unit, the values whose mean is the number (a leading axis per part);
+        the sampling error is their clustered standard error of the mean.
     clusters : array_like, optional
         ``(n,)``: the cluster of each value.
     sampling : float or sequence of float, optional
-        The sampling error, when it is computed otherwise (a bootstrap over the units).
+        The sampling error, when it is computed otherwise.
     unit : str
-        What was sampled (the rule page lists each chapter's).
+        What was sampled.
     mc : float or sequence of float, optional
-        The Monte Carlo error, when it is computed otherwise (a binomial error over trials).
+        The Monte Carlo error, when it is computed otherwise.
     replicate_values : array_like, optional
-        ``(k, ...)``: the number over ``k`` independent replicates of our random step; the Monte
-        Carlo error is their sd / sqrt(k).
+        ``(k, ...)``: the number over ``k`` independent replicates; the Monte Carlo error is their
+        sd / sqrt(k).
     replicates : int, optional
-        The replicates the number rests on (the rule says how many would decide it).
+        The replicates the number rests on.
     reason : str
-        Why an error is 0 (no sampled unit; no random step): required for one.
+        Why an error is 0: required for one.
 
     Returns
     -------
     Errors
-        ``sampling`` and ``mc`` (per part of a row of several numbers), ``unit``, ``replicates``,
-        ``reason``.
 
     Raises
     ------
@@ -125,6 +120,7 @@ def errors(
 
 
 def _row(quantity: str, paper, ours, kind: str, err: Errors | None, reason: str, extra: dict) -> dict:
+    """A row of ``kind`` with its errors (or the reason it has none)."""
     row = {"quantity": quantity, "paper": paper, "ours": ours, "kind": kind}
     if err is None:
         if not reason:
@@ -197,24 +193,21 @@ def correlation(quantity: str, paper, value, err: Errors | None, *, reason: str 
 
 
 def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: str = "", **extra) -> dict:
-    """A row (kind ``"ordering"``) comparing the direction of a difference with the paper's.
-
-    The paper's number is a direction (``"> 0"``, ``"< 0"``): replicated when the interval of our
-    ``difference`` lies wholly on the paper's side of 0.
+    """A row (kind ``"ordering"``) comparing the direction of a difference with the paper's (``"> 0"``).
 
     Parameters
     ----------
-    quantity, paper
-        As ``rate`` takes them.
+    quantity : str
+    paper : PaperValue or None
     difference : float or str
         Our difference (text for several parts, ``"0.8 / 1.2"``).
-    err, reason, **extra
-        As ``rate`` takes them.
+    err : Errors or None
+    reason : str
+        Why there is no error (with ``err`` None).
 
     Returns
     -------
     dict
-        The row, as ``rate``'s.
 
     Examples
     --------
@@ -230,21 +223,18 @@ def ordering(quantity: str, paper, difference, err: Errors | None, *, reason: st
 def count(quantity: str, paper, value, err: Errors | None = None, *, reason: str = "", **extra) -> dict:
     """A row (kind ``"count"``) comparing a count: runs, topics, the systems a method needs.
 
-    A count of the data itself has no error: ``err`` None and the ``reason``.
-
     Parameters
     ----------
-    quantity, paper
-        As ``rate`` takes them.
+    quantity : str
+    paper : PaperValue or None
     value : int or str
-        Our count.
-    err, reason, **extra
-        As ``rate`` takes them.
+    err : Errors or None
+    reason : str
+        Why there is no error (a count of the data itself: ``err`` None).
 
     Returns
     -------
     dict
-        The row, as ``rate``'s.
 
     Examples
     --------

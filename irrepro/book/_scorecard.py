@@ -1,6 +1,5 @@
 """The scorecard: every compared row of every chapter, the counts per status, ReScience C's verdict
-label and the chapter's opening box (rows rerun under emulated conditions counted both ways); and what
-the verdicts rest on: their data, their errors' units, the counts under scaled margins."""
+label and the chapter's opening box; and what the verdicts rest on (data, errors' units, margins)."""
 
 from __future__ import annotations
 
@@ -30,24 +29,6 @@ from ._headline import LABELS, VERDICT_ITEM, _beside, headline
 from ._pages import docname, table_link
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._tables import _SESSION
-
-__all__ = [
-    "scorecard",
-    "summary",
-    "scorecard_table",
-    "scorecard_chapters",
-    "LABELS",
-    "label",
-    "session_card",
-    "header",
-    "conditions",
-    "emulated",
-    "emulation_summary",
-    "MOVES",
-    "judged_on",
-    "sensitivity",
-    "error_units",
-]
 
 _CARD_COLUMNS = ["table / figure / claim", "page", "link", "quantity", "paper", "ours", "status", "reason",
                  "note", "data", "paper_ref", "same_as", "condition", "emulates", "supports", "kind",
@@ -86,8 +67,6 @@ def _records(directory: str | Path | None, *, in_order_written: bool = False) ->
 def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     """The replication scorecard: every recorded row of every :func:`compare` table, per paper.
 
-    Papers in the order of ``PAPERS``, then ``STUDIES``; rows in the order recorded.
-
     Parameters
     ----------
     directory : str, pathlib.Path or None
@@ -96,8 +75,7 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     Returns
     -------
     dict
-        ``{paper: pandas.DataFrame}``, one row per recorded comparison row: the paper's value, ours,
-        status, reason, note, data, ``paper_ref``, ``same_as``, ``condition`` and ``emulates``.
+        ``{paper title: pandas.DataFrame}`` in the book's order, the rows in the order recorded.
     """
     records = _records(directory, in_order_written=True)  # each chapter runs top to bottom
     return {
@@ -107,34 +85,12 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
 
 def _as_is(card: pd.DataFrame) -> pd.DataFrame:
     """The rows counted on the data as they are."""
-    keep = card["paper_ref"].fillna("") != "" if "paper_ref" in card else pd.Series(False, index=card.index)
-    for col in ("same_as", "emulates"):
-        if col in card:
-            keep &= card[col].fillna("") == ""
-    return card.loc[keep]
+    blank = card[["paper_ref", "same_as", "emulates"]].fillna("") == ""
+    return card.loc[~blank["paper_ref"] & blank["same_as"] & blank["emulates"]]
 
 
 def conditions(card: pd.DataFrame) -> list[str]:
-    """The emulated conditions under which rows of a paper's scorecard were rerun, in order.
-
-    Parameters
-    ----------
-    card : pandas.DataFrame
-        A paper's scorecard.
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irrepro.book import conditions
-    >>> conditions(pd.DataFrame({"condition": ["", "TREC-6's R", "", "TREC-6's R"]}))
-    ["TREC-6's R"]
-    """
-    if "condition" not in card:
-        return []
+    """The emulated conditions under which rows of a paper's scorecard were rerun, in order."""
     return list(dict.fromkeys(c for c in card["condition"].fillna("") if c))
 
 
@@ -144,6 +100,7 @@ _RANK = {REPLICATED: 2, PARTLY: 1, INCONCLUSIVE: 1, NOT_REPLICATED: 0}
 
 
 def _move(before: str, after: str) -> str:
+    """How a row's status moved from ``before`` to ``after`` (one of :data:`MOVES`)."""
     if before == NOT_COMPARABLE or after == NOT_COMPARABLE:
         return {(True, True): "unchanged", (True, False): "now comparable"}.get(
             (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable"
@@ -153,9 +110,7 @@ def _move(before: str, after: str) -> str:
 
 
 def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
-    """The rows of a paper's scorecard that ``condition`` reruns.
-
-    Per counted row, its value and status, the rerun's, and how the status moved (``MOVES``).
+    """The rows of a paper's scorecard that ``condition`` reruns: as is, rerun, and how the status moved.
 
     Parameters
     ----------
@@ -166,10 +121,9 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per rerun row.
     """
     base = _as_is(card)
-    runs = card[card["condition"].fillna("") == condition] if "condition" in card else card.iloc[:0]
+    runs = card[card["condition"].fillna("") == condition]
     by_ref = {ref: r for ref, (_, r) in zip(runs["emulates"], runs.iterrows())}
     rows = []
     for _, r in base.iterrows():
@@ -187,22 +141,8 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
-    """Per paper, how many rows of :func:`scorecard` have each status.
-
-    A row that restates another (``same_as``) is not counted again, nor is a rerun (``emulates``).
-
-    Parameters
-    ----------
-    cards : mapping
-        What :func:`scorecard` returned.
-    condition : str or None
-        Count each row rerun under this emulated condition with the rerun's status.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per paper, columns :data:`STATUSES` and ``total``.
-    """
+    """Per paper, the counted rows (no ``same_as``, no rerun) per status and ``total``; under ``condition``
+    each rerun row counted with the rerun's status."""
 
     def counted(card: pd.DataFrame) -> pd.Series:
         base = _as_is(card)
@@ -229,7 +169,7 @@ def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> 
 
 
 def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per paper and emulated condition: counts, labels and moves.
+    """One row per paper and emulated condition: the counts under it, the labels and the moves.
 
     Parameters
     ----------
@@ -239,7 +179,6 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per paper and condition.
     """
     rows = []
     for title, card in cards.items():
@@ -264,8 +203,7 @@ def emulation_summary(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     )
 
 
-#: The link from every chapter's verdict to the page that states the rule and its margins
-#: (``book/rule.md``; chapters are rendered from ``notebooks/``).
+#: The link from every chapter's verdict to the page that states the rule (chapters are in ``notebooks/``).
 _RULE_LINK = '<a class="irrepro-rule-link" href="../book/rule.html">how each row is judged</a>'
 
 
@@ -284,18 +222,7 @@ def label(counts: Mapping[str, int] | pd.Series) -> str:
 
 
 def session_card(paper: str) -> pd.DataFrame:
-    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's).
-
-    Parameters
-    ----------
-    paper : str
-        The paper's citation key.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Its scorecard rows, as :func:`scorecard` lays them out.
-    """
+    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's)."""
     comps = _SESSION.get(paper, {}).values()
     recs = [{"paper": c.paper, "item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition,
              "page": docname(c.paper, c.page)} for c in comps]  # fmt: skip
@@ -303,6 +230,7 @@ def session_card(paper: str) -> pd.DataFrame:
 
 
 def _read_bib(path: str):
+    """The entries of a BibTeX file."""
     from pybtex.database import parse_file
 
     return parse_file(path).entries
@@ -363,16 +291,12 @@ def header(
     tested: Sequence[str] = (),
     data: str = "",
 ) -> _HTML:
-    """The opening box of a chapter: the paper's reference and the verdict label.
-
-    A chapter calls it in its last cell and shows it at its top (``{glue:}``), opening with its
-    headline; a chapter beyond the papers (``STUDIES``) gets no label. A chapter that judges several
-    studies gets one box per study, in the order given.
+    """The opening box of a chapter: the paper's reference, its headline and the verdict label.
 
     Parameters
     ----------
     paper : str or sequence of str
-        The paper's citation key (or a study of ``STUDIES``; or several studies).
+        The paper's citation key, or studies of ``STUDIES`` (no label; a box each).
     counts : mapping or None
         Status -> rows (None: the comparisons this session made for ``paper``).
     tested : sequence of str
@@ -383,7 +307,7 @@ def header(
     Returns
     -------
     object
-        HTML that Jupyter displays (``_repr_html_``).
+        HTML that Jupyter displays.
     """
     if not isinstance(paper, str):
         if counts is not None:
@@ -430,11 +354,7 @@ def header(
 
 
 def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The scorecard's summary: per paper the counts of :func:`summary`, the score, the data judged on and the label.
-
-    The score is (replicated + partly / 2) over the rows that decide (replicated, partly, not
-    replicated), ReScience C's label follows from it (:data:`LABELS`); a study that replicates no
-    paper (``STUDIES``) has no label.
+    """Per paper the counts per status, the score, the data judged on and ReScience C's label.
 
     Parameters
     ----------
@@ -462,10 +382,7 @@ _HIDDEN_COLUMNS = ["data", "paper_ref", "condition", "emulates", "ours_se", "mar
 
 
 def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str, str]]:
-    """Per chapter: its title, a sentence on how many of its paper's numbers its tables compare, and its rows as HTML.
-
-    The rows (ours with its error, a column per emulated condition) are folded under "details";
-    ``""`` for a chapter that recorded none.
+    """Per chapter: its title, how many of its paper's numbers its tables compare, and its rows folded.
 
     Parameters
     ----------
@@ -475,7 +392,7 @@ def scorecard_chapters(cards: Mapping[str, pd.DataFrame]) -> list[tuple[str, str
     Returns
     -------
     list of (str, str, str)
-        ``(title, sentence, html)`` per paper, then per study, in the book's order.
+        ``(title, sentence, html)`` in the book's order (``""`` for a chapter without rows).
     """
     out = []
     for key, title in (*PAPERS, *STUDIES):
@@ -530,9 +447,6 @@ def sensitivity(
 ) -> pd.DataFrame:
     """Per chapter, the counts of its statuses with every margin of the rule scaled by each factor.
 
-    Every counted row set by the rule is judged again under the scaled margins; a claim combining
-    its rows combines their new statuses; a status the chapter computed is kept.
-
     Parameters
     ----------
     directory : str, pathlib.Path or None
@@ -543,7 +457,7 @@ def sensitivity(
     Returns
     -------
     pandas.DataFrame
-        Index (chapter, margins as "x0.5"), columns :data:`STATUSES` and ``total``.
+        Index (chapter, margins as "x0.5"), a column per status and ``total``.
     """
     records = _records(directory)
     title = dict((*PAPERS, *STUDIES))
@@ -596,9 +510,7 @@ def error_units(directory: str | Path | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per chapter that recorded rows compared by the rule: ``clustered by`` ("topic
-        (12), system pair (3)"), ``no error`` (rows whose errors are 0, each with a reason),
-        ``inconclusive: monte-carlo`` and ``inconclusive: sampling``.
+        Per chapter: ``clustered by``, ``no error``, ``inconclusive: monte-carlo`` and ``: sampling``.
     """
     records = _records(directory)
     out = []
@@ -624,18 +536,7 @@ def error_units(directory: str | Path | None = None) -> pd.DataFrame:
 
 
 def judged_on(cards: Mapping[str, pd.DataFrame]) -> pd.Series:
-    """Per paper, the data its claims were judged on: its Verdict table's ``data``.
-
-    Parameters
-    ----------
-    cards : mapping
-        What :func:`scorecard` returned.
-
-    Returns
-    -------
-    pandas.Series
-        One entry per paper (``""`` for a chapter that recorded no Verdict table).
-    """
+    """Per paper, the data its claims were judged on: its Verdict table's ``data`` ("" for none)."""
     out = {}
     for title, card in cards.items():
         data = list(card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"]) if len(card) else []

@@ -1,8 +1,11 @@
-"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard."""
+"""The paper-vs-ours tables of a chapter (:func:`compare`), recorded for the scorecard, and their
+verdicts in words (:func:`verdict_text`), so the text cannot disagree with the tables."""
 
 from __future__ import annotations
 
+import html
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,17 +13,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._rule._judge import _RULE_KEYS, _judge_row, _missing, _restated
+from .._rule._judge import _RULE_KEYS, _judge_row, _missing, _named, _restated
 from .._rule._reading import PaperValue
 from .._rule._statuses import _VERDICT_OF, verdict
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
-from ._display import _HTML, status_table, with_error
+from ._display import _HTML, STATUS_WORDS, status_badge, status_table, with_error
 from ._pages import anchor, docname, rests_on, show
-
-__all__ = ["RowRef", "Comparison", "compare", "ordering_status", "below_in_above"]
-
-# --- comparison tables ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -106,19 +105,13 @@ class Comparison:
         r = self.frame.loc[hit[0]]
         return RowRef(self.paper, self.item, quantity, r["status"], r["reason"])
 
-    def status(self, quantity: str) -> str:
-        """The status of the row ``quantity``."""
-        return self.row(quantity).status
 
-
-#: the frame's columns of the rule, recorded in the JSON but not shown as columns (ours shows its
-#: Monte Carlo error as "0.049 ± 0.004"; the reason names kind and margin)
+#: the frame's columns of the rule, recorded in the JSON but not shown as columns
 _RULE_COLUMNS = ("kind", "ours_se", "se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_se",
                  "se_reason", "margin", "paper_n", "status_by", "why", "replicates_needed", "z")  # fmt: skip
 
 
-#: Comparisons made in this Python session, per paper and item (what :func:`header` counts; the
-#: same rows as the JSON records :func:`scorecard` reads).
+#: Comparisons made in this Python session, per paper and item (what :func:`header` counts).
 _SESSION: dict[str, dict[str, Comparison]] = {}
 
 
@@ -133,15 +126,11 @@ def compare(
     page: str = "",
     results: str | Path | None = None,
 ) -> Comparison:
-    """Build (and record) the comparison of the paper's numbers with ours, each row with its status.
+    """Build (and record) the comparison of the paper's numbers with ours, each row judged by :func:`judge`.
 
-    Every row gets a ``status`` and a ``reason`` from its keys by :func:`judge`. A row with ``same_as``
-    (a ``RowRef``, or several) restates rows already judged: it takes their combined status (without
-    ``ours``, its verdict word) and the scorecard counts it once. A table with ``emulates`` and
-    ``condition`` reruns rows of ``emulates`` under the paper's conditions emulated on our data
-    (:mod:`irrepro.data.emulate`): each row, of the quantity of a row of ``emulates``, shows that row's
-    value and status beside its own (``ours, as is``, ``as is``) and is counted only under
-    ``condition`` (:func:`summary`).
+    A row with ``same_as`` (earlier rows' ``RowRef``) restates them and takes their combined status
+    (counted once); a table with ``emulates`` reruns that table's rows under ``condition``, each shown
+    beside the row it reruns and counted only under ``condition``.
 
     Parameters
     ----------
@@ -150,24 +139,21 @@ def compare(
     item : str
         The table, figure or claim compared (``"Table 2"``).
     rows : sequence of mapping or pandas.DataFrame
-        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None`` /
-        ``"-"`` where the paper gives none), ``ours`` and the keys of :func:`judge`.
+        Each with ``quantity``, ``paper`` (a ``PaperValue`` of :func:`paper_numbers`, or ``None``),
+        ``ours`` and the keys of :func:`judge`.
     data : str
         The data ours come from.
     emulates : Comparison or None
-        The comparison on the data as they are that this table reruns under ``condition``.
     condition : str
         The emulated conditions.
     page : str
-        The chapter's sub-page (``notebooks/<chapter>/<page>.md``) that shows the table, the chapter
-        a line linking to it; ``""``: the chapter's page.
+        The chapter's sub-page that shows the table (``""``: the chapter's page).
     results : str, pathlib.Path or None
-        Where the JSON record :func:`scorecard` gathers goes (None: the book configuration's).
+        Where the JSON record goes (None: the book configuration's).
 
     Returns
     -------
     Comparison
-        The table, each row with its status and reason.
 
     Raises
     ------
@@ -234,8 +220,7 @@ def compare(
         except ValueError as exc:
             raise ValueError(f"{item}, row {r.get('quantity')!r}: {exc}") from None
         shown = {k: v for k, v in r.items() if k not in _RULE_KEYS}
-        # who set the status: the rule on numbers, the rows a claim rests on, or the chapter (a claim's
-        # computed verdict, which names its supports)
+        # who set the status: the rule on numbers, the rows a claim rests on, or the chapter
         by = "rule" if r.get("kind") != "claim" else "supports"
         by = "restated" if same is not None else "chapter" if r.get("status") is not None else by
         out_rows.append(
@@ -278,6 +263,7 @@ _ERROR_KEYS = ("se_sampling", "se_mc", "unit", "replicates", "nominal", "paper_s
 
 
 def _listed(x):
+    """A sequence as a list (for JSON)."""
     return list(x) if isinstance(x, (list, tuple, np.ndarray)) else x
 
 
@@ -312,8 +298,8 @@ def ordering_status(
     pairs: bool = False,
     supports="",
 ) -> dict:
-    """A claim row's ``status`` and ``reason`` from names the paper lists: holds when all are among ``ours``,
-    partly when some are, does not when none is (``names`` maps the paper's names to ours)."""
+    """A claim row's ``status`` and ``reason``: whether all, some or none of the names the paper lists
+    (mapped to ours by ``names``) are among ``ours``."""
     names = names or {}
     text = str(paper.value if isinstance(paper, PaperValue) else paper)
     if pairs:
@@ -330,7 +316,80 @@ def ordering_status(
     return {"kind": "claim", "status": verdict(k == n, k > 0), "reason": reason, "supports": supports}
 
 
-def below_in_above(table: pd.DataFrame, key: str, digits: int = 1) -> str:
-    """Row ``key`` of a below / in / above table (shares in %) as the papers print it: ``"7.7 / 80.1 / 12.2"``."""
-    r = table.set_index(table.columns[0]).loc[key]
-    return " / ".join(f"{r[c]:.{digits}f}" for c in ("below", "in", "above"))
+def verdict_text(comparison: Comparison) -> _HTML:
+    """The chapter's verdict in words, one sentence per row of ``comparison``, from its statuses.
+
+    Each sentence names the row's quantity, its status, the data it was judged on (said once when all
+    rows share it), the rule's reason and the rows it rests on.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        A chapter's comparison (usually its Verdict table).
+
+    Returns
+    -------
+    object
+        HTML that Jupyter displays.
+
+    Examples
+    --------
+    >>> import irrepro.book as book
+    >>> P = book.paper_numbers("cormack2006statistical")
+    >>> c = book.compare("cormack2006statistical", "Example", [
+    ...     {"quantity": "runs", "paper": P["map.runs"], "ours": 74, "kind": "count",
+    ...      "ours_se": 0, "se_reason": "counted"}], data="TREC-6", results="")
+    >>> "data-status=" in book.verdict_text(c)._repr_html_()
+    True
+    """
+    where = comparison.data
+    items = []
+    metas = comparison.meta or tuple({} for _ in range(len(comparison.frame)))
+    scopes = comparison.scopes
+    # the data said once, before the sentences
+    once = bool(where) and len(scopes) > 1 and set(scopes) == {where}
+    for (_, r), meta, scope in zip(comparison.frame.iterrows(), metas, scopes):
+        st = r["status"]
+        rests = meta.get("supports") or meta.get("same_as") or ""
+        items.append(
+            f'<li class="irrepro-verdict" data-status="{st}" data-item="{html.escape(comparison.item)}" '
+            f'data-quantity="{html.escape(str(r["quantity"]))}" data-data="{html.escape(scope, quote=True)}">'
+            f"<strong>{html.escape(str(r['quantity']))}</strong>: {status_badge(st, word=False)} "
+            f'<span class="irrepro-verdict-word">{STATUS_WORDS[st]}</span>'
+            + ("" if once else f" on {html.escape(scope)}" if scope else " on our data")
+            + f" - {_reason(str(r['reason']), meta.get('restates', ()))}"
+            + (
+                f"; rests on {html.escape(rests)}"
+                if rests and not str(r["reason"]).startswith(("as ", "from ", "the chapter's verdict on "))
+                else ""
+            )
+            + ".</li>"
+        )
+    lead = f'<p class="irrepro-verdicts-on">On {html.escape(where)}:</p>' if once else ""
+    return _HTML(f'{lead}<ul class="irrepro-verdicts">{"".join(items)}</ul>')
+
+
+#: A row resting on more rows than this counts them per table by status, and folds their names.
+_FOLD_ROWS = 3
+
+
+def _reason(reason: str, restates) -> str:
+    """A sentence's reason; for a row resting on many rows, their counts per table, the rule's reason folded."""
+    if len(restates) <= _FOLD_ROWS or not reason.startswith(("as ", "from ")):
+        return html.escape(reason)
+    word, rest = reason.split(" ", 1)
+    named = _named(restates)  # as the rule names them
+    note = rest[len(named) :] if rest.startswith(named) else ""
+    counts = Counter((r.paper, r.item, r.status) for r in restates)
+    per_table = "; ".join(
+        f"{html.escape(item)}: "
+        + ", ".join(
+            f"{counts[paper, item, st]} {STATUS_WORDS[st]}" for st in STATUS_WORDS if counts[paper, item, st]
+        )
+        for paper, item in dict.fromkeys((r.paper, r.item) for r in restates)
+    )
+    return (
+        f"{word} its {len(restates)} rows ({per_table}) "
+        f'<details class="irrepro-rows"><summary>which rows</summary>{html.escape(reason)}</details>'
+        + html.escape(note)
+    )

@@ -1,10 +1,9 @@
 """The package's figures, one function per kind of plot (the method modules import no matplotlib).
 
 Every function draws on the ``ax`` (or ``axes``) it is given, or on a new figure when it is None,
-and returns it; texts are drawn literally (``irrepro.escape.mpl``), long names shortened and kept
-apart (``irrepro.escape.short_names``). One style: Okabe & Ito's colour-blind-safe palette, fonts
-read at 9 pt or more in the book's column, legends beside or below the axes; set for each call and
-then restored, leaving matplotlib's global settings as they were.
+and returns it; texts are drawn literally, long names shortened and kept apart. One style: Okabe &
+Ito's colour-blind-safe palette, fonts read at 9 pt or more in the book's column, legends beside or
+below the axes; set for each call and then restored.
 """
 
 from __future__ import annotations
@@ -13,11 +12,10 @@ from ._base import panels, series_colors
 from .corpus_bootstrap import plot_normalized_differences, plot_run_intervals, plot_topic_differences
 from .design import plot_power_curve, plot_reliability, save_power_curve
 from .known_truth import (
-    plot_by_delta_panels,
     plot_coverage,
     plot_margin,
+    plot_rate_panels,
     plot_relevant_per_topic,
-    plot_type1_panels,
     plot_which_balance,
     plot_which_rates,
 )
@@ -44,7 +42,6 @@ from .topic_split import (
     plot_error_rates,
     plot_error_rates_by_effort,
     plot_map_sd,
-    plot_pooled_error_rates,
 )
 
 __all__ = [
@@ -55,16 +52,14 @@ __all__ = [
     "plot_score_matrix",
     "plot_relevant_per_topic",
     "plot_margin",
-    "plot_type1_panels",
+    "plot_rate_panels",
     "plot_which_rates",
     "plot_which_balance",
-    "plot_by_delta_panels",
     "plot_coverage",
     "plot_normalized_differences",
     "plot_topic_differences",
     "plot_asl_panels",
     "plot_stability",
-    "plot_pooled_error_rates",
     "plot_error_rates_by_effort",
     "plot_map_sd",
     "plot_dependence",

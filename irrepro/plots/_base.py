@@ -1,5 +1,5 @@
 """What every figure shares: one style, its palette, legends outside the data, names drawn literally,
-axes at the book's content width (:data:`WIDTH` inches at :data:`DPI`, every text read at 9 pt or more)."""
+axes at the book's content width."""
 
 from __future__ import annotations
 
@@ -10,24 +10,16 @@ import numpy as np
 
 from .. import escape
 
-#: The width of the book's content column assumed, in CSS pixels (sphinx-book-theme's main column
-#: in a 1280 px window is about 730-800 px; the narrower end is taken).
+#: The book's content column in CSS pixels (sphinx-book-theme's in a 1280 px window: 730-800 px).
 CONTENT_PX = 730
-
 #: The dots per inch figures are made and saved at (the inline backend saves at the figure's dpi).
 DPI = 100
-
-#: The width of a full-column figure, in inches: the column at :data:`DPI`, less the 0.1 inch the
-#: inline backend pads the saved image with on either side.
+#: A full-column figure's width in inches, less the 0.1 inch the inline backend pads either side with.
 WIDTH = CONTENT_PX / DPI - 0.2
-
-#: Okabe & Ito's colour-blind-safe palette (blue, orange, bluish green, vermillion, reddish purple,
-#: sky blue, black, yellow - yellow last, as it is faint on white).
+#: Okabe & Ito's colour-blind-safe palette (yellow last, as it is faint on white).
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
-
 #: The grey of reference data (e.g. the data a fitted curve is drawn against).
 GREY = "0.6"
-
 #: The rc settings of every figure (applied by :func:`styled`, never globally).
 STYLE = {
     "figure.dpi": DPI,
@@ -45,8 +37,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 
-#: One colour and marker per test of the known-truth tests, shared by the known-truth
-#: figures: each a different colour of :data:`PALETTE` (the markers keep them apart in grey scale).
+#: One colour and marker per test of the known-truth figures (the markers keep them apart in grey).
 TEST_STYLE = {
     "paired-t": (PALETTE[0], "o"),
     "wilcoxon": (PALETTE[1], "s"),
@@ -86,10 +77,7 @@ def styled(fn):
 
 
 def series_colors(names, ordered: bool = False) -> dict:
-    """A distinct, colour-blind-safe colour per series name.
-
-    The colours of ``PALETTE`` in order or, for ordered series or more names than the palette
-    holds, evenly spaced colours of ``viridis``.
+    """A distinct, colour-blind-safe colour per series name (``viridis`` for ordered or many series).
 
     Parameters
     ----------

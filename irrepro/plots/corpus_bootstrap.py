@@ -15,22 +15,16 @@ RUNS_PER_PANEL = 25
 
 @styled
 def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform=None, *, ylabel: str = ""):
-    """Every run's estimate with its interval (Cormack & Lynam 2006, Figures 3 and 4).
-
-    Runs sorted and numbered by the estimate. ``other`` is drawn as an open circle inside the run's
-    interval (bounds included, as ``Intervals.position`` counts), a filled dot
-    outside. The runs are split into consecutive groups, one per axes, each with its own y range
-    (the paper's single panel of 74 runs reads as a smear); a new figure has a panel per
-    ``RUNS_PER_PANEL`` (25) runs.
+    """Every run's estimate with its interval, sorted by the estimate (Cormack & Lynam 2006, Figures 3-4).
 
     Parameters
     ----------
     ax : matplotlib Axes or sequence of Axes, optional
-        Where to draw: one axes, or one per group of runs (None: new ones).
+        One axes, or one per consecutive group of runs (None: a panel per ``RUNS_PER_PANEL`` runs).
     iv : irrepro.corpus_bootstrap.intervals.Intervals
         Per run, (systems,).
     other : array_like, optional
-        Values drawn over the intervals (the other half's).
+        The other half's values: open circles inside the interval (bounds included), dots outside.
     title : str
         Of the first axes.
     transform : callable, optional
@@ -40,7 +34,7 @@ def plot_run_intervals(ax, iv: Intervals, other=None, title: str = "", transform
     Returns
     -------
     matplotlib Axes or numpy.ndarray of Axes
-        The axes drawn on (as given; the array of new ones when ``ax`` is None).
+        ``ax``, or the new axes.
     """
     tf = transform or (lambda v: v)
     order = np.argsort(iv.estimate, kind="stable")
@@ -77,39 +71,33 @@ def plot_normalized_differences(
     x,
     *,
     clip: tuple[float, float],
-    step: float = 0.25,
     xlabel: str = "",
     ylabel: str = "",
     title: str = "",
     ax=None,
 ):
-    """Histogram of normalised differences (Cormack & Lynam 2006, Figures 1 and 2).
-
-    The other half's AP minus the interval's centre over its half-width: inside is [-1, 1].
+    """Histogram of normalised differences, dashed at -1 and 1 (Cormack & Lynam 2006, Figures 1 and 2).
 
     Parameters
     ----------
     x : array_like
         The normalised differences (``SplitValidation.normalized_difference``).
     clip : tuple of float
-        (low, high): values outside are drawn at the ends; the bins of width ``step`` span it.
-    step : float
-        Bin width.
+        (low, high): values outside are drawn at the ends; bins of width 0.25 span it.
     xlabel, ylabel, title : str
     ax : matplotlib Axes, optional
 
     Returns
     -------
     matplotlib Axes
-        The axes drawn on, with dashed lines at -1 and 1.
     """
     ax = _axes(ax, (7, 3.2))
     lo, hi = clip
     ax.hist(
-        np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + step, step), color="0.4"
+        np.clip(np.asarray(x, dtype=np.float64), lo, hi), bins=np.arange(lo, hi + 0.25, 0.25), color="0.4"
     )
-    ax.axvline(-1, color=PALETTE[3], ls="--")
-    ax.axvline(1, color=PALETTE[3], ls="--")
+    for edge in (-1, 1):
+        ax.axvline(edge, color=PALETTE[3], ls="--")
     ax.set_xlabel(escape.mpl(xlabel))
     ax.set_ylabel(escape.mpl(ylabel))
     if title:
@@ -121,17 +109,14 @@ def plot_normalized_differences(
 def plot_topic_differences(
     d, sd_separate, sd_paired, *, interval=None, ylabel: str = "", title: str = "", ax=None
 ):
-    """Per-topic differences of two runs with their intervals (Cormack & Lynam 2006).
-
-    Topics sorted by the difference, with 95% intervals (d +- 1.96 sd) from separate and paired
-    bootstraps side by side and ``interval`` as a band (section 6).
+    """Per-topic differences of two runs, sorted, with 95% intervals of separate and paired bootstraps.
 
     Parameters
     ----------
     d, sd_separate, sd_paired : array_like
         Per topic: the difference and the standard deviations of the two bootstraps.
     interval : object, optional
-        A combined interval with ``lower`` and ``upper`` (:func:`irrepro.stats.meta_analysis`'s fixed effect).
+        A combined interval (``lower``, ``upper``) drawn as a band.
     ylabel, title : str
     ax : matplotlib Axes, optional
 
@@ -147,14 +132,9 @@ def plot_topic_differences(
         (-0.15, "separate", sd_separate, GREY),
         (0.15, "paired", sd_paired, PALETTE[0]),
     ):
-        sd = np.asarray(sd, dtype=np.float64)[t_order]
+        half = Z95 * np.asarray(sd, dtype=np.float64)[t_order]
         ax.vlines(
-            xs + off,
-            d[t_order] - Z95 * sd,
-            d[t_order] + Z95 * sd,
-            color=col,
-            lw=1.5,
-            label=f"{kind} bootstrap",
+            xs + off, d[t_order] - half, d[t_order] + half, color=col, lw=1.5, label=f"{kind} bootstrap"
         )
     ax.scatter(xs, d[t_order], s=10, color="k", zorder=3)
     ax.axhline(0, color="k", lw=0.5)

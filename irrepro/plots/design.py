@@ -12,16 +12,14 @@ from ._base import TEST_STYLE, WIDTH, _axes, _legend, _names, series_colors, sty
 
 @styled
 def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None):
-    """Simulated power against the number of topics, beside the closed form.
-
-    Each curve a line with a +-1.96 Monte Carlo standard error band; closed-form curves dashed.
+    """Simulated power (+-1.96 Monte Carlo se) against the number of topics, the closed forms dashed.
 
     Parameters
     ----------
     curves : PowerCurve or sequence of PowerCurve
         Simulated curves (:func:`irrepro.design.simulated_power`).
     closed : mapping of str to (array_like, array_like), optional
-        label -> (topic-set sizes, power), e.g. from :func:`irrepro.design.power_closed_form`.
+        label -> (topic-set sizes, power) (:func:`irrepro.design.power_closed_form`).
     target : float, optional
         The power wanted; None draws no line.
     ax : matplotlib.axes.Axes, optional
@@ -52,15 +50,13 @@ def plot_power_curve(curves, *, closed=None, target: float | None = 0.8, ax=None
 
 
 @styled
-def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
-    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot and coefficient.
+def plot_reliability(studies, *, ax=None):
+    """E rho^2 (solid) and Phi (dashed) against the number of topics, a colour per pilot, 0.95 dotted.
 
     Parameters
     ----------
     studies : mapping of str to DStudy
         label -> :func:`irrepro.design.d_study` of a pilot.
-    target : float, optional
-        The coefficient wanted, a dotted horizontal line; None draws none.
     ax : matplotlib.axes.Axes, optional
 
     Returns
@@ -73,41 +69,24 @@ def plot_reliability(studies, *, target: float | None = 0.95, ax=None):
     for k, (label, d) in enumerate(studies.items()):
         ax.plot(d.n_topics, d.erho2, color=colours[label, "Erho2"], lw=1.2, label=shown[2 * k])
         ax.plot(d.n_topics, d.phi, color=colours[label, "Phi"], lw=1.2, ls="--", label=shown[2 * k + 1])
-    if target is not None:
-        ax.axhline(target, color="0.4", lw=0.8, ls=":")
+    ax.axhline(0.95, color="0.4", lw=0.8, ls=":")
     low = min((float(np.nanmin(np.r_[d.erho2, d.phi])) for d in studies.values()), default=0.0)
-    ax.set(
-        xlabel="topics", ylabel="coefficient", ylim=(max(0.0, np.floor(low * 10) / 10), 1)
-    )  # from the data
+    ax.set(xlabel="topics", ylabel="coefficient", ylim=(max(0.0, np.floor(low * 10) / 10), 1))
     _legend(ax, title="solid: Eρ², dashed: Φ")
     return ax
 
 
-def save_power_curve(
-    path, curves, *, closed=None, target: float | None = 0.8, title: str = "", dpi: int = 120
-):
-    """:func:`plot_power_curve` on a new figure, written to ``path`` (the format from its suffix).
-
-    Drawn with matplotlib's Agg backend unless another one is in use, and closed after.
+def save_power_curve(file, curves, *, closed=None, target: float | None = 0.8, title: str = "") -> None:
+    """:func:`plot_power_curve` on a new figure (Agg unless another backend is in use), written as a PNG.
 
     Parameters
     ----------
-    path : str, Path or binary file object
-        The file to write, e.g. ``power-curve.png``, or an open binary file (PNG).
+    file : str, Path or binary file object
     curves, closed, target
         As :func:`plot_power_curve` takes them.
     title : str
         A title above the axes ("" for none).
-    dpi : int
-        Resolution of a raster format.
-
-    Returns
-    -------
-    pathlib.Path or file object
-        ``path`` (a str as a Path).
     """
-    from pathlib import Path
-
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -118,7 +97,6 @@ def save_power_curve(
         plot_power_curve(curves, closed=closed, target=target, ax=ax)
         if title:
             ax.set_title(escape.mpl(title))
-        fig.savefig(path, dpi=dpi, bbox_inches="tight", format="png" if hasattr(path, "write") else None)
+        fig.savefig(file, dpi=120, bbox_inches="tight", format="png")
     finally:
         plt.close(fig)
-    return path if hasattr(path, "write") else Path(path)

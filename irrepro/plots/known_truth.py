@@ -1,4 +1,4 @@
-"""Figures of the known-truth chapter (:mod:`irrepro.simulation`, :mod:`irrepro.known_truth`) and
+"""Figures of the known-truth chapters (:mod:`irrepro.simulation`, :mod:`irrepro.known_truth`) and
 of the collections' relevant documents."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import escape
-from ..stats import Z95, check_level
+from ..stats import Z95
 from ._base import (
     GREY,
     PALETTE,
     TEST_STYLE,
     _axes,
-    _axes_row,
     _legend,
     _name,
     _names,
@@ -36,21 +35,13 @@ _R_MARKERS = ("o", "s", "x", "^", "v", "D", "+")
 
 
 @styled
-def plot_relevant_per_topic(
-    relevant: Mapping[str, Sequence[int]], *, threshold: int | None = 5, title: str = "", ax=None
-):
-    """R per topic of several collections in one figure.
-
-    Each series sorted ascending against its topics' rank as a share of its topics (so that sets of
-    30 and 50 topics line up), on a log scale.
+def plot_relevant_per_topic(relevant: Mapping[str, Sequence[int]], *, title: str = "", ax=None):
+    """R per topic of several collections against its topics' rank share, with the small-R line (R <= 5).
 
     Parameters
     ----------
     relevant : mapping
         Label -> R of every topic.
-    threshold : int, optional
-        The small-R line (Cormack & Lynam 2006, section 7: R <= 5), the topics at or below it counted
-        in the legend (None: none).
     title : str
     ax : matplotlib Axes, optional
 
@@ -64,21 +55,10 @@ def plot_relevant_per_topic(
     for (name, values), marker in zip(relevant.items(), _R_MARKERS * (1 + len(relevant) // len(_R_MARKERS))):
         r = np.sort(np.asarray(values, dtype=float))
         x = 100 * (np.arange(len(r)) + 0.5) / len(r)
-        lab = f"{shown[name]} (median {np.median(r):g}" + (
-            f", {int((r <= threshold).sum())} <= {threshold})" if threshold is not None else ")"
-        )
-        ax.plot(
-            x,
-            r,
-            marker=marker,
-            ms=4,
-            lw=0.8,
-            color=colors[name],
-            label=lab,
-            fillstyle="none" if marker in "os^vD" else "full",
-        )
-    if threshold is not None:
-        ax.axhline(threshold, color="0.5", ls="--", lw=0.8)
+        lab = f"{shown[name]} (median {np.median(r):g}, {int((r <= 5).sum())} <= 5)"
+        fill = "none" if marker in "os^vD" else "full"
+        ax.plot(x, r, marker=marker, ms=4, lw=0.8, color=colors[name], label=lab, fillstyle=fill)
+    ax.axhline(5, color="0.5", ls="--", lw=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("topics ranked by R (% of the topics)")
     ax.set_ylabel("relevant documents (R)")
@@ -89,9 +69,7 @@ def plot_relevant_per_topic(
 
 @styled
 def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
-    """One system's topic scores against its fitted margin.
-
-    A density that runs off to infinity at 0 or 1 is cut at twice the histogram's highest bar.
+    """One system's topic scores against its fitted margin (a density cut at twice the highest bar).
 
     Parameters
     ----------
@@ -133,80 +111,39 @@ def plot_margin(model, i: int, *, delta: float | None = None, ax=None):
     return ax
 
 
-@styled
-def plot_rates_by_alpha(
-    ours,
-    theirs=None,
-    *,
-    tails: int = 2,
-    form: str = "ratio",
-    ylabel: str = "",
-    legend: bool = True,
-    axes=None,
-):
-    """Type I error divided by alpha against alpha, one panel per topic-set size."""
-    if form not in ("ratio", "loglog"):
-        raise ValueError(f"form must be 'ratio' or 'loglog', not {form!r}")
+def _by_alpha(ours, theirs, axes, *, tails: int, ylabel: str, legend: bool):
+    """Type I error against alpha on log-log axes with the diagonal, one panel per topic-set size."""
     sizes = sorted(ours["topics"].unique())
-    # on log axes a band reaching 0 is cut at half the smallest rate (or alpha) drawn: the y axis
-    # spans the data, not a floor of its own
+    # a band reaching 0 is cut at half the smallest rate (or alpha) drawn: the y axis spans the data
     rates = ours.loc[(ours["tails"] == tails) & (ours["rate"] > 0), "rate"]
-    floor = (
-        0.5 * min(rates.min() if len(rates) else np.inf, ours["alpha"].min()) if form == "loglog" else -np.inf
-    )
-    axes = _axes_row(axes, len(sizes), (3.3 * len(sizes), 3.4), sharey=True)
+    floor = 0.5 * min(rates.min() if len(rates) else np.inf, ours["alpha"].min())
     for ax, n in zip(axes, sizes):
         o = ours[(ours["topics"] == n) & (ours["tails"] == tails)]
         for test, g in o.groupby("test", sort=False):
             c, mk = TEST_STYLE.get(test, ("k", "."))
             g = g.sort_values("alpha")
-            div = g["alpha"] if form == "ratio" else 1.0
-            ax.plot(g["alpha"], g["rate"] / div, color=c, marker=mk, ms=3, lw=1, label=_name(test))
-            ax.fill_between(
-                g["alpha"],
-                np.maximum((g["rate"] - Z95 * g["se"]) / div, floor),
-                (g["rate"] + Z95 * g["se"]) / div,
-                color=c,
-                alpha=0.15,
-                lw=0,
-            )
-            if theirs is not None:
-                u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
-                u = u.sort_values("alpha")
-                ud = u["alpha"] if form == "ratio" else 1.0
-                ax.plot(u["alpha"], u["value"] / ud, ls="none", marker=mk, mfc="none", color=c, ms=6)
-        if form == "ratio":
-            ax.axhline(1.0, color="k", lw=0.8, ls=":")
-        else:
-            a = np.sort(o["alpha"].unique())
-            ax.plot(a, a, color="k", lw=0.8, ls=":")
-            ax.set_yscale("log", nonpositive="mask")  # a rate of 0 is not drawn
+            ax.plot(g["alpha"], g["rate"], color=c, marker=mk, ms=3, lw=1, label=_name(test))
+            band = (np.maximum(g["rate"] - Z95 * g["se"], floor), g["rate"] + Z95 * g["se"])
+            ax.fill_between(g["alpha"], *band, color=c, alpha=0.15, lw=0)
+            u = theirs[(theirs["topics"] == n) & (theirs["tails"] == tails) & (theirs["test"] == test)]
+            u = u.sort_values("alpha")
+            ax.plot(u["alpha"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        a = np.sort(o["alpha"].unique())
+        ax.plot(a, a, color="k", lw=0.8, ls=":")
+        ax.set_yscale("log", nonpositive="mask")  # a rate of 0 is not drawn
         ax.set_xscale("log")
         ax.set(title=f"{n} topics", xlabel="alpha")
-    axes[0].set_ylabel(escape.mpl(ylabel) or ("type I error / alpha" if form == "ratio" else "type I error"))
+    axes[0].set_ylabel(escape.mpl(ylabel))
     for ax in axes[1:]:
         ax.set_ylabel("")
     if legend:
         _legend(
             axes[-1], handles=axes[0].get_legend_handles_labels()[0], title="lines: ours\nopen: published"
         )
-    return axes
 
 
-@styled
-def plot_power_by_delta(
-    ours,
-    theirs=None,
-    *,
-    alpha: float = 0.05,
-    tails: int = 2,
-    rate: str = "rate",
-    title: str = "",
-    legend: bool = True,
-    ax=None,
-):
-    """Power at alpha against the true difference, one line per test."""
-    ax = _axes(ax, (6, 3.5))
+def _by_delta(ours, theirs, ax, *, tails: int, rate: str, title: str, legend: bool, alpha: float = 0.05):
+    """Power (or type III error, ``rate="type3"``) at alpha against the true difference, one line per test."""
     se_col = "se" if rate == "rate" else f"{rate}_se"
     o = ours[(ours["tails"] == tails) & np.isclose(ours["alpha"], alpha)]
     for test, g in o.groupby("test", sort=False):
@@ -218,9 +155,8 @@ def plot_power_by_delta(
             ax.fill_between(g["delta"], y - Z95 * e, y + Z95 * e, color=c, alpha=0.15, lw=0)
         else:  # a single delta: a band has no width, so bars show +-1.96 se
             ax.errorbar(g["delta"], y, yerr=Z95 * e, fmt="none", capsize=3, lw=1, color=c)
-        if theirs is not None:
-            u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
-            ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
+        u = theirs[(theirs["tails"] == tails) & (theirs["test"] == test)].sort_values("delta")
+        ax.plot(u["delta"], u["value"], ls="none", marker=mk, mfc="none", color=c, ms=6)
     if rate == "rate":
         ax.set(ylabel=f"power at alpha = {alpha:g}", ylim=(0, 1))
     else:
@@ -228,31 +164,24 @@ def plot_power_by_delta(
     ax.set(xlabel="true difference (delta)", title=escape.mpl(title))
     if legend:
         _legend(ax, title="lines: ours\nopen: published")
-    return ax
 
 
 @styled
 def plot_coverage(
     tables: Mapping[str, pd.DataFrame],
     *,
-    level: float = 0.95,
     proxy: float | None = None,
     title: str = "",
     ax=None,
 ):
-    """Coverage of each interval method per setting, against the nominal level.
-
-    Points with +-1.96 se per setting, the nominal level dotted, the predicted split-half
-    concordance dashed beside the measured one (open squares).
+    """Coverage (+-1.96 se; 95% dotted) and the other corpus inside (open squares) per method and setting.
 
     Parameters
     ----------
     tables : mapping
         Label -> ``Coverage.table()``.
-    level : float
-        A fraction or a percentage (``irrepro.stats.check_level``).
     proxy : float, optional
-        The split-half concordance the paper predicts.
+        The split-half concordance the paper predicts (dashed).
     title : str
     ax : matplotlib Axes, optional
 
@@ -260,7 +189,6 @@ def plot_coverage(
     -------
     matplotlib Axes
     """
-    level = check_level(level)
     ax = _axes(ax, (6.5, 3.5))
     labels = list(tables)
     methods = list(next(iter(tables.values())).index)
@@ -274,26 +202,15 @@ def plot_coverage(
     for k, lab in enumerate(labels):
         t = tables[lab]
         x = np.arange(len(methods)) + (k - (len(labels) - 1) / 2) * width
+        c, other = colors[lab, "coverage"], colors[lab, "inside"]
         ax.errorbar(
-            x,
-            t["coverage"],
-            yerr=Z95 * t["se"],
-            fmt="o",
-            color=colors[lab, "coverage"],
-            ms=4,
-            label=f"{shown[lab]}: coverage",
+            x, t["coverage"], yerr=Z95 * t["se"], fmt="o", color=c, ms=4, label=f"{shown[lab]}: coverage"
         )
+        inside = f"{shown[lab]}: other corpus inside"
         ax.plot(
-            x,
-            t["other corpus inside"],
-            ls="none",
-            marker="s",
-            mfc="none",
-            color=colors[lab, "inside"],
-            ms=5,
-            label=f"{shown[lab]}: other corpus inside",
+            x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5, label=inside
         )
-    ax.axhline(level, color="k", lw=0.8, ls=":")
+    ax.axhline(0.95, color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
     ax.set_xticks(np.arange(len(methods)), _names(methods), rotation=20, ha="right")
@@ -303,51 +220,20 @@ def plot_coverage(
     return ax
 
 
-def plot_type1_panels(ours: pd.DataFrame, theirs: pd.DataFrame, *, tails: int, measures: Sequence[str],
-                      sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Type I error against alpha per measure (rows) and topic-set size (columns), ours beside theirs.
-
-    Log-log panels with the diagonal: ours as lines with +-1.96 se bands, theirs as open markers.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        ``PValues.frame()``'s rows with a ``measure`` column.
-    theirs : pandas.DataFrame
-        ``kt.rows.their_type1``.
-    tails : {2, 1}
-    measures : sequence of str
-    sizes : sequence of int
-        The number of columns; ``ours`` holds these sizes.
-    tests : sequence of str
-        The tests of ours to draw.
-
-    Returns
-    -------
-    Figure
-    """
-    fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
-    for row, m in zip(axes, measures):
-        o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
-        plot_rates_by_alpha(o, theirs[theirs["measure"] == m], tails=tails, form="loglog", axes=row,
-                                  ylabel=f"{m}: type I error", legend=m == measures[0])  # fmt: skip
-    return fig
-
-
-def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
-                         measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
-    """Power or type III error against delta at alpha = 0.05, a row of panels per size, a column per measure.
-
-    Ours as lines with +-1.96 se bands, theirs as open markers.
+@styled
+def plot_rate_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tails: int,
+                     measures: Sequence[str], sizes: Sequence[int], tests: Sequence[str]):  # fmt: skip
+    """Our rates beside the published ones (open markers), a panel per measure and topic-set size.
 
     Parameters
     ----------
     ours : pandas.DataFrame
-        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure``
-        column.
+        ``PValues.frame()``'s rows (for type III ``UrbanoPValues.frame()``'s) with a ``measure`` column.
     theirs : pandas.DataFrame
-        ``kt.rows.their_by_delta``.
-    kind : {"power", "type3"}
+        ``kt.rows.their_type1`` or ``kt.rows.their_by_delta``.
+    kind : {"type1", "power", "type3"}
+        Type I error against alpha on log-log axes (a row per measure), or power or type III error at
+        alpha = 0.05 against delta (a row per size).
     tails : {2, 1}
     measures : sequence of str
     sizes : sequence of int
@@ -358,35 +244,42 @@ def plot_by_delta_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *,
     -------
     Figure
     """
+    if kind == "type1":
+        fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
+        for row, m in zip(axes, measures):
+            o = ours[(ours["measure"] == m) & ours["test"].isin(tests)]
+            t, ylabel = theirs[theirs["measure"] == m], f"{m}: type I error"
+            _by_alpha(o, t, np.atleast_1d(row), tails=tails, ylabel=ylabel, legend=m == measures[0])
+        return fig
     fig, axes = panels(len(sizes), len(measures), height=2.8, squeeze=False)
+    theirs = theirs[(theirs["kind"] == kind) & (theirs["tails"] == tails)]
+    rate = "rate" if kind == "power" else "type3"
     for row, n in zip(axes, sizes):
         for ax, m in zip(row, measures):
             o = ours[(ours["measure"] == m) & (ours["topics"] == n) & ours["test"].isin(tests)]
-            plot_power_by_delta(o, theirs[(theirs["kind"] == kind) & (theirs["measure"] == m) & (theirs["topics"] == n) & (theirs["tails"] == tails)], tails=tails,
-                                      rate="rate" if kind == "power" else "type3", ax=ax, title=f"{m}, {n} topics",
-                                      legend=(m, n) == (measures[-1], sizes[0]))  # fmt: skip
+            u = theirs[(theirs["measure"] == m) & (theirs["topics"] == n)]
+            last = (m, n) == (measures[-1], sizes[0])
+            _by_delta(o, u, ax, tails=tails, rate=rate, title=f"{m}, {n} topics", legend=last)
     return fig
 
 
 @styled
-def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float | None = 0.05,
-                     measure: str = "AP"):  # fmt: skip
-    """A rate of every test against the number of topics, one panel per design (the chapter "Which test?").
+def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: float = 0.05):
+    """A rate of every test on AP against the number of topics, one panel per design.
 
     Parameters
     ----------
     rates : pandas.DataFrame
         ``kt.which.rates_table``'s rows (design, measure, topics, delta, test, what, rate, se).
     what : {"type I error", "power"}
-    level : float, optional
-        The nominal level, drawn with the book's rule's margin (20% of it) as a band.
-    measure : str
+    level : float
+        The nominal level, with the rule's margin (20% of it) as a band.
 
     Returns
     -------
     Figure
     """
-    r = rates[(rates["what"] == what) & (rates["measure"] == measure)]
+    r = rates[(rates["what"] == what) & (rates["measure"] == "AP")]
     if what == "power":
         r = r[r["delta"] == r.groupby(["design", "topics"])["delta"].transform("min")]
     designs = list(dict.fromkeys(r["design"]))
@@ -396,26 +289,22 @@ def plot_which_rates(rates: pd.DataFrame, *, what: str = "type I error", level: 
             color, marker = TEST_STYLE.get(t, (GREY, "o"))
             ax.errorbar(g["topics"], g["rate"], yerr=Z95 * g["se"], color=color, marker=marker, ms=4,
                         capsize=2, label=_name(t))  # fmt: skip
-        if level is not None:
-            ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
-            ax.axhline(level, color=GREY, lw=0.8)
+        ax.axhspan(0.8 * level, 1.2 * level, color=GREY, alpha=0.2, lw=0)
+        ax.axhline(level, color=GREY, lw=0.8)
         sizes = sorted(set(r.loc[r["design"] == d, "topics"]))
         ax.set_xscale("log")
         ax.minorticks_off()
         ax.set_xticks(sizes, [f"{n:,}" for n in sizes])
         ax.set_xlabel("topics")
         ax.set_title(escape.mpl(f"{d} design"))
-    np.atleast_1d(axes)[0].set_ylabel(f"{measure}: {what}")
+    np.atleast_1d(axes)[0].set_ylabel(f"AP: {what}")
     _legend(np.atleast_1d(axes)[-1], below=None, ncol=1, loc="upper left", bbox_to_anchor=(1.02, 1))
     return fig
 
 
 @styled
-def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05, test: str = "wilcoxon",
-                       balance: str = "rank balance", measure: str = "AP"):  # fmt: skip
-    """A test's type I error against the lean of the null differences, per design and number of topics.
-
-    The lean is ``kt.which.properties_table``'s (the chapter "Which test?").
+def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float = 0.05):
+    """Wilcoxon's type I error on AP against the rank balance of the null differences, per design and size.
 
     Parameters
     ----------
@@ -424,16 +313,14 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
     rates : pandas.DataFrame
         ``kt.which.rates_table``.
     level : float
-    test : str
-    balance : {"rank balance", "sign balance"}
-    measure : str
 
     Returns
     -------
     Axes
     """
-    r = rates[(rates["what"] == "type I error") & (rates["test"] == test) & (rates["measure"] == measure)]
-    m = props[props["measure"] == measure].merge(r, on=["design", "measure", "topics"])
+    r = rates[(rates["what"] == "type I error") & (rates["test"] == "wilcoxon") & (rates["measure"] == "AP")]
+    m = props[props["measure"] == "AP"].merge(r, on=["design", "measure", "topics"])
+    balance = "rank balance"
     ax = _axes(None, (5.5, 3.4))
     colors = series_colors(list(dict.fromkeys(m["design"])))
     for d, g in m.groupby("design", sort=False):
@@ -445,6 +332,6 @@ def plot_which_balance(props: pd.DataFrame, rates: pd.DataFrame, *, level: float
                         xytext=(4, 3), fontsize=9)  # fmt: skip
     ax.axhline(level, color=GREY, lw=0.8)
     ax.set_xlabel(escape.mpl(f"{balance} of the null differences (root mean square over pairs)"))
-    ax.set_ylabel(escape.mpl(f"{_name(test)}: type I error"))
+    ax.set_ylabel(escape.mpl(f"{_name('wilcoxon')}: type I error"))
     _legend(ax, below=None, loc="upper left")
     return ax

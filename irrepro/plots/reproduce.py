@@ -17,21 +17,15 @@ _PANELS = {
 
 
 @styled
-def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
-    """The effect ratio, Delta RI and p-values of a reproduction, each with its interval.
-
-    Three panels, one row per measure: the effect ratio ER (dotted at 0, no improvement left, and 1,
-    the original improvement in full), Delta RI (dotted at 0) and the t-test's p-values between the
-    original and reproduced per-topic scores of the baseline and advanced runs (dashed at ``alpha``).
+def plot_reproduction(frame, *, axes=None):
+    """The effect ratio, Delta RI and p-values of a reproduction with their intervals, a row per measure.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        :meth:`irrepro.reproduce.Reproduction.to_frame`'s long table (columns ``experiment, run,
-        measure, statistic, value, low, high``); rows of other statistics are left out.
-    alpha : float, default 0.05
+        :meth:`irrepro.reproduce.Reproduction.to_frame`'s long table.
     axes : sequence of matplotlib Axes, optional
-        Three axes (a new figure, one row of three sharing the measures' axis, when None).
+        Three axes (None: a new row of three).
 
     Returns
     -------
@@ -58,7 +52,7 @@ def plot_reproduction(frame, *, alpha: float = 0.05, axes=None):
         for x in refs:
             ax.axvline(x, color=GREY, lw=0.8, ls=":")
         if stat == "p-value":
-            ax.axvline(alpha, color="k", lw=0.8, ls="--")
+            ax.axvline(0.05, color="k", lw=0.8, ls="--")
         ax.set_xlabel(label)
         if len(keys) > 1:
             _legend(ax, below=32, ncols=1)

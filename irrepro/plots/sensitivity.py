@@ -54,24 +54,16 @@ def plot_significance_matrix(
 
 
 @styled
-def plot_asl_panels(
-    paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, alpha: float = 0.05, axes=None
-):
-    """Sakai's (2006) Figures 7 and 8 side by side: paired and unpaired ASL curves.
-
-    The paired tests on the left (labelled by measure), the unpaired tests on the right (by name).
+def plot_asl_panels(paired: Mapping, unpaired: Mapping, *, colors: Mapping | None = None, axes=None):
+    """Sakai's (2006) Figures 7 and 8 side by side: paired (by measure) and unpaired (by name) ASL curves.
 
     Parameters
     ----------
     paired, unpaired : mapping
-        Name -> ``irrepro.significance.bootstrap.BootstrapResult`` (``MeasureStudy.paired`` /
-        ``.unpaired``).
+        Name -> ``BootstrapResult`` (``MeasureStudy.paired`` / ``.unpaired``).
     colors : mapping, optional
-        Name -> colour, the same in both panels (default: :func:`irrepro.plots.series_colors` of the
-        names of both).
-    alpha : float
+        Name -> colour, the same in both panels (default: :func:`series_colors`).
     axes : sequence of two matplotlib Axes, optional
-        Where to draw (a new figure, the y axis shared, when None).
 
     Returns
     -------
@@ -83,7 +75,7 @@ def plot_asl_panels(
     for ax, (title, tests, by_measure) in zip(axes, panels):
         curves = {(t.measure if by_measure else name): t.asl_curve() for name, t in tests.items()}
         cols = {(t.measure if by_measure else name): colors.get(name) for name, t in tests.items()}
-        plot_asl_curves(curves, alpha=alpha, colors=cols, ax=ax)
+        plot_asl_curves(curves, colors=cols, ax=ax)
         ax.set_xlabel("system pairs sorted by ASL")
         ax.set_ylabel("")
         ax.set_title(title)
@@ -102,7 +94,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     stability : mapping
         Name -> ``Stability`` (``MeasureStudy.stability``).
     colors : mapping, optional
-        Name -> colour (default: :func:`irrepro.plots.series_colors`).
+        Name -> colour (default: :func:`series_colors`).
     title : str
     ax : matplotlib Axes, optional
 
@@ -113,14 +105,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
     ax = _axes(ax, (6.5, 4.5))
     colors = series_colors(stability) if colors is None else colors
     for (name, st), shown in zip(stability.items(), _names(stability)):
-        ax.plot(
-            st.prop_ties,
-            st.minority_rate,
-            marker="o",
-            ms=3,
-            color=colors.get(name),
-            label=shown,
-        )
+        ax.plot(st.prop_ties, st.minority_rate, marker="o", ms=3, color=colors.get(name), label=shown)
     ax.set_xlabel("proportion of ties (PT)")
     ax.set_ylabel("minority rate (MR)")
     ax.set_title(escape.mpl(title))
@@ -130,9 +115,7 @@ def plot_stability(stability: Mapping, *, colors: Mapping | None = None, title: 
 
 @styled
 def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str = "", ax=None, **heatmap):
-    """A square table of pairwise values as an annotated heat map of its lower triangle.
-
-    E.g. Sakai's (2006) Figures 12 and 13 (Kendall's tau between rankings, its bootstrap error).
+    """A square table of pairwise values as an annotated heat map of its lower triangle (Sakai 2006).
 
     Parameters
     ----------
@@ -161,11 +144,6 @@ def plot_lower_triangle(matrix, *, fmt: str = ".2f", label: str = "", title: str
     )
     ax.set_title(escape.mpl(title))
     # labels turned about their right end, so each ends under its column
-    ax.set_xticks(
-        ax.get_xticks(),
-        [t.get_text() for t in ax.get_xticklabels()],
-        rotation=45,
-        ha="right",
-        rotation_mode="anchor",
-    )
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    ax.set_xticks(ax.get_xticks(), ticks, rotation=45, ha="right", rotation_mode="anchor")
     return ax

@@ -18,9 +18,7 @@ def _ordinal(n: int) -> str:
 
 @styled
 def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, ax=None):
-    """A (systems, topics) score matrix as a grey-scale heat map.
-
-    Systems (rows) by mean score best first and topics (columns) easiest first.
+    """A (systems, topics) score matrix as a grey-scale heat map, best systems and easiest topics first.
 
     Parameters
     ----------
@@ -40,13 +38,8 @@ def plot_score_matrix(scores, measure: str = "", *, vmax: float | None = None, a
     ax = _axes(ax, (7.5, max(2.5, min(8, 0.12 * x.shape[0] + 1.5))))
     order_s = np.argsort(-x.mean(axis=1), kind="stable")
     order_t = np.argsort(-x.mean(axis=0), kind="stable")
-    im = ax.imshow(
-        x[order_s][:, order_t],
-        cmap="gray",
-        aspect="auto",
-        vmin=0,
-        vmax=max(1e-9, float(np.nanmax(x))) if vmax is None else vmax,
-    )
+    top = max(1e-9, float(np.nanmax(x))) if vmax is None else vmax
+    im = ax.imshow(x[order_s][:, order_t], cmap="gray", aspect="auto", vmin=0, vmax=top)
     measure = _name(measure)
     ax.set(xlabel="topic (easiest first)", ylabel=f"system (best mean {measure} first)".replace("  ", " "))
     ax.figure.colorbar(im, ax=ax, label=measure)
@@ -68,20 +61,11 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
     ax = _axes(ax, (5, 4))
     forms = list(summaries)
     xs = np.arange(len(forms))
-    ax.bar(
-        xs - 0.2,
-        [summaries[f]["FP mean"] for f in forms],
-        width=0.4,
-        color=PALETTE[0],
-        label="mean over partitions",
-    )
-    ax.bar(
-        xs + 0.2,
-        [summaries[f]["FP high"] for f in forms],
-        width=0.4,
-        color=PALETTE[1],
-        label="upper end of 95% range",
-    )
+    for dx, key, color, label in (
+        (-0.2, "FP mean", PALETTE[0], "mean over partitions"),
+        (0.2, "FP high", PALETTE[1], "upper end of 95% range"),
+    ):
+        ax.bar(xs + dx, [summaries[f][key] for f in forms], width=0.4, color=color, label=label)
     ax.set_xticks(xs, _names(forms))
     ax.axhline(alpha, color="k", lw=0.8, ls="--")
     ax.set_ylabel("share of systems significantly\ndifferent from themselves")
@@ -91,16 +75,14 @@ def plot_false_positives(summaries: Mapping[str, Mapping[str, float]], *, alpha:
 
 @styled
 def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=None):
-    """Every system's mean with its interval (Webber, Moffat & Zobel 2008, Figure 2).
-
-    Systems sorted by the mean, best first.
+    """Every system's mean with its interval, best first (Webber, Moffat & Zobel 2008, Figure 2).
 
     Parameters
     ----------
     mean, lower, upper : array_like
         Per system: the mean and its interval (e.g. :func:`irrepro.standardize.mean_intervals`).
     highlight : int, optional
-        The rank (1 = best) drawn in vermillion, labelled e.g. "13th run" (the rank as an English ordinal).
+        The rank (1 = best) drawn in vermillion, labelled e.g. "13th run".
     ax : matplotlib Axes, optional
 
     Returns
@@ -110,40 +92,26 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
     ax = _axes(ax, (7, 3.5))
     m, lo, hi = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
     order = np.argsort(-m)
-    ax.errorbar(
-        np.arange(1, len(m) + 1),
-        m[order],
-        yerr=[m[order] - lo[order], hi[order] - m[order]],
-        fmt=".",
-        ms=3,
-        lw=0.6,
-        color=GREY,
-    )
+    yerr = [m[order] - lo[order], hi[order] - m[order]]
+    ax.errorbar(np.arange(1, len(m) + 1), m[order], yerr=yerr, fmt=".", ms=3, lw=0.6, color=GREY)
     if highlight is not None:
         k = order[highlight - 1]
+        label = f"{_ordinal(highlight)} run"
         ax.errorbar(
-            [highlight],
-            [m[k]],
-            yerr=[[m[k] - lo[k]], [hi[k] - m[k]]],
-            fmt="o",
-            color=PALETTE[3],
-            label=f"{_ordinal(highlight)} run",
+            [highlight], [m[k]], yerr=[[m[k] - lo[k]], [hi[k] - m[k]]], fmt="o", color=PALETTE[3], label=label
         )
         _legend(ax)
     return ax
 
 
 @styled
-def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color=GREY, ax=None):
-    """Histogram of all the scores of a matrix, raw or standardized (Webber, Moffat & Zobel 2008, Figure 3).
+def plot_score_histogram(scores, *, color=GREY, ax=None):
+    """Histogram of all the scores of a matrix, 20 bins over [0, 1] (Webber, Moffat & Zobel 2008, Figure 3).
 
     Parameters
     ----------
     scores : array_like
         Any shape (flattened).
-    bins : int
-        Number of bins over ``range``.
-    range : tuple of float
     color : matplotlib colour
     ax : matplotlib Axes, optional
 
@@ -152,7 +120,7 @@ def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] =
     matplotlib Axes
     """
     ax = _axes(ax, (4, 3))
-    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
+    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=20, range=(0, 1), color=color)
     return ax
 
 
@@ -160,9 +128,7 @@ def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] =
 def plot_percentile_curves(
     percentiles, *, labels: Sequence[str], references: Mapping[str, float] | None = None, ax=None
 ):
-    """Percentiles of a statistic against a size (Webber, Moffat & Zobel 2008, Figure 4).
-
-    One line per column of ``percentiles``, sizes on a log scale, reference lines in greys.
+    """Percentiles of a statistic against a size on a log scale (Webber, Moffat & Zobel 2008, Figure 4).
 
     Parameters
     ----------
@@ -198,10 +164,7 @@ def plot_percentile_curves(
 
 @styled
 def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str = "dRMSE", axes=None):
-    """Webber, Moffat & Zobel's (2008) Figures 5 and 6, one panel per setting.
-
-    For each (metric, form) the dRMSE between random topic halves (mean with its 95% interval) or
-    the upper end of the false-positive rate's 95% interval (bars, a dashed line at 0.05).
+    """dRMSE or false positives per metric and form, a panel per setting (Webber et al. 2008, Figures 5-6).
 
     Parameters
     ----------
@@ -210,8 +173,9 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
     short : mapping
         Form -> its short name in the tick labels.
     kind : {"dRMSE", "FP"}
+        The dRMSE's mean with its 95% interval, or the false-positive rate's upper end (bars).
     axes : sequence of matplotlib Axes, optional
-        One per setting (a new figure, one row per setting, when None).
+        One per setting.
 
     Returns
     -------
@@ -226,13 +190,9 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
             at = (g["form"] == form).to_numpy()
             f = g[at]
             if kind == "dRMSE":
+                yerr = [f["dRMSE mean"] - f["dRMSE low"], f["dRMSE high"] - f["dRMSE mean"]]
                 ax.errorbar(
-                    xs[at],
-                    f["dRMSE mean"],
-                    yerr=[f["dRMSE mean"] - f["dRMSE low"], f["dRMSE high"] - f["dRMSE mean"]],
-                    fmt="o",
-                    color=colors[form],
-                    label=escape.mpl(form),
+                    xs[at], f["dRMSE mean"], yerr=yerr, fmt="o", color=colors[form], label=escape.mpl(form)
                 )
             else:
                 ax.bar(xs[at], f["FP high"], color=colors[form], label=escape.mpl(form))
@@ -249,17 +209,13 @@ def plot_partition_summaries(summaries, *, short: Mapping[str, str], kind: str =
 
 
 @styled
-def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
-    """A bar per cell of frame, one group per column.
-
-    E.g. Webber, Moffat & Zobel's (2008) Figure 7 (rows: forms of the scores; columns: metrics).
+def plot_grouped_bars(frame, *, ax=None):
+    """A bar per cell of frame, one group per column (Webber, Moffat & Zobel 2008, Figure 7).
 
     Parameters
     ----------
     frame : pandas.DataFrame
         Rows x groups.
-    colors : sequence, optional
-        One colour per row (default: :func:`irrepro.plots.series_colors` of the rows).
     ax : matplotlib Axes, optional
 
     Returns
@@ -267,7 +223,6 @@ def plot_grouped_bars(frame, *, colors: Sequence | None = None, ax=None):
     matplotlib Axes
     """
     ax = _axes(ax, (6, 3.5))
-    colors = list(series_colors(frame.index).values()) if colors is None else colors
-    frame.T.plot.bar(ax=ax, rot=0, color=colors)
+    frame.T.plot.bar(ax=ax, rot=0, color=list(series_colors(frame.index).values()))
     _legend(ax)
     return ax

@@ -15,49 +15,55 @@ from ._base import PALETTE, _axes, _axes_row, _legend, _names, series_colors, st
 def plot_error_rates(
     result: SwapExperiment,
     *,
-    filter: str = "none",
+    filter: str | Mapping[str, str] = "none",
     kind: str = "relative",
-    bins: Sequence[int] | None = None,
+    bins: Sequence[int] | slice | None = None,
     fit: GrowthFit | None = None,
     at: int = 50,
     min_trials: int = 20,
+    ylabel: str = "error rate",
     title: str = "",
     legend: bool = True,
     ax=None,
 ):
-    """Error rate against topic-set size (Sanderson & Zobel 2005, Figures 1-6 and 9-12).
-
-    One line per bin (measured points solid, GROWTH projection to ``at`` topics dashed), with the 5%
-    line. Points with fewer than ``min_trials`` trials are not drawn (nor used by the default fit).
+    """Error rate against topic-set size, a line per bin or per filter (Sanderson & Zobel 2005).
 
     Parameters
     ----------
     result : irrepro.topic_split.SwapExperiment
-    filter : str
-        The significance filter of the pairs counted.
+    filter : str or mapping
+        The significance filter of the pairs counted: a line per bin, its projection dashed; or
+        label -> filter: a line per filter, errors and trials summed over ``bins``.
     kind : {"relative", "absolute"}
         The difference bins.
-    bins : sequence of int, optional
-        The bins drawn (None: all).
+    bins : sequence of int or slice, optional
+        The bins drawn, or the slice of bins pooled (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
-        The projection (None: :func:`irrepro.topic_split.growth_fit`).
+        The projection to ``at`` topics (None: :func:`irrepro.topic_split.growth_fit`).
     at : int
-        The topic-set size projected to.
     min_trials : int
-        The fewest trials a point needs.
-    title : str
+        The fewest trials a bin's point needs to be drawn (and fitted).
+    ylabel, title : str
     legend : bool
-        Draw the legend (False in all but one of several panels of the same ``bins``).
     ax : matplotlib Axes, optional
 
     Returns
     -------
     matplotlib Axes
     """
+    if isinstance(filter, Mapping):  # a line per filter, the bins pooled
+        ax = _axes(ax, (7, 4))
+        colors, pool = series_colors(filter), bins if isinstance(bins, slice) else slice(None)
+        for (label, flt), shown in zip(filter.items(), _names(filter)):
+            y = [result.pooled_error(flt, kind, pool, n) for n in result.sizes]
+            ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
+        ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
+        _legend(ax)
+        return ax
     ax = _axes(ax, (7, 4.2))
     rates = result.error_rates(filter, kind).where(result.counts(filter, kind) >= min_trials)
     fit = growth_fit(result, filter=filter, kind=kind, at=at, min_trials=min_trials) if fit is None else fit
-    bins = range(len(rates)) if bins is None else bins
+    bins = range(len(rates)) if bins is None or isinstance(bins, slice) else bins
     grid = np.linspace(result.sizes[0], at, 60)
     colors = series_colors(list(bins), ordered=True)  # the same bins: the same colours in every panel
     drawn = [b for b in bins if rates.iloc[b].notna().sum() > 0]
@@ -69,62 +75,18 @@ def plot_error_rates(
         if np.isfinite(fit.projected[b]):
             ax.plot(grid, fit.predict(grid)[b], ls="--", lw=0.8, color=colors[b])
     ax.axhline(0.05, color="k", lw=0.8, ls=":")
-    ax.set_xlabel("topic-set size")
-    ax.set_ylabel("error rate")
-    ax.set_xlim(0, at + 1)
-    ax.set_ylim(0, None)
-    ax.set_title(escape.mpl(title))
+    ax.set(
+        xlabel="topic-set size",
+        ylabel=escape.mpl(ylabel),
+        xlim=(0, at + 1),
+        ylim=(0, None),
+        title=escape.mpl(title),
+    )
     if drawn and legend:
         _legend(ax, title=f"{kind}\ndifference")
     elif not drawn:  # (small run sets: no bin reaches min_trials at any size)
-        ax.text(
-            0.5,
-            0.5,
-            f"no difference bin has {min_trials} trials at any size",
-            transform=ax.transAxes,
-            ha="center",
-            va="center",
-        )
-    return ax
-
-
-@styled
-def plot_pooled_error_rates(
-    result: SwapExperiment,
-    filters: Mapping[str, str],
-    *,
-    kind: str = "relative",
-    bins=slice(2, 6),
-    ylabel: str = "error rate",
-    title: str = "",
-    ax=None,
-):
-    """Error rate against topic-set size, bins pooled, one line per filter.
-
-    Errors and trials summed over the bins (section 3: t vs sign vs Wilcoxon).
-
-    Parameters
-    ----------
-    result : SwapExperiment
-    filters : mapping
-        Label -> filter of ``result.filters``.
-    kind : {"relative", "absolute"}
-        The difference bins.
-    bins : slice or sequence of int
-    ylabel, title : str
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
-    """
-    ax = _axes(ax, (7, 4))
-    colors = series_colors(filters)
-    for (label, flt), shown in zip(filters.items(), _names(filters)):
-        y = [result.pooled_error(flt, kind, bins, n) for n in result.sizes]
-        ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)
-    ax.set(xlabel="topic-set size", ylabel=escape.mpl(ylabel), title=escape.mpl(title))
-    _legend(ax)
+        text = f"no difference bin has {min_trials} trials at any size"
+        ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center")
     return ax
 
 
@@ -136,9 +98,7 @@ def plot_error_rates_by_effort(
     titles: Sequence[str] = ("per topic", "per unit of effort"),
     axes=None,
 ):
-    """Error rate against topic-set size and assessor effort (Sanderson & Zobel 2005, Figure 7).
-
-    Assessor effort is the sizes times the cost of a topic.
+    """Error rate against topic-set size and assessor effort (sizes times a topic's cost; SZ 2005, Figure 7).
 
     Parameters
     ----------
@@ -148,7 +108,6 @@ def plot_error_rates_by_effort(
         The relative-difference bins drawn (solid, dashed, ...).
     titles : sequence of two str
     axes : sequence of two matplotlib Axes, optional
-        Where to draw (a new figure, the y axis shared, when None).
 
     Returns
     -------
@@ -172,17 +131,15 @@ def plot_error_rates_by_effort(
 
 
 @styled
-def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
-    """The standard deviation of MAP against the number of topics (Sanderson & Zobel 2005).
-
-    A line with its 5-95% band and a dotted line at ``threshold`` (section 5).
+def plot_map_sd(sd, *, threshold: float = 0.01, ax=None):
+    """The standard deviation of MAP against the number of topics, with its 5-95% band (SZ 2005).
 
     Parameters
     ----------
     sd : pandas.DataFrame
         :func:`irrepro.topic_split.map_sd`'s frame (topics, sd, sd_p05, sd_p95).
     threshold : float, optional
-        The dotted line (None: none).
+        The dotted line.
     ax : matplotlib Axes, optional
 
     Returns
@@ -192,8 +149,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
     ax = _axes(ax, (7, 3.5))
     ax.plot(sd["topics"], sd["sd"], marker=".", color=PALETTE[0])
     ax.fill_between(sd["topics"], sd["sd_p05"], sd["sd_p95"], color=PALETTE[0], alpha=0.2)
-    if threshold is not None:
-        ax.axhline(threshold, color="k", ls=":", lw=0.8)
+    ax.axhline(threshold, color="k", ls=":", lw=0.8)
     ax.set_xlabel("topics in the sample")
     ax.set_ylabel("sd of MAP (mean over runs)")
     return ax
@@ -201,9 +157,7 @@ def plot_map_sd(sd, *, threshold: float | None = 0.01, ax=None):
 
 @styled
 def plot_dependence(dep, sizes: Sequence[int], *, title: str = "", ax=None):
-    """Mean error by the rank of a pair's trials (Sanderson & Zobel 2005, Figure 8).
-
-    The pair's trials sorted by the set-1 difference, one line per topic-set size.
+    """Mean error by the rank of a pair's trials by set-1 difference, a line per size (SZ 2005, Figure 8).
 
     Parameters
     ----------
