@@ -14,8 +14,8 @@ and workers, escaping), :mod:`irrepro.book` (the book's tables; no method module
 
 Conventions across the API: ``B`` is the number of resamples (bootstrap samples, random topic
 sets or partitions), ``level`` a confidence level, ``seed`` an int, a
-:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`
-(:data:`irrepro.parallel.SeedLike`), and arrays are ``(systems, topics[, B])``.
+:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`,
+and arrays are ``(systems, topics[, B])``. Every problem a user can fix raises :class:`InputError`.
 """
 
 __version__ = "0.1.0"

@@ -23,7 +23,7 @@ import pytest
 
 import irrepro
 from irrepro import data, report
-from irrepro._manifest import MARKER
+from irrepro._outputs import MARKER
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error

@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._rule._reading import _decimals, _missing
-from .._rule._statuses import STATUSES
+from .._rule import STATUSES, _decimals, _missing
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 
 __all__ = [
@@ -196,7 +195,7 @@ def _with_errors(text: str, errs: list[str]) -> str:
     return "".join(f"{sep}{part} (±{e})" for sep, part, e in zip(["", *_PARTS.findall(text)], parts, errs))
 
 
-#: the separators of a row's parts, as the rule reads them (irrepro._rule._reading)
+#: the separators of a row's parts, as the rule reads them (irrepro._rule)
 _PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 
@@ -231,7 +230,7 @@ def _paper_shown(text: str, places: int) -> str:
     return f"{v:.{min(places, cap)}f}" if v else text
 
 
-#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``irrepro._rule._judge._restated``): how its text begins and
+#: Every kind of reason the rule writes (:func:`~irrepro.book.judge`, ``irrepro._rule._restated``): how its text begins and
 #: the sentence a table's legend gives for it once (:func:`reason_kind`); the rest of a reason
 #: (margin, error, the rows named, a chapter's note) are the row's particulars, shown on hover.
 _REASON_KINDS = (

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import book_dir, read_book_file
-from .._rule._reading import PaperValue
+from .._rule import PaperValue, book_dir, read_book_file
 
 __all__ = ["PAPERS", "STUDIES", "PaperNumbers", "paper_numbers"]
 

@@ -8,8 +8,7 @@ import html
 import re
 from collections import Counter
 
-from .._rule._judge import _named
-from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED
+from .._rule import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, _named
 from ._display import _HTML, status_badge
 from ._tables import Comparison
 

@@ -235,7 +235,7 @@ def bootstrap_ap(
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+        The seed (an int, a SeedSequence or a Generator); None is refused.
     rel : int
         The lowest relevant grade.
     n_jobs : int or None

@@ -220,7 +220,7 @@ def split_validation(
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+        The seed (an int, a SeedSequence or a Generator); None is refused.
     rel : int
         The lowest relevant grade.
     eps : float
@@ -296,7 +296,7 @@ def full_corpus(
     B : int
         Bootstrap samples.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The seed (:data:`irrepro.parallel.SeedLike`); None is refused.
+        The seed (an int, a SeedSequence or a Generator); None is refused.
     rel : int
         The lowest relevant grade.
     eps : float

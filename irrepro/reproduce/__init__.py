@@ -393,8 +393,7 @@ class Reproduction:
     Attributes
     ----------
     experiments : tuple of str
-        The experiments (the run files' names; in directory mode the name shared by the four
-        directories' files).
+        The experiments (the run files' names, shared by the four directories' files).
     files : dict
         Role (``orig_baseline``, ``orig_advanced``, ``repro_baseline``, ``repro_advanced``) -> the
         files, one per experiment.
@@ -405,17 +404,14 @@ class Reproduction:
     topics : tuple of int
         The numbers of topics of the original and of the reproduction.
     estimates : dict
-        ``(run, measure, statistic) ->`` an estimate with ``value``, ``low`` and ``high`` (arrays over
-        the experiments) and its ``level``, ``B`` and ``paired``; run is ``baseline``,
-        ``advanced`` or ``effect``, measure empty for the ranking measures (KTU, RBO).
+        ``(run, measure, statistic) ->`` an estimate with ``value``, ``low``, ``high`` (over the
+        experiments), ``level``, ``B`` and ``paired``; run ``baseline``, ``advanced`` or ``effect``.
     seed : object
         The seed of the resamples.
     simulated : bool
-        The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
+        The qrels are a collection's simulated stand-in.
     coverage : tuple of dict
-        Each run file's coverage of its qrels' topics, as :meth:`RunSet.coverage
-        <irrepro.data.RunSet.coverage>`'s rows (``run`` the file's path): the topics it misses
-        score 0 in RMSE, ER, Delta RI and the p-value, and are left out of KTU and RBO.
+        Each run file's :meth:`~irrepro.data.RunSet.coverage` row (``run`` its path).
 
     Examples
     --------
@@ -441,13 +437,7 @@ class Reproduction:
     coverage: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
-        """The long table: one row per experiment, run, measure and statistic.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``experiment, run, measure, statistic, value, low, high``.
-        """
+        """The long table: one row per experiment, run, measure and statistic (``COLUMNS``)."""
         import pandas as pd
 
         rows = []
@@ -506,13 +496,10 @@ def reproduce_runs(
 ) -> Reproduction:  # fmt: skip
     """Read, score and compare original and reproduced runs: every measure of Breuer et al.
 
-    Per experiment, each with a topic-bootstrap BCa interval on the same resamples: KTU and RBO of
-    each reproduced run's rankings against the original's, means over the topics both runs ranked
-    (KTU: 2 documents or more); RMSE and the t-test's p-value per run and measure; ER and Delta RI
-    per measure. Scores follow trec_eval (every topic of the qrels; a topic a run misses scores 0;
-    repro_eval averages over the topics a run retrieved for). With ``repro_qrels`` (replicability)
-    only ER, Delta RI and the unpaired p-values are defined, the two topic sets resampled
-    independently.
+    Per experiment, each with a topic-bootstrap BCa interval on the same resamples: KTU and RBO
+    over the topics both runs ranked; RMSE and the t-test's p-value per run and measure; ER and
+    Delta RI per measure. Scores follow trec_eval -c. With ``repro_qrels`` (replicability) only ER,
+    Delta RI and the unpaired p-values are defined.
 
     Parameters
     ----------
@@ -526,8 +513,7 @@ def reproduce_runs(
     measures : sequence of str
         Evaluation measures (``irrepro.measures.parse_measure`` names).
     B : int, default 1000
-        Bootstrap resamples of the topics: at least 100, and one beyond each end of the intervals,
-        ``B (1 - level) / 2 >= 1`` (``irrepro.stats.check_resamples``).
+        Bootstrap resamples of the topics (``irrepro.stats.check_resamples``).
     level : float, default 0.95
         Confidence level.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -535,10 +521,8 @@ def reproduce_runs(
     rel : int, default 1
         Lowest relevant grade.
     precision : {"float32", "float64"}
-        How scores are compared when ranking for the evaluation measures
-        (:func:`irrepro.data.load_runs`; float32, the default, gives pytrec_eval's and so repro_eval's scores).
-        KTU and RBO always rank by the scores in double precision, ties by document id descending:
-        a run file's order for a file sorted by score (repro_eval takes the lines' order).
+        How scores rank for the evaluation measures (:func:`irrepro.data.load_runs`); KTU and RBO
+        always rank by the scores in double precision, ties by document id descending.
     allow_simulated : bool, default False
         Accept a collection's simulated stand-in for qrels that cannot be had.
 
@@ -550,8 +534,8 @@ def reproduce_runs(
     Raises
     ------
     irrepro.InputError
-        Too few resamples for ``level``, a missing file, directories whose files do not match by
-        name, or an original and its reproduction without a topic in common - naming the files.
+        Too few resamples, a missing file, directories whose files do not match by name, or no topic
+        in common, naming the files.
 
     Examples
     --------
