@@ -301,13 +301,6 @@ def _unlock(fd: int | None) -> None:
         os.close(fd)  # closing releases the lock
 
 
-def _in_use(d: Path) -> bool:
-    """Whether a running process holds the lock of ``d`` (writes a report there now)."""
-    fd = _lock(d)
-    _unlock(fd)
-    return fd is None and fcntl is not None
-
-
 def _name_max(d: Path) -> int:
     """The longest file name (in bytes) the directory ``d`` takes."""
     try:
@@ -361,7 +354,11 @@ def _clean_stale(d: Path) -> None:
     for p in sorted(siblings):
         try:
             st = os.lstat(p)
-            if not stat.S_ISDIR(st.st_mode) or st.st_mtime >= _STARTED or _in_use(p):
+            if not stat.S_ISDIR(st.st_mode) or st.st_mtime >= _STARTED:
+                continue
+            fd = _lock(p)
+            _unlock(fd)
+            if fd is None and fcntl is not None:  # a running process holds its lock: writes there now
                 continue
             if p.name.endswith(".old") and _is_dir(p / "report"):  # the fallback's earlier report
                 left = _remove_owned(p / "report") or sorted(os.listdir(p))
@@ -474,13 +471,6 @@ def _not_a_report(given: str, d: Path, s: _Survey, what: str) -> InputError:
                       f"(or, if it is an old {what} of yours, remove it yourself)")  # fmt: skip
 
 
-def _read_only(d: Path) -> bool:
-    try:
-        return bool(os.statvfs(d).f_flag & getattr(os, "ST_RDONLY", 1))
-    except OSError:
-        return False
-
-
 def _probe(given: str, base: Path, what: str) -> None:
     """The one reliable test of writability: make (and remove) a hidden directory in ``base``."""
     try:
@@ -503,7 +493,11 @@ def check_dir(out: str | Path, *, files: Iterable[str], inputs: Iterable = (), w
         raise InputError(f"{given}: cannot create the {what} there, {base} is a file")
     if _surveyed(given, d, files, what) is not None:
         if not os.access(d, os.W_OK | os.X_OK):
-            why = ("it is on a read-only file system" if _read_only(d) else
+            try:
+                read_only = bool(os.statvfs(d).f_flag & getattr(os, "ST_RDONLY", 1))
+            except OSError:
+                read_only = False
+            why = ("it is on a read-only file system" if read_only else
                    f"the directory is not writable (mode {d.stat().st_mode & 0o777:o})")  # fmt: skip
             raise InputError(
                 f"{given}: {why}; refusing to replace it: make it writable, or give another --out"
@@ -534,9 +528,9 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
             f"{given}: the directory {d.parent} does not exist; create it, or give another {option}"
         )
     if os.path.lexists(d) and not _recorded(d.parent, d.name):
-        kind = _listed_by(d)
-        if kind:
-            raise InputError(f"{given}: a file of an irrepro {kind} (its {MARKER} lists it), which irrepro replaces "
+        m = _read_manifest(d.parent)
+        if m.listed is not None and d.name in m.listed:
+            raise InputError(f"{given}: a file of an irrepro {m.kind} (its {MARKER} lists it), which irrepro replaces "
                              f"only as a whole; give another {option}")  # fmt: skip
         raise InputError(
             f"{given}: the file exists and irrepro did not write it (or it changed since): irrepro overwrites "
@@ -545,12 +539,6 @@ def check_file(out: str | Path, *, inputs: Iterable = (), option: str = "--out")
         )
     _probe(given, base, "file")
     return d
-
-
-def _listed_by(path: Path) -> str:
-    """The kind of irrepro output directory whose manifest lists ``path`` ("" for none)."""
-    m = _read_manifest(path.parent)
-    return m.kind if m.listed is not None and path.name in m.listed else ""
 
 
 def _stream(d: Path) -> bool:

@@ -57,8 +57,7 @@ def load(
     Raises
     ------
     irrepro.data.DataError
-        A run file that cannot be read (naming file, line and problem), or a run matching no
-        qrels topic (naming its file).
+        A run file that cannot be read, or a run matching no qrels topic, naming the file.
     FileNotFoundError
         ``qrels`` is neither a file nor an ir_datasets id.
 

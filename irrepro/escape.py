@@ -107,7 +107,7 @@ _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
     "_": _TT % 95, "~": _TT % 126, "^": _TT % 94, "`": _TT % 18, "'": _TT % 13, '"': _TT % 34,
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "-": "-{}", ",": ",{}",
+    "-": "-{}", ",": ",{}"
 }  # fmt: skip
 #: "-" and "," only before another: "--" and "---" would print dashes, ",," (T1) a low quote.
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,") + "|-(?=-)|,(?=,)")

@@ -191,9 +191,7 @@ def parallel_map(
     address = None if on_worker or here else scheduler()
     workers = 1 if on_worker else globals()["n_jobs"](n_jobs)
     bar = tqdm(
-        total=total or len(items),
-        desc=progress if isinstance(progress, str) else None,
-        disable=not progress,
+        total=total or len(items), desc=progress if isinstance(progress, str) else None, disable=not progress
     )
     try:
         if address is not None and len(items) > 1:

@@ -19,13 +19,7 @@ from . import _spread
 from .errors import InputError
 from .parallel import _chunks, check_int
 
-__all__ = [
-    "Z95",
-    "expit",
-    "clustered_se",
-    "MetaAnalysis",
-    "meta_analysis",
-]
+__all__ = ["Z95", "expit", "clustered_se", "MetaAnalysis", "meta_analysis"]
 
 #: The two-sided 95% normal quantile, computed (1.959963...).
 Z95 = float(norm.ppf(0.975))
@@ -203,11 +197,6 @@ def check_resamples(
 # --------------------------------------------------------------------------------------------
 
 
-def _sorted_valid(replicates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    reps = np.sort(np.asarray(replicates, dtype=np.float64), axis=-1)  # NaN last
-    return reps, np.sum(~np.isnan(reps), axis=-1)
-
-
 def _quantile_sorted(reps: np.ndarray, n: np.ndarray, q: np.ndarray) -> np.ndarray:
     """np.percentile's 'linear' quantile of the first ``n`` (valid) values of sorted rows."""
     q = np.broadcast_to(np.asarray(q, dtype=np.float64), n.shape)
@@ -235,18 +224,14 @@ def jackknife_acceleration(values: np.ndarray, weights: np.ndarray | None = None
 
 
 def bca_interval(
-    theta_hat,
-    replicates: np.ndarray,
-    *,
-    jackknife: np.ndarray | None = None,
-    accel=None,
-    level: float = 0.95,
+    theta_hat, replicates: np.ndarray, *, jackknife: np.ndarray | None = None, accel=None, level: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
     """BCa interval (Efron & Tibshirani 1993, ch. 14) from replicates on the last axis (NaN ignored), as
     scipy's but with p clipped to [1/2B, 1 - 1/2B]; ``accel`` or ``jackknife`` give the acceleration."""
     level = check_level(level)
     theta_hat = np.asarray(theta_hat, dtype=np.float64)
-    reps, n = _sorted_valid(replicates)
+    reps = np.sort(np.asarray(replicates, dtype=np.float64), axis=-1)  # NaN last
+    n = np.sum(~np.isnan(reps), axis=-1)
     th = theta_hat[..., None]
     p = (np.sum(reps < th, axis=-1) + np.sum(reps <= th, axis=-1)) / (2.0 * np.maximum(n, 1))
     p = np.clip(p, 0.5 / np.maximum(n, 1), 1 - 0.5 / np.maximum(n, 1))
@@ -391,14 +376,12 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
 
     Parameters
     ----------
-    d : array_like
-        The per-topic effects (differences in AP, say).
-    sd : array_like
-        Their standard errors.
+    d, sd : array_like
+        The per-topic effects (differences in AP, say) and their standard errors.
     model : {"fixed", "dl"}
         Fixed effect (the paper's) or DerSimonian-Laird random effects.
     level : float, default 0.95
-        The confidence level of the interval (see ``check_level``).
+        The confidence level of the interval.
 
     Returns
     -------
@@ -445,24 +428,17 @@ def meta_analysis(d, sd, model: str = "fixed", level: float = 0.95) -> MetaAnaly
     )
 
 
-def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's adjustment along the last axis: statsmodels' to the bit, without its ``gc.collect()`` per call."""
-    order = np.argsort(p, axis=-1)
-    adjusted = np.maximum.accumulate(
-        np.take_along_axis(p, order, -1) * np.arange(p.shape[-1], 0, -1), axis=-1
-    )
-    adjusted[adjusted > 1] = 1
-    out = np.empty_like(adjusted)
-    np.put_along_axis(out, order, adjusted, -1)
-    return out
-
-
-def _bh(p: np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg's adjustment along the last axis: statsmodels' ``fdr_bh`` to the bit."""
+def _stepwise(p: np.ndarray, holm: bool) -> np.ndarray:
+    """Holm's or Benjamini-Hochberg's adjustment along the last axis: statsmodels' to the bit (no gc per call)."""
     k = p.shape[-1]
     order = np.argsort(p, axis=-1)
-    raw = np.take_along_axis(p, order, -1) / (np.arange(1, k + 1) / float(k))
-    adjusted = np.minimum.accumulate(raw[..., ::-1], axis=-1)[..., ::-1]
+    ranked = np.take_along_axis(p, order, -1)
+    if holm:
+        adjusted = np.maximum.accumulate(ranked * np.arange(k, 0, -1), axis=-1)
+    else:
+        adjusted = np.minimum.accumulate((ranked / (np.arange(1, k + 1) / float(k)))[..., ::-1], axis=-1)[
+            ..., ::-1
+        ]
     adjusted[adjusted > 1] = 1
     out = np.empty_like(adjusted)
     np.put_along_axis(out, order, adjusted, -1)
@@ -482,10 +458,10 @@ def adjust_pvalues(p, method: str | None = "holm") -> np.ndarray:
     from statsmodels.stats.multitest import multipletests
 
     ok = ~np.isnan(p)
-    own = {"holm": _holm, "h": _holm, "fdr_bh": _bh}.get(method.lower())
+    own = {"holm": True, "h": True, "fdr_bh": False}.get(method.lower())
     try:
         adjusted = (
-            own(np.where(ok, p, 1.0))
+            _stepwise(np.where(ok, p, 1.0), own)
             if own is not None
             else np.apply_along_axis(lambda r: multipletests(r, method=method)[1], -1, np.where(ok, p, 1.0))
         )

@@ -23,6 +23,11 @@ from irrepro.errors import InputError
 pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error
 
 
+def _check_out(out, inputs=()):
+    """What ``irrepro report`` checks of ``--out`` before any work."""
+    return _outputs.check_dir(out, inputs=inputs, files=report.REPORT_FILES, what="report")
+
+
 def _tree(d: Path) -> dict[str, bytes | None]:
     """Every entry under ``d`` (hidden ones too) and its bytes (None: a directory or a link)."""
     return {str(p.relative_to(d)): p.read_bytes() if p.is_file() and not p.is_symlink() else None
@@ -268,14 +273,14 @@ def test_every_legal_out_name_is_accepted_and_its_leftovers_found(extra, tmp_pat
     name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
     name = "é" * ((name_max - extra) // 2) + "r" * ((name_max - extra) % 2)  # two bytes each, in UTF-8
     assert len(os.fsencode(name)) == name_max - extra
-    out = report.check_out(tmp_path / name)
+    out = _check_out(tmp_path / name)
     _outputs.write_dir(out, {"index.html": "first"})
     stem = _outputs.temp_stem(name, name_max)
     assert len(os.fsencode(stem)) + 12 <= name_max
     stale = tmp_path / (stem + "abcd1234.tmp")
     _outputs.write_dir(stale, {"index.html": "killed"})  # a killed run's sibling, with its manifest
     os.utime(stale, (0, 0))
-    _outputs.write_dir(report.check_out(tmp_path / name), {"index.html": "second"})
+    _outputs.write_dir(_check_out(tmp_path / name), {"index.html": "second"})
     assert (out / "index.html").read_text() == "second"
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # the stale sibling removed, nothing left
     # a sibling of another name is not taken for this one's

@@ -63,11 +63,6 @@ def __dir__():
 __all__ = ["Report", "analyse", "run", "load"]
 
 
-def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
-    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there."""
-    return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
-
-
 def analyse(
     runs: RunSet,
     measure: str = "AP",
@@ -195,7 +190,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
             res = ts.swap_experiment(
                 [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "paired-t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
-                progress="swap experiment" if progress else False, chunk=_SWAP_CHUNK,
+                progress="swap experiment" if progress else False, chunk=_SWAP_CHUNK
             )  # fmt: skip
             fit = ts.growth_fit(res, kind="relative", at=T)
             return res, fit, ""
@@ -285,26 +280,10 @@ def run(
         A qrels file, an ir_datasets id or a collection name of the book.
     out : str or Path
         The report's directory: new, empty, or an earlier irrepro report.
-    measure : str
-        The measure of the scores and the tests.
-    seed : int
-        The seed (>= 0).
-    rel : int
-        The lowest relevant grade.
-    scale : {"paper", "quick"} or None
-        The sizes of the computations (``settings``); None is ``"paper"``.
-    n_jobs : int, optional
-        Workers; the numbers do not depend on it.
-    progress : bool
-        Show progress bars.
-    allow_simulated : bool
-        Accept a collection's simulated stand-in when its real qrels are not there.
-    precision : {"float32", "float64"} or None
-        How the run files' scores rank (:func:`load`); None is ``"float32"``.
-    test : str
-        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
-    baseline : str, optional
-        A run's name: only it against every other run.
+    measure, seed, rel, scale, n_jobs, progress, test, baseline
+        As for :func:`analyse`.
+    allow_simulated, precision
+        As for :func:`load`.
 
     Returns
     -------
@@ -325,7 +304,7 @@ def run(
      ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'ir_metadata.yml', 'methods.md', 'methods.tex',
       'pairs.csv', 'runs.csv', 'summary.csv', 'topic-set-size.csv'])
     """
-    check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
+    check_dir(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)), what="report")
     _check_test(test, None, ())
     require_per_topic(measure, "the report")
     settings(scale)

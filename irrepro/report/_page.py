@@ -184,7 +184,7 @@ class Report:
             "MAP low (bootstrap)": boot.lower, "MAP high (bootstrap)": boot.upper, f"standardized {m}": std,
             f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
             "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
-            "significantly better than": wins, "significantly worse than": losses,
+            "significantly better than": wins, "significantly worse than": losses
         })  # fmt: skip
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -210,7 +210,7 @@ class Report:
             "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
             "test of the pairs": self.test_label + (f", against the baseline {self.baseline}" if self.baseline else ""),
             "pairs": len(self.pairs),
-            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
+            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05)
         })  # fmt: skip
         if self.test == "tukey":
             out["significant pairs, family-wise (randomised Tukey HSD)"] = int(
@@ -227,10 +227,6 @@ class Report:
             out[f"dRMSE between random halves, {form}"] = defined(s["dRMSE mean"])
             out[f"runs different from themselves, {form} (mean)"] = s["FP mean"]
         return out
-
-    def to_html(self) -> str:
-        """The report as one HTML document (``index.html``): figures embedded, no external resource."""
-        return _render(self, self.summary(), self.runs_table(), self.methods().html)
 
     def methods(self) -> significance.Methods:
         """The report's methods paragraph and its ir_metadata sidecar (:class:`irrepro.significance.Methods`)."""
@@ -512,7 +508,7 @@ def _design_context(rep: Report) -> dict:
 
     shown = pd.DataFrame({
         "method": d["method"], "topics needed": [size(n) for n in d["topics"]],
-        "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])],
+        "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])]
     })  # fmt: skip
     out.update(design_table=_table(shown), design_ve=f"{float(d['V_E'].iloc[0]):.3g}",
                design_t=int(d.loc[d["method"] == "paired t-test", "topics"].iloc[0]))  # fmt: skip
@@ -571,7 +567,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "qrels topics missing (scored 0)": cov["missing"].map(len).to_numpy(),
         "missing, ids": cov["missing"].map(few).to_numpy(),
         "run topics not in the qrels (ignored)": cov["ignored"].map(len).to_numpy(),
-        "ignored, ids": cov["ignored"].map(few).to_numpy(),
+        "ignored, ids": cov["ignored"].map(few).to_numpy()
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
     labels = _labels(rep)
@@ -641,18 +637,13 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
     return _template().render(**context)
 
 
-#: Pairs of runs tested per task: the bootstrap replicates of one block (pairs x B) are reduced to
-#: the report's columns at once, so memory does not grow with the number of pairs; fewer pairs a
-#: block when B is large (at most :data:`_PAIR_CELLS` replicates a block, at least one pair).
+#: Pairs of runs tested per task (at most ``_PAIR_CELLS`` replicates): memory does not grow with the pairs.
 _PAIR_BLOCK = 512
 _PAIR_CELLS = 512 * 10_000
-#: Corpus bootstrap, per block of runs: at most this many ranked lists (their replicates, lists x
-#: B floats, live at once) and this many (runs x topics x ranks) cells of the dense lists.
+#: Corpus bootstrap, per block of runs: at most this many ranked lists and dense cells.
 _CORPUS_LISTS = 800
 _CORPUS_CELLS = 1 << 22
-#: Pairs of runs per vectorised step of the swap experiment (its ``chunk``): its differences,
-#: pairs x repetitions x topics floats per worker, stay near 5 MB (the function's default, 2000,
-#: makes 20 MB per worker at 25 topics and 50 repetitions).
+#: Pairs of runs per vectorised step of the swap experiment (its ``chunk``): about 5 MB per worker.
 _SWAP_CHUNK = 500
 
 
@@ -758,7 +749,7 @@ def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progr
         np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
         {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
         {k: cat([p.maps[k] for p in parts]) for k in first.maps},
-        None,
+        None
     )  # fmt: skip
 
 
@@ -807,5 +798,5 @@ def _methods(rep):
         effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
         B_interval=rep.B_pairs, seed=rep.seed, rel=rep.rel, precision=rep.precision,
         missing_runs=int((rep.coverage["missing"].map(len) > 0).sum()), qrels=rep.qrels,
-        analyses=analyses, command=cmd,
+        analyses=analyses, command=cmd
     )  # fmt: skip

@@ -1,6 +1,5 @@
-"""The light part of the report, without pandas or scipy, so that ``irrepro report`` checks its
-arguments before it loads them: the sizes of its computations (``settings``), the names of its
-files, the design of its topic-set sizes and the resamples of its pairwise tests."""
+"""The report's settings, without pandas or scipy (``irrepro report`` checks its arguments first): its
+sizes, its files' names, the design of its topic-set sizes and the resamples of its pairwise tests."""
 
 from __future__ import annotations
 
@@ -46,14 +45,11 @@ def _per_topic_file(measure: str) -> str:
     return f"{slug(measure) or 'scores'}-per-topic.csv"
 
 
-#: The design of the report's topic-set-size section: a difference of 0.05 in the measure's mean,
-#: found with power 0.8 at alpha 0.05 (the design of the book's chapter "Planning an evaluation").
+#: The design of the topic-set sizes: a difference of 0.05 found with power 0.8 at alpha 0.05.
 DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
 
 
-#: The most resamples the report's pairwise tests are raised to for the corrections: beyond it
-#: (all pairs of more than about 50 runs) the report keeps the scale's B and says the corrected
-#: counts are not resolved (2 s a 1,000 resamples of 7,875 pairs: 3,150,000 would take hours).
+#: The most resamples the pairwise tests are raised to for the corrections (beyond: the scale's B, said).
 PAIRS_B_MAX = 100_000
 
 

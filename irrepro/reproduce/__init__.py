@@ -287,7 +287,7 @@ def _effect_inputs(ob, oa, rb, ra, paired: bool):
 
 def effect_ratio(
     orig_baseline, orig_advanced, repro_baseline, repro_advanced, *, paired: bool = True,
-    B: int = 1000, level: float = 0.95, seed: SeedLike = None,
+    B: int = 1000, level: float = 0.95, seed: SeedLike = None
 ) -> Estimate:  # fmt: skip
     """Effect ratio: the reproduced mean improvement over the original one (NaN where that is below ``NO_EFFECT``), with its interval."""
     ob, oa, rb, ra = _effect_inputs(orig_baseline, orig_advanced, repro_baseline, repro_advanced, paired)
@@ -305,7 +305,7 @@ def effect_ratio(
 
 def delta_ri(
     orig_baseline, orig_advanced, repro_baseline, repro_advanced, *, paired: bool = True,
-    B: int = 1000, level: float = 0.95, seed: SeedLike = None,
+    B: int = 1000, level: float = 0.95, seed: SeedLike = None
 ) -> Estimate:  # fmt: skip
     """Delta RI: the original's relative improvement minus the reproduction's, with its interval."""
     ob, oa, rb, ra = _effect_inputs(orig_baseline, orig_advanced, repro_baseline, repro_advanced, paired)
@@ -492,7 +492,7 @@ def _runset(files: list[Path], labels: list[str], qrels, precision: str, ranking
 def reproduce_runs(
     orig_baseline, orig_advanced, repro_baseline, repro_advanced, qrels, *, repro_qrels=None,
     measures: Sequence[str] = ("AP", "nDCG@10", "P@10"), B: int = 1000, level: float = 0.95,
-    seed: SeedLike = 0, rel: int = 1, precision: str = "float32", allow_simulated: bool = False,
+    seed: SeedLike = 0, rel: int = 1, precision: str = "float32", allow_simulated: bool = False
 ) -> Reproduction:  # fmt: skip
     """Read, score and compare original and reproduced runs: every measure of Breuer et al.
 
