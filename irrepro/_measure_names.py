@@ -141,13 +141,8 @@ def _value(node, text, signed: bool = False):
 
 def _split_string(text: str) -> tuple[str, dict, str]:
     """The one parser of measure names: a string -> (family or alias, explicit params, aggregate)."""
-    # Strings are read as ir_measures reads them (``parse_measure``: one Python expression
-    # ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and
-    # as ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the
-    # name, the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` (not two),
-    # trec_eval's names that ir_measures lacks, with their gains and weights (``G_1=3,2=9``,
-    # ``utility.2,-0.5,-1,0``: ``G_`` before ``<grade>=`` is trec_eval's G, before a measure
-    # Sakai's geometric mean) and the project's own names.
+    # as ir_measures' parse_measure and parse_trec_measure read them, and beyond: spaces, the prefix
+    # ir_measures., the aggregates gm_ / G_, trec_eval's names that ir_measures lacks, the project's own
     s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
     if s.startswith("ir_measures."):
         s = s[len("ir_measures.") :]

@@ -278,9 +278,7 @@ def _recorded(d: Path, name: str) -> bool:
     return any(_file_entry(d / name, size) in listed[name] for size, _ in listed[name])
 
 
-# --------------------------------------------------------------------------------------------
-# temporary siblings: locks and leftovers
-# --------------------------------------------------------------------------------------------
+# --- temporary siblings: locks and leftovers -------------------------------------------------------
 
 
 def _lock(d: Path, wait: bool = False) -> int | None:
@@ -374,9 +372,7 @@ def _clean_stale(d: Path) -> None:
                 f"it wrote {few(left)}: look inside and remove it yourself", stacklevel=3)  # fmt: skip
 
 
-# --------------------------------------------------------------------------------------------
-# the checks, before any work
-# --------------------------------------------------------------------------------------------
+# --- the checks, before any work -------------------------------------------------------------------
 
 
 def _out_path(out: str | Path) -> Path:
@@ -550,9 +546,7 @@ def _stream(d: Path) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-# --------------------------------------------------------------------------------------------
-# writing
-# --------------------------------------------------------------------------------------------
+# --- writing ---------------------------------------------------------------------------------------
 
 
 def _blob(data: str | bytes) -> bytes:

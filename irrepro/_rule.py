@@ -72,15 +72,14 @@ def combine(statuses: Sequence[str]) -> str:
     return _combine([_WORDS[x] for x in words])
 
 
-#: Environment variable naming the book's directory (the one holding ``papers/`` and
-#: ``references.bib``) when it is neither beside the package nor above the working directory.
+#: Environment variable naming the book's directory (the one holding ``papers/``).
 BOOK_ENV = "IRREPRO_BOOK"
 
 
 def book_dir() -> Path:
     """The book's directory: ``$IRREPRO_BOOK``, the checkout's ``book/``, or one in or above the working directory."""
     candidates = [Path(os.environ[BOOK_ENV]).expanduser()] if env(BOOK_ENV) else []
-    candidates.append(Path(__file__).resolve().parents[2] / "book")
+    candidates.append(Path(__file__).resolve().parents[1] / "book")
     cwd = Path.cwd().resolve()
     candidates += [d / "book" for d in (cwd, *cwd.parents)]
     for c in candidates:
@@ -171,8 +170,7 @@ class Margins:
         )  # fmt: skip
 
 
-#: The factor every margin is multiplied by (1; :func:`scaled` halves or doubles it for the rule
-#: page's sensitivity table).
+#: The factor every margin is multiplied by (:func:`scaled`, for the rule page's sensitivity table).
 _FACTOR = [1.0]
 
 
@@ -451,8 +449,7 @@ def _per_part(x, k: int, name: str) -> np.ndarray:
     return np.broadcast_to(arr, (k,))
 
 
-#: why a row is inconclusive: more replicates of our resampling would decide it, or they would not
-#: (the sampling error of our data, or the paper's, keeps it across the edge)
+#: why a row is inconclusive: more replicates would decide it, or they would not (sampling error)
 MONTE_CARLO, SAMPLING = "monte-carlo", "sampling"
 
 

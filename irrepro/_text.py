@@ -14,7 +14,24 @@ UNDEFINED = "undefined (not a number)"
 
 
 def slug(text: str) -> str:
-    """A file-name form of ``text``: letters and digits kept, everything else "-", lower case."""
+    """A file-name form of ``text``: letters and digits kept, everything else "-", lower case.
+
+    Parameters
+    ----------
+    text : str
+        Any text (a collection or run name).
+
+    Returns
+    -------
+    str
+        The file-name form.
+
+    Examples
+    --------
+    >>> from irrepro.book import slug
+    >>> slug("TREC-COVID round 5")
+    'trec-covid-round-5'
+    """
     return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower()
 
 

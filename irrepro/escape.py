@@ -166,8 +166,10 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 
 
 def markdown(text) -> str:
-    """``text`` for a Markdown table cell or inline text, shown literally: CommonMark's punctuation
-    backslash-escaped, spaces at either end as ``&#32;``, control characters made visible.
+    """``text`` for a Markdown table cell or inline text, shown literally.
+
+    CommonMark's punctuation backslash-escaped, spaces at either end as ``&#32;``, control
+    characters made visible.
 
     Parameters
     ----------
@@ -192,8 +194,9 @@ def markdown(text) -> str:
 
 
 def html(text):
-    """``text`` for HTML (text or an attribute value): markupsafe's escape, control characters made
-    visible; a :class:`markupsafe.Markup` (already HTML) as it is.
+    """``text`` for HTML (text or an attribute value).
+
+    markupsafe's escape, control characters made visible; a :class:`markupsafe.Markup` as it is.
 
     Parameters
     ----------

@@ -180,9 +180,7 @@ class _All(Weights):
         return np.broadcast_to(total, total.shape[:-1] + self.n.shape)
 
 
-#: A statistic of topic weights: ``stat(w_orig, w_repro)`` with M weightings of the original's
-#: and of the reproduction's topics (:class:`Weights`) returns its M values on the last axis
-#: (leading axes: the runs or pairs).
+#: A statistic of topic weights: ``stat(w_orig, w_repro)`` returns its M values on the last axis.
 Statistic = Callable[[Weights, Weights], np.ndarray]
 
 
