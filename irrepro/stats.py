@@ -295,8 +295,8 @@ class MetaAnalysis:
     k : int
         The number of topics combined.
     p_one_sided, q, tau2 : float
-        Stouffer's ``1 - Phi(sum(d_i / s_i) / sqrt k)`` (fixed; DerSimonian-Laird: ``1 - Phi(effect /
-        se)``), Cochran's Q and the between-topic variance (0 for the fixed effect).
+        Stouffer's ``1 - Phi(sum(d_i / s_i) / sqrt k)`` (DerSimonian-Laird: ``1 - Phi(effect / se)``),
+        Cochran's Q and the between-topic variance (0 for the fixed effect).
     """
 
     model: str

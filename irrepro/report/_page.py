@@ -229,7 +229,7 @@ class Report:
         return out
 
     def methods(self) -> significance.Methods:
-        """The report's methods paragraph and its ir_metadata sidecar (:class:`irrepro.significance.Methods`)."""
+        """The report's methods paragraph and its ir_metadata sidecar (a ``Methods``)."""
         return _methods(self)
 
     def files(self) -> dict[str, str]:
