@@ -87,14 +87,12 @@ def analyse(
         The runs with their qrels (:func:`load`, :func:`irrepro.data.load_runs`).
     measure : str
         The measure of the scores and the tests (``irrepro.measures.parse_measure``).
-    seed : int
-        The seed (>= 0); each analysis draws from a child of it.
-    rel : int
-        The lowest relevant grade.
+    seed, rel : int
+        The seed (>= 0; each analysis draws from a child of it) and the lowest relevant grade.
     scale : {"paper", "quick"} or None
         The sizes of the computations (``settings``); None is ``"paper"``.
     n_jobs : int, optional
-        Workers (:func:`irrepro.parallel.n_jobs`; None is 1); the numbers do not depend on it.
+        Workers (None is 1); the numbers do not depend on it.
     progress : bool
         Show progress bars.
     qrels_label : str

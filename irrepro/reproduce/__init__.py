@@ -510,12 +510,8 @@ def reproduce_runs(
         The judgments of the reproduction's topics (replicability).
     measures : sequence of str
         Evaluation measures (``irrepro.measures.parse_measure`` names).
-    B : int, default 1000
-        Bootstrap resamples of the topics (``irrepro.stats.check_resamples``).
-    level : float, default 0.95
-        Confidence level.
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The resamples' seed.
+    B, level, seed : int, float, int or numpy.random.SeedSequence or numpy.random.Generator
+        The topic resamples (``irrepro.stats.check_resamples``), the confidence level and their seed.
     rel : int, default 1
         Lowest relevant grade.
     precision : {"float32", "float64"}
