@@ -1,13 +1,7 @@
 """Measure names: one grammar for ir_measures' spellings and objects, trec_eval's names and the
-project's own, parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`).
-
-The grammar is ir_measures' (``ir_measures.parse_measure`` and ``parse_trec_measure``): a name
-irrepro reads that ir_measures reads too means the same measure with the same parameters there,
-and a name of a measure irrepro does not compute is an :class:`~irrepro.InputError` saying so
-(tests/test_measures_grammar.py checks both against ir_measures, which stays a test dependency:
-the parser is irrepro's own). A bottom-layer module: the data layer's simulated stand-in reads
-measure names too, and ``irrepro.measures`` (which imports the data layer) re-exports
-:func:`parse_measure`."""
+project's own, parsed to a :class:`Measure` with its parameters checked (:func:`parse_measure`): a
+name ir_measures reads too means the same measure there (tests/test_measures_grammar.py), a measure
+irrepro does not compute an :class:`~irrepro.InputError` saying so. Served by ``irrepro.measures``."""
 
 from __future__ import annotations
 
@@ -22,8 +16,7 @@ import numpy as np
 
 from .errors import InputError
 
-#: The largest gain or utility weight (in magnitude): sums of larger ones over the documents of a
-#: list and over topics can overflow to inf
+#: The largest gain or utility weight (in magnitude): sums of larger ones can overflow to inf
 _LARGEST = 1e100
 
 
@@ -57,7 +50,7 @@ _TREC_EXACT: dict[str, tuple[str, dict]] = {
     "bpref": ("Bpref", {}), "num_ret": ("NumRet", {}), "num_rel": ("NumRel", {}),
     "num_rel_ret": ("NumRet", {"rel": _GLOBAL_REL}), "num_q": ("NumQ", {}), "set_P": ("SetP", {}),
     "set_recall": ("SetR", {}), "set_F": ("SetF", {}), "set_map": ("SetAP", {}),
-    "set_relative_P": ("SetP", {"relative": True}), "11pt_avg": ("11pt_avg", {}),
+    "set_relative_P": ("SetP", {"relative": True}), "11pt_avg": ("11pt_avg", {})
 }  # fmt: skip
 _TREC_NUMBERED = {"map_cut": ("AP", "cutoff"), "P": ("P", "cutoff"), "recall": ("R", "cutoff"),
                   "ndcg_cut": ("nDCG", "cutoff"), "success": ("Success", "cutoff"),
@@ -80,16 +73,15 @@ _TREC_G_GAINS = re.compile(r"G_[0-9]+=")
 _SIGNED = ("utility",)
 
 
-def _known_names() -> str:
-    return (
-        "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
-        "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
-        "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
-        "nCG@k, Q, relative_P@k, Rprec_mult@0.5, utility, binG, G, ndcg_rel, Rndcg, "
-        "num_nonrel_judged_ret, unj@k, rbp_resid; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
-        "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ndcg_1=3,2=9, "
-        "utility_2,-0.5,-1,0, ...)"
-    )
+_KNOWN = (
+    "AP, AP@k, P@k, R@k, Rprec, RR, RR@k, Success@k, Bpref, infAP, nDCG, nDCG@k, RBP, "
+    "RBP(p=0.5), RBP(rel=1,p=0.5), ERR@k, Judged@k, NumRet, NumRelRet, NumRel, NumQ, IPrec@0.5, "
+    "11pt_avg, SetP, SetR, SetF, SetAP, gm_map, gm_bpref, SP, PDoc@k, DCG@k, nDCG_sakai@k, "
+    "nCG@k, Q, relative_P@k, Rprec_mult@0.5, utility, binG, G, ndcg_rel, Rndcg, "
+    "num_nonrel_judged_ret, unj@k, rbp_resid; parameters as ir_measures writes them, e.g. AP(rel=2), P(rel=2)@10, "
+    "nDCG(gains={0:0,1:1,2:3})@10; trec_eval's names (map, P_10, ndcg_cut_10, ndcg_1=3,2=9, "
+    "utility_2,-0.5,-1,0, ...)"
+)
 
 
 def _aggregate(s: str) -> tuple[str, str]:
@@ -149,13 +141,8 @@ def _value(node, text, signed: bool = False):
 
 def _split_string(text: str) -> tuple[str, dict, str]:
     """The one parser of measure names: a string -> (family or alias, explicit params, aggregate)."""
-    # Strings are read as ir_measures reads them (``parse_measure``: one Python expression
-    # ``Name``, ``Name(k=v, ...)``, either followed by ``@x``; values as :func:`_value`) and
-    # as ``parse_trec_measure`` reads trec_eval's names; beyond ir_measures: space around the
-    # name, the prefix ``ir_measures.``, the aggregates ``gm_`` / ``G_`` (not two),
-    # trec_eval's names that ir_measures lacks, with their gains and weights (``G_1=3,2=9``,
-    # ``utility.2,-0.5,-1,0``: ``G_`` before ``<grade>=`` is trec_eval's G, before a measure
-    # Sakai's geometric mean) and the project's own names.
+    # as ir_measures' parse_measure and parse_trec_measure read them, and beyond: spaces, the prefix
+    # ir_measures., the aggregates gm_ / G_, trec_eval's names that ir_measures lacks, the project's own
     s = text.strip()  # (ir_measures reads "AP " but stops at " AP")
     if s.startswith("ir_measures."):
         s = s[len("ir_measures.") :]
@@ -198,9 +185,9 @@ def _split_string(text: str) -> tuple[str, dict, str]:
     try:
         body = ast.parse(s).body
     except (SyntaxError, ValueError):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}") from None
+        raise InputError(f"unknown measure {text!r}; known: {_KNOWN}") from None
     if len(body) != 1 or not isinstance(body[0], ast.Expr):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+        raise InputError(f"unknown measure {text!r}; known: {_KNOWN}")
     node = body[0].value
     params: dict = {}
     at = None
@@ -216,7 +203,7 @@ def _split_string(text: str) -> tuple[str, dict, str]:
             params[kw.arg] = _value(kw.value, text, signed)
         node = node.func
     if not isinstance(node, ast.Name):
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+        raise InputError(f"unknown measure {text!r}; known: {_KNOWN}")
     fam = "11pt_avg" if node.id == "_11pt_avg" else node.id
     if at is not None:  # (as ir_measures: @None sets nothing)
         params["@"] = at
@@ -279,24 +266,21 @@ _DEFAULTS = {"p": 0.8, "beta": 1.0, "relative": False, "gains": None, "rel_ret":
              "rel_missed": 0.0}  # fmt: skip
 _RBP_RESID_P = 0.9
 
-#: Families of measures :func:`evaluate` knows, with what ``@x`` sets and whether it is needed:
-#: ``"none"``, ``"optional"``, ``"required"`` (a rank cutoff), ``"recall"`` (IPrec's level) or
-#: ``"multiple"`` (Rprec_mult's multiple of R).
+#: Families of measures, with what ``@x`` sets: "none", "optional", "required" (a cutoff), "recall" or "multiple".
 MEASURE_FAMILIES = {
     name: ("recall" if f.at == "recall" else "multiple" if f.at == "mult" else "none" if f.at is None
            else "required" if f.at_required else "optional")
     for name, f in _FAMILIES.items()
 }  # fmt: skip
 
-#: Families whose per-topic scores lie in [0, 1] (shares, normalised gains, reciprocal ranks): all
-#: but the counts (summed over topics) and the unbounded ones (DCG, utility, SP = AP x R).
+#: Families whose per-topic scores lie in [0, 1]: all but the counts and DCG, utility, SP.
 _UNIT_FAMILIES = frozenset(n for n, f in _FAMILIES.items() if f.agg == "mean") - {"DCG", "utility", "SP"}
 
 # ir_measures' aliases -> family, fixed parameters
 _ALIASES: dict[str, tuple[str, dict]] = {
     "MAP": ("AP", {}), "BPref": ("Bpref", {}), "NDCG": ("nDCG", {}), "Precision": ("P", {}),
     "Recall": ("R", {}), "RPrec": ("Rprec", {}), "MRR": ("RR", {}), "SetRelP": ("SetP", {"relative": True}),
-    "NumRelRet": ("NumRet", {"rel": _GLOBAL_REL}),
+    "NumRelRet": ("NumRet", {"rel": _GLOBAL_REL})
 }  # fmt: skip
 
 # ir_measures measures irrepro does not compute, and why
@@ -304,14 +288,14 @@ _MISSING = {
     **dict.fromkeys(
         ["alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP",
          "AP_IA", "MAP_IA", "P_IA", "StRecall"],
-        "a diversity measure: it needs subtopic (intent) judgments, which irrepro does not read",
+        "a diversity measure: it needs subtopic (intent) judgments, which irrepro does not read"
     ),
     **dict.fromkeys(
         ["BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ"],
-        "a C/W/L measure (cwl_eval) that irrepro does not implement",
+        "a C/W/L measure (cwl_eval) that irrepro does not implement"
     ),
     "Compat": "it needs ideal rankings (preference judgments), which irrepro does not read",
-    "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists",
+    "Accuracy": "it needs a run of paired relevant / non-relevant scores, not ranked lists"
 }  # fmt: skip
 
 
@@ -375,9 +359,9 @@ def _build(text: str, fam: str, params: dict, agg: str, rel: int | None) -> Meas
     if fam not in _FAMILIES:
         if fam in _MISSING:
             raise InputError(
-                f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. Supported: {_known_names()}"
+                f"measure {text!r} is not computed by irrepro: {_MISSING[fam]}. Supported: {_KNOWN}"
             )
-        raise InputError(f"unknown measure {text!r}; known: {_known_names()}")
+        raise InputError(f"unknown measure {text!r}; known: {_KNOWN}")
     spec = _FAMILIES[fam]
     if "@" in params:
         if spec.at is None:

@@ -91,26 +91,15 @@ def no_pair_variance(scores, i: int, j: int, names=None) -> str:
 
 
 def json_text(doc, **kwargs) -> str:
-    """``doc`` as strict JSON (RFC 8259; indented by 1), what every JSON irrepro writes is: a NaN
-    or an infinity in it is a ValueError, never the bare ``NaN`` strict parsers refuse (a writer
-    first puts None and the reason there, :func:`json_record`). ``kwargs`` go to
-    :func:`json.dumps` (``default``)."""
+    """``doc`` as strict JSON (indented by 1): a NaN or an infinity is a ValueError (:func:`json_record`)."""
     import json
 
     return json.dumps(doc, indent=1, allow_nan=False, **kwargs)
 
 
 def json_record(record: dict, reason: str | Callable[[dict], str]) -> dict:
-    """``record`` for :func:`json_text`: its values that are undefined numbers (NaN, infinite)
-    None, and ``"reason"`` beside them (``reason``, or ``reason(record)``); a record without
-    such a value as it is.
-
-    Examples
-    --------
-    >>> from irrepro._text import json_record
-    >>> json_record({"run": "a", "value": float("nan")}, "no variance")
-    {'run': 'a', 'value': None, 'reason': 'no variance'}
-    """
+    """``record`` for :func:`json_text`: its undefined numbers (NaN, infinite) None, and ``"reason"``
+    beside them (``reason``, or ``reason(record)``)."""
     bad = [k for k, v in record.items()
            if isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) and not math.isfinite(v)]  # fmt: skip
     if not bad:
@@ -137,15 +126,7 @@ MAX_DIGITS = 17
 
 
 def check_digits(value, name: str = "digits") -> int:
-    """``value`` as a count of decimals to print, 0 to :data:`MAX_DIGITS`, else an InputError
-    naming ``name`` and why (further decimals are digits of a double's binary representation).
-
-    Examples
-    --------
-    >>> from irrepro._text import check_digits
-    >>> check_digits(17)
-    17
-    """
+    """``value`` as a count of decimals to print, 0 to :data:`MAX_DIGITS`, else an InputError."""
     from .errors import InputError
     from .parallel import check_int
 

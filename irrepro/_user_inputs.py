@@ -1,6 +1,5 @@
-"""The user's runs for ``irrepro report``, ``eval`` and ``compare``, read with their qrels (:func:`load`,
-public as ``report.load``). At the package's top level: ``eval`` and ``compare`` read runs with it
-without importing the report (pandas, jinja2)."""
+"""The user's runs read with their qrels (:func:`load`, public as ``report.load``; here so that ``eval``
+and ``compare`` read runs without importing the report)."""
 
 from __future__ import annotations
 
@@ -16,17 +15,7 @@ __all__ = ["Inputs", "load"]
 
 @dataclass(frozen=True, eq=False)
 class Inputs:
-    """What :func:`load` read: the run set, whether its qrels are simulated, how they were named.
-
-    Attributes
-    ----------
-    runset : irrepro.data.RunSet
-        The runs with their qrels.
-    simulated : bool
-        The qrels are a collection's simulated stand-in (only with ``allow_simulated=True``).
-    qrels_label : str
-        How the qrels were named: the path, the ir_datasets id or the collection, as given.
-    """
+    """What :func:`load` read: the run set, whether its qrels are simulated, how they were named."""
 
     runset: RunSet
     simulated: bool
@@ -43,11 +32,8 @@ def load(
 ) -> Inputs:
     """Read the user's runs with their qrels: what ``irrepro report`` does first.
 
-    Read by :func:`irrepro.data.load_runs`. Real data or an error: a collection's simulated stand-in is used only with
-    ``allow_simulated=True``, and then ``Inputs.simulated`` says so. A run none of whose topics is
-    a topic of the qrels raises ``irrepro.data.DataError`` naming its file. ``precision``:
-    rank scores as ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval, NIST's leaderboards; the
-    default) or ``"float64"`` (trec_eval 10).
+    Real data or an error: a collection's simulated stand-in only with ``allow_simulated=True``,
+    and then ``Inputs.simulated`` says so.
 
     Parameters
     ----------
@@ -58,20 +44,20 @@ def load(
     allow_simulated : bool
         Accept a collection's simulated stand-in when its real qrels are not there.
     precision : {"float32", "float64"} or None
-        How the run files' scores rank; None is ``"float32"``.
+        How the run files' scores rank: ``"float32"`` (trec_eval <= 9.0.8, pytrec_eval; None) or
+        ``"float64"`` (trec_eval 10).
     progress : bool
         Show a progress bar while reading.
 
     Returns
     -------
     Inputs
-        The run set, whether its qrels are simulated and how they were named.
+        ``runset``, ``simulated`` and ``qrels_label`` (the qrels as given).
 
     Raises
     ------
     irrepro.InputError
-        A run file that cannot be read (naming file, line and problem), or a run matching no
-        qrels topic (naming its file).
+        A run file that cannot be read, or a run matching no qrels topic, naming the file.
     FileNotFoundError
         ``qrels`` is neither a file nor an ir_datasets id.
 

@@ -1,19 +1,7 @@
-"""The one exception type for what a user can fix.
-
-:class:`InputError` is raised for every problem a user can mend - a malformed file (its subclass
-``irrepro.data.DataError`` names file, line and problem), a parameter out of range, an
-unknown name, an output directory irrepro must not touch, data that cannot be found. It is a
-:class:`ValueError`; its subclasses are also the built-in type of their kind:
-``UnknownNameError`` (a :class:`KeyError`), ``InputTypeError`` (a :class:`TypeError`),
-``OutputError`` (an :class:`OSError`) and :class:`irrepro.data.DataUnavailable` (a
-:class:`RuntimeError`). The command line turns an :class:`InputError` into one line on stderr
-and exit status 2; anything else is a bug in irrepro: it shows its traceback and asks for a report
-at ``ISSUES_URL``.
-"""
+"""The one exception type for what a user can fix (public as :class:`irrepro.InputError`) and its
+subclasses, each also the built-in type of its kind."""
 
 from __future__ import annotations
-
-__all__ = ["InputError"]
 
 #: The project's repository (the same as ``repository.url`` of the book's ``_config.yml``; a test
 #: checks the two agree).
@@ -24,6 +12,14 @@ ISSUES_URL = f"{REPOSITORY_URL}/issues"
 
 class InputError(ValueError):
     """Something the user can fix: the message says what, and where (file, line, option).
+
+    Raised for every problem a user can mend - a malformed file (``irrepro.data.DataError``
+    names file, line and problem), a parameter out of range, an unknown name, an output directory
+    irrepro must not touch, data that cannot be found. A :class:`ValueError`; its subclasses are
+    also the built-in type of their kind (a :class:`KeyError` for an unknown name, a
+    :class:`TypeError`, an :class:`OSError` for an output, :class:`irrepro.data.DataUnavailable` a
+    :class:`RuntimeError`). The command line prints it as one line on stderr, exit status 2; any
+    other exception is a bug in irrepro, shown with its traceback and where to report it.
 
     Examples
     --------

@@ -5,17 +5,20 @@ Every escaper but the CSV one writes what a reader cannot see, or what changes t
 (control characters, bidirectional overrides, zero-width characters), as a Python string literal
 does (``\\n``, ``\\x1b``, ``\\u202e``). Names longer than ``MAX_NAME`` are shortened for display;
 every writer that shortens keeps the full name beside it (a table's note, an HTML tooltip, the CSV).
+CSV cells follow OWASP's rule against formula injection: a text cell starting with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return (and not a plain decimal number) is prefixed with ``'``;
+a text cell holding a carriage return makes the whole file ``csv.QUOTE_NONNUMERIC``.
 """
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 import shlex
 import unicodedata
 from collections.abc import Iterable
 
-from ._csv import csv_cell, csv_quoting, to_csv  # noqa: F401  (the CSV writers' escaping)
 from .errors import InputError
 
 __all__ = ["html", "latex", "markdown"]
@@ -104,7 +107,7 @@ _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
     "_": _TT % 95, "~": _TT % 126, "^": _TT % 94, "`": _TT % 18, "'": _TT % 13, '"': _TT % 34,
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "-": "-{}", ",": ",{}",
+    "-": "-{}", ",": ",{}"
 }  # fmt: skip
 #: "-" and "," only before another: "--" and "---" would print dashes, ",," (T1) a low quote.
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "-,") + "|-(?=-)|,(?=,)")
@@ -115,13 +118,8 @@ _LATEX_PROSE_RE = re.compile("|".join(re.escape(k) for k in _LATEX if k not in "
 def latex(text, *, prose: bool = False) -> str:
     """``text`` for LaTeX's text mode (a table cell, a caption), every character printed as it is.
 
-    ``\\ { } $ & # %`` escaped; ``<``, ``>``, ``|`` as ``\\textless{}`` ... (OT1 prints "¡", "¿",
-    "—" for them); ``_ ~ ^ ` ' "`` in Computer Modern Typewriter's glyphs (OT1's text fonts print a
-    rule, accents, curly quotes); ``--`` and ``,,`` kept apart (``-{}-``). A name reads the same in
-    the PDF (pdftotext's copy included). Control characters are made visible first (``plain``).
-
-    Letters beyond ASCII are kept: pdflatex reads UTF-8 and sets the Latin ones (é, ß, ²); other
-    scripts need a package or engine of the document's own (``xelatex``, ``CJKutf8``).
+    Special characters escaped or set in Computer Modern Typewriter's glyphs, ``--`` and ``,,`` kept
+    apart, control characters made visible; letters beyond ASCII kept (pdflatex sets the Latin ones).
 
     Parameters
     ----------
@@ -147,9 +145,7 @@ def latex(text, *, prose: bool = False) -> str:
     return pattern.sub(lambda mo: _LATEX[mo.group(0)], _visible(str(text)))
 
 
-#: Letters and punctuation of those ranges that pdflatex's default font encoding (OT1) lacks
-#: ("Command \\guillemetleft unavailable in encoding OT1"): found by compiling each printable
-#: character of the ranges alone (TeX Live 2022); tests/test_escape.py compiles the rest at once.
+#: Letters and punctuation of those ranges that pdflatex's default font encoding (OT1) lacks.
 _OT1_MISSING = frozenset("«»ÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲųſ‗‚‛„‟‣․‥")
 
 
@@ -172,10 +168,8 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally.
 
-    ``\\ ` * _ [ ] < > | ~ $ &`` are backslash-escaped anywhere (``|`` would split the cell, ``<`` start raw
-    HTML, ``$`` math in Jupyter and MyST), a leading ``# + - =`` too, and spaces at either end written
-    ``&#32;`` (a table cell's own are trimmed); control characters (a newline would end the table's row) are
-    made visible first (``plain``).
+    CommonMark's punctuation backslash-escaped, spaces at either end as ``&#32;``, control
+    characters made visible.
 
     Parameters
     ----------
@@ -202,8 +196,7 @@ def markdown(text) -> str:
 def html(text):
     """``text`` for HTML (text or an attribute value).
 
-    markupsafe's escape, the one jinja2's autoescape applies, of ``& < > " '``; control characters made
-    visible first (``plain``). A :class:`markupsafe.Markup` (already HTML) is returned as it is.
+    markupsafe's escape, control characters made visible; a :class:`markupsafe.Markup` as it is.
 
     Parameters
     ----------
@@ -265,3 +258,49 @@ def shell(text) -> str:
         return "".join(f"\\x{b:02x}" for b in raw)
 
     return "$'" + "".join(map(word, text)) + "'"
+
+
+# the CSV writers' escaping
+
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)", re.IGNORECASE)
+
+
+def csv_cell(value):
+    """``value``, or ``"'" + value`` for a text cell a spreadsheet would take for a formula."""
+    if isinstance(value, str) and value.startswith(_CSV_FORMULA) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def csv_quoting(cells: Iterable) -> int:
+    """The ``quoting`` of Python's csv writer (and pandas') for ``cells``."""
+    cr = any(isinstance(c, str) and "\r" in c for c in cells)
+    return csv.QUOTE_NONNUMERIC if cr else csv.QUOTE_MINIMAL
+
+
+def to_csv(frame, path=None, **kwargs):
+    """``frame.to_csv(path, **kwargs)``, every text cell, column name and index label through :func:`csv_cell`."""
+    import pandas as pd
+
+    out = frame.copy(deep=False)
+
+    def text(x) -> bool:  # object or str dtype: the cells may be text
+        return not pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_datetime64_any_dtype(x)
+
+    def labels(index):
+        if isinstance(index, pd.MultiIndex):
+            return index.set_levels([lev.map(csv_cell) if text(lev) else lev for lev in index.levels])
+        return index.map(csv_cell) if text(index) else index
+
+    out.columns = labels(out.columns)
+    out.index = labels(out.index)
+    for k in range(out.shape[1]):
+        col = out.iloc[:, k]
+        if text(col):
+            out.isetitem(k, col.map(csv_cell))
+    texts = [*out.columns.to_flat_index(), *out.index.to_flat_index()]
+    texts += [v for k in range(out.shape[1]) if text(out.iloc[:, k]) for v in out.iloc[:, k]]
+    kwargs.setdefault("quoting", csv_quoting(texts))
+    kwargs.setdefault("lineterminator", "\n")  # the quoting above assumes it, on every platform
+    return out.to_csv(path, **kwargs)

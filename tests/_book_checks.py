@@ -16,10 +16,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 from irrepro import book
-from irrepro._rule import judge_row
-from irrepro._rule._book_dir import book_dir
-from irrepro._rule._margins import KINDS
-from irrepro._rule._statuses import _WORD_KINDS, _combine
+from irrepro._rule import _WORD_KINDS, KINDS, _combine, book_dir, judge_row
 
 #: classes of the parts of a page generated from rows (they may state statuses)
 GENERATED = (

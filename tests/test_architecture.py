@@ -139,9 +139,9 @@ def test_circles_are_found_at_any_level(tmp_path, source, expected):
 #: The package's layers, lowest first, by top-level module: a module imports its own layer and those
 #: below, never one above (the package's root holds ``__version__`` and imports only ``errors``).
 LAYERS = (
-    {"irrepro", "errors", "_env", "_text", "_csv", "escape", "_lazy", "_spread", "_intervals", "_cluster",
+    {"irrepro", "errors", "_env", "_text", "escape", "_lazy", "_spread",
      "parallel", "stats", "_rule", "_measure_names"},
-    {"data", "_manifest", "_outputs", "_user_inputs"},
+    {"data", "_outputs", "_user_inputs"},
     {"measures"},
     {"significance", "simulation", "corpus_bootstrap", "sensitivity", "topic_split", "standardize",
      "known_truth", "design", "reproduce"},
@@ -287,8 +287,7 @@ def test_an_upward_import_fails_the_check_at_any_level(tmp_path, source, expecte
 #: Imports that reach into another top-level module's internals (a private name, or a name from a
 #: private module of it) found today: each mixes two ideas, and the list must shrink, never grow.
 KNOWN_PRIVATE = {
-    "irrepro._intervals -> irrepro.parallel._chunks",
-    "irrepro._manifest -> irrepro.data._fetch._umask",
+    "irrepro.stats -> irrepro.parallel._chunks",
     "irrepro._outputs -> irrepro.data._fetch._umask",
     "irrepro.sensitivity -> irrepro.significance._samples.all_pairs",
     "irrepro.sensitivity -> irrepro.significance._samples.baseline_pairs",
@@ -310,8 +309,7 @@ KNOWN_PRIVATE = {
     "irrepro.cli._compare -> irrepro.significance.comparison._test_resamples",
     "irrepro.cli._eval -> irrepro.measures.evaluation._rows",
     "irrepro.cli._eval -> irrepro.measures.evaluation._trec_eval_text",
-    "irrepro.cli._report -> irrepro.report._analyses._pairs_resamples",
-    "irrepro.cli._reproduce -> irrepro.reproduce._runs._undefined",
+    "irrepro.cli._reproduce -> irrepro.reproduce._undefined",
     "irrepro.cli._standardize -> irrepro.measures.trec_names._trec_eval_calls",
     "irrepro.corpus_bootstrap._rows -> irrepro.stats._lazy",
     "irrepro.corpus_bootstrap.intervals -> irrepro.parallel._chunks",
@@ -338,15 +336,15 @@ KNOWN_PRIVATE = {
     "irrepro.measures.judgments -> irrepro.data._columns._places",
     "irrepro.report -> irrepro.data._common._release_memory",
     "irrepro.report -> irrepro.parallel._lazy",
+    "irrepro.report._settings -> irrepro.significance.comparison._comparisons",
     "irrepro.report -> irrepro.significance._lazy",
-    "irrepro.report._analyses -> irrepro.corpus_bootstrap.sampler._lists_of",
-    "irrepro.report._analyses -> irrepro.corpus_bootstrap.sampler._release_tables",
-    "irrepro.report._analyses -> irrepro.significance.comparison._comparisons",
-    "irrepro.reproduce._bootstrap -> irrepro.significance._samples._counts",
-    "irrepro.reproduce._bootstrap -> irrepro.significance._samples.bootstrap_samples",
-    "irrepro.reproduce._runs -> irrepro.data._common.look_alike",
-    "irrepro.reproduce._runs -> irrepro.data._runs._assemble",
-    "irrepro.reproduce._runs -> irrepro.data._runs._read_runs",
+    "irrepro.report._page -> irrepro.corpus_bootstrap.sampler._lists_of",
+    "irrepro.report._page -> irrepro.corpus_bootstrap.sampler._release_tables",
+    "irrepro.reproduce -> irrepro.significance._samples._counts",
+    "irrepro.reproduce -> irrepro.significance._samples.bootstrap_samples",
+    "irrepro.reproduce -> irrepro.data._common.look_alike",
+    "irrepro.reproduce -> irrepro.data._runs._assemble",
+    "irrepro.reproduce -> irrepro.data._runs._read_runs",
     "irrepro.significance._samples -> irrepro.data._matrices._checked_scores",
     "irrepro.significance.bootstrap -> irrepro.parallel._spread",
     "irrepro.simulation._collection -> irrepro.data._matrices._checked_scores",
@@ -359,7 +357,7 @@ KNOWN_PRIVATE = {
 def private_reaches(package: Path = PACKAGE) -> set[str]:
     """``"module -> source.name"`` for each import, at any level, of a private name (``_x``), or of a
     name from a private module (``data._files``), of another top-level module; the shared private
-    top-level modules (``_text``, ``_intervals``, ...) are the package's common helpers, not ideas
+    top-level modules (``_text``, ``_spread``, ...) are the package's common helpers, not ideas
     of a subpackage."""
     files = {_module_name(p, package): p for p in package.rglob("*.py")}
     modules, found = set(files), set()

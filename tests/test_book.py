@@ -21,11 +21,9 @@ from scipy.stats import norm
 
 from _book_checks import check_verdicts, verdict_sentences
 from _book_checks import fake_book as _fake_book
+from irrepro import _rule as book_reading
 from irrepro import book
-from irrepro._rule import _margins, judge_row
-from irrepro._rule import _reading as book_reading
-from irrepro._rule._margins import KINDS
-from irrepro._rule._statuses import _combine
+from irrepro._rule import KINDS, _combine, judge_row, scaled
 from irrepro.book import (
     INCONCLUSIVE,
     NOT_COMPARABLE,
@@ -1587,7 +1585,7 @@ def test_sensitivity_counts_the_rows_again_under_scaled_margins(tmp_path, monkey
     assert sens.loc[(webber, "x1")].tolist() == book.summary(cards).loc[webber].tolist()
     # fp (10.3% +- 1 against 5%) lies wholly outside the margin, and not under four times it
     fp = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
-    with _margins.scaled(4.0):
+    with scaled(4.0):
         fp4 = book.judge("5%", "10.3%", kind="rate", ours_se=1.0, se_reason="binomial")
     assert fp.status == NOT_REPLICATED and fp4.status != NOT_REPLICATED
     # the claim resting on MAP and fp combines their new statuses

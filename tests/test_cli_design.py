@@ -93,7 +93,7 @@ def test_runs_missing_topics_get_one_treatment_in_design_and_the_report(real, ru
 
     import pandas as pd
 
-    from irrepro.report._analyses import DESIGN_MIN_DIFF
+    from irrepro.report import DESIGN_MIN_DIFF
 
     d, qrels = real
     runs = tmp_path / "runs"

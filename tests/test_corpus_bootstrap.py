@@ -471,7 +471,7 @@ def test_map_intervals_a_few_runs_at_a_time_equal_one_pass(monkeypatch):
     whole = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     whole_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     # one block size for both: two runs (of 12 x 300) at a time, 24 of the 84 lists' sds at a time
-    monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 2 * 12 * 300)
+    monkeypatch.setattr("irrepro.stats._BLOCK_CELLS", 2 * 12 * 300)
     blocks = cb.intervals.map_bootstrap_intervals(ap, reps, usable, average="all")
     blocks_iv = cb.intervals_from_replicates(ap, reps, ("linear", "logit"))
     for k in whole:

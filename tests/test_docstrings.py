@@ -35,7 +35,6 @@ PUBLIC_MODULES = [
     "irrepro.plots",
     "irrepro.report",
     "irrepro.escape",
-    "irrepro.errors",
     "irrepro.book",
 ]
 

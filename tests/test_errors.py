@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 import irrepro
-from irrepro import _cluster, data, measures
+from irrepro import data, measures, parallel
 from irrepro.errors import ISSUES_URL, REPOSITORY_URL, InputError, InputTypeError, UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,7 +139,7 @@ def test_parameter_validation_is_an_input_error():
 def test_a_missing_dask_is_an_input_error_saying_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(InputError, match=r"pip install 'irrepro\[dask\]'"):
-        _cluster.dask_client("tcp://127.0.0.1:8786")
+        parallel.dask_client("tcp://127.0.0.1:8786")
 
 
 def test_an_unwritable_out_is_an_input_error_naming_it(tmp_path, monkeypatch, run_cli):

@@ -197,11 +197,11 @@ PACKAGE = Path(irrepro.__file__).parent
 ENV_READERS = {
     ("cli/__init__.py", None),  # the command line
     ("book/_config.py", None),  # the book's configuration: IRREPRO_SCALE, IRREPRO_JOBS, IRREPRO_RESULTS
-    ("_rule/_book_dir.py", "book_dir"),  # IRREPRO_BOOK: where the book's files are
+    ("_rule.py", "book_dir"),  # IRREPRO_BOOK: where the book's files are
     ("data/_fetch.py", None),  # data locations: IRREPRO_CACHE, IRREPRO_MIRROR, IRREPRO_OFFLINE, ...
     ("parallel.py", "scale"),  # the one reader of IRREPRO_SCALE
     ("parallel.py", "env_jobs"),  # the one reader of IRREPRO_JOBS
-    ("_cluster.py", "_active"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
+    ("parallel.py", "_active"),  # IRREPRO_SCHEDULER: where the tasks run, never what they compute
     ("_env.py", "env"),  # the reader the others call: an empty variable is unset
 }
 #: the only callers of the environment's scale and workers

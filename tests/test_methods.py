@@ -16,7 +16,7 @@ import yaml
 import irrepro
 from _reference import pdflatex
 from irrepro import escape
-from irrepro._manifest import MARKER
+from irrepro._outputs import MARKER
 from irrepro.cli import main as cli_main
 from irrepro.errors import InputError
 from irrepro.significance import methods_paragraph

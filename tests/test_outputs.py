@@ -16,11 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from irrepro import _manifest, _outputs, data, report
+from irrepro import _outputs, data, report
 from irrepro.cli import main as cli_main
 from irrepro.errors import InputError
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error
+
+
+def _check_out(out, inputs=()):
+    """What ``irrepro report`` checks of ``--out`` before any work."""
+    return _outputs.check_dir(out, inputs=inputs, files=report.REPORT_FILES, what="report")
 
 
 def _tree(d: Path) -> dict[str, bytes | None]:
@@ -227,7 +232,7 @@ _NESTED = ("[" * 200_000 + "]" * 200_000).encode()  # 400 KB: deeper than Python
     ids=["nested-400KB", "NaN", "huge-int", "deep-entry"],
 )
 def test_a_hostile_manifest_is_not_a_manifest_never_a_traceback(marker, tmp_path, capsys, monkeypatch):
-    m = _manifest._read_manifest(_write(tmp_path / "a", marker))
+    m = _outputs._read_manifest(_write(tmp_path / "a", marker))
     assert m.listed is None and ".irrepro-report" in m.reason
     out = _write(tmp_path / "out", marker)
     (out / "index.html").write_text("x")
@@ -241,7 +246,7 @@ def test_a_hostile_manifest_is_not_a_manifest_never_a_traceback(marker, tmp_path
 
 def _write(d: Path, marker: bytes) -> Path:
     d.mkdir()
-    (d / _manifest.MARKER).write_bytes(marker)
+    (d / _outputs.MARKER).write_bytes(marker)
     return d
 
 
@@ -249,13 +254,13 @@ def test_a_hostile_manifest_in_a_stale_sibling_does_not_stop_a_later_report(tmp_
     """A killed report's temporary sibling holding a hostile manifest: named in a warning and
     kept; the new report is written."""
     out = tmp_path / "out"
-    stale = tmp_path / (_manifest.temp_stem("out") + "abcd1234.tmp")
+    stale = tmp_path / (_outputs.temp_stem("out") + "abcd1234.tmp")
     _write(stale, _NESTED)
     os.utime(stale, (0, 0))  # older than this process
     with pytest.warns(UserWarning, match="left by an earlier irrepro report that was stopped"):
         _outputs.write_dir(out, {"index.html": "new"})
     assert (out / "index.html").read_text() == "new"
-    assert (stale / _manifest.MARKER).read_bytes() == _NESTED
+    assert (stale / _outputs.MARKER).read_bytes() == _NESTED
 
 
 # ---- every legal name is accepted --------------------------------------------------------------
@@ -268,18 +273,18 @@ def test_every_legal_out_name_is_accepted_and_its_leftovers_found(extra, tmp_pat
     name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
     name = "é" * ((name_max - extra) // 2) + "r" * ((name_max - extra) % 2)  # two bytes each, in UTF-8
     assert len(os.fsencode(name)) == name_max - extra
-    out = report.check_out(tmp_path / name)
+    out = _check_out(tmp_path / name)
     _outputs.write_dir(out, {"index.html": "first"})
-    stem = _manifest.temp_stem(name, name_max)
+    stem = _outputs.temp_stem(name, name_max)
     assert len(os.fsencode(stem)) + 12 <= name_max
     stale = tmp_path / (stem + "abcd1234.tmp")
     _outputs.write_dir(stale, {"index.html": "killed"})  # a killed run's sibling, with its manifest
     os.utime(stale, (0, 0))
-    _outputs.write_dir(report.check_out(tmp_path / name), {"index.html": "second"})
+    _outputs.write_dir(_check_out(tmp_path / name), {"index.html": "second"})
     assert (out / "index.html").read_text() == "second"
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # the stale sibling removed, nothing left
     # a sibling of another name is not taken for this one's
-    assert _manifest._temp_pattern(name + "x", name_max).fullmatch(stem + "abcd1234.tmp") is None
+    assert _outputs._temp_pattern(name + "x", name_max).fullmatch(stem + "abcd1234.tmp") is None
 
 
 # ---- what an attacker plants beside an output (the audit of issue 41) ---------------------------
@@ -292,12 +297,12 @@ def test_a_planted_stale_sibling_linking_to_another_output_deletes_nothing(sim_d
     assert run_cli(_design(sim_dir, victim))[0] == 0
     before = _tree(victim)
     shared = sim_dir / "shared"
-    old = shared / (_manifest.temp_stem("out") + "abcd1234.old")
+    old = shared / (_outputs.temp_stem("out") + "abcd1234.old")
     old.mkdir(parents=True)
     (old / "report").symlink_to(victim, target_is_directory=True)
     os.utime(old / "report", (0, 0), follow_symlinks=False)
     os.utime(old, (0, 0))
-    stale = shared / (_manifest.temp_stem("out") + "efgh5678.tmp")
+    stale = shared / (_outputs.temp_stem("out") + "efgh5678.tmp")
     stale.symlink_to(victim, target_is_directory=True)  # a linked .tmp sibling: not even looked into
     with pytest.warns(UserWarning, match="left by an earlier irrepro report that was stopped"):
         rc, _, err = run_cli(_design(sim_dir, shared / "out"))

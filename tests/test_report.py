@@ -20,13 +20,18 @@ import pytest
 from scipy import stats
 
 from irrepro import _outputs, data, report
-from irrepro._manifest import MARKER
+from irrepro._outputs import MARKER
 from irrepro.cli import main as cli_main
-from irrepro.report import _analyses as _report_analyses
+from irrepro.report import _page as _report_page
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
 RUNS = 8  # runs copied from the mirror (28 pairs)
+
+
+def _check_out(out, inputs=()):
+    """What ``irrepro report`` checks of ``--out`` before any work."""
+    return _outputs.check_dir(out, inputs=inputs, files=report.REPORT_FILES, what="report")
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +152,7 @@ def test_report_topic_set_size_section_is_design_on_the_same_runs(written):
     """Section 6 shows Sakai's three topic-set sizes of the report's runs, as irrepro.design computes
     them on the same per-topic scores, design and bootstrap (the fifth child of the seed)."""
     from irrepro import design, parallel
-    from irrepro.report._analyses import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
+    from irrepro.report import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
 
     html = (written / "index.html").read_text()
     assert "<h2>6. How many topics would this need? (Sakai 2016)</h2>" in html
@@ -297,7 +302,7 @@ def test_pairs_computed_in_blocks_equal_one_paired_test(run_dir, monkeypatch):
     from irrepro import parallel, significance
     from irrepro import sensitivity as bt
 
-    monkeypatch.setattr(_report_analyses, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
+    monkeypatch.setattr(_report_page, "_PAIR_BLOCK", 5)  # 28 pairs: six blocks
     rs = data.load_runs(run_dir, qrels="cord19/trec-covid/round5")
     rep = report.analyse(rs, seed=3, scale="quick", progress=False)
     seed_tests = parallel.as_seed_sequence(3).spawn(4)[0]
@@ -352,12 +357,12 @@ def test_the_pairs_d_z_interval_is_bca_on_the_tests_topic_samples(sim_runs_4x12)
 def test_corpus_bootstrap_blocks_depend_on_the_data_only(monkeypatch):
     """Blocks of runs for the corpus bootstrap: the same intervals with 1 or 2 workers, and the
     blocks' MAP estimates are the runs' trec_eval -c MAP."""
-    monkeypatch.setattr(_report_analyses, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
+    monkeypatch.setattr(_report_page, "_CORPUS_LISTS", 16)  # 8 topics: two runs per block
     rs = data.synthetic.runs(5, 8, list_length=30, seed=2)
     blocks = report._run_blocks(rs.lengths)
     assert [list(b) for b in blocks] == [[0, 1], [2, 3], [4]]
-    a = report._corpus(rs, 50, 9, 1, 1, False)
-    b = report._corpus(rs, 50, 9, 1, 2, False)
+    a, b = (_report_page._corpus_of(_report_page._corpus_lists(rs, 1), rs.runs, rs.topics, 50, 9, n_jobs, False)
+            for n_jobs in (1, 2))  # fmt: skip
     for k in a.maps:
         np.testing.assert_array_equal(a.maps[k].lower, b.maps[k].lower)
     from irrepro.measures import evaluate
@@ -423,9 +428,9 @@ def test_beyond_its_largest_B_the_report_keeps_the_scales_and_says_the_correctio
     """All pairs of many runs would need millions of resamples: past PAIRS_B_MAX the report keeps
     the scale's B and says the Holm and BH counts are not resolved (here the cap set below the
     3,000 that 6 pairs need)."""
-    from irrepro.report import _analyses
+    from irrepro.report import _settings
 
-    monkeypatch.setattr(_analyses, "PAIRS_B_MAX", 2500)
+    monkeypatch.setattr(_settings, "PAIRS_B_MAX", 2500)
     assert _report(sim_dir, tmp_path / "capped") == 0
     err = capsys.readouterr().err
     assert "are not resolved at the paired tests' B = 200 (B >= 20 m / alpha = 2,400" in err
@@ -521,9 +526,9 @@ def test_out_problems_are_found_before_any_analysis(sim_dir, monkeypatch, capsys
     legacy = sim_dir / "legacy"
     legacy.mkdir()
     (legacy / "index.html").write_text("<!DOCTYPE html><html><head><title>irrepro report: x</title>")
-    assert report.check_out(sim_dir / "empty") == sim_dir / "empty"
+    assert _check_out(sim_dir / "empty") == sim_dir / "empty"
     with pytest.raises(ValueError, match="titled 'irrepro report' but no .irrepro-report manifest"):
-        report.check_out(legacy)
+        _check_out(legacy)
 
 
 def test_a_read_only_out_directory_is_refused_before_any_analysis(sim_dir, tmp_path, monkeypatch, capsys):
@@ -671,7 +676,7 @@ def test_the_report_reads_the_runs_before_it_loads_the_analyses_libraries():
             "print('pandas' in sys.modules)")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == ["[]", "True"]
-    assert {"Report", "_corpus", "_template"} <= set(dir(report))
+    assert {"Report", "_run_blocks", "_template"} <= set(dir(report))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         report.nothing  # noqa: B018
 
@@ -687,13 +692,13 @@ def test_the_runs_are_let_go_before_the_corpus_bootstrap(monkeypatch):
     held = [rs]
     del rs
     seen = []
-    corpus_of = _report_analyses._corpus_of
+    corpus_of = _report_page._corpus_of
 
     def check(*a, **k):
         seen.append(ref())
         return corpus_of(*a, **k)
 
-    monkeypatch.setattr(_report_analyses, "_corpus_of", check)
+    monkeypatch.setattr(_report_page, "_corpus_of", check)
     kw = dict(seed=4, rel=1, scale="quick", n_jobs=1, progress=False, qrels_label="", simulated=None,
               test="bootstrap", baseline=None)  # fmt: skip
     got = report._analyse(held, "AP", **kw)

@@ -22,11 +22,16 @@ from pathlib import Path
 import pytest
 
 import irrepro
-from irrepro import data, report
-from irrepro._manifest import MARKER
+from irrepro import _outputs, data, report
+from irrepro._outputs import MARKER
 from irrepro.cli import main as cli_main
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning not expected here is an error
+
+
+def _check_out(out, inputs=()):
+    """What ``irrepro report`` checks of ``--out`` before any work."""
+    return _outputs.check_dir(out, inputs=inputs, files=report.REPORT_FILES, what="report")
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +243,7 @@ def test_out_problems_are_refused_before_any_analysis(rep, sim_dir, capsys):
     assert (sim_dir / "link").is_symlink()
     # a new directory inside the runs directory is fine: only its visible files are runs
     inside = sim_dir / "runs" / "report"
-    assert report.check_out(inside, inputs=[sim_dir / "runs", sim_dir / "qrels.txt"]) == inside
+    assert _check_out(inside, inputs=[sim_dir / "runs", sim_dir / "qrels.txt"]) == inside
 
 
 def test_out_errors_are_input_errors_naming_the_path_given(tmp_path, monkeypatch):
@@ -253,7 +258,7 @@ def test_out_errors_are_input_errors_naming_the_path_given(tmp_path, monkeypatch
         for out, message in (("a-file", "--out names a file"), ("read-only", "the directory is not writable"),
                              ("a-file/sub", "cannot create the report there")):  # fmt: skip
             with pytest.raises(irrepro.InputError, match=f"^{out}: ") as exc:
-                report.check_out(out)
+                _check_out(out)
             assert message in str(exc.value)
     finally:
         Path("read-only").chmod(0o755)
@@ -408,5 +413,5 @@ def test_a_runs_directory_and_qrels_whose_names_are_not_utf8_give_a_report(tmp_p
 def test_an_empty_out_is_refused_as_empty(sim_dir):
     """--out '' was read as '.' and refused for holding the runs (the audit): it is empty."""
     with pytest.raises(irrepro.InputError, match="--out is empty"):
-        report.check_out("")
+        _check_out("")
     assert _cli(sim_dir, "") == 2

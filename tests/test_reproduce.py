@@ -25,7 +25,6 @@ from scipy import stats
 
 from irrepro import data, reproduce
 from irrepro.errors import InputError
-from irrepro.reproduce import _effects, _ranking
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -130,7 +129,7 @@ def _repro_eval(files, qrels, repro_qrels=None, ktu: bool = True) -> dict:
 def _assert_equal(ours: dict, ref: dict) -> None:
     """Every value of repro_eval's equal to irrepro's, to 1e-9; the one documented difference:
     where a run's scores of a measure are reproduced on every topic, repro_eval's t-test is NaN
-    (0 / 0) and irrepro's p-value 1 (see :func:`irrepro._effects.p_value`)."""
+    (0 / 0) and irrepro's p-value 1 (see :func:`irrepro.reproduce.p_value`)."""
     assert ref, "nothing compared"
     for key, v in ref.items():
         if key[2] == "p-value" and math.isnan(v):
@@ -230,7 +229,7 @@ def test_ktu_and_rbo_equal_their_definitions_on_random_lists():
     r = np.full((30, K), -1)
     for i, (a, b) in enumerate(lists):
         o[i, : len(a)], r[i, : len(b)] = a, b
-    got_ktu, got_rbo = _ranking.ktu(o, r), _ranking.rbo(o, r, p=0.9, depth=25)
+    got_ktu, got_rbo = reproduce.ktu(o, r), reproduce.rbo(o, r, p=0.9, depth=25)
     for i, (a, b) in enumerate(lists):
         assert got_ktu[i] == pytest.approx(_ktu_by_hand(list(a), list(b)), abs=1e-12)
         assert got_rbo[i] == pytest.approx(_rbo_by_hand(list(a), list(b), 0.9, 25), abs=1e-12)
@@ -240,27 +239,27 @@ def test_score_and_effect_measures_equal_their_definitions():
     rng = np.random.default_rng(4)
     ob, oa, rb, ra = rng.random((4, 30)) * [[0.5], [0.8], [0.5], [0.7]]
     kw = {"B": 50, "seed": 0}
-    assert float(_effects.rmse(ob, rb, **kw).value) == pytest.approx(
+    assert float(reproduce.rmse(ob, rb, **kw).value) == pytest.approx(
         np.sqrt(np.mean((ob - rb) ** 2)), abs=1e-15
     )
-    assert float(_effects.effect_ratio(ob, oa, rb, ra, **kw).value) == pytest.approx(
+    assert float(reproduce.effect_ratio(ob, oa, rb, ra, **kw).value) == pytest.approx(
         np.mean(ra - rb) / np.mean(oa - ob), rel=1e-12
     )
     ri = (oa.mean() - ob.mean()) / ob.mean() - (ra.mean() - rb.mean()) / rb.mean()
-    assert float(_effects.delta_ri(ob, oa, rb, ra, **kw).value) == pytest.approx(ri, rel=1e-12)
-    assert float(_effects.p_value(ob, rb, **kw).value) == pytest.approx(
+    assert float(reproduce.delta_ri(ob, oa, rb, ra, **kw).value) == pytest.approx(ri, rel=1e-12)
+    assert float(reproduce.p_value(ob, rb, **kw).value) == pytest.approx(
         stats.ttest_rel(ob, rb).pvalue, rel=1e-9
     )
-    assert float(_effects.p_value(ob, rb[:20], paired=False, **kw).value) == pytest.approx(
+    assert float(reproduce.p_value(ob, rb[:20], paired=False, **kw).value) == pytest.approx(
         stats.ttest_ind(ob, rb[:20]).pvalue, rel=1e-9
     )
 
 
 def test_many_experiments_at_once_equal_one_at_a_time():
     x = np.random.default_rng(5).random((4, 6, 25))
-    many = _effects.effect_ratio(*x, B=300, seed=7)
+    many = reproduce.effect_ratio(*x, B=300, seed=7)
     for i in range(6):
-        one = _effects.effect_ratio(*x[:, i], B=300, seed=7)
+        one = reproduce.effect_ratio(*x[:, i], B=300, seed=7)
         assert (float(one.value), float(one.low), float(one.high)) == pytest.approx(
             (many.value[i], many.low[i], many.high[i]), rel=1e-12
         )
@@ -288,10 +287,10 @@ def test_intervals_cover_a_known_truth_at_the_nominal_rate():
     x = {k: m + sd * rng.standard_normal((n, T)) for k, m in mu.items()}
     kw = {"B": 999, "level": level, "seed": 1}
     band = 4 * math.sqrt(level * (1 - level) / n)
-    er = _effects.effect_ratio(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
-    dri = _effects.delta_ri(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
-    rm = _effects.rmse(x["ob"], x["rb"], **kw)
-    mean = _effects.topic_mean(x["oa"], **kw)
+    er = reproduce.effect_ratio(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
+    dri = reproduce.delta_ri(x["ob"], x["oa"], x["rb"], x["ra"], **kw)
+    rm = reproduce.rmse(x["ob"], x["rb"], **kw)
+    mean = reproduce.topic_mean(x["oa"], **kw)
     truth = {
         "ER": (mu["ra"] - mu["rb"]) / (mu["oa"] - mu["ob"]),
         "DeltaRI": mu["oa"] / mu["ob"] - mu["ra"] / mu["rb"],
@@ -299,7 +298,7 @@ def test_intervals_cover_a_known_truth_at_the_nominal_rate():
         "mean": mu["oa"],
     }
     y = {k: m + sd * rng.standard_normal((n, 40)) for k, m in mu.items() if k.startswith("r")}
-    er_rpl = _effects.effect_ratio(x["ob"], x["oa"], y["rb"], y["ra"], paired=False, **kw)
+    er_rpl = reproduce.effect_ratio(x["ob"], x["oa"], y["rb"], y["ra"], paired=False, **kw)
     cover = {"ER": _covered(er, truth["ER"]), "DeltaRI": _covered(dri, truth["DeltaRI"]),
              "RMSE": _covered(rm, truth["RMSE"]), "mean": _covered(mean, truth["mean"]),
              "ER unpaired": _covered(er_rpl, truth["ER"])}  # fmt: skip
@@ -372,7 +371,7 @@ def test_directories_give_one_experiment_per_name(small):
                                    measures=["AP"], B=100, seed=0)  # fmt: skip
     assert rep.experiments == ("x", "y")
     rbo = rep.estimates[("advanced", "", "RBO")].value
-    assert rbo[0] == pytest.approx(_ranking.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]
+    assert rbo[0] == pytest.approx(reproduce.rbo([[0, 1, 2]], [[0, 1, 2]])[0]) and rbo[1] < rbo[0]
 
 
 def test_no_original_improvement_gives_no_effect_ratio():
@@ -382,10 +381,10 @@ def test_no_original_improvement_gives_no_effect_ratio():
 
     ob, oa = np.array([0.1, 0.7, 0.3]), np.array([0.3, 0.5, 0.3])
     assert (oa - ob).mean() != 0  # the rounding error the division would blow up
-    est = _effects.effect_ratio(ob, oa, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    est = reproduce.effect_ratio(ob, oa, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
     assert np.isnan(est.value)
     # an improvement just above the threshold is divided as usual
-    est = _effects.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
+    est = reproduce.effect_ratio(ob, oa + 1e-9, [0.2, 0.3, 0.4], [0.3, 0.4, 0.5], B=50, seed=0)
     assert np.isfinite(est.value) and est.value > 1e6
 
 
@@ -417,51 +416,31 @@ def _estimates(n: int, m: int, B: int) -> dict:
     topic_values = np.where(rng.random((2, n)) < 0.1, np.nan, rng.random((2, n)))
     p10 = rng.integers(0, 11, (4, 2, n)) / 10
     return {
-        "rmse": _effects.rmse(ob, rb, B=B, seed=1),
-        "p paired": _effects.p_value(ob, rb, B=B, seed=2),
-        "p unpaired": _effects.p_value(ob, rb_u, paired=False, B=B, seed=3),
-        "ER paired": _effects.effect_ratio(ob, oa, rb, ra, B=B, seed=4),
-        "ER unpaired": _effects.effect_ratio(ob, oa, rb_u, ra_u, paired=False, B=B, seed=5),
-        "DeltaRI paired": _effects.delta_ri(ob, oa, rb, ra, B=B, seed=6),
-        "DeltaRI unpaired": _effects.delta_ri(ob, oa, rb_u, ra_u, paired=False, B=B, seed=7),
-        "topic mean": _effects.topic_mean(topic_values, B=B, seed=8),
-        "ER ties": _effects.effect_ratio(*p10, B=B, seed=9),
-        "p ties": _effects.p_value(p10[0], p10[2], B=B, seed=10),
+        "rmse": reproduce.rmse(ob, rb, B=B, seed=1),
+        "p paired": reproduce.p_value(ob, rb, B=B, seed=2),
+        "p unpaired": reproduce.p_value(ob, rb_u, paired=False, B=B, seed=3),
+        "ER paired": reproduce.effect_ratio(ob, oa, rb, ra, B=B, seed=4),
+        "ER unpaired": reproduce.effect_ratio(ob, oa, rb_u, ra_u, paired=False, B=B, seed=5),
+        "DeltaRI paired": reproduce.delta_ri(ob, oa, rb, ra, B=B, seed=6),
+        "DeltaRI unpaired": reproduce.delta_ri(ob, oa, rb_u, ra_u, paired=False, B=B, seed=7),
+        "topic mean": reproduce.topic_mean(topic_values, B=B, seed=8),
+        "ER ties": reproduce.effect_ratio(*p10, B=B, seed=9),
+        "p ties": reproduce.p_value(p10[0], p10[2], B=B, seed=10),
     }
 
 
-@pytest.fixture
-def general_jackknife(monkeypatch):
-    """The statistics of irrepro.reproduce with the general jackknife (the leave-one-out weight
-    matrices, a block of rows at a time), as a statistic that needs the weights themselves gets it."""
-    import functools
-
-    from irrepro.reproduce import _bootstrap, _effects
-
-    monkeypatch.setattr(_effects, "estimate", functools.partial(_bootstrap.estimate, by_sums=False))
-
-
-def test_memory_is_linear_in_the_topics(monkeypatch):
-    """Twice the topics take about twice the memory, not four times, by either jackknife: the
-    leave-one-out sums (O(topics)), or the general path's (topics x topics) leave-one-out weights,
-    made a block of rows at a time (20,000 topics took 3 GiB in one array; blocks of 2**16 cells
-    here, so that a few thousand topics show it)."""
-    import functools
-
-    from irrepro.reproduce import _bootstrap, _effects
-
-    monkeypatch.setattr(_bootstrap, "_JACK_CELLS", 1 << 16)
+def test_memory_is_linear_in_the_topics():
+    """Twice the topics take about twice the memory, not four times: the jackknife's leave-one-out
+    sums are O(topics) (20,000 topics took 3 GiB in one (topics x topics) array)."""
     rng = np.random.default_rng(0)
-    for by_sums in (True, False):
-        monkeypatch.setattr(_effects, "estimate", functools.partial(_bootstrap.estimate, by_sums=by_sums))
-        peaks = {}
-        for n in (1500, 3000):
-            o, r = rng.random((2, n)), rng.random((2, n))
-            peaks[n] = (_peak_bytes(lambda o=o, r=r: _effects.rmse(o, r, B=20, seed=0)),
-                        _peak_bytes(lambda o=o, r=r: _effects.effect_ratio(o, r, r, o, paired=False, B=20, seed=0)))  # fmt: skip
-        for k, what in enumerate(("paired (RMSE)", "unpaired (ER)")):
-            ratio = peaks[3000][k] / peaks[1500][k]
-            assert ratio < 2.5, (by_sums, what, peaks)  # quadratic: 4
+    peaks = {}
+    for n in (1500, 3000):
+        o, r = rng.random((2, n)), rng.random((2, n))
+        peaks[n] = (_peak_bytes(lambda o=o, r=r: reproduce.rmse(o, r, B=20, seed=0)),
+                    _peak_bytes(lambda o=o, r=r: reproduce.effect_ratio(o, r, r, o, paired=False, B=20, seed=0)))  # fmt: skip
+    for k, what in enumerate(("paired (RMSE)", "unpaired (ER)")):
+        ratio = peaks[3000][k] / peaks[1500][k]
+        assert ratio < 2.5, (what, peaks)  # quadratic: 4
 
 
 def test_time_is_linear_in_the_topics():
@@ -477,59 +456,22 @@ def test_time_is_linear_in_the_topics():
     best = []
     for _ in range(3):
         t0 = time.process_time()
-        _effects.rmse(o, r, B=2, seed=0)
-        _effects.effect_ratio(o, r, r, o, paired=False, B=2, seed=0)
+        reproduce.rmse(o, r, B=2, seed=0)
+        reproduce.effect_ratio(o, r, r, o, paired=False, B=2, seed=0)
         best.append(time.process_time() - t0)
     assert min(best) < 0.5, best
 
 
-def test_the_jackknife_by_sums_equals_the_general_path(monkeypatch):
-    """The leave-one-out sums give the statistics the jackknife of the leave-one-out weights: the
-    values bit for bit (the jackknife does not enter them), the BCa bounds up to rounding. The two
-    add up the same numbers in another order (a BLAS product, the total less one value), so the
-    jackknife values differ in their last bits and so, through the acceleration, do the bounds:
-    by at most 1.4e-13 of the larger of the bound and the interval's width on these inputs (5 to
-    5,000 topics, with ties); 1e-11 here. The book's numbers, printed to 3 decimals, are the same."""
-    import functools
-
-    from irrepro.reproduce import _bootstrap, _effects
-
-    for n, m in ((5, 7), (50, 30), (1100, 1000)):
-        got = {}
-        for by_sums in (False, True):
-            monkeypatch.setattr(_effects, "estimate", functools.partial(_bootstrap.estimate, by_sums=by_sums))
-            got[by_sums] = _estimates(n, m, B=200)
-        for k, e in got[False].items():
-            f = got[True][k]
-            assert np.array_equal(e.value, f.value, equal_nan=True), (n, k)
-            width = np.abs(e.high - e.low)
-            for side in ("low", "high"):
-                x, y = getattr(e, side), getattr(f, side)
-                assert np.array_equal(np.isnan(x), np.isnan(y)), (n, k, side)
-                ok = ~np.isnan(x)
-                assert (np.abs(x - y)[ok] <= 1e-11 * np.maximum(np.abs(x), width)[ok]).all(), (
-                    n,
-                    k,
-                    side,
-                    x,
-                    y,
-                )
-
-
 def test_the_jackknife_of_a_mean_is_the_mean_of_the_others():
     """By hand: leaving topic i out of a mean gives the mean of the other topics (np.delete), by
-    the leave-one-out sums as by the leave-one-out weights; unpaired, the other side's weights are
-    all 1."""
-    from irrepro.reproduce import _bootstrap
-
+    the leave-one-out sums; unpaired, the other side's weights are all 1."""
     rng = np.random.default_rng(3)
     x = rng.random((2, 40))
     want = np.array([[np.delete(row, i).mean() for i in range(40)] for row in x])
-    for by_sums in (True, False):
-        got = _bootstrap._jackknife(lambda w: _bootstrap.wmean(x, w), 40, by_sums)
-        np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
+    got = reproduce.wmean(x, reproduce._LeaveOneOut(40))
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
     y = rng.random((2, 25))  # (the other side of an unpaired jackknife: every topic, each time)
-    np.testing.assert_allclose(_bootstrap.wmean(y, _bootstrap._All(40, 25)), np.repeat(y.mean(axis=1)[:, None], 40, 1),
+    np.testing.assert_allclose(reproduce.wmean(y, reproduce._All(40, 25)), np.repeat(y.mean(axis=1)[:, None], 40, 1),
                                rtol=1e-14, atol=0)  # fmt: skip
 
 
@@ -538,21 +480,5 @@ def test_twenty_thousand_topics_take_megabytes_not_gigabytes():
     of float64 is 3.2 GB; the CLI took 6.6 GB)."""
     rng = np.random.default_rng(0)
     o, r = rng.random(20_000), rng.random(20_000)
-    peak = _peak_bytes(lambda: _effects.rmse(o, r, B=10, seed=0))
+    peak = _peak_bytes(lambda: reproduce.rmse(o, r, B=10, seed=0))
     assert peak < 100e6, peak
-
-
-def test_the_jackknife_by_blocks_gives_the_same_numbers_as_in_one_block(general_jackknife, monkeypatch):
-    """The general jackknife's numbers, bit for bit: every statistic with its leave-one-out
-    weights in blocks of rows equals the one-block computation (the whole (n, n) matrix, as up
-    to 2048 topics), for blocks of hundreds of rows (the package makes them larger)."""
-    from irrepro.reproduce import _bootstrap
-
-    n = 1100
-    assert n * n <= _bootstrap._JACK_CELLS  # one block by default
-    whole = _estimates(n, 1000, B=30)
-    monkeypatch.setattr(_bootstrap, "_JACK_CELLS", n * n // 2)
-    blocks = _estimates(n, 1000, B=30)
-    for k, e in whole.items():
-        for f in ("value", "low", "high"):
-            assert np.array_equal(getattr(e, f), getattr(blocks[k], f), equal_nan=True), (k, f)

@@ -7,7 +7,7 @@ the paper's claims in words (``claim.*``) rest on rows instead, and the size of 
 import pytest
 
 from irrepro import book
-from irrepro._rule._judge import _parse
+from irrepro._rule import _parse
 
 P = book.paper_numbers("sanderson2005information")
 NUMBERS = [k for k in P if not k.startswith(("claim.", "data."))]  # data.*: context of our data, not compared

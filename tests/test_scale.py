@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import irrepro
-from irrepro import _cluster, data, parallel, report, significance
+from irrepro import data, parallel, report, significance
 from irrepro.cli import main as cli_main
 
 distributed = pytest.importorskip("distributed")  # the test extra installs it (pyproject)
@@ -49,7 +49,7 @@ def cluster():
     try:
         yield c
     finally:
-        _cluster.close_clients()
+        parallel.close_clients()
         c.close()
 
 
@@ -69,7 +69,7 @@ def test_parallel_map_runs_on_the_cluster_workers(cluster, monkeypatch):
 
     out = parallel.parallel_map(task, range(40))
     pids = {p for p, _ in out}
-    client = _cluster.dask_client()
+    client = parallel.dask_client()
     workers = set(client.run(os.getpid).values())
     assert all(a.startswith("tcp://127.0.0.1:") for a in client.scheduler_info()["workers"])
     trim = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))

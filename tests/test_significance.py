@@ -727,7 +727,7 @@ def test_report_with_another_test_and_a_baseline(sim_runs, tmp_path):
     hsd = report.analyse(inp.runset, "AP", seed=2, scale="quick", progress=False, test="tukey")
     assert "ASL (Holm)" not in hsd.pairs and len(hsd.pairs) == 10
     assert "significant pairs, family-wise (randomised Tukey HSD)" in hsd.summary()
-    assert "randomised Tukey HSD" in hsd.to_html()
+    assert "randomised Tukey HSD" in hsd.files()["index.html"]
     with pytest.raises(ValueError, match="baseline 'x' is not one of the runs"):
         report.analyse(inp.runset, "AP", scale="quick", progress=False, baseline="x")
 

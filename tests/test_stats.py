@@ -217,7 +217,7 @@ def test_bootstrap_sd_by_blocks_of_rows_equals_one_pass(monkeypatch):
     x[rng.random(x.shape) < 0.1] = np.nan
     x[0, 0, 1:] = np.nan  # one valid replicate: NaN
     whole, whole_t = st.bootstrap_sd(x), st.bootstrap_sd(st.logit(x))
-    monkeypatch.setattr("irrepro._intervals._BLOCK_CELLS", 7 * 200)  # blocks of 7 rows, the last shorter
+    monkeypatch.setattr("irrepro.stats._BLOCK_CELLS", 7 * 200)  # blocks of 7 rows, the last shorter
     np.testing.assert_array_equal(st.bootstrap_sd(x), whole)
     np.testing.assert_array_equal(st.bootstrap_sd(x, transform=st.logit), whole_t)
     assert np.isnan(whole[0, 0]) and whole.shape == (9, 11)

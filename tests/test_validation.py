@@ -29,7 +29,7 @@ from irrepro import known_truth as kt
 from irrepro import sensitivity as bt
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
-from irrepro._rule._book_dir import book_dir
+from irrepro._rule import book_dir
 
 InputError = irrepro.InputError
 

@@ -377,7 +377,7 @@ def _setup_cell(config):
 
     opts = config.html_theme_options
     url, ref = opts["repository_url"], opts.get("repository_branch") or "main"
-    # the papers' numbers and references the chapters read (irrepro._rule._book_dir.book_dir finds a book/
+    # the papers' numbers and references the chapters read (irrepro._rule.book_dir finds a book/
     # in the working directory): fetched from the same branch where the notebook runs alone
     book = Path(__file__).resolve().parents[1]
     files = ["references.bib"] + [f"papers/{p.name}" for p in sorted((book / "papers").glob("*.yml"))]

@@ -7,10 +7,20 @@ The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints ea
 
 from __future__ import annotations
 
-from .._rule import combine, judge, spread_notes, verdict  # noqa: F401  (combine, spread_notes, verdict: the families' rows)
-from .._rule._margins import margins
-from .._rule._reading import PaperValue  # noqa: F401  (the families' rows)
-from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES  # noqa: F401
+from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdict, PaperValue: the families' rows)
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    PaperValue,
+    combine,
+    judge,
+    margins,
+    spread_notes,
+    verdict,
+)
 from .._text import slug  # the file names of the recorded results (also irrepro.book.slug)
 from ._config import config
 from ._display import STATUS_WORDS, collections_table, data_banner, table, with_error

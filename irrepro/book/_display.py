@@ -10,8 +10,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._rule._reading import _decimals, _missing
-from .._rule._statuses import INCONCLUSIVE, NOT_COMPARABLE, NOT_REPLICATED, PARTLY, REPLICATED, STATUSES
+from .._rule import (
+    INCONCLUSIVE,
+    NOT_COMPARABLE,
+    NOT_REPLICATED,
+    PARTLY,
+    REPLICATED,
+    STATUSES,
+    _decimals,
+    _missing,
+)
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
 
 
@@ -190,7 +198,7 @@ def _with_errors(text: str, errs: list[str]) -> str:
     return "".join(f"{sep}{part} (±{e})" for sep, part, e in zip(["", *_PARTS.findall(text)], parts, errs))
 
 
-#: the separators of a row's parts, as the rule reads them (irrepro._rule._reading)
+#: the separators of a row's parts, as the rule reads them (irrepro._rule)
 _PARTS = re.compile(r"\s+/\s+|\s*->\s*")
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import parallel
-from .._rule._statuses import _VERDICT_OF, NOT_COMPARABLE
+from .._rule import _VERDICT_OF, NOT_COMPARABLE
 from .._text import json_text
 from ._config import config, results_dir
 from ._display import _HTML, STATUS_WORDS, status_badge

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import posixpath
 
-from .._rule._statuses import STATUSES
+from .._rule import STATUSES
 from .._text import slug
 from ._config import in_book_build
 from ._display import _HTML, status_badge

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .._rule._book_dir import book_dir, read_book_file
-from .._rule._reading import PaperValue
+from .._rule import PaperValue, book_dir, read_book_file
 
 #: The book's chapters, in reading order: (citation key, title).
 PAPERS = (

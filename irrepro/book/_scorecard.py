@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._rule._book_dir import read_book_file
-from .._rule._judge import judge_row
-from .._rule._margins import scaled
-from .._rule._statuses import (
+from .._rule import (
     INCONCLUSIVE,
     NOT_COMPARABLE,
     NOT_REPLICATED,
@@ -22,6 +19,9 @@ from .._rule._statuses import (
     REPLICATED,
     STATUSES,
     combine,
+    judge_row,
+    read_book_file,
+    scaled,
 )
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error

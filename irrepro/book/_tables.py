@@ -13,9 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._rule._judge import _RULE_KEYS, _judge_row, _missing, _named, _restated
-from .._rule._reading import PaperValue
-from .._rule._statuses import _VERDICT_OF, verdict
+from .._rule import _RULE_KEYS, _VERDICT_OF, PaperValue, _judge_row, _missing, _named, _restated, verdict
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
 from ._display import _HTML, STATUS_WORDS, status_badge, status_table, with_error

@@ -66,7 +66,6 @@ def _report(args: argparse.Namespace) -> int:
     from .. import report
     from ..data import run_files
     from ..escape import plain
-    from ..report._analyses import _pairs_resamples
 
     path = report.run(
         args.runs_dir, args.qrels, args.out, args.measure, seed=args.seed, rel=args.rel,
@@ -77,7 +76,7 @@ def _report(args: argparse.Namespace) -> int:
     print(f"report: {plain(Path(args.out) / path.name)}")  # as named (trec_eval's habit: no resolving)
     # the pairwise tests' B when raised for the corrections (the page and its methods paragraph say it too)
     S = len(run_files(args.runs_dir)) if Path(args.runs_dir).is_dir() else 0
-    _, raised = _pairs_resamples(S, args.baseline, args.test, report.settings(args.scale).B_tests)
+    _, raised = report._pairs_resamples(S, args.baseline, args.test, report.settings(args.scale).B_tests)
     if raised:
         opt.err("report", raised)
     return 0

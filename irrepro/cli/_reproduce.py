@@ -101,7 +101,7 @@ def render(rep, fmt: str, digits: int = 4) -> str:
     )
     if fmt == "json":  # strict: an undefined number is null, with the reason beside it
         from .._text import json_record, json_text
-        from ..reproduce._runs import _undefined
+        from ..reproduce import _undefined
 
         doc = ({"warning": banner} if banner else {}) | {
             "kind": kind, "topics": list(rep.topics), "level": first.level, "resamples": first.B,
@@ -116,7 +116,7 @@ def _table(df, fmt: str, digits: int, pct: str, note: str) -> str:
     import math
 
     from ..escape import csv_cell, csv_quoting, markdown, plain
-    from ..reproduce._runs import _undefined
+    from ..reproduce import _undefined
 
     records = df.to_dict(orient="records")
     why = [

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from .. import _intervals
+from .. import stats as irstats
 from ..data import RunSet
 from ..errors import InputError
 from ..parallel import _chunks
@@ -250,7 +250,7 @@ def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
     replicates = np.asarray(replicates)
     if replicates.ndim != 3 or replicates.shape[0] < 2:
         return _mean_of_usable(f(replicates) * w[..., None])
-    rows = _chunks(len(w), _intervals._BLOCK_CELLS // max(replicates[0].size, 1))
+    rows = _chunks(len(w), irstats._BLOCK_CELLS // max(replicates[0].size, 1))
     return np.concatenate([_mean_of_usable(f(replicates[b]) * w[b, :, None]) for b in rows])
 
 

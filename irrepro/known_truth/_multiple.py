@@ -12,11 +12,10 @@ import numpy as np
 import pandas as pd
 
 from .. import parallel
-from .._intervals import corrected_resamples
 from ..errors import InputError
 from ..parallel import SeedLike, check_int
 from ..significance.urbano import URBANO_TESTS
-from ..stats import adjust_pvalues, clustered_se
+from ..stats import adjust_pvalues, clustered_se, corrected_resamples
 from ._family import vine_uniforms
 from ._papers import default_sizes
 from ._pvalues import RESAMPLING

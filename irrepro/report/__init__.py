@@ -7,34 +7,13 @@ One-line use (or ``irrepro report RUNS_DIR --qrels QRELS`` from the shell)::
     rep = report.analyse(inp.runset, seed=1)
     rep.write("my-report/")             # my-report/index.html (+ the tables as CSV)
 
-What it computes, each with the package function the book's chapter uses, at the papers' scale
-(``irrepro.report.settings``; ``scale="quick"`` or ``--scale quick`` for a fast look):
-
-1. **Scores** - the measure per run and topic (:func:`irrepro.measures.evaluate`; default ``AP``),
-   its means, and each run's coverage of the qrels' topics.
-2. **Bootstrap tests** (Sakai 2006, sections 3.1, 3.3) - the paired bootstrap test of every pair
-   (:func:`irrepro.significance.paired_bootstrap_test`) with a percentile 95% interval of each
-   difference, its effect size d_z with a BCa 95% interval on the same topic samples
-   (:func:`irrepro.significance.effect_sizes`), the ASLs adjusted by Holm and Benjamini-Hochberg,
-   the ASL curve and the discriminative power. B is raised to B >= 20 m / alpha over the m pairs,
-   rounded up to a multiple of 1000 (``irrepro.stats.corrected_resamples``), and the report says so.
-3. **Corpus bootstrap** (Cormack & Lynam 2006) - the parametric and the L-MAP bootstrap 95%
-   intervals of every run's MAP (:func:`irrepro.corpus_bootstrap.full_corpus`), always on AP with
-   binary relevance ``grade >= rel``, as the paper defines it.
-4. **Topic split** (Sanderson & Zobel 2005) - the swap experiment on disjoint topic sets of 5 ..
-   min(25, T/2) topics (:func:`irrepro.topic_split.swap_experiment`) and its GROWTH projection.
-5. **Standardization** (Webber, Moffat & Zobel 2008) - the runs' standardized means and ranking
-   (:func:`irrepro.standardize.standardize`), and random topic halves, raw vs standardized
-   (:func:`irrepro.standardize.partition_experiment`).
-6. **How many topics?** (Sakai 2016) - the runs as a pilot: the topics Sakai's methods need to find
-   a difference of 0.05 with power 0.8 at alpha 0.05 (:func:`irrepro.design.topic_set_sizes`).
-
-**One mean.** Every mean of the report is trec_eval -c's: over all the qrels' topics, a topic a
-run lacks scoring 0 - also MAP and its corpus-bootstrap intervals (``average="all"``: a topic
-without a usable list adds a fixed AP of 0, where the paper averages over usable lists only).
-
-Every random step draws from its own child of ``seed`` (``irrepro.parallel.spawn``), so the
-report is reproducible and independent of the number of workers.
+Each analysis is the package function its chapter uses, at the papers' scale (``settings``;
+``scale="quick"`` for a fast look): the scores and their coverage (:func:`irrepro.measures.evaluate`),
+the paired tests of every pair with d_z, Holm and Benjamini-Hochberg (Sakai 2006; B raised to
+B >= 20 m / alpha over the m pairs, ``irrepro.stats.corrected_resamples``), the corpus bootstrap of
+every run's MAP (Cormack & Lynam 2006, always on AP), the topic split (Sanderson & Zobel 2005),
+standardization (Webber, Moffat & Zobel 2008) and the topic-set sizes (Sakai 2016). Every mean is
+trec_eval -c's (a topic a run lacks scores 0); every random step draws from its own child of ``seed``.
 """
 
 from __future__ import annotations
@@ -52,7 +31,17 @@ from ..data import DataError, RunSet
 from ..data._common import _release_memory
 from ..errors import InputError, InputTypeError
 from ..measures import evaluate
-from ._settings import REPORT_FILES, Settings, _per_topic_file, settings  # noqa: F401  (Settings: the CLI and tests)
+from ._settings import (  # noqa: F401  (Settings, the DESIGN_ names, PAIRS_B_MAX: the CLI and tests)
+    DESIGN_ALPHA,
+    DESIGN_MIN_DIFF,
+    DESIGN_POWER,
+    PAIRS_B_MAX,
+    REPORT_FILES,
+    Settings,
+    _pairs_resamples,
+    _per_topic_file,
+    settings,
+)
 
 if TYPE_CHECKING:
     from ._page import Report
@@ -60,10 +49,7 @@ if TYPE_CHECKING:
 # The analyses, the results and the page import pandas, scipy and matplotlib: their names load on
 # first use (PEP 562), so that ``irrepro report`` reads the runs before those libraries are in
 # memory (its peak).
-_LAZY = {
-    "Report": "_page", "_corpus": "_analyses", "_run_blocks": "_analyses", "MAX_PAIRS_SHOWN": "_page",
-    "_render": "_page", "_template": "_page",
-}  # fmt: skip
+_LAZY = dict.fromkeys(("Report", "_run_blocks", "MAX_PAIRS_SHOWN", "_render", "_template"), "_page")
 
 
 def __getattr__(name: str):
@@ -75,11 +61,6 @@ def __dir__():
 
 
 __all__ = ["Report", "analyse", "run", "load"]
-
-
-def check_out(out: str | Path, *, inputs=(), files=None) -> Path:
-    """``out`` (absolute) once a report of ``files`` (default ``REPORT_FILES``) may go there."""
-    return check_dir(out, inputs=inputs, files=REPORT_FILES if files is None else files, what="report")
 
 
 def analyse(
@@ -96,11 +77,9 @@ def analyse(
     test: str = "bootstrap",
     baseline: str | None = None,
 ) -> Report:
-    """Apply the four papers' analyses to ``runs`` (module docstring) and return a :class:`Report`.
+    """Apply the four papers' analyses to ``runs`` and return a :class:`Report`.
 
-    Needs at least 3 runs and 4 topics; the topic split needs 10 topics (two disjoint sets of 5)
-    and is left out below that, the report saying why. The corpus bootstrap is on AP whatever
-    ``measure`` is.
+    Needs 3 runs and 4 topics; the topic split, left out below 10 topics, says why.
 
     Parameters
     ----------
@@ -108,14 +87,12 @@ def analyse(
         The runs with their qrels (:func:`load`, :func:`irrepro.data.load_runs`).
     measure : str
         The measure of the scores and the tests (``irrepro.measures.parse_measure``).
-    seed : int
-        The seed (>= 0); each analysis draws from a child of it.
-    rel : int
-        The lowest relevant grade.
+    seed, rel : int
+        The seed (>= 0; each analysis draws from a child of it) and the lowest relevant grade.
     scale : {"paper", "quick"} or None
         The sizes of the computations (``settings``); None is ``"paper"``.
     n_jobs : int, optional
-        Workers (:func:`irrepro.parallel.n_jobs`; None is 1); the numbers do not depend on it.
+        Workers (None is 1); the numbers do not depend on it.
     progress : bool
         Show progress bars.
     qrels_label : str
@@ -141,9 +118,6 @@ def analyse(
     --------
     >>> from irrepro import report
     >>> inp = report.load(runs_dir, qrels_file)  # the doctests' three simulated runs as TREC files
-    >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
-    >>> rep.scores.mean().round(4).tolist(), len(rep.pairs)
-    ([0.4584, 0.3735, 0.2913], 3)
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False, baseline="simrun002")
     >>> rep.pairs[["run x", "run y"]].values.tolist()
     [['simrun001', 'simrun002'], ['simrun003', 'simrun002']]
@@ -159,8 +133,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
 
     from .. import standardize as sz
     from .. import topic_split as ts
-    from ._analyses import _SWAP_CHUNK, _corpus_lists, _corpus_of, _design, _pair_table, _pairs_resamples
-    from ._page import Report
+    from ._page import _SWAP_CHUNK, Report, _corpus_lists, _corpus_of, _design, _pair_table
 
     if not isinstance(held[0], RunSet):
         raise InputTypeError(f"analyse takes a RunSet (irrepro.data.load_runs), not {type(held[0]).__name__}")
@@ -177,15 +150,7 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
     n_jobs = parallel.n_jobs(n_jobs)
     rng_tests, rng_corpus, rng_swap, rng_halves, rng_design = parallel.as_seed_sequence(seed).spawn(5)
     timings: dict[str, float] = {}
-    steps = [
-        "scores",
-        "corpus bootstrap",
-        "pairwise tests",
-        "topic split",
-        "standardization",
-        "topic-set size",
-    ]
-    bar = tqdm(total=len(steps), desc="report", unit="analysis", disable=not progress)
+    bar = tqdm(total=6, desc="report", unit="analysis", disable=not progress)  # the six steps below
 
     def step(name: str, fn: Callable, t0: float | None = None):
         bar.set_postfix_str(name)
@@ -217,19 +182,13 @@ def _analyse(held: list, measure: str, *, seed, rel, scale, n_jobs, progress, qr
         def split():
             top = min(st.max_size, T // 2)
             if top < 5:
-                return (
-                    None,
-                    None,
-                    (
-                        f"Left out: the swap experiment needs two disjoint sets of at least 5 topics, "
-                        f"and these runs have {T} topics."
-                    ),
-                )
+                why = f"the swap experiment needs two disjoint sets of at least 5 topics, and these runs have {T} topics"
+                return None, None, f"Left out: {why}."
             sizes = list(range(5, top + 1)) if st.scale != "quick" else sorted({5, (5 + top) // 2, top})
             res = ts.swap_experiment(
                 [scores], sizes=sizes, B=st.B_swap, design="disjoint",
                 filters=["none", "paired-t p<=0.05"], seed=rng_swap, n_jobs=n_jobs,
-                progress="swap experiment" if progress else False, chunk=_SWAP_CHUNK,
+                progress="swap experiment" if progress else False, chunk=_SWAP_CHUNK
             )  # fmt: skip
             fit = ts.growth_fit(res, kind="relative", at=T)
             return res, fit, ""
@@ -308,9 +267,8 @@ def run(
 ) -> Path:
     """Load, analyse and write the report of a directory of runs: what ``irrepro report`` does.
 
-    Everything that can be checked without the data is checked first (``out``, the measure, the
-    scale, the seed, ``n_jobs``, ``IRREPRO_SCHEDULER``). Real qrels or an error: a collection's
-    simulated stand-in only with ``allow_simulated=True``, and the report then says so.
+    What can be checked without the data is checked first; a collection's simulated stand-in is
+    taken only with ``allow_simulated=True``, and the report then says so.
 
     Parameters
     ----------
@@ -320,26 +278,10 @@ def run(
         A qrels file, an ir_datasets id or a collection name of the book.
     out : str or Path
         The report's directory: new, empty, or an earlier irrepro report.
-    measure : str
-        The measure of the scores and the tests.
-    seed : int
-        The seed (>= 0).
-    rel : int
-        The lowest relevant grade.
-    scale : {"paper", "quick"} or None
-        The sizes of the computations (``settings``); None is ``"paper"``.
-    n_jobs : int, optional
-        Workers; the numbers do not depend on it.
-    progress : bool
-        Show progress bars.
-    allow_simulated : bool
-        Accept a collection's simulated stand-in when its real qrels are not there.
-    precision : {"float32", "float64"} or None
-        How the run files' scores rank (:func:`load`); None is ``"float32"``.
-    test : str
-        The test of the pairs, a key of :data:`irrepro.significance.TESTS`.
-    baseline : str, optional
-        A run's name: only it against every other run.
+    measure, seed, rel, scale, n_jobs, progress, test, baseline
+        As for :func:`analyse`.
+    allow_simulated, precision
+        As for :func:`load`.
 
     Returns
     -------
@@ -349,8 +291,7 @@ def run(
     Raises
     ------
     irrepro.InputError
-        Anything the user can fix, before the work where it can be checked without the data
-        (``irrepro.data.DataError`` for a file, naming it).
+        Anything the user can fix (``irrepro.data.DataError`` for a file, naming it).
 
     Examples
     --------
@@ -361,7 +302,7 @@ def run(
      ['.irrepro-report', 'ap-per-topic.csv', 'index.html', 'ir_metadata.yml', 'methods.md', 'methods.tex',
       'pairs.csv', 'runs.csv', 'summary.csv', 'topic-set-size.csv'])
     """
-    check_out(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)))
+    check_dir(out, inputs=(runs_dir, qrels), files=(*REPORT_FILES, _per_topic_file(measure)), what="report")
     _check_test(test, None, ())
     require_per_topic(measure, "the report")
     settings(scale)

@@ -1,6 +1,6 @@
-"""The report's results - :class:`Report`, everything the report shows, built by
-:func:`irrepro.report.analyse` - and its page: figures (:mod:`irrepro.plots`), tables, the files
-and the HTML of the jinja2 template ``irrepro/templates/report.html.j2``."""
+"""The report's heavy analyses, by blocks so that memory does not grow with the number of runs, and
+its results - :class:`Report` - with its page: figures, tables, files and the HTML of the jinja2
+template ``irrepro/templates/report.html.j2``."""
 
 from __future__ import annotations
 
@@ -8,22 +8,32 @@ import base64
 import io
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .. import corpus_bootstrap as cb
-from .. import escape, plots, significance
+from .. import escape, parallel, plots, significance
+from .. import sensitivity as bt
 from .. import standardize as sz
 from .. import topic_split as ts
 from .._outputs import write_dir
 from .._text import UNDEFINED, few, missing_scored, no_pair_variance, no_variance
-from ..data import ScoreMatrix
+from ..corpus_bootstrap.sampler import _lists_of, _release_tables
+from ..data import RunSet, ScoreMatrix
+from ..errors import InputError
 from ..escape import to_csv
 from ..stats import expit, kendall_tau
-from ._settings import Settings, _per_topic_file
+from ._settings import (
+    DESIGN_ALPHA,
+    DESIGN_MIN_DIFF,
+    DESIGN_POWER,
+    Settings,
+    _pairs_resamples,
+    _per_topic_file,
+)
 
 __all__ = ["Report"]
 
@@ -45,22 +55,14 @@ _SIMULATED = (
 
 @dataclass(frozen=True, eq=False)
 class Report:
-    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse`.
-
-    The bootstrap replicates are not kept (7,875 pairs x B = 1000 would be 126 MB).
+    """Everything the report shows; :meth:`write` renders it. Built by :func:`analyse` (no replicates kept).
 
     Attributes
     ----------
-    name : str
-        The run set's name (its directory).
-    qrels : str
-        How the qrels were named (a path, an ir_datasets id, a collection).
-    measure : str
-        The measure of the scores and the tests.
-    seed : int
-        The seed every random step drew from (a child each).
-    rel : int
-        The lowest relevant grade.
+    name, qrels, measure : str
+        The run set's name, how the qrels were named, the measure of the scores and the tests.
+    seed, rel : int
+        The seed every random step drew from (a child each) and the lowest relevant grade.
     settings : Settings
         The sizes of the computations.
     scores : irrepro.data.ScoreMatrix
@@ -68,63 +70,43 @@ class Report:
     n_relevant : numpy.ndarray
         ``(T,)`` relevant documents per topic.
     pairs : pandas.DataFrame
-        One row per pair of runs: run x, run y, difference, 95% CI low / high (percentile), effect
-        size d_z, d_z 95% CI low / high (BCa, on the same topic samples), ASL and (but for randomised
-        Tukey HSD) ASL (Holm) and ASL (BH).
+        One row per pair of runs: difference, percentile 95% CI, d_z with its BCa 95% CI, ASL and
+        (but for randomised Tukey HSD) ASL (Holm) and ASL (BH).
     corpus : irrepro.corpus_bootstrap.FullCorpus
-        The corpus bootstrap of every run (Cormack & Lynam 2006).
-    swap : irrepro.topic_split.SwapExperiment or None
-        The swap experiment (Sanderson & Zobel 2005); None below 10 topics.
-    growth : irrepro.topic_split.GrowthFit or None
-        Its GROWTH projection to the full topic set; None with ``swap``.
-    swap_note : str
-        Why the swap experiment is left out (empty when it is not).
+        The corpus bootstrap of every run.
+    swap, growth : irrepro.topic_split.SwapExperiment, irrepro.topic_split.GrowthFit or None
+        The swap experiment and its GROWTH projection; None below 10 topics (``swap_note`` says why).
+    swap_note, design_note : str
+        Why the swap experiment or the design table is left out.
     standardized : numpy.ndarray
-        ``(S, T)`` standardized scores Phi(z) (Webber, Moffat & Zobel 2008).
+        ``(S, T)`` standardized scores Phi(z).
     halves : dict of str to irrepro.standardize.PartitionResult
         The random-halves experiment, ``"raw"`` and ``"standardized"``.
     coverage : pandas.DataFrame
-        The runs' :meth:`~irrepro.data.RunSet.coverage` of the qrels' topics, indexed by run (the
-        ``missing`` and ``ignored`` topic ids).
+        The runs' :meth:`~irrepro.data.RunSet.coverage`, indexed by run.
     simulated : bool
-        The report is computed on simulated data (its header says so).
+        Computed on simulated data (the header says so).
     timings : dict of str to float
         Seconds per analysis.
-    test : str
-        The test of the pairs (:data:`irrepro.significance.TESTS`).
-    baseline : str or None
-        With a baseline, only it is compared with every other run.
+    test, baseline : str, str or None
+        The test of the pairs (:data:`irrepro.significance.TESTS`); the baseline run, if any.
     design : pandas.DataFrame or None
         Sakai's topic-set sizes (:func:`irrepro.design.topic_set_sizes`).
-    design_note : str
-        Why there is no design table.
     precision : str
-        How the run files' scores were ranked (``"float32"`` or ``"float64"``).
+        How the run files' scores were ranked.
     B_pairs : int or None
-        Resamples of the pairwise tests (``settings.B_tests`` raised for Holm and Benjamini-Hochberg
-        over the pairs: ``irrepro.stats.corrected_resamples``); None: ``settings.B_tests``.
+        Resamples of the pairwise tests (None: ``settings.B_tests``).
 
     Examples
     --------
     >>> from irrepro import report
     >>> inp = report.load(runs_dir, qrels_file)  # the doctests' three simulated runs as TREC files
     >>> rep = report.analyse(inp.runset, seed=1, scale="quick", progress=False)
-    >>> rep.runs, rep.test_label, rep.discriminative_power()
-    (('simrun001', 'simrun002', 'simrun003'), 'paired bootstrap test', 0.0)
-    >>> rep.settings.B_tests, rep.B_pairs  # the quick scale's 200 raised for Holm / BH over 3 pairs: 20 x 3 / 0.05
-    (200, 2000)
     >>> rep.pairs[["run x", "run y", "difference", "ASL", "ASL (Holm)", "ASL (BH)"]].round(3)
            run x      run y  difference    ASL  ASL (Holm)  ASL (BH)
     0  simrun001  simrun002       0.085  0.308       0.616     0.452
     1  simrun001  simrun003       0.167  0.128       0.384     0.384
     2  simrun002  simrun003       0.082  0.452       0.616     0.452
-    >>> rep.runs_table()[["run", "mean AP", "rank by AP", "rank standardized"]].round(4)
-             run  mean AP  rank by AP  rank standardized
-    0  simrun001   0.4584           1                  1
-    1  simrun002   0.3735           2                  2
-    2  simrun003   0.2913           3                  3
-    >>> rep.swap is None, rep.summary()["significant pairs, Holm"]  # 4 topics: no topic split
-    (True, 0)
     """
 
     name: str
@@ -135,7 +117,7 @@ class Report:
     settings: Settings
     scores: ScoreMatrix
     n_relevant: np.ndarray  # (T,)
-    pairs: pd.DataFrame  # one row per pair (comparisons, Holm and BH)
+    pairs: pd.DataFrame
     corpus: cb.FullCorpus
     swap: ts.SwapExperiment | None
     growth: ts.GrowthFit | None
@@ -145,12 +127,12 @@ class Report:
     coverage: pd.DataFrame
     simulated: bool = False
     timings: dict[str, float] = field(default_factory=dict)
-    test: str = "bootstrap"  # the test of the pairs (irrepro.significance.TESTS)
-    baseline: str | None = None  # with a baseline, only it against every other run
-    design: pd.DataFrame | None = None  # Sakai's topic-set sizes (irrepro.design.topic_set_sizes)
-    design_note: str = ""  # why there is no design table
-    precision: str = "float32"  # how the run files' scores were ranked (irrepro.data.RunSet.precision)
-    B_pairs: int | None = None  # resamples of the pairwise tests (None: settings.B_tests)
+    test: str = "bootstrap"
+    baseline: str | None = None
+    design: pd.DataFrame | None = None
+    design_note: str = ""
+    precision: str = "float32"
+    B_pairs: int | None = None
 
     def __post_init__(self) -> None:
         if self.B_pairs is None:
@@ -172,42 +154,17 @@ class Report:
         return "ASL" if self.test == "tukey" else "ASL (Holm)"
 
     def pair_index(self) -> np.ndarray:
-        """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`.
-
-        Returns
-        -------
-        numpy.ndarray
-            ``(P, 2)`` integer indices.
-        """
+        """``(P, 2)`` indices into :attr:`runs` of each row of :attr:`pairs`."""
         pos = {r: k for k, r in enumerate(self.runs)}
         return np.stack([self.pairs[c].map(pos).to_numpy() for c in ("run x", "run y")], axis=1)
 
     def discriminative_power(self, alpha: float = 0.05) -> float:
-        """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3).
-
-        Parameters
-        ----------
-        alpha : float
-            The significance level.
-
-        Returns
-        -------
-        float
-            The discriminative power, in [0, 1].
-        """
+        """Share of pairs with (unadjusted) ASL < alpha (Sakai 2006, section 3.3)."""
         return float(np.mean(self.pairs["ASL"].to_numpy() < alpha))
 
     def runs_table(self) -> pd.DataFrame:
-        """One row per run, best mean first (the report's runs table).
-
-        Mean score, coverage, MAP intervals, standardized mean, ranks, and how many runs it beats /
-        loses to significantly (:attr:`family_wise` ASL < 0.05).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per run, sorted by the mean of ``measure``.
-        """
+        """One row per run, best mean first: mean, coverage, MAP intervals, standardized mean, ranks,
+        and how many runs it beats / loses to significantly (:attr:`family_wise` ASL < 0.05)."""
         mean = self.scores.mean()
         par = self.corpus.maps[("parametric", "MAP")]
         boot = self.corpus.maps[("bootstrap", "MAP")]
@@ -226,21 +183,13 @@ class Report:
             "MAP low (bootstrap)": boot.lower, "MAP high (bootstrap)": boot.upper, f"standardized {m}": std,
             f"rank by {m}": pd.Series(-mean).rank(method="min").astype(int).to_numpy(),
             "rank standardized": pd.Series(-std).rank(method="min").astype(int).to_numpy(),
-            "significantly better than": wins, "significantly worse than": losses,
+            "significantly better than": wins, "significantly worse than": losses
         })  # fmt: skip
         return frame.sort_values(f"mean {m}", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
-        """The headline numbers of the report (first, when the qrels are simulated, a warning).
-
-        A number that is undefined (Kendall's tau or the dRMSE of runs whose means do not differ) is
-        the reason, e.g. "no variance: every run scores 1 on every topic", never NaN.
-
-        Returns
-        -------
-        dict
-            Quantity -> number or text, in the order the report shows them.
-        """
+        """The headline numbers, quantity -> number or text (an undefined one its reason, never NaN);
+        first, when the qrels are simulated, a warning."""
         S, T = self.scores.shape
         tau = float(kendall_tau(self.scores.mean(), self.standardized.mean(axis=1)))
 
@@ -260,7 +209,7 @@ class Report:
             "runs with topics not in the qrels (ignored)": int((self.coverage["ignored"].map(len) > 0).sum()),
             "test of the pairs": self.test_label + (f", against the baseline {self.baseline}" if self.baseline else ""),
             "pairs": len(self.pairs),
-            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05),
+            "discriminative power (ASL < 0.05)": self.discriminative_power(0.05)
         })  # fmt: skip
         if self.test == "tukey":
             out["significant pairs, family-wise (randomised Tukey HSD)"] = int(
@@ -278,40 +227,13 @@ class Report:
             out[f"runs different from themselves, {form} (mean)"] = s["FP mean"]
         return out
 
-    def to_html(self) -> str:
-        """The report as one HTML document: figures embedded as PNG data, no external resource.
-
-        Returns
-        -------
-        str
-            The page (``index.html``).
-        """
-        return _render(self, self.summary(), self.runs_table(), self.methods().html)
-
     def methods(self) -> significance.Methods:
-        """The report's methods paragraph and its ir_metadata sidecar, from its settings.
-
-        Returns
-        -------
-        irrepro.significance.Methods
-            :func:`irrepro.significance.methods_paragraph` of the report's settings.
-        """
-        from ._analyses import _methods
-
+        """The report's methods paragraph and its ir_metadata sidecar (a ``Methods``)."""
         return _methods(self)
 
     def files(self) -> dict[str, str]:
-        """The report's files by name: ``index.html``, the tables as CSV and the methods.
-
-        The tables: summary, runs, pairs, per-topic scores, (with the topic split) error rates and
-        (where the runs can be a pilot) the topic-set sizes; the methods paragraph as Markdown and
-        LaTeX (``methods.md``, ``methods.tex``) and its sidecar ``ir_metadata.yml`` (:meth:`methods`).
-
-        Returns
-        -------
-        dict of str to str
-            File name -> content.
-        """
+        """The report's files, name -> content: ``index.html``, the tables as CSV, ``methods.md``,
+        ``methods.tex`` and ``ir_metadata.yml``."""
         summ, runs = self.summary(), self.runs_table()
         files = {
             "summary.csv": to_csv(_summary_frame(summ), index=False),
@@ -330,27 +252,9 @@ class Report:
         return files
 
     def write(self, out: str | Path) -> Path:
-        """Write the report's :meth:`files` into the directory ``out``; returns its ``index.html``.
-
-        Of an earlier report only the files its manifest ``.irrepro-report`` proves irrepro's are
-        replaced or removed; the user's files beside them are left and named in a warning. A write
-        that fails part-way leaves an earlier report as it was.
-
-        Parameters
-        ----------
-        out : str or Path
-            The report's directory: new, empty, or an earlier irrepro report.
-
-        Returns
-        -------
-        Path
-            ``out/index.html``.
-
-        Raises
-        ------
-        irrepro.InputError
-            ``out`` cannot take the report.
-        """
+        """Write the report's :meth:`files` into the directory ``out`` (new, empty, or an earlier report:
+        only the files its manifest ``.irrepro-report`` proves irrepro's are replaced or removed, the
+        rest named in a warning); returns ``out/index.html``, or raises :class:`~irrepro.InputError`."""
         return write_dir(out, self.files(), what="report") / "index.html"
 
 
@@ -577,8 +481,6 @@ def _template():
 
 def _design_context(rep: Report) -> dict:
     """The template's values of the section "How many topics would this need?"."""
-    from ._analyses import DESIGN_ALPHA, DESIGN_MIN_DIFF, DESIGN_POWER
-
     out = {"design_min_diff": DESIGN_MIN_DIFF, "design_power": DESIGN_POWER, "design_alpha": DESIGN_ALPHA,
            "design_table": "", "design_ve": "", "design_t": "", "design_missing": ""}  # fmt: skip
     if rep.design is None:
@@ -605,7 +507,7 @@ def _design_context(rep: Report) -> dict:
 
     shown = pd.DataFrame({
         "method": d["method"], "topics needed": [size(n) for n in d["topics"]],
-        "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])],
+        "95% interval": [f"{size(lo)} - {size(hi)}" for lo, hi in zip(d["low"], d["high"])]
     })  # fmt: skip
     out.update(design_table=_table(shown), design_ve=f"{float(d['V_E'].iloc[0]):.3g}",
                design_t=int(d.loc[d["method"] == "paired t-test", "topics"].iloc[0]))  # fmt: skip
@@ -623,8 +525,6 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
     """The report's HTML page (template ``report.html.j2``); ``methods`` the methods paragraph's HTML."""
     import matplotlib
     from markupsafe import Markup
-
-    from ._analyses import _pairs_resamples
 
     matplotlib.use("Agg", force=False)
     S, T = rep.scores.shape
@@ -666,7 +566,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "qrels topics missing (scored 0)": cov["missing"].map(len).to_numpy(),
         "missing, ids": cov["missing"].map(few).to_numpy(),
         "run topics not in the qrels (ignored)": cov["ignored"].map(len).to_numpy(),
-        "ignored, ids": cov["ignored"].map(few).to_numpy(),
+        "ignored, ids": cov["ignored"].map(few).to_numpy()
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
     labels = _labels(rep)
@@ -734,3 +634,168 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "methods": Markup(methods),  # its names escaped by irrepro.escape.html
     }
     return _template().render(**context)
+
+
+#: Pairs of runs tested per task (at most ``_PAIR_CELLS`` replicates): memory does not grow with the pairs.
+_PAIR_BLOCK = 512
+_PAIR_CELLS = 512 * 10_000
+#: Corpus bootstrap, per block of runs: at most this many ranked lists and dense cells.
+_CORPUS_LISTS = 800
+_CORPUS_CELLS = 1 << 22
+#: Pairs of runs per vectorised step of the swap experiment (its ``chunk``): about 5 MB per worker.
+_SWAP_CHUNK = 500
+
+
+def _design(scores: ScoreMatrix, B: int, seed) -> tuple[pd.DataFrame | None, str]:
+    """Sakai's three topic-set sizes with the report's runs as the pilot, or None and the reason."""
+    from .. import design
+
+    try:
+        table = design.topic_set_sizes(scores, min_diff=DESIGN_MIN_DIFF, alpha=DESIGN_ALPHA, power=DESIGN_POWER,
+                                       systems=max(2, scores.shape[0]), B=B, seed=seed)  # fmt: skip
+    except InputError as e:
+        return None, f"Left out: {e}."
+    return table, ""
+
+
+def _pair_table(
+    scores: ScoreMatrix, B: int, seed, n_jobs, progress, test: str = "bootstrap", baseline: str | None = None
+) -> pd.DataFrame:
+    """The pairs' tests as the report's table, by blocks of pairs (memory); Holm / BH but for Tukey HSD."""
+    seed_test = None
+    if test != "bootstrap":
+        seed, seed_test = parallel.as_seed_sequence(seed).spawn(2)
+    samples = bt.bootstrap_samples(scores.shape[1], B, seed=seed)
+    if baseline is None:
+        pairs = bt.all_pairs(scores.shape[0])
+    else:
+        pairs = bt.baseline_pairs(scores.shape[0], list(scores.systems).index(baseline))
+    blocks = [pairs[b] for b in parallel._chunks(len(pairs), min(_PAIR_BLOCK, _PAIR_CELLS // B))]
+
+    def block(p):
+        res = significance.paired_bootstrap_test(scores, p, samples=samples, n_jobs=1)
+        dz = significance.effect_sizes(scores, p, kind="d_z", samples=samples, n_jobs=1)  # BCa, same samples
+        return res.difference, res.confidence_interval(0.95), res.effect_size, res.p, dz.low, dz.high
+
+    parts = parallel.parallel_map(block, blocks, n_jobs=n_jobs, progress=progress and "bootstrap tests")
+    obs, ci, es, asl, dz_low, dz_high = (np.concatenate(a) for a in zip(*parts))
+    x = scores.scores
+    es = np.where((x[pairs[:, 0]] == x[pairs[:, 1]]).all(axis=1), np.nan, es)  # d_z of identical runs: 0/0
+    if test == "bootstrap":
+        res = significance.PairwiseResult(
+            "bootstrap",
+            scores.measure,
+            tuple(scores.systems),
+            pairs,
+            obs,
+            asl,
+            asl.copy(),
+            "none",
+            x.shape[1],
+            int(samples.shape[0]),
+        )
+    else:
+        res = significance.pairwise_test(
+            scores, test, pairs, correction="none", B=B, seed=seed_test, n_jobs=n_jobs
+        )
+    # the difference, interval and d_z are the paired bootstrap's whatever the test
+    res = replace(res, difference=obs, effect_size=es, interval=ci)
+    frame = res.to_frame()[["system_x", "system_y", "difference", "ci_low", "ci_high", "effect_size", "p"]]
+    frame.columns = ["run x", "run y", "difference", "95% CI low", "95% CI high", "effect size d_z", "ASL"]
+    frame.insert(6, "d_z 95% CI low", dz_low)
+    frame.insert(7, "d_z 95% CI high", dz_high)
+    if test != "tukey":  # no answer (NaN): p = 1 in the family
+        frame["ASL (Holm)"] = res.adjust("holm").p_adjusted
+        frame["ASL (BH)"] = res.adjust("fdr_bh").p_adjusted
+    return frame
+
+
+def _run_blocks(lengths: np.ndarray) -> list[np.ndarray]:
+    """Consecutive runs in blocks of at most ``_CORPUS_LISTS`` lists and ``_CORPUS_CELLS`` cells."""
+    S, T = lengths.shape
+    longest = lengths.max(axis=1, initial=0)  # a run as wide as its longest list, T lists deep
+    blocks = parallel._chunks(S, _CORPUS_CELLS // max(T, 1), longest, most=_CORPUS_LISTS // max(T, 1))
+    return [np.arange(S)[b] for b in blocks]
+
+
+def _corpus_lists(runs: RunSet, rel: int) -> list[cb.Lists]:
+    """Each block's compact lists for the corpus bootstrap, so that the runs can go before it starts."""
+    blocks = _run_blocks(np.asarray(runs.lengths))
+    return [_lists_of(runs.subset(runs=idx), rel) for idx in blocks]  # type: ignore[arg-type]  # (indices)
+
+
+def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progress) -> cb.FullCorpus:
+    """The corpus bootstrap with trec_eval -c's mean from the blocks' lists (block ``b``: seed's child ``b``)."""
+    from tqdm import tqdm
+
+    seeds = parallel.as_seed_sequence(seed).spawn(len(blocks))
+    parts = []
+    with tqdm(total=len(runs), desc="corpus bootstrap", unit="run", disable=not progress) as bar:
+        for lists, ss in zip(blocks, seeds):
+            parts.append(cb.full_corpus(lists, B=B, seed=ss, n_jobs=n_jobs, average="all"))
+            bar.update(lists.shape[0])
+    _release_tables()  # the Poisson tables: not needed by the rest of the report
+    if len(parts) == 1:
+        return replace(parts[0], runs=tuple(runs), topics=tuple(topics))
+
+    def cat(ivs):
+        return replace(ivs[0], **{f.name: np.concatenate([getattr(v, f.name) for v in ivs])
+                                  for f in fields(ivs[0]) if f.name != "method"})  # fmt: skip
+
+    first = parts[0]
+    return cb.FullCorpus(
+        tuple(runs), tuple(topics),
+        np.concatenate([p.ap for p in parts]), np.concatenate([p.usable for p in parts]),
+        {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
+        {k: cat([p.maps[k] for p in parts]) for k in first.maps},
+        None
+    )  # fmt: skip
+
+
+def _methods(rep):
+    """The report's methods paragraph (``rep`` a Report): its pairs' test, then a sentence per analysis."""
+    from ..escape import shell
+
+    st, (S, T) = rep.settings, rep.scores.shape
+    analyses = [
+        f"Each pair's d_z has a 95% bias-corrected and accelerated (BCa) bootstrap interval from the same "
+        f"{rep.B_pairs:,} bootstrap samples of the topics.",
+        f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {rep.rel} or above; a topic "
+        f"without a usable list adds an AP of 0) with 95% parametric intervals (per-topic logit intervals, "
+        f"small-R correction) and L-MAP bootstrap intervals, from B = {st.B_corpus:,} Poisson(1) "
+        "replications of the documents of each ranked list.",
+    ]
+    if rep.swap is not None:
+        sizes = rep.swap.sizes
+        analyses.append(
+            f"Topic split (Sanderson & Zobel 2005): {rep.swap.B} random splits of the topics into two disjoint "
+            f"sets of {sizes[0]} to {sizes[-1]} topics per size, swaps counted with and without a paired t-test "
+            f"at p <= 0.05 on the first set, the error rates projected to {T} topics by an exponential fit."
+        )
+    else:
+        analyses.append(f"Topic split (Sanderson & Zobel 2005): {rep.swap_note}")
+    analyses.append(
+        "Standardization (Webber, Moffat & Zobel 2008): each topic's scores standardized by these runs' mean "
+        f"and standard deviation on it and mapped by the normal CDF; {st.B_halves:,} random halves of the "
+        "topics give the dRMSE of run means between halves and the runs a two-sample t-test (p < 0.05) "
+        "finds different from themselves."
+    )
+    if rep.design is not None:
+        analyses.append(
+            f"Topic-set sizes (Sakai 2016): to find a difference of {DESIGN_MIN_DIFF:g} with power "
+            f"{DESIGN_POWER:g} at alpha {DESIGN_ALPHA:g}, from the residual variance of the two-way ANOVA, with "
+            f"intervals from {st.B_tests:,} bootstrap samples of the topics."
+        )
+    cmd = (f"irrepro report RUNS_DIR --qrels {shell(rep.qrels)} -m {shell(rep.measure)} --seed {rep.seed}"
+           + f" --test {rep.test}" + (f" --baseline {shell(rep.baseline)}" if rep.baseline else "")
+           + f" -l {rep.rel} --scale {st.scale}"
+           + f" --precision {rep.precision}")  # fmt: skip
+    return significance.methods_paragraph(
+        [rep.measure], n_topics=T, n_runs=S, test=rep.test, alpha=0.05,
+        correction=("holm", "fdr_bh"), baseline=rep.baseline, n_comparisons=len(rep.pairs),
+        B=rep.B_pairs, exact=rep.test == "permutation" and T < 63 and 2**T <= rep.B_pairs,
+        effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
+        B_interval=rep.B_pairs, seed=rep.seed, rel=rep.rel, precision=rep.precision,
+        missing_runs=int((rep.coverage["missing"].map(len) > 0).sum()), qrels=rep.qrels,
+        analyses=analyses, command=cmd
+    )  # fmt: skip

@@ -1,5 +1,5 @@
-"""The sizes of the report's computations (``settings``) and the names of its files: without
-pandas or scipy, so that ``irrepro report`` checks its arguments before it loads them."""
+"""The report's settings, without pandas or scipy (``irrepro report`` checks its arguments first): its
+sizes, its files' names, the design of its topic-set sizes and the resamples of its pairwise tests."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from .. import parallel
 from .._text import slug
 
-__all__ = ["Settings", "settings", "REPORT_FILES"]
-
 #: The files every report may write whatever its measure (the per-topic table is named after it).
 REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rates.csv", "topic-set-size.csv",
                 "methods.md", "methods.tex", "ir_metadata.yml")  # fmt: skip
@@ -17,23 +15,9 @@ REPORT_FILES = ("index.html", "summary.csv", "runs.csv", "pairs.csv", "error-rat
 
 @dataclass(frozen=True)
 class Settings:
-    """The sizes of the report's computations (the papers' values at ``scale="paper"``).
-
-    Attributes
-    ----------
-    B_tests : int
-        Bootstrap samples of the paired tests (Sakai 2006, section 3.1: B = 1000).
-    B_corpus : int
-        Corpus-bootstrap samples per ranked list (Cormack & Lynam 2006: 2000).
-    B_swap : int
-        Swap-experiment repetitions per topic-set size (Sanderson & Zobel 2005: 50).
-    max_size : int
-        The largest topic-set size of the swap experiment (Sanderson & Zobel 2005: 25).
-    B_halves : int
-        Random topic halves (Webber et al. 2008: "multiple"; we use 1000).
-    scale : str
-        ``"paper"`` or ``"quick"``.
-    """
+    """The sizes of the report's computations: the paired tests' B (Sakai 2006: 1000), the corpus
+    bootstrap's (Cormack & Lynam 2006: 2000), the swap experiment's repetitions and largest size
+    (Sanderson & Zobel 2005: 50, 25), the random halves (Webber et al. 2008: "multiple"; 1000)."""
 
     B_tests: int
     B_corpus: int
@@ -44,29 +28,9 @@ class Settings:
 
 
 def settings(scale: str | None = None) -> Settings:
-    """The papers' sizes (``"paper"``, the default) or small ones (``"quick"``).
+    """The papers' sizes (``"paper"``; None too, whatever ``IRREPRO_SCALE`` says) or small ones (``"quick"``).
 
-    Parameters
-    ----------
-    scale : {"paper", "quick"} or None
-        None is ``"paper"`` whatever ``IRREPRO_SCALE`` says: the command line reads it
-        (``--scale`` or ``IRREPRO_SCALE``) and passes it.
-
-    Returns
-    -------
-    Settings
-        The resamples, repetitions and sizes of every analysis of the report.
-
-    Raises
-    ------
-    irrepro.InputError
-        ``scale`` is neither ``"paper"`` nor ``"quick"``.
-
-    Examples
-    --------
     >>> from irrepro import report
-    >>> report.settings()
-    Settings(B_tests=1000, B_corpus=2000, B_swap=50, max_size=25, B_halves=1000, scale='paper')
     >>> report.settings("quick")
     Settings(B_tests=200, B_corpus=200, B_swap=10, max_size=25, B_halves=50, scale='quick')
     """
@@ -79,3 +43,34 @@ def settings(scale: str | None = None) -> Settings:
 def _per_topic_file(measure: str) -> str:
     """The name of the report's per-topic table of ``measure``."""
     return f"{slug(measure) or 'scores'}-per-topic.csv"
+
+
+#: The design of the topic-set sizes: a difference of 0.05 found with power 0.8 at alpha 0.05.
+DESIGN_MIN_DIFF, DESIGN_POWER, DESIGN_ALPHA = 0.05, 0.8, 0.05
+
+
+#: The most resamples the pairwise tests are raised to for the corrections (beyond: the scale's B, said).
+PAIRS_B_MAX = 100_000
+
+
+def _pairs_resamples(n_runs: int, baseline: str | None, test: str, B_tests: int) -> tuple[int, str]:
+    """The pairwise tests' B, raised for Holm / BH over the pairs up to PAIRS_B_MAX, and why ("" if not)."""
+    from ..significance.comparison import _comparisons
+    from ..stats import corrected_resamples
+
+    m = _comparisons(n_runs, baseline)
+    if test == "tukey":
+        return B_tests, ""
+    B = corrected_resamples(m, DESIGN_ALPHA, "holm", default=B_tests)
+    if B == B_tests:
+        return B, ""
+    need = f"B >= 20 m / alpha = {20 * m / DESIGN_ALPHA:,.0f} resolves their smallest threshold, alpha / m"
+    if B > PAIRS_B_MAX:
+        return B_tests, (
+            f"Holm and Benjamini-Hochberg over m = {m:,} pairs at alpha {DESIGN_ALPHA:g} are not resolved at "
+            f"the paired tests' B = {B_tests:,} ({need}, more than the report's {PAIRS_B_MAX:,}): a pair no "
+            "replicate reaches has ASL 0, below every threshold, so their counts may be too high; "
+            "--baseline tests fewer pairs"
+        )
+    return B, (f"paired-test B = {B:,}: the scale's {B_tests:,} raised for Holm and Benjamini-Hochberg over "
+               f"m = {m:,} pairs at alpha {DESIGN_ALPHA:g}: {need}")  # fmt: skip
