@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import special
 
-from .. import parallel
-from ..errors import InputError
-from ..parallel import SeedLike
-from ..significance._samples import _counts, bootstrap_samples
-from ..stats import bca_interval, check_level
+from . import parallel
+from .errors import InputError
+from .parallel import SeedLike
+from .significance._samples import _counts, bootstrap_samples
+from .stats import bca_interval, check_level
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -377,7 +377,7 @@ _UNDEFINED = {
 
 def _undefined(row: dict) -> str:
     """Why a row of :meth:`Reproduction.to_frame` holds an undefined number."""
-    from .._text import UNDEFINED
+    from ._text import UNDEFINED
 
     if np.isfinite(row["value"]):
         return "no interval: the statistic is undefined on the resamples of the topics"
@@ -466,7 +466,7 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
         raise InputError(f"the four directories' run files must match by name: {shown}")
     if not union:
         raise InputError(f"no run files in {ps[0]}")
-    from ..data._common import look_alike
+    from .data._common import look_alike
 
     look_alike(union, [""] * len(union), "experiments (file names)")
     return union, {role: [got[n] for n in union] for role, got in zip(ROLES, names)}
@@ -474,7 +474,7 @@ def _quadruples(paths: Sequence) -> tuple[list[str], dict[str, list[Path]]]:
 
 def _runset(files: list[Path], labels: list[str], qrels, precision: str, rankings: bool = False):
     """One RunSet of ``files`` named ``labels``, and with ``rankings`` the same runs ranked by their float64 scores (a run file's order)."""
-    from ..data._runs import _assemble, _read_runs
+    from .data._runs import _assemble, _read_runs
 
     cols = [dataclasses.replace(c, name=lab) for c, lab in zip(_read_runs(files), labels)]
     source = "simulated" if qrels.source == "simulated" else "user files"
@@ -535,10 +535,10 @@ def reproduce_runs(
     --------
     See :class:`Reproduction`.
     """
-    from .. import measures as ms
-    from ..data import load_qrels
-    from ..parallel import as_seed_sequence
-    from ..stats import check_resamples
+    from . import measures as ms
+    from .data import load_qrels
+    from .parallel import as_seed_sequence
+    from .stats import check_resamples
 
     check_resamples(B, "B", level=level)
     names, files = _quadruples([orig_baseline, orig_advanced, repro_baseline, repro_advanced])
