@@ -168,8 +168,8 @@ _MD_LEADING = re.compile(r"^([#+\-=])")
 def markdown(text) -> str:
     """``text`` for a Markdown table cell or inline text, shown literally.
 
-    CommonMark's punctuation backslash-escaped, spaces at either end as ``&#32;``, control
-    characters made visible.
+    ``\\ ` * _ [ ] < > | ~ $ &`` backslash-escaped anywhere, a leading ``# + - =`` too, spaces at
+    either end as ``&#32;``, control characters made visible.
 
     Parameters
     ----------

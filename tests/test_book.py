@@ -21,8 +21,8 @@ from scipy.stats import norm
 
 from _book_checks import check_verdicts, verdict_sentences
 from _book_checks import fake_book as _fake_book
+from irrepro import InputError, book
 from irrepro import _rule as book_reading
-from irrepro import book
 from irrepro._rule import KINDS, _combine, judge_row, scaled
 from irrepro.book import (
     INCONCLUSIVE,
@@ -758,6 +758,10 @@ def test_a_legend_gives_each_kind_of_reason_once_and_the_badges_keep_the_particu
     assert len(legend) == 2  # ...of two kinds: one legend entry each
     assert legend[0].startswith("Outside") and legend[1].startswith("Within")  # in order of first use
     assert "0.001" not in "".join(legend)  # the legend has no row's numbers
+    public = book.table(frame, statuses=True).text  # the public call: the same legend
+    assert [unescape(x) for x in re.findall(r"<li>(.*?)</li>", public)] == legend
+    with pytest.raises(InputError, match="no digits or classes"):
+        book.table(frame, statuses=True, digits=2)
     for r in rows:  # every row's whole reason, its particulars included, on its badge's hover
         assert f'title="{escape(r["reason"])}"' in html
     refs = re.findall(r'irrepro-note-ref">(\d+)<', html)

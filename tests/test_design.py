@@ -119,6 +119,11 @@ def test_interval_is_the_percentile_interval_of_the_size_over_bootstrap_samples(
     table = design.topic_set_sizes(x, min_diff=0.05, B=B, level=0.9, seed=3, systems=4)
     assert table["method"].tolist() == list(design.METHODS.values())
     assert table.loc[0, ["topics", "low", "high"]].tolist() == [r.n_topics, r.low, r.high]
+    methods = list(design.METHODS)  # a method, or a list of them, gives those rows of the whole table
+    one = design.topic_set_sizes(x, methods[2], min_diff=0.05, B=B, level=0.9, seed=3, systems=4)
+    two = design.topic_set_sizes(x, methods[2::-2], min_diff=0.05, B=B, level=0.9, seed=3, systems=4)
+    pd.testing.assert_frame_equal(one, table.iloc[[2]].reset_index(drop=True))
+    pd.testing.assert_frame_equal(two, table.iloc[[2, 0]].reset_index(drop=True))
 
 
 def gaussian(sd_diff: float, delta: float):

@@ -429,6 +429,18 @@ def _estimates(n: int, m: int, B: int) -> dict:
     }
 
 
+def test_the_jackknife_by_sums_equals_leaving_each_topic_out_by_weights(monkeypatch):
+    """Every statistic's interval with its jackknife from the leave-one-out sums equals the one with
+    the leave-one-out values computed by explicit weights (topic i's weight 0, the others 1)."""
+    fast = _estimates(30, 20, B=200)
+    monkeypatch.setattr(reproduce, "_LeaveOneOut", lambda T: reproduce._Matrix(1.0 - np.eye(T)))
+    slow = _estimates(30, 20, B=200)
+    for name, est in fast.items():
+        for part in ("value", "low", "high"):
+            np.testing.assert_allclose(getattr(est, part), getattr(slow[name], part), rtol=1e-9, atol=1e-12,
+                                       err_msg=f"{name}: {part}")  # fmt: skip
+
+
 def test_memory_is_linear_in_the_topics():
     """Twice the topics take about twice the memory, not four times: the jackknife's leave-one-out
     sums are O(topics) (20,000 topics took 3 GiB in one (topics x topics) array)."""

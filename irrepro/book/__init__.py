@@ -73,6 +73,7 @@ __all__ = [
     "LABELS",
     "emulated",
     "emulation_summary",
+    "session_card",
     "sensitivity",
     "error_units",
     "config",

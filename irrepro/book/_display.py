@@ -21,6 +21,7 @@ from .._rule import (
     _missing,
 )
 from ..data import COLLECTIONS, RunSet, ScoreMatrix, registry
+from ..errors import InputError
 
 
 def _label(obj) -> tuple[str, bool]:
@@ -398,7 +399,8 @@ def table(
     classes : str
         More CSS classes of the ``<table>``.
     statuses : bool
-        Draw the ``status`` column as badges, each ``reason`` on hover and its kind in a legend.
+        Draw the ``status`` column as badges, each ``reason`` on hover and its kind in a legend
+        (the statuses' table: its cells as the rows give them, no ``digits`` or ``classes``).
 
     Returns
     -------
@@ -414,6 +416,8 @@ def table(
     (True, False, False)
     """
     if statuses:
+        if digits != 3 or classes:
+            raise InputError("a table of statuses takes no digits or classes")
         return status_table(frame, caption, comparison=False)
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame
     places = dict(digits) if isinstance(digits, Mapping) else {}

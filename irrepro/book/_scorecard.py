@@ -222,7 +222,18 @@ def label(counts: Mapping[str, int] | pd.Series) -> str:
 
 
 def session_card(paper: str) -> pd.DataFrame:
-    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's)."""
+    """The scorecard rows of ``paper`` from the comparisons made in this session (the chapter's).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's citation key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its scorecard rows, as :func:`scorecard` lays them out.
+    """
     comps = _SESSION.get(paper, {}).values()
     recs = [{"paper": c.paper, "item": c.item, "data": c.data, "rows": c.to_records(), "condition": c.condition,
              "page": docname(c.paper, c.page)} for c in comps]  # fmt: skip

@@ -147,7 +147,9 @@ def topics_needed(anova: Anova, target: float = 0.95, *, level: float | None = 0
     -------
     pandas.DataFrame
         Rows ``Erho2`` and ``Phi``; columns ``target``, ``n`` and with a ``level`` ``low`` and
-        ``high`` (``inf``: not reached), as gt4ireval's ``dstudy``.
+        ``high``: the topics the interval's upper and lower ends of the one-topic ratio need
+        (``inf`` when that end is 0 or below), as gt4ireval's ``dstudy`` (its ``n.q_*.upr`` is
+        ``low``).
 
     Raises
     ------
@@ -232,6 +234,11 @@ def drop_worst(scores, fraction: float):
     Returns
     -------
     ScoreMatrix or numpy.ndarray
+
+    Raises
+    ------
+    irrepro.InputError
+        ``fraction`` outside [0, 1), or fewer than 2 systems left.
 
     Examples
     --------

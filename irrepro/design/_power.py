@@ -267,7 +267,8 @@ def simulated_power(
     families : int, optional
         Simulated families (default 40 quick, 400 paper).
     B : int, optional
-        Resamples of a resampling test; default :func:`irrepro.known_truth.default_sizes` of ``scale``.
+        Resamples of a resampling test; default :func:`irrepro.known_truth.default_sizes` of ``scale``;
+        at least 100 and 1 / ``alpha`` (``irrepro.stats.check_resamples``).
     seed : SeedLike
     n_jobs : int, optional
     scale : {"quick", "paper"}

@@ -269,7 +269,9 @@ def topic_set_sizes(
     systems : int
         m, the systems the ANOVA compares (>= 2).
     B, level, seed
-        Bootstrap samples of the pilot's topics (0: no interval), the interval's level, the seed.
+        Bootstrap samples of the pilot's topics: 0 (no interval), or enough for an interval at
+        ``level`` (``irrepro.stats.check_resamples``: at least 100, one beyond each end); the
+        interval's level; the seed.
 
     Returns
     -------

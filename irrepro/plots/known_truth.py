@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import escape
-from ..stats import Z95
+from ..errors import InputError
+from ..stats import Z95, check_level
 from ._base import (
     GREY,
     PALETTE,
@@ -170,16 +171,19 @@ def _by_delta(ours, theirs, ax, *, tails: int, rate: str, title: str, legend: bo
 def plot_coverage(
     tables: Mapping[str, pd.DataFrame],
     *,
+    level: float = 0.95,
     proxy: float | None = None,
     title: str = "",
     ax=None,
 ):
-    """Coverage (+-1.96 se; 95% dotted) and the other corpus inside (open squares) per method and setting.
+    """Coverage (+-1.96 se; the nominal level dotted) and the other corpus inside (open squares) per method and setting.
 
     Parameters
     ----------
     tables : mapping
         Label -> ``Coverage.table()``.
+    level : float
+        The intervals' nominal level, a fraction or a percentage (``irrepro.stats.check_level``).
     proxy : float, optional
         The split-half concordance the paper predicts (dashed).
     title : str
@@ -210,7 +214,7 @@ def plot_coverage(
         ax.plot(
             x, t["other corpus inside"], ls="none", marker="s", mfc="none", color=other, ms=5, label=inside
         )
-    ax.axhline(0.95, color="k", lw=0.8, ls=":")
+    ax.axhline(check_level(level), color="k", lw=0.8, ls=":")
     if proxy is not None:
         ax.axhline(proxy, color="k", lw=0.8, ls="--")
     ax.set_xticks(np.arange(len(methods)), _names(methods), rotation=20, ha="right")
@@ -244,6 +248,8 @@ def plot_rate_panels(ours: pd.DataFrame, theirs: pd.DataFrame, kind: str, *, tai
     -------
     Figure
     """
+    if kind not in ("type1", "power", "type3"):
+        raise InputError(f"kind must be 'type1', 'power' or 'type3', not {kind!r}")
     if kind == "type1":
         fig, axes = panels(len(measures), len(sizes), height=2.4, sharey=True)
         for row, m in zip(axes, measures):

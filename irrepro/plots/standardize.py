@@ -105,13 +105,17 @@ def plot_mean_intervals(mean, lower, upper, *, highlight: int | None = None, ax=
 
 
 @styled
-def plot_score_histogram(scores, *, color=GREY, ax=None):
-    """Histogram of all the scores of a matrix, 20 bins over [0, 1] (Webber, Moffat & Zobel 2008, Figure 3).
+def plot_score_histogram(scores, *, bins: int = 20, range: tuple[float, float] = (0, 1), color=GREY, ax=None):
+    """Histogram of all the scores of a matrix (Webber, Moffat & Zobel 2008, Figure 3).
 
     Parameters
     ----------
     scores : array_like
         Any shape (flattened).
+    bins : int
+        Number of bins over ``range``.
+    range : tuple of float
+        The scores' range (a measure not bounded by [0, 1] needs its own).
     color : matplotlib colour
     ax : matplotlib Axes, optional
 
@@ -120,7 +124,7 @@ def plot_score_histogram(scores, *, color=GREY, ax=None):
     matplotlib Axes
     """
     ax = _axes(ax, (4, 3))
-    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=20, range=(0, 1), color=color)
+    ax.hist(np.ravel(np.asarray(scores, dtype=np.float64)), bins=bins, range=range, color=color)
     return ax
 
 

@@ -37,12 +37,13 @@ def plot_error_rates(
     kind : {"relative", "absolute"}
         The difference bins.
     bins : sequence of int or slice, optional
-        The bins drawn, or the slice of bins pooled (None: all).
+        The bins drawn, or (with a mapping ``filter``) the bins pooled (None: all).
     fit : irrepro.topic_split.GrowthFit, optional
         The projection to ``at`` topics (None: :func:`irrepro.topic_split.growth_fit`).
     at : int
     min_trials : int
-        The fewest trials a bin's point needs to be drawn (and fitted).
+        The fewest trials a bin's point needs to be drawn (and fitted). ``fit``, ``at``,
+        ``min_trials`` and ``legend`` are of the line per bin (a mapping ``filter`` has a legend).
     ylabel, title : str
     legend : bool
     ax : matplotlib Axes, optional
@@ -53,7 +54,7 @@ def plot_error_rates(
     """
     if isinstance(filter, Mapping):  # a line per filter, the bins pooled
         ax = _axes(ax, (7, 4))
-        colors, pool = series_colors(filter), bins if isinstance(bins, slice) else slice(None)
+        colors, pool = series_colors(filter), slice(None) if bins is None else bins
         for (label, flt), shown in zip(filter.items(), _names(filter)):
             y = [result.pooled_error(flt, kind, pool, n) for n in result.sizes]
             ax.plot(result.sizes, y, marker=".", color=colors[label], label=shown)

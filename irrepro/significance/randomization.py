@@ -56,7 +56,9 @@ def permutation_test(
 
     Fisher's test (Smucker, Allan & Carterette 2007): with T topics and ``2**T <= B`` all sign flips
     are enumerated (exact), else B random flips are drawn once and shared by all pairs; p-values
-    equal ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips.
+    equal ``scipy.stats.permutation_test(..., permutation_type="samples")`` on the same flips:
+    greater = (#{mean(s z) >= mean(z)} + a) / (B + a), a = 0 exact, 1 Monte Carlo (no p-value is 0).
+    A permuted mean within rounding noise of the observed one counts as equal.
 
     Parameters
     ----------

@@ -194,7 +194,8 @@ def standardize(
     cdf : bool, default True
         False returns the z-scores.
     zero_sd : {"average", "raise"}
-        A topic with sd 0 gives every system z = 0, or an error.
+        A topic with sd 0 gives every system z = 0 (standardized 0.5; ``trec_eval -Z`` prints
+        -1000000 off the mean), or an error.
 
     Returns
     -------
@@ -248,7 +249,7 @@ def ideal_score(counts, *, k: int | None = None, p: float | None = None) -> np.n
     if k is not None or p is None:
         raise InputError("give either k (P@k) or p (RBP)")
     if gc.ndim != 2 or not 0 < p < 1:
-        raise InputError("grade_counts must be (topics, grades) and p in (0, 1)")
+        raise InputError("counts for RBP must be (topics, grades) and p in (0, 1)")
     top = gc.shape[1] - 1
     judged = gc > 0
     scale = np.maximum(np.where(judged.any(axis=1), top - np.argmax(judged[:, ::-1], axis=1), 0), 1)
@@ -292,12 +293,19 @@ def r_normalize(scores, ideal) -> np.ndarray:
 def write_zscores(path, factors_by_measure: Mapping[str, Factors]) -> int:
     """Write standardization factors as ``trec_eval -Z`` reads them, with 17 significant digits.
 
+    ``trec_eval -c -Z FILE`` (``irrepro standardize`` prints the whole command) then prints the
+    z-score - not its normal CDF, :func:`standardize`'s default - equal to :func:`standardize` with
+    ``cdf=False`` where irrepro evaluates as trec_eval does (``--precision float64``). trec_eval gives
+    a zero sd 0 at the mean and -1000000 (its missing value) elsewhere, as it does a topic or measure
+    the file lacks.
+
     Parameters
     ----------
     path : str, os.PathLike or text file object
         The file to write (replaced if it exists), or an open text file.
     factors_by_measure : mapping of str to Factors
-        Per measure name as trec_eval prints it, the factors (with topic ids).
+        Per measure name as trec_eval prints it (``irrepro.measures.trec_eval_name``), the factors
+        (with topic ids).
 
     Returns
     -------

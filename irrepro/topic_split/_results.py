@@ -3,6 +3,7 @@ the GROWTH-style exponential fit of its error rates (section 3)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -133,9 +134,10 @@ class SwapExperiment:
         f, k = self._fk(filter, kind)
         return pd.DataFrame(self.trials[f, k].T, index=self.bin_labels(kind), columns=self.sizes)
 
-    def pooled_error(self, filter: str, kind: str, bins: slice, size: int) -> float:
-        """Error rate pooled over a slice of bins at one topic-set size (NaN without a trial)."""
+    def pooled_error(self, filter: str, kind: str, bins: slice | Sequence[int], size: int) -> float:
+        """Error rate pooled over bins (a slice or their indices) at one topic-set size (NaN without a trial)."""
         f, k = self._fk(filter, kind)
+        bins = bins if isinstance(bins, slice) else list(bins)
         s = list(self.sizes).index(size)
         t = self.trials[f, k, s, bins].sum()
         return float(self.errors[f, k, s, bins].sum() / t) if t else float("nan")
