@@ -1,7 +1,7 @@
 """The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
 at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
 trec_eval's loops do, with what they take beyond the measure (:class:`_Context`); the
-single-purpose kernels :func:`average_precision` and ``rbp_residual``; ``score_grades`` for dense
+single-purpose kernel :func:`average_precision`; ``score_grades`` for dense
 arrays of grades."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .._measure_names import Measure, gain_pairs, parse_measure
-from ..data import PAD, RunSet
+from ..data import PAD
 from ..errors import InputError
 from .aggregates import GM_EPSILON
 from .judgments import _Gains, _Judgments, _memo
@@ -30,9 +30,8 @@ _ERR_MAX_GRADE = 4
 class _Context:
     """What the measures' functions take."""
 
-    def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
+    def __init__(self, judg: _Judgments, gains):
         self.judg = judg
-        self.specs = specs
         self.gains = _Gains(gain_pairs(gains))
         self._gains: dict = {None: self.gains}
         self._cache: dict = {}
@@ -169,30 +168,6 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
     prec = np.where(relevant, hits / np.arange(1, k + 1, dtype=np.float64), 0.0).sum(axis=-1)
     n_rel = np.broadcast_to(np.asarray(n_rel, dtype=np.float64), prec.shape)
     return np.divide(prec, n_rel, out=np.zeros_like(prec), where=n_rel > 0)
-
-
-def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
-    """RBP's residual (``rbp_resid``): (1 - p) sum of p**(i-1) over the unjudged ranks i, + p**L."""
-    if not 0.0 < p < 1.0:
-        raise InputError("RBP's persistence p must be in (0, 1)")
-    if isinstance(grades, RunSet):
-        S, T = len(grades.runs), len(grades.topics)
-        out = np.zeros(S * T)
-        for index, block in grades.iter_blocks(max_cells=_CHUNK_CELLS):
-            out[index] = rbp_residual(block, p)
-        return out.reshape(S, T)
-    g = np.asarray(grades)
-    w = (1.0 - p) * p ** np.arange(g.shape[-1], dtype=np.float64)
-    length = (g != PAD).sum(axis=-1)
-    unjudged = (g < 0) & (g != PAD)
-    return (unjudged * w).sum(axis=-1) + p ** length.astype(np.float64)
-
-
-def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
-    """Score the lists of one block: ``g`` (n, k) grades, ``t`` (n,) their topics' indices."""
-    ctx.start(g, t)
-    for s in ctx.specs:
-        out[s.name][index] = _KERNELS[s.family](s, ctx)
 
 
 def _ap(s: Measure, ctx: _Context) -> np.ndarray:  # and SP = AP x R
@@ -358,10 +333,14 @@ def _unj(s: Measure, ctx: _Context) -> np.ndarray:
     return ((top < 0) & (top != PAD)).sum(axis=1) / float(s.cutoff)
 
 
-# m_rbp_resid.c: 0 for a list without unjudged documents
+# m_rbp_resid.c: (1 - p) sum of p**(i-1) over the unjudged ranks i, + p**L; 0 for a list without unjudged documents
 def _rbp_resid(s: Measure, ctx: _Context) -> np.ndarray:
     assert s.p is not None  # parse_measure gives rbp_resid its p
-    return np.where(((ctx.g < 0) & (ctx.g != PAD)).any(axis=1), rbp_residual(ctx.g, s.p), 0.0)
+    g = ctx.g
+    unjudged = (g < 0) & (g != PAD)
+    w = (1.0 - s.p) * s.p ** np.arange(g.shape[-1], dtype=np.float64)
+    resid = (unjudged * w).sum(axis=-1) + s.p ** ctx.length().astype(np.float64)
+    return np.where(unjudged.any(axis=1), resid, 0.0)
 
 
 # trec_eval 10's experimental gain measures, each as its C loop computes it: gains are the measure's,
@@ -476,7 +455,7 @@ def _check_err(judg: _Judgments, topics: Sequence[str]) -> None:
 
 def _run_kernel(blocks: Iterable, T: int, specs: Sequence[Measure], judg: _Judgments, gains,
                 n_lists: int, fix=None) -> tuple[dict, np.ndarray]:  # fmt: skip
-    ctx = _Context(judg, specs, gains)
+    ctx = _Context(judg, gains)
     out = {s.name: np.zeros(n_lists, dtype=np.float64) for s in specs}
     retrieved = np.zeros(n_lists, dtype=bool)
     for index, block in blocks:
@@ -485,7 +464,9 @@ def _run_kernel(blocks: Iterable, T: int, specs: Sequence[Measure], judg: _Judgm
             block = fix(index, block)
         if block.shape[1]:
             retrieved[index] = block[:, 0] != PAD
-        _score_block(block, index % T, ctx, out, index)
+        ctx.start(block, index % T)
+        for s in specs:
+            out[s.name][index] = _KERNELS[s.family](s, ctx)
     return out, retrieved
 
 
