@@ -175,22 +175,16 @@ def _ap(s: Measure, ctx: _Context) -> np.ndarray:  # and SP = AP x R
     return ps if s.family == "SP" else _safe_div(ps, ctx.R(s.rel))
 
 
-def _p(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.cutoff is not None  # parse_measure gives P and PDoc a cutoff
-    return ctx.top(s.rel, s.cutoff) / float(s.cutoff)
-
-
-def _r(s: Measure, ctx: _Context) -> np.ndarray:
-    return _safe_div(ctx.top(s.rel, s.cutoff), ctx.R(s.rel))
-
-
-def _success(s: Measure, ctx: _Context) -> np.ndarray:
-    return (ctx.top(s.rel, s.cutoff) > 0).astype(np.float64)
-
-
-def _rprec(s: Measure, ctx: _Context) -> np.ndarray:
-    h, R = ctx.hits(s.rel), ctx.R(s.rel)
-    return _safe_div(np.bincount(h.rows, weights=h.cols < R[h.rows], minlength=ctx.n), R)
+def _in_top(s: Measure, ctx: _Context) -> np.ndarray:  # P, PDoc, R, Success, relative_P (m_rel_P.c)
+    got = ctx.top(s.rel, s.cutoff)
+    if s.family == "R":
+        return _safe_div(got, ctx.R(s.rel))
+    if s.family == "Success":
+        return (got > 0).astype(np.float64)
+    assert s.cutoff is not None  # parse_measure gives P, PDoc and relative_P a cutoff
+    if s.family == "relative_P":
+        return _safe_div(got, np.minimum(s.cutoff, ctx.R(s.rel)))
+    return got / float(s.cutoff)
 
 
 def _rr(s: Measure, ctx: _Context) -> np.ndarray:
@@ -217,18 +211,14 @@ def _infap(s: Measure, ctx: _Context) -> np.ndarray:
     return _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.R(r))
 
 
-def _ndcg(s: Measure, ctx: _Context) -> np.ndarray:
-    dcg = ctx.gain_sum(ctx.gain_of(s), ctx.disc("log2", ctx.k), s.cutoff)
-    return dcg if s.family == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, "log2")[ctx.t])
+def _dcg(s: Measure, ctx: _Context) -> np.ndarray:  # nDCG, DCG (gains of their own), nDCG_sakai, nCG
+    kind = _DISCOUNTS[s.family]
+    gains = ctx.gain_of(s) if kind == "log2" else ctx.gains
+    dcg = ctx.gain_sum(gains, None if kind == "cg" else ctx.disc(kind, ctx.k), s.cutoff)
+    return dcg if s.family == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, kind)[ctx.t])
 
 
-def _ndcg_sakai(s: Measure, ctx: _Context) -> np.ndarray:
-    dcg = ctx.gain_sum(ctx.gains, ctx.disc("sakai", ctx.k), s.cutoff)
-    return _safe_div(dcg, ctx.ideal_norm(s, "sakai")[ctx.t])
-
-
-def _ncg(s: Measure, ctx: _Context) -> np.ndarray:
-    return _safe_div(ctx.gain_sum(ctx.gains, None, s.cutoff), ctx.ideal_norm(s, "cg")[ctx.t])
+_DISCOUNTS = {"nDCG": "log2", "DCG": "log2", "nDCG_sakai": "sakai", "nCG": "cg"}
 
 
 def _q(s: Measure, ctx: _Context) -> np.ndarray:
@@ -296,16 +286,10 @@ def _set(s: Measure, ctx: _Context) -> np.ndarray:
     return P * Rc
 
 
-# m_rel_P.c
-def _relative_p(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.cutoff is not None  # parse_measure gives relative_P a cutoff
-    return _safe_div(ctx.top(s.rel, s.cutoff), np.minimum(s.cutoff, ctx.R(s.rel)))
-
-
-# m_Rprec_mult.c: P at rank (long)(mult R + 0.9)
-def _rprec_mult(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.mult is not None  # parse_measure gives Rprec_mult its multiple
-    h, cut = ctx.hits(s.rel), np.floor(s.mult * ctx.R(s.rel) + 0.9)
+# Rprec, and m_Rprec_mult.c: P at rank (long)(mult R + 0.9) (R itself for Rprec)
+def _rprec(s: Measure, ctx: _Context) -> np.ndarray:
+    h, R = ctx.hits(s.rel), ctx.R(s.rel)
+    cut = R if s.mult is None else np.floor(s.mult * R + 0.9)
     return _safe_div(np.bincount(h.rows, weights=h.cols < cut[h.rows], minlength=ctx.n), cut)
 
 
@@ -421,11 +405,11 @@ def _rndcg(s: Measure, ctx: _Context) -> np.ndarray:
 
 #: family -> its function of (measure, context), which scores the lists of the context's block
 _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
-    "AP": _ap, "SP": _ap, "P": _p, "PDoc": _p, "R": _r, "Success": _success, "Rprec": _rprec, "RR": _rr,
-    "Bpref": _bpref, "infAP": _infap, "nDCG": _ndcg, "DCG": _ndcg, "nDCG_sakai": _ndcg_sakai, "nCG": _ncg,
+    "AP": _ap, "SP": _ap, "P": _in_top, "PDoc": _in_top, "R": _in_top, "Success": _in_top, "Rprec": _rprec,
+    "RR": _rr, "Bpref": _bpref, "infAP": _infap, "nDCG": _dcg, "DCG": _dcg, "nDCG_sakai": _dcg, "nCG": _dcg,
     "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _num_ret, "NumRel": _num_rel,
     "NumQ": _num_q, "IPrec": _iprec, "11pt_avg": _11pt_avg, "SetP": _set, "SetR": _set, "SetF": _set,
-    "SetAP": _set, "relative_P": _relative_p, "Rprec_mult": _rprec_mult, "utility": _utility, "binG": _bin_g,
+    "SetAP": _set, "relative_P": _in_top, "Rprec_mult": _rprec, "utility": _utility, "binG": _bin_g,
     "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": _g,
     "ndcg_rel": _ndcg_rel, "Rndcg": _rndcg,
 }  # fmt: skip
