@@ -64,11 +64,6 @@ class _Context:
             return self.hits(r).upto(c)
         return (self.g[:, :c] >= r).sum(axis=1)
 
-    def prec_sum(self, r, c=None) -> np.ndarray:  # sum of precisions at the relevant ranks (in the top c)
-        h = self.hits(r)
-        w = self.once(("prec", r), lambda: h.nth / (h.cols + 1.0))
-        return h.sum(w, c)
-
     def gain_sum(self, gm: _Gains, disc, c=None) -> np.ndarray:  # sum of gain x disc[rank - 1] (top c)
         h = self.once("pos", lambda: _Hits(self.g > 0))  # every document that can have a gain
         gain = self.once(("gain", gm.pairs), lambda: gm(self.g[h.rows, h.cols]))
@@ -124,15 +119,6 @@ class _Context:
 
         return self.topic(("norm", kind, spec.cutoff, gains.pairs), compute)
 
-    def rbp_scale(self, gains: _Gains) -> np.ndarray:
-        """Per topic: graded RBP's divisor of gains, the largest gain when above 1, else 1 (m_rbp.c)."""
-
-        def compute():
-            top = gains.max_upto(self.judg.max_grade)
-            return np.where(top > 1.0, top, 1.0)
-
-        return self.topic(("rbp", gains.pairs), compute)
-
 
 def _safe_div(num, den):
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
@@ -171,7 +157,8 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
 
 
 def _ap(s: Measure, ctx: _Context) -> np.ndarray:  # and SP = AP x R
-    ps = ctx.prec_sum(s.rel, s.cutoff)
+    h = ctx.hits(s.rel)  # the sum of precisions at the relevant ranks
+    ps = h.sum(ctx.once(("prec", s.rel), lambda: h.nth / (h.cols + 1.0)), s.cutoff)
     return ps if s.family == "SP" else _safe_div(ps, ctx.R(s.rel))
 
 
@@ -233,8 +220,9 @@ def _q(s: Measure, ctx: _Context) -> np.ndarray:
 def _rbp(s: Measure, ctx: _Context) -> np.ndarray:
     assert s.p is not None  # parse_measure gives RBP its p
     c, w = s.cutoff, (1.0 - s.p) * s.p ** (ctx.ranks - 1.0)
-    if s.rel is None:  # graded: a topic's gains over its largest gain (when above 1)
-        return ctx.gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[ctx.t]
+    if s.rel is None:  # graded: a topic's gains over its largest gain when above 1 (m_rbp.c)
+        top = ctx.topic(("rbp", ctx.gains.pairs), lambda: ctx.gains.max_upto(ctx.judg.max_grade))
+        return ctx.gain_sum(ctx.gains, w, c) / np.where(top > 1.0, top, 1.0)[ctx.t]
     h = ctx.hits(s.rel)
     return h.sum(w[h.cols], c)
 
@@ -253,23 +241,17 @@ def _judged(s: Measure, ctx: _Context) -> np.ndarray:
     return _safe_div((ctx.g[:, : (ctx.k if c is None else min(c, ctx.k))] >= 0).sum(axis=1), cut)
 
 
-def _num_ret(s: Measure, ctx: _Context) -> np.ndarray:
+def _count(s: Measure, ctx: _Context) -> np.ndarray:  # NumQ, NumRel, NumRet
+    if s.family == "NumQ":
+        return np.ones(ctx.n)
+    if s.family == "NumRel":
+        return ctx.R(s.rel).astype(np.float64)
     return (ctx.length() if s.rel is None else ctx.hits(s.rel).count).astype(np.float64)
 
 
-def _num_rel(s: Measure, ctx: _Context) -> np.ndarray:
-    return ctx.R(s.rel).astype(np.float64)
-
-
-def _num_q(s: Measure, ctx: _Context) -> np.ndarray:
-    return np.ones(ctx.n)
-
-
-def _iprec(s: Measure, ctx: _Context) -> np.ndarray:
-    return ctx.iprec(s.rel, s.recall)
-
-
-def _11pt_avg(s: Measure, ctx: _Context) -> np.ndarray:
+def _iprec(s: Measure, ctx: _Context) -> np.ndarray:  # and 11pt_avg, over the 11 levels 0, 0.1, ..., 1
+    if s.family == "IPrec":
+        return ctx.iprec(s.rel, s.recall)
     return sum((ctx.iprec(s.rel, x / 10) for x in range(11)), np.zeros(ctx.n)) / 11.0
 
 
@@ -407,8 +389,8 @@ def _rndcg(s: Measure, ctx: _Context) -> np.ndarray:
 _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
     "AP": _ap, "SP": _ap, "P": _in_top, "PDoc": _in_top, "R": _in_top, "Success": _in_top, "Rprec": _rprec,
     "RR": _rr, "Bpref": _bpref, "infAP": _infap, "nDCG": _dcg, "DCG": _dcg, "nDCG_sakai": _dcg, "nCG": _dcg,
-    "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _num_ret, "NumRel": _num_rel,
-    "NumQ": _num_q, "IPrec": _iprec, "11pt_avg": _11pt_avg, "SetP": _set, "SetR": _set, "SetF": _set,
+    "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _count, "NumRel": _count,
+    "NumQ": _count, "IPrec": _iprec, "11pt_avg": _iprec, "SetP": _set, "SetR": _set, "SetF": _set,
     "SetAP": _set, "relative_P": _in_top, "Rprec_mult": _rprec, "utility": _utility, "binG": _bin_g,
     "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": _g,
     "ndcg_rel": _ndcg_rel, "Rndcg": _rndcg,
