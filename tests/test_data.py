@@ -914,8 +914,8 @@ def test_ir_datasets_is_reached_without_changing_the_environment(mirror, tmp_pat
 
     code = (
         "import os, json; before = dict(os.environ)\n"
-        "from irrepro import data\n"
-        "q = data.load_qrels('cord19/trec-covid/round1')\n"
+        "from irrepro import data\nfrom irrepro.data._sources import _prepare_ir_datasets\n"
+        "q = data.load_qrels('cord19/trec-covid/round1'); _prepare_ir_datasets('cord19/trec-covid/round1')\n"
         "import ir_datasets\n"
         "ref = {(x.query_id, x.doc_id, int(x.relevance)) for x in ir_datasets.load('cord19/trec-covid/round1').qrels_iter()}\n"
         "mine = set(zip(*q._columns)); mine = {(a, b, int(c)) for a, b, c in mine}\n"
