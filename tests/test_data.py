@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irrepro import InputError, data
-from irrepro.data import DataError, DataUnavailable, _common, _fetch, _sources
+from irrepro import data
+from irrepro.data import DataError, DataUnavailable, _common, _fetch
 
 pytestmark = pytest.mark.filterwarnings("error")  # any warning is an error here
 
@@ -914,12 +914,12 @@ def test_ir_datasets_is_reached_without_changing_the_environment(mirror, tmp_pat
 
     code = (
         "import os, json; before = dict(os.environ)\n"
-        "from irrepro import data\nfrom irrepro.data._sources import load_topics\n"
-        "q = data.load_qrels('cord19/trec-covid/round1'); t = load_topics('trec-covid-round1')\n"
+        "from irrepro import data\nfrom irrepro.data._sources import _prepare_ir_datasets\n"
+        "q = data.load_qrels('cord19/trec-covid/round1'); _prepare_ir_datasets('cord19/trec-covid/round1')\n"
         "import ir_datasets\n"
         "ref = {(x.query_id, x.doc_id, int(x.relevance)) for x in ir_datasets.load('cord19/trec-covid/round1').qrels_iter()}\n"
         "mine = set(zip(*q._columns)); mine = {(a, b, int(c)) for a, b, c in mine}\n"
-        "print(json.dumps([dict(os.environ) == before, str(ir_datasets.util.home_path()), len(mine), mine == ref, len(t)]))"
+        "print(json.dumps([dict(os.environ) == before, str(ir_datasets.util.home_path()), len(mine), mine == ref]))"
     )
     for user_home in (tmp_path / "my-irds", None):  # the user's IR_DATASETS_HOME, or its default
         env = dict(
@@ -932,9 +932,9 @@ def test_ir_datasets_is_reached_without_changing_the_environment(mirror, tmp_pat
         assert out.returncode == 0, out.stderr[-2000:]
         import json
 
-        unchanged, home, n, equal, n_topics = json.loads(out.stdout.strip().splitlines()[-1])
+        unchanged, home, n, equal = json.loads(out.stdout.strip().splitlines()[-1])
         expected_home = user_home if user_home is not None else tmp_path / "home" / ".ir_datasets"
-        assert unchanged and Path(home) == expected_home and (n, equal, n_topics) == (8691, True, 30)
+        assert unchanged and Path(home) == expected_home and (n, equal) == (8691, True)
         assert (expected_home / "cord19/trec-covid/round1/queries.xml").is_file()  # placed for ir_datasets
 
 
@@ -1132,12 +1132,3 @@ def test_gzip_files_of_several_members_are_read_whole(tmp_path):
     p.write_bytes(gzip.compress("".join(first).encode()) + gzip.compress("".join(second).encode()))
     run = data.read_run(p)
     assert sorted(run.table["doc"]) == ["d1", "d2", "d3"] and run.name == "tag"
-
-
-def test_the_topics_of_a_collection_of_score_matrices_are_refused_by_name():
-    # trec8 holds score matrices only: no ir_datasets id, so no topics to load (was an obscure
-    # "None: is neither a file nor an ir_datasets id")
-    with pytest.raises(
-        InputError, match=r"collection 'trec8' has no topics \(it holds score matrices only\)"
-    ):
-        _sources.load_topics("trec8")

@@ -135,11 +135,11 @@ def test_binary_q_equals_ap_when_no_relevant_below_rank_r():
 def test_rbp_and_its_residual_by_hand():
     # ranks: relevant, unjudged, judged non-relevant ; p = 0.5 -> weights 0.5, 0.25, 0.125
     g = np.array([[[1, data.UNJUDGED, 0, data.PAD]]], dtype=np.int8)
-    got = score_grades(g, np.array([[3, 2]]), ["RBP(p=0.5)", "RBP(p=0.5,rel=1)"])
+    got = score_grades(g, np.array([[3, 2]]), ["RBP(p=0.5)", "RBP(p=0.5,rel=1)", "rbp_resid(p=0.5)"])
     assert got["RBP(p=0.5)"][0, 0] == pytest.approx(0.5)
     assert got["RBP(p=0.5,rel=1)"][0, 0] == pytest.approx(0.5)
     # residual: the unjudged rank 2 (0.25) + everything past rank 3 (0.5 ** 3)
-    assert measures.kernel.rbp_residual(g, 0.5)[0, 0] == pytest.approx(0.25 + 0.125)
+    assert got["rbp_resid(p=0.5)"][0, 0] == pytest.approx(0.25 + 0.125)
     # graded: gain / largest gain (grade 1 of 0/1/2 counts half)
     g2 = np.array([[[1, 2]]], dtype=np.int8)
     got = score_grades(g2, np.array([[0, 1, 1]]), ["RBP(p=0.5)", "RBP(p=0.5,rel=2)"])
@@ -299,9 +299,9 @@ def test_chunking_does_not_change_results(monkeypatch):
     whole = score_grades(g, counts, names)
     monkeypatch.setattr(measures.kernel, "_CHUNK_CELLS", 300)  # one run at a time
     blocks = []
-    score_block = measures.kernel._score_block
+    start = measures.kernel._Context.start
     monkeypatch.setattr(
-        measures.kernel, "_score_block", lambda g, *a: blocks.append(g.shape) or score_block(g, *a)
+        measures.kernel._Context, "start", lambda ctx, g, t: blocks.append(g.shape) or start(ctx, g, t)
     )
     chunked = score_grades(g, counts, names)
     assert blocks == [(6, 50)] * 40  # 40 runs x 6 topics, one run per block

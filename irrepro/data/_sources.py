@@ -1,7 +1,6 @@
 """Where a named collection comes from: its real files (irrepro's verified copies, or ir_datasets in
 the user's own home, never a changed environment) or, when those cannot be had and the caller allows
-it, the labelled simulated stand-in of the same shape; the qrels and topics
-loaders."""
+it, the labelled simulated stand-in of the same shape; the qrels loader."""
 
 from __future__ import annotations
 
@@ -9,10 +8,6 @@ import errno
 import warnings
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 from ..errors import InputError
 from ._collections import COLLECTIONS, IR_DATASETS_FILES, Collection
@@ -219,16 +214,3 @@ def load_qrels(source, name: str | None = None, *, allow_simulated: bool | None 
     return qrels_from_records(
         ((q.query_id, q.doc_id, int(q.relevance)) for q in ds.qrels_iter()), name or source
     )
-
-
-def load_topics(source: str) -> pd.DataFrame:
-    """The topics (ir_datasets' query fields as columns) of a collection of the book or an ir_datasets id."""
-    if source in COLLECTIONS:
-        irds_id = COLLECTIONS[source].ir_datasets_id
-        if not irds_id:
-            raise InputError(f"collection {source!r} has no topics (it holds score matrices only)")
-        source = irds_id
-    import pandas as pd
-
-    ds = _irds_dataset(source)
-    return pd.DataFrame([q._asdict() for q in ds.queries_iter()])

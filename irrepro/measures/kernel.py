@@ -1,7 +1,7 @@
 """The kernel: one function per measure family (:data:`_KERNELS`) scoring a block of ranked lists
 at once, summing over the positions of the relevant (or positive-gain) documents in rank order as
 trec_eval's loops do, with what they take beyond the measure (:class:`_Context`); the
-single-purpose kernels :func:`average_precision` and ``rbp_residual``; ``score_grades`` for dense
+single-purpose kernel :func:`average_precision`; ``score_grades`` for dense
 arrays of grades."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .._measure_names import Measure, gain_pairs, parse_measure
-from ..data import PAD, RunSet
+from ..data import PAD
 from ..errors import InputError
 from .aggregates import GM_EPSILON
 from .judgments import _Gains, _Judgments, _memo
@@ -30,9 +30,8 @@ _ERR_MAX_GRADE = 4
 class _Context:
     """What the measures' functions take."""
 
-    def __init__(self, judg: _Judgments, specs: Sequence[Measure], gains):
+    def __init__(self, judg: _Judgments, gains):
         self.judg = judg
-        self.specs = specs
         self.gains = _Gains(gain_pairs(gains))
         self._gains: dict = {None: self.gains}
         self._cache: dict = {}
@@ -64,11 +63,6 @@ class _Context:
         if ("hits", r) in self._block or c >= self.k:
             return self.hits(r).upto(c)
         return (self.g[:, :c] >= r).sum(axis=1)
-
-    def prec_sum(self, r, c=None) -> np.ndarray:  # sum of precisions at the relevant ranks (in the top c)
-        h = self.hits(r)
-        w = self.once(("prec", r), lambda: h.nth / (h.cols + 1.0))
-        return h.sum(w, c)
 
     def gain_sum(self, gm: _Gains, disc, c=None) -> np.ndarray:  # sum of gain x disc[rank - 1] (top c)
         h = self.once("pos", lambda: _Hits(self.g > 0))  # every document that can have a gain
@@ -125,15 +119,6 @@ class _Context:
 
         return self.topic(("norm", kind, spec.cutoff, gains.pairs), compute)
 
-    def rbp_scale(self, gains: _Gains) -> np.ndarray:
-        """Per topic: graded RBP's divisor of gains, the largest gain when above 1, else 1 (m_rbp.c)."""
-
-        def compute():
-            top = gains.max_upto(self.judg.max_grade)
-            return np.where(top > 1.0, top, 1.0)
-
-        return self.topic(("rbp", gains.pairs), compute)
-
 
 def _safe_div(num, den):
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
@@ -171,51 +156,22 @@ def average_precision(relevant: np.ndarray, n_rel: np.ndarray) -> np.ndarray:
     return np.divide(prec, n_rel, out=np.zeros_like(prec), where=n_rel > 0)
 
 
-def rbp_residual(grades: RunSet | np.ndarray, p: float) -> np.ndarray:
-    """RBP's residual (``rbp_resid``): (1 - p) sum of p**(i-1) over the unjudged ranks i, + p**L."""
-    if not 0.0 < p < 1.0:
-        raise InputError("RBP's persistence p must be in (0, 1)")
-    if isinstance(grades, RunSet):
-        S, T = len(grades.runs), len(grades.topics)
-        out = np.zeros(S * T)
-        for index, block in grades.iter_blocks(max_cells=_CHUNK_CELLS):
-            out[index] = rbp_residual(block, p)
-        return out.reshape(S, T)
-    g = np.asarray(grades)
-    w = (1.0 - p) * p ** np.arange(g.shape[-1], dtype=np.float64)
-    length = (g != PAD).sum(axis=-1)
-    unjudged = (g < 0) & (g != PAD)
-    return (unjudged * w).sum(axis=-1) + p ** length.astype(np.float64)
-
-
-def _score_block(g: np.ndarray, t: np.ndarray, ctx: _Context, out: dict, index: np.ndarray) -> None:
-    """Score the lists of one block: ``g`` (n, k) grades, ``t`` (n,) their topics' indices."""
-    ctx.start(g, t)
-    for s in ctx.specs:
-        out[s.name][index] = _KERNELS[s.family](s, ctx)
-
-
 def _ap(s: Measure, ctx: _Context) -> np.ndarray:  # and SP = AP x R
-    ps = ctx.prec_sum(s.rel, s.cutoff)
+    h = ctx.hits(s.rel)  # the sum of precisions at the relevant ranks
+    ps = h.sum(ctx.once(("prec", s.rel), lambda: h.nth / (h.cols + 1.0)), s.cutoff)
     return ps if s.family == "SP" else _safe_div(ps, ctx.R(s.rel))
 
 
-def _p(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.cutoff is not None  # parse_measure gives P and PDoc a cutoff
-    return ctx.top(s.rel, s.cutoff) / float(s.cutoff)
-
-
-def _r(s: Measure, ctx: _Context) -> np.ndarray:
-    return _safe_div(ctx.top(s.rel, s.cutoff), ctx.R(s.rel))
-
-
-def _success(s: Measure, ctx: _Context) -> np.ndarray:
-    return (ctx.top(s.rel, s.cutoff) > 0).astype(np.float64)
-
-
-def _rprec(s: Measure, ctx: _Context) -> np.ndarray:
-    h, R = ctx.hits(s.rel), ctx.R(s.rel)
-    return _safe_div(np.bincount(h.rows, weights=h.cols < R[h.rows], minlength=ctx.n), R)
+def _in_top(s: Measure, ctx: _Context) -> np.ndarray:  # P, PDoc, R, Success, relative_P (m_rel_P.c)
+    got = ctx.top(s.rel, s.cutoff)
+    if s.family == "R":
+        return _safe_div(got, ctx.R(s.rel))
+    if s.family == "Success":
+        return (got > 0).astype(np.float64)
+    assert s.cutoff is not None  # parse_measure gives P, PDoc and relative_P a cutoff
+    if s.family == "relative_P":
+        return _safe_div(got, np.minimum(s.cutoff, ctx.R(s.rel)))
+    return got / float(s.cutoff)
 
 
 def _rr(s: Measure, ctx: _Context) -> np.ndarray:
@@ -242,18 +198,14 @@ def _infap(s: Measure, ctx: _Context) -> np.ndarray:
     return _safe_div(h.sum(_infap_terms(h.cols, h.nth, nonrel, pooled)), ctx.R(r))
 
 
-def _ndcg(s: Measure, ctx: _Context) -> np.ndarray:
-    dcg = ctx.gain_sum(ctx.gain_of(s), ctx.disc("log2", ctx.k), s.cutoff)
-    return dcg if s.family == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, "log2")[ctx.t])
+def _dcg(s: Measure, ctx: _Context) -> np.ndarray:  # nDCG, DCG (gains of their own), nDCG_sakai, nCG
+    kind = _DISCOUNTS[s.family]
+    gains = ctx.gain_of(s) if kind == "log2" else ctx.gains
+    dcg = ctx.gain_sum(gains, None if kind == "cg" else ctx.disc(kind, ctx.k), s.cutoff)
+    return dcg if s.family == "DCG" else _safe_div(dcg, ctx.ideal_norm(s, kind)[ctx.t])
 
 
-def _ndcg_sakai(s: Measure, ctx: _Context) -> np.ndarray:
-    dcg = ctx.gain_sum(ctx.gains, ctx.disc("sakai", ctx.k), s.cutoff)
-    return _safe_div(dcg, ctx.ideal_norm(s, "sakai")[ctx.t])
-
-
-def _ncg(s: Measure, ctx: _Context) -> np.ndarray:
-    return _safe_div(ctx.gain_sum(ctx.gains, None, s.cutoff), ctx.ideal_norm(s, "cg")[ctx.t])
+_DISCOUNTS = {"nDCG": "log2", "DCG": "log2", "nDCG_sakai": "sakai", "nCG": "cg"}
 
 
 def _q(s: Measure, ctx: _Context) -> np.ndarray:
@@ -268,8 +220,9 @@ def _q(s: Measure, ctx: _Context) -> np.ndarray:
 def _rbp(s: Measure, ctx: _Context) -> np.ndarray:
     assert s.p is not None  # parse_measure gives RBP its p
     c, w = s.cutoff, (1.0 - s.p) * s.p ** (ctx.ranks - 1.0)
-    if s.rel is None:  # graded: a topic's gains over its largest gain (when above 1)
-        return ctx.gain_sum(ctx.gains, w, c) / ctx.rbp_scale(ctx.gains)[ctx.t]
+    if s.rel is None:  # graded: a topic's gains over its largest gain when above 1 (m_rbp.c)
+        top = ctx.topic(("rbp", ctx.gains.pairs), lambda: ctx.gains.max_upto(ctx.judg.max_grade))
+        return ctx.gain_sum(ctx.gains, w, c) / np.where(top > 1.0, top, 1.0)[ctx.t]
     h = ctx.hits(s.rel)
     return h.sum(w[h.cols], c)
 
@@ -288,23 +241,17 @@ def _judged(s: Measure, ctx: _Context) -> np.ndarray:
     return _safe_div((ctx.g[:, : (ctx.k if c is None else min(c, ctx.k))] >= 0).sum(axis=1), cut)
 
 
-def _num_ret(s: Measure, ctx: _Context) -> np.ndarray:
+def _count(s: Measure, ctx: _Context) -> np.ndarray:  # NumQ, NumRel, NumRet
+    if s.family == "NumQ":
+        return np.ones(ctx.n)
+    if s.family == "NumRel":
+        return ctx.R(s.rel).astype(np.float64)
     return (ctx.length() if s.rel is None else ctx.hits(s.rel).count).astype(np.float64)
 
 
-def _num_rel(s: Measure, ctx: _Context) -> np.ndarray:
-    return ctx.R(s.rel).astype(np.float64)
-
-
-def _num_q(s: Measure, ctx: _Context) -> np.ndarray:
-    return np.ones(ctx.n)
-
-
-def _iprec(s: Measure, ctx: _Context) -> np.ndarray:
-    return ctx.iprec(s.rel, s.recall)
-
-
-def _11pt_avg(s: Measure, ctx: _Context) -> np.ndarray:
+def _iprec(s: Measure, ctx: _Context) -> np.ndarray:  # and 11pt_avg, over the 11 levels 0, 0.1, ..., 1
+    if s.family == "IPrec":
+        return ctx.iprec(s.rel, s.recall)
     return sum((ctx.iprec(s.rel, x / 10) for x in range(11)), np.zeros(ctx.n)) / 11.0
 
 
@@ -321,16 +268,10 @@ def _set(s: Measure, ctx: _Context) -> np.ndarray:
     return P * Rc
 
 
-# m_rel_P.c
-def _relative_p(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.cutoff is not None  # parse_measure gives relative_P a cutoff
-    return _safe_div(ctx.top(s.rel, s.cutoff), np.minimum(s.cutoff, ctx.R(s.rel)))
-
-
-# m_Rprec_mult.c: P at rank (long)(mult R + 0.9)
-def _rprec_mult(s: Measure, ctx: _Context) -> np.ndarray:
-    assert s.mult is not None  # parse_measure gives Rprec_mult its multiple
-    h, cut = ctx.hits(s.rel), np.floor(s.mult * ctx.R(s.rel) + 0.9)
+# Rprec, and m_Rprec_mult.c: P at rank (long)(mult R + 0.9) (R itself for Rprec)
+def _rprec(s: Measure, ctx: _Context) -> np.ndarray:
+    h, R = ctx.hits(s.rel), ctx.R(s.rel)
+    cut = R if s.mult is None else np.floor(s.mult * R + 0.9)
     return _safe_div(np.bincount(h.rows, weights=h.cols < cut[h.rows], minlength=ctx.n), cut)
 
 
@@ -358,10 +299,14 @@ def _unj(s: Measure, ctx: _Context) -> np.ndarray:
     return ((top < 0) & (top != PAD)).sum(axis=1) / float(s.cutoff)
 
 
-# m_rbp_resid.c: 0 for a list without unjudged documents
+# m_rbp_resid.c: (1 - p) sum of p**(i-1) over the unjudged ranks i, + p**L; 0 for a list without unjudged documents
 def _rbp_resid(s: Measure, ctx: _Context) -> np.ndarray:
     assert s.p is not None  # parse_measure gives rbp_resid its p
-    return np.where(((ctx.g < 0) & (ctx.g != PAD)).any(axis=1), rbp_residual(ctx.g, s.p), 0.0)
+    g = ctx.g
+    unjudged = (g < 0) & (g != PAD)
+    w = (1.0 - s.p) * s.p ** np.arange(g.shape[-1], dtype=np.float64)
+    resid = (unjudged * w).sum(axis=-1) + s.p ** ctx.length().astype(np.float64)
+    return np.where(unjudged.any(axis=1), resid, 0.0)
 
 
 # trec_eval 10's experimental gain measures, each as its C loop computes it: gains are the measure's,
@@ -442,11 +387,11 @@ def _rndcg(s: Measure, ctx: _Context) -> np.ndarray:
 
 #: family -> its function of (measure, context), which scores the lists of the context's block
 _KERNELS: dict[str, Callable[[Measure, _Context], np.ndarray]] = {
-    "AP": _ap, "SP": _ap, "P": _p, "PDoc": _p, "R": _r, "Success": _success, "Rprec": _rprec, "RR": _rr,
-    "Bpref": _bpref, "infAP": _infap, "nDCG": _ndcg, "DCG": _ndcg, "nDCG_sakai": _ndcg_sakai, "nCG": _ncg,
-    "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _num_ret, "NumRel": _num_rel,
-    "NumQ": _num_q, "IPrec": _iprec, "11pt_avg": _11pt_avg, "SetP": _set, "SetR": _set, "SetF": _set,
-    "SetAP": _set, "relative_P": _relative_p, "Rprec_mult": _rprec_mult, "utility": _utility, "binG": _bin_g,
+    "AP": _ap, "SP": _ap, "P": _in_top, "PDoc": _in_top, "R": _in_top, "Success": _in_top, "Rprec": _rprec,
+    "RR": _rr, "Bpref": _bpref, "infAP": _infap, "nDCG": _dcg, "DCG": _dcg, "nDCG_sakai": _dcg, "nCG": _dcg,
+    "Q": _q, "RBP": _rbp, "ERR": _err, "Judged": _judged, "NumRet": _count, "NumRel": _count,
+    "NumQ": _count, "IPrec": _iprec, "11pt_avg": _iprec, "SetP": _set, "SetR": _set, "SetF": _set,
+    "SetAP": _set, "relative_P": _in_top, "Rprec_mult": _rprec, "utility": _utility, "binG": _bin_g,
     "num_nonrel_judged_ret": _num_nonrel_judged_ret, "unj": _unj, "rbp_resid": _rbp_resid, "G": _g,
     "ndcg_rel": _ndcg_rel, "Rndcg": _rndcg,
 }  # fmt: skip
@@ -476,7 +421,7 @@ def _check_err(judg: _Judgments, topics: Sequence[str]) -> None:
 
 def _run_kernel(blocks: Iterable, T: int, specs: Sequence[Measure], judg: _Judgments, gains,
                 n_lists: int, fix=None) -> tuple[dict, np.ndarray]:  # fmt: skip
-    ctx = _Context(judg, specs, gains)
+    ctx = _Context(judg, gains)
     out = {s.name: np.zeros(n_lists, dtype=np.float64) for s in specs}
     retrieved = np.zeros(n_lists, dtype=bool)
     for index, block in blocks:
@@ -485,7 +430,9 @@ def _run_kernel(blocks: Iterable, T: int, specs: Sequence[Measure], judg: _Judgm
             block = fix(index, block)
         if block.shape[1]:
             retrieved[index] = block[:, 0] != PAD
-        _score_block(block, index % T, ctx, out, index)
+        ctx.start(block, index % T)
+        for s in specs:
+            out[s.name][index] = _KERNELS[s.family](s, ctx)
     return out, retrieved
 
 
