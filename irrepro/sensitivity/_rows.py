@@ -379,7 +379,7 @@ def table3_rows(st: Mapping[str, Round]) -> list[dict]:
         r = st[key]
         t = r.study.table3()
         ranking = f"the swap method's ranking of {key} by sensitivity (Table 3 above)"
-        d = _below_required(r)
+        d = _below_required(r, r.study)
         grp = lambda a, b: lambda x: set(x.table3()["measure"].iloc[a:b])  # noqa: E731
         rows += [
             _ordering_row(f"{label} most sensitive three", P["table3.top3"], t["measure"].head(3), ranking, _same_at(r, grp(0, 3))),
@@ -601,7 +601,7 @@ def ranks(st: Mapping[str, Round]) -> dict[str, str]:
     r = st["round 5"]
     orders = [[m.replace("AG_", "G_") for m in _names(r)], list(stability_order(r.study)[1]["measure"]),
               list(r.study.table3()["measure"])]  # fmt: skip
-    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in list(r.study.names)}
+    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in r.study.names}
 
 
 def rank_range(by_seed: Mapping, method: str = "paired") -> dict[str, str]:
