@@ -500,28 +500,27 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
     paired_refs = refs(fig78, lambda q: q.startswith("paired minus unpaired"))
     swap_refs = refs(table3, lambda q: "minus swap" in q)
     geo_refs = refs(fig78, lambda q: q.startswith("rank of AG_"))
-    tau_ref, ratio_ref = fig1213.row("smallest tau"), fig1213.row("median tau / se")
-    comparable = table2.row("unpaired required differences comparable to the paired ones")
     on = _scope(paired_refs, comps)
+
+    def restates(quantity: str, key: str, same_as, **ours) -> dict:
+        data = _scope(same_as if isinstance(same_as, list) else [same_as], comps)
+        return {"quantity": quantity, "paper": P[key], "same_as": same_as, **ours, "data": data}
+
     return [
-        {"quantity": "Q, nDCG@1000 and AP are the most sensitive measures, PDoc@1000 the least", "paper": P["claim.top3"],
-         "same_as": top_refs, "ours": sensitivity_ours(), "data": _scope(top_refs, comps)},
-        {"quantity": "the paired test is more powerful than the unpaired", "paper": P["claim.paired"],
-         "same_as": paired_refs, "data": on},
+        restates("Q, nDCG@1000 and AP are the most sensitive measures, PDoc@1000 the least", "claim.top3", top_refs,
+                 ours=sensitivity_ours()),
+        restates("the paired test is more powerful than the unpaired", "claim.paired", paired_refs),
         book.claim("recommended: the paired test wherever it applies", P["claim.prefer-paired"],
                    ours=f"on our data ({on})", supports=paired_refs,
                    note=f"the paper's reason is the power of Figure 8; the rows it rests on are {on}'s", data=on),
         *agree_rows(st),
-        {"quantity": "swap-based differences are smaller than ASL-based ones", "paper": P["claim.swap-smaller"],
-         "same_as": swap_refs, "data": _scope(swap_refs, comps)},
-        {"quantity": "AG_ forms in the paired test agree with G_ in the unpaired test", "paper": P["claim.geometric"],
-         "same_as": geo_refs, "data": _scope(geo_refs, comps)},
-        {"quantity": f"all rank correlations between the measures exceed {P['fig12.min-tau'].value.removeprefix('> ')}",
-         "paper": P["claim.tau"], "same_as": tau_ref, "data": _scope([tau_ref], comps)},
-        {"quantity": "rank correlations are accurate (se about tau / 10)", "paper": P["claim.tau-accurate"],
-         "same_as": ratio_ref, "data": _scope([ratio_ref], comps)},
-        {"quantity": "unpaired required differences comparable to the paired ones", "paper": P["table2.unpaired-comparable"],
-         "same_as": comparable, "data": _scope([comparable], comps)},
+        restates("swap-based differences are smaller than ASL-based ones", "claim.swap-smaller", swap_refs),
+        restates("AG_ forms in the paired test agree with G_ in the unpaired test", "claim.geometric", geo_refs),
+        restates(f"all rank correlations between the measures exceed {P['fig12.min-tau'].value.removeprefix('> ')}",
+                 "claim.tau", fig1213.row("smallest tau")),
+        restates("rank correlations are accurate (se about tau / 10)", "claim.tau-accurate", fig1213.row("median tau / se")),
+        restates("unpaired required differences comparable to the paired ones", "table2.unpaired-comparable",
+                 table2.row("unpaired required differences comparable to the paired ones")),
     ]  # fmt: skip
 
 
