@@ -80,16 +80,13 @@ def paper_procedure(rs, *, B: int, seeds: Sequence, n_jobs=None, borrow: Round |
     return Round(runs, sc, [first, *rest])
 
 
-def _t2(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.DataFrame:
-    """s.table2(test), computed once per study."""
+def _table(r: Round, test: str = "bootstrap", s: MeasureStudy | None = None) -> pd.DataFrame:
+    """s.table2(test) (s: the round's study by default), computed once per study."""
+    s = r.study if s is None else s
     key = (id(s), test)
     if key not in r._t2:
         r._t2[key] = (s, s.table2(test))
     return r._t2[key][1]
-
-
-def _table(r: Round, test: str = "bootstrap", s: MeasureStudy | None = None) -> pd.DataFrame:
-    return _t2(r, r.study if s is None else s, test)
 
 
 def _names(r: Round, test: str = "bootstrap", s: MeasureStudy | None = None) -> list[str]:
@@ -170,10 +167,6 @@ def _parts(v, fmt: str = "{:.1f}") -> str:
     return " / ".join(fmt.format(x) for x in v)
 
 
-def _names_of(r: Round) -> list[str]:
-    return list(r.study.names)
-
-
 def _ordering_row(quantity: str, paper, ours, supports: str, note: str = "", pairs: bool = False) -> dict:
     """A row naming measures (or pairs) as the paper does, its status by ``book.ordering_status``."""
     row = {"quantity": quantity, "paper": paper, "ours": ("; " if pairs else ", ").join(ours), "note": note}
@@ -188,7 +181,7 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     """Figures 7 and 8 of round 5 (``st["round 5"]``), the paper's beside ours."""
     P = _P()
     r = st["round 5"]
-    s, names = r.study, _names_of(r)
+    s, names = r.study, list(r.study.names)
     tp, tu = _table(r), _table(r, "unpaired-bootstrap")
     ranking = "the paired test's ranking of round 5 by discriminative power (Table 2 (a))"
     gap = _power(s, names) - _power(s, names, "unpaired")
@@ -230,8 +223,8 @@ def fig78_rows(st: Mapping[str, Round]) -> list[dict]:
     ]  # fmt: skip
 
 
-def _required(r: Round, s: MeasureStudy, test: str = "bootstrap") -> pd.Series:
-    return _t2(r, s, test).set_index("measure")["required difference"]
+def _required(r: Round, s: MeasureStudy | None = None, test: str = "bootstrap") -> pd.Series:
+    return _table(r, test, s).set_index("measure")["required difference"]
 
 
 def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
@@ -240,7 +233,7 @@ def _comparable(st: Mapping[str, Round]) -> tuple[str, str]:
     for name, r in st.items():
         bits.append(f"{name}:")
         for m in MEASURES:
-            p_, u_ = _required(r, r.study)[m], _required(r, r.study, "unpaired-bootstrap")[m]
+            p_, u_ = _required(r)[m], _required(r, test="unpaired-bootstrap")[m]
             se = float(
                 np.hypot(
                     _mc(r, lambda x, r=r, m=m: _required(r, x)[m]),
@@ -304,7 +297,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
             note = _same_at(r, lambda x, r=r: set(_names(r, s=x)[3:6]))
             rows.append(_ordering_row("(a) middle", P["table2.a.middle"], mid, ranking, note))
     r = st["round 5"]
-    req = _required(r, r.study, "unpaired-bootstrap")
+    req = _required(r, test="unpaired-bootstrap")
     for m, g in (("G_AP", "G_AveP"), ("G_Q", "G_Q")):
         se = float(_mc(r, lambda x, r=r, m=m: _required(r, x, "unpaired-bootstrap")[m]))
         rows.append(book.score(
@@ -316,7 +309,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
     status, note = _comparable(st)
     rows.append(book.claim(
         "unpaired required differences comparable to the paired ones", P["table2.unpaired-comparable"],
-        ours=", ".join(f"{name}: {_parts([_required(x, x.study, 'unpaired-bootstrap')[m] / _required(x, x.study)[m] for m in MEASURES], '{:.2f}')}"
+        ours=", ".join(f"{name}: {_parts([_required(x, test='unpaired-bootstrap')[m] / _required(x)[m] for m in MEASURES], '{:.2f}')}"
                        for name, x in st.items()) + " (unpaired / paired, " + ", ".join(MEASURES) + ")",
         status=status, note=note,
         supports="the required differences of the paired and unpaired tables above, each pair judged by the rule (kind score)"))  # fmt: skip
@@ -332,7 +325,7 @@ def table2_rows(st: Mapping[str, Round], restate=None) -> list[dict]:
                 note=f"describes the runs; the paper's {where} runs: {P[f'table2.{key}.spread'].value}"))  # fmt: skip
     if "round 1" in st:
         r1, r5 = st["round 1"], st["round 5"]
-        names = _names_of(r5)
+        names = list(r5.study.names)
         d = _power(r1.study, names) - _power(r5.study, names)
         se = np.hypot(*(pair_share_se(np.stack([_sig(x.study.paired[n]) for n in names])) for x in (r1, r5)))
         mc = np.hypot(_mc(r1, lambda x: _power(x, names)), _mc(r5, lambda x: _power(x, names)))
@@ -447,8 +440,8 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     ]  # fmt: skip
 
 
-def agree_row(st: Mapping[str, Round]) -> dict:
-    """Sakai's 'bootstrap, stability and swap methods agree' on round 5, as a claim's rows."""
+def agree_rows(st: Mapping[str, Round]) -> list[dict]:
+    """Sakai's 'bootstrap, stability and swap methods agree' on round 5: the claim's one row."""
     P = _P()
     r = st["round 5"]
     boot = [m.replace("AG_", "G_") for m in _names(r)]
@@ -459,18 +452,13 @@ def agree_row(st: Mapping[str, Round]) -> dict:
     groups = {"top three": slice(0, 3), "middle three": slice(3, 6), "last": slice(6, 7)}
     sub = {(o, g): book.ordering_status(order[sl], ", ".join(boot[sl]), supports="the paired test's ranking")["status"]
            for o, order in others.items() for g, sl in groups.items()}  # fmt: skip
-    return book.claim(
+    return [book.claim(
         "bootstrap, stability and swap methods agree", P["claim.methods-agree"],
         ours="; ".join(f"{o} {g}: {w}" for (o, g), w in sub.items()), status=combine(list(sub.values())),
         supports="the rankings of round 5 by the paired test (Table 2 (a)), the stability method (Figure 10) and the swap method (Table 3 (a))",
         note="each group of the stability and swap rankings against the same group of the paired test's",
         data="TREC-COVID round 5",
-    )  # fmt: skip
-
-
-def agree_rows(st: Mapping[str, Round]) -> list[dict]:
-    """:func:`agree_row` as a list of rows (for :func:`rerun`)."""
-    return [agree_row(st)]
+    )]  # fmt: skip
 
 
 def _scope(refs: Sequence, comps: Sequence) -> str:
@@ -512,28 +500,27 @@ def verdict_rows(fig78, table2, table3, fig1213, st: Mapping[str, Round]) -> lis
     paired_refs = refs(fig78, lambda q: q.startswith("paired minus unpaired"))
     swap_refs = refs(table3, lambda q: "minus swap" in q)
     geo_refs = refs(fig78, lambda q: q.startswith("rank of AG_"))
-    tau_ref, ratio_ref = fig1213.row("smallest tau"), fig1213.row("median tau / se")
-    comparable = table2.row("unpaired required differences comparable to the paired ones")
     on = _scope(paired_refs, comps)
+
+    def restates(quantity: str, key: str, same_as, **ours) -> dict:
+        data = _scope(same_as if isinstance(same_as, list) else [same_as], comps)
+        return {"quantity": quantity, "paper": P[key], "same_as": same_as, **ours, "data": data}
+
     return [
-        {"quantity": "Q, nDCG@1000 and AP are the most sensitive measures, PDoc@1000 the least", "paper": P["claim.top3"],
-         "same_as": top_refs, "ours": sensitivity_ours(), "data": _scope(top_refs, comps)},
-        {"quantity": "the paired test is more powerful than the unpaired", "paper": P["claim.paired"],
-         "same_as": paired_refs, "data": on},
+        restates("Q, nDCG@1000 and AP are the most sensitive measures, PDoc@1000 the least", "claim.top3", top_refs,
+                 ours=sensitivity_ours()),
+        restates("the paired test is more powerful than the unpaired", "claim.paired", paired_refs),
         book.claim("recommended: the paired test wherever it applies", P["claim.prefer-paired"],
                    ours=f"on our data ({on})", supports=paired_refs,
                    note=f"the paper's reason is the power of Figure 8; the rows it rests on are {on}'s", data=on),
-        agree_row(st),
-        {"quantity": "swap-based differences are smaller than ASL-based ones", "paper": P["claim.swap-smaller"],
-         "same_as": swap_refs, "data": _scope(swap_refs, comps)},
-        {"quantity": "AG_ forms in the paired test agree with G_ in the unpaired test", "paper": P["claim.geometric"],
-         "same_as": geo_refs, "data": _scope(geo_refs, comps)},
-        {"quantity": f"all rank correlations between the measures exceed {P['fig12.min-tau'].value.removeprefix('> ')}",
-         "paper": P["claim.tau"], "same_as": tau_ref, "data": _scope([tau_ref], comps)},
-        {"quantity": "rank correlations are accurate (se about tau / 10)", "paper": P["claim.tau-accurate"],
-         "same_as": ratio_ref, "data": _scope([ratio_ref], comps)},
-        {"quantity": "unpaired required differences comparable to the paired ones", "paper": P["table2.unpaired-comparable"],
-         "same_as": comparable, "data": _scope([comparable], comps)},
+        *agree_rows(st),
+        restates("swap-based differences are smaller than ASL-based ones", "claim.swap-smaller", swap_refs),
+        restates("AG_ forms in the paired test agree with G_ in the unpaired test", "claim.geometric", geo_refs),
+        restates(f"all rank correlations between the measures exceed {P['fig12.min-tau'].value.removeprefix('> ')}",
+                 "claim.tau", fig1213.row("smallest tau")),
+        restates("rank correlations are accurate (se about tau / 10)", "claim.tau-accurate", fig1213.row("median tau / se")),
+        restates("unpaired required differences comparable to the paired ones", "table2.unpaired-comparable",
+                 table2.row("unpaired required differences comparable to the paired ones")),
     ]  # fmt: skip
 
 
@@ -597,7 +584,7 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
     """A results table of the round, each of ``cols`` as 'value (±se)' over the seeds, ranked from 1."""
 
     def of(s):
-        return s.table3() if which == "table3" else _t2(r, s, which)
+        return s.table3() if which == "table3" else _table(r, which, s)
 
     table = of(r.study)
     out = table.copy()
@@ -613,7 +600,7 @@ def ranks(st: Mapping[str, Round]) -> dict[str, str]:
     r = st["round 5"]
     orders = [[m.replace("AG_", "G_") for m in _names(r)], list(stability_order(r.study)[1]["measure"]),
               list(r.study.table3()["measure"])]  # fmt: skip
-    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in _names_of(r)}
+    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in r.study.names}
 
 
 def rank_range(by_seed: Mapping, method: str = "paired") -> dict[str, str]:

@@ -15,11 +15,10 @@ TESTS = {
     "bootstrap-shift": "bootstrap-shift test",
 }
 
-#: The tests that resample (they take ``B`` and a seed).
-RESAMPLING = ("bootstrap", "permutation", "tukey", "unpaired-bootstrap", "bootstrap-shift")
-#: The resampling tests' resamples when none are given (:func:`~irrepro.significance.compare`).
+#: The tests that resample (they take ``B`` and a seed), with their resamples when none are given.
 DEFAULT_B = {"bootstrap": 1000, "permutation": 10_000, "tukey": 10_000, "unpaired-bootstrap": 1000,
              "bootstrap-shift": 1000}  # fmt: skip
+RESAMPLING = tuple(DEFAULT_B)
 
 #: The classical tests, computed in closed form (``comparison.classical_pairs``).
 CLASSICAL = tuple(t for t in TESTS if t not in RESAMPLING)

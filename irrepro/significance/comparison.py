@@ -37,11 +37,13 @@ _CLASSICAL = {
     "wilcoxon": classical.wilcoxon_pvalues,
     "sign": classical.sign_test_pvalues,
 }
-#: The bootstrap tests (B = 1000 unless given).
-_BOOTSTRAP = {
+#: The resampling tests (their default B unless given).
+_RESAMPLED: dict[str, Any] = {
     "bootstrap": paired_bootstrap_test,
     "unpaired-bootstrap": unpaired_bootstrap_test,
     "bootstrap-shift": bootstrap_shift_test,
+    "permutation": permutation_test,
+    "tukey": tukey_hsd,
 }
 
 
@@ -79,14 +81,8 @@ def pairwise_test(
         )
     kw: dict[str, Any] = {} if B is None else {"B": B}
     res: PairwiseResult
-    if test == "permutation":
-        one = permutation_test(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
-        assert isinstance(one, PairwiseResult)  # one alternative: one result
-        res = one
-    elif test == "tukey":
-        res = tukey_hsd(scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
-    elif test in _BOOTSTRAP:
-        res = _BOOTSTRAP[test](scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
+    if test in _RESAMPLED:
+        res = _RESAMPLED[test](scores, pairs, baseline=baseline, seed=seed, n_jobs=n_jobs, **kw)
     else:
         x, systems, measure = _as_matrix(scores)
         pairs = _resolve_pairs(pairs, baseline, systems)

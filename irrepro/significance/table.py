@@ -14,9 +14,9 @@ import pandas as pd
 from .. import escape
 from ..errors import InputError
 from ..stats import level_percent
-from ._names import CORRECTIONS, FAMILY_WISE, FORMATS
+from ._names import FAMILY_WISE, FORMATS
 from .effects import EffectSizes
-from .result import PairwiseResult
+from .result import PairwiseResult, _correction
 
 #: Unicode superscripts of the letters naming runs in the text format (ranx's convention; there is
 #: no superscript q, so the Canadian syllabics' final "ᑫ" stands in, as in many typeset tables).
@@ -133,7 +133,7 @@ class ComparisonTable:
         elif r.correction == "none":
             how = f"unadjusted p < {self.alpha:g}"
         else:
-            how = f"p < {self.alpha:g} after {_label(r.correction)}'s adjustment over {n_pairs} pairs"
+            how = f"p < {self.alpha:g} after {_correction(r.correction)[1]}'s adjustment over {n_pairs} pairs"
         test = r.label + (f", B = {r.B:,}" if r.B and not r.exact else (", exact" if r.exact else ""))
         up, down = ("$\\uparrow$", "$\\downarrow$") if fmt == "latex" else (_UP, _DOWN)
         if self.baseline is not None:
@@ -316,10 +316,6 @@ _EFFECT_NOTES = {
              "variance on every topic or with one left out, the jackknife's (every score a run effect plus "
              "a topic effect)"),
 }  # fmt: skip
-
-
-def _label(method: str) -> str:
-    return next((lab for short, (name, lab) in CORRECTIONS.items() if method in (short, name)), method)
 
 
 #: The escape of each display format's text (:mod:`irrepro.escape`).

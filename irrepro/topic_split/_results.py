@@ -149,13 +149,11 @@ class SwapExperiment:
         return pd.DataFrame(rate, index=self.sizes, columns=np.arange(1, self.B + 1))
 
 
-def rate_se(*counts, signs=None) -> float:
-    """The Monte Carlo standard error of a pooled error rate, or of a sum or difference of them."""
+def rate_se(*counts) -> float:
+    """The Monte Carlo standard error of a pooled error rate, or of the first minus the others."""
     if not counts:
         raise InputError("give at least one (errors, trials) pair")
-    signs = [1.0] + [-1.0] * (len(counts) - 1) if signs is None else list(signs)
-    if len(signs) != len(counts):
-        raise InputError(f"{len(signs)} signs for {len(counts)} rates")
+    signs = [1.0] + [-1.0] * (len(counts) - 1)
     B = len(np.asarray(counts[0][1]))
     u = np.zeros(B)
     for s, (e, t) in zip(signs, counts):
