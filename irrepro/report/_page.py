@@ -362,18 +362,6 @@ def _labels(rep: Report) -> dict[str, str]:
     return dict(zip(rep.runs, escape.short_names(rep.runs)))
 
 
-def _run_name(rep: Report, run: str):
-    """A run's name in the page's HTML: its label (:func:`_labels`), the full name as tooltip."""
-    return escape.html_name(run, label=_labels(rep).get(run))
-
-
-def _against(rep: Report):
-    """ " against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
-    from markupsafe import Markup
-
-    return Markup(" against the baseline ") + _run_name(rep, rep.baseline) if rep.baseline else Markup("")
-
-
 def _num(x) -> str:
     """A number of the page's prose with 3 decimals, or "undefined (REASON)", never "nan"."""
     if isinstance(x, str):
@@ -604,9 +592,11 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
     labels = _labels(rep)
+    baseline = escape.html_name(rep.baseline, label=labels.get(rep.baseline)) if rep.baseline else ""
+    against = Markup(" against the baseline ") + baseline if rep.baseline else Markup("")  # (in captions)
     context = {
         "rep": rep,
-        "baseline": _run_name(rep, rep.baseline) if rep.baseline else "",
+        "baseline": baseline,
         "S": S,
         "T": T,
         "m": rep.measure,
@@ -623,7 +613,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "runs_table": _table(
             runs,
             scroll=True,
-            caption=escape.html(f"Runs; significance by the {rep.test_label}") + _against(rep),
+            caption=escape.html(f"Runs; significance by the {rep.test_label}") + against,
             labels=labels,
         ),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
@@ -645,7 +635,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
             shown,
             scroll=len(shown) > 30,
             labels=labels,
-            caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep),
+            caption=escape.html(f"Pairs of runs, {rep.test_label}") + against,
         ),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": (
