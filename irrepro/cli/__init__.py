@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import os
 import sys
 import traceback
@@ -108,16 +109,9 @@ class _Stdout:
             self.failed = self.failed or failed
             raise failed from exc
 
-    def write(self, text: str) -> int:
-        return self._call("write", text)
-
-    def writelines(self, lines) -> None:
-        return self._call("writelines", lines)
-
-    def flush(self) -> None:
-        return self._call("flush")
-
     def __getattr__(self, name: str):
+        if name in ("write", "writelines", "flush"):
+            return functools.partial(self._call, name)
         return getattr(self._stream, name)
 
 

@@ -94,8 +94,8 @@ class Report:
         Sakai's topic-set sizes (:func:`irrepro.design.topic_set_sizes`).
     precision : str
         How the run files' scores were ranked.
-    B_pairs : int or None
-        Resamples of the pairwise tests (None: ``settings.B_tests``).
+    B_pairs : int
+        Resamples of the pairwise tests (0: ``settings.B_tests``).
 
     Examples
     --------
@@ -132,10 +132,10 @@ class Report:
     design: pd.DataFrame | None = None
     design_note: str = ""
     precision: str = "float32"
-    B_pairs: int | None = None
+    B_pairs: int = 0
 
     def __post_init__(self) -> None:
-        if self.B_pairs is None:
+        if not self.B_pairs:
             object.__setattr__(self, "B_pairs", self.settings.B_tests)
 
     @property
@@ -229,7 +229,51 @@ class Report:
 
     def methods(self) -> significance.Methods:
         """The report's methods paragraph and its ir_metadata sidecar (a ``Methods``)."""
-        return _methods(self)
+        from ..escape import shell
+
+        st, (S, T) = self.settings, self.scores.shape
+        analyses = [
+            f"Each pair's d_z has a 95% bias-corrected and accelerated (BCa) bootstrap interval from the same "
+            f"{self.B_pairs:,} bootstrap samples of the topics.",
+            f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {self.rel} or above; a topic "
+            f"without a usable list adds an AP of 0) with 95% parametric intervals (per-topic logit intervals, "
+            f"small-R correction) and L-MAP bootstrap intervals, from B = {st.B_corpus:,} Poisson(1) "
+            "replications of the documents of each ranked list.",
+        ]
+        if self.swap is not None:
+            sizes = self.swap.sizes
+            analyses.append(
+                f"Topic split (Sanderson & Zobel 2005): {self.swap.B} random splits of the topics into two disjoint "
+                f"sets of {sizes[0]} to {sizes[-1]} topics per size, swaps counted with and without a paired t-test "
+                f"at p <= 0.05 on the first set, the error rates projected to {T} topics by an exponential fit."
+            )
+        else:
+            analyses.append(f"Topic split (Sanderson & Zobel 2005): {self.swap_note}")
+        analyses.append(
+            "Standardization (Webber, Moffat & Zobel 2008): each topic's scores standardized by these runs' mean "
+            f"and standard deviation on it and mapped by the normal CDF; {st.B_halves:,} random halves of the "
+            "topics give the dRMSE of run means between halves and the runs a two-sample t-test (p < 0.05) "
+            "finds different from themselves."
+        )
+        if self.design is not None:
+            analyses.append(
+                f"Topic-set sizes (Sakai 2016): to find a difference of {DESIGN_MIN_DIFF:g} with power "
+                f"{DESIGN_POWER:g} at alpha {DESIGN_ALPHA:g}, from the residual variance of the two-way ANOVA, with "
+                f"intervals from {st.B_tests:,} bootstrap samples of the topics."
+            )
+        cmd = (f"irrepro report RUNS_DIR --qrels {shell(self.qrels)} -m {shell(self.measure)} --seed {self.seed}"
+               + f" --test {self.test}" + (f" --baseline {shell(self.baseline)}" if self.baseline else "")
+               + f" -l {self.rel} --scale {st.scale}"
+               + f" --precision {self.precision}")  # fmt: skip
+        return significance.methods_paragraph(
+            [self.measure], n_topics=T, n_runs=S, test=self.test, alpha=0.05,
+            correction=("holm", "fdr_bh"), baseline=self.baseline, n_comparisons=len(self.pairs),
+            B=self.B_pairs, exact=self.test == "permutation" and T < 63 and 2**T <= self.B_pairs,
+            effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
+            B_interval=self.B_pairs, seed=self.seed, rel=self.rel, precision=self.precision,
+            missing_runs=int((self.coverage["missing"].map(len) > 0).sum()), qrels=self.qrels,
+            analyses=analyses, command=cmd
+        )  # fmt: skip
 
     def files(self) -> dict[str, str]:
         """The report's files, name -> content: ``index.html``, the tables as CSV, ``methods.md``,
@@ -286,10 +330,9 @@ def _table(
     index: bool = False,
     scroll: bool = False,
     caption: str = "",
-    names: tuple = (),
     labels: Mapping[str, str] | None = None,
 ) -> str:
-    """``frame`` as an escaped HTML table, run names (columns ``names``) shortened, full in a tooltip."""
+    """``frame`` as an escaped HTML table, run names (columns run, run x, run y) shortened, full in a tooltip."""
     from markupsafe import Markup
 
     shown = labels or {}
@@ -300,7 +343,7 @@ def _table(
     out = frame.copy(deep=False)
     for k, col in enumerate(out.columns):
         if not pd.api.types.is_numeric_dtype(out.iloc[:, k]):  # object or str: cells of text
-            cell = run if col in names else escape.html
+            cell = run if col in ("run", "run x", "run y") else escape.html
             out.isetitem(k, out.iloc[:, k].map(lambda v, cell=cell: cell(v) if isinstance(v, str) else v))
     out.columns = [escape.html(c) for c in out.columns]
     if index:
@@ -314,30 +357,9 @@ def _table(
     return Markup(f'<div class="scroll">{html}</div>' if scroll else html)
 
 
-#: The columns of the report's tables that hold run names (shortened, with the full name as tooltip).
-_NAMES = ("run", "run x", "run y")
-
-
-def _pairs_B(rep: Report) -> int:
-    """The resamples of the report's pairwise tests."""
-    return int(rep.B_pairs or rep.settings.B_tests)
-
-
 def _labels(rep: Report) -> dict[str, str]:
     """Run -> the label the page shows for it (``irrepro.escape.short_names``)."""
     return dict(zip(rep.runs, escape.short_names(rep.runs)))
-
-
-def _run_name(rep: Report, run: str):
-    """A run's name in the page's HTML: its label (:func:`_labels`), the full name as tooltip."""
-    return escape.html_name(run, label=_labels(rep).get(run))
-
-
-def _against(rep: Report):
-    """ " against the baseline NAME" (HTML, the name shortened with its tooltip), or nothing."""
-    from markupsafe import Markup
-
-    return Markup(" against the baseline ") + _run_name(rep, rep.baseline) if rep.baseline else Markup("")
 
 
 def _num(x) -> str:
@@ -389,7 +411,7 @@ def _fig_asl(rep: Report):
             for name, col in (("ASL", "ASL"), ("Holm-adjusted", "ASL (Holm)"), ("BH-adjusted", "ASL (BH)"))
         }
     plots.plot_asl_curves(curves, ax=axes[0])
-    B = f" (B = {_pairs_B(rep):,})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
+    B = f" (B = {rep.B_pairs:,})" if rep.test in ("bootstrap", "permutation", "tukey") else ""
     axes[0].set(xlabel="run pairs sorted by ASL", title=f"ASL curve, {rep.test_label}{B}")
     # significance matrix: runs in order of mean score, sign of the difference where Holm-significant
     order = np.argsort(-rep.scores.mean(), kind="stable")
@@ -540,7 +562,7 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
     shown = shown.sort_values("ASL", kind="stable").copy()
     for col in [c for c in ("ASL", "ASL (Holm)", "ASL (BH)") if c in shown]:
         if rep.test == "bootstrap":  # no replicate as extreme: below 1/B, not 0
-            shown[col] = [f"< {1 / _pairs_B(rep):g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
+            shown[col] = [f"< {1 / rep.B_pairs:g}" if v == 0 else f"{v:.4f}" for v in shown[col]]
         else:
             shown[col] = ["-" if np.isnan(v) else "< 0.0001" if v < 1e-4 else f"{v:.4f}" for v in shown[col]]
     pairs_undefined = ""
@@ -570,9 +592,11 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
     })  # fmt: skip
     first = rep.growth.first_reliable() if rep.growth is not None else None
     labels = _labels(rep)
+    baseline = escape.html_name(rep.baseline, label=labels.get(rep.baseline)) if rep.baseline else ""
+    against = Markup(" against the baseline ") + baseline if rep.baseline else Markup("")  # (in captions)
     context = {
         "rep": rep,
-        "baseline": _run_name(rep, rep.baseline) if rep.baseline else "",
+        "baseline": baseline,
         "S": S,
         "T": T,
         "m": rep.measure,
@@ -582,15 +606,14 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "averaging": AVERAGING.format(T=T),
         "summary_table": _table(_summary_frame(summ)),
         "no_relevant": int(np.sum(rep.n_relevant < 1)),
-        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, names=_NAMES, labels=labels)
+        "coverage_table": _table(cov_table, scroll=len(cov_table) > 30, labels=labels)
         if len(cov_table)
         else "",
         "n_coverage": len(cov_table),
         "runs_table": _table(
             runs,
             scroll=True,
-            caption=escape.html(f"Runs; significance by the {rep.test_label}") + _against(rep),
-            names=_NAMES,
+            caption=escape.html(f"Runs; significance by the {rep.test_label}") + against,
             labels=labels,
         ),  # wide: scrolls
         "fig_scores": _png(_fig_scores(rep)),
@@ -604,16 +627,15 @@ def _render(rep: Report, summ: dict, runs: pd.DataFrame, methods: str = "") -> s
         "n_bh": summ.get("significant pairs, Benjamini-Hochberg", 0),
         "n_fw": summ.get("significant pairs, family-wise (randomised Tukey HSD)", 0),
         "test_label": rep.test_label,
-        "B_pairs": f"{_pairs_B(rep):,}",
+        "B_pairs": f"{rep.B_pairs:,}",
         "B_note": _pairs_resamples(len(rep.runs), rep.baseline, rep.test, rep.settings.B_tests)[1],
         "pairs_note": pairs_note,
         "pairs_undefined": pairs_undefined,
         "pairs_table": _table(
             shown,
             scroll=len(shown) > 30,
-            names=_NAMES,
             labels=labels,
-            caption=escape.html(f"Pairs of runs, {rep.test_label}") + _against(rep),
+            caption=escape.html(f"Pairs of runs, {rep.test_label}") + against,
         ),
         "map_width": float(np.nanmedian(rep.corpus.maps[("parametric", "MAP")].width)),
         "error_table": (
@@ -749,53 +771,4 @@ def _corpus_of(blocks: list[cb.Lists], runs, topics, B: int, seed, n_jobs, progr
         {k: cat([p.intervals[k] for p in parts]) for k in first.intervals},
         {k: cat([p.maps[k] for p in parts]) for k in first.maps},
         None
-    )  # fmt: skip
-
-
-def _methods(rep):
-    """The report's methods paragraph (``rep`` a Report): its pairs' test, then a sentence per analysis."""
-    from ..escape import shell
-
-    st, (S, T) = rep.settings, rep.scores.shape
-    analyses = [
-        f"Each pair's d_z has a 95% bias-corrected and accelerated (BCa) bootstrap interval from the same "
-        f"{rep.B_pairs:,} bootstrap samples of the topics.",
-        f"Corpus bootstrap (Cormack & Lynam 2006): every run's MAP (AP at grade {rep.rel} or above; a topic "
-        f"without a usable list adds an AP of 0) with 95% parametric intervals (per-topic logit intervals, "
-        f"small-R correction) and L-MAP bootstrap intervals, from B = {st.B_corpus:,} Poisson(1) "
-        "replications of the documents of each ranked list.",
-    ]
-    if rep.swap is not None:
-        sizes = rep.swap.sizes
-        analyses.append(
-            f"Topic split (Sanderson & Zobel 2005): {rep.swap.B} random splits of the topics into two disjoint "
-            f"sets of {sizes[0]} to {sizes[-1]} topics per size, swaps counted with and without a paired t-test "
-            f"at p <= 0.05 on the first set, the error rates projected to {T} topics by an exponential fit."
-        )
-    else:
-        analyses.append(f"Topic split (Sanderson & Zobel 2005): {rep.swap_note}")
-    analyses.append(
-        "Standardization (Webber, Moffat & Zobel 2008): each topic's scores standardized by these runs' mean "
-        f"and standard deviation on it and mapped by the normal CDF; {st.B_halves:,} random halves of the "
-        "topics give the dRMSE of run means between halves and the runs a two-sample t-test (p < 0.05) "
-        "finds different from themselves."
-    )
-    if rep.design is not None:
-        analyses.append(
-            f"Topic-set sizes (Sakai 2016): to find a difference of {DESIGN_MIN_DIFF:g} with power "
-            f"{DESIGN_POWER:g} at alpha {DESIGN_ALPHA:g}, from the residual variance of the two-way ANOVA, with "
-            f"intervals from {st.B_tests:,} bootstrap samples of the topics."
-        )
-    cmd = (f"irrepro report RUNS_DIR --qrels {shell(rep.qrels)} -m {shell(rep.measure)} --seed {rep.seed}"
-           + f" --test {rep.test}" + (f" --baseline {shell(rep.baseline)}" if rep.baseline else "")
-           + f" -l {rep.rel} --scale {st.scale}"
-           + f" --precision {rep.precision}")  # fmt: skip
-    return significance.methods_paragraph(
-        [rep.measure], n_topics=T, n_runs=S, test=rep.test, alpha=0.05,
-        correction=("holm", "fdr_bh"), baseline=rep.baseline, n_comparisons=len(rep.pairs),
-        B=rep.B_pairs, exact=rep.test == "permutation" and T < 63 and 2**T <= rep.B_pairs,
-        effect_sizes=("difference", "d_z"), interval="percentile", level=0.95,
-        B_interval=rep.B_pairs, seed=rep.seed, rel=rep.rel, precision=rep.precision,
-        missing_runs=int((rep.coverage["missing"].map(len) > 0).sum()), qrels=rep.qrels,
-        analyses=analyses, command=cmd
     )  # fmt: skip
