@@ -260,12 +260,13 @@ def test_sakais_paired_bootstrap_p_values_are_the_significance_packages(models):
     """A batch's Sakai p-values equal irrepro.significance.paired_bootstrap_test on the same draws."""
     from irrepro import parallel
     from irrepro import sensitivity as bt
-    from irrepro.known_truth._urbano import _sakai_tests
+    from irrepro.known_truth._pvalues import _sakai_pvalues
 
     rng = np.random.default_rng(3)
     b = rng.beta(2, 5, size=(6, 25))
     e = np.clip(b + rng.normal(0.03, 0.1, size=b.shape), 0, 1)
-    got = _sakai_tests(b, e, ("bootstrap",), 300, np.random.default_rng(7))["bootstrap"][0]
+    g_paired, g_pool = parallel.spawn(np.random.default_rng(7), 2)
+    got = _sakai_pvalues(b, e, ("bootstrap",), 300, g_paired, g_pool)["bootstrap"][0]
     g_paired, _ = parallel.spawn(np.random.default_rng(7), 2)
     scores = np.empty((12, 25))
     scores[0::2], scores[1::2] = e, b

@@ -492,16 +492,14 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
 
     # MAP and L-MAP in-interval shares: distances to the model's share, over resampled topics
     keys = [(k, m) for k in ("bootstrap", "parametric") for m in ("MAP", "L-MAP")]
-    rng = np.random.default_rng(seed)
-    T = len(val.topics)
-    boots: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
-    for _ in range(n_boot):
-        idx = rng.integers(0, T, T)
-        for k, m in keys:
-            boots[k, m].append(np.mean([100 * np.mean(map_positions(val, s, k, m, idx) == 0) for s in "AB"]))
-    mi = {
-        (k, m): float(np.mean([100 * np.mean(map_positions(val, s, k, m) == 0) for s in "AB"]))
+    boots = {
+        (k, m): np.mean(
+            [map_shares_by_topic(val, s, k, m, n_boot=n_boot, seed=seed)[:, 1] for s in "AB"], axis=0
+        )
         for k, m in keys
+    }
+    mi = {
+        (k, m): float(np.mean([_side_shares(map_positions(val, s, k, m))[1] for s in "AB"])) for k, m in keys
     }
     mc_map = {
         (k, m): float(np.sqrt(np.mean([_map_mc_se(val, s, k, m)[1] ** 2 for s in "AB"]))) for k, m in keys
@@ -514,7 +512,7 @@ def claim_rows(P: Mapping, val: SplitValidation, *, n_boot: int = 200, seed=0) -
 
     def order(key, quantity, better, worse):
         d = abs(mi[worse] - model_in) - abs(mi[better] - model_in)
-        dist = np.abs(np.array(boots[worse]) - model_in) - np.abs(np.array(boots[better]) - model_in)
+        dist = np.abs(boots[worse] - model_in) - np.abs(boots[better] - model_in)
         mc_both = float(np.hypot(mc_map[better], mc_map[worse]))
         err = book.errors(
             sampling=float(np.std(dist, ddof=1)), unit=_TOPIC, mc=mc_both, replicates=val.B, reason=NO_EDGE

@@ -35,11 +35,6 @@ class LargeQueryDesign:
 def large_query_design(scale: str = "paper", sizes: tuple = SIZES) -> LargeQueryDesign:
     """The sizes of the large-query experiments (Ihemelandu & Ekstrand 2023) at ``scale``.
 
-    ``"paper"``: the chapter's pool of 4,000 AP pairs; null trials for a 5% rate's Monte Carlo error of
-    0.002 up to 100 topics, 0.003 up to 250, 0.004 up to 1,000 and 0.006 above; 1,000 power trials per size
-    and delta (150 above 250 topics) at delta = 0.01 and 0.02; B = 1,000 up to 250 topics, 500 above.
-    ``"full"``: a new pair every trial, error 0.002, 2,000 power trials, B = 2,000.
-
     Parameters
     ----------
     scale : {"paper", "quick", "full"}

@@ -337,11 +337,6 @@ class RankingDesign:
 def ranking_design(scale: str = "paper") -> RankingDesign:
     """The sizes of the ranking-level simulation (design B) in the book at ``scale``.
 
-    ``"paper"``: AP, P@10 and nDCG@20 from 100 rankings per run and topic; AP's nulls at 25, 50 and 100
-    topics, the others' at 50; power at delta = 0.01-0.1 on 50 topics; families of 3, 5 and 10 at 25 and
-    50 topics; 2,500 trials a row (a 5% rate to 0.005). ``"full"`` adds 10 and 30 topics; ``"quick"`` is
-    smaller.
-
     Parameters
     ----------
     scale : {"paper", "quick", "full"}

@@ -69,6 +69,10 @@ def rates_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]], alpha: flo
     return pd.DataFrame(rows)
 
 
+#: The shares and skewness of :func:`properties_table`, by the columns it gives them.
+_SHARES = {"zeros": "zeros", "sign_ties": "sign ties", "ties": "ties", "skewness": "|skewness|"}
+
+
 def properties_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]]) -> pd.DataFrame:
     """Under each design's null, per size: mean shares of zeros, sign ties and ties, mean |skewness|, and the
     root mean square lean of the sign and rank balances (:func:`difference_properties`), each with its error.
@@ -79,12 +83,7 @@ def properties_table(results: Mapping[str, Mapping[tuple, UrbanoPValues]]) -> pd
             if delta != 0 or not r.props:
                 continue
             row = {"design": design, "measure": measure, "topics": n}
-            for p, name in (
-                ("zeros", "zeros"),
-                ("sign_ties", "sign ties"),
-                ("ties", "ties"),
-                ("skewness", "|skewness|"),
-            ):
+            for p, name in _SHARES.items():
                 v = np.asarray(r.props[p], dtype=float)
                 v = np.abs(v) if p == "skewness" else v
                 ok = ~np.isnan(v)

@@ -209,11 +209,6 @@ def _fit_copulas(models, keys, n_jobs) -> int:
     return len(todo)
 
 
-def _sakai_tests(b, e, tests, B: int, seed) -> dict:
-    """Sakai's two tests of a batch (:func:`_sakai_pvalues`), their generators children of ``seed``."""
-    return _sakai_pvalues(b, e, tests, B, *parallel.spawn(seed, 2))
-
-
 def _simulate_and_test(task):
     """One batch simulated from ``g_u`` and tested (a process task): (two, one, d, properties or None)."""
     pairs, which, n_topics, g_u, g_test, g_sakai, tests, B, min_d, properties = task
@@ -233,7 +228,7 @@ def batch_pvalues(b, e, tests, B: int, g_test, g_sakai, min_d: float) -> tuple[n
     if theirs := tuple(t for t in tests if t in URBANO_TESTS):
         res = urbano_tests(b, e, tests=theirs, B=B, seed=g_test, min_d=min_d, n_jobs=1)
         p = {t: (v.two_tailed, v.one_tailed) for t, v in res.items()}
-    p |= _sakai_tests(b, e, tests, B, g_sakai)
+    p |= _sakai_pvalues(b, e, tests, B, *parallel.spawn(g_sakai, 2))
     return np.array([p[t][0] for t in tests]), np.array([p[t][1] for t in tests])
 
 
