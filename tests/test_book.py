@@ -968,7 +968,7 @@ def test_chapter_helpers_against_literal_loops():
     from irrepro import corpus_bootstrap as cb
     from irrepro import sensitivity as bt
     from irrepro import topic_split as ts
-    from irrepro.topic_split._results import _bin_lower_edge, _largest_projected_error
+    from irrepro.topic_split._swap import _bin_lower_edge, _largest_projected_error
 
     x = np.array([-3.0, -0.5, 0.2, 1.5, 2.0, 4.0, np.inf])
     above = sum(1 for v in x if v > 1) / len(x)
@@ -996,7 +996,7 @@ def test_chapter_helpers_against_literal_loops():
             )
         )
     )
-    st = bt.stability_swap.Stability(
+    st = bt.study.Stability(
         "AP", np.array([0.01, 0.02, 0.03]), np.array([0.10, 0.06, 0.02]), np.array([0.1, 0.3, 0.5])
     )
     assert st.minority_rate_at(0.2) == pytest.approx(0.08)  # halfway between 0.10 and 0.06

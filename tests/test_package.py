@@ -173,7 +173,7 @@ MOVED = [  # (module, old name, its new object)
     (cb, "meta_analysis", stats.meta_analysis),
     (cb, "plot_run_intervals", plots.plot_run_intervals),
     (bt, "kendall_tau", stats.kendall_tau),
-    (bt, "SwapResult", bt.stability_swap.SwapRates),
+    (bt, "SwapResult", bt.study.SwapRates),
     (sz, "kendall_tau", stats.kendall_tau),
     (ts, "SwapResult", ts.SwapExperiment),
     (ts, "plot_error_rates", plots.plot_error_rates),

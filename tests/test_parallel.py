@@ -10,7 +10,6 @@ from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro import standardize as sz
 from irrepro import topic_split as ts
-from irrepro.sensitivity.stability_swap import swap_rates
 from irrepro.significance._samples import bootstrap_summaries
 
 
@@ -61,8 +60,6 @@ def test_fractional_counts_are_refused_not_truncated_everywhere():
             lambda: sg.unpaired_bootstrap_test(x, B=1.5, seed=1),
             lambda: bootstrap_summaries(x, B=1.5, seed=1),
             lambda: bt.stability(x, B=1.5, seed=1),
-            lambda: swap_rates(x, B=1.5, seed=1),
-            lambda: bt.study.rank_correlation(x, x, B=1.5, seed=1),
             lambda: bt.measure_study({"a": x}, B=1.5, seed=1),
             lambda: cb.bootstrap_ap(rs, B=1.5, seed=1),
             lambda: cb.full_corpus(rs, B=1.5, seed=1),

@@ -105,7 +105,7 @@ def _model():
 
 
 def _stability(names):
-    from irrepro.sensitivity.stability_swap import Stability
+    from irrepro.sensitivity.study import Stability
 
     return {
         n: Stability(

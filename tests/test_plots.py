@@ -418,7 +418,7 @@ def test_asl_panels_label_paired_by_measure_and_unpaired_by_name():
 
 
 def test_stability_draws_mr_against_pt_per_measure():
-    from irrepro.sensitivity.stability_swap import Stability
+    from irrepro.sensitivity.study import Stability
 
     st = {"AP": Stability("AP", np.array([0.01, 0.1]), np.array([0.02, 0.01]), np.array([0.1, 0.3]))}
     ax = _rendered(plots.plot_stability(st, colors={"AP": "C2"}, title="T"))

@@ -7,13 +7,12 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from irrepro import measures
+from irrepro import measures, parallel
 from irrepro import sensitivity as bt
 from irrepro import significance as sg
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError
-from irrepro.sensitivity.stability_swap import swap_rates
-from irrepro.sensitivity.study import _tau_threshold
+from irrepro.sensitivity.study import _tau_threshold, swap_rates
 from irrepro.significance._samples import bootstrap_summaries, log_scores
 
 
@@ -369,8 +368,8 @@ def test_measure_study_equals_individual_calls(small):
     assert t2["sensitivity %"].is_monotonic_decreasing
     assert t2.set_index("measure").loc["AG_A", "significant"] == int((st.paired["G_A"].p < 0.05).sum())
     assert (
-        np.isnan(st.tau_matrix().loc["A", "B"])
-        and st.tau_matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
+        np.isnan(st.matrix().loc["A", "B"])
+        and st.matrix().loc["B", "A"] == st.rank_correlations[("A", "B")].tau
     )
     assert st.table3()["sensitivity %"].is_monotonic_decreasing
 
@@ -465,7 +464,8 @@ def test_pair_share_sampling_error_is_the_spread_over_resampled_pairs():
 def test_swap_rates_bins_and_table_row_of_a_toy_matrix():
     """The former example of ``swap_rates``: its bins' counts, swaps and rates, and Table 3's row."""
     scores = np.array([[0.5, 0.6, 0.7, 0.4, 0.9], [0.4, 0.5, 0.5, 0.4, 0.6], [0.5, 0.6, 0.6, 0.5, 0.8]])
-    sw = swap_rates(scores, B=200, seed=1, bin_width=0.05, n_bins=4)
+    s1, s2 = (bt.bootstrap_samples(5, 200, seed=g) for g in parallel.spawn(1, 2))
+    sw = swap_rates(scores, s1, s2, bin_width=0.05, n_bins=4)
     assert sw.counts.tolist() == [157, 70, 280, 93]
     assert sw.swaps.tolist() == [55.0, 9.0, 0.0, 0.0]
     assert (sw.swaps / sw.counts).round(3).tolist() == [0.35, 0.129, 0.0, 0.0]

@@ -13,7 +13,7 @@ from irrepro import significance as sg
 from irrepro import topic_split as ts
 from irrepro.data import ScoreMatrix
 from irrepro.errors import InputError, UnknownNameError
-from irrepro.topic_split._results import rate_se
+from irrepro.topic_split._swap import rate_se
 
 
 def _cases(rng, n, rows):

@@ -9,7 +9,7 @@ from irrepro import book
 from irrepro import topic_split as ts
 from irrepro._rule import judge_row
 from irrepro.data import synthetic
-from irrepro.topic_split._results import rate_se
+from irrepro.topic_split._swap import rate_se
 
 YEARS = [synthetic.score_matrix(10, 50, seed=s) for s in (11, 12, 13)]
 BINS, SIZE = slice(0, 4), 15

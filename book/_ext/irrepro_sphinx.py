@@ -613,7 +613,7 @@ def _override_solution_start(app):
 
 def _doc_comment(modname: str, name: str, obj) -> list[str] | None:
     """The ``#:`` comment documenting the constant ``name`` of ``modname``, looked up in the
-    module and, for a name it imports from its submodules (``irrepro.topic_split._results`` for
+    module and, for a name it imports from its submodules (``irrepro.topic_split._swap`` for
     ``irrepro.topic_split``) or from a private sibling module (``irrepro._text``), in the module that
     holds it."""
     import sys

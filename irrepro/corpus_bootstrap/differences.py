@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import parallel
 from ..data import RunSet
-from ..stats import EPS, Z95, bootstrap_sd, logit
+from ..stats import EPS, bootstrap_sd, logit
 from .sampler import _poisson_ones, ap_from_counts, bootstrap_ap, compact_lists
 
 
@@ -27,15 +26,6 @@ class DifferenceIntervals:
     mean_d: dict  # "MAP" / "L-MAP" -> difference of means
     mean_sd_paired: dict  # "MAP" / "L-MAP" -> paired-bootstrap sd
     usable: np.ndarray
-
-    def frame(self, z: float = Z95) -> pd.DataFrame:
-        rows = {"topic": list(self.topics)}
-        for sc in ("AP", "logit AP"):
-            rows[f"d {sc}"] = self.d[sc]
-            for kind, sd in (("separate", self.sd_separate[sc]), ("paired", self.sd_paired[sc])):
-                rows[f"{kind} lower ({sc})"] = self.d[sc] - z * sd
-                rows[f"{kind} upper ({sc})"] = self.d[sc] + z * sd
-        return pd.DataFrame(rows)[self.usable]
 
 
 def _paired_topic(codes_x, rel_x, codes_y, rel_y, n_rel, B, rng):

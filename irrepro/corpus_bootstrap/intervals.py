@@ -15,7 +15,7 @@ from .. import stats as irstats
 from ..data import RunSet
 from ..errors import InputError
 from ..parallel import _chunks
-from ..stats import EPS, bca_interval, bootstrap_sd, check_level, expit, logit
+from ..stats import EPS, Z95, bca_interval, bootstrap_sd, check_level, expit, logit
 from .sampler import Lists, _lists_of
 
 METHODS = ("linear", "logit", "bca")
@@ -174,6 +174,7 @@ def expected_ap_uniform(n_rel: int, depth: int, n_top: int, n_placed) -> np.ndar
     return (n_top + e) / n_rel
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same (R, depth) recurs across lists, methods and halves
 def small_r_limits(n_rel: int, depth: int, alpha: float = 0.05, tail: float = 1e-12) -> tuple[float, float]:
     """(upper limit when AP = 0, lower limit when AP = 1) for R = ``n_rel`` and ``depth`` ranks (section 7)."""
     # Silver bullets: X ~ Binomial(R, u) of the R relevant documents at uniformly random ranks.
@@ -202,17 +203,11 @@ def small_r_correct(iv: Intervals, n_rel, depth, alpha: float = 0.05) -> Interva
     # U0 <= E[#silver] / R = u and L1 >= 1 - u: only these lists can be corrected
     cand = ok & ((est <= u) | (est >= 1 - u))
     for idx in zip(*np.nonzero(cand)):
-        u0, l1 = _limits(int(R[idx]), int(n[idx]), float(alpha))
+        u0, l1 = small_r_limits(int(R[idx]), int(n[idx]), float(alpha))
         for a, b in ((0.0, u0), (l1, 1.0)):
             if a <= est[idx] <= b and (b - a) > (hi[idx] - lo[idx]):
                 lo[idx], hi[idx] = a, b
     return replace(iv, lower=lo, upper=hi, method=iv.method + "+smallR")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _limits(n_rel: int, depth: int, alpha: float) -> tuple[float, float]:
-    """``small_r_limits``, remembered (the same (R, depth) recurs across lists, methods and halves)."""
-    return small_r_limits(n_rel, depth, alpha=alpha)
 
 
 def _with_small_r(ivs: dict[str, Intervals], n_rel, depth) -> dict[str, Intervals]:
@@ -255,18 +250,12 @@ def _run_replicates(replicates, w: np.ndarray, f) -> np.ndarray:
 
 
 def map_bootstrap_intervals(
-    ap: np.ndarray,
-    replicates: np.ndarray,
-    usable: np.ndarray,
-    *,
-    eps: float = EPS,
-    level: float = 0.95,
-    average: str = "usable",
+    ap: np.ndarray, replicates: np.ndarray, usable: np.ndarray, *, eps: float = EPS, average: str = "usable"
 ) -> dict[str, Intervals]:
     """Table 3: per run, MAP and L-MAP of each bootstrap sample and ``estimate +/- z sd``, (systems,)."""
     # the mean over the usable topics; average="all": over all T, an unusable list a fixed AP of 0
     # (logit(eps) in L-MAP): trec_eval -c's MAP
-    z = stats.norm.ppf(0.5 + check_level(level) / 2)
+    z = Z95
     share, fixed = _fixed_share(usable, average)
     w = np.where(usable, 1.0, np.nan)
     out = {}
@@ -288,7 +277,6 @@ def map_parametric_intervals(
     usable: np.ndarray,
     *,
     eps: float = EPS,
-    level: float = 0.95,
     average: str = "usable",
 ) -> dict[str, Intervals]:
     """Table 4: MAP and L-MAP intervals per run combined from the per-topic logit intervals (systems,)."""
@@ -296,7 +284,7 @@ def map_parametric_intervals(
     # the sd they imply); L-MAP: var = sum sigma_t^2 / T^2. MAP (our reading of the paper's weight
     # AP - AP^2, the derivative of AP w.r.t. logit AP): the delta method, sd(AP_t) = (AP_t - AP_t^2)
     # sigma_t. T counts the usable topics, or all with average="all" (a fixed AP of 0 without variance).
-    z = stats.norm.ppf(0.5 + check_level(level) / 2)
+    z = Z95
     _, fixed = _fixed_share(usable, average)
     ap = logit_iv.estimate
     sig = (logit(logit_iv.upper, eps) - logit(logit_iv.lower, eps)) / (2 * z)
@@ -319,9 +307,7 @@ def _run_intervals(
     """Per-run intervals: ``("bootstrap" | "parametric", "MAP" | "L-MAP") -> Intervals``."""
     boot = map_bootstrap_intervals(ap, replicates, usable, eps=eps, average=average)
     para = map_parametric_intervals(logit_small_r, usable, eps=eps, average=average)
-    out = {("bootstrap", k): v for k, v in boot.items()}
-    out.update({("parametric", k): v for k, v in para.items()})
-    return out
+    return {("bootstrap", k): v for k, v in boot.items()} | {("parametric", k): v for k, v in para.items()}
 
 
 def run_means(

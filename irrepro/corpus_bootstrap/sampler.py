@@ -112,16 +112,11 @@ def _release_tables() -> None:
         _TABLES.clear()
 
 
-_ONES = None
+_ONES = np.r_[stats.poisson.cdf(np.arange(29), 1.0), 1.0]  # Poisson(1)'s CDF, every uniform stopped at 29
 
 
 def _poisson_ones(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     """Poisson(1) draws by inverse CDF: four comparisons, then a search for the 1.9% above 3."""
-    global _ONES
-    if _ONES is None:
-        f = stats.poisson.cdf(np.arange(30), 1.0)
-        f[-1] = 1.0
-        _ONES = f
     f = _ONES
     u = rng.random(shape)
     k = (u >= f[0]).astype(np.int32)

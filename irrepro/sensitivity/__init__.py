@@ -10,8 +10,7 @@ with any number of workers. The tests themselves are :mod:`irrepro.significance`
 from ..significance._samples import all_pairs, baseline_pairs, bootstrap_samples  # noqa: F401  (pairs: the report's)
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
 from .per_comparison import comparisons
-from .stability_swap import stability
-from .study import measure_study, sensitivity
+from .study import measure_study, sensitivity, stability
 
 __all__ = [
     "bootstrap_samples",

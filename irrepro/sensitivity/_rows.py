@@ -15,7 +15,8 @@ import pandas as pd
 
 from .. import _lazy
 from .._rule import combine, judge, spread_notes, verdict
-from ..stats import adjust_pvalues, clustered_se
+from ..significance.bootstrap import paired_bootstrap_test
+from ..stats import adjust_pvalues, clustered_se, corrected_resamples
 from .study import _PARTS, MeasureStudy, _geometric_consistent, _tau_threshold, measure_study
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
@@ -137,17 +138,12 @@ def resolved_pvalues(
     scores, *, m: int, alpha: float = 0.05, seed=0, chunk: int = 20_000, B: int | None = None
 ):
     """``(p, B)``: paired-test ASLs with B enough for a correction over ``m`` (20 m / alpha), in chunks."""
-    from ..significance import paired_bootstrap_test
-    from ..stats import corrected_resamples
-
     need = corrected_resamples(m, alpha, "holm", default=1)
     total = need if B is None else int(B)
     sizes = [chunk] * (total // chunk) + ([total % chunk] if total % chunk else [])
-    counts = np.zeros(0)
+    counts = 0.0
     for size, ss in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes))):
-        t = paired_bootstrap_test(scores, B=size, seed=ss)
-        c = np.rint(np.asarray(t.p) * size)
-        counts = c if counts.size == 0 else counts + c
+        counts = counts + np.rint(np.asarray(paired_bootstrap_test(scores, B=size, seed=ss).p) * size)
     return counts / total, total
 
 
@@ -440,15 +436,19 @@ def fig1213_rows(st: Mapping[str, Round]) -> list[dict]:
     ]  # fmt: skip
 
 
+def _orders(r: Round) -> dict[str, list[str]]:
+    """Round ``r``'s measures by the paired test (G_ names), the stability method and the swap method."""
+    paired = [m.replace("AG_", "G_") for m in _names(r)]
+    return {"paired": paired, "stability": list(stability_order(r.study)[1]["measure"]),
+            "swap": list(r.study.table3()["measure"])}  # fmt: skip
+
+
 def agree_rows(st: Mapping[str, Round]) -> list[dict]:
     """Sakai's 'bootstrap, stability and swap methods agree' on round 5: the claim's one row."""
     P = _P()
     r = st["round 5"]
-    boot = [m.replace("AG_", "G_") for m in _names(r)]
-    others = {
-        "stability": list(stability_order(r.study)[1]["measure"]),
-        "swap": list(r.study.table3()["measure"]),
-    }
+    others = _orders(r)
+    boot = others.pop("paired")
     groups = {"top three": slice(0, 3), "middle three": slice(3, 6), "last": slice(6, 7)}
     sub = {(o, g): book.ordering_status(order[sl], ", ".join(boot[sl]), supports="the paired test's ranking")["status"]
            for o, order in others.items() for g, sl in groups.items()}  # fmt: skip
@@ -528,8 +528,6 @@ def holm_rows(test, resolved: tuple, *, alpha: float = 0.05) -> list[dict]:
     """Pairs significant before and after Holm and BH (beyond the paper); unresolved when B is short."""
     p, B = resolved
     m = len(p)
-    from ..stats import corrected_resamples
-
     need = corrected_resamples(m, alpha, "holm", default=1)
     raw = int((np.asarray(test.p) < alpha).sum())
     rows = [book.count(f"pairs with raw ASL < {alpha:g}", None, f"{raw} of {m}", None,
@@ -556,28 +554,24 @@ def web_rows(web_power: pd.DataFrame, web_reps: Sequence[pd.DataFrame], *, top: 
         )
 
     c = counts(web_power)
-    err = book.errors(
-        sampling=0.0, mc=np.array([counts(w) for w in web_reps], dtype=float).std(axis=0, ddof=1),
-        replicates=len(web_reps), unit="year",
-        reason=f"no sampling error: counts of the years themselves; Monte Carlo: sd over {len(web_reps)} bootstrap seeds",
-    )  # fmt: skip
+    mc = np.array([counts(w) for w in web_reps], dtype=float).std(axis=0, ddof=1)
+
+    def err(i):
+        return book.errors(sampling=0.0, mc=mc[i], replicates=len(web_reps), unit="year",
+                           reason=f"no sampling error: counts of the years themselves; Monte Carlo: sd over {len(web_reps)} bootstrap seeds")  # fmt: skip
+
     n = len(years)
     beyond = "beyond the paper"
     return [
-        book.count("years where AP is the most sensitive", None, f"{c[0]} of {n}", _part(err, 0), reason=beyond,
+        book.count("years where AP is the most sensitive", None, f"{c[0]} of {n}", err(0), reason=beyond,
                    note=f"mean rank {web_power['mean rank'].to_numpy(float)[list(web_power.index).index('AP')]:.1f}"),
-        book.count("years where AP is among the three most sensitive", None, f"{c[1]} of {n}", _part(err, 1),
+        book.count("years where AP is among the three most sensitive", None, f"{c[1]} of {n}", err(1),
                    reason=beyond, note=""),
-        book.count("years where RR is the least sensitive", None, f"{c[2]} of {n}", _part(err, 2), reason=beyond,
+        book.count("years where RR is the least sensitive", None, f"{c[2]} of {n}", err(2), reason=beyond,
                    note="a one-document measure"),
         {"quantity": "ordering by mean rank", "paper": None, "ours": ", ".join(web_power.sort_values("mean rank").index),
          "kind": "claim", "note": "", "reason": beyond},
     ]  # fmt: skip
-
-
-def _part(err, i: int):
-    mc = err.mc[i] if isinstance(err.mc, tuple) else err.mc
-    return book.Errors(0.0, float(mc), err.unit, err.replicates, err.reason)
 
 
 def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
@@ -597,21 +591,13 @@ def mc_table(r: Round, which: str, cols: Sequence[str]) -> pd.DataFrame:
 
 def ranks(st: Mapping[str, Round]) -> dict[str, str]:
     """Each measure's rank on round 5 by the paired test, stability and swap method, as 'p / s / w'."""
-    r = st["round 5"]
-    orders = [[m.replace("AG_", "G_") for m in _names(r)], list(stability_order(r.study)[1]["measure"]),
-              list(r.study.table3()["measure"])]  # fmt: skip
-    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in r.study.names}
+    orders = _orders(st["round 5"]).values()
+    return {m: " / ".join(str(o.index(m) + 1) for o in orders) for m in st["round 5"].study.names}
 
 
 def rank_range(by_seed: Mapping, method: str = "paired") -> dict[str, str]:
     """Per measure, the range of its round-5 rank by ``method`` over the run sets of ``by_seed``."""
-
-    def order(r):
-        return _names(r) if method == "paired" else list(r.study.table3()["measure"])
-
-    rk = [
-        {m.replace("AG_", "G_"): i + 1 for i, m in enumerate(order(st["round 5"]))} for st in by_seed.values()
-    ]
+    rk = [{m: i + 1 for i, m in enumerate(_orders(st["round 5"])[method])} for st in by_seed.values()]
     return {m: "-".join(dict.fromkeys(str(f(x[m] for x in rk)) for f in (min, max))) for m in rk[0]}
 
 

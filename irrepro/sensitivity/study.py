@@ -1,6 +1,7 @@
 """Everything of Sakai (2006) sections 3 and 4 for several measures of the same runs, on shared
-bootstrap topic samples, in one call (Tables 2 and 3, Figures 7-13), with Kendall's tau between
-the rankings by two measures, its bootstrap standard error and the Z0 test (section 4)."""
+bootstrap topic samples, in one call (Tables 2 and 3, Figures 7-13): the stability and swap methods
+(section 3.5, Figures 9-11, Table 3), and Kendall's tau between the rankings by two measures, its
+bootstrap standard error and the Z0 test (section 4)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ from ..significance._samples import (
 )
 from ..significance.bootstrap import BootstrapResult, paired_bootstrap_test, unpaired_bootstrap_test
 from ..stats import bootstrap_sd, kendall_tau
-from .stability_swap import stability, swap_rates
 
 
 def sensitivity(
@@ -102,20 +102,12 @@ class MeasureStudy:
         frame["sensitivity %"] = 100 * frame.pop("sensitivity")
         return frame.sort_values("sensitivity %", ascending=False, kind="stable").reset_index(drop=True)
 
-    def _square(self, attr: str) -> pd.DataFrame:
-        """A rank correlations' attribute for every pair of measures (lower triangle)."""
+    def matrix(self, attr: str = "tau") -> pd.DataFrame:
+        """Kendall's ``"tau"`` (Figure 12) or its ``"se_boot"`` (Figure 13) per pair of measures, lower triangle."""
         out = pd.DataFrame(np.nan, index=list(self.names), columns=list(self.names))
         for (a, b), rc in self.rank_correlations.items():
             out.loc[b, a] = getattr(rc, attr)
         return out
-
-    def tau_matrix(self) -> pd.DataFrame:
-        """Kendall's tau for every pair of measures (lower triangle; Figure 12)."""
-        return self._square("tau")
-
-    def se_matrix(self) -> pd.DataFrame:
-        """Bootstrap standard error of each tau (lower triangle; Figure 13)."""
-        return self._square("se_boot")
 
 
 #: The parts of a :func:`measure_study`: the paired and unpaired tests (Sakai 2006, sections 3.1-3.2),
@@ -241,16 +233,7 @@ def _tau_threshold(n_systems: int, alpha: float = 0.01) -> float:
     return float(norm.ppf(1 - alpha / 2) / _z0(1.0, n_systems))
 
 
-def rank_correlation(
-    scores_a,
-    scores_b,
-    samples=None,
-    *,
-    summary_a="mean",
-    summary_b="mean",
-    B: int = 1000,
-    seed: SeedLike = None,
-) -> RankCorrelation:
+def rank_correlation(scores_a, scores_b, samples, *, summary_a="mean", summary_b="mean") -> RankCorrelation:
     """Kendall's tau between the rankings of the same systems by two measures, with its bootstrap error."""
     xa, sys_a, meas_a = _as_matrix(scores_a)
     xb, sys_b, meas_b = _as_matrix(scores_b)
@@ -258,7 +241,7 @@ def rank_correlation(
         raise InputError(f"the two score matrices differ in shape: {xa.shape} vs {xb.shape}")
     if isinstance(scores_a, ScoreMatrix) and isinstance(scores_b, ScoreMatrix) and sys_a != sys_b:
         raise InputError("the two score matrices list different systems (or in another order)")
-    samples = _check_samples(samples, xa.shape[1], B, seed)
+    samples = _check_samples(samples, xa.shape[1], 0, None)
     sa, sb = _summary(summary_a), _summary(summary_b)
     tau = float(kendall_tau(sa.apply(xa), sb.apply(xb)))
     ma = bootstrap_summaries(xa, samples, summary=summary_a)
@@ -269,3 +252,156 @@ def rank_correlation(
     name_a = ("G_" if sa.kind == "gmean" else "") + meas_a
     name_b = ("G_" if sb.kind == "gmean" else "") + meas_b
     return RankCorrelation((name_a, name_b), tau, se, z0, float(2 * norm.sf(z0)), reps)
+
+
+@dataclass(frozen=True)
+class Stability:
+    """Minority rate and proportion of ties at each fuzziness value (Sakai 2006, Figure 10)."""
+
+    measure: str
+    fuzziness: np.ndarray
+    minority_rate: np.ndarray
+    prop_ties: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """The curve as a table: columns fuzziness, MR and PT, a row per fuzziness value."""
+        return pd.DataFrame({"fuzziness": self.fuzziness, "MR": self.minority_rate, "PT": self.prop_ties})
+
+    def minority_rate_at(self, prop_ties: float) -> float:
+        """The minority rate, interpolated linearly, at a proportion of ties (the end value beyond the curve)."""
+        return float(np.interp(prop_ties, self.prop_ties, self.minority_rate))
+
+
+def _pair_summaries(scores, samples, summary, B: int = 0, seed: SeedLike = None):
+    """Per system and bootstrap sample, the summary score; the systems and the measure's name."""
+    x, systems, measure = _as_matrix(scores)
+    s = _summary(summary)
+    if s.kind == "gmean" and not measure.startswith("G_"):
+        measure = f"G_{measure}" if measure else "G"
+    m = bootstrap_summaries(x, samples, summary=summary, B=B, seed=seed)
+    return m, systems, measure
+
+
+def stability(
+    scores,
+    samples=None,
+    *,
+    fuzziness: Sequence[float] | None = None,
+    summary="mean",
+    B: int = 1000,
+    seed: SeedLike = None,
+) -> Stability:
+    """Stability method on bootstrap topic samples (Sakai 2006, section 3.5, Figure 9).
+
+    A pair is a tie on a sample when its difference is below ``f`` times the larger score (our reading);
+    ``MR = sum min(GT(X,Y), GT(Y,X)) / (B |C|)``, ``PT = sum EQ / (B |C|)``.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like
+        ``(S, T)`` scores, summaries >= 0.
+    samples : array_like, optional
+        ``(B, T)`` bootstrap topic samples (:func:`bootstrap_samples`), drawn from ``seed`` when omitted.
+    fuzziness : sequence of float, optional
+        The fuzziness values ``f`` (default 0.01, 0.02, ..., 0.20).
+    summary : str or callable
+        ``"mean"``, ``"gmean"`` or a function reducing the last axis.
+    B, seed : int, SeedLike
+        The samples to draw when ``samples`` is omitted.
+
+    Returns
+    -------
+    Stability
+
+    Raises
+    ------
+    irrepro.InputError
+        A summary below 0 (the fuzziness is relative); neither ``samples`` nor ``seed``.
+
+    Examples
+    --------
+    >>> from irrepro import sensitivity as bt
+    >>> st = bt.stability(scores, B=200, seed=1, fuzziness=[0.05, 0.1, 0.2])
+    >>> st.to_frame().round(3)
+       fuzziness     MR     PT
+    0       0.05  0.020  0.180
+    1       0.10  0.007  0.320
+    2       0.20  0.000  0.583
+    """
+    m, systems, measure = _pair_summaries(scores, samples, summary, B, seed)
+    if m.min() < 0:
+        raise InputError("the stability method's fuzziness is relative: it needs summaries >= 0")
+    f = np.round(np.arange(1, 21) * 0.01, 2) if fuzziness is None else np.asarray(fuzziness, float)
+    i, j = np.triu_indices(m.shape[0], k=1)  # every pair: the set C
+    a, b = m[i], m[j]  # (P, B)
+    gap = np.abs(a - b)
+    top = np.maximum(a, b)
+    mr, pt = [], []
+    n_tot = a.size
+    for fz in f:
+        eq = gap < fz * top
+        gt_xy = np.sum(~eq & (a > b), axis=1)
+        gt_yx = np.sum(~eq & (b > a), axis=1)
+        mr.append(np.minimum(gt_xy, gt_yx).sum() / n_tot)
+        pt.append(eq.sum() / n_tot)
+    return Stability(measure, f, np.array(mr), np.array(pt))
+
+
+@dataclass(frozen=True)
+class SwapRates:
+    """Swap rates per difference bin and the difference needed for a swap rate <= threshold."""
+
+    measure: str
+    bin_lower: np.ndarray
+    counts: np.ndarray
+    swaps: np.ndarray
+    threshold: float
+    abs_diff: float
+    max_score: float
+    sensitivity: float
+
+    @property
+    def rel_diff(self) -> float:
+        """``abs_diff`` relative to the maximum score recorded over all trials."""
+        return self.abs_diff / self.max_score if self.max_score > 0 else np.nan
+
+    def table_row(self) -> dict:
+        """The measure's row of Table 3: abs, rel, max and sensitivity."""
+        return {"measure": self.measure, "abs": self.abs_diff, "rel": self.rel_diff, "max": self.max_score,
+                "sensitivity": self.sensitivity}  # fmt: skip
+
+
+def swap_rates(
+    scores,
+    samples,
+    samples2,
+    *,
+    summary="mean",
+    bin_width: float = 0.01,
+    n_bins: int = 21,
+) -> SwapRates:
+    """Swap method with two independent ``(B, T)`` sets of bootstrap samples (Sakai 2006, section 3.5)."""
+    x, _, _ = _as_matrix(scores)
+    samples = _check_samples(samples, x.shape[1], 0, None)
+    samples2 = _check_samples(samples2, x.shape[1], 0, None, "samples2")
+    if samples.shape != samples2.shape:
+        raise InputError("the two sample sets must have the same shape")
+    m1, systems, measure = _pair_summaries(scores, samples, summary)
+    m2, _, _ = _pair_summaries(scores, samples2, summary)
+    i, j = np.triu_indices(m1.shape[0], k=1)  # every pair
+    d1 = m1[i] - m1[j]
+    d2 = m2[i] - m2[j]
+    # Bin index; the small tolerance keeps e.g. |D| = 0.03 (in floating point 0.0299999...) in bin 3.
+    bins = np.minimum(np.floor(np.abs(d1) / bin_width + 1e-9).astype(int), n_bins - 1)
+    counts = np.bincount(bins.ravel(), minlength=n_bins)
+    swaps = np.bincount(bins.ravel(), weights=(d1 * d2 < 0).ravel(), minlength=n_bins)
+    rate = np.where(counts > 0, swaps / np.maximum(counts, 1), np.inf)
+    threshold = 0.05  # the paper's swap rate
+    ok = np.nonzero(rate <= threshold)[0]
+    first_ok = int(ok[0]) if len(ok) else n_bins
+    lower = np.round(np.arange(n_bins) * bin_width, 10)
+    found = first_ok < n_bins
+    abs_diff = float(lower[first_ok]) if found else np.nan
+    sens = float(np.mean(bins >= first_ok)) if found else 0.0
+    max_score = float(max(m1.max(), m2.max()))
+    return SwapRates(measure, lower, counts, swaps, threshold, abs_diff, max_score, sens)

@@ -8,9 +8,8 @@ paper's 50 repetitions per size, 10 samples for the sd of MAP).
 from __future__ import annotations
 
 from . import _rows as rows  # noqa: F401  (the chapter's rows for the book's rule)
-from ._results import FILTERS, GrowthFit, SwapExperiment, growth_fit  # noqa: F401  (FILTERS: the filters by name)
 from ._sets import full_set_tests, map_sd, pool_sizes, significant_share
-from ._swap import drop_bottom, swap_experiment
+from ._swap import FILTERS, GrowthFit, SwapExperiment, drop_bottom, growth_fit, swap_experiment  # noqa: F401  (FILTERS: the filters by name)
 
 __all__ = [
     "swap_experiment",

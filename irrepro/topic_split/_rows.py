@@ -15,8 +15,8 @@ import pandas as pd
 
 from .. import _lazy
 from ..errors import InputError
-from ._results import SwapExperiment, _bin_lower_edge, _largest_projected_error, growth_fit, rate_se
 from ._sets import in_band
+from ._swap import SwapExperiment, _bin_lower_edge, _largest_projected_error, growth_fit, rate_se
 
 book = _lazy.module("irrepro.book")  # on first use: importing the method family does not import the book
 
