@@ -7,7 +7,7 @@ The paper's numbers are data (``book/papers/<bibkey>.yml``); a chapter prints ea
 
 from __future__ import annotations
 
-from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdict, PaperValue: the families' rows)
+from .._rule import (  # noqa: F401  (the statuses, spread_notes, verdict, PaperValue: the families' rows)
     INCONCLUSIVE,
     NOT_COMPARABLE,
     NOT_REPLICATED,
@@ -15,7 +15,6 @@ from .._rule import (  # noqa: F401  (the statuses, combine, spread_notes, verdi
     REPLICATED,
     STATUSES,
     PaperValue,
-    combine,
     judge,
     margins,
     spread_notes,
@@ -36,7 +35,6 @@ from ._scorecard import (  # noqa: F401
     emulation_summary,
     error_units,
     header,
-    judged_on,
     label,
     scorecard,
     scorecard_chapters,

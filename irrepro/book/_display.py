@@ -131,9 +131,6 @@ def status_badge(status: str, reason: str = "", note: int | None = None, *, word
 def with_error(ours, se, paper=None) -> str | object:
     """Our value with its standard error, as tables print it: ``"0.049 ± 0.004"``.
 
-    Both to the decimals of the error's two significant digits, at most one more than ``paper``
-    prints and at most four significant ones (numbers in text rounded, never padded).
-
     Parameters
     ----------
     ours : object
@@ -173,13 +170,11 @@ def with_error(ours, se, paper=None) -> str | object:
         shown = f"{v:.{digits}f}"
         return shown if noise else f"{shown} ± {_err(float(np.nanmax(arr)), digits)}"
     if allowed is None:  # text, no paper precision: the error to the decimals ours shows (else two digits)
-        if noise:
-            return ours
         places = max((len(m[2]) for m in _DECIMAL.finditer(str(ours))), default=0)
         errs = [_err(x, places) for x in arr] if places else [f"{x:.2g}" for x in arr]
         return _with_errors(str(ours), errs)
     if not isinstance(ours, str):  # an integer: exact, or with its error to the paper's decimals + 1
-        return ours if noise else f"{ours} ± {_err(float(np.nanmax(arr)), digits)}"
+        return f"{ours} ± {_err(float(np.nanmax(arr)), digits)}"
     text = _DECIMAL.sub(
         lambda m: f"{float(m[0]):+.{digits}f}"[0 if m[0][0] in "+-" else 1 :] if len(m[2]) > digits else m[0],
         ours,
@@ -262,8 +257,7 @@ _REASON_KINDS = (
 
 
 def reason_kind(reason: str) -> tuple[str, str]:
-    """The legend's sentence for the kind of a row's reason, and the reason's particulars (a chapter's own
-    reason is a kind of its own, with no particulars)."""
+    """The legend's sentence for a reason's kind, and its particulars (a chapter's own reason: itself)."""
     text = str(reason).strip()
     for _name, start, sentence in _REASON_KINDS:
         m = start.match(text)
@@ -284,8 +278,7 @@ def status_table(
     links: Mapping[str, Sequence[str]] | None = None,
     html_columns: Sequence[str] = (),
 ) -> _HTML:
-    """A table with its ``status`` column (and ``badges``) drawn as badges, ``reason`` on hover and its
-    kind in one numbered legend; ``titles`` and ``links``: per column, a row's hover text and address."""
+    """A table with ``status`` (and ``badges``) as badges, each reason on hover, their kinds in a legend."""
     titles = titles or {}
     cols = [c for c in frame.columns if c not in ("reason", *hide, *(f"{b} reason" for b in badges))]
     notes: dict[str, int] = {}  # the legend: the sentence of each kind of reason -> its number

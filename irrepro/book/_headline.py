@@ -101,8 +101,7 @@ def _beside(paper: str) -> str:
 
 
 def headline(paper: str, label: str = "", *, data: str = "") -> Headline | None:
-    """The headline of the chapter of ``paper`` from its file's ``headline`` and its Verdict table, recorded
-    as ``headlines/<paper>.json`` for the introduction's table (None when the file has none)."""
+    """The headline of ``paper``'s chapter, recorded as ``headlines/<paper>.json`` (None without one)."""
     spec = paper_numbers(paper).headline
     if not spec:
         return None

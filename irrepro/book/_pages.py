@@ -79,13 +79,6 @@ def rests_on(comp, session) -> list[str]:
     return cells
 
 
-def table_link(rec) -> str:
-    """The address of a recorded table (``{paper, item, page}``) from the scorecard's page."""
-    if not rec.get("page"):
-        return ""
-    return href(rec["page"], anchor(rec.get("paper", ""), rec["item"]), "book/scorecard")
-
-
 class _Aside:
     """A table or figure of a chapter shown on a sub-page, a line linking to it where it is displayed."""
 

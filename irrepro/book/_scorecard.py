@@ -26,7 +26,7 @@ from .._rule import (
 from ._config import results_dir
 from ._display import _HTML, status_table, with_error
 from ._headline import LABELS, VERDICT_ITEM, _beside, headline
-from ._pages import docname, table_link
+from ._pages import anchor, docname, href
 from ._papers import PAPERS, STUDIES, paper_numbers
 from ._tables import _SESSION
 
@@ -50,9 +50,14 @@ def _card(records: Sequence[Mapping]) -> pd.DataFrame:
                 | {k: r.get(k) or "" for k in ("note", "paper_ref", "same_as", "emulates", "supports")}
                 | {"table / figure / claim": rec["item"], "status": status, "reason": reason,
                    "data": rec.get("data", ""), "condition": rec.get("condition") or "",
-                   "page": rec.get("page") or "", "link": table_link(rec)}  # link: from the scorecard's page
+                   "page": rec.get("page") or "", "link": _link(rec)}
             )  # fmt: skip
     return pd.DataFrame(rows, columns=_CARD_COLUMNS, dtype=object)
+
+
+def _link(rec: Mapping) -> str:
+    """The address of a recorded table from the scorecard's page ("" for a table on its chapter's page)."""
+    return href(rec["page"], anchor(rec["paper"], rec["item"]), "book/scorecard") if rec.get("page") else ""
 
 
 def _records(directory: str | Path | None, *, in_order_written: bool = False) -> list[dict]:
@@ -77,7 +82,11 @@ def scorecard(directory: str | Path | None = None) -> dict[str, pd.DataFrame]:
     dict
         ``{paper title: pandas.DataFrame}`` in the book's order, the rows in the order recorded.
     """
-    records = _records(directory, in_order_written=True)  # each chapter runs top to bottom
+    return _cards(_records(directory, in_order_written=True))  # each chapter runs top to bottom
+
+
+def _cards(records: Sequence[Mapping]) -> dict[str, pd.DataFrame]:
+    """``{paper title: its scorecard rows}`` of ``records``, in the book's order."""
     return {
         title: _card([rec for rec in records if rec["paper"] == key]) for key, title in (*PAPERS, *STUDIES)
     }
@@ -101,10 +110,8 @@ _RANK = {REPLICATED: 2, PARTLY: 1, INCONCLUSIVE: 1, NOT_REPLICATED: 0}
 
 def _move(before: str, after: str) -> str:
     """How a row's status moved from ``before`` to ``after`` (one of :data:`MOVES`)."""
-    if before == NOT_COMPARABLE or after == NOT_COMPARABLE:
-        return {(True, True): "unchanged", (True, False): "now comparable"}.get(
-            (before == NOT_COMPARABLE, after == NOT_COMPARABLE), "no longer comparable"
-        )
+    if NOT_COMPARABLE in (before, after):
+        return "unchanged" if before == after else MOVES[3 if before == NOT_COMPARABLE else 4]
     d = _RANK[after] - _RANK[before]
     return "toward the paper" if d > 0 else ("away from the paper" if d < 0 else "unchanged")
 
@@ -141,8 +148,7 @@ def emulated(card: pd.DataFrame, condition: str) -> pd.DataFrame:
 
 
 def summary(cards: Mapping[str, pd.DataFrame], condition: str | None = None) -> pd.DataFrame:
-    """Per paper, the counted rows (no ``same_as``, no rerun) per status and ``total``; under ``condition``
-    each rerun row counted with the rerun's status."""
+    """Per paper, the counted rows per status and ``total`` (under ``condition``: the reruns' statuses)."""
 
     def counted(card: pd.DataFrame) -> pd.Series:
         base = _as_is(card)
@@ -240,20 +246,13 @@ def session_card(paper: str) -> pd.DataFrame:
     return _card(recs)
 
 
-def _read_bib(path: str):
-    """The entries of a BibTeX file."""
-    from pybtex.database import parse_file
-
-    return parse_file(path).entries
-
-
 def _bib_entry(paper: str):
     """``paper``'s entry of ``book/references.bib`` (read once per version of it); None without pybtex."""
     try:
-        import pybtex  # noqa: F401
+        from pybtex.database import parse_file
     except ImportError:  # a bare install (Colab)
         return None
-    entries = read_book_file("references.bib", _read_bib)
+    entries = read_book_file("references.bib", parse_file).entries
     if paper not in entries:
         raise KeyError(f"{paper!r} is not in references.bib")
     return entries[paper]
@@ -380,7 +379,10 @@ def scorecard_table(cards: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     counts = summary(cards)
     table = counts.copy()
     table["score"] = [_score(r) or 0.0 for _, r in counts.iterrows()]
-    table["judged on"] = judged_on(cards)
+    # the data a paper's claims were judged on: its Verdict table's ("" for none)
+    table["judged on"] = [
+        next(iter(c.loc[c["table / figure / claim"] == VERDICT_ITEM, "data"]), "") for c in cards.values()
+    ]
     replications = {title for _, title in PAPERS}
     table["label"] = [
         label(r) if title in replications else "none (not a replication)" for title, r in counts.iterrows()
@@ -471,43 +473,31 @@ def sensitivity(
         Index (chapter, margins as "x0.5"), a column per status and ``total``.
     """
     records = _records(directory)
-    title = dict((*PAPERS, *STUDIES))
     out = []
     for f in factors:
-        status: dict = {}
         with scaled(f):
-            for rec in records:
-                for r in rec["rows"]:
-                    key = (rec["paper"], rec.get("condition") or "", rec["item"], r.get("quantity"))
-                    status[key] = judge_row(r).status if r.get("status_by") == "rule" else r["status"]
-            for rec in records:
-                for r in rec["rows"]:
-                    if r.get("status_by") != "supports" or not isinstance(r.get("supports"), str):
-                        continue
-                    refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
-                    cond = rec.get("condition") or ""
-                    found = [status.get((rec["paper"], cond, *ref)) for ref in refs if len(ref) == 2]
-                    if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
-                        status[(rec["paper"], cond, rec["item"], r.get("quantity"))] = combine(
-                            [str(x) for x in found]
-                        )
-        for paper, name in title.items():
-            counted = [
-                status[(rec["paper"], "", rec["item"], r.get("quantity"))]
-                for rec in records
-                if rec["paper"] == paper and not rec.get("condition")
-                for r in rec["rows"]
-                if r.get("paper_ref") and not r.get("same_as") and not r.get("emulates")
-            ]
-            counts = pd.Series(counted, dtype=object).value_counts().reindex(STATUSES, fill_value=0)
-            out.append({"chapter": name, "margins": f"x{f:g}", **counts.astype(int).to_dict()})
-    frame = pd.DataFrame(out, columns=["chapter", "margins", *STATUSES])
-    frame["total"] = frame[list(STATUSES)].sum(axis=1)
-    order = {name: i for i, name in enumerate(title.values())}
-    frame = frame.sort_values(
-        ["chapter", "margins"], key=lambda c: c.map(order) if c.name == "chapter" else c
-    )
-    return frame.set_index(["chapter", "margins"])
+            rejudged = [rec | {"rows": [_rejudged(r) for r in rec["rows"]]} for rec in records]
+        rows = {
+            (rec["paper"], rec.get("condition") or "", rec["item"], r.get("quantity")): r
+            for rec in rejudged
+            for r in rec["rows"]
+        }
+        for (paper, cond, _, _), r in rows.items():  # a claim: the rows it rests on, rejudged
+            if r.get("status_by") == "supports" and isinstance(r.get("supports"), str):
+                refs = [x.split(": ", 1) for x in r["supports"].split("; ")]
+                found = [rows.get((paper, cond, *ref), {}).get("status") for ref in refs if len(ref) == 2]
+                if found and len(found) == len(refs) and all(isinstance(x, str) for x in found):
+                    r["status"] = combine([str(x) for x in found])
+        counts = summary(_cards(rejudged))
+        out.append(counts.set_index(pd.MultiIndex.from_product([counts.index, [f"x{f:g}"]])))
+    frame = pd.concat(out).rename_axis(["chapter", "margins"])
+    order = {name: i for i, (_, name) in enumerate((*PAPERS, *STUDIES))}
+    return frame.sort_index(key=lambda c: c.map(order) if c.name == "chapter" else c)
+
+
+def _rejudged(row: dict) -> dict:
+    """A copy of a recorded row, judged again by the rule if the rule judged it."""
+    return row | {"status": judge_row(row).status} if row.get("status_by") == "rule" else dict(row)
 
 
 def error_units(directory: str | Path | None = None) -> pd.DataFrame:
@@ -544,12 +534,3 @@ def error_units(directory: str | Path | None = None) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
-
-
-def judged_on(cards: Mapping[str, pd.DataFrame]) -> pd.Series:
-    """Per paper, the data its claims were judged on: its Verdict table's ``data`` ("" for none)."""
-    out = {}
-    for title, card in cards.items():
-        data = list(card.loc[card["table / figure / claim"] == VERDICT_ITEM, "data"]) if len(card) else []
-        out[title] = str(data[0]) if data else ""
-    return pd.Series(out, name="judged on", dtype=object)
