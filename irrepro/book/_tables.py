@@ -16,8 +16,17 @@ import pandas as pd
 from .._rule import _RULE_KEYS, _VERDICT_OF, PaperValue, _judge_row, _missing, _named, _restated, verdict
 from .._text import json_text, slug  # strict JSON; the file names of the recorded results
 from ._config import results_dir
-from ._display import _HTML, STATUS_WORDS, status_badge, status_table, with_error
-from ._pages import anchor, docname, rests_on, show
+from ._display import (
+    _HTML,
+    STATUS_WORDS,
+    anchor,
+    docname,
+    rests_on,
+    show,
+    status_badge,
+    status_table,
+    with_error,
+)
 
 
 @dataclass(frozen=True)
