@@ -254,8 +254,8 @@ def test_a_study_chapter_says_how_it_sets_its_numbers_beside_the_study():
     """The opening box of a chapter beyond the papers says how it measures the papers' methods -
     by simulation where the truth is known, or by planning on pilot data - from its study's yml; the
     planning chapter must not claim a known truth (it had the known-truth chapter's line)."""
-    from irrepro.book._scorecard import _beside
     from irrepro.book._papers import STUDIES
+    from irrepro.book._scorecard import _beside
 
     lines = {key: _beside(key) for key, _ in STUDIES}
     assert "truth is known" in lines["urbano2019statistical"]
